@@ -1,0 +1,253 @@
+package abi
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Capability kinds known to the host. The set is open: any identifier is a
+// valid kind, so new kinds need no change here.
+const (
+	CapReadSpace  = "ReadSpace"  // ReadSpace(space-pattern)
+	CapWriteSpace = "WriteSpace" // WriteSpace(space-pattern)
+	CapNetwork    = "Network"    // Network(host-pattern), e.g. Network(*.example.com)
+	CapInference  = "Inference"  // Inference, no argument
+	CapCallTool   = "CallTool"   // CallTool(tool-pattern), e.g. CallTool(pdf-*)
+)
+
+// Capability is a parsed capability: Kind with an optional argument pattern.
+// Patterns use '*' for any run of characters and '?' for one character.
+type Capability struct {
+	Kind string
+	Arg  string
+	// HasArg distinguishes "Kind" from "Kind()".
+	HasArg bool
+}
+
+var argKinds = map[string]bool{CapReadSpace: true, CapWriteSpace: true, CapNetwork: true, CapCallTool: true}
+var noArgKinds = map[string]bool{CapInference: true}
+
+// ParseCapability parses "Kind" or "Kind(arg)". Known kinds are checked for
+// whether they take an argument.
+func ParseCapability(s string) (Capability, error) {
+	s = strings.TrimSpace(s)
+	kind, arg, hasArg := s, "", false
+	if i := strings.IndexByte(s, '('); i >= 0 {
+		if !strings.HasSuffix(s, ")") {
+			return Capability{}, fmt.Errorf("capability %q: missing closing parenthesis", s)
+		}
+		kind, arg, hasArg = s[:i], strings.TrimSpace(s[i+1:len(s)-1]), true
+	}
+	if !isIdent(kind) {
+		return Capability{}, fmt.Errorf("capability %q: kind %q is not an identifier (want e.g. ReadSpace(name), Network(host), Inference, CallTool(pattern))", s, kind)
+	}
+	if strings.ContainsAny(arg, "()\n\r\t ") {
+		return Capability{}, fmt.Errorf("capability %q: argument %q contains parentheses or white space", s, arg)
+	}
+	if argKinds[kind] && (!hasArg || arg == "") {
+		return Capability{}, fmt.Errorf("capability %q: %s needs an argument, e.g. %s(name)", s, kind, kind)
+	}
+	if noArgKinds[kind] && hasArg {
+		return Capability{}, fmt.Errorf("capability %q: %s takes no argument", s, kind)
+	}
+	return Capability{Kind: kind, Arg: arg, HasArg: hasArg}, nil
+}
+
+// MustCapability parses s and panics on error; for literals in code and tests.
+func MustCapability(s string) Capability {
+	c, err := ParseCapability(s)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z', r == '_':
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// String renders the capability in the form ParseCapability reads.
+func (c Capability) String() string {
+	if c.HasArg {
+		return c.Kind + "(" + c.Arg + ")"
+	}
+	return c.Kind
+}
+
+// Covers reports whether holding c allows what req asks for: same kind, and
+// c's argument pattern matches req's argument. A pattern argument in req is
+// covered only when c's pattern covers every string req's could match; this
+// is checked conservatively (c is "*", or the two are equal, or req has no
+// wildcard and matches).
+func (c Capability) Covers(req Capability) bool {
+	if c.Kind != req.Kind {
+		return false
+	}
+	if !c.HasArg && !req.HasArg {
+		return true
+	}
+	if c.Arg == "*" {
+		return true
+	}
+	if c.Arg == req.Arg {
+		return true
+	}
+	if strings.ContainsAny(req.Arg, "*?") {
+		return false
+	}
+	return Glob(c.Arg, req.Arg)
+}
+
+// Glob matches s against pattern with '*' (any run, including empty) and
+// '?' (exactly one byte). No other character is special.
+func Glob(pattern, s string) bool {
+	p, i := 0, 0
+	star, mark := -1, 0
+	for i < len(s) {
+		switch {
+		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == s[i]):
+			p++
+			i++
+		case p < len(pattern) && pattern[p] == '*':
+			star, mark = p, i
+			p++
+		case star >= 0:
+			p = star + 1
+			mark++
+			i = mark
+		default:
+			return false
+		}
+	}
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
+	}
+	return p == len(pattern)
+}
+
+// Grants is a set of capabilities held by an agent or a provider.
+type Grants []Capability
+
+// ParseGrants parses a list of capability strings, naming the bad one.
+func ParseGrants(list []string) (Grants, error) {
+	g := make(Grants, 0, len(list))
+	for _, s := range list {
+		c, err := ParseCapability(s)
+		if err != nil {
+			return nil, err
+		}
+		g = append(g, c)
+	}
+	return g, nil
+}
+
+// Allows reports whether some grant covers req.
+func (g Grants) Allows(req Capability) bool {
+	for _, c := range g {
+		if c.Covers(req) {
+			return true
+		}
+	}
+	return false
+}
+
+// Missing returns the first requirement in reqs that g does not allow.
+func (g Grants) Missing(reqs []Capability) (Capability, bool) {
+	for _, r := range reqs {
+		if !g.Allows(r) {
+			return r, true
+		}
+	}
+	return Capability{}, false
+}
+
+// Strings renders the grants, sorted.
+func (g Grants) Strings() []string {
+	out := make([]string, len(g))
+	for i, c := range g {
+		out[i] = c.String()
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Intersect returns grants held by both a and b: every capability of a that
+// b covers and every capability of b that a covers. The result never allows
+// anything that either side alone would refuse, which is what nested calls
+// need (no confused deputy).
+func Intersect(a, b Grants) Grants {
+	out := make(Grants, 0, min(len(a), len(b)))
+	seen := make(map[Capability]bool)
+	add := func(c Capability) {
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	for _, c := range a {
+		if b.Allows(c) {
+			add(c)
+		}
+	}
+	for _, c := range b {
+		if a.Allows(c) {
+			add(c)
+		}
+	}
+	return out
+}
+
+// TrustLevel is a provider's trust tier (seed §10.3). Higher is more trusted.
+type TrustLevel int
+
+// The four tiers.
+const (
+	Untrusted TrustLevel = iota
+	Community
+	Verified
+	System
+)
+
+var trustNames = [...]string{"Untrusted", "Community", "Verified", "System"}
+
+func (t TrustLevel) String() string {
+	if t >= 0 && int(t) < len(trustNames) {
+		return trustNames[t]
+	}
+	return fmt.Sprintf("TrustLevel(%d)", int(t))
+}
+
+// ParseTrustLevel reads a tier name, case-insensitively.
+func ParseTrustLevel(s string) (TrustLevel, error) {
+	for i, n := range trustNames {
+		if strings.EqualFold(s, n) {
+			return TrustLevel(i), nil
+		}
+	}
+	return Untrusted, fmt.Errorf("unknown trust level %q (want System, Verified, Community or Untrusted)", s)
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (t TrustLevel) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (t *TrustLevel) UnmarshalText(b []byte) error {
+	v, err := ParseTrustLevel(string(b))
+	if err != nil {
+		return err
+	}
+	*t = v
+	return nil
+}

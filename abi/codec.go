@@ -1,0 +1,161 @@
+package abi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/vmihailenco/msgpack/v5"
+)
+
+// Codec encodes and decodes ABI messages. Both codecs carry exactly the same
+// meaning: a message encoded with one and decoded with the other is equal
+// after Normalize.
+type Codec interface {
+	// Name is "msgpack" or "json".
+	Name() string
+	Marshal(v any) ([]byte, error)
+	// Unmarshal decodes into v (a pointer to a message type or to any) and
+	// leaves every generic value in canonical form.
+	Unmarshal(data []byte, v any) error
+}
+
+// The two codecs.
+var (
+	MsgPack Codec = msgpackCodec{}
+	JSON    Codec = jsonCodec{}
+)
+
+// CodecByName returns the codec called name ("msgpack", "json").
+func CodecByName(name string) (Codec, error) {
+	switch name {
+	case "msgpack", "messagepack", "":
+		return MsgPack, nil
+	case "json":
+		return JSON, nil
+	}
+	return nil, fmt.Errorf("unknown encoding %q (want msgpack or json)", name)
+}
+
+// DetectCodec tells from the first byte which codec encoded a message whose
+// top level is a map (every ABI message is): '{' (after JSON white space) is
+// JSON, a MessagePack map header (0x80–0x8f, 0xde, 0xdf) is MessagePack.
+func DetectCodec(data []byte) (Codec, error) {
+	b := bytes.TrimLeft(data, " \t\r\n")
+	if len(b) == 0 {
+		return nil, errors.New("empty message")
+	}
+	switch c := b[0]; {
+	case c == '{':
+		return JSON, nil
+	case c >= 0x80 && c <= 0x8f, c == 0xde, c == 0xdf:
+		return MsgPack, nil
+	default:
+		return nil, fmt.Errorf("unknown encoding: first byte 0x%02x is neither a JSON object nor a MessagePack map", c)
+	}
+}
+
+type msgpackCodec struct{}
+
+func (msgpackCodec) Name() string { return "msgpack" }
+
+func (msgpackCodec) Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := msgpack.NewEncoder(&buf)
+	enc.SetCustomStructTag("msgpack")
+	enc.UseCompactInts(true)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func (msgpackCodec) Unmarshal(data []byte, v any) error {
+	dec := msgpack.NewDecoder(bytes.NewReader(data))
+	dec.UseLooseInterfaceDecoding(true)
+	dec.SetMapDecoder(func(d *msgpack.Decoder) (any, error) { return d.DecodeUntypedMap() })
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("msgpack: %w", err)
+	}
+	return normalizeMessage(v)
+}
+
+type jsonCodec struct{}
+
+func (jsonCodec) Name() string { return "json" }
+
+func (jsonCodec) Marshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+func (jsonCodec) Unmarshal(data []byte, v any) error {
+	if err := unmarshalUseNumber(data, v); err != nil {
+		return err
+	}
+	return normalizeMessage(v)
+}
+
+func unmarshalUseNumber(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("json: %w", err)
+	}
+	if dec.More() {
+		return errors.New("json: trailing data after the message")
+	}
+	return nil
+}
+
+// normalizeMessage puts the generic values inside a decoded message into
+// canonical form.
+func normalizeMessage(v any) error {
+	var err error
+	norm := func(p *any) {
+		if err == nil && *p != nil {
+			*p, err = Normalize(*p)
+		}
+	}
+	normMap := func(m map[string]any) {
+		if err == nil && m != nil {
+			_, err = Normalize(m)
+		}
+	}
+	switch m := v.(type) {
+	case *any:
+		norm(m)
+	case *ToolCall:
+		norm(&m.Params)
+	case *ToolResult:
+		norm(&m.Value)
+		if m.Error != nil {
+			norm(&m.Error.Data)
+		}
+	case *ToolRegister:
+		for i := range m.Tools {
+			normMap(m.Tools[i].Parameters)
+			normMap(m.Tools[i].Returns)
+		}
+	case *ToolDef:
+		normMap(m.Parameters)
+		normMap(m.Returns)
+	case *Envelope:
+		if m.Register != nil {
+			err = normalizeMessage(m.Register)
+		}
+		if err == nil && m.Call != nil {
+			err = normalizeMessage(m.Call)
+		}
+		if err == nil && m.Result != nil {
+			err = normalizeMessage(m.Result)
+		}
+		if err == nil && m.Host != nil {
+			norm(&m.Host.Args)
+		}
+	case *map[string]any:
+		normMap(*m)
+	case *[]any:
+		var x any = *m
+		norm(&x)
+	}
+	return err
+}

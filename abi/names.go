@@ -1,0 +1,37 @@
+package abi
+
+import (
+	"fmt"
+	"regexp"
+)
+
+// Name rules
+//
+// Tool names follow the MCP tool-name rule so that every tool can be exported
+// over MCP unchanged: 1 to 128 characters from A–Z a–z 0–9 '_' '-' '.',
+// starting with a letter or digit. Names are case-sensitive.
+//
+// Provider ids are reverse-domain names (org.example.pdf-tools): two or more
+// dot-separated labels of lower-case letters, digits, '-' and '_', each
+// starting with a letter or digit; at most 255 characters.
+
+var (
+	toolNameRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$`)
+	providerIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_\-]*(\.[a-z0-9][a-z0-9_\-]*)+$`)
+)
+
+// ValidateToolName checks a tool name against the rule above.
+func ValidateToolName(name string) error {
+	if !toolNameRE.MatchString(name) {
+		return fmt.Errorf("invalid tool name %q: use 1-128 characters from A-Z a-z 0-9 _ - . starting with a letter or digit", name)
+	}
+	return nil
+}
+
+// ValidateProviderID checks a provider id against the rule above.
+func ValidateProviderID(id string) error {
+	if len(id) > 255 || !providerIDRE.MatchString(id) {
+		return fmt.Errorf("invalid provider id %q: want reverse-domain form such as org.example.tools (lower-case labels of a-z 0-9 - _, two or more, dot-separated)", id)
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package abi
+
+import (
+	"context"
+	"log/slog"
+)
+
+// Provider is what every runtime implements: one loaded unit (a Go package, a
+// .wasm file, a script, a worker process, an MCP server) that offers tools.
+//
+// Call must be safe for concurrent use. It returns the tool's result as a
+// canonical generic value (see Normalize), or an error: a *ToolError passes
+// through unchanged; any other error becomes ProviderError. A provider
+// reports panics, traps and crashed workers as ProviderCrashed and must
+// return by call.Deadline (a runtime that can interrupt its guest does so);
+// the host converts a late return into Timeout.
+type Provider interface {
+	// Describe returns the provider's registration. It is called once after
+	// load and again after Reload-style events; it must be cheap.
+	Describe() *ToolRegister
+	// Call serves one call. env gives access to host services for this call,
+	// with the capability checks of this call applied.
+	Call(ctx context.Context, call *ToolCall, env Env) (any, error)
+	// Close releases the provider's resources. Calls in flight may finish.
+	Close() error
+}
+
+// Object is a Space storage object as seen by a tool.
+type Object struct {
+	Space string // the space the object was found in or written to
+	ID    string // ObjectId: "sha256:" followed by 64 lower-case hex digits
+	Data  []byte
+}
+
+// CompleteRequest asks the configured inference backend for a completion.
+type CompleteRequest struct {
+	Prompt      string   `json:"prompt"`
+	System      string   `json:"system,omitempty"`
+	MaxTokens   int      `json:"max_tokens,omitempty"`
+	Temperature *float64 `json:"temperature,omitempty"`
+	Model       string   `json:"model,omitempty"`
+}
+
+// CompleteResponse is the backend's answer.
+type CompleteResponse struct {
+	Text  string `json:"text"`
+	Model string `json:"model,omitempty"`
+}
+
+// Env is the host as seen by a provider while it serves one call. Every
+// method checks capabilities against the intersection of the calling agent's
+// effective grants and the provider's own grants, and returns *ToolError
+// (CapabilityDenied, NotFound, ...) on refusal.
+type Env interface {
+	// Call is the call being served.
+	Call() *ToolCall
+	// CallTool calls another tool through the whole pipeline, as a nested
+	// call of Call() (parent id, depth+1, attenuated grants). version is an
+	// optional SemVer constraint.
+	CallTool(ctx context.Context, tool, version string, params any) (any, error)
+	// SpaceRead reads object id. With space == "" every space the call may
+	// read is searched (in name order); the Object says where it was found.
+	SpaceRead(ctx context.Context, space, id string) (Object, error)
+	// SpaceWrite stores data in space and returns its ObjectId.
+	SpaceWrite(ctx context.Context, space string, data []byte) (Object, error)
+	// Complete runs an inference request (needs Inference).
+	Complete(ctx context.Context, req CompleteRequest) (CompleteResponse, error)
+	// Logger is tagged with the provider and call id.
+	Logger() *slog.Logger
+}
+
+// Source is what a Loader loads: a file or folder, plus settings.
+type Source struct {
+	// Path of the file (or folder, for a provider packaged as a folder).
+	Path string
+	// ProviderID, when not empty, overrides the id a provider would derive
+	// from its file (used by Adapter Cards).
+	ProviderID string
+	// Logger for load-time and runtime messages, tagged with the provider.
+	Logger *slog.Logger
+	// Grants the provider will hold (after trust policy). A runtime that
+	// enforces grants itself (network access of a worker, WASI preopens)
+	// reads them here; the host checks all host calls anyway.
+	Grants Grants
+}
+
+// Loader turns a file into a Provider. The host keeps a table of loaders by
+// file extension; runtimes implement Loader and never import the host.
+type Loader interface {
+	// Runtime is the runtime name (RuntimeWASM, RuntimeJS, ...).
+	Runtime() string
+	// Extensions lists the file extensions this loader takes, with the dot.
+	Extensions() []string
+	// Load loads src. Errors name the file and what is wrong with it.
+	Load(ctx context.Context, src Source) (Provider, error)
+}

@@ -1,0 +1,171 @@
+package abi
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+)
+
+// Generic values
+//
+// Params, results and schemas travel as generic JSON values. Inside the host
+// they are always in canonical form:
+//
+//	nil, bool, int64, float64, string, []any, map[string]any
+//
+// Integers that fit int64 are int64 (so 1 MiB of integers never loses
+// precision through float64); other numbers are float64. Normalize converts
+// any other Go representation (json.Number, int, uint32, float32,
+// map[string]string, []string, msgpack's map[string]interface{} ...) into it.
+
+// Normalize returns v in canonical form. It fails on values JSON cannot carry
+// (functions, channels, NaN and infinities, non-string map keys) naming the
+// path of the offending value.
+func Normalize(v any) (any, error) {
+	return normalize(v, "$", 0)
+}
+
+const maxDepth = 512
+
+func normalize(v any, path string, depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("%s: value nested deeper than %d levels", path, maxDepth)
+	}
+	switch x := v.(type) {
+	case nil, bool, string, int64:
+		return x, nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("%s: %v is not a JSON number", path, x)
+		}
+		return x, nil
+	case int:
+		return int64(x), nil
+	case int8:
+		return int64(x), nil
+	case int16:
+		return int64(x), nil
+	case int32:
+		return int64(x), nil
+	case uint:
+		return normUint(uint64(x)), nil
+	case uint8:
+		return int64(x), nil
+	case uint16:
+		return int64(x), nil
+	case uint32:
+		return int64(x), nil
+	case uint64:
+		return normUint(x), nil
+	case float32:
+		return normalize(float64(x), path, depth)
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return i, nil
+		}
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s: bad number %q", path, string(x))
+		}
+		return f, nil
+	case []any:
+		for i, e := range x {
+			n, err := normalize(e, path+"["+strconv.Itoa(i)+"]", depth+1)
+			if err != nil {
+				return nil, err
+			}
+			x[i] = n
+		}
+		return x, nil
+	case map[string]any:
+		for k, e := range x {
+			n, err := normalize(e, path+"."+k, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			x[k] = n
+		}
+		return x, nil
+	case []byte:
+		// Bytes have no JSON form; the ABI carries them as arrays of integers
+		// only when a schema says so. Refuse rather than guess.
+		return nil, fmt.Errorf("%s: raw bytes are not a JSON value (encode as base64 string or pass an ObjectId)", path)
+	}
+	return normalizeReflect(v, path, depth)
+}
+
+func normUint(u uint64) any {
+	if u <= math.MaxInt64 {
+		return int64(u)
+	}
+	return float64(u)
+}
+
+func normalizeReflect(v any, path string, depth int) (any, error) {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			return nil, fmt.Errorf("%s: map key type %s is not string", path, rv.Type().Key())
+		}
+		out := make(map[string]any, rv.Len())
+		it := rv.MapRange()
+		for it.Next() {
+			k := it.Key().String()
+			n, err := normalize(it.Value().Interface(), path+"."+k, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = n
+		}
+		return out, nil
+	case reflect.Slice, reflect.Array:
+		out := make([]any, rv.Len())
+		for i := range out {
+			n, err := normalize(rv.Index(i).Interface(), path+"["+strconv.Itoa(i)+"]", depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = n
+		}
+		return out, nil
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return nil, nil
+		}
+		return normalize(rv.Elem().Interface(), path, depth)
+	case reflect.String:
+		return rv.String(), nil
+	case reflect.Bool:
+		return rv.Bool(), nil
+	case reflect.Struct:
+		// Round-trip through encoding/json so struct tags are honoured.
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		var out any
+		if err := UnmarshalJSONValue(b, &out); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%s: a Go %T is not a JSON value", path, v)
+}
+
+// UnmarshalJSONValue decodes JSON into *out in canonical form (numbers as
+// int64 or float64, never json.Number).
+func UnmarshalJSONValue(data []byte, out *any) error {
+	var v any
+	if err := unmarshalUseNumber(data, &v); err != nil {
+		return err
+	}
+	n, err := Normalize(v)
+	if err != nil {
+		return err
+	}
+	*out = n
+	return nil
+}
