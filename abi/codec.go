@@ -74,7 +74,6 @@ func (msgpackCodec) Marshal(v any) ([]byte, error) {
 func (msgpackCodec) Unmarshal(data []byte, v any) error {
 	dec := msgpack.NewDecoder(bytes.NewReader(data))
 	dec.UseLooseInterfaceDecoding(true)
-	dec.SetMapDecoder(func(d *msgpack.Decoder) (any, error) { return d.DecodeUntypedMap() })
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("msgpack: %w", err)
 	}

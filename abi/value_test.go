@@ -1,0 +1,83 @@
+package abi
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestNormalize(t *testing.T) {
+	type S struct {
+		A int    `json:"a"`
+		B string `json:"b,omitempty"`
+	}
+	x := 7
+	cases := []struct {
+		in   any
+		want any
+	}{
+		{nil, nil},
+		{3, int64(3)},
+		{uint8(3), int64(3)},
+		{uint64(math.MaxUint64), float64(math.MaxUint64)},
+		{float32(1.5), 1.5},
+		{json.Number("12"), int64(12)},
+		{json.Number("1.25"), 1.25},
+		{map[string]string{"k": "v"}, map[string]any{"k": "v"}},
+		{[]string{"a"}, []any{"a"}},
+		{[]int{1, 2}, []any{int64(1), int64(2)}},
+		{S{A: 1}, map[string]any{"a": int64(1)}},
+		{&x, int64(7)},
+		{map[string]any{"n": []any{uint16(2)}}, map[string]any{"n": []any{int64(2)}}},
+	}
+	for _, c := range cases {
+		got, err := Normalize(c.in)
+		if err != nil {
+			t.Errorf("Normalize(%#v): %v", c.in, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Normalize(%#v) = %#v, want %#v", c.in, got, c.want)
+		}
+	}
+}
+
+func TestNormalizeRejects(t *testing.T) {
+	cases := []struct {
+		in   any
+		frag string
+	}{
+		{math.NaN(), "$"},
+		{map[string]any{"a": []any{math.Inf(1)}}, "$.a[0]"},
+		{map[int]string{1: "x"}, "map key"},
+		{func() {}, "not a JSON value"},
+		{[]byte("x"), "raw bytes"},
+		{make(chan int), "not a JSON value"},
+	}
+	for _, c := range cases {
+		_, err := Normalize(c.in)
+		if err == nil || !strings.Contains(err.Error(), c.frag) {
+			t.Errorf("Normalize(%T) error = %v, want it to mention %q", c.in, err, c.frag)
+		}
+	}
+	deep := any(nil)
+	for i := 0; i < 600; i++ {
+		deep = []any{deep}
+	}
+	if _, err := Normalize(deep); err == nil {
+		t.Error("600-deep value accepted")
+	}
+}
+
+func TestUnmarshalJSONValueKeepsInt64(t *testing.T) {
+	var v any
+	if err := UnmarshalJSONValue([]byte(`{"n":9007199254740993,"f":0.5}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	m := v.(map[string]any)
+	if m["n"] != int64(9007199254740993) || m["f"] != 0.5 {
+		t.Fatalf("got %#v", m)
+	}
+}
