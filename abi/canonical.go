@@ -1,0 +1,39 @@
+package abi
+
+import "math"
+
+// IsCanonical reports whether v is already in canonical form (see
+// Normalize) without allocating, so hot paths can skip Normalize:
+//
+//	if !abi.IsCanonical(v) { v, err = abi.Normalize(v) }
+//
+// It answers false for anything Normalize would change or refuse, including
+// NaN, infinities and values nested deeper than Normalize allows.
+func IsCanonical(v any) bool { return isCanonical(v, 0) }
+
+func isCanonical(v any, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case nil, bool, string, int64:
+		return true
+	case float64:
+		return !math.IsNaN(x) && !math.IsInf(x, 0)
+	case []any:
+		for _, e := range x {
+			if !isCanonical(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !isCanonical(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

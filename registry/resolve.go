@@ -1,0 +1,227 @@
+package registry
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/aios-host/aios-host/abi"
+)
+
+// maxCachedConstraints bounds the parsed-constraint cache; maxMemo bounds
+// the resolutions remembered per snapshot.
+const (
+	maxCachedConstraints = 256
+	maxMemo              = 4096
+)
+
+// memo remembers which entry a (name, constraint) pair resolved to in one
+// snapshot; a new snapshot starts with an empty memo, so it never goes
+// stale. Checking a constraint allocates (Masterminds builds an error per
+// failed comparison); the memo makes repeated resolutions allocation-free.
+type memo struct {
+	mu *sync.RWMutex
+	m  map[memoKey]*Entry
+}
+
+type memoKey struct{ name, constraint string }
+
+func newMemo() memo { return memo{mu: new(sync.RWMutex), m: make(map[memoKey]*Entry)} }
+
+func (m memo) get(name, constraint string) *Entry {
+	m.mu.RLock()
+	e := m.m[memoKey{name, constraint}]
+	m.mu.RUnlock()
+	return e
+}
+
+func (m memo) put(name, constraint string, e *Entry) {
+	m.mu.Lock()
+	if len(m.m) < maxMemo {
+		m.m[memoKey{name, constraint}] = e
+	}
+	m.mu.Unlock()
+}
+
+// Resolve returns the version of tool name that constraint selects:
+//
+//   - "" selects the default: the newest non-deprecated release (a
+//     pre-release only when no release qualifies), or the newest version
+//     when every version is deprecated;
+//   - an exact version ("1.2.3") selects that version, deprecated or not;
+//   - a Masterminds constraint ("^1.2", "~1.4", ">=1.0, <2.0", "1.x")
+//     selects the newest matching non-deprecated version, or the newest
+//     matching one when all matches are deprecated; as in Masterminds,
+//     pre-releases match only constraints that mention a pre-release.
+//
+// Errors: NotFound for an unknown name (with close names as suggestions)
+// or when no version matches (listing the available ones); InvalidParams
+// for a malformed constraint. The common case (empty constraint) takes no
+// lock and allocates nothing.
+func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
+	s := r.snap.Load()
+	set := s.tools[name]
+	if set == nil {
+		return nil, notFoundTool(s, name)
+	}
+	if constraint == "" {
+		return set.def, nil
+	}
+	for _, e := range set.versions {
+		if e.ver == constraint {
+			return e, nil
+		}
+	}
+	if e := s.memo.get(name, constraint); e != nil {
+		return e, nil
+	}
+	c, err := r.cons.get(constraint)
+	if err != nil {
+		te := abi.Errorf(abi.InvalidParams, "invalid version constraint %q for tool %s: %v (want e.g. 1.2.3, ^1.2, ~1.4, >=1.0, <2.0)", constraint, name, err)
+		te.Data = map[string]any{"tool": name, "constraint": constraint}
+		return nil, te
+	}
+	var best *Entry
+	for i := len(set.versions) - 1; i >= 0; i-- {
+		e := set.versions[i]
+		if !c.Check(e.Version) {
+			continue
+		}
+		if !e.Def.Deprecated {
+			s.memo.put(name, constraint, e)
+			return e, nil
+		}
+		if best == nil {
+			best = e
+		}
+	}
+	if best != nil {
+		s.memo.put(name, constraint, best)
+		return best, nil
+	}
+	avail := make([]string, len(set.versions))
+	for i, e := range set.versions {
+		avail[i] = e.ver
+	}
+	te := abi.Errorf(abi.NotFound, "no version of tool %s matches %q (available: %s)", name, constraint, strings.Join(avail, ", "))
+	te.Data = map[string]any{"tool": name, "constraint": constraint, "available": avail}
+	return nil, te
+}
+
+func notFoundTool(s *snapshot, name string) *abi.ToolError {
+	sugg := suggest(s, name, 3)
+	msg := "tool \"" + name + "\" not found"
+	if len(sugg) > 0 {
+		msg += "; did you mean " + strings.Join(sugg, ", ") + "?"
+	}
+	te := abi.Errorf(abi.NotFound, "%s", msg)
+	te.Data = map[string]any{"tool": name}
+	if len(sugg) > 0 {
+		te.Data = map[string]any{"tool": name, "suggestions": sugg}
+	}
+	return te
+}
+
+// suggest returns up to n registered names close to name: within edit
+// distance 2 (or a quarter of the name), or containing it, case-insensitively.
+func suggest(s *snapshot, name string, n int) []string {
+	if name == "" || len(name) > 128 {
+		return nil
+	}
+	lname := strings.ToLower(name)
+	maxD := max(2, len(name)/4)
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	for k := range s.tools {
+		lk := strings.ToLower(k)
+		if strings.Contains(lk, lname) || strings.Contains(lname, lk) {
+			cs = append(cs, cand{k, abs(len(k) - len(name))})
+			continue
+		}
+		if abs(len(k)-len(name)) > maxD {
+			continue
+		}
+		if d := levenshtein(lname, lk, maxD); d <= maxD {
+			cs = append(cs, cand{k, d})
+		}
+	}
+	slices.SortFunc(cs, func(a, b cand) int {
+		if a.d != b.d {
+			return a.d - b.d
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	out := make([]string, 0, n)
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].name)
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// levenshtein is the edit distance of a and b (bytes), or a value above
+// limit as soon as every path exceeds it.
+func levenshtein(a, b string, limit int) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// constraintCache keeps parsed constraints, bounded; when full, an
+// arbitrary entry is evicted.
+type constraintCache struct {
+	mu sync.Mutex
+	m  map[string]*semver.Constraints
+}
+
+func (c *constraintCache) get(s string) (*semver.Constraints, error) {
+	c.mu.Lock()
+	cs, ok := c.m[s]
+	c.mu.Unlock()
+	if ok {
+		return cs, nil
+	}
+	cs, err := semver.NewConstraint(s)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if len(c.m) >= maxCachedConstraints {
+		for k := range c.m {
+			delete(c.m, k)
+			break
+		}
+	}
+	c.m[s] = cs
+	c.mu.Unlock()
+	return cs, nil
+}

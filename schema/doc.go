@@ -1,0 +1,21 @@
+// Package schema compiles the JSON Schema documents that tools declare for
+// their parameters and results, and validates canonical generic values (see
+// abi.Normalize) against them.
+//
+// Every schema is compiled by github.com/santhosh-tekuri/jsonschema/v6, the
+// reference: draft 2020-12 unless the document's $schema names another
+// draft; patterns are ECMA-262 regular expressions (github.com/dlclark/regexp2
+// in ECMAScript mode); format is an annotation, as 2020-12 specifies; $ref to
+// anything outside the document is refused (no file or network access).
+//
+// When the compiled schema uses only the keywords most tool schemas use
+// (type, properties, required, additionalProperties, items, prefixItems,
+// min/maxItems, uniqueItems, min/maxProperties, enum, const, the numeric
+// bounds, multipleOf, min/maxLength and simple patterns), Validate runs a
+// compiled fast path that allocates nothing on success and gives the same
+// verdict as the reference. Any other keyword anywhere in the document makes
+// the whole schema use the reference validator.
+//
+// schema imports abi only; it must never import registry, host, runtimes or
+// cmd.
+package schema
