@@ -38,11 +38,12 @@ const (
 	KindFuture // Elem may be nil
 	KindStream // Elem may be nil
 	KindErrorContext
+	KindMap // Key, Elem: map<K, V> (appended after the original kinds; values are []Tuple of key/value pairs)
 )
 
 var kindNames = [...]string{"invalid", "bool", "s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64",
 	"f32", "f64", "char", "string", "list", "record", "tuple", "variant", "enum", "flags",
-	"option", "result", "own", "borrow", "future", "stream", "error-context"}
+	"option", "result", "own", "borrow", "future", "stream", "error-context", "map"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -64,7 +65,8 @@ type Type struct {
 	Owner string // interface or world that defines a named type, e.g. "my-tools:image-tools/tool-handler@1.0.0"
 	Docs  string // doc comment, without the comment markers
 
-	Elem     *Type      // list, option, future, stream
+	Elem     *Type      // list, option, future, stream; the value type of a map
+	Key      *Type      // map key type
 	Len      uint32     // fixed-size list length (0 = variable length)
 	Fields   []Field    // record
 	Cases    []Case     // variant

@@ -1,0 +1,137 @@
+package wit
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzParse: the parser and resolver never panic; whatever resolves prints
+// to WIT that resolves again.
+func FuzzParse(f *testing.F) {
+	f.Add("package a:b;\ninterface i { record r { x: u32 } f: func(a: r) -> result<string, u8>; }\n")
+	f.Add("package a:b@1.0.0;\n@since(version = 1.0.0)\nworld w { import x: func(); export y: interface { use i.{t}; } }\ninterface i { type t = list<u8, 4>; }\n")
+	f.Add("package a:b;\ninterface i { resource r { constructor(); m: func() -> r; s: static func(); } }\n")
+	f.Add("package a:b;\npackage c:d { interface x {} }\nworld w { include c:d/x; }\n")
+	f.Add("/* /* */ */ package %a:%b; world %world { import %import: async func(); }")
+	if dir, err := findCorpus(); err == nil {
+		paths, _ := filepath.Glob(filepath.Join(dir, "*.wit"))
+		fails, _ := filepath.Glob(filepath.Join(dir, "parse-fail", "*.wit"))
+		for _, p := range append(paths, fails...) {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(string(b))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		// A hang detector: an input that takes seconds is a bug worth a crash.
+		done := make(chan struct{})
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(3 * time.Second):
+				panic("HANG on input: " + strconv.Quote(src))
+			}
+		}()
+		defer close(done)
+		res, err := ParseSource("fuzz.wit", src, Options{AllFeatures: true})
+		if err != nil {
+			return
+		}
+		text := Print(res)
+		if _, err := ParseSource("printed.wit", text, Options{AllFeatures: true}); err != nil {
+			t.Fatalf("printed form does not parse: %v\ninput:\n%s\nprinted:\n%s", err, src, text)
+		}
+	})
+}
+
+func findCorpus() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			c := filepath.Join(filepath.Dir(dir), "shared", "corpus", "wit-parser-ui")
+			_, err := os.Stat(c)
+			return c, err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", os.ErrNotExist
+		}
+		dir = parent
+	}
+}
+
+// FuzzFromJSON: FromJSON never panics on any type expression and JSON
+// input; an accepted value converts back to JSON and is accepted again with
+// the same result.
+func FuzzFromJSON(f *testing.F) {
+	seeds := [][2]string{
+		{"u32", "4294967296"},
+		{"s8", "-128"},
+		{"list<u8>", `"aGVsbG8="`},
+		{"list<u8>", `[1, 2, 300]`},
+		{"tuple<char, string>", `["é", "x"]`},
+		{"option<option<u32>>", `{"some": null}`},
+		{"result<u8, string>", `{"err": "bad"}`},
+		{"map<string, list<u16>>", `{"a": [1, 2]}`},
+		{"map<u32, bool>", `[[1, true], [2, false]]`},
+		{"r", `{"x": 1, "y": {"tag": "c", "val": 2.5}}`},
+		{"e", `"b"`},
+		{"fl", `["read", "exec"]`},
+		{"list<u64, 2>", `[18446744073709551615, 0]`},
+	}
+	for _, s := range seeds {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, texpr, js string) {
+		if strings.ContainsAny(texpr, ";{}") {
+			return
+		}
+		src := "package f:z;\ninterface i {\n  enum e { a, b }\n  flags fl { read, write, exec }\n  variant v { c(f64), d }\n  record r { x: u8, y: v, z: option<string> }\n  type t = " + texpr + ";\n}\n"
+		res, err := ParseSource("f.wit", src, Options{})
+		if err != nil {
+			return
+		}
+		typ := res.Root.Interface("i").Type("t").Type
+		var v any
+		d := json.NewDecoder(strings.NewReader(js))
+		d.UseNumber()
+		if d.Decode(&v) != nil {
+			return
+		}
+		_ = JSONSchema(typ)
+		val, err := FromJSON(typ, v, "$")
+		if err != nil {
+			return
+		}
+		out, err := ToJSON(typ, val)
+		if err != nil {
+			t.Fatalf("ToJSON of an accepted value failed: %v", err)
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			t.Fatalf("marshal: %v", err)
+		}
+		var v2 any
+		d = json.NewDecoder(strings.NewReader(string(b)))
+		d.UseNumber()
+		if err := d.Decode(&v2); err != nil {
+			t.Fatal(err)
+		}
+		val2, err := FromJSON(typ, v2, "$")
+		if err != nil {
+			t.Fatalf("re-reading %s: %v", b, err)
+		}
+		if !reflect.DeepEqual(normBytes(val), normBytes(val2)) {
+			t.Fatalf("%s: %#v != %#v", b, val, val2)
+		}
+	})
+}

@@ -1,0 +1,431 @@
+package wit
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Options control resolution.
+type Options struct {
+	// Features lists the enabled `@unstable(feature = ...)` features. Items
+	// gated on any other feature are left out of the resolved model.
+	Features []string
+	// AllFeatures enables every feature.
+	AllFeatures bool
+}
+
+// Parse parses and resolves a WIT file or a package directory (its *.wit
+// files plus deps/).
+func Parse(path string, opts Options) (*Resolved, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return ParseDir(path, opts)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSource(path, string(src), opts)
+}
+
+// ParseSource parses and resolves one WIT file given as text; name is used
+// in positions.
+func ParseSource(name, src string, opts Options) (*Resolved, error) {
+	f, err := parseFile(name, src)
+	if err != nil {
+		return nil, err
+	}
+	r := newResolver(opts)
+	if err := r.addRoot([]*astFile{f}, name); err != nil {
+		return nil, err
+	}
+	return r.resolve()
+}
+
+// ParseDir parses and resolves a package directory: every *.wit file in dir
+// is part of the root package; deps/ holds dependencies, each a directory
+// (parsed the same way) or a single .wit file. Other files are ignored.
+func ParseDir(dir string, opts Options) (*Resolved, error) {
+	files, err := parseDirFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	r := newResolver(opts)
+	if err := r.addRoot(files, dir); err != nil {
+		return nil, err
+	}
+	deps := filepath.Join(dir, "deps")
+	ents, err := os.ReadDir(deps)
+	if err == nil {
+		for _, e := range ents {
+			p := filepath.Join(deps, e.Name())
+			var dfiles []*astFile
+			if e.IsDir() {
+				if dfiles, err = parseDirFiles(p); err != nil {
+					return nil, err
+				}
+			} else if strings.HasSuffix(e.Name(), ".wit") {
+				src, err := os.ReadFile(p)
+				if err != nil {
+					return nil, err
+				}
+				f, err := parseFile(p, string(src))
+				if err != nil {
+					return nil, err
+				}
+				dfiles = []*astFile{f}
+			} else {
+				continue
+			}
+			if err := r.addRoot(dfiles, p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	res, err := r.resolve()
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func parseDirFiles(dir string) ([]*astFile, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []*astFile
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".wit") {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		f, err := parseFile(p, string(src))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no .wit files", dir)
+	}
+	return files, nil
+}
+
+// ---- package collection ----
+
+type pkgFile struct {
+	path  string
+	items []any
+	uses  map[string]*astTopUse // file-level `use ... as x`
+}
+
+type srcPkg struct {
+	name  astPkgName
+	key   string
+	docs  string
+	files []*pkgFile
+	root  bool // first root package
+	st    *pkgState
+}
+
+type resolver struct {
+	features map[string]bool
+	all      bool
+	pkgs     map[string]*srcPkg
+	order    []*srcPkg
+	root     *srcPkg
+	scopes   map[*Interface]*scope
+}
+
+func newResolver(opts Options) *resolver {
+	r := &resolver{features: map[string]bool{}, all: opts.AllFeatures, pkgs: map[string]*srcPkg{}, scopes: map[*Interface]*scope{}}
+	for _, f := range opts.Features {
+		r.features[f] = true
+	}
+	return r
+}
+
+func (r *resolver) addPkg(name astPkgName, docs string, files []*pkgFile) error {
+	k := name.key()
+	if old, ok := r.pkgs[k]; ok {
+		return errAt(name.pos, "package `%s` is defined in two different locations: %s and %s", k, old.name.pos, name.pos)
+	}
+	sp := &srcPkg{name: name, key: k, docs: docs, files: files}
+	r.pkgs[k] = sp
+	r.order = append(r.order, sp)
+	return nil
+}
+
+// addRoot adds the files of one directory (or one file): the top-level items
+// form one package, nested packages are added on their own.
+func (r *resolver) addRoot(files []*astFile, where string) error {
+	var name *astPkgName
+	var docs string
+	var docsPos Position
+	var pfs []*pkgFile
+	hasItems := false
+	for _, f := range files {
+		if f.pkg != nil {
+			if name != nil && f.pkg.key() != name.key() {
+				return errAt(f.pkg.pos, "package identifier `%s` does not match previous package name of `%s`", f.pkg.key(), name.key())
+			}
+			if name == nil {
+				name = f.pkg
+			}
+			if f.pkgDocs != "" {
+				if docs != "" {
+					return errAt(f.docsPos, "found doc comments on multiple 'package' items")
+				}
+				docs, docsPos = f.pkgDocs, f.docsPos
+			}
+		}
+		if len(f.items) > 0 {
+			hasItems = true
+		}
+		pf := &pkgFile{path: f.path, items: f.items, uses: map[string]*astTopUse{}}
+		pfs = append(pfs, pf)
+		for _, n := range f.nested {
+			nf := &pkgFile{path: f.path, items: n.items, uses: map[string]*astTopUse{}}
+			if err := r.addPkg(n.name, n.docs, []*pkgFile{nf}); err != nil {
+				return err
+			}
+		}
+	}
+	_ = docsPos
+	if name == nil {
+		if hasItems || len(files) > 0 && allEmpty(files) {
+			return fmt.Errorf("%s: no `package` header was found in any WIT file for this package", where)
+		}
+		return nil
+	}
+	if err := r.addPkg(*name, docs, pfs); err != nil {
+		return err
+	}
+	if r.root == nil {
+		r.root = r.pkgs[name.key()]
+	}
+	return nil
+}
+
+func allEmpty(files []*astFile) bool {
+	for _, f := range files {
+		if len(f.nested) > 0 || len(f.items) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// lookupPkg finds a package by path; a path without version matches the only
+// version present.
+func (r *resolver) lookupPkg(n *astPkgName) (*srcPkg, error) {
+	if sp, ok := r.pkgs[n.key()]; ok {
+		return sp, nil
+	}
+	if n.version == "" {
+		var found *srcPkg
+		for _, sp := range r.order {
+			if sp.name.ns == n.ns && sp.name.name == n.name {
+				if found != nil {
+					return nil, errAt(n.pos, "package `%s:%s` is ambiguous: several versions are present, name one with @version", n.ns, n.name)
+				}
+				found = sp
+			}
+		}
+		if found != nil {
+			return found, nil
+		}
+	}
+	var known []string
+	for _, sp := range r.order {
+		known = append(known, sp.key)
+	}
+	sort.Strings(known)
+	return nil, errAt(n.pos, "package '%s' not found. known packages: %s", n.key(), strings.Join(known, ", "))
+}
+
+// foreignRefs lists the foreign package paths referenced by a package.
+func foreignRefs(sp *srcPkg) []*astPkgName {
+	var out []*astPkgName
+	addPath := func(u *astUsePath) {
+		if u != nil && u.pkg != nil {
+			out = append(out, u.pkg)
+		}
+	}
+	var iface func(items []any)
+	iface = func(items []any) {
+		for _, it := range items {
+			if u, ok := it.(*astUse); ok {
+				addPath(&u.path)
+			}
+		}
+	}
+	for _, f := range sp.files {
+		for _, it := range f.items {
+			switch x := it.(type) {
+			case *astTopUse:
+				addPath(&x.path)
+			case *astInterface:
+				iface(x.items)
+			case *astWorld:
+				for _, wi := range x.items {
+					switch y := wi.(type) {
+					case *astUse:
+						addPath(&y.path)
+					case *astWorldItem:
+						addPath(y.path)
+						if y.iface != nil {
+							iface(y.iface.items)
+						}
+					case *astInclude:
+						addPath(&y.path)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (r *resolver) resolve() (*Resolved, error) {
+	if r.root == nil {
+		if len(r.order) == 0 {
+			return nil, fmt.Errorf("no `package` header was found in any WIT file for this package")
+		}
+		r.root = r.order[0]
+	}
+	// Topological order with cycle detection.
+	state := map[*srcPkg]int{}
+	var sorted []*srcPkg
+	var visit func(sp *srcPkg) error
+	visit = func(sp *srcPkg) error {
+		state[sp] = 1
+		for _, ref := range foreignRefs(sp) {
+			dep, err := r.lookupPkg(ref)
+			if err != nil {
+				return err
+			}
+			switch state[dep] {
+			case 1:
+				return errAt(ref.pos, "package `%s` creates a dependency cycle", dep.key)
+			case 0:
+				if err := visit(dep); err != nil {
+					return err
+				}
+			}
+		}
+		state[sp] = 2
+		sorted = append(sorted, sp)
+		return nil
+	}
+	for _, sp := range r.order {
+		if state[sp] == 0 {
+			if err := visit(sp); err != nil {
+				return nil, err
+			}
+		}
+	}
+	res := &Resolved{}
+	for _, sp := range sorted {
+		st, err := r.resolvePkg(sp)
+		if err != nil {
+			return nil, err
+		}
+		res.Packages = append(res.Packages, st.pkg)
+	}
+	res.Root = r.root.st.pkg
+	return res, nil
+}
+
+// ---- gates ----
+
+func (r *resolver) active(g astGate) bool {
+	return g.unstable == "" || r.all || r.features[g.unstable]
+}
+
+// checkSince refuses @since versions newer than the package version.
+func (ps *pkgState) checkSince(g astGate, pos Position) error {
+	if g.since == "" || ps.src.name.version == "" {
+		return nil
+	}
+	if compareVersions(g.since, ps.src.name.version) > 0 {
+		return errAt(pos, "feature gate cannot reference unreleased version %s of package [%s] (current version %s)", g.since, ps.src.key, ps.src.name.version)
+	}
+	return nil
+}
+
+// compareVersions compares two semantic versions (precedence rules of semver
+// 2.0; build metadata ignored).
+func compareVersions(a, b string) int {
+	split := func(v string) (nums [3]uint64, pre string) {
+		if i := strings.IndexByte(v, '+'); i >= 0 {
+			v = v[:i]
+		}
+		if i := strings.IndexByte(v, '-'); i >= 0 {
+			v, pre = v[:i], v[i+1:]
+		}
+		for i, s := range strings.SplitN(v, ".", 3) {
+			nums[i], _ = strconv.ParseUint(s, 10, 64)
+		}
+		return
+	}
+	an, ap := split(a)
+	bn, bp := split(b)
+	for i := range an {
+		if an[i] != bn[i] {
+			if an[i] < bn[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case ap == bp:
+		return 0
+	case ap == "":
+		return 1
+	case bp == "":
+		return -1
+	}
+	as, bs := strings.Split(ap, "."), strings.Split(bp, ".")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		x, xerr := strconv.ParseUint(as[i], 10, 64)
+		y, yerr := strconv.ParseUint(bs[i], 10, 64)
+		switch {
+		case xerr == nil && yerr == nil:
+			if x != y {
+				if x < y {
+					return -1
+				}
+				return 1
+			}
+		case xerr == nil:
+			return -1
+		case yerr == nil:
+			return 1
+		default:
+			if c := strings.Compare(as[i], bs[i]); c != 0 {
+				return c
+			}
+		}
+	}
+	switch {
+	case len(as) < len(bs):
+		return -1
+	case len(as) > len(bs):
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,362 @@
+package wit
+
+import (
+	"strings"
+)
+
+const (
+	dirImport = 0
+	dirExport = 1
+)
+
+var dirName = [2]string{"import", "export"}
+
+type worldBuilder struct {
+	w     *World
+	keys  [2]map[string]*WorldItem
+	lower [2]map[string]string
+}
+
+func itemKind(it *WorldItem) string {
+	switch {
+	case it.Func != nil:
+		return "func"
+	case it.Type != nil:
+		return "type"
+	}
+	return "interface"
+}
+
+func sameItem(a, b *WorldItem) bool {
+	switch {
+	case a.Interface != nil:
+		return a.Interface == b.Interface
+	case a.Func != nil:
+		return a.Func == b.Func
+	case a.Type != nil && b.Type != nil:
+		return a.Type.Type == b.Type.Type
+	}
+	return false
+}
+
+// add adds an item; mode is "explicit", "implicit" or "include".
+func (wb *worldBuilder) add(dir int, it *WorldItem, pos Position, mode string) error {
+	key := it.Name
+	if old, ok := wb.keys[dir][key]; ok {
+		if it.ByPath && old.ByPath && old.Interface == it.Interface {
+			if mode == "explicit" && !old.Implicit {
+				return errAt(pos, "interface cannot be %sed more than once", dirName[dir])
+			}
+			if mode != "implicit" && !it.Implicit && old.Implicit {
+				old.Implicit, old.Docs, old.Gate = false, it.Docs, it.Gate
+			}
+			return nil
+		}
+		if mode == "include" {
+			if sameItem(old, it) {
+				return nil
+			}
+			return errAt(pos, "%s of `%s` shadows previously %sed items", dirName[dir], key, dirName[dir])
+		}
+		return errAt(pos, "%s `%s` conflicts with prior %s of same name", dirName[dir], key, itemKind(old))
+	}
+	if !it.ByPath {
+		l := strings.ToLower(key)
+		if other, ok := wb.lower[dir][l]; ok {
+			return errAt(pos, "%s `%s` in world `%s` conflicts with %s `%s` (kebab-case identifiers are case-insensitive)", dirName[dir], key, wb.w.Name, dirName[dir], other)
+		}
+		wb.lower[dir][l] = key
+	}
+	wb.keys[dir][key] = it
+	if dir == dirImport {
+		wb.w.Imports = append(wb.w.Imports, it)
+	} else {
+		wb.w.Exports = append(wb.w.Exports, it)
+	}
+	return nil
+}
+
+// importDeps imports (implicitly) the interfaces i depends on.
+func (wb *worldBuilder) importDeps(i *Interface, pos Position) error {
+	for _, d := range i.Uses {
+		if _, ok := wb.keys[dirImport][d.ID()]; ok {
+			continue
+		}
+		if err := wb.importIface(d, pos, "implicit", "", nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// importIface imports an interface by ID after the interfaces it depends on.
+func (wb *worldBuilder) importIface(i *Interface, pos Position, mode string, docs string, gate *Stability) error {
+	if err := wb.importDeps(i, pos); err != nil {
+		return err
+	}
+	if i.Name == "" {
+		return nil
+	}
+	return wb.add(dirImport, &WorldItem{Name: i.ID(), Interface: i, ByPath: true, Implicit: mode == "implicit", Docs: docs, Gate: gate}, pos, mode)
+}
+
+func transitiveDeps(i *Interface, seen map[*Interface]bool) {
+	for _, d := range i.Uses {
+		if !seen[d] {
+			seen[d] = true
+			transitiveDeps(d, seen)
+		}
+	}
+}
+
+func (ps *pkgState) ensureWorld(ws *worldState) (*World, error) {
+	switch ws.state {
+	case 2:
+		return ws.world, nil
+	case 1:
+		return nil, errAt(ws.ast.name.pos, "interface or world `%s` depends on itself", ws.ast.name.name)
+	}
+	ws.state = 1
+	a := ws.ast
+	if err := ps.checkSince(a.gate, a.name.pos); err != nil {
+		return nil, err
+	}
+	if !ps.r.active(a.gate) {
+		if err := ps.checkGatedChildren(a.items, "world"); err != nil {
+			return nil, err
+		}
+		ws.state = 2
+		return nil, nil
+	}
+	w := &World{Name: a.name.name, Package: ps.pkg, Docs: a.docs, Gate: a.gate.stability()}
+	if err := ps.fillWorld(w, ws.file, a); err != nil {
+		return nil, err
+	}
+	ws.world = w
+	ws.state = 2
+	return w, nil
+}
+
+func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
+	wb := &worldBuilder{w: w}
+	for d := 0; d < 2; d++ {
+		wb.keys[d] = map[string]*WorldItem{}
+		wb.lower[d] = map[string]string{}
+	}
+	owner := ps.id(a.name.name)
+	sc := newScope(ps, f, owner)
+	// Pass 1: the world's own names (types and uses).
+	var uses = map[*astUse]*Interface{}
+	for _, it := range a.items {
+		switch x := it.(type) {
+		case *astUse:
+			if err := ps.checkSince(x.gate, x.pos); err != nil {
+				return err
+			}
+			if !ps.r.active(x.gate) {
+				continue
+			}
+			if err := sc.addUse(x); err != nil {
+				return err
+			}
+			target, _ := ps.lookupIface(f, x.path)
+			uses[x] = target
+		case *astTypeDef:
+			if err := ps.checkSince(x.gate, x.name.pos); err != nil {
+				return err
+			}
+			if !ps.r.active(x.gate) {
+				if err := ps.checkGatedMembers(x); err != nil {
+					return err
+				}
+				if err := sc.define(&entry{name: x.name.name, pos: x.name.pos, kind: eExcluded}); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := sc.define(&entry{name: x.name.name, pos: x.name.pos, kind: eType, td: x}); err != nil {
+				return err
+			}
+		}
+	}
+	if err := sc.resolveAll(); err != nil {
+		return err
+	}
+	// Pass 2: imports and exports in order.
+	var exports []*WorldItem
+	var exportPos []Position
+	for _, it := range a.items {
+		switch x := it.(type) {
+		case *astUse:
+			target := uses[x]
+			if target == nil {
+				continue
+			}
+			if err := wb.importIface(target, x.pos, "implicit", "", nil); err != nil {
+				return err
+			}
+			for _, n := range x.names {
+				local := n.name
+				if n.as != nil {
+					local = *n.as
+				}
+				e := sc.names[local.name]
+				if err := wb.add(dirImport, &WorldItem{Name: local.name, Type: e.def, Gate: x.gate.stability()}, local.pos, "explicit"); err != nil {
+					return err
+				}
+			}
+		case *astTypeDef:
+			if !ps.r.active(x.gate) {
+				continue
+			}
+			e := sc.names[x.name.name]
+			if err := wb.add(dirImport, &WorldItem{Name: x.name.name, Type: e.def, Docs: x.docs, Gate: x.gate.stability()}, x.name.pos, "explicit"); err != nil {
+				return err
+			}
+		case *astWorldItem:
+			pos := x.name.pos
+			if x.name.name == "" && x.path != nil {
+				pos = x.path.name.pos
+			}
+			if err := ps.checkSince(x.gate, pos); err != nil {
+				return err
+			}
+			if !ps.r.active(x.gate) {
+				continue
+			}
+			dir := dirImport
+			if x.export {
+				dir = dirExport
+			}
+			item := &WorldItem{Name: x.name.name, Docs: x.docs, Gate: x.gate.stability()}
+			switch {
+			case x.fn != nil:
+				fn, err := sc.resolveFunc(x.fn, FuncFree, nil, x.name.name)
+				if err != nil {
+					return err
+				}
+				item.Func = fn
+			case x.iface != nil:
+				iface := &Interface{Package: ps.pkg, Docs: x.docs, Gate: x.gate.stability()}
+				if err := ps.fillInterface(iface, f, x.iface.items, owner+"#"+x.name.name); err != nil {
+					return err
+				}
+				item.Interface = iface
+			default:
+				iface, err := ps.lookupIface(f, *x.path)
+				if err != nil {
+					return err
+				}
+				item.Interface = iface
+				if x.name.name == "" {
+					item.Name = iface.ID()
+					item.ByPath = true
+				}
+			}
+			if dir == dirImport && item.Interface != nil {
+				if err := wb.importDeps(item.Interface, pos); err != nil {
+					return err
+				}
+			}
+			if err := wb.add(dir, item, pos, "explicit"); err != nil {
+				return err
+			}
+			if dir == dirExport {
+				exports = append(exports, item)
+				exportPos = append(exportPos, pos)
+			}
+		case *astInclude:
+			if err := ps.checkSince(x.gate, x.path.name.pos); err != nil {
+				return err
+			}
+			if !ps.r.active(x.gate) {
+				continue
+			}
+			inc, err := ps.lookupWorld(f, x.path)
+			if err != nil {
+				return err
+			}
+			if err := wb.include(inc, x); err != nil {
+				return err
+			}
+		}
+	}
+	// Export elaboration: what an export depends on is satisfied by another
+	// export or else imported; an imported dependency may not itself depend
+	// on an exported interface.
+	exported := map[*Interface]bool{}
+	for _, it := range w.Exports {
+		if it.Interface != nil && it.Interface.Name != "" {
+			exported[it.Interface] = true
+		}
+	}
+	for i, it := range w.Exports {
+		if it.Interface == nil {
+			continue
+		}
+		pos := Position{}
+		if i < len(exportPos) {
+			pos = exportPos[i]
+		}
+		for _, d := range it.Interface.Uses {
+			if exported[d] {
+				continue
+			}
+			deps := map[*Interface]bool{}
+			transitiveDeps(d, deps)
+			for x := range deps {
+				if exported[x] {
+					name := it.Name
+					if it.Interface.Name == "" {
+						name = "anon"
+					}
+					return errAt(pos, "interface `%s` transitively depends on an interface in incompatible ways", name)
+				}
+			}
+			if _, ok := wb.keys[dirImport][d.ID()]; !ok {
+				if err := wb.importIface(d, pos, "implicit", "", nil); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	_ = exports
+	return nil
+}
+
+// include merges the imports and exports of world inc, renaming plain names
+// listed in `with`.
+func (wb *worldBuilder) include(inc *World, x *astInclude) error {
+	renames := map[string]string{}
+	for _, wn := range x.with {
+		found := false
+		for _, list := range [][]*WorldItem{inc.Imports, inc.Exports} {
+			for _, it := range list {
+				if !it.ByPath && it.Name == wn.name.name {
+					found = true
+				}
+			}
+		}
+		if !found {
+			return errAt(x.path.name.pos, "no import or export kebab-name `%s`. Note that an ID does not support renaming", wn.name.name)
+		}
+		renames[wn.name.name] = wn.as.name
+	}
+	for dir, list := range [][]*WorldItem{inc.Imports, inc.Exports} {
+		for _, it := range list {
+			c := *it
+			if n, ok := renames[it.Name]; ok && !it.ByPath {
+				c.Name = n
+				if c.Type != nil {
+					td := *c.Type
+					td.Name = n
+					c.Type = &td
+				}
+			}
+			if err := wb.add(dir, &c, x.path.name.pos, "include"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
