@@ -1,0 +1,44 @@
+# aios-host — `make run` to try it, `make test` to check it.
+GO      ?= go
+BIN     := bin/aios-host
+SAMPLES := $(sort $(wildcard samples/*/build.sh))
+
+.PHONY: all build samples run test bench fmt vet deps clean
+
+all: build
+
+## build: compile the aios-host binary into bin/
+build:
+	$(GO) build -o $(BIN) ./cmd/aios-host
+
+## deps: install missing system packages, Go modules and npm packages
+deps:
+	./scripts/deps.sh
+
+## samples: build every sample provider from source (samples/*/build.sh, in name order)
+samples: deps
+	@set -e; for s in $(SAMPLES); do echo "== $$s"; bash "$$s"; done
+
+## run: build the samples and the binary, then serve the sample tools
+run: samples build
+	./$(BIN) run
+
+## test: install what is needed, build the samples, run every test with the race detector
+test: deps samples
+	$(GO) test -race ./...
+
+## bench: run every benchmark once (no tests)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## fmt: gofmt every Go file
+fmt:
+	gofmt -w $$(git ls-files -co --exclude-standard '*.go')
+
+## vet: go vet every package
+vet:
+	$(GO) vet ./...
+
+## clean: remove build outputs
+clean:
+	rm -rf bin build

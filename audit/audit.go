@@ -1,0 +1,413 @@
+// Package audit writes the aios-host audit log: one JSON Lines record per
+// tool call, each carrying the hash of the previous record, so that editing,
+// deleting, inserting or reordering records is detected by Verify.
+//
+// The log is written off the hot path. Writer.Log only copies an Entry into a
+// buffered channel; one background goroutine hashes params and results,
+// chains, encodes, buffers and writes, with grouped fsync. When the channel is
+// full Log blocks (back-pressure) rather than dropping a record. Close drains
+// the channel and fsyncs, so a clean shutdown loses nothing. See
+// docs/audit.md for the record format and for what a crash can lose.
+//
+// audit imports only the standard library; it must never import host,
+// registry, runtimes or cmd.
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// Entry describes one finished call. Params and Result are generic values
+// (see abi.Normalize); the Writer hashes them later on its own goroutine, so
+// the caller hands them over with the Entry and must not modify them after
+// Log.
+type Entry struct {
+	Time      time.Time // when the call started; zero means when the record is written
+	CallID    string
+	ParentID  string
+	Caller    string
+	Provider  string
+	Tool      string
+	Version   string
+	Runtime   string
+	Params    any
+	Result    any    // ignored unless Outcome is "" or "ok"
+	Outcome   string // "" or "ok" for success, otherwise the error code
+	Error     string // the error message, truncated to Options.MaxErrorBytes
+	Latency   time.Duration
+	Untrusted bool // the provider runs at trust level Untrusted
+}
+
+// Options tune a Writer. The zero value gives the defaults.
+type Options struct {
+	// Buffer is the capacity of the channel between Log and the writer
+	// goroutine (default 8192 entries).
+	Buffer int
+	// SyncInterval is the longest time a written record waits for fsync
+	// (default 200ms).
+	SyncInterval time.Duration
+	// SyncEvery fsyncs after this many records even before SyncInterval
+	// (default 4096).
+	SyncEvery int
+	// MaxErrorBytes truncates error messages (default 1024).
+	MaxErrorBytes int
+	// RepairTail lets Open cut off an incomplete last line (what a crash
+	// during a write leaves behind) instead of refusing the log. The cut
+	// bytes are reported to Logger.
+	RepairTail bool
+	// Logger receives write errors and repairs (default: discard).
+	Logger *slog.Logger
+
+	// hold, in tests, keeps the writer goroutine from starting until closed.
+	hold chan struct{}
+}
+
+func (o *Options) setDefaults() {
+	if o.Buffer <= 0 {
+		o.Buffer = 8192
+	}
+	if o.SyncInterval <= 0 {
+		o.SyncInterval = 200 * time.Millisecond
+	}
+	if o.SyncEvery <= 0 {
+		o.SyncEvery = 4096
+	}
+	if o.MaxErrorBytes <= 0 {
+		o.MaxErrorBytes = 1024
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Writer appends records to one log file. Log is safe for concurrent use.
+type Writer struct {
+	path string
+	opts Options
+	f    *os.File
+	ch   chan Entry
+	stop chan struct{}
+	done chan struct{}
+
+	closeOnce sync.Once
+	closeErr  error
+	dropped   atomic.Int64
+
+	// Owned by the writer goroutine after Open returns.
+	bw      *bufio.Writer
+	seq     uint64
+	prev    string
+	line    []byte
+	scratch []byte
+	pending int
+	err     error
+}
+
+// Open opens the log at path for appending, creating it (and its directory)
+// if needed. An existing log continues its chain: Open reads and checks the
+// last record and refuses a log whose tail is damaged. The file is locked
+// (flock) so two processes cannot interleave records.
+func Open(path string, opts Options) (*Writer, error) {
+	opts.setDefaults()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("audit: %s is in use by another process, such as a running `aios-host run` (%v); use another --data directory or stop it", path, err)
+	}
+	w := &Writer{
+		path: path,
+		opts: opts,
+		f:    f,
+		ch:   make(chan Entry, opts.Buffer),
+		stop: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	if err := w.loadTail(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("audit: %s: %w", path, err)
+	}
+	w.bw = bufio.NewWriterSize(f, 64<<10)
+	go w.run()
+	return w, nil
+}
+
+// Log queues e for writing. It never drops a record: when the queue is full
+// it waits. It does no hashing or encoding. Log after Close does nothing
+// (counted by Dropped). Log on a nil *Writer does nothing, so a host without
+// an audit log needs no special case.
+func (w *Writer) Log(e Entry) {
+	if w == nil {
+		return
+	}
+	select {
+	case <-w.done:
+		w.dropped.Add(1)
+		return
+	default:
+	}
+	select {
+	case w.ch <- e:
+	case <-w.done:
+		w.dropped.Add(1)
+	}
+}
+
+// Dropped counts entries logged after Close.
+func (w *Writer) Dropped() int64 { return w.dropped.Load() }
+
+// Path returns the log's file name.
+func (w *Writer) Path() string { return w.path }
+
+// Close writes every queued record, fsyncs and closes the file. It returns
+// the first write error the log met, if any. Close is idempotent.
+func (w *Writer) Close() error {
+	if w == nil {
+		return nil
+	}
+	w.closeOnce.Do(func() {
+		close(w.stop)
+		<-w.done
+		w.closeErr = w.err
+		if err := w.f.Close(); err != nil && w.closeErr == nil {
+			w.closeErr = fmt.Errorf("audit: close %s: %w", w.path, err)
+		}
+	})
+	return w.closeErr
+}
+
+// Sync writes every record queued so far and fsyncs. It is meant for tests
+// and for callers that need a durability point; the hot path never needs it.
+func (w *Writer) Sync() error {
+	if w == nil {
+		return nil
+	}
+	reply := make(chan error, 1)
+	w.Log(Entry{Outcome: syncMarker, Params: reply})
+	select {
+	case err := <-reply:
+		return err
+	case <-w.done:
+		return errors.New("audit: writer closed")
+	}
+}
+
+// syncMarker tags the internal entry Sync sends through the queue; it is
+// not a valid error code so it cannot clash with a real Outcome.
+const syncMarker = "\x00sync"
+
+func (w *Writer) run() {
+	defer close(w.done)
+	if w.opts.hold != nil {
+		<-w.opts.hold
+	}
+	tick := time.NewTicker(w.opts.SyncInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case e := <-w.ch:
+			w.handle(e)
+			if len(w.ch) == 0 {
+				w.flush() // idle: hand the buffer to the OS
+			}
+		case <-tick.C:
+			if w.pending > 0 {
+				w.syncNow()
+			}
+		case <-w.stop:
+			for {
+				select {
+				case e := <-w.ch:
+					w.handle(e)
+					continue
+				default:
+				}
+				break
+			}
+			w.syncNow()
+			return
+		}
+	}
+}
+
+func (w *Writer) handle(e Entry) {
+	if e.Outcome == syncMarker {
+		if reply, ok := e.Params.(chan error); ok {
+			w.syncNow()
+			reply <- w.err
+		}
+		return
+	}
+	w.write(e)
+	if w.pending >= w.opts.SyncEvery {
+		w.syncNow()
+	}
+}
+
+func (w *Writer) write(e Entry) {
+	t := e.Time
+	if t.IsZero() {
+		t = time.Now()
+	}
+	r := record{
+		CallID:    e.CallID,
+		Caller:    e.Caller,
+		LatencyUS: e.Latency.Microseconds(),
+		ParentID:  e.ParentID,
+		Prev:      w.prev,
+		Provider:  e.Provider,
+		Runtime:   e.Runtime,
+		Seq:       w.seq + 1,
+		Time:      formatTime(t),
+		Tool:      e.Tool,
+		Untrusted: e.Untrusted,
+		Version:   e.Version,
+		Outcome:   e.Outcome,
+		Error:     truncate(e.Error, w.opts.MaxErrorBytes),
+	}
+	if r.Outcome == "" {
+		r.Outcome = "ok"
+	}
+	r.ParamsHash = w.valueHash(e.CallID, "params", e.Params)
+	if r.Outcome == "ok" {
+		r.ResultHash = w.valueHash(e.CallID, "result", e.Result)
+	}
+	w.line = encodeLine(w.line[:0], &r)
+	if _, err := w.bw.Write(w.line); err != nil {
+		w.fail(err)
+		return
+	}
+	w.seq = r.Seq
+	w.prev = r.Hash
+	w.pending++
+}
+
+// valueHash hashes v with the writer's scratch buffer; a value that cannot
+// be encoded gets an empty hash and a warning.
+func (w *Writer) valueHash(callID, what string, v any) string {
+	var err error
+	w.scratch, err = appendCanonical(w.scratch[:0], v, 0)
+	if err != nil {
+		w.opts.Logger.Warn("audit: value not hashable", "call_id", callID, "what", what, "err", err)
+		return ""
+	}
+	return digest(w.scratch)
+}
+
+func (w *Writer) flush() {
+	if err := w.bw.Flush(); err != nil {
+		w.fail(err)
+	}
+}
+
+func (w *Writer) syncNow() {
+	w.flush()
+	if err := w.f.Sync(); err != nil {
+		w.fail(err)
+	}
+	w.pending = 0
+}
+
+func (w *Writer) fail(err error) {
+	if w.err == nil {
+		w.err = fmt.Errorf("audit: write %s: %w", w.path, err)
+		w.opts.Logger.Error("audit log write failed", "path", w.path, "err", err)
+	}
+}
+
+// truncate cuts s to at most n bytes on a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…(truncated)"
+}
+
+// loadTail reads the last record of an existing log to continue its chain.
+func (w *Writer) loadTail() error {
+	st, err := w.f.Stat()
+	if err != nil {
+		return fmt.Errorf("audit: %s: %w", w.path, err)
+	}
+	size := st.Size()
+	if size == 0 {
+		return nil
+	}
+	// Read backwards in growing chunks until the last complete line fits.
+	chunk := int64(64 << 10)
+	for {
+		off := max(size-chunk, 0)
+		buf := make([]byte, size-off)
+		if _, err := w.f.ReadAt(buf, off); err != nil && err != io.EOF {
+			return fmt.Errorf("audit: read %s: %w", w.path, err)
+		}
+		if buf[len(buf)-1] != '\n' {
+			// An incomplete final line: a crash during a write.
+			i := bytes.LastIndexByte(buf, '\n')
+			if i < 0 && off > 0 {
+				chunk *= 2
+				continue
+			}
+			keep := off + int64(i+1)
+			if !w.opts.RepairTail {
+				return fmt.Errorf("audit: %s ends with an incomplete record of %d bytes (a crash during a write?); "+
+					"check it with `aios-host audit verify`, then cut the last line or open with repair enabled", w.path, size-keep)
+			}
+			w.opts.Logger.Warn("audit: cutting an incomplete last record", "path", w.path, "bytes", size-keep, "text", string(buf[i+1:]))
+			if err := w.f.Truncate(keep); err != nil {
+				return fmt.Errorf("audit: repair %s: %w", w.path, err)
+			}
+			if err := w.f.Sync(); err != nil {
+				return fmt.Errorf("audit: repair %s: %w", w.path, err)
+			}
+			if keep == 0 {
+				return nil
+			}
+			size = keep
+			continue
+		}
+		body := buf[:len(buf)-1]
+		i := bytes.LastIndexByte(body, '\n')
+		if i < 0 && off > 0 {
+			chunk *= 2
+			continue
+		}
+		last := body[i+1:]
+		r, reason := checkLine(last)
+		if reason != "" {
+			return fmt.Errorf("audit: refusing to append to %s: its last record is damaged (%s); run `aios-host audit verify %s`", w.path, reason, w.path)
+		}
+		w.seq, w.prev = r.Seq, r.Hash
+		return nil
+	}
+}
+
+func formatTime(t time.Time) string {
+	var buf [40]byte
+	return string(t.UTC().AppendFormat(buf[:0], time.RFC3339Nano))
+}

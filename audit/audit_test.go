@@ -1,0 +1,472 @@
+package audit
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+func entry(i int) Entry {
+	return Entry{
+		Time:     time.Date(2026, 1, 2, 3, 4, 5, i, time.UTC),
+		CallID:   fmt.Sprintf("c%d", i),
+		Caller:   "cli",
+		Provider: "org.aios.samples",
+		Tool:     fmt.Sprintf("t%d", i),
+		Version:  "1.0.0",
+		Runtime:  "native",
+		Params:   map[string]any{"i": int64(i), "s": "x\"<>&\n"},
+		Result:   map[string]any{"ok": true},
+		Latency:  time.Duration(i) * time.Microsecond,
+	}
+}
+
+// writeLog writes n records to a fresh log and returns its path and lines.
+func writeLog(t testing.TB, n int) (string, [][]byte) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	w, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= n; i++ {
+		w.Log(entry(i))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path, readLines(t, path)
+}
+
+func readLines(t testing.TB, path string) [][]byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+func join(lines [][]byte) []byte { return bytes.Join(lines, nil) }
+
+func TestRoundTrip(t *testing.T) {
+	path, lines := writeLog(t, 5)
+	if len(lines) != 5 {
+		t.Fatalf("got %d lines, want 5", len(lines))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n, err := Verify(f)
+	if err != nil || n != 5 {
+		t.Fatalf("Verify = %d, %v; want 5, nil", n, err)
+	}
+	rec, reason := checkLine(bytes.TrimSuffix(lines[2], []byte("\n")))
+	if reason != "" {
+		t.Fatal(reason)
+	}
+	wantParams, _ := ValueHash(entry(3).Params)
+	wantResult, _ := ValueHash(entry(3).Result)
+	if rec.Seq != 3 || rec.CallID != "c3" || rec.Tool != "t3" || rec.Outcome != "ok" ||
+		rec.ParamsHash != wantParams || rec.ResultHash != wantResult || rec.LatencyUS != 3 ||
+		rec.Time != "2026-01-02T03:04:05.000000003Z" || rec.Runtime != "native" {
+		t.Fatalf("record 3 = %+v", rec)
+	}
+	first, _ := checkLine(bytes.TrimSuffix(lines[0], []byte("\n")))
+	if first.Prev != "" || rec.Prev == "" {
+		t.Fatalf("prev of first = %q, of third = %q", first.Prev, rec.Prev)
+	}
+}
+
+func TestErrorRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.jsonl")
+	w, err := Open(path, Options{MaxErrorBytes: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Log(Entry{CallID: "x", Outcome: "ProviderError", Error: "ééééééééé long message", Result: "ignored", Untrusted: true})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	lines := readLines(t, path)
+	rec, reason := checkLine(bytes.TrimSuffix(lines[0], []byte("\n")))
+	if reason != "" {
+		t.Fatal(reason)
+	}
+	if rec.Outcome != "ProviderError" || rec.ResultHash != "" || !rec.Untrusted {
+		t.Fatalf("record = %+v", rec)
+	}
+	if rec.Error != "ééééé…(truncated)" {
+		t.Fatalf("error = %q", rec.Error)
+	}
+	if _, err := time.Parse(time.RFC3339Nano, rec.Time); err != nil {
+		t.Fatalf("zero Time not filled in: %v", err)
+	}
+}
+
+func TestTamperDetected(t *testing.T) {
+	_, lines := writeLog(t, 6)
+	edit := func(i int, from, to string) [][]byte {
+		out := append([][]byte(nil), lines...)
+		out[i] = bytes.Replace(lines[i], []byte(from), []byte(to), 1)
+		if bytes.Equal(out[i], lines[i]) {
+			t.Fatalf("edit of line %d changed nothing", i+1)
+		}
+		return out
+	}
+	// rehash returns line i edited and with a recomputed hash, as a forger would.
+	rehash := func(i int, from, to string) [][]byte {
+		out := edit(i, from, to)
+		r, _ := checkLine(bytes.TrimSuffix(out[i], []byte("\n")))
+		r.Hash, _ = hashRecord(&r, nil)
+		out[i] = append(appendRecord(nil, &r, true), '\n')
+		return out
+	}
+	del := func(i int) [][]byte {
+		out := append([][]byte(nil), lines[:i]...)
+		return append(out, lines[i+1:]...)
+	}
+	swap := func(i, j int) [][]byte {
+		out := append([][]byte(nil), lines...)
+		out[i], out[j] = out[j], out[i]
+		return out
+	}
+	insert := func(i int, l []byte) [][]byte {
+		out := append([][]byte(nil), lines[:i]...)
+		out = append(out, l)
+		return append(out, lines[i:]...)
+	}
+	cases := []struct {
+		name   string
+		lines  [][]byte
+		line   int
+		reason string
+	}{
+		{"edit tool", edit(2, `"tool":"t3"`, `"tool":"tX"`), 3, "hash mismatch"},
+		{"edit outcome", edit(4, `"outcome":"ok"`, `"outcome":"no"`), 5, "hash mismatch"},
+		{"edit hash", edit(1, `"hash":"sha256:`, `"hash":"sha256:0`), 2, "not a sha256 digest"},
+		{"edit and rehash", rehash(2, `"caller":"cli"`, `"caller":"root"`), 4, "line 3 was edited"},
+		{"respace", edit(3, `,"caller"`, `, "caller"`), 4, "canonical form"},
+		{"extra key", edit(3, `{"call_id"`, `{"x":1,"call_id"`), 4, "unknown field"},
+		{"bad json", edit(1, `}`, ``), 2, "not a valid record"},
+		{"delete first", del(0), 1, "seq is 2, want 1"},
+		{"delete middle", del(3), 4, "seq is 5, want 4"},
+		{"reorder", swap(2, 3), 3, "seq is 4, want 3"},
+		{"insert copy", insert(3, lines[1]), 4, "seq is 2, want 4: a record was inserted"},
+		{"insert blank", insert(2, []byte("\n")), 3, "empty line"},
+		{"truncated last line", append(append([][]byte(nil), lines[:5]...), lines[5][:40]), 6, "incomplete last record"},
+		{"missing newline", append(append([][]byte(nil), lines[:5]...), bytes.TrimSuffix(lines[5], []byte("\n"))), 6, "incomplete last record"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Verify(bytes.NewReader(join(c.lines)))
+			var ve *VerifyError
+			if !errors.As(err, &ve) {
+				t.Fatalf("Verify = %v, want *VerifyError", err)
+			}
+			if ve.Line != c.line || !strings.Contains(ve.Reason, c.reason) {
+				t.Fatalf("Verify = line %d %q; want line %d containing %q", ve.Line, ve.Reason, c.line, c.reason)
+			}
+		})
+	}
+}
+
+func TestVerifyEmpty(t *testing.T) {
+	n, last, err := Head(strings.NewReader(""))
+	if n != 0 || last != "" || err != nil {
+		t.Fatalf("Head(empty) = %d, %q, %v", n, last, err)
+	}
+}
+
+func TestReopenContinues(t *testing.T) {
+	path, _ := writeLog(t, 3)
+	w, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Log(entry(4))
+	w.Log(entry(5))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	n, err := Verify(bytes.NewReader(data))
+	if err != nil || n != 5 {
+		t.Fatalf("Verify after reopen = %d, %v; want 5, nil", n, err)
+	}
+}
+
+func TestReopenRefusesDamagedTail(t *testing.T) {
+	path, lines := writeLog(t, 3)
+	lines[2] = bytes.Replace(lines[2], []byte(`"tool":"t3"`), []byte(`"tool":"t9"`), 1)
+	if err := os.WriteFile(path, join(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(path, Options{})
+	if err == nil || !strings.Contains(err.Error(), "refusing to append") {
+		t.Fatalf("Open of damaged log = %v, want refusal", err)
+	}
+}
+
+// TestCrashTruncatedLastLine simulates a crash in the middle of a write.
+func TestCrashTruncatedLastLine(t *testing.T) {
+	path, lines := writeLog(t, 4)
+	crashed := append(join(lines[:3]), lines[3][:25]...)
+	if err := os.WriteFile(path, crashed, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(bytes.NewReader(crashed)); err == nil {
+		t.Fatal("Verify accepted a log with a cut last line")
+	}
+	if _, err := Open(path, Options{}); err == nil || !strings.Contains(err.Error(), "incomplete record") {
+		t.Fatalf("Open without repair = %v, want an incomplete-record error", err)
+	}
+	w, err := Open(path, Options{RepairTail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Log(entry(99))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if n, err := Verify(bytes.NewReader(data)); err != nil || n != 4 {
+		t.Fatalf("Verify after repair = %d, %v; want 4, nil", n, err)
+	}
+}
+
+func TestCrashOnlyPartialLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.jsonl")
+	if err := os.WriteFile(path, []byte(`{"call_id":"x`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Open(path, Options{RepairTail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Log(entry(1))
+	w.Close()
+	data, _ := os.ReadFile(path)
+	if n, err := Verify(bytes.NewReader(data)); err != nil || n != 1 {
+		t.Fatalf("Verify = %d, %v; want 1, nil", n, err)
+	}
+}
+
+func TestConcurrentLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.jsonl")
+	w, err := Open(path, Options{Buffer: 16, SyncEvery: 100, SyncInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const goroutines, each = 20, 250
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				e := entry(i)
+				e.CallID = fmt.Sprintf("g%d-%d", g, i)
+				w.Log(e)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	n, err := Verify(bytes.NewReader(data))
+	if err != nil || n != goroutines*each {
+		t.Fatalf("Verify = %d, %v; want %d", n, err, goroutines*each)
+	}
+	for g := range goroutines {
+		if !bytes.Contains(data, fmt.Appendf(nil, `"call_id":"g%d-%d"`, g, each-1)) {
+			t.Fatalf("record g%d-%d missing", g, each-1)
+		}
+	}
+}
+
+func TestSyncMakesRecordsDurable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.jsonl")
+	w, err := Open(path, Options{SyncInterval: time.Hour, SyncEvery: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.Log(entry(1))
+	w.Log(entry(2))
+	if err := w.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(readLines(t, path)); n != 2 {
+		t.Fatalf("after Sync the file has %d lines, want 2", n)
+	}
+}
+
+func TestLockAndLogAfterClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.jsonl")
+	w, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(path, Options{}); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Fatalf("second Open = %v, want in-use error", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatalf("second Close = %v", err)
+	}
+	w.Log(entry(1)) // must not panic or block
+	if w.Dropped() != 1 {
+		t.Fatalf("Dropped = %d, want 1", w.Dropped())
+	}
+	var nilW *Writer
+	nilW.Log(entry(1))
+	if err := nilW.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type point struct {
+	Y int    `json:"y"`
+	X string `json:"x"`
+}
+
+func TestValueHash(t *testing.T) {
+	cases := []struct {
+		name string
+		a, b any
+		same bool
+	}{
+		{"struct equals map", point{Y: 1, X: "a"}, map[string]any{"x": "a", "y": int64(1)}, true},
+		{"key order irrelevant", map[string]any{"a": 1, "b": 2}, map[string]any{"b": 2, "a": 1}, true},
+		{"int equals int64", 5, int64(5), true},
+		{"different values", map[string]any{"a": 1}, map[string]any{"a": 2}, false},
+		{"null vs empty", nil, map[string]any{}, false},
+	}
+	for _, c := range cases {
+		ha, err := ValueHash(c.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hb, _ := ValueHash(c.b)
+		if (ha == hb) != c.same {
+			t.Errorf("%s: %s vs %s, want same=%v", c.name, ha, hb, c.same)
+		}
+	}
+	got, _ := CanonicalJSON(map[string]any{"b": []any{1.5, "<&>"}, "a": nil})
+	if string(got) != `{"a":null,"b":[1.5,"<&>"]}` {
+		t.Errorf("CanonicalJSON = %s", got)
+	}
+	if _, err := ValueHash(make(chan int)); err == nil {
+		t.Error("ValueHash(chan) succeeded")
+	}
+}
+
+func TestAppendStringMatchesDecoder(t *testing.T) {
+	for _, s := range []string{"", "plain", "q\"b\\", "\x00\x01\x1f\x7f", "tab\t nl\n cr\r", "é中🙂", "bad\xff\xfeutf8", "\u2028"} {
+		r := record{Caller: s, Hash: "sha256:" + strings.Repeat("0", 64), Time: "2026-01-01T00:00:00Z"}
+		r.Hash, _ = hashRecord(&r, nil)
+		line := appendRecord(nil, &r, true)
+		back, reason := checkLine(line)
+		if reason != "" {
+			t.Errorf("%q: %s", s, reason)
+		}
+		if utf8.ValidString(s) && back.Caller != s {
+			t.Errorf("%q came back as %q", s, back.Caller)
+		}
+	}
+}
+
+func FuzzVerify(f *testing.F) {
+	_, lines := writeLog(f, 3)
+	f.Add(join(lines))
+	f.Add(join(lines[1:]))
+	f.Add(append(join(lines), lines[0]...))
+	f.Add([]byte(""))
+	f.Add([]byte("\n"))
+	f.Add([]byte("{}\n"))
+	f.Add(lines[0][:30])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n, err := Verify(bytes.NewReader(data))
+		if err == nil {
+			if want := bytes.Count(data, []byte("\n")); n != want {
+				t.Fatalf("Verify ok with %d records but %d lines", n, want)
+			}
+			return
+		}
+		var ve *VerifyError
+		if !errors.As(err, &ve) || ve.Line != n+1 {
+			t.Fatalf("Verify = %d, %v; want *VerifyError on line %d", n, err, n+1)
+		}
+	})
+}
+
+// BenchmarkAuditLog measures the hot-path cost of Log alone: the writer
+// goroutine is held back and the benchmark empties the queue itself (timer
+// stopped) whenever it fills, so no hashing or I/O is measured.
+func BenchmarkAuditLog(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "a.jsonl")
+	hold := make(chan struct{})
+	w, err := Open(path, Options{Buffer: 8192, hold: hold})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := entry(1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if len(w.ch) == cap(w.ch) {
+			b.StopTimer()
+			for len(w.ch) > 0 {
+				<-w.ch
+			}
+			b.StartTimer()
+		}
+		w.Log(e)
+	}
+	b.StopTimer()
+	for len(w.ch) > 0 {
+		<-w.ch
+	}
+	close(hold)
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkAuditThroughput measures records per second end to end (Log from
+// several goroutines, hashing, encoding, writing, grouped fsync).
+func BenchmarkAuditThroughput(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "a.jsonl")
+	w, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := entry(1)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			w.Log(e)
+		}
+	})
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+}

@@ -1,0 +1,150 @@
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// VerifyError names the first line of a log that breaks the chain.
+type VerifyError struct {
+	Line   int    // 1-based line number
+	Reason string // what is wrong with it
+}
+
+func (e *VerifyError) Error() string {
+	return fmt.Sprintf("audit log line %d: %s", e.Line, e.Reason)
+}
+
+// MaxLineBytes bounds one record line when verifying.
+const MaxLineBytes = 1 << 20
+
+// Verify reads a whole log and checks every record: well-formed canonical
+// JSON with exactly the known keys, seq equal to its line number, prev equal
+// to the previous record's hash ("" for the first), and hash equal to the
+// SHA-256 of the record without hash. It returns the number of records, and
+// a *VerifyError for the first line that fails (an I/O error is returned as
+// is). An edited record fails its own hash check; a deleted, inserted or
+// reordered record breaks the seq or prev of the line where it happened.
+//
+// Verify cannot see records cut from the end of the log: compare the count
+// (or the last hash, see Head) with a copy kept elsewhere for that.
+func Verify(r io.Reader) (int, error) {
+	n, _, err := verify(r)
+	return n, err
+}
+
+// Head verifies the log like Verify and also returns the hash of its last
+// record ("" for an empty log), which can be kept elsewhere as an anchor.
+func Head(r io.Reader) (records int, lastHash string, err error) {
+	return verify(r)
+}
+
+func verify(r io.Reader) (int, string, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	prev := ""
+	line := 0
+	var scratch []byte
+	for {
+		raw, err := readLine(br)
+		if err == io.EOF {
+			return line, prev, nil
+		}
+		line++
+		if err != nil {
+			var ve *VerifyError
+			if errors.As(err, &ve) {
+				ve.Line = line
+			}
+			return line - 1, prev, err
+		}
+		rec, reason := checkLineScratch(raw, &scratch)
+		if reason != "" {
+			return line - 1, prev, &VerifyError{Line: line, Reason: reason}
+		}
+		if rec.Seq != uint64(line) {
+			what := "a record before it was deleted or records were reordered"
+			if rec.Seq < uint64(line) {
+				what = "a record was inserted before it or records were reordered"
+			}
+			return line - 1, prev, &VerifyError{Line: line, Reason: fmt.Sprintf("seq is %d, want %d: %s", rec.Seq, line, what)}
+		}
+		if rec.Prev != prev {
+			reason := fmt.Sprintf("prev %q does not match the hash of line %d (%q): line %d was edited or replaced", rec.Prev, line-1, prev, line-1)
+			if line == 1 {
+				reason = fmt.Sprintf("prev is %q, want \"\" for the first record: records before it were removed", rec.Prev)
+			}
+			return line - 1, prev, &VerifyError{Line: line, Reason: reason}
+		}
+		prev = rec.Hash
+	}
+}
+
+// readLine returns one line without its newline. A last line without a
+// newline is an incomplete write.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > MaxLineBytes {
+			return nil, &VerifyError{Reason: fmt.Sprintf("line longer than %d bytes", MaxLineBytes)}
+		}
+		switch {
+		case err == nil:
+			return buf[:len(buf)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == io.EOF:
+			if len(buf) == 0 {
+				return nil, io.EOF
+			}
+			return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes, no newline): a crash during a write, or the log was cut", len(buf))}
+		default:
+			return nil, err
+		}
+	}
+}
+
+func checkLine(raw []byte) (record, string) {
+	var scratch []byte
+	return checkLineScratch(raw, &scratch)
+}
+
+// checkLineScratch checks one line on its own: JSON, keys, canonical form,
+// hash. It returns the decoded record, or a reason.
+func checkLineScratch(raw []byte, scratch *[]byte) (record, string) {
+	var r record
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return r, "empty line"
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return r, "not a valid record: " + err.Error()
+	}
+	if dec.More() {
+		return r, "trailing data after the record"
+	}
+	if !strings.HasPrefix(r.Hash, "sha256:") || len(r.Hash) != 71 {
+		return r, fmt.Sprintf("hash %q is not a sha256 digest", r.Hash)
+	}
+	if _, err := time.Parse(time.RFC3339Nano, r.Time); err != nil {
+		return r, fmt.Sprintf("time %q is not RFC 3339: the record was edited", r.Time)
+	}
+	var want string
+	want, *scratch = hashRecord(&r, *scratch)
+	if want != r.Hash {
+		return r, fmt.Sprintf("hash mismatch (record says %s, content hashes to %s): the record was edited", r.Hash, want)
+	}
+	*scratch = appendRecord((*scratch)[:0], &r, true)
+	if !bytes.Equal(*scratch, raw) {
+		return r, "record is not in canonical form (keys missing, repeated, reordered or re-spaced): the line was edited"
+	}
+	return r, ""
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+func runCall(c *cli, args []string) int {
+	fs := c.flags("call", "call TOOL ['JSON' | -] [--as AGENT] [--json] [--version C] [--timeout D] [global flags]", `
+Call one tool through the whole pipeline (capability check, rate limits,
+schema validation, deadline, audit) and print its result. The params are a
+JSON object given as one argument, or read from standard input with "-";
+they default to {}.
+
+Without --json a string result is printed as text and anything else as
+indented JSON; a tool error is printed as "CODE: message" on standard error.
+With --json the result value is printed as JSON on standard output, or on
+error an object {"code": ..., "message": ..., "data": ...}. Either way a tool
+error exits with status 1.
+
+Example:
+  id=$(aios-host space put source main.go)
+  aios-host call analyze-complexity "{\"object_id\": \"$id\", \"language\": \"go\"}"`)
+	as := fs.String("as", "", "call as this `agent` (default: the config's default_agent, cli)")
+	asJSON := fs.Bool("json", false, "print the result (or the error) as JSON on standard output")
+	version := fs.String("version", "", "SemVer `constraint` for the tool version, e.g. ^1.2 (default: newest)")
+	timeout := fs.Duration("timeout", 0, "deadline for the call, e.g. 5s (default: the config's limits.default_deadline)")
+	pos, code, ok := c.parse(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		return c.usageError(fs, "call needs a tool name and optional JSON params, got %d arguments", len(pos))
+	}
+	tool := pos[0]
+	if err := abi.ValidateToolName(tool); err != nil {
+		return c.usageError(fs, "%v", err)
+	}
+	if *timeout < 0 {
+		return c.usageError(fs, "--timeout %s is negative", *timeout)
+	}
+	raw := []byte("{}")
+	if len(pos) == 2 {
+		raw = []byte(pos[1])
+		if pos[1] == "-" {
+			var err error
+			if raw, err = io.ReadAll(c.stdin); err != nil {
+				return c.fail(fmt.Errorf("read params from standard input: %w", err))
+			}
+		}
+	}
+	var params any
+	if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
+		return c.usageError(fs, "params are not valid JSON: %v", err)
+	}
+	log, err := c.logger(slog.LevelWarn)
+	if err != nil {
+		return c.usageError(fs, "%v", err)
+	}
+
+	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	h, err := c.newHost(ctx, log, hostOptions{audit: true})
+	if err != nil {
+		return c.fail(err)
+	}
+	call := &abi.ToolCall{Caller: *as, Tool: tool, Version: *version, Params: params}
+	if call.Caller == "" {
+		call.Caller = h.Config().DefaultAgent
+	}
+	if *timeout > 0 {
+		call.Deadline = time.Now().Add(*timeout)
+	}
+	value, callErr := h.Call(ctx, call)
+	if err := closeHost(h, c.stderr); err != nil && callErr == nil {
+		return exitFail // the audit record could not be written
+	}
+	if callErr != nil {
+		te := abi.AsToolError(callErr, abi.Internal)
+		if *asJSON {
+			out := map[string]any{"code": te.Code, "message": te.Message}
+			if te.Data != nil {
+				out["data"] = te.Data
+			}
+			_ = writeJSON(c.stdout, out, false)
+		} else {
+			fmt.Fprintf(c.stderr, "%s: %s\n", te.Code, te.Message)
+		}
+		return exitFail
+	}
+	if s, isString := value.(string); isString && !*asJSON {
+		fmt.Fprintln(c.stdout, s)
+		return exitOK
+	}
+	if err := writeJSON(c.stdout, value, !*asJSON); err != nil {
+		return c.fail(fmt.Errorf("print result: %w", err))
+	}
+	return exitOK
+}
+
+// writeJSON prints v as JSON (indented when pretty) and a newline.
+func writeJSON(w io.Writer, v any, pretty bool) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if pretty {
+		enc.SetIndent("", "  ")
+	}
+	return enc.Encode(v)
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// toolInfo is one element of `list --json`.
+type toolInfo struct {
+	Name               string   `json:"name"`
+	Version            string   `json:"version"`
+	Runtime            string   `json:"runtime"`
+	Provider           string   `json:"provider"`
+	Description        string   `json:"description"`
+	Trust              string   `json:"trust"`
+	CapabilityRequired []string `json:"capability_required"`
+	Tags               []string `json:"tags"`
+	Deprecated         bool     `json:"deprecated"`
+	Source             string   `json:"source,omitempty"`
+}
+
+func runList(c *cli, args []string) int {
+	fs := c.flags("list", "list [--json] [global flags]", `
+List every registered tool: name, version, runtime, provider and
+description, sorted by name (newest version first). With --json, print a JSON
+array of objects with name, version, runtime, provider, description, trust,
+capability_required, tags, deprecated and source.`)
+	asJSON := fs.Bool("json", false, "print a JSON array")
+	pos, code, ok := c.parse(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return c.usageError(fs, "list takes no arguments, got %q", pos)
+	}
+	log, err := c.logger(slog.LevelWarn)
+	if err != nil {
+		return c.usageError(fs, "%v", err)
+	}
+	h, err := c.newHost(c.ctx, log, hostOptions{})
+	if err != nil {
+		return c.fail(err)
+	}
+	defer closeHost(h, c.stderr)
+
+	var tools []toolInfo
+	for _, e := range h.Registry().Tools() {
+		ti := toolInfo{
+			Name:               e.Def.Name,
+			Version:            e.Def.Version,
+			Description:        e.Def.Description,
+			CapabilityRequired: nonNil(e.Def.CapabilityRequired),
+			Tags:               nonNil(e.Def.Tags),
+			Deprecated:         e.Def.Deprecated,
+		}
+		if e.Version != nil {
+			ti.Version = e.Version.String()
+		}
+		if p := e.Provider; p != nil {
+			ti.Runtime, ti.Provider, ti.Trust, ti.Source = p.Info.Runtime, p.Info.ID, p.Trust.String(), p.Source
+		}
+		tools = append(tools, ti)
+	}
+	sort.SliceStable(tools, func(i, j int) bool {
+		if tools[i].Name != tools[j].Name {
+			return tools[i].Name < tools[j].Name
+		}
+		return tools[i].Version > tools[j].Version
+	})
+	if *asJSON {
+		if tools == nil {
+			tools = []toolInfo{}
+		}
+		enc := json.NewEncoder(c.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(tools); err != nil {
+			return c.fail(err)
+		}
+		return exitOK
+	}
+	if len(tools) == 0 {
+		fmt.Fprintln(c.stdout, "no tools registered (plugin folders:", strings.Join(h.Config().Plugins, ", ")+")")
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tVERSION\tRUNTIME\tPROVIDER\tDESCRIPTION")
+	for _, t := range tools {
+		desc := t.Description
+		if t.Deprecated {
+			desc = "(deprecated) " + desc
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Version, t.Runtime, t.Provider, clip(desc, 70))
+	}
+	if err := tw.Flush(); err != nil {
+		return c.fail(err)
+	}
+	return exitOK
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// clip shortens s to n runes, marking the cut.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aios-host/aios-host/wit"
+)
+
+// runWit parses and resolves a WIT file or package folder and prints the
+// resolved packages as WIT, or the error with its file:line:col.
+func runWit(c *cli, args []string) int {
+	fs := c.flags("wit", "wit [--features a,b] [--all-features] FILE_OR_DIR", `
+Parse a WIT file, or a package folder (its *.wit files plus deps/), resolve it
+and print the resolved packages as WIT. Errors are printed with file:line:col
+and exit with status 1. Items gated with @unstable(feature = ...) are left out
+unless the feature is enabled.`)
+	features := fs.String("features", "", "comma-separated @unstable `features` to enable")
+	all := fs.Bool("all-features", false, "enable every @unstable feature")
+	pos, code, ok := c.parse(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		return c.usageError(fs, "wit takes exactly one FILE_OR_DIR")
+	}
+	opts := wit.Options{AllFeatures: *all}
+	for _, f := range strings.Split(*features, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			opts.Features = append(opts.Features, f)
+		}
+	}
+	res, err := wit.Parse(pos[0], opts)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprint(c.stdout, wit.Print(res))
+	return exitOK
+}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/audit"
+	"github.com/aios-host/aios-host/component"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/samples/native/complexity"
+	"github.com/aios-host/aios-host/space"
+)
+
+// This file wires the host together: configuration, Space storage, the audit
+// log, the loader table, the built-in native providers and the plugin
+// folders. Runtime owners add their loader to loaderTable and, for
+// compiled-in providers, to builtinProviders.
+
+// loaderTable returns the loaders by which plugin files are loaded, one per
+// runtime. The native runtime has no files: its providers are compiled in
+// (builtinProviders).
+func loaderTable(cfg *config.Config, log *slog.Logger) ([]abi.Loader, error) {
+	var loaders []abi.Loader
+	// Runtime owners: append your loader here, e.g.
+	//   l, err := wasm.NewLoader(cfg, log); if err != nil { return nil, err }
+	//   loaders = append(loaders, l)
+	// .wasm: components go to the component runtime, core modules to the
+	// wasm runtime's loader (pass it as Dispatch's first argument).
+	loaders = append(loaders, component.Dispatch(nil, component.NewLoader(component.Options{Logger: log, CacheDir: componentCacheDir(cfg)})))
+	_ = cfg
+	_ = log
+	return loaders, nil
+}
+
+// componentCacheDir is where the component runtime keeps compiled code
+// ("" keeps it in memory).
+func componentCacheDir(cfg *config.Config) string {
+	if cfg.Data == "" {
+		return ""
+	}
+	return filepath.Join(cfg.Data, "cache", "component")
+}
+
+// builtinProviders returns the providers compiled into the binary. They run
+// at trust level System.
+func builtinProviders() []abi.Provider {
+	return []abi.Provider{
+		complexity.New(), // analyze-complexity (samples/native/complexity)
+	}
+}
+
+// hostOptions says what a command needs from the host.
+type hostOptions struct {
+	// audit opens the audit log (commands that call tools).
+	audit bool
+}
+
+// config loads the configuration file (or the defaults) and applies the
+// global flags over it.
+func (c *cli) config() (*config.Config, error) {
+	var cfg *config.Config
+	if c.configFile != "" {
+		var err error
+		if cfg, err = config.Load(c.configFile); err != nil {
+			return nil, err
+		}
+	} else {
+		cfg = config.Default()
+	}
+	if c.data != "" {
+		cfg.Data = c.data
+	}
+	if len(c.plugins) > 0 {
+		cfg.Plugins = append([]string(nil), c.plugins...)
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// logger returns the logger for this invocation: text on stderr at the
+// --log-level, or at def.
+func (c *cli) logger(def slog.Level) (*slog.Logger, error) {
+	level := def
+	if c.logLevel != "" {
+		if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+			return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", c.logLevel)
+		}
+	}
+	return slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: level})), nil
+}
+
+// openSpaces opens the Space store of cfg.
+func openSpaces(cfg *config.Config) (*space.Store, error) {
+	return space.Open(cfg.SpacesDir(), space.WithMaxObjectSize(cfg.Limits.MaxObjectBytes))
+}
+
+// newHost builds a host from the configuration: Space storage, the audit
+// log (when opts.audit), the loader table, the built-in providers, then
+// every file of every plugin folder. A file that fails to load is logged and
+// skipped; the host still starts. The caller must Close the host, which
+// also flushes the audit log.
+func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (*host.Host, error) {
+	cfg, err := c.config()
+	if err != nil {
+		return nil, err
+	}
+	spaces, err := openSpaces(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var aw *audit.Writer
+	if opts.audit && !cfg.Audit.Disabled {
+		aw, err = audit.Open(cfg.AuditPath(), audit.Options{
+			Buffer:       cfg.Audit.Buffer,
+			SyncInterval: cfg.Audit.SyncInterval,
+			SyncEvery:    cfg.Audit.SyncEvery,
+			RepairTail:   cfg.Audit.RepairTail,
+			Logger:       log,
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	loaders, err := loaderTable(cfg, log)
+	if err != nil {
+		_ = aw.Close()
+		return nil, err
+	}
+	h, err := host.New(host.Options{Config: cfg, Logger: log, Loaders: loaders, Spaces: spaces, Audit: aw})
+	if err != nil {
+		_ = aw.Close()
+		return nil, err
+	}
+	for _, p := range builtinProviders() {
+		id := p.Describe().Provider.ID
+		if cfg.Providers[id].Disabled {
+			log.Info("provider disabled by config", "provider", id)
+			_ = p.Close()
+			continue
+		}
+		if err := h.AddProvider(ctx, p, host.ProviderMeta{Source: "builtin", Trust: abi.System}); err != nil {
+			log.Error("built-in provider not added", "provider", id, "err", err)
+			_ = p.Close()
+		}
+	}
+	loadPlugins(ctx, h, cfg, log)
+	return h, nil
+}
+
+// loadPlugins loads every file of every plugin folder whose extension has a
+// loader, in name order. Failures are logged per file.
+func loadPlugins(ctx context.Context, h *host.Host, cfg *config.Config, log *slog.Logger) {
+	for _, dir := range cfg.Plugins {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			log.Warn("plugin folder not readable", "dir", dir, "err", err)
+			continue
+		}
+		trust := cfg.FolderTrust(dir)
+		names := make([]string, 0, len(ents))
+		for _, e := range ents {
+			if !e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				names = append(names, e.Name())
+			}
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			path := filepath.Join(dir, name)
+			if _, ok := h.LoaderFor(path); !ok {
+				log.Debug("no loader for file, skipped", "file", path)
+				continue
+			}
+			// A provider disabled in the config is refused by the host
+			// (Unavailable) and reported here like any other failure.
+			if _, err := h.LoadFile(ctx, path, host.ProviderMeta{Source: path, Trust: trust}); err != nil {
+				log.Warn("plugin not loaded", "file", path, "err", err)
+				continue
+			}
+			log.Debug("plugin loaded", "file", path, "trust", trust)
+		}
+	}
+}
+
+// closeHost closes h and reports a close error on w.
+func closeHost(h *host.Host, w io.Writer) error {
+	if err := h.Close(); err != nil {
+		fmt.Fprintf(w, "aios-host: %v\n", err)
+		return err
+	}
+	return nil
+}

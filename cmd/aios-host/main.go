@@ -1,0 +1,247 @@
+// Command aios-host loads tool providers written for different runtimes,
+// puts their tools into one registry and serves calls to them. See README.md
+// for a tour and `aios-host help` for the commands.
+//
+// cmd/aios-host is the top of the dependency graph: it may import every
+// package of the module; nothing may import it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0 // success
+	exitFail  = 1 // a tool error, a verification failure, or an operation that failed
+	exitUsage = 2 // bad command line
+)
+
+// command is one sub-command.
+//
+// To add a command: write cmd_<name>.go with a
+//
+//	func runName(c *cli, args []string) int
+//
+// that builds its FlagSet with c.flags("name", "usage line", "description")
+// (which also accepts the global flags after the command name), parses with
+// c.parse, and returns an exit code; then add one line to the commands table
+// below. Commands that need the host call c.newHost (hostsetup.go).
+type command struct {
+	name    string
+	summary string
+	run     func(c *cli, args []string) int
+}
+
+// commands is the command table, in the order `help` lists them.
+var commands = []command{
+	{"run", "load the providers and serve until interrupted", runRun},
+	{"list", "list the registered tools", runList},
+	{"call", "call one tool and print its result", runCall},
+	{"space", "put and get Space storage objects", runSpace},
+	{"audit", "verify an audit log", runAudit},
+	{"wit", "parse a WIT file or package folder and print it resolved", runWit},
+	{"version", "print the version", runVersion},
+	{"help", "show help for a command", runHelp},
+}
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// cli is the state of one invocation: the global flags and the streams.
+type cli struct {
+	// ctx is cancelled to stop the command (tests; SIGINT/SIGTERM are
+	// added on top by the commands that serve or call).
+	ctx            context.Context
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	cmds           []command
+
+	configFile string
+	plugins    stringList
+	data       string
+	logLevel   string
+}
+
+// run executes one command line and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &cli{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, cmds: commands}
+	fs := flag.NewFlagSet("aios-host", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c.globalFlags(fs)
+	fs.Usage = func() { c.usage(fs.Output()) }
+	if wantsHelp(args) {
+		fs.SetOutput(stdout)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK // usage already printed
+		}
+		return exitUsage
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		c.usage(stderr)
+		return exitUsage
+	}
+	cmd, ok := c.lookup(rest[0])
+	if !ok {
+		fmt.Fprintf(stderr, "aios-host: unknown command %q\n\n", rest[0])
+		c.usage(stderr)
+		return exitUsage
+	}
+	return cmd.run(c, rest[1:])
+}
+
+func (c *cli) lookup(name string) (command, bool) {
+	for _, cmd := range c.cmds {
+		if cmd.name == name {
+			return cmd, true
+		}
+	}
+	return command{}, false
+}
+
+// globalFlags registers the flags every command accepts, before or after
+// its name.
+func (c *cli) globalFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.configFile, "config", c.configFile, "configuration `file` (YAML; default: built-in defaults, see config/example.yaml)")
+	fs.Var(&c.plugins, "plugins", "plugin `dir` to load providers from (repeatable; replaces the config's plugins)")
+	fs.StringVar(&c.data, "data", c.data, "state `dir`: spaces and the audit log at DIR/audit.jsonl (default $AIOS_DATA or ~/.local/state/aios-host)")
+	fs.StringVar(&c.logLevel, "log-level", c.logLevel, "log `level`: debug, info, warn or error (default info for run, warn otherwise)")
+}
+
+func (c *cli) usage(w io.Writer) {
+	fmt.Fprint(w, `aios-host — one registry for tools from every runtime
+
+Usage:
+  aios-host [global flags] COMMAND [flags] [args]
+
+Commands:
+`)
+	for _, cmd := range c.cmds {
+		fmt.Fprintf(w, "  %-9s %s\n", cmd.name, cmd.summary)
+	}
+	fmt.Fprint(w, `
+Global flags (before or after the command name):
+  --config FILE    configuration file (YAML); see config/example.yaml
+  --plugins DIR    plugin folder, repeatable (default: the bundled samples/plugins)
+  --data DIR       state directory: spaces and audit log (default $AIOS_DATA or ~/.local/state/aios-host)
+  --log-level L    debug, info, warn or error
+
+Exit codes: 0 ok, 1 tool error or failed check, 2 usage.
+Run 'aios-host help COMMAND' or 'aios-host COMMAND --help' for details.
+`)
+}
+
+// flags makes the FlagSet of a command: its own flags are added by the
+// caller; the global flags are added here so they may follow the command.
+func (c *cli) flags(name, usageLine, description string) *flag.FlagSet {
+	fs := flag.NewFlagSet("aios-host "+name, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	c.globalFlags(fs)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "Usage: aios-host %s\n\n%s\n\nFlags:\n", usageLine, strings.TrimSpace(description))
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses args with fs, allowing flags between positional arguments
+// (`call TOOL '{}' --as bob`); "--" ends flag parsing. It returns the
+// positional arguments, or an exit code when parsing stopped (help or error).
+func (c *cli) parse(fs *flag.FlagSet, args []string) ([]string, int, bool) {
+	var pos []string
+	if wantsHelp(args) {
+		fs.SetOutput(c.stdout) // help is an answer, not an error
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exitOK, false // usage already printed
+			}
+			return nil, exitUsage, false
+		}
+		rest := fs.Args()
+		consumed := len(args) - len(rest)
+		if consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), 0, true
+		}
+		if len(rest) == 0 {
+			return pos, 0, true
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// wantsHelp reports whether args ask for help before any "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// usageError prints msg and the command's usage, and returns exitUsage.
+func (c *cli) usageError(fs *flag.FlagSet, format string, a ...any) int {
+	fmt.Fprintf(c.stderr, "aios-host: "+format+"\n\n", a...)
+	fs.Usage()
+	return exitUsage
+}
+
+// fail prints an error and returns exitFail.
+func (c *cli) fail(err error) int {
+	fmt.Fprintf(c.stderr, "aios-host: %v\n", err)
+	return exitFail
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+
+func (s *stringList) Set(v string) error {
+	if v == "" {
+		return errors.New("empty value")
+	}
+	*s = append(*s, v)
+	return nil
+}
+
+func runHelp(c *cli, args []string) int {
+	fs := c.flags("help", "help [COMMAND]", "Show the list of commands, or the help of one command.")
+	pos, code, ok := c.parse(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) == 0 {
+		c.usage(c.stdout)
+		return exitOK
+	}
+	cmd, found := c.lookup(pos[0])
+	if !found {
+		names := make([]string, 0, len(c.cmds))
+		for _, k := range c.cmds {
+			names = append(names, k.name)
+		}
+		sort.Strings(names)
+		fmt.Fprintf(c.stderr, "aios-host: unknown command %q (commands: %s)\n", pos[0], strings.Join(names, ", "))
+		return exitUsage
+	}
+	return cmd.run(c, []string{"--help"})
+}

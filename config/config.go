@@ -1,0 +1,325 @@
+// Package config reads the aios-host configuration: one YAML file holding
+// plugin folders, the data directory (spaces and audit log), agents and their
+// grants, rate limits, limits, trust policy, per-provider overrides and the
+// inference backend. Decoding is strict: an unknown key or a bad value is an
+// error naming the file, the line and the key path, e.g.
+//
+//	config.yaml:12: agents.cli.grants[1]: capability "Foo(": missing closing parenthesis
+//
+// Sections owned by other packages (runtimes.<name>, server, discovery, mcp)
+// are kept as yaml.Node and decoded by their owners with DecodeSection or
+// Config.Decode, which apply the same strictness.
+//
+// Defaults are safe: see Default. config/example.yaml documents every key.
+//
+// config imports abi and yaml.v3 only; it must never import host, registry,
+// runtimes or cmd.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"gopkg.in/yaml.v3"
+)
+
+// Config is the whole configuration file.
+type Config struct {
+	// Plugins lists folders scanned for providers (.wasm, .js, ...).
+	Plugins []string `yaml:"plugins"`
+	// Data is the state directory: spaces under Data/spaces, the audit log
+	// at Data/audit.jsonl unless Audit.Path says otherwise.
+	Data string `yaml:"data"`
+	// Spaces overrides the Space storage directory (default Data/spaces).
+	Spaces string `yaml:"spaces"`
+	// DefaultAgent is the caller used when none is named (`call` without --as).
+	DefaultAgent string           `yaml:"default_agent"`
+	Audit        AuditConfig      `yaml:"audit"`
+	Limits       Limits           `yaml:"limits"`
+	Agents       map[string]Agent `yaml:"agents"`
+	RateLimits   RateLimits       `yaml:"rate_limits"`
+	Trust        TrustPolicy      `yaml:"trust"`
+	// Providers holds per-provider overrides, keyed by provider id.
+	Providers map[string]ProviderOverride `yaml:"providers"`
+	Inference Inference                   `yaml:"inference"`
+
+	// Runtimes holds one section per runtime (wasm, js, python, ...), each
+	// decoded by its runtime with DecodeSection.
+	Runtimes map[string]yaml.Node `yaml:"runtimes"`
+	// Server, Discovery and MCP are decoded by their owners.
+	Server    yaml.Node `yaml:"server"`
+	Discovery yaml.Node `yaml:"discovery"`
+	MCP       yaml.Node `yaml:"mcp"`
+
+	// File is the name the configuration was read from ("" for Default).
+	File string `yaml:"-"`
+	// lines maps key paths to the line they were read from.
+	lines map[string]int
+}
+
+// AuditConfig configures the audit log (see docs/audit.md).
+type AuditConfig struct {
+	// Disabled turns the audit log off. Not recommended.
+	Disabled bool `yaml:"disabled"`
+	// Path of the log (default Data/audit.jsonl).
+	Path string `yaml:"path"`
+	// SyncInterval bounds how long a written record waits for fsync.
+	SyncInterval time.Duration `yaml:"sync_interval"`
+	// SyncEvery fsyncs after this many records.
+	SyncEvery int `yaml:"sync_every"`
+	// Buffer is the queue length between calls and the writer.
+	Buffer int `yaml:"buffer"`
+	// RepairTail cuts an incomplete last line left by a crash at start-up
+	// instead of refusing to start.
+	RepairTail bool `yaml:"repair_tail"`
+}
+
+// Limits bound calls.
+type Limits struct {
+	MaxParamsBytes  int           `yaml:"max_params_bytes"`
+	MaxResultBytes  int           `yaml:"max_result_bytes"`
+	MaxCallDepth    int           `yaml:"max_call_depth"`
+	DefaultDeadline time.Duration `yaml:"default_deadline"`
+	// MaxDeadline caps a deadline a caller asks for.
+	MaxDeadline time.Duration `yaml:"max_deadline"`
+	// MaxObjectBytes bounds one Space storage object.
+	MaxObjectBytes int64 `yaml:"max_object_bytes"`
+}
+
+// Agent is a caller identity and what it may do.
+type Agent struct {
+	// Grants are capability strings (see abi.ParseCapability).
+	Grants []string `yaml:"grants"`
+	// Rate limits this agent's calls (overrides rate_limits.per_caller).
+	Rate *Rate `yaml:"rate"`
+}
+
+// Rate is a token bucket: PerSecond tokens per second, Burst at most.
+type Rate struct {
+	PerSecond float64 `yaml:"per_second"`
+	Burst     int     `yaml:"burst"`
+}
+
+// RateLimits are the host-wide limits. A nil Rate means no limit.
+type RateLimits struct {
+	// Global limits all calls together.
+	Global *Rate `yaml:"global"`
+	// PerCaller applies to each agent that has no rate of its own.
+	PerCaller *Rate `yaml:"per_caller"`
+	// PerTool limits calls to a tool (all callers together), by tool name.
+	PerTool map[string]Rate `yaml:"per_tool"`
+}
+
+// TrustPolicy caps what providers may be granted, by trust level.
+type TrustPolicy struct {
+	// Caps maps a trust level name (System, Verified, Community, Untrusted)
+	// to the capabilities a provider of that level may hold. A provider's
+	// grants are what it asks for, intersected with its level's caps.
+	Caps map[string][]string `yaml:"caps"`
+	// Unsigned is the level of a provider with no valid signature.
+	Unsigned string `yaml:"unsigned"`
+	// Folders gives every provider loaded from a folder (a plugin directory)
+	// a trust level, for folders the user vouches for. Signed providers keep
+	// the higher of the two.
+	Folders map[string]string `yaml:"folders"`
+}
+
+// ProviderOverride adjusts one provider, by id.
+type ProviderOverride struct {
+	// Disabled skips the provider at load.
+	Disabled bool `yaml:"disabled"`
+	// Trust sets the provider's trust level (a level name).
+	Trust string `yaml:"trust"`
+	// Grants, when set, replaces what the provider asks for (still capped by
+	// its trust level).
+	Grants []string `yaml:"grants"`
+	// Rate limits calls to the provider's tools (all callers together).
+	Rate *Rate `yaml:"rate"`
+}
+
+// Inference configures the backend behind Env.Complete (an OpenAI-compatible
+// chat completions endpoint). An empty URL disables inference.
+type Inference struct {
+	URL       string        `yaml:"url"`
+	Model     string        `yaml:"model"`
+	APIKeyEnv string        `yaml:"api_key_env"`
+	Timeout   time.Duration `yaml:"timeout"`
+}
+
+// Load reads and validates the configuration file at path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return Parse(data, path)
+}
+
+// Parse reads a configuration from data; name is used in error messages.
+// Keys not present keep their Default values. Every error in the file is
+// reported (joined), each with its line and key path.
+func Parse(data []byte, name string) (*Config, error) {
+	if name == "" {
+		name = "config"
+	}
+	cfg := Default()
+	cfg.File = name
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, yamlSyntaxError(err, name)
+	}
+	if root.Kind == 0 {
+		return cfg, nil // empty file: all defaults
+	}
+	if err := decodeStrict(&root, cfg, name, "", cfg.lines); err != nil {
+		return nil, err
+	}
+	cfg.expandHome()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// Line returns the line a key path was read from (0 when unknown). Paths
+// look like "agents.cli.grants[1]" or `providers["org.x.y"].trust`.
+func (c *Config) Line(path string) int { return c.lines[path] }
+
+// Decode decodes a section owned by another package, as DecodeSection does,
+// but names this configuration's file and the section's path in errors
+// ("config.yaml:40: runtimes.wasm.max_memory: ..."). path is the section's
+// key path, e.g. "runtimes.wasm" or "server".
+func (c *Config) Decode(node yaml.Node, path string, out any) error {
+	if node.Kind == 0 {
+		return nil
+	}
+	name := c.File
+	if name == "" {
+		name = "config"
+	}
+	return decodeStrict(&node, out, name, path, nil)
+}
+
+// DecodeSection decodes node (a section kept as yaml.Node) into out with the
+// same strictness as the file: unknown keys and mistyped values are errors
+// naming the line and the key path inside the section. An absent section
+// (zero Node) leaves out unchanged, so out may be pre-filled with defaults.
+func DecodeSection(node yaml.Node, out any) error {
+	if node.Kind == 0 {
+		return nil
+	}
+	return decodeStrict(&node, out, "config", "", nil)
+}
+
+// AuditPath returns where the audit log lives.
+func (c *Config) AuditPath() string {
+	if c.Audit.Path != "" {
+		return c.Audit.Path
+	}
+	return filepath.Join(c.Data, "audit.jsonl")
+}
+
+// SpacesDir returns where Space storage lives.
+func (c *Config) SpacesDir() string {
+	if c.Spaces != "" {
+		return c.Spaces
+	}
+	return filepath.Join(c.Data, "spaces")
+}
+
+// AgentGrants returns the parsed grants of agent name.
+func (c *Config) AgentGrants(name string) (abi.Grants, error) {
+	a, ok := c.Agents[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown agent %q (configured agents: %v)", name, sortedKeys(c.Agents))
+	}
+	return abi.ParseGrants(a.Grants)
+}
+
+// TrustCaps returns the parsed caps of a trust level (none when the policy
+// does not name the level).
+func (c *Config) TrustCaps(level abi.TrustLevel) (abi.Grants, error) {
+	for name, caps := range c.Trust.Caps {
+		if l, err := abi.ParseTrustLevel(name); err == nil && l == level {
+			return abi.ParseGrants(caps)
+		}
+	}
+	return abi.Grants{}, nil
+}
+
+// UnsignedTrust returns the level of unsigned providers.
+func (c *Config) UnsignedTrust() abi.TrustLevel {
+	l, err := abi.ParseTrustLevel(c.Trust.Unsigned)
+	if err != nil {
+		return abi.Untrusted
+	}
+	return l
+}
+
+// FolderTrust returns the level configured for providers loaded from dir,
+// or UnsignedTrust when dir has no entry. Paths are compared after
+// filepath.Abs and Clean.
+func (c *Config) FolderTrust(dir string) abi.TrustLevel {
+	want := absClean(dir)
+	for folder, level := range c.Trust.Folders {
+		if absClean(folder) == want {
+			if l, err := abi.ParseTrustLevel(level); err == nil {
+				return l
+			}
+		}
+	}
+	return c.UnsignedTrust()
+}
+
+// expandHome replaces a leading "~/" in path settings with the home folder.
+func (c *Config) expandHome() {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return
+	}
+	exp := func(p *string) {
+		if *p == "~" || strings.HasPrefix(*p, "~/") {
+			*p = filepath.Join(home, strings.TrimPrefix(*p, "~"))
+		}
+	}
+	exp(&c.Data)
+	exp(&c.Spaces)
+	exp(&c.Audit.Path)
+	for i := range c.Plugins {
+		exp(&c.Plugins[i])
+	}
+	folders := make(map[string]string, len(c.Trust.Folders))
+	for f, l := range c.Trust.Folders {
+		exp(&f)
+		folders[f] = l
+	}
+	c.Trust.Folders = folders
+}
+
+func absClean(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
+// errList collects errors and joins them, for reporting every problem at once.
+type errList []error
+
+func (l *errList) add(err error) {
+	if err != nil {
+		*l = append(*l, err)
+	}
+}
+
+func (l errList) err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return errors.Join(l...)
+}

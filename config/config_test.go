@@ -1,0 +1,261 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"gopkg.in/yaml.v3"
+)
+
+func TestDefaultIsValid(t *testing.T) {
+	c := Default()
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Limits.MaxParamsBytes != 4<<20 || c.Limits.MaxResultBytes != 16<<20 ||
+		c.Limits.MaxCallDepth != 8 || c.Limits.DefaultDeadline != 30*time.Second {
+		t.Fatalf("limits = %+v", c.Limits)
+	}
+	g, err := c.AgentGrants("cli")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ReadSpace(source)", "WriteSpace(x)", "CallTool(analyze-complexity)", "Inference"} {
+		if !g.Allows(abi.MustCapability(want)) {
+			t.Errorf("cli does not hold %s", want)
+		}
+	}
+	if g.Allows(abi.MustCapability("Network(example.com)")) {
+		t.Error("cli holds Network by default")
+	}
+	if c.RateLimits.Global == nil || c.RateLimits.PerCaller != nil || len(c.RateLimits.PerTool) != 0 {
+		t.Errorf("rate limits = %+v", c.RateLimits)
+	}
+	caps, _ := c.TrustCaps(abi.Untrusted)
+	if len(caps) != 1 || caps[0].String() != "CallTool(*)" {
+		t.Errorf("Untrusted caps = %v", caps)
+	}
+	sys, _ := c.TrustCaps(abi.System)
+	if !sys.Allows(abi.MustCapability("Network(x)")) {
+		t.Error("System cannot use the network")
+	}
+	if c.UnsignedTrust() != abi.Untrusted {
+		t.Error("unsigned providers are not Untrusted")
+	}
+}
+
+func TestDataDirDefault(t *testing.T) {
+	t.Setenv("AIOS_DATA", "/a/b")
+	if d := DefaultDataDir(); d != "/a/b" {
+		t.Fatalf("with AIOS_DATA: %q", d)
+	}
+	t.Setenv("AIOS_DATA", "")
+	t.Setenv("XDG_STATE_HOME", "/state")
+	if d := DefaultDataDir(); d != "/state/aios-host" {
+		t.Fatalf("with XDG_STATE_HOME: %q", d)
+	}
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "/home/u")
+	if d := DefaultDataDir(); d != "/home/u/.local/state/aios-host" {
+		t.Fatalf("from HOME: %q", d)
+	}
+	c := Default()
+	if c.AuditPath() != "/home/u/.local/state/aios-host/audit.jsonl" || c.SpacesDir() != "/home/u/.local/state/aios-host/spaces" {
+		t.Fatalf("AuditPath %q SpacesDir %q", c.AuditPath(), c.SpacesDir())
+	}
+}
+
+func TestExampleLoads(t *testing.T) {
+	c, err := Load("example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Agents["reader"].Rate.PerSecond != 5 || c.RateLimits.PerTool["analyze-complexity"].Burst != 100 {
+		t.Fatalf("example not decoded: %+v", c)
+	}
+	if c.Providers["org.example.pdf-tools"].Trust != "Community" {
+		t.Fatalf("providers = %+v", c.Providers)
+	}
+	if strings.HasPrefix(c.Data, "~") {
+		t.Fatalf("~ not expanded in %q", c.Data)
+	}
+	if c.Line("agents.reader.grants[1]") == 0 {
+		t.Fatal("no line recorded for agents.reader.grants[1]")
+	}
+}
+
+func TestPartialFileKeepsDefaults(t *testing.T) {
+	c, err := Parse([]byte("limits:\n  max_call_depth: 3\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Limits.MaxCallDepth != 3 || c.Limits.DefaultDeadline != 30*time.Second || c.Agents["cli"].Grants == nil {
+		t.Fatalf("config = %+v", c)
+	}
+	empty, err := Parse(nil, "empty.yaml")
+	if err != nil || empty.Limits.MaxCallDepth != 8 {
+		t.Fatalf("empty file: %v %+v", err, empty)
+	}
+}
+
+func TestBadConfigs(t *testing.T) {
+	cases := []struct {
+		name, yaml string
+		want       string // substring of the error, including file:line
+	}{
+		{"bad capability", "agents:\n  cli:\n    grants:\n      - ReadSpace(*)\n      - Foo(\n",
+			`c.yaml:5: agents.cli.grants[1]: capability "Foo(": missing closing parenthesis`},
+		{"unknown top key", "plugin: [x]\n", `c.yaml:1: plugin: unknown key "plugin"`},
+		{"unknown nested key", "limits:\n  max_depth: 3\n", `c.yaml:2: limits.max_depth: unknown key "max_depth"`},
+		{"suggestion", "limits:\n  MaxCallDepth: 3\n", `did you mean "max_call_depth"`},
+		{"unknown agent key", "agents:\n  bob:\n    grant: []\n", `c.yaml:3: agents.bob.grant: unknown key`},
+		{"bad duration", "limits:\n  default_deadline: soon\n", "c.yaml:2: limits.default_deadline: cannot unmarshal"},
+		{"int duration", "limits:\n  default_deadline: 30\n", "c.yaml:2: limits.default_deadline: cannot unmarshal"},
+		{"negative duration", "limits:\n  default_deadline: -1s\n", "c.yaml:2: limits.default_deadline: must be a positive duration"},
+		{"zero limit", "limits:\n  max_params_bytes: 0\n", "c.yaml:2: limits.max_params_bytes: must be positive"},
+		{"string for int", "limits:\n  max_call_depth: deep\n", "c.yaml:2: limits.max_call_depth: cannot unmarshal !!str `deep`"},
+		{"deep depth", "limits:\n  max_call_depth: 1000\n", "more than 64"},
+		{"trust level", "trust:\n  unsigned: Friendly\n", `c.yaml:2: trust.unsigned: unknown trust level "Friendly"`},
+		{"trust caps level", "trust:\n  caps:\n    Trusted: []\n", `c.yaml:3: trust.caps.Trusted: unknown trust level`},
+		{"rate", "rate_limits:\n  global: {per_second: 0}\n", "rate_limits.global.per_second: must be positive"},
+		{"tool rate name", "rate_limits:\n  per_tool:\n    \"a/b\": {per_second: 1}\n", `rate_limits.per_tool["a/b"]: "a/b" is not a tool name`},
+		{"agent name", "agents:\n  \"bad agent\":\n    grants: []\n", `c.yaml:2: agents["bad agent"]: invalid agent name`},
+		{"provider id", "providers:\n  NotReverse:\n    trust: System\n", `c.yaml:2: providers.NotReverse: invalid provider id`},
+		{"provider trust", "providers:\n  org.x.y:\n    trust: Root\n", `c.yaml:3: providers["org.x.y"].trust: unknown trust level "Root"`},
+		{"default agent", "default_agent: nobody\n", `c.yaml:1: default_agent: agent "nobody" is not configured`},
+		{"inference url", "inference:\n  url: ftp://x\n", "c.yaml:2: inference.url:"},
+		{"syntax", "limits: [\n", "c.yaml:"},
+		{"tab syntax", "limits:\n\tmax_call_depth: 1\n", "c.yaml:2: YAML syntax"},
+		{"duplicate key", "data: a\ndata: b\n", `already defined`},
+		{"type of section", "agents: [1, 2]\n", "c.yaml:1: agents: cannot unmarshal"},
+		{"empty data", "data: \"\"\n", "c.yaml:1: data: empty data directory"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse([]byte(c.yaml), "c.yaml")
+			if err == nil {
+				t.Fatalf("Parse accepted %q", c.yaml)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q does not contain %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestAllErrorsReported(t *testing.T) {
+	_, err := Parse([]byte("limits:\n  max_call_depth: 0\n  max_params_bytes: -1\n"), "c.yaml")
+	if err == nil || !strings.Contains(err.Error(), "c.yaml:2:") || !strings.Contains(err.Error(), "c.yaml:3:") {
+		t.Fatalf("want both errors, got %v", err)
+	}
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("%T is not *Error", err)
+	}
+}
+
+type wasmSection struct {
+	MaxMemory int           `yaml:"max_memory"`
+	Fuel      time.Duration `yaml:"fuel"`
+	Nested    struct {
+		Flag bool `yaml:"flag"`
+	} `yaml:"nested"`
+}
+
+func TestDecodeSection(t *testing.T) {
+	src := "runtimes:\n  wasm:\n    max_memory: 64\n    nested:\n      flag: true\nserver:\n  listen: x\n"
+	c, err := Parse([]byte(src), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := wasmSection{Fuel: time.Second}
+	if err := DecodeSection(c.Runtimes["wasm"], &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.MaxMemory != 64 || !out.Nested.Flag || out.Fuel != time.Second {
+		t.Fatalf("decoded %+v", out)
+	}
+	// Absent section: defaults untouched.
+	if err := DecodeSection(c.Runtimes["js"], &out); err != nil || out.MaxMemory != 64 {
+		t.Fatalf("absent section: %v %+v", err, out)
+	}
+
+	bad, err := Parse([]byte("runtimes:\n  wasm:\n    max_memory: 64\n    nested:\n      flg: true\n    fuel: 3\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = bad.Decode(bad.Runtimes["wasm"], "runtimes.wasm", &out)
+	if err == nil || !strings.Contains(err.Error(), `c.yaml:5: runtimes.wasm.nested.flg: unknown key "flg"`) {
+		t.Fatalf("Decode error = %v", err)
+	}
+	err = DecodeSection(bad.Runtimes["wasm"], &out)
+	if err == nil || !strings.Contains(err.Error(), `config:5: nested.flg: unknown key`) {
+		t.Fatalf("DecodeSection error = %v", err)
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte("max_memory: 1\nfuel: 3\n"), &n); err != nil {
+		t.Fatal(err)
+	}
+	err = DecodeSection(n, &out)
+	if err == nil || !strings.Contains(err.Error(), "config:2: fuel: cannot unmarshal") {
+		t.Fatalf("type error = %v", err)
+	}
+}
+
+func TestFolderTrust(t *testing.T) {
+	dir := t.TempDir()
+	c, err := Parse([]byte("trust:\n  folders:\n    "+dir+": Verified\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.FolderTrust(dir+"/") != abi.Verified {
+		t.Fatalf("FolderTrust(%s) = %v", dir, c.FolderTrust(dir))
+	}
+	if c.FolderTrust(filepath.Join(dir, "other")) != abi.Untrusted {
+		t.Fatal("unlisted folder is not Untrusted")
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "nope.yaml"))
+	if err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Load of a missing file = %v", err)
+	}
+}
+
+func TestRateBurst(t *testing.T) {
+	for _, c := range []struct {
+		r    Rate
+		want int
+	}{{Rate{PerSecond: 2.5}, 3}, {Rate{PerSecond: 0.1}, 1}, {Rate{PerSecond: 5, Burst: 9}, 9}} {
+		if got := c.r.BurstOf(); got != c.want {
+			t.Errorf("%+v.BurstOf() = %d, want %d", c.r, got, c.want)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	if b, err := os.ReadFile("example.yaml"); err == nil {
+		f.Add(b)
+	}
+	for _, s := range []string{"", "limits: {max_call_depth: 2}", "agents:\n  x:\n    grants: [\"Foo(\"]\n", "a: &x 1\nb: *x\n", "[1,2]", "runtimes:\n  wasm: {a: 1}\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse(data, "fuzz.yaml")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.yaml") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("Parse accepted a config that Validate refuses: %v", err)
+		}
+	})
+}

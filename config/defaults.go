@@ -1,0 +1,182 @@
+package config
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Default values. Limits are sized for one machine and refuse the obviously
+// abusive; nothing is reachable from the network by default.
+const (
+	DefaultMaxParamsBytes  = 4 << 20
+	DefaultMaxResultBytes  = 16 << 20
+	DefaultMaxCallDepth    = 8
+	DefaultDeadline        = 30 * time.Second
+	DefaultMaxDeadline     = 10 * time.Minute
+	DefaultMaxObjectBytes  = 256 << 20
+	DefaultAgentName       = "cli"
+	DefaultInferenceTimout = 60 * time.Second
+)
+
+// ModulePath is the Go module of this repository; used to find the bundled
+// sample plugins from a checkout.
+const ModulePath = "github.com/aios-host/aios-host"
+
+// DefaultTrustCaps is the default trust policy: what a provider of each level
+// may hold at most.
+//
+//   - Untrusted (unsigned plugins, MCP servers): CallTool(*) only. It can call
+//     other tools (with its caller's grants intersected) but not touch
+//     spaces, the network or inference on its own.
+//   - Community (plugins from a folder the user trusts, e.g. the bundled
+//     samples): spaces, inference and tool calls; no network.
+//   - Verified (signed by a trusted key): adds Network(*).
+//   - System (compiled into the host): everything the host knows of.
+//
+// Every host call is also checked against the calling agent's grants, so a
+// high cap never lets a provider do what its caller could not.
+func DefaultTrustCaps() map[string][]string {
+	all := []string{"ReadSpace(*)", "WriteSpace(*)", "Network(*)", "Inference", "CallTool(*)"}
+	return map[string][]string{
+		"System":    all,
+		"Verified":  append([]string(nil), all...),
+		"Community": {"ReadSpace(*)", "WriteSpace(*)", "Inference", "CallTool(*)"},
+		"Untrusted": {"CallTool(*)"},
+	}
+}
+
+// Default returns the safe default configuration:
+//
+//   - plugins: the bundled samples/plugins folder when it can be found next
+//     to the executable or above the working directory (a checkout), with
+//     trust Community; otherwise none;
+//   - data: $AIOS_DATA, else $XDG_STATE_HOME/aios-host, else
+//     ~/.local/state/aios-host;
+//   - limits: params 4 MiB, result 16 MiB, call depth 8, deadline 30s
+//     (callers may ask for up to 10m), objects 256 MiB;
+//   - agents: "cli", the default agent of the command line, with
+//     ReadSpace(*), WriteSpace(*), CallTool(*) and Inference;
+//   - rate limits: only a generous global limit (10000/s, burst 20000);
+//   - trust: DefaultTrustCaps, unsigned providers Untrusted;
+//   - audit on, fsync every 200ms or 4096 records, crash tails repaired;
+//   - inference off (no URL).
+func Default() *Config {
+	c := &Config{
+		Data:         DefaultDataDir(),
+		DefaultAgent: DefaultAgentName,
+		Audit: AuditConfig{
+			SyncInterval: 200 * time.Millisecond,
+			SyncEvery:    4096,
+			Buffer:       8192,
+			RepairTail:   true,
+		},
+		Limits: Limits{
+			MaxParamsBytes:  DefaultMaxParamsBytes,
+			MaxResultBytes:  DefaultMaxResultBytes,
+			MaxCallDepth:    DefaultMaxCallDepth,
+			DefaultDeadline: DefaultDeadline,
+			MaxDeadline:     DefaultMaxDeadline,
+			MaxObjectBytes:  DefaultMaxObjectBytes,
+		},
+		Agents: map[string]Agent{
+			DefaultAgentName: {Grants: []string{"ReadSpace(*)", "WriteSpace(*)", "CallTool(*)", "Inference"}},
+		},
+		RateLimits: RateLimits{
+			Global: &Rate{PerSecond: 10000, Burst: 20000},
+		},
+		Trust: TrustPolicy{
+			Caps:     DefaultTrustCaps(),
+			Unsigned: "Untrusted",
+			Folders:  map[string]string{},
+		},
+		Providers: map[string]ProviderOverride{},
+		Inference: Inference{
+			APIKeyEnv: "AIOS_INFERENCE_API_KEY",
+			Timeout:   DefaultInferenceTimout,
+		},
+		Runtimes: map[string]yaml.Node{},
+		lines:    map[string]int{},
+	}
+	if dir := BundledPlugins(); dir != "" {
+		c.Plugins = []string{dir}
+		c.Trust.Folders[dir] = "Community"
+	}
+	return c
+}
+
+// DefaultDataDir returns $AIOS_DATA, else $XDG_STATE_HOME/aios-host, else
+// ~/.local/state/aios-host (or ./.aios-host when there is no home).
+func DefaultDataDir() string {
+	if d := os.Getenv("AIOS_DATA"); d != "" {
+		return d
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "aios-host")
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		return filepath.Join(home, ".local", "state", "aios-host")
+	}
+	return ".aios-host"
+}
+
+// BundledPlugins finds the samples/plugins folder of an aios-host checkout:
+// first beside the executable (bin/aios-host → ../samples/plugins), then
+// above the working directory (the folder holding this module's go.mod).
+// It returns "" when there is none.
+func BundledPlugins() string {
+	var candidates []string
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		candidates = append(candidates, filepath.Join(filepath.Dir(exe), "..", "samples", "plugins"))
+	}
+	if root := RepoRoot(); root != "" {
+		candidates = append(candidates, filepath.Join(root, "samples", "plugins"))
+	}
+	for _, c := range candidates {
+		if st, err := os.Stat(c); err == nil && st.IsDir() {
+			return filepath.Clean(c)
+		}
+	}
+	return ""
+}
+
+// RepoRoot walks up from the working directory to the folder whose go.mod
+// declares this module; "" when there is none.
+func RepoRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if isThisModule(filepath.Join(dir, "go.mod")) {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+func isThisModule(gomod string) bool {
+	f, err := os.Open(gomod)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); strings.HasPrefix(line, "module ") {
+			return strings.TrimSpace(strings.TrimPrefix(line, "module ")) == ModulePath
+		}
+	}
+	return false
+}

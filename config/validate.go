@@ -1,0 +1,193 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+var agentNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$`)
+
+// ValidateAgentName checks an agent name: 1 to 64 characters from A-Z a-z
+// 0-9 '_' '.' '-', starting with a letter or digit.
+func ValidateAgentName(name string) error {
+	if !agentNameRE.MatchString(name) {
+		return fmt.Errorf("invalid agent name %q: use 1-64 characters from A-Z a-z 0-9 _ . - starting with a letter or digit", name)
+	}
+	return nil
+}
+
+var toolPatternRE = regexp.MustCompile(`^[A-Za-z0-9_.*?\-]{1,128}$`)
+
+// Validate checks every value and reports all problems at once, each naming
+// its key path (and line, when the configuration came from a file).
+func (c *Config) Validate() error {
+	v := validator{c: c}
+	for i, p := range c.Plugins {
+		if p == "" {
+			v.bad(fmt.Sprintf("plugins[%d]", i), "empty folder name")
+		}
+	}
+	if c.Data == "" {
+		v.bad("data", "empty data directory")
+	}
+	if c.DefaultAgent != "" {
+		if _, ok := c.Agents[c.DefaultAgent]; !ok {
+			v.bad("default_agent", fmt.Sprintf("agent %q is not configured under agents (have %v)", c.DefaultAgent, sortedKeys(c.Agents)))
+		}
+	}
+
+	a := c.Audit
+	if !a.Disabled {
+		v.positiveDur("audit.sync_interval", a.SyncInterval)
+		v.positive("audit.sync_every", a.SyncEvery)
+		v.positive("audit.buffer", a.Buffer)
+	}
+
+	l := c.Limits
+	v.positive("limits.max_params_bytes", l.MaxParamsBytes)
+	v.positive("limits.max_result_bytes", l.MaxResultBytes)
+	v.positive("limits.max_call_depth", l.MaxCallDepth)
+	if l.MaxCallDepth > 64 {
+		v.bad("limits.max_call_depth", fmt.Sprintf("%d is more than 64", l.MaxCallDepth))
+	}
+	v.positiveDur("limits.default_deadline", l.DefaultDeadline)
+	v.positiveDur("limits.max_deadline", l.MaxDeadline)
+	if l.MaxDeadline > 0 && l.DefaultDeadline > l.MaxDeadline {
+		v.bad("limits.default_deadline", fmt.Sprintf("%s is longer than limits.max_deadline (%s)", l.DefaultDeadline, l.MaxDeadline))
+	}
+	if l.MaxObjectBytes <= 0 {
+		v.bad("limits.max_object_bytes", fmt.Sprintf("must be positive, got %d", l.MaxObjectBytes))
+	}
+
+	for _, name := range sortedKeys(c.Agents) {
+		p := joinKey("agents", name)
+		if err := ValidateAgentName(name); err != nil {
+			v.bad(p, err.Error())
+		}
+		ag := c.Agents[name]
+		v.caps(p+".grants", ag.Grants)
+		v.rate(p+".rate", ag.Rate)
+	}
+
+	v.rate("rate_limits.global", c.RateLimits.Global)
+	v.rate("rate_limits.per_caller", c.RateLimits.PerCaller)
+	for _, tool := range sortedKeys(c.RateLimits.PerTool) {
+		p := joinKey("rate_limits.per_tool", tool)
+		if !toolPatternRE.MatchString(tool) {
+			v.bad(p, fmt.Sprintf("%q is not a tool name or pattern (A-Z a-z 0-9 _ . - and * ?)", tool))
+		}
+		r := c.RateLimits.PerTool[tool]
+		v.rate(p, &r)
+	}
+
+	for _, level := range sortedKeys(c.Trust.Caps) {
+		p := joinKey("trust.caps", level)
+		v.level(p, level)
+		v.caps(p, c.Trust.Caps[level])
+	}
+	v.level("trust.unsigned", c.Trust.Unsigned)
+	for _, folder := range sortedKeys(c.Trust.Folders) {
+		p := joinKey("trust.folders", folder)
+		if folder == "" {
+			v.bad(p, "empty folder name")
+		}
+		v.level(p, c.Trust.Folders[folder])
+	}
+
+	for _, id := range sortedKeys(c.Providers) {
+		p := joinKey("providers", id)
+		if err := abi.ValidateProviderID(id); err != nil {
+			v.bad(p, err.Error())
+		}
+		po := c.Providers[id]
+		if po.Trust != "" {
+			v.level(p+".trust", po.Trust)
+		}
+		v.caps(p+".grants", po.Grants)
+		v.rate(p+".rate", po.Rate)
+	}
+
+	inf := c.Inference
+	if inf.URL != "" {
+		u, err := url.Parse(inf.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			v.bad("inference.url", fmt.Sprintf("%q is not an http(s) URL", inf.URL))
+		}
+	}
+	v.positiveDur("inference.timeout", inf.Timeout)
+
+	for _, name := range sortedKeys(c.Runtimes) {
+		if !plainKey.MatchString(name) {
+			v.bad(joinKey("runtimes", name), fmt.Sprintf("%q is not a runtime name", name))
+		}
+	}
+	return v.errs.err()
+}
+
+type validator struct {
+	c    *Config
+	errs errList
+}
+
+func (v *validator) bad(path, msg string) {
+	file := v.c.File
+	if file == "" {
+		file = "config"
+	}
+	v.errs.add(&Error{File: file, Line: v.c.lines[path], Path: path, Msg: msg})
+}
+
+func (v *validator) positive(path string, n int) {
+	if n <= 0 {
+		v.bad(path, fmt.Sprintf("must be positive, got %d", n))
+	}
+}
+
+func (v *validator) positiveDur(path string, d time.Duration) {
+	if d <= 0 {
+		v.bad(path, fmt.Sprintf("must be a positive duration such as 30s, got %s", d))
+	}
+}
+
+func (v *validator) caps(path string, caps []string) {
+	for i, s := range caps {
+		if _, err := abi.ParseCapability(s); err != nil {
+			v.bad(path+"["+strconv.Itoa(i)+"]", err.Error())
+		}
+	}
+}
+
+func (v *validator) rate(path string, r *Rate) {
+	if r == nil {
+		return
+	}
+	if r.PerSecond <= 0 {
+		v.bad(path+".per_second", fmt.Sprintf("must be positive, got %v (leave the rate out for no limit)", r.PerSecond))
+	}
+	if r.Burst < 0 {
+		v.bad(path+".burst", fmt.Sprintf("must not be negative, got %d", r.Burst))
+	}
+}
+
+func (v *validator) level(path, name string) {
+	if _, err := abi.ParseTrustLevel(name); err != nil {
+		v.bad(path, err.Error())
+	}
+}
+
+// BurstOf returns r's burst, defaulting to max(1, ceil(PerSecond)).
+func (r Rate) BurstOf() int {
+	if r.Burst > 0 {
+		return r.Burst
+	}
+	b := int(r.PerSecond)
+	if float64(b) < r.PerSecond {
+		b++
+	}
+	return max(b, 1)
+}

@@ -1,0 +1,356 @@
+// Package space is the Space storage of aios-host: an embedded, on-disk,
+// content-addressed object store. Objects live in named spaces under one root
+// directory; an object's id is the SHA-256 digest of its content
+// ("sha256:" + 64 lower-case hex digits), so writing the same bytes twice
+// stores them once and a reader can always check what it got.
+//
+// Layout on disk:
+//
+//	<root>/<space>/<hex[0:2]>/<hex[2:64]>   one file per object
+//	<root>/.tmp/                            temporary files of Puts in flight
+//
+// Put writes a temporary file, fsyncs it, renames it into place and fsyncs the
+// directory, so an object is either absent or complete. Get re-hashes what it
+// reads and refuses corrupted objects.
+//
+// Capability checks (ReadSpace/WriteSpace) are the host's job; this package
+// only guarantees that no id or space name can reach outside the root.
+//
+// space imports only the standard library; it must never import host,
+// registry, runtimes or cmd.
+package space
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// IDPrefix starts every ObjectId.
+const IDPrefix = "sha256:"
+
+// IDLen is the length of a valid ObjectId: the prefix and 64 hex digits.
+const IDLen = len(IDPrefix) + 64
+
+// DefaultMaxObjectBytes bounds one object unless WithMaxObjectSize says
+// otherwise: 256 MiB.
+const DefaultMaxObjectBytes = 256 << 20
+
+// Errors returned by the store; test with errors.Is. The host maps
+// ErrNotFound to NotFound, ErrInvalid to InvalidParams, ErrTooLarge to
+// TooLarge and ErrCorrupt to Internal.
+var (
+	ErrNotFound = errors.New("object not found")
+	ErrInvalid  = errors.New("invalid object id or space name")
+	ErrTooLarge = errors.New("object too large")
+	ErrCorrupt  = errors.New("object content does not match its id")
+)
+
+const tmpDir = ".tmp"
+
+// Store is an opened object store. It is safe for concurrent use by many
+// goroutines and by several processes sharing the root (renames are atomic).
+type Store struct {
+	root     string
+	maxBytes int64
+}
+
+// Option configures Open.
+type Option func(*Store)
+
+// WithMaxObjectSize bounds the size of one object in bytes (n > 0). Put
+// refuses larger content with ErrTooLarge; Get refuses to read larger files.
+func WithMaxObjectSize(n int64) Option {
+	return func(s *Store) {
+		if n > 0 {
+			s.maxBytes = n
+		}
+	}
+}
+
+// Open opens (creating if needed) a store rooted at dir.
+func Open(dir string, opts ...Option) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("space: empty root directory")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("space: root %q: %w", dir, err)
+	}
+	if err := os.MkdirAll(filepath.Join(abs, tmpDir), 0o700); err != nil {
+		return nil, fmt.Errorf("space: create root %q: %w", abs, err)
+	}
+	s := &Store{root: abs, maxBytes: DefaultMaxObjectBytes}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
+}
+
+// Root returns the absolute root directory.
+func (s *Store) Root() string { return s.root }
+
+// MaxObjectBytes returns the size bound of one object.
+func (s *Store) MaxObjectBytes() int64 { return s.maxBytes }
+
+// ID returns the ObjectId of data.
+func ID(data []byte) string {
+	sum := sha256.Sum256(data)
+	return IDPrefix + hex.EncodeToString(sum[:])
+}
+
+// ValidateID checks that id is exactly "sha256:" followed by 64 lower-case
+// hex digits. Anything else (upper case, other lengths, separators, NUL,
+// non-ASCII look-alikes) is refused, so an id can never name a path outside
+// its space.
+func ValidateID(id string) error {
+	if len(id) != IDLen || !strings.HasPrefix(id, IDPrefix) {
+		return fmt.Errorf("%w: ObjectId %q: want %q followed by 64 lower-case hex digits", ErrInvalid, clip(id), IDPrefix)
+	}
+	for i := len(IDPrefix); i < len(id); i++ {
+		c := id[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return fmt.Errorf("%w: ObjectId %q: byte %d (%q) is not a lower-case hex digit", ErrInvalid, clip(id), i, c)
+		}
+	}
+	return nil
+}
+
+// ValidateSpaceName checks a space name: 1 to 64 characters from a-z 0-9
+// '_' '.' '-', starting with a letter or digit, and never containing "..".
+func ValidateSpaceName(name string) error {
+	if name == "" {
+		return fmt.Errorf("%w: empty space name", ErrInvalid)
+	}
+	if len(name) > 64 {
+		return fmt.Errorf("%w: space name %q is longer than 64 characters", ErrInvalid, clip(name))
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case (c == '_' || c == '.' || c == '-') && i > 0:
+		default:
+			return fmt.Errorf("%w: space name %q: character %q at %d not allowed (use a-z 0-9 _ . -, starting with a letter or digit)", ErrInvalid, clip(name), c, i)
+		}
+	}
+	if strings.Contains(name, "..") {
+		return fmt.Errorf("%w: space name %q contains \"..\"", ErrInvalid, name)
+	}
+	return nil
+}
+
+// clip shortens s for error messages.
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
+
+func (s *Store) objectPath(space, id string) (string, error) {
+	if err := ValidateSpaceName(space); err != nil {
+		return "", err
+	}
+	if err := ValidateID(id); err != nil {
+		return "", err
+	}
+	h := id[len(IDPrefix):]
+	return filepath.Join(s.root, space, h[:2], h[2:]), nil
+}
+
+// Put stores data in space and returns its ObjectId. Storing content that is
+// already there is a no-op returning the same id. The write is atomic: a
+// concurrent reader sees the whole object or none.
+func (s *Store) Put(space string, data []byte) (string, error) {
+	if int64(len(data)) > s.maxBytes {
+		return "", fmt.Errorf("%w: %d bytes for space %q exceeds the limit of %d", ErrTooLarge, len(data), space, s.maxBytes)
+	}
+	id := ID(data)
+	p, err := s.objectPath(space, id)
+	if err != nil {
+		return "", err
+	}
+	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Size() == int64(len(data)) {
+		return id, nil // already stored (a damaged copy of another size is replaced below)
+	}
+	dir := filepath.Dir(p)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("space %q: %w", space, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Join(s.root, tmpDir), "put-*")
+	if err != nil {
+		// The tmp dir may have been removed under us; recreate once.
+		if mkErr := os.MkdirAll(filepath.Join(s.root, tmpDir), 0o700); mkErr != nil {
+			return "", fmt.Errorf("space %q: %w", space, err)
+		}
+		if tmp, err = os.CreateTemp(filepath.Join(s.root, tmpDir), "put-*"); err != nil {
+			return "", fmt.Errorf("space %q: %w", space, err)
+		}
+	}
+	tmpName := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			_ = tmp.Close()
+			_ = os.Remove(tmpName)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return "", fmt.Errorf("space %q: write object: %w", space, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return "", fmt.Errorf("space %q: sync object: %w", space, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", fmt.Errorf("space %q: close object: %w", space, err)
+	}
+	if err := os.Chmod(tmpName, 0o400); err != nil {
+		return "", fmt.Errorf("space %q: %w", space, err)
+	}
+	// rename is atomic: with two concurrent Puts of the same content, both
+	// renames succeed and the file holds the same bytes either way.
+	if err := os.Rename(tmpName, p); err != nil {
+		return "", fmt.Errorf("space %q: store object: %w", space, err)
+	}
+	ok = true
+	syncDir(dir)
+	return id, nil
+}
+
+// syncDir makes a rename durable. Errors are ignored: some file systems do
+// not support fsync on directories, and the object itself is already synced.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+}
+
+// Get returns the content of object id in space. It re-hashes the content and
+// returns ErrCorrupt when it does not match id.
+func (s *Store) Get(space, id string) ([]byte, error) {
+	p, err := s.objectPath(space, id)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
+		}
+		return nil, fmt.Errorf("space %q: object %s: %w", space, id, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("space %q: object %s: %w", space, id, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s in space %q is not a regular file", ErrCorrupt, id, space)
+	}
+	if st.Size() > s.maxBytes {
+		return nil, fmt.Errorf("%w: %s in space %q has %d bytes, over the limit of %d", ErrTooLarge, id, space, st.Size(), s.maxBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, s.maxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("space %q: read object %s: %w", space, id, err)
+	}
+	if int64(len(data)) > s.maxBytes {
+		return nil, fmt.Errorf("%w: %s in space %q grew past the limit of %d bytes", ErrTooLarge, id, space, s.maxBytes)
+	}
+	if got := ID(data); got != id {
+		return nil, fmt.Errorf("%w: %s in space %q hashes to %s", ErrCorrupt, id, space, got)
+	}
+	return data, nil
+}
+
+// Has reports whether object id exists in space (without verifying it).
+func (s *Store) Has(space, id string) (bool, error) {
+	p, err := s.objectPath(space, id)
+	if err != nil {
+		return false, err
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		return false, fmt.Errorf("space %q: object %s: %w", space, id, err)
+	}
+	return st.Mode().IsRegular(), nil
+}
+
+// Delete removes object id from space. Deleting an absent object returns
+// ErrNotFound.
+func (s *Store) Delete(space, id string) error {
+	p, err := s.objectPath(space, id)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
+		}
+		return fmt.Errorf("space %q: delete %s: %w", space, id, err)
+	}
+	_ = os.Remove(filepath.Dir(p)) // fails harmlessly when not empty
+	syncDir(filepath.Dir(p))
+	return nil
+}
+
+// Spaces lists the spaces that exist (hold or held an object), sorted.
+func (s *Store) Spaces() ([]string, error) {
+	ents, err := os.ReadDir(s.root)
+	if err != nil {
+		return nil, fmt.Errorf("space: list %q: %w", s.root, err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() && ValidateSpaceName(e.Name()) == nil {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}
+
+// List returns the ids of the objects in space, sorted. A space that does
+// not exist is empty.
+func (s *Store) List(space string) ([]string, error) {
+	if err := ValidateSpaceName(space); err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(s.root, space)
+	fans, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("space %q: list: %w", space, err)
+	}
+	var out []string
+	for _, fan := range fans {
+		if !fan.IsDir() || len(fan.Name()) != 2 {
+			continue
+		}
+		ents, err := os.ReadDir(filepath.Join(dir, fan.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("space %q: list: %w", space, err)
+		}
+		for _, e := range ents {
+			id := IDPrefix + fan.Name() + e.Name()
+			if e.Type().IsRegular() && ValidateID(id) == nil {
+				out = append(out, id)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
