@@ -1,0 +1,174 @@
+package discovery
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// cardProvider serves an artifact's tools under its card: the card's
+// adapter id, name, version and requested capabilities replace the
+// artifact's, and each skill's metadata overrides the artifact tool of the
+// same name. Tools the card does not list keep the artifact's definition.
+type cardProvider struct {
+	inner abi.Provider
+	reg   *abi.ToolRegister
+}
+
+// BindCard wraps inner (loaded from the card's artifact) so it registers as
+// the card describes. Every skill must be a tool the artifact offers.
+func BindCard(inner abi.Provider, c *Card) (abi.Provider, error) {
+	ir := inner.Describe()
+	if ir == nil {
+		return nil, fmt.Errorf("artifact of %s describes no registration", c.Adapter.ID)
+	}
+	byName := make(map[string]int, len(ir.Tools))
+	for i, t := range ir.Tools {
+		byName[t.Name] = i
+	}
+	tools := append([]abi.ToolDef(nil), ir.Tools...)
+	for _, s := range c.Skills {
+		i, ok := byName[s.ID]
+		if !ok {
+			names := make([]string, 0, len(ir.Tools))
+			for _, t := range ir.Tools {
+				names = append(names, t.Name)
+			}
+			sort.Strings(names)
+			return nil, fmt.Errorf("card %s: skill %q is not offered by its artifact (it offers: %s)", c.Adapter.ID, s.ID, strings.Join(names, ", "))
+		}
+		tools[i] = mergeTool(tools[i], s, c.Adapter.Version)
+	}
+	info := ir.Provider
+	info.ID, info.Name, info.Version = c.Adapter.ID, c.Adapter.Name, c.Adapter.Version
+	if c.Adapter.Description != "" {
+		info.Description = c.Adapter.Description
+	}
+	if c.Requirements != nil && c.Requirements.Capabilities != nil {
+		info.Capabilities = c.Requirements.Capabilities
+	}
+	return &cardProvider{inner: inner, reg: &abi.ToolRegister{Format: abi.FormatVersion, Provider: info, Tools: tools}}, nil
+}
+
+// mergeTool lets the skill's non-empty members override the tool's.
+func mergeTool(t abi.ToolDef, s Skill, version string) abi.ToolDef {
+	if s.Description != "" {
+		t.Description = s.Description
+	} else if t.Description == "" {
+		t.Description = s.Name
+	}
+	if s.InputSchema != nil {
+		t.Parameters = s.InputSchema
+	}
+	if s.OutputSchema != nil {
+		t.Returns = s.OutputSchema
+	}
+	if s.CapabilityRequired != nil {
+		t.CapabilityRequired = s.CapabilityRequired
+	}
+	if s.Version != "" {
+		t.Version = s.Version
+	} else {
+		t.Version = version
+	}
+	if s.Tags != nil {
+		t.Tags = s.Tags
+	}
+	if s.Examples != nil {
+		t.Examples = s.Examples
+	}
+	if s.LatencyClass != "" {
+		t.LatencyClass = s.LatencyClass
+	}
+	t.PermissionLevel = s.PermissionLevel
+	t.Idempotent = t.Idempotent || s.Idempotent
+	t.MCPExportable = t.MCPExportable || s.MCPExportable
+	t.Deprecated = t.Deprecated || s.Deprecated
+	return t
+}
+
+func (p *cardProvider) Describe() *abi.ToolRegister { return p.reg }
+func (p *cardProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	return p.inner.Call(ctx, call, env)
+}
+func (p *cardProvider) Close() error { return p.inner.Close() }
+
+// generation is one loaded version of a provider. Close does not close the
+// wrapped provider while calls are in flight: the last call to finish does.
+// A call that reaches a generation after Close (it looked the tool up just
+// before a hot swap) is handed to the provider's current generation, so a
+// swap never fails a call.
+type generation struct {
+	inner   abi.Provider
+	current func() *generation // the live generation for this provider id
+
+	mu       sync.Mutex
+	inflight int
+	closing  bool
+	closed   bool
+	closeErr error
+	drained  chan struct{}
+}
+
+func newGeneration(inner abi.Provider, current func() *generation) *generation {
+	return &generation{inner: inner, current: current, drained: make(chan struct{})}
+}
+
+func (g *generation) Describe() *abi.ToolRegister { return g.inner.Describe() }
+
+func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	g.mu.Lock()
+	if g.closing {
+		g.mu.Unlock()
+		if cur := g.current(); cur != nil && cur != g {
+			return cur.Call(ctx, call, env)
+		}
+		return nil, abi.Errorf(abi.Unavailable, "provider %s was unloaded", g.inner.Describe().Provider.ID)
+	}
+	g.inflight++
+	g.mu.Unlock()
+	defer g.release()
+	return g.inner.Call(ctx, call, env)
+}
+
+func (g *generation) release() {
+	g.mu.Lock()
+	g.inflight--
+	last := g.closing && g.inflight == 0 && !g.closed
+	if last {
+		g.closed = true
+	}
+	g.mu.Unlock()
+	if last {
+		g.finish()
+	}
+}
+
+func (g *generation) finish() {
+	g.closeErr = g.inner.Close()
+	close(g.drained)
+}
+
+// Close marks the generation closing; the wrapped provider is closed now
+// if idle, else when its last call returns.
+func (g *generation) Close() error {
+	g.mu.Lock()
+	if g.closing {
+		g.mu.Unlock()
+		return nil
+	}
+	g.closing = true
+	now := g.inflight == 0 && !g.closed
+	if now {
+		g.closed = true
+	}
+	g.mu.Unlock()
+	if now {
+		g.finish()
+	}
+	return nil
+}

@@ -1,0 +1,533 @@
+package discovery
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/schema"
+	"github.com/aios-host/aios-host/trust"
+)
+
+// ProtocolVersion is the AIOS protocol version this host speaks.
+const ProtocolVersion = "0.3.0"
+
+// SupportedProtocols is the range of card protocol_version values accepted:
+// the 0.3 series (under SemVer, a 0.x minor bump may break, so 0.2 and 0.4
+// are refused).
+const SupportedProtocols = ">=0.3.0, <0.4.0"
+
+// MaxCardBytes bounds an Adapter Card.
+const MaxCardBytes = 1 << 20
+
+// Card is a parsed, validated Adapter Card (seed 001 §2.2–2.3) with the
+// aios-host additions: "artifact" (the pinned code beside the card) and per
+// skill capability_required, version, tags, idempotent, latency_class,
+// mcp_exportable, deprecated; requirements.capabilities (the grants the
+// adapter asks for).
+type Card struct {
+	Adapter        AdapterInfo        `json:"adapter"`
+	Capabilities   CardCapabilities   `json:"capabilities"`
+	Skills         []Skill            `json:"skills"`
+	Authentication *Authentication    `json:"authentication,omitempty"`
+	Endpoints      *Endpoints         `json:"endpoints,omitempty"`
+	Requirements   *Requirements      `json:"requirements,omitempty"`
+	Extensions     []string           `json:"extensions,omitempty"`
+	Artifact       *trust.ArtifactPin `json:"artifact,omitempty"`
+	Signature      *trust.Signature   `json:"signature,omitempty"`
+	Extra          map[string]any     `json:"-"` // top-level "x-…" members
+	Raw            []byte             `json:"-"` // the bytes parsed (signature input)
+}
+
+// AdapterInfo is the card's "adapter" member.
+type AdapterInfo struct {
+	ID              string `json:"id"`
+	Name            string `json:"name"`
+	Description     string `json:"description,omitempty"`
+	Version         string `json:"version"`
+	ProtocolVersion string `json:"protocol_version"`
+	Author          string `json:"author,omitempty"`
+	Homepage        string `json:"homepage,omitempty"`
+	License         string `json:"license,omitempty"`
+}
+
+// CardCapabilities are the protocol features an adapter supports.
+type CardCapabilities struct {
+	Streaming              bool `json:"streaming" yaml:"streaming"`
+	BatchOperations        bool `json:"batch_operations" yaml:"batch_operations"`
+	AsyncTasks             bool `json:"async_tasks" yaml:"async_tasks"`
+	PushNotifications      bool `json:"push_notifications" yaml:"push_notifications"`
+	StateTransitionHistory bool `json:"state_transition_history" yaml:"state_transition_history"`
+}
+
+// Has reports whether the named capability (as in the card) is true.
+func (c CardCapabilities) Has(name string) bool {
+	switch name {
+	case "streaming":
+		return c.Streaming
+	case "batch_operations":
+		return c.BatchOperations
+	case "async_tasks":
+		return c.AsyncTasks
+	case "push_notifications":
+		return c.PushNotifications
+	case "state_transition_history":
+		return c.StateTransitionHistory
+	}
+	return false
+}
+
+// Skill is one entry of "skills"; it becomes one tool.
+type Skill struct {
+	ID                 string         `json:"id"`
+	Name               string         `json:"name"`
+	Description        string         `json:"description,omitempty"`
+	PermissionLevel    string         `json:"permission_level"`
+	Examples           []string       `json:"examples,omitempty"`
+	InputSchema        map[string]any `json:"input_schema,omitempty"`
+	OutputSchema       map[string]any `json:"output_schema,omitempty"`
+	CapabilityRequired []string       `json:"capability_required,omitempty"`
+	Version            string         `json:"version,omitempty"`
+	Tags               []string       `json:"tags,omitempty"`
+	Idempotent         bool           `json:"idempotent,omitempty"`
+	LatencyClass       string         `json:"latency_class,omitempty"`
+	MCPExportable      bool           `json:"mcp_exportable,omitempty"`
+	Deprecated         bool           `json:"deprecated,omitempty"`
+}
+
+// Authentication is the card's "authentication" member.
+type Authentication struct {
+	Required bool     `json:"required" yaml:"required"`
+	Schemes  []string `json:"schemes" yaml:"schemes"`
+}
+
+// Endpoints is the card's "endpoints" member.
+type Endpoints struct {
+	RPC     string `json:"rpc,omitempty" yaml:"rpc"`
+	HTTP    string `json:"http,omitempty" yaml:"http"`
+	Health  string `json:"health,omitempty" yaml:"health"`
+	Metrics string `json:"metrics,omitempty" yaml:"metrics"`
+}
+
+// Requirements is the card's "requirements" member.
+type Requirements struct {
+	Software     *Software    `json:"software,omitempty"`
+	Dependencies []Dependency `json:"dependencies,omitempty"`
+	// Capabilities are the grants the adapter asks for (aios-host).
+	Capabilities []string `json:"capabilities,omitempty"`
+}
+
+// Software describes the application an adapter drives.
+type Software struct {
+	Name       string     `json:"name"`
+	MinVersion string     `json:"min_version,omitempty"`
+	Detection  *Detection `json:"detection,omitempty"`
+}
+
+// Detection says how to tell that the software is installed.
+type Detection struct {
+	DesktopFile string  `json:"desktop_file,omitempty"`
+	Executable  string  `json:"executable,omitempty"`
+	DBusService *string `json:"dbus_service"`
+}
+
+// Dependency is one of requirements.dependencies.
+type Dependency struct {
+	Name    string `json:"name" yaml:"name"`
+	Version string `json:"version,omitempty" yaml:"version"`
+}
+
+var permissionLevels = map[string]bool{abi.PermissionPublic: true, abi.PermissionLow: true,
+	abi.PermissionMedium: true, abi.PermissionHigh: true, abi.PermissionCritical: true}
+
+var authSchemes = map[string]bool{"oauth2": true, "api_key": true, "bearer": true, "mtls": true}
+
+var cardAlgorithms = map[string]bool{"RS256": true, "ES256": true, "EdDSA": true}
+
+// CardError is a validation error naming the card and the field.
+type CardError struct {
+	Source string // file name or URL
+	Field  string // JSON path such as skills[2].permission_level
+	Msg    string
+}
+
+func (e *CardError) Error() string {
+	if e.Field == "" {
+		return e.Source + ": " + e.Msg
+	}
+	return e.Source + ": " + e.Field + ": " + e.Msg
+}
+
+// ParseCard decodes and validates an Adapter Card. name labels errors.
+// Unknown members are refused (a typo must not silently drop a field),
+// except top-level members starting with "x-", kept in Extra.
+func ParseCard(data []byte, name string) (*Card, error) {
+	fail := func(field, format string, args ...any) (*Card, error) {
+		return nil, &CardError{Source: name, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(data) > MaxCardBytes {
+		return fail("", "card is %d bytes, larger than the limit of %d", len(data), MaxCardBytes)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return fail("", "not a JSON object: %v", err)
+	}
+	if top == nil {
+		return fail("", "not a JSON object")
+	}
+	c := &Card{Raw: data}
+	strictKeys := map[string]bool{}
+	for k := range top {
+		switch k {
+		case "adapter", "capabilities", "skills", "authentication", "endpoints", "requirements", "extensions", "artifact", "signature":
+			strictKeys[k] = true
+		default:
+			if !strings.HasPrefix(k, "x-") {
+				return fail(k, "unknown member (extensions go under a top-level \"x-\" name)")
+			}
+			var v any
+			if err := abi.UnmarshalJSONValue(top[k], &v); err != nil {
+				return fail(k, "%v", err)
+			}
+			if c.Extra == nil {
+				c.Extra = map[string]any{}
+			}
+			c.Extra[k] = v
+		}
+	}
+	for _, req := range []string{"adapter", "capabilities", "skills"} {
+		if !strictKeys[req] || string(bytes.TrimSpace(top[req])) == "null" {
+			return fail(req, "required member is missing")
+		}
+	}
+	for k := range strictKeys {
+		if err := decodeStrict(top[k], c, k); err != nil {
+			return fail(k, "%v", err)
+		}
+	}
+	if err := c.validate(); err != nil {
+		var ce *CardError
+		if errors.As(err, &ce) {
+			ce.Source = name
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+func decodeStrict(raw json.RawMessage, c *Card, member string) error {
+	var dst any
+	switch member {
+	case "adapter":
+		dst = &c.Adapter
+	case "capabilities":
+		dst = &c.Capabilities
+	case "skills":
+		dst = &c.Skills
+	case "authentication":
+		dst = &c.Authentication
+	case "endpoints":
+		dst = &c.Endpoints
+	case "requirements":
+		dst = &c.Requirements
+	case "extensions":
+		dst = &c.Extensions
+	case "artifact":
+		dst = &c.Artifact
+	case "signature":
+		dst = &c.Signature
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	if err := dec.Decode(dst); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (c *Card) validate() error {
+	fail := func(field, format string, args ...any) error {
+		return &CardError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	a := c.Adapter
+	if err := abi.ValidateProviderID(a.ID); err != nil {
+		return fail("adapter.id", "%v", err)
+	}
+	if strings.TrimSpace(a.Name) == "" {
+		return fail("adapter.name", "required, must not be empty")
+	}
+	if _, err := semver.StrictNewVersion(a.Version); err != nil {
+		return fail("adapter.version", "%q is not a SemVer version (want e.g. 1.0.0): %v", a.Version, err)
+	}
+	if err := CheckProtocolVersion(a.ProtocolVersion); err != nil {
+		return fail("adapter.protocol_version", "%v", err)
+	}
+	if a.Homepage != "" {
+		if u, err := url.Parse(a.Homepage); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fail("adapter.homepage", "%q is not an http(s) URL", a.Homepage)
+		}
+	}
+	if c.Skills == nil {
+		return fail("skills", "required member is missing (use [] for an artifact that describes its own tools)")
+	}
+	seen := map[string]bool{}
+	for i := range c.Skills {
+		s := &c.Skills[i]
+		field := fmt.Sprintf("skills[%d]", i)
+		if err := abi.ValidateToolName(s.ID); err != nil {
+			return fail(field+".id", "%v", err)
+		}
+		field = fmt.Sprintf("skills[%d](%s)", i, s.ID)
+		if seen[s.ID] {
+			return fail(field+".id", "duplicate skill id")
+		}
+		seen[s.ID] = true
+		if strings.TrimSpace(s.Name) == "" {
+			return fail(field+".name", "required, must not be empty")
+		}
+		if !permissionLevels[s.PermissionLevel] {
+			return fail(field+".permission_level", "%q is not one of public, low, medium, high, critical", s.PermissionLevel)
+		}
+		for _, sc := range []struct {
+			name string
+			doc  *map[string]any
+		}{{"input_schema", &s.InputSchema}, {"output_schema", &s.OutputSchema}} {
+			if *sc.doc == nil {
+				continue
+			}
+			n, err := abi.Normalize(*sc.doc)
+			if err != nil {
+				return fail(field+"."+sc.name, "%v", err)
+			}
+			*sc.doc = n.(map[string]any)
+			if _, err := schema.Compile(s.ID+"."+sc.name, *sc.doc); err != nil {
+				return fail(field+"."+sc.name, "not a valid JSON Schema: %v", err)
+			}
+		}
+		if t, ok := s.InputSchema["type"]; ok && t != "object" {
+			return fail(field+".input_schema", "type must be \"object\" (tool parameters are an object), not %v", t)
+		}
+		if _, err := abi.ParseGrants(s.CapabilityRequired); err != nil {
+			return fail(field+".capability_required", "%v", err)
+		}
+		if s.Version != "" {
+			if _, err := semver.StrictNewVersion(s.Version); err != nil {
+				return fail(field+".version", "%q is not a SemVer version", s.Version)
+			}
+		}
+		switch s.LatencyClass {
+		case "", abi.LatencyFast, abi.LatencyNormal, abi.LatencySlow:
+		default:
+			return fail(field+".latency_class", "%q is not fast, normal or slow", s.LatencyClass)
+		}
+	}
+	if au := c.Authentication; au != nil {
+		for i, s := range au.Schemes {
+			if !authSchemes[s] {
+				return fail(fmt.Sprintf("authentication.schemes[%d]", i), "%q is not one of oauth2, api_key, bearer, mtls", s)
+			}
+		}
+		if au.Required && len(au.Schemes) == 0 {
+			return fail("authentication.schemes", "authentication is required but no scheme is listed")
+		}
+	}
+	if e := c.Endpoints; e != nil {
+		if e.RPC != "" {
+			u, err := url.Parse(e.RPC)
+			if err != nil {
+				return fail("endpoints.rpc", "%v", err)
+			}
+			switch u.Scheme {
+			case "unix":
+				if u.Path == "" || !path.IsAbs(u.Path) {
+					return fail("endpoints.rpc", "%q: a unix endpoint needs an absolute socket path (unix:///run/…/x.sock)", e.RPC)
+				}
+			case "tcp", "http", "https":
+				if u.Host == "" {
+					return fail("endpoints.rpc", "%q has no host", e.RPC)
+				}
+			default:
+				return fail("endpoints.rpc", "%q: scheme must be unix, tcp, http or https", e.RPC)
+			}
+		}
+		if e.HTTP != "" {
+			if u, err := url.Parse(e.HTTP); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return fail("endpoints.http", "%q is not an http(s) URL", e.HTTP)
+			}
+		}
+		for _, p := range []struct{ name, v string }{{"health", e.Health}, {"metrics", e.Metrics}} {
+			if p.v == "" || strings.HasPrefix(p.v, "/") {
+				continue
+			}
+			if u, err := url.Parse(p.v); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+				return fail("endpoints."+p.name, "%q is neither a path (/health) nor an http(s) URL", p.v)
+			}
+		}
+	}
+	if r := c.Requirements; r != nil {
+		if sw := r.Software; sw != nil {
+			if strings.TrimSpace(sw.Name) == "" {
+				return fail("requirements.software.name", "required, must not be empty")
+			}
+			if sw.MinVersion != "" {
+				if _, err := semver.NewVersion(sw.MinVersion); err != nil {
+					return fail("requirements.software.min_version", "%q is not a version", sw.MinVersion)
+				}
+			}
+			if d := sw.Detection; d != nil {
+				if d.DesktopFile != "" && (!strings.HasSuffix(d.DesktopFile, ".desktop") || strings.Contains(d.DesktopFile, "/")) {
+					return fail("requirements.software.detection.desktop_file", "%q must be a desktop file id such as app.desktop", d.DesktopFile)
+				}
+				if d.Executable != "" && !path.IsAbs(d.Executable) {
+					return fail("requirements.software.detection.executable", "%q must be an absolute path", d.Executable)
+				}
+			}
+		}
+		for i, d := range r.Dependencies {
+			if strings.TrimSpace(d.Name) == "" {
+				return fail(fmt.Sprintf("requirements.dependencies[%d].name", i), "required")
+			}
+			if d.Version != "" {
+				if _, err := semver.NewConstraint(d.Version); err != nil {
+					return fail(fmt.Sprintf("requirements.dependencies[%d].version", i), "%q is not a version constraint: %v", d.Version, err)
+				}
+			}
+		}
+		if _, err := abi.ParseGrants(r.Capabilities); err != nil {
+			return fail("requirements.capabilities", "%v", err)
+		}
+	}
+	for i, x := range c.Extensions {
+		if !strings.HasPrefix(x, "urn:") || len(x) < 6 {
+			return fail(fmt.Sprintf("extensions[%d]", i), "%q is not a URN (urn:…)", x)
+		}
+	}
+	if c.Artifact != nil {
+		if err := trust.ValidateArtifactPath(c.Artifact.Path); err != nil {
+			return fail("artifact.path", "%v", err)
+		}
+		if _, err := trust.ArtifactOf(c.Raw); err != nil {
+			return fail("artifact", "%v", err)
+		}
+	}
+	if s := c.Signature; s != nil {
+		if !cardAlgorithms[s.Algorithm] {
+			return fail("signature.algorithm", "%q is not RS256, ES256 or EdDSA", s.Algorithm)
+		}
+		if s.KeyID == "" || s.Value == "" {
+			return fail("signature", "key_id and value are required")
+		}
+	}
+	return nil
+}
+
+// CheckProtocolVersion reports whether v is in SupportedProtocols.
+func CheckProtocolVersion(v string) error {
+	ver, err := semver.NewVersion(v)
+	if err != nil {
+		return fmt.Errorf("%q is not a version: %v", v, err)
+	}
+	cons, _ := semver.NewConstraint(SupportedProtocols)
+	if !cons.Check(ver) {
+		return fmt.Errorf("protocol version %s is not supported (this host speaks %s, accepts %s)", v, ProtocolVersion, SupportedProtocols)
+	}
+	return nil
+}
+
+// Tools maps the card's skills to tool definitions.
+func (c *Card) Tools() []abi.ToolDef {
+	out := make([]abi.ToolDef, 0, len(c.Skills))
+	for _, s := range c.Skills {
+		out = append(out, s.ToolDef(c.Adapter.Version))
+	}
+	return out
+}
+
+// ToolDef maps one skill; version is used when the skill has none.
+func (s Skill) ToolDef(version string) abi.ToolDef {
+	d := abi.ToolDef{
+		Name:               s.ID,
+		Description:        s.Description,
+		Parameters:         s.InputSchema,
+		Returns:            s.OutputSchema,
+		CapabilityRequired: s.CapabilityRequired,
+		Version:            s.Version,
+		Deprecated:         s.Deprecated,
+		Tags:               s.Tags,
+		Examples:           s.Examples,
+		Idempotent:         s.Idempotent,
+		LatencyClass:       s.LatencyClass,
+		PermissionLevel:    s.PermissionLevel,
+		MCPExportable:      s.MCPExportable,
+	}
+	if d.Description == "" {
+		d.Description = s.Name
+	}
+	if d.Parameters == nil {
+		d.Parameters = map[string]any{"type": "object"}
+	}
+	if d.Version == "" {
+		d.Version = version
+	}
+	return d
+}
+
+// SkillFromTool is the reverse mapping, for cards the host writes (its own
+// well-known card, and providers that have no card).
+func SkillFromTool(d abi.ToolDef) Skill {
+	level := d.PermissionLevel
+	if level == "" {
+		level = abi.PermissionMedium
+	}
+	name := d.Name
+	return Skill{ID: d.Name, Name: name, Description: d.Description, PermissionLevel: level, Examples: d.Examples,
+		InputSchema: d.Parameters, OutputSchema: d.Returns, CapabilityRequired: d.CapabilityRequired,
+		Version: d.Version, Tags: d.Tags, Idempotent: d.Idempotent, LatencyClass: d.LatencyClass,
+		MCPExportable: d.MCPExportable, Deprecated: d.Deprecated}
+}
+
+// CardFromRegister synthesizes an (unsigned) card for a provider that has
+// none, so aios/registry.info answers every provider the same way.
+func CardFromRegister(reg *abi.ToolRegister) *Card {
+	c := &Card{
+		Adapter: AdapterInfo{ID: reg.Provider.ID, Name: reg.Provider.Name, Description: reg.Provider.Description,
+			Version: reg.Provider.Version, ProtocolVersion: ProtocolVersion},
+		Skills: make([]Skill, 0, len(reg.Tools)),
+	}
+	if c.Adapter.Name == "" {
+		c.Adapter.Name = reg.Provider.ID
+	}
+	for _, t := range reg.Tools {
+		c.Skills = append(c.Skills, SkillFromTool(t))
+	}
+	sort.Slice(c.Skills, func(i, j int) bool { return c.Skills[i].ID < c.Skills[j].ID })
+	if len(reg.Provider.Capabilities) > 0 {
+		c.Requirements = &Requirements{Capabilities: reg.Provider.Capabilities}
+	}
+	return c
+}
+
+// Marshal renders the card as JSON (without Raw), Extra members included.
+func (c *Card) Marshal() ([]byte, error) {
+	b, err := json.Marshal(c)
+	if err != nil || len(c.Extra) == 0 {
+		return b, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range c.Extra {
+		m[k] = v
+	}
+	return json.Marshal(m)
+}

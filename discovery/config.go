@@ -1,0 +1,94 @@
+package discovery
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/trust"
+)
+
+// Config is the `discovery:` section of the configuration file.
+//
+//	discovery:
+//	  dirs: [~/.local/share/aios/adapters]   # extra folders of cards / tool.aios.yaml
+//	  desktop_dirs: [/usr/share/applications] # folders of .desktop entries
+//	  watch: true              # watch folders for changes (default true)
+//	  debounce: 50ms           # quiet time before a changed file is (re)loaded
+//	  known_adapters: true     # match .desktop entries to the built-in library
+//	  require_signature: false # refuse unsigned cards and bare artifacts
+//	  keys:                    # trusted signing keys (see docs/trust.md)
+//	    - {trust: Verified, jwks: keys/vendor.jwks.json}
+//	    - {trust: Community, jwks_url: https://example.com/.well-known/jwks.json}
+//	  remotes:                 # remote hosts / adapters (seed §3.2)
+//	    - {url: http://127.0.0.1:7702, token_env: PEER_TOKEN}
+//	  remote_refresh: 30s      # how often remote cards are re-fetched
+//
+// The folders of the top-level `plugins:` list are always scanned. When
+// dirs / desktop_dirs are not given, the seed's system paths are used where
+// they exist: /usr/share/aios/adapters, ~/.local/share/aios/adapters,
+// /usr/share/applications, ~/.local/share/applications.
+type Config struct {
+	Dirs             []string          `yaml:"dirs"`
+	DesktopDirs      []string          `yaml:"desktop_dirs"`
+	Watch            *bool             `yaml:"watch"`
+	Debounce         time.Duration     `yaml:"debounce"`
+	KnownAdapters    *bool             `yaml:"known_adapters"`
+	RequireSignature bool              `yaml:"require_signature"`
+	Keys             []trust.KeyConfig `yaml:"keys"`
+	Remotes          []RemoteConfig    `yaml:"remotes"`
+	RemoteRefresh    time.Duration     `yaml:"remote_refresh"`
+}
+
+// DefaultDebounce is the quiet time after the last event on a file.
+const DefaultDebounce = 50 * time.Millisecond
+
+// LoadConfig decodes the discovery section of cfg (strict, with lines) and
+// fills defaults.
+func LoadConfig(cfg *config.Config) (Config, error) {
+	var c Config
+	if cfg != nil {
+		if err := cfg.Decode(cfg.Discovery, "discovery", &c); err != nil {
+			return c, err
+		}
+	}
+	if c.Debounce <= 0 {
+		c.Debounce = DefaultDebounce
+	}
+	if c.RemoteRefresh <= 0 {
+		c.RemoteRefresh = 30 * time.Second
+	}
+	home, _ := os.UserHomeDir()
+	expand := func(list []string) []string {
+		out := make([]string, 0, len(list))
+		for _, p := range list {
+			if len(p) > 1 && p[:2] == "~/" && home != "" {
+				p = filepath.Join(home, p[2:])
+			}
+			out = append(out, p)
+		}
+		return out
+	}
+	if c.Dirs == nil {
+		c.Dirs = existing("/usr/share/aios/adapters", filepath.Join(home, ".local/share/aios/adapters"))
+	}
+	if c.DesktopDirs == nil {
+		c.DesktopDirs = existing("/usr/share/applications", filepath.Join(home, ".local/share/applications"))
+	}
+	c.Dirs, c.DesktopDirs = expand(c.Dirs), expand(c.DesktopDirs)
+	return c, nil
+}
+
+func existing(paths ...string) []string {
+	out := []string{}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (c Config) watch() bool         { return c.Watch == nil || *c.Watch }
+func (c Config) knownAdapters() bool { return c.KnownAdapters == nil || *c.KnownAdapters }

@@ -1,0 +1,345 @@
+package discovery
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// DesktopEntry is the "[Desktop Entry]" group of a freedesktop .desktop file
+// (Desktop Entry Specification 1.5), with the keys discovery uses.
+type DesktopEntry struct {
+	// ID is the desktop file id (the file name, e.g. google-chrome.desktop).
+	ID          string
+	Type        string
+	Name        string
+	GenericName string
+	Comment     string
+	Exec        string
+	TryExec     string
+	Icon        string
+	Categories  []string
+	Keywords    []string
+	MimeType    []string
+	NoDisplay   bool
+	Hidden      bool
+	Terminal    bool
+	// DBusActivatable apps need no Exec.
+	DBusActivatable bool
+	// Keys holds every key of the group as written (localized ones too, e.g.
+	// "Name[zh_CN]"), values unescaped.
+	Keys map[string]string
+}
+
+// MaxDesktopBytes bounds a .desktop file.
+const MaxDesktopBytes = 256 << 10
+
+// ParseDesktop parses a .desktop file. id is its desktop file id. It
+// checks the structure (groups, key syntax, no duplicate keys, valid
+// UTF-8) and the required keys of the main group (Type, Name, and Exec for
+// an Application that is not D-Bus activatable).
+func ParseDesktop(data []byte, id string) (*DesktopEntry, error) {
+	fail := func(line int, format string, args ...any) (*DesktopEntry, error) {
+		if line > 0 {
+			return nil, fmt.Errorf("%s:%d: %s", id, line, fmt.Sprintf(format, args...))
+		}
+		return nil, fmt.Errorf("%s: %s", id, fmt.Sprintf(format, args...))
+	}
+	if len(data) > MaxDesktopBytes {
+		return fail(0, "file is %d bytes, larger than the limit of %d", len(data), MaxDesktopBytes)
+	}
+	if !utf8.Valid(data) {
+		return fail(0, "not valid UTF-8")
+	}
+	e := &DesktopEntry{ID: id, Keys: map[string]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), MaxDesktopBytes)
+	group, seenMain := "", false
+	groups := map[string]bool{}
+	var groupKeys map[string]bool
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimRight(sc.Text(), "\r")
+		trim := strings.TrimSpace(line)
+		if trim == "" || strings.HasPrefix(trim, "#") {
+			continue
+		}
+		if strings.HasPrefix(trim, "[") {
+			if !strings.HasSuffix(trim, "]") {
+				return fail(n, "group header %q lacks ']'", trim)
+			}
+			group = trim[1 : len(trim)-1]
+			if group == "" || strings.ContainsAny(group, "[]") || hasControl(group) {
+				return fail(n, "invalid group name %q", group)
+			}
+			if groups[group] {
+				return fail(n, "group [%s] appears twice", group)
+			}
+			if len(groups) == 0 && group != "Desktop Entry" {
+				return fail(n, "the first group must be [Desktop Entry], not [%s]", group)
+			}
+			groups[group] = true
+			groupKeys = map[string]bool{}
+			if group == "Desktop Entry" {
+				seenMain = true
+			}
+			continue
+		}
+		if group == "" {
+			return fail(n, "key before any group header")
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if !ok {
+			return fail(n, "line is neither a comment, a group header nor key=value: %q", trim)
+		}
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		if !validDesktopKey(key) {
+			return fail(n, "invalid key %q (want A-Za-z0-9- with an optional [locale])", key)
+		}
+		if groupKeys[key] {
+			return fail(n, "key %q appears twice in group [%s]", key, group)
+		}
+		groupKeys[key] = true
+		if group != "Desktop Entry" {
+			continue
+		}
+		uv, err := unescapeDesktop(val)
+		if err != nil {
+			return fail(n, "key %s: %v", key, err)
+		}
+		e.Keys[key] = uv
+		switch key {
+		case "Type":
+			e.Type = uv
+		case "Name":
+			e.Name = uv
+		case "GenericName":
+			e.GenericName = uv
+		case "Comment":
+			e.Comment = uv
+		case "Exec":
+			e.Exec = uv
+		case "TryExec":
+			e.TryExec = uv
+		case "Icon":
+			e.Icon = uv
+		case "Categories":
+			e.Categories = splitList(val)
+		case "Keywords":
+			e.Keywords = splitList(val)
+		case "MimeType":
+			e.MimeType = splitList(val)
+		case "NoDisplay", "Hidden", "Terminal", "DBusActivatable":
+			b, err := parseBool(uv)
+			if err != nil {
+				return fail(n, "key %s: %v", key, err)
+			}
+			switch key {
+			case "NoDisplay":
+				e.NoDisplay = b
+			case "Hidden":
+				e.Hidden = b
+			case "Terminal":
+				e.Terminal = b
+			case "DBusActivatable":
+				e.DBusActivatable = b
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fail(0, "%v", err)
+	}
+	if !seenMain {
+		return fail(0, "no [Desktop Entry] group")
+	}
+	switch e.Type {
+	case "":
+		return fail(0, "required key Type is missing")
+	case "Application", "Link", "Directory":
+	default:
+		// Unknown types are allowed by the spec; they match no adapter.
+	}
+	if e.Name == "" {
+		return fail(0, "required key Name is missing")
+	}
+	if e.Type == "Application" && e.Exec == "" && !e.DBusActivatable {
+		return fail(0, "an Application needs Exec (or DBusActivatable=true)")
+	}
+	return e, nil
+}
+
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+func validDesktopKey(k string) bool {
+	base, loc, hasLoc := strings.Cut(k, "[")
+	if base == "" {
+		return false
+	}
+	for _, r := range base {
+		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	if hasLoc {
+		if !strings.HasSuffix(loc, "]") || len(loc) < 2 || strings.ContainsAny(loc[:len(loc)-1], "[] =") {
+			return false
+		}
+	}
+	return true
+}
+
+func unescapeDesktop(v string) (string, error) {
+	if !strings.Contains(v, `\`) {
+		return v, nil
+	}
+	var sb strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] != '\\' {
+			sb.WriteByte(v[i])
+			continue
+		}
+		if i+1 >= len(v) {
+			return "", fmt.Errorf("value ends in a lone backslash")
+		}
+		i++
+		switch v[i] {
+		case 's':
+			sb.WriteByte(' ')
+		case 'n':
+			sb.WriteByte('\n')
+		case 't':
+			sb.WriteByte('\t')
+		case 'r':
+			sb.WriteByte('\r')
+		case '\\':
+			sb.WriteByte('\\')
+		default:
+			// \; in lists and Exec's own quoting: keep both characters.
+			sb.WriteByte('\\')
+			sb.WriteByte(v[i])
+		}
+	}
+	return sb.String(), nil
+}
+
+func splitList(v string) []string {
+	var out []string
+	var cur strings.Builder
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] == '\\' && i+1 < len(v) && v[i+1] == ';':
+			cur.WriteByte(';')
+			i++
+		case v[i] == ';':
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+			}
+			cur.Reset()
+		default:
+			cur.WriteByte(v[i])
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+func parseBool(v string) (bool, error) {
+	switch v {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not a boolean (true or false)", v)
+}
+
+// Program is the executable Exec (or TryExec) names, without arguments.
+func (e *DesktopEntry) Program() string {
+	if e.TryExec != "" {
+		return e.TryExec
+	}
+	f := strings.Fields(e.Exec)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.Trim(f[0], `"`)
+}
+
+// Detected is what software detection found.
+type Detected struct {
+	Installed   bool   `json:"software_installed"`
+	Running     bool   `json:"software_running"`
+	DesktopFile string `json:"desktop_file,omitempty"`
+	Executable  string `json:"executable,omitempty"`
+	Reason      string `json:"reason,omitempty"`
+}
+
+// Detect applies requirements.software.detection: the software is installed
+// when every given probe succeeds — desktop_file exists in one of
+// desktopDirs, and executable exists and is executable. A card without
+// detection is considered installed. Running looks for a process whose
+// executable is the detected one (Linux /proc).
+func Detect(sw *Software, desktopDirs []string) Detected {
+	if sw == nil || sw.Detection == nil {
+		return Detected{Installed: true}
+	}
+	d := sw.Detection
+	var out Detected
+	if d.DesktopFile != "" {
+		for _, dir := range desktopDirs {
+			p := filepath.Join(dir, d.DesktopFile)
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				out.DesktopFile = p
+				break
+			}
+		}
+		if out.DesktopFile == "" {
+			out.Reason = d.DesktopFile + " not found in " + strings.Join(desktopDirs, ", ")
+			return out
+		}
+	}
+	if d.Executable != "" {
+		if !isExecutable(d.Executable) {
+			out.Reason = d.Executable + " is missing or not executable"
+			return out
+		}
+		out.Executable = d.Executable
+		out.Running = processRunning(d.Executable)
+	}
+	out.Installed = true
+	return out
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+}
+
+func processRunning(exe string) bool {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if name[0] < '0' || name[0] > '9' {
+			continue
+		}
+		if t, err := os.Readlink("/proc/" + name + "/exe"); err == nil && t == exe {
+			return true
+		}
+	}
+	return false
+}

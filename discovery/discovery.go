@@ -1,0 +1,980 @@
+package discovery
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/trust"
+)
+
+// Source kinds, in priority order (seed §6.2: card > yaml > desktop).
+const (
+	KindDesktop  = "desktop"  // a .desktop entry matched to a known adapter
+	KindYAML     = "yaml"     // tool.aios.yaml
+	KindCard     = "card"     // adapter.json
+	KindArtifact = "artifact" // a bare .wasm/.js/.ts/.py that describes itself
+	KindRemote   = "remote"   // a remote card fetched over HTTP
+)
+
+func priority(kind string) int {
+	switch kind {
+	case KindDesktop:
+		return 1
+	case KindYAML:
+		return 2
+	}
+	return 3
+}
+
+// Options configure a Discovery.
+type Options struct {
+	Host   *host.Host
+	Config *config.Config // its plugins list and discovery section
+	Logger *slog.Logger
+	// HTTPClient fetches remote cards and JWKS (a 5 s timeout client when nil).
+	HTTPClient *http.Client
+	// Progress, when set, is told about each unit of the initial scan.
+	Progress func(done, total int, path string, err error)
+	// OnReload is told about every load, reload and unload (for metrics).
+	OnReload func(ev ReloadEvent)
+	// Library overrides the known-adapter library (DefaultLibrary when nil).
+	Library *Library
+}
+
+// ReloadEvent describes one change discovery applied or refused.
+type ReloadEvent struct {
+	Provider string
+	Source   string
+	Action   string // "load", "reload", "unload", "error"
+	Err      error
+}
+
+// Adapter is what discovery knows of one adapter, for aios/registry.search
+// and aios/registry.info.
+type Adapter struct {
+	ID       string
+	Kind     string // card, yaml, desktop, artifact, remote
+	Source   string
+	Card     *Card // nil for a bare artifact
+	Trust    abi.TrustLevel
+	Signed   bool
+	KeyID    string
+	Active   bool   // registered and serving
+	Shadowed string // source of the higher-priority description that won
+	Detected *Detected
+	Err      string // why it is not active, if it failed
+}
+
+// candidate is one unit's current good description and its loaded provider.
+type candidate struct {
+	key      string
+	id       string
+	kind     string
+	card     *Card
+	trust    abi.TrustLevel
+	verified *trust.Verified
+	digest   string
+	provider abi.Provider // owned by the generation when active
+	detected *Detected
+	active   bool
+}
+
+// Discovery scans and watches provider folders and remote adapters and
+// keeps the host's registry in step with them.
+type Discovery struct {
+	h      *host.Host
+	cfg    Config
+	hcfg   *config.Config
+	log    *slog.Logger
+	keys   *trust.KeyStore
+	lib    *Library
+	hc     *http.Client
+	opts   Options
+	roots  []string // plugin dirs, then card dirs, then desktop dirs
+	isDesk map[string]bool
+
+	mu      sync.Mutex // guards the maps below and serializes reconciling
+	cands   map[string]*candidate
+	active  map[string]*candidate  // by provider id
+	gens    sync.Map               // provider id → *generation (live)
+	errs    map[string]string      // unit key → last error
+	pending map[string]*time.Timer // debounce timers by unit key
+
+	watcher *fsnotify.Watcher
+	work    chan string
+	stop    chan struct{}
+	wg      sync.WaitGroup
+	closed  bool
+}
+
+// New prepares discovery; Start scans and starts watching.
+func New(opts Options) (*Discovery, error) {
+	if opts.Host == nil {
+		return nil, errors.New("discovery: no host")
+	}
+	cfg, err := LoadConfig(opts.Config)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Timeout: 5 * time.Second}
+	}
+	base := ""
+	if opts.Config != nil && opts.Config.File != "" {
+		base = filepath.Dir(opts.Config.File)
+	}
+	keys, err := trust.LoadKeyConfigs(cfg.Keys, base, hc)
+	if err != nil {
+		return nil, fmt.Errorf("discovery.keys: %w", err)
+	}
+	lib := opts.Library
+	if lib == nil && cfg.knownAdapters() {
+		if lib, err = DefaultLibrary(); err != nil {
+			return nil, err
+		}
+	}
+	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
+		isDesk: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
+		errs: map[string]string{}, pending: map[string]*time.Timer{}, work: make(chan string, 1024), stop: make(chan struct{})}
+	seen := map[string]bool{}
+	add := func(dirs []string, desk bool) {
+		for _, p := range dirs {
+			abs, err := filepath.Abs(p)
+			if err != nil || seen[abs] {
+				continue
+			}
+			seen[abs] = true
+			d.roots = append(d.roots, abs)
+			d.isDesk[abs] = desk
+		}
+	}
+	if opts.Config != nil {
+		add(opts.Config.Plugins, false)
+	}
+	add(cfg.Dirs, false)
+	add(cfg.DesktopDirs, true)
+	return d, nil
+}
+
+// Keys is the trusted key store (for verifying and for /.well-known/jwks.json).
+func (d *Discovery) Keys() *trust.KeyStore { return d.keys }
+
+// Roots lists the folders discovery scans.
+func (d *Discovery) Roots() []string { return append([]string(nil), d.roots...) }
+
+// Start scans every folder (reporting progress), fetches remote cards, and
+// then watches the folders until Close.
+func (d *Discovery) Start(ctx context.Context) error {
+	if d.cfg.watch() {
+		w, err := fsnotify.NewWatcher()
+		if err != nil {
+			return fmt.Errorf("discovery: watching folders: %w", err)
+		}
+		d.watcher = w
+		for _, r := range d.roots {
+			if err := w.Add(r); err != nil {
+				d.log.Warn("cannot watch folder", "dir", r, "err", err)
+			}
+		}
+	}
+	units := d.scanRoots()
+	for i, u := range units {
+		err := d.reconcile(ctx, u)
+		if d.opts.Progress != nil {
+			d.opts.Progress(i+1, len(units), u, err)
+		}
+	}
+	d.refreshRemotes(ctx)
+	if d.watcher != nil {
+		d.wg.Add(2)
+		go d.eventLoop()
+		go d.workLoop()
+	}
+	if len(d.cfg.Remotes) > 0 {
+		d.wg.Add(1)
+		go d.remoteLoop()
+	}
+	return nil
+}
+
+// Close stops watching. Registered providers stay with the host.
+func (d *Discovery) Close() error {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return nil
+	}
+	d.closed = true
+	for _, t := range d.pending {
+		t.Stop()
+	}
+	d.mu.Unlock()
+	close(d.stop)
+	var err error
+	if d.watcher != nil {
+		err = d.watcher.Close()
+	}
+	d.wg.Wait()
+	return err
+}
+
+// scanRoots lists every unit under the roots, adding watches on subfolders.
+func (d *Discovery) scanRoots() []string {
+	var units []string
+	for _, r := range d.roots {
+		ents, err := os.ReadDir(r)
+		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) {
+				d.log.Warn("cannot read folder", "dir", r, "err", err)
+			}
+			continue
+		}
+		for _, e := range ents {
+			p := filepath.Join(r, e.Name())
+			if ignored(e.Name()) {
+				continue
+			}
+			if e.IsDir() {
+				if d.isDesk[r] {
+					continue
+				}
+				if d.watcher != nil {
+					_ = d.watcher.Add(p)
+				}
+				units = append(units, p)
+				continue
+			}
+			if d.relevant(r, e.Name()) {
+				units = append(units, p)
+			}
+		}
+	}
+	return units
+}
+
+// ignored skips hidden files and editors' temporaries.
+func ignored(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, "~") || strings.HasSuffix(name, ".swp") ||
+		strings.HasSuffix(name, ".tmp") || strings.HasSuffix(name, ".part")
+}
+
+func isCardName(name string) bool {
+	return name == "adapter.json" || strings.HasSuffix(name, ".adapter.json")
+}
+
+func isYAMLName(name string) bool {
+	return name == "tool.aios.yaml" || strings.HasSuffix(name, ".aios.yaml") ||
+		strings.HasSuffix(name, ".aios.yml")
+}
+
+func (d *Discovery) relevant(root, name string) bool {
+	if d.isDesk[root] {
+		return strings.HasSuffix(name, ".desktop")
+	}
+	if isCardName(name) || isYAMLName(name) || strings.HasSuffix(name, ".desktop") {
+		return true
+	}
+	_, ok := d.h.LoaderFor(name)
+	return ok
+}
+
+// unitOf maps a changed path to its unit: the file itself at a root's top
+// level, or the root's subfolder that contains it.
+func (d *Discovery) unitOf(path string) (string, bool) {
+	for _, r := range d.roots {
+		rel, err := filepath.Rel(r, path)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		parts := strings.Split(rel, string(filepath.Separator))
+		if ignored(parts[0]) {
+			return "", false
+		}
+		unit := filepath.Join(r, parts[0])
+		if len(parts) > 1 {
+			if d.isDesk[r] {
+				return "", false
+			}
+			if len(parts) > 2 || ignored(parts[1]) {
+				return "", false
+			}
+			return unit, true
+		}
+		if st, err := os.Stat(unit); err == nil && st.IsDir() {
+			return unit, !d.isDesk[r]
+		}
+		d.mu.Lock()
+		_, known := d.cands[unit]
+		d.mu.Unlock()
+		return unit, known || d.relevant(r, parts[0])
+	}
+	return "", false
+}
+
+func (d *Discovery) eventLoop() {
+	defer d.wg.Done()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case err, ok := <-d.watcher.Errors:
+			if !ok {
+				return
+			}
+			d.log.Warn("folder watch error", "err", err)
+		case ev, ok := <-d.watcher.Events:
+			if !ok {
+				return
+			}
+			if ev.Has(fsnotify.Create) {
+				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+					_ = d.watcher.Add(ev.Name)
+				}
+			}
+			if unit, ok := d.unitOf(ev.Name); ok {
+				d.schedule(unit)
+			}
+		}
+	}
+}
+
+// schedule (re)starts the debounce timer of a unit.
+func (d *Discovery) schedule(unit string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	if t := d.pending[unit]; t != nil {
+		t.Reset(d.cfg.Debounce)
+		return
+	}
+	d.pending[unit] = time.AfterFunc(d.cfg.Debounce, func() {
+		d.mu.Lock()
+		delete(d.pending, unit)
+		d.mu.Unlock()
+		select {
+		case d.work <- unit:
+		case <-d.stop:
+		}
+	})
+}
+
+func (d *Discovery) workLoop() {
+	defer d.wg.Done()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case unit := <-d.work:
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			_ = d.reconcile(ctx, unit)
+			cancel()
+		}
+	}
+}
+
+// Refresh rescans (scope "local"), re-fetches remote cards ("remote") or
+// both ("all" or ""). It returns the number of adapters known afterwards.
+func (d *Discovery) Refresh(ctx context.Context, scope string) (int, error) {
+	switch scope {
+	case "", "all", "local", "remote":
+	default:
+		return 0, fmt.Errorf("scope %q: want local, remote or all", scope)
+	}
+	if scope != "remote" {
+		seen := map[string]bool{}
+		for _, u := range d.scanRoots() {
+			seen[u] = true
+			_ = d.reconcile(ctx, u)
+		}
+		d.mu.Lock()
+		var gone []string
+		for k := range d.cands {
+			if !seen[k] && !strings.HasPrefix(k, "remote:") {
+				gone = append(gone, k)
+			}
+		}
+		d.mu.Unlock()
+		for _, k := range gone {
+			_ = d.reconcile(ctx, k)
+		}
+	}
+	if scope != "local" {
+		d.refreshRemotes(ctx)
+	}
+	return len(d.Adapters()), nil
+}
+
+func (d *Discovery) remoteLoop() {
+	defer d.wg.Done()
+	t := time.NewTicker(d.cfg.RemoteRefresh)
+	defer t.Stop()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			d.refreshRemotes(ctx)
+			cancel()
+		}
+	}
+}
+
+func (d *Discovery) refreshRemotes(ctx context.Context) {
+	for _, rc := range d.cfg.Remotes {
+		key := "remote:" + rc.URL
+		cand, err := d.remoteCandidate(ctx, rc)
+		if err == nil {
+			d.mu.Lock()
+			old := d.cands[key]
+			d.mu.Unlock()
+			if old != nil && old.digest == cand.digest {
+				_ = cand.provider.Close()
+				continue // the same card: nothing to swap
+			}
+		}
+		_ = d.apply(ctx, key, cand, err)
+	}
+}
+
+func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*candidate, error) {
+	r, err := FetchRemoteCard(ctx, rc, d.keys, d.hc)
+	if err != nil {
+		return nil, err
+	}
+	p, err := NewRemoteProvider(r.Card, r.Endpoint, rc.TokenValue(), nil)
+	if err != nil {
+		return nil, err
+	}
+	// Digest the signed content, not the signature bytes: ECDSA signatures
+	// differ on every signing, and a re-signed identical card is no change.
+	payload, _, err := trust.SigningPayload(r.Card.Raw)
+	if err != nil {
+		payload = r.Card.Raw
+	}
+	sum := sha256.Sum256(payload)
+	return &candidate{key: "remote:" + rc.URL, id: r.Card.Adapter.ID, kind: KindRemote, card: r.Card, trust: r.Trust,
+		verified: r.Verified, digest: hex.EncodeToString(sum[:]), provider: p}, nil
+}
+
+// reconcile re-reads one unit and applies the result.
+func (d *Discovery) reconcile(ctx context.Context, unit string) error {
+	d.mu.Lock()
+	old := d.cands[unit]
+	d.mu.Unlock()
+	cand, err := d.load(ctx, unit, old)
+	return d.apply(ctx, unit, cand, err)
+}
+
+var errUnchanged = errors.New("unchanged")
+
+// apply installs cand as unit's description (nil: the unit is gone or
+// describes nothing). On err the old version keeps serving.
+func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err error) error {
+	if errors.Is(err, errUnchanged) {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err != nil {
+		d.errs[unit] = err.Error()
+		d.log.Error("provider not loaded; the previous version (if any) keeps serving", "file", unit, "err", err)
+		d.event(ReloadEvent{Source: unit, Action: "error", Err: err})
+		return err
+	}
+	delete(d.errs, unit)
+	old := d.cands[unit]
+	if cand == nil {
+		if old == nil {
+			return nil
+		}
+		wasActive := old.active
+		delete(d.cands, unit)
+		_ = d.resolve(ctx, old.id)
+		if !wasActive && old.provider != nil {
+			_ = old.provider.Close()
+		}
+		return nil
+	}
+	oldWasActive := old != nil && old.active
+	d.cands[unit] = cand
+	if err := d.resolve(ctx, cand.id); err != nil {
+		// Keep the old version: restore it and drop the new one.
+		if old != nil {
+			d.cands[unit] = old
+		} else {
+			delete(d.cands, unit)
+		}
+		if !cand.active && cand.provider != nil {
+			_ = cand.provider.Close()
+		}
+		d.errs[unit] = err.Error()
+		d.log.Error("provider not registered; the previous version (if any) keeps serving", "file", unit, "err", err)
+		d.event(ReloadEvent{Provider: cand.id, Source: unit, Action: "error", Err: err})
+		return err
+	}
+	if old != nil {
+		if old.id != cand.id {
+			_ = d.resolve(ctx, old.id)
+		}
+		// An active old version belongs to its generation, which the host
+		// closed on the swap (after its calls drain); a shadowed one is ours.
+		if !oldWasActive && old.provider != nil && old.provider != cand.provider {
+			_ = old.provider.Close()
+		}
+	}
+	return nil
+}
+
+func (d *Discovery) event(ev ReloadEvent) {
+	if d.opts.OnReload != nil {
+		d.opts.OnReload(ev)
+	}
+}
+
+// best picks the winning description of id: highest priority, then the
+// lexically first source.
+func (d *Discovery) best(id string) *candidate {
+	var win *candidate
+	for _, c := range d.cands {
+		if c.id != id || c.provider == nil {
+			continue
+		}
+		if win == nil || priority(c.kind) > priority(win.kind) || (priority(c.kind) == priority(win.kind) && c.key < win.key) {
+			win = c
+		}
+	}
+	return win
+}
+
+// resolve makes the host serve the best description of id. Called with mu.
+func (d *Discovery) resolve(ctx context.Context, id string) error {
+	win := d.best(id)
+	cur := d.active[id]
+	if win == cur {
+		return nil
+	}
+	if win == nil {
+		delete(d.active, id)
+		cur.active = false
+		d.gens.Delete(id)
+		if err := d.h.RemoveProvider(id); err != nil {
+			d.log.Warn("unloading provider", "provider", id, "err", err)
+		}
+		d.log.Info("provider unloaded", "provider", id, "source", cur.key)
+		d.event(ReloadEvent{Provider: id, Source: cur.key, Action: "unload"})
+		return nil
+	}
+	gen := newGeneration(win.provider, func() *generation {
+		if g, ok := d.gens.Load(id); ok {
+			return g.(*generation)
+		}
+		return nil
+	})
+	meta := host.ProviderMeta{Source: win.key, Trust: win.trust}
+	action := "load"
+	var err error
+	if cur == nil {
+		err = d.h.AddProvider(ctx, gen, meta)
+	} else {
+		action = "reload"
+		// Publish the new generation first: a call that reaches the old one
+		// after the host closes it is forwarded here.
+		prev, hadPrev := d.gens.Load(id)
+		d.gens.Store(id, gen)
+		err = d.h.ReplaceProvider(ctx, gen, meta)
+		if err != nil && hadPrev {
+			d.gens.Store(id, prev)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if cur != nil {
+		cur.active = false
+	}
+	win.active = true
+	d.active[id] = win
+	d.gens.Store(id, gen)
+	d.log.Info("provider "+action+"ed", "provider", id, "kind", win.kind, "trust", win.trust.String(), "source", win.key)
+	d.event(ReloadEvent{Provider: id, Source: win.key, Action: action})
+	return nil
+}
+
+// load reads one unit. It returns (nil, nil) when the unit is gone or
+// describes nothing, errUnchanged when its content has not changed.
+func (d *Discovery) load(ctx context.Context, unit string, old *candidate) (*candidate, error) {
+	st, err := os.Stat(unit)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	root := filepath.Dir(unit)
+	if st.IsDir() {
+		return d.loadFolder(ctx, unit, root, old)
+	}
+	name := filepath.Base(unit)
+	switch {
+	case strings.HasSuffix(name, ".desktop"):
+		return d.loadDesktop(unit, old)
+	case isCardName(name) || isYAMLName(name):
+		return d.loadDescribed(ctx, unit, root, unit, "", old)
+	default:
+		return d.loadArtifact(ctx, unit, root, old)
+	}
+}
+
+func fileDigest(h io.Writer, paths ...string) error {
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		_, _ = io.WriteString(h, filepath.Base(p)+"\x00")
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func digestOf(paths ...string) (string, error) {
+	h := sha256.New()
+	if err := fileDigest(h, paths...); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candidate) (*candidate, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var card, yml string
+	var artifacts []string
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || ignored(n) {
+			continue
+		}
+		switch {
+		case isCardName(n):
+			if card != "" {
+				return nil, fmt.Errorf("%s: two cards (%s, %s)", dir, filepath.Base(card), n)
+			}
+			card = filepath.Join(dir, n)
+		case isYAMLName(n):
+			if yml != "" {
+				return nil, fmt.Errorf("%s: two tool.aios.yaml files (%s, %s)", dir, filepath.Base(yml), n)
+			}
+			yml = filepath.Join(dir, n)
+		default:
+			if _, ok := d.h.LoaderFor(n); ok {
+				artifacts = append(artifacts, filepath.Join(dir, n))
+			}
+		}
+	}
+	desc := card
+	if desc == "" {
+		desc = yml
+	} else if yml != "" {
+		d.log.Debug("tool.aios.yaml shadowed by adapter.json (card > yaml)", "folder", dir)
+	}
+	if desc != "" {
+		return d.loadDescribed(ctx, dir, root, desc, pickArtifact(artifacts), old)
+	}
+	switch len(artifacts) {
+	case 0:
+		return nil, nil
+	case 1:
+		return d.loadArtifact(ctx, artifacts[0], root, old, dir)
+	}
+	if a := pickArtifact(artifacts); a != "" {
+		return d.loadArtifact(ctx, a, root, old, dir)
+	}
+	return nil, fmt.Errorf("%s: several artifacts (%s) and no card naming one; add adapter.json with artifact.path, or name one tool.<ext>", dir, baseNames(artifacts))
+}
+
+// pickArtifact returns the folder's tool.<ext>, or its only artifact.
+func pickArtifact(artifacts []string) string {
+	for _, a := range artifacts {
+		if strings.TrimSuffix(filepath.Base(a), filepath.Ext(a)) == "tool" {
+			return a
+		}
+	}
+	if len(artifacts) == 1 {
+		return artifacts[0]
+	}
+	return ""
+}
+
+func baseNames(paths []string) string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.Base(p)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+func (d *Discovery) folderTrust(root string) abi.TrustLevel {
+	if d.hcfg == nil {
+		return abi.Untrusted
+	}
+	return d.hcfg.FolderTrust(root)
+}
+
+// loadArtifact loads a bare artifact (unit is the file or its folder).
+func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *candidate, unitOverride ...string) (*candidate, error) {
+	unit := path
+	if len(unitOverride) > 0 {
+		unit = unitOverride[0]
+	}
+	if d.cfg.RequireSignature {
+		return nil, fmt.Errorf("%s: unsigned artifact refused (discovery.require_signature); add a signed adapter.json pinning it", path)
+	}
+	digest, err := digestOf(path)
+	if err != nil {
+		return nil, err
+	}
+	if old != nil && old.digest == digest {
+		return nil, errUnchanged
+	}
+	tl := d.folderTrust(root)
+	p, err := d.h.LoadProvider(ctx, path, host.ProviderMeta{Source: path, Trust: tl})
+	if err != nil {
+		return nil, err
+	}
+	if after, err := digestOf(path); err != nil || after != digest {
+		_ = p.Close()
+		return nil, fmt.Errorf("%s changed while it was loading; waiting for the next change", path)
+	}
+	reg := p.Describe()
+	if reg == nil {
+		_ = p.Close()
+		return nil, fmt.Errorf("%s: provider describes no registration", path)
+	}
+	return &candidate{key: unit, id: reg.Provider.ID, kind: KindArtifact, trust: tl, digest: digest, provider: p}, nil
+}
+
+// loadDescribed loads a unit described by a card or tool.aios.yaml (desc),
+// with an optional artifact.
+func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifact string, old *candidate) (*candidate, error) {
+	data, err := os.ReadFile(desc)
+	if err != nil {
+		return nil, err
+	}
+	kind := KindCard
+	var card *Card
+	if isYAMLName(filepath.Base(desc)) {
+		kind = KindYAML
+		card, err = ParseYAML(data, desc)
+	} else {
+		card, err = ParseCard(data, desc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	topLevel := unit == desc
+	if card.Artifact != nil {
+		if topLevel {
+			return nil, fmt.Errorf("%s: a card at the top of a plugin folder cannot name an artifact; put the card and %s in their own folder", desc, card.Artifact.Path)
+		}
+		artifact = filepath.Join(unit, filepath.FromSlash(card.Artifact.Path))
+		if _, err := os.Stat(artifact); err != nil {
+			return nil, fmt.Errorf("%s: artifact.path: %v", desc, err)
+		}
+		if _, ok := d.h.LoaderFor(artifact); !ok {
+			return nil, fmt.Errorf("%s: artifact %s has no loader (known extensions: %s)", desc, card.Artifact.Path, strings.Join(d.h.Extensions(), " "))
+		}
+	}
+	files := []string{desc}
+	if artifact != "" {
+		files = append(files, artifact)
+	}
+	digest, err := digestOf(files...)
+	if err != nil {
+		return nil, err
+	}
+	if old != nil && old.digest == digest {
+		return nil, errUnchanged
+	}
+	cand := &candidate{key: unit, id: card.Adapter.ID, kind: kind, card: card, digest: digest, trust: d.folderTrust(root)}
+	// Signature (§3.1 step 5).
+	v, err := trust.VerifyCard(ctx, card.Raw, d.keys)
+	switch {
+	case err == nil:
+		cand.verified = v
+		cand.trust = max(cand.trust, v.Trust)
+		if artifact != "" {
+			if v.Artifact == nil {
+				return nil, fmt.Errorf("%s: refused: the card is signed but does not pin its artifact %s (sign it with `aios-host sign`, which pins it)", desc, filepath.Base(artifact))
+			}
+			sum, err := trust.FileSHA256(artifact)
+			if err != nil {
+				return nil, err
+			}
+			if err := v.Artifact.CheckDigest(sum); err != nil {
+				return nil, fmt.Errorf("%s: refused: %w", desc, err)
+			}
+		}
+	case errors.Is(err, trust.ErrUnsigned):
+		if d.cfg.RequireSignature {
+			return nil, fmt.Errorf("%s: unsigned card refused (discovery.require_signature)", desc)
+		}
+	default:
+		return nil, fmt.Errorf("%s: refused: %w", desc, err)
+	}
+	switch {
+	case artifact != "":
+		p, err := d.h.LoadProvider(ctx, artifact, host.ProviderMeta{Source: artifact, Trust: cand.trust})
+		if err != nil {
+			return nil, err
+		}
+		if after, err := digestOf(files...); err != nil || after != digest {
+			_ = p.Close()
+			return nil, fmt.Errorf("%s changed while it was loading; waiting for the next change", unit)
+		}
+		bound, err := BindCard(p, card)
+		if err != nil {
+			_ = p.Close()
+			return nil, fmt.Errorf("%s: %w", desc, err)
+		}
+		cand.provider = bound
+	case card.Endpoints != nil && (card.Endpoints.RPC != "" || card.Endpoints.HTTP != ""):
+		ep := card.Endpoints.RPC
+		if ep == "" || strings.HasPrefix(ep, "tcp://") {
+			ep = strings.TrimRight(card.Endpoints.HTTP, "/") + "/rpc"
+		}
+		p, err := NewRemoteProvider(card, ep, "", nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", desc, err)
+		}
+		cand.provider = p
+	default:
+		return nil, fmt.Errorf("%s: the card names neither an artifact (put one beside it) nor endpoints.rpc/http", desc)
+	}
+	return cand, nil
+}
+
+func (d *Discovery) desktopDirs() []string {
+	var out []string
+	for _, r := range d.roots {
+		if d.isDesk[r] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// loadDesktop matches a .desktop entry to a known adapter (§3.1 step 4).
+func (d *Discovery) loadDesktop(path string, old *candidate) (*candidate, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	e, err := ParseDesktop(data, filepath.Base(path))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Dir(path), err)
+	}
+	card := d.lib.Match(e)
+	if card == nil {
+		return nil, nil
+	}
+	dirs := append(d.desktopDirs(), filepath.Dir(path))
+	det := Detect(card.Requirements.Software, dirs)
+	if !det.Installed {
+		d.log.Info("known adapter matched but its software is not installed", "desktop", path, "adapter", card.Adapter.ID, "reason", det.Reason)
+		return nil, nil
+	}
+	sum := sha256.Sum256(append(data, card.Raw...))
+	digest := hex.EncodeToString(sum[:])
+	if old != nil && old.digest == digest {
+		return nil, errUnchanged
+	}
+	p, err := NewRemoteProvider(card, card.Endpoints.RPC, "", nil)
+	if err != nil {
+		return nil, err
+	}
+	return &candidate{key: path, id: card.Adapter.ID, kind: KindDesktop, card: card, trust: abi.Untrusted,
+		digest: digest, provider: p, detected: &det}, nil
+}
+
+// Adapters lists what discovery knows, sorted by id then priority.
+func (d *Discovery) Adapters() []Adapter {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]Adapter, 0, len(d.cands)+len(d.errs))
+	for _, c := range d.cands {
+		a := Adapter{ID: c.id, Kind: c.kind, Source: c.key, Card: c.card, Trust: c.trust, Active: c.active, Detected: c.detected}
+		if c.verified != nil {
+			a.Signed, a.KeyID = true, c.verified.KeyID
+		}
+		if !c.active {
+			if w := d.active[c.id]; w != nil {
+				a.Shadowed = w.key
+			}
+		}
+		if e, ok := d.errs[c.key]; ok {
+			a.Err = e
+		}
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].ID != out[j].ID {
+			return out[i].ID < out[j].ID
+		}
+		return priority(out[i].Kind) > priority(out[j].Kind)
+	})
+	return out
+}
+
+// Adapter returns the active description of provider id.
+func (d *Discovery) Adapter(id string) (Adapter, bool) {
+	for _, a := range d.Adapters() {
+		if a.ID == id && a.Active {
+			return a, true
+		}
+	}
+	return Adapter{}, false
+}
+
+// Errors lists units that failed to load, by file.
+func (d *Discovery) Errors() map[string]string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make(map[string]string, len(d.errs))
+	for k, v := range d.errs {
+		out[k] = v
+	}
+	return out
+}

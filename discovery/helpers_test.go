@@ -1,0 +1,179 @@
+package discovery
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
+)
+
+// fakeLoader loads ".fake" files: JSON {"id", "version", "tools": [...],
+// "sleep_ms"}. Its tools echo params.value together with the file's version;
+// "slow" sleeps sleep_ms first. A call after Close fails, so tests notice
+// a provider closed under a running call.
+type fakeLoader struct{ loads atomic.Int64 }
+
+type fakeSpec struct {
+	ID      string   `json:"id"`
+	Version string   `json:"version"`
+	Tools   []string `json:"tools"`
+	SleepMS int      `json:"sleep_ms"`
+}
+
+func (*fakeLoader) Runtime() string      { return "fake" }
+func (*fakeLoader) Extensions() []string { return []string{".fake"} }
+func (l *fakeLoader) Load(_ context.Context, src abi.Source) (abi.Provider, error) {
+	data, err := os.ReadFile(src.Path)
+	if err != nil {
+		return nil, err
+	}
+	var s fakeSpec
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("bad fake provider: %w", err)
+	}
+	l.loads.Add(1)
+	reg := &abi.ToolRegister{Format: abi.FormatVersion, Provider: abi.ProviderInfo{ID: s.ID, Version: s.Version, Runtime: "fake"}}
+	for _, t := range s.Tools {
+		reg.Tools = append(reg.Tools, abi.ToolDef{Name: t, Description: "fake " + t, Version: s.Version,
+			Parameters: map[string]any{"type": "object"}})
+	}
+	return &fakeProvider{reg: reg, spec: s}, nil
+}
+
+type fakeProvider struct {
+	reg    *abi.ToolRegister
+	spec   fakeSpec
+	closed atomic.Bool
+	calls  atomic.Int64
+}
+
+func (p *fakeProvider) Describe() *abi.ToolRegister { return p.reg }
+func (p *fakeProvider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env) (any, error) {
+	if p.closed.Load() {
+		return nil, abi.Errorf(abi.Internal, "fake provider %s@%s called after Close", p.spec.ID, p.spec.Version)
+	}
+	p.calls.Add(1)
+	if call.Tool == "slow" && p.spec.SleepMS > 0 {
+		select {
+		case <-time.After(time.Duration(p.spec.SleepMS) * time.Millisecond):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if p.closed.Load() {
+			return nil, abi.Errorf(abi.Internal, "fake provider %s closed during a call", p.spec.ID)
+		}
+	}
+	var v any
+	if m, ok := call.Params.(map[string]any); ok {
+		v = m["value"]
+	}
+	return map[string]any{"value": v, "version": p.spec.Version}, nil
+}
+func (p *fakeProvider) Close() error { p.closed.Store(true); return nil }
+
+func writeFake(t testing.TB, path string, s fakeSpec) {
+	t.Helper()
+	b, _ := json.Marshal(s)
+	// Write then rename, the way an installer should.
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type testEnv struct {
+	h    *host.Host
+	d    *Discovery
+	dir  string
+	cfg  *config.Config
+	load *fakeLoader
+}
+
+func newEnv(t testing.TB, discoveryYAML string, prepare func(dir string)) *testEnv {
+	t.Helper()
+	dir := t.TempDir()
+	plugins := filepath.Join(dir, "plugins")
+	if err := os.MkdirAll(plugins, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if prepare != nil {
+		prepare(plugins)
+	}
+	doc := "plugins: [" + plugins + "]\ndata: " + filepath.Join(dir, "data") + "\naudit: {disabled: true}\n" +
+		"rate_limits: {global: {per_second: 1000000000, burst: 1000000000}}\n" +
+		"discovery:\n  dirs: []\n" + indent(discoveryYAML)
+	cfg, err := config.Parse([]byte(doc), filepath.Join(dir, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl := &fakeLoader{}
+	h, err := host.New(host.Options{Config: cfg, Loaders: []abi.Loader{fl}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log *slog.Logger
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	d, err := New(Options{Host: h, Config: cfg, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = d.Close()
+		_ = h.Close()
+	})
+	return &testEnv{h: h, d: d, dir: plugins, cfg: cfg, load: fl}
+}
+
+func (e *testEnv) call(tool string, value any) (map[string]any, error) {
+	v, err := e.h.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: tool, Params: map[string]any{"value": value}})
+	if err != nil {
+		return nil, err
+	}
+	m, _ := v.(map[string]any)
+	return m, nil
+}
+
+// eventually polls cond for up to 5 s.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func indent(y string) string {
+	if !strings.Contains(y, "desktop_dirs") {
+		y = "desktop_dirs: []\n" + y
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(y, "\n"), "\n") {
+		b.WriteString("  " + l + "\n")
+	}
+	return b.String()
+}

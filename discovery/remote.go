@@ -1,0 +1,226 @@
+package discovery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/server/jsonrpc"
+	"github.com/aios-host/aios-host/trust"
+)
+
+// WellKnownPath is where a host or adapter serves its Adapter Card.
+const WellKnownPath = "/.well-known/aios-adapter.json"
+
+// RemoteConfig is one entry of discovery.remotes: a remote host or adapter.
+type RemoteConfig struct {
+	// URL is the base URL (http://host:port); the card is read from
+	// URL + /.well-known/aios-adapter.json.
+	URL string `yaml:"url"`
+	// Token is the bearer token sent with tools/call; TokenEnv names an
+	// environment variable holding it instead.
+	Token    string `yaml:"token"`
+	TokenEnv string `yaml:"token_env"`
+	// AllowUnsigned accepts a card without signature (as Untrusted).
+	// Default false: a remote card must be signed by a trusted key.
+	AllowUnsigned bool `yaml:"allow_unsigned"`
+	// Timeout bounds fetching the card (default 5s).
+	Timeout time.Duration `yaml:"timeout"`
+}
+
+// TokenValue resolves Token / TokenEnv.
+func (r RemoteConfig) TokenValue() string {
+	if r.TokenEnv != "" {
+		return os.Getenv(r.TokenEnv)
+	}
+	return r.Token
+}
+
+// RemoteCard is a fetched and checked remote Adapter Card.
+type RemoteCard struct {
+	Card     *Card
+	Verified *trust.Verified // nil when unsigned (and allowed)
+	Trust    abi.TrustLevel
+	Endpoint string // the JSON-RPC endpoint tools/call goes to
+}
+
+// FetchRemoteCard runs seed §3.2 steps 1–3: GET the card, verify its
+// signature against keys, check the protocol version.
+func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolver, hc *http.Client) (*RemoteCard, error) {
+	base, err := url.Parse(strings.TrimRight(rc.URL, "/"))
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return nil, fmt.Errorf("remote %q: not an http(s) URL", rc.URL)
+	}
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	timeout := rc.Timeout
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cardURL := base.String() + WellKnownPath
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cardURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("fetching %s: %w", cardURL, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("fetching %s: HTTP %s", cardURL, resp.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxCardBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("fetching %s: %w", cardURL, err)
+	}
+	card, err := ParseCard(data, cardURL)
+	if err != nil {
+		return nil, err
+	}
+	out := &RemoteCard{Card: card}
+	v, err := trust.VerifyCard(ctx, data, keys)
+	switch {
+	case err == nil:
+		out.Verified, out.Trust = v, v.Trust
+	case errors.Is(err, trust.ErrUnsigned) && rc.AllowUnsigned:
+		out.Trust = abi.Untrusted
+	default:
+		return nil, fmt.Errorf("%s: refused: %w", cardURL, err)
+	}
+	out.Endpoint = base.String() + "/rpc"
+	if e := card.Endpoints; e != nil && e.RPC != "" {
+		u, err := url.Parse(e.RPC)
+		if err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+			out.Endpoint = e.RPC
+		}
+	}
+	return out, nil
+}
+
+// RemoteProvider serves a card's skills by calling tools/call on the
+// adapter's JSON-RPC endpoint (http(s)://…/rpc or unix:///path.sock). The
+// remote side checks the token's agent grants; the local host checks the
+// caller against each skill's capability_required before the call gets here.
+type RemoteProvider struct {
+	reg      *abi.ToolRegister
+	endpoint string
+	token    string
+	hc       *http.Client
+
+	mu   sync.Mutex
+	unix *jsonrpc.Client
+	http *jsonrpc.Client
+}
+
+// NewRemoteProvider builds the provider for card served at endpoint.
+func NewRemoteProvider(card *Card, endpoint, token string, hc *http.Client) (*RemoteProvider, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("adapter %s: endpoint %q: %w", card.Adapter.ID, endpoint, err)
+	}
+	switch u.Scheme {
+	case "http", "https", "unix":
+	default:
+		return nil, fmt.Errorf("adapter %s: endpoint %q: only http(s):// and unix:// endpoints can be called", card.Adapter.ID, endpoint)
+	}
+	var caps []string
+	if card.Requirements != nil {
+		caps = card.Requirements.Capabilities
+	}
+	reg := &abi.ToolRegister{Format: abi.FormatVersion, Provider: abi.ProviderInfo{ID: card.Adapter.ID, Name: card.Adapter.Name,
+		Version: card.Adapter.Version, Runtime: abi.RuntimeRemote, Description: card.Adapter.Description, Capabilities: caps},
+		Tools: card.Tools()}
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	return &RemoteProvider{reg: reg, endpoint: endpoint, token: token, hc: hc}, nil
+}
+
+// Describe implements abi.Provider.
+func (p *RemoteProvider) Describe() *abi.ToolRegister { return p.reg }
+
+// Endpoint is where calls go.
+func (p *RemoteProvider) Endpoint() string { return p.endpoint }
+
+func (p *RemoteProvider) client(ctx context.Context) (*jsonrpc.Client, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if strings.HasPrefix(p.endpoint, "unix://") {
+		if p.unix == nil {
+			c, err := jsonrpc.DialUnix(ctx, strings.TrimPrefix(p.endpoint, "unix://"))
+			if err != nil {
+				return nil, err
+			}
+			p.unix = c
+		}
+		return p.unix, nil
+	}
+	if p.http == nil {
+		p.http = jsonrpc.NewHTTPClient(p.endpoint, p.token, p.hc)
+	}
+	return p.http, nil
+}
+
+func (p *RemoteProvider) drop(c *jsonrpc.Client) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.unix == c {
+		_ = c.Close()
+		p.unix = nil
+	}
+}
+
+// Call implements abi.Provider.
+func (p *RemoteProvider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env) (any, error) {
+	c, err := p.client(ctx)
+	if err != nil {
+		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)
+	}
+	params := jsonrpc.ToolsCallParams{Name: call.Tool, Arguments: call.Params, Version: call.Version, ParentID: call.ID}
+	if !call.Deadline.IsZero() {
+		if ms := time.Until(call.Deadline).Milliseconds(); ms > 0 {
+			params.TimeoutMS = ms
+		}
+	}
+	var res jsonrpc.ToolsCallResult
+	err = c.Call(ctx, "tools/call", params, &res)
+	if err != nil {
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) {
+			return nil, rpcErr.ToolError()
+		}
+		if ctx.Err() != nil {
+			return nil, abi.AsToolError(ctx.Err(), abi.Timeout)
+		}
+		p.drop(c)
+		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)
+	}
+	v, err := abi.Normalize(res.Value)
+	if err != nil {
+		return nil, abi.Errorf(abi.ProviderError, "remote adapter %s returned a bad value: %v", p.reg.Provider.ID, err)
+	}
+	return v, nil
+}
+
+// Close implements abi.Provider.
+func (p *RemoteProvider) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.unix != nil {
+		_ = p.unix.Close()
+		p.unix = nil
+	}
+	return nil
+}

@@ -1,0 +1,217 @@
+package discovery
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/trust"
+)
+
+// tool.aios.yaml (seed 001 §6.1)
+//
+//	tool:                 # → adapter
+//	  id: org.example.notes        # → adapter.id
+//	  name: Notes                  # → adapter.name
+//	  version: 1.2.0               # → adapter.version
+//	  description, author, homepage, license: …
+//	  protocol_version: 0.3.0      # optional, defaults to ProtocolVersion
+//	capabilities:         # → skills[] (same members as a card skill, minus permission_level)
+//	  - id: notes.create
+//	    name: Create a note
+//	    input_schema: {type: object, …}
+//	permissions:          # → skills[].permission_level
+//	  - skill: "notes.*"           # a skill id or a glob (* and ?); "*" for all
+//	    level: high
+//	features: {streaming: true}    # → capabilities (the card's protocol features)
+//	endpoints, requirements, extensions, artifact, authentication: as in a card
+//
+// A skill takes the level of the first permissions rule that matches it;
+// with none it is "medium". A capability may also give permission_level
+// itself; a matching rule then overrides it.
+
+type yamlFile struct {
+	Tool         yamlTool          `yaml:"tool"`
+	Capabilities []yamlSkill       `yaml:"capabilities"`
+	Permissions  []yamlPermission  `yaml:"permissions"`
+	Features     *CardCapabilities `yaml:"features"`
+	Endpoints    *Endpoints        `yaml:"endpoints"`
+	Requirements *yamlRequirements `yaml:"requirements"`
+	Extensions   []string          `yaml:"extensions"`
+	Artifact     *struct {
+		Path   string `yaml:"path"`
+		SHA256 string `yaml:"sha256"`
+	} `yaml:"artifact"`
+	Authentication *Authentication `yaml:"authentication"`
+}
+
+type yamlTool struct {
+	ID              string `yaml:"id"`
+	Name            string `yaml:"name"`
+	Version         string `yaml:"version"`
+	Description     string `yaml:"description"`
+	ProtocolVersion string `yaml:"protocol_version"`
+	Author          string `yaml:"author"`
+	Homepage        string `yaml:"homepage"`
+	License         string `yaml:"license"`
+}
+
+type yamlSkill struct {
+	ID                 string         `yaml:"id"`
+	Name               string         `yaml:"name"`
+	Description        string         `yaml:"description"`
+	PermissionLevel    string         `yaml:"permission_level"`
+	Examples           []string       `yaml:"examples"`
+	InputSchema        map[string]any `yaml:"input_schema"`
+	OutputSchema       map[string]any `yaml:"output_schema"`
+	CapabilityRequired []string       `yaml:"capability_required"`
+	Version            string         `yaml:"version"`
+	Tags               []string       `yaml:"tags"`
+	Idempotent         bool           `yaml:"idempotent"`
+	LatencyClass       string         `yaml:"latency_class"`
+	MCPExportable      bool           `yaml:"mcp_exportable"`
+	Deprecated         bool           `yaml:"deprecated"`
+}
+
+type yamlPermission struct {
+	Skill string `yaml:"skill"`
+	Level string `yaml:"level"`
+}
+
+type yamlRequirements struct {
+	Software *struct {
+		Name       string `yaml:"name"`
+		MinVersion string `yaml:"min_version"`
+		Detection  *struct {
+			DesktopFile string  `yaml:"desktop_file"`
+			Executable  string  `yaml:"executable"`
+			DBusService *string `yaml:"dbus_service"`
+		} `yaml:"detection"`
+	} `yaml:"software"`
+	Dependencies []Dependency `yaml:"dependencies"`
+	Capabilities []string     `yaml:"capabilities"`
+}
+
+// ParseYAML converts a tool.aios.yaml document into a validated card.
+// Unknown keys are refused with their line.
+func ParseYAML(data []byte, name string) (*Card, error) {
+	if len(data) > MaxCardBytes {
+		return nil, &CardError{Source: name, Msg: fmt.Sprintf("file is %d bytes, larger than the limit of %d", len(data), MaxCardBytes)}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var y yamlFile
+	if err := dec.Decode(&y); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &CardError{Source: name, Msg: "empty document"}
+		}
+		return nil, &CardError{Source: name, Msg: err.Error()}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, &CardError{Source: name, Msg: "more than one YAML document"}
+	}
+	card, err := y.toCard(name)
+	if err != nil {
+		return nil, err
+	}
+	// Round-trip through JSON so the card is validated exactly like one
+	// read from adapter.json (and Raw is its JSON form).
+	raw, err := card.Marshal()
+	if err != nil {
+		return nil, &CardError{Source: name, Msg: err.Error()}
+	}
+	return ParseCard(raw, name)
+}
+
+func (y *yamlFile) toCard(name string) (*Card, error) {
+	fail := func(field, format string, args ...any) (*Card, error) {
+		return nil, &CardError{Source: name, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if y.Tool.ID == "" {
+		return fail("tool.id", "required")
+	}
+	c := &Card{
+		Adapter: AdapterInfo{ID: y.Tool.ID, Name: y.Tool.Name, Description: y.Tool.Description, Version: y.Tool.Version,
+			ProtocolVersion: y.Tool.ProtocolVersion, Author: y.Tool.Author, Homepage: y.Tool.Homepage, License: y.Tool.License},
+		Skills:         []Skill{},
+		Endpoints:      y.Endpoints,
+		Extensions:     y.Extensions,
+		Authentication: y.Authentication,
+	}
+	if c.Adapter.ProtocolVersion == "" {
+		c.Adapter.ProtocolVersion = ProtocolVersion
+	}
+	if y.Features != nil {
+		c.Capabilities = *y.Features
+	}
+	for i, p := range y.Permissions {
+		if p.Skill == "" {
+			return fail(fmt.Sprintf("permissions[%d].skill", i), "required (a skill id, a glob, or \"*\")")
+		}
+		if !permissionLevels[p.Level] {
+			return fail(fmt.Sprintf("permissions[%d].level", i), "%q is not one of public, low, medium, high, critical", p.Level)
+		}
+	}
+	for i, s := range y.Capabilities {
+		in, err := normMap(s.InputSchema)
+		if err != nil {
+			return fail(fmt.Sprintf("capabilities[%d].input_schema", i), "%v", err)
+		}
+		out, err := normMap(s.OutputSchema)
+		if err != nil {
+			return fail(fmt.Sprintf("capabilities[%d].output_schema", i), "%v", err)
+		}
+		sk := Skill{ID: s.ID, Name: s.Name, Description: s.Description, PermissionLevel: s.PermissionLevel,
+			Examples: s.Examples, InputSchema: in, OutputSchema: out, CapabilityRequired: s.CapabilityRequired,
+			Version: s.Version, Tags: s.Tags, Idempotent: s.Idempotent, LatencyClass: s.LatencyClass,
+			MCPExportable: s.MCPExportable, Deprecated: s.Deprecated}
+		if sk.Name == "" {
+			sk.Name = sk.ID
+		}
+		matched := false
+		for _, p := range y.Permissions {
+			if p.Skill == "*" || abi.Glob(p.Skill, sk.ID) {
+				sk.PermissionLevel, matched = p.Level, true
+				break
+			}
+		}
+		if !matched && sk.PermissionLevel == "" {
+			sk.PermissionLevel = abi.PermissionMedium
+		}
+		c.Skills = append(c.Skills, sk)
+	}
+	if r := y.Requirements; r != nil {
+		c.Requirements = &Requirements{Dependencies: r.Dependencies, Capabilities: r.Capabilities}
+		if sw := r.Software; sw != nil {
+			c.Requirements.Software = &Software{Name: sw.Name, MinVersion: sw.MinVersion}
+			if d := sw.Detection; d != nil {
+				c.Requirements.Software.Detection = &Detection{DesktopFile: d.DesktopFile, Executable: d.Executable, DBusService: d.DBusService}
+			}
+		}
+	}
+	if a := y.Artifact; a != nil {
+		c.Artifact = &trust.ArtifactPin{Path: a.Path, SHA256: a.SHA256}
+	}
+	return c, nil
+}
+
+func normMap(m map[string]any) (map[string]any, error) {
+	if m == nil {
+		return nil, nil
+	}
+	n, err := abi.Normalize(m)
+	if err != nil {
+		return nil, err
+	}
+	// Make sure the schema survives JSON (yaml may produce keys JSON lacks).
+	if _, err := json.Marshal(n); err != nil {
+		return nil, err
+	}
+	return n.(map[string]any), nil
+}

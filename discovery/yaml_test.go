@@ -1,0 +1,83 @@
+package discovery
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestParseYAML(t *testing.T) {
+	data, err := os.ReadFile("testdata/tool.aios.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseYAML(data, "tool.aios.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Adapter.ID != "org.example.notes" || c.Adapter.Version != "1.2.0" || c.Adapter.ProtocolVersion != ProtocolVersion {
+		t.Fatalf("adapter = %+v", c.Adapter)
+	}
+	levels := map[string]string{}
+	for _, s := range c.Skills {
+		levels[s.ID] = s.PermissionLevel
+	}
+	want := map[string]string{"notes.create": "high", "notes.list": "medium", "notes.delete": "critical"}
+	for k, v := range want {
+		if levels[k] != v {
+			t.Errorf("%s: level %q, want %q", k, levels[k], v)
+		}
+	}
+	if !c.Capabilities.Streaming || c.Artifact == nil || c.Artifact.Path != "tool.js" {
+		t.Fatalf("card = %+v", c)
+	}
+	max := c.Skills[0].InputSchema["properties"].(map[string]any)["text"].(map[string]any)["maxLength"]
+	if max != int64(1000) {
+		t.Fatalf("maxLength = %#v", max)
+	}
+}
+
+func TestParseYAMLRejects(t *testing.T) {
+	base := "tool: {id: org.example.x, name: X, version: 1.0.0}\n"
+	cases := []struct{ name, doc, want string }{
+		{"empty", "", "empty document"},
+		{"not-yaml", "tool: [", "yaml"},
+		{"unknown-key", base + "colour: red\n", "colour"},
+		{"unknown-tool-key", "tool: {id: org.example.x, name: X, version: 1.0.0, colour: red}\n", "colour"},
+		{"no-id", "tool: {name: X, version: 1.0.0}\n", "tool.id"},
+		{"bad-id", "tool: {id: X, name: X, version: 1.0.0}\n", "adapter.id"},
+		{"bad-version", "tool: {id: org.example.x, name: X, version: one}\n", "adapter.version"},
+		{"bad-level", base + "permissions: [{skill: '*', level: mega}]\n", "permissions[0].level"},
+		{"rule-no-skill", base + "permissions: [{level: low}]\n", "permissions[0].skill"},
+		{"bad-skill-id", base + "capabilities: [{id: 'a b'}]\n", "skills[0].id"},
+		{"bad-schema", base + "capabilities: [{id: a, input_schema: {type: object, properties: 3}}]\n", "input_schema"},
+		{"non-string-key", base + "capabilities: [{id: a, input_schema: {type: object, properties: {1: {}}}}]\n", "input_schema"},
+		{"two-docs", base + "---\n" + base, "more than one"},
+		{"wrong-type", "tool: {id: org.example.x, name: X, version: [1]}\n", "yaml"},
+		{"bad-endpoint", base + "endpoints: {rpc: 'gopher://x'}\n", "endpoints.rpc"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseYAML([]byte(c.doc), "tool.aios.yaml")
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "tool.aios.yaml") {
+				t.Fatalf("error %v, want one naming the file and %q", err, c.want)
+			}
+		})
+	}
+}
+
+func FuzzParseYAML(f *testing.F) {
+	data, _ := os.ReadFile("testdata/tool.aios.yaml")
+	f.Add(data)
+	f.Add([]byte("tool: {id: org.example.x, name: X, version: 1.0.0}\ncapabilities: [{id: a}]\n"))
+	f.Add([]byte("tool: &a {id: *a}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := ParseYAML(data, "fuzz.yaml")
+		if err != nil {
+			return
+		}
+		if _, err := c.Marshal(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,167 @@
+package server
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/aios-host/aios-host/config"
+)
+
+// Config is the `server:` section of the configuration file.
+//
+//	server:
+//	  socket: /run/user/1000/aios-host.sock  # default: <data>/aios-host.sock (see DefaultSocket)
+//	  http: 127.0.0.1:7700      # off unless set (or --http)
+//	  uids: {"1001": reader}    # socket peers by uid → agent; the host's own uid → default_agent unless listed
+//	  tokens:                   # HTTP bearer tokens → agents
+//	    - {agent: peer, token_env: PEER_TOKEN}      # or token: "…" / token_file: path
+//	  max_body_bytes: 8388608   # one HTTP body or socket message (8 MiB)
+//	  max_batch: 100            # requests in one batch
+//	  read_timeout: 10s         # to read one whole request once it has started
+//	  idle_timeout: 5m          # a socket connection with no request is closed
+//	  write_timeout: 10s        # to write one response or notification
+//	  id: org.aios.host.mybox   # adapter id of the host's own card (default org.aios.host.<hostname>)
+//	  name: My box              # its display name
+//	  public_url: http://127.0.0.1:7700  # base URL written into the card (default http://<http address>)
+//	  signing_key: keys/host.pem        # sign the card (PEM private key); its JWK is served at /.well-known/jwks.json
+//	  signing_kid: ""                   # key id (default the key's RFC 7638 thumbprint)
+//	  export: ["pdf-*"]                 # tools listed in the card besides mcp_exportable ones (glob patterns)
+type Config struct {
+	Socket       string            `yaml:"socket"`
+	HTTP         string            `yaml:"http"`
+	UIDs         map[string]string `yaml:"uids"`
+	Tokens       []TokenConfig     `yaml:"tokens"`
+	MaxBodyBytes int64             `yaml:"max_body_bytes"`
+	MaxBatch     int               `yaml:"max_batch"`
+	ReadTimeout  time.Duration     `yaml:"read_timeout"`
+	IdleTimeout  time.Duration     `yaml:"idle_timeout"`
+	WriteTimeout time.Duration     `yaml:"write_timeout"`
+	ID           string            `yaml:"id"`
+	Name         string            `yaml:"name"`
+	PublicURL    string            `yaml:"public_url"`
+	SigningKey   string            `yaml:"signing_key"`
+	SigningKID   string            `yaml:"signing_kid"`
+	Export       []string          `yaml:"export"`
+}
+
+// TokenConfig maps one bearer token to an agent.
+type TokenConfig struct {
+	Agent     string `yaml:"agent"`
+	Token     string `yaml:"token"`
+	TokenEnv  string `yaml:"token_env"`
+	TokenFile string `yaml:"token_file"`
+}
+
+// Defaults.
+const (
+	DefaultMaxBodyBytes = 8 << 20
+	DefaultMaxBatch     = 100
+	DefaultReadTimeout  = 10 * time.Second
+	DefaultIdleTimeout  = 5 * time.Minute
+	DefaultWriteTimeout = 10 * time.Second
+	SocketName          = "aios-host.sock"
+)
+
+// DefaultSocket is where the host listens and the CLI looks:
+// <data>/aios-host.sock, so each state directory (each configuration) has
+// its own host. When that path is too long for a unix socket (over 100
+// bytes), /tmp/aios-host-<uid>-<hash of data dir>.sock is used instead.
+func DefaultSocket(cfg *config.Config) string {
+	data := ""
+	if cfg != nil {
+		data = cfg.Data
+	}
+	if data != "" {
+		if p := filepath.Join(data, SocketName); len(p) <= 100 {
+			return p
+		}
+	}
+	sum := sha256.Sum256([]byte(data))
+	return filepath.Join(os.TempDir(), fmt.Sprintf("aios-host-%d-%x.sock", os.Getuid(), sum[:6]))
+}
+
+// LoadConfig decodes the server section (strict) and fills defaults.
+func LoadConfig(cfg *config.Config) (Config, error) {
+	var c Config
+	if cfg != nil {
+		if err := cfg.Decode(cfg.Server, "server", &c); err != nil {
+			return c, err
+		}
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.MaxBatch <= 0 {
+		c.MaxBatch = DefaultMaxBatch
+	}
+	if c.ReadTimeout <= 0 {
+		c.ReadTimeout = DefaultReadTimeout
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = DefaultWriteTimeout
+	}
+	if c.Socket == "" {
+		c.Socket = DefaultSocket(cfg)
+	}
+	for uid := range c.UIDs {
+		if _, err := strconv.ParseUint(uid, 10, 32); err != nil {
+			return c, fmt.Errorf("server.uids: %q is not a numeric uid", uid)
+		}
+	}
+	for i, t := range c.Tokens {
+		if t.Agent == "" {
+			return c, fmt.Errorf("server.tokens[%d]: agent is required", i)
+		}
+		n := 0
+		for _, s := range []string{t.Token, t.TokenEnv, t.TokenFile} {
+			if s != "" {
+				n++
+			}
+		}
+		if n != 1 {
+			return c, fmt.Errorf("server.tokens[%d] (agent %s): give exactly one of token, token_env, token_file", i, t.Agent)
+		}
+	}
+	return c, nil
+}
+
+// value resolves the token's secret.
+func (t TokenConfig) value(base string) (string, error) {
+	switch {
+	case t.TokenEnv != "":
+		v := os.Getenv(t.TokenEnv)
+		if v == "" {
+			return "", fmt.Errorf("token of agent %s: environment variable %s is empty", t.Agent, t.TokenEnv)
+		}
+		return v, nil
+	case t.TokenFile != "":
+		p := t.TokenFile
+		if !filepath.IsAbs(p) && base != "" {
+			p = filepath.Join(base, p)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return "", fmt.Errorf("token of agent %s: %w", t.Agent, err)
+		}
+		s := string(trimSpace(b))
+		if s == "" {
+			return "", fmt.Errorf("token of agent %s: %s is empty", t.Agent, p)
+		}
+		return s, nil
+	}
+	return t.Token, nil
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

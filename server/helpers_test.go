@@ -1,0 +1,167 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/native"
+	"github.com/aios-host/aios-host/server/jsonrpc"
+)
+
+const testToken = "s3cret-token-for-tests"
+
+// nativeProvider offers echo (exportable), add, fail, slow and secret.
+func nativeProvider(id, prefix string) *native.Provider {
+	p := native.New(abi.ProviderInfo{ID: id, Name: "Test " + id, Version: "1.0.0"})
+	obj := map[string]any{"type": "object"}
+	p.MustRegister(abi.ToolDef{Name: prefix + "echo", Description: "echo the value", MCPExportable: true,
+		Parameters: map[string]any{"type": "object", "properties": map[string]any{"value": map[string]any{}}, "required": []any{"value"}}},
+		func(_ context.Context, params any, _ abi.Env) (any, error) {
+			return map[string]any{"value": params.(map[string]any)["value"]}, nil
+		})
+	p.MustRegister(abi.ToolDef{Name: prefix + "add", Parameters: map[string]any{"type": "object",
+		"properties": map[string]any{"a": map[string]any{"type": "integer"}, "b": map[string]any{"type": "integer"}},
+		"required":   []any{"a", "b"}, "additionalProperties": false}},
+		func(_ context.Context, params any, _ abi.Env) (any, error) {
+			m := params.(map[string]any)
+			return map[string]any{"sum": m["a"].(int64) + m["b"].(int64)}, nil
+		})
+	p.MustRegister(abi.ToolDef{Name: prefix + "fail", Parameters: obj},
+		func(_ context.Context, _ any, _ abi.Env) (any, error) {
+			return nil, abi.Errorf(abi.ProviderError, "failed on purpose")
+		})
+	p.MustRegister(abi.ToolDef{Name: prefix + "slow", Parameters: obj},
+		func(ctx context.Context, _ any, _ abi.Env) (any, error) {
+			select {
+			case <-time.After(10 * time.Second):
+				return "late", nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		})
+	p.MustRegister(abi.ToolDef{Name: prefix + "secret", Parameters: obj, CapabilityRequired: []string{"ReadSpace(secret)"}},
+		func(_ context.Context, _ any, _ abi.Env) (any, error) { return map[string]any{"ok": true}, nil })
+	return p
+}
+
+type testServer struct {
+	h    *host.Host
+	s    *Server
+	d    *discovery.Discovery
+	sock string
+	url  string
+	dir  string
+}
+
+// newTestServer starts a host with the native test provider, a server on a
+// unix socket and (when withHTTP) on 127.0.0.1. extra is appended to the
+// config file.
+func newTestServer(t testing.TB, extra string, withHTTP bool) *testServer {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "aiossrv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	var ln net.Listener
+	if withHTTP {
+		if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts := buildServer(t, dir, extra, ln, "org.test.native", "")
+	return ts
+}
+
+func buildServer(t testing.TB, dir, extra string, ln net.Listener, providerID, prefix string) *testServer {
+	t.Helper()
+	doc := "plugins: []\ndata: " + filepath.Join(dir, "data") + "\naudit: {disabled: true}\n" +
+		"rate_limits: {global: {per_second: 1000000000, burst: 1000000000}}\n" +
+		"agents:\n  cli: {grants: ['CallTool(*)', 'ReadSpace(*)']}\n  reader: {grants: ['CallTool(*)']}\n  peer: {grants: ['CallTool(" + prefix + "*)']}\n" +
+		"server:\n  tokens: [{agent: peer, token: " + testToken + "}]\n  read_timeout: 300ms\n" + extra
+	cfg, err := config.Parse([]byte(doc), filepath.Join(dir, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log *slog.Logger
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	h, err := host.New(host.Options{Config: cfg, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.AddProvider(context.Background(), nativeProvider(providerID, prefix), host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	m := NewMetrics()
+	d, err := discovery.New(discovery.Options{Host: h, Config: cfg, Logger: log, OnReload: m.Reload})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Host: h, Discovery: d, Config: cfg, Logger: log, Metrics: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{h: h, s: s, d: d, dir: dir, sock: filepath.Join(dir, "h.sock")}
+	if err := s.ListenUnix(ts.sock); err != nil {
+		t.Fatal(err)
+	}
+	if ln != nil {
+		s.ServeHTTPListener(ln)
+		ts.url = "http://" + ln.Addr().String()
+	}
+	t.Cleanup(func() {
+		_ = s.Close()
+		_ = d.Close()
+		_ = h.Close()
+	})
+	return ts
+}
+
+func (ts *testServer) startDiscovery(t testing.TB) {
+	t.Helper()
+	if err := ts.d.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+// rpcCode returns the JSON-RPC code and data.code of err ("" when err is
+// not a JSON-RPC error).
+func rpcCode(err error) (int, abi.ErrorCode) {
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) {
+		return 0, ""
+	}
+	if je.Data == nil {
+		return je.Code, ""
+	}
+	return je.Code, je.Data.Code
+}
+
+func uid() int { return os.Getuid() }
+
+func jsonValid(b []byte) bool { return json.Valid(b) }

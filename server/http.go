@@ -1,0 +1,162 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/server/jsonrpc"
+)
+
+// HTTP endpoints
+//
+//	POST /rpc                          JSON-RPC 2.0 (one request or a batch), Authorization: Bearer <token>
+//	GET  /events                       Server-Sent Events: each tools_changed notification as
+//	                                   "event: aios/notification.tools_changed" + "data: <JSON-RPC notification>";
+//	                                   ?events=added,removed filters; same bearer token as /rpc
+//	GET  /.well-known/aios-adapter.json  the host's own Adapter Card (signed when server.signing_key is set)
+//	GET  /.well-known/jwks.json        the public key that signs that card
+//	GET  /health                       {"status":"ok", ...}
+//	GET  /metrics                      Prometheus text format
+//
+// /rpc answers HTTP 200 with the JSON-RPC response (errors included), 204
+// for notifications only, 401 without a valid token, 413 for a body over
+// server.max_body_bytes, 415 for a non-JSON content type.
+
+// Handler returns the HTTP handler with every endpoint.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /rpc", s.serveRPC)
+	mux.HandleFunc("GET /events", s.serveEvents)
+	mux.HandleFunc("GET /.well-known/aios-adapter.json", s.serveCard)
+	mux.HandleFunc("GET /.well-known/jwks.json", s.serveJWKS)
+	mux.HandleFunc("GET /health", s.serveHealth)
+	mux.Handle("GET /metrics", s.metrics.Handler())
+	if s.mount != nil {
+		s.mount(mux) // Options.Mount: /mcp and its OAuth metadata (mcpserver)
+	}
+	return mux
+}
+
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(h, "Bearer ")
+	if ok {
+		if agent, ok := s.agentForToken(strings.TrimSpace(tok)); ok {
+			return agent, true
+		}
+	}
+	msg := "missing bearer token (Authorization: Bearer <token>, see server.tokens)"
+	if h != "" {
+		msg = "invalid bearer token"
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="aios-host"`)
+	writeJSON(w, http.StatusUnauthorized, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.CapabilityDenied, "%s", msg))))
+	return "", false
+}
+
+func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
+	agent, ok := s.authenticate(w, r)
+	if !ok {
+		return
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
+		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
+			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q; send application/json", ct))))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, mustMarshal(errorResponse(nil,
+				jsonrpc.Errorf(abi.TooLarge, "invalid request: body larger than %d bytes (server.max_body_bytes)", s.cfg.MaxBodyBytes))))
+			return
+		}
+		writeJSON(w, http.StatusRequestTimeout, mustMarshal(errorResponse(nil,
+			jsonrpc.Errorf(abi.Timeout, "reading the request body: %v", err))))
+		return
+	}
+	out := s.handleMessage(r.Context(), &session{agent: agent, transport: "http"}, body)
+	if out == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	if _, ok := s.authenticate(w, r); !ok {
+		return
+	}
+	var list []string
+	if q := r.URL.Query().Get("events"); q != "" {
+		list = strings.Split(q, ",")
+	}
+	want, rerr := parseEvents(list)
+	if rerr != nil {
+		writeJSON(w, http.StatusBadRequest, mustMarshal(errorResponse(nil, rerr)))
+		return
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	ch, cancel := s.h.Registry().Subscribe(64)
+	defer cancel()
+	s.metrics.subscribers.Inc()
+	defer s.metrics.subscribers.Dec()
+	// A comment line opens the stream so clients know they are subscribed.
+	_, _ = io.WriteString(w, ": subscribed to "+NotificationToolsChanged+"\n\n")
+	_ = rc.Flush()
+	keep := time.NewTicker(15 * time.Second)
+	defer keep.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-keep.C:
+			_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+			if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil {
+				return
+			}
+			_ = rc.Flush()
+		case ev, ok := <-ch:
+			if !ok {
+				return
+			}
+			tc := changeParams(ev, want, "")
+			if tc == nil {
+				continue
+			}
+			data, _ := json.Marshal(jsonrpc.Notification{JSONRPC: jsonrpc.Version, Method: NotificationToolsChanged, Params: tc})
+			_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+			if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", NotificationToolsChanged, data); err != nil {
+				return
+			}
+			_ = rc.Flush()
+		}
+	}
+}
+
+func (s *Server) serveHealth(w http.ResponseWriter, _ *http.Request) {
+	reg := s.h.Registry()
+	body, _ := json.Marshal(map[string]any{"status": "ok", "providers": len(reg.Providers()), "tools": len(reg.Tools()),
+		"protocol_version": "0.3.0", "version": Version})
+	writeJSON(w, http.StatusOK, body)
+}

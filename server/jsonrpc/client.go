@@ -1,0 +1,253 @@
+package jsonrpc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// MaxMessageBytes bounds one message a client reads (64 MiB).
+const MaxMessageBytes = 64 << 20
+
+// Client calls a JSON-RPC server over a unix socket (one persistent
+// connection, newline-delimited messages, server notifications delivered to
+// OnNotify) or over HTTP (one POST per call). It is safe for concurrent use.
+type Client struct {
+	next atomic.Int64
+
+	// unix socket
+	conn    net.Conn
+	wmu     sync.Mutex
+	pmu     sync.Mutex
+	pending map[string]chan *Response
+	done    chan struct{}
+	readErr error
+	notify  atomic.Pointer[func(method string, params json.RawMessage)]
+
+	// http
+	url   string
+	token string
+	hc    *http.Client
+}
+
+// DialUnix connects to the server's socket.
+func DialUnix(ctx context.Context, path string) (*Client, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		return nil, err
+	}
+	return NewConnClient(conn), nil
+}
+
+// NewConnClient speaks newline-delimited JSON-RPC over conn.
+func NewConnClient(conn net.Conn) *Client {
+	c := &Client{conn: conn, pending: map[string]chan *Response{}, done: make(chan struct{})}
+	go c.readLoop()
+	return c
+}
+
+// NewHTTPClient posts calls to url (…/rpc) with an optional bearer token.
+func NewHTTPClient(url, token string, hc *http.Client) *Client {
+	if hc == nil {
+		hc = &http.Client{Timeout: 60 * time.Second}
+	}
+	return &Client{url: url, token: token, hc: hc}
+}
+
+// OnNotify sets the handler of server notifications (unix socket only). It
+// runs on the reader goroutine and must not block for long.
+func (c *Client) OnNotify(f func(method string, params json.RawMessage)) { c.notify.Store(&f) }
+
+// Close closes the connection; pending calls fail.
+func (c *Client) Close() error {
+	if c.conn != nil {
+		return c.conn.Close()
+	}
+	return nil
+}
+
+// Call sends method with params and decodes the result into result (which
+// may be nil). A server error is returned as *Error.
+func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	id := strconv.FormatInt(c.next.Add(1), 10)
+	req := Request{JSONRPC: Version, ID: json.RawMessage(`"` + id + `"`), Method: method}
+	if params != nil {
+		b, err := json.Marshal(params)
+		if err != nil {
+			return fmt.Errorf("encoding %s params: %w", method, err)
+		}
+		req.Params = b
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	var resp *Response
+	if c.conn != nil {
+		resp, err = c.callConn(ctx, id, body)
+	} else {
+		resp, err = c.callHTTP(ctx, body)
+	}
+	if err != nil {
+		return err
+	}
+	if resp.Error != nil {
+		return resp.Error
+	}
+	if result != nil {
+		dec := json.NewDecoder(bytes.NewReader(resp.Result))
+		dec.UseNumber()
+		if err := dec.Decode(result); err != nil {
+			return fmt.Errorf("decoding %s result: %w", method, err)
+		}
+	}
+	return nil
+}
+
+func (c *Client) callConn(ctx context.Context, id string, body []byte) (*Response, error) {
+	ch := make(chan *Response, 1)
+	c.pmu.Lock()
+	if c.readErr != nil {
+		c.pmu.Unlock()
+		return nil, c.readErr
+	}
+	c.pending[id] = ch
+	c.pmu.Unlock()
+	defer func() {
+		c.pmu.Lock()
+		delete(c.pending, id)
+		c.pmu.Unlock()
+	}()
+	c.wmu.Lock()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = c.conn.SetWriteDeadline(dl)
+	} else {
+		_ = c.conn.SetWriteDeadline(time.Time{})
+	}
+	_, err := c.conn.Write(append(body, '\n'))
+	c.wmu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("writing to %s: %w", c.conn.RemoteAddr(), err)
+	}
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-c.done:
+		c.pmu.Lock()
+		err := c.readErr
+		c.pmu.Unlock()
+		return nil, err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (c *Client) readLoop() {
+	r := bufio.NewReaderSize(c.conn, 64<<10)
+	var err error
+	for {
+		var line []byte
+		line, err = readLine(r, MaxMessageBytes)
+		if err != nil {
+			break
+		}
+		var probe struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(line, &probe) != nil {
+			continue
+		}
+		if probe.Method != "" && len(probe.ID) == 0 {
+			if f := c.notify.Load(); f != nil {
+				(*f)(probe.Method, probe.Params)
+			}
+			continue
+		}
+		var resp Response
+		if json.Unmarshal(line, &resp) != nil {
+			continue
+		}
+		var id string
+		if json.Unmarshal(resp.ID, &id) != nil {
+			id = string(resp.ID)
+		}
+		c.pmu.Lock()
+		ch := c.pending[id]
+		c.pmu.Unlock()
+		if ch != nil {
+			ch <- &resp
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		err = errors.New("the server closed the connection")
+	}
+	c.pmu.Lock()
+	c.readErr = fmt.Errorf("connection to %s: %w", c.conn.RemoteAddr(), err)
+	c.pmu.Unlock()
+	close(c.done)
+}
+
+// readLine reads one '\n'-terminated line of at most max bytes.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var buf []byte
+	for {
+		frag, err := r.ReadSlice('\n')
+		if len(buf)+len(frag) > max {
+			return nil, fmt.Errorf("message longer than %d bytes", max)
+		}
+		buf = append(buf, frag...)
+		if err == nil {
+			return buf, nil
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			if len(buf) > 0 && errors.Is(err, io.EOF) {
+				return buf, nil
+			}
+			return nil, err
+		}
+	}
+}
+
+// ReadLine is readLine for servers.
+func ReadLine(r *bufio.Reader, max int) ([]byte, error) { return readLine(r, max) }
+
+func (c *Client) callHTTP(ctx context.Context, body []byte) (*Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxMessageBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading response from %s: %w", c.url, err)
+	}
+	if len(data) > MaxMessageBytes {
+		return nil, fmt.Errorf("response from %s is larger than %d bytes", c.url, MaxMessageBytes)
+	}
+	var r Response
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s answered HTTP %s with a body that is not a JSON-RPC response: %.200q", c.url, resp.Status, data)
+	}
+	return &r, nil
+}

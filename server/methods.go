@@ -1,0 +1,521 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/registry"
+	"github.com/aios-host/aios-host/server/jsonrpc"
+)
+
+// ToolInfo is one tool in tools/list: the MCP fields (name, description,
+// inputSchema, outputSchema) plus aios-host's.
+type ToolInfo struct {
+	Name               string           `json:"name"`
+	Description        string           `json:"description,omitempty"`
+	InputSchema        map[string]any   `json:"inputSchema"`
+	OutputSchema       map[string]any   `json:"outputSchema,omitempty"`
+	Version            string           `json:"version"`
+	Provider           string           `json:"provider"`
+	Runtime            string           `json:"runtime,omitempty"`
+	Trust              string           `json:"trust"`
+	PermissionLevel    string           `json:"permission_level,omitempty"`
+	CapabilityRequired []string         `json:"capability_required,omitempty"`
+	Tags               []string         `json:"tags,omitempty"`
+	Deprecated         bool             `json:"deprecated,omitempty"`
+	Deprecation        *abi.Deprecation `json:"deprecation,omitempty"`
+	MCPExportable      bool             `json:"mcp_exportable,omitempty"`
+}
+
+func toolInfo(e *registry.Entry) ToolInfo {
+	in := e.Def.Parameters
+	if in == nil {
+		in = map[string]any{"type": "object"}
+	}
+	return ToolInfo{Name: e.Def.Name, Description: e.Def.Description, InputSchema: in, OutputSchema: e.Def.Returns,
+		Version: e.Version.String(), Provider: e.Provider.Info.ID, Runtime: e.Provider.Info.Runtime,
+		Trust: e.Provider.Trust.String(), PermissionLevel: e.Def.PermissionLevel, CapabilityRequired: e.Def.CapabilityRequired,
+		Tags: e.Def.Tags, Deprecated: e.Def.Deprecated, Deprecation: e.Def.Deprecation, MCPExportable: e.Def.MCPExportable}
+}
+
+type toolsListParams struct {
+	Cursor string `json:"cursor"`
+	// AllVersions lists every registered version, not only the newest.
+	AllVersions bool `json:"all_versions"`
+}
+
+func (s *Server) toolsList(params json.RawMessage) (any, *jsonrpc.Error) {
+	var p toolsListParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	entries := s.h.Registry().Tools()
+	newest := map[string]*registry.Entry{}
+	for _, e := range entries {
+		if cur := newest[e.Def.Name]; cur == nil || e.Version.GreaterThan(cur.Version) {
+			newest[e.Def.Name] = e
+		}
+	}
+	out := make([]ToolInfo, 0, len(entries))
+	for _, e := range entries {
+		if p.AllVersions || newest[e.Def.Name] == e {
+			out = append(out, toolInfo(e))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].Version < out[j].Version
+	})
+	return map[string]any{"tools": out}, nil
+}
+
+func (s *Server) toolsCall(ctx context.Context, sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
+	var p jsonrpc.ToolsCallParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Name == "" {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: name (the tool) is required")
+	}
+	if p.TimeoutMS < 0 {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: timeout_ms must not be negative")
+	}
+	args := p.Arguments
+	if args == nil {
+		args = map[string]any{}
+	}
+	args, err := abi.Normalize(args)
+	if err != nil {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: arguments: %v", err)
+	}
+	call := &abi.ToolCall{Caller: sess.agent, Tool: p.Name, Version: p.Version, Params: args, ParentID: p.ParentID}
+	if p.TimeoutMS > 0 {
+		call.Deadline = time.Now().Add(time.Duration(p.TimeoutMS) * time.Millisecond)
+	}
+	start := time.Now()
+	v, info, err := s.h.CallWithInfo(ctx, call)
+	s.metrics.call(p.Name, info.Runtime, abi.CodeOf(err), time.Since(start))
+	if err != nil {
+		return nil, jsonrpc.FromError(err)
+	}
+	res := jsonrpc.ToolsCallResult{Value: v, Tool: info.Tool, Version: info.Version, CallID: info.CallID}
+	if text, err := json.Marshal(v); err == nil {
+		res.Content = []jsonrpc.TextContent{{Type: "text", Text: string(text)}}
+	}
+	return res, nil
+}
+
+// AdapterSummary is one adapter in aios/registry.search (seed §3.3).
+type AdapterSummary struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	SkillsCount int    `json:"skills_count"`
+	Status      string `json:"status"` // available, shadowed, unavailable
+	Runtime     string `json:"runtime,omitempty"`
+	Trust       string `json:"trust"`
+	Kind        string `json:"kind,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+type searchParams struct {
+	Query        string   `json:"query"`
+	Type         string   `json:"type"`
+	Capabilities []string `json:"capabilities"`
+	Limit        int      `json:"limit"`
+}
+
+// adapterView is everything search and info look at for one adapter.
+type adapterView struct {
+	sum   AdapterSummary
+	card  *discovery.Card
+	rec   *registry.ProviderRecord
+	disc  *discovery.Adapter
+	tools []abi.ToolDef
+}
+
+func (s *Server) adapterViews() []*adapterView {
+	reg := s.h.Registry()
+	var disc map[string]discovery.Adapter
+	var inactive []discovery.Adapter
+	if s.d != nil {
+		disc = map[string]discovery.Adapter{}
+		for _, a := range s.d.Adapters() {
+			if a.Active {
+				disc[a.ID] = a
+			} else {
+				inactive = append(inactive, a)
+			}
+		}
+	}
+	var out []*adapterView
+	for _, rec := range reg.Providers() {
+		v := &adapterView{rec: rec}
+		for _, e := range reg.ProviderTools(rec.Info.ID) {
+			v.tools = append(v.tools, e.Def)
+		}
+		if a, ok := disc[rec.Info.ID]; ok {
+			v.disc = &a
+			v.card = a.Card
+		}
+		if v.card == nil {
+			v.card = discovery.CardFromRegister(&abi.ToolRegister{Provider: rec.Info, Tools: v.tools})
+		}
+		v.sum = AdapterSummary{ID: rec.Info.ID, Name: v.card.Adapter.Name, Version: rec.Info.Version, SkillsCount: len(v.tools),
+			Status: "available", Runtime: rec.Info.Runtime, Trust: rec.Trust.String(), Description: v.card.Adapter.Description}
+		if v.sum.Version == "" {
+			v.sum.Version = v.card.Adapter.Version
+		}
+		if v.disc != nil {
+			v.sum.Kind = v.disc.Kind
+		}
+		out = append(out, v)
+	}
+	for i := range inactive {
+		a := inactive[i]
+		if a.Card == nil {
+			continue
+		}
+		status := "unavailable"
+		if a.Shadowed != "" {
+			status = "shadowed"
+		}
+		v := &adapterView{card: a.Card, disc: &a, tools: a.Card.Tools()}
+		v.sum = AdapterSummary{ID: a.ID, Name: a.Card.Adapter.Name, Version: a.Card.Adapter.Version, SkillsCount: len(a.Card.Skills),
+			Status: status, Trust: a.Trust.String(), Kind: a.Kind, Description: a.Card.Adapter.Description}
+		out = append(out, v)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].sum.ID < out[j].sum.ID })
+	return out
+}
+
+func (v *adapterView) matches(p *searchParams) bool {
+	if q := strings.ToLower(strings.TrimSpace(p.Query)); q != "" {
+		var hay strings.Builder
+		hay.WriteString(strings.ToLower(v.sum.ID + " " + v.sum.Name + " " + v.sum.Description))
+		for _, t := range v.tools {
+			hay.WriteString(" " + strings.ToLower(t.Name+" "+t.Description+" "+strings.Join(t.Tags, " ")))
+		}
+		h := hay.String()
+		for _, term := range strings.Fields(q) {
+			if !strings.Contains(h, term) {
+				return false
+			}
+		}
+	}
+	if p.Type != "" && p.Type != v.sum.Runtime && p.Type != v.sum.Kind {
+		found := false
+		for _, t := range v.tools {
+			if first, _, _ := strings.Cut(t.Name, "."); first == p.Type && strings.Contains(t.Name, ".") {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	for _, c := range p.Capabilities {
+		if v.card != nil && v.card.Capabilities.Has(c) {
+			continue
+		}
+		want, err := abi.ParseCapability(c)
+		if err != nil {
+			return false
+		}
+		var held abi.Grants
+		if v.rec != nil {
+			held = v.rec.Grants
+		}
+		if !held.Allows(want) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Server) registrySearch(params json.RawMessage) (any, *jsonrpc.Error) {
+	var p searchParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Limit < 0 {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: limit must not be negative")
+	}
+	if p.Limit == 0 || p.Limit > 1000 {
+		p.Limit = min(max(p.Limit, 50), 1000)
+	}
+	out := []AdapterSummary{}
+	total := 0
+	for _, v := range s.adapterViews() {
+		if !v.matches(&p) {
+			continue
+		}
+		total++
+		if len(out) < p.Limit {
+			out = append(out, v.sum)
+		}
+	}
+	return map[string]any{"adapters": out, "total": total}, nil
+}
+
+type infoParams struct {
+	AdapterID string `json:"adapter_id"`
+}
+
+// InfoStatus is the status member of aios/registry.info.
+type InfoStatus struct {
+	Available         bool   `json:"available"`
+	SoftwareInstalled bool   `json:"software_installed"`
+	SoftwareRunning   bool   `json:"software_running"`
+	Trust             string `json:"trust"`
+	Signed            bool   `json:"signed"`
+	KeyID             string `json:"key_id,omitempty"`
+	Kind              string `json:"kind,omitempty"`
+	Source            string `json:"source,omitempty"`
+	Runtime           string `json:"runtime,omitempty"`
+	ShadowedBy        string `json:"shadowed_by,omitempty"`
+	Error             string `json:"error,omitempty"`
+}
+
+func (s *Server) registryInfo(params json.RawMessage) (any, *jsonrpc.Error) {
+	var p infoParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.AdapterID == "" {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: adapter_id is required")
+	}
+	var pick *adapterView
+	for _, v := range s.adapterViews() {
+		if v.sum.ID == p.AdapterID && (pick == nil || v.rec != nil) {
+			pick = v
+		}
+	}
+	if pick == nil {
+		return nil, jsonrpc.Errorf(abi.NotFound, "adapter %q not found", p.AdapterID)
+	}
+	skills := make([]discovery.Skill, 0, len(pick.tools))
+	for _, t := range pick.tools {
+		skills = append(skills, discovery.SkillFromTool(t))
+	}
+	sort.Slice(skills, func(i, j int) bool { return skills[i].ID < skills[j].ID })
+	st := InfoStatus{Available: pick.rec != nil, SoftwareInstalled: true, Trust: pick.sum.Trust, Kind: pick.sum.Kind, Runtime: pick.sum.Runtime}
+	if pick.rec != nil {
+		st.Source = pick.rec.Source
+	}
+	if d := pick.disc; d != nil {
+		st.Signed, st.KeyID, st.Source, st.ShadowedBy, st.Error = d.Signed, d.KeyID, d.Source, d.Shadowed, d.Err
+	}
+	if c := pick.card; c != nil && c.Requirements != nil && c.Requirements.Software != nil {
+		det := discovery.Detect(c.Requirements.Software, s.desktopDirs())
+		st.SoftwareInstalled, st.SoftwareRunning = det.Installed, det.Running
+	}
+	res := map[string]any{"adapter": pick.card.Adapter, "capabilities": pick.card.Capabilities, "skills": skills, "status": st}
+	if c := pick.card; c != nil {
+		if c.Endpoints != nil {
+			res["endpoints"] = c.Endpoints
+		}
+		if c.Requirements != nil {
+			res["requirements"] = c.Requirements
+		}
+		if len(c.Extensions) > 0 {
+			res["extensions"] = c.Extensions
+		}
+		if c.Authentication != nil {
+			res["authentication"] = c.Authentication
+		}
+	}
+	return res, nil
+}
+
+func (s *Server) desktopDirs() []string {
+	cfg, err := discovery.LoadConfig(s.hcfg)
+	if err != nil {
+		return nil
+	}
+	return cfg.DesktopDirs
+}
+
+type refreshParams struct {
+	Scope string `json:"scope"`
+}
+
+func (s *Server) registryRefresh(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	var p refreshParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Scope == "" {
+		p.Scope = "all"
+	}
+	if s.d == nil {
+		return nil, jsonrpc.Errorf(abi.Unavailable, "discovery is not running in this host")
+	}
+	n, err := s.d.Refresh(ctx, p.Scope)
+	if err != nil {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
+	}
+	return map[string]any{"scope": p.Scope, "adapters": n, "errors": s.d.Errors()}, nil
+}
+
+// subscriptions are a connection's tools_changed subscriptions.
+type subscriptions struct {
+	mu   sync.Mutex
+	subs map[string]func()
+}
+
+func (ss *subscriptions) closeAll() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for id, cancel := range ss.subs {
+		cancel()
+		delete(ss.subs, id)
+	}
+}
+
+type subscribeParams struct {
+	Events []string `json:"events"`
+}
+
+// ToolRef is one tool in a tools_changed notification. id repeats the name
+// for the seed's {id, name} shape.
+type ToolRef struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Provider string `json:"provider"`
+}
+
+// ToolsChanged is the params of aios/notification.tools_changed.
+type ToolsChanged struct {
+	Added        []ToolRef `json:"added"`
+	Removed      []ToolRef `json:"removed"`
+	Updated      []ToolRef `json:"updated"`
+	Overflow     bool      `json:"overflow,omitempty"`
+	Subscription string    `json:"subscription,omitempty"`
+}
+
+// NotificationToolsChanged is the method of the change notification.
+const NotificationToolsChanged = "aios/notification.tools_changed"
+
+func refs(in []registry.ToolRef, want bool) []ToolRef {
+	out := []ToolRef{}
+	if !want {
+		return out
+	}
+	for _, r := range in {
+		out = append(out, ToolRef{ID: r.Name, Name: r.Name, Version: r.Version, Provider: r.ProviderID})
+	}
+	return out
+}
+
+func parseEvents(list []string) (map[string]bool, *jsonrpc.Error) {
+	want := map[string]bool{}
+	if len(list) == 0 {
+		list = []string{"added", "removed", "updated"}
+	}
+	for _, e := range list {
+		switch e {
+		case "added", "removed", "updated":
+			want[e] = true
+		default:
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: event %q is not added, removed or updated", e)
+		}
+	}
+	return want, nil
+}
+
+// changeParams filters a registry event; nil when nothing is left.
+func changeParams(ev registry.Event, want map[string]bool, sub string) *ToolsChanged {
+	tc := &ToolsChanged{Added: refs(ev.Added, want["added"]), Removed: refs(ev.Removed, want["removed"]),
+		Updated: refs(ev.Updated, want["updated"]), Overflow: ev.Overflow, Subscription: sub}
+	if len(tc.Added)+len(tc.Removed)+len(tc.Updated) == 0 && !tc.Overflow {
+		return nil
+	}
+	return tc
+}
+
+func (s *Server) subscribe(sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
+	var p subscribeParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	want, rerr := parseEvents(p.Events)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if sess.notify == nil {
+		return map[string]any{"subscription": nil, "transport": "sse", "events_url": "/events",
+			"note": "HTTP POST cannot carry notifications: GET /events (Server-Sent Events) with the same bearer token"}, nil
+	}
+	s.mu.Lock()
+	s.nextSub++
+	id := fmt.Sprintf("sub-%d", s.nextSub)
+	s.mu.Unlock()
+	ch, cancel := s.h.Registry().Subscribe(64)
+	s.metrics.subscribers.Inc()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			s.metrics.subscribers.Dec()
+		})
+	}
+	sess.subs.mu.Lock()
+	if sess.subs.subs == nil {
+		sess.subs.subs = map[string]func(){}
+	}
+	sess.subs.subs[id] = stop
+	sess.subs.mu.Unlock()
+	go func() {
+		for ev := range ch {
+			tc := changeParams(ev, want, id)
+			if tc == nil {
+				continue
+			}
+			if err := sess.notify(&jsonrpc.Notification{JSONRPC: jsonrpc.Version, Method: NotificationToolsChanged, Params: tc}); err != nil {
+				stop()
+				return
+			}
+		}
+	}()
+	events := make([]string, 0, len(want))
+	for e := range want {
+		events = append(events, e)
+	}
+	sort.Strings(events)
+	return map[string]any{"subscription": id, "events": events}, nil
+}
+
+type unsubscribeParams struct {
+	Subscription string `json:"subscription"`
+}
+
+func (s *Server) unsubscribe(sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
+	var p unsubscribeParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if sess.subs == nil {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: this transport has no subscriptions (close the /events stream instead)")
+	}
+	sess.subs.mu.Lock()
+	stop, ok := sess.subs.subs[p.Subscription]
+	delete(sess.subs.subs, p.Subscription)
+	sess.subs.mu.Unlock()
+	if !ok {
+		return nil, jsonrpc.Errorf(abi.NotFound, "subscription %q not found on this connection", p.Subscription)
+	}
+	stop()
+	return map[string]any{"unsubscribed": p.Subscription}, nil
+}

@@ -1,0 +1,175 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/server/jsonrpc"
+)
+
+// session is one authenticated caller: a socket connection or one HTTP
+// request.
+type session struct {
+	agent     string
+	transport string // "unix" or "http"
+	// notify sends a notification on the same connection; nil for HTTP POST.
+	notify func(n *jsonrpc.Notification) error
+	subs   *subscriptions
+}
+
+// maxParallelBatch bounds how many requests of one batch run at once.
+const maxParallelBatch = 8
+
+// handleMessage processes one message (a request or a batch) and returns
+// the encoded response, or nil when nothing is to be sent (notifications
+// only).
+func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) []byte {
+	if !json.Valid(body) {
+		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON")))
+	}
+	if !jsonrpc.IsBatch(body) {
+		resp := s.handleOne(ctx, sess, body)
+		if resp == nil {
+			return nil
+		}
+		return mustMarshal(resp)
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(body, &items); err != nil {
+		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: %v", err)))
+	}
+	if len(items) == 0 {
+		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: empty batch")))
+	}
+	if len(items) > s.cfg.MaxBatch {
+		return mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.TooLarge, "invalid request: batch of %d requests exceeds the limit of %d (server.max_batch)", len(items), s.cfg.MaxBatch)))
+	}
+	out := make([]*jsonrpc.Response, len(items))
+	sem := make(chan struct{}, maxParallelBatch)
+	var wg sync.WaitGroup
+	for i, it := range items {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i] = s.handleOne(ctx, sess, it)
+		}()
+	}
+	wg.Wait()
+	resps := out[:0]
+	for _, r := range out {
+		if r != nil {
+			resps = append(resps, r)
+		}
+	}
+	if len(resps) == 0 {
+		return nil
+	}
+	return mustMarshal(resps)
+}
+
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(errorResponse(nil, jsonrpc.Errorf(abi.Internal, "encoding the response: %v", err)))
+	}
+	return b
+}
+
+func errorResponse(id json.RawMessage, e *jsonrpc.Error) *jsonrpc.Response {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	return &jsonrpc.Response{JSONRPC: jsonrpc.Version, ID: id, Error: e}
+}
+
+// validID reports whether raw is a string, a number or null.
+func validID(raw json.RawMessage) bool {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 {
+		return false
+	}
+	switch b[0] {
+	case '"', 'n', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return true
+	}
+	return false
+}
+
+// handleOne processes one request object.
+func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessage) *jsonrpc.Response {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: not a JSON object"))
+	}
+	id, hasID := m["id"]
+	if hasID && !validID(id) {
+		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: id must be a string, a number or null"))
+	}
+	var version string
+	if err := json.Unmarshal(m["jsonrpc"], &version); err != nil || version != jsonrpc.Version {
+		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`))
+	}
+	var method string
+	if err := json.Unmarshal(m["method"], &method); err != nil || method == "" {
+		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: method must be a non-empty string"))
+	}
+	params := m["params"]
+	if p := bytes.TrimSpace(params); len(p) > 0 && p[0] != '{' && p[0] != '[' {
+		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: params must be an object or an array"))
+	}
+	s.metrics.rpc(sess.transport, method)
+	result, rerr := s.dispatch(ctx, sess, method, params)
+	if !hasID {
+		return nil
+	}
+	if rerr != nil {
+		return errorResponse(id, rerr)
+	}
+	b, err := json.Marshal(result)
+	if err != nil {
+		return errorResponse(id, jsonrpc.Errorf(abi.Internal, "encoding the result of %s: %v", method, err))
+	}
+	return &jsonrpc.Response{JSONRPC: jsonrpc.Version, ID: id, Result: b}
+}
+
+func (s *Server) dispatch(ctx context.Context, sess *session, method string, params json.RawMessage) (any, *jsonrpc.Error) {
+	switch method {
+	case "tools/list":
+		return s.toolsList(params)
+	case "tools/call":
+		return s.toolsCall(ctx, sess, params)
+	case "aios/registry.search":
+		return s.registrySearch(params)
+	case "aios/registry.info":
+		return s.registryInfo(params)
+	case "aios/registry.refresh":
+		return s.registryRefresh(ctx, params)
+	case "aios/registry.subscribe":
+		return s.subscribe(sess, params)
+	case "aios/registry.unsubscribe":
+		return s.unsubscribe(sess, params)
+	}
+	return nil, jsonrpc.Protocol(jsonrpc.CodeMethodNotFound, "method %q not found (known: tools/list, tools/call, aios/registry.search, aios/registry.info, aios/registry.refresh, aios/registry.subscribe, aios/registry.unsubscribe)", method)
+}
+
+// decodeParams decodes by-name params strictly into dst.
+func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
+	p := bytes.TrimSpace(params)
+	if len(p) == 0 || bytes.Equal(p, []byte("null")) {
+		return nil
+	}
+	if p[0] != '{' {
+		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: pass params by name (a JSON object)")
+	}
+	dec := json.NewDecoder(bytes.NewReader(p))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	if err := dec.Decode(dst); err != nil {
+		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
+	}
+	return nil
+}

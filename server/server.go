@@ -1,0 +1,269 @@
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/trust"
+)
+
+// Version is the host version written into its own Adapter Card.
+const Version = "0.1.0"
+
+// Options configure a Server.
+type Options struct {
+	Host *host.Host
+	// Discovery may be nil (no folders, no remote adapters, no refresh).
+	Discovery *discovery.Discovery
+	// Config is the host configuration (its server section, agents and
+	// default agent); Host.Config() when nil.
+	Config *config.Config
+	Logger *slog.Logger
+	// Metrics may be shared with discovery's OnReload; NewMetrics when nil.
+	Metrics *Metrics
+	// Mount, when set, adds more endpoints to the HTTP mux (engineer M:
+	// mcpserver mounts /mcp and /.well-known/oauth-protected-resource).
+	Mount func(mux *http.ServeMux)
+}
+
+// Server serves the JSON-RPC API and the HTTP endpoints.
+type Server struct {
+	h       *host.Host
+	d       *discovery.Discovery
+	hcfg    *config.Config
+	cfg     Config
+	log     *slog.Logger
+	metrics *Metrics
+	tokens  []tokenAgent
+	uids    map[uint32]string
+	signer  *trust.SigningKey
+	mount   func(mux *http.ServeMux) // Options.Mount (MCP endpoints)
+
+	mu        sync.Mutex
+	listeners []net.Listener
+	https     []*http.Server
+	conns     map[net.Conn]struct{}
+	socket    string
+	publicURL string
+	closed    bool
+	wg        sync.WaitGroup
+	nextSub   int64
+}
+
+type tokenAgent struct {
+	token []byte
+	agent string
+}
+
+// New builds a server; call ListenUnix / ListenHTTP to serve.
+func New(opts Options) (*Server, error) {
+	if opts.Host == nil {
+		return nil, errors.New("server: no host")
+	}
+	hcfg := opts.Config
+	if hcfg == nil {
+		hcfg = opts.Host.Config()
+	}
+	cfg, err := LoadConfig(hcfg)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	m := opts.Metrics
+	if m == nil {
+		m = NewMetrics()
+	}
+	s := &Server{h: opts.Host, d: opts.Discovery, hcfg: hcfg, cfg: cfg, log: log, metrics: m,
+		uids: map[uint32]string{}, conns: map[net.Conn]struct{}{}, mount: opts.Mount}
+	m.attach(s)
+	base := ""
+	if hcfg.File != "" {
+		base = filepath.Dir(hcfg.File)
+	}
+	for _, t := range cfg.Tokens {
+		if _, ok := hcfg.Agents[t.Agent]; !ok {
+			return nil, fmt.Errorf("server.tokens: agent %q is not in agents", t.Agent)
+		}
+		v, err := t.value(base)
+		if err != nil {
+			return nil, fmt.Errorf("server.tokens: %w", err)
+		}
+		s.tokens = append(s.tokens, tokenAgent{token: []byte(v), agent: t.Agent})
+	}
+	for uid, agent := range cfg.UIDs {
+		if _, ok := hcfg.Agents[agent]; !ok {
+			return nil, fmt.Errorf("server.uids: agent %q (uid %s) is not in agents", agent, uid)
+		}
+		n, _ := strconv.ParseUint(uid, 10, 32)
+		s.uids[uint32(n)] = agent
+	}
+	if _, listed := s.uids[uint32(os.Getuid())]; !listed && hcfg.DefaultAgent != "" {
+		s.uids[uint32(os.Getuid())] = hcfg.DefaultAgent
+	}
+	if cfg.SigningKey != "" {
+		p := cfg.SigningKey
+		if !filepath.IsAbs(p) && base != "" {
+			p = filepath.Join(base, p)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("server.signing_key: %w", err)
+		}
+		k, err := trust.ParsePrivateKeyPEM(data, cfg.SigningKID)
+		if err != nil {
+			return nil, fmt.Errorf("server.signing_key %s: %w", p, err)
+		}
+		s.signer = &k
+	}
+	s.publicURL = cfg.PublicURL
+	return s, nil
+}
+
+// SetSigningKey sets the key that signs the host's card (tests, CLI).
+func (s *Server) SetSigningKey(k trust.SigningKey) { s.signer = &k }
+
+// Metrics returns the server's metrics (for discovery's OnReload hook).
+func (s *Server) Metrics() *Metrics { return s.metrics }
+
+// Socket is the unix socket path the server listens on ("" when none).
+func (s *Server) Socket() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.socket
+}
+
+// agentForToken maps a bearer token to its agent, in constant time per token.
+func (s *Server) agentForToken(tok string) (string, bool) {
+	agent, ok := "", false
+	for _, t := range s.tokens {
+		if subtle.ConstantTimeCompare(t.token, []byte(tok)) == 1 {
+			agent, ok = t.agent, true
+		}
+	}
+	return agent, ok
+}
+
+// ListenUnix listens on the unix socket path (a stale socket file left by
+// a dead host is replaced; a live one is an error). The socket is 0600.
+func (s *Server) ListenUnix(path string) error {
+	if path == "" {
+		path = s.cfg.Socket
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("socket %s: %w", path, err)
+	}
+	if _, err := os.Stat(path); err == nil {
+		if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
+			c.Close()
+			return fmt.Errorf("socket %s: another host is already listening there", path)
+		}
+		_ = os.Remove(path)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return fmt.Errorf("socket %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return err
+	}
+	s.mu.Lock()
+	s.listeners = append(s.listeners, ln)
+	s.socket = path
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go s.acceptUnix(ln)
+	return nil
+}
+
+// ListenHTTP serves the HTTP endpoints on addr and returns the bound
+// address (addr may use port 0).
+func (s *Server) ListenHTTP(addr string) (net.Addr, error) {
+	if addr == "" {
+		addr = s.cfg.HTTP
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("http %s: %w", addr, err)
+	}
+	s.ServeHTTPListener(ln)
+	return ln.Addr(), nil
+}
+
+// ServeHTTPListener serves the HTTP endpoints on an open listener.
+func (s *Server) ServeHTTPListener(ln net.Listener) {
+	srv := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       s.cfg.ReadTimeout,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	s.mu.Lock()
+	s.https = append(s.https, srv)
+	if s.publicURL == "" {
+		s.publicURL = "http://" + ln.Addr().String()
+	}
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("http server", "err", err)
+		}
+	}()
+}
+
+// PublicURL is the base URL written into the host card.
+func (s *Server) PublicURL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.publicURL
+}
+
+// Close stops listening, closes connections and removes the socket file.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	lns, srvs := s.listeners, s.https
+	for c := range s.conns {
+		c.Close()
+	}
+	sock := s.socket
+	s.mu.Unlock()
+	for _, ln := range lns {
+		ln.Close()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for _, srv := range srvs {
+		_ = srv.Shutdown(ctx)
+		_ = srv.Close()
+	}
+	s.wg.Wait()
+	if sock != "" {
+		_ = os.Remove(sock)
+	}
+	return nil
+}

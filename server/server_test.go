@@ -1,0 +1,499 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/native"
+	"github.com/aios-host/aios-host/server/jsonrpc"
+	"github.com/aios-host/aios-host/trust"
+)
+
+func dial(t testing.TB, ts *testServer) *jsonrpc.Client {
+	t.Helper()
+	c, err := jsonrpc.DialUnix(context.Background(), ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestUnixToolsCall(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	c := dial(t, ts)
+	ctx := context.Background()
+	var res jsonrpc.ToolsCallResult
+	if err := c.Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": "héllo"}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Value.(map[string]any)["value"] != "héllo" || res.Version != "1.0.0" || res.Content[0].Type != "text" {
+		t.Fatalf("result = %+v", res)
+	}
+	var list struct{ Tools []ToolInfo }
+	if err := c.Call(ctx, "tools/list", nil, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Tools) != 5 || list.Tools[0].Name != "add" || list.Tools[0].InputSchema["type"] != "object" {
+		t.Fatalf("tools/list = %+v", list.Tools)
+	}
+	// Errors keep their abi code in data.code.
+	cases := []struct {
+		params map[string]any
+		code   int
+		abi    abi.ErrorCode
+	}{
+		{map[string]any{"name": "nope"}, -32001, abi.NotFound},
+		{map[string]any{"name": "add", "arguments": map[string]any{"a": 1}}, -32602, abi.InvalidParams},
+		{map[string]any{"name": "fail"}, -32005, abi.ProviderError},
+		{map[string]any{"name": "slow", "timeout_ms": 50}, -32004, abi.Timeout},
+		{map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}, "version": "^2"}, -32001, abi.NotFound},
+		{map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}, "version": "not a constraint"}, -32602, abi.InvalidParams},
+	}
+	for _, cs := range cases {
+		err := c.Call(ctx, "tools/call", cs.params, nil)
+		if code, ac := rpcCode(err); code != cs.code || ac != cs.abi {
+			t.Errorf("%v: error %v (code %d, %s), want %d %s", cs.params, err, code, ac, cs.code, cs.abi)
+		}
+	}
+	// The socket peer is the test's own uid → the default agent "cli",
+	// which holds ReadSpace(*): secret is allowed.
+	if err := c.Call(ctx, "tools/call", map[string]any{"name": "secret"}, nil); err != nil {
+		t.Fatalf("secret as cli: %v", err)
+	}
+}
+
+func TestUIDMapping(t *testing.T) {
+	// Map our uid to the reader agent, which lacks ReadSpace(secret).
+	ts := newTestServer(t, "  uids: {\""+itoa(uid())+"\": reader}\n", false)
+	c := dial(t, ts)
+	err := c.Call(context.Background(), "tools/call", map[string]any{"name": "secret"}, nil)
+	if code, ac := rpcCode(err); code != -32002 || ac != abi.CapabilityDenied {
+		t.Fatalf("secret as reader: %v", err)
+	}
+}
+
+// rawExchange sends lines on a raw socket connection and reads one reply line per expected answer.
+func rawExchange(t *testing.T, ts *testServer, line string) map[string]any {
+	t.Helper()
+	conn, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.WriteString(conn, line+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(conn)
+	reply, err := r.ReadBytes('\n')
+	if err != nil {
+		t.Fatalf("%s: no reply: %v", line, err)
+	}
+	var m any
+	if err := json.Unmarshal(reply, &m); err != nil {
+		t.Fatal(err)
+	}
+	if arr, ok := m.([]any); ok {
+		return map[string]any{"batch": arr}
+	}
+	return m.(map[string]any)
+}
+
+func errCode(m map[string]any) float64 {
+	e, _ := m["error"].(map[string]any)
+	if e == nil {
+		return 0
+	}
+	return e["code"].(float64)
+}
+
+func TestInvalidJSONRPC(t *testing.T) {
+	ts := newTestServer(t, "  max_batch: 3\n", false)
+	cases := []struct {
+		name string
+		line string
+		code float64
+		id   any
+	}{
+		{"bad-json", `{"jsonrpc": "2.0", "method": "tools/list", "id": 1`, -32700, nil},
+		{"not-object", `42`, -32600, nil},
+		{"no-version", `{"method": "tools/list", "id": 1}`, -32600, 1.0},
+		{"wrong-version", `{"jsonrpc": "1.0", "method": "tools/list", "id": 1}`, -32600, 1.0},
+		{"method-not-string", `{"jsonrpc": "2.0", "method": 7, "id": 1}`, -32600, 1.0},
+		{"id-object", `{"jsonrpc": "2.0", "method": "tools/list", "id": {"a": 1}}`, -32600, nil},
+		{"params-string", `{"jsonrpc": "2.0", "method": "tools/list", "id": "x", "params": "all"}`, -32600, "x"},
+		{"unknown-method", `{"jsonrpc": "2.0", "method": "tools/destroy", "id": 2}`, -32601, 2.0},
+		{"positional-params", `{"jsonrpc": "2.0", "method": "tools/call", "id": 3, "params": ["echo"]}`, -32602, 3.0},
+		{"wrong-type", `{"jsonrpc": "2.0", "method": "tools/call", "id": 4, "params": {"name": 5}}`, -32602, 4.0},
+		{"unknown-param", `{"jsonrpc": "2.0", "method": "tools/call", "id": 5, "params": {"name": "echo", "argz": {}}}`, -32602, 5.0},
+		{"missing-name", `{"jsonrpc": "2.0", "method": "tools/call", "id": 6, "params": {}}`, -32602, 6.0},
+		{"bad-limit", `{"jsonrpc": "2.0", "method": "aios/registry.search", "id": 7, "params": {"limit": -1}}`, -32602, 7.0},
+		{"bad-scope", `{"jsonrpc": "2.0", "method": "aios/registry.refresh", "id": 8, "params": {"scope": "galaxy"}}`, -32602, 8.0},
+		{"bad-event", `{"jsonrpc": "2.0", "method": "aios/registry.subscribe", "id": 9, "params": {"events": ["exploded"]}}`, -32602, 9.0},
+		{"info-no-id", `{"jsonrpc": "2.0", "method": "aios/registry.info", "id": 10, "params": {}}`, -32602, 10.0},
+		{"empty-batch", `[]`, -32600, nil},
+		{"batch-too-large", `[{"jsonrpc":"2.0","method":"tools/list","id":1},{"jsonrpc":"2.0","method":"tools/list","id":2},{"jsonrpc":"2.0","method":"tools/list","id":3},{"jsonrpc":"2.0","method":"tools/list","id":4}]`, -32012, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := rawExchange(t, ts, c.line)
+			if got := errCode(m); got != c.code {
+				t.Fatalf("reply %v: code %v, want %v", m, got, c.code)
+			}
+			if m["jsonrpc"] != "2.0" || m["id"] != c.id {
+				t.Fatalf("reply %v: want jsonrpc 2.0 and id %v", m, c.id)
+			}
+			e := m["error"].(map[string]any)
+			if e["message"] == "" || e["data"].(map[string]any)["code"] == "" {
+				t.Fatalf("error object lacks message or data.code: %v", e)
+			}
+		})
+	}
+	// A batch mixing good, bad and notification entries.
+	m := rawExchange(t, ts, `[{"jsonrpc":"2.0","method":"tools/list","id":"a"}, 1, {"jsonrpc":"2.0","method":"tools/list"}]`)
+	batch := m["batch"].([]any)
+	if len(batch) != 2 {
+		t.Fatalf("batch reply %v: want 2 responses (the notification gets none)", batch)
+	}
+	ids := map[any]bool{}
+	for _, r := range batch {
+		ids[r.(map[string]any)["id"]] = true
+	}
+	if !ids["a"] || !ids[nil] {
+		t.Fatalf("batch ids %v", ids)
+	}
+}
+
+func TestOversizedAndSlowSocket(t *testing.T) {
+	ts := newTestServer(t, "  max_body_bytes: 1024\n", false)
+	m := rawExchange(t, ts, `{"jsonrpc":"2.0","method":"tools/call","id":1,"params":{"name":"echo","arguments":{"value":"`+strings.Repeat("x", 2000)+`"}}}`)
+	if errCode(m) != -32012 {
+		t.Fatalf("oversized: %v", m)
+	}
+	// A slow client: half a message, then silence past read_timeout (300ms).
+	conn, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, _ = io.WriteString(conn, `{"jsonrpc":"2.0",`)
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	start := time.Now()
+	reply, _ := bufio.NewReader(conn).ReadBytes('\n')
+	if !bytes.Contains(reply, []byte("read_timeout")) {
+		t.Fatalf("slow client got %q", reply)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("slow client dropped after %v", d)
+	}
+	if _, err := bufio.NewReader(conn).ReadByte(); err == nil {
+		t.Fatal("connection still open after the timeout")
+	}
+}
+
+func httpPost(t *testing.T, url, token, ctype, body string) (int, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+func TestHTTPRPC(t *testing.T) {
+	ts := newTestServer(t, "  max_body_bytes: 4096\n", true)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":[1,2.5,"x"]}}}`
+	cases := []struct {
+		name, token, ctype, body string
+		status                   int
+		contains                 string
+	}{
+		{"ok", testToken, "application/json", call, 200, `"value":{"value":[1,2.5,"x"]}`},
+		{"no-token", "", "application/json", call, 401, "missing bearer token"},
+		{"bad-token", "guess", "application/json", call, 401, "invalid bearer token"},
+		{"content-type", testToken, "text/plain", call, 415, "Content-Type"},
+		{"too-large", testToken, "application/json", `{"x":"` + strings.Repeat("y", 5000) + `"}`, 413, "larger than 4096"},
+		{"bad-json", testToken, "application/json", `{`, 200, "-32700"},
+		{"notification", testToken, "application/json", `{"jsonrpc":"2.0","method":"tools/list"}`, 204, ""},
+		// peer holds CallTool(*) only for tools of its prefix ("" here → all).
+		{"batch", testToken, "application/json", `[` + call + `,{"jsonrpc":"2.0","id":2,"method":"nope"}]`, 200, `"code":-32601`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			status, body := httpPost(t, ts.url+"/rpc", c.token, c.ctype, c.body)
+			if status != c.status || !strings.Contains(string(body), c.contains) {
+				t.Fatalf("status %d body %s; want %d containing %q", status, body, c.status, c.contains)
+			}
+		})
+	}
+	// GET /rpc is not allowed.
+	resp, err := http.Get(ts.url + "/rpc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Fatalf("GET /rpc: %d", resp.StatusCode)
+	}
+}
+
+func TestHTTPSlowBody(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, _ = io.WriteString(conn, "POST /rpc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+testToken+"\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"json")
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	start := time.Now()
+	b, _ := io.ReadAll(conn)
+	if time.Since(start) > 4*time.Second {
+		t.Fatal("slow body was not cut off")
+	}
+	if len(b) > 0 && !bytes.Contains(b, []byte("408")) && !bytes.Contains(b, []byte("-32004")) && !bytes.Contains(b, []byte("400")) {
+		t.Fatalf("slow body reply %q", b)
+	}
+}
+
+func TestSubscribeOverSocket(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	c := dial(t, ts)
+	got := make(chan ToolsChanged, 8)
+	c.OnNotify(func(method string, params json.RawMessage) {
+		if method != NotificationToolsChanged {
+			return
+		}
+		var tc ToolsChanged
+		_ = json.Unmarshal(params, &tc)
+		got <- tc
+	})
+	var sub struct{ Subscription string }
+	if err := c.Call(context.Background(), "aios/registry.subscribe", map[string]any{"events": []string{"added", "removed"}}, &sub); err != nil {
+		t.Fatal(err)
+	}
+	p := native.New(abi.ProviderInfo{ID: "org.test.late", Version: "1.0.0"})
+	p.MustRegister(abi.ToolDef{Name: "late-tool"}, func(context.Context, any, abi.Env) (any, error) { return nil, nil })
+	if err := ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case tc := <-got:
+		if len(tc.Added) != 1 || tc.Added[0].Name != "late-tool" || tc.Added[0].ID != "late-tool" || tc.Subscription != sub.Subscription {
+			t.Fatalf("notification %+v", tc)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no tools_changed notification")
+	}
+	if err := c.Call(context.Background(), "aios/registry.unsubscribe", map[string]any{"subscription": sub.Subscription}, nil); err != nil {
+		t.Fatal(err)
+	}
+	_ = ts.h.RemoveProvider("org.test.late")
+	select {
+	case tc := <-got:
+		t.Fatalf("notification after unsubscribe: %+v", tc)
+	case <-time.After(200 * time.Millisecond):
+	}
+	err := c.Call(context.Background(), "aios/registry.unsubscribe", map[string]any{"subscription": sub.Subscription}, nil)
+	if code, _ := rpcCode(err); code != -32001 {
+		t.Fatalf("second unsubscribe: %v", err)
+	}
+}
+
+func TestSSE(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	req, _ := http.NewRequest(http.MethodGet, ts.url+"/events?events=added", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("GET /events: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	r := bufio.NewReader(resp.Body)
+	if line, _ := r.ReadString('\n'); !strings.HasPrefix(line, ": subscribed") {
+		t.Fatalf("first line %q", line)
+	}
+	p := native.New(abi.ProviderInfo{ID: "org.test.sse", Version: "1.0.0"})
+	p.MustRegister(abi.ToolDef{Name: "sse-tool"}, func(context.Context, any, abi.Env) (any, error) { return nil, nil })
+	go func() { _ = ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test"}) }()
+	var event, data string
+	for data == "" {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := strings.CutPrefix(line, "event: "); ok {
+			event = strings.TrimSpace(v)
+		}
+		if v, ok := strings.CutPrefix(line, "data: "); ok {
+			data = v
+		}
+	}
+	var n struct {
+		Method string
+		Params ToolsChanged
+	}
+	if err := json.Unmarshal([]byte(data), &n); err != nil {
+		t.Fatal(err)
+	}
+	if event != NotificationToolsChanged || n.Method != NotificationToolsChanged || n.Params.Added[0].Name != "sse-tool" {
+		t.Fatalf("event %q data %s", event, data)
+	}
+	// Without a token: 401.
+	resp2, _ := http.Get(ts.url + "/events")
+	resp2.Body.Close()
+	if resp2.StatusCode != 401 {
+		t.Fatalf("unauthenticated /events: %d", resp2.StatusCode)
+	}
+}
+
+func TestWellKnownAndMetrics(t *testing.T) {
+	ts := newTestServer(t, "  export: ['add']\n", true)
+	key, err := trust.GenerateKey("EdDSA", "host-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.s.SetSigningKey(key)
+	get := func(path string) []byte {
+		resp, err := http.Get(ts.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
+		}
+		return b
+	}
+	cardBytes := get("/.well-known/aios-adapter.json")
+	card, err := discovery.ParseCard(cardBytes, "host card")
+	if err != nil {
+		t.Fatalf("the host card does not validate: %v\n%s", err, cardBytes)
+	}
+	var names []string
+	for _, s := range card.Skills {
+		names = append(names, s.ID)
+	}
+	if strings.Join(names, ",") != "add,echo" {
+		t.Fatalf("exported skills %v, want add (export) and echo (mcp_exportable)", names)
+	}
+	if card.Endpoints.RPC != ts.url+"/rpc" {
+		t.Fatalf("endpoints %+v", card.Endpoints)
+	}
+	keys, err := trust.ParseJWKS(get("/.well-known/jwks.json"), abi.Community, "jwks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := trust.NewKeyStore(nil)
+	ks.Add(keys...)
+	if v, err := trust.VerifyCard(context.Background(), cardBytes, ks); err != nil || v.KeyID != "host-key" {
+		t.Fatalf("verifying the host card with its JWKS: %v", err)
+	}
+	var health map[string]any
+	_ = json.Unmarshal(get("/health"), &health)
+	if health["status"] != "ok" {
+		t.Fatalf("health %v", health)
+	}
+	for range 3 {
+		httpPost(t, ts.url+"/rpc", testToken, "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":1}}}`)
+	}
+	httpPost(t, ts.url+"/rpc", testToken, "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fail"}}`)
+	metrics := string(get("/metrics"))
+	for _, want := range []string{
+		`aios_tool_calls_total{code="OK",runtime="native",tool="echo"} 3`,
+		`aios_tool_calls_total{code="ProviderError",runtime="native",tool="fail"} 1`,
+		`aios_tool_call_errors_total{code="ProviderError"} 1`,
+		`aios_tool_call_duration_seconds_bucket{runtime="native",tool="echo"`,
+		`aios_providers{runtime="native"} 1`,
+		`aios_rpc_requests_total{method="tools/call",transport="http"} 4`,
+	} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}
+
+func TestRegistrySearchAndInfo(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	ts.startDiscovery(t)
+	c := dial(t, ts)
+	ctx := context.Background()
+	type searchRes struct {
+		Adapters []AdapterSummary
+		Total    int
+	}
+	cases := []struct {
+		params map[string]any
+		total  int
+	}{
+		{map[string]any{}, 1},
+		{map[string]any{"query": "ECHO"}, 1},
+		{map[string]any{"query": "echo nothing-like-this"}, 0},
+		{map[string]any{"type": "native"}, 1},
+		{map[string]any{"type": "wasm"}, 0},
+		{map[string]any{"capabilities": []string{"streaming"}}, 0},
+		{map[string]any{"capabilities": []string{"CallTool(x)"}}, 0},
+		{map[string]any{"limit": 1}, 1},
+	}
+	for _, cs := range cases {
+		var r searchRes
+		if err := c.Call(ctx, "aios/registry.search", cs.params, &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Total != cs.total || len(r.Adapters) != cs.total {
+			t.Errorf("search %v: total %d, %d adapters; want %d", cs.params, r.Total, len(r.Adapters), cs.total)
+		}
+	}
+	var r searchRes
+	_ = c.Call(ctx, "aios/registry.search", map[string]any{"query": "echo"}, &r)
+	if a := r.Adapters[0]; a.ID != "org.test.native" || a.SkillsCount != 5 || a.Status != "available" || a.Version != "1.0.0" {
+		t.Fatalf("adapter %+v", a)
+	}
+	var info struct {
+		Adapter      discovery.AdapterInfo
+		Capabilities discovery.CardCapabilities
+		Skills       []discovery.Skill
+		Status       InfoStatus
+	}
+	if err := c.Call(ctx, "aios/registry.info", map[string]any{"adapter_id": "org.test.native"}, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Adapter.ID != "org.test.native" || len(info.Skills) != 5 || !info.Status.Available || info.Status.Trust != "System" {
+		t.Fatalf("info %+v", info)
+	}
+	err := c.Call(ctx, "aios/registry.info", map[string]any{"adapter_id": "org.none.such"}, nil)
+	if code, ac := rpcCode(err); code != -32001 || ac != abi.NotFound {
+		t.Fatalf("unknown adapter: %v", err)
+	}
+	var ref map[string]any
+	if err := c.Call(ctx, "aios/registry.refresh", map[string]any{"scope": "local"}, &ref); err != nil || ref["scope"] != "local" {
+		t.Fatalf("refresh: %v %v", ref, err)
+	}
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

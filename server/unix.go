@@ -1,0 +1,168 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/server/jsonrpc"
+)
+
+// Socket transport
+//
+// One JSON-RPC message (a request, a batch, a response or a notification)
+// per line: UTF-8 JSON without raw newlines, terminated by '\n'. A
+// connection may carry many requests at once; responses come back as each
+// finishes (match them by id), and subscriptions push
+// aios/notification.tools_changed on the same connection.
+//
+// The caller is the socket peer's uid (SO_PEERCRED), mapped to an agent by
+// server.uids; the host's own uid maps to default_agent (cli). Other uids
+// get one error line and the connection is closed.
+
+// maxConcurrentPerConn bounds the requests one connection runs at once.
+const maxConcurrentPerConn = 32
+
+func (s *Server) acceptUnix(ln net.Listener) {
+	defer s.wg.Done()
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
+			return
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.serveUnix(conn)
+		}()
+	}
+}
+
+// peerUID returns the uid of the process on the other end of a unix socket.
+func peerUID(conn net.Conn) (uint32, error) {
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return 0, errors.New("not a unix socket")
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var cred *syscall.Ucred
+	var cerr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
+		return 0, err
+	}
+	if cerr != nil {
+		return 0, cerr
+	}
+	return cred.Uid, nil
+}
+
+func (s *Server) serveUnix(conn net.Conn) {
+	uid, err := peerUID(conn)
+	agent, ok := s.uids[uid]
+	if err != nil || !ok {
+		e := jsonrpc.Errorf(abi.CapabilityDenied, "uid %d is not allowed on this socket (map it to an agent in server.uids)", uid)
+		if err != nil {
+			e = jsonrpc.Errorf(abi.CapabilityDenied, "cannot read the peer's credentials: %v", err)
+		}
+		_ = conn.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+		_, _ = conn.Write(append(mustMarshal(errorResponse(nil, e)), '\n'))
+		conn.Close()
+		return
+	}
+	s.ServeConn(conn, agent)
+}
+
+// ServeConn serves newline-delimited JSON-RPC on conn as agent until the
+// peer closes it, it idles past idle_timeout, or a message takes longer
+// than read_timeout to arrive. It closes conn.
+func (s *Server) ServeConn(conn net.Conn, agent string) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		conn.Close()
+		return
+	}
+	s.conns[conn] = struct{}{}
+	s.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wmu sync.Mutex
+	write := func(b []byte) error {
+		wmu.Lock()
+		defer wmu.Unlock()
+		_ = conn.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+		_, err := conn.Write(append(b, '\n'))
+		if err != nil {
+			conn.Close() // a peer that does not read is dropped
+		}
+		return err
+	}
+	sess := &session{agent: agent, transport: "unix", subs: &subscriptions{}}
+	sess.notify = func(n *jsonrpc.Notification) error { return write(mustMarshal(n)) }
+	var inflight sync.WaitGroup
+	sem := make(chan struct{}, maxConcurrentPerConn)
+	defer func() {
+		cancel()
+		sess.subs.closeAll()
+		conn.Close()
+		inflight.Wait()
+		s.mu.Lock()
+		delete(s.conns, conn)
+		s.mu.Unlock()
+	}()
+	r := bufio.NewReaderSize(conn, 64<<10)
+	for {
+		// Idle wait for the first byte, then the whole line within read_timeout.
+		_ = conn.SetReadDeadline(time.Now().Add(s.cfg.IdleTimeout))
+		if _, err := r.Peek(1); err != nil {
+			return
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
+		line, err := jsonrpc.ReadLine(r, int(s.cfg.MaxBodyBytes))
+		if err != nil {
+			var ne net.Error
+			switch {
+			case errors.As(err, &ne) && ne.Timeout():
+				_ = write(mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.Timeout, "message not received within %s (server.read_timeout); closing", s.cfg.ReadTimeout))))
+			case !errors.Is(err, net.ErrClosed) && !isEOF(err):
+				_ = write(mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.TooLarge, "invalid request: %v (server.max_body_bytes); closing", err))))
+			}
+			return
+		}
+		if len(trimNL(line)) == 0 {
+			continue
+		}
+		sem <- struct{}{}
+		inflight.Add(1)
+		go func(msg []byte) {
+			defer func() { <-sem; inflight.Done() }()
+			if out := s.handleMessage(ctx, sess, msg); out != nil {
+				_ = write(out)
+			}
+		}(trimNL(line))
+	}
+}
+
+func isEOF(err error) bool { return errors.Is(err, io.EOF) }
+
+func trimNL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

@@ -1,0 +1,125 @@
+package server
+
+import (
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/registry"
+	"github.com/aios-host/aios-host/server/jsonrpc"
+	"github.com/aios-host/aios-host/trust"
+)
+
+// HostID is the adapter id of the host's own card: server.id, else
+// org.aios.host.<hostname>.
+func (s *Server) HostID() string {
+	if s.cfg.ID != "" {
+		return s.cfg.ID
+	}
+	name, _ := os.Hostname()
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	label := strings.Trim(b.String(), "-")
+	if label == "" {
+		label = "localhost"
+	}
+	return "org.aios.host." + label
+}
+
+// exported reports whether e goes into the host card: tools marked
+// mcp_exportable or matching server.export, served here (not by a remote
+// adapter, which would make two federated hosts echo each other's tools).
+func (s *Server) exported(e *registry.Entry) bool {
+	if e.Provider.Info.Runtime == abi.RuntimeRemote {
+		return false
+	}
+	if e.Def.MCPExportable {
+		return true
+	}
+	for _, p := range s.cfg.Export {
+		if abi.Glob(p, e.Def.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// HostCard returns the host's own Adapter Card, signed when a signing key
+// is configured.
+func (s *Server) HostCard() ([]byte, error) {
+	name := s.cfg.Name
+	if name == "" {
+		name = "aios-host " + s.HostID()
+	}
+	base := s.PublicURL()
+	card := &discovery.Card{
+		Adapter: discovery.AdapterInfo{ID: s.HostID(), Name: name, Description: "Tools exported by an aios-host Tool Manager",
+			Version: Version, ProtocolVersion: discovery.ProtocolVersion},
+		Capabilities:   discovery.CardCapabilities{BatchOperations: true, PushNotifications: true},
+		Skills:         []discovery.Skill{},
+		Authentication: &discovery.Authentication{Required: true, Schemes: []string{"bearer"}},
+	}
+	if base != "" {
+		card.Endpoints = &discovery.Endpoints{RPC: base + "/rpc", HTTP: base, Health: "/health", Metrics: "/metrics"}
+	}
+	newest := map[string]*registry.Entry{}
+	for _, e := range s.h.Registry().Tools() {
+		if !s.exported(e) {
+			continue
+		}
+		if cur := newest[e.Def.Name]; cur == nil || e.Version.GreaterThan(cur.Version) {
+			newest[e.Def.Name] = e
+		}
+	}
+	for _, e := range newest {
+		card.Skills = append(card.Skills, discovery.SkillFromTool(e.Def))
+	}
+	sort.Slice(card.Skills, func(i, j int) bool { return card.Skills[i].ID < card.Skills[j].ID })
+	raw, err := card.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	canon, err := trust.Canonicalize(raw)
+	if err != nil {
+		return nil, err
+	}
+	if s.signer == nil {
+		return canon, nil
+	}
+	return trust.SignCard(canon, *s.signer)
+}
+
+func (s *Server) serveCard(w http.ResponseWriter, _ *http.Request) {
+	b, err := s.HostCard()
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.Internal, "building the host card: %v", err))))
+		return
+	}
+	writeJSON(w, http.StatusOK, b)
+}
+
+func (s *Server) serveJWKS(w http.ResponseWriter, _ *http.Request) {
+	var b []byte
+	var err error
+	if s.signer != nil {
+		b, err = trust.MarshalJWKS(s.signer.PublicJWK())
+	} else {
+		b, err = trust.MarshalJWKS()
+	}
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.Internal, "%v", err))))
+		return
+	}
+	w.Header().Set("Content-Type", "application/jwk-set+json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+}

@@ -1,0 +1,460 @@
+package trust
+
+import (
+	"bytes"
+	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// Card signature format
+//
+// A signed Adapter Card carries a top-level member
+//
+//	"signature": {"algorithm": "ES256", "key_id": "<kid>", "value": "<JWS>"}
+//
+// value is a JWS in compact serialization with a DETACHED payload (RFC 7515
+// Appendix F): "<protected header>..<signature>", both base64url. The payload
+// that was signed is the RFC 8785 canonical form (Canonicalize) of the whole
+// card with its top-level "signature" member removed. The protected header
+// holds {"alg": algorithm, "kid": key_id, "typ": "aios-adapter+jws"}; alg and
+// kid must equal the signature member's algorithm and key_id.
+//
+// Only RS256, ES256 (P-256) and EdDSA (Ed25519) are accepted. "none", every
+// HMAC algorithm and any alg that does not fit the key's type are refused.
+
+// Signature is a card's "signature" member.
+type Signature struct {
+	Algorithm string `json:"algorithm"`
+	KeyID     string `json:"key_id"`
+	Value     string `json:"value"`
+}
+
+// ArtifactPin is a card's "artifact" member: the file (relative to the
+// card's folder) whose code the card describes, and its SHA-256 digest as 64
+// lower-case hex digits. Because it is part of the signed payload, a valid
+// signature also vouches for the code.
+type ArtifactPin struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// JWSType is the "typ" header of a card signature.
+const JWSType = "aios-adapter+jws"
+
+// Algorithms returns the algorithms accepted for card signatures.
+func Algorithms() []jose.SignatureAlgorithm {
+	return []jose.SignatureAlgorithm{jose.RS256, jose.ES256, jose.EdDSA}
+}
+
+// Sentinel errors; a *VerifyError wraps one of them (errors.Is works).
+var (
+	ErrUnsigned   = errors.New("card is not signed")
+	ErrMalformed  = errors.New("malformed card signature")
+	ErrAlgorithm  = errors.New("signature algorithm refused")
+	ErrUnknownKey = errors.New("unknown signing key")
+	ErrKeyExpired = errors.New("signing key expired or not yet valid")
+	ErrTampered   = errors.New("signature does not match the card (tampered card or wrong key)")
+	ErrArtifact   = errors.New("artifact does not match the card's pinned digest")
+)
+
+// VerifyError says why a card or artifact was refused.
+type VerifyError struct {
+	Kind   error  // one of the Err* sentinels
+	Detail string // what exactly was wrong
+}
+
+func (e *VerifyError) Error() string { return e.Kind.Error() + ": " + e.Detail }
+func (e *VerifyError) Unwrap() error { return e.Kind }
+
+func verr(kind error, format string, args ...any) *VerifyError {
+	return &VerifyError{Kind: kind, Detail: fmt.Sprintf(format, args...)}
+}
+
+// SigningPayload returns the bytes a card's signature covers (the canonical
+// form of the card without its top-level "signature" member) and the parsed
+// signature member (nil when absent).
+func SigningPayload(card []byte) ([]byte, *Signature, error) {
+	if !bytesValidUTF8(card) {
+		return nil, nil, errors.New("card: not valid UTF-8")
+	}
+	p := &jparser{s: card}
+	p.ws()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("card: %w", err)
+	}
+	p.ws()
+	if p.i != len(p.s) {
+		return nil, nil, fmt.Errorf("card: offset %d: trailing data after the JSON value", p.i)
+	}
+	obj, ok := v.(jobject)
+	if !ok {
+		return nil, nil, errors.New("card: top level is not a JSON object")
+	}
+	var sig *Signature
+	kept := make(jobject, 0, len(obj))
+	for _, m := range obj {
+		if m.name != "signature" {
+			kept = append(kept, m)
+			continue
+		}
+		sig, err = parseSignatureMember(m.v)
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	payload, err := appendCanonical(make([]byte, 0, len(card)), kept)
+	if err != nil {
+		return nil, nil, err
+	}
+	return payload, sig, nil
+}
+
+func parseSignatureMember(v any) (*Signature, error) {
+	obj, ok := v.(jobject)
+	if !ok {
+		return nil, verr(ErrMalformed, `"signature" must be an object {algorithm, key_id, value}`)
+	}
+	var s Signature
+	for _, m := range obj {
+		str, ok := m.v.(string)
+		if !ok {
+			return nil, verr(ErrMalformed, "signature.%s must be a string", m.name)
+		}
+		switch m.name {
+		case "algorithm":
+			s.Algorithm = str
+		case "key_id":
+			s.KeyID = str
+		case "value":
+			s.Value = str
+		default:
+			return nil, verr(ErrMalformed, "unknown member signature.%s (want algorithm, key_id, value)", m.name)
+		}
+	}
+	switch {
+	case s.Algorithm == "":
+		return nil, verr(ErrMalformed, "signature.algorithm is missing")
+	case s.KeyID == "":
+		return nil, verr(ErrMalformed, "signature.key_id is missing")
+	case s.Value == "":
+		return nil, verr(ErrMalformed, "signature.value is missing")
+	}
+	return &s, nil
+}
+
+func bytesValidUTF8(b []byte) bool { return utf8.Valid(b) }
+
+// SigningKey is a private key ready to sign cards.
+type SigningKey struct {
+	Key       crypto.Signer
+	KeyID     string
+	Algorithm jose.SignatureAlgorithm
+}
+
+// AlgorithmFor returns the card algorithm for a key type: RSA → RS256,
+// ECDSA P-256 → ES256, Ed25519 → EdDSA.
+func AlgorithmFor(pub crypto.PublicKey) (jose.SignatureAlgorithm, error) {
+	switch k := pub.(type) {
+	case *rsa.PublicKey:
+		if k.N.BitLen() < 2048 {
+			return "", fmt.Errorf("RSA key of %d bits is too short (want at least 2048)", k.N.BitLen())
+		}
+		return jose.RS256, nil
+	case *ecdsa.PublicKey:
+		if k.Curve != elliptic.P256() {
+			return "", fmt.Errorf("ECDSA key on curve %s: only P-256 (ES256) is accepted", k.Curve.Params().Name)
+		}
+		return jose.ES256, nil
+	case ed25519.PublicKey:
+		return jose.EdDSA, nil
+	}
+	return "", fmt.Errorf("key type %T cannot sign cards (want RSA, ECDSA P-256 or Ed25519)", pub)
+}
+
+// SignCard returns card with a fresh "signature" member (any old one is
+// replaced). The output is the canonical card, indented for humans, with
+// "signature" last; its formatting does not matter to verification.
+func SignCard(card []byte, key SigningKey) ([]byte, error) {
+	payload, _, err := SigningPayload(card)
+	if err != nil {
+		return nil, err
+	}
+	if key.Algorithm == "" {
+		if key.Algorithm, err = AlgorithmFor(key.Key.Public()); err != nil {
+			return nil, err
+		}
+	}
+	if key.KeyID == "" {
+		return nil, errors.New("sign: the key has no key id")
+	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: key.Algorithm, Key: key.Key},
+		(&jose.SignerOptions{}).WithType(JWSType).WithHeader("kid", key.KeyID))
+	if err != nil {
+		return nil, fmt.Errorf("sign: %w", err)
+	}
+	obj, err := signer.Sign(payload)
+	if err != nil {
+		return nil, fmt.Errorf("sign: %w", err)
+	}
+	value, err := obj.DetachedCompactSerialize()
+	if err != nil {
+		return nil, fmt.Errorf("sign: %w", err)
+	}
+	sig, _ := json.Marshal(Signature{Algorithm: string(key.Algorithm), KeyID: key.KeyID, Value: value})
+	out := make([]byte, 0, len(payload)+len(sig)+16)
+	out = append(out, payload[:len(payload)-1]...)
+	if len(payload) > 2 {
+		out = append(out, ',')
+	}
+	out = append(out, `"signature":`...)
+	out = append(out, sig...)
+	out = append(out, '}')
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, out, "", "  "); err != nil {
+		return nil, err
+	}
+	pretty.WriteByte('\n')
+	return pretty.Bytes(), nil
+}
+
+// Verified is the outcome of a successful card verification.
+type Verified struct {
+	KeyID     string
+	Algorithm string
+	Trust     abi.TrustLevel
+	KeySource string
+	// Artifact is the card's pinned artifact, nil when it pins none.
+	Artifact *ArtifactPin
+}
+
+// KeyResolver finds the public keys for a key id.
+type KeyResolver interface {
+	Lookup(ctx context.Context, kid string) ([]*Key, error)
+}
+
+type jwsHeader struct {
+	Alg string `json:"alg"`
+	Kid string `json:"kid"`
+	Typ string `json:"typ"`
+	B64 *bool  `json:"b64"`
+}
+
+// VerifyCard checks card's signature against keys. It returns ErrUnsigned
+// (wrapped) for a card without signature; the caller decides whether an
+// unsigned card is acceptable (it is Untrusted).
+func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, error) {
+	payload, sig, err := SigningPayload(card)
+	if err != nil {
+		return nil, err
+	}
+	if sig == nil {
+		return nil, verr(ErrUnsigned, "the card has no \"signature\" member")
+	}
+	parts := strings.Split(sig.Value, ".")
+	if len(parts) != 3 {
+		return nil, verr(ErrMalformed, "signature.value is not a compact JWS (want header..signature, got %d parts)", len(parts))
+	}
+	if parts[1] != "" {
+		return nil, verr(ErrMalformed, "signature.value must have a detached (empty) payload; the payload is the canonical card")
+	}
+	hb, err := base64.RawURLEncoding.DecodeString(parts[0])
+	if err != nil {
+		return nil, verr(ErrMalformed, "JWS protected header is not base64url: %v", err)
+	}
+	var hdr jwsHeader
+	if err := json.Unmarshal(hb, &hdr); err != nil {
+		return nil, verr(ErrMalformed, "JWS protected header is not a JSON object: %v", err)
+	}
+	if err := checkAlg(hdr.Alg); err != nil {
+		return nil, err
+	}
+	if hdr.Alg != sig.Algorithm {
+		return nil, verr(ErrAlgorithm, "JWS header alg %q differs from signature.algorithm %q", hdr.Alg, sig.Algorithm)
+	}
+	if hdr.Kid != "" && hdr.Kid != sig.KeyID {
+		return nil, verr(ErrMalformed, "JWS header kid %q differs from signature.key_id %q", hdr.Kid, sig.KeyID)
+	}
+	if hdr.B64 != nil && !*hdr.B64 {
+		return nil, verr(ErrMalformed, `JWS header "b64": false is not supported`)
+	}
+	jws, err := jose.ParseDetached(sig.Value, payload, Algorithms())
+	if err != nil {
+		return nil, verr(ErrMalformed, "parsing JWS: %v", err)
+	}
+	if keys == nil {
+		return nil, verr(ErrUnknownKey, "key %q: no trusted keys are configured", sig.KeyID)
+	}
+	cands, err := keys.Lookup(ctx, sig.KeyID)
+	if err != nil {
+		return nil, err
+	}
+	if len(cands) == 0 {
+		return nil, verr(ErrUnknownKey, "no trusted key has key id %q", sig.KeyID)
+	}
+	var firstErr error
+	for _, k := range cands {
+		if err := k.usableFor(hdr.Alg); err != nil {
+			firstErr = cmpErr(firstErr, err)
+			continue
+		}
+		if err := jws.DetachedVerify(payload, k.JWK.Key); err != nil {
+			firstErr = cmpErr(firstErr, verr(ErrTampered, "key %q (%s) does not verify the canonical card: %v", sig.KeyID, k.Source, err))
+			continue
+		}
+		v := &Verified{KeyID: sig.KeyID, Algorithm: hdr.Alg, Trust: k.Trust, KeySource: k.Source}
+		if v.Artifact, err = ArtifactOf(card); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	return nil, firstErr
+}
+
+// cmpErr keeps the most telling error: a signature mismatch beats a key
+// that merely did not fit.
+func cmpErr(old, new error) error {
+	if old == nil || errors.Is(new, ErrTampered) {
+		return new
+	}
+	return old
+}
+
+func checkAlg(alg string) error {
+	switch {
+	case alg == "":
+		return verr(ErrAlgorithm, "JWS header has no alg")
+	case strings.EqualFold(alg, "none"):
+		return verr(ErrAlgorithm, `alg "none" is never accepted`)
+	case strings.HasPrefix(strings.ToUpper(alg), "HS"):
+		return verr(ErrAlgorithm, "alg %q is an HMAC algorithm; cards must be signed with a public-key algorithm (RS256, ES256, EdDSA)", alg)
+	}
+	for _, a := range Algorithms() {
+		if string(a) == alg {
+			return nil
+		}
+	}
+	return verr(ErrAlgorithm, "alg %q is not accepted (want RS256, ES256 or EdDSA)", alg)
+}
+
+// ArtifactOf returns the card's "artifact" member, nil when there is none.
+func ArtifactOf(card []byte) (*ArtifactPin, error) {
+	var top struct {
+		Artifact *ArtifactPin `json:"artifact"`
+	}
+	if err := json.Unmarshal(card, &top); err != nil {
+		return nil, fmt.Errorf("card: %w", err)
+	}
+	if top.Artifact == nil {
+		return nil, nil
+	}
+	if err := top.Artifact.validate(); err != nil {
+		return nil, err
+	}
+	return top.Artifact, nil
+}
+
+func (a *ArtifactPin) validate() error {
+	if err := ValidateArtifactPath(a.Path); err != nil {
+		return err
+	}
+	if a.SHA256 != "" {
+		if b, err := hex.DecodeString(a.SHA256); err != nil || len(b) != sha256.Size || strings.ToLower(a.SHA256) != a.SHA256 {
+			return verr(ErrMalformed, "artifact.sha256 %q is not 64 lower-case hex digits", a.SHA256)
+		}
+	}
+	return nil
+}
+
+// ValidateArtifactPath checks that p is a plain relative path that stays
+// inside the card's folder.
+func ValidateArtifactPath(p string) error {
+	if p == "" {
+		return verr(ErrMalformed, "artifact.path is empty")
+	}
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
+		return verr(ErrMalformed, "artifact.path %q must be relative to the card's folder", p)
+	}
+	c := filepath.Clean(p)
+	if c == ".." || strings.HasPrefix(c, "../") || c == "." {
+		return verr(ErrMalformed, "artifact.path %q leaves the card's folder", p)
+	}
+	return nil
+}
+
+// FileSHA256 returns the lower-case hex SHA-256 of the file at path.
+func FileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Check verifies that the artifact beside the card in dir has the pinned
+// digest. A pin without a digest fails: a signed card must pin its code.
+func (a *ArtifactPin) Check(dir string) error {
+	if a.SHA256 == "" {
+		return verr(ErrArtifact, "artifact %q: the card gives no sha256", a.Path)
+	}
+	got, err := FileSHA256(filepath.Join(dir, filepath.FromSlash(a.Path)))
+	if err != nil {
+		return verr(ErrArtifact, "artifact %q: %v", a.Path, err)
+	}
+	return a.CheckDigest(got)
+}
+
+// CheckDigest compares an already computed hex digest with the pin.
+func (a *ArtifactPin) CheckDigest(got string) error {
+	if got != a.SHA256 {
+		return verr(ErrArtifact, "artifact %q has sha256 %s, the signed card pins %s", a.Path, got, a.SHA256)
+	}
+	return nil
+}
+
+// PinArtifact sets the card's artifact.sha256 to the digest of the file
+// artifact.path relative to dir. A card without "artifact" is returned
+// unchanged (pinned=false). The result is canonical JSON.
+func PinArtifact(card []byte, dir string) (out []byte, pinned bool, err error) {
+	pin, err := ArtifactOf(card)
+	if err != nil || pin == nil {
+		return card, false, err
+	}
+	sum, err := FileSHA256(filepath.Join(dir, filepath.FromSlash(pin.Path)))
+	if err != nil {
+		return nil, false, fmt.Errorf("pinning artifact: %w", err)
+	}
+	var m any
+	if err := abi.UnmarshalJSONValue(card, &m); err != nil {
+		return nil, false, err
+	}
+	top := m.(map[string]any)
+	art, _ := top["artifact"].(map[string]any)
+	art["sha256"] = sum
+	out, err = CanonicalizeValue(top)
+	return out, true, err
+}

@@ -1,0 +1,105 @@
+package trust
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"fmt"
+
+	"github.com/go-jose/go-jose/v4"
+)
+
+// GenerateKey makes a new signing key for alg (RS256: RSA 3072, ES256:
+// P-256, EdDSA: Ed25519) with its RFC 7638 thumbprint as key id unless kid
+// is given.
+func GenerateKey(alg, kid string) (SigningKey, error) {
+	var k crypto.Signer
+	var err error
+	switch jose.SignatureAlgorithm(alg) {
+	case jose.RS256:
+		k, err = rsa.GenerateKey(rand.Reader, 3072)
+	case jose.ES256:
+		k, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	case jose.EdDSA:
+		_, k, err = ed25519.GenerateKey(rand.Reader)
+	default:
+		return SigningKey{}, fmt.Errorf("unknown algorithm %q (want ES256, RS256 or EdDSA)", alg)
+	}
+	if err != nil {
+		return SigningKey{}, err
+	}
+	if kid == "" {
+		if kid, err = Thumbprint(k.Public()); err != nil {
+			return SigningKey{}, err
+		}
+	}
+	return SigningKey{Key: k, KeyID: kid, Algorithm: jose.SignatureAlgorithm(alg)}, nil
+}
+
+// MarshalPrivateKeyPEM encodes the private key as a PKCS #8 PEM block.
+func MarshalPrivateKeyPEM(k crypto.Signer) ([]byte, error) {
+	der, err := x509.MarshalPKCS8PrivateKey(k)
+	if err != nil {
+		return nil, err
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), nil
+}
+
+// ParsePrivateKeyPEM reads a PKCS #8, PKCS #1 (RSA) or SEC 1 (EC) PEM
+// private key. kid may be empty: the key's thumbprint is used.
+func ParsePrivateKeyPEM(data []byte, kid string) (SigningKey, error) {
+	block, _ := pem.Decode(data)
+	if block == nil {
+		return SigningKey{}, errors.New("no PEM block found (want a PRIVATE KEY)")
+	}
+	var key any
+	var err error
+	switch block.Type {
+	case "PRIVATE KEY":
+		key, err = x509.ParsePKCS8PrivateKey(block.Bytes)
+	case "RSA PRIVATE KEY":
+		key, err = x509.ParsePKCS1PrivateKey(block.Bytes)
+	case "EC PRIVATE KEY":
+		key, err = x509.ParseECPrivateKey(block.Bytes)
+	default:
+		return SigningKey{}, fmt.Errorf("PEM block %q is not a private key", block.Type)
+	}
+	if err != nil {
+		return SigningKey{}, err
+	}
+	signer, ok := key.(crypto.Signer)
+	if !ok {
+		return SigningKey{}, fmt.Errorf("key type %T cannot sign", key)
+	}
+	alg, err := AlgorithmFor(signer.Public())
+	if err != nil {
+		return SigningKey{}, err
+	}
+	if kid == "" {
+		if kid, err = Thumbprint(signer.Public()); err != nil {
+			return SigningKey{}, err
+		}
+	}
+	return SigningKey{Key: signer, KeyID: kid, Algorithm: alg}, nil
+}
+
+// PublicJWK is the public half of the key as a JWK with kid, alg and use.
+func (k SigningKey) PublicJWK() jose.JSONWebKey {
+	return jose.JSONWebKey{Key: k.Key.Public(), KeyID: k.KeyID, Algorithm: string(k.Algorithm), Use: "sig"}
+}
+
+// MarshalJWKS renders public keys as a JWKS document.
+func MarshalJWKS(keys ...jose.JSONWebKey) ([]byte, error) {
+	set := jose.JSONWebKeySet{Keys: make([]jose.JSONWebKey, 0, len(keys))}
+	for _, k := range keys {
+		set.Keys = append(set.Keys, k.Public())
+	}
+	return json.MarshalIndent(set, "", "  ")
+}

@@ -1,0 +1,427 @@
+package trust
+
+import (
+	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/rsa"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// Key is a trusted public key.
+type Key struct {
+	JWK   jose.JSONWebKey // public only
+	Trust abi.TrustLevel
+	// NotBefore and Expires bound the key's validity (zero = unbounded).
+	// They come from the JWK's "nbf"/"exp" members (seconds since the
+	// epoch) or from config, the stricter of the two.
+	NotBefore, Expires time.Time
+	// Source names where the key came from (file, URL, config entry).
+	Source string
+
+	now func() time.Time
+}
+
+// usableFor checks that the key may verify a signature with alg.
+func (k *Key) usableFor(alg string) error {
+	now := time.Now()
+	if k.now != nil {
+		now = k.now()
+	}
+	if !k.Expires.IsZero() && now.After(k.Expires) {
+		return verr(ErrKeyExpired, "key %q (%s) expired at %s", k.JWK.KeyID, k.Source, k.Expires.UTC().Format(time.RFC3339))
+	}
+	if !k.NotBefore.IsZero() && now.Before(k.NotBefore) {
+		return verr(ErrKeyExpired, "key %q (%s) is not valid before %s", k.JWK.KeyID, k.Source, k.NotBefore.UTC().Format(time.RFC3339))
+	}
+	if k.JWK.Algorithm != "" && k.JWK.Algorithm != alg {
+		return verr(ErrAlgorithm, "key %q is for alg %q but the card is signed with %q", k.JWK.KeyID, k.JWK.Algorithm, alg)
+	}
+	if k.JWK.Use != "" && k.JWK.Use != "sig" {
+		return verr(ErrAlgorithm, "key %q has use %q, not sig", k.JWK.KeyID, k.JWK.Use)
+	}
+	want, err := AlgorithmFor(k.JWK.Key)
+	if err != nil {
+		return verr(ErrAlgorithm, "key %q: %v", k.JWK.KeyID, err)
+	}
+	if string(want) != alg {
+		return verr(ErrAlgorithm, "key %q is a %s key but the card claims alg %q (algorithm confusion)", k.JWK.KeyID, want, alg)
+	}
+	return nil
+}
+
+// ParseJWKS reads a JSON Web Key Set ({"keys": [...]}) or a single JWK.
+// Private members are dropped; symmetric keys are refused, since a card can
+// only be verified with a public key. A key without "kid" gets its RFC 7638
+// thumbprint (base64url SHA-256) as kid.
+func ParseJWKS(data []byte, trust abi.TrustLevel, source string) ([]*Key, error) {
+	var set struct {
+		Keys []json.RawMessage `json:"keys"`
+	}
+	if err := json.Unmarshal(data, &set); err != nil {
+		return nil, fmt.Errorf("%s: not a JWKS: %w", source, err)
+	}
+	raws := set.Keys
+	if set.Keys == nil {
+		raws = []json.RawMessage{data} // a single JWK
+	}
+	out := make([]*Key, 0, len(raws))
+	for i, raw := range raws {
+		k, err := parseJWK(raw, trust, source)
+		if err != nil {
+			return nil, fmt.Errorf("%s: key %d: %w", source, i, err)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+func parseJWK(raw []byte, trust abi.TrustLevel, source string) (*Key, error) {
+	var jwk jose.JSONWebKey
+	if err := jwk.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	var times struct {
+		Exp *float64 `json:"exp"`
+		Nbf *float64 `json:"nbf"`
+	}
+	if err := json.Unmarshal(raw, &times); err != nil {
+		return nil, fmt.Errorf("exp/nbf must be numbers (seconds since the epoch): %w", err)
+	}
+	if _, ok := jwk.Key.([]byte); ok {
+		return nil, errors.New("symmetric (oct) keys cannot verify cards; give a public key")
+	}
+	pub := jwk.Public()
+	if !pub.Valid() {
+		return nil, errors.New("invalid public key")
+	}
+	if _, err := AlgorithmFor(pub.Key); err != nil {
+		return nil, err
+	}
+	if pub.KeyID == "" {
+		kid, err := Thumbprint(pub.Key)
+		if err != nil {
+			return nil, err
+		}
+		pub.KeyID = kid
+	}
+	k := &Key{JWK: pub, Trust: trust, Source: source}
+	if times.Exp != nil {
+		k.Expires = time.Unix(int64(*times.Exp), 0)
+	}
+	if times.Nbf != nil {
+		k.NotBefore = time.Unix(int64(*times.Nbf), 0)
+	}
+	return k, nil
+}
+
+// Thumbprint is the RFC 7638 SHA-256 thumbprint of a public key, base64url.
+func Thumbprint(pub crypto.PublicKey) (string, error) {
+	switch k := pub.(type) {
+	case *rsa.PrivateKey:
+		pub = &k.PublicKey
+	case *ecdsa.PrivateKey:
+		pub = &k.PublicKey
+	case ed25519.PrivateKey:
+		pub = k.Public()
+	}
+	j := jose.JSONWebKey{Key: pub}
+	tp, err := j.Thumbprint(crypto.SHA256)
+	if err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(tp), nil
+}
+
+// KeyConfig is one entry of the trusted key list in config (the `keys:`
+// list of the discovery section). Exactly one of JWKS, JWKSURL or JWK is set.
+type KeyConfig struct {
+	// Trust is System, Verified or Community.
+	Trust string `yaml:"trust" json:"trust"`
+	// JWKS is a JWKS (or single JWK) file; relative to the config file.
+	JWKS string `yaml:"jwks,omitempty" json:"jwks,omitempty"`
+	// JWKSURL is fetched over HTTP(S) on demand and cached.
+	JWKSURL string `yaml:"jwks_url,omitempty" json:"jwks_url,omitempty"`
+	// JWK is an inline public key.
+	JWK map[string]any `yaml:"jwk,omitempty" json:"jwk,omitempty"`
+	// KeyID, when set, keeps only the key with this kid.
+	KeyID string `yaml:"kid,omitempty" json:"kid,omitempty"`
+	// NotBefore / Expires (RFC 3339) narrow the keys' validity.
+	NotBefore string `yaml:"not_before,omitempty" json:"not_before,omitempty"`
+	Expires   string `yaml:"expires,omitempty" json:"expires,omitempty"`
+}
+
+// KeyStore maps key ids to trusted keys. It is safe for concurrent use.
+type KeyStore struct {
+	mu     sync.RWMutex
+	static map[string][]*Key
+	urls   []*jwksURL
+	client *http.Client
+	now    func() time.Time
+	// TTL is how long a fetched JWKS is fresh; MinRefetch bounds refetches
+	// triggered by unknown kids.
+	TTL, MinRefetch time.Duration
+}
+
+type jwksURL struct {
+	url     string
+	trust   abi.TrustLevel
+	kid     string
+	nbf     time.Time
+	exp     time.Time
+	mu      sync.Mutex
+	keys    []*Key
+	fetched time.Time
+	tried   time.Time
+}
+
+// NewKeyStore returns an empty store. client may be nil (a client with a
+// 5 s timeout is used).
+func NewKeyStore(client *http.Client) *KeyStore {
+	if client == nil {
+		client = &http.Client{Timeout: 5 * time.Second}
+	}
+	return &KeyStore{static: map[string][]*Key{}, client: client, TTL: 10 * time.Minute, MinRefetch: 30 * time.Second}
+}
+
+// SetClock replaces the clock (tests).
+func (s *KeyStore) SetClock(now func() time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = now
+	for _, ks := range s.static {
+		for _, k := range ks {
+			k.now = now
+		}
+	}
+}
+
+func (s *KeyStore) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now()
+}
+
+// Add puts keys into the store.
+func (s *KeyStore) Add(keys ...*Key) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range keys {
+		k.now = s.now
+		s.static[k.JWK.KeyID] = append(s.static[k.JWK.KeyID], k)
+	}
+}
+
+// AddJWKSURL registers a JWKS endpoint fetched on demand.
+func (s *KeyStore) AddJWKSURL(url string, trust abi.TrustLevel) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.urls = append(s.urls, &jwksURL{url: url, trust: trust})
+}
+
+// Keys returns every static key (for publishing a JWKS).
+func (s *KeyStore) Keys() []*Key {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []*Key
+	for _, ks := range s.static {
+		out = append(out, ks...)
+	}
+	return out
+}
+
+// Lookup implements KeyResolver: static keys first, then JWKS URLs (fetched
+// when stale, or when the kid is unknown and MinRefetch has passed).
+func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
+	s.mu.RLock()
+	out := append([]*Key(nil), s.static[kid]...)
+	urls := s.urls
+	s.mu.RUnlock()
+	var fetchErr error
+	for _, u := range urls {
+		ks, err := s.fromURL(ctx, u, kid)
+		if err != nil {
+			fetchErr = err
+		}
+		out = append(out, ks...)
+	}
+	if len(out) == 0 && fetchErr != nil {
+		return nil, verr(ErrUnknownKey, "key %q: not in the key store and %v", kid, fetchErr)
+	}
+	return out, nil
+}
+
+func (s *KeyStore) fromURL(ctx context.Context, u *jwksURL, kid string) ([]*Key, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	now := s.clock()
+	has := func() bool {
+		for _, k := range u.keys {
+			if k.JWK.KeyID == kid {
+				return true
+			}
+		}
+		return false
+	}
+	stale := now.Sub(u.fetched) > s.TTL
+	var err error
+	if (stale || !has()) && now.Sub(u.tried) >= s.MinRefetch {
+		u.tried = now
+		var keys []*Key
+		if keys, err = s.fetch(ctx, u); err == nil {
+			u.keys, u.fetched = keys, now
+		}
+	}
+	var out []*Key
+	for _, k := range u.keys {
+		if k.JWK.KeyID == kid {
+			out = append(out, k)
+		}
+	}
+	return out, err
+}
+
+// maxJWKSBytes bounds a fetched JWKS.
+const maxJWKSBytes = 1 << 20
+
+func (s *KeyStore) fetch(ctx context.Context, u *jwksURL) ([]*Key, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.url, nil)
+	if err != nil {
+		return nil, fmt.Errorf("JWKS URL %s: %w", u.url, err)
+	}
+	req.Header.Set("Accept", "application/jwk-set+json, application/json")
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("fetching JWKS %s: %w", u.url, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("fetching JWKS %s: HTTP %s", u.url, resp.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJWKSBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("fetching JWKS %s: %w", u.url, err)
+	}
+	if len(body) > maxJWKSBytes {
+		return nil, fmt.Errorf("JWKS %s is larger than %d bytes", u.url, maxJWKSBytes)
+	}
+	keys, err := ParseJWKS(body, u.trust, u.url)
+	if err != nil {
+		return nil, err
+	}
+	keys = filterKeys(keys, u.kid, u.nbf, u.exp)
+	for _, k := range keys {
+		k.now = s.now
+	}
+	return keys, nil
+}
+
+func filterKeys(keys []*Key, kid string, nbf, exp time.Time) []*Key {
+	out := keys[:0]
+	for _, k := range keys {
+		if kid != "" && k.JWK.KeyID != kid {
+			continue
+		}
+		if !nbf.IsZero() && (k.NotBefore.IsZero() || nbf.After(k.NotBefore)) {
+			k.NotBefore = nbf
+		}
+		if !exp.IsZero() && (k.Expires.IsZero() || exp.Before(k.Expires)) {
+			k.Expires = exp
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// LoadKeyConfigs builds a store from config entries; relative file paths
+// are resolved against baseDir. Errors name the entry.
+func LoadKeyConfigs(entries []KeyConfig, baseDir string, client *http.Client) (*KeyStore, error) {
+	s := NewKeyStore(client)
+	for i, e := range entries {
+		if err := s.addConfig(e, baseDir); err != nil {
+			return nil, fmt.Errorf("trusted key %d: %w", i+1, err)
+		}
+	}
+	return s, nil
+}
+
+func (s *KeyStore) addConfig(e KeyConfig, baseDir string) error {
+	trust, err := abi.ParseTrustLevel(e.Trust)
+	if err != nil {
+		return err
+	}
+	if trust == abi.Untrusted {
+		return errors.New("trust must be System, Verified or Community (an Untrusted key proves nothing)")
+	}
+	var nbf, exp time.Time
+	if e.NotBefore != "" {
+		if nbf, err = time.Parse(time.RFC3339, e.NotBefore); err != nil {
+			return fmt.Errorf("not_before: %w", err)
+		}
+	}
+	if e.Expires != "" {
+		if exp, err = time.Parse(time.RFC3339, e.Expires); err != nil {
+			return fmt.Errorf("expires: %w", err)
+		}
+	}
+	n := 0
+	for _, set := range []bool{e.JWKS != "", e.JWKSURL != "", e.JWK != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return errors.New("give exactly one of jwks (file), jwks_url or jwk (inline)")
+	}
+	switch {
+	case e.JWKSURL != "":
+		s.mu.Lock()
+		s.urls = append(s.urls, &jwksURL{url: e.JWKSURL, trust: trust, kid: e.KeyID, nbf: nbf, exp: exp})
+		s.mu.Unlock()
+		return nil
+	case e.JWKS != "":
+		path := e.JWKS
+		if !filepath.IsAbs(path) && baseDir != "" {
+			path = filepath.Join(baseDir, path)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		keys, err := ParseJWKS(data, trust, path)
+		if err != nil {
+			return err
+		}
+		keys = filterKeys(keys, e.KeyID, nbf, exp)
+		if len(keys) == 0 {
+			return fmt.Errorf("%s has no key with kid %q", path, e.KeyID)
+		}
+		s.Add(keys...)
+	default:
+		raw, err := json.Marshal(e.JWK)
+		if err != nil {
+			return err
+		}
+		k, err := parseJWK(raw, trust, "config")
+		if err != nil {
+			return fmt.Errorf("inline jwk: %w", err)
+		}
+		s.Add(filterKeys([]*Key{k}, e.KeyID, nbf, exp)...)
+	}
+	return nil
+}
