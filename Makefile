@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/aios-host
 SAMPLES := $(sort $(wildcard samples/*/build.sh))
 
-.PHONY: all build samples run test bench fmt vet deps clean
+.PHONY: all build samples run test test-wasmtime bench fmt vet deps clean
 
 all: build
 
@@ -26,6 +26,13 @@ run: samples build
 ## test: install what is needed, build the samples, run every test with the race detector
 test: deps samples
 	$(GO) test -race ./...
+	$(MAKE) test-wasmtime
+
+## test-wasmtime: the wasmtime engine (cgo, build tag wasmtime): its packages, the differential tests and the conformance rows
+## (the tagged rerun of the engine-neutral tests is left to `make test`; about 2 min here)
+test-wasmtime: deps samples
+	CGO_ENABLED=1 $(GO) test -tags wasmtime -race ./component/wasmtime/
+	CGO_ENABLED=1 $(GO) test -tags wasmtime -race -run 'Wasmtime|Differential|Engine|Conformance' ./runtimes/wasm/ ./conformance/
 
 ## bench: run every benchmark once (no tests)
 bench:

@@ -42,3 +42,9 @@ go mod download
 # Engineers: append idempotent npm installs below this line, one block per
 # sample area, e.g.
 #   if [ ! -d samples/foo/node_modules ]; then (cd samples/foo && npm ci --no-audit --no-fund); fi
+# Components (C2): jco, pinned in samples/components/package-lock.json (node 20 + npm).
+if [ ! -x samples/components/node_modules/.bin/jco ]; then (cd samples/components && npm ci --no-audit --no-fund); fi
+# JS/TS (J): the pinned TypeScript compiler that type-checks the TS samples against sdk/js/aios-sdk.d.ts.
+if [ ! -x sdk/js/node_modules/.bin/tsc ]; then (cd sdk/js && npm ci --no-audit --no-fund); fi
+# MCP (M): the MCP Inspector CLI and server-everything, pinned in samples/mcp/package-lock.json.
+if [ ! -x samples/mcp/node_modules/.bin/mcp-inspector ]; then (cd samples/mcp && npm ci --no-audit --no-fund); fi

@@ -365,6 +365,11 @@ func (s *Server) registryRefresh(ctx context.Context, params json.RawMessage) (a
 	if err != nil {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
 	}
+	if s.refresh != nil && (p.Scope == "all" || p.Scope == "remote") {
+		if err := s.refresh(ctx, p.Scope); err != nil { // Options.OnRefresh (MCP bridge)
+			s.log.Warn("refresh hook", "scope", p.Scope, "err", err)
+		}
+	}
 	return map[string]any{"scope": p.Scope, "adapters": n, "errors": s.d.Errors()}, nil
 }
 

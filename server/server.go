@@ -37,6 +37,9 @@ type Options struct {
 	// Mount, when set, adds more endpoints to the HTTP mux (engineer M:
 	// mcpserver mounts /mcp and /.well-known/oauth-protected-resource).
 	Mount func(mux *http.ServeMux)
+	// OnRefresh, when set, also runs on aios/registry.refresh with scope
+	// "all" or "remote" (engineer M: the MCP bridge re-lists its servers).
+	OnRefresh func(ctx context.Context, scope string) error
 }
 
 // Server serves the JSON-RPC API and the HTTP endpoints.
@@ -50,7 +53,8 @@ type Server struct {
 	tokens  []tokenAgent
 	uids    map[uint32]string
 	signer  *trust.SigningKey
-	mount   func(mux *http.ServeMux) // Options.Mount (MCP endpoints)
+	mount   func(mux *http.ServeMux)                      // Options.Mount (MCP endpoints)
+	refresh func(ctx context.Context, scope string) error // Options.OnRefresh
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -90,7 +94,7 @@ func New(opts Options) (*Server, error) {
 		m = NewMetrics()
 	}
 	s := &Server{h: opts.Host, d: opts.Discovery, hcfg: hcfg, cfg: cfg, log: log, metrics: m,
-		uids: map[uint32]string{}, conns: map[net.Conn]struct{}{}, mount: opts.Mount}
+		uids: map[uint32]string{}, conns: map[net.Conn]struct{}{}, mount: opts.Mount, refresh: opts.OnRefresh}
 	m.attach(s)
 	base := ""
 	if hcfg.File != "" {

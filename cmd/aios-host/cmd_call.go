@@ -33,6 +33,7 @@ Example:
 	asJSON := fs.Bool("json", false, "print the result (or the error) as JSON on standard output")
 	version := fs.String("version", "", "SemVer `constraint` for the tool version, e.g. ^1.2 (default: newest)")
 	timeout := fs.Duration("timeout", 0, "deadline for the call, e.g. 5s (default: the config's limits.default_deadline)")
+	socket := fs.String("socket", "", "call through the host running on this unix socket `path` (default: the default socket when a host answers there and --as is not given, else in-process)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
@@ -68,6 +69,16 @@ Example:
 
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *as != "" && *socket != "" {
+		return c.usageError(fs, "--as cannot be used with --socket: the running host picks the agent from your uid (server.uids)")
+	}
+	if *as == "" {
+		if cl, err := c.dialHost(*socket); err != nil {
+			return c.fail(err)
+		} else if cl != nil {
+			return c.callViaSocket(ctx, cl, tool, *version, params, *timeout, *asJSON)
+		}
+	}
 	h, err := c.newHost(ctx, log, hostOptions{audit: true})
 	if err != nil {
 		return c.fail(err)

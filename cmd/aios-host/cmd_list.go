@@ -30,12 +30,18 @@ description, sorted by name (newest version first). With --json, print a JSON
 array of objects with name, version, runtime, provider, description, trust,
 capability_required, tags, deprecated and source.`)
 	asJSON := fs.Bool("json", false, "print a JSON array")
+	socket := fs.String("socket", "", "ask the host running on this unix socket `path` (default: the default socket when a host answers there, else load in-process)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
 	}
 	if len(pos) > 0 {
 		return c.usageError(fs, "list takes no arguments, got %q", pos)
+	}
+	if cl, err := c.dialHost(*socket); err != nil {
+		return c.fail(err)
+	} else if cl != nil {
+		return c.listViaSocket(cl, *asJSON)
 	}
 	log, err := c.logger(slog.LevelWarn)
 	if err != nil {

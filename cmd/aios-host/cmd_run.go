@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/aios-host/aios-host/server"
 )
 
 func runRun(c *cli, args []string) int {
@@ -13,6 +15,9 @@ Load the built-in providers and every provider in the plugin folders, then
 serve until SIGINT (Ctrl-C) or SIGTERM. On shutdown every provider is closed
 and the audit log is flushed and fsynced. A plugin that fails to load is
 logged and skipped.`)
+	socket := fs.String("socket", "", "unix socket `path` for JSON-RPC (default: server.socket, else <data>/aios-host.sock)")
+	httpAddr := fs.String("http", "", "serve HTTP on `addr`, e.g. 127.0.0.1:7700 (default: server.http; off when empty)")
+	fs.StringVar(&c.engine, "engine", "", "WebAssembly `engine`: wazero or wasmtime (default: runtimes.wasm.engine, else wazero; wasmtime needs a -tags wasmtime build)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
@@ -26,11 +31,21 @@ logged and skipped.`)
 	}
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	h, err := c.newHost(ctx, log, hostOptions{audit: true})
+	h, err := c.newHost(ctx, log, hostOptions{audit: true, discovery: true})
 	if err != nil {
 		return c.fail(err)
 	}
 	cfg := h.Config()
+	if *httpAddr == "" {
+		if sc, err := server.LoadConfig(cfg); err == nil {
+			*httpAddr = sc.HTTP
+		}
+	}
+	sv, err := c.startServing(ctx, h, log, socketPath(cfg, *socket), *httpAddr)
+	if err != nil {
+		_ = closeHost(h, c.stderr)
+		return c.fail(err)
+	}
 	log.Info("aios-host serving",
 		"tools", len(h.Registry().Tools()),
 		"providers", len(h.Registry().Providers()),
@@ -41,6 +56,7 @@ logged and skipped.`)
 	// start here once they exist.
 	<-ctx.Done()
 	log.Info("shutting down")
+	sv.close()
 	if err := closeHost(h, c.stderr); err != nil {
 		return exitFail
 	}

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/runtimes/wasm"
 )
 
 func runVersion(c *cli, args []string) int {
@@ -18,6 +20,7 @@ func runVersion(c *cli, args []string) int {
 		return c.usageError(fs, "version takes no arguments")
 	}
 	fmt.Fprintf(c.stdout, "aios-host %s (%s, %s/%s, abi format %d)\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH, abi.FormatVersion)
+	fmt.Fprintf(c.stdout, "wasm engines: %s\n", strings.Join(wasm.Engines(), ", "))
 	return exitOK
 }
 

@@ -15,6 +15,10 @@ import (
 	"github.com/aios-host/aios-host/component"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/mcpserver"
+	"github.com/aios-host/aios-host/runtimes/js"
+	"github.com/aios-host/aios-host/runtimes/python"
+	"github.com/aios-host/aios-host/runtimes/wasm"
 	"github.com/aios-host/aios-host/samples/native/complexity"
 	"github.com/aios-host/aios-host/space"
 )
@@ -34,7 +38,27 @@ func loaderTable(cfg *config.Config, log *slog.Logger) ([]abi.Loader, error) {
 	//   loaders = append(loaders, l)
 	// .wasm: components go to the component runtime, core modules to the
 	// wasm runtime's loader (pass it as Dispatch's first argument).
-	loaders = append(loaders, component.Dispatch(nil, component.NewLoader(component.Options{Logger: log, CacheDir: componentCacheDir(cfg)})))
+	comp, err := componentLoader(cfg, log) // runtimes.wasm.engine (engine.go)
+	if err != nil {
+		return nil, err
+	}
+	core, err := wasmCoreLoader(cfg, log) // section runtimes.wasm (runtimes/wasm)
+	if err != nil {
+		return nil, err
+	}
+	loaders = append(loaders, component.Dispatch(core, comp))
+	// .js and .ts: the JS/TS runtime (goja + esbuild), section runtimes.js.
+	var jsCfg js.Config
+	if err := cfg.Decode(cfg.Runtimes["js"], "runtimes.js", &jsCfg); err != nil {
+		return nil, err
+	}
+	loaders = append(loaders, js.New(jsCfg.ToOptions(log)).Loaders()...)
+	// .py: sandboxed CPython workers, section runtimes.python.
+	pyRT, err := python.NewFromConfig(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	loaders = append(loaders, pyRT)
 	_ = cfg
 	_ = log
 	return loaders, nil
@@ -61,6 +85,9 @@ func builtinProviders() []abi.Provider {
 type hostOptions struct {
 	// audit opens the audit log (commands that call tools).
 	audit bool
+	// discovery leaves the plugin folders to package discovery (run), which
+	// also reads Adapter Cards and watches the folders.
+	discovery bool
 }
 
 // config loads the configuration file (or the defaults) and applies the
@@ -80,6 +107,11 @@ func (c *cli) config() (*config.Config, error) {
 	}
 	if len(c.plugins) > 0 {
 		cfg.Plugins = append([]string(nil), c.plugins...)
+	}
+	if c.engine != "" {
+		if err := setWasmEngine(cfg, c.engine); err != nil {
+			return nil, err
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -112,6 +144,10 @@ func openSpaces(cfg *config.Config) (*space.Store, error) {
 func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (*host.Host, error) {
 	cfg, err := c.config()
 	if err != nil {
+		return nil, err
+	}
+	// The "mcp" agent of MCP clients (CallTool(*) only) unless configured (cmd_mcp.go).
+	if err := mcpserver.AddDefaultAgent(cfg); err != nil {
 		return nil, err
 	}
 	spaces, err := openSpaces(cfg)
@@ -153,7 +189,14 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 			_ = p.Close()
 		}
 	}
-	loadPlugins(ctx, h, cfg, log)
+	if !opts.discovery {
+		loadPlugins(ctx, h, cfg, log)
+	}
+	// MCP servers of mcp.servers become mcp-{server}-{tool} tools (cmd_mcp.go).
+	if err := c.startMCPBridge(ctx, h, cfg, log); err != nil {
+		_ = h.Close()
+		return nil, err
+	}
 	return h, nil
 }
 
@@ -198,4 +241,14 @@ func closeHost(h *host.Host, w io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// wasmCoreLoader is the loader of WebAssembly core modules (guest ABI v1,
+// docs/abi.md), configured by the runtimes.wasm section.
+func wasmCoreLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
+	var wcfg wasm.Config
+	if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
+		return nil, err
+	}
+	return wasm.NewEngineLoader(wcfg.Engine, wasm.Options{Config: wcfg, DataDir: cfg.Data, Logger: log})
 }

@@ -45,9 +45,14 @@ var commands = []command{
 	{"run", "load the providers and serve until interrupted", runRun},
 	{"list", "list the registered tools", runList},
 	{"call", "call one tool and print its result", runCall},
+	{"mcp", "serve the exportable tools to an MCP client over stdio", runMCP},
 	{"space", "put and get Space storage objects", runSpace},
 	{"audit", "verify an audit log", runAudit},
+	{"keygen", "make a key pair for signing Adapter Cards", runKeygen},
+	{"sign", "sign an Adapter Card (pinning its artifact)", runSign},
+	{"verify", "verify an Adapter Card's signature and artifact", runVerify},
 	{"wit", "parse a WIT file or package folder and print it resolved", runWit},
+	{"inspect", "describe a .wasm component or module: WIT and tool schemas", runInspect},
 	{"version", "print the version", runVersion},
 	{"help", "show help for a command", runHelp},
 }
@@ -69,6 +74,11 @@ type cli struct {
 	plugins    stringList
 	data       string
 	logLevel   string
+
+	// refreshMCP re-lists the imported MCP servers (set by newHost when
+	// mcp.servers is not empty; see cmd_mcp.go).
+	refreshMCP func(ctx context.Context) error
+	engine     string // run --engine: runtimes.wasm.engine
 }
 
 // run executes one command line and returns the exit code.

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/trust"
+)
+
+func runSign(c *cli, args []string) int {
+	fs := c.flags("sign", "sign CARD --key FILE [--kid ID]", `
+Sign an Adapter Card (adapter.json) and write the signed card to standard
+output. The card is validated first. When it has an "artifact" member
+({"path": "tool.wasm"}), the SHA-256 of that file (relative to the card's
+folder) is written into artifact.sha256 before signing, so the signature
+pins the code. The signature is a JWS with a detached payload over the
+RFC 8785 canonical form of the card without its "signature" member; the
+algorithm follows the key (RSA → RS256, P-256 → ES256, Ed25519 → EdDSA).
+See docs/trust.md.`)
+	keyFile := fs.String("key", "", "private key `file` (PEM, as written by keygen)")
+	kid := fs.String("kid", "", "key `id` (default: the key's RFC 7638 thumbprint, as keygen uses)")
+	pos, code, ok := c.parse(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		return c.usageError(fs, "sign needs one CARD file, got %d arguments", len(pos))
+	}
+	if *keyFile == "" {
+		return c.usageError(fs, "--key FILE is required")
+	}
+	card, err := os.ReadFile(pos[0])
+	if err != nil {
+		return c.fail(err)
+	}
+	pemBytes, err := os.ReadFile(*keyFile)
+	if err != nil {
+		return c.fail(err)
+	}
+	key, err := trust.ParsePrivateKeyPEM(pemBytes, *kid)
+	if err != nil {
+		return c.fail(fmt.Errorf("%s: %w", *keyFile, err))
+	}
+	if _, err := discovery.ParseCard(card, pos[0]); err != nil {
+		return c.fail(err)
+	}
+	card, _, err = trust.PinArtifact(card, filepath.Dir(pos[0]))
+	if err != nil {
+		return c.fail(fmt.Errorf("%s: %w", pos[0], err))
+	}
+	signed, err := trust.SignCard(card, key)
+	if err != nil {
+		return c.fail(err)
+	}
+	if _, err := c.stdout.Write(signed); err != nil {
+		return c.fail(err)
+	}
+	return exitOK
+}

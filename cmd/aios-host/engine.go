@@ -1,0 +1,60 @@
+package main
+
+// WebAssembly engine selection (engineer X): `aios-host run --engine
+// wazero|wasmtime` and `engine:` in the runtimes.wasm config section choose
+// the engine for core modules and components; wasmtime exists only in a
+// binary built with -tags wasmtime (engine_wasmtime.go).
+
+import (
+	"fmt"
+	"slices"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/runtimes/wasm"
+)
+
+// wasmEngine returns runtimes.wasm.engine ("" when unset: wazero).
+func wasmEngine(cfg *config.Config) string {
+	n, ok := cfg.Runtimes["wasm"]
+	if !ok || n.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "engine" {
+			return n.Content[i+1].Value
+		}
+	}
+	return ""
+}
+
+// setWasmEngine checks engine against the engines compiled in and stores it
+// as runtimes.wasm.engine.
+func setWasmEngine(cfg *config.Config, engine string) error {
+	if !slices.Contains(wasm.Engines(), engine) {
+		if engine == wasm.EngineWasmtime {
+			return fmt.Errorf("--engine wasmtime: this binary was built without it (build with -tags wasmtime; needs cgo)")
+		}
+		return fmt.Errorf("--engine %q: want one of %q", engine, wasm.Engines())
+	}
+	if cfg.Runtimes == nil {
+		cfg.Runtimes = map[string]yaml.Node{}
+	}
+	n := cfg.Runtimes["wasm"]
+	if n.Kind != yaml.MappingNode {
+		n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "engine" {
+			n.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: engine}
+			cfg.Runtimes["wasm"] = n
+			return nil
+		}
+	}
+	n.Content = append(n.Content,
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "engine"},
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: engine})
+	cfg.Runtimes["wasm"] = n
+	return nil
+}

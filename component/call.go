@@ -1,0 +1,386 @@
+package component
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/tetratelabs/wazero/api"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/component/cabi"
+	"github.com/aios-host/aios-host/wit"
+)
+
+func unmarshalCanonical(b []byte, out *any) error { return abi.UnmarshalJSONValue(b, out) }
+
+// callState is what host functions see during one call.
+type callState struct {
+	ctx     context.Context // the caller's, for host services
+	wctx    context.Context // the guest's, for wazero
+	env     abi.Env
+	hostErr error
+	// nested holds ToolErrors returned to the guest by tools.call-tool, by
+	// message, so that a guest passing the error string through unchanged
+	// returns the original ToolError (same code).
+	nested   map[string]*abi.ToolError
+	logged   int
+	outBytes int
+	outBuf   [2][]byte // unterminated stdout / stderr lines
+}
+
+// Call implements abi.Provider.
+func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_ any, err error) {
+	t, ok := p.tools[call.Tool]
+	if !ok {
+		return nil, abi.Errorf(abi.NotFound, "component %s has no tool %q", p.reg.Provider.ID, call.Tool)
+	}
+	args, err := p.params(t, call.Params)
+	if err != nil {
+		return nil, err
+	}
+	// The guest runs under context.Background(); the watchdog enforces the
+	// deadline and the caller's cancellation (watchdog.go).
+	var dl int64
+	if d, ok := ctx.Deadline(); ok {
+		dl = d.UnixNano()
+	}
+	if !call.Deadline.IsZero() && (dl == 0 || call.Deadline.UnixNano() < dl) {
+		dl = call.Deadline.UnixNano()
+	}
+	wctx := context.Background()
+	inst, err := p.get(wctx)
+	if err != nil {
+		return nil, abi.Errorf(abi.Unavailable, "component %s: new instance: %v", p.reg.Provider.ID, err)
+	}
+	st := &callState{ctx: ctx, wctx: wctx, env: env}
+	inst.state = st
+	p.watch.enter(inst, dl, ctx)
+	defer func() {
+		if r := recover(); r != nil {
+			inst.broken = true
+			err = abi.Errorf(abi.ProviderCrashed, "tool %s: %v", call.Tool, r)
+		}
+		if st.outBytes > 0 {
+			st.flushOutput()
+		}
+		if p.watch.leave(inst) != 0 {
+			inst.broken = true
+		}
+		inst.state = nil
+		p.put(inst)
+	}()
+	v, err := inst.invoke(wctx, t, args)
+	if err != nil {
+		return nil, err
+	}
+	return p.result(t, v, st)
+}
+
+func (p *Provider) params(t *tool, params any) ([]wit.Value, error) {
+	if t.jsonTool {
+		if params == nil {
+			params = map[string]any{}
+		}
+		b, err := json.Marshal(params)
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidParams, "params: %v", err)
+		}
+		return []wit.Value{string(b)}, nil
+	}
+	if params == nil {
+		params = map[string]any{}
+	}
+	args, err := wit.FuncParamsFromJSON(t.witFn, params)
+	if err != nil {
+		return nil, abi.Errorf(abi.InvalidParams, "tool %s: %v", t.def.Name, err)
+	}
+	return args, nil
+}
+
+// result maps the lifted return value to the tool's result: a top-level
+// result<T, E> gives T, or a ProviderError carrying E (a string E is the
+// message; other E travel as Data with their JSON text as the message).
+func (p *Provider) result(t *tool, v wit.Value, st *callState) (any, error) {
+	if t.jsonTool {
+		r := v.(wit.Result)
+		if !r.IsErr {
+			var out any
+			if err := abi.UnmarshalJSONValue([]byte(r.Val.(string)), &out); err != nil {
+				return nil, abi.Errorf(abi.InvalidResult, "tool %s returned invalid JSON: %v", t.def.Name, err)
+			}
+			return out, nil
+		}
+	}
+	res, errData, failed, err := wit.FuncResultToJSON(t.witFn, v)
+	if err != nil {
+		return nil, abi.Errorf(abi.InvalidResult, "tool %s: %v", t.def.Name, err)
+	}
+	if !failed {
+		return res, nil
+	}
+	if s, ok := errData.(string); ok {
+		if te, ok := st.nested[s]; ok {
+			return nil, te
+		}
+		return nil, &abi.ToolError{Code: abi.ProviderError, Message: s}
+	}
+	if errData == nil {
+		return nil, abi.Errorf(abi.ProviderError, "tool %s failed", t.def.Name)
+	}
+	b, _ := json.Marshal(errData)
+	return nil, &abi.ToolError{Code: abi.ProviderError, Message: string(b), Data: errData}
+}
+
+// invoke runs the export: lower the arguments, call, lift the result, post-return.
+func (inst *instance) invoke(ctx context.Context, t *tool, args []wit.Value) (wit.Value, error) {
+	inst.ctxSlots = [2]uint32{}
+	cx := &inst.cxs[t.idx]
+	cx.Reset()
+	flat, err := t.fn.LowerArgs(cx, args, inst.stack[:0])
+	if err != nil {
+		return nil, inst.fail(ctx, t, err, abi.InvalidParams)
+	}
+	stack := flat[:cap(flat)]
+	if err := inst.funcs[t.idx].CallWithStack(ctx, stack); err != nil {
+		return nil, inst.fail(ctx, t, err, abi.ProviderCrashed)
+	}
+	_, rs := t.fn.CoreSignature(false)
+	res := stack[:len(rs)]
+	v, err := t.fn.LiftResult(cx, res)
+	if err != nil {
+		return nil, inst.fail(ctx, t, err, abi.ProviderCrashed)
+	}
+	if post := inst.posts[t.idx]; post != nil {
+		if err := post.CallWithStack(ctx, res); err != nil {
+			return nil, inst.fail(ctx, t, err, abi.ProviderCrashed)
+		}
+	}
+	return v, nil
+}
+
+func (inst *instance) fail(ctx context.Context, t *tool, err error, code abi.ErrorCode) error {
+	st := inst.state
+	if st != nil && st.hostErr != nil {
+		inst.broken = true
+		var te *abi.ToolError
+		if errors.As(st.hostErr, &te) {
+			return te
+		}
+		return abi.Errorf(abi.ProviderCrashed, "tool %s: %v", t.def.Name, st.hostErr)
+	}
+	switch inst.killed.Load() {
+	case killedTimeout:
+		inst.broken = true
+		return abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component instance was stopped", t.def.Name)
+	case killedCancelled:
+		inst.broken = true
+		return abi.Errorf(abi.Cancelled, "tool %s: cancelled", t.def.Name)
+	}
+	var ce *cabi.Error
+	if errors.As(err, &ce) && !ce.Trap && code == abi.InvalidParams {
+		return abi.Errorf(abi.InvalidParams, "tool %s: %v", t.def.Name, err)
+	}
+	inst.broken = true
+	return abi.Errorf(abi.ProviderCrashed, "tool %s: %v", t.def.Name, err)
+}
+
+// hostFunc is a host implementation of an imported function. inst gives
+// the instance's resource handle table.
+type hostFunc func(st *callState, inst *instance, args []wit.Value) (wit.Value, error)
+
+// hostFunc adapts lowered import i to a wazero host function.
+func (inst *instance) hostFunc(i int) api.GoModuleFunc {
+	p := inst.p
+	f := p.lowers[i]
+	impl := p.impls[i]
+	np, _ := f.CoreSignature(true)
+	nparams := len(np)
+	return func(ctx context.Context, _ api.Module, stack []uint64) {
+		st := inst.state
+		if st == nil {
+			st = &callState{ctx: ctx}
+		}
+		cx := &inst.lowCx[i]
+		if !inst.lowReady[i] {
+			c, err := inst.context(p.plan.lowers[i].opts)
+			if err != nil {
+				st.hostErr = err
+				panic(errHostAbort)
+			}
+			*cx = c
+		}
+		cx.Reset()
+		args, err := f.LiftArgs(cx, stack[:nparams])
+		if err != nil {
+			st.hostErr = err
+			panic(errHostAbort)
+		}
+		v, err := impl(st, inst, args)
+		if err != nil {
+			st.hostErr = err
+			panic(errHostAbort)
+		}
+		if _, err := f.LowerResult(cx, v, stack[:nparams], stack[:0]); err != nil {
+			st.hostErr = err
+			panic(errHostAbort)
+		}
+	}
+}
+
+func errResult(s string) wit.Value { return wit.Result{IsErr: true, Val: s} }
+
+// sdkFuncs are the aios:sdk functions, by version-less interface name and
+// function name. It is read-only.
+var sdkFuncs = map[string]hostFunc{
+	"aios:sdk/spaces#read": func(st *callState, _ *instance, a []wit.Value) (wit.Value, error) {
+		if st.env == nil {
+			return errResult("no host environment"), nil
+		}
+		obj, err := st.env.SpaceRead(st.ctx, "", a[0].(string))
+		if err != nil {
+			return errResult(err.Error()), nil
+		}
+		return wit.Result{Val: obj.Data}, nil
+	},
+	"aios:sdk/spaces#write": func(st *callState, _ *instance, a []wit.Value) (wit.Value, error) {
+		if st.env == nil {
+			return errResult("no host environment"), nil
+		}
+		data, _ := a[1].([]byte)
+		obj, err := st.env.SpaceWrite(st.ctx, a[0].(string), data)
+		if err != nil {
+			return errResult(err.Error()), nil
+		}
+		return wit.Result{Val: obj.ID}, nil
+	},
+	"aios:sdk/tools#call-tool": func(st *callState, _ *instance, a []wit.Value) (wit.Value, error) {
+		if st.env == nil {
+			return errResult("no host environment"), nil
+		}
+		var params any
+		if err := abi.UnmarshalJSONValue([]byte(a[1].(string)), &params); err != nil {
+			return errResult("call-tool: params-json: " + err.Error()), nil
+		}
+		res, err := st.env.CallTool(st.ctx, a[0].(string), "", params)
+		if err != nil {
+			te := abi.AsToolError(err, abi.ProviderError)
+			msg := te.Error()
+			if st.nested == nil {
+				st.nested = map[string]*abi.ToolError{}
+			}
+			st.nested[msg] = te
+			return errResult(msg), nil
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			return errResult(err.Error()), nil
+		}
+		return wit.Result{Val: string(b)}, nil
+	},
+	"aios:sdk/log#log": func(st *callState, _ *instance, a []wit.Value) (wit.Value, error) {
+		if st.env == nil {
+			return nil, nil
+		}
+		st.logged++
+		if st.logged > 1000 {
+			return nil, nil
+		}
+		msg := a[1].(string)
+		if len(msg) > 4096 {
+			msg = msg[:4096] + "…"
+		}
+		levels := []slog.Level{slog.LevelDebug, slog.LevelInfo, slog.LevelWarn, slog.LevelError}
+		st.env.Logger().Log(st.ctx, levels[a[0].(wit.Enum)], msg)
+		return nil, nil
+	},
+}
+
+// builtinFunc adapts a canon built-in to a wazero host function.
+func (inst *instance) builtinFunc(name string, slot uint32) api.GoModuleFunc {
+	return func(ctx context.Context, _ api.Module, stack []uint64) {
+		if err := inst.builtin(name, slot, stack); err != nil {
+			st := inst.state
+			if st == nil {
+				st = &callState{ctx: ctx}
+				inst.state = st
+			}
+			st.hostErr = err
+			panic(errHostAbort)
+		}
+	}
+}
+
+// liftedFn is a lifted function of this instance, resolved for calls from
+// another component instance inside the same component.
+type liftedFn struct {
+	f, post api.Function
+	cx      cabi.Context
+	stack   []uint64
+}
+
+// adapterFunc calls fv (lifted in one component instance) from another:
+// the arguments were lifted from the caller's memory; they are lowered
+// into the callee's, and the result comes back the same way.
+func adapterFunc(fv *funcVal, f *cabi.Func) hostFunc {
+	return func(st *callState, inst *instance, args []wit.Value) (wit.Value, error) {
+		lf, err := inst.resolveLifted(fv)
+		if err != nil {
+			return nil, err
+		}
+		lf.cx.Reset()
+		flat, err := f.LowerArgs(&lf.cx, args, lf.stack[:0])
+		if err != nil {
+			return nil, err
+		}
+		stack := flat[:cap(flat)]
+		ctx := context.Background()
+		if st != nil && st.wctx != nil {
+			ctx = st.wctx
+		}
+		if err := lf.f.CallWithStack(ctx, stack); err != nil {
+			return nil, fmt.Errorf("%s: %w", fv.wf.Name, err)
+		}
+		_, rs := f.CoreSignature(false)
+		v, err := f.LiftResult(&lf.cx, stack[:len(rs)])
+		if err != nil {
+			return nil, err
+		}
+		if lf.post != nil {
+			if err := lf.post.CallWithStack(ctx, stack[:len(rs)]); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	}
+}
+
+func (inst *instance) resolveLifted(fv *funcVal) (*liftedFn, error) {
+	if lf, ok := inst.lifted[fv]; ok {
+		return lf, nil
+	}
+	f, err := inst.coreFunc(fv.lift)
+	if err != nil || f == nil {
+		return nil, fmt.Errorf("function %s is not available yet: %v", fv.wf.Name, err)
+	}
+	post, err := inst.coreFunc(fv.opts.postReturn)
+	if err != nil {
+		return nil, err
+	}
+	cx, err := inst.context(fv.opts)
+	if err != nil {
+		return nil, err
+	}
+	n := max(len(f.Definition().ParamTypes()), len(f.Definition().ResultTypes()), 1)
+	lf := &liftedFn{f: f, post: post, cx: cx, stack: make([]uint64, 0, n)}
+	if cx.Mem == nil && fv.opts.memory != nil {
+		return lf, nil // a start function is running: do not keep a partial context
+	}
+	if inst.lifted == nil {
+		inst.lifted = map[*funcVal]*liftedFn{}
+	}
+	inst.lifted[fv] = lf
+	return lf, nil
+}

@@ -1,0 +1,46 @@
+package component
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// Dispatch returns a loader for .wasm files that reads the header and hands
+// components to comp and core modules to core (the wasm runtime's loader;
+// nil refuses core modules).
+func Dispatch(core, comp abi.Loader) abi.Loader { return &dispatch{core: core, comp: comp} }
+
+type dispatch struct{ core, comp abi.Loader }
+
+func (d *dispatch) Runtime() string {
+	if d.core != nil {
+		return d.core.Runtime()
+	}
+	return d.comp.Runtime()
+}
+
+func (d *dispatch) Extensions() []string { return []string{".wasm"} }
+
+func (d *dispatch) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
+	f, err := os.Open(src.Path)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", src.Path, err)
+	}
+	head := make([]byte, 8)
+	n, err := io.ReadFull(f, head)
+	f.Close()
+	if err != nil && n < 8 {
+		return nil, fmt.Errorf("load %s: not a WebAssembly binary (%d bytes)", src.Path, n)
+	}
+	if IsComponent(head) {
+		return d.comp.Load(ctx, src)
+	}
+	if d.core == nil {
+		return nil, fmt.Errorf("load %s: a core WebAssembly module, but the wasm runtime is not in the loader table", src.Path)
+	}
+	return d.core.Load(ctx, src)
+}

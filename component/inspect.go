@@ -1,0 +1,79 @@
+package component
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/wit"
+)
+
+// Inspection is what `aios-host inspect FILE.wasm` shows for a component:
+// its WIT (rebuilt from the binary's types) and its tools.
+type Inspection struct {
+	Provider abi.ProviderInfo
+	WIT      string
+	Tools    []abi.ToolDef
+}
+
+// Inspect loads the component in b (name is used in errors) far enough to
+// describe it: parse, link, compile and one instantiation.
+func Inspect(ctx context.Context, b []byte, name string) (*Inspection, error) {
+	p, err := New(ctx, b, name, "", Options{PoolSize: 1})
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	reg := p.Describe()
+	return &Inspection{Provider: reg.Provider, WIT: wit.Print(p.World()), Tools: reg.Tools}, nil
+}
+
+// WriteText prints the WIT, then each tool with its input and result schema.
+func (in *Inspection) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "component provider %s (runtime %s)\n\n", in.Provider.ID, in.Provider.Runtime)
+	fmt.Fprintf(w, "%s\n", in.WIT)
+	for _, t := range in.Tools {
+		fmt.Fprintf(w, "tool %s\n", t.Name)
+		if t.Description != "" {
+			fmt.Fprintf(w, "  %s\n", t.Description)
+		}
+		if len(t.CapabilityRequired) > 0 {
+			fmt.Fprintf(w, "  requires %v\n", t.CapabilityRequired)
+		}
+		for _, s := range []struct {
+			what string
+			v    map[string]any
+		}{{"input", t.Parameters}, {"returns", t.Returns}} {
+			if s.v == nil {
+				continue
+			}
+			b, err := json.MarshalIndent(s.v, "  ", "  ")
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "  %s schema: %s\n", s.what, b)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// InspectTool is one tool in the --json output.
+type InspectTool struct {
+	Name         string         `json:"name"`
+	Description  string         `json:"description,omitempty"`
+	InputSchema  map[string]any `json:"input_schema"`
+	OutputSchema map[string]any `json:"output_schema,omitempty"`
+}
+
+// JSON is the machine-readable form: provider, WIT and each tool's name and
+// input schema.
+func (in *Inspection) JSON() any {
+	tools := make([]InspectTool, 0, len(in.Tools))
+	for _, t := range in.Tools {
+		tools = append(tools, InspectTool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters, OutputSchema: t.Returns})
+	}
+	return map[string]any{"kind": "component", "provider": in.Provider, "wit": in.WIT, "tools": tools}
+}

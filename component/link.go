@@ -1,0 +1,673 @@
+package component
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/aios-host/aios-host/component/binary"
+	"github.com/aios-host/aios-host/wit"
+)
+
+// The linker evaluates a component's definitions in order, building the
+// index spaces, and produces a plan: the core modules to instantiate with
+// their wiring, the host functions to lower, and the exported functions.
+
+type typeVal struct {
+	val      *wit.Type
+	fn       *wit.Func
+	inst     *instType
+	resource bool
+	res      *wit.Resource // resource types: name and owner interface
+	other    string        // component / core types kept opaque
+}
+
+type instType struct {
+	funcs map[string]*wit.Func
+	types map[string]*typeVal
+	order []string
+}
+
+// coreRef is an item of a core instance export, or a lowered host function.
+type coreRef struct {
+	inst  int // core instance index (plan-wide); -1 for a lowered function
+	name  string
+	lower int
+}
+
+type optsPlan struct {
+	enc        binary.StringEncoding
+	memory     *coreRef
+	realloc    *coreRef
+	postReturn *coreRef
+}
+
+type funcVal struct {
+	wf *wit.Func
+	// imported function: the import's interface name ("" for a top-level function) and function name.
+	imported   bool
+	iface, fun string
+	// lifted function
+	lift *coreRef
+	opts optsPlan
+}
+
+type instVal struct {
+	funcs map[string]*funcVal
+	types map[string]*typeVal
+	insts map[string]*instVal
+	order []string
+}
+
+type coreInstPlan struct {
+	module int // -1 for an inline bag
+	args   map[string]int
+	items  map[string]coreRef
+	where  string
+}
+
+type lowerPlan struct {
+	fn      *funcVal
+	opts    optsPlan
+	where   string
+	builtin string // a canon built-in (context.get, ...) instead of a function
+	slot    uint32 // context.get/set slot
+}
+
+type exportPlan struct {
+	iface string // "" for a top-level function export
+	name  string
+	fn    *funcVal
+}
+
+// ifaceInfo is an imported or exported interface (or a top-level function
+// when name is "" and funcs has one entry), for printing the component's WIT.
+type ifaceInfo struct {
+	typ   *namedType // a top-level type export
+	name  string
+	funcs []*wit.Func
+	types []namedType
+}
+
+type namedType struct {
+	name string
+	t    *wit.Type
+}
+
+type plan struct {
+	witImports []ifaceInfo
+	witExports []ifaceInfo
+	modules    [][]byte
+	coreInsts  []coreInstPlan
+	lowers     []lowerPlan
+	exports    []exportPlan
+	imports    []string // names of the component's imports
+}
+
+type compVal struct {
+	c      *binary.Component
+	parent *frame
+}
+
+type frame struct {
+	parent     *frame
+	p          *plan
+	nested     bool
+	args       map[string]any
+	exports    *instVal
+	types      []*typeVal
+	funcs      []*funcVal
+	insts      []*instVal
+	comps      []compVal
+	modules    []int
+	coreInsts  []int
+	coreFuncs  []coreRef
+	coreMems   []coreRef
+	coreTables []coreRef
+	coreGlobs  []coreRef
+}
+
+func newInstVal() *instVal {
+	return &instVal{funcs: map[string]*funcVal{}, types: map[string]*typeVal{}, insts: map[string]*instVal{}}
+}
+
+func link(c *binary.Component) (*plan, error) {
+	p := &plan{}
+	f := &frame{p: p, exports: newInstVal()}
+	if err := f.eval(c); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (f *frame) fail(d *binary.Def, format string, args ...any) error {
+	return fmt.Errorf("component %s: %s", d.Where, fmt.Sprintf(format, args...))
+}
+
+func (f *frame) eval(c *binary.Component) error {
+	for i := range c.Defs {
+		d := &c.Defs[i]
+		var err error
+		switch d.Kind {
+		case binary.DefCustom, binary.DefCoreType:
+		case binary.DefCoreModule:
+			f.p.modules = append(f.p.modules, d.CoreModule)
+			f.modules = append(f.modules, len(f.p.modules)-1)
+		case binary.DefComponent:
+			f.comps = append(f.comps, compVal{c: d.Component, parent: f})
+		case binary.DefCoreInstance:
+			err = f.coreInstance(d)
+		case binary.DefInstance:
+			err = f.instance(d)
+		case binary.DefAlias:
+			err = f.alias(d, d.Alias)
+		case binary.DefType:
+			var t *typeVal
+			t, err = f.buildType(d.Type, &scope{f: f})
+			if err == nil {
+				f.types = append(f.types, t)
+			}
+		case binary.DefCanon:
+			err = f.canon(d)
+		case binary.DefImport:
+			err = f.importDef(d)
+		case binary.DefExport:
+			err = f.export(d)
+		default:
+			err = f.fail(d, "%s definitions are not supported", d.Kind)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func idx[T any](f *frame, d *binary.Def, space []T, i uint32, what string) (T, error) {
+	var zero T
+	if int(i) >= len(space) {
+		return zero, f.fail(d, "%s index %d out of range (%d defined)", what, i, len(space))
+	}
+	return space[i], nil
+}
+
+func (f *frame) coreInstance(d *binary.Def) error {
+	ci := d.CoreInstance
+	pl := coreInstPlan{module: -1, where: d.Where}
+	if ci.Instantiate {
+		m, err := idx(f, d, f.modules, ci.Module, "core module")
+		if err != nil {
+			return err
+		}
+		pl.module = m
+		pl.args = map[string]int{}
+		for _, a := range ci.Args {
+			k, err := idx(f, d, f.coreInsts, a.Instance, "core instance")
+			if err != nil {
+				return err
+			}
+			pl.args[a.Name] = k
+		}
+	} else {
+		pl.items = map[string]coreRef{}
+		for _, e := range ci.Exports {
+			var space []coreRef
+			switch e.Sort {
+			case binary.CSFunc:
+				space = f.coreFuncs
+			case binary.CSMemory:
+				space = f.coreMems
+			case binary.CSTable:
+				space = f.coreTables
+			case binary.CSGlobal:
+				space = f.coreGlobs
+			default:
+				return f.fail(d, "inline export %q of %s is not supported", e.Name, e.Sort)
+			}
+			r, err := idx(f, d, space, e.Idx, e.Sort.String())
+			if err != nil {
+				return err
+			}
+			pl.items[e.Name] = r
+		}
+	}
+	f.p.coreInsts = append(f.p.coreInsts, pl)
+	f.coreInsts = append(f.coreInsts, len(f.p.coreInsts)-1)
+	return nil
+}
+
+func (f *frame) coreExport(d *binary.Def, inst uint32, name string) (coreRef, error) {
+	k, err := idx(f, d, f.coreInsts, inst, "core instance")
+	if err != nil {
+		return coreRef{}, err
+	}
+	pl := &f.p.coreInsts[k]
+	if pl.module < 0 {
+		r, ok := pl.items[name]
+		if !ok {
+			return coreRef{}, f.fail(d, "core instance %d has no export %q", inst, name)
+		}
+		return r, nil
+	}
+	return coreRef{inst: k, name: name}, nil
+}
+
+func (f *frame) alias(d *binary.Def, a *binary.Alias) error {
+	switch a.Kind {
+	case binary.AliasCoreExport:
+		r, err := f.coreExport(d, a.Instance, a.Name)
+		if err != nil {
+			return err
+		}
+		switch a.CoreSort {
+		case binary.CSFunc:
+			f.coreFuncs = append(f.coreFuncs, r)
+		case binary.CSMemory:
+			if len(f.coreMems) > 0 && f.coreMems[0] != r {
+				return f.fail(d, "multiple memories are not supported (second memory %q)", a.Name)
+			}
+			f.coreMems = append(f.coreMems, r)
+		case binary.CSTable:
+			f.coreTables = append(f.coreTables, r)
+		case binary.CSGlobal:
+			f.coreGlobs = append(f.coreGlobs, r)
+		default:
+			return f.fail(d, "alias of %s is not supported", a.CoreSort)
+		}
+	case binary.AliasExport:
+		in, err := idx(f, d, f.insts, a.Instance, "instance")
+		if err != nil {
+			return err
+		}
+		switch a.Sort {
+		case binary.SortFunc:
+			fn, ok := in.funcs[a.Name]
+			if !ok {
+				return f.fail(d, "instance %d has no function %q", a.Instance, a.Name)
+			}
+			f.funcs = append(f.funcs, fn)
+		case binary.SortType:
+			t, ok := in.types[a.Name]
+			if !ok {
+				return f.fail(d, "instance %d has no type %q", a.Instance, a.Name)
+			}
+			f.types = append(f.types, t)
+		case binary.SortInstance:
+			x, ok := in.insts[a.Name]
+			if !ok {
+				return f.fail(d, "instance %d has no instance %q", a.Instance, a.Name)
+			}
+			f.insts = append(f.insts, x)
+		default:
+			return f.fail(d, "alias of %s exports is not supported", a.Sort)
+		}
+	case binary.AliasOuter:
+		t := f
+		for i := uint32(0); i < a.Count; i++ {
+			if t.parent == nil {
+				return f.fail(d, "outer alias count %d beyond the outermost component", a.Count)
+			}
+			t = t.parent
+		}
+		switch a.Sort {
+		case binary.SortType:
+			x, err := idx(f, d, t.types, a.Idx, "type")
+			if err != nil {
+				return err
+			}
+			f.types = append(f.types, x)
+		case binary.SortComponent:
+			x, err := idx(f, d, t.comps, a.Idx, "component")
+			if err != nil {
+				return err
+			}
+			f.comps = append(f.comps, x)
+		case binary.SortCore:
+			if a.CoreSort != binary.CSModule {
+				return f.fail(d, "outer alias of %s is not supported", a.CoreSort)
+			}
+			x, err := idx(f, d, t.modules, a.Idx, "core module")
+			if err != nil {
+				return err
+			}
+			f.modules = append(f.modules, x)
+		default:
+			return f.fail(d, "outer alias of %s is not supported", a.Sort)
+		}
+	}
+	return nil
+}
+
+func (f *frame) canonOpts(d *binary.Def, o binary.Options) (optsPlan, error) {
+	var op optsPlan
+	op.enc = o.Encoding
+	if o.Async || o.Callback != nil {
+		return op, f.fail(d, "async canonical option is not supported")
+	}
+	get := func(i *uint32, space []coreRef, what string) (*coreRef, error) {
+		if i == nil {
+			return nil, nil
+		}
+		r, err := idx(f, d, space, *i, what)
+		return &r, err
+	}
+	var err error
+	if op.memory, err = get(o.Memory, f.coreMems, "core memory"); err != nil {
+		return op, err
+	}
+	if op.realloc, err = get(o.Realloc, f.coreFuncs, "core func (realloc)"); err != nil {
+		return op, err
+	}
+	if op.postReturn, err = get(o.PostReturn, f.coreFuncs, "core func (post-return)"); err != nil {
+		return op, err
+	}
+	return op, nil
+}
+
+func (f *frame) canon(d *binary.Def) error {
+	c := d.Canon
+	switch c.Op {
+	case binary.CanonLift:
+		core, err := idx(f, d, f.coreFuncs, c.Func, "core func")
+		if err != nil {
+			return err
+		}
+		t, err := idx(f, d, f.types, c.Type, "type")
+		if err != nil {
+			return err
+		}
+		if t.fn == nil {
+			return f.fail(d, "canon lift type %d is not a function type", c.Type)
+		}
+		if t.fn.Async {
+			return f.fail(d, "async lift is not supported")
+		}
+		op, err := f.canonOpts(d, c.Opts)
+		if err != nil {
+			return err
+		}
+		f.funcs = append(f.funcs, &funcVal{wf: t.fn, lift: &core, opts: op})
+	case binary.CanonLower:
+		fn, err := idx(f, d, f.funcs, c.Func, "func")
+		if err != nil {
+			return err
+		}
+		if !fn.imported && fn.lift == nil {
+			return f.fail(d, "canon lower of a function that is neither imported nor lifted")
+		}
+		op, err := f.canonOpts(d, c.Opts)
+		if err != nil {
+			return err
+		}
+		f.p.lowers = append(f.p.lowers, lowerPlan{fn: fn, opts: op, where: d.Where})
+		f.coreFuncs = append(f.coreFuncs, coreRef{inst: -1, lower: len(f.p.lowers) - 1})
+	case binary.CanonResourceDrop:
+		// Dropping a handle to a host resource (WASI streams, descriptors).
+		t, err := idx(f, d, f.types, c.Type, "type")
+		if err != nil {
+			return err
+		}
+		if !t.resource || t.res == nil || t.res.Owner == "" {
+			return f.fail(d, "canon resource.drop of a component-defined resource: resources are not supported at run time")
+		}
+		fn := &funcVal{imported: true, iface: t.res.Owner, fun: "[resource-drop]" + t.res.Name,
+			wf: &wit.Func{Name: "[resource-drop]" + t.res.Name, Params: []wit.Param{{Name: "self", Type: &wit.Type{Kind: wit.KindOwn, Resource: t.res}}}}}
+		f.p.lowers = append(f.p.lowers, lowerPlan{fn: fn, where: d.Where})
+		f.coreFuncs = append(f.coreFuncs, coreRef{inst: -1, lower: len(f.p.lowers) - 1})
+	case binary.CanonResourceNew, binary.CanonResourceRep, binary.CanonResourceDropAs:
+		return f.fail(d, "canon %s: resources are not supported at run time", c.Name)
+	default:
+		if _, ok := builtinSigs[c.Name]; !ok {
+			return f.fail(d, "canon %s: async / concurrency built-ins are not supported", c.Name)
+		}
+		// Built-ins a synchronous guest runtime imports (and mostly never
+		// calls): see builtins.go.
+		f.p.lowers = append(f.p.lowers, lowerPlan{builtin: c.Name, slot: c.Type, where: d.Where})
+		f.coreFuncs = append(f.coreFuncs, coreRef{inst: -1, lower: len(f.p.lowers) - 1})
+	}
+	return nil
+}
+
+func (f *frame) importDef(d *binary.Def) error {
+	im := d.Import
+	if f.nested {
+		a, ok := f.args[im.Name]
+		if !ok {
+			return f.fail(d, "nested component import %q has no argument", im.Name)
+		}
+		switch x := a.(type) {
+		case *funcVal:
+			f.funcs = append(f.funcs, x)
+		case *typeVal:
+			f.types = append(f.types, x)
+		case *instVal:
+			f.insts = append(f.insts, x)
+		case compVal:
+			f.comps = append(f.comps, x)
+		default:
+			return f.fail(d, "import %q: unsupported argument", im.Name)
+		}
+		return nil
+	}
+	f.p.imports = append(f.p.imports, im.Name)
+	switch im.Extern.Sort {
+	case binary.SortInstance:
+		t, err := idx(f, d, f.types, im.Extern.Idx, "type")
+		if err != nil {
+			return err
+		}
+		if t.inst == nil {
+			return f.fail(d, "import %q: type %d is not an instance type", im.Name, im.Extern.Idx)
+		}
+		in := newInstVal()
+		for _, n := range t.inst.order {
+			if fn, ok := t.inst.funcs[n]; ok {
+				in.funcs[n] = &funcVal{wf: fn, imported: true, iface: im.Name, fun: n}
+			}
+		}
+		for n, tv := range t.inst.types {
+			in.types[n] = tv
+			if tv.res != nil && tv.res.Owner == "" {
+				tv.res.Owner = im.Name
+			}
+		}
+		in.order = t.inst.order
+		f.insts = append(f.insts, in)
+		info := ifaceInfo{name: im.Name}
+		for _, n := range t.inst.order {
+			if fn, ok := t.inst.funcs[n]; ok {
+				info.funcs = append(info.funcs, fn)
+			}
+		}
+		info.types = namedTypes(t.inst.types)
+		f.p.witImports = append(f.p.witImports, info)
+	case binary.SortFunc:
+		t, err := idx(f, d, f.types, im.Extern.Idx, "type")
+		if err != nil {
+			return err
+		}
+		if t.fn == nil {
+			return f.fail(d, "import %q: type %d is not a function type", im.Name, im.Extern.Idx)
+		}
+		fn := *t.fn
+		fn.Name = im.Name
+		f.funcs = append(f.funcs, &funcVal{wf: &fn, imported: true, fun: im.Name})
+		f.p.witImports = append(f.p.witImports, ifaceInfo{funcs: []*wit.Func{&fn}})
+	case binary.SortType:
+		if im.Extern.SubRes {
+			return f.fail(d, "import %q: imported resource types are not supported at run time", im.Name)
+		}
+		t, err := idx(f, d, f.types, im.Extern.Idx, "type")
+		if err != nil {
+			return err
+		}
+		f.types = append(f.types, t)
+		nameType(t, im.Name, "")
+		if t.val != nil {
+			f.p.witImports = append(f.p.witImports, ifaceInfo{typ: &namedType{name: im.Name, t: t.val}})
+		}
+	default:
+		return f.fail(d, "import %q of a %s is not supported", im.Name, im.Extern.Sort)
+	}
+	return nil
+}
+
+func (f *frame) ref(d *binary.Def, r binary.SortIdx) (any, error) {
+	switch r.Sort {
+	case binary.SortFunc:
+		return idx(f, d, f.funcs, r.Idx, "func")
+	case binary.SortType:
+		return idx(f, d, f.types, r.Idx, "type")
+	case binary.SortInstance:
+		return idx(f, d, f.insts, r.Idx, "instance")
+	case binary.SortComponent:
+		return idx(f, d, f.comps, r.Idx, "component")
+	}
+	return nil, f.fail(d, "reference to a %s is not supported", r.Sort)
+}
+
+func (f *frame) instance(d *binary.Def) error {
+	in := d.Instance
+	if !in.Instantiate {
+		iv := newInstVal()
+		for _, e := range in.Exports {
+			v, err := f.ref(d, e.Ref)
+			if err != nil {
+				return err
+			}
+			if err := iv.add(e.Name, v); err != nil {
+				return f.fail(d, "%v", err)
+			}
+		}
+		f.insts = append(f.insts, iv)
+		return nil
+	}
+	cv, err := idx(f, d, f.comps, in.Component, "component")
+	if err != nil {
+		return err
+	}
+	args := map[string]any{}
+	for _, a := range in.Args {
+		v, err := f.ref(d, a.Ref)
+		if err != nil {
+			return err
+		}
+		args[a.Name] = v
+	}
+	nf := &frame{parent: cv.parent, p: f.p, nested: true, args: args, exports: newInstVal()}
+	if err := nf.eval(cv.c); err != nil {
+		return fmt.Errorf("instantiating nested component (%s): %w", d.Where, err)
+	}
+	f.insts = append(f.insts, nf.exports)
+	return nil
+}
+
+func (iv *instVal) add(name string, v any) error {
+	switch x := v.(type) {
+	case *funcVal:
+		iv.funcs[name] = x
+	case *typeVal:
+		iv.types[name] = x
+	case *instVal:
+		iv.insts[name] = x
+	default:
+		return fmt.Errorf("export %q: unsupported sort", name)
+	}
+	iv.order = append(iv.order, name)
+	return nil
+}
+
+func (f *frame) export(d *binary.Def) error {
+	e := d.Export
+	v, err := f.ref(d, e.Ref)
+	if err != nil {
+		return err
+	}
+	switch x := v.(type) {
+	case *funcVal:
+		fn := *x
+		wf := *x.wf
+		if e.Extern != nil && e.Extern.Sort == binary.SortFunc {
+			t, err := idx(f, d, f.types, e.Extern.Idx, "type")
+			if err != nil {
+				return err
+			}
+			if t.fn == nil {
+				return f.fail(d, "export %q: ascribed type %d is not a function type", e.Name, e.Extern.Idx)
+			}
+			if len(t.fn.Params) != len(x.wf.Params) {
+				return f.fail(d, "export %q: ascribed type does not match the function", e.Name)
+			}
+			wf = *t.fn
+		}
+		wf.Name = e.Name
+		fn.wf = &wf
+		f.funcs = append(f.funcs, &fn)
+		v = &fn
+		if !f.nested {
+			f.p.exports = append(f.p.exports, exportPlan{name: e.Name, fn: &fn})
+			f.p.witExports = append(f.p.witExports, ifaceInfo{funcs: []*wit.Func{&wf}})
+		}
+	case *typeVal:
+		nameType(x, e.Name, "")
+		f.types = append(f.types, x)
+		if !f.nested && x.val != nil {
+			f.p.witExports = append(f.p.witExports, ifaceInfo{typ: &namedType{name: e.Name, t: x.val}})
+		}
+	case *instVal:
+		f.insts = append(f.insts, x)
+		if !f.nested {
+			for _, n := range x.order {
+				if fn, ok := x.funcs[n]; ok {
+					if fn.lift == nil {
+						return f.fail(d, "export %q function %q is not a lifted function", e.Name, n)
+					}
+					f.p.exports = append(f.p.exports, exportPlan{iface: e.Name, name: n, fn: fn})
+				}
+			}
+			for n, t := range x.types {
+				nameType(t, n, e.Name)
+			}
+			info := ifaceInfo{name: e.Name, types: namedTypes(x.types)}
+			for _, n := range x.order {
+				if fn, ok := x.funcs[n]; ok {
+					info.funcs = append(info.funcs, fn.wf)
+				}
+			}
+			f.p.witExports = append(f.p.witExports, info)
+		}
+	case compVal:
+		return f.fail(d, "export %q: exporting components is not supported", e.Name)
+	}
+	if f.nested {
+		if err := f.exports.add(e.Name, v); err != nil {
+			return f.fail(d, "%v", err)
+		}
+	}
+	return nil
+}
+
+// nameType gives a type exported under a name its WIT name, when it is a
+// kind that WIT names (records, variants, enums, flags) and has none yet.
+func nameType(t *typeVal, name, owner string) {
+	if t == nil || t.val == nil || t.val.Name != "" {
+		return
+	}
+	switch t.val.Kind {
+	case wit.KindRecord, wit.KindVariant, wit.KindEnum, wit.KindFlags:
+		t.val.Name = name
+		if t.val.Owner == "" {
+			t.val.Owner = owner
+		}
+	}
+}
+
+func namedTypes(m map[string]*typeVal) []namedType {
+	var out []namedType
+	for n, t := range m {
+		if t.val != nil {
+			out = append(out, namedType{name: n, t: t.val})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}

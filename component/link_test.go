@@ -1,0 +1,112 @@
+package component
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func leb(n int) []byte {
+	var out []byte
+	for {
+		b := byte(n & 0x7f)
+		n >>= 7
+		if n != 0 {
+			out = append(out, b|0x80)
+			continue
+		}
+		return append(out, b)
+	}
+}
+
+func str(s string) []byte { return append(leb(len(s)), s...) }
+
+func sec(id byte, items ...[]byte) []byte {
+	b := leb(len(items))
+	for _, x := range items {
+		b = append(b, x...)
+	}
+	if id == 1 {
+		b = items[0]
+	}
+	return append(append([]byte{id}, leb(len(b))...), b...)
+}
+
+func comp(sections ...[]byte) []byte {
+	b := []byte{0x00, 0x61, 0x73, 0x6d, 0x0d, 0x00, 0x01, 0x00}
+	for _, s := range sections {
+		b = append(b, s...)
+	}
+	return b
+}
+
+func cat(parts ...[]byte) []byte {
+	var b []byte
+	for _, p := range parts {
+		b = append(b, p...)
+	}
+	return b
+}
+
+var emptyModule = []byte{0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00}
+
+// base: type 0 = func() -> u32, type 1 = record{a: u32}, core module 0,
+// core instance 0, core func 0 = alias "f", core memory 0 = alias "memory".
+func base(extra ...[]byte) []byte {
+	s := []byte{}
+	s = append(s, comp(
+		sec(7, []byte{0x40, 0x00, 0x00, 0x79}, cat([]byte{0x72, 0x01}, str("a"), []byte{0x79}), []byte{0x3f, 0x7f, 0x00}),
+		sec(1, emptyModule),
+		sec(2, []byte{0x00, 0x00, 0x00}),
+		sec(6, cat([]byte{0x00, 0x00, 0x01, 0x00}, str("f")), cat([]byte{0x00, 0x02, 0x01, 0x00}, str("memory"))),
+	)...)
+	for _, e := range extra {
+		s = append(s, e...)
+	}
+	return s
+}
+
+func TestLinkRefuses(t *testing.T) {
+	tests := []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		{"bad core func index", base(sec(8, []byte{0x00, 0x00, 0x07, 0x00, 0x00})), "core func index 7 out of range"},
+		{"bad type index", base(sec(8, []byte{0x00, 0x00, 0x00, 0x00, 0x09})), "type index 9 out of range"},
+		{"type mismatch", base(sec(8, []byte{0x00, 0x00, 0x00, 0x00, 0x01})), "not a function type"},
+		{"async lift", base(sec(8, []byte{0x00, 0x00, 0x00, 0x01, 0x06, 0x00})), "async"},
+		{"resource.new", base(sec(8, []byte{0x02, 0x02})), "resource.new: resources are not supported"},
+		{"multiple memories", base(sec(6, cat([]byte{0x00, 0x02, 0x01, 0x00}, str("memory2")))), "multiple memories"},
+		{"bad core instance", base(sec(6, cat([]byte{0x00, 0x00, 0x01, 0x05}, str("g")))), "core instance index 5 out of range"},
+		{"bad lower", base(sec(8, []byte{0x01, 0x00, 0x03, 0x00})), "func index 3 out of range"},
+		{"missing core export", base(sec(8, []byte{0x00, 0x00, 0x00, 0x00, 0x00}), sec(11, cat([]byte{0x00}, str("run"), []byte{0x01, 0x00, 0x00}))), `no function "f"`},
+		{"unknown import", cat(comp(sec(7, []byte{0x40, 0x00, 0x01, 0x00}), sec(10, cat([]byte{0x00}, str("launch-missiles"), []byte{0x01, 0x00})), sec(8, []byte{0x01, 0x00, 0x00, 0x00}))), `"launch-missiles", which aios-host does not provide`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := New(context.Background(), tc.b, "bad.wasm", "", Options{})
+			if err == nil {
+				p.Close()
+				t.Fatal("loaded")
+			}
+			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "bad.wasm") {
+				t.Fatalf("err = %v, want it to name the file and mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func FuzzLoadComponent(f *testing.F) {
+	f.Add(base())
+	f.Add(base(sec(8, []byte{0x00, 0x00, 0x00, 0x00, 0x00}), sec(11, cat([]byte{0x00}, str("run"), []byte{0x01, 0x00, 0x00}))))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 4096 {
+			return
+		}
+		p, err := New(context.Background(), b, "fuzz.wasm", "", Options{})
+		if err == nil {
+			p.Close()
+		}
+	})
+}

@@ -1,0 +1,90 @@
+package component
+
+import (
+	"encoding/json"
+)
+
+// MetaSection is the name of an optional custom section in a component's
+// core module (C: __attribute__((section(".custom_section.aios-provider"))))
+// holding JSON provider metadata: id, name, version, description,
+// capabilities, and per-tool overrides (parameters/returns schema,
+// description, capability_required).
+const MetaSection = "aios-provider"
+
+type toolMeta struct {
+	Description        string         `json:"description"`
+	Parameters         map[string]any `json:"parameters"`
+	Returns            map[string]any `json:"returns"`
+	CapabilityRequired []string       `json:"capability_required"`
+}
+
+type providerMeta struct {
+	ID           string              `json:"id"`
+	Name         string              `json:"name"`
+	Version      string              `json:"version"`
+	Description  string              `json:"description"`
+	Capabilities []string            `json:"capabilities"`
+	Tools        map[string]toolMeta `json:"tools"`
+}
+
+// readMeta looks for the metadata section in the core modules; bad JSON is ignored.
+func readMeta(mods [][]byte) *providerMeta {
+	m := &providerMeta{}
+	for _, mod := range mods {
+		if data := customSection(mod, MetaSection); data != nil {
+			var x providerMeta
+			if json.Unmarshal(data, &x) == nil {
+				for k, t := range x.Tools {
+					t.Parameters = normalizeMap(t.Parameters)
+					t.Returns = normalizeMap(t.Returns)
+					x.Tools[k] = t
+				}
+				return &x
+			}
+		}
+	}
+	return m
+}
+
+func normalizeMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	var out any
+	if err := unmarshalCanonical(b, &out); err != nil {
+		return nil
+	}
+	r, _ := out.(map[string]any)
+	return r
+}
+
+func customSection(mod []byte, name string) []byte {
+	if len(mod) < 8 {
+		return nil
+	}
+	pos := 8
+	for pos < len(mod) {
+		id := mod[pos]
+		size, n := uleb(mod[pos+1:])
+		if n == 0 {
+			return nil
+		}
+		start := pos + 1 + n
+		end := start + int(size)
+		if end > len(mod) || end < start {
+			return nil
+		}
+		if id == 0 {
+			l, k := uleb(mod[start:end])
+			if k > 0 && start+k+int(l) <= end && string(mod[start+k:start+k+int(l)]) == name {
+				return mod[start+k+int(l) : end]
+			}
+		}
+		pos = end
+	}
+	return nil
+}

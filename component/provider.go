@@ -1,0 +1,691 @@
+// Package component runs WebAssembly components as aios-host providers: it
+// links a component's core modules per its instance section, runs them on
+// wazero, lifts and lowers values with the Canonical ABI (package
+// component/cabi), offers the aios:sdk host interfaces and a deny-by-default
+// WASI 0.2 subset, and turns every exported function into a tool.
+//
+// component imports abi, wit and its own subpackages. A runtime never imports
+// host, registry or cmd.
+package component
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/component/binary"
+	"github.com/aios-host/aios-host/component/cabi"
+	"github.com/aios-host/aios-host/wit"
+)
+
+// IsComponent reports whether b starts with a component header (as opposed
+// to a core module); the .wasm loader uses it to delegate.
+func IsComponent(b []byte) bool { return binary.IsComponent(b) }
+
+// Options configure the component runtime. The zero value is usable.
+type Options struct {
+	// Logger receives load-time messages and guest logs.
+	Logger *slog.Logger
+	// PoolSize is the number of idle instances kept for reuse (default 4).
+	PoolSize int
+	// MemoryLimitPages caps each memory (64 KiB pages; default 4096 = 256 MiB).
+	MemoryLimitPages uint32
+	// CacheDir, if set, holds wazero's compilation cache.
+	CacheDir string
+	// Instrument, when set, rewrites every core module at load time so that
+	// the watchdog can stop a running guest by setting the module's
+	// exported mutable i32 global InterruptGlobal to 1 (the guest traps at
+	// its next loop header). The runtime then runs without wazero's own
+	// termination checks, which cost a goroutine per guest call (the main
+	// call, every cabi_realloc and the post-return). runtimes/wasm
+	// implements such an instrumentation; the host setup may pass it here.
+	// A module the hook refuses makes the provider fall back to wazero's
+	// checks.
+	Instrument      func(core []byte) ([]byte, error)
+	InterruptGlobal string
+}
+
+// Loader loads .wasm components.
+type Loader struct{ opts Options }
+
+// NewLoader returns the component loader.
+func NewLoader(opts Options) *Loader { return &Loader{opts: opts} }
+
+// Runtime implements abi.Loader.
+func (l *Loader) Runtime() string { return abi.RuntimeComponent }
+
+// Extensions implements abi.Loader.
+func (l *Loader) Extensions() []string { return []string{".wasm"} }
+
+// Load implements abi.Loader.
+func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
+	b, err := os.ReadFile(src.Path)
+	if err != nil {
+		return nil, fmt.Errorf("component %s: %w", src.Path, err)
+	}
+	opts := l.opts
+	if src.Logger != nil {
+		opts.Logger = src.Logger
+	}
+	p, err := New(ctx, b, src.Path, src.ProviderID, opts)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+type tool struct {
+	def      abi.ToolDef
+	exp      exportPlan
+	fn       *cabi.Func
+	witFn    *wit.Func
+	jsonTool bool // f(params-json: string) -> result<string, string>
+	idx      int
+}
+
+// Provider is a loaded component.
+type Provider struct {
+	path     string
+	rt       wazero.Runtime
+	plan     *plan
+	compiled []wazero.CompiledModule // per core instance (nil for inline bags)
+	tools    map[string]*tool
+	order    []*tool
+	lowers   []*cabi.Func // nil for built-ins
+	impls    []hostFunc
+	lowSigs  []builtinSig // core signature of each lowered function
+	reg      abi.ToolRegister
+	meta     *providerMeta
+	logger   *slog.Logger
+	pool     chan *instance
+	watch    *watchdog
+	// interruptGlobal is Options.InterruptGlobal when the modules were
+	// instrumented, else "" (wazero's termination checks are on).
+	interruptGlobal string
+	mu              sync.Mutex
+	closed          bool
+}
+
+// New loads a component from its bytes. name is used in errors and for the
+// default provider id.
+func New(ctx context.Context, b []byte, name, providerID string, opts Options) (_ *Provider, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("component %s: internal error while loading: %v\n%s", name, r, debug.Stack())
+		}
+	}()
+	c, err := binary.Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("component %s: %w", name, err)
+	}
+	pl, err := link(c)
+	if err != nil {
+		return nil, fmt.Errorf("component %s: %w", name, err)
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.PoolSize <= 0 {
+		opts.PoolSize = 4
+	}
+	if opts.MemoryLimitPages == 0 {
+		opts.MemoryLimitPages = 4096
+	}
+	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, pool: make(chan *instance, opts.PoolSize)}
+	p.meta = readMeta(pl.modules)
+	comp := cabi.NewCompiler()
+	hostComp := cabi.NewCompiler()
+	hostComp.AllowHandles = true
+	for _, lp := range pl.lowers {
+		if lp.builtin != "" {
+			sig := builtinSigs[lp.builtin]
+			p.lowers = append(p.lowers, nil)
+			p.impls = append(p.impls, nil)
+			p.lowSigs = append(p.lowSigs, sig)
+			continue
+		}
+		if lp.opts.enc != binary.UTF8 && lp.opts.memory == nil {
+			return nil, fmt.Errorf("component %s: %s: string encoding without memory", name, lp.where)
+		}
+		if lp.fn.lift != nil {
+			// A function lifted by one (nested) component instance and
+			// lowered into another: the host adapts between them.
+			f, err := cabi.NewFunc(comp, lp.fn.wf)
+			if err != nil {
+				return nil, fmt.Errorf("component %s: %s: function %s between component instances: %w", name, lp.where, lp.fn.wf.Name, err)
+			}
+			ps, rs := f.CoreSignature(true)
+			p.lowers = append(p.lowers, f)
+			p.impls = append(p.impls, adapterFunc(lp.fn, f))
+			p.lowSigs = append(p.lowSigs, builtinSig{ps, rs})
+			continue
+		}
+		f, err := cabi.NewFunc(hostComp, lp.fn.wf)
+		if err != nil {
+			return nil, fmt.Errorf("component %s: import %s %s: %w", name, lp.fn.iface, lp.fn.fun, err)
+		}
+		impl, ok := hostImpl(lp.fn.iface, lp.fn.fun, lp.fn.wf)
+		if !ok {
+			return nil, fmt.Errorf("component %s: imports %s function %q, which aios-host does not provide (supported: aios:sdk@0.1.0 spaces/tools/log and the WASI 0.2 subset in docs/components.md)", name, orTop(lp.fn.iface), lp.fn.fun)
+		}
+		ps, rs := f.CoreSignature(true)
+		p.lowers = append(p.lowers, f)
+		p.impls = append(p.impls, impl)
+		p.lowSigs = append(p.lowSigs, builtinSig{ps, rs})
+	}
+	if err := p.buildTools(comp, providerID); err != nil {
+		return nil, fmt.Errorf("component %s: %w", name, err)
+	}
+	mods := make([][]byte, len(pl.coreInsts))
+	for k, ci := range pl.coreInsts {
+		if ci.module < 0 {
+			continue
+		}
+		mod, err := rewriteImports(pl.modules[ci.module], func(module, field string) (string, string, error) {
+			return p.resolveImport(k, module, field)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("component %s: core instance %d (%s): %w", name, k, ci.where, err)
+		}
+		mods[k] = mod
+	}
+	if opts.Instrument != nil && opts.InterruptGlobal != "" {
+		inst := make([][]byte, len(mods))
+		ok := true
+		for k, m := range mods {
+			if m == nil {
+				continue
+			}
+			if inst[k], err = opts.Instrument(m); err != nil {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			mods, p.interruptGlobal = inst, opts.InterruptGlobal
+		}
+	}
+	// Extended constant expressions and tail calls are used by
+	// componentize-js's runtimes; both are finished proposals.
+	features := api.CoreFeaturesV2 | experimental.CoreFeaturesExtendedConst | experimental.CoreFeaturesTailCall
+	cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(p.interruptGlobal == "").WithMemoryLimitPages(opts.MemoryLimitPages).WithCoreFeatures(features)
+	if opts.CacheDir != "" {
+		if cache, err := wazero.NewCompilationCacheWithDir(opts.CacheDir); err == nil {
+			cfg = cfg.WithCompilationCache(cache)
+		}
+	}
+	p.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
+	p.compiled = make([]wazero.CompiledModule, len(pl.coreInsts))
+	for k, mod := range mods {
+		if mod == nil {
+			continue
+		}
+		cm, err := p.rt.CompileModule(ctx, mod)
+		if err != nil {
+			p.rt.Close(ctx)
+			return nil, fmt.Errorf("component %s: core module of instance %d: %w", name, k, err)
+		}
+		if len(cm.ExportedMemories()) > 1 {
+			p.rt.Close(ctx)
+			return nil, fmt.Errorf("component %s: core instance %d exports %d memories: multiple memories are not supported", name, k, len(cm.ExportedMemories()))
+		}
+		p.compiled[k] = cm
+	}
+	// Instantiate once now, so a broken component fails at load.
+	inst, err := p.newInstance(ctx)
+	if err != nil {
+		p.rt.Close(ctx)
+		return nil, fmt.Errorf("component %s: instantiate: %w", name, err)
+	}
+	p.put(inst)
+	p.watch = newWatchdog()
+	return p, nil
+}
+
+func orTop(iface string) string {
+	if iface == "" {
+		return "top-level"
+	}
+	return "interface " + iface
+}
+
+// importKey drops the version of an interface name: "wasi:io/streams@0.2.3" → "wasi:io/streams".
+func importKey(iface, fn string) string {
+	if i := strings.IndexByte(iface, '@'); i >= 0 {
+		iface = iface[:i]
+	}
+	return iface + "#" + fn
+}
+
+// resolveImport maps an import (module, field) of core instance k to the
+// name under which the import resolver finds it: "i<N>" for core instance
+// N, "h" for the lowered host functions.
+func (p *Provider) resolveImport(k int, module, field string) (string, string, error) {
+	ci := p.plan.coreInsts[k]
+	a, ok := ci.args[module]
+	if !ok {
+		return "", "", fmt.Errorf("imports module %q, which the instantiation does not supply", module)
+	}
+	src := p.plan.coreInsts[a]
+	if src.module >= 0 {
+		return fmt.Sprintf("i%d", a), field, nil
+	}
+	r, ok := src.items[field]
+	if !ok {
+		return "", "", fmt.Errorf("imports %q %q, which the argument instance does not export", module, field)
+	}
+	if r.inst < 0 {
+		return "h", fmt.Sprintf("f%d", r.lower), nil
+	}
+	return fmt.Sprintf("i%d", r.inst), r.name, nil
+}
+
+// Tool naming: a function exported at the top level keeps its name; a
+// function of an exported interface is named by its function name when that
+// is unique in the component, else "<interface>.<function>" with the
+// interface's short name, else the full interface name made MCP-legal.
+func (p *Provider) buildTools(comp *cabi.Compiler, providerID string) error {
+	count := map[string]int{}
+	for _, e := range p.plan.exports {
+		count[e.name]++
+	}
+	if providerID == "" {
+		providerID = p.meta.ID
+	}
+	if providerID == "" {
+		base := strings.TrimSuffix(filepath.Base(p.path), filepath.Ext(p.path))
+		providerID = "component." + sanitizeID(base)
+	}
+	if err := abi.ValidateProviderID(providerID); err != nil {
+		return err
+	}
+	p.reg = abi.ToolRegister{Format: abi.FormatVersion, Provider: abi.ProviderInfo{ID: providerID, Runtime: abi.RuntimeComponent,
+		Name: p.meta.Name, Version: p.meta.Version, Description: p.meta.Description, Capabilities: p.meta.Capabilities}}
+	used := map[string]bool{}
+	for _, e := range p.plan.exports {
+		if isQJSInit(e) {
+			continue // componentize-qjs's runtime initializer, not a tool
+		}
+		name := e.name
+		if e.iface != "" && count[e.name] > 1 {
+			name = shortIface(e.iface) + "." + e.name
+			if used[name] {
+				name = sanitizeName(e.iface) + "." + e.name
+			}
+		}
+		name = sanitizeName(name)
+		if used[name] {
+			return fmt.Errorf("two exported functions map to the tool name %q", name)
+		}
+		if err := abi.ValidateToolName(name); err != nil {
+			return err
+		}
+		used[name] = true
+		f, err := cabi.NewFunc(comp, e.fn.wf)
+		if err != nil {
+			return fmt.Errorf("export %s: %w", name, err)
+		}
+		t := &tool{exp: e, fn: f, witFn: e.fn.wf, idx: len(p.order)}
+		t.jsonTool = isJSONTool(e.fn.wf)
+		def := abi.ToolDef{Name: name, Description: e.fn.wf.Docs, Version: p.meta.Version}
+		if t.jsonTool {
+			def.Parameters = map[string]any{"type": "object"}
+		} else {
+			if err := wit.FuncJSONCompatible(e.fn.wf); err != nil {
+				return fmt.Errorf("export %s: %w", name, err)
+			}
+			def.Parameters = wit.FuncParamsSchema(e.fn.wf)
+			def.Returns = wit.FuncResultSchema(e.fn.wf)
+		}
+		if m, ok := p.meta.Tools[name]; ok {
+			if m.Parameters != nil {
+				def.Parameters = m.Parameters
+			}
+			if m.Returns != nil {
+				def.Returns = m.Returns
+			}
+			if m.Description != "" {
+				def.Description = m.Description
+			}
+			def.CapabilityRequired = m.CapabilityRequired
+		}
+		if def.Description == "" {
+			def.Description = fmt.Sprintf("%s (WebAssembly component function %s)", name, qualified(e))
+		}
+		p.tools[name] = t
+		p.order = append(p.order, t)
+		t.def = def
+		p.reg.Tools = append(p.reg.Tools, def)
+	}
+	return nil
+}
+
+// isQJSInit recognises the `init: func(shim: string, script: string,
+// entry-path: option<string>, disable-gc: bool) -> result<_, string>` that
+// componentize-qjs components export for their JS runtime.
+func isQJSInit(e exportPlan) bool {
+	f := e.fn.wf
+	if e.iface != "" || e.name != "init" || len(f.Params) != 4 {
+		return false
+	}
+	want := []string{"shim", "script", "entry-path", "disable-gc"}
+	for i, p := range f.Params {
+		if p.Name != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func qualified(e exportPlan) string {
+	if e.iface == "" {
+		return e.name
+	}
+	return e.iface + "#" + e.name
+}
+
+// isJSONTool recognises f(params-json: string) -> result<string, string>:
+// params arrive as the JSON text of the call's params, and the ok string is
+// parsed as JSON.
+func isJSONTool(f *wit.Func) bool {
+	return len(f.Params) == 1 && f.Params[0].Name == "params-json" && f.Params[0].Type.Kind == wit.KindString &&
+		f.Result != nil && f.Result.Kind == wit.KindResult && f.Result.Ok != nil && f.Result.Ok.Kind == wit.KindString
+}
+
+func shortIface(iface string) string {
+	s := iface
+	if i := strings.IndexByte(s, '@'); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+func sanitizeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	out := b.String()
+	if len(out) > 128 {
+		out = out[:128]
+	}
+	return out
+}
+
+func sanitizeID(s string) string {
+	s = strings.ToLower(s)
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	out := strings.Trim(b.String(), "-_")
+	if out == "" {
+		out = "unnamed"
+	}
+	return out
+}
+
+// Describe implements abi.Provider.
+func (p *Provider) Describe() *abi.ToolRegister { return &p.reg }
+
+// Close implements abi.Provider.
+func (p *Provider) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	p.mu.Unlock()
+	p.watch.close()
+	return p.rt.Close(context.Background())
+}
+
+// WIT returns the exported functions' WIT signatures, for inspect.
+func (p *Provider) Functions() []*wit.Func {
+	var out []*wit.Func
+	for _, t := range p.order {
+		out = append(out, t.witFn)
+	}
+	return out
+}
+
+var errHostAbort = errors.New("host function aborted the call")
+
+// instance is one instantiation of the component's core modules.
+type instance struct {
+	p     *Provider
+	mods  []api.Module
+	host  api.Module
+	funcs []api.Function // per export
+	posts []api.Function // per export, may be nil
+	cxs   []cabi.Context // per export
+	lowCx []cabi.Context // per lowered import
+	// lowReady tells which lowCx are final; imports called by start
+	// functions, before every core instance exists, get a partial context.
+	lowReady []bool
+	stack    []uint64
+	state    *callState
+	broken   bool
+	table    handleTable // host resources (WASI streams) handed to the guest
+	// deadline (UnixNano) of the running call and why the watchdog
+	// stopped it (see watchdog.go).
+	deadline atomic.Int64
+	killed   atomic.Int32
+	ctxSlots [2]uint32 // context.get/set of the running call's task
+	lifted   map[*funcVal]*liftedFn
+}
+
+type memAdapter struct{ m api.Memory }
+
+func (a memAdapter) Read(off, n uint32) ([]byte, bool) { return a.m.Read(off, n) }
+func (a memAdapter) Write(off uint32, b []byte) bool   { return a.m.Write(off, b) }
+func (a memAdapter) Size() uint32                      { return a.m.Size() }
+
+func (inst *instance) coreFunc(r *coreRef) (api.Function, error) {
+	if r == nil {
+		return nil, nil
+	}
+	if r.inst < 0 {
+		return nil, fmt.Errorf("a lowered host function used as realloc or post-return is not supported")
+	}
+	if inst.mods[r.inst] == nil {
+		return nil, nil // not instantiated yet (a start function is running)
+	}
+	f := inst.mods[r.inst].ExportedFunction(r.name)
+	if f == nil {
+		return nil, fmt.Errorf("core instance %d has no function %q", r.inst, r.name)
+	}
+	return f, nil
+}
+
+func (inst *instance) context(o optsPlan) (cabi.Context, error) {
+	var cx cabi.Context
+	cx.Encoding = cabi.StringEncoding(o.enc)
+	if o.memory != nil && inst.mods[o.memory.inst] != nil {
+		m := inst.mods[o.memory.inst].ExportedMemory(o.memory.name)
+		if m == nil {
+			return cx, fmt.Errorf("core instance %d has no memory %q", o.memory.inst, o.memory.name)
+		}
+		cx.Mem = memAdapter{m}
+	}
+	rf, err := inst.coreFunc(o.realloc)
+	if err != nil {
+		return cx, err
+	}
+	if rf != nil {
+		stack := make([]uint64, 4)
+		cx.Realloc = func(old, oldSize, align, size uint32) (uint32, error) {
+			stack[0], stack[1], stack[2], stack[3] = uint64(old), uint64(oldSize), uint64(align), uint64(size)
+			ctx := context.Background()
+			if inst.state != nil {
+				ctx = inst.state.wctx
+			}
+			if err := rf.CallWithStack(ctx, stack); err != nil {
+				return 0, fmt.Errorf("cabi_realloc: %w", err)
+			}
+			return uint32(stack[0]), nil
+		}
+	}
+	return cx, nil
+}
+
+func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
+	inst := &instance{p: p, mods: make([]api.Module, len(p.plan.coreInsts)),
+		lowCx: make([]cabi.Context, len(p.plan.lowers)), lowReady: make([]bool, len(p.plan.lowers))}
+	hb := p.rt.NewHostModuleBuilder("h")
+	for i, lp := range p.plan.lowers {
+		sig := p.lowSigs[i]
+		var fn api.GoModuleFunc
+		if lp.builtin != "" {
+			fn = inst.builtinFunc(lp.builtin, lp.slot)
+		} else {
+			fn = inst.hostFunc(i)
+		}
+		hb.NewFunctionBuilder().WithGoModuleFunction(fn, coreTypes(sig.params), coreTypes(sig.results)).Export(fmt.Sprintf("f%d", i))
+	}
+	hc, err := hb.Compile(ctx)
+	if err != nil {
+		return nil, err
+	}
+	host, err := p.rt.InstantiateModule(ctx, hc, wazero.NewModuleConfig().WithName(""))
+	if err != nil {
+		return nil, err
+	}
+	inst.host = host
+	rctx := experimental.WithImportResolver(ctx, func(name string) api.Module {
+		if name == "h" {
+			return host
+		}
+		var k int
+		if _, err := fmt.Sscanf(name, "i%d", &k); err == nil && k >= 0 && k < len(inst.mods) {
+			return inst.mods[k]
+		}
+		return nil
+	})
+	fail := func(err error) (*instance, error) {
+		inst.close()
+		return nil, err
+	}
+	for k, cm := range p.compiled {
+		if cm == nil {
+			continue
+		}
+		m, err := p.rt.InstantiateModule(rctx, cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+		if err != nil {
+			return fail(fmt.Errorf("core instance %d: %w", k, err))
+		}
+		inst.mods[k] = m
+	}
+	for i, lp := range p.plan.lowers {
+		cx, err := inst.context(lp.opts)
+		if err != nil {
+			return fail(fmt.Errorf("%s: %w", lp.where, err))
+		}
+		inst.lowCx[i] = cx
+		inst.lowReady[i] = true
+	}
+	maxStack := 1
+	for _, t := range p.order {
+		f, err := inst.coreFunc(t.exp.fn.lift)
+		if err != nil {
+			return fail(fmt.Errorf("export %s: %w", t.def.Name, err))
+		}
+		post, err := inst.coreFunc(t.exp.fn.opts.postReturn)
+		if err != nil {
+			return fail(fmt.Errorf("export %s: %w", t.def.Name, err))
+		}
+		cx, err := inst.context(t.exp.fn.opts)
+		if err != nil {
+			return fail(fmt.Errorf("export %s: %w", t.def.Name, err))
+		}
+		ps, rs := t.fn.CoreSignature(false)
+		if len(f.Definition().ParamTypes()) != len(ps) || len(f.Definition().ResultTypes()) != len(rs) {
+			return fail(fmt.Errorf("export %s: core function has type %v -> %v, the Canonical ABI wants %v -> %v",
+				t.def.Name, f.Definition().ParamTypes(), f.Definition().ResultTypes(), ps, rs))
+		}
+		maxStack = max(maxStack, len(ps), len(rs))
+		inst.funcs = append(inst.funcs, f)
+		inst.posts = append(inst.posts, post)
+		inst.cxs = append(inst.cxs, cx)
+	}
+	inst.stack = make([]uint64, 0, maxStack)
+	// Reactors need no call here: wit-component adds a core module whose
+	// start function calls the main module's _initialize.
+	return inst, nil
+}
+
+func coreTypes(ts []cabi.CoreType) []api.ValueType {
+	out := make([]api.ValueType, len(ts))
+	for i, t := range ts {
+		switch t {
+		case cabi.I32:
+			out[i] = api.ValueTypeI32
+		case cabi.I64:
+			out[i] = api.ValueTypeI64
+		case cabi.F32:
+			out[i] = api.ValueTypeF32
+		case cabi.F64:
+			out[i] = api.ValueTypeF64
+		}
+	}
+	return out
+}
+
+func (inst *instance) close() {
+	ctx := context.Background()
+	for i := len(inst.mods) - 1; i >= 0; i-- {
+		if inst.mods[i] != nil {
+			inst.mods[i].Close(ctx)
+		}
+	}
+	if inst.host != nil {
+		inst.host.Close(ctx)
+	}
+}
+
+func (p *Provider) get(ctx context.Context) (*instance, error) {
+	select {
+	case inst := <-p.pool:
+		return inst, nil
+	default:
+	}
+	return p.newInstance(ctx)
+}
+
+func (p *Provider) put(inst *instance) {
+	if inst.broken {
+		inst.close()
+		return
+	}
+	select {
+	case p.pool <- inst:
+	default:
+		inst.close()
+	}
+}

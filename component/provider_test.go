@@ -1,0 +1,220 @@
+package component
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// repoRoot walks up to go.mod.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test directory")
+		}
+		dir = parent
+	}
+}
+
+func sample(t testing.TB, name string) []byte {
+	t.Helper()
+	p := filepath.Join(repoRoot(t), "build", "components", name+".wasm")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%s missing: run `make samples` (samples/components/build.sh): %v", p, err)
+	}
+	return b
+}
+
+func load(t testing.TB, name string) *Provider {
+	t.Helper()
+	p, err := New(context.Background(), sample(t, name), name+".wasm", "", Options{CacheDir: testCacheDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// testCacheDir keeps compiled guests across test runs.
+func testCacheDir() string { return filepath.Join(os.TempDir(), "aios-component-test-cache") }
+
+// fakeEnv is an abi.Env for tests.
+type fakeEnv struct {
+	mu      sync.Mutex
+	call    *abi.ToolCall
+	logs    []string
+	objects map[string][]byte
+	tools   func(tool string, params any) (any, error)
+}
+
+func (e *fakeEnv) Call() *abi.ToolCall { return e.call }
+func (e *fakeEnv) CallTool(ctx context.Context, tool, version string, params any) (any, error) {
+	if e.tools == nil {
+		return nil, abi.Errorf(abi.NotFound, "no tool %s", tool)
+	}
+	return e.tools(tool, params)
+}
+func (e *fakeEnv) SpaceRead(ctx context.Context, space, id string) (abi.Object, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	b, ok := e.objects[id]
+	if !ok {
+		return abi.Object{}, abi.Errorf(abi.NotFound, "no object %s", id)
+	}
+	return abi.Object{Space: "s", ID: id, Data: b}, nil
+}
+func (e *fakeEnv) SpaceWrite(ctx context.Context, space string, data []byte) (abi.Object, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.objects == nil {
+		e.objects = map[string][]byte{}
+	}
+	sum := sha256.Sum256(data)
+	id := "sha256:" + hex.EncodeToString(sum[:])
+	e.objects[id] = append([]byte(nil), data...)
+	return abi.Object{Space: space, ID: id, Data: data}, nil
+}
+func (e *fakeEnv) Complete(ctx context.Context, req abi.CompleteRequest) (abi.CompleteResponse, error) {
+	return abi.CompleteResponse{}, abi.Errorf(abi.CapabilityDenied, "no inference")
+}
+func (e *fakeEnv) Logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(logWriter{e}, nil))
+}
+
+type logWriter struct{ e *fakeEnv }
+
+func (w logWriter) Write(b []byte) (int, error) {
+	w.e.mu.Lock()
+	w.e.logs = append(w.e.logs, string(b))
+	w.e.mu.Unlock()
+	return len(b), nil
+}
+
+func call(t testing.TB, p *Provider, env abi.Env, tool string, params any) (any, error) {
+	t.Helper()
+	return p.Call(context.Background(), &abi.ToolCall{ID: "c1", Tool: tool, Params: params, Deadline: time.Now().Add(10 * time.Second)}, env)
+}
+
+func TestHelloComponent(t *testing.T) {
+	p := load(t, "hello")
+	reg := p.Describe()
+	var names []string
+	for _, d := range reg.Tools {
+		names = append(names, d.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"add", "hello"}) {
+		t.Fatalf("tools %v", names)
+	}
+	if reg.Provider.Runtime != abi.RuntimeComponent || reg.Provider.ID != "component.hello" {
+		t.Fatalf("provider %+v", reg.Provider)
+	}
+	env := &fakeEnv{}
+	tests := []struct {
+		tool   string
+		params any
+		want   any
+		code   abi.ErrorCode
+	}{
+		{"add", map[string]any{"a": int64(40), "b": int64(2)}, int64(42), ""},
+		{"add", map[string]any{"a": int64(-5), "b": int64(2)}, int64(-3), ""},
+		{"add", map[string]any{"a": int64(1) << 40, "b": int64(2)}, nil, abi.InvalidParams},
+		{"add", map[string]any{"a": int64(1)}, nil, abi.InvalidParams},
+		{"hello", map[string]any{"g": map[string]any{"name": "wörld", "times": int64(2)}}, "hello, wörldwörld", ""},
+		{"hello", map[string]any{"g": map[string]any{"name": "x", "times": int64(0)}}, nil, abi.ProviderError},
+		{"hello", map[string]any{"g": map[string]any{"name": "x", "times": int64(1), "extra": true}}, nil, abi.InvalidParams},
+		{"nope", map[string]any{}, nil, abi.NotFound},
+	}
+	for _, tc := range tests {
+		got, err := call(t, p, env, tc.tool, tc.params)
+		if tc.code != "" {
+			if abi.CodeOf(err) != tc.code {
+				t.Errorf("%s %v: err %v, want code %s", tc.tool, tc.params, err, tc.code)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s %v = %#v, %v; want %#v", tc.tool, tc.params, got, err, tc.want)
+		}
+	}
+	if len(env.logs) == 0 || !strings.Contains(env.logs[0], "hello called with times = 0") {
+		t.Errorf("guest log not seen: %v", env.logs)
+	}
+	schema := reg.Tools[1].Parameters
+	g := schema["properties"].(map[string]any)["g"].(map[string]any)
+	if g["type"] != "object" || g["additionalProperties"] != false {
+		t.Errorf("hello params schema %v", schema)
+	}
+}
+
+// BenchmarkComponentCallRecord is the provider alone (no host pipeline):
+// JSON → WIT value, lower, call, lift, post-return, WIT value → JSON.
+func BenchmarkComponentCallRecord(b *testing.B) {
+	p := load(b, "hello")
+	ctx := context.Background()
+	call := &abi.ToolCall{ID: "b", Tool: "hello", Params: map[string]any{"g": map[string]any{"name": "wörld", "times": int64(2)}}}
+	env := &fakeEnv{}
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		if _, err := p.Call(ctx, call, env); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// cpuTime is the process's CPU time; cpu-ns/op is robust on a shared machine.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkComponentCallRecordNoChecks is BenchmarkComponentCallRecord on a
+// runtime without wazero's termination checks (an identity Instrument hook):
+// what a call costs once modules are instrumented instead (see
+// Options.Instrument). The identity hook gives no way to interrupt a guest;
+// this benchmark only measures the call path.
+func BenchmarkComponentCallRecordNoChecks(b *testing.B) {
+	p, err := New(context.Background(), sample(b, "hello"), "hello.wasm", "", Options{
+		Instrument: func(m []byte) ([]byte, error) { return m, nil }, InterruptGlobal: "aios_interrupt"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	call := &abi.ToolCall{ID: "b", Tool: "hello", Params: map[string]any{"g": map[string]any{"name": "wörld", "times": int64(2)}}}
+	env := &fakeEnv{}
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		if _, err := p.Call(context.Background(), call, env); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}

@@ -1,0 +1,284 @@
+package component
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/aios-host/aios-host/wit"
+)
+
+// The WASI 0.2 subset, deny by default: stdout and stderr go to the host
+// log (capped per call), stdin is empty, no directory is preopened (so every
+// filesystem operation fails with error-code.access), no environment, no
+// arguments, clocks and random work, and pollables are always ready. Host
+// resources live in a per-instance handle table; handles are never
+// component-defined resources.
+
+// handleTable maps resource handles (1-based) to host objects.
+type handleTable struct {
+	items []any
+	free  []uint32
+}
+
+func (t *handleTable) add(v any) wit.Handle {
+	if n := len(t.free); n > 0 {
+		h := t.free[n-1]
+		t.free = t.free[:n-1]
+		t.items[h-1] = v
+		return wit.Handle(h)
+	}
+	t.items = append(t.items, v)
+	return wit.Handle(len(t.items))
+}
+
+func (t *handleTable) get(h wit.Handle) (any, error) {
+	if h == 0 || int(h) > len(t.items) || t.items[h-1] == nil {
+		return nil, fmt.Errorf("invalid resource handle %d", h)
+	}
+	return t.items[h-1], nil
+}
+
+func (t *handleTable) remove(h wit.Handle) error {
+	if _, err := t.get(h); err != nil {
+		return err
+	}
+	t.items[h-1] = nil
+	t.free = append(t.free, uint32(h))
+	return nil
+}
+
+type outStream struct{ stderr bool }
+type inStream struct{}
+type pollable struct{}
+type wasiError struct{ msg string }
+type terminal struct{}
+
+// maxGuestOutput caps what one call may write to stdout+stderr.
+const maxGuestOutput = 64 << 10
+
+func (st *callState) output(inst *instance, stderr bool, b []byte) {
+	if st == nil || st.env == nil || st.outBytes >= maxGuestOutput {
+		return
+	}
+	if room := maxGuestOutput - st.outBytes; len(b) > room {
+		b = b[:room]
+	}
+	st.outBytes += len(b)
+	i := 0
+	if stderr {
+		i = 1
+	}
+	st.outBuf[i] = append(st.outBuf[i], b...)
+	for {
+		nl := bytes.IndexByte(st.outBuf[i], '\n')
+		if nl < 0 {
+			break
+		}
+		st.emit(stderr, st.outBuf[i][:nl])
+		st.outBuf[i] = st.outBuf[i][nl+1:]
+	}
+	if st.outBytes >= maxGuestOutput {
+		st.flushOutput()
+		st.env.Logger().Warn("guest output capped", "limit_bytes", maxGuestOutput)
+	}
+}
+
+// flushOutput logs what is left of unterminated output lines.
+func (st *callState) flushOutput() {
+	for i, b := range st.outBuf {
+		if len(b) > 0 {
+			st.emit(i == 1, b)
+			st.outBuf[i] = nil
+		}
+	}
+}
+
+func (st *callState) emit(stderr bool, line []byte) {
+	level, stream := slog.LevelInfo, "stdout"
+	if stderr {
+		level, stream = slog.LevelWarn, "stderr"
+	}
+	st.env.Logger().Log(st.ctx, level, string(line), "stream", stream)
+}
+
+func borrowed[T any](inst *instance, v wit.Value) (T, error) {
+	var zero T
+	h, _ := v.(wit.Handle)
+	x, err := inst.table.get(h)
+	if err != nil {
+		return zero, err
+	}
+	t, ok := x.(T)
+	if !ok {
+		return zero, fmt.Errorf("resource handle %d has the wrong type", h)
+	}
+	return t, nil
+}
+
+var streamClosed = wit.Variant{Case: 1} // stream-error.closed
+
+func okUnit() wit.Value { return wit.Result{} }
+
+func writeStream(st *callState, inst *instance, a []wit.Value) (wit.Value, error) {
+	s, err := borrowed[*outStream](inst, a[0])
+	if err != nil {
+		return nil, err
+	}
+	b, _ := a[1].([]byte)
+	st.output(inst, s.stderr, b)
+	return okUnit(), nil
+}
+
+func newPollable(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
+	return inst.table.add(&pollable{}), nil
+}
+
+func randomBytes(_ *callState, _ *instance, a []wit.Value) (wit.Value, error) {
+	n, _ := a[0].(uint64)
+	if n > 1<<20 {
+		return nil, fmt.Errorf("random bytes: %d bytes asked, at most 1 MiB", n)
+	}
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return b, nil
+}
+
+func randomU64(*callState, *instance, []wit.Value) (wit.Value, error) {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:]), nil
+}
+
+func monotonicNow() uint64 { return uint64(time.Since(processStart).Nanoseconds()) }
+
+// processStart anchors the monotonic clock offered to guests; it is set once
+// at program start and never written again.
+var processStart = time.Now()
+
+// wasiFuncs are the WASI 0.2 functions, by version-less interface name and
+// function name. It is read-only.
+var wasiFuncs = map[string]hostFunc{
+	"wasi:cli/stdout#get-stdout": func(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
+		return inst.table.add(&outStream{}), nil
+	},
+	"wasi:cli/stderr#get-stderr": func(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
+		return inst.table.add(&outStream{stderr: true}), nil
+	},
+	"wasi:cli/stdin#get-stdin": func(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
+		return inst.table.add(&inStream{}), nil
+	},
+	"wasi:cli/terminal-stdin#get-terminal-stdin":   noneFunc,
+	"wasi:cli/terminal-stdout#get-terminal-stdout": noneFunc,
+	"wasi:cli/terminal-stderr#get-terminal-stderr": noneFunc,
+	"wasi:cli/environment#get-environment":         emptyList,
+	"wasi:cli/environment#get-arguments":           emptyList,
+	"wasi:cli/environment#initial-cwd":             noneFunc,
+	"wasi:cli/exit#exit": func(_ *callState, _ *instance, a []wit.Value) (wit.Value, error) {
+		if r, ok := a[0].(wit.Result); ok && !r.IsErr {
+			return nil, fmt.Errorf("the guest called wasi:cli/exit.exit(ok)")
+		}
+		return nil, fmt.Errorf("the guest called wasi:cli/exit.exit(err)")
+	},
+	"wasi:io/streams#[method]output-stream.check-write": func(_ *callState, inst *instance, a []wit.Value) (wit.Value, error) {
+		if _, err := borrowed[*outStream](inst, a[0]); err != nil {
+			return nil, err
+		}
+		return wit.Result{Val: uint64(maxGuestOutput)}, nil
+	},
+	"wasi:io/streams#[method]output-stream.write":                    writeStream,
+	"wasi:io/streams#[method]output-stream.blocking-write-and-flush": writeStream,
+	"wasi:io/streams#[method]output-stream.flush":                    func(*callState, *instance, []wit.Value) (wit.Value, error) { return okUnit(), nil },
+	"wasi:io/streams#[method]output-stream.blocking-flush":           func(*callState, *instance, []wit.Value) (wit.Value, error) { return okUnit(), nil },
+	"wasi:io/streams#[method]output-stream.subscribe":                newPollable,
+	"wasi:io/streams#[method]input-stream.subscribe":                 newPollable,
+	"wasi:io/streams#[method]input-stream.read": func(*callState, *instance, []wit.Value) (wit.Value, error) {
+		return wit.Result{IsErr: true, Val: streamClosed}, nil
+	},
+	"wasi:io/streams#[method]input-stream.blocking-read": func(*callState, *instance, []wit.Value) (wit.Value, error) {
+		return wit.Result{IsErr: true, Val: streamClosed}, nil
+	},
+	"wasi:io/error#[method]error.to-debug-string": func(_ *callState, inst *instance, a []wit.Value) (wit.Value, error) {
+		e, err := borrowed[*wasiError](inst, a[0])
+		if err != nil {
+			return nil, err
+		}
+		return e.msg, nil
+	},
+	"wasi:io/poll#[method]pollable.ready": func(*callState, *instance, []wit.Value) (wit.Value, error) { return true, nil },
+	"wasi:io/poll#[method]pollable.block": func(*callState, *instance, []wit.Value) (wit.Value, error) { return nil, nil },
+	"wasi:io/poll#poll": func(_ *callState, _ *instance, a []wit.Value) (wit.Value, error) {
+		list, _ := a[0].([]wit.Value)
+		out := make([]wit.Value, len(list))
+		for i := range list {
+			out[i] = uint64(i)
+		}
+		return out, nil
+	},
+	"wasi:clocks/monotonic-clock#now": func(*callState, *instance, []wit.Value) (wit.Value, error) {
+		return monotonicNow(), nil
+	},
+	"wasi:clocks/monotonic-clock#resolution": func(*callState, *instance, []wit.Value) (wit.Value, error) {
+		return uint64(1), nil
+	},
+	"wasi:clocks/monotonic-clock#subscribe-duration": newPollable,
+	"wasi:clocks/monotonic-clock#subscribe-instant":  newPollable,
+	"wasi:clocks/wall-clock#now": func(*callState, *instance, []wit.Value) (wit.Value, error) {
+		n := time.Now()
+		return wit.Record{uint64(n.Unix()), uint64(n.Nanosecond())}, nil
+	},
+	"wasi:clocks/wall-clock#resolution": func(*callState, *instance, []wit.Value) (wit.Value, error) {
+		return wit.Record{uint64(0), uint64(1)}, nil
+	},
+	"wasi:random/random#get-random-bytes":            randomBytes,
+	"wasi:random/random#get-random-u64":              randomU64,
+	"wasi:random/insecure#get-insecure-random-bytes": randomBytes,
+	"wasi:random/insecure#get-insecure-random-u64":   randomU64,
+	"wasi:random/insecure-seed#insecure-seed": func(st *callState, inst *instance, a []wit.Value) (wit.Value, error) {
+		x, _ := randomU64(st, inst, a)
+		y, _ := randomU64(st, inst, a)
+		return wit.Tuple{x, y}, nil
+	},
+	"wasi:filesystem/preopens#get-directories":    emptyList,
+	"wasi:filesystem/types#filesystem-error-code": noneFunc,
+}
+
+func noneFunc(*callState, *instance, []wit.Value) (wit.Value, error) { return wit.Option{}, nil }
+
+func emptyList(*callState, *instance, []wit.Value) (wit.Value, error) { return []wit.Value{}, nil }
+
+func dropHandle(_ *callState, inst *instance, a []wit.Value) (wit.Value, error) {
+	h, _ := a[0].(wit.Handle)
+	return nil, inst.table.remove(h)
+}
+
+// hostImpl finds the host implementation of an imported function: the
+// aios:sdk functions, the WASI subset, resource drops, and for the rest of
+// wasi:filesystem a denial (error-code.access) when the function can report
+// one.
+func hostImpl(iface, fun string, f *wit.Func) (hostFunc, bool) {
+	key := importKey(iface, fun)
+	if h, ok := sdkFuncs[key]; ok {
+		return h, true
+	}
+	if h, ok := wasiFuncs[key]; ok {
+		return h, true
+	}
+	if strings.HasPrefix(fun, "[resource-drop]") {
+		return dropHandle, true
+	}
+	if strings.HasPrefix(key, "wasi:filesystem/") && f.Result != nil && f.Result.Kind == wit.KindResult &&
+		f.Result.Err != nil && f.Result.Err.Kind == wit.KindEnum {
+		for i, n := range f.Result.Err.Names {
+			if n == "access" {
+				denied := wit.Result{IsErr: true, Val: wit.Enum(i)}
+				return func(*callState, *instance, []wit.Value) (wit.Value, error) { return denied, nil }, true
+			}
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,593 @@
+//go:build wasmtime
+
+package wasmtime
+
+/*
+#include "capi.h"
+extern wasmtime_error_t *aios_add_func(wasmtime_component_linker_instance_t *li, const char *name, size_t n, uintptr_t id);
+extern wasmtime_store_t *aios_store_new(wasm_engine_t *e, uintptr_t data);
+extern wasm_engine_t *aios_engine_new(bool fuel);
+*/
+import "C"
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/cgo"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/component"
+	"github.com/aios-host/aios-host/wit"
+)
+
+var bytesType = &wit.Type{Kind: wit.KindList, Elem: wit.Primitive(wit.KindU8)}
+
+// Options configure the wasmtime component loader. The zero value is usable.
+type Options struct {
+	// Logger receives load-time messages.
+	Logger *slog.Logger
+	// PoolSize is the number of idle instances kept for reuse (default 4).
+	PoolSize int
+	// MemoryLimitPages caps each instance's linear memories (64 KiB pages;
+	// default 4096 = 256 MiB).
+	MemoryLimitPages uint32
+	// CacheDir, if set, keeps compiled components (wasmtime's serialized
+	// form) keyed by the SHA-256 of the binary. It must be private to the
+	// host: a serialized component is trusted native code.
+	CacheDir string
+	// EpochInterval is the deadline granularity (default 2ms): a guest is
+	// interrupted at most about this long after its deadline.
+	EpochInterval time.Duration
+	// DefaultDeadline applies to a call without one (default 30s).
+	DefaultDeadline time.Duration
+}
+
+// Loader loads .wasm components on one wasmtime engine. Close it after the
+// providers it loaded.
+type Loader struct {
+	opts   Options
+	engine *C.wasm_engine_t
+	epoch  uint64 // atomic: ticks since the engine started
+	stop   chan struct{}
+	done   chan struct{}
+	once   sync.Once
+}
+
+// NewLoader makes an engine with epoch interruption and starts its epoch
+// ticker.
+func NewLoader(opts Options) *Loader {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.PoolSize <= 0 {
+		opts.PoolSize = 4
+	}
+	if opts.MemoryLimitPages == 0 || opts.MemoryLimitPages > 65536 {
+		opts.MemoryLimitPages = 4096
+	}
+	if opts.EpochInterval <= 0 {
+		opts.EpochInterval = 2 * time.Millisecond
+	}
+	if opts.DefaultDeadline <= 0 {
+		opts.DefaultDeadline = 30 * time.Second
+	}
+	l := &Loader{opts: opts, engine: C.aios_engine_new(false), stop: make(chan struct{}), done: make(chan struct{})}
+	go l.tick()
+	return l
+}
+
+func (l *Loader) tick() {
+	defer close(l.done)
+	t := time.NewTicker(l.opts.EpochInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+			C.wasmtime_engine_increment_epoch(l.engine)
+			atomic.AddUint64(&l.epoch, 1)
+		}
+	}
+}
+
+// Close stops the epoch ticker and frees the engine.
+func (l *Loader) Close() error {
+	l.once.Do(func() {
+		close(l.stop)
+		<-l.done
+		C.wasm_engine_delete(l.engine)
+	})
+	return nil
+}
+
+// Runtime implements abi.Loader.
+func (l *Loader) Runtime() string { return abi.RuntimeComponent }
+
+// Extensions implements abi.Loader.
+func (l *Loader) Extensions() []string { return []string{".wasm"} }
+
+// Load implements abi.Loader.
+func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
+	b, err := os.ReadFile(src.Path)
+	if err != nil {
+		return nil, fmt.Errorf("component %s: %w", src.Path, err)
+	}
+	return l.LoadBytes(ctx, src, b)
+}
+
+type tool struct {
+	component.EngineTool
+	ifaceIdx, fnIdx *C.wasmtime_component_export_index_t
+}
+
+// Provider is a component loaded on wasmtime.
+type Provider struct {
+	l      *Loader
+	name   string
+	reg    abi.ToolRegister
+	tools  map[string]*tool
+	order  []*tool
+	comp   *C.wasmtime_component_t
+	linker *C.wasmtime_component_linker_t
+	pool   chan *instance
+	mu     sync.Mutex
+	live   int
+	closed bool
+}
+
+var _ abi.Provider = (*Provider)(nil)
+
+// LoadBytes loads the component in b; src.Path names it.
+func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi.Provider, err error) {
+	name := src.Path
+	plan, err := component.PlanForEngine(b, name, src.ProviderID)
+	if err != nil {
+		return nil, err
+	}
+	if len(plan.Tools) == 0 {
+		return nil, fmt.Errorf("component %s: exports no functions, so it offers no tools", name)
+	}
+	p := &Provider{l: l, name: name, reg: plan.Register, tools: map[string]*tool{}, pool: make(chan *instance, l.opts.PoolSize)}
+	p.reg.Provider.Runtime = abi.RuntimeComponent
+	defer func() {
+		if err != nil {
+			p.free()
+		}
+	}()
+	if p.comp, err = l.compile(b); err != nil {
+		return nil, fmt.Errorf("component %s: wasmtime: %w", name, err)
+	}
+	for _, et := range plan.Tools {
+		t := &tool{EngineTool: et}
+		if et.Interface != "" {
+			if t.ifaceIdx = exportIndex(p.comp, nil, et.Interface); t.ifaceIdx == nil {
+				return nil, fmt.Errorf("component %s: wasmtime finds no exported instance %q", name, et.Interface)
+			}
+		}
+		if t.fnIdx = exportIndex(p.comp, t.ifaceIdx, et.Func); t.fnIdx == nil {
+			return nil, fmt.Errorf("component %s: wasmtime finds no exported function %q in %q", name, et.Func, et.Interface)
+		}
+		p.tools[et.Def.Name] = t
+		p.order = append(p.order, t)
+	}
+	if p.linker, err = newLinker(l.engine); err != nil {
+		return nil, fmt.Errorf("component %s: linker: %w", name, err)
+	}
+	// Instantiate once now, so a broken component (a missing import, a trap
+	// in its start code) fails at load.
+	inst, err := p.newInstance()
+	if err != nil {
+		return nil, fmt.Errorf("component %s: instantiate on wasmtime: %w", name, err)
+	}
+	p.put(inst)
+	return p, nil
+}
+
+func exportIndex(c *C.wasmtime_component_t, parent *C.wasmtime_component_export_index_t, name string) *C.wasmtime_component_export_index_t {
+	cs := C.CString(name)
+	defer C.free(unsafe.Pointer(cs))
+	return C.wasmtime_component_get_export_index(c, parent, cs, C.size_t(len(name)))
+}
+
+// compile compiles b, or loads it from the cache directory.
+func (l *Loader) compile(b []byte) (*C.wasmtime_component_t, error) {
+	if len(b) == 0 {
+		return nil, errors.New("empty binary")
+	}
+	var cachePath string
+	if l.opts.CacheDir != "" {
+		sum := sha256.Sum256(b)
+		cachePath = filepath.Join(l.opts.CacheDir, "wasmtime-v39-"+hex.EncodeToString(sum[:])+".cwasm")
+		if data, err := os.ReadFile(cachePath); err == nil && len(data) > 0 {
+			var c *C.wasmtime_component_t
+			cd := C.CBytes(data)
+			err := takeError(C.wasmtime_component_deserialize(l.engine, (*C.uint8_t)(cd), C.size_t(len(data)), &c))
+			C.free(cd)
+			if err == nil {
+				return c, nil
+			}
+			l.opts.Logger.Warn("wasmtime component cache entry unusable; recompiling", "file", cachePath, "error", err)
+		}
+	}
+	var c *C.wasmtime_component_t
+	cb := C.CBytes(b)
+	err := takeError(C.wasmtime_component_new(l.engine, (*C.uint8_t)(cb), C.size_t(len(b)), &c))
+	C.free(cb)
+	if err != nil {
+		return nil, err
+	}
+	if cachePath != "" {
+		var out C.wasm_byte_vec_t
+		if err := takeError(C.wasmtime_component_serialize(c, &out)); err == nil {
+			data := C.GoBytes(unsafe.Pointer(out.data), C.int(out.size))
+			C.wasm_byte_vec_delete(&out)
+			if err := os.MkdirAll(l.opts.CacheDir, 0o700); err == nil {
+				tmp := cachePath + ".tmp"
+				if os.WriteFile(tmp, data, 0o600) == nil {
+					_ = os.Rename(tmp, cachePath)
+				}
+			}
+		}
+	}
+	return c, nil
+}
+
+// newLinker defines WASI 0.2 (wasmtime's, deny-by-default: no preopens,
+// no inherited stdio, environment or arguments) and the aios:sdk interfaces.
+func newLinker(engine *C.wasm_engine_t) (*C.wasmtime_component_linker_t, error) {
+	lk := C.wasmtime_component_linker_new(engine)
+	if err := takeError(C.wasmtime_component_linker_add_wasip2(lk)); err != nil {
+		C.wasmtime_component_linker_delete(lk)
+		return nil, fmt.Errorf("WASI 0.2: %w", err)
+	}
+	for _, iface := range sdkInterfaces {
+		root := C.wasmtime_component_linker_root(lk)
+		var li *C.wasmtime_component_linker_instance_t
+		cs := C.CString(iface.name)
+		err := takeError(C.wasmtime_component_linker_instance_add_instance(root, cs, C.size_t(len(iface.name)), &li))
+		C.free(unsafe.Pointer(cs))
+		if err == nil {
+			for _, f := range iface.funcs {
+				fs := C.CString(f.name)
+				err = takeError(C.aios_add_func(li, fs, C.size_t(len(f.name)), C.uintptr_t(f.id)))
+				C.free(unsafe.Pointer(fs))
+				if err != nil {
+					err = fmt.Errorf("%s#%s: %w", iface.name, f.name, err)
+					break
+				}
+			}
+			C.wasmtime_component_linker_instance_delete(li)
+		}
+		C.wasmtime_component_linker_instance_delete(root)
+		if err != nil {
+			C.wasmtime_component_linker_delete(lk)
+			return nil, fmt.Errorf("aios:sdk: %w", err)
+		}
+	}
+	return lk, nil
+}
+
+// instance is one store holding one component instance.
+type instance struct {
+	p      *Provider
+	handle cgo.Handle
+	store  *C.wasmtime_store_t
+	cx     *C.wasmtime_context_t
+	ci     C.wasmtime_component_instance_t
+	funcs  []C.wasmtime_component_func_t // per tool, in p.order
+	state  *callState
+	broken bool
+}
+
+func (p *Provider) newInstance() (_ *instance, err error) {
+	inst := &instance{p: p}
+	inst.handle = cgo.NewHandle(inst)
+	inst.store = C.aios_store_new(p.l.engine, C.uintptr_t(inst.handle))
+	inst.cx = C.wasmtime_store_context(inst.store)
+	defer func() {
+		if err != nil {
+			inst.free()
+		}
+	}()
+	mem := int64(p.l.opts.MemoryLimitPages) * 65536
+	C.wasmtime_store_limiter(inst.store, C.int64_t(mem), -1, -1, -1, -1)
+	if err := takeError(C.wasmtime_context_set_wasi(inst.cx, C.wasi_config_new())); err != nil {
+		return nil, fmt.Errorf("WASI context: %w", err)
+	}
+	// Start code gets the load deadline's worth of epochs.
+	C.wasmtime_context_set_epoch_deadline(inst.cx, C.uint64_t(p.l.ticks(10*time.Second)))
+	if err := takeError(C.wasmtime_component_linker_instantiate(p.linker, inst.cx, p.comp, &inst.ci)); err != nil {
+		return nil, err
+	}
+	inst.funcs = make([]C.wasmtime_component_func_t, len(p.order))
+	for i, t := range p.order {
+		if !C.wasmtime_component_instance_get_func(&inst.ci, inst.cx, t.fnIdx, &inst.funcs[i]) {
+			return nil, fmt.Errorf("export %s is not a function", t.Def.Name)
+		}
+	}
+	p.mu.Lock()
+	p.live++
+	p.mu.Unlock()
+	return inst, nil
+}
+
+func (inst *instance) free() {
+	if inst.store != nil {
+		C.wasmtime_store_delete(inst.store)
+		inst.store = nil
+	}
+	inst.handle.Delete()
+}
+
+// ticks converts a duration into epoch ticks beyond the current one.
+func (l *Loader) ticks(d time.Duration) uint64 {
+	if d <= 0 {
+		return 1
+	}
+	return uint64(d/l.opts.EpochInterval) + 1
+}
+
+func (p *Provider) get() (*instance, error) {
+	select {
+	case inst := <-p.pool:
+		return inst, nil
+	default:
+	}
+	p.mu.Lock()
+	closed := p.closed
+	p.mu.Unlock()
+	if closed {
+		return nil, abi.Errorf(abi.Unavailable, "component provider %s is closed", p.reg.Provider.ID)
+	}
+	return p.newInstance()
+}
+
+func (p *Provider) put(inst *instance) {
+	p.mu.Lock()
+	closed := p.closed
+	p.mu.Unlock()
+	if !inst.broken && !closed {
+		select {
+		case p.pool <- inst:
+			return
+		default:
+		}
+	}
+	p.release(inst)
+}
+
+func (p *Provider) release(inst *instance) {
+	inst.free()
+	p.mu.Lock()
+	p.live--
+	last := p.closed && p.live == 0
+	p.mu.Unlock()
+	if last {
+		p.free()
+	}
+}
+
+// Describe implements abi.Provider.
+func (p *Provider) Describe() *abi.ToolRegister { return &p.reg }
+
+// Close implements abi.Provider: idle instances go now, busy ones when their
+// call ends, the compiled component with the last one.
+func (p *Provider) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	p.mu.Unlock()
+	for {
+		select {
+		case inst := <-p.pool:
+			p.release(inst)
+			continue
+		default:
+		}
+		break
+	}
+	p.mu.Lock()
+	last := p.live == 0
+	p.mu.Unlock()
+	if last {
+		p.free()
+	}
+	return nil
+}
+
+func (p *Provider) free() {
+	for _, t := range p.order {
+		if t.fnIdx != nil {
+			C.wasmtime_component_export_index_delete(t.fnIdx)
+			t.fnIdx = nil
+		}
+		if t.ifaceIdx != nil {
+			C.wasmtime_component_export_index_delete(t.ifaceIdx)
+			t.ifaceIdx = nil
+		}
+	}
+	if p.linker != nil {
+		C.wasmtime_component_linker_delete(p.linker)
+		p.linker = nil
+	}
+	if p.comp != nil {
+		C.wasmtime_component_delete(p.comp)
+		p.comp = nil
+	}
+}
+
+// Call implements abi.Provider.
+func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_ any, err error) {
+	t, ok := p.tools[call.Tool]
+	if !ok {
+		return nil, abi.Errorf(abi.NotFound, "component %s has no tool %q", p.reg.Provider.ID, call.Tool)
+	}
+	args, err := params(t, call.Params)
+	if err != nil {
+		return nil, err
+	}
+	deadline, has := ctx.Deadline()
+	if !call.Deadline.IsZero() && (!has || call.Deadline.Before(deadline)) {
+		deadline, has = call.Deadline, true
+	}
+	if !has {
+		deadline = time.Now().Add(p.l.opts.DefaultDeadline)
+	}
+	inst, err := p.get()
+	if err != nil {
+		return nil, abi.AsToolError(err, abi.Unavailable)
+	}
+	st := &callState{ctx: ctx, env: env}
+	inst.state = st
+	defer func() {
+		if r := recover(); r != nil {
+			inst.broken = true
+			err = abi.Errorf(abi.ProviderCrashed, "tool %s: %v", call.Tool, r)
+		}
+		inst.state = nil
+		p.put(inst)
+	}()
+	v, err := inst.invoke(t, args, deadline)
+	if err != nil {
+		return nil, err
+	}
+	return result(t, v, st)
+}
+
+// invoke lowers the arguments, calls the export under the deadline, lifts
+// the result and runs post-return.
+func (inst *instance) invoke(t *tool, args []wit.Value, deadline time.Time) (wit.Value, error) {
+	f := t.WIT
+	idx := -1
+	for i, o := range inst.p.order {
+		if o == t {
+			idx = i
+		}
+	}
+	na, nr := len(f.Params), 0
+	if f.Result != nil {
+		nr = 1
+	}
+	cargs := allocVals(na)
+	defer freeVals(cargs, na)
+	ca := valsSlice(cargs, na)
+	for i, prm := range f.Params {
+		if err := lower(prm.Type, args[i], &ca[i], 0); err != nil {
+			return nil, abi.Errorf(abi.InvalidParams, "tool %s: %s: %v", t.Def.Name, prm.Name, err)
+		}
+	}
+	// Zeroed results: wasmtime drops what the slots hold before writing.
+	cres := allocVals(nr)
+	defer freeVals(cres, nr)
+	C.wasmtime_context_set_epoch_deadline(inst.cx, C.uint64_t(inst.p.l.ticks(time.Until(deadline))))
+	fn := &inst.funcs[idx]
+	if err := takeError(C.wasmtime_component_func_call(fn, inst.cx, cargs, C.size_t(na), cres, C.size_t(nr))); err != nil {
+		inst.broken = true
+		return nil, inst.fail(t, err, deadline)
+	}
+	var v wit.Value
+	if nr == 1 {
+		var err error
+		if v, err = lift(f.Result, &valsSlice(cres, 1)[0], 0); err != nil {
+			inst.broken = true
+			return nil, abi.Errorf(abi.ProviderCrashed, "tool %s: result: %v", t.Def.Name, err)
+		}
+	}
+	if err := takeError(C.wasmtime_component_func_post_return(fn, inst.cx)); err != nil {
+		inst.broken = true
+		return nil, inst.fail(t, err, deadline)
+	}
+	return v, nil
+}
+
+func (inst *instance) fail(t *tool, err error, deadline time.Time) error {
+	if st := inst.state; st != nil && st.hostErr != nil {
+		var te *abi.ToolError
+		if errors.As(st.hostErr, &te) {
+			return te
+		}
+		return abi.Errorf(abi.ProviderCrashed, "tool %s: host function failed: %v", t.Def.Name, st.hostErr)
+	}
+	msg := err.Error()
+	if !time.Now().Before(deadline) || strings.Contains(msg, "interrupt") {
+		return abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component instance was stopped", t.Def.Name)
+	}
+	if i := strings.IndexByte(msg, '\n'); i > 0 {
+		msg = msg[:i]
+	}
+	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s", t.Def.Name, msg)
+}
+
+func params(t *tool, ps any) ([]wit.Value, error) {
+	if ps == nil {
+		ps = map[string]any{}
+	}
+	if t.JSONTool {
+		b, err := json.Marshal(ps)
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidParams, "params: %v", err)
+		}
+		return []wit.Value{string(b)}, nil
+	}
+	args, err := wit.FuncParamsFromJSON(t.WIT, ps)
+	if err != nil {
+		return nil, abi.Errorf(abi.InvalidParams, "tool %s: %v", t.Def.Name, err)
+	}
+	return args, nil
+}
+
+// result maps the return value to the tool's result the way package
+// component does: a top-level result<T, E> gives T or a ProviderError.
+func result(t *tool, v wit.Value, st *callState) (any, error) {
+	if t.JSONTool {
+		if r, ok := v.(wit.Result); ok && !r.IsErr {
+			var out any
+			s, _ := r.Val.(string)
+			if err := abi.UnmarshalJSONValue([]byte(s), &out); err != nil {
+				return nil, abi.Errorf(abi.InvalidResult, "tool %s returned invalid JSON: %v", t.Def.Name, err)
+			}
+			return out, nil
+		}
+	}
+	res, errData, failed, err := wit.FuncResultToJSON(t.WIT, v)
+	if err != nil {
+		return nil, abi.Errorf(abi.InvalidResult, "tool %s: %v", t.Def.Name, err)
+	}
+	if !failed {
+		return res, nil
+	}
+	if s, ok := errData.(string); ok {
+		if te, ok := st.nested[s]; ok {
+			return nil, te
+		}
+		return nil, &abi.ToolError{Code: abi.ProviderError, Message: s}
+	}
+	if errData == nil {
+		return nil, abi.Errorf(abi.ProviderError, "tool %s failed", t.Def.Name)
+	}
+	b, _ := json.Marshal(errData)
+	return nil, &abi.ToolError{Code: abi.ProviderError, Message: string(b), Data: errData}
+}
+
+// Instances reports open instances (for tests).
+func (p *Provider) Instances() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.live
+}

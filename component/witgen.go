@@ -1,0 +1,73 @@
+package component
+
+import (
+	"strings"
+
+	"github.com/aios-host/aios-host/wit"
+)
+
+// World rebuilds the component's WIT from its binary types: one world
+// ("root:component/root") importing and exporting the component's
+// interfaces (by path) and functions, and one package per interface's
+// namespace. Type names come from the component's type exports; doc
+// comments are not in the binary and are absent.
+func (p *Provider) World() *wit.Resolved {
+	return buildWorld(p.plan)
+}
+
+func splitIface(id string) (pkg wit.PackageName, name string, ok bool) {
+	ver := ""
+	if i := strings.IndexByte(id, '@'); i >= 0 {
+		id, ver = id[:i], id[i+1:]
+	}
+	colon := strings.IndexByte(id, ':')
+	slash := strings.LastIndexByte(id, '/')
+	if colon < 0 || slash < colon {
+		return pkg, id, false
+	}
+	return wit.PackageName{Namespace: id[:colon], Name: id[colon+1 : slash], Version: ver}, id[slash+1:], true
+}
+
+func buildWorld(pl *plan) *wit.Resolved {
+	root := &wit.Package{Name: wit.PackageName{Namespace: "root", Name: "component"}}
+	world := &wit.World{Name: "root", Package: root}
+	root.Worlds = []*wit.World{world}
+	res := &wit.Resolved{Root: root}
+	pkgs := map[string]*wit.Package{}
+	item := func(info ifaceInfo) *wit.WorldItem {
+		if info.typ != nil {
+			return &wit.WorldItem{Name: info.typ.name, Type: &wit.TypeDef{Name: info.typ.name, Type: info.typ.t}}
+		}
+		if info.name == "" {
+			return &wit.WorldItem{Name: info.funcs[0].Name, Func: info.funcs[0]}
+		}
+		in := &wit.Interface{Funcs: info.funcs}
+		for _, nt := range info.types {
+			in.Types = append(in.Types, &wit.TypeDef{Name: nt.name, Type: nt.t})
+		}
+		pn, name, ok := splitIface(info.name)
+		if !ok {
+			in.Name = info.name
+			in.Package = root
+			root.Interfaces = append(root.Interfaces, in)
+			return &wit.WorldItem{Name: info.name, Interface: in}
+		}
+		pk := pkgs[pn.String()]
+		if pk == nil {
+			pk = &wit.Package{Name: pn}
+			pkgs[pn.String()] = pk
+			res.Packages = append(res.Packages, pk)
+		}
+		in.Name, in.Package = name, pk
+		pk.Interfaces = append(pk.Interfaces, in)
+		return &wit.WorldItem{Name: info.name, Interface: in, ByPath: true}
+	}
+	for _, info := range pl.witImports {
+		world.Imports = append(world.Imports, item(info))
+	}
+	for _, info := range pl.witExports {
+		world.Exports = append(world.Exports, item(info))
+	}
+	res.Packages = append(res.Packages, root)
+	return res
+}

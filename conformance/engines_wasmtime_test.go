@@ -1,0 +1,96 @@
+//go:build wasmtime
+
+package conformance
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/component"
+	wtcomp "github.com/aios-host/aios-host/component/wasmtime"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/wasm"
+)
+
+// engineBenchHost is newWASMBenchHost with the provider from load.
+func engineBenchHost(b *testing.B, load func() (abi.Provider, error)) *host.Host {
+	b.Helper()
+	cfg := config.Default()
+	cfg.Data = b.TempDir()
+	cfg.Agents = map[string]config.Agent{"bench": {Grants: []string{"CallTool(*)"}, Rate: &config.Rate{PerSecond: 1e12, Burst: 1 << 30}}}
+	cfg.Limits.DefaultDeadline = 10 * time.Second
+	cfg.RateLimits.Global = &config.Rate{PerSecond: 1e12, Burst: 1 << 30}
+	h, err := host.New(host.Options{Config: cfg})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = h.Close() })
+	p, err := load()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "bench", Trust: abi.System}); err != nil {
+		b.Fatal(err)
+	}
+	return h
+}
+
+func benchCall(b *testing.B, h *host.Host, call *abi.ToolCall) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := h.Call(ctx, call); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPipelineWASMEchoEngine: host.Call of the WASM conformance guest's
+// echo ({"value":"hello"} as a Go map, whole pipeline) on each engine.
+func BenchmarkPipelineWASMEchoEngine(b *testing.B) {
+	path := filepath.Join(repoRootB(b), "build", "wasm", "conformance.wasm")
+	for _, engine := range wasm.Engines() {
+		b.Run(engine, func(b *testing.B) {
+			h := engineBenchHost(b, func() (abi.Provider, error) {
+				l, err := wasm.NewEngineLoader(engine, wasm.Options{Config: wasm.Config{CacheDir: wasmCacheDir(), PoolSize: 4}})
+				if err != nil {
+					return nil, err
+				}
+				b.Cleanup(func() { _ = l.(interface{ Close() error }).Close() })
+				return l.Load(context.Background(), abi.Source{Path: path})
+			})
+			benchCall(b, h, &abi.ToolCall{Caller: "bench", Tool: "echo", Params: map[string]any{"value": benchEchoValue}})
+		})
+	}
+}
+
+// BenchmarkPipelineComponentEchoEngine: the same call of the component
+// conformance provider (C, a JSON tool) on each engine.
+func BenchmarkPipelineComponentEchoEngine(b *testing.B) {
+	path := filepath.Join(repoRootB(b), "build", "components", "conformance.wasm")
+	loaders := map[string]func() abi.Loader{
+		"wazero": func() abi.Loader { return component.NewLoader(component.Options{}) },
+		"wasmtime": func() abi.Loader {
+			l := wtcomp.NewLoader(wtcomp.Options{})
+			b.Cleanup(func() { _ = l.Close() })
+			return l
+		},
+	}
+	for _, engine := range []string{"wazero", "wasmtime"} {
+		b.Run(engine, func(b *testing.B) {
+			h := engineBenchHost(b, func() (abi.Provider, error) {
+				return loaders[engine]().Load(context.Background(), abi.Source{Path: path})
+			})
+			b.Run("echo", func(b *testing.B) {
+				benchCall(b, h, &abi.ToolCall{Caller: "bench", Tool: "echo", Params: map[string]any{"value": benchEchoValue}})
+			})
+			b.Run("add", func(b *testing.B) {
+				benchCall(b, h, &abi.ToolCall{Caller: "bench", Tool: "add", Params: map[string]any{"a": int64(40), "b": int64(2)}})
+			})
+		})
+	}
+}

@@ -1,0 +1,292 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"image"
+	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/audit"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/js"
+	"github.com/aios-host/aios-host/runtimes/wasm"
+	"github.com/aios-host/aios-host/space"
+)
+
+// The JS and TS conformance providers are sources: they are transpiled at
+// load, so nothing needs building.
+func init() {
+	for _, f := range []struct{ runtime, file string }{
+		{abi.RuntimeJS, "conformance.js"},
+		{abi.RuntimeTS, "conformance.ts"},
+	} {
+		addFixture(fixture{
+			Runtime: f.runtime,
+			Load: func(t *testing.T) (abi.Provider, error) {
+				rt := js.New(js.Options{})
+				t.Cleanup(func() { _ = rt.Close() })
+				for _, l := range rt.Loaders() {
+					if l.Runtime() == f.runtime {
+						return l.Load(context.Background(), abi.Source{Path: filepath.Join(repoRoot(t), "samples", "js", f.file)})
+					}
+				}
+				t.Fatalf("no %s loader", f.runtime)
+				return nil, nil
+			},
+		})
+	}
+}
+
+// newJSHost builds a host with the js/ts loaders, a space store, an audit
+// log in a file, and the given inference URL ("" for none).
+func newJSHost(t testing.TB, inferenceURL string) (*host.Host, *space.Store) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := config.Default()
+	cfg.Data = dir
+	cfg.Plugins = nil
+	cfg.Agents = map[string]config.Agent{
+		"bench": {Grants: []string{"CallTool(*)", "ReadSpace(*)", "WriteSpace(*)", "Inference"}, Rate: &config.Rate{PerSecond: 1e12, Burst: 1 << 30}},
+	}
+	cfg.RateLimits.Global = &config.Rate{PerSecond: 1e12, Burst: 1 << 30}
+	cfg.Limits.DefaultDeadline = 10 * time.Second
+	cfg.Inference.URL = inferenceURL
+	cfg.Inference.Model = "test-model"
+	st, err := space.Open(filepath.Join(dir, "spaces"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	aw, err := audit.Open(filepath.Join(dir, "audit.jsonl"), audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := js.New(js.Options{})
+	h, err := host.New(host.Options{Config: cfg, Spaces: st, Audit: aw, Loaders: rt.Loaders()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = h.Close()
+		_ = rt.Close()
+	})
+	return h, st
+}
+
+func loadFile(t testing.TB, h *host.Host, path string, trust abi.TrustLevel) {
+	t.Helper()
+	if _, err := h.LoadFile(context.Background(), path, host.ProviderMeta{Trust: trust}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestJSSummarizerPipeline runs the seed's Summarizer (samples/plugins/
+// summarizer.ts, unchanged) through the whole host pipeline against an
+// OpenAI-compatible chat-completions server.
+func TestJSSummarizerPipeline(t *testing.T) {
+	var got struct {
+		Model     string `json:"model"`
+		MaxTokens int    `json:"max_tokens"`
+		Messages  []struct {
+			Role, Content string
+		} `json:"messages"`
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/chat/completions" {
+			http.Error(w, "no such path "+r.URL.Path, http.StatusNotFound)
+			return
+		}
+		if err := json.NewDecoder(r.Body).Decode(&got); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":"x","object":"chat.completion","model":"test-model","choices":[{"index":0,"message":{"role":"assistant","content":"foxes jump over dogs"},"finish_reason":"stop"}]}`)
+	}))
+	defer srv.Close()
+	h, st := newJSHost(t, srv.URL)
+	loadFile(t, h, filepath.Join(repoRoot(t), "samples", "plugins", "summarizer.ts"), abi.Community)
+	id, err := st.Put("documents", []byte("The quick brown fox jumps over the lazy dog."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Call(context.Background(), &abi.ToolCall{Caller: "bench", Tool: "summarize", Params: map[string]any{"object_id": id, "max_words": int64(5)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"summary": "foxes jump over dogs", "word_count": int64(4)}
+	if !reflect.DeepEqual(res, want) {
+		t.Errorf("summarize = %#v, want %#v", res, want)
+	}
+	if got.Model != "test-model" || got.MaxTokens != 5 || len(got.Messages) == 0 ||
+		!strings.Contains(got.Messages[len(got.Messages)-1].Content, "Summarize in 5 words: The quick brown fox") {
+		t.Errorf("inference request = %+v", got)
+	}
+
+	// The capability check applies: a caller without ReadSpace(documents).
+	_, err = h.Call(context.Background(), &abi.ToolCall{Caller: "stranger", Tool: "summarize", Params: map[string]any{"object_id": id}})
+	if abi.CodeOf(err) != abi.CapabilityDenied {
+		t.Errorf("stranger: want CapabilityDenied, got %v", err)
+	}
+}
+
+// TestJSInferenceUnavailable: with no backend configured, ctx.ai.complete
+// rejects with Unavailable and the message says how to configure one.
+func TestJSInferenceUnavailable(t *testing.T) {
+	h, st := newJSHost(t, "")
+	loadFile(t, h, filepath.Join(repoRoot(t), "samples", "plugins", "summarizer.ts"), abi.Community)
+	id, err := st.Put("documents", []byte("text"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.Call(context.Background(), &abi.ToolCall{Caller: "bench", Tool: "summarize", Params: map[string]any{"object_id": id}})
+	var te *abi.ToolError
+	if !errors.As(err, &te) || te.Code != abi.Unavailable || !strings.Contains(te.Message, "inference.url") {
+		t.Fatalf("want Unavailable saying how to configure inference, got %v", err)
+	}
+}
+
+// TestJSCallsWASM is the cross-runtime demo: samples/plugins/thumbnail.js
+// calls the WASM image-resize tool (build/wasm/image-resize.wasm) through
+// the pipeline.
+func TestJSCallsWASM(t *testing.T) {
+	wasmPath, err := artifact(t, "wasm/image-resize.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, st := newJSHost(t, "")
+	wl, err := wasm.NewLoader(wasm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = wl.Close() })
+	wp, err := wl.Load(context.Background(), abi.Source{Path: wasmPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.AddProvider(context.Background(), wp, host.ProviderMeta{Source: wasmPath, Trust: abi.Community}); err != nil {
+		t.Fatal(err)
+	}
+	loadFile(t, h, filepath.Join(repoRoot(t), "samples", "plugins", "thumbnail.js"), abi.Community)
+
+	img := image.NewRGBA(image.Rect(0, 0, 40, 30))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	id, err := st.Put("images", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Call(context.Background(), &abi.ToolCall{Caller: "bench", Tool: "make-thumbnail", Params: map[string]any{"object_id": id, "size": int64(8)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.(map[string]any)
+	out, _ := m["thumbnail_id"].(string)
+	data, err := st.Get("images", out)
+	if err != nil {
+		t.Fatalf("thumbnail %q not in the images space: %v (result %v)", out, err, m)
+	}
+	thumb, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := thumb.Bounds(); b.Dx() != 8 || b.Dy() != 8 {
+		t.Errorf("thumbnail is %dx%d, want 8x8", b.Dx(), b.Dy())
+	}
+	if m["original_size"] != int64(buf.Len()) || m["runtime_chain"] != "js -> wasm" {
+		t.Errorf("result = %v", m)
+	}
+}
+
+const benchEcho = `
+const schema = { type: 'object', properties: { msg: { type: 'string' }, n: { type: 'integer' } }, required: ['msg', 'n'] };
+aios.provider({ id: 'org.bench.js', capabilities: ['ReadSpace(source)'] });
+aios.registerTool({ name: 'echo', parameters: schema, capabilityRequired: ['ReadSpace(source)'] }, (p) => p);
+aios.registerTool({ name: 'echo-async', parameters: schema, capabilityRequired: ['ReadSpace(source)'] }, async (p) => p);
+`
+
+// processCPU is the process's user+system CPU time.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchPipelineJS runs tool through the whole pipeline (lookup, caps, rate
+// limit, params schema, deadline, JS call, result check, audit to a file),
+// params arriving as a canonical Go map {"msg":"hello","n":42}, and reports
+// cpu-ns/op next to wall-clock ns/op (the machine is shared).
+func benchPipelineJS(b *testing.B, tool string) {
+	h, _ := newJSHost(b, "")
+	p := filepath.Join(b.TempDir(), "echo.js")
+	if err := os.WriteFile(p, []byte(benchEcho), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	loadFile(b, h, p, abi.System)
+	params := map[string]any{"msg": "hello", "n": int64(42)}
+	ctx := context.Background()
+	b.ReportAllocs()
+	start := processCPU()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		c := &abi.ToolCall{Caller: "bench", Tool: tool, Params: params}
+		for pb.Next() {
+			if _, err := h.Call(ctx, c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.StopTimer()
+	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkPipelineJSEchoSync: a sync JS handler through the full pipeline.
+func BenchmarkPipelineJSEchoSync(b *testing.B) { benchPipelineJS(b, "echo") }
+
+// BenchmarkPipelineJSEchoAsync: an async JS handler through the full pipeline.
+func BenchmarkPipelineJSEchoAsync(b *testing.B) { benchPipelineJS(b, "echo-async") }
+
+// BenchmarkRawGojaEcho is the floor for the two above: the same function,
+// `(p) => p`, called on a bare goja runtime with goja's own conversions
+// (vm.ToValue of the params map, Export of the result), nothing else.
+func BenchmarkRawGojaEcho(b *testing.B) {
+	vm := goja.New()
+	v, err := vm.RunString(`(p) => p`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fn, _ := goja.AssertFunction(v)
+	params := map[string]any{"msg": "hello", "n": int64(42)}
+	b.ReportAllocs()
+	start := processCPU()
+	for b.Loop() {
+		r, err := fn(goja.Undefined(), vm.ToValue(params))
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = r.Export()
+	}
+	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+}

@@ -1,0 +1,134 @@
+package aios
+
+import (
+	"fmt"
+
+	"github.com/aios-host/aios-host/guest/go/wire"
+)
+
+// Object is a Space object.
+type Object struct {
+	Space string
+	ID    string
+	Data  []byte
+}
+
+// CompleteRequest asks the host's inference backend (needs Inference).
+type CompleteRequest struct {
+	Prompt      string
+	System      string
+	MaxTokens   int
+	Temperature *float64
+	Model       string
+}
+
+// Log levels for Log.
+const (
+	LevelDebug = 0
+	LevelInfo  = 1
+	LevelWarn  = 2
+	LevelError = 3
+)
+
+// Log writes a message to the host log, tagged with provider and call.
+func Log(level int, msg string) { hostLog(level, msg) }
+
+// Logf is Log with formatting at LevelInfo.
+func Logf(format string, args ...any) { hostLog(LevelInfo, fmt.Sprintf(format, args...)) }
+
+// CallTool calls another tool through the host pipeline (needs
+// CallTool(<tool>) in the grants). A refusal or the tool's own failure is an
+// *Error with the host's code.
+func (c *Call) CallTool(tool string, params any) (any, error) {
+	return c.CallToolVersion(tool, "", params)
+}
+
+// CallToolVersion is CallTool with a SemVer constraint.
+func (c *Call) CallToolVersion(tool, version string, params any) (any, error) {
+	req := map[string]any{"tool": tool, "params": params}
+	if version != "" {
+		req["version"] = version
+	}
+	return request(opCallTool, req)
+}
+
+// SpaceRead reads object id; space "" searches every readable space.
+func (c *Call) SpaceRead(space, id string) (Object, error) {
+	req := map[string]any{"id": id}
+	if space != "" {
+		req["space"] = space
+	}
+	v, err := request(opSpaceRead, req)
+	if err != nil {
+		return Object{}, err
+	}
+	m, _ := v.(map[string]any)
+	o := Object{}
+	o.Space, _ = m["space"].(string)
+	o.ID, _ = m["id"].(string)
+	o.Data, _ = m["data"].([]byte)
+	return o, nil
+}
+
+// SpaceWrite stores data in space and returns the object (without Data).
+func (c *Call) SpaceWrite(space string, data []byte) (Object, error) {
+	v, err := request(opSpaceWrite, map[string]any{"space": space, "data": data})
+	if err != nil {
+		return Object{}, err
+	}
+	m, _ := v.(map[string]any)
+	o := Object{}
+	o.Space, _ = m["space"].(string)
+	o.ID, _ = m["id"].(string)
+	return o, nil
+}
+
+// Complete runs an inference request and returns the text.
+func (c *Call) Complete(r CompleteRequest) (string, error) {
+	req := map[string]any{"prompt": r.Prompt}
+	setStr(req, "system", r.System)
+	setStr(req, "model", r.Model)
+	if r.MaxTokens > 0 {
+		req["max_tokens"] = int64(r.MaxTokens)
+	}
+	if r.Temperature != nil {
+		req["temperature"] = *r.Temperature
+	}
+	v, err := request(opComplete, req)
+	if err != nil {
+		return "", err
+	}
+	text, _ := v.(map[string]any)["text"].(string)
+	return text, nil
+}
+
+const (
+	opCallTool   = 0
+	opSpaceRead  = 1
+	opSpaceWrite = 2
+	opComplete   = 3
+)
+
+// request encodes req, performs the host call and decodes the ToolResult.
+func request(op int, req map[string]any) (any, error) {
+	b, err := wire.AppendValue(nil, req)
+	if err != nil {
+		return nil, Errorf(InvalidParams, "host call arguments are not JSON values: %v", err)
+	}
+	resp, err := hostRequest(op, b)
+	if err != nil {
+		return nil, err
+	}
+	v, err := wire.Decoder{AllowBin: op == opSpaceRead}.Decode(resp)
+	if err != nil {
+		return nil, Errorf(Internal, "undecodable host answer: %v", err)
+	}
+	val, e, err := wire.ParseResult(v)
+	if err != nil {
+		return nil, Errorf(Internal, "malformed host answer: %v", err)
+	}
+	if e != nil {
+		return nil, &Error{Code: e.Code, Message: e.Message, Data: e.Data}
+	}
+	return val, nil
+}

@@ -1,0 +1,331 @@
+package aios
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"sort"
+
+	"github.com/aios-host/aios-host/guest/go/wire"
+)
+
+// ABIVersion is the guest ABI version this SDK implements.
+const ABIVersion = 1
+
+// Error codes (abi.ErrorCode values).
+const (
+	InvalidParams    = "InvalidParams"
+	NotFound         = "NotFound"
+	CapabilityDenied = "CapabilityDenied"
+	Timeout          = "Timeout"
+	ProviderError    = "ProviderError"
+	ProviderCrashed  = "ProviderCrashed"
+	Unavailable      = "Unavailable"
+	Internal         = "Internal"
+	InvalidRequest   = "InvalidRequest"
+	DepthExceeded    = "DepthExceeded"
+	TooLarge         = "TooLarge"
+)
+
+// Error is a ToolError: returned by a handler it reaches the caller with its
+// code; returned by a host call it carries the host's code.
+type Error struct {
+	Code    string
+	Message string
+	Data    any
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Errorf returns an *Error with a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Provider describes the guest (ToolRegister.provider).
+type Provider struct {
+	ID           string // reverse-domain, e.g. org.example.tools
+	Name         string
+	Version      string
+	Description  string
+	Capabilities []string // e.g. "ReadSpace(*)", "CallTool(analyze-*)"
+}
+
+// Tool describes one tool (ToolRegister.tools[i]). Parameters and Returns
+// are JSON Schema documents: a map[string]any, or Schema(`{...}`).
+type Tool struct {
+	Name               string
+	Description        string
+	Parameters         map[string]any
+	Returns            map[string]any
+	CapabilityRequired []string
+	Version            string
+	Tags               []string
+	Examples           []string
+	Idempotent         bool
+	LatencyClass       string
+	PermissionLevel    string
+	MCPExportable      bool
+}
+
+// Schema parses a JSON Schema literal; it panics on malformed JSON, which
+// surfaces when the module is loaded.
+func Schema(js string) map[string]any {
+	v, err := wire.FromJSON([]byte(js))
+	if err != nil {
+		panic(fmt.Sprintf("aios.Schema: %v in %s", err, js))
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		panic("aios.Schema: a schema must be a JSON object: " + js)
+	}
+	return m
+}
+
+// Call is the call being served, with the host services it may use. It is
+// valid only until the handler returns (the SDK reuses it).
+type Call struct {
+	ID       string
+	Tool     string
+	Caller   string
+	ParentID string
+	Version  string
+	Depth    int
+	// Params is the canonical generic value (nil, bool, int64, float64,
+	// string, []any, map[string]any).
+	Params any
+}
+
+// Handler serves a tool on generic values.
+type Handler func(c *Call, params any) (any, error)
+
+// RawHandler serves a tool on MessagePack bytes: params is the encoded
+// params value (valid only during the call) and the handler appends the
+// encoded result value to out and returns it. No generic values are built,
+// which in a wasm guest (where every allocation is costly) is the fastest
+// form; package wire has the helpers (MapField, Append*).
+type RawHandler func(c *Call, params []byte, out []byte) ([]byte, error)
+
+type handler struct {
+	name string
+	fn   Handler
+	raw  RawHandler
+}
+
+type registry struct {
+	provider Provider
+	tools    []Tool
+	handlers map[string]*handler
+	out      []byte // the result buffer, reused; valid until the next call
+	call     Call   // the call being served, reused
+	it       wire.MapIter
+}
+
+var reg = registry{handlers: map[string]*handler{}}
+
+// Register sets the provider description.
+func Register(p Provider) { reg.provider = p }
+
+// Handle registers a tool served on generic values.
+func Handle(t Tool, h Handler) { add(t, &handler{name: t.Name, fn: h}) }
+
+// HandleRaw registers a tool served on MessagePack bytes (see RawHandler).
+func HandleRaw(t Tool, h RawHandler) { add(t, &handler{name: t.Name, raw: h}) }
+
+func add(t Tool, h *handler) {
+	if _, dup := reg.handlers[t.Name]; dup {
+		panic("aios: tool " + t.Name + " registered twice")
+	}
+	reg.tools = append(reg.tools, t)
+	reg.handlers[t.Name] = h
+}
+
+// HandleFunc registers a typed tool: params are decoded into In with
+// encoding/json rules (field tags `json:"..."`), the result Out is encoded
+// the same way. In and Out may be any or map[string]any to skip conversion.
+func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
+	Handle(t, func(c *Call, params any) (any, error) {
+		var in In
+		if p, ok := params.(In); ok {
+			in = p
+		} else {
+			b, err := json.Marshal(params)
+			if err == nil {
+				err = json.Unmarshal(b, &in)
+			}
+			if err != nil {
+				return nil, Errorf(InvalidParams, "%s: params do not fit %T: %v", c.Tool, in, err)
+			}
+		}
+		out, err := fn(c, in)
+		if err != nil {
+			return nil, err
+		}
+		return toGeneric(out)
+	})
+}
+
+func toGeneric(v any) (any, error) {
+	switch v.(type) {
+	case nil, bool, int64, float64, string, []any, map[string]any:
+		return v, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, Errorf(Internal, "result cannot be encoded: %v", err)
+	}
+	return wire.FromJSON(b)
+}
+
+// registerMessage encodes the ToolRegister.
+func registerMessage() []byte {
+	b := wire.AppendMapHeader(nil, 3)
+	b = wire.AppendInt(wire.AppendString(b, "format"), 1)
+	p := reg.provider
+	pm := map[string]any{"id": p.ID}
+	setStr(pm, "name", p.Name)
+	setStr(pm, "version", p.Version)
+	setStr(pm, "description", p.Description)
+	if len(p.Capabilities) > 0 {
+		pm["capabilities"] = strs(p.Capabilities)
+	}
+	b, _ = wire.AppendValue(wire.AppendString(b, "provider"), pm)
+	tools := make([]any, 0, len(reg.tools))
+	sorted := append([]Tool(nil), reg.tools...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	for _, t := range sorted {
+		m := map[string]any{"name": t.Name}
+		setStr(m, "description", t.Description)
+		setStr(m, "version", t.Version)
+		setStr(m, "latency_class", t.LatencyClass)
+		setStr(m, "permission_level", t.PermissionLevel)
+		if t.Parameters != nil {
+			m["parameters"] = t.Parameters
+		}
+		if t.Returns != nil {
+			m["returns"] = t.Returns
+		}
+		for k, v := range map[string][]string{"capability_required": t.CapabilityRequired, "tags": t.Tags, "examples": t.Examples} {
+			if len(v) > 0 {
+				m[k] = strs(v)
+			}
+		}
+		if t.Idempotent {
+			m["idempotent"] = true
+		}
+		if t.MCPExportable {
+			m["mcp_exportable"] = true
+		}
+		tools = append(tools, m)
+	}
+	b, err := wire.AppendValue(wire.AppendString(b, "tools"), tools)
+	if err != nil {
+		panic("aios: a tool schema is not a JSON value: " + err.Error())
+	}
+	return b
+}
+
+func setStr(m map[string]any, k, v string) {
+	if v != "" {
+		m[k] = v
+	}
+}
+
+func strs(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+// serve decodes one encoded ToolCall, runs its handler and encodes the
+// ToolResult into reg.out. The envelope is walked without decoding it; only
+// a generic handler's params are decoded.
+func serve(msg []byte) []byte {
+	if len(msg) == 0 {
+		return wire.AppendError(reg.out[:0], InvalidRequest, "the call buffer was not allocated with aios_alloc", nil)
+	}
+	c := &reg.call
+	*c = Call{}
+	var h *handler
+	var params []byte
+	it := &reg.it
+	it.Reset(msg)
+	for it.Next() {
+		v := it.Value()
+		switch string(it.Key()) {
+		case "tool":
+			var name []byte
+			if len(v) > 0 && v[0] >= 0xa0 && v[0] <= 0xbf {
+				name = v[1:]
+			} else if s, err := wire.ReadString(v); err == nil {
+				name = []byte(s)
+			}
+			h = reg.handlers[string(name)]
+			if h == nil {
+				return wire.AppendError(reg.out[:0], NotFound, "this guest has no tool "+string(name), nil)
+			}
+			c.Tool = h.name
+		case "params":
+			params = v
+		case "id":
+			c.ID, _ = wire.ReadString(v)
+		case "caller":
+			c.Caller, _ = wire.ReadString(v)
+		case "parent_id":
+			c.ParentID, _ = wire.ReadString(v)
+		case "version":
+			c.Version, _ = wire.ReadString(v)
+		case "depth":
+			if d, err := wire.DecodeValue(v); err == nil {
+				if n, ok := d.(int64); ok {
+					c.Depth = int(n)
+				}
+			}
+		}
+	}
+	if err := it.Err(); err != nil {
+		return wire.AppendError(reg.out[:0], InvalidRequest, "the guest could not decode the call: "+err.Error(), nil)
+	}
+	if h == nil {
+		return wire.AppendError(reg.out[:0], InvalidRequest, "the call names no tool", nil)
+	}
+	if params == nil {
+		params = []byte{0xc0}
+	}
+	out, err := run(h, c, params)
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			return wire.AppendError(reg.out[:0], e.Code, e.Message, e.Data)
+		}
+		return wire.AppendError(reg.out[:0], ProviderError, err.Error(), nil)
+	}
+	reg.out = out
+	return out
+}
+
+// run calls h and encodes its result, turning a panic into ProviderCrashed
+// (the host then discards this instance).
+func run(h *handler, c *Call, params []byte) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &Error{Code: ProviderCrashed, Message: fmt.Sprintf("%s panicked: %v", c.Tool, r), Data: map[string]any{"stack": string(debug.Stack())}}
+		}
+	}()
+	out = wire.AppendString(wire.AppendMapHeader(reg.out[:0], 1), "value")
+	if h.raw != nil {
+		return h.raw(c, params, out)
+	}
+	if c.Params, err = wire.DecodeValue(params); err != nil {
+		return nil, Errorf(InvalidParams, "%s: undecodable params: %v", c.Tool, err)
+	}
+	res, err := h.fn(c, c.Params)
+	if err != nil {
+		return nil, err
+	}
+	if out, err = wire.AppendValue(out, res); err != nil {
+		return nil, Errorf(Internal, "%s: the result is not a JSON value: %v", c.Tool, err)
+	}
+	return out, nil
+}

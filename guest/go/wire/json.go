@@ -1,0 +1,55 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// FromJSON decodes JSON into a canonical generic value (integers as int64,
+// other numbers as float64).
+func FromJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("json: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("json: trailing data after the value")
+	}
+	return fromJSON(v)
+}
+
+func fromJSON(v any) (any, error) {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return i, nil
+		}
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("json: bad number %q", string(x))
+		}
+		return f, nil
+	case []any:
+		for i, e := range x {
+			n, err := fromJSON(e)
+			if err != nil {
+				return nil, err
+			}
+			x[i] = n
+		}
+	case map[string]any:
+		for k, e := range x {
+			n, err := fromJSON(e)
+			if err != nil {
+				return nil, err
+			}
+			x[k] = n
+		}
+	}
+	return v, nil
+}

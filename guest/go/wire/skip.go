@@ -1,0 +1,215 @@
+package wire
+
+import "fmt"
+
+// Skip returns the encoded length of the first value in data without
+// decoding it (no allocation), so a reader can pick fields out of a map
+// and hand on raw sub-values.
+func Skip(data []byte) (int, error) {
+	r := reader{buf: data, bin: true}
+	if err := r.skip(0); err != nil {
+		return 0, err
+	}
+	return r.off, nil
+}
+
+func (r *reader) skip(depth int) error {
+	if depth > MaxDepth {
+		return r.fail("value nested deeper than %d levels", MaxDepth)
+	}
+	if r.off >= len(r.buf) {
+		return r.fail("unexpected end of data")
+	}
+	c := r.buf[r.off]
+	r.off++
+	var n uint64
+	var err error
+	switch {
+	case c <= 0x7f, c >= 0xe0, c == 0xc0, c == 0xc2, c == 0xc3:
+		return nil
+	case c >= 0xa0 && c <= 0xbf:
+		_, err = r.need(int(c & 0x1f))
+		return err
+	case c >= 0x90 && c <= 0x9f:
+		return r.skipN(int(c&0x0f), depth)
+	case c >= 0x80 && c <= 0x8f:
+		return r.skipN(2*int(c&0x0f), depth)
+	}
+	switch c {
+	case 0xcc, 0xcd, 0xce, 0xcf:
+		_, err = r.need(1 << (c - 0xcc))
+	case 0xd0, 0xd1, 0xd2, 0xd3:
+		_, err = r.need(1 << (c - 0xd0))
+	case 0xca:
+		_, err = r.need(4)
+	case 0xcb:
+		_, err = r.need(8)
+	case 0xd9, 0xda, 0xdb:
+		if n, err = r.uint(1 << (c - 0xd9)); err == nil {
+			_, err = r.need(int(n))
+		}
+	case 0xc4, 0xc5, 0xc6:
+		if n, err = r.uint(1 << (c - 0xc4)); err == nil {
+			_, err = r.need(int(n))
+		}
+	case 0xdc, 0xdd:
+		if n, err = r.uint(2 << (c - 0xdc)); err == nil {
+			err = r.skipN(int(n), depth)
+		}
+	case 0xde, 0xdf:
+		if n, err = r.uint(2 << (c - 0xde)); err == nil {
+			err = r.skipN(2*int(n), depth)
+		}
+	default:
+		r.off--
+		return r.fail("type byte 0x%02x (extension or reserved) is not a JSON value", c)
+	}
+	return err
+}
+
+func (r *reader) skipN(n, depth int) error {
+	if n < 0 || n > len(r.buf)-r.off {
+		return r.fail("container of %d items is longer than the remaining %d bytes", n, len(r.buf)-r.off)
+	}
+	for range n {
+		if err := r.skip(depth + 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MapIter walks the pairs of an encoded map without decoding the values.
+type MapIter struct {
+	r     reader
+	left  int
+	key   []byte
+	value []byte
+	err   error
+}
+
+// NewMapIter starts walking the map encoded at the start of data.
+func NewMapIter(data []byte) (*MapIter, error) {
+	it := &MapIter{}
+	return it, it.Reset(data)
+}
+
+// Reset starts the iterator over data again (so one iterator can be reused
+// without allocating).
+func (it *MapIter) Reset(data []byte) error {
+	*it = MapIter{r: reader{buf: data, bin: true}}
+	if len(data) == 0 {
+		return it.fail("empty message")
+	}
+	c := data[0]
+	it.r.off = 1
+	switch {
+	case c >= 0x80 && c <= 0x8f:
+		it.left = int(c & 0x0f)
+	case c == 0xde || c == 0xdf:
+		n, err := it.r.uint(2 << (c - 0xde))
+		if err != nil {
+			return it.fail(err.Error())
+		}
+		it.left = int(n)
+	default:
+		return it.fail(fmt.Sprintf("type byte 0x%02x is not a map", c))
+	}
+	return nil
+}
+
+func (it *MapIter) fail(msg string) error {
+	it.err = &SyntaxError{Offset: it.r.off, Msg: msg}
+	it.left = 0
+	return it.err
+}
+
+// Next advances to the next pair; false at the end or on error (see Err).
+func (it *MapIter) Next() bool {
+	if it.left <= 0 || it.err != nil {
+		return false
+	}
+	it.left--
+	r := &it.r
+	if r.off >= len(r.buf) {
+		it.fail("unexpected end of data in map key")
+		return false
+	}
+	c := r.buf[r.off]
+	r.off++
+	var n int
+	switch {
+	case c >= 0xa0 && c <= 0xbf:
+		n = int(c & 0x1f)
+	case c >= 0xd9 && c <= 0xdb:
+		u, err := r.uint(1 << (c - 0xd9))
+		if err != nil {
+			it.err = err
+			return false
+		}
+		n = int(u)
+	default:
+		r.off--
+		it.fail(fmt.Sprintf("map key of type byte 0x%02x is not a string", c))
+		return false
+	}
+	k, err := r.need(n)
+	if err != nil {
+		it.err = err
+		return false
+	}
+	start := r.off
+	if err := r.skip(0); err != nil {
+		it.err = err
+		return false
+	}
+	it.key, it.value = k, r.buf[start:r.off]
+	return true
+}
+
+// Key is the current key's bytes (valid while data is).
+func (it *MapIter) Key() []byte { return it.key }
+
+// Value is the current value, still encoded.
+func (it *MapIter) Value() []byte { return it.value }
+
+// Err reports a malformed map.
+func (it *MapIter) Err() error { return it.err }
+
+// MapField returns the encoded value of key in the map at the start of data.
+func MapField(data []byte, key string) ([]byte, bool, error) {
+	var it MapIter
+	if err := it.Reset(data); err != nil {
+		return nil, false, err
+	}
+	for it.Next() {
+		if string(it.key) == key {
+			return it.value, true, nil
+		}
+	}
+	return nil, false, it.err
+}
+
+// ReadString decodes a str value (allocating only the string).
+func ReadString(data []byte) (string, error) {
+	r := reader{buf: data}
+	if len(data) == 0 {
+		return "", r.fail("unexpected end of data")
+	}
+	c := data[0]
+	r.off = 1
+	var n int
+	switch {
+	case c >= 0xa0 && c <= 0xbf:
+		n = int(c & 0x1f)
+	case c >= 0xd9 && c <= 0xdb:
+		u, err := r.uint(1 << (c - 0xd9))
+		if err != nil {
+			return "", err
+		}
+		n = int(u)
+	default:
+		return "", fmt.Errorf("msgpack: want a string, got type byte 0x%02x", c)
+	}
+	return r.str(n)
+}

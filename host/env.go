@@ -1,0 +1,177 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sort"
+	"strconv"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/space"
+)
+
+var _ abi.Env = (*frame)(nil)
+
+// Call implements abi.Env.
+func (f *frame) Call() *abi.ToolCall { return &f.call }
+
+// Logger implements abi.Env: the host logger tagged with provider and call.
+func (f *frame) Logger() *slog.Logger {
+	return f.h.log.With("provider", f.entry.Provider.Info.ID, "tool", f.call.Tool, "call", f.call.ID)
+}
+
+// endedError refuses an Env service asked for after the call ended.
+func (f *frame) endedError() *abi.ToolError {
+	return &abi.ToolError{Code: abi.Unavailable, Message: "call " + f.call.ID + " of " + f.call.Tool + " has ended; an Env is valid only while the provider serves its call"}
+}
+
+// allow is the second of the three checks: a host service used while
+// serving this call needs req both in the caller's effective grants and in
+// the provider's own grants.
+func (f *frame) allow(req abi.Capability) *abi.ToolError {
+	if f.ended.Load() {
+		return f.endedError()
+	}
+	if !f.grants.Allows(req) {
+		return &abi.ToolError{Code: abi.CapabilityDenied, Message: "caller " + strconv.Quote(f.caller) + " lacks " + req.String() +
+			" (needed by " + f.entry.Provider.Info.ID + " while serving " + f.call.Tool + ")",
+			Data: map[string]any{"missing": req.String(), "caller": f.caller}}
+	}
+	if !f.entry.Provider.Grants.Allows(req) {
+		return &abi.ToolError{Code: abi.CapabilityDenied, Message: "provider " + f.entry.Provider.Info.ID + " (trust " + f.entry.Provider.Trust.String() +
+			") does not hold " + req.String() + "; grants: " + grantList(f.entry.Provider.Grants),
+			Data: map[string]any{"missing": req.String(), "provider": f.entry.Provider.Info.ID}}
+	}
+	return nil
+}
+
+func grantList(g abi.Grants) string {
+	if len(g) == 0 {
+		return "none"
+	}
+	return joinNames(g.Strings())
+}
+
+// nestedGrants is what a nested call may use: the caller's effective
+// grants ∩ the provider's grants. A tool never reaches what its caller
+// could not, nor what its provider was not granted. (Cached per grant set
+// and provider record, so this is a lock-free map read.)
+func (f *frame) nestedGrants() abi.Grants {
+	return f.h.grants.intersect(f.grants, f.entry.Provider)
+}
+
+// CallTool implements abi.Env: the nested call re-enters the pipeline as
+// caller = this provider, with attenuated grants, parent id and depth+1.
+// Its deadline is at most this call's.
+func (f *frame) CallTool(ctx context.Context, tool, version string, params any) (any, error) {
+	if f.ended.Load() {
+		return nil, f.endedError()
+	}
+	if ctx == nil {
+		ctx = &f.ctx
+	}
+	h := f.h
+	nf := &frame{h: h, caller: f.entry.Provider.Info.ID, grants: f.nestedGrants()}
+	in := abi.ToolCall{ParentID: f.call.ID, Caller: nf.caller, Tool: tool, Version: version, Params: params, Depth: f.call.Depth + 1}
+	v, _, err := h.dispatch(ctx, nf, &in, nil, nil, f.call.Deadline)
+	return v, err
+}
+
+// SpaceRead implements abi.Env. With space == "" the spaces this call may
+// read are searched in name order.
+func (f *frame) SpaceRead(ctx context.Context, spaceName, id string) (abi.Object, error) {
+	if f.ended.Load() {
+		return abi.Object{}, f.endedError()
+	}
+	st := f.h.spaces
+	if st == nil {
+		return abi.Object{}, &abi.ToolError{Code: abi.Unavailable, Message: errNoSpaces.Error() + " (set data in the config)"}
+	}
+	if err := space.ValidateID(id); err != nil {
+		return abi.Object{}, &abi.ToolError{Code: abi.InvalidParams, Message: err.Error()}
+	}
+	if spaceName != "" {
+		if terr := f.allow(abi.Capability{Kind: abi.CapReadSpace, Arg: spaceName, HasArg: true}); terr != nil {
+			return abi.Object{}, terr
+		}
+		data, err := st.Get(spaceName, id)
+		if err != nil {
+			return abi.Object{}, spaceError(err, spaceName, id)
+		}
+		return abi.Object{Space: spaceName, ID: id, Data: data}, nil
+	}
+	names, err := st.Spaces()
+	if err != nil {
+		return abi.Object{}, &abi.ToolError{Code: abi.Internal, Message: err.Error()}
+	}
+	sort.Strings(names)
+	readable := 0
+	for _, n := range names {
+		if f.allow(abi.Capability{Kind: abi.CapReadSpace, Arg: n, HasArg: true}) != nil {
+			continue
+		}
+		readable++
+		data, err := st.Get(n, id)
+		if errors.Is(err, space.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return abi.Object{}, spaceError(err, n, id)
+		}
+		return abi.Object{Space: n, ID: id, Data: data}, nil
+	}
+	if readable == 0 {
+		return abi.Object{}, &abi.ToolError{Code: abi.CapabilityDenied, Message: "object " + id + ": no space is readable by both caller " +
+			strconv.Quote(f.caller) + " and provider " + f.entry.Provider.Info.ID + " (ReadSpace)"}
+	}
+	return abi.Object{}, &abi.ToolError{Code: abi.NotFound, Message: "object " + id + " is in none of the " + strconv.Itoa(readable) + " spaces this call may read"}
+}
+
+// SpaceWrite implements abi.Env.
+func (f *frame) SpaceWrite(ctx context.Context, spaceName string, data []byte) (abi.Object, error) {
+	if f.ended.Load() {
+		return abi.Object{}, f.endedError()
+	}
+	st := f.h.spaces
+	if st == nil {
+		return abi.Object{}, &abi.ToolError{Code: abi.Unavailable, Message: errNoSpaces.Error() + " (set data in the config)"}
+	}
+	if err := space.ValidateSpaceName(spaceName); err != nil {
+		return abi.Object{}, &abi.ToolError{Code: abi.InvalidParams, Message: err.Error()}
+	}
+	if terr := f.allow(abi.Capability{Kind: abi.CapWriteSpace, Arg: spaceName, HasArg: true}); terr != nil {
+		return abi.Object{}, terr
+	}
+	id, err := st.Put(spaceName, data)
+	if err != nil {
+		return abi.Object{}, spaceError(err, spaceName, "")
+	}
+	return abi.Object{Space: spaceName, ID: id, Data: data}, nil
+}
+
+// spaceError maps the store's errors onto ABI codes.
+func spaceError(err error, spaceName, id string) *abi.ToolError {
+	what := "space " + spaceName
+	if id != "" {
+		what = "object " + id + " in " + what
+	}
+	switch {
+	case errors.Is(err, space.ErrNotFound):
+		return &abi.ToolError{Code: abi.NotFound, Message: what + ": not found"}
+	case errors.Is(err, space.ErrInvalid):
+		return &abi.ToolError{Code: abi.InvalidParams, Message: what + ": " + err.Error()}
+	case errors.Is(err, space.ErrTooLarge):
+		return &abi.ToolError{Code: abi.TooLarge, Message: what + ": " + err.Error()}
+	}
+	return &abi.ToolError{Code: abi.Internal, Message: what + ": " + err.Error()}
+}
+
+// Complete implements abi.Env: needs Inference, then asks the configured
+// OpenAI-compatible endpoint.
+func (f *frame) Complete(ctx context.Context, req abi.CompleteRequest) (abi.CompleteResponse, error) {
+	if terr := f.allow(abi.Capability{Kind: abi.CapInference}); terr != nil {
+		return abi.CompleteResponse{}, terr
+	}
+	return f.h.infer.complete(ctx, req)
+}

@@ -1,0 +1,232 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/audit"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/registry"
+	"github.com/aios-host/aios-host/space"
+)
+
+// Options configure a Host. Only Config is needed; the rest have defaults.
+type Options struct {
+	// Config is the host configuration (config.Default() when nil).
+	Config *config.Config
+	// Logger receives host messages (discarded when nil).
+	Logger *slog.Logger
+	// Loaders make up the loader table used by LoadFile, by extension.
+	Loaders []abi.Loader
+	// Spaces is the Space store tools reach through Env. When nil, Space
+	// calls fail with Unavailable. The host does not close it.
+	Spaces *space.Store
+	// Audit receives one entry per call. When nil no audit log is written.
+	// The host takes ownership: Close closes it (which flushes it).
+	Audit *audit.Writer
+	// HTTPClient is used for inference requests (http.DefaultClient's
+	// transport with the configured timeout when nil).
+	HTTPClient *http.Client
+}
+
+// ProviderMeta says where a provider came from and how far it is trusted.
+type ProviderMeta struct {
+	// Source is the file, URL or package the provider was loaded from.
+	Source string
+	// Trust is the provider's trust level (Untrusted for unsigned code).
+	Trust abi.TrustLevel
+}
+
+// Host is the Tool Manager. It is safe for concurrent use.
+type Host struct {
+	cfg     *config.Config
+	log     *slog.Logger
+	reg     *registry.Registry
+	spaces  *space.Store
+	audit   *audit.Writer
+	pol     *policy
+	loaders map[string]abi.Loader // by extension, with the dot, lower case
+	ids     *callIDs
+	infer   *inferenceClient
+	grants  grantCache // nested-call grants
+
+	warned sync.Map // *registry.Entry → struct{}: deprecation already logged
+	mu     sync.Mutex
+	closed atomic.Bool
+}
+
+// New builds a host from opts. It fails on a policy the config cannot
+// express (bad capability strings, conflicting loaders), naming the input.
+func New(opts Options) (*Host, error) {
+	cfg := opts.Config
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	pol, err := newPolicy(cfg)
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{
+		cfg:     cfg,
+		log:     log,
+		reg:     registry.New(),
+		spaces:  opts.Spaces,
+		audit:   opts.Audit,
+		pol:     pol,
+		loaders: map[string]abi.Loader{},
+		ids:     newCallIDs(),
+		infer:   newInferenceClient(cfg.Inference, opts.HTTPClient),
+	}
+	for _, l := range opts.Loaders {
+		if err := h.AddLoader(l); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// Registry returns the host's registry (for listing and search).
+func (h *Host) Registry() *registry.Registry { return h.reg }
+
+// Spaces returns the Space store (nil when none was configured).
+func (h *Host) Spaces() *space.Store { return h.spaces }
+
+// Config returns the configuration the host runs with.
+func (h *Host) Config() *config.Config { return h.cfg }
+
+// Logger returns the host's logger.
+func (h *Host) Logger() *slog.Logger { return h.log }
+
+// record builds the registry record of p, applying the trust policy.
+func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderRecord, []abi.ToolDef, error) {
+	if p == nil {
+		return nil, nil, &abi.ToolError{Code: abi.InvalidRequest, Message: "provider from " + meta.Source + " is nil"}
+	}
+	reg := p.Describe()
+	if reg == nil {
+		return nil, nil, &abi.ToolError{Code: abi.InvalidRequest, Message: "provider from " + meta.Source + " describes no registration"}
+	}
+	if reg.Format != 0 && reg.Format != abi.FormatVersion {
+		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) speaks format version %d; this host knows %d", reg.Provider.ID, meta.Source, reg.Format, abi.FormatVersion)
+	}
+	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
+		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider from %s: %v", meta.Source, err)
+	}
+	if h.pol.disabled(reg.Provider.ID) {
+		return nil, nil, abi.Errorf(abi.Unavailable, "provider %s (from %s) is disabled by providers.%s.disabled in the config", reg.Provider.ID, meta.Source, reg.Provider.ID)
+	}
+	requested, err := abi.ParseGrants(reg.Provider.Capabilities)
+	if err != nil {
+		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) asks for a bad capability: %v", reg.Provider.ID, meta.Source, err)
+	}
+	trust, grants := h.pol.providerGrants(reg.Provider.ID, meta.Trust, requested)
+	rec := &registry.ProviderRecord{Info: reg.Provider, Trust: trust, Grants: grants, Impl: p, Source: meta.Source}
+	if dropped := missing(requested, grants); len(dropped) > 0 {
+		h.log.Warn("provider capabilities reduced by trust policy",
+			"provider", reg.Provider.ID, "trust", trust.String(), "dropped", dropped)
+	}
+	return rec, reg.Tools, nil
+}
+
+// missing lists the requested capabilities the granted set does not allow.
+func missing(requested, granted abi.Grants) []string {
+	var out []string
+	for _, c := range requested {
+		if !granted.Allows(c) {
+			out = append(out, c.String())
+		}
+	}
+	return out
+}
+
+// AddProvider registers p's tools. Registration is all-or-nothing: an
+// invalid or conflicting tool refuses the whole provider and nothing already
+// registered changes. The host owns p afterwards and closes it on
+// RemoveProvider or Close; on error the caller still owns it.
+func (h *Host) AddProvider(ctx context.Context, p abi.Provider, meta ProviderMeta) error {
+	if h.closed.Load() {
+		return &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}
+	}
+	rec, tools, err := h.record(p, meta)
+	if err != nil {
+		return err
+	}
+	if err := h.reg.Register(rec, tools); err != nil {
+		return err
+	}
+	h.log.Info("provider added", "provider", rec.Info.ID, "runtime", rec.Info.Runtime, "tools", len(tools),
+		"trust", rec.Trust.String(), "grants", rec.Grants.Strings(), "source", meta.Source)
+	return nil
+}
+
+// ReplaceProvider swaps the provider with p's id for p atomically (hot
+// reload): callers see either the old tools or the new ones. The old
+// provider is closed after the swap (calls in flight may finish).
+func (h *Host) ReplaceProvider(ctx context.Context, p abi.Provider, meta ProviderMeta) error {
+	if h.closed.Load() {
+		return &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}
+	}
+	rec, tools, err := h.record(p, meta)
+	if err != nil {
+		return err
+	}
+	old := h.reg.Provider(rec.Info.ID)
+	if err := h.reg.Replace(rec, tools); err != nil {
+		return err
+	}
+	if old != nil && old.Impl != nil && old.Impl != p {
+		if err := old.Impl.Close(); err != nil {
+			h.log.Warn("closing replaced provider", "provider", rec.Info.ID, "err", err)
+		}
+	}
+	h.log.Info("provider replaced", "provider", rec.Info.ID, "tools", len(tools), "source", meta.Source)
+	return nil
+}
+
+// RemoveProvider unregisters the provider's tools and closes it.
+func (h *Host) RemoveProvider(id string) error {
+	old := h.reg.Provider(id)
+	if err := h.reg.Unregister(id); err != nil {
+		return err
+	}
+	if old != nil && old.Impl != nil {
+		if err := old.Impl.Close(); err != nil {
+			return fmt.Errorf("close provider %s: %w", id, err)
+		}
+	}
+	h.log.Info("provider removed", "provider", id)
+	return nil
+}
+
+// Close unregisters and closes every provider, then closes (and so
+// flushes) the audit log. Calls arriving afterwards fail with Unavailable.
+func (h *Host) Close() error {
+	if h.closed.Swap(true) {
+		return nil
+	}
+	var errs []error
+	for _, rec := range h.reg.Providers() {
+		_ = h.reg.Unregister(rec.Info.ID)
+		if rec.Impl != nil {
+			if err := rec.Impl.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("close provider %s: %w", rec.Info.ID, err))
+			}
+		}
+	}
+	if h.audit != nil {
+		if err := h.audit.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close audit log: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}

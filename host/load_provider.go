@@ -1,0 +1,34 @@
+package host
+
+// This file was added by engineer D (discovery) for hot reload: discovery
+// must load a new version of a provider before swapping it in with
+// ReplaceProvider, so it needs the loader table without the registration
+// LoadFile does.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// LoadProvider loads the file at path with the loader its extension selects
+// but does not register it; the caller owns the provider (register it with
+// AddProvider or ReplaceProvider, or Close it). Errors name the file.
+func (h *Host) LoadProvider(ctx context.Context, path string, meta ProviderMeta) (abi.Provider, error) {
+	l, ok := h.LoaderFor(path)
+	if !ok {
+		return nil, fmt.Errorf("load %s: no loader for this file type (known extensions: %s)", path, strings.Join(h.Extensions(), " "))
+	}
+	src := abi.Source{
+		Path:   path,
+		Logger: h.log.With("runtime", l.Runtime(), "file", path),
+		Grants: h.pol.trustCap(meta.Trust),
+	}
+	p, err := l.Load(ctx, src)
+	if err != nil {
+		return nil, fmt.Errorf("load %s (%s runtime): %w", path, l.Runtime(), err)
+	}
+	return p, nil
+}

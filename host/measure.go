@@ -1,0 +1,68 @@
+package host
+
+import "math"
+
+// measure walks a generic value once, without allocating, and returns an
+// estimate of its JSON size (exact for ASCII strings without escapes and
+// for integers; 24 bytes per float) and whether it is already canonical
+// (see abi.IsCanonical). Values nested deeper than abi allows are reported
+// as non-canonical so Normalize refuses them with a path.
+func measure(v any, _ int) (size int, canonical bool) {
+	return measureDepth(v, 0)
+}
+
+const maxMeasureDepth = 512
+
+func measureDepth(v any, depth int) (int, bool) {
+	if depth > maxMeasureDepth {
+		return 0, false
+	}
+	switch x := v.(type) {
+	case nil:
+		return 4, true
+	case bool:
+		if x {
+			return 4, true
+		}
+		return 5, true
+	case string:
+		return len(x) + 2, true
+	case int64:
+		return intLen(x), true
+	case float64:
+		return 24, !math.IsNaN(x) && !math.IsInf(x, 0)
+	case []any:
+		n, ok := 2+len(x), true
+		for _, e := range x {
+			s, c := measureDepth(e, depth+1)
+			n += s
+			ok = ok && c
+		}
+		return n, ok
+	case map[string]any:
+		n, ok := 2+len(x), true
+		for k, e := range x {
+			s, c := measureDepth(e, depth+1)
+			n += s + len(k) + 3
+			ok = ok && c
+		}
+		return n, ok
+	}
+	return 0, false
+}
+
+func intLen(x int64) int {
+	n := 1
+	if x < 0 {
+		n++
+		if x == math.MinInt64 {
+			return 20
+		}
+		x = -x
+	}
+	for x >= 10 {
+		x /= 10
+		n++
+	}
+	return n
+}

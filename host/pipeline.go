@@ -1,0 +1,445 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/audit"
+	"github.com/aios-host/aios-host/registry"
+	"golang.org/x/time/rate"
+)
+
+// CallInfo tells a caller what served its call.
+type CallInfo struct {
+	CallID   string
+	Provider string
+	Runtime  string
+	Tool     string
+	// Version is the exact version that served the call ("" when the
+	// lookup failed).
+	Version string
+	// Deprecation is non-nil when that version is deprecated: it is still
+	// served, and the caller should move on (the note is also logged once
+	// per tool version and recorded in the audit entry's error field).
+	Deprecation *abi.Deprecation
+	Latency     time.Duration
+}
+
+// frame is the per-call state. It is also the abi.Env handed to the
+// provider, and its ctx is the provider's context. One allocation per call
+// holds all three. Frames are deliberately not pooled: a runtime may keep
+// its Env or context after the call (an un-awaited promise, a watcher
+// goroutine); a recycled frame would then act with another call's caller
+// and grants. A frame that has ended refuses every Env service instead.
+type frame struct {
+	h      *Host
+	call   abi.ToolCall // the call as the provider sees it
+	entry  *registry.Entry
+	caller string
+	grants abi.Grants // the caller's effective grants
+	ctx    callCtx    // the provider's context
+	ended  atomic.Bool
+	idBuf  [32]byte // the bytes of the call id (see callIDs.frameID)
+}
+
+// Call runs call through the whole pipeline and returns the tool's result
+// in canonical form. A non-nil error is always a *abi.ToolError.
+// call.Caller must name an agent of the config. call itself is not
+// modified, but maps and slices inside call.Params that are not in
+// canonical form (see abi.Normalize) are converted in place, and the params
+// are handed to the audit log: the caller must not modify them afterwards.
+func (h *Host) Call(ctx context.Context, call *abi.ToolCall) (any, error) {
+	v, _, err := h.CallWithInfo(ctx, call)
+	return v, err
+}
+
+// CallWithInfo is Call that also says what served the call (provider,
+// exact version, deprecation).
+func (h *Host) CallWithInfo(ctx context.Context, call *abi.ToolCall) (any, CallInfo, error) {
+	if call == nil {
+		return nil, CallInfo{}, &abi.ToolError{Code: abi.InvalidRequest, Message: "nil tool call"}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := &frame{h: h, caller: call.Caller}
+	var lim *rate.Limiter
+	var deny *abi.ToolError
+	if ag := h.pol.agents[call.Caller]; ag != nil {
+		f.grants, lim = ag.grants, ag.lim
+	} else {
+		deny = h.unknownCaller(call.Caller)
+	}
+	return h.dispatch(ctx, f, call, lim, deny, time.Time{})
+}
+
+func (h *Host) unknownCaller(name string) *abi.ToolError {
+	if name == "" {
+		return &abi.ToolError{Code: abi.CapabilityDenied, Message: "the call names no caller; set caller to an agent of the config (" + joinNames(h.pol.agentNames) + ")"}
+	}
+	return &abi.ToolError{Code: abi.CapabilityDenied, Message: "unknown caller " + strconv.Quote(name) + ": not an agent of the config (agents: " + joinNames(h.pol.agentNames) + ")"}
+}
+
+func joinNames(names []string) string {
+	if len(names) == 0 {
+		return "none configured"
+	}
+	s := ""
+	for i, n := range names {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// dispatch is the pipeline. f holds the caller and its grants; callerLim
+// is the caller's rate limiter; deny, when set, refuses the call at the
+// capability step (unknown caller); parentDeadline bounds nested calls.
+// dispatch ends f.
+func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerLim *rate.Limiter, deny *abi.ToolError, parentDeadline time.Time) (result any, info CallInfo, err error) {
+	start := time.Now()
+	var terr *abi.ToolError
+	params := in.Params
+	var entry *registry.Entry
+
+	info.Tool = in.Tool
+	info.CallID = in.ID
+	if info.CallID == "" {
+		info.CallID = h.ids.frameID(f)
+	}
+
+	// 1. lookup
+	if h.closed.Load() {
+		terr = &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}
+		goto done
+	}
+	entry, err = h.reg.Resolve(in.Tool, in.Version)
+	if err != nil {
+		terr = abi.AsToolError(err, abi.NotFound)
+		goto done
+	}
+	f.entry = entry
+	info.Provider = entry.Provider.Info.ID
+	info.Runtime = entry.Provider.Info.Runtime
+	info.Version = entry.Def.Version
+	if entry.Def.Deprecated || entry.Def.Deprecation != nil {
+		info.Deprecation = h.deprecation(entry)
+	}
+
+	// 2. depth and capabilities
+	if in.Depth > h.pol.maxDepth {
+		terr = &abi.ToolError{Code: abi.DepthExceeded, Message: "call of " + in.Tool + " is nested " + strconv.Itoa(in.Depth) + " deep; the limit is " + strconv.Itoa(h.pol.maxDepth) + " (limits.max_call_depth)"}
+		goto done
+	}
+	if deny != nil {
+		terr = deny
+		goto done
+	}
+	if terr = checkCaps(f.caller, f.grants, entry, in.Depth > 0); terr != nil {
+		goto done
+	}
+
+	// 3. rate limits: caller, tool, global
+	if terr = h.checkRate(start, callerLim, f.caller, entry); terr != nil {
+		goto done
+	}
+
+	// 4. params: canonical form, size, schema
+	if terr = h.checkParams(&params, entry); terr != nil {
+		goto done
+	}
+
+	// 5. provider call under the deadline
+	{
+		deadline := in.Deadline
+		if deadline.IsZero() {
+			deadline = start.Add(h.pol.deadline)
+		} else if limit := start.Add(h.pol.maxDeadline); deadline.After(limit) {
+			deadline = limit // limits.max_deadline
+		}
+		if !parentDeadline.IsZero() && parentDeadline.Before(deadline) {
+			deadline = parentDeadline
+		}
+		if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+			deadline = d
+		}
+		if err := ctx.Err(); err != nil {
+			terr = abi.AsToolError(err, abi.Cancelled)
+			goto done
+		}
+		if !start.Before(deadline) {
+			terr = &abi.ToolError{Code: abi.Timeout, Message: "deadline of the call of " + in.Tool + " passed before it started"}
+			goto done
+		}
+		f.call = abi.ToolCall{ID: info.CallID, ParentID: in.ParentID, Caller: f.caller, Tool: entry.Def.Name,
+			Version: entry.Def.Version, Params: params, Deadline: deadline, Depth: in.Depth}
+		f.ctx.parent, f.ctx.deadline = ctx, deadline
+		if entry.Provider.Info.Runtime == abi.RuntimeNative {
+			result, err = callProvider(entry.Provider.Impl, &f.ctx, &f.call, f)
+		} else {
+			result, err = callWatched(entry.Provider.Impl, &f.ctx, &f.call, f, deadline)
+		}
+		end := time.Now()
+		late := end.After(deadline)
+		switch {
+		case err != nil:
+			terr = abi.AsToolError(err, abi.ProviderError)
+			if terr == nil { // a nil *ToolError inside a non-nil error
+				terr = &abi.ToolError{Code: abi.ProviderError, Message: "provider " + entry.Provider.Info.ID + " failed " + entry.Def.Name + " with a nil *ToolError"}
+			}
+			if late && terr.Code != abi.ProviderCrashed && terr.Code != abi.Timeout {
+				terr = h.timeoutError(entry, deadline, start)
+			}
+		case late:
+			terr = h.timeoutError(entry, deadline, start)
+		default:
+			terr = h.checkResult(&result, entry)
+		}
+		info.Latency = end.Sub(start)
+	}
+
+done:
+	if info.Latency == 0 {
+		info.Latency = time.Since(start)
+	}
+	if terr != nil {
+		result = nil
+	}
+	if h.audit != nil {
+		h.logAudit(start, in, f, entry, &info, params, result, terr)
+	}
+	f.ended.Store(true)
+	f.ctx.release()
+	if terr != nil {
+		return nil, info, terr
+	}
+	return result, info, nil
+}
+
+// callProvider calls p, turning a panic that escapes the runtime into
+// ProviderCrashed (native providers recover their own; this is the
+// safety net for every other runtime).
+func callProvider(p abi.Provider, ctx context.Context, call *abi.ToolCall, env abi.Env) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = nil
+			err = &abi.ToolError{Code: abi.ProviderCrashed, Message: "provider panicked serving " + call.Tool + ": " + fmt.Sprint(r),
+				Data: map[string]any{"panic": fmt.Sprint(r)}}
+		}
+	}()
+	return p.Call(ctx, call, env)
+}
+
+// abandonGrace is how long after its deadline the host waits for a
+// non-native provider to return before it abandons the call.
+const abandonGrace = time.Second
+
+type outcome struct {
+	res any
+	err error
+}
+
+// callWatched serves a call of a non-native provider on its own goroutine
+// and stops waiting abandonGrace after the deadline. Runtimes interrupt
+// their guests at call.Deadline themselves; this is the net for a runtime
+// or worker that does not, so that no provider can hold a caller past its
+// deadline. An abandoned call keeps running until the provider returns;
+// its frame has ended by then, so it can use no host service, and its
+// result is dropped. (Native tools run in the caller's goroutine instead:
+// a goroutine and a timer per call would cost more than the whole native
+// pipeline; native handlers must honour ctx.)
+func callWatched(p abi.Provider, ctx context.Context, call *abi.ToolCall, env abi.Env, deadline time.Time) (any, error) {
+	ch := make(chan outcome, 1)
+	go func() {
+		res, err := callProvider(p, ctx, call, env)
+		ch <- outcome{res, err}
+	}()
+	t := time.NewTimer(time.Until(deadline) + abandonGrace)
+	defer t.Stop()
+	select {
+	case o := <-ch:
+		return o.res, o.err
+	case <-t.C:
+		return nil, &abi.ToolError{Code: abi.Timeout, Message: "provider did not return from " + call.Tool + " within " +
+			abandonGrace.String() + " after its deadline; the call was abandoned",
+			Data: map[string]any{"abandoned": true}}
+	}
+}
+
+func (h *Host) timeoutError(e *registry.Entry, deadline, start time.Time) *abi.ToolError {
+	return &abi.ToolError{Code: abi.Timeout, Message: "tool " + e.Def.Name + "@" + e.Def.Version + " of provider " + e.Provider.Info.ID +
+		" did not finish within its deadline of " + deadline.Sub(start).Round(time.Millisecond).String()}
+}
+
+// checkCaps is the first of the three checks: the caller's grants cover
+// CallTool(<tool>) and every capability the tool requires. nested says
+// the caller is a provider making a nested call (its grants are then the
+// intersection of its own caller's and its own, which the message shows).
+func checkCaps(caller string, grants abi.Grants, e *registry.Entry, nested bool) *abi.ToolError {
+	req := abi.Capability{Kind: abi.CapCallTool, Arg: e.Def.Name, HasArg: true}
+	what := ""
+	if !grants.Allows(req) {
+		what = "lacks " + req.String()
+	} else if c, miss := grants.Missing(e.Caps); miss {
+		req = c
+		what = "lacks " + c.String() + ", which tool " + e.Def.Name + " requires"
+	} else {
+		return nil
+	}
+	msg := "caller " + strconv.Quote(caller) + " " + what
+	if nested {
+		msg += " (a nested call holds only what both its caller and its provider hold: " + grantList(grants) + ")"
+	}
+	return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg, Data: map[string]any{"missing": req.String(), "caller": caller}}
+}
+
+// checkRate applies the caller's, the tool's, the provider's and the
+// global limit, in that order. A call refused by a later limiter has
+// already used a token of the earlier ones (no refund: x/time/rate cannot
+// refund Allow without a Reservation allocation on every call).
+//
+// All limiters are asked at the call's start time (AllowN(now, 1)), which
+// saves a clock read per limiter.
+func (h *Host) checkRate(now time.Time, callerLim *rate.Limiter, caller string, e *registry.Entry) *abi.ToolError {
+	if callerLim != nil && !callerLim.AllowN(now, 1) {
+		return rateError(callerLim, "caller "+strconv.Quote(caller))
+	}
+	if len(h.pol.toolLims) > 0 {
+		if l := h.pol.toolLims[e.Def.Name]; l != nil && !l.AllowN(now, 1) {
+			return rateError(l, "tool "+e.Def.Name)
+		}
+	}
+	if len(h.pol.provLims) > 0 {
+		if l := h.pol.provLims[e.Provider.Info.ID]; l != nil && !l.AllowN(now, 1) {
+			return rateError(l, "provider "+e.Provider.Info.ID)
+		}
+	}
+	if g := h.pol.global; g != nil && !g.AllowN(now, 1) {
+		return rateError(g, "the host (global limit)")
+	}
+	return nil
+}
+
+func rateError(l *rate.Limiter, who string) *abi.ToolError {
+	wait := time.Second
+	if lim := float64(l.Limit()); lim > 0 {
+		deficit := 1 - l.Tokens()
+		wait = time.Duration(math.Ceil(max(deficit, 0) / lim * float64(time.Second)))
+	}
+	ms := max(int64(math.Ceil(float64(wait)/float64(time.Millisecond))), 1)
+	return &abi.ToolError{Code: abi.RateLimited, Message: "rate limit of " + who + " reached; retry in " + strconv.FormatInt(ms, 10) + "ms",
+		Data: map[string]any{"retry_after_ms": ms}}
+}
+
+// checkParams brings params into canonical form, bounds their size and
+// validates them against the tool's schema.
+func (h *Host) checkParams(params *any, e *registry.Entry) *abi.ToolError {
+	size, canonical := measure(*params, h.pol.maxParams)
+	if !canonical {
+		n, err := abi.Normalize(*params)
+		if err != nil {
+			return &abi.ToolError{Code: abi.InvalidParams, Message: "params of " + e.Def.Name + " are not a JSON value: " + err.Error()}
+		}
+		*params = n
+		size, _ = measure(n, h.pol.maxParams)
+	}
+	if size > h.pol.maxParams {
+		return &abi.ToolError{Code: abi.TooLarge, Message: "params of " + e.Def.Name + " exceed " + strconv.Itoa(h.pol.maxParams) + " bytes (limits.max_params_bytes); pass bulk data as a Space ObjectId",
+			Data: map[string]any{"limit": int64(h.pol.maxParams)}}
+	}
+	if e.Params != nil {
+		if err := e.Params.Validate(*params); err != nil {
+			return &abi.ToolError{Code: abi.InvalidParams, Message: "params of " + e.Def.Name + " violate its schema: " + err.Error()}
+		}
+	}
+	return nil
+}
+
+// checkResult normalizes, bounds and validates a successful result.
+func (h *Host) checkResult(result *any, e *registry.Entry) *abi.ToolError {
+	size, canonical := measure(*result, h.pol.maxResult)
+	if !canonical {
+		n, err := abi.Normalize(*result)
+		if err != nil {
+			return &abi.ToolError{Code: abi.InvalidResult, Message: "result of " + e.Def.Name + " is not a JSON value: " + err.Error()}
+		}
+		*result = n
+		size, _ = measure(n, h.pol.maxResult)
+	}
+	if size > h.pol.maxResult {
+		return &abi.ToolError{Code: abi.TooLarge, Message: "result of " + e.Def.Name + " exceeds " + strconv.Itoa(h.pol.maxResult) + " bytes (limits.max_result_bytes)",
+			Data: map[string]any{"limit": int64(h.pol.maxResult)}}
+	}
+	if e.Returns != nil {
+		if err := e.Returns.Validate(*result); err != nil {
+			return &abi.ToolError{Code: abi.InvalidResult, Message: "result of " + e.Def.Name + "@" + e.Def.Version + " violates its return schema: " + err.Error()}
+		}
+	}
+	return nil
+}
+
+// deprecation returns the entry's deprecation note and logs it once per
+// tool version.
+func (h *Host) deprecation(e *registry.Entry) *abi.Deprecation {
+	d := e.Def.Deprecation
+	if d == nil {
+		d = &abi.Deprecation{}
+	}
+	if _, seen := h.warned.LoadOrStore(e, struct{}{}); !seen {
+		h.log.Warn("deprecated tool called", "tool", e.Def.Name, "version", e.Def.Version,
+			"since", d.Since, "replacement", d.Replacement, "message", d.Message)
+	}
+	return d
+}
+
+func (h *Host) logAudit(start time.Time, in *abi.ToolCall, f *frame, e *registry.Entry, info *CallInfo, params, result any, terr *abi.ToolError) {
+	ae := audit.Entry{
+		Time:     start,
+		CallID:   info.CallID,
+		ParentID: in.ParentID,
+		Caller:   f.caller,
+		Provider: info.Provider,
+		Tool:     in.Tool,
+		Version:  info.Version,
+		Runtime:  info.Runtime,
+		Params:   params,
+		Result:   result,
+		Outcome:  "ok",
+		Latency:  info.Latency,
+	}
+	if e != nil {
+		ae.Tool = e.Def.Name
+		ae.Untrusted = e.Provider.Trust == abi.Untrusted
+	}
+	if terr != nil {
+		ae.Outcome = string(terr.Code)
+		ae.Error = terr.Message
+	} else if info.Deprecation != nil {
+		ae.Error = deprecationNote(info.Deprecation)
+	}
+	h.audit.Log(ae)
+}
+
+func deprecationNote(d *abi.Deprecation) string {
+	s := "deprecated"
+	if d.Since != "" {
+		s += " since " + d.Since
+	}
+	if d.Replacement != "" {
+		s += "; use " + d.Replacement
+	}
+	if d.Message != "" {
+		s += ": " + d.Message
+	}
+	return s
+}
+
+var errNoSpaces = errors.New("no Space store is configured")

@@ -1,0 +1,161 @@
+package host
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"golang.org/x/time/rate"
+)
+
+// agentPolicy is what the host knows of one configured agent.
+type agentPolicy struct {
+	name   string
+	grants abi.Grants
+	lim    *rate.Limiter // nil: no per-caller limit
+}
+
+// policy is the immutable, pre-parsed form of the config's security and
+// limit sections, built once by New so the hot path does no parsing and
+// takes no lock.
+type policy struct {
+	agents     map[string]*agentPolicy
+	agentNames []string // sorted, for error messages
+
+	toolLims map[string]*rate.Limiter // by tool name (rate_limits.per_tool)
+	provLims map[string]*rate.Limiter // by provider id (providers.<id>.rate)
+	global   *rate.Limiter
+
+	trustCaps [abi.System + 1]abi.Grants
+	overrides map[string]providerOverride
+
+	maxParams, maxResult, maxDepth int
+	deadline, maxDeadline          time.Duration
+}
+
+type providerOverride struct {
+	disabled  bool
+	grants    abi.Grants
+	hasGrants bool
+	trust     abi.TrustLevel
+	hasTrust  bool
+}
+
+func newLimiter(r *config.Rate) *rate.Limiter {
+	if r == nil || r.PerSecond <= 0 {
+		return nil
+	}
+	burst := r.Burst
+	if burst <= 0 {
+		burst = max(1, int(math.Ceil(r.PerSecond)))
+	}
+	return rate.NewLimiter(rate.Limit(r.PerSecond), burst)
+}
+
+func orDefault[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// newPolicy pre-parses cfg. Errors name the config key at fault.
+func newPolicy(cfg *config.Config) (*policy, error) {
+	p := &policy{
+		agents:      map[string]*agentPolicy{},
+		toolLims:    map[string]*rate.Limiter{},
+		provLims:    map[string]*rate.Limiter{},
+		overrides:   map[string]providerOverride{},
+		global:      newLimiter(cfg.RateLimits.Global),
+		maxParams:   orDefault(cfg.Limits.MaxParamsBytes, config.DefaultMaxParamsBytes),
+		maxResult:   orDefault(cfg.Limits.MaxResultBytes, config.DefaultMaxResultBytes),
+		maxDepth:    orDefault(cfg.Limits.MaxCallDepth, config.DefaultMaxCallDepth),
+		deadline:    orDefault(cfg.Limits.DefaultDeadline, config.DefaultDeadline),
+		maxDeadline: orDefault(cfg.Limits.MaxDeadline, config.DefaultMaxDeadline),
+	}
+	for name, a := range cfg.Agents {
+		g, err := abi.ParseGrants(a.Grants)
+		if err != nil {
+			return nil, fmt.Errorf("config: agents.%s.grants: %w", name, err)
+		}
+		ap := &agentPolicy{name: name, grants: g, lim: newLimiter(cfg.RateLimits.PerCaller)}
+		if a.Rate != nil {
+			ap.lim = newLimiter(a.Rate)
+		}
+		p.agents[name] = ap
+		p.agentNames = append(p.agentNames, name)
+	}
+	sort.Strings(p.agentNames)
+	for tool, r := range cfg.RateLimits.PerTool {
+		if l := newLimiter(&r); l != nil {
+			p.toolLims[tool] = l
+		}
+	}
+	defaults := config.DefaultTrustCaps()
+	for level := abi.Untrusted; level <= abi.System; level++ {
+		caps, ok := cfg.Trust.Caps[level.String()]
+		if !ok {
+			caps = defaults[level.String()]
+		}
+		g, err := abi.ParseGrants(caps)
+		if err != nil {
+			return nil, fmt.Errorf("config: trust.caps.%s: %w", level, err)
+		}
+		p.trustCaps[level] = g
+	}
+	for id, o := range cfg.Providers {
+		ov := providerOverride{disabled: o.Disabled}
+		if o.Trust != "" {
+			t, err := abi.ParseTrustLevel(o.Trust)
+			if err != nil {
+				return nil, fmt.Errorf("config: providers.%s.trust: %w", id, err)
+			}
+			ov.trust, ov.hasTrust = t, true
+		}
+		if o.Grants != nil {
+			g, err := abi.ParseGrants(o.Grants)
+			if err != nil {
+				return nil, fmt.Errorf("config: providers.%s.grants: %w", id, err)
+			}
+			ov.grants, ov.hasGrants = g, true
+		}
+		if l := newLimiter(o.Rate); l != nil {
+			p.provLims[id] = l
+		}
+		p.overrides[id] = ov
+	}
+	return p, nil
+}
+
+// trustCap returns the most a provider at level t may hold.
+func (p *policy) trustCap(t abi.TrustLevel) abi.Grants {
+	if t < abi.Untrusted || t > abi.System {
+		t = abi.Untrusted
+	}
+	return p.trustCaps[t]
+}
+
+// providerGrants computes a provider's trust level and effective grants:
+// what it asks for ∩ what its trust level allows ∩ the config's override
+// grants for that provider (when set: an override can only narrow). An
+// override may also set the trust level.
+func (p *policy) providerGrants(id string, trust abi.TrustLevel, requested abi.Grants) (abi.TrustLevel, abi.Grants) {
+	ov, hasOv := p.overrides[id]
+	if hasOv && ov.hasTrust {
+		trust = ov.trust
+	}
+	if trust < abi.Untrusted || trust > abi.System {
+		trust = abi.Untrusted
+	}
+	g := abi.Intersect(requested, p.trustCaps[trust])
+	if hasOv && ov.hasGrants {
+		g = abi.Intersect(g, ov.grants)
+	}
+	return trust, g
+}
+
+// disabled reports whether the config disables provider id.
+func (p *policy) disabled(id string) bool { return p.overrides[id].disabled }

@@ -1,0 +1,326 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+)
+
+// Accepted JWS algorithms: asymmetric only (a shared secret would let the
+// resource server mint tokens).
+var tokenAlgs = []jose.SignatureAlgorithm{jose.RS256, jose.RS384, jose.RS512, jose.PS256, jose.PS384, jose.PS512,
+	jose.ES256, jose.ES384, jose.ES512, jose.EdDSA}
+
+// maxTokenBytes bounds a bearer token.
+const maxTokenBytes = 16 << 10
+
+// maxCachedTokens bounds the verified-token cache.
+const maxCachedTokens = 1024
+
+// errToken is a token problem reported as 401 invalid_token; its message is
+// safe to show the client.
+type errToken struct{ msg string }
+
+func (e *errToken) Error() string { return e.msg }
+
+// errScope is a valid token without a mapped scope: 403 insufficient_scope.
+var errScope = errors.New("the token holds none of the scopes this server maps to an agent")
+
+// identity is who a verified token speaks for.
+type identity struct {
+	agent   string
+	subject string
+	scopes  []string
+	expiry  time.Time
+}
+
+// verifier checks bearer JWTs against the issuer's JWKS.
+type verifier struct {
+	cfg      HTTPConfig
+	resource func() string // default audience when cfg.Audience is empty
+	client   *http.Client
+	now      func() time.Time
+
+	mu        sync.Mutex
+	keys      *jose.JSONWebKeySet
+	fetchedAt time.Time
+	cache     map[[32]byte]identity
+}
+
+func newVerifier(cfg HTTPConfig, resource func() string, client *http.Client) *verifier {
+	if client == nil {
+		client = &http.Client{Timeout: 5 * time.Second}
+	}
+	return &verifier{cfg: cfg, resource: resource, client: client, now: time.Now, cache: map[[32]byte]identity{}}
+}
+
+// audience is what a token's "aud" must contain.
+func (v *verifier) audience() []string {
+	if len(v.cfg.Audience) > 0 {
+		return v.cfg.Audience
+	}
+	if r := v.resource(); r != "" {
+		return []string{r}
+	}
+	return nil
+}
+
+// verify checks token and maps it to an agent.
+func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
+	if len(token) > maxTokenBytes {
+		return identity{}, &errToken{"token too long"}
+	}
+	sum := sha256.Sum256([]byte(token))
+	now := v.now()
+	v.mu.Lock()
+	if id, ok := v.cache[sum]; ok {
+		v.mu.Unlock()
+		if now.After(id.expiry.Add(v.cfg.ClockSkew)) {
+			return identity{}, &errToken{"token expired"}
+		}
+		return id, nil
+	}
+	v.mu.Unlock()
+
+	tok, err := jwt.ParseSigned(token, tokenAlgs)
+	if err != nil {
+		return identity{}, &errToken{"malformed token: " + err.Error()}
+	}
+	if len(tok.Headers) != 1 {
+		return identity{}, &errToken{"token must have exactly one signature"}
+	}
+	kid := tok.Headers[0].KeyID
+	keys, err := v.keysFor(ctx, kid)
+	if err != nil {
+		return identity{}, err
+	}
+	var claims jwt.Claims
+	var extra struct {
+		Scope string   `json:"scope"`
+		Scp   []string `json:"scp"`
+	}
+	verified := false
+	for _, k := range keys {
+		if k.Use != "" && k.Use != "sig" {
+			continue
+		}
+		if err := tok.Claims(k.Key, &claims, &extra); err == nil {
+			verified = true
+			break
+		}
+	}
+	if !verified {
+		return identity{}, &errToken{"token signature does not verify with the issuer's keys"}
+	}
+	if claims.Expiry == nil {
+		return identity{}, &errToken{"token has no exp claim"}
+	}
+	aud := v.audience()
+	if len(aud) == 0 {
+		return identity{}, &errToken{"no audience configured: set mcp.http.resource or mcp.http.audience"}
+	}
+	exp := jwt.Expected{Issuer: v.cfg.Issuer, AnyAudience: aud, Time: now}
+	if err := claims.ValidateWithLeeway(exp, v.cfg.ClockSkew); err != nil {
+		switch {
+		case errors.Is(err, jwt.ErrExpired):
+			return identity{}, &errToken{"token expired"}
+		case errors.Is(err, jwt.ErrInvalidAudience):
+			return identity{}, &errToken{fmt.Sprintf("token audience %v is not this resource (want one of %v)", []string(claims.Audience), aud)}
+		case errors.Is(err, jwt.ErrInvalidIssuer):
+			return identity{}, &errToken{fmt.Sprintf("token issuer %q is not %q", claims.Issuer, v.cfg.Issuer)}
+		default:
+			return identity{}, &errToken{"token rejected: " + err.Error()}
+		}
+	}
+	scopes := strings.Fields(extra.Scope)
+	scopes = append(scopes, extra.Scp...)
+	id := identity{subject: claims.Subject, scopes: scopes, expiry: claims.Expiry.Time()}
+	for _, m := range v.cfg.Scopes {
+		if slices.Contains(scopes, m.Scope) {
+			id.agent = m.Agent
+			break
+		}
+	}
+	if id.agent == "" {
+		id.agent = v.cfg.Agent
+	}
+	if id.agent == "" {
+		return identity{}, errScope
+	}
+	v.mu.Lock()
+	if len(v.cache) >= maxCachedTokens {
+		clear(v.cache)
+	}
+	v.cache[sum] = id
+	v.mu.Unlock()
+	return id, nil
+}
+
+// keysFor returns the keys that may have signed a token with kid, fetching
+// the JWKS when it is stale or does not know kid (at most every 10 s).
+func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	pick := func() []jose.JSONWebKey {
+		if v.keys == nil {
+			return nil
+		}
+		if kid != "" {
+			return v.keys.Key(kid)
+		}
+		return v.keys.Keys
+	}
+	stale := v.keys == nil || v.now().Sub(v.fetchedAt) > DefaultJWKSRefresh
+	ks := pick()
+	if (len(ks) == 0 || stale) && (v.keys == nil || v.now().Sub(v.fetchedAt) > 10*time.Second) {
+		set, err := v.fetch(ctx)
+		if err != nil {
+			if ks != nil {
+				return ks, nil // keep serving with the keys we have
+			}
+			return nil, fmt.Errorf("issuer keys: %w", err)
+		}
+		v.keys, v.fetchedAt = set, v.now()
+		ks = pick()
+	}
+	if len(ks) == 0 {
+		return nil, &errToken{fmt.Sprintf("token key id %q is not among the issuer's keys", kid)}
+	}
+	return ks, nil
+}
+
+func (v *verifier) fetch(ctx context.Context) (*jose.JSONWebKeySet, error) {
+	var data []byte
+	if v.cfg.JWKSFile != "" {
+		b, err := os.ReadFile(v.cfg.JWKSFile)
+		if err != nil {
+			return nil, err
+		}
+		data = b
+	} else {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, v.cfg.JWKSURL, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := v.client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("GET %s: %s", v.cfg.JWKSURL, resp.Status)
+		}
+		if data, err = io.ReadAll(io.LimitReader(resp.Body, 1<<20)); err != nil {
+			return nil, err
+		}
+	}
+	var set jose.JSONWebKeySet
+	if err := json.Unmarshal(data, &set); err != nil {
+		return nil, fmt.Errorf("JWKS: %w", err)
+	}
+	pub := set.Keys[:0]
+	for _, k := range set.Keys {
+		if k.Valid() && !k.IsPublic() {
+			k = k.Public()
+		}
+		if k.Valid() && k.IsPublic() {
+			pub = append(pub, k)
+		}
+	}
+	set.Keys = pub
+	return &set, nil
+}
+
+// tokenInfoKey carries a verified identity from requireToken to the
+// go-sdk middleware that puts it into the MCP request.
+type tokenInfoKey struct{}
+
+// requireToken is the OAuth 2.1 resource-server middleware: it answers 401
+// with WWW-Authenticate (resource_metadata, and error="invalid_token" for a
+// bad token) or 403 insufficient_scope, and otherwise hands the request on
+// with an auth.TokenInfo whose Extra["agent"] names the agent. anonymous,
+// when set, serves requests without Authorization as that agent.
+func requireToken(v *verifier, metadataURL func(*http.Request) string, anonymous string, next http.Handler) http.Handler {
+	// auth.RequireBearerToken stores TokenInfo where the go-sdk looks for
+	// it; its verifier only reads back what we verified.
+	inner := auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+		ti, _ := ctx.Value(tokenInfoKey{}).(*auth.TokenInfo)
+		if ti == nil {
+			return nil, auth.ErrInvalidToken
+		}
+		return ti, nil
+	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		challenge := func(status int, errCode, desc string) {
+			p := []string{fmt.Sprintf("resource_metadata=%q", metadataURL(r))}
+			if errCode != "" {
+				p = append(p, fmt.Sprintf("error=%q", errCode), fmt.Sprintf("error_description=%q", strings.ReplaceAll(desc, `"`, "'")))
+			}
+			w.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(p, ", "))
+			http.Error(w, desc, status)
+		}
+		h := r.Header.Get("Authorization")
+		if h == "" {
+			if anonymous != "" {
+				ti := &auth.TokenInfo{UserID: "anonymous:" + anonymous, Extra: map[string]any{"agent": anonymous}}
+				r.Header.Set("Authorization", "Bearer anonymous")
+				inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tokenInfoKey{}, ti)))
+				return
+			}
+			challenge(http.StatusUnauthorized, "", "this resource needs an OAuth 2.1 bearer token")
+			return
+		}
+		scheme, tok, ok := strings.Cut(h, " ")
+		tok = strings.TrimSpace(tok)
+		if !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {
+			challenge(http.StatusUnauthorized, "invalid_request", "Authorization must be: Bearer <token>")
+			return
+		}
+		if v == nil {
+			challenge(http.StatusUnauthorized, "invalid_token", "no token issuer is configured (mcp.http.issuer)")
+			return
+		}
+		id, err := v.verify(r.Context(), tok)
+		if err != nil {
+			var te *errToken
+			switch {
+			case errors.As(err, &te):
+				challenge(http.StatusUnauthorized, "invalid_token", te.msg)
+			case errors.Is(err, errScope):
+				p := []string{fmt.Sprintf("resource_metadata=%q", metadataURL(r)), `error="insufficient_scope"`}
+				if sc := scopeList(v.cfg.Scopes); sc != "" {
+					p = append(p, fmt.Sprintf("scope=%q", sc))
+				}
+				w.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(p, ", "))
+				http.Error(w, err.Error(), http.StatusForbidden)
+			default:
+				http.Error(w, "token verification unavailable: "+err.Error(), http.StatusServiceUnavailable)
+			}
+			return
+		}
+		ti := &auth.TokenInfo{Scopes: id.scopes, Expiration: id.expiry, UserID: id.agent + ":" + id.subject,
+			Extra: map[string]any{"agent": id.agent}}
+		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tokenInfoKey{}, ti)))
+	})
+}
+
+func scopeList(m []ScopeAgent) string {
+	s := make([]string, 0, len(m))
+	for _, x := range m {
+		s = append(s, x.Scope)
+	}
+	return strings.Join(s, " ")
+}

@@ -1,0 +1,175 @@
+package mcpserver
+
+import (
+	"fmt"
+	"net/url"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+)
+
+// DefaultAgent is the agent MCP clients act as unless the configuration
+// names another. When the configuration defines no agent by this name,
+// AddDefaultAgent adds it with DefaultAgentGrants.
+const DefaultAgent = "mcp"
+
+// DefaultAgentGrants are the grants of the default "mcp" agent: it may call
+// tools, and nothing else — tools that read or write spaces, use inference
+// or the network on its behalf are refused. Define agents.mcp in the
+// configuration to give MCP clients more.
+var DefaultAgentGrants = []string{"CallTool(*)"}
+
+// Defaults of the HTTP side.
+const (
+	DefaultClockSkew      = 5 * time.Second
+	DefaultSessionTimeout = 30 * time.Minute
+	DefaultJWKSRefresh    = 10 * time.Minute
+	// Path is where the streamable-HTTP endpoint is mounted.
+	Path = "/mcp"
+	// MetadataPath is the RFC 9728 protected resource metadata document.
+	MetadataPath = "/.well-known/oauth-protected-resource"
+)
+
+// Config is the `mcp:` section as the outbound server sees it.
+//
+//	mcp:
+//	  agent: mcp                 # agent of stdio clients (aios-host mcp); default mcp
+//	  export: ["pdf-*"]          # tools exported besides mcp_exportable ones (glob patterns)
+//	  http:                      # /mcp on `aios-host run --http`: an OAuth 2.1 resource server
+//	    resource: https://box.example.com/mcp        # this resource's URI (default <public url>/mcp)
+//	    audience: [https://box.example.com/mcp]      # accepted "aud" values (default [resource])
+//	    issuer: https://auth.example.com             # the authorization server ("iss")
+//	    jwks_url: https://auth.example.com/jwks.json # its signing keys (or jwks_file: path)
+//	    scopes:                                      # first listed scope a token holds picks its agent
+//	      - {scope: "aios.admin", agent: cli}
+//	      - {scope: "aios.tools", agent: mcp}
+//	    agent: ""                # agent of a valid token with none of the scopes ("" refuses it: 403)
+//	    anonymous_agent: ""      # serve requests without a token as this agent (development only)
+//	    clock_skew: 5s           # leeway for exp/nbf
+//	    session_timeout: 30m     # idle MCP sessions are closed
+//	  servers: ...               # imported MCP servers (runtimes/mcp)
+type Config struct {
+	Agent   string     `yaml:"agent"`
+	Export  []string   `yaml:"export"`
+	HTTP    HTTPConfig `yaml:"http"`
+	Servers yaml.Node  `yaml:"servers"`
+}
+
+// HTTPConfig configures /mcp.
+type HTTPConfig struct {
+	Resource       string        `yaml:"resource"`
+	Audience       []string      `yaml:"audience"`
+	Issuer         string        `yaml:"issuer"`
+	JWKSURL        string        `yaml:"jwks_url"`
+	JWKSFile       string        `yaml:"jwks_file"`
+	Scopes         []ScopeAgent  `yaml:"scopes"`
+	Agent          string        `yaml:"agent"`
+	AnonymousAgent string        `yaml:"anonymous_agent"`
+	ClockSkew      time.Duration `yaml:"clock_skew"`
+	SessionTimeout time.Duration `yaml:"session_timeout"`
+}
+
+// ScopeAgent maps an OAuth scope to an agent.
+type ScopeAgent struct {
+	Scope string `yaml:"scope"`
+	Agent string `yaml:"agent"`
+}
+
+// LoadConfig decodes the mcp section of cfg (strict), fills defaults and
+// checks that every agent it names exists (call AddDefaultAgent first).
+func LoadConfig(cfg *config.Config) (Config, error) {
+	var c Config
+	if err := cfg.Decode(cfg.MCP, "mcp", &c); err != nil {
+		return c, err
+	}
+	if c.Agent == "" {
+		c.Agent = DefaultAgent
+	}
+	h := &c.HTTP
+	if h.ClockSkew == 0 {
+		h.ClockSkew = DefaultClockSkew
+	}
+	if h.SessionTimeout == 0 {
+		h.SessionTimeout = DefaultSessionTimeout
+	}
+	bad := func(key, format string, a ...any) error {
+		return fmt.Errorf("%s: mcp.%s: %s", fileOf(cfg), key, fmt.Sprintf(format, a...))
+	}
+	for i, p := range c.Export {
+		if p == "" {
+			return c, bad(fmt.Sprintf("export[%d]", i), "empty pattern")
+		}
+	}
+	agents := map[string]string{"agent": c.Agent, "http.agent": h.Agent, "http.anonymous_agent": h.AnonymousAgent}
+	for i, s := range h.Scopes {
+		if s.Scope == "" || s.Agent == "" {
+			return c, bad(fmt.Sprintf("http.scopes[%d]", i), "needs scope and agent")
+		}
+		agents[fmt.Sprintf("http.scopes[%d].agent", i)] = s.Agent
+	}
+	for key, a := range agents {
+		if a == "" {
+			continue
+		}
+		if _, ok := cfg.Agents[a]; !ok {
+			return c, bad(key, "agent %q is not defined under agents", a)
+		}
+	}
+	if h.Resource != "" {
+		if u, err := url.Parse(h.Resource); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return c, bad("http.resource", "%q is not an http(s) URL", h.Resource)
+		}
+	}
+	if h.Issuer != "" && h.JWKSURL == "" && h.JWKSFile == "" {
+		return c, bad("http.issuer", "needs jwks_url or jwks_file to verify tokens")
+	}
+	if (h.JWKSURL != "" || h.JWKSFile != "") && h.Issuer == "" {
+		return c, bad("http.jwks_url", "needs issuer")
+	}
+	if h.JWKSURL != "" && h.JWKSFile != "" {
+		return c, bad("http.jwks_url", "give jwks_url or jwks_file, not both")
+	}
+	if h.ClockSkew < 0 || h.SessionTimeout < 0 {
+		return c, bad("http", "clock_skew and session_timeout must not be negative")
+	}
+	return c, nil
+}
+
+// AddDefaultAgent adds the agent "mcp" with DefaultAgentGrants to cfg when
+// the configuration uses it (mcp.agent unset or "mcp") and does not define
+// it. Call it before building the host.
+func AddDefaultAgent(cfg *config.Config) error {
+	var c struct {
+		Agent   string    `yaml:"agent"`
+		Export  yaml.Node `yaml:"export"`
+		HTTP    yaml.Node `yaml:"http"`
+		Servers yaml.Node `yaml:"servers"`
+	}
+	if err := cfg.Decode(cfg.MCP, "mcp", &c); err != nil {
+		return err
+	}
+	if c.Agent != "" && c.Agent != DefaultAgent {
+		return nil
+	}
+	if _, ok := cfg.Agents[DefaultAgent]; ok {
+		return nil
+	}
+	if _, err := abi.ParseGrants(DefaultAgentGrants); err != nil {
+		return err
+	}
+	if cfg.Agents == nil {
+		cfg.Agents = map[string]config.Agent{}
+	}
+	cfg.Agents[DefaultAgent] = config.Agent{Grants: append([]string(nil), DefaultAgentGrants...)}
+	return nil
+}
+
+func fileOf(cfg *config.Config) string {
+	if cfg.File == "" {
+		return "config"
+	}
+	return cfg.File
+}

@@ -1,0 +1,19 @@
+// Package mcpserver is the outbound MCP face of aios-host: it serves the
+// host's exportable tools to MCP clients (desktop assistants, IDEs, the MCP
+// Inspector) over stdio (`aios-host mcp`) and over streamable HTTP at /mcp
+// (`aios-host run --http`). A tool is listed when its definition says
+// mcp_exportable or its name matches a pattern of `mcp.export`; it carries
+// its description, inputSchema, outputSchema (when its return schema is an
+// object schema, with structuredContent in results) and annotations derived
+// from its hints. Every call runs through the host's whole pipeline as the
+// agent the client maps to: stdio clients are the local agent `mcp.agent`
+// (default "mcp", CallTool(*) only unless the configuration says
+// otherwise); HTTP clients present OAuth 2.1 bearer JWTs, verified against
+// the configured issuer's JWKS (signature, issuer, audience, expiry), whose
+// scopes select the agent. The tool list follows the registry: every change
+// sends notifications/tools/list_changed.
+//
+// mcpserver imports host, registry, config and abi, the MCP go-sdk and
+// go-jose; only cmd imports it. It must never be imported by host, a
+// runtime or server (server reaches it through an http.Handler).
+package mcpserver

@@ -1,0 +1,384 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"sort"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/registry"
+)
+
+// Version is the server version announced to MCP clients.
+const Version = "0.1.0"
+
+// MetaError is the _meta key of a failed call's result holding the
+// ToolError ({code, message, data}), for clients that want the code.
+const MetaError = "org.aios/error"
+
+// Options configure a Server.
+type Options struct {
+	Host *host.Host
+	// Config is the host configuration (Host.Config() when nil).
+	Config *config.Config
+	Logger *slog.Logger
+	// Resource is the URI of /mcp used when mcp.http.resource is unset;
+	// cmd passes the HTTP server's public URL + "/mcp". It is the default
+	// token audience.
+	Resource string
+	// HTTPClient fetches the issuer's JWKS (a 5 s timeout client when nil).
+	HTTPClient *http.Client
+}
+
+// Server serves the host's exportable tools over MCP. One Server serves
+// any number of stdio and HTTP sessions. It is safe for concurrent use.
+type Server struct {
+	h        *host.Host
+	cfg      Config
+	log      *slog.Logger
+	mcp      *mcpsdk.Server
+	verifier *verifier
+
+	resMu    sync.Mutex
+	resource string // URI of /mcp; see SetResource
+
+	mu       sync.Mutex
+	exported map[string]*registry.Entry
+
+	unsub     func()
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// New builds the server, exports the current tools and follows the
+// registry from then on.
+func New(opts Options) (*Server, error) {
+	if opts.Host == nil {
+		return nil, errors.New("mcpserver: no host")
+	}
+	hcfg := opts.Config
+	if hcfg == nil {
+		hcfg = opts.Host.Config()
+	}
+	cfg, err := LoadConfig(hcfg)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, done: make(chan struct{})}
+	s.resource = cfg.HTTP.Resource
+	if s.resource == "" {
+		s.resource = opts.Resource
+	}
+	if cfg.HTTP.Issuer != "" {
+		s.verifier = newVerifier(cfg.HTTP, s.currentResource, opts.HTTPClient)
+	}
+	s.mcp = mcpsdk.NewServer(&mcpsdk.Implementation{Name: "aios-host", Title: "aios-host tools", Version: Version},
+		&mcpsdk.ServerOptions{
+			Capabilities: &mcpsdk.ServerCapabilities{Tools: &mcpsdk.ToolCapabilities{ListChanged: true}},
+			Instructions: "Tools of an aios-host: each call is checked against this client's agent grants, validated against the tool's schema, rate limited and audited.",
+		})
+	events, unsub := opts.Host.Registry().Subscribe(64)
+	s.unsub = unsub
+	s.sync()
+	go func() {
+		defer close(s.done)
+		for range events {
+			s.sync()
+		}
+	}()
+	return s, nil
+}
+
+// MCP returns the go-sdk server (to run it on another transport).
+func (s *Server) MCP() *mcpsdk.Server { return s.mcp }
+
+// Run serves one session on t (e.g. &mcp.StdioTransport{}) until the client
+// disconnects or ctx is done. Calls run as the stdio agent (mcp.agent).
+func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
+	return s.mcp.Run(ctx, t)
+}
+
+// Tools returns the names of the exported tools, sorted.
+func (s *Server) Tools() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.exported))
+	for n := range s.exported {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Close stops following the registry. Sessions end with their transports.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		s.unsub()
+		<-s.done
+	})
+	return nil
+}
+
+// Handler serves /mcp (streamable HTTP behind the bearer-token check) and
+// the protected resource metadata at /.well-known/oauth-protected-resource
+// and /.well-known/oauth-protected-resource/mcp.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	s.Mount(mux)
+	return mux
+}
+
+// Mount adds the handlers of Handler to mux.
+func (s *Server) Mount(mux *http.ServeMux) {
+	sh := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.mcp },
+		&mcpsdk.StreamableHTTPOptions{SessionTimeout: s.cfg.HTTP.SessionTimeout, Logger: s.log})
+	mux.Handle(Path, requireToken(s.verifier, s.metadataURL, s.cfg.HTTP.AnonymousAgent, sh))
+	meta := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		md := &oauthex.ProtectedResourceMetadata{
+			Resource:               s.resourceFor(r),
+			BearerMethodsSupported: []string{"header"},
+			ResourceName:           "aios-host MCP tools",
+		}
+		if s.cfg.HTTP.Issuer != "" {
+			md.AuthorizationServers = []string{s.cfg.HTTP.Issuer}
+		}
+		if sc := scopeList(s.cfg.HTTP.Scopes); sc != "" {
+			for _, m := range s.cfg.HTTP.Scopes {
+				md.ScopesSupported = append(md.ScopesSupported, m.Scope)
+			}
+		}
+		auth.ProtectedResourceMetadataHandler(md).ServeHTTP(w, r)
+	})
+	mux.Handle(MetadataPath, meta)
+	mux.Handle(MetadataPath+Path, meta)
+}
+
+// SetResource sets the URI of /mcp (the default token audience) when
+// mcp.http.resource does not: cmd calls it with the HTTP server's public URL
+// + "/mcp" once it listens.
+func (s *Server) SetResource(uri string) {
+	if s.cfg.HTTP.Resource != "" {
+		return
+	}
+	s.resMu.Lock()
+	s.resource = uri
+	s.resMu.Unlock()
+}
+
+func (s *Server) currentResource() string {
+	s.resMu.Lock()
+	defer s.resMu.Unlock()
+	return s.resource
+}
+
+// resourceFor is the resource URI: the configured one, else derived from
+// the request (for discovery documents only; tokens are checked against
+// the configured audience).
+func (s *Server) resourceFor(r *http.Request) string {
+	if r := s.currentResource(); r != "" {
+		return r
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + Path
+}
+
+// metadataURL is the RFC 9728 metadata URL of the resource: the well-known
+// prefix inserted between its host and path.
+func (s *Server) metadataURL(r *http.Request) string {
+	u, err := url.Parse(s.resourceFor(r))
+	if err != nil {
+		return MetadataPath
+	}
+	return u.Scheme + "://" + u.Host + MetadataPath + u.Path
+}
+
+// exportable says whether an entry is listed over MCP.
+func (s *Server) exportable(e *registry.Entry) bool {
+	if e.Def.MCPExportable {
+		return true
+	}
+	for _, p := range s.cfg.Export {
+		if abi.Glob(p, e.Def.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// sync brings the MCP tool list in line with the registry: the default
+// version of every exportable tool. The go-sdk notifies connected clients
+// (notifications/tools/list_changed) of each change.
+func (s *Server) sync() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	reg := s.h.Registry()
+	want := map[string]*registry.Entry{}
+	for _, e := range reg.Tools() {
+		if _, seen := want[e.Def.Name]; seen {
+			continue
+		}
+		def, err := reg.Resolve(e.Def.Name, "")
+		if err != nil || !s.exportable(def) {
+			want[e.Def.Name] = nil
+			continue
+		}
+		want[e.Def.Name] = def
+	}
+	var gone []string
+	for name := range s.exported {
+		if want[name] == nil {
+			gone = append(gone, name)
+			delete(s.exported, name)
+		}
+	}
+	if len(gone) > 0 {
+		s.mcp.RemoveTools(gone...)
+	}
+	for name, e := range want {
+		if e == nil || s.exported[name] == e {
+			continue
+		}
+		tool, structured, err := toMCPTool(e)
+		if err != nil {
+			s.log.Warn("tool not exported over MCP", "tool", name, "reason", err)
+			if _, was := s.exported[name]; was {
+				s.mcp.RemoveTools(name)
+				delete(s.exported, name)
+			}
+			continue
+		}
+		s.mcp.AddTool(tool, s.handler(name, structured))
+		s.exported[name] = e
+	}
+}
+
+// agentOf is the agent a request acts as: the one its token maps to (HTTP)
+// or the stdio agent.
+func (s *Server) agentOf(req *mcpsdk.CallToolRequest) string {
+	if req != nil && req.Extra != nil && req.Extra.TokenInfo != nil {
+		if a, ok := req.Extra.TokenInfo.Extra["agent"].(string); ok && a != "" {
+			return a
+		}
+	}
+	return s.cfg.Agent
+}
+
+// handler runs one tools/call through the host pipeline. Tool failures
+// (including arguments that fail the schema: InvalidParams) are results
+// with isError, as MCP asks, so the model sees them.
+func (s *Server) handler(name string, structured bool) mcpsdk.ToolHandler {
+	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+		var params any = map[string]any{}
+		if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
+			if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
+				return errorResult(abi.Errorf(abi.InvalidParams, "arguments of %s are not valid JSON: %v", name, err)), nil
+			}
+		}
+		v, err := s.h.Call(ctx, &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Params: params})
+		if err != nil {
+			return errorResult(abi.AsToolError(err, abi.Internal)), nil
+		}
+		return successResult(v, structured)
+	}
+}
+
+func successResult(v any, structured bool) (*mcpsdk.CallToolResult, error) {
+	var text string
+	if str, ok := v.(string); ok {
+		text = str
+	} else {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return errorResult(abi.Errorf(abi.InvalidResult, "result is not JSON: %v", err)), nil
+		}
+		text = string(b)
+	}
+	r := &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: text}}}
+	if structured {
+		r.StructuredContent = v
+	}
+	return r, nil
+}
+
+func errorResult(te *abi.ToolError) *mcpsdk.CallToolResult {
+	e := map[string]any{"code": string(te.Code), "message": te.Message}
+	if te.Data != nil {
+		e["data"] = te.Data
+	}
+	return &mcpsdk.CallToolResult{
+		IsError: true,
+		Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: string(te.Code) + ": " + te.Message}},
+		Meta:    mcpsdk.Meta{MetaError: e},
+	}
+}
+
+// toMCPTool describes e as an MCP tool. structured says whether the tool
+// has an object return schema (outputSchema + structuredContent).
+func toMCPTool(e *registry.Entry) (*mcpsdk.Tool, bool, error) {
+	d := e.Def
+	in := map[string]any{"type": "object"}
+	if d.Parameters != nil {
+		if t, ok := d.Parameters["type"]; ok && t != "object" {
+			return nil, false, fmt.Errorf("params schema has type %v; MCP tools take an object", t)
+		}
+		in = make(map[string]any, len(d.Parameters)+1)
+		for k, v := range d.Parameters {
+			in[k] = v
+		}
+		in["type"] = "object"
+	}
+	t := &mcpsdk.Tool{Name: d.Name, Description: d.Description, InputSchema: in}
+	structured := false
+	if d.Returns != nil && d.Returns["type"] == "object" {
+		t.OutputSchema = d.Returns
+		structured = true
+	}
+	a := &mcpsdk.ToolAnnotations{IdempotentHint: d.Idempotent}
+	openWorld := false
+	for _, c := range e.Caps {
+		if c.Kind == abi.CapNetwork {
+			openWorld = true
+		}
+	}
+	a.OpenWorldHint = &openWorld
+	switch d.PermissionLevel {
+	case abi.PermissionPublic:
+		a.ReadOnlyHint = true
+	case abi.PermissionLow, abi.PermissionMedium:
+		f := false
+		a.DestructiveHint = &f
+	default: // high, critical
+		tr := true
+		a.DestructiveHint = &tr
+	}
+	t.Annotations = a
+	t.Meta = mcpsdk.Meta{
+		"org.aios/version":          e.Version.String(),
+		"org.aios/provider":         e.Provider.Info.ID,
+		"org.aios/runtime":          e.Provider.Info.Runtime,
+		"org.aios/permission_level": d.PermissionLevel,
+	}
+	if d.Deprecated {
+		t.Meta["org.aios/deprecated"] = true
+	}
+	return t, structured, nil
+}

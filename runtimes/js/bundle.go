@@ -1,0 +1,185 @@
+package js
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+//go:embed sdk_module.js
+var sdkModuleSource string
+
+// Decorator modes a file can ask for with a pragma comment.
+const (
+	decoratorsDefault      = ""             // esbuild's choice: tsconfig.json if any, else standard
+	decoratorsStandard     = "standard"     // TC39 decorators
+	decoratorsExperimental = "experimental" // TypeScript experimentalDecorators
+)
+
+// decoratorPragma finds "// @aios-decorators experimental" (or standard) on
+// a line of its own.
+var decoratorPragma = regexp.MustCompile(`(?m)^[ \t]*//[ \t]*@aios-decorators[ \t:]+(experimental|standard)\b`)
+
+// bundled is the output of bundling one provider file.
+type bundled struct {
+	// Code is an IIFE script with an inline source map.
+	Code string
+	// Name is the script name given to goja; the source map's sources are
+	// resolved relative to it, so stacks show the original file names.
+	Name string
+	// Decorators is the decorator mode used.
+	Decorators string
+}
+
+// bundleFile transpiles and bundles the provider at path (a .js or .ts file,
+// or a folder holding index.ts or index.js) into one script goja can run.
+// Imports are limited to 'aios-sdk' and relative files inside the provider's
+// folder. Errors carry the original file:line:col.
+func bundleFile(path string) (*bundled, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	entry, err := entryFile(abs)
+	if err != nil {
+		return nil, err
+	}
+	src, err := os.ReadFile(entry)
+	if err != nil {
+		return nil, fmt.Errorf("read provider: %w", err)
+	}
+	dir := filepath.Dir(entry)
+	mode := decoratorsDefault
+	if m := decoratorPragma.FindSubmatch(src); m != nil {
+		mode = string(m[1])
+	}
+	opts := api.BuildOptions{
+		EntryPoints:    []string{entry},
+		Bundle:         true,
+		Write:          false,
+		Format:         api.FormatIIFE,
+		Target:         api.ES2017,
+		Platform:       api.PlatformNeutral,
+		Sourcemap:      api.SourceMapInline,
+		SourcesContent: api.SourcesContentExclude,
+		Charset:        api.CharsetUTF8,
+		TreeShaking:    api.TreeShakingFalse,
+		LegalComments:  api.LegalCommentsNone,
+		LogLevel:       api.LogLevelSilent,
+		AbsWorkingDir:  dir,
+		Outdir:         dir,
+		Plugins:        []api.Plugin{sdkPlugin(dir)},
+	}
+	switch mode {
+	case decoratorsExperimental:
+		opts.TsconfigRaw = `{"compilerOptions":{"experimentalDecorators":true}}`
+	case decoratorsStandard:
+		opts.TsconfigRaw = `{"compilerOptions":{"experimentalDecorators":false}}`
+	}
+	res := api.Build(opts)
+	if len(res.Errors) > 0 {
+		return nil, buildError(dir, res.Errors)
+	}
+	if len(res.OutputFiles) != 1 {
+		return nil, fmt.Errorf("%s: esbuild produced %d output files, want 1", entry, len(res.OutputFiles))
+	}
+	base := filepath.Base(entry)
+	return &bundled{
+		Code:       string(res.OutputFiles[0].Contents),
+		Name:       base + ".bundle.js",
+		Decorators: mode,
+	}, nil
+}
+
+// entryFile returns path itself for a file, or the index file of a folder.
+func entryFile(abs string) (string, error) {
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("provider %s: %w", abs, err)
+	}
+	if !st.IsDir() {
+		return abs, nil
+	}
+	for _, n := range []string{"index.ts", "index.js"} {
+		p := filepath.Join(abs, n)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("provider folder %s has neither index.ts nor index.js", abs)
+}
+
+// buildError renders esbuild's messages as "file:line:col: text" lines with
+// the original (pre-transpile) position; esbuild columns are 0-based.
+func buildError(dir string, msgs []api.Message) error {
+	var b strings.Builder
+	for i, m := range msgs {
+		if i == 5 {
+			fmt.Fprintf(&b, "\n... and %d more errors", len(msgs)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if l := m.Location; l != nil {
+			file := l.File
+			if l.Namespace == "file" || l.Namespace == "" {
+				if !filepath.IsAbs(file) {
+					file = filepath.Join(dir, file)
+				}
+			}
+			fmt.Fprintf(&b, "%s:%d:%d: %s", file, l.Line, l.Column+1, m.Text)
+			if t := strings.TrimSpace(l.LineText); t != "" && len(t) < 200 {
+				fmt.Fprintf(&b, "\n    %s", t)
+			}
+		} else {
+			b.WriteString(m.Text)
+		}
+	}
+	return &SyntaxError{Msg: b.String()}
+}
+
+// SyntaxError is a load-time error in a provider's source, with the original
+// file:line:col of each problem.
+type SyntaxError struct{ Msg string }
+
+func (e *SyntaxError) Error() string { return e.Msg }
+
+// sdkPlugin resolves 'aios-sdk' to the SDK shim and refuses every other
+// bare import, and relative imports that leave root.
+func sdkPlugin(root string) api.Plugin {
+	return api.Plugin{
+		Name: "aios-sdk",
+		Setup: func(b api.PluginBuild) {
+			b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+				if a.Kind == api.ResolveEntryPoint {
+					return api.OnResolveResult{}, nil
+				}
+				if a.Path == "aios-sdk" {
+					return api.OnResolveResult{Path: "aios-sdk", Namespace: "aios-sdk"}, nil
+				}
+				if strings.HasPrefix(a.Path, "./") || strings.HasPrefix(a.Path, "../") || filepath.IsAbs(a.Path) {
+					p := a.Path
+					if !filepath.IsAbs(p) {
+						p = filepath.Join(a.ResolveDir, p)
+					}
+					rel, err := filepath.Rel(root, p)
+					if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+						return api.OnResolveResult{}, fmt.Errorf("import %q leaves the provider's folder %s", a.Path, root)
+					}
+					return api.OnResolveResult{}, nil
+				}
+				return api.OnResolveResult{}, fmt.Errorf("cannot import %q: a provider may import only 'aios-sdk' and relative files in its folder (there is no require, fs, network or process)", a.Path)
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "aios-sdk"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
+				src := sdkModuleSource
+				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+			})
+		},
+	}
+}

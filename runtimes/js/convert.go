@@ -1,0 +1,312 @@
+package js
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/dop251/goja"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// Values crossing into JS (params, host-call results) are canonical generic
+// values (abi.Normalize) turned into plain JS objects, arrays and primitives;
+// object keys are set in sorted order so handlers see a deterministic order.
+//
+// Values coming out of JS (results, callTool params, error data) become
+// canonical values by the rules of JSON.stringify, except that values JSON
+// cannot carry are clear errors naming their path instead of silent loss:
+// functions, a Symbol result, NaN/Infinity, Map, typed arrays, ArrayBuffer, Proxy,
+// Promise (a missing await) and cycles. Properties whose value is undefined
+// are skipped and undefined array elements become null, as in JSON. A Date
+// becomes its ISO string (what its toJSON gives); other toJSON methods are
+// not called. A Symbol nested in a result exports as its description (goja
+// gives no cheap way to tell it from a string). A Set becomes the array of its values. Numbers that are
+// integral and within ±2^53 become int64, others float64. Integers beyond
+// ±(2^53-1) cross into JS as BigInt (exact) and BigInt results within the
+// int64 range come back as int64; other BigInts are refused. The strings
+// and keys of one value are bounded in total (TooLarge).
+
+const maxExportDepth = 512
+
+var typePromise = reflect.TypeOf((*goja.Promise)(nil))
+
+// maxSafe is Number.MAX_SAFE_INTEGER: int64 values beyond it reach JS as
+// BigInt so they are not rounded, and BigInt results within int64 come back
+// as int64 — an int64 round-trips through a handler exactly.
+const maxSafe = 1<<53 - 1
+
+// exportError is a conversion failure with the JSON path of the value.
+type exportError struct {
+	code abi.ErrorCode
+	msg  string
+}
+
+func (e *exportError) Error() string { return e.msg }
+
+// step is one step of the path to a value: an object key, or an array
+// index when idx >= 0.
+type step struct {
+	key string
+	idx int
+}
+
+func pathString(path []step) string {
+	var b strings.Builder
+	b.WriteByte('$')
+	for _, st := range path {
+		if st.idx >= 0 {
+			b.WriteString("[" + strconv.Itoa(st.idx) + "]")
+		} else {
+			b.WriteString("." + st.key)
+		}
+	}
+	return b.String()
+}
+
+// exporter converts a JS value into a canonical value. It lets goja's own
+// Export build the Go value (fast: one pass, no per-key lookups from Go),
+// then walks the result once to check and canonicalize it. The two
+// ambiguities of Export — undefined and null both export as nil, a Symbol
+// exports as its "Symbol(desc)" string — are resolved by looking the value
+// up in JS along its path, which happens only when such a value occurs.
+type exporter struct {
+	vm    *goja.Runtime
+	root  goja.Value
+	limit int // byte budget for strings and keys; <= 0 means no limit
+	size  int
+	stack []unsafe.Pointer // maps and slices on the current path (cycles)
+	path  []step           // the current path, for lookups and errors
+}
+
+func (e *exporter) fail(code abi.ErrorCode, format string, args ...any) error {
+	return &exportError{code: code, msg: pathString(e.path) + ": " + fmt.Sprintf(format, args...)}
+}
+
+func (e *exporter) add(n int) error {
+	e.size += n
+	if e.limit > 0 && e.size > e.limit {
+		return e.fail(abi.TooLarge, "value is larger than the limit of %d bytes", e.limit)
+	}
+	return nil
+}
+
+// export converts v. skip reports that v is undefined (the caller drops the
+// key, as JSON.stringify does). JS exceptions (throwing getters) panic as
+// goja exceptions; callers run export inside vm.Try.
+func (e *exporter) export(v goja.Value) (out any, skip bool, err error) {
+	if v == nil || goja.IsUndefined(v) {
+		return nil, true, nil
+	}
+	e.root = v
+	e.size = 0
+	e.stack = e.stack[:0]
+	e.path = e.path[:0]
+	return e.walk(v.Export(), 0)
+}
+
+// lookup finds the JS value at the current path under the root.
+func (e *exporter) lookup() goja.Value {
+	v := e.root
+	for _, st := range e.path {
+		o, ok := v.(*goja.Object)
+		if !ok {
+			return nil
+		}
+		if st.idx >= 0 {
+			v = o.Get(strconv.Itoa(st.idx))
+		} else {
+			v = o.Get(st.key)
+		}
+	}
+	return v
+}
+
+func (e *exporter) walk(v any, depth int) (any, bool, error) {
+	switch x := v.(type) {
+	case nil:
+		jv := e.lookup()
+		return nil, jv == nil || goja.IsUndefined(jv), nil
+	case bool, int64:
+		return x, false, nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, false, e.fail(abi.InvalidResult, "%v is not a JSON number", x)
+		}
+		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
+			return int64(x), false, nil
+		}
+		return x, false, nil
+	case string:
+		if len(e.path) == 0 {
+			if _, isSym := e.root.(*goja.Symbol); isSym {
+				return nil, false, e.fail(abi.InvalidResult, "a Symbol is not a JSON value")
+			}
+		}
+		return x, false, e.add(len(x))
+	case map[string]any:
+		if depth >= maxExportDepth {
+			return nil, false, e.fail(abi.InvalidResult, "value nested deeper than %d levels", maxExportDepth)
+		}
+		if len(x) == 0 {
+			// new String/Number/Boolean export as empty maps.
+			if jo, ok := e.lookup().(*goja.Object); ok {
+				switch jo.ClassName() {
+				case "String", "Number", "Boolean":
+					if valueOf, ok := goja.AssertFunction(jo.Get("valueOf")); ok {
+						if pv, err := valueOf(jo); err == nil && !goja.IsUndefined(pv) {
+							if _, isObj := pv.(*goja.Object); !isObj {
+								return e.walk(pv.Export(), depth+1)
+							}
+						}
+					}
+				}
+			}
+			return x, false, nil
+		}
+		ptr := reflect.ValueOf(x).UnsafePointer()
+		if slices.Contains(e.stack, ptr) {
+			return nil, false, e.fail(abi.InvalidResult, "cycle: the value contains itself; JSON cannot carry cycles")
+		}
+		e.stack = append(e.stack, ptr)
+		for k, ev := range x {
+			e.path = append(e.path, step{key: k, idx: -1})
+			if err := e.add(len(k)); err != nil {
+				return nil, false, err
+			}
+			r, skip, err := e.walk(ev, depth+1)
+			if err != nil {
+				return nil, false, err
+			}
+			e.path = e.path[:len(e.path)-1]
+			if skip {
+				delete(x, k)
+			} else {
+				x[k] = r
+			}
+		}
+		e.stack = e.stack[:len(e.stack)-1]
+		return x, false, nil
+	case []any:
+		if depth >= maxExportDepth {
+			return nil, false, e.fail(abi.InvalidResult, "value nested deeper than %d levels", maxExportDepth)
+		}
+		if len(x) > 0 {
+			ptr := unsafe.Pointer(&x[0])
+			if slices.Contains(e.stack, ptr) {
+				return nil, false, e.fail(abi.InvalidResult, "cycle: the value contains itself; JSON cannot carry cycles")
+			}
+			e.stack = append(e.stack, ptr)
+			defer func() { e.stack = e.stack[:len(e.stack)-1] }()
+		}
+		if err := e.add(len(x)); err != nil {
+			return nil, false, err
+		}
+		for i, ev := range x {
+			if ev == nil {
+				continue // null, or undefined which JSON also makes null
+			}
+			e.path = append(e.path, step{idx: i})
+			r, _, err := e.walk(ev, depth+1)
+			if err != nil {
+				return nil, false, err
+			}
+			e.path = e.path[:len(e.path)-1]
+			x[i] = r
+		}
+		return x, false, nil
+	case time.Time:
+		if x.IsZero() {
+			return nil, false, nil
+		}
+		s := x.UTC().Format("2006-01-02T15:04:05.000Z")
+		return s, false, e.add(len(s))
+	case *big.Int:
+		if x.IsInt64() {
+			return x.Int64(), false, nil
+		}
+		return nil, false, e.fail(abi.InvalidResult, "a BigInt (%s) outside the int64 range is not a JSON value; convert it with String(x)", x)
+	case func(goja.FunctionCall) goja.Value, func(goja.FunctionCall, *goja.Object) *goja.Object:
+		return nil, false, e.fail(abi.InvalidResult, "a function is not a JSON value")
+	case *goja.Promise:
+		return nil, false, e.fail(abi.InvalidResult, "a Promise is not a JSON value (missing await?)")
+	case [][2]any:
+		return nil, false, e.fail(abi.InvalidResult, "a Map is not a JSON value; convert it with Object.fromEntries(m)")
+	case goja.ArrayBuffer, []byte, []int8, []uint16, []int16, []uint32, []int32, []float32, []float64, []*big.Int, []uint64, []int64:
+		name := "ArrayBuffer"
+		if jo, ok := e.lookup().(*goja.Object); ok {
+			if tag := jo.GetSymbol(goja.SymToStringTag); tag != nil && goja.IsString(tag) {
+				name = tag.String()
+			}
+		}
+		return nil, false, e.fail(abi.InvalidResult, "binary data (%s) is not a JSON value; store it with ctx.spaces.write and return the ObjectId, or encode it as base64", name)
+	case goja.Proxy:
+		return nil, false, e.fail(abi.InvalidResult, "a Proxy is not exported; return a plain object")
+	}
+	if reflect.TypeOf(v).Kind() == reflect.Func {
+		return nil, false, e.fail(abi.InvalidResult, "a function is not a JSON value")
+	}
+	return nil, false, e.fail(abi.InvalidResult, "a JS value exported as %T is not a JSON value", v)
+}
+
+// setProp defines an own data property; "__proto__" from params must not
+// set the object's prototype, as a plain assignment would.
+func setProp(o *goja.Object, k string, v goja.Value) {
+	if k == "__proto__" {
+		_ = o.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		return
+	}
+	_ = o.Set(k, v)
+}
+
+// toJS converts a canonical value (or anything abi.Normalize accepts) into a
+// plain JS value.
+func toJS(vm *goja.Runtime, v any) goja.Value {
+	switch x := v.(type) {
+	case nil:
+		return goja.Null()
+	case int64:
+		if x > maxSafe || x < -maxSafe {
+			return vm.ToValue(new(big.Int).SetInt64(x))
+		}
+		return vm.ToValue(x)
+	case bool, float64, string:
+		return vm.ToValue(x)
+	case []any:
+		items := make([]any, len(x))
+		for i, e := range x {
+			items[i] = toJS(vm, e)
+		}
+		return vm.NewArray(items...)
+	case map[string]any:
+		o := vm.NewObject()
+		if len(x) == 1 {
+			for k, e := range x {
+				setProp(o, k, toJS(vm, e))
+			}
+			return o
+		}
+		var buf [8]string
+		keys := buf[:0]
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			setProp(o, k, toJS(vm, x[k]))
+		}
+		return o
+	}
+	n, err := abi.Normalize(v)
+	if err != nil {
+		return goja.Null()
+	}
+	return toJS(vm, n)
+}

@@ -1,0 +1,196 @@
+package js
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// How JS failures become ToolErrors:
+//
+//   - a thrown (or rejected) value with a string `code` naming a known
+//     abi.ErrorCode keeps that code and its message (a nested call's
+//     ToolError rethrown unchanged, or `throw new aios.ToolError(code, msg)`);
+//   - any other thrown value is ProviderError "<Name>: <message> (at
+//     file:line:col)" with Data {"name", "stack"}, positions of the original
+//     source;
+//   - stack overflow (goja's uncatchable StackOverflowError) and Go panics
+//     are ProviderCrashed and the runtime is discarded;
+//   - an interrupt carries the watchdog's reason (Timeout, Cancelled, or
+//     ProviderCrashed for the memory budget) and the runtime is discarded.
+
+// maxStackLines bounds the stack kept in error data.
+const maxStackLines = 12
+
+// pcSuffix matches goja's "file:line:col(pc)" program counter suffix.
+var pcSuffix = regexp.MustCompile(`(:\d+:\d+)\(\d+\)`)
+
+func cleanStack(s string) string {
+	s = pcSuffix.ReplaceAllString(s, "$1")
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > maxStackLines {
+		lines = append(lines[:maxStackLines], fmt.Sprintf("\t... %d more frames", len(lines)-maxStackLines))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// firstFrame returns "file:line:col" of the first frame that has a file.
+func firstFrame(stack string) string {
+	for _, l := range strings.Split(stack, "\n") {
+		l = strings.TrimSpace(l)
+		if !strings.HasPrefix(l, "at ") {
+			continue
+		}
+		l = strings.TrimPrefix(l, "at ")
+		if i := strings.LastIndexByte(l, '('); i >= 0 && strings.HasSuffix(l, ")") {
+			l = l[i+1 : len(l)-1]
+		}
+		if l != "native" && strings.Contains(l, ":") && !strings.HasPrefix(l, "aios-sdk:") {
+			return l
+		}
+	}
+	return ""
+}
+
+func framesString(frames []goja.StackFrame) string {
+	var b strings.Builder
+	for i := range frames {
+		if i == maxStackLines {
+			fmt.Fprintf(&b, "\t... %d more frames\n", len(frames)-i)
+			break
+		}
+		f := &frames[i]
+		p := f.Position()
+		if p.Filename == "" {
+			fmt.Fprintf(&b, "\tat %s (native)\n", f.FuncName())
+			continue
+		}
+		fmt.Fprintf(&b, "\tat %s (%s:%d:%d)\n", f.FuncName(), p.Filename, p.Line, p.Column)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func knownCode(s string) (abi.ErrorCode, bool) {
+	for _, c := range abi.KnownCodes {
+		if string(c) == s {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// errorFromJS converts an error returned by goja (from a call, a program
+// run, or a promise job) into a ToolError. discard reports that the runtime
+// must not be reused.
+func (w *worker) errorFromJS(err error) (te *abi.ToolError, discard bool) {
+	var intr *goja.InterruptedError
+	if errors.As(err, &intr) {
+		if t, ok := intr.Value().(*abi.ToolError); ok {
+			return t, true
+		}
+		return &abi.ToolError{Code: abi.Timeout, Message: fmt.Sprintf("interrupted: %v", intr.Value())}, true
+	}
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		st := framesString(so.Stack())
+		msg := fmt.Sprintf("stack overflow: more than %d nested calls", w.p.rt.opts.MaxCallStackSize)
+		if f := firstFrame(st); f != "" {
+			msg += " (at " + f + ")"
+		}
+		return &abi.ToolError{Code: abi.ProviderCrashed, Message: msg, Data: map[string]any{"stack": st}}, true
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return w.errorFromValue(ex.Value(), ex), false
+	}
+	var ce *goja.CompilerSyntaxError
+	if errors.As(err, &ce) {
+		return &abi.ToolError{Code: abi.ProviderError, Message: "SyntaxError: " + ce.Error()}, false
+	}
+	return &abi.ToolError{Code: abi.ProviderError, Message: err.Error()}, false
+}
+
+// errorFromValue converts a thrown or rejected JS value. ex, when not nil,
+// supplies the stack for values that carry none.
+func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError {
+	o, isObj := v.(*goja.Object)
+	if !isObj {
+		msg := "uncaught " + describe(v)
+		te := &abi.ToolError{Code: abi.ProviderError, Message: msg}
+		if ex != nil {
+			if st := framesString(ex.Stack()); st != "" {
+				te.Data = map[string]any{"stack": st}
+				if f := firstFrame(st); f != "" {
+					te.Message += " (at " + f + ")"
+				}
+			}
+		}
+		return te
+	}
+	str := func(name string) string {
+		p := o.Get(name)
+		if p == nil || goja.IsUndefined(p) || goja.IsNull(p) {
+			return ""
+		}
+		return p.String()
+	}
+	message := str("message")
+	if code, ok := knownCode(str("code")); ok {
+		te := &abi.ToolError{Code: code, Message: message}
+		if d := o.Get("data"); d != nil && !goja.IsUndefined(d) {
+			ex := exporter{vm: w.vm, limit: 1 << 20}
+			if dv, _, err := ex.export(d); err == nil {
+				te.Data = dv
+			}
+		}
+		return te
+	}
+	name := str("name")
+	if name == "" {
+		name = "Error"
+	}
+	stack := str("stack")
+	if stack == "" && ex != nil {
+		stack = framesString(ex.Stack())
+	}
+	stack = cleanStack(stack)
+	msg := name + ": " + message
+	if message == "" && o.ClassName() != "Error" {
+		msg = "uncaught " + describe(v)
+	}
+	if f := firstFrame(stack); f != "" {
+		msg += " (at " + f + ")"
+	}
+	te := &abi.ToolError{Code: abi.ProviderError, Message: msg}
+	data := map[string]any{"name": name}
+	if stack != "" {
+		data["stack"] = stack
+	}
+	te.Data = data
+	return te
+}
+
+// describe renders a thrown non-Error value for a message.
+func describe(v goja.Value) string {
+	if v == nil {
+		return "undefined"
+	}
+	if goja.IsString(v) {
+		return fmt.Sprintf("%q", v.String())
+	}
+	s := v.String()
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+// crashed is the ToolError for a Go panic inside the runtime.
+func crashed(r any) *abi.ToolError {
+	return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("JS runtime panicked: %v", r)}
+}

@@ -1,0 +1,295 @@
+package js
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dop251/goja"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// The host functions behind ctx.* and the SDK's timers. Each runs on the
+// loop goroutine; host work runs on its own goroutine and settles its
+// promise through a job posted back to the loop.
+//
+// Space objects: ctx.spaces.read(id, space?) resolves to a string when the
+// object's bytes are valid UTF-8 and to a Uint8Array otherwise;
+// ctx.spaces.readBytes always resolves to a Uint8Array; ctx.spaces.write
+// takes a string (stored as UTF-8), Uint8Array or ArrayBuffer and resolves
+// to the new ObjectId.
+
+func (w *worker) throw(format string, args ...any) {
+	panic(w.vm.NewTypeError(fmt.Sprintf(format, args...)))
+}
+
+func (w *worker) requireCall(what string) {
+	if !w.inCall {
+		w.throw("%s is only available while a tool call runs (not in top-level code or after the call returned)", what)
+	}
+}
+
+func (w *worker) argString(fc goja.FunctionCall, i int, what string, optional bool) string {
+	a := fc.Argument(i)
+	if goja.IsUndefined(a) || goja.IsNull(a) {
+		if optional {
+			return ""
+		}
+		w.throw("%s: argument %d is missing", what, i+1)
+	}
+	if !goja.IsString(a) {
+		w.throw("%s: argument %d must be a string, got %s", what, i+1, a.String())
+	}
+	return a.String()
+}
+
+// hostAsync runs op off the loop and returns a promise for its result.
+func (w *worker) hostAsync(what string, op func(ctx context.Context, env abi.Env) (any, error), conv func(any) goja.Value) goja.Value {
+	pr, resolve, reject := w.vm.NewPromise()
+	env := w.cs.env
+	if env == nil {
+		_ = reject(w.errorValue(abi.Errorf(abi.Unavailable, "%s: no host environment for this call", what)))
+		return w.vm.ToValue(pr)
+	}
+	s := w.session()
+	s.pending++
+	ctx := w.cs.ctx
+	go func() {
+		v, err := safeOp(ctx, env, op)
+		s.post(w, job{sess: s, run: func() error {
+			s.pending--
+			if err != nil {
+				return reject(w.errorValue(abi.AsToolError(err, abi.ProviderError)))
+			}
+			return resolve(conv(v))
+		}})
+	}()
+	return w.vm.ToValue(pr)
+}
+
+func safeOp(ctx context.Context, env abi.Env, op func(context.Context, abi.Env) (any, error)) (v any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = abi.Errorf(abi.Internal, "host call panicked: %v", r)
+		}
+	}()
+	return op(ctx, env)
+}
+
+// errorValue makes an SDK ToolError object carrying te's code, message and data.
+func (w *worker) errorValue(te *abi.ToolError) goja.Value {
+	args := []goja.Value{w.vm.ToValue(string(te.Code)), w.vm.ToValue(te.Message)}
+	if te.Data != nil {
+		args = append(args, toJS(w.vm, te.Data))
+	}
+	o, err := w.vm.New(w.errCtor, args...)
+	if err != nil {
+		return w.vm.NewGoError(te)
+	}
+	return o
+}
+
+func (w *worker) bytesValue(data []byte) goja.Value {
+	o, err := w.vm.New(w.u8Ctor, w.vm.ToValue(w.vm.NewArrayBuffer(data)))
+	if err != nil {
+		panic(err)
+	}
+	return o
+}
+
+func (w *worker) nativeRead(fc goja.FunctionCall) goja.Value {
+	w.requireCall("ctx.spaces.read")
+	id := w.argString(fc, 0, "ctx.spaces.read", false)
+	space := w.argString(fc, 1, "ctx.spaces.read", true)
+	asBytes := fc.Argument(2).ToBoolean()
+	return w.hostAsync("ctx.spaces.read", func(ctx context.Context, env abi.Env) (any, error) {
+		obj, err := env.SpaceRead(ctx, space, id)
+		if err != nil {
+			return nil, err
+		}
+		return obj.Data, nil
+	}, func(v any) goja.Value {
+		data := v.([]byte)
+		if !asBytes && utf8.Valid(data) {
+			return w.vm.ToValue(string(data))
+		}
+		return w.bytesValue(data)
+	})
+}
+
+func (w *worker) nativeWrite(fc goja.FunctionCall) goja.Value {
+	w.requireCall("ctx.spaces.write")
+	space := w.argString(fc, 0, "ctx.spaces.write", false)
+	var data []byte
+	switch a := fc.Argument(1); {
+	case goja.IsString(a):
+		data = []byte(a.String())
+	default:
+		switch x := a.Export().(type) {
+		case goja.ArrayBuffer:
+			data = append([]byte(nil), x.Bytes()...)
+		case []byte:
+			data = append([]byte(nil), x...)
+		default:
+			w.throw("ctx.spaces.write: data must be a string, Uint8Array or ArrayBuffer, got %s", a.String())
+		}
+	}
+	return w.hostAsync("ctx.spaces.write", func(ctx context.Context, env abi.Env) (any, error) {
+		obj, err := env.SpaceWrite(ctx, space, data)
+		if err != nil {
+			return nil, err
+		}
+		return obj.ID, nil
+	}, func(v any) goja.Value { return w.vm.ToValue(v) })
+}
+
+func (w *worker) exportArg(v goja.Value, what string) any {
+	ex := exporter{vm: w.vm, limit: w.p.rt.opts.MaxResultBytes}
+	out, _, err := ex.export(v)
+	if err != nil {
+		w.throw("%s: %v", what, err)
+	}
+	return out
+}
+
+func (w *worker) nativeCallTool(fc goja.FunctionCall) goja.Value {
+	w.requireCall("ctx.callTool")
+	name := w.argString(fc, 0, "ctx.callTool", false)
+	params := w.exportArg(fc.Argument(1), "ctx.callTool params")
+	if params == nil {
+		params = map[string]any{}
+	}
+	version := w.argString(fc, 2, "ctx.callTool", true)
+	return w.hostAsync("ctx.callTool", func(ctx context.Context, env abi.Env) (any, error) {
+		return env.CallTool(ctx, name, version, params)
+	}, func(v any) goja.Value { return toJS(w.vm, v) })
+}
+
+func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
+	w.requireCall("ctx.ai.complete")
+	req := abi.CompleteRequest{Prompt: w.argString(fc, 0, "ctx.ai.complete", false)}
+	if o, ok := w.exportArg(fc.Argument(1), "ctx.ai.complete options").(map[string]any); ok {
+		num := func(keys ...string) (float64, bool) {
+			for _, k := range keys {
+				switch x := o[k].(type) {
+				case int64:
+					return float64(x), true
+				case float64:
+					return x, true
+				}
+			}
+			return 0, false
+		}
+		if n, ok := num("maxTokens", "max_tokens"); ok {
+			req.MaxTokens = int(n)
+		}
+		if t, ok := num("temperature"); ok {
+			req.Temperature = &t
+		}
+		req.System, _ = o["system"].(string)
+		req.Model, _ = o["model"].(string)
+	}
+	return w.hostAsync("ctx.ai.complete", func(ctx context.Context, env abi.Env) (any, error) {
+		resp, err := env.Complete(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		return resp.Text, nil
+	}, func(v any) goja.Value { return w.vm.ToValue(v) })
+}
+
+func (w *worker) nativeLog(fc goja.FunctionCall) goja.Value {
+	level := fc.Argument(0).String()
+	msg := fc.Argument(1).String()
+	logger := w.p.logger
+	ctx := context.Background()
+	if w.inCall && w.cs.env != nil {
+		if l := w.cs.env.Logger(); l != nil {
+			logger = l
+		}
+		ctx = w.cs.ctx
+	}
+	lv := slog.LevelInfo
+	switch level {
+	case "debug":
+		lv = slog.LevelDebug
+	case "warn":
+		lv = slog.LevelWarn
+	case "error":
+		lv = slog.LevelError
+	}
+	logger.Log(ctx, lv, msg, "source", "js")
+	return goja.Undefined()
+}
+
+func (w *worker) nativeCallInfo(goja.FunctionCall) goja.Value {
+	w.requireCall("ctx.call")
+	c := w.cs.call
+	o := w.vm.NewObject()
+	_ = o.Set("id", c.ID)
+	_ = o.Set("parentId", c.ParentID)
+	_ = o.Set("caller", c.Caller)
+	_ = o.Set("tool", c.Tool)
+	_ = o.Set("depth", c.Depth)
+	w.mu.Lock()
+	dl := w.deadline
+	w.mu.Unlock()
+	_ = o.Set("deadline", dl/int64(time.Millisecond))
+	return o
+}
+
+func (w *worker) nativeSetTimeout(fc goja.FunctionCall) goja.Value {
+	w.requireCall("setTimeout")
+	fn, ok := goja.AssertFunction(fc.Argument(0))
+	if !ok {
+		w.throw("setTimeout: the first argument must be a function")
+	}
+	ms := fc.Argument(1).ToFloat()
+	if ms != ms || ms < 0 {
+		ms = 0
+	}
+	var args []goja.Value
+	if len(fc.Arguments) > 2 {
+		args = append(args, fc.Arguments[2:]...)
+	}
+	s := w.session()
+	if s.timers == nil {
+		s.timers = make(map[int64]*time.Timer)
+	}
+	s.next++
+	id := s.next
+	s.pending++
+	d := time.Duration(ms * float64(time.Millisecond))
+	if d > 24*time.Hour {
+		d = 24 * time.Hour // never fires before the deadline anyway
+	}
+	s.timers[id] = time.AfterFunc(d, func() {
+		s.post(w, job{sess: s, run: func() error {
+			if _, ok := s.timers[id]; !ok {
+				return nil
+			}
+			delete(s.timers, id)
+			s.pending--
+			_, err := fn(goja.Undefined(), args...)
+			return err
+		}})
+	})
+	return w.vm.ToValue(id)
+}
+
+func (w *worker) nativeClearTimeout(fc goja.FunctionCall) goja.Value {
+	if !w.inCall || w.cs.sess == nil {
+		return goja.Undefined()
+	}
+	id := fc.Argument(0).ToInteger()
+	s := w.cs.sess
+	if t, ok := s.timers[id]; ok {
+		t.Stop()
+		delete(s.timers, id)
+		s.pending--
+	}
+	return goja.Undefined()
+}

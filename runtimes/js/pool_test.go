@@ -1,0 +1,130 @@
+package js
+
+import (
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+const poolProvider = `
+let calls = 0; // per runtime: shows which runtime served a call
+aios.registerTool({ name: 'count', parameters: { type: 'object' } }, async (p) => {
+  calls++;
+  if (p.wait) await new Promise((r) => setTimeout(r, p.wait));
+  return { calls };
+});
+aios.registerTool({ name: 'loop', parameters: { type: 'object' } }, () => { for (;;) {} });
+aios.registerTool({ name: 'bomb', parameters: { type: 'object' } }, () => {
+  const keep = [];
+  for (;;) keep.push(new Array(1 << 16).fill(keep.length));
+});
+`
+
+// TestPoolConcurrency runs calls in parallel: each runtime serves one call
+// at a time, the pool grows to PoolSize, and results are not mixed.
+func TestPoolConcurrency(t *testing.T) {
+	rt := newRuntime(t, Options{PoolSize: 4})
+	p := loadSource(t, rt, "pool.js", poolProvider)
+	var wg sync.WaitGroup
+	errs := make(chan error, 32)
+	start := time.Now()
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := call(t, p, newFakeEnv(), "count", map[string]any{"wait": int64(30), "i": int64(i)}, 5*time.Second)
+			if err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	// 16 calls of 30 ms on 4 runtimes need at least 4 rounds.
+	if d := time.Since(start); d < 110*time.Millisecond {
+		t.Errorf("16 calls finished in %v: more than PoolSize=4 ran at once", d)
+	}
+	if n := len(p.tokens); n > 4 {
+		t.Errorf("%d live runtimes, want at most 4", n)
+	}
+}
+
+// TestInterruptedRuntimeDiscarded checks that a runtime stopped by the
+// watchdog is not reused: its per-runtime state is gone.
+func TestInterruptedRuntimeDiscarded(t *testing.T) {
+	rt := newRuntime(t, Options{PoolSize: 1})
+	p := loadSource(t, rt, "pool.js", poolProvider)
+	env := newFakeEnv()
+	for i := 1; i <= 3; i++ {
+		res, err := call(t, p, env, "count", map[string]any{}, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.(map[string]any)["calls"]; got != int64(i) {
+			t.Fatalf("call %d: calls = %v, want %d (same runtime reused)", i, got, i)
+		}
+	}
+	_, err := call(t, p, env, "loop", map[string]any{}, 50*time.Millisecond)
+	wantCode(t, err, abi.Timeout)
+	res, err := call(t, p, env, "count", map[string]any{}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.(map[string]any)["calls"]; got != int64(1) {
+		t.Errorf("after an interrupt calls = %v, want 1 (a fresh runtime)", got)
+	}
+}
+
+// TestMemoryBombBounded samples the heap while a bomb runs and checks the
+// guard stops it near the budget, well before the heap grows unbounded.
+func TestMemoryBombBounded(t *testing.T) {
+	const budget = 96 << 20
+	rt := newRuntime(t, Options{MemoryBudget: budget})
+	p := loadSource(t, rt, "pool.js", poolProvider)
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	base := sample[0].Value.Uint64()
+	var peak uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+			metrics.Read(sample)
+			peak = max(peak, sample[0].Value.Uint64())
+		}
+	}()
+	_, err := call(t, p, newFakeEnv(), "bomb", map[string]any{}, 30*time.Second)
+	close(stop)
+	<-done
+	te := wantCode(t, err, abi.ProviderCrashed)
+	t.Logf("%s; heap peak grew %d MiB over the start", te.Message, (peak-base)>>20)
+	if grew := peak - base; grew > 3*budget {
+		t.Errorf("heap grew by %d MiB for a %d MiB budget", grew>>20, budget>>20)
+	}
+	if _, err := call(t, p, newFakeEnv(), "count", map[string]any{}, time.Second); err != nil {
+		t.Errorf("after the bomb: %v", err)
+	}
+}
+
+// TestProviderClose refuses calls after Close.
+func TestProviderClose(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "pool.js", poolProvider)
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := call(t, p, newFakeEnv(), "count", map[string]any{}, time.Second)
+	wantCode(t, err, abi.Unavailable)
+}

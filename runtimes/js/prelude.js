@@ -1,0 +1,237 @@
+// The aios SDK prelude. It runs once in every goja runtime before the
+// provider's bundle and defines the `aios` global (registerTool, provider,
+// tool, Agent, Capability, ToolError), `console`, `queueMicrotask`, and the
+// per-runtime `ctx` object handed to handlers. `native` holds the Go host
+// functions; it never escapes this closure.
+(function (native) {
+  'use strict';
+  var tools = [];
+  var byName = Object.create(null);
+  var pending = [];
+  var info = null;
+
+  class ToolError extends Error {
+    constructor(code, message, data) {
+      super(message);
+      this.name = 'ToolError';
+      this.code = code;
+      if (data !== undefined) this.data = data;
+    }
+  }
+
+  var Capability = Object.freeze({
+    ReadSpace: function (s) { return 'ReadSpace(' + s + ')'; },
+    WriteSpace: function (s) { return 'WriteSpace(' + s + ')'; },
+    Network: function (h) { return 'Network(' + h + ')'; },
+    CallTool: function (p) { return 'CallTool(' + p + ')'; },
+    Inference: 'Inference',
+  });
+
+  function capList(v, where) {
+    if (v === undefined || v === null) return [];
+    var a = Array.isArray(v) ? v : [v];
+    return a.map(function (c) {
+      if (typeof c !== 'string') {
+        throw new TypeError(where + ': capability ' + String(c) +
+          ' is not a string (use Capability.ReadSpace("name"), Capability.Inference, ...)');
+      }
+      return c;
+    });
+  }
+
+  // toSchema accepts either a whole JSON Schema (it has a string "type" or
+  // "$schema") or the seed's shorthand: a map of property schemas. In the
+  // shorthand a property is required unless it has a "default" or
+  // "optional: true" (the "optional" key is removed).
+  function toSchema(p, where) {
+    if (p === undefined || p === null) return { type: 'object' };
+    if (typeof p !== 'object' || Array.isArray(p)) {
+      throw new TypeError(where + ': parameters must be an object (a JSON Schema or a map of property schemas)');
+    }
+    if (typeof p.type === 'string' || typeof p.$schema === 'string') return p;
+    var properties = {};
+    var required = [];
+    Object.keys(p).forEach(function (k) {
+      var s = p[k];
+      if (s === null || typeof s !== 'object' || Array.isArray(s)) {
+        throw new TypeError(where + ': parameters.' + k + ' must be a JSON Schema object such as { type: "string" }');
+      }
+      var copy = {};
+      Object.keys(s).forEach(function (sk) { if (sk !== 'optional') copy[sk] = s[sk]; });
+      properties[k] = copy;
+      if (s.optional !== true && !('default' in s)) required.push(k);
+    });
+    var schema = { type: 'object', properties: properties };
+    if (required.length) schema.required = required;
+    return schema;
+  }
+
+  function pick(def, out, from, to) {
+    if (def[from] !== undefined) out[to] = def[from];
+  }
+
+  function normDef(def, where) {
+    if (def === null || typeof def !== 'object') throw new TypeError(where + ': the tool definition must be an object');
+    if (typeof def.name !== 'string' || def.name === '') throw new TypeError(where + ': the tool definition needs a string name');
+    var out = { name: def.name, parameters: toSchema(def.parameters, where + ' ' + def.name) };
+    pick(def, out, 'description', 'description');
+    pick(def, out, 'returns', 'returns');
+    pick(def, out, 'version', 'version');
+    pick(def, out, 'tags', 'tags');
+    pick(def, out, 'examples', 'examples');
+    pick(def, out, 'idempotent', 'idempotent');
+    pick(def, out, 'deprecated', 'deprecated');
+    pick(def, out, 'latencyClass', 'latency_class');
+    pick(def, out, 'latency_class', 'latency_class');
+    pick(def, out, 'permissionLevel', 'permission_level');
+    pick(def, out, 'permission_level', 'permission_level');
+    pick(def, out, 'mcpExportable', 'mcp_exportable');
+    pick(def, out, 'mcp_exportable', 'mcp_exportable');
+    var caps = capList(def.capabilityRequired !== undefined ? def.capabilityRequired : def.capability_required, where + ' ' + def.name);
+    if (caps.length) out.capability_required = caps;
+    return out;
+  }
+
+  function add(def, fn, self, where) {
+    var d = normDef(def, where);
+    if (typeof fn !== 'function') throw new TypeError(where + ' ' + d.name + ': the handler is not a function');
+    if (byName[d.name]) throw new Error('duplicate tool name "' + d.name + '" (' + where + '): every tool of a provider needs its own name');
+    byName[d.name] = true;
+    tools.push({ def: d, fn: fn, self: self });
+  }
+
+  function setInfo(opts, where) {
+    if (opts === undefined || opts === null) return;
+    if (typeof opts !== 'object') throw new TypeError(where + ': options must be an object');
+    var caps = capList(opts.capabilities, where);
+    if (info === null) {
+      info = {};
+      ['id', 'name', 'version', 'description'].forEach(function (k) {
+        if (opts[k] !== undefined) info[k] = String(opts[k]);
+      });
+      info.capabilities = caps;
+      return;
+    }
+    ['id', 'name', 'version', 'description'].forEach(function (k) {
+      if (info[k] === undefined && opts[k] !== undefined) info[k] = String(opts[k]);
+    });
+    caps.forEach(function (c) { if (info.capabilities.indexOf(c) < 0) info.capabilities.push(c); });
+  }
+
+  function registerTool(def, handler) { add(def, handler, undefined, 'aios.registerTool'); }
+  function provider(opts) { setInfo(opts, 'aios.provider'); }
+
+  // tool works as a TC39 standard method decorator (method, context) and as
+  // a TypeScript experimentalDecorators one (prototype, key, descriptor).
+  function tool(opts) {
+    return function (target, key, desc) {
+      if (key !== null && typeof key === 'object' && typeof key.kind === 'string') {
+        if (key.kind !== 'method' || key.static || key.private) {
+          throw new TypeError('@tool decorates public instance methods, not a ' +
+            (key.static ? 'static ' : '') + (key.private ? 'private ' : '') + key.kind);
+        }
+        pending.push({ opts: opts, fn: target, key: String(key.name) });
+        return;
+      }
+      if (typeof target === 'function') throw new TypeError('@tool decorates instance methods, not static ones (' + String(key) + ')');
+      var fn = desc && typeof desc.value === 'function' ? desc.value : target[key];
+      pending.push({ opts: opts, fn: fn, key: String(key) });
+    };
+  }
+
+  // Agent is a class decorator in both decorator modes. It takes the @tool
+  // methods decorated so far, makes one instance of the class, and registers
+  // each method bound to it.
+  function Agent(opts) {
+    return function (cls, context) {
+      if (typeof cls !== 'function') throw new TypeError('@Agent decorates a class');
+      var standard = context !== null && typeof context === 'object' && typeof context.kind === 'string';
+      if (standard && context.kind !== 'class') throw new TypeError('@Agent decorates a class, not a ' + context.kind);
+      setInfo(opts, '@Agent');
+      var taken = pending.splice(0, pending.length);
+      var name = cls.name || 'anonymous class';
+      if (taken.length === 0) throw new Error('@Agent class ' + name + ' has no @tool methods');
+      var finish = function (c) {
+        var inst = new c();
+        taken.forEach(function (t) {
+          var def = Object.assign({}, t.opts || {});
+          if (def.name === undefined) def.name = t.key;
+          add(def, t.fn, inst, '@tool ' + name + '.' + t.key);
+        });
+      };
+      if (standard && typeof context.addInitializer === 'function') {
+        context.addInitializer(function () { finish(this); });
+      } else {
+        finish(cls);
+      }
+    };
+  }
+
+  function fmt(args) {
+    var out = [];
+    for (var i = 0; i < args.length; i++) {
+      var a = args[i];
+      if (typeof a === 'string') { out.push(a); continue; }
+      if (a instanceof Error) { out.push(String(a.stack || a)); continue; }
+      try {
+        var s = JSON.stringify(a, function (k, v) { return typeof v === 'bigint' ? v.toString() + 'n' : v; });
+        out.push(s === undefined ? String(a) : s);
+      } catch (e) {
+        out.push(String(a));
+      }
+    }
+    return out.join(' ');
+  }
+
+  function logger(level) {
+    return function () { native.log(level, fmt(arguments)); };
+  }
+  var log = logger('info');
+  log.debug = logger('debug');
+  log.info = logger('info');
+  log.warn = logger('warn');
+  log.error = logger('error');
+  Object.freeze(log);
+
+  var spaces = Object.freeze({
+    read: function (id, space) { return native.read(id, space, false); },
+    readBytes: function (id, space) { return native.read(id, space, true); },
+    write: function (space, data) { return native.write(space, data); },
+  });
+  var ai = Object.freeze({
+    complete: function (prompt, opts) { return native.complete(prompt, opts); },
+  });
+  var ctx = Object.freeze({
+    spaces: spaces,
+    ai: ai,
+    log: log,
+    callTool: function (name, params, version) { return native.callTool(name, params, version); },
+    get call() { return native.callInfo(); },
+  });
+
+  var aios = Object.freeze({
+    registerTool: registerTool,
+    provider: provider,
+    tool: tool,
+    Agent: Agent,
+    Capability: Capability,
+    ToolError: ToolError,
+  });
+  Object.defineProperty(globalThis, 'aios', { value: aios, enumerable: false, writable: false, configurable: false });
+  Object.defineProperty(globalThis, 'console', {
+    value: Object.freeze({ log: log, info: log.info, debug: log.debug, warn: log.warn, error: log.error }),
+    enumerable: false, writable: true, configurable: true,
+  });
+  globalThis.setTimeout = native.setTimeout;
+  globalThis.clearTimeout = native.clearTimeout;
+  globalThis.queueMicrotask = function (fn) { Promise.resolve().then(fn); };
+
+  return {
+    tools: tools,
+    ctx: ctx,
+    ToolError: ToolError,
+    Uint8Array: Uint8Array,
+    info: function () { return info; },
+    pending: function () { return pending.map(function (t) { return t.key; }); },
+  };
+})

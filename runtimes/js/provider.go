@@ -1,0 +1,234 @@
+package js
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// Provider is one loaded .js/.ts file: its registration, its compiled
+// program (shared by every runtime of the pool) and the pool.
+type Provider struct {
+	rt      *Runtime
+	g       *guard
+	program *goja.Program
+	path    string
+	logger  *slog.Logger
+	reg     *abi.ToolRegister
+	index   map[string]int
+	names   []string
+	budget  uint64
+
+	free   chan *worker  // idle runtimes
+	tokens chan struct{} // one per live runtime, bounded by PoolSize
+	closed atomic.Bool
+	mu     sync.Mutex
+}
+
+// Describe implements abi.Provider.
+func (p *Provider) Describe() *abi.ToolRegister { return p.reg }
+
+// Close implements abi.Provider: idle runtimes are dropped now, busy ones
+// when their call returns.
+func (p *Provider) Close() error {
+	if p.closed.Swap(true) {
+		return nil
+	}
+	for {
+		select {
+		case w := <-p.free:
+			p.drop(w)
+		default:
+			return nil
+		}
+	}
+}
+
+// Call implements abi.Provider.
+func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	idx, ok := p.index[call.Tool]
+	if !ok {
+		return nil, abi.Errorf(abi.NotFound, "provider %s has no tool %q", p.reg.Provider.ID, call.Tool)
+	}
+	if p.closed.Load() {
+		return nil, abi.Errorf(abi.Unavailable, "provider %s is closed", p.reg.Provider.ID)
+	}
+	w, err := p.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	deadline := call.Deadline
+	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
+	}
+	if deadline.IsZero() {
+		deadline = time.Now().Add(p.rt.opts.DefaultTimeout)
+	}
+	res, te, discard := w.run(ctx, idx, call, env, deadline)
+	if discard || p.closed.Load() {
+		p.drop(w)
+	} else {
+		p.free <- w
+	}
+	if te != nil {
+		return nil, te
+	}
+	return res, nil
+}
+
+// get takes an idle runtime, makes a new one while the pool has room, or
+// waits for one.
+func (p *Provider) get(ctx context.Context) (*worker, error) {
+	select {
+	case w := <-p.free:
+		return w, nil
+	default:
+	}
+	select {
+	case w := <-p.free:
+		return w, nil
+	case p.tokens <- struct{}{}:
+		w, err := p.newWorker()
+		if err != nil {
+			<-p.tokens
+			return nil, &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("provider %s: cannot start a JS runtime: %v", p.reg.Provider.ID, err)}
+		}
+		if err := w.bindTools(p.names); err != nil {
+			p.drop(w)
+			return nil, &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("provider %s: %v", p.reg.Provider.ID, err)}
+		}
+		return w, nil
+	case <-ctx.Done():
+		return nil, abi.AsToolError(ctx.Err(), abi.Cancelled)
+	}
+}
+
+// drop discards a runtime and frees its pool slot.
+func (p *Provider) drop(w *worker) {
+	p.g.remove(w)
+	w.stop()
+	w.mu.Lock()
+	w.vm = nil
+	w.mu.Unlock()
+	<-p.tokens
+}
+
+// register builds the ToolRegister from the first runtime's registrations.
+func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.ToolRegister, error) {
+	if pend := w.internal.Get("pending"); pend != nil {
+		if fn, ok := goja.AssertFunction(pend); ok {
+			v, err := fn(goja.Undefined())
+			if err == nil {
+				var keys []string
+				_ = w.vm.ExportTo(v, &keys)
+				if len(keys) > 0 {
+					return nil, fmt.Errorf("@tool methods %v are not in an @Agent class: decorate the class with @Agent({...})", keys)
+				}
+			}
+		}
+	}
+	toolsObj, ok := w.internal.Get("tools").(*goja.Object)
+	if !ok {
+		return nil, fmt.Errorf("SDK prelude lost its tool list")
+	}
+	n := int(toolsObj.Get("length").ToInteger())
+	if n == 0 {
+		return nil, fmt.Errorf("the provider registers no tools: call aios.registerTool(def, handler) or decorate methods with @tool inside an @Agent class")
+	}
+	reg := &abi.ToolRegister{Format: abi.FormatVersion}
+	var info map[string]any
+	if fn, ok := goja.AssertFunction(w.internal.Get("info")); ok {
+		if v, err := fn(goja.Undefined()); err == nil && !goja.IsNull(v) {
+			ex := exporter{vm: w.vm}
+			iv, _, err := ex.export(v)
+			if err != nil {
+				return nil, fmt.Errorf("provider info: %v", err)
+			}
+			info, _ = iv.(map[string]any)
+		}
+	}
+	str := func(k string) string { s, _ := info[k].(string); return s }
+	reg.Provider = abi.ProviderInfo{
+		ID:          src.ProviderID,
+		Name:        str("name"),
+		Version:     str("version"),
+		Runtime:     runtime,
+		Description: str("description"),
+	}
+	if reg.Provider.ID == "" {
+		reg.Provider.ID = str("id")
+	}
+	if reg.Provider.ID == "" {
+		reg.Provider.ID = deriveID(p.path)
+	}
+	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
+		return nil, err
+	}
+	if caps, ok := info["capabilities"].([]any); ok {
+		for _, c := range caps {
+			s, _ := c.(string)
+			if _, err := abi.ParseCapability(s); err != nil {
+				return nil, fmt.Errorf("provider capabilities: %v", err)
+			}
+			reg.Provider.Capabilities = append(reg.Provider.Capabilities, s)
+		}
+	}
+	p.index = make(map[string]int, n)
+	for i := 0; i < n; i++ {
+		t := toolsObj.Get(fmt.Sprint(i)).(*goja.Object)
+		ex := exporter{vm: w.vm}
+		dv, _, err := ex.export(t.Get("def"))
+		if err != nil {
+			return nil, fmt.Errorf("tool #%d definition: %v", i+1, err)
+		}
+		def, err := toolDef(dv.(map[string]any))
+		if err != nil {
+			return nil, err
+		}
+		if def.Version == "" {
+			def.Version = reg.Provider.Version
+		}
+		reg.Tools = append(reg.Tools, def)
+		p.index[def.Name] = i
+		p.names = append(p.names, def.Name)
+	}
+	budget := p.rt.opts.MemoryBudget
+	if b, ok := p.rt.opts.ProviderBudgets[reg.Provider.ID]; ok && b > 0 {
+		budget = b
+	}
+	p.budget = uint64(budget)
+	w.budget = p.budget
+	if err := w.bindTools(p.names); err != nil {
+		return nil, err
+	}
+	return reg, nil
+}
+
+// toolDef converts a normalized definition from the SDK (snake_case keys)
+// into an abi.ToolDef, via the JSON codec so every field is checked once.
+func toolDef(m map[string]any) (abi.ToolDef, error) {
+	var def abi.ToolDef
+	b, err := abi.JSON.Marshal(m)
+	if err != nil {
+		return def, fmt.Errorf("tool definition: %v", err)
+	}
+	if err := abi.JSON.Unmarshal(b, &def); err != nil {
+		return def, fmt.Errorf("tool %v: bad definition: %v", m["name"], err)
+	}
+	if err := abi.ValidateToolName(def.Name); err != nil {
+		return def, err
+	}
+	for _, c := range def.CapabilityRequired {
+		if _, err := abi.ParseCapability(c); err != nil {
+			return def, fmt.Errorf("tool %s: capabilityRequired: %v", def.Name, err)
+		}
+	}
+	return def, nil
+}

@@ -1,0 +1,243 @@
+package js
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+//go:embed prelude.js
+var preludeSource string
+
+// Options configure the JS/TS runtime. The zero value is safe: every field
+// has a default.
+type Options struct {
+	// MemoryBudget is the heap growth one call of a provider may cause before
+	// it is stopped with ProviderCrashed. Default 256 MiB.
+	MemoryBudget int64
+	// ProviderBudgets overrides MemoryBudget per provider id.
+	ProviderBudgets map[string]int64
+	// PoolSize bounds the goja runtimes per provider (calls beyond it wait
+	// for a free runtime). Default 16.
+	PoolSize int
+	// MaxCallStackSize bounds JS call depth; deeper recursion is a stack
+	// overflow (ProviderCrashed). Default 4000.
+	MaxCallStackSize int
+	// DefaultTimeout applies when neither the context nor the call has a
+	// deadline. Default 30 s.
+	DefaultTimeout time.Duration
+	// LoadTimeout bounds running a provider's top-level code. Default 5 s.
+	LoadTimeout time.Duration
+	// MaxResultBytes bounds the strings and keys of one result (TooLarge).
+	// Default 64 MiB.
+	MaxResultBytes int
+	// WatchdogInterval is how often the watchdog checks running calls for
+	// deadlines and memory while any call runs. Default 2 ms.
+	WatchdogInterval time.Duration
+	// Logger receives load messages and console output outside calls.
+	Logger *slog.Logger
+}
+
+// Config is the runtimes.js section of the host configuration; the host
+// decodes it and passes Options built with ToOptions.
+type Config struct {
+	MemoryBudgetMiB  int            `yaml:"memory_budget_mib"`
+	ProviderBudgets  map[string]int `yaml:"provider_budgets_mib"`
+	PoolSize         int            `yaml:"pool_size"`
+	MaxCallStackSize int            `yaml:"max_call_stack"`
+	DefaultTimeout   time.Duration  `yaml:"default_timeout"`
+	LoadTimeout      time.Duration  `yaml:"load_timeout"`
+}
+
+// ToOptions converts the config section into Options.
+func (c Config) ToOptions(logger *slog.Logger) Options {
+	o := Options{
+		MemoryBudget:     int64(c.MemoryBudgetMiB) << 20,
+		PoolSize:         c.PoolSize,
+		MaxCallStackSize: c.MaxCallStackSize,
+		DefaultTimeout:   c.DefaultTimeout,
+		LoadTimeout:      c.LoadTimeout,
+		Logger:           logger,
+	}
+	if len(c.ProviderBudgets) > 0 {
+		o.ProviderBudgets = make(map[string]int64, len(c.ProviderBudgets))
+		for k, v := range c.ProviderBudgets {
+			o.ProviderBudgets[k] = int64(v) << 20
+		}
+	}
+	return o
+}
+
+func (o Options) withDefaults() Options {
+	if o.MemoryBudget <= 0 {
+		o.MemoryBudget = 256 << 20
+	}
+	if o.PoolSize <= 0 {
+		o.PoolSize = 16
+	}
+	if o.MaxCallStackSize <= 0 {
+		o.MaxCallStackSize = 4000
+	}
+	if o.DefaultTimeout <= 0 {
+		o.DefaultTimeout = 30 * time.Second
+	}
+	if o.LoadTimeout <= 0 {
+		o.LoadTimeout = 5 * time.Second
+	}
+	if o.MaxResultBytes <= 0 {
+		o.MaxResultBytes = 64 << 20
+	}
+	if o.WatchdogInterval <= 0 {
+		o.WatchdogInterval = 2 * time.Millisecond
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// Runtime holds what every JS/TS provider of one host shares: options, the
+// compiled SDK prelude and the watchdog. Create one with New, get its
+// loaders with Loaders, and Close it when the host shuts down.
+type Runtime struct {
+	opts    Options
+	prelude *goja.Program
+
+	guardOnce sync.Once
+	g         *guard
+	mu        sync.Mutex
+	closed    bool
+}
+
+// New makes a Runtime. The watchdog goroutine starts with the first load.
+func New(opts Options) *Runtime {
+	return &Runtime{
+		opts:    opts.withDefaults(),
+		prelude: goja.MustCompile("aios-sdk-prelude.js", preludeSource, true),
+	}
+}
+
+func (r *Runtime) guard() *guard {
+	r.guardOnce.Do(func() { r.g = newGuard(r.opts.WatchdogInterval) })
+	return r.g
+}
+
+// Close stops the watchdog. Providers should be closed first.
+func (r *Runtime) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	if r.g != nil {
+		r.g.close()
+	}
+	return nil
+}
+
+// Loaders returns the .js and .ts loaders (runtimes "js" and "ts").
+func (r *Runtime) Loaders() []abi.Loader {
+	return []abi.Loader{&Loader{rt: r, runtime: abi.RuntimeJS}, &Loader{rt: r, runtime: abi.RuntimeTS}}
+}
+
+// Loader loads .js files (runtime "js") or .ts files (runtime "ts").
+type Loader struct {
+	rt      *Runtime
+	runtime string
+}
+
+// Runtime implements abi.Loader.
+func (l *Loader) Runtime() string { return l.runtime }
+
+// Extensions implements abi.Loader.
+func (l *Loader) Extensions() []string {
+	if l.runtime == abi.RuntimeTS {
+		return []string{".ts", ".mts"}
+	}
+	return []string{".js", ".mjs"}
+}
+
+// Load implements abi.Loader: bundle, compile, run the top-level code once
+// to collect the registration, and keep that runtime as the pool's first.
+func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
+	return l.rt.load(ctx, src, l.runtime)
+}
+
+func (r *Runtime) load(ctx context.Context, src abi.Source, runtime string) (abi.Provider, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("load %s: %w", src.Path, err)
+	}
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return nil, fmt.Errorf("load %s: the JS runtime is closed", src.Path)
+	}
+	b, err := bundleFile(src.Path)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", src.Path, err)
+	}
+	prg, err := goja.Compile(b.Name, b.Code, false)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: goja cannot compile the bundle: %w", src.Path, err)
+	}
+	logger := src.Logger
+	if logger == nil {
+		logger = r.opts.Logger
+	}
+	p := &Provider{
+		rt:      r,
+		g:       r.guard(),
+		program: prg,
+		path:    src.Path,
+		logger:  logger,
+		budget:  uint64(r.opts.MemoryBudget), // until the id is known
+		free:    make(chan *worker, r.opts.PoolSize),
+		tokens:  make(chan struct{}, r.opts.PoolSize),
+	}
+	p.tokens <- struct{}{}
+	w, err := p.newWorker()
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", src.Path, err)
+	}
+	reg, err := p.register(w, src, runtime)
+	if err != nil {
+		p.drop(w)
+		return nil, fmt.Errorf("load %s: %w", src.Path, err)
+	}
+	p.reg = reg
+	p.free <- w
+	return p, nil
+}
+
+// deriveID makes a provider id from a file name: local.<stem>.
+func deriveID(path string) string {
+	stem := filepath.Base(path)
+	if i := strings.IndexByte(stem, '.'); i > 0 {
+		stem = stem[:i]
+	}
+	var b strings.Builder
+	for _, c := range strings.ToLower(stem) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '_':
+			b.WriteRune(c)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	s := strings.TrimLeft(b.String(), "-_")
+	if s == "" {
+		s = "provider"
+	}
+	return "local." + s
+}

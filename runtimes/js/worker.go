@@ -1,0 +1,410 @@
+package js
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// worker is one goja runtime of a provider's pool. It serves one call at a
+// time on the calling goroutine, which also runs the runtime's event loop
+// while the call's promise is pending: host calls and timers complete on
+// other goroutines and post jobs to w.jobs, which only the loop executes.
+type worker struct {
+	p        *Provider
+	vm       *goja.Runtime
+	internal *goja.Object // the prelude's internal view (tools, info, ctx)
+	ctxObj   goja.Value
+	errCtor  goja.Value // the SDK's ToolError class
+	u8Ctor   goja.Value // Uint8Array, captured before user code runs
+	tools    []slot
+	ex       exporter // reused for results
+	jobs     chan job
+	wake     chan struct{}
+	budget   uint64
+
+	// Shared with the watchdog, guarded by mu.
+	mu          sync.Mutex
+	busy        bool
+	ctx         context.Context
+	deadline    int64 // unix nanoseconds
+	heapBase    uint64
+	interrupted *abi.ToolError
+
+	// Loop-goroutine state of the current call.
+	inCall bool
+	cs     callState
+
+	// The worker's own goroutine (see serve): requests in, completion out.
+	reqs chan *request
+	done chan struct{}
+	req  request
+}
+
+// request is one call handed to the worker's goroutine.
+type request struct {
+	ctx      context.Context
+	idx      int
+	call     *abi.ToolCall
+	env      abi.Env
+	deadline time.Time
+	res      any
+	te       *abi.ToolError
+	discard  bool
+}
+
+// run serves one call on the worker's own goroutine. The goroutine lives as
+// long as the runtime, so its stack stays grown to what goja needs; a fresh
+// goroutine per call (as the host's deadline net makes) would grow and copy
+// its stack on every call.
+func (w *worker) run(ctx context.Context, idx int, call *abi.ToolCall, env abi.Env, deadline time.Time) (any, *abi.ToolError, bool) {
+	if w.reqs == nil {
+		w.reqs = make(chan *request)
+		w.done = make(chan struct{})
+		go w.serve()
+	}
+	w.req = request{ctx: ctx, idx: idx, call: call, env: env, deadline: deadline}
+	w.reqs <- &w.req
+	<-w.done
+	r := w.req
+	w.req = request{}
+	return r.res, r.te, r.discard
+}
+
+func (w *worker) serve() {
+	for r := range w.reqs {
+		r.res, r.te, r.discard = w.invoke(r.ctx, r.idx, r.call, r.env, r.deadline)
+		w.done <- struct{}{}
+	}
+}
+
+// stop ends the worker's goroutine.
+func (w *worker) stop() {
+	if w.reqs != nil {
+		close(w.reqs)
+		w.reqs = nil
+	}
+}
+
+type slot struct {
+	fn   goja.Callable
+	self goja.Value
+}
+
+type callState struct {
+	ctx      context.Context
+	call     *abi.ToolCall
+	env      abi.Env
+	sess     *session
+	uncaught *abi.ToolError
+}
+
+// session is the async part of one call, made on its first host call or
+// timer: completions for a finished session are dropped.
+type session struct {
+	done    chan struct{}
+	pending int
+	timers  map[int64]*time.Timer
+	next    int64
+}
+
+type job struct {
+	sess *session
+	run  func() error
+}
+
+func (s *session) post(w *worker, j job) {
+	select {
+	case w.jobs <- j:
+	case <-s.done:
+	}
+}
+
+func (p *Provider) newWorker() (*worker, error) {
+	vm := goja.New()
+	vm.SetMaxCallStackSize(p.rt.opts.MaxCallStackSize)
+	w := &worker{
+		p:      p,
+		vm:     vm,
+		jobs:   make(chan job, 16),
+		wake:   make(chan struct{}, 1),
+		budget: p.budget,
+	}
+	native := vm.NewObject()
+	for name, fn := range map[string]func(goja.FunctionCall) goja.Value{
+		"read":         w.nativeRead,
+		"write":        w.nativeWrite,
+		"callTool":     w.nativeCallTool,
+		"complete":     w.nativeComplete,
+		"log":          w.nativeLog,
+		"callInfo":     w.nativeCallInfo,
+		"setTimeout":   w.nativeSetTimeout,
+		"clearTimeout": w.nativeClearTimeout,
+	} {
+		if err := native.Set(name, fn); err != nil {
+			return nil, err
+		}
+	}
+	pv, err := vm.RunProgram(p.rt.prelude)
+	if err != nil {
+		return nil, fmt.Errorf("SDK prelude: %w", err)
+	}
+	pf, ok := goja.AssertFunction(pv)
+	if !ok {
+		return nil, fmt.Errorf("SDK prelude is not a function")
+	}
+	iv, err := pf(goja.Undefined(), native)
+	if err != nil {
+		return nil, fmt.Errorf("SDK prelude: %w", err)
+	}
+	w.internal = iv.(*goja.Object)
+	w.ctxObj = w.internal.Get("ctx")
+	w.errCtor = w.internal.Get("ToolError")
+	w.u8Ctor = w.internal.Get("Uint8Array")
+
+	p.g.add(w)
+	w.begin(context.Background(), time.Now().Add(p.rt.opts.LoadTimeout))
+	_, err = vm.RunProgram(p.program)
+	intr := w.end()
+	if err != nil {
+		p.g.remove(w)
+		te, _ := w.errorFromJS(err)
+		return nil, fmt.Errorf("top-level code failed: %s%s", te.Message, stackSuffix(te))
+	}
+	if intr != nil {
+		p.g.remove(w)
+		return nil, fmt.Errorf("top-level code: %s", intr.Message)
+	}
+	return w, nil
+}
+
+func stackSuffix(te *abi.ToolError) string {
+	if m, ok := te.Data.(map[string]any); ok {
+		if s, ok := m["stack"].(string); ok && s != "" {
+			return "\n" + s
+		}
+	}
+	return ""
+}
+
+// bindTools reads this runtime's handlers and checks they match names.
+func (w *worker) bindTools(names []string) error {
+	toolsObj, ok := w.internal.Get("tools").(*goja.Object)
+	if !ok {
+		return fmt.Errorf("SDK prelude lost its tool list")
+	}
+	n := int(toolsObj.Get("length").ToInteger())
+	if n != len(names) {
+		return fmt.Errorf("the provider registered %d tools in a new runtime, %d at load: registration must be deterministic", n, len(names))
+	}
+	w.tools = make([]slot, n)
+	for i := range n {
+		t := toolsObj.Get(strconv.Itoa(i)).(*goja.Object)
+		def := t.Get("def").(*goja.Object)
+		if got := def.Get("name").String(); got != names[i] {
+			return fmt.Errorf("tool #%d is %q in a new runtime, %q at load: registration must be deterministic", i+1, got, names[i])
+		}
+		fn, ok := goja.AssertFunction(t.Get("fn"))
+		if !ok {
+			return fmt.Errorf("tool %s: handler is not a function", names[i])
+		}
+		w.tools[i] = slot{fn: fn, self: t.Get("self")}
+	}
+	return nil
+}
+
+// begin marks the worker busy for the watchdog.
+func (w *worker) begin(ctx context.Context, deadline time.Time) {
+	w.mu.Lock()
+	w.busy = true
+	w.ctx = ctx
+	w.deadline = deadline.UnixNano()
+	w.heapBase = 0
+	w.interrupted = nil
+	w.mu.Unlock()
+	select {
+	case <-w.wake:
+	default:
+	}
+	w.p.g.enter()
+}
+
+// end marks the worker idle and returns the watchdog's interrupt, if any.
+func (w *worker) end() *abi.ToolError {
+	w.p.g.leave()
+	w.mu.Lock()
+	w.busy = false
+	w.ctx = nil
+	intr := w.interrupted
+	w.mu.Unlock()
+	return intr
+}
+
+// check is the watchdog's per-tick look at a worker.
+func (w *worker) check(now int64, heap uint64) checkResult {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.busy || w.interrupted != nil || w.vm == nil {
+		return checkOK
+	}
+	if now >= w.deadline {
+		w.interruptLocked(&abi.ToolError{Code: abi.Timeout, Message: w.timeoutMessage()})
+		return checkOK
+	}
+	if err := w.ctx.Err(); err != nil {
+		w.interruptLocked(abi.AsToolError(err, abi.Cancelled))
+		return checkOK
+	}
+	if w.heapBase == 0 {
+		w.heapBase = heap
+		return checkOK
+	}
+	if heap > w.heapBase && heap-w.heapBase > w.budget {
+		return checkOverBudget
+	}
+	return checkOK
+}
+
+func (w *worker) checkMemory(heap uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.busy || w.interrupted != nil || w.vm == nil {
+		return
+	}
+	if heap > w.heapBase && heap-w.heapBase > w.budget {
+		w.interruptLocked(memoryError(heap-w.heapBase, w.budget))
+	}
+}
+
+func (w *worker) timeoutMessage() string {
+	return fmt.Sprintf("deadline exceeded: the JS handler of provider %s was interrupted", w.p.path)
+}
+
+func (w *worker) interruptLocked(te *abi.ToolError) {
+	w.interrupted = te
+	w.vm.Interrupt(te)
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// invoke runs tool idx for one call. discard reports that the runtime must
+// not be reused (interrupted, crashed, or left with pending work).
+func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env abi.Env, deadline time.Time) (res any, te *abi.ToolError, discard bool) {
+	w.begin(ctx, deadline)
+	w.cs = callState{ctx: ctx, call: call, env: env}
+	w.inCall = true
+	defer func() {
+		if r := recover(); r != nil {
+			res, te, discard = nil, crashed(r), true
+		}
+		if s := w.cs.sess; s != nil {
+			close(s.done)
+			for _, t := range s.timers {
+				t.Stop()
+			}
+		}
+		w.cs = callState{}
+		w.inCall = false
+		if intr := w.end(); intr != nil {
+			// The watchdog fired; if the call still finished, its outcome
+			// stands, but the runtime's interrupt flag may be set.
+			discard = true
+		}
+	}()
+	t := &w.tools[idx]
+	v, err := t.fn(t.self, toJS(w.vm, call.Params), w.ctxObj)
+	if err != nil {
+		te, discard = w.errorFromJS(err)
+		return nil, te, discard
+	}
+	if o, ok := v.(*goja.Object); ok && o.ExportType() == typePromise {
+		pr := o.Export().(*goja.Promise)
+		if te, discard = w.await(ctx, pr); te != nil {
+			return nil, te, discard
+		}
+		if pr.State() == goja.PromiseStateRejected {
+			return nil, w.errorFromValue(pr.Result(), nil), false
+		}
+		v = pr.Result()
+	}
+	if w.cs.uncaught != nil {
+		return nil, w.cs.uncaught, false
+	}
+	ex := &w.ex
+	ex.vm, ex.limit = w.vm, w.p.rt.opts.MaxResultBytes
+	var out any
+	if jex := w.vm.Try(func() { out, _, err = ex.export(v) }); jex != nil {
+		return nil, w.errorFromValue(jex.Value(), jex), false
+	}
+	if err != nil {
+		if ee, ok := err.(*exportError); ok {
+			return nil, &abi.ToolError{Code: ee.code, Message: "result of " + call.Tool + ": " + ee.msg}, false
+		}
+		te, discard = w.errorFromJS(err)
+		return nil, te, discard
+	}
+	return out, nil, false
+}
+
+// await runs the event loop until pr settles, the deadline passes, or the
+// context ends.
+func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, bool) {
+	for pr.State() == goja.PromiseStatePending {
+		if w.cs.uncaught != nil {
+			return w.cs.uncaught, false
+		}
+		select {
+		case j := <-w.jobs:
+			if j.sess != w.cs.sess || j.sess == nil {
+				continue
+			}
+			if err := j.run(); err != nil {
+				te, discard := w.errorFromJS(err)
+				if discard {
+					return te, true
+				}
+				if w.cs.uncaught == nil {
+					te.Message = "uncaught in a timer callback: " + te.Message
+					w.cs.uncaught = te
+				}
+			}
+		case <-w.wake:
+			w.mu.Lock()
+			te := w.interrupted
+			w.mu.Unlock()
+			if te != nil {
+				return te, true
+			}
+		case <-ctx.Done():
+			te := abi.AsToolError(ctx.Err(), abi.Cancelled)
+			if te.Code == abi.Timeout {
+				te = &abi.ToolError{Code: abi.Timeout, Message: fmt.Sprintf("deadline exceeded while the handler of %s awaited %d pending host calls or timers", w.cs.call.Tool, w.pendingCount())}
+			}
+			return te, true
+		}
+	}
+	return nil, false
+}
+
+func (w *worker) pendingCount() int {
+	if w.cs.sess == nil {
+		return 0
+	}
+	return w.cs.sess.pending
+}
+
+// session returns the current call's session, making it on first use.
+func (w *worker) session() *session {
+	if w.cs.sess == nil {
+		w.cs.sess = &session{done: make(chan struct{})}
+	}
+	return w.cs.sess
+}

@@ -1,0 +1,265 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os/exec"
+	"sort"
+	"sync"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// Version is the client version the bridge announces to MCP servers.
+const Version = "0.1.0"
+
+// Options configure a Bridge.
+type Options struct {
+	// Servers are the MCP servers to import, by name (see LoadConfig).
+	Servers map[string]ServerConfig
+	// Publish registers p in the host, or replaces the provider with p's id
+	// (cmd wires it to host.ReplaceProvider with trust Untrusted). It is
+	// called again with the same p whenever the server's tool list changes;
+	// the host must not close p when p replaces itself. source is the
+	// command line or URL of the server.
+	Publish func(ctx context.Context, p abi.Provider, source string) error
+	// Logger receives connection, listing and skipped-tool messages.
+	Logger *slog.Logger
+	// HTTPClient is the base client for URL servers (http.DefaultClient's
+	// transport when nil); the bearer token is added per server.
+	HTTPClient *http.Client
+}
+
+// Bridge imports the tools of configured MCP servers. It is safe for
+// concurrent use.
+type Bridge struct {
+	log     *slog.Logger
+	publish func(ctx context.Context, p abi.Provider, source string) error
+	servers []*server // by name
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	start  sync.Once
+}
+
+// New checks opts and builds a bridge; Start connects.
+func New(opts Options) (*Bridge, error) {
+	if opts.Publish == nil {
+		return nil, errors.New("mcp bridge: Options.Publish is nil")
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	b := &Bridge{log: log, publish: opts.Publish, ctx: ctx, cancel: cancel}
+	names := make([]string, 0, len(opts.Servers))
+	for n := range opts.Servers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		sc, err := opts.Servers[n].normalize(n, "")
+		if err != nil {
+			cancel()
+			return nil, fmt.Errorf("mcp server %s: %w", n, err)
+		}
+		if sc.Disabled {
+			log.Info("mcp server disabled by config", "server", n)
+			continue
+		}
+		b.servers = append(b.servers, newServer(b, n, sc, opts.HTTPClient))
+	}
+	return b, nil
+}
+
+// Start connects to every server in the background and waits until each
+// has published its tools or failed its first attempt (bounded by its
+// connect_timeout and by ctx). A server that failed is retried with
+// backoff; its error is returned (joined) for the caller to log, and
+// Start's error never means the bridge stopped.
+func (b *Bridge) Start(ctx context.Context) error {
+	b.start.Do(func() {
+		for _, s := range b.servers {
+			// Publish the server with no tools first, so that the host
+			// owns its provider (and closes it) even when the server never
+			// answers; a refusal (provider disabled) skips the server.
+			t := s.prov.table.Load()
+			t.published = true
+			if err := b.publish(ctx, s.prov, s.source); err != nil {
+				b.log.Warn("mcp server not imported", "server", s.name, "err", err)
+				s.failed = err
+				s.markReady()
+				continue
+			}
+			b.wg.Add(1)
+			go func() {
+				defer b.wg.Done()
+				s.run()
+			}()
+		}
+	})
+	var errs []error
+	for _, s := range b.servers {
+		t := time.NewTimer(s.cfg.ConnectTimeout + time.Second)
+		select {
+		case <-s.ready:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
+		t.Stop()
+		if s.failed != nil {
+			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, s.failed))
+		} else if err := s.lastError(); err != nil && s.session() == nil {
+			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Refresh re-lists every connected server now and republishes what
+// changed; disconnected servers are retried at once instead of after their
+// backoff. It is what `aios/registry.refresh` does for MCP servers.
+func (b *Bridge) Refresh(ctx context.Context) error {
+	var errs []error
+	for _, s := range b.servers {
+		if sess := s.session(); sess != nil {
+			if err := s.relist(ctx, sess); err != nil {
+				errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, err))
+			}
+			continue
+		}
+		s.kickReconnect()
+	}
+	return errors.Join(errs...)
+}
+
+// Status describes one server for `list`-style output and tests.
+type Status struct {
+	Name      string
+	Source    string
+	Connected bool
+	Tools     int
+	LastError string
+}
+
+// Status reports every server, by name.
+func (b *Bridge) Status() []Status {
+	out := make([]Status, 0, len(b.servers))
+	for _, s := range b.servers {
+		st := Status{Name: s.name, Source: s.source, Connected: s.session() != nil}
+		if t := s.prov.table.Load(); t != nil {
+			st.Tools = len(t.reg.Tools)
+		}
+		if err := s.lastError(); err != nil {
+			st.LastError = err.Error()
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// Close disconnects every server (stdio servers get their stdin closed,
+// then SIGTERM) and stops reconnecting. Tools already published answer
+// Unavailable afterwards.
+func (b *Bridge) Close() error {
+	b.cancel()
+	for _, s := range b.servers {
+		s.stop()
+	}
+	b.wg.Wait()
+	return nil
+}
+
+// transport builds the MCP transport of a server.
+func (s *server) transport() (mcpsdk.Transport, error) {
+	if s.cfg.URL != "" {
+		tok, err := s.cfg.token()
+		if err != nil {
+			return nil, err
+		}
+		base := s.httpClient
+		if base == nil {
+			base = &http.Client{}
+		}
+		rt := base.Transport
+		if rt == nil {
+			rt = http.DefaultTransport
+		}
+		hc := *base
+		hc.Transport = &bearerTransport{base: rt, token: tok}
+		return &mcpsdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: &hc, MaxRetries: 1}, nil
+	}
+	cmd := exec.CommandContext(s.ctx, s.cfg.Command, s.cfg.Args...)
+	cmd.Env = s.cfg.environ()
+	cmd.Dir = s.cfg.Dir
+	cmd.Stderr = &logWriter{log: s.b.log, server: s.name}
+	cmd.WaitDelay = 2 * time.Second
+	return &mcpsdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+}
+
+// bearerTransport adds the server's token to every request.
+type bearerTransport struct {
+	base  http.RoundTripper
+	token string
+}
+
+func (t *bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if t.token == "" {
+		return t.base.RoundTrip(r)
+	}
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+t.token)
+	return t.base.RoundTrip(r)
+}
+
+// logWriter turns a stdio server's stderr into debug log lines.
+type logWriter struct {
+	log    *slog.Logger
+	server string
+	mu     sync.Mutex
+	buf    []byte
+}
+
+func (w *logWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	for {
+		i := indexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		w.emit(w.buf[:i])
+		w.buf = w.buf[i+1:]
+	}
+	if len(w.buf) > 4096 {
+		w.emit(w.buf)
+		w.buf = w.buf[:0]
+	}
+	return len(p), nil
+}
+
+func (w *logWriter) emit(line []byte) {
+	if len(line) > 0 {
+		w.log.Debug("mcp server stderr", "server", w.server, "line", string(line))
+	}
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,249 @@
+package mcp
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/aios-host/aios-host/config"
+)
+
+// Defaults of a server entry.
+const (
+	DefaultConnectTimeout = 20 * time.Second
+	DefaultReconnectMin   = 100 * time.Millisecond
+	DefaultReconnectMax   = 30 * time.Second
+	DefaultMaxResources   = 100
+)
+
+// ServerConfig is one entry of `mcp.servers`: either a stdio command or a
+// streamable-HTTP URL.
+//
+//	mcp:
+//	  servers:
+//	    everything:                      # tools become mcp-everything-<tool>
+//	      command: npx                   # stdio server: the program ...
+//	      args: [mcp-server-everything]  # ... and its arguments
+//	      env: {DEBUG: "0"}              # added to a minimal environment (PATH, HOME, LANG, TMPDIR)
+//	      inherit_env: false             # pass the host's whole environment instead
+//	      dir: samples/mcp               # working directory (relative to the config file)
+//	    search:
+//	      url: https://mcp.example.com/mcp   # streamable-HTTP server
+//	      token_env: SEARCH_TOKEN            # bearer token from the environment (or token: "...")
+//	      resources: false               # do not import resources as read tools (default true)
+//	      max_resources: 100             # at most this many resources become tools
+//	      connect_timeout: 20s           # to connect and list at start-up
+//	      reconnect_max: 30s             # longest wait between reconnect attempts
+//	      disabled: false
+type ServerConfig struct {
+	Command        string            `yaml:"command"`
+	Args           []string          `yaml:"args"`
+	Env            map[string]string `yaml:"env"`
+	InheritEnv     bool              `yaml:"inherit_env"`
+	Dir            string            `yaml:"dir"`
+	URL            string            `yaml:"url"`
+	Token          string            `yaml:"token"`
+	TokenEnv       string            `yaml:"token_env"`
+	Resources      *bool             `yaml:"resources"`
+	MaxResources   int               `yaml:"max_resources"`
+	ConnectTimeout time.Duration     `yaml:"connect_timeout"`
+	ReconnectMax   time.Duration     `yaml:"reconnect_max"`
+	Disabled       bool              `yaml:"disabled"`
+}
+
+// section is the `mcp:` section as the bridge sees it: its own key is
+// `servers`; the others belong to the outbound server (package mcpserver)
+// and are left to it.
+type section struct {
+	Servers map[string]ServerConfig `yaml:"servers"`
+	Agent   yaml.Node               `yaml:"agent"`
+	Export  yaml.Node               `yaml:"export"`
+	HTTP    yaml.Node               `yaml:"http"`
+}
+
+var serverNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)
+
+// ValidateServerName checks a server name: 1 to 63 characters from a-z 0-9
+// '-' '_', starting with a letter or digit, so that mcp-{server}-{tool} is a
+// valid tool name and org.aios.mcp.{server} a valid provider id.
+func ValidateServerName(name string) error {
+	if !serverNameRE.MatchString(name) {
+		return fmt.Errorf("invalid MCP server name %q: use 1-63 characters from a-z 0-9 - _ starting with a letter or digit", name)
+	}
+	return nil
+}
+
+// ProviderID is the provider id of server name's tools.
+func ProviderID(name string) string { return "org.aios.mcp." + name }
+
+// LoadConfig decodes `mcp.servers` of cfg (strict, with line numbers), fills
+// defaults and checks every entry. Relative dirs are resolved against the
+// configuration file's folder.
+func LoadConfig(cfg *config.Config) (map[string]ServerConfig, error) {
+	var sec section
+	if err := cfg.Decode(cfg.MCP, "mcp", &sec); err != nil {
+		return nil, err
+	}
+	base := ""
+	if cfg.File != "" {
+		base = filepath.Dir(cfg.File)
+	}
+	names := make([]string, 0, len(sec.Servers))
+	for n := range sec.Servers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var errs []string
+	out := make(map[string]ServerConfig, len(names))
+	for _, n := range names {
+		sc, err := sec.Servers[n].normalize(n, base)
+		if err != nil {
+			line := keyLine(&cfg.MCP, "servers", n)
+			file := cfg.File
+			if file == "" {
+				file = "config"
+			}
+			if line > 0 {
+				errs = append(errs, fmt.Sprintf("%s:%d: mcp.servers.%s: %v", file, line, n, err))
+			} else {
+				errs = append(errs, fmt.Sprintf("%s: mcp.servers.%s: %v", file, n, err))
+			}
+			continue
+		}
+		out[n] = sc
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
+	return out, nil
+}
+
+// normalize checks one entry and fills its defaults.
+func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
+	if err := ValidateServerName(name); err != nil {
+		return sc, err
+	}
+	switch {
+	case sc.Command == "" && sc.URL == "":
+		return sc, fmt.Errorf("needs a command (stdio server) or a url (streamable-HTTP server)")
+	case sc.Command != "" && sc.URL != "":
+		return sc, fmt.Errorf("has both command %q and url %q; give one", sc.Command, sc.URL)
+	}
+	if sc.URL != "" {
+		u, err := url.Parse(sc.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return sc, fmt.Errorf("url %q: want an http:// or https:// URL", sc.URL)
+		}
+		if len(sc.Args) > 0 || len(sc.Env) > 0 || sc.Dir != "" || sc.InheritEnv {
+			return sc, fmt.Errorf("args, env, inherit_env and dir apply to command servers only")
+		}
+	} else if sc.Token != "" || sc.TokenEnv != "" {
+		return sc, fmt.Errorf("token and token_env apply to url servers only")
+	}
+	if sc.Token != "" && sc.TokenEnv != "" {
+		return sc, fmt.Errorf("has both token and token_env; give one")
+	}
+	for k := range sc.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return sc, fmt.Errorf("env: invalid variable name %q", k)
+		}
+	}
+	if sc.Dir != "" && !filepath.IsAbs(sc.Dir) && base != "" {
+		sc.Dir = filepath.Join(base, sc.Dir)
+	}
+	if sc.MaxResources < 0 || sc.ConnectTimeout < 0 || sc.ReconnectMax < 0 {
+		return sc, fmt.Errorf("max_resources, connect_timeout and reconnect_max must not be negative")
+	}
+	if sc.MaxResources == 0 {
+		sc.MaxResources = DefaultMaxResources
+	}
+	if sc.ConnectTimeout == 0 {
+		sc.ConnectTimeout = DefaultConnectTimeout
+	}
+	if sc.ReconnectMax == 0 {
+		sc.ReconnectMax = DefaultReconnectMax
+	}
+	return sc, nil
+}
+
+// importResources says whether resources become read tools.
+func (sc ServerConfig) importResources() bool { return sc.Resources == nil || *sc.Resources }
+
+// token returns the bearer token of a URL server ("" when none).
+func (sc ServerConfig) token() (string, error) {
+	if sc.TokenEnv != "" {
+		v := os.Getenv(sc.TokenEnv)
+		if v == "" {
+			return "", fmt.Errorf("token_env %s is empty or unset", sc.TokenEnv)
+		}
+		return v, nil
+	}
+	return sc.Token, nil
+}
+
+// endpointHost is the host name a URL server's tools need Network() for.
+func (sc ServerConfig) endpointHost() string {
+	u, err := url.Parse(sc.URL)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
+}
+
+// environ is the environment of a command server: a minimal one (PATH,
+// HOME, LANG, TMPDIR, USER) plus env, or the whole host environment with
+// inherit_env.
+func (sc ServerConfig) environ() []string {
+	var env []string
+	if sc.InheritEnv {
+		env = os.Environ()
+	} else {
+		for _, k := range []string{"PATH", "HOME", "LANG", "TMPDIR", "USER", "SYSTEMROOT"} {
+			if v, ok := os.LookupEnv(k); ok {
+				env = append(env, k+"="+v)
+			}
+		}
+	}
+	keys := make([]string, 0, len(sc.Env))
+	for k := range sc.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		env = append(env, k+"="+sc.Env[k])
+	}
+	return env
+}
+
+// keyLine returns the line of the key at path inside the mapping n (0 when
+// absent).
+func keyLine(n *yaml.Node, path ...string) int {
+	line := 0
+	for _, k := range path {
+		for n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+			n = n.Content[0]
+		}
+		if n == nil || n.Kind != yaml.MappingNode {
+			return line
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				line, next = n.Content[i].Line, n.Content[i+1]
+				break
+			}
+		}
+		if next == nil {
+			return line
+		}
+		n = next
+	}
+	return line
+}

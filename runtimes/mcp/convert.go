@@ -1,0 +1,245 @@
+package mcp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/schema"
+)
+
+// maxErrorText bounds the message of a ProviderError built from a tool's
+// error content.
+const maxErrorText = 4 << 10
+
+// ToolName is the aios name of MCP tool tool of server server.
+func ToolName(server, tool string) string { return "mcp-" + server + "-" + tool }
+
+// ResourceToolName is the aios name of the read tool of a resource of
+// server, derived from the resource's name (or URI when it has none):
+// lower-cased, every run of characters outside a-z 0-9 _ . replaced by '-'.
+func ResourceToolName(server string, r *mcpsdk.Resource) string {
+	n := r.Name
+	if n == "" {
+		n = r.URI
+	}
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(n) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.' {
+			b.WriteRune(c)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return "mcp-" + server + "-read-" + strings.Trim(b.String(), "-.")
+}
+
+// importTool converts one MCP tool of server into a ToolDef. It fails,
+// naming the tool and the problem, when the name or the schemas cannot be
+// registered; the caller skips the tool and logs the reason.
+func importTool(server string, t *mcpsdk.Tool, endpointHost string) (abi.ToolDef, error) {
+	if t == nil {
+		return abi.ToolDef{}, errors.New("null tool entry")
+	}
+	name := ToolName(server, t.Name)
+	if err := abi.ValidateToolName(name); err != nil {
+		return abi.ToolDef{}, fmt.Errorf("tool %q: %v", t.Name, err)
+	}
+	params, err := schemaDoc(t.InputSchema)
+	if err != nil {
+		return abi.ToolDef{}, fmt.Errorf("tool %q: inputSchema: %v", t.Name, err)
+	}
+	if params == nil {
+		params = map[string]any{"type": "object"}
+	}
+	if ty, ok := params["type"]; ok && ty != "object" {
+		return abi.ToolDef{}, fmt.Errorf("tool %q: inputSchema has type %v; MCP needs an object schema", t.Name, ty)
+	}
+	if _, err := schema.Compile(name+" params", params); err != nil {
+		return abi.ToolDef{}, fmt.Errorf("tool %q: inputSchema does not compile: %v", t.Name, err)
+	}
+	returns, err := schemaDoc(t.OutputSchema)
+	if err != nil {
+		return abi.ToolDef{}, fmt.Errorf("tool %q: outputSchema: %v", t.Name, err)
+	}
+	if returns != nil {
+		if _, err := schema.Compile(name+" returns", returns); err != nil {
+			return abi.ToolDef{}, fmt.Errorf("tool %q: outputSchema does not compile: %v", t.Name, err)
+		}
+	}
+	desc := t.Description
+	if desc == "" {
+		desc = t.Title
+	}
+	def := abi.ToolDef{
+		Name:            name,
+		Description:     desc,
+		Parameters:      params,
+		Returns:         returns,
+		Tags:            []string{"mcp", server},
+		PermissionLevel: abi.PermissionHigh,
+	}
+	if a := t.Annotations; a != nil {
+		def.Idempotent = a.IdempotentHint
+		switch {
+		case a.ReadOnlyHint:
+			def.PermissionLevel = abi.PermissionLow
+		case a.DestructiveHint != nil && !*a.DestructiveHint:
+			def.PermissionLevel = abi.PermissionMedium
+		}
+	}
+	if endpointHost != "" {
+		def.CapabilityRequired = []string{abi.CapNetwork + "(" + endpointHost + ")"}
+	}
+	return def, nil
+}
+
+// importResource converts one resource into a read tool.
+func importResource(server string, r *mcpsdk.Resource, endpointHost string) (abi.ToolDef, error) {
+	if r == nil {
+		return abi.ToolDef{}, errors.New("null resource entry")
+	}
+	name := ResourceToolName(server, r)
+	if err := abi.ValidateToolName(name); err != nil {
+		return abi.ToolDef{}, fmt.Errorf("resource %q: %v", r.URI, err)
+	}
+	if r.URI == "" {
+		return abi.ToolDef{}, fmt.Errorf("resource %q has no uri", r.Name)
+	}
+	desc := "Read MCP resource " + r.URI
+	if r.Description != "" {
+		desc += ": " + r.Description
+	}
+	def := abi.ToolDef{
+		Name:            name,
+		Description:     desc,
+		Parameters:      map[string]any{"type": "object", "additionalProperties": false},
+		Tags:            []string{"mcp", server, "resource"},
+		Idempotent:      true,
+		PermissionLevel: abi.PermissionLow,
+	}
+	if endpointHost != "" {
+		def.CapabilityRequired = []string{abi.CapNetwork + "(" + endpointHost + ")"}
+	}
+	return def, nil
+}
+
+// schemaDoc turns a schema as the SDK decoded it (map[string]any, or
+// anything JSON-marshalable) into a canonical generic object; nil stays nil.
+func schemaDoc(s any) (map[string]any, error) {
+	if s == nil {
+		return nil, nil
+	}
+	v, err := toGeneric(s)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("schema is a %T, want a JSON object", v)
+	}
+	return m, nil
+}
+
+// toGeneric converts any JSON-marshalable value to canonical form (through
+// its JSON text, so that SDK structs keep their wire names and whole
+// numbers become int64).
+func toGeneric(v any) (any, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	if err := abi.UnmarshalJSONValue(raw, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// toolResult converts an MCP tool result into the aios result: the
+// structuredContent when the tool declares an output schema, otherwise
+// {"content": [...]} (plus "structuredContent" when the server sent one).
+// A result with isError becomes ProviderError carrying its text.
+func toolResult(server, tool string, r *mcpsdk.CallToolResult, structured bool) (any, error) {
+	if r == nil {
+		return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: tool %s returned no result", server, tool)
+	}
+	if r.IsError {
+		msg := contentText(r.Content)
+		if msg == "" {
+			msg = "the tool reported an error without text"
+		}
+		return nil, &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: tool %s: %s", server, tool, msg)}
+	}
+	var sc any
+	if r.StructuredContent != nil {
+		v, err := toGeneric(r.StructuredContent)
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: tool %s: structuredContent: %v", server, tool, err)
+		}
+		sc = v
+	}
+	if structured && sc != nil {
+		return sc, nil
+	}
+	content := make([]any, 0, len(r.Content))
+	for i, c := range r.Content {
+		v, err := toGeneric(c)
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: tool %s: content[%d]: %v", server, tool, i, err)
+		}
+		content = append(content, v)
+	}
+	out := map[string]any{"content": content}
+	if sc != nil {
+		out["structuredContent"] = sc
+	}
+	return out, nil
+}
+
+// resourceResult converts a resources/read answer into {"contents": [...]},
+// each entry {uri, mimeType?, text | blob (base64)}.
+func resourceResult(r *mcpsdk.ReadResourceResult) (any, error) {
+	if r == nil {
+		return nil, errors.New("no result")
+	}
+	contents := make([]any, 0, len(r.Contents))
+	for i, c := range r.Contents {
+		if c == nil {
+			return nil, fmt.Errorf("contents[%d] is null", i)
+		}
+		v, err := toGeneric(c)
+		if err != nil {
+			return nil, fmt.Errorf("contents[%d]: %v", i, err)
+		}
+		contents = append(contents, v)
+	}
+	return map[string]any{"contents": contents}, nil
+}
+
+// contentText joins the text items of content, bounded by maxErrorText.
+func contentText(content []mcpsdk.Content) string {
+	var b strings.Builder
+	for _, c := range content {
+		if t, ok := c.(*mcpsdk.TextContent); ok {
+			if b.Len() > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(t.Text)
+		}
+		if b.Len() > maxErrorText {
+			return strings.ToValidUTF8(b.String()[:maxErrorText], "") + "…"
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,203 @@
+package mcp
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+func TestImportTool(t *testing.T) {
+	f := false
+	tests := []struct {
+		name    string
+		tool    string // JSON of the MCP tool
+		host    string
+		wantErr string
+		check   func(t *testing.T, d abi.ToolDef)
+	}{
+		{name: "plain", tool: `{"name":"echo","description":"d","inputSchema":{"type":"object","properties":{"m":{"type":"string"}}}}`,
+			check: func(t *testing.T, d abi.ToolDef) {
+				if d.Name != "mcp-s-echo" || d.Description != "d" || d.PermissionLevel != abi.PermissionHigh || d.MCPExportable {
+					t.Errorf("def = %+v", d)
+				}
+			}},
+		{name: "title when no description", tool: `{"name":"x","title":"The X","inputSchema":{"type":"object"}}`,
+			check: func(t *testing.T, d abi.ToolDef) {
+				if d.Description != "The X" {
+					t.Errorf("description = %q", d.Description)
+				}
+			}},
+		{name: "missing schema becomes object", tool: `{"name":"x"}`,
+			check: func(t *testing.T, d abi.ToolDef) {
+				if d.Parameters["type"] != "object" {
+					t.Errorf("params = %v", d.Parameters)
+				}
+			}},
+		{name: "http server needs Network(host)", tool: `{"name":"x","inputSchema":{"type":"object"}}`, host: "mcp.example.com",
+			check: func(t *testing.T, d abi.ToolDef) {
+				if len(d.CapabilityRequired) != 1 || d.CapabilityRequired[0] != "Network(mcp.example.com)" {
+					t.Errorf("caps = %v", d.CapabilityRequired)
+				}
+			}},
+		{name: "annotations", tool: `{"name":"x","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false,"idempotentHint":true}}`,
+			check: func(t *testing.T, d abi.ToolDef) {
+				if !d.Idempotent || d.PermissionLevel != abi.PermissionMedium {
+					t.Errorf("def = %+v", d)
+				}
+			}},
+		{name: "output schema", tool: `{"name":"x","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}`,
+			check: func(t *testing.T, d abi.ToolDef) {
+				if d.Returns["type"] != "object" {
+					t.Errorf("returns = %v", d.Returns)
+				}
+			}},
+		{name: "invalid name", tool: `{"name":"a b","inputSchema":{"type":"object"}}`, wantErr: `tool "a b": invalid tool name`},
+		{name: "too long", tool: `{"name":"` + strings.Repeat("a", 130) + `","inputSchema":{"type":"object"}}`, wantErr: "invalid tool name"},
+		{name: "non-object schema", tool: `{"name":"x","inputSchema":{"type":"array"}}`, wantErr: "has type array"},
+		{name: "schema not an object", tool: `{"name":"x","inputSchema":[1,2]}`, wantErr: "want a JSON object"},
+		{name: "schema does not compile", tool: `{"name":"x","inputSchema":{"type":"object","properties":{"a":{"minimum":"zero"}}}}`, wantErr: "does not compile"},
+		{name: "bad output schema", tool: `{"name":"x","inputSchema":{"type":"object"},"outputSchema":{"type":7}}`, wantErr: "outputSchema does not compile"},
+	}
+	_ = f
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var tool mcpsdk.Tool
+			if err := json.Unmarshal([]byte(tc.tool), &tool); err != nil {
+				t.Fatal(err)
+			}
+			d, err := importTool("s", &tool, tc.host)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, d)
+		})
+	}
+}
+
+func TestResourceToolName(t *testing.T) {
+	tests := []struct{ name, uri, want string }{
+		{"Greeting", "mem://g", "mcp-s-read-greeting"},
+		{"Resource 1", "test://static/resource/1", "mcp-s-read-resource-1"},
+		{"", "file:///tmp/A b.txt", "mcp-s-read-file-tmp-a-b.txt"},
+		{"--héllo--", "x", "mcp-s-read-h-llo"},
+	}
+	for _, tc := range tests {
+		if got := ResourceToolName("s", &mcpsdk.Resource{Name: tc.name, URI: tc.uri}); got != tc.want {
+			t.Errorf("ResourceToolName(%q, %q) = %q, want %q", tc.name, tc.uri, got, tc.want)
+		}
+	}
+}
+
+func TestToolResult(t *testing.T) {
+	tests := []struct {
+		name       string
+		result     string
+		structured bool
+		want       string // JSON of the value, or the error code
+	}{
+		{"content", `{"content":[{"type":"text","text":"a"}]}`, false, `{"content":[{"text":"a","type":"text"}]}`},
+		{"structured kept beside content", `{"content":[],"structuredContent":{"n":1}}`, false, `{"content":[],"structuredContent":{"n":1}}`},
+		{"structured only", `{"content":[],"structuredContent":{"n":1}}`, true, `{"n":1}`},
+		{"structured tool without structuredContent", `{"content":[{"type":"text","text":"a"}]}`, true, `{"content":[{"text":"a","type":"text"}]}`},
+		{"error", `{"isError":true,"content":[{"type":"text","text":"boom"}]}`, false, "ProviderError"},
+		{"error without text", `{"isError":true,"content":[]}`, false, "ProviderError"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var r mcpsdk.CallToolResult
+			if err := json.Unmarshal([]byte(tc.result), &r); err != nil {
+				t.Fatal(err)
+			}
+			v, err := toolResult("s", "t", &r, tc.structured)
+			if err != nil {
+				if string(abi.CodeOf(err)) != tc.want {
+					t.Fatalf("err = %v, want %s", err, tc.want)
+				}
+				return
+			}
+			b, _ := json.Marshal(v)
+			if string(b) != tc.want {
+				t.Fatalf("got %s, want %s", b, tc.want)
+			}
+		})
+	}
+	if _, err := toolResult("s", "t", nil, false); abi.CodeOf(err) != abi.InvalidResult {
+		t.Errorf("nil result: %v", err)
+	}
+}
+
+func TestContentTextIsBounded(t *testing.T) {
+	long := strings.Repeat("é", maxErrorText)
+	got := contentText([]mcpsdk.Content{&mcpsdk.TextContent{Text: long}, &mcpsdk.TextContent{Text: "x"}})
+	if len(got) > maxErrorText+4 || !strings.HasSuffix(got, "…") {
+		t.Fatalf("len %d, suffix %q", len(got), got[len(got)-4:])
+	}
+}
+
+// FuzzImportTool feeds tools/list entries as a server could send them: the
+// conversion never panics, and what it accepts is registrable.
+func FuzzImportTool(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"echo","inputSchema":{"type":"object"}}`,
+		`{"name":"a b","inputSchema":{"type":"object"}}`,
+		`{"name":"x","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"string"}}}}`,
+		`{"name":"x","inputSchema":{"type":"object"},"outputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`,
+		`{"name":"","inputSchema":null}`,
+		`{"name":"x","inputSchema":{"type":"object","properties":{"a":{"pattern":"("}}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var tool mcpsdk.Tool
+		if json.Unmarshal(data, &tool) != nil {
+			return
+		}
+		d, err := importTool("s", &tool, "")
+		if err != nil {
+			return
+		}
+		if abi.ValidateToolName(d.Name) != nil || d.Parameters == nil {
+			t.Fatalf("accepted an unregistrable tool: %+v", d)
+		}
+	})
+}
+
+// FuzzToolResult feeds tools/call answers: conversion never panics and a
+// success is a canonical value.
+func FuzzToolResult(f *testing.F) {
+	for _, s := range []string{
+		`{"content":[{"type":"text","text":"a"}]}`,
+		`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}],"structuredContent":{"a":[1,2.5,null]}}`,
+		`{"isError":true,"content":[{"type":"text","text":"x"}]}`,
+		`{"content":[],"structuredContent":"just a string"}`,
+	} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, structured bool) {
+		var r mcpsdk.CallToolResult
+		if json.Unmarshal(data, &r) != nil {
+			return
+		}
+		v, err := toolResult("s", "t", &r, structured)
+		if err != nil {
+			if abi.CodeOf(err) == "" {
+				t.Fatal("error without code")
+			}
+			return
+		}
+		if _, err := abi.Normalize(v); err != nil {
+			t.Fatalf("result not canonical: %v", err)
+		}
+	})
+}

@@ -1,0 +1,17 @@
+// Package mcp is the inbound MCP bridge: it connects to external MCP servers
+// (a stdio command, or a streamable-HTTP URL with an optional bearer token),
+// lists their tools and resources, and offers each server as one
+// abi.Provider whose tools are named mcp-{server}-{tool} (resources become
+// read-only tools mcp-{server}-read-{resource}). A server's tools keep their
+// inputSchema, are registered at trust level Untrusted, and require
+// Network(host) of the endpoint for HTTP servers. A list-changed
+// notification re-lists the server; a dead or unreachable server's tools
+// answer Unavailable at once while the bridge reconnects with backoff.
+//
+// The bridge never registers anything itself: the caller (cmd) gives it a
+// Publish function that puts a provider into the host (host.ReplaceProvider
+// with trust Untrusted). Its configuration is the `mcp.servers` section.
+//
+// mcp imports abi, config and schema, and the MCP go-sdk; like every
+// runtime it must never import host, registry, server or cmd.
+package mcp

@@ -1,0 +1,178 @@
+package mcp
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The tests run this test binary as a stdio MCP server: with
+// AIOS_MCP_FAKE=<mode> set, TestMain serves instead of testing. The fake
+// speaks raw JSON-RPC so that it can misbehave in ways a real SDK refuses
+// to (invalid tool names and schemas, garbage, hangs, dying mid-call).
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("AIOS_MCP_FAKE"); mode != "" {
+		os.Exit(runFake(mode))
+	}
+	os.Exit(m.Run())
+}
+
+type fakeMsg struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+type fakeServer struct {
+	mu    sync.Mutex
+	out   *bufio.Writer
+	extra bool // the "late" tool was added
+}
+
+func (f *fakeServer) send(v any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b, _ := json.Marshal(v)
+	f.out.Write(b)
+	f.out.WriteByte('\n')
+	f.out.Flush()
+}
+
+func (f *fakeServer) reply(id json.RawMessage, result any) {
+	f.send(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+func (f *fakeServer) replyErr(id json.RawMessage, code int, msg string) {
+	f.send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
+}
+
+func obj(props string) map[string]any {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(props), &m); err != nil {
+		panic(err)
+	}
+	return m
+}
+
+func (f *fakeServer) tools() []any {
+	ts := []any{
+		map[string]any{"name": "echo", "description": "echo a message",
+			"inputSchema": obj(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`),
+			"annotations": obj(`{"readOnlyHint":true,"idempotentHint":true}`)},
+		map[string]any{"name": "add", "description": "add two integers",
+			"inputSchema":  obj(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
+			"outputSchema": obj(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`)},
+		map[string]any{"name": "bad name!", "inputSchema": obj(`{"type":"object"}`)},
+		map[string]any{"name": "badschema", "inputSchema": obj(`{"type":"object","properties":{"x":{"type":"nope"}}}`)},
+		map[string]any{"name": "notobject", "inputSchema": obj(`{"type":"string"}`)},
+		map[string]any{"name": "hang", "inputSchema": obj(`{"type":"object"}`)},
+		map[string]any{"name": "die", "inputSchema": obj(`{"type":"object"}`)},
+		map[string]any{"name": "garbage", "inputSchema": obj(`{"type":"object"}`)},
+		map[string]any{"name": "badresult", "inputSchema": obj(`{"type":"object"}`)},
+		map[string]any{"name": "fail", "inputSchema": obj(`{"type":"object"}`)},
+		map[string]any{"name": "grow", "description": "adds the tool late and says the list changed", "inputSchema": obj(`{"type":"object"}`)},
+	}
+	if f.extra {
+		ts = append(ts, map[string]any{"name": "late", "inputSchema": obj(`{"type":"object"}`)})
+	}
+	return ts
+}
+
+func runFake(mode string) int {
+	if mode == "dead" {
+		fmt.Fprintln(os.Stderr, "fake: refusing to start")
+		return 3
+	}
+	f := &fakeServer{out: bufio.NewWriter(os.Stdout)}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 16<<20)
+	for in.Scan() {
+		var m fakeMsg
+		if err := json.Unmarshal(in.Bytes(), &m); err != nil {
+			continue
+		}
+		if len(m.ID) == 0 {
+			continue // notification
+		}
+		switch m.Method {
+		case "initialize":
+			caps := map[string]any{"tools": map[string]any{"listChanged": true}}
+			if mode != "noresources" {
+				caps["resources"] = map[string]any{"listChanged": true}
+			}
+			f.reply(m.ID, map[string]any{"protocolVersion": "2025-06-18", "capabilities": caps,
+				"serverInfo": map[string]any{"name": "fake", "title": "Fake server", "version": "1.2.3"}})
+		case "ping":
+			f.reply(m.ID, map[string]any{})
+		case "tools/list":
+			f.reply(m.ID, map[string]any{"tools": f.tools()})
+		case "resources/list":
+			f.reply(m.ID, map[string]any{"resources": []any{
+				map[string]any{"uri": "mem://greeting", "name": "Greeting", "mimeType": "text/plain"},
+				map[string]any{"uri": "mem://blob", "name": "Blob Data!"},
+			}})
+		case "resources/read":
+			var p struct {
+				URI string `json:"uri"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			switch p.URI {
+			case "mem://greeting":
+				f.reply(m.ID, map[string]any{"contents": []any{map[string]any{"uri": p.URI, "mimeType": "text/plain", "text": "hello"}}})
+			default:
+				f.reply(m.ID, map[string]any{"contents": []any{map[string]any{"uri": p.URI, "blob": "AAEC"}}})
+			}
+		case "tools/call":
+			var p struct {
+				Name      string         `json:"name"`
+				Arguments map[string]any `json:"arguments"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			switch p.Name {
+			case "echo":
+				msg, _ := p.Arguments["message"].(string)
+				f.reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "Echo: " + msg}}})
+			case "add":
+				a, _ := p.Arguments["a"].(float64)
+				b, _ := p.Arguments["b"].(float64)
+				f.reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": fmt.Sprint(a + b)}},
+					"structuredContent": map[string]any{"sum": a + b}})
+			case "hang":
+				// never answers
+			case "die":
+				os.Exit(7)
+			case "garbage":
+				f.mu.Lock()
+				f.out.WriteString("}}} this is not JSON-RPC {{{\n")
+				f.out.Flush()
+				f.mu.Unlock()
+			case "badresult":
+				f.reply(m.ID, map[string]any{"content": "not a list"})
+			case "fail":
+				f.reply(m.ID, map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "it went wrong"}}})
+			case "grow":
+				f.extra = true
+				f.reply(m.ID, map[string]any{"content": []any{}})
+				go func() {
+					time.Sleep(10 * time.Millisecond)
+					f.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+				}()
+			case "late":
+				f.reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "late"}}})
+			default:
+				f.replyErr(m.ID, -32602, "unknown tool "+p.Name)
+			}
+		default:
+			f.replyErr(m.ID, -32601, "method not found: "+m.Method)
+		}
+	}
+	if err := in.Err(); err != nil && !strings.Contains(err.Error(), "closed") {
+		fmt.Fprintln(os.Stderr, "fake:", err)
+	}
+	return 0
+}

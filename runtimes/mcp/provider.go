@@ -1,0 +1,128 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// table is one published tool set of a server: the registration and, per
+// aios tool name, what it calls. Tables are immutable once stored.
+type table struct {
+	reg       *abi.ToolRegister
+	targets   map[string]target
+	published bool
+}
+
+// target is the MCP side of one aios tool: a tool name, or a resource URI.
+type target struct {
+	tool       string
+	uri        string
+	structured bool // the tool declares an outputSchema: return structuredContent
+}
+
+func (t *table) add(def abi.ToolDef, tg target) bool {
+	if _, dup := t.targets[def.Name]; dup {
+		return false
+	}
+	t.targets[def.Name] = tg
+	t.reg.Tools = append(t.reg.Tools, def)
+	return true
+}
+
+// provider is the abi.Provider of one MCP server. The same value is
+// republished whenever the server's tool list changes.
+type provider struct {
+	srv   *server
+	table atomic.Pointer[table]
+}
+
+var _ abi.Provider = (*provider)(nil)
+
+func (p *provider) Describe() *abi.ToolRegister { return p.table.Load().reg }
+
+// Close disconnects the server (the host closes a provider it removes).
+func (p *provider) Close() error {
+	p.srv.stop()
+	return nil
+}
+
+// Call forwards one call as tools/call (or resources/read). A server that
+// is not connected answers Unavailable at once; one that drops the
+// connection during the call answers Unavailable too; the call's deadline
+// bounds the wait for a hung server.
+func (p *provider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, abi.Errorf(abi.ProviderCrashed, "mcp bridge: panic calling %s: %v", call.Tool, r)
+		}
+	}()
+	s := p.srv
+	tg, ok := p.table.Load().targets[call.Tool]
+	if !ok {
+		return nil, abi.Errorf(abi.NotFound, "mcp server %s no longer offers %s", s.name, call.Tool)
+	}
+	sess := s.session()
+	if sess == nil {
+		msg := fmt.Sprintf("mcp server %s (%s) is not connected; the bridge is reconnecting", s.name, s.source)
+		if err := s.lastError(); err != nil {
+			msg += ": last error: " + err.Error()
+		}
+		s.kickReconnect()
+		return nil, &abi.ToolError{Code: abi.Unavailable, Message: msg}
+	}
+	if !call.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, call.Deadline)
+		defer cancel()
+	}
+	if tg.uri != "" {
+		r, err := sess.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: tg.uri})
+		if err != nil {
+			return nil, s.callError(ctx, call.Tool, err)
+		}
+		v, err := resourceResult(r)
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: resource %s: %v", s.name, tg.uri, err)
+		}
+		return v, nil
+	}
+	args := call.Params
+	if args == nil {
+		args = map[string]any{}
+	}
+	r, err := sess.CallTool(ctx, &mcpsdk.CallToolParams{Name: tg.tool, Arguments: args})
+	if err != nil {
+		return nil, s.callError(ctx, call.Tool, err)
+	}
+	return toolResult(s.name, tg.tool, r, tg.structured)
+}
+
+// callError maps a failed MCP request to a ToolError.
+func (s *server) callError(ctx context.Context, tool string, err error) error {
+	if ctx.Err() != nil {
+		return abi.AsToolError(ctx.Err(), abi.Timeout) // Timeout or Cancelled
+	}
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		code := abi.ProviderError
+		switch we.Code {
+		case jsonrpc.CodeInvalidParams:
+			code = abi.InvalidParams
+		case jsonrpc.CodeMethodNotFound:
+			code = abi.NotFound
+		}
+		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, tool, we.Message)}
+	}
+	if errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || s.session() == nil {
+		return &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("mcp server %s closed the connection during %s; the bridge is reconnecting: %v", s.name, tool, err)}
+	}
+	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: %s: %v", s.name, tool, err)}
+}

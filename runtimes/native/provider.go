@@ -1,0 +1,217 @@
+package native
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// Handler serves one call of a native tool. params is the call's params in
+// canonical form (see abi.Normalize), already validated against the tool's
+// schema by the host. The result must be a value abi.Normalize accepts.
+type Handler func(ctx context.Context, params any, env abi.Env) (any, error)
+
+type tool struct {
+	def abi.ToolDef
+	h   Handler
+}
+
+// table is the immutable lookup structure swapped in by Register.
+type table struct {
+	byName map[string][]*tool
+	reg    *abi.ToolRegister
+}
+
+// Provider is a set of in-process Go tools. It implements abi.Provider.
+// Register tools before handing the provider to the host; Register is safe
+// to call concurrently with Call, but the host only learns of tools
+// registered later when it reloads the provider.
+type Provider struct {
+	info    abi.ProviderInfo
+	mu      sync.Mutex // serializes Register and OnClose
+	tab     atomic.Pointer[table]
+	closed  atomic.Bool
+	onClose []func() error
+}
+
+// New returns an empty provider. info.Runtime is set to "native" and
+// info.ID is checked by the host when the provider is added.
+func New(info abi.ProviderInfo) *Provider {
+	info.Runtime = abi.RuntimeNative
+	info.Capabilities = append([]string(nil), info.Capabilities...)
+	p := &Provider{info: info}
+	p.tab.Store(&table{byName: map[string][]*tool{}, reg: &abi.ToolRegister{Format: abi.FormatVersion, Provider: info}})
+	return p
+}
+
+// Info returns the provider's identity.
+func (p *Provider) Info() abi.ProviderInfo { return p.info }
+
+// Register adds a tool. It refuses an invalid tool name, a nil handler and a
+// second tool with the same name and version, naming the tool.
+func (p *Provider) Register(def abi.ToolDef, h Handler) error {
+	if err := abi.ValidateToolName(def.Name); err != nil {
+		return fmt.Errorf("provider %s: %w", p.info.ID, err)
+	}
+	if h == nil {
+		return fmt.Errorf("provider %s: tool %q has a nil handler", p.info.ID, def.Name)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	old := p.tab.Load()
+	for _, t := range old.byName[def.Name] {
+		if t.def.Version == def.Version {
+			return fmt.Errorf("provider %s: tool %q version %q is registered twice", p.info.ID, def.Name, def.Version)
+		}
+	}
+	nt := &table{byName: make(map[string][]*tool, len(old.byName)+1)}
+	for k, v := range old.byName {
+		nt.byName[k] = v
+	}
+	nt.byName[def.Name] = append(append([]*tool(nil), old.byName[def.Name]...), &tool{def: def, h: h})
+	reg := &abi.ToolRegister{Format: abi.FormatVersion, Provider: p.info}
+	reg.Tools = append(append([]abi.ToolDef(nil), old.reg.Tools...), def)
+	nt.reg = reg
+	p.tab.Store(nt)
+	return nil
+}
+
+// MustRegister is Register for tool definitions written as literals in
+// code; it panics on error, which is a programming mistake.
+func (p *Provider) MustRegister(def abi.ToolDef, h Handler) {
+	if err := p.Register(def, h); err != nil {
+		panic(err)
+	}
+}
+
+// OnClose adds a function that Close runs (in registration order).
+func (p *Provider) OnClose(fn func() error) {
+	p.mu.Lock()
+	p.onClose = append(p.onClose, fn)
+	p.mu.Unlock()
+}
+
+// Describe implements abi.Provider. The returned message is shared; callers
+// must not modify it.
+func (p *Provider) Describe() *abi.ToolRegister { return p.tab.Load().reg }
+
+// Close implements abi.Provider: later calls fail with Unavailable; calls in
+// flight finish.
+func (p *Provider) Close() error {
+	if p.closed.Swap(true) {
+		return nil
+	}
+	p.mu.Lock()
+	fns := p.onClose
+	p.mu.Unlock()
+	var errs []error
+	for _, fn := range fns {
+		if err := fn(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// lookup finds the tool for a call. The host passes the exact version it
+// resolved in call.Version; with one version of a name registered, the
+// version is not compared.
+func (t *table) lookup(name, version string) *tool {
+	list := t.byName[name]
+	switch {
+	case len(list) == 1:
+		return list[0]
+	case len(list) == 0:
+		return nil
+	}
+	for _, tl := range list {
+		if tl.def.Version == version {
+			return tl
+		}
+	}
+	if version == "" {
+		return list[len(list)-1]
+	}
+	return nil
+}
+
+// Call implements abi.Provider.
+func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (res any, err error) {
+	if p.closed.Load() {
+		return nil, &abi.ToolError{Code: abi.Unavailable, Message: "provider " + p.info.ID + " is closed"}
+	}
+	t := p.tab.Load().lookup(call.Tool, call.Version)
+	if t == nil {
+		return nil, &abi.ToolError{Code: abi.NotFound, Message: "provider " + p.info.ID + " has no tool " + strconv.Quote(call.Tool) + " version " + strconv.Quote(call.Version)}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, crashError(p.info.ID, call.Tool, r)
+		}
+	}()
+	res, err = t.h(ctx, call.Params, env)
+	if err != nil {
+		return nil, convertError(ctx, err)
+	}
+	return res, nil
+}
+
+// convertError maps a handler's error onto the ABI codes.
+func convertError(ctx context.Context, err error) *abi.ToolError {
+	var te *abi.ToolError
+	if errors.As(err, &te) {
+		return te
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &abi.ToolError{Code: abi.Timeout, Message: "deadline exceeded: " + err.Error()}
+	}
+	return abi.AsToolError(err, abi.ProviderError)
+}
+
+// maxStackFrames bounds the stack reported with a crash.
+const maxStackFrames = 12
+
+// crashError builds the ProviderCrashed error for a recovered panic, with
+// the panic value and the stack of the panicking code (runtime frames and
+// this package's own frames left out).
+func crashError(provider, toolName string, r any) *abi.ToolError {
+	msg := fmt.Sprint(r)
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(3, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	var sb strings.Builder
+	afterPanic, count := false, 0
+	for {
+		f, more := frames.Next()
+		switch {
+		case !afterPanic:
+			afterPanic = f.Function == "runtime.gopanic"
+		case strings.HasPrefix(f.Function, "runtime."):
+		case strings.HasPrefix(f.Function, "github.com/aios-host/aios-host/runtimes/native.(*Provider).Call"):
+			more = false
+		case count < maxStackFrames:
+			count++
+			sb.WriteString(f.Function)
+			sb.WriteString("\n\t")
+			sb.WriteString(f.File)
+			sb.WriteByte(':')
+			sb.WriteString(strconv.Itoa(f.Line))
+			sb.WriteByte('\n')
+		}
+		if !more {
+			break
+		}
+	}
+	return &abi.ToolError{
+		Code:    abi.ProviderCrashed,
+		Message: "tool " + toolName + " of provider " + provider + " panicked: " + msg,
+		Data:    map[string]any{"panic": msg, "stack": sb.String()},
+	}
+}

@@ -1,0 +1,89 @@
+package python
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/aios-host/aios-host/config"
+)
+
+// Config is the runtimes.python section of the configuration file.
+//
+//	runtimes:
+//	  python:
+//	    interpreter: /usr/bin/python3   # default: python3 from PATH
+//	    pool_size: 4                    # workers per provider
+//	    memory_mb: 512                  # RLIMIT_AS per worker
+//	    cpu_seconds: 600                # RLIMIT_CPU per worker (its lifetime)
+//	    startup_timeout: 10s            # start + import + register
+//	    sandbox: true                   # false runs workers unconfined (debugging only)
+//	    sdk_path: ""                    # folder holding aios_sdk/ (default: the embedded copy)
+type Config struct {
+	Interpreter    string        `yaml:"interpreter"`
+	PoolSize       int           `yaml:"pool_size"`
+	MemoryMB       int           `yaml:"memory_mb"`
+	CPUSeconds     int           `yaml:"cpu_seconds"`
+	StartupTimeout time.Duration `yaml:"startup_timeout"`
+	Sandbox        *bool         `yaml:"sandbox"`
+	SDKPath        string        `yaml:"sdk_path"`
+}
+
+// Defaults.
+const (
+	DefaultPoolSize       = 4
+	DefaultMemoryMB       = 512
+	DefaultCPUSeconds     = 600
+	DefaultStartupTimeout = 10 * time.Second
+)
+
+// DefaultConfig returns the defaults: python3 from PATH, 4 workers per
+// provider, 512 MiB and 600 CPU seconds per worker, sandbox on.
+func DefaultConfig() Config {
+	on := true
+	return Config{
+		Interpreter:    "python3",
+		PoolSize:       DefaultPoolSize,
+		MemoryMB:       DefaultMemoryMB,
+		CPUSeconds:     DefaultCPUSeconds,
+		StartupTimeout: DefaultStartupTimeout,
+		Sandbox:        &on,
+	}
+}
+
+// ConfigFrom decodes the runtimes.python section of cfg over the defaults.
+func ConfigFrom(cfg *config.Config) (Config, error) {
+	c := DefaultConfig()
+	if cfg == nil {
+		return c, nil
+	}
+	if node, ok := cfg.Runtimes["python"]; ok {
+		if err := config.DecodeSection(node, &c); err != nil {
+			return c, fmt.Errorf("runtimes.python: %w", err)
+		}
+	}
+	return c, c.check()
+}
+
+func (c *Config) check() error {
+	switch {
+	case c.PoolSize < 1 || c.PoolSize > 256:
+		return fmt.Errorf("runtimes.python.pool_size %d: want 1..256", c.PoolSize)
+	case c.MemoryMB < 0:
+		return fmt.Errorf("runtimes.python.memory_mb %d: want >= 0 (0 means no limit)", c.MemoryMB)
+	case c.MemoryMB > 0 && c.MemoryMB < 32:
+		return fmt.Errorf("runtimes.python.memory_mb %d: CPython needs at least 32 MiB of address space", c.MemoryMB)
+	case c.CPUSeconds < 0:
+		return fmt.Errorf("runtimes.python.cpu_seconds %d: want >= 0 (0 means no limit)", c.CPUSeconds)
+	case c.StartupTimeout < 0:
+		return fmt.Errorf("runtimes.python.startup_timeout %v: want a positive duration", c.StartupTimeout)
+	}
+	if c.Interpreter == "" {
+		c.Interpreter = "python3"
+	}
+	if c.StartupTimeout == 0 {
+		c.StartupTimeout = DefaultStartupTimeout
+	}
+	return nil
+}
+
+func (c *Config) sandboxed() bool { return c.Sandbox == nil || *c.Sandbox }

@@ -1,0 +1,221 @@
+package python
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"log/slog"
+	"os/exec"
+	"reflect"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+func frame(payload string) []byte {
+	b := make([]byte, 4, 4+len(payload))
+	binary.BigEndian.PutUint32(b, uint32(len(payload)))
+	return append(b, payload...)
+}
+
+// FuzzWorkerOutput feeds arbitrary bytes as a worker's output: reading
+// envelopes must end in an error or an envelope, never a panic or a hang.
+func FuzzWorkerOutput(f *testing.F) {
+	f.Add(frame(`{"v":1,"kind":"register","register":{"format":1,"provider":{"id":"a.b"},"tools":[{"name":"x","parameters":{"type":"object"}}]}}`))
+	f.Add(frame(`{"v":1,"kind":"result","id":"c1","result":{"call_id":"c1","value":{"a":[1,2.5,"x",null,true]}}}`))
+	f.Add(frame(`{"v":1,"kind":"host_call","id":"h1","host":{"call_id":"c1","op":"space_read","args":{"id":"sha256:00"}}}`))
+	f.Add(frame(`{"v":1,"kind":"log","log":{"level":"error","message":"x.py:3:1: SyntaxError"}}`))
+	f.Add(append(frame(`{"v":1}`), 0, 0, 0, 9, 'g', 'a', 'r'))
+	f.Add([]byte("\x00\x00\x00\x07garbage"))
+	f.Add([]byte("\xff\xff\xff\xff"))
+	f.Add(frame("\x81\xa1v\x01"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w := &worker{br: bufio.NewReader(bytes.NewReader(data))}
+		for i := 0; i < 64; i++ {
+			env, err := w.readEnvelope()
+			if err != nil {
+				return
+			}
+			if env == nil {
+				t.Fatal("nil envelope without error")
+			}
+		}
+	})
+}
+
+// fakeEnv records host operations.
+type fakeEnv struct {
+	call *abi.ToolCall
+	got  []string
+}
+
+func (e *fakeEnv) Call() *abi.ToolCall { return e.call }
+func (e *fakeEnv) CallTool(_ context.Context, tool, version string, params any) (any, error) {
+	e.got = append(e.got, "call_tool "+tool+" "+version)
+	return map[string]any{"echo": params}, nil
+}
+func (e *fakeEnv) SpaceRead(_ context.Context, space, id string) (abi.Object, error) {
+	e.got = append(e.got, "space_read "+space+" "+id)
+	return abi.Object{Space: "documents", ID: id, Data: []byte("hi")}, nil
+}
+func (e *fakeEnv) SpaceWrite(_ context.Context, space string, data []byte) (abi.Object, error) {
+	e.got = append(e.got, "space_write "+space+" "+string(data))
+	return abi.Object{Space: space, ID: "sha256:x"}, nil
+}
+func (e *fakeEnv) Complete(_ context.Context, req abi.CompleteRequest) (abi.CompleteResponse, error) {
+	e.got = append(e.got, "ai_complete "+req.Prompt)
+	return abi.CompleteResponse{Text: "done", Model: "m"}, nil
+}
+func (e *fakeEnv) Logger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+func TestHostOps(t *testing.T) {
+	tests := []struct {
+		op   string
+		args map[string]any
+		want any
+		code abi.ErrorCode
+		rec  string
+	}{
+		{"call_tool", map[string]any{"tool": "echo", "params": map[string]any{"v": int64(1)}}, map[string]any{"echo": map[string]any{"v": int64(1)}}, "", "call_tool echo "},
+		{"call_tool", map[string]any{"tool": "echo", "version": "^1"}, map[string]any{"echo": map[string]any{}}, "", "call_tool echo ^1"},
+		{"call_tool", map[string]any{}, nil, abi.InvalidParams, ""},
+		{"space_read", map[string]any{"id": "sha256:ab"}, map[string]any{"space": "documents", "id": "sha256:ab", "data": "aGk="}, "", "space_read  sha256:ab"},
+		{"space_write", map[string]any{"space": "out", "data": "aGk="}, map[string]any{"space": "out", "id": "sha256:x"}, "", "space_write out hi"},
+		{"space_write", map[string]any{"space": "out", "data": "!!"}, nil, abi.InvalidParams, ""},
+		{"ai_complete", map[string]any{"prompt": "p", "max_tokens": int64(5)}, map[string]any{"text": "done", "model": "m"}, "", "ai_complete p"},
+		{"teleport", nil, nil, abi.InvalidRequest, ""},
+	}
+	for _, tc := range tests {
+		env := &fakeEnv{}
+		c := &inflight{id: "c1", ctx: context.Background(), env: env}
+		got, err := hostOp(c, &abi.HostCall{CallID: "c1", Op: tc.op, Args: tc.args})
+		if tc.code != "" {
+			if abi.CodeOf(err) != tc.code {
+				t.Errorf("%s %v: want %s, got %v", tc.op, tc.args, tc.code, err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s %v = %#v, %v; want %#v", tc.op, tc.args, got, err, tc.want)
+		}
+		if len(env.got) != 1 || env.got[0] != tc.rec {
+			t.Errorf("%s: env saw %q, want %q", tc.op, env.got, tc.rec)
+		}
+	}
+}
+
+// FuzzHostOp: arbitrary JSON arguments to any op never panic.
+func FuzzHostOp(f *testing.F) {
+	for _, s := range []string{`{"tool":"x","params":[1]}`, `{"id":5}`, `{"data":"@@"}`, `{"max_tokens":"x","temperature":1}`, `null`, `[]`} {
+		for _, op := range []string{"call_tool", "space_read", "space_write", "ai_complete", "log", "?"} {
+			f.Add(op, s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, op, args string) {
+		var v any
+		if abi.UnmarshalJSONValue([]byte(args), &v) != nil {
+			return
+		}
+		c := &inflight{id: "c1", ctx: context.Background(), env: &fakeEnv{}}
+		_, _ = hostOp(c, &abi.HostCall{CallID: "c1", Op: op, Args: v})
+	})
+}
+
+func TestDeriveID(t *testing.T) {
+	for in, want := range map[string]string{
+		"/x/pdf_tools.py": "local.pdf-tools",
+		"/x/My Tool.py":   "local.my-tool",
+		"/x/__.py":        "local.provider",
+		"/x/a.b.py":       "local.a-b",
+	} {
+		if got := deriveID(in); got != want {
+			t.Errorf("deriveID(%q) = %q, want %q", in, got, want)
+		}
+		if err := abi.ValidateProviderID(deriveID(in)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	for _, tc := range []struct {
+		n    int32
+		want time.Duration
+	}{{0, 0}, {1, 0}, {2, 50 * time.Millisecond}, {3, 100 * time.Millisecond}, {6, 800 * time.Millisecond}, {9, 5 * time.Second}, {40, 5 * time.Second}} {
+		if got := backoff(tc.n); got != tc.want {
+			t.Errorf("backoff(%d) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestSeccompProgramJumps(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("seccomp is Linux only")
+	}
+	for _, network := range []bool{false, true} {
+		prog, err := seccompProgramFor(network)
+		if err != nil {
+			t.Skip(err)
+		}
+		for i, ins := range prog {
+			if ins.Jt != 0 || ins.Jf != 0 {
+				if i+1+int(ins.Jt) >= len(prog) || i+1+int(ins.Jf) >= len(prog) {
+					t.Errorf("instruction %d jumps past the end", i)
+				}
+			}
+		}
+		if last := prog[len(prog)-1]; last.Code != 0x06 {
+			t.Errorf("the program does not end with a return")
+		}
+	}
+}
+
+// TestSDKParameters checks the SDK's schema rule with the real interpreter.
+func TestSDKParameters(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatalf("python3 is needed for the python runtime tests: %v", err)
+	}
+	dir, err := extractSDK()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := `import sys, json
+sys.path.insert(0, sys.argv[1])
+from aios_sdk import build_parameters as b, Capability as C
+print(json.dumps([
+  b({"object_id": {"type": "string"}, "pages": {"type": "string"}}),
+  b({"object_id": {"type": "string"}, "max_words": {"type": "integer", "default": 200}}),
+  b({"q": {"type": "string", "optional": True}}),
+  b({"type": "object", "properties": {"a": {}}, "required": ["a"]}),
+  b(None),
+  b({"a": {}, "b": {}}, required=["b"]),
+  [C.ReadSpace("documents"), C.Inference, C.CallTool("pdf-*"), C.Network("*.example.com")],
+]))`
+	out, err := exec.Command(py, "-I", "-c", script, dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var got []any
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := []any{
+		map[string]any{"type": "object", "properties": map[string]any{"object_id": map[string]any{"type": "string"}, "pages": map[string]any{"type": "string"}}, "required": []any{"object_id", "pages"}},
+		map[string]any{"type": "object", "properties": map[string]any{"object_id": map[string]any{"type": "string"}, "max_words": map[string]any{"type": "integer", "default": 200.0}}, "required": []any{"object_id"}},
+		map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string"}}},
+		map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{}}, "required": []any{"a"}},
+		map[string]any{"type": "object"},
+		map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{}, "b": map[string]any{}}, "required": []any{"b"}},
+		[]any{"ReadSpace(documents)", "Inference", "CallTool(pdf-*)", "Network(*.example.com)"},
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("#%d: got %#v\nwant %#v", i, got[i], want[i])
+		}
+	}
+}

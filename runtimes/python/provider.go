@@ -1,0 +1,326 @@
+package python
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// Provider is one .py file served by a pool of worker processes.
+type Provider struct {
+	rt   *Runtime
+	ip   *interp
+	path string
+	dir  string
+	log  *slog.Logger
+	reg  *abi.ToolRegister
+	size int
+	// network is true when the provider asked for a Network capability and
+	// its grants allow it: its workers may open sockets.
+	network bool
+
+	idle     chan *worker
+	failures atomic.Int32
+
+	mu      sync.Mutex
+	live    int
+	closed  bool
+	workers map[*worker]struct{}
+}
+
+var _ abi.Provider = (*Provider)(nil)
+
+func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src abi.Source) (*Provider, error) {
+	log := src.Logger
+	if log == nil {
+		log = rt.log
+	}
+	p := &Provider{
+		rt: rt, ip: ip, path: path, dir: filepath.Dir(path),
+		log:     log.With("file", path),
+		size:    rt.cfg.PoolSize,
+		idle:    make(chan *worker, rt.cfg.PoolSize),
+		workers: make(map[*worker]struct{}),
+	}
+	w, reg, err := p.startWorker(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.checkRegister(reg, src); err != nil {
+		w.stop(0)
+		return nil, err
+	}
+	p.reg = reg
+	p.network = wantsNetwork(reg.Provider.Capabilities, src.Grants)
+	if p.network {
+		// The first worker ran without network; start the pool afresh.
+		w.stop(0)
+		if w, _, err = p.startWorker(ctx); err != nil {
+			return nil, err
+		}
+		p.log.Info("python provider holds Network: its workers may open sockets", "provider", reg.Provider.ID)
+	}
+	p.workers[w] = struct{}{}
+	p.live = 1
+	p.idle <- w
+	return p, nil
+}
+
+// wantsNetwork reports whether the provider asked for a Network capability
+// that its grants allow.
+func wantsNetwork(asked []string, grants abi.Grants) bool {
+	for _, s := range asked {
+		c, err := abi.ParseCapability(s)
+		if err == nil && c.Kind == abi.CapNetwork && grants.Allows(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRegister validates the worker's registration and fills in the id.
+func (p *Provider) checkRegister(reg *abi.ToolRegister, src abi.Source) error {
+	if reg.Format != 0 && reg.Format != abi.FormatVersion {
+		return fmt.Errorf("%s: registration format %d, want %d", p.path, reg.Format, abi.FormatVersion)
+	}
+	reg.Format = abi.FormatVersion
+	if src.ProviderID != "" {
+		reg.Provider.ID = src.ProviderID
+	}
+	if reg.Provider.ID == "" {
+		reg.Provider.ID = deriveID(p.path)
+	}
+	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
+		return fmt.Errorf("%s: @Agent(id=...): %v", p.path, err)
+	}
+	reg.Provider.Runtime = abi.RuntimePython
+	for _, c := range reg.Provider.Capabilities {
+		if _, err := abi.ParseCapability(c); err != nil {
+			return fmt.Errorf("%s: @Agent capabilities: %v", p.path, err)
+		}
+	}
+	if len(reg.Tools) == 0 {
+		return fmt.Errorf("%s registers no tools", p.path)
+	}
+	for _, t := range reg.Tools {
+		if err := abi.ValidateToolName(t.Name); err != nil {
+			return fmt.Errorf("%s: %v", p.path, err)
+		}
+		for _, c := range t.CapabilityRequired {
+			if _, err := abi.ParseCapability(c); err != nil {
+				return fmt.Errorf("%s: tool %s capability_required: %v", p.path, t.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// deriveID turns a file name into a provider id: local.<stem>.
+func deriveID(path string) string {
+	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	var b strings.Builder
+	for _, c := range strings.ToLower(stem) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-':
+			b.WriteRune(c)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == "" {
+		s = "provider"
+	}
+	return "local." + s
+}
+
+// readPaths is what Landlock lets a worker read: the interpreter's
+// folders, the shared-library folders, the SDK and the tool's folder.
+func (p *Provider) readPaths() []roPath {
+	var out []roPath
+	for _, r := range p.ip.roots {
+		out = append(out, roPath{path: r})
+	}
+	for _, r := range []string{"/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache", "/dev/urandom", p.ip.sdkDir, p.dir} {
+		out = append(out, roPath{path: r})
+	}
+	return append(out, roPath{path: "/dev/null", write: true})
+}
+
+// Describe implements abi.Provider.
+func (p *Provider) Describe() *abi.ToolRegister { return p.reg }
+
+// Layers reports the sandbox layers this provider's workers run under.
+func (p *Provider) Layers() Layers { return p.rt.Layers() }
+
+// Network reports whether the provider's workers may open sockets.
+func (p *Provider) Network() bool { return p.network }
+
+// Call implements abi.Provider: it runs the call on an idle worker (starting
+// one if the pool has room, else waiting for one).
+func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	w, err := p.acquire(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	v, err, broken := w.call(ctx, call, env)
+	if broken {
+		p.discard(w)
+	} else {
+		if p.failures.Load() != 0 {
+			p.failures.Store(0)
+		}
+		p.release(w)
+	}
+	return v, err
+}
+
+func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, error) {
+	for {
+		select {
+		case w := <-p.idle:
+			if w.alive() {
+				return w, nil
+			}
+			p.discard(w)
+			continue
+		default:
+		}
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			return nil, abi.Errorf(abi.Unavailable, "python provider %s is closed", p.reg.Provider.ID)
+		}
+		if p.live < p.size {
+			p.live++
+			p.mu.Unlock()
+			w, _, err := p.startWorker(ctx)
+			if err != nil {
+				p.mu.Lock()
+				p.live--
+				p.mu.Unlock()
+				return nil, abi.Errorf(abi.Unavailable, "tool %s: starting a python worker: %v", call.Tool, err)
+			}
+			return p.adopt(w)
+		}
+		p.mu.Unlock()
+		select {
+		case w := <-p.idle:
+			if w.alive() {
+				return w, nil
+			}
+			p.discard(w)
+		case <-ctx.Done():
+			te := abi.AsToolError(ctx.Err(), abi.Timeout)
+			te.Message = fmt.Sprintf("tool %s: waiting for a free python worker (pool of %d): %s", call.Tool, p.size, te.Message)
+			return nil, te
+		}
+	}
+}
+
+// adopt adds a new worker to the provider's set (or stops it if the
+// provider was closed meanwhile).
+func (p *Provider) adopt(w *worker) (*worker, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		p.live--
+		w.stop(0)
+		return nil, abi.Errorf(abi.Unavailable, "python provider %s is closed", p.reg.Provider.ID)
+	}
+	p.workers[w] = struct{}{}
+	return w, nil
+}
+
+func (p *Provider) release(w *worker) {
+	p.mu.Lock()
+	closed := p.closed
+	p.mu.Unlock()
+	if closed {
+		w.stop(time.Second)
+		return
+	}
+	p.idle <- w // never blocks: at most size workers exist
+}
+
+// backoff is the delay before replacing a worker after n failures in a row.
+func backoff(n int32) time.Duration {
+	if n <= 1 {
+		return 0
+	}
+	d := 50 * time.Millisecond << min(n-2, 7)
+	return min(d, 5*time.Second)
+}
+
+// discard drops a dead or killed worker and starts a replacement in the
+// background, after a backoff that grows with failures in a row.
+func (p *Provider) discard(w *worker) {
+	killGroup(w.pid)
+	n := p.failures.Add(1)
+	p.mu.Lock()
+	if _, ok := p.workers[w]; !ok {
+		p.mu.Unlock()
+		return
+	}
+	delete(p.workers, w)
+	if p.closed {
+		p.live--
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Unlock()
+	// The replacement takes over w's place in live.
+	go func() {
+		time.Sleep(backoff(n))
+		nw, _, err := p.startWorker(context.Background())
+		if err != nil {
+			p.mu.Lock()
+			p.live--
+			p.mu.Unlock()
+			p.log.Error("python worker not replaced", "provider", p.reg.Provider.ID, "err", err)
+			return
+		}
+		if _, err := p.adopt(nw); err == nil {
+			p.release(nw)
+		}
+	}()
+}
+
+// Close implements abi.Provider: idle workers exit, busy ones after their
+// call (or are killed a second later).
+func (p *Provider) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	ws := make([]*worker, 0, len(p.workers))
+	for w := range p.workers {
+		ws = append(ws, w)
+	}
+	p.mu.Unlock()
+	for _, w := range ws {
+		w.stop(time.Second)
+	}
+	return nil
+}
+
+// WorkerPIDs lists the process ids of the provider's live workers (for
+// monitoring and benchmarks).
+func (p *Provider) WorkerPIDs() []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pids := make([]int, 0, len(p.workers))
+	for w := range p.workers {
+		pids = append(pids, w.pid)
+	}
+	return pids
+}

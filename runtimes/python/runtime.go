@@ -1,0 +1,257 @@
+package python
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	pysdk "github.com/aios-host/aios-host/sdk/python"
+)
+
+// Runtime is the python runtime: the .py Loader plus what its workers
+// share (the interpreter found at the first load, the SDK folder, the
+// sandbox layers this machine offers). It is safe for concurrent use.
+type Runtime struct {
+	cfg Config
+	log *slog.Logger
+
+	mu     sync.Mutex
+	env    *interp // nil until the first successful probe
+	layers Layers
+}
+
+// interp is what the probe learnt about the interpreter.
+type interp struct {
+	exe     string   // real path of the interpreter binary
+	version string   // "3.11.7"
+	roots   []string // folders the interpreter reads (prefixes, sys.path)
+	sdkDir  string   // folder that holds aios_sdk/
+}
+
+// New returns the runtime. Nothing is started until the first Load, so a
+// machine without python3 only fails the loading of .py files.
+func New(cfg Config, log *slog.Logger) (*Runtime, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Runtime{cfg: cfg, log: log.With("runtime", abi.RuntimePython)}, nil
+}
+
+// NewFromConfig builds the runtime from the runtimes.python section of cfg.
+func NewFromConfig(cfg *config.Config, log *slog.Logger) (*Runtime, error) {
+	c, err := ConfigFrom(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return New(c, log)
+}
+
+// Runtime implements abi.Loader.
+func (r *Runtime) Runtime() string { return abi.RuntimePython }
+
+// Extensions implements abi.Loader.
+func (r *Runtime) Extensions() []string { return []string{".py"} }
+
+// Config returns the runtime's configuration.
+func (r *Runtime) Config() Config { return r.cfg }
+
+// Layers reports which sandbox layers workers get on this machine (valid
+// after the first Load; Probe forces it).
+func (r *Runtime) Layers() Layers {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.layers
+}
+
+// Probe finds the interpreter and the sandbox layers now (Load does it on
+// first use). Errors say what is missing.
+func (r *Runtime) Probe(ctx context.Context) error {
+	_, err := r.interp(ctx)
+	return err
+}
+
+func (r *Runtime) interp(ctx context.Context) (*interp, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.env != nil {
+		return r.env, nil
+	}
+	ip, err := probeInterpreter(ctx, r.cfg.Interpreter)
+	if err != nil {
+		return nil, err
+	}
+	if r.cfg.SDKPath != "" {
+		if _, err := os.Stat(filepath.Join(r.cfg.SDKPath, "aios_sdk", "__init__.py")); err != nil {
+			return nil, fmt.Errorf("runtimes.python.sdk_path %s: no aios_sdk package there: %v", r.cfg.SDKPath, err)
+		}
+		ip.sdkDir = r.cfg.SDKPath
+	} else if ip.sdkDir, err = extractSDK(); err != nil {
+		return nil, err
+	}
+	if r.cfg.sandboxed() {
+		r.layers = detectLayers()
+	} else {
+		r.layers = Layers{Disabled: true}
+	}
+	r.layers.log(r.log)
+	r.log.Info("python runtime ready", "interpreter", ip.exe, "version", ip.version, "sdk", ip.sdkDir)
+	r.env = ip
+	return ip, nil
+}
+
+const probeScript = `import sys, os, json
+json.dump({"exe": os.path.realpath(sys.executable), "version": "%d.%d.%d" % sys.version_info[:3],
+  "major": sys.version_info[0], "minor": sys.version_info[1],
+  "roots": [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+            os.path.dirname(os.path.realpath(sys.executable))] + [p for p in sys.path if p]}, sys.stdout)`
+
+// probeInterpreter runs the interpreter once, unsandboxed and with the
+// host's environment (so shims such as pyenv's resolve), to learn the real
+// binary and the folders it needs.
+func probeInterpreter(ctx context.Context, name string) (*interp, error) {
+	path, err := exec.LookPath(name)
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, fmt.Errorf("python interpreter %q not found in PATH: install CPython 3.8+ or set runtimes.python.interpreter", name)
+		}
+		return nil, fmt.Errorf("python interpreter %q: %v", name, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "-I", "-c", probeScript)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("python interpreter %s does not run: %v: %s", path, err, strings.TrimSpace(stderr.String()))
+	}
+	var out struct {
+		Exe          string
+		Version      string
+		Major, Minor int
+		Roots        []string
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		return nil, fmt.Errorf("python interpreter %s: unexpected probe output %q: %v", path, stdout.String(), err)
+	}
+	if out.Major != 3 || out.Minor < 8 {
+		return nil, fmt.Errorf("python interpreter %s is Python %s: need CPython 3.8 or newer", path, out.Version)
+	}
+	seen := map[string]bool{}
+	var roots []string
+	for _, p := range out.Roots {
+		p = filepath.Clean(p)
+		if p == "/" || seen[p] {
+			continue
+		}
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		seen[p] = true
+		roots = append(roots, p)
+	}
+	sort.Strings(roots)
+	return &interp{exe: out.Exe, version: out.Version, roots: roots}, nil
+}
+
+// extractSDK writes the embedded aios_sdk into a content-addressed folder
+// under the user cache (or temp) folder and returns the folder that holds
+// aios_sdk/. Files are world-readable so sandboxed workers can read them.
+func extractSDK() (string, error) {
+	h := sha256.New()
+	var names []string
+	err := fs.WalkDir(pysdk.Files, "aios_sdk", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			names = append(names, p)
+		}
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("embedded python SDK: %v", err)
+	}
+	sort.Strings(names)
+	files := make(map[string][]byte, len(names))
+	for _, n := range names {
+		b, err := pysdk.Files.ReadFile(n)
+		if err != nil {
+			return "", fmt.Errorf("embedded python SDK: %v", err)
+		}
+		files[n] = b
+		h.Write([]byte(n))
+		h.Write([]byte{0})
+		h.Write(b)
+	}
+	base, err := os.UserCacheDir()
+	if err != nil || os.MkdirAll(base, 0o755) != nil {
+		base = os.TempDir()
+	}
+	dir := filepath.Join(base, "aios-host", "python-sdk-"+hex.EncodeToString(h.Sum(nil))[:16])
+	if _, err := os.Stat(filepath.Join(dir, "aios_sdk", "_worker.py")); err == nil {
+		return dir, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return "", fmt.Errorf("python SDK folder: %v", err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".sdk-*")
+	if err != nil {
+		return "", fmt.Errorf("python SDK folder: %v", err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return "", err
+	}
+	for _, n := range names {
+		p := filepath.Join(tmp, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p, files[n], 0o644); err != nil {
+			return "", fmt.Errorf("python SDK folder: %v", err)
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, serr := os.Stat(filepath.Join(dir, "aios_sdk", "_worker.py")); serr == nil {
+			return dir, nil // another process won the race
+		}
+		return "", fmt.Errorf("python SDK folder: %v", err)
+	}
+	return dir, nil
+}
+
+// Load implements abi.Loader: it starts the first worker of the file's
+// provider and reads its registration.
+func (r *Runtime) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
+	path, err := filepath.Abs(src.Path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", src.Path, err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", src.Path, err)
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a folder: the python runtime loads one .py file per provider", src.Path)
+	}
+	ip, err := r.interp(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return newProvider(ctx, r, ip, path, src)
+}

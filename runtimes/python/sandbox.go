@@ -1,0 +1,94 @@
+package python
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+)
+
+// Layers says which sandbox layers python workers get on this machine.
+// A layer that is unavailable has its reason in the matching *Err field.
+type Layers struct {
+	// Disabled is true when runtimes.python.sandbox is false.
+	Disabled bool
+	// Landlock is the Landlock ABI version (0: unavailable).
+	Landlock    int
+	LandlockErr string
+	// Seccomp is true when a seccomp filter can be installed.
+	Seccomp    bool
+	SeccompErr string
+	// NetNS is true when workers can get a new network namespace.
+	NetNS    bool
+	NetNSErr string
+	// Rlimits is true when resource limits can be set on workers.
+	Rlimits    bool
+	RlimitsErr string
+}
+
+// String is a one-line summary, e.g. "landlock=v7 seccomp=on netns=on rlimits=on".
+func (l Layers) String() string {
+	if l.Disabled {
+		return "sandbox=off"
+	}
+	onoff := func(b bool) string {
+		if b {
+			return "on"
+		}
+		return "off"
+	}
+	ll := "off"
+	if l.Landlock > 0 {
+		ll = fmt.Sprintf("v%d", l.Landlock)
+	}
+	return fmt.Sprintf("landlock=%s seccomp=%s netns=%s rlimits=%s", ll, onoff(l.Seccomp), onoff(l.NetNS), onoff(l.Rlimits))
+}
+
+// Degraded lists one sentence per missing layer.
+func (l Layers) Degraded() []string {
+	if l.Disabled {
+		return []string{"sandbox disabled by runtimes.python.sandbox: false; python workers run unconfined with the host's rights"}
+	}
+	var out []string
+	if l.Landlock == 0 {
+		out = append(out, "landlock unavailable: "+l.LandlockErr+"; python workers can read the whole filesystem")
+	}
+	if !l.Seccomp {
+		out = append(out, "seccomp unavailable: "+l.SeccompErr+"; python workers can open sockets (unless in their own network namespace) and raise their resource limits")
+	}
+	if !l.NetNS {
+		out = append(out, "network namespace unavailable: "+l.NetNSErr+"; python workers share the host's network namespace")
+	}
+	if !l.Rlimits {
+		out = append(out, "resource limits unavailable: "+l.RlimitsErr+"; python workers have no memory or CPU limit")
+	}
+	return out
+}
+
+func (l Layers) log(log *slog.Logger) {
+	for _, d := range l.Degraded() {
+		log.Warn(d)
+	}
+	log.Info("python sandbox layers", "layers", l.String())
+}
+
+// roPath is a path a worker may read (and execute from).
+type roPath struct {
+	path  string
+	write bool // also writable (only /dev/null)
+}
+
+// spawnSpec is everything needed to start one worker.
+type spawnSpec struct {
+	argv  []string
+	env   []string
+	dir   string
+	files []*os.File
+	// read is what Landlock lets the worker read.
+	read []roPath
+	// network is true when the provider holds a Network grant.
+	network bool
+	layers  Layers
+	// memory and cpu limits (0: none).
+	memoryBytes uint64
+	cpuSeconds  uint64
+}

@@ -1,0 +1,35 @@
+//go:build !linux
+
+package python
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// detectLayers reports every layer unavailable: the sandbox is Linux only.
+func detectLayers() Layers {
+	const why = "not Linux"
+	return Layers{LandlockErr: why, SeccompErr: why, NetNSErr: why, RlimitsErr: why}
+}
+
+func spawn(s spawnSpec) (*os.Process, error) {
+	return os.StartProcess(s.argv[0], s.argv, &os.ProcAttr{Dir: s.dir, Env: s.env, Files: s.files, Sys: &syscall.SysProcAttr{Setpgid: true}})
+}
+
+func limit(int, spawnSpec) error { return nil }
+
+func killGroup(pid int) {
+	if pid > 0 {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+	}
+}
+
+type sockFilter struct {
+	Code   uint16
+	Jt, Jf uint8
+	K      uint32
+}
+
+func seccompProgramFor(bool) ([]sockFilter, error) { return nil, errors.New("seccomp is Linux only") }

@@ -1,0 +1,229 @@
+package python_test
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/runtimes/python"
+)
+
+// prober tries what the sandbox should refuse and reports what happened.
+const prober = `import os, socket, resource
+from aios_sdk import Agent, Capability, tool
+
+def attempt(fn):
+    try:
+        return {"ok": True, "value": fn(), "error": ""}
+    except Exception as e:
+        return {"ok": False, "error": "%s: %s" % (type(e).__name__, e)}
+
+@Agent(id="org.test.sandbox", capabilities=CAPS)
+class Prober:
+    @tool(name="ok")
+    def ok(self, params):
+        return {"ok": True}
+
+    @tool(name="connect", parameters={"port": {"type": "integer"}})
+    def connect(self, params):
+        def go():
+            s = socket.create_connection(("127.0.0.1", params["port"]), timeout=3)
+            s.close()
+            return "connected"
+        return attempt(go)
+
+    @tool(name="read", parameters={"path": {"type": "string"}})
+    def read(self, params):
+        def go():
+            with open(params["path"], "rb") as f:
+                return len(f.read(100))
+        return attempt(go)
+
+    @tool(name="write", parameters={"path": {"type": "string"}})
+    def write(self, params):
+        def go():
+            with open(params["path"], "w") as f:
+                f.write("x")
+            return "written"
+        return attempt(go)
+
+    @tool(name="env")
+    def env(self, params):
+        return {"env": sorted(os.environ)}
+
+    @tool(name="raise-limit")
+    def raise_limit(self, params):
+        return attempt(lambda: resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY)))
+`
+
+func proberSource(caps string) string { return strings.Replace(prober, "CAPS", caps, 1) }
+
+// listener counts connections on 127.0.0.1.
+func listener(t *testing.T) (port int, accepted *atomic.Int32) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	accepted = new(atomic.Int32)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			_ = c.Close()
+		}
+	}()
+	return ln.Addr().(*net.TCPAddr).Port, accepted
+}
+
+func attempt(t *testing.T, p abi.Provider, tool string, params map[string]any) map[string]any {
+	t.Helper()
+	v, err := p.Call(context.Background(), &abi.ToolCall{ID: "c-" + tool, Tool: tool, Params: params}, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	return v.(map[string]any)
+}
+
+func TestSandbox(t *testing.T) {
+	t.Setenv("AIOS_TEST_SECRET", "must-not-leak")
+	rt := newRuntime(t, nil)
+	path := writeTool(t, "prober.py", proberSource("[]"))
+	inside := filepath.Join(filepath.Dir(path), "data.txt")
+	if err := os.WriteFile(inside, []byte("readable"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(outside, []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rt.Load(context.Background(), abi.Source{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	layers := rt.Layers()
+	t.Logf("layers: %s; degraded: %q", layers, layers.Degraded())
+	for _, d := range layers.Degraded() {
+		if !strings.Contains(d, "unavailable") {
+			t.Errorf("degraded layer not reported clearly: %q", d)
+		}
+	}
+
+	t.Run("clean-environment", func(t *testing.T) {
+		v, err := p.Call(context.Background(), &abi.ToolCall{ID: "env", Tool: "env", Params: map[string]any{}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := v.(map[string]any)["env"].([]any)
+		for _, k := range env {
+			switch k {
+			case "PATH", "LANG", "LC_ALL", "HOME", "LC_CTYPE":
+			default:
+				t.Errorf("worker environment has %v (want only PATH, LANG, LC_ALL, HOME)", k)
+			}
+		}
+	})
+	t.Run("socket-denied", func(t *testing.T) {
+		if !layers.Seccomp && !layers.NetNS {
+			t.Skipf("no network isolation on this machine: %q", layers.Degraded())
+		}
+		port, accepted := listener(t)
+		r := attempt(t, p, "connect", map[string]any{"port": int64(port)})
+		if r["ok"] == true || accepted.Load() != 0 {
+			t.Fatalf("a provider without Network connected to 127.0.0.1:%d: %v", port, r)
+		}
+		if layers.Seccomp && !strings.Contains(r["error"].(string), "PermissionError") {
+			t.Errorf("socket refused with %q, want PermissionError (seccomp EACCES)", r["error"])
+		}
+	})
+	t.Run("read-own-folder", func(t *testing.T) {
+		if r := attempt(t, p, "read", map[string]any{"path": inside}); r["ok"] != true {
+			t.Fatalf("reading a file in the tool's own folder: %v", r)
+		}
+	})
+	t.Run("read-outside-denied", func(t *testing.T) {
+		if layers.Landlock == 0 {
+			t.Skipf("landlock unavailable: %s", layers.LandlockErr)
+		}
+		for _, f := range []string{outside, "/etc/passwd", "/proc/1/environ"} {
+			r := attempt(t, p, "read", map[string]any{"path": f})
+			if r["ok"] == true || !strings.Contains(r["error"].(string), "PermissionError") {
+				t.Errorf("reading %s outside the tool's folder: %v (want PermissionError)", f, r)
+			}
+		}
+	})
+	t.Run("write-own-folder-denied", func(t *testing.T) {
+		if layers.Landlock == 0 {
+			t.Skipf("landlock unavailable: %s", layers.LandlockErr)
+		}
+		r := attempt(t, p, "write", map[string]any{"path": filepath.Join(filepath.Dir(path), "new.txt")})
+		if r["ok"] == true || !strings.Contains(r["error"].(string), "PermissionError") {
+			t.Errorf("writing into the tool's folder: %v (want PermissionError: read-only)", r)
+		}
+	})
+	t.Run("raise-rlimit-denied", func(t *testing.T) {
+		if !layers.Seccomp {
+			t.Skipf("seccomp unavailable: %s", layers.SeccompErr)
+		}
+		if r := attempt(t, p, "raise-limit", map[string]any{}); r["ok"] == true {
+			t.Errorf("the worker raised its memory limit: %v", r)
+		}
+	})
+}
+
+func TestSandboxNetworkGranted(t *testing.T) {
+	rt := newRuntime(t, nil)
+	path := writeTool(t, "netprober.py", proberSource(`[Capability.Network("127.0.0.1")]`))
+	grants, err := abi.ParseGrants([]string{"Network(*)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := rt.Load(context.Background(), abi.Source{Path: path, Grants: grants})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if !p.(*python.Provider).Network() {
+		t.Fatal("a provider asking Network(127.0.0.1) with grant Network(*) has no network")
+	}
+	port, accepted := listener(t)
+	if r := attempt(t, p, "connect", map[string]any{"port": int64(port)}); r["ok"] != true || accepted.Load() != 1 {
+		t.Fatalf("a provider holding Network could not connect: %v", r)
+	}
+
+	// Asked but not granted: no network.
+	p2, err := rt.Load(context.Background(), abi.Source{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p2.Close()
+	if p2.(*python.Provider).Network() {
+		t.Fatal("Network asked but not granted, yet the workers have network")
+	}
+}
+
+func TestSandboxDisabled(t *testing.T) {
+	off := false
+	rt := newRuntime(t, func(c *python.Config) { c.Sandbox = &off })
+	p, err := rt.Load(context.Background(), abi.Source{Path: writeTool(t, "p.py", proberSource("[]"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	l := rt.Layers()
+	if !l.Disabled || len(l.Degraded()) != 1 || !strings.Contains(l.Degraded()[0], "unconfined") {
+		t.Fatalf("sandbox off is not reported: %+v %q", l, l.Degraded())
+	}
+	if r := attempt(t, p, "read", map[string]any{"path": "/etc/passwd"}); r["ok"] != true {
+		t.Fatalf("unconfined worker cannot read /etc/passwd: %v", r)
+	}
+}

@@ -1,0 +1,211 @@
+package wasm
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+func writeFile(t *testing.T, name string, data []byte) string {
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadRejects(t *testing.T) {
+	good, err := os.ReadFile(buildWAT(t, basicWAT("org.test.basic", 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"not wasm", []byte("#!/bin/sh\necho hi\n"), "not a WebAssembly binary"},
+		{"empty", nil, "not a WebAssembly binary"},
+		{"truncated", good[:len(good)/2], "invalid WebAssembly module"},
+		{"component", []byte("\x00asm\x0d\x00\x01\x00"), "is a WebAssembly component; load it with the component runtime"},
+		{"future version", []byte("\x00asm\x02\x00\x00\x00"), "unsupported WebAssembly header"},
+		{"missing exports", mustWAT(t, `(module (memory (export "memory") 1))`), "missing export(s) aios_alloc, aios_register, aios_call"},
+		{"no memory", mustWAT(t, `(module (func (export "aios_alloc") (param i32) (result i32) (i32.const 0))
+			(func (export "aios_register") (result i64) (i64.const 0)) (func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`), "missing export(s) memory"},
+		{"wrong signature", mustWAT(t, `(module (memory (export "memory") 1) (func (export "aios_alloc") (param i32) (result i32) (i32.const 0))
+			(func (export "aios_register") (result i32) (i32.const 0)) (func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`), "export aios_register has type () -> (i32), want () -> (i64)"},
+		{"foreign import", mustWAT(t, `(module (import "env" "foo" (func)) (memory (export "memory") 1))`), "imports env.foo"},
+		{"unknown aios import", mustWAT(t, `(module (import "aios" "launch_missiles" (func)) (memory (export "memory") 1))`), "aios.launch_missiles, which ABI v1 does not define"},
+		{"register out of bounds", mustWAT(t, abiSkeleton(`(i64.const 0x0000ffff00001000)`)), "outside the guest's"},
+		{"register garbage", mustWAT(t, abiSkeleton(`(i64.const 0x0000000000000004)`)), "unknown encoding"},
+		{"memory above limit", mustWAT(t, `(module (memory (export "memory") 100))`), "memory"},
+		{"trap in register", mustWAT(t, abiSkeleton(`unreachable`)), "aios_register trapped"},
+	}
+	l := newTestLoader(t, Config{MemoryLimitPages: 50}, nil)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := l.Load(context.Background(), abi.Source{Path: writeFile(t, "g.wasm", c.data)})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v\nwant an error containing %q", err, c.want)
+			}
+			if c.name == "component" && !errors.Is(err, ErrComponent) {
+				t.Fatalf("component error does not wrap ErrComponent: %v", err)
+			}
+		})
+	}
+}
+
+func abiSkeleton(register string) string {
+	return `(module (memory (export "memory") 1) (func (export "aios_alloc") (param i32) (result i32) (i32.const 1024))
+		(func (export "aios_register") (result i64) ` + register + `)
+		(func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`
+}
+
+func mustWAT(t *testing.T, src string) []byte {
+	b, err := os.ReadFile(buildWAT(t, src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// countingHandler counts log records and bytes.
+type countingHandler struct {
+	records, bytes atomic.Int64
+}
+
+func (h *countingHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h *countingHandler) Handle(_ context.Context, r slog.Record) error {
+	h.records.Add(1)
+	h.bytes.Add(int64(len(r.Message)))
+	return nil
+}
+func (h *countingHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *countingHandler) WithGroup(string) slog.Handler      { return h }
+
+func TestBadGuestCalls(t *testing.T) {
+	logs := &countingHandler{}
+	l := newTestLoader(t, Config{PoolSize: 2, MemoryLimitPages: 64, DeadlineGranularity: 2 * time.Millisecond}, slog.New(logs))
+	p := load(t, l, buildWAT(t, basicWAT("org.test.basic", 2)))
+	if p.Describe().Provider.Runtime != abi.RuntimeWASM || len(p.Describe().Tools) != 11 {
+		t.Fatalf("register: %+v", p.Describe())
+	}
+	env := newFakeEnv(p, 5)
+	cases := []struct {
+		tool string
+		code abi.ErrorCode
+		msg  string
+	}{
+		{"trap", abi.ProviderCrashed, "unreachable"},
+		{"oob", abi.ProviderCrashed, "outside the guest's"},
+		{"junk", abi.ProviderError, "malformed JSON"},
+		{"xenc", abi.ProviderError, "unknown encoding"},
+		{"memgrow", abi.ProviderCrashed, "trapped"},
+		{"loop", abi.Timeout, "deadline"},
+		{"nested", abi.DepthExceeded, "limit is 5"},
+		{"badreq", abi.InvalidRequest, "outside the guest's"},
+	}
+	for _, c := range cases {
+		t.Run(c.tool, func(t *testing.T) {
+			start := time.Now()
+			d := 5 * time.Second
+			if c.code == abi.Timeout {
+				d = 100 * time.Millisecond
+			}
+			_, err := call(p, env, c.tool, map[string]any{}, d)
+			if abi.CodeOf(err) != c.code || !strings.Contains(err.Error(), c.msg) {
+				t.Fatalf("got %v, want %s containing %q", err, c.code, c.msg)
+			}
+			if c.code == abi.Timeout {
+				if el := time.Since(start); el > time.Second {
+					t.Fatalf("loop stopped after %v, deadline was 100ms", el)
+				}
+			}
+			// The host keeps serving, with a fresh instance when needed.
+			v, err := call(p, env, "const", map[string]any{}, time.Second)
+			if err != nil || v.(map[string]any)["ok"] != true {
+				t.Fatalf("after %s: %v %v", c.tool, v, err)
+			}
+		})
+	}
+	t.Run("spam", func(t *testing.T) {
+		v, err := call(p, env, "spam", map[string]any{}, 10*time.Second)
+		if err != nil || v.(map[string]any)["ok"] != true {
+			t.Fatalf("%v %v", v, err)
+		}
+		// 4 MiB written; at most the 64 KiB budget (plus one line) logged.
+		if b := logs.bytes.Load(); b > 70<<10 || b == 0 {
+			t.Fatalf("logged %d bytes of guest output", b)
+		}
+	})
+	t.Run("write", func(t *testing.T) {
+		v, err := call(p, env, "write", map[string]any{}, time.Second)
+		if err != nil || !strings.HasPrefix(v.(map[string]any)["id"].(string), "sha256:") {
+			t.Fatalf("%v %v", v, err)
+		}
+		o, err := env.SpaceRead(context.Background(), "s1", v.(map[string]any)["id"].(string))
+		if err != nil || string(o.Data) != "hello" {
+			t.Fatalf("%q %v", o.Data, err)
+		}
+	})
+}
+
+func TestLoopDiscardsInstance(t *testing.T) {
+	l := newTestLoader(t, Config{PoolSize: 1, DeadlineGranularity: time.Millisecond}, nil)
+	p := load(t, l, buildWAT(t, basicWAT("org.test.loop", 2)))
+	env := newFakeEnv(p, 5)
+	before := p.firstIdle()
+	_, err := call(p, env, "loop", nil, 30*time.Millisecond)
+	if abi.CodeOf(err) != abi.Timeout {
+		t.Fatalf("%v", err)
+	}
+	if n := p.Instances(); n != 0 {
+		t.Fatalf("%d instances after the interrupted call, want 0 (discarded)", n)
+	}
+	if _, err := call(p, env, "const", nil, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if after := p.firstIdle(); after == before || after == nil {
+		t.Fatal("the next call was not served by a fresh instance")
+	}
+}
+
+func (p *Provider) firstIdle() *instance {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.idle) == 0 {
+		return nil
+	}
+	return p.idle[len(p.idle)-1]
+}
+
+func TestCancelInterrupts(t *testing.T) {
+	l := newTestLoader(t, Config{DeadlineGranularity: time.Millisecond}, nil)
+	p := load(t, l, buildWAT(t, basicWAT("org.test.cancel", 2)))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	c := &abi.ToolCall{ID: "c", Tool: "loop", Deadline: time.Now().Add(10 * time.Second)}
+	env := newFakeEnv(p, 5)
+	env.call = c
+	_, err := p.Call(ctx, c, env)
+	if abi.CodeOf(err) != abi.Cancelled {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestClosedProvider(t *testing.T) {
+	l := newTestLoader(t, Config{}, nil)
+	p := load(t, l, buildWAT(t, basicWAT("org.test.closed", 2)))
+	p.Close()
+	if _, err := call(p, newFakeEnv(p, 1), "const", nil, time.Second); abi.CodeOf(err) != abi.Unavailable {
+		t.Fatalf("%v", err)
+	}
+}

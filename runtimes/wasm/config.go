@@ -1,0 +1,127 @@
+package wasm
+
+import (
+	"fmt"
+	"time"
+)
+
+// Config is the `runtimes.wasm` section of the host configuration. The zero
+// value of every field means "use the default" and the defaults are safe.
+type Config struct {
+	// Engine selects the engine for core modules: "wazero" (default) or
+	// "wasmtime" in a binary built with -tags wasmtime (see
+	// NewEngineLoader).
+	Engine string `yaml:"engine"`
+	// MemoryLimitPages caps each instance's linear memory, in 64 KiB pages.
+	// Default 4096 (256 MiB); at most 65536.
+	MemoryLimitPages uint32 `yaml:"memory_limit_pages"`
+	// PoolSize bounds the instances of one provider serving calls at once.
+	// Default 4.
+	PoolSize int `yaml:"pool_size"`
+	// MinIdle instances are kept warm when idle trimming runs. Default 1.
+	MinIdle int `yaml:"min_idle"`
+	// IdleTimeout closes an instance that served no call for this long
+	// (beyond MinIdle). Default 60s.
+	IdleTimeout time.Duration `yaml:"idle_timeout"`
+	// CacheDir holds compiled code across restarts. Default
+	// <data>/cache/wasm when the host has a data directory, otherwise an
+	// in-memory cache.
+	CacheDir string `yaml:"cache_dir"`
+	// DeadlineGranularity is how often the watchdog checks running calls:
+	// a guest is interrupted at most this long after its deadline.
+	// Default 5ms.
+	DeadlineGranularity time.Duration `yaml:"deadline_granularity"`
+	// DefaultDeadline applies to a call that carries no deadline at all.
+	// Default 30s.
+	DefaultDeadline time.Duration `yaml:"default_deadline"`
+	// LoadTimeout bounds instantiation (_initialize) and aios_register.
+	// Default 10s.
+	LoadTimeout time.Duration `yaml:"load_timeout"`
+	// Stdout is where guest stdout/stderr go: "log" (default, the host log
+	// tagged with the provider) or "discard".
+	Stdout string `yaml:"stdout"`
+	// StdoutBytesPerSecond caps guest output per provider; the excess is
+	// dropped and counted. Default 65536.
+	StdoutBytesPerSecond int `yaml:"stdout_bytes_per_second"`
+	// Clock is "fake" (default: wazero's deterministic clocks, sleeping
+	// returns at once) or "real" for every provider. A provider that asks for
+	// and is granted the capability Clock gets real clocks regardless.
+	Clock string `yaml:"clock"`
+	// Random is "fake" (default: a deterministic source) or "real"
+	// (crypto/rand) for every provider; the capability Random grants it to
+	// one provider.
+	Random string `yaml:"random"`
+	// MaxMessageBytes bounds one encoded message crossing the guest
+	// boundary in either direction. Default 64 MiB.
+	MaxMessageBytes int `yaml:"max_message_bytes"`
+	// Providers overrides settings for one provider, keyed by provider id
+	// (when the source names one) or by the file name without ".wasm".
+	Providers map[string]ProviderConfig `yaml:"providers"`
+}
+
+// ProviderConfig overrides Config for one provider.
+type ProviderConfig struct {
+	MemoryLimitPages uint32 `yaml:"memory_limit_pages"`
+	PoolSize         int    `yaml:"pool_size"`
+}
+
+// Capability kinds this runtime understands beyond abi's.
+const (
+	CapClock  = "Clock"  // real wall clock, monotonic clock and sleep
+	CapRandom = "Random" // crypto/rand as the WASI random source
+)
+
+func (c Config) withDefaults() (Config, error) {
+	if c.MemoryLimitPages == 0 {
+		c.MemoryLimitPages = 4096
+	}
+	if c.MemoryLimitPages > 65536 {
+		return c, fmt.Errorf("runtimes.wasm.memory_limit_pages: %d is above 65536 (4 GiB)", c.MemoryLimitPages)
+	}
+	if c.PoolSize <= 0 {
+		c.PoolSize = 4
+	}
+	if c.MinIdle <= 0 {
+		c.MinIdle = 1
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = 60 * time.Second
+	}
+	if c.DeadlineGranularity <= 0 {
+		c.DeadlineGranularity = 5 * time.Millisecond
+	}
+	if c.DefaultDeadline <= 0 {
+		c.DefaultDeadline = 30 * time.Second
+	}
+	if c.LoadTimeout <= 0 {
+		c.LoadTimeout = 10 * time.Second
+	}
+	if c.StdoutBytesPerSecond <= 0 {
+		c.StdoutBytesPerSecond = 64 << 10
+	}
+	if c.MaxMessageBytes <= 0 {
+		c.MaxMessageBytes = 64 << 20
+	}
+	for _, f := range []struct {
+		name, v string
+		ok      []string
+	}{
+		{"stdout", c.Stdout, []string{"", "log", "discard"}},
+		{"clock", c.Clock, []string{"", "fake", "real"}},
+		{"random", c.Random, []string{"", "fake", "real"}},
+	} {
+		valid := false
+		for _, o := range f.ok {
+			valid = valid || f.v == o
+		}
+		if !valid {
+			return c, fmt.Errorf("runtimes.wasm.%s: %q is not one of %q", f.name, f.v, f.ok[1:])
+		}
+	}
+	for id, pc := range c.Providers {
+		if pc.MemoryLimitPages > 65536 {
+			return c, fmt.Errorf("runtimes.wasm.providers.%s.memory_limit_pages: %d is above 65536", id, pc.MemoryLimitPages)
+		}
+	}
+	return c, nil
+}

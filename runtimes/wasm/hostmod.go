@@ -1,0 +1,271 @@
+package wasm
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/guest/go/wire"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// Host import names (module "aios"), docs/abi.md §4.
+const (
+	opCallTool   = "call_tool"
+	opSpaceRead  = "space_read"
+	opSpaceWrite = "space_write"
+	opComplete   = "ai_complete"
+	opLog        = "log"
+)
+
+// instantiateHostModule defines the "aios" import module in a runtime shared
+// by providers; each function finds its provider through the instance that
+// called it (instKey in the context every guest call runs with).
+// Every request/response import has the type (req_ptr i32, req_len i32) ->
+// i64: the guest passes an encoded request map, the host answers with an
+// encoded ToolResult it writes into memory obtained from the guest's
+// aios_alloc, and returns ptr<<32 | len (0 when the guest's allocator
+// returned 0).
+func (l *Loader) instantiateHostModule(ctx context.Context, rt wazero.Runtime) error {
+	b := rt.NewHostModuleBuilder("aios")
+	for _, op := range []string{opCallTool, opSpaceRead, opSpaceWrite, opComplete} {
+		b.NewFunctionBuilder().
+			WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+				stack[0] = l.hostCall(ctx, mod, op, uint32(stack[0]), uint32(stack[1]))
+			}), []api.ValueType{i32, i32}, []api.ValueType{i64}).
+			WithParameterNames("req_ptr", "req_len").
+			Export(op)
+	}
+	b.NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(l.hostLog), []api.ValueType{i32, i32, i32}, nil).
+		WithParameterNames("level", "msg_ptr", "msg_len").
+		Export(opLog)
+	b.NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(hostTick), nil, []api.ValueType{i32}).
+		Export(tickImport)
+	_, err := b.Instantiate(ctx)
+	return err
+}
+
+// errInterrupted aborts a guest from aios.tick.
+var errInterrupted = errors.New("interrupted by the host watchdog")
+
+// hostTick implements aios.tick, the import the instrumentation calls every
+// tickBudget loop iterations and as soon as the watchdog zeroes $tick: it
+// traps an interrupted call and otherwise hands out a new budget.
+func hostTick(ctx context.Context, _ api.Module, stack []uint64) {
+	if inst, _ := ctx.Value(instKey{}).(*instance); inst != nil && inst.deadline.Load() < 0 {
+		panic(errInterrupted)
+	}
+	stack[0] = tickBudget
+}
+
+// hostLog implements aios.log(level, msg_ptr, msg_len): level 0 debug,
+// 1 info, 2 warn, 3 error (others info). The message is UTF-8 text; it is
+// cut at 4 KiB and counts against the provider's output budget.
+func (l *Loader) hostLog(ctx context.Context, mod api.Module, stack []uint64) {
+	level := slog.LevelInfo
+	switch int32(stack[0]) {
+	case 0:
+		level = slog.LevelDebug
+	case 2:
+		level = slog.LevelWarn
+	case 3:
+		level = slog.LevelError
+	}
+	msg, ok := mod.Memory().Read(uint32(stack[1]), uint32(stack[2]))
+	if !ok {
+		msg = []byte(fmt.Sprintf("(aios.log called with [%d, +%d) outside guest memory)", uint32(stack[1]), uint32(stack[2])))
+		level = slog.LevelWarn
+	}
+	inst, _ := ctx.Value(instKey{}).(*instance)
+	if inst == nil {
+		l.logger.Log(ctx, level, string(msg), "guest", "log")
+		return
+	}
+	var logger *slog.Logger
+	if inst.env != nil {
+		logger = inst.env.Logger()
+	}
+	inst.p.sink.log(level, msg, logger)
+}
+
+// hostCall serves one request/response import.
+func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n uint32) uint64 {
+	inst, _ := ctx.Value(instKey{}).(*instance)
+	if inst == nil {
+		buf := wire.AppendError(nil, string(abi.Unavailable), "aios."+op+": host calls are only served while the guest handles aios_call", nil)
+		rptr, err := allocOutsideCall(ctx, mod, uint32(len(buf)))
+		if err != nil {
+			panic(fmt.Errorf("aios.%s: delivering the answer: %w", op, err))
+		}
+		mod.Memory().Write(rptr, buf)
+		return uint64(rptr)<<32 | uint64(len(buf))
+	}
+	p := inst.p
+	value, terr, useJSON := p.serveHost(inst, mod.Memory(), op, ptr, n)
+
+	buf := inst.hbuf[:0]
+	if useJSON {
+		var err error
+		if buf, err = json.Marshal(abi.ToolResult{Value: value, Error: terr}); err != nil {
+			buf, _ = json.Marshal(abi.ToolResult{Error: abi.Errorf(abi.Internal, "%s: encoding the answer: %v", op, err)})
+		}
+	} else if terr != nil {
+		buf = wire.AppendError(buf, string(terr.Code), terr.Message, terr.Data)
+	} else {
+		var err error
+		if buf, err = wire.AppendResult(buf, value); err != nil {
+			buf = wire.AppendError(buf[:0], string(abi.Internal), op+": encoding the answer: "+err.Error(), nil)
+		}
+	}
+	if len(buf) > p.maxMsg {
+		buf = wire.AppendError(buf[:0], string(abi.TooLarge), fmt.Sprintf("%s: the answer is %d bytes, above runtimes.wasm.max_message_bytes (%d)", op, len(buf), p.maxMsg), nil)
+	}
+
+	inst.hbuf = buf
+	rptr, err := inst.alloc(uint32(len(buf)))
+	if err != nil {
+		// The guest's allocator trapped or lied: abort the guest call.
+		panic(fmt.Errorf("aios.%s: delivering the %d-byte answer: %w", op, len(buf), err))
+	}
+	mod.Memory().Write(rptr, buf)
+	return uint64(rptr)<<32 | uint64(len(buf))
+}
+
+// allocOutsideCall serves a host call made during _initialize or
+// aios_register (answered with an error, but still delivered).
+func allocOutsideCall(ctx context.Context, mod api.Module, n uint32) (uint32, error) {
+	f := mod.ExportedFunction(exportAlloc)
+	res, err := f.Call(ctx, uint64(n))
+	if err != nil {
+		return 0, err
+	}
+	ptr := uint32(res[0])
+	if ptr == 0 || uint64(ptr)+uint64(n) > uint64(mod.Memory().Size()) {
+		return 0, fmt.Errorf("aios_alloc(%d) returned %d", n, ptr)
+	}
+	return ptr, nil
+}
+
+// serveHost decodes a request and runs it against the call's Env.
+func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n uint32) (value any, terr *abi.ToolError, useJSON bool) {
+	req, ok := mem.Read(ptr, n)
+	if !ok {
+		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: request [%d, %d) is outside the guest's %d-byte memory", op, ptr, uint64(ptr)+uint64(n), mem.Size()), false
+	}
+	if len(req) > p.maxMsg {
+		return nil, abi.Errorf(abi.TooLarge, "aios.%s: request of %d bytes is above runtimes.wasm.max_message_bytes (%d)", op, len(req), p.maxMsg), false
+	}
+	codec, err := abi.DetectCodec(req)
+	if err != nil {
+		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: request in an %v", op, err), false
+	}
+	useJSON = codec == abi.JSON
+	var raw any
+	if useJSON {
+		err = abi.UnmarshalJSONValue(req, &raw)
+	} else {
+		raw, err = wire.Decoder{AllowBin: op == opSpaceWrite}.Decode(req)
+	}
+	if err != nil {
+		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: malformed request: %v", op, err), useJSON
+	}
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: the request is a %s, want a map", op, wire.TypeName(raw)), useJSON
+	}
+	if inst == nil || inst.env == nil {
+		return nil, abi.Errorf(abi.Unavailable, "aios.%s: host calls are only served while the guest handles aios_call", op), useJSON
+	}
+	ctx, env := inst.callCtx, inst.env
+	str := func(key string, required bool) (string, *abi.ToolError) {
+		v, present := m[key]
+		s, ok := v.(string)
+		if (present && !ok && v != nil) || (required && s == "") {
+			return "", abi.Errorf(abi.InvalidRequest, "aios.%s: request needs a non-empty string %q", op, key)
+		}
+		return s, nil
+	}
+	switch op {
+	case opCallTool:
+		tool, terr := str("tool", true)
+		if terr != nil {
+			return nil, terr, useJSON
+		}
+		version, terr := str("version", false)
+		if terr != nil {
+			return nil, terr, useJSON
+		}
+		v, err := env.CallTool(context.WithValue(ctx, nestKey{p}, true), tool, version, m["params"])
+		return v, abi.AsToolError(err, abi.ProviderError), useJSON
+	case opSpaceRead:
+		space, terr := str("space", false)
+		if terr != nil {
+			return nil, terr, useJSON
+		}
+		id, terr := str("id", true)
+		if terr != nil {
+			return nil, terr, useJSON
+		}
+		obj, err := env.SpaceRead(ctx, space, id)
+		if err != nil {
+			return nil, abi.AsToolError(err, abi.ProviderError), useJSON
+		}
+		return map[string]any{"space": obj.Space, "id": obj.ID, "size": int64(len(obj.Data)), "data": obj.Data}, nil, useJSON
+	case opSpaceWrite:
+		space, terr := str("space", true)
+		if terr != nil {
+			return nil, terr, useJSON
+		}
+		var data []byte
+		switch d := m["data"].(type) {
+		case []byte:
+			data = d
+		case string:
+			if useJSON {
+				if data, err = base64.StdEncoding.DecodeString(d); err != nil {
+					return nil, abi.Errorf(abi.InvalidRequest, "aios.space_write: \"data\" is not standard base64: %v", err), useJSON
+				}
+			} else {
+				data = []byte(d)
+			}
+		default:
+			return nil, abi.Errorf(abi.InvalidRequest, "aios.space_write: request needs \"data\" (bin in MessagePack, base64 string in JSON)"), useJSON
+		}
+		obj, err := env.SpaceWrite(ctx, space, data)
+		if err != nil {
+			return nil, abi.AsToolError(err, abi.ProviderError), useJSON
+		}
+		return map[string]any{"space": obj.Space, "id": obj.ID}, nil, useJSON
+	case opComplete:
+		var cr abi.CompleteRequest
+		var terr *abi.ToolError
+		if cr.Prompt, terr = str("prompt", true); terr != nil {
+			return nil, terr, useJSON
+		}
+		cr.System, _ = m["system"].(string)
+		cr.Model, _ = m["model"].(string)
+		if mt, ok := m["max_tokens"].(int64); ok {
+			cr.MaxTokens = int(mt)
+		}
+		switch t := m["temperature"].(type) {
+		case float64:
+			cr.Temperature = &t
+		case int64:
+			f := float64(t)
+			cr.Temperature = &f
+		}
+		resp, err := env.Complete(ctx, cr)
+		if err != nil {
+			return nil, abi.AsToolError(err, abi.ProviderError), useJSON
+		}
+		return map[string]any{"text": resp.Text, "model": resp.Model}, nil, useJSON
+	}
+	return nil, abi.Errorf(abi.Internal, "aios.%s: unknown host call", op), useJSON
+}

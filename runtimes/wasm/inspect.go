@@ -1,0 +1,35 @@
+package wasm
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// Inspect loads the core module at path in a throwaway sandbox (in-memory
+// compile cache, nothing granted, output discarded) and returns its
+// ToolRegister. A component binary yields an error wrapping ErrComponent,
+// so a caller can hand it to the component runtime.
+func Inspect(ctx context.Context, path string) (*abi.ToolRegister, error) {
+	bin, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("inspect %s: %w", path, err)
+	}
+	if err := checkHeader(path, bin); err != nil {
+		return nil, err
+	}
+	l, err := NewLoader(Options{Config: Config{Stdout: "discard", PoolSize: 1}, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	p, err := l.LoadBytes(ctx, abi.Source{Path: path, Logger: slog.New(slog.DiscardHandler)}, bin)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	return p.Describe(), nil
+}

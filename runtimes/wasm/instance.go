@@ -1,0 +1,255 @@
+package wasm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/guest/go/wire"
+	"github.com/tetratelabs/wazero/sys"
+)
+
+// call serves one ToolCall on this instance. keep is false when the
+// instance must not be reused (trap, interruption, protocol violation).
+func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v any, err error, keep bool) {
+	p := inst.p
+	dl := call.Deadline
+	if d, ok := ctx.Deadline(); ok && (dl.IsZero() || d.Before(dl)) {
+		dl = d
+	}
+	if dl.IsZero() {
+		dl = time.Now().Add(p.l.cfg.DefaultDeadline)
+	}
+	dlNano := dl.UnixNano()
+	if dlNano <= 0 {
+		dlNano = 1
+	}
+
+	// Encode the call once, into the reused buffer.
+	enc, terr := inst.encodeCall(call)
+	if terr != nil {
+		return nil, terr, true
+	}
+	if len(enc) > p.maxMsg {
+		return nil, abi.Errorf(abi.TooLarge, "call of %s encodes to %d bytes, above runtimes.wasm.max_message_bytes (%d)", call.Tool, len(enc), p.maxMsg), true
+	}
+
+	inst.env, inst.callCtx, inst.cur = env, ctx, call
+	inst.mu.Lock()
+	inst.watchCtx = ctx
+	inst.mu.Unlock()
+	inst.deadline.Store(dlNano)
+	p.l.wd.poke()
+
+	var packed uint64
+	ptr, err := inst.input(len(enc))
+	if err == nil {
+		if !inst.mem.Write(ptr, enc) {
+			err = fmt.Errorf("aios_alloc returned [%d, %d), outside the guest's %d-byte memory", ptr, uint64(ptr)+uint64(len(enc)), inst.mem.Size())
+		} else {
+			inst.stack[0], inst.stack[1] = uint64(ptr), uint64(len(enc))
+			err = inst.fCall.CallWithStack(inst.ctx, inst.stack)
+			packed = inst.stack[0]
+		}
+	}
+
+	interrupted := !inst.deadline.CompareAndSwap(dlNano, 0)
+	reason := inst.deadline.Swap(0)
+	inst.mu.Lock()
+	inst.watchCtx = nil
+	inst.mu.Unlock()
+	inst.env, inst.callCtx, inst.cur = nil, nil, nil
+
+	if interrupted {
+		if reason == killedCancelled {
+			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
+		}
+		return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline; the guest was interrupted", call.Tool), false
+	}
+	if err != nil {
+		return nil, inst.crashError(call.Tool, err), false
+	}
+	data, err := inst.view(packed, "aios_call result")
+	if err != nil {
+		return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, err), false
+	}
+	if len(data) > p.maxMsg {
+		return nil, abi.Errorf(abi.TooLarge, "%s returned %d bytes, above runtimes.wasm.max_message_bytes (%d)", call.Tool, len(data), p.maxMsg), false
+	}
+	v, guestErr, protoErr := decodeResult(data)
+	if protoErr != nil {
+		protoErr.Message = call.Tool + ": " + protoErr.Message
+		return nil, protoErr, false
+	}
+	if guestErr != nil {
+		// A guest that reports its own crash is not trusted to continue.
+		return nil, guestErr, guestErr.Code != abi.ProviderCrashed
+	}
+	return v, nil, true
+}
+
+// crashError turns a wazero call error into ProviderCrashed.
+func (inst *instance) crashError(tool string, err error) *abi.ToolError {
+	var exit *sys.ExitError
+	if errors.As(err, &exit) {
+		return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory; see the host log for its stderr)", tool, exit.ExitCode())
+	}
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i > 0 {
+		msg = msg[:i]
+	}
+	return abi.Errorf(abi.ProviderCrashed, "%s: the guest trapped: %s", tool, msg)
+}
+
+// view returns the bytes of a packed (ptr<<32 | len) guest buffer, without
+// copying: valid until the guest runs again.
+func (inst *instance) view(packed uint64, what string) ([]byte, error) {
+	ptr, n := uint32(packed>>32), uint32(packed)
+	if n == 0 {
+		return nil, fmt.Errorf("%s is empty (ptr %d, len 0)", what, ptr)
+	}
+	data, ok := inst.mem.Read(ptr, n)
+	if !ok {
+		return nil, fmt.Errorf("%s [%d, %d) is outside the guest's %d-byte memory", what, ptr, uint64(ptr)+uint64(n), inst.mem.Size())
+	}
+	return data, nil
+}
+
+// input returns a guest buffer of at least n bytes for the encoded call.
+// The host owns it across calls (docs/abi.md): it is allocated once and
+// grown, so a steady stream of calls makes no allocator calls.
+func (inst *instance) input(n int) (uint32, error) {
+	if uint32(n) <= inst.inCap && inst.inPtr != 0 {
+		return inst.inPtr, nil
+	}
+	if inst.inPtr != 0 && inst.fFree != nil {
+		inst.stack[0], inst.stack[1] = uint64(inst.inPtr), uint64(inst.inCap)
+		if err := inst.fFree.CallWithStack(inst.ctx, inst.stack); err != nil {
+			return 0, err
+		}
+	}
+	want := max(uint32(n), 2*inst.inCap, 1024)
+	inst.inPtr, inst.inCap = 0, 0
+	ptr, err := inst.alloc(want)
+	if err != nil {
+		return 0, err
+	}
+	inst.inPtr, inst.inCap = ptr, want
+	return ptr, nil
+}
+
+// alloc calls the guest's aios_alloc and checks the answer.
+func (inst *instance) alloc(n uint32) (uint32, error) {
+	st := [1]uint64{uint64(n)}
+	if err := inst.fAlloc.CallWithStack(inst.ctx, st[:]); err != nil {
+		return 0, err
+	}
+	ptr := uint32(st[0])
+	if ptr == 0 {
+		return 0, fmt.Errorf("aios_alloc(%d) returned 0 (the guest is out of memory)", n)
+	}
+	if uint64(ptr)+uint64(n) > uint64(inst.mem.Size()) {
+		return 0, fmt.Errorf("aios_alloc(%d) returned [%d, %d), outside the guest's %d-byte memory", n, ptr, uint64(ptr)+uint64(n), inst.mem.Size())
+	}
+	return ptr, nil
+}
+
+// jsonCall is the ToolCall as sent to a JSON guest.
+type jsonCall struct {
+	ID       string `json:"id"`
+	Tool     string `json:"tool"`
+	Params   any    `json:"params"`
+	Caller   string `json:"caller,omitempty"`
+	ParentID string `json:"parent_id,omitempty"`
+	Version  string `json:"version,omitempty"`
+	Depth    int    `json:"depth,omitempty"`
+}
+
+// encodeCall encodes the ToolCall the guest receives: id, tool, params and,
+// when set, caller, parent_id, version and depth. The deadline is enforced
+// by the host and not sent.
+func (inst *instance) encodeCall(call *abi.ToolCall) ([]byte, *abi.ToolError) {
+	if inst.p.json {
+		b, err := json.Marshal(jsonCall{call.ID, call.Tool, call.Params, call.Caller, call.ParentID, call.Version, call.Depth})
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidParams, "params of %s cannot be encoded as JSON: %v", call.Tool, err)
+		}
+		return b, nil
+	}
+	n := 3
+	for _, s := range []string{call.Caller, call.ParentID, call.Version} {
+		if s != "" {
+			n++
+		}
+	}
+	if call.Depth != 0 {
+		n++
+	}
+	b := wire.AppendMapHeader(inst.enc[:0], n)
+	b = wire.AppendString(wire.AppendString(b, "id"), call.ID)
+	b = wire.AppendString(wire.AppendString(b, "tool"), call.Tool)
+	if call.Caller != "" {
+		b = wire.AppendString(wire.AppendString(b, "caller"), call.Caller)
+	}
+	if call.ParentID != "" {
+		b = wire.AppendString(wire.AppendString(b, "parent_id"), call.ParentID)
+	}
+	if call.Version != "" {
+		b = wire.AppendString(wire.AppendString(b, "version"), call.Version)
+	}
+	if call.Depth != 0 {
+		b = wire.AppendInt(wire.AppendString(b, "depth"), int64(call.Depth))
+	}
+	b = wire.AppendString(b, "params")
+	mark := len(b)
+	b, err := wire.AppendValue(b, call.Params)
+	if errors.Is(err, wire.ErrUnsupported) {
+		var norm any
+		if norm, err = abi.Normalize(call.Params); err == nil {
+			b, err = wire.AppendValue(b[:mark], norm)
+		}
+	}
+	if err != nil {
+		return nil, abi.Errorf(abi.InvalidParams, "params of %s cannot be encoded: %v", call.Tool, err)
+	}
+	inst.enc = b
+	return b, nil
+}
+
+// decodeResult decodes a ToolResult in either codec. guestErr is the error
+// the guest reported; protoErr says the result itself is unusable.
+func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
+	codec, err := abi.DetectCodec(data)
+	if err != nil {
+		return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a result in an %v", err)
+	}
+	if codec == abi.JSON {
+		var r abi.ToolResult
+		if err := abi.JSON.Unmarshal(data, &r); err != nil {
+			return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed JSON ToolResult: %v", err)
+		}
+		if r.Error != nil {
+			if r.Error.Code == "" {
+				return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned an error without a code: %s", r.Error.Message)
+			}
+			return nil, r.Error, nil
+		}
+		return r.Value, nil, nil
+	}
+	raw, err := wire.DecodeValue(data)
+	if err != nil {
+		return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed MessagePack ToolResult: %v", err)
+	}
+	v, werr, err := wire.ParseResult(raw)
+	if err != nil {
+		return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed ToolResult: %v", err)
+	}
+	if werr != nil {
+		return nil, &abi.ToolError{Code: abi.ErrorCode(werr.Code), Message: werr.Message, Data: werr.Data}, nil
+	}
+	return v, nil, nil
+}

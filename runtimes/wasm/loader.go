@@ -1,0 +1,279 @@
+package wasm
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/tetratelabs/wazero"
+)
+
+// Options configure a Loader.
+type Options struct {
+	// Config is the runtimes.wasm section; zero fields take defaults.
+	Config Config
+	// DataDir is the host's data directory; the compile cache defaults to
+	// DataDir/cache/wasm. Empty (and no Config.CacheDir) keeps compiled
+	// code in memory only.
+	DataDir string
+	// Logger receives load-time messages; Source.Logger is preferred for a
+	// provider's own messages. Default: slog.Default().
+	Logger *slog.Logger
+}
+
+// Loader loads .wasm core modules. One Loader shares a compilation cache and
+// a deadline watchdog among all the providers it loads; Close it when the
+// host shuts down.
+type Loader struct {
+	cfg      Config
+	cache    wazero.CompilationCache
+	logger   *slog.Logger
+	wd       *watchdog
+	cacheDir string
+	// noInstrument forces wazero's own interruption checks (tests).
+	noInstrument bool
+
+	mu   sync.Mutex
+	rts  map[rtKey]wazero.Runtime
+	mods map[modKey]*sharedModule
+}
+
+var _ abi.Loader = (*Loader)(nil)
+
+// NewLoader returns a Loader with opts. The cache directory is created if
+// missing.
+func NewLoader(opts Options) (*Loader, error) {
+	cfg, err := opts.Config.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	dir := cfg.CacheDir
+	if dir == "" && opts.DataDir != "" {
+		dir = filepath.Join(opts.DataDir, "cache", "wasm")
+	}
+	var cache wazero.CompilationCache
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("runtimes.wasm: compile cache %s: %w", dir, err)
+		}
+		if cache, err = wazero.NewCompilationCacheWithDir(dir); err != nil {
+			return nil, fmt.Errorf("runtimes.wasm: compile cache %s: %w", dir, err)
+		}
+	} else {
+		cache = wazero.NewCompilationCache()
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	trim := min(cfg.IdleTimeout/2, 30*time.Second)
+	return &Loader{cfg: cfg, cache: cache, logger: logger, cacheDir: dir,
+		wd:  newWatchdog(cfg.DeadlineGranularity, trim),
+		rts: make(map[rtKey]wazero.Runtime), mods: make(map[modKey]*sharedModule)}, nil
+}
+
+// Runtime implements abi.Loader.
+func (l *Loader) Runtime() string { return abi.RuntimeWASM }
+
+// Extensions implements abi.Loader.
+func (l *Loader) Extensions() []string { return []string{".wasm"} }
+
+// Close stops the watchdog and releases the compile cache. Providers loaded
+// by l must be closed first.
+func (l *Loader) Close() error {
+	l.wd.close()
+	l.mu.Lock()
+	for _, rt := range l.rts {
+		_ = rt.Close(context.Background())
+	}
+	clear(l.rts)
+	clear(l.mods)
+	l.mu.Unlock()
+	return l.cache.Close(context.Background())
+}
+
+// Load implements abi.Loader: it compiles (or fetches from the cache) the
+// module at src.Path, checks that it speaks the guest ABI, instantiates one
+// instance and asks it for its ToolRegister.
+func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
+	bin, err := os.ReadFile(src.Path)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", src.Path, err)
+	}
+	return l.LoadBytes(ctx, src, bin)
+}
+
+// LoadBytes is Load with the module's bytes already in memory; src.Path
+// names it in messages.
+func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi.Provider, error) {
+	name := src.Path
+	if err := checkHeader(name, bin); err != nil {
+		return nil, err
+	}
+	stem := strings.TrimSuffix(filepath.Base(src.Path), filepath.Ext(src.Path))
+	pc, ok := l.cfg.Providers[src.ProviderID]
+	if !ok || src.ProviderID == "" {
+		pc = l.cfg.Providers[stem]
+	}
+	pages := l.cfg.MemoryLimitPages
+	if pc.MemoryLimitPages > 0 {
+		pages = pc.MemoryLimitPages
+	}
+	poolSize := l.cfg.PoolSize
+	if pc.PoolSize > 0 {
+		poolSize = pc.PoolSize
+	}
+	logger := src.Logger
+	if logger == nil {
+		logger = l.logger.With("runtime", abi.RuntimeWASM, "file", src.Path)
+	}
+
+	sm, err := l.module(ctx, name, bin, pages)
+	if err != nil {
+		return nil, err
+	}
+	ok = false
+	defer func() {
+		if !ok {
+			l.release(sm)
+		}
+	}()
+	if err := checkABI(name, sm.cm); err != nil {
+		return nil, err
+	}
+	p := &Provider{
+		l: l, name: name, rt: sm.rt, cm: sm.cm, shared: sm, logger: logger, instrumented: sm.instrumented,
+		sink:     newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
+		poolSize: poolSize,
+		live:     make(map[*instance]struct{}),
+		sem:      make(chan struct{}, poolSize),
+		maxMsg:   l.cfg.MaxMessageBytes,
+	}
+	_, p.hasFree = sm.cm.ExportedFunctions()[exportFree]
+	clock, random := l.cfg.Clock == "real", l.cfg.Random == "real"
+	p.modCfg = p.moduleConfig(clock, random)
+
+	inst, err := p.newInstance(ctx)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := inst.register(ctx, src)
+	if err != nil {
+		p.discard(inst)
+		return nil, err
+	}
+	p.reg = reg
+	// A provider granted Clock or Random gets the real sources; instances
+	// made before this point used the fake ones, so start over.
+	asks, _ := abi.ParseGrants(reg.Provider.Capabilities)
+	wantClock := !clock && asks.Allows(abi.Capability{Kind: CapClock}) && src.Grants.Allows(abi.Capability{Kind: CapClock})
+	wantRandom := !random && asks.Allows(abi.Capability{Kind: CapRandom}) && src.Grants.Allows(abi.Capability{Kind: CapRandom})
+	if wantClock || wantRandom {
+		p.discard(inst)
+		p.modCfg = p.moduleConfig(clock || wantClock, random || wantRandom)
+		if inst, err = p.newInstance(ctx); err != nil {
+			return nil, err
+		}
+	}
+	p.idle = append(p.idle, inst)
+	inst.lastUsed = time.Now()
+	l.wd.add(p)
+	ok = true
+	return p, nil
+}
+
+// moduleConfig is the sandbox: no arguments, no environment, no files, no
+// network (WASI preview 1 has none), empty stdin, stdout and stderr to the
+// log sink; fake clocks and randomness unless granted.
+func (p *Provider) moduleConfig(realClock, realRandom bool) wazero.ModuleConfig {
+	mc := wazero.NewModuleConfig().
+		WithName("").
+		WithStartFunctions(). // _initialize runs under the watchdog, see newInstance
+		WithStdout(stream{p.sink, 0}).
+		WithStderr(stream{p.sink, 1})
+	if realClock {
+		mc = mc.WithSysWalltime().WithSysNanotime().WithSysNanosleep()
+	}
+	if realRandom {
+		mc = mc.WithRandSource(rand.Reader)
+	}
+	return mc
+}
+
+// register asks a fresh instance for its ToolRegister and validates it.
+func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRegister, error) {
+	p := inst.p
+	if v := inst.mod.ExportedFunction(exportVersion); v != nil {
+		var res []uint64
+		err := inst.guard(exportVersion, func() (err error) { res, err = v.Call(inst.ctx); return err })
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s failed: %w", p.name, exportVersion, err)
+		}
+		if got := int32(res[0]); got != ABIVersion {
+			return nil, fmt.Errorf("%s: guest speaks AIOS ABI version %d; this host speaks version %d", p.name, got, ABIVersion)
+		}
+	}
+	var res []uint64
+	err := inst.guard(exportRegister, func() (err error) { res, err = inst.mod.ExportedFunction(exportRegister).Call(inst.ctx); return err })
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s trapped: %w", p.name, exportRegister, err)
+	}
+	data, err := inst.view(res[0], "aios_register result")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	codec, err := abi.DetectCodec(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: aios_register returned %d bytes in an %w", p.name, len(data), err)
+	}
+	var reg abi.ToolRegister
+	if err := codec.Unmarshal(data, &reg); err != nil {
+		return nil, fmt.Errorf("%s: aios_register returned a malformed ToolRegister: %w", p.name, err)
+	}
+	p.json = codec == abi.JSON
+	if err := validateRegister(&reg, src); err != nil {
+		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	return &reg, nil
+}
+
+func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
+	if reg.Format != abi.FormatVersion {
+		return fmt.Errorf("ToolRegister format %d, want %d", reg.Format, abi.FormatVersion)
+	}
+	if src.ProviderID != "" {
+		reg.Provider.ID = src.ProviderID
+	}
+	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
+		return err
+	}
+	reg.Provider.Runtime = abi.RuntimeWASM
+	if _, err := abi.ParseGrants(reg.Provider.Capabilities); err != nil {
+		return fmt.Errorf("provider capabilities: %w", err)
+	}
+	if len(reg.Tools) == 0 {
+		return errors.New("the guest registers no tools")
+	}
+	seen := make(map[string]bool, len(reg.Tools))
+	for _, t := range reg.Tools {
+		if err := abi.ValidateToolName(t.Name); err != nil {
+			return err
+		}
+		if seen[t.Name] {
+			return fmt.Errorf("tool %q is registered twice", t.Name)
+		}
+		seen[t.Name] = true
+		if _, err := abi.ParseGrants(t.CapabilityRequired); err != nil {
+			return fmt.Errorf("tool %s: capability_required: %w", t.Name, err)
+		}
+	}
+	return nil
+}

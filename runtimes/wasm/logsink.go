@@ -1,0 +1,122 @@
+package wasm
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// maxLine is the longest guest output line logged as is; longer lines are
+// cut and marked.
+const maxLine = 4096
+
+// logSink turns guest output (stdout, stderr and the aios.log import) into
+// host log records tagged with the provider. It never fails a write: a
+// guest that writes too much loses output, not its call. Output beyond the
+// per-second byte budget is dropped and reported once per second.
+type logSink struct {
+	logger  *slog.Logger
+	discard bool
+	budget  int
+
+	mu      sync.Mutex
+	window  time.Time
+	used    int
+	dropped int
+	partial [2][]byte // per stream: an unfinished line
+}
+
+func newLogSink(logger *slog.Logger, budget int, discard bool) *logSink {
+	return &logSink{logger: logger, budget: budget, discard: discard}
+}
+
+// stream is an io.Writer for one guest stream (0 stdout, 1 stderr).
+type stream struct {
+	s  *logSink
+	ix int
+}
+
+func (w stream) Write(p []byte) (int, error) {
+	w.s.write(w.ix, p)
+	return len(p), nil
+}
+
+var streamNames = [2]string{"stdout", "stderr"}
+
+// allow charges n bytes to the budget; the caller holds mu.
+func (s *logSink) allow(n int) bool {
+	now := time.Now()
+	if now.Sub(s.window) >= time.Second {
+		if s.dropped > 0 {
+			s.logger.Warn("guest output suppressed", "dropped_bytes", s.dropped, "limit_bytes_per_second", s.budget)
+		}
+		s.window, s.used, s.dropped = now, 0, 0
+	}
+	if s.used+n > s.budget {
+		s.dropped += n
+		return false
+	}
+	s.used += n
+	return true
+}
+
+func (s *logSink) write(ix int, p []byte) {
+	if s.discard {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			room := maxLine + 1 - len(s.partial[ix])
+			if room <= 0 {
+				s.dropped += len(p)
+				return
+			}
+			s.partial[ix] = append(s.partial[ix], p[:min(room, len(p))]...)
+			return
+		}
+		line := p[:i]
+		if len(s.partial[ix]) > 0 {
+			line = append(s.partial[ix], line...)
+			s.partial[ix] = s.partial[ix][:0]
+		}
+		p = p[i+1:]
+		s.emitLocked(slog.LevelInfo, streamNames[ix], line, nil)
+	}
+}
+
+// log records one message from the aios.log import.
+func (s *logSink) log(level slog.Level, msg []byte, logger *slog.Logger) {
+	if s.discard {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.emitLocked(level, "log", msg, logger)
+}
+
+func (s *logSink) emitLocked(level slog.Level, src string, line []byte, logger *slog.Logger) {
+	if !s.allow(len(line)) {
+		return
+	}
+	cut := false
+	if len(line) > maxLine {
+		line, cut = line[:maxLine], true
+	}
+	if !utf8.Valid(line) {
+		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
+	}
+	if logger == nil {
+		logger = s.logger
+	}
+	if cut {
+		logger.Log(context.Background(), level, string(line), "guest", src, "truncated", true)
+		return
+	}
+	logger.Log(context.Background(), level, string(line), "guest", src)
+}

@@ -1,0 +1,144 @@
+package wasm
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// ABIVersion is the guest ABI version this runtime speaks.
+const ABIVersion = 1
+
+// The guest's exports (docs/abi.md).
+const (
+	exportMemory   = "memory"
+	exportAlloc    = "aios_alloc"
+	exportFree     = "aios_free"
+	exportRegister = "aios_register"
+	exportCall     = "aios_call"
+	exportVersion  = "aios_abi_version"
+)
+
+// ErrComponent is wrapped by the error for a Component Model binary.
+var ErrComponent = fmt.Errorf("is a WebAssembly component; load it with the component runtime")
+
+// checkHeader tells a core module from a component and from junk, reading
+// the 8-byte preamble: magic "\0asm", then a 16-bit version and a 16-bit
+// layer (0 for core modules, 1 for components).
+func checkHeader(name string, bin []byte) error {
+	if len(bin) < 8 || !bytes.Equal(bin[:4], []byte("\x00asm")) {
+		return fmt.Errorf("%s: not a WebAssembly binary (it does not start with the \\0asm magic)", name)
+	}
+	layer := uint16(bin[6]) | uint16(bin[7])<<8
+	version := uint16(bin[4]) | uint16(bin[5])<<8
+	switch {
+	case layer == 1:
+		return fmt.Errorf("%s %w (its header says layer 1, version 0x%x)", name, ErrComponent, version)
+	case layer != 0 || version != 1:
+		return fmt.Errorf("%s: unsupported WebAssembly header (version %d, layer %d; want a core module, version 1)", name, version, layer)
+	}
+	return nil
+}
+
+type sig struct{ params, results []api.ValueType }
+
+var (
+	i32 = api.ValueTypeI32
+	i64 = api.ValueTypeI64
+)
+
+var guestExports = []struct {
+	name     string
+	sig      sig
+	required bool
+}{
+	{exportAlloc, sig{[]api.ValueType{i32}, []api.ValueType{i32}}, true},
+	{exportRegister, sig{nil, []api.ValueType{i64}}, true},
+	{exportCall, sig{[]api.ValueType{i32, i32}, []api.ValueType{i64}}, true},
+	{exportFree, sig{[]api.ValueType{i32, i32}, nil}, false},
+	{exportVersion, sig{nil, []api.ValueType{i32}}, false},
+}
+
+// hostImports are the functions of the "aios" import module.
+var hostImports = map[string]sig{
+	"call_tool":   {[]api.ValueType{i32, i32}, []api.ValueType{i64}},
+	"space_read":  {[]api.ValueType{i32, i32}, []api.ValueType{i64}},
+	"space_write": {[]api.ValueType{i32, i32}, []api.ValueType{i64}},
+	"ai_complete": {[]api.ValueType{i32, i32}, []api.ValueType{i64}},
+	"log":         {[]api.ValueType{i32, i32, i32}, nil},
+	tickImport:    {nil, []api.ValueType{i32}}, // added by instrument.go
+}
+
+func sameTypes(a, b []api.ValueType) bool {
+	return bytes.Equal(a, b)
+}
+
+func sigString(s sig) string {
+	name := func(ts []api.ValueType) string {
+		out := make([]string, len(ts))
+		for i, t := range ts {
+			out[i] = api.ValueTypeName(t)
+		}
+		return strings.Join(out, ", ")
+	}
+	return "(" + name(s.params) + ") -> (" + name(s.results) + ")"
+}
+
+// checkABI verifies that a compiled module exports the guest ABI v1 and
+// imports nothing the host does not provide. The error lists everything
+// wrong at once.
+func checkABI(name string, cm wazero.CompiledModule) error {
+	var problems, missing []string
+	if _, ok := cm.ExportedMemories()[exportMemory]; !ok {
+		missing = append(missing, exportMemory)
+	}
+	fns := cm.ExportedFunctions()
+	for _, e := range guestExports {
+		d, ok := fns[e.name]
+		if !ok {
+			if e.required {
+				missing = append(missing, e.name)
+			}
+			continue
+		}
+		got := sig{d.ParamTypes(), d.ResultTypes()}
+		if !sameTypes(got.params, e.sig.params) || !sameTypes(got.results, e.sig.results) {
+			problems = append(problems, fmt.Sprintf("export %s has type %s, want %s", e.name, sigString(got), sigString(e.sig)))
+		}
+	}
+	if len(missing) > 0 {
+		problems = append([]string{"missing export(s) " + strings.Join(missing, ", ")}, problems...)
+	}
+	for _, d := range cm.ImportedFunctions() {
+		mod, fn, _ := d.Import()
+		switch mod {
+		case "wasi_snapshot_preview1":
+		case "aios":
+			want, ok := hostImports[fn]
+			if !ok {
+				known := make([]string, 0, len(hostImports))
+				for k := range hostImports {
+					known = append(known, k)
+				}
+				sort.Strings(known)
+				problems = append(problems, fmt.Sprintf("imports aios.%s, which ABI v1 does not define (it has %s)", fn, strings.Join(known, ", ")))
+				continue
+			}
+			got := sig{d.ParamTypes(), d.ResultTypes()}
+			if !sameTypes(got.params, want.params) || !sameTypes(got.results, want.results) {
+				problems = append(problems, fmt.Sprintf("imports aios.%s with type %s, want %s", fn, sigString(got), sigString(want)))
+			}
+		default:
+			problems = append(problems, fmt.Sprintf("imports %s.%s, but the host offers only the modules aios and wasi_snapshot_preview1", mod, fn))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%s: not an AIOS guest module (ABI v1 needs exports memory, aios_alloc, aios_register, aios_call; see docs/abi.md): %s",
+			name, strings.Join(problems, "; "))
+	}
+	return nil
+}

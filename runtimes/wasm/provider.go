@@ -1,0 +1,308 @@
+package wasm
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// Provider is one loaded .wasm module: its own wazero runtime (so its memory
+// limit is its own), the compiled code (shared through the Loader's cache)
+// and a bounded pool of instances. Instances are not goroutine-safe; each
+// serves one call at a time.
+type Provider struct {
+	l      *Loader
+	name   string
+	rt     wazero.Runtime
+	cm     wazero.CompiledModule
+	modCfg wazero.ModuleConfig
+	reg    *abi.ToolRegister
+	logger *slog.Logger
+	sink   *logSink
+	json   bool // the guest registered in JSON, so calls go to it in JSON
+	// instrumented: the module carries the aios_interrupt global (see
+	// instrument.go); otherwise wazero's own checks stop it.
+	instrumented bool
+
+	hasFree  bool
+	poolSize int
+	maxMsg   int
+
+	sem  chan struct{} // a token per busy bounded instance
+	mu   sync.Mutex
+	idle []*instance // LIFO: the warmest instance first
+
+	liveMu sync.Mutex
+	live   map[*instance]struct{} // every open instance, busy or idle
+
+	shared    *sharedModule // the compiled module, shared with providers of the same bytes
+	closed    atomic.Bool
+	closeOnce sync.Once
+}
+
+var _ abi.Provider = (*Provider)(nil)
+
+// Describe implements abi.Provider.
+func (p *Provider) Describe() *abi.ToolRegister { return p.reg }
+
+// nestKey marks a context as coming from a host call of p's guest: a call
+// back into p from there may exceed the pool bound (the caller holds an
+// instance and waits for this call), up to the host's depth limit.
+type nestKey struct{ p *Provider }
+
+// Call implements abi.Provider.
+func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if p.closed.Load() {
+		return nil, &abi.ToolError{Code: abi.Unavailable, Message: "wasm provider " + p.reg.Provider.ID + " is closed"}
+	}
+	inst, err := p.get(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	v, err, keep := inst.call(ctx, call, env)
+	if keep {
+		p.put(inst)
+	} else {
+		p.discard(inst)
+	}
+	return v, err
+}
+
+// get takes an idle instance or makes one, waiting while the pool is full.
+func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, error) {
+	overflow := false
+	select {
+	case p.sem <- struct{}{}:
+	default:
+		if call.Depth > 0 && ctx.Value(nestKey{p}) != nil {
+			overflow = true
+			break
+		}
+		var wait <-chan time.Time
+		if !call.Deadline.IsZero() {
+			t := time.NewTimer(time.Until(call.Deadline))
+			defer t.Stop()
+			wait = t.C
+		}
+		select {
+		case p.sem <- struct{}{}:
+		case <-wait:
+			return nil, abi.Errorf(abi.Timeout, "all %d instances of %s were busy until the deadline of %s (runtimes.wasm.pool_size)", p.poolSize, p.reg.Provider.ID, call.Tool)
+		case <-ctx.Done():
+			return nil, abi.AsToolError(ctx.Err(), abi.Cancelled)
+		}
+	}
+	p.mu.Lock()
+	var inst *instance
+	if n := len(p.idle); n > 0 {
+		inst = p.idle[n-1]
+		p.idle[n-1] = nil
+		p.idle = p.idle[:n-1]
+	}
+	p.mu.Unlock()
+	if inst == nil {
+		var err error
+		if inst, err = p.newInstance(ctx); err != nil {
+			if !overflow {
+				<-p.sem
+			}
+			return nil, abi.AsToolError(err, abi.Unavailable)
+		}
+	}
+	inst.overflow = overflow
+	return inst, nil
+}
+
+func (p *Provider) put(inst *instance) {
+	inst.lastUsed = time.Now()
+	p.mu.Lock()
+	keep := !p.closed.Load() && (!inst.overflow || len(p.idle) < p.poolSize)
+	if keep {
+		p.idle = append(p.idle, inst)
+	}
+	p.mu.Unlock()
+	if !inst.overflow {
+		<-p.sem
+	}
+	if !keep {
+		p.closeInstance(inst)
+	}
+}
+
+func (p *Provider) discard(inst *instance) {
+	p.closeInstance(inst)
+	if !inst.overflow {
+		select {
+		case <-p.sem:
+		default: // the instance of Load, never counted
+		}
+	}
+}
+
+func (p *Provider) closeInstance(inst *instance) {
+	_ = inst.mod.Close(context.Background())
+	p.liveMu.Lock()
+	delete(p.live, inst)
+	n := len(p.live)
+	p.liveMu.Unlock()
+	if n == 0 && p.closed.Load() {
+		p.closeRuntime()
+	}
+}
+
+// trim closes instances idle longer than IdleTimeout, keeping MinIdle.
+func (p *Provider) trim(now time.Time) {
+	var old []*instance
+	p.mu.Lock()
+	keep := p.idle[:0]
+	for i, inst := range p.idle {
+		// idle is LIFO: the oldest are first.
+		if len(p.idle)-i > p.l.cfg.MinIdle && now.Sub(inst.lastUsed) >= p.l.cfg.IdleTimeout {
+			old = append(old, inst)
+			continue
+		}
+		keep = append(keep, inst)
+	}
+	clear(p.idle[len(keep):])
+	p.idle = keep
+	p.mu.Unlock()
+	for _, inst := range old {
+		p.closeInstance(inst)
+	}
+}
+
+// Close implements abi.Provider: idle instances close now, busy ones when
+// their call ends, the runtime with the last instance.
+func (p *Provider) Close() error {
+	if !p.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	p.l.wd.remove(p)
+	p.mu.Lock()
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	for _, inst := range idle {
+		p.closeInstance(inst)
+	}
+	p.liveMu.Lock()
+	n := len(p.live)
+	p.liveMu.Unlock()
+	if n == 0 {
+		p.closeRuntime()
+	}
+	return nil
+}
+
+// closeRuntime releases the provider's compiled module; the runtime is
+// shared and lives as long as the Loader.
+func (p *Provider) closeRuntime() {
+	p.closeOnce.Do(func() {
+		if p.shared != nil {
+			p.l.release(p.shared)
+		}
+	})
+}
+
+// Instances reports the open instances (busy and idle); for tests and
+// metrics.
+func (p *Provider) Instances() int {
+	p.liveMu.Lock()
+	defer p.liveMu.Unlock()
+	return len(p.live)
+}
+
+// instKey finds the instance serving a call from inside a host function:
+// each instance calls its guest with a long-lived context carrying it.
+type instKey struct{}
+
+// newInstance instantiates the module and runs its _initialize under the
+// watchdog with the load timeout.
+func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
+	mod, err := p.rt.InstantiateModule(ctx, p.cm, p.modCfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: instantiate: %w", p.name, err)
+	}
+	inst := &instance{
+		p:      p,
+		mod:    mod,
+		mem:    mod.Memory(),
+		fAlloc: mod.ExportedFunction(exportAlloc),
+		fCall:  mod.ExportedFunction(exportCall),
+		fFree:  mod.ExportedFunction(exportFree),
+		stack:  make([]uint64, 2),
+		enc:    make([]byte, 0, 512),
+	}
+	if inst.mem == nil {
+		_ = mod.Close(ctx)
+		return nil, fmt.Errorf("%s: the module exports no memory", p.name)
+	}
+	if p.instrumented {
+		g, ok := mod.ExportedGlobal(tickExport).(api.MutableGlobal)
+		if !ok {
+			_ = mod.Close(ctx)
+			return nil, fmt.Errorf("%s: the instrumented module lacks its %s global", p.name, tickExport)
+		}
+		inst.stop = g
+	}
+	inst.ctx = context.WithValue(context.Background(), instKey{}, inst)
+	p.liveMu.Lock()
+	p.live[inst] = struct{}{}
+	p.liveMu.Unlock()
+	if init := mod.ExportedFunction("_initialize"); init != nil {
+		if err := inst.guard("_initialize", func() error { _, err := init.Call(inst.ctx); return err }); err != nil {
+			p.closeInstance(inst)
+			return nil, fmt.Errorf("%s: _initialize: %w", p.name, err)
+		}
+	}
+	return inst, nil
+}
+
+// guard runs fn (a load-time guest call) under the watchdog with the load
+// timeout.
+func (inst *instance) guard(what string, fn func() error) error {
+	d := inst.p.l.cfg.LoadTimeout
+	dl := time.Now().Add(d).UnixNano()
+	inst.deadline.Store(dl)
+	inst.p.l.wd.poke()
+	err := fn()
+	if !inst.deadline.CompareAndSwap(dl, 0) {
+		inst.deadline.Store(0)
+		return fmt.Errorf("%s did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", what, d)
+	}
+	return err
+}
+
+// instance is one instantiated guest.
+type instance struct {
+	p                    *Provider
+	mod                  api.Module
+	mem                  api.Memory
+	fAlloc, fCall, fFree api.Function
+	ctx                  context.Context // Background + instKey; never done
+	stack                []uint64
+	enc                  []byte // the host's encode buffer
+	hbuf                 []byte // host-call response buffer
+	inPtr, inCap         uint32 // host-owned input buffer in guest memory
+	overflow             bool
+	lastUsed             time.Time
+	stop                 api.MutableGlobal // the $tick global, when instrumented
+
+	// deadline: see watchdog.go.
+	deadline atomic.Int64
+
+	// The call being served, for host functions (same goroutine).
+	env     abi.Env
+	callCtx context.Context
+	cur     *abi.ToolCall
+
+	mu       sync.Mutex
+	watchCtx context.Context // read by the watchdog under mu
+}

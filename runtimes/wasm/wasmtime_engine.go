@@ -1,0 +1,778 @@
+//go:build wasmtime
+
+package wasm
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	wt "github.com/bytecodealliance/wasmtime-go/v39"
+	"github.com/tetratelabs/wazero/api"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/guest/go/wire"
+)
+
+// WasmtimeLoader loads .wasm core modules on wasmtime (cgo; build tag
+// "wasmtime"). It speaks the same guest ABI through the same code as the
+// wazero Loader (encodeCall, serveHost, decodeResult, validateRegister run
+// on a shim of the wazero types), with this engine's own sandbox:
+//
+//   - WASI preview 1 from wasmtime with nothing granted: no preopens, no
+//     arguments or environment, stdio closed (guest stdout is dropped; use
+//     the aios.log import). Clocks and randomness are wasmtime's real ones:
+//     runtimes.wasm.clock/random "fake" is not available on this engine.
+//   - memory: Store.Limiter caps linear memory at MemoryLimitPages.
+//   - deadline: epoch interruption. One goroutine per loader increments the
+//     engine's epoch every DeadlineGranularity; each call sets its store's
+//     epoch deadline to the ticks left until its call deadline. Fuel was
+//     measured as the alternative (docs/performance.md, "Engines (X)"):
+//     it costs on every executed instruction, epochs only at loop headers
+//     and function entries.
+//   - compile cache: Module.Serialize/NewModuleDeserialize in the cache dir.
+//   - a bounded pool of instances per provider (one Store each).
+type WasmtimeLoader struct {
+	cfg      Config
+	logger   *slog.Logger
+	engine   *wt.Engine
+	cacheDir string
+	stop     chan struct{}
+	done     chan struct{}
+	once     sync.Once
+}
+
+var _ abi.Loader = (*WasmtimeLoader)(nil)
+
+// NewWasmtimeLoader returns a loader on a new wasmtime engine.
+func NewWasmtimeLoader(opts Options) (*WasmtimeLoader, error) {
+	cfg, err := opts.Config.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	dir := cfg.CacheDir
+	if dir == "" && opts.DataDir != "" {
+		dir = filepath.Join(opts.DataDir, "cache", "wasm")
+	}
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("runtimes.wasm: compile cache %s: %w", dir, err)
+		}
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	wc := wt.NewConfig()
+	wc.SetEpochInterruption(true)
+	l := &WasmtimeLoader{cfg: cfg, logger: logger, engine: wt.NewEngineWithConfig(wc), cacheDir: dir,
+		stop: make(chan struct{}), done: make(chan struct{})}
+	go l.tick()
+	return l, nil
+}
+
+func (l *WasmtimeLoader) tick() {
+	defer close(l.done)
+	t := time.NewTicker(l.cfg.DeadlineGranularity)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+			l.engine.IncrementEpoch()
+		}
+	}
+}
+
+// ticks converts the time left into epoch ticks beyond the current one.
+func (l *WasmtimeLoader) ticks(d time.Duration) uint64 {
+	if d <= 0 {
+		return 1
+	}
+	return uint64(d/l.cfg.DeadlineGranularity) + 1
+}
+
+// Runtime implements abi.Loader.
+func (l *WasmtimeLoader) Runtime() string { return abi.RuntimeWASM }
+
+// Extensions implements abi.Loader.
+func (l *WasmtimeLoader) Extensions() []string { return []string{".wasm"} }
+
+// Engine names the engine ("wasmtime").
+func (l *WasmtimeLoader) Engine() string { return EngineWasmtime }
+
+// Close stops the epoch ticker. Providers loaded by l must be closed first.
+func (l *WasmtimeLoader) Close() error {
+	l.once.Do(func() {
+		close(l.stop)
+		<-l.done
+	})
+	return nil
+}
+
+// Load implements abi.Loader.
+func (l *WasmtimeLoader) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
+	bin, err := os.ReadFile(src.Path)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", src.Path, err)
+	}
+	return l.LoadBytes(ctx, src, bin)
+}
+
+// compile compiles bin or deserializes it from the cache.
+func (l *WasmtimeLoader) compile(name string, bin []byte) (*wt.Module, error) {
+	var path string
+	if l.cacheDir != "" {
+		sum := sha256.Sum256(bin)
+		path = filepath.Join(l.cacheDir, "wasmtime-v39-"+hex.EncodeToString(sum[:])+".cwasm")
+		if data, err := os.ReadFile(path); err == nil {
+			if m, err := wt.NewModuleDeserialize(l.engine, data); err == nil {
+				return m, nil
+			}
+		}
+	}
+	m, err := wt.NewModule(l.engine, bin)
+	if err != nil {
+		return nil, fmt.Errorf("%s: invalid WebAssembly module: %w", name, err)
+	}
+	if path != "" {
+		if data, err := m.Serialize(); err == nil {
+			if os.WriteFile(path+".tmp", data, 0o600) == nil {
+				_ = os.Rename(path+".tmp", path)
+			}
+		}
+	}
+	return m, nil
+}
+
+func wtValueType(k wt.ValKind) api.ValueType {
+	switch k {
+	case wt.KindI32:
+		return api.ValueTypeI32
+	case wt.KindI64:
+		return api.ValueTypeI64
+	case wt.KindF32:
+		return api.ValueTypeF32
+	case wt.KindF64:
+		return api.ValueTypeF64
+	}
+	return api.ValueTypeExternref
+}
+
+func wtSig(ft *wt.FuncType) sig {
+	var s sig
+	for _, v := range ft.Params() {
+		s.params = append(s.params, wtValueType(v.Kind()))
+	}
+	for _, v := range ft.Results() {
+		s.results = append(s.results, wtValueType(v.Kind()))
+	}
+	return s
+}
+
+// checkABIWasmtime is checkABI over wasmtime's module types (same tables,
+// same messages).
+func checkABIWasmtime(name string, m *wt.Module) error {
+	var problems, missing []string
+	funcs := map[string]sig{}
+	hasMem := false
+	for _, e := range m.Exports() {
+		if ft := e.Type().FuncType(); ft != nil {
+			funcs[e.Name()] = wtSig(ft)
+		} else if e.Type().MemoryType() != nil && e.Name() == exportMemory {
+			hasMem = true
+		}
+	}
+	if !hasMem {
+		missing = append(missing, exportMemory)
+	}
+	for _, e := range guestExports {
+		got, ok := funcs[e.name]
+		if !ok {
+			if e.required {
+				missing = append(missing, e.name)
+			}
+			continue
+		}
+		if !sameTypes(got.params, e.sig.params) || !sameTypes(got.results, e.sig.results) {
+			problems = append(problems, fmt.Sprintf("export %s has type %s, want %s", e.name, sigString(got), sigString(e.sig)))
+		}
+	}
+	if len(missing) > 0 {
+		problems = append([]string{"missing export(s) " + strings.Join(missing, ", ")}, problems...)
+	}
+	for _, im := range m.Imports() {
+		mod, fn := im.Module(), ""
+		if n := im.Name(); n != nil {
+			fn = *n
+		}
+		ft := im.Type().FuncType()
+		switch {
+		case mod == "wasi_snapshot_preview1" && ft != nil:
+		case mod == "aios" && ft != nil:
+			want, ok := hostImports[fn]
+			if !ok {
+				known := make([]string, 0, len(hostImports))
+				for k := range hostImports {
+					known = append(known, k)
+				}
+				sort.Strings(known)
+				problems = append(problems, fmt.Sprintf("imports aios.%s, which ABI v1 does not define (it has %s)", fn, strings.Join(known, ", ")))
+				continue
+			}
+			got := wtSig(ft)
+			if !sameTypes(got.params, want.params) || !sameTypes(got.results, want.results) {
+				problems = append(problems, fmt.Sprintf("imports aios.%s with type %s, want %s", fn, sigString(got), sigString(want)))
+			}
+		default:
+			problems = append(problems, fmt.Sprintf("imports %s.%s, but the host offers only the functions of the modules aios and wasi_snapshot_preview1", mod, fn))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%s: not an AIOS guest module (ABI v1 needs exports memory, aios_alloc, aios_register, aios_call; see docs/abi.md): %s",
+			name, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// wtProvider is one core module loaded on wasmtime.
+type wtProvider struct {
+	l        *WasmtimeLoader
+	name     string
+	module   *wt.Module
+	linker   *wt.Linker
+	reg      *abi.ToolRegister
+	sink     *logSink
+	pages    uint32
+	poolSize int
+	// shim is a wazero-engine Provider value carrying only what the shared
+	// guest-ABI code reads (json, maxMsg, sink): serveHost runs on it.
+	shim *Provider
+
+	sem    chan struct{}
+	mu     sync.Mutex
+	idle   []*wtInstance
+	live   int
+	closed atomic.Bool
+}
+
+var _ abi.Provider = (*wtProvider)(nil)
+
+// LoadBytes is Load with the module's bytes in memory.
+func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (_ abi.Provider, err error) {
+	name := src.Path
+	if err := checkHeader(name, bin); err != nil {
+		return nil, err
+	}
+	stem := strings.TrimSuffix(filepath.Base(src.Path), filepath.Ext(src.Path))
+	pc, ok := l.cfg.Providers[src.ProviderID]
+	if !ok || src.ProviderID == "" {
+		pc = l.cfg.Providers[stem]
+	}
+	pages := l.cfg.MemoryLimitPages
+	if pc.MemoryLimitPages > 0 {
+		pages = pc.MemoryLimitPages
+	}
+	poolSize := l.cfg.PoolSize
+	if pc.PoolSize > 0 {
+		poolSize = pc.PoolSize
+	}
+	logger := src.Logger
+	if logger == nil {
+		logger = l.logger.With("runtime", abi.RuntimeWASM, "engine", EngineWasmtime, "file", src.Path)
+	}
+	m, err := l.compile(name, bin)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkABIWasmtime(name, m); err != nil {
+		return nil, err
+	}
+	p := &wtProvider{l: l, name: name, module: m, pages: pages, poolSize: poolSize,
+		sink: newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
+		sem:  make(chan struct{}, poolSize)}
+	p.shim = &Provider{name: name, logger: logger, sink: p.sink, maxMsg: l.cfg.MaxMessageBytes}
+	if p.linker, err = p.newLinker(); err != nil {
+		return nil, fmt.Errorf("%s: linker: %w", name, err)
+	}
+	inst, err := p.newInstance()
+	if err != nil {
+		return nil, err
+	}
+	reg, err := inst.register(src)
+	if err != nil {
+		p.closeInstance(inst)
+		return nil, err
+	}
+	p.reg = reg
+	p.idle = append(p.idle, inst)
+	return p, nil
+}
+
+// newLinker defines WASI preview 1 and the "aios" host module. Host
+// functions find their instance through the store's data.
+func (p *wtProvider) newLinker() (*wt.Linker, error) {
+	lk := wt.NewLinker(p.l.engine)
+	if err := lk.DefineWasi(); err != nil {
+		return nil, err
+	}
+	i32t, i64t := wt.NewValType(wt.KindI32), wt.NewValType(wt.KindI64)
+	reqTy := wt.NewFuncType([]*wt.ValType{i32t, i32t}, []*wt.ValType{i64t})
+	for _, op := range []string{opCallTool, opSpaceRead, opSpaceWrite, opComplete} {
+		if err := lk.FuncNew("aios", op, reqTy, func(c *wt.Caller, args []wt.Val) ([]wt.Val, *wt.Trap) {
+			return p.hostCall(c, op, uint32(args[0].I32()), uint32(args[1].I32()))
+		}); err != nil {
+			return nil, err
+		}
+	}
+	logTy := wt.NewFuncType([]*wt.ValType{i32t, i32t, i32t}, nil)
+	if err := lk.FuncNew("aios", opLog, logTy, func(c *wt.Caller, args []wt.Val) ([]wt.Val, *wt.Trap) {
+		p.hostLog(c, args[0].I32(), uint32(args[1].I32()), uint32(args[2].I32()))
+		return nil, nil
+	}); err != nil {
+		return nil, err
+	}
+	return lk, nil
+}
+
+// wtMem adapts a guest memory snapshot to the two api.Memory methods the
+// shared serveHost uses (Read and Size).
+type wtMem struct {
+	api.Memory
+	data []byte
+}
+
+func (m wtMem) Size() uint32 { return uint32(len(m.data)) }
+func (m wtMem) Read(off, n uint32) ([]byte, bool) {
+	if uint64(off)+uint64(n) > uint64(len(m.data)) {
+		return nil, false
+	}
+	return m.data[off : off+n : off+n], true
+}
+
+func callerMem(c *wt.Caller) []byte {
+	ex := c.GetExport(exportMemory)
+	if ex == nil || ex.Memory() == nil {
+		return nil
+	}
+	return ex.Memory().UnsafeData(c)
+}
+
+func (p *wtProvider) hostLog(c *wt.Caller, lvl int32, ptr, n uint32) {
+	level := slog.LevelInfo
+	switch lvl {
+	case 0:
+		level = slog.LevelDebug
+	case 2:
+		level = slog.LevelWarn
+	case 3:
+		level = slog.LevelError
+	}
+	msg, ok := wtMem{data: callerMem(c)}.Read(ptr, n)
+	if !ok {
+		msg = []byte(fmt.Sprintf("(aios.log called with [%d, +%d) outside guest memory)", ptr, n))
+		level = slog.LevelWarn
+	} else {
+		msg = append([]byte(nil), msg...)
+	}
+	var logger *slog.Logger
+	if inst, _ := c.Data().(*wtInstance); inst != nil && inst.shim.env != nil {
+		logger = inst.shim.env.Logger()
+	}
+	p.sink.log(level, msg, logger)
+}
+
+// hostCall serves one request/response import with the shared serveHost
+// and delivers the encoded answer through the guest's aios_alloc.
+func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.Val, trap *wt.Trap) {
+	inst, _ := c.Data().(*wtInstance)
+	defer func() {
+		if r := recover(); r != nil {
+			if inst != nil {
+				inst.hostErr = fmt.Errorf("aios.%s: host function panicked: %v", op, r)
+			}
+			ret, trap = nil, wt.NewTrap(fmt.Sprintf("aios.%s: host function failed: %v", op, r))
+		}
+	}()
+	var shim *instance
+	if inst != nil && inst.shim.env != nil {
+		shim = inst.shim
+	}
+	// serveHost copies what it keeps out of guest memory before any guest
+	// code runs again.
+	value, terr, useJSON := p.shim.serveHost(shim, wtMem{data: callerMem(c)}, op, ptr, n)
+	var buf []byte
+	if useJSON {
+		var err error
+		if buf, err = json.Marshal(abi.ToolResult{Value: value, Error: terr}); err != nil {
+			buf, _ = json.Marshal(abi.ToolResult{Error: abi.Errorf(abi.Internal, "%s: encoding the answer: %v", op, err)})
+		}
+	} else if terr != nil {
+		buf = wire.AppendError(nil, string(terr.Code), terr.Message, terr.Data)
+	} else {
+		var err error
+		if buf, err = wire.AppendResult(nil, value); err != nil {
+			buf = wire.AppendError(nil, string(abi.Internal), op+": encoding the answer: "+err.Error(), nil)
+		}
+	}
+	if len(buf) > p.shim.maxMsg {
+		buf = wire.AppendError(nil, string(abi.TooLarge), fmt.Sprintf("%s: the answer is %d bytes, above runtimes.wasm.max_message_bytes (%d)", op, len(buf), p.shim.maxMsg), nil)
+	}
+	ex := c.GetExport(exportAlloc)
+	if ex == nil || ex.Func() == nil {
+		return nil, wt.NewTrap("aios." + op + ": the guest has no aios_alloc")
+	}
+	res, err := ex.Func().Call(c, int32(len(buf)))
+	if err != nil {
+		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: aios_alloc: %v", op, len(buf), err))
+	}
+	rptr := uint32(res.(int32))
+	mem := callerMem(c)
+	if rptr == 0 || uint64(rptr)+uint64(len(buf)) > uint64(len(mem)) {
+		err := fmt.Errorf("aios.%s: delivering the %d-byte answer: aios_alloc returned %d", op, len(buf), rptr)
+		if inst != nil {
+			inst.hostErr = err
+		}
+		return nil, wt.NewTrap(err.Error())
+	}
+	copy(mem[rptr:], buf)
+	return []wt.Val{wt.ValI64(int64(uint64(rptr)<<32 | uint64(len(buf))))}, nil
+}
+
+// wtInstance is one instantiated guest in its own store.
+type wtInstance struct {
+	p            *wtProvider
+	store        *wt.Store
+	inst         *wt.Instance
+	mem          *wt.Memory
+	fAlloc       *wt.Func
+	fCall        *wt.Func
+	fFree        *wt.Func
+	shim         *instance // carries env, call context and encode buffers for the shared code
+	inPtr, inCap uint32
+	hostErr      error
+	overflow     bool
+}
+
+func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
+	inst := &wtInstance{p: p}
+	inst.shim = &instance{p: p.shim, enc: make([]byte, 0, 512)}
+	inst.store = wt.NewStoreWithData(p.l.engine, inst)
+	defer func() {
+		if err != nil {
+			inst.store.Close()
+		}
+	}()
+	inst.store.Limiter(int64(p.pages)*65536, -1, -1, -1, -1)
+	inst.store.SetWasi(wt.NewWasiConfig())
+	inst.store.SetEpochDeadline(p.l.ticks(p.l.cfg.LoadTimeout))
+	if inst.inst, err = p.linker.Instantiate(inst.store, p.module); err != nil {
+		return nil, fmt.Errorf("%s: instantiate: %w", p.name, err)
+	}
+	if f := inst.inst.GetFunc(inst.store, "_initialize"); f != nil {
+		if _, err := f.Call(inst.store); err != nil {
+			return nil, fmt.Errorf("%s: instantiate: _initialize: %w", p.name, err)
+		}
+	}
+	ex := inst.inst.GetExport(inst.store, exportMemory)
+	if ex == nil || ex.Memory() == nil {
+		return nil, fmt.Errorf("%s: the module exports no memory", p.name)
+	}
+	inst.mem = ex.Memory()
+	inst.fAlloc = inst.inst.GetFunc(inst.store, exportAlloc)
+	inst.fCall = inst.inst.GetFunc(inst.store, exportCall)
+	inst.fFree = inst.inst.GetFunc(inst.store, exportFree)
+	p.mu.Lock()
+	p.live++
+	p.mu.Unlock()
+	return inst, nil
+}
+
+// view returns the bytes of a packed guest buffer (valid until the guest
+// runs again).
+func (inst *wtInstance) view(packed uint64, what string) ([]byte, error) {
+	ptr, n := uint32(packed>>32), uint32(packed)
+	if n == 0 {
+		return nil, fmt.Errorf("%s is empty (ptr %d, len 0)", what, ptr)
+	}
+	data := inst.mem.UnsafeData(inst.store)
+	if uint64(ptr)+uint64(n) > uint64(len(data)) {
+		return nil, fmt.Errorf("%s [%d, %d) is outside the guest's %d-byte memory", what, ptr, uint64(ptr)+uint64(n), len(data))
+	}
+	return data[ptr : ptr+n], nil
+}
+
+func (inst *wtInstance) alloc(n uint32) (uint32, error) {
+	res, err := inst.fAlloc.Call(inst.store, int32(n))
+	if err != nil {
+		return 0, err
+	}
+	ptr := uint32(res.(int32))
+	if ptr == 0 {
+		return 0, fmt.Errorf("aios_alloc(%d) returned 0 (the guest is out of memory)", n)
+	}
+	if size := inst.mem.DataSize(inst.store); uint64(ptr)+uint64(n) > uint64(size) {
+		return 0, fmt.Errorf("aios_alloc(%d) returned [%d, %d), outside the guest's %d-byte memory", n, ptr, uint64(ptr)+uint64(n), size)
+	}
+	return ptr, nil
+}
+
+func (inst *wtInstance) input(n int) (uint32, error) {
+	if uint32(n) <= inst.inCap && inst.inPtr != 0 {
+		return inst.inPtr, nil
+	}
+	if inst.inPtr != 0 && inst.fFree != nil {
+		if _, err := inst.fFree.Call(inst.store, int32(inst.inPtr), int32(inst.inCap)); err != nil {
+			return 0, err
+		}
+	}
+	want := max(uint32(n), 2*inst.inCap, 1024)
+	inst.inPtr, inst.inCap = 0, 0
+	ptr, err := inst.alloc(want)
+	if err != nil {
+		return 0, err
+	}
+	inst.inPtr, inst.inCap = ptr, want
+	return ptr, nil
+}
+
+// register asks a fresh instance for its ToolRegister.
+func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
+	p := inst.p
+	inst.store.SetEpochDeadline(p.l.ticks(p.l.cfg.LoadTimeout))
+	if f := inst.inst.GetFunc(inst.store, exportVersion); f != nil {
+		res, err := f.Call(inst.store)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s failed: %w", p.name, exportVersion, err)
+		}
+		if got := res.(int32); got != ABIVersion {
+			return nil, fmt.Errorf("%s: guest speaks AIOS ABI version %d; this host speaks version %d", p.name, got, ABIVersion)
+		}
+	}
+	res, err := inst.inst.GetFunc(inst.store, exportRegister).Call(inst.store)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s trapped: %w", p.name, exportRegister, err)
+	}
+	data, err := inst.view(uint64(res.(int64)), "aios_register result")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	codec, err := abi.DetectCodec(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: aios_register returned %d bytes in an %w", p.name, len(data), err)
+	}
+	var reg abi.ToolRegister
+	if err := codec.Unmarshal(data, &reg); err != nil {
+		return nil, fmt.Errorf("%s: aios_register returned a malformed ToolRegister: %w", p.name, err)
+	}
+	p.shim.json = codec == abi.JSON
+	if err := validateRegister(&reg, src); err != nil {
+		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	return &reg, nil
+}
+
+// call serves one ToolCall; keep is false when the instance must go.
+func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v any, err error, keep bool) {
+	p := inst.p
+	dl := call.Deadline
+	if d, ok := ctx.Deadline(); ok && (dl.IsZero() || d.Before(dl)) {
+		dl = d
+	}
+	if dl.IsZero() {
+		dl = time.Now().Add(p.l.cfg.DefaultDeadline)
+	}
+	enc, terr := inst.shim.encodeCall(call)
+	if terr != nil {
+		return nil, terr, true
+	}
+	if len(enc) > p.shim.maxMsg {
+		return nil, abi.Errorf(abi.TooLarge, "call of %s encodes to %d bytes, above runtimes.wasm.max_message_bytes (%d)", call.Tool, len(enc), p.shim.maxMsg), true
+	}
+	inst.shim.env, inst.shim.callCtx, inst.shim.cur = env, ctx, call
+	inst.hostErr = nil
+	defer func() { inst.shim.env, inst.shim.callCtx, inst.shim.cur = nil, nil, nil }()
+
+	ptr, err := inst.input(len(enc))
+	if err != nil {
+		return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, err), false
+	}
+	copy(inst.mem.UnsafeData(inst.store)[ptr:], enc)
+	inst.store.SetEpochDeadline(p.l.ticks(time.Until(dl)))
+	res, err := inst.fCall.Call(inst.store, int32(ptr), int32(len(enc)))
+	if err != nil {
+		if inst.hostErr != nil {
+			return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, inst.hostErr), false
+		}
+		if !time.Now().Before(dl) || isInterrupt(err) {
+			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline; the guest was interrupted", call.Tool), false
+		}
+		return nil, wtCrashError(call.Tool, err), false
+	}
+	data, err := inst.view(uint64(res.(int64)), "aios_call result")
+	if err != nil {
+		return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, err), false
+	}
+	if len(data) > p.shim.maxMsg {
+		return nil, abi.Errorf(abi.TooLarge, "%s returned %d bytes, above runtimes.wasm.max_message_bytes (%d)", call.Tool, len(data), p.shim.maxMsg), false
+	}
+	v, guestErr, protoErr := decodeResult(data)
+	if protoErr != nil {
+		protoErr.Message = call.Tool + ": " + protoErr.Message
+		return nil, protoErr, false
+	}
+	if guestErr != nil {
+		return nil, guestErr, guestErr.Code != abi.ProviderCrashed
+	}
+	return v, nil, true
+}
+
+func isInterrupt(err error) bool {
+	var tr *wt.Trap
+	if errors.As(err, &tr) {
+		if c := tr.Code(); c != nil && *c == wt.Interrupt {
+			return true
+		}
+	}
+	return strings.Contains(err.Error(), "interrupt")
+}
+
+// wtCrashError turns a wasmtime trap or WASI exit into ProviderCrashed.
+func wtCrashError(tool string, err error) *abi.ToolError {
+	var we *wt.Error
+	if errors.As(err, &we) {
+		if code, ok := we.ExitStatus(); ok {
+			return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory)", tool, code)
+		}
+	}
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i > 0 {
+		msg = msg[:i]
+	}
+	return abi.Errorf(abi.ProviderCrashed, "%s: the guest trapped: %s", tool, msg)
+}
+
+// Describe implements abi.Provider.
+func (p *wtProvider) Describe() *abi.ToolRegister { return p.reg }
+
+// Call implements abi.Provider.
+func (p *wtProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_ any, err error) {
+	if p.closed.Load() {
+		return nil, abi.Errorf(abi.Unavailable, "wasm provider %s is closed", p.reg.Provider.ID)
+	}
+	inst, err := p.get(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	keep := false
+	defer func() {
+		if r := recover(); r != nil {
+			keep = false
+			err = abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, r)
+		}
+		p.put(inst, keep)
+	}()
+	var v any
+	v, err, keep = inst.call(ctx, call, env)
+	return v, err
+}
+
+func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, error) {
+	overflow := false
+	select {
+	case p.sem <- struct{}{}:
+	default:
+		if call.Depth > 0 && ctx.Value(nestKey{p.shim}) != nil {
+			overflow = true
+			break
+		}
+		var wait <-chan time.Time
+		if !call.Deadline.IsZero() {
+			t := time.NewTimer(time.Until(call.Deadline))
+			defer t.Stop()
+			wait = t.C
+		}
+		select {
+		case p.sem <- struct{}{}:
+		case <-wait:
+			return nil, abi.Errorf(abi.Timeout, "all %d instances of %s were busy until the deadline of %s (runtimes.wasm.pool_size)", p.poolSize, p.reg.Provider.ID, call.Tool)
+		case <-ctx.Done():
+			return nil, abi.AsToolError(ctx.Err(), abi.Cancelled)
+		}
+	}
+	p.mu.Lock()
+	var inst *wtInstance
+	if n := len(p.idle); n > 0 {
+		inst = p.idle[n-1]
+		p.idle = p.idle[:n-1]
+	}
+	p.mu.Unlock()
+	if inst == nil {
+		var err error
+		if inst, err = p.newInstance(); err != nil {
+			if !overflow {
+				<-p.sem
+			}
+			return nil, abi.AsToolError(err, abi.Unavailable)
+		}
+	}
+	inst.overflow = overflow
+	return inst, nil
+}
+
+func (p *wtProvider) put(inst *wtInstance, keep bool) {
+	if !inst.overflow {
+		<-p.sem
+	}
+	p.mu.Lock()
+	keep = keep && !p.closed.Load() && len(p.idle) < p.poolSize
+	if keep {
+		p.idle = append(p.idle, inst)
+	}
+	p.mu.Unlock()
+	if !keep {
+		p.closeInstance(inst)
+	}
+}
+
+func (p *wtProvider) closeInstance(inst *wtInstance) {
+	inst.store.Close()
+	p.mu.Lock()
+	p.live--
+	p.mu.Unlock()
+}
+
+// Close implements abi.Provider: idle instances close now, busy ones when
+// their call ends.
+func (p *wtProvider) Close() error {
+	if !p.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	p.mu.Lock()
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	for _, inst := range idle {
+		p.closeInstance(inst)
+	}
+	return nil
+}
+
+// Instances reports the open instances (for tests).
+func (p *wtProvider) Instances() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.live
+}

@@ -1,0 +1,261 @@
+//go:build wasmtime
+
+package wasm
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+func newWasmtimeTestLoader(t testing.TB, cfg Config) *WasmtimeLoader {
+	t.Helper()
+	if cfg.CacheDir == "" {
+		cfg.CacheDir = filepath.Join(os.TempDir(), "aios-wasm-test", "cache")
+	}
+	l, err := NewWasmtimeLoader(Options{Config: cfg, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+func TestEngineSelection(t *testing.T) {
+	for _, tc := range []struct {
+		engine, want string
+	}{{"", "*wasm.Loader"}, {"wazero", "*wasm.Loader"}, {"wasmtime", "*wasm.WasmtimeLoader"}, {"v8", "error"}} {
+		l, err := NewEngineLoader(tc.engine, Options{Config: Config{CacheDir: t.TempDir()}})
+		got := "error"
+		if err == nil {
+			got = fmt.Sprintf("%T", l)
+			_ = l.(interface{ Close() error }).Close()
+		}
+		if got != tc.want {
+			t.Errorf("engine %q: %s (%v), want %s", tc.engine, got, err, tc.want)
+		}
+	}
+	if got := Engines(); !reflect.DeepEqual(got, []string{"wazero", "wasmtime"}) {
+		t.Errorf("Engines() = %v", got)
+	}
+}
+
+// The WASM-core bad-input list on wasmtime: each is a load error, never a
+// crash of the process.
+func TestWasmtimeLoadRejects(t *testing.T) {
+	good, err := os.ReadFile(buildWAT(t, basicWAT("org.test.basic", 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"not wasm", []byte("#!/bin/sh\necho hi\n"), "not a WebAssembly binary"},
+		{"empty", nil, "not a WebAssembly binary"},
+		{"truncated", good[:len(good)/2], "invalid WebAssembly module"},
+		{"component", []byte("\x00asm\x0d\x00\x01\x00"), "is a WebAssembly component"},
+		{"future version", []byte("\x00asm\x02\x00\x00\x00"), "unsupported WebAssembly header"},
+		{"missing exports", mustWAT(t, `(module (memory (export "memory") 1))`), "missing export(s) aios_alloc, aios_register, aios_call"},
+		{"wrong signature", mustWAT(t, `(module (memory (export "memory") 1) (func (export "aios_alloc") (param i32) (result i32) (i32.const 0))
+			(func (export "aios_register") (result i32) (i32.const 0)) (func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`), "export aios_register has type () -> (i32), want () -> (i64)"},
+		{"foreign import", mustWAT(t, `(module (import "env" "foo" (func)) (memory (export "memory") 1))`), "imports env.foo"},
+		{"unknown aios import", mustWAT(t, `(module (import "aios" "launch_missiles" (func)) (memory (export "memory") 1))`), "aios.launch_missiles, which ABI v1 does not define"},
+		{"register out of bounds", mustWAT(t, abiSkeleton(`(i64.const 0x0000ffff00001000)`)), "outside the guest's"},
+		{"register garbage", mustWAT(t, abiSkeleton(`(i64.const 0x0000000000000004)`)), "unknown encoding"},
+		{"memory above limit", mustWAT(t, `(module (memory (export "memory") 100))`), "memory"},
+		{"trap in register", mustWAT(t, abiSkeleton(`unreachable`)), "aios_register trapped"},
+		{"trap in start", mustWAT(t, withStartTrap(abiSkeleton(`(i64.const 0)`))), "instantiate"},
+	}
+	l := newWasmtimeTestLoader(t, Config{MemoryLimitPages: 50})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := l.Load(context.Background(), abi.Source{Path: writeFile(t, "g.wasm", c.data)})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v\nwant an error containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+// withStartTrap adds a start function that traps to a module's WAT.
+func withStartTrap(wat string) string {
+	i := strings.LastIndex(wat, ")")
+	return wat[:i] + ` (func $aiosStartTrap unreachable) (start $aiosStartTrap))`
+}
+
+// A trap inside a host call (the guest's aios_alloc traps while the host
+// delivers an answer) is a ToolError, and the provider serves the next call.
+func TestWasmtimeConformanceBehaviours(t *testing.T) {
+	l := newWasmtimeTestLoader(t, Config{})
+	p, err := l.Load(context.Background(), abi.Source{Path: builtGuest(t, "conformance")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	env := newFakeEnv(p, 4)
+	cases := []struct {
+		tool   string
+		params any
+		d      time.Duration
+		code   abi.ErrorCode
+	}{
+		{"crash", map[string]any{}, 5 * time.Second, abi.ProviderCrashed},
+		{"sleep", map[string]any{"ms": int64(1e9)}, 100 * time.Millisecond, abi.Timeout},
+		{"fail", map[string]any{"message": "boom"}, 5 * time.Second, abi.ProviderError},
+		{"nested", map[string]any{"tool": "crash", "params": map[string]any{}}, 5 * time.Second, abi.ProviderCrashed},
+		{"add", map[string]any{"a": int64(1), "b": int64(2)}, 5 * time.Second, ""},
+	}
+	for _, c := range cases {
+		start := time.Now()
+		_, err := call(p, env, c.tool, c.params, c.d)
+		if abi.CodeOf(err) != c.code && !(c.code == "" && err == nil) {
+			t.Errorf("%s: %v, want %q", c.tool, err, c.code)
+		}
+		if c.code == abi.Timeout && time.Since(start) > 2*time.Second {
+			t.Errorf("timeout took %v", time.Since(start))
+		}
+	}
+}
+
+// genValue makes a random JSON value for a JSON Schema (the subset tools
+// use: type, properties, required, items, enum, minimum/maximum).
+func genValue(r *rand.Rand, s map[string]any, depth int) any {
+	if e, ok := s["enum"].([]any); ok && len(e) > 0 {
+		return e[r.IntN(len(e))]
+	}
+	typ, _ := s["type"].(string)
+	if ts, ok := s["type"].([]any); ok && len(ts) > 0 {
+		typ, _ = ts[r.IntN(len(ts))].(string)
+	}
+	if typ == "" && depth < 3 {
+		typ = []string{"null", "boolean", "integer", "number", "string", "array", "object"}[r.IntN(7)]
+	}
+	switch typ {
+	case "null":
+		return nil
+	case "boolean":
+		return r.IntN(2) == 1
+	case "integer":
+		lo, hi := int64(-1000), int64(1000)
+		if m, ok := s["minimum"].(int64); ok {
+			lo = m
+		}
+		if m, ok := s["minimum"].(float64); ok {
+			lo = int64(m)
+		}
+		if m, ok := s["maximum"].(int64); ok {
+			hi = m
+		}
+		if m, ok := s["maximum"].(float64); ok {
+			hi = int64(m)
+		}
+		if hi < lo {
+			hi = lo
+		}
+		return lo + r.Int64N(hi-lo+1)
+	case "number":
+		return float64(r.IntN(20000)-10000) / 8
+	case "string":
+		alphabet := []rune("abcXYZ019 _-äö€😀\"\\\n")
+		n := r.IntN(12)
+		b := make([]rune, n)
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return string(b)
+	case "array":
+		items, _ := s["items"].(map[string]any)
+		n := r.IntN(4)
+		out := make([]any, n)
+		for i := range out {
+			out[i] = genValue(r, items, depth+1)
+		}
+		return out
+	}
+	out := map[string]any{}
+	props, _ := s["properties"].(map[string]any)
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ps, _ := props[k].(map[string]any)
+		if depth < 4 {
+			out[k] = genValue(r, ps, depth+1)
+		}
+	}
+	return out
+}
+
+type outcome struct {
+	Value any
+	Code  abi.ErrorCode
+}
+
+// TestDifferentialCoreModules runs every sample core module in build/wasm on
+// both engines with fixed and generated inputs and requires the same values
+// and error codes.
+func TestDifferentialCoreModules(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "build", "wasm")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.wasm"))
+	if len(files) == 0 {
+		t.Fatalf("no modules in %s: run `make samples`", dir)
+	}
+	wz := newTestLoader(t, Config{}, nil)
+	wt := newWasmtimeTestLoader(t, Config{})
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".wasm")
+		t.Run(name, func(t *testing.T) {
+			pa, err := wz.Load(context.Background(), abi.Source{Path: f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pa.Close()
+			pb, err := wt.Load(context.Background(), abi.Source{Path: f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pb.Close()
+			if !reflect.DeepEqual(pa.Describe(), pb.Describe()) {
+				t.Fatalf("ToolRegister differs:\nwazero   %+v\nwasmtime %+v", pa.Describe(), pb.Describe())
+			}
+			r := rand.New(rand.NewPCG(1, uint64(len(name))))
+			n := 0
+			for _, tool := range pa.Describe().Tools {
+				inputs := []any{map[string]any{}, nil, "not an object", map[string]any{"unexpected": []any{int64(1)}}}
+				for range 25 {
+					inputs = append(inputs, genValue(r, tool.Parameters, 0))
+				}
+				for _, in := range inputs {
+					if tool.Name == "sleep" {
+						in = map[string]any{"ms": int64(r.IntN(3))}
+					}
+					run := func(p abi.Provider) outcome {
+						v, err := call(p, newFakeEnv(p, 4), tool.Name, in, 5*time.Second)
+						v, _ = abi.Normalize(v)
+						return outcome{v, abi.CodeOf(err)}
+					}
+					a, b := run(pa), run(pb)
+					n++
+					if !reflect.DeepEqual(a, b) {
+						t.Errorf("%s %s(%v):\nwazero   %#v\nwasmtime %#v", name, tool.Name, in, a, b)
+					}
+				}
+			}
+			t.Logf("%s: %d calls agree", name, n)
+		})
+	}
+}

@@ -1,0 +1,165 @@
+// Type declarations for the aios-sdk module and the `aios` global that
+// JavaScript/TypeScript tool providers see inside aios-host (runtime "js"
+// and "ts", goja). Providers import from 'aios-sdk'; the host resolves that
+// module to its built-in SDK at load, so nothing is installed at run time.
+// See docs/js.md.
+
+/** A JSON value as carried by the ABI. */
+type AiosJSON = null | boolean | number | bigint | string | AiosJSON[] | { [key: string]: AiosJSON };
+
+/** A JSON Schema document (kept loose on purpose). */
+interface AiosJSONSchema {
+  type?: string | string[];
+  description?: string;
+  default?: unknown;
+  [keyword: string]: unknown;
+}
+
+/** The shorthand property schema: `optional: true` drops it from `required`. */
+interface AiosPropertySchema extends AiosJSONSchema {
+  optional?: boolean;
+}
+
+/** Options of ctx.ai.complete. */
+interface AiosCompleteOptions {
+  maxTokens?: number;
+  max_tokens?: number;
+  system?: string;
+  temperature?: number;
+  model?: string;
+}
+
+/** The call being served. */
+interface AiosCallInfo {
+  id: string;
+  parentId: string;
+  caller: string;
+  tool: string;
+  depth: number;
+  /** Absolute deadline in milliseconds since the epoch. */
+  deadline: number;
+}
+
+interface AiosLog {
+  (...args: unknown[]): void;
+  debug(...args: unknown[]): void;
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}
+
+/**
+ * What a handler receives as its second argument. Every method goes through
+ * the host's capability checks for this call (caller's grants intersected
+ * with the provider's); refusals reject with a ToolError.
+ */
+interface AgentContext {
+  readonly spaces: {
+    /**
+     * Reads an object by ObjectId ("sha256:<hex>"), searching every space
+     * the call may read unless `space` is given. Resolves to a string when
+     * the bytes are valid UTF-8, otherwise to a Uint8Array.
+     */
+    read(id: string, space?: string): Promise<string | Uint8Array>;
+    /** Reads an object's bytes. */
+    readBytes(id: string, space?: string): Promise<Uint8Array>;
+    /** Stores data (a string is stored as UTF-8) and resolves to its ObjectId. Needs WriteSpace(space). */
+    write(space: string, data: string | Uint8Array | ArrayBuffer): Promise<string>;
+  };
+  /** Calls another tool through the host pipeline (any runtime). Needs CallTool(name). */
+  callTool<T = any>(name: string, params?: Record<string, unknown>, version?: string): Promise<T>;
+  /** Writes to the host log, tagged with the provider and call. */
+  readonly log: AiosLog;
+  readonly ai: {
+    /** Runs a completion on the configured inference backend. Needs Inference. */
+    complete(prompt: string, opts?: AiosCompleteOptions): Promise<string>;
+  };
+  readonly call: AiosCallInfo;
+}
+
+type AiosCapability = string;
+
+/** AgentContext under another name, for re-export from 'aios-sdk'. */
+type AiosAgentContext = AgentContext;
+
+interface AiosToolDefinition {
+  /** Tool name: 1-128 of A-Z a-z 0-9 _ - . (defaults to the method name for @tool). */
+  name?: string;
+  description?: string;
+  /** A JSON Schema, or the seed's shorthand: a map of property schemas. */
+  parameters?: AiosJSONSchema | Record<string, AiosPropertySchema>;
+  returns?: AiosJSONSchema;
+  capabilityRequired?: AiosCapability | AiosCapability[];
+  version?: string;
+  tags?: string[];
+  examples?: string[];
+  idempotent?: boolean;
+  deprecated?: boolean;
+  latencyClass?: 'fast' | 'normal' | 'slow';
+  permissionLevel?: 'public' | 'low' | 'medium' | 'high' | 'critical';
+  mcpExportable?: boolean;
+}
+
+interface AiosAgentOptions {
+  /** Reverse-domain provider id; defaults to local.<file name>. */
+  id?: string;
+  name?: string;
+  version?: string;
+  description?: string;
+  /** The grants the provider asks for; the host caps them by trust level. */
+  capabilities?: AiosCapability[];
+}
+
+type AiosHandler = (params: any, ctx: AgentContext) => unknown;
+
+declare module 'aios-sdk' {
+  export const Capability: {
+    ReadSpace(space: string): AiosCapability;
+    WriteSpace(space: string): AiosCapability;
+    Network(host: string): AiosCapability;
+    CallTool(pattern: string): AiosCapability;
+    readonly Inference: AiosCapability;
+  };
+
+  /** Class decorator: registers the class's @tool methods on one instance. */
+  export function Agent(opts: AiosAgentOptions): any;
+  /** Method decorator (TC39 standard or experimentalDecorators). */
+  export function tool(def: AiosToolDefinition): any;
+  /** Registers a tool without classes. */
+  export function registerTool(def: AiosToolDefinition & { name: string }, handler: AiosHandler): void;
+  /** Sets the provider's id, name, version, description and capabilities. */
+  export function provider(opts: AiosAgentOptions): void;
+
+  /** An error with an ABI error code; thrown errors keep their code. */
+  export class ToolError extends Error {
+    constructor(code: string, message: string, data?: unknown);
+    code: string;
+    data?: unknown;
+  }
+
+  const aios: {
+    Capability: typeof Capability;
+    Agent: typeof Agent;
+    tool: typeof tool;
+    registerTool: typeof registerTool;
+    provider: typeof provider;
+    ToolError: typeof ToolError;
+  };
+  export default aios;
+  export type AgentContext = AiosAgentContext;
+  export type ToolDefinition = AiosToolDefinition;
+  export type AgentOptions = AiosAgentOptions;
+}
+
+declare const aios: typeof import('aios-sdk').default;
+
+declare function setTimeout(fn: (...args: any[]) => void, ms?: number, ...args: any[]): number;
+declare function clearTimeout(id?: number): void;
+declare function queueMicrotask(fn: () => void): void;
+declare const console: {
+  log(...args: unknown[]): void;
+  info(...args: unknown[]): void;
+  debug(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+};

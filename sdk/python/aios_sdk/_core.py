@@ -1,0 +1,372 @@
+"""Decorators, capabilities, errors and the per-call context of aios_sdk.
+
+Standard library only. Nothing here talks to the host directly: the worker
+(aios_sdk._worker) gives each call a Context whose host operations are
+awaitables the worker resolves over its pipe.
+"""
+
+import base64
+import inspect
+import re
+
+__all__ = [
+    "Agent",
+    "tool",
+    "Capability",
+    "ToolError",
+    "Context",
+    "Spaces",
+    "Object",
+    "AGENT_ATTR",
+    "TOOL_ATTR",
+    "build_parameters",
+]
+
+AGENT_ATTR = "__aios_agent__"
+TOOL_ATTR = "__aios_tool__"
+
+_ARG_RE = re.compile(r"^[^()\s]+$")
+
+
+def _cap(kind, arg):
+    if not isinstance(arg, str) or not _ARG_RE.match(arg):
+        raise ValueError(
+            "Capability.%s(%r): the argument must be a non-empty string without "
+            "parentheses or white space, e.g. Capability.%s('documents')" % (kind, arg, kind)
+        )
+    return "%s(%s)" % (kind, arg)
+
+
+class Capability:
+    """Capability strings as the host spells them.
+
+    Capability.ReadSpace("documents") == "ReadSpace(documents)". Patterns use
+    '*' and '?': Capability.CallTool("pdf-*").
+    """
+
+    Inference = "Inference"
+
+    @staticmethod
+    def ReadSpace(space):
+        return _cap("ReadSpace", space)
+
+    @staticmethod
+    def WriteSpace(space):
+        return _cap("WriteSpace", space)
+
+    @staticmethod
+    def Network(host_pattern):
+        return _cap("Network", host_pattern)
+
+    @staticmethod
+    def CallTool(tool_pattern):
+        return _cap("CallTool", tool_pattern)
+
+
+class ToolError(Exception):
+    """The error a tool raises to fail with a specific code.
+
+    Any other exception fails the call with ProviderError and the
+    exception's type and message. A ToolError raised by ctx.call_tool (a
+    nested call that failed) keeps its code when it propagates.
+    """
+
+    InvalidParams = "InvalidParams"
+    NotFound = "NotFound"
+    CapabilityDenied = "CapabilityDenied"
+    Timeout = "Timeout"
+    ProviderError = "ProviderError"
+    Unavailable = "Unavailable"
+    InvalidResult = "InvalidResult"
+    TooLarge = "TooLarge"
+
+    def __init__(self, code, message="", data=None):
+        if message == "" and code not in _KNOWN_CODES:
+            code, message = "ProviderError", code
+        super().__init__("%s: %s" % (code, message))
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+_KNOWN_CODES = {
+    "InvalidParams", "NotFound", "CapabilityDenied", "RateLimited", "Timeout",
+    "ProviderError", "ProviderCrashed", "Unavailable", "Internal", "InvalidResult",
+    "Conflict", "InvalidRequest", "Cancelled", "DepthExceeded", "TooLarge",
+}
+
+
+def _as_list(v, what):
+    if v is None:
+        return []
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, (list, tuple)):
+        for x in v:
+            if not isinstance(x, str):
+                raise TypeError("%s: want capability strings, got %r" % (what, x))
+        return list(v)
+    raise TypeError("%s: want a capability string or a list of them, got %r" % (what, v))
+
+
+class Agent:
+    """Class decorator that makes a class a provider (the seed's @Agent).
+
+        @Agent(name="PDF Tools", capabilities=[Capability.ReadSpace("documents")])
+        class PdfTools: ...
+
+    id is the provider id in reverse-domain form; without it the host derives
+    local.<file-stem>. The class is instantiated once per worker with no
+    arguments; its @tool methods are the provider's tools.
+    """
+
+    def __init__(self, name=None, capabilities=None, id=None, version="", description=""):
+        self.info = {
+            "id": id or "",
+            "name": name or "",
+            "version": version or "",
+            "description": description or "",
+            "capabilities": _as_list(capabilities, "@Agent capabilities"),
+        }
+
+    def __call__(self, cls):
+        if not isinstance(cls, type):
+            raise TypeError("@Agent(...) decorates a class, got %r" % (cls,))
+        info = dict(self.info)
+        if not info["name"]:
+            info["name"] = cls.__name__
+        if not info["description"] and cls.__doc__:
+            info["description"] = inspect.cleandoc(cls.__doc__).split("\n\n")[0]
+        setattr(cls, AGENT_ATTR, info)
+        return cls
+
+
+def build_parameters(parameters, required=None):
+    """Turn @tool(parameters=...) into a JSON Schema object.
+
+    parameters may be a full schema (a dict with "type": "object" or
+    "properties") which is used as given, or - as in the seed - a dict of
+    property name to property schema. In that form every property is listed
+    and "required" holds each property that has no "default" and is not
+    marked "optional": True (the "optional" key is removed). An explicit
+    required=[...] replaces that rule. No parameters gives {"type": "object"}.
+    """
+    if parameters is None:
+        return {"type": "object"}
+    if not isinstance(parameters, dict):
+        raise TypeError("@tool parameters: want a dict, got %r" % (parameters,))
+    if parameters.get("type") == "object" or isinstance(parameters.get("properties"), dict):
+        schema = dict(parameters)
+        schema.setdefault("type", "object")
+        if required is not None:
+            schema["required"] = list(required)
+        return schema
+    props, req = {}, []
+    for key, prop in parameters.items():
+        if not isinstance(prop, dict):
+            raise TypeError("@tool parameters[%r]: want a JSON Schema dict, got %r" % (key, prop))
+        prop = dict(prop)
+        optional = bool(prop.pop("optional", False))
+        if not optional and "default" not in prop:
+            req.append(key)
+        props[key] = prop
+    schema = {"type": "object", "properties": props}
+    if required is not None:
+        req = list(required)
+    if req:
+        schema["required"] = req
+    return schema
+
+
+def tool(name=None, description="", capability_required=None, parameters=None, returns=None,
+         version="", tags=None, examples=None, idempotent=False, latency_class="",
+         permission_level="", deprecated=False, required=None):
+    """Method (or function) decorator that makes it a tool.
+
+    The handler is called as handler(params, ctx) - or handler(params) when
+    it takes one argument - with params a dict; it returns a JSON value (a
+    dict in practice). It may be `async def` and await ctx services.
+    """
+    if callable(name) and not isinstance(name, str):
+        return tool()(name)
+
+    def deco(fn):
+        target = fn.__func__ if isinstance(fn, (staticmethod, classmethod)) else fn
+        if not callable(target):
+            raise TypeError("@tool decorates a function or method, got %r" % (fn,))
+        tname = name or target.__name__.replace("_", "-")
+        desc = description
+        if not desc and target.__doc__:
+            desc = inspect.cleandoc(target.__doc__).split("\n\n")[0]
+        d = {"name": tname, "parameters": build_parameters(parameters, required)}
+        if desc:
+            d["description"] = desc
+        caps = _as_list(capability_required, "@tool capability_required")
+        if caps:
+            d["capability_required"] = caps
+        if returns is not None:
+            d["returns"] = build_parameters(returns) if isinstance(returns, dict) and "type" not in returns and "properties" not in returns else returns
+        if version:
+            d["version"] = version
+        if tags:
+            d["tags"] = list(tags)
+        if examples:
+            d["examples"] = list(examples)
+        if idempotent:
+            d["idempotent"] = True
+        if latency_class:
+            d["latency_class"] = latency_class
+        if permission_level:
+            d["permission_level"] = permission_level
+        if deprecated:
+            d["deprecated"] = True
+        setattr(target, TOOL_ATTR, d)
+        return fn
+
+    return deco
+
+
+class Object(bytes):
+    """A Space object: its bytes, plus .id (the ObjectId) and .space."""
+
+    def __new__(cls, data, id="", space=""):
+        o = super().__new__(cls, data)
+        o.id = id
+        o.space = space
+        return o
+
+    @property
+    def data(self):
+        return bytes(self)
+
+    def text(self, encoding="utf-8", errors="replace"):
+        return self.decode(encoding, errors)
+
+
+class HostOp:
+    """An awaitable host operation (space read, nested call, ...).
+
+    The worker resolves it: a plain coroutine is driven without an event
+    loop, so a call that only awaits host operations costs no asyncio task.
+    """
+
+    __slots__ = ("worker", "call_id", "op", "args", "convert")
+
+    def __init__(self, worker, call_id, op, args, convert=None):
+        self.worker = worker
+        self.call_id = call_id
+        self.op = op
+        self.args = args
+        self.convert = convert
+
+    def __await__(self):
+        if self.worker.in_asyncio:
+            value = yield from self.worker.host_future(self).__await__()
+        else:
+            value = yield self
+        return self.convert(value) if self.convert is not None else value
+
+    def wait(self):
+        """Run the operation synchronously (for plain, non-async tools)."""
+        value = self.worker.host_roundtrip(self)
+        return self.convert(value) if self.convert is not None else value
+
+
+class Done:
+    """An awaitable that is already complete (ctx.log)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value=None):
+        self.value = value
+
+    def __await__(self):
+        return self.value
+        yield  # pragma: no cover - makes this a generator
+
+
+def _object_from(value):
+    value = value or {}
+    data = base64.b64decode(value.get("data") or "")
+    return Object(data, value.get("id", ""), value.get("space", ""))
+
+
+class Spaces:
+    """ctx.spaces: Space storage as allowed for this call."""
+
+    __slots__ = ("_ctx",)
+
+    def __init__(self, ctx):
+        self._ctx = ctx
+
+    def read(self, object_id, space=""):
+        """Read an object; returns an Object (bytes with .id and .space).
+
+        Without space, every space the call may read is searched."""
+        return self._ctx._op("space_read", {"id": object_id, "space": space}, _object_from)
+
+    def write(self, space, data):
+        """Store data (bytes or str) in space; returns its ObjectId."""
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("ctx.spaces.write(%r, data): want bytes or str, got %s" % (space, type(data).__name__))
+        args = {"space": space, "data": base64.b64encode(bytes(data)).decode("ascii")}
+        return self._ctx._op("space_write", args, lambda v: (v or {}).get("id", ""))
+
+
+class AI:
+    """ctx.ai: the configured inference backend (needs Inference)."""
+
+    __slots__ = ("_ctx",)
+
+    def __init__(self, ctx):
+        self._ctx = ctx
+
+    def complete(self, prompt, max_tokens=None, system=None, temperature=None, model=None):
+        args = {"prompt": prompt}
+        if max_tokens is not None:
+            args["max_tokens"] = int(max_tokens)
+        if system:
+            args["system"] = system
+        if temperature is not None:
+            args["temperature"] = float(temperature)
+        if model:
+            args["model"] = model
+        return self._ctx._op("ai_complete", args, lambda v: (v or {}).get("text", ""))
+
+
+class Context:
+    """What a tool receives as ctx: the call and the host's services for it.
+
+    Every service returns an awaitable (use `await`); in a plain `def` tool
+    call .wait() on it instead. Capability checks happen in the host, with
+    the calling agent's grants intersected with the provider's.
+    """
+
+    __slots__ = ("_worker", "call_id", "tool", "caller", "depth", "deadline", "spaces", "ai")
+
+    def __init__(self, worker, call):
+        self._worker = worker
+        self.call_id = call.get("id", "")
+        self.tool = call.get("tool", "")
+        self.caller = call.get("caller", "")
+        self.depth = call.get("depth", 0)
+        self.deadline = call.get("deadline")
+        self.spaces = Spaces(self)
+        self.ai = AI(self)
+
+    def _op(self, op, args, convert=None):
+        return HostOp(self._worker, self.call_id, op, args, convert)
+
+    def call_tool(self, name, params=None, version=""):
+        """Call another tool (any runtime) as a nested call of this one."""
+        args = {"tool": name, "params": {} if params is None else params}
+        if version:
+            args["version"] = version
+        return self._op("call_tool", args)
+
+    def log(self, *parts, level="info"):
+        """Write a line to the host log, tagged with this call. Awaitable."""
+        self._worker.send_log(level, " ".join(str(p) for p in parts), self.call_id)
+        return Done(None)

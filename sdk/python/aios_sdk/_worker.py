@@ -1,0 +1,451 @@
+"""The worker process that serves one provider file for aios-host.
+
+Started by the host's python runtime as
+
+    python3 -I -B -c "<bootstrap>" SDK_DIR TOOL_FILE [GATE_FD]
+
+It speaks the abi framing on its original stdin/stdout: each message is a
+4-byte big-endian length followed by one JSON-encoded Envelope
+({"v":1,"kind":...}). The worker first waits for the gate fd to close (the
+host applies resource limits meanwhile), loads the tool file, sends
+"register" and then serves "call" envelopes one at a time, answering each
+with "result". While a call runs it may send "host_call" envelopes (space
+reads and writes, nested tool calls, inference) and "log" envelopes; the
+host answers each host_call with a "host_result" of the same id.
+
+A load failure is reported as a "log" envelope of level "error" naming
+the file and line, and the worker exits with status 3. print() output of
+tools goes to stderr (which the host logs): the protocol channel is a
+private duplicate of the original stdout.
+"""
+
+import asyncio
+import asyncio.events
+import importlib.util
+import inspect
+import json
+import os
+import re
+import sys
+import threading
+import traceback
+import types
+
+from ._core import AGENT_ATTR, TOOL_ATTR, Context, HostOp, ToolError
+
+FORMAT = 1
+RUNTIME = "python"
+EXIT_LOAD_FAILED = 3
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+_loads = json.loads
+
+
+class LoadError(Exception):
+    pass
+
+
+class Handler:
+    __slots__ = ("fn", "wants_ctx", "name")
+
+    def __init__(self, name, fn):
+        self.name = name
+        self.fn = fn
+        self.wants_ctx = _wants_ctx(fn)
+
+
+def _wants_ctx(fn):
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return True
+    n = 0
+    for p in sig.parameters.values():
+        if p.kind == p.VAR_POSITIONAL:
+            return True
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            n += 1
+    return n >= 2
+
+
+class Worker:
+    def __init__(self, in_fd, out_fd, path):
+        self.in_fd = in_fd
+        self.out_fd = out_fd
+        self.path = path
+        self.buf = bytearray()
+        self.wlock = threading.Lock()
+        self.handlers = {}
+        self.in_asyncio = False
+        self.loop = None
+        self.pending = {}
+        self.next_id = 0
+
+    # ---- framing -------------------------------------------------------
+
+    def write(self, env):
+        data = _dumps(env).encode("utf-8")
+        frame = len(data).to_bytes(4, "big") + data
+        with self.wlock:
+            view = memoryview(frame)
+            while view:
+                n = os.write(self.out_fd, view)
+                view = view[n:]
+
+    def _take_frame(self):
+        buf = self.buf
+        if len(buf) < 4:
+            return None
+        n = int.from_bytes(buf[:4], "big")
+        if len(buf) < 4 + n:
+            return None
+        frame = bytes(buf[4:4 + n])
+        del buf[:4 + n]
+        return frame
+
+    def read_frame(self):
+        while True:
+            f = self._take_frame()
+            if f is not None:
+                return _loads(f)
+            chunk = os.read(self.in_fd, 1 << 20)
+            if not chunk:
+                raise EOFError
+            self.buf += chunk
+
+    # ---- host services -------------------------------------------------
+
+    def send_log(self, level, message, call_id=""):
+        rec = {"level": level, "message": message}
+        if call_id:
+            rec["call_id"] = call_id
+        self.write({"v": FORMAT, "kind": "log", "log": rec})
+
+    def _send_host_call(self, op):
+        self.next_id += 1
+        hid = "h%d" % self.next_id
+        self.write({"v": FORMAT, "kind": "host_call", "id": hid,
+                    "host": {"call_id": op.call_id, "op": op.op, "args": op.args}})
+        return hid
+
+    @staticmethod
+    def _unwrap(env):
+        res = env.get("result") or {}
+        err = res.get("error")
+        if err:
+            raise ToolError(err.get("code") or "ProviderError", err.get("message") or "", err.get("data"))
+        return res.get("value")
+
+    def host_roundtrip(self, op):
+        """Send op and block until its host_result arrives."""
+        hid = self._send_host_call(op)
+        while True:
+            env = self.read_frame()
+            if env.get("kind") != "host_result":
+                continue
+            rid = env.get("id")
+            if rid == hid:
+                return self._unwrap(env)
+            self._resolve(rid, env)
+
+    def host_future(self, op):
+        fut = self.loop.create_future()
+        self.pending[self._send_host_call(op)] = fut
+        return fut
+
+    def _resolve(self, rid, env):
+        fut = self.pending.pop(rid, None)
+        if fut is None or fut.done():
+            return
+        try:
+            fut.set_result(self._unwrap(env))
+        except ToolError as e:
+            fut.set_exception(e)
+
+    def _on_readable(self):
+        chunk = os.read(self.in_fd, 1 << 20)
+        if not chunk:
+            os._exit(0)  # the host is gone
+        self.buf += chunk
+        while True:
+            f = self._take_frame()
+            if f is None:
+                return
+            env = _loads(f)
+            if env.get("kind") == "host_result":
+                self._resolve(env.get("id"), env)
+
+    # ---- driving handlers ----------------------------------------------
+
+    def _get_loop(self):
+        if self.loop is None:
+            self.loop = asyncio.new_event_loop()
+        return self.loop
+
+    def drive(self, aw):
+        """Run an awaitable to completion.
+
+        Host operations are served inline (no event loop); the first time
+        the coroutine awaits anything else (asyncio.sleep, a task, gather)
+        the rest of it runs on an asyncio loop."""
+        coro = aw if inspect.iscoroutine(aw) else aw.__await__()
+        loop = self._get_loop()
+        value, exc = None, None
+        asyncio.events._set_running_loop(loop)
+        try:
+            while True:
+                try:
+                    y = coro.throw(exc) if exc is not None else coro.send(value)
+                except StopIteration as stop:
+                    return stop.value
+                value, exc = None, None
+                if isinstance(y, HostOp):
+                    try:
+                        value = self.host_roundtrip(y)
+                    except ToolError as e:
+                        exc = e
+                elif y is None:
+                    continue
+                else:
+                    break
+        finally:
+            asyncio.events._set_running_loop(None)
+        return self._run_asyncio(coro, y)
+
+    def _run_asyncio(self, coro, first):
+        loop = self.loop
+
+        @types.coroutine
+        def bridge(y):
+            while True:
+                value, exc = None, None
+                try:
+                    value = yield y
+                except BaseException as e:  # delivered by the task (cancel, errors)
+                    exc = e
+                try:
+                    y = coro.throw(exc) if exc is not None else coro.send(value)
+                except StopIteration as stop:
+                    return stop.value
+
+        async def runner():
+            return await bridge(first)
+
+        self.in_asyncio = True
+        loop.add_reader(self.in_fd, self._on_readable)
+        try:
+            if self.buf:
+                loop.call_soon(self._drain_buffered)
+            return loop.run_until_complete(runner())
+        finally:
+            loop.remove_reader(self.in_fd)
+            self.in_asyncio = False
+            for fut in self.pending.values():
+                fut.cancel()
+            self.pending.clear()
+
+    def _drain_buffered(self):
+        while True:
+            f = self._take_frame()
+            if f is None:
+                return
+            env = _loads(f)
+            if env.get("kind") == "host_result":
+                self._resolve(env.get("id"), env)
+
+    # ---- calls ---------------------------------------------------------
+
+    def _error(self, cid, code, message, data=None):
+        err = {"code": code, "message": message}
+        if data is not None:
+            err["data"] = data
+        self.write({"v": FORMAT, "kind": "result", "id": cid, "result": {"call_id": cid, "error": err}})
+
+    def _where(self, tb):
+        """file:line of the innermost frame in the tool's folder."""
+        where = ""
+        folder = os.path.dirname(self.path)
+        for fs in traceback.extract_tb(tb):
+            if fs.filename.startswith(folder):
+                where = "%s:%d" % (os.path.basename(fs.filename), fs.lineno)
+        return where
+
+    def handle_call(self, env):
+        call = env.get("call") or {}
+        cid = env.get("id") or call.get("id") or ""
+        name = call.get("tool", "")
+        h = self.handlers.get(name)
+        if h is None:
+            self._error(cid, "NotFound", "the python provider has no tool %r" % name)
+            return
+        params = call.get("params")
+        if params is None:
+            params = {}
+        try:
+            if h.wants_ctx:
+                r = h.fn(params, Context(self, call))
+            else:
+                r = h.fn(params)
+            if inspect.isawaitable(r):
+                r = self.drive(r)
+        except ToolError as e:
+            self._error(cid, e.code, e.message, e.data)
+            return
+        except MemoryError:
+            self._error(cid, "ProviderError", "MemoryError in tool %s: out of memory (%s)" % (name, _memory_limit()))
+            return
+        except Exception as e:
+            where = self._where(e.__traceback__)
+            msg = "%s: %s" % (type(e).__name__, e)
+            if where:
+                msg += " (at %s)" % where
+            self._error(cid, "ProviderError", msg)
+            return
+        try:
+            self.write({"v": FORMAT, "kind": "result", "id": cid, "result": {"call_id": cid, "value": r}})
+        except (TypeError, ValueError) as e:
+            self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, e))
+
+    def serve(self):
+        while True:
+            try:
+                env = self.read_frame()
+            except EOFError:
+                return
+            if env.get("kind") == "call":
+                self.handle_call(env)
+
+
+def _memory_limit():
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            return "the worker's memory limit is %d MiB" % (soft >> 20)
+    except Exception:
+        pass
+    return "no memory limit is set"
+
+
+def _module_name(path):
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return "aios_tool_" + re.sub(r"\W", "_", stem)
+
+
+def load(path):
+    """Import the tool file; returns (provider info, tool defs, handlers)."""
+    name = _module_name(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise LoadError("%s: not a Python source file" % path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    except SyntaxError as e:
+        raise LoadError("%s:%s:%s: SyntaxError: %s" % (e.filename or path, e.lineno, e.offset, e.msg))
+    except LoadError:
+        raise
+    except BaseException as e:
+        where = path
+        for fs in traceback.extract_tb(e.__traceback__):
+            if fs.filename == path:
+                where = "%s:%d" % (path, fs.lineno)
+        raise LoadError("%s: %s while loading: %s" % (where, type(e).__name__, e))
+
+    agents, loose_classes = [], []
+    for v in list(vars(mod).values()):
+        if isinstance(v, type) and getattr(v, "__module__", None) == name:
+            if AGENT_ATTR in v.__dict__:
+                agents.append(v)
+            elif any(hasattr(_func(x), TOOL_ATTR) for x in v.__dict__.values()):
+                loose_classes.append(v.__name__)
+    if loose_classes:
+        raise LoadError("%s: class %s has @tool methods but no @Agent(...) decorator" % (path, ", ".join(loose_classes)))
+    if len(agents) > 1:
+        raise LoadError("%s: %d @Agent classes (%s); one provider per file" % (
+            path, len(agents), ", ".join(a.__name__ for a in agents)))
+
+    info = {"id": "", "name": "", "version": "", "description": "", "capabilities": []}
+    defs, handlers = [], {}
+
+    def add(d, fn, where):
+        tname = d["name"]
+        if tname in handlers:
+            raise LoadError("%s: tool %r is defined twice (%s)" % (path, tname, where))
+        defs.append(dict(d))
+        handlers[tname] = Handler(tname, fn)
+
+    if agents:
+        cls = agents[0]
+        info.update(cls.__dict__[AGENT_ATTR])
+        try:
+            inst = cls()
+        except Exception as e:
+            raise LoadError("%s: creating %s(): %s: %s" % (path, cls.__name__, type(e).__name__, e))
+        seen = set()
+        for klass in cls.__mro__:
+            for k, v in klass.__dict__.items():
+                if k in seen:
+                    continue
+                seen.add(k)
+                d = getattr(_func(v), TOOL_ATTR, None)
+                if d is not None:
+                    add(d, getattr(inst, k), "%s.%s" % (cls.__name__, k))
+    for k, v in list(vars(mod).items()):
+        if inspect.isfunction(v) and v.__module__ == name and hasattr(v, TOOL_ATTR):
+            add(getattr(v, TOOL_ATTR), v, k)
+    if not defs:
+        raise LoadError("%s registers no tools: decorate methods with @tool(...) inside an @Agent(...) class" % path)
+    for d in defs:
+        if info.get("version") and not d.get("version"):
+            d["version"] = info["version"]
+    provider = {k: v for k, v in info.items() if v}
+    provider["runtime"] = RUNTIME
+    return provider, defs, handlers
+
+
+def _func(v):
+    return v.__func__ if isinstance(v, (staticmethod, classmethod)) else v
+
+
+def main():
+    path = os.path.abspath(sys.argv[2])
+    gate = int(sys.argv[3]) if len(sys.argv) > 3 else -1
+    # The protocol channel is a private copy of stdin/stdout; print() and
+    # input() of tools see stderr and an empty stdin.
+    in_fd, out_fd = os.dup(0), os.dup(1)
+    os.dup2(2, 1)
+    try:
+        nul = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(nul, 0)
+        os.close(nul)
+    except OSError:
+        os.close(0)
+    if gate >= 0:
+        try:
+            os.read(gate, 1)
+        finally:
+            os.close(gate)
+    sys.argv = [path]
+    w = Worker(in_fd, out_fd, path)
+    try:
+        provider, defs, handlers = load(path)
+    except LoadError as e:
+        w.send_log("error", str(e))
+        sys.stderr.flush()
+        os._exit(EXIT_LOAD_FAILED)
+    w.handlers = handlers
+    w.write({"v": FORMAT, "kind": "register",
+             "register": {"format": FORMAT, "provider": provider, "tools": defs}})
+    w.serve()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
