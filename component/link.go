@@ -664,8 +664,12 @@ func nameType(t *typeVal, name, owner string) {
 func namedTypes(m map[string]*typeVal) []namedType {
 	var out []namedType
 	for n, t := range m {
-		if t.val != nil {
+		switch {
+		case t.val != nil:
 			out = append(out, namedType{name: n, t: t.val})
+		case t.res != nil:
+			// A resource definition, as the wit model writes it.
+			out = append(out, namedType{name: n, t: &wit.Type{Kind: wit.KindOwn, Name: n, Resource: t.res}})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })

@@ -41,9 +41,25 @@ func buildWorld(pl *plan) *wit.Resolved {
 		if info.name == "" {
 			return &wit.WorldItem{Name: info.funcs[0].Name, Func: info.funcs[0]}
 		}
-		in := &wit.Interface{Funcs: info.funcs}
+		in := &wit.Interface{}
+		resources := map[string]*wit.Resource{}
 		for _, nt := range info.types {
 			in.Types = append(in.Types, &wit.TypeDef{Name: nt.name, Type: nt.t})
+			if nt.t.Kind == wit.KindOwn && nt.t.Resource != nil {
+				resources[nt.name] = nt.t.Resource
+			}
+		}
+		// Resource members ("[method]r.f", "[static]r.f", "[constructor]r")
+		// go into their resource, as WIT writes them.
+		for _, f := range info.funcs {
+			kind, r := memberOf(f.Name)
+			if rs := resources[r]; kind != wit.FuncFree && rs != nil {
+				m := *f
+				m.Kind = kind
+				rs.Methods = append(rs.Methods, &m)
+				continue
+			}
+			in.Funcs = append(in.Funcs, f)
 		}
 		pn, name, ok := splitIface(info.name)
 		if !ok {
@@ -70,4 +86,22 @@ func buildWorld(pl *plan) *wit.Resolved {
 	}
 	res.Packages = append(res.Packages, root)
 	return res
+}
+
+// memberOf tells a resource member by its name's annotation.
+func memberOf(name string) (wit.FuncKind, string) {
+	for _, k := range []struct {
+		prefix string
+		kind   wit.FuncKind
+	}{{"[method]", wit.FuncMethod}, {"[static]", wit.FuncStatic}, {"[constructor]", wit.FuncConstructor}} {
+		if rest, ok := strings.CutPrefix(name, k.prefix); ok {
+			if k.kind == wit.FuncConstructor {
+				return k.kind, rest
+			}
+			if i := strings.IndexByte(rest, '.'); i > 0 {
+				return k.kind, rest[:i]
+			}
+		}
+	}
+	return wit.FuncFree, ""
 }

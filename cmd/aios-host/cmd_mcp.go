@@ -6,12 +6,12 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
-
-	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
@@ -56,8 +56,7 @@ Claude Desktop (claude_desktop_config.json):
 	}
 	defer s.Close()
 	log.Info("serving MCP over stdio", "tools", len(s.Tools()))
-	t := &mcpsdk.IOTransport{Reader: readCloser{c.stdin}, Writer: writeCloser{c.stdout}}
-	if err := s.Run(ctx, t); err != nil && ctx.Err() == nil {
+	if err := s.Run(ctx, mcpserver.StdioTransport(c.stdin, c.stdout)); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return c.fail(err)
 	}
 	return exitOK
@@ -103,19 +102,3 @@ func (c *cli) onRefresh(ctx context.Context, _ string) error {
 	}
 	return c.refreshMCP(ctx)
 }
-
-// readCloser and writeCloser adapt the command's streams to the go-sdk's
-// IOTransport without closing the process's real stdin/stdout.
-type readCloser struct {
-	r interface{ Read([]byte) (int, error) }
-}
-
-func (r readCloser) Read(p []byte) (int, error) { return r.r.Read(p) }
-func (readCloser) Close() error                 { return nil }
-
-type writeCloser struct {
-	w interface{ Write([]byte) (int, error) }
-}
-
-func (w writeCloser) Write(p []byte) (int, error) { return w.w.Write(p) }
-func (writeCloser) Close() error                  { return nil }
