@@ -15,7 +15,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -111,6 +110,9 @@ type Provider struct {
 	logger   *slog.Logger
 	pool     chan *instance
 	watch    *watchdog
+	// world is the WIT rebuilt from the binary (witgen.go), built once.
+	worldOnce sync.Once
+	world     *wit.Resolved
 	// interruptGlobal is Options.InterruptGlobal when the modules were
 	// instrumented, else "" (wazero's termination checks are on).
 	interruptGlobal string
@@ -123,7 +125,7 @@ type Provider struct {
 func New(ctx context.Context, b []byte, name, providerID string, opts Options) (_ *Provider, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("component %s: internal error while loading: %v\n%s", name, r, debug.Stack())
+			err = fmt.Errorf("component %s: internal error while loading: %v", name, r)
 		}
 	}()
 	c, err := binary.Parse(b)

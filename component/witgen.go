@@ -11,8 +11,10 @@ import (
 // interfaces (by path) and functions, and one package per interface's
 // namespace. Type names come from the component's type exports; doc
 // comments are not in the binary and are absent.
+// It is built once; the result must not be modified.
 func (p *Provider) World() *wit.Resolved {
-	return buildWorld(p.plan)
+	p.worldOnce.Do(func() { p.world = buildWorld(p.plan) })
+	return p.world
 }
 
 func splitIface(id string) (pkg wit.PackageName, name string, ok bool) {

@@ -217,6 +217,7 @@ func TestStdioMalformedJSONRPC(t *testing.T) {
 		{"arguments not an object", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":[1]}}`},
 	}
 	for _, b := range bad {
+		t.Log(b.name)
 		send(b.line)
 		m := read()
 		if m["error"] == nil && !(m["result"] != nil && m["result"].(map[string]any)["isError"] == true) {

@@ -109,8 +109,11 @@ func check(line []byte) (int64, string, json.RawMessage) {
 		}
 		_ = json.Unmarshal(line, &probe)
 		if line[0] == '[' {
-			// A batch: the go-sdk reports problems inside it itself.
-			return 0, "", nil
+			var batch []json.RawMessage
+			if json.Unmarshal(line, &batch) == nil && len(batch) == 0 {
+				return jsonrpc.CodeInvalidRequest, "invalid request: empty batch", nil
+			}
+			return 0, "", nil // the go-sdk answers batches (or refuses them) itself
 		}
 		return jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error(), probe.ID
 	}

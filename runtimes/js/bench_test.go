@@ -157,3 +157,33 @@ func TestProvider200Loads(t *testing.T) {
 		t.Errorf("result = %v", res)
 	}
 }
+
+// BenchmarkDeadlineWatchdog is what arming and disarming a call's deadline
+// costs with the shared watchdog (begin + end: two short critical sections
+// and an atomic counter), to compare with BenchmarkDeadlineAfterFunc.
+func BenchmarkDeadlineWatchdog(b *testing.B) {
+	rt := newRuntime(b, Options{})
+	p := loadSource(b, rt, "bench.js", benchProvider)
+	w := <-p.free
+	defer func() { p.free <- w }()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		w.begin(ctx, time.Now().Add(time.Minute))
+		w.end()
+	}
+}
+
+// BenchmarkDeadlineAfterFunc is the per-call alternative: a context with
+// the deadline and context.AfterFunc to interrupt the runtime.
+func BenchmarkDeadlineAfterFunc(b *testing.B) {
+	vm := goja.New()
+	parent := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		ctx, cancel := context.WithDeadline(parent, time.Now().Add(time.Minute))
+		stop := context.AfterFunc(ctx, func() { vm.Interrupt("deadline") })
+		stop()
+		cancel()
+	}
+}

@@ -293,8 +293,25 @@ func toJS(vm *goja.Runtime, v any) goja.Value {
 			}
 			return o
 		}
-		var buf [8]string
-		keys := buf[:0]
+		if len(x) == 2 { // common, and sorting needs no slice
+			var k1, k2 string
+			i := 0
+			for k := range x {
+				if i == 0 {
+					k1 = k
+				} else {
+					k2 = k
+				}
+				i++
+			}
+			if k2 < k1 {
+				k1, k2 = k2, k1
+			}
+			setProp(o, k1, toJS(vm, x[k1]))
+			setProp(o, k2, toJS(vm, x[k2]))
+			return o
+		}
+		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
 		}

@@ -57,7 +57,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 	if !ok {
 		return nil, abi.Errorf(abi.NotFound, "provider %s has no tool %q", p.reg.Provider.ID, call.Tool)
 	}
-	if p.closed.Load() {
+	if p.closed.Load() || p.rt.closed.Load() {
 		return nil, abi.Errorf(abi.Unavailable, "provider %s is closed", p.reg.Provider.ID)
 	}
 	w, err := p.get(ctx)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -115,7 +116,7 @@ type Runtime struct {
 	guardOnce sync.Once
 	g         *guard
 	mu        sync.Mutex
-	closed    bool
+	closed    atomic.Bool // no loads or calls after Close: the watchdog is gone
 }
 
 // New makes a Runtime. The watchdog goroutine starts with the first load.
@@ -131,14 +132,14 @@ func (r *Runtime) guard() *guard {
 	return r.g
 }
 
-// Close stops the watchdog. Providers should be closed first.
+// Close stops the watchdog; the providers it loaded refuse further calls
+// (Unavailable). Close providers first so calls in flight finish.
 func (r *Runtime) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed {
+	if r.closed.Swap(true) {
 		return nil
 	}
-	r.closed = true
 	if r.g != nil {
 		r.g.close()
 	}
@@ -177,10 +178,7 @@ func (r *Runtime) load(ctx context.Context, src abi.Source, runtime string) (abi
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}
-	r.mu.Lock()
-	closed := r.closed
-	r.mu.Unlock()
-	if closed {
+	if r.closed.Load() {
 		return nil, fmt.Errorf("load %s: the JS runtime is closed", src.Path)
 	}
 	b, err := bundleFile(src.Path)

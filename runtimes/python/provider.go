@@ -2,6 +2,7 @@ package python
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -29,6 +30,9 @@ type Provider struct {
 	idle     chan *worker
 	failures atomic.Int32
 
+	closing chan struct{}  // closed by Close
+	bg      sync.WaitGroup // replacement workers being started
+
 	mu      sync.Mutex
 	live    int
 	closed  bool
@@ -40,11 +44,12 @@ var _ abi.Provider = (*Provider)(nil)
 func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src abi.Source) (*Provider, error) {
 	log := src.Logger
 	if log == nil {
-		log = rt.log
+		log = rt.log.With("file", path)
 	}
 	p := &Provider{
 		rt: rt, ip: ip, path: path, dir: filepath.Dir(path),
-		log:     log.With("file", path),
+		log:     log,
+		closing: make(chan struct{}),
 		size:    rt.cfg.PoolSize,
 		idle:    make(chan *worker, rt.cfg.PoolSize),
 		workers: make(map[*worker]struct{}),
@@ -276,15 +281,26 @@ func (p *Provider) discard(w *worker) {
 		return
 	}
 	p.mu.Unlock()
-	// The replacement takes over w's place in live.
+	// The replacement takes over w's place in live. Close waits for it.
+	p.bg.Add(1)
 	go func() {
-		time.Sleep(backoff(n))
-		nw, _, err := p.startWorker(context.Background())
+		defer p.bg.Done()
+		select {
+		case <-time.After(backoff(n)):
+		case <-p.closing:
+		}
+		var nw *worker
+		err := errClosed
+		if !p.isClosed() {
+			nw, _, err = p.startWorker(context.Background())
+		}
 		if err != nil {
 			p.mu.Lock()
 			p.live--
 			p.mu.Unlock()
-			p.log.Error("python worker not replaced", "provider", p.reg.Provider.ID, "err", err)
+			if err != errClosed {
+				p.log.Error("python worker not replaced", "provider", p.reg.Provider.ID, "err", err)
+			}
 			return
 		}
 		if _, err := p.adopt(nw); err == nil {
@@ -302,6 +318,7 @@ func (p *Provider) Close() error {
 		return nil
 	}
 	p.closed = true
+	close(p.closing)
 	ws := make([]*worker, 0, len(p.workers))
 	for w := range p.workers {
 		ws = append(ws, w)
@@ -310,7 +327,16 @@ func (p *Provider) Close() error {
 	for _, w := range ws {
 		w.stop(time.Second)
 	}
+	p.bg.Wait() // replacements being started see closed and stop
 	return nil
+}
+
+var errClosed = errors.New("provider closed")
+
+func (p *Provider) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
 }
 
 // WorkerPIDs lists the process ids of the provider's live workers (for

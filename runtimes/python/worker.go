@@ -255,7 +255,8 @@ func (w *worker) readLoop() {
 		case abi.KindResult:
 			w.mu.Lock()
 			c := w.cur
-			if c != nil && c.id == env.ID && env.Result != nil {
+			// After a kill (protocol violation) nothing more is believed.
+			if c != nil && c.id == env.ID && env.Result != nil && w.killedFor == "" {
 				w.cur = nil
 				c.res <- env.Result
 			}
@@ -300,13 +301,17 @@ func (w *worker) kill(why string) {
 	killGroup(w.pid)
 }
 
+// alive reports whether the worker can take a call: not reaped and not
+// being killed.
 func (w *worker) alive() bool {
 	select {
 	case <-w.dead:
 		return false
 	default:
-		return true
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.killedFor == ""
 }
 
 func (w *worker) logRecord(rec *abi.LogRecord) {

@@ -306,3 +306,9 @@ type instance struct {
 	mu       sync.Mutex
 	watchCtx context.Context // read by the watchdog under mu
 }
+
+// KeepsDeadlines implements abi.DeadlineKeeper: the watchdog interrupts a
+// guest at most DeadlineGranularity after its deadline, waiting for a free
+// instance ends at the deadline, and host calls run under the call's
+// deadline. (Creating a new instance is bounded by load_timeout instead.)
+func (p *Provider) KeepsDeadlines() bool { return true }
