@@ -14,8 +14,8 @@
 package audit
 
 import (
-	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -52,9 +52,16 @@ type Entry struct {
 
 // Options tune a Writer. The zero value gives the defaults.
 type Options struct {
-	// Buffer is the capacity of the channel between Log and the writer
-	// goroutine (default 8192 entries).
+	// Buffer is how many entries may wait between Log and the writer
+	// goroutine before Log blocks (default 8192 entries).
 	Buffer int
+	// FlushDelay is how long the writer lets records gather after the
+	// first one of a group arrives before it encodes them and hands them
+	// to the kernel in one write (default 1ms). Larger groups cost less
+	// per record; a process crash can lose the records of at most this
+	// long (see docs/audit.md). A full queue (Buffer/2) cuts the delay
+	// short.
+	FlushDelay time.Duration
 	// SyncInterval is the longest time a written record waits for fsync
 	// (default 200ms).
 	SyncInterval time.Duration
@@ -78,6 +85,9 @@ func (o *Options) setDefaults() {
 	if o.Buffer <= 0 {
 		o.Buffer = 8192
 	}
+	if o.FlushDelay <= 0 {
+		o.FlushDelay = time.Millisecond
+	}
 	if o.SyncInterval <= 0 {
 		o.SyncInterval = 200 * time.Millisecond
 	}
@@ -92,26 +102,41 @@ func (o *Options) setDefaults() {
 	}
 }
 
+// writeChunk is the size at which the writer hands encoded records to the
+// kernel even in the middle of a group.
+const writeChunk = 64 << 10
+
 // Writer appends records to one log file. Log is safe for concurrent use.
 type Writer struct {
 	path string
 	opts Options
 	f    *os.File
-	ch   chan Entry
-	stop chan struct{}
-	done chan struct{}
+
+	// The queue: Log appends to q under mu; the writer goroutine swaps q
+	// with spare and encodes the batch without holding mu.
+	mu      sync.Mutex
+	q       []Entry
+	notFull sync.Cond // Log waits here while q holds Buffer entries
+	waiting int       // Logs waiting on notFull
+	closing bool
+	kick    chan struct{} // q became non-empty
+	full    chan struct{} // q reached Buffer/2: skip the grouping delay
+	syncReq chan chan error
+	stop    chan struct{}
+	done    chan struct{}
 
 	closeOnce sync.Once
 	closeErr  error
 	dropped   atomic.Int64
 
 	// Owned by the writer goroutine after Open returns.
-	bw      *bufio.Writer
+	spare   []Entry
+	out     []byte // encoded records not yet written to f
 	seq     uint64
-	prev    string
-	line    []byte
+	prev    []byte // hash of the last record: "" or "sha256:<hex>"
+	enc     canonEncoder
 	scratch []byte
-	pending int
+	pending int // records written since the last fsync
 	err     error
 }
 
@@ -133,13 +158,17 @@ func Open(path string, opts Options) (*Writer, error) {
 		return nil, fmt.Errorf("audit: %s is in use by another process, such as a running `aios-host run` (%v); use another --data directory or stop it", path, err)
 	}
 	w := &Writer{
-		path: path,
-		opts: opts,
-		f:    f,
-		ch:   make(chan Entry, opts.Buffer),
-		stop: make(chan struct{}),
-		done: make(chan struct{}),
+		path:    path,
+		opts:    opts,
+		f:       f,
+		kick:    make(chan struct{}, 1),
+		full:    make(chan struct{}, 1),
+		syncReq: make(chan chan error),
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
+		prev:    make([]byte, 0, len(hashPrefix)+64),
 	}
+	w.notFull.L = &w.mu
 	if err := w.loadTail(); err != nil {
 		f.Close()
 		return nil, err
@@ -148,29 +177,46 @@ func Open(path string, opts Options) (*Writer, error) {
 		f.Close()
 		return nil, fmt.Errorf("audit: %s: %w", path, err)
 	}
-	w.bw = bufio.NewWriterSize(f, 64<<10)
 	go w.run()
 	return w, nil
 }
 
 // Log queues e for writing. It never drops a record: when the queue is full
-// it waits. It does no hashing or encoding. Log after Close does nothing
+// it waits. It does no hashing or encoding and no allocation (beyond the
+// queue's growth up to Buffer entries). Log after Close does nothing
 // (counted by Dropped). Log on a nil *Writer does nothing, so a host without
 // an audit log needs no special case.
 func (w *Writer) Log(e Entry) {
 	if w == nil {
 		return
 	}
-	select {
-	case <-w.done:
+	w.mu.Lock()
+	for len(w.q) >= w.opts.Buffer && !w.closing {
+		w.waiting++
+		w.notFull.Wait()
+		w.waiting--
+	}
+	if w.closing {
+		w.mu.Unlock()
 		w.dropped.Add(1)
 		return
-	default:
 	}
+	w.q = append(w.q, e)
+	n := len(w.q)
+	w.mu.Unlock()
+	switch n {
+	case 1:
+		signal(w.kick)
+	case max(w.opts.Buffer/2, 1):
+		signal(w.full)
+	}
+}
+
+// signal sends on a channel of capacity 1 without blocking.
+func signal(c chan struct{}) {
 	select {
-	case w.ch <- e:
-	case <-w.done:
-		w.dropped.Add(1)
+	case c <- struct{}{}:
+	default:
 	}
 }
 
@@ -187,6 +233,10 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.closeOnce.Do(func() {
+		w.mu.Lock()
+		w.closing = true
+		w.notFull.Broadcast()
+		w.mu.Unlock()
 		close(w.stop)
 		<-w.done
 		w.closeErr = w.err
@@ -197,134 +247,142 @@ func (w *Writer) Close() error {
 	return w.closeErr
 }
 
-// Sync writes every record queued so far and fsyncs. It is meant for tests
-// and for callers that need a durability point; the hot path never needs it.
+// Sync writes every record logged before it and fsyncs. It is meant for
+// tests and for callers that need a durability point; the hot path never
+// needs it.
 func (w *Writer) Sync() error {
 	if w == nil {
 		return nil
 	}
 	reply := make(chan error, 1)
-	w.Log(Entry{Outcome: syncMarker, Params: reply})
 	select {
-	case err := <-reply:
-		return err
+	case w.syncReq <- reply:
 	case <-w.done:
 		return errors.New("audit: writer closed")
 	}
+	return <-reply
 }
-
-// syncMarker tags the internal entry Sync sends through the queue; it is
-// not a valid error code so it cannot clash with a real Outcome.
-const syncMarker = "\x00sync"
 
 func (w *Writer) run() {
 	defer close(w.done)
 	if w.opts.hold != nil {
 		<-w.opts.hold
 	}
+	group := time.NewTimer(time.Hour)
+	group.Stop()
 	tick := time.NewTicker(w.opts.SyncInterval)
 	defer tick.Stop()
 	for {
 		select {
-		case e := <-w.ch:
-			w.handle(e)
-			if len(w.ch) == 0 {
-				w.flush() // idle: hand the buffer to the OS
+		case <-w.kick:
+			// Let a group gather: one wake-up, one encode loop and one
+			// write for many records instead of one each.
+			group.Reset(w.opts.FlushDelay)
+			select {
+			case <-group.C:
+			case <-w.full:
+				group.Stop()
+			case reply := <-w.syncReq:
+				group.Stop()
+				w.drain()
+				w.syncNow()
+				reply <- w.err
+				continue
+			case <-w.stop:
+				group.Stop()
 			}
+			w.drain()
+		case <-w.full:
+			w.drain()
+		case reply := <-w.syncReq:
+			w.drain()
+			w.syncNow()
+			reply <- w.err
 		case <-tick.C:
 			if w.pending > 0 {
 				w.syncNow()
 			}
 		case <-w.stop:
-			for {
-				select {
-				case e := <-w.ch:
-					w.handle(e)
-					continue
-				default:
-				}
-				break
-			}
+			w.drain()
 			w.syncNow()
 			return
 		}
 	}
 }
 
-func (w *Writer) handle(e Entry) {
-	if e.Outcome == syncMarker {
-		if reply, ok := e.Params.(chan error); ok {
-			w.syncNow()
-			reply <- w.err
-		}
-		return
+// drain takes every queued entry, encodes it and writes the group to the
+// file. Every Log that returned before drain began is in the group.
+func (w *Writer) drain() {
+	w.mu.Lock()
+	batch := w.q
+	w.q = w.spare[:0]
+	if w.waiting > 0 {
+		w.notFull.Broadcast()
 	}
-	w.write(e)
+	w.mu.Unlock()
+	for i := range batch {
+		w.write(&batch[i])
+	}
+	clear(batch) // drop references to params and results
+	w.spare = batch[:0]
+	w.flush()
+}
+
+// write encodes one record straight into w.out (see appendEntry).
+func (w *Writer) write(e *Entry) {
+	var ph, rh [32]byte
+	var hasP, hasR bool
+	ph, hasP = w.valueHash(e.CallID, "params", e.Params)
+	ok := e.Outcome == "" || e.Outcome == "ok"
+	if ok {
+		rh, hasR = w.valueHash(e.CallID, "result", e.Result)
+	}
+	var at int
+	w.out, at = w.appendEntry(w.out, e, ph, hasP, rh, hasR)
+	w.seq++
+	w.prev = append(w.prev[:0], w.out[at:at+len(hashPrefix)+64]...)
+	w.pending++
 	if w.pending >= w.opts.SyncEvery {
 		w.syncNow()
+	} else if len(w.out) >= writeChunk {
+		w.flush()
 	}
 }
 
-func (w *Writer) write(e Entry) {
-	t := e.Time
-	if t.IsZero() {
-		t = time.Now()
-	}
-	r := record{
-		CallID:    e.CallID,
-		Caller:    e.Caller,
-		LatencyUS: e.Latency.Microseconds(),
-		ParentID:  e.ParentID,
-		Prev:      w.prev,
-		Provider:  e.Provider,
-		Runtime:   e.Runtime,
-		Seq:       w.seq + 1,
-		Time:      formatTime(t),
-		Tool:      e.Tool,
-		Untrusted: e.Untrusted,
-		Version:   e.Version,
-		Outcome:   e.Outcome,
-		Error:     truncate(e.Error, w.opts.MaxErrorBytes),
-	}
-	if r.Outcome == "" {
-		r.Outcome = "ok"
-	}
-	r.ParamsHash = w.valueHash(e.CallID, "params", e.Params)
-	if r.Outcome == "ok" {
-		r.ResultHash = w.valueHash(e.CallID, "result", e.Result)
-	}
-	w.line = encodeLine(w.line[:0], &r)
-	if _, err := w.bw.Write(w.line); err != nil {
-		w.fail(err)
-		return
-	}
-	w.seq = r.Seq
-	w.prev = r.Hash
-	w.pending++
-}
-
-// valueHash hashes v with the writer's scratch buffer; a value that cannot
-// be encoded gets an empty hash and a warning.
-func (w *Writer) valueHash(callID, what string, v any) string {
+// valueHash hashes v's canonical JSON; a value that cannot be encoded
+// gets no hash and a warning.
+func (w *Writer) valueHash(callID, what string, v any) ([32]byte, bool) {
 	var err error
-	w.scratch, err = appendCanonical(w.scratch[:0], v, 0)
+	w.scratch, err = w.enc.append(w.scratch[:0], v, 0)
 	if err != nil {
 		w.opts.Logger.Warn("audit: value not hashable", "call_id", callID, "what", what, "err", err)
-		return ""
+		return [32]byte{}, false
 	}
-	return digest(w.scratch)
+	return sha256.Sum256(w.scratch), true
 }
 
+// flush hands the encoded records to the kernel in one write. After a
+// write error nothing more is written: the file's tail is unknown, and a
+// record chained onto a record that is not in the file would break the
+// chain.
 func (w *Writer) flush() {
-	if err := w.bw.Flush(); err != nil {
-		w.fail(err)
+	if len(w.out) == 0 {
+		return
 	}
+	if w.err == nil {
+		if _, err := w.f.Write(w.out); err != nil {
+			w.fail(err)
+		}
+	}
+	w.out = w.out[:0]
 }
 
 func (w *Writer) syncNow() {
 	w.flush()
-	if err := w.f.Sync(); err != nil {
-		w.fail(err)
+	if w.err == nil {
+		if err := w.f.Sync(); err != nil {
+			w.fail(err)
+		}
 	}
 	w.pending = 0
 }
@@ -402,12 +460,7 @@ func (w *Writer) loadTail() error {
 		if reason != "" {
 			return fmt.Errorf("audit: refusing to append to %s: its last record is damaged (%s); run `aios-host audit verify %s`", w.path, reason, w.path)
 		}
-		w.seq, w.prev = r.Seq, r.Hash
+		w.seq, w.prev = r.Seq, append(w.prev[:0], r.Hash...)
 		return nil
 	}
-}
-
-func formatTime(t time.Time) string {
-	var buf [40]byte
-	return string(t.UTC().AppendFormat(buf[:0], time.RFC3339Nano))
 }

@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -88,25 +90,89 @@ func appendTail(buf []byte, r *record) []byte {
 	return append(buf, '}')
 }
 
-// hashField is the length of `,"hash":"sha256:<64 hex>"`.
-const hashField = len(`,"hash":"`) + 71 + 1
+// hashPrefix starts every hash in the log.
+const hashPrefix = "sha256:"
 
-// encodeLine appends r's full line (hash computed and set in r, trailing
-// newline) to buf. The record is encoded once: the hashed form is the line
-// without the hash key, which sits between head and tail.
-func encodeLine(buf []byte, r *record) []byte {
-	start := len(buf)
-	buf = appendHead(buf, r)
-	at := len(buf)
-	buf = appendTail(buf, r)
-	r.Hash = digest(buf[start:])
-	n := len(buf)
-	buf = append(buf, make([]byte, hashField)...)
-	copy(buf[at+hashField:], buf[at:n])
-	at += copy(buf[at:], `,"hash":"`)
-	at += copy(buf[at:], r.Hash)
-	buf[at] = '"'
-	return append(buf, '\n')
+// hashField is the length of `,"hash":"sha256:<64 hex>"`.
+const hashField = len(`,"hash":"`) + len(hashPrefix) + 64 + 1
+
+// appendEntry appends the record line of e (the next in the chain: seq
+// w.seq+1, prev w.prev; trailing newline) to b, and returns b and the
+// offset in b of its hash ("sha256:<hex>"). It writes the same bytes as
+// appendRecord of the equivalent record, without building one: the
+// fields go straight into b, the record is hashed once where it lies
+// (the hashed form is the line without the hash key, which is contiguous
+// before the hash is spliced in after "error") and the hash is spliced
+// in place. ph and rh are the params and result hashes (hasP and hasR
+// false: written as "").
+func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]byte, hasR bool) ([]byte, int) {
+	start := len(b)
+	b = append(b, `{"call_id":`...)
+	b = appendString(b, e.CallID)
+	b = append(b, `,"caller":`...)
+	b = appendString(b, e.Caller)
+	b = append(b, `,"error":`...)
+	if len(e.Error) > w.opts.MaxErrorBytes {
+		b = appendString(b, truncate(e.Error, w.opts.MaxErrorBytes))
+	} else {
+		b = appendString(b, e.Error)
+	}
+	at := len(b)
+	b = append(b, `,"latency_us":`...)
+	b = strconv.AppendInt(b, e.Latency.Microseconds(), 10)
+	b = append(b, `,"outcome":`...)
+	if e.Outcome == "" {
+		b = append(b, `"ok"`...)
+	} else {
+		b = appendString(b, e.Outcome)
+	}
+	b = append(b, `,"params_hash":`...)
+	b = appendDigest(b, &ph, hasP)
+	b = append(b, `,"parent_id":`...)
+	b = appendString(b, e.ParentID)
+	b = append(b, `,"prev":"`...)
+	b = append(b, w.prev...)
+	b = append(b, `","provider":`...)
+	b = appendString(b, e.Provider)
+	b = append(b, `,"result_hash":`...)
+	b = appendDigest(b, &rh, hasR)
+	b = append(b, `,"runtime":`...)
+	b = appendString(b, e.Runtime)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendUint(b, w.seq+1, 10)
+	b = append(b, `,"time":"`...)
+	t := e.Time
+	if t.IsZero() {
+		t = time.Now()
+	}
+	b = t.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","tool":`...)
+	b = appendString(b, e.Tool)
+	b = append(b, `,"untrusted":`...)
+	b = strconv.AppendBool(b, e.Untrusted)
+	b = append(b, `,"version":`...)
+	b = appendString(b, e.Version)
+	b = append(b, '}')
+	sum := sha256.Sum256(b[start:])
+	n := len(b)
+	b = slices.Grow(b, hashField+1)[:n+hashField]
+	copy(b[at+hashField:], b[at:n])
+	i := at + copy(b[at:], `,"hash":"`+hashPrefix)
+	hex.Encode(b[i:], sum[:])
+	b[i+64] = '"'
+	return append(b, '\n'), i - len(hashPrefix)
+}
+
+// appendDigest appends "sha256:<hex>" of sum, or "" when !ok.
+func appendDigest(b []byte, sum *[32]byte, ok bool) []byte {
+	if !ok {
+		return append(b, `""`...)
+	}
+	b = append(b, `"`+hashPrefix...)
+	n := len(b)
+	b = slices.Grow(b, 65)[:n+64]
+	hex.Encode(b[n:], sum[:])
+	return append(b, '"')
 }
 
 // hashRecord returns "sha256:<hex>" of r's canonical form without hash,
@@ -118,9 +184,9 @@ func hashRecord(r *record, scratch []byte) (string, []byte) {
 
 func digest(b []byte) string {
 	sum := sha256.Sum256(b)
-	var out [7 + 64]byte
-	copy(out[:], "sha256:")
-	hex.Encode(out[7:], sum[:])
+	var out [len(hashPrefix) + 64]byte
+	copy(out[:], hashPrefix)
+	hex.Encode(out[len(hashPrefix):], sum[:])
 	return string(out[:])
 }
 
@@ -174,7 +240,8 @@ func appendString(buf []byte, s string) []byte {
 // ValueHash returns "sha256:<hex>" of the canonical JSON encoding of v
 // (see CanonicalJSON).
 func ValueHash(v any) (string, error) {
-	b, err := appendCanonical(nil, v, 0)
+	var c canonEncoder
+	b, err := c.append(nil, v, 0)
 	if err != nil {
 		return "", err
 	}
@@ -188,12 +255,26 @@ func ValueHash(v any) (string, error) {
 // Values of any Go type encoding/json accepts are first brought to generic
 // form, so a struct and the equivalent map encode the same.
 func CanonicalJSON(v any) ([]byte, error) {
-	return appendCanonical(nil, v, 0)
+	var c canonEncoder
+	return c.append(nil, v, 0)
 }
 
 const maxValueDepth = 512
 
-func appendCanonical(b []byte, v any, depth int) ([]byte, error) {
+// canonEncoder writes canonical JSON. Its scratch stack of object members
+// is reused from value to value, so encoding generic values (nil, bool,
+// numbers, strings, []any, map[string]any) allocates nothing once the
+// output buffer and the stack have grown.
+type canonEncoder struct {
+	members []member
+}
+
+type member struct {
+	k string
+	v any
+}
+
+func (c *canonEncoder) append(b []byte, v any, depth int) ([]byte, error) {
 	if depth > maxValueDepth {
 		return b, fmt.Errorf("value nested deeper than %d levels", maxValueDepth)
 	}
@@ -234,7 +315,7 @@ func appendCanonical(b []byte, v any, depth int) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			if b, err = appendCanonical(b, e, depth+1); err != nil {
+			if b, err = c.append(b, e, depth+1); err != nil {
 				return b, err
 			}
 		}
@@ -249,23 +330,7 @@ func appendCanonical(b []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, k)
-			b = append(b, ':')
-			if b, err = appendCanonical(b, x[k], depth+1); err != nil {
-				return b, err
-			}
-		}
-		return append(b, '}'), nil
+		return c.appendObject(b, x, depth)
 	}
 	// Any other type: let encoding/json apply struct tags and marshalers,
 	// then encode the generic result.
@@ -279,7 +344,52 @@ func appendCanonical(b []byte, v any, depth int) ([]byte, error) {
 	if err := dec.Decode(&g); err != nil {
 		return b, err
 	}
-	return appendCanonical(b, g, depth)
+	return c.append(b, g, depth)
+}
+
+// appendObject writes m with its keys in byte order. The members are
+// collected on c's stack (nested objects push above them), sorted there,
+// and popped at the end.
+func (c *canonEncoder) appendObject(b []byte, m map[string]any, depth int) ([]byte, error) {
+	base := len(c.members)
+	for k, v := range m {
+		c.members = append(c.members, member{k, v})
+	}
+	sortMembers(c.members[base:])
+	end := len(c.members)
+	b = append(b, '{')
+	var err error
+	for i := base; i < end; i++ {
+		if i > base {
+			b = append(b, ',')
+		}
+		mb := c.members[i] // c.members may grow (and move) below
+		b = appendString(b, mb.k)
+		b = append(b, ':')
+		if b, err = c.append(b, mb.v, depth+1); err != nil {
+			break
+		}
+	}
+	clear(c.members[base:end]) // drop references to the values
+	c.members = c.members[:base]
+	if err != nil {
+		return b, err
+	}
+	return append(b, '}'), nil
+}
+
+// sortMembers sorts by key: insertion sort for the small objects that
+// params usually are, slices.SortFunc otherwise.
+func sortMembers(ms []member) {
+	if len(ms) > 12 {
+		slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.k, b.k) })
+		return
+	}
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && ms[j].k < ms[j-1].k; j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
 }
 
 // appendFloat writes f as encoding/json does.

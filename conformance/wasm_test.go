@@ -213,3 +213,37 @@ func BenchmarkRawWazeroEcho(b *testing.B) {
 		b.Fatalf("raw echo returned %v %v", v, err)
 	}
 }
+
+// TestWASMRecursionDepthViaHost: a WASM tool calling itself through
+// aios.call_tool, through the real host, stops at limits.max_call_depth with
+// DepthExceeded (passed back unchanged by every level), and the host keeps
+// serving.
+func TestWASMRecursionDepthViaHost(t *testing.T) {
+	h := newHarnessHost(t)
+	var load func(*testing.T) (abi.Provider, error)
+	fixturesMu.Lock()
+	for _, f := range fixtures {
+		if f.Runtime == abi.RuntimeWASM {
+			load = f.Load
+		}
+	}
+	fixturesMu.Unlock()
+	p, err := load(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "wasm fixture", Trust: abi.Untrusted}); err != nil {
+		t.Fatal(err)
+	}
+	params := map[string]any{"tool": "echo", "params": map[string]any{"value": "bottom"}}
+	for range 20 {
+		params = map[string]any{"tool": "nested", "params": params}
+	}
+	_, err = call(context.Background(), h, "tester", "nested", params, 10*time.Second)
+	if err := wantCode(err, abi.DepthExceeded, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := stillServes(context.Background(), h, "a recursion past the depth limit"); err != nil {
+		t.Fatal(err)
+	}
+}

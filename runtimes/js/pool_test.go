@@ -2,6 +2,7 @@ package js
 
 import (
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -127,4 +128,29 @@ func TestProviderClose(t *testing.T) {
 	}
 	_, err := call(t, p, newFakeEnv(), "count", map[string]any{}, time.Second)
 	wantCode(t, err, abi.Unavailable)
+}
+
+// TestUninterruptibleBuiltinAbandoned: a backtracking regexp runs inside a
+// native built-in that vm.Interrupt cannot stop; Call still returns shortly
+// after the deadline, and the pool serves the next call with a new runtime.
+func TestUninterruptibleBuiltinAbandoned(t *testing.T) {
+	rt := newRuntime(t, Options{PoolSize: 1})
+	p := loadSource(t, rt, "regex.js", `
+aios.registerTool({ name: 'regex', parameters: { type: 'object' } },
+  () => ({ m: /^(a+)+(?=b)\1$/.test('a'.repeat(25) + 'c') }));
+aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, () => ({ ok: true }));
+`)
+	start := time.Now()
+	_, err := call(t, p, newFakeEnv(), "regex", map[string]any{}, 100*time.Millisecond)
+	te := wantCode(t, err, abi.Timeout)
+	if d := time.Since(start); d > 100*time.Millisecond+abandonGrace+500*time.Millisecond {
+		t.Errorf("returned after %v", d)
+	}
+	if !strings.Contains(te.Message, "abandoned") {
+		t.Errorf("message = %q", te.Message)
+	}
+	res, err := call(t, p, newFakeEnv(), "ok", map[string]any{}, 2*time.Second)
+	if err != nil || !equalJSON(res, map[string]any{"ok": true}) {
+		t.Fatalf("next call: %v, %v", res, err)
+	}
 }

@@ -32,6 +32,14 @@ type Provider struct {
 	mu     sync.Mutex
 }
 
+// KeepsDeadlines implements abi.DeadlineKeeper: Call returns by the call's
+// deadline plus one watchdog tick, or plus abandonGrace when a native
+// built-in cannot be interrupted (the runtime is then abandoned), so the
+// host needs no watcher goroutine of its own.
+func (p *Provider) KeepsDeadlines() bool { return true }
+
+var _ abi.DeadlineKeeper = (*Provider)(nil)
+
 // Describe implements abi.Provider.
 func (p *Provider) Describe() *abi.ToolRegister { return p.reg }
 
@@ -71,10 +79,13 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 	if deadline.IsZero() {
 		deadline = time.Now().Add(p.rt.opts.DefaultTimeout)
 	}
-	res, te, discard := w.run(ctx, idx, call, env, deadline)
-	if discard || p.closed.Load() {
+	res, te, fate := w.run(ctx, idx, call, env, deadline)
+	switch {
+	case fate == fateLost:
+		<-p.tokens // its goroutine forgets it when the built-in returns
+	case fate == fateDiscard || p.closed.Load():
 		p.drop(w)
-	} else {
+	default:
 		p.free <- w
 	}
 	if te != nil {
@@ -112,12 +123,17 @@ func (p *Provider) get(ctx context.Context) (*worker, error) {
 
 // drop discards a runtime and frees its pool slot.
 func (p *Provider) drop(w *worker) {
+	p.forget(w)
+	<-p.tokens
+}
+
+// forget discards a runtime whose pool slot is already free.
+func (p *Provider) forget(w *worker) {
 	p.g.remove(w)
 	w.stop()
 	w.mu.Lock()
 	w.vm = nil
 	w.mu.Unlock()
-	<-p.tokens
 }
 
 // register builds the ToolRegister from the first runtime's registrations.

@@ -36,15 +36,20 @@ type worker struct {
 	deadline    int64 // unix nanoseconds
 	heapBase    uint64
 	interrupted *abi.ToolError
+	intrAt      int64 // when interrupted was set (unix nanoseconds)
+	abandonSent bool
+	finished    bool // serve has finished the current request
+	abandoned   bool // the caller gave up waiting; serve drops the worker
 
 	// Loop-goroutine state of the current call.
 	inCall bool
 	cs     callState
 
 	// The worker's own goroutine (see serve): requests in, completion out.
-	reqs chan *request
-	done chan struct{}
-	req  request
+	reqs    chan *request
+	done    chan struct{}
+	abandon chan struct{} // the watchdog gave up on an interrupt
+	req     request
 }
 
 // request is one call handed to the worker's goroutine.
@@ -63,23 +68,82 @@ type request struct {
 // long as the runtime, so its stack stays grown to what goja needs; a fresh
 // goroutine per call (as the host's deadline net makes) would grow and copy
 // its stack on every call.
-func (w *worker) run(ctx context.Context, idx int, call *abi.ToolCall, env abi.Env, deadline time.Time) (any, *abi.ToolError, bool) {
+//
+// run returns by the deadline even when the runtime cannot be interrupted
+// (a native built-in such as a huge String.prototype.repeat or a
+// backtracking regexp runs to its end): abandonGrace after the watchdog's
+// interrupt it signals w.abandon, run returns the interrupt's error, and the
+// worker's goroutine drops the runtime whenever the built-in returns.
+func (w *worker) run(ctx context.Context, idx int, call *abi.ToolCall, env abi.Env, deadline time.Time) (res any, te *abi.ToolError, fate workerFate) {
 	if w.reqs == nil {
 		w.reqs = make(chan *request)
-		w.done = make(chan struct{})
+		w.done = make(chan struct{}, 1)
+		w.abandon = make(chan struct{}, 1)
 		go w.serve()
+	}
+	w.mu.Lock()
+	w.finished, w.abandoned, w.abandonSent = false, false, false
+	w.mu.Unlock()
+	select {
+	case <-w.abandon: // stale signal from an earlier call
+	default:
 	}
 	w.req = request{ctx: ctx, idx: idx, call: call, env: env, deadline: deadline}
 	w.reqs <- &w.req
-	<-w.done
+	select {
+	case <-w.done:
+	case <-w.abandon:
+		w.mu.Lock()
+		finished := w.finished
+		te = w.interrupted
+		if !finished {
+			w.abandoned = true
+		}
+		w.mu.Unlock()
+		if !finished {
+			if te == nil {
+				te = &abi.ToolError{Code: abi.Timeout, Message: w.timeoutMessage()}
+			}
+			te = &abi.ToolError{Code: te.Code, Message: te.Message + " (the runtime did not stop within " +
+				abandonGrace.String() + ", it was abandoned)", Data: te.Data}
+			return nil, te, fateLost // serve drops the worker
+		}
+		<-w.done
+	}
 	r := w.req
 	w.req = request{}
-	return r.res, r.te, r.discard
+	if r.discard {
+		return r.res, r.te, fateDiscard
+	}
+	return r.res, r.te, fateReuse
 }
 
+// workerFate says what Provider.Call does with a worker after run.
+type workerFate int
+
+const (
+	fateReuse   workerFate = iota // back to the pool
+	fateDiscard                   // drop it now
+	fateLost                      // its goroutine drops it when the runtime returns
+)
+
+// abandonGrace is how long after an interrupt run waits for the runtime.
+const abandonGrace = 250 * time.Millisecond
+
+// serve runs the worker's requests until its request channel closes, or
+// drops the worker itself when run abandoned the current request.
 func (w *worker) serve() {
 	for r := range w.reqs {
 		r.res, r.te, r.discard = w.invoke(r.ctx, r.idx, r.call, r.env, r.deadline)
+		w.mu.Lock()
+		w.finished = true
+		ab := w.abandoned
+		w.mu.Unlock()
+		if ab {
+			w.reqs = nil // forget must not close it again
+			w.p.forget(w)
+			return
+		}
 		w.done <- struct{}{}
 	}
 }
@@ -250,7 +314,17 @@ func (w *worker) end() *abi.ToolError {
 func (w *worker) check(now int64, heap uint64) checkResult {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !w.busy || w.interrupted != nil || w.vm == nil {
+	if !w.busy || w.vm == nil {
+		return checkOK
+	}
+	if w.interrupted != nil {
+		if !w.abandonSent && now-w.intrAt >= int64(abandonGrace) && w.abandon != nil {
+			w.abandonSent = true
+			select {
+			case w.abandon <- struct{}{}:
+			default:
+			}
+		}
 		return checkOK
 	}
 	if now >= w.deadline {
@@ -288,6 +362,7 @@ func (w *worker) timeoutMessage() string {
 
 func (w *worker) interruptLocked(te *abi.ToolError) {
 	w.interrupted = te
+	w.intrAt = time.Now().UnixNano()
 	w.vm.Interrupt(te)
 	select {
 	case w.wake <- struct{}{}:

@@ -221,9 +221,11 @@ func FuzzSkip(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Skip checks structure only (not key types, NaN or depth of
+		// keys), so whatever decodes must skip to the same length.
 		_, n, err := wire.Decoder{AllowBin: true}.DecodeNext(data)
 		m, serr := wire.Skip(data)
-		if (err == nil) != (serr == nil) || (err == nil && n != m) {
+		if err == nil && (serr != nil || n != m) {
 			t.Fatalf("decode %d %v vs skip %d %v", n, err, m, serr)
 		}
 		var it wire.MapIter

@@ -108,7 +108,7 @@ class Worker:
             f = self._take_frame()
             if f is not None:
                 return _loads(f)
-            chunk = os.read(self.in_fd, 1 << 20)
+            chunk = os.read(self.in_fd, 65536)
             if not chunk:
                 raise EOFError
             self.buf += chunk
@@ -163,7 +163,7 @@ class Worker:
             fut.set_exception(e)
 
     def _on_readable(self):
-        chunk = os.read(self.in_fd, 1 << 20)
+        chunk = os.read(self.in_fd, 65536)
         if not chunk:
             os._exit(0)  # the host is gone
         self.buf += chunk
