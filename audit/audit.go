@@ -129,16 +129,35 @@ type Writer struct {
 	closeErr  error
 	dropped   atomic.Int64
 
-	// Owned by the writer goroutine after Open returns.
+	// Owned by the encoder goroutine (run) after Open returns.
 	spare   []Entry
-	out     []byte // encoded records not yet written to f
+	out     []byte // encoded records not yet handed to the I/O goroutine
 	seq     uint64
 	prev    []byte // hash of the last record: "" or "sha256:<hex>"
 	enc     canonEncoder
 	scratch []byte
-	pending int // records written since the last fsync
-	err     error
+	pending int // records encoded since the last fsync request
+
+	// Between the encoder and the I/O goroutine (writeLoop), which owns
+	// the file and err: full buffers go to io, empty ones come back on
+	// free.
+	io     chan ioReq
+	free   chan []byte
+	ioDone chan struct{}
+	err    error // first write or fsync error; read by others after ioDone
 }
+
+// ioReq asks the I/O goroutine to write buf, then fsync when sync is set,
+// then send its error state on reply when reply is not nil.
+type ioReq struct {
+	buf   []byte
+	sync  bool
+	reply chan error
+}
+
+// ioBuffers is how many encode buffers exist: one being filled, the rest
+// queued for or in write(2).
+const ioBuffers = 4
 
 // Open opens the log at path for appending, creating it (and its directory)
 // if needed. An existing log continues its chain: Open reads and checks the
@@ -167,6 +186,13 @@ func Open(path string, opts Options) (*Writer, error) {
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 		prev:    make([]byte, 0, len(hashPrefix)+64),
+		io:      make(chan ioReq, ioBuffers),
+		free:    make(chan []byte, ioBuffers),
+		ioDone:  make(chan struct{}),
+		out:     make([]byte, 0, writeChunk+8<<10),
+	}
+	for range ioBuffers - 1 {
+		w.free <- make([]byte, 0, writeChunk+8<<10)
 	}
 	w.notFull.L = &w.mu
 	if err := w.loadTail(); err != nil {
@@ -177,6 +203,7 @@ func Open(path string, opts Options) (*Writer, error) {
 		f.Close()
 		return nil, fmt.Errorf("audit: %s: %w", path, err)
 	}
+	go w.writeLoop()
 	go w.run()
 	return w, nil
 }
@@ -239,6 +266,7 @@ func (w *Writer) Close() error {
 		w.mu.Unlock()
 		close(w.stop)
 		<-w.done
+		<-w.ioDone
 		w.closeErr = w.err
 		if err := w.f.Close(); err != nil && w.closeErr == nil {
 			w.closeErr = fmt.Errorf("audit: close %s: %w", w.path, err)
@@ -265,6 +293,7 @@ func (w *Writer) Sync() error {
 
 func (w *Writer) run() {
 	defer close(w.done)
+	defer close(w.io) // after the final sync: ends writeLoop
 	if w.opts.hold != nil {
 		<-w.opts.hold
 	}
@@ -285,8 +314,7 @@ func (w *Writer) run() {
 			case reply := <-w.syncReq:
 				group.Stop()
 				w.drain()
-				w.syncNow()
-				reply <- w.err
+				w.syncNow(reply)
 				continue
 			case <-w.stop:
 				group.Stop()
@@ -296,15 +324,16 @@ func (w *Writer) run() {
 			w.drain()
 		case reply := <-w.syncReq:
 			w.drain()
-			w.syncNow()
-			reply <- w.err
+			w.syncNow(reply)
 		case <-tick.C:
 			if w.pending > 0 {
-				w.syncNow()
+				w.syncNow(nil)
 			}
 		case <-w.stop:
 			w.drain()
-			w.syncNow()
+			reply := make(chan error, 1)
+			w.syncNow(reply)
+			<-reply
 			return
 		}
 	}
@@ -343,7 +372,7 @@ func (w *Writer) write(e *Entry) {
 	w.prev = append(w.prev[:0], w.out[at:at+len(hashPrefix)+64]...)
 	w.pending++
 	if w.pending >= w.opts.SyncEvery {
-		w.syncNow()
+		w.syncNow(nil)
 	} else if len(w.out) >= writeChunk {
 		w.flush()
 	}
@@ -361,32 +390,54 @@ func (w *Writer) valueHash(callID, what string, v any) ([32]byte, bool) {
 	return sha256.Sum256(w.scratch), true
 }
 
-// flush hands the encoded records to the kernel in one write. After a
-// write error nothing more is written: the file's tail is unknown, and a
-// record chained onto a record that is not in the file would break the
-// chain.
+// flush hands the encoded records to the I/O goroutine and takes an
+// empty buffer (waiting while every buffer is in flight: back-pressure
+// reaches Log through the queue).
 func (w *Writer) flush() {
 	if len(w.out) == 0 {
 		return
 	}
-	if w.err == nil {
-		if _, err := w.f.Write(w.out); err != nil {
-			w.fail(err)
-		}
-	}
-	w.out = w.out[:0]
+	w.handOff(ioReq{buf: w.out})
 }
 
-func (w *Writer) syncNow() {
-	w.flush()
-	if w.err == nil {
-		if err := w.f.Sync(); err != nil {
-			w.fail(err)
-		}
-	}
+// syncNow hands over the encoded records with an fsync request; reply,
+// when not nil, receives the log's error state after the fsync.
+func (w *Writer) syncNow(reply chan error) {
+	w.handOff(ioReq{buf: w.out, sync: true, reply: reply})
 	w.pending = 0
 }
 
+func (w *Writer) handOff(r ioReq) {
+	w.io <- r
+	w.out = <-w.free
+}
+
+// writeLoop is the I/O goroutine: one write(2) per buffer, fsync on
+// request. It runs beside the encoder, so hashing and encoding the next
+// records overlaps the kernel's copy and the disk's fsync. After a write
+// error nothing more is written: the file's tail is unknown, and a record
+// chained onto a record that is not in the file would break the chain.
+func (w *Writer) writeLoop() {
+	defer close(w.ioDone)
+	for r := range w.io {
+		if len(r.buf) > 0 && w.err == nil {
+			if _, err := w.f.Write(r.buf); err != nil {
+				w.fail(err)
+			}
+		}
+		if r.sync && w.err == nil {
+			if err := w.f.Sync(); err != nil {
+				w.fail(err)
+			}
+		}
+		if r.reply != nil {
+			r.reply <- w.err
+		}
+		w.free <- r.buf[:0]
+	}
+}
+
+// fail records the first I/O error (I/O goroutine only).
 func (w *Writer) fail(err error) {
 	if w.err == nil {
 		w.err = fmt.Errorf("audit: write %s: %w", w.path, err)

@@ -26,6 +26,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component/binary"
 	"github.com/aios-host/aios-host/component/cabi"
+	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
 	"github.com/aios-host/aios-host/wit"
 )
 
@@ -43,17 +44,21 @@ type Options struct {
 	MemoryLimitPages uint32
 	// CacheDir, if set, holds wazero's compilation cache.
 	CacheDir string
-	// Instrument, when set, rewrites every core module at load time so that
-	// the watchdog can stop a running guest by setting the module's
-	// exported mutable i32 global InterruptGlobal to 1 (the guest traps at
-	// its next loop header). The runtime then runs without wazero's own
-	// termination checks, which cost a goroutine per guest call (the main
-	// call, every cabi_realloc and the post-return). runtimes/wasm
-	// implements such an instrumentation; the host setup may pass it here.
-	// A module the hook refuses makes the provider fall back to wazero's
-	// checks.
-	Instrument      func(core []byte) ([]byte, error)
-	InterruptGlobal string
+	// Instrument rewrites every core module at load time so that the
+	// watchdog can stop a running guest cheaply; nil means
+	// instrument.Module (package runtimes/wasm/instrument), whose protocol
+	// a replacement must follow: an exported mutable i32 global
+	// instrument.TickExport, decremented at loop headers, and a call to
+	// the import aios.tick () -> i32 when it reaches 0. To stop a guest the
+	// watchdog zeroes the global and aios.tick traps. The runtime then runs
+	// without wazero's own termination checks (WithCloseOnContextDone),
+	// which cost a goroutine per guest call (the export, every
+	// cabi_realloc, the post-return) and slow checks in the code. A module
+	// the rewrite refuses makes the provider fall back to those checks.
+	Instrument func(core []byte) ([]byte, error)
+	// NoInstrument switches the instrumentation off: wazero's checks stop
+	// overdue guests (slower calls; for comparison and as a way out).
+	NoInstrument bool
 }
 
 // Loader loads .wasm components.
@@ -113,11 +118,11 @@ type Provider struct {
 	// world is the WIT rebuilt from the binary (witgen.go), built once.
 	worldOnce sync.Once
 	world     *wit.Resolved
-	// interruptGlobal is Options.InterruptGlobal when the modules were
-	// instrumented, else "" (wazero's termination checks are on).
-	interruptGlobal string
-	mu              sync.Mutex
-	closed          bool
+	// instrumented: every core module carries the tick global and import
+	// (Options.Instrument); otherwise wazero's termination checks are on.
+	instrumented bool
+	mu           sync.Mutex
+	closed       bool
 }
 
 // New loads a component from its bytes. name is used in errors and for the
@@ -203,26 +208,32 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 		}
 		mods[k] = mod
 	}
-	if opts.Instrument != nil && opts.InterruptGlobal != "" {
+	if !opts.NoInstrument {
+		rewrite := opts.Instrument
+		if rewrite == nil {
+			rewrite = instrument.Module
+		}
 		inst := make([][]byte, len(mods))
-		ok := true
+		var ierr error
 		for k, m := range mods {
 			if m == nil {
 				continue
 			}
-			if inst[k], err = opts.Instrument(m); err != nil {
-				ok = false
+			if inst[k], ierr = rewrite(m); ierr != nil {
+				ierr = fmt.Errorf("core instance %d: %w", k, ierr)
 				break
 			}
 		}
-		if ok {
-			mods, p.interruptGlobal = inst, opts.InterruptGlobal
+		if ierr == nil {
+			mods, p.instrumented = inst, true
+		} else {
+			opts.Logger.Info("component: a core module cannot be instrumented; interrupting it with wazero's checks (slower calls)", "file", name, "reason", ierr)
 		}
 	}
 	// Extended constant expressions and tail calls are used by
 	// componentize-js's runtimes; both are finished proposals.
 	features := api.CoreFeaturesV2 | experimental.CoreFeaturesExtendedConst | experimental.CoreFeaturesTailCall
-	cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(p.interruptGlobal == "").WithMemoryLimitPages(opts.MemoryLimitPages).WithCoreFeatures(features)
+	cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(!p.instrumented).WithMemoryLimitPages(opts.MemoryLimitPages).WithCoreFeatures(features)
 	if opts.CacheDir != "" {
 		if cache, err := wazero.NewCompilationCacheWithDir(opts.CacheDir); err == nil {
 			cfg = cfg.WithCompilationCache(cache)
@@ -500,7 +511,11 @@ type instance struct {
 	deadline atomic.Int64
 	killed   atomic.Int32
 	ctxSlots [2]uint32 // context.get/set of the running call's task
-	lifted   map[*funcVal]*liftedFn
+	// ticks are the instrumented modules' $tick globals (watchdog.go);
+	// initCtx is the context of a running instantiation (start functions).
+	ticks   []api.MutableGlobal
+	initCtx context.Context
+	lifted  map[*funcVal]*liftedFn
 }
 
 type memAdapter struct{ m api.Memory }
@@ -571,6 +586,9 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 		}
 		hb.NewFunctionBuilder().WithGoModuleFunction(fn, coreTypes(sig.params), coreTypes(sig.results)).Export(fmt.Sprintf("f%d", i))
 	}
+	if p.instrumented {
+		hb.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(inst.tick), nil, []api.ValueType{api.ValueTypeI32}).Export(instrument.TickImport)
+	}
 	hc, err := hb.Compile(ctx)
 	if err != nil {
 		return nil, err
@@ -581,7 +599,7 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	}
 	inst.host = host
 	rctx := experimental.WithImportResolver(ctx, func(name string) api.Module {
-		if name == "h" {
+		if name == "h" || (name == instrument.TickModule && p.instrumented) {
 			return host
 		}
 		var k int
@@ -594,6 +612,9 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 		inst.close()
 		return nil, err
 	}
+	// Start functions run under ctx: aios.tick stops them when it ends.
+	inst.initCtx = ctx
+	defer func() { inst.initCtx = nil }()
 	for k, cm := range p.compiled {
 		if cm == nil {
 			continue
@@ -603,6 +624,13 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 			return fail(fmt.Errorf("core instance %d: %w", k, err))
 		}
 		inst.mods[k] = m
+		if p.instrumented {
+			g, ok := m.ExportedGlobal(instrument.TickExport).(api.MutableGlobal)
+			if !ok {
+				return fail(fmt.Errorf("core instance %d: the instrumented module lacks its %s global", k, instrument.TickExport))
+			}
+			inst.ticks = append(inst.ticks, g)
+		}
 	}
 	for i, lp := range p.plan.lowers {
 		cx, err := inst.context(lp.opts)

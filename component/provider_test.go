@@ -194,14 +194,12 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkComponentCallRecordNoChecks is BenchmarkComponentCallRecord on a
-// runtime without wazero's termination checks (an identity Instrument hook):
-// what a call costs once modules are instrumented instead (see
-// Options.Instrument). The identity hook gives no way to interrupt a guest;
-// this benchmark only measures the call path.
-func BenchmarkComponentCallRecordNoChecks(b *testing.B) {
-	p, err := New(context.Background(), sample(b, "hello"), "hello.wasm", "", Options{
-		Instrument: func(m []byte) ([]byte, error) { return m, nil }, InterruptGlobal: "aios_interrupt"})
+// BenchmarkComponentCallRecordChecks is BenchmarkComponentCallRecord on a
+// runtime with wazero's termination checks instead of the instrumentation
+// (Options.NoInstrument): a goroutine per guest call and checks at every
+// function entry and loop header, for comparison.
+func BenchmarkComponentCallRecordChecks(b *testing.B) {
+	p, err := New(context.Background(), sample(b, "hello"), "hello.wasm", "", Options{NoInstrument: true, CacheDir: testCacheDir()})
 	if err != nil {
 		b.Fatal(err)
 	}

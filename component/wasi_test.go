@@ -2,6 +2,7 @@ package component
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,21 +74,55 @@ func TestGuestOutputCapped(t *testing.T) {
 }
 
 // Deadline and crash through the component runtime directly (the
-// conformance table checks them through the host too).
+// conformance table checks them through the host too), on the instrumented
+// runtime (the default) and on wazero's own checks (the fallback).
 func TestTimeoutAndCrash(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		opts         Options
+		instrumented bool
+	}{
+		{"instrumented", Options{CacheDir: testCacheDir()}, true},
+		{"wazero-checks", Options{CacheDir: testCacheDir(), NoInstrument: true}, false},
+		{"rewrite-refused", Options{CacheDir: testCacheDir(), Instrument: func([]byte) ([]byte, error) { return nil, errors.New("refused") }}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := New(context.Background(), sample(t, "conformance"), "conformance.wasm", "", tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if p.instrumented != tc.instrumented {
+				t.Fatalf("instrumented = %v, want %v", p.instrumented, tc.instrumented)
+			}
+			env := &fakeEnv{}
+			for range 2 { // the second call runs on a fresh instance
+				start := time.Now()
+				_, err := p.Call(context.Background(), &abi.ToolCall{ID: "t", Tool: "sleep", Params: map[string]any{"ms": int64(600000)}, Deadline: time.Now().Add(100 * time.Millisecond)}, env)
+				if abi.CodeOf(err) != abi.Timeout || time.Since(start) > 3*time.Second {
+					t.Fatalf("sleep: %v after %v", err, time.Since(start))
+				}
+			}
+			if _, err := call(t, p, env, "crash", map[string]any{}); abi.CodeOf(err) != abi.ProviderCrashed {
+				t.Fatalf("crash: %v", err)
+			}
+			got, err := call(t, p, env, "add", map[string]any{"a": int64(1), "b": int64(2)})
+			if err != nil || got.(map[string]any)["sum"] != int64(3) {
+				t.Fatalf("after timeout and crash: %v %v", got, err)
+			}
+		})
+	}
+}
+
+// A caller's cancellation stops an instrumented guest too.
+func TestCancelInstrumented(t *testing.T) {
 	p := load(t, "conformance")
-	env := &fakeEnv{}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := p.Call(context.Background(), &abi.ToolCall{ID: "t", Tool: "sleep", Params: map[string]any{"ms": int64(600000)}, Deadline: time.Now().Add(100 * time.Millisecond)}, env)
-	if abi.CodeOf(err) != abi.Timeout || time.Since(start) > 3*time.Second {
+	_, err := p.Call(ctx, &abi.ToolCall{ID: "t", Tool: "sleep", Params: map[string]any{"ms": int64(600000)}}, &fakeEnv{})
+	if abi.CodeOf(err) != abi.Cancelled || time.Since(start) > 3*time.Second {
 		t.Fatalf("sleep: %v after %v", err, time.Since(start))
-	}
-	if _, err := call(t, p, env, "crash", map[string]any{}); abi.CodeOf(err) != abi.ProviderCrashed {
-		t.Fatalf("crash: %v", err)
-	}
-	got, err := call(t, p, env, "add", map[string]any{"a": int64(1), "b": int64(2)})
-	if err != nil || got.(map[string]any)["sum"] != int64(3) {
-		t.Fatalf("after timeout and crash: %v %v", got, err)
 	}
 }
 

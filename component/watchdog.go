@@ -2,20 +2,25 @@ package component
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
 )
 
 // Deadlines. A context.WithDeadline per call costs a timer and several
 // allocations; instead each Provider has one watchdog goroutine that, while
 // calls are in flight, checks their deadlines (and the callers' contexts)
 // every watchGranularity and closes the core modules of an overdue
-// instance. The modules are compiled with wazero's termination checks
-// (WithCloseOnContextDone), so a closed module stops at its next function
-// entry or loop header; the instance is then discarded. The guest runs
+// instance: an instrumented instance (package runtimes/wasm/instrument) has
+// its $tick globals zeroed and traps in aios.tick at its next loop header;
+// modules that could not be instrumented run with wazero's termination
+// checks (WithCloseOnContextDone) and are closed, stopping at their next
+// function entry or loop header. The instance is then discarded. The guest runs
 // under context.Background(): the caller's context never reaches wazero,
 // whose watcher goroutine may outlive the call.
 
@@ -105,19 +110,31 @@ const (
 	killedCancelled = 2
 )
 
-// kill closes the instance's modules so the running call stops.
+// errInterrupted aborts a guest from aios.tick.
+var errInterrupted = errors.New("interrupted by the host watchdog")
+
+// tick implements aios.tick for instrumented modules: called every
+// instrument.Budget loop iterations and as soon as kill zeroes $tick, it
+// traps a stopped call (or an instantiation whose context ended) and
+// otherwise hands out a new budget.
+func (inst *instance) tick(_ context.Context, _ api.Module, stack []uint64) {
+	if inst.killed.Load() != 0 || (inst.initCtx != nil && inst.initCtx.Err() != nil) {
+		panic(errInterrupted)
+	}
+	stack[0] = instrument.Budget
+}
+
+// kill stops the running call: it zeroes the $tick globals of an
+// instrumented instance, else closes its modules (wazero's checks).
 func (inst *instance) kill(reason int32) {
 	if !inst.killed.CompareAndSwap(0, reason) {
 		return
 	}
-	if g := inst.p.interruptGlobal; g != "" {
-		for _, m := range inst.mods {
-			if m == nil {
-				continue
-			}
-			if mg, ok := m.ExportedGlobal(g).(api.MutableGlobal); ok {
-				mg.Set(1)
-			}
+	if inst.p.instrumented {
+		// Each module calls aios.tick at its next loop header, which traps
+		// (inst.tick).
+		for _, g := range inst.ticks {
+			g.Set(0)
 		}
 		return
 	}

@@ -16,11 +16,11 @@ import (
 // AddDefaultAgent adds it with DefaultAgentGrants.
 const DefaultAgent = "mcp"
 
-// DefaultAgentGrants are the grants of the default "mcp" agent: it may call
-// tools, and nothing else — tools that read or write spaces, use inference
-// or the network on its behalf are refused. Define agents.mcp in the
-// configuration to give MCP clients more.
-var DefaultAgentGrants = []string{"CallTool(*)"}
+// DefaultAgentGrants returns the grants of the default "mcp" agent: it may
+// call tools, and nothing else — tools that read or write spaces, use
+// inference or the network on its behalf are refused. Define agents.mcp in
+// the configuration to give MCP clients more.
+func DefaultAgentGrants() []string { return []string{"CallTool(*)"} }
 
 // Defaults of the HTTP side.
 const (
@@ -157,13 +157,14 @@ func AddDefaultAgent(cfg *config.Config) error {
 	if _, ok := cfg.Agents[DefaultAgent]; ok {
 		return nil
 	}
-	if _, err := abi.ParseGrants(DefaultAgentGrants); err != nil {
+	grants := DefaultAgentGrants()
+	if _, err := abi.ParseGrants(grants); err != nil {
 		return err
 	}
 	if cfg.Agents == nil {
 		cfg.Agents = map[string]config.Agent{}
 	}
-	cfg.Agents[DefaultAgent] = config.Agent{Grants: append([]string(nil), DefaultAgentGrants...)}
+	cfg.Agents[DefaultAgent] = config.Agent{Grants: grants}
 	return nil
 }
 

@@ -262,7 +262,7 @@ func TestLoadConfig(t *testing.T) {
 				if err != nil || c.Agent != DefaultAgent {
 					t.Fatalf("err = %v, agent %q", err, c.Agent)
 				}
-				if g := cfg.Agents[DefaultAgent].Grants; !reflect.DeepEqual(g, DefaultAgentGrants) {
+				if g := cfg.Agents[DefaultAgent].Grants; !reflect.DeepEqual(g, DefaultAgentGrants()) {
 					t.Fatalf("default agent grants = %v", g)
 				}
 				return

@@ -80,18 +80,29 @@ func workersCPU(pids []int) int64 {
 // spawn of CPython, SDK import, tool import, registration (the first
 // Load's interpreter probe excluded), then Close.
 func BenchmarkPythonColdStart(b *testing.B) {
-	rt := newRuntime(b, nil)
-	src := filepath.Join(repoRoot(b), "samples", "python", "conformance.py")
-	if err := rt.Probe(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		p, err := rt.Load(context.Background(), abi.Source{Path: src})
-		if err != nil {
-			b.Fatal(err)
-		}
-		_ = p.Close()
+	off := false
+	for _, tc := range []struct {
+		name string
+		pc   func(*python.Config)
+	}{
+		{"sandboxed", nil},
+		{"unconfined", func(c *python.Config) { c.Sandbox = &off }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			rt := newRuntime(b, tc.pc)
+			src := filepath.Join(repoRoot(b), "samples", "python", "conformance.py")
+			if err := rt.Probe(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				p, err := rt.Load(context.Background(), abi.Source{Path: src})
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = p.Close()
+			}
+		})
 	}
 }

@@ -6,7 +6,6 @@ awaitables the worker resolves over its pipe.
 """
 
 import base64
-import inspect
 import re
 
 __all__ = [
@@ -26,6 +25,18 @@ AGENT_ATTR = "__aios_agent__"
 TOOL_ATTR = "__aios_tool__"
 
 _ARG_RE = re.compile(r"^[^()\s]+$")
+
+
+def _cleandoc(doc):
+    """Like inspect's cleandoc, without importing inspect (slow to import)."""
+    lines = doc.expandtabs().split("\n")
+    indent = min((len(l) - len(l.lstrip()) for l in lines[1:] if l.strip()), default=0)
+    out = [lines[0].strip()] + [l[indent:].rstrip() for l in lines[1:]]
+    while out and not out[-1]:
+        out.pop()
+    while out and not out[0]:
+        out.pop(0)
+    return "\n".join(out)
 
 
 def _cap(kind, arg):
@@ -136,7 +147,7 @@ class Agent:
         if not info["name"]:
             info["name"] = cls.__name__
         if not info["description"] and cls.__doc__:
-            info["description"] = inspect.cleandoc(cls.__doc__).split("\n\n")[0]
+            info["description"] = _cleandoc(cls.__doc__).split("\n\n")[0]
         setattr(cls, AGENT_ATTR, info)
         return cls
 
@@ -197,7 +208,7 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         tname = name or target.__name__.replace("_", "-")
         desc = description
         if not desc and target.__doc__:
-            desc = inspect.cleandoc(target.__doc__).split("\n\n")[0]
+            desc = _cleandoc(target.__doc__).split("\n\n")[0]
         d = {"name": tname, "parameters": build_parameters(parameters, required)}
         if desc:
             d["description"] = desc

@@ -19,16 +19,12 @@ tools goes to stderr (which the host logs): the protocol channel is a
 private duplicate of the original stdout.
 """
 
-import asyncio
-import asyncio.events
 import importlib.util
-import inspect
 import json
 import os
 import re
 import sys
 import threading
-import traceback
 import types
 
 from ._core import AGENT_ATTR, TOOL_ATTR, Context, HostOp, ToolError
@@ -55,17 +51,20 @@ class Handler:
 
 
 def _wants_ctx(fn):
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
+    """Whether fn takes (params, ctx) rather than (params). Uses the code
+    object, not inspect (which costs ~10 ms of worker start-up)."""
+    bound = hasattr(fn, "__self__") and hasattr(fn, "__func__")
+    f = getattr(fn, "__func__", fn)
+    code = getattr(f, "__code__", None)
+    if code is None:
         return True
-    n = 0
-    for p in sig.parameters.values():
-        if p.kind == p.VAR_POSITIONAL:
-            return True
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            n += 1
-    return n >= 2
+    if code.co_flags & 0x04:  # *args
+        return True
+    return code.co_argcount - (1 if bound else 0) >= 2
+
+
+def _is_awaitable(r):
+    return isinstance(r, types.CoroutineType) or hasattr(type(r), "__await__")
 
 
 class Worker:
@@ -178,7 +177,10 @@ class Worker:
     # ---- driving handlers ----------------------------------------------
 
     def _get_loop(self):
+        # asyncio is imported on first use only: it costs ~25 ms of worker
+        # start-up, and tools that never touch it should not pay for it.
         if self.loop is None:
+            import asyncio
             self.loop = asyncio.new_event_loop()
         return self.loop
 
@@ -188,10 +190,13 @@ class Worker:
         Host operations are served inline (no event loop); the first time
         the coroutine awaits anything else (asyncio.sleep, a task, gather)
         the rest of it runs on an asyncio loop."""
-        coro = aw if inspect.iscoroutine(aw) else aw.__await__()
-        loop = self._get_loop()
+        coro = aw if isinstance(aw, types.CoroutineType) else aw.__await__()
+        # If asyncio is loaded (the tool imported it), make our loop the
+        # running one so asyncio functions called inline find it.
+        aio = sys.modules.get("asyncio")
+        if aio is not None:
+            aio.events._set_running_loop(self._get_loop())
         value, exc = None, None
-        asyncio.events._set_running_loop(loop)
         try:
             while True:
                 try:
@@ -209,11 +214,12 @@ class Worker:
                 else:
                     break
         finally:
-            asyncio.events._set_running_loop(None)
+            if aio is not None:
+                aio.events._set_running_loop(None)
         return self._run_asyncio(coro, y)
 
     def _run_asyncio(self, coro, first):
-        loop = self.loop
+        loop = self._get_loop()
 
         @types.coroutine
         def bridge(y):
@@ -263,6 +269,7 @@ class Worker:
 
     def _where(self, tb):
         """file:line of the innermost frame in the tool's folder."""
+        import traceback
         where = ""
         folder = os.path.dirname(self.path)
         for fs in traceback.extract_tb(tb):
@@ -286,7 +293,7 @@ class Worker:
                 r = h.fn(params, Context(self, call))
             else:
                 r = h.fn(params)
-            if inspect.isawaitable(r):
+            if _is_awaitable(r):
                 r = self.drive(r)
         except ToolError as e:
             self._error(cid, e.code, e.message, e.data)
@@ -350,6 +357,7 @@ def load(path):
     except LoadError:
         raise
     except BaseException as e:
+        import traceback
         where = path
         for fs in traceback.extract_tb(e.__traceback__):
             if fs.filename == path:
@@ -396,7 +404,7 @@ def load(path):
                 if d is not None:
                     add(d, getattr(inst, k), "%s.%s" % (cls.__name__, k))
     for k, v in list(vars(mod).items()):
-        if inspect.isfunction(v) and v.__module__ == name and hasattr(v, TOOL_ATTR):
+        if isinstance(v, types.FunctionType) and v.__module__ == name and hasattr(v, TOOL_ATTR):
             add(getattr(v, TOOL_ATTR), v, k)
     if not defs:
         raise LoadError("%s registers no tools: decorate methods with @tool(...) inside an @Agent(...) class" % path)
