@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/tetratelabs/wazero/api"
 
@@ -31,6 +32,16 @@ type callState struct {
 	outBuf   [2][]byte // unterminated stdout / stderr lines
 }
 
+// KeepsDeadlines implements abi.DeadlineKeeper: the watchdog stops a guest
+// at most watchGranularity after its deadline (instrumented modules trap in
+// aios.tick, the others are closed), a new instance's start functions run
+// under the call's deadline, and the host interfaces block only in host
+// calls, which run under the caller's context. The WASI subset never
+// sleeps (docs/components.md).
+func (p *Provider) KeepsDeadlines() bool { return true }
+
+var _ abi.DeadlineKeeper = (*Provider)(nil)
+
 // Call implements abi.Provider.
 func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_ any, err error) {
 	t, ok := p.tools[call.Tool]
@@ -51,8 +62,11 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 		dl = call.Deadline.UnixNano()
 	}
 	wctx := context.Background()
-	inst, err := p.get(wctx)
+	inst, err := p.get(dl)
 	if err != nil {
+		if dl > 0 && time.Now().UnixNano() >= dl {
+			return nil, abi.Errorf(abi.Timeout, "component %s: the deadline passed while a new instance was starting: %v", p.reg.Provider.ID, err)
+		}
 		return nil, abi.Errorf(abi.Unavailable, "component %s: new instance: %v", p.reg.Provider.ID, err)
 	}
 	st := &callState{ctx: ctx, wctx: wctx, env: env}

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -699,11 +700,19 @@ func (inst *instance) close() {
 	}
 }
 
-func (p *Provider) get(ctx context.Context) (*instance, error) {
+// get takes an idle instance or makes one; a new instance's start
+// functions run until deadline dl (UnixNano; 0 = none) at most.
+func (p *Provider) get(dl int64) (*instance, error) {
 	select {
 	case inst := <-p.pool:
 		return inst, nil
 	default:
+	}
+	ctx := context.Background()
+	if dl > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, time.Unix(0, dl))
+		defer cancel()
 	}
 	return p.newInstance(ctx)
 }

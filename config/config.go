@@ -72,6 +72,10 @@ type AuditConfig struct {
 	SyncInterval time.Duration `yaml:"sync_interval"`
 	// SyncEvery fsyncs after this many records.
 	SyncEvery int `yaml:"sync_every"`
+	// FlushDelay is how long the writer lets records gather before it
+	// writes them as one group (0: the audit package's default, 1ms). A
+	// process crash can lose the records of at most this long.
+	FlushDelay time.Duration `yaml:"flush_delay"`
 	// Buffer is the queue length between calls and the writer.
 	Buffer int `yaml:"buffer"`
 	// RepairTail cuts an incomplete last line left by a crash at start-up
@@ -97,6 +101,49 @@ type Agent struct {
 	Grants []string `yaml:"grants"`
 	// Rate limits this agent's calls (overrides rate_limits.per_caller).
 	Rate *Rate `yaml:"rate"`
+	// MaxPermission is the highest tool permission level (public, low,
+	// medium, high, critical; seed 001 §2.3) this agent may call, nested
+	// calls made on its behalf included. Empty: see AgentMaxPermission.
+	MaxPermission string `yaml:"max_permission"`
+}
+
+// PermissionRank orders the permission levels: public 0, low 1, medium 2,
+// high 3, critical 4; ok is false for anything else.
+func PermissionRank(level string) (rank int, ok bool) {
+	switch level {
+	case abi.PermissionPublic:
+		return 0, true
+	case abi.PermissionLow:
+		return 1, true
+	case abi.PermissionMedium:
+		return 2, true
+	case abi.PermissionHigh:
+		return 3, true
+	case abi.PermissionCritical:
+		return 4, true
+	}
+	return 0, false
+}
+
+// DefaultMaxPermission is the ceiling of an agent that sets no
+// max_permission and is not the default agent: every level but critical.
+// MCP clients and remote peers (token agents) thus cannot reach critical
+// tools unless their agent is raised explicitly; lower them with e.g.
+// agents.mcp.max_permission: medium.
+const DefaultMaxPermission = abi.PermissionHigh
+
+// AgentMaxPermission returns the permission ceiling of agent name: its
+// max_permission when set; critical for the default agent (default_agent,
+// "cli" unless configured: the local user at the command line); else
+// DefaultMaxPermission.
+func (c *Config) AgentMaxPermission(name string) string {
+	if a, ok := c.Agents[name]; ok && a.MaxPermission != "" {
+		return a.MaxPermission
+	}
+	if name != "" && name == c.DefaultAgent {
+		return abi.PermissionCritical
+	}
+	return DefaultMaxPermission
 }
 
 // Rate is a token bucket: PerSecond tokens per second, Burst at most.

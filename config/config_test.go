@@ -75,6 +75,9 @@ func TestExampleLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if c.Agents["reader"].MaxPermission != "medium" || c.AgentMaxPermission("reader") != "medium" || c.Audit.FlushDelay != time.Millisecond {
+		t.Fatalf("max_permission / flush_delay not decoded: %+v %+v", c.Agents["reader"], c.Audit)
+	}
 	if c.Agents["reader"].Rate.PerSecond != 5 || c.RateLimits.PerTool["analyze-complexity"].Burst != 100 {
 		t.Fatalf("example not decoded: %+v", c)
 	}
@@ -123,6 +126,8 @@ func TestBadConfigs(t *testing.T) {
 		{"trust level", "trust:\n  unsigned: Friendly\n", `c.yaml:2: trust.unsigned: unknown trust level "Friendly"`},
 		{"trust caps level", "trust:\n  caps:\n    Trusted: []\n", `c.yaml:3: trust.caps.Trusted: unknown trust level`},
 		{"rate", "rate_limits:\n  global: {per_second: 0}\n", "rate_limits.global.per_second: must be positive"},
+		{"max permission", "agents:\n  bob:\n    grants: []\n    max_permission: root\n", `c.yaml:4: agents.bob.max_permission: "root" is not one of public, low, medium, high, critical`},
+		{"flush delay", "audit:\n  flush_delay: 2s\n", "c.yaml:2: audit.flush_delay: 2s is not between 0 and 1s"},
 		{"tool rate name", "rate_limits:\n  per_tool:\n    \"a/b\": {per_second: 1}\n", `rate_limits.per_tool["a/b"]: "a/b" is not a tool name`},
 		{"agent name", "agents:\n  \"bad agent\":\n    grants: []\n", `c.yaml:2: agents["bad agent"]: invalid agent name`},
 		{"provider id", "providers:\n  NotReverse:\n    trust: System\n", `c.yaml:2: providers.NotReverse: invalid provider id`},

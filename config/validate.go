@@ -46,6 +46,9 @@ func (c *Config) Validate() error {
 		v.positiveDur("audit.sync_interval", a.SyncInterval)
 		v.positive("audit.sync_every", a.SyncEvery)
 		v.positive("audit.buffer", a.Buffer)
+		if a.FlushDelay < 0 || a.FlushDelay > time.Second {
+			v.bad("audit.flush_delay", fmt.Sprintf("%s is not between 0 and 1s", a.FlushDelay))
+		}
 	}
 
 	l := c.Limits
@@ -72,6 +75,9 @@ func (c *Config) Validate() error {
 		ag := c.Agents[name]
 		v.caps(p+".grants", ag.Grants)
 		v.rate(p+".rate", ag.Rate)
+		if _, ok := PermissionRank(ag.MaxPermission); ag.MaxPermission != "" && !ok {
+			v.bad(p+".max_permission", fmt.Sprintf("%q is not one of public, low, medium, high, critical", ag.MaxPermission))
+		}
 	}
 
 	v.rate("rate_limits.global", c.RateLimits.Global)

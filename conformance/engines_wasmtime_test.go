@@ -13,7 +13,6 @@ import (
 	wtcomp "github.com/aios-host/aios-host/component/wasmtime"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
-	"github.com/aios-host/aios-host/runtimes/wasm"
 )
 
 // engineBenchHost is newWASMBenchHost with the provider from load.
@@ -49,24 +48,8 @@ func benchCall(b *testing.B, h *host.Host, call *abi.ToolCall) {
 	}
 }
 
-// BenchmarkPipelineWASMEchoEngine: host.Call of the WASM conformance guest's
-// echo ({"value":"hello"} as a Go map, whole pipeline) on each engine.
-func BenchmarkPipelineWASMEchoEngine(b *testing.B) {
-	path := filepath.Join(repoRootB(b), "build", "wasm", "conformance.wasm")
-	for _, engine := range wasm.Engines() {
-		b.Run(engine, func(b *testing.B) {
-			h := engineBenchHost(b, func() (abi.Provider, error) {
-				l, err := wasm.NewEngineLoader(engine, wasm.Options{Config: wasm.Config{CacheDir: wasmCacheDir(), PoolSize: 4}})
-				if err != nil {
-					return nil, err
-				}
-				b.Cleanup(func() { _ = l.(interface{ Close() error }).Close() })
-				return l.Load(context.Background(), abi.Source{Path: path})
-			})
-			benchCall(b, h, &abi.ToolCall{Caller: "bench", Tool: "echo", Params: map[string]any{"value": benchEchoValue}})
-		})
-	}
-}
+// The core-module engines are compared by BenchmarkPipelineWASMEcho/{wazero,
+// wasmtime} (wasm_test.go), which runs once per engine compiled in.
 
 // BenchmarkPipelineComponentEchoEngine: the same call of the component
 // conformance provider (C, a JSON tool) on each engine.

@@ -49,8 +49,8 @@ const benchEchoValue = "hello"
 
 // newWASMBenchHost is a host with the whole pipeline on (grants, rate
 // limits, params schema, deadline, result normalization, no audit file)
-// serving the WASM conformance guest.
-func newWASMBenchHost(b *testing.B) *host.Host {
+// serving the WASM conformance guest on the named engine.
+func newWASMBenchHost(b *testing.B, engine string) *host.Host {
 	b.Helper()
 	path := filepath.Join(repoRootB(b), "build", "wasm", "conformance.wasm")
 	if _, err := os.Stat(path); err != nil {
@@ -67,11 +67,13 @@ func newWASMBenchHost(b *testing.B) *host.Host {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = h.Close() })
-	l, err := wasm.NewLoader(wasm.Options{Config: wasm.Config{CacheDir: wasmCacheDir(), PoolSize: 4}})
+	l, err := wasm.NewEngineLoader(engine, wasm.Options{Config: wasm.Config{CacheDir: wasmCacheDir(), PoolSize: 4}})
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { _ = l.Close() })
+	if c, ok := l.(interface{ Close() error }); ok {
+		b.Cleanup(func() { _ = c.Close() })
+	}
 	p, err := l.Load(context.Background(), abi.Source{Path: path})
 	if err != nil {
 		b.Fatal(err)
@@ -100,19 +102,24 @@ func repoRootB(b *testing.B) string {
 // {"value":"hello"} given as a Go map (as an in-process caller does):
 // lookup, capability check, rate limit, schema validation, deadline, pool,
 // MessagePack encode into guest memory, the guest's decode/dispatch/encode,
-// result decode.
+// result decode. One sub-benchmark per engine compiled in
+// (wasm.Engines()): /wazero always, /wasmtime with -tags wasmtime.
 func BenchmarkPipelineWASMEcho(b *testing.B) {
-	h := newWASMBenchHost(b)
-	ctx := context.Background()
-	params := map[string]any{"value": benchEchoValue}
-	call := &abi.ToolCall{Caller: "bench", Tool: "echo", Params: params}
-	wasmCPU(b, func() {
-		for b.Loop() {
-			if _, err := h.Call(ctx, call); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	for _, engine := range wasm.Engines() {
+		b.Run(engine, func(b *testing.B) {
+			h := newWASMBenchHost(b, engine)
+			ctx := context.Background()
+			params := map[string]any{"value": benchEchoValue}
+			call := &abi.ToolCall{Caller: "bench", Tool: "echo", Params: params}
+			wasmCPU(b, func() {
+				for b.Loop() {
+					if _, err := h.Call(ctx, call); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
 }
 
 // wasmCPU reports cpu-ns/op (process CPU time per op) beside the wall
@@ -129,31 +136,35 @@ func wasmCPU(b *testing.B, run func()) {
 }
 
 // BenchmarkPipelineWASMEchoParallel is the same call from GOMAXPROCS
-// goroutines (run with -cpu 1,2 for the pool's scaling).
+// goroutines (run with -cpu 1,2 for the pool's scaling), per engine.
 func BenchmarkPipelineWASMEchoParallel(b *testing.B) {
-	h := newWASMBenchHost(b)
-	ctx := context.Background()
-	// Fill the pool first: instantiation is not what this measures.
-	done := make(chan struct{})
-	for range 4 {
-		go func() {
-			_, _ = h.Call(ctx, &abi.ToolCall{Caller: "bench", Tool: "sleep", Params: map[string]any{"ms": int64(20)}})
-			done <- struct{}{}
-		}()
-	}
-	for range 4 {
-		<-done
-	}
-	wasmCPU(b, func() {
-		b.RunParallel(func(pb *testing.PB) {
-			call := &abi.ToolCall{Caller: "bench", Tool: "echo", Params: map[string]any{"value": benchEchoValue}}
-			for pb.Next() {
-				if _, err := h.Call(ctx, call); err != nil {
-					b.Fatal(err)
-				}
+	for _, engine := range wasm.Engines() {
+		b.Run(engine, func(b *testing.B) {
+			h := newWASMBenchHost(b, engine)
+			ctx := context.Background()
+			// Fill the pool first: instantiation is not what this measures.
+			done := make(chan struct{})
+			for range 4 {
+				go func() {
+					_, _ = h.Call(ctx, &abi.ToolCall{Caller: "bench", Tool: "sleep", Params: map[string]any{"ms": int64(20)}})
+					done <- struct{}{}
+				}()
 			}
+			for range 4 {
+				<-done
+			}
+			wasmCPU(b, func() {
+				b.RunParallel(func(pb *testing.PB) {
+					call := &abi.ToolCall{Caller: "bench", Tool: "echo", Params: map[string]any{"value": benchEchoValue}}
+					for pb.Next() {
+						if _, err := h.Call(ctx, call); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			})
 		})
-	})
+	}
 }
 
 // BenchmarkRawWazeroEcho calls the same guest export (aios_call) with the

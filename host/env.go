@@ -72,7 +72,7 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 		ctx = &f.ctx
 	}
 	h := f.h
-	nf := &frame{h: h, caller: f.entry.Provider.Info.ID, grants: f.nestedGrants()}
+	nf := &frame{h: h, caller: f.entry.Provider.Info.ID, grants: f.nestedGrants(), maxPerm: f.maxPerm}
 	in := abi.ToolCall{ParentID: f.call.ID, Caller: nf.caller, Tool: tool, Version: version, Params: params, Depth: f.call.Depth + 1}
 	v, _, err := h.dispatch(ctx, nf, &in, nil, nil, f.call.Deadline)
 	return v, err

@@ -55,6 +55,7 @@ type Host struct {
 	ids     *callIDs
 	infer   *inferenceClient
 	grants  grantCache // nested-call grants
+	obs     observers  // OnCall
 
 	warned sync.Map // *registry.Entry → struct{}: deprecation already logged
 	mu     sync.Mutex

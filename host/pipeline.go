@@ -11,6 +11,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/registry"
 	"golang.org/x/time/rate"
 )
@@ -45,7 +46,11 @@ type frame struct {
 	grants abi.Grants // the caller's effective grants
 	ctx    callCtx    // the provider's context
 	ended  atomic.Bool
-	idBuf  [32]byte // the bytes of the call id (see callIDs.frameID)
+	// maxPerm is the highest tool permission level this call may reach
+	// (config.PermissionRank): the agent's max_permission, inherited by
+	// nested calls.
+	maxPerm int8
+	idBuf   [32]byte // the bytes of the call id (see callIDs.frameID)
 }
 
 // Call runs call through the whole pipeline and returns the tool's result
@@ -72,7 +77,7 @@ func (h *Host) CallWithInfo(ctx context.Context, call *abi.ToolCall) (any, CallI
 	var lim *rate.Limiter
 	var deny *abi.ToolError
 	if ag := h.pol.agents[call.Caller]; ag != nil {
-		f.grants, lim = ag.grants, ag.lim
+		f.grants, lim, f.maxPerm = ag.grants, ag.lim, ag.maxPerm
 	} else {
 		deny = h.unknownCaller(call.Caller)
 	}
@@ -146,6 +151,9 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	if terr = checkCaps(f.caller, f.grants, entry, in.Depth > 0); terr != nil {
 		goto done
 	}
+	if terr = checkPermission(f.caller, f.maxPerm, entry, in.Depth > 0); terr != nil {
+		goto done
+	}
 
 	// 3. rate limits: caller, tool, global
 	if terr = h.checkRate(start, callerLim, f.caller, entry); terr != nil {
@@ -215,6 +223,18 @@ done:
 	}
 	if h.audit != nil {
 		h.logAudit(start, in, f, entry, &info, params, result, terr)
+	}
+	if obs := h.obs.list.Load(); obs != nil {
+		st := CallStats{CallID: info.CallID, ParentID: in.ParentID, Caller: f.caller, Tool: info.Tool,
+			Version: info.Version, Runtime: info.Runtime, Provider: info.Provider, Latency: info.Latency,
+			Nested: in.Depth > 0, Depth: in.Depth}
+		if entry != nil {
+			st.Tool = entry.Def.Name
+		}
+		if terr != nil {
+			st.Code = terr.Code
+		}
+		h.notify(*obs, st)
 	}
 	f.ended.Store(true)
 	f.ctx.release()
@@ -299,6 +319,34 @@ func checkCaps(caller string, grants abi.Grants, e *registry.Entry, nested bool)
 		msg += " (a nested call holds only what both its caller and its provider hold: " + grantList(grants) + ")"
 	}
 	return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg, Data: map[string]any{"missing": req.String(), "caller": caller}}
+}
+
+// permissionNames are the permission levels by config.PermissionRank.
+var permissionNames = [...]string{abi.PermissionPublic, abi.PermissionLow, abi.PermissionMedium, abi.PermissionHigh, abi.PermissionCritical}
+
+// checkPermission is the per-tool policy's permission gate (part of check
+// 3): the tool's permission level must not exceed the caller's ceiling
+// (agents.<name>.max_permission; a nested call inherits the ceiling of
+// the agent that started it).
+func checkPermission(caller string, maxPerm int8, e *registry.Entry, nested bool) *abi.ToolError {
+	level := e.Def.PermissionLevel
+	rank, ok := config.PermissionRank(level)
+	if !ok {
+		level, rank = registry.DefaultPermission, 2
+	}
+	if rank <= int(maxPerm) {
+		return nil
+	}
+	max := permissionNames[maxPerm]
+	msg := "tool " + e.Def.Name + "@" + e.Def.Version + " has permission level " + level + "; caller " + strconv.Quote(caller) +
+		" may call tools up to level " + max
+	if nested {
+		msg += " (a nested call keeps the ceiling of the agent that started it)"
+	} else {
+		msg += " (agents." + caller + ".max_permission)"
+	}
+	return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg,
+		Data: map[string]any{"caller": caller, "permission_level": level, "max_permission": max}}
 }
 
 // checkRate applies the caller's, the tool's, the provider's and the

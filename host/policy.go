@@ -16,6 +16,9 @@ type agentPolicy struct {
 	name   string
 	grants abi.Grants
 	lim    *rate.Limiter // nil: no per-caller limit
+	// maxPerm is the highest tool permission level the agent may call
+	// (config.PermissionRank; agents.<name>.max_permission).
+	maxPerm int8
 }
 
 // policy is the immutable, pre-parsed form of the config's security and
@@ -81,7 +84,12 @@ func newPolicy(cfg *config.Config) (*policy, error) {
 		if err != nil {
 			return nil, fmt.Errorf("config: agents.%s.grants: %w", name, err)
 		}
-		ap := &agentPolicy{name: name, grants: g, lim: newLimiter(cfg.RateLimits.PerCaller)}
+		level := cfg.AgentMaxPermission(name)
+		rank, ok := config.PermissionRank(level)
+		if !ok {
+			return nil, fmt.Errorf("config: agents.%s.max_permission: %q is not one of public, low, medium, high, critical", name, level)
+		}
+		ap := &agentPolicy{name: name, grants: g, lim: newLimiter(cfg.RateLimits.PerCaller), maxPerm: int8(rank)}
 		if a.Rate != nil {
 			ap.lim = newLimiter(a.Rate)
 		}

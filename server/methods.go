@@ -101,9 +101,7 @@ func (s *Server) toolsCall(ctx context.Context, sess *session, params json.RawMe
 	if p.TimeoutMS > 0 {
 		call.Deadline = time.Now().Add(time.Duration(p.TimeoutMS) * time.Millisecond)
 	}
-	start := time.Now()
-	v, info, err := s.h.CallWithInfo(ctx, call)
-	s.metrics.call(p.Name, info.Runtime, abi.CodeOf(err), time.Since(start))
+	v, info, err := s.h.CallWithInfo(ctx, call) // counted in metrics by the host's OnCall observer
 	if err != nil {
 		return nil, jsonrpc.FromError(err)
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -10,14 +11,19 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/host"
 )
 
 // Metrics are the Prometheus metrics served at /metrics. Each Metrics has
 // its own registry (no global state).
 //
-//	aios_tool_calls_total{tool,runtime,code}          calls served over the API (code "OK" on success)
+//	aios_tool_calls_total{tool,runtime,code}          every call through the host's pipeline — API, CLI,
+//	                                                  MCP and nested calls (code "OK" on success)
+//	aios_tool_calls_nested_total{runtime}             the nested ones (a tool calling a tool)
 //	aios_tool_call_errors_total{code}                 failed calls by abi error code
 //	aios_tool_call_duration_seconds{tool,runtime}     latency histogram
+//	aios_provider_pool{provider,runtime,state}        idle / busy workers of providers that implement
+//	                                                  host.PoolStats (read at scrape)
 //	aios_rpc_requests_total{transport,method}         JSON-RPC requests
 //	aios_providers{runtime}, aios_tools               registry sizes (read at scrape)
 //	aios_subscribers                                  live tools_changed subscriptions
@@ -25,6 +31,7 @@ import (
 type Metrics struct {
 	reg         *prometheus.Registry
 	calls       *prometheus.CounterVec
+	nested      *prometheus.CounterVec
 	errors      *prometheus.CounterVec
 	latency     *prometheus.HistogramVec
 	rpcs        *prometheus.CounterVec
@@ -32,7 +39,13 @@ type Metrics struct {
 	subscribers prometheus.Gauge
 	providers   *prometheus.Desc
 	tools       *prometheus.Desc
+	pool        *prometheus.Desc
 	srv         *Server
+
+	mu      sync.Mutex
+	bound   *host.Host // the host whose calls are observed
+	unbind  func()
+	servers int // servers attached to this Metrics
 }
 
 // NewMetrics makes the metric set.
@@ -40,7 +53,9 @@ func NewMetrics() *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "aios_tool_calls_total",
-			Help: "Tool calls served over the API, by tool, runtime and outcome code (OK on success)."}, []string{"tool", "runtime", "code"}),
+			Help: "Tool calls through the host's pipeline (API, CLI, MCP, nested), by tool, runtime and outcome code (OK on success)."}, []string{"tool", "runtime", "code"}),
+		nested: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "aios_tool_calls_nested_total",
+			Help: "Nested tool calls (a tool calling a tool through the host), by runtime of the called tool."}, []string{"runtime"}),
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "aios_tool_call_errors_total",
 			Help: "Failed tool calls by abi error code."}, []string{"code"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "aios_tool_call_duration_seconds",
@@ -54,13 +69,53 @@ func NewMetrics() *Metrics {
 			Help: "Live tools_changed subscriptions (socket and SSE)."}),
 		providers: prometheus.NewDesc("aios_providers", "Registered providers by runtime.", []string{"runtime"}, nil),
 		tools:     prometheus.NewDesc("aios_tools", "Registered tool versions.", nil, nil),
+		pool: prometheus.NewDesc("aios_provider_pool", "Workers or instances of a provider's pool by state (idle, busy); only providers implementing host.PoolStats.",
+			[]string{"provider", "runtime", "state"}, nil),
 	}
-	m.reg.MustRegister(m.calls, m.errors, m.latency, m.rpcs, m.reloads, m.subscribers, registryCollector{m},
+	m.reg.MustRegister(m.calls, m.nested, m.errors, m.latency, m.rpcs, m.reloads, m.subscribers, registryCollector{m},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
-func (m *Metrics) attach(s *Server) { m.srv = s }
+// attach binds m to s and observes every call of s's host (once per host,
+// however many servers share m).
+func (m *Metrics) attach(s *Server) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.srv = s
+	m.servers++
+	if m.bound != s.h {
+		if m.unbind != nil {
+			m.unbind()
+		}
+		m.bound, m.unbind = s.h, s.h.OnCall(m.observe)
+	}
+}
+
+// detach undoes attach when the last server using m closes.
+func (m *Metrics) detach() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.servers--; m.servers <= 0 && m.unbind != nil {
+		m.unbind()
+		m.bound, m.unbind = nil, nil
+	}
+}
+
+// Observe records one finished call; it is registered with the host's
+// OnCall by the server, and can be registered with any host directly.
+func (m *Metrics) Observe(st host.CallStats) { m.observe(st) }
+
+func (m *Metrics) observe(st host.CallStats) {
+	m.call(st.Tool, st.Runtime, st.Code, st.Latency)
+	if st.Nested {
+		rt := st.Runtime
+		if rt == "" {
+			rt = "none"
+		}
+		m.nested.WithLabelValues(rt).Inc()
+	}
+}
 
 var knownMethods = map[string]bool{"tools/list": true, "tools/call": true, "aios/registry.search": true,
 	"aios/registry.info": true, "aios/registry.refresh": true, "aios/registry.subscribe": true, "aios/registry.unsubscribe": true}
@@ -100,6 +155,7 @@ type registryCollector struct{ m *Metrics }
 func (c registryCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.m.providers
 	ch <- c.m.tools
+	ch <- c.m.pool
 }
 
 func (c registryCollector) Collect(ch chan<- prometheus.Metric) {
@@ -110,6 +166,11 @@ func (c registryCollector) Collect(ch chan<- prometheus.Metric) {
 	by := map[string]int{}
 	for _, p := range reg.Providers() {
 		by[p.Info.Runtime]++
+		if ps, ok := p.Impl.(host.PoolStats); ok {
+			idle, busy := ps.PoolStats()
+			ch <- prometheus.MustNewConstMetric(c.m.pool, prometheus.GaugeValue, float64(idle), p.Info.ID, p.Info.Runtime, "idle")
+			ch <- prometheus.MustNewConstMetric(c.m.pool, prometheus.GaugeValue, float64(busy), p.Info.ID, p.Info.Runtime, "busy")
+		}
 	}
 	for rt, n := range by {
 		ch <- prometheus.MustNewConstMetric(c.m.providers, prometheus.GaugeValue, float64(n), rt)

@@ -250,6 +250,7 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.metrics.detach()
 	lns, srvs := s.listeners, s.https
 	for c := range s.conns {
 		c.Close()

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -497,3 +498,65 @@ func TestRegistrySearchAndInfo(t *testing.T) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// pooled is a provider that reports a worker pool (host.PoolStats).
+type pooled struct{ *native.Provider }
+
+func (pooled) PoolStats() (idle, busy int) { return 3, 1 }
+
+// TestMetricsSeeHostCalls: calls made on the host directly — not through
+// the server — and nested calls show up in /metrics (the server observes
+// the host with OnCall), and pool sizes of providers implementing
+// host.PoolStats are exported.
+func TestMetricsSeeHostCalls(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	p := native.New(abi.ProviderInfo{ID: "org.test.pooled", Capabilities: []string{"CallTool(*)"}})
+	p.MustRegister(abi.ToolDef{Name: "outer"}, func(ctx context.Context, params any, env abi.Env) (any, error) {
+		return env.CallTool(ctx, "echo", "", map[string]any{"value": 1})
+	})
+	if err := ts.h.AddProvider(context.Background(), pooled{p}, host.ProviderMeta{Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for range 2 {
+		if _, err := ts.h.Call(ctx, &abi.ToolCall{Caller: "cli", Tool: "outer", Params: map[string]any{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ts.h.Call(ctx, &abi.ToolCall{Caller: "cli", Tool: "no-such-tool", Params: map[string]any{}}); abi.CodeOf(err) != abi.NotFound {
+		t.Fatalf("unknown tool: %v", err)
+	}
+	resp, err := http.Get(ts.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	metrics := string(body)
+	for _, want := range []string{
+		`aios_tool_calls_total{code="OK",runtime="native",tool="outer"} 2`,
+		`aios_tool_calls_total{code="OK",runtime="native",tool="echo"} 2`,
+		`aios_tool_calls_nested_total{runtime="native"} 2`,
+		`aios_tool_calls_total{code="NotFound",runtime="none",tool="unknown"} 1`,
+		`aios_tool_call_errors_total{code="NotFound"} 1`,
+		`aios_tool_call_duration_seconds_count{runtime="native",tool="outer"} 2`,
+		`aios_provider_pool{provider="org.test.pooled",runtime="native",state="idle"} 3`,
+		`aios_provider_pool{provider="org.test.pooled",runtime="native",state="busy"} 1`,
+	} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	// After the server closes, the host no longer feeds its metrics.
+	ts.s.Close()
+	if _, err := ts.h.Call(ctx, &abi.ToolCall{Caller: "cli", Tool: "outer", Params: map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	rec := httptest.NewRecorder()
+	ts.s.Metrics().Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	out.WriteString(rec.Body.String())
+	if !strings.Contains(out.String(), `aios_tool_calls_total{code="OK",runtime="native",tool="outer"} 2`) {
+		t.Errorf("calls after Close were counted")
+	}
+}

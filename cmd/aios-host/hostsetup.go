@@ -160,6 +160,7 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 			Buffer:       cfg.Audit.Buffer,
 			SyncInterval: cfg.Audit.SyncInterval,
 			SyncEvery:    cfg.Audit.SyncEvery,
+			FlushDelay:   cfg.Audit.FlushDelay,
 			RepairTail:   cfg.Audit.RepairTail,
 			Logger:       log,
 		})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sort"
+	"unsafe"
 
 	"github.com/aios-host/aios-host/guest/go/wire"
 )
@@ -119,6 +120,36 @@ type registry struct {
 	out      []byte // the result buffer, reused; valid until the next call
 	call     Call   // the call being served, reused
 	it       wire.MapIter
+	strs     strArena // the call's id, caller, parent id and version
+}
+
+// strArena makes the short strings of each call (id, caller, ...) without
+// an allocation each: they are carved from a chunk that is never written
+// again once handed out, so they stay valid and immutable as long as a
+// handler keeps them (keeping one keeps its chunk). In a wasm guest every
+// allocation, and the garbage collections they bring, are costly: two
+// string allocations per call made the echo call 25 % slower.
+type strArena struct{ buf []byte }
+
+const (
+	arenaChunk = 4096
+	arenaMax   = 256 // longer strings are allocated on their own
+)
+
+func (a *strArena) str(v []byte) string {
+	b, err := wire.StringBytes(v)
+	switch {
+	case err != nil || len(b) == 0:
+		return ""
+	case len(b) > arenaMax:
+		return string(b)
+	}
+	if cap(a.buf)-len(a.buf) < len(b) {
+		a.buf = make([]byte, 0, arenaChunk)
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, b...)
+	return unsafe.String(&a.buf[start], len(b))
 }
 
 var reg = registry{handlers: map[string]*handler{}}
@@ -270,13 +301,13 @@ func serve(msg []byte) []byte {
 		case "params":
 			params = v
 		case "id":
-			c.ID, _ = wire.ReadString(v)
+			c.ID = reg.strs.str(v)
 		case "caller":
-			c.Caller, _ = wire.ReadString(v)
+			c.Caller = reg.strs.str(v)
 		case "parent_id":
-			c.ParentID, _ = wire.ReadString(v)
+			c.ParentID = reg.strs.str(v)
 		case "version":
-			c.Version, _ = wire.ReadString(v)
+			c.Version = reg.strs.str(v)
 		case "depth":
 			if d, err := wire.DecodeValue(v); err == nil {
 				if n, ok := d.(int64); ok {

@@ -128,3 +128,43 @@ func BenchmarkServeGeneric(b *testing.B) {
 		serve(msg)
 	}
 }
+
+// The call's strings come from an arena; once handed out they never
+// change, across chunk rollovers, and long or malformed ones are handled.
+func TestStrArena(t *testing.T) {
+	var a strArena
+	long := strings.Repeat("L", arenaMax+1)
+	type kept struct{ got, want string }
+	var all []kept
+	for i := range 3 * arenaChunk / 8 { // several chunks
+		want := "id-" + strings.Repeat("x", i%40)
+		all = append(all, kept{a.str(wire.AppendString(nil, want)), want})
+	}
+	all = append(all, kept{a.str(wire.AppendString(nil, long)), long})
+	all = append(all, kept{a.str(wire.AppendString(nil, "")), ""})
+	all = append(all, kept{a.str([]byte{0xc0}), ""})          // nil: not a string
+	all = append(all, kept{a.str([]byte{0xa5, 'a', 'b'}), ""}) // truncated
+	for i := 0; i < 100; i++ {
+		_ = a.str(wire.AppendString(nil, "overwrite?"))
+	}
+	for i, k := range all {
+		if k.got != k.want {
+			t.Fatalf("string %d = %q, want %q", i, k.got, k.want)
+		}
+	}
+}
+
+func BenchmarkServeRawEcho(b *testing.B) {
+	register()
+	msg := wire.AppendMapHeader(nil, 4)
+	msg = wire.AppendString(wire.AppendString(msg, "id"), "h1-123456")
+	msg = wire.AppendString(wire.AppendString(msg, "tool"), "raw")
+	msg = wire.AppendString(wire.AppendString(msg, "caller"), "bench")
+	msg, _ = wire.AppendValue(wire.AppendString(msg, "params"), map[string]any{"value": "hello"})
+	b.ReportAllocs()
+	for b.Loop() {
+		if out := serve(msg); len(out) == 0 {
+			b.Fatal("no result")
+		}
+	}
+}

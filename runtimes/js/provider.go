@@ -62,11 +62,8 @@ func (p *Provider) Close() error {
 // Call implements abi.Provider.
 func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
 	idx, ok := p.index[call.Tool]
-	if !ok {
-		return nil, abi.Errorf(abi.NotFound, "provider %s has no tool %q", p.reg.Provider.ID, call.Tool)
-	}
-	if p.closed.Load() || p.rt.closed.Load() {
-		return nil, abi.Errorf(abi.Unavailable, "provider %s is closed", p.reg.Provider.ID)
+	if !ok || p.closed.Load() || p.rt.closed.Load() {
+		return nil, p.refuse(call.Tool, ok)
 	}
 	w, err := p.get(ctx)
 	if err != nil {
@@ -94,6 +91,16 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 	return res, nil
 }
 
+// refuse is Call's cold path (kept out of Call's frame).
+//
+//go:noinline
+func (p *Provider) refuse(tool string, known bool) error {
+	if !known {
+		return abi.Errorf(abi.NotFound, "provider %s has no tool %q", p.reg.Provider.ID, tool)
+	}
+	return abi.Errorf(abi.Unavailable, "provider %s is closed", p.reg.Provider.ID)
+}
+
 // get takes an idle runtime, makes a new one while the pool has room, or
 // waits for one.
 func (p *Provider) get(ctx context.Context) (*worker, error) {
@@ -101,7 +108,14 @@ func (p *Provider) get(ctx context.Context) (*worker, error) {
 	case w := <-p.free:
 		return w, nil
 	default:
+		return p.getSlow(ctx)
 	}
+}
+
+// getSlow makes a runtime or waits for one.
+//
+//go:noinline
+func (p *Provider) getSlow(ctx context.Context) (*worker, error) {
 	select {
 	case w := <-p.free:
 		return w, nil

@@ -88,34 +88,47 @@ func (w *worker) run(ctx context.Context, idx int, call *abi.ToolCall, env abi.E
 	case <-w.abandon: // stale signal from an earlier call
 	default:
 	}
-	w.req = request{ctx: ctx, idx: idx, call: call, env: env, deadline: deadline}
-	w.reqs <- &w.req
+	r := &w.req
+	r.ctx, r.idx, r.call, r.env, r.deadline = ctx, idx, call, env, deadline
+	w.reqs <- r
 	select {
 	case <-w.done:
 	case <-w.abandon:
-		w.mu.Lock()
-		finished := w.finished
-		te = w.interrupted
-		if !finished {
-			w.abandoned = true
-		}
-		w.mu.Unlock()
-		if !finished {
-			if te == nil {
-				te = &abi.ToolError{Code: abi.Timeout, Message: w.timeoutMessage()}
-			}
-			te = &abi.ToolError{Code: te.Code, Message: te.Message + " (the runtime did not stop within " +
-				abandonGrace.String() + ", it was abandoned)", Data: te.Data}
+		if te, lost := w.giveUp(); lost {
 			return nil, te, fateLost // serve drops the worker
 		}
 		<-w.done
 	}
-	r := w.req
-	w.req = request{}
+	res, te = r.res, r.te
+	fate = fateReuse
 	if r.discard {
-		return r.res, r.te, fateDiscard
+		fate = fateDiscard
 	}
-	return r.res, r.te, fateReuse
+	*r = request{}
+	return res, te, fate
+}
+
+// giveUp marks the current request abandoned unless serve finished it
+// meanwhile. It is off run's path to keep run's frame small: run executes
+// on the host's per-call goroutine, whose stack starts small.
+//
+//go:noinline
+func (w *worker) giveUp() (*abi.ToolError, bool) {
+	w.mu.Lock()
+	finished := w.finished
+	te := w.interrupted
+	if !finished {
+		w.abandoned = true
+	}
+	w.mu.Unlock()
+	if finished {
+		return nil, false
+	}
+	if te == nil {
+		te = &abi.ToolError{Code: abi.Timeout, Message: w.timeoutMessage()}
+	}
+	return &abi.ToolError{Code: te.Code, Message: te.Message + " (the runtime did not stop within " +
+		abandonGrace.String() + ", it was abandoned)", Data: te.Data}, true
 }
 
 // workerFate says what Provider.Call does with a worker after run.

@@ -1,8 +1,12 @@
 package python_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -187,5 +191,84 @@ func TestConfigSection(t *testing.T) {
 		if err != nil || !tc.check(c) {
 			t.Fatalf("#%d: got %+v, %v", i, c, err)
 		}
+	}
+}
+
+// syncBuffer is a goroutine-safe log sink.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestChattyToolDoesNotFloodLog: print() output is logged, capped per second.
+func TestChattyToolDoesNotFloodLog(t *testing.T) {
+	var logs syncBuffer
+	rt, err := python.New(python.DefaultConfig(), slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := rt.Load(context.Background(), abi.Source{Path: writeTool(t, "chatty.py", `from aios_sdk import Agent, tool
+@Agent(id="org.test.chatty")
+class Chatty:
+    @tool(name="chat")
+    def chat(self, params):
+        for i in range(1000):
+            print("line", i)
+        return {"ok": True}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := p.Call(context.Background(), &abi.ToolCall{ID: "c1", Tool: "chat", Params: map[string]any{}}, nil)
+	if err != nil || v.(map[string]any)["ok"] != true {
+		t.Fatalf("chat: %v %v", v, err)
+	}
+	_ = p.Close()
+	for i := 0; !strings.Contains(logs.String(), "python stderr lines suppressed"); i++ {
+		if i == 300 {
+			t.Fatalf("no suppression reported; log has %d lines", strings.Count(logs.String(), "\n"))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := strings.Count(logs.String(), `msg="python stderr" `); n < 50 || n > 200 {
+		t.Fatalf("%d stderr lines logged for 1000 printed, want about 100", n)
+	}
+}
+
+// TestIdleWorkerKilled: a worker killed from outside while idle is noticed
+// and replaced; the next call is served.
+func TestIdleWorkerKilled(t *testing.T) {
+	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
+	p, err := rt.Load(context.Background(), abi.Source{Path: writeTool(t, "m.py", misbehaving)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	pids := p.(*python.Provider).WorkerPIDs()
+	if len(pids) != 1 {
+		t.Fatalf("want one warm worker, have %v", pids)
+	}
+	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	v, err := p.Call(context.Background(), &abi.ToolCall{ID: "c1", Tool: "ok", Params: map[string]any{}, Deadline: time.Now().Add(10 * time.Second)}, nil)
+	if err != nil || v.(map[string]any)["ok"] != true {
+		t.Fatalf("after the idle worker was killed: %v, %v", v, err)
+	}
+	if now := p.(*python.Provider).WorkerPIDs(); len(now) != 1 || now[0] == pids[0] {
+		t.Fatalf("workers %v after replacing %d", now, pids[0])
 	}
 }

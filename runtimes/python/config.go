@@ -18,6 +18,7 @@ import (
 //	    startup_timeout: 10s            # start + import + register
 //	    sandbox: true                   # false runs workers unconfined (debugging only)
 //	    sdk_path: ""                    # folder holding aios_sdk/ (default: the embedded copy)
+//	    site: false                     # true runs site.py (.pth files) in workers: slower start
 type Config struct {
 	Interpreter    string        `yaml:"interpreter"`
 	PoolSize       int           `yaml:"pool_size"`
@@ -26,6 +27,10 @@ type Config struct {
 	StartupTimeout time.Duration `yaml:"startup_timeout"`
 	Sandbox        *bool         `yaml:"sandbox"`
 	SDKPath        string        `yaml:"sdk_path"`
+	// Site runs site.py in workers (python3 without -S), so .pth files'
+	// import lines run; slower start. Without it the site-packages folders
+	// are on sys.path anyway.
+	Site bool `yaml:"site"`
 }
 
 // Defaults.

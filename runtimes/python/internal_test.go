@@ -7,11 +7,14 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"log/slog"
+	"math"
 	"os/exec"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 )
@@ -218,4 +221,88 @@ print(json.dumps([
 			t.Errorf("#%d: got %#v\nwant %#v", i, got[i], want[i])
 		}
 	}
+}
+
+// decodeFrame checks a frame's length prefix and decodes its JSON with
+// encoding/json (the reference), normalized.
+func decodeFrame(t *testing.T, b []byte) map[string]any {
+	t.Helper()
+	if len(b) < 4 || int(binary.BigEndian.Uint32(b)) != len(b)-4 {
+		t.Fatalf("bad length prefix in %q", b)
+	}
+	var v any
+	if err := abi.UnmarshalJSONValue(b[4:], &v); err != nil {
+		t.Fatalf("frame is not JSON: %v: %q", err, b[4:])
+	}
+	return v.(map[string]any)
+}
+
+func TestAppendCallFrame(t *testing.T) {
+	deadline := time.Date(2026, 11, 30, 17, 2, 46, 123456789, time.UTC)
+	values := []any{
+		nil, true, false, int64(0), int64(-9007199254740993), 3.25, 3.0, -0.5, 1e300, 5e-324,
+		"", "héllo, 世界 🌍 \"quoted\" \\ \n\t\x01\x7f", "bad \xff utf8",
+		[]any{}, []any{int64(1), "two", nil, 3.5, false},
+		map[string]any{}, map[string]any{"a": map[string]any{"b": []any{map[string]any{"c": "d"}}}, "": nil},
+	}
+	for _, v := range values {
+		call := &abi.ToolCall{Tool: "echo", Caller: "tester", Depth: 2, ParentID: "p", Version: "^1", Deadline: deadline, Params: map[string]any{"value": v}}
+		b, err := appendCallFrame(nil, "id-1", call)
+		if err != nil {
+			t.Fatalf("%#v: %v", v, err)
+		}
+		var env abi.Envelope
+		if err := abi.JSON.Unmarshal(b[4:], &env); err != nil {
+			t.Fatalf("%#v: not an Envelope: %v", v, err)
+		}
+		want := v
+		if s, ok := v.(string); ok && !utf8.ValidString(s) {
+			want = strings.ToValidUTF8(s, "\uFFFD")
+		}
+		got := env.Call.Params.(map[string]any)["value"]
+		if !reflect.DeepEqual(got, want) || env.Kind != abi.KindCall || env.ID != "id-1" || env.Call.ID != "id-1" ||
+			env.Call.Tool != "echo" || env.Call.Caller != "tester" || env.Call.Depth != 2 || env.Call.ParentID != "p" ||
+			env.Call.Version != "^1" || !env.Call.Deadline.Equal(deadline) {
+			t.Errorf("%#v: decoded %#v / %#v", v, got, env.Call)
+		}
+		if f, ok := v.(float64); ok {
+			if _, isFloat := got.(float64); !isFloat {
+				t.Errorf("float %v came back as %T", f, got)
+			}
+		}
+	}
+	for _, bad := range []any{math.NaN(), math.Inf(1)} {
+		if _, err := appendCallFrame(nil, "x", &abi.ToolCall{Tool: "t", Params: map[string]any{"v": bad}}); err == nil {
+			t.Errorf("%v encoded without error", bad)
+		}
+	}
+	// Non-canonical params fall back to encoding/json.
+	b, err := appendCallFrame(nil, "x", &abi.ToolCall{Tool: "t", Params: struct{ A int }{7}})
+	if err != nil || !reflect.DeepEqual(decodeFrame(t, b)["call"].(map[string]any)["params"], map[string]any{"A": int64(7)}) {
+		t.Errorf("struct params: %q, %v", b, err)
+	}
+}
+
+// FuzzAppendString: the hand-written string encoder agrees with
+// encoding/json on every input.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "a", "\"\\", "\x00\x1f\x7f", "\xff\xfe", "é世🌍", "\u2028<>&"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := appendString(nil, s)
+		var got string
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("%q encoded as invalid JSON %q: %v", s, b, err)
+		}
+		if want := strings.ToValidUTF8(s, "\uFFFD"); got != want {
+			// encoding/json maps each invalid byte to U+FFFD; so do we.
+			ref, _ := json.Marshal(s)
+			var refGot string
+			_ = json.Unmarshal(ref, &refGot)
+			if got != refGot {
+				t.Fatalf("%q round-tripped as %q, encoding/json gives %q", s, got, refGot)
+			}
+		}
+	})
 }

@@ -40,6 +40,7 @@ type interp struct {
 	exe     string   // real path of the interpreter binary
 	version string   // "3.11.7"
 	roots   []string // folders the interpreter reads (prefixes, sys.path)
+	sysPath []string // sys.path of a normal start (with site-packages)
 	sdkDir  string   // folder that holds aios_sdk/
 }
 
@@ -120,6 +121,7 @@ func (r *Runtime) interp(ctx context.Context) (*interp, error) {
 const probeScript = `import sys, os, json
 json.dump({"exe": os.path.realpath(sys.executable), "version": "%d.%d.%d" % sys.version_info[:3],
   "major": sys.version_info[0], "minor": sys.version_info[1],
+  "path": [p for p in sys.path if p],
   "roots": [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
             os.path.dirname(os.path.realpath(sys.executable))] + [p for p in sys.path if p]}, sys.stdout)`
 
@@ -147,6 +149,7 @@ func probeInterpreter(ctx context.Context, name string) (*interp, error) {
 		Version      string
 		Major, Minor int
 		Roots        []string
+		Path         []string
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		return nil, fmt.Errorf("python interpreter %s: unexpected probe output %q: %v", path, stdout.String(), err)
@@ -168,7 +171,7 @@ func probeInterpreter(ctx context.Context, name string) (*interp, error) {
 		roots = append(roots, p)
 	}
 	sort.Strings(roots)
-	return &interp{exe: out.Exe, version: out.Version, roots: roots}, nil
+	return &interp{exe: out.Exe, version: out.Version, roots: roots, sysPath: out.Path}, nil
 }
 
 // extractSDK writes the embedded aios_sdk into a content-addressed folder

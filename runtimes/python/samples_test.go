@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -252,4 +253,94 @@ class Asyncy:
 	_, err = call(h, "nested-error", map[string]any{}, 0)
 	wantCode(t, err, abi.NotFound, "no-such-tool")
 	stillServes(t, h, "asyncio calls")
+}
+
+// TestSeedWithHelperModule: the seed's example verbatim in its own file,
+// its helpers imported from a module beside it (the folder is on the
+// worker's path and readable under Landlock).
+func TestSeedWithHelperModule(t *testing.T) {
+	seed := `from aios_sdk import Agent, tool, Capability
+from pdf_helpers import extract_pdf_text, count_pages
+
+@Agent(
+    name="PDF Tools",
+    capabilities=[Capability.ReadSpace("documents")]
+)
+class PdfTools:
+
+    @tool(
+        name="pdf-extract",
+        description="Extract text and metadata from a PDF document",
+        capability_required=Capability.ReadSpace("documents"),
+        parameters={
+            "object_id": {"type": "string", "description": "ObjectId of the PDF"},
+            "pages": {"type": "string", "description": "Page range, e.g. '1-5'"},
+        }
+    )
+    async def extract(self, params, ctx):
+        obj = await ctx.spaces.read(params["object_id"])
+        text = extract_pdf_text(obj, params.get("pages"))
+        return {"text": text, "page_count": count_pages(obj)}
+`
+	path := writeTool(t, "seed_pdf.py", seed)
+	helpers, err := os.ReadFile(filepath.Join(repoRoot(t), "samples", "plugins", "pdf_tools.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(path), "pdf_helpers.py"), helpers, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rt := newRuntime(t, nil)
+	h := newHost(t, rt)
+	if _, err := h.LoadFile(context.Background(), path, host.ProviderMeta{Trust: abi.Community}); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := h.Spaces().Put("documents", makePDF(fixturePages))
+	got, err := call(h, "pdf-extract", map[string]any{"object_id": id, "pages": "2-3"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := got.(map[string]any); m["page_count"] != int64(3) || !strings.Contains(m["text"].(string), "Compressed page three") {
+		t.Fatalf("pdf-extract = %#v", m)
+	}
+}
+
+// TestSitePackagesOnPath: workers start with -S (fast), yet the
+// interpreter's site-packages folders are on sys.path.
+func TestSitePackagesOnPath(t *testing.T) {
+	out, err := exec.Command("python3", "-I", "-c", "import sys;print('\\n'.join(p for p in sys.path if p.endswith(('site-packages','dist-packages'))))").Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	want := strings.Fields(string(out))
+	rt := newRuntime(t, nil)
+	p, err := rt.Load(context.Background(), abi.Source{Path: writeTool(t, "paths.py", `import sys
+from aios_sdk import Agent, tool
+@Agent(id="org.test.paths")
+class Paths:
+    @tool(name="paths")
+    def paths(self, params):
+        return {"path": sys.path, "no_site": sys.flags.no_site}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	v, err := p.Call(context.Background(), &abi.ToolCall{ID: "c", Tool: "paths", Params: map[string]any{}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := v.(map[string]any)
+	got := map[string]bool{}
+	for _, e := range m["path"].([]any) {
+		got[e.(string)] = true
+	}
+	for _, w := range want {
+		if !got[w] {
+			t.Errorf("worker sys.path lacks %s: %v", w, m["path"])
+		}
+	}
+	if m["no_site"] != int64(1) {
+		t.Errorf("worker started without -S: no_site=%v", m["no_site"])
+	}
 }

@@ -18,15 +18,21 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// bootstrap is the -c program of every worker: argv[1] is the SDK folder,
-// argv[2] the tool file, argv[3] the start gate fd.
-const bootstrap = "import sys;sys.path.insert(0,sys.argv[1]);from aios_sdk._worker import main;main()"
+// bootstrap is the -c program of every worker: argv[1] is the SDK folder
+// followed by the interpreter's normal sys.path (newline-separated), argv[2]
+// the tool file, argv[3] the start gate fd. Workers start with -S (site.py
+// and its .pth files cost tens of milliseconds); the probe's sys.path puts
+// the site-packages folders back.
+const bootstrap = "import sys;p=sys.argv[1].split(chr(10));sys.path[:0]=p[:1];sys.path+=[x for x in p[1:] if x not in sys.path];from aios_sdk._worker import main;main()"
 
 // gateFd is the fd number of the start gate in the worker.
 const gateFd = 3
 
 // stderrTail is how much of a worker's stderr is kept for crash reports.
 const stderrTail = 2048
+
+// stderrLinesPerSecond caps the stderr lines of one worker that are logged.
+const stderrLinesPerSecond = 100
 
 // worker is one python process serving one call at a time.
 type worker struct {
@@ -84,7 +90,7 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 
 	cfg := p.rt.cfg
 	spec := spawnSpec{
-		argv:        []string{p.ip.exe, "-I", "-B", "-X", "utf8", "-c", bootstrap, p.ip.sdkDir, p.path, strconv.Itoa(gateFd)},
+		argv:        p.argv(),
 		env:         []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=/nonexistent"},
 		dir:         p.dir,
 		files:       []*os.File{inR, outW, errW, gateR},
@@ -125,6 +131,16 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 	}
 	go w.readLoop()
 	return w, reg, nil
+}
+
+// argv is the worker's command line.
+func (p *Provider) argv() []string {
+	args := []string{p.ip.exe, "-I", "-B", "-X", "utf8"}
+	if !p.rt.cfg.Site {
+		args = append(args, "-S")
+	}
+	paths := strings.Join(append([]string{p.ip.sdkDir}, p.ip.sysPath...), "\n")
+	return append(args, "-c", bootstrap, paths, p.path, strconv.Itoa(gateFd))
 }
 
 // abort kills a worker that never got its reader loop and reaps it.
@@ -210,8 +226,18 @@ func (w *worker) readStderr(r *os.File) {
 	defer r.Close()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	// At most stderrLinesPerSecond lines a second reach the log; the rest
+	// are counted and reported, so a chatty tool cannot flood the host log.
+	var window time.Time
+	var logged, dropped int
 	for sc.Scan() {
 		line := sc.Text()
+		if now := time.Now(); now.Sub(window) >= time.Second {
+			if dropped > 0 {
+				w.p.log.Warn("python stderr lines suppressed", "pid", w.pid, "lines", dropped)
+			}
+			window, logged, dropped = now, 0, 0
+		}
 		w.errMu.Lock()
 		w.errTail = append(w.errTail, line...)
 		w.errTail = append(w.errTail, '\n')
@@ -219,7 +245,15 @@ func (w *worker) readStderr(r *os.File) {
 			w.errTail = append(w.errTail[:0], w.errTail[len(w.errTail)-stderrTail:]...)
 		}
 		w.errMu.Unlock()
+		if logged >= stderrLinesPerSecond {
+			dropped++
+			continue
+		}
+		logged++
 		w.p.log.Info("python stderr", "pid", w.pid, "line", line)
+	}
+	if dropped > 0 {
+		w.p.log.Warn("python stderr lines suppressed", "pid", w.pid, "lines", dropped)
 	}
 }
 
@@ -351,6 +385,27 @@ func (w *worker) send(env *abi.Envelope) error {
 	return err
 }
 
+// sendCall writes the call envelope (hand-encoded, see encode.go).
+func (w *worker) sendCall(id string, call *abi.ToolCall) error {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	b, err := appendCallFrame(w.wbuf[:0], id, call)
+	if err != nil {
+		var ee encodeError
+		if errors.As(err, &ee) {
+			return err
+		}
+		// Not JSON-encodable params.
+		return encodeError(err.Error())
+	}
+	_, err = w.in.Write(b)
+	if cap(b) > 1<<20 {
+		b = nil // do not pin a large buffer
+	}
+	w.wbuf = b
+	return err
+}
+
 // call serves one call. broken reports that the worker must not be reused.
 func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v any, err error, broken bool) {
 	id := call.ID
@@ -361,13 +416,14 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 	w.mu.Lock()
 	w.cur = c
 	w.mu.Unlock()
-	msg := &abi.Envelope{V: abi.FormatVersion, Kind: abi.KindCall, ID: id, Call: call}
-	if call.ID == "" {
-		cc := *call
-		cc.ID = id
-		msg.Call = &cc
-	}
-	if err := w.send(msg); err != nil {
+	if err := w.sendCall(id, call); err != nil {
+		var ee encodeError
+		if errors.As(err, &ee) {
+			w.mu.Lock()
+			w.cur = nil
+			w.mu.Unlock()
+			return nil, abi.Errorf(abi.InvalidParams, "tool %s: %v", call.Tool, err), false
+		}
 		w.kill("writing the call failed: " + err.Error())
 		<-w.dead
 		return nil, w.crashed(call), true

@@ -3,6 +3,7 @@ package wasm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -207,5 +208,56 @@ func TestClosedProvider(t *testing.T) {
 	p.Close()
 	if _, err := call(p, newFakeEnv(p, 1), "const", nil, time.Second); abi.CodeOf(err) != abi.Unavailable {
 		t.Fatalf("%v", err)
+	}
+}
+
+// sleepWAT is a guest whose one tool sleeps 600 s through WASI poll_oneoff
+// (a relative clock subscription) and then returns {"ok":true}.
+func sleepWAT() string {
+	reg, packedReg := watData(1024, `{"format":1,"provider":{"id":"org.test.sleeper","capabilities":["Clock"]},"tools":[{"name":"sleep"}]}`)
+	res, packedRes := watData(4096, `{"value":{"ok":true}}`)
+	return fmt.Sprintf(`(module
+  (import "wasi_snapshot_preview1" "poll_oneoff" (func $poll (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 2)
+  (global $heap (mut i32) (i32.const 65536))
+  %s%s
+  (func (export "aios_alloc") (param $n i32) (result i32)
+    (local $p i32)
+    (local.set $p (global.get $heap))
+    (global.set $heap (i32.add (local.get $p) (local.get $n)))
+    (local.get $p))
+  (func (export "aios_register") (result i64) (i64.const %d))
+  (func (export "aios_call") (param i32 i32) (result i64)
+    (i64.store (i32.const 256) (i64.const 7))               ;; userdata
+    (i32.store8 (i32.const 264) (i32.const 0))              ;; tag: clock
+    (i32.store (i32.const 272) (i32.const 1))               ;; monotonic clock
+    (i64.store (i32.const 280) (i64.const 600000000000))    ;; 600 s, relative
+    (i64.store (i32.const 288) (i64.const 0))
+    (i32.store16 (i32.const 296) (i32.const 0))
+    (drop (call $poll (i32.const 256) (i32.const 320) (i32.const 1) (i32.const 384)))
+    (i64.const %d))
+)`, reg, res, packedReg, packedRes)
+}
+
+// A guest sleeping in WASI with a real clock is held no longer than its
+// deadline: the runtime can promise the host that it keeps deadlines
+// (abi.DeadlineKeeper), so the host calls it without a watcher.
+func TestRealClockSleepEndsAtDeadline(t *testing.T) {
+	for _, clock := range []string{"real", "fake"} {
+		t.Run(clock, func(t *testing.T) {
+			l := newTestLoader(t, Config{Clock: clock}, nil)
+			p := load(t, l, buildWAT(t, sleepWAT()))
+			if !p.KeepsDeadlines() {
+				t.Fatal("KeepsDeadlines = false")
+			}
+			start := time.Now()
+			_, err := call(p, newFakeEnv(p, 2), "sleep", map[string]any{}, 100*time.Millisecond)
+			if took := time.Since(start); took > 2*time.Second {
+				t.Fatalf("sleep held the call %v past a 100ms deadline", took)
+			}
+			if err != nil && abi.CodeOf(err) != abi.Timeout {
+				t.Fatalf("sleep: %v, want a result or Timeout", err)
+			}
+		})
 	}
 }

@@ -240,6 +240,9 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 		}
 		return r.Value, nil, nil
 	}
+	if v, ok := wire.DecodeResultValue(data); ok {
+		return v, nil, nil // {"value": v}, decoded without its envelope
+	}
 	raw, err := wire.DecodeValue(data)
 	if err != nil {
 		return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed MessagePack ToolResult: %v", err)

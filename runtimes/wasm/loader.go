@@ -199,8 +199,11 @@ func (p *Provider) moduleConfig(realClock, realRandom bool) wazero.ModuleConfig 
 		WithStartFunctions(). // _initialize runs under the watchdog, see newInstance
 		WithStdout(stream{p.sink, 0}).
 		WithStderr(stream{p.sink, 1})
+	p.realClock = realClock
 	if realClock {
-		mc = mc.WithSysWalltime().WithSysNanotime().WithSysNanosleep()
+		// Sleeping (poll_oneoff) is set per instance: bounded by the
+		// call's deadline (newInstance, instance.sleep).
+		mc = mc.WithSysWalltime().WithSysNanotime()
 	}
 	if realRandom {
 		mc = mc.WithRandSource(rand.Reader)

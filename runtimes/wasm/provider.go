@@ -23,10 +23,12 @@ type Provider struct {
 	rt     wazero.Runtime
 	cm     wazero.CompiledModule
 	modCfg wazero.ModuleConfig
-	reg    *abi.ToolRegister
-	logger *slog.Logger
-	sink   *logSink
-	json   bool // the guest registered in JSON, so calls go to it in JSON
+	// realClock: the guest has real clocks and sleeps (instance.sleep).
+	realClock bool
+	reg       *abi.ToolRegister
+	logger    *slog.Logger
+	sink      *logSink
+	json      bool // the guest registered in JSON, so calls go to it in JSON
 	// instrumented: the module carries the aios_interrupt global (see
 	// instrument.go); otherwise wazero's own checks stop it.
 	instrumented bool
@@ -226,7 +228,12 @@ type instKey struct{}
 // newInstance instantiates the module and runs its _initialize under the
 // watchdog with the load timeout.
 func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
-	mod, err := p.rt.InstantiateModule(ctx, p.cm, p.modCfg)
+	cfg := p.modCfg
+	var self *instance // set below, before the guest runs
+	if p.realClock {
+		cfg = cfg.WithNanosleep(func(ns int64) { self.sleep(ns) })
+	}
+	mod, err := p.rt.InstantiateModule(ctx, p.cm, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: instantiate: %w", p.name, err)
 	}
@@ -240,6 +247,7 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 		stack:  make([]uint64, 2),
 		enc:    make([]byte, 0, 512),
 	}
+	self = inst
 	if inst.mem == nil {
 		_ = mod.Close(ctx)
 		return nil, fmt.Errorf("%s: the module exports no memory", p.name)
@@ -305,6 +313,21 @@ type instance struct {
 
 	mu       sync.Mutex
 	watchCtx context.Context // read by the watchdog under mu
+}
+
+// sleep is the guest's nanosleep with a real clock: a sleep ends at the
+// running call's deadline at the latest (at once for an interrupted call),
+// so a sleeping guest cannot hold a call past its deadline.
+func (inst *instance) sleep(ns int64) {
+	if inst != nil {
+		switch dl := inst.deadline.Load(); {
+		case dl < 0:
+			return
+		case dl > 0:
+			ns = min(ns, max(dl-time.Now().UnixNano(), 0))
+		}
+	}
+	time.Sleep(time.Duration(ns))
 }
 
 // KeepsDeadlines implements abi.DeadlineKeeper: the watchdog interrupts a

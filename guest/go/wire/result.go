@@ -81,3 +81,34 @@ func TypeName(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
+
+// DecodeResultValue is the fast path of decoding a MessagePack ToolResult
+// {"value": v}: it walks the envelope without building it and decodes only
+// v. ok is false for anything else (an "error", a malformed or trailing
+// message, a value that does not decode); the caller then decodes the whole
+// message (DecodeValue, ParseResult) to report what is wrong.
+func DecodeResultValue(data []byte) (v any, ok bool) {
+	var it MapIter
+	if it.Reset(data) != nil {
+		return nil, false
+	}
+	var val []byte
+	for it.Next() {
+		switch string(it.key) {
+		case "value":
+			val = it.value
+		case "error":
+			if len(it.value) != 1 || it.value[0] != 0xc0 { // not nil
+				return nil, false
+			}
+		}
+	}
+	if it.err != nil || it.r.off != len(data) {
+		return nil, false
+	}
+	if val == nil {
+		return nil, true
+	}
+	v, err := DecodeValue(val)
+	return v, err == nil
+}

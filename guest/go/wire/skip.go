@@ -192,9 +192,19 @@ func MapField(data []byte, key string) ([]byte, bool, error) {
 
 // ReadString decodes a str value (allocating only the string).
 func ReadString(data []byte) (string, error) {
+	b, err := StringBytes(data)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// StringBytes returns the bytes of the str value at the start of data,
+// without copying them (valid while data is).
+func StringBytes(data []byte) ([]byte, error) {
 	r := reader{buf: data}
 	if len(data) == 0 {
-		return "", r.fail("unexpected end of data")
+		return nil, r.fail("unexpected end of data")
 	}
 	c := data[0]
 	r.off = 1
@@ -205,11 +215,11 @@ func ReadString(data []byte) (string, error) {
 	case c >= 0xd9 && c <= 0xdb:
 		u, err := r.uint(1 << (c - 0xd9))
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		n = int(u)
 	default:
-		return "", fmt.Errorf("msgpack: want a string, got type byte 0x%02x", c)
+		return nil, fmt.Errorf("msgpack: want a string, got type byte 0x%02x", c)
 	}
-	return r.str(n)
+	return r.need(n)
 }

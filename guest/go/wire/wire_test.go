@@ -235,3 +235,57 @@ func FuzzSkip(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeResultValue(t *testing.T) {
+	val, _ := wire.AppendResult(nil, map[string]any{"value": "hello", "n": int64(2)})
+	nilErr := wire.AppendString(wire.AppendString(wire.AppendMapHeader(nil, 2), "value"), "v")
+	nilErr = wire.AppendNil(wire.AppendString(nilErr, "error"))
+	for _, tc := range []struct {
+		name string
+		in   []byte
+		ok   bool
+		want any
+	}{
+		{"value", val, true, map[string]any{"value": "hello", "n": int64(2)}},
+		{"empty map", wire.AppendMapHeader(nil, 0), true, nil},
+		{"nil error beside value", nilErr, true, "v"},
+		{"error", wire.AppendError(nil, "ProviderError", "boom", nil), false, nil},
+		{"trailing bytes", append(append([]byte{}, val...), 0xc0), false, nil},
+		{"truncated", val[:len(val)-1], false, nil},
+		{"not a map", wire.AppendString(nil, "x"), false, nil},
+		{"empty", nil, false, nil},
+		{"bin value", wire.AppendBytes(wire.AppendString(wire.AppendMapHeader(nil, 1), "value"), []byte{1}), false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, ok := wire.DecodeResultValue(tc.in)
+			if ok != tc.ok || !reflect.DeepEqual(v, tc.want) {
+				t.Fatalf("DecodeResultValue = %#v, %v; want %#v, %v", v, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+// FuzzDecodeResultValue: whenever the fast path accepts a message, the full
+// decode agrees with it.
+func FuzzDecodeResultValue(f *testing.F) {
+	val, _ := wire.AppendResult(nil, map[string]any{"value": "hello"})
+	f.Add(val)
+	f.Add(wire.AppendError(nil, "ProviderError", "boom", nil))
+	f.Add([]byte{0x80})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, ok := wire.DecodeResultValue(data)
+		if !ok {
+			return
+		}
+		raw, err := wire.DecodeValue(data)
+		if err != nil {
+			// The fast path ignores envelope keys other than value and
+			// error; the full decode may refuse their contents.
+			return
+		}
+		want, terr, err := wire.ParseResult(raw)
+		if err != nil || terr != nil || !reflect.DeepEqual(v, want) {
+			t.Fatalf("fast %#v; full %#v, %v, %v", v, want, terr, err)
+		}
+	})
+}
