@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -879,4 +881,47 @@ func FuzzCallParams(f *testing.F) {
 			}
 		}
 	})
+}
+
+// keeperProvider is a non-native provider that may claim to keep deadlines
+// (abi.DeadlineKeeper); its tool "where" reports whether it runs on the
+// caller's goroutine, "late" returns 100 ms after a 20 ms deadline.
+type keeperProvider struct{ keeps bool }
+
+func (p *keeperProvider) Describe() *abi.ToolRegister {
+	return &abi.ToolRegister{Format: abi.FormatVersion, Provider: abi.ProviderInfo{ID: "org.test.keeper", Runtime: "fake"},
+		Tools: []abi.ToolDef{{Name: "where"}, {Name: "late"}}}
+}
+func (p *keeperProvider) KeepsDeadlines() bool { return p.keeps }
+func (p *keeperProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if call.Tool == "late" {
+		time.Sleep(100 * time.Millisecond)
+		return "late", nil
+	}
+	buf := make([]byte, 64<<10)
+	stack := string(buf[:runtime.Stack(buf, false)])
+	return strings.Contains(stack, "TestDeadlineKeeperBypass"), nil
+}
+func (p *keeperProvider) Close() error { return nil }
+
+// A provider that keeps its deadlines is called on the caller's goroutine;
+// one that does not (or says false) runs under callWatched. A keeper that
+// returns late anyway still yields Timeout.
+func TestDeadlineKeeperBypass(t *testing.T) {
+	for _, keeps := range []bool{true, false} {
+		t.Run(fmt.Sprint("keeps=", keeps), func(t *testing.T) {
+			te := newTestHost(t, nil)
+			if err := te.h.AddProvider(context.Background(), &keeperProvider{keeps: keeps}, ProviderMeta{Trust: abi.System}); err != nil {
+				t.Fatal(err)
+			}
+			direct, err := te.call("alice", "where", nil)
+			if err != nil || direct != keeps {
+				t.Fatalf("on the caller's goroutine = %v (%v), want %v", direct, err, keeps)
+			}
+			_, err = te.h.Call(context.Background(), &abi.ToolCall{Caller: "alice", Tool: "late", Deadline: time.Now().Add(20 * time.Millisecond)})
+			if abi.CodeOf(err) != abi.Timeout {
+				t.Fatalf("late provider: %v, want Timeout", err)
+			}
+		})
+	}
 }

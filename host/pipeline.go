@@ -190,7 +190,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 		f.call = abi.ToolCall{ID: info.CallID, ParentID: in.ParentID, Caller: f.caller, Tool: entry.Def.Name,
 			Version: entry.Def.Version, Params: params, Deadline: deadline, Depth: in.Depth}
 		f.ctx.parent, f.ctx.deadline = ctx, deadline
-		if entry.Provider.Info.Runtime == abi.RuntimeNative {
+		if entry.Provider.Info.Runtime == abi.RuntimeNative || keepsDeadlines(entry.Provider.Impl) {
 			result, err = callProvider(entry.Provider.Impl, &f.ctx, &f.call, f)
 		} else {
 			result, err = callWatched(entry.Provider.Impl, &f.ctx, &f.call, f, deadline)
@@ -267,15 +267,26 @@ type outcome struct {
 	err error
 }
 
+// keepsDeadlines reports whether p promises to return by the call's
+// deadline on its own (abi.DeadlineKeeper: its runtime interrupts the
+// guest, e.g. runtimes/wasm, component, runtimes/js). Such a provider is
+// called on the caller's goroutine like a native one: the goroutine, channel
+// and timer of callWatched cost more than a whole call of a fast guest
+// (and a fresh goroutine grows its stack again on every call).
+func keepsDeadlines(p abi.Provider) bool {
+	k, ok := p.(abi.DeadlineKeeper)
+	return ok && k.KeepsDeadlines()
+}
+
 // callWatched serves a call of a non-native provider on its own goroutine
 // and stops waiting abandonGrace after the deadline. Runtimes interrupt
 // their guests at call.Deadline themselves; this is the net for a runtime
 // or worker that does not, so that no provider can hold a caller past its
 // deadline. An abandoned call keeps running until the provider returns;
 // its frame has ended by then, so it can use no host service, and its
-// result is dropped. (Native tools run in the caller's goroutine instead:
-// a goroutine and a timer per call would cost more than the whole native
-// pipeline; native handlers must honour ctx.)
+// result is dropped. (Native tools and deadline keepers run in the caller's
+// goroutine instead: a goroutine and a timer per call would cost more than
+// the whole native pipeline; native handlers must honour ctx.)
 func callWatched(p abi.Provider, ctx context.Context, call *abi.ToolCall, env abi.Env, deadline time.Time) (any, error) {
 	ch := make(chan outcome, 1)
 	go func() {
