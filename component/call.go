@@ -69,7 +69,8 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 		}
 		return nil, abi.Errorf(abi.Unavailable, "component %s: new instance: %v", p.reg.Provider.ID, err)
 	}
-	st := &callState{ctx: ctx, wctx: wctx, env: env}
+	st := &inst.cs // reused: no allocation per call
+	*st = callState{ctx: ctx, wctx: wctx, env: env}
 	inst.state = st
 	p.watch.enter(inst, dl, ctx)
 	defer func() {
@@ -84,6 +85,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 			inst.broken = true
 		}
 		inst.state = nil
+		st.ctx, st.env = nil, nil // the caller's: not kept past the call
 		p.put(inst)
 	}()
 	v, err := inst.invoke(wctx, t, args)
@@ -161,8 +163,7 @@ func (inst *instance) invoke(ctx context.Context, t *tool, args []wit.Value) (wi
 	if err := inst.funcs[t.idx].CallWithStack(ctx, stack); err != nil {
 		return nil, inst.fail(ctx, t, err, abi.ProviderCrashed)
 	}
-	_, rs := t.fn.CoreSignature(false)
-	res := stack[:len(rs)]
+	res := stack[:t.nResults]
 	v, err := t.fn.LiftResult(cx, res)
 	if err != nil {
 		return nil, inst.fail(ctx, t, err, abi.ProviderCrashed)

@@ -92,6 +92,7 @@ func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error)
 }
 
 type tool struct {
+	nResults int // core results of the lifted export (computed at load)
 	def      abi.ToolDef
 	exp      exportPlan
 	fn       *cabi.Func
@@ -352,6 +353,8 @@ func (p *Provider) buildTools(comp *cabi.Compiler, providerID string) error {
 			return fmt.Errorf("export %s: %w", name, err)
 		}
 		t := &tool{exp: e, fn: f, witFn: e.fn.wf, idx: len(p.order)}
+		_, rs := f.CoreSignature(false)
+		t.nResults = len(rs)
 		t.jsonTool = isJSONTool(e.fn.wf)
 		def := abi.ToolDef{Name: name, Description: e.fn.wf.Docs, Version: p.meta.Version}
 		if t.jsonTool {
@@ -505,6 +508,7 @@ type instance struct {
 	lowReady []bool
 	stack    []uint64
 	state    *callState
+	cs       callState // the state of the running call (state points here)
 	broken   bool
 	table    handleTable // host resources (WASI streams) handed to the guest
 	// deadline (UnixNano) of the running call and why the watchdog

@@ -51,6 +51,15 @@ const benchEchoValue = "hello"
 // limits, params schema, deadline, result normalization, no audit file)
 // serving the WASM conformance guest on the named engine.
 func newWASMBenchHost(b *testing.B, engine string) *host.Host {
+	return newWASMBenchHostWith(b, engine, func(p abi.Provider) abi.Provider { return p })
+}
+
+// watched hides a provider's abi.DeadlineKeeper, so that the host serves
+// it on a watcher goroutine with a timer per call (host.callWatched): the
+// cost the bypass for deadline keepers saves.
+type watched struct{ abi.Provider }
+
+func newWASMBenchHostWith(b *testing.B, engine string, wrap func(abi.Provider) abi.Provider) *host.Host {
 	b.Helper()
 	path := filepath.Join(repoRootB(b), "build", "wasm", "conformance.wasm")
 	if _, err := os.Stat(path); err != nil {
@@ -78,7 +87,7 @@ func newWASMBenchHost(b *testing.B, engine string) *host.Host {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: path, Trust: abi.System}); err != nil {
+	if err := h.AddProvider(context.Background(), wrap(p), host.ProviderMeta{Source: path, Trust: abi.System}); err != nil {
 		b.Fatal(err)
 	}
 	return h
@@ -120,6 +129,22 @@ func BenchmarkPipelineWASMEcho(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkPipelineWASMEchoWatched is BenchmarkPipelineWASMEcho/wazero
+// with the provider's DeadlineKeeper hidden: the host then runs each call on
+// a goroutine of its own with a timer (the state before the bypass).
+func BenchmarkPipelineWASMEchoWatched(b *testing.B) {
+	h := newWASMBenchHostWith(b, wasm.EngineWazero, func(p abi.Provider) abi.Provider { return watched{p} })
+	ctx := context.Background()
+	call := &abi.ToolCall{Caller: "bench", Tool: "echo", Params: map[string]any{"value": benchEchoValue}}
+	wasmCPU(b, func() {
+		for b.Loop() {
+			if _, err := h.Call(ctx, call); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // wasmCPU reports cpu-ns/op (process CPU time per op) beside the wall

@@ -7,8 +7,8 @@
 // object schema, with structuredContent in results) and annotations derived
 // from its hints. Every call runs through the host's whole pipeline as the
 // agent the client maps to: stdio clients are the local agent `mcp.agent`
-// (default "mcp", CallTool(*) only unless the configuration says
-// otherwise); HTTP clients present OAuth 2.1 bearer JWTs, verified against
+// (default "mcp", CallTool(*) only and permission ceiling high — critical
+// tools are refused — unless the configuration says otherwise); HTTP clients present OAuth 2.1 bearer JWTs, verified against
 // the configured issuer's JWKS (signature, issuer, audience, expiry), whose
 // scopes select the agent. The tool list follows the registry: every change
 // sends notifications/tools/list_changed.

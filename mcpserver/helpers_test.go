@@ -29,7 +29,9 @@ func echoFunc(v any) map[string]any { return map[string]any{"value": v} }
 //   - echo (mcp_exportable), returns {"value": ...}
 //   - add (mcp_exportable, idempotent, public, object return schema)
 //   - hidden (not exportable)
-//   - pat-one (exported by the mcp.export pattern)
+//   - pat-one (exported by the mcp.export pattern; permission critical, so
+//     the default mcp agent — ceiling high — may list but not call it)
+//   - pat-text (exported by the pattern, default permission, string result)
 //   - needs-space (exportable, requires ReadSpace(secret))
 func testProvider(id string) *native.Provider {
 	p := native.New(abi.ProviderInfo{ID: id, Name: "test", Runtime: abi.RuntimeNative})
@@ -50,6 +52,8 @@ func testProvider(id string) *native.Provider {
 	p.MustRegister(abi.ToolDef{Name: "hidden", Parameters: map[string]any{"type": "object"}},
 		func(context.Context, any, abi.Env) (any, error) { return "hidden", nil })
 	p.MustRegister(abi.ToolDef{Name: "pat-one", PermissionLevel: abi.PermissionCritical, Parameters: map[string]any{"type": "object"}},
+		func(context.Context, any, abi.Env) (any, error) { return "critical result", nil })
+	p.MustRegister(abi.ToolDef{Name: "pat-text", Parameters: map[string]any{"type": "object"}},
 		func(context.Context, any, abi.Env) (any, error) { return "text result", nil })
 	p.MustRegister(abi.ToolDef{Name: "needs-space", MCPExportable: true, CapabilityRequired: []string{"ReadSpace(secret)"},
 		Parameters: map[string]any{"type": "object"}},

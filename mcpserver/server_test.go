@@ -32,7 +32,7 @@ func TestListToolsExportsOnlyExportable(t *testing.T) {
 		byName[tl.Name] = tl
 		names = append(names, tl.Name)
 	}
-	if want := []string{"add", "echo", "needs-space", "pat-one"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"add", "echo", "needs-space", "pat-one", "pat-text"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
 	add := byName["add"]
@@ -69,7 +69,8 @@ func TestCallTool(t *testing.T) {
 	}{
 		{"echo", "echo", map[string]any{"value": map[string]any{"a": []any{1, "x", nil}}}, false, `{"value":{"a":[1,"x",null]}}`, nil},
 		{"structured", "add", map[string]any{"a": 2, "b": 40}, false, `{"sum":42}`, map[string]any{"sum": float64(42)}},
-		{"string result is plain text", "pat-one", map[string]any{}, false, "text result", nil},
+		{"string result is plain text", "pat-text", map[string]any{}, false, "text result", nil},
+		{"mcp agent below critical", "pat-one", map[string]any{}, true, "CapabilityDenied: tool pat-one@1.0.0 has permission level critical", nil},
 		{"schema violation is InvalidParams", "add", map[string]any{"a": "two", "b": 1}, true, "InvalidParams: ", nil},
 		{"extra property is InvalidParams", "add", map[string]any{"a": 1, "b": 1, "c": 1}, true, "InvalidParams: ", nil},
 		{"missing required", "echo", map[string]any{}, true, "InvalidParams: ", nil},
@@ -109,6 +110,21 @@ func TestCallTool(t *testing.T) {
 		if _, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: name, Arguments: map[string]any{}}); err == nil {
 			t.Errorf("calling %s succeeded", name)
 		}
+	}
+}
+
+// TestCriticalNeedsExplicitMaxPermission: the mcp agent's ceiling is high
+// by default (TestCallTool/mcp_agent_below_critical); a config that raises
+// agents.mcp.max_permission to critical lets MCP clients call critical tools.
+func TestCriticalNeedsExplicitMaxPermission(t *testing.T) {
+	_, s := newTestHost(t, exportCfg+"agents:\n  mcp:\n    grants: ['CallTool(pat-*)']\n    max_permission: critical\n")
+	cs := connectInMemory(t, s, nil)
+	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "pat-one", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || len(res.Content) != 1 || res.Content[0].(*mcpsdk.TextContent).Text != "critical result" {
+		t.Fatalf("result = %+v", res)
 	}
 }
 

@@ -142,7 +142,7 @@ func TestStrArena(t *testing.T) {
 	}
 	all = append(all, kept{a.str(wire.AppendString(nil, long)), long})
 	all = append(all, kept{a.str(wire.AppendString(nil, "")), ""})
-	all = append(all, kept{a.str([]byte{0xc0}), ""})          // nil: not a string
+	all = append(all, kept{a.str([]byte{0xc0}), ""})           // nil: not a string
 	all = append(all, kept{a.str([]byte{0xa5, 'a', 'b'}), ""}) // truncated
 	for i := 0; i < 100; i++ {
 		_ = a.str(wire.AppendString(nil, "overwrite?"))
@@ -165,6 +165,45 @@ func BenchmarkServeRawEcho(b *testing.B) {
 	for b.Loop() {
 		if out := serve(msg); len(out) == 0 {
 			b.Fatal("no result")
+		}
+	}
+}
+
+// Raw and generic handlers both see the call's id, caller, parent id and
+// version (views of the message for raw handlers, arena strings otherwise).
+func TestServeCallFields(t *testing.T) {
+	register()
+	fields := func(c *Call) []any { return []any{c.ID, c.Caller, c.ParentID, c.Version, int64(c.Depth)} }
+	reg.handlers["rawfields"] = &handler{name: "rawfields", raw: func(c *Call, params, out []byte) ([]byte, error) {
+		return wire.AppendValue(out, fields(c))
+	}}
+	reg.handlers["fields"] = &handler{name: "fields", fn: func(c *Call, p any) (any, error) { return fields(c), nil }}
+	defer delete(reg.handlers, "rawfields")
+	defer delete(reg.handlers, "fields")
+	for _, tc := range []struct {
+		name string
+		msg  map[string]any
+		want []any
+	}{
+		{"all", map[string]any{"id": "h1-7", "caller": "alice", "parent_id": "h1-6", "version": "1.0.0", "depth": int64(1)}, []any{"h1-7", "alice", "h1-6", "1.0.0", int64(1)}},
+		{"only id", map[string]any{"id": "x"}, []any{"x", "", "", "", int64(0)}},
+		{"not strings", map[string]any{"id": int64(3), "caller": nil}, []any{"", "", "", "", int64(0)}},
+	} {
+		for _, tool := range []string{"rawfields", "fields"} {
+			t.Run(tc.name+"/"+tool, func(t *testing.T) {
+				m := map[string]any{"tool": tool, "params": nil}
+				for k, v := range tc.msg {
+					m[k] = v
+				}
+				msg, err := wire.AppendValue(nil, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var r abi.ToolResult
+				if err := abi.MsgPack.Unmarshal(serve(msg), &r); err != nil || r.Error != nil || !reflect.DeepEqual(r.Value, tc.want) {
+					t.Fatalf("%#v %v %v, want %#v", r.Value, r.Error, err, tc.want)
+				}
+			})
 		}
 	}
 }

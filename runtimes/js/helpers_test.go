@@ -123,8 +123,27 @@ func loadPath(t testing.TB, rt *Runtime, path string) *Provider {
 	if err != nil {
 		t.Fatalf("load %s: %v", path, err)
 	}
-	t.Cleanup(func() { _ = p.Close() })
-	return p.(*Provider)
+	jp := p.(*Provider)
+	t.Cleanup(func() {
+		_ = jp.Close()
+		waitAbandoned(t, jp, 2*time.Minute)
+	})
+	return jp
+}
+
+// waitAbandoned waits until no abandoned runtime of p is still running, so
+// a runtime stuck in a native built-in cannot burn CPU or hold memory into
+// the next test and skew its timing or heap measurements.
+func waitAbandoned(t testing.TB, p *Provider, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for p.Abandoned() > 0 {
+		if time.Now().After(deadline) {
+			t.Errorf("%d abandoned runtimes of %s still running %v after the test", p.Abandoned(), p.path, limit)
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func loadSource(t testing.TB, rt *Runtime, name, src string) *Provider {

@@ -1,6 +1,7 @@
 package js
 
 import (
+	"runtime"
 	"runtime/metrics"
 	"strings"
 	"sync"
@@ -84,11 +85,17 @@ func TestInterruptedRuntimeDiscarded(t *testing.T) {
 
 // TestMemoryBombBounded samples the heap while a bomb runs and checks the
 // guard stops it near the budget, well before the heap grows unbounded.
+//
+// The deadline is far beyond what the bomb needs even under -race on a
+// loaded machine (goja is ~10x slower there: the bomb takes seconds to
+// reach the budget), so only the memory guard can stop it in time: a
+// Timeout fails the test.
 func TestMemoryBombBounded(t *testing.T) {
 	const budget = 96 << 20
 	rt := newRuntime(t, Options{MemoryBudget: budget})
 	p := loadSource(t, rt, "pool.js", poolProvider)
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	runtime.GC() // garbage of earlier tests is not part of the baseline
 	metrics.Read(sample)
 	base := sample[0].Value.Uint64()
 	var peak uint64
@@ -106,11 +113,15 @@ func TestMemoryBombBounded(t *testing.T) {
 			peak = max(peak, sample[0].Value.Uint64())
 		}
 	}()
-	_, err := call(t, p, newFakeEnv(), "bomb", map[string]any{}, 30*time.Second)
+	start := time.Now()
+	_, err := call(t, p, newFakeEnv(), "bomb", map[string]any{}, 5*time.Minute)
 	close(stop)
 	<-done
 	te := wantCode(t, err, abi.ProviderCrashed)
-	t.Logf("%s; heap peak grew %d MiB over the start", te.Message, (peak-base)>>20)
+	if !strings.Contains(te.Message, "memory budget exceeded") {
+		t.Errorf("stopped by %q, want the memory guard", te.Message)
+	}
+	t.Logf("%s; heap peak grew %d MiB over the start; stopped after %v", te.Message, (peak-base)>>20, time.Since(start).Round(time.Millisecond))
 	if grew := peak - base; grew > 3*budget {
 		t.Errorf("heap grew by %d MiB for a %d MiB budget", grew>>20, budget>>20)
 	}
@@ -137,11 +148,12 @@ func TestUninterruptibleBuiltinAbandoned(t *testing.T) {
 	rt := newRuntime(t, Options{PoolSize: 1})
 	p := loadSource(t, rt, "regex.js", `
 aios.registerTool({ name: 'regex', parameters: { type: 'object' } },
-  () => ({ m: /^(a+)+(?=b)\1$/.test('a'.repeat(25) + 'c') }));
+  (p) => ({ m: /^(a+)+(?=b)\1$/.test('a'.repeat(p.n) + 'c') }));
 aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, () => ({ ok: true }));
 `)
+	n := regexLength(t, p, 2*time.Second)
 	start := time.Now()
-	_, err := call(t, p, newFakeEnv(), "regex", map[string]any{}, 100*time.Millisecond)
+	_, err := call(t, p, newFakeEnv(), "regex", map[string]any{"n": int64(n)}, 100*time.Millisecond)
 	te := wantCode(t, err, abi.Timeout)
 	if d := time.Since(start); d > 100*time.Millisecond+abandonGrace+500*time.Millisecond {
 		t.Errorf("returned after %v", d)
@@ -153,4 +165,27 @@ aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, () => ({ ok: t
 	if err != nil || !equalJSON(res, map[string]any{"ok": true}) {
 		t.Fatalf("next call: %v, %v", res, err)
 	}
+}
+
+// regexLength picks the subject length for which the backtracking regexp
+// of TestUninterruptibleBuiltinAbandoned runs about target on this machine
+// and build (-race makes goja ~25x slower): long enough to outlive the
+// deadline plus abandonGrace by far, short enough that the abandoned
+// runtime finishes soon after the test (its cleanup waits for it, so it
+// cannot burn CPU and skew the timing of later tests). Each extra
+// character doubles the work.
+func regexLength(t *testing.T, p *Provider, target time.Duration) int {
+	t.Helper()
+	const n0 = 16
+	start := time.Now()
+	if _, err := call(t, p, newFakeEnv(), "regex", map[string]any{"n": int64(n0)}, time.Minute); err != nil {
+		t.Fatalf("calibration run: %v", err)
+	}
+	d := max(time.Since(start), time.Millisecond)
+	n := n0
+	for ; d < target && n < 30; n++ {
+		d *= 2
+	}
+	t.Logf("regexp subject of %d characters (%d ran %v)", n, n0, time.Since(start).Round(time.Millisecond))
+	return max(n, n0+2)
 }

@@ -30,7 +30,18 @@ type Provider struct {
 	tokens chan struct{} // one per live runtime, bounded by PoolSize
 	closed atomic.Bool
 	mu     sync.Mutex
+
+	// lost counts abandoned runtimes whose goroutine is still inside an
+	// uninterruptible built-in (see worker.run); each drops itself when
+	// the built-in returns.
+	lost atomic.Int64
 }
+
+// Abandoned reports how many of the provider's runtimes were abandoned
+// after an interrupt they could not honour and are still running a native
+// built-in (they burn CPU and hold memory until it returns, then drop
+// themselves).
+func (p *Provider) Abandoned() int { return int(p.lost.Load()) }
 
 // KeepsDeadlines implements abi.DeadlineKeeper: Call returns by the call's
 // deadline plus one watchdog tick, or plus abandonGrace when a native

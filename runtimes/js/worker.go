@@ -119,6 +119,7 @@ func (w *worker) giveUp() (*abi.ToolError, bool) {
 	te := w.interrupted
 	if !finished {
 		w.abandoned = true
+		w.p.lost.Add(1) // before serve can see abandoned and call lostDone
 	}
 	w.mu.Unlock()
 	if finished {
@@ -155,6 +156,7 @@ func (w *worker) serve() {
 		if ab {
 			w.reqs = nil // forget must not close it again
 			w.p.forget(w)
+			w.p.lost.Add(-1)
 			return
 		}
 		w.done <- struct{}{}
@@ -348,11 +350,15 @@ func (w *worker) check(now int64, heap uint64) checkResult {
 		w.interruptLocked(abi.AsToolError(err, abi.Cancelled))
 		return checkOK
 	}
-	if w.heapBase == 0 {
+	if w.heapBase == 0 || heap < w.heapBase {
+		// The baseline is the lowest heap seen during the call, not the
+		// heap at its start: garbage left by earlier calls (a discarded
+		// bomb's arrays, say) is collected while this call runs and must
+		// neither hide this call's growth nor be counted as it.
 		w.heapBase = heap
 		return checkOK
 	}
-	if heap > w.heapBase && heap-w.heapBase > w.budget {
+	if heap-w.heapBase > w.budget {
 		return checkOverBudget
 	}
 	return checkOK
@@ -364,7 +370,11 @@ func (w *worker) checkMemory(heap uint64) {
 	if !w.busy || w.interrupted != nil || w.vm == nil {
 		return
 	}
-	if heap > w.heapBase && heap-w.heapBase > w.budget {
+	if heap < w.heapBase {
+		w.heapBase = heap // the forced GC freed older garbage: a lower baseline
+		return
+	}
+	if heap-w.heapBase > w.budget {
 		w.interruptLocked(memoryError(heap-w.heapBase, w.budget))
 	}
 }
