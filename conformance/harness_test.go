@@ -33,7 +33,25 @@ type fixture struct {
 	// Trust is the level the provider is added with (Untrusted, the level
 	// of unsigned code, unless set).
 	Trust abi.TrustLevel
+	// Names, when set, maps a contract tool name (one of contractTools) to
+	// the name the fixture's provider registers it under; the behaviours
+	// call the mapped names (the MCP bridge, for instance, registers echo
+	// as mcp-conformance-echo). Peer tools are never mapped.
+	Names func(tool string) string
+	// NotApplicable lists behaviours that cannot apply to this runtime,
+	// each with the reason; they print as `RUNTIME BEHAVIOUR N/A (reason)`
+	// instead of running. Use it only when the behaviour is truly
+	// impossible for the runtime, and document it in README.md.
+	NotApplicable map[string]string
 }
+
+// contractTools are the tool names every conformance provider offers.
+var contractTools = map[string]bool{
+	"echo": true, "add": true, "fail": true, "sleep": true, "crash": true, "secret": true, "nested": true,
+}
+
+// namesKey is the context key of a fixture's Names mapping.
+type namesKey struct{}
 
 var (
 	fixturesMu sync.Mutex
@@ -145,8 +163,17 @@ func TestConformance(t *testing.T) {
 					_ = p.Close()
 				}
 			}
+			for name := range fx.NotApplicable {
+				if !knownBehaviour(name) {
+					t.Errorf("fixture %s: NotApplicable names %q, which is not a behaviour", fx.Runtime, name)
+				}
+			}
 			if err != nil {
 				for _, b := range behaviours {
+					if reason, na := fx.NotApplicable[b.name]; na {
+						fmt.Printf("%s %s N/A (%s)\n", fx.Runtime, b.name, reason)
+						continue
+					}
 					fmt.Printf("%s %s FAIL\n", fx.Runtime, b.name)
 				}
 				t.Fatalf("loading the %s conformance provider: %v", fx.Runtime, err)
@@ -155,7 +182,15 @@ func TestConformance(t *testing.T) {
 				t.Logf("provider id %q does not follow org.aios.conformance.<runtime>", id)
 			}
 			for _, b := range behaviours {
+				if reason, na := fx.NotApplicable[b.name]; na {
+					fmt.Printf("%s %s N/A (%s)\n", fx.Runtime, b.name, reason)
+					t.Logf("%s %s is not applicable: %s", fx.Runtime, b.name, reason)
+					continue
+				}
 				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				if fx.Names != nil {
+					ctx = context.WithValue(ctx, namesKey{}, fx.Names)
+				}
 				err := runBehaviour(ctx, h, b.run)
 				cancel()
 				if err != nil {
@@ -167,6 +202,15 @@ func TestConformance(t *testing.T) {
 			}
 		})
 	}
+}
+
+func knownBehaviour(name string) bool {
+	for _, b := range behaviours {
+		if b.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // behaviourLimit bounds one behaviour, so a runtime that hangs shows as
@@ -195,8 +239,12 @@ func runBehaviour(ctx context.Context, h *host.Host, run func(context.Context, *
 	}
 }
 
-// call runs tool as caller with params.
+// call runs tool as caller with params. A contract tool name is mapped
+// through the fixture's Names (carried by ctx), when it has one.
 func call(ctx context.Context, h *host.Host, caller, tool string, params any, deadline time.Duration) (any, error) {
+	if names, ok := ctx.Value(namesKey{}).(func(string) string); ok && contractTools[tool] {
+		tool = names(tool)
+	}
 	c := &abi.ToolCall{Caller: caller, Tool: tool, Params: params}
 	if deadline > 0 {
 		c.Deadline = time.Now().Add(deadline)

@@ -66,7 +66,10 @@ class D { @tool({ name: 'x' }) a() { return 1; } }`, []string{"not in an @Agent 
 		})
 	}
 	t.Run("top-level memory bomb", func(t *testing.T) {
-		small := newRuntime(t, Options{MemoryBudget: 32 << 20})
+		// The load timeout is far beyond what the bomb needs even under
+		// -race on a loaded machine (seconds: goja builds the strings
+		// character by character), so only the memory guard can stop it.
+		small := newRuntime(t, Options{MemoryBudget: 32 << 20, LoadTimeout: 5 * time.Minute})
 		path := writeSource(t, "bomb.js", "const keep = [];\nfor (;;) keep.push('x'.repeat(1 << 20) + keep.length);\n")
 		_, err := small.load(context.Background(), abi.Source{Path: path}, abi.RuntimeJS)
 		if err == nil || !strings.Contains(err.Error(), "memory budget exceeded") {
@@ -131,26 +134,26 @@ func TestBadHandlers(t *testing.T) {
 		code    abi.ErrorCode
 		want    []string
 	}{
-		{"throws", time.Second, abi.ProviderError, []string{"TypeError", "bad.ts:7:"}},
-		{"rejects", time.Second, abi.ProviderError, []string{"RangeError: out of range", "bad.ts:11:"}},
-		{"throws-string", time.Second, abi.ProviderError, []string{`uncaught "plain string"`}},
+		{"throws", 10 * time.Second, abi.ProviderError, []string{"TypeError", "bad.ts:7:"}},
+		{"rejects", 10 * time.Second, abi.ProviderError, []string{"RangeError: out of range", "bad.ts:11:"}},
+		{"throws-string", 10 * time.Second, abi.ProviderError, []string{`uncaught "plain string"`}},
 		{"never", 100 * time.Millisecond, abi.Timeout, []string{"deadline exceeded"}},
 		{"loop", 100 * time.Millisecond, abi.Timeout, []string{"deadline exceeded"}},
 		{"async-loop", 100 * time.Millisecond, abi.Timeout, []string{"deadline exceeded"}},
-		{"recursion", time.Second, abi.ProviderCrashed, []string{"stack overflow", "bad.ts:3:"}},
-		{"bomb", 20 * time.Second, abi.ProviderCrashed, []string{"memory budget exceeded", "64 MiB"}},
+		{"recursion", 10 * time.Second, abi.ProviderCrashed, []string{"stack overflow", "bad.ts:3:"}},
+		{"bomb", 5 * time.Minute, abi.ProviderCrashed, []string{"memory budget exceeded", "64 MiB"}}, // only the guard, never the deadline, may stop it
 		{"huge", 20 * time.Second, abi.TooLarge, []string{"larger than the limit of 4194304 bytes"}},
-		{"function", time.Second, abi.InvalidResult, []string{"$.f: a function is not a JSON value"}},
-		{"cycle", time.Second, abi.InvalidResult, []string{"$.b.a: cycle"}},
-		{"bigint", time.Second, abi.InvalidResult, []string{"$.n: a BigInt (1180591620717411303424) outside the int64 range"}},
-		{"nan", time.Second, abi.InvalidResult, []string{"$.x[1]: NaN is not a JSON number"}},
-		{"symbol", time.Second, abi.InvalidResult, []string{"$: a Symbol"}},
-		{"map", time.Second, abi.InvalidResult, []string{"a Map is not a JSON value"}},
-		{"bytes", time.Second, abi.InvalidResult, []string{"$.b: binary data (Uint8Array)"}},
-		{"promise-inside", time.Second, abi.InvalidResult, []string{"$.p: a Promise", "missing await"}},
-		{"getter-throws", time.Second, abi.ProviderError, []string{"Error: getter"}},
-		{"timer-throws", time.Second, abi.ProviderError, []string{"uncaught in a timer callback", "Error: in timer"}},
-		{"no-such-tool", time.Second, abi.NotFound, []string{`no tool "no-such-tool"`}},
+		{"function", 10 * time.Second, abi.InvalidResult, []string{"$.f: a function is not a JSON value"}},
+		{"cycle", 10 * time.Second, abi.InvalidResult, []string{"$.b.a: cycle"}},
+		{"bigint", 10 * time.Second, abi.InvalidResult, []string{"$.n: a BigInt (1180591620717411303424) outside the int64 range"}},
+		{"nan", 10 * time.Second, abi.InvalidResult, []string{"$.x[1]: NaN is not a JSON number"}},
+		{"symbol", 10 * time.Second, abi.InvalidResult, []string{"$: a Symbol"}},
+		{"map", 10 * time.Second, abi.InvalidResult, []string{"a Map is not a JSON value"}},
+		{"bytes", 10 * time.Second, abi.InvalidResult, []string{"$.b: binary data (Uint8Array)"}},
+		{"promise-inside", 10 * time.Second, abi.InvalidResult, []string{"$.p: a Promise", "missing await"}},
+		{"getter-throws", 10 * time.Second, abi.ProviderError, []string{"Error: getter"}},
+		{"timer-throws", 10 * time.Second, abi.ProviderError, []string{"uncaught in a timer callback", "Error: in timer"}},
+		{"no-such-tool", 10 * time.Second, abi.NotFound, []string{`no tool "no-such-tool"`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {

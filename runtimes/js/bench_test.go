@@ -149,7 +149,7 @@ func TestProvider200Loads(t *testing.T) {
 	if n := len(p.Describe().Tools); n != 16 {
 		t.Fatalf("%d tools, want 16", n)
 	}
-	res, err := call(t, p, newFakeEnv(), "tool-3", map[string]any{"text": "ab", "count": int64(2)}, time.Second)
+	res, err := call(t, p, newFakeEnv(), "tool-3", map[string]any{"text": "ab", "count": int64(2)}, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

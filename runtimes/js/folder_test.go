@@ -39,12 +39,12 @@ func TestFolderProvider(t *testing.T) {
 	if id := p.Describe().Provider.ID; id != "org.example.shout" {
 		t.Errorf("id = %q", id)
 	}
-	res, err := call(t, p, newFakeEnv(), "shout", map[string]any{"s": "hi"}, time.Second)
+	res, err := call(t, p, newFakeEnv(), "shout", map[string]any{"s": "hi"}, 10*time.Second)
 	if err != nil || res != "HI!" {
 		t.Fatalf("shout = %v, %v", res, err)
 	}
 	// The stack points into the imported file, at its original line.
-	_, err = call(t, p, newFakeEnv(), "shout", map[string]any{"s": ""}, time.Second)
+	_, err = call(t, p, newFakeEnv(), "shout", map[string]any{"s": ""}, 10*time.Second)
 	te := wantCode(t, err, abi.ProviderError)
 	if !strings.Contains(te.Message, "Error: empty (at lib/shout.ts:2:") {
 		t.Errorf("message = %q", te.Message)

@@ -64,7 +64,7 @@ func TestInterruptedRuntimeDiscarded(t *testing.T) {
 	p := loadSource(t, rt, "pool.js", poolProvider)
 	env := newFakeEnv()
 	for i := 1; i <= 3; i++ {
-		res, err := call(t, p, env, "count", map[string]any{}, time.Second)
+		res, err := call(t, p, env, "count", map[string]any{}, 10*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestInterruptedRuntimeDiscarded(t *testing.T) {
 	}
 	_, err := call(t, p, env, "loop", map[string]any{}, 50*time.Millisecond)
 	wantCode(t, err, abi.Timeout)
-	res, err := call(t, p, env, "count", map[string]any{}, time.Second)
+	res, err := call(t, p, env, "count", map[string]any{}, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestMemoryBombBounded(t *testing.T) {
 	if grew := peak - base; grew > 3*budget {
 		t.Errorf("heap grew by %d MiB for a %d MiB budget", grew>>20, budget>>20)
 	}
-	if _, err := call(t, p, newFakeEnv(), "count", map[string]any{}, time.Second); err != nil {
+	if _, err := call(t, p, newFakeEnv(), "count", map[string]any{}, 10*time.Second); err != nil {
 		t.Errorf("after the bomb: %v", err)
 	}
 }
@@ -137,7 +137,7 @@ func TestProviderClose(t *testing.T) {
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
-	_, err := call(t, p, newFakeEnv(), "count", map[string]any{}, time.Second)
+	_, err := call(t, p, newFakeEnv(), "count", map[string]any{}, 10*time.Second)
 	wantCode(t, err, abi.Unavailable)
 }
 

@@ -18,7 +18,7 @@ aios.registerTool({ name: 'word-count', parameters: { object_id: { type: 'string
 `)
 	env := newFakeEnv()
 	obj, _ := env.SpaceWrite(t.Context(), "docs", []byte("one two  three\nfour"))
-	res, err := call(t, p, env, "word-count", map[string]any{"object_id": obj.ID}, time.Second)
+	res, err := call(t, p, env, "word-count", map[string]any{"object_id": obj.ID}, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -220,8 +220,8 @@ func TestBridgeServerDiesMidCallThenReconnects(t *testing.T) {
 	p := rec.provider("org.aios.mcp.fake")
 	start := time.Now()
 	_, err = call(t, p, "mcp-fake-die", map[string]any{}, 10*time.Second)
-	if abi.CodeOf(err) != abi.Unavailable {
-		t.Fatalf("err = %v, want Unavailable", err)
+	if abi.CodeOf(err) != abi.ProviderCrashed {
+		t.Fatalf("err = %v, want ProviderCrashed (the stdio server died during the call)", err)
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Fatalf("death noticed after %v", d)

@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 )
 
@@ -42,6 +43,8 @@ const (
 //	      connect_timeout: 20s           # to connect and list at start-up
 //	      reconnect_max: 30s             # longest wait between reconnect attempts
 //	      disabled: false
+//	      capability_required:           # MCP has no capabilities: add them per tool
+//	        read_file: ["ReadSpace(files)"]  # (MCP tool name → capabilities its aios tool requires)
 type ServerConfig struct {
 	Command        string            `yaml:"command"`
 	Args           []string          `yaml:"args"`
@@ -56,6 +59,38 @@ type ServerConfig struct {
 	ConnectTimeout time.Duration     `yaml:"connect_timeout"`
 	ReconnectMax   time.Duration     `yaml:"reconnect_max"`
 	Disabled       bool              `yaml:"disabled"`
+	// CapabilityRequired maps an MCP tool name (or a glob such as
+	// "write_*") to capabilities its aios tool requires of callers, on top
+	// of Network(host) for URL servers: MCP tools carry no capabilities, so
+	// the operator who imports a server says what its tools touch.
+	CapabilityRequired map[string][]string `yaml:"capability_required"`
+}
+
+// requiredFor returns the configured capabilities of MCP tool name, sorted
+// by pattern, duplicates dropped.
+func (sc ServerConfig) requiredFor(tool string) []string {
+	if len(sc.CapabilityRequired) == 0 {
+		return nil
+	}
+	pats := make([]string, 0, len(sc.CapabilityRequired))
+	for p := range sc.CapabilityRequired {
+		pats = append(pats, p)
+	}
+	sort.Strings(pats)
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range pats {
+		if !abi.Glob(p, tool) {
+			continue
+		}
+		for _, c := range sc.CapabilityRequired[p] {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // section is the `mcp:` section as the bridge sees it: its own key is
@@ -157,6 +192,16 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 	}
 	if sc.Dir != "" && !filepath.IsAbs(sc.Dir) && base != "" {
 		sc.Dir = filepath.Join(base, sc.Dir)
+	}
+	for pat, caps := range sc.CapabilityRequired {
+		if pat == "" || len(caps) == 0 {
+			return sc, fmt.Errorf("capability_required: %q needs a tool name (or glob) and at least one capability", pat)
+		}
+		for _, c := range caps {
+			if _, err := abi.ParseCapability(c); err != nil {
+				return sc, fmt.Errorf("capability_required.%s: %v", pat, err)
+			}
+		}
 	}
 	if sc.MaxResources < 0 || sc.ConnectTimeout < 0 || sc.ReconnectMax < 0 {
 		return sc, fmt.Errorf("max_resources, connect_timeout and reconnect_max must not be negative")

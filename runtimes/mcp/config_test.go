@@ -38,6 +38,18 @@ func TestLoadConfig(t *testing.T) {
 					t.Errorf("sc = %+v", sc)
 				}
 			}},
+		{name: "capability_required", yaml: "mcp:\n  servers:\n    fs:\n      command: x\n      capability_required:\n        read_file: ['ReadSpace(files)']\n        '*_file': ['ReadSpace(files)', 'Network(*.example.com)']\n",
+			check: func(t *testing.T, m map[string]ServerConfig) {
+				sc := m["fs"]
+				if got := strings.Join(sc.requiredFor("read_file"), " "); got != "ReadSpace(files) Network(*.example.com)" {
+					t.Errorf("read_file requires %q", got)
+				}
+				if got := sc.requiredFor("list"); len(got) != 0 {
+					t.Errorf("list requires %q", got)
+				}
+			}},
+		{name: "bad capability_required", yaml: "mcp:\n  servers:\n    a:\n      command: x\n      capability_required: {secret: ['ReadSpace(x']}\n", wantErr: "capability_required.secret"},
+		{name: "empty capability_required", yaml: "mcp:\n  servers:\n    a:\n      command: x\n      capability_required: {secret: []}\n", wantErr: "at least one capability"},
 		{name: "outbound keys are left to mcpserver", yaml: "mcp:\n  agent: mcp\n  export: ['*']\n  http: {issuer: x}\n"},
 		{name: "unknown key", yaml: "mcp:\n  servers:\n    a:\n      comand: npx\n", wantErr: `cfg.yaml:4: mcp.servers.a.comand: unknown key "comand"`},
 		{name: "both", yaml: "mcp:\n  servers:\n    a:\n      command: x\n      url: http://h/\n", wantErr: "has both command"},

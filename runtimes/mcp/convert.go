@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -182,7 +183,9 @@ func toolResult(server, tool string, r *mcpsdk.CallToolResult, structured bool) 
 		return nil, &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: tool %s: %s", server, tool, msg)}
 	}
 	var sc any
-	if r.StructuredContent != nil {
+	if v, ok := exactStructured(r); ok {
+		sc = v
+	} else if r.StructuredContent != nil {
 		v, err := toGeneric(r.StructuredContent)
 		if err != nil {
 			return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: tool %s: structuredContent: %v", server, tool, err)
@@ -205,6 +208,37 @@ func toolResult(server, tool string, r *mcpsdk.CallToolResult, structured bool) 
 		out["structuredContent"] = sc
 	}
 	return out, nil
+}
+
+// exactStructured recovers the exact structuredContent of r. The SDK
+// decodes structuredContent into float64 numbers, so an integer beyond 2^53
+// (-9007199254740993) would arrive rounded; but a tool that returns
+// structured content should also return it serialized in a text block (MCP
+// spec, "Structured Content"). When the one text block decodes to the same
+// value as structuredContent (compared at float64 precision), the text is
+// decoded again exactly (integers as int64) and used instead.
+func exactStructured(r *mcpsdk.CallToolResult) (any, bool) {
+	if r.StructuredContent == nil || len(r.Content) != 1 {
+		return nil, false
+	}
+	t, ok := r.Content[0].(*mcpsdk.TextContent)
+	if !ok || len(t.Text) == 0 || (t.Text[0] != '{' && t.Text[0] != '[') {
+		return nil, false
+	}
+	var loose any
+	if err := json.Unmarshal([]byte(t.Text), &loose); err != nil {
+		return nil, false
+	}
+	a, err1 := json.Marshal(loose)
+	b, err2 := json.Marshal(r.StructuredContent)
+	if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+		return nil, false
+	}
+	var exact any
+	if err := abi.UnmarshalJSONValue([]byte(t.Text), &exact); err != nil {
+		return nil, false
+	}
+	return exact, true
 }
 
 // resourceResult converts a resources/read answer into {"contents": [...]},

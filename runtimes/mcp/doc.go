@@ -4,9 +4,13 @@
 // abi.Provider whose tools are named mcp-{server}-{tool} (resources become
 // read-only tools mcp-{server}-read-{resource}). A server's tools keep their
 // inputSchema, are registered at trust level Untrusted, and require
-// Network(host) of the endpoint for HTTP servers. A list-changed
-// notification re-lists the server; a dead or unreachable server's tools
-// answer Unavailable at once while the bridge reconnects with backoff.
+// Network(host) of the endpoint for HTTP servers plus whatever the server's
+// `capability_required` config adds per tool (MCP tools carry no
+// capabilities). A list-changed notification re-lists the server. A stdio
+// server that dies during a call fails that call with ProviderCrashed and
+// is restarted at once; calls made meanwhile wait for the restart (at most
+// 5 s). A server that stays down or is unreachable answers Unavailable at
+// once while the bridge reconnects with backoff.
 //
 // The bridge never registers anything itself: the caller (cmd) gives it a
 // Publish function that puts a provider into the host (host.ReplaceProvider

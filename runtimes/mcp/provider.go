@@ -71,6 +71,9 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env) (res
 	}
 	sess := s.session()
 	if sess == nil {
+		sess = s.awaitRestart(ctx)
+	}
+	if sess == nil {
 		msg := fmt.Sprintf("mcp server %s (%s) is not connected; the bridge is reconnecting", s.name, s.source)
 		if err := s.lastError(); err != nil {
 			msg += ": last error: " + err.Error()
@@ -86,7 +89,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env) (res
 	if tg.uri != "" {
 		r, err := sess.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: tg.uri})
 		if err != nil {
-			return nil, s.callError(ctx, call.Tool, err)
+			return nil, s.callError(ctx, sess, call.Tool, err)
 		}
 		v, err := resourceResult(r)
 		if err != nil {
@@ -100,13 +103,13 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env) (res
 	}
 	r, err := sess.CallTool(ctx, &mcpsdk.CallToolParams{Name: tg.tool, Arguments: args})
 	if err != nil {
-		return nil, s.callError(ctx, call.Tool, err)
+		return nil, s.callError(ctx, sess, call.Tool, err)
 	}
 	return toolResult(s.name, tg.tool, r, tg.structured)
 }
 
-// callError maps a failed MCP request to a ToolError.
-func (s *server) callError(ctx context.Context, tool string, err error) error {
+// callError maps a failed MCP request on sess to a ToolError.
+func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, tool string, err error) error {
 	if ctx.Err() != nil {
 		return abi.AsToolError(ctx.Err(), abi.Timeout) // Timeout or Cancelled
 	}
@@ -122,6 +125,14 @@ func (s *server) callError(ctx context.Context, tool string, err error) error {
 		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, tool, we.Message)}
 	}
 	if errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || s.session() == nil {
+		s.dropped(sess)
+		if s.cfg.URL == "" && s.ctx.Err() == nil {
+			// A stdio server's connection ends when its process dies (or
+			// breaks the protocol, and is then stopped): it crashed
+			// handling this call, as a worker of any other runtime can;
+			// the bridge restarts it.
+			return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("mcp server %s (%s) died during %s; the bridge is restarting it: %v", s.name, s.source, tool, err)}
+		}
 		return &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("mcp server %s closed the connection during %s; the bridge is reconnecting: %v", s.name, tool, err)}
 	}
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: %s: %v", s.name, tool, err)}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +40,12 @@ type server struct {
 	mu      sync.Mutex
 	sess    *mcpsdk.ClientSession
 	lastErr error
+	// restarting: the session dropped after it had been up, and the first
+	// reconnect attempt has not failed yet; calls wait for it (restartWait)
+	// instead of answering Unavailable. changed is closed (and replaced)
+	// whenever sess or restarting changes.
+	restarting bool
+	changed    chan struct{}
 
 	listMu sync.Mutex // serializes relists (run loop and Refresh)
 }
@@ -71,9 +78,77 @@ func (s *server) lastError() error {
 }
 
 func (s *server) setSession(sess *mcpsdk.ClientSession, err error) {
+	s.setState(sess, err, false)
+}
+
+// setState records the connection state and wakes calls waiting for a
+// restart.
+func (s *server) setState(sess *mcpsdk.ClientSession, err error, restarting bool) {
 	s.mu.Lock()
-	s.sess, s.lastErr = sess, err
+	s.setStateLocked(sess, err, restarting)
 	s.mu.Unlock()
+}
+
+func (s *server) setStateLocked(sess *mcpsdk.ClientSession, err error, restarting bool) {
+	s.sess, s.lastErr, s.restarting = sess, err, restarting
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
+}
+
+// dropped forgets sess when a call found its connection closed, before the
+// run loop notices: later calls wait for the restart instead of being sent
+// on the dead session.
+// It also closes sess, so that the run loop reconnects even if the
+// session lingers.
+func (s *server) dropped(sess *mcpsdk.ClientSession) {
+	if sess == nil {
+		return
+	}
+	s.mu.Lock()
+	if s.sess == sess {
+		s.setStateLocked(nil, errors.New("the connection closed during a call"), s.ctx.Err() == nil)
+	}
+	s.mu.Unlock()
+	_ = sess.Close()
+}
+
+// restartWait bounds how long a call waits for a dropped server to come
+// back (see awaitRestart).
+const restartWait = 5 * time.Second
+
+// awaitRestart waits, when the server's session dropped after it had been
+// up and the bridge is reconnecting for the first time, until the new
+// session is up, that attempt fails, ctx ends or restartWait passes; it
+// returns the session then (nil if none). A server that is down for good —
+// its last reconnect attempt failed — is not waited for: its calls answer
+// Unavailable at once.
+func (s *server) awaitRestart(ctx context.Context) *mcpsdk.ClientSession {
+	t := time.NewTimer(restartWait)
+	defer t.Stop()
+	for {
+		s.mu.Lock()
+		if s.sess != nil || !s.restarting || s.ctx.Err() != nil {
+			sess := s.sess
+			s.mu.Unlock()
+			return sess
+		}
+		if s.changed == nil {
+			s.changed = make(chan struct{})
+		}
+		ch := s.changed
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil
+		case <-s.ctx.Done():
+			return nil
+		case <-t.C:
+			return nil
+		}
+	}
 }
 
 func (s *server) markReady() { s.readyOnce.Do(func() { close(s.ready) }) }
@@ -105,11 +180,20 @@ func (s *server) run() {
 	backoff := DefaultReconnectMin
 	for s.ctx.Err() == nil {
 		began := time.Now()
-		err := s.serve()
-		s.setSession(nil, err)
+		connected, err := s.serve()
+		// A session that was up and dropped (a stdio server that crashed,
+		// say) is restarted at once, and calls meanwhile wait for it; a
+		// failed attempt wakes them to answer Unavailable.
+		restart := connected && s.ctx.Err() == nil
+		s.setState(nil, err, restart)
 		s.markReady()
 		if s.ctx.Err() != nil {
 			return
+		}
+		if restart {
+			s.b.log.Warn("mcp server connection lost; restarting", "server", s.name, "err", err)
+			backoff = DefaultReconnectMin
+			continue
 		}
 		if time.Since(began) > 10*backoff {
 			backoff = DefaultReconnectMin // it ran a while: a fresh failure
@@ -129,12 +213,13 @@ func (s *server) run() {
 }
 
 // serve connects, lists and publishes, then waits for the session to end.
-func (s *server) serve() error {
+// connected reports that the session was up (connected and listed).
+func (s *server) serve() (connected bool, err error) {
 	cctx, cancel := context.WithTimeout(s.ctx, s.cfg.ConnectTimeout)
 	defer cancel()
 	tr, err := s.transport()
 	if err != nil {
-		return err
+		return false, err
 	}
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "aios-host", Version: Version}, &mcpsdk.ClientOptions{
 		Capabilities:               &mcpsdk.ClientCapabilities{},
@@ -143,12 +228,12 @@ func (s *server) serve() error {
 	})
 	sess, err := client.Connect(cctx, tr, nil)
 	if err != nil {
-		return fmt.Errorf("connect to %s: %w", s.source, err)
+		return false, fmt.Errorf("connect to %s: %w", s.source, err)
 	}
 	s.setSession(sess, nil)
 	if err := s.relist(cctx, sess); err != nil {
 		_ = sess.Close()
-		return err
+		return false, err
 	}
 	s.markReady()
 	s.b.log.Info("mcp server connected", "server", s.name, "source", s.source,
@@ -161,7 +246,7 @@ func (s *server) serve() error {
 			if err == nil {
 				err = errors.New("the server closed the connection")
 			}
-			return err
+			return true, err
 		case <-s.refresh:
 			rctx, cancel := context.WithTimeout(s.ctx, s.cfg.ConnectTimeout)
 			if err := s.relist(rctx, sess); err != nil && s.ctx.Err() == nil {
@@ -171,7 +256,7 @@ func (s *server) serve() error {
 		case <-s.ctx.Done():
 			_ = sess.Close()
 			<-done
-			return s.ctx.Err()
+			return true, s.ctx.Err()
 		}
 	}
 }
@@ -197,6 +282,11 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 		if err != nil {
 			s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", err)
 			continue
+		}
+		for _, c := range s.cfg.requiredFor(tool.Name) {
+			if !slices.Contains(def.CapabilityRequired, c) {
+				def.CapabilityRequired = append(def.CapabilityRequired, c)
+			}
 		}
 		if !t.add(def, target{tool: tool.Name, structured: def.Returns != nil}) {
 			s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", fmt.Sprintf("tool %q: duplicate name %s", tool.Name, def.Name))
