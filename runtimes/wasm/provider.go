@@ -124,13 +124,16 @@ func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, erro
 
 func (p *Provider) put(inst *instance) {
 	inst.lastUsed = time.Now()
+	// Read overflow before the instance is published to idle: from then on
+	// another call's get may take it and overwrite the field.
+	overflow := inst.overflow
 	p.mu.Lock()
-	keep := !p.closed.Load() && (!inst.overflow || len(p.idle) < p.poolSize)
+	keep := !p.closed.Load() && (!overflow || len(p.idle) < p.poolSize)
 	if keep {
 		p.idle = append(p.idle, inst)
 	}
 	p.mu.Unlock()
-	if !inst.overflow {
+	if !overflow {
 		<-p.sem
 	}
 	if !keep {
