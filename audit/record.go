@@ -11,13 +11,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/aios-host/aios-host/internal/jsonenc"
 )
 
 // record is one line of the log. Its JSON form is canonical: keys in sorted
 // order (the field order below), no white space, strings escaped by
-// appendString. hash is the SHA-256 of the canonical form without the "hash"
-// key; prev is the hash of the previous record ("" for the first).
+// jsonenc.AppendString. hash is the SHA-256 of the canonical form without
+// the "hash" key; prev is the hash of the previous record ("" for the first).
 type record struct {
 	CallID     string `json:"call_id"`
 	Caller     string `json:"caller"`
@@ -44,7 +45,7 @@ func appendRecord(buf []byte, r *record, withHash bool) []byte {
 	buf = appendHead(buf, r)
 	if withHash {
 		buf = append(buf, `,"hash":`...)
-		buf = appendString(buf, r.Hash)
+		buf = jsonenc.AppendString(buf, r.Hash)
 	}
 	return appendTail(buf, r)
 }
@@ -52,11 +53,11 @@ func appendRecord(buf []byte, r *record, withHash bool) []byte {
 // appendHead writes the keys that sort before "hash".
 func appendHead(buf []byte, r *record) []byte {
 	buf = append(buf, `{"call_id":`...)
-	buf = appendString(buf, r.CallID)
+	buf = jsonenc.AppendString(buf, r.CallID)
 	buf = append(buf, `,"caller":`...)
-	buf = appendString(buf, r.Caller)
+	buf = jsonenc.AppendString(buf, r.Caller)
 	buf = append(buf, `,"error":`...)
-	return appendString(buf, r.Error)
+	return jsonenc.AppendString(buf, r.Error)
 }
 
 // appendTail writes the keys that sort after "hash" and closes the object.
@@ -64,29 +65,29 @@ func appendTail(buf []byte, r *record) []byte {
 	buf = append(buf, `,"latency_us":`...)
 	buf = strconv.AppendInt(buf, r.LatencyUS, 10)
 	buf = append(buf, `,"outcome":`...)
-	buf = appendString(buf, r.Outcome)
+	buf = jsonenc.AppendString(buf, r.Outcome)
 	buf = append(buf, `,"params_hash":`...)
-	buf = appendString(buf, r.ParamsHash)
+	buf = jsonenc.AppendString(buf, r.ParamsHash)
 	buf = append(buf, `,"parent_id":`...)
-	buf = appendString(buf, r.ParentID)
+	buf = jsonenc.AppendString(buf, r.ParentID)
 	buf = append(buf, `,"prev":`...)
-	buf = appendString(buf, r.Prev)
+	buf = jsonenc.AppendString(buf, r.Prev)
 	buf = append(buf, `,"provider":`...)
-	buf = appendString(buf, r.Provider)
+	buf = jsonenc.AppendString(buf, r.Provider)
 	buf = append(buf, `,"result_hash":`...)
-	buf = appendString(buf, r.ResultHash)
+	buf = jsonenc.AppendString(buf, r.ResultHash)
 	buf = append(buf, `,"runtime":`...)
-	buf = appendString(buf, r.Runtime)
+	buf = jsonenc.AppendString(buf, r.Runtime)
 	buf = append(buf, `,"seq":`...)
 	buf = strconv.AppendUint(buf, r.Seq, 10)
 	buf = append(buf, `,"time":`...)
-	buf = appendString(buf, r.Time)
+	buf = jsonenc.AppendString(buf, r.Time)
 	buf = append(buf, `,"tool":`...)
-	buf = appendString(buf, r.Tool)
+	buf = jsonenc.AppendString(buf, r.Tool)
 	buf = append(buf, `,"untrusted":`...)
 	buf = strconv.AppendBool(buf, r.Untrusted)
 	buf = append(buf, `,"version":`...)
-	buf = appendString(buf, r.Version)
+	buf = jsonenc.AppendString(buf, r.Version)
 	return append(buf, '}')
 }
 
@@ -108,14 +109,14 @@ const hashField = len(`,"hash":"`) + len(hashPrefix) + 64 + 1
 func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]byte, hasR bool) ([]byte, int) {
 	start := len(b)
 	b = append(b, `{"call_id":`...)
-	b = appendString(b, e.CallID)
+	b = jsonenc.AppendString(b, e.CallID)
 	b = append(b, `,"caller":`...)
-	b = appendString(b, e.Caller)
+	b = jsonenc.AppendString(b, e.Caller)
 	b = append(b, `,"error":`...)
 	if len(e.Error) > w.opts.MaxErrorBytes {
-		b = appendString(b, truncate(e.Error, w.opts.MaxErrorBytes))
+		b = jsonenc.AppendString(b, truncate(e.Error, w.opts.MaxErrorBytes))
 	} else {
-		b = appendString(b, e.Error)
+		b = jsonenc.AppendString(b, e.Error)
 	}
 	at := len(b)
 	b = append(b, `,"latency_us":`...)
@@ -124,20 +125,20 @@ func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]
 	if e.Outcome == "" {
 		b = append(b, `"ok"`...)
 	} else {
-		b = appendString(b, e.Outcome)
+		b = jsonenc.AppendString(b, e.Outcome)
 	}
 	b = append(b, `,"params_hash":`...)
 	b = appendDigest(b, &ph, hasP)
 	b = append(b, `,"parent_id":`...)
-	b = appendString(b, e.ParentID)
+	b = jsonenc.AppendString(b, e.ParentID)
 	b = append(b, `,"prev":"`...)
 	b = append(b, w.prev...)
 	b = append(b, `","provider":`...)
-	b = appendString(b, e.Provider)
+	b = jsonenc.AppendString(b, e.Provider)
 	b = append(b, `,"result_hash":`...)
 	b = appendDigest(b, &rh, hasR)
 	b = append(b, `,"runtime":`...)
-	b = appendString(b, e.Runtime)
+	b = jsonenc.AppendString(b, e.Runtime)
 	b = append(b, `,"seq":`...)
 	b = strconv.AppendUint(b, w.seq+1, 10)
 	b = append(b, `,"time":"`...)
@@ -147,11 +148,11 @@ func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]
 	}
 	b = t.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","tool":`...)
-	b = appendString(b, e.Tool)
+	b = jsonenc.AppendString(b, e.Tool)
 	b = append(b, `,"untrusted":`...)
 	b = strconv.AppendBool(b, e.Untrusted)
 	b = append(b, `,"version":`...)
-	b = appendString(b, e.Version)
+	b = jsonenc.AppendString(b, e.Version)
 	b = append(b, '}')
 	sum := sha256.Sum256(b[start:])
 	n := len(b)
@@ -188,53 +189,6 @@ func digest(b []byte) string {
 	copy(out[:], hashPrefix)
 	hex.Encode(out[len(hashPrefix):], sum[:])
 	return string(out[:])
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string. Only '"', '\\' and control
-// characters are escaped (\n \r \t and \u00XX for the others); invalid UTF-8
-// becomes U+FFFD, as encoding/json decodes it, so a record read back and
-// re-encoded is byte-identical.
-func appendString(buf []byte, s string) []byte {
-	buf = append(buf, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			buf = append(buf, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				buf = append(buf, '\\', c)
-			case '\n':
-				buf = append(buf, '\\', 'n')
-			case '\r':
-				buf = append(buf, '\\', 'r')
-			case '\t':
-				buf = append(buf, '\\', 't')
-			default:
-				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			buf = append(buf, s[start:i]...)
-			buf = append(buf, "\ufffd"...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	buf = append(buf, s[start:]...)
-	return append(buf, '"')
 }
 
 // ValueHash returns "sha256:<hex>" of the canonical JSON encoding of v
@@ -285,7 +239,7 @@ func (c *canonEncoder) append(b []byte, v any, depth int) ([]byte, error) {
 	case bool:
 		return strconv.AppendBool(b, x), nil
 	case string:
-		return appendString(b, x), nil
+		return jsonenc.AppendString(b, x), nil
 	case int64:
 		return strconv.AppendInt(b, x, 10), nil
 	case int:
@@ -326,7 +280,7 @@ func (c *canonEncoder) append(b []byte, v any, depth int) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, e)
+			b = jsonenc.AppendString(b, e)
 		}
 		return append(b, ']'), nil
 	case map[string]any:
@@ -364,7 +318,7 @@ func (c *canonEncoder) appendObject(b []byte, m map[string]any, depth int) ([]by
 			b = append(b, ',')
 		}
 		mb := c.members[i] // c.members may grow (and move) below
-		b = appendString(b, mb.k)
+		b = jsonenc.AppendString(b, mb.k)
 		b = append(b, ':')
 		if b, err = c.append(b, mb.v, depth+1); err != nil {
 			break

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // BenchmarkHotReload: a provider file is rewritten (new version, atomic
@@ -15,7 +17,7 @@ func BenchmarkHotReload(b *testing.B) {
 	env := newEnv(b, "", nil)
 	path := filepath.Join(env.dir, "bench.fake")
 	writeFake(b, path, fakeSpec{ID: "org.test.bench", Version: "1.0.0", Tools: []string{"bench"}})
-	eventually(b, "bench loaded", func() bool { return env.h.Registry().Provider("org.test.bench") != nil })
+	testutil.Eventually(b, "bench loaded", func() bool { return env.h.Registry().Provider("org.test.bench") != nil })
 	events, cancel := env.h.Registry().Subscribe(16)
 	defer cancel()
 	var lat []time.Duration

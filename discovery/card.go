@@ -85,22 +85,23 @@ func (c CardCapabilities) Has(name string) bool {
 	return false
 }
 
-// Skill is one entry of "skills"; it becomes one tool.
+// Skill is one entry of "skills"; it becomes one tool. The yaml tags name
+// the same entry under "capabilities" in a tool.aios.yaml.
 type Skill struct {
-	ID                 string         `json:"id"`
-	Name               string         `json:"name"`
-	Description        string         `json:"description,omitempty"`
-	PermissionLevel    string         `json:"permission_level"`
-	Examples           []string       `json:"examples,omitempty"`
-	InputSchema        map[string]any `json:"input_schema,omitempty"`
-	OutputSchema       map[string]any `json:"output_schema,omitempty"`
-	CapabilityRequired []string       `json:"capability_required,omitempty"`
-	Version            string         `json:"version,omitempty"`
-	Tags               []string       `json:"tags,omitempty"`
-	Idempotent         bool           `json:"idempotent,omitempty"`
-	LatencyClass       string         `json:"latency_class,omitempty"`
-	MCPExportable      bool           `json:"mcp_exportable,omitempty"`
-	Deprecated         bool           `json:"deprecated,omitempty"`
+	ID                 string         `json:"id" yaml:"id"`
+	Name               string         `json:"name" yaml:"name"`
+	Description        string         `json:"description,omitempty" yaml:"description"`
+	PermissionLevel    string         `json:"permission_level" yaml:"permission_level"`
+	Examples           []string       `json:"examples,omitempty" yaml:"examples"`
+	InputSchema        map[string]any `json:"input_schema,omitempty" yaml:"input_schema"`
+	OutputSchema       map[string]any `json:"output_schema,omitempty" yaml:"output_schema"`
+	CapabilityRequired []string       `json:"capability_required,omitempty" yaml:"capability_required"`
+	Version            string         `json:"version,omitempty" yaml:"version"`
+	Tags               []string       `json:"tags,omitempty" yaml:"tags"`
+	Idempotent         bool           `json:"idempotent,omitempty" yaml:"idempotent"`
+	LatencyClass       string         `json:"latency_class,omitempty" yaml:"latency_class"`
+	MCPExportable      bool           `json:"mcp_exportable,omitempty" yaml:"mcp_exportable"`
+	Deprecated         bool           `json:"deprecated,omitempty" yaml:"deprecated"`
 }
 
 // Authentication is the card's "authentication" member.

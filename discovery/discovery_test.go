@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/trust"
 )
 
@@ -97,44 +98,44 @@ func TestHotReloadLifecycle(t *testing.T) {
 	env := newEnv(t, "", nil)
 	path := filepath.Join(env.dir, "hot.fake")
 	writeFake(t, path, fakeSpec{ID: "org.test.hot", Version: "1.0.0", Tools: []string{"hot"}})
-	eventually(t, "hot loaded", func() bool { v, err := env.call("hot", 1); return err == nil && v["version"] == "1.0.0" })
+	testutil.Eventually(t, "hot loaded", func() bool { v, err := env.call("hot", 1); return err == nil && v["version"] == "1.0.0" })
 
 	writeFake(t, path, fakeSpec{ID: "org.test.hot", Version: "1.1.0", Tools: []string{"hot"}})
-	eventually(t, "hot reloaded", func() bool { v, err := env.call("hot", 1); return err == nil && v["version"] == "1.1.0" })
+	testutil.Eventually(t, "hot reloaded", func() bool { v, err := env.call("hot", 1); return err == nil && v["version"] == "1.1.0" })
 
 	// A half-written file never replaces the good version.
 	if err := os.WriteFile(path, []byte(`{"id": "org.test.hot", "vers`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "error reported", func() bool { return strings.Contains(env.d.Errors()[path], "hot.fake") })
+	testutil.Eventually(t, "error reported", func() bool { return strings.Contains(env.d.Errors()[path], "hot.fake") })
 	if v, err := env.call("hot", 1); err != nil || v["version"] != "1.1.0" {
 		t.Fatalf("after a broken write: %v %v", v, err)
 	}
 	// Finishing the write loads it.
 	writeFake(t, path, fakeSpec{ID: "org.test.hot", Version: "1.2.0", Tools: []string{"hot"}})
-	eventually(t, "fixed file loaded", func() bool { v, err := env.call("hot", 1); return err == nil && v["version"] == "1.2.0" })
+	testutil.Eventually(t, "fixed file loaded", func() bool { v, err := env.call("hot", 1); return err == nil && v["version"] == "1.2.0" })
 	if len(env.d.Errors()) != 0 {
 		t.Fatalf("errors after the fix: %v", env.d.Errors())
 	}
 
 	// A folder provider appears, and goes with its folder.
 	writeFake(t, filepath.Join(env.dir, "sub", "tool.fake"), fakeSpec{ID: "org.test.sub", Version: "1.0.0", Tools: []string{"sub"}})
-	eventually(t, "folder provider", func() bool { _, err := env.call("sub", 1); return err == nil })
+	testutil.Eventually(t, "folder provider", func() bool { _, err := env.call("sub", 1); return err == nil })
 	if err := os.RemoveAll(filepath.Join(env.dir, "sub")); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "folder provider gone", func() bool { _, err := env.call("sub", 1); return abi.CodeOf(err) == abi.NotFound })
+	testutil.Eventually(t, "folder provider gone", func() bool { _, err := env.call("sub", 1); return abi.CodeOf(err) == abi.NotFound })
 
 	// Rename away unloads; rename back loads.
 	moved := filepath.Join(t.TempDir(), "hot.fake")
 	if err := os.Rename(path, moved); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "unloaded on rename", func() bool { _, err := env.call("hot", 1); return abi.CodeOf(err) == abi.NotFound })
+	testutil.Eventually(t, "unloaded on rename", func() bool { _, err := env.call("hot", 1); return abi.CodeOf(err) == abi.NotFound })
 	if err := os.Rename(moved, path); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "reloaded on rename back", func() bool { _, err := env.call("hot", 1); return err == nil })
+	testutil.Eventually(t, "reloaded on rename back", func() bool { _, err := env.call("hot", 1); return err == nil })
 }
 
 // 100 hot reloads of one provider while 8 goroutines call it: no call fails.
@@ -142,7 +143,7 @@ func TestHotReloadUnderLoad(t *testing.T) {
 	env := newEnv(t, "debounce: 5ms\n", nil)
 	path := filepath.Join(env.dir, "busy.fake")
 	writeFake(t, path, fakeSpec{ID: "org.test.busy", Version: "1.0.0", Tools: []string{"busy"}})
-	eventually(t, "busy loaded", func() bool { _, err := env.call("busy", 1); return err == nil })
+	testutil.Eventually(t, "busy loaded", func() bool { _, err := env.call("busy", 1); return err == nil })
 
 	var stop atomic.Bool
 	var calls, failures atomic.Int64
@@ -166,7 +167,7 @@ func TestHotReloadUnderLoad(t *testing.T) {
 	for i := 1; i <= reloads; i++ {
 		v := "1.0." + itoa(i)
 		writeFake(t, path, fakeSpec{ID: "org.test.busy", Version: v, Tools: []string{"busy"}})
-		eventually(t, "version "+v, func() bool { r, err := env.call("busy", 1); return err == nil && r["version"] == v })
+		testutil.Eventually(t, "version "+v, func() bool { r, err := env.call("busy", 1); return err == nil && r["version"] == v })
 	}
 	stop.Store(true)
 	wg.Wait()
@@ -184,14 +185,14 @@ func TestDeleteMidCall(t *testing.T) {
 	env := newEnv(t, "", nil)
 	path := filepath.Join(env.dir, "slow.fake")
 	writeFake(t, path, fakeSpec{ID: "org.test.slow", Version: "1.0.0", Tools: []string{"slow"}, SleepMS: 400})
-	eventually(t, "slow loaded", func() bool { return env.h.Registry().Provider("org.test.slow") != nil })
+	testutil.Eventually(t, "slow loaded", func() bool { return env.h.Registry().Provider("org.test.slow") != nil })
 	done := make(chan error, 1)
 	go func() { _, err := env.call("slow", 1); done <- err }()
 	time.Sleep(50 * time.Millisecond)
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "unloaded", func() bool { return env.h.Registry().Provider("org.test.slow") == nil })
+	testutil.Eventually(t, "unloaded", func() bool { return env.h.Registry().Provider("org.test.slow") == nil })
 	if err := <-done; err != nil {
 		t.Fatalf("the call in flight failed: %v", err)
 	}
@@ -239,10 +240,10 @@ func TestPriority(t *testing.T) {
 	}
 	writeFake(t, filepath.Join(env.dir, "y", "tool.fake"), fakeSpec{ID: "x", Version: "1.0.0", Tools: []string{"app-open"}})
 	writeFile(t, filepath.Join(env.dir, "y", "tool.aios.yaml"), "tool: {id: org.test.app, name: App yaml, version: 1.5.0}\ncapabilities: [{id: app-open, name: Open}]\n")
-	eventually(t, "yaml wins over desktop", func() bool { return strings.HasSuffix(which(), "/y") })
+	testutil.Eventually(t, "yaml wins over desktop", func() bool { return strings.HasSuffix(which(), "/y") })
 	writeFake(t, filepath.Join(env.dir, "c", "tool.fake"), fakeSpec{ID: "x", Version: "1.0.0", Tools: []string{"app-open"}})
 	writeFile(t, filepath.Join(env.dir, "c", "adapter.json"), `{"adapter": {"id": "org.test.app", "name": "App card", "version": "2.0.0", "protocol_version": "0.3.0"}, "capabilities": {}, "skills": []}`)
-	eventually(t, "card wins over yaml", func() bool { return strings.HasSuffix(which(), "/c") })
+	testutil.Eventually(t, "card wins over yaml", func() bool { return strings.HasSuffix(which(), "/c") })
 	var shadowed int
 	for _, a := range env.d.Adapters() {
 		if a.ID == "org.test.app" && !a.Active && a.Shadowed != "" {
@@ -253,11 +254,11 @@ func TestPriority(t *testing.T) {
 		t.Fatalf("want 2 shadowed descriptions, got %+v", env.d.Adapters())
 	}
 	_ = os.RemoveAll(filepath.Join(env.dir, "c"))
-	eventually(t, "yaml back after the card goes", func() bool { return strings.HasSuffix(which(), "/y") })
+	testutil.Eventually(t, "yaml back after the card goes", func() bool { return strings.HasSuffix(which(), "/y") })
 	_ = os.RemoveAll(filepath.Join(env.dir, "y"))
-	eventually(t, "desktop back after the yaml goes", func() bool { return strings.HasSuffix(which(), "app.desktop") })
+	testutil.Eventually(t, "desktop back after the yaml goes", func() bool { return strings.HasSuffix(which(), "app.desktop") })
 	_ = os.Remove(filepath.Join(apps, "app.desktop"))
-	eventually(t, "gone with the desktop file", func() bool { return which() == "none" })
+	testutil.Eventually(t, "gone with the desktop file", func() bool { return which() == "none" })
 }
 
 func newEnvLib(t testing.TB, yaml string, lib *Library) *testEnv {
@@ -310,7 +311,7 @@ func TestSignedFolder(t *testing.T) {
 			writeFile(t, filepath.Join(dst, n), string(b))
 		}
 	}
-	eventually(t, "signed provider", func() bool { return env.h.Registry().Provider("org.test.signed") != nil })
+	testutil.Eventually(t, "signed provider", func() bool { return env.h.Registry().Provider("org.test.signed") != nil })
 	if tl := env.h.Registry().Provider("org.test.signed").Trust; tl != abi.Verified {
 		t.Fatalf("trust = %v, want Verified", tl)
 	}
@@ -321,7 +322,7 @@ func TestSignedFolder(t *testing.T) {
 
 	// Swapping the code under the signed card is refused; the old one serves.
 	writeFake(t, filepath.Join(dst, "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "6.6.6", Tools: []string{"signed-echo"}})
-	eventually(t, "artifact mismatch reported", func() bool {
+	testutil.Eventually(t, "artifact mismatch reported", func() bool {
 		return errors.Is(errors.New(env.d.Errors()[dst]), trust.ErrArtifact) || strings.Contains(env.d.Errors()[dst], "pins")
 	})
 	if v, err := env.call("signed-echo", 1); err != nil || v["version"] != "1.0.0" {
@@ -333,7 +334,7 @@ func TestSignedFolder(t *testing.T) {
 	writeFake(t, filepath.Join(env.dir, "copy", "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"signed-echo"}})
 	writeFile(t, filepath.Join(env.dir, "copy", "adapter.json"), tampered)
 	copyDir := filepath.Join(env.dir, "copy")
-	eventually(t, "tampered card refused", func() bool { return strings.Contains(env.d.Errors()[copyDir], "does not verify") })
+	testutil.Eventually(t, "tampered card refused", func() bool { return strings.Contains(env.d.Errors()[copyDir], "does not verify") })
 }
 
 // A card that the host refuses (tool name taken by another provider) keeps
@@ -344,7 +345,7 @@ func TestConflictKeepsOld(t *testing.T) {
 		writeFake(t, filepath.Join(dir, "two.fake"), fakeSpec{ID: "org.test.two", Version: "1.0.0", Tools: []string{"two"}})
 	})
 	writeFake(t, filepath.Join(env.dir, "two.fake"), fakeSpec{ID: "org.test.two", Version: "1.0.0", Tools: []string{"one"}})
-	eventually(t, "conflict reported", func() bool { return env.d.Errors()[filepath.Join(env.dir, "two.fake")] != "" })
+	testutil.Eventually(t, "conflict reported", func() bool { return env.d.Errors()[filepath.Join(env.dir, "two.fake")] != "" })
 	if _, err := env.call("two", 1); err != nil {
 		t.Fatalf("old version of two stopped serving: %v", err)
 	}

@@ -154,19 +154,6 @@ func (e *testEnv) call(tool string, value any) (map[string]any, error) {
 	return m, nil
 }
 
-// eventually polls cond for up to 5 s.
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
-}
-
 func indent(y string) string {
 	if !strings.Contains(y, "desktop_dirs") {
 		y = "desktop_dirs: []\n" + y

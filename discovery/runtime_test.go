@@ -11,6 +11,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/js"
 	"github.com/aios-host/aios-host/trust"
 )
@@ -106,7 +107,7 @@ func TestSignedTypeScriptDrop(t *testing.T) {
 		t.Fatal(err)
 	}
 	dst := filepath.Join(plugins, "copy")
-	eventually(t, "tampered copy refused", func() bool { return strings.Contains(d.Errors()[dst], "refused") })
+	testutil.Eventually(t, "tampered copy refused", func() bool { return strings.Contains(d.Errors()[dst], "refused") })
 	if h.Registry().Provider("org.example.greeter2") != nil {
 		t.Fatal("tampered copy registered")
 	}

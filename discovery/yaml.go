@@ -37,7 +37,7 @@ import (
 
 type yamlFile struct {
 	Tool         yamlTool          `yaml:"tool"`
-	Capabilities []yamlSkill       `yaml:"capabilities"`
+	Capabilities []Skill           `yaml:"capabilities"`
 	Permissions  []yamlPermission  `yaml:"permissions"`
 	Features     *CardCapabilities `yaml:"features"`
 	Endpoints    *Endpoints        `yaml:"endpoints"`
@@ -59,23 +59,6 @@ type yamlTool struct {
 	Author          string `yaml:"author"`
 	Homepage        string `yaml:"homepage"`
 	License         string `yaml:"license"`
-}
-
-type yamlSkill struct {
-	ID                 string         `yaml:"id"`
-	Name               string         `yaml:"name"`
-	Description        string         `yaml:"description"`
-	PermissionLevel    string         `yaml:"permission_level"`
-	Examples           []string       `yaml:"examples"`
-	InputSchema        map[string]any `yaml:"input_schema"`
-	OutputSchema       map[string]any `yaml:"output_schema"`
-	CapabilityRequired []string       `yaml:"capability_required"`
-	Version            string         `yaml:"version"`
-	Tags               []string       `yaml:"tags"`
-	Idempotent         bool           `yaml:"idempotent"`
-	LatencyClass       string         `yaml:"latency_class"`
-	MCPExportable      bool           `yaml:"mcp_exportable"`
-	Deprecated         bool           `yaml:"deprecated"`
 }
 
 type yamlPermission struct {
@@ -167,10 +150,8 @@ func (y *yamlFile) toCard(name string) (*Card, error) {
 		if err != nil {
 			return fail(fmt.Sprintf("capabilities[%d].output_schema", i), "%v", err)
 		}
-		sk := Skill{ID: s.ID, Name: s.Name, Description: s.Description, PermissionLevel: s.PermissionLevel,
-			Examples: s.Examples, InputSchema: in, OutputSchema: out, CapabilityRequired: s.CapabilityRequired,
-			Version: s.Version, Tags: s.Tags, Idempotent: s.Idempotent, LatencyClass: s.LatencyClass,
-			MCPExportable: s.MCPExportable, Deprecated: s.Deprecated}
+		sk := s
+		sk.InputSchema, sk.OutputSchema = in, out
 		if sk.Name == "" {
 			sk.Name = sk.ID
 		}

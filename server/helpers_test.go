@@ -137,18 +137,6 @@ func (ts *testServer) startDiscovery(t testing.TB) {
 	}
 }
 
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
-}
-
 // rpcCode returns the JSON-RPC code and data.code of err ("" when err is
 // not a JSON-RPC error).
 func rpcCode(err error) (int, abi.ErrorCode) {

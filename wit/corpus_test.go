@@ -9,24 +9,15 @@ import (
 	"testing"
 )
 
-// corpusDir finds ../shared/corpus/wit-parser-ui beside the repository root.
+// corpusDir is findCorpus for tests: it fails t when there is no
+// repository root and skips it when the corpus is not there.
 func corpusDir(t testing.TB) string {
-	dir, err := os.Getwd()
-	if err != nil {
+	t.Helper()
+	c, err := findCorpus()
+	if c == "" {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-	c := filepath.Join(filepath.Dir(dir), "shared", "corpus", "wit-parser-ui")
-	if _, err := os.Stat(c); err != nil {
+	if err != nil {
 		t.Skipf("WIT corpus not present at %s", c)
 	}
 	return c

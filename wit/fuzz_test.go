@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // FuzzParse: the parser and resolver never panic; whatever resolves prints
@@ -50,23 +52,17 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// findCorpus returns ../shared/corpus/wit-parser-ui beside the repository
+// root, with os.Stat's error when it is not there ("" and the error when
+// there is no root).
 func findCorpus() (string, error) {
-	dir, err := os.Getwd()
+	root, err := testutil.FindRepoRoot()
 	if err != nil {
 		return "", err
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			c := filepath.Join(filepath.Dir(dir), "shared", "corpus", "wit-parser-ui")
-			_, err := os.Stat(c)
-			return c, err
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
+	c := filepath.Join(filepath.Dir(root), "shared", "corpus", "wit-parser-ui")
+	_, err = os.Stat(c)
+	return c, err
 }
 
 // FuzzFromJSON: FromJSON never panics on any type expression and JSON

@@ -2,6 +2,7 @@ package wit
 
 import (
 	"strconv"
+	"strings"
 )
 
 // maxTypeDepth bounds the nesting of anonymous types (list<list<...>>).
@@ -170,6 +171,21 @@ func (p *parser) pkgName() (astPkgName, error) {
 	if err := p.expectP(":"); err != nil {
 		return astPkgName{}, err
 	}
+	name, err := p.nsName(first, pos)
+	if err != nil {
+		return astPkgName{}, err
+	}
+	if p.isP("/") {
+		return name, errAt(p.tok.pos, "nested package names (`ns:pkg/sub`) are not supported")
+	}
+	name.version, err = p.optVersion()
+	return name, err
+}
+
+// nsName parses the rest of `first:a:…:name` after `first:`: identifiers
+// separated by ':'. The last is the name; the others, first included,
+// join with ':' into the namespace.
+func (p *parser) nsName(first astName, pos Position) (astPkgName, error) {
 	parts := []string{first.name}
 	for {
 		n, err := p.ident()
@@ -184,27 +200,19 @@ func (p *parser) pkgName() (astPkgName, error) {
 			return astPkgName{}, err
 		}
 	}
-	name := astPkgName{pos: pos, name: parts[len(parts)-1]}
-	for i, s := range parts[:len(parts)-1] {
-		if i > 0 {
-			name.ns += ":"
-		}
-		name.ns += s
+	last := len(parts) - 1
+	return astPkgName{pos: pos, ns: strings.Join(parts[:last], ":"), name: parts[last]}, nil
+}
+
+// optVersion parses an optional `@version` ("" when p.tok is not '@').
+func (p *parser) optVersion() (string, error) {
+	if !p.isP("@") {
+		return "", nil
 	}
-	if p.isP("/") {
-		return name, errAt(p.tok.pos, "nested package names (`ns:pkg/sub`) are not supported")
+	if err := p.adv(); err != nil {
+		return "", err
 	}
-	if p.isP("@") {
-		if err := p.adv(); err != nil {
-			return name, err
-		}
-		v, err := p.versionAfterAt()
-		if err != nil {
-			return name, err
-		}
-		name.version = v
-	}
-	return name, nil
+	return p.versionAfterAt()
 }
 
 // gates parses any number of @since/@unstable/@deprecated/@external-id.
@@ -358,26 +366,9 @@ func (p *parser) usePath() (astUsePath, error) {
 
 // usePathRest continues a foreign path after `ns:`.
 func (p *parser) usePathRest(first astName, pos Position) (astUsePath, error) {
-	parts := []string{first.name}
-	for {
-		n, err := p.ident()
-		if err != nil {
-			return astUsePath{}, err
-		}
-		parts = append(parts, n.name)
-		if !p.isP(":") {
-			break
-		}
-		if err := p.adv(); err != nil {
-			return astUsePath{}, err
-		}
-	}
-	pk := &astPkgName{pos: pos, name: parts[len(parts)-1]}
-	for i, s := range parts[:len(parts)-1] {
-		if i > 0 {
-			pk.ns += ":"
-		}
-		pk.ns += s
+	pk, err := p.nsName(first, pos)
+	if err != nil {
+		return astUsePath{}, err
 	}
 	if err := p.expectP("/"); err != nil {
 		return astUsePath{}, err
@@ -389,17 +380,10 @@ func (p *parser) usePathRest(first astName, pos Position) (astUsePath, error) {
 	if p.isP("/") {
 		return astUsePath{}, errAt(p.tok.pos, "nested package paths are not supported")
 	}
-	if p.isP("@") {
-		if err := p.adv(); err != nil {
-			return astUsePath{}, err
-		}
-		v, err := p.versionAfterAt()
-		if err != nil {
-			return astUsePath{}, err
-		}
-		pk.version = v
+	if pk.version, err = p.optVersion(); err != nil {
+		return astUsePath{}, err
 	}
-	return astUsePath{pkg: pk, name: name, pos: pos}, nil
+	return astUsePath{pkg: &pk, name: name, pos: pos}, nil
 }
 
 func (p *parser) iface(docs string, gate astGate) (*astInterface, error) {

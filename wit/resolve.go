@@ -72,11 +72,7 @@ func ParseDir(dir string, opts Options) (*Resolved, error) {
 					return nil, err
 				}
 			} else if strings.HasSuffix(e.Name(), ".wit") {
-				src, err := os.ReadFile(p)
-				if err != nil {
-					return nil, err
-				}
-				f, err := parseFile(p, string(src))
+				f, err := readFile(p)
 				if err != nil {
 					return nil, err
 				}
@@ -96,6 +92,15 @@ func ParseDir(dir string, opts Options) (*Resolved, error) {
 	return res, nil
 }
 
+// readFile reads and parses one WIT file.
+func readFile(path string) (*astFile, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseFile(path, string(src))
+}
+
 func parseDirFiles(dir string) ([]*astFile, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -106,12 +111,7 @@ func parseDirFiles(dir string) ([]*astFile, error) {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".wit") {
 			continue
 		}
-		p := filepath.Join(dir, e.Name())
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		f, err := parseFile(p, string(src))
+		f, err := readFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			return nil, err
 		}

@@ -108,24 +108,39 @@ func (ps *pkgState) id(name string) string {
 	return s
 }
 
-func (ps *pkgState) ensureIface(is *ifaceState) (*Interface, error) {
-	switch is.state {
+// enter starts resolving the interface or world (container) a, whose
+// resolution state is *state: 0 new, 1 in progress, 2 done. It returns
+// true when the caller is to build it (and then set *state to 2); false
+// when it is done already or its gate excludes it (state 2, nothing
+// built). A cycle, a bad @since or a gated child of an excluded container
+// is an error.
+func (ps *pkgState) enter(state *int, name astName, gate astGate, items []any, container string) (bool, error) {
+	switch *state {
 	case 2:
-		return is.iface, nil
+		return false, nil
 	case 1:
-		return nil, errAt(is.ast.name.pos, "interface or world `%s` depends on itself", is.ast.name.name)
+		return false, errAt(name.pos, "interface or world `%s` depends on itself", name.name)
 	}
-	is.state = 1
-	a := is.ast
-	if err := ps.checkSince(a.gate, a.name.pos); err != nil {
-		return nil, err
+	*state = 1
+	if err := ps.checkSince(gate, name.pos); err != nil {
+		return false, err
 	}
-	if !ps.r.active(a.gate) {
-		if err := ps.checkGatedChildren(a.items, "interface"); err != nil {
-			return nil, err
+	if !ps.r.active(gate) {
+		if err := ps.checkGatedChildren(items, container); err != nil {
+			return false, err
 		}
-		is.state = 2
-		return nil, nil
+		*state = 2
+		return false, nil
+	}
+	return true, nil
+}
+
+func (ps *pkgState) ensureIface(is *ifaceState) (*Interface, error) {
+	a := is.ast
+	if build, err := ps.enter(&is.state, a.name, a.gate, a.items, "interface"); err != nil {
+		return nil, err
+	} else if !build {
+		return is.iface, nil
 	}
 	iface := &Interface{Name: a.name.name, Package: ps.pkg, Docs: a.docs, Gate: a.gate.stability()}
 	if err := ps.fillInterface(iface, is.file, a.items, ps.id(a.name.name)); err != nil {

@@ -110,23 +110,11 @@ func transitiveDeps(i *Interface, seen map[*Interface]bool) {
 }
 
 func (ps *pkgState) ensureWorld(ws *worldState) (*World, error) {
-	switch ws.state {
-	case 2:
-		return ws.world, nil
-	case 1:
-		return nil, errAt(ws.ast.name.pos, "interface or world `%s` depends on itself", ws.ast.name.name)
-	}
-	ws.state = 1
 	a := ws.ast
-	if err := ps.checkSince(a.gate, a.name.pos); err != nil {
+	if build, err := ps.enter(&ws.state, a.name, a.gate, a.items, "world"); err != nil {
 		return nil, err
-	}
-	if !ps.r.active(a.gate) {
-		if err := ps.checkGatedChildren(a.items, "world"); err != nil {
-			return nil, err
-		}
-		ws.state = 2
-		return nil, nil
+	} else if !build {
+		return ws.world, nil
 	}
 	w := &World{Name: a.name.name, Package: ps.pkg, Docs: a.docs, Gate: a.gate.stability()}
 	if err := ps.fillWorld(w, ws.file, a); err != nil {

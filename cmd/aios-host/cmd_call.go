@@ -95,23 +95,34 @@ Example:
 		return exitFail // the audit record could not be written
 	}
 	if callErr != nil {
-		te := abi.AsToolError(callErr, abi.Internal)
-		if *asJSON {
-			out := map[string]any{"code": te.Code, "message": te.Message}
-			if te.Data != nil {
-				out["data"] = te.Data
-			}
-			_ = writeJSON(c.stdout, out, false)
-		} else {
-			fmt.Fprintf(c.stderr, "%s: %s\n", te.Code, te.Message)
-		}
-		return exitFail
+		return c.printToolError(abi.AsToolError(callErr, abi.Internal), *asJSON)
 	}
-	if s, isString := value.(string); isString && !*asJSON {
+	return c.printResult(value, *asJSON)
+}
+
+// printToolError reports a failed call: as a JSON object {code, message,
+// data} on stdout with --json, else "code: message" on stderr.
+func (c *cli) printToolError(te *abi.ToolError, asJSON bool) int {
+	if asJSON {
+		out := map[string]any{"code": te.Code, "message": te.Message}
+		if te.Data != nil {
+			out["data"] = te.Data
+		}
+		_ = writeJSON(c.stdout, out, false)
+	} else {
+		fmt.Fprintf(c.stderr, "%s: %s\n", te.Code, te.Message)
+	}
+	return exitFail
+}
+
+// printResult prints a call's value: a string as it is (without --json),
+// anything else as JSON, indented unless --json.
+func (c *cli) printResult(value any, asJSON bool) int {
+	if s, isString := value.(string); isString && !asJSON {
 		fmt.Fprintln(c.stdout, s)
 		return exitOK
 	}
-	if err := writeJSON(c.stdout, value, !*asJSON); err != nil {
+	if err := writeJSON(c.stdout, value, !asJSON); err != nil {
 		return c.fail(fmt.Errorf("print result: %w", err))
 	}
 	return exitOK

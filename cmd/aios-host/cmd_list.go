@@ -71,12 +71,7 @@ capability_required, tags, deprecated and source.`)
 		}
 		tools = append(tools, ti)
 	}
-	sort.SliceStable(tools, func(i, j int) bool {
-		if tools[i].Name != tools[j].Name {
-			return tools[i].Name < tools[j].Name
-		}
-		return tools[i].Version > tools[j].Version
-	})
+	sortTools(tools)
 	if *asJSON {
 		if tools == nil {
 			tools = []toolInfo{}
@@ -92,6 +87,21 @@ capability_required, tags, deprecated and source.`)
 		fmt.Fprintln(c.stdout, "no tools registered (plugin folders:", strings.Join(h.Config().Plugins, ", ")+")")
 		return exitOK
 	}
+	return c.printToolTable(tools)
+}
+
+// sortTools orders tools by name, the newest version of a name first.
+func sortTools(tools []toolInfo) {
+	sort.SliceStable(tools, func(i, j int) bool {
+		if tools[i].Name != tools[j].Name {
+			return tools[i].Name < tools[j].Name
+		}
+		return tools[i].Version > tools[j].Version
+	})
+}
+
+// printToolTable prints tools as the human-readable `list` table.
+func (c *cli) printToolTable(tools []toolInfo) int {
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tVERSION\tRUNTIME\tPROVIDER\tDESCRIPTION")
 	for _, t := range tools {

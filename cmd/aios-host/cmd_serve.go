@@ -13,7 +13,6 @@ import (
 	"net"
 	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -167,12 +166,7 @@ func (c *cli) listViaSocket(cl *jsonrpc.Client, asJSON bool) int {
 			Description: t.Description, Trust: t.Trust, CapabilityRequired: nonNil(t.CapabilityRequired),
 			Tags: nonNil(t.Tags), Deprecated: t.Deprecated})
 	}
-	sort.SliceStable(tools, func(i, j int) bool {
-		if tools[i].Name != tools[j].Name {
-			return tools[i].Name < tools[j].Name
-		}
-		return tools[i].Version > tools[j].Version
-	})
+	sortTools(tools)
 	if asJSON {
 		if err := writeJSON(c.stdout, tools, true); err != nil {
 			return c.fail(err)
@@ -183,19 +177,7 @@ func (c *cli) listViaSocket(cl *jsonrpc.Client, asJSON bool) int {
 		fmt.Fprintln(c.stdout, "no tools registered in the running host")
 		return exitOK
 	}
-	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tVERSION\tRUNTIME\tPROVIDER\tDESCRIPTION")
-	for _, t := range tools {
-		desc := t.Description
-		if t.Deprecated {
-			desc = "(deprecated) " + desc
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Version, t.Runtime, t.Provider, clip(desc, 70))
-	}
-	if err := tw.Flush(); err != nil {
-		return c.fail(err)
-	}
-	return exitOK
+	return c.printToolTable(tools)
 }
 
 // callViaSocket is `call` against a running host. The caller is the agent
@@ -211,28 +193,11 @@ func (c *cli) callViaSocket(ctx context.Context, cl *jsonrpc.Client, tool, versi
 		if !errors.As(err, &je) {
 			return c.fail(err)
 		}
-		te := je.ToolError()
-		if asJSON {
-			out := map[string]any{"code": te.Code, "message": te.Message}
-			if te.Data != nil {
-				out["data"] = te.Data
-			}
-			_ = writeJSON(c.stdout, out, false)
-		} else {
-			fmt.Fprintf(c.stderr, "%s: %s\n", te.Code, te.Message)
-		}
-		return exitFail
+		return c.printToolError(je.ToolError(), asJSON)
 	}
 	value, err := abi.Normalize(res.Value)
 	if err != nil {
 		return c.fail(err)
 	}
-	if s, isString := value.(string); isString && !asJSON {
-		fmt.Fprintln(c.stdout, s)
-		return exitOK
-	}
-	if err := writeJSON(c.stdout, value, !asJSON); err != nil {
-		return c.fail(fmt.Errorf("print result: %w", err))
-	}
-	return exitOK
+	return c.printResult(value, asJSON)
 }

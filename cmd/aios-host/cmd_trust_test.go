@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestKeygenSignVerify(t *testing.T) {
@@ -79,23 +77,10 @@ func TestKeygenSignVerify(t *testing.T) {
 
 func TestRunSocketClient(t *testing.T) {
 	e := newEnv(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errb syncBuffer
-	done := make(chan int, 1)
 	sock := filepath.Join(e.data, "test.sock")
-	go func() {
-		done <- run(ctx, []string{"run", "--plugins", e.plugins, "--data", e.data, "--socket", sock, "--http", "127.0.0.1:0"}, strings.NewReader(""), &out, &errb)
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(errb.String(), "JSON-RPC on unix socket") {
-		if time.Now().After(deadline) {
-			t.Fatalf("run did not start: %s", errb.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !strings.Contains(errb.String(), "org.aios.samples.complexity") || !strings.Contains(errb.String(), "HTTP on http://127.0.0.1:") {
-		t.Errorf("run did not print what it loaded and where it listens: %s", errb.String())
+	r := e.startRun("JSON-RPC on unix socket", "--socket", sock, "--http", "127.0.0.1:0")
+	if log := r.stderr.String(); !strings.Contains(log, "org.aios.samples.complexity") || !strings.Contains(log, "HTTP on http://127.0.0.1:") {
+		t.Errorf("run did not print what it loaded and where it listens: %s", log)
 	}
 	code, listOut, errs := e.run("", "list", "--json", "--socket", sock)
 	if code != 0 {
@@ -115,15 +100,7 @@ func TestRunSocketClient(t *testing.T) {
 	if code, _, errs := e.run("", "list", "--socket", filepath.Join(e.data, "none.sock")); code != 1 || !strings.Contains(errs, "no host answers") {
 		t.Fatalf("list on a dead socket: %d %s", code, errs)
 	}
-	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Fatalf("run exited with %d: %s", code, errb.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("run did not stop")
-	}
+	r.stop()
 	if _, err := os.Stat(sock); !os.IsNotExist(err) {
 		t.Fatalf("socket left behind: %v", err)
 	}

@@ -7,9 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // env is an isolated aios-host: its own data dir and an empty plugin dir.
@@ -27,22 +28,7 @@ func newEnv(t *testing.T) *env {
 }
 
 // syncBuffer is a bytes.Buffer safe for a command writing while a test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = testutil.SyncBuffer
 
 // run runs aios-host with the env's global flags appended.
 func (e *env) run(stdin string, args ...string) (code int, stdout, stderr string) {
@@ -50,6 +36,56 @@ func (e *env) run(stdin string, args ...string) (code int, stdout, stderr string
 	args = append(args, "--plugins", e.plugins, "--data", e.data)
 	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// runningHost is `aios-host run` serving in the background (startRun).
+type runningHost struct {
+	t      *testing.T
+	cancel context.CancelFunc
+	done   chan int
+	stderr *syncBuffer
+}
+
+// startRun starts `aios-host run` with the env's global flags and then
+// args, and waits up to 10 s for marker in its log. It fails the test if
+// run exits first or the marker never appears; run is cancelled when the
+// test ends.
+func (e *env) startRun(marker string, args ...string) *runningHost {
+	e.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	e.t.Cleanup(cancel)
+	r := &runningHost{t: e.t, cancel: cancel, done: make(chan int, 1), stderr: &syncBuffer{}}
+	args = append([]string{"run", "--plugins", e.plugins, "--data", e.data}, args...)
+	go func() {
+		var out syncBuffer
+		r.done <- run(ctx, args, strings.NewReader(""), &out, r.stderr)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(r.stderr.String(), marker) {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("run did not start (no %q in its log): %s", marker, r.stderr.String())
+		}
+		select {
+		case code := <-r.done:
+			e.t.Fatalf("run exited early with %d: %s", code, r.stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return r
+}
+
+// stop cancels run and fails the test unless it exits 0 within 10 s.
+func (r *runningHost) stop() {
+	r.t.Helper()
+	r.cancel()
+	select {
+	case code := <-r.done:
+		if code != 0 {
+			r.t.Fatalf("run exited with %d: %s", code, r.stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		r.t.Fatal("run did not stop after cancel")
+	}
 }
 
 // bare runs aios-host with exactly args.
@@ -328,38 +364,13 @@ func TestConfigAgentAndGrants(t *testing.T) {
 
 func TestRunServesUntilCancelled(t *testing.T) {
 	e := newEnv(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errb syncBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"run", "--plugins", e.plugins, "--data", e.data}, strings.NewReader(""), &out, &errb)
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(errb.String(), "aios-host serving") {
-		if time.Now().After(deadline) {
-			t.Fatalf("run did not start serving: %s", errb.String())
-		}
-		select {
-		case code := <-done:
-			t.Fatalf("run exited early with %d: %s", code, errb.String())
-		case <-time.After(10 * time.Millisecond):
-		}
+	r := e.startRun("aios-host serving")
+	if !strings.Contains(r.stderr.String(), "tools=1") {
+		t.Errorf("run log does not count the built-in tool: %s", r.stderr.String())
 	}
-	if !strings.Contains(errb.String(), "tools=1") {
-		t.Errorf("run log does not count the built-in tool: %s", errb.String())
-	}
-	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Fatalf("run exited with %d: %s", code, errb.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("run did not stop after cancel")
-	}
-	if !strings.Contains(errb.String(), "shutting down") {
-		t.Fatalf("no shutdown message: %s", errb.String())
+	r.stop()
+	if !strings.Contains(r.stderr.String(), "shutting down") {
+		t.Fatalf("no shutdown message: %s", r.stderr.String())
 	}
 	if _, err := os.Stat(filepath.Join(e.data, "audit.jsonl")); err != nil {
 		t.Fatalf("run did not open the audit log: %v", err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/python"
 )
 
@@ -22,7 +23,7 @@ import (
 func BenchmarkPipelinePythonEcho(b *testing.B) {
 	rt := newRuntime(b, nil)
 	h := newHost(b, rt)
-	src := filepath.Join(repoRoot(b), "samples", "python", "conformance.py")
+	src := filepath.Join(testutil.RepoRoot(b), "samples", "python", "conformance.py")
 	prov, err := h.LoadFile(context.Background(), src, host.ProviderMeta{Source: src, Trust: abi.Untrusted})
 	if err != nil {
 		b.Fatal(err)
@@ -90,7 +91,7 @@ func BenchmarkPythonColdStart(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			rt := newRuntime(b, tc.pc)
-			src := filepath.Join(repoRoot(b), "samples", "python", "conformance.py")
+			src := filepath.Join(testutil.RepoRoot(b), "samples", "python", "conformance.py")
 			if err := rt.Probe(context.Background()); err != nil {
 				b.Fatal(err)
 			}

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/jsonenc"
 )
 
 // The call envelope is the hot path host → worker. It is encoded by hand
@@ -21,22 +21,22 @@ func appendCallFrame(b []byte, id string, call *abi.ToolCall) ([]byte, error) {
 	start := len(b)
 	b = append(b, 0, 0, 0, 0)
 	b = append(b, `{"v":1,"kind":"call","id":`...)
-	b = appendString(b, id)
+	b = jsonenc.AppendString(b, id)
 	b = append(b, `,"call":{"id":`...)
-	b = appendString(b, id)
+	b = jsonenc.AppendString(b, id)
 	b = append(b, `,"tool":`...)
-	b = appendString(b, call.Tool)
+	b = jsonenc.AppendString(b, call.Tool)
 	if call.Caller != "" {
 		b = append(b, `,"caller":`...)
-		b = appendString(b, call.Caller)
+		b = jsonenc.AppendString(b, call.Caller)
 	}
 	if call.ParentID != "" {
 		b = append(b, `,"parent_id":`...)
-		b = appendString(b, call.ParentID)
+		b = jsonenc.AppendString(b, call.ParentID)
 	}
 	if call.Version != "" {
 		b = append(b, `,"version":`...)
-		b = appendString(b, call.Version)
+		b = jsonenc.AppendString(b, call.Version)
 	}
 	if call.Depth != 0 {
 		b = append(b, `,"depth":`...)
@@ -72,7 +72,7 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(b, "false"...), nil
 	case string:
-		return appendString(b, x), nil
+		return jsonenc.AppendString(b, x), nil
 	case int64:
 		return strconv.AppendInt(b, x, 10), nil
 	case int:
@@ -90,7 +90,7 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 				b = append(b, ',')
 			}
 			first = false
-			b = appendString(b, k)
+			b = jsonenc.AppendString(b, k)
 			b = append(b, ':')
 			var err error
 			if b, err = appendValue(b, e, depth+1); err != nil {
@@ -137,49 +137,4 @@ func appendFloat(b []byte, f float64) []byte {
 		}
 	}
 	return append(b, ".0"...)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString writes s as a JSON string; invalid UTF-8 becomes U+FFFD
-// (as encoding/json does).
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -18,25 +18,6 @@ import (
 	"github.com/aios-host/aios-host/space"
 )
 
-// repoRoot walks up from the working directory to go.mod.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
 // testLogger sends runtime logs to the test log until the test ends (worker
 // goroutines may still log afterwards, e.g. a worker's last stderr line).
 func testLogger(t testing.TB) *slog.Logger {

@@ -282,27 +282,3 @@ func TestAppendCallFrame(t *testing.T) {
 		t.Errorf("struct params: %q, %v", b, err)
 	}
 }
-
-// FuzzAppendString: the hand-written string encoder agrees with
-// encoding/json on every input.
-func FuzzAppendString(f *testing.F) {
-	for _, s := range []string{"", "a", "\"\\", "\x00\x1f\x7f", "\xff\xfe", "é世🌍", "\u2028<>&"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		b := appendString(nil, s)
-		var got string
-		if err := json.Unmarshal(b, &got); err != nil {
-			t.Fatalf("%q encoded as invalid JSON %q: %v", s, b, err)
-		}
-		if want := strings.ToValidUTF8(s, "\uFFFD"); got != want {
-			// encoding/json maps each invalid byte to U+FFFD; so do we.
-			ref, _ := json.Marshal(s)
-			var refGot string
-			_ = json.Unmarshal(ref, &refGot)
-			if got != refGot {
-				t.Fatalf("%q round-tripped as %q, encoding/json gives %q", s, got, refGot)
-			}
-		}
-	})
-}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/wasm"
 )
 
@@ -84,7 +85,7 @@ var fixturePages = []pdfPage{
 func TestSeedPdfExtract(t *testing.T) {
 	rt := newRuntime(t, nil)
 	h := newHost(t, rt)
-	src := filepath.Join(repoRoot(t), "samples", "plugins", "pdf_tools.py")
+	src := filepath.Join(testutil.RepoRoot(t), "samples", "plugins", "pdf_tools.py")
 	if _, err := h.LoadFile(context.Background(), src, host.ProviderMeta{Source: src, Trust: abi.Community}); err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestSeedPdfExtract(t *testing.T) {
 // TestCrossRuntimePythonToWasm: the Python py-thumbnail tool calls the
 // WASM image-resize tool through the host.
 func TestCrossRuntimePythonToWasm(t *testing.T) {
-	wasmFile := filepath.Join(repoRoot(t), "build", "wasm", "image-resize.wasm")
+	wasmFile := filepath.Join(testutil.RepoRoot(t), "build", "wasm", "image-resize.wasm")
 	if _, err := os.Stat(wasmFile); err != nil {
 		t.Fatalf("%s is missing: run `make samples` first (%v)", wasmFile, err)
 	}
@@ -152,7 +153,7 @@ func TestCrossRuntimePythonToWasm(t *testing.T) {
 	}
 	rt := newRuntime(t, nil)
 	h := newHost(t, rt, wl)
-	for _, f := range []string{wasmFile, filepath.Join(repoRoot(t), "samples", "plugins", "py_thumbnail.py")} {
+	for _, f := range []string{wasmFile, filepath.Join(testutil.RepoRoot(t), "samples", "plugins", "py_thumbnail.py")} {
 		if _, err := h.LoadFile(context.Background(), f, host.ProviderMeta{Source: f, Trust: abi.Community}); err != nil {
 			t.Fatal(err)
 		}
@@ -283,7 +284,7 @@ class PdfTools:
         return {"text": text, "page_count": count_pages(obj)}
 `
 	path := writeTool(t, "seed_pdf.py", seed)
-	helpers, err := os.ReadFile(filepath.Join(repoRoot(t), "samples", "plugins", "pdf_tools.py"))
+	helpers, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "samples", "plugins", "pdf_tools.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
