@@ -69,3 +69,9 @@ for s in kitchen jstext hello imagetools; do
     --map "aios:sdk/tools@0.1.0=$stubs#tools" >/dev/null
   echo "transpiled $out/jco/$s"
 done
+
+# Default plugins: the seed's image-tools component (§9.6) is served by `make run`
+# (samples/plugins/ is scanned by the default config; *.wasm there is gitignored).
+mkdir -p "$here/../plugins"
+cp "$out/imagetools.wasm" "$here/../plugins/image-tools.component.wasm"
+echo "copied $out/imagetools.wasm to samples/plugins/image-tools.component.wasm"
