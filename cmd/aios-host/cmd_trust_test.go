@@ -78,7 +78,8 @@ func TestKeygenSignVerify(t *testing.T) {
 func TestRunSocketClient(t *testing.T) {
 	e := newEnv(t)
 	sock := filepath.Join(e.data, "test.sock")
-	r := e.startRun("JSON-RPC on unix socket", "--socket", sock, "--http", "127.0.0.1:0")
+	// Wait for the last line run prints (HTTP comes after the socket line).
+	r := e.startRun("HTTP on http://127.0.0.1:", "--socket", sock, "--http", "127.0.0.1:0")
 	if log := r.stderr.String(); !strings.Contains(log, "org.aios.samples.complexity") || !strings.Contains(log, "HTTP on http://127.0.0.1:") {
 		t.Errorf("run did not print what it loaded and where it listens: %s", log)
 	}
