@@ -2,7 +2,11 @@ package wasm
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/aios-host/aios-host/abi"
 )
 
 // Config is the `runtimes.wasm` section of the host configuration. The zero
@@ -124,4 +128,23 @@ func (c Config) withDefaults() (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// limitsFor returns the memory limit (pages) and pool size for the provider
+// loaded from src: a providers entry keyed by src.ProviderID, else by the
+// file's stem, overrides the loader-wide values. Both engines use it.
+func (c Config) limitsFor(src abi.Source) (pages uint32, poolSize int) {
+	stem := strings.TrimSuffix(filepath.Base(src.Path), filepath.Ext(src.Path))
+	pc, ok := c.Providers[src.ProviderID]
+	if !ok || src.ProviderID == "" {
+		pc = c.Providers[stem]
+	}
+	pages, poolSize = c.MemoryLimitPages, c.PoolSize
+	if pc.MemoryLimitPages > 0 {
+		pages = pc.MemoryLimitPages
+	}
+	if pc.PoolSize > 0 {
+		poolSize = pc.PoolSize
+	}
+	return pages, poolSize
 }

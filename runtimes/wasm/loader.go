@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -118,19 +117,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 	if err := checkHeader(name, bin); err != nil {
 		return nil, err
 	}
-	stem := strings.TrimSuffix(filepath.Base(src.Path), filepath.Ext(src.Path))
-	pc, ok := l.cfg.Providers[src.ProviderID]
-	if !ok || src.ProviderID == "" {
-		pc = l.cfg.Providers[stem]
-	}
-	pages := l.cfg.MemoryLimitPages
-	if pc.MemoryLimitPages > 0 {
-		pages = pc.MemoryLimitPages
-	}
-	poolSize := l.cfg.PoolSize
-	if pc.PoolSize > 0 {
-		poolSize = pc.PoolSize
-	}
+	pages, poolSize := l.cfg.limitsFor(src)
 	logger := src.Logger
 	if logger == nil {
 		logger = l.logger.With("runtime", abi.RuntimeWASM, "file", src.Path)
@@ -140,9 +127,9 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 	if err != nil {
 		return nil, err
 	}
-	ok = false
+	loaded := false
 	defer func() {
-		if !ok {
+		if !loaded {
 			l.release(sm)
 		}
 	}()
@@ -186,7 +173,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 	p.idle = append(p.idle, inst)
 	inst.lastUsed = time.Now()
 	l.wd.add(p)
-	ok = true
+	loaded = true
 	return p, nil
 }
 

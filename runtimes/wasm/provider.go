@@ -79,27 +79,9 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 
 // get takes an idle instance or makes one, waiting while the pool is full.
 func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, error) {
-	overflow := false
-	select {
-	case p.sem <- struct{}{}:
-	default:
-		if call.Depth > 0 && ctx.Value(nestKey{p}) != nil {
-			overflow = true
-			break
-		}
-		var wait <-chan time.Time
-		if !call.Deadline.IsZero() {
-			t := time.NewTimer(time.Until(call.Deadline))
-			defer t.Stop()
-			wait = t.C
-		}
-		select {
-		case p.sem <- struct{}{}:
-		case <-wait:
-			return nil, abi.Errorf(abi.Timeout, "all %d instances of %s were busy until the deadline of %s (runtimes.wasm.pool_size)", p.poolSize, p.reg.Provider.ID, call.Tool)
-		case <-ctx.Done():
-			return nil, abi.AsToolError(ctx.Err(), abi.Cancelled)
-		}
+	overflow, err := acquireSlot(ctx, call, p.sem, nestKey{p}, p.poolSize, p.reg.Provider.ID)
+	if err != nil {
+		return nil, err
 	}
 	p.mu.Lock()
 	var inst *instance
@@ -338,3 +320,34 @@ func (inst *instance) sleep(ns int64) {
 // instance ends at the deadline, and host calls run under the call's
 // deadline. (Creating a new instance is bounded by load_timeout instead.)
 func (p *Provider) KeepsDeadlines() bool { return true }
+
+// acquireSlot takes one of a provider's pool slots (a send on sem), waiting
+// while all are busy until the call's deadline or cancellation. A call that
+// comes back into the same provider from one of its own host calls (nest is
+// in ctx) may not wait — its caller holds a slot and waits for it — so it
+// runs as an overflow instance outside the bound (overflow true: the caller
+// must not release a slot for it). Both engines use it.
+func acquireSlot(ctx context.Context, call *abi.ToolCall, sem chan struct{}, nest any, poolSize int, providerID string) (overflow bool, err error) {
+	select {
+	case sem <- struct{}{}:
+		return false, nil
+	default:
+	}
+	if call.Depth > 0 && ctx.Value(nest) != nil {
+		return true, nil
+	}
+	var wait <-chan time.Time
+	if !call.Deadline.IsZero() {
+		t := time.NewTimer(time.Until(call.Deadline))
+		defer t.Stop()
+		wait = t.C
+	}
+	select {
+	case sem <- struct{}{}:
+		return false, nil
+	case <-wait:
+		return false, abi.Errorf(abi.Timeout, "all %d instances of %s were busy until the deadline of %s (runtimes.wasm.pool_size)", poolSize, providerID, call.Tool)
+	case <-ctx.Done():
+		return false, abi.AsToolError(ctx.Err(), abi.Cancelled)
+	}
+}

@@ -276,19 +276,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	if err := checkHeader(name, bin); err != nil {
 		return nil, err
 	}
-	stem := strings.TrimSuffix(filepath.Base(src.Path), filepath.Ext(src.Path))
-	pc, ok := l.cfg.Providers[src.ProviderID]
-	if !ok || src.ProviderID == "" {
-		pc = l.cfg.Providers[stem]
-	}
-	pages := l.cfg.MemoryLimitPages
-	if pc.MemoryLimitPages > 0 {
-		pages = pc.MemoryLimitPages
-	}
-	poolSize := l.cfg.PoolSize
-	if pc.PoolSize > 0 {
-		poolSize = pc.PoolSize
-	}
+	pages, poolSize := l.cfg.limitsFor(src)
 	logger := src.Logger
 	if logger == nil {
 		logger = l.logger.With("runtime", abi.RuntimeWASM, "engine", EngineWasmtime, "file", src.Path)
@@ -690,27 +678,9 @@ func (p *wtProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 }
 
 func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, error) {
-	overflow := false
-	select {
-	case p.sem <- struct{}{}:
-	default:
-		if call.Depth > 0 && ctx.Value(nestKey{p.shim}) != nil {
-			overflow = true
-			break
-		}
-		var wait <-chan time.Time
-		if !call.Deadline.IsZero() {
-			t := time.NewTimer(time.Until(call.Deadline))
-			defer t.Stop()
-			wait = t.C
-		}
-		select {
-		case p.sem <- struct{}{}:
-		case <-wait:
-			return nil, abi.Errorf(abi.Timeout, "all %d instances of %s were busy until the deadline of %s (runtimes.wasm.pool_size)", p.poolSize, p.reg.Provider.ID, call.Tool)
-		case <-ctx.Done():
-			return nil, abi.AsToolError(ctx.Err(), abi.Cancelled)
-		}
+	overflow, err := acquireSlot(ctx, call, p.sem, nestKey{p.shim}, p.poolSize, p.reg.Provider.ID)
+	if err != nil {
+		return nil, err
 	}
 	p.mu.Lock()
 	var inst *wtInstance
