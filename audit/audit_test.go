@@ -186,6 +186,70 @@ func TestTamperDetected(t *testing.T) {
 	}
 }
 
+func TestVerifyAnchored(t *testing.T) {
+	_, lines := writeLog(t, 5)
+	n, head, err := Head(bytes.NewReader(join(lines)))
+	if err != nil || n != 5 {
+		t.Fatalf("Head = %d, %v", n, err)
+	}
+	a, err := ParseAnchor(Anchor{Seq: 5, Hash: head}.String())
+	if err != nil || a.Seq != 5 || a.Hash != head {
+		t.Fatalf("ParseAnchor(String()) = %+v, %v", a, err)
+	}
+	third, _ := checkLine(bytes.TrimSuffix(lines[2], []byte("\n")))
+	// A forger rewrites records 3..5 with fresh hashes: the chain verifies,
+	// the anchor of record 5 (or 3) does not.
+	forged := append([][]byte(nil), lines[:2]...)
+	prev := ""
+	if r, _ := checkLine(bytes.TrimSuffix(lines[1], []byte("\n"))); true {
+		prev = r.Hash
+	}
+	for _, l := range lines[2:] {
+		r, _ := checkLine(bytes.TrimSuffix(l, []byte("\n")))
+		r.Caller, r.Prev = "forged", prev
+		r.Hash, _ = hashRecord(&r, nil)
+		prev = r.Hash
+		forged = append(forged, append(appendRecord(nil, &r, true), '\n'))
+	}
+	if _, err := Verify(bytes.NewReader(join(forged))); err != nil {
+		t.Fatalf("the forged log should pass the chain check: %v", err)
+	}
+	cases := []struct {
+		name   string
+		log    [][]byte
+		anchor Anchor
+		line   int
+		reason string
+	}{
+		{"intact", lines, a, 0, ""},
+		{"appended after the anchor", lines, Anchor{Seq: 3, Hash: third.Hash}, 0, ""},
+		{"cut from the end", lines[:3], a, 4, "records were cut from the end"},
+		{"empty", nil, a, 1, "ends after 0 records"},
+		{"rewritten", forged, a, 5, "differs from the anchor"},
+		{"rewritten at the anchor", forged, Anchor{Seq: 3, Hash: third.Hash}, 3, "differs from the anchor"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := VerifyAnchored(bytes.NewReader(join(c.log)), c.anchor)
+			if c.line == 0 {
+				if err != nil {
+					t.Fatalf("VerifyAnchored = %v", err)
+				}
+				return
+			}
+			var ve *VerifyError
+			if !errors.As(err, &ve) || ve.Line != c.line || !strings.Contains(ve.Reason, c.reason) {
+				t.Fatalf("VerifyAnchored = %v; want line %d containing %q", err, c.line, c.reason)
+			}
+		})
+	}
+	for _, bad := range []string{"", "5", "0:" + head, "x:" + head, "5:sha256:abc", "5:" + strings.ToUpper(head), "5:md5:" + strings.Repeat("0", 64)} {
+		if _, err := ParseAnchor(bad); err == nil {
+			t.Errorf("ParseAnchor(%q) succeeded", bad)
+		}
+	}
+}
+
 func TestVerifyEmpty(t *testing.T) {
 	n, last, err := Head(strings.NewReader(""))
 	if n != 0 || last != "" || err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -35,17 +36,49 @@ const MaxLineBytes = 1 << 20
 // Verify cannot see records cut from the end of the log: compare the count
 // (or the last hash, see Head) with a copy kept elsewhere for that.
 func Verify(r io.Reader) (int, error) {
-	n, _, err := verify(r)
+	n, _, err := verify(r, nil)
 	return n, err
 }
 
 // Head verifies the log like Verify and also returns the hash of its last
 // record ("" for an empty log), which can be kept elsewhere as an anchor.
 func Head(r io.Reader) (records int, lastHash string, err error) {
-	return verify(r)
+	return verify(r, nil)
 }
 
-func verify(r io.Reader) (int, string, error) {
+// Anchor is a record's seq and hash kept outside the log (what Head
+// returned at some point, e.g. "1234:sha256:…" copied to another system).
+type Anchor struct {
+	Seq  uint64
+	Hash string
+}
+
+// ParseAnchor reads "SEQ:sha256:<64 hex>".
+func ParseAnchor(s string) (Anchor, error) {
+	seq, hash, ok := strings.Cut(s, ":")
+	n, err := strconv.ParseUint(seq, 10, 64)
+	if !ok || err != nil || n == 0 {
+		return Anchor{}, fmt.Errorf("anchor %q: want SEQ:HASH, SEQ a record number from 1 (e.g. 1234:sha256:…)", s)
+	}
+	if len(hash) != len(hashPrefix)+64 || !strings.HasPrefix(hash, hashPrefix) || strings.Trim(hash[len(hashPrefix):], "0123456789abcdef") != "" {
+		return Anchor{}, fmt.Errorf("anchor %q: hash %q is not sha256:<64 lower-case hex digits>", s, hash)
+	}
+	return Anchor{Seq: n, Hash: hash}, nil
+}
+
+func (a Anchor) String() string { return strconv.FormatUint(a.Seq, 10) + ":" + a.Hash }
+
+// VerifyAnchored verifies the log like Head and also checks it against an
+// anchor: record a.Seq must exist and have hash a.Hash. That catches what
+// Verify alone cannot: records cut from the end (the log is shorter than
+// the anchor), and a log rewritten with fresh hashes from some record on
+// (the anchored record's hash changed). Records appended after the anchor
+// are fine.
+func VerifyAnchored(r io.Reader, a Anchor) (records int, lastHash string, err error) {
+	return verify(r, &a)
+}
+
+func verify(r io.Reader, anchor *Anchor) (int, string, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	prev := ""
 	line := 0
@@ -53,6 +86,10 @@ func verify(r io.Reader) (int, string, error) {
 	for {
 		raw, err := readLine(br)
 		if err == io.EOF {
+			if anchor != nil && uint64(line) < anchor.Seq {
+				return line, prev, &VerifyError{Line: line + 1, Reason: fmt.Sprintf(
+					"the log ends after %d records but the anchor %s names record %d: records were cut from the end", line, anchor, anchor.Seq)}
+			}
 			return line, prev, nil
 		}
 		line++
@@ -80,6 +117,10 @@ func verify(r io.Reader) (int, string, error) {
 				reason = fmt.Sprintf("prev is %q, want \"\" for the first record: records before it were removed", rec.Prev)
 			}
 			return line - 1, prev, &VerifyError{Line: line, Reason: reason}
+		}
+		if anchor != nil && rec.Seq == anchor.Seq && rec.Hash != anchor.Hash {
+			return line - 1, prev, &VerifyError{Line: line, Reason: fmt.Sprintf(
+				"hash %s differs from the anchor %s: the log was rewritten up to this record", rec.Hash, anchor)}
 		}
 		prev = rec.Hash
 	}

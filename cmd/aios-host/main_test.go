@@ -334,6 +334,37 @@ func TestAuditVerifyDetectsEdit(t *testing.T) {
 	if code != exitFail || !strings.Contains(errs, "no such file") {
 		t.Fatalf("verify of missing log: %d %q", code, errs)
 	}
+
+	// The anchor verify prints catches records cut from the end later,
+	// which the chain alone cannot.
+	code, out, errs := e.run("", "audit", "verify", log)
+	i := strings.Index(out, "anchor ")
+	if code != 0 || i < 0 {
+		t.Fatalf("verify: %d %q %s", code, out, errs)
+	}
+	anchor := strings.TrimSpace(out[i+len("anchor "):])
+	if !strings.HasPrefix(anchor, "3:sha256:") {
+		t.Fatalf("anchor %q, want 3:sha256:…", anchor)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.jsonl")
+	intact := strings.SplitAfter(string(data), "\n")
+	if err := os.WriteFile(cut, []byte(strings.Join(intact[:2], "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := e.run("", "audit", "verify", cut); code != 0 {
+		t.Fatalf("a cut log without an anchor: exit %d, want 0 (the chain cannot see it)", code)
+	}
+	code, _, errs = e.run("", "audit", "verify", "--anchor", anchor, cut)
+	if code != exitFail || !strings.Contains(errs, "cut from the end") {
+		t.Fatalf("verify --anchor of a cut log: %d %q", code, errs)
+	}
+	if code, out, errs := e.run("", "audit", "verify", "--anchor", anchor, log); code != 0 {
+		t.Fatalf("verify --anchor of the intact log: %d %q %s", code, out, errs)
+	}
+	code, _, errs = e.run("", "audit", "verify", "--anchor", "3:sha256:nothex", log)
+	if code != exitUsage || !strings.Contains(errs, "is not sha256:") {
+		t.Fatalf("verify --anchor with a bad anchor: %d %q", code, errs)
+	}
 }
 
 func TestBadConfigFile(t *testing.T) {
