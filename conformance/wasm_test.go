@@ -47,11 +47,30 @@ func init() {
 
 const benchEchoValue = "hello"
 
+// echoBenchGuest is a guest of the WASM echo benchmarks: its file in
+// build/wasm and its conformance-shaped echo tool ({"value": any} →
+// {"value": same}).
+type echoBenchGuest struct{ Name, File, Tool string }
+
+// echoBenchGuests: "go" is the Go SDK conformance guest (a Go wasip1
+// guest's own call costs ~2.4 µs: the Go runtime runs inside the guest);
+// "c" is the freestanding C guest samples/wasm/c-echo, which speaks
+// MessagePack and copies the bytes of params.value into its result, so its
+// own cost is a bounds-checked scan of the call; "rust" is the same in Rust
+// without crates (samples/wasm/rust-echo).
+func echoBenchGuests() []echoBenchGuest {
+	return []echoBenchGuest{
+		{"go", "conformance.wasm", "echo"},
+		{"c", "c-echo.wasm", "c-echo"},
+		{"rust", "rust-echo.wasm", "rust-echo"},
+	}
+}
+
 // newWASMBenchHost is a host with the whole pipeline on (grants, rate
 // limits, params schema, deadline, result normalization, no audit file)
 // serving the WASM conformance guest on the named engine.
 func newWASMBenchHost(b *testing.B, engine string) *host.Host {
-	return newWASMBenchHostWith(b, engine, func(p abi.Provider) abi.Provider { return p })
+	return newWASMBenchHostWith(b, engine, "conformance.wasm", func(p abi.Provider) abi.Provider { return p })
 }
 
 // watched hides a provider's abi.DeadlineKeeper, so that the host serves
@@ -59,9 +78,12 @@ func newWASMBenchHost(b *testing.B, engine string) *host.Host {
 // cost the bypass for deadline keepers saves.
 type watched struct{ abi.Provider }
 
-func newWASMBenchHostWith(b *testing.B, engine string, wrap func(abi.Provider) abi.Provider) *host.Host {
+// newWASMBenchHostWith serves build/wasm/<file> on engine, wrapped by wrap,
+// with its pool warmed (4 instances: instantiation is not what the
+// benchmarks measure).
+func newWASMBenchHostWith(b *testing.B, engine, file string, wrap func(abi.Provider) abi.Provider) *host.Host {
 	b.Helper()
-	path := filepath.Join(repoRootB(b), "build", "wasm", "conformance.wasm")
+	path := filepath.Join(repoRootB(b), "build", "wasm", file)
 	if _, err := os.Stat(path); err != nil {
 		b.Fatalf("%s is missing: run `make samples`", path)
 	}
@@ -87,6 +109,13 @@ func newWASMBenchHostWith(b *testing.B, engine string, wrap func(abi.Provider) a
 	if err != nil {
 		b.Fatal(err)
 	}
+	if w, ok := p.(interface {
+		Warm(context.Context, int) error
+	}); ok {
+		if err := w.Warm(context.Background(), 4); err != nil {
+			b.Fatal(err)
+		}
+	}
 	if err := h.AddProvider(context.Background(), wrap(p), host.ProviderMeta{Source: path, Trust: abi.System}); err != nil {
 		b.Fatal(err)
 	}
@@ -107,35 +136,40 @@ func repoRootB(b *testing.B) string {
 	}
 }
 
-// BenchmarkPipelineWASMEcho: host.Call of the WASM guest's echo with params
+// BenchmarkPipelineWASMEcho: host.Call of a WASM guest's echo with params
 // {"value":"hello"} given as a Go map (as an in-process caller does):
 // lookup, capability check, rate limit, schema validation, deadline, pool,
-// MessagePack encode into guest memory, the guest's decode/dispatch/encode,
-// result decode. One sub-benchmark per engine compiled in
-// (wasm.Engines()): /wazero always, /wasmtime with -tags wasmtime.
+// MessagePack encode into guest memory, the guest's own work, result
+// decode. Sub-benchmarks /<engine>/<guest>: one per engine compiled in
+// (wasm.Engines(): wazero always, wasmtime with -tags wasmtime) and per
+// guest (echoBenchGuests). BenchmarkRawWazeroEcho/wazero/<guest> is the
+// same guest export with the same params without the host: the ratio
+// pipeline ÷ raw is in docs/abi.md ("Performance").
 func BenchmarkPipelineWASMEcho(b *testing.B) {
 	for _, engine := range wasm.Engines() {
-		b.Run(engine, func(b *testing.B) {
-			h := newWASMBenchHost(b, engine)
-			ctx := context.Background()
-			params := map[string]any{"value": benchEchoValue}
-			call := &abi.ToolCall{Caller: "bench", Tool: "echo", Params: params}
-			wasmCPU(b, func() {
-				for b.Loop() {
-					if _, err := h.Call(ctx, call); err != nil {
-						b.Fatal(err)
+		for _, g := range echoBenchGuests() {
+			b.Run(engine+"/"+g.Name, func(b *testing.B) {
+				h := newWASMBenchHostWith(b, engine, g.File, func(p abi.Provider) abi.Provider { return p })
+				ctx := context.Background()
+				params := map[string]any{"value": benchEchoValue}
+				call := &abi.ToolCall{Caller: "bench", Tool: g.Tool, Params: params}
+				wasmCPU(b, func() {
+					for b.Loop() {
+						if _, err := h.Call(ctx, call); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
+				})
 			})
-		})
+		}
 	}
 }
 
-// BenchmarkPipelineWASMEchoWatched is BenchmarkPipelineWASMEcho/wazero
+// BenchmarkPipelineWASMEchoWatched is BenchmarkPipelineWASMEcho/wazero/go
 // with the provider's DeadlineKeeper hidden: the host then runs each call on
 // a goroutine of its own with a timer (the state before the bypass).
 func BenchmarkPipelineWASMEchoWatched(b *testing.B) {
-	h := newWASMBenchHostWith(b, wasm.EngineWazero, func(p abi.Provider) abi.Provider { return watched{p} })
+	h := newWASMBenchHostWith(b, wasm.EngineWazero, "conformance.wasm", func(p abi.Provider) abi.Provider { return watched{p} })
 	ctx := context.Background()
 	call := &abi.ToolCall{Caller: "bench", Tool: "echo", Params: map[string]any{"value": benchEchoValue}}
 	wasmCPU(b, func() {
@@ -149,8 +183,11 @@ func BenchmarkPipelineWASMEchoWatched(b *testing.B) {
 
 // wasmCPU reports cpu-ns/op (process CPU time per op) beside the wall
 // clock: on the shared 2-core machine wall time mostly measures waiting.
+// It resets the timer first, so set-up before it (hosts, pools) is not
+// timed.
 func wasmCPU(b *testing.B, run func()) {
 	b.ReportAllocs()
+	b.ResetTimer()
 	var ru0, ru1 syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 	run()
@@ -161,42 +198,59 @@ func wasmCPU(b *testing.B, run func()) {
 }
 
 // BenchmarkPipelineWASMEchoParallel is the same call from GOMAXPROCS
-// goroutines (run with -cpu 1,2 for the pool's scaling), per engine.
+// goroutines (run with -cpu 1,2 for the pool's scaling), per engine and
+// guest.
 func BenchmarkPipelineWASMEchoParallel(b *testing.B) {
 	for _, engine := range wasm.Engines() {
-		b.Run(engine, func(b *testing.B) {
-			h := newWASMBenchHost(b, engine)
-			ctx := context.Background()
-			// Fill the pool first: instantiation is not what this measures.
-			done := make(chan struct{})
-			for range 4 {
-				go func() {
-					_, _ = h.Call(ctx, &abi.ToolCall{Caller: "bench", Tool: "sleep", Params: map[string]any{"ms": int64(20)}})
-					done <- struct{}{}
-				}()
-			}
-			for range 4 {
-				<-done
-			}
-			wasmCPU(b, func() {
-				b.RunParallel(func(pb *testing.PB) {
-					call := &abi.ToolCall{Caller: "bench", Tool: "echo", Params: map[string]any{"value": benchEchoValue}}
-					for pb.Next() {
-						if _, err := h.Call(ctx, call); err != nil {
-							b.Fatal(err)
+		for _, g := range echoBenchGuests() {
+			b.Run(engine+"/"+g.Name, func(b *testing.B) {
+				h := newWASMBenchHostWith(b, engine, g.File, func(p abi.Provider) abi.Provider { return p })
+				ctx := context.Background()
+				wasmCPU(b, func() {
+					b.RunParallel(func(pb *testing.PB) {
+						call := &abi.ToolCall{Caller: "bench", Tool: g.Tool, Params: map[string]any{"value": benchEchoValue}}
+						for pb.Next() {
+							if _, err := h.Call(ctx, call); err != nil {
+								b.Fatal(err)
+							}
 						}
-					}
+					})
 				})
 			})
-		})
+		}
 	}
 }
 
 // BenchmarkRawWazeroEcho calls the same guest export (aios_call) with the
-// same params, already encoded and already in guest memory, on a plain
-// wazero runtime: the floor the pipeline is compared with.
+// same params as BenchmarkPipelineWASMEcho/wazero/<guest>, already encoded
+// and already in guest memory, on a plain wazero runtime (no
+// instrumentation, no pool, no host): the floor the pipeline is compared
+// with.
 func BenchmarkRawWazeroEcho(b *testing.B) {
-	path := filepath.Join(repoRootB(b), "build", "wasm", "conformance.wasm")
+	for _, g := range echoBenchGuests() {
+		b.Run("wazero/"+g.Name, func(b *testing.B) { rawWazeroEcho(b, g) })
+	}
+}
+
+// rawEchoCall is the encoded ToolCall both raw benchmarks hand the guest:
+// what the host sends for the pipeline's call.
+func rawEchoCall(tool string) []byte {
+	msg := wire.AppendMapHeader(nil, 3)
+	msg = wire.AppendString(wire.AppendString(msg, "id"), "c1")
+	msg = wire.AppendString(wire.AppendString(msg, "tool"), tool)
+	msg, _ = wire.AppendValue(wire.AppendString(msg, "params"), map[string]any{"value": benchEchoValue})
+	return msg
+}
+
+// checkRawEcho fails b unless out is the ToolResult {"value":{"value":"hello"}}.
+func checkRawEcho(b *testing.B, out []byte) {
+	if v, err := wire.DecodeValue(out); err != nil || v.(map[string]any)["value"].(map[string]any)["value"] != benchEchoValue {
+		b.Fatalf("raw echo returned %v %v", v, err)
+	}
+}
+
+func rawWazeroEcho(b *testing.B, g echoBenchGuest) {
+	path := filepath.Join(repoRootB(b), "build", "wasm", g.File)
 	bin, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatalf("%v: run `make samples`", err)
@@ -224,10 +278,7 @@ func BenchmarkRawWazeroEcho(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	msg := wire.AppendMapHeader(nil, 3)
-	msg = wire.AppendString(wire.AppendString(msg, "id"), "c1")
-	msg = wire.AppendString(wire.AppendString(msg, "tool"), "echo")
-	msg, _ = wire.AppendValue(wire.AppendString(msg, "params"), map[string]any{"value": benchEchoValue})
+	msg := rawEchoCall(g.Tool)
 	res, err := mod.ExportedFunction("aios_alloc").Call(ctx, uint64(len(msg)))
 	if err != nil {
 		b.Fatal(err)
@@ -245,9 +296,7 @@ func BenchmarkRawWazeroEcho(b *testing.B) {
 		}
 	})
 	out, _ := mod.Memory().Read(uint32(stack[0]>>32), uint32(stack[0]))
-	if v, err := wire.DecodeValue(out); err != nil || v.(map[string]any)["value"].(map[string]any)["value"] != benchEchoValue {
-		b.Fatalf("raw echo returned %v %v", v, err)
-	}
+	checkRawEcho(b, out)
 }
 
 // TestWASMRecursionDepthViaHost: a WASM tool calling itself through

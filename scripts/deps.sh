@@ -13,6 +13,7 @@ apt_packages=(
   libclang-rt-14-dev-wasm32  # compiler-rt builtins for --target=wasm32-wasi
   wabt                       # wat2wasm, wasm-objdump
   libstd-rust-dev-wasm32     # Rust std for wasm32 (use /usr/bin/rustc)
+  rustc                      # Debian rustc 1.63 for the Rust guest (matches libstd-rust-dev-wasm32; always /usr/bin/rustc)
   python3                    # Python runtime workers
 )
 

@@ -180,12 +180,10 @@ func TestLoopDiscardsInstance(t *testing.T) {
 }
 
 func (p *Provider) firstIdle() *instance {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.idle) == 0 {
-		return nil
+	if idle := p.pool.idle(); len(idle) > 0 {
+		return idle[0]
 	}
-	return p.idle[len(p.idle)-1]
+	return nil
 }
 
 func TestCancelInterrupts(t *testing.T) {

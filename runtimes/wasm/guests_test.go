@@ -69,27 +69,6 @@ func TestConformanceGuest(t *testing.T) {
 	}
 }
 
-func TestCGuestJSON(t *testing.T) {
-	l := newTestLoader(t, Config{}, nil)
-	p := load(t, l, builtGuest(t, "c-echo"))
-	if !p.json {
-		t.Fatal("the C guest registers in JSON; calls must go to it in JSON")
-	}
-	env := newFakeEnv(p, 2)
-	v := map[string]any{"s": "a \"quoted\" ☃", "n": []any{int64(1), 2.5, nil, true}}
-	got, err := call(p, env, "c-echo", map[string]any{"value": v}, time.Second)
-	if err != nil || !reflect.DeepEqual(got, map[string]any{"value": v}) {
-		t.Fatalf("%v %v", got, err)
-	}
-	got, err = call(p, env, "c-add", map[string]any{"a": int64(-5), "b": int64(12)}, time.Second)
-	if err != nil || !reflect.DeepEqual(got, map[string]any{"sum": int64(7)}) {
-		t.Fatalf("%v %v", got, err)
-	}
-	if _, err := call(p, env, "c-add", map[string]any{"a": "x"}, time.Second); abi.CodeOf(err) != abi.InvalidParams {
-		t.Fatalf("%v", err)
-	}
-}
-
 func testPNG(t *testing.T, w, h int) []byte {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := 0; y < h; y++ {

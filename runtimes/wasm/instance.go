@@ -29,10 +29,25 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 		dlNano = 1
 	}
 
-	// Encode the call once, into the reused buffer.
-	enc, terr := inst.encodeCall(call)
+	// Encode the call straight into the guest's input buffer when there is
+	// one (the host owns it across calls): no host buffer, no copy. A call
+	// that outgrows it is encoded into the host buffer, and the input
+	// buffer grows below.
+	dst, direct := inst.enc[:0], false
+	if inst.inPtr != 0 && !p.json {
+		if view, ok := inst.mem.Read(inst.inPtr, inst.inCap); ok {
+			dst, direct = view[:0:len(view)], true
+		}
+	}
+	enc, terr := inst.encodeCall(call, dst)
 	if terr != nil {
 		return nil, terr, true
+	}
+	if direct && (len(enc) == 0 || cap(enc) != cap(dst) || &enc[:1][0] != &dst[:1][0]) {
+		direct = false // appending reallocated: enc is a host slice now
+	}
+	if !direct && !p.json {
+		inst.enc = enc[:0]
 	}
 	if len(enc) > p.maxMsg {
 		return nil, abi.Errorf(abi.TooLarge, "call of %s encodes to %d bytes, above runtimes.wasm.max_message_bytes (%d)", call.Tool, len(enc), p.maxMsg), true
@@ -46,9 +61,12 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 	p.l.wd.poke()
 
 	var packed uint64
-	ptr, err := inst.input(len(enc))
+	ptr, err := inst.inPtr, error(nil)
+	if !direct {
+		ptr, err = inst.input(len(enc))
+	}
 	if err == nil {
-		if !inst.mem.Write(ptr, enc) {
+		if !direct && !inst.mem.Write(ptr, enc) {
 			err = fmt.Errorf("aios_alloc returned [%d, %d), outside the guest's %d-byte memory", ptr, uint64(ptr)+uint64(len(enc)), inst.mem.Size())
 		} else {
 			inst.stack[0], inst.stack[1] = uint64(ptr), uint64(len(enc))
@@ -172,7 +190,7 @@ type jsonCall struct {
 // encodeCall encodes the ToolCall the guest receives: id, tool, params and,
 // when set, caller, parent_id, version and depth. The deadline is enforced
 // by the host and not sent.
-func (inst *instance) encodeCall(call *abi.ToolCall) ([]byte, *abi.ToolError) {
+func (inst *instance) encodeCall(call *abi.ToolCall, dst []byte) ([]byte, *abi.ToolError) {
 	if inst.p.json {
 		b, err := json.Marshal(jsonCall{call.ID, call.Tool, call.Params, call.Caller, call.ParentID, call.Version, call.Depth})
 		if err != nil {
@@ -189,7 +207,7 @@ func (inst *instance) encodeCall(call *abi.ToolCall) ([]byte, *abi.ToolError) {
 	if call.Depth != 0 {
 		n++
 	}
-	b := wire.AppendMapHeader(inst.enc[:0], n)
+	b := wire.AppendMapHeader(dst, n)
 	b = wire.AppendString(wire.AppendString(b, "id"), call.ID)
 	b = wire.AppendString(wire.AppendString(b, "tool"), call.Tool)
 	if call.Caller != "" {
@@ -216,7 +234,6 @@ func (inst *instance) encodeCall(call *abi.ToolCall) ([]byte, *abi.ToolError) {
 	if err != nil {
 		return nil, abi.Errorf(abi.InvalidParams, "params of %s cannot be encoded: %v", call.Tool, err)
 	}
-	inst.enc = b
 	return b, nil
 }
 

@@ -141,7 +141,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 		sink:     newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
 		poolSize: poolSize,
 		live:     make(map[*instance]struct{}),
-		sem:      make(chan struct{}, poolSize),
+		pool:     newPool[instance](poolSize),
 		maxMsg:   l.cfg.MaxMessageBytes,
 	}
 	_, p.hasFree = sm.cm.ExportedFunctions()[exportFree]
@@ -152,6 +152,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 	if err != nil {
 		return nil, err
 	}
+	inst.overflow = true // not counted against the bound (discard must not release)
 	reg, err := inst.register(ctx, src)
 	if err != nil {
 		p.discard(inst)
@@ -169,9 +170,10 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 		if inst, err = p.newInstance(ctx); err != nil {
 			return nil, err
 		}
+		inst.overflow = true
 	}
-	p.idle = append(p.idle, inst)
-	inst.lastUsed = time.Now()
+	inst.used.Store(true)
+	p.pool.give(inst)
 	l.wd.add(p)
 	loaded = true
 	return p, nil

@@ -37,9 +37,7 @@ type Provider struct {
 	poolSize int
 	maxMsg   int
 
-	sem  chan struct{} // a token per busy bounded instance
-	mu   sync.Mutex
-	idle []*instance // LIFO: the warmest instance first
+	pool *pool[instance] // idle instances and the bound on busy ones
 
 	liveMu sync.Mutex
 	live   map[*instance]struct{} // every open instance, busy or idle
@@ -79,23 +77,16 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 
 // get takes an idle instance or makes one, waiting while the pool is full.
 func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, error) {
-	overflow, err := acquireSlot(ctx, call, p.sem, nestKey{p}, p.poolSize, p.reg.Provider.ID)
+	overflow, err := p.pool.acquire(ctx, call, nestKey{p}, p.reg.Provider.ID)
 	if err != nil {
 		return nil, err
 	}
-	p.mu.Lock()
-	var inst *instance
-	if n := len(p.idle); n > 0 {
-		inst = p.idle[n-1]
-		p.idle[n-1] = nil
-		p.idle = p.idle[:n-1]
-	}
-	p.mu.Unlock()
+	inst := p.pool.take()
 	if inst == nil {
 		var err error
 		if inst, err = p.newInstance(ctx); err != nil {
 			if !overflow {
-				<-p.sem
+				p.pool.release()
 			}
 			return nil, abi.AsToolError(err, abi.Unavailable)
 		}
@@ -105,31 +96,30 @@ func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, erro
 }
 
 func (p *Provider) put(inst *instance) {
-	inst.lastUsed = time.Now()
-	// Read overflow before the instance is published to idle: from then on
-	// another call's get may take it and overwrite the field.
+	// Read overflow before the instance is published: from then on another
+	// call's get may take it and overwrite the field.
 	overflow := inst.overflow
-	p.mu.Lock()
-	keep := !p.closed.Load() && (!overflow || len(p.idle) < p.poolSize)
-	if keep {
-		p.idle = append(p.idle, inst)
-	}
-	p.mu.Unlock()
+	inst.used.Store(true)
+	kept := !p.closed.Load() && p.pool.give(inst)
 	if !overflow {
-		<-p.sem
+		p.pool.release()
 	}
-	if !keep {
+	if !kept {
+		p.closeInstance(inst)
+		return
+	}
+	// A Close that ran since the check above may have missed the instance.
+	if p.closed.Load() && p.pool.remove(inst) {
 		p.closeInstance(inst)
 	}
 }
 
+// discard closes an instance that must not serve again. The instance of
+// Load was never counted against the bound (overflow is set for it).
 func (p *Provider) discard(inst *instance) {
 	p.closeInstance(inst)
 	if !inst.overflow {
-		select {
-		case <-p.sem:
-		default: // the instance of Load, never counted
-		}
+		p.pool.release()
 	}
 }
 
@@ -144,24 +134,22 @@ func (p *Provider) closeInstance(inst *instance) {
 	}
 }
 
-// trim closes instances idle longer than IdleTimeout, keeping MinIdle.
+// trim closes instances idle longer than IdleTimeout, keeping MinIdle. The
+// idle time is measured in trim passes: put only marks an instance used
+// (no clock read on the call path), and a pass that finds the mark stamps
+// the instance idle from now.
 func (p *Provider) trim(now time.Time) {
-	var old []*instance
-	p.mu.Lock()
-	keep := p.idle[:0]
-	for i, inst := range p.idle {
-		// idle is LIFO: the oldest are first.
-		if len(p.idle)-i > p.l.cfg.MinIdle && now.Sub(inst.lastUsed) >= p.l.cfg.IdleTimeout {
-			old = append(old, inst)
+	idle := p.pool.idle()
+	n := len(idle)
+	for _, inst := range idle {
+		if inst.used.Swap(false) {
+			inst.idleSince.Store(now.UnixNano())
 			continue
 		}
-		keep = append(keep, inst)
-	}
-	clear(p.idle[len(keep):])
-	p.idle = keep
-	p.mu.Unlock()
-	for _, inst := range old {
-		p.closeInstance(inst)
+		if n > p.l.cfg.MinIdle && now.UnixNano()-inst.idleSince.Load() >= int64(p.l.cfg.IdleTimeout) && p.pool.remove(inst) {
+			n--
+			p.closeInstance(inst)
+		}
 	}
 }
 
@@ -172,11 +160,7 @@ func (p *Provider) Close() error {
 		return nil
 	}
 	p.l.wd.remove(p)
-	p.mu.Lock()
-	idle := p.idle
-	p.idle = nil
-	p.mu.Unlock()
-	for _, inst := range idle {
+	for _, inst := range p.pool.drain() {
 		p.closeInstance(inst)
 	}
 	p.liveMu.Lock()
@@ -196,6 +180,26 @@ func (p *Provider) closeRuntime() {
 			p.l.release(p.shared)
 		}
 	})
+}
+
+// Warm makes sure at least n instances (at most pool_size) are open, so
+// that the first calls after a load do not pay for instantiation. It is for
+// benchmarks and start-up; it waits while the pool is busy, until ctx ends.
+func (p *Provider) Warm(ctx context.Context, n int) error {
+	var got []*instance
+	defer func() {
+		for _, inst := range got {
+			p.put(inst)
+		}
+	}()
+	for range min(n, p.poolSize) {
+		inst, err := p.get(ctx, &abi.ToolCall{Tool: "warm"})
+		if err != nil {
+			return err
+		}
+		got = append(got, inst)
+	}
+	return nil
 }
 
 // Instances reports the open instances (busy and idle); for tests and
@@ -285,7 +289,8 @@ type instance struct {
 	hbuf                 []byte // host-call response buffer
 	inPtr, inCap         uint32 // host-owned input buffer in guest memory
 	overflow             bool
-	lastUsed             time.Time
+	used                 atomic.Bool       // served a call since the last trim pass
+	idleSince            atomic.Int64      // UnixNano; see Provider.trim
 	stop                 api.MutableGlobal // the $tick global, when instrumented
 
 	// deadline: see watchdog.go.
@@ -320,34 +325,3 @@ func (inst *instance) sleep(ns int64) {
 // instance ends at the deadline, and host calls run under the call's
 // deadline. (Creating a new instance is bounded by load_timeout instead.)
 func (p *Provider) KeepsDeadlines() bool { return true }
-
-// acquireSlot takes one of a provider's pool slots (a send on sem), waiting
-// while all are busy until the call's deadline or cancellation. A call that
-// comes back into the same provider from one of its own host calls (nest is
-// in ctx) may not wait — its caller holds a slot and waits for it — so it
-// runs as an overflow instance outside the bound (overflow true: the caller
-// must not release a slot for it). Both engines use it.
-func acquireSlot(ctx context.Context, call *abi.ToolCall, sem chan struct{}, nest any, poolSize int, providerID string) (overflow bool, err error) {
-	select {
-	case sem <- struct{}{}:
-		return false, nil
-	default:
-	}
-	if call.Depth > 0 && ctx.Value(nest) != nil {
-		return true, nil
-	}
-	var wait <-chan time.Time
-	if !call.Deadline.IsZero() {
-		t := time.NewTimer(time.Until(call.Deadline))
-		defer t.Stop()
-		wait = t.C
-	}
-	select {
-	case sem <- struct{}{}:
-		return false, nil
-	case <-wait:
-		return false, abi.Errorf(abi.Timeout, "all %d instances of %s were busy until the deadline of %s (runtimes.wasm.pool_size)", poolSize, providerID, call.Tool)
-	case <-ctx.Done():
-		return false, abi.AsToolError(ctx.Err(), abi.Cancelled)
-	}
-}

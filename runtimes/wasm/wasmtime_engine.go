@@ -261,9 +261,8 @@ type wtProvider struct {
 	// guest-ABI code reads (json, maxMsg, sink): serveHost runs on it.
 	shim *Provider
 
-	sem    chan struct{}
+	pool   *pool[wtInstance]
 	mu     sync.Mutex
-	idle   []*wtInstance
 	live   int
 	closed atomic.Bool
 }
@@ -290,7 +289,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	}
 	p := &wtProvider{l: l, name: name, module: m, pages: pages, poolSize: poolSize,
 		sink: newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
-		sem:  make(chan struct{}, poolSize)}
+		pool: newPool[wtInstance](poolSize)}
 	p.shim = &Provider{name: name, logger: logger, sink: p.sink, maxMsg: l.cfg.MaxMessageBytes}
 	if p.linker, err = p.newLinker(); err != nil {
 		return nil, fmt.Errorf("%s: linker: %w", name, err)
@@ -305,7 +304,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 		return nil, err
 	}
 	p.reg = reg
-	p.idle = append(p.idle, inst)
+	p.pool.give(inst) // not counted against the bound (overflow)
 	return p, nil
 }
 
@@ -582,9 +581,12 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	if dl.IsZero() {
 		dl = time.Now().Add(p.l.cfg.DefaultDeadline)
 	}
-	enc, terr := inst.shim.encodeCall(call)
+	enc, terr := inst.shim.encodeCall(call, inst.shim.enc[:0])
 	if terr != nil {
 		return nil, terr, true
+	}
+	if !p.shim.json {
+		inst.shim.enc = enc[:0] // reused by the next call
 	}
 	if len(enc) > p.shim.maxMsg {
 		return nil, abi.Errorf(abi.TooLarge, "call of %s encodes to %d bytes, above runtimes.wasm.max_message_bytes (%d)", call.Tool, len(enc), p.shim.maxMsg), true
@@ -678,22 +680,16 @@ func (p *wtProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 }
 
 func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, error) {
-	overflow, err := acquireSlot(ctx, call, p.sem, nestKey{p.shim}, p.poolSize, p.reg.Provider.ID)
+	overflow, err := p.pool.acquire(ctx, call, nestKey{p.shim}, p.reg.Provider.ID)
 	if err != nil {
 		return nil, err
 	}
-	p.mu.Lock()
-	var inst *wtInstance
-	if n := len(p.idle); n > 0 {
-		inst = p.idle[n-1]
-		p.idle = p.idle[:n-1]
-	}
-	p.mu.Unlock()
+	inst := p.pool.take()
 	if inst == nil {
 		var err error
 		if inst, err = p.newInstance(); err != nil {
 			if !overflow {
-				<-p.sem
+				p.pool.release()
 			}
 			return nil, abi.AsToolError(err, abi.Unavailable)
 		}
@@ -703,16 +699,16 @@ func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, 
 }
 
 func (p *wtProvider) put(inst *wtInstance, keep bool) {
-	if !inst.overflow {
-		<-p.sem
+	overflow := inst.overflow
+	kept := keep && !p.closed.Load() && p.pool.give(inst)
+	if !overflow {
+		p.pool.release()
 	}
-	p.mu.Lock()
-	keep = keep && !p.closed.Load() && len(p.idle) < p.poolSize
-	if keep {
-		p.idle = append(p.idle, inst)
+	if !kept {
+		p.closeInstance(inst)
+		return
 	}
-	p.mu.Unlock()
-	if !keep {
+	if p.closed.Load() && p.pool.remove(inst) {
 		p.closeInstance(inst)
 	}
 }
@@ -730,12 +726,27 @@ func (p *wtProvider) Close() error {
 	if !p.closed.CompareAndSwap(false, true) {
 		return nil
 	}
-	p.mu.Lock()
-	idle := p.idle
-	p.idle = nil
-	p.mu.Unlock()
-	for _, inst := range idle {
+	for _, inst := range p.pool.drain() {
 		p.closeInstance(inst)
+	}
+	return nil
+}
+
+// Warm makes sure at least n instances (at most pool_size) are open; see
+// Provider.Warm.
+func (p *wtProvider) Warm(ctx context.Context, n int) error {
+	var got []*wtInstance
+	defer func() {
+		for _, inst := range got {
+			p.put(inst, true)
+		}
+	}()
+	for range min(n, p.poolSize) {
+		inst, err := p.get(ctx, &abi.ToolCall{Tool: "warm"})
+		if err != nil {
+			return err
+		}
+		got = append(got, inst)
 	}
 	return nil
 }

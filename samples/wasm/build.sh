@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the WASM core-module samples into build/wasm/ at the repo root, and
 # copies the ones the default plugin folder serves into samples/plugins/
-# (gitignored). Needs: go, clang + lld (wasm-ld) for the C guest; /usr/bin/rustc
-# with the wasm32 std (libstd-rust-dev-wasm32) for the optional Rust guest.
+# (gitignored). Needs: go, clang + lld (wasm-ld) for the C guest; Debian's
+# /usr/bin/rustc 1.63 with its wasm32 std (packages rustc,
+# libstd-rust-dev-wasm32; scripts/deps.sh) for the Rust guest.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -15,15 +16,18 @@ for g in conformance image-resize complexity-gate; do
   GOOS=wasip1 GOARCH=wasm go build -trimpath -buildmode=c-shared -o "$out/$g.wasm" "./samples/wasm/$g"
 done
 
-# The guest without an SDK: freestanding C, JSON encoding.
+# The guests without an SDK: freestanding C and Rust, MessagePack encoding.
 clang --target=wasm32 -nostdlib -O2 -Wl,--no-entry -Wl,--export-dynamic \
   -o "$out/c-echo.wasm" "$here/c-echo/echo.c"
 
-# Optional: the Rust guest (Debian's rustc; the rustup one on PATH has no wasm std).
-if [ -x /usr/bin/rustc ] && [ -d "$here/rust-echo" ]; then
-  /usr/bin/rustc --edition 2021 --crate-type cdylib --target wasm32-unknown-unknown -O \
-    -o "$out/rust-echo.wasm" "$here/rust-echo/lib.rs"
+# Always Debian's rustc (1.63, matches libstd-rust-dev-wasm32): a rustup rustc
+# on PATH is not part of the project's set-up and has no wasm std.
+if [ ! -x /usr/bin/rustc ]; then
+  echo "samples/wasm: /usr/bin/rustc is missing: run scripts/deps.sh (Debian package rustc)" >&2
+  exit 1
 fi
+/usr/bin/rustc --edition 2021 --crate-type cdylib --target wasm32-unknown-unknown -O -C strip=symbols \
+  -o "$out/rust-echo.wasm" "$here/rust-echo/lib.rs"
 
 # Default plugins (samples/plugins/ is scanned by the default config).
 mkdir -p "$root/samples/plugins"

@@ -1,0 +1,149 @@
+package wasm
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// pool is a provider's bounded set of instances, without a lock on the
+// call path: idle instances sit in fixed slots (one cache line each) taken
+// and returned by compare-and-swap, and the bound on busy instances is an
+// atomic counter. Only a call that finds the pool full blocks, on a
+// channel a releasing call signals. (A mutex, an idle slice and a
+// semaphore channel cost six lock/unlock pairs a call and bounced between
+// cores under parallel load.)
+type pool[T any] struct {
+	size    int32
+	slots   []poolSlot[T]
+	busy    atomic.Int32 // bounded instances in use (the bound is size)
+	waiters atomic.Int32 // calls blocked in acquire
+	wake    chan struct{}
+}
+
+type poolSlot[T any] struct {
+	p atomic.Pointer[T]
+	_ [56]byte // a slot per cache line: two cores do not share one
+}
+
+func newPool[T any](size int) *pool[T] {
+	return &pool[T]{size: int32(size), slots: make([]poolSlot[T], size), wake: make(chan struct{}, size)}
+}
+
+// tryAcquire takes one unit of the bound if one is free.
+func (q *pool[T]) tryAcquire() bool {
+	for {
+		n := q.busy.Load()
+		if n >= q.size {
+			return false
+		}
+		if q.busy.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// release returns a unit of the bound and wakes a blocked acquire.
+func (q *pool[T]) release() {
+	q.busy.Add(-1)
+	if q.waiters.Load() > 0 {
+		select {
+		case q.wake <- struct{}{}:
+		default: // a token is already pending
+		}
+	}
+}
+
+// acquire takes a unit of the bound, waiting while all are busy until the
+// call's deadline or cancellation. A call that comes back into the same
+// provider from one of its own host calls (nest is in ctx) may not wait —
+// its caller holds an instance and waits for it — so it runs as an overflow
+// instance outside the bound (overflow true: the caller must not release).
+func (q *pool[T]) acquire(ctx context.Context, call *abi.ToolCall, nest any, providerID string) (overflow bool, err error) {
+	if q.tryAcquire() {
+		return false, nil
+	}
+	if call.Depth > 0 && ctx.Value(nest) != nil {
+		return true, nil
+	}
+	// Announce the wait before the last try: a release after that try sees
+	// the waiter and leaves a token (both are sequentially consistent).
+	q.waiters.Add(1)
+	defer q.waiters.Add(-1)
+	var wait <-chan time.Time
+	if !call.Deadline.IsZero() {
+		t := time.NewTimer(time.Until(call.Deadline))
+		defer t.Stop()
+		wait = t.C
+	}
+	for {
+		if q.tryAcquire() {
+			return false, nil
+		}
+		select {
+		case <-q.wake:
+		case <-wait:
+			return false, abi.Errorf(abi.Timeout, "all %d instances of %s were busy until the deadline of %s (runtimes.wasm.pool_size)", q.size, providerID, call.Tool)
+		case <-ctx.Done():
+			return false, abi.AsToolError(ctx.Err(), abi.Cancelled)
+		}
+	}
+}
+
+// take removes an idle instance, the one in the lowest slot (the most
+// recently used ones gather there, so higher slots go idle and get
+// trimmed), or returns nil.
+func (q *pool[T]) take() *T {
+	for i := range q.slots {
+		s := &q.slots[i].p
+		if x := s.Load(); x != nil && s.CompareAndSwap(x, nil) {
+			return x
+		}
+	}
+	return nil
+}
+
+// give puts x in a free slot; false when every slot is taken (the caller
+// then closes x).
+func (q *pool[T]) give(x *T) bool {
+	for i := range q.slots {
+		if q.slots[i].p.CompareAndSwap(nil, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// remove takes x out of its slot if it is still idle there.
+func (q *pool[T]) remove(x *T) bool {
+	for i := range q.slots {
+		if q.slots[i].p.CompareAndSwap(x, nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// idle lists the idle instances at this moment (they may be taken at once).
+func (q *pool[T]) idle() []*T {
+	var out []*T
+	for i := range q.slots {
+		if x := q.slots[i].p.Load(); x != nil {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// drain takes every idle instance out.
+func (q *pool[T]) drain() []*T {
+	var out []*T
+	for i := range q.slots {
+		if x := q.slots[i].p.Swap(nil); x != nil {
+			out = append(out, x)
+		}
+	}
+	return out
+}
