@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/audit"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/guest/go/wire"
 	"github.com/aios-host/aios-host/host"
@@ -67,11 +68,14 @@ func echoBenchGuests() []echoBenchGuest {
 }
 
 // newWASMBenchHost is a host with the whole pipeline on (grants, rate
-// limits, params schema, deadline, result normalization, no audit file)
-// serving the WASM conformance guest on the named engine.
+// limits, params schema, deadline, result normalization, an audit log in a
+// file) serving the WASM conformance guest on the named engine.
 func newWASMBenchHost(b *testing.B, engine string) *host.Host {
 	return newWASMBenchHostWith(b, engine, "conformance.wasm", func(p abi.Provider) abi.Provider { return p })
 }
+
+// withAudit and noAudit are the last argument of newWASMBenchHostAudit.
+const withAudit, noAudit = true, false
 
 // watched hides a provider's abi.DeadlineKeeper, so that the host serves
 // it on a watcher goroutine with a timer per call (host.callWatched): the
@@ -82,6 +86,13 @@ type watched struct{ abi.Provider }
 // with its pool warmed (4 instances: instantiation is not what the
 // benchmarks measure).
 func newWASMBenchHostWith(b *testing.B, engine, file string, wrap func(abi.Provider) abi.Provider) *host.Host {
+	return newWASMBenchHostAudit(b, engine, file, wrap, withAudit)
+}
+
+// newWASMBenchHostAudit is newWASMBenchHostWith with or without the audit
+// log (the audit writer hashes and writes every call on a goroutine of its
+// own; the NoAudit benchmarks show what the rest costs).
+func newWASMBenchHostAudit(b *testing.B, engine, file string, wrap func(abi.Provider) abi.Provider, auditOn bool) *host.Host {
 	b.Helper()
 	path := filepath.Join(repoRootB(b), "build", "wasm", file)
 	if _, err := os.Stat(path); err != nil {
@@ -93,7 +104,14 @@ func newWASMBenchHostWith(b *testing.B, engine, file string, wrap func(abi.Provi
 	cfg.Agents = map[string]config.Agent{"bench": {Grants: []string{"CallTool(*)"}, Rate: &config.Rate{PerSecond: 1e12, Burst: 1 << 30}}}
 	cfg.Limits.DefaultDeadline = 10 * time.Second
 	cfg.RateLimits.Global = &config.Rate{PerSecond: 1e12, Burst: 1 << 30}
-	h, err := host.New(host.Options{Config: cfg})
+	var aw *audit.Writer
+	if auditOn {
+		var err error
+		if aw, err = audit.Open(filepath.Join(dir, "audit.jsonl"), audit.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	h, err := host.New(host.Options{Config: cfg, Audit: aw})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -140,7 +158,8 @@ func repoRootB(b *testing.B) string {
 // {"value":"hello"} given as a Go map (as an in-process caller does):
 // lookup, capability check, rate limit, schema validation, deadline, pool,
 // MessagePack encode into guest memory, the guest's own work, result
-// decode. Sub-benchmarks /<engine>/<guest>: one per engine compiled in
+// decode, audit record (hashed and written by the audit writer on its own
+// goroutine: with -cpu 1 its work shares the one core). Sub-benchmarks /<engine>/<guest>: one per engine compiled in
 // (wasm.Engines(): wazero always, wasmtime with -tags wasmtime) and per
 // guest (echoBenchGuests). BenchmarkRawWazeroEcho/wazero/<guest> is the
 // same guest export with the same params without the host: the ratio
@@ -162,6 +181,24 @@ func BenchmarkPipelineWASMEcho(b *testing.B) {
 				})
 			})
 		}
+	}
+}
+
+// BenchmarkPipelineWASMEchoNoAudit is BenchmarkPipelineWASMEcho/wazero
+// without the audit log.
+func BenchmarkPipelineWASMEchoNoAudit(b *testing.B) {
+	for _, g := range echoBenchGuests() {
+		b.Run(wasm.EngineWazero+"/"+g.Name, func(b *testing.B) {
+			h := newWASMBenchHostAudit(b, wasm.EngineWazero, g.File, func(p abi.Provider) abi.Provider { return p }, noAudit)
+			call := &abi.ToolCall{Caller: "bench", Tool: g.Tool, Params: map[string]any{"value": benchEchoValue}}
+			wasmCPU(b, func() {
+				for b.Loop() {
+					if _, err := h.Call(context.Background(), call); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
 	}
 }
 
