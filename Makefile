@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/aios-host
 SAMPLES := $(sort $(wildcard samples/*/build.sh))
 
-.PHONY: all build samples run test test-wasmtime bench fmt vet deps clean
+.PHONY: all build samples run test test-wasmtime bench bench-goals fmt vet deps clean
 
 all: build
 
@@ -37,6 +37,10 @@ test-wasmtime: deps samples
 ## bench: run every benchmark once (no tests)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-goals: the benchmarks with goals in the issues, one comparable pass
+bench-goals: samples
+	scripts/bench-goals.sh
 
 ## fmt: gofmt every Go file
 fmt:

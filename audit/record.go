@@ -305,6 +305,16 @@ func (c *canonEncoder) append(b []byte, v any, depth int) ([]byte, error) {
 // collected on c's stack (nested objects push above them), sorted there,
 // and popped at the end.
 func (c *canonEncoder) appendObject(b []byte, m map[string]any, depth int) ([]byte, error) {
+	if len(m) == 1 { // the common small case: no stack, no sort
+		for k, v := range m {
+			b = append(jsonenc.AppendString(append(b, '{'), k), ':')
+			b, err := c.append(b, v, depth+1)
+			if err != nil {
+				return b, err
+			}
+			return append(b, '}'), nil
+		}
+	}
 	base := len(c.members)
 	for k, v := range m {
 		c.members = append(c.members, member{k, v})

@@ -3,6 +3,7 @@ package js
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -24,13 +25,13 @@ aios.registerTool({ name: 'echo-await', parameters: schema }, async (p, ctx) => 
 `
 
 // benchCall measures Provider.Call (runtime level, no host pipeline) with
-// params as a canonical Go map, as the host passes them.
+// params as a canonical Go map, as the host passes them, from GOMAXPROCS
+// callers (at -cpu 1 one caller), with a warm runtime in the pool for each.
 func benchCall(b *testing.B, tool string) {
-	rt := newRuntime(b, Options{})
-	p := loadSource(b, rt, "bench.js", benchProvider)
-	params := map[string]any{"msg": "hello", "n": int64(42)}
+	p := benchProviderWarm(b, runtime.GOMAXPROCS(0))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
+	params := map[string]any{"msg": "hello", "n": int64(42)}
 	b.ReportAllocs()
 	start := processCPU()
 	b.ResetTimer()
@@ -39,12 +40,23 @@ func benchCall(b *testing.B, tool string) {
 		env := newFakeEnv()
 		for pb.Next() {
 			if _, err := p.Call(ctx, c, env); err != nil {
-				b.Fatal(err)
+				b.Error(err)
+				return
 			}
 		}
 	})
 	b.StopTimer()
 	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// benchProviderWarm loads benchProvider with warm runtimes in its pool.
+func benchProviderWarm(b *testing.B, warm int) *Provider {
+	rt := newRuntime(b, Options{})
+	p := loadSource(b, rt, "bench.js", benchProvider)
+	if err := p.Prewarm(warm); err != nil {
+		b.Fatal(err)
+	}
+	return p
 }
 
 // processCPU is the process's user+system CPU time: on the shared machine
@@ -65,12 +77,37 @@ func BenchmarkRuntimeJSEchoSync(b *testing.B) { benchCall(b, "echo") }
 // before the call returns to Go).
 func BenchmarkRuntimeJSEchoAsync(b *testing.B) { benchCall(b, "echo-async") }
 
+// BenchmarkRuntimeJSEchoSyncParallel is the provider's scaling benchmark:
+// -cpu 1,2 (the same shape as BenchmarkRuntimeJSEchoSync, named for it).
+func BenchmarkRuntimeJSEchoSyncParallel(b *testing.B) { benchCall(b, "echo") }
+
+// BenchmarkRuntimeJSEchoSyncSerial is one caller whatever -cpu says: the
+// latency of a call (at -cpu 2 the hand-offs to the runtime's goroutine
+// may wake the idle second P, which costs rather than helps).
+func BenchmarkRuntimeJSEchoSyncSerial(b *testing.B) {
+	p := benchProviderWarm(b, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	c := &abi.ToolCall{ID: "b", Tool: "echo", Params: map[string]any{"msg": "hello", "n": int64(42)}}
+	env := newFakeEnv()
+	b.ReportAllocs()
+	start := processCPU()
+	for b.Loop() {
+		if _, err := p.Call(ctx, c, env); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+}
+
 // BenchmarkRuntimeJSEchoAwaitTimer awaits a setTimeout(0): one trip through
 // the event loop (timer goroutine, job queue, resume).
 func BenchmarkRuntimeJSEchoAwaitTimer(b *testing.B) { benchCall(b, "echo-await") }
 
 // BenchmarkRawGojaEchoRuntime is the floor: the same function called on a
-// bare goja runtime, params converted with toJS and the result exported.
+// bare goja runtime, params converted and the result exported by this
+// runtime's converters (reused across calls, as a worker does).
 func BenchmarkRawGojaEchoRuntime(b *testing.B) {
 	vm := goja.New()
 	v, err := vm.RunString(`(p) => p`)
@@ -79,14 +116,14 @@ func BenchmarkRawGojaEchoRuntime(b *testing.B) {
 	}
 	fn, _ := goja.AssertFunction(v)
 	params := map[string]any{"msg": "hello", "n": int64(42)}
+	im, ex := importer{vm: vm}, exporter{vm: vm} // reused, as a worker does
 	b.ReportAllocs()
 	start := processCPU()
 	for b.Loop() {
-		r, err := fn(goja.Undefined(), toJS(vm, params))
+		r, err := fn(goja.Undefined(), im.value(params))
 		if err != nil {
 			b.Fatal(err)
 		}
-		ex := exporter{vm: vm}
 		if _, _, err := ex.export(r); err != nil {
 			b.Fatal(err)
 		}
@@ -186,4 +223,28 @@ func BenchmarkDeadlineAfterFunc(b *testing.B) {
 		stop()
 		cancel()
 	}
+}
+
+// BenchmarkRuntimeJSEchoInvokeInline is BenchmarkRuntimeJSEchoSyncSerial
+// without the pool and the hand-off to the runtime's goroutine (the
+// runtime's work on the caller's goroutine): the difference is what the
+// hand-off, which lets Call return by its deadline even when a native
+// built-in ignores the interrupt, costs.
+func BenchmarkRuntimeJSEchoInvokeInline(b *testing.B) {
+	p := benchProviderWarm(b, 1)
+	w := <-p.free
+	defer func() { p.free <- w }()
+	ctx := context.Background()
+	c := &abi.ToolCall{ID: "b", Tool: "echo", Params: map[string]any{"msg": "hello", "n": int64(42)}}
+	env := newFakeEnv()
+	deadline := time.Now().Add(time.Hour)
+	b.ReportAllocs()
+	start := processCPU()
+	for b.Loop() {
+		if _, te, _, _ := w.invoke(ctx, 0, c, env, deadline); te != nil {
+			b.Fatal(te)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
 }

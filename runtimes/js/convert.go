@@ -71,12 +71,13 @@ func pathString(path []step) string {
 	return b.String()
 }
 
-// exporter converts a JS value into a canonical value. It lets goja's own
-// Export build the Go value (fast: one pass, no per-key lookups from Go),
-// then walks the result once to check and canonicalize it. The two
-// ambiguities of Export — undefined and null both export as nil, a Symbol
-// exports as its "Symbol(desc)" string — are resolved by looking the value
-// up in JS along its path, which happens only when such a value occurs.
+// exporter converts a JS value into a canonical value. Plain objects and
+// primitives are read directly (see value); for other objects it lets
+// goja's own Export build the Go value, then walks the result once to check
+// and canonicalize it. The two ambiguities of Export — undefined and null
+// both export as nil, a Symbol exports as its "Symbol(desc)" string — are
+// resolved by looking the value up in JS along its path, which happens only
+// when such a value occurs.
 type exporter struct {
 	vm    *goja.Runtime
 	root  goja.Value
@@ -109,8 +110,61 @@ func (e *exporter) export(v goja.Value) (out any, skip bool, err error) {
 	e.size = 0
 	e.stack = e.stack[:0]
 	e.path = e.path[:0]
-	return e.walk(v.Export(), 0)
+	return e.value(v, 0)
 }
+
+// value converts the JS value at the current path. Primitives and plain
+// objects (class "Object", which includes class instances) are read
+// directly: keys with Keys, values with Get, so goja's Export (its
+// cycle-cache map, a []Value of keys, boxed key strings) is not needed and
+// undefined is told from null without a lookup; cycles are found by the
+// objects on the path. Anything else (arrays, Date, Map, typed arrays,
+// Proxy, wrappers, functions) is exported by goja and checked by walk.
+func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
+	if v == nil || goja.IsUndefined(v) {
+		return nil, true, nil
+	}
+	if goja.IsNull(v) {
+		return nil, false, nil
+	}
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return e.walk(v.Export(), depth)
+	}
+	if o.ClassName() != classObject || o.ExportType() != typeMap {
+		return e.walk(o.Export(), depth)
+	}
+	if depth >= maxExportDepth {
+		return nil, false, e.fail(abi.InvalidResult, "value nested deeper than %d levels", maxExportDepth)
+	}
+	ptr := unsafe.Pointer(o)
+	if slices.Contains(e.stack, ptr) {
+		return nil, false, e.fail(abi.InvalidResult, "cycle: the value contains itself; JSON cannot carry cycles")
+	}
+	e.stack = append(e.stack, ptr)
+	keys := o.Keys()
+	m := make(map[string]any, len(keys))
+	for _, k := range keys {
+		e.path = append(e.path, step{key: k, idx: -1})
+		if err := e.add(len(k)); err != nil {
+			return nil, false, err
+		}
+		r, skip, err := e.value(o.Get(k), depth+1)
+		if err != nil {
+			return nil, false, err
+		}
+		e.path = e.path[:len(e.path)-1]
+		if !skip {
+			m[k] = r
+		}
+	}
+	e.stack = e.stack[:len(e.stack)-1]
+	return m, false, nil
+}
+
+const classObject = "Object"
+
+var typeMap = reflect.TypeOf(map[string]any(nil))
 
 // lookup finds the JS value at the current path under the root.
 func (e *exporter) lookup() goja.Value {
@@ -150,7 +204,7 @@ func (e *exporter) walk(v any, depth int) (any, bool, error) {
 				return nil, false, e.fail(abi.InvalidResult, "a Symbol is not a JSON value")
 			}
 		}
-		return x, false, e.add(len(x))
+		return v, false, e.add(len(x)) // v: no second boxing of x
 	case map[string]any:
 		if depth >= maxExportDepth {
 			return nil, false, e.fail(abi.InvalidResult, "value nested deeper than %d levels", maxExportDepth)
@@ -269,61 +323,76 @@ func setProp(o *goja.Object, k string, v goja.Value) {
 // toJS converts a canonical value (or anything abi.Normalize accepts) into a
 // plain JS value.
 func toJS(vm *goja.Runtime, v any) goja.Value {
+	im := importer{vm: vm}
+	return im.value(v)
+}
+
+// importer converts canonical values into plain JS values, keeping its
+// scratch slices (sorted properties, array items) across calls: a worker
+// has one and uses it on its own goroutine only.
+type importer struct {
+	vm    *goja.Runtime
+	props []prop // a stack: each object sorts its properties at the top
+	items []any  // a stack: each array collects its items at the top
+}
+
+type prop struct {
+	k string
+	v any
+}
+
+func (im *importer) value(v any) goja.Value {
+	vm := im.vm
 	switch x := v.(type) {
 	case nil:
 		return goja.Null()
+	case string, bool, float64:
+		return vm.ToValue(v) // v, not x: no second boxing
 	case int64:
 		if x > maxSafe || x < -maxSafe {
 			return vm.ToValue(new(big.Int).SetInt64(x))
 		}
-		return vm.ToValue(x)
-	case bool, float64, string:
-		return vm.ToValue(x)
+		return vm.ToValue(v)
 	case []any:
-		items := make([]any, len(x))
-		for i, e := range x {
-			items[i] = toJS(vm, e)
+		base := len(im.items)
+		for _, e := range x {
+			jv := im.value(e) // may use (and restore) the stack above base
+			im.items = append(im.items, jv)
 		}
-		return vm.NewArray(items...)
+		a := vm.NewArray(im.items[base:]...) // copies the items
+		clear(im.items[base:])
+		im.items = im.items[:base]
+		return a
 	case map[string]any:
 		o := vm.NewObject()
-		if len(x) == 1 {
-			for k, e := range x {
-				setProp(o, k, toJS(vm, e))
-			}
+		if len(x) == 0 {
 			return o
 		}
-		if len(x) == 2 { // common, and sorting needs no slice
-			var k1, k2 string
-			i := 0
-			for k := range x {
-				if i == 0 {
-					k1 = k
-				} else {
-					k2 = k
-				}
-				i++
+		// One pass over the map (no lookups afterwards), keys sorted.
+		base := len(im.props)
+		for k, e := range x {
+			im.props = append(im.props, prop{k, e})
+		}
+		ps := im.props[base:]
+		if len(ps) == 2 {
+			if ps[1].k < ps[0].k {
+				ps[0], ps[1] = ps[1], ps[0]
 			}
-			if k2 < k1 {
-				k1, k2 = k2, k1
-			}
-			setProp(o, k1, toJS(vm, x[k1]))
-			setProp(o, k2, toJS(vm, x[k2]))
-			return o
+		} else if len(ps) > 2 {
+			slices.SortFunc(ps, func(a, b prop) int { return strings.Compare(a.k, b.k) })
 		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
+		for i := base; i < base+len(x); i++ {
+			// im.props may grow (nested objects) but keeps its prefix.
+			p := im.props[i]
+			setProp(o, p.k, im.value(p.v))
 		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			setProp(o, k, toJS(vm, x[k]))
-		}
+		clear(im.props[base:])
+		im.props = im.props[:base]
 		return o
 	}
 	n, err := abi.Normalize(v)
 	if err != nil {
 		return goja.Null()
 	}
-	return toJS(vm, n)
+	return im.value(n)
 }

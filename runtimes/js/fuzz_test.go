@@ -21,11 +21,13 @@ func FuzzExportJSON(f *testing.F) {
 		`null`, `true`, `0`, `-0`, `1.5`, `1e300`, `9007199254740993`, `-9223372036854775808`,
 		`"héllo \u0000 \ud83d\ude00"`, `[]`, `{}`, `[1,[2,[3]]]`, `{"a":{"b":[null,false,"x"]}}`,
 		`{"":1,"__proto__":2}`, `[1.0, 2.50, 3e2]`,
+		`{"c":[{"z":1,"y":[2,{"x":3,"w":4,"v":5}]},[]],"b":{"d":{},"a":[[],[[]]]},"a":0}`,
 	} {
 		f.Add(s)
 	}
 	vm := goja.New()
 	parse, _ := goja.AssertFunction(vm.Get("JSON").(*goja.Object).Get("parse"))
+	im := importer{vm: vm} // reused across inputs, as a worker reuses it
 	f.Fuzz(func(t *testing.T, doc string) {
 		var want any
 		if err := abi.UnmarshalJSONValue([]byte(doc), &want); err != nil {
@@ -39,6 +41,15 @@ func FuzzExportJSON(f *testing.F) {
 		}
 		if !equalJSON(back, want) {
 			t.Fatalf("round trip of %s = %v, want %v", doc, back, want)
+		}
+		// The same with the reused importer: its scratch stacks must be
+		// empty again afterwards.
+		back, _, err = ex.export(im.value(want))
+		if err != nil || !equalJSON(back, want) {
+			t.Fatalf("reused importer: round trip of %s = %v (%v), want %v", doc, back, err, want)
+		}
+		if len(im.props) != 0 || len(im.items) != 0 {
+			t.Fatalf("importer scratch not empty after %s: %d props, %d items", doc, len(im.props), len(im.items))
 		}
 		// JSON.parse in JS → Go, where JS numbers are doubles: compare
 		// through float64 semantics by re-decoding want's JSON in JS.

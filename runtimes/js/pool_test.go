@@ -189,3 +189,44 @@ func regexLength(t *testing.T, p *Provider, target time.Duration) int {
 	t.Logf("regexp subject of %d characters (%d ran %v)", n, n0, time.Since(start).Round(time.Millisecond))
 	return max(n, n0+2)
 }
+
+// TestPrewarm: Prewarm starts runtimes up to n (never past PoolSize), each
+// one serves calls, and a closed provider refuses.
+func TestPrewarm(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		pool, warm int
+		wantLive   int
+	}{
+		{"none", 4, 0, 1}, // the load-time runtime is always there
+		{"some", 4, 3, 3},
+		{"capped", 2, 8, 2},
+		{"again", 4, 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rt := newRuntime(t, Options{PoolSize: tc.pool})
+			p := loadSource(t, rt, "pool.js", poolProvider)
+			if err := p.Prewarm(tc.warm); err != nil {
+				t.Fatal(err)
+			}
+			if live, idle := len(p.tokens), len(p.free); live != tc.wantLive || idle != tc.wantLive {
+				t.Fatalf("after Prewarm(%d): %d live, %d idle runtimes, want %d", tc.warm, live, idle, tc.wantLive)
+			}
+			// The pool is FIFO: each of the first calls gets another warm
+			// runtime, so each sees calls=1.
+			for i := range tc.wantLive {
+				res, err := call(t, p, newFakeEnv(), "count", map[string]any{}, 5*time.Second)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := res.(map[string]any)["calls"]; got != int64(1) {
+					t.Errorf("call %d: calls = %v, want 1 (a fresh warm runtime)", i, got)
+				}
+			}
+			_ = p.Close()
+			if err := p.Prewarm(tc.pool); tc.wantLive < tc.pool && err == nil {
+				t.Error("Prewarm on a closed provider: want an error")
+			}
+		})
+	}
+}

@@ -146,6 +146,35 @@ func (p *Provider) getSlow(ctx context.Context) (*worker, error) {
 	}
 }
 
+// Prewarm starts runtimes until the pool holds n of them (at most
+// PoolSize), so the first calls of a burst do not pay for instantiating a
+// runtime and running the provider's top-level code (benchmarks use it to
+// measure calls alone).
+func (p *Provider) Prewarm(n int) error {
+	n = min(n, cap(p.tokens))
+	for len(p.tokens) < n {
+		if p.closed.Load() || p.rt.closed.Load() {
+			return fmt.Errorf("provider %s is closed", p.reg.Provider.ID)
+		}
+		select {
+		case p.tokens <- struct{}{}:
+		default:
+			return nil
+		}
+		w, err := p.newWorker()
+		if err != nil {
+			<-p.tokens
+			return fmt.Errorf("provider %s: cannot start a JS runtime: %w", p.reg.Provider.ID, err)
+		}
+		if err := w.bindTools(p.names); err != nil {
+			p.drop(w)
+			return fmt.Errorf("provider %s: %w", p.reg.Provider.ID, err)
+		}
+		p.free <- w
+	}
+	return nil
+}
+
 // drop discards a runtime and frees its pool slot.
 func (p *Provider) drop(w *worker) {
 	p.forget(w)

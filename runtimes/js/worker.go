@@ -25,6 +25,7 @@ type worker struct {
 	u8Ctor   goja.Value // Uint8Array, captured before user code runs
 	tools    []slot
 	ex       exporter // reused for results
+	im       importer // reused for params
 	jobs     chan job
 	wake     chan struct{}
 	budget   uint64
@@ -45,11 +46,14 @@ type worker struct {
 	inCall bool
 	cs     callState
 
-	// The worker's own goroutine (see serve): requests in, completion out.
-	reqs    chan *request
-	done    chan struct{}
-	abandon chan struct{} // the watchdog gave up on an interrupt
-	req     request
+	// The worker's own goroutine (see serve): requests in, and on done
+	// true when serve finished one, false when the watchdog gave up on an
+	// interrupt (one channel, so run waits with a plain receive, and the
+	// signals arrive in the order they were sent).
+	reqs chan *request
+	done chan bool
+	req  request
+	args [2]goja.Value // the handler's arguments, reused across calls
 }
 
 // request is one call handed to the worker's goroutine.
@@ -72,32 +76,22 @@ type request struct {
 // run returns by the deadline even when the runtime cannot be interrupted
 // (a native built-in such as a huge String.prototype.repeat or a
 // backtracking regexp runs to its end): abandonGrace after the watchdog's
-// interrupt it signals w.abandon, run returns the interrupt's error, and the
+// interrupt it sends false on w.done, run returns the interrupt's error, and the
 // worker's goroutine drops the runtime whenever the built-in returns.
 func (w *worker) run(ctx context.Context, idx int, call *abi.ToolCall, env abi.Env, deadline time.Time) (res any, te *abi.ToolError, fate workerFate) {
 	if w.reqs == nil {
-		w.reqs = make(chan *request)
-		w.done = make(chan struct{}, 1)
-		w.abandon = make(chan struct{}, 1)
-		go w.serve()
-	}
-	w.mu.Lock()
-	w.finished, w.abandoned, w.abandonSent = false, false, false
-	w.mu.Unlock()
-	select {
-	case <-w.abandon: // stale signal from an earlier call
-	default:
+		w.startServe()
 	}
 	r := &w.req
 	r.ctx, r.idx, r.call, r.env, r.deadline = ctx, idx, call, env, deadline
 	w.reqs <- r
-	select {
-	case <-w.done:
-	case <-w.abandon:
+	// begin (on serve's goroutine) resets the per-call flags. At most one
+	// false (abandon; the watchdog sends it only while the call is busy, so
+	// before serve's true) and one true per call: nothing stale is left.
+	for !<-w.done {
 		if te, lost := w.giveUp(); lost {
 			return nil, te, fateLost // serve drops the worker
 		}
-		<-w.done
 	}
 	res, te = r.res, r.te
 	fate = fateReuse
@@ -106,6 +100,15 @@ func (w *worker) run(ctx context.Context, idx int, call *abi.ToolCall, env abi.E
 	}
 	*r = request{}
 	return res, te, fate
+}
+
+// startServe starts the worker's goroutine (first call).
+//
+//go:noinline
+func (w *worker) startServe() {
+	w.reqs = make(chan *request)
+	w.done = make(chan bool, 2)
+	go w.serve()
 }
 
 // giveUp marks the current request abandoned unless serve finished it
@@ -148,18 +151,15 @@ const abandonGrace = 250 * time.Millisecond
 // drops the worker itself when run abandoned the current request.
 func (w *worker) serve() {
 	for r := range w.reqs {
-		r.res, r.te, r.discard = w.invoke(r.ctx, r.idx, r.call, r.env, r.deadline)
-		w.mu.Lock()
-		w.finished = true
-		ab := w.abandoned
-		w.mu.Unlock()
+		var ab bool
+		r.res, r.te, r.discard, ab = w.invoke(r.ctx, r.idx, r.call, r.env, r.deadline)
 		if ab {
 			w.reqs = nil // forget must not close it again
 			w.p.forget(w)
 			w.p.lost.Add(-1)
 			return
 		}
-		w.done <- struct{}{}
+		w.done <- true
 	}
 }
 
@@ -211,6 +211,7 @@ func (p *Provider) newWorker() (*worker, error) {
 	w := &worker{
 		p:      p,
 		vm:     vm,
+		im:     importer{vm: vm},
 		jobs:   make(chan job, 16),
 		wake:   make(chan struct{}, 1),
 		budget: p.budget,
@@ -250,7 +251,7 @@ func (p *Provider) newWorker() (*worker, error) {
 	p.g.add(w)
 	w.begin(context.Background(), time.Now().Add(p.rt.opts.LoadTimeout))
 	_, err = vm.RunProgram(p.program)
-	intr := w.end()
+	intr, _ := w.end()
 	if err != nil {
 		p.g.remove(w)
 		te, _ := w.errorFromJS(err)
@@ -306,6 +307,7 @@ func (w *worker) begin(ctx context.Context, deadline time.Time) {
 	w.deadline = deadline.UnixNano()
 	w.heapBase = 0
 	w.interrupted = nil
+	w.finished, w.abandoned, w.abandonSent = false, false, false
 	w.mu.Unlock()
 	select {
 	case <-w.wake:
@@ -314,15 +316,17 @@ func (w *worker) begin(ctx context.Context, deadline time.Time) {
 	w.p.g.enter()
 }
 
-// end marks the worker idle and returns the watchdog's interrupt, if any.
-func (w *worker) end() *abi.ToolError {
+// end marks the worker idle and its request finished, and returns the
+// watchdog's interrupt, if any, and whether run abandoned the request.
+func (w *worker) end() (*abi.ToolError, bool) {
 	w.p.g.leave()
 	w.mu.Lock()
 	w.busy = false
 	w.ctx = nil
-	intr := w.interrupted
+	w.finished = true
+	intr, ab := w.interrupted, w.abandoned
 	w.mu.Unlock()
-	return intr
+	return intr, ab
 }
 
 // check is the watchdog's per-tick look at a worker.
@@ -333,10 +337,10 @@ func (w *worker) check(now int64, heap uint64) checkResult {
 		return checkOK
 	}
 	if w.interrupted != nil {
-		if !w.abandonSent && now-w.intrAt >= int64(abandonGrace) && w.abandon != nil {
+		if !w.abandonSent && now-w.intrAt >= int64(abandonGrace) && w.done != nil {
 			w.abandonSent = true
 			select {
-			case w.abandon <- struct{}{}:
+			case w.done <- false:
 			default:
 			}
 		}
@@ -395,7 +399,9 @@ func (w *worker) interruptLocked(te *abi.ToolError) {
 
 // invoke runs tool idx for one call. discard reports that the runtime must
 // not be reused (interrupted, crashed, or left with pending work).
-func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env abi.Env, deadline time.Time) (res any, te *abi.ToolError, discard bool) {
+//
+// abandoned reports that run gave up waiting for this call (see giveUp).
+func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env abi.Env, deadline time.Time) (res any, te *abi.ToolError, discard, abandoned bool) {
 	w.begin(ctx, deadline)
 	w.cs = callState{ctx: ctx, call: call, env: env}
 	w.inCall = true
@@ -411,45 +417,49 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 		}
 		w.cs = callState{}
 		w.inCall = false
-		if intr := w.end(); intr != nil {
+		w.args = [2]goja.Value{}
+		intr, ab := w.end()
+		abandoned = ab
+		if intr != nil {
 			// The watchdog fired; if the call still finished, its outcome
 			// stands, but the runtime's interrupt flag may be set.
 			discard = true
 		}
 	}()
 	t := &w.tools[idx]
-	v, err := t.fn(t.self, toJS(w.vm, call.Params), w.ctxObj)
+	w.args[0], w.args[1] = w.im.value(call.Params), w.ctxObj
+	v, err := t.fn(t.self, w.args[:]...) // no per-call []Value
 	if err != nil {
 		te, discard = w.errorFromJS(err)
-		return nil, te, discard
+		return nil, te, discard, false
 	}
 	if o, ok := v.(*goja.Object); ok && o.ExportType() == typePromise {
 		pr := o.Export().(*goja.Promise)
 		if te, discard = w.await(ctx, pr); te != nil {
-			return nil, te, discard
+			return nil, te, discard, false
 		}
 		if pr.State() == goja.PromiseStateRejected {
-			return nil, w.errorFromValue(pr.Result(), nil), false
+			return nil, w.errorFromValue(pr.Result(), nil), false, false
 		}
 		v = pr.Result()
 	}
 	if w.cs.uncaught != nil {
-		return nil, w.cs.uncaught, false
+		return nil, w.cs.uncaught, false, false
 	}
 	ex := &w.ex
 	ex.vm, ex.limit = w.vm, w.p.rt.opts.MaxResultBytes
 	var out any
 	if jex := w.vm.Try(func() { out, _, err = ex.export(v) }); jex != nil {
-		return nil, w.errorFromValue(jex.Value(), jex), false
+		return nil, w.errorFromValue(jex.Value(), jex), false, false
 	}
 	if err != nil {
 		if ee, ok := err.(*exportError); ok {
-			return nil, &abi.ToolError{Code: ee.code, Message: "result of " + call.Tool + ": " + ee.msg}, false
+			return nil, &abi.ToolError{Code: ee.code, Message: "result of " + call.Tool + ": " + ee.msg}, false, false
 		}
 		te, discard = w.errorFromJS(err)
-		return nil, te, discard
+		return nil, te, discard, false
 	}
-	return out, nil, false
+	return out, nil, false, false
 }
 
 // await runs the event loop until pr settles, the deadline passes, or the
