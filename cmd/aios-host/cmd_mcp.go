@@ -43,6 +43,7 @@ Claude Desktop (claude_desktop_config.json):
 	if err != nil {
 		return c.usageError(fs, "%v", err)
 	}
+	gc := applyServeGC()
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	h, err := c.newHost(ctx, log, hostOptions{audit: true})
@@ -55,7 +56,7 @@ Claude Desktop (claude_desktop_config.json):
 		return c.fail(err)
 	}
 	defer s.Close()
-	log.Info("serving MCP over stdio", "tools", len(s.Tools()))
+	log.Info("serving MCP over stdio", "tools", len(s.Tools()), "gc_percent", gc.Percent, "gc_memory_limit", gc.MemLimit)
 	if err := s.Run(ctx, mcpserver.StdioTransport(c.stdin, c.stdout)); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return c.fail(err)
 	}

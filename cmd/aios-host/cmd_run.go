@@ -29,6 +29,7 @@ logged and skipped.`)
 	if err != nil {
 		return c.usageError(fs, "%v", err)
 	}
+	gc := applyServeGC()
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	h, err := c.newHost(ctx, log, hostOptions{audit: true, discovery: true})
@@ -51,7 +52,8 @@ logged and skipped.`)
 		"providers", len(h.Registry().Providers()),
 		"plugins", cfg.Plugins,
 		"data", cfg.Data,
-		"audit", auditPathOf(cfg.Audit.Disabled, cfg.AuditPath()))
+		"audit", auditPathOf(cfg.Audit.Disabled, cfg.AuditPath()),
+		"gc_percent", gc.Percent, "gc_memory_limit", gc.MemLimit)
 	// Servers (JSON-RPC over the unix socket, HTTP) and the plugin watcher
 	// start here once they exist.
 	<-ctx.Done()
