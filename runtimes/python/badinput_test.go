@@ -169,7 +169,13 @@ func TestConfigSection(t *testing.T) {
 		{"runtimes:\n  python:\n    pool_sise: 3\n", "pool_sise", nil},
 		{"runtimes:\n  python:\n    pool_size: 0\n", "pool_size 0", nil},
 		{"runtimes:\n  python:\n    memory_mb: 8\n", "memory_mb 8", nil},
-		{"", "", func(c python.Config) bool { return c.PoolSize == python.DefaultPoolSize }},
+		{"", "", func(c python.Config) bool {
+			return c.PoolSize == python.DefaultPoolSize && c.Spin == python.DefaultSpin
+		}},
+		{"runtimes:\n  python:\n    spin: 120us\n", "", func(c python.Config) bool { return c.Spin == 120*time.Microsecond }},
+		{"runtimes:\n  python:\n    spin: 0s\n", "", func(c python.Config) bool { return c.Spin == 0 }},
+		{"runtimes:\n  python:\n    spin: 1s\n", "spin 1s", nil},
+		{"runtimes:\n  python:\n    spin: -1us\n", "spin -1µs", nil},
 	}
 	for i, tc := range tests {
 		parsed, err := parseConfig(tc.yaml)
@@ -251,5 +257,48 @@ func TestIdleWorkerKilled(t *testing.T) {
 	}
 	if now := p.(*python.Provider).WorkerPIDs(); len(now) != 1 || now[0] == pids[0] {
 		t.Fatalf("workers %v after replacing %d", now, pids[0])
+	}
+}
+
+// TestCallCancelled: a caller that cancels a call in flight gets Cancelled
+// promptly (the pipe wait polls its context), the worker is killed and
+// replaced, and the next call is served.
+func TestCallCancelled(t *testing.T) {
+	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
+	p, err := rt.Load(context.Background(), abi.Source{Path: writeTool(t, "m.py", misbehaving)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err = p.Call(ctx, &abi.ToolCall{ID: "c1", Tool: "spin", Params: map[string]any{}, Deadline: time.Now().Add(20 * time.Second)}, nil)
+	wantCode(t, err, abi.Cancelled, "cancelled")
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Cancelled after %v for a cancellation at 100ms", d)
+	}
+	v, err := p.Call(context.Background(), &abi.ToolCall{ID: "c2", Tool: "ok", Params: map[string]any{}, Deadline: time.Now().Add(10 * time.Second)}, nil)
+	if err != nil || v.(map[string]any)["ok"] != true {
+		t.Fatalf("after a cancelled call: %v, %v", v, err)
+	}
+}
+
+// TestSpinSettings: calls are served the same with spinning off (the worker
+// keeps a blocking input), at the default, and at the maximum window.
+func TestSpinSettings(t *testing.T) {
+	for _, spin := range []time.Duration{0, python.DefaultSpin, python.MaxSpin} {
+		rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1; c.Spin = spin })
+		p, err := rt.Load(context.Background(), abi.Source{Path: writeTool(t, "m.py", misbehaving)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 20; i++ {
+			v, err := p.Call(context.Background(), &abi.ToolCall{Tool: "ok", Params: map[string]any{}, Deadline: time.Now().Add(10 * time.Second)}, nil)
+			if err != nil || v.(map[string]any)["ok"] != true {
+				t.Fatalf("spin %v, call %d: %v, %v", spin, i, v, err)
+			}
+		}
+		_ = p.Close()
 	}
 }

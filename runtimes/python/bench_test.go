@@ -20,8 +20,16 @@ import (
 // check, rate limit, params schema, provider call under a deadline, result
 // normalize, no audit writer) to a warm worker of the python conformance
 // provider. Params arrive as a decoded Go map {"value": "hello"}.
-func BenchmarkPipelinePythonEcho(b *testing.B) {
-	rt := newRuntime(b, nil)
+func BenchmarkPipelinePythonEcho(b *testing.B) { benchEcho(b, nil) }
+
+// BenchmarkPipelinePythonEchoNoSpin is the same with runtimes.python.spin: 0
+// (host and worker sleep at once while waiting for each other).
+func BenchmarkPipelinePythonEchoNoSpin(b *testing.B) {
+	benchEcho(b, func(c *python.Config) { c.Spin = 0 })
+}
+
+func benchEcho(b *testing.B, pc func(*python.Config)) {
+	rt := newRuntime(b, pc)
 	h := newHost(b, rt)
 	src := filepath.Join(testutil.RepoRoot(b), "samples", "python", "conformance.py")
 	prov, err := h.LoadFile(context.Background(), src, host.ProviderMeta{Source: src, Trust: abi.Untrusted})

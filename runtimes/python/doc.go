@@ -15,10 +15,15 @@
 // Each worker runs in a sandbox set up from the spawning thread (see
 // sandbox_linux.go and docs/python.md): a clean environment, Landlock
 // (read-only access to the interpreter, the SDK and the tool's folder), a
-// seccomp filter (no socket() unless the provider holds Network, no raising
-// of resource limits), a new network namespace, RLIMIT_AS/RLIMIT_CPU, and
-// its own process group. Layers the machine lacks are detected at the first
-// load and logged.
+// seccomp filter (no socket() unless the provider holds Network(*), no
+// raising of resource limits), a new network namespace, RLIMIT_AS/RLIMIT_CPU,
+// and its own process group. Layers the machine lacks are detected at the
+// first load and logged. A provider holding only Network(host pattern)
+// capabilities stays without network and connects through the host, which
+// checks the pattern (netbroker.go).
+//
+// Calls are read on the caller's goroutine with bounded, adaptive spinning
+// on the worker's pipe (pipe.go; runtimes.python.spin).
 //
 // Package python imports abi, config (only to decode its section) and
 // sdk/python. It must never import host, registry or another runtime.

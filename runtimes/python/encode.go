@@ -16,12 +16,18 @@ import (
 // Floats always carry a '.' or an exponent, so 3.0 stays a float in Python.
 
 // appendCallFrame appends one frame (length prefix + JSON Envelope of kind
-// "call") to b.
-func appendCallFrame(b []byte, id string, call *abi.ToolCall) ([]byte, error) {
+// "call") to b. spinUS > 0 adds the envelope key "spin": how many
+// microseconds the worker polls for the next call after answering this one
+// (a private extension of this runtime's protocol; see pipe.go).
+func appendCallFrame(b []byte, id string, call *abi.ToolCall, spinUS int64) ([]byte, error) {
 	start := len(b)
 	b = append(b, 0, 0, 0, 0)
 	b = append(b, `{"v":1,"kind":"call","id":`...)
 	b = jsonenc.AppendString(b, id)
+	if spinUS > 0 {
+		b = append(b, `,"spin":`...)
+		b = strconv.AppendInt(b, spinUS, 10)
+	}
 	b = append(b, `,"call":{"id":`...)
 	b = jsonenc.AppendString(b, id)
 	b = append(b, `,"tool":`...)

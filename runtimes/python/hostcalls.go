@@ -15,9 +15,15 @@ import (
 //	space_write {space, data}                      → {space, id}
 //	ai_complete {prompt, system?, max_tokens?, temperature?, model?} → {text, model}
 //	log         {level, message}                   → null
+//	net_connect {host, port}                       → {host, port, remote}, and a connected
+//	                                                 socket on the broker fd (netbroker.go)
 
 // serveHost answers one host_call of the call in flight c (nil when none).
 func (w *worker) serveHost(c *inflight, hid string, hc *abi.HostCall) {
+	if hc != nil && hc.Op == "net_connect" {
+		w.netConnect(c, hid, hc)
+		return
+	}
 	res := &abi.ToolResult{}
 	var v any
 	var err error

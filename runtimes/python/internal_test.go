@@ -155,6 +155,32 @@ func TestBackoff(t *testing.T) {
 	}
 }
 
+func TestSpinSkip(t *testing.T) {
+	const spin = 50 * time.Microsecond
+	for _, tc := range []struct{ misses, want int }{{0, 0}, {1, 0}, {2, 0}, {3, 2}, {4, 4}, {9, 128}, {10, 256}, {50, 256}} {
+		if got := spinSkipAfter(tc.misses); got != tc.want {
+			t.Errorf("spinSkipAfter(%d) = %d, want %d", tc.misses, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		skip   int
+		waited time.Duration
+		want   int
+	}{
+		{0, time.Millisecond, 0},         // not skipping
+		{10, 20 * time.Microsecond, 10},  // a short wait: the same vCPU, keep skipping
+		{10, 25 * time.Microsecond, 10},  // not longer than half a window
+		{10, 26 * time.Microsecond, 9},   // a long wake-up: counts twice
+		{10, 1999 * time.Microsecond, 9}, //
+		{10, 2 * time.Millisecond, 10},   // idle or a slow tool: says nothing
+		{1, 500 * time.Microsecond, 0},   //
+	} {
+		if got := spinSkipAfterWait(tc.skip, spin, tc.waited); got != tc.want {
+			t.Errorf("spinSkipAfterWait(%d, %v, %v) = %d, want %d", tc.skip, spin, tc.waited, got, tc.want)
+		}
+	}
+}
+
 func TestSeccompProgramJumps(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("seccomp is Linux only")
@@ -247,7 +273,7 @@ func TestAppendCallFrame(t *testing.T) {
 	}
 	for _, v := range values {
 		call := &abi.ToolCall{Tool: "echo", Caller: "tester", Depth: 2, ParentID: "p", Version: "^1", Deadline: deadline, Params: map[string]any{"value": v}}
-		b, err := appendCallFrame(nil, "id-1", call)
+		b, err := appendCallFrame(nil, "id-1", call, 200)
 		if err != nil {
 			t.Fatalf("%#v: %v", v, err)
 		}
@@ -272,13 +298,24 @@ func TestAppendCallFrame(t *testing.T) {
 		}
 	}
 	for _, bad := range []any{math.NaN(), math.Inf(1)} {
-		if _, err := appendCallFrame(nil, "x", &abi.ToolCall{Tool: "t", Params: map[string]any{"v": bad}}); err == nil {
+		if _, err := appendCallFrame(nil, "x", &abi.ToolCall{Tool: "t", Params: map[string]any{"v": bad}}, 0); err == nil {
 			t.Errorf("%v encoded without error", bad)
 		}
 	}
 	// Non-canonical params fall back to encoding/json.
-	b, err := appendCallFrame(nil, "x", &abi.ToolCall{Tool: "t", Params: struct{ A int }{7}})
+	b, err := appendCallFrame(nil, "x", &abi.ToolCall{Tool: "t", Params: struct{ A int }{7}}, 0)
 	if err != nil || !reflect.DeepEqual(decodeFrame(t, b)["call"].(map[string]any)["params"], map[string]any{"A": int64(7)}) {
 		t.Errorf("struct params: %q, %v", b, err)
+	}
+	// The spin key: present with a window, absent without.
+	for _, spin := range []int64{0, 150} {
+		b, err := appendCallFrame(nil, "x", &abi.ToolCall{Tool: "t", Params: map[string]any{}}, spin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := decodeFrame(t, b)["spin"]
+		if (spin == 0 && ok) || (spin != 0 && got != spin) {
+			t.Errorf("spin %d: envelope spin = %v (present %v)", spin, got, ok)
+		}
 	}
 }

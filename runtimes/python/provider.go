@@ -23,9 +23,14 @@ type Provider struct {
 	log  *slog.Logger
 	reg  *abi.ToolRegister
 	size int
-	// network is true when the provider asked for a Network capability and
-	// its grants allow it: its workers may open sockets.
+	// network is true when the provider asked for Network(*) and its grants
+	// allow it: its workers may open sockets.
 	network bool
+	// netHosts are the host patterns of the Network(pattern) capabilities
+	// it asked for and holds, when not the whole network: its workers have
+	// no network of their own and reach these hosts through the host
+	// (net_connect, see netbroker.go).
+	netHosts abi.Grants
 
 	idle     chan *worker
 	failures atomic.Int32
@@ -39,7 +44,16 @@ type Provider struct {
 	workers map[*worker]struct{}
 }
 
-var _ abi.Provider = (*Provider)(nil)
+var (
+	_ abi.Provider       = (*Provider)(nil)
+	_ abi.DeadlineKeeper = (*Provider)(nil)
+)
+
+// KeepsDeadlines implements abi.DeadlineKeeper: Call returns by the call's
+// deadline on its own (the worker's pipe is read with the deadline, and the
+// worker's process group is killed when it passes), so the host calls it on
+// the caller's goroutine, without a watcher goroutine and timer per call.
+func (p *Provider) KeepsDeadlines() bool { return true }
 
 func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src abi.Source) (*Provider, error) {
 	log := src.Logger
@@ -63,14 +77,19 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 		return nil, err
 	}
 	p.reg = reg
-	p.network = wantsNetwork(reg.Provider.Capabilities, src.Grants)
-	if p.network {
+	p.network, p.netHosts = networkAccess(reg.Provider.Capabilities, src.Grants)
+	if p.network || len(p.netHosts) > 0 {
 		// The first worker ran without network; start the pool afresh.
 		w.stop(0)
 		if w, _, err = p.startWorker(ctx); err != nil {
 			return nil, err
 		}
-		p.log.Info("python provider holds Network: its workers may open sockets", "provider", reg.Provider.ID)
+		if p.network {
+			p.log.Info("python provider holds Network(*): its workers may open sockets", "provider", reg.Provider.ID)
+		} else {
+			p.log.Info("python provider holds Network(host patterns): its workers connect through the host, to matching hosts only",
+				"provider", reg.Provider.ID, "hosts", p.NetworkHosts())
+		}
 	}
 	p.workers[w] = struct{}{}
 	p.live = 1
@@ -78,16 +97,23 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 	return p, nil
 }
 
-// wantsNetwork reports whether the provider asked for a Network capability
-// that its grants allow.
-func wantsNetwork(asked []string, grants abi.Grants) bool {
+// networkAccess is what the Network capabilities the provider asked for
+// and its grants allow give its workers: the whole network (Network(*), or
+// Network without a pattern), or only the hosts matching the patterns
+// (lower-cased), brokered by the host.
+func networkAccess(asked []string, grants abi.Grants) (whole bool, hosts abi.Grants) {
 	for _, s := range asked {
 		c, err := abi.ParseCapability(s)
-		if err == nil && c.Kind == abi.CapNetwork && grants.Allows(c) {
-			return true
+		if err != nil || c.Kind != abi.CapNetwork || !grants.Allows(c) {
+			continue
 		}
+		if !c.HasArg || c.Arg == "*" {
+			return true, nil
+		}
+		c.Arg = strings.ToLower(c.Arg)
+		hosts = append(hosts, c)
 	}
-	return false
+	return false, hosts
 }
 
 // checkRegister validates the worker's registration and fills in the id.
@@ -165,8 +191,20 @@ func (p *Provider) Describe() *abi.ToolRegister { return p.reg }
 // Layers reports the sandbox layers this provider's workers run under.
 func (p *Provider) Layers() Layers { return p.rt.Layers() }
 
-// Network reports whether the provider's workers may open sockets.
+// Network reports whether the provider's workers may open sockets (it
+// holds Network(*)).
 func (p *Provider) Network() bool { return p.network }
+
+// NetworkHosts lists the host patterns the provider's workers may connect
+// to through the host (it holds Network(pattern) capabilities, not the
+// whole network).
+func (p *Provider) NetworkHosts() []string {
+	out := make([]string, len(p.netHosts))
+	for i, c := range p.netHosts {
+		out[i] = c.Arg
+	}
+	return out
+}
 
 // Call implements abi.Provider: it runs the call on an idle worker (starting
 // one if the pool has room, else waiting for one).

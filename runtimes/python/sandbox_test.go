@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -34,6 +35,25 @@ class Prober:
     def connect(self, params):
         def go():
             s = socket.create_connection(("127.0.0.1", params["port"]), timeout=3)
+            s.close()
+            return "connected"
+        return attempt(go)
+
+    @tool(name="connect-to", parameters={"host": {"type": "string"}, "port": {"type": "integer"}})
+    def connect_to(self, params):
+        def go():
+            s = socket.create_connection((params["host"], params["port"]), timeout=3)
+            s.sendall(b"hi")
+            s.close()
+            return "connected"
+        return attempt(go)
+
+    @tool(name="raw-socket", parameters={"host": {"type": "string"}, "port": {"type": "integer"}})
+    def raw_socket(self, params):
+        def go():
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.settimeout(3)
+            s.connect((params["host"], params["port"]))
             s.close()
             return "connected"
         return attempt(go)
@@ -181,31 +201,76 @@ func TestSandbox(t *testing.T) {
 	})
 }
 
+// TestSandboxNetworkGranted: Network(*) gives the workers the network;
+// Network(host pattern) gives them no network of their own, and
+// socket.create_connection reaches matching hosts through the host only;
+// Network asked but not granted gives nothing.
 func TestSandboxNetworkGranted(t *testing.T) {
 	rt := newRuntime(t, nil)
-	path := writeTool(t, "netprober.py", proberSource(`[Capability.Network("127.0.0.1")]`))
-	grants, err := abi.ParseGrants([]string{"Network(*)"})
+	all, err := abi.ParseGrants([]string{"Network(*)"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := rt.Load(context.Background(), abi.Source{Path: path, Grants: grants})
+	port, accepted := listener(t)
+	waitAccepted := func(n int32) {
+		t.Helper()
+		for i := 0; accepted.Load() < n; i++ {
+			if i == 200 {
+				t.Fatalf("the listener saw %d connections, want %d", accepted.Load(), n)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+
+	// Network(*): sockets of its own.
+	whole := writeTool(t, "netwhole.py", proberSource(`[Capability.Network("*")]`))
+	p, err := rt.Load(context.Background(), abi.Source{Path: whole, Grants: all})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
 	if !p.(*python.Provider).Network() {
-		t.Fatal("a provider asking Network(127.0.0.1) with grant Network(*) has no network")
+		t.Fatal("a provider asking Network(*) with grant Network(*) has no network")
 	}
-	port, accepted := listener(t)
-	if r := attempt(t, p, "connect", map[string]any{"port": int64(port)}); r["ok"] != true {
-		t.Fatalf("a provider holding Network could not connect: %v", r)
+	if r := attempt(t, p, "raw-socket", map[string]any{"host": "127.0.0.1", "port": int64(port)}); r["ok"] != true {
+		t.Fatalf("a provider holding Network(*) could not connect: %v", r)
 	}
-	for i := 0; accepted.Load() != 1; i++ {
-		if i == 200 {
-			t.Fatal("the listener saw no connection from the provider holding Network")
+	waitAccepted(1)
+
+	// Network(127.0.0.1): brokered by the host, that host only.
+	path := writeTool(t, "netprober.py", proberSource(`[Capability.Network("127.0.0.1")]`))
+	p1, err := rt.Load(context.Background(), abi.Source{Path: path, Grants: all})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p1.Close()
+	pp := p1.(*python.Provider)
+	if pp.Network() || !reflect.DeepEqual(pp.NetworkHosts(), []string{"127.0.0.1"}) {
+		t.Fatalf("Network(127.0.0.1) granted: Network() %v, hosts %v", pp.Network(), pp.NetworkHosts())
+	}
+	if r := attempt(t, p1, "connect", map[string]any{"port": int64(port)}); r["ok"] != true {
+		t.Fatalf("a provider holding Network(127.0.0.1) could not connect to it through the host: %v", r)
+	}
+	waitAccepted(2)
+	for _, tc := range []struct{ tool, host, want string }{
+		{"connect-to", "localhost", "PermissionError"}, // the pattern is matched, not the address
+		{"connect-to", "127.0.0.2", "PermissionError"},
+	} {
+		r := attempt(t, p1, tc.tool, map[string]any{"host": tc.host, "port": int64(port)})
+		if r["ok"] != false || !strings.Contains(r["error"].(string), tc.want) {
+			t.Errorf("%s %s with Network(127.0.0.1): %v, want %s", tc.tool, tc.host, r, tc.want)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
+	if pp.Layers().Seccomp {
+		r := attempt(t, p1, "raw-socket", map[string]any{"host": "127.0.0.1", "port": int64(port)})
+		if r["ok"] != false || !strings.Contains(r["error"].(string), "PermissionError") {
+			t.Errorf("a socket of its own with Network(127.0.0.1): %v, want PermissionError", r)
+		}
+	}
+	if r := attempt(t, p1, "connect-to", map[string]any{"host": "127.0.0.1", "port": int64(port)}); r["ok"] != true {
+		t.Fatalf("second brokered connection: %v", r)
+	}
+	waitAccepted(3)
 
 	// Asked but not granted: no network.
 	p2, err := rt.Load(context.Background(), abi.Source{Path: path})
@@ -213,8 +278,11 @@ func TestSandboxNetworkGranted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p2.Close()
-	if p2.(*python.Provider).Network() {
+	if p2.(*python.Provider).Network() || len(p2.(*python.Provider).NetworkHosts()) != 0 {
 		t.Fatal("Network asked but not granted, yet the workers have network")
+	}
+	if r := attempt(t, p2, "connect", map[string]any{"port": int64(port)}); r["ok"] != false {
+		t.Fatalf("a provider without Network connected: %v", r)
 	}
 }
 

@@ -25,8 +25,12 @@ import (
 // the site-packages folders back.
 const bootstrap = "import sys;p=sys.argv[1].split(chr(10));sys.path[:0]=p[:1];sys.path+=[x for x in p[1:] if x not in sys.path];from aios_sdk._worker import main;main()"
 
-// gateFd is the fd number of the start gate in the worker.
-const gateFd = 3
+// gateFd is the fd number of the start gate in the worker; brokerFd that
+// of its end of the network broker socket (when it has one).
+const (
+	gateFd   = 3
+	brokerFd = 4
+)
 
 // stderrTail is how much of a worker's stderr is kept for crash reports.
 const stderrTail = 2048
@@ -41,14 +45,36 @@ type worker struct {
 	ps  *os.Process
 	in  *os.File // host → worker
 	out *os.File // worker → host
-	br  *bufio.Reader
+	// The worker → host pipe is read only by the goroutine of the call in
+	// flight (and by startWorker for the registration): no reader goroutine
+	// and no hand-off per call.
+	pr *pipeReader
+	br *bufio.Reader
+
+	// Adaptive spinning (see pipe.go): spin is the configured window,
+	// spinSkip the calls left that do not spin, spinMisses the spins in a
+	// row that ran out, spinWarm whether the last call's spin caught the
+	// result. Used by the call in flight only.
+	spin       time.Duration
+	spinSkip   int
+	spinMisses int
+	spinWarm   bool
 
 	wmu  sync.Mutex
 	wbuf []byte
 
+	// broker is the host's end of the socket pair over which connected
+	// sockets are passed to a worker of a provider holding Network(host
+	// patterns) (nil otherwise); brokerMu keeps each socket and its
+	// host_result in the same order on the two channels.
+	broker   *os.File
+	brokerMu sync.Mutex
+
 	mu        sync.Mutex
 	cur       *inflight
 	killedFor string // why the host killed it ("" if it died by itself)
+	reading   bool   // a call is reading out (waitLoop must not close it)
+	exited    bool   // the process was reaped
 
 	dead     chan struct{} // closed when the process is reaped
 	deathMsg string        // set before dead is closed
@@ -65,7 +91,6 @@ type inflight struct {
 	id  string
 	ctx context.Context
 	env abi.Env
-	res chan *abi.ToolResult
 }
 
 // startWorker starts a sandboxed worker for p and reads its registration.
@@ -87,13 +112,24 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 		pipes[i], pipes[i+1] = r, w
 	}
 	inR, inW, outR, outW, errR, errW, gateR, gateW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5], pipes[6], pipes[7]
+	childFiles := []*os.File{inR, outW, errW, gateR}
+	var broker *os.File
+	if len(p.netHosts) > 0 {
+		host, child, err := socketPair()
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("python worker network broker: %v", err)
+		}
+		broker = host
+		childFiles = append(childFiles, child)
+	}
 
 	cfg := p.rt.cfg
 	spec := spawnSpec{
 		argv:        p.argv(),
 		env:         []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=/nonexistent"},
 		dir:         p.dir,
-		files:       []*os.File{inR, outW, errW, gateR},
+		files:       childFiles,
 		read:        p.readPaths(),
 		network:     p.network,
 		layers:      p.rt.Layers(),
@@ -101,22 +137,31 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 		cpuSeconds:  uint64(cfg.CPUSeconds),
 	}
 	ps, err := spawn(spec)
-	for _, f := range []*os.File{inR, outW, errW, gateR} {
+	for _, f := range childFiles {
 		_ = f.Close()
 	}
 	if err != nil {
-		for _, f := range []*os.File{inW, outR, errR, gateW} {
-			_ = f.Close()
+		for _, f := range []*os.File{inW, outR, errR, gateW, broker} {
+			if f != nil {
+				_ = f.Close()
+			}
 		}
 		return nil, nil, fmt.Errorf("starting %s for %s: %v", p.ip.exe, p.path, err)
 	}
 	w := &worker{
 		p: p, pid: ps.Pid, ps: ps, in: inW, out: outR,
-		br:      bufio.NewReaderSize(outR, 64<<10),
+		broker:  broker,
+		spin:    cfg.Spin,
 		dead:    make(chan struct{}),
 		errDone: make(chan struct{}),
 	}
 	go w.readStderr(errR)
+	if w.pr, err = newPipeReader(outR); err != nil {
+		_ = gateW.Close()
+		w.abort()
+		return nil, nil, fmt.Errorf("python worker pipe: %v", err)
+	}
+	w.br = bufio.NewReaderSize(w.pr, 64<<10)
 	if err := limit(ps.Pid, spec); err != nil {
 		_ = gateW.Close()
 		w.abort()
@@ -129,7 +174,7 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 		w.abort()
 		return nil, nil, err
 	}
-	go w.readLoop()
+	go w.waitLoop()
 	return w, reg, nil
 }
 
@@ -140,7 +185,11 @@ func (p *Provider) argv() []string {
 		args = append(args, "-S")
 	}
 	paths := strings.Join(append([]string{p.ip.sdkDir}, p.ip.sysPath...), "\n")
-	return append(args, "-c", bootstrap, paths, p.path, strconv.Itoa(gateFd))
+	broker := "-1"
+	if len(p.netHosts) > 0 {
+		broker = strconv.Itoa(brokerFd)
+	}
+	return append(args, "-c", bootstrap, paths, p.path, strconv.Itoa(gateFd), strconv.FormatInt(p.rt.cfg.Spin.Microseconds(), 10), broker)
 }
 
 // abort kills a worker that never got its reader loop and reaps it.
@@ -148,6 +197,9 @@ func (w *worker) abort() {
 	killGroup(w.pid)
 	_ = w.in.Close()
 	_ = w.out.Close()
+	if w.broker != nil {
+		_ = w.broker.Close()
+	}
 	_, _ = w.ps.Wait()
 	close(w.dead)
 }
@@ -203,6 +255,9 @@ func (w *worker) readEnvelope() (*abi.Envelope, error) {
 	frame, err := abi.ReadFrame(w.br, abi.DefaultMaxFrame)
 	if err != nil {
 		return nil, err
+	}
+	if env, ok := decodeResultFrame(frame); ok {
+		return env, nil
 	}
 	codec, err := abi.DetectCodec(frame)
 	if err != nil {
@@ -272,44 +327,18 @@ func (w *worker) stderrNote() string {
 	return "; stderr: " + s
 }
 
-// readLoop dispatches the worker's frames until its output ends, then reaps
-// it and fails the call in flight.
-func (w *worker) readLoop() {
-	for {
-		env, err := w.readEnvelope()
-		if err != nil {
-			var pe *protocolError
-			if errors.As(err, &pe) {
-				w.kill("protocol violation: " + pe.msg)
-				continue // read on until EOF
-			}
-			break
-		}
-		switch env.Kind {
-		case abi.KindResult:
-			w.mu.Lock()
-			c := w.cur
-			// After a kill (protocol violation) nothing more is believed.
-			if c != nil && c.id == env.ID && env.Result != nil && w.killedFor == "" {
-				w.cur = nil
-				c.res <- env.Result
-			}
-			w.mu.Unlock()
-		case abi.KindHostCall:
-			w.mu.Lock()
-			c := w.cur
-			w.mu.Unlock()
-			go w.serveHost(c, env.ID, env.Host)
-		case abi.KindLog:
-			if env.Log != nil {
-				w.logRecord(env.Log)
-			}
-		default:
-			w.kill(fmt.Sprintf("protocol violation: the worker sent a %q envelope", env.Kind))
-		}
-	}
+// waitLoop reaps the worker when its process ends (by itself, killed by
+// the host, or killed from outside while idle) and records how it ended.
+func (w *worker) waitLoop() {
+	st, err := w.ps.Wait()
+	// Children of the worker may hold its pipes: the whole group goes.
 	killGroup(w.pid)
-	state := w.waitExit()
+	state := ""
+	if err != nil {
+		state = err.Error()
+	} else {
+		state = st.String()
+	}
 	w.mu.Lock()
 	why := w.killedFor
 	w.mu.Unlock()
@@ -321,7 +350,18 @@ func (w *worker) readLoop() {
 	}
 	w.deathMsg = msg + w.stderrNote()
 	_ = w.in.Close()
-	_ = w.out.Close()
+	if w.broker != nil {
+		w.brokerMu.Lock()
+		_ = w.broker.Close()
+		w.brokerMu.Unlock()
+	}
+	w.mu.Lock()
+	w.exited = true
+	reading := w.reading
+	w.mu.Unlock()
+	if !reading {
+		_ = w.out.Close()
+	} // else the call closes it when it stops reading
 	close(w.dead)
 }
 
@@ -385,11 +425,17 @@ func (w *worker) send(env *abi.Envelope) error {
 	return err
 }
 
-// sendCall writes the call envelope (hand-encoded, see encode.go).
-func (w *worker) sendCall(id string, call *abi.ToolCall) error {
+// largeFrame is the size above which a write to the worker gets a write
+// deadline: a smaller frame fits the pipe's buffer and never blocks.
+const largeFrame = 16 << 10
+
+// sendCall writes the call envelope (hand-encoded, see encode.go) with one
+// write(2). A frame that may not fit the pipe gets the call's deadline as
+// write deadline, so a worker that stops reading cannot hold the caller.
+func (w *worker) sendCall(id string, call *abi.ToolCall, deadline time.Time) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
-	b, err := appendCallFrame(w.wbuf[:0], id, call)
+	b, err := appendCallFrame(w.wbuf[:0], id, call, w.pr.spin.Microseconds())
 	if err != nil {
 		var ee encodeError
 		if errors.As(err, &ee) {
@@ -397,6 +443,10 @@ func (w *worker) sendCall(id string, call *abi.ToolCall) error {
 		}
 		// Not JSON-encodable params.
 		return encodeError(err.Error())
+	}
+	if len(b) > largeFrame && !deadline.IsZero() {
+		_ = w.in.SetWriteDeadline(deadline)
+		defer func() { _ = w.in.SetWriteDeadline(time.Time{}) }()
 	}
 	_, err = w.in.Write(b)
 	if cap(b) > 1<<20 {
@@ -406,48 +456,135 @@ func (w *worker) sendCall(id string, call *abi.ToolCall) error {
 	return err
 }
 
-// call serves one call. broken reports that the worker must not be reused.
+// armSpin sets the spin window of this call's reads (see pipe.go).
+func (w *worker) armSpin() {
+	w.pr.hit, w.pr.miss, w.pr.preempted = false, false, false
+	w.pr.spin = 0
+	if w.spin <= 0 {
+		return
+	}
+	if w.spinSkip > 0 {
+		w.spinSkip--
+		return
+	}
+	w.pr.spin = w.spin
+	if !w.spinWarm {
+		w.pr.spin = probeSpin * w.spin
+	}
+}
+
+// spinDone updates the adaptive spinning after a call whose wait for
+// the worker began at sent.
+func (w *worker) spinDone(sent time.Time) {
+	waited := time.Since(sent)
+	switch {
+	case w.pr.miss:
+		w.spinMisses++
+		if w.pr.preempted {
+			w.spinMisses = max(w.spinMisses, spinMissesOK+1)
+		}
+		w.spinSkip = spinSkipAfter(w.spinMisses)
+	case w.pr.spin != 0: // the spin caught the result (or it was there)
+		w.spinMisses = 0
+	default:
+		w.spinSkip = spinSkipAfterWait(w.spinSkip, w.spin, waited)
+	}
+	w.spinWarm = w.pr.spin != 0 && !w.pr.miss
+	w.pr.spin = 0
+}
+
+// call serves one call on the calling goroutine: it writes the call and
+// reads the worker's frames (logs, host calls, the result) until the
+// result arrives, the deadline passes, the context is cancelled or the
+// worker dies. broken reports that the worker must not be reused.
 func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v any, err error, broken bool) {
 	id := call.ID
 	if id == "" {
 		id = "py-" + strconv.FormatUint(w.seq.Add(1), 10)
 	}
-	c := &inflight{id: id, ctx: ctx, env: env, res: make(chan *abi.ToolResult, 1)}
+	deadline := call.Deadline
+	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
+	}
+	c := &inflight{id: id, ctx: ctx, env: env}
 	w.mu.Lock()
 	w.cur = c
+	w.reading = true
 	w.mu.Unlock()
-	if err := w.sendCall(id, call); err != nil {
+	defer w.endCall()
+	// The spin window is decided before the call is written: the worker
+	// spins after its answer only when the host spins for it (see pipe.go).
+	w.armSpin()
+	defer w.spinDone(time.Now())
+	if err := w.sendCall(id, call, deadline); err != nil {
 		var ee encodeError
-		if errors.As(err, &ee) {
-			w.mu.Lock()
-			w.cur = nil
-			w.mu.Unlock()
+		switch {
+		case errors.As(err, &ee):
 			return nil, abi.Errorf(abi.InvalidParams, "tool %s: %v", call.Tool, err), false
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, w.interrupt(call, context.DeadlineExceeded), true
 		}
 		w.kill("writing the call failed: " + err.Error())
 		<-w.dead
 		return nil, w.crashed(call), true
 	}
-	var timer <-chan time.Time
-	if !call.Deadline.IsZero() {
-		if d, ok := ctx.Deadline(); !ok || call.Deadline.Before(d) {
-			t := time.NewTimer(time.Until(call.Deadline))
-			defer t.Stop()
-			timer = t.C
+	if err := w.pr.begin(ctx, deadline); err != nil {
+		var se *stopError
+		if errors.As(err, &se) {
+			return nil, w.interrupt(call, se.cause), true
+		}
+		return nil, w.interrupt(call, err), true
+	}
+	defer w.pr.end()
+	for {
+		env, err := w.readEnvelope()
+		if err != nil {
+			var pe *protocolError
+			var se *stopError
+			switch {
+			case errors.As(err, &se):
+				return nil, w.interrupt(call, se.cause), true
+			case errors.As(err, &pe):
+				w.kill("protocol violation: " + pe.msg)
+			default: // EOF or a closed pipe: the worker is gone
+				killGroup(w.pid)
+			}
+			<-w.dead
+			return nil, w.crashed(call), true
+		}
+		switch env.Kind {
+		case abi.KindResult:
+			// A result of another call (one cancelled before) is stale.
+			if env.ID == id && env.Result != nil {
+				if r := env.Result; r.Error != nil {
+					return nil, r.Error, false
+				}
+				return env.Result.Value, nil, false
+			}
+		case abi.KindHostCall:
+			go w.serveHost(c, env.ID, env.Host)
+		case abi.KindLog:
+			if env.Log != nil {
+				w.logRecord(env.Log)
+			}
+		default:
+			w.kill(fmt.Sprintf("protocol violation: the worker sent a %q envelope", env.Kind))
+			<-w.dead
+			return nil, w.crashed(call), true
 		}
 	}
-	select {
-	case r := <-c.res:
-		if r.Error != nil {
-			return nil, r.Error, false
-		}
-		return r.Value, nil, false
-	case <-w.dead:
-		return nil, w.crashed(call), true
-	case <-ctx.Done():
-		return nil, w.interrupt(call, ctx.Err()), true
-	case <-timer:
-		return nil, w.interrupt(call, context.DeadlineExceeded), true
+}
+
+// endCall marks the end of reading for a call; if the worker was reaped
+// meanwhile, the pipe is closed here (waitLoop leaves it to the reader).
+func (w *worker) endCall() {
+	w.mu.Lock()
+	w.cur = nil
+	w.reading = false
+	exited := w.exited
+	w.mu.Unlock()
+	if exited {
+		_ = w.out.Close()
 	}
 }
 
@@ -457,9 +594,6 @@ func (w *worker) crashed(call *abi.ToolCall) *abi.ToolError {
 
 // interrupt kills the worker at the deadline or on cancellation.
 func (w *worker) interrupt(call *abi.ToolCall, cause error) *abi.ToolError {
-	w.mu.Lock()
-	w.cur = nil
-	w.mu.Unlock()
 	if errors.Is(cause, context.Canceled) {
 		w.kill("the call was cancelled")
 		return abi.Errorf(abi.Cancelled, "tool %s: the call was cancelled; python worker (pid %d) killed and replaced", call.Tool, w.pid)

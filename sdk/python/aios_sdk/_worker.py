@@ -2,7 +2,7 @@
 
 Started by the host's python runtime as
 
-    python3 -I -B -c "<bootstrap>" SDK_DIR TOOL_FILE [GATE_FD]
+    python3 -I -B -c "<bootstrap>" SDK_DIR TOOL_FILE [GATE_FD [SPIN_US [BROKER_FD]]]
 
 It speaks the abi framing on its original stdin/stdout: each message is a
 4-byte big-endian length followed by one JSON-encoded Envelope
@@ -17,14 +17,32 @@ A load failure is reported as a "log" envelope of level "error" naming
 the file and line, and the worker exits with status 3. print() output of
 tools goes to stderr (which the host logs): the protocol channel is a
 private duplicate of the original stdout.
+
+After answering a call the worker may poll its input for the next one
+(non-blocking reads) before it sleeps in poll(2): waking a sleeping process
+on another (virtual) CPU costs more than the rest of a warm call. The host
+decides, per call, with the call envelope's "spin" key (microseconds; absent
+or 0: sleep at once), because a spin only pays when the host spins for the
+answer too; the host adapts it (runtimes/python/pipe.go). SPIN_US is the
+configured window: "spin" is capped at PROBE_SPIN times it, and 0 keeps
+the input blocking. A spin stops early when the worker finds it was
+descheduled mid-spin (another task wants the CPU).
+
+BROKER_FD (>= 0) is given to a provider that holds Network(host pattern)
+capabilities but not the whole network: the worker cannot open sockets
+itself; socket.create_connection asks the host ("net_connect" host call),
+which checks the pattern, connects, and passes the connected socket over
+this unix socket (SCM_RIGHTS). See runtimes/python/netbroker.go.
 """
 
 import importlib.util
 import json
 import os
 import re
+import select
 import sys
 import threading
+import time
 import types
 
 from ._core import AGENT_ATTR, TOOL_ATTR, Context, HostOp, ToolError
@@ -35,6 +53,16 @@ EXIT_LOAD_FAILED = 3
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 _loads = json.loads
+_mono = time.monotonic_ns
+# The host's longest spin window is PROBE_SPIN configured windows
+# (runtimes/python/pipe.go probeSpin).
+PROBE_SPIN = 2
+# A gap longer than this between two spin iterations (one takes a
+# microsecond or two) means the worker was descheduled: another task wants
+# the CPU, and a spinner is time-sliced with it instead of preempting it on
+# wake-up as a sleeper would. The spin stops at once.
+PREEMPT_GAP_NS = 25000
+_RESULT = '{"v":%d,"kind":"result","id":%%s,"result":{"call_id":%%s,"value":%%s}}' % FORMAT
 
 
 class LoadError(Exception):
@@ -68,8 +96,15 @@ def _is_awaitable(r):
 
 
 class Worker:
-    def __init__(self, in_fd, out_fd, path):
+    def __init__(self, in_fd, out_fd, path, spin_us=0):
         self.in_fd = in_fd
+        # With spinning the input is non-blocking and waits are poll(2).
+        self.max_spin_ns = max(0, spin_us) * 1000 * PROBE_SPIN
+        self.poller = None
+        if self.max_spin_ns:
+            os.set_blocking(in_fd, False)
+            self.poller = select.poll()
+            self.poller.register(in_fd, select.POLLIN)
         self.out_fd = out_fd
         self.path = path
         self.buf = bytearray()
@@ -79,17 +114,23 @@ class Worker:
         self.loop = None
         self.pending = {}
         self.next_id = 0
+        self.current_call = ""
 
     # ---- framing -------------------------------------------------------
 
     def write(self, env):
-        data = _dumps(env).encode("utf-8")
+        self._write_frame(_dumps(env).encode("utf-8"))
+
+    def _write_frame(self, data):
+        """One frame, in one write(2) unless the pipe takes less."""
         frame = len(data).to_bytes(4, "big") + data
         with self.wlock:
-            view = memoryview(frame)
-            while view:
-                n = os.write(self.out_fd, view)
-                view = view[n:]
+            n = os.write(self.out_fd, frame)
+            if n < len(frame):
+                view = memoryview(frame)[n:]
+                while view:
+                    n = os.write(self.out_fd, view)
+                    view = view[n:]
 
     def _take_frame(self):
         buf = self.buf
@@ -102,15 +143,39 @@ class Worker:
         del buf[:4 + n]
         return frame
 
-    def read_frame(self):
+    def read_frame(self, spin_ns=0):
         while True:
             f = self._take_frame()
             if f is not None:
                 return _loads(f)
-            chunk = os.read(self.in_fd, 65536)
+            chunk = self._read(spin_ns)
             if not chunk:
                 raise EOFError
             self.buf += chunk
+
+    def _read(self, spin_ns):
+        """One read of the input; with spin_ns, poll it for up to that long
+        first instead of sleeping at once."""
+        fd = self.in_fd
+        if self.poller is None:
+            return os.read(fd, 65536)
+        if spin_ns:
+            read = os.read
+            last = _mono()
+            end = last + spin_ns
+            while True:
+                try:
+                    return read(fd, 65536)
+                except BlockingIOError:
+                    now = _mono()
+                    if now >= end or now - last > PREEMPT_GAP_NS:
+                        break
+                    last = now
+        while True:
+            try:
+                return os.read(fd, 65536)
+            except BlockingIOError:
+                self.poller.poll()
 
     # ---- host services -------------------------------------------------
 
@@ -162,7 +227,10 @@ class Worker:
             fut.set_exception(e)
 
     def _on_readable(self):
-        chunk = os.read(self.in_fd, 65536)
+        try:
+            chunk = os.read(self.in_fd, 65536)
+        except BlockingIOError:
+            return
         if not chunk:
             os._exit(0)  # the host is gone
         self.buf += chunk
@@ -280,6 +348,13 @@ class Worker:
     def handle_call(self, env):
         call = env.get("call") or {}
         cid = env.get("id") or call.get("id") or ""
+        self.current_call = call.get("id") or cid
+        try:
+            self._handle_call(env, call, cid)
+        finally:
+            self.current_call = ""
+
+    def _handle_call(self, env, call, cid):
         name = call.get("tool", "")
         h = self.handlers.get(name)
         if h is None:
@@ -309,18 +384,67 @@ class Worker:
             self._error(cid, "ProviderError", msg)
             return
         try:
-            self.write({"v": FORMAT, "kind": "result", "id": cid, "result": {"call_id": cid, "value": r}})
+            # The host's fast path reads exactly this shape (keys in this
+            # order, compact): runtimes/python/decode.go.
+            q = _dumps(cid)
+            data = (_RESULT % (q, q, _dumps(r))).encode("utf-8")
         except (TypeError, ValueError) as e:
             self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, e))
+            return
+        self._write_frame(data)
 
     def serve(self):
+        spin_ns = 0
         while True:
             try:
-                env = self.read_frame()
+                env = self.read_frame(spin_ns)
             except EOFError:
                 return
             if env.get("kind") == "call":
+                spin_ns = 0
+                if self.max_spin_ns:
+                    s = env.get("spin")
+                    if type(s) is int and s > 0:
+                        spin_ns = min(s * 1000, self.max_spin_ns)
                 self.handle_call(env)
+
+
+def _install_net_broker(w, fd):
+    """Route socket.create_connection through the host (see the module
+    docstring): it is the one way out for a worker without network."""
+    import array
+    import socket
+
+    broker = socket.socket(fileno=fd)
+    default_timeout = socket._GLOBAL_DEFAULT_TIMEOUT
+    lock = threading.Lock()
+
+    def create_connection(address, timeout=default_timeout, source_address=None, *args, **kwargs):
+        host, port = address[0], address[1]
+        if not w.current_call:
+            raise PermissionError(13, "network access of this provider goes through aios-host and is only available while a tool call runs")
+        if isinstance(port, str) and port.isdigit():
+            port = int(port)
+        with lock:
+            try:
+                w.host_roundtrip(HostOp(w, w.current_call, "net_connect", {"host": str(host), "port": port}))
+            except ToolError as e:
+                if e.code == "CapabilityDenied":
+                    raise PermissionError(13, e.message) from None
+                raise OSError(e.message) from None
+            fds = array.array("i")
+            _, anc, _, _ = broker.recvmsg(1, socket.CMSG_LEN(fds.itemsize))
+        for level, kind, data in anc:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
+        if not fds:
+            raise OSError("net_connect: the host passed no socket")
+        s = socket.socket(fileno=fds[0])
+        if timeout is not default_timeout:
+            s.settimeout(timeout)
+        return s
+
+    socket.create_connection = create_connection
 
 
 def _memory_limit():
@@ -423,6 +547,8 @@ def _func(v):
 def main():
     path = os.path.abspath(sys.argv[2])
     gate = int(sys.argv[3]) if len(sys.argv) > 3 else -1
+    spin_us = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+    broker_fd = int(sys.argv[5]) if len(sys.argv) > 5 else -1
     # The protocol channel is a private copy of stdin/stdout; print() and
     # input() of tools see stderr and an empty stdin.
     in_fd, out_fd = os.dup(0), os.dup(1)
@@ -439,7 +565,9 @@ def main():
         finally:
             os.close(gate)
     sys.argv = [path]
-    w = Worker(in_fd, out_fd, path)
+    w = Worker(in_fd, out_fd, path, spin_us)
+    if broker_fd >= 0:
+        _install_net_broker(w, broker_fd)
     try:
         provider, defs, handlers = load(path)
     except LoadError as e:

@@ -1,0 +1,119 @@
+package python
+
+import (
+	"context"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"golang.org/x/sys/unix"
+)
+
+// Network(host pattern) without the whole network. A provider that holds
+// Network capabilities with host patterns (say Network(api.example.com) or
+// Network(*.example.com)) but not Network(*) gets workers without network
+// of their own: the same seccomp rule (socket(2) fails), empty network
+// namespace and Landlock TCP rules as a provider without Network. A worker
+// reaches the network only by asking the host: the host_call
+//
+//	net_connect {host, port}
+//
+// is checked against the patterns (host names compared lower-case; any
+// port), dialled by the host (TCP, the host resolves the name, bounded by
+// the call's deadline), and the connected socket is passed to the worker
+// over a unix socket pair (fd 4, SCM_RIGHTS), in the same order as the
+// host_results. The SDK routes socket.create_connection (which urllib,
+// http.client, ftplib, smtplib, … use) through it. The worker cannot open a
+// socket itself, so it cannot reach any other host; a connected socket
+// cannot be re-pointed (connect(2) on it fails with EISCONN).
+
+// dialTimeout bounds a brokered connect when the call has no deadline.
+const dialTimeout = 30 * time.Second
+
+// socketPair returns the two ends of a unix stream socket pair (both
+// close-on-exec; the worker's end is passed as an inherited fd).
+func socketPair() (host, child *os.File, err error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fds[0]), "python-broker"), os.NewFile(uintptr(fds[1]), "python-broker-worker"), nil
+}
+
+// netConnect serves a net_connect host call of the call in flight c.
+func (w *worker) netConnect(c *inflight, hid string, hc *abi.HostCall) {
+	conn, value, err := w.dialFor(c, hc)
+	res := &abi.ToolResult{CallID: hc.CallID}
+	if err != nil {
+		res.Error = abi.AsToolError(err, abi.ProviderError)
+	} else {
+		res.Value = value
+	}
+	w.brokerMu.Lock()
+	defer w.brokerMu.Unlock()
+	if conn != nil {
+		defer conn.Close()
+		if serr := w.passSocket(conn); serr != nil {
+			res.Value = nil
+			res.Error = abi.Errorf(abi.ProviderError, "net_connect: passing the socket to the worker: %v", serr)
+		}
+	}
+	if err := w.send(&abi.Envelope{V: abi.FormatVersion, Kind: abi.KindHostResult, ID: hid, Result: res}); err != nil {
+		w.p.log.Debug("host_result not delivered", "pid", w.pid, "err", err)
+	}
+}
+
+// dialFor checks and dials a net_connect request.
+func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, error) {
+	if w.broker == nil || len(w.p.netHosts) == 0 {
+		return nil, nil, abi.Errorf(abi.CapabilityDenied, "net_connect: provider %s holds no Network(host) capability", w.p.reg.Provider.ID)
+	}
+	if c == nil || hc.CallID != c.id {
+		return nil, nil, abi.Errorf(abi.InvalidRequest, "net_connect names call %q, which this worker is not serving", hc.CallID)
+	}
+	args, _ := hc.Args.(map[string]any)
+	host, _ := args["host"].(string)
+	port, _ := args["port"].(int64)
+	host = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(host)), ".")
+	if host == "" || port < 1 || port > 65535 {
+		return nil, nil, abi.Errorf(abi.InvalidParams, "net_connect: want {host: name or address, port: 1..65535}, got %v", hc.Args)
+	}
+	want := abi.Capability{Kind: abi.CapNetwork, Arg: host, HasArg: true}
+	if !w.p.netHosts.Allows(want) {
+		return nil, nil, &abi.ToolError{Code: abi.CapabilityDenied,
+			Message: "provider " + w.p.reg.Provider.ID + " lacks " + want.String() + " (it holds Network for " + strings.Join(w.p.NetworkHosts(), ", ") + ")",
+			Data:    map[string]any{"missing": want.String()}}
+	}
+	ctx := c.ctx
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, dialTimeout)
+		defer cancel()
+	}
+	addr := net.JoinHostPort(host, strconv.FormatInt(port, 10))
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, nil, abi.Errorf(abi.ProviderError, "net_connect %s: %v", addr, err)
+	}
+	return conn.(*net.TCPConn), map[string]any{"host": host, "port": port, "remote": conn.RemoteAddr().String()}, nil
+}
+
+// passSocket sends a duplicate of conn's socket to the worker (the
+// broker socket is blocking; a message of one byte never fills it).
+func (w *worker) passSocket(conn *net.TCPConn) error {
+	raw, err := conn.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var serr error
+	if cerr := raw.Control(func(fd uintptr) {
+		serr = unix.Sendmsg(int(w.broker.Fd()), []byte{0}, unix.UnixRights(int(fd)), nil, 0)
+	}); cerr != nil {
+		return cerr
+	}
+	return serr
+}
