@@ -76,6 +76,13 @@ type Options struct {
 	RepairTail bool
 	// Logger receives write errors and repairs (default: discard).
 	Logger *slog.Logger
+	// MaxBytes rotates the log when the file reaches this size (0: never).
+	// The full file is fsynced and renamed RotatedName(path, first, last)
+	// (first and last are the seq of its first and last record), and a new
+	// file at path continues the chain: its first record has the next seq
+	// and the last record's hash as prev. Rotation happens between write
+	// groups, so no record is split. See RotatedFiles and VerifyOptions.
+	MaxBytes int64
 
 	// hold, in tests, keeps the writer goroutine from starting until closed.
 	hold chan struct{}
@@ -130,13 +137,14 @@ type Writer struct {
 	dropped   atomic.Int64
 
 	// Owned by the encoder goroutine (run) after Open returns.
-	spare   []Entry
-	out     []byte // encoded records not yet handed to the I/O goroutine
-	seq     uint64
-	prev    []byte // hash of the last record: "" or "sha256:<hex>"
-	enc     canonEncoder
-	scratch []byte
-	pending int // records encoded since the last fsync request
+	spare    []Entry
+	out      []byte // encoded records not yet handed to the I/O goroutine
+	seq      uint64
+	prev     []byte // hash of the last record: "" or "sha256:<hex>"
+	enc      canonEncoder
+	scratch  []byte
+	pending  int    // records encoded since the last fsync request
+	outFirst uint64 // seq of the first record in out
 
 	// Between the encoder and the I/O goroutine (writeLoop), which owns
 	// the file and err: full buffers go to io, empty ones come back on
@@ -145,14 +153,19 @@ type Writer struct {
 	free   chan []byte
 	ioDone chan struct{}
 	err    error // first write or fsync error; read by others after ioDone
+	// The current file's size and the seq of its first and last record
+	// (0: none yet), for rotation (I/O goroutine).
+	size                int64
+	fileFirst, fileLast uint64
 }
 
 // ioReq asks the I/O goroutine to write buf, then fsync when sync is set,
 // then send its error state on reply when reply is not nil.
 type ioReq struct {
-	buf   []byte
-	sync  bool
-	reply chan error
+	buf         []byte
+	first, last uint64 // seq of the first and last record in buf (0: none)
+	sync        bool
+	reply       chan error
 }
 
 // ioBuffers is how many encode buffers exist: one being filled, the rest
@@ -198,6 +211,17 @@ func Open(path string, opts Options) (*Writer, error) {
 	if err := w.loadTail(); err != nil {
 		f.Close()
 		return nil, err
+	}
+	if w.seq == 0 {
+		if err := w.continueFromRotated(); err != nil {
+			f.Close()
+			return nil, err
+		}
+	} else {
+		w.fileFirst, w.fileLast = firstSeq(f), w.seq
+	}
+	if st, err := f.Stat(); err == nil {
+		w.size = st.Size()
 	}
 	if _, err := f.Seek(0, io.SeekEnd); err != nil {
 		f.Close()
@@ -367,6 +391,9 @@ func (w *Writer) write(e *Entry) {
 		rh, hasR = w.valueHash(e.CallID, "result", e.Result)
 	}
 	var at int
+	if len(w.out) == 0 {
+		w.outFirst = w.seq + 1
+	}
 	w.out, at = w.appendEntry(w.out, e, ph, hasP, rh, hasR)
 	w.seq++
 	w.prev = append(w.prev[:0], w.out[at:at+len(hashPrefix)+64]...)
@@ -408,6 +435,9 @@ func (w *Writer) syncNow(reply chan error) {
 }
 
 func (w *Writer) handOff(r ioReq) {
+	if len(r.buf) > 0 {
+		r.first, r.last = w.outFirst, w.seq
+	}
 	w.io <- r
 	w.out = <-w.free
 }
@@ -423,6 +453,17 @@ func (w *Writer) writeLoop() {
 		if len(r.buf) > 0 && w.err == nil {
 			if _, err := w.f.Write(r.buf); err != nil {
 				w.fail(err)
+			} else {
+				w.size += int64(len(r.buf))
+				if w.fileFirst == 0 {
+					w.fileFirst = r.first
+				}
+				w.fileLast = r.last
+				if w.opts.MaxBytes > 0 && w.size >= w.opts.MaxBytes {
+					if err := w.rotate(); err != nil {
+						w.fail(err)
+					}
+				}
 			}
 		}
 		if r.sync && w.err == nil {
@@ -434,6 +475,45 @@ func (w *Writer) writeLoop() {
 			r.reply <- w.err
 		}
 		w.free <- r.buf[:0]
+	}
+}
+
+// rotate fsyncs and renames the full file and opens a new one at the log's
+// path (I/O goroutine only). The renamed file keeps every record it had;
+// the chain state lives in the encoder, so the next record simply lands in
+// the new file.
+func (w *Writer) rotate() error {
+	if err := w.f.Sync(); err != nil {
+		return err
+	}
+	name := RotatedName(w.path, w.fileFirst, w.fileLast)
+	if _, err := os.Lstat(name); err == nil {
+		return fmt.Errorf("rotate: %s already exists", name)
+	}
+	if err := os.Rename(w.path, name); err != nil {
+		return fmt.Errorf("rotate: %w", err)
+	}
+	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("rotate: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return fmt.Errorf("rotate: lock %s: %w", w.path, err)
+	}
+	syncDir(filepath.Dir(w.path))
+	old := w.f
+	w.f, w.size, w.fileFirst, w.fileLast = f, 0, 0, 0
+	_ = old.Close()
+	w.opts.Logger.Info("audit log rotated", "path", w.path, "to", name)
+	return nil
+}
+
+// syncDir fsyncs a directory so a rename or create in it is durable.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
 	}
 }
 

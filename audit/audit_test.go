@@ -224,7 +224,7 @@ func TestVerifyAnchored(t *testing.T) {
 		{"intact", lines, a, 0, ""},
 		{"appended after the anchor", lines, Anchor{Seq: 3, Hash: third.Hash}, 0, ""},
 		{"cut from the end", lines[:3], a, 4, "records were cut from the end"},
-		{"empty", nil, a, 1, "ends after 0 records"},
+		{"empty", nil, a, 1, "ends after record 0"},
 		{"rewritten", forged, a, 5, "differs from the anchor"},
 		{"rewritten at the anchor", forged, Anchor{Seq: 3, Hash: third.Hash}, 3, "differs from the anchor"},
 	}

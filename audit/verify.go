@@ -36,14 +36,15 @@ const MaxLineBytes = 1 << 20
 // Verify cannot see records cut from the end of the log: compare the count
 // (or the last hash, see Head) with a copy kept elsewhere for that.
 func Verify(r io.Reader) (int, error) {
-	n, _, err := verify(r, nil)
+	n, _, err := verify(r, VerifyOptions{})
 	return n, err
 }
 
 // Head verifies the log like Verify and also returns the hash of its last
 // record ("" for an empty log), which can be kept elsewhere as an anchor.
 func Head(r io.Reader) (records int, lastHash string, err error) {
-	return verify(r, nil)
+	n, last, err := verify(r, VerifyOptions{})
+	return n, last.Hash, err
 }
 
 // Anchor is a record's seq and hash kept outside the log (what Head
@@ -75,22 +76,47 @@ func (a Anchor) String() string { return strconv.FormatUint(a.Seq, 10) + ":" + a
 // (the anchored record's hash changed). Records appended after the anchor
 // are fine.
 func VerifyAnchored(r io.Reader, a Anchor) (records int, lastHash string, err error) {
-	return verify(r, &a)
+	n, last, err := verify(r, VerifyOptions{Anchor: &a})
+	return n, last.Hash, err
 }
 
-func verify(r io.Reader, anchor *Anchor) (int, string, error) {
+// VerifyOptions verify one file of a log that rotation split into several
+// (see Options.MaxBytes), or check an anchor.
+type VerifyOptions struct {
+	// After is the record before the file's first: its first record must
+	// have seq After.Seq+1 and prev After.Hash. The zero value means the
+	// file starts the log (seq 1, prev "").
+	After Anchor
+	// Anchor, when set, must match the record of its seq if the file holds
+	// it; when the file ends before it and More is false, records were cut
+	// from the end.
+	Anchor *Anchor
+	// More says later files continue the log (no cut-from-the-end check).
+	More bool
+}
+
+// VerifyWith verifies one file of a log under o. It returns the number of
+// records in the file and the anchor of its last record (o.After for an
+// empty file); a *VerifyError's Line is the line number in this file.
+func VerifyWith(r io.Reader, o VerifyOptions) (records int, last Anchor, err error) {
+	return verify(r, o)
+}
+
+func verify(r io.Reader, o VerifyOptions) (int, Anchor, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	prev := ""
+	base := o.After.Seq
+	prev := o.After.Hash
 	line := 0
 	var scratch []byte
+	last := func() Anchor { return Anchor{Seq: base + uint64(line), Hash: prev} }
 	for {
 		raw, err := readLine(br)
 		if err == io.EOF {
-			if anchor != nil && uint64(line) < anchor.Seq {
-				return line, prev, &VerifyError{Line: line + 1, Reason: fmt.Sprintf(
-					"the log ends after %d records but the anchor %s names record %d: records were cut from the end", line, anchor, anchor.Seq)}
+			if a := o.Anchor; a != nil && !o.More && base+uint64(line) < a.Seq {
+				return line, last(), &VerifyError{Line: line + 1, Reason: fmt.Sprintf(
+					"the log ends after record %d but the anchor %s names record %d: records were cut from the end", base+uint64(line), a, a.Seq)}
 			}
-			return line, prev, nil
+			return line, last(), nil
 		}
 		line++
 		if err != nil {
@@ -98,32 +124,44 @@ func verify(r io.Reader, anchor *Anchor) (int, string, error) {
 			if errors.As(err, &ve) {
 				ve.Line = line
 			}
-			return line - 1, prev, err
+			line--
+			return line, last(), err
 		}
 		rec, reason := checkLineScratch(raw, &scratch)
+		if reason == "" {
+			reason = checkLink(&rec, base+uint64(line), prev, line)
+		}
+		if reason == "" && o.Anchor != nil && rec.Seq == o.Anchor.Seq && rec.Hash != o.Anchor.Hash {
+			reason = fmt.Sprintf("hash %s differs from the anchor %s: the log was rewritten up to this record", rec.Hash, o.Anchor)
+		}
 		if reason != "" {
-			return line - 1, prev, &VerifyError{Line: line, Reason: reason}
-		}
-		if rec.Seq != uint64(line) {
-			what := "a record before it was deleted or records were reordered"
-			if rec.Seq < uint64(line) {
-				what = "a record was inserted before it or records were reordered"
-			}
-			return line - 1, prev, &VerifyError{Line: line, Reason: fmt.Sprintf("seq is %d, want %d: %s", rec.Seq, line, what)}
-		}
-		if rec.Prev != prev {
-			reason := fmt.Sprintf("prev %q does not match the hash of line %d (%q): line %d was edited or replaced", rec.Prev, line-1, prev, line-1)
-			if line == 1 {
-				reason = fmt.Sprintf("prev is %q, want \"\" for the first record: records before it were removed", rec.Prev)
-			}
-			return line - 1, prev, &VerifyError{Line: line, Reason: reason}
-		}
-		if anchor != nil && rec.Seq == anchor.Seq && rec.Hash != anchor.Hash {
-			return line - 1, prev, &VerifyError{Line: line, Reason: fmt.Sprintf(
-				"hash %s differs from the anchor %s: the log was rewritten up to this record", rec.Hash, anchor)}
+			line--
+			return line, last(), &VerifyError{Line: line + 1, Reason: reason}
 		}
 		prev = rec.Hash
 	}
+}
+
+// checkLink checks that rec is record want of the log, chained to prev;
+// line is its line number in the file.
+func checkLink(rec *record, want uint64, prev string, line int) string {
+	if rec.Seq != want {
+		what := "a record before it was deleted or records were reordered"
+		if rec.Seq < want {
+			what = "a record was inserted before it or records were reordered"
+		}
+		return fmt.Sprintf("seq is %d, want %d: %s", rec.Seq, want, what)
+	}
+	if rec.Prev != prev {
+		switch {
+		case want == 1:
+			return fmt.Sprintf("prev is %q, want \"\" for the first record: records before it were removed", rec.Prev)
+		case line == 1:
+			return fmt.Sprintf("prev %q does not match the hash of record %d (%q) that the file should follow: the files do not join", rec.Prev, want-1, prev)
+		}
+		return fmt.Sprintf("prev %q does not match the hash of line %d (%q): line %d was edited or replaced", rec.Prev, line-1, prev, line-1)
+	}
+	return ""
 }
 
 // readLine returns one line without its newline. A last line without a

@@ -81,6 +81,10 @@ type AuditConfig struct {
 	// RepairTail cuts an incomplete last line left by a crash at start-up
 	// instead of refusing to start.
 	RepairTail bool `yaml:"repair_tail"`
+	// MaxBytes rotates the log when it reaches this size: the file is
+	// renamed <stem>.<first seq>-<last seq>.jsonl and a new one continues
+	// the chain (0: never rotate).
+	MaxBytes int64 `yaml:"max_bytes"`
 }
 
 // Limits bound calls.

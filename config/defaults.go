@@ -72,6 +72,7 @@ func Default() *Config {
 		Audit: AuditConfig{
 			SyncInterval: 200 * time.Millisecond,
 			SyncEvery:    4096,
+			MaxBytes:     256 << 20,
 			Buffer:       8192,
 			RepairTail:   true,
 		},

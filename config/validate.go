@@ -49,6 +49,9 @@ func (c *Config) Validate() error {
 		if a.FlushDelay < 0 || a.FlushDelay > time.Second {
 			v.bad("audit.flush_delay", fmt.Sprintf("%s is not between 0 and 1s", a.FlushDelay))
 		}
+		if a.MaxBytes != 0 && a.MaxBytes < 1<<20 {
+			v.bad("audit.max_bytes", fmt.Sprintf("%d is below 1 MiB (1048576); 0 turns rotation off", a.MaxBytes))
+		}
 	}
 
 	l := c.Limits

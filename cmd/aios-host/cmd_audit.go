@@ -4,70 +4,102 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/aios-host/aios-host/audit"
 )
 
 func runAudit(c *cli, args []string) int {
-	fs := c.flags("audit", "audit verify [--anchor SEQ:HASH] [FILE]", `
-Check an audit log (default: the configured one, DATA/audit.jsonl): every
-record well-formed, in sequence, chained to the one before, and unmodified.
-Prints the number of records and the anchor of the last one (SEQ:HASH; keep
-it elsewhere), or the first bad line and why; exits 1 when the log fails.
+	fs := c.flags("audit", "audit verify [--anchor SEQ:HASH] [--after SEQ:HASH] [FILE...]", `
+Check an audit log: every record well-formed, in sequence, chained to the
+one before, and unmodified. Without FILE it checks the configured log
+(DATA/audit.jsonl) together with the files rotation split off it
+(audit.<first>-<last>.jsonl, audit.max_bytes), oldest first, as one chain;
+several FILEs are checked as one chain in the order given. Prints the
+number of records and the anchor of the last one (SEQ:HASH; keep it
+elsewhere), or the first bad line and why; exits 1 when the log fails.
 With --anchor (an anchor printed earlier) it also fails when records were
 cut from the end or the log was rewritten up to the anchored record, which
-the chain alone cannot show. See docs/audit.md.`)
+the chain alone cannot show. --after names the record before the first
+file's first (when older rotated files were removed). See docs/audit.md.`)
 	anchorFlag := fs.String("anchor", "", "an anchor `SEQ:HASH` printed by an earlier verify: the log must still hold that record")
+	afterFlag := fs.String("after", "", "the anchor `SEQ:HASH` of the record before the first file's first record (default: the log starts at record 1)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
 	}
-	if len(pos) == 0 || pos[0] != "verify" || len(pos) > 2 {
-		return c.usageError(fs, "want: audit verify [--anchor SEQ:HASH] [FILE]")
+	if len(pos) == 0 || pos[0] != "verify" {
+		return c.usageError(fs, "want: audit verify [--anchor SEQ:HASH] [--after SEQ:HASH] [FILE...]")
 	}
-	var anchor *audit.Anchor
+	var opts audit.VerifyOptions
 	if *anchorFlag != "" {
 		a, err := audit.ParseAnchor(*anchorFlag)
 		if err != nil {
 			return c.usageError(fs, err.Error())
 		}
-		anchor = &a
+		opts.Anchor = &a
 	}
-	path := ""
-	if len(pos) == 2 {
-		path = pos[1]
-	} else {
+	if *afterFlag != "" {
+		a, err := audit.ParseAnchor(*afterFlag)
+		if err != nil {
+			return c.usageError(fs, "--after: %v", err)
+		}
+		opts.After = a
+	}
+	files := pos[1:]
+	if len(files) == 0 {
 		cfg, err := c.config()
 		if err != nil {
 			return c.fail(err)
 		}
-		path = cfg.AuditPath()
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return c.fail(err)
-	}
-	defer f.Close()
-	var n int
-	var head string
-	if anchor != nil {
-		n, head, err = audit.VerifyAnchored(f, *anchor)
-	} else {
-		n, head, err = audit.Head(f)
-	}
-	if err != nil {
-		var ve *audit.VerifyError
-		if errors.As(err, &ve) {
-			fmt.Fprintf(c.stderr, "%s:%d: %s\n", path, ve.Line, ve.Reason)
-			fmt.Fprintf(c.stdout, "FAIL: %s: %d records verified before line %d\n", path, n, ve.Line)
-			return exitFail
+		path := cfg.AuditPath()
+		rotated, err := audit.RotatedFiles(path)
+		if err != nil {
+			return c.fail(err)
 		}
-		return c.fail(fmt.Errorf("read %s: %w", path, err))
+		for _, r := range rotated {
+			files = append(files, r.Path)
+		}
+		if _, err := os.Stat(path); err == nil || len(files) == 0 {
+			files = append(files, path)
+		}
 	}
-	if head == "" {
-		fmt.Fprintf(c.stdout, "OK: %s: 0 records (empty log)\n", path)
+	total := 0
+	for i, path := range files {
+		opts.More = i < len(files)-1
+		n, last, err := verifyFile(path, opts)
+		total += n
+		if err != nil {
+			var ve *audit.VerifyError
+			if errors.As(err, &ve) {
+				fmt.Fprintf(c.stderr, "%s:%d: %s\n", path, ve.Line, ve.Reason)
+				if i == 0 && opts.After.Seq == 0 && strings.Contains(ve.Reason, "want 1:") {
+					fmt.Fprintf(c.stderr, "(if the files before %s were removed on purpose, give --after with the anchor of the record before its first)\n", path)
+				}
+				fmt.Fprintf(c.stdout, "FAIL: %s: %d records verified before line %d\n", path, total, ve.Line)
+				return exitFail
+			}
+			return c.fail(fmt.Errorf("read %s: %w", path, err))
+		}
+		opts.After = last
+	}
+	what := files[0]
+	if len(files) > 1 {
+		what = fmt.Sprintf("%d files (%s … %s)", len(files), files[0], files[len(files)-1])
+	}
+	if opts.After.Hash == "" {
+		fmt.Fprintf(c.stdout, "OK: %s: 0 records (empty log)\n", what)
 		return exitOK
 	}
-	fmt.Fprintf(c.stdout, "OK: %s: %d records, anchor %d:%s\n", path, n, n, head)
+	fmt.Fprintf(c.stdout, "OK: %s: %d records, anchor %s\n", what, total, opts.After)
 	return exitOK
+}
+
+func verifyFile(path string, opts audit.VerifyOptions) (int, audit.Anchor, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, opts.After, err
+	}
+	defer f.Close()
+	return audit.VerifyWith(f, opts)
 }

@@ -162,6 +162,7 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 			SyncEvery:    cfg.Audit.SyncEvery,
 			FlushDelay:   cfg.Audit.FlushDelay,
 			RepairTail:   cfg.Audit.RepairTail,
+			MaxBytes:     cfg.Audit.MaxBytes,
 			Logger:       log,
 		})
 		if err != nil {

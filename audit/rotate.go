@@ -1,0 +1,148 @@
+package audit
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// RotatedName is the name a full log file at path gets when the Writer
+// rotates it (Options.MaxBytes): "<stem>.<first>-<last>.jsonl" beside it,
+// where stem is path without ".jsonl" and first and last are the seq of
+// its first and last record, e.g. audit.1-498213.jsonl.
+func RotatedName(path string, first, last uint64) string {
+	stem, ext := splitExt(path)
+	return stem + "." + strconv.FormatUint(first, 10) + "-" + strconv.FormatUint(last, 10) + ext
+}
+
+func splitExt(path string) (stem, ext string) {
+	if s, ok := strings.CutSuffix(path, ".jsonl"); ok {
+		return s, ".jsonl"
+	}
+	return path, ""
+}
+
+// RotatedFile is one file that rotation split off a log.
+type RotatedFile struct {
+	Path        string
+	First, Last uint64
+}
+
+// RotatedFiles lists the files rotated off the log at path, oldest (lowest
+// first seq) first. Verifying them in this order, then path itself, with
+// each file's VerifyOptions.After the previous file's last record, checks
+// the whole chain.
+func RotatedFiles(path string) ([]RotatedFile, error) {
+	stem, ext := splitExt(path)
+	matches, err := filepath.Glob(escapeGlob(stem) + ".*-*" + ext)
+	if err != nil {
+		return nil, err
+	}
+	var out []RotatedFile
+	for _, m := range matches {
+		mid := strings.TrimSuffix(strings.TrimPrefix(m, stem+"."), ext)
+		a, b, ok := strings.Cut(mid, "-")
+		first, err1 := strconv.ParseUint(a, 10, 64)
+		last, err2 := strconv.ParseUint(b, 10, 64)
+		if !ok || err1 != nil || err2 != nil || first == 0 || last < first {
+			continue // not a name RotatedName makes
+		}
+		out = append(out, RotatedFile{Path: m, First: first, Last: last})
+	}
+	slices.SortFunc(out, func(x, y RotatedFile) int {
+		switch {
+		case x.First < y.First:
+			return -1
+		case x.First > y.First:
+			return 1
+		}
+		return strings.Compare(x.Path, y.Path)
+	})
+	return out, nil
+}
+
+// escapeGlob quotes the glob metacharacters of a literal path.
+func escapeGlob(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// continueFromRotated sets the chain state from the newest rotated file
+// when the current file holds no record (the host stopped right after a
+// rotation, or the current file was removed): its last record's seq and
+// hash. A rotated file is complete (fsynced before the rename), so a
+// damaged last record is refused like a damaged tail.
+func (w *Writer) continueFromRotated() error {
+	files, err := RotatedFiles(w.path)
+	if err != nil || len(files) == 0 {
+		return err
+	}
+	last := files[len(files)-1]
+	r, err := lastRecord(last.Path)
+	if err != nil {
+		return fmt.Errorf("audit: continuing the chain of %s from %s: %w", w.path, last.Path, err)
+	}
+	w.seq, w.prev = r.Seq, append(w.prev[:0], r.Hash...)
+	return nil
+}
+
+// lastRecord reads and checks the last line of a complete log file.
+func lastRecord(path string) (record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return record{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return record{}, err
+	}
+	size := st.Size()
+	for chunk := int64(64 << 10); ; chunk *= 2 {
+		off := max(size-chunk, 0)
+		buf := make([]byte, size-off)
+		if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
+			return record{}, err
+		}
+		if len(buf) == 0 || buf[len(buf)-1] != '\n' {
+			return record{}, fmt.Errorf("its last record is incomplete")
+		}
+		body := buf[:len(buf)-1]
+		i := bytes.LastIndexByte(body, '\n')
+		if i < 0 && off > 0 && chunk < MaxLineBytes*2 {
+			continue
+		}
+		r, reason := checkLine(body[i+1:])
+		if reason != "" {
+			return record{}, fmt.Errorf("its last record is damaged (%s)", reason)
+		}
+		return r, nil
+	}
+}
+
+// firstSeq returns the seq of the first record of the open log f (0 when
+// it has none or it cannot be read; only rotation names depend on it).
+func firstSeq(f *os.File) uint64 {
+	buf := make([]byte, 64<<10)
+	n, _ := f.ReadAt(buf, 0)
+	i := bytes.IndexByte(buf[:n], '\n')
+	if i < 0 {
+		return 0
+	}
+	r, reason := checkLine(buf[:i])
+	if reason != "" {
+		return 0
+	}
+	return r.Seq
+}
