@@ -78,6 +78,34 @@ func escapeGlob(s string) string {
 	return b.String()
 }
 
+// VerifyFiles verifies files as one log, in the order given, each file's
+// first record following the previous file's last (the first file's
+// following o.After). o.Anchor is checked in whichever file holds its
+// record, and against the end of the last file. It returns the number of
+// records verified, the anchor of the last good record, and on failure the
+// file that failed with the error (a *VerifyError's Line is in that file).
+func VerifyFiles(files []string, o VerifyOptions) (records int, last Anchor, failed string, err error) {
+	for i, p := range files {
+		o.More = i < len(files)-1
+		n, l, err := verifyPath(p, o)
+		records += n
+		if err != nil {
+			return records, l, p, err
+		}
+		o.After = l
+	}
+	return records, o.After, "", nil
+}
+
+func verifyPath(path string, o VerifyOptions) (int, Anchor, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, o.After, err
+	}
+	defer f.Close()
+	return VerifyWith(f, o)
+}
+
 // continueFromRotated sets the chain state from the newest rotated file
 // when the current file holds no record (the host stopped right after a
 // rotation, or the current file was removed): its last record's seq and

@@ -8,26 +8,11 @@ import (
 	"testing"
 )
 
-// verifyChain verifies files as one log, each continuing the one before.
+// verifyChain verifies files as one log.
 func verifyChain(t *testing.T, files []string) (int, Anchor, error) {
 	t.Helper()
-	var o VerifyOptions
-	total := 0
-	for i, p := range files {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o.More = i < len(files)-1
-		n, last, err := VerifyWith(f, o)
-		f.Close()
-		total += n
-		if err != nil {
-			return total, last, err
-		}
-		o.After = last
-	}
-	return total, o.After, nil
+	n, last, _, err := VerifyFiles(files, VerifyOptions{})
+	return n, last, err
 }
 
 func logFiles(t *testing.T, path string) []string {

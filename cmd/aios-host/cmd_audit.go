@@ -64,42 +64,27 @@ file's first (when older rotated files were removed). See docs/audit.md.`)
 			files = append(files, path)
 		}
 	}
-	total := 0
-	for i, path := range files {
-		opts.More = i < len(files)-1
-		n, last, err := verifyFile(path, opts)
-		total += n
-		if err != nil {
-			var ve *audit.VerifyError
-			if errors.As(err, &ve) {
-				fmt.Fprintf(c.stderr, "%s:%d: %s\n", path, ve.Line, ve.Reason)
-				if i == 0 && opts.After.Seq == 0 && strings.Contains(ve.Reason, "want 1:") {
-					fmt.Fprintf(c.stderr, "(if the files before %s were removed on purpose, give --after with the anchor of the record before its first)\n", path)
-				}
-				fmt.Fprintf(c.stdout, "FAIL: %s: %d records verified before line %d\n", path, total, ve.Line)
-				return exitFail
-			}
-			return c.fail(fmt.Errorf("read %s: %w", path, err))
+	total, last, failed, err := audit.VerifyFiles(files, opts)
+	if err != nil {
+		var ve *audit.VerifyError
+		if !errors.As(err, &ve) {
+			return c.fail(fmt.Errorf("read %s: %w", failed, err))
 		}
-		opts.After = last
+		fmt.Fprintf(c.stderr, "%s:%d: %s\n", failed, ve.Line, ve.Reason)
+		if failed == files[0] && opts.After.Seq == 0 && strings.Contains(ve.Reason, "want 1:") {
+			fmt.Fprintf(c.stderr, "(if the files before %s were removed on purpose, give --after with the anchor of the record before its first)\n", failed)
+		}
+		fmt.Fprintf(c.stdout, "FAIL: %s: %d records verified before line %d\n", failed, total, ve.Line)
+		return exitFail
 	}
 	what := files[0]
 	if len(files) > 1 {
 		what = fmt.Sprintf("%d files (%s … %s)", len(files), files[0], files[len(files)-1])
 	}
-	if opts.After.Hash == "" {
+	if last.Hash == "" {
 		fmt.Fprintf(c.stdout, "OK: %s: 0 records (empty log)\n", what)
 		return exitOK
 	}
-	fmt.Fprintf(c.stdout, "OK: %s: %d records, anchor %s\n", what, total, opts.After)
+	fmt.Fprintf(c.stdout, "OK: %s: %d records, anchor %s\n", what, total, last)
 	return exitOK
-}
-
-func verifyFile(path string, opts audit.VerifyOptions) (int, audit.Anchor, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, opts.After, err
-	}
-	defer f.Close()
-	return audit.VerifyWith(f, opts)
 }
