@@ -66,3 +66,70 @@ func TestAuditVerifyRotated(t *testing.T) {
 		t.Fatalf("verify --after with a wrong hash: %d %q", code, errs)
 	}
 }
+
+// TestAuditSignedAnchor: audit anchor signs the last record's anchor with a
+// keygen key; audit verify --signed-anchor checks it against the JWKS and
+// then catches records cut from the end; a forged or foreign anchor fails.
+func TestAuditSignedAnchor(t *testing.T) {
+	e := newEnv(t)
+	id := e.putSource()
+	for range 3 {
+		if code, _, errs := e.run("", "call", "analyze-complexity", `{"object_id":"`+id+`"}`); code != 0 {
+			t.Fatal(errs)
+		}
+	}
+	keys, other := t.TempDir(), t.TempDir()
+	for _, dir := range []string{keys, other} {
+		if code, _, errs := e.run("", "keygen", "--alg", "EdDSA", "--out", dir); code != 0 {
+			t.Fatalf("keygen: %s", errs)
+		}
+	}
+	signed := filepath.Join(t.TempDir(), "anchor.jws")
+	code, out, errs := e.run("", "audit", "anchor", "--key", filepath.Join(keys, "private.pem"), "--out", signed)
+	if code != 0 || !strings.Contains(out, "signed anchor 3:sha256:") {
+		t.Fatalf("audit anchor: %d %q %s", code, out, errs)
+	}
+	log := filepath.Join(e.data, "audit.jsonl")
+	intact, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Records appended after the anchor are fine.
+	if code, _, errs := e.run("", "call", "analyze-complexity", `{"object_id":"`+id+`"}`); code != 0 {
+		t.Fatal(errs)
+	}
+	jwks := filepath.Join(keys, "jwks.json")
+	if code, out, errs := e.run("", "audit", "verify", "--signed-anchor", signed, "--jwks", jwks); code != 0 {
+		t.Fatalf("verify --signed-anchor: %d %q %s", code, out, errs)
+	}
+	// Cut back to two records: the anchor of record 3 catches it.
+	lines := strings.SplitAfter(string(intact), "\n")
+	cut := filepath.Join(t.TempDir(), "cut.jsonl")
+	if err := os.WriteFile(cut, []byte(strings.Join(lines[:2], "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := e.run("", "audit", "verify", "--signed-anchor", signed, "--jwks", jwks, cut); code != exitFail || !strings.Contains(errs, "cut from the end") {
+		t.Fatalf("verify --signed-anchor of a cut log: %d %q", code, errs)
+	}
+	// Another key's JWKS, or an edited token, is refused.
+	if code, _, errs := e.run("", "audit", "verify", "--signed-anchor", signed, "--jwks", filepath.Join(other, "jwks.json")); code != exitFail || !strings.Contains(errs, "unknown signing key") {
+		t.Fatalf("verify with a foreign JWKS: %d %q", code, errs)
+	}
+	tok, _ := os.ReadFile(signed)
+	parts := strings.Split(strings.TrimSpace(string(tok)), ".")
+	parts[1] = strings.Repeat("A", len(parts[1]))
+	forged := filepath.Join(t.TempDir(), "forged.jws")
+	if err := os.WriteFile(forged, []byte(strings.Join(parts, ".")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := e.run("", "audit", "verify", "--signed-anchor", forged, "--jwks", jwks); code != exitFail || !strings.Contains(errs, "signed anchor") {
+		t.Fatalf("verify with a forged anchor: %d %q", code, errs)
+	}
+	// Flags of one subcommand are refused on the other.
+	if code, _, _ := e.run("", "audit", "verify", "--key", "x"); code != exitUsage {
+		t.Fatalf("verify --key: exit %d, want usage", code)
+	}
+	if code, _, _ := e.run("", "audit", "anchor"); code != exitUsage {
+		t.Fatalf("anchor without --key: exit %d, want usage", code)
+	}
+}

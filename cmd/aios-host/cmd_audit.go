@@ -1,50 +1,112 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
+	"github.com/aios-host/aios-host/trust"
 )
 
+// anchorJWSType is the "typ" of a signed audit anchor.
+const anchorJWSType = "aios-audit-anchor+jws"
+
+// signedAnchor is the payload of a signed audit anchor.
+type signedAnchor struct {
+	Log      string `json:"log"`
+	Seq      uint64 `json:"seq"`
+	Hash     string `json:"hash"`
+	SignedAt string `json:"signed_at"`
+}
+
 func runAudit(c *cli, args []string) int {
-	fs := c.flags("audit", "audit verify [--anchor SEQ:HASH] [--after SEQ:HASH] [FILE...]", `
-Check an audit log: every record well-formed, in sequence, chained to the
-one before, and unmodified. Without FILE it checks the configured log
-(DATA/audit.jsonl) together with the files rotation split off it
-(audit.<first>-<last>.jsonl, audit.max_bytes), oldest first, as one chain;
-several FILEs are checked as one chain in the order given. Prints the
+	fs := c.flags("audit", "audit verify|anchor [flags] [FILE...]", `
+audit verify: check an audit log: every record well-formed, in sequence,
+chained to the one before, and unmodified. Without FILE it checks the
+configured log (DATA/audit.jsonl) together with the files rotation split off
+it (audit.<first>-<last>.jsonl, audit.max_bytes), oldest first, as one
+chain; several FILEs are checked as one chain in the order given. Prints the
 number of records and the anchor of the last one (SEQ:HASH; keep it
 elsewhere), or the first bad line and why; exits 1 when the log fails.
-With --anchor (an anchor printed earlier) it also fails when records were
-cut from the end or the log was rewritten up to the anchored record, which
-the chain alone cannot show. --after names the record before the first
-file's first (when older rotated files were removed). See docs/audit.md.`)
-	anchorFlag := fs.String("anchor", "", "an anchor `SEQ:HASH` printed by an earlier verify: the log must still hold that record")
+With --anchor (an anchor printed earlier) or --signed-anchor and --jwks (one
+written by audit anchor) it also fails when records were cut from the end or
+the log was rewritten up to the anchored record, which the chain alone
+cannot show. --after names the record before the first file's first (when
+older rotated files were removed).
+
+audit anchor --key FILE: verify the log as above, then write its last
+record's anchor signed with the key (a compact JWS, typ
+aios-audit-anchor+jws; keys from aios-host keygen) to standard output or
+--out. Keep it away from the host; audit verify --signed-anchor checks it.
+See docs/audit.md.`)
+	anchorFlag := fs.String("anchor", "", "verify: an anchor `SEQ:HASH` printed by an earlier verify: the log must still hold that record")
 	afterFlag := fs.String("after", "", "the anchor `SEQ:HASH` of the record before the first file's first record (default: the log starts at record 1)")
+	signedFlag := fs.String("signed-anchor", "", "verify: a signed anchor `file` written by audit anchor (needs --jwks)")
+	jwksFlag := fs.String("jwks", "", "verify: the JWKS `file` (keygen's jwks.json) that checks --signed-anchor")
+	keyFlag := fs.String("key", "", "anchor: the private key `file` (PEM, from keygen)")
+	kidFlag := fs.String("kid", "", "anchor: key `id` (default: the key's RFC 7638 thumbprint, as keygen uses)")
+	outFlag := fs.String("out", "", "anchor: write the signed anchor to `file` instead of standard output")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
 	}
-	if len(pos) == 0 || pos[0] != "verify" {
-		return c.usageError(fs, "want: audit verify [--anchor SEQ:HASH] [--after SEQ:HASH] [FILE...]")
+	if len(pos) == 0 || (pos[0] != "verify" && pos[0] != "anchor") {
+		return c.usageError(fs, "want: audit verify [--anchor SEQ:HASH | --signed-anchor FILE --jwks FILE] [--after SEQ:HASH] [FILE...], or audit anchor --key FILE [--out FILE] [FILE...]")
 	}
+	sub := pos[0]
 	var opts audit.VerifyOptions
-	if *anchorFlag != "" {
-		a, err := audit.ParseAnchor(*anchorFlag)
-		if err != nil {
-			return c.usageError(fs, err.Error())
-		}
-		opts.Anchor = &a
-	}
 	if *afterFlag != "" {
 		a, err := audit.ParseAnchor(*afterFlag)
 		if err != nil {
 			return c.usageError(fs, "--after: %v", err)
 		}
 		opts.After = a
+	}
+	var key trust.SigningKey
+	switch sub {
+	case "verify":
+		if *keyFlag != "" || *outFlag != "" || *kidFlag != "" {
+			return c.usageError(fs, "--key, --kid and --out belong to audit anchor")
+		}
+		if *anchorFlag != "" && *signedFlag != "" {
+			return c.usageError(fs, "give --anchor or --signed-anchor, not both")
+		}
+		if (*signedFlag == "") != (*jwksFlag == "") {
+			return c.usageError(fs, "--signed-anchor and --jwks go together")
+		}
+		if *anchorFlag != "" {
+			a, err := audit.ParseAnchor(*anchorFlag)
+			if err != nil {
+				return c.usageError(fs, err.Error())
+			}
+			opts.Anchor = &a
+		}
+		if *signedFlag != "" {
+			a, err := readSignedAnchor(*signedFlag, *jwksFlag)
+			if err != nil {
+				return c.fail(err)
+			}
+			opts.Anchor = &a
+		}
+	case "anchor":
+		if *anchorFlag != "" || *signedFlag != "" || *jwksFlag != "" {
+			return c.usageError(fs, "--anchor, --signed-anchor and --jwks belong to audit verify")
+		}
+		if *keyFlag == "" {
+			return c.usageError(fs, "audit anchor needs --key FILE (a private key from aios-host keygen)")
+		}
+		pemBytes, err := os.ReadFile(*keyFlag)
+		if err != nil {
+			return c.fail(err)
+		}
+		if key, err = trust.ParsePrivateKeyPEM(pemBytes, *kidFlag); err != nil {
+			return c.fail(fmt.Errorf("%s: %w", *keyFlag, err))
+		}
 	}
 	files := pos[1:]
 	if len(files) == 0 {
@@ -81,10 +143,68 @@ file's first (when older rotated files were removed). See docs/audit.md.`)
 	if len(files) > 1 {
 		what = fmt.Sprintf("%d files (%s … %s)", len(files), files[0], files[len(files)-1])
 	}
+	if sub == "anchor" {
+		if last.Hash == "" {
+			return c.fail(fmt.Errorf("%s holds no record to anchor", what))
+		}
+		return c.writeSignedAnchor(files[len(files)-1], last, key, *outFlag)
+	}
 	if last.Hash == "" {
 		fmt.Fprintf(c.stdout, "OK: %s: 0 records (empty log)\n", what)
 		return exitOK
 	}
 	fmt.Fprintf(c.stdout, "OK: %s: %d records, anchor %s\n", what, total, last)
 	return exitOK
+}
+
+// writeSignedAnchor signs a's anchor of the log at path with key and writes
+// the compact JWS (and a newline) to out, or standard output.
+func (c *cli) writeSignedAnchor(path string, a audit.Anchor, key trust.SigningKey, out string) int {
+	payload, err := json.Marshal(signedAnchor{Log: path, Seq: a.Seq, Hash: a.Hash, SignedAt: time.Now().UTC().Format(time.RFC3339)})
+	if err != nil {
+		return c.fail(err)
+	}
+	tok, err := trust.SignCompact(payload, anchorJWSType, key)
+	if err != nil {
+		return c.fail(err)
+	}
+	if out == "" {
+		fmt.Fprintln(c.stdout, tok)
+		return exitOK
+	}
+	if err := os.WriteFile(out, []byte(tok+"\n"), 0o600); err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.stdout, "signed anchor %s written to %s (key %s)\n", a, out, key.KeyID)
+	return exitOK
+}
+
+// readSignedAnchor checks a signed anchor file against a JWKS file and
+// returns its anchor.
+func readSignedAnchor(file, jwksFile string) (audit.Anchor, error) {
+	tok, err := os.ReadFile(file)
+	if err != nil {
+		return audit.Anchor{}, err
+	}
+	jwks, err := os.ReadFile(jwksFile)
+	if err != nil {
+		return audit.Anchor{}, err
+	}
+	keys, err := trust.ParseJWKS(jwks, abi.Verified, jwksFile)
+	if err != nil {
+		return audit.Anchor{}, err
+	}
+	payload, _, err := trust.VerifyCompact(strings.TrimSpace(string(tok)), anchorJWSType, keys)
+	if err != nil {
+		return audit.Anchor{}, fmt.Errorf("signed anchor %s: %w", file, err)
+	}
+	var sa signedAnchor
+	if err := json.Unmarshal(payload, &sa); err != nil {
+		return audit.Anchor{}, fmt.Errorf("signed anchor %s: payload: %w", file, err)
+	}
+	a, err := audit.ParseAnchor(fmt.Sprintf("%d:%s", sa.Seq, sa.Hash))
+	if err != nil {
+		return audit.Anchor{}, fmt.Errorf("signed anchor %s: %w", file, err)
+	}
+	return a, nil
 }
