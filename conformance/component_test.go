@@ -9,9 +9,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
-	"github.com/aios-host/aios-host/audit"
 	"github.com/aios-host/aios-host/component"
-	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
 )
 
@@ -39,29 +37,7 @@ func newComponentBenchHost(b *testing.B, withAudit bool, wrap func(abi.Provider)
 	if _, err := os.Stat(path); err != nil {
 		b.Fatalf("%s is missing: run `make samples`", path)
 	}
-	dir := b.TempDir()
-	cfg := config.Default()
-	cfg.Data = dir
-	cfg.Agents = map[string]config.Agent{"bench": {Grants: []string{"CallTool(*)"}, Rate: &config.Rate{PerSecond: 1e12, Burst: 1 << 30}}}
-	cfg.Limits.DefaultDeadline = 10 * time.Second
-	cfg.RateLimits.Global = &config.Rate{PerSecond: 1e12, Burst: 1 << 30}
-	var aw *audit.Writer
-	if withAudit {
-		var err error
-		if aw, err = audit.Open(filepath.Join(dir, "audit.jsonl"), audit.Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	h, err := host.New(host.Options{Config: cfg, Audit: aw})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		_ = h.Close()
-		if aw != nil {
-			_ = aw.Close()
-		}
-	})
+	h := newPipelineBenchHost(b, withAudit)
 	p, err := component.NewLoader(component.Options{}).Load(context.Background(), abi.Source{Path: path})
 	if err != nil {
 		b.Fatal(err)

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
-	"github.com/aios-host/aios-host/audit"
-	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/guest/go/wire"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/runtimes/wasm"
@@ -98,24 +96,7 @@ func newWASMBenchHostAudit(b *testing.B, engine, file string, wrap func(abi.Prov
 	if _, err := os.Stat(path); err != nil {
 		b.Fatalf("%s is missing: run `make samples`", path)
 	}
-	dir := b.TempDir()
-	cfg := config.Default()
-	cfg.Data = dir
-	cfg.Agents = map[string]config.Agent{"bench": {Grants: []string{"CallTool(*)"}, Rate: &config.Rate{PerSecond: 1e12, Burst: 1 << 30}}}
-	cfg.Limits.DefaultDeadline = 10 * time.Second
-	cfg.RateLimits.Global = &config.Rate{PerSecond: 1e12, Burst: 1 << 30}
-	var aw *audit.Writer
-	if auditOn {
-		var err error
-		if aw, err = audit.Open(filepath.Join(dir, "audit.jsonl"), audit.Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	h, err := host.New(host.Options{Config: cfg, Audit: aw})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = h.Close() })
+	h := newPipelineBenchHost(b, auditOn)
 	l, err := wasm.NewEngineLoader(engine, wasm.Options{Config: wasm.Config{CacheDir: wasmCacheDir(), PoolSize: 4}})
 	if err != nil {
 		b.Fatal(err)
