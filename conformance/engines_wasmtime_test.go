@@ -6,28 +6,18 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
 	wtcomp "github.com/aios-host/aios-host/component/wasmtime"
-	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
 )
 
-// engineBenchHost is newWASMBenchHost with the provider from load.
+// engineBenchHost is the pipeline benchmark host (no audit log: the
+// engines are compared) with the provider from load.
 func engineBenchHost(b *testing.B, load func() (abi.Provider, error)) *host.Host {
 	b.Helper()
-	cfg := config.Default()
-	cfg.Data = b.TempDir()
-	cfg.Agents = map[string]config.Agent{"bench": {Grants: []string{"CallTool(*)"}, Rate: &config.Rate{PerSecond: 1e12, Burst: 1 << 30}}}
-	cfg.Limits.DefaultDeadline = 10 * time.Second
-	cfg.RateLimits.Global = &config.Rate{PerSecond: 1e12, Burst: 1 << 30}
-	h, err := host.New(host.Options{Config: cfg})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = h.Close() })
+	h := newPipelineBenchHost(b, false)
 	p, err := load()
 	if err != nil {
 		b.Fatal(err)
