@@ -23,16 +23,22 @@ func writeFile(t *testing.T, name string, data []byte) string {
 	return p
 }
 
-func TestLoadRejects(t *testing.T) {
+// loadRejectCase is one module every engine must refuse at load, with a
+// part of the error it must give.
+type loadRejectCase struct {
+	name string
+	data []byte
+	want string
+}
+
+// loadRejectCases is the WASM-core bad-input list, shared by the engines
+// (TestLoadRejects, and TestWasmtimeLoadRejects under -tags wasmtime).
+func loadRejectCases(t *testing.T) []loadRejectCase {
 	good, err := os.ReadFile(buildWAT(t, basicWAT("org.test.basic", 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		name string
-		data []byte
-		want string
-	}{
+	return []loadRejectCase{
 		{"not wasm", []byte("#!/bin/sh\necho hi\n"), "not a WebAssembly binary"},
 		{"empty", nil, "not a WebAssembly binary"},
 		{"truncated", good[:len(good)/2], "invalid WebAssembly module"},
@@ -50,6 +56,10 @@ func TestLoadRejects(t *testing.T) {
 		{"memory above limit", mustWAT(t, `(module (memory (export "memory") 100))`), "memory"},
 		{"trap in register", mustWAT(t, abiSkeleton(`unreachable`)), "aios_register trapped"},
 	}
+}
+
+func TestLoadRejects(t *testing.T) {
+	cases := loadRejectCases(t)
 	l := newTestLoader(t, Config{MemoryLimitPages: 50}, nil)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -53,31 +53,8 @@ func TestEngineSelection(t *testing.T) {
 // The WASM-core bad-input list on wasmtime: each is a load error, never a
 // crash of the process.
 func TestWasmtimeLoadRejects(t *testing.T) {
-	good, err := os.ReadFile(buildWAT(t, basicWAT("org.test.basic", 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct {
-		name string
-		data []byte
-		want string
-	}{
-		{"not wasm", []byte("#!/bin/sh\necho hi\n"), "not a WebAssembly binary"},
-		{"empty", nil, "not a WebAssembly binary"},
-		{"truncated", good[:len(good)/2], "invalid WebAssembly module"},
-		{"component", []byte("\x00asm\x0d\x00\x01\x00"), "is a WebAssembly component"},
-		{"future version", []byte("\x00asm\x02\x00\x00\x00"), "unsupported WebAssembly header"},
-		{"missing exports", mustWAT(t, `(module (memory (export "memory") 1))`), "missing export(s) aios_alloc, aios_register, aios_call"},
-		{"wrong signature", mustWAT(t, `(module (memory (export "memory") 1) (func (export "aios_alloc") (param i32) (result i32) (i32.const 0))
-			(func (export "aios_register") (result i32) (i32.const 0)) (func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`), "export aios_register has type () -> (i32), want () -> (i64)"},
-		{"foreign import", mustWAT(t, `(module (import "env" "foo" (func)) (memory (export "memory") 1))`), "imports env.foo"},
-		{"unknown aios import", mustWAT(t, `(module (import "aios" "launch_missiles" (func)) (memory (export "memory") 1))`), "aios.launch_missiles, which ABI v1 does not define"},
-		{"register out of bounds", mustWAT(t, abiSkeleton(`(i64.const 0x0000ffff00001000)`)), "outside the guest's"},
-		{"register garbage", mustWAT(t, abiSkeleton(`(i64.const 0x0000000000000004)`)), "unknown encoding"},
-		{"memory above limit", mustWAT(t, `(module (memory (export "memory") 100))`), "memory"},
-		{"trap in register", mustWAT(t, abiSkeleton(`unreachable`)), "aios_register trapped"},
-		{"trap in start", mustWAT(t, withStartTrap(abiSkeleton(`(i64.const 0)`))), "instantiate"},
-	}
+	cases := append(loadRejectCases(t),
+		loadRejectCase{"trap in start", mustWAT(t, withStartTrap(abiSkeleton(`(i64.const 0)`))), "instantiate"})
 	l := newWasmtimeTestLoader(t, Config{MemoryLimitPages: 50})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
