@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,7 +42,7 @@ var kitchenCases = []oracleCase{
 
 func runOracle(t *testing.T, sampleName string, cases []oracleCase) []map[string]any {
 	t.Helper()
-	root := repoRoot(t)
+	root := testutil.RepoRoot(t)
 	dir := filepath.Join(root, "build", "components", "jco", sampleName)
 	if _, err := os.Stat(filepath.Join(dir, sampleName+".js")); err != nil {
 		t.Fatalf("%s missing: run `make samples` (samples/components/build.sh): %v", dir, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -17,28 +18,9 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// repoRoot walks up to go.mod.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-}
-
 func sample(t testing.TB, name string) []byte {
 	t.Helper()
-	p := filepath.Join(repoRoot(t), "build", "components", name+".wasm")
+	p := filepath.Join(testutil.RepoRoot(t), "build", "components", name+".wasm")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatalf("%s missing: run `make samples` (samples/components/build.sh): %v", p, err)

@@ -3,6 +3,7 @@ package component
 import (
 	"context"
 	"errors"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,7 +129,7 @@ func TestCancelInstrumented(t *testing.T) {
 
 func TestDispatch(t *testing.T) {
 	d := Dispatch(nil, NewLoader(Options{CacheDir: testCacheDir()}))
-	path := filepath.Join(repoRoot(t), "build", "components", "hello.wasm")
+	path := filepath.Join(testutil.RepoRoot(t), "build", "components", "hello.wasm")
 	sample(t, "hello")
 	p, err := d.Load(context.Background(), abi.Source{Path: path})
 	if err != nil {

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -33,7 +34,7 @@ func init() {
 // withAudit) serving the hello component (C freestanding).
 func newComponentBenchHost(b *testing.B, withAudit bool, wrap func(abi.Provider) abi.Provider) *host.Host {
 	b.Helper()
-	path := filepath.Join(repoRootB(b), "build", "components", "hello.wasm")
+	path := filepath.Join(testutil.RepoRoot(b), "build", "components", "hello.wasm")
 	if _, err := os.Stat(path); err != nil {
 		b.Fatalf("%s is missing: run `make samples`", path)
 	}

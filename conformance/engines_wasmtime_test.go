@@ -4,6 +4,7 @@ package conformance
 
 import (
 	"context"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"path/filepath"
 	"testing"
 
@@ -44,7 +45,7 @@ func benchCall(b *testing.B, h *host.Host, call *abi.ToolCall) {
 // BenchmarkPipelineComponentEchoEngine: the same call of the component
 // conformance provider (C, a JSON tool) on each engine.
 func BenchmarkPipelineComponentEchoEngine(b *testing.B) {
-	path := filepath.Join(repoRootB(b), "build", "components", "conformance.wasm")
+	path := filepath.Join(testutil.RepoRoot(b), "build", "components", "conformance.wasm")
 	loaders := map[string]func() abi.Loader{
 		"wazero": func() abi.Loader { return component.NewLoader(component.Options{}) },
 		"wasmtime": func() abi.Loader {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -68,28 +69,10 @@ func addFixture(f fixture) {
 
 // repoRoot walks up from the working directory to the directory holding
 // go.mod.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
 // artifact returns the path of a built sample under build/ (rel is
 // relative to build/), or an error telling to run `make samples`.
 func artifact(t *testing.T, rel string) (string, error) {
-	p := filepath.Join(repoRoot(t), "build", rel)
+	p := filepath.Join(testutil.RepoRoot(t), "build", rel)
 	if _, err := os.Stat(p); err != nil {
 		return "", fmt.Errorf("%s is missing: run `make samples` first (%v)", p, err)
 	}

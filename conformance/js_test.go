@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"image"
 	"image/png"
 	"io"
@@ -43,7 +44,7 @@ func init() {
 				t.Cleanup(func() { _ = rt.Close() })
 				for _, l := range rt.Loaders() {
 					if l.Runtime() == f.runtime {
-						return l.Load(context.Background(), abi.Source{Path: filepath.Join(repoRoot(t), "samples", "js", f.file)})
+						return l.Load(context.Background(), abi.Source{Path: filepath.Join(testutil.RepoRoot(t), "samples", "js", f.file)})
 					}
 				}
 				t.Fatalf("no %s loader", f.runtime)
@@ -130,7 +131,7 @@ func TestJSSummarizerPipeline(t *testing.T) {
 	}))
 	defer srv.Close()
 	h, st := newJSHost(t, srv.URL)
-	loadFile(t, h, filepath.Join(repoRoot(t), "samples", "plugins", "summarizer.ts"), abi.Community)
+	loadFile(t, h, filepath.Join(testutil.RepoRoot(t), "samples", "plugins", "summarizer.ts"), abi.Community)
 	id, err := st.Put("documents", []byte("The quick brown fox jumps over the lazy dog."))
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +160,7 @@ func TestJSSummarizerPipeline(t *testing.T) {
 // rejects with Unavailable and the message says how to configure one.
 func TestJSInferenceUnavailable(t *testing.T) {
 	h, st := newJSHost(t, "")
-	loadFile(t, h, filepath.Join(repoRoot(t), "samples", "plugins", "summarizer.ts"), abi.Community)
+	loadFile(t, h, filepath.Join(testutil.RepoRoot(t), "samples", "plugins", "summarizer.ts"), abi.Community)
 	id, err := st.Put("documents", []byte("text"))
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +193,7 @@ func TestJSCallsWASM(t *testing.T) {
 	if err := h.AddProvider(context.Background(), wp, host.ProviderMeta{Source: wasmPath, Trust: abi.Community}); err != nil {
 		t.Fatal(err)
 	}
-	loadFile(t, h, filepath.Join(repoRoot(t), "samples", "plugins", "thumbnail.js"), abi.Community)
+	loadFile(t, h, filepath.Join(testutil.RepoRoot(t), "samples", "plugins", "thumbnail.js"), abi.Community)
 
 	img := image.NewRGBA(image.Rect(0, 0, 40, 30))
 	for i := range img.Pix {

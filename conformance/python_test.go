@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"path/filepath"
 	"testing"
 
@@ -19,7 +20,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return rt.Load(context.Background(), abi.Source{Path: filepath.Join(repoRoot(t), "samples", "python", "conformance.py")})
+			return rt.Load(context.Background(), abi.Source{Path: filepath.Join(testutil.RepoRoot(t), "samples", "python", "conformance.py")})
 		},
 	})
 }

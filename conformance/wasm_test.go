@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -92,7 +93,7 @@ func newWASMBenchHostWith(b *testing.B, engine, file string, wrap func(abi.Provi
 // own; the NoAudit benchmarks show what the rest costs).
 func newWASMBenchHostAudit(b *testing.B, engine, file string, wrap func(abi.Provider) abi.Provider, auditOn bool) *host.Host {
 	b.Helper()
-	path := filepath.Join(repoRootB(b), "build", "wasm", file)
+	path := filepath.Join(testutil.RepoRoot(b), "build", "wasm", file)
 	if _, err := os.Stat(path); err != nil {
 		b.Fatalf("%s is missing: run `make samples`", path)
 	}
@@ -119,20 +120,6 @@ func newWASMBenchHostAudit(b *testing.B, engine, file string, wrap func(abi.Prov
 		b.Fatal(err)
 	}
 	return h
-}
-
-func repoRootB(b *testing.B) string {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		if parent := filepath.Dir(dir); parent != dir {
-			dir = parent
-			continue
-		}
-		b.Fatal("no go.mod above the working directory")
-	}
 }
 
 // BenchmarkPipelineWASMEcho: host.Call of a WASM guest's echo with params
@@ -268,7 +255,7 @@ func checkRawEcho(b *testing.B, out []byte) {
 }
 
 func rawWazeroEcho(b *testing.B, g echoBenchGuest) {
-	path := filepath.Join(repoRootB(b), "build", "wasm", g.File)
+	path := filepath.Join(testutil.RepoRoot(b), "build", "wasm", g.File)
 	bin, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatalf("%v: run `make samples`", err)

@@ -4,6 +4,7 @@ package wasmtime
 
 import (
 	"context"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ func TestWasmtimeComponentRejects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	core, err := os.ReadFile(filepath.Join(repoRoot(t), "build", "wasm", "c-echo.wasm"))
+	core, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "build", "wasm", "c-echo.wasm"))
 	if err != nil {
 		t.Fatalf("run `make samples`: %v", err)
 	}

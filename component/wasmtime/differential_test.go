@@ -4,6 +4,7 @@ package wasmtime
 
 import (
 	"context"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -138,7 +139,7 @@ type outcome struct {
 // on the pure-Go engine (package component) and on wasmtime with fixed and
 // generated inputs, and requires the same values and error codes.
 func TestDifferentialComponents(t *testing.T) {
-	dir := filepath.Join(repoRoot(t), "build", "components")
+	dir := filepath.Join(testutil.RepoRoot(t), "build", "components")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.wasm"))
 	if len(files) == 0 {
 		t.Fatalf("no components in %s: run `make samples`", dir)

@@ -4,6 +4,7 @@ package wasmtime
 
 import (
 	"context"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -14,29 +15,11 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
 // sample returns the path of build/components/<name>.wasm or fails telling
 // to run `make samples`.
 func sample(t testing.TB, name string) string {
 	t.Helper()
-	p := filepath.Join(repoRoot(t), "build", "components", name+".wasm")
+	p := filepath.Join(testutil.RepoRoot(t), "build", "components", name+".wasm")
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("%s is missing: run `make samples` (%v)", p, err)
 	}

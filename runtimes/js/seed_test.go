@@ -1,6 +1,7 @@
 package js
 
 import (
+	"github.com/aios-host/aios-host/internal/testutil"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // example, unchanged — and calls summarize against a fake host.
 func TestSeedSummarizer(t *testing.T) {
 	rt := newRuntime(t, Options{})
-	p := loadPath(t, rt, filepath.Join(repoRoot(t), "samples", "plugins", "summarizer.ts"))
+	p := loadPath(t, rt, filepath.Join(testutil.RepoRoot(t), "samples", "plugins", "summarizer.ts"))
 	reg := p.Describe()
 	if reg.Provider.Runtime != abi.RuntimeTS || reg.Provider.Name != "Summarizer" || reg.Provider.ID != "local.summarizer" {
 		t.Errorf("provider info = %+v", reg.Provider)

@@ -1,6 +1,7 @@
 package js
 
 import (
+	"github.com/aios-host/aios-host/internal/testutil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +13,7 @@ import (
 // how to install it.
 func tsc(t *testing.T) (root, bin string) {
 	t.Helper()
-	root = repoRoot(t)
+	root = testutil.RepoRoot(t)
 	bin = filepath.Join(root, "sdk", "js", "node_modules", ".bin", "tsc")
 	if _, err := os.Stat(bin); err != nil {
 		t.Fatalf("%s is missing: run `scripts/deps.sh` (or `npm ci` in sdk/js) to install the pinned TypeScript compiler", bin)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -235,24 +236,9 @@ func load(t testing.TB, l *Loader, path string) *Provider {
 	return p.(*Provider)
 }
 
-// repoRoot walks up to go.mod.
-func repoRoot(t testing.TB) string {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-}
-
 // builtGuest returns build/wasm/<name>.wasm, failing when samples are not built.
 func builtGuest(t testing.TB, name string) string {
-	p := filepath.Join(repoRoot(t), "build", "wasm", name+".wasm")
+	p := filepath.Join(testutil.RepoRoot(t), "build", "wasm", name+".wasm")
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("%s is missing: run `make samples` (or samples/wasm/build.sh)", p)
 	}

@@ -5,6 +5,7 @@ package wasm
 import (
 	"context"
 	"fmt"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -186,7 +187,7 @@ type outcome struct {
 // both engines with fixed and generated inputs and requires the same values
 // and error codes.
 func TestDifferentialCoreModules(t *testing.T) {
-	dir := filepath.Join(repoRoot(t), "build", "wasm")
+	dir := filepath.Join(testutil.RepoRoot(t), "build", "wasm")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.wasm"))
 	if len(files) == 0 {
 		t.Fatalf("no modules in %s: run `make samples`", dir)
