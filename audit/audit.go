@@ -9,7 +9,8 @@
 // the channel and fsyncs, so a clean shutdown loses nothing. See
 // docs/audit.md for the record format and for what a crash can lose.
 //
-// audit imports only the standard library; it must never import host,
+// audit imports only the standard library and golang.org/x/sys/unix; it
+// must never import host,
 // registry, runtimes or cmd.
 package audit
 
@@ -157,6 +158,9 @@ type Writer struct {
 	// (0: none yet), for rotation (I/O goroutine).
 	size                int64
 	fileFirst, fileLast uint64
+	// cacheFrom is where the current file's page cache was last dropped to
+	// (a page boundary): bytes below it are synced and out of the cache.
+	cacheFrom int64
 }
 
 // ioReq asks the I/O goroutine to write buf, then fsync when sync is set,
@@ -469,6 +473,8 @@ func (w *Writer) writeLoop() {
 		if r.sync && w.err == nil {
 			if err := w.f.Sync(); err != nil {
 				w.fail(err)
+			} else {
+				w.dropSynced()
 			}
 		}
 		if r.reply != nil {
@@ -477,6 +483,20 @@ func (w *Writer) writeLoop() {
 		w.free <- r.buf[:0]
 	}
 }
+
+// dropSynced drops the page cache of the current file up to its size's
+// last page boundary, after an fsync (I/O goroutine only).
+func (w *Writer) dropSynced() {
+	end := w.size &^ (pageSize - 1)
+	if end > w.cacheFrom {
+		dropCache(w.f, w.cacheFrom, end)
+		w.cacheFrom = end
+	}
+}
+
+// pageSize is the unit of dropSynced (a multiple of any page size in use
+// only costs a partial page staying cached a little longer).
+const pageSize = 4096
 
 // rotate fsyncs and renames the full file and opens a new one at the log's
 // path (I/O goroutine only). The renamed file keeps every record it had;
@@ -502,8 +522,9 @@ func (w *Writer) rotate() error {
 		return fmt.Errorf("rotate: lock %s: %w", w.path, err)
 	}
 	syncDir(filepath.Dir(w.path))
+	dropCache(w.f, w.cacheFrom, w.size)
 	old := w.f
-	w.f, w.size, w.fileFirst, w.fileLast = f, 0, 0, 0
+	w.f, w.size, w.fileFirst, w.fileLast, w.cacheFrom = f, 0, 0, 0, 0
 	_ = old.Close()
 	w.opts.Logger.Info("audit log rotated", "path", w.path, "to", name)
 	return nil

@@ -714,6 +714,31 @@ func TestRateLimits(t *testing.T) {
 	}
 }
 
+// TestRateLimitRefund: a call refused by the tool's bucket gives back the
+// token it took from the caller's, so the caller's next call of another
+// tool still gets it.
+func TestRateLimitRefund(t *testing.T) {
+	te := newTestHost(t, func(c *config.Config) {
+		c.RateLimits.PerCaller = &config.Rate{PerSecond: 0.001, Burst: 2}
+		c.RateLimits.PerTool = map[string]config.Rate{"whoami": {PerSecond: 0.001, Burst: 1}}
+	})
+	if _, err := te.call("alice", "whoami", nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err := te.call("alice", "whoami", nil)
+	var terr *abi.ToolError
+	if !errors.As(err, &terr) || terr.Code != abi.RateLimited || !strings.Contains(terr.Message, "tool whoami") {
+		t.Fatalf("second whoami: %v, want RateLimited by the tool", err)
+	}
+	if _, err := te.call("alice", "echo", map[string]any{"msg": "x"}); err != nil {
+		t.Fatalf("echo after a refused whoami: %v (the caller's token was not refunded)", err)
+	}
+	_, err = te.call("alice", "echo", map[string]any{"msg": "x"})
+	if !errors.As(err, &terr) || terr.Code != abi.RateLimited || !strings.Contains(terr.Message, `caller "alice"`) {
+		t.Fatalf("third admitted call: %v, want RateLimited by the caller", err)
+	}
+}
+
 func TestProviderOverrides(t *testing.T) {
 	te := newTestHost(t, func(c *config.Config) {
 		c.Providers = map[string]config.ProviderOverride{

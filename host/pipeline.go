@@ -12,8 +12,8 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/ratelimit"
 	"github.com/aios-host/aios-host/registry"
-	"golang.org/x/time/rate"
 )
 
 // CallInfo tells a caller what served its call.
@@ -74,7 +74,7 @@ func (h *Host) CallWithInfo(ctx context.Context, call *abi.ToolCall) (any, CallI
 		ctx = context.Background()
 	}
 	f := &frame{h: h, caller: call.Caller}
-	var lim *rate.Limiter
+	var lim *ratelimit.Limiter
 	var deny *abi.ToolError
 	if ag := h.pol.agents[call.Caller]; ag != nil {
 		f.grants, lim, f.maxPerm = ag.grants, ag.lim, ag.maxPerm
@@ -109,7 +109,7 @@ func joinNames(names []string) string {
 // is the caller's rate limiter; deny, when set, refuses the call at the
 // capability step (unknown caller); parentDeadline bounds nested calls.
 // dispatch ends f.
-func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerLim *rate.Limiter, deny *abi.ToolError, parentDeadline time.Time) (result any, info CallInfo, err error) {
+func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerLim *ratelimit.Limiter, deny *abi.ToolError, parentDeadline time.Time) (result any, info CallInfo, err error) {
 	start := time.Now()
 	var terr *abi.ToolError
 	params := in.Params
@@ -364,39 +364,55 @@ func checkPermission(caller string, maxPerm int8, e *registry.Entry, nested bool
 }
 
 // checkRate applies the caller's, the tool's, the provider's and the
-// global limit, in that order. A call refused by a later limiter has
-// already used a token of the earlier ones (no refund: x/time/rate cannot
-// refund Allow without a Reservation allocation on every call).
+// global limit, in that order. A call refused by a later limiter gets back
+// the tokens the earlier ones gave it (ratelimit.Limiter.Refund), so a
+// refused call spends no token anywhere.
 //
-// All limiters are asked at the call's start time (AllowN(now, 1)), which
-// saves a clock read per limiter.
-func (h *Host) checkRate(now time.Time, callerLim *rate.Limiter, caller string, e *registry.Entry) *abi.ToolError {
-	if callerLim != nil && !callerLim.AllowN(now, 1) {
-		return rateError(callerLim, "caller "+strconv.Quote(caller))
+// All limiters are asked at the call's start time, which saves a clock
+// read per limiter.
+func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller string, e *registry.Entry) *abi.ToolError {
+	var taken [3]*ratelimit.Limiter
+	n := 0
+	refuse := func(retry time.Duration, who string) *abi.ToolError {
+		for _, t := range taken[:n] {
+			t.Refund()
+		}
+		return rateError(retry, who)
+	}
+	if callerLim != nil {
+		if ok, retry := callerLim.Allow(now); !ok {
+			return refuse(retry, "caller "+strconv.Quote(caller))
+		}
+		taken[n], n = callerLim, n+1
 	}
 	if len(h.pol.toolLims) > 0 {
-		if l := h.pol.toolLims[e.Def.Name]; l != nil && !l.AllowN(now, 1) {
-			return rateError(l, "tool "+e.Def.Name)
+		if l := h.pol.toolLims[e.Def.Name]; l != nil {
+			if ok, retry := l.Allow(now); !ok {
+				return refuse(retry, "tool "+e.Def.Name)
+			}
+			taken[n], n = l, n+1
 		}
 	}
 	if len(h.pol.provLims) > 0 {
-		if l := h.pol.provLims[e.Provider.Info.ID]; l != nil && !l.AllowN(now, 1) {
-			return rateError(l, "provider "+e.Provider.Info.ID)
+		if l := h.pol.provLims[e.Provider.Info.ID]; l != nil {
+			if ok, retry := l.Allow(now); !ok {
+				return refuse(retry, "provider "+e.Provider.Info.ID)
+			}
+			taken[n], n = l, n+1
 		}
 	}
-	if g := h.pol.global; g != nil && !g.AllowN(now, 1) {
-		return rateError(g, "the host (global limit)")
+	if g := h.pol.global; g != nil {
+		if ok, retry := g.Allow(now); !ok {
+			return refuse(retry, "the host (global limit)")
+		}
 	}
 	return nil
 }
 
-func rateError(l *rate.Limiter, who string) *abi.ToolError {
-	wait := time.Second
-	if lim := float64(l.Limit()); lim > 0 {
-		deficit := 1 - l.Tokens()
-		wait = time.Duration(math.Ceil(max(deficit, 0) / lim * float64(time.Second)))
-	}
-	ms := max(int64(math.Ceil(float64(wait)/float64(time.Millisecond))), 1)
+// rateError is the RateLimited error of a refused call: retry is the time
+// until the refusing bucket holds a token again (at least 1ms is said).
+func rateError(retry time.Duration, who string) *abi.ToolError {
+	ms := max(int64(math.Ceil(float64(retry)/float64(time.Millisecond))), 1)
 	return &abi.ToolError{Code: abi.RateLimited, Message: "rate limit of " + who + " reached; retry in " + strconv.FormatInt(ms, 10) + "ms",
 		Data: map[string]any{"retry_after_ms": ms}}
 }

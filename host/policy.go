@@ -8,14 +8,14 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
-	"golang.org/x/time/rate"
+	"github.com/aios-host/aios-host/internal/ratelimit"
 )
 
 // agentPolicy is what the host knows of one configured agent.
 type agentPolicy struct {
 	name   string
 	grants abi.Grants
-	lim    *rate.Limiter // nil: no per-caller limit
+	lim    *ratelimit.Limiter // nil: no per-caller limit
 	// maxPerm is the highest tool permission level the agent may call
 	// (config.PermissionRank; agents.<name>.max_permission).
 	maxPerm int8
@@ -28,9 +28,9 @@ type policy struct {
 	agents     map[string]*agentPolicy
 	agentNames []string // sorted, for error messages
 
-	toolLims map[string]*rate.Limiter // by tool name (rate_limits.per_tool)
-	provLims map[string]*rate.Limiter // by provider id (providers.<id>.rate)
-	global   *rate.Limiter
+	toolLims map[string]*ratelimit.Limiter // by tool name (rate_limits.per_tool)
+	provLims map[string]*ratelimit.Limiter // by provider id (providers.<id>.rate)
+	global   *ratelimit.Limiter
 
 	trustCaps [abi.System + 1]abi.Grants
 	overrides map[string]providerOverride
@@ -47,7 +47,7 @@ type providerOverride struct {
 	hasTrust  bool
 }
 
-func newLimiter(r *config.Rate) *rate.Limiter {
+func newLimiter(r *config.Rate) *ratelimit.Limiter {
 	if r == nil || r.PerSecond <= 0 {
 		return nil
 	}
@@ -55,7 +55,7 @@ func newLimiter(r *config.Rate) *rate.Limiter {
 	if burst <= 0 {
 		burst = max(1, int(math.Ceil(r.PerSecond)))
 	}
-	return rate.NewLimiter(rate.Limit(r.PerSecond), burst)
+	return ratelimit.New(r.PerSecond, burst)
 }
 
 func orDefault[T int | time.Duration](v, def T) T {
@@ -69,8 +69,8 @@ func orDefault[T int | time.Duration](v, def T) T {
 func newPolicy(cfg *config.Config) (*policy, error) {
 	p := &policy{
 		agents:      map[string]*agentPolicy{},
-		toolLims:    map[string]*rate.Limiter{},
-		provLims:    map[string]*rate.Limiter{},
+		toolLims:    map[string]*ratelimit.Limiter{},
+		provLims:    map[string]*ratelimit.Limiter{},
 		overrides:   map[string]providerOverride{},
 		global:      newLimiter(cfg.RateLimits.Global),
 		maxParams:   orDefault(cfg.Limits.MaxParamsBytes, config.DefaultMaxParamsBytes),
