@@ -23,6 +23,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -142,10 +144,18 @@ type Writer struct {
 	out      []byte // encoded records not yet handed to the I/O goroutine
 	seq      uint64
 	prev     []byte // hash of the last record: "" or "sha256:<hex>"
-	enc      canonEncoder
-	scratch  []byte
+	vh       valueHasher
+	clock    timeFormatter
 	pending  int    // records encoded since the last fsync request
 	outFirst uint64 // seq of the first record in out
+
+	// Between the encoder and the hashing helper (hashLoop): the helper
+	// hashes the params and results of a batch into hashes, publishing
+	// in hashed how many are done, while the encoder encodes and chains
+	// the records behind it.
+	hashReq chan []Entry
+	hashes  []valueHashes
+	hashed  atomic.Int64
 
 	// Between the encoder and the I/O goroutine (writeLoop), which owns
 	// the file and err: full buffers go to io, empty ones come back on
@@ -230,6 +240,11 @@ func Open(path string, opts Options) (*Writer, error) {
 	if _, err := f.Seek(0, io.SeekEnd); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("audit: %s: %w", path, err)
+	}
+	w.vh.log = opts.Logger
+	if runtime.GOMAXPROCS(0) > 1 {
+		w.hashReq = make(chan []Entry)
+		go w.hashLoop()
 	}
 	go w.writeLoop()
 	go w.run()
@@ -322,6 +337,9 @@ func (w *Writer) Sync() error {
 func (w *Writer) run() {
 	defer close(w.done)
 	defer close(w.io) // after the final sync: ends writeLoop
+	if w.hashReq != nil {
+		defer close(w.hashReq) // ends hashLoop
+	}
 	if w.opts.hold != nil {
 		<-w.opts.hold
 	}
@@ -377,28 +395,101 @@ func (w *Writer) drain() {
 		w.notFull.Broadcast()
 	}
 	w.mu.Unlock()
-	for i := range batch {
-		w.write(&batch[i])
+	if w.hashReq != nil && len(batch) >= minParallelBatch {
+		w.writeParallel(batch)
+	} else {
+		for i := range batch {
+			var h valueHashes
+			w.vh.hash(&batch[i], &h)
+			w.write(&batch[i], &h)
+		}
 	}
 	clear(batch) // drop references to params and results
 	w.spare = batch[:0]
 	w.flush()
 }
 
-// write encodes one record straight into w.out (see appendEntry).
-func (w *Writer) write(e *Entry) {
-	var ph, rh [32]byte
-	var hasP, hasR bool
-	ph, hasP = w.valueHash(e.CallID, "params", e.Params)
-	ok := e.Outcome == "" || e.Outcome == "ok"
-	if ok {
-		rh, hasR = w.valueHash(e.CallID, "result", e.Result)
+// minParallelBatch is the smallest batch whose value hashing goes to the
+// helper: below it the hand-off costs more than it saves.
+const minParallelBatch = 16
+
+// writeParallel writes batch with the hashing helper: the helper hashes
+// each entry's params and result (canonical JSON, SHA-256) into w.hashes
+// while this goroutine encodes, hashes and chains the records in order
+// behind it. The two halves of a record's work run on two cores, so the
+// log keeps up with callers on both (docs/audit.md, "Writer"). Returns
+// once every record is encoded and the helper is done with batch.
+func (w *Writer) writeParallel(batch []Entry) {
+	w.hashes = slices.Grow(w.hashes[:0], len(batch))[:len(batch)]
+	w.hashed.Store(0)
+	w.hashReq <- batch
+	for i := range batch {
+		for spins := 0; w.hashed.Load() <= int64(i); spins++ {
+			if spins >= 64 {
+				runtime.Gosched() // let the helper run if it shares our core
+			}
+		}
+		w.write(&batch[i], &w.hashes[i])
 	}
+}
+
+// hashLoop is the hashing helper's goroutine (see writeParallel).
+func (w *Writer) hashLoop() {
+	vh := valueHasher{log: w.vh.log}
+	for batch := range w.hashReq {
+		hs := w.hashes[:len(batch)]
+		for i := range batch {
+			vh.hash(&batch[i], &hs[i])
+			w.hashed.Store(int64(i + 1))
+		}
+	}
+}
+
+// valueHashes are the params and result hashes of one entry (has false:
+// none, written as "").
+type valueHashes struct {
+	p, r       [32]byte
+	hasP, hasR bool
+}
+
+// valueHasher hashes values canonically with reusable buffers; each
+// goroutine that hashes has its own.
+type valueHasher struct {
+	enc     canonEncoder
+	scratch []byte
+	log     *slog.Logger
+}
+
+// hash fills h with e's params hash and, for a successful call, its
+// result hash.
+func (vh *valueHasher) hash(e *Entry, h *valueHashes) {
+	h.p, h.hasP = vh.valueHash(e.CallID, "params", e.Params)
+	h.hasR = false
+	if e.Outcome == "" || e.Outcome == "ok" {
+		h.r, h.hasR = vh.valueHash(e.CallID, "result", e.Result)
+	}
+}
+
+// valueHash hashes v's canonical JSON; a value that cannot be encoded
+// gets no hash and a warning.
+func (vh *valueHasher) valueHash(callID, what string, v any) ([32]byte, bool) {
+	var err error
+	vh.scratch, err = vh.enc.append(vh.scratch[:0], v, 0)
+	if err != nil {
+		vh.log.Warn("audit: value not hashable", "call_id", callID, "what", what, "err", err)
+		return [32]byte{}, false
+	}
+	return sha256.Sum256(vh.scratch), true
+}
+
+// write encodes one record straight into w.out (see appendEntry), with
+// its value hashes h.
+func (w *Writer) write(e *Entry, h *valueHashes) {
 	var at int
 	if len(w.out) == 0 {
 		w.outFirst = w.seq + 1
 	}
-	w.out, at = w.appendEntry(w.out, e, ph, hasP, rh, hasR)
+	w.out, at = w.appendEntry(w.out, e, h.p, h.hasP, h.r, h.hasR)
 	w.seq++
 	w.prev = append(w.prev[:0], w.out[at:at+len(hashPrefix)+64]...)
 	w.pending++
@@ -407,18 +498,6 @@ func (w *Writer) write(e *Entry) {
 	} else if len(w.out) >= writeChunk {
 		w.flush()
 	}
-}
-
-// valueHash hashes v's canonical JSON; a value that cannot be encoded
-// gets no hash and a warning.
-func (w *Writer) valueHash(callID, what string, v any) ([32]byte, bool) {
-	var err error
-	w.scratch, err = w.enc.append(w.scratch[:0], v, 0)
-	if err != nil {
-		w.opts.Logger.Warn("audit: value not hashable", "call_id", callID, "what", what, "err", err)
-		return [32]byte{}, false
-	}
-	return sha256.Sum256(w.scratch), true
 }
 
 // flush hands the encoded records to the I/O goroutine and takes an

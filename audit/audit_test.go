@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -554,7 +555,9 @@ func BenchmarkAuditEncode(b *testing.B) {
 		Result: map[string]any{"msg": "hello", "n": int64(42)}, Latency: 800 * time.Nanosecond}
 	b.ReportAllocs()
 	for b.Loop() {
-		w.write(&e)
+		var h valueHashes
+		w.vh.hash(&e, &h)
+		w.write(&e, &h)
 		w.out = w.out[:0]
 		w.pending = 0
 	}
@@ -671,10 +674,13 @@ func TestEncodeAllocatesNothing(t *testing.T) {
 	defer func() { close(hold); w.Close() }()
 	e := entry(7)
 	e.Params = map[string]any{"msg": "hello", "n": int64(42), "nested": map[string]any{"b": []any{1.5, "x"}, "a": nil}}
-	w.write(&e)
+	var h valueHashes
+	w.vh.hash(&e, &h)
+	w.write(&e, &h)
 	w.out = w.out[:0]
 	allocs := testing.AllocsPerRun(200, func() {
-		w.write(&e)
+		w.vh.hash(&e, &h)
+		w.write(&e, &h)
 		w.out = w.out[:0]
 		w.pending = 0
 	})
@@ -777,5 +783,88 @@ func TestCloseDuringLog(t *testing.T) {
 	n, err := Verify(bytes.NewReader(data))
 	if err != nil || int64(n)+w.Dropped() != goroutines*each {
 		t.Fatalf("Verify = %d, %v; dropped %d; want %d in all", n, err, w.Dropped(), goroutines*each)
+	}
+}
+
+// TestParallelHashingMatchesSerial writes the same entries through a writer
+// that hashes values on its helper goroutine (GOMAXPROCS 2, batches held
+// back so they are large) and through one that hashes them itself
+// (GOMAXPROCS 1): the two logs must be byte for byte the same and verify.
+func TestParallelHashingMatchesSerial(t *testing.T) {
+	entries := make([]Entry, 3000)
+	for i := range entries {
+		entries[i] = entry(i)
+		switch i % 5 {
+		case 1:
+			entries[i].Outcome, entries[i].Error = "ProviderError", "boom"
+		case 2:
+			entries[i].Params = make(chan int) // not hashable: ""
+		case 3:
+			entries[i].Result = []any{int64(i), "r", map[string]any{"z": 1.5, "a": nil}}
+		}
+	}
+	write := func(procs int) (string, *Writer) {
+		prev := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(prev)
+		hold := make(chan struct{})
+		path := filepath.Join(t.TempDir(), "a.jsonl")
+		w, err := Open(path, Options{hold: hold, Buffer: len(entries)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			w.Log(e)
+		}
+		close(hold)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return path, w
+	}
+	pPath, pw := write(2)
+	sPath, sw := write(1)
+	if pw.hashReq == nil || sw.hashReq != nil {
+		t.Fatalf("helper: parallel writer %v, serial writer %v", pw.hashReq != nil, sw.hashReq != nil)
+	}
+	p, err := os.ReadFile(pPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := os.ReadFile(sPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(p, s) {
+		t.Fatalf("logs differ (%d and %d bytes)", len(p), len(s))
+	}
+	f, err := os.Open(pPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n, err := Verify(f)
+	if err != nil || n != len(entries) {
+		t.Fatalf("Verify = %d, %v; want %d records", n, err, len(entries))
+	}
+}
+
+func TestTimeFormatterMatchesRFC3339Nano(t *testing.T) {
+	var tf timeFormatter
+	base := time.Date(2026, 11, 30, 23, 59, 58, 0, time.UTC)
+	times := []time.Time{
+		time.Unix(0, 0), time.Unix(0, 1), base, base.Add(1), base.Add(100 * time.Millisecond),
+		base.Add(time.Second + 120), base.Add(2*time.Second + 999999999), time.Date(9999, 12, 31, 23, 59, 59, 5, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(0, 1, 1, 0, 0, 0, 7, time.UTC),
+		base.In(time.FixedZone("x", 5*3600+1800)).Add(3),
+	}
+	for i := range 2000 {
+		times = append(times, base.Add(time.Duration(i)*time.Duration(7919)*time.Microsecond+time.Duration(i%3)*10))
+	}
+	for _, tm := range times {
+		got := string(tf.append([]byte("x"), tm))
+		want := "x" + tm.UTC().Format(time.RFC3339Nano)
+		if got != want {
+			t.Fatalf("%v: got %s, want %s", tm, got, want)
+		}
 	}
 }

@@ -146,7 +146,7 @@ func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]
 	if t.IsZero() {
 		t = time.Now()
 	}
-	b = t.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = w.clock.append(b, t)
 	b = append(b, `","tool":`...)
 	b = jsonenc.AppendString(b, e.Tool)
 	b = append(b, `,"untrusted":`...)
@@ -377,4 +377,38 @@ func appendFloat(b []byte, f float64) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// timeFormatter writes times as t.UTC().AppendFormat(b, time.RFC3339Nano)
+// does, formatting the date and time of day once per second: records of
+// the same second only differ in their nanoseconds.
+type timeFormatter struct {
+	sec    int64
+	prefix []byte // "2006-01-02T15:04:05" of sec; empty: none yet
+}
+
+func (tf *timeFormatter) append(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	if y := t.Year(); y < 1 || y > 9999 {
+		return t.AppendFormat(b, time.RFC3339Nano)
+	}
+	if sec := t.Unix(); sec != tf.sec || len(tf.prefix) == 0 {
+		tf.prefix = t.AppendFormat(tf.prefix[:0], "2006-01-02T15:04:05")
+		tf.sec = sec
+	}
+	b = append(b, tf.prefix...)
+	if ns := t.Nanosecond(); ns != 0 {
+		var d [10]byte
+		d[0] = '.'
+		for i := 9; i > 0; i-- {
+			d[i] = byte('0' + ns%10)
+			ns /= 10
+		}
+		n := 10
+		for d[n-1] == '0' {
+			n--
+		}
+		b = append(b, d[:n]...)
+	}
+	return append(b, 'Z')
 }
