@@ -868,3 +868,31 @@ func TestTimeFormatterMatchesRFC3339Nano(t *testing.T) {
 		}
 	}
 }
+
+// TestFlushWritesWithoutClose: after Flush every record logged before it is
+// in the file and the file verifies, while the writer stays open.
+func TestFlushWritesWithoutClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.jsonl")
+	w, err := Open(path, Options{FlushDelay: time.Hour, SyncInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for i := range 100 {
+		w.Log(entry(i))
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(readLines(t, path)); n != 100 {
+		t.Fatalf("%d records in the file after Flush, want 100", n)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if n, err := Verify(f); err != nil || n != 100 {
+		t.Fatalf("Verify = %d, %v", n, err)
+	}
+}

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -36,5 +37,32 @@ func newPipelineBenchHost(b *testing.B, withAudit bool) *host.Host {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = h.Close() })
+	registerBenchAudit(b, aw)
 	return h
+}
+
+// benchAudits maps a running benchmark to its host's audit writer, so that
+// wasmCPU can wait for the writer before it stops the timer.
+var benchAudits sync.Map // *testing.B → *audit.Writer
+
+// registerBenchAudit records aw as t's audit writer when t is a benchmark.
+func registerBenchAudit(t testing.TB, aw *audit.Writer) {
+	if b, ok := t.(*testing.B); ok && aw != nil {
+		benchAudits.Store(b, aw)
+		b.Cleanup(func() { benchAudits.Delete(b) })
+	}
+}
+
+// syncBenchAudit waits until b's audit writer has encoded and written
+// every record logged so far (Flush: the fsyncs every 4096 records happen
+// during the run, but the latency of a last fsync is not a call's work).
+// Without it a benchmark of N calls stops its timer with up to the
+// writer's queue (8192 records) still to be hashed and written, and a
+// short -benchtime Nx run undercounts the audit log's cost.
+func syncBenchAudit(b *testing.B) {
+	if w, ok := benchAudits.Load(b); ok {
+		if err := w.(*audit.Writer).Flush(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

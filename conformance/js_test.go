@@ -96,6 +96,7 @@ func newJSHostAudit(t testing.TB, inferenceURL string, withAudit bool) (*host.Ho
 		_ = h.Close()
 		_ = rt.Close()
 	})
+	registerBenchAudit(t, aw)
 	return h, st
 }
 
@@ -313,7 +314,7 @@ func BenchmarkPipelineJSEchoSyncSerial(b *testing.B) {
 	ctx := context.Background()
 	c := &abi.ToolCall{Caller: "bench", Tool: "echo", Params: map[string]any{"msg": "hello", "n": int64(42)}}
 	wasmCPU(b, func() {
-		for b.Loop() {
+		for range b.N {
 			if _, err := h.Call(ctx, c); err != nil {
 				b.Fatal(err)
 			}
@@ -333,7 +334,7 @@ func BenchmarkRawGojaEcho(b *testing.B) {
 	fn, _ := goja.AssertFunction(v)
 	params := map[string]any{"msg": "hello", "n": int64(42)}
 	wasmCPU(b, func() {
-		for b.Loop() {
+		for range b.N {
 			r, err := fn(goja.Undefined(), vm.ToValue(params))
 			if err != nil {
 				b.Fatal(err)
