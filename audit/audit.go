@@ -162,8 +162,13 @@ type Writer struct {
 	// free.
 	io     chan ioReq
 	free   chan []byte
-	ioDone chan struct{}
-	err    error // first write or fsync error; read by others after ioDone
+	ioDone chan struct{} // closed when the I/O goroutine and the syncer are done
+	// Between the I/O goroutine and the syncer (syncLoop), which fsyncs
+	// what was written while the I/O goroutine goes on writing.
+	syncs    chan syncJob
+	syncDone chan struct{}
+	errMu    sync.Mutex
+	err      error // first write or fsync error (errMu)
 	// The current file's size and the seq of its first and last record
 	// (0: none yet), for rotation (I/O goroutine).
 	size                int64
@@ -184,7 +189,7 @@ type ioReq struct {
 
 // ioBuffers is how many encode buffers exist: one being filled, the rest
 // queued for or in write(2).
-const ioBuffers = 4
+const ioBuffers = 8
 
 // Open opens the log at path for appending, creating it (and its directory)
 // if needed. An existing log continues its chain: Open reads and checks the
@@ -204,19 +209,21 @@ func Open(path string, opts Options) (*Writer, error) {
 		return nil, fmt.Errorf("audit: %s is in use by another process, such as a running `aios-host run` (%v); use another --data directory or stop it", path, err)
 	}
 	w := &Writer{
-		path:    path,
-		opts:    opts,
-		f:       f,
-		kick:    make(chan struct{}, 1),
-		full:    make(chan struct{}, 1),
-		syncReq: make(chan syncRequest),
-		stop:    make(chan struct{}),
-		done:    make(chan struct{}),
-		prev:    make([]byte, 0, len(hashPrefix)+64),
-		io:      make(chan ioReq, ioBuffers),
-		free:    make(chan []byte, ioBuffers),
-		ioDone:  make(chan struct{}),
-		out:     make([]byte, 0, writeChunk+8<<10),
+		path:     path,
+		opts:     opts,
+		f:        f,
+		kick:     make(chan struct{}, 1),
+		full:     make(chan struct{}, 1),
+		syncReq:  make(chan syncRequest),
+		stop:     make(chan struct{}),
+		done:     make(chan struct{}),
+		prev:     make([]byte, 0, len(hashPrefix)+64),
+		io:       make(chan ioReq, ioBuffers),
+		free:     make(chan []byte, ioBuffers),
+		ioDone:   make(chan struct{}),
+		syncs:    make(chan syncJob, syncQueue),
+		syncDone: make(chan struct{}),
+		out:      make([]byte, 0, writeChunk+8<<10),
 	}
 	for range ioBuffers - 1 {
 		w.free <- make([]byte, 0, writeChunk+8<<10)
@@ -247,6 +254,7 @@ func Open(path string, opts Options) (*Writer, error) {
 		go w.hashLoop()
 	}
 	go w.writeLoop()
+	go w.syncLoop()
 	go w.run()
 	return w, nil
 }
@@ -310,7 +318,7 @@ func (w *Writer) Close() error {
 		close(w.stop)
 		<-w.done
 		<-w.ioDone
-		w.closeErr = w.err
+		w.closeErr = w.failed()
 		if err := w.f.Close(); err != nil && w.closeErr == nil {
 			w.closeErr = fmt.Errorf("audit: close %s: %w", w.path, err)
 		}
@@ -550,15 +558,24 @@ func (w *Writer) handOff(r ioReq) {
 	w.out = <-w.free
 }
 
-// writeLoop is the I/O goroutine: one write(2) per buffer, fsync on
-// request. It runs beside the encoder, so hashing and encoding the next
-// records overlaps the kernel's copy and the disk's fsync. After a write
-// error nothing more is written: the file's tail is unknown, and a record
-// chained onto a record that is not in the file would break the chain.
+// writeLoop is the I/O goroutine: one write(2) per buffer, in order. An
+// fsync request goes to the syncer (syncLoop) once the buffer before it is
+// written, so the disk's flush overlaps the next writes instead of holding
+// up the encoder: before, a group of 4096 records waited for its fsync
+// (milliseconds on a virtual disk) with only four 64 KiB buffers to fill
+// meanwhile, and the log's throughput fell by a quarter
+// (BenchmarkAuditThroughput -cpu 2: 1.55 µs a record against 1.2). After
+// a write or fsync error nothing more is written: the file's tail is
+// unknown, and a record chained onto a record that is not in the file
+// would break the chain.
 func (w *Writer) writeLoop() {
-	defer close(w.ioDone)
+	defer func() {
+		close(w.syncs)
+		<-w.syncDone
+		close(w.ioDone)
+	}()
 	for r := range w.io {
-		if len(r.buf) > 0 && w.err == nil {
+		if len(r.buf) > 0 && w.failed() == nil {
 			if _, err := w.f.Write(r.buf); err != nil {
 				w.fail(err)
 			} else {
@@ -568,32 +585,116 @@ func (w *Writer) writeLoop() {
 				}
 				w.fileLast = r.last
 				if w.opts.MaxBytes > 0 && w.size >= w.opts.MaxBytes {
+					w.syncBarrier() // the syncer is done with the old file
 					if err := w.rotate(); err != nil {
 						w.fail(err)
 					}
 				}
 			}
 		}
-		if r.sync && w.err == nil {
-			if err := w.f.Sync(); err != nil {
-				w.fail(err)
-			} else {
-				w.dropSynced()
-			}
-		}
-		if r.reply != nil {
-			r.reply <- w.err
+		switch {
+		case r.sync:
+			w.syncs <- syncJob{f: w.f, size: w.size, reply: r.reply}
+		case r.reply != nil:
+			r.reply <- w.failed()
 		}
 		w.free <- r.buf[:0]
 	}
 }
 
-// dropSynced drops the page cache of the current file up to its size's
-// last page boundary, after an fsync (I/O goroutine only).
-func (w *Writer) dropSynced() {
-	end := w.size &^ (pageSize - 1)
+// syncJob asks the syncer to make the first size bytes of f durable and
+// then answer on reply (when not nil); a job with barrier set only closes
+// it, once every job before it is done.
+type syncJob struct {
+	f       *os.File
+	size    int64
+	reply   chan error
+	barrier chan struct{}
+}
+
+// syncQueue is how many fsync requests may wait for the syncer before
+// the I/O goroutine waits too.
+const syncQueue = 16
+
+// syncBarrier waits until the syncer has finished every job sent before it
+// (I/O goroutine only): after it, the I/O goroutine may close or rename the
+// file and move cacheFrom.
+func (w *Writer) syncBarrier() {
+	b := make(chan struct{})
+	w.syncs <- syncJob{barrier: b}
+	<-b
+}
+
+// syncLoop is the syncer goroutine. Jobs that wait together share one
+// fsync (every job's bytes were written before it was sent, so an fsync
+// begun after receiving them covers them all). After each fsync it drops
+// the synced pages from the page cache.
+func (w *Writer) syncLoop() {
+	defer close(w.syncDone)
+	var batch []syncJob
+	for job := range w.syncs {
+		batch = append(batch[:0], job)
+	gather:
+		for job.barrier == nil {
+			select {
+			case next, ok := <-w.syncs:
+				if !ok {
+					break gather
+				}
+				batch = append(batch, next)
+				if next.barrier != nil || next.f != job.f {
+					break gather // a barrier, or a job of the next file: sync these first
+				}
+			default:
+				break gather
+			}
+		}
+		w.syncJobs(batch)
+	}
+}
+
+// syncJobs fsyncs the file of batch's jobs and answers them; a barrier or
+// a job of another file can only be last (see syncLoop).
+func (w *Writer) syncJobs(batch []syncJob) {
+	tail := batch[len(batch)-1]
+	if tail.barrier != nil || (len(batch) > 1 && tail.f != batch[0].f) {
+		batch = batch[:len(batch)-1]
+	} else {
+		tail = syncJob{}
+	}
+	if len(batch) > 0 {
+		var size int64
+		for _, j := range batch {
+			size = max(size, j.size)
+		}
+		if w.failed() == nil {
+			if err := batch[0].f.Sync(); err != nil {
+				w.fail(err)
+			} else {
+				w.dropSynced(batch[0].f, size)
+			}
+		}
+		err := w.failed()
+		for _, j := range batch {
+			if j.reply != nil {
+				j.reply <- err
+			}
+		}
+	}
+	switch {
+	case tail.barrier != nil:
+		close(tail.barrier)
+	case tail.f != nil:
+		w.syncJobs([]syncJob{tail})
+	}
+}
+
+// dropSynced drops the page cache of f up to size's last page boundary,
+// after an fsync (syncer only, or the I/O goroutine after a barrier).
+func (w *Writer) dropSynced(f *os.File, size int64) {
+	end := size &^ (pageSize - 1)
 	if end > w.cacheFrom {
-		dropCache(w.f, w.cacheFrom, end)
+		dropCache(f, w.cacheFrom, end)
 		w.cacheFrom = end
 	}
 }
@@ -642,12 +743,21 @@ func syncDir(dir string) {
 	}
 }
 
-// fail records the first I/O error (I/O goroutine only).
+// fail records the first I/O error (I/O goroutine and syncer).
 func (w *Writer) fail(err error) {
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
 	if w.err == nil {
 		w.err = fmt.Errorf("audit: write %s: %w", w.path, err)
 		w.opts.Logger.Error("audit log write failed", "path", w.path, "err", err)
 	}
+}
+
+// failed returns the first I/O error, or nil.
+func (w *Writer) failed() error {
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	return w.err
 }
 
 // truncate cuts s to at most n bytes on a rune boundary, marking the cut.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -154,5 +155,42 @@ func TestRotatedFilesIgnoresOtherNames(t *testing.T) {
 	}
 	if RotatedName("/x/log", 1, 2) != "/x/log.1-2" {
 		t.Fatalf("RotatedName without .jsonl = %s", RotatedName("/x/log", 1, 2))
+	}
+}
+
+// TestRotationWhileSyncing rotates often while fsyncs are queued for the
+// syncer (an fsync every three records, Sync calls from other goroutines):
+// rotation waits for the syncer to finish with the old file, and the chain
+// across every file is whole.
+func TestRotationWhileSyncing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	w, err := Open(path, Options{MaxBytes: 4000, SyncEvery: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers, each = 4, 300
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Go(func() {
+			for i := range each {
+				w.Log(entry(g*each + i))
+				if i%50 == 0 {
+					if err := w.Sync(); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files := logFiles(t, path)
+	if len(files) < 10 {
+		t.Fatalf("%d files, want many rotations", len(files))
+	}
+	if total, last, err := verifyChain(t, files); err != nil || total != workers*each || last.Seq != workers*each {
+		t.Fatalf("chain of %d files: %d records, last %v, %v", len(files), total, last, err)
 	}
 }

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -870,12 +872,44 @@ func TestCallIDs(t *testing.T) {
 		}
 		seen[id] = true
 	}
-	ids.n.Store(1<<64 - 2) // the longest counter still fits the frame's buffer
-	if id := ids.frameID(&frame{}); len(id) > 32 || id != string(ids.prefix)+"3w5e11264sgsf" {
-		t.Fatalf("largest id %q", id)
+	// The longest counter still fits the frame's buffer.
+	if n := len(ids.prefix) + len(strconv.FormatUint(math.MaxUint64, 36)); n > len(frame{}.idBuf) {
+		t.Fatalf("the largest id takes %d bytes; the frame holds %d", n, len(frame{}.idBuf))
 	}
 	if a := testing.AllocsPerRun(100, func() { ids.frameID(&frame{}) }); a > 1 {
 		t.Fatalf("frameID allocates beyond the frame: %v", a)
+	}
+}
+
+// TestCallIDsConcurrent issues ids from many goroutines at once (blocks
+// of the counter cached per P): none may repeat.
+func TestCallIDsConcurrent(t *testing.T) {
+	ids := newCallIDs()
+	const workers, each = 8, 5000
+	got := make([][]string, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				if i == each/2 {
+					runtime.GC() // the pool drops blocks: their numbers are skipped, never reissued
+				}
+				got[w] = append(got[w], string(ids.appendNext(nil)))
+			}
+		})
+	}
+	wg.Wait()
+	seen := make(map[string]bool, workers*each)
+	for _, g := range got {
+		for _, id := range g {
+			if seen[id] {
+				t.Fatalf("id %q issued twice", id)
+			}
+			seen[id] = true
+		}
+	}
+	if len(seen) != workers*each {
+		t.Fatalf("%d distinct ids, want %d", len(seen), workers*each)
 	}
 }
 

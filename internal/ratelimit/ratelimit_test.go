@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"golang.org/x/time/rate"
 )
@@ -229,4 +230,12 @@ func BenchmarkXTimeRateAllow(b *testing.B) {
 			l.AllowN(now, 1)
 		}
 	})
+}
+
+// TestLimiterFillsOneCacheLine guards the padding against false sharing
+// (see Limiter).
+func TestLimiterFillsOneCacheLine(t *testing.T) {
+	if s := unsafe.Sizeof(Limiter{}); s != 64 {
+		t.Fatalf("Limiter is %d bytes, want 64", s)
+	}
 }
