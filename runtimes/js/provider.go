@@ -274,7 +274,9 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 		budget = b
 	}
 	p.budget = uint64(budget)
-	w.budget = p.budget
+	if err := w.applyBudget(p.budget); err != nil {
+		return nil, err
+	}
 	if err := w.bindTools(p.names); err != nil {
 		return nil, err
 	}

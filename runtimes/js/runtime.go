@@ -19,6 +19,9 @@ import (
 //go:embed prelude.js
 var preludeSource string
 
+//go:embed limits.js
+var limitsSource string
+
 // Options configure the JS/TS runtime. The zero value is safe: every field
 // has a default.
 type Options struct {
@@ -112,6 +115,7 @@ func (o Options) withDefaults() Options {
 type Runtime struct {
 	opts    Options
 	prelude *goja.Program
+	limits  *goja.Program
 
 	guardOnce sync.Once
 	g         *guard
@@ -124,6 +128,7 @@ func New(opts Options) *Runtime {
 	return &Runtime{
 		opts:    opts.withDefaults(),
 		prelude: goja.MustCompile("aios-sdk-prelude.js", preludeSource, true),
+		limits:  goja.MustCompile("aios-limits.js", limitsSource, true),
 	}
 }
 

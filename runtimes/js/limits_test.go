@@ -1,0 +1,127 @@
+package js
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// limitsProvider asks built-ins for results far beyond the machine's
+// memory in one native step. Without limits.js each of these ends the
+// whole test process with Go's fatal "out of memory" (no panic to recover:
+// measured with 'x'.repeat(2 ** 36) and new ArrayBuffer(2 ** 38)); with it
+// each is a RangeError before anything is allocated.
+const limitsProvider = `
+const huge = 2 ** 40;
+const bombs: Record<string, () => unknown> = {
+  repeat: () => 'x'.repeat(huge),
+  repeatLong: () => 'abcdefgh'.repeat(2 ** 33),
+  padStart: () => 'x'.padStart(huge),
+  padEnd: () => ''.padEnd(2 ** 36, 'ab'),
+  arrayBuffer: () => new ArrayBuffer(2 ** 38),
+  uint8: () => new Uint8Array(2 ** 38),
+  float64: () => new Float64Array(2 ** 35),
+  typedFromArrayLike: () => new Int32Array({ length: 2 ** 36 }),
+  subclassed: () => { class Big extends Uint8Array {} return new Big(2 ** 38); },
+  viaConstructor: () => new (new Uint8Array(1).constructor as any)(2 ** 38),
+  viaPrototype: () => new (Object.getPrototypeOf(new ArrayBuffer(1)).constructor)(2 ** 38),
+  newArray: () => new Array(2 ** 31),
+  callArray: () => (Array as any)(2 ** 31),
+  arrayViaLiteral: () => new ([] as any).constructor(2 ** 31),
+  fill: () => { const a: number[] = []; a.length = 2 ** 31; return a.fill(0).length; },
+  join: () => { const a: unknown[] = []; a.length = 2 ** 32 - 1; return a.join('').length; },
+  joinSeparator: () => new Array(2 ** 20).join('x'.repeat(2 ** 12)).length,
+  spreadKeys: () => { const a: unknown[] = []; a.length = 2 ** 31; return [...a.keys()].length; },
+  fromKeys: () => { const a: unknown[] = []; a.length = 2 ** 31; return Array.from(a.keys()).length; },
+  fromArrayLike: () => Array.from({ length: 2 ** 31 }).length,
+  map: () => { const a: unknown[] = []; a.length = 2 ** 31; return a.map((x) => x).length; },
+  slice: () => { const a: unknown[] = []; a.length = 2 ** 31; return a.slice().length; },
+  concat: () => { const a: unknown[] = []; a.length = 2 ** 31; return a.concat(a).length; },
+  apply: () => Math.max.apply(null, { length: 2 ** 31 } as any),
+  reflectApply: () => Reflect.apply(Math.max, null, { length: 2 ** 31 } as any),
+};
+for (const name of Object.keys(bombs)) {
+  aios.registerTool({ name, parameters: { type: 'object' } }, bombs[name]);
+}
+aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, () => {
+  // What the replacements must leave as it was.
+  class Bytes extends Uint8Array {}
+  const b = new Bytes(4);
+  const u = Uint8Array.from([1, 2, 3]);
+  const arr = Array(3);
+  const two = new Array(1, 2);
+  const mapped = [1, 2, 3].map((x) => x * 2);
+  function sum(...xs: number[]) { return xs.reduce((a, x) => a + x, 0); }
+  return {
+    instanceOf: b instanceof Uint8Array && b instanceof Bytes && u instanceof Uint8Array && [] instanceof Array,
+    ctorIsGlobal: [].constructor === Array && u.constructor === Uint8Array && new ArrayBuffer(1).constructor === ArrayBuffer,
+    names: [Array.name, Uint8Array.name, String.prototype.repeat.name, Array.prototype.join.length],
+    sizes: [b.length, u.length, arr.length, two.length, Uint8Array.BYTES_PER_ELEMENT, new Float64Array(new ArrayBuffer(16)).length],
+    isArray: Array.isArray(arr) && Array.isArray(Array.of(1)) && !Array.isArray(u),
+    strings: ['ab'.repeat(3), '7'.padStart(3, '0'), 'x'.padEnd(2), [1, [2, 3]].join('-'), String([1, 2])],
+    arrays: [mapped, Array.from('abc'), Array.from({ length: 2 }, (_, i) => i), [...[1, 2].keys()], [1, 2].concat([3], 4)],
+    apply: [Math.max.apply(null, [1, 5, 2]), sum.apply(null, [1, 2, 3]), Reflect.apply(sum, null, [4, 5])],
+    iterSame: Array.prototype[Symbol.iterator] === Array.prototype.values,
+  };
+});
+`
+
+func TestBuiltinSizeLimits(t *testing.T) {
+	rt := newRuntime(t, Options{MemoryBudget: 64 << 20})
+	p := loadSource(t, rt, "limits.ts", limitsProvider)
+	env := newFakeEnv()
+	for _, name := range []string{"repeat", "repeatLong", "padStart", "padEnd", "arrayBuffer", "uint8", "float64",
+		"typedFromArrayLike", "subclassed", "viaConstructor", "viaPrototype", "newArray", "callArray",
+		"arrayViaLiteral", "fill", "join", "joinSeparator", "spreadKeys", "fromKeys", "fromArrayLike", "map",
+		"slice", "concat", "apply", "reflectApply"} {
+		t.Run(name, func(t *testing.T) {
+			_, err := call(t, p, env, name, map[string]any{}, 20*time.Second)
+			te := wantCode(t, err, abi.ProviderError)
+			t.Log(te.Message)
+			if !strings.Contains(te.Message, "RangeError") || !strings.Contains(te.Message, "memory budget (64 MiB)") ||
+				!strings.Contains(te.Message, "(at limits.ts:") {
+				t.Errorf("message %q: want a RangeError naming the 64 MiB budget, at the provider's line", te.Message)
+			}
+		})
+	}
+	res, err := call(t, p, env, "ok", map[string]any{}, 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := mustJSON(t, res)
+	want := `{"apply":[5,6,9],"arrays":[[2,4,6],["a","b","c"],[0,1],[0,1],[1,2,3,4]],"ctorIsGlobal":true,"instanceOf":true,` +
+		`"isArray":true,"iterSame":true,"names":["Array","Uint8Array","repeat",1],"sizes":[4,3,3,2,1,2],` +
+		`"strings":["ababab","007","x ","1-2,3","1,2"]}`
+	if got != want {
+		t.Fatalf("built-ins changed:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestBuiltinLimitFollowsProviderBudget: the limits use the provider's own
+// budget (ProviderBudgets), set after the provider's id is known.
+func TestBuiltinLimitFollowsProviderBudget(t *testing.T) {
+	src := `aios.provider({ id: 'org.test.small' });
+aios.registerTool({ name: 'alloc', parameters: { type: 'object' } }, (p: any) => new ArrayBuffer(p.n).byteLength);`
+	rt := newRuntime(t, Options{MemoryBudget: 64 << 20, ProviderBudgets: map[string]int64{"org.test.small": 1 << 20}})
+	p := loadSource(t, rt, "small.ts", src)
+	env := newFakeEnv()
+	if v, err := call(t, p, env, "alloc", map[string]any{"n": int64(512 << 10)}, 10*time.Second); err != nil || mustJSON(t, v) != "524288" {
+		t.Fatalf("512 KiB: %v, %v", v, err)
+	}
+	_, err := call(t, p, env, "alloc", map[string]any{"n": int64(2 << 20)}, 10*time.Second)
+	te := wantCode(t, err, abi.ProviderError)
+	if !strings.Contains(te.Message, "memory budget (1 MiB)") {
+		t.Fatalf("2 MiB under a 1 MiB budget: %q", te.Message)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := abi.JSON.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
