@@ -78,6 +78,23 @@
     });
   });
 
+  // split: as many strings as separators (each a 16-byte slot plus its
+  // header). Counted exactly, with indexOf, only when the string is long
+  // enough to matter; a RegExp separator is not sized.
+  wrap(SP, 'split', function (s, a) {
+    var sep = a[0];
+    if (s === null || s === undefined || typeof sep !== 'string') return;
+    var str = String(s);
+    var lim = a[1] === undefined ? Infinity : a[1] >>> 0;
+    var parts = sep.length === 0 ? str.length : str.length / sep.length + 1;
+    if (Math.min(parts, lim) <= maxElems) return;
+    if (sep.length > 0) {
+      parts = 1;
+      for (var i = str.indexOf(sep); i >= 0 && parts <= maxElems; i = str.indexOf(sep, i + sep.length)) parts++;
+    }
+    if (Math.min(parts, lim) > maxElems) over('an array', parts, 'elements', maxElems);
+  });
+
   // Arrays: the methods that build a result (or an iterator) sized by the
   // receiver's length, in a native loop the interrupt does not reach.
   var AP = Array.prototype;

@@ -39,6 +39,8 @@ const bombs: Record<string, () => unknown> = {
   map: () => { const a: unknown[] = []; a.length = 2 ** 31; return a.map((x) => x).length; },
   slice: () => { const a: unknown[] = []; a.length = 2 ** 31; return a.slice().length; },
   concat: () => { const a: unknown[] = []; a.length = 2 ** 31; return a.concat(a).length; },
+  split: () => 'x'.repeat(2 ** 23).split('').length,
+  splitSeparator: () => ','.repeat(2 ** 23).split(',').length,
   apply: () => Math.max.apply(null, { length: 2 ** 31 } as any),
   reflectApply: () => Reflect.apply(Math.max, null, { length: 2 ** 31 } as any),
 };
@@ -61,6 +63,7 @@ aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, () => {
     sizes: [b.length, u.length, arr.length, two.length, Uint8Array.BYTES_PER_ELEMENT, new Float64Array(new ArrayBuffer(16)).length],
     isArray: Array.isArray(arr) && Array.isArray(Array.of(1)) && !Array.isArray(u),
     strings: ['ab'.repeat(3), '7'.padStart(3, '0'), 'x'.padEnd(2), [1, [2, 3]].join('-'), String([1, 2])],
+    splits: ['a,b,,c'.split(','), 'abc'.split(''), 'a-b-c'.split('-', 2), 'x'.repeat(2 ** 23).split('y').length, 'a1b2'.split(/\d/)],
     arrays: [mapped, Array.from('abc'), Array.from({ length: 2 }, (_, i) => i), [...[1, 2].keys()], [1, 2].concat([3], 4)],
     apply: [Math.max.apply(null, [1, 5, 2]), sum.apply(null, [1, 2, 3]), Reflect.apply(sum, null, [4, 5])],
     iterSame: Array.prototype[Symbol.iterator] === Array.prototype.values,
@@ -75,7 +78,7 @@ func TestBuiltinSizeLimits(t *testing.T) {
 	for _, name := range []string{"repeat", "repeatLong", "padStart", "padEnd", "arrayBuffer", "uint8", "float64",
 		"typedFromArrayLike", "subclassed", "viaConstructor", "viaPrototype", "newArray", "callArray",
 		"arrayViaLiteral", "fill", "join", "joinSeparator", "spreadKeys", "fromKeys", "fromArrayLike", "map",
-		"slice", "concat", "apply", "reflectApply"} {
+		"slice", "concat", "split", "splitSeparator", "apply", "reflectApply"} {
 		t.Run(name, func(t *testing.T) {
 			_, err := call(t, p, env, name, map[string]any{}, 20*time.Second)
 			te := wantCode(t, err, abi.ProviderError)
@@ -93,7 +96,7 @@ func TestBuiltinSizeLimits(t *testing.T) {
 	got := mustJSON(t, res)
 	want := `{"apply":[5,6,9],"arrays":[[2,4,6],["a","b","c"],[0,1],[0,1],[1,2,3,4]],"ctorIsGlobal":true,"instanceOf":true,` +
 		`"isArray":true,"iterSame":true,"names":["Array","Uint8Array","repeat",1],"sizes":[4,3,3,2,1,2],` +
-		`"strings":["ababab","007","x ","1-2,3","1,2"]}`
+		`"splits":[["a","b","","c"],["a","b","c"],["a","b"],1,["a","b",""]],"strings":["ababab","007","x ","1-2,3","1,2"]}`
 	if got != want {
 		t.Fatalf("built-ins changed:\n got %s\nwant %s", got, want)
 	}
