@@ -33,6 +33,9 @@ const bombs: Record<string, () => unknown> = {
   fill: () => { const a: number[] = []; a.length = 2 ** 31; return a.fill(0).length; },
   join: () => { const a: unknown[] = []; a.length = 2 ** 32 - 1; return a.join('').length; },
   joinSeparator: () => new Array(2 ** 20).join('x'.repeat(2 ** 12)).length,
+  spread: () => { const a: unknown[] = []; a.length = 2 ** 31; return [...a].length; },
+  spreadCall: () => { const a: number[] = []; a.length = 2 ** 31; return Math.max(...a); },
+  forOf: () => { const a: unknown[] = []; a.length = 2 ** 31; let n = 0; for (const _ of a) n++; return n; },
   spreadKeys: () => { const a: unknown[] = []; a.length = 2 ** 31; return [...a.keys()].length; },
   fromKeys: () => { const a: unknown[] = []; a.length = 2 ** 31; return Array.from(a.keys()).length; },
   fromArrayLike: () => Array.from({ length: 2 ** 31 }).length,
@@ -77,7 +80,7 @@ func TestBuiltinSizeLimits(t *testing.T) {
 	env := newFakeEnv()
 	for _, name := range []string{"repeat", "repeatLong", "padStart", "padEnd", "arrayBuffer", "uint8", "float64",
 		"typedFromArrayLike", "subclassed", "viaConstructor", "viaPrototype", "newArray", "callArray",
-		"arrayViaLiteral", "fill", "join", "joinSeparator", "spreadKeys", "fromKeys", "fromArrayLike", "map",
+		"arrayViaLiteral", "fill", "join", "spread", "spreadCall", "forOf", "joinSeparator", "spreadKeys", "fromKeys", "fromArrayLike", "map",
 		"slice", "concat", "split", "splitSeparator", "apply", "reflectApply"} {
 		t.Run(name, func(t *testing.T) {
 			_, err := call(t, p, env, name, map[string]any{}, 20*time.Second)
