@@ -12,8 +12,9 @@
 // array's length) and throw a RangeError before it starts when that size
 // is over the budget. The error reaches the caller as the handler's
 // exception (ProviderError). What they cannot see is documented in
-// docs/js.md ("Sandbox").
-(function () {
+// docs/js.md ("Sandbox"). countOf(s, sep) is a Go function: how many
+// times sep occurs in s (strings.Count).
+(function (countOf) {
   'use strict';
   var maxBytes = 256 * 1048576;
   var maxChars = maxBytes / 2; // a string's characters are 2 bytes at worst
@@ -79,8 +80,8 @@
   });
 
   // split: as many strings as separators (each a 16-byte slot plus its
-  // header). Counted exactly, with indexOf, only when the string is long
-  // enough to matter; a RegExp separator is not sized.
+  // header). Counted exactly (in Go) only when the string is long enough to
+  // matter; a RegExp separator is not sized.
   wrap(SP, 'split', function (s, a) {
     var sep = a[0];
     if (s === null || s === undefined || typeof sep !== 'string') return;
@@ -88,10 +89,7 @@
     var lim = a[1] === undefined ? Infinity : a[1] >>> 0;
     var parts = sep.length === 0 ? str.length : str.length / sep.length + 1;
     if (Math.min(parts, lim) <= maxElems) return;
-    if (sep.length > 0) {
-      parts = 1;
-      for (var i = str.indexOf(sep); i >= 0 && parts <= maxElems; i = str.indexOf(sep, i + sep.length)) parts++;
-    }
+    if (sep.length > 0) parts = countOf(str, sep) + 1;
     if (Math.min(parts, lim) > maxElems) over('an array', parts, 'elements', maxElems);
   });
 

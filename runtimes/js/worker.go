@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -279,7 +280,9 @@ func (w *worker) installLimits() error {
 	if !ok {
 		return fmt.Errorf("JS limits: not a function")
 	}
-	sv, err := lf(goja.Undefined())
+	sv, err := lf(goja.Undefined(), w.vm.ToValue(func(c goja.FunctionCall) goja.Value {
+		return w.vm.ToValue(strings.Count(c.Argument(0).String(), c.Argument(1).String()))
+	}))
 	if err != nil {
 		return fmt.Errorf("JS limits: %w", err)
 	}
