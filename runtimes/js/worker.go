@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -22,9 +21,9 @@ type worker struct {
 	vm       *goja.Runtime
 	internal *goja.Object // the prelude's internal view (tools, info, ctx)
 	ctxObj   goja.Value
-	errCtor  goja.Value    // the SDK's ToolError class
-	u8Ctor   goja.Value    // Uint8Array, captured before user code runs
-	setLimit goja.Callable // limits.js: sets the size limits of the built-ins
+	errCtor  goja.Value // the SDK's ToolError class
+	u8Ctor   goja.Value // Uint8Array, captured before user code runs
+	limits   *limits    // size limits of the built-ins (limits.go)
 	tools    []slot
 	ex       exporter // reused for results
 	im       importer // reused for params
@@ -267,38 +266,6 @@ func (p *Provider) newWorker() (*worker, error) {
 		return nil, fmt.Errorf("top-level code: %s", intr.Message)
 	}
 	return w, nil
-}
-
-// installLimits runs limits.js, which puts size checks on the built-ins
-// that allocate in one native step, and sets them to the worker's budget.
-func (w *worker) installLimits() error {
-	lv, err := w.vm.RunProgram(w.p.rt.limits)
-	if err != nil {
-		return fmt.Errorf("JS limits: %w", err)
-	}
-	lf, ok := goja.AssertFunction(lv)
-	if !ok {
-		return fmt.Errorf("JS limits: not a function")
-	}
-	sv, err := lf(goja.Undefined(), w.vm.ToValue(func(c goja.FunctionCall) goja.Value {
-		return w.vm.ToValue(strings.Count(c.Argument(0).String(), c.Argument(1).String()))
-	}))
-	if err != nil {
-		return fmt.Errorf("JS limits: %w", err)
-	}
-	if w.setLimit, ok = goja.AssertFunction(sv); !ok {
-		return fmt.Errorf("JS limits: no setter")
-	}
-	return w.applyBudget(w.budget)
-}
-
-// applyBudget sets the worker's budget and the built-ins' size limits.
-func (w *worker) applyBudget(b uint64) error {
-	w.budget = b
-	if _, err := w.setLimit(goja.Undefined(), w.vm.ToValue(float64(b))); err != nil {
-		return fmt.Errorf("JS limits: %w", err)
-	}
-	return nil
 }
 
 func stackSuffix(te *abi.ToolError) string {

@@ -1,0 +1,281 @@
+package js
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dop251/goja"
+)
+
+// Size limits on the built-ins that allocate in one native step.
+//
+// The memory guard (guard.go) samples the heap and interrupts the JS code,
+// but goja checks interrupts only between JS instructions. A built-in
+// asked for a huge result — 'x'.repeat(2 ** 36), new ArrayBuffer(2 ** 38),
+// new Array(2 ** 31).fill(0) — allocates it inside one native call, and an
+// allocation larger than the machine's memory is a fatal error that ends
+// the whole host process, not a panic anything can recover. The wrappers
+// here compute the size a call would allocate from its arguments (and from
+// the array's length) and throw a RangeError before it starts when that
+// size is over the provider's memory budget. The constructors (Array,
+// ArrayBuffer, the typed arrays) are replaced in JS (limits.js), which
+// handles new.target and subclassing; the methods are wrapped in Go, where
+// a check costs ≈ 0.3 µs a call against ≈ 7 µs for a JS wrapper that
+// forwards `arguments`. What the limits cannot see is listed in docs/js.md
+// ("Sandbox").
+type limits struct {
+	vm       *goja.Runtime
+	maxBytes float64
+	rangeErr goja.Constructor
+	setJS    goja.Callable // limits.js's setter
+}
+
+// Sizes: a string's characters count 2 bytes (UTF-16 at worst), an array
+// slot 16 (an interface value).
+const (
+	charBytes = 2
+	slotBytes = 16
+)
+
+func (l *limits) maxChars() float64 { return l.maxBytes / charBytes }
+func (l *limits) maxElems() float64 { return l.maxBytes / slotBytes }
+
+// set changes the limit (the provider's budget, once its id is known).
+func (l *limits) set(bytes uint64) error {
+	l.maxBytes = float64(bytes)
+	if _, err := l.setJS(goja.Undefined(), l.vm.ToValue(float64(bytes))); err != nil {
+		return fmt.Errorf("JS limits: %w", err)
+	}
+	return nil
+}
+
+// over throws the RangeError of a refused call (it panics with the JS
+// error object, which goja turns into a throw in the calling code).
+func (l *limits) over(what string, n float64, unit string, max float64) {
+	msg := fmt.Sprintf("%s of %.0f %s is over the limit of %.0f %s set by the provider's memory budget (%.0f MiB)",
+		what, n, unit, math.Floor(max), unit, math.Round(l.maxBytes/(1<<20)))
+	e, err := l.rangeErr(nil, l.vm.ToValue(msg))
+	if err != nil {
+		panic(err)
+	}
+	panic(e)
+}
+
+// count is ToLength for a size argument: NaN, negative and non-numbers
+// count 0. A BigInt or a Symbol throws the same TypeError the built-in
+// would.
+func count(v goja.Value) float64 {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return 0
+	}
+	f := v.ToFloat()
+	if !(f > 0) {
+		return 0
+	}
+	return math.Floor(f)
+}
+
+// lengthOf is the length a generic method sees on its receiver.
+func (l *limits) lengthOf(v goja.Value) float64 {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return 0 // the built-in throws
+	}
+	if s, ok := v.(goja.String); ok {
+		return float64(s.Length())
+	}
+	return count(v.ToObject(l.vm).Get("length"))
+}
+
+func (l *limits) checkElems(what string, n float64) {
+	if n > l.maxElems() {
+		l.over(what, n, "elements", l.maxElems())
+	}
+}
+
+func (l *limits) checkChars(n float64) {
+	if n > l.maxChars() {
+		l.over("a string", n, "characters", l.maxChars())
+	}
+}
+
+// wrap replaces obj[name] with a Go function that runs check and then the
+// original. The replacement keeps the original's name, length and property
+// attributes; like a built-in method it is not a constructor.
+func (l *limits) wrap(obj *goja.Object, name string, check func(c goja.FunctionCall)) (goja.Value, error) {
+	orig, ok := goja.AssertFunction(obj.Get(name))
+	if !ok {
+		return nil, nil // not in this goja version
+	}
+	origObj := obj.Get(name).(*goja.Object)
+	f := l.vm.ToValue(func(c goja.FunctionCall) goja.Value {
+		check(c)
+		v, err := orig(c.This, c.Arguments...)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}).(*goja.Object)
+	if err := f.DefineDataProperty("name", origObj.Get("name"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return nil, err
+	}
+	if err := f.DefineDataProperty("length", origObj.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return nil, err
+	}
+	return f, obj.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
+
+// installLimits puts the size checks on the worker's runtime (before the
+// SDK prelude and any provider code) at the worker's budget.
+func (w *worker) installLimits() error {
+	vm := w.vm
+	l := &limits{vm: vm}
+	var ok bool
+	if l.rangeErr, ok = goja.AssertConstructor(vm.Get("RangeError")); !ok {
+		return fmt.Errorf("JS limits: no RangeError")
+	}
+	arrayCtor := vm.Get("Array").ToObject(vm) // before limits.js replaces the global
+	lv, err := vm.RunProgram(w.p.rt.limits)
+	if err != nil {
+		return fmt.Errorf("JS limits: %w", err)
+	}
+	lf, ok := goja.AssertFunction(lv)
+	if !ok {
+		return fmt.Errorf("JS limits: not a function")
+	}
+	sv, err := lf(goja.Undefined())
+	if err != nil {
+		return fmt.Errorf("JS limits: %w", err)
+	}
+	if l.setJS, ok = goja.AssertFunction(sv); !ok {
+		return fmt.Errorf("JS limits: no setter")
+	}
+	if err := l.wrapAll(arrayCtor); err != nil {
+		return fmt.Errorf("JS limits: %w", err)
+	}
+	w.limits = l
+	return w.applyBudget(w.budget)
+}
+
+// applyBudget sets the worker's budget and the built-ins' size limits.
+func (w *worker) applyBudget(b uint64) error {
+	w.budget = b
+	return w.limits.set(b)
+}
+
+func (l *limits) wrapAll(arrayCtor *goja.Object) error {
+	vm := l.vm
+	sp := vm.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
+	ap := arrayCtor.Get("prototype").ToObject(vm)
+	type wrapping struct {
+		obj   *goja.Object
+		name  string
+		check func(goja.FunctionCall)
+	}
+	thisLength := func(c goja.FunctionCall) { l.checkElems("an array", l.lengthOf(c.This)) }
+	list := []wrapping{
+		// Strings.
+		{sp, "repeat", func(c goja.FunctionCall) {
+			if n := count(c.Argument(0)); n > 0 {
+				l.checkChars(l.lengthOf(c.This) * n)
+			}
+		}},
+		{sp, "padStart", func(c goja.FunctionCall) { l.checkChars(count(c.Argument(0))) }},
+		{sp, "padEnd", func(c goja.FunctionCall) { l.checkChars(count(c.Argument(0))) }},
+		// split with a string separator: as many strings as separators,
+		// counted exactly only when the string is long enough to matter
+		// (a RegExp separator is not sized).
+		{sp, "split", func(c goja.FunctionCall) {
+			sep, ok := c.Argument(0).(goja.String)
+			if !ok {
+				return
+			}
+			n := l.lengthOf(c.This)
+			lim := math.Inf(1)
+			if a1 := c.Argument(1); !goja.IsUndefined(a1) {
+				lim = float64(uint32(a1.ToInteger()))
+			}
+			parts := n + 1
+			if sep.Length() > 0 {
+				parts = n/float64(sep.Length()) + 1
+			}
+			if math.Min(parts, lim) <= l.maxElems() {
+				return
+			}
+			if sep.Length() > 0 {
+				parts = float64(strings.Count(c.This.String(), sep.String()) + 1)
+			}
+			l.checkElems("an array", math.Min(parts, lim))
+		}},
+		// Array methods that build a result or an iterator sized by the
+		// receiver's length, in a native loop the interrupt does not reach.
+		{ap, "copyWithin", thisLength}, {ap, "entries", thisLength}, {ap, "fill", thisLength},
+		{ap, "flat", thisLength}, {ap, "flatMap", thisLength}, {ap, "keys", thisLength},
+		{ap, "map", thisLength}, {ap, "reverse", thisLength}, {ap, "slice", thisLength},
+		{ap, "sort", thisLength}, {ap, "splice", thisLength}, {ap, "toLocaleString", thisLength},
+		{ap, "toReversed", thisLength}, {ap, "toSorted", thisLength}, {ap, "toSpliced", thisLength},
+		{ap, "with", thisLength},
+		{ap, "join", func(c goja.FunctionCall) { l.checkJoin(c.This, c.Argument(0)) }},
+		{ap, "toString", func(c goja.FunctionCall) {
+			if o, ok := c.This.(*goja.Object); ok && o.ClassName() == "Array" {
+				l.checkJoin(c.This, nil)
+			}
+		}},
+		{ap, "concat", func(c goja.FunctionCall) {
+			n := l.lengthOf(c.This)
+			for _, a := range c.Arguments {
+				if o, ok := a.(*goja.Object); ok && o.ClassName() == "Array" {
+					n += l.lengthOf(a)
+				} else {
+					n++
+				}
+			}
+			l.checkElems("an array", n)
+		}},
+		// Argument lists: f.apply(x, {length: 2 ** 32}) builds one in one step.
+		{vm.Get("Function").ToObject(vm).Get("prototype").ToObject(vm), "apply", func(c goja.FunctionCall) { l.checkArgs(c.Argument(1)) }},
+		{vm.Get("Reflect").ToObject(vm), "apply", func(c goja.FunctionCall) { l.checkArgs(c.Argument(2)) }},
+		{vm.Get("Reflect").ToObject(vm), "construct", func(c goja.FunctionCall) { l.checkArgs(c.Argument(1)) }},
+		// Array.from(arrayLike): sized by its length when it is not
+		// iterable (array iterators are checked above; a generator is JS).
+		{arrayCtor, "from", func(c goja.FunctionCall) {
+			src, ok := c.Argument(0).(*goja.Object)
+			if ok && goja.IsUndefined(src.GetSymbol(goja.SymIterator)) {
+				l.checkElems("an array", l.lengthOf(src))
+			}
+		}},
+	}
+	for _, wr := range list {
+		if _, err := l.wrap(wr.obj, wr.name, wr.check); err != nil {
+			return err
+		}
+	}
+	// values is also Array.prototype[Symbol.iterator] (the same function):
+	// spread, for…of and Array.from use it.
+	values, err := l.wrap(ap, "values", thisLength)
+	if err != nil {
+		return err
+	}
+	if values != nil {
+		return ap.DefineDataPropertySymbol(goja.SymIterator, values, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	return nil
+}
+
+func (l *limits) checkJoin(this, sep goja.Value) {
+	n := l.lengthOf(this)
+	l.checkElems("an array", n)
+	s := 1.0
+	if sep != nil && !goja.IsUndefined(sep) {
+		s = float64(sep.ToString().(goja.String).Length())
+	}
+	if n > 1 {
+		l.checkChars((n - 1) * s)
+	}
+}
+
+func (l *limits) checkArgs(list goja.Value) {
+	if o, ok := list.(*goja.Object); ok {
+		l.checkElems("an argument list", l.lengthOf(o))
+	}
+}
