@@ -3,11 +3,11 @@
 // a token bucket of the same rate and burst admits.
 //
 // Why not golang.org/x/time/rate, which the host used first: its Limiter
-// takes a mutex and does float and time.Time arithmetic on every call.
-// Measured on the 2-core VM (docs/performance.md, "Rate limiters"), its
-// three limiters (caller, tool, global) cost about a third of the native
-// pipeline, and the mutexes bounce between the cores when two callers share
-// a limiter. This one keeps its whole state in one atomic int64 — the
+// takes a mutex and does float and time.Time arithmetic on every call, and
+// cannot give a token back without allocating a reservation per call.
+// Measured on the 2-core VM (docs/performance.md, "Rate limiters"), the
+// native pipeline with three limiters (caller, tool, global) is about
+// 0.1 µs a call faster with this one (12–20 %). This one keeps its whole state in one atomic int64 — the
 // theoretical arrival time (TAT) of the next call — and takes a token with
 // one load and one compare-and-swap, in integer arithmetic. The tests check
 // its decisions against x/time/rate's.
