@@ -18,17 +18,16 @@ import (
 // the whole host process, not a panic anything can recover. The wrappers
 // here compute the size a call would allocate from its arguments (and from
 // the array's length) and throw a RangeError before it starts when that
-// size is over the provider's memory budget. The constructors (Array,
-// ArrayBuffer, the typed arrays) are replaced in JS (limits.js), which
-// handles new.target and subclassing; the methods are wrapped in Go, where
-// a check costs ≈ 0.3 µs a call against ≈ 7 µs for a JS wrapper that
-// forwards `arguments`. What the limits cannot see is listed in docs/js.md
+// size is over the provider's memory budget. Every check is here, in Go,
+// where it costs ≈ 0.3 µs a call against ≈ 7 µs for a JS wrapper that
+// forwards `arguments`; only the replacement of the constructors (Array,
+// ArrayBuffer, the typed arrays) is JS (limits.js), because it needs
+// new.target for subclassing. What the limits cannot see is listed in docs/js.md
 // ("Sandbox").
 type limits struct {
 	vm       *goja.Runtime
 	maxBytes float64
 	rangeErr goja.Constructor
-	setJS    goja.Callable // limits.js's setter
 }
 
 // Sizes: a string's characters count 2 bytes (UTF-16 at worst), an array
@@ -40,15 +39,6 @@ const (
 
 func (l *limits) maxChars() float64 { return l.maxBytes / charBytes }
 func (l *limits) maxElems() float64 { return l.maxBytes / slotBytes }
-
-// set changes the limit (the provider's budget, once its id is known).
-func (l *limits) set(bytes uint64) error {
-	l.maxBytes = float64(bytes)
-	if _, err := l.setJS(goja.Undefined(), l.vm.ToValue(float64(bytes))); err != nil {
-		return fmt.Errorf("JS limits: %w", err)
-	}
-	return nil
-}
 
 // over throws the RangeError of a refused call (it panics with the JS
 // error object, which goja turns into a throw in the calling code).
@@ -135,6 +125,9 @@ func (w *worker) installLimits() error {
 		return fmt.Errorf("JS limits: no RangeError")
 	}
 	arrayCtor := vm.Get("Array").ToObject(vm) // before limits.js replaces the global
+	if err := l.wrapAll(arrayCtor); err != nil {
+		return fmt.Errorf("JS limits: %w", err)
+	}
 	lv, err := vm.RunProgram(w.p.rt.limits)
 	if err != nil {
 		return fmt.Errorf("JS limits: %w", err)
@@ -143,24 +136,52 @@ func (w *worker) installLimits() error {
 	if !ok {
 		return fmt.Errorf("JS limits: not a function")
 	}
-	sv, err := lf(goja.Undefined())
-	if err != nil {
-		return fmt.Errorf("JS limits: %w", err)
+	names := []any{"Array"}
+	for n := range elemBytes {
+		names = append(names, n)
 	}
-	if l.setJS, ok = goja.AssertFunction(sv); !ok {
-		return fmt.Errorf("JS limits: no setter")
-	}
-	if err := l.wrapAll(arrayCtor); err != nil {
+	if _, err := lf(goja.Undefined(), vm.ToValue(l.checkCtor), vm.NewArray(names...)); err != nil {
 		return fmt.Errorf("JS limits: %w", err)
 	}
 	w.limits = l
-	return w.applyBudget(w.budget)
+	w.applyBudget(w.budget)
+	return nil
 }
 
-// applyBudget sets the worker's budget and the built-ins' size limits.
-func (w *worker) applyBudget(b uint64) error {
+// applyBudget sets the worker's budget, which is also the built-ins' size
+// limit.
+func (w *worker) applyBudget(b uint64) {
 	w.budget = b
-	return w.limits.set(b)
+	w.limits.maxBytes = float64(b)
+}
+
+// elemBytes are the buffer constructors limits.js replaces (besides
+// Array) and the size of their elements.
+var elemBytes = map[string]float64{"ArrayBuffer": 1, "SharedArrayBuffer": 1, "Int8Array": 1, "Uint8Array": 1,
+	"Uint8ClampedArray": 1, "Int16Array": 2, "Uint16Array": 2, "Int32Array": 4, "Uint32Array": 4, "Float32Array": 4,
+	"Float64Array": 8, "BigInt64Array": 8, "BigUint64Array": 8}
+
+// checkCtor is limits.js's check(name, args): new Array(n) is n slots; a
+// buffer or typed array of a number n is n elements, of an array-like its
+// length (copied element by element).
+func (l *limits) checkCtor(c goja.FunctionCall) goja.Value {
+	name := c.Argument(0).String()
+	args := c.Argument(1).ToObject(l.vm)
+	a0 := args.Get("0")
+	if name == "Array" {
+		if l.lengthOf(args) == 1 && goja.IsNumber(a0) {
+			l.checkElems("an array", a0.ToFloat())
+		}
+		return goja.Undefined()
+	}
+	n := count(a0)
+	if o, ok := a0.(*goja.Object); ok {
+		n = l.lengthOf(o) // an ArrayBuffer (a view: nothing copied) has no length
+	}
+	if b := n * elemBytes[name]; b > l.maxBytes {
+		l.over("a buffer", b, "bytes", l.maxBytes)
+	}
+	return goja.Undefined()
 }
 
 func (l *limits) wrapAll(arrayCtor *goja.Object) error {

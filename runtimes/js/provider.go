@@ -274,9 +274,7 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 		budget = b
 	}
 	p.budget = uint64(budget)
-	if err := w.applyBudget(p.budget); err != nil {
-		return nil, err
-	}
+	w.applyBudget(p.budget)
 	if err := w.bindTools(p.names); err != nil {
 		return nil, err
 	}
