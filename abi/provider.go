@@ -82,6 +82,10 @@ type Source struct {
 	// enforces grants itself (network access of a worker, WASI preopens)
 	// reads them here; the host checks all host calls anyway.
 	Grants Grants
+	// Trust is the level the provider will be added with (Untrusted, the
+	// zero value, for unsigned code). A runtime may isolate untrusted code
+	// more strictly (the JS runtime's isolation: untrusted).
+	Trust TrustLevel
 }
 
 // Loader turns a file into a Provider. The host keeps a table of loaders by

@@ -32,15 +32,26 @@ import (
 
 // The JS and TS conformance providers are sources: they are transpiled at
 // load, so nothing needs building.
+//
+// Rows js@process and ts@process run the same providers isolated in a
+// worker process each (runtimes.js.isolation: process, the default for
+// unsigned code under aios-host): every behaviour crosses the worker
+// protocol, host calls included.
 func init() {
-	for _, f := range []struct{ runtime, file string }{
-		{abi.RuntimeJS, "conformance.js"},
-		{abi.RuntimeTS, "conformance.ts"},
+	for _, f := range []struct{ runtime, file, isolation string }{
+		{abi.RuntimeJS, "conformance.js", js.IsolationInProcess},
+		{abi.RuntimeTS, "conformance.ts", js.IsolationInProcess},
+		{abi.RuntimeJS, "conformance.js", js.IsolationProcess},
+		{abi.RuntimeTS, "conformance.ts", js.IsolationProcess},
 	} {
+		row := f.runtime
+		if f.isolation == js.IsolationProcess {
+			row += "@process"
+		}
 		addFixture(fixture{
-			Runtime: f.runtime,
+			Runtime: row,
 			Load: func(t *testing.T) (abi.Provider, error) {
-				rt := js.New(js.Options{})
+				rt := js.New(js.Options{Isolation: f.isolation})
 				t.Cleanup(func() { _ = rt.Close() })
 				for _, l := range rt.Loaders() {
 					if l.Runtime() == f.runtime {
@@ -65,6 +76,12 @@ func newJSHost(t testing.TB, inferenceURL string) (*host.Host, *space.Store) {
 // compare the two to see what the audit writer costs and how it scales).
 func newJSHostAudit(t testing.TB, inferenceURL string, withAudit bool) (*host.Host, *space.Store) {
 	t.Helper()
+	return newJSHostOpts(t, inferenceURL, withAudit, js.Options{})
+}
+
+// newJSHostOpts is newJSHostAudit with the JS runtime's options.
+func newJSHostOpts(t testing.TB, inferenceURL string, withAudit bool, opts js.Options) (*host.Host, *space.Store) {
+	t.Helper()
 	dir := t.TempDir()
 	cfg := config.Default()
 	cfg.Data = dir
@@ -87,7 +104,7 @@ func newJSHostAudit(t testing.TB, inferenceURL string, withAudit bool) (*host.Ho
 			t.Fatal(err)
 		}
 	}
-	rt := js.New(js.Options{})
+	rt := js.New(opts)
 	h, err := host.New(host.Options{Config: cfg, Spaces: st, Audit: aw, Loaders: rt.Loaders()})
 	if err != nil {
 		t.Fatal(err)
@@ -319,6 +336,36 @@ func BenchmarkPipelineJSEchoSyncSerial(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+}
+
+// BenchmarkPipelineJSEchoSyncProcess is BenchmarkPipelineJSEchoSync with
+// the provider isolated in a worker process (how aios-host runs unsigned
+// JS by default): each call crosses the worker protocol both ways.
+func BenchmarkPipelineJSEchoSyncProcess(b *testing.B) {
+	h, _ := newJSHostOpts(b, "", true, js.Options{Isolation: js.IsolationUntrusted})
+	path := filepath.Join(b.TempDir(), "echo.js")
+	if err := os.WriteFile(path, []byte(benchEcho), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	p, err := h.LoadFile(context.Background(), path, host.ProviderMeta{Trust: abi.Untrusted})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, ok := p.(*js.ProcessProvider); !ok {
+		b.Fatalf("LoadFile returned %T, want *js.ProcessProvider", p)
+	}
+	ctx := context.Background()
+	wasmCPU(b, func() {
+		b.RunParallel(func(pb *testing.PB) {
+			c := &abi.ToolCall{Caller: "bench", Tool: "echo", Params: map[string]any{"msg": "hello", "n": int64(42)}}
+			for pb.Next() {
+				if _, err := h.Call(ctx, c); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
 	})
 }
 

@@ -25,6 +25,7 @@ func (h *Host) LoadProvider(ctx context.Context, path string, meta ProviderMeta)
 		Path:   path,
 		Logger: h.log.With("runtime", l.Runtime(), "file", path),
 		Grants: h.pol.trustCap(meta.Trust),
+		Trust:  meta.Trust,
 	}
 	p, err := l.Load(ctx, src)
 	if err != nil {

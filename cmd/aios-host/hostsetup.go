@@ -52,6 +52,9 @@ func loaderTable(cfg *config.Config, log *slog.Logger) ([]abi.Loader, error) {
 	if err := cfg.Decode(cfg.Runtimes["js"], "runtimes.js", &jsCfg); err != nil {
 		return nil, err
 	}
+	if err := jsCfg.Validate(); err != nil {
+		return nil, err
+	}
 	loaders = append(loaders, js.New(jsCfg.ToOptions(log)).Loaders()...)
 	// .py: sandboxed CPython workers, section runtimes.python.
 	pyRT, err := python.NewFromConfig(cfg, log)

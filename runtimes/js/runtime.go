@@ -49,7 +49,30 @@ type Options struct {
 	WatchdogInterval time.Duration
 	// Logger receives load messages and console output outside calls.
 	Logger *slog.Logger
+	// Isolation says where providers run: IsolationInProcess (the
+	// default: goja runtimes in the host process, a few µs a call),
+	// IsolationProcess (every provider in a worker process of its own
+	// with a hard memory limit, ProcessMemory) or IsolationUntrusted
+	// (worker processes for providers loaded at trust level Untrusted,
+	// in-process for the others). See docs/js.md, "Isolation".
+	Isolation string
+	// ProcessMemory is the hard limit on the memory a worker process may
+	// map for data (RLIMIT_DATA above what the worker uses when it
+	// starts); past it the worker dies and its calls fail with
+	// ProviderCrashed. Default: MemoryBudget + 768 MiB, at least 1 GiB.
+	ProcessMemory int64
+	// WorkerCommand runs a worker process: a program linked with this
+	// package, which becomes a worker when started with AIOS_JS_WORKER=1
+	// in its environment. Default: the running executable.
+	WorkerCommand string
 }
+
+// Isolation modes (Options.Isolation, runtimes.js.isolation).
+const (
+	IsolationInProcess = "in-process"
+	IsolationProcess   = "process"
+	IsolationUntrusted = "untrusted"
+)
 
 // Config is the runtimes.js section of the host configuration; the host
 // decodes it and passes Options built with ToOptions.
@@ -60,6 +83,27 @@ type Config struct {
 	MaxCallStackSize int            `yaml:"max_call_stack"`
 	DefaultTimeout   time.Duration  `yaml:"default_timeout"`
 	LoadTimeout      time.Duration  `yaml:"load_timeout"`
+	// Isolation is in-process, process or untrusted (Options.Isolation).
+	// Empty means untrusted: the host runs unsigned code in worker
+	// processes unless told otherwise.
+	Isolation        string `yaml:"isolation"`
+	ProcessMemoryMiB int    `yaml:"process_memory_mib"`
+}
+
+// Validate checks the values the YAML decoder cannot.
+func (c Config) Validate() error {
+	switch c.Isolation {
+	case "", IsolationInProcess, IsolationProcess, IsolationUntrusted:
+	default:
+		return fmt.Errorf("runtimes.js.isolation: %q is not one of in-process, process, untrusted", c.Isolation)
+	}
+	if c.ProcessMemoryMiB < 0 {
+		return fmt.Errorf("runtimes.js.process_memory_mib: %d is negative", c.ProcessMemoryMiB)
+	}
+	if c.MemoryBudgetMiB < 0 {
+		return fmt.Errorf("runtimes.js.memory_budget_mib: %d is negative", c.MemoryBudgetMiB)
+	}
+	return nil
 }
 
 // ToOptions converts the config section into Options.
@@ -71,6 +115,11 @@ func (c Config) ToOptions(logger *slog.Logger) Options {
 		DefaultTimeout:   c.DefaultTimeout,
 		LoadTimeout:      c.LoadTimeout,
 		Logger:           logger,
+		Isolation:        c.Isolation,
+		ProcessMemory:    int64(c.ProcessMemoryMiB) << 20,
+	}
+	if o.Isolation == "" {
+		o.Isolation = IsolationUntrusted
 	}
 	if len(c.ProviderBudgets) > 0 {
 		o.ProviderBudgets = make(map[string]int64, len(c.ProviderBudgets))
@@ -105,6 +154,16 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Isolation == "" {
+		o.Isolation = IsolationInProcess
+	}
+	if o.ProcessMemory <= 0 {
+		mb := o.MemoryBudget
+		for _, b := range o.ProviderBudgets {
+			mb = max(mb, b)
+		}
+		o.ProcessMemory = max(mb+768<<20, 1<<30)
 	}
 	return o
 }
@@ -190,6 +249,15 @@ func (r *Runtime) load(ctx context.Context, src abi.Source, runtime string) (abi
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}
+	if r.isolated(src) {
+		return r.loadProcess(ctx, b, src, runtime)
+	}
+	return r.loadBundle(b, src, runtime)
+}
+
+// loadBundle compiles a bundle and runs it in a first runtime of a new
+// in-process provider to collect its registration.
+func (r *Runtime) loadBundle(b *bundled, src abi.Source, runtime string) (*Provider, error) {
 	prg, err := goja.Compile(b.Name, b.Code, false)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: goja cannot compile the bundle: %w", src.Path, err)

@@ -1,20 +1,14 @@
 package python
 
 import (
-	"encoding/base64"
-
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/hostop"
 )
 
-// Host operations a worker may ask for while it serves a call. Arguments
-// and results are generic maps; bytes travel as standard base64 strings
-// because the worker speaks JSON:
+// Host operations a worker may ask for while it serves a call: those of
+// internal/hostop (call_tool, space_read, space_write, ai_complete, log),
+// and one of Python's own:
 //
-//	call_tool   {tool, version?, params}           → the tool's result
-//	space_read  {id, space?}                       → {space, id, data}
-//	space_write {space, data}                      → {space, id}
-//	ai_complete {prompt, system?, max_tokens?, temperature?, model?} → {text, model}
-//	log         {level, message}                   → null
 //	net_connect {host, port}                       → {host, port, remote}, and a connected
 //	                                                 socket on the broker fd (netbroker.go)
 
@@ -48,52 +42,4 @@ func (w *worker) serveHost(c *inflight, hid string, hc *abi.HostCall) {
 	}
 }
 
-func hostOp(c *inflight, hc *abi.HostCall) (any, error) {
-	args, _ := hc.Args.(map[string]any)
-	str := func(k string) string { s, _ := args[k].(string); return s }
-	switch hc.Op {
-	case "call_tool":
-		tool := str("tool")
-		if tool == "" {
-			return nil, abi.Errorf(abi.InvalidParams, "call_tool: no tool name")
-		}
-		params := args["params"]
-		if params == nil {
-			params = map[string]any{}
-		}
-		return c.env.CallTool(c.ctx, tool, str("version"), params)
-	case "space_read":
-		obj, err := c.env.SpaceRead(c.ctx, str("space"), str("id"))
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"space": obj.Space, "id": obj.ID, "data": base64.StdEncoding.EncodeToString(obj.Data)}, nil
-	case "space_write":
-		data, err := base64.StdEncoding.DecodeString(str("data"))
-		if err != nil {
-			return nil, abi.Errorf(abi.InvalidParams, "space_write: data is not base64: %v", err)
-		}
-		obj, err := c.env.SpaceWrite(c.ctx, str("space"), data)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"space": obj.Space, "id": obj.ID}, nil
-	case "ai_complete":
-		req := abi.CompleteRequest{Prompt: str("prompt"), System: str("system"), Model: str("model")}
-		if n, ok := args["max_tokens"].(int64); ok {
-			req.MaxTokens = int(n)
-		}
-		if t, ok := args["temperature"].(float64); ok {
-			req.Temperature = &t
-		}
-		resp, err := c.env.Complete(c.ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"text": resp.Text, "model": resp.Model}, nil
-	case "log":
-		c.env.Logger().Info(str("message"), "level", str("level"))
-		return nil, nil
-	}
-	return nil, abi.Errorf(abi.InvalidRequest, "unknown host operation %q", hc.Op)
-}
+func hostOp(c *inflight, hc *abi.HostCall) (any, error) { return hostop.Do(c.ctx, c.env, hc) }

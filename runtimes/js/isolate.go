@@ -1,0 +1,641 @@
+package js
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/hostop"
+)
+
+// Process isolation (Options.Isolation): a provider runs in a worker
+// process of its own, a copy of the host's executable started with
+// AIOS_JS_WORKER=1 (procworker.go), which runs the same in-process runtime
+// and speaks the ABI's stream transport (abi.Envelope frames, MessagePack)
+// on its stdin and stdout. The worker limits the memory it may map for
+// data with RLIMIT_DATA, so a built-in asked to build a result larger
+// than that kills the worker, not the host: the calls in flight fail with
+// ProviderCrashed and the next call starts a new worker. The host bundles
+// the file once and sends the bundle, so a restarted worker runs the code
+// that was registered even if the file has changed since.
+
+// workerEnv marks a process started as a JS worker.
+const workerEnv = "AIOS_JS_WORKER"
+
+// procGrace is how long past a call's deadline the host waits for a
+// worker's answer before it kills the worker: the worker keeps deadlines
+// itself (its watchdog, and abandonGrace for a built-in that cannot be
+// interrupted), so this is only for a worker that stopped answering.
+const procGrace = abandonGrace + 2*time.Second
+
+// procStartSlack is added to LoadTimeout for starting a worker process.
+const procStartSlack = 20 * time.Second
+
+// isolated reports whether src is loaded into a worker process.
+func (r *Runtime) isolated(src abi.Source) bool {
+	switch r.opts.Isolation {
+	case IsolationProcess:
+		return true
+	case IsolationUntrusted:
+		return src.Trust == abi.Untrusted
+	}
+	return false
+}
+
+// loadRequest is the first frame the host sends a worker.
+type loadRequest struct {
+	V          int           `msgpack:"v"`
+	Path       string        `msgpack:"path"`
+	ProviderID string        `msgpack:"provider_id,omitempty"`
+	Runtime    string        `msgpack:"runtime"`
+	Name       string        `msgpack:"name"`
+	Code       string        `msgpack:"code"`
+	Options    workerOptions `msgpack:"options"`
+}
+
+// workerOptions are the Options a worker's runtime runs with.
+type workerOptions struct {
+	MemoryBudget     int64            `msgpack:"memory_budget"`
+	ProviderBudgets  map[string]int64 `msgpack:"provider_budgets,omitempty"`
+	PoolSize         int              `msgpack:"pool_size"`
+	MaxCallStackSize int              `msgpack:"max_call_stack"`
+	DefaultTimeout   time.Duration    `msgpack:"default_timeout"`
+	LoadTimeout      time.Duration    `msgpack:"load_timeout"`
+	MaxResultBytes   int              `msgpack:"max_result_bytes"`
+	WatchdogInterval time.Duration    `msgpack:"watchdog_interval"`
+	ProcessMemory    int64            `msgpack:"process_memory"`
+}
+
+func (o *Options) workerOptions() workerOptions {
+	return workerOptions{
+		MemoryBudget:     o.MemoryBudget,
+		ProviderBudgets:  o.ProviderBudgets,
+		PoolSize:         o.PoolSize,
+		MaxCallStackSize: o.MaxCallStackSize,
+		DefaultTimeout:   o.DefaultTimeout,
+		LoadTimeout:      o.LoadTimeout,
+		MaxResultBytes:   o.MaxResultBytes,
+		WatchdogInterval: o.WatchdogInterval,
+		ProcessMemory:    o.ProcessMemory,
+	}
+}
+
+// ProcessProvider is a provider whose code runs in a worker process.
+type ProcessProvider struct {
+	rt      *Runtime
+	req     loadRequest
+	reg     *abi.ToolRegister
+	tools   map[string]bool
+	logger  *slog.Logger
+	mu      sync.Mutex
+	w       *procWorker
+	closed  bool
+	started atomic.Int64 // workers started, the first included
+}
+
+var (
+	_ abi.Provider       = (*ProcessProvider)(nil)
+	_ abi.DeadlineKeeper = (*ProcessProvider)(nil)
+)
+
+// loadProcess starts a provider's first worker and takes its registration.
+func (r *Runtime) loadProcess(ctx context.Context, b *bundled, src abi.Source, runtime string) (abi.Provider, error) {
+	logger := src.Logger
+	if logger == nil {
+		logger = r.opts.Logger
+	}
+	p := &ProcessProvider{
+		rt:     r,
+		logger: logger,
+		req: loadRequest{
+			V: abi.FormatVersion, Path: src.Path, ProviderID: src.ProviderID, Runtime: runtime,
+			Name: b.Name, Code: b.Code, Options: r.opts.workerOptions(),
+		},
+	}
+	w, reg, err := p.start(ctx)
+	if err != nil {
+		if errors.As(err, new(*workerLoadError)) {
+			return nil, err // it names the file already
+		}
+		return nil, fmt.Errorf("load %s: %w", src.Path, err)
+	}
+	p.reg = reg
+	p.tools = make(map[string]bool, len(reg.Tools))
+	for _, t := range reg.Tools {
+		p.tools[t.Name] = true
+	}
+	p.w = w
+	return p, nil
+}
+
+// Describe implements abi.Provider.
+func (p *ProcessProvider) Describe() *abi.ToolRegister { return p.reg }
+
+// KeepsDeadlines implements abi.DeadlineKeeper: Call returns by the
+// deadline plus procGrace (killing a worker that does not answer).
+func (p *ProcessProvider) KeepsDeadlines() bool { return true }
+
+// PID returns the process id of the provider's worker (0 when none runs).
+func (p *ProcessProvider) PID() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.w == nil || !p.w.alive() {
+		return 0
+	}
+	return p.w.cmd.Process.Pid
+}
+
+// Started returns how many worker processes the provider has started.
+func (p *ProcessProvider) Started() int { return int(p.started.Load()) }
+
+// Close implements abi.Provider: the worker's stdin is closed, so it
+// exits once its calls in flight have answered; it is killed if it has not
+// after a grace period.
+func (p *ProcessProvider) Close() error {
+	p.mu.Lock()
+	w := p.w
+	p.closed = true
+	p.w = nil
+	p.mu.Unlock()
+	if w != nil {
+		w.shutdown(5 * time.Second)
+	}
+	return nil
+}
+
+// Call implements abi.Provider.
+func (p *ProcessProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if !p.tools[call.Tool] {
+		return nil, abi.Errorf(abi.NotFound, "provider %s has no tool %q", p.reg.Provider.ID, call.Tool)
+	}
+	w, err := p.worker(ctx)
+	if err != nil {
+		return nil, err
+	}
+	deadline := call.Deadline
+	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
+	}
+	if deadline.IsZero() {
+		deadline = time.Now().Add(p.rt.opts.DefaultTimeout)
+	}
+	return w.call(ctx, call, env, deadline)
+}
+
+// worker returns the running worker, starting one when there is none or
+// the last one died.
+func (p *ProcessProvider) worker(ctx context.Context) (*procWorker, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || p.rt.closed.Load() {
+		return nil, abi.Errorf(abi.Unavailable, "provider %s is closed", p.reg.Provider.ID)
+	}
+	if p.w != nil && p.w.alive() {
+		return p.w, nil
+	}
+	w, reg, err := p.start(ctx)
+	if err != nil {
+		return nil, abi.Errorf(abi.Unavailable, "provider %s: cannot restart its worker process: %v", p.reg.Provider.ID, err)
+	}
+	if !sameTools(reg, p.reg) {
+		w.shutdown(0)
+		return nil, abi.Errorf(abi.Unavailable, "provider %s: its restarted worker registered other tools", p.reg.Provider.ID)
+	}
+	p.w = w
+	return w, nil
+}
+
+func sameTools(a, b *abi.ToolRegister) bool {
+	if a.Provider.ID != b.Provider.ID || len(a.Tools) != len(b.Tools) {
+		return false
+	}
+	for i := range a.Tools {
+		if a.Tools[i].Name != b.Tools[i].Name || a.Tools[i].Version != b.Tools[i].Version {
+			return false
+		}
+	}
+	return true
+}
+
+// procWorker is one worker process and the calls it serves.
+type procWorker struct {
+	p      *ProcessProvider
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	wmu    sync.Mutex // one frame at a time on stdin
+
+	mu    sync.Mutex
+	calls map[string]*procCall
+	seq   uint64
+
+	dead     chan struct{} // closed when the process has exited
+	deathErr *abi.ToolError
+	stderr   stderrTail
+}
+
+// procCall is a call the worker is serving.
+type procCall struct {
+	ctx  context.Context
+	env  abi.Env
+	done chan *abi.ToolResult
+}
+
+// start runs a worker process, sends it the bundle and waits for its
+// registration.
+func (p *ProcessProvider) start(ctx context.Context) (*procWorker, *abi.ToolRegister, error) {
+	exe := p.rt.opts.WorkerCommand
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return nil, nil, fmt.Errorf("cannot find the executable to run a JS worker process: %w", err)
+		}
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = []string{workerEnv + "=1", "GOTRACEBACK=single"}
+	cmd.SysProcAttr = workerProcAttr()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := startWorker(cmd); err != nil {
+		return nil, nil, fmt.Errorf("start JS worker process %s: %w", exe, err)
+	}
+	p.started.Add(1)
+	w := &procWorker{
+		p: p, cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 64<<10),
+		calls: map[string]*procCall{}, dead: make(chan struct{}),
+	}
+	stderrDone := make(chan struct{})
+	go w.readStderr(stderr, stderrDone)
+	go func() {
+		<-stderrDone
+		err := cmd.Wait()
+		w.died(err)
+	}()
+	reg, err := w.handshake(ctx)
+	if err != nil {
+		w.kill()
+		<-w.dead
+		if note := w.stderr.fatal(); note != "" {
+			err = fmt.Errorf("%w (worker: %s)", err, note)
+		}
+		return nil, nil, err
+	}
+	go w.readLoop()
+	return w, reg, nil
+}
+
+// workerLoadError is the load error a worker answers with (the same text
+// as the error of an in-process load).
+type workerLoadError struct{ msg string }
+
+func (e *workerLoadError) Error() string { return e.msg }
+
+// handshake sends the load request and reads the registration (or the
+// load error) the worker answers with.
+func (w *procWorker) handshake(ctx context.Context) (*abi.ToolRegister, error) {
+	payload, err := abi.MsgPack.Marshal(&w.p.req)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.writeFrame(payload); err != nil {
+		return nil, fmt.Errorf("send the bundle to the JS worker: %w", err)
+	}
+	type answer struct {
+		env *abi.Envelope
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		env, err := w.readEnvelope()
+		ch <- answer{env, err}
+	}()
+	timer := time.NewTimer(w.p.rt.opts.LoadTimeout + procStartSlack)
+	defer timer.Stop()
+	var a answer
+	select {
+	case a = <-ch:
+	case <-timer.C:
+		return nil, fmt.Errorf("the JS worker process did not register within %v", w.p.rt.opts.LoadTimeout+procStartSlack)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	switch {
+	case a.err != nil:
+		return nil, fmt.Errorf("the JS worker process ended before it registered: %w", a.err)
+	case a.env.Kind == abi.KindRegister && a.env.Register != nil:
+		return a.env.Register, nil
+	case a.env.Kind == abi.KindResult && a.env.Result != nil && a.env.Result.Error != nil:
+		return nil, &workerLoadError{msg: a.env.Result.Error.Message}
+	}
+	return nil, fmt.Errorf("the JS worker process answered the bundle with a %q message", a.env.Kind)
+}
+
+func (w *procWorker) writeFrame(payload []byte) error {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	return writeFrame(w.stdin, payload)
+}
+
+func (w *procWorker) send(env *abi.Envelope) error {
+	env.V = abi.FormatVersion
+	payload, err := abi.MsgPack.Marshal(env)
+	if err != nil {
+		return err
+	}
+	return w.writeFrame(payload)
+}
+
+// writeFrame writes a frame with one write (abi.WriteFrame writes the
+// length and the payload apart: two system calls, and a reader that
+// wakes up for the length alone).
+func writeFrame(out io.Writer, payload []byte) error {
+	buf := make([]byte, 4+len(payload))
+	binary.BigEndian.PutUint32(buf, uint32(len(payload)))
+	copy(buf[4:], payload)
+	_, err := out.Write(buf)
+	return err
+}
+
+func (w *procWorker) readEnvelope() (*abi.Envelope, error) {
+	frame, err := abi.ReadFrame(w.stdout, abi.DefaultMaxFrame+1<<20)
+	if err != nil {
+		return nil, err
+	}
+	env := new(abi.Envelope)
+	if err := abi.MsgPack.Unmarshal(frame, env); err != nil {
+		return nil, fmt.Errorf("bad frame from the JS worker process: %w", err)
+	}
+	return env, nil
+}
+
+// readLoop dispatches the worker's messages until its stdout ends.
+func (w *procWorker) readLoop() {
+	for {
+		env, err := w.readEnvelope()
+		if err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+				w.p.logger.Error("JS worker process: protocol error; killing it", "err", err)
+			}
+			w.kill()
+			return
+		}
+		switch env.Kind {
+		case abi.KindResult:
+			w.mu.Lock()
+			c := w.calls[env.ID]
+			delete(w.calls, env.ID)
+			w.mu.Unlock()
+			if c != nil && env.Result != nil {
+				c.done <- env.Result
+			}
+		case abi.KindHostCall:
+			w.mu.Lock()
+			c := w.calls[callKey(env.Host)]
+			w.mu.Unlock()
+			go w.serveHost(c, env.ID, env.Host)
+		case abi.KindLog:
+			w.log(env.Log)
+		default:
+			w.p.logger.Warn("JS worker process sent an unexpected message", "kind", env.Kind)
+		}
+	}
+}
+
+func callKey(hc *abi.HostCall) string {
+	if hc == nil {
+		return ""
+	}
+	return hc.CallID
+}
+
+// serveHost answers one host call of call c (nil: unknown call).
+func (w *procWorker) serveHost(c *procCall, hid string, hc *abi.HostCall) {
+	res := &abi.ToolResult{}
+	var v any
+	var err error
+	switch {
+	case hc == nil:
+		err = abi.Errorf(abi.InvalidRequest, "host_call %s has no host field", hid)
+	case c == nil:
+		err = abi.Errorf(abi.InvalidRequest, "host_call %s (%s) names call %q, which this worker is not serving", hid, hc.Op, hc.CallID)
+	case c.env == nil:
+		err = abi.Errorf(abi.Unavailable, "host_call %s: no host services for this call", hc.Op)
+	default:
+		v, err = hostop.Do(c.ctx, c.env, hc)
+	}
+	if err != nil {
+		res.Error = abi.AsToolError(err, abi.ProviderError)
+	} else {
+		res.Value = v
+	}
+	if err := w.send(&abi.Envelope{Kind: abi.KindHostResult, ID: hid, Result: res}); err != nil {
+		w.p.logger.Debug("host_result not delivered to the JS worker", "err", err)
+	}
+}
+
+// log writes a worker's log record to the log of the call it names, or
+// the provider's.
+func (w *procWorker) log(rec *abi.LogRecord) {
+	if rec == nil {
+		return
+	}
+	logger := w.p.logger
+	ctx := context.Background()
+	if rec.CallID != "" {
+		w.mu.Lock()
+		c := w.calls[rec.CallID]
+		w.mu.Unlock()
+		if c != nil && c.env != nil {
+			if l := c.env.Logger(); l != nil {
+				logger, ctx = l, c.ctx
+			}
+		}
+	}
+	logger.Log(ctx, hostop.Level(rec.Level), rec.Message, "source", "js")
+}
+
+// call sends a call to the worker and waits for its result, the worker's
+// death, or the deadline plus procGrace.
+func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, deadline time.Time) (any, error) {
+	c := &procCall{ctx: ctx, env: env, done: make(chan *abi.ToolResult, 1)}
+	w.mu.Lock()
+	w.seq++
+	id := strconv.FormatUint(w.seq, 10)
+	w.calls[id] = c
+	w.mu.Unlock()
+	forget := func() {
+		w.mu.Lock()
+		delete(w.calls, id)
+		w.mu.Unlock()
+	}
+	cc := *call
+	cc.Deadline = deadline
+	if err := w.send(&abi.Envelope{Kind: abi.KindCall, ID: id, Call: &cc}); err != nil {
+		forget()
+		select {
+		case <-w.dead:
+			return nil, w.crashed(call)
+		case <-time.After(time.Second):
+		}
+		return nil, abi.Errorf(abi.ProviderCrashed, "%s: cannot send the call to the JS worker process: %v", call.Tool, err)
+	}
+	timer := time.NewTimer(time.Until(deadline) + procGrace)
+	defer timer.Stop()
+	done := ctx.Done()
+	for {
+		select {
+		case r := <-c.done:
+			if r.Error != nil {
+				return nil, r.Error
+			}
+			return r.Value, nil
+		case <-w.dead:
+			forget()
+			return nil, w.crashed(call)
+		case <-done:
+			// The worker ends the call itself (its context is cancelled
+			// too); keep waiting for its answer.
+			done = nil
+			_ = w.send(&abi.Envelope{Kind: abi.KindCancel, ID: id})
+		case <-timer.C:
+			forget()
+			w.kill()
+			return nil, abi.Errorf(abi.Timeout, "%s did not return within its deadline plus %v; its JS worker process was killed", call.Tool, procGrace)
+		}
+	}
+}
+
+// crashed is the error of a call whose worker died.
+func (w *procWorker) crashed(call *abi.ToolCall) *abi.ToolError {
+	te := *w.deathErr
+	te.Message = call.Tool + ": " + te.Message
+	return &te
+}
+
+func (w *procWorker) alive() bool {
+	select {
+	case <-w.dead:
+		return false
+	default:
+		return true
+	}
+}
+
+func (w *procWorker) kill() {
+	if w.cmd.Process != nil {
+		_ = w.cmd.Process.Kill()
+	}
+}
+
+// shutdown closes the worker's stdin and kills it after grace.
+func (w *procWorker) shutdown(grace time.Duration) {
+	_ = w.stdin.Close()
+	if grace <= 0 {
+		w.kill()
+		return
+	}
+	go func() {
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-w.dead:
+		case <-t.C:
+			w.kill()
+		}
+	}()
+}
+
+// died records why the process ended and wakes every call waiting on it.
+func (w *procWorker) died(err error) {
+	why := "exited"
+	if err != nil {
+		why = err.Error()
+	}
+	msg := "its JS worker process ended (" + why + ")"
+	if note := w.stderr.fatal(); note != "" {
+		msg += ": " + note
+		if isOOM(note) {
+			msg += fmt.Sprintf(" — the worker's memory limit is %d MiB (runtimes.js.process_memory_mib)", w.p.rt.opts.ProcessMemory>>20)
+		}
+	}
+	w.deathErr = &abi.ToolError{Code: abi.ProviderCrashed, Message: msg}
+	close(w.dead)
+	if err != nil {
+		w.p.logger.Warn("JS worker process ended", "err", err, "note", w.stderr.fatal())
+	}
+}
+
+func isOOM(s string) bool {
+	for _, sign := range []string{"out of memory", "failed to allocate", "cannot allocate memory", "pthread_create failed"} {
+		if strings.Contains(s, sign) {
+			return true
+		}
+	}
+	return false
+}
+
+// readStderr logs the worker's stderr and keeps what explains a crash.
+func (w *procWorker) readStderr(r io.Reader, done chan struct{}) {
+	defer close(done)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	logged := 0
+	for sc.Scan() {
+		line := sc.Text()
+		w.stderr.add(line)
+		if logged < 50 {
+			logged++
+			w.p.logger.Warn("JS worker stderr", "line", line)
+		}
+	}
+	_, _ = io.Copy(io.Discard, r)
+}
+
+// stderrTail keeps the first line that explains a crash (a Go fatal
+// error or panic, a thread the runtime could not start, or the race
+// detector's allocation failure; out of memory shows as any of these).
+type stderrTail struct {
+	mu   sync.Mutex
+	note string
+}
+
+func (t *stderrTail) add(line string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.note != "" {
+		return
+	}
+	if strings.HasPrefix(line, "fatal error:") || strings.HasPrefix(line, "panic:") ||
+		strings.HasPrefix(line, "runtime: out of memory") || strings.HasPrefix(line, "runtime/cgo: pthread_create failed") ||
+		(strings.HasPrefix(line, "==") && strings.Contains(line, "ERROR:")) {
+		t.note = line
+	}
+}
+
+func (t *stderrTail) fatal() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.note
+}

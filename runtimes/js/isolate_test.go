@@ -1,0 +1,326 @@
+package js
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// isolatedSource is a provider whose tools use every host service, and
+// two that misbehave.
+const isolatedSource = `
+aios.registerTool({name: 'echo', description: 'echo', parameters: {type: 'object'}}, (p) => p);
+aios.registerTool({name: 'services', description: 'host services', parameters: {type: 'object'}}, async (p, ctx) => {
+  const id = await ctx.spaces.write('scratch', 'hello ' + p.who);
+  const text = await ctx.spaces.read(id);
+  const bytes = await ctx.spaces.read(id, 'scratch', true);
+  const sum = await ctx.callTool('add', {a: 2, b: 3});
+  const reply = await ctx.ai.complete('say hi', {maxTokens: 7});
+  ctx.log.warn('logged from a worker');
+  return {id, text, bytes: bytes.length, sum, reply, caller: ctx.call.caller};
+});
+aios.registerTool({name: 'amplify', description: 'a join far larger than the machine'}, () => {
+  // 4096 references to one 16 Mi-character string: the join asks for
+  // 64 Gi characters in one native call, which no size check sees.
+  return new Array(4096).fill('x'.repeat(1 << 24)).join('').length;
+});
+aios.registerTool({name: 'loop', description: 'never returns'}, () => { for (;;) {} });
+aios.registerTool({name: 'fail', description: 'throws'}, () => { throw new Error('it failed'); });
+`
+
+func loadIsolated(t *testing.T, opts Options, src string) *ProcessProvider {
+	t.Helper()
+	if opts.Isolation == "" {
+		opts.Isolation = IsolationProcess
+	}
+	rt := newRuntime(t, opts)
+	p, err := rt.load(context.Background(), abi.Source{Path: writeSource(t, "isolated.js", src)}, abi.RuntimeJS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, ok := p.(*ProcessProvider)
+	if !ok {
+		t.Fatalf("isolation %q loaded a %T, want *ProcessProvider", opts.Isolation, p)
+	}
+	t.Cleanup(func() { _ = pp.Close() })
+	return pp
+}
+
+func callIsolated(t *testing.T, p abi.Provider, env abi.Env, tool string, params any, timeout time.Duration) (any, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	c := &abi.ToolCall{ID: "c-" + tool, Caller: "tester", Tool: tool, Params: params}
+	if fe, ok := env.(*fakeEnv); ok {
+		fe.call = c
+	}
+	return p.Call(ctx, c, env)
+}
+
+func TestProcessIsolationServes(t *testing.T) {
+	p := loadIsolated(t, Options{}, isolatedSource)
+	if pid := p.PID(); pid == 0 || pid == os.Getpid() {
+		t.Fatalf("worker pid %d (host %d): the provider is not in a process of its own", pid, os.Getpid())
+	}
+	var names []string
+	for _, d := range p.Describe().Tools {
+		names = append(names, d.Name)
+	}
+	if want := []string{"echo", "services", "amplify", "loop", "fail"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("tools %v, want %v", names, want)
+	}
+	in := map[string]any{"s": "é", "n": int64(42), "f": 1.5, "l": []any{true, nil}, "o": map[string]any{"k": "v"}}
+	got, err := callIsolated(t, p, newFakeEnv(), "echo", in, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, in) {
+		t.Fatalf("echo through the worker: got %#v, want %#v", got, in)
+	}
+
+	env := newFakeEnv()
+	env.tools["add"] = func(_ context.Context, params any) (any, error) {
+		m := params.(map[string]any)
+		return m["a"].(int64) + m["b"].(int64), nil
+	}
+	env.complete = func(req abi.CompleteRequest) (abi.CompleteResponse, error) {
+		return abi.CompleteResponse{Text: req.Prompt + " back", Model: "m"}, nil
+	}
+	got, err = callIsolated(t, p, env, "services", map[string]any{"who": "worker"}, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := got.(map[string]any)
+	if m["text"] != "hello worker" || m["bytes"] != int64(12) || m["sum"] != int64(5) || m["reply"] != "say hi back" || m["caller"] != "tester" {
+		t.Fatalf("host services through the worker: %#v", m)
+	}
+	if _, ok := env.objects[m["id"].(string)]; !ok {
+		t.Fatalf("space write did not reach the host: %v", m["id"])
+	}
+	env.mu.Lock()
+	logs := strings.Join(env.logs, "\n")
+	env.mu.Unlock()
+	if !strings.Contains(logs, "WARN logged from a worker") {
+		t.Fatalf("the worker's log line did not reach the call's logger: %q", logs)
+	}
+
+	_, err = callIsolated(t, p, newFakeEnv(), "fail", nil, 30*time.Second)
+	te := wantCode(t, err, abi.ProviderError)
+	if !strings.Contains(te.Message, "it failed") || !strings.Contains(te.Message, "isolated.js:") {
+		t.Fatalf("a throw in the worker lost its message or location: %q", te.Message)
+	}
+	_, err = callIsolated(t, p, newFakeEnv(), "nope", nil, 30*time.Second)
+	wantCode(t, err, abi.NotFound)
+}
+
+// TestProcessIsolationAmplification is the case the in-process guard
+// cannot stop: a built-in whose result is huge because its input repeats
+// one large value. In process, it would end the host; isolated, it ends
+// the worker, the call fails with ProviderCrashed naming the limit, and
+// the next call is served by a new worker.
+//
+// The per-call budget is set far above the worker's limit so that the hard
+// limit, not the in-process guard, is what stops the call (with a budget
+// below the limit either may win: the guard abandons the runtime and the
+// call fails; the join goes on in the worker until the limit ends it).
+func TestProcessIsolationAmplification(t *testing.T) {
+	p := loadIsolated(t, Options{MemoryBudget: 64 << 30, ProcessMemory: 512 << 20}, isolatedSource)
+	first := p.PID()
+	_, err := callIsolated(t, p, newFakeEnv(), "amplify", nil, 2*time.Minute)
+	te := wantCode(t, err, abi.ProviderCrashed)
+	if !strings.Contains(te.Message, "amplify") || !strings.Contains(te.Message, "512 MiB") {
+		t.Fatalf("the crash does not name the tool and the worker's memory limit: %q", te.Message)
+	}
+	got, err := callIsolated(t, p, newFakeEnv(), "echo", map[string]any{"after": "crash"}, time.Minute)
+	if err != nil {
+		t.Fatalf("the call after the crash: %v", err)
+	}
+	if !reflect.DeepEqual(got, map[string]any{"after": "crash"}) {
+		t.Fatalf("after the crash: %#v", got)
+	}
+	if p.Started() != 2 || p.PID() == first {
+		t.Fatalf("started %d workers (pid %d, first %d), want a second one", p.Started(), p.PID(), first)
+	}
+}
+
+func TestProcessIsolationDeadlineAndKill(t *testing.T) {
+	p := loadIsolated(t, Options{}, isolatedSource)
+	first := p.PID()
+	start := time.Now()
+	_, err := callIsolated(t, p, newFakeEnv(), "loop", nil, 300*time.Millisecond)
+	wantCode(t, err, abi.Timeout)
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("an endless loop returned after %v", d)
+	}
+	if _, err := callIsolated(t, p, newFakeEnv(), "echo", map[string]any{}, time.Minute); err != nil {
+		t.Fatalf("after the timeout: %v", err)
+	}
+	if p.PID() != first {
+		t.Fatalf("a timeout replaced the worker (the worker discards the runtime, not the process)")
+	}
+
+	// A worker killed from outside: the calls in flight fail, the next
+	// call starts a new worker.
+	errc := make(chan error, 1)
+	go func() {
+		_, err := callIsolated(t, p, newFakeEnv(), "loop", nil, time.Minute)
+		errc <- err
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-errc:
+		te := wantCode(t, err, abi.ProviderCrashed)
+		if !strings.Contains(te.Message, "killed") {
+			t.Fatalf("crash message %q does not say the worker was killed", te.Message)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a call whose worker was killed did not return")
+	}
+	if _, err := callIsolated(t, p, newFakeEnv(), "echo", map[string]any{}, time.Minute); err != nil {
+		t.Fatalf("after the kill: %v", err)
+	}
+	if p.PID() == first || p.Started() != 2 {
+		t.Fatalf("no new worker after the kill (pid %d, started %d)", p.PID(), p.Started())
+	}
+}
+
+func TestProcessIsolationLoadErrors(t *testing.T) {
+	for name, src := range map[string]string{
+		"nothing":   `const x = 1;`,
+		"duplicate": `aios.registerTool({name: 'a'}, () => 1); aios.registerTool({name: 'a'}, () => 2);`,
+		"throws":    `throw new Error('top-level failure');`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := writeSource(t, name+".js", src)
+			_, inErr := newRuntime(t, Options{}).load(context.Background(), abi.Source{Path: path}, abi.RuntimeJS)
+			_, outErr := newRuntime(t, Options{Isolation: IsolationProcess}).load(context.Background(), abi.Source{Path: path}, abi.RuntimeJS)
+			if inErr == nil || outErr == nil {
+				t.Fatalf("a bad provider loaded: in-process %v, isolated %v", inErr, outErr)
+			}
+			if inErr.Error() != outErr.Error() {
+				t.Fatalf("load errors differ:\n in-process: %s\n   isolated: %s", inErr, outErr)
+			}
+		})
+	}
+}
+
+func TestIsolationByTrust(t *testing.T) {
+	rt := newRuntime(t, Options{Isolation: IsolationUntrusted})
+	path := writeSource(t, "trust.js", `aios.registerTool({name: 'echo'}, (p) => p);`)
+	for _, c := range []struct {
+		trust   abi.TrustLevel
+		process bool
+	}{{abi.Untrusted, true}, {abi.Community, false}, {abi.System, false}} {
+		p, err := rt.load(context.Background(), abi.Source{Path: path, Trust: c.trust}, abi.RuntimeJS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, isProc := p.(*ProcessProvider)
+		_ = p.Close()
+		if isProc != c.process {
+			t.Errorf("trust %v: in a worker process = %v, want %v", c.trust, isProc, c.process)
+		}
+	}
+}
+
+func TestConfigIsolation(t *testing.T) {
+	if got := (Config{}).ToOptions(nil).Isolation; got != IsolationUntrusted {
+		t.Errorf("the host config's default isolation is %q, want %q", got, IsolationUntrusted)
+	}
+	if got := (Options{}).withDefaults().Isolation; got != IsolationInProcess {
+		t.Errorf("the library's default isolation is %q, want %q", got, IsolationInProcess)
+	}
+	if err := (Config{Isolation: "sandbox"}).Validate(); err == nil || !strings.Contains(err.Error(), "runtimes.js.isolation") {
+		t.Errorf("a bad isolation value: %v", err)
+	}
+	if got := (Options{MemoryBudget: 2 << 30}).withDefaults().ProcessMemory; got != 2<<30+768<<20 {
+		t.Errorf("process memory for a 2 GiB budget: %d MiB", got>>20)
+	}
+}
+
+// TestProcessIsolationClose: closing the provider ends its worker (its
+// stdin ends; it exits once its calls have answered) and later calls are
+// refused.
+func TestProcessIsolationClose(t *testing.T) {
+	p := loadIsolated(t, Options{}, isolatedSource)
+	pid := p.PID()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("worker %d still runs 30 s after Close", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, err := callIsolated(t, p, newFakeEnv(), "echo", map[string]any{}, time.Second)
+	wantCode(t, err, abi.Unavailable)
+}
+
+// TestProcessIsolationBadWorker: a worker that answers the bundle with
+// garbage is a load error naming the problem, not a hang or a panic.
+func TestProcessIsolationBadWorker(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "bad-worker")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '\\000\\000\\000\\005hello'\nsleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rt := newRuntime(t, Options{Isolation: IsolationProcess, WorkerCommand: script})
+	start := time.Now()
+	_, err := rt.load(context.Background(), abi.Source{Path: writeSource(t, "w.js", `aios.registerTool({name: 'a'}, () => 1);`)}, abi.RuntimeJS)
+	if err == nil || !strings.Contains(err.Error(), "bad frame from the JS worker process") || !strings.Contains(err.Error(), "w.js") {
+		t.Fatalf("garbage from the worker: %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the load took %v", d)
+	}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// FuzzWorkerFrames feeds arbitrary bytes to the host's reader of a
+// worker's frames: it must end (killing the worker) without a panic.
+func FuzzWorkerFrames(f *testing.F) {
+	for _, env := range []*abi.Envelope{
+		{V: 1, Kind: abi.KindResult, ID: "1", Result: &abi.ToolResult{Value: map[string]any{"a": int64(1)}}},
+		{V: 1, Kind: abi.KindHostCall, ID: "h1", Host: &abi.HostCall{CallID: "1", Op: "space_read", Args: map[string]any{"id": "x"}}},
+		{V: 1, Kind: abi.KindLog, Log: &abi.LogRecord{Level: "warn", Message: "m", CallID: "1"}},
+		{V: 1, Kind: "bogus"},
+	} {
+		payload, err := abi.MsgPack.Marshal(env)
+		if err != nil {
+			f.Fatal(err)
+		}
+		var buf bytes.Buffer
+		_ = writeFrame(&buf, payload)
+		f.Add(buf.Bytes())
+	}
+	f.Add([]byte{0, 0, 0, 9, 1, 2})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := &ProcessProvider{rt: New(Options{}), logger: slog.New(slog.DiscardHandler)}
+		w := &procWorker{
+			p: p, cmd: &exec.Cmd{}, stdin: nopWriteCloser{io.Discard},
+			stdout: bufio.NewReader(bytes.NewReader(data)),
+			calls:  map[string]*procCall{"1": {ctx: context.Background(), env: newFakeEnv(), done: make(chan *abi.ToolResult, 1)}},
+			dead:   make(chan struct{}),
+		}
+		w.readLoop()
+	})
+}

@@ -1,0 +1,20 @@
+//go:build !linux
+
+package js
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+func workerProcAttr() *syscall.SysProcAttr { return nil }
+
+func startWorker(cmd *exec.Cmd) error { return cmd.Start() }
+
+// limitData is not available here: the worker runs without a hard limit
+// (its in-process guard still applies).
+func limitData(int64) error { return errors.New("no RLIMIT_DATA on this system") }
+
+func protectStdout() (*os.File, error) { return os.Stdout, nil }

@@ -1,0 +1,327 @@
+package js
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// The worker side of process isolation (isolate.go). Any program linked
+// with this package becomes a worker when it starts with AIOS_JS_WORKER=1
+// in its environment: this package's init serves the worker protocol and
+// exits, before main (or a test binary's TestMain) runs. So the host needs
+// no second binary, and a test binary can start workers of itself.
+
+func init() {
+	if os.Getenv(workerEnv) == "1" {
+		os.Exit(workerMain())
+	}
+}
+
+// maxWorkerFrame bounds a frame either way: a result of MaxResultBytes
+// (64 MiB by default) with the envelope around it.
+const maxWorkerFrame = abi.DefaultMaxFrame + 1<<20
+
+// workerMain serves one provider: it reads the load request, loads the
+// bundle, answers with the registration, then serves calls until stdin
+// ends. It returns the process exit code.
+func workerMain() int {
+	out, err := protectStdout()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aios js worker:", err)
+		return 2
+	}
+	in := bufio.NewReaderSize(os.Stdin, 64<<10)
+	frame, err := abi.ReadFrame(in, maxWorkerFrame)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aios js worker: no load request:", err)
+		return 2
+	}
+	var lr loadRequest
+	if err := abi.MsgPack.Unmarshal(frame, &lr); err != nil {
+		fmt.Fprintln(os.Stderr, "aios js worker: bad load request:", err)
+		return 2
+	}
+	o := lr.Options
+	if o.ProcessMemory > 0 {
+		if err := limitData(o.ProcessMemory); err != nil {
+			fmt.Fprintln(os.Stderr, "aios js worker: running without a hard memory limit:", err)
+		}
+		// Make the collector work harder before the hard limit is hit.
+		debug.SetMemoryLimit(o.ProcessMemory * 7 / 8)
+	}
+	s := &childServer{out: out, cancels: map[string]context.CancelFunc{}, waits: map[string]chan *abi.ToolResult{}}
+	logger := slog.New(&frameLogHandler{s: s})
+	rt := New(Options{
+		MemoryBudget: o.MemoryBudget, ProviderBudgets: o.ProviderBudgets, PoolSize: o.PoolSize,
+		MaxCallStackSize: o.MaxCallStackSize, DefaultTimeout: o.DefaultTimeout, LoadTimeout: o.LoadTimeout,
+		MaxResultBytes: o.MaxResultBytes, WatchdogInterval: o.WatchdogInterval,
+		Logger: logger, Isolation: IsolationInProcess,
+	})
+	defer rt.Close()
+	prov, err := rt.loadBundle(&bundled{Code: lr.Code, Name: lr.Name},
+		abi.Source{Path: lr.Path, ProviderID: lr.ProviderID, Logger: logger}, lr.Runtime)
+	if err != nil {
+		_ = s.send(&abi.Envelope{Kind: abi.KindResult, ID: "load", Result: &abi.ToolResult{
+			Error: &abi.ToolError{Code: abi.ProviderError, Message: err.Error()}}})
+		return 1
+	}
+	defer prov.Close()
+	s.prov = prov
+	if err := s.send(&abi.Envelope{Kind: abi.KindRegister, Register: prov.Describe()}); err != nil {
+		fmt.Fprintln(os.Stderr, "aios js worker: cannot send the registration:", err)
+		return 2
+	}
+	code := s.serve(in)
+	s.wg.Wait()
+	return code
+}
+
+// childServer is the worker's end of the protocol.
+type childServer struct {
+	out  io.Writer
+	wmu  sync.Mutex
+	prov *Provider
+	wg   sync.WaitGroup
+
+	mu      sync.Mutex
+	cancels map[string]context.CancelFunc   // calls in flight
+	waits   map[string]chan *abi.ToolResult // host calls in flight
+	hostSeq uint64
+}
+
+// serve reads the host's frames until stdin ends.
+func (s *childServer) serve(in io.Reader) int {
+	for {
+		frame, err := abi.ReadFrame(in, maxWorkerFrame)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return 0
+			}
+			fmt.Fprintln(os.Stderr, "aios js worker: reading from the host:", err)
+			return 2
+		}
+		env := new(abi.Envelope)
+		if err := abi.MsgPack.Unmarshal(frame, env); err != nil {
+			fmt.Fprintln(os.Stderr, "aios js worker: bad frame from the host:", err)
+			return 2
+		}
+		switch env.Kind {
+		case abi.KindCall:
+			if env.Call == nil {
+				continue
+			}
+			s.wg.Add(1)
+			go s.call(env.ID, env.Call)
+		case abi.KindHostResult:
+			s.mu.Lock()
+			ch := s.waits[env.ID]
+			delete(s.waits, env.ID)
+			s.mu.Unlock()
+			if ch != nil && env.Result != nil {
+				ch <- env.Result
+			}
+		case abi.KindCancel:
+			s.mu.Lock()
+			cancel := s.cancels[env.ID]
+			s.mu.Unlock()
+			if cancel != nil {
+				cancel()
+			}
+		}
+	}
+}
+
+// call serves one call and sends its result.
+func (s *childServer) call(id string, call *abi.ToolCall) {
+	defer s.wg.Done()
+	ctx, cancel := context.WithCancel(context.Background())
+	if !call.Deadline.IsZero() {
+		ctx, cancel = context.WithDeadline(context.Background(), call.Deadline)
+	}
+	s.mu.Lock()
+	s.cancels[id] = cancel
+	s.mu.Unlock()
+	env := &childEnv{s: s, id: id, call: call, logger: slog.New(&frameLogHandler{s: s, callID: id})}
+	v, err := s.prov.Call(ctx, call, env)
+	cancel()
+	s.mu.Lock()
+	delete(s.cancels, id)
+	s.mu.Unlock()
+	res := &abi.ToolResult{CallID: call.ID}
+	if err != nil {
+		res.Error = abi.AsToolError(err, abi.ProviderError)
+	} else {
+		res.Value = v
+	}
+	if err := s.send(&abi.Envelope{Kind: abi.KindResult, ID: id, Result: res}); err != nil {
+		res = &abi.ToolResult{CallID: call.ID, Error: abi.Errorf(abi.TooLarge, "%s: the result cannot be sent from the JS worker process: %v", call.Tool, err)}
+		if err := s.send(&abi.Envelope{Kind: abi.KindResult, ID: id, Result: res}); err != nil {
+			fmt.Fprintln(os.Stderr, "aios js worker: cannot send a result:", err)
+		}
+	}
+}
+
+// send writes one envelope to the host.
+func (s *childServer) send(env *abi.Envelope) error {
+	env.V = abi.FormatVersion
+	payload, err := abi.MsgPack.Marshal(env)
+	if err != nil {
+		return err
+	}
+	if len(payload) > maxWorkerFrame {
+		return fmt.Errorf("message of %d bytes exceeds the frame limit of %d", len(payload), maxWorkerFrame)
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	return writeFrame(s.out, payload)
+}
+
+// childEnv is abi.Env inside a worker: every host service is a host_call
+// answered by the host, which applies the call's grants as it would for
+// an in-process provider.
+type childEnv struct {
+	s      *childServer
+	id     string
+	call   *abi.ToolCall
+	logger *slog.Logger
+}
+
+func (e *childEnv) Call() *abi.ToolCall  { return e.call }
+func (e *childEnv) Logger() *slog.Logger { return e.logger }
+
+func (e *childEnv) host(ctx context.Context, op string, args map[string]any) (any, error) {
+	ch := make(chan *abi.ToolResult, 1)
+	e.s.mu.Lock()
+	e.s.hostSeq++
+	hid := "h" + strconv.FormatUint(e.s.hostSeq, 10)
+	e.s.waits[hid] = ch
+	e.s.mu.Unlock()
+	forget := func() {
+		e.s.mu.Lock()
+		delete(e.s.waits, hid)
+		e.s.mu.Unlock()
+	}
+	if err := e.s.send(&abi.Envelope{Kind: abi.KindHostCall, ID: hid, Host: &abi.HostCall{CallID: e.id, Op: op, Args: args}}); err != nil {
+		forget()
+		return nil, abi.Errorf(abi.InvalidParams, "%s: cannot send the request to the host: %v", op, err)
+	}
+	select {
+	case r := <-ch:
+		if r.Error != nil {
+			return nil, r.Error
+		}
+		return r.Value, nil
+	case <-ctx.Done():
+		forget()
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, abi.Errorf(abi.Timeout, "%s: the call's deadline passed", op)
+		}
+		return nil, abi.Errorf(abi.Unavailable, "%s: the call was cancelled", op)
+	}
+}
+
+func (e *childEnv) CallTool(ctx context.Context, tool, version string, params any) (any, error) {
+	return e.host(ctx, "call_tool", map[string]any{"tool": tool, "version": version, "params": params})
+}
+
+func (e *childEnv) SpaceRead(ctx context.Context, space, id string) (abi.Object, error) {
+	v, err := e.host(ctx, "space_read", map[string]any{"space": space, "id": id})
+	if err != nil {
+		return abi.Object{}, err
+	}
+	return objectFrom(v, true)
+}
+
+func (e *childEnv) SpaceWrite(ctx context.Context, space string, data []byte) (abi.Object, error) {
+	v, err := e.host(ctx, "space_write", map[string]any{"space": space, "data": base64.StdEncoding.EncodeToString(data)})
+	if err != nil {
+		return abi.Object{}, err
+	}
+	return objectFrom(v, false)
+}
+
+func objectFrom(v any, withData bool) (abi.Object, error) {
+	m, _ := v.(map[string]any)
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	obj := abi.Object{Space: str("space"), ID: str("id")}
+	if withData {
+		data, err := base64.StdEncoding.DecodeString(str("data"))
+		if err != nil {
+			return abi.Object{}, abi.Errorf(abi.Internal, "space_read: the host's data is not base64: %v", err)
+		}
+		obj.Data = data
+	}
+	return obj, nil
+}
+
+func (e *childEnv) Complete(ctx context.Context, req abi.CompleteRequest) (abi.CompleteResponse, error) {
+	args := map[string]any{"prompt": req.Prompt, "system": req.System, "model": req.Model}
+	if req.MaxTokens != 0 {
+		args["max_tokens"] = int64(req.MaxTokens)
+	}
+	if req.Temperature != nil {
+		args["temperature"] = *req.Temperature
+	}
+	v, err := e.host(ctx, "ai_complete", args)
+	if err != nil {
+		return abi.CompleteResponse{}, err
+	}
+	m, _ := v.(map[string]any)
+	text, _ := m["text"].(string)
+	model, _ := m["model"].(string)
+	return abi.CompleteResponse{Text: text, Model: model}, nil
+}
+
+// frameLogHandler sends log records to the host as log frames (the
+// attributes written into the message as key=value).
+type frameLogHandler struct {
+	s      *childServer
+	callID string
+	attrs  string
+}
+
+func (h *frameLogHandler) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *frameLogHandler) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString(r.Message)
+	b.WriteString(h.attrs)
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key != "source" {
+			b.WriteString(" " + a.Key + "=" + a.Value.String())
+		}
+		return true
+	})
+	level := "info"
+	switch {
+	case r.Level >= slog.LevelError:
+		level = "error"
+	case r.Level >= slog.LevelWarn:
+		level = "warn"
+	case r.Level < slog.LevelInfo:
+		level = "debug"
+	}
+	return h.s.send(&abi.Envelope{Kind: abi.KindLog, Log: &abi.LogRecord{Level: level, Message: b.String(), CallID: h.callID}})
+}
+
+func (h *frameLogHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	n := *h
+	for _, a := range attrs {
+		n.attrs += " " + a.Key + "=" + a.Value.String()
+	}
+	return &n
+}
+
+func (h *frameLogHandler) WithGroup(string) slog.Handler { return h }
