@@ -40,6 +40,10 @@ const workerEnv = "AIOS_JS_WORKER"
 // interrupted), so this is only for a worker that stopped answering.
 const procGrace = abandonGrace + 2*time.Second
 
+// stderrLinger is how long after a worker has exited the host waits for
+// the end of its stderr.
+const stderrLinger = 500 * time.Millisecond
+
 // procStartSlack is added to LoadTimeout for starting a worker process.
 const procStartSlack = 20 * time.Second
 
@@ -76,6 +80,7 @@ type workerOptions struct {
 	MaxResultBytes   int              `msgpack:"max_result_bytes"`
 	WatchdogInterval time.Duration    `msgpack:"watchdog_interval"`
 	ProcessMemory    int64            `msgpack:"process_memory"`
+	Spin             time.Duration    `msgpack:"spin"`
 }
 
 func (o *Options) workerOptions() workerOptions {
@@ -89,6 +94,7 @@ func (o *Options) workerOptions() workerOptions {
 		MaxResultBytes:   o.MaxResultBytes,
 		WatchdogInterval: o.WatchdogInterval,
 		ProcessMemory:    o.ProcessMemory,
+		Spin:             o.Spin,
 	}
 }
 
@@ -230,12 +236,24 @@ func sameTools(a, b *abi.ToolRegister) bool {
 }
 
 // procWorker is one worker process and the calls it serves.
+//
+// There is no reader goroutine: a goroutine waiting for its call's result
+// reads the worker's frames itself (the leader, holding rmu) and hands
+// the results of other calls to their goroutines; when it has its own it
+// passes the place on (rfree). A lone caller thus sends its call and reads
+// its result without waking any other goroutine (each wake-up may be a
+// cross-vCPU futex wake, the main cost of a call here).
 type procWorker struct {
 	p      *ProcessProvider
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	stdout *bufio.Reader
-	wmu    sync.Mutex // one frame at a time on stdin
+	out    *os.File      // read end of the worker's stdout (non-blocking)
+	stdout *bufio.Reader // over a spinReader on out
+	wmu    sync.Mutex    // one frame at a time on stdin
+
+	rmu   sync.Mutex    // held by the goroutine reading stdout
+	rfree chan struct{} // a token: the reader's place is free
+	rdl   time.Time     // out's read deadline (under rmu)
 
 	mu    sync.Mutex
 	calls map[string]*procCall
@@ -264,33 +282,70 @@ func (p *ProcessProvider) start(ctx context.Context) (*procWorker, *abi.ToolRegi
 		}
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = []string{workerEnv + "=1", "GOTRACEBACK=single"}
+	// GOMAXPROCS=1: the worker's goroutines hand work to each other on
+	// one thread, without waking a second one (a wake-up costs 20–90 µs
+	// on this VM; the hand-offs of one call cost ~12 µs with two threads,
+	// ~1.5 µs with one); it also caps an untrusted provider at one core.
+	cmd.Env = []string{workerEnv + "=1", "GOTRACEBACK=single", "GOMAXPROCS=1"}
 	cmd.SysProcAttr = workerProcAttr()
-	stdin, err := cmd.StdinPipe()
+	// Pipes of our own rather than StdinPipe/StdoutPipe: the read end of
+	// stdout must be non-blocking for the spinning reader and stays open
+	// until the worker is gone (Wait would close a StdoutPipe under a
+	// reader).
+	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	outR, outW, err := os.Pipe()
 	if err != nil {
+		inR.Close()
+		inW.Close()
 		return nil, nil, err
 	}
-	stderr, err := cmd.StderrPipe()
+	errR, errW, err := os.Pipe()
 	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
 		return nil, nil, err
 	}
-	if err := startWorker(cmd); err != nil {
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	err = startWorker(cmd)
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		errR.Close()
 		return nil, nil, fmt.Errorf("start JS worker process %s: %w", exe, err)
 	}
 	p.started.Add(1)
+	sr, err := newSpinReader(outR, p.rt.opts.Spin)
+	if err != nil {
+		_ = cmd.Process.Kill()
+		return nil, nil, err
+	}
 	w := &procWorker{
-		p: p, cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 64<<10),
+		p: p, cmd: cmd, stdin: inW, out: outR, stdout: bufio.NewReaderSize(sr, 64<<10),
+		rfree: make(chan struct{}, 1),
 		calls: map[string]*procCall{}, dead: make(chan struct{}),
 	}
 	stderrDone := make(chan struct{})
-	go w.readStderr(stderr, stderrDone)
+	go w.readStderr(errR, stderrDone)
 	go func() {
-		<-stderrDone
 		err := cmd.Wait()
+		// The explanation of a crash is the worker's last words on
+		// stderr: wait for them, but not for a process it may have left
+		// holding the pipe.
+		t := time.NewTimer(stderrLinger)
+		select {
+		case <-stderrDone:
+		case <-t.C:
+			_ = errR.Close()
+		}
+		t.Stop()
 		w.died(err)
 	}()
 	reg, err := w.handshake(ctx)
@@ -302,7 +357,6 @@ func (p *ProcessProvider) start(ctx context.Context) (*procWorker, *abi.ToolRegi
 		}
 		return nil, nil, err
 	}
-	go w.readLoop()
 	return w, reg, nil
 }
 
@@ -322,24 +376,17 @@ func (w *procWorker) handshake(ctx context.Context) (*abi.ToolRegister, error) {
 	if err := w.writeFrame(payload); err != nil {
 		return nil, fmt.Errorf("send the bundle to the JS worker: %w", err)
 	}
-	type answer struct {
+	limit := w.p.rt.opts.LoadTimeout + procStartSlack
+	w.rmu.Lock()
+	w.setReadDeadline(time.Now().Add(limit))
+	env, err := w.readEnvelope()
+	w.rmu.Unlock()
+	a := struct {
 		env *abi.Envelope
 		err error
-	}
-	ch := make(chan answer, 1)
-	go func() {
-		env, err := w.readEnvelope()
-		ch <- answer{env, err}
-	}()
-	timer := time.NewTimer(w.p.rt.opts.LoadTimeout + procStartSlack)
-	defer timer.Stop()
-	var a answer
-	select {
-	case a = <-ch:
-	case <-timer.C:
-		return nil, fmt.Errorf("the JS worker process did not register within %v", w.p.rt.opts.LoadTimeout+procStartSlack)
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	}{env, err}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return nil, fmt.Errorf("the JS worker process did not register within %v", limit)
 	}
 	switch {
 	case a.err != nil:
@@ -390,37 +437,101 @@ func (w *procWorker) readEnvelope() (*abi.Envelope, error) {
 	return env, nil
 }
 
-// readLoop dispatches the worker's messages until its stdout ends.
-func (w *procWorker) readLoop() {
+func (w *procWorker) setReadDeadline(t time.Time) {
+	if !t.Equal(w.rdl) {
+		_ = w.out.SetReadDeadline(t)
+		w.rdl = t
+	}
+}
+
+// leadResult is why lead returned without the call's result.
+type leadResult int
+
+const (
+	leadBroken    leadResult = iota // the worker's stdout ended or broke
+	leadTimeout                     // the hard deadline passed
+	leadCancelled                   // the call's context ended
+)
+
+// cancelPoll is how often a leader whose call can be cancelled looks at
+// its context while it waits for the worker.
+const cancelPoll = 20 * time.Millisecond
+
+// lead reads the worker's frames (the caller holds rmu) until c has its
+// result, the worker breaks, hard passes, or (watch) ctx ends. A poll for
+// cancellation happens only between frames, so it never cuts one.
+func (w *procWorker) lead(c *procCall, hard time.Time, watch bool) (*abi.ToolResult, leadResult) {
 	for {
+		if w.stdout.Buffered() == 0 {
+			dl := hard
+			if watch {
+				if t := time.Now().Add(cancelPoll); t.Before(hard) {
+					dl = t
+				}
+			}
+			w.setReadDeadline(dl)
+			if _, err := w.stdout.Peek(1); err != nil {
+				if !errors.Is(err, os.ErrDeadlineExceeded) {
+					return nil, leadBroken
+				}
+				if !time.Now().Before(hard) {
+					return nil, leadTimeout
+				}
+				if watch && c.ctx.Err() != nil {
+					return nil, leadCancelled
+				}
+				continue
+			}
+		}
+		w.setReadDeadline(hard)
 		env, err := w.readEnvelope()
 		if err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return nil, leadTimeout
+			}
 			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 				w.p.logger.Error("JS worker process: protocol error; killing it", "err", err)
 			}
-			w.kill()
-			return
+			return nil, leadBroken
 		}
-		switch env.Kind {
-		case abi.KindResult:
-			w.mu.Lock()
-			c := w.calls[env.ID]
-			delete(w.calls, env.ID)
-			w.mu.Unlock()
-			if c != nil && env.Result != nil {
-				c.done <- env.Result
-			}
-		case abi.KindHostCall:
-			w.mu.Lock()
-			c := w.calls[callKey(env.Host)]
-			w.mu.Unlock()
-			go w.serveHost(c, env.ID, env.Host)
-		case abi.KindLog:
-			w.log(env.Log)
+		w.dispatch(env)
+		select {
+		case r := <-c.done:
+			return r, 0
 		default:
-			w.p.logger.Warn("JS worker process sent an unexpected message", "kind", env.Kind)
 		}
 	}
+}
+
+// dispatch delivers one frame from the worker.
+func (w *procWorker) dispatch(env *abi.Envelope) {
+	switch env.Kind {
+	case abi.KindResult:
+		w.mu.Lock()
+		c := w.calls[env.ID]
+		delete(w.calls, env.ID)
+		w.mu.Unlock()
+		if c != nil && env.Result != nil {
+			c.done <- env.Result
+		}
+	case abi.KindHostCall:
+		w.mu.Lock()
+		c := w.calls[callKey(env.Host)]
+		w.mu.Unlock()
+		go w.serveHost(c, env.ID, env.Host)
+	case abi.KindLog:
+		w.log(env.Log)
+	default:
+		w.p.logger.Warn("JS worker process sent an unexpected message", "kind", env.Kind)
+	}
+}
+
+// resultOf unpacks a worker's answer.
+func resultOf(r *abi.ToolResult) (any, error) {
+	if r.Error != nil {
+		return nil, r.Error
+	}
+	return r.Value, nil
 }
 
 func callKey(hc *abi.HostCall) string {
@@ -501,30 +612,72 @@ func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, 
 		}
 		return nil, abi.Errorf(abi.ProviderCrashed, "%s: cannot send the call to the JS worker process: %v", call.Tool, err)
 	}
-	timer := time.NewTimer(time.Until(deadline) + procGrace)
-	defer timer.Stop()
+	hard := deadline.Add(procGrace)
 	done := ctx.Done()
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	cancel := func() {
+		done = nil
+		_ = w.send(&abi.Envelope{Kind: abi.KindCancel, ID: id})
+	}
 	for {
 		select {
 		case r := <-c.done:
-			if r.Error != nil {
-				return nil, r.Error
+			return resultOf(r)
+		default:
+		}
+		if w.rmu.TryLock() {
+			r, why := w.lead(c, hard, done != nil)
+			w.rmu.Unlock()
+			select {
+			case w.rfree <- struct{}{}: // wake a waiting caller to read next
+			default:
 			}
-			return r.Value, nil
+			if r != nil {
+				return resultOf(r)
+			}
+			switch why {
+			case leadCancelled:
+				// The worker ends the call itself (its context is
+				// cancelled too); keep reading for its answer.
+				cancel()
+				continue
+			case leadTimeout:
+				forget()
+				w.kill()
+				return nil, w.timeout(call)
+			}
+			w.kill()
+			<-w.dead
+			forget()
+			return nil, w.crashed(call)
+		}
+		if timer == nil {
+			timer = time.NewTimer(time.Until(hard))
+		}
+		select {
+		case r := <-c.done:
+			return resultOf(r)
+		case <-w.rfree:
 		case <-w.dead:
 			forget()
 			return nil, w.crashed(call)
 		case <-done:
-			// The worker ends the call itself (its context is cancelled
-			// too); keep waiting for its answer.
-			done = nil
-			_ = w.send(&abi.Envelope{Kind: abi.KindCancel, ID: id})
+			cancel()
 		case <-timer.C:
 			forget()
 			w.kill()
-			return nil, abi.Errorf(abi.Timeout, "%s did not return within its deadline plus %v; its JS worker process was killed", call.Tool, procGrace)
+			return nil, w.timeout(call)
 		}
 	}
+}
+
+func (w *procWorker) timeout(call *abi.ToolCall) *abi.ToolError {
+	return abi.Errorf(abi.Timeout, "%s did not return within its deadline plus %v; its JS worker process was killed", call.Tool, procGrace)
 }
 
 // crashed is the error of a call whose worker died.
@@ -582,6 +735,8 @@ func (w *procWorker) died(err error) {
 	}
 	w.deathErr = &abi.ToolError{Code: abi.ProviderCrashed, Message: msg}
 	close(w.dead)
+	_ = w.stdin.Close()
+	_ = w.out.Close() // a reader still in it gets an error: the worker is gone
 	if err != nil {
 		w.p.logger.Warn("JS worker process ended", "err", err, "note", w.stderr.fatal())
 	}

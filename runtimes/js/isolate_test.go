@@ -248,6 +248,16 @@ func TestConfigIsolation(t *testing.T) {
 	if err := (Config{Isolation: "sandbox"}).Validate(); err == nil || !strings.Contains(err.Error(), "runtimes.js.isolation") {
 		t.Errorf("a bad isolation value: %v", err)
 	}
+	zero, big := time.Duration(0), 2*time.Millisecond
+	if got := (Config{Spin: &zero}).ToOptions(nil).withDefaults().Spin; got >= 0 {
+		t.Errorf("spin: 0 gives Options.Spin %v, want negative (off)", got)
+	}
+	if got := (Config{}).ToOptions(nil).withDefaults().Spin; got != 100*time.Microsecond {
+		t.Errorf("the default spin is %v", got)
+	}
+	if err := (Config{Spin: &big}).Validate(); err == nil || !strings.Contains(err.Error(), "runtimes.js.spin") {
+		t.Errorf("a spin of 2ms: %v", err)
+	}
 	if got := (Options{MemoryBudget: 2 << 30}).withDefaults().ProcessMemory; got != 2<<30+768<<20 {
 		t.Errorf("process memory for a 2 GiB budget: %d MiB", got>>20)
 	}
@@ -296,7 +306,8 @@ type nopWriteCloser struct{ io.Writer }
 func (nopWriteCloser) Close() error { return nil }
 
 // FuzzWorkerFrames feeds arbitrary bytes to the host's reader of a
-// worker's frames: it must end (killing the worker) without a panic.
+// worker's frames and dispatches what decodes: it must end with an error
+// (on which the host kills the worker) and never panic.
 func FuzzWorkerFrames(f *testing.F) {
 	for _, env := range []*abi.Envelope{
 		{V: 1, Kind: abi.KindResult, ID: "1", Result: &abi.ToolResult{Value: map[string]any{"a": int64(1)}}},
@@ -321,6 +332,39 @@ func FuzzWorkerFrames(f *testing.F) {
 			calls:  map[string]*procCall{"1": {ctx: context.Background(), env: newFakeEnv(), done: make(chan *abi.ToolResult, 1)}},
 			dead:   make(chan struct{}),
 		}
-		w.readLoop()
+		for {
+			env, err := w.readEnvelope()
+			if err != nil {
+				return
+			}
+			w.dispatch(env)
+		}
 	})
+}
+
+// BenchmarkProcessEcho is one caller's round trip to an isolated
+// provider's echo tool (no host pipeline), with and without spinning.
+func BenchmarkProcessEcho(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		spin time.Duration
+	}{{"spin", 0}, {"nospin", -1}} {
+		b.Run(c.name, func(b *testing.B) {
+			rt := newRuntime(b, Options{Isolation: IsolationProcess, Spin: c.spin})
+			p, err := rt.load(context.Background(), abi.Source{Path: writeSource(b, "echo.js", `aios.registerTool({name: 'echo'}, (p) => p);`)}, abi.RuntimeJS)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			env := newFakeEnv()
+			call := &abi.ToolCall{ID: "c", Tool: "echo", Params: map[string]any{"msg": "hello", "n": int64(42)}}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.Call(ctx, call, env); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

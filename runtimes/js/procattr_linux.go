@@ -4,6 +4,7 @@ package js
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -96,4 +97,13 @@ func protectStdout() (*os.File, error) {
 		return nil, err
 	}
 	return os.NewFile(uintptr(fd), "aios-js-worker-protocol"), nil
+}
+
+// pollStdin makes stdin non-blocking and returns a reader of it through
+// the Go poller.
+func pollStdin() (io.Reader, error) {
+	if err := syscall.SetNonblock(0, true); err != nil {
+		return nil, err
+	}
+	return os.NewFile(0, "stdin"), nil
 }

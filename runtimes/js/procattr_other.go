@@ -4,6 +4,7 @@ package js
 
 import (
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -18,3 +19,5 @@ func startWorker(cmd *exec.Cmd) error { return cmd.Start() }
 func limitData(int64) error { return errors.New("no RLIMIT_DATA on this system") }
 
 func protectStdout() (*os.File, error) { return os.Stdout, nil }
+
+func pollStdin() (io.Reader, error) { return nil, errors.New("stdin stays blocking here") }

@@ -61,6 +61,10 @@ type Options struct {
 	// starts); past it the worker dies and its calls fail with
 	// ProviderCrashed. Default: MemoryBudget + 768 MiB, at least 1 GiB.
 	ProcessMemory int64
+	// Spin is how long a reader of a worker pipe (the host waiting for an
+	// answer, the worker waiting for the next call) polls it before it
+	// sleeps (spin.go). Default 100 µs; negative: never.
+	Spin time.Duration
 	// WorkerCommand runs a worker process: a program linked with this
 	// package, which becomes a worker when started with AIOS_JS_WORKER=1
 	// in its environment. Default: the running executable.
@@ -88,6 +92,8 @@ type Config struct {
 	// processes unless told otherwise.
 	Isolation        string `yaml:"isolation"`
 	ProcessMemoryMiB int    `yaml:"process_memory_mib"`
+	// Spin is Options.Spin; 0 turns spinning off, absent keeps 100µs.
+	Spin *time.Duration `yaml:"spin"`
 }
 
 // Validate checks the values the YAML decoder cannot.
@@ -96,6 +102,9 @@ func (c Config) Validate() error {
 	case "", IsolationInProcess, IsolationProcess, IsolationUntrusted:
 	default:
 		return fmt.Errorf("runtimes.js.isolation: %q is not one of in-process, process, untrusted", c.Isolation)
+	}
+	if c.Spin != nil && (*c.Spin < 0 || *c.Spin > time.Millisecond) {
+		return fmt.Errorf("runtimes.js.spin: %v is not between 0 and 1ms", *c.Spin)
 	}
 	if c.ProcessMemoryMiB < 0 {
 		return fmt.Errorf("runtimes.js.process_memory_mib: %d is negative", c.ProcessMemoryMiB)
@@ -120,6 +129,12 @@ func (c Config) ToOptions(logger *slog.Logger) Options {
 	}
 	if o.Isolation == "" {
 		o.Isolation = IsolationUntrusted
+	}
+	if c.Spin != nil {
+		o.Spin = *c.Spin
+		if o.Spin == 0 {
+			o.Spin = -1
+		}
 	}
 	if len(c.ProviderBudgets) > 0 {
 		o.ProviderBudgets = make(map[string]int64, len(c.ProviderBudgets))
@@ -157,6 +172,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Isolation == "" {
 		o.Isolation = IsolationInProcess
+	}
+	if o.Spin == 0 {
+		o.Spin = 100 * time.Microsecond
 	}
 	if o.ProcessMemory <= 0 {
 		mb := o.MemoryBudget
