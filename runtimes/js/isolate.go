@@ -109,6 +109,10 @@ type ProcessProvider struct {
 	w       *procWorker
 	closed  bool
 	started atomic.Int64 // workers started, the first included
+
+	busy    atomic.Int32 // calls between worker() and their answer
+	lastUse atomic.Int64 // when the last call ended (UnixNano)
+	idle    *time.Timer  // stops an idle worker (Options.WorkerIdle)
 }
 
 var (
@@ -143,6 +147,9 @@ func (r *Runtime) loadProcess(ctx context.Context, b *bundled, src abi.Source, r
 		p.tools[t.Name] = true
 	}
 	p.w = w
+	p.armIdle()
+	logger.Info("JS provider isolated in a worker process", "provider", reg.Provider.ID,
+		"pid", w.cmd.Process.Pid, "memory_limit_mib", r.opts.ProcessMemory>>20)
 	return p, nil
 }
 
@@ -174,6 +181,9 @@ func (p *ProcessProvider) Close() error {
 	w := p.w
 	p.closed = true
 	p.w = nil
+	if p.idle != nil {
+		p.idle.Stop()
+	}
 	p.mu.Unlock()
 	if w != nil {
 		w.shutdown(5 * time.Second)
@@ -190,6 +200,10 @@ func (p *ProcessProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		p.lastUse.Store(time.Now().UnixNano())
+		p.busy.Add(-1)
+	}()
 	deadline := call.Deadline
 	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
 		deadline = d
@@ -209,6 +223,7 @@ func (p *ProcessProvider) worker(ctx context.Context) (*procWorker, error) {
 		return nil, abi.Errorf(abi.Unavailable, "provider %s is closed", p.reg.Provider.ID)
 	}
 	if p.w != nil && p.w.alive() {
+		p.busy.Add(1)
 		return p.w, nil
 	}
 	w, reg, err := p.start(ctx)
@@ -220,7 +235,43 @@ func (p *ProcessProvider) worker(ctx context.Context) (*procWorker, error) {
 		return nil, abi.Errorf(abi.Unavailable, "provider %s: its restarted worker registered other tools", p.reg.Provider.ID)
 	}
 	p.w = w
+	p.busy.Add(1)
+	p.armIdle()
 	return w, nil
+}
+
+// armIdle (p.mu held) starts the timer that stops the worker once no call
+// has used it for Options.WorkerIdle: an idle worker holds ~25 MiB, and a
+// new one starts in ~20 ms when the next call comes.
+func (p *ProcessProvider) armIdle() {
+	d := p.rt.opts.WorkerIdle
+	if d <= 0 {
+		return
+	}
+	p.lastUse.Store(time.Now().UnixNano())
+	if p.idle == nil {
+		p.idle = time.AfterFunc(d, p.reapIdle)
+	} else {
+		p.idle.Reset(d)
+	}
+}
+
+// reapIdle stops the worker if it has been idle long enough, or looks
+// again when it will have been.
+func (p *ProcessProvider) reapIdle() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || p.w == nil {
+		return
+	}
+	d := p.rt.opts.WorkerIdle
+	if left := time.Until(time.Unix(0, p.lastUse.Load()).Add(d)); p.busy.Load() != 0 || left > 0 {
+		p.idle.Reset(max(left, d/4))
+		return
+	}
+	p.w.shutdown(5 * time.Second)
+	p.w = nil
+	p.logger.Info("JS worker process stopped after being idle", "provider", p.reg.Provider.ID, "idle", d)
 }
 
 func sameTools(a, b *abi.ToolRegister) bool {

@@ -252,6 +252,9 @@ func TestConfigIsolation(t *testing.T) {
 	if got := (Config{Spin: &zero}).ToOptions(nil).withDefaults().Spin; got >= 0 {
 		t.Errorf("spin: 0 gives Options.Spin %v, want negative (off)", got)
 	}
+	if got := (Config{WorkerIdle: &zero}).ToOptions(nil).withDefaults().WorkerIdle; got >= 0 {
+		t.Errorf("worker_idle: 0 gives Options.WorkerIdle %v, want negative (never)", got)
+	}
 	if got := (Config{}).ToOptions(nil).withDefaults().Spin; got != 100*time.Microsecond {
 		t.Errorf("the default spin is %v", got)
 	}
@@ -366,5 +369,37 @@ func BenchmarkProcessEcho(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestProcessIsolationIdleWorker: a worker no call has used for
+// WorkerIdle is stopped; the next call starts a new one.
+func TestProcessIsolationIdleWorker(t *testing.T) {
+	p := loadIsolated(t, Options{WorkerIdle: 200 * time.Millisecond}, isolatedSource)
+	first := p.PID()
+	deadline := time.Now().Add(30 * time.Second)
+	for p.PID() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("worker %d still runs 30 s after its last call (idle limit 200ms)", first)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	got, err := callIsolated(t, p, newFakeEnv(), "echo", map[string]any{"again": true}, time.Minute)
+	if err != nil || !reflect.DeepEqual(got, map[string]any{"again": true}) {
+		t.Fatalf("the call after the idle stop: %v %v", got, err)
+	}
+	if p.Started() != 2 || p.PID() == 0 || p.PID() == first {
+		t.Fatalf("no new worker after the idle stop (started %d, pid %d)", p.Started(), p.PID())
+	}
+	// A busy worker is not stopped: calls closer together than the limit.
+	second := p.PID()
+	for range 8 {
+		if _, err := callIsolated(t, p, newFakeEnv(), "echo", map[string]any{}, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if p.PID() != second {
+		t.Fatalf("a worker in use was stopped (pid %d, was %d)", p.PID(), second)
 	}
 }

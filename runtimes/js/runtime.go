@@ -65,6 +65,9 @@ type Options struct {
 	// answer, the worker waiting for the next call) polls it before it
 	// sleeps (spin.go). Default 100 µs; negative: never.
 	Spin time.Duration
+	// WorkerIdle stops a worker process no call has used for this long
+	// (the next call starts a new one). Default 5 min; negative: never.
+	WorkerIdle time.Duration
 	// WorkerCommand runs a worker process: a program linked with this
 	// package, which becomes a worker when started with AIOS_JS_WORKER=1
 	// in its environment. Default: the running executable.
@@ -94,6 +97,9 @@ type Config struct {
 	ProcessMemoryMiB int    `yaml:"process_memory_mib"`
 	// Spin is Options.Spin; 0 turns spinning off, absent keeps 100µs.
 	Spin *time.Duration `yaml:"spin"`
+	// WorkerIdle is Options.WorkerIdle; 0 keeps idle workers, absent
+	// stops them after 5 min.
+	WorkerIdle *time.Duration `yaml:"worker_idle"`
 }
 
 // Validate checks the values the YAML decoder cannot.
@@ -105,6 +111,9 @@ func (c Config) Validate() error {
 	}
 	if c.Spin != nil && (*c.Spin < 0 || *c.Spin > time.Millisecond) {
 		return fmt.Errorf("runtimes.js.spin: %v is not between 0 and 1ms", *c.Spin)
+	}
+	if c.WorkerIdle != nil && *c.WorkerIdle < 0 {
+		return fmt.Errorf("runtimes.js.worker_idle: %v is negative", *c.WorkerIdle)
 	}
 	if c.ProcessMemoryMiB < 0 {
 		return fmt.Errorf("runtimes.js.process_memory_mib: %d is negative", c.ProcessMemoryMiB)
@@ -129,6 +138,12 @@ func (c Config) ToOptions(logger *slog.Logger) Options {
 	}
 	if o.Isolation == "" {
 		o.Isolation = IsolationUntrusted
+	}
+	if c.WorkerIdle != nil {
+		o.WorkerIdle = *c.WorkerIdle
+		if o.WorkerIdle == 0 {
+			o.WorkerIdle = -1
+		}
 	}
 	if c.Spin != nil {
 		o.Spin = *c.Spin
@@ -175,6 +190,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Spin == 0 {
 		o.Spin = 100 * time.Microsecond
+	}
+	if o.WorkerIdle == 0 {
+		o.WorkerIdle = 5 * time.Minute
 	}
 	if o.ProcessMemory <= 0 {
 		mb := o.MemoryBudget
