@@ -110,6 +110,9 @@ type ProcessProvider struct {
 	closed  bool
 	started atomic.Int64 // workers started, the first included
 
+	failures int       // workers in a row that died without answering (under mu)
+	deadAt   time.Time // when the last of them died (under mu)
+
 	busy    atomic.Int32 // calls between worker() and their answer
 	lastUse atomic.Int64 // when the last call ended (UnixNano)
 	idle    *time.Timer  // stops an idle worker (Options.WorkerIdle)
@@ -226,6 +229,21 @@ func (p *ProcessProvider) worker(ctx context.Context) (*procWorker, error) {
 		p.busy.Add(1)
 		return p.w, nil
 	}
+	if p.w != nil { // it died
+		if p.w.answered.Load() {
+			p.failures = 0
+		} else {
+			p.failures++
+		}
+		p.deadAt = p.w.diedAt
+		p.w = nil
+	}
+	if wait := restartBackoff(p.failures) - time.Since(p.deadAt); wait > 0 {
+		return nil, &abi.ToolError{Code: abi.Unavailable,
+			Message: fmt.Sprintf("provider %s: its worker process died %d times in a row without answering; the next start is in %v",
+				p.reg.Provider.ID, p.failures, wait.Round(time.Millisecond)),
+			Data: map[string]any{"retry_after_ms": wait.Milliseconds()}}
+	}
 	w, reg, err := p.start(ctx)
 	if err != nil {
 		return nil, abi.Errorf(abi.Unavailable, "provider %s: cannot restart its worker process: %v", p.reg.Provider.ID, err)
@@ -238,6 +256,17 @@ func (p *ProcessProvider) worker(ctx context.Context) (*procWorker, error) {
 	p.busy.Add(1)
 	p.armIdle()
 	return w, nil
+}
+
+// restartBackoff is how long after the last death a provider whose
+// workers died n times in a row without answering waits before it starts
+// another: a tool that kills its worker on every call must not make every
+// call start a process.
+func restartBackoff(n int) time.Duration {
+	if n <= 1 {
+		return 0
+	}
+	return min(50*time.Millisecond<<min(n-2, 7), 5*time.Second)
 }
 
 // armIdle (p.mu held) starts the timer that stops the worker once no call
@@ -312,6 +341,8 @@ type procWorker struct {
 
 	dead     chan struct{} // closed when the process has exited
 	deathErr *abi.ToolError
+	diedAt   time.Time   // set before dead is closed
+	answered atomic.Bool // the worker has answered a call
 	stderr   stderrTail
 }
 
@@ -563,6 +594,7 @@ func (w *procWorker) dispatch(env *abi.Envelope) {
 		delete(w.calls, env.ID)
 		w.mu.Unlock()
 		if c != nil && env.Result != nil {
+			w.answered.Store(true)
 			c.done <- env.Result
 		}
 	case abi.KindHostCall:
@@ -785,6 +817,7 @@ func (w *procWorker) died(err error) {
 		}
 	}
 	w.deathErr = &abi.ToolError{Code: abi.ProviderCrashed, Message: msg}
+	w.diedAt = time.Now()
 	close(w.dead)
 	_ = w.stdin.Close()
 	_ = w.out.Close() // a reader still in it gets an error: the worker is gone

@@ -403,3 +403,61 @@ func TestProcessIsolationIdleWorker(t *testing.T) {
 		t.Fatalf("a worker in use was stopped (pid %d, was %d)", p.PID(), second)
 	}
 }
+
+// TestProcessIsolationRestartBackoff: workers that die without answering
+// are restarted after a growing delay, not on every call; one that answered
+// before it died is replaced at once.
+func TestProcessIsolationRestartBackoff(t *testing.T) {
+	p := loadIsolated(t, Options{}, isolatedSource)
+	killWorker := func() {
+		t.Helper()
+		pid := p.PID()
+		if pid == 0 {
+			t.Fatal("no worker to kill")
+		}
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(30 * time.Second); p.PID() != 0; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the killed worker is still seen alive")
+			}
+		}
+	}
+	echo := func() error {
+		_, err := callIsolated(t, p, newFakeEnv(), "echo", map[string]any{}, time.Minute)
+		return err
+	}
+	if err := echo(); err != nil { // the first worker answers
+		t.Fatal(err)
+	}
+	killWorker()
+	if err := echo(); err != nil { // it had answered: replaced at once
+		t.Fatalf("after the death of a worker that had answered: %v", err)
+	}
+	// Two deaths in a row without an answer: the third start waits.
+	killWorker()
+	p.mu.Lock()
+	p.w.answered.Store(false) // as if this worker had never answered
+	p.mu.Unlock()
+	if err := echo(); err != nil {
+		t.Fatalf("first failure: %v", err)
+	}
+	p.mu.Lock()
+	p.w.answered.Store(false)
+	p.mu.Unlock()
+	killWorker()
+	started := p.Started()
+	err := echo()
+	te := wantCode(t, err, abi.Unavailable)
+	if !strings.Contains(te.Message, "died 2 times in a row") {
+		t.Fatalf("backoff message: %q", te.Message)
+	}
+	if p.Started() != started {
+		t.Fatal("a worker was started during the backoff")
+	}
+	time.Sleep(restartBackoff(2) + 20*time.Millisecond)
+	if err := echo(); err != nil {
+		t.Fatalf("after the backoff: %v", err)
+	}
+}
