@@ -461,3 +461,22 @@ func TestProcessIsolationRestartBackoff(t *testing.T) {
 		t.Fatalf("after the backoff: %v", err)
 	}
 }
+
+// BenchmarkProcessLoad is loading an isolated provider: bundling, starting
+// its worker process and the worker's registration (what hot reload of an
+// unsigned JS file adds to the in-process load).
+func BenchmarkProcessLoad(b *testing.B) {
+	for _, iso := range []string{IsolationInProcess, IsolationProcess} {
+		b.Run(iso, func(b *testing.B) {
+			rt := newRuntime(b, Options{Isolation: iso})
+			path := writeSource(b, "load.js", `aios.registerTool({name: 'echo', parameters: {type: 'object'}}, (p) => p);`)
+			for b.Loop() {
+				p, err := rt.load(context.Background(), abi.Source{Path: path}, abi.RuntimeJS)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = p.Close()
+			}
+		})
+	}
+}
