@@ -393,7 +393,10 @@ func (p *ProcessProvider) start(ctx context.Context) (*procWorker, *abi.ToolRegi
 		return nil, nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	err = startWorker(cmd)
+	degraded, err := startWorker(cmd, !p.rt.opts.Unconfined)
+	if degraded != "" {
+		p.rt.warnUnconfined(p.logger, degraded)
+	}
 	inR.Close()
 	outW.Close()
 	errW.Close()

@@ -6,6 +6,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/landlock"
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // isolatedSource is a provider whose tools use every host service, and
@@ -255,6 +258,10 @@ func TestConfigIsolation(t *testing.T) {
 	if got := (Config{WorkerIdle: &zero}).ToOptions(nil).withDefaults().WorkerIdle; got >= 0 {
 		t.Errorf("worker_idle: 0 gives Options.WorkerIdle %v, want negative (never)", got)
 	}
+	no := false
+	if !(Config{Confine: &no}).ToOptions(nil).Unconfined || (Config{}).ToOptions(nil).Unconfined {
+		t.Error("confine: false must give Options.Unconfined, and only it")
+	}
 	if got := (Config{}).ToOptions(nil).withDefaults().Spin; got != 100*time.Microsecond {
 		t.Errorf("the default spin is %v", got)
 	}
@@ -293,7 +300,9 @@ func TestProcessIsolationBadWorker(t *testing.T) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '\\000\\000\\000\\005hello'\nsleep 30\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	rt := newRuntime(t, Options{Isolation: IsolationProcess, WorkerCommand: script})
+	// Unconfined: a confined worker may execute nothing but its own
+	// executable, and this one is a shell script.
+	rt := newRuntime(t, Options{Isolation: IsolationProcess, WorkerCommand: script, Unconfined: true})
 	start := time.Now()
 	_, err := rt.load(context.Background(), abi.Source{Path: writeSource(t, "w.js", `aios.registerTool({name: 'a'}, () => 1);`)}, abi.RuntimeJS)
 	if err == nil || !strings.Contains(err.Error(), "bad frame from the JS worker process") || !strings.Contains(err.Error(), "w.js") {
@@ -478,5 +487,67 @@ func BenchmarkProcessLoad(b *testing.B) {
 				_ = p.Close()
 			}
 		})
+	}
+}
+
+// TestProcessIsolationConfined: a worker process can read its executable,
+// the shared libraries, /proc and /sys, and nothing else; it can write
+// nothing and make no TCP connection (Landlock, inherited from the thread
+// that starts it). The probe (testdata/probe) is started as a worker is.
+func TestProcessIsolationConfined(t *testing.T) {
+	v, err := landlock.Version()
+	if err != nil {
+		t.Skipf("no Landlock here: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	if testing.Short() {
+		t.Skip("builds a probe program")
+	}
+	probe := filepath.Join(t.TempDir(), "aios-probe-worker")
+	build := exec.Command("go", "build", "-o", probe, "-ldflags", "-X main.addr="+ln.Addr().String(), "./testdata/probe")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the probe: %v\n%s", err, out)
+	}
+	var logs testutil.SyncBuffer
+	rt := newRuntime(t, Options{Isolation: IsolationProcess, WorkerCommand: probe,
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	_, err = rt.load(context.Background(), abi.Source{Path: writeSource(t, "p.js", `aios.registerTool({name: 'a'}, () => 1);`)}, abi.RuntimeJS)
+	if err == nil {
+		t.Fatal("the probe worker registered")
+	}
+	out := logs.String()
+	want := map[string]string{
+		"read /etc/hostname":     "permission denied",
+		"list the temp folder":   "permission denied",
+		"write a temp file":      "permission denied",
+		"read /proc/self/status": "allowed",
+	}
+	if v >= 4 {
+		want["dial tcp"] = "permission denied"
+	}
+	for what, outcome := range want {
+		found := false
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Contains(line, "PROBE "+what+": ") {
+				found = strings.Contains(line, outcome)
+				break
+			}
+		}
+		if !found {
+			t.Errorf("%s: want %q; the worker said:\n%s", what, outcome, out)
+		}
 	}
 }

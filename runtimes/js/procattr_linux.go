@@ -12,6 +12,10 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/aios-host/aios-host/internal/landlock"
 )
 
 // workerProcAttr makes a worker die with the host: SIGKILL when the
@@ -21,10 +25,18 @@ func workerProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }
 
+// spawners are the threads workers are started from, one per confinement:
+// key "" is unconfined, any other key is the worker executable the
+// thread's Landlock domain was made for.
 var (
-	spawnOnce sync.Once
-	spawnReq  chan spawnJob
+	spawnMu  sync.Mutex
+	spawners = map[string]*spawner{}
 )
+
+type spawner struct {
+	jobs     chan spawnJob
+	degraded string // why the thread could not be confined ("" if it was, or was not asked to be)
+}
 
 type spawnJob struct {
 	cmd  *exec.Cmd
@@ -35,19 +47,61 @@ type spawnJob struct {
 // life of the process. A thread of the Go runtime can end (when a
 // goroutine that locked it returns, as the Python sandbox's do), and a
 // worker started from it would then be killed by its parent-death signal.
-func startWorker(cmd *exec.Cmd) error {
-	spawnOnce.Do(func() {
-		spawnReq = make(chan spawnJob)
+// With confine, that thread is first confined (confineThread) and the
+// worker inherits the confinement. It returns why confinement was not
+// possible ("" when it was, or was not asked for).
+func startWorker(cmd *exec.Cmd, confine bool) (degraded string, err error) {
+	key := ""
+	if confine {
+		key = cmd.Path
+	}
+	spawnMu.Lock()
+	sp := spawners[key]
+	if sp == nil {
+		sp = &spawner{jobs: make(chan spawnJob)}
+		ready := make(chan string)
 		go func() {
 			runtime.LockOSThread() // never unlocked: this thread never ends
-			for j := range spawnReq {
+			ready <- confineThread(key)
+			for j := range sp.jobs {
 				j.done <- j.cmd.Start()
 			}
 		}()
-	})
+		sp.degraded = <-ready
+		spawners[key] = sp
+	}
+	spawnMu.Unlock()
 	done := make(chan error, 1)
-	spawnReq <- spawnJob{cmd, done}
-	return <-done
+	sp.jobs <- spawnJob{cmd, done}
+	return sp.degraded, <-done
+}
+
+// confineThread confines the calling thread, and so every worker started
+// from it, with no_new_privs and Landlock to what a worker needs: read and
+// execute exe and the shared libraries the dynamic loader maps, read /proc
+// (the worker reads its own status) and /sys (the Go runtime reads a
+// setting there); nothing is writable, and with Landlock ABI >= 4 TCP bind
+// and connect are denied. It returns why it could not ("" on success or
+// when exe is "").
+func confineThread(exe string) string {
+	if exe == "" {
+		return ""
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return "prctl(PR_SET_NO_NEW_PRIVS): " + err.Error()
+	}
+	v, err := landlock.Version()
+	if err != nil {
+		return err.Error()
+	}
+	rules := []landlock.Rule{{Path: exe}}
+	for _, p := range []string{"/lib", "/lib32", "/lib64", "/usr/lib", "/usr/lib32", "/usr/lib64", "/etc/ld.so.cache", "/proc", "/sys"} {
+		rules = append(rules, landlock.Rule{Path: p})
+	}
+	if err := landlock.RestrictThread(v, rules, true); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // limitData sets RLIMIT_DATA to what the process maps for data now plus

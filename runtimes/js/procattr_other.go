@@ -12,7 +12,13 @@ import (
 
 func workerProcAttr() *syscall.SysProcAttr { return nil }
 
-func startWorker(cmd *exec.Cmd) error { return cmd.Start() }
+func startWorker(cmd *exec.Cmd, confine bool) (string, error) {
+	why := ""
+	if confine {
+		why = "worker confinement (Landlock) is Linux only"
+	}
+	return why, cmd.Start()
+}
 
 // limitData is not available here: the worker runs without a hard limit
 // (its in-process guard still applies).

@@ -68,6 +68,11 @@ type Options struct {
 	// WorkerIdle stops a worker process no call has used for this long
 	// (the next call starts a new one). Default 5 min; negative: never.
 	WorkerIdle time.Duration
+	// Unconfined starts worker processes without Landlock (by default a
+	// worker can read only its executable, the shared libraries, /proc and
+	// /sys, write nothing, and make no TCP connection: isolate.go). For an
+	// executable whose libraries live elsewhere (a Nix store, /opt).
+	Unconfined bool
 	// WorkerCommand runs a worker process: a program linked with this
 	// package, which becomes a worker when started with AIOS_JS_WORKER=1
 	// in its environment. Default: the running executable.
@@ -100,6 +105,8 @@ type Config struct {
 	// WorkerIdle is Options.WorkerIdle; 0 keeps idle workers, absent
 	// stops them after 5 min.
 	WorkerIdle *time.Duration `yaml:"worker_idle"`
+	// Confine false is Options.Unconfined (absent: confined).
+	Confine *bool `yaml:"confine"`
 }
 
 // Validate checks the values the YAML decoder cannot.
@@ -138,6 +145,9 @@ func (c Config) ToOptions(logger *slog.Logger) Options {
 	}
 	if o.Isolation == "" {
 		o.Isolation = IsolationUntrusted
+	}
+	if c.Confine != nil && !*c.Confine {
+		o.Unconfined = true
 	}
 	if c.WorkerIdle != nil {
 		o.WorkerIdle = *c.WorkerIdle
@@ -214,8 +224,16 @@ type Runtime struct {
 
 	guardOnce sync.Once
 	g         *guard
+	warnOnce  sync.Once // warnUnconfined
 	mu        sync.Mutex
 	closed    atomic.Bool // no loads or calls after Close: the watchdog is gone
+}
+
+// warnUnconfined logs once that worker processes could not be confined.
+func (r *Runtime) warnUnconfined(log *slog.Logger, why string) {
+	r.warnOnce.Do(func() {
+		log.Warn("JS worker processes run without Landlock confinement", "why", why)
+	})
 }
 
 // New makes a Runtime. The watchdog goroutine starts with the first load.

@@ -3,7 +3,6 @@
 package python
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -11,6 +10,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/aios-host/aios-host/internal/landlock"
 )
 
 // The sandbox is applied to a dedicated OS thread, and the worker is forked
@@ -22,66 +23,11 @@ import (
 // thread meanwhile). Resource limits are per process, so they are set on the
 // child with prlimit(2) before the worker is let through its start gate.
 
-// Landlock filesystem access rights (linux/landlock.h).
-const (
-	llExecute   = 1 << 0
-	llWriteFile = 1 << 1
-	llReadFile  = 1 << 2
-	llReadDir   = 1 << 3
-	llIoctlDev  = 1 << 15
-
-	llRulePathBeneath   = 1
-	llCreateVersionFlag = 1 << 0
-
-	llNetBindTCP    = 1 << 0
-	llNetConnectTCP = 1 << 1
-)
-
-// handledFS returns every filesystem right the given Landlock ABI knows.
-func handledFS(abiVersion int) uint64 {
-	h := uint64(1<<13 - 1) // v1: EXECUTE .. MAKE_SYM
-	if abiVersion >= 2 {
-		h |= 1 << 13 // REFER
-	}
-	if abiVersion >= 3 {
-		h |= 1 << 14 // TRUNCATE
-	}
-	if abiVersion >= 5 {
-		h |= llIoctlDev
-	}
-	return h
-}
-
-type llRulesetAttr struct {
-	fs  uint64
-	net uint64
-}
-
-type llPathBeneath struct {
-	allowed  uint64
-	parentFd int32
-	_        [4]byte // the kernel reads the packed 12 bytes
-}
-
-func landlockVersion() (int, error) {
-	v, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, llCreateVersionFlag)
-	if e != 0 {
-		switch e {
-		case unix.ENOSYS:
-			return 0, errors.New("the kernel has no Landlock (ENOSYS)")
-		case unix.EOPNOTSUPP:
-			return 0, errors.New("Landlock is disabled at boot (EOPNOTSUPP; add landlock to the lsm= kernel parameter)")
-		}
-		return 0, fmt.Errorf("landlock_create_ruleset: %v", e)
-	}
-	return int(v), nil
-}
-
 // detectLayers probes every layer, on a throwaway thread for the ones that
 // change thread state.
 func detectLayers() Layers {
 	var l Layers
-	if v, err := landlockVersion(); err != nil {
+	if v, err := landlock.Version(); err != nil {
 		l.LandlockErr = err.Error()
 	} else {
 		l.Landlock = v
@@ -190,54 +136,6 @@ func installSeccomp(network bool) error {
 	return nil
 }
 
-// landlockThread restricts the calling thread to reading (and executing
-// from) the given paths; with noNet and ABI >= 4 it also denies TCP bind
-// and connect.
-func landlockThread(version int, read []roPath, noNet bool) error {
-	attr := llRulesetAttr{fs: handledFS(version)}
-	size := unsafe.Sizeof(attr.fs)
-	if noNet && version >= 4 {
-		attr.net = llNetBindTCP | llNetConnectTCP
-		size = unsafe.Sizeof(attr)
-	}
-	fd, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
-	if e != 0 {
-		return fmt.Errorf("landlock_create_ruleset: %v", e)
-	}
-	defer unix.Close(int(fd))
-	for _, r := range read {
-		pfd, err := unix.Open(r.path, unix.O_PATH|unix.O_CLOEXEC, 0)
-		if err != nil {
-			continue // absent paths need no rule
-		}
-		var st unix.Stat_t
-		if err := unix.Fstat(pfd, &st); err != nil {
-			unix.Close(pfd)
-			continue
-		}
-		allowed := uint64(llExecute | llReadFile)
-		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
-			allowed |= llReadDir
-		} else if r.write {
-			allowed |= llWriteFile
-			if version >= 5 {
-				allowed |= llIoctlDev
-			}
-		}
-		allowed &= attr.fs
-		pb := llPathBeneath{allowed: allowed, parentFd: int32(pfd)}
-		_, _, e := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, llRulePathBeneath, uintptr(unsafe.Pointer(&pb)), 0, 0, 0)
-		unix.Close(pfd)
-		if e != 0 {
-			return fmt.Errorf("landlock_add_rule %s: %v", r.path, e)
-		}
-	}
-	if _, _, e := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); e != 0 {
-		return fmt.Errorf("landlock_restrict_self: %v", e)
-	}
-	return nil
-}
-
 // spawn starts the worker process as s says, sandboxed by every layer s.layers
 // offers, in its own process group. Resource limits are applied afterwards
 // by limit (before the worker's start gate opens).
@@ -262,7 +160,7 @@ func spawn(s spawnSpec) (*os.Process, error) {
 			return
 		}
 		if s.layers.Landlock > 0 {
-			if err := landlockThread(s.layers.Landlock, s.read, !s.network); err != nil {
+			if err := landlock.RestrictThread(s.layers.Landlock, landlockRules(s.read), !s.network); err != nil {
 				ch <- res{err: fmt.Errorf("sandbox: %v", err)}
 				return
 			}
@@ -319,3 +217,12 @@ func killGroup(pid int) {
 
 // seccompProgramFor exposes the filter to tests.
 func seccompProgramFor(network bool) ([]unix.SockFilter, error) { return seccompProgram(network) }
+
+// landlockRules converts the worker's readable paths to Landlock rules.
+func landlockRules(read []roPath) []landlock.Rule {
+	rules := make([]landlock.Rule, len(read))
+	for i, r := range read {
+		rules[i] = landlock.Rule{Path: r.path, Write: r.write}
+	}
+	return rules
+}
