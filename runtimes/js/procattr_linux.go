@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,11 +79,11 @@ func startWorker(cmd *exec.Cmd, confine bool) (degraded string, err error) {
 
 // confineThread confines the calling thread, and so every worker started
 // from it, with no_new_privs and Landlock to what a worker needs: read and
-// execute exe and the shared libraries the dynamic loader maps, read /proc
-// (the worker reads its own status) and /sys (the Go runtime reads a
-// setting there); nothing is writable, and with Landlock ABI >= 4 TCP bind
-// and connect are denied. It returns why it could not ("" on success or
-// when exe is "").
+// execute exe and the shared libraries the dynamic loader maps. Nothing
+// else is readable — not /proc, where other processes' environments are —
+// except in a race-detector build, whose runtime reads /proc/self/maps;
+// nothing is writable; with Landlock ABI >= 4 TCP bind and connect are
+// denied. It returns why it could not ("" on success or when exe is "").
 func confineThread(exe string) string {
 	if exe == "" {
 		return ""
@@ -95,7 +96,11 @@ func confineThread(exe string) string {
 		return err.Error()
 	}
 	rules := []landlock.Rule{{Path: exe}}
-	for _, p := range []string{"/lib", "/lib32", "/lib64", "/usr/lib", "/usr/lib32", "/usr/lib64", "/etc/ld.so.cache", "/proc", "/sys"} {
+	paths := []string{"/lib", "/lib32", "/lib64", "/usr/lib", "/usr/lib32", "/usr/lib64", "/etc/ld.so.cache"}
+	if raceEnabled {
+		paths = append(paths, "/proc")
+	}
+	for _, p := range paths {
 		rules = append(rules, landlock.Rule{Path: p})
 	}
 	if err := landlock.RestrictThread(v, rules, true); err != nil {
@@ -109,11 +114,18 @@ func confineThread(exe string) string {
 // address space than it uses (a 1 GiB RLIMIT_AS fails the first 100 MiB
 // allocation), but reservations are not data until they are used. The
 // current size is added because the race detector's shadow memory is
-// already mapped when the worker starts.
+// already mapped when the worker starts. A confined worker cannot read
+// /proc (outside race builds): it counts what the Go runtime has mapped,
+// plus 64 MiB for threads and the C library.
 func limitData(extra int64) error {
 	cur, err := vmData()
 	if err != nil {
-		return err
+		s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+		metrics.Read(s)
+		if s[0].Value.Kind() != metrics.KindUint64 {
+			return err
+		}
+		cur = s[0].Value.Uint64() + 64<<20
 	}
 	lim := cur + uint64(extra)
 	return syscall.Setrlimit(syscall.RLIMIT_DATA, &syscall.Rlimit{Cur: lim, Max: lim})
