@@ -81,6 +81,7 @@ type workerOptions struct {
 	WatchdogInterval time.Duration    `msgpack:"watchdog_interval"`
 	ProcessMemory    int64            `msgpack:"process_memory"`
 	Spin             time.Duration    `msgpack:"spin"`
+	Confine          bool             `msgpack:"confine"`
 }
 
 func (o *Options) workerOptions() workerOptions {
@@ -95,6 +96,7 @@ func (o *Options) workerOptions() workerOptions {
 		WatchdogInterval: o.WatchdogInterval,
 		ProcessMemory:    o.ProcessMemory,
 		Spin:             o.Spin,
+		Confine:          !o.Unconfined,
 	}
 }
 

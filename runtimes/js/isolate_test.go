@@ -73,7 +73,8 @@ func callIsolated(t *testing.T, p abi.Provider, env abi.Env, tool string, params
 }
 
 func TestProcessIsolationServes(t *testing.T) {
-	p := loadIsolated(t, Options{}, isolatedSource)
+	var logs testutil.SyncBuffer
+	p := loadIsolated(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, isolatedSource)
 	if pid := p.PID(); pid == 0 || pid == os.Getpid() {
 		t.Fatalf("worker pid %d (host %d): the provider is not in a process of its own", pid, os.Getpid())
 	}
@@ -113,10 +114,10 @@ func TestProcessIsolationServes(t *testing.T) {
 		t.Fatalf("space write did not reach the host: %v", m["id"])
 	}
 	env.mu.Lock()
-	logs := strings.Join(env.logs, "\n")
+	callLogs := strings.Join(env.logs, "\n")
 	env.mu.Unlock()
-	if !strings.Contains(logs, "WARN logged from a worker") {
-		t.Fatalf("the worker's log line did not reach the call's logger: %q", logs)
+	if !strings.Contains(callLogs, "WARN logged from a worker") {
+		t.Fatalf("the worker's log line did not reach the call's logger: %q", callLogs)
 	}
 
 	_, err = callIsolated(t, p, newFakeEnv(), "fail", nil, 30*time.Second)
@@ -126,6 +127,11 @@ func TestProcessIsolationServes(t *testing.T) {
 	}
 	_, err = callIsolated(t, p, newFakeEnv(), "nope", nil, 30*time.Second)
 	wantCode(t, err, abi.NotFound)
+	// The worker set its memory limit and its seccomp filter, and was
+	// confined with Landlock (each failure is a logged warning).
+	if out := logs.String(); strings.Contains(out, "running without") || strings.Contains(out, "without Landlock") {
+		t.Errorf("the worker is not fully confined here:\n%s", out)
+	}
 }
 
 // TestProcessIsolationAmplification is the case the in-process guard

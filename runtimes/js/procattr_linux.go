@@ -4,6 +4,7 @@ package js
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/aios-host/aios-host/internal/landlock"
+	"github.com/aios-host/aios-host/internal/seccomp"
 )
 
 // workerProcAttr makes a worker die with the host: SIGKILL when the
@@ -172,4 +174,14 @@ func pollStdin() (io.Reader, error) {
 		return nil, err
 	}
 	return os.NewFile(0, "stdin"), nil
+}
+
+// confineSelf installs the seccomp filter on every thread of the worker
+// (no_new_privs is inherited from the spawning thread when it was
+// confined; it is set again here in case it was not).
+func confineSelf() error {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
+	}
+	return seccomp.InstallProcess(false)
 }

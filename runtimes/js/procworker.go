@@ -83,6 +83,13 @@ func workerMain() int {
 		// Make the collector work harder before the hard limit is hit.
 		debug.SetMemoryLimit(o.ProcessMemory * 7 / 8)
 	}
+	if o.Confine {
+		// Now that the limit is set: no raising it again, no sockets, no
+		// io_uring, on every thread (the Python workers' filter).
+		if err := confineSelf(); err != nil {
+			fmt.Fprintln(os.Stderr, "aios js worker: running without a seccomp filter:", err)
+		}
+	}
 	s := &childServer{out: out, spin: o.Spin, cancels: map[string]context.CancelFunc{}, waits: map[string]chan *abi.ToolResult{}}
 	logger := slog.New(&frameLogHandler{s: s})
 	rt := New(Options{

@@ -7,11 +7,11 @@ import (
 	"os"
 	"runtime"
 	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/aios-host/aios-host/internal/landlock"
+	"github.com/aios-host/aios-host/internal/seccomp"
 )
 
 // The sandbox is applied to a dedicated OS thread, and the worker is forked
@@ -44,7 +44,7 @@ func detectLayers() Layers {
 		runtime.LockOSThread() // never unlocked: the thread dies with this goroutine
 		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 			l.SeccompErr = "prctl(PR_SET_NO_NEW_PRIVS): " + err.Error()
-		} else if err := installSeccomp(false); err != nil {
+		} else if err := seccomp.InstallThread(false); err != nil {
 			l.SeccompErr = err.Error()
 		} else {
 			l.Seccomp = true
@@ -57,83 +57,6 @@ func detectLayers() Layers {
 	}()
 	<-done
 	return l
-}
-
-// BPF instruction classes used by the filter.
-const (
-	bpfLdWAbs = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-	bpfJeqK   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-	bpfJgeK   = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-	bpfRetK   = unix.BPF_RET | unix.BPF_K
-
-	secRetAllow = 0x7fff0000
-	secRetErrno = 0x00050000
-
-	auditArchX86_64  = 0xc000003e
-	auditArchAArch64 = 0xc00000b7
-	x32SyscallBit    = 0x40000000
-)
-
-// seccompProgram builds the worker's filter: other architectures' syscalls
-// (and x32) fail with EPERM; socket(2) fails with EACCES unless network is
-// allowed; setrlimit, prlimit64 with a new limit and io_uring_setup fail
-// with EPERM; everything else is allowed.
-func seccompProgram(network bool) ([]unix.SockFilter, error) {
-	var arch uint32
-	x32 := uint32(0xffffffff) // never reached on arm64
-	switch runtime.GOARCH {
-	case "amd64":
-		arch, x32 = auditArchX86_64, x32SyscallBit
-	case "arm64":
-		arch = auditArchAArch64
-	default:
-		return nil, fmt.Errorf("no seccomp filter for GOARCH %s", runtime.GOARCH)
-	}
-	socketRet := uint32(secRetErrno | uint32(unix.EACCES))
-	if network {
-		socketRet = secRetAllow
-	}
-	eperm := uint32(secRetErrno | uint32(unix.EPERM))
-	st := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
-	jmp := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
-		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
-	}
-	return []unix.SockFilter{
-		/* 0 */ st(bpfLdWAbs, 4), // arch
-		/* 1 */ jmp(bpfJeqK, arch, 1, 0),
-		/* 2 */ st(bpfRetK, eperm),
-		/* 3 */ st(bpfLdWAbs, 0), // nr
-		/* 4 */ jmp(bpfJgeK, x32, 0, 1),
-		/* 5 */ st(bpfRetK, eperm),
-		/* 6 */ jmp(bpfJeqK, unix.SYS_SOCKET, 0, 1),
-		/* 7 */ st(bpfRetK, socketRet),
-		/* 8 */ jmp(bpfJeqK, unix.SYS_SETRLIMIT, 0, 1),
-		/* 9 */ st(bpfRetK, eperm),
-		/* 10 */ jmp(bpfJeqK, unix.SYS_IO_URING_SETUP, 0, 1),
-		/* 11 */ st(bpfRetK, eperm),
-		/* 12 */ jmp(bpfJeqK, unix.SYS_PRLIMIT64, 1, 0),
-		/* 13 */ st(bpfRetK, secRetAllow),
-		/* 14 */ st(bpfLdWAbs, 16+2*8), // args[2] low word: the new limit
-		/* 15 */ jmp(bpfJeqK, 0, 0, 3),
-		/* 16 */ st(bpfLdWAbs, 16+2*8+4), // args[2] high word
-		/* 17 */ jmp(bpfJeqK, 0, 0, 1),
-		/* 18 */ st(bpfRetK, secRetAllow),
-		/* 19 */ st(bpfRetK, eperm),
-	}, nil
-}
-
-// installSeccomp installs the filter on the calling thread (no TSYNC).
-// no_new_privs must be set already.
-func installSeccomp(network bool) error {
-	prog, err := seccompProgram(network)
-	if err != nil {
-		return err
-	}
-	fp := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&fp)), 0, 0); err != nil {
-		return fmt.Errorf("prctl(PR_SET_SECCOMP): %v", err)
-	}
-	return nil
 }
 
 // spawn starts the worker process as s says, sandboxed by every layer s.layers
@@ -166,7 +89,7 @@ func spawn(s spawnSpec) (*os.Process, error) {
 			}
 		}
 		if s.layers.Seccomp {
-			if err := installSeccomp(s.network); err != nil {
+			if err := seccomp.InstallThread(s.network); err != nil {
 				ch <- res{err: fmt.Errorf("sandbox: %v", err)}
 				return
 			}
@@ -215,8 +138,6 @@ func killGroup(pid int) {
 	}
 }
 
-// seccompProgramFor exposes the filter to tests.
-func seccompProgramFor(network bool) ([]unix.SockFilter, error) { return seccompProgram(network) }
 
 // landlockRules converts the worker's readable paths to Landlock rules.
 func landlockRules(read []roPath) []landlock.Rule {

@@ -3,7 +3,6 @@
 package python
 
 import (
-	"errors"
 	"os"
 	"syscall"
 )
@@ -25,11 +24,3 @@ func killGroup(pid int) {
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 	}
 }
-
-type sockFilter struct {
-	Code   uint16
-	Jt, Jf uint8
-	K      uint32
-}
-
-func seccompProgramFor(bool) ([]sockFilter, error) { return nil, errors.New("seccomp is Linux only") }

@@ -1,0 +1,113 @@
+//go:build linux
+
+// Package seccomp builds and installs the seccomp filter of worker
+// processes (Python workers, JS workers): socket(2) refused unless network
+// is allowed, no raising of resource limits, no io_uring, no other
+// architecture's system calls; everything else allowed.
+package seccomp
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// BPF instruction classes used by the filter.
+const (
+	bpfLdWAbs = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+	bpfJeqK   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+	bpfJgeK   = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+	bpfRetK   = unix.BPF_RET | unix.BPF_K
+
+	secRetAllow = 0x7fff0000
+	secRetErrno = 0x00050000
+
+	auditArchX86_64  = 0xc000003e
+	auditArchAArch64 = 0xc00000b7
+	x32SyscallBit    = 0x40000000
+)
+
+// Program builds the filter: other architectures' syscalls
+// (and x32) fail with EPERM; socket(2) fails with EACCES unless network is
+// allowed; setrlimit, prlimit64 with a new limit and io_uring_setup fail
+// with EPERM; everything else is allowed.
+func Program(network bool) ([]unix.SockFilter, error) {
+	var arch uint32
+	x32 := uint32(0xffffffff) // never reached on arm64
+	switch runtime.GOARCH {
+	case "amd64":
+		arch, x32 = auditArchX86_64, x32SyscallBit
+	case "arm64":
+		arch = auditArchAArch64
+	default:
+		return nil, fmt.Errorf("no seccomp filter for GOARCH %s", runtime.GOARCH)
+	}
+	socketRet := uint32(secRetErrno | uint32(unix.EACCES))
+	if network {
+		socketRet = secRetAllow
+	}
+	eperm := uint32(secRetErrno | uint32(unix.EPERM))
+	st := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
+	jmp := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
+		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
+	}
+	return []unix.SockFilter{
+		/* 0 */ st(bpfLdWAbs, 4), // arch
+		/* 1 */ jmp(bpfJeqK, arch, 1, 0),
+		/* 2 */ st(bpfRetK, eperm),
+		/* 3 */ st(bpfLdWAbs, 0), // nr
+		/* 4 */ jmp(bpfJgeK, x32, 0, 1),
+		/* 5 */ st(bpfRetK, eperm),
+		/* 6 */ jmp(bpfJeqK, unix.SYS_SOCKET, 0, 1),
+		/* 7 */ st(bpfRetK, socketRet),
+		/* 8 */ jmp(bpfJeqK, unix.SYS_SETRLIMIT, 0, 1),
+		/* 9 */ st(bpfRetK, eperm),
+		/* 10 */ jmp(bpfJeqK, unix.SYS_IO_URING_SETUP, 0, 1),
+		/* 11 */ st(bpfRetK, eperm),
+		/* 12 */ jmp(bpfJeqK, unix.SYS_PRLIMIT64, 1, 0),
+		/* 13 */ st(bpfRetK, secRetAllow),
+		/* 14 */ st(bpfLdWAbs, 16+2*8), // args[2] low word: the new limit
+		/* 15 */ jmp(bpfJeqK, 0, 0, 3),
+		/* 16 */ st(bpfLdWAbs, 16+2*8+4), // args[2] high word
+		/* 17 */ jmp(bpfJeqK, 0, 0, 1),
+		/* 18 */ st(bpfRetK, secRetAllow),
+		/* 19 */ st(bpfRetK, eperm),
+	}, nil
+}
+
+// InstallThread installs the filter on the calling thread only (no
+// TSYNC); the processes it starts inherit it. no_new_privs must be set
+// already.
+func InstallThread(network bool) error {
+	prog, err := Program(network)
+	if err != nil {
+		return err
+	}
+	fp := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&fp)), 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_SECCOMP): %v", err)
+	}
+	return nil
+}
+
+// InstallProcess installs the filter on every thread of the calling
+// process (SECCOMP_FILTER_FLAG_TSYNC), for a process that confines itself
+// once it no longer needs what the filter refuses. The calling thread must
+// have no_new_privs (or the process CAP_SYS_ADMIN).
+func InstallProcess(network bool) error {
+	prog, err := Program(network)
+	if err != nil {
+		return err
+	}
+	fp := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	r, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fp)))
+	if e != 0 {
+		return fmt.Errorf("seccomp(SECCOMP_SET_MODE_FILTER, TSYNC): %v", e)
+	}
+	if r != 0 {
+		return fmt.Errorf("seccomp(TSYNC): thread %d could not be synchronized", r)
+	}
+	return nil
+}

@@ -1,0 +1,117 @@
+//go:build linux
+
+package seccomp
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestProgramJumps: every jump of the filter lands inside it, and it ends
+// with a return.
+func TestProgramJumps(t *testing.T) {
+	for _, network := range []bool{false, true} {
+		prog, err := Program(network)
+		if err != nil {
+			t.Skip(err)
+		}
+		for i, ins := range prog {
+			if ins.Code&0x07 != unix.BPF_JMP { // the instruction class
+				continue
+			}
+			if i+1+int(ins.Jt) >= len(prog) || i+1+int(ins.Jf) >= len(prog) {
+				t.Errorf("network=%v: instruction %d jumps past the end", network, i)
+			}
+		}
+		if last := prog[len(prog)-1]; last.Code != bpfRetK {
+			t.Errorf("network=%v: the program does not end with a return", network)
+		}
+	}
+}
+
+// TestInstallProcess runs a copy of the test binary that installs the
+// filter on all its threads and reports what is refused, on the thread
+// that installed it and on another one that existed before.
+func TestInstallProcess(t *testing.T) {
+	if os.Getenv("AIOS_SECCOMP_HELPER") == "1" {
+		seccompHelper()
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestInstallProcess$")
+	cmd.Env = append(os.Environ(), "AIOS_SECCOMP_HELPER=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("helper: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "SKIP ") {
+		t.Skip(string(out))
+	}
+	for _, want := range []string{
+		"installer socket: permission denied",
+		"installer setrlimit: operation not permitted",
+		"other socket: permission denied",
+		"other setrlimit: operation not permitted",
+		"other getrlimit: ok",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("want %q; the helper said:\n%s", want, out)
+		}
+	}
+}
+
+func seccompHelper() {
+	// A thread that exists before the filter is installed.
+	probe := make(chan string)
+	results := make(chan string)
+	go func() {
+		runtime.LockOSThread()
+		for who := range probe {
+			results <- tryAll(who)
+		}
+	}()
+	runtime.LockOSThread()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		fmt.Println("SKIP no_new_privs:", err)
+		return
+	}
+	if err := InstallProcess(false); err != nil {
+		fmt.Println("SKIP install:", err)
+		return
+	}
+	fmt.Print(tryAll("installer"))
+	probe <- "other"
+	fmt.Print(<-results)
+}
+
+func tryAll(who string) string {
+	var b strings.Builder
+	res := func(what string, err error) {
+		if err == nil {
+			fmt.Fprintf(&b, "%s %s: ok\n", who, what)
+		} else {
+			fmt.Fprintf(&b, "%s %s: %v\n", who, what, err)
+		}
+	}
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+	if err == nil {
+		unix.Close(fd)
+	}
+	res("socket", err)
+	var lim syscall.Rlimit
+	err = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
+	res("getrlimit", err)
+	err = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+	if errors.Is(err, syscall.EPERM) {
+		err = syscall.EPERM
+	}
+	res("setrlimit", err)
+	return b.String()
+}

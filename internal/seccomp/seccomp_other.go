@@ -1,0 +1,15 @@
+//go:build !linux
+
+// Package seccomp installs the seccomp filter of worker processes; it is
+// Linux only.
+package seccomp
+
+import "errors"
+
+var errNotLinux = errors.New("seccomp is Linux only")
+
+// InstallThread reports that there is no seccomp here.
+func InstallThread(bool) error { return errNotLinux }
+
+// InstallProcess reports that there is no seccomp here.
+func InstallProcess(bool) error { return errNotLinux }
