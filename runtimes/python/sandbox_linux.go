@@ -138,7 +138,6 @@ func killGroup(pid int) {
 	}
 }
 
-
 // landlockRules converts the worker's readable paths to Landlock rules.
 func landlockRules(read []roPath) []landlock.Rule {
 	rules := make([]landlock.Rule, len(read))
