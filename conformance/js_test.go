@@ -262,7 +262,12 @@ aios.registerTool({ name: 'echo-async', parameters: schema, capabilityRequired: 
 // call, audit writer and watchdog included) next to wall-clock ns/op (the
 // machine is shared).
 func benchPipelineJS(b *testing.B, tool string, withAudit bool) {
-	h := newJSBenchHost(b, runtime.GOMAXPROCS(0), withAudit)
+	runPipelineJS(b, newJSBenchHost(b, runtime.GOMAXPROCS(0), withAudit), tool)
+}
+
+// runPipelineJS is benchPipelineJS's measurement, on a host with the echo
+// provider loaded.
+func runPipelineJS(b *testing.B, h *host.Host, tool string) {
 	ctx := context.Background()
 	params := map[string]any{"msg": "hello", "n": int64(42)}
 	wasmCPU(b, func() {
@@ -283,14 +288,7 @@ func benchPipelineJS(b *testing.B, tool string, withAudit bool) {
 // in its pool (so that instantiation is not measured) and makes one call.
 func newJSBenchHost(b *testing.B, warm int, withAudit bool) *host.Host {
 	h, _ := newJSHostAudit(b, "", withAudit)
-	path := filepath.Join(b.TempDir(), "echo.js")
-	if err := os.WriteFile(path, []byte(benchEcho), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	p, err := h.LoadFile(context.Background(), path, host.ProviderMeta{Trust: abi.System})
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := loadBenchEcho(b, h, abi.System)
 	jp, ok := p.(*js.Provider)
 	if !ok {
 		b.Fatalf("LoadFile returned %T, want *js.Provider", p)
@@ -344,29 +342,25 @@ func BenchmarkPipelineJSEchoSyncSerial(b *testing.B) {
 // JS by default): each call crosses the worker protocol both ways.
 func BenchmarkPipelineJSEchoSyncProcess(b *testing.B) {
 	h, _ := newJSHostOpts(b, "", true, js.Options{Isolation: js.IsolationUntrusted})
+	p := loadBenchEcho(b, h, abi.Untrusted)
+	if _, ok := p.(*js.ProcessProvider); !ok {
+		b.Fatalf("LoadFile returned %T, want *js.ProcessProvider", p)
+	}
+	runPipelineJS(b, h, "echo")
+}
+
+// loadBenchEcho writes the echo provider to a file and loads it into h at
+// trust.
+func loadBenchEcho(b *testing.B, h *host.Host, trust abi.TrustLevel) abi.Provider {
 	path := filepath.Join(b.TempDir(), "echo.js")
 	if err := os.WriteFile(path, []byte(benchEcho), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	p, err := h.LoadFile(context.Background(), path, host.ProviderMeta{Trust: abi.Untrusted})
+	p, err := h.LoadFile(context.Background(), path, host.ProviderMeta{Trust: trust})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, ok := p.(*js.ProcessProvider); !ok {
-		b.Fatalf("LoadFile returned %T, want *js.ProcessProvider", p)
-	}
-	ctx := context.Background()
-	wasmCPU(b, func() {
-		b.RunParallel(func(pb *testing.PB) {
-			c := &abi.ToolCall{Caller: "bench", Tool: "echo", Params: map[string]any{"msg": "hello", "n": int64(42)}}
-			for pb.Next() {
-				if _, err := h.Call(ctx, c); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		})
-	})
+	return p
 }
 
 // BenchmarkRawGojaEcho is the floor for the two above: the same function,

@@ -20,6 +20,33 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
+// Answer is the host_result for host call hid: hc performed for the call
+// being served with ctx and env, or an error when the message has no host
+// call, names a call the worker is not serving (serving false), or that
+// call has no host services.
+func Answer(ctx context.Context, env abi.Env, hid string, hc *abi.HostCall, serving bool) *abi.ToolResult {
+	res := &abi.ToolResult{}
+	var v any
+	var err error
+	switch {
+	case hc == nil:
+		err = abi.Errorf(abi.InvalidRequest, "host_call %s has no host field", hid)
+	case !serving:
+		err = abi.Errorf(abi.InvalidRequest, "host_call %s (%s) names call %q, which this worker is not serving", hid, hc.Op, hc.CallID)
+	case env == nil:
+		err = abi.Errorf(abi.Unavailable, "host_call %s: no host services for this call", hc.Op)
+	default:
+		res.CallID = hc.CallID
+		v, err = Do(ctx, env, hc)
+	}
+	if err != nil {
+		res.Error = abi.AsToolError(err, abi.ProviderError)
+	} else {
+		res.Value = v
+	}
+	return res
+}
+
 // Do performs hc for the call whose environment is env.
 func Do(ctx context.Context, env abi.Env, hc *abi.HostCall) (any, error) {
 	args, _ := hc.Args.(map[string]any)

@@ -66,3 +66,28 @@ func TestDo(t *testing.T) {
 		t.Fatal("Level")
 	}
 }
+
+func TestAnswer(t *testing.T) {
+	ctx := context.Background()
+	hc := &abi.HostCall{CallID: "c", Op: "call_tool", Args: map[string]any{"tool": "t"}}
+	if r := Answer(ctx, &env{}, "h1", hc, true); r.Error != nil || r.CallID != "c" || r.Value == nil {
+		t.Errorf("served call: %+v", r)
+	}
+	for _, tc := range []struct {
+		name    string
+		env     abi.Env
+		hc      *abi.HostCall
+		serving bool
+		code    abi.ErrorCode
+		says    string
+	}{
+		{"no host field", &env{}, nil, true, abi.InvalidRequest, "has no host field"},
+		{"unknown call", &env{}, hc, false, abi.InvalidRequest, "which this worker is not serving"},
+		{"no services", nil, hc, true, abi.Unavailable, "no host services"},
+	} {
+		r := Answer(ctx, tc.env, "h1", tc.hc, tc.serving)
+		if r.Error == nil || r.Error.Code != tc.code || !strings.Contains(r.Error.Message, tc.says) {
+			t.Errorf("%s: %+v", tc.name, r.Error)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/hostop"
+	"github.com/aios-host/aios-host/internal/pipe"
 )
 
 // Process isolation (Options.Isolation): a provider runs in a worker
@@ -60,44 +61,13 @@ func (r *Runtime) isolated(src abi.Source) bool {
 
 // loadRequest is the first frame the host sends a worker.
 type loadRequest struct {
-	V          int           `msgpack:"v"`
-	Path       string        `msgpack:"path"`
-	ProviderID string        `msgpack:"provider_id,omitempty"`
-	Runtime    string        `msgpack:"runtime"`
-	Name       string        `msgpack:"name"`
-	Code       string        `msgpack:"code"`
-	Options    workerOptions `msgpack:"options"`
-}
-
-// workerOptions are the Options a worker's runtime runs with.
-type workerOptions struct {
-	MemoryBudget     int64            `msgpack:"memory_budget"`
-	ProviderBudgets  map[string]int64 `msgpack:"provider_budgets,omitempty"`
-	PoolSize         int              `msgpack:"pool_size"`
-	MaxCallStackSize int              `msgpack:"max_call_stack"`
-	DefaultTimeout   time.Duration    `msgpack:"default_timeout"`
-	LoadTimeout      time.Duration    `msgpack:"load_timeout"`
-	MaxResultBytes   int              `msgpack:"max_result_bytes"`
-	WatchdogInterval time.Duration    `msgpack:"watchdog_interval"`
-	ProcessMemory    int64            `msgpack:"process_memory"`
-	Spin             time.Duration    `msgpack:"spin"`
-	Confine          bool             `msgpack:"confine"`
-}
-
-func (o *Options) workerOptions() workerOptions {
-	return workerOptions{
-		MemoryBudget:     o.MemoryBudget,
-		ProviderBudgets:  o.ProviderBudgets,
-		PoolSize:         o.PoolSize,
-		MaxCallStackSize: o.MaxCallStackSize,
-		DefaultTimeout:   o.DefaultTimeout,
-		LoadTimeout:      o.LoadTimeout,
-		MaxResultBytes:   o.MaxResultBytes,
-		WatchdogInterval: o.WatchdogInterval,
-		ProcessMemory:    o.ProcessMemory,
-		Spin:             o.Spin,
-		Confine:          !o.Unconfined,
-	}
+	V          int     `msgpack:"v"`
+	Path       string  `msgpack:"path"`
+	ProviderID string  `msgpack:"provider_id,omitempty"`
+	Runtime    string  `msgpack:"runtime"`
+	Name       string  `msgpack:"name"`
+	Code       string  `msgpack:"code"`
+	Options    Options `msgpack:"options"` // without Logger
 }
 
 // ProcessProvider is a provider whose code runs in a worker process.
@@ -126,7 +96,7 @@ var (
 )
 
 // loadProcess starts a provider's first worker and takes its registration.
-func (r *Runtime) loadProcess(ctx context.Context, b *bundled, src abi.Source, runtime string) (abi.Provider, error) {
+func (r *Runtime) loadProcess(b *bundled, src abi.Source, runtime string) (abi.Provider, error) {
 	logger := src.Logger
 	if logger == nil {
 		logger = r.opts.Logger
@@ -136,10 +106,10 @@ func (r *Runtime) loadProcess(ctx context.Context, b *bundled, src abi.Source, r
 		logger: logger,
 		req: loadRequest{
 			V: abi.FormatVersion, Path: src.Path, ProviderID: src.ProviderID, Runtime: runtime,
-			Name: b.Name, Code: b.Code, Options: r.opts.workerOptions(),
+			Name: b.Name, Code: b.Code, Options: r.opts,
 		},
 	}
-	w, reg, err := p.start(ctx)
+	w, reg, err := p.start()
 	if err != nil {
 		if errors.As(err, new(*workerLoadError)) {
 			return nil, err // it names the file already
@@ -201,7 +171,7 @@ func (p *ProcessProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.
 	if !p.tools[call.Tool] {
 		return nil, abi.Errorf(abi.NotFound, "provider %s has no tool %q", p.reg.Provider.ID, call.Tool)
 	}
-	w, err := p.worker(ctx)
+	w, err := p.worker()
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +191,7 @@ func (p *ProcessProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.
 
 // worker returns the running worker, starting one when there is none or
 // the last one died.
-func (p *ProcessProvider) worker(ctx context.Context) (*procWorker, error) {
+func (p *ProcessProvider) worker() (*procWorker, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed || p.rt.closed.Load() {
@@ -246,7 +216,7 @@ func (p *ProcessProvider) worker(ctx context.Context) (*procWorker, error) {
 				p.reg.Provider.ID, p.failures, wait.Round(time.Millisecond)),
 			Data: map[string]any{"retry_after_ms": wait.Milliseconds()}}
 	}
-	w, reg, err := p.start(ctx)
+	w, reg, err := p.start()
 	if err != nil {
 		return nil, abi.Errorf(abi.Unavailable, "provider %s: cannot restart its worker process: %v", p.reg.Provider.ID, err)
 	}
@@ -330,7 +300,7 @@ type procWorker struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	out    *os.File      // read end of the worker's stdout (non-blocking)
-	stdout *bufio.Reader // over a spinReader on out
+	stdout *bufio.Reader // over a pipe.Reader on out, spinning for up to Options.Spin
 	wmu    sync.Mutex    // one frame at a time on stdin
 
 	rmu   sync.Mutex    // held by the goroutine reading stdout
@@ -357,7 +327,7 @@ type procCall struct {
 
 // start runs a worker process, sends it the bundle and waits for its
 // registration.
-func (p *ProcessProvider) start(ctx context.Context) (*procWorker, *abi.ToolRegister, error) {
+func (p *ProcessProvider) start() (*procWorker, *abi.ToolRegister, error) {
 	exe := p.rt.opts.WorkerCommand
 	if exe == "" {
 		var err error
@@ -409,7 +379,10 @@ func (p *ProcessProvider) start(ctx context.Context) (*procWorker, *abi.ToolRegi
 		return nil, nil, fmt.Errorf("start JS worker process %s: %w", exe, err)
 	}
 	p.started.Add(1)
-	sr, err := newSpinReader(outR, p.rt.opts.Spin)
+	sr, err := pipe.NewReader(outR) // no Begin: read deadlines are lead's
+	if err == nil {
+		sr.Spin = p.rt.opts.Spin
+	}
 	if err != nil {
 		_ = cmd.Process.Kill()
 		return nil, nil, err
@@ -435,7 +408,7 @@ func (p *ProcessProvider) start(ctx context.Context) (*procWorker, *abi.ToolRegi
 		t.Stop()
 		w.died(err)
 	}()
-	reg, err := w.handshake(ctx)
+	reg, err := w.handshake()
 	if err != nil {
 		w.kill()
 		<-w.dead
@@ -455,12 +428,8 @@ func (e *workerLoadError) Error() string { return e.msg }
 
 // handshake sends the load request and reads the registration (or the
 // load error) the worker answers with.
-func (w *procWorker) handshake(ctx context.Context) (*abi.ToolRegister, error) {
-	payload, err := abi.MsgPack.Marshal(&w.p.req)
-	if err != nil {
-		return nil, err
-	}
-	if err := w.writeFrame(payload); err != nil {
+func (w *procWorker) handshake() (*abi.ToolRegister, error) {
+	if err := w.send(&w.p.req); err != nil {
 		return nil, fmt.Errorf("send the bundle to the JS worker: %w", err)
 	}
 	limit := w.p.rt.opts.LoadTimeout + procStartSlack
@@ -468,52 +437,56 @@ func (w *procWorker) handshake(ctx context.Context) (*abi.ToolRegister, error) {
 	w.setReadDeadline(time.Now().Add(limit))
 	env, err := w.readEnvelope()
 	w.rmu.Unlock()
-	a := struct {
-		env *abi.Envelope
-		err error
-	}{env, err}
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return nil, fmt.Errorf("the JS worker process did not register within %v", limit)
-	}
 	switch {
-	case a.err != nil:
-		return nil, fmt.Errorf("the JS worker process ended before it registered: %w", a.err)
-	case a.env.Kind == abi.KindRegister && a.env.Register != nil:
-		return a.env.Register, nil
-	case a.env.Kind == abi.KindResult && a.env.Result != nil && a.env.Result.Error != nil:
-		return nil, &workerLoadError{msg: a.env.Result.Error.Message}
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, fmt.Errorf("the JS worker process did not register within %v", limit)
+	case err != nil:
+		return nil, fmt.Errorf("the JS worker process ended before it registered: %w", err)
+	case env.Kind == abi.KindRegister && env.Register != nil:
+		return env.Register, nil
+	case env.Kind == abi.KindResult && env.Result != nil && env.Result.Error != nil:
+		return nil, &workerLoadError{msg: env.Result.Error.Message}
 	}
-	return nil, fmt.Errorf("the JS worker process answered the bundle with a %q message", a.env.Kind)
+	return nil, fmt.Errorf("the JS worker process answered the bundle with a %q message", env.Kind)
 }
 
-func (w *procWorker) writeFrame(payload []byte) error {
-	w.wmu.Lock()
-	defer w.wmu.Unlock()
-	return writeFrame(w.stdin, payload)
-}
-
-func (w *procWorker) send(env *abi.Envelope) error {
-	env.V = abi.FormatVersion
-	payload, err := abi.MsgPack.Marshal(env)
+// send writes one message (an *abi.Envelope, or the load request) to the
+// worker.
+func (w *procWorker) send(msg any) error {
+	frame, err := encodeFrame(msg)
 	if err != nil {
 		return err
 	}
-	return w.writeFrame(payload)
-}
-
-// writeFrame writes a frame with one write (abi.WriteFrame writes the
-// length and the payload apart: two system calls, and a reader that
-// wakes up for the length alone).
-func writeFrame(out io.Writer, payload []byte) error {
-	buf := make([]byte, 4+len(payload))
-	binary.BigEndian.PutUint32(buf, uint32(len(payload)))
-	copy(buf[4:], payload)
-	_, err := out.Write(buf)
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	_, err = w.stdin.Write(frame)
 	return err
 }
 
+// encodeFrame encodes msg (an *abi.Envelope gets the format version) as
+// one frame of the ABI's stream transport, length included, so that it
+// goes out in one write (abi.WriteFrame writes the length and the payload
+// apart: two system calls, and a reader that wakes up for the length
+// alone). Both ends of the worker protocol use it.
+func encodeFrame(msg any) ([]byte, error) {
+	if env, ok := msg.(*abi.Envelope); ok {
+		env.V = abi.FormatVersion
+	}
+	payload, err := abi.MsgPack.Marshal(msg)
+	if err != nil {
+		return nil, err
+	}
+	if len(payload) > maxWorkerFrame {
+		return nil, fmt.Errorf("message of %d bytes exceeds the frame limit of %d", len(payload), maxWorkerFrame)
+	}
+	frame := make([]byte, 4+len(payload))
+	binary.BigEndian.PutUint32(frame, uint32(len(payload)))
+	copy(frame[4:], payload)
+	return frame, nil
+}
+
 func (w *procWorker) readEnvelope() (*abi.Envelope, error) {
-	frame, err := abi.ReadFrame(w.stdout, abi.DefaultMaxFrame+1<<20)
+	frame, err := abi.ReadFrame(w.stdout, maxWorkerFrame)
 	if err != nil {
 		return nil, err
 	}
@@ -540,10 +513,6 @@ const (
 	leadCancelled                   // the call's context ended
 )
 
-// cancelPoll is how often a leader whose call can be cancelled looks at
-// its context while it waits for the worker.
-const cancelPoll = 20 * time.Millisecond
-
 // lead reads the worker's frames (the caller holds rmu) until c has its
 // result, the worker breaks, hard passes, or (watch) ctx ends. A poll for
 // cancellation happens only between frames, so it never cuts one.
@@ -552,7 +521,7 @@ func (w *procWorker) lead(c *procCall, hard time.Time, watch bool) (*abi.ToolRes
 		if w.stdout.Buffered() == 0 {
 			dl := hard
 			if watch {
-				if t := time.Now().Add(cancelPoll); t.Before(hard) {
+				if t := time.Now().Add(pipe.CancelPoll); t.Before(hard) {
 					dl = t
 				}
 			}
@@ -631,23 +600,11 @@ func callKey(hc *abi.HostCall) string {
 
 // serveHost answers one host call of call c (nil: unknown call).
 func (w *procWorker) serveHost(c *procCall, hid string, hc *abi.HostCall) {
-	res := &abi.ToolResult{}
-	var v any
-	var err error
-	switch {
-	case hc == nil:
-		err = abi.Errorf(abi.InvalidRequest, "host_call %s has no host field", hid)
-	case c == nil:
-		err = abi.Errorf(abi.InvalidRequest, "host_call %s (%s) names call %q, which this worker is not serving", hid, hc.Op, hc.CallID)
-	case c.env == nil:
-		err = abi.Errorf(abi.Unavailable, "host_call %s: no host services for this call", hc.Op)
-	default:
-		v, err = hostop.Do(c.ctx, c.env, hc)
-	}
-	if err != nil {
-		res.Error = abi.AsToolError(err, abi.ProviderError)
+	var res *abi.ToolResult
+	if c != nil {
+		res = hostop.Answer(c.ctx, c.env, hid, hc, true)
 	} else {
-		res.Value = v
+		res = hostop.Answer(context.Background(), nil, hid, hc, false)
 	}
 	if err := w.send(&abi.Envelope{Kind: abi.KindHostResult, ID: hid, Result: res}); err != nil {
 		w.p.logger.Debug("host_result not delivered to the JS worker", "err", err)

@@ -333,13 +333,11 @@ func FuzzWorkerFrames(f *testing.F) {
 		{V: 1, Kind: abi.KindLog, Log: &abi.LogRecord{Level: "warn", Message: "m", CallID: "1"}},
 		{V: 1, Kind: "bogus"},
 	} {
-		payload, err := abi.MsgPack.Marshal(env)
+		frame, err := encodeFrame(env)
 		if err != nil {
 			f.Fatal(err)
 		}
-		var buf bytes.Buffer
-		_ = writeFrame(&buf, payload)
-		f.Add(buf.Bytes())
+		f.Add(frame)
 	}
 	f.Add([]byte{0, 0, 0, 9, 1, 2})
 	f.Fuzz(func(t *testing.T, data []byte) {

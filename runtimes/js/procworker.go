@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/pipe"
 )
 
 // The worker side of process isolation (isolate.go). Any program linked
@@ -83,7 +84,7 @@ func workerMain() int {
 		// Make the collector work harder before the hard limit is hit.
 		debug.SetMemoryLimit(o.ProcessMemory * 7 / 8)
 	}
-	if o.Confine {
+	if !o.Unconfined {
 		// Now that the limit is set: no raising it again, no sockets, no
 		// io_uring, on every thread (the Python workers' filter).
 		if err := confineSelf(); err != nil {
@@ -92,12 +93,8 @@ func workerMain() int {
 	}
 	s := &childServer{out: out, spin: o.Spin, cancels: map[string]context.CancelFunc{}, waits: map[string]chan *abi.ToolResult{}}
 	logger := slog.New(&frameLogHandler{s: s})
-	rt := New(Options{
-		MemoryBudget: o.MemoryBudget, ProviderBudgets: o.ProviderBudgets, PoolSize: o.PoolSize,
-		MaxCallStackSize: o.MaxCallStackSize, DefaultTimeout: o.DefaultTimeout, LoadTimeout: o.LoadTimeout,
-		MaxResultBytes: o.MaxResultBytes, WatchdogInterval: o.WatchdogInterval,
-		Logger: logger, Isolation: IsolationInProcess,
-	})
+	o.Logger, o.Isolation = logger, IsolationInProcess
+	rt := New(o)
 	defer rt.Close()
 	prov, err := rt.loadBundle(&bundled{Code: lr.Code, Name: lr.Name},
 		abi.Source{Path: lr.Path, ProviderID: lr.ProviderID, Logger: logger}, lr.Runtime)
@@ -214,7 +211,7 @@ func (s *childServer) call(id string, call *abi.ToolCall) {
 // arrives while this goroutine polls, the scheduler finds the reader
 // runnable as this goroutine ends, without the thread going to sleep and
 // being woken (a wake-up costs 20–90 µs on this VM). A poll that sees a
-// gap longer than descheduled stops: another task wants the CPU.
+// gap longer than pipe.PreemptGap stops: another task wants the CPU.
 func (s *childServer) awaitNext() {
 	if s.spin <= 0 {
 		return
@@ -227,7 +224,7 @@ func (s *childServer) awaitNext() {
 			return
 		}
 		now := time.Now()
-		if now.Sub(start) > s.spin || now.Sub(last) > descheduled || s.busy.Load() != 0 {
+		if now.Sub(start) > s.spin || now.Sub(last) > pipe.PreemptGap || s.busy.Load() != 0 {
 			return
 		}
 		last = now
@@ -236,17 +233,14 @@ func (s *childServer) awaitNext() {
 
 // send writes one envelope to the host.
 func (s *childServer) send(env *abi.Envelope) error {
-	env.V = abi.FormatVersion
-	payload, err := abi.MsgPack.Marshal(env)
+	frame, err := encodeFrame(env)
 	if err != nil {
 		return err
 	}
-	if len(payload) > maxWorkerFrame {
-		return fmt.Errorf("message of %d bytes exceeds the frame limit of %d", len(payload), maxWorkerFrame)
-	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	return writeFrame(s.out, payload)
+	_, err = s.out.Write(frame)
+	return err
 }
 
 // childEnv is abi.Env inside a worker: every host service is a host_call

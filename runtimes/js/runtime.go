@@ -48,7 +48,8 @@ type Options struct {
 	// deadlines and memory while any call runs. Default 2 ms.
 	WatchdogInterval time.Duration
 	// Logger receives load messages and console output outside calls.
-	Logger *slog.Logger
+	// (Options travel to worker processes, isolate.go, without it.)
+	Logger *slog.Logger `msgpack:"-"`
 	// Isolation says where providers run: IsolationInProcess (the
 	// default: goja runtimes in the host process, a few µs a call),
 	// IsolationProcess (every provider in a worker process of its own
@@ -63,7 +64,7 @@ type Options struct {
 	ProcessMemory int64
 	// Spin is how long a reader of a worker pipe (the host waiting for an
 	// answer, the worker waiting for the next call) polls it before it
-	// sleeps (spin.go). Default 100 µs; negative: never.
+	// sleeps (internal/pipe). Default 100 µs; negative: never.
 	Spin time.Duration
 	// WorkerIdle stops a worker process no call has used for this long
 	// (the next call starts a new one). Default 5 min; negative: never.
@@ -304,7 +305,7 @@ func (r *Runtime) load(ctx context.Context, src abi.Source, runtime string) (abi
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}
 	if r.isolated(src) {
-		return r.loadProcess(ctx, b, src, runtime)
+		return r.loadProcess(b, src, runtime)
 	}
 	return r.loadBundle(b, src, runtime)
 }

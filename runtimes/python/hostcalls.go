@@ -1,6 +1,8 @@
 package python
 
 import (
+	"context"
+
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/hostop"
 )
@@ -18,28 +20,16 @@ func (w *worker) serveHost(c *inflight, hid string, hc *abi.HostCall) {
 		w.netConnect(c, hid, hc)
 		return
 	}
-	res := &abi.ToolResult{}
-	var v any
-	var err error
-	switch {
-	case hc == nil:
-		err = abi.Errorf(abi.InvalidRequest, "host_call %s has no host field", hid)
-	case c == nil || hc.CallID != c.id:
-		err = abi.Errorf(abi.InvalidRequest, "host_call %s (%s) names call %q, which this worker is not serving", hid, hc.Op, hc.CallID)
-	case c.env == nil:
-		err = abi.Errorf(abi.Unavailable, "host_call %s: no host services for this call", hc.Op)
-	default:
-		res.CallID = hc.CallID
-		v, err = hostOp(c, hc)
-	}
-	if err != nil {
-		res.Error = abi.AsToolError(err, abi.ProviderError)
+	var res *abi.ToolResult
+	if c != nil && hc != nil && hc.CallID == c.id {
+		res = hostop.Answer(c.ctx, c.env, hid, hc, true)
 	} else {
-		res.Value = v
+		res = hostop.Answer(context.Background(), nil, hid, hc, false)
 	}
 	if err := w.send(&abi.Envelope{V: abi.FormatVersion, Kind: abi.KindHostResult, ID: hid, Result: res}); err != nil {
 		w.p.log.Debug("host_result not delivered", "pid", w.pid, "err", err)
 	}
 }
 
+// hostOp performs hc for the call in flight c (the tests call it).
 func hostOp(c *inflight, hc *abi.HostCall) (any, error) { return hostop.Do(c.ctx, c.env, hc) }

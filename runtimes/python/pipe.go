@@ -1,12 +1,9 @@
 package python
 
 import (
-	"context"
-	"errors"
-	"io"
-	"os"
-	"syscall"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/pipe"
 )
 
 // Why the host spins (see docs/python.md, "Performance"): a warm call is
@@ -52,7 +49,6 @@ import (
 // then; nothing spins while no call is in flight, except a worker for up
 // to one window after its answer.
 const (
-	preemptGap   = 25 * time.Microsecond
 	spinMissesOK = 2
 	maxSpinSkip  = 256
 	longWait     = 2
@@ -78,145 +74,13 @@ func spinSkipAfterWait(skip int, spin, waited time.Duration) int {
 	return skip
 }
 
-// cancelPoll is how often a call parked on the worker's pipe looks at its
-// context for a cancellation (the deadline itself is a read deadline).
-const cancelPoll = 20 * time.Millisecond
+// The reader itself (spinning, parking, deadlines and cancellation polls)
+// is internal/pipe's, shared with the JS runtime's worker processes.
+type (
+	pipeReader = pipe.Reader
+	stopError  = pipe.StopError
+)
 
-// pipeReader reads the worker → host pipe. Reads spin for up to spin
-// (when armed) before parking on the poller with the read deadline.
-type pipeReader struct {
-	f  *os.File
-	rc syscall.RawConn
+var newPipeReader = pipe.NewReader
 
-	// spin is the spin window of the next Read (0: park at once).
-	spin time.Duration
-	// hit and miss record what spinning did since the last reset: the data
-	// came while spinning (hit) or the window ran out (miss); preempted
-	// that a spin was cut short because the thread lost its CPU.
-	hit, miss, preempted bool
-
-	// While a call reads, ctx and deadline bound the wait: a park ends at
-	// the deadline or cancelPoll later to look at ctx, and Read returns a
-	// *stopError only when the call must end. Without ctx (registration),
-	// Read returns os.ErrDeadlineExceeded at the file's read deadline.
-	ctx      context.Context
-	deadline time.Time
-
-	// State of the Read in progress, for readOnce.
-	readFn func(fd uintptr) bool
-	p      []byte
-	n      int
-	err    error
-	left   time.Duration // spin left: 0 parks at once
-	until  time.Time     // end of the spin (zero: not started)
-	last   time.Time     // previous spin iteration
-}
-
-// stopError is why a call stopped reading: its deadline passed or its
-// context ended. The stream may be mid-frame: the worker is killed.
-type stopError struct{ cause error }
-
-func (e *stopError) Error() string { return e.cause.Error() }
-
-// begin bounds the reads of a call by ctx and deadline (zero: none).
-func (r *pipeReader) begin(ctx context.Context, deadline time.Time) error {
-	r.ctx, r.deadline = ctx, deadline
-	return r.rearm()
-}
-
-// end ends the reads of a call.
-func (r *pipeReader) end() { r.ctx = nil }
-
-// rearm sets the read deadline of the next park, or says why not to wait.
-func (r *pipeReader) rearm() error {
-	if err := r.ctx.Err(); err != nil {
-		return &stopError{err}
-	}
-	now := time.Now()
-	if !r.deadline.IsZero() && !now.Before(r.deadline) {
-		return &stopError{context.DeadlineExceeded}
-	}
-	next := now.Add(cancelPoll)
-	if !r.deadline.IsZero() && r.deadline.Before(next) {
-		next = r.deadline
-	}
-	return r.f.SetReadDeadline(next)
-}
-
-func newPipeReader(f *os.File) (*pipeReader, error) {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return nil, err
-	}
-	r := &pipeReader{f: f, rc: rc}
-	r.readFn = r.readOnce // one method value, not a closure per Read
-	return r, nil
-}
-
-// readOnce is the RawConn callback of Read: it reads into r.p, spinning on
-// EAGAIN while r.left allows; false parks on the poller (and the poller
-// calls it again when the pipe is readable).
-func (r *pipeReader) readOnce(fd uintptr) bool {
-	for {
-		k, e := syscall.Read(int(fd), r.p)
-		switch {
-		case e == syscall.EINTR:
-			continue
-		case e == syscall.EAGAIN:
-			if r.left <= 0 {
-				return false // park on the poller
-			}
-			now := time.Now()
-			switch {
-			case r.until.IsZero():
-				r.until = now.Add(r.left)
-			case now.After(r.until):
-				r.left = 0
-				r.miss = true
-				return false
-			case now.Sub(r.last) > preemptGap:
-				// Descheduled mid-spin: another task wants this CPU.
-				r.left = 0
-				r.miss, r.preempted = true, true
-				return false
-			}
-			r.last = now
-			continue
-		case e != nil:
-			r.err = e
-		case k == 0:
-			r.err = io.EOF
-		default:
-			r.n = k
-			if !r.until.IsZero() && r.left > 0 {
-				r.hit = true
-			}
-		}
-		return true
-	}
-}
-
-// Read implements io.Reader: at most one read(2) of data, spinning first
-// if armed.
-func (r *pipeReader) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	r.p, r.n, r.err = p, 0, nil
-	r.left, r.until, r.last = r.spin, time.Time{}, time.Time{}
-	defer func() { r.p = nil }()
-	for {
-		err := r.rc.Read(r.readFn)
-		if err == nil {
-			return r.n, r.err
-		}
-		if r.ctx == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
-			return 0, err
-		}
-		// A poll for cancellation, or the deadline: the bytes read so far
-		// stay with the caller, so a frame is never cut here.
-		if err := r.rearm(); err != nil {
-			return 0, err
-		}
-	}
-}
+const cancelPoll = pipe.CancelPoll

@@ -32,8 +32,8 @@ func newTestPipe(t *testing.T) (*pipeReader, *os.File) {
 func TestPipeReader(t *testing.T) {
 	for _, spin := range []time.Duration{0, 50 * time.Microsecond, 5 * time.Millisecond} {
 		pr, w := newTestPipe(t)
-		pr.spin = spin
-		if err := pr.begin(context.Background(), time.Now().Add(10*time.Second)); err != nil {
+		pr.Spin = spin
+		if err := pr.Begin(context.Background(), time.Now().Add(10*time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		go func() {
@@ -45,7 +45,7 @@ func TestPipeReader(t *testing.T) {
 		if err != nil || string(buf[:n]) != "hello" {
 			t.Fatalf("spin %v: Read = %q, %v", spin, buf[:n], err)
 		}
-		if spin == 50*time.Microsecond && !pr.miss {
+		if spin == 50*time.Microsecond && !pr.Miss {
 			t.Errorf("spin %v: a 1 ms wait did not count as a miss", spin)
 		}
 		_ = w.Close()
@@ -57,12 +57,12 @@ func TestPipeReader(t *testing.T) {
 	t.Run("deadline", func(t *testing.T) {
 		pr, _ := newTestPipe(t)
 		start := time.Now()
-		if err := pr.begin(context.Background(), start.Add(30*time.Millisecond)); err != nil {
+		if err := pr.Begin(context.Background(), start.Add(30*time.Millisecond)); err != nil {
 			t.Fatal(err)
 		}
 		_, err := pr.Read(make([]byte, 4))
 		var se *stopError
-		if !errors.As(err, &se) || !errors.Is(se.cause, context.DeadlineExceeded) {
+		if !errors.As(err, &se) || !errors.Is(se.Cause, context.DeadlineExceeded) {
 			t.Fatalf("Read = %v, want the deadline", err)
 		}
 		if d := time.Since(start); d < 30*time.Millisecond || d > 2*time.Second {
@@ -73,14 +73,14 @@ func TestPipeReader(t *testing.T) {
 	t.Run("cancel", func(t *testing.T) {
 		pr, _ := newTestPipe(t)
 		ctx, cancel := context.WithCancel(context.Background())
-		if err := pr.begin(ctx, time.Time{}); err != nil {
+		if err := pr.Begin(ctx, time.Time{}); err != nil {
 			t.Fatal(err)
 		}
 		time.AfterFunc(10*time.Millisecond, cancel)
 		start := time.Now()
 		_, err := pr.Read(make([]byte, 4))
 		var se *stopError
-		if !errors.As(err, &se) || !errors.Is(se.cause, context.Canceled) {
+		if !errors.As(err, &se) || !errors.Is(se.Cause, context.Canceled) {
 			t.Fatalf("Read = %v, want the cancellation", err)
 		}
 		if d := time.Since(start); d > 10*time.Millisecond+5*cancelPoll {
@@ -90,7 +90,7 @@ func TestPipeReader(t *testing.T) {
 
 	t.Run("frame across polls", func(t *testing.T) {
 		pr, w := newTestPipe(t)
-		if err := pr.begin(context.Background(), time.Now().Add(10*time.Second)); err != nil {
+		if err := pr.Begin(context.Background(), time.Now().Add(10*time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		payload := []byte(`{"v":1,"kind":"log","log":{"level":"info","message":"slow"}}`)

@@ -435,7 +435,7 @@ const largeFrame = 16 << 10
 func (w *worker) sendCall(id string, call *abi.ToolCall, deadline time.Time) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
-	b, err := appendCallFrame(w.wbuf[:0], id, call, w.pr.spin.Microseconds())
+	b, err := appendCallFrame(w.wbuf[:0], id, call, w.pr.Spin.Microseconds())
 	if err != nil {
 		var ee encodeError
 		if errors.As(err, &ee) {
@@ -458,8 +458,8 @@ func (w *worker) sendCall(id string, call *abi.ToolCall, deadline time.Time) err
 
 // armSpin sets the spin window of this call's reads (see pipe.go).
 func (w *worker) armSpin() {
-	w.pr.hit, w.pr.miss, w.pr.preempted = false, false, false
-	w.pr.spin = 0
+	w.pr.Hit, w.pr.Miss, w.pr.Preempted = false, false, false
+	w.pr.Spin = 0
 	if w.spin <= 0 {
 		return
 	}
@@ -467,9 +467,9 @@ func (w *worker) armSpin() {
 		w.spinSkip--
 		return
 	}
-	w.pr.spin = w.spin
+	w.pr.Spin = w.spin
 	if !w.spinWarm {
-		w.pr.spin = probeSpin * w.spin
+		w.pr.Spin = probeSpin * w.spin
 	}
 }
 
@@ -478,19 +478,19 @@ func (w *worker) armSpin() {
 func (w *worker) spinDone(sent time.Time) {
 	waited := time.Since(sent)
 	switch {
-	case w.pr.miss:
+	case w.pr.Miss:
 		w.spinMisses++
-		if w.pr.preempted {
+		if w.pr.Preempted {
 			w.spinMisses = max(w.spinMisses, spinMissesOK+1)
 		}
 		w.spinSkip = spinSkipAfter(w.spinMisses)
-	case w.pr.spin != 0: // the spin caught the result (or it was there)
+	case w.pr.Spin != 0: // the spin caught the result (or it was there)
 		w.spinMisses = 0
 	default:
 		w.spinSkip = spinSkipAfterWait(w.spinSkip, w.spin, waited)
 	}
-	w.spinWarm = w.pr.spin != 0 && !w.pr.miss
-	w.pr.spin = 0
+	w.spinWarm = w.pr.Spin != 0 && !w.pr.Miss
+	w.pr.Spin = 0
 }
 
 // call serves one call on the calling goroutine: it writes the call and
@@ -528,14 +528,14 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 		<-w.dead
 		return nil, w.crashed(call), true
 	}
-	if err := w.pr.begin(ctx, deadline); err != nil {
+	if err := w.pr.Begin(ctx, deadline); err != nil {
 		var se *stopError
 		if errors.As(err, &se) {
-			return nil, w.interrupt(call, se.cause), true
+			return nil, w.interrupt(call, se.Cause), true
 		}
 		return nil, w.interrupt(call, err), true
 	}
-	defer w.pr.end()
+	defer w.pr.End()
 	for {
 		env, err := w.readEnvelope()
 		if err != nil {
@@ -543,7 +543,7 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 			var se *stopError
 			switch {
 			case errors.As(err, &se):
-				return nil, w.interrupt(call, se.cause), true
+				return nil, w.interrupt(call, se.Cause), true
 			case errors.As(err, &pe):
 				w.kill("protocol violation: " + pe.msg)
 			default: // EOF or a closed pipe: the worker is gone
