@@ -75,6 +75,7 @@ func TestLinkRefuses(t *testing.T) {
 		{"bad core func index", base(sec(8, []byte{0x00, 0x00, 0x07, 0x00, 0x00})), "core func index 7 out of range"},
 		{"bad type index", base(sec(8, []byte{0x00, 0x00, 0x00, 0x00, 0x09})), "type index 9 out of range"},
 		{"type mismatch", base(sec(8, []byte{0x00, 0x00, 0x00, 0x00, 0x01})), "not a function type"},
+		{"empty record", comp(sec(7, []byte{0x72, 0x00})), "record without fields"},
 		{"async lift", base(sec(8, []byte{0x00, 0x00, 0x00, 0x01, 0x06, 0x00})), "async"},
 		{"resource.new", base(sec(8, []byte{0x02, 0x02})), "resource.new: resources are not supported"},
 		{"multiple memories", base(sec(6, cat([]byte{0x00, 0x02, 0x01, 0x00}, str("memory2")))), "multiple memories"},

@@ -34,8 +34,8 @@ func (s *scope) valType(vt *binary.ValType) (*wit.Type, error) {
 	if vt == nil {
 		return nil, nil
 	}
-	if vt.Prim != wit.KindInvalid {
-		return wit.Primitive(vt.Prim), nil
+	if vt.Prim != 0 {
+		return wit.Primitive(primKind(vt.Prim)), nil
 	}
 	sp := s.typeSpace()
 	if int(vt.Idx) >= len(sp) {
@@ -46,6 +46,41 @@ func (s *scope) valType(vt *binary.ValType) (*wit.Type, error) {
 		return nil, fmt.Errorf("type index %d is not a value type", vt.Idx)
 	}
 	return t.val, nil
+}
+
+// primKind is the WIT kind of a primitive opcode (binary.Prim*).
+func primKind(op byte) wit.Kind {
+	switch op {
+	case binary.PrimBool:
+		return wit.KindBool
+	case binary.PrimS8:
+		return wit.KindS8
+	case binary.PrimU8:
+		return wit.KindU8
+	case binary.PrimS16:
+		return wit.KindS16
+	case binary.PrimU16:
+		return wit.KindU16
+	case binary.PrimS32:
+		return wit.KindS32
+	case binary.PrimU32:
+		return wit.KindU32
+	case binary.PrimS64:
+		return wit.KindS64
+	case binary.PrimU64:
+		return wit.KindU64
+	case binary.PrimF32:
+		return wit.KindF32
+	case binary.PrimF64:
+		return wit.KindF64
+	case binary.PrimChar:
+		return wit.KindChar
+	case binary.PrimString:
+		return wit.KindString
+	case binary.PrimErrorContext:
+		return wit.KindErrorContext
+	}
+	return wit.KindInvalid
 }
 
 func (f *frame) buildType(td *binary.TypeDef, s *scope) (*typeVal, error) {
@@ -61,8 +96,11 @@ func buildType(td *binary.TypeDef, s *scope) (*typeVal, error) {
 	w := &wit.Type{}
 	switch td.Kind {
 	case binary.TypePrim:
-		return &typeVal{val: wit.Primitive(td.Prim)}, nil
+		return &typeVal{val: wit.Primitive(primKind(td.Prim))}, nil
 	case binary.TypeRecord:
+		if len(td.Labels) == 0 {
+			return nil, fmt.Errorf("record without fields")
+		}
 		w.Kind = wit.KindRecord
 		for i, l := range td.Labels {
 			x, err := vt(i)
@@ -72,6 +110,9 @@ func buildType(td *binary.TypeDef, s *scope) (*typeVal, error) {
 			w.Fields = append(w.Fields, wit.Field{Name: l, Type: x})
 		}
 	case binary.TypeVariant:
+		if len(td.Labels) == 0 {
+			return nil, fmt.Errorf("variant without cases")
+		}
 		w.Kind = wit.KindVariant
 		for i, l := range td.Labels {
 			x, err := vt(i)

@@ -27,9 +27,7 @@ func corpusDir(t testing.TB) string {
 var corpusOpts = Options{Features: []string{"active"}}
 
 // corpusKnownFailures lists valid inputs this parser does not accept, with the reason.
-var corpusKnownFailures = map[string]string{
-	"kinds-of-deps": "deps/d.wat and deps/e.wasm are WIT packages encoded as components (text and binary); only .wit deps are read",
-}
+var corpusKnownFailures = map[string]string{}
 
 func corpusInputs(t testing.TB, dir string) []string {
 	ents, err := os.ReadDir(dir)

@@ -7,6 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/aios-host/aios-host/component/binary"
+	"github.com/aios-host/aios-host/component/wat"
 )
 
 // Options control resolution.
@@ -19,7 +22,9 @@ type Options struct {
 }
 
 // Parse parses and resolves a WIT file or a package directory (its *.wit
-// files plus deps/).
+// files plus deps/). A .wasm file (or any file starting with the
+// WebAssembly magic) is read as a WIT package in its binary encoding, a
+// .wat file as that encoding in text form (see DecodeBinary).
 func Parse(path string, opts Options) (*Resolved, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -32,8 +37,57 @@ func Parse(path string, opts Options) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
+	if isEncoded(path, src) {
+		d, err := decodeFile(path, src)
+		if err != nil {
+			return nil, err
+		}
+		return ParseSource(decodedName(path), d.text(), opts)
+	}
 	return ParseSource(path, string(src), opts)
 }
+
+// DecodeBinary resolves a WIT package from its binary encoding (a
+// component exporting one component type per interface and world, as
+// `wasm-tools component wit --wasm` writes it and package registries
+// publish it). Interfaces of other packages that it uses come back as
+// stub packages holding what the encoding says of them. name labels
+// positions in errors.
+func DecodeBinary(name string, b []byte, opts Options) (*Resolved, error) {
+	d, err := decodeBinary(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return ParseSource(decodedName(name), d.text(), opts)
+}
+
+// isEncoded reports whether a file holds a WIT package in binary or
+// WebAssembly text form rather than WIT.
+func isEncoded(path string, src []byte) bool {
+	return strings.HasSuffix(path, ".wasm") || strings.HasSuffix(path, ".wat") || binary.IsComponent(src)
+}
+
+// decodeFile decodes a .wasm or .wat WIT package.
+func decodeFile(path string, src []byte) (*decoded, error) {
+	var d *decoded
+	var err error
+	if strings.HasSuffix(path, ".wat") && !binary.IsComponent(src) {
+		var c *binary.Component
+		if c, err = wat.Parse(src); err != nil {
+			return nil, fmt.Errorf("%s:%w", path, err)
+		}
+		d, err = decodeComponent(c)
+	} else {
+		d, err = decodeBinary(src)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, nil
+}
+
+// decodedName labels the WIT source decoded from path in positions.
+func decodedName(path string) string { return path + " (decoded)" }
 
 // ParseSource parses and resolves one WIT file given as text; name is used
 // in positions.
@@ -63,26 +117,67 @@ func ParseDir(dir string, opts Options) (*Resolved, error) {
 	}
 	deps := filepath.Join(dir, "deps")
 	ents, err := os.ReadDir(deps)
+	// Stubs of packages that binary deps use, added when no dependency
+	// defines the package itself.
+	stubs := map[string]string{}
+	stubFrom := map[string]string{}
 	if err == nil {
 		for _, e := range ents {
 			p := filepath.Join(deps, e.Name())
 			var dfiles []*astFile
-			if e.IsDir() {
+			switch n := e.Name(); {
+			case e.IsDir():
 				if dfiles, err = parseDirFiles(p); err != nil {
 					return nil, err
 				}
-			} else if strings.HasSuffix(e.Name(), ".wit") {
+			case strings.HasSuffix(n, ".wit"):
 				f, err := readFile(p)
 				if err != nil {
 					return nil, err
 				}
 				dfiles = []*astFile{f}
-			} else {
+			case strings.HasSuffix(n, ".wasm"), strings.HasSuffix(n, ".wat"):
+				src, err := os.ReadFile(p)
+				if err != nil {
+					return nil, err
+				}
+				d, err := decodeFile(p, src)
+				if err != nil {
+					return nil, err
+				}
+				f, err := parseFile(decodedName(p), d.src)
+				if err != nil {
+					return nil, err
+				}
+				dfiles = []*astFile{f}
+				for k, v := range d.stubs {
+					if _, ok := stubs[k]; !ok {
+						stubs[k], stubFrom[k] = v, p
+					}
+				}
+			default:
 				continue
 			}
 			if err := r.addRoot(dfiles, p); err != nil {
 				return nil, err
 			}
+		}
+	}
+	keys := make([]string, 0, len(stubs))
+	for k := range stubs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, ok := r.pkgs[k]; ok {
+			continue
+		}
+		f, err := parseFile(decodedName(stubFrom[k]), stubs[k])
+		if err != nil {
+			return nil, err
+		}
+		if err := r.addRoot([]*astFile{f}, stubFrom[k]); err != nil {
+			return nil, err
 		}
 	}
 	res, err := r.resolve()

@@ -340,6 +340,12 @@ func (wb *worldBuilder) include(inc *World, x *astInclude) error {
 					td.Name = n
 					c.Type = &td
 				}
+				if c.Func != nil {
+					// As wasm-tools does: the function takes the new name.
+					f := *c.Func
+					f.Name = n
+					c.Func = &f
+				}
 			}
 			if err := wb.add(dir, &c, x.path.name.pos, "include"); err != nil {
 				return err

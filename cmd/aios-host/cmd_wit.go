@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -14,7 +15,12 @@ func runWit(c *cli, args []string) int {
 Parse a WIT file, or a package folder (its *.wit files plus deps/), resolve it
 and print the resolved packages as WIT. Errors are printed with file:line:col
 and exit with status 1. Items gated with @unstable(feature = ...) are left out
-unless the feature is enabled.`)
+unless the feature is enabled.
+
+A .wasm file is read as a WIT package in its binary encoding (as
+'wasm-tools component wit --wasm' writes it and package registries publish
+it), a .wat file as that encoding in text form; deps/ may hold either too.
+For the WIT of a component (a .wasm with code), use 'aios-host inspect'.`)
 	features := fs.String("features", "", "comma-separated @unstable `features` to enable")
 	all := fs.Bool("all-features", false, "enable every @unstable feature")
 	pos, code, ok := c.parse(fs, args)
@@ -31,6 +37,9 @@ unless the feature is enabled.`)
 		}
 	}
 	res, err := wit.Parse(pos[0], opts)
+	if errors.Is(err, wit.ErrNotPackage) {
+		return c.fail(fmt.Errorf("%w ('aios-host inspect %s' prints a component's WIT)", err, pos[0]))
+	}
 	if err != nil {
 		return c.fail(err)
 	}

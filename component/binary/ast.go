@@ -4,11 +4,9 @@
 // spaces. It does syntax only: indices are checked later, by the linker in
 // package component, which knows the index spaces.
 //
-// binary imports only wit (for primitive kinds). It must never import
-// abi providers, host, registry, runtimes or cmd.
+// binary imports nothing of the project: the WIT decoder (package wit)
+// and the linker (package component) both build on it.
 package binary
-
-import "github.com/aios-host/aios-host/wit"
 
 // Component is a parsed component: its definitions in binary order.
 type Component struct {
@@ -217,16 +215,35 @@ const (
 	TypeCoreFunc   // a core function type, kept opaque
 )
 
-// ValType is a primitive kind or a type index.
+// Primitive value type opcodes (ValType.Prim, TypeDef.Prim).
+const (
+	PrimBool         byte = 0x7f
+	PrimS8           byte = 0x7e
+	PrimU8           byte = 0x7d
+	PrimS16          byte = 0x7c
+	PrimU16          byte = 0x7b
+	PrimS32          byte = 0x7a
+	PrimU32          byte = 0x79
+	PrimS64          byte = 0x78
+	PrimU64          byte = 0x77
+	PrimF32          byte = 0x76
+	PrimF64          byte = 0x75
+	PrimChar         byte = 0x74
+	PrimString       byte = 0x73
+	PrimErrorContext byte = 0x64
+)
+
+// ValType is a primitive (its opcode, one of the Prim constants) or a
+// type index.
 type ValType struct {
-	Prim wit.Kind // non-zero for a primitive
+	Prim byte // non-zero for a primitive
 	Idx  uint32
 }
 
 // TypeDef is a type definition. Its fields are read according to Kind.
 type TypeDef struct {
 	Kind   TypeKind
-	Prim   wit.Kind   // TypePrim
+	Prim   byte       // TypePrim: a Prim opcode
 	Labels []string   // record fields, variant cases, flags, enum; func params
 	Types  []*ValType // record fields, variant payloads (nil = none), tuple, list/option elem, result ok/err, map key/value, func params
 	Len    uint32     // fixed-size list

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
-
-	"github.com/aios-host/aios-host/wit"
 )
 
 var (
@@ -554,39 +552,9 @@ func (r *reader) externDesc() (ExternDesc, error) {
 	return d, r.fail("unknown extern type %#x", k)
 }
 
-func primKind(c byte) wit.Kind {
-	switch c {
-	case 0x7f:
-		return wit.KindBool
-	case 0x7e:
-		return wit.KindS8
-	case 0x7d:
-		return wit.KindU8
-	case 0x7c:
-		return wit.KindS16
-	case 0x7b:
-		return wit.KindU16
-	case 0x7a:
-		return wit.KindS32
-	case 0x79:
-		return wit.KindU32
-	case 0x78:
-		return wit.KindS64
-	case 0x77:
-		return wit.KindU64
-	case 0x76:
-		return wit.KindF32
-	case 0x75:
-		return wit.KindF64
-	case 0x74:
-		return wit.KindChar
-	case 0x73:
-		return wit.KindString
-	case 0x64:
-		return wit.KindErrorContext
-	}
-	return wit.KindInvalid
-}
+// isPrim reports whether c is a primitive value type opcode (0x73–0x7f:
+// string … bool, and 0x64: error-context).
+func isPrim(c byte) bool { return c >= 0x73 && c <= 0x7f || c == PrimErrorContext }
 
 // valType reads a valtype: a primitive opcode or a type index (s33 >= 0).
 func (r *reader) valType() (*ValType, error) {
@@ -594,9 +562,9 @@ func (r *reader) valType() (*ValType, error) {
 	if err != nil {
 		return nil, err
 	}
-	if k := primKind(c); k != wit.KindInvalid {
+	if isPrim(c) {
 		r.pos++
-		return &ValType{Prim: k}, nil
+		return &ValType{Prim: c}, nil
 	}
 	if c&0x40 != 0 && c&0x80 == 0 {
 		return nil, r.fail("unknown value type opcode %#x", c)
@@ -647,11 +615,11 @@ func (r *reader) typeDef(depth int) (*TypeDef, error) {
 	if err != nil {
 		return nil, err
 	}
-	if k := primKind(c); k != wit.KindInvalid {
-		if k == wit.KindErrorContext {
+	if isPrim(c) {
+		if c == PrimErrorContext {
 			return &TypeDef{Kind: TypeErrorContext}, nil
 		}
-		return &TypeDef{Kind: TypePrim, Prim: k}, nil
+		return &TypeDef{Kind: TypePrim, Prim: c}, nil
 	}
 	t := &TypeDef{}
 	switch c {
@@ -664,9 +632,9 @@ func (r *reader) typeDef(depth int) (*TypeDef, error) {
 		if err != nil {
 			return nil, err
 		}
-		if n == 0 {
-			return nil, r.fail("%s without cases or fields", map[bool]string{true: "record", false: "variant"}[c == 0x72])
-		}
+		// An empty record or variant is not a valid component type, but WIT
+		// packages encode `record r {}` so; the linker refuses it in a
+		// component (package component).
 		for i := 0; i < n; i++ {
 			l, err := r.name()
 			if err != nil {
