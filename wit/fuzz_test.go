@@ -52,15 +52,20 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// findCorpus returns ../shared/corpus/wit-parser-ui beside the repository
-// root, with os.Stat's error when it is not there ("" and the error when
-// there is no root).
+// findCorpus returns shared/corpus/wit-parser-ui beside the repository
+// root (../shared), or inside it (a shared/ link in a clone), with
+// os.Stat's error when neither is there ("" and the error when there is
+// no root).
 func findCorpus() (string, error) {
 	root, err := testutil.FindRepoRoot()
 	if err != nil {
 		return "", err
 	}
-	c := filepath.Join(filepath.Dir(root), "shared", "corpus", "wit-parser-ui")
+	c := filepath.Join(root, "shared", "corpus", "wit-parser-ui")
+	if _, err := os.Stat(c); err == nil {
+		return c, nil
+	}
+	c = filepath.Join(filepath.Dir(root), "shared", "corpus", "wit-parser-ui")
 	_, err = os.Stat(c)
 	return c, err
 }

@@ -24,11 +24,27 @@ func TestWitCommand(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("package a:b;\ninterface i {\n  f: func(x: u32) -> nope;\n}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	root := testutil.RepoRoot(t)
-	corpus := filepath.Join(filepath.Dir(root), "shared", "corpus", "wit-parser-ui", "kinds-of-deps")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Fatalf("the WIT corpus is needed (../shared/corpus): %v", err)
+	// A package whose deps are in every form, as the WIT corpus's
+	// kinds-of-deps: a folder, a .wit file, a .wat and a .wasm package.
+	corpus := filepath.Join(dir, "kinds")
+	files := map[string]string{
+		"a.wit":           "package a:a;\n\nworld a {\n  import b:b/b;\n  import c:c/c;\n  import d:d/d;\n  import e:e/e;\n}\n",
+		"deps/b/root.wit": "package b:b;\n\ninterface b {}\n",
+		"deps/c.wit":      "package c:c;\n\ninterface c {}\n",
+		"deps/d.wat":      "(component\n  (type $d (component\n    (export \"d:d/d\" (instance))\n  ))\n  (export \"d\" (type $d))\n)\n",
+		// wasm-tools' encoding of `package e:e; interface e {}`.
+		"deps/e.wasm": "\x00asm\x0d\x00\x01\x00\x07\x10\x01\x41\x02\x01\x42\x00\x04\x01\x05e:e/e\x05\x00\x0b\x07\x01\x00\x01e\x03\x00\x00",
 	}
+	for name, content := range files {
+		p := filepath.Join(corpus, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := testutil.RepoRoot(t)
 	hello := filepath.Join(root, "build", "components", "hello.wasm")
 	tests := []struct {
 		name   string
