@@ -1,8 +1,6 @@
 package component
 
 import (
-	"strings"
-
 	"github.com/aios-host/aios-host/wit"
 )
 
@@ -15,19 +13,6 @@ import (
 func (p *Provider) World() *wit.Resolved {
 	p.worldOnce.Do(func() { p.world = buildWorld(p.plan) })
 	return p.world
-}
-
-func splitIface(id string) (pkg wit.PackageName, name string, ok bool) {
-	ver := ""
-	if i := strings.IndexByte(id, '@'); i >= 0 {
-		id, ver = id[:i], id[i+1:]
-	}
-	colon := strings.IndexByte(id, ':')
-	slash := strings.LastIndexByte(id, '/')
-	if colon < 0 || slash < colon {
-		return pkg, id, false
-	}
-	return wit.PackageName{Namespace: id[:colon], Name: id[colon+1 : slash], Version: ver}, id[slash+1:], true
 }
 
 func buildWorld(pl *plan) *wit.Resolved {
@@ -54,7 +39,7 @@ func buildWorld(pl *plan) *wit.Resolved {
 		// Resource members ("[method]r.f", "[static]r.f", "[constructor]r")
 		// go into their resource, as WIT writes them.
 		for _, f := range info.funcs {
-			kind, r := memberOf(f.Name)
+			kind, r, _, _ := wit.SplitMember(f.Name)
 			if rs := resources[r]; kind != wit.FuncFree && rs != nil {
 				m := *f
 				m.Kind = kind
@@ -63,8 +48,8 @@ func buildWorld(pl *plan) *wit.Resolved {
 			}
 			in.Funcs = append(in.Funcs, f)
 		}
-		pn, name, ok := splitIface(info.name)
-		if !ok {
+		pn, name, err := wit.SplitID(info.name)
+		if err != nil {
 			in.Name = info.name
 			in.Package = root
 			root.Interfaces = append(root.Interfaces, in)
@@ -88,22 +73,4 @@ func buildWorld(pl *plan) *wit.Resolved {
 	}
 	res.Packages = append(res.Packages, root)
 	return res
-}
-
-// memberOf tells a resource member by its name's annotation.
-func memberOf(name string) (wit.FuncKind, string) {
-	for _, k := range []struct {
-		prefix string
-		kind   wit.FuncKind
-	}{{"[method]", wit.FuncMethod}, {"[static]", wit.FuncStatic}, {"[constructor]", wit.FuncConstructor}} {
-		if rest, ok := strings.CutPrefix(name, k.prefix); ok {
-			if k.kind == wit.FuncConstructor {
-				return k.kind, rest
-			}
-			if i := strings.IndexByte(rest, '.'); i > 0 {
-				return k.kind, rest[:i]
-			}
-		}
-	}
-	return wit.FuncFree, ""
 }

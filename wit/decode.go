@@ -112,7 +112,6 @@ type dscope struct {
 	parent *dscope
 	types  []*dtype
 	insts  []*dbody // instance index space (component types only)
-	body   *dbody   // the body an instance type defines
 }
 
 // dtype is one entry of a type index space.
@@ -137,7 +136,6 @@ type dbody struct {
 	funcs  []dfunc
 	byName map[string]*dtype
 	useOf  map[*dtype]*dtype // a foreign type → its local name
-	size   int
 }
 
 type dfunc struct {
@@ -202,22 +200,6 @@ func (d *decoder) top(c *binary.Component) error {
 	return nil
 }
 
-// splitID splits "ns:pkg/name@ver" into its package and name.
-func splitID(id string) (PackageName, string, error) {
-	var pn PackageName
-	s := id
-	if i := strings.LastIndexByte(s, '@'); i >= 0 {
-		pn.Version, s = s[i+1:], s[:i]
-	}
-	colon := strings.IndexByte(s, ':')
-	slash := strings.LastIndexByte(s, '/')
-	if colon <= 0 || slash < colon+2 || slash == len(s)-1 {
-		return pn, "", fmt.Errorf("%q is not an interface or world name of the form ns:pkg/name[@version]", id)
-	}
-	pn.Namespace, pn.Name = s[:colon], s[colon+1:slash]
-	return pn, s[slash+1:], nil
-}
-
 func (d *decoder) setPkg(pn PackageName, what string) error {
 	if d.pkg == nil {
 		d.pkg = &pn
@@ -267,7 +249,7 @@ func (d *decoder) entry(label string, td *binary.TypeDef) error {
 			if self != nil || world != nil {
 				return fmt.Errorf("declaration %d: more than one export (%q)", i, decl.Name)
 			}
-			pn, name, err := splitID(decl.Name)
+			pn, name, err := SplitID(decl.Name)
 			if err != nil {
 				return fmt.Errorf("export: %w", err)
 			}
@@ -316,7 +298,7 @@ func (d *decoder) entry(label string, td *binary.TypeDef) error {
 // nameBody gives an imported or exported instance body its interface ID
 // (when name is one) and records it as a stub candidate.
 func (d *decoder) nameBody(b *dbody, name string) error {
-	pn, _, err := splitID(name)
+	pn, _, err := SplitID(name)
 	if err != nil {
 		return err
 	}
@@ -328,7 +310,7 @@ func (d *decoder) nameBody(b *dbody, name string) error {
 	if old == nil {
 		d.stubIDs = append(d.stubIDs, name)
 	}
-	if old == nil || b.size > old.size {
+	if old == nil || len(b.named)+len(b.funcs) > len(old.named)+len(old.funcs) {
 		d.stubs[name] = b
 	}
 	return nil
@@ -422,7 +404,7 @@ func orInline(id string) string {
 // instance decodes an instance type into an interface body.
 func (d *decoder) instance(td *binary.TypeDef, parent *dscope) (*dbody, error) {
 	b := newBody("", PackageName{})
-	sc := &dscope{parent: parent, body: b}
+	sc := &dscope{parent: parent}
 	for i, decl := range td.Decls {
 		if err := d.count(); err != nil {
 			return nil, err
@@ -492,7 +474,6 @@ func (b *dbody) export(decl binary.Decl, sc *dscope) error {
 	default:
 		return fmt.Errorf("a %s has no WIT form in an interface", decl.Extern.Sort)
 	}
-	b.size++
 	return nil
 }
 
@@ -500,7 +481,7 @@ func (b *dbody) export(decl binary.Decl, sc *dscope) error {
 func (d *decoder) world(name string, pn PackageName, td *binary.TypeDef, parent *dscope) (*dworld, error) {
 	w := &dworld{name: name}
 	b := newBody("", pn) // the world's own types and functions
-	sc := &dscope{parent: parent, body: b}
+	sc := &dscope{parent: parent}
 	r := d.render(b)
 	for i, decl := range td.Decls {
 		if err := d.count(); err != nil {
@@ -589,7 +570,7 @@ func (d *decoder) world(name string, pn PackageName, td *binary.TypeDef, parent 
 // ifaceRef is how an interface or world of package from names the
 // interface id: by its plain name in the same package, else in full.
 func ifaceRef(from PackageName, id string) string {
-	pn, name, err := splitID(id)
+	pn, name, err := SplitID(id)
 	if err != nil {
 		return id
 	}
@@ -628,7 +609,7 @@ func (d *decoder) finish() (*decoded, error) {
 		stubsByPkg[b.pkg.String()] = append(stubsByPkg[b.pkg.String()], b)
 	}
 	for _, b := range bodies {
-		_, name, _ := splitID(b.id)
+		_, name, _ := SplitID(b.id)
 		text, err := d.render(b).body("  ")
 		if err != nil {
 			return nil, fmt.Errorf("interface %s: %w", b.id, err)
@@ -647,7 +628,7 @@ func (d *decoder) finish() (*decoded, error) {
 		var s strings.Builder
 		s.WriteString("package " + pkgRef(bs[0].pkg) + " {\n")
 		for _, b := range bs {
-			_, name, _ := splitID(b.id)
+			_, name, _ := SplitID(b.id)
 			text, err := d.render(b).body("    ")
 			if err != nil {
 				return nil, fmt.Errorf("interface %s: %w", b.id, err)
@@ -694,7 +675,7 @@ func (r *render) body(ind string) (string, error) {
 	members := map[string][]dfunc{}
 	var free []dfunc
 	for _, f := range b.funcs {
-		if res, ok := memberOf(f.name); ok {
+		if kind, res, _, _ := SplitMember(f.name); kind != FuncFree {
 			if t := b.byName[res]; t != nil && t.res {
 				members[res] = append(members[res], f)
 				continue
@@ -718,28 +699,6 @@ func (r *render) body(ind string) (string, error) {
 		out.WriteString(ind + ident(f.name) + ": " + sig + ";\n")
 	}
 	return out.String(), nil
-}
-
-// memberOf returns the resource a "[constructor]r", "[method]r.f" or
-// "[static]r.f" name (or an "[async …]" form) belongs to.
-func memberOf(name string) (string, bool) {
-	if !strings.HasPrefix(name, "[") {
-		return "", false
-	}
-	end := strings.IndexByte(name, ']')
-	if end < 0 {
-		return "", false
-	}
-	kind, rest := name[1:end], name[end+1:]
-	switch kind {
-	case "constructor":
-		return rest, true
-	case "method", "static", "async method", "async static":
-		if i := strings.IndexByte(rest, '.'); i > 0 {
-			return rest[:i], true
-		}
-	}
-	return "", false
 }
 
 // typeDef renders one named type of r.b.
@@ -828,9 +787,8 @@ func (r *render) typeDef(t *dtype, members []dfunc, ind string) (string, error) 
 
 // member renders a resource's constructor, method or static function.
 func (r *render) member(res *dtype, f dfunc) (string, error) {
-	kind, rest, _ := strings.Cut(f.name[1:], "]")
-	switch kind {
-	case "constructor":
+	kind, _, name, async := SplitMember(f.name)
+	if kind == FuncConstructor {
 		params, err := r.params(f.def, f.sc, false)
 		if err != nil {
 			return "", err
@@ -840,7 +798,7 @@ func (r *render) member(res *dtype, f dfunc) (string, error) {
 			// A constructor returns own<res>; anything else (result<res, e>)
 			// is written out.
 			rt, ok := r.lookup(f.def.Result, f.sc)
-			own := ok && rt.def != nil && rt.def.Kind == binary.TypeOwn && r.resourceAt(rt.def.Idx, rt.scope) == res
+			own := ok && rt.def != nil && rt.def.Kind == binary.TypeOwn && resource(rt.scope.types[rt.def.Idx]) == res
 			if !own {
 				ref, err := r.ref(f.def.Result, f.sc)
 				if err != nil {
@@ -850,40 +808,21 @@ func (r *render) member(res *dtype, f dfunc) (string, error) {
 			}
 		}
 		return line, nil
-	case "method", "async method":
-		_, fn, _ := strings.Cut(rest, ".")
-		if len(f.def.Labels) == 0 {
-			return "", fmt.Errorf("a method without a self parameter")
-		}
-		sig, err := r.funcSig(f.def, f.sc, true)
-		if err != nil {
-			return "", err
-		}
-		return ident(fn) + ": " + asyncPrefix(kind, sig), nil
-	default: // static
-		_, fn, _ := strings.Cut(rest, ".")
-		sig, err := r.funcSig(f.def, f.sc, false)
-		if err != nil {
-			return "", err
-		}
-		return ident(fn) + ": static " + asyncPrefix(kind, sig), nil
 	}
-}
-
-// asyncPrefix marks sig async for an "[async …]" member name whose type
-// does not say so itself.
-func asyncPrefix(kind, sig string) string {
-	if strings.HasPrefix(kind, "async") && !strings.HasPrefix(sig, "async ") {
-		return "async " + sig
+	if kind == FuncMethod && len(f.def.Labels) == 0 {
+		return "", fmt.Errorf("a method without a self parameter")
 	}
-	return sig
-}
-
-func (r *render) resourceAt(idx uint32, sc *dscope) *dtype {
-	if sc == nil || int(idx) >= len(sc.types) {
-		return nil
+	sig, err := r.funcSig(f.def, f.sc, kind == FuncMethod)
+	if err != nil {
+		return "", err
 	}
-	return resource(sc.types[idx])
+	if async && !f.def.Async {
+		sig = "async " + sig // an "[async …]" name whose type does not say so
+	}
+	if kind == FuncStatic {
+		sig = "static " + sig
+	}
+	return ident(name) + ": " + sig, nil
 }
 
 // resource is the resource a named type stands for (through uses and

@@ -317,10 +317,10 @@ func (pp *printer) typeDef(td *TypeDef, nm *names, ind string) {
 	}
 }
 
-// memberName strips the "[method]r." or "[static]r." prefix.
+// memberName is a method's or static function's own name.
 func memberName(n string) string {
-	if i := strings.LastIndexByte(n, '.'); i >= 0 && strings.HasPrefix(n, "[") {
-		return n[i+1:]
+	if _, _, m, _ := SplitMember(n); m != "" {
+		return m
 	}
 	return n
 }

@@ -414,21 +414,15 @@ func (p *parser) field(f *node, s *scope) error {
 	case "alias":
 		return p.alias(f, s)
 	case "import":
+		name, d, err := p.namedExtern(f, args, s)
+		if err != nil {
+			return err
+		}
 		if s.top {
-			return p.topImport(f, s)
+			s.defs = append(s.defs, binary.Def{Kind: binary.DefImport, Import: &binary.Import{Name: name, Extern: d}})
+		} else {
+			s.decls = append(s.decls, binary.Decl{Kind: binary.DeclImport, Name: name, Extern: d})
 		}
-		if len(args) != 2 {
-			return f.errf("(import \"name\" externdesc)")
-		}
-		name, err := externName(args[0])
-		if err != nil {
-			return err
-		}
-		d, err := p.externDesc(args[1], s)
-		if err != nil {
-			return err
-		}
-		s.decls = append(s.decls, binary.Decl{Kind: binary.DeclImport, Name: name, Extern: d})
 		return p.count(f)
 	case "export":
 		if s.top {
@@ -438,14 +432,7 @@ func (p *parser) field(f *node, s *scope) error {
 		if id != nil {
 			return id.errf("an export declaration names its item inside its type: (export \"name\" (instance $x ...))")
 		}
-		if len(rest) != 2 {
-			return f.errf("(export \"name\" externdesc)")
-		}
-		name, err := externName(rest[0])
-		if err != nil {
-			return err
-		}
-		d, err := p.externDesc(rest[1], s)
+		name, d, err := p.namedExtern(f, rest, s)
 		if err != nil {
 			return err
 		}
@@ -470,21 +457,18 @@ func externName(n *node) (string, error) {
 	return "", n.errf("want a name string, got %s", n.describe())
 }
 
-// topImport reads (import "name" externdesc) at the top level.
-func (p *parser) topImport(f *node, s *scope) error {
-	if len(f.kids) != 3 {
-		return f.errf("(import \"name\" externdesc)")
+// namedExtern reads the `"name" externdesc` of an import or an export
+// declaration f.
+func (p *parser) namedExtern(f *node, args []*node, s *scope) (string, binary.ExternDesc, error) {
+	if len(args) != 2 {
+		return "", binary.ExternDesc{}, f.errf("(%s \"name\" externdesc)", f.head())
 	}
-	name, err := externName(f.kids[1])
+	name, err := externName(args[0])
 	if err != nil {
-		return err
+		return "", binary.ExternDesc{}, err
 	}
-	d, err := p.externDesc(f.kids[2], s)
-	if err != nil {
-		return err
-	}
-	s.defs = append(s.defs, binary.Def{Kind: binary.DefImport, Import: &binary.Import{Name: name, Extern: d}})
-	return p.count(f)
+	d, err := p.externDesc(args[1], s)
+	return name, d, err
 }
 
 // topExport reads (export $id? "name" (sort idx) externdesc?).

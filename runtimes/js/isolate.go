@@ -452,14 +452,19 @@ func (w *procWorker) handshake() (*abi.ToolRegister, error) {
 
 // send writes one message (an *abi.Envelope, or the load request) to the
 // worker.
-func (w *procWorker) send(msg any) error {
+func (w *procWorker) send(msg any) error { return sendFrame(&w.wmu, w.stdin, msg) }
+
+// sendFrame writes msg as one frame (encodeFrame) on out, holding mu so
+// the frames of concurrent senders never interleave. Both ends of the
+// worker protocol send with it.
+func sendFrame(mu *sync.Mutex, out io.Writer, msg any) error {
 	frame, err := encodeFrame(msg)
 	if err != nil {
 		return err
 	}
-	w.wmu.Lock()
-	defer w.wmu.Unlock()
-	_, err = w.stdin.Write(frame)
+	mu.Lock()
+	defer mu.Unlock()
+	_, err = out.Write(frame)
 	return err
 }
 

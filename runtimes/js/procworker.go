@@ -232,16 +232,7 @@ func (s *childServer) awaitNext() {
 }
 
 // send writes one envelope to the host.
-func (s *childServer) send(env *abi.Envelope) error {
-	frame, err := encodeFrame(env)
-	if err != nil {
-		return err
-	}
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	_, err = s.out.Write(frame)
-	return err
-}
+func (s *childServer) send(env *abi.Envelope) error { return sendFrame(&s.wmu, s.out, env) }
 
 // childEnv is abi.Env inside a worker: every host service is a host_call
 // answered by the host, which applies the call's grants as it would for
