@@ -164,3 +164,62 @@ func FuzzUnmarshalEnvelope(f *testing.F) {
 		}
 	})
 }
+
+// TestMsgpackDeclaredLengths: a MessagePack header may declare up to four
+// billion items or bytes in a few bytes. Such a message is refused with
+// the offset before the decoder sees it (the decoder allocated the
+// declared length and the process died of it), and so is nesting past
+// the depth limit (the decoder recursed without one). Valid messages,
+// including the extension type a deadline is encoded with, still decode.
+func TestMsgpackDeclaredLengths(t *testing.T) {
+	call := func(params []byte) []byte {
+		b := []byte{0x83, 0xa1, 'v', 0x01, 0xa4, 'k', 'i', 'n', 'd', 0xa4, 'c', 'a', 'l', 'l', 0xa4, 'c', 'a', 'l', 'l', 0x81, 0xa6, 'p', 'a', 'r', 'a', 'm', 's'}
+		return append(b, params...)
+	}
+	for _, tc := range []struct {
+		name, want string
+		params     []byte
+	}{
+		{"array32", "container of 2737844272 items", []byte{0xdd, 0xa3, 0x30, 0x30, 0x30, 0x00}},
+		{"array16", "container of 65535 items", []byte{0xdc, 0xff, 0xff, 0x01}},
+		{"map32", "container of 4294967294 items", []byte{0xdf, 0x7f, 0xff, 0xff, 0xff, 0xa1, 'a'}},
+		{"map16", "container of 512 items", []byte{0xde, 0x01, 0x00, 0xa1, 'a', 0x01}},
+		{"fixarray", "container of 15 items", []byte{0x9f, 0x01}},
+		{"str32", "4294967295 bytes at offset 27 run past the end", []byte{0xdb, 0xff, 0xff, 0xff, 0xff, 'a'}},
+		{"str8", "200 bytes at offset 27 run past the end", []byte{0xd9, 200, 'a'}},
+		{"bin32", "2147483648 bytes at offset 27 run past the end", []byte{0xc6, 0x80, 0x00, 0x00, 0x00}},
+		{"ext32", "4278190081 bytes at offset 27 run past the end", []byte{0xc9, 0xff, 0x00, 0x00, 0x00, 0x01}},
+		{"fixext16", "17 bytes at offset 27 run past the end", []byte{0xd8, 0x01, 0x02}},
+		{"truncated", "2 bytes at offset 27 run past the end", []byte{0xcd}},
+		{"no value", "unexpected end of data at offset 27", nil},
+		{"reserved", "reserved type byte 0xc1 at offset 27", []byte{0xc1}},
+		{"deep", "nested deeper than 520 levels", bytes.Repeat([]byte{0x91}, 100000)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var e Envelope
+			err := MsgPack.Unmarshal(call(tc.params), &e)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
+			}
+		})
+	}
+	// What the encoder writes passes the check whole, deadline (a
+	// timestamp extension) and all.
+	for _, v := range []any{
+		&Envelope{V: 1, Kind: KindCall, Call: sampleCall()},
+		&Envelope{V: 1, Kind: KindResult, Result: &ToolResult{Value: map[string]any{"s": strings.Repeat("x", 70000), "a": make([]any, 70000)}}},
+	} {
+		b, err := MsgPack.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := skipMsgpack(b, 0, 0)
+		if err != nil || n != len(b) {
+			t.Fatalf("skipMsgpack = %d, %v; want %d, nil", n, err, len(b))
+		}
+		var e Envelope
+		if err := MsgPack.Unmarshal(b, &e); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -53,6 +53,13 @@ func loadRejectCases(t *testing.T) []loadRejectCase {
 		{"unknown aios import", mustWAT(t, `(module (import "aios" "launch_missiles" (func)) (memory (export "memory") 1))`), "aios.launch_missiles, which ABI v1 does not define"},
 		{"register out of bounds", mustWAT(t, abiSkeleton(`(i64.const 0x0000ffff00001000)`)), "outside the guest's"},
 		{"register garbage", mustWAT(t, abiSkeleton(`(i64.const 0x0000000000000004)`)), "unknown encoding"},
+		// 12 bytes that declare four billion tools: the MessagePack decoder
+		// allocated that many before reading one, and the process died.
+		{"register declares 2^32 tools", mustWAT(t, `(module (memory (export "memory") 1)
+			(data (i32.const 2048) "\81\a5tools\dd\ff\ff\ff\ff")
+			(func (export "aios_alloc") (param i32) (result i32) (i32.const 1024))
+			(func (export "aios_register") (result i64) (i64.const 0x000008000000000c))
+			(func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`), "container of 4294967295 items at offset 7 is longer than the remaining 0 bytes"},
 		{"memory above limit", mustWAT(t, `(module (memory (export "memory") 100))`), "memory"},
 		{"trap in register", mustWAT(t, abiSkeleton(`unreachable`)), "aios_register trapped"},
 	}
