@@ -1,6 +1,7 @@
 package binary
 
 import (
+	"encoding/hex"
 	"strings"
 	"testing"
 )
@@ -156,10 +157,77 @@ func FuzzParseComponent(f *testing.F) {
 	f.Add(smallComponent())
 	f.Add(comp(sec(7, vec(1, []byte{0x42, 0x01, 0x01, 0x40, 0x00, 0x01, 0x00}))))
 	f.Add(comp(sec(4, smallComponent())))
+	if b, err := hex.DecodeString(coreTypesHex); err == nil {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := Parse(b)
 		if err == nil && c == nil {
 			t.Fatal("nil component without error")
 		}
 	})
+}
+
+// coreTypes is what wasm-tools assembles (jco's parse, wasm-tools 1.24x)
+// from this text: core function and module types at the top level and
+// inside a component type, with every kind of module type declaration
+// (type, imports of each extern kind, an outer alias, an export).
+//
+//	(component
+//	  (core type (func (param i32 f64) (result i64)))
+//	  (core type (module
+//	    (type (func))
+//	    (import "a" "b" (func (type 0)))
+//	    (import "a" "t" (table 1 2 funcref))
+//	    (import "a" "g" (global (mut i32)))
+//	    (alias outer 1 0 (type))
+//	    (export "m" (memory 1))))
+//	  (type (component
+//	    (core type $m (module (export "f" (func)))))))
+const coreTypesHex = "0061736d0d00010003310260027f7c017e50060160000000016101620000000161017401700101020001610167037f01021001010003016d020001070f014101005002016000000301660000"
+
+func TestParseCoreTypes(t *testing.T) {
+	good, err := hex.DecodeString(coreTypesHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Parse(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Defs) != 3 || c.Defs[0].Kind != DefCoreType || c.Defs[1].Kind != DefCoreType || c.Defs[2].Kind != DefType {
+		t.Fatalf("defs %+v", c.Defs)
+	}
+	if k := c.Defs[0].Type.Kind; k != TypeCoreFunc {
+		t.Errorf("first core type is %v, want a core function type", k)
+	}
+	if k := c.Defs[1].Type.Kind; k != TypeCoreModule {
+		t.Errorf("second core type is %v, want a core module type", k)
+	}
+	ct := c.Defs[2].Type
+	if ct.Kind != TypeComponent || len(ct.Decls) != 1 || ct.Decls[0].Kind != DeclCoreType || ct.Decls[0].Type.Kind != TypeCoreModule {
+		t.Fatalf("component type %+v", ct)
+	}
+	for n := 9; n < len(good); n++ {
+		if _, err := Parse(good[:n]); err != nil && !strings.Contains(err.Error(), "offset") {
+			t.Errorf("cut at %d: error %q does not say where", n, err)
+		}
+	}
+	// Unknown kinds are refused by name.
+	for _, tc := range []struct {
+		at   int // offset of the byte to replace
+		b    byte
+		want string
+	}{
+		{11, 0x5f, "core type 0x5f is not supported"},
+		{19, 0x07, "unknown core module type declaration 0x7"},
+		{28, 0x09, "unknown core extern type 0x9"},
+		{13, 0x40, "core value type 0x40 is not supported"},
+	} {
+		bad := append([]byte(nil), good...)
+		bad[tc.at] = tc.b
+		if _, err := Parse(bad); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("byte %d = %#x: err = %v, want %q", tc.at, tc.b, err, tc.want)
+		}
+	}
 }
