@@ -277,6 +277,15 @@ func TestConfigIsolation(t *testing.T) {
 	if got := (Options{MemoryBudget: 2 << 30}).withDefaults().ProcessMemory; got != 2<<30+768<<20 {
 		t.Errorf("process memory for a 2 GiB budget: %d MiB", got>>20)
 	}
+	if got := (Config{}).ToOptions(nil).withDefaults().BundleTimeout; got != 10*time.Second {
+		t.Errorf("the default bundle timeout is %v", got)
+	}
+	if got := (Config{BundleTimeout: time.Minute}).ToOptions(nil).withDefaults().BundleTimeout; got != time.Minute {
+		t.Errorf("bundle_timeout: 1m gives %v", got)
+	}
+	if err := (Config{BundleTimeout: -time.Second}).Validate(); err == nil || !strings.Contains(err.Error(), "runtimes.js.bundle_timeout") {
+		t.Errorf("a negative bundle timeout: %v", err)
+	}
 }
 
 // TestProcessIsolationClose: closing the provider ends its worker (its

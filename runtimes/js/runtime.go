@@ -41,6 +41,9 @@ type Options struct {
 	DefaultTimeout time.Duration
 	// LoadTimeout bounds running a provider's top-level code. Default 5 s.
 	LoadTimeout time.Duration
+	// BundleTimeout bounds bundling a provider (esbuild, in a process of
+	// its own: bundler.go). Default 10 s.
+	BundleTimeout time.Duration
 	// MaxResultBytes bounds the strings and keys of one result (TooLarge).
 	// Default 64 MiB.
 	MaxResultBytes int
@@ -96,6 +99,7 @@ type Config struct {
 	MaxCallStackSize int            `yaml:"max_call_stack"`
 	DefaultTimeout   time.Duration  `yaml:"default_timeout"`
 	LoadTimeout      time.Duration  `yaml:"load_timeout"`
+	BundleTimeout    time.Duration  `yaml:"bundle_timeout"`
 	// Isolation is in-process, process or untrusted (Options.Isolation).
 	// Empty means untrusted: the host runs unsigned code in worker
 	// processes unless told otherwise.
@@ -123,6 +127,9 @@ func (c Config) Validate() error {
 	if c.WorkerIdle != nil && *c.WorkerIdle < 0 {
 		return fmt.Errorf("runtimes.js.worker_idle: %v is negative", *c.WorkerIdle)
 	}
+	if c.BundleTimeout < 0 {
+		return fmt.Errorf("runtimes.js.bundle_timeout: %v is negative", c.BundleTimeout)
+	}
 	if c.ProcessMemoryMiB < 0 {
 		return fmt.Errorf("runtimes.js.process_memory_mib: %d is negative", c.ProcessMemoryMiB)
 	}
@@ -140,6 +147,7 @@ func (c Config) ToOptions(logger *slog.Logger) Options {
 		MaxCallStackSize: c.MaxCallStackSize,
 		DefaultTimeout:   c.DefaultTimeout,
 		LoadTimeout:      c.LoadTimeout,
+		BundleTimeout:    c.BundleTimeout,
 		Logger:           logger,
 		Isolation:        c.Isolation,
 		ProcessMemory:    int64(c.ProcessMemoryMiB) << 20,
@@ -187,6 +195,9 @@ func (o Options) withDefaults() Options {
 	if o.LoadTimeout <= 0 {
 		o.LoadTimeout = 5 * time.Second
 	}
+	if o.BundleTimeout <= 0 {
+		o.BundleTimeout = 10 * time.Second
+	}
 	if o.MaxResultBytes <= 0 {
 		o.MaxResultBytes = 64 << 20
 	}
@@ -228,6 +239,12 @@ type Runtime struct {
 	warnOnce  sync.Once // warnUnconfined
 	mu        sync.Mutex
 	closed    atomic.Bool // no loads or calls after Close: the watchdog is gone
+
+	// The bundler process (bundler.go), one request at a time.
+	bmu             sync.Mutex
+	bproc           *bundlerProc
+	bidle           *time.Timer
+	testBundlerIdle time.Duration
 }
 
 // warnUnconfined logs once that worker processes could not be confined.
@@ -262,6 +279,7 @@ func (r *Runtime) Close() error {
 	if r.g != nil {
 		r.g.close()
 	}
+	r.closeBundler()
 	return nil
 }
 
@@ -300,11 +318,12 @@ func (r *Runtime) load(ctx context.Context, src abi.Source, runtime string) (abi
 	if r.closed.Load() {
 		return nil, fmt.Errorf("load %s: the JS runtime is closed", src.Path)
 	}
-	b, err := bundleFile(src.Path)
+	isolated := r.isolated(src)
+	b, err := r.bundle(ctx, src.Path, !isolated)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}
-	if r.isolated(src) {
+	if isolated {
 		return r.loadProcess(b, src, runtime)
 	}
 	return r.loadBundle(b, src, runtime)
