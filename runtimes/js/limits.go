@@ -3,6 +3,7 @@ package js
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -155,6 +156,39 @@ func (w *worker) applyBudget(b uint64) {
 	w.limits.maxBytes = float64(b)
 }
 
+// maxRunTimeSource bounds the source that eval and the Function
+// constructors compile at run time. goja's parser and compiler recurse once
+// per nesting level, and its stack use per character of source peaks at
+// about 2.1 KB (measured: '[' or '(' repeated; '{' 0.36 KB, '!' 0.3 KB),
+// so 256 Ki characters need at most ~540 MB of the 1 GB stack limit, the
+// overflow of which would end the host (provider files themselves are
+// parsed in the bundler process: bundler.go).
+const maxRunTimeSource = 256 << 10
+
+// checkSource throws a RangeError when the strings in args (what eval or a
+// Function constructor is about to compile) are longer together than
+// maxRunTimeSource.
+func (l *limits) checkSource(name string, args *goja.Object) {
+	n := 0
+	for i := range int(l.lengthOf(args)) {
+		if s, ok := args.Get(strconv.Itoa(i)).(goja.String); ok {
+			n += s.Length()
+		}
+	}
+	if n <= maxRunTimeSource {
+		return
+	}
+	what := "new Function"
+	if name == "eval" {
+		what = "eval"
+	}
+	e, err := l.rangeErr(nil, l.vm.ToValue(fmt.Sprintf("%s of %d characters of source: the sandbox compiles at most %d at run time", what, n, maxRunTimeSource)))
+	if err != nil {
+		panic(err)
+	}
+	panic(e)
+}
+
 // elemBytes are the buffer constructors limits.js replaces (besides
 // Array) and the size of their elements.
 var elemBytes = map[string]float64{"ArrayBuffer": 1, "SharedArrayBuffer": 1, "Int8Array": 1, "Uint8Array": 1,
@@ -167,6 +201,10 @@ var elemBytes = map[string]float64{"ArrayBuffer": 1, "SharedArrayBuffer": 1, "In
 func (l *limits) checkCtor(c goja.FunctionCall) goja.Value {
 	name := c.Argument(0).String()
 	args := c.Argument(1).ToObject(l.vm)
+	if name == "eval" || name == "Function" {
+		l.checkSource(name, args)
+		return goja.Undefined()
+	}
 	a0 := args.Get("0")
 	if name == "Array" {
 		if l.lengthOf(args) == 1 && goja.IsNumber(a0) {

@@ -29,4 +29,35 @@
     defineProperty(C.prototype, 'constructor', { value: F, writable: true, enumerable: false, configurable: true });
     defineProperty(globalThis, name, { value: F, writable: true, enumerable: false, configurable: true });
   });
+  // The compilers: eval and the Function, AsyncFunction and
+  // GeneratorFunction constructors (goja has no async generators) parse source with goja's
+  // parser, whose recursion a deeply nested string can take past the
+  // stack limit, a fatal error of the process. check('Function', args)
+  // refuses source over a size at which that cannot happen. The arguments
+  // are converted to strings once, here (ToString, as the constructor
+  // would), and the strings are what the original compiles. eval becomes
+  // indirect (global scope), as any eval through a replacement is.
+  var origEval = globalThis.eval;
+  var E = function (x) {
+    if (typeof x === 'string') check('eval', [x]);
+    return origEval(x);
+  };
+  defineProperty(E, 'name', { value: 'eval', configurable: true });
+  defineProperty(globalThis, 'eval', { value: E, writable: true, enumerable: false, configurable: true });
+  var getProto = Object.getPrototypeOf;
+  [Function, getProto(async function () {}).constructor, getProto(function* () {}).constructor].forEach(function (C) {
+    var F = function (...args) {
+      args = args.map(function (a) { return `${a}`; });
+      check('Function', args);
+      return rConstruct(C, args, new.target === undefined || new.target === F ? C : new.target);
+    };
+    Object.setPrototypeOf(F, C);
+    defineProperty(F, 'prototype', { value: C.prototype, writable: false, enumerable: false, configurable: false });
+    defineProperty(F, 'name', { value: C.name, configurable: true });
+    defineProperty(F, 'length', { value: C.length, configurable: true });
+    defineProperty(C.prototype, 'constructor', { value: F, writable: true, enumerable: false, configurable: true });
+    if (C === Function) {
+      defineProperty(globalThis, 'Function', { value: F, writable: true, enumerable: false, configurable: true });
+    }
+  });
 })

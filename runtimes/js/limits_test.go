@@ -131,3 +131,67 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// compilersProvider hands eval and the Function constructors source
+// nesting brackets 600 000 levels deep: goja's parser would need ~1.2 GB
+// of stack for it, past the 1 GB limit, and without the size check each
+// call ended the whole test process with a fatal stack overflow (measured:
+// eval of 500 000 '[' did). With it each is a RangeError.
+const compilersProvider = `
+const deep = '['.repeat(600000);
+const getProto = Object.getPrototypeOf;
+const bombs: Record<string, () => unknown> = {
+  eval: () => eval(deep),
+  indirectEval: () => (0, eval)(deep),
+  newFunction: () => new Function('return ' + deep),
+  callFunction: () => (Function as any)('a', deep),
+  viaConstructor: () => new ((function () {}).constructor as any)(deep),
+  asyncFunction: () => getProto(async function () {}).constructor(deep),
+  generatorFunction: () => getProto(function* () {}).constructor(deep),
+  toStringArgument: () => new Function({ toString() { return deep; } } as any),
+};
+for (const name of Object.keys(bombs)) {
+  aios.registerTool({ name, parameters: { type: 'object' } }, bombs[name]);
+}
+aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, async () => {
+  const add = new Function('a', 'b', 'return a + b');
+  const seven = (Function as any)('return 7');
+  const af = getProto(async function () {}).constructor('return 8');
+  const gf = getProto(function* () {}).constructor('yield 9');
+  class Sub extends (Function as any) {}
+  const f = function () {};
+  return {
+    eval: [eval('1 + 2'), eval(5), (0, eval)('typeof globalThis')],
+    calls: [add(1, 2), seven(), await af(), gf().next().value, new (Sub as any)('return 10')()],
+    identity: [f.constructor === Function, f instanceof Function, add instanceof Function, Function.prototype.constructor === Function,
+      new (Sub as any)('') instanceof Sub],
+    names: [Function.name, Function.length, eval.name, getProto(async function () {}).constructor.name],
+    big: new Function('return ' + '1+'.repeat(1000) + '1')(),
+  };
+});
+`
+
+func TestRunTimeCompilers(t *testing.T) {
+	rt := newRuntime(t, Options{MemoryBudget: 64 << 20})
+	p := loadSource(t, rt, "compilers.ts", compilersProvider)
+	env := newFakeEnv()
+	for _, name := range []string{"eval", "indirectEval", "newFunction", "callFunction", "viaConstructor", "asyncFunction",
+		"generatorFunction", "toStringArgument"} {
+		t.Run(name, func(t *testing.T) {
+			_, err := call(t, p, env, name, map[string]any{}, 20*time.Second)
+			te := wantCode(t, err, abi.ProviderError)
+			if !strings.Contains(te.Message, "RangeError") || !strings.Contains(te.Message, "characters of source: the sandbox compiles at most 262144 at run time") {
+				t.Errorf("message %q: want a RangeError on the source size", te.Message)
+			}
+		})
+	}
+	res, err := call(t, p, env, "ok", map[string]any{}, 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"big":1001,"calls":[3,7,8,9,10],"eval":[3,5,"object"],"identity":[true,true,true,true,true],` +
+		`"names":["Function",1,"eval","AsyncFunction"]}`
+	if got := mustJSON(t, res); got != want {
+		t.Fatalf("compilers changed:\n got %s\nwant %s", got, want)
+	}
+}
