@@ -5,7 +5,9 @@
 // the original (or call it, for Array(n)). This part is JS because it needs
 // new.target: the replacement shares the original's prototype object, so
 // instanceof and subclassing keep working, and inherits its static methods
-// (from, of, isArray, BYTES_PER_ELEMENT, Symbol.species). Each prototype's
+// (from, of, isArray, BYTES_PER_ELEMENT, Symbol.species: copied, with the
+// original's own [[Prototype]], not inherited from the original, which
+// Object.getPrototypeOf would then hand out). Each prototype's
 // "constructor" then names the replacement, so the original cannot be
 // reached through an instance. (A Proxy would be simpler, but goja's
 // instanceof refuses a Proxy on its right-hand side.)
@@ -22,7 +24,12 @@
       if (new.target === undefined) return rApply(C, undefined, args);
       return rConstruct(C, args, new.target === F ? C : new.target);
     };
-    Object.setPrototypeOf(F, C);
+    Object.setPrototypeOf(F, Object.getPrototypeOf(C));
+    Reflect.ownKeys(C).forEach(function (k) {
+      if (k !== 'prototype' && k !== 'name' && k !== 'length') {
+        defineProperty(F, k, Object.getOwnPropertyDescriptor(C, k));
+      }
+    });
     defineProperty(F, 'prototype', { value: C.prototype, writable: false, enumerable: false, configurable: false });
     defineProperty(F, 'name', { value: C.name, configurable: true });
     defineProperty(F, 'length', { value: C.length, configurable: true });
@@ -51,7 +58,6 @@
       check('Function', args);
       return rConstruct(C, args, new.target === undefined || new.target === F ? C : new.target);
     };
-    Object.setPrototypeOf(F, C);
     defineProperty(F, 'prototype', { value: C.prototype, writable: false, enumerable: false, configurable: false });
     defineProperty(F, 'name', { value: C.name, configurable: true });
     defineProperty(F, 'length', { value: C.length, configurable: true });

@@ -46,6 +46,8 @@ const bombs: Record<string, () => unknown> = {
   splitSeparator: () => ','.repeat(2 ** 23).split(',').length,
   apply: () => Math.max.apply(null, { length: 2 ** 31 } as any),
   reflectApply: () => Reflect.apply(Math.max, null, { length: 2 ** 31 } as any),
+  viaStaticsChain: () => new (Object.getPrototypeOf(Array))(2 ** 31),
+  viaStaticsChainTyped: () => new (Object.getPrototypeOf(Uint8Array))(2 ** 38),
 };
 for (const name of Object.keys(bombs)) {
   aios.registerTool({ name, parameters: { type: 'object' } }, bombs[name]);
@@ -81,11 +83,20 @@ func TestBuiltinSizeLimits(t *testing.T) {
 	for _, name := range []string{"repeat", "repeatLong", "padStart", "padEnd", "arrayBuffer", "uint8", "float64",
 		"typedFromArrayLike", "subclassed", "viaConstructor", "viaPrototype", "newArray", "callArray",
 		"arrayViaLiteral", "fill", "join", "spread", "spreadCall", "forOf", "joinSeparator", "spreadKeys", "fromKeys", "fromArrayLike", "map",
-		"slice", "concat", "split", "splitSeparator", "apply", "reflectApply"} {
+		"slice", "concat", "split", "splitSeparator", "apply", "reflectApply", "viaStaticsChain", "viaStaticsChainTyped"} {
 		t.Run(name, func(t *testing.T) {
 			_, err := call(t, p, env, name, map[string]any{}, 20*time.Second)
 			te := wantCode(t, err, abi.ProviderError)
 			t.Log(te.Message)
+			if strings.HasPrefix(name, "viaStaticsChain") {
+				// What is above the replacement is not a constructor
+				// of arrays or buffers (Function.prototype; the
+				// abstract %TypedArray%, which refuses to construct).
+				if !strings.Contains(te.Message, "TypeError") {
+					t.Errorf("message %q: want a TypeError", te.Message)
+				}
+				return
+			}
 			if !strings.Contains(te.Message, "RangeError") || !strings.Contains(te.Message, "memory budget (64 MiB)") ||
 				!strings.Contains(te.Message, "(at limits.ts:") {
 				t.Errorf("message %q: want a RangeError naming the 64 MiB budget, at the provider's line", te.Message)
@@ -160,7 +171,9 @@ aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, async () => {
   const gf = getProto(function* () {}).constructor('yield 9');
   class Sub extends (Function as any) {}
   const f = function () {};
+  const gp = Object.getPrototypeOf;
   return {
+    compilerChain: gp(Function) === Function.prototype && gp(gp(async function () {}).constructor) === Function.prototype,
     eval: [eval('1 + 2'), eval(5), (0, eval)('typeof globalThis')],
     calls: [add(1, 2), seven(), await af(), gf().next().value, new (Sub as any)('return 10')()],
     identity: [f.constructor === Function, f instanceof Function, add instanceof Function, Function.prototype.constructor === Function,
@@ -189,7 +202,7 @@ func TestRunTimeCompilers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"big":1001,"calls":[3,7,8,9,10],"eval":[3,5,"object"],"identity":[true,true,true,true,true],` +
+	want := `{"big":1001,"calls":[3,7,8,9,10],"compilerChain":true,"eval":[3,5,"object"],"identity":[true,true,true,true,true],` +
 		`"names":["Function",1,"eval","AsyncFunction"]}`
 	if got := mustJSON(t, res); got != want {
 		t.Fatalf("compilers changed:\n got %s\nwant %s", got, want)
