@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -263,4 +264,30 @@ func FuzzParseCard(f *testing.F) {
 			t.Fatalf("re-marshaled card fails: %v", err)
 		}
 	})
+}
+
+// TestReadDescriptionBounded: a card, tool.aios.yaml or .desktop entry
+// larger than MaxCardBytes is refused without being read whole (the file
+// here is a 3 GiB sparse file; reading it into memory would take 3 GiB).
+func TestReadDescriptionBounded(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.aios.json")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(3 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := readDescription(huge); err == nil || !strings.Contains(err.Error(), "larger than the limit of 1048576 bytes") {
+		t.Fatalf("3 GiB description: %v", err)
+	}
+	small := filepath.Join(dir, "tool.aios.yaml")
+	if err := os.WriteFile(small, []byte("name: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := readDescription(small); err != nil || string(data) != "name: x\n" {
+		t.Fatalf("small description: %q, %v", data, err)
+	}
 }

@@ -789,7 +789,7 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 // loadDescribed loads a unit described by a card or tool.aios.yaml (desc),
 // with an optional artifact.
 func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifact string, old *candidate) (*candidate, error) {
-	data, err := os.ReadFile(desc)
+	data, err := readDescription(desc)
 	if err != nil {
 		return nil, err
 	}
@@ -896,9 +896,29 @@ func (d *Discovery) desktopDirs() []string {
 	return out
 }
 
+// readDescription reads a card, a tool.aios.yaml or a .desktop entry,
+// refusing one larger than MaxCardBytes without reading it whole (a
+// multi-gigabyte file in a plugin folder must not be loaded into memory
+// to be refused).
+func readDescription(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxCardBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxCardBytes {
+		return nil, fmt.Errorf("%s is larger than the limit of %d bytes for a description", path, MaxCardBytes)
+	}
+	return data, nil
+}
+
 // loadDesktop matches a .desktop entry to a known adapter (§3.1 step 4).
 func (d *Discovery) loadDesktop(path string, old *candidate) (*candidate, error) {
-	data, err := os.ReadFile(path)
+	data, err := readDescription(path)
 	if err != nil {
 		return nil, err
 	}
