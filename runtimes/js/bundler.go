@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -219,7 +220,11 @@ func (bp *bundlerProc) crashError() error {
 // one if none runs. compile says the host will compile the bundle in its
 // own process. Loads bundle one at a time.
 func (r *Runtime) bundle(ctx context.Context, path string, compile bool) (*bundled, error) {
-	req, err := json.Marshal(bundleRequest{Path: path, Compile: compile})
+	abs, err := filepath.Abs(path) // the bundler keeps the working directory it started in
+	if err != nil {
+		return nil, err
+	}
+	req, err := json.Marshal(bundleRequest{Path: abs, Compile: compile})
 	if err != nil {
 		return nil, err
 	}
