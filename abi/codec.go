@@ -71,10 +71,19 @@ func (msgpackCodec) Marshal(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func (msgpackCodec) Unmarshal(data []byte, v any) error {
+func (msgpackCodec) Unmarshal(data []byte, v any) (err error) {
 	if err := checkMsgpack(data); err != nil {
 		return fmt.Errorf("msgpack: %w", err)
 	}
+	// The decoder panics on some malformed input (nil for a struct-typed
+	// field of an array-encoded struct: reflect's IsNil on a struct, found
+	// by FuzzUnmarshalEnvelope); the message comes from a guest or a
+	// worker process, so that is an error of the message.
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("msgpack: malformed message: %v", r)
+		}
+	}()
 	dec := msgpack.NewDecoder(bytes.NewReader(data))
 	dec.UseLooseInterfaceDecoding(true)
 	if err := dec.Decode(v); err != nil {

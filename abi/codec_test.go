@@ -223,3 +223,15 @@ func TestMsgpackDeclaredLengths(t *testing.T) {
 		}
 	}
 }
+
+// TestMsgpackDecoderPanic: the decoder panics on nil for a struct-typed
+// field of an array-encoded struct (found by FuzzUnmarshalEnvelope; the
+// seed is kept); Unmarshal turns that into an error.
+func TestMsgpackDecoderPanic(t *testing.T) {
+	msg := []byte("\x83\xa100\xa400000\xa4call\x98\xa200\xc0\xc0\xc0\xc00\xc00")
+	var e Envelope
+	err := MsgPack.Unmarshal(msg, &e)
+	if err == nil || !strings.Contains(err.Error(), "msgpack: malformed message") {
+		t.Fatalf("err = %v, want a malformed-message error", err)
+	}
+}
