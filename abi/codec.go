@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"github.com/vmihailenco/msgpack/v5"
+
+	"github.com/aios-host/aios-host/guest/go/wire"
 )
 
 // Codec encodes and decodes ABI messages. Both codecs carry exactly the same
@@ -73,7 +75,7 @@ func (msgpackCodec) Marshal(v any) ([]byte, error) {
 
 func (msgpackCodec) Unmarshal(data []byte, v any) (err error) {
 	if err := checkMsgpack(data); err != nil {
-		return fmt.Errorf("msgpack: %w", err)
+		return err // "msgpack: … at byte N"
 	}
 	// The decoder panics on some malformed input (nil for a struct-typed
 	// field of an array-encoded struct: reflect's IsNil on a struct, found
@@ -96,110 +98,18 @@ func (msgpackCodec) Unmarshal(data []byte, v any) (err error) {
 // maxDepth plus the envelope's own levels (envelope, call, params).
 const maxMessageDepth = maxDepth + 8
 
-// checkMsgpack walks the first MessagePack value in data without decoding
-// it and refuses it when a string, binary, extension or container declares
-// more than the bytes that follow (a container's items take at least one
-// byte each), or when it nests deeper than maxMessageDepth. The decoder
-// (vmihailenco/msgpack) allocates a container's declared length before
-// reading its items, so without this a 6-byte array header asking for four
-// billion items made it allocate tens of gigabytes and ended the process
-// with a fatal out-of-memory error (found by FuzzUnmarshalEnvelope); it
-// also recurses without a depth limit. Every message from a guest or a
-// worker process passes here first, so a provider cannot end the host
-// with a few bytes.
+// checkMsgpack refuses a message whose strings, binaries, extensions or
+// containers declare more than the bytes that follow, or that nests deeper
+// than maxMessageDepth (wire.SkipMessage), before vmihailenco/msgpack sees
+// it: that decoder allocates a container's declared length before reading
+// any item, so a 6-byte array header asking for four billion items made it
+// allocate tens of gigabytes and ended the process with a fatal
+// out-of-memory error (found by FuzzUnmarshalEnvelope), and it recurses
+// without a depth limit. Every message from a guest or a worker process
+// passes here first, so a provider cannot end the host with a few bytes.
 func checkMsgpack(data []byte) error {
-	_, err := skipMsgpack(data, 0, 0)
+	_, err := wire.SkipMessage(data, maxMessageDepth)
 	return err
-}
-
-// skipMsgpack returns the offset just past the value at off.
-func skipMsgpack(data []byte, off, depth int) (int, error) {
-	if depth > maxMessageDepth {
-		return off, fmt.Errorf("value at offset %d nested deeper than %d levels", off, maxMessageDepth)
-	}
-	if off >= len(data) {
-		return off, fmt.Errorf("unexpected end of data at offset %d", off)
-	}
-	c := data[off]
-	at := off
-	off++
-	// size reads a big-endian length of n (at most 4) bytes at off.
-	size := func(n int) (int, error) {
-		if len(data)-off < n {
-			return 0, fmt.Errorf("unexpected end of data at offset %d", off)
-		}
-		var v uint64
-		for _, b := range data[off : off+n] {
-			v = v<<8 | uint64(b)
-		}
-		off += n
-		return int(v), nil // at most 2^32-1
-	}
-	skip := func(n int) (int, error) {
-		if n > len(data)-off {
-			return off, fmt.Errorf("%d bytes at offset %d run past the end of the %d-byte message", n, at, len(data))
-		}
-		return off + n, nil
-	}
-	items := func(n int) (int, error) {
-		if n > len(data)-off {
-			return off, fmt.Errorf("container of %d items at offset %d is longer than the remaining %d bytes", n, at, len(data)-off)
-		}
-		var err error
-		for range n {
-			if off, err = skipMsgpack(data, off, depth+1); err != nil {
-				return off, err
-			}
-		}
-		return off, nil
-	}
-	var n int
-	var err error
-	switch {
-	case c <= 0x7f, c >= 0xe0, c == 0xc0, c == 0xc2, c == 0xc3:
-		return off, nil
-	case c >= 0xa0 && c <= 0xbf:
-		return skip(int(c & 0x1f))
-	case c >= 0x90 && c <= 0x9f:
-		return items(int(c & 0x0f))
-	case c >= 0x80 && c <= 0x8f:
-		return items(2 * int(c&0x0f))
-	}
-	switch c {
-	case 0xcc, 0xcd, 0xce, 0xcf: // uint 8..64
-		return skip(1 << (c - 0xcc))
-	case 0xd0, 0xd1, 0xd2, 0xd3: // int 8..64
-		return skip(1 << (c - 0xd0))
-	case 0xca:
-		return skip(4)
-	case 0xcb:
-		return skip(8)
-	case 0xd4, 0xd5, 0xd6, 0xd7, 0xd8: // fixext 1..16: type byte + data
-		return skip(1 + 1<<(c-0xd4))
-	case 0xd9, 0xda, 0xdb: // str 8..32
-		if n, err = size(1 << (c - 0xd9)); err == nil {
-			return skip(n)
-		}
-	case 0xc4, 0xc5, 0xc6: // bin 8..32
-		if n, err = size(1 << (c - 0xc4)); err == nil {
-			return skip(n)
-		}
-	case 0xc7, 0xc8, 0xc9: // ext 8..32: length, type byte, data
-		if n, err = size(1 << (c - 0xc7)); err == nil {
-			return skip(1 + n)
-		}
-	case 0xdc, 0xdd: // array 16, 32
-		if n, err = size(2 << (c - 0xdc)); err == nil {
-			return items(n)
-		}
-	case 0xde, 0xdf: // map 16, 32
-		if n, err = size(2 << (c - 0xde)); err == nil {
-			return items(2 * n)
-		}
-	default: // 0xc1, never used
-		return off, fmt.Errorf("reserved type byte 0xc1 at offset %d", at)
-	}
-	return off, err
 }
 
 type jsonCodec struct{}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/guest/go/wire"
 )
 
 func sampleCall() *ToolCall {
@@ -185,14 +187,14 @@ func TestMsgpackDeclaredLengths(t *testing.T) {
 		{"map32", "container of 4294967294 items", []byte{0xdf, 0x7f, 0xff, 0xff, 0xff, 0xa1, 'a'}},
 		{"map16", "container of 512 items", []byte{0xde, 0x01, 0x00, 0xa1, 'a', 0x01}},
 		{"fixarray", "container of 15 items", []byte{0x9f, 0x01}},
-		{"str32", "4294967295 bytes at offset 27 run past the end", []byte{0xdb, 0xff, 0xff, 0xff, 0xff, 'a'}},
-		{"str8", "200 bytes at offset 27 run past the end", []byte{0xd9, 200, 'a'}},
-		{"bin32", "2147483648 bytes at offset 27 run past the end", []byte{0xc6, 0x80, 0x00, 0x00, 0x00}},
-		{"ext32", "4278190081 bytes at offset 27 run past the end", []byte{0xc9, 0xff, 0x00, 0x00, 0x00, 0x01}},
-		{"fixext16", "17 bytes at offset 27 run past the end", []byte{0xd8, 0x01, 0x02}},
-		{"truncated", "2 bytes at offset 27 run past the end", []byte{0xcd}},
-		{"no value", "unexpected end of data at offset 27", nil},
-		{"reserved", "reserved type byte 0xc1 at offset 27", []byte{0xc1}},
+		{"str32", "need 4294967295 more bytes, have 1) at byte 32", []byte{0xdb, 0xff, 0xff, 0xff, 0xff, 'a'}},
+		{"str8", "need 200 more bytes, have 1) at byte 29", []byte{0xd9, 200, 'a'}},
+		{"bin32", "need 2147483648 more bytes, have 0) at byte 32", []byte{0xc6, 0x80, 0x00, 0x00, 0x00}},
+		{"ext32", "need 4278190081 more bytes, have 1) at byte 32", []byte{0xc9, 0xff, 0x00, 0x00, 0x00, 0x01}},
+		{"fixext16", "need 17 more bytes, have 2) at byte 28", []byte{0xd8, 0x01, 0x02}},
+		{"truncated", "need 2 more bytes, have 0) at byte 28", []byte{0xcd}},
+		{"no value", "unexpected end of data at byte 27", nil},
+		{"reserved", "type byte 0xc1 (extension or reserved) is not a JSON value at byte 27", []byte{0xc1}},
 		{"deep", "nested deeper than 520 levels", bytes.Repeat([]byte{0x91}, 100000)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -213,9 +215,9 @@ func TestMsgpackDeclaredLengths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, err := skipMsgpack(b, 0, 0)
+		n, err := wire.SkipMessage(b, maxMessageDepth)
 		if err != nil || n != len(b) {
-			t.Fatalf("skipMsgpack = %d, %v; want %d, nil", n, err, len(b))
+			t.Fatalf("SkipMessage = %d, %v; want %d, nil", n, err, len(b))
 		}
 		var e Envelope
 		if err := MsgPack.Unmarshal(b, &e); err != nil {

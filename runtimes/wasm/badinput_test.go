@@ -59,7 +59,7 @@ func loadRejectCases(t *testing.T) []loadRejectCase {
 			(data (i32.const 2048) "\81\a5tools\dd\ff\ff\ff\ff")
 			(func (export "aios_alloc") (param i32) (result i32) (i32.const 1024))
 			(func (export "aios_register") (result i64) (i64.const 0x000008000000000c))
-			(func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`), "container of 4294967295 items at offset 7 is longer than the remaining 0 bytes"},
+			(func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`), "container of 4294967295 items is longer than the remaining 0 bytes at byte 12"},
 		{"memory above limit", mustWAT(t, `(module (memory (export "memory") 100))`), "memory"},
 		{"trap in register", mustWAT(t, abiSkeleton(`unreachable`)), "aios_register trapped"},
 	}

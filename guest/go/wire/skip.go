@@ -13,9 +13,28 @@ func Skip(data []byte) (int, error) {
 	return r.off, nil
 }
 
+// SkipMessage is Skip for a whole message of the host's own codec
+// (abi.MsgPack): it also accepts extension types (that codec writes
+// time.Time as the timestamp extension) and nesting up to maxDepth levels.
+// The host runs it before that codec's decoder, which allocates a
+// container's declared length before reading any item and recurses without
+// a limit, so that a few bytes declaring four billion items are refused
+// here instead of ending the process.
+func SkipMessage(data []byte, maxDepth int) (int, error) {
+	r := reader{buf: data, bin: true, ext: true, maxDepth: maxDepth}
+	if err := r.skip(0); err != nil {
+		return 0, err
+	}
+	return r.off, nil
+}
+
 func (r *reader) skip(depth int) error {
-	if depth > MaxDepth {
-		return r.fail("value nested deeper than %d levels", MaxDepth)
+	limit := MaxDepth
+	if r.maxDepth > 0 {
+		limit = r.maxDepth
+	}
+	if depth > limit {
+		return r.fail("value nested deeper than %d levels", limit)
 	}
 	if r.off >= len(r.buf) {
 		return r.fail("unexpected end of data")
@@ -59,6 +78,20 @@ func (r *reader) skip(depth int) error {
 	case 0xde, 0xdf:
 		if n, err = r.uint(2 << (c - 0xde)); err == nil {
 			err = r.skipN(2*int(n), depth)
+		}
+	case 0xd4, 0xd5, 0xd6, 0xd7, 0xd8: // fixext 1..16: type byte and data
+		if !r.ext {
+			r.off--
+			return r.fail("type byte 0x%02x (extension or reserved) is not a JSON value", c)
+		}
+		_, err = r.need(1 + 1<<(c-0xd4))
+	case 0xc7, 0xc8, 0xc9: // ext 8..32: length, type byte, data
+		if !r.ext {
+			r.off--
+			return r.fail("type byte 0x%02x (extension or reserved) is not a JSON value", c)
+		}
+		if n, err = r.uint(1 << (c - 0xc7)); err == nil {
+			_, err = r.need(int(n) + 1)
 		}
 	default:
 		r.off--

@@ -223,9 +223,11 @@ func (d Decoder) DecodeNext(data []byte) (any, int, error) {
 func DecodeValue(data []byte) (any, error) { return Decoder{}.Decode(data) }
 
 type reader struct {
-	buf []byte
-	off int
-	bin bool
+	buf      []byte
+	off      int
+	bin      bool
+	ext      bool // skip accepts extension types (SkipMessage)
+	maxDepth int  // skip's depth limit; 0: MaxDepth
 }
 
 func (r *reader) fail(format string, args ...any) error {
