@@ -136,20 +136,15 @@ func serveBundle(in io.Reader, out io.Writer) int {
 	}
 }
 
-// capped keeps the first max bytes written to it and counts the rest.
+// capped keeps the first max bytes written to it and drops the rest.
 type capped struct {
-	buf     bytes.Buffer
-	max     int
-	dropped int
+	buf bytes.Buffer
+	max int
 }
 
 func (c *capped) Write(p []byte) (int, error) {
 	n := len(p)
-	if room := c.max - c.buf.Len(); room < len(p) {
-		c.dropped += len(p) - max(room, 0)
-		p = p[:max(room, 0)]
-	}
-	c.buf.Write(p)
+	c.buf.Write(p[:min(n, max(c.max-c.buf.Len(), 0))])
 	return n, nil
 }
 

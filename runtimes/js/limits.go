@@ -141,7 +141,7 @@ func (w *worker) installLimits() error {
 	for n := range elemBytes {
 		names = append(names, n)
 	}
-	if _, err := lf(goja.Undefined(), vm.ToValue(l.checkCtor), vm.NewArray(names...)); err != nil {
+	if _, err := lf(goja.Undefined(), vm.ToValue(l.checkCtor), vm.NewArray(names...), vm.ToValue(l.checkSource)); err != nil {
 		return fmt.Errorf("JS limits: %w", err)
 	}
 	w.limits = l
@@ -165,10 +165,12 @@ func (w *worker) applyBudget(b uint64) {
 // parsed in the bundler process: bundler.go).
 const maxRunTimeSource = 256 << 10
 
-// checkSource throws a RangeError when the strings in args (what eval or a
-// Function constructor is about to compile) are longer together than
-// maxRunTimeSource.
-func (l *limits) checkSource(name string, args *goja.Object) {
+// checkSource is limits.js's checkSource(name, args): it throws a
+// RangeError when the strings in args (what eval or a Function constructor
+// is about to compile) are longer together than maxRunTimeSource.
+func (l *limits) checkSource(c goja.FunctionCall) goja.Value {
+	name := c.Argument(0).String()
+	args := c.Argument(1).ToObject(l.vm)
 	n := 0
 	for i := range int(l.lengthOf(args)) {
 		if s, ok := args.Get(strconv.Itoa(i)).(goja.String); ok {
@@ -176,7 +178,7 @@ func (l *limits) checkSource(name string, args *goja.Object) {
 		}
 	}
 	if n <= maxRunTimeSource {
-		return
+		return goja.Undefined()
 	}
 	what := "new Function"
 	if name == "eval" {
@@ -201,10 +203,6 @@ var elemBytes = map[string]float64{"ArrayBuffer": 1, "SharedArrayBuffer": 1, "In
 func (l *limits) checkCtor(c goja.FunctionCall) goja.Value {
 	name := c.Argument(0).String()
 	args := c.Argument(1).ToObject(l.vm)
-	if name == "eval" || name == "Function" {
-		l.checkSource(name, args)
-		return goja.Undefined()
-	}
 	a0 := args.Get("0")
 	if name == "Array" {
 		if l.lengthOf(args) == 1 && goja.IsNumber(a0) {

@@ -11,7 +11,7 @@
 // "constructor" then names the replacement, so the original cannot be
 // reached through an instance. (A Proxy would be simpler, but goja's
 // instanceof refuses a Proxy on its right-hand side.)
-(function (check, names) {
+(function (check, names, checkSource) {
   'use strict';
   var defineProperty = Object.defineProperty;
   var rApply = Reflect.apply;
@@ -39,14 +39,14 @@
   // The compilers: eval and the Function, AsyncFunction and
   // GeneratorFunction constructors (goja has no async generators) parse source with goja's
   // parser, whose recursion a deeply nested string can take past the
-  // stack limit, a fatal error of the process. check('Function', args)
-  // refuses source over a size at which that cannot happen. The arguments
+  // stack limit, a fatal error of the process. checkSource refuses source
+  // over a size at which that cannot happen. The arguments
   // are converted to strings once, here (ToString, as the constructor
   // would), and the strings are what the original compiles. eval becomes
   // indirect (global scope), as any eval through a replacement is.
   var origEval = globalThis.eval;
   var E = function (x) {
-    if (typeof x === 'string') check('eval', [x]);
+    if (typeof x === 'string') checkSource('eval', [x]);
     return origEval(x);
   };
   defineProperty(E, 'name', { value: 'eval', configurable: true });
@@ -55,7 +55,7 @@
   [Function, getProto(async function () {}).constructor, getProto(function* () {}).constructor].forEach(function (C) {
     var F = function (...args) {
       args = args.map(function (a) { return `${a}`; });
-      check('Function', args);
+      checkSource('Function', args);
       return rConstruct(C, args, new.target === undefined || new.target === F ? C : new.target);
     };
     defineProperty(F, 'prototype', { value: C.prototype, writable: false, enumerable: false, configurable: false });
