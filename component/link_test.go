@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 func leb(n int) []byte {
@@ -110,4 +113,27 @@ func FuzzLoadComponent(f *testing.F) {
 			p.Close()
 		}
 	})
+}
+
+// TestSlowCoreModuleStopped: a component whose core module wazero would take
+// about a minute to compile (one function of 60 000 loops) fails to load
+// after CompileTimeout, with an error naming the file and the function.
+func TestSlowCoreModuleStopped(t *testing.T) {
+	slow := testutil.CoreModule(testutil.Repeat(60000, 0x03, 0x40, 0x0b))
+	b := comp(sec(1, slow), sec(2, []byte{0x00, 0x00, 0x00}))
+	start := time.Now()
+	p, err := New(context.Background(), b, "slow.wasm", "", Options{CacheDir: t.TempDir(), CompileTimeout: time.Second})
+	took := time.Since(start)
+	if err == nil {
+		p.Close()
+		t.Fatal("loaded")
+	}
+	for _, want := range []string{"slow.wasm", "core module of instance 0", "longer than 1s", "function 0 has 60000 control-flow nodes"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if took > 20*time.Second {
+		t.Errorf("the load took %v with a 1s compile timeout", took)
+	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/aios-host/aios-host/component/binary"
 	"github.com/aios-host/aios-host/component/cabi"
 	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
+	"github.com/aios-host/aios-host/runtimes/wasm/precompile"
 	"github.com/aios-host/aios-host/wit"
 )
 
@@ -45,6 +46,10 @@ type Options struct {
 	MemoryLimitPages uint32
 	// CacheDir, if set, holds wazero's compilation cache.
 	CacheDir string
+	// CompileTimeout bounds the compilation of a core module whose
+	// measured cost could make it slow, done first by a process of its
+	// own (package runtimes/wasm/precompile); default 30s.
+	CompileTimeout time.Duration
 	// Instrument rewrites every core module at load time so that the
 	// watchdog can stop a running guest cheaply; nil means
 	// instrument.Module (package runtimes/wasm/instrument), whose protocol
@@ -246,6 +251,17 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	for k, mod := range mods {
 		if mod == nil {
 			continue
+		}
+		err := precompile.Check(ctx, fmt.Sprintf("component %s: core module of instance %d", name, k), mod, precompile.Options{
+			CacheDir: opts.CacheDir, CloseOnContextDone: !p.instrumented, Features: features, Timeout: opts.CompileTimeout,
+			Source: pl.modules[pl.coreInsts[k].module],
+		})
+		if ce := (*precompile.CompileError)(nil); errors.As(err, &ce) {
+			err = fmt.Errorf("component %s: core module of instance %d: %s", name, k, ce.Msg)
+		}
+		if err != nil {
+			p.rt.Close(ctx)
+			return nil, err
 		}
 		cm, err := p.rt.CompileModule(ctx, mod)
 		if err != nil {

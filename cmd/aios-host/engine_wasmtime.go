@@ -7,7 +7,6 @@ import (
 	"log/slog"
 
 	"github.com/aios-host/aios-host/abi"
-	"github.com/aios-host/aios-host/component"
 	wtcomp "github.com/aios-host/aios-host/component/wasmtime"
 	"github.com/aios-host/aios-host/config"
 )
@@ -16,7 +15,7 @@ import (
 func componentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
 	switch e := wasmEngine(cfg); e {
 	case "", "wazero":
-		return component.NewLoader(component.Options{Logger: log, CacheDir: componentCacheDir(cfg)}), nil
+		return wazeroComponentLoader(cfg, log)
 	case "wasmtime":
 		return wtcomp.NewLoader(wtcomp.Options{Logger: log, CacheDir: componentCacheDir(cfg)}), nil
 	default:

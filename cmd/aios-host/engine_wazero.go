@@ -7,7 +7,6 @@ import (
 	"log/slog"
 
 	"github.com/aios-host/aios-host/abi"
-	"github.com/aios-host/aios-host/component"
 	"github.com/aios-host/aios-host/config"
 )
 
@@ -17,5 +16,5 @@ func componentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
 	if e := wasmEngine(cfg); e != "" && e != "wazero" {
 		return nil, fmt.Errorf("runtimes.wasm.engine: %q is not compiled into this binary (it has wazero; build with -tags wasmtime for wasmtime)", e)
 	}
-	return component.NewLoader(component.Options{Logger: log, CacheDir: componentCacheDir(cfg)}), nil
+	return wazeroComponentLoader(cfg, log)
 }

@@ -257,3 +257,13 @@ func wasmCoreLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
 	}
 	return wasm.NewEngineLoader(wcfg.Engine, wasm.Options{Config: wcfg, DataDir: cfg.Data, Logger: log})
 }
+
+// wazeroComponentLoader returns the component runtime on wazero, which
+// takes runtimes.wasm.compile_timeout from the core modules' section.
+func wazeroComponentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
+	var wcfg wasm.Config
+	if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
+		return nil, err
+	}
+	return component.NewLoader(component.Options{Logger: log, CacheDir: componentCacheDir(cfg), CompileTimeout: wcfg.CompileTimeout}), nil
+}

@@ -1,6 +1,7 @@
 // Package testutil holds helpers that tests in several packages of this
 // module repeat: finding the repository root, a goroutine-safe buffer for
-// logs and command output, and polling until a condition holds.
+// logs and command output, polling until a condition holds, and
+// hand-assembled WebAssembly modules.
 //
 // It is imported only by _test.go files. It must never import anything
 // from this module (so any package's tests, abi's and wit's included, can

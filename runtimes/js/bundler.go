@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/proclimit"
 	"github.com/dop251/goja"
 )
 
@@ -82,8 +83,8 @@ func init() {
 		debug.SetMaxStack(bundlerMaxStack)
 		// Not with the race detector: its shadow of a large stack is
 		// mapped on demand, and fails under the limit.
-		if !raceEnabled {
-			if err := limitData(bundlerMemory); err != nil {
+		if !proclimit.Race {
+			if err := proclimit.LimitData(bundlerMemory); err != nil {
 				fmt.Fprintln(os.Stderr, "aios js bundler: no memory limit:", err)
 			}
 		}

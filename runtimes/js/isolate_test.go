@@ -18,6 +18,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/landlock"
+	"github.com/aios-host/aios-host/internal/proclimit"
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
@@ -548,7 +549,7 @@ func TestProcessIsolationConfined(t *testing.T) {
 		"write a temp file":      "permission denied",
 		"read /proc/self/status": "permission denied",
 	}
-	if raceEnabled { // the race detector's runtime reads /proc/self/maps
+	if proclimit.Race { // the race detector's runtime reads /proc/self/maps
 		want["read /proc/self/status"] = "allowed"
 	}
 	if v >= 4 {

@@ -3,21 +3,18 @@
 package js
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"runtime"
-	"runtime/metrics"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/aios-host/aios-host/internal/landlock"
+	"github.com/aios-host/aios-host/internal/proclimit"
 	"github.com/aios-host/aios-host/internal/seccomp"
 )
 
@@ -99,7 +96,7 @@ func confineThread(exe string) string {
 	}
 	rules := []landlock.Rule{{Path: exe}}
 	paths := []string{"/lib", "/lib32", "/lib64", "/usr/lib", "/usr/lib32", "/usr/lib64", "/etc/ld.so.cache"}
-	if raceEnabled {
+	if proclimit.Race {
 		paths = append(paths, "/proc")
 	}
 	for _, p := range paths {
@@ -109,48 +106,6 @@ func confineThread(exe string) string {
 		return err.Error()
 	}
 	return ""
-}
-
-// limitData sets RLIMIT_DATA to what the process maps for data now plus
-// extra bytes. RLIMIT_DATA, not RLIMIT_AS: the Go runtime reserves far more
-// address space than it uses (a 1 GiB RLIMIT_AS fails the first 100 MiB
-// allocation), but reservations are not data until they are used. The
-// current size is added because the race detector's shadow memory is
-// already mapped when the worker starts. A confined worker cannot read
-// /proc (outside race builds): it counts what the Go runtime has mapped,
-// plus 64 MiB for threads and the C library.
-func limitData(extra int64) error {
-	cur, err := vmData()
-	if err != nil {
-		s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
-		metrics.Read(s)
-		if s[0].Value.Kind() != metrics.KindUint64 {
-			return err
-		}
-		cur = s[0].Value.Uint64() + 64<<20
-	}
-	lim := cur + uint64(extra)
-	return syscall.Setrlimit(syscall.RLIMIT_DATA, &syscall.Rlimit{Cur: lim, Max: lim})
-}
-
-// vmData reads VmData from /proc/self/status, in bytes.
-func vmData() (uint64, error) {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmData:"); ok {
-			n, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				return 0, err
-			}
-			return n << 10, nil
-		}
-	}
-	return 0, os.ErrNotExist
 }
 
 // protectStdout moves the protocol to a new descriptor and points

@@ -20,10 +20,6 @@ func startWorker(cmd *exec.Cmd, confine bool) (string, error) {
 	return why, cmd.Start()
 }
 
-// limitData is not available here: the worker runs without a hard limit
-// (its in-process guard still applies).
-func limitData(int64) error { return errors.New("no RLIMIT_DATA on this system") }
-
 func protectStdout() (*os.File, error) { return os.Stdout, nil }
 
 func pollStdin() (io.Reader, error) { return nil, errors.New("stdin stays blocking here") }

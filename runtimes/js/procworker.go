@@ -20,6 +20,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/pipe"
+	"github.com/aios-host/aios-host/internal/proclimit"
 )
 
 // The worker side of process isolation (isolate.go). Any program linked
@@ -78,7 +79,7 @@ func workerMain() int {
 	}
 	in = bufio.NewReaderSize(in, 64<<10)
 	if o.ProcessMemory > 0 {
-		if err := limitData(o.ProcessMemory); err != nil {
+		if err := proclimit.LimitData(o.ProcessMemory); err != nil {
 			fmt.Fprintln(os.Stderr, "aios js worker: running without a hard memory limit:", err)
 		}
 		// Make the collector work harder before the hard limit is hit.

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/testutil"
+	"github.com/aios-host/aios-host/runtimes/wasm/precompile"
 )
 
 func writeFile(t *testing.T, name string, data []byte) string {
@@ -274,5 +276,72 @@ func TestRealClockSleepEndsAtDeadline(t *testing.T) {
 				t.Fatalf("sleep: %v, want a result or Timeout", err)
 			}
 		})
+	}
+}
+
+// TestSlowCompileStopped: a module wazero would take about a minute to
+// compile (one function of 60 000 loops, 180 KB) fails to load after
+// compile_timeout with an error naming the function, and holds no other
+// load meanwhile.
+func TestSlowCompileStopped(t *testing.T) {
+	l := newTestLoader(t, Config{CompileTimeout: 2 * time.Second}, nil)
+	slow := writeFile(t, "slow.wasm", testutil.CoreModule(testutil.Repeat(60000, 0x03, 0x40, 0x0b)))
+	good := buildWAT(t, basicWAT("org.test.basic", 2))
+	type result struct {
+		err  error
+		took time.Duration
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		_, err := l.Load(context.Background(), abi.Source{Path: slow})
+		done <- result{err, time.Since(start)}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	p := load(t, l, good)
+	goodTook := time.Since(start)
+	if _, err := call(p, newFakeEnv(p, 5), "echo", map[string]any{"x": 1}, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err == nil {
+		t.Fatal("the slow module loaded")
+	}
+	for _, want := range []string{"slow.wasm", "longer than 2s", "compile_timeout", "function 0 has 60000 control-flow nodes"} {
+		if !strings.Contains(r.err.Error(), want) {
+			t.Errorf("error %q lacks %q", r.err, want)
+		}
+	}
+	t.Logf("slow load failed after %v; a good load beside it took %v", r.took, goodTook)
+	if r.took > 20*time.Second {
+		t.Errorf("the slow load took %v with a 2s compile timeout", r.took)
+	}
+	if goodTook >= r.took {
+		t.Errorf("the good module's load (%v) waited for the slow one (%v)", goodTook, r.took)
+	}
+}
+
+// TestLoadThroughCompilerProcess: a module sent to a compiler process (here
+// every module: a work budget of 1) loads from the cache it filled and
+// serves calls like any other.
+func TestLoadThroughCompilerProcess(t *testing.T) {
+	dir := t.TempDir()
+	l := newTestLoader(t, Config{CacheDir: dir}, nil)
+	l.workBudget = 1
+	before := precompile.Spawned()
+	p := load(t, l, buildWAT(t, basicWAT("org.test.basic", 2)))
+	if n := precompile.Spawned() - before; n != 1 {
+		t.Fatalf("%d compiler processes started, want 1", n)
+	}
+	out, err := call(p, newFakeEnv(p, 5), "echo", map[string]any{"x": 1}, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := out.(map[string]any); !ok || m["ok"] != true {
+		t.Fatalf("echo = %#v", out)
+	}
+	entries, err := filepath.Glob(filepath.Join(dir, "wazero-*", "*"))
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no compiled code in the cache %s: %v", dir, err)
 	}
 }

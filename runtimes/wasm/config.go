@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/runtimes/wasm/precompile"
 )
 
 // Config is the `runtimes.wasm` section of the host configuration. The zero
@@ -41,6 +42,11 @@ type Config struct {
 	// LoadTimeout bounds instantiation (_initialize) and aios_register.
 	// Default 10s.
 	LoadTimeout time.Duration `yaml:"load_timeout"`
+	// CompileTimeout bounds the compilation of a module whose measured
+	// cost could make it slow: such a module is compiled by a process of
+	// its own, killed after this long (package precompile). It applies to
+	// the core modules of components too. Default 30s.
+	CompileTimeout time.Duration `yaml:"compile_timeout"`
 	// Stdout is where guest stdout/stderr go: "log" (default, the host log
 	// tagged with the provider) or "discard".
 	Stdout string `yaml:"stdout"`
@@ -99,6 +105,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.LoadTimeout <= 0 {
 		c.LoadTimeout = 10 * time.Second
+	}
+	if c.CompileTimeout <= 0 {
+		c.CompileTimeout = precompile.DefaultTimeout
 	}
 	if c.StdoutBytesPerSecond <= 0 {
 		c.StdoutBytesPerSecond = 64 << 10

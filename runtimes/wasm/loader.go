@@ -39,6 +39,8 @@ type Loader struct {
 	cacheDir string
 	// noInstrument forces wazero's own interruption checks (tests).
 	noInstrument bool
+	// workBudget overrides precompile's (tests; 0: its default).
+	workBudget uint64
 
 	mu   sync.Mutex
 	rts  map[rtKey]wazero.Runtime

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 
 	"github.com/tetratelabs/wazero"
+
+	"github.com/aios-host/aios-host/runtimes/wasm/precompile"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
@@ -62,48 +64,90 @@ func (l *Loader) runtimeFor(ctx context.Context, k rtKey) (wazero.Runtime, error
 }
 
 // module compiles bin (instrumented when possible) or returns the shared
-// compiled module; release it with l.release.
+// compiled module; release it with l.release. A module whose compilation
+// could be slow is first compiled by a process of its own under
+// runtimes.wasm.compile_timeout (package precompile), outside l.mu, so
+// that it holds neither this load nor the others for longer than that.
 func (l *Loader) module(ctx context.Context, name string, bin []byte, pages uint32) (*sharedModule, error) {
 	sum := sha256.Sum256(bin)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, checks := range []bool{false, true} {
-		if sm, ok := l.mods[modKey{sum, rtKey{pages, checks}}]; ok {
-			sm.refs++
-			return sm, nil
-		}
+	if sm := l.shared(sum, pages); sm != nil {
+		return sm, nil
 	}
 	ib, ierr := l.instrumented(sum, bin)
 	if l.noInstrument {
 		ierr = errors.New("instrumentation switched off")
 	}
 	if ierr == nil {
-		k := rtKey{pages, false}
-		rt, err := l.runtimeFor(ctx, k)
-		if err != nil {
-			return nil, err
+		if ierr = l.precompile(ctx, name, ib, bin, false); ierr == nil {
+			sm, err := l.compile(ctx, sum, ib, rtKey{pages, false})
+			if err == nil {
+				return sm, nil
+			}
+			ierr = err
+		} else if !errors.As(ierr, new(*precompile.CompileError)) {
+			return nil, ierr
 		}
-		cm, err := rt.CompileModule(ctx, ib)
-		if err == nil {
-			sm := &sharedModule{key: modKey{sum, k}, cm: cm, rt: rt, instrumented: true, refs: 1}
-			l.mods[sm.key] = sm
-			return sm, nil
-		}
-		ierr = err
 	}
-	k := rtKey{pages, true}
+	if err := l.precompile(ctx, name, bin, nil, true); err != nil {
+		if ce := (*precompile.CompileError)(nil); errors.As(err, &ce) {
+			return nil, fmt.Errorf("%s: invalid WebAssembly module: %s", name, ce.Msg)
+		}
+		return nil, err
+	}
+	sm, err := l.compile(ctx, sum, bin, rtKey{pages, true})
+	if err != nil {
+		return nil, fmt.Errorf("%s: invalid WebAssembly module: %w", name, err)
+	}
+	if sm.refs == 1 {
+		l.logger.Info("wasm: the module cannot be instrumented; interrupting it with wazero's checks (slower calls)", "file", name, "reason", ierr)
+	}
+	return sm, nil
+}
+
+// shared returns the compiled module for sum, with either interruption
+// mode, taking a reference, or nil.
+func (l *Loader) shared(sum [32]byte, pages uint32) *sharedModule {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, checks := range []bool{false, true} {
+		if sm, ok := l.mods[modKey{sum, rtKey{pages, checks}}]; ok {
+			sm.refs++
+			return sm
+		}
+	}
+	return nil
+}
+
+// compile compiles code (bin or its instrumented form) on the runtime for
+// k, or takes a reference to the module a concurrent load compiled.
+func (l *Loader) compile(ctx context.Context, sum [32]byte, code []byte, k rtKey) (*sharedModule, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	key := modKey{sum, k}
+	if sm, ok := l.mods[key]; ok {
+		sm.refs++
+		return sm, nil
+	}
 	rt, err := l.runtimeFor(ctx, k)
 	if err != nil {
 		return nil, err
 	}
-	cm, err := rt.CompileModule(ctx, bin)
+	cm, err := rt.CompileModule(ctx, code)
 	if err != nil {
-		return nil, fmt.Errorf("%s: invalid WebAssembly module: %w", name, err)
+		return nil, err
 	}
-	l.logger.Info("wasm: the module cannot be instrumented; interrupting it with wazero's checks (slower calls)", "file", name, "reason", ierr)
-	sm := &sharedModule{key: modKey{sum, k}, cm: cm, rt: rt, refs: 1}
-	l.mods[sm.key] = sm
+	sm := &sharedModule{key: key, cm: cm, rt: rt, instrumented: !k.checks, refs: 1}
+	l.mods[key] = sm
 	return sm, nil
+}
+
+// precompile runs precompile.Check for code (a rewrite of src, or src
+// when that is nil) as the runtime for checks would compile it.
+func (l *Loader) precompile(ctx context.Context, name string, code, src []byte, checks bool) error {
+	return precompile.Check(ctx, name, code, precompile.Options{
+		CacheDir: l.cacheDir, CloseOnContextDone: checks, Timeout: l.cfg.CompileTimeout,
+		WorkBudget: l.workBudget, Source: src,
+	})
 }
 
 // release drops a provider's reference to sm.
@@ -131,9 +175,15 @@ func (l *Loader) instrumented(sum [32]byte, bin []byte) ([]byte, error) {
 		return ib, err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
-		tmp := path + ".tmp"
-		if os.WriteFile(tmp, ib, 0o600) == nil {
-			_ = os.Rename(tmp, path)
+		// A name of its own: concurrent loads of one module may write it.
+		if f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp"); err == nil {
+			_, werr := f.Write(ib)
+			if cerr := f.Close(); werr == nil && cerr == nil {
+				werr = os.Rename(f.Name(), path)
+			}
+			if werr != nil {
+				_ = os.Remove(f.Name())
+			}
 		}
 	}
 	return ib, nil

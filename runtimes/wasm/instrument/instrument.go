@@ -110,6 +110,35 @@ func (r *wreader) leb(max int) uint64 {
 
 func (r *wreader) u32() uint32 { return uint32(r.leb(5)) }
 
+// imports reads an import section's payload and counts the imported
+// functions and globals.
+func (r *wreader) imports() (funcs uint32, globals int) {
+	for n := r.u32(); n > 0 && r.err == nil; n-- {
+		r.skip(int(r.u32()))
+		r.skip(int(r.u32()))
+		switch kind := r.byte(); kind {
+		case 0x00:
+			r.u32()
+			funcs++
+		case 0x01:
+			r.valType()
+			r.limits()
+		case 0x02:
+			r.limits()
+		case 0x03:
+			r.valType()
+			r.byte()
+			globals++
+		case 0x04:
+			r.byte()
+			r.u32()
+		default:
+			r.fail("unknown import kind 0x%02x", kind)
+		}
+	}
+	return funcs, globals
+}
+
 func (r *wreader) skip(n int) {
 	if r.err != nil || n < 0 || n > len(r.b)-r.off {
 		r.fail("length %d past the end", n)
@@ -258,29 +287,7 @@ func Module(bin []byte) ([]byte, error) {
 				pl.tickType, pl.addType = nTypes, true
 			}
 		case 2:
-			for n := sr.u32(); n > 0 && sr.err == nil; n-- {
-				sr.skip(int(sr.u32()))
-				sr.skip(int(sr.u32()))
-				switch kind := sr.byte(); kind {
-				case 0x00:
-					sr.u32()
-					pl.nImportFuncs++
-				case 0x01:
-					sr.valType()
-					sr.limits()
-				case 0x02:
-					sr.limits()
-				case 0x03:
-					sr.valType()
-					sr.byte()
-					importedGlobals++
-				case 0x04:
-					sr.byte()
-					sr.u32()
-				default:
-					sr.fail("unknown import kind 0x%02x", kind)
-				}
-			}
+			pl.nImportFuncs, importedGlobals = sr.imports()
 		case 6:
 			definedGlobals = int(sr.u32())
 		}
@@ -561,92 +568,101 @@ func instrumentBody(b, check, out []byte, pl *plan) ([]byte, error) {
 			out = append(out, b[mark:r.off]...)
 			out = appendLEB(out, uint64(pl.fn(r.u32())))
 			mark = r.off
-		case op == 0x02 || op == 0x04 || op == 0x06: // block, if, try
-			r.blockType()
 		case op == 0x23 || op == 0x24: // global.get, global.set
 			if uint64(r.u32()) >= pl.tickGlobal {
 				r.fail("global index out of range")
 			}
-		case op == 0x0c || op == 0x0d || op == 0x14 || op == 0x15 ||
-			op == 0x07 || op == 0x08 || op == 0x09 || op == 0x18 || op == 0xd4 || op == 0xd6 ||
-			(op >= 0x20 && op <= 0x26):
-			r.u32()
-		case op == 0x0e: // br_table
-			for k := r.u32(); k > 0 && r.err == nil; k-- {
-				r.u32()
-			}
-			r.u32()
-		case op == 0x11 || op == 0x13: // call_indirect, return_call_indirect
-			r.u32()
-			r.u32()
-		case op == 0x1c: // select t*
-			for k := r.u32(); k > 0 && r.err == nil; k-- {
-				r.valType()
-			}
-		case op == 0x1f: // try_table
-			r.blockType()
-			for k := r.u32(); k > 0 && r.err == nil; k-- {
-				switch kind := r.byte(); kind {
-				case 0x00, 0x01:
-					r.u32()
-					r.u32()
-				case 0x02, 0x03:
-					r.u32()
-				default:
-					r.fail("unknown catch kind 0x%02x", kind)
-				}
-			}
-		case op >= 0x28 && op <= 0x3e:
-			r.memarg()
-		case op == 0x3f || op == 0x40:
-			r.u32()
-		case op == 0x41:
-			r.leb(5)
-		case op == 0x42:
-			r.leb(10)
-		case op == 0x43:
-			r.skip(4)
-		case op == 0x44:
-			r.skip(8)
-		case op == 0xd0:
-			r.heapType()
-		case op <= 0x01 || op == 0x05 || op == 0x0a || op == 0x0b || op == 0x0f || op == 0x19 || op == 0x1a || op == 0x1b ||
-			(op >= 0x45 && op <= 0xc4) || op == 0xd1 || op == 0xd3 || op == 0xd5:
-		case op == 0xfc:
-			switch sub := r.u32(); {
-			case sub <= 7:
-			case sub == 8, sub == 10, sub == 12, sub == 14:
-				r.u32()
-				r.u32()
-			case sub == 9, sub == 11, sub == 13, sub == 15, sub == 16, sub == 17:
-				r.u32()
-			default:
-				r.fail("unknown 0xfc instruction %d", sub)
-			}
-		case op == 0xfd:
-			switch sub := r.u32(); {
-			case sub <= 11 || sub == 92 || sub == 93:
-				r.memarg()
-			case sub == 12 || sub == 13:
-				r.skip(16)
-			case sub >= 21 && sub <= 34:
-				r.skip(1)
-			case sub >= 84 && sub <= 91:
-				r.memarg()
-				r.skip(1)
-			}
-		case op == 0xfe:
-			if sub := r.u32(); sub == 0x03 {
-				r.skip(1)
-			} else {
-				r.memarg()
-			}
 		default:
-			r.fail("opcode 0x%02x is not supported by the instrumentation", op)
+			r.operands(op)
 		}
 	}
 	if r.err != nil {
 		return nil, r.err
 	}
 	return append(out, b[mark:]...), nil
+}
+
+// operands skips the immediates of the instruction op (already read).
+func (r *wreader) operands(op byte) {
+	switch {
+	case op == 0x02 || op == 0x03 || op == 0x04 || op == 0x06: // block, loop, if, try
+		r.blockType()
+	case op == 0x0c || op == 0x0d || op == 0x14 || op == 0x15 ||
+		op == 0x10 || op == 0x12 || op == 0xd2 ||
+		op == 0x07 || op == 0x08 || op == 0x09 || op == 0x18 || op == 0xd4 || op == 0xd6 ||
+		(op >= 0x20 && op <= 0x26):
+		r.u32()
+	case op == 0x0e: // br_table
+		for k := r.u32(); k > 0 && r.err == nil; k-- {
+			r.u32()
+		}
+		r.u32()
+	case op == 0x11 || op == 0x13: // call_indirect, return_call_indirect
+		r.u32()
+		r.u32()
+	case op == 0x1c: // select t*
+		for k := r.u32(); k > 0 && r.err == nil; k-- {
+			r.valType()
+		}
+	case op == 0x1f: // try_table
+		r.blockType()
+		for k := r.u32(); k > 0 && r.err == nil; k-- {
+			switch kind := r.byte(); kind {
+			case 0x00, 0x01:
+				r.u32()
+				r.u32()
+			case 0x02, 0x03:
+				r.u32()
+			default:
+				r.fail("unknown catch kind 0x%02x", kind)
+			}
+		}
+	case op >= 0x28 && op <= 0x3e:
+		r.memarg()
+	case op == 0x3f || op == 0x40:
+		r.u32()
+	case op == 0x41:
+		r.leb(5)
+	case op == 0x42:
+		r.leb(10)
+	case op == 0x43:
+		r.skip(4)
+	case op == 0x44:
+		r.skip(8)
+	case op == 0xd0:
+		r.heapType()
+	case op <= 0x01 || op == 0x05 || op == 0x0a || op == 0x0b || op == 0x0f || op == 0x19 || op == 0x1a || op == 0x1b ||
+		(op >= 0x45 && op <= 0xc4) || op == 0xd1 || op == 0xd3 || op == 0xd5:
+	case op == 0xfc:
+		switch sub := r.u32(); {
+		case sub <= 7:
+		case sub == 8, sub == 10, sub == 12, sub == 14:
+			r.u32()
+			r.u32()
+		case sub == 9, sub == 11, sub == 13, sub == 15, sub == 16, sub == 17:
+			r.u32()
+		default:
+			r.fail("unknown 0xfc instruction %d", sub)
+		}
+	case op == 0xfd:
+		switch sub := r.u32(); {
+		case sub <= 11 || sub == 92 || sub == 93:
+			r.memarg()
+		case sub == 12 || sub == 13:
+			r.skip(16)
+		case sub >= 21 && sub <= 34:
+			r.skip(1)
+		case sub >= 84 && sub <= 91:
+			r.memarg()
+			r.skip(1)
+		}
+	case op == 0xfe:
+		if sub := r.u32(); sub == 0x03 {
+			r.skip(1)
+		} else {
+			r.memarg()
+		}
+	default:
+		r.fail("opcode 0x%02x is not supported by the instrumentation", op)
+	}
 }

@@ -1,6 +1,0 @@
-//go:build !race
-
-package js
-
-// raceEnabled: this binary has the race detector (race_on.go).
-const raceEnabled = false
