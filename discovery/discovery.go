@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -200,12 +201,11 @@ func (d *Discovery) Start(ctx context.Context) error {
 		}
 	}
 	units := d.scanRoots()
-	for i, u := range units {
-		err := d.reconcile(ctx, u)
+	d.reconcileAll(ctx, units, func(i int, u string, err error) {
 		if d.opts.Progress != nil {
 			d.opts.Progress(i+1, len(units), u, err)
 		}
-	}
+	})
 	d.refreshRemotes(ctx)
 	if d.watcher != nil {
 		d.wg.Add(2)
@@ -406,10 +406,11 @@ func (d *Discovery) Refresh(ctx context.Context, scope string) (int, error) {
 	}
 	if scope != "remote" {
 		seen := map[string]bool{}
-		for _, u := range d.scanRoots() {
+		units := d.scanRoots()
+		for _, u := range units {
 			seen[u] = true
-			_ = d.reconcile(ctx, u)
 		}
+		d.reconcileAll(ctx, units, nil)
 		d.mu.Lock()
 		var gone []string
 		for k := range d.cands {
@@ -479,6 +480,47 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 	sum := sha256.Sum256(payload)
 	return &candidate{key: "remote:" + rc.URL, id: r.Card.Adapter.ID, kind: KindRemote, card: r.Card, trust: r.Trust,
 		verified: r.Verified, digest: hex.EncodeToString(sum[:]), provider: p}, nil
+}
+
+// reconcileAll reconciles units: it loads up to GOMAXPROCS of them (at
+// least 2) at a time (loading is where the time goes: compiling,
+// instantiating, bundling, starting worker processes, and one slow file
+// must not hold the others; some of it is waiting on another process,
+// hence 2 even on one core) and
+// applies the results in the order of units, so that what gets registered
+// does not depend on which load finished first. done, if set, is told
+// about each unit in that order.
+func (d *Discovery) reconcileAll(ctx context.Context, units []string, done func(i int, unit string, err error)) {
+	type loaded struct {
+		cand  *candidate
+		err   error
+		ready chan struct{}
+	}
+	res := make([]loaded, len(units))
+	for i := range res {
+		res[i].ready = make(chan struct{})
+	}
+	sem := make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
+	go func() {
+		for i, u := range units {
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem }()
+				d.mu.Lock()
+				old := d.cands[u]
+				d.mu.Unlock()
+				res[i].cand, res[i].err = d.load(ctx, u, old)
+				close(res[i].ready)
+			}()
+		}
+	}()
+	for i, u := range units {
+		<-res[i].ready
+		err := d.apply(ctx, u, res[i].cand, res[i].err)
+		if done != nil {
+			done(i, u, err)
+		}
+	}
 }
 
 // reconcile re-reads one unit and applies the result.

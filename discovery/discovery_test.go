@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -91,6 +93,30 @@ func TestInitialScan(t *testing.T) {
 		if !found {
 			t.Errorf("no error reported naming %s: %v", f, errs)
 		}
+	}
+}
+
+// TestInitialScanAppliesInScanOrder: the initial scan loads files side by
+// side, so a slow one does not hold the others: a.fake (first in scan
+// order) can only finish once b.fake has loaded, which a scan loading one
+// file after another never does. Results are still applied, and reported
+// to Progress, in scan order.
+func TestInitialScanAppliesInScanOrder(t *testing.T) {
+	var got []string
+	env := newEnvWith(t, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "a.fake"), fakeSpec{ID: "org.test.a", Version: "1.0.0", Tools: []string{"a-echo"}, WaitFor: "org.test.b"})
+		writeFake(t, filepath.Join(dir, "b.fake"), fakeSpec{ID: "org.test.b", Version: "1.0.0", Tools: []string{"b-echo"}})
+	}, func(o *Options) {
+		o.Progress = func(done, total int, path string, err error) {
+			got = append(got, fmt.Sprintf("%d/%d %s %v", done, total, filepath.Base(path), err))
+		}
+	})
+	want := []string{"1/2 a.fake <nil>", "2/2 b.fake <nil>"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("progress %q, want %q", got, want)
+	}
+	if errs := env.d.Errors(); len(errs) != 0 {
+		t.Fatalf("scan errors: %v", errs)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -21,13 +22,19 @@ import (
 // "sleep_ms"}. Its tools echo params.value together with the file's version;
 // "slow" sleeps sleep_ms first. A call after Close fails, so tests notice
 // a provider closed under a running call.
-type fakeLoader struct{ loads atomic.Int64 }
+type fakeLoader struct {
+	loads  atomic.Int64
+	loaded sync.Map // provider ids loaded so far
+}
 
 type fakeSpec struct {
 	ID      string   `json:"id"`
 	Version string   `json:"version"`
 	Tools   []string `json:"tools"`
 	SleepMS int      `json:"sleep_ms"`
+	// WaitFor makes the load wait (up to 10 s) until the provider of
+	// that id has been loaded: a load that can only finish beside another.
+	WaitFor string `json:"wait_for,omitempty"`
 }
 
 func (*fakeLoader) Runtime() string      { return "fake" }
@@ -41,7 +48,17 @@ func (l *fakeLoader) Load(_ context.Context, src abi.Source) (abi.Provider, erro
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("bad fake provider: %w", err)
 	}
+	if s.WaitFor != "" {
+		deadline := time.Now().Add(10 * time.Second)
+		for _, ok := l.loaded.Load(s.WaitFor); !ok; _, ok = l.loaded.Load(s.WaitFor) {
+			if time.Now().After(deadline) {
+				return nil, fmt.Errorf("%s was not loaded while %s waited for it", s.WaitFor, s.ID)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
 	l.loads.Add(1)
+	l.loaded.Store(s.ID, true)
 	reg := &abi.ToolRegister{Format: abi.FormatVersion, Provider: abi.ProviderInfo{ID: s.ID, Version: s.Version, Runtime: "fake"}}
 	for _, t := range s.Tools {
 		reg.Tools = append(reg.Tools, abi.ToolDef{Name: t, Description: "fake " + t, Version: s.Version,
@@ -107,6 +124,12 @@ type testEnv struct {
 
 func newEnv(t testing.TB, discoveryYAML string, prepare func(dir string)) *testEnv {
 	t.Helper()
+	return newEnvWith(t, discoveryYAML, prepare, nil)
+}
+
+// newEnvWith is newEnv with a last word on discovery's Options.
+func newEnvWith(t testing.TB, discoveryYAML string, prepare func(dir string), opts func(*Options)) *testEnv {
+	t.Helper()
 	dir := t.TempDir()
 	plugins := filepath.Join(dir, "plugins")
 	if err := os.MkdirAll(plugins, 0o755); err != nil {
@@ -131,7 +154,11 @@ func newEnv(t testing.TB, discoveryYAML string, prepare func(dir string)) *testE
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	d, err := New(Options{Host: h, Config: cfg, Logger: log})
+	o := Options{Host: h, Config: cfg, Logger: log}
+	if opts != nil {
+		opts(&o)
+	}
+	d, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -491,6 +491,32 @@ func TestLoadFile(t *testing.T) {
 	}
 }
 
+type panicLoader struct{}
+
+func (panicLoader) Runtime() string      { return "boom" }
+func (panicLoader) Extensions() []string { return []string{".boom"} }
+func (panicLoader) Load(context.Context, abi.Source) (abi.Provider, error) {
+	var m map[string]int
+	m["x"]++ // a nil-map write: the kind of bug a malformed file could reach
+	return nil, nil
+}
+
+// TestLoaderPanic: a loader that panics on a file fails that load with an
+// error naming the file; the host goes on serving.
+func TestLoaderPanic(t *testing.T) {
+	te := newTestHost(t, nil)
+	if err := te.h.AddLoader(panicLoader{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := te.h.LoadFile(context.Background(), "/x/a.boom", ProviderMeta{})
+	if err == nil || !strings.Contains(err.Error(), "/x/a.boom") || !strings.Contains(err.Error(), "assignment to entry in nil map") {
+		t.Fatalf("panicking loader: %v", err)
+	}
+	if _, err := te.call("alice", "echo", map[string]any{"msg": "still"}); err != nil {
+		t.Fatalf("the panic broke the host: %v", err)
+	}
+}
+
 func TestReplaceAndRemove(t *testing.T) {
 	te := newTestHost(t, nil)
 	p := native.New(abi.ProviderInfo{ID: "org.test.swap"})

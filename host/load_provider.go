@@ -8,6 +8,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/aios-host/aios-host/abi"
@@ -27,9 +28,22 @@ func (h *Host) LoadProvider(ctx context.Context, path string, meta ProviderMeta)
 		Grants: h.pol.trustCap(meta.Trust),
 		Trust:  meta.Trust,
 	}
-	p, err := l.Load(ctx, src)
+	p, err := loadRecovering(ctx, l, src)
 	if err != nil {
 		return nil, fmt.Errorf("load %s (%s runtime): %w", path, l.Runtime(), err)
 	}
 	return p, nil
+}
+
+// loadRecovering runs l.Load, turning a panic of the loader (a bug, which
+// a malformed file must not turn into the end of the host) into an error;
+// the stack goes to the file's log.
+func loadRecovering(ctx context.Context, l abi.Loader, src abi.Source) (p abi.Provider, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			src.Logger.Error("loader panicked", "panic", r, "stack", string(debug.Stack()))
+			p, err = nil, fmt.Errorf("the loader failed on this file (a bug in aios-host; the stack is in the log): %v", r)
+		}
+	}()
+	return l.Load(ctx, src)
 }
