@@ -2,10 +2,13 @@ package wasm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -116,8 +119,15 @@ func BenchmarkProviderAddTyped(b *testing.B) {
 // the Go conformance guest under 50 provider ids) and a warm compile cache
 // on disk: new Loader, 50 × Load (compile-cache hit, instrumentation cache
 // hit, instantiate, _initialize, aios_register) until every provider can
-// serve. One op = the whole restart.
-func BenchmarkRestart50WASM(b *testing.B) {
+// serve. One op = the whole restart. The loads run side by side, as many at
+// a time as discovery's initial scan runs them (GOMAXPROCS, at least 2).
+func BenchmarkRestart50WASM(b *testing.B) { benchRestart50(b, max(2, runtime.GOMAXPROCS(0))) }
+
+// BenchmarkRestart50WASMSequential is the same restart with one load at a
+// time, as the initial scan did before it loaded side by side.
+func BenchmarkRestart50WASMSequential(b *testing.B) { benchRestart50(b, 1) }
+
+func benchRestart50(b *testing.B, workers int) {
 	src := builtGuest(b, "conformance")
 	bin, err := os.ReadFile(src)
 	if err != nil {
@@ -138,13 +148,20 @@ func BenchmarkRestart50WASM(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var provs []abi.Provider
+		provs := make([]abi.Provider, len(paths))
+		errs := make([]error, len(paths))
+		sem := make(chan struct{}, workers)
+		var wg sync.WaitGroup
 		for i, path := range paths {
-			p, err := l.Load(context.Background(), abi.Source{Path: path, ProviderID: fmt.Sprintf("org.bench.p%02d", i)})
-			if err != nil {
-				b.Fatal(err)
-			}
-			provs = append(provs, p)
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				provs[i], errs[i] = l.Load(context.Background(), abi.Source{Path: path, ProviderID: fmt.Sprintf("org.bench.p%02d", i)})
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			b.Fatal(err)
 		}
 		for _, p := range provs {
 			p.Close()
