@@ -137,3 +137,59 @@ func TestSlowCoreModuleStopped(t *testing.T) {
 		t.Errorf("the load took %v with a 1s compile timeout", took)
 	}
 }
+
+// doublingTypes is a type section of n tuple types, each tuple<prev, prev>
+// (the first tuple<u32, u32>), then a function type (a: last) -> (): n
+// types in a few bytes each, 2^n parts written out.
+func doublingTypes(n int) []byte {
+	types := [][]byte{{0x6f, 0x02, 0x79, 0x79}}
+	for i := 1; i < n; i++ {
+		types = append(types, cat([]byte{0x6f, 0x02}, leb(i-1), leb(i-1)))
+	}
+	types = append(types, cat([]byte{0x40, 0x01}, str("a"), leb(n-1), []byte{0x01, 0x00}))
+	return sec(7, types...)
+}
+
+// TestExponentialTypesRefused: a component of a few hundred bytes whose
+// function types share parts at each of n levels would have a JSON Schema
+// (and JSON values) of 2^n parts: building the schema of 20 levels took 5 s
+// and 60 would never end. Such exports and imports are refused at load,
+// in time linear in the types.
+func TestExponentialTypesRefused(t *testing.T) {
+	export := func(n int) []byte {
+		return comp(doublingTypes(n), sec(1, emptyModule), sec(2, []byte{0x00, 0x00, 0x00}),
+			sec(6, cat([]byte{0x00, 0x00, 0x01, 0x00}, str("f")), cat([]byte{0x00, 0x02, 0x01, 0x00}, str("memory"))),
+			sec(8, cat([]byte{0x00, 0x00, 0x00, 0x00}, leb(n))),
+			sec(11, cat([]byte{0x00}, str("run"), []byte{0x01, 0x00, 0x00})))
+	}
+	imported := func(n int) []byte {
+		return comp(doublingTypes(n), sec(10, cat([]byte{0x00}, str("launch-missiles"), []byte{0x01}, leb(n))),
+			sec(8, []byte{0x01, 0x00, 0x00, 0x00}))
+	}
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		// 2^14 parts: under the Canonical ABI's size limit, over the parts limit.
+		{"export, 14 levels", export(14), "more than 10000 parts"},
+		// 2^25 u32s, 128 MiB: just under the size limit. The layout compiler
+		// walked every part of it again on each reuse (seconds; under -race,
+		// a minute) before the parts limit was reached.
+		{"export, 25 levels", export(25), "more than 10000 parts"},
+		// 2^64 parts: the Canonical ABI's size limit (2^28 bytes) refuses it first.
+		{"export, 64 levels", export(64), "too large"},
+		{"import, 64 levels", imported(64), "more than 10000 parts"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := New(context.Background(), tc.b, "dag.wasm", "", Options{})
+			if err == nil {
+				p.Close()
+				t.Fatal("loaded")
+			}
+			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "dag.wasm") {
+				t.Fatalf("err = %.300v, want it to name the file and say %q", err, tc.want)
+			}
+		})
+	}
+}

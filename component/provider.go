@@ -173,6 +173,9 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 		if lp.opts.enc != binary.UTF8 && lp.opts.memory == nil {
 			return nil, fmt.Errorf("component %s: %s: string encoding without memory", name, lp.where)
 		}
+		if n := wit.FuncTreeSize(lp.fn.wf, wit.MaxFuncTreeSize); n > wit.MaxFuncTreeSize {
+			return nil, fmt.Errorf("component %s: %s: function %s: its types, written out, have more than %d parts (they nest the same types in themselves over and over)", name, lp.where, lp.fn.wf.Name, wit.MaxFuncTreeSize)
+		}
 		if lp.fn.lift != nil {
 			// A function lifted by one (nested) component instance and
 			// lowered into another: the host adapts between them.

@@ -113,6 +113,11 @@ func jsonCompatible(t *Type, path string, depth int, seen map[*Type]bool) error 
 
 // FuncJSONCompatible checks every parameter and the result of f.
 func FuncJSONCompatible(f *Func) error {
+	if n := FuncTreeSize(f, MaxFuncTreeSize); n > MaxFuncTreeSize {
+		return fmt.Errorf("function %s: its parameter and result types, written out, have more than %d parts: "+
+			"they nest the same types in themselves over and over (tuple<t, t> where t = tuple<u, u>, …), "+
+			"so their JSON Schema and JSON values would grow with 2 to the power of that nesting", f.Name, MaxFuncTreeSize)
+	}
 	for _, p := range f.Params {
 		if err := jsonCompatible(p.Type, "$.params."+p.Name, 0, map[*Type]bool{}); err != nil {
 			return fmt.Errorf("function %s: %w", f.Name, err)
@@ -122,6 +127,63 @@ func FuncJSONCompatible(f *Func) error {
 		return fmt.Errorf("function %s: %w", f.Name, err)
 	}
 	return nil
+}
+
+// MaxFuncTreeSize bounds FuncTreeSize for a function with a JSON form
+// (FuncJSONCompatible). The interfaces seen in practice are far below it:
+// the largest function of the samples and of the WASI 0.2 interfaces has a
+// few dozen parts.
+const MaxFuncTreeSize = 10_000
+
+// TreeSize returns the number of parts of t written out as a tree: t
+// itself plus, for every type it uses, that type's parts again at each use,
+// which is the size of t's JSON Schema, of the shape of its JSON values and
+// of t in WIT text when its types are anonymous. Types form a DAG that may
+// use one type many times, so the tree can be exponentially larger than the
+// types: tuple<t, t> where t = tuple<u, u> and so on doubles at each level,
+// and 60 levels fit in 500 bytes of a component. TreeSize counts in time
+// linear in the number of distinct types and stops at limit + 1.
+func TreeSize(t *Type, limit int) int { return treeSize(t, limit, map[*Type]int{}) }
+
+// FuncTreeSize is the sum of TreeSize over f's parameter and result types,
+// at most limit + 1.
+func FuncTreeSize(f *Func, limit int) int {
+	memo := map[*Type]int{}
+	n := 0
+	for _, p := range f.Params {
+		n = min(n+treeSize(p.Type, limit, memo), limit+1)
+	}
+	return min(n+treeSize(f.Result, limit, memo), limit+1)
+}
+
+func treeSize(t *Type, limit int, memo map[*Type]int) int {
+	if t == nil {
+		return 0
+	}
+	if n, ok := memo[t]; ok {
+		return n
+	}
+	memo[t] = limit + 1 // a type that uses itself (not valid WIT) counts as too large
+	n := 1
+	add := func(u *Type) {
+		if n <= limit {
+			n = min(n+treeSize(u, limit, memo), limit+1)
+		}
+	}
+	for _, f := range t.Fields {
+		add(f.Type)
+	}
+	for _, c := range t.Cases {
+		add(c.Type)
+	}
+	for _, e := range t.Tuple {
+		add(e)
+	}
+	for _, u := range []*Type{t.Elem, t.Key, t.Ok, t.Err} {
+		add(u)
+	}
+	memo[t] = n
+	return n
 }
 
 // JSONSchema returns the JSON Schema (draft 2020-12) of t's JSON form. The

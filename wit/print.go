@@ -1,6 +1,7 @@
 package wit
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -56,7 +57,21 @@ func PrintWorld(w *World) string {
 type printer struct {
 	b   *strings.Builder
 	cur *Package
+	// inline is set while a type expression is being written out, over
+	// is set once the output passed maxPrintBytes.
+	inline, over bool
 }
+
+// Bounds of what Print writes. WIT text writes an anonymous type (tuple,
+// list, option, result, map) out at every use, and anonymous types decoded
+// from a binary may form a DAG that is exponentially larger written out
+// (tuple<t, t> where t = tuple<u, u>, …): one type expression is written
+// only up to maxInlineParts parts, and the whole output up to
+// maxPrintBytes; past either, a comment says what was left out.
+const (
+	maxInlineParts = 10_000
+	maxPrintBytes  = 64 << 20
+)
 
 // names maps the named types in scope to their local names.
 type names struct {
@@ -97,8 +112,38 @@ func ident(s string) string {
 
 func (pp *printer) w(s ...string) {
 	for _, x := range s {
+		if pp.over {
+			return
+		}
 		pp.b.WriteString(x)
+		if pp.b.Len() > maxPrintBytes {
+			pp.over = true
+			pp.b.WriteString(fmt.Sprintf("\n/* output truncated: more than %d MiB */\n", maxPrintBytes>>20))
+		}
 	}
+}
+
+// inlineParts counts the parts of t as a type expression writes it out
+// (anonymous types expanded, named ones by name), at most limit + 1.
+func inlineParts(t *Type, nm *names, limit int, memo map[*Type]int) int {
+	if t == nil || t.Name != "" {
+		return 1
+	}
+	if _, ok := nm.types[t]; ok {
+		return 1
+	}
+	if n, ok := memo[t]; ok {
+		return n
+	}
+	memo[t] = limit + 1
+	n := 1
+	for _, u := range append([]*Type{t.Elem, t.Key, t.Ok, t.Err}, t.Tuple...) {
+		if u != nil && n <= limit {
+			n = min(n+inlineParts(u, nm, limit, memo), limit+1)
+		}
+	}
+	memo[t] = n
+	return n
 }
 
 func (pp *printer) docs(d, ind string) {
@@ -351,6 +396,16 @@ func (pp *printer) ref(t *Type, nm *names) string {
 	}
 	if n, ok := nm.types[t]; ok {
 		return ident(n)
+	}
+	if pp.over {
+		return "_"
+	}
+	if !pp.inline {
+		if n := inlineParts(t, nm, maxInlineParts, map[*Type]int{}); n > maxInlineParts {
+			return fmt.Sprintf("/* an anonymous %s of more than %d parts written out, not printed */", t.Kind, maxInlineParts)
+		}
+		pp.inline = true
+		defer func() { pp.inline = false }()
 	}
 	return pp.typeExpr(t, nm, "")
 }

@@ -93,3 +93,64 @@ func TestPrintHandBuilt(t *testing.T) {
 		t.Error("empty models should print nothing")
 	}
 }
+
+// doubling returns tuple<t, t> nested n levels over u32: n types, 2^n parts
+// written out.
+func doubling(n int) *Type {
+	t := Primitive(KindU32)
+	for range n {
+		t = &Type{Kind: KindTuple, Tuple: []*Type{t, t}}
+	}
+	return t
+}
+
+// TestPrintBoundsAnonymousDAG: anonymous types decoded from a binary can
+// share parts, so written out they may be exponentially larger than the
+// file; Print writes one type expression only up to maxInlineParts and
+// says what it left out, in time and space linear in the types.
+func TestPrintBoundsAnonymousDAG(t *testing.T) {
+	pkg := &Package{Name: PackageName{Namespace: "test", Name: "dag"}}
+	small, big := doubling(10), doubling(64)
+	i := &Interface{Name: "i", Package: pkg,
+		Types: []*TypeDef{{Name: "named-big", Type: &Type{Kind: KindList, Elem: big}}},
+		Funcs: []*Func{
+			{Name: "small", Params: []Param{{Name: "a", Type: small}}},
+			{Name: "big", Params: []Param{{Name: "a", Type: big}}, Result: &Type{Kind: KindOption, Elem: big}},
+		}}
+	pkg.Interfaces = []*Interface{i}
+	out := PrintInterface(i)
+	if n := strings.Count(out, "not printed"); n != 3 {
+		t.Errorf("%d types left out, want 3 (the type definition, the parameter, the result):\n%.2000s", n, out)
+	}
+	if n := strings.Count(out, "tuple<u32, u32>"); n != 1<<9 {
+		t.Errorf("the 10-level type was written with %d innermost tuples, want %d", n, 1<<9)
+	}
+	if len(out) > 1<<20 {
+		t.Errorf("output of %d bytes", len(out))
+	}
+}
+
+func TestTreeSize(t *testing.T) {
+	for _, tc := range []struct {
+		t     *Type
+		limit int
+		want  int
+	}{
+		{nil, 10, 0},
+		{Primitive(KindU32), 10, 1},
+		{doubling(3), 100, 15},
+		{doubling(64), 10_000, 10_001},
+		{&Type{Kind: KindRecord, Fields: []Field{{Name: "a", Type: doubling(2)}, {Name: "b", Type: Primitive(KindString)}}}, 100, 9},
+	} {
+		if got := TreeSize(tc.t, tc.limit); got != tc.want {
+			t.Errorf("TreeSize(%v, %d) = %d, want %d", tc.t, tc.limit, got, tc.want)
+		}
+	}
+	f := &Func{Name: "f", Params: []Param{{Name: "a", Type: doubling(3)}, {Name: "b", Type: doubling(3)}}, Result: doubling(2)}
+	if got := FuncTreeSize(f, 100); got != 15+15+7 {
+		t.Errorf("FuncTreeSize = %d, want 37", got)
+	}
+	if err := FuncJSONCompatible(&Func{Name: "g", Params: []Param{{Name: "a", Type: doubling(40)}}}); err == nil || !strings.Contains(err.Error(), "more than 10000 parts") {
+		t.Errorf("FuncJSONCompatible of a 2^40-part type: %v", err)
+	}
+}

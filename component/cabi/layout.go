@@ -62,6 +62,7 @@ type Type struct {
 	discSize uint32   // variant-like: 1, 2 or 4
 	payload  uint32   // variant-like: payload offset
 	nflags   int
+	handles  bool // a resource handle is somewhere inside (hasHandle)
 }
 
 // Compiler compiles wit types, sharing the compiled form of types shared by
@@ -274,6 +275,12 @@ func (c *Compiler) compile(t *wit.Type, depth int) (*Type, error) {
 	default:
 		return nil, fmt.Errorf("unknown type kind %d", t.Kind)
 	}
+	ct.handles = ct.Kind == wit.KindOwn || ct.Kind == wit.KindBorrow
+	for _, parts := range [][]*Type{ct.fields, ct.cases, {ct.elem}} {
+		for _, x := range parts {
+			ct.handles = ct.handles || (x != nil && x.handles)
+		}
+	}
 	c.memo[t] = ct
 	return ct, nil
 }
@@ -304,22 +311,7 @@ func alignTo(p, a uint32) uint32 { return (p + a - 1) / a * a }
 
 func alignTo64(p uint64, a uint32) uint64 { return (p + uint64(a) - 1) / uint64(a) * uint64(a) }
 
-func hasHandle(t *Type) bool {
-	if t == nil {
-		return false
-	}
-	if t.Kind == wit.KindOwn || t.Kind == wit.KindBorrow {
-		return true
-	}
-	for _, f := range t.fields {
-		if hasHandle(f) {
-			return true
-		}
-	}
-	for _, c := range t.cases {
-		if hasHandle(c) {
-			return true
-		}
-	}
-	return hasHandle(t.elem)
-}
+// hasHandle tells whether a resource handle is somewhere inside t: computed
+// once by compile (a walk of the parts on every memo hit was exponential in
+// types that use a type twice at each of many levels).
+func hasHandle(t *Type) bool { return t != nil && t.handles }
