@@ -97,6 +97,11 @@ type Limits struct {
 	MaxDeadline time.Duration `yaml:"max_deadline"`
 	// MaxObjectBytes bounds one Space storage object.
 	MaxObjectBytes int64 `yaml:"max_object_bytes"`
+	// MaxToolsPerProvider bounds the tools one provider may register: each
+	// costs about 90 µs and 3.5 KB to register (its schemas are compiled),
+	// and a few bytes of a guest's code can generate a registration of a
+	// million tools.
+	MaxToolsPerProvider int `yaml:"max_tools_per_provider"`
 }
 
 // Agent is a caller identity and what it may do.

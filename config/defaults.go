@@ -19,6 +19,7 @@ const (
 	DefaultDeadline        = 30 * time.Second
 	DefaultMaxDeadline     = 10 * time.Minute
 	DefaultMaxObjectBytes  = 256 << 20
+	DefaultMaxTools        = 10_000
 	DefaultAgentName       = "cli"
 	DefaultInferenceTimout = 60 * time.Second
 )
@@ -77,12 +78,13 @@ func Default() *Config {
 			RepairTail:   true,
 		},
 		Limits: Limits{
-			MaxParamsBytes:  DefaultMaxParamsBytes,
-			MaxResultBytes:  DefaultMaxResultBytes,
-			MaxCallDepth:    DefaultMaxCallDepth,
-			DefaultDeadline: DefaultDeadline,
-			MaxDeadline:     DefaultMaxDeadline,
-			MaxObjectBytes:  DefaultMaxObjectBytes,
+			MaxParamsBytes:      DefaultMaxParamsBytes,
+			MaxResultBytes:      DefaultMaxResultBytes,
+			MaxCallDepth:        DefaultMaxCallDepth,
+			DefaultDeadline:     DefaultDeadline,
+			MaxDeadline:         DefaultMaxDeadline,
+			MaxObjectBytes:      DefaultMaxObjectBytes,
+			MaxToolsPerProvider: DefaultMaxTools,
 		},
 		Agents: map[string]Agent{
 			DefaultAgentName: {Grants: []string{"ReadSpace(*)", "WriteSpace(*)", "CallTool(*)", "Inference"}},

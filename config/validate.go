@@ -69,6 +69,7 @@ func (c *Config) Validate() error {
 	if l.MaxObjectBytes <= 0 {
 		v.bad("limits.max_object_bytes", fmt.Sprintf("must be positive, got %d", l.MaxObjectBytes))
 	}
+	v.positive("limits.max_tools_per_provider", l.MaxToolsPerProvider)
 
 	for _, name := range sortedKeys(c.Agents) {
 		p := joinKey("agents", name)

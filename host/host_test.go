@@ -1017,3 +1017,36 @@ func TestDeadlineKeeperBypass(t *testing.T) {
 		})
 	}
 }
+
+// toolsProvider describes n tools named t0…t(n-1).
+type toolsProvider struct{ reg *abi.ToolRegister }
+
+func newToolsProvider(id string, n int) *toolsProvider {
+	reg := &abi.ToolRegister{Format: abi.FormatVersion, Provider: abi.ProviderInfo{ID: id}}
+	for i := range n {
+		reg.Tools = append(reg.Tools, abi.ToolDef{Name: fmt.Sprintf("t%d", i), Version: "1.0.0", Parameters: map[string]any{"type": "object"}})
+	}
+	return &toolsProvider{reg}
+}
+
+func (p *toolsProvider) Describe() *abi.ToolRegister                               { return p.reg }
+func (p *toolsProvider) Call(context.Context, *abi.ToolCall, abi.Env) (any, error) { return "ok", nil }
+func (p *toolsProvider) Close() error                                              { return nil }
+
+// TestMaxToolsPerProvider: a provider registering more tools than
+// limits.max_tools_per_provider is refused with the count and the limit
+// named; one at the limit is served.
+func TestMaxToolsPerProvider(t *testing.T) {
+	// 16: the test host's own provider has 16 tools.
+	te := newTestHost(t, func(c *config.Config) { c.Limits.MaxToolsPerProvider = 16 })
+	err := te.h.AddProvider(context.Background(), newToolsProvider("org.test.many", 17), ProviderMeta{Source: "many.wasm"})
+	if abi.CodeOf(err) != abi.InvalidRequest || !strings.Contains(err.Error(), "registers 17 tools; the limit is 16 (limits.max_tools_per_provider)") || !strings.Contains(err.Error(), "many.wasm") {
+		t.Fatalf("17 tools over a limit of 16: %v", err)
+	}
+	if err := te.h.AddProvider(context.Background(), newToolsProvider("org.test.sixteen", 16), ProviderMeta{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := te.call("alice", "t15", map[string]any{}); err != nil {
+		t.Fatalf("a tool of the provider at the limit: %v", err)
+	}
+}

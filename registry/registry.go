@@ -133,14 +133,16 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry) error
 	for k, v := range old.tools {
 		next.tools[k] = v
 	}
-	affected := make(map[string]bool)
+	// The tools whose version sets change, with this provider's new
+	// entries of each (grouped once: a provider may register many tools).
+	affected := make(map[string][]*Entry, len(oldEntries)+len(entries))
 	for _, e := range oldEntries {
-		affected[e.Def.Name] = true
+		affected[e.Def.Name] = nil
 	}
 	for _, e := range entries {
-		affected[e.Def.Name] = true
+		affected[e.Def.Name] = append(affected[e.Def.Name], e)
 	}
-	for name := range affected {
+	for name, mine := range affected {
 		var versions []*Entry
 		if set := old.tools[name]; set != nil {
 			for _, x := range set.versions {
@@ -149,11 +151,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry) error
 				}
 			}
 		}
-		for _, e := range entries {
-			if e.Def.Name == name {
-				versions = append(versions, e)
-			}
-		}
+		versions = append(versions, mine...)
 		if len(versions) == 0 {
 			delete(next.tools, name)
 			continue
