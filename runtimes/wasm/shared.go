@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/aios-host/aios-host/runtimes/wasm/precompile"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
 // Sharing across providers.

@@ -131,7 +131,7 @@ func Check(ctx context.Context, name string, bin []byte, o Options) error {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	err := compileInProcess(ctx, bin, o, timeout)
+	err := compileInChild(ctx, bin, o, timeout)
 	if errors.Is(err, ErrTimeout) {
 		why := "its cost could not be measured"
 		switch {
@@ -155,8 +155,8 @@ func Check(ctx context.Context, name string, bin []byte, o Options) error {
 	return err
 }
 
-// compileInProcess runs a compiler process on bin.
-func compileInProcess(ctx context.Context, bin []byte, o Options, timeout time.Duration) error {
+// compileInChild runs a compiler process on bin.
+func compileInChild(ctx context.Context, bin []byte, o Options, timeout time.Duration) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("cannot find the executable to run the WASM compiler: %w", err)
