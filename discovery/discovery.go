@@ -382,19 +382,66 @@ func (d *Discovery) schedule(unit string) {
 	})
 }
 
+// workLoop reconciles the units whose changes have settled: up to
+// loadSlots of them at a time, so that a unit slow to load (a module sent
+// to a compiler process, a bundle near its timeout) does not hold the
+// reloads of the others, and one unit at a time: a unit that changes again
+// while it is being reconciled is reconciled once more afterwards. Close
+// cancels the loads in flight and waits for them.
 func (d *Discovery) workLoop() {
 	defer d.wg.Done()
+	base, cancelAll := context.WithCancel(context.Background())
+	defer cancelAll()
+	sem := make(chan struct{}, loadSlots())
+	done := make(chan string)
+	running := map[string]bool{} // units being reconciled
+	again := map[string]bool{}   // units that changed again meanwhile
+	var inflight sync.WaitGroup
+	start := func(unit string) {
+		running[unit] = true
+		inflight.Add(1)
+		go func() {
+			defer inflight.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-d.stop:
+				return
+			}
+			ctx, cancel := context.WithTimeout(base, 2*time.Minute)
+			_ = d.reconcile(ctx, unit)
+			cancel()
+			<-sem
+			select {
+			case done <- unit:
+			case <-d.stop:
+			}
+		}()
+	}
 	for {
 		select {
 		case <-d.stop:
+			cancelAll()
+			inflight.Wait()
 			return
 		case unit := <-d.work:
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			_ = d.reconcile(ctx, unit)
-			cancel()
+			if running[unit] {
+				again[unit] = true
+				continue
+			}
+			start(unit)
+		case unit := <-done:
+			delete(running, unit)
+			if again[unit] {
+				delete(again, unit)
+				start(unit)
+			}
 		}
 	}
 }
+
+// loadSlots is how many units are loaded at a time: GOMAXPROCS, and at
+// least 2, since part of a load is waiting on another process.
+func loadSlots() int { return max(2, runtime.GOMAXPROCS(0)) }
 
 // Refresh rescans (scope "local"), re-fetches remote cards ("remote") or
 // both ("all" or ""). It returns the number of adapters known afterwards.
@@ -500,7 +547,7 @@ func (d *Discovery) reconcileAll(ctx context.Context, units []string, done func(
 	for i := range res {
 		res[i].ready = make(chan struct{})
 	}
-	sem := make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
+	sem := make(chan struct{}, loadSlots())
 	go func() {
 		for i, u := range units {
 			sem <- struct{}{}

@@ -120,6 +120,25 @@ func TestInitialScanAppliesInScanOrder(t *testing.T) {
 	}
 }
 
+// TestHotReloadsSideBySide: files dropped while the host runs load side by
+// side too: a.fake can only finish once b.fake, dropped after it, has
+// loaded, which reloading one unit after another never does (a would
+// fail after waiting 10 s).
+func TestHotReloadsSideBySide(t *testing.T) {
+	env := newEnv(t, "", nil)
+	writeFake(t, filepath.Join(env.dir, "a.fake"), fakeSpec{ID: "org.test.hot-a", Version: "1.0.0", Tools: []string{"hot-a"}, WaitFor: "org.test.hot-b"})
+	time.Sleep(20 * time.Millisecond) // a's debounce ends first
+	writeFake(t, filepath.Join(env.dir, "b.fake"), fakeSpec{ID: "org.test.hot-b", Version: "1.0.0", Tools: []string{"hot-b"}})
+	testutil.Eventually(t, "both loaded", func() bool {
+		_, errA := env.call("hot-a", 1)
+		_, errB := env.call("hot-b", 1)
+		return errA == nil && errB == nil
+	})
+	if errs := env.d.Errors(); len(errs) != 0 {
+		t.Fatalf("reload errors: %v", errs)
+	}
+}
+
 func TestHotReloadLifecycle(t *testing.T) {
 	env := newEnv(t, "", nil)
 	path := filepath.Join(env.dir, "hot.fake")
