@@ -9,7 +9,13 @@ import (
 // body, each of type (i32) -> () with no locals beyond its parameter
 // (local 0), exported as "f0", "f1", …. A body is the function's
 // instructions without the final `end`.
-func CoreModule(bodies ...[]byte) []byte {
+func CoreModule(bodies ...[]byte) []byte { return coreModule(0, bodies) }
+
+// CoreModuleLocals is CoreModule with locals more i32 locals (indices 1 to
+// locals) declared in every function.
+func CoreModuleLocals(locals int, bodies ...[]byte) []byte { return coreModule(locals, bodies) }
+
+func coreModule(locals int, bodies [][]byte) []byte {
 	sec := func(out []byte, id byte, payload []byte) []byte {
 		return append(appendULEB(append(out, id), uint64(len(payload))), payload...)
 	}
@@ -23,8 +29,12 @@ func CoreModule(bodies ...[]byte) []byte {
 		name := "f" + strconv.Itoa(i)
 		exports = append(appendULEB(exports, uint64(len(name))), name...)
 		exports = appendULEB(append(exports, 0), uint64(i))
-		code = appendULEB(code, uint64(len(b)+2))
-		code = append(append(append(code, 0), b...), 0x0b)
+		decl := []byte{0}
+		if locals > 0 {
+			decl = append(appendULEB([]byte{1}, uint64(locals)), 0x7f)
+		}
+		code = appendULEB(code, uint64(len(decl)+len(b)+1))
+		code = append(append(append(code, decl...), b...), 0x0b)
 	}
 	out = sec(out, 3, funcs)
 	out = sec(out, 7, exports)
