@@ -17,23 +17,23 @@ func CoreModuleLocals(locals int, bodies ...[]byte) []byte { return coreModule(l
 
 func coreModule(locals int, bodies [][]byte) []byte {
 	sec := func(out []byte, id byte, payload []byte) []byte {
-		return append(appendULEB(append(out, id), uint64(len(payload))), payload...)
+		return append(AppendULEB(append(out, id), uint64(len(payload))), payload...)
 	}
 	out := []byte("\x00asm\x01\x00\x00\x00")
 	out = sec(out, 1, []byte{1, 0x60, 1, 0x7f, 0})
-	funcs := appendULEB(nil, uint64(len(bodies)))
-	exports := appendULEB(nil, uint64(len(bodies)))
-	code := appendULEB(nil, uint64(len(bodies)))
+	funcs := AppendULEB(nil, uint64(len(bodies)))
+	exports := AppendULEB(nil, uint64(len(bodies)))
+	code := AppendULEB(nil, uint64(len(bodies)))
 	for i, b := range bodies {
 		funcs = append(funcs, 0)
 		name := "f" + strconv.Itoa(i)
-		exports = append(appendULEB(exports, uint64(len(name))), name...)
-		exports = appendULEB(append(exports, 0), uint64(i))
+		exports = append(AppendULEB(exports, uint64(len(name))), name...)
+		exports = AppendULEB(append(exports, 0), uint64(i))
 		decl := []byte{0}
 		if locals > 0 {
-			decl = append(appendULEB([]byte{1}, uint64(locals)), 0x7f)
+			decl = append(AppendULEB([]byte{1}, uint64(locals)), 0x7f)
 		}
-		code = appendULEB(code, uint64(len(decl)+len(b)+1))
+		code = AppendULEB(code, uint64(len(decl)+len(b)+1))
 		code = append(append(append(code, decl...), b...), 0x0b)
 	}
 	out = sec(out, 3, funcs)
@@ -44,7 +44,8 @@ func coreModule(locals int, bodies [][]byte) []byte {
 // Repeat returns n copies of the instruction bytes unit.
 func Repeat(n int, unit ...byte) []byte { return bytes.Repeat(unit, n) }
 
-func appendULEB(b []byte, v uint64) []byte {
+// AppendULEB appends v as an unsigned LEB128 (WebAssembly's integers).
+func AppendULEB(b []byte, v uint64) []byte {
 	for {
 		c := byte(v & 0x7f)
 		if v >>= 7; v == 0 {

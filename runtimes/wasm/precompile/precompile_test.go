@@ -156,7 +156,7 @@ func TestCheckLocalsTimesLoops(t *testing.T) {
 	var body []byte
 	for i := 1; i <= 100000; i++ { // set every local, so that each stays live
 		body = append(body, 0x41, 1, 0x21)
-		body = appendLEB(body, uint64(i))
+		body = testutil.AppendULEB(body, uint64(i))
 	}
 	body = append(body, testutil.Repeat(4000, 0x03, 0x40, 0x0b)...)
 	bin := testutil.CoreModuleLocals(100000, body)
@@ -167,15 +167,5 @@ func TestCheckLocalsTimesLoops(t *testing.T) {
 	}
 	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "4000 control-flow nodes and 100001 locals") {
 		t.Fatalf("err = %v, want a timeout naming the nodes and locals", err)
-	}
-}
-
-func appendLEB(b []byte, v uint64) []byte {
-	for {
-		c := byte(v & 0x7f)
-		if v >>= 7; v == 0 {
-			return append(b, c)
-		}
-		b = append(b, c|0x80)
 	}
 }
