@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -167,5 +169,54 @@ func TestCheckLocalsTimesLoops(t *testing.T) {
 	}
 	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "4000 control-flow nodes and 100001 locals") {
 		t.Fatalf("err = %v, want a timeout naming the nodes and locals", err)
+	}
+}
+
+const replacedEnv = "PRECOMPILE_TEST_REPLACED"
+
+// TestMain lets a copy of the test binary replace its own file and then
+// run a compiler process (TestCompilerIsTheRunningBinary).
+func TestMain(m *testing.M) {
+	if os.Getenv(replacedEnv) == "1" {
+		exe, err := os.Executable()
+		if err == nil {
+			tmp := exe + ".new"
+			if err = os.WriteFile(tmp, []byte("#!/bin/sh\nexit 7\n"), 0o755); err == nil {
+				err = os.Rename(tmp, exe)
+			}
+		}
+		if err == nil {
+			err = Check(context.Background(), "loops.wasm", loops(50), Options{CacheDir: os.Getenv("PRECOMPILE_TEST_CACHE"), WorkBudget: 1})
+		}
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		fmt.Println("ok")
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestCompilerIsTheRunningBinary: the compiler process is the running
+// build even after its file was replaced (an upgrade while the host runs):
+// a different build would write cache entries under other keys.
+func TestCompilerIsTheRunningBinary(t *testing.T) {
+	if _, err := os.Stat("/proc/self/exe"); err != nil {
+		t.Skip("no /proc/self/exe here")
+	}
+	src, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(t.TempDir(), "precompile.test")
+	if err := os.WriteFile(copyPath, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(copyPath, "-test.run=^$")
+	cmd.Env = append(os.Environ(), replacedEnv+"=1", "PRECOMPILE_TEST_CACHE="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok") {
+		t.Fatalf("after its file was replaced, the binary's compiler process failed: %v\n%s", err, out)
 	}
 }
