@@ -529,14 +529,12 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 		verified: r.Verified, digest: hex.EncodeToString(sum[:]), provider: p}, nil
 }
 
-// reconcileAll reconciles units: it loads up to GOMAXPROCS of them (at
-// least 2) at a time (loading is where the time goes: compiling,
-// instantiating, bundling, starting worker processes, and one slow file
-// must not hold the others; some of it is waiting on another process,
-// hence 2 even on one core) and
-// applies the results in the order of units, so that what gets registered
-// does not depend on which load finished first. done, if set, is told
-// about each unit in that order.
+// reconcileAll reconciles units. It loads loadSlots of them at a time:
+// loading is where the time goes (compiling, instantiating, bundling,
+// starting worker processes), and one slow file must not hold the others.
+// It applies the results in the order of units, so that what gets
+// registered does not depend on which load finished first; done, if set,
+// is told about each unit in that order.
 func (d *Discovery) reconcileAll(ctx context.Context, units []string, done func(i int, unit string, err error)) {
 	type loaded struct {
 		cand  *candidate
