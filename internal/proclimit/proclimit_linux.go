@@ -1,7 +1,8 @@
 //go:build linux
 
-// Package proclimit bounds the memory of a helper process the host starts
-// from its own executable (the JS bundler and workers, the WASM compiler).
+// Package proclimit bounds the memory and the output of a helper process
+// the host starts from its own executable (the JS bundler and workers, the
+// WASM compiler).
 package proclimit
 
 import (

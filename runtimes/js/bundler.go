@@ -2,7 +2,6 @@ package js
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -137,24 +136,12 @@ func serveBundle(in io.Reader, out io.Writer) int {
 	}
 }
 
-// capped keeps the first max bytes written to it and drops the rest.
-type capped struct {
-	buf bytes.Buffer
-	max int
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	n := len(p)
-	c.buf.Write(p[:min(n, max(c.max-c.buf.Len(), 0))])
-	return n, nil
-}
-
 // bundlerProc is a running bundler process.
 type bundlerProc struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	out    *bufio.Reader
-	stderr *capped
+	stderr *proclimit.Output
 	once   sync.Once
 	err    error // Wait's result, once waited for
 }
@@ -168,7 +155,7 @@ func startBundler() (*bundlerProc, error) {
 	cmd := exec.Command(exe)
 	cmd.Env = []string{bundlerEnv + "=1", "GOTRACEBACK=single"}
 	cmd.SysProcAttr = workerProcAttr()
-	bp := &bundlerProc{cmd: cmd, stderr: &capped{max: 16 << 10}}
+	bp := &bundlerProc{cmd: cmd, stderr: &proclimit.Output{Max: 16 << 10}}
 	cmd.Stderr = bp.stderr
 	if bp.in, err = cmd.StdinPipe(); err != nil {
 		return nil, err
@@ -198,7 +185,7 @@ func (bp *bundlerProc) wait() {
 
 // crashError explains a bundler that died during a request.
 func (bp *bundlerProc) crashError() error {
-	msg := strings.TrimSpace(bp.stderr.buf.String())
+	msg := strings.TrimSpace(bp.stderr.String())
 	if strings.Contains(msg, "stack overflow") || strings.Contains(msg, "stack exceeds") {
 		what := "esbuild"
 		if strings.Contains(msg, "dop251/goja") {

@@ -172,9 +172,8 @@ func compileInChild(ctx context.Context, bin []byte, o Options, timeout time.Dur
 		envFeatures + "=" + strconv.FormatUint(uint64(o.Features), 10),
 	}
 	cmd.Stdin = bytes.NewReader(bin)
-	var out, stderr capped
-	out.max, stderr.max = maxReply, 16<<10
-	cmd.Stdout, cmd.Stderr = &out, &stderr
+	out, stderr := &proclimit.Output{Max: maxReply}, &proclimit.Output{Max: 16 << 10}
+	cmd.Stdout, cmd.Stderr = out, stderr
 	cmd.WaitDelay = time.Second
 	spawned.Add(1)
 	err = cmd.Run()
@@ -184,7 +183,7 @@ func compileInChild(ctx context.Context, bin []byte, o Options, timeout time.Dur
 	case cctx.Err() != nil:
 		return ErrTimeout
 	case err != nil:
-		msg := strings.TrimSpace(stderr.buf.String())
+		msg := strings.TrimSpace(stderr.String())
 		if i := strings.LastIndexByte(msg, '\n'); i >= 0 && len(msg) > 2000 {
 			msg = msg[:1000] + " … " + msg[i+1:]
 		}
@@ -193,7 +192,7 @@ func compileInChild(ctx context.Context, bin []byte, o Options, timeout time.Dur
 		}
 		return fmt.Errorf("the WASM compiler process failed: %w: %s", err, msg)
 	}
-	reply := out.buf.String()
+	reply := out.String()
 	if reply == "ok\n" {
 		return nil
 	}
@@ -212,17 +211,6 @@ func self() (string, error) {
 		return "/proc/self/exe", nil
 	}
 	return os.Executable()
-}
-
-// capped keeps the first max bytes written to it.
-type capped struct {
-	buf bytes.Buffer
-	max int
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	c.buf.Write(p[:min(len(p), max(c.max-c.buf.Len(), 0))])
-	return len(p), nil
 }
 
 func init() {
