@@ -1,7 +1,6 @@
 package host
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -124,8 +123,8 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
 		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider from %s: %v", meta.Source, err)
 	}
-	if max := cmp.Or(h.cfg.Limits.MaxToolsPerProvider, config.DefaultMaxTools); len(reg.Tools) > max {
-		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) registers %d tools; the limit is %d (limits.max_tools_per_provider)", reg.Provider.ID, meta.Source, len(reg.Tools), max)
+	if len(reg.Tools) > h.pol.maxTools {
+		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) registers %d tools; the limit is %d (limits.max_tools_per_provider)", reg.Provider.ID, meta.Source, len(reg.Tools), h.pol.maxTools)
 	}
 	if h.pol.disabled(reg.Provider.ID) {
 		return nil, nil, abi.Errorf(abi.Unavailable, "provider %s (from %s) is disabled by providers.%s.disabled in the config", reg.Provider.ID, meta.Source, reg.Provider.ID)

@@ -36,6 +36,7 @@ type policy struct {
 	overrides map[string]providerOverride
 
 	maxParams, maxResult, maxDepth int
+	maxTools                       int // tools one provider may register
 	deadline, maxDeadline          time.Duration
 }
 
@@ -76,6 +77,7 @@ func newPolicy(cfg *config.Config) (*policy, error) {
 		maxParams:   orDefault(cfg.Limits.MaxParamsBytes, config.DefaultMaxParamsBytes),
 		maxResult:   orDefault(cfg.Limits.MaxResultBytes, config.DefaultMaxResultBytes),
 		maxDepth:    orDefault(cfg.Limits.MaxCallDepth, config.DefaultMaxCallDepth),
+		maxTools:    orDefault(cfg.Limits.MaxToolsPerProvider, config.DefaultMaxTools),
 		deadline:    orDefault(cfg.Limits.DefaultDeadline, config.DefaultDeadline),
 		maxDeadline: orDefault(cfg.Limits.MaxDeadline, config.DefaultMaxDeadline),
 	}
