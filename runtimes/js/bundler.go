@@ -148,7 +148,7 @@ type bundlerProc struct {
 
 // startBundler starts a bundler process.
 func startBundler() (*bundlerProc, error) {
-	exe, err := os.Executable()
+	exe, err := proclimit.Self()
 	if err != nil {
 		return nil, fmt.Errorf("cannot find the executable to run the JS bundler: %w", err)
 	}

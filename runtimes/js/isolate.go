@@ -19,6 +19,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/hostop"
 	"github.com/aios-host/aios-host/internal/pipe"
+	"github.com/aios-host/aios-host/internal/proclimit"
 )
 
 // Process isolation (Options.Isolation): a provider runs in a worker
@@ -331,7 +332,7 @@ func (p *ProcessProvider) start() (*procWorker, *abi.ToolRegister, error) {
 	exe := p.rt.opts.WorkerCommand
 	if exe == "" {
 		var err error
-		if exe, err = os.Executable(); err != nil {
+		if exe, err = proclimit.Self(); err != nil {
 			return nil, nil, fmt.Errorf("cannot find the executable to run a JS worker process: %w", err)
 		}
 	}

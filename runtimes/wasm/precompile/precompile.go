@@ -158,7 +158,7 @@ func Check(ctx context.Context, name string, bin []byte, o Options) error {
 
 // compileInChild runs a compiler process on bin.
 func compileInChild(ctx context.Context, bin []byte, o Options, timeout time.Duration) error {
-	exe, err := self()
+	exe, err := proclimit.Self()
 	if err != nil {
 		return fmt.Errorf("cannot find the executable to run the WASM compiler: %w", err)
 	}
@@ -200,17 +200,6 @@ func compileInChild(ctx context.Context, bin []byte, o Options, timeout time.Dur
 		return &CompileError{Msg: strings.TrimSuffix(m, "\n")}
 	}
 	return fmt.Errorf("the WASM compiler process answered %q", reply)
-}
-
-// self is the path that runs this very program: /proc/self/exe on Linux,
-// which stays the running binary when its file is replaced (an upgrade
-// while the host runs), so that the compiler is the same build, with the
-// same wazero and the same cache keys; os.Executable elsewhere.
-func self() (string, error) {
-	if _, err := os.Stat("/proc/self/exe"); err == nil {
-		return "/proc/self/exe", nil
-	}
-	return os.Executable()
 }
 
 func init() {
