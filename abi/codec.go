@@ -182,6 +182,8 @@ func normalizeMessage(v any) error {
 		if err == nil && m.Host != nil {
 			norm(&m.Host.Args)
 		}
+	case *HostCall:
+		norm(&m.Args)
 	case *map[string]any:
 		normMap(*m)
 	case *[]any:

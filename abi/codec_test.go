@@ -237,3 +237,36 @@ func TestMsgpackDecoderPanic(t *testing.T) {
 		t.Fatalf("err = %v, want a malformed-message error", err)
 	}
 }
+
+// TestZeroValuesSurvive: a result of 0, "", false, [] or {} (and error data
+// and host-call args of those) is not a null after a round trip. The
+// msgpack library's omitempty looks inside an interface and dropped them,
+// so a JS worker's tool returning 0 answered null.
+func TestZeroValuesSurvive(t *testing.T) {
+	zeros := []any{int64(0), "", false, []any{}, map[string]any{}, 0.0}
+	for _, c := range []Codec{MsgPack, JSON} {
+		for _, z := range zeros {
+			if _, ok := z.(float64); ok && c == JSON {
+				continue // JSON writes 0.0 as 0, read back as an integer
+			}
+			for _, in := range []any{
+				&ToolResult{CallID: "c", Value: z},
+				&ToolResult{CallID: "c", Error: &ToolError{Code: ProviderError, Message: "m", Data: z}},
+				&HostCall{Op: "call_tool", Args: z},
+				&Envelope{V: 1, Kind: KindResult, ID: "7", Result: &ToolResult{Value: z}},
+			} {
+				b, err := c.Marshal(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out := reflect.New(reflect.TypeOf(in).Elem()).Interface()
+				if err := c.Unmarshal(b, out); err != nil {
+					t.Fatalf("%s: %v", c.Name(), err)
+				}
+				if !reflect.DeepEqual(out, in) {
+					t.Errorf("%s: %#v came back as %#v", c.Name(), in, out)
+				}
+			}
+		}
+	}
+}

@@ -39,7 +39,7 @@ var KnownCodes = []ErrorCode{InvalidParams, NotFound, CapabilityDenied, RateLimi
 type ToolError struct {
 	Code    ErrorCode `json:"code" msgpack:"code"`
 	Message string    `json:"message" msgpack:"message"`
-	Data    any       `json:"data,omitempty" msgpack:"data,omitempty"`
+	Data    any       `json:"data,omitempty" msgpack:"data"`
 }
 
 func (e *ToolError) Error() string {

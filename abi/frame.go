@@ -86,7 +86,7 @@ type Envelope struct {
 type HostCall struct {
 	CallID string `json:"call_id" msgpack:"call_id"` // the ToolCall being served
 	Op     string `json:"op" msgpack:"op"`
-	Args   any    `json:"args,omitempty" msgpack:"args,omitempty"`
+	Args   any    `json:"args,omitempty" msgpack:"args"`
 }
 
 // LogRecord is a line of provider output for the host log.

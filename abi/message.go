@@ -102,6 +102,6 @@ type ToolCall struct {
 // JSON null) or Error is meaningful; Error non-nil means failure.
 type ToolResult struct {
 	CallID string     `json:"call_id,omitempty" msgpack:"call_id,omitempty"`
-	Value  any        `json:"value,omitempty" msgpack:"value,omitempty"`
+	Value  any        `json:"value,omitempty" msgpack:"value"`
 	Error  *ToolError `json:"error,omitempty" msgpack:"error,omitempty"`
 }

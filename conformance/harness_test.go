@@ -93,6 +93,7 @@ var behaviours = []struct {
 	{"crash", crashThenServe},
 	{"payload-1mib", payload1MiB},
 	{"nested-attenuated", nestedAttenuated},
+	{"nested-values", nestedValues},
 	{"concurrent-100", concurrent100},
 }
 
@@ -385,6 +386,22 @@ func nestedAttenuated(ctx context.Context, h *host.Host) error {
 	_, err = call(ctx, h, "nobody", "nested", map[string]any{"tool": "peer-secret", "params": map[string]any{}}, 0)
 	if err := wantCode(err, abi.CapabilityDenied, "ReadSpace(secret)"); err != nil {
 		return fmt.Errorf("nested → peer-secret as nobody: %v", err)
+	}
+	return nil
+}
+
+// nestedValues: a nested call's result that is itself a zero value (0,
+// "", false, [], {}) or null reaches the provider as that value: nested →
+// peer-value returns {"result": v}.
+func nestedValues(ctx context.Context, h *host.Host) error {
+	for _, v := range []any{int64(0), "", false, []any{}, map[string]any{}, nil, 0.5, "x"} {
+		got, err := call(ctx, h, "tester", "nested", map[string]any{"tool": "peer-value", "params": map[string]any{"value": v}}, 0)
+		if err != nil {
+			return fmt.Errorf("nested → peer-value %s: %v", short(v), err)
+		}
+		if want := map[string]any{"result": v}; !reflect.DeepEqual(got, want) {
+			return fmt.Errorf("nested → peer-value %s returned %s, want %s", short(v), short(got), short(want))
+		}
 	}
 	return nil
 }

@@ -31,6 +31,7 @@ func init() {
 		},
 		NotApplicable: map[string]string{
 			"nested-attenuated": "an MCP server cannot call tools of its client: MCP has no server-to-client tool call, so an imported tool has no env.CallTool",
+			"nested-values":     "as nested-attenuated: an imported MCP tool has no env.CallTool",
 		},
 	})
 }

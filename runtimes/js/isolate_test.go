@@ -568,3 +568,50 @@ func TestProcessIsolationConfined(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroResultsBothIsolations: a handler returning 0, "", false, [] or
+// {} answers that value, not null, and a ctx.callTool result of one of
+// them reaches the handler intact, in a worker process as in the host. The
+// worker's MessagePack once dropped them (omitempty looked inside the
+// value), so a worker tool answered null where the same tool in the host
+// answered 0.
+func TestZeroResultsBothIsolations(t *testing.T) {
+	const src = `
+aios.registerTool({name: 'zero', description: 'returns a zero value', parameters: {type: 'object'}},
+  (p) => ({num: 0, str: '', f: false, arr: [], obj: {}})[p.k]);
+aios.registerTool({name: 'relay', description: 'returns what a nested call answered', parameters: {type: 'object'}},
+  async (p, ctx) => { const r = await ctx.callTool('peer', {k: p.k}); return {r, t: typeof r}; });
+`
+	zeros := map[string]any{"num": int64(0), "str": "", "f": false, "arr": []any{}, "obj": map[string]any{}}
+	jsType := map[string]string{"num": "number", "str": "string", "f": "boolean", "arr": "object", "obj": "object"}
+	for _, iso := range []string{IsolationProcess, IsolationInProcess} {
+		t.Run(iso, func(t *testing.T) {
+			rt := newRuntime(t, Options{Isolation: iso})
+			p, err := rt.load(context.Background(), abi.Source{Path: writeSource(t, "zero.js", src)}, abi.RuntimeJS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = p.Close() })
+			env := newFakeEnv()
+			env.tools["peer"] = func(_ context.Context, params any) (any, error) {
+				return zeros[params.(map[string]any)["k"].(string)], nil
+			}
+			for k, want := range zeros {
+				got, err := callIsolated(t, p, env, "zero", map[string]any{"k": k}, 30*time.Second)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("zero %s answered %#v, want %#v", k, got, want)
+				}
+				got, err = callIsolated(t, p, env, "relay", map[string]any{"k": k}, 30*time.Second)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if wantR := map[string]any{"r": want, "t": jsType[k]}; !reflect.DeepEqual(got, wantR) {
+					t.Errorf("relay %s answered %#v, want %#v", k, got, wantR)
+				}
+			}
+		})
+	}
+}

@@ -68,7 +68,8 @@ func New() *native.Provider {
 }
 
 // NewPeer returns the harness's peer provider, org.aios.conformance.peer,
-// with peer-echo (like echo) and peer-secret (needs ReadSpace(secret)).
+// with peer-echo (like echo), peer-value (returns params.value bare, not
+// wrapped in an object) and peer-secret (needs ReadSpace(secret)).
 func NewPeer() *native.Provider {
 	p := native.New(abi.ProviderInfo{
 		ID:          "org.aios.conformance.peer",
@@ -77,11 +78,17 @@ func NewPeer() *native.Provider {
 		Description: "Target of the conformance harness's nested calls",
 	})
 	p.MustRegister(abi.ToolDef{Name: "peer-echo", Version: "1.0.0", Description: "Returns {value: params.value}", Parameters: echoSchema()}, echo)
+	p.MustRegister(abi.ToolDef{Name: "peer-value", Version: "1.0.0", Description: "Returns params.value itself", Parameters: echoSchema()}, bare)
 	p.MustRegister(abi.ToolDef{
 		Name: "peer-secret", Version: "1.0.0", Description: "Needs ReadSpace(secret) from its caller",
 		Parameters: objectSchema(), CapabilityRequired: []string{"ReadSpace(secret)"},
 	}, secret)
 	return p
+}
+
+func bare(_ context.Context, params any, _ abi.Env) (any, error) {
+	m, _ := params.(map[string]any)
+	return m["value"], nil
 }
 
 func echo(_ context.Context, params any, _ abi.Env) (any, error) {

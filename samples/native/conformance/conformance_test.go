@@ -19,7 +19,7 @@ func TestContract(t *testing.T) {
 	}{
 		{"conformance", New().Describe(), "org.aios.conformance.native", []string{"CallTool(*)"},
 			[]string{"add", "crash", "echo", "fail", "nested", "secret", "sleep"}},
-		{"peer", NewPeer().Describe(), "org.aios.conformance.peer", nil, []string{"peer-echo", "peer-secret"}},
+		{"peer", NewPeer().Describe(), "org.aios.conformance.peer", nil, []string{"peer-echo", "peer-secret", "peer-value"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
