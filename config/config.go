@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -330,6 +331,29 @@ func (c *Config) FolderTrust(dir string) abi.TrustLevel {
 		}
 	}
 	return c.UnsignedTrust()
+}
+
+// UnmatchedTrustFolders lists the trust.folders entries that are none of
+// the plugin folders (both compared after filepath.Abs and Clean, so a
+// relative entry is taken from the working directory, like every path of
+// the config): such an entry gives no provider its level. The bundled
+// samples folder, which the defaults vouch for, is not listed.
+func (c *Config) UnmatchedTrustFolders() []string {
+	plugins := make(map[string]bool, len(c.Plugins)+1)
+	for _, p := range c.Plugins {
+		plugins[absClean(p)] = true
+	}
+	if b := BundledPlugins(); b != "" {
+		plugins[absClean(b)] = true
+	}
+	var out []string
+	for folder := range c.Trust.Folders {
+		if !plugins[absClean(folder)] {
+			out = append(out, folder)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // expandHome replaces a leading "~/" in path settings with the home folder.

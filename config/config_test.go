@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -263,4 +264,23 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse accepted a config that Validate refuses: %v", err)
 		}
 	})
+}
+
+func TestUnmatchedTrustFolders(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	c := Default()
+	c.Plugins = []string{filepath.Join(dir, "plugins"), "other/"}
+	c.Trust.Folders = map[string]string{
+		"plugins":                         "Community", // relative: taken from the working directory, so it matches
+		"./other":                         "Verified",
+		filepath.Join(dir, "elsewhere"):   "Community",
+		"../" + filepath.Base(dir) + "/x": "Community",
+	}
+	got := c.UnmatchedTrustFolders()
+	want := []string{"../" + filepath.Base(dir) + "/x", filepath.Join(dir, "elsewhere")}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("UnmatchedTrustFolders = %q, want %q", got, want)
+	}
 }

@@ -36,13 +36,14 @@ const ModulePath = "github.com/aios-host/aios-host"
 //     spaces, the network or inference on its own.
 //   - Community (plugins from a folder the user trusts, e.g. the bundled
 //     samples): spaces, inference and tool calls; no network.
-//   - Verified (signed by a trusted key): adds Network(*).
+//   - Verified (signed by a trusted key): adds Network(*), and Clock and
+//     Random (a WASM guest's real clocks and randomness, docs/abi.md §6).
 //   - System (compiled into the host): everything the host knows of.
 //
 // Every host call is also checked against the calling agent's grants, so a
 // high cap never lets a provider do what its caller could not.
 func DefaultTrustCaps() map[string][]string {
-	all := []string{"ReadSpace(*)", "WriteSpace(*)", "Network(*)", "Inference", "CallTool(*)"}
+	all := []string{"ReadSpace(*)", "WriteSpace(*)", "Network(*)", "Inference", "CallTool(*)", "Clock", "Random"}
 	return map[string][]string{
 		"System":    all,
 		"Verified":  append([]string(nil), all...),

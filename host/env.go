@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/space"
 )
 
@@ -39,12 +40,27 @@ func (f *frame) allow(req abi.Capability) *abi.ToolError {
 			Data: map[string]any{"missing": req.String(), "caller": f.caller}}
 	}
 	if !f.entry.Provider.Grants.Allows(req) {
-		return &abi.ToolError{Code: abi.CapabilityDenied, Message: "provider " + f.entry.Provider.Info.ID + " (trust " + f.entry.Provider.Trust.String() +
-			") does not hold " + req.String() + "; grants: " + grantList(f.entry.Provider.Grants),
-			Data: map[string]any{"missing": req.String(), "provider": f.entry.Provider.Info.ID}}
+		return providerDenied(f.entry.Provider, req)
 	}
 	return nil
 }
+
+// providerDenied is the CapabilityDenied of a provider that does not hold
+// req, saying how to give it: declare the capability when the provider did
+// not ask for it; raise its trust level when its level's cap dropped it.
+func providerDenied(p *registry.ProviderRecord, req abi.Capability) *abi.ToolError {
+	msg := "provider " + p.Info.ID + " (trust " + p.Trust.String() + ") does not hold " + req.String() + "; grants: " + grantList(p.Grants)
+	if asked, err := abi.ParseGrants(p.Info.Capabilities); err == nil && asked.Allows(req) {
+		msg += ". It asked for it, but trust level " + p.Trust.String() + " does not allow it (trust.caps): " + trustHint
+	} else {
+		msg += ". It did not ask for it: declare it in the provider's capabilities"
+	}
+	return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg,
+		Data: map[string]any{"missing": req.String(), "provider": p.Info.ID, "trust": p.Trust.String()}}
+}
+
+// trustHint says how a provider gets a higher trust level (docs/trust.md).
+const trustHint = "sign its Adapter Card, or vouch for its plugin folder (trust.folders) or its id (providers.<id>.trust) in the config; see docs/trust.md"
 
 func grantList(g abi.Grants) string {
 	if len(g) == 0 {

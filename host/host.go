@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -137,7 +138,8 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 	rec := &registry.ProviderRecord{Info: reg.Provider, Trust: trust, Grants: grants, Impl: p, Source: meta.Source}
 	if dropped := missing(requested, grants); len(dropped) > 0 {
 		h.log.Warn("provider capabilities reduced by trust policy",
-			"provider", reg.Provider.ID, "trust", trust.String(), "dropped", dropped)
+			"provider", reg.Provider.ID, "trust", trust.String(), "dropped", dropped,
+			"hint", "trust level "+trust.String()+" does not allow them (trust.caps): "+trustHint)
 	}
 	return rec, reg.Tools, nil
 }
@@ -170,7 +172,37 @@ func (h *Host) AddProvider(ctx context.Context, p abi.Provider, meta ProviderMet
 	}
 	h.log.Info("provider added", "provider", rec.Info.ID, "runtime", rec.Info.Runtime, "tools", len(tools),
 		"trust", rec.Trust.String(), "grants", rec.Grants.Strings(), "source", meta.Source)
+	h.noteShared(rec, tools)
 	return nil
+}
+
+// noteShared warns about each tool name rec shares with other providers
+// (allowed at equal or higher trust, docs/registry.md): which provider's
+// version a call without a version constraint now reaches.
+func (h *Host) noteShared(rec *registry.ProviderRecord, tools []abi.ToolDef) {
+	seen := make(map[string]bool, len(tools))
+	for _, d := range tools {
+		if seen[d.Name] {
+			continue
+		}
+		seen[d.Name] = true
+		var others []string
+		for _, e := range h.reg.Versions(d.Name) {
+			if id := e.Provider.Info.ID; id != rec.Info.ID && !slices.Contains(others, id) {
+				others = append(others, id)
+			}
+		}
+		if len(others) == 0 {
+			continue
+		}
+		def, err := h.reg.Resolve(d.Name, "")
+		if err != nil {
+			continue // removed meanwhile
+		}
+		h.log.Warn("tool name shared with other providers; calls without a version go to the default",
+			"tool", d.Name, "provider", rec.Info.ID, "others", others,
+			"default", def.Def.Name+"@"+def.Def.Version+" from "+def.Provider.Info.ID)
+	}
 }
 
 // ReplaceProvider swaps the provider with p's id for p atomically (hot
@@ -194,6 +226,7 @@ func (h *Host) ReplaceProvider(ctx context.Context, p abi.Provider, meta Provide
 		}
 	}
 	h.log.Info("provider replaced", "provider", rec.Info.ID, "tools", len(tools), "source", meta.Source)
+	h.noteShared(rec, tools)
 	return nil
 }
 

@@ -104,10 +104,21 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry) error
 			continue
 		}
 		for _, x := range set.versions {
-			if x.Provider.Info.ID != id && x.Version.Compare(e.Version) == 0 {
+			if x.Provider.Info.ID == id {
+				continue
+			}
+			if x.Version.Compare(e.Version) == 0 {
 				te := abi.Errorf(abi.Conflict, "tool %s@%s from provider %s conflicts with the same tool version already registered by provider %s",
 					e.Def.Name, e.ver, id, x.Provider.Info.ID)
 				te.Data = map[string]any{"tool": e.Def.Name, "version": e.ver, "provider": id, "registered_by": x.Provider.Info.ID}
+				return te
+			}
+			if rec.Trust < x.Provider.Trust {
+				te := abi.Errorf(abi.Conflict, "tool %s is registered by provider %s (trust %s); provider %s (trust %s) may not add versions of it: "+
+					"a less trusted provider could take over its callers. Give the tool another name, or the provider more trust",
+					e.Def.Name, x.Provider.Info.ID, x.Provider.Trust, id, rec.Trust)
+				te.Data = map[string]any{"tool": e.Def.Name, "version": e.ver, "provider": id, "trust": rec.Trust.String(),
+					"registered_by": x.Provider.Info.ID, "registered_by_trust": x.Provider.Trust.String()}
 				return te
 			}
 		}
@@ -200,13 +211,21 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry) error
 	return nil
 }
 
-// defaultOf picks the version an empty constraint selects: the newest
-// non-deprecated release; else the newest non-deprecated pre-release; else
-// the newest version.
+// defaultOf picks the version an empty constraint selects, among the
+// versions of the most trusted providers that hold the name (see
+// topTrust): the newest non-deprecated release; else the newest
+// non-deprecated pre-release; else the newest version.
 func defaultOf(versions []*Entry) *Entry {
-	var pre *Entry
+	top := topTrust(versions)
+	var pre, newest *Entry
 	for i := len(versions) - 1; i >= 0; i-- {
 		e := versions[i]
+		if e.Provider.Trust != top {
+			continue
+		}
+		if newest == nil {
+			newest = e
+		}
 		if e.Def.Deprecated {
 			continue
 		}
@@ -220,7 +239,21 @@ func defaultOf(versions []*Entry) *Entry {
 	if pre != nil {
 		return pre
 	}
-	return versions[len(versions)-1]
+	return newest
+}
+
+// topTrust is the highest trust level among the providers of versions.
+// Versions of one name from providers of different trust exist only when a
+// less trusted provider registered the name first (a more trusted one may
+// not be refused the name); resolution then prefers the more trusted
+// provider's versions, so that the first to register a name cannot take
+// over the callers of a trusted tool by offering a higher version.
+func topTrust(versions []*Entry) abi.TrustLevel {
+	top := versions[0].Provider.Trust
+	for _, e := range versions[1:] {
+		top = max(top, e.Provider.Trust)
+	}
+	return top
 }
 
 // diff computes the event for a provider whose entries changed from old

@@ -451,3 +451,77 @@ func FuzzResolveConstraint(f *testing.F) {
 		}
 	})
 }
+
+func trusted(id string, level abi.TrustLevel) *ProviderRecord {
+	p := prov(id)
+	p.Trust = level
+	return p
+}
+
+// TestLessTrustedProviderCannotShadow: a provider may not add versions of
+// a name that a more trusted provider holds (an unsigned plugin offering
+// analyze-complexity 9.0.0 took every unconstrained call from the System
+// provider's 1.0.0); one of equal or higher trust may.
+func TestLessTrustedProviderCannotShadow(t *testing.T) {
+	r := New()
+	if err := r.Register(trusted("org.sys.tools", abi.System), []abi.ToolDef{tool("analyze", "1.0.0")}); err != nil {
+		t.Fatal(err)
+	}
+	err := r.Register(trusted("org.evil.shadow", abi.Untrusted), []abi.ToolDef{tool("other", "1.0.0"), tool("analyze", "9.0.0")})
+	wantCode(t, err, abi.Conflict, "analyze", "org.sys.tools (trust System)", "org.evil.shadow (trust Untrusted)")
+	// Nothing of the refused provider was registered, and hot reload
+	// (Replace) is refused the same way.
+	if r.Provider("org.evil.shadow") != nil || r.Versions("other") != nil {
+		t.Fatal("a refused registration left something behind")
+	}
+	wantCode(t, r.Replace(trusted("org.evil.shadow", abi.Community), []abi.ToolDef{tool("analyze", "9.0.0")}), abi.Conflict, "org.sys.tools")
+	if e, err := r.Resolve("analyze", ""); err != nil || e.Provider.Info.ID != "org.sys.tools" {
+		t.Fatalf("analyze resolves to %v, %v", e, err)
+	}
+	// Equal trust: side by side, the newest is the default.
+	if err := r.Register(trusted("org.sys.more", abi.System), []abi.ToolDef{tool("analyze", "2.0.0")}); err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := r.Resolve("analyze", ""); e.Provider.Info.ID != "org.sys.more" {
+		t.Fatalf("equal trust: default from %s, want org.sys.more", e.Provider.Info.ID)
+	}
+}
+
+// TestMoreTrustedVersionsResolveFirst: when a less trusted provider held a
+// name first, a more trusted one may still register it, and resolution
+// prefers the more trusted provider's versions: the default and any
+// constraint they match; the other versions stay reachable by exact
+// version or by a constraint only they match.
+func TestMoreTrustedVersionsResolveFirst(t *testing.T) {
+	r := New()
+	if err := r.Register(trusted("org.first.untrusted", abi.Untrusted), []abi.ToolDef{tool("analyze", "9.0.0"), tool("analyze", "1.5.0")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Register(trusted("org.later.verified", abi.Verified), []abi.ToolDef{tool("analyze", "1.0.0")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ constraint, version, provider string }{
+		{"", "1.0.0", "org.later.verified"},
+		{"^1", "1.0.0", "org.later.verified"},
+		{">=1.0.0", "1.0.0", "org.later.verified"},
+		{"^9", "9.0.0", "org.first.untrusted"},
+		{"9.0.0", "9.0.0", "org.first.untrusted"},
+		{"1.5.0", "1.5.0", "org.first.untrusted"},
+		{"~1.5", "1.5.0", "org.first.untrusted"},
+	} {
+		e, err := r.Resolve("analyze", tc.constraint)
+		if err != nil {
+			t.Fatalf("Resolve(%q): %v", tc.constraint, err)
+		}
+		if e.ver != tc.version || e.Provider.Info.ID != tc.provider {
+			t.Errorf("Resolve(%q) = %s from %s, want %s from %s", tc.constraint, e.ver, e.Provider.Info.ID, tc.version, tc.provider)
+		}
+	}
+	// Once the trusted provider leaves, the default is the other's newest.
+	if err := r.Unregister("org.later.verified"); err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := r.Resolve("analyze", ""); e.ver != "9.0.0" {
+		t.Fatalf("after unregistering: default %s, want 9.0.0", e.ver)
+	}
+}

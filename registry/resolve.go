@@ -55,6 +55,10 @@ func (m memo) put(name, constraint string, e *Entry) {
 //     matching one when all matches are deprecated; as in Masterminds,
 //     pre-releases match only constraints that mention a pre-release.
 //
+// When providers of different trust hold the name, "" and constraints
+// choose among the most trusted providers' versions first (topTrust); an
+// exact version selects that version whoever registered it.
+//
 // Errors: NotFound for an unknown name (with close names as suggestions)
 // or when no version matches (listing the available ones); InvalidParams
 // for a malformed constraint. The common case (empty constraint) takes no
@@ -82,23 +86,28 @@ func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
 		te.Data = map[string]any{"tool": name, "constraint": constraint}
 		return nil, te
 	}
-	var best *Entry
-	for i := len(set.versions) - 1; i >= 0; i-- {
-		e := set.versions[i]
-		if !c.Check(e.Version) {
-			continue
+	// The most trusted providers' versions first (see topTrust); a less
+	// trusted provider's version is selected only when none of theirs
+	// matches.
+	for tier := topTrust(set.versions); tier >= abi.Untrusted; tier-- {
+		var best *Entry
+		for i := len(set.versions) - 1; i >= 0; i-- {
+			e := set.versions[i]
+			if e.Provider.Trust != tier || !c.Check(e.Version) {
+				continue
+			}
+			if !e.Def.Deprecated {
+				s.memo.put(name, constraint, e)
+				return e, nil
+			}
+			if best == nil {
+				best = e
+			}
 		}
-		if !e.Def.Deprecated {
-			s.memo.put(name, constraint, e)
-			return e, nil
+		if best != nil {
+			s.memo.put(name, constraint, best)
+			return best, nil
 		}
-		if best == nil {
-			best = e
-		}
-	}
-	if best != nil {
-		s.memo.put(name, constraint, best)
-		return best, nil
 	}
 	avail := make([]string, len(set.versions))
 	for i, e := range set.versions {

@@ -153,6 +153,10 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 	if err := mcpserver.AddDefaultAgent(cfg); err != nil {
 		return nil, err
 	}
+	for _, f := range cfg.UnmatchedTrustFolders() {
+		log.Warn("trust.folders names a folder that is not a plugin folder, so it gives no provider its level (relative paths are taken from the working directory)",
+			"folder", f, "resolved", absPath(f), "plugin_folders", cfg.Plugins)
+	}
 	spaces, err := openSpaces(cfg)
 	if err != nil {
 		return nil, err
@@ -266,4 +270,12 @@ func wazeroComponentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, er
 		return nil, err
 	}
 	return component.NewLoader(component.Options{Logger: log, CacheDir: componentCacheDir(cfg), CompileTimeout: wcfg.CompileTimeout}), nil
+}
+
+// absPath is p made absolute (p itself when that fails), for messages.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
