@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -159,8 +161,9 @@ func describeCompileError(err error, loc string) string {
 	if errors.As(err, &sve) {
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
-			var leaves []string
-			collectLeaves(ve, &leaves)
+			var ls []leaf
+			collectLeaves(ve, &ls)
+			leaves := describeLeaves(ls)
 			sort.Strings(leaves)
 			leaves = dedupe(leaves)
 			if len(leaves) > 3 {
@@ -176,19 +179,77 @@ func describeCompileError(err error, loc string) string {
 	return strings.ReplaceAll(err.Error(), loc, "schema")
 }
 
-func collectLeaves(ve *jsonschema.ValidationError, out *[]string) {
+// leaf is one innermost error of a schema's validation against the
+// metaschema.
+type leaf struct {
+	ptr string
+	ve  *jsonschema.ValidationError
+}
+
+func collectLeaves(ve *jsonschema.ValidationError, out *[]leaf) {
 	if len(ve.Causes) == 0 {
-		p := message.NewPrinter(language.English)
 		ptr := pointer(ve.InstanceLocation)
 		if ptr == "" {
 			ptr = "/"
 		}
-		*out = append(*out, "at "+ptr+": "+ve.ErrorKind.LocalizedString(p))
+		*out = append(*out, leaf{ptr, ve})
 		return
 	}
 	for _, c := range ve.Causes {
 		collectLeaves(c, out)
 	}
+}
+
+// describeLeaves words the leaves for a schema author. Where a keyword
+// failed an enum ("type": "integr"), the metaschema also reports that the
+// value is not the other alternative's type (an array of type names):
+// that leaf only confuses, so it is dropped, and the value itself is
+// quoted ("integr" is not allowed; …). A leaf above another one (at /type
+// when /type/0 failed) is dropped too: the deeper one says what is wrong.
+func describeLeaves(ls []leaf) []string {
+	p := message.NewPrinter(language.English)
+	enumAt := map[string]bool{}
+	for _, l := range ls {
+		if _, ok := l.ve.ErrorKind.(*kind.Enum); ok {
+			enumAt[l.ptr] = true
+		}
+	}
+	above := func(ptr string) bool {
+		prefix := ptr + "/"
+		if ptr == "/" {
+			prefix = "/"
+		}
+		for _, o := range ls {
+			if o.ptr != ptr && strings.HasPrefix(o.ptr, prefix) {
+				return true
+			}
+		}
+		return false
+	}
+	out := make([]string, 0, len(ls))
+	for _, l := range ls {
+		if above(l.ptr) {
+			continue
+		}
+		switch k := l.ve.ErrorKind.(type) {
+		case *kind.Type:
+			if enumAt[l.ptr] {
+				continue
+			}
+		case *kind.Enum:
+			got := fmt.Sprint(k.Got)
+			if s, ok := k.Got.(string); ok {
+				got = strconv.Quote(s)
+			}
+			if len(got) > 64 {
+				got = got[:61] + "..."
+			}
+			out = append(out, "at "+l.ptr+": "+got+" is not allowed; "+l.ve.ErrorKind.LocalizedString(p))
+			continue
+		}
+		out = append(out, "at "+l.ptr+": "+l.ve.ErrorKind.LocalizedString(p))
+	}
+	return out
 }
 
 func dedupe(s []string) []string {

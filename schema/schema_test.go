@@ -42,6 +42,10 @@ func TestCompileErrors(t *testing.T) {
 		{"external-ref", `{"$ref":"file:///etc/passwd"}`, []string{"external-ref", "refused"}},
 		{"missing-ref", `{"$ref":"#/$defs/nope"}`, []string{"missing-ref"}},
 		{"bad-props", `{"properties":{"a":3}}`, []string{"bad-props", "properties"}},
+		// A misspelled type names the value and the allowed ones, without
+		// the metaschema's "got string, want array" from the other branch.
+		{"typo-type", `{"properties":{"count":{"type":"integr"}}}`, []string{`at /properties/count/type: "integr" is not allowed; value must be one of 'array', 'boolean', 'integer'`}},
+		{"typo-type-list", `{"type":["strin","integer"]}`, []string{`at /type/0: "strin" is not allowed`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,6 +57,9 @@ func TestCompileErrors(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not mention %q", err, w)
 				}
+			}
+			if strings.HasPrefix(tc.name, "typo-") && (strings.Contains(err.Error(), "want array") || strings.Count(err.Error(), "at /") != 1) {
+				t.Errorf("error %q: want the one leaf that says what is wrong", err)
 			}
 		})
 	}

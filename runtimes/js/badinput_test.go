@@ -25,6 +25,14 @@ func TestLoadErrors(t *testing.T) {
 		{"duplicate tool names", "dup.js", `
 aios.registerTool({ name: 'same' }, () => 1);
 aios.registerTool({ name: 'same' }, () => 2);`, []string{`duplicate tool name "same"`, "dup.js:3:"}},
+		{"misspelled member", "typo.js", `
+aios.registerTool({ name: 'typo', paramaters: { x: { type: 'integer' } } }, () => 1);`,
+			[]string{`typo: unknown member "paramaters" in the tool definition (did you mean parameters?)`, "typo.js:2:"}},
+		{"misspelled decorator option", "typo.ts", `import { Agent, tool } from 'aios-sdk';
+@Agent({ name: 'T' })
+class T {
+  @tool({ descripton: 'x' }) a() { return 1; }
+}`, []string{`unknown member "descripton"`, "did you mean description?"}},
 		{"duplicate via decorators", "dup.ts", `import { Agent, tool } from 'aios-sdk';
 @Agent({ name: 'D' })
 class D {

@@ -70,9 +70,44 @@
     if (def[from] !== undefined) out[to] = def[from];
   }
 
+  // defKeys are the members a tool definition may have (aios-sdk.d.ts,
+  // AiosToolDefinition, and their snake_case spellings): a misspelled one
+  // (paramaters) would otherwise leave the tool without a schema, silently.
+  var defKeys = ['name', 'description', 'parameters', 'returns', 'version', 'tags', 'examples',
+    'idempotent', 'deprecated', 'latencyClass', 'latency_class', 'permissionLevel', 'permission_level',
+    'mcpExportable', 'mcp_exportable', 'capabilityRequired', 'capability_required'];
+
+  function closest(k, keys) {
+    var lk = k.toLowerCase(), best = '', bestD = 3;
+    keys.forEach(function (c) {
+      var d = editDistance(lk, c.toLowerCase());
+      if (d < bestD) { bestD = d; best = c; }
+    });
+    return best;
+  }
+
+  function editDistance(a, b) {
+    var prev = [], cur = [], i, j;
+    for (j = 0; j <= b.length; j++) prev[j] = j;
+    for (i = 1; i <= a.length; i++) {
+      cur = [i];
+      for (j = 1; j <= b.length; j++) {
+        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      }
+      prev = cur;
+    }
+    return prev[b.length];
+  }
+
   function normDef(def, where) {
     if (def === null || typeof def !== 'object') throw new TypeError(where + ': the tool definition must be an object');
     if (typeof def.name !== 'string' || def.name === '') throw new TypeError(where + ': the tool definition needs a string name');
+    Object.keys(def).forEach(function (k) {
+      if (defKeys.indexOf(k) >= 0) return;
+      var near = k.length <= 64 ? closest(k, defKeys) : '';
+      throw new TypeError(where + ' ' + def.name + ': unknown member "' + k + '" in the tool definition' +
+        (near ? ' (did you mean ' + near + '?)' : '') + '; known: ' + defKeys.join(', '));
+    });
     var out = { name: def.name, parameters: toSchema(def.parameters, where + ' ' + def.name) };
     pick(def, out, 'description', 'description');
     pick(def, out, 'returns', 'returns');
