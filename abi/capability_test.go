@@ -2,6 +2,7 @@ package abi
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -153,3 +154,24 @@ func TestAsToolError(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+func TestLocalProviderID(t *testing.T) {
+	for in, want := range map[string]string{
+		"/x/pdf_tools.py":                        "local.pdf-tools",
+		"/x/typo_type.js":                        "local.typo-type",
+		"/x/My Tool.ts":                          "local.my-tool",
+		"/x/__.py":                               "local.provider",
+		"/x/a.b.js":                              "local.a-b",
+		"/x/.js":                                 "local.provider",
+		"summarizer.ts":                          "local.summarizer",
+		"/x/" + strings.Repeat("a", 300) + ".js": "local." + strings.Repeat("a", 128),
+	} {
+		got := LocalProviderID(in)
+		if got != want {
+			t.Errorf("LocalProviderID(%q) = %q, want %q", in, got, want)
+		}
+		if err := ValidateProviderID(got); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -2,7 +2,9 @@ package abi
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
+	"strings"
 )
 
 // Name rules
@@ -34,4 +36,31 @@ func ValidateProviderID(id string) error {
 		return fmt.Errorf("invalid provider id %q: want reverse-domain form such as org.example.tools (lower-case labels of a-z 0-9 - _, two or more, dot-separated)", id)
 	}
 	return nil
+}
+
+// LocalProviderID is the id of a provider that names none, from the file it
+// was loaded from: "local." and the file name without its extension, lower
+// case, each character other than a-z, 0-9 and '-' turned into '-'
+// (pdf_tools.py → local.pdf-tools), at most 128 characters; "local.provider"
+// when nothing is left. Every runtime uses it, so a file's id does not
+// depend on its language.
+func LocalProviderID(path string) string {
+	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	var b strings.Builder
+	for _, c := range strings.ToLower(stem) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-':
+			b.WriteRune(c)
+		default:
+			b.WriteByte('-')
+		}
+		if b.Len() >= 128 {
+			break
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == "" {
+		s = "provider"
+	}
+	return "local." + s
 }

@@ -5,8 +5,6 @@ import (
 	_ "embed"
 	"fmt"
 	"log/slog"
-	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -365,24 +363,5 @@ func (r *Runtime) loadBundle(b *bundled, src abi.Source, runtime string) (*Provi
 	return p, nil
 }
 
-// deriveID makes a provider id from a file name: local.<stem>.
-func deriveID(path string) string {
-	stem := filepath.Base(path)
-	if i := strings.IndexByte(stem, '.'); i > 0 {
-		stem = stem[:i]
-	}
-	var b strings.Builder
-	for _, c := range strings.ToLower(stem) {
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '_':
-			b.WriteRune(c)
-		default:
-			b.WriteByte('-')
-		}
-	}
-	s := strings.TrimLeft(b.String(), "-_")
-	if s == "" {
-		s = "provider"
-	}
-	return "local." + s
-}
+// deriveID is the id of a provider that names none (abi.LocalProviderID).
+func deriveID(path string) string { return abi.LocalProviderID(path) }

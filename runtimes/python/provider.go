@@ -153,24 +153,8 @@ func (p *Provider) checkRegister(reg *abi.ToolRegister, src abi.Source) error {
 	return nil
 }
 
-// deriveID turns a file name into a provider id: local.<stem>.
-func deriveID(path string) string {
-	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	var b strings.Builder
-	for _, c := range strings.ToLower(stem) {
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-':
-			b.WriteRune(c)
-		default:
-			b.WriteByte('-')
-		}
-	}
-	s := strings.Trim(b.String(), "-")
-	if s == "" {
-		s = "provider"
-	}
-	return "local." + s
-}
+// deriveID is the id of a provider that names none (abi.LocalProviderID).
+func deriveID(path string) string { return abi.LocalProviderID(path) }
 
 // readPaths is what Landlock lets a worker read: the interpreter's
 // folders, the shared-library folders, the SDK and the tool's folder.
