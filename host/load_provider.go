@@ -8,6 +8,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"strings"
 
@@ -21,6 +22,9 @@ func (h *Host) LoadProvider(ctx context.Context, path string, meta ProviderMeta)
 	l, ok := h.LoaderFor(path)
 	if !ok {
 		return nil, fmt.Errorf("load %s: no loader for this file type (known extensions: %s)", path, strings.Join(h.Extensions(), " "))
+	}
+	if err := checkPluginFile(path); err != nil {
+		return nil, err
 	}
 	src := abi.Source{
 		Path:   path,
@@ -46,4 +50,44 @@ func loadRecovering(ctx context.Context, l abi.Loader, src abi.Source) (p abi.Pr
 		}
 	}()
 	return l.Load(ctx, src)
+}
+
+// MaxPluginFileBytes is the largest plugin file the host loads. The
+// largest real ones are Go WASM guests of a few MiB; a bigger file is a
+// mistake or an attempt to make the host read gigabytes.
+const MaxPluginFileBytes = 256 << 20
+
+// checkPluginFile refuses, before any loader reads it, a plugin path that
+// is not a regular file or a folder (a FIFO would block the reader for
+// good, a device would never end: /dev/zero) or a file over
+// MaxPluginFileBytes. A symlink is judged by its target. A path that
+// cannot be stat'ed is left to the loader, whose error names it.
+func checkPluginFile(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	switch m := fi.Mode(); {
+	case m.IsDir():
+		return nil
+	case !m.IsRegular():
+		return fmt.Errorf("load %s: not a regular file (%s); a plugin must be a file or a folder", path, fileKind(m))
+	case fi.Size() > MaxPluginFileBytes:
+		return fmt.Errorf("load %s: the file is %d bytes, above the %d a plugin may have", path, fi.Size(), MaxPluginFileBytes)
+	}
+	return nil
+}
+
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
 }
