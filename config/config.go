@@ -17,8 +17,10 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,8 +51,9 @@ type Config struct {
 	Providers map[string]ProviderOverride `yaml:"providers"`
 	Inference Inference                   `yaml:"inference"`
 
-	// Runtimes holds one section per runtime (wasm, js, python, ...), each
-	// decoded by its runtime with DecodeSection.
+	// Runtimes holds one section per runtime, each decoded by its runtime
+	// with DecodeSection or Decode; a name that is not in KnownRuntimes is
+	// an error.
 	Runtimes map[string]yaml.Node `yaml:"runtimes"`
 	// Server, Discovery and MCP are decoded by their owners.
 	Server    yaml.Node `yaml:"server"`
@@ -61,7 +64,17 @@ type Config struct {
 	File string `yaml:"-"`
 	// lines maps key paths to the line they were read from.
 	lines map[string]int
+	// shared holds the key paths whose value is an anchored node that was
+	// checked (and its keys' lines recorded) under another path.
+	shared map[string]bool
 }
+
+// KnownRuntimes are the sections of runtimes: that some package decodes:
+// js (cmd/aios-host, runtimes/js), python (runtimes/python) and wasm
+// (cmd/aios-host, runtimes/wasm). A runtime that reads a new section must
+// be added here; TestKnownRuntimesMatchCode compares this list with the
+// cfg.Runtimes["name"] look-ups in the repository's code.
+var KnownRuntimes = []string{"js", "python", "wasm"}
 
 // AuditConfig configures the audit log (see docs/audit.md).
 type AuditConfig struct {
@@ -226,14 +239,26 @@ func Parse(data []byte, name string) (*Config, error) {
 	}
 	cfg := Default()
 	cfg.File = name
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return cfg, nil // empty file: all defaults
+		}
+		return nil, yamlSyntaxError(err, name)
+	}
+	// yaml.v3 reads one document; a second one would be ignored silently.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return nil, &Error{File: name, Line: next.Line, Msg: "a second YAML document starts here: the configuration is one document (remove the --- line and merge the two)"}
+	case !errors.Is(err, io.EOF):
 		return nil, yamlSyntaxError(err, name)
 	}
 	if root.Kind == 0 {
 		return cfg, nil // empty file: all defaults
 	}
-	if err := decodeStrict(&root, cfg, name, "", cfg.lines); err != nil {
+	if err := decodeStrict(&root, cfg, name, "", cfg.lines, cfg.shared); err != nil {
 		return nil, err
 	}
 	cfg.expandHome()
@@ -244,8 +269,30 @@ func Parse(data []byte, name string) (*Config, error) {
 }
 
 // Line returns the line a key path was read from (0 when unknown). Paths
-// look like "agents.cli.grants[1]" or `providers["org.x.y"].trust`.
+// look like "agents.cli.grants[1]" or `providers["org.x.y"].trust`. Paths
+// inside the sections kept as yaml.Node are recorded too (to 16 levels,
+// aliases not followed), so their owners can name the line of a problem
+// found after decoding, e.g. Line("discovery.keys[0]").
 func (c *Config) Line(path string) int { return c.lines[path] }
+
+// lineOf returns the line of path, or, when path lies inside a value given
+// by an alias whose anchored node was checked under another path (so the
+// lines of its keys are recorded there), the line of that alias's key.
+func (c *Config) lineOf(path string) int {
+	if l := c.lines[path]; l > 0 {
+		return l
+	}
+	best := ""
+	for p := range c.shared {
+		if len(p) > len(best) && len(path) > len(p) && strings.HasPrefix(path, p) && (path[len(p)] == '.' || path[len(p)] == '[') {
+			best = p
+		}
+	}
+	if best == "" {
+		return 0
+	}
+	return c.lines[best]
+}
 
 // Decode decodes a section owned by another package, as DecodeSection does,
 // but names this configuration's file and the section's path in errors
@@ -259,7 +306,7 @@ func (c *Config) Decode(node yaml.Node, path string, out any) error {
 	if name == "" {
 		name = "config"
 	}
-	return decodeStrict(&node, out, name, path, nil)
+	return decodeStrict(&node, out, name, path, nil, nil)
 }
 
 // DecodeSection decodes node (a section kept as yaml.Node) into out with the
@@ -270,7 +317,7 @@ func DecodeSection(node yaml.Node, out any) error {
 	if node.Kind == 0 {
 		return nil
 	}
-	return decodeStrict(&node, out, "config", "", nil)
+	return decodeStrict(&node, out, "config", "", nil, nil)
 }
 
 // AuditPath returns where the audit log lives.

@@ -249,7 +249,10 @@ func FuzzParse(f *testing.F) {
 	if b, err := os.ReadFile("example.yaml"); err == nil {
 		f.Add(b)
 	}
-	for _, s := range []string{"", "limits: {max_call_depth: 2}", "agents:\n  x:\n    grants: [\"Foo(\"]\n", "a: &x 1\nb: *x\n", "[1,2]", "runtimes:\n  wasm: {a: 1}\n"} {
+	for _, s := range []string{"", "limits: {max_call_depth: 2}", "agents:\n  x:\n    grants: [\"Foo(\"]\n", "a: &x 1\nb: *x\n", "[1,2]", "runtimes:\n  wasm: {a: 1}\n",
+		"limits: &a {max_call_depth: 3}\naudit: *a\n", "server: &s {x: 1}\nagents: {a: {<<: [*s, {grants: []}]}}\n",
+		"limits: {max_params_bytes: 4.5, default_deadline: 1.5ns}\n", "data: x\n---\ndata: y\n", "runtimes: {javscript: {}}\n",
+		"discovery:\n  keys: [{trust: Verified, jwks: k.json, expires: tomorrow}]\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -105,6 +105,7 @@ func Default() *Config {
 		},
 		Runtimes: map[string]yaml.Node{},
 		lines:    map[string]int{},
+		shared:   map[string]bool{},
 	}
 	if dir := BundledPlugins(); dir != "" {
 		c.Plugins = []string{dir}

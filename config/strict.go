@@ -2,11 +2,13 @@ package config
 
 import (
 	"fmt"
+	"math/big"
 	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -35,15 +37,17 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-var nodeType = reflect.TypeOf(yaml.Node{})
+var (
+	nodeType     = reflect.TypeOf(yaml.Node{})
+	durationType = reflect.TypeOf(time.Duration(0))
+)
 
 // decodeStrict checks root against out's type (unknown keys are errors),
 // records the line of every key path in lines (when not nil), then decodes.
-// prefix is the key path of root inside the file.
-func decodeStrict(root *yaml.Node, out any, file, prefix string, lines map[string]int) error {
-	if lines == nil {
-		lines = map[string]int{}
-	}
+// prefix is the key path of root inside the file. Paths whose value is an
+// anchored node already checked under another path are added to shared
+// (when not nil): see Config.lineOf.
+func decodeStrict(root *yaml.Node, out any, file, prefix string, lines map[string]int, shared map[string]bool) error {
 	n := root
 	if n.Kind == yaml.DocumentNode {
 		if len(n.Content) == 0 {
@@ -55,64 +59,177 @@ func decodeStrict(root *yaml.Node, out any, file, prefix string, lines map[strin
 	if t == nil || t.Kind() != reflect.Pointer {
 		return fmt.Errorf("config: decode needs a pointer, got %T", out)
 	}
-	var errs errList
-	checkKnown(n, t.Elem(), prefix, file, lines, &errs)
-	if err := errs.err(); err != nil {
+	w := newWalker(file, lines, shared)
+	w.check(n, t.Elem(), prefix, nil)
+	if err := w.errs.err(); err != nil {
 		return err
 	}
 	if err := n.Decode(out); err != nil {
-		return typeErrors(err, file, lines)
+		return w.typeErrors(err)
 	}
 	return nil
 }
 
-// checkKnown walks n alongside the Go type t. Mapping keys that name no
-// field of a struct are reported; yaml.Node fields are left to their owners.
-func checkKnown(n *yaml.Node, t reflect.Type, path, file string, lines map[string]int, errs *errList) {
-	if n.Kind == yaml.AliasNode {
-		// Not followed: the anchored node is checked where it is defined,
-		// and following aliases would let a small file expand exponentially.
-		return
+// walker checks a node tree against a Go type, before yaml.v3 decodes it:
+// yaml.v3 ignores unknown keys and truncates fractional numbers into
+// integers, so both are refused here, with their line and key path.
+//
+// Aliases are followed, so an anchored node is checked against the schema
+// of every place it is used (unknown keys there are errors too). Each
+// (node, type) pair is checked once, which bounds the work by the number of
+// nodes times the number of types of the schema however the aliases nest
+// (a "billion laughs" file costs no more than its size).
+type walker struct {
+	file   string
+	lines  map[string]int     // key path → line of its key
+	shared map[string]bool    // paths whose (aliased) value was checked under another path
+	values map[int][]valueAt  // line → typed value nodes on it, for yaml.v3's type errors
+	seen   map[walkVisit]bool // (node, type) pairs checked
+	errs   errList
+}
+
+type walkVisit struct {
+	n *yaml.Node
+	t reflect.Type
+}
+
+type valueAt struct {
+	path string
+	n    *yaml.Node
+}
+
+func newWalker(file string, lines map[string]int, shared map[string]bool) *walker {
+	if lines == nil {
+		lines = map[string]int{}
 	}
-	if _, seen := lines[path]; !seen {
-		lines[path] = n.Line
+	if shared == nil {
+		shared = map[string]bool{}
 	}
+	return &walker{file: file, lines: lines, shared: shared, values: map[int][]valueAt{}, seen: map[walkVisit]bool{}}
+}
+
+// setLine records the line of path; the first record wins (a mapping's own
+// keys are walked before its merged ones, which they override).
+func (w *walker) setLine(path string, line int) {
+	if _, ok := w.lines[path]; !ok {
+		w.lines[path] = line
+	}
+}
+
+func (w *walker) bad(n *yaml.Node, path, msg string, via *yaml.Node) {
+	if via != nil {
+		msg += fmt.Sprintf(" (through the alias *%s at line %d)", via.Value, via.Line)
+	}
+	w.errs.add(&Error{File: w.file, Line: n.Line, Path: path, Msg: msg})
+}
+
+// resolveAlias returns the node an alias stands for (n itself when it is no
+// alias), and the alias (nil when none). yaml.v3 gives an unknown anchor's
+// alias no target; it reports that itself.
+func resolveAlias(n *yaml.Node) (node, via *yaml.Node) {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		via, n = n, n.Alias
+	}
+	return n, via
+}
+
+// isMerge reports a "<<" merge key, as yaml.v3 recognises it.
+func isMerge(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && (k.Tag == "" || k.Tag == "!" || k.Tag == "!!merge" || k.Tag == "tag:yaml.org,2002:merge")
+}
+
+// keyName returns the text of a mapping key (an alias key stands for its
+// anchored scalar); ok is false for a key that is no scalar, which yaml.v3
+// refuses itself for string keys.
+func keyName(k *yaml.Node) (name string, ok bool) {
+	k, _ = resolveAlias(k)
+	if k == nil || k.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	return k.Value, true
+}
+
+// check walks n alongside the Go type t; path is n's key path and via the
+// alias n was reached through (nil when none). Mapping keys that name no
+// field of a struct are reported; yaml.Node fields are left to their owners
+// (who check them, aliases included, with DecodeSection or Config.Decode).
+func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node) {
+	w.setLine(path, n.Line)
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t == nodeType {
+		if via == nil {
+			w.sectionLines(n, path, 0)
+		}
 		return
 	}
+	if n.Kind == yaml.AliasNode {
+		var alias *yaml.Node
+		if n, alias = resolveAlias(n); n == nil {
+			return // unknown anchor: Decode reports it
+		}
+		via = alias
+	}
+	visit := walkVisit{n, t}
+	if w.seen[visit] {
+		// Checked already, through another path: the lines of its keys
+		// are recorded under that path only.
+		w.shared[path] = true
+		return
+	}
+	w.seen[visit] = true
+	w.values[n.Line] = append(w.values[n.Line], valueAt{path, n})
 	switch t.Kind() {
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
 			return // Decode reports the type mismatch
 		}
 		fields := yamlFields(t)
+		var merges []*yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if k.Value == "<<" {
-				continue // merge key; its values are checked by Decode
-			}
-			f, ok := fields[k.Value]
-			if !ok {
-				errs.add(&Error{File: file, Line: k.Line, Path: join(path, k.Value),
-					Msg: fmt.Sprintf("unknown key %q%s (known keys: %s)", k.Value, suggest(k.Value, fields), strings.Join(sortedKeys(fields), ", "))})
+			if isMerge(k) {
+				merges = append(merges, v)
 				continue
 			}
-			p := join(path, k.Value)
-			lines[p] = k.Line
-			checkKnown(v, f.Type, p, file, lines, errs)
+			name, ok := keyName(k)
+			if !ok {
+				continue // Decode reports a key that is no string
+			}
+			f, ok := fields[name]
+			if !ok {
+				w.bad(k, join(path, name), fmt.Sprintf("unknown key %q%s (known keys: %s)", name, suggest(name, fields), strings.Join(sortedKeys(fields), ", ")), via)
+				continue
+			}
+			p := join(path, name)
+			w.setLine(p, k.Line)
+			w.check(v, f.Type, p, via)
+		}
+		for _, m := range merges {
+			w.merge(m, t, path, via)
 		}
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
 			return
 		}
+		var merges []*yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			p := joinKey(path, k.Value)
-			lines[p] = k.Line
-			checkKnown(v, t.Elem(), p, file, lines, errs)
+			if isMerge(k) {
+				merges = append(merges, v)
+				continue
+			}
+			name, ok := keyName(k)
+			if !ok {
+				continue
+			}
+			p := joinKey(path, name)
+			w.setLine(p, k.Line)
+			w.check(v, t.Elem(), p, via)
+		}
+		for _, m := range merges {
+			w.merge(m, t, path, via)
 		}
 	case reflect.Slice, reflect.Array:
 		if n.Kind != yaml.SequenceNode {
@@ -120,10 +237,119 @@ func checkKnown(n *yaml.Node, t reflect.Type, path, file string, lines map[strin
 		}
 		for i, e := range n.Content {
 			p := path + "[" + strconv.Itoa(i) + "]"
-			lines[p] = e.Line
-			checkKnown(e, t.Elem(), p, file, lines, errs)
+			w.setLine(p, e.Line)
+			w.check(e, t.Elem(), p, via)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if t == durationType {
+			w.duration(n, path, via)
+			return
+		}
+		// yaml.v3 truncates a float into an integer (4.5 becomes 4, -.inf
+		// the smallest int64): refuse every float, 4.0 and 1e6 included.
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" {
+			w.bad(n, path, fmt.Sprintf("want an integer, got %s", n.Value), via)
 		}
 	}
+}
+
+// maxSectionDepth bounds how deep sectionLines records key paths.
+const maxSectionDepth = 16
+
+// sectionLines records the lines of the key paths inside a section kept as
+// yaml.Node (discovery.keys[0].expires), so that its owner can name them
+// with Config.Line. Aliases are not followed: the owner's Decode checks
+// them against its own schema.
+func (w *walker) sectionLines(n *yaml.Node, path string, depth int) {
+	if depth >= maxSectionDepth {
+		return
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			name, ok := keyName(k)
+			if !ok || isMerge(k) {
+				continue
+			}
+			p := joinKey(path, name)
+			w.setLine(p, k.Line)
+			w.sectionLines(v, p, depth+1)
+		}
+	case yaml.SequenceNode:
+		for i, e := range n.Content {
+			p := path + "[" + strconv.Itoa(i) + "]"
+			w.setLine(p, e.Line)
+			w.sectionLines(e, p, depth+1)
+		}
+	}
+}
+
+// merge checks the value of a "<<" key of a mapping at path: a mapping, an
+// alias of one, or a sequence of those, each merged into the same place.
+func (w *walker) merge(v *yaml.Node, t reflect.Type, path string, via *yaml.Node) {
+	if v.Kind == yaml.SequenceNode {
+		for _, e := range v.Content {
+			w.check(e, t, path, via)
+		}
+		return
+	}
+	w.check(v, t, path, via) // Decode reports a value that is no mapping
+}
+
+// duration refuses a duration string that time.ParseDuration would
+// truncate ("1.5ns" is 1ns). Other bad durations are left to Decode.
+func (w *walker) duration(n *yaml.Node, path string, via *yaml.Node) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		return
+	}
+	if _, err := time.ParseDuration(n.Value); err != nil {
+		return
+	}
+	if !wholeNanoseconds(n.Value) {
+		w.bad(n, path, fmt.Sprintf("%q is not a whole number of nanoseconds", n.Value), via)
+	}
+}
+
+var durationUnits = map[string]int64{
+	"ns": 1, "us": 1e3, "\u00b5s": 1e3, "\u03bcs": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9,
+}
+
+// wholeNanoseconds reports whether every term of a duration accepted by
+// time.ParseDuration ("1h2.5m", "0.5us") is a whole number of nanoseconds.
+func wholeNanoseconds(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	for s != "" {
+		i := 0
+		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+			i++
+		}
+		num := s[:i]
+		s = s[i:]
+		j := 0
+		for j < len(s) && !(s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
+			j++
+		}
+		unit, ok := durationUnits[s[:j]]
+		s = s[j:]
+		if !ok {
+			return num == "0" || num == "" // "0" has no unit
+		}
+		_, frac, _ := strings.Cut(num, ".")
+		frac = strings.TrimRight(frac, "0")
+		if frac == "" {
+			continue
+		}
+		f, ok := new(big.Rat).SetString("0." + frac)
+		if !ok {
+			return false
+		}
+		if !f.Mul(f, new(big.Rat).SetInt64(unit)).IsInt() {
+			return false
+		}
+	}
+	return true
 }
 
 // yamlFields maps the yaml key of every exported field of t to its field.
@@ -189,30 +415,69 @@ func joinKey(path, key string) string {
 var lineRE = regexp.MustCompile(`^line (\d+): (.*)$`)
 
 // typeErrors rewrites yaml.v3's "line N: cannot unmarshal ..." errors into
-// Errors carrying the file and the key path read from that line.
-func typeErrors(err error, file string, lines map[string]int) error {
+// Errors carrying the file and the key path of the value on that line. When
+// a line holds several values (a flow mapping), the one yaml.v3 names is
+// picked by its tag and text.
+func (w *walker) typeErrors(err error) error {
 	te, ok := err.(*yaml.TypeError)
 	if !ok {
-		return &Error{File: file, Msg: err.Error()}
+		return &Error{File: w.file, Msg: err.Error()}
 	}
 	byLine := map[int]string{}
-	for p, l := range lines {
-		// Prefer the longest (most specific) path on a line.
-		if cur, ok := byLine[l]; !ok || len(p) > len(cur) || (len(p) == len(cur) && p < cur) {
+	for p, l := range w.lines {
+		if cur, ok := byLine[l]; !ok || morePrecise(p, cur) {
 			byLine[l] = p
 		}
 	}
 	var errs errList
 	for _, msg := range te.Errors {
-		e := &Error{File: file, Msg: msg}
+		e := &Error{File: w.file, Msg: msg}
 		if m := lineRE.FindStringSubmatch(msg); m != nil {
 			e.Line, _ = strconv.Atoi(m[1])
 			e.Msg = m[2]
-			e.Path = byLine[e.Line]
+			match, onLine := w.valuePath(e.Line, e.Msg)
+			switch {
+			case match != "":
+				e.Path = match
+			case byLine[e.Line] != "":
+				e.Path = byLine[e.Line]
+			default:
+				e.Path = onLine
+			}
 		}
 		errs.add(e)
 	}
 	return errs.err()
+}
+
+// morePrecise prefers the longer (more specific) path, then the smaller.
+func morePrecise(p, than string) bool {
+	return len(p) > len(than) || (len(p) == len(than) && p < than)
+}
+
+// valuePath names the value on line that yaml.v3's message msg is about:
+// "cannot unmarshal !!str `deep` into int" names a value by its tag and
+// text (cut to 7 characters and "..." when longer than 10). match is the
+// path of such a value, onLine that of any value on the line.
+func (w *walker) valuePath(line int, msg string) (match, onLine string) {
+	for _, v := range w.values[line] {
+		if onLine == "" || morePrecise(v.path, onLine) {
+			onLine = v.path
+		}
+		tag := v.n.ShortTag()
+		text := ""
+		if v.n.Kind == yaml.ScalarNode && tag != "!!seq" && tag != "!!map" {
+			val := v.n.Value
+			if len(val) > 10 {
+				val = val[:7] + "..."
+			}
+			text = " `" + val + "`"
+		}
+		if strings.HasPrefix(msg, "cannot unmarshal "+tag+text+" into ") && (match == "" || morePrecise(v.path, match)) {
+			match = v.path
+		}
+	}
+	return match, onLine
 }
 
 // yamlSyntaxError turns yaml.v3's "yaml: line 3: ..." into an Error.

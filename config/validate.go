@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"gopkg.in/yaml.v3"
 )
 
 var agentNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$`)
@@ -132,11 +135,144 @@ func (c *Config) Validate() error {
 	v.positiveDur("inference.timeout", inf.Timeout)
 
 	for _, name := range sortedKeys(c.Runtimes) {
-		if !plainKey.MatchString(name) {
-			v.bad(joinKey("runtimes", name), fmt.Sprintf("%q is not a runtime name", name))
+		if !slices.Contains(KnownRuntimes, name) {
+			v.bad(joinKey("runtimes", name), fmt.Sprintf("unknown runtime %q%s (known runtimes: %s)", name, suggestRuntime(name), strings.Join(KnownRuntimes, ", ")))
 		}
 	}
+	v.discoveryKeys()
 	return v.errs.err()
+}
+
+// runtimeNicknames are other names people give the known runtimes.
+var runtimeNicknames = map[string]string{
+	"javascript": "js", "typescript": "js", "ts": "js", "node": "js", "nodejs": "js",
+	"py": "python", "python3": "python", "cpython": "python",
+	"wasi": "wasm", "webassembly": "wasm", "component": "wasm", "components": "wasm",
+}
+
+// suggestRuntime returns `, did you mean "js"?` for a name within two edits
+// of a known runtime or of one of its nicknames ("javscript"), else "".
+func suggestRuntime(name string) string {
+	lower := strings.ToLower(name)
+	best, bestDist := "", 3
+	try := func(candidate, runtime string) {
+		if d := editDistance(lower, candidate); d < bestDist {
+			best, bestDist = runtime, d
+		}
+	}
+	for _, r := range KnownRuntimes {
+		try(r, r)
+	}
+	for _, nick := range sortedKeys(runtimeNicknames) {
+		try(nick, runtimeNicknames[nick])
+	}
+	if best == "" || (bestDist > 0 && len(lower) <= bestDist) {
+		return ""
+	}
+	return fmt.Sprintf(", did you mean %q?", best)
+}
+
+// editDistance is the Levenshtein distance of a and b (bytes), for short names.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 64
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// discoveryKeys checks the shape of the entries of discovery.keys, which the
+// discovery package decodes into trust.KeyConfig and trust.LoadKeyConfigs
+// checks later, without the file's lines. The rules are those of
+// trust.KeyConfig (keep them in step): trust is System, Verified or
+// Community; not_before and expires are RFC 3339 times; exactly one of
+// jwks, jwks_url and jwk is given. Anything not shaped as a list of
+// mappings of scalars is left to the discovery package's strict decoding.
+func (v *validator) discoveryKeys() {
+	d, _ := resolveAlias(&v.c.Discovery)
+	if d == nil || d.Kind != yaml.MappingNode {
+		return
+	}
+	var keys *yaml.Node
+	for i := 0; i+1 < len(d.Content); i += 2 {
+		if name, _ := keyName(d.Content[i]); name == "keys" {
+			keys, _ = resolveAlias(d.Content[i+1])
+		}
+	}
+	if keys == nil || keys.Kind != yaml.SequenceNode {
+		return
+	}
+	for i, e := range keys.Content {
+		path := "discovery.keys[" + strconv.Itoa(i) + "]"
+		line := e.Line
+		if e, _ = resolveAlias(e); e == nil || e.Kind != yaml.MappingNode {
+			continue
+		}
+		var trustSeen bool
+		var sources []string
+		for j := 0; j+1 < len(e.Content); j += 2 {
+			name, _ := keyName(e.Content[j])
+			val, _ := resolveAlias(e.Content[j+1])
+			if val == nil {
+				continue
+			}
+			null := val.Kind == yaml.ScalarNode && val.ShortTag() == "!!null"
+			scalar := val.Kind == yaml.ScalarNode && !null
+			p := path + "." + name
+			switch name {
+			case "trust":
+				trustSeen = true
+				if !scalar {
+					continue
+				}
+				if l, err := abi.ParseTrustLevel(val.Value); err != nil {
+					v.badAt(val.Line, p, err.Error())
+				} else if l == abi.Untrusted {
+					v.badAt(val.Line, p, "must be System, Verified or Community (an Untrusted key proves nothing)")
+				}
+			case "not_before", "expires":
+				if !scalar {
+					continue
+				}
+				if _, err := time.Parse(time.RFC3339, val.Value); err != nil {
+					v.badAt(val.Line, p, fmt.Sprintf("%q is not an RFC 3339 time such as 2027-12-31T00:00:00Z", val.Value))
+				}
+			case "jwks", "jwks_url":
+				if scalar && val.Value != "" {
+					sources = append(sources, name)
+				}
+			case "jwk":
+				if !null {
+					sources = append(sources, name)
+				}
+			}
+		}
+		if !trustSeen {
+			v.badAt(line, path, "no trust: give trust: System, Verified or Community")
+		}
+		if len(sources) != 1 {
+			msg := "give exactly one of jwks (file), jwks_url or jwk (inline)"
+			if len(sources) > 1 {
+				msg += ", not " + strings.Join(sources, " and ")
+			}
+			v.badAt(line, path, msg)
+		}
+	}
 }
 
 type validator struct {
@@ -149,7 +285,16 @@ func (v *validator) bad(path, msg string) {
 	if file == "" {
 		file = "config"
 	}
-	v.errs.add(&Error{File: file, Line: v.c.lines[path], Path: path, Msg: msg})
+	v.errs.add(&Error{File: file, Line: v.c.lineOf(path), Path: path, Msg: msg})
+}
+
+// badAt reports a problem at a known line.
+func (v *validator) badAt(line int, path, msg string) {
+	file := v.c.File
+	if file == "" {
+		file = "config"
+	}
+	v.errs.add(&Error{File: file, Line: line, Path: path, Msg: msg})
 }
 
 func (v *validator) positive(path string, n int) {
