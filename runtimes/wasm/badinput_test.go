@@ -64,6 +64,19 @@ func loadRejectCases(t *testing.T) []loadRejectCase {
 			(func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`), "container of 4294967295 items is longer than the remaining 0 bytes at byte 12"},
 		{"memory above limit", mustWAT(t, `(module (memory (export "memory") 100))`), "memory"},
 		{"trap in register", mustWAT(t, abiSkeleton(`unreachable`)), "aios_register trapped"},
+		// A Go guest whose init panics (a bad aios.Schema) writes the panic
+		// to stderr and exits: the load error quotes the end of stderr,
+		// which the log shows only at Info.
+		{"init panics", mustWAT(t, `(module
+			(import "wasi_snapshot_preview1" "fd_write" (func $w (param i32 i32 i32 i32) (result i32)))
+			(memory (export "memory") 1)
+			(data (i32.const 100) "panic: aios.Schema: json: invalid character '}'\ngoroutine 1 [running]:\nmain.init at main.go:7\n")
+			(data (i32.const 0) "\64\00\00\00\5e\00\00\00")
+			(func (export "_initialize") (drop (call $w (i32.const 2) (i32.const 0) (i32.const 1) (i32.const 16))) unreachable)
+			(func (export "aios_alloc") (param i32) (result i32) (i32.const 1024))
+			(func (export "aios_register") (result i64) (i64.const 0))
+			(func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`),
+			"_initialize: "},
 	}
 }
 
@@ -75,6 +88,9 @@ func TestLoadRejects(t *testing.T) {
 			_, err := l.Load(context.Background(), abi.Source{Path: writeFile(t, "g.wasm", c.data)})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v\nwant an error containing %q", err, c.want)
+			}
+			if c.name == "init panics" && !strings.Contains(err.Error(), "the guest's stderr ended with: panic: aios.Schema: json: invalid character '}' | goroutine 1 [running]: | main.init at main.go:7") {
+				t.Fatalf("the load error does not quote the guest's stderr: %v", err)
 			}
 			if c.name == "component" && !errors.Is(err, ErrComponent) {
 				t.Fatalf("component error does not wrap ErrComponent: %v", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -27,6 +28,36 @@ type logSink struct {
 	used    int
 	dropped int
 	partial [2][]byte // per stream: an unfinished line
+	tail    []string  // the last stderrTail lines of stderr, for load errors
+}
+
+// stderrTail is how many of the last stderr lines a load error quotes,
+// each cut to stderrTailLine bytes.
+const (
+	stderrTail     = 6
+	stderrTailLine = 240
+)
+
+// stderrEnd returns the last lines the guest wrote to stderr (the panic of
+// a Go guest's init, say), joined with " | ", or "".
+func (s *logSink) stderrEnd() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lines := append([]string(nil), s.tail...)
+	if p := s.partial[1]; len(p) > 0 {
+		lines = append(lines, tailLine(p))
+	}
+	if len(lines) > stderrTail {
+		lines = lines[len(lines)-stderrTail:]
+	}
+	return strings.Join(lines, " | ")
+}
+
+func tailLine(b []byte) string {
+	if len(b) > stderrTailLine {
+		b = b[:stderrTailLine]
+	}
+	return strings.ToValidUTF8(strings.TrimSpace(string(b)), "\uFFFD")
 }
 
 func newLogSink(logger *slog.Logger, budget int, discard bool) *logSink {
@@ -64,9 +95,6 @@ func (s *logSink) allow(n int) bool {
 }
 
 func (s *logSink) write(ix int, p []byte) {
-	if s.discard {
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for len(p) > 0 {
@@ -86,7 +114,15 @@ func (s *logSink) write(ix int, p []byte) {
 			s.partial[ix] = s.partial[ix][:0]
 		}
 		p = p[i+1:]
-		s.emitLocked(slog.LevelInfo, streamNames[ix], line, nil)
+		if ix == 1 {
+			if len(s.tail) == stderrTail {
+				s.tail = append(s.tail[:0], s.tail[1:]...)
+			}
+			s.tail = append(s.tail, tailLine(line))
+		}
+		if !s.discard {
+			s.emitLocked(slog.LevelInfo, streamNames[ix], line, nil)
+		}
 	}
 }
 
