@@ -97,13 +97,51 @@ func (p *cardProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env
 }
 func (p *cardProvider) Close() error { return p.inner.Close() }
 
-// generation is one loaded version of a provider. Close does not close the
-// wrapped provider while calls are in flight: the last call to finish does.
-// A call that reaches a generation after Close (it looked the tool up just
-// before a hot swap) is handed to the provider's current generation, so a
-// swap never fails a call.
+// sharedProvider is a loaded provider with several holders: discovery,
+// while the candidate that loaded it is known (serving or shadowed), and
+// every generation wrapping it, until that generation drains. The last
+// holder to let go closes it. So a candidate displaced by a better one
+// (whose generation the host closes on the swap) keeps a live provider and
+// can serve again when the better one goes.
+type sharedProvider struct {
+	p abi.Provider
+
+	mu     sync.Mutex
+	refs   int
+	closed bool
+}
+
+func newShared(p abi.Provider) *sharedProvider { return &sharedProvider{p: p, refs: 1} }
+
+func (s *sharedProvider) acquire() {
+	s.mu.Lock()
+	s.refs++
+	s.mu.Unlock()
+}
+
+// release drops one hold; the last closes the provider.
+func (s *sharedProvider) release() error {
+	s.mu.Lock()
+	s.refs--
+	last := s.refs == 0 && !s.closed
+	if last {
+		s.closed = true
+	}
+	s.mu.Unlock()
+	if last {
+		return s.p.Close()
+	}
+	return nil
+}
+
+// generation is one registration of a provider with the host. Close does
+// not let go of the wrapped provider while calls are in flight: the last
+// call to finish does. A call that reaches a generation after Close (it
+// looked the tool up just before a hot swap) is handed to the provider's
+// current generation, so a swap never fails a call.
 type generation struct {
 	inner   abi.Provider
+	shared  *sharedProvider    // inner, held until the generation drains
 	current func() *generation // the live generation for this provider id
 
 	mu       sync.Mutex
@@ -114,8 +152,23 @@ type generation struct {
 	drained  chan struct{}
 }
 
-func newGeneration(inner abi.Provider, current func() *generation) *generation {
-	return &generation{inner: inner, current: current, drained: make(chan struct{})}
+// newGeneration wraps s's provider; it takes a hold on s, which it gives
+// back when it has been closed and drained (or with abandon).
+func newGeneration(s *sharedProvider, current func() *generation) *generation {
+	s.acquire()
+	return &generation{inner: s.p, shared: s, current: current, drained: make(chan struct{})}
+}
+
+// abandon gives back the hold of a generation the host never took.
+func (g *generation) abandon() {
+	g.mu.Lock()
+	done := g.closed
+	g.closing, g.closed = true, true
+	g.mu.Unlock()
+	if !done {
+		_ = g.shared.release()
+		close(g.drained)
+	}
 }
 
 func (g *generation) Describe() *abi.ToolRegister { return g.inner.Describe() }
@@ -149,12 +202,13 @@ func (g *generation) release() {
 }
 
 func (g *generation) finish() {
-	g.closeErr = g.inner.Close()
+	g.closeErr = g.shared.release()
 	close(g.drained)
 }
 
-// Close marks the generation closing; the wrapped provider is closed now
-// if idle, else when its last call returns.
+// Close marks the generation closing; its hold on the provider is given
+// back now if idle, else when its last call returns (the provider closes
+// when discovery no longer keeps it either).
 func (g *generation) Close() error {
 	g.mu.Lock()
 	if g.closing {

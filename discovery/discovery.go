@@ -6,9 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -92,9 +93,35 @@ type candidate struct {
 	trust    abi.TrustLevel
 	verified *trust.Verified
 	digest   string
-	provider abi.Provider // owned by the generation when active
+	provider abi.Provider // held by shared once the candidate is applied
 	detected *Detected
 	active   bool
+
+	shared    *sharedProvider // discovery's and the generations' holds on provider
+	discarded bool            // discovery let go of provider
+}
+
+// hold makes discovery a holder of c's provider; called with mu when c
+// becomes a unit's description.
+func (c *candidate) hold() {
+	if c.shared == nil && c.provider != nil {
+		c.shared = newShared(c.provider)
+	}
+}
+
+// discard lets go of c's provider: it is closed now, or when the last
+// generation wrapping it drains. Called with mu (or on a candidate never
+// applied).
+func (c *candidate) discard() {
+	if c.discarded || c.provider == nil {
+		return
+	}
+	c.discarded = true
+	if c.shared != nil {
+		_ = c.shared.release()
+		return
+	}
+	_ = c.provider.Close()
 }
 
 // Discovery scans and watches provider folders and remote adapters and
@@ -117,6 +144,10 @@ type Discovery struct {
 	gens    sync.Map               // provider id → *generation (live)
 	errs    map[string]string      // unit key → last error
 	pending map[string]*time.Timer // debounce timers by unit key
+	mixed   map[string]string      // provider id → the trust mix last warned about
+
+	notesMu sync.Mutex
+	notes   map[string]string // path → why it is not loaded, as last logged
 
 	watcher *fsnotify.Watcher
 	work    chan string
@@ -158,7 +189,15 @@ func New(opts Options) (*Discovery, error) {
 	}
 	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
 		isDesk: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
-		errs: map[string]string{}, pending: map[string]*time.Timer{}, work: make(chan string, 1024), stop: make(chan struct{})}
+		errs: map[string]string{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, notes: map[string]string{},
+		work: make(chan string, 1024), stop: make(chan struct{})}
+	if cfg.RequireSignature {
+		for _, rc := range cfg.Remotes {
+			if rc.AllowUnsigned {
+				log.Warn("discovery.require_signature refuses unsigned remote cards; allow_unsigned of this remote has no effect", "remote", rc.URL)
+			}
+		}
+	}
 	seen := map[string]bool{}
 	add := func(dirs []string, desk bool) {
 		for _, p := range dirs {
@@ -237,6 +276,13 @@ func (d *Discovery) Close() error {
 		err = d.watcher.Close()
 	}
 	d.wg.Wait()
+	// Let go of every candidate's provider: shadowed ones close now, the
+	// serving ones when the host closes their generation.
+	d.mu.Lock()
+	for _, c := range d.cands {
+		c.discard()
+	}
+	d.mu.Unlock()
 	return err
 }
 
@@ -256,8 +302,15 @@ func (d *Discovery) scanRoots() []string {
 			if ignored(e.Name()) {
 				continue
 			}
-			if e.IsDir() {
+			isDir := e.IsDir()
+			if e.Type()&fs.ModeSymlink != 0 {
+				if st, err := os.Stat(p); err == nil {
+					isDir = st.IsDir() // a symlink to a provider folder is a provider folder
+				}
+			}
+			if isDir {
 				if d.isDesk[r] {
+					d.note(slog.LevelInfo, p, "nested", "folder not read: desktop entries are read only at the top of a desktop folder", "folder", p)
 					continue
 				}
 				if d.watcher != nil {
@@ -267,7 +320,12 @@ func (d *Discovery) scanRoots() []string {
 				continue
 			}
 			if d.relevant(r, e.Name()) {
-				units = append(units, p)
+				units = append(units, p) // load checks that it is a regular file
+				continue
+			}
+			if !d.isDesk[r] { // a desktop folder holds caches and lists besides entries
+				d.note(slog.LevelInfo, p, "noloader", "file not loaded: no loader takes this kind of file",
+					"file", p, "loads", d.loadable())
 			}
 		}
 	}
@@ -287,6 +345,38 @@ func isCardName(name string) bool {
 func isYAMLName(name string) bool {
 	return name == "tool.aios.yaml" || strings.HasSuffix(name, ".aios.yaml") ||
 		strings.HasSuffix(name, ".aios.yml")
+}
+
+// loadable describes what discovery loads, for messages.
+func (d *Discovery) loadable() string {
+	return "adapter.json, *.adapter.json, tool.aios.yaml, *.aios.yaml, *.desktop, and artifacts " + strings.Join(d.h.Extensions(), " ")
+}
+
+// note logs, once, why path is not loaded (or only partly): at every scan
+// the same reason is not logged again; a change to path, or another
+// reason, logs it again.
+func (d *Discovery) note(level slog.Level, path, reason, msg string, args ...any) {
+	d.notesMu.Lock()
+	same := d.notes[path] == reason
+	d.notes[path] = reason
+	d.notesMu.Unlock()
+	if !same {
+		d.log.Log(context.Background(), level, msg, args...)
+	}
+}
+
+// forgetNotes forgets what was noted about path and anything under it
+// (it changed: if it is still not loaded, say so again).
+func (d *Discovery) forgetNotes(path string) {
+	d.notesMu.Lock()
+	defer d.notesMu.Unlock()
+	prefix := path + string(filepath.Separator)
+	for p := range d.notes {
+		if p == path || strings.HasPrefix(p, prefix) {
+			delete(d.notes, p)
+		}
+	}
+	delete(d.notes, filepath.Dir(path)) // a folder that held nothing loadable
 }
 
 func (d *Discovery) relevant(root, name string) bool {
@@ -348,6 +438,7 @@ func (d *Discovery) eventLoop() {
 			if !ok {
 				return
 			}
+			d.forgetNotes(ev.Name)
 			if ev.Has(fsnotify.Create) {
 				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
 					_ = d.watcher.Add(ev.Name)
@@ -501,8 +592,13 @@ func (d *Discovery) refreshRemotes(ctx context.Context) {
 			old := d.cands[key]
 			d.mu.Unlock()
 			if old != nil && old.digest == cand.digest {
-				_ = cand.provider.Close()
-				continue // the same card: nothing to swap
+				cand.discard()
+				// The same card as the one serving: nothing to swap, and
+				// whatever failed since (a fetch, a tampered copy) is over.
+				d.mu.Lock()
+				delete(d.errs, key)
+				d.mu.Unlock()
+				continue
 			}
 		}
 		_ = d.apply(ctx, key, cand, err)
@@ -510,9 +606,25 @@ func (d *Discovery) refreshRemotes(ctx context.Context) {
 }
 
 func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*candidate, error) {
-	r, err := FetchRemoteCard(ctx, rc, d.keys, d.hc)
+	fetch := rc
+	if d.cfg.RequireSignature {
+		fetch.AllowUnsigned = false // require_signature wins (docs/trust.md)
+	}
+	r, err := FetchRemoteCard(ctx, fetch, d.keys, d.hc)
 	if err != nil {
+		if rc.AllowUnsigned && !fetch.AllowUnsigned && errors.Is(err, trust.ErrUnsigned) {
+			err = fmt.Errorf("%w (discovery.require_signature refuses unsigned remote cards even with allow_unsigned: true)", err)
+		}
 		return nil, err
+	}
+	// The configured URL is the user's word for its host; an endpoint the
+	// card names on another host needs Network(that host) at its trust.
+	if base, err := url.Parse(rc.URL); err == nil {
+		if ep, err := url.Parse(r.Endpoint); err == nil && !strings.EqualFold(ep.Hostname(), base.Hostname()) {
+			if err := d.checkEndpoint(rc.URL+WellKnownPath, r.Card.Adapter.ID, r.Trust, r.Endpoint); err != nil {
+				return nil, err
+			}
+		}
 	}
 	p, err := NewRemoteProvider(r.Card, r.Endpoint, rc.TokenValue(), nil)
 	if err != nil {
@@ -582,11 +694,20 @@ var errUnchanged = errors.New("unchanged")
 // apply installs cand as unit's description (nil: the unit is gone or
 // describes nothing). On err the old version keeps serving.
 func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err error) error {
-	if errors.Is(err, errUnchanged) {
-		return nil
-	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.closed {
+		if cand != nil {
+			cand.discard()
+		}
+		return nil
+	}
+	if errors.Is(err, errUnchanged) {
+		// The unit holds what serves (or is shadowed) already: whatever
+		// was refused since (a tampered or half-written file) is gone.
+		delete(d.errs, unit)
+		return nil
+	}
 	if err != nil {
 		d.errs[unit] = err.Error()
 		d.log.Error("provider not loaded; the previous version (if any) keeps serving", "file", unit, "err", err)
@@ -599,26 +720,39 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		if old == nil {
 			return nil
 		}
-		wasActive := old.active
 		delete(d.cands, unit)
 		_ = d.resolve(ctx, old.id)
-		if !wasActive && old.provider != nil {
-			_ = old.provider.Close()
-		}
+		old.discard()
 		return nil
 	}
-	oldWasActive := old != nil && old.active
+	cand.hold()
 	d.cands[unit] = cand
-	if err := d.resolve(ctx, cand.id); err != nil {
+	err = d.resolve(ctx, cand.id)
+	if err != nil && old != nil && old.id != cand.id && old.active && conflictsWith(err, old.id) {
+		// The unit's provider id changed in place, and the new id's tools
+		// clash with the old id's registration, which is this unit's own
+		// previous version: take the old id down (or hand it to its next
+		// candidate) first, then register the new one. Between the two a
+		// call may find neither tool: the host has no swap of two ids at
+		// once. Registering the new id first, when it does not clash,
+		// leaves no such gap.
+		if d.resolve(ctx, old.id) == nil {
+			if err = d.resolve(ctx, cand.id); err != nil {
+				d.cands[unit] = old // put the old version back
+				if e := d.resolve(ctx, old.id); e != nil {
+					d.log.Error("old version of a provider could not be restored", "provider", old.id, "file", unit, "err", e)
+				}
+			}
+		}
+	}
+	if err != nil {
 		// Keep the old version: restore it and drop the new one.
 		if old != nil {
 			d.cands[unit] = old
 		} else {
 			delete(d.cands, unit)
 		}
-		if !cand.active && cand.provider != nil {
-			_ = cand.provider.Close()
-		}
+		cand.discard()
 		d.errs[unit] = err.Error()
 		d.log.Error("provider not registered; the previous version (if any) keeps serving", "file", unit, "err", err)
 		d.event(ReloadEvent{Provider: cand.id, Source: unit, Action: "error", Err: err})
@@ -628,13 +762,24 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		if old.id != cand.id {
 			_ = d.resolve(ctx, old.id)
 		}
-		// An active old version belongs to its generation, which the host
-		// closed on the swap (after its calls drain); a shadowed one is ours.
-		if !oldWasActive && old.provider != nil && old.provider != cand.provider {
-			_ = old.provider.Close()
+		// A serving old version's generation was closed by the host on
+		// the swap; its provider closes when that generation drains.
+		if old.provider != cand.provider {
+			old.discard()
 		}
 	}
 	return nil
+}
+
+// conflictsWith reports whether err is the registry refusing a tool that
+// provider id holds.
+func conflictsWith(err error, id string) bool {
+	var te *abi.ToolError
+	if !errors.As(err, &te) || te.Code != abi.Conflict {
+		return false
+	}
+	m, ok := te.Data.(map[string]any)
+	return ok && m["registered_by"] == id
 }
 
 func (d *Discovery) event(ev ReloadEvent) {
@@ -643,25 +788,68 @@ func (d *Discovery) event(ev ReloadEvent) {
 	}
 }
 
-// best picks the winning description of id: highest priority, then the
-// lexically first source.
+// better reports whether candidate a wins over b for the same provider id:
+// the higher trust level, then the higher kind (card > yaml > desktop),
+// then the lexically first source.
+func better(a, b *candidate) bool {
+	if a.trust != b.trust {
+		return a.trust > b.trust
+	}
+	if pa, pb := priority(a.kind), priority(b.kind); pa != pb {
+		return pa > pb
+	}
+	return a.key < b.key
+}
+
+// best picks the winning description of id (see better).
 func (d *Discovery) best(id string) *candidate {
 	var win *candidate
 	for _, c := range d.cands {
 		if c.id != id || c.provider == nil {
 			continue
 		}
-		if win == nil || priority(c.kind) > priority(win.kind) || (priority(c.kind) == priority(win.kind) && c.key < win.key) {
+		if win == nil || better(c, win) {
 			win = c
 		}
 	}
 	return win
 }
 
+// warnMixedTrust warns when descriptions of different trust levels claim
+// id (once for each such set): the most trusted one serves, and a less
+// trusted file naming the id of a trusted one is worth a look.
+func (d *Discovery) warnMixedTrust(id string, win *candidate) {
+	var claims []string
+	levels := map[abi.TrustLevel]bool{}
+	for _, c := range d.cands {
+		if c.id == id && c.provider != nil {
+			claims = append(claims, c.key+" ("+c.trust.String()+", "+c.kind+")")
+			levels[c.trust] = true
+		}
+	}
+	if len(levels) < 2 {
+		delete(d.mixed, id)
+		return
+	}
+	sort.Strings(claims)
+	sig := strings.Join(claims, "; ")
+	if d.mixed[id] == sig {
+		return
+	}
+	d.mixed[id] = sig
+	d.log.Warn("descriptions of different trust levels claim one provider id; the most trusted serves, the others are shadowed",
+		"provider", id, "serving", win.key, "trust", win.trust.String(), "claims", claims)
+}
+
 // resolve makes the host serve the best description of id. Called with mu.
 func (d *Discovery) resolve(ctx context.Context, id string) error {
 	win := d.best(id)
 	cur := d.active[id]
+	if win != nil {
+		d.warnMixedTrust(id, win)
+	} else {
+		delete(d.mixed, id)
+	}
 	if win == cur {
 		return nil
 	}
@@ -676,7 +864,8 @@ func (d *Discovery) resolve(ctx context.Context, id string) error {
 		d.event(ReloadEvent{Provider: id, Source: cur.key, Action: "unload"})
 		return nil
 	}
-	gen := newGeneration(win.provider, func() *generation {
+	win.hold()
+	gen := newGeneration(win.shared, func() *generation {
 		if g, ok := d.gens.Load(id); ok {
 			return g.(*generation)
 		}
@@ -694,11 +883,16 @@ func (d *Discovery) resolve(ctx context.Context, id string) error {
 		prev, hadPrev := d.gens.Load(id)
 		d.gens.Store(id, gen)
 		err = d.h.ReplaceProvider(ctx, gen, meta)
-		if err != nil && hadPrev {
-			d.gens.Store(id, prev)
+		if err != nil {
+			if hadPrev {
+				d.gens.Store(id, prev)
+			} else {
+				d.gens.Delete(id)
+			}
 		}
 	}
 	if err != nil {
+		gen.abandon()
 		return err
 	}
 	if cur != nil {
@@ -708,6 +902,11 @@ func (d *Discovery) resolve(ctx context.Context, id string) error {
 	d.active[id] = win
 	d.gens.Store(id, gen)
 	d.log.Info("provider "+action+"ed", "provider", id, "kind", win.kind, "trust", win.trust.String(), "source", win.key)
+	if cur != nil && cur.key != win.key && d.cands[cur.key] == cur {
+		d.log.Info("provider now served by another description; the previous one is shadowed",
+			"provider", id, "serving", win.key, "trust", win.trust.String(), "kind", win.kind,
+			"shadowed", cur.key, "shadowed_trust", cur.trust.String(), "shadowed_kind", cur.kind)
+	}
 	d.event(ReloadEvent{Provider: id, Source: win.key, Action: action})
 	return nil
 }
@@ -717,6 +916,9 @@ func (d *Discovery) resolve(ctx context.Context, id string) error {
 func (d *Discovery) load(ctx context.Context, unit string, old *candidate) (*candidate, error) {
 	st, err := os.Stat(unit)
 	if errors.Is(err, os.ErrNotExist) {
+		if _, lerr := os.Lstat(unit); lerr == nil {
+			d.note(slog.LevelWarn, unit, "dangling", "file skipped: a symlink to nothing", "file", unit)
+		}
 		return nil, nil
 	}
 	if err != nil {
@@ -725,6 +927,11 @@ func (d *Discovery) load(ctx context.Context, unit string, old *candidate) (*can
 	root := filepath.Dir(unit)
 	if st.IsDir() {
 		return d.loadFolder(ctx, unit, root, old)
+	}
+	if !st.Mode().IsRegular() {
+		// A FIFO would block the read, a device never end it.
+		d.note(slog.LevelWarn, unit, "irregular", "file skipped: not a regular file", "file", unit, "is", fileKind(st.Mode()))
+		return nil, nil
 	}
 	name := filepath.Base(unit)
 	switch {
@@ -737,30 +944,6 @@ func (d *Discovery) load(ctx context.Context, unit string, old *candidate) (*can
 	}
 }
 
-func fileDigest(h io.Writer, paths ...string) error {
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		_, _ = io.WriteString(h, filepath.Base(p)+"\x00")
-		_, err = io.Copy(h, f)
-		f.Close()
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func digestOf(paths ...string) (string, error) {
-	h := sha256.New()
-	if err := fileDigest(h, paths...); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
 func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candidate) (*candidate, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -770,7 +953,31 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 	var artifacts []string
 	for _, e := range ents {
 		n := e.Name()
-		if e.IsDir() || ignored(n) {
+		if ignored(n) {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		isDir, mode := e.IsDir(), e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			st, err := os.Stat(p)
+			if err != nil {
+				d.note(slog.LevelWarn, p, "dangling", "file in a provider folder skipped: a symlink to nothing", "file", p)
+				continue
+			}
+			isDir, mode = st.IsDir(), st.Mode()
+		}
+		if isDir {
+			d.note(slog.LevelInfo, p, "nested", "folder inside a provider folder not scanned: only the top level of a provider folder is read (a card's artifact.path may still name a file in it)", "folder", p)
+			continue
+		}
+		_, loadable := d.h.LoaderFor(n)
+		described := isCardName(n) || isYAMLName(n)
+		if !described && !loadable {
+			d.note(slog.LevelInfo, p, "noloader", "file in a provider folder not loaded: no loader takes this kind of file", "file", p, "loads", d.loadable())
+			continue
+		}
+		if !mode.IsRegular() {
+			d.note(slog.LevelWarn, p, "irregular", "file in a provider folder skipped: not a regular file", "file", p, "is", fileKind(mode))
 			continue
 		}
 		switch {
@@ -778,16 +985,14 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 			if card != "" {
 				return nil, fmt.Errorf("%s: two cards (%s, %s)", dir, filepath.Base(card), n)
 			}
-			card = filepath.Join(dir, n)
+			card = p
 		case isYAMLName(n):
 			if yml != "" {
 				return nil, fmt.Errorf("%s: two tool.aios.yaml files (%s, %s)", dir, filepath.Base(yml), n)
 			}
-			yml = filepath.Join(dir, n)
+			yml = p
 		default:
-			if _, ok := d.h.LoaderFor(n); ok {
-				artifacts = append(artifacts, filepath.Join(dir, n))
-			}
+			artifacts = append(artifacts, p)
 		}
 	}
 	desc := card
@@ -801,6 +1006,7 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 	}
 	switch len(artifacts) {
 	case 0:
+		d.note(slog.LevelInfo, dir, "empty", "folder describes no provider: it has no adapter.json, tool.aios.yaml or artifact", "folder", dir, "loads", d.loadable())
 		return nil, nil
 	case 1:
 		return d.loadArtifact(ctx, artifacts[0], root, old, dir)
@@ -849,7 +1055,7 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 	if d.cfg.RequireSignature {
 		return nil, fmt.Errorf("%s: unsigned artifact refused (discovery.require_signature); add a signed adapter.json pinning it", path)
 	}
-	digest, err := digestOf(path)
+	digest, _, err := fileSums(ctx, d.cfg.MaxArtifactBytes, path)
 	if err != nil {
 		return nil, err
 	}
@@ -861,7 +1067,7 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 	if err != nil {
 		return nil, err
 	}
-	if after, err := digestOf(path); err != nil || after != digest {
+	if after, _, err := fileSums(ctx, d.cfg.MaxArtifactBytes, path); err != nil || after != digest {
 		_ = p.Close()
 		return nil, fmt.Errorf("%s changed while it was loading; waiting for the next change", path)
 	}
@@ -908,7 +1114,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	if artifact != "" {
 		files = append(files, artifact)
 	}
-	digest, err := digestOf(files...)
+	digest, sums, err := fileSums(ctx, d.cfg.MaxArtifactBytes, files...)
 	if err != nil {
 		return nil, err
 	}
@@ -926,11 +1132,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 			if v.Artifact == nil {
 				return nil, fmt.Errorf("%s: refused: the card is signed but does not pin its artifact %s (sign it with `aios-host sign`, which pins it)", desc, filepath.Base(artifact))
 			}
-			sum, err := trust.FileSHA256(artifact)
-			if err != nil {
-				return nil, err
-			}
-			if err := v.Artifact.CheckDigest(sum); err != nil {
+			if err := v.Artifact.CheckDigest(sums[1]); err != nil {
 				return nil, fmt.Errorf("%s: refused: %w", desc, err)
 			}
 		}
@@ -947,7 +1149,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if err != nil {
 			return nil, err
 		}
-		if after, err := digestOf(files...); err != nil || after != digest {
+		if after, _, err := fileSums(ctx, d.cfg.MaxArtifactBytes, files...); err != nil || after != digest {
 			_ = p.Close()
 			return nil, fmt.Errorf("%s changed while it was loading; waiting for the next change", unit)
 		}
@@ -966,6 +1168,10 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", desc, err)
 		}
+		if err := d.checkEndpoint(desc, card.Adapter.ID, cand.trust, ep); err != nil {
+			_ = p.Close()
+			return nil, err
+		}
 		cand.provider = p
 	default:
 		return nil, fmt.Errorf("%s: the card names neither an artifact (put one beside it) nor endpoints.rpc/http", desc)
@@ -981,26 +1187,6 @@ func (d *Discovery) desktopDirs() []string {
 		}
 	}
 	return out
-}
-
-// readDescription reads a card, a tool.aios.yaml or a .desktop entry,
-// refusing one larger than MaxCardBytes without reading it whole (a
-// multi-gigabyte file in a plugin folder must not be loaded into memory
-// to be refused).
-func readDescription(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxCardBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxCardBytes {
-		return nil, fmt.Errorf("%s is larger than the limit of %d bytes for a description", path, MaxCardBytes)
-	}
-	return data, nil
 }
 
 // loadDesktop matches a .desktop entry to a known adapter (§3.1 step 4).
@@ -1036,7 +1222,90 @@ func (d *Discovery) loadDesktop(path string, old *candidate) (*candidate, error)
 		digest: digest, provider: p, detected: &det}, nil
 }
 
-// Adapters lists what discovery knows, sorted by id then priority.
+// checkEndpoint refuses a card whose calls would go to endpoint over the
+// network when its provider may not reach that host: Network(host) must be
+// within the caps of its trust level (trust.caps; providers.<id>.trust
+// sets the level, providers.<id>.grants narrows it), as for any provider
+// reaching the network. A unix:// socket is local and needs nothing.
+func (d *Discovery) checkEndpoint(desc, id string, tl abi.TrustLevel, endpoint string) error {
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil
+	}
+	h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if h == "" {
+		return fmt.Errorf("%s: endpoint %s names no host", desc, endpoint)
+	}
+	want := abi.Capability{Kind: abi.CapNetwork, Arg: h, HasArg: true}
+	level, caps := d.providerCaps(id, tl)
+	if caps.Allows(want) {
+		return nil
+	}
+	var ok []string
+	for l := abi.Untrusted; l <= abi.System; l++ {
+		if _, c := d.providerCaps(id, l); c.Allows(want) && l != level {
+			ok = append(ok, l.String())
+		}
+	}
+	how := "no trust level's caps allow it: add " + want.String() + " to trust.caps"
+	if len(ok) > 0 {
+		how = "levels that allow it: " + strings.Join(ok, ", ") + "; sign the card with a key trusted at one of them (discovery.keys), " +
+			"or give its folder one (trust.folders), or set providers." + id + ".trust"
+	}
+	if _, hasOv := d.override(id); hasOv {
+		how += " (providers." + id + ".grants, when set, must allow it too)"
+	}
+	return fmt.Errorf("%s: refused: its endpoint %s would make this host send every call's arguments to %s, "+
+		"but provider %s at trust %s may not hold %s (trust.caps.%s); %s",
+		desc, endpoint, h, id, level, want, level, how)
+}
+
+// override returns the config's providers.<id> entry.
+func (d *Discovery) override(id string) (config.ProviderOverride, bool) {
+	if d.hcfg == nil {
+		return config.ProviderOverride{}, false
+	}
+	o, ok := d.hcfg.Providers[id]
+	return o, ok
+}
+
+// providerCaps is the most the host grants provider id at level tl, as the
+// host's trust policy computes it: the level's caps (trust.caps, else the
+// defaults; providers.<id>.trust replaces the level) narrowed by
+// providers.<id>.grants when set.
+func (d *Discovery) providerCaps(id string, tl abi.TrustLevel) (abi.TrustLevel, abi.Grants) {
+	ov, hasOv := d.override(id)
+	if hasOv && ov.Trust != "" {
+		if l, err := abi.ParseTrustLevel(ov.Trust); err == nil {
+			tl = l
+		}
+	}
+	if tl < abi.Untrusted || tl > abi.System {
+		tl = abi.Untrusted
+	}
+	caps, ok := []string(nil), false
+	if d.hcfg != nil {
+		caps, ok = d.hcfg.Trust.Caps[tl.String()]
+	}
+	if !ok {
+		caps = config.DefaultTrustCaps()[tl.String()]
+	}
+	g, err := abi.ParseGrants(caps)
+	if err != nil {
+		return tl, nil
+	}
+	if hasOv && ov.Grants != nil {
+		og, err := abi.ParseGrants(ov.Grants)
+		if err != nil {
+			return tl, nil
+		}
+		g = abi.Intersect(g, og)
+	}
+	return tl, g
+}
+
+// Adapters lists what discovery knows, sorted by id, the serving
+// description first (see better).
 func (d *Discovery) Adapters() []Adapter {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -1060,7 +1329,8 @@ func (d *Discovery) Adapters() []Adapter {
 		if out[i].ID != out[j].ID {
 			return out[i].ID < out[j].ID
 		}
-		return priority(out[i].Kind) > priority(out[j].Kind)
+		return better(&candidate{trust: out[i].Trust, kind: out[i].Kind, key: out[i].Source},
+			&candidate{trust: out[j].Trust, kind: out[j].Kind, key: out[j].Source})
 	})
 	return out
 }

@@ -45,11 +45,13 @@ func TestInitialScan(t *testing.T) {
 		// A folder: tool.aios.yaml + artifact.
 		writeFake(t, filepath.Join(dir, "c", "c.fake"), fakeSpec{ID: "org.test.c-inner", Version: "1.0.0", Tools: []string{"c-echo"}})
 		writeFile(t, filepath.Join(dir, "c", "tool.aios.yaml"), "tool: {id: org.test.cyaml, name: C, version: 3.0.0}\ncapabilities: [{id: c-echo, name: C echo}]\npermissions: [{skill: '*', level: high}]\n")
-		// A top-level card of a remote adapter.
+		// A top-level card of a remote adapter (on a local socket: an
+		// unsigned card may not make the host reach the network,
+		// TestEndpointNeedsNetwork).
 		writeFile(t, filepath.Join(dir, "remote.adapter.json"), `{
   "adapter": {"id": "org.test.remote", "name": "Remote", "version": "1.0.0", "protocol_version": "0.3.0"},
   "capabilities": {}, "skills": [{"id": "r-echo", "name": "R echo", "permission_level": "low"}],
-  "endpoints": {"rpc": "http://127.0.0.1:1/rpc"}}`)
+  "endpoints": {"rpc": "unix:///nonexistent/aios-test-remote.sock"}}`)
 		// Broken ones, each reported with its file.
 		writeFile(t, filepath.Join(dir, "broken", "adapter.json"), `{"adapter": {"id": "x"}}`)
 		writeFile(t, filepath.Join(dir, "junk.fake"), `{not json`)

@@ -25,6 +25,22 @@ import (
 type fakeLoader struct {
 	loads  atomic.Int64
 	loaded sync.Map // provider ids loaded so far
+
+	mu   sync.Mutex
+	made []*fakeProvider // every provider loaded, in order
+}
+
+// open lists the providers loaded and not closed, as "id@version".
+func (l *fakeLoader) open() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, p := range l.made {
+		if !p.closed.Load() {
+			out = append(out, p.spec.ID+"@"+p.spec.Version)
+		}
+	}
+	return out
 }
 
 type fakeSpec struct {
@@ -64,7 +80,11 @@ func (l *fakeLoader) Load(_ context.Context, src abi.Source) (abi.Provider, erro
 		reg.Tools = append(reg.Tools, abi.ToolDef{Name: t, Description: "fake " + t, Version: s.Version,
 			Parameters: map[string]any{"type": "object"}})
 	}
-	return &fakeProvider{reg: reg, spec: s}, nil
+	p := &fakeProvider{reg: reg, spec: s}
+	l.mu.Lock()
+	l.made = append(l.made, p)
+	l.mu.Unlock()
+	return p, nil
 }
 
 type fakeProvider struct {
@@ -130,6 +150,13 @@ func newEnv(t testing.TB, discoveryYAML string, prepare func(dir string)) *testE
 // newEnvWith is newEnv with a last word on discovery's Options.
 func newEnvWith(t testing.TB, discoveryYAML string, prepare func(dir string), opts func(*Options)) *testEnv {
 	t.Helper()
+	return newEnvTop(t, nil, discoveryYAML, prepare, opts)
+}
+
+// newEnvTop is newEnvWith with more top-level config (top is given the
+// plugin folder).
+func newEnvTop(t testing.TB, top func(plugins string) string, discoveryYAML string, prepare func(dir string), opts func(*Options)) *testEnv {
+	t.Helper()
 	dir := t.TempDir()
 	plugins := filepath.Join(dir, "plugins")
 	if err := os.MkdirAll(plugins, 0o755); err != nil {
@@ -140,6 +167,7 @@ func newEnvWith(t testing.TB, discoveryYAML string, prepare func(dir string), op
 	}
 	doc := "plugins: [" + plugins + "]\ndata: " + filepath.Join(dir, "data") + "\naudit: {disabled: true}\n" +
 		"rate_limits: {global: {per_second: 1000000000, burst: 1000000000}}\n" +
+		topYAML(top, plugins) +
 		"discovery:\n  dirs: []\n" + indent(discoveryYAML)
 	cfg, err := config.Parse([]byte(doc), filepath.Join(dir, "config.yaml"))
 	if err != nil {
@@ -190,4 +218,11 @@ func indent(y string) string {
 		b.WriteString("  " + l + "\n")
 	}
 	return b.String()
+}
+
+func topYAML(top func(string) string, plugins string) string {
+	if top == nil {
+		return ""
+	}
+	return strings.TrimRight(top(plugins), "\n") + "\n"
 }

@@ -173,6 +173,12 @@ func (s *Server) adapterViews() []*adapterView {
 		if v.sum.Version == "" {
 			v.sum.Version = v.card.Adapter.Version
 		}
+		if v.sum.Version == "" {
+			v.sum.Version = UnversionedAdapter
+		}
+		if !s.softwareInstalled(v.card) {
+			v.sum.Status = "unavailable" // registered, but the software it drives is missing
+		}
 		if v.disc != nil {
 			v.sum.Kind = v.disc.Kind
 		}
@@ -302,11 +308,7 @@ func (s *Server) registryInfo(params json.RawMessage) (any, *jsonrpc.Error) {
 	if pick == nil {
 		return nil, jsonrpc.Errorf(abi.NotFound, "adapter %q not found", p.AdapterID)
 	}
-	skills := make([]discovery.Skill, 0, len(pick.tools))
-	for _, t := range pick.tools {
-		skills = append(skills, discovery.SkillFromTool(t))
-	}
-	sort.Slice(skills, func(i, j int) bool { return skills[i].ID < skills[j].ID })
+	skills := infoSkills(pick)
 	st := InfoStatus{Available: pick.rec != nil, SoftwareInstalled: true, Trust: pick.sum.Trust, Kind: pick.sum.Kind, Runtime: pick.sum.Runtime}
 	if pick.rec != nil {
 		st.Source = pick.rec.Source
@@ -317,6 +319,8 @@ func (s *Server) registryInfo(params json.RawMessage) (any, *jsonrpc.Error) {
 	if c := pick.card; c != nil && c.Requirements != nil && c.Requirements.Software != nil {
 		det := discovery.Detect(c.Requirements.Software, s.desktopDirs())
 		st.SoftwareInstalled, st.SoftwareRunning = det.Installed, det.Running
+		// Its tools are registered, but a call answers Unavailable.
+		st.Available = st.Available && det.Installed
 	}
 	res := map[string]any{"adapter": pick.card.Adapter, "capabilities": pick.card.Capabilities, "skills": skills, "status": st}
 	if c := pick.card; c != nil {
@@ -334,6 +338,58 @@ func (s *Server) registryInfo(params json.RawMessage) (any, *jsonrpc.Error) {
 		}
 	}
 	return res, nil
+}
+
+// UnversionedAdapter is the version reported for a provider that declares
+// none (seed 001 makes version a required SemVer): the lowest there is.
+const UnversionedAdapter = "0.0.0"
+
+// softwareInstalled reports whether the software card's requirements name
+// is installed (true when it names none).
+func (s *Server) softwareInstalled(c *discovery.Card) bool {
+	if c == nil || c.Requirements == nil || c.Requirements.Software == nil {
+		return true
+	}
+	return discovery.Detect(c.Requirements.Software, s.desktopDirs()).Installed
+}
+
+// infoSkills is the skills member of aios/registry.info: one per
+// registered tool, in the order of the card's skills and with their
+// display names when the card lists them (the seed's "打开网址"), then the
+// tools the card does not list, by name.
+func infoSkills(v *adapterView) []discovery.Skill {
+	type ref struct {
+		at   int
+		name string
+	}
+	listed := map[string]ref{}
+	if v.card != nil {
+		for i, sk := range v.card.Skills {
+			if _, dup := listed[sk.ID]; !dup {
+				listed[sk.ID] = ref{i, sk.Name}
+			}
+		}
+	}
+	skills := make([]discovery.Skill, 0, len(v.tools))
+	for _, t := range v.tools {
+		sk := discovery.SkillFromTool(t)
+		if r, ok := listed[sk.ID]; ok && r.name != "" {
+			sk.Name = r.name
+		}
+		skills = append(skills, sk)
+	}
+	sort.SliceStable(skills, func(i, j int) bool {
+		ri, iok := listed[skills[i].ID]
+		rj, jok := listed[skills[j].ID]
+		switch {
+		case iok && jok:
+			return ri.at < rj.at
+		case iok != jok:
+			return iok
+		}
+		return skills[i].ID < skills[j].ID
+	})
+	return skills
 }
 
 func (s *Server) desktopDirs() []string {
@@ -375,6 +431,13 @@ func (s *Server) registryRefresh(ctx context.Context, params json.RawMessage) (a
 type subscriptions struct {
 	mu   sync.Mutex
 	subs map[string]func()
+}
+
+// active reports whether the session holds a subscription.
+func (ss *subscriptions) active() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return len(ss.subs) > 0
 }
 
 func (ss *subscriptions) closeAll() {

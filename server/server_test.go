@@ -5,10 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -558,5 +562,96 @@ func TestMetricsSeeHostCalls(t *testing.T) {
 	out.WriteString(rec.Body.String())
 	if !strings.Contains(out.String(), `aios_tool_calls_total{code="OK",runtime="native",tool="outer"} 2`) {
 		t.Errorf("calls after Close were counted")
+	}
+}
+
+// TestSubscriptionOutlivesIdleTimeout: a socket connection that holds a
+// subscription is not idle while it waits for notifications; it used to be
+// closed after server.idle_timeout, losing every later change.
+func TestSubscriptionOutlivesIdleTimeout(t *testing.T) {
+	ts := newTestServer(t, "  idle_timeout: 200ms\n", false)
+	c := dial(t, ts)
+	got := make(chan ToolsChanged, 8)
+	c.OnNotify(func(method string, params json.RawMessage) {
+		var tc ToolsChanged
+		if method == NotificationToolsChanged && json.Unmarshal(params, &tc) == nil {
+			got <- tc
+		}
+	})
+	if err := c.Call(context.Background(), "aios/registry.subscribe", map[string]any{"events": []string{"added"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		time.Sleep(500 * time.Millisecond) // over twice the idle timeout
+		id := fmt.Sprintf("org.test.late%d", i)
+		p := native.New(abi.ProviderInfo{ID: id, Version: "1.0.0"})
+		p.MustRegister(abi.ToolDef{Name: fmt.Sprintf("late-%d", i)}, func(context.Context, any, abi.Env) (any, error) { return nil, nil })
+		if err := ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case tc := <-got:
+			if len(tc.Added) != 1 || tc.Added[0].Name != fmt.Sprintf("late-%d", i) {
+				t.Fatalf("notification %+v", tc)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no notification for change %d: the subscribed connection was closed", i)
+		}
+	}
+	// A connection without a subscription is still closed when idle.
+	idle := dial(t, ts)
+	time.Sleep(600 * time.Millisecond)
+	if err := idle.Call(context.Background(), "aios/registry.search", map[string]any{"query": "late"}, nil); err == nil {
+		t.Fatal("an idle connection without subscriptions was kept open")
+	}
+}
+
+// TestInfoSkillsFollowTheCard: registry.info's skills carry the card's
+// display names in the card's order (they were the tool names, by name),
+// then tools the card does not list.
+func TestInfoSkillsFollowTheCard(t *testing.T) {
+	v := &adapterView{
+		card: &discovery.Card{Skills: []discovery.Skill{{ID: "open-url", Name: "打开网址"}, {ID: "click", Name: "Click an element"}}},
+		tools: []abi.ToolDef{
+			{Name: "zz-extra", Version: "1.0.0"}, {Name: "click", Version: "1.0.0"}, {Name: "open-url", Version: "1.0.0"}, {Name: "aa-extra", Version: "1.0.0"},
+		},
+	}
+	var got []string
+	for _, sk := range infoSkills(v) {
+		got = append(got, sk.ID+"="+sk.Name)
+	}
+	want := []string{"open-url=打开网址", "click=Click an element", "aa-extra=aa-extra", "zz-extra=zz-extra"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("skills %q, want %q", got, want)
+	}
+}
+
+// TestMissingSoftwareIsUnavailable: an adapter whose card names software
+// that is not installed is registered, but search reports it unavailable
+// and info's status.available is false (a call answers Unavailable).
+func TestMissingSoftwareIsUnavailable(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	s := ts.s
+	missing := &discovery.Card{Requirements: &discovery.Requirements{Software: &discovery.Software{
+		Name: "Nowhere", Detection: &discovery.Detection{Executable: "aios-test-no-such-program-" + strconv.Itoa(os.Getpid())}}}}
+	if s.softwareInstalled(missing) {
+		t.Fatal("a program that does not exist counts as installed")
+	}
+	if !s.softwareInstalled(&discovery.Card{}) || !s.softwareInstalled(nil) {
+		t.Fatal("a card without requirements counts as missing software")
+	}
+	// An unversioned provider is reported as 0.0.0 (version is a required SemVer).
+	p := native.New(abi.ProviderInfo{ID: "org.test.unversioned"})
+	p.MustRegister(abi.ToolDef{Name: "unversioned-tool"}, func(context.Context, any, abi.Env) (any, error) { return nil, nil })
+	if err := ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, ts)
+	var r struct{ Adapters []AdapterSummary }
+	if err := c.Call(context.Background(), "aios/registry.search", map[string]any{"query": "unversioned"}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Adapters) != 1 || r.Adapters[0].Version != UnversionedAdapter {
+		t.Fatalf("search: %+v", r.Adapters)
 	}
 }

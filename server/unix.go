@@ -127,9 +127,21 @@ func (s *Server) ServeConn(conn net.Conn, agent string) {
 	}()
 	r := bufio.NewReaderSize(conn, 64<<10)
 	for {
-		// Idle wait for the first byte, then the whole line within read_timeout.
-		_ = conn.SetReadDeadline(time.Now().Add(s.cfg.IdleTimeout))
+		// Idle wait for the first byte, then the whole line within
+		// read_timeout. A connection holding a subscription is not idle:
+		// it waits for notifications without sending anything, for as
+		// long as the peer keeps it open (a peer that stops reading is
+		// dropped by the write deadline).
+		if sess.subs.active() {
+			_ = conn.SetReadDeadline(time.Time{})
+		} else {
+			_ = conn.SetReadDeadline(time.Now().Add(s.cfg.IdleTimeout))
+		}
 		if _, err := r.Peek(1); err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() && sess.subs.active() {
+				continue // subscribed while the idle wait ran
+			}
 			return
 		}
 		_ = conn.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))

@@ -1,0 +1,147 @@
+package discovery
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// DefaultMaxArtifactBytes is the largest file discovery hashes and hands to
+// a loader (discovery.max_artifact_bytes): large enough for a WASM module
+// with a language runtime compiled in, small enough that a stray disk
+// image in a plugin folder is refused rather than read.
+const DefaultMaxArtifactBytes = 256 << 20
+
+// errNotRegular marks a path that is not a regular file after symlinks are
+// followed: a FIFO, a socket, a device. Discovery never reads one: opening a
+// FIFO blocks until a writer comes, and /dev/zero never ends.
+var errNotRegular = errors.New("not a regular file")
+
+// fileKind names what a non-regular file is, for messages.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO (named pipe)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeIrregular != 0:
+		return "an irregular file"
+	}
+	return "not a regular file"
+}
+
+// openRegular opens path for reading only if it is a regular file (after
+// following symlinks). It stats first, so a device is never even opened
+// (opening some has side effects), and opens without blocking, so a file
+// replaced by a FIFO between the two cannot hang the caller; the opened
+// file is checked again.
+func openRegular(path string) (*os.File, fs.FileInfo, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s is %s: %w", path, fileKind(st.Mode()), errNotRegular)
+	}
+	f, err := openNonblocking(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err = f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is %s: %w", path, fileKind(st.Mode()), errNotRegular)
+	}
+	return f, st, nil
+}
+
+// hashFile returns the hex SHA-256 of the regular file at path, reading at
+// most limit bytes (a larger file is refused without being read) and
+// stopping when ctx ends.
+func hashFile(ctx context.Context, path string, limit int64) (string, error) {
+	f, st, err := openRegular(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if limit > 0 && st.Size() > limit {
+		return "", tooLarge(path, st.Size(), limit)
+	}
+	h := sha256.New()
+	buf := make([]byte, 256<<10)
+	var n int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return "", fmt.Errorf("hashing %s: %w", path, err)
+		}
+		m, err := f.Read(buf)
+		if m > 0 {
+			n += int64(m)
+			if limit > 0 && n > limit { // it grew while we read it
+				return "", tooLarge(path, n, limit)
+			}
+			h.Write(buf[:m])
+		}
+		if err == io.EOF {
+			return hex.EncodeToString(h.Sum(nil)), nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("reading %s: %w", path, err)
+		}
+	}
+}
+
+func tooLarge(path string, size, limit int64) error {
+	return fmt.Errorf("%s is %d bytes, larger than the limit of %d bytes for a provider file (discovery.max_artifact_bytes)", path, size, limit)
+}
+
+// fileSums hashes each file (see hashFile) and returns the unit's digest,
+// which covers every file's name and content, and each file's own SHA-256
+// (what an artifact pin is compared with).
+func fileSums(ctx context.Context, limit int64, paths ...string) (digest string, sums []string, err error) {
+	h := sha256.New()
+	sums = make([]string, len(paths))
+	for i, p := range paths {
+		if sums[i], err = hashFile(ctx, p, limit); err != nil {
+			return "", nil, err
+		}
+		_, _ = io.WriteString(h, filepath.Base(p)+"\x00"+sums[i]+"\n")
+	}
+	return hex.EncodeToString(h.Sum(nil)), sums, nil
+}
+
+// readDescription reads a card, a tool.aios.yaml or a .desktop entry,
+// refusing one larger than MaxCardBytes without reading it whole (a
+// multi-gigabyte file in a plugin folder must not be loaded into memory
+// to be refused) and anything but a regular file.
+func readDescription(path string) ([]byte, error) {
+	f, _, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxCardBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxCardBytes {
+		return nil, fmt.Errorf("%s is larger than the limit of %d bytes for a description", path, MaxCardBytes)
+	}
+	return data, nil
+}

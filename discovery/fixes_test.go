@@ -1,0 +1,443 @@
+package discovery
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/testutil"
+	"github.com/aios-host/aios-host/trust"
+)
+
+// withLogs sends discovery's log to buf (text, debug and up).
+func withLogs(buf *testutil.SyncBuffer) func(*Options) {
+	return func(o *Options) {
+		o.Logger = slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+}
+
+// logLines counts the lines of buf that contain every one of parts.
+func logLines(buf *testutil.SyncBuffer, parts ...string) int {
+	n := 0
+	for _, l := range strings.Split(buf.String(), "\n") {
+		all := l != ""
+		for _, p := range parts {
+			all = all && strings.Contains(l, p)
+		}
+		if all {
+			n++
+		}
+	}
+	return n
+}
+
+// testKey is a signing key and the discovery config line trusting it.
+type testKey struct {
+	key trust.SigningKey
+	cfg string
+}
+
+func newTestKey(t *testing.T, level string) testKey {
+	t.Helper()
+	key, err := trust.GenerateKey("ES256", "test-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jwks, _ := trust.MarshalJWKS(key.PublicJWK())
+	path := filepath.Join(t.TempDir(), "keys.json")
+	writeFile(t, path, string(jwks))
+	return testKey{key: key, cfg: "keys: [{trust: " + level + ", jwks: " + path + "}]\n"}
+}
+
+// signedFolder writes a folder (card signed by k, pinning tool.fake made
+// of inner) elsewhere and moves it to dst. It returns the fake's bytes.
+func signedFolder(t *testing.T, k testKey, dst, card string, inner fakeSpec) []byte {
+	t.Helper()
+	stage := filepath.Join(t.TempDir(), "stage")
+	writeFake(t, filepath.Join(stage, "tool.fake"), inner)
+	pinned, ok, err := trust.PinArtifact([]byte(card), stage)
+	if err != nil || !ok {
+		t.Fatalf("pin: %v %v", ok, err)
+	}
+	signed, err := trust.SignCard(pinned, k.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(stage, "adapter.json"), string(signed))
+	if err := os.Rename(stage, dst); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dst, "tool.fake"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Item 2: a description displaced by a better one keeps a live provider,
+// so it serves again when the better one goes (its generation was closed
+// by the host on the swap; the provider under it was closed with it).
+func TestDisplacedProviderServesAgain(t *testing.T) {
+	env := newEnv(t, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "b.fake"), fakeSpec{ID: "org.test.es", Version: "1.0.0", Tools: []string{"es"}})
+	})
+	version := func(tool string) string {
+		v, err := env.call(tool, 1)
+		if err != nil {
+			return err.Error()
+		}
+		return v["version"].(string)
+	}
+	if got := version("es"); got != "1.0.0" {
+		t.Fatalf("es = %s", got)
+	}
+	// A copy under a name that sorts first wins; the original is shadowed.
+	a := filepath.Join(env.dir, "a.fake")
+	writeFake(t, a, fakeSpec{ID: "org.test.es", Version: "2.0.0", Tools: []string{"es"}})
+	testutil.Eventually(t, "the copy serves", func() bool { return version("es") == "2.0.0" })
+	if err := os.Remove(a); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "the original serves again", func() bool { return version("es") == "1.0.0" })
+	if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
+		t.Fatal(err)
+	}
+	if got := version("es"); got != "1.0.0" {
+		t.Fatalf("after refresh: es = %s", got)
+	}
+
+	// Seed §6.2: a yaml unit, then a card with its id, then the card goes.
+	writeFake(t, filepath.Join(env.dir, "y", "tool.fake"), fakeSpec{ID: "org.test.y-inner", Version: "1.0.0", Tools: []string{"yc"}})
+	writeFile(t, filepath.Join(env.dir, "y", "tool.aios.yaml"), "tool: {id: org.test.yc, name: YC, version: 1.0.0}\ncapabilities: [{id: yc, name: YC}]\n")
+	testutil.Eventually(t, "yaml serves", func() bool { return version("yc") == "1.0.0" })
+	writeFake(t, filepath.Join(env.dir, "c", "tool.fake"), fakeSpec{ID: "org.test.c-inner", Version: "1.0.0", Tools: []string{"yc"}})
+	writeFile(t, filepath.Join(env.dir, "c", "adapter.json"), `{"adapter": {"id": "org.test.yc", "name": "YC card", "version": "2.0.0", "protocol_version": "0.3.0"}, "capabilities": {}, "skills": []}`)
+	testutil.Eventually(t, "card serves", func() bool {
+		rec := env.h.Registry().Provider("org.test.yc")
+		return rec != nil && strings.HasSuffix(rec.Source, string(filepath.Separator)+"c")
+	})
+	if err := os.RemoveAll(filepath.Join(env.dir, "c")); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "yaml serves again", func() bool {
+		rec := env.h.Registry().Provider("org.test.yc")
+		return rec != nil && strings.HasSuffix(rec.Source, string(filepath.Separator)+"y") && version("yc") == "1.0.0"
+	})
+
+	// Nothing leaks: what goes is closed, shadowed ones close with
+	// discovery, serving ones with the host.
+	writeFake(t, a, fakeSpec{ID: "org.test.es", Version: "3.0.0", Tools: []string{"es"}})
+	testutil.Eventually(t, "a serves again", func() bool { return version("es") == "3.0.0" })
+	if err := os.RemoveAll(filepath.Join(env.dir, "y")); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "the removed yaml unit's provider closed", func() bool {
+		return !slices.Contains(env.load.open(), "org.test.y-inner@1.0.0")
+	})
+	_ = env.d.Close()
+	if open := env.load.open(); !slices.Equal(open, []string{"org.test.es@3.0.0"}) {
+		t.Fatalf("after discovery closed, open providers %v, want only the serving es@3.0.0", open)
+	}
+	_ = env.h.Close()
+	if open := env.load.open(); len(open) != 0 {
+		t.Fatalf("after the host closed, providers still open: %v", open)
+	}
+}
+
+// Item 3: the most trusted description of an id wins, whatever its kind
+// or path; a mix of trust levels is warned about.
+func TestTrustWinsOverKindAndPath(t *testing.T) {
+	k := newTestKey(t, "Verified")
+	logs := &testutil.SyncBuffer{}
+	env := newEnvWith(t, k.cfg, nil, withLogs(logs))
+	signedDir := filepath.Join(env.dir, "zsigned")
+	signedFolder(t, k, signedDir, `{"adapter": {"id": "org.test.trusted", "name": "Trusted", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "trusted-echo", "name": "Echo", "permission_level": "low"}], "artifact": {"path": "tool.fake"}}`,
+		fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"trusted-echo"}})
+	testutil.Eventually(t, "signed provider", func() bool { return env.h.Registry().Provider("org.test.trusted") != nil })
+
+	// An unsigned bare file, sorting first, claims the id.
+	bare := filepath.Join(env.dir, "aaa.fake")
+	writeFake(t, bare, fakeSpec{ID: "org.test.trusted", Version: "6.6.6", Tools: []string{"trusted-echo"}})
+	testutil.Eventually(t, "the unsigned file known", func() bool {
+		return slices.ContainsFunc(env.d.Adapters(), func(a Adapter) bool { return a.Source == bare })
+	})
+	rec := env.h.Registry().Provider("org.test.trusted")
+	if rec.Source != signedDir || rec.Trust != abi.Verified {
+		t.Fatalf("serving %s at %v; want the signed folder at Verified", rec.Source, rec.Trust)
+	}
+	if n := logLines(logs, "level=WARN", "different trust levels", "org.test.trusted", "aaa.fake"); n != 1 {
+		t.Fatalf("mixed trust warned about %d times, want once:\n%s", n, logs.String())
+	}
+	if v, err := env.call("trusted-echo", 1); err != nil || v["version"] != "1.0.0" {
+		t.Fatalf("trusted-echo = %v, %v", v, err)
+	}
+	var shadowed bool
+	for _, a := range env.d.Adapters() {
+		if a.Source == bare {
+			shadowed = !a.Active && a.Shadowed == signedDir
+		}
+	}
+	if !shadowed {
+		t.Fatalf("the unsigned file is not shadowed by the signed folder: %+v", env.d.Adapters())
+	}
+	// When the trusted one goes, the other takes over.
+	if err := os.RemoveAll(signedDir); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "the unsigned one serves", func() bool {
+		v, err := env.call("trusted-echo", 1)
+		return err == nil && v["version"] == "6.6.6"
+	})
+}
+
+// Item 4: a unit whose provider id changes in place serves under the new
+// id, and the old id goes, even when the two register the same tools.
+func TestProviderIDChangeInPlace(t *testing.T) {
+	env := newEnv(t, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "inc", "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"tool-inc"}})
+		writeFile(t, filepath.Join(dir, "inc", "adapter.json"), `{"adapter": {"id": "org.test.inc", "name": "Inc", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "tool-inc", "name": "Inc", "permission_level": "low"}]}`)
+		writeFake(t, filepath.Join(dir, "ren.fake"), fakeSpec{ID: "org.test.ren", Version: "1.0.0", Tools: []string{"ren"}})
+		writeFake(t, filepath.Join(dir, "other.fake"), fakeSpec{ID: "org.test.other", Version: "1.0.0", Tools: []string{"zclash"}})
+	})
+	reg := env.h.Registry()
+	provOf := func(tool string) string {
+		e, err := reg.Resolve(tool, "")
+		if err != nil {
+			return err.Error()
+		}
+		return e.Provider.Info.ID
+	}
+	writeFile(t, filepath.Join(env.dir, "inc", "adapter.json"), `{"adapter": {"id": "org.test.inc2", "name": "Inc", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "tool-inc", "name": "Inc", "permission_level": "low"}]}`)
+	testutil.Eventually(t, "tool-inc served by the new id", func() bool {
+		return provOf("tool-inc") == "org.test.inc2" && reg.Provider("org.test.inc") == nil
+	})
+	if _, err := env.call("tool-inc", 1); err != nil {
+		t.Fatal(err)
+	}
+	if errs := env.d.Errors(); len(errs) != 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	// A new id whose tools clash with the old id's (ren) and with a third
+	// provider's (zclash) is refused, and the old id serves again.
+	ren := filepath.Join(env.dir, "ren.fake")
+	writeFake(t, ren, fakeSpec{ID: "org.test.ren2", Version: "1.0.0", Tools: []string{"ren", "zclash"}})
+	testutil.Eventually(t, "conflict reported", func() bool { return strings.Contains(env.d.Errors()[ren], "conflicts") })
+	if provOf("ren") != "org.test.ren" || reg.Provider("org.test.ren2") != nil {
+		t.Fatalf("ren served by %s; ren2 registered: %v", provOf("ren"), reg.Provider("org.test.ren2") != nil)
+	}
+	if v, err := env.call("ren", 1); err != nil || v["version"] != "1.0.0" {
+		t.Fatalf("old version after a refused id change: %v %v", v, err)
+	}
+	// Without a clash the new id is registered before the old one goes.
+	writeFake(t, ren, fakeSpec{ID: "org.test.ren3", Version: "1.0.1", Tools: []string{"ren"}})
+	testutil.Eventually(t, "ren3 serves", func() bool { return provOf("ren") == "org.test.ren3" && reg.Provider("org.test.ren") == nil })
+	if errs := env.d.Errors(); len(errs) != 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+}
+
+// Item 5: a refused change that is undone clears its error, for files
+// and for remote cards.
+func TestErrorClearedWhenFileRestored(t *testing.T) {
+	k := newTestKey(t, "Verified")
+	env := newEnv(t, k.cfg, nil)
+	dst := filepath.Join(env.dir, "signed")
+	orig := signedFolder(t, k, dst, `{"adapter": {"id": "org.test.signed", "name": "Signed", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "signed-echo", "name": "Echo", "permission_level": "low"}], "artifact": {"path": "tool.fake"}}`,
+		fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"signed-echo"}})
+	testutil.Eventually(t, "signed provider", func() bool { return env.h.Registry().Provider("org.test.signed") != nil })
+	writeFake(t, filepath.Join(dst, "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "6.6.6", Tools: []string{"signed-echo"}})
+	testutil.Eventually(t, "tampering refused", func() bool { return strings.Contains(env.d.Errors()[dst], "pins") })
+	writeFile(t, filepath.Join(dst, "tool.fake"), string(orig))
+	testutil.Eventually(t, "error cleared", func() bool { return len(env.d.Errors()) == 0 })
+	for _, a := range env.d.Adapters() {
+		if a.Err != "" {
+			t.Fatalf("adapter still reports an error: %+v", a)
+		}
+	}
+	if v, err := env.call("signed-echo", 1); err != nil || v["version"] != "1.0.0" {
+		t.Fatalf("signed-echo = %v, %v", v, err)
+	}
+
+	// A remote card: good, tampered, good again.
+	card := `{"adapter": {"id": "org.test.rem", "name": "Rem", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "rem-echo", "name": "Echo", "permission_level": "low"}]}`
+	signed, err := trust.SignCard([]byte(card), k.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body atomic.Value
+	body.Store(string(signed))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(body.Load().(string)))
+	}))
+	defer srv.Close()
+	renv := newEnv(t, k.cfg+"remotes: [{url: "+srv.URL+"}]\n", nil)
+	key := "remote:" + srv.URL
+	if renv.h.Registry().Provider("org.test.rem") == nil {
+		t.Fatalf("remote not registered: %v", renv.d.Errors())
+	}
+	ctx := context.Background()
+	body.Store(strings.Replace(string(signed), `"Echo"`, `"Evil"`, 1))
+	_, _ = renv.d.Refresh(ctx, "remote")
+	if !strings.Contains(renv.d.Errors()[key], "does not verify") {
+		t.Fatalf("tampered remote card not refused: %v", renv.d.Errors())
+	}
+	body.Store(string(signed))
+	_, _ = renv.d.Refresh(ctx, "remote")
+	if errs := renv.d.Errors(); len(errs) != 0 {
+		t.Fatalf("errors after the remote card was restored: %v", errs)
+	}
+}
+
+// Item 6: a card whose calls go over the network needs Network(host) at
+// its trust level; require_signature wins over a remote's allow_unsigned.
+func TestEndpointNeedsNetwork(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc": "2.0", "id": 1, "result": {"value": "reached"}}`))
+	}))
+	defer srv.Close()
+	ssrf := `{"adapter": {"id": "org.probe.ssrf", "name": "ssrf", "version": "1.0.0", "protocol_version": "0.3.0"},
+ "capabilities": {}, "skills": [{"id": "ssrf.fetch", "name": "Fetch", "permission_level": "public"}],
+ "endpoints": {"rpc": "` + srv.URL + `/anything"}}`
+
+	// Unsigned, in an Untrusted folder: refused, saying how to allow it.
+	env := newEnv(t, "", func(dir string) { writeFile(t, filepath.Join(dir, "ssrf.adapter.json"), ssrf) })
+	path := filepath.Join(env.dir, "ssrf.adapter.json")
+	msg := env.d.Errors()[path]
+	for _, want := range []string{"refused", "Network(127.0.0.1)", "Untrusted", "trust.folders", "Verified"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not say %q", msg, want)
+		}
+	}
+	if _, err := env.call("ssrf.fetch", "secret"); abi.CodeOf(err) != abi.NotFound {
+		t.Fatalf("ssrf.fetch registered: %v", err)
+	}
+	if hits.Load() != 0 {
+		t.Fatalf("the host sent %d requests for an Untrusted card", hits.Load())
+	}
+
+	// The user vouches for the folder at a level whose caps hold Network(*).
+	venv := newEnvTop(t, func(plugins string) string { return "trust: {folders: {" + plugins + ": Verified}}" }, "",
+		func(dir string) { writeFile(t, filepath.Join(dir, "ssrf.adapter.json"), ssrf) }, nil)
+	if errs := venv.d.Errors(); len(errs) != 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	if _, err := venv.call("ssrf.fetch", 1); err != nil || hits.Load() != 1 {
+		t.Fatalf("ssrf.fetch from a Verified folder: %v, %d requests", err, hits.Load())
+	}
+
+	// Remotes: the configured URL's host is allowed; require_signature
+	// refuses an unsigned card even with allow_unsigned; an endpoint on
+	// another host needs Network(that host).
+	var card atomic.Value
+	card.Store(`{"adapter": {"id": "org.test.unsigned", "name": "U", "version": "1.0.0", "protocol_version": "0.3.0"},
+ "capabilities": {}, "skills": [{"id": "u-echo", "name": "Echo", "permission_level": "low"}]}`)
+	remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(card.Load().(string)))
+	}))
+	defer remote.Close()
+	key := "remote:" + remote.URL
+	renv := newEnv(t, "remotes: [{url: "+remote.URL+", allow_unsigned: true}]\n", nil)
+	if renv.h.Registry().Provider("org.test.unsigned") == nil {
+		t.Fatalf("allowed unsigned remote not registered: %v", renv.d.Errors())
+	}
+	card.Store(`{"adapter": {"id": "org.test.unsigned", "name": "U", "version": "1.0.0", "protocol_version": "0.3.0"},
+ "capabilities": {}, "skills": [{"id": "u-echo", "name": "Echo", "permission_level": "low"}], "endpoints": {"rpc": "http://localhost:1/rpc"}}`)
+	_, _ = renv.d.Refresh(context.Background(), "remote")
+	if e := renv.d.Errors()[key]; !strings.Contains(e, "Network(localhost)") {
+		t.Fatalf("a remote card sending calls to another host: %q", e)
+	}
+	senv := newEnv(t, "require_signature: true\nremotes: [{url: "+remote.URL+", allow_unsigned: true}]\n", nil)
+	if e := senv.d.Errors()[key]; !strings.Contains(e, "require_signature") {
+		t.Fatalf("require_signature with allow_unsigned: %q", e)
+	}
+	if senv.h.Registry().Provider("org.test.unsigned") != nil {
+		t.Fatal("unsigned remote registered under require_signature")
+	}
+}
+
+// Item 7: files discovery does not load are said once, at Info, not at
+// every refresh.
+func TestSkippedFilesLoggedOnce(t *testing.T) {
+	logs := &testutil.SyncBuffer{}
+	env := newEnvWith(t, "", func(dir string) {
+		writeFile(t, filepath.Join(dir, "notes.txt"), "not a provider")
+		writeFake(t, filepath.Join(dir, "p", "tool.fake"), fakeSpec{ID: "org.test.p", Version: "1.0.0", Tools: []string{"p"}})
+		writeFile(t, filepath.Join(dir, "p", "README.md"), "docs")
+		writeFile(t, filepath.Join(dir, "p", "nested", "deeper.fake"), "{}")
+		if err := os.MkdirAll(filepath.Join(dir, "empty"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}, withLogs(logs))
+	for range 2 {
+		if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"notes.txt", filepath.Join("p", "README.md"), filepath.Join("p", "nested"), "empty"} {
+		if n := logLines(logs, "level=INFO", "="+filepath.Join(env.dir, f)); n != 1 {
+			t.Errorf("%s logged %d times at Info, want once:\n%s", f, n, logs.String())
+		}
+	}
+	if _, err := env.call("p", 1); err != nil {
+		t.Fatal(err)
+	}
+	// A change to the file says it again (it might be what the user just fixed).
+	writeFile(t, filepath.Join(env.dir, "p", "README.md"), "more docs")
+	testutil.Eventually(t, "said again after a change", func() bool {
+		return logLines(logs, "level=INFO", "="+filepath.Join(env.dir, "p", "README.md")) == 2
+	})
+}
+
+// Item 1: the hash of a file stops with its context.
+func TestHashFileHonoursContext(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.fake")
+	writeFile(t, path, strings.Repeat("x", 1<<20))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := hashFile(ctx, path, 0); !errors.Is(err, context.Canceled) {
+		t.Fatalf("hashing with a cancelled context: %v", err)
+	}
+	if _, err := hashFile(context.Background(), path, 1000); err == nil || !strings.Contains(err.Error(), "max_artifact_bytes") {
+		t.Fatalf("hashing a file over the limit: %v", err)
+	}
+}
+
+// Item 1: a file larger than discovery.max_artifact_bytes is refused
+// before it is read or loaded.
+func TestArtifactSizeBound(t *testing.T) {
+	env := newEnv(t, "max_artifact_bytes: 300\n", func(dir string) {
+		writeFake(t, filepath.Join(dir, "small.fake"), fakeSpec{ID: "org.test.small", Version: "1.0.0", Tools: []string{"small"}})
+		many := make([]string, 40)
+		for i := range many {
+			many[i] = "tool-number-" + itoa(i)
+		}
+		writeFake(t, filepath.Join(dir, "big.fake"), fakeSpec{ID: "org.test.big", Version: "1.0.0", Tools: many})
+	})
+	big := filepath.Join(env.dir, "big.fake")
+	if e := env.d.Errors()[big]; !strings.Contains(e, "max_artifact_bytes") || !strings.Contains(e, "big.fake") {
+		t.Fatalf("big file: %q", e)
+	}
+	if _, err := env.call("small", 1); err != nil {
+		t.Fatal(err)
+	}
+	if env.h.Registry().Provider("org.test.big") != nil {
+		t.Fatal("a file over the limit was loaded")
+	}
+}
