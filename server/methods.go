@@ -32,6 +32,10 @@ type ToolInfo struct {
 	Deprecated         bool             `json:"deprecated,omitempty"`
 	Deprecation        *abi.Deprecation `json:"deprecation,omitempty"`
 	MCPExportable      bool             `json:"mcp_exportable,omitempty"`
+	// Source is where the provider was loaded from (a file path, "builtin",
+	// an MCP server): reported on the unix socket only, whose peers are
+	// local, not to HTTP peers.
+	Source string `json:"source,omitempty"`
 }
 
 func toolInfo(e *registry.Entry) ToolInfo {
@@ -51,7 +55,7 @@ type toolsListParams struct {
 	AllVersions bool `json:"all_versions"`
 }
 
-func (s *Server) toolsList(params json.RawMessage) (any, *jsonrpc.Error) {
+func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p toolsListParams
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
@@ -66,7 +70,11 @@ func (s *Server) toolsList(params json.RawMessage) (any, *jsonrpc.Error) {
 	out := make([]ToolInfo, 0, len(entries))
 	for _, e := range entries {
 		if p.AllVersions || newest[e.Def.Name] == e {
-			out = append(out, toolInfo(e))
+			ti := toolInfo(e)
+			if sess != nil && sess.transport == "unix" {
+				ti.Source = e.Provider.Source
+			}
+			out = append(out, ti)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

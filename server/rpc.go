@@ -139,7 +139,7 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 func (s *Server) dispatch(ctx context.Context, sess *session, method string, params json.RawMessage) (any, *jsonrpc.Error) {
 	switch method {
 	case "tools/list":
-		return s.toolsList(params)
+		return s.toolsList(sess, params)
 	case "tools/call":
 		return s.toolsCall(ctx, sess, params)
 	case "aios/registry.search":

@@ -655,3 +655,22 @@ func TestMissingSoftwareIsUnavailable(t *testing.T) {
 		t.Fatalf("search: %+v", r.Adapters)
 	}
 }
+
+// TestToolsListSource: tools/list reports where each provider was loaded
+// from to local (socket) peers, for aios-host list --json, and not to HTTP
+// peers.
+func TestToolsListSource(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	c := dial(t, ts)
+	var list struct{ Tools []ToolInfo }
+	if err := c.Call(context.Background(), "tools/list", nil, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Tools) == 0 || list.Tools[0].Source != "test" {
+		t.Fatalf("socket tools/list: %+v", list.Tools)
+	}
+	status, body := httpPost(t, ts.url+"/rpc", testToken, "application/json", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if status != 200 || !strings.Contains(string(body), `"name":"add"`) || strings.Contains(string(body), `"source"`) {
+		t.Fatalf("HTTP tools/list: %d %s", status, body)
+	}
+}

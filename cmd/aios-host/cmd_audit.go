@@ -49,7 +49,7 @@ See docs/audit.md.`)
 	signedFlag := fs.String("signed-anchor", "", "verify: a signed anchor `file` written by audit anchor (needs --jwks)")
 	jwksFlag := fs.String("jwks", "", "verify: the JWKS `file` (keygen's jwks.json) that checks --signed-anchor")
 	keyFlag := fs.String("key", "", "anchor: the private key `file` (PEM, from keygen)")
-	kidFlag := fs.String("kid", "", "anchor: key `id` (default: the key's RFC 7638 thumbprint, as keygen uses)")
+	kidFlag := fs.String("kid", "", "anchor: key `id` (default: the kid of the matching key in the jwks.json beside the key file, as keygen wrote it, else the key's RFC 7638 thumbprint)")
 	outFlag := fs.String("out", "", "anchor: write the signed anchor to `file` instead of standard output")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
@@ -82,7 +82,7 @@ See docs/audit.md.`)
 		if *anchorFlag != "" {
 			a, err := audit.ParseAnchor(*anchorFlag)
 			if err != nil {
-				return c.usageError(fs, err.Error())
+				return c.usageError(fs, "--anchor: %v", err)
 			}
 			opts.Anchor = &a
 		}
@@ -100,12 +100,9 @@ See docs/audit.md.`)
 		if *keyFlag == "" {
 			return c.usageError(fs, "audit anchor needs --key FILE (a private key from aios-host keygen)")
 		}
-		pemBytes, err := os.ReadFile(*keyFlag)
-		if err != nil {
+		var err error
+		if key, err = loadSigningKey(*keyFlag, *kidFlag); err != nil {
 			return c.fail(err)
-		}
-		if key, err = trust.ParsePrivateKeyPEM(pemBytes, *kidFlag); err != nil {
-			return c.fail(fmt.Errorf("%s: %w", *keyFlag, err))
 		}
 	}
 	files := pos[1:]

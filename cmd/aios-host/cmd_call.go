@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/Masterminds/semver/v3"
+
 	"github.com/aios-host/aios-host/abi"
 )
 
@@ -17,8 +19,12 @@ func runCall(c *cli, args []string) int {
 	fs := c.flags("call", "call TOOL ['JSON' | -] [--as AGENT] [--json] [--version C] [--timeout D] [global flags]", `
 Call one tool through the whole pipeline (capability check, rate limits,
 schema validation, deadline, audit) and print its result. The params are a
-JSON object given as one argument, or read from standard input with "-";
-they default to {}.
+JSON object given as one argument, or read from standard input with "-"
+(at most limits.max_params_bytes); they default to {}.
+
+When a host is running on the socket (--socket, else the data directory's)
+and --as is not given, the call goes through that host, with its tools:
+--plugins and --config do not change them.
 
 Without --json a string result is printed as text and anything else as
 indented JSON; a tool error is printed as "CODE: message" on standard error.
@@ -32,7 +38,7 @@ Example:
 	as := fs.String("as", "", "call as this `agent` (default: the config's default_agent, cli)")
 	asJSON := fs.Bool("json", false, "print the result (or the error) as JSON on standard output")
 	version := fs.String("version", "", "SemVer `constraint` for the tool version, e.g. ^1.2 (default: newest)")
-	timeout := fs.Duration("timeout", 0, "deadline for the call, e.g. 5s (default: the config's limits.default_deadline)")
+	timeout := fs.Duration("timeout", 0, "deadline for the call, e.g. 5s; at least 1ms, rounded up to whole milliseconds (default: the config's limits.default_deadline)")
 	socket := fs.String("socket", "", "call through the host running on this unix socket `path` (default: the default socket when a host answers there and --as is not given, else in-process)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
@@ -45,16 +51,35 @@ Example:
 	if err := abi.ValidateToolName(tool); err != nil {
 		return c.usageError(fs, "%v", err)
 	}
-	if *timeout < 0 {
+	switch {
+	case *timeout < 0:
 		return c.usageError(fs, "--timeout %s is negative", *timeout)
+	case *timeout > 0 && *timeout < time.Millisecond:
+		return c.usageError(fs, "--timeout %s is below 1ms, the resolution of call deadlines", *timeout)
+	}
+	// Deadlines travel to a running host in whole milliseconds: round up,
+	// so a call in this process gets the same one.
+	if r := *timeout % time.Millisecond; r != 0 {
+		*timeout += time.Millisecond - r
+	}
+	if *version != "" {
+		if _, err := semver.NewConstraint(*version); err != nil {
+			return c.usageError(fs, "--version %q is not a SemVer constraint (e.g. 1.2.3, ^1.2, ~1.4): %v", *version, err)
+		}
+	}
+	if *as != "" && *socket != "" {
+		return c.usageError(fs, "--as cannot be used with --socket: the running host picks the agent from your uid (server.uids)")
+	}
+	cfg, err := c.config()
+	if err != nil {
+		return c.fail(err)
 	}
 	raw := []byte("{}")
 	if len(pos) == 2 {
 		raw = []byte(pos[1])
 		if pos[1] == "-" {
-			var err error
-			if raw, err = io.ReadAll(c.stdin); err != nil {
-				return c.fail(fmt.Errorf("read params from standard input: %w", err))
+			if raw, err = readLimited(c.stdin, int64(cfg.Limits.MaxParamsBytes), "params from standard input", "limits.max_params_bytes"); err != nil {
+				return c.fail(err)
 			}
 		}
 	}
@@ -69,14 +94,16 @@ Example:
 
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if *as != "" && *socket != "" {
-		return c.usageError(fs, "--as cannot be used with --socket: the running host picks the agent from your uid (server.uids)")
-	}
 	if *as == "" {
-		if cl, err := c.dialHost(*socket); err != nil {
+		if hc, err := c.dialHost(cfg, *socket); err != nil {
 			return c.fail(err)
-		} else if cl != nil {
-			return c.callViaSocket(ctx, cl, tool, *version, params, *timeout, *asJSON)
+		} else if hc != nil {
+			c.noticeRunningHost(hc.path, "give --as AGENT (without --socket) or another --data to load them in this process")
+			wait := cfg.Limits.MaxDeadline + socketMargin
+			if *timeout > 0 {
+				wait = *timeout + socketMargin
+			}
+			return c.callViaSocket(ctx, hc, tool, *version, params, *timeout, wait, *asJSON)
 		}
 	}
 	h, err := c.newHost(ctx, log, hostOptions{audit: true})

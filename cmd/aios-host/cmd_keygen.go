@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/trust"
 )
 
@@ -14,8 +15,11 @@ func runKeygen(c *cli, args []string) int {
 Make a key pair for signing Adapter Cards. Writes DIR/private.pem (PKCS #8,
 mode 0600) and DIR/jwks.json (the public key as a JWKS, with kid, alg and
 use "sig"), and prints the key id. The key id defaults to the key's RFC 7638
-thumbprint, which is also what "sign" derives from the private key.
-Trust the key by listing DIR/jwks.json under discovery.keys in the config.`)
+thumbprint; "sign" and "audit anchor" without --kid take the kid of the
+matching key in the jwks.json beside the private key, so --kid here is
+enough. Trust the key by listing DIR/jwks.json under discovery.keys in the
+config. With --force, existing files are replaced (never written through a
+symbolic link).`)
 	alg := fs.String("alg", "ES256", "signature `algorithm`: ES256 (P-256), RS256 (RSA 3072) or EdDSA (Ed25519)")
 	out := fs.String("out", "", "output `dir` (created if missing)")
 	kid := fs.String("kid", "", "key `id` (default: the RFC 7638 thumbprint)")
@@ -48,19 +52,86 @@ Trust the key by listing DIR/jwks.json under discovery.keys in the config.`)
 	privPath, jwksPath := filepath.Join(*out, "private.pem"), filepath.Join(*out, "jwks.json")
 	if !*force {
 		for _, p := range []string{privPath, jwksPath} {
-			if _, err := os.Stat(p); err == nil {
+			if _, err := os.Lstat(p); err == nil {
 				return c.fail(fmt.Errorf("%s exists (use --force to overwrite)", p))
 			} else if !errors.Is(err, os.ErrNotExist) {
 				return c.fail(err)
 			}
 		}
 	}
-	if err := os.WriteFile(privPath, pemBytes, 0o600); err != nil {
+	if err := replaceFile(privPath, pemBytes, 0o600); err != nil {
 		return c.fail(err)
 	}
-	if err := os.WriteFile(jwksPath, append(jwks, '\n'), 0o644); err != nil {
+	if err := replaceFile(jwksPath, append(jwks, '\n'), 0o644); err != nil {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.stdout, "key id:      %s\nalgorithm:   %s\nprivate key: %s\npublic JWKS: %s\n", key.KeyID, key.Algorithm, privPath, jwksPath)
 	return exitOK
+}
+
+// replaceFile writes data to a new file in path's folder, created with mode
+// 0600 and then given perm, and renames it over path. So the mode of a file
+// that was there does not carry over, and a symbolic link at path is
+// replaced, not followed.
+func replaceFile(path string, data []byte, perm os.FileMode) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(perm); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// loadSigningKey reads a private key file (PEM, from keygen). Without kid,
+// the key id is the kid of the matching public key in the jwks.json beside
+// the file (what keygen wrote, --kid included), else the key's RFC 7638
+// thumbprint.
+func loadSigningKey(file, kid string) (trust.SigningKey, error) {
+	pemBytes, err := os.ReadFile(file)
+	if err != nil {
+		return trust.SigningKey{}, err
+	}
+	key, err := trust.ParsePrivateKeyPEM(pemBytes, kid)
+	if err != nil {
+		return trust.SigningKey{}, fmt.Errorf("%s: %w", file, err)
+	}
+	if kid != "" {
+		return key, nil
+	}
+	jwksPath := filepath.Join(filepath.Dir(file), "jwks.json")
+	data, err := os.ReadFile(jwksPath)
+	if errors.Is(err, os.ErrNotExist) {
+		return key, nil
+	}
+	if err != nil {
+		return trust.SigningKey{}, fmt.Errorf("key id of %s: %w (give --kid)", file, err)
+	}
+	pubs, err := trust.ParseJWKS(data, abi.Verified, jwksPath)
+	if err != nil {
+		return trust.SigningKey{}, fmt.Errorf("key id of %s: %w (give --kid)", file, err)
+	}
+	for _, pub := range pubs {
+		if tp, err := trust.Thumbprint(pub.JWK.Key); err == nil && tp == key.KeyID && pub.JWK.KeyID != "" {
+			key.KeyID = pub.JWK.KeyID
+			break
+		}
+	}
+	return key, nil
 }

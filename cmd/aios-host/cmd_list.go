@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/Masterminds/semver/v3"
 )
 
 // toolInfo is one element of `list --json`.
@@ -28,7 +30,10 @@ func runList(c *cli, args []string) int {
 List every registered tool: name, version, runtime, provider and
 description, sorted by name (newest version first). With --json, print a JSON
 array of objects with name, version, runtime, provider, description, trust,
-capability_required, tags, deprecated and source.`)
+capability_required, tags, deprecated and source.
+
+When a host is running on the socket (--socket, else the data directory's),
+its tools are listed: --plugins and --config do not change them.`)
 	asJSON := fs.Bool("json", false, "print a JSON array")
 	socket := fs.String("socket", "", "ask the host running on this unix socket `path` (default: the default socket when a host answers there, else load in-process)")
 	pos, code, ok := c.parse(fs, args)
@@ -38,10 +43,15 @@ capability_required, tags, deprecated and source.`)
 	if len(pos) > 0 {
 		return c.usageError(fs, "list takes no arguments, got %q", pos)
 	}
-	if cl, err := c.dialHost(*socket); err != nil {
+	cfg, err := c.config()
+	if err != nil {
 		return c.fail(err)
-	} else if cl != nil {
-		return c.listViaSocket(cl, *asJSON)
+	}
+	if hc, err := c.dialHost(cfg, *socket); err != nil {
+		return c.fail(err)
+	} else if hc != nil {
+		c.noticeRunningHost(hc.path, "stop that host or give another --data to load them in this process")
+		return c.listViaSocket(hc, *asJSON)
 	}
 	log, err := c.logger(slog.LevelWarn)
 	if err != nil {
@@ -90,11 +100,30 @@ capability_required, tags, deprecated and source.`)
 	return c.printToolTable(tools)
 }
 
-// sortTools orders tools by name, the newest version of a name first.
+// sortTools orders tools by name, the newest version of a name first
+// (SemVer precedence; a version that is not SemVer sorts after the others,
+// by its text).
 func sortTools(tools []toolInfo) {
+	vers := make(map[string]*semver.Version, len(tools))
+	for _, t := range tools {
+		if _, done := vers[t.Version]; !done {
+			v, err := semver.NewVersion(t.Version)
+			if err != nil {
+				v = nil
+			}
+			vers[t.Version] = v
+		}
+	}
 	sort.SliceStable(tools, func(i, j int) bool {
 		if tools[i].Name != tools[j].Name {
 			return tools[i].Name < tools[j].Name
+		}
+		vi, vj := vers[tools[i].Version], vers[tools[j].Version]
+		switch {
+		case vi != nil && vj != nil:
+			return vi.GreaterThan(vj)
+		case vi != nil || vj != nil:
+			return vi != nil
 		}
 		return tools[i].Version > tools[j].Version
 	})

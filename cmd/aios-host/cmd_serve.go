@@ -129,14 +129,24 @@ func socketPath(cfg *config.Config, flag string) string {
 	return server.DefaultSocket(cfg)
 }
 
+// How long `list` and `call` wait for a running host's answer before they
+// give up: a fixed time for a listing; for a call, its deadline (--timeout,
+// else limits.max_deadline) plus socketMargin. Variables for the tests.
+var (
+	listWait     = 5 * time.Second
+	socketMargin = 5 * time.Second
+)
+
+// hostConn is a connection to a running host and the socket it came from.
+type hostConn struct {
+	*jsonrpc.Client
+	path string
+}
+
 // dialHost connects to a host serving on the socket. It returns nil when
 // none answers (the command then runs in-process) unless the socket was
 // given explicitly, which makes a failure an error.
-func (c *cli) dialHost(flag string) (*jsonrpc.Client, error) {
-	cfg, err := c.config()
-	if err != nil {
-		return nil, err
-	}
+func (c *cli) dialHost(cfg *config.Config, flag string) (*hostConn, error) {
 	path := socketPath(cfg, flag)
 	ctx, cancel := context.WithTimeout(c.ctx, 500*time.Millisecond)
 	defer cancel()
@@ -148,23 +158,59 @@ func (c *cli) dialHost(flag string) (*jsonrpc.Client, error) {
 		}
 		return nil, nil
 	}
-	return cl, nil
+	return &hostConn{Client: cl, path: path}, nil
+}
+
+// call calls method on the running host and waits at most wait for the
+// answer.
+func (hc *hostConn) call(ctx context.Context, wait time.Duration, method string, params, result any) error {
+	cctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	err := hc.Call(cctx, method, params, result)
+	var je *jsonrpc.Error
+	switch {
+	case err == nil || errors.As(err, &je):
+		return err
+	case ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("the host running on %s did not answer %s within %s", hc.path, method, wait)
+	}
+	return fmt.Errorf("the host running on %s: %s: %w", hc.path, method, err)
+}
+
+// noticeRunningHost says on stderr that --plugins and --config, when given,
+// do not change the tools of the host that answered on path; bypass says
+// how to load them in this process instead.
+func (c *cli) noticeRunningHost(path, bypass string) {
+	var given []string
+	if len(c.plugins) > 0 {
+		given = append(given, "--plugins")
+	}
+	if c.configFile != "" {
+		given = append(given, "--config")
+	}
+	if len(given) == 0 {
+		return
+	}
+	fmt.Fprintf(c.stderr, "aios-host: using the tools of the host running on %s: %s do not change them; %s\n", path, strings.Join(given, " and "), bypass)
 }
 
 // listViaSocket is `list` against a running host.
-func (c *cli) listViaSocket(cl *jsonrpc.Client, asJSON bool) int {
-	defer cl.Close()
+func (c *cli) listViaSocket(hc *hostConn, asJSON bool) int {
+	defer hc.Close()
 	var res struct {
-		Tools []server.ToolInfo `json:"tools"`
+		Tools []struct {
+			server.ToolInfo
+			Source string `json:"source"`
+		} `json:"tools"`
 	}
-	if err := cl.Call(c.ctx, "tools/list", map[string]any{"all_versions": true}, &res); err != nil {
+	if err := hc.call(c.ctx, listWait, "tools/list", map[string]any{"all_versions": true}, &res); err != nil {
 		return c.fail(err)
 	}
 	tools := make([]toolInfo, 0, len(res.Tools))
 	for _, t := range res.Tools {
 		tools = append(tools, toolInfo{Name: t.Name, Version: t.Version, Runtime: t.Runtime, Provider: t.Provider,
 			Description: t.Description, Trust: t.Trust, CapabilityRequired: nonNil(t.CapabilityRequired),
-			Tags: nonNil(t.Tags), Deprecated: t.Deprecated})
+			Tags: nonNil(t.Tags), Deprecated: t.Deprecated, Source: t.Source})
 	}
 	sortTools(tools)
 	if asJSON {
@@ -180,14 +226,14 @@ func (c *cli) listViaSocket(cl *jsonrpc.Client, asJSON bool) int {
 	return c.printToolTable(tools)
 }
 
-// callViaSocket is `call` against a running host. The caller is the agent
-// the host maps this process's uid to (server.uids; default_agent for the
-// host's own uid).
-func (c *cli) callViaSocket(ctx context.Context, cl *jsonrpc.Client, tool, version string, params any, timeout time.Duration, asJSON bool) int {
-	defer cl.Close()
+// callViaSocket is `call` against a running host, waiting at most wait for
+// its answer. The caller is the agent the host maps this process's uid to
+// (server.uids; default_agent for the host's own uid).
+func (c *cli) callViaSocket(ctx context.Context, hc *hostConn, tool, version string, params any, timeout, wait time.Duration, asJSON bool) int {
+	defer hc.Close()
 	p := jsonrpc.ToolsCallParams{Name: tool, Arguments: params, Version: version, TimeoutMS: timeout.Milliseconds()}
 	var res jsonrpc.ToolsCallResult
-	err := cl.Call(ctx, "tools/call", p, &res)
+	err := hc.call(ctx, wait, "tools/call", p, &res)
 	if err != nil {
 		var je *jsonrpc.Error
 		if !errors.As(err, &je) {

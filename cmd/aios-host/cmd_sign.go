@@ -18,9 +18,10 @@ folder) is written into artifact.sha256 before signing, so the signature
 pins the code. The signature is a JWS with a detached payload over the
 RFC 8785 canonical form of the card without its "signature" member; the
 algorithm follows the key (RSA → RS256, P-256 → ES256, Ed25519 → EdDSA).
-See docs/trust.md.`)
+The card must be I-JSON (valid UTF-8, no duplicate member names), as verify
+requires. See docs/trust.md.`)
 	keyFile := fs.String("key", "", "private key `file` (PEM, as written by keygen)")
-	kid := fs.String("kid", "", "key `id` (default: the key's RFC 7638 thumbprint, as keygen uses)")
+	kid := fs.String("kid", "", "key `id` (default: the kid of the matching key in the jwks.json beside the key file, as keygen wrote it, else the key's RFC 7638 thumbprint)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
@@ -35,13 +36,14 @@ See docs/trust.md.`)
 	if err != nil {
 		return c.fail(err)
 	}
-	pemBytes, err := os.ReadFile(*keyFile)
+	key, err := loadSigningKey(*keyFile, *kid)
 	if err != nil {
 		return c.fail(err)
 	}
-	key, err := trust.ParsePrivateKeyPEM(pemBytes, *kid)
-	if err != nil {
-		return c.fail(fmt.Errorf("%s: %w", *keyFile, err))
+	// What verify parses: I-JSON (valid UTF-8, no duplicate member names,
+	// numbers that fit a double), before anything re-encodes the card.
+	if _, _, err := trust.SigningPayload(card); err != nil {
+		return c.fail(fmt.Errorf("%s: %w", pos[0], err))
 	}
 	if _, err := discovery.ParseCard(card, pos[0]); err != nil {
 		return c.fail(err)

@@ -47,12 +47,10 @@ func runSpace(c *cli, args []string) int {
 	}
 	switch pos[0] {
 	case "put":
-		var data []byte
-		if pos[2] == "-" {
-			data, err = io.ReadAll(io.LimitReader(c.stdin, store.MaxObjectBytes()+1))
-		} else {
-			data, err = os.ReadFile(pos[2])
+		if err := space.ValidateSpaceName(pos[1]); err != nil {
+			return c.spaceFail(err)
 		}
+		data, err := c.readObject(pos[2], store.MaxObjectBytes())
 		if err != nil {
 			return c.fail(err)
 		}
@@ -87,6 +85,38 @@ func runSpace(c *cli, args []string) int {
 		}
 	}
 	return exitOK
+}
+
+// readObject reads the content for space put: the file name, or standard
+// input for "-", of at most limit bytes (limits.max_object_bytes).
+func (c *cli) readObject(name string, limit int64) ([]byte, error) {
+	if name == "-" {
+		return readLimited(c.stdin, limit, "standard input", "limits.max_object_bytes")
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(f, limit, name, "limits.max_object_bytes")
+}
+
+// readLimited reads r to its end, but never more than limit+1 bytes: more
+// than limit is an error naming the input (what) and the config key that
+// sets the limit.
+func readLimited(r io.Reader, limit int64, what, key string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, err // it names the file
+		}
+		return nil, fmt.Errorf("read %s: %w", what, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is more than %d bytes (%s)", what, limit, key)
+	}
+	return data, nil
 }
 
 // spaceFail reports a store error; a malformed id or space name is a usage

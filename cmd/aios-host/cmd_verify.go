@@ -29,6 +29,9 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 	if len(pos) != 1 {
 		return c.usageError(fs, "verify needs one CARD file, got %d arguments", len(pos))
 	}
+	if *jwksFile != "" && *jwksURL != "" {
+		return c.usageError(fs, "give --jwks or --jwks-url, not both")
+	}
 	data, err := os.ReadFile(pos[0])
 	if err != nil {
 		return c.fail(err)

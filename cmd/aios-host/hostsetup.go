@@ -125,11 +125,9 @@ func (c *cli) config() (*config.Config, error) {
 // logger returns the logger for this invocation: text on stderr at the
 // --log-level, or at def.
 func (c *cli) logger(def slog.Level) (*slog.Logger, error) {
-	level := def
-	if c.logLevel != "" {
-		if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
-			return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", c.logLevel)
-		}
+	level, err := parseLogLevel(c.logLevel, def)
+	if err != nil {
+		return nil, err
 	}
 	return slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: level})), nil
 }

@@ -12,9 +12,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Exit codes.
@@ -83,13 +85,21 @@ type cli struct {
 
 // run executes one command line and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := &cli{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, cmds: commands}
+	out := &errWriter{w: stdout}
+	c := &cli{ctx: ctx, stdin: stdin, stdout: out, stderr: stderr, cmds: commands}
+	return c.checkStdout(out, c.dispatch(args))
+}
+
+// dispatch parses the global flags before the command name and runs the
+// command.
+func (c *cli) dispatch(args []string) int {
+	stderr := c.stderr
 	fs := flag.NewFlagSet("aios-host", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c.globalFlags(fs)
 	fs.Usage = func() { c.usage(fs.Output()) }
 	if wantsHelp(args) {
-		fs.SetOutput(stdout)
+		fs.SetOutput(c.stdout)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -120,12 +130,47 @@ func (c *cli) lookup(name string) (command, bool) {
 	return command{}, false
 }
 
+// errWriter is the command's standard output: it passes writes on until
+// one fails, then fails every later one with that error, which run reports
+// (exit 1), so a command whose output was lost does not exit 0.
+type errWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	e.err = err
+	return n, err
+}
+
+// checkStdout turns a successful exit into a failure when a write to
+// standard output failed.
+func (c *cli) checkStdout(out *errWriter, code int) int {
+	out.mu.Lock()
+	err := out.err
+	out.mu.Unlock()
+	if err == nil || code != exitOK {
+		return code
+	}
+	return c.fail(fmt.Errorf("write to standard output: %w", err))
+}
+
 // globalFlags registers the flags every command accepts, before or after
 // its name.
 func (c *cli) globalFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.configFile, "config", c.configFile, "configuration `file` (YAML; default: built-in defaults, see config/example.yaml)")
+	fs.Var((*nonEmpty)(&c.configFile), "config", "configuration `file` (YAML; default: built-in defaults, see config/example.yaml)")
 	fs.Var(&c.plugins, "plugins", "plugin `dir` to load providers from (repeatable; replaces the config's plugins)")
-	fs.StringVar(&c.data, "data", c.data, "state `dir`: spaces and the audit log at DIR/audit.jsonl (default $AIOS_DATA or ~/.local/state/aios-host)")
+	fs.Var((*nonEmpty)(&c.data), "data", "state `dir`: spaces and the audit log at DIR/audit.jsonl (default $AIOS_DATA or ~/.local/state/aios-host)")
 	fs.StringVar(&c.logLevel, "log-level", c.logLevel, "log `level`: debug, info, warn or error (default info for run, warn otherwise)")
 }
 
@@ -184,14 +229,31 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) ([]string, int, bool) {
 		rest := fs.Args()
 		consumed := len(args) - len(rest)
 		if consumed > 0 && args[consumed-1] == "--" {
-			return append(pos, rest...), 0, true
+			pos = append(pos, rest...)
+			break
 		}
 		if len(rest) == 0 {
-			return pos, 0, true
+			break
 		}
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+	// Every command checks --log-level, also those that do not log.
+	if _, err := parseLogLevel(c.logLevel, slog.LevelInfo); err != nil {
+		return nil, c.usageError(fs, "%v", err), false
+	}
+	return pos, 0, true
+}
+
+// parseLogLevel is the --log-level value, or def when it is empty.
+func parseLogLevel(s string, def slog.Level) (slog.Level, error) {
+	level := def
+	if s != "" {
+		if err := level.UnmarshalText([]byte(s)); err != nil {
+			return def, fmt.Errorf("--log-level %q: want debug, info, warn or error", s)
+		}
+	}
+	return level, nil
 }
 
 // wantsHelp reports whether args ask for help before any "--".
@@ -218,6 +280,19 @@ func (c *cli) usageError(fs *flag.FlagSet, format string, a ...any) int {
 func (c *cli) fail(err error) int {
 	fmt.Fprintf(c.stderr, "aios-host: %v\n", err)
 	return exitFail
+}
+
+// nonEmpty is a string flag that refuses an empty value.
+type nonEmpty string
+
+func (s *nonEmpty) String() string { return string(*s) }
+
+func (s *nonEmpty) Set(v string) error {
+	if v == "" {
+		return errors.New("empty value")
+	}
+	*s = nonEmpty(v)
+	return nil
 }
 
 // stringList is a repeatable string flag.
