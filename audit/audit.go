@@ -191,6 +191,9 @@ type ioReq struct {
 // queued for or in write(2).
 const ioBuffers = 8
 
+// ErrInUse is wrapped by Open's error when another process holds the log.
+var ErrInUse = errors.New("the audit log is locked by another process")
+
 // Open opens the log at path for appending, creating it (and its directory)
 // if needed. An existing log continues its chain: Open reads and checks the
 // last record and refuses a log whose tail is damaged. The file is locked
@@ -206,7 +209,7 @@ func Open(path string, opts Options) (*Writer, error) {
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("audit: %s is in use by another process, such as a running `aios-host run` (%v); use another --data directory or stop it", path, err)
+		return nil, fmt.Errorf("audit: %s is in use by another process, such as a running `aios-host run` (%v); use another --data directory or stop it: %w", path, err, ErrInUse)
 	}
 	w := &Writer{
 		path:     path,

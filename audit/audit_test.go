@@ -390,7 +390,7 @@ func TestLockAndLogAfterClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(path, Options{}); err == nil || !strings.Contains(err.Error(), "in use") {
+	if _, err := Open(path, Options{}); !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "in use") {
 		t.Fatalf("second Open = %v, want in-use error", err)
 	}
 	if err := w.Close(); err != nil {

@@ -7,14 +7,19 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/audit"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/mcpserver"
 	mcpbridge "github.com/aios-host/aios-host/runtimes/mcp"
@@ -28,7 +33,11 @@ standard error. Calls run through the whole pipeline (capability checks,
 schema validation, rate limits, audit) as the agent mcp.agent, by default
 "mcp", which may only call tools (CallTool(*)) unless the configuration
 defines agents.mcp with more grants. MCP servers listed under mcp.servers
-are imported as mcp-{server}-{tool} tools.
+are imported as mcp-{server}-{tool} tools. The plugin folders are watched as
+by run: the tool list follows hot reloads (notifications/tools/list_changed).
+Several MCP clients may each start their own "aios-host mcp" on one data
+directory: when another aios-host holds the audit log, the session writes a
+hash-chained log of its own under <data>/audit-sessions/ (named on stderr).
 
 Claude Desktop (claude_desktop_config.json):
   {"mcpServers": {"aios-host": {"command": "/path/to/aios-host", "args": ["mcp"]}}}`)
@@ -46,11 +55,32 @@ Claude Desktop (claude_desktop_config.json):
 	gc := applyServeGC()
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	h, err := c.newHost(ctx, log, hostOptions{audit: true})
+	h, err := c.newHost(ctx, log, hostOptions{audit: true, discovery: true})
+	if errors.Is(err, audit.ErrInUse) {
+		// Another aios-host (a running `run`, or the `mcp` of another
+		// client) holds the log: this session keeps its own.
+		var cfg *config.Config
+		if cfg, err = c.config(); err == nil {
+			own := sessionAuditPath(cfg.AuditPath(), time.Now(), os.Getpid())
+			log.Warn("the audit log is in use by another aios-host; this MCP session writes its own hash-chained log (check it with aios-host audit verify FILE)",
+				"log", cfg.AuditPath(), "session_log", own)
+			h, err = c.newHost(ctx, log, hostOptions{audit: true, discovery: true, auditPath: own})
+		}
+	}
 	if err != nil {
 		return c.fail(err)
 	}
 	defer closeHost(h, c.stderr)
+	// Load and watch the plugin folders as run does, so that the tool list
+	// follows hot reloads.
+	d, err := discovery.New(discovery.Options{Host: h, Config: h.Config(), Logger: log})
+	if err != nil {
+		return c.fail(err)
+	}
+	defer d.Close()
+	if err := d.Start(ctx); err != nil {
+		return c.fail(err)
+	}
 	s, err := mcpserver.New(mcpserver.Options{Host: h, Logger: log})
 	if err != nil {
 		return c.fail(err)
@@ -61,6 +91,12 @@ Claude Desktop (claude_desktop_config.json):
 		return c.fail(err)
 	}
 	return exitOK
+}
+
+// sessionAuditPath is the audit log of an MCP session that found the
+// configured log in use: <dir of log>/audit-sessions/mcp-<UTC time>-<pid>.jsonl.
+func sessionAuditPath(log string, now time.Time, pid int) string {
+	return filepath.Join(filepath.Dir(log), "audit-sessions", fmt.Sprintf("mcp-%s-%d.jsonl", now.UTC().Format("20060102T150405Z"), pid))
 }
 
 // startMCPBridge imports the MCP servers of mcp.servers into h: each server

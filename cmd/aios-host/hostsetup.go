@@ -91,6 +91,9 @@ type hostOptions struct {
 	// discovery leaves the plugin folders to package discovery (run), which
 	// also reads Adapter Cards and watches the folders.
 	discovery bool
+	// auditPath, when set, replaces the configured audit log's path (an
+	// MCP session whose configured log another process holds).
+	auditPath string
 }
 
 // config loads the configuration file (or the defaults) and applies the
@@ -146,6 +149,9 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 	cfg, err := c.config()
 	if err != nil {
 		return nil, err
+	}
+	if opts.auditPath != "" {
+		cfg.Audit.Path = opts.auditPath
 	}
 	// The "mcp" agent of MCP clients (CallTool(*) only) unless configured (cmd_mcp.go).
 	if err := mcpserver.AddDefaultAgent(cfg); err != nil {
