@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -48,6 +49,7 @@ const (
 //	      - {scope: "aios.tools", agent: mcp}
 //	    agent: ""                # agent of a valid token with none of the scopes ("" refuses it: 403)
 //	    anonymous_agent: ""      # serve requests without a token as this agent (development only)
+//	    allowed_origins: []      # browser origins allowed besides this server's own (Origin header)
 //	    clock_skew: 5s           # leeway for exp/nbf
 //	    session_timeout: 30m     # idle MCP sessions are closed
 //	  servers: ...               # imported MCP servers (runtimes/mcp)
@@ -60,14 +62,18 @@ type Config struct {
 
 // HTTPConfig configures /mcp.
 type HTTPConfig struct {
-	Resource       string        `yaml:"resource"`
-	Audience       []string      `yaml:"audience"`
-	Issuer         string        `yaml:"issuer"`
-	JWKSURL        string        `yaml:"jwks_url"`
-	JWKSFile       string        `yaml:"jwks_file"`
-	Scopes         []ScopeAgent  `yaml:"scopes"`
-	Agent          string        `yaml:"agent"`
-	AnonymousAgent string        `yaml:"anonymous_agent"`
+	Resource       string       `yaml:"resource"`
+	Audience       []string     `yaml:"audience"`
+	Issuer         string       `yaml:"issuer"`
+	JWKSURL        string       `yaml:"jwks_url"`
+	JWKSFile       string       `yaml:"jwks_file"`
+	Scopes         []ScopeAgent `yaml:"scopes"`
+	Agent          string       `yaml:"agent"`
+	AnonymousAgent string       `yaml:"anonymous_agent"`
+	// AllowedOrigins are the origins ("https://app.example.com") whose
+	// pages may call /mcp besides this server's own: a request with an
+	// Origin header of another is refused (403).
+	AllowedOrigins []string      `yaml:"allowed_origins"`
 	ClockSkew      time.Duration `yaml:"clock_skew"`
 	SessionTimeout time.Duration `yaml:"session_timeout"`
 }
@@ -121,6 +127,13 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	if h.Resource != "" {
 		if u, err := url.Parse(h.Resource); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return c, bad("http.resource", "%q is not an http(s) URL", h.Resource)
+		}
+	}
+	for i, o := range h.AllowedOrigins {
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+			strings.TrimSuffix(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" {
+			return c, bad(fmt.Sprintf("http.allowed_origins[%d]", i), "%q is not an origin (scheme://host[:port])", o)
 		}
 	}
 	if h.Issuer != "" && h.JWKSURL == "" && h.JWKSFile == "" {

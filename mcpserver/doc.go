@@ -13,6 +13,15 @@
 // scopes select the agent. The tool list follows the registry: every change
 // sends notifications/tools/list_changed.
 //
+// Both transports wrap the go-sdk's to answer as MCP 2025-06-18 asks where
+// it does not (docs/mcp.md): a malformed line or a batch the session may
+// not send is answered with a JSON-RPC error instead of ending the stdio
+// session; a request the client cancelled gets no response; errors the
+// go-sdk sends with code 0 get a standard code. Over HTTP a request whose
+// Origin is not this server's (nor in mcp.http.allowed_origins) is refused
+// with 403, a POST without Mcp-Session-Id that is not initialize with 400,
+// and an unknown method gets a JSON-RPC -32601 error.
+//
 // mcpserver imports host, registry, config and abi, the MCP go-sdk and
 // go-jose; only cmd imports it. It must never be imported by host, a
 // runtime or server (server reaches it through an http.Handler).

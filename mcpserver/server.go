@@ -57,6 +57,9 @@ type Server struct {
 	mu       sync.Mutex
 	exported map[string]*registry.Entry
 
+	httpMu    sync.Mutex
+	httpCalls map[httpCallKey]*httpCall // HTTP requests in flight (fixHTTP)
+
 	unsub     func()
 	done      chan struct{}
 	closeOnce sync.Once
@@ -80,7 +83,8 @@ func New(opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, done: make(chan struct{})}
+	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{},
+		done: make(chan struct{})}
 	s.resource = cfg.HTTP.Resource
 	if s.resource == "" {
 		s.resource = opts.Resource
@@ -135,9 +139,10 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// Handler serves /mcp (streamable HTTP behind the bearer-token check) and
-// the protected resource metadata at /.well-known/oauth-protected-resource
-// and /.well-known/oauth-protected-resource/mcp.
+// Handler serves /mcp (streamable HTTP behind the Origin and bearer-token
+// checks) and the protected resource metadata at
+// /.well-known/oauth-protected-resource and
+// /.well-known/oauth-protected-resource/mcp.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.Mount(mux)
@@ -148,7 +153,7 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) Mount(mux *http.ServeMux) {
 	sh := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.mcp },
 		&mcpsdk.StreamableHTTPOptions{SessionTimeout: s.cfg.HTTP.SessionTimeout, Logger: s.log})
-	mux.Handle(Path, requireToken(s.verifier, s.metadataURL, s.cfg.HTTP.AnonymousAgent, sh))
+	mux.Handle(Path, s.checkOrigin(requireToken(s.verifier, s.metadataURL, s.cfg.HTTP.AnonymousAgent, s.fixHTTP(sh))))
 	meta := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		md := &oauthex.ProtectedResourceMetadata{
 			Resource:               s.resourceFor(r),

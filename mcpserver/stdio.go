@@ -3,9 +3,12 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -15,15 +18,139 @@ import (
 // MaxLineBytes bounds one JSON-RPC message on stdio.
 const MaxLineBytes = mcpsdk.DefaultMaxLineLength
 
+// batchesRemoved is the first MCP version without JSON-RPC batches.
+const batchesRemoved = "2025-06-18"
+
 // StdioTransport is the transport of `aios-host mcp`: newline-delimited
 // JSON-RPC on in and out. Unlike the go-sdk's own, which ends the session
 // at the first line it cannot decode, it answers such a line with a
 // JSON-RPC error — -32700 for text that is not JSON, -32600 for JSON that
 // is not a JSON-RPC message, -32600 for a line over MaxLineBytes — and
 // keeps serving. Neither stream is closed.
+//
+// JSON-RPC batches (arrays) are served while the negotiated protocol
+// version allows them (before 2025-06-18, or before initialize). A batch
+// is refused as a whole — every request in it answered with -32600, every
+// element that is not a JSON-RPC message with -32600 and id null, in one
+// array — when the session negotiated 2025-06-18 or later, when it comes
+// before the answer to initialize, when it holds initialize, an element
+// that is not a JSON-RPC message, a request id twice, or the id of an
+// earlier request still in flight. `[]` is answered with one -32600 error.
+//
+// A request the client cancels (notifications/cancelled) gets no response,
+// as MCP asks, unless it came in a batch (whose response array must be
+// whole). Error responses the go-sdk would send with code 0 get a standard
+// code (see fixErrorCode).
 func StdioTransport(in io.Reader, out io.Writer) mcpsdk.Transport {
+	st := newStdioState()
 	w := &lockedWriter{w: out}
-	return &mcpsdk.IOTransport{Reader: &jsonLines{r: bufio.NewReaderSize(in, 64<<10), w: w}, Writer: w}
+	return &stdioTransport{st: st,
+		io: &mcpsdk.IOTransport{Reader: &jsonLines{r: bufio.NewReaderSize(in, 64<<10), w: w, st: st}, Writer: w}}
+}
+
+// stdioState is what the line filter (jsonLines, the input side) and the
+// connection (stdioConn, the output side) know of the session.
+type stdioState struct {
+	mu sync.Mutex
+	// version is the protocol version initialize negotiated ("" before).
+	version string
+	// initializing holds the ids of initialize requests not answered yet.
+	initializing map[jsonrpc.ID]struct{}
+	// calls holds the requests (not of a batch) not answered yet, and
+	// whether the client cancelled each.
+	calls map[jsonrpc.ID]bool
+	// batched holds the requests of forwarded batches not answered yet.
+	batched map[jsonrpc.ID]struct{}
+}
+
+func newStdioState() *stdioState {
+	return &stdioState{initializing: map[jsonrpc.ID]struct{}{}, calls: map[jsonrpc.ID]bool{}, batched: map[jsonrpc.ID]struct{}{}}
+}
+
+// received notes a message the filter passes on (outside a batch, or a
+// batch's notification).
+func (s *stdioState) received(msg jsonrpc.Message) {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case req.IsCall() && req.Method == "initialize":
+		if s.version == "" {
+			s.initializing[req.ID] = struct{}{}
+		}
+	case req.IsCall():
+		s.calls[req.ID] = false
+	case req.Method == "notifications/cancelled":
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &p) != nil {
+			return
+		}
+		if id, err := jsonrpc.MakeID(p.RequestID); err == nil && id.IsValid() {
+			if _, inFlight := s.calls[id]; inFlight {
+				s.calls[id] = true
+			}
+		}
+	}
+}
+
+// answered notes a response the server sends, and says whether to drop
+// it (the client cancelled its request).
+func (s *stdioState) answered(resp *jsonrpc.Response) (drop bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.initializing[resp.ID]; ok {
+		delete(s.initializing, resp.ID)
+		var r struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if resp.Error == nil && s.version == "" && json.Unmarshal(resp.Result, &r) == nil && r.ProtocolVersion != "" {
+			s.version = r.ProtocolVersion
+		}
+	}
+	if cancelled, ok := s.calls[resp.ID]; ok {
+		delete(s.calls, resp.ID)
+		return cancelled
+	}
+	delete(s.batched, resp.ID)
+	return false
+}
+
+// stdioTransport connects the go-sdk's IOTransport through stdioConn.
+type stdioTransport struct {
+	st *stdioState
+	io *mcpsdk.IOTransport
+}
+
+func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error) {
+	c, err := t.io.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &stdioConn{Connection: c, st: t.st}, nil
+}
+
+// stdioConn sees each response before the go-sdk writes it: it drops
+// those of cancelled requests and fixes error codes. It hides the
+// go-sdk connection's own batch handling (which would end the session at
+// a batch after 2025-06-18): jsonLines decides on batches.
+type stdioConn struct {
+	mcpsdk.Connection
+	st *stdioState
+}
+
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		if c.st.answered(resp) {
+			return nil
+		}
+		msg = fixResponse(resp)
+	}
+	return c.Connection.Write(ctx, msg)
 }
 
 // lockedWriter serializes our error answers with the go-sdk's writes (each
@@ -46,6 +173,7 @@ func (*lockedWriter) Close() error { return nil }
 type jsonLines struct {
 	r       *bufio.Reader
 	w       *lockedWriter
+	st      *stdioState
 	pending []byte
 }
 
@@ -57,9 +185,12 @@ func (j *jsonLines) Read(p []byte) (int, error) {
 		if tooLong {
 			j.answer(nil, jsonrpc.CodeInvalidRequest, "message longer than the line limit")
 		} else if t := bytes.TrimSpace(line); len(t) > 0 {
-			if code, msg, id := check(t); code != 0 {
-				j.answer(id, code, msg)
+			if t[0] == '[' && json.Valid(t) {
+				j.batch(t)
+			} else if msg, code, text, id := check(t); code != 0 {
+				j.answer(id, code, text)
 			} else {
+				j.st.received(msg)
 				j.pending = append(t, '\n')
 			}
 		}
@@ -94,38 +225,187 @@ func (j *jsonLines) readLine() (line []byte, tooLong bool, err error) {
 	}
 }
 
-// check returns a JSON-RPC error code and message for a line the go-sdk
-// could not decode (0 when it is fine), with the request id when one can
-// be read.
-func check(line []byte) (int64, string, json.RawMessage) {
+// check decodes a line that is not a batch. On failure it returns a
+// JSON-RPC error code and message (code 0 when the line is fine), with the
+// request id when one can be read.
+func check(line []byte) (jsonrpc.Message, int64, string, json.RawMessage) {
 	if !json.Valid(line) {
-		return jsonrpc.CodeParseError, "parse error: the line is not JSON", nil
+		return nil, jsonrpc.CodeParseError, "parse error: the line is not JSON", nil
 	}
-	if _, err := jsonrpc.DecodeMessage(line); err == nil {
-		return 0, "", nil
-	} else {
-		var probe struct {
-			ID json.RawMessage `json:"id"`
-		}
-		_ = json.Unmarshal(line, &probe)
-		if line[0] == '[' {
-			var batch []json.RawMessage
-			if json.Unmarshal(line, &batch) == nil && len(batch) == 0 {
-				return jsonrpc.CodeInvalidRequest, "invalid request: empty batch", nil
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return nil, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error(), idOf(line)
+	}
+	return msg, 0, "", nil
+}
+
+// idOf is the "id" member of a JSON object (nil when there is none).
+func idOf(raw []byte) json.RawMessage {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(raw, &probe)
+	return probe.ID
+}
+
+// batch handles a line holding a JSON array: it passes on a batch the
+// session may send, its notifications and responses as lines of their own
+// and its requests as one batch (the go-sdk would wait for a response to
+// each notification of a batch, and never answer it), or refuses it.
+func (j *jsonLines) batch(line []byte) {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(line, &raws); err != nil || len(raws) == 0 {
+		j.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: empty batch")
+		return
+	}
+	type elem struct {
+		raw json.RawMessage
+		msg jsonrpc.Message
+		err error
+		id  json.RawMessage // of a request
+	}
+	elems := make([]elem, len(raws))
+	seen := map[jsonrpc.ID]bool{}
+	why := "" // why the whole batch is refused
+	j.st.mu.Lock()
+	switch {
+	case j.st.version >= batchesRemoved:
+		why = fmt.Sprintf("invalid request: JSON-RPC batches are not supported in MCP %s and later (this session: %s)", batchesRemoved, j.st.version)
+	case len(j.st.initializing) > 0:
+		why = "invalid request: batch sent before the response to initialize"
+	}
+	for i, raw := range raws {
+		e := &elems[i]
+		e.raw = bytes.TrimSpace(raw)
+		e.msg, e.err = jsonrpc.DecodeMessage(e.raw)
+		if e.err != nil {
+			if why == "" {
+				why = fmt.Sprintf("invalid request: batch element %d is not a JSON-RPC message; the batch was not processed", i)
 			}
-			return 0, "", nil // the go-sdk answers batches (or refuses them) itself
+			continue
 		}
-		return jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error(), probe.ID
+		req, ok := e.msg.(*jsonrpc.Request)
+		if !ok || !req.IsCall() {
+			continue
+		}
+		e.id = idOf(e.raw)
+		_, inBatch := j.st.batched[req.ID]
+		_, inCall := j.st.calls[req.ID]
+		switch {
+		case why != "":
+		case req.Method == "initialize":
+			why = "invalid request: initialize must not be part of a JSON-RPC batch"
+		case seen[req.ID]:
+			why = fmt.Sprintf("invalid request: request id %s appears twice in the batch", e.id)
+		case inBatch || inCall:
+			why = fmt.Sprintf("invalid request: request id %s of an earlier request is still in flight", e.id)
+		}
+		seen[req.ID] = true
+	}
+	if why == "" {
+		for _, e := range elems {
+			if req, ok := e.msg.(*jsonrpc.Request); ok && req.IsCall() {
+				j.st.batched[req.ID] = struct{}{}
+			}
+		}
+	}
+	j.st.mu.Unlock()
+
+	if why != "" {
+		var answers []json.RawMessage
+		for _, e := range elems {
+			switch req, _ := e.msg.(*jsonrpc.Request); {
+			case e.err != nil:
+				answers = append(answers, errorJSON(nil, jsonrpc.CodeInvalidRequest, "invalid request: "+e.err.Error()))
+			case req != nil && req.IsCall():
+				answers = append(answers, errorJSON(e.id, jsonrpc.CodeInvalidRequest, why))
+			}
+		}
+		if len(answers) > 0 { // JSON-RPC: nothing at all rather than []
+			b, _ := json.Marshal(answers)
+			_, _ = j.w.Write(append(b, '\n'))
+		}
+		return
+	}
+	var calls [][]byte
+	at := -1 // where the requests go among the lines passed on
+	var lines [][]byte
+	for _, e := range elems {
+		if req, ok := e.msg.(*jsonrpc.Request); ok && req.IsCall() {
+			if at < 0 {
+				at = len(lines)
+				lines = append(lines, nil)
+			}
+			calls = append(calls, e.raw)
+			continue
+		}
+		j.st.received(e.msg) // a notification (notifications/cancelled...) or a response
+		lines = append(lines, e.raw)
+	}
+	if at >= 0 {
+		lines[at] = append(append([]byte{'['}, bytes.Join(calls, []byte{','})...), ']')
+	}
+	for _, l := range lines {
+		j.pending = append(append(j.pending, l...), '\n')
 	}
 }
 
 func (j *jsonLines) answer(id json.RawMessage, code int64, msg string) {
-	if len(id) == 0 {
-		id = json.RawMessage("null")
+	_, _ = j.w.Write(append(errorJSON(id, code, msg), '\n'))
+}
+
+// errorJSON is a JSON-RPC error response (id null when id is empty).
+func errorJSON(id json.RawMessage, code int64, msg string) json.RawMessage {
+	type wireError struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
 	}
-	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
-	if err != nil {
-		return
+	r := struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   wireError       `json:"error"`
+	}{"2.0", id, wireError{code, msg}}
+	if len(id) == 0 || !json.Valid(id) {
+		r.ID = json.RawMessage("null")
 	}
-	_, _ = j.w.Write(append(b, '\n'))
+	b, _ := json.Marshal(r)
+	return b
+}
+
+// fixResponse returns resp with a standard error code where the go-sdk
+// leaves code 0 (see fixErrorCode).
+func fixResponse(resp *jsonrpc.Response) *jsonrpc.Response {
+	if resp.Error == nil {
+		return resp
+	}
+	// The go-sdk encodes an error that is (or wraps) a *jsonrpc.Error with
+	// its code, any other with code 0.
+	var we *jsonrpc.Error
+	if errors.As(resp.Error, &we) && we.Code != 0 {
+		return resp
+	}
+	e := &jsonrpc.Error{Message: resp.Error.Error()}
+	if direct, ok := resp.Error.(*jsonrpc.Error); ok {
+		e.Message, e.Data = direct.Message, direct.Data
+	}
+	e.Code = fixErrorCode(e.Message)
+	fixed := *resp
+	fixed.Error = e
+	return &fixed
+}
+
+// fixErrorCode is the JSON-RPC code of an error the go-sdk (v1.8) answers
+// with code 0, which is no standard code: a request before initialize and
+// a second initialize are invalid requests (-32600); params that do not
+// decode (a protocolVersion that is not a string, say) are invalid params
+// (-32602); anything else is an internal error (-32603).
+func fixErrorCode(msg string) int64 {
+	switch {
+	case strings.Contains(msg, "invalid during session initialization"), strings.HasPrefix(msg, "duplicate "):
+		return jsonrpc.CodeInvalidRequest
+	case strings.HasPrefix(msg, "handling '") && strings.Contains(msg, "unmarshal"):
+		return jsonrpc.CodeInvalidParams
+	default:
+		return jsonrpc.CodeInternalError
+	}
 }

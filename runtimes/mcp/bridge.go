@@ -19,6 +19,17 @@ import (
 // Version is the client version the bridge announces to MCP servers.
 const Version = "0.1.0"
 
+// ProtocolVersion is the MCP version the bridge asks for in initialize
+// (servers may answer with an older one they support). It is the newest
+// version that starts with initialize: with a later one the go-sdk would
+// first send the draft server/discover request, which a server that does
+// not answer unknown requests leaves unanswered until connect_timeout.
+const ProtocolVersion = "2025-11-25"
+
+// terminateWait is how long closing a stdio server's session waits after
+// closing its stdin before SIGTERM, and after SIGTERM before SIGKILL.
+const terminateWait = time.Second
+
 // Options configure a Bridge.
 type Options struct {
 	// Servers are the MCP servers to import, by name (see LoadConfig).
@@ -82,9 +93,12 @@ func New(opts Options) (*Bridge, error) {
 
 // Start connects to every server in the background and waits until each
 // has published its tools or failed its first attempt (bounded by its
-// connect_timeout and by ctx). A server that failed is retried with
+// connect_timeout + 1 s and by ctx). A server that failed is retried with
 // backoff; its error is returned (joined) for the caller to log, and
-// Start's error never means the bridge stopped.
+// Start's error never means the bridge stopped. A server whose first
+// attempt is still under way when the wait ends (one that never answers
+// initialize, being shut down) is logged as a warning and returned as an
+// error too. The connection starts with initialize (ProtocolVersion).
 func (b *Bridge) Start(ctx context.Context) error {
 	b.start.Do(func() {
 		for _, s := range b.servers {
@@ -99,6 +113,9 @@ func (b *Bridge) Start(ctx context.Context) error {
 				s.markReady()
 				continue
 			}
+			if !s.launch() {
+				continue // closed meanwhile
+			}
 			b.wg.Add(1)
 			go func() {
 				defer b.wg.Done()
@@ -109,18 +126,33 @@ func (b *Bridge) Start(ctx context.Context) error {
 	var errs []error
 	for _, s := range b.servers {
 		t := time.NewTimer(s.cfg.ConnectTimeout + time.Second)
+		timedOut := false
 		select {
 		case <-s.ready:
 		case <-t.C:
+			timedOut = true
 		case <-ctx.Done():
 			t.Stop()
 			return ctx.Err()
 		}
 		t.Stop()
-		if s.failed != nil {
+		switch err := s.lastError(); {
+		case s.failed != nil:
 			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, s.failed))
-		} else if err := s.lastError(); err != nil && s.session() == nil {
+		case err != nil && s.session() == nil:
 			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, err))
+		case timedOut:
+			// The first attempt is still under way (a stdio server that
+			// never answers initialize is being shut down, say): say so
+			// rather than nothing.
+			what := "initialize"
+			if s.session() != nil {
+				what = "listing its tools"
+			}
+			b.log.Warn("mcp server did not finish "+what+" within connect_timeout; still trying in the background",
+				"server", s.name, "source", s.source, "connect_timeout", s.cfg.ConnectTimeout)
+			errs = append(errs, fmt.Errorf("mcp server %s (%s): did not finish %s within connect_timeout (%v); still trying in the background",
+				s.name, s.source, what, s.cfg.ConnectTimeout))
 		}
 	}
 	return errors.Join(errs...)
@@ -168,24 +200,30 @@ func (b *Bridge) Status() []Status {
 	return out
 }
 
-// Close disconnects every server (stdio servers get their stdin closed,
-// then SIGTERM) and stops reconnecting. Tools already published answer
-// Unavailable afterwards.
+// Close disconnects every server and stops reconnecting: a connected stdio
+// server gets its stdin closed, then SIGTERM, then SIGKILL; one still
+// starting is killed with its process group at once. It waits (bounded)
+// for the servers' processes to end. Closing a server's provider (the host
+// does when it closes) does the same for that server. Tools already
+// published answer Unavailable afterwards.
 func (b *Bridge) Close() error {
 	b.cancel()
+	var wg sync.WaitGroup
 	for _, s := range b.servers {
-		s.stop()
+		wg.Go(s.stop)
 	}
+	wg.Wait()
 	b.wg.Wait()
 	return nil
 }
 
-// transport builds the MCP transport of a server.
-func (s *server) transport() (mcpsdk.Transport, error) {
+// transport builds the MCP transport of a server, and for a stdio server
+// the command it starts.
+func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 	if s.cfg.URL != "" {
 		tok, err := s.cfg.token()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		base := s.httpClient
 		if base == nil {
@@ -197,14 +235,31 @@ func (s *server) transport() (mcpsdk.Transport, error) {
 		}
 		hc := *base
 		hc.Transport = &bearerTransport{base: rt, token: tok}
-		return &mcpsdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: &hc, MaxRetries: 1}, nil
+		return &mcpsdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: &hc, MaxRetries: 1}, nil, nil
 	}
-	cmd := exec.CommandContext(s.ctx, s.cfg.Command, s.cfg.Args...)
+	// The process runs in a process group of its own, killed (with
+	// whatever the server started) when stop cancels pctx before the
+	// process has exited. Only stop kills it this way: ending a session
+	// otherwise closes stdin first (CommandTransport).
+	pctx, kill := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(pctx, s.cfg.Command, s.cfg.Args...)
 	cmd.Env = s.cfg.environ()
 	cmd.Dir = s.cfg.Dir
 	cmd.Stderr = &logWriter{log: s.b.log, server: s.name}
 	cmd.WaitDelay = 2 * time.Second
-	return &mcpsdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { return killProcessGroup(cmd.Process) }
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		kill()
+		return nil, nil, errors.New("the bridge is closing")
+	}
+	if s.kill != nil {
+		s.kill() // the previous process, which has exited: frees its context
+	}
+	s.kill = kill
+	return &mcpsdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, cmd, nil
 }
 
 // bearerTransport adds the server's token to every request.

@@ -23,7 +23,9 @@ func fakeConfig(t testing.TB, mode string) ServerConfig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ServerConfig{Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{"AIOS_MCP_FAKE": mode},
+	// GORACE: a race build sleeps 1 s at exit by default, which would make
+	// every graceful shutdown wait for terminateWait.
+	return ServerConfig{Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{"AIOS_MCP_FAKE": mode, "GORACE": "atexit_sleep_ms=0"},
 		ConnectTimeout: 10 * time.Second, ReconnectMax: 200 * time.Millisecond}
 }
 

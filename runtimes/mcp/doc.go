@@ -12,6 +12,13 @@
 // 5 s). A server that stays down or is unreachable answers Unavailable at
 // once while the bridge reconnects with backoff.
 //
+// A connection starts with initialize (protocol version ProtocolVersion,
+// or an older one the server picks). A stdio server runs in a process
+// group of its own: when its session ends, what is left of the group is
+// killed; closing its provider (or the Bridge) closes its stdin, then
+// sends SIGTERM and SIGKILL a second apart, or kills it at once if it has
+// not finished initialize, and waits for it (at most 5 s).
+//
 // The bridge never registers anything itself: the caller (cmd) gives it a
 // Publish function that puts a provider into the host (host.ReplaceProvider
 // with trust Untrusted). Its configuration is the `mcp.servers` section.

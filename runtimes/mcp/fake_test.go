@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -84,17 +87,50 @@ func (f *fakeServer) tools() []any {
 }
 
 func runFake(mode string) int {
-	if mode == "dead" {
+	switch mode {
+	case "dead":
 		fmt.Fprintln(os.Stderr, "fake: refusing to start")
 		return 3
+	case "hang", "sleep":
+		// hang: a server that hangs at start-up (never reads stdin),
+		// deaf to SIGTERM, with a child process (sleep) of its own. Both
+		// append their pid to $AIOS_MCP_FAKE_PIDFILE.
+		signal.Ignore(syscall.SIGTERM)
+		if mode == "hang" {
+			child := exec.Command(os.Args[0], "-test.run=^$")
+			child.Env = append(os.Environ(), "AIOS_MCP_FAKE=sleep")
+			if err := child.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, "fake:", err)
+				return 5
+			}
+		}
+		if f, err := os.OpenFile(os.Getenv("AIOS_MCP_FAKE_PIDFILE"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			fmt.Fprintln(f, os.Getpid())
+			f.Close()
+		}
+		time.Sleep(time.Hour)
+		return 0
 	}
 	f := &fakeServer{out: bufio.NewWriter(os.Stdout)}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
+	initialized := false
 	for in.Scan() {
 		var m fakeMsg
 		if err := json.Unmarshal(in.Bytes(), &m); err != nil {
 			continue
+		}
+		if mode == "ignoreunknown" {
+			// A server that leaves unknown requests (and any request but
+			// ping before initialize) unanswered, and reports each one.
+			fmt.Fprintln(os.Stderr, "fake: received", m.Method)
+			known := m.Method == "initialize" || m.Method == "ping" || (initialized && strings.Contains(m.Method, "/"))
+			if m.Method == "initialize" {
+				initialized = true
+			}
+			if !known || strings.HasPrefix(m.Method, "server/") {
+				continue
+			}
 		}
 		if len(m.ID) == 0 {
 			continue // notification

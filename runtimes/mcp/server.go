@@ -48,12 +48,22 @@ type server struct {
 	changed    chan struct{}
 
 	listMu sync.Mutex // serializes relists (run loop and Refresh)
+
+	// Lifecycle, under mu: launched says run was started (done is closed
+	// when it returns); stopped that stop was called, after which no
+	// process is started; kill kills the current stdio server process with
+	// its process group unless it has exited (see transport).
+	launched bool
+	stopped  bool
+	kill     context.CancelFunc
+	done     chan struct{}
+	stopOnce sync.Once
 }
 
 func newServer(b *Bridge, name string, sc ServerConfig, hc *http.Client) *server {
 	ctx, cancel := context.WithCancel(b.ctx)
 	s := &server{b: b, name: name, cfg: sc, httpClient: hc, ctx: ctx, cancel: cancel,
-		ready: make(chan struct{}), refresh: make(chan struct{}, 1), kick: make(chan struct{}, 1)}
+		ready: make(chan struct{}), refresh: make(chan struct{}, 1), kick: make(chan struct{}, 1), done: make(chan struct{})}
 	if sc.URL != "" {
 		s.source = sc.URL
 		s.host = sc.endpointHost()
@@ -153,10 +163,60 @@ func (s *server) awaitRestart(ctx context.Context) *mcpsdk.ClientSession {
 
 func (s *server) markReady() { s.readyOnce.Do(func() { close(s.ready) }) }
 
+// stopWait bounds how long stop waits for the connection loop, and with it
+// a stdio server's process, to end.
+const stopWait = 5 * time.Second
+
+// launch marks the connection loop started; false when the server was
+// stopped already.
+func (s *server) launch() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return false
+	}
+	s.launched = true
+	return true
+}
+
+// stop disconnects the server for good and waits (at most stopWait) for
+// its connection loop to end. A connected stdio server gets its stdin
+// closed, then SIGTERM, then SIGKILL (the go-sdk's shutdown, terminateWait
+// apart); one that has not finished initialize — hung at start-up, say —
+// is killed at once with its process group, so that it does not outlive
+// the bridge.
 func (s *server) stop() {
-	s.cancel()
-	if sess := s.session(); sess != nil {
-		_ = sess.Close()
+	s.stopOnce.Do(func() {
+		s.mu.Lock()
+		s.stopped = true
+		sess, launched := s.sess, s.launched
+		s.mu.Unlock()
+		s.cancel() // no reconnect; a connection attempt in progress fails
+		if sess != nil {
+			_ = sess.Close() // graceful: the server sees EOF on stdin
+		}
+		s.killProcess()
+		if !launched {
+			return
+		}
+		t := time.NewTimer(stopWait)
+		defer t.Stop()
+		select {
+		case <-s.done:
+		case <-t.C:
+			s.b.log.Warn("mcp server did not stop in time", "server", s.name, "waited", stopWait)
+		}
+	})
+}
+
+// killProcess kills the current stdio server process and its process
+// group, unless it has exited already.
+func (s *server) killProcess() {
+	s.mu.Lock()
+	kill := s.kill
+	s.mu.Unlock()
+	if kill != nil {
+		kill()
 	}
 }
 
@@ -176,6 +236,7 @@ func (s *server) onListChanged() {
 
 // run is the server's connection loop; it returns when the bridge closes.
 func (s *server) run() {
+	defer close(s.done)
 	defer s.markReady()
 	backoff := DefaultReconnectMin
 	for s.ctx.Err() == nil {
@@ -217,16 +278,24 @@ func (s *server) run() {
 func (s *server) serve() (connected bool, err error) {
 	cctx, cancel := context.WithTimeout(s.ctx, s.cfg.ConnectTimeout)
 	defer cancel()
-	tr, err := s.transport()
+	tr, cmd, err := s.transport()
 	if err != nil {
 		return false, err
+	}
+	if cmd != nil {
+		// Whatever the stdio server started and left behind when its
+		// session ended goes with it. (cmd.Start ran in this goroutine,
+		// inside Connect.)
+		defer func() { _ = killProcessGroup(cmd.Process) }()
 	}
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "aios-host", Version: Version}, &mcpsdk.ClientOptions{
 		Capabilities:               &mcpsdk.ClientCapabilities{},
 		ToolListChangedHandler:     func(context.Context, *mcpsdk.ToolListChangedRequest) { s.onListChanged() },
 		ResourceListChangedHandler: func(context.Context, *mcpsdk.ResourceListChangedRequest) { s.onListChanged() },
 	})
-	sess, err := client.Connect(cctx, tr, nil)
+	// Start with initialize (no server/discover probe): MCP servers of
+	// 2025-11-25 and earlier need not answer unknown requests.
+	sess, err := client.Connect(cctx, tr, &mcpsdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
 		return false, fmt.Errorf("connect to %s: %w", s.source, err)
 	}

@@ -1,0 +1,422 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The streamable-HTTP side around the go-sdk's handler: the Origin check
+// (checkOrigin) and the JSON-RPC fixes of fixHTTP.
+
+const (
+	sessionHeader  = "Mcp-Session-Id"
+	versionHeader  = "Mcp-Protocol-Version"
+	metaVersionKey = mcpsdk.MetaKeyProtocolVersion
+	// sessionlessVersion is the first MCP version whose requests need no
+	// session (SEP-2575); the go-sdk answers them itself.
+	sessionlessVersion = "2026-07-28"
+	// maxPOSTBody is the go-sdk's request body limit: fixHTTP leaves larger
+	// bodies to it (413).
+	maxPOSTBody = mcpsdk.DefaultMaxRequestBodyBytes
+)
+
+// checkOrigin refuses with 403 a request whose Origin header (sent by
+// browsers) is not this server's: its host is not the request's Host,
+// and it is neither the origin of the resource URI nor one of
+// mcp.http.allowed_origins. That stops a web page from calling tools
+// through the user's browser (DNS rebinding included). Requests without
+// Origin (MCP clients that are not browsers) pass.
+func (s *Server) checkOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" && !s.originAllowed(r, o) {
+			http.Error(w, fmt.Sprintf("Forbidden: Origin %q may not use this server (mcp.http.allowed_origins)", o), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) originAllowed(r *http.Request, origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return false // "null" (a sandboxed page, a file), or garbage
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	o := strings.ToLower(u.Scheme + "://" + u.Host)
+	if res, err := url.Parse(s.currentResource()); err == nil && res.Host != "" && strings.ToLower(res.Scheme+"://"+res.Host) == o {
+		return true
+	}
+	for _, a := range s.cfg.HTTP.AllowedOrigins {
+		if strings.ToLower(strings.TrimSuffix(a, "/")) == o {
+			return true
+		}
+	}
+	return false
+}
+
+// postBody is a POST's JSON-RPC payload as fixHTTP reads it: enough to
+// route it (the go-sdk decodes and checks it again).
+type postBody struct {
+	msgs  []rpcMsg
+	batch bool
+	code  int64 // of the error when the body is not JSON-RPC (0 when it is)
+	err   string
+}
+
+// rpcMsg is one message of a POST: a request (call when id is valid), a
+// notification, or a response (method "").
+type rpcMsg struct {
+	id     jsonrpc.ID
+	method string
+	params json.RawMessage
+}
+
+func (m *rpcMsg) isCall() bool { return m.method != "" && m.id.IsValid() }
+
+func parsePOST(body []byte) *postBody {
+	body = bytes.TrimSpace(body)
+	if !json.Valid(body) {
+		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: the body is not JSON"}
+	}
+	p := &postBody{}
+	var raws []json.RawMessage // (not holding body: Unmarshal would write into it)
+	if body[0] == '[' {
+		p.batch = true
+		if json.Unmarshal(body, &raws) != nil || len(raws) == 0 {
+			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: empty batch", batch: true}
+		}
+	} else {
+		raws = []json.RawMessage{body}
+	}
+	for _, raw := range raws {
+		var w struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      any             `json:"id"`
+			Method  string          `json:"method"`
+			Params  json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(raw, &w) != nil || w.JSONRPC != "2.0" {
+			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: not a JSON-RPC 2.0 message", batch: p.batch}
+		}
+		id, err := jsonrpc.MakeID(w.ID)
+		if err != nil {
+			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + err.Error(), batch: p.batch}
+		}
+		p.msgs = append(p.msgs, rpcMsg{id: id, method: w.Method, params: w.Params})
+	}
+	return p
+}
+
+// call is the request of a body that is one request (nil otherwise).
+func (p *postBody) call() *rpcMsg {
+	if p.code != 0 || p.batch || len(p.msgs) != 1 || !p.msgs[0].isCall() {
+		return nil
+	}
+	return &p.msgs[0]
+}
+
+// opensSession says whether a POST without Mcp-Session-Id may go to the
+// go-sdk: initialize, and what the go-sdk answers itself for clients
+// negotiating a session-less version (server/discover, requests of
+// 2026-07-28 and later).
+func (p *postBody) opensSession(r *http.Request) bool {
+	if v := r.Header.Get(versionHeader); v >= sessionlessVersion {
+		return true
+	}
+	c := p.call()
+	if c == nil {
+		return false
+	}
+	if c.method == "initialize" || c.method == "server/discover" {
+		return true
+	}
+	var params struct {
+		Meta map[string]any `json:"_meta"`
+	}
+	_ = json.Unmarshal(c.params, &params)
+	_, ok := params.Meta[metaVersionKey]
+	return ok
+}
+
+// rawID is id as JSON.
+func rawID(id jsonrpc.ID) json.RawMessage {
+	b, err := json.Marshal(id.Raw())
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int64, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(errorJSON(id, code, msg))
+}
+
+// httpCall is a request in flight on a session, which the client may
+// cancel.
+type httpCall struct {
+	session   string
+	id        jsonrpc.ID
+	cancelled atomic.Bool
+}
+
+type httpCallKey struct {
+	session string
+	id      jsonrpc.ID
+}
+
+// fixHTTP makes the go-sdk's streamable-HTTP handler answer as MCP
+// 2025-06-18 asks where it does not:
+//   - a POST without Mcp-Session-Id that is not initialize gets 400 with a
+//     JSON-RPC error (the go-sdk would open a session for it, and answer
+//     a request with an error of code 0 in a 200 stream);
+//   - a request for an unknown method gets a JSON-RPC -32601 error (200,
+//     application/json); the go-sdk's other plain-text 400 answers to a
+//     POST become JSON-RPC errors (-32700 for a body that is not JSON,
+//     -32600 otherwise; the request's id when there is one);
+//   - errors of code 0 get a standard code (fixErrorCode);
+//   - a request the client cancels (notifications/cancelled) gets no
+//     response: its stream ends without one.
+func (s *Server) fixHTTP(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if r.Method != http.MethodPost || ct != "application/json" || r.Body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxPOSTBody+1))
+		rest := r.Body
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(body), rest), rest}
+		if err != nil || int64(len(body)) > maxPOSTBody || len(bytes.TrimSpace(body)) == 0 {
+			next.ServeHTTP(w, r) // the go-sdk refuses it
+			return
+		}
+		in := parsePOST(body)
+		sid := r.Header.Get(sessionHeader)
+		if sid == "" && !in.opensSession(r) {
+			code, msg, id := in.code, in.err, json.RawMessage(nil)
+			if code == 0 {
+				code, msg = jsonrpc.CodeInvalidRequest, "Bad Request: no Mcp-Session-Id header: send initialize first, then the session id it returns"
+			}
+			if c := in.call(); c != nil {
+				id = rawID(c.id)
+			}
+			writeRPCError(w, http.StatusBadRequest, id, code, msg)
+			return
+		}
+		fw := &rpcWriter{ResponseWriter: w, in: in}
+		if sid != "" && in.code == 0 {
+			s.noteCancels(sid, in)
+			fw.calls = s.trackCalls(sid, in)
+			defer s.untrackCalls(fw.calls)
+		}
+		next.ServeHTTP(fw, r)
+		fw.finish()
+	})
+}
+
+// noteCancels marks the requests that the notifications/cancelled of in
+// name as cancelled.
+func (s *Server) noteCancels(sid string, in *postBody) {
+	for _, m := range in.msgs {
+		if m.method != "notifications/cancelled" || m.id.IsValid() {
+			continue
+		}
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if json.Unmarshal(m.params, &p) != nil {
+			continue
+		}
+		id, err := jsonrpc.MakeID(p.RequestID)
+		if err != nil || !id.IsValid() {
+			continue
+		}
+		s.httpMu.Lock()
+		if c := s.httpCalls[httpCallKey{sid, id}]; c != nil {
+			c.cancelled.Store(true)
+		}
+		s.httpMu.Unlock()
+	}
+}
+
+// trackCalls registers the requests of in (but initialize, which may not
+// be cancelled) until untrackCalls.
+func (s *Server) trackCalls(sid string, in *postBody) []*httpCall {
+	var out []*httpCall
+	s.httpMu.Lock()
+	defer s.httpMu.Unlock()
+	for _, m := range in.msgs {
+		if !m.isCall() || m.method == "initialize" {
+			continue
+		}
+		k := httpCallKey{sid, m.id}
+		if s.httpCalls[k] != nil {
+			continue // a duplicate in flight: the go-sdk refuses it
+		}
+		c := &httpCall{session: sid, id: m.id}
+		s.httpCalls[k] = c
+		out = append(out, c)
+	}
+	return out
+}
+
+func (s *Server) untrackCalls(calls []*httpCall) {
+	s.httpMu.Lock()
+	defer s.httpMu.Unlock()
+	for _, c := range calls {
+		delete(s.httpCalls, httpCallKey{c.session, c.id})
+	}
+}
+
+// rpcWriter is the ResponseWriter fixHTTP hands the go-sdk.
+type rpcWriter struct {
+	http.ResponseWriter
+	in    *postBody
+	calls []*httpCall
+	sent  bool         // the header went out
+	held  int          // status of a plain-text error held back to be rewritten (0: none)
+	buf   bytes.Buffer // its text
+}
+
+func (w *rpcWriter) WriteHeader(code int) {
+	if w.sent || w.held != 0 {
+		return
+	}
+	if code == http.StatusBadRequest && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+		w.held = code
+		return
+	}
+	w.sent = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *rpcWriter) Write(p []byte) (int, error) {
+	if w.held != 0 {
+		return w.buf.Write(p)
+	}
+	w.sent = true
+	out, drop := w.filter(p)
+	if drop {
+		return len(p), nil
+	}
+	if out == nil {
+		return w.ResponseWriter.Write(p)
+	}
+	if _, err := w.ResponseWriter.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (w *rpcWriter) FlushError() error {
+	if w.held != 0 {
+		return nil
+	}
+	return http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *rpcWriter) Flush() { _ = w.FlushError() }
+
+func (w *rpcWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// cancelled says whether the client cancelled request id of this POST
+// (any of its requests when id is nil).
+func (w *rpcWriter) cancelled(id *jsonrpc.ID) bool {
+	for _, c := range w.calls {
+		if c.cancelled.Load() && (id == nil || c.id == *id) {
+			return true
+		}
+	}
+	return false
+}
+
+// filter looks at one write of the go-sdk (an SSE event, or a JSON
+// response): it returns the write with an error code fixed, or drop for
+// the response of a cancelled request (nil, false: write p as it is).
+func (w *rpcWriter) filter(p []byte) (out []byte, drop bool) {
+	cancels := w.cancelled(nil)
+	if !cancels && !bytes.Contains(p, []byte(`"code":0`)) {
+		return nil, false
+	}
+	before, data, after, ok := sseData(p)
+	if !ok {
+		return nil, false
+	}
+	msg, err := jsonrpc.DecodeMessage(data)
+	resp, isResp := msg.(*jsonrpc.Response)
+	if err != nil || !isResp {
+		return nil, false
+	}
+	if cancels && w.cancelled(&resp.ID) {
+		return nil, true
+	}
+	fixed := fixResponse(resp)
+	if fixed == resp {
+		return nil, false
+	}
+	enc, err := jsonrpc.EncodeMessage(fixed)
+	if err != nil {
+		return nil, false
+	}
+	return append(append(append([]byte{}, before...), enc...), after...), false
+}
+
+// sseData splits one SSE event (or a bare JSON body) around its data.
+func sseData(p []byte) (before, data, after []byte, ok bool) {
+	if t := bytes.TrimSpace(p); len(t) > 0 && t[0] == '{' {
+		return nil, t, nil, true
+	}
+	i := 0
+	if !bytes.HasPrefix(p, []byte("data: ")) {
+		j := bytes.Index(p, []byte("\ndata: "))
+		if j < 0 {
+			return nil, nil, nil, false
+		}
+		i = j + 1
+	}
+	start := i + len("data: ")
+	end := bytes.IndexByte(p[start:], '\n')
+	if end < 0 {
+		end = len(p) - start
+	}
+	return p[:start], p[start : start+end], p[start+end:], true
+}
+
+// finish writes the plain-text 400 answer held back, as a JSON-RPC error.
+func (w *rpcWriter) finish() {
+	if w.held == 0 {
+		return
+	}
+	msg := strings.TrimSpace(w.buf.String())
+	status, code, id := w.held, int64(jsonrpc.CodeInvalidRequest), json.RawMessage(nil)
+	switch c := w.in.call(); {
+	case w.in.code != 0:
+		code, msg = w.in.code, w.in.err
+	case c != nil:
+		id = rawID(c.id)
+		if strings.Contains(msg, "not handled") || strings.Contains(msg, "method not found") {
+			status, code, msg = http.StatusOK, jsonrpc.CodeMethodNotFound, fmt.Sprintf("method not found: %q", c.method)
+		}
+	}
+	h := w.ResponseWriter.Header()
+	h.Del("X-Content-Type-Options")
+	h.Del("Content-Length")
+	writeRPCError(w.ResponseWriter, status, id, code, msg)
+}
