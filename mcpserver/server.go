@@ -271,7 +271,7 @@ func (s *Server) sync() {
 			}
 			continue
 		}
-		s.mcp.AddTool(tool, s.handler(name, structured))
+		s.mcp.AddTool(tool, s.handler(name, structured, e.Provider.Info.Runtime == abi.RuntimeMCP))
 		s.exported[name] = e
 	}
 }
@@ -290,7 +290,12 @@ func (s *Server) agentOf(req *mcpsdk.CallToolRequest) string {
 // handler runs one tools/call through the host pipeline. Tool failures
 // (including arguments that fail the schema: InvalidParams) are results
 // with isError, as MCP asks, so the model sees them.
-func (s *Server) handler(name string, structured bool) mcpsdk.ToolHandler {
+//
+// A tool imported from another MCP server (bridged) answers with the MCP
+// envelope {"content": [...], "structuredContent"?} (runtimes/mcp); its
+// content blocks (text, images, resources) are passed on as they came
+// rather than as the envelope's JSON in one text block.
+func (s *Server) handler(name string, structured, bridged bool) mcpsdk.ToolHandler {
 	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
 		var params any = map[string]any{}
 		if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
@@ -302,8 +307,39 @@ func (s *Server) handler(name string, structured bool) mcpsdk.ToolHandler {
 		if err != nil {
 			return errorResult(abi.AsToolError(err, abi.Internal)), nil
 		}
+		if bridged && !structured {
+			if r, ok := mcpEnvelope(v); ok {
+				return r, nil
+			}
+		}
 		return successResult(v, structured)
 	}
+}
+
+// mcpEnvelope turns a bridged tool's {"content": [...],
+// "structuredContent"?} back into an MCP result; false when v is not
+// exactly that shape or a block is not valid MCP content.
+func mcpEnvelope(v any) (*mcpsdk.CallToolResult, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	content, ok := m["content"].([]any)
+	if !ok || len(m) > 2 {
+		return nil, false
+	}
+	if _, sc := m["structuredContent"]; len(m) == 2 && !sc {
+		return nil, false
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, false
+	}
+	var r mcpsdk.CallToolResult
+	if err := json.Unmarshal(b, &r); err != nil || len(r.Content) != len(content) {
+		return nil, false
+	}
+	return &r, true
 }
 
 func successResult(v any, structured bool) (*mcpsdk.CallToolResult, error) {

@@ -302,3 +302,73 @@ func TestAddDefaultAgentKeepsConfiguredAgent(t *testing.T) {
 		t.Fatalf("grants = %v", g)
 	}
 }
+
+// TestBridgedContentPassesThrough: a tool imported from another MCP server
+// answers with the MCP envelope; re-exported, its content blocks (text and
+// an image here) reach the client as they came, not as the envelope's JSON
+// in one text block. The same shape from a tool of another runtime stays
+// JSON text.
+func TestBridgedContentPassesThrough(t *testing.T) {
+	h, s := newTestHost(t, exportCfg)
+	envelope := map[string]any{"content": []any{
+		map[string]any{"type": "text", "text": "hi a"},
+		map[string]any{"type": "image", "data": "aGk=", "mimeType": "image/png"},
+	}}
+	for _, rt := range []string{abi.RuntimeMCP, abi.RuntimeNative} {
+		p := native.New(abi.ProviderInfo{ID: "org.test." + rt})
+		p.MustRegister(abi.ToolDef{Name: "pat-" + rt, Version: "1.0.0"}, func(context.Context, any, abi.Env) (any, error) { return envelope, nil })
+		if err := h.AddProvider(context.Background(), runtimeAs{p, rt}, host.ProviderMeta{Source: "test"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connectInMemory(t, s, nil)
+	waitTool := func(name string) {
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			res, err := cs.ListTools(context.Background(), nil)
+			if err == nil {
+				for _, tl := range res.Tools {
+					if tl.Name == name {
+						return
+					}
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("%s not exported", name)
+	}
+	waitTool("pat-mcp")
+	waitTool("pat-native")
+	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "pat-mcp", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || len(res.Content) != 2 {
+		t.Fatalf("bridged result: %+v", res)
+	}
+	if tc, ok := res.Content[0].(*mcpsdk.TextContent); !ok || tc.Text != "hi a" {
+		t.Fatalf("content[0] = %#v", res.Content[0])
+	}
+	if im, ok := res.Content[1].(*mcpsdk.ImageContent); !ok || string(im.Data) != "hi" || im.MIMEType != "image/png" {
+		t.Fatalf("content[1] = %#v", res.Content[1])
+	}
+	res, err = cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "pat-native", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Content) != 1 || !strings.Contains(res.Content[0].(*mcpsdk.TextContent).Text, `"content":[`) {
+		t.Fatalf("native result: %+v", res)
+	}
+}
+
+// runtimeAs is a native provider that describes itself as another runtime.
+type runtimeAs struct {
+	*native.Provider
+	rt string
+}
+
+func (r runtimeAs) Describe() *abi.ToolRegister {
+	reg := *r.Provider.Describe()
+	reg.Provider.Runtime = r.rt
+	return &reg
+}
