@@ -524,6 +524,9 @@ func (s *Server) subscribe(sess *session, params json.RawMessage) (any, *jsonrpc
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
+	if p.Events != nil && len(p.Events) == 0 {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: events is empty; omit it to subscribe to every event (added, removed, updated)")
+	}
 	want, rerr := parseEvents(p.Events)
 	if rerr != nil {
 		return nil, rerr
@@ -579,6 +582,9 @@ func (s *Server) unsubscribe(sess *session, params json.RawMessage) (any, *jsonr
 	var p unsubscribeParams
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
+	}
+	if p.Subscription == "" {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: subscription is required (the id aios/registry.subscribe returned)")
 	}
 	if sess.subs == nil {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: this transport has no subscriptions (close the /events stream instead)")

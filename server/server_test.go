@@ -148,6 +148,8 @@ func TestInvalidJSONRPC(t *testing.T) {
 		{"bad-scope", `{"jsonrpc": "2.0", "method": "aios/registry.refresh", "id": 8, "params": {"scope": "galaxy"}}`, -32602, 8.0},
 		{"bad-event", `{"jsonrpc": "2.0", "method": "aios/registry.subscribe", "id": 9, "params": {"events": ["exploded"]}}`, -32602, 9.0},
 		{"info-no-id", `{"jsonrpc": "2.0", "method": "aios/registry.info", "id": 10, "params": {}}`, -32602, 10.0},
+		{"no-events", `{"jsonrpc": "2.0", "method": "aios/registry.subscribe", "id": 11, "params": {"events": []}}`, -32602, 11.0},
+		{"unsubscribe-no-id", `{"jsonrpc": "2.0", "method": "aios/registry.unsubscribe", "id": 12}`, -32602, 12.0},
 		{"empty-batch", `[]`, -32600, nil},
 		{"batch-too-large", `[{"jsonrpc":"2.0","method":"tools/list","id":1},{"jsonrpc":"2.0","method":"tools/list","id":2},{"jsonrpc":"2.0","method":"tools/list","id":3},{"jsonrpc":"2.0","method":"tools/list","id":4}]`, -32012, nil},
 	}
