@@ -8,6 +8,7 @@ package landlock
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -33,6 +34,12 @@ const (
 
 	llNetBindTCP    = 1 << 0
 	llNetConnectTCP = 1 << 1
+
+	// Scopes (ABI >= 6): a restricted process may not send signals to,
+	// nor connect to the abstract unix sockets of, processes outside its
+	// Landlock domain.
+	llScopeAbstractUnix = 1 << 0
+	llScopeSignal       = 1 << 1
 )
 
 // handledFS returns every filesystem right the given Landlock ABI knows.
@@ -51,8 +58,9 @@ func handledFS(abiVersion int) uint64 {
 }
 
 type llRulesetAttr struct {
-	fs  uint64
-	net uint64
+	fs     uint64
+	net    uint64
+	scoped uint64
 }
 
 type llPathBeneath struct {
@@ -79,13 +87,20 @@ func Version() (int, error) {
 // RestrictThread restricts the calling thread, and the processes it starts
 // from now on, to reading (and executing from) the rules' paths, and
 // writing where a rule says so; with noNet and ABI >= 4 it also denies TCP
-// bind and connect. It needs no_new_privs (or CAP_SYS_ADMIN). A Landlock
+// bind and connect. With ABI >= 6 it also scopes signals and abstract
+// unix sockets to the domain: a restricted process cannot kill the host or
+// any other process outside it (threads of one process may still signal
+// each other). It needs no_new_privs (or CAP_SYS_ADMIN). A Landlock
 // domain can only be narrowed: lock the thread to its goroutine for good.
 func RestrictThread(version int, rules []Rule, noNet bool) error {
 	attr := llRulesetAttr{fs: handledFS(version)}
 	size := unsafe.Sizeof(attr.fs)
 	if noNet && version >= 4 {
 		attr.net = llNetBindTCP | llNetConnectTCP
+		size = unsafe.Offsetof(attr.scoped)
+	}
+	if version >= 6 {
+		attr.scoped = llScopeAbstractUnix | llScopeSignal
 		size = unsafe.Sizeof(attr)
 	}
 	fd, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
@@ -124,4 +139,30 @@ func RestrictThread(version int, rules []Rule, noNet bool) error {
 		return fmt.Errorf("landlock_restrict_self: %v", e)
 	}
 	return nil
+}
+
+// GoLocked runs fn on a new goroutine locked for good to an OS thread that
+// is not the process's main thread; fn confines that thread (Landlock,
+// seccomp, capabilities, namespaces) and starts workers from it. The main
+// thread must never be confined: it is the thread group's leader, whose
+// Landlock domain is the one a signal to the process is checked against, so
+// a confined leader would let the workers signal the host; and Go never
+// ends the main thread, so its confinement would outlive the goroutine.
+// When the new goroutine lands on the main thread, it holds that thread
+// while another goroutine, necessarily on another thread, runs fn.
+func GoLocked(fn func()) {
+	go func() {
+		runtime.LockOSThread()
+		if unix.Gettid() == unix.Getpid() {
+			started := make(chan struct{})
+			GoLocked(func() {
+				close(started)
+				fn()
+			})
+			<-started
+			runtime.UnlockOSThread()
+			return
+		}
+		fn() // never unlocked: the thread ends with this goroutine
+	}()
 }

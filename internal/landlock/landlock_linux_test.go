@@ -5,8 +5,10 @@ package landlock
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -56,5 +58,57 @@ func TestRestrictThread(t *testing.T) {
 	// The test's own thread is not confined.
 	if _, err := os.ReadFile(filepath.Join(out, "f")); err != nil {
 		t.Errorf("another thread was confined too: %v", err)
+	}
+}
+
+// TestScopedSignals: with ABI >= 6, a process started from a restricted
+// thread cannot signal a process outside its domain (the test binary
+// itself, here: kill -0 is refused), while it still may signal itself.
+func TestScopedSignals(t *testing.T) {
+	v, err := Version()
+	if err != nil {
+		t.Skipf("no Landlock here: %v", err)
+	}
+	if v < 6 {
+		t.Skipf("Landlock ABI %d has no signal scoping (6)", v)
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	ch := make(chan string, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the confined thread ends with this goroutine
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			ch <- err.Error()
+			return
+		}
+		rules := []Rule{{Path: sh}, {Path: "/bin"}, {Path: "/usr"}, {Path: "/lib"}, {Path: "/lib64"}, {Path: "/etc/ld.so.cache"}, {Path: os.DevNull, Write: true}}
+		if err := RestrictThread(v, rules, true); err != nil {
+			ch <- err.Error()
+			return
+		}
+		script := "kill -0 " + strconv.Itoa(os.Getpid()) + " 2>/dev/null && echo host-reachable || echo host-refused; kill -0 $$ && echo self-ok"
+		out, err := exec.Command(sh, "-c", script).CombinedOutput()
+		if err != nil {
+			ch <- "sh: " + err.Error() + ": " + string(out)
+			return
+		}
+		ch <- string(out)
+	}()
+	if got := <-ch; got != "host-refused\nself-ok\n" {
+		t.Fatalf("confined shell: %q, want the host refused and itself reachable", got)
+	}
+}
+
+// TestGoLockedNeverMainThread: fn never runs on the process's main thread
+// (the thread group leader), however the scheduler places the goroutine.
+func TestGoLockedNeverMainThread(t *testing.T) {
+	for range 200 {
+		ch := make(chan bool, 1)
+		GoLocked(func() { ch <- unix.Gettid() == unix.Getpid() })
+		if <-ch {
+			t.Fatal("GoLocked ran fn on the main thread")
+		}
 	}
 }

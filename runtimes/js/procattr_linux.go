@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"runtime"
 	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/aios-host/aios-host/internal/caps"
 	"github.com/aios-host/aios-host/internal/landlock"
 	"github.com/aios-host/aios-host/internal/proclimit"
 	"github.com/aios-host/aios-host/internal/seccomp"
@@ -60,13 +60,12 @@ func startWorker(cmd *exec.Cmd, confine bool) (degraded string, err error) {
 	if sp == nil {
 		sp = &spawner{jobs: make(chan spawnJob)}
 		ready := make(chan string)
-		go func() {
-			runtime.LockOSThread() // never unlocked: this thread never ends
+		landlock.GoLocked(func() { // a thread of its own, never the main one, that never ends
 			ready <- confineThread(key)
 			for j := range sp.jobs {
 				j.done <- j.cmd.Start()
 			}
-		}()
+		})
 		sp.degraded = <-ready
 		spawners[key] = sp
 	}
@@ -82,7 +81,9 @@ func startWorker(cmd *exec.Cmd, confine bool) (degraded string, err error) {
 // else is readable — not /proc, where other processes' environments are —
 // except in a race-detector build, whose runtime reads /proc/self/maps;
 // nothing is writable; with Landlock ABI >= 4 TCP bind and connect are
-// denied. It returns why it could not ("" on success or when exe is "").
+// denied, with ABI >= 6 signals to processes outside the domain (the host).
+// Workers start with no capabilities, even when the host runs as root. It
+// returns why it could not ("" on success or when exe is "").
 func confineThread(exe string) string {
 	if exe == "" {
 		return ""
@@ -90,6 +91,20 @@ func confineThread(exe string) string {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return "prctl(PR_SET_NO_NEW_PRIVS): " + err.Error()
 	}
+	// A host running as root would hand workers all its capabilities.
+	capsErr := caps.DropForExec()
+	why := landlockThread(exe)
+	if capsErr != nil {
+		if why != "" {
+			why += "; "
+		}
+		why += "dropping capabilities: " + capsErr.Error()
+	}
+	return why
+}
+
+// landlockThread confines the calling thread with Landlock (confineThread).
+func landlockThread(exe string) string {
 	v, err := landlock.Version()
 	if err != nil {
 		return err.Error()

@@ -5,11 +5,11 @@ package python
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/aios-host/aios-host/internal/caps"
 	"github.com/aios-host/aios-host/internal/landlock"
 	"github.com/aios-host/aios-host/internal/seccomp"
 )
@@ -39,9 +39,8 @@ func detectLayers() Layers {
 		l.Rlimits = true
 	}
 	done := make(chan struct{})
-	go func() {
+	landlock.GoLocked(func() { // a thread of its own, never the main one; it dies with this function
 		defer close(done)
-		runtime.LockOSThread() // never unlocked: the thread dies with this goroutine
 		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 			l.SeccompErr = "prctl(PR_SET_NO_NEW_PRIVS): " + err.Error()
 		} else if err := seccomp.InstallThread(false); err != nil {
@@ -54,7 +53,7 @@ func detectLayers() Layers {
 		} else {
 			l.NetNS = true
 		}
-	}()
+	})
 	<-done
 	return l
 }
@@ -76,10 +75,15 @@ func spawn(s spawnSpec) (*os.Process, error) {
 		err error
 	}
 	ch := make(chan res, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the confined thread dies with this goroutine
+	landlock.GoLocked(func() { // the confined thread, never the main one, dies with this function
 		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 			ch <- res{err: fmt.Errorf("sandbox: prctl(PR_SET_NO_NEW_PRIVS): %v", err)}
+			return
+		}
+		// A host running as root would hand the worker all its
+		// capabilities (perf_event_open, sethostname, reboot, ...).
+		if err := caps.DropForExec(); err != nil {
+			ch <- res{err: fmt.Errorf("sandbox: dropping capabilities: %v", err)}
 			return
 		}
 		if s.layers.Landlock > 0 {
@@ -96,7 +100,7 @@ func spawn(s spawnSpec) (*os.Process, error) {
 		}
 		p, err := os.StartProcess(s.argv[0], s.argv, attr)
 		ch <- res{p, err}
-	}()
+	})
 	r := <-ch
 	return r.p, r.err
 }

@@ -77,6 +77,14 @@ class Prober:
     def env(self, params):
         return {"env": sorted(os.environ)}
 
+    @tool(name="signal-host")
+    def signal_host(self, params):
+        return attempt(lambda: os.kill(os.getppid(), 0))
+
+    @tool(name="sethostname")
+    def sethostname(self, params):
+        return attempt(lambda: socket.sethostname(socket.gethostname()))
+
     @tool(name="raise-limit")
     def raise_limit(self, params):
         return attempt(lambda: resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY)))
@@ -189,6 +197,24 @@ func TestSandbox(t *testing.T) {
 		r := attempt(t, p, "write", map[string]any{"path": filepath.Join(filepath.Dir(path), "new.txt")})
 		if r["ok"] == true || !strings.Contains(r["error"].(string), "PermissionError") {
 			t.Errorf("writing into the tool's folder: %v (want PermissionError: read-only)", r)
+		}
+	})
+	t.Run("signal-host-denied", func(t *testing.T) {
+		if layers.Landlock < 6 {
+			t.Skipf("Landlock ABI %d has no signal scoping (6)", layers.Landlock)
+		}
+		if r := attempt(t, p, "signal-host", map[string]any{}); r["ok"] == true || !strings.Contains(r["error"].(string), "PermissionError") {
+			t.Errorf("the worker could signal the host: %v", r)
+		}
+	})
+	t.Run("no-capabilities", func(t *testing.T) {
+		if os.Geteuid() != 0 {
+			t.Skip("the host is not root: it has no capabilities to hand down")
+		}
+		// sethostname needs CAP_SYS_ADMIN, which a root host's worker
+		// used to inherit (with every other capability).
+		if r := attempt(t, p, "sethostname", map[string]any{}); r["ok"] == true || !strings.Contains(r["error"].(string), "PermissionError") {
+			t.Errorf("the worker holds CAP_SYS_ADMIN: %v", r)
 		}
 	})
 	t.Run("raise-rlimit-denied", func(t *testing.T) {
