@@ -2,6 +2,7 @@ package abi
 
 import (
 	"fmt"
+	"net"
 	"sort"
 	"strings"
 )
@@ -250,4 +251,29 @@ func (t *TrustLevel) UnmarshalText(b []byte) error {
 	}
 	*t = v
 	return nil
+}
+
+// NetworkHost puts host in the form Network(host) patterns are matched
+// against, or says why it cannot be one: lower case without a final dot; a
+// DNS name of letters, digits, '-', '_' and '.'; or an IP address in its
+// canonical form (an IPv4-mapped IPv6 address is its IPv4 address). A zone
+// ("%eth0"), brackets, a port or anything else is refused: the pattern
+// "*.example.com" would otherwise match "::ffff:127.0.0.1%a.example.com",
+// which the resolver dials as 127.0.0.1.
+func NetworkHost(host string) (string, error) {
+	h := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(host)), ".")
+	if h == "" {
+		return "", fmt.Errorf("host %q is empty", host)
+	}
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.String(), nil
+	}
+	for _, c := range h {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '_', c == '.':
+		default:
+			return "", fmt.Errorf("host %q is neither a DNS name nor an IP address (character %q)", host, c)
+		}
+	}
+	return h, nil
 }

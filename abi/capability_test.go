@@ -175,3 +175,24 @@ func TestLocalProviderID(t *testing.T) {
 		}
 	}
 }
+
+func TestNetworkHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"Example.COM.":     "example.com",
+		" api.example.com": "api.example.com",
+		"127.0.0.1":        "127.0.0.1",
+		"::ffff:127.0.0.1": "127.0.0.1",
+		"::1":              "::1",
+		"0:0:0:0:0:0:0:1":  "::1",
+		"under_score.net":  "under_score.net",
+	} {
+		if got, err := NetworkHost(in); err != nil || got != want {
+			t.Errorf("NetworkHost(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", ".", "::ffff:127.0.0.1%a.example.com", "127.0.0.1%x.example.com", "[::1].example.com", "a b.com", "host:80", "a/b", "ex\u00e4mple.com"} {
+		if got, err := NetworkHost(bad); err == nil {
+			t.Errorf("NetworkHost(%q) = %q, want an error", bad, got)
+		}
+	}
+}

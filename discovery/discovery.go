@@ -1232,9 +1232,9 @@ func (d *Discovery) checkEndpoint(desc, id string, tl abi.TrustLevel, endpoint s
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil
 	}
-	h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	if h == "" {
-		return fmt.Errorf("%s: endpoint %s names no host", desc, endpoint)
+	h, err := abi.NetworkHost(u.Hostname())
+	if err != nil {
+		return fmt.Errorf("%s: endpoint %s: %v", desc, endpoint, err)
 	}
 	want := abi.Capability{Kind: abi.CapNetwork, Arg: h, HasArg: true}
 	level, caps := d.providerCaps(id, tl)

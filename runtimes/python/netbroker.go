@@ -77,9 +77,12 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 	args, _ := hc.Args.(map[string]any)
 	host, _ := args["host"].(string)
 	port, _ := args["port"].(int64)
-	host = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(host)), ".")
-	if host == "" || port < 1 || port > 65535 {
+	if port < 1 || port > 65535 {
 		return nil, nil, abi.Errorf(abi.InvalidParams, "net_connect: want {host: name or address, port: 1..65535}, got %v", hc.Args)
+	}
+	host, err := abi.NetworkHost(host)
+	if err != nil {
+		return nil, nil, abi.Errorf(abi.InvalidParams, "net_connect: %v", err)
 	}
 	want := abi.Capability{Kind: abi.CapNetwork, Arg: host, HasArg: true}
 	if !w.p.netHosts.Allows(want) {

@@ -298,6 +298,25 @@ func TestSandboxNetworkGranted(t *testing.T) {
 	}
 	waitAccepted(3)
 
+	// Network(*.example.com) does not reach 127.0.0.1 through an IPv6
+	// zone: "::ffff:127.0.0.1%a.example.com" matched the pattern and
+	// was dialed as 127.0.0.1.
+	zpath := writeTool(t, "netzone.py", proberSource(`[Capability.Network("*.example.com")]`))
+	pz, err := rt.Load(context.Background(), abi.Source{Path: zpath, Grants: all})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pz.Close()
+	for _, h := range []string{"::ffff:127.0.0.1%a.example.com", "127.0.0.1%x.example.com", "[::1].example.com"} {
+		if r := attempt(t, pz, "connect-to", map[string]any{"host": h, "port": int64(port)}); r["ok"] != false {
+			t.Errorf("Network(*.example.com) reached %q: %v", h, r)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := accepted.Load(); n != 3 {
+		t.Fatalf("the listener saw %d connections, want still 3", n)
+	}
+
 	// Asked but not granted: no network.
 	p2, err := rt.Load(context.Background(), abi.Source{Path: path})
 	if err != nil {
