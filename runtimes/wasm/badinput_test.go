@@ -361,3 +361,33 @@ func TestLoadThroughCompilerProcess(t *testing.T) {
 		t.Fatalf("no compiled code in the cache %s: %v", dir, err)
 	}
 }
+
+// TestLoadTimeoutStopsLoopingLoad: a guest whose _initialize or
+// aios_register never returns fails the load after
+// runtimes.wasm.load_timeout; the load used to hang for good (the
+// watchdog does not know a provider until it has loaded).
+func TestLoadTimeoutStopsLoopingLoad(t *testing.T) {
+	l := newTestLoader(t, Config{LoadTimeout: 300 * time.Millisecond}, nil)
+	for name, src := range map[string]string{
+		"register": abiSkeleton(`(loop $l (br $l)) (i64.const 0)`),
+		"initialize": `(module (memory (export "memory") 1)
+			(func (export "_initialize") (loop $l (br $l)))
+			(func (export "aios_alloc") (param i32) (result i32) (i32.const 1024))
+			(func (export "aios_register") (result i64) (i64.const 0))
+			(func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := writeFile(t, "loop.wasm", mustWAT(t, src))
+			done := make(chan error, 1)
+			go func() { _, err := l.Load(context.Background(), abi.Source{Path: path}); done <- err }()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), "did not finish within runtimes.wasm.load_timeout (300ms)") {
+					t.Fatalf("err = %v, want the load timeout", err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("the load hangs")
+			}
+		})
+	}
+}

@@ -265,14 +265,16 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	return inst, nil
 }
 
-// guard runs fn (a load-time guest call) under the watchdog with the load
-// timeout.
+// guard runs fn (a load-time guest call) with the load timeout. Its own
+// timer interrupts the guest: while it loads, a provider is not yet among
+// the watchdog's (a looping _initialize or aios_register hung the load).
 func (inst *instance) guard(what string, fn func() error) error {
 	d := inst.p.l.cfg.LoadTimeout
 	dl := time.Now().Add(d).UnixNano()
 	inst.deadline.Store(dl)
-	inst.p.l.wd.poke()
+	t := time.AfterFunc(d, func() { inst.interrupt(dl, killedTimeout) })
 	err := fn()
+	t.Stop()
 	if !inst.deadline.CompareAndSwap(dl, 0) {
 		inst.deadline.Store(0)
 		return fmt.Errorf("%s did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", what, d)
