@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -132,13 +133,117 @@ var _ error = (*ValidationError)(nil)
 
 // convertError turns the reference's error tree into one short error: the
 // first leaf cause, depth first.
+// convertError picks the one innermost error that best says what is wrong.
+// Under oneOf/anyOf (a WIT variant is a oneOf of its cases) every branch
+// fails, each for its own reason; the first branch's ("tag must be
+// 'circle'") is usually not the one the caller meant. The deepest error
+// wins (the value inside the branch the caller chose), and at equal depth
+// one that is not a mere type or constant mismatch; constants that failed
+// at the same place are listed together ("must be one of 'circle',
+// 'rect'").
 func convertError(ve *jsonschema.ValidationError) *ValidationError {
-	leaf := ve
-	for len(leaf.Causes) > 0 {
-		leaf = leaf.Causes[0]
+	var ls []leaf
+	chosenLeaves(ve, &ls)
+	if len(ls) == 0 {
+		collectLeaves(ve, &ls)
+	}
+	best := ls[0]
+	for _, l := range ls[1:] {
+		if d, bd := len(l.ve.InstanceLocation), len(best.ve.InstanceLocation); d > bd || d == bd && leafRank(l.ve) > leafRank(best.ve) {
+			best = l
+		}
 	}
 	p := message.NewPrinter(language.English)
-	return &ValidationError{Path: pointer(leaf.InstanceLocation), Message: leaf.ErrorKind.LocalizedString(p)}
+	msg := best.ve.ErrorKind.LocalizedString(p)
+	if _, ok := best.ve.ErrorKind.(*kind.Const); ok {
+		var wants []string
+		for _, l := range ls {
+			if c, ok := l.ve.ErrorKind.(*kind.Const); ok && l.ptr == best.ptr {
+				if w := fmt.Sprintf("%v", c.Want); !slices.Contains(wants, w) {
+					wants = append(wants, w)
+				}
+			}
+		}
+		if len(wants) > 1 {
+			msg = "value must be one of " + quoteAll(wants)
+		}
+	}
+	return &ValidationError{Path: pointer(best.ve.InstanceLocation), Message: msg}
+}
+
+// chosenLeaves collects the innermost errors of ve, keeping, under a
+// oneOf or anyOf, only the branches whose constants matched (the variant
+// case the value names) when there are any; when every branch failed a
+// constant, only the constants are kept (the tag matches no case).
+func chosenLeaves(ve *jsonschema.ValidationError, out *[]leaf) {
+	if len(ve.Causes) == 0 {
+		collectLeaves(ve, out)
+		return
+	}
+	causes := ve.Causes
+	switch ve.ErrorKind.(type) {
+	case *kind.OneOf, *kind.AnyOf:
+		var matched []*jsonschema.ValidationError
+		for _, c := range causes {
+			if !hasConst(c) {
+				matched = append(matched, c)
+			}
+		}
+		if len(matched) > 0 {
+			causes = matched
+		} else {
+			// No branch's constant matched: the tag is what is wrong.
+			for _, c := range causes {
+				constLeaves(c, out)
+			}
+			return
+		}
+	}
+	for _, c := range causes {
+		chosenLeaves(c, out)
+	}
+}
+
+func constLeaves(ve *jsonschema.ValidationError, out *[]leaf) {
+	if _, ok := ve.ErrorKind.(*kind.Const); ok && len(ve.Causes) == 0 {
+		collectLeaves(ve, out)
+		return
+	}
+	for _, c := range ve.Causes {
+		constLeaves(c, out)
+	}
+}
+
+func hasConst(ve *jsonschema.ValidationError) bool {
+	if _, ok := ve.ErrorKind.(*kind.Const); ok {
+		return true
+	}
+	for _, c := range ve.Causes {
+		if hasConst(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// leafRank orders errors at one depth: constants (a variant's tag) say
+// least, then enums and types, then everything else.
+func leafRank(ve *jsonschema.ValidationError) int {
+	switch ve.ErrorKind.(type) {
+	case *kind.Const:
+		return 0
+	case *kind.Enum, *kind.Type:
+		return 1
+	}
+	return 2
+}
+
+func quoteAll(ws []string) string {
+	q := make([]string, len(ws))
+	for i, w := range ws {
+		q[i] = "'" + w + "'"
+	}
+	return strings.Join(q, ", ")
 }
 
 func pointer(tokens []string) string {

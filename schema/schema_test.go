@@ -269,3 +269,38 @@ func TestConcurrentValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestOneOfErrorNamesTheChosenBranch: a WIT variant is a oneOf of its
+// cases; a value that picks a case ("rect") but gets its payload wrong is
+// reported at the payload, not as "tag must be 'circle'" from the first
+// case; a tag no case has lists every case; a list<u8> (a base64 string or
+// an array of bytes) with a byte of 300 names that byte.
+func TestOneOfErrorNamesTheChosenBranch(t *testing.T) {
+	shape := MustCompile("shape", map[string]any{"oneOf": []any{
+		map[string]any{"type": "object", "required": []any{"tag", "val"}, "properties": map[string]any{
+			"tag": map[string]any{"const": "circle"}, "val": map[string]any{"type": "number"}}},
+		map[string]any{"type": "object", "required": []any{"tag", "val"}, "properties": map[string]any{
+			"tag": map[string]any{"const": "rect"}, "val": map[string]any{"type": "object", "required": []any{"w", "h"},
+				"properties": map[string]any{"w": map[string]any{"type": "integer", "maximum": int64(100)}, "h": map[string]any{"type": "integer"}}}}},
+	}})
+	bytesSchema := MustCompile("bytes", map[string]any{"anyOf": []any{
+		map[string]any{"type": "string", "contentEncoding": "base64"},
+		map[string]any{"type": "array", "items": map[string]any{"type": "integer", "minimum": int64(0), "maximum": int64(255)}},
+	}})
+	for _, tc := range []struct {
+		v        *Validator
+		value    any
+		path     string
+		contains string
+	}{
+		{shape, map[string]any{"tag": "rect", "val": map[string]any{"w": int64(500), "h": int64(1)}}, "/val/w", "maximum"},
+		{shape, map[string]any{"tag": "triangle", "val": int64(1)}, "/tag", "value must be one of 'circle', 'rect'"},
+		{bytesSchema, []any{int64(1), int64(2), int64(300)}, "/2", "maximum"},
+	} {
+		err := tc.v.Validate(tc.value)
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.Path != tc.path || !strings.Contains(ve.Message, tc.contains) {
+			t.Errorf("Validate(%v) = %v, want at %s: …%s…", tc.value, err, tc.path, tc.contains)
+		}
+	}
+}
