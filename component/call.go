@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/tetratelabs/wazero/api"
@@ -233,7 +234,7 @@ func (inst *instance) hostFunc(i int) api.GoModuleFunc {
 			st.hostErr = err
 			panic(errHostAbort)
 		}
-		v, err := impl(st, inst, args)
+		v, err := callImpl(impl, st, inst, args, p.lowNames[i], f)
 		if err != nil {
 			st.hostErr = err
 			panic(errHostAbort)
@@ -243,6 +244,48 @@ func (inst *instance) hostFunc(i int) api.GoModuleFunc {
 			panic(errHostAbort)
 		}
 	}
+}
+
+// callImpl runs a host implementation. The implementations assume the
+// types aios-host declares for the function; a component that imports it
+// with other types (log(level: u32, message: u32)) would make one fail a
+// type assertion: that becomes an error naming the import and the types
+// the component declared, not a panic with the host's stack.
+func callImpl(impl hostFunc, st *callState, inst *instance, args []wit.Value, name string, f *cabi.Func) (v wit.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("import %s: the component declares it as %s, which is not the signature aios-host implements (%v)", name, signature(f.W), r)
+		}
+	}()
+	return impl(st, inst, args)
+}
+
+// signature is a short form of f's types for messages:
+// func(level: u32, message: u32) -> string.
+func signature(f *wit.Func) string {
+	var sb strings.Builder
+	sb.WriteString("func(")
+	for i, p := range f.Params {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(p.Name + ": " + shortType(p.Type))
+	}
+	sb.WriteString(")")
+	if f.Result != nil {
+		sb.WriteString(" -> " + shortType(f.Result))
+	}
+	return sb.String()
+}
+
+func shortType(t *wit.Type) string {
+	if t == nil {
+		return "_"
+	}
+	if t.Name != "" {
+		return t.Name
+	}
+	return t.Kind.String()
 }
 
 func errResult(s string) wit.Value { return wit.Result{IsErr: true, Val: s} }

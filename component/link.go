@@ -630,7 +630,11 @@ func (f *frame) export(d *binary.Def) error {
 			info := ifaceInfo{name: e.Name, types: namedTypes(x.types)}
 			for _, n := range x.order {
 				if fn, ok := x.funcs[n]; ok {
-					info.funcs = append(info.funcs, fn.wf)
+					// The lifted function's own name may be empty (an
+					// inline instance exports it under n): print it as n.
+					wf := *fn.wf
+					wf.Name = n
+					info.funcs = append(info.funcs, &wf)
 				}
 			}
 			f.p.witExports = append(f.p.witExports, info)

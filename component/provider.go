@@ -116,6 +116,7 @@ type Provider struct {
 	order    []*tool
 	lowers   []*cabi.Func // nil for built-ins
 	impls    []hostFunc
+	lowNames []string // "interface#function" of each lowered function, for messages
 	lowSigs  []builtinSig // core signature of each lowered function
 	reg      abi.ToolRegister
 	meta     *providerMeta
@@ -167,6 +168,7 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 			sig := builtinSigs[lp.builtin]
 			p.lowers = append(p.lowers, nil)
 			p.impls = append(p.impls, nil)
+			p.lowNames = append(p.lowNames, "")
 			p.lowSigs = append(p.lowSigs, sig)
 			continue
 		}
@@ -186,6 +188,7 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 			ps, rs := f.CoreSignature(true)
 			p.lowers = append(p.lowers, f)
 			p.impls = append(p.impls, adapterFunc(lp.fn, f))
+			p.lowNames = append(p.lowNames, importName(lp.fn.iface, lp.fn.fun))
 			p.lowSigs = append(p.lowSigs, builtinSig{ps, rs})
 			continue
 		}
@@ -200,6 +203,7 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 		ps, rs := f.CoreSignature(true)
 		p.lowers = append(p.lowers, f)
 		p.impls = append(p.impls, impl)
+		p.lowNames = append(p.lowNames, importName(lp.fn.iface, lp.fn.fun))
 		p.lowSigs = append(p.lowSigs, builtinSig{ps, rs})
 	}
 	if err := p.buildTools(comp, providerID); err != nil {
@@ -750,4 +754,13 @@ func (p *Provider) put(inst *instance) {
 	default:
 		inst.close()
 	}
+}
+
+// importName names an imported function in messages: interface#function,
+// or the function alone for a top-level import.
+func importName(iface, fun string) string {
+	if iface == "" {
+		return fun
+	}
+	return iface + "#" + fun
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/wit"
 )
 
 func sample(t testing.TB, name string) []byte {
@@ -197,4 +198,30 @@ func BenchmarkComponentCallRecordChecks(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// TestImportWrongTypes: a component that imports aios:sdk/log with other
+// types than aios-host implements fails its call with an error naming the
+// import and the declared types; it used to panic inside the host
+// function, and the message carried the host's Go stack.
+func TestImportWrongTypes(t *testing.T) {
+	p := load(t, "import-wrong-types")
+	_, err := p.Call(context.Background(), &abi.ToolCall{ID: "c1", Tool: "f", Params: map[string]any{}}, &fakeEnv{})
+	if err == nil {
+		t.Fatal("the call succeeded")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "import aios:sdk/log@0.1.0#log: the component declares it as func(level: u32, message: u32)") || strings.Contains(msg, "goroutine") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestInlineInstanceExports: functions of inline export instances print
+// under their export names (they printed as " : func()").
+func TestInlineInstanceExports(t *testing.T) {
+	p := load(t, "inline-exports")
+	w := wit.Print(p.World())
+	if strings.Contains(w, " : func") || !strings.Contains(w, "run: func();") {
+		t.Fatalf("WIT:\n%s", w)
+	}
 }

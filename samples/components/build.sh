@@ -59,6 +59,11 @@ for s in hello conformance; do
   component "$s" "$s" "$tmp/$s.core.wasm"
 done
 
+# Hand-written components for component/'s tests (WAT, assembled by jco parse).
+for w in "$here"/testdata/*.wat; do
+  "$jco" parse "$w" -o "$out/$(basename "$w" .wat).wasm"
+done
+
 # The reference: jco transpile, for the oracle tests (component/oracle_test.go).
 # The transpiled code imports @bytecodealliance/preview2-shim: link our node_modules.
 ln -sfn "$here/node_modules" "$out/node_modules"
