@@ -116,7 +116,7 @@ type Provider struct {
 	order    []*tool
 	lowers   []*cabi.Func // nil for built-ins
 	impls    []hostFunc
-	lowNames []string // "interface#function" of each lowered function, for messages
+	lowNames []string     // "interface#function" of each lowered function, for messages
 	lowSigs  []builtinSig // core signature of each lowered function
 	reg      abi.ToolRegister
 	meta     *providerMeta
