@@ -92,7 +92,11 @@ type lexer struct {
 }
 
 func newLexer(file, src string) *lexer {
-	return &lexer{file: file, src: src, line: 1, col: 1}
+	l := &lexer{file: file, src: src, line: 1, col: 1}
+	if strings.HasPrefix(src, "\ufeff") {
+		l.off = len("\ufeff") // a UTF-8 byte order mark, as editors on Windows write; not a column
+	}
+	return l
 }
 
 func (l *lexer) pos() Position { return Position{File: l.file, Line: l.line, Col: l.col} }

@@ -193,3 +193,18 @@ func BenchmarkWITParse(b *testing.B) {
 		}
 	}
 }
+
+// TestByteOrderMark: a file that starts with a UTF-8 byte order mark (as
+// some editors write) parses, and positions after it are unchanged.
+func TestByteOrderMark(t *testing.T) {
+	if _, err := ParseSource("bom.wit", "\ufeffpackage a:b;\ninterface i {}\n", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ParseSource("bom.wit", "\ufeffpackage a:b;\ninterface i { x }\n", Options{})
+	if err == nil || !strings.Contains(err.Error(), "bom.wit:2:") {
+		t.Fatalf("err = %v, want an error at line 2", err)
+	}
+	if _, err := ParseSource("mid.wit", "package a:b;\n\ufeffinterface i {}\n", Options{}); err == nil {
+		t.Fatal("a byte order mark inside the file was accepted")
+	}
+}
