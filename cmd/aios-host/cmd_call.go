@@ -85,7 +85,9 @@ Example:
 	}
 	var params any
 	if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
-		return c.usageError(fs, "params are not valid JSON: %v", err)
+		// A bad value, not a bad command line: no usage text (exit 2 still).
+		fmt.Fprintf(c.stderr, "aios-host: params are not valid JSON: %v\n", err)
+		return exitUsage
 	}
 	log, err := c.logger(slog.LevelWarn)
 	if err != nil {

@@ -166,6 +166,9 @@ func TestUsageErrors(t *testing.T) {
 			if code != exitUsage || !strings.Contains(errs, c.want) {
 				t.Fatalf("code %d, stderr %q; want 2 and %q", code, errs, c.want)
 			}
+			if c.name == "call bad json" && strings.Contains(errs, "Usage:") {
+				t.Fatalf("a bad params value printed the usage text: %q", errs)
+			}
 		})
 	}
 }
