@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 
 	"github.com/vmihailenco/msgpack/v5"
 
@@ -129,6 +131,15 @@ func unmarshalUseNumber(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			// "cannot unmarshal number into Go struct field ToolError.error.code
+			// of type abi.ErrorCode" names Go types; say it in JSON terms.
+			return fmt.Errorf("json: member %q is a JSON %s, which is not what it must be (%s)", te.Field, te.Value, jsonKind(te.Type))
+		}
+		if strings.HasPrefix(err.Error(), "json: ") {
+			return err
+		}
 		return fmt.Errorf("json: %w", err)
 	}
 	if dec.More() {
@@ -191,4 +202,27 @@ func normalizeMessage(v any) error {
 		norm(&x)
 	}
 	return err
+}
+
+// jsonKind names the JSON kind a Go type decodes from, for messages.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "a value"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct, reflect.Pointer:
+		return "an object"
+	}
+	return "a value"
 }

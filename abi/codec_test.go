@@ -92,6 +92,15 @@ func TestJSONUnmarshalErrors(t *testing.T) {
 	if err := MsgPack.Unmarshal([]byte{0x81, 0xa2}, &c); err == nil {
 		t.Error("truncated msgpack accepted")
 	}
+	// A member of the wrong JSON type is named in JSON terms, once.
+	var r ToolResult
+	err := JSON.Unmarshal([]byte(`{"error": {"code": 5, "message": "m"}}`), &r)
+	if err == nil || err.Error() != `json: member "error.code" is a JSON number, which is not what it must be (a string)` {
+		t.Errorf("wrong type: %v", err)
+	}
+	if err := JSON.Unmarshal([]byte(`{"id":`), &c); err == nil || strings.HasPrefix(err.Error(), "json: json:") {
+		t.Errorf("truncated JSON: %v", err)
+	}
 }
 
 func TestFraming(t *testing.T) {
