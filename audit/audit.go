@@ -87,6 +87,10 @@ type Options struct {
 	// groups, so no record is split. See RotatedFiles and VerifyOptions.
 	MaxBytes int64
 
+	// WriteFault, when set, replaces the writes to the log file: fault
+	// injection for tests (a full disk) of the writer and of its callers.
+	WriteFault func(f *os.File, b []byte) (int, error)
+
 	// hold, in tests, keeps the writer goroutine from starting until closed.
 	hold chan struct{}
 }
@@ -168,7 +172,9 @@ type Writer struct {
 	syncs    chan syncJob
 	syncDone chan struct{}
 	errMu    sync.Mutex
-	err      error // first write or fsync error (errMu)
+	err      error // first fsync or rotation error, or a write error at Close (errMu): nothing more is written
+	writeErr error // the write error being retried (errMu), nil when writes succeed
+	broken   atomic.Bool // err or writeErr is set: Failing
 	// The current file's size and the seq of its first and last record
 	// (0: none yet), for rotation (I/O goroutine).
 	size                int64
@@ -578,20 +584,16 @@ func (w *Writer) writeLoop() {
 		close(w.ioDone)
 	}()
 	for r := range w.io {
-		if len(r.buf) > 0 && w.failed() == nil {
-			if _, err := w.f.Write(r.buf); err != nil {
-				w.fail(err)
-			} else {
-				w.size += int64(len(r.buf))
-				if w.fileFirst == 0 {
-					w.fileFirst = r.first
-				}
-				w.fileLast = r.last
-				if w.opts.MaxBytes > 0 && w.size >= w.opts.MaxBytes {
-					w.syncBarrier() // the syncer is done with the old file
-					if err := w.rotate(); err != nil {
-						w.fail(err)
-					}
+		if len(r.buf) > 0 && w.failed() == nil && w.writeRetrying(r.buf) {
+			w.size += int64(len(r.buf))
+			if w.fileFirst == 0 {
+				w.fileFirst = r.first
+			}
+			w.fileLast = r.last
+			if w.opts.MaxBytes > 0 && w.size >= w.opts.MaxBytes {
+				w.syncBarrier() // the syncer is done with the old file
+				if err := w.rotate(); err != nil {
+					w.fail(err)
 				}
 			}
 		}
@@ -603,6 +605,101 @@ func (w *Writer) writeLoop() {
 		}
 		w.free <- r.buf[:0]
 	}
+}
+
+// writeRetrying writes buf, retrying a failed write (a full disk) until it
+// succeeds, with the records held meanwhile: the encoder stops when the
+// I/O buffers are all waiting, Log blocks when its queue is full, and the
+// host refuses new calls while Failing. A partial write is cut off, so the
+// log always ends at a record boundary and the chain stays whole. Once
+// Close has begun, a write that fails again is given up (Close reports
+// it). It reports whether buf was written (I/O goroutine only).
+func (w *Writer) writeRetrying(buf []byte) bool {
+	delay := 50 * time.Millisecond
+	for {
+		write := w.opts.WriteFault
+		if write == nil {
+			write = (*os.File).Write
+		}
+		n, err := write(w.f, buf)
+		if err == nil {
+			w.writable()
+			return true
+		}
+		if uerr := w.undoPartial(n); uerr != nil {
+			w.fail(fmt.Errorf("%v, and cutting the partial write off failed: %v", err, uerr))
+			return false
+		}
+		w.writeFailed(err)
+		select {
+		case <-w.stop:
+			n, err = write(w.f, buf)
+			if err == nil {
+				w.writable()
+				return true
+			}
+			if uerr := w.undoPartial(n); uerr != nil {
+				err = fmt.Errorf("%v, and cutting the partial write off failed: %v", err, uerr)
+			}
+			w.fail(err)
+			return false
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
+}
+
+// undoPartial cuts the n bytes a failed write left off the file and puts
+// the offset back at the last whole record.
+func (w *Writer) undoPartial(n int) error {
+	if n > 0 {
+		if err := w.f.Truncate(w.size); err != nil {
+			return err
+		}
+	}
+	_, err := w.f.Seek(w.size, io.SeekStart)
+	return err
+}
+
+// writeFailed records a write error being retried; the first of a run is
+// logged.
+func (w *Writer) writeFailed(err error) {
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	if w.writeErr == nil {
+		w.opts.Logger.Error("audit log write failed; records are held and written when it works again, and calls are refused meanwhile", "path", w.path, "err", err)
+	}
+	w.writeErr = fmt.Errorf("audit: write %s: %w", w.path, err)
+	w.broken.Store(true)
+}
+
+// writable clears a write error after a write succeeded.
+func (w *Writer) writable() {
+	if !w.broken.Load() {
+		return
+	}
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	if w.writeErr != nil {
+		w.opts.Logger.Warn("audit log writable again; the held records are written", "path", w.path)
+		w.writeErr = nil
+	}
+	w.broken.Store(w.err != nil)
+}
+
+// Failing reports why the log cannot be written now (a full disk, a
+// failed fsync), or nil. The host refuses calls while it is not nil: a call
+// must not run without its record. One atomic load when the log is well.
+func (w *Writer) Failing() error {
+	if w == nil || !w.broken.Load() {
+		return nil
+	}
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	return w.writeErr
 }
 
 // syncJob asks the syncer to make the first size bytes of f durable and
@@ -752,8 +849,9 @@ func (w *Writer) fail(err error) {
 	defer w.errMu.Unlock()
 	if w.err == nil {
 		w.err = fmt.Errorf("audit: write %s: %w", w.path, err)
-		w.opts.Logger.Error("audit log write failed", "path", w.path, "err", err)
+		w.opts.Logger.Error("audit log write failed; nothing more is written and calls are refused", "path", w.path, "err", err)
 	}
+	w.broken.Store(true)
 }
 
 // failed returns the first I/O error, or nil.

@@ -230,6 +230,10 @@ func (h *Host) ReplaceProvider(ctx context.Context, p abi.Provider, meta Provide
 	return nil
 }
 
+// AuditFailing reports why the audit log cannot be written now (calls are
+// refused meanwhile), or nil.
+func (h *Host) AuditFailing() error { return h.audit.Failing() }
+
 // RemoveProvider unregisters the provider's tools and closes it.
 func (h *Host) RemoveProvider(id string) error {
 	old := h.reg.Provider(id)

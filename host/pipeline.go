@@ -114,6 +114,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	var terr *abi.ToolError
 	params := in.Params
 	var entry *registry.Entry
+	unaudited := false
 
 	info.Tool = in.Tool
 	info.CallID = in.ID
@@ -124,6 +125,13 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	// 1. lookup
 	if h.closed.Load() {
 		terr = &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}
+		goto done
+	}
+	// No call runs without its record: while the audit log cannot be
+	// written (a full disk), calls are refused, unrecorded.
+	if aerr := h.audit.Failing(); aerr != nil {
+		terr = &abi.ToolError{Code: abi.Unavailable, Message: "calls are refused until the audit log can be written again: " + aerr.Error()}
+		unaudited = true
 		goto done
 	}
 	entry, err = h.reg.Resolve(in.Tool, in.Version)
@@ -224,7 +232,7 @@ done:
 	if terr != nil {
 		result = nil
 	}
-	if h.audit != nil {
+	if h.audit != nil && !unaudited {
 		h.logAudit(start, in, f, entry, &info, params, result, terr)
 	}
 	if obs := h.obs.list.Load(); obs != nil {

@@ -156,7 +156,14 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	reg := s.h.Registry()
-	body, _ := json.Marshal(map[string]any{"status": "ok", "providers": len(reg.Providers()), "tools": len(reg.Tools()),
-		"protocol_version": "0.3.0", "version": Version})
-	writeJSON(w, http.StatusOK, body)
+	h := map[string]any{"status": "ok", "providers": len(reg.Providers()), "tools": len(reg.Tools()),
+		"protocol_version": "0.3.0", "version": Version}
+	code := http.StatusOK
+	if err := s.h.AuditFailing(); err != nil {
+		// Calls are refused while the audit log cannot be written.
+		h["status"], h["audit_error"] = "degraded", err.Error()
+		code = http.StatusServiceUnavailable
+	}
+	body, _ := json.Marshal(h)
+	writeJSON(w, code, body)
 }
