@@ -172,9 +172,10 @@ type Writer struct {
 	syncs    chan syncJob
 	syncDone chan struct{}
 	errMu    sync.Mutex
-	err      error // first fsync or rotation error, or a write error at Close (errMu): nothing more is written
-	writeErr error // the write error being retried (errMu), nil when writes succeed
-	broken   atomic.Bool // err or writeErr is set: Failing
+	err      error         // first fsync or rotation error, or a write error at Close (errMu): nothing more is written
+	writeErr error         // the write error being retried (errMu), nil when writes succeed
+	broken   atomic.Bool   // err or writeErr is set: Failing
+	failSig  chan struct{} // closed when the log starts failing, replaced when it recovers (errMu)
 	// The current file's size and the seq of its first and last record
 	// (0: none yet), for rotation (I/O goroutine).
 	size                int64
@@ -221,6 +222,7 @@ func Open(path string, opts Options) (*Writer, error) {
 		path:     path,
 		opts:     opts,
 		f:        f,
+		failSig:  make(chan struct{}),
 		kick:     make(chan struct{}, 1),
 		full:     make(chan struct{}, 1),
 		syncReq:  make(chan syncRequest),
@@ -357,13 +359,28 @@ func (w *Writer) request(fsync bool) error {
 	if w == nil {
 		return nil
 	}
+	if err := w.Failing(); err != nil {
+		return err // records are held until the log can be written: do not wait
+	}
+	w.errMu.Lock()
+	failing := w.failSig
+	w.errMu.Unlock()
 	reply := make(chan error, 1)
 	select {
 	case w.syncReq <- syncRequest{reply, fsync}:
 	case <-w.done:
 		return errors.New("audit: writer closed")
+	case <-failing:
+		return w.Failing()
 	}
-	return <-reply
+	select {
+	case err := <-reply:
+		return err
+	case <-failing:
+		// The records before the request are held until the log can be
+		// written (a full disk): say so rather than wait.
+		return w.Failing()
+	}
 }
 
 func (w *Writer) run() {
@@ -671,6 +688,7 @@ func (w *Writer) writeFailed(err error) {
 	}
 	w.writeErr = fmt.Errorf("audit: write %s: %w", w.path, err)
 	w.broken.Store(true)
+	w.signalFailing()
 }
 
 // writable clears a write error after a write succeeded.
@@ -685,6 +703,9 @@ func (w *Writer) writable() {
 		w.writeErr = nil
 	}
 	w.broken.Store(w.err != nil)
+	if w.err == nil {
+		w.failSig = make(chan struct{})
+	}
 }
 
 // Failing reports why the log cannot be written now (a full disk, a
@@ -852,6 +873,16 @@ func (w *Writer) fail(err error) {
 		w.opts.Logger.Error("audit log write failed; nothing more is written and calls are refused", "path", w.path, "err", err)
 	}
 	w.broken.Store(true)
+	w.signalFailing()
+}
+
+// signalFailing closes failSig once (errMu held).
+func (w *Writer) signalFailing() {
+	select {
+	case <-w.failSig:
+	default:
+		close(w.failSig)
+	}
 }
 
 // failed returns the first I/O error, or nil.

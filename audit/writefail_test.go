@@ -47,13 +47,20 @@ func TestWriteFailureHoldsRecords(t *testing.T) {
 	if err := w.Failing(); !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("Failing = %v, want ENOSPC", err)
 	}
+	// Sync and Flush answer at once while the log fails.
+	if err := w.Flush(); !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("Flush while failing = %v, want ENOSPC", err)
+	}
 	full.Store(false)
 	<-done
+	for w.Failing() != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("Failing stayed set after the disk had room again")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	if err := w.Sync(); err != nil {
 		t.Fatal(err)
-	}
-	if err := w.Failing(); err != nil {
-		t.Fatalf("Failing after the disk had room again: %v", err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
