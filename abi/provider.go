@@ -78,14 +78,34 @@ type Source struct {
 	ProviderID string
 	// Logger for load-time and runtime messages, tagged with the provider.
 	Logger *slog.Logger
-	// Grants the provider will hold (after trust policy). A runtime that
-	// enforces grants itself (network access of a worker, WASI preopens)
-	// reads them here; the host checks all host calls anyway.
+	// Grants is the most the file's trust level (folder or signature)
+	// allows, before the config's per-provider settings
+	// (providers.<id>.trust and .grants), which need the provider's id. A
+	// runtime that enforces grants itself (network access of a worker,
+	// WASI clocks) asks FinalGrants once it knows the id; the host checks
+	// all host calls anyway.
 	Grants Grants
-	// Trust is the level the provider will be added with (Untrusted, the
-	// zero value, for unsigned code). A runtime may isolate untrusted code
-	// more strictly (the JS runtime's isolation: untrusted).
+	// Trust is the level of the file's folder or signature (Untrusted, the
+	// zero value, for unsigned code), before providers.<id>.trust. A
+	// runtime may isolate untrusted code more strictly (the JS runtime's
+	// isolation: untrusted).
 	Trust TrustLevel
+	// GrantsFor, when set (the host sets it), returns the trust level and
+	// grants the provider with id providerID, asking for requested, will be
+	// added with: the host's own computation, so what a runtime enforces
+	// and what the registry shows cannot differ. Call it through
+	// FinalGrants.
+	GrantsFor func(providerID string, requested Grants) (TrustLevel, Grants)
+}
+
+// FinalGrants returns the trust level and grants the provider with id
+// providerID (after any ProviderID override), asking for requested, will
+// hold: GrantsFor's answer, or without it Trust and requested ∩ Grants.
+func (s Source) FinalGrants(providerID string, requested Grants) (TrustLevel, Grants) {
+	if s.GrantsFor != nil {
+		return s.GrantsFor(providerID, requested)
+	}
+	return s.Trust, Intersect(requested, s.Grants)
 }
 
 // Loader turns a file into a Provider. The host keeps a table of loaders by

@@ -31,6 +31,12 @@ func (h *Host) LoadProvider(ctx context.Context, path string, meta ProviderMeta)
 		Logger: h.log.With("runtime", l.Runtime(), "file", path),
 		Grants: h.pol.trustCap(meta.Trust),
 		Trust:  meta.Trust,
+		// What record will compute once the id is known (the config's
+		// providers.<id>.trust and .grants included): runtimes configure
+		// their sandboxes with it (python network, WASI clocks).
+		GrantsFor: func(id string, requested abi.Grants) (abi.TrustLevel, abi.Grants) {
+			return h.pol.providerGrants(id, meta.Trust, requested)
+		},
 	}
 	p, err := loadRecovering(ctx, l, src)
 	if err != nil {

@@ -8,7 +8,8 @@ import (
 )
 
 // Host operations a worker may ask for while it serves a call: those of
-// internal/hostop (call_tool, space_read, space_write, ai_complete, log),
+// internal/hostop (call_tool, space_read, space_write, ai_complete), log
+// (served here, within the worker's ctx.log budget, see worker.logLine),
 // and one of Python's own:
 //
 //	net_connect {host, port}                       → {host, port, remote}, and a connected
@@ -21,9 +22,17 @@ func (w *worker) serveHost(c *inflight, hid string, hc *abi.HostCall) {
 		return
 	}
 	var res *abi.ToolResult
-	if c != nil && hc != nil && hc.CallID == c.id {
+	switch {
+	case hc != nil && hc.Op == "log":
+		// The same budget and level check as log envelopes (ctx.log).
+		args, _ := hc.Args.(map[string]any)
+		level, _ := args["level"].(string)
+		msg, _ := args["message"].(string)
+		w.logLine(hc.CallID, level, msg)
+		res = &abi.ToolResult{CallID: hc.CallID}
+	case c != nil && hc != nil && hc.CallID == c.id:
 		res = hostop.Answer(c.ctx, c.env, hid, hc, true)
-	} else {
+	default:
 		res = hostop.Answer(context.Background(), nil, hid, hc, false)
 	}
 	if err := w.send(&abi.Envelope{V: abi.FormatVersion, Kind: abi.KindHostResult, ID: hid, Result: res}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -77,7 +78,12 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 		return nil, err
 	}
 	p.reg = reg
-	p.network, p.netHosts = networkAccess(reg.Provider.Capabilities, src.Grants)
+	// The sandbox follows the grants the host will give the provider (its
+	// providers.<id>.trust and .grants included), the ones the registry
+	// shows; checkRegister has validated the capabilities.
+	requested, _ := abi.ParseGrants(reg.Provider.Capabilities)
+	_, grants := src.FinalGrants(reg.Provider.ID, requested)
+	p.network, p.netHosts = networkAccess(grants)
 	if p.network || len(p.netHosts) > 0 {
 		// The first worker ran without network; start the pool afresh.
 		w.stop(0)
@@ -97,21 +103,22 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 	return p, nil
 }
 
-// networkAccess is what the Network capabilities the provider asked for
-// and its grants allow give its workers: the whole network (Network(*), or
-// Network without a pattern), or only the hosts matching the patterns
+// networkAccess is what the provider's final grants (what it asked for ∩
+// what the host allows it) give its workers: the whole network (Network(*),
+// or Network without a pattern), or only the hosts matching the patterns
 // (lower-cased), brokered by the host.
-func networkAccess(asked []string, grants abi.Grants) (whole bool, hosts abi.Grants) {
-	for _, s := range asked {
-		c, err := abi.ParseCapability(s)
-		if err != nil || c.Kind != abi.CapNetwork || !grants.Allows(c) {
+func networkAccess(grants abi.Grants) (whole bool, hosts abi.Grants) {
+	for _, c := range grants {
+		if c.Kind != abi.CapNetwork {
 			continue
 		}
 		if !c.HasArg || c.Arg == "*" {
 			return true, nil
 		}
 		c.Arg = strings.ToLower(c.Arg)
-		hosts = append(hosts, c)
+		if !slices.Contains(hosts, c) {
+			hosts = append(hosts, c)
+		}
 	}
 	return false, hosts
 }

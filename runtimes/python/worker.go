@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 )
@@ -35,8 +37,16 @@ const (
 // stderrTail is how much of a worker's stderr is kept for crash reports.
 const stderrTail = 2048
 
-// stderrLinesPerSecond caps the stderr lines of one worker that are logged.
-const stderrLinesPerSecond = 100
+// stderrLinesPerSecond caps the stderr lines of one worker that are logged;
+// logLinesPerSecond its ctx.log lines (a budget of their own).
+const (
+	stderrLinesPerSecond = 100
+	logLinesPerSecond    = 100
+)
+
+// maxLogLine is the longest stderr or ctx.log line logged; the rest of a
+// longer line is dropped and its length noted.
+const maxLogLine = 64 << 10
 
 // worker is one python process serving one call at a time.
 type worker struct {
@@ -82,6 +92,11 @@ type worker struct {
 	errMu   sync.Mutex
 	errTail []byte
 	errDone chan struct{}
+
+	// At most stderrLinesPerSecond stderr lines and logLinesPerSecond
+	// ctx.log lines a second reach the host log; the rest are counted and
+	// reported within a second.
+	errBudget, logBudget *lineBudget
 
 	seq atomic.Uint64
 }
@@ -155,6 +170,13 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 		dead:    make(chan struct{}),
 		errDone: make(chan struct{}),
 	}
+	pid := ps.Pid
+	w.errBudget = newLineBudget(stderrLinesPerSecond, func(n int) {
+		p.log.Warn("python stderr lines suppressed", "pid", pid, "lines", n, "limit", "100 lines a second per worker")
+	})
+	w.logBudget = newLineBudget(logLinesPerSecond, func(n int) {
+		p.log.Warn("python ctx.log lines suppressed", "pid", pid, "lines", n, "limit", "100 lines a second per worker")
+	})
 	go w.readStderr(errR)
 	if w.pr, err = newPipeReader(outR); err != nil {
 		_ = gateW.Close()
@@ -218,6 +240,11 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 			killGroup(w.pid)
 			return nil, fmt.Errorf("%s: the python worker did not register within %v (a long-running import or a loop at module level?)%s", w.p.path, timeout, w.stderrNote())
 		}
+		var fe *frameTooLarge
+		if errors.As(err, &fe) {
+			killGroup(w.pid)
+			return nil, fmt.Errorf("%s: registering: %v", w.p.path, fe)
+		}
 		state := w.waitExit()
 		return nil, fmt.Errorf("%s: the python worker exited before registering (%s)%s", w.p.path, state, w.stderrNote())
 	}
@@ -252,7 +279,7 @@ func (w *worker) waitExit() string {
 }
 
 func (w *worker) readEnvelope() (*abi.Envelope, error) {
-	frame, err := abi.ReadFrame(w.br, abi.DefaultMaxFrame)
+	frame, err := readFrame(w.br)
 	if err != nil {
 		return nil, err
 	}
@@ -274,42 +301,163 @@ type protocolError struct{ msg string }
 
 func (e *protocolError) Error() string { return e.msg }
 
+// frameTooLarge is a frame whose header announces more than
+// abi.DefaultMaxFrame bytes; nothing of it was read but the header.
+type frameTooLarge struct{ size uint32 }
+
+func (e *frameTooLarge) Error() string {
+	return fmt.Sprintf("the python worker wrote a frame of %d bytes, above the frame limit of %d bytes (64 MiB)", e.size, abi.DefaultMaxFrame)
+}
+
+// readFrame is abi.ReadFrame with a typed error for an oversized frame.
+func readFrame(r io.Reader) ([]byte, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	if uint64(n) > abi.DefaultMaxFrame {
+		return nil, &frameTooLarge{size: n}
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	return buf, nil
+}
+
+// lineBudget lets at most perSecond lines a second through (a window
+// starts at the first line after the previous one ended); the lines over
+// the budget are counted and reported with report at the end of their
+// window by a timer, so the report comes within a second of the first
+// suppressed line even if the worker goes quiet.
+type lineBudget struct {
+	perSecond int
+	report    func(dropped int)
+
+	mu      sync.Mutex
+	window  time.Time
+	passed  int
+	dropped int
+	timer   *time.Timer
+}
+
+func newLineBudget(perSecond int, report func(int)) *lineBudget {
+	return &lineBudget{perSecond: perSecond, report: report}
+}
+
+// allow reports whether one more line may be logged now.
+func (b *lineBudget) allow() bool {
+	now := time.Now()
+	b.mu.Lock()
+	var flushed int
+	if now.Sub(b.window) >= time.Second {
+		flushed = b.takeLocked()
+		b.window, b.passed = now, 0
+	}
+	ok := b.passed < b.perSecond
+	if ok {
+		b.passed++
+	} else {
+		b.dropped++
+		if b.timer == nil {
+			b.timer = time.AfterFunc(b.window.Add(time.Second).Sub(now), b.flush)
+		}
+	}
+	b.mu.Unlock()
+	if flushed > 0 {
+		b.report(flushed)
+	}
+	return ok
+}
+
+// takeLocked returns and resets the count of suppressed lines, stopping
+// the timer.
+func (b *lineBudget) takeLocked() int {
+	n := b.dropped
+	b.dropped = 0
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+	return n
+}
+
+// flush reports the lines suppressed so far (the timer, and the end of
+// the worker).
+func (b *lineBudget) flush() {
+	b.mu.Lock()
+	n := b.takeLocked()
+	b.mu.Unlock()
+	if n > 0 {
+		b.report(n)
+	}
+}
+
 // readStderr logs the worker's stderr (tool print()s, tracebacks) line by
-// line and keeps the tail for crash reports.
+// line and keeps the tail for crash reports. At most stderrLinesPerSecond
+// lines a second reach the log (errBudget); a line longer than maxLogLine
+// is cut there.
 func (w *worker) readStderr(r *os.File) {
 	defer close(w.errDone)
 	defer r.Close()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 64<<10)
-	// At most stderrLinesPerSecond lines a second reach the log; the rest
-	// are counted and reported, so a chatty tool cannot flood the host log.
-	var window time.Time
-	var logged, dropped int
-	for sc.Scan() {
-		line := sc.Text()
-		if now := time.Now(); now.Sub(window) >= time.Second {
-			if dropped > 0 {
-				w.p.log.Warn("python stderr lines suppressed", "pid", w.pid, "lines", dropped)
+	defer w.errBudget.flush()
+	br := bufio.NewReaderSize(r, 4096)
+	var long []byte
+	cut := 0 // bytes of the current line dropped past maxLogLine
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			if room := maxLogLine - len(long); room > 0 {
+				long = append(long, chunk[:min(len(chunk), room)]...)
+				cut += len(chunk) - min(len(chunk), room)
+			} else {
+				cut += len(chunk)
 			}
-			window, logged, dropped = now, 0, 0
-		}
-		w.errMu.Lock()
-		w.errTail = append(w.errTail, line...)
-		w.errTail = append(w.errTail, '\n')
-		if len(w.errTail) > stderrTail {
-			w.errTail = append(w.errTail[:0], w.errTail[len(w.errTail)-stderrTail:]...)
-		}
-		w.errMu.Unlock()
-		if logged >= stderrLinesPerSecond {
-			dropped++
 			continue
 		}
-		logged++
-		w.p.log.Info("python stderr", "pid", w.pid, "line", line)
+		if len(chunk) == 0 && len(long) == 0 && cut == 0 {
+			return // EOF (or a read error) at a line boundary
+		}
+		if err == nil {
+			chunk = chunk[:len(chunk)-1] // the newline
+		}
+		line := chunk
+		if len(long) > 0 || cut > 0 {
+			n := min(len(chunk), max(maxLogLine-len(long), 0))
+			long = append(long, chunk[:n]...)
+			cut += len(chunk) - n
+			line = long
+		}
+		w.stderrLine(strings.TrimSuffix(string(line), "\r"), cut)
+		long, cut = long[:0], 0
+		if err != nil {
+			return
+		}
 	}
-	if dropped > 0 {
-		w.p.log.Warn("python stderr lines suppressed", "pid", w.pid, "lines", dropped)
+}
+
+// stderrLine keeps one stderr line in the tail and logs it if the budget
+// allows; cut is how many bytes past maxLogLine were dropped.
+func (w *worker) stderrLine(line string, cut int) {
+	w.errMu.Lock()
+	w.errTail = append(w.errTail, line...)
+	w.errTail = append(w.errTail, '\n')
+	if len(w.errTail) > stderrTail {
+		w.errTail = append(w.errTail[:0], w.errTail[len(w.errTail)-stderrTail:]...)
 	}
+	w.errMu.Unlock()
+	if !w.errBudget.allow() {
+		return
+	}
+	if cut > 0 {
+		w.p.log.Info("python stderr", "pid", w.pid, "line", line, "truncated_bytes", cut)
+		return
+	}
+	w.p.log.Info("python stderr", "pid", w.pid, "line", line)
 }
 
 // stderrNote returns "; stderr: …" with the last lines of stderr, if any.
@@ -349,6 +497,7 @@ func (w *worker) waitLoop() {
 		msg += " (killed: the memory or CPU limit may have been reached)"
 	}
 	w.deathMsg = msg + w.stderrNote()
+	w.logBudget.flush()
 	_ = w.in.Close()
 	if w.broker != nil {
 		w.brokerMu.Lock()
@@ -389,22 +538,53 @@ func (w *worker) alive() bool {
 }
 
 func (w *worker) logRecord(rec *abi.LogRecord) {
+	w.logLine(rec.CallID, rec.Level, rec.Message)
+}
+
+// logLine logs one ctx.log line of call callID (a log envelope or a "log"
+// host call), within the worker's budget of logLinesPerSecond lines a
+// second. An unknown level is logged at info with the level it had (the
+// SDK refuses it before it gets here).
+func (w *worker) logLine(callID, levelName, msg string) {
+	if !w.logBudget.allow() {
+		return
+	}
 	log := w.p.log
 	w.mu.Lock()
-	if c := w.cur; c != nil && c.env != nil && c.id == rec.CallID {
+	if c := w.cur; c != nil && c.env != nil && c.id == callID {
 		log = c.env.Logger()
 	}
 	w.mu.Unlock()
-	level := slog.LevelInfo
-	switch rec.Level {
-	case "debug":
-		level = slog.LevelDebug
-	case "warn", "warning":
-		level = slog.LevelWarn
-	case "error":
-		level = slog.LevelError
+	args := []any{"pid", w.pid}
+	if len(msg) > maxLogLine {
+		n := maxLogLine
+		for n > 0 && !utf8.RuneStart(msg[n]) {
+			n-- // not in the middle of a character
+		}
+		args = append(args, "truncated_bytes", len(msg)-n)
+		msg = msg[:n]
 	}
-	log.Log(context.Background(), level, rec.Message, "pid", w.pid)
+	level, known := logLevel(levelName)
+	if !known {
+		args = append(args, "bad_level", levelName)
+	}
+	log.Log(context.Background(), level, msg, args...)
+}
+
+// logLevel maps a ctx.log level name (case-insensitive) to slog's; an
+// unknown name is info, with known false.
+func logLevel(name string) (slog.Level, bool) {
+	switch strings.ToLower(name) {
+	case "debug":
+		return slog.LevelDebug, true
+	case "info", "":
+		return slog.LevelInfo, true
+	case "warn", "warning":
+		return slog.LevelWarn, true
+	case "error":
+		return slog.LevelError, true
+	}
+	return slog.LevelInfo, false
 }
 
 // send writes one envelope as a single frame.
@@ -541,9 +721,16 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 		if err != nil {
 			var pe *protocolError
 			var se *stopError
+			var fe *frameTooLarge
 			switch {
 			case errors.As(err, &se):
 				return nil, w.interrupt(call, se.Cause), true
+			case errors.As(err, &fe):
+				// The SDK refuses such a result itself (TooLarge, the worker
+				// lives on); only a frame written around it gets here.
+				w.kill(fe.Error())
+				<-w.dead
+				return nil, abi.Errorf(abi.TooLarge, "tool %s: %v; a result must also fit limits.max_result_bytes; python worker (pid %d) killed and replaced", call.Tool, fe, w.pid), true
 			case errors.As(err, &pe):
 				w.kill("protocol violation: " + pe.msg)
 			default: // EOF or a closed pipe: the worker is gone

@@ -163,9 +163,12 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 	p.reg = reg
 	// A provider granted Clock or Random gets the real sources; instances
 	// made before this point used the fake ones, so start over.
+	// The grants are those the host will give it (providers.<id>.trust and
+	// .grants included), as the registry shows them.
 	asks, _ := abi.ParseGrants(reg.Provider.Capabilities)
-	wantClock := !clock && asks.Allows(abi.Capability{Kind: CapClock}) && src.Grants.Allows(abi.Capability{Kind: CapClock})
-	wantRandom := !random && asks.Allows(abi.Capability{Kind: CapRandom}) && src.Grants.Allows(abi.Capability{Kind: CapRandom})
+	_, held := src.FinalGrants(reg.Provider.ID, asks)
+	wantClock := !clock && asks.Allows(abi.Capability{Kind: CapClock}) && held.Allows(abi.Capability{Kind: CapClock})
+	wantRandom := !random && asks.Allows(abi.Capability{Kind: CapRandom}) && held.Allows(abi.Capability{Kind: CapRandom})
 	if wantClock || wantRandom {
 		p.discard(inst)
 		p.modCfg = p.moduleConfig(clock || wantClock, random || wantRandom)

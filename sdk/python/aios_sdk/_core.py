@@ -10,6 +10,7 @@ import re
 
 __all__ = [
     "Agent",
+    "provider",
     "tool",
     "Capability",
     "ToolError",
@@ -150,6 +151,29 @@ class Agent:
             info["description"] = _cleandoc(cls.__doc__).split("\n\n")[0]
         setattr(cls, AGENT_ATTR, info)
         return cls
+
+
+# The aios_sdk.provider(...) call of the tool file (a worker loads one).
+_PROVIDER = []
+
+
+def provider(id=None, name=None, capabilities=None, version="", description=""):
+    """Describe the provider of a file whose tools are module-level @tool
+    functions (the module-level form of @Agent; JS: aios.provider):
+
+        from aios_sdk import Capability, provider, tool
+
+        provider(id="org.example.tools", capabilities=[Capability.CallTool("*")])
+
+        @tool(name="hello")
+        async def hello(params, ctx): ...
+
+    Call it once, at module level; a file with an @Agent class describes
+    its provider there instead (using both is a load error).
+    """
+    if _PROVIDER:
+        raise RuntimeError("aios_sdk.provider(...) called twice; call it once per tool file")
+    _PROVIDER.append(Agent(name=name, capabilities=capabilities, id=id, version=version, description=description).info)
 
 
 def build_parameters(parameters, required=None):
@@ -378,6 +402,23 @@ class Context:
         return self._op("call_tool", args)
 
     def log(self, *parts, level="info"):
-        """Write a line to the host log, tagged with this call. Awaitable."""
-        self._worker.send_log(level, " ".join(str(p) for p in parts), self.call_id)
+        """Write a line to the host log, tagged with this call. Awaitable.
+
+        level is "debug", "info", "warning" (or "warn") or "error", in any
+        case; another raises ValueError. The host logs at most 100 lines a
+        second per worker (the rest are counted in a "python ctx.log lines
+        suppressed" warning) and at most 64 KiB of each line."""
+        lv = level.lower() if isinstance(level, str) else None
+        if lv not in _LOG_LEVELS:
+            raise ValueError("ctx.log: unknown level %r; use 'debug', 'info', 'warning' (or 'warn') or 'error'" % (level,))
+        msg = " ".join(str(p) for p in parts)
+        if len(msg) > _MAX_LOG_CHARS:
+            msg = "%s … (%d characters cut)" % (msg[:_MAX_LOG_CHARS], len(msg) - _MAX_LOG_CHARS)
+        self._worker.send_log(lv, msg, self.call_id)
         return Done(None)
+
+
+_LOG_LEVELS = {"debug", "info", "warn", "warning", "error"}
+# The host keeps 64 KiB of a log line; a longer message is cut here so that
+# its frame stays small.
+_MAX_LOG_CHARS = 64 << 10

@@ -45,6 +45,7 @@ import threading
 import time
 import types
 
+from . import _core
 from ._core import AGENT_ATTR, TOOL_ATTR, Context, HostOp, ToolError
 
 FORMAT = 1
@@ -63,6 +64,15 @@ PROBE_SPIN = 2
 # wake-up as a sleeper would. The spin stops at once.
 PREEMPT_GAP_NS = 25000
 _RESULT = '{"v":%d,"kind":"result","id":%%s,"result":{"call_id":%%s,"value":%%s}}' % FORMAT
+# The host reads frames of at most 64 MiB (abi.DefaultMaxFrame); a larger
+# one would make it kill the worker. Results and host calls above it are
+# refused here instead (TooLarge), and the worker lives on.
+MAX_FRAME = 64 << 20
+# Integers must fit int64 (the host's integer type; a larger one would
+# silently become a float). Only a result with a run of 19 digits somewhere
+# can hold one, so the walk that finds it runs only then.
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+_maybe_big_int = re.compile(r"[0-9]{19}").search
 
 
 class LoadError(Exception):
@@ -122,15 +132,21 @@ class Worker:
         self._write_frame(_dumps(env).encode("utf-8"))
 
     def _write_frame(self, data):
-        """One frame, in one write(2) unless the pipe takes less."""
-        frame = len(data).to_bytes(4, "big") + data
+        """One frame, in one write(2) unless the pipe takes less (a large
+        frame is written after its header without copying it)."""
+        if len(data) > MAX_FRAME:
+            raise ToolError("TooLarge", "a message of %d bytes, above the frame limit of %d bytes (64 MiB) between the python worker and the host" % (len(data), MAX_FRAME))
+        hdr = len(data).to_bytes(4, "big")
+        big = len(data) > 65536
+        frame = hdr if big else hdr + data
         with self.wlock:
-            n = os.write(self.out_fd, frame)
-            if n < len(frame):
-                view = memoryview(frame)[n:]
-                while view:
-                    n = os.write(self.out_fd, view)
-                    view = view[n:]
+            for buf in ((frame, data) if big else (frame,)):
+                n = os.write(self.out_fd, buf)
+                if n < len(buf):
+                    view = memoryview(buf)[n:]
+                    while view:
+                        n = os.write(self.out_fd, view)
+                        view = view[n:]
 
     def _take_frame(self):
         buf = self.buf
@@ -383,15 +399,47 @@ class Worker:
                 msg += " (at %s)" % where
             self._error(cid, "ProviderError", msg)
             return
+        data = self._encode_result(cid, name, r)
+        if data is not None:
+            self._write_frame(data)
+
+    def _encode_result(self, cid, name, r):
+        """The result frame of r, or None after answering with an error:
+        InvalidResult for a value that is not JSON (NaN, bytes, objects, an
+        integer outside int64, nesting too deep, out of memory while
+        encoding), TooLarge above the frame limit. The worker lives on."""
+        err = None
         try:
             # The host's fast path reads exactly this shape (keys in this
             # order, compact): runtimes/python/decode.go.
             q = _dumps(cid)
-            data = (_RESULT % (q, q, _dumps(r))).encode("utf-8")
+            body = _dumps(r)
+            if len(body) > MAX_FRAME:
+                err = ("TooLarge", len(body))
+            else:
+                if _maybe_big_int(body) is not None:
+                    where = _big_int_path(r)
+                    if where is not None:
+                        path, v = where
+                        self._error(cid, "InvalidResult", "tool %s returned %s at %s: integers must be within the int64 range (the host's; a larger one would lose precision); return str(x) (or float(x))" % (name, _describe_int(v), path))
+                        return None
+                data = (_RESULT % (q, q, body)).encode("utf-8")
+                del body
+                if len(data) > MAX_FRAME:
+                    err = ("TooLarge", len(data))
+                else:
+                    return data
+        except RecursionError as e:
+            self._error(cid, "InvalidResult", "tool %s returned a value nested too deeply to encode as JSON (RecursionError: %s)" % (name, e))
+            return None
+        except MemoryError:
+            self._error(cid, "InvalidResult", "tool %s returned a value too large to encode as JSON: out of memory (%s); a result is at most 64 MiB, and limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, _memory_limit()))
+            return None
         except (TypeError, ValueError) as e:
             self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, e))
-            return
-        self._write_frame(data)
+            return None
+        self._error(cid, err[0], "tool %s returned %d bytes of JSON, above the frame limit of %d bytes (64 MiB) between the python worker and the host; a result must also fit limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, err[1], MAX_FRAME))
+        return None
 
     def serve(self):
         spin_ns = 0
@@ -447,6 +495,36 @@ def _install_net_broker(w, fd):
     socket.create_connection = create_connection
 
 
+def _big_int_path(v):
+    """(JSON path, value) of an integer in v outside the int64 range, or
+    None. Iterative: v may be nested deeply."""
+    stack = [(v, "$")]
+    while stack:
+        x, path = stack.pop()
+        if isinstance(x, dict):
+            items = x.items()
+            key = lambda k: "%s.%s" % (path, k)
+        elif isinstance(x, (list, tuple)):
+            items = enumerate(x)
+            key = lambda i: "%s[%d]" % (path, i)
+        else:
+            if isinstance(x, int) and not isinstance(x, bool) and not _INT64_MIN <= x <= _INT64_MAX:
+                return path, x
+            continue
+        for k, y in items:
+            if isinstance(y, (dict, list, tuple)):
+                stack.append((y, key(k)))
+            elif isinstance(y, int) and not isinstance(y, bool) and not _INT64_MIN <= y <= _INT64_MAX:
+                return key(k), y
+    return None
+
+
+def _describe_int(v):
+    if v.bit_length() <= 256:
+        return "the integer %d" % v
+    return "an integer of %d bits" % v.bit_length()
+
+
 def _memory_limit():
     try:
         import resource
@@ -486,7 +564,12 @@ def load(path):
         for fs in traceback.extract_tb(e.__traceback__):
             if fs.filename == path:
                 where = "%s:%d" % (path, fs.lineno)
-        raise LoadError("%s: %s while loading: %s" % (where, type(e).__name__, e))
+        if isinstance(e, SystemExit):
+            raise LoadError("%s: SystemExit while loading: the tool file called sys.exit(%r); a tool file must not exit (raise an exception to fail the load)" % (where, e.code))
+        if isinstance(e, MemoryError):
+            raise LoadError("%s: MemoryError while loading: out of memory (%s)" % (where, _memory_limit()))
+        msg = str(e)
+        raise LoadError("%s: %s while loading%s" % (where, type(e).__name__, ": " + msg if msg else ""))
 
     agents, loose_classes = [], []
     for v in list(vars(mod).values()):
@@ -501,7 +584,13 @@ def load(path):
         raise LoadError("%s: %d @Agent classes (%s); one provider per file" % (
             path, len(agents), ", ".join(a.__name__ for a in agents)))
 
+    module_info = _core._PROVIDER[0] if _core._PROVIDER else None
+    if module_info is not None and agents:
+        raise LoadError("%s: both an @Agent class (%s) and aios_sdk.provider(...); describe the provider with one of them" % (path, agents[0].__name__))
+
     info = {"id": "", "name": "", "version": "", "description": "", "capabilities": []}
+    if module_info is not None:
+        info.update(module_info)
     defs, handlers = [], {}
 
     def add(d, fn, where):
