@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // IDPrefix starts every ObjectId.
@@ -91,7 +92,31 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(s)
 	}
+	removeStaleTemps(filepath.Join(abs, tmpDir), time.Now().Add(-staleTemp))
 	return s, nil
+}
+
+// staleTemp is the age past which a temporary file of an unfinished put is
+// taken as left by a process that died (kill -9 during a put) and removed
+// at Open. Another process may share the store and be writing one now, so
+// only old ones go.
+const staleTemp = time.Hour
+
+// removeStaleTemps removes the put-* files in dir last modified before
+// cutoff; errors are ignored (the next Open tries again).
+func removeStaleTemps(dir string, cutoff time.Time) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), "put-") || !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // Root returns the absolute root directory.

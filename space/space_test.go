@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func openTemp(t testing.TB, opts ...Option) *Store {
@@ -403,6 +404,40 @@ func BenchmarkGet(b *testing.B) {
 	for b.Loop() {
 		if _, err := s.Get("bench", id); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestOpenRemovesStaleTemps: a put killed mid-write (kill -9) leaves its
+// temporary file; Open removes those older than an hour (another process
+// sharing the store may be writing a fresh one) and keeps the rest.
+func TestOpenRemovesStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, tmpDir)
+	old, fresh, other := filepath.Join(tmp, "put-old"), filepath.Join(tmp, "put-fresh"), filepath.Join(tmp, "keep-me")
+	for _, p := range []string{old, fresh, other} {
+		if err := os.WriteFile(p, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-2 * time.Hour)
+	for _, p := range []string{old, other} {
+		if err := os.Chtimes(p, long, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("a stale put-* file survived Open: %v", err)
+	}
+	for _, p := range []string{fresh, other} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("Open removed %s: %v", p, err)
 		}
 	}
 }
