@@ -391,3 +391,27 @@ func TestLoadTimeoutStopsLoopingLoad(t *testing.T) {
 		})
 	}
 }
+
+// TestLargeInstancesRetired: an instance whose memory has grown past three
+// quarters of the limit is not reused (a Go guest's heap that is never
+// given back would run out in a later call); the next call gets a fresh
+// one, and the call itself succeeds.
+func TestLargeInstancesRetired(t *testing.T) {
+	l := newTestLoader(t, Config{PoolSize: 2, MemoryLimitPages: 8}, nil)
+	big := load(t, l, buildWAT(t, basicWAT("org.test.big", 7))) // 7 of 8 pages
+	small := load(t, l, buildWAT(t, basicWAT("org.test.small", 2)))
+	for _, tc := range []struct {
+		p    *Provider
+		idle int
+	}{{big, 0}, {small, 1}} {
+		env := newFakeEnv(tc.p, 5)
+		for range 3 {
+			if _, err := call(tc.p, env, "const", map[string]any{}, 5*time.Second); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := tc.p.Instances(); n != tc.idle {
+			t.Errorf("%s: %d instances kept after its calls, want %d", tc.p.Describe().Provider.ID, n, tc.idle)
+		}
+	}
+}

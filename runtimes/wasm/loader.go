@@ -142,6 +142,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 		l: l, name: name, rt: sm.rt, cm: sm.cm, shared: sm, logger: logger, instrumented: sm.instrumented,
 		sink:     newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
 		poolSize: poolSize,
+		retireAt: uint64(pages) * 65536 / 4 * 3,
 		live:     make(map[*instance]struct{}),
 		pool:     newPool[instance](poolSize),
 		maxMsg:   l.cfg.MaxMessageBytes,

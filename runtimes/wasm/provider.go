@@ -36,6 +36,7 @@ type Provider struct {
 	hasFree  bool
 	poolSize int
 	maxMsg   int
+	retireAt uint64 // bytes of linear memory past which an instance is not reused (put)
 
 	pool *pool[instance] // idle instances and the bound on busy ones
 
@@ -96,6 +97,14 @@ func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, erro
 }
 
 func (p *Provider) put(inst *instance) {
+	// An instance whose memory has grown past three quarters of its limit
+	// is retired rather than reused: a guest whose heap is never given back
+	// (a Go guest's) would otherwise run out of memory in a later call and
+	// fail it. The next call gets a fresh instance.
+	if p.retireAt > 0 && uint64(inst.mem.Size()) > p.retireAt {
+		p.discard(inst)
+		return
+	}
 	// Read overflow before the instance is published: from then on another
 	// call's get may take it and overwrite the field.
 	overflow := inst.overflow
