@@ -116,6 +116,11 @@ type Limits struct {
 	// and a few bytes of a guest's code can generate a registration of a
 	// million tools.
 	MaxToolsPerProvider int `yaml:"max_tools_per_provider"`
+	// MaxPluginBytes bounds a plugin file the host reads (loads, or hashes
+	// for its Adapter Card): the largest real ones, Go WASM guests, are a
+	// few MiB; a bigger file is a mistake or an attempt to make the host
+	// read gigabytes.
+	MaxPluginBytes int64 `yaml:"max_plugin_bytes"`
 }
 
 // Agent is a caller identity and what it may do.

@@ -20,6 +20,7 @@ const (
 	DefaultMaxDeadline     = 10 * time.Minute
 	DefaultMaxObjectBytes  = 256 << 20
 	DefaultMaxTools        = 10_000
+	DefaultMaxPluginBytes  = 256 << 20
 	DefaultAgentName       = "cli"
 	DefaultInferenceTimout = 60 * time.Second
 )
@@ -86,6 +87,7 @@ func Default() *Config {
 			MaxDeadline:         DefaultMaxDeadline,
 			MaxObjectBytes:      DefaultMaxObjectBytes,
 			MaxToolsPerProvider: DefaultMaxTools,
+			MaxPluginBytes:      DefaultMaxPluginBytes,
 		},
 		Agents: map[string]Agent{
 			DefaultAgentName: {Grants: []string{"ReadSpace(*)", "WriteSpace(*)", "CallTool(*)", "Inference"}},

@@ -73,6 +73,9 @@ func (c *Config) Validate() error {
 		v.bad("limits.max_object_bytes", fmt.Sprintf("must be positive, got %d", l.MaxObjectBytes))
 	}
 	v.positive("limits.max_tools_per_provider", l.MaxToolsPerProvider)
+	if l.MaxPluginBytes < 0 {
+		v.bad("limits.max_plugin_bytes", fmt.Sprintf("must be positive, got %d", l.MaxPluginBytes))
+	}
 
 	for _, name := range sortedKeys(c.Agents) {
 		p := joinKey("agents", name)

@@ -18,7 +18,6 @@ import (
 //	  debounce: 50ms           # quiet time before a changed file is (re)loaded
 //	  known_adapters: true     # match .desktop entries to the built-in library
 //	  require_signature: false # refuse unsigned cards and bare artifacts (and unsigned remotes)
-//	  max_artifact_bytes: 268435456 # largest provider file read (default 256 MiB)
 //	  keys:                    # trusted signing keys (see docs/trust.md)
 //	    - {trust: Verified, jwks: keys/vendor.jwks.json}
 //	    - {trust: Community, jwks_url: https://example.com/.well-known/jwks.json}
@@ -37,7 +36,6 @@ type Config struct {
 	Debounce         time.Duration     `yaml:"debounce"`
 	KnownAdapters    *bool             `yaml:"known_adapters"`
 	RequireSignature bool              `yaml:"require_signature"`
-	MaxArtifactBytes int64             `yaml:"max_artifact_bytes"`
 	Keys             []trust.KeyConfig `yaml:"keys"`
 	Remotes          []RemoteConfig    `yaml:"remotes"`
 	RemoteRefresh    time.Duration     `yaml:"remote_refresh"`
@@ -57,9 +55,6 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if c.Debounce <= 0 {
 		c.Debounce = DefaultDebounce
-	}
-	if c.MaxArtifactBytes <= 0 {
-		c.MaxArtifactBytes = DefaultMaxArtifactBytes
 	}
 	if c.RemoteRefresh <= 0 {
 		c.RemoteRefresh = 30 * time.Second

@@ -930,7 +930,7 @@ func (d *Discovery) load(ctx context.Context, unit string, old *candidate) (*can
 	}
 	if !st.Mode().IsRegular() {
 		// A FIFO would block the read, a device never end it.
-		d.note(slog.LevelWarn, unit, "irregular", "file skipped: not a regular file", "file", unit, "is", fileKind(st.Mode()))
+		d.note(slog.LevelWarn, unit, "irregular", "file skipped: not a regular file", "file", unit, "is", host.FileKind(st.Mode()))
 		return nil, nil
 	}
 	name := filepath.Base(unit)
@@ -977,7 +977,7 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 			continue
 		}
 		if !mode.IsRegular() {
-			d.note(slog.LevelWarn, p, "irregular", "file in a provider folder skipped: not a regular file", "file", p, "is", fileKind(mode))
+			d.note(slog.LevelWarn, p, "irregular", "file in a provider folder skipped: not a regular file", "file", p, "is", host.FileKind(mode))
 			continue
 		}
 		switch {
@@ -1055,7 +1055,7 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 	if d.cfg.RequireSignature {
 		return nil, fmt.Errorf("%s: unsigned artifact refused (discovery.require_signature); add a signed adapter.json pinning it", path)
 	}
-	digest, _, err := fileSums(ctx, d.cfg.MaxArtifactBytes, path)
+	digest, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path)
 	if err != nil {
 		return nil, err
 	}
@@ -1067,7 +1067,7 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 	if err != nil {
 		return nil, err
 	}
-	if after, _, err := fileSums(ctx, d.cfg.MaxArtifactBytes, path); err != nil || after != digest {
+	if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path); err != nil || after != digest {
 		_ = p.Close()
 		return nil, fmt.Errorf("%s changed while it was loading; waiting for the next change", path)
 	}
@@ -1114,7 +1114,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	if artifact != "" {
 		files = append(files, artifact)
 	}
-	digest, sums, err := fileSums(ctx, d.cfg.MaxArtifactBytes, files...)
+	digest, sums, err := fileSums(ctx, d.h.MaxPluginBytes(), files...)
 	if err != nil {
 		return nil, err
 	}
@@ -1149,7 +1149,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if err != nil {
 			return nil, err
 		}
-		if after, _, err := fileSums(ctx, d.cfg.MaxArtifactBytes, files...); err != nil || after != digest {
+		if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), files...); err != nil || after != digest {
 			_ = p.Close()
 			return nil, fmt.Errorf("%s changed while it was loading; waiting for the next change", unit)
 		}

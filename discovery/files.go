@@ -10,37 +10,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-)
 
-// DefaultMaxArtifactBytes is the largest file discovery hashes and hands to
-// a loader (discovery.max_artifact_bytes): large enough for a WASM module
-// with a language runtime compiled in, small enough that a stray disk
-// image in a plugin folder is refused rather than read.
-const DefaultMaxArtifactBytes = 256 << 20
+	"github.com/aios-host/aios-host/host"
+)
 
 // errNotRegular marks a path that is not a regular file after symlinks are
 // followed: a FIFO, a socket, a device. Discovery never reads one: opening a
 // FIFO blocks until a writer comes, and /dev/zero never ends.
-var errNotRegular = errors.New("not a regular file")
-
-// fileKind names what a non-regular file is, for messages.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO (named pipe)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeIrregular != 0:
-		return "an irregular file"
-	}
-	return "not a regular file"
-}
+var errNotRegular = errors.New("not a regular file (FIFOs, sockets and devices are never read)")
 
 // openRegular opens path for reading only if it is a regular file (after
 // following symlinks). It stats first, so a device is never even opened
@@ -53,7 +30,7 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is %s: %w", path, fileKind(st.Mode()), errNotRegular)
+		return nil, nil, fmt.Errorf("%s is %s: %w", path, host.FileKind(st.Mode()), errNotRegular)
 	}
 	f, err := openNonblocking(path)
 	if err != nil {
@@ -66,7 +43,7 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s is %s: %w", path, fileKind(st.Mode()), errNotRegular)
+		return nil, nil, fmt.Errorf("%s is %s: %w", path, host.FileKind(st.Mode()), errNotRegular)
 	}
 	return f, st, nil
 }
@@ -108,7 +85,7 @@ func hashFile(ctx context.Context, path string, limit int64) (string, error) {
 }
 
 func tooLarge(path string, size, limit int64) error {
-	return fmt.Errorf("%s is %d bytes, larger than the limit of %d bytes for a provider file (discovery.max_artifact_bytes)", path, size, limit)
+	return fmt.Errorf("%s is %d bytes, larger than the limit of %d bytes for a plugin file (limits.max_plugin_bytes)", path, size, limit)
 }
 
 // fileSums hashes each file (see hashFile) and returns the unit's digest,

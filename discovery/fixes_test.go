@@ -414,24 +414,25 @@ func TestHashFileHonoursContext(t *testing.T) {
 	if _, err := hashFile(ctx, path, 0); !errors.Is(err, context.Canceled) {
 		t.Fatalf("hashing with a cancelled context: %v", err)
 	}
-	if _, err := hashFile(context.Background(), path, 1000); err == nil || !strings.Contains(err.Error(), "max_artifact_bytes") {
+	if _, err := hashFile(context.Background(), path, 1000); err == nil || !strings.Contains(err.Error(), "limits.max_plugin_bytes") {
 		t.Fatalf("hashing a file over the limit: %v", err)
 	}
 }
 
-// Item 1: a file larger than discovery.max_artifact_bytes is refused
-// before it is read or loaded.
+// Item 1: a file larger than limits.max_plugin_bytes is refused before it
+// is read or loaded.
 func TestArtifactSizeBound(t *testing.T) {
-	env := newEnv(t, "max_artifact_bytes: 300\n", func(dir string) {
+	limit := func(string) string { return "limits: {max_plugin_bytes: 300}\n" }
+	env := newEnvTop(t, limit, "", func(dir string) {
 		writeFake(t, filepath.Join(dir, "small.fake"), fakeSpec{ID: "org.test.small", Version: "1.0.0", Tools: []string{"small"}})
 		many := make([]string, 40)
 		for i := range many {
 			many[i] = "tool-number-" + itoa(i)
 		}
 		writeFake(t, filepath.Join(dir, "big.fake"), fakeSpec{ID: "org.test.big", Version: "1.0.0", Tools: many})
-	})
+	}, nil)
 	big := filepath.Join(env.dir, "big.fake")
-	if e := env.d.Errors()[big]; !strings.Contains(e, "max_artifact_bytes") || !strings.Contains(e, "big.fake") {
+	if e := env.d.Errors()[big]; !strings.Contains(e, "limits.max_plugin_bytes") || !strings.Contains(e, "big.fake") {
 		t.Fatalf("big file: %q", e)
 	}
 	if _, err := env.call("small", 1); err != nil {

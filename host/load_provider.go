@@ -23,7 +23,7 @@ func (h *Host) LoadProvider(ctx context.Context, path string, meta ProviderMeta)
 	if !ok {
 		return nil, fmt.Errorf("load %s: no loader for this file type (known extensions: %s)", path, strings.Join(h.Extensions(), " "))
 	}
-	if err := checkPluginFile(path); err != nil {
+	if err := checkPluginFile(path, h.pol.maxPluginBytes); err != nil {
 		return nil, err
 	}
 	src := abi.Source{
@@ -58,17 +58,17 @@ func loadRecovering(ctx context.Context, l abi.Loader, src abi.Source) (p abi.Pr
 	return l.Load(ctx, src)
 }
 
-// MaxPluginFileBytes is the largest plugin file the host loads. The
-// largest real ones are Go WASM guests of a few MiB; a bigger file is a
-// mistake or an attempt to make the host read gigabytes.
-const MaxPluginFileBytes = 256 << 20
+// MaxPluginBytes is the largest plugin file the host reads
+// (limits.max_plugin_bytes): loaders refuse a larger one, and so does
+// discovery before it hashes one for its Adapter Card.
+func (h *Host) MaxPluginBytes() int64 { return h.pol.maxPluginBytes }
 
 // checkPluginFile refuses, before any loader reads it, a plugin path that
 // is not a regular file or a folder (a FIFO would block the reader for
-// good, a device would never end: /dev/zero) or a file over
-// MaxPluginFileBytes. A symlink is judged by its target. A path that
-// cannot be stat'ed is left to the loader, whose error names it.
-func checkPluginFile(path string) error {
+// good, a device would never end: /dev/zero) or a file over max bytes. A
+// symlink is judged by its target. A path that cannot be stat'ed is left
+// to the loader, whose error names it.
+func checkPluginFile(path string, max int64) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil
@@ -77,14 +77,16 @@ func checkPluginFile(path string) error {
 	case m.IsDir():
 		return nil
 	case !m.IsRegular():
-		return fmt.Errorf("load %s: not a regular file (%s); a plugin must be a file or a folder", path, fileKind(m))
-	case fi.Size() > MaxPluginFileBytes:
-		return fmt.Errorf("load %s: the file is %d bytes, above the %d a plugin may have", path, fi.Size(), MaxPluginFileBytes)
+		return fmt.Errorf("load %s: not a regular file (%s); a plugin must be a file or a folder", path, FileKind(m))
+	case fi.Size() > max:
+		return fmt.Errorf("load %s: the file is %d bytes, above the %d a plugin may have (limits.max_plugin_bytes)", path, fi.Size(), max)
 	}
 	return nil
 }
 
-func fileKind(m os.FileMode) string {
+// FileKind names what a file that is not a regular one is, for messages:
+// "a named pipe", "a character device", ...
+func FileKind(m os.FileMode) string {
 	switch {
 	case m&os.ModeNamedPipe != 0:
 		return "a named pipe"
@@ -93,7 +95,11 @@ func fileKind(m os.FileMode) string {
 	case m&os.ModeCharDevice != 0:
 		return "a character device"
 	case m&os.ModeDevice != 0:
-		return "a device"
+		return "a block device"
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeIrregular != 0:
+		return "an irregular file"
 	}
 	return "mode " + m.String()
 }

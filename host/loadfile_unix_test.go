@@ -10,11 +10,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/config"
 )
 
 // TestLoadRefusesSpecialFiles: a FIFO (which would block the loader's read
 // for good), a symlink to a device (which would never end), and a file
-// over MaxPluginFileBytes are refused before any loader reads them.
+// over limits.max_plugin_bytes are refused before any loader reads them.
 func TestLoadRefusesSpecialFiles(t *testing.T) {
 	te := newTestHost(t, nil)
 	if err := te.h.AddLoader(panicLoader{}); err != nil {
@@ -32,7 +34,7 @@ func TestLoadRefusesSpecialFiles(t *testing.T) {
 	big := filepath.Join(dir, "big.boom")
 	f, err := os.Create(big)
 	if err == nil {
-		err = f.Truncate(MaxPluginFileBytes + 1) // sparse: no disk used
+		err = f.Truncate(config.DefaultMaxPluginBytes + 1) // sparse: no disk used
 		_ = f.Close()
 	}
 	if err != nil {

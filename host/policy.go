@@ -36,7 +36,8 @@ type policy struct {
 	overrides map[string]providerOverride
 
 	maxParams, maxResult, maxDepth int
-	maxTools                       int // tools one provider may register
+	maxTools                       int   // tools one provider may register
+	maxPluginBytes                 int64 // largest plugin file read
 	deadline, maxDeadline          time.Duration
 }
 
@@ -59,7 +60,7 @@ func newLimiter(r *config.Rate) *ratelimit.Limiter {
 	return ratelimit.New(r.PerSecond, burst)
 }
 
-func orDefault[T int | time.Duration](v, def T) T {
+func orDefault[T int | int64 | time.Duration](v, def T) T {
 	if v <= 0 {
 		return def
 	}
@@ -69,17 +70,18 @@ func orDefault[T int | time.Duration](v, def T) T {
 // newPolicy pre-parses cfg. Errors name the config key at fault.
 func newPolicy(cfg *config.Config) (*policy, error) {
 	p := &policy{
-		agents:      map[string]*agentPolicy{},
-		toolLims:    map[string]*ratelimit.Limiter{},
-		provLims:    map[string]*ratelimit.Limiter{},
-		overrides:   map[string]providerOverride{},
-		global:      newLimiter(cfg.RateLimits.Global),
-		maxParams:   orDefault(cfg.Limits.MaxParamsBytes, config.DefaultMaxParamsBytes),
-		maxResult:   orDefault(cfg.Limits.MaxResultBytes, config.DefaultMaxResultBytes),
-		maxDepth:    orDefault(cfg.Limits.MaxCallDepth, config.DefaultMaxCallDepth),
-		maxTools:    orDefault(cfg.Limits.MaxToolsPerProvider, config.DefaultMaxTools),
-		deadline:    orDefault(cfg.Limits.DefaultDeadline, config.DefaultDeadline),
-		maxDeadline: orDefault(cfg.Limits.MaxDeadline, config.DefaultMaxDeadline),
+		agents:         map[string]*agentPolicy{},
+		toolLims:       map[string]*ratelimit.Limiter{},
+		provLims:       map[string]*ratelimit.Limiter{},
+		overrides:      map[string]providerOverride{},
+		global:         newLimiter(cfg.RateLimits.Global),
+		maxParams:      orDefault(cfg.Limits.MaxParamsBytes, config.DefaultMaxParamsBytes),
+		maxResult:      orDefault(cfg.Limits.MaxResultBytes, config.DefaultMaxResultBytes),
+		maxDepth:       orDefault(cfg.Limits.MaxCallDepth, config.DefaultMaxCallDepth),
+		maxTools:       orDefault(cfg.Limits.MaxToolsPerProvider, config.DefaultMaxTools),
+		maxPluginBytes: orDefault(cfg.Limits.MaxPluginBytes, config.DefaultMaxPluginBytes),
+		deadline:       orDefault(cfg.Limits.DefaultDeadline, config.DefaultDeadline),
+		maxDeadline:    orDefault(cfg.Limits.MaxDeadline, config.DefaultMaxDeadline),
 	}
 	for name, a := range cfg.Agents {
 		g, err := abi.ParseGrants(a.Grants)
