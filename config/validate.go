@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/editdist"
 	"gopkg.in/yaml.v3"
 )
 
@@ -159,7 +160,7 @@ func suggestRuntime(name string) string {
 	lower := strings.ToLower(name)
 	best, bestDist := "", 3
 	try := func(candidate, runtime string) {
-		if d := editDistance(lower, candidate); d < bestDist {
+		if d := editdist.Levenshtein(lower, candidate, bestDist); d < bestDist {
 			best, bestDist = runtime, d
 		}
 	}
@@ -173,30 +174,6 @@ func suggestRuntime(name string) string {
 		return ""
 	}
 	return fmt.Sprintf(", did you mean %q?", best)
-}
-
-// editDistance is the Levenshtein distance of a and b (bytes), for short names.
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 64
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // discoveryKeys checks the shape of the entries of discovery.keys, which the

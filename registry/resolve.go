@@ -7,6 +7,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/editdist"
 )
 
 // maxCachedConstraints bounds the parsed-constraint cache; maxMemo bounds
@@ -154,7 +155,7 @@ func suggest(s *snapshot, name string, n int) []string {
 		if abs(len(k)-len(name)) > maxD {
 			continue
 		}
-		if d := levenshtein(lname, lk, maxD); d <= maxD {
+		if d := editdist.Levenshtein(lname, lk, maxD); d <= maxD {
 			cs = append(cs, cand{k, d})
 		}
 	}
@@ -176,33 +177,6 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// levenshtein is the edit distance of a and b (bytes), or a value above
-// limit as soon as every path exceeds it.
-func levenshtein(a, b string, limit int) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // constraintCache keeps parsed constraints, bounded; when full, an
