@@ -28,9 +28,21 @@ func WriteFrame(w io.Writer, payload []byte) error {
 	return err
 }
 
+// FrameTooLargeError is ReadFrame's error for a frame whose header
+// announces more than the limit; nothing but the header was read.
+type FrameTooLargeError struct {
+	Size uint32
+	Max  int
+}
+
+func (e *FrameTooLargeError) Error() string {
+	return fmt.Sprintf("frame of %d bytes exceeds the limit of %d", e.Size, e.Max)
+}
+
 // ReadFrame reads one frame of at most max bytes (DefaultMaxFrame when max
-// <= 0). It returns io.EOF only on a clean end before a frame starts, and
-// io.ErrUnexpectedEOF for a truncated frame.
+// <= 0). It returns io.EOF only on a clean end before a frame starts,
+// io.ErrUnexpectedEOF for a truncated frame, and a *FrameTooLargeError
+// for one over max.
 func ReadFrame(r io.Reader, max int) ([]byte, error) {
 	if max <= 0 {
 		max = DefaultMaxFrame
@@ -41,7 +53,7 @@ func ReadFrame(r io.Reader, max int) ([]byte, error) {
 	}
 	n := binary.BigEndian.Uint32(hdr[:])
 	if uint64(n) > uint64(max) {
-		return nil, fmt.Errorf("frame of %d bytes exceeds the limit of %d", n, max)
+		return nil, &FrameTooLargeError{Size: n, Max: max}
 	}
 	buf := make([]byte, n)
 	if _, err := io.ReadFull(r, buf); err != nil {

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -240,10 +239,10 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 			killGroup(w.pid)
 			return nil, fmt.Errorf("%s: the python worker did not register within %v (a long-running import or a loop at module level?)%s", w.p.path, timeout, w.stderrNote())
 		}
-		var fe *frameTooLarge
+		var fe *abi.FrameTooLargeError
 		if errors.As(err, &fe) {
 			killGroup(w.pid)
-			return nil, fmt.Errorf("%s: registering: %v", w.p.path, fe)
+			return nil, fmt.Errorf("%s: registering: %s", w.p.path, frameError(fe))
 		}
 		state := w.waitExit()
 		return nil, fmt.Errorf("%s: the python worker exited before registering (%s)%s", w.p.path, state, w.stderrNote())
@@ -279,7 +278,7 @@ func (w *worker) waitExit() string {
 }
 
 func (w *worker) readEnvelope() (*abi.Envelope, error) {
-	frame, err := readFrame(w.br)
+	frame, err := abi.ReadFrame(w.br, abi.DefaultMaxFrame)
 	if err != nil {
 		return nil, err
 	}
@@ -301,32 +300,9 @@ type protocolError struct{ msg string }
 
 func (e *protocolError) Error() string { return e.msg }
 
-// frameTooLarge is a frame whose header announces more than
-// abi.DefaultMaxFrame bytes; nothing of it was read but the header.
-type frameTooLarge struct{ size uint32 }
-
-func (e *frameTooLarge) Error() string {
-	return fmt.Sprintf("the python worker wrote a frame of %d bytes, above the frame limit of %d bytes (64 MiB)", e.size, abi.DefaultMaxFrame)
-}
-
-// readFrame is abi.ReadFrame with a typed error for an oversized frame.
-func readFrame(r io.Reader) ([]byte, error) {
-	var hdr [4]byte
-	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, err
-	}
-	n := binary.BigEndian.Uint32(hdr[:])
-	if uint64(n) > abi.DefaultMaxFrame {
-		return nil, &frameTooLarge{size: n}
-	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(r, buf); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, err
-	}
-	return buf, nil
+// frameError words an oversized frame of the worker for the caller.
+func frameError(fe *abi.FrameTooLargeError) string {
+	return fmt.Sprintf("the python worker wrote a frame of %d bytes, above the frame limit of %d bytes (64 MiB)", fe.Size, fe.Max)
 }
 
 // lineBudget lets at most perSecond lines a second through (a window
@@ -721,16 +697,16 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 		if err != nil {
 			var pe *protocolError
 			var se *stopError
-			var fe *frameTooLarge
+			var fe *abi.FrameTooLargeError
 			switch {
 			case errors.As(err, &se):
 				return nil, w.interrupt(call, se.Cause), true
 			case errors.As(err, &fe):
 				// The SDK refuses such a result itself (TooLarge, the worker
 				// lives on); only a frame written around it gets here.
-				w.kill(fe.Error())
+				w.kill(frameError(fe))
 				<-w.dead
-				return nil, abi.Errorf(abi.TooLarge, "tool %s: %v; a result must also fit limits.max_result_bytes; python worker (pid %d) killed and replaced", call.Tool, fe, w.pid), true
+				return nil, abi.Errorf(abi.TooLarge, "tool %s: %s; a result must also fit limits.max_result_bytes; python worker (pid %d) killed and replaced", call.Tool, frameError(fe), w.pid), true
 			case errors.As(err, &pe):
 				w.kill("protocol violation: " + pe.msg)
 			default: // EOF or a closed pipe: the worker is gone
