@@ -59,19 +59,26 @@ func TestResultAndRegisterRoundTrip(t *testing.T) {
 	res := &ToolResult{CallID: "c", Error: &ToolError{Code: RateLimited, Message: "slow down", Data: map[string]any{"retry_after_ms": int64(20)}}}
 	for _, c := range []Codec{MsgPack, JSON} {
 		for _, in := range []any{reg, res, &Envelope{V: 1, Kind: KindResult, ID: "7", Result: res}} {
-			b, err := c.Marshal(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out := reflect.New(reflect.TypeOf(in).Elem()).Interface()
-			if err := c.Unmarshal(b, out); err != nil {
-				t.Fatalf("%s: %v", c.Name(), err)
-			}
-			if !reflect.DeepEqual(out, in) {
+			if out := roundTrip(t, c, in); !reflect.DeepEqual(out, in) {
 				t.Fatalf("%s: mismatch\n got %#v\nwant %#v", c.Name(), out, in)
 			}
 		}
 	}
+}
+
+// roundTrip encodes in (a pointer to a message) with c and decodes it into
+// a new value of the same type.
+func roundTrip(t *testing.T, c Codec, in any) any {
+	t.Helper()
+	b, err := c.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := reflect.New(reflect.TypeOf(in).Elem()).Interface()
+	if err := c.Unmarshal(b, out); err != nil {
+		t.Fatalf("%s: %v", c.Name(), err)
+	}
+	return out
 }
 
 func TestDetectCodecRejectsUnknown(t *testing.T) {
@@ -264,15 +271,7 @@ func TestZeroValuesSurvive(t *testing.T) {
 				&HostCall{Op: "call_tool", Args: z},
 				&Envelope{V: 1, Kind: KindResult, ID: "7", Result: &ToolResult{Value: z}},
 			} {
-				b, err := c.Marshal(in)
-				if err != nil {
-					t.Fatal(err)
-				}
-				out := reflect.New(reflect.TypeOf(in).Elem()).Interface()
-				if err := c.Unmarshal(b, out); err != nil {
-					t.Fatalf("%s: %v", c.Name(), err)
-				}
-				if !reflect.DeepEqual(out, in) {
+				if out := roundTrip(t, c, in); !reflect.DeepEqual(out, in) {
 					t.Errorf("%s: %#v came back as %#v", c.Name(), in, out)
 				}
 			}
