@@ -715,6 +715,11 @@ func (w *Writer) Failing() error {
 	if w == nil || !w.broken.Load() {
 		return nil
 	}
+	return w.failingErr()
+}
+
+// failingErr is Failing's slow path (kept apart so Failing inlines).
+func (w *Writer) failingErr() error {
 	w.errMu.Lock()
 	defer w.errMu.Unlock()
 	if w.err != nil {
