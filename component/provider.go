@@ -248,13 +248,6 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	// componentize-js's runtimes; both are finished proposals.
 	features := api.CoreFeaturesV2 | experimental.CoreFeaturesExtendedConst | experimental.CoreFeaturesTailCall
 	cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(!p.instrumented).WithMemoryLimitPages(opts.MemoryLimitPages).WithCoreFeatures(features)
-	if opts.CacheDir != "" {
-		if cache, err := wazero.NewCompilationCacheWithDir(opts.CacheDir); err == nil {
-			cfg = cfg.WithCompilationCache(cache)
-		}
-	}
-	p.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
-	p.compiled = make([]wazero.CompiledModule, len(pl.coreInsts))
 	for k, mod := range mods {
 		if mod == nil {
 			continue
@@ -267,19 +260,24 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 			err = fmt.Errorf("component %s: core module of instance %d: %s", name, k, ce.Msg)
 		}
 		if err != nil {
-			p.rt.Close(ctx)
 			return nil, err
 		}
-		cm, err := p.rt.CompileModule(ctx, mod)
+	}
+	if opts.CacheDir != "" {
+		var cache wazero.CompilationCache
+		if cache, err = wazero.NewCompilationCacheWithDir(opts.CacheDir); err == nil {
+			err = p.compileAll(ctx, name, cfg.WithCompilationCache(cache), mods)
+		}
 		if err != nil {
-			p.rt.Close(ctx)
-			return nil, fmt.Errorf("component %s: core module of instance %d: %w", name, k, err)
+			// The cache is an optimisation: when compiling through it
+			// fails (a corrupt entry, a full disk), compile without it.
+			if err2 := p.compileAll(ctx, name, cfg, mods); err2 != nil {
+				return nil, err2
+			}
+			opts.Logger.Warn("component: the compile cache cannot be used; compiled without it", "file", name, "cache", opts.CacheDir, "reason", err)
 		}
-		if len(cm.ExportedMemories()) > 1 {
-			p.rt.Close(ctx)
-			return nil, fmt.Errorf("component %s: core instance %d exports %d memories: multiple memories are not supported", name, k, len(cm.ExportedMemories()))
-		}
-		p.compiled[k] = cm
+	} else if err = p.compileAll(ctx, name, cfg, mods); err != nil {
+		return nil, err
 	}
 	// Instantiate once now, so a broken component fails at load.
 	inst, err := p.newInstance(ctx)
@@ -290,6 +288,29 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	p.put(inst)
 	p.watch = newWatchdog()
 	return p, nil
+}
+
+// compileAll compiles the core modules mods on a new runtime with cfg,
+// which becomes p's; on failure the runtime is closed.
+func (p *Provider) compileAll(ctx context.Context, name string, cfg wazero.RuntimeConfig, mods [][]byte) error {
+	p.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
+	p.compiled = make([]wazero.CompiledModule, len(mods))
+	for k, mod := range mods {
+		if mod == nil {
+			continue
+		}
+		cm, err := p.rt.CompileModule(ctx, mod)
+		if err != nil {
+			p.rt.Close(ctx)
+			return fmt.Errorf("component %s: core module of instance %d: %w", name, k, err)
+		}
+		if len(cm.ExportedMemories()) > 1 {
+			p.rt.Close(ctx)
+			return fmt.Errorf("component %s: core instance %d exports %d memories: multiple memories are not supported", name, k, len(cm.ExportedMemories()))
+		}
+		p.compiled[k] = cm
+	}
+	return nil
 }
 
 func orTop(iface string) string {

@@ -225,3 +225,36 @@ func TestInlineInstanceExports(t *testing.T) {
 		t.Fatalf("WIT:\n%s", w)
 	}
 }
+
+// TestCorruptCompileCache: a component whose cached code cannot be read
+// back (corrupt entries) still loads and serves, compiled without the
+// cache, with a warning.
+func TestCorruptCompileCache(t *testing.T) {
+	dir := t.TempDir()
+	p, err := New(context.Background(), sample(t, "hello"), "hello.wasm", "", Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	entries, _ := filepath.Glob(filepath.Join(dir, "wazero-*", "*"))
+	if len(entries) == 0 {
+		t.Fatalf("no cache entries in %s", dir)
+	}
+	for _, e := range entries {
+		if err := os.WriteFile(e, []byte("WAZEVO\x05junk"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var logs strings.Builder
+	p, err = New(context.Background(), sample(t, "hello"), "hello.wasm", "", Options{CacheDir: dir, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatalf("load with a corrupt cache: %v", err)
+	}
+	defer p.Close()
+	if got, err := call(t, p, &fakeEnv{}, "add", map[string]any{"a": int64(40), "b": int64(2)}); err != nil || got != int64(42) {
+		t.Fatalf("add = %v, %v", got, err)
+	}
+	if !strings.Contains(logs.String(), "the compile cache cannot be used") {
+		t.Errorf("no warning about the cache; log:\n%s", logs.String())
+	}
+}

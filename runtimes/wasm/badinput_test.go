@@ -1,6 +1,7 @@
 package wasm
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -414,4 +415,75 @@ func TestLargeInstancesRetired(t *testing.T) {
 			t.Errorf("%s: %d instances kept after its calls, want %d", tc.p.Describe().Provider.ID, n, tc.idle)
 		}
 	}
+}
+
+// TestUnusableCompileCache: the compile cache is an optimisation. A cache
+// whose entries cannot be read back (here every entry corrupted, and the
+// entry's path then a directory, so that neither reading nor writing it
+// works) costs compile time: the module loads, with one warning, both in
+// the host and through a compiler process. A cache directory that cannot
+// be made at all leaves the loader working without one.
+func TestUnusableCompileCache(t *testing.T) {
+	wasmPath := buildWAT(t, basicWAT("org.test.basic", 2))
+	for _, mode := range []string{"corrupt", "directory"} {
+		for _, budget := range []uint64{0, 1} { // 1: through a compiler process
+			t.Run(fmt.Sprintf("%s/budget%d", mode, budget), func(t *testing.T) {
+				dir := t.TempDir()
+				l := newTestLoader(t, Config{CacheDir: dir}, nil)
+				l.workBudget = budget
+				load(t, l, wasmPath)
+				entries, _ := filepath.Glob(filepath.Join(dir, "wazero-*", "*"))
+				if len(entries) == 0 {
+					t.Fatalf("no cache entries in %s", dir)
+				}
+				for _, e := range entries {
+					if mode == "corrupt" {
+						if err := os.WriteFile(e, []byte("WAZEVO\x05junk"), 0o600); err != nil {
+							t.Fatal(err)
+						}
+						continue
+					}
+					if err := os.Remove(e); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.MkdirAll(filepath.Join(e, "x"), 0o700); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var logs bytes.Buffer
+				l2 := newTestLoader(t, Config{CacheDir: dir}, slog.New(slog.NewTextHandler(&logs, nil)))
+				l2.workBudget = budget
+				p, err := l2.Load(context.Background(), abi.Source{Path: wasmPath})
+				if err != nil {
+					t.Fatalf("load with an unusable cache: %v", err)
+				}
+				defer p.Close()
+				out, err := call(p.(*Provider), newFakeEnv(p, 5), "echo", map[string]any{"x": 1}, 5*time.Second)
+				if m, ok := out.(map[string]any); err != nil || !ok || m["ok"] != true {
+					t.Fatalf("echo = %#v, %v", out, err)
+				}
+				if !strings.Contains(logs.String(), "the compile cache cannot be used") {
+					t.Errorf("no warning about the cache; log:\n%s", logs.String())
+				}
+				// Later loads skip the cache without failing again.
+				p2, err := l2.Load(context.Background(), abi.Source{Path: buildWAT(t, basicWAT("org.test.other", 3))})
+				if err != nil {
+					t.Fatalf("second load: %v", err)
+				}
+				p2.Close()
+				if n := strings.Count(logs.String(), "the compile cache cannot be used"); n != 1 {
+					t.Errorf("%d warnings about the cache, want 1; log:\n%s", n, logs.String())
+				}
+			})
+		}
+	}
+	t.Run("cannot make the directory", func(t *testing.T) {
+		file := writeFile(t, "not-a-dir", []byte("x"))
+		var logs bytes.Buffer
+		l := newTestLoader(t, Config{CacheDir: filepath.Join(file, "cache")}, slog.New(slog.NewTextHandler(&logs, nil)))
+		load(t, l, wasmPath)
+		if !strings.Contains(logs.String(), "the compile cache cannot be used") {
+			t.Errorf("no warning about the cache; log:\n%s", logs.String())
+		}
+	})
 }

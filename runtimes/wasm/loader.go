@@ -42,9 +42,10 @@ type Loader struct {
 	// workBudget overrides precompile's (tests; 0: its default).
 	workBudget uint64
 
-	mu   sync.Mutex
-	rts  map[rtKey]wazero.Runtime
-	mods map[modKey]*sharedModule
+	mu       sync.Mutex
+	cacheOff bool // the file cache failed: compile without it (l.mu)
+	rts      map[rtKey]wazero.Runtime
+	mods     map[modKey]*sharedModule
 }
 
 var _ abi.Loader = (*Loader)(nil)
@@ -60,20 +61,26 @@ func NewLoader(opts Options) (*Loader, error) {
 	if dir == "" && opts.DataDir != "" {
 		dir = filepath.Join(opts.DataDir, "cache", "wasm")
 	}
-	var cache wazero.CompilationCache
-	if dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("runtimes.wasm: compile cache %s: %w", dir, err)
-		}
-		if cache, err = wazero.NewCompilationCacheWithDir(dir); err != nil {
-			return nil, fmt.Errorf("runtimes.wasm: compile cache %s: %w", dir, err)
-		}
-	} else {
-		cache = wazero.NewCompilationCache()
-	}
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.Default()
+	}
+	var cache wazero.CompilationCache
+	if dir != "" {
+		// The cache is an optimisation: a directory that cannot be made
+		// costs compile time, not the runtime.
+		err := os.MkdirAll(dir, 0o700)
+		if err == nil {
+			cache, err = wazero.NewCompilationCacheWithDir(dir)
+		}
+		if err != nil {
+			logger.Warn("wasm: the compile cache cannot be used; compiled code is kept in memory until the host restarts",
+				"cache", dir, "reason", err)
+			dir = ""
+		}
+	}
+	if cache == nil {
+		cache = wazero.NewCompilationCache()
 	}
 	trim := min(cfg.IdleTimeout/2, 30*time.Second)
 	return &Loader{cfg: cfg, cache: cache, logger: logger, cacheDir: dir,

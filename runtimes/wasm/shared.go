@@ -25,8 +25,9 @@ import (
 // 50 compilations.
 
 type rtKey struct {
-	pages  uint32
-	checks bool // wazero's own termination checks (module not instrumented)
+	pages   uint32
+	checks  bool // wazero's own termination checks (module not instrumented)
+	nocache bool // compiled code kept in memory only (the file cache failed)
 }
 
 type modKey struct {
@@ -47,10 +48,13 @@ func (l *Loader) runtimeFor(ctx context.Context, k rtKey) (wazero.Runtime, error
 	if rt, ok := l.rts[k]; ok {
 		return rt, nil
 	}
-	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().
-		WithCompilationCache(l.cache).
+	cfg := wazero.NewRuntimeConfig().
 		WithMemoryLimitPages(k.pages).
-		WithCloseOnContextDone(k.checks))
+		WithCloseOnContextDone(k.checks)
+	if !k.nocache {
+		cfg = cfg.WithCompilationCache(l.cache)
+	}
+	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		_ = rt.Close(ctx)
 		return nil, fmt.Errorf("WASI: %w", err)
@@ -79,7 +83,7 @@ func (l *Loader) module(ctx context.Context, name string, bin []byte, pages uint
 	}
 	if ierr == nil {
 		if ierr = l.precompile(ctx, name, ib, bin, false); ierr == nil {
-			sm, err := l.compile(ctx, sum, ib, rtKey{pages, false})
+			sm, err := l.compile(ctx, sum, ib, rtKey{pages: pages})
 			if err == nil {
 				return sm, nil
 			}
@@ -94,7 +98,7 @@ func (l *Loader) module(ctx context.Context, name string, bin []byte, pages uint
 		}
 		return nil, err
 	}
-	sm, err := l.compile(ctx, sum, bin, rtKey{pages, true})
+	sm, err := l.compile(ctx, sum, bin, rtKey{pages: pages, checks: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: invalid WebAssembly module: %w", name, err)
 	}
@@ -110,19 +114,43 @@ func (l *Loader) shared(sum [32]byte, pages uint32) *sharedModule {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, checks := range []bool{false, true} {
-		if sm, ok := l.mods[modKey{sum, rtKey{pages, checks}}]; ok {
-			sm.refs++
-			return sm
+		for _, nocache := range []bool{false, true} {
+			if sm, ok := l.mods[modKey{sum, rtKey{pages, checks, nocache}}]; ok {
+				sm.refs++
+				return sm
+			}
 		}
 	}
 	return nil
 }
 
 // compile compiles code (bin or its instrumented form) on the runtime for
-// k, or takes a reference to the module a concurrent load compiled.
+// k, or takes a reference to the module a concurrent load compiled. The
+// file cache is an optimisation: when a compilation through it fails and
+// the same compilation without it succeeds (the cache could not be read or
+// written: a corrupt entry, a full disk, no permission), the loader warns
+// once and keeps compiled code in memory for the rest of its life.
 func (l *Loader) compile(ctx context.Context, sum [32]byte, code []byte, k rtKey) (*sharedModule, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	k.nocache = l.cacheOff
+	sm, err := l.compileLocked(ctx, sum, code, k)
+	if err == nil || k.nocache || l.cacheDir == "" {
+		return sm, err
+	}
+	k.nocache = true
+	sm, err2 := l.compileLocked(ctx, sum, code, k)
+	if err2 != nil {
+		return nil, err2
+	}
+	l.cacheOff = true
+	l.logger.Warn("wasm: the compile cache cannot be used; compiled code is kept in memory until the host restarts",
+		"cache", l.cacheDir, "reason", err)
+	return sm, nil
+}
+
+// compileLocked is compile's work on the runtime for k; l.mu is held.
+func (l *Loader) compileLocked(ctx context.Context, sum [32]byte, code []byte, k rtKey) (*sharedModule, error) {
 	key := modKey{sum, k}
 	if sm, ok := l.mods[key]; ok {
 		sm.refs++
@@ -144,8 +172,14 @@ func (l *Loader) compile(ctx context.Context, sum [32]byte, code []byte, k rtKey
 // precompile runs precompile.Check for code (a rewrite of src, or src
 // when that is nil) as the runtime for checks would compile it.
 func (l *Loader) precompile(ctx context.Context, name string, code, src []byte, checks bool) error {
+	l.mu.Lock()
+	dir := l.cacheDir
+	if l.cacheOff {
+		dir = ""
+	}
+	l.mu.Unlock()
 	return precompile.Check(ctx, name, code, precompile.Options{
-		CacheDir: l.cacheDir, CloseOnContextDone: checks, Timeout: l.cfg.CompileTimeout,
+		CacheDir: dir, CloseOnContextDone: checks, Timeout: l.cfg.CompileTimeout,
 		WorkBudget: l.workBudget, Source: src,
 	})
 }

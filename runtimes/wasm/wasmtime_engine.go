@@ -260,6 +260,7 @@ type wtProvider struct {
 	// shim is a wazero-engine Provider value carrying only what the shared
 	// guest-ABI code reads (json, maxMsg, sink): serveHost runs on it.
 	shim *Provider
+	out  *guestOutput // guest stdout and stderr into sink
 
 	pool   *pool[wtInstance]
 	mu     sync.Mutex
@@ -291,6 +292,14 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 		sink: newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
 		pool: newPool[wtInstance](poolSize)}
 	p.shim = &Provider{name: name, logger: logger, sink: p.sink, maxMsg: l.cfg.MaxMessageBytes}
+	if p.out, err = newGuestOutput(p.sink); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	defer func() {
+		if err != nil {
+			p.out.close()
+		}
+	}()
 	if p.linker, err = p.newLinker(); err != nil {
 		return nil, fmt.Errorf("%s: linker: %w", name, err)
 	}
@@ -463,13 +472,22 @@ func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
 		}
 	}()
 	inst.store.Limiter(int64(p.pages)*65536, -1, -1, -1, -1)
-	inst.store.SetWasi(wt.NewWasiConfig())
+	wasi := wt.NewWasiConfig()
+	if err := p.out.configure(wasi); err != nil {
+		wasi.Close()
+		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	inst.store.SetWasi(wasi)
 	inst.store.SetEpochDeadline(p.l.ticks(p.l.cfg.LoadTimeout))
 	if inst.inst, err = p.linker.Instantiate(inst.store, p.module); err != nil {
 		return nil, fmt.Errorf("%s: instantiate: %w", p.name, err)
 	}
 	if f := inst.inst.GetFunc(inst.store, "_initialize"); f != nil {
 		if _, err := f.Call(inst.store); err != nil {
+			p.out.drain()
+			if end := p.sink.stderrEnd(); end != "" {
+				return nil, fmt.Errorf("%s: instantiate: _initialize: %w; the guest's stderr ended with: %s", p.name, err, end)
+			}
 			return nil, fmt.Errorf("%s: instantiate: _initialize: %w", p.name, err)
 		}
 	}
@@ -729,6 +747,7 @@ func (p *wtProvider) Close() error {
 	for _, inst := range p.pool.drain() {
 		p.closeInstance(inst)
 	}
+	p.out.close()
 	return nil
 }
 

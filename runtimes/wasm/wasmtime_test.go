@@ -237,3 +237,76 @@ func TestDifferentialCoreModules(t *testing.T) {
 		})
 	}
 }
+
+// TestWasmtimeGuestOutput: a wasmtime guest's stdout reaches the host log
+// under the same per-provider budget as on wazero, a failed _initialize
+// quotes the end of the guest's stderr, and a closed provider leaves no
+// pipe open.
+func TestWasmtimeGuestOutput(t *testing.T) {
+	// pipes returns the open pipe descriptors (wasmtime itself keeps
+	// memfds and epoll descriptors for its engine and module images).
+	pipes := func() map[string]bool {
+		es, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd")
+		}
+		m := map[string]bool{}
+		for _, e := range es {
+			if l, _ := os.Readlink("/proc/self/fd/" + e.Name()); strings.HasPrefix(l, "pipe:") {
+				m[e.Name()+" "+l] = true
+			}
+		}
+		return m
+	}
+	before := pipes()
+	logs := &countingHandler{}
+	l, err := NewWasmtimeLoader(Options{Config: Config{CacheDir: t.TempDir()}, Logger: slog.New(logs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, basicWAT("org.test.basic", 2))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := call(p, newFakeEnv(p, 5), "spam", map[string]any{}, 10*time.Second)
+	if err != nil || v.(map[string]any)["ok"] != true {
+		t.Fatalf("spam: %v %v", v, err)
+	}
+	// 4 MiB written; the log receives it through a pipe, at most the
+	// 64 KiB budget (plus one line).
+	deadline := time.Now().Add(10 * time.Second)
+	for logs.bytes.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if b := logs.bytes.Load(); b > 70<<10 || b == 0 {
+		t.Fatalf("logged %d bytes of guest output", b)
+	}
+	p.Close()
+
+	for _, c := range loadRejectCases(t) {
+		if c.name != "init panics" {
+			continue
+		}
+		_, err := l.Load(context.Background(), abi.Source{Path: writeFile(t, "g.wasm", c.data)})
+		if err == nil || !strings.Contains(err.Error(), "the guest's stderr ended with: panic: aios.Schema: json: invalid character '}' | goroutine 1 [running]: | main.init at main.go:7") {
+			t.Fatalf("the load error does not quote the guest's stderr: %v", err)
+		}
+	}
+	l.Close()
+	leaked := func() (n []string) {
+		for k := range pipes() {
+			if !before[k] {
+				n = append(n, k)
+			}
+		}
+		return n
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for len(leaked()) > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := leaked(); len(n) > 0 {
+		t.Errorf("pipes left open after the providers closed: %v", n)
+	}
+}

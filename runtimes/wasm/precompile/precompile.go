@@ -230,25 +230,36 @@ func serve(in io.Reader, out io.Writer) int {
 		cfg = cfg.WithCoreFeatures(api.CoreFeatures(features))
 	}
 	ctx := context.Background()
+	err = errors.New("no cache")
 	if dir := os.Getenv(envCache); dir != "" {
-		cache, err := wazero.NewCompilationCacheWithDir(dir)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "aios wasm compiler: cache:", err)
-			return 2
+		// The cache is an optimisation: when compiling through it fails
+		// (a corrupt entry, a full disk), the module is judged by a
+		// compilation without it, and the host falls back the same way.
+		var cache wazero.CompilationCache
+		if cache, err = wazero.NewCompilationCacheWithDir(dir); err == nil {
+			defer cache.Close(ctx)
+			err = compile(ctx, cfg.WithCompilationCache(cache), bin)
 		}
-		defer cache.Close(ctx)
-		cfg = cfg.WithCompilationCache(cache)
 	}
-	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
-	defer rt.Close(ctx)
+	if err != nil {
+		err = compile(ctx, cfg, bin)
+	}
 	reply := "ok\n"
-	if _, err := rt.CompileModule(ctx, bin); err != nil {
+	if err != nil {
 		reply = "error: " + strings.ReplaceAll(err.Error(), "\n", " ") + "\n"
 	}
 	if _, err := io.WriteString(out, reply); err != nil {
 		return 2
 	}
 	return 0
+}
+
+// compile compiles bin on a runtime with cfg.
+func compile(ctx context.Context, cfg wazero.RuntimeConfig, bin []byte) error {
+	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
+	defer rt.Close(ctx)
+	_, err := rt.CompileModule(ctx, bin)
+	return err
 }
 
 // exitWithParent ends the compiler when the host that started it is gone
