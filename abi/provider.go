@@ -96,6 +96,18 @@ type Source struct {
 	// and what the registry shows cannot differ. Call it through
 	// FinalGrants.
 	GrantsFor func(providerID string, requested Grants) (TrustLevel, Grants)
+	// Unit is the folder of the provider's own files when it is packaged
+	// as a folder (beside an Adapter Card or tool.aios.yaml, or a folder
+	// of its own); empty for a bare file in a plugin folder, whose runtime
+	// gives it no file but itself (the plugin folder holds other
+	// providers).
+	Unit string
+	// Pinned, when not nil, is the code a signed provider may run: the
+	// absolute paths of its artifact and of the other files its card pins
+	// (hex SHA-256 each). A runtime that reads more of the provider's
+	// files than Path (imports, modules) refuses any that is not pinned
+	// or whose digest differs, and runs only bytes it has checked.
+	Pinned map[string]string
 }
 
 // FinalGrants returns the trust level and grants the provider with id

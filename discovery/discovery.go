@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -1063,7 +1064,11 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 		return nil, errUnchanged
 	}
 	tl := d.folderTrust(root)
-	p, err := d.h.LoadProvider(ctx, path, host.ProviderMeta{Source: path, Trust: tl})
+	meta := host.ProviderMeta{Source: path, Trust: tl}
+	if unit != path {
+		meta.Unit = unit
+	}
+	p, err := d.h.LoadProvider(ctx, path, meta)
 	if err != nil {
 		return nil, err
 	}
@@ -1113,6 +1118,12 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	files := []string{desc}
 	if artifact != "" {
 		files = append(files, artifact)
+		// The other files the card pins are part of the unit's code: a
+		// change to one reloads it (and is refused when the card is
+		// signed and the digest differs).
+		for _, f := range card.Artifact.FileNames() {
+			files = append(files, filepath.Join(unit, filepath.FromSlash(f)))
+		}
 	}
 	digest, sums, err := fileSums(ctx, d.h.MaxPluginBytes(), files...)
 	if err != nil {
@@ -1135,6 +1146,17 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 			if err := v.Artifact.CheckDigest(sums[1]); err != nil {
 				return nil, fmt.Errorf("%s: refused: %w", desc, err)
 			}
+			// The signed pin decides (the parsed card's list was read
+			// before the signature was checked; they are the same card).
+			names := v.Artifact.FileNames()
+			if !slices.Equal(names, card.Artifact.FileNames()) {
+				return nil, fmt.Errorf("%s: refused: the signed artifact.files differ from the card's", desc)
+			}
+			for i, f := range names {
+				if err := v.Artifact.CheckFile(f, sums[2+i]); err != nil {
+					return nil, fmt.Errorf("%s: refused: %w", desc, err)
+				}
+			}
 		}
 	case errors.Is(err, trust.ErrUnsigned):
 		if d.cfg.RequireSignature {
@@ -1145,7 +1167,11 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	}
 	switch {
 	case artifact != "":
-		p, err := d.h.LoadProvider(ctx, artifact, host.ProviderMeta{Source: artifact, Trust: cand.trust})
+		meta := host.ProviderMeta{Source: artifact, Trust: cand.trust, Unit: unit}
+		if cand.verified != nil {
+			meta.Pinned = cand.verified.Artifact.Pins(unit)
+		}
+		p, err := d.h.LoadProvider(ctx, artifact, meta)
 		if err != nil {
 			return nil, err
 		}

@@ -337,10 +337,11 @@ func TestSignedFolder(t *testing.T) {
 
 	stage := t.TempDir()
 	writeFake(t, filepath.Join(stage, "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"signed-echo"}})
+	writeFile(t, filepath.Join(stage, "data.txt"), "a file the artifact reads")
 	card := `{"adapter": {"id": "org.test.signed", "name": "Signed", "version": "1.0.0", "protocol_version": "0.3.0"},
   "capabilities": {}, "skills": [{"id": "signed-echo", "name": "Echo", "permission_level": "low"}],
   "artifact": {"path": "tool.fake"}}`
-	pinned, ok, err := trust.PinArtifact([]byte(card), stage)
+	pinned, ok, err := trust.PinArtifact([]byte(card), stage, "adapter.json")
 	if err != nil || !ok {
 		t.Fatal(err)
 	}
@@ -353,7 +354,7 @@ func TestSignedFolder(t *testing.T) {
 	if err := os.Rename(stage, dst); err != nil {
 		// Different file systems: copy.
 		_ = os.MkdirAll(dst, 0o755)
-		for _, n := range []string{"tool.fake", "adapter.json"} {
+		for _, n := range []string{"tool.fake", "adapter.json", "data.txt"} {
 			b, _ := os.ReadFile(filepath.Join(stage, n))
 			writeFile(t, filepath.Join(dst, n), string(b))
 		}
@@ -366,6 +367,27 @@ func TestSignedFolder(t *testing.T) {
 	if !a.Signed || a.KeyID != "test-key" {
 		t.Fatalf("adapter = %+v", a)
 	}
+	// The loader is told the unit and every pinned file: what it may run.
+	var src abi.Source
+	env.load.mu.Lock()
+	for _, p := range env.load.made {
+		if p.spec.ID == "org.test.inner" {
+			src = p.src
+		}
+	}
+	env.load.mu.Unlock()
+	lib := filepath.Join(dst, "data.txt")
+	if src.Unit != dst || len(src.Pinned) != 2 || len(src.Pinned[lib]) != 64 || len(src.Pinned[filepath.Join(dst, "tool.fake")]) != 64 {
+		t.Fatalf("loader source: unit %q, pinned %v", src.Unit, src.Pinned)
+	}
+
+	// Editing a pinned file beside the artifact is refused too.
+	writeFile(t, lib, "edited")
+	testutil.Eventually(t, "pinned file mismatch reported", func() bool {
+		return strings.Contains(env.d.Errors()[dst], `pinned file "data.txt" has sha256`)
+	})
+	writeFile(t, lib, "a file the artifact reads")
+	testutil.Eventually(t, "error cleared", func() bool { return env.d.Errors()[dst] == "" })
 
 	// Swapping the code under the signed card is refused; the old one serves.
 	writeFake(t, filepath.Join(dst, "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "6.6.6", Tools: []string{"signed-echo"}})
@@ -379,6 +401,7 @@ func TestSignedFolder(t *testing.T) {
 	// A tampered copy of the card elsewhere is refused outright.
 	tampered := strings.Replace(string(signed), `"Signed"`, `"Signed!"`, 1)
 	writeFake(t, filepath.Join(env.dir, "copy", "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"signed-echo"}})
+	writeFile(t, filepath.Join(env.dir, "copy", "data.txt"), "a file the artifact reads")
 	writeFile(t, filepath.Join(env.dir, "copy", "adapter.json"), tampered)
 	copyDir := filepath.Join(env.dir, "copy")
 	testutil.Eventually(t, "tampered card refused", func() bool { return strings.Contains(env.d.Errors()[copyDir], "does not verify") })

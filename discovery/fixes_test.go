@@ -64,7 +64,7 @@ func signedFolder(t *testing.T, k testKey, dst, card string, inner fakeSpec) []b
 	t.Helper()
 	stage := filepath.Join(t.TempDir(), "stage")
 	writeFake(t, filepath.Join(stage, "tool.fake"), inner)
-	pinned, ok, err := trust.PinArtifact([]byte(card), stage)
+	pinned, ok, err := trust.PinArtifact([]byte(card), stage, "adapter.json")
 	if err != nil || !ok {
 		t.Fatalf("pin: %v %v", ok, err)
 	}

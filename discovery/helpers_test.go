@@ -80,7 +80,7 @@ func (l *fakeLoader) Load(_ context.Context, src abi.Source) (abi.Provider, erro
 		reg.Tools = append(reg.Tools, abi.ToolDef{Name: t, Description: "fake " + t, Version: s.Version,
 			Parameters: map[string]any{"type": "object"}})
 	}
-	p := &fakeProvider{reg: reg, spec: s}
+	p := &fakeProvider{reg: reg, spec: s, src: src}
 	l.mu.Lock()
 	l.made = append(l.made, p)
 	l.mu.Unlock()
@@ -90,6 +90,7 @@ func (l *fakeLoader) Load(_ context.Context, src abi.Source) (abi.Provider, erro
 type fakeProvider struct {
 	reg    *abi.ToolRegister
 	spec   fakeSpec
+	src    abi.Source
 	closed atomic.Bool
 	calls  atomic.Int64
 }

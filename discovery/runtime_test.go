@@ -69,7 +69,7 @@ func TestSignedTypeScriptDrop(t *testing.T) {
 	card := `{"adapter": {"id": "org.example.greeter", "name": "Greeter", "version": "1.2.0", "protocol_version": "0.3.0"},
   "capabilities": {}, "skills": [{"id": "greet", "name": "Greet", "description": "Greets someone", "permission_level": "public"}],
   "artifact": {"path": "tool.ts"}}`
-	pinned, _, err := trust.PinArtifact([]byte(card), stage)
+	pinned, _, err := trust.PinArtifact([]byte(card), stage, "adapter.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,9 @@ type ProviderMeta struct {
 	Source string
 	// Trust is the provider's trust level (Untrusted for unsigned code).
 	Trust abi.TrustLevel
+	// Unit and Pinned are abi.Source's.
+	Unit   string
+	Pinned map[string]string
 }
 
 // Host is the Tool Manager. It is safe for concurrent use.

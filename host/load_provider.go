@@ -31,6 +31,8 @@ func (h *Host) LoadProvider(ctx context.Context, path string, meta ProviderMeta)
 		Logger: h.log.With("runtime", l.Runtime(), "file", path),
 		Grants: h.pol.trustCap(meta.Trust),
 		Trust:  meta.Trust,
+		Unit:   meta.Unit,
+		Pinned: meta.Pinned,
 		// What record will compute once the id is known (the config's
 		// providers.<id>.trust and .grants included): runtimes configure
 		// their sandboxes with it (python network, WASI clocks).

@@ -86,6 +86,10 @@ func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc
 	return map[string]any{"tools": out}, nil
 }
 
+// ClientParentPrefix marks a parent_id a client gave (tools/call): the
+// audit log records it as "client:<id>", never as a call of the host.
+const ClientParentPrefix = "client:"
+
 func (s *Server) toolsCall(ctx context.Context, sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p jsonrpc.ToolsCallParams
 	if err := decodeParams(params, &p); err != nil {
@@ -105,7 +109,13 @@ func (s *Server) toolsCall(ctx context.Context, sess *session, params json.RawMe
 	if err != nil {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: arguments: %v", err)
 	}
-	call := &abi.ToolCall{Caller: sess.agent, Tool: p.Name, Version: p.Version, Params: args, ParentID: p.ParentID}
+	call := &abi.ToolCall{Caller: sess.agent, Tool: p.Name, Version: p.Version, Params: args}
+	if p.ParentID != "" {
+		// The client's own correlation id, not a call of this host: the
+		// audit log must not show it as one (a client could file its
+		// calls under another agent's call).
+		call.ParentID = ClientParentPrefix + p.ParentID
+	}
 	if p.TimeoutMS > 0 {
 		call.Deadline = time.Now().Add(time.Duration(p.TimeoutMS) * time.Millisecond)
 	}

@@ -676,3 +676,24 @@ func TestToolsListSource(t *testing.T) {
 		t.Fatalf("HTTP tools/list: %d %s", status, body)
 	}
 }
+
+// TestClientParentID: a parent_id a client gives is its own correlation
+// id: the host records it as "client:<id>", never as one of its calls (a
+// client could otherwise file its calls under another agent's call id).
+func TestClientParentID(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	c := dial(t, ts)
+	got := make(chan string, 1)
+	defer ts.h.OnCall(func(st host.CallStats) {
+		select {
+		case got <- st.ParentID:
+		default:
+		}
+	})()
+	if err := c.Call(context.Background(), "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}, "parent_id": "1abc-42"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if p := <-got; p != "client:1abc-42" {
+		t.Fatalf("parent id recorded as %q, want client:1abc-42", p)
+	}
+}

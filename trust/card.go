@@ -15,8 +15,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -52,9 +55,17 @@ type Signature struct {
 // card's folder) whose code the card describes, and its SHA-256 digest as 64
 // lower-case hex digits. Because it is part of the signed payload, a valid
 // signature also vouches for the code.
+//
+// Files pins the other files of the card's folder that the artifact may
+// load (a JS file's relative imports, a Python file's local modules, a
+// tsconfig.json), by path relative to the folder. A runtime refuses to
+// load a file of a signed provider's folder that is not pinned here or
+// whose digest differs. `aios-host sign` pins every file of the folder of
+// PinnedExtensions but Adapter Cards and hidden or __pycache__ entries.
 type ArtifactPin struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
+	Path   string            `json:"path"`
+	SHA256 string            `json:"sha256"`
+	Files  map[string]string `json:"files,omitempty"`
 }
 
 // JWSType is the "typ" header of a card signature.
@@ -377,12 +388,57 @@ func (a *ArtifactPin) validate() error {
 	if err := ValidateArtifactPath(a.Path); err != nil {
 		return err
 	}
-	if a.SHA256 != "" {
-		if b, err := hex.DecodeString(a.SHA256); err != nil || len(b) != sha256.Size || strings.ToLower(a.SHA256) != a.SHA256 {
-			return verr(ErrMalformed, "artifact.sha256 %q is not 64 lower-case hex digits", a.SHA256)
+	if a.SHA256 != "" && !isDigest(a.SHA256) {
+		return verr(ErrMalformed, "artifact.sha256 %q is not 64 lower-case hex digits", a.SHA256)
+	}
+	for p, sum := range a.Files {
+		if err := ValidateArtifactPath(p); err != nil {
+			return verr(ErrMalformed, "artifact.files: %v", err)
+		}
+		if filepath.Clean(p) != p {
+			return verr(ErrMalformed, "artifact.files: %q is not a clean path (want %q)", p, filepath.Clean(p))
+		}
+		if p == filepath.Clean(a.Path) {
+			return verr(ErrMalformed, "artifact.files: %q is the artifact itself (its digest is artifact.sha256)", p)
+		}
+		if !isDigest(sum) {
+			return verr(ErrMalformed, "artifact.files[%q] %q is not 64 lower-case hex digits", p, sum)
 		}
 	}
 	return nil
+}
+
+func isDigest(s string) bool {
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == sha256.Size && strings.ToLower(s) == s
+}
+
+// Pins returns the absolute paths of the artifact and its pinned files
+// (relative to dir) with their digests: what a runtime may load of a
+// signed provider.
+func (a *ArtifactPin) Pins(dir string) map[string]string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	m := make(map[string]string, len(a.Files)+1)
+	m[filepath.Join(dir, filepath.FromSlash(a.Path))] = a.SHA256
+	for p, sum := range a.Files {
+		m[filepath.Join(dir, filepath.FromSlash(p))] = sum
+	}
+	return m
+}
+
+// FileNames returns the pinned files' paths (not the artifact's), sorted.
+func (a *ArtifactPin) FileNames() []string {
+	if a == nil {
+		return nil
+	}
+	names := make([]string, 0, len(a.Files))
+	for p := range a.Files {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // ValidateArtifactPath checks that p is a plain relative path that stays
@@ -425,7 +481,28 @@ func (a *ArtifactPin) Check(dir string) error {
 	if err != nil {
 		return verr(ErrArtifact, "artifact %q: %v", a.Path, err)
 	}
-	return a.CheckDigest(got)
+	if err := a.CheckDigest(got); err != nil {
+		return err
+	}
+	for _, p := range a.FileNames() {
+		got, err := FileSHA256(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			return verr(ErrArtifact, "pinned file %q: %v", p, err)
+		}
+		if err := a.CheckFile(p, got); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckFile compares an already computed hex digest of the pinned file p
+// with its pin.
+func (a *ArtifactPin) CheckFile(p, got string) error {
+	if want := a.Files[p]; got != want {
+		return verr(ErrArtifact, "pinned file %q has sha256 %s, the signed card pins %s", p, got, want)
+	}
+	return nil
 }
 
 // CheckDigest compares an already computed hex digest with the pin.
@@ -437,9 +514,11 @@ func (a *ArtifactPin) CheckDigest(got string) error {
 }
 
 // PinArtifact sets the card's artifact.sha256 to the digest of the file
-// artifact.path relative to dir. A card without "artifact" is returned
-// unchanged (pinned=false). The result is canonical JSON.
-func PinArtifact(card []byte, dir string) (out []byte, pinned bool, err error) {
+// artifact.path relative to dir, and artifact.files to the digests of
+// every other regular file under dir (see ArtifactPin) except the card
+// itself (cardName, relative to dir). A card without "artifact" is
+// returned unchanged (pinned=false). The result is canonical JSON.
+func PinArtifact(card []byte, dir, cardName string) (out []byte, pinned bool, err error) {
 	pin, err := ArtifactOf(card)
 	if err != nil || pin == nil {
 		return card, false, err
@@ -448,6 +527,10 @@ func PinArtifact(card []byte, dir string) (out []byte, pinned bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("pinning artifact: %w", err)
 	}
+	files, err := folderFiles(dir, filepath.Clean(cardName), filepath.Clean(pin.Path))
+	if err != nil {
+		return nil, false, fmt.Errorf("pinning the files beside the artifact: %w", err)
+	}
 	var m any
 	if err := abi.UnmarshalJSONValue(card, &m); err != nil {
 		return nil, false, err
@@ -455,6 +538,107 @@ func PinArtifact(card []byte, dir string) (out []byte, pinned bool, err error) {
 	top := m.(map[string]any)
 	art, _ := top["artifact"].(map[string]any)
 	art["sha256"] = sum
+	delete(art, "files")
+	if len(files) > 0 {
+		fm := make(map[string]any, len(files))
+		for p, s := range files {
+			fm[p] = s
+		}
+		art["files"] = fm
+	}
 	out, err = CanonicalizeValue(top)
 	return out, true, err
+}
+
+// Unpinned lists the files under dir (as PinArtifact would pin them) that
+// the pin does not cover: a signed provider's runtime refuses to load
+// them.
+func (a *ArtifactPin) Unpinned(dir, cardName string) ([]string, error) {
+	files, err := folderFiles(dir, filepath.Clean(cardName), filepath.Clean(a.Path))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for p := range files {
+		if _, ok := a.Files[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// maxPinnedFiles bounds artifact.files: a folder with more files than this
+// is not a provider's code.
+const maxPinnedFiles = 10000
+
+// folderFiles returns the digests of the files of PinnedExtensions under
+// dir (paths relative to it, with forward slashes), leaving out skip...,
+// Adapter Cards, and hidden or __pycache__ entries. Symbolic links among
+// them are refused: a signed folder's code must be in it.
+func folderFiles(dir string, skip ...string) (map[string]string, error) {
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if path == dir {
+			return nil
+		}
+		name := d.Name()
+		if strings.HasPrefix(name, ".") || name == "__pycache__" {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(skip, rel) || !pinnedKind(name) {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s is not a regular file (a signed folder may hold only files and folders)", path)
+		}
+		if len(out) == maxPinnedFiles {
+			return fmt.Errorf("%s holds more than %d files", dir, maxPinnedFiles)
+		}
+		sum, err := FileSHA256(path)
+		if err != nil {
+			return err
+		}
+		if strings.EqualFold(filepath.Ext(name), ".json") && isCard(path) {
+			return nil // a description (a draft, a copy), not code
+		}
+		out[filepath.ToSlash(rel)] = sum
+		return nil
+	})
+	return out, err
+}
+
+// PinnedExtensions are the kinds of file a runtime may load besides the
+// artifact (JS/TS imports and what esbuild reads, Python modules): the
+// files PinArtifact pins.
+var PinnedExtensions = []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".json", ".txt", ".py"}
+
+func pinnedKind(name string) bool {
+	return slices.Contains(PinnedExtensions, strings.ToLower(filepath.Ext(name)))
+}
+
+// isCard reports whether the JSON file at path is an Adapter Card (an
+// object with an "adapter" object).
+func isCard(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var top struct {
+		Adapter map[string]any `json:"adapter"`
+	}
+	return json.Unmarshal(data, &top) == nil && top.Adapter != nil
 }

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -211,7 +212,7 @@ func TestArtifactPinning(t *testing.T) {
 	_ = json.Unmarshal(readCard(t), &m)
 	m["artifact"] = map[string]any{"path": "tool.wasm"}
 	card, _ := json.Marshal(m)
-	pinned, ok, err := PinArtifact(card, dir)
+	pinned, ok, err := PinArtifact(card, dir, "adapter.json")
 	if err != nil || !ok {
 		t.Fatalf("PinArtifact: %v %v", ok, err)
 	}
@@ -431,5 +432,72 @@ func BenchmarkVerifyCard(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestPinFolderFiles: signing pins every regular file of the card's folder
+// (not the card, hidden entries or __pycache__), a change to any of them
+// fails Check, and malformed artifact.files are refused.
+func TestPinFolderFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"tool.js": "main", "lib.js": "lib", "sub/deep.js": "deep", ".hidden": "h", "__pycache__/x.py": "c", "adapter.json": "{}", "draft.json": `{"adapter": {}}`, "data.bin": "x",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var m map[string]any
+	_ = json.Unmarshal(readCard(t), &m)
+	m["artifact"] = map[string]any{"path": "tool.js"}
+	card, _ := json.Marshal(m)
+	pinned, _, err := PinArtifact(card, dir, "adapter.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pin, err := ArtifactOf(pinned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pin.FileNames(); !reflect.DeepEqual(got, []string{"lib.js", "sub/deep.js"}) {
+		t.Fatalf("pinned files %v", got)
+	}
+	if err := pin.Check(dir); err != nil {
+		t.Fatal(err)
+	}
+	if extra, err := pin.Unpinned(dir, "adapter.json"); err != nil || len(extra) != 0 {
+		t.Fatalf("unpinned %v %v", extra, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sub", "deep.js"), []byte("edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := pin.Check(dir); !errors.Is(err, ErrArtifact) || !strings.Contains(err.Error(), "sub/deep.js") {
+		t.Fatalf("Check after an edit: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "planted.js"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if extra, _ := pin.Unpinned(dir, "adapter.json"); !reflect.DeepEqual(extra, []string{"planted.js"}) {
+		t.Fatalf("unpinned %v", extra)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "link.js")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := PinArtifact(card, dir, "adapter.json"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("pinning a folder with a symlink: %v", err)
+	}
+	sum := strings.Repeat("a", 64)
+	for _, files := range []map[string]any{
+		{"../x.js": sum}, {"/etc/x": sum}, {"tool.js": sum}, {"a//b.js": sum}, {"lib.js": "nothex"},
+	} {
+		m["artifact"] = map[string]any{"path": "tool.js", "sha256": sum, "files": files}
+		bad, _ := json.Marshal(m)
+		if _, err := ArtifactOf(bad); !errors.Is(err, ErrMalformed) {
+			t.Errorf("artifact.files %v: %v, want ErrMalformed", files, err)
+		}
 	}
 }

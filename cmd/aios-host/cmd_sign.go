@@ -48,7 +48,7 @@ requires. See docs/trust.md.`)
 	if _, err := discovery.ParseCard(card, pos[0]); err != nil {
 		return c.fail(err)
 	}
-	card, _, err = trust.PinArtifact(card, filepath.Dir(pos[0]))
+	card, _, err = trust.PinArtifact(card, filepath.Dir(pos[0]), filepath.Base(pos[0]))
 	if err != nil {
 		return c.fail(fmt.Errorf("%s: %w", pos[0], err))
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -90,7 +91,16 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 	}
 	if v.Artifact != nil {
 		fmt.Fprintf(c.stdout, "; artifact %s matches sha256 %s", v.Artifact.Path, v.Artifact.SHA256)
+		if n := len(v.Artifact.Files); n > 0 {
+			fmt.Fprintf(c.stdout, ", and %d pinned files match", n)
+		}
 	}
 	fmt.Fprintln(c.stdout)
+	if v.Artifact != nil {
+		if extra, err := v.Artifact.Unpinned(filepath.Dir(pos[0]), filepath.Base(pos[0])); err == nil && len(extra) > 0 {
+			fmt.Fprintf(c.stderr, "note: %d files beside the card are not pinned, and the provider's runtime refuses to load them: %s (sign the card again to pin them)\n",
+				len(extra), strings.Join(extra, ", "))
+		}
+	}
 	return exitOK
 }

@@ -178,7 +178,7 @@ func BenchmarkTranspileTS200(b *testing.B) {
 	b.Run("cold", func(b *testing.B) {
 		for b.Loop() {
 			cold := New(Options{})
-			if _, err := cold.bundle(context.Background(), path, true); err != nil {
+			if _, err := cold.bundle(context.Background(), path, nil, true); err != nil {
 				b.Fatal(err)
 			}
 			_ = cold.Close()
@@ -188,7 +188,7 @@ func BenchmarkTranspileTS200(b *testing.B) {
 		b.Run(mode, func(b *testing.B) {
 			b.ReportAllocs()
 			if mode == "load" { // the bundler process runs before the timer starts
-				if _, err := rt.bundle(context.Background(), path, true); err != nil {
+				if _, err := rt.bundle(context.Background(), path, nil, true); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -197,9 +197,9 @@ func BenchmarkTranspileTS200(b *testing.B) {
 				var bd *bundled
 				var err error
 				if mode == "load" {
-					bd, err = rt.bundle(context.Background(), path, true)
+					bd, err = rt.bundle(context.Background(), path, nil, true)
 				} else {
-					bd, err = bundleFile(path)
+					bd, err = bundleFile(path, nil)
 				}
 				if err != nil {
 					b.Fatal(err)

@@ -1,7 +1,9 @@
 package js
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,7 +42,11 @@ type bundled struct {
 // or a folder holding index.ts or index.js) into one script goja can run.
 // Imports are limited to 'aios-sdk' and relative files inside the provider's
 // folder. Errors carry the original file:line:col.
-func bundleFile(path string) (*bundled, error) {
+//
+// pins, when not nil, is the code of a signed provider (abi.Source.Pinned):
+// every file the bundle reads (the entry, its imports, a tsconfig.json)
+// must be pinned there with the digest of the bytes bundled.
+func bundleFile(path string, pins map[string]string) (*bundled, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -74,6 +80,20 @@ func bundleFile(path string) (*bundled, error) {
 		AbsWorkingDir:  dir,
 		Outdir:         dir,
 		Plugins:        []api.Plugin{sdkPlugin(dir)},
+	}
+	if pins != nil {
+		opts.Plugins = append(opts.Plugins, pinnedPlugin(pins))
+		// esbuild would read the nearest tsconfig.json itself, from this
+		// folder or any above it: only a pinned one counts.
+		opts.TsconfigRaw = "{}"
+		ts := filepath.Join(dir, "tsconfig.json")
+		if _, err := os.Lstat(ts); err == nil {
+			raw, err := readPinned(ts, pins)
+			if err != nil {
+				return nil, err
+			}
+			opts.TsconfigRaw = string(raw)
+		}
 	}
 	switch mode {
 	case decoratorsExperimental:
@@ -179,6 +199,52 @@ func sdkPlugin(root string) api.Plugin {
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "aios-sdk"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := sdkModuleSource
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+			})
+		},
+	}
+}
+
+// readPinned reads the file at path and checks it against pins.
+func readPinned(path string, pins map[string]string) ([]byte, error) {
+	want, ok := pins[path]
+	if !ok {
+		return nil, fmt.Errorf("%s is not pinned by the provider's signed Adapter Card: a signed provider loads only the files its card pins (sign the card again with `aios-host sign`, which pins every file of its folder)", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if got := sha256.Sum256(data); hex.EncodeToString(got[:]) != want {
+		return nil, fmt.Errorf("%s has sha256 %s, the signed card pins %s", path, hex.EncodeToString(got[:]), want)
+	}
+	return data, nil
+}
+
+// pinnedLoaders are the loaders for the file kinds a provider's bundle may
+// import, by extension.
+var pinnedLoaders = map[string]api.Loader{
+	".js": api.LoaderJS, ".mjs": api.LoaderJS, ".cjs": api.LoaderJS, ".jsx": api.LoaderJSX,
+	".ts": api.LoaderTS, ".mts": api.LoaderTS, ".cts": api.LoaderTS, ".tsx": api.LoaderTSX,
+	".json": api.LoaderJSON, ".txt": api.LoaderText,
+}
+
+// pinnedPlugin loads every file of the bundle itself, checked against
+// pins, so that what is bundled is what the card signed.
+func pinnedPlugin(pins map[string]string) api.Plugin {
+	return api.Plugin{
+		Name: "aios-pinned",
+		Setup: func(b api.PluginBuild) {
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				loader, ok := pinnedLoaders[strings.ToLower(filepath.Ext(a.Path))]
+				if !ok {
+					loader = api.LoaderDefault
+				}
+				data, err := readPinned(a.Path, pins)
+				if err != nil {
+					return api.OnLoadResult{}, err
+				}
+				src := string(data)
+				return api.OnLoadResult{Contents: &src, Loader: loader}, nil
 			})
 		},
 	}

@@ -65,6 +65,8 @@ const maxBundleReply = 256 << 20
 
 type bundleRequest struct {
 	Path string `json:"path"`
+	// Pins is abi.Source.Pinned (nil: unsigned).
+	Pins map[string]string `json:"pins,omitempty"`
 	// Compile asks the bundler to compile the bundle with goja too.
 	Compile bool `json:"compile"`
 }
@@ -100,7 +102,7 @@ const bundlerIdle = 30 * time.Second
 // the process's exit code. A bundling error is an answer, not a failure.
 func serveBundle(in io.Reader, out io.Writer) int {
 	for {
-		frame, err := abi.ReadFrame(in, 1<<20)
+		frame, err := abi.ReadFrame(in, 16<<20)
 		if err == io.EOF {
 			return 0
 		}
@@ -113,7 +115,7 @@ func serveBundle(in io.Reader, out io.Writer) int {
 			return 2
 		}
 		var rep bundleReply
-		b, err := bundleFile(req.Path)
+		b, err := bundleFile(req.Path, req.Pins)
 		if err == nil {
 			rep.Code, rep.Name, rep.Decorators = b.Code, b.Name, b.Decorators
 			if req.Compile {
@@ -202,12 +204,12 @@ func (bp *bundlerProc) crashError() error {
 // bundle bundles the provider at path in the bundler process, starting
 // one if none runs. compile says the host will compile the bundle in its
 // own process. Loads bundle one at a time.
-func (r *Runtime) bundle(ctx context.Context, path string, compile bool) (*bundled, error) {
+func (r *Runtime) bundle(ctx context.Context, path string, pins map[string]string, compile bool) (*bundled, error) {
 	abs, err := filepath.Abs(path) // the bundler keeps the working directory it started in
 	if err != nil {
 		return nil, err
 	}
-	req, err := json.Marshal(bundleRequest{Path: abs, Compile: compile})
+	req, err := json.Marshal(bundleRequest{Path: abs, Pins: pins, Compile: compile})
 	if err != nil {
 		return nil, err
 	}

@@ -109,7 +109,7 @@ func TestBundlerLifetime(t *testing.T) {
 	if rt.bproc != nil || bp.cmd.ProcessState == nil {
 		t.Fatal("Close left the bundler running")
 	}
-	if _, err := rt.bundle(context.Background(), "x.ts", false); err == nil || !strings.Contains(err.Error(), "closed") {
+	if _, err := rt.bundle(context.Background(), "x.ts", nil, false); err == nil || !strings.Contains(err.Error(), "closed") {
 		t.Fatalf("bundle after Close: %v", err)
 	}
 }

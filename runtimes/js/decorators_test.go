@@ -42,7 +42,7 @@ registerTool({ name: 'greet', parameters: { who: { type: 'string' } } },
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeSource(t, tc.file, tc.src)
-			b, err := bundleFile(path)
+			b, err := bundleFile(path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -317,7 +317,7 @@ func (r *Runtime) load(ctx context.Context, src abi.Source, runtime string) (abi
 		return nil, fmt.Errorf("load %s: the JS runtime is closed", src.Path)
 	}
 	isolated := r.isolated(src)
-	b, err := r.bundle(ctx, src.Path, !isolated)
+	b, err := r.bundle(ctx, src.Path, src.Pinned, !isolated)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}

@@ -2,9 +2,13 @@ package python
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,6 +25,15 @@ type Provider struct {
 	ip   *interp
 	path string
 	dir  string
+	// readRoot is the file or folder the workers may read: the provider's
+	// unit folder, or only its file when it is a bare file in a plugin
+	// folder (which holds other providers).
+	readRoot string
+	// pins is the code workers may run (sent through the start gate): a
+	// signed provider's pinned files (strict: nothing else of its folder),
+	// else the file's digest when it loaded, so that a worker started
+	// later (pool growth, a replacement) never runs an edited file.
+	pins workerPins
 	log  *slog.Logger
 	reg  *abi.ToolRegister
 	size int
@@ -61,8 +74,18 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 	if log == nil {
 		log = rt.log.With("file", path)
 	}
+	pins, err := pinsFor(path, src)
+	if err != nil {
+		return nil, err
+	}
+	readRoot := path
+	if src.Unit != "" {
+		if readRoot, err = filepath.Abs(src.Unit); err != nil {
+			return nil, err
+		}
+	}
 	p := &Provider{
-		rt: rt, ip: ip, path: path, dir: filepath.Dir(path),
+		rt: rt, ip: ip, path: path, dir: filepath.Dir(path), readRoot: readRoot, pins: pins,
 		log:     log,
 		closing: make(chan struct{}),
 		size:    rt.cfg.PoolSize,
@@ -164,13 +187,14 @@ func (p *Provider) checkRegister(reg *abi.ToolRegister, src abi.Source) error {
 func deriveID(path string) string { return abi.LocalProviderID(path) }
 
 // readPaths is what Landlock lets a worker read: the interpreter's
-// folders, the shared-library folders, the SDK and the tool's folder.
+// folders, the shared-library folders, the SDK and the tool's unit folder
+// (or only its file).
 func (p *Provider) readPaths() []roPath {
 	var out []roPath
 	for _, r := range p.ip.roots {
 		out = append(out, roPath{path: r})
 	}
-	for _, r := range []string{"/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache", "/dev/urandom", p.ip.sdkDir, p.dir} {
+	for _, r := range []string{"/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache", "/dev/urandom", p.ip.sdkDir, p.readRoot} {
 		out = append(out, roPath{path: r})
 	}
 	return append(out, roPath{path: "/dev/null", write: true})
@@ -378,4 +402,32 @@ func (p *Provider) WorkerPIDs() []int {
 		pids = append(pids, w.pid)
 	}
 	return pids
+}
+
+// workerPins is what a worker may load of the provider's files, by
+// absolute path (hex SHA-256 each); with Strict, no other file of its
+// folder.
+type workerPins struct {
+	Strict bool              `json:"strict"`
+	Files  map[string]string `json:"files"`
+}
+
+// pinsFor returns the pins of the provider at path loaded from src.
+func pinsFor(path string, src abi.Source) (workerPins, error) {
+	if src.Pinned != nil {
+		if _, ok := src.Pinned[path]; !ok {
+			return workerPins{}, fmt.Errorf("%s is not among the files its signed card pins", path)
+		}
+		return workerPins{Strict: true, Files: src.Pinned}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return workerPins{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return workerPins{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return workerPins{Files: map[string]string{path: hex.EncodeToString(h.Sum(nil))}}, nil
 }

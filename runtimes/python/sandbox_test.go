@@ -134,7 +134,8 @@ func TestSandbox(t *testing.T) {
 	if err := os.WriteFile(outside, []byte("secret"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := rt.Load(context.Background(), abi.Source{Path: path})
+	// Loaded as a folder of its own (Unit): it may read its folder.
+	p, err := rt.Load(context.Background(), abi.Source{Path: path, Unit: filepath.Dir(path)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,6 +178,24 @@ func TestSandbox(t *testing.T) {
 	t.Run("read-own-folder", func(t *testing.T) {
 		if r := attempt(t, p, "read", map[string]any{"path": inside}); r["ok"] != true {
 			t.Fatalf("reading a file in the tool's own folder: %v", r)
+		}
+	})
+	t.Run("bare-file-reads-only-itself", func(t *testing.T) {
+		if layers.Landlock == 0 {
+			t.Skipf("landlock unavailable: %s", layers.LandlockErr)
+		}
+		// A bare file in a plugin folder: the folder holds other
+		// providers' files, which it may not read.
+		bare, err := rt.Load(context.Background(), abi.Source{Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer bare.Close()
+		if r := attempt(t, bare, "read", map[string]any{"path": inside}); r["ok"] == true {
+			t.Fatalf("a bare tool file read %s beside it: %v", inside, r)
+		}
+		if r := attempt(t, bare, "read", map[string]any{"path": path}); r["ok"] != true {
+			t.Fatalf("a bare tool file could not read itself: %v", r)
 		}
 	})
 	t.Run("read-outside-denied", func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -188,7 +189,13 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 		w.abort()
 		return nil, nil, err
 	}
-	_ = gateW.Close() // let the worker import the tool file
+	// The pins, then the gate's end: let the worker import the tool file.
+	if err := p.sendPins(gateW, cfg.StartupTimeout); err != nil {
+		_ = gateW.Close()
+		w.abort()
+		return nil, nil, fmt.Errorf("%s: sending the python worker its pins: %v%s", p.path, err, w.stderrNote())
+	}
+	_ = gateW.Close()
 
 	reg, err := w.handshake(ctx, cfg.StartupTimeout)
 	if err != nil {
@@ -776,4 +783,16 @@ func (w *worker) stop(grace time.Duration) {
 			w.kill("the provider was closed")
 		}
 	}()
+}
+
+// sendPins writes the provider's pins to a worker's start gate (JSON; the
+// worker reads the gate to its end before it imports anything).
+func (p *Provider) sendPins(gate *os.File, timeout time.Duration) error {
+	data, err := json.Marshal(p.pins)
+	if err != nil {
+		return err
+	}
+	_ = gate.SetWriteDeadline(time.Now().Add(timeout))
+	_, err = gate.Write(data)
+	return err
 }

@@ -35,6 +35,9 @@ which checks the pattern, connects, and passes the connected socket over
 this unix socket (SCM_RIGHTS). See runtimes/python/netbroker.go.
 """
 
+import hashlib
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -541,14 +544,92 @@ def _module_name(path):
     return "aios_tool_" + re.sub(r"\W", "_", stem)
 
 
-def load(path):
+class Pins:
+    """The code this worker may run (sent by the host through the start
+    gate): files by absolute path with their hex SHA-256. Strict (a signed
+    provider): no other file of the tool's folder may be imported. Only
+    bytes that were checked are compiled."""
+
+    def __init__(self, strict=False, files=None):
+        self.strict = strict
+        self.files = files or {}
+
+    def read(self, path):
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except PermissionError:
+            raise ImportError("%s cannot be read: a tool file at the top of a plugin folder may read only itself; "
+                              "put the tool and its modules in a folder of their own to import local modules" % path)
+        want = self.files.get(path)
+        if want is None:
+            if self.strict:
+                raise ImportError("%s is not pinned by the provider's signed Adapter Card: a signed provider imports "
+                                  "only the files its card pins (sign the card again with `aios-host sign`, which "
+                                  "pins every file of its folder)" % path)
+            return data
+        got = hashlib.sha256(data).hexdigest()
+        if got != want:
+            raise ImportError("%s has sha256 %s, not %s: it changed after the provider was loaded or verified "
+                              "(the host reloads a changed provider; a signed one must be signed again)" % (path, got, want))
+        return data
+
+
+class _PinnedLoader(importlib.abc.SourceLoader):
+    """Loads a module of the tool's folder from bytes checked by Pins."""
+
+    def __init__(self, fullname, path, pins):
+        self.name, self.path, self.pins = fullname, path, pins
+
+    def get_filename(self, fullname):
+        return self.path
+
+    def get_data(self, path):
+        return self.pins.read(path)
+
+
+class _FolderFinder(importlib.abc.MetaPathFinder):
+    """Finds the tool folder's own modules (the folder is not on sys.path):
+    name.py or name/__init__.py, loaded through Pins."""
+
+    def __init__(self, folder, pins):
+        self.folder, self.pins = folder, pins
+
+    def _inside(self, p):
+        p = os.path.abspath(p)
+        return p == self.folder or p.startswith(self.folder + os.sep)
+
+    def find_spec(self, fullname, path=None, target=None):
+        last = fullname.rpartition(".")[2]
+        bases = [self.folder] if path is None else [p for p in path if self._inside(p)]
+        for base in bases:
+            pkg = os.path.join(base, last)
+            init = os.path.join(pkg, "__init__.py")
+            if os.path.isfile(init):
+                return importlib.util.spec_from_file_location(
+                    fullname, init, loader=_PinnedLoader(fullname, init, self.pins), submodule_search_locations=[pkg])
+            mod = pkg + ".py"
+            if os.path.isfile(mod):
+                return importlib.util.spec_from_file_location(fullname, mod, loader=_PinnedLoader(fullname, mod, self.pins))
+            if self.pins.strict:
+                for suffix in importlib.machinery.EXTENSION_SUFFIXES + importlib.machinery.BYTECODE_SUFFIXES:
+                    if os.path.isfile(pkg + suffix):
+                        raise ImportError("%s: a signed provider imports only Python source files of its folder" % (pkg + suffix))
+        return None
+
+
+def load(path, pins=None):
     """Import the tool file; returns (provider info, tool defs, handlers)."""
+    if pins is None:
+        pins = Pins()
     name = _module_name(path)
     folder = os.path.dirname(os.path.abspath(path))
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
+    # The folder's modules are found by _FolderFinder, through the pins;
+    # putting the folder on sys.path would let the default finders load
+    # files that were never checked.
+    sys.meta_path.insert(0, _FolderFinder(folder, pins))
     try:
-        spec = importlib.util.spec_from_file_location(name, path)
+        spec = importlib.util.spec_from_file_location(name, path, loader=_PinnedLoader(name, path, pins))
         if spec is None or spec.loader is None:
             raise LoadError("%s: not a Python source file" % path)
         mod = importlib.util.module_from_spec(spec)
@@ -648,17 +729,28 @@ def main():
         os.close(nul)
     except OSError:
         os.close(0)
+    pins = Pins()
     if gate >= 0:
+        # The host writes the pins, then closes the gate when the
+        # worker's limits are in place.
+        chunks = []
         try:
-            os.read(gate, 1)
+            while True:
+                b = os.read(gate, 1 << 16)
+                if not b:
+                    break
+                chunks.append(b)
         finally:
             os.close(gate)
+        if chunks:
+            p = json.loads(b"".join(chunks))
+            pins = Pins(bool(p.get("strict")), p.get("files") or {})
     sys.argv = [path]
     w = Worker(in_fd, out_fd, path, spin_us)
     if broker_fd >= 0:
         _install_net_broker(w, broker_fd)
     try:
-        provider, defs, handlers = load(path)
+        provider, defs, handlers = load(path, pins)
     except LoadError as e:
         w.send_log("error", str(e))
         sys.stderr.flush()

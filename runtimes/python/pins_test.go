@@ -1,0 +1,152 @@
+package python_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+const pinnedTool = `import time
+from aios_sdk import provider, tool
+import helper
+
+provider(id="org.test.pinned", capabilities=[])
+
+@tool(name="who", parameters={"type": "object", "properties": {"sleep": {"type": "number"}, "extra": {"type": "boolean"}}})
+def who(params):
+    time.sleep(params.get("sleep", 0))
+    if params.get("extra"):
+        import extra
+        return extra.WHO
+    return "tool ORIGINAL; " + helper.WHO
+`
+
+func sum(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func callWho(p abi.Provider, params map[string]any, d time.Duration) (any, error) {
+	return p.Call(context.Background(), &abi.ToolCall{ID: "c", Tool: "who", Params: params, Deadline: time.Now().Add(d)}, nil)
+}
+
+// killWorker makes the provider replace its worker: a call past its
+// deadline kills the worker's process group.
+func killWorker(t *testing.T, p abi.Provider) {
+	t.Helper()
+	if _, err := callWho(p, map[string]any{"sleep": 5}, 200*time.Millisecond); abi.CodeOf(err) != abi.Timeout {
+		t.Fatalf("sleeping call: %v, want Timeout", err)
+	}
+}
+
+// TestEditedFileNeverRuns: a worker started after the provider loaded (a
+// replacement after a timeout, or pool growth) runs the file the provider
+// loaded, never an edit of it; the host reloads an edited file through
+// discovery. (A signed provider's edited file used to run at the card's
+// trust after the first worker was replaced.)
+func TestEditedFileNeverRuns(t *testing.T) {
+	rt := newRuntime(t, nil)
+	path := writeTool(t, "tool.py", pinnedTool)
+	dir := filepath.Dir(path)
+	if err := os.WriteFile(filepath.Join(dir, "helper.py"), []byte(`WHO = "helper ORIGINAL"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, signed := range []bool{false, true} {
+		name := map[bool]string{false: "unsigned", true: "signed"}[signed]
+		t.Run(name, func(t *testing.T) {
+			if err := os.WriteFile(path, []byte(pinnedTool), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			src := abi.Source{Path: path, Unit: dir}
+			if signed {
+				src.Pinned = map[string]string{path: sum(t, path), filepath.Join(dir, "helper.py"): sum(t, filepath.Join(dir, "helper.py"))}
+			}
+			p, err := rt.Load(context.Background(), src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if v, err := callWho(p, nil, 5*time.Second); err != nil || v != "tool ORIGINAL; helper ORIGINAL" {
+				t.Fatalf("who = %v, %v", v, err)
+			}
+			tampered := strings.Replace(pinnedTool, "tool ORIGINAL", "tool TAMPERED", 1)
+			if err := os.WriteFile(path, []byte(tampered), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			killWorker(t, p)
+			v, err := callWho(p, nil, 5*time.Second)
+			if s, _ := v.(string); strings.Contains(s, "TAMPERED") {
+				t.Fatalf("a replacement worker ran the edited file: %v", v)
+			}
+			if err == nil || !strings.Contains(err.Error(), "changed after the provider was loaded") {
+				t.Fatalf("after the edit: %v, %v; want an error saying the file changed", v, err)
+			}
+		})
+	}
+}
+
+// TestSignedProviderImportsOnlyPinnedFiles: a signed provider's modules
+// load only when pinned with their digest; an unpinned or edited module,
+// or one planted to shadow the standard library, is refused.
+func TestSignedProviderImportsOnlyPinnedFiles(t *testing.T) {
+	rt := newRuntime(t, nil)
+	path := writeTool(t, "tool.py", "import textwrap\n"+pinnedTool)
+	dir := filepath.Dir(path)
+	helper := filepath.Join(dir, "helper.py")
+	if err := os.WriteFile(helper, []byte(`WHO = "helper ORIGINAL"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pins := map[string]string{path: sum(t, path), helper: sum(t, helper)}
+	load := func() (abi.Provider, error) {
+		return rt.Load(context.Background(), abi.Source{Path: path, Unit: dir, Pinned: pins})
+	}
+	p, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if v, err := callWho(p, nil, 5*time.Second); err != nil || v != "tool ORIGINAL; helper ORIGINAL" {
+		t.Fatalf("who = %v, %v", v, err)
+	}
+	// A module the card does not pin.
+	if err := os.WriteFile(filepath.Join(dir, "extra.py"), []byte(`WHO = "extra PLANTED"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := callWho(p, map[string]any{"extra": true}, 5*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "is not pinned by the provider's signed Adapter Card") {
+		t.Fatalf("importing an unpinned module: %v, %v", v, err)
+	}
+	// A planted standard-library name.
+	if err := os.WriteFile(filepath.Join(dir, "textwrap.py"), []byte(`raise SystemExit("PLANTED")`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := load(); err == nil || !strings.Contains(err.Error(), "textwrap.py is not pinned") {
+		t.Fatalf("load with a planted textwrap.py: %v", err)
+	}
+	if err := os.Remove(filepath.Join(dir, "textwrap.py")); err != nil {
+		t.Fatal(err)
+	}
+	// An edited pinned module.
+	if err := os.WriteFile(helper, []byte(`WHO = "helper TAMPERED"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := load(); err == nil || !strings.Contains(err.Error(), "helper.py has sha256") {
+		t.Fatalf("load with an edited helper.py: %v", err)
+	}
+	// Pins that leave out the file itself.
+	if _, err := rt.Load(context.Background(), abi.Source{Path: path, Unit: dir, Pinned: map[string]string{helper: pins[helper]}}); err == nil || !strings.Contains(err.Error(), "not among the files its signed card pins") {
+		t.Fatalf("load with pins that leave out the file: %v", err)
+	}
+}
