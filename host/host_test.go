@@ -1107,3 +1107,17 @@ func TestSharedToolNames(t *testing.T) {
 		t.Fatalf("no warning about the shared name:\n%s", out)
 	}
 }
+
+// TestChatEndpoint: an inference.url given with its /v1 (as OpenAI's and
+// Ollama's base URLs are) does not get a second one.
+func TestChatEndpoint(t *testing.T) {
+	for base, want := range map[string]string{
+		"http://127.0.0.1:11434/v1":         "http://127.0.0.1:11434/v1/chat/completions",
+		"http://127.0.0.1:11434":            "http://127.0.0.1:11434/v1/chat/completions",
+		"https://api.example.com/openai/v1": "https://api.example.com/openai/v1/chat/completions",
+	} {
+		if got := chatEndpoint(base); got != want {
+			t.Errorf("chatEndpoint(%q) = %q, want %q", base, got, want)
+		}
+	}
+}

@@ -82,7 +82,7 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	endpoint := c.url + "/v1/chat/completions"
+	endpoint := chatEndpoint(c.url)
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(data))
 	if err != nil {
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference.url " + strconv.Quote(c.url) + ": " + err.Error()}
@@ -130,4 +130,14 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + " sent no choices"}
 	}
 	return abi.CompleteResponse{Text: out.Choices[0].Message.Content, Model: out.Model}, nil
+}
+
+// chatEndpoint is the chat completions URL of the OpenAI-compatible API at
+// base: base/v1/chat/completions, or base/chat/completions when base
+// already ends in /v1 (as OpenAI's and Ollama's base URLs are given).
+func chatEndpoint(base string) string {
+	if strings.HasSuffix(base, "/v1") {
+		return base + "/chat/completions"
+	}
+	return base + "/v1/chat/completions"
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -36,6 +37,9 @@ type recorder struct {
 	provs map[string]abi.Provider
 	regs  map[string]*abi.ToolRegister
 	n     int
+	// taken are tool names another provider holds: publish refuses them
+	// as the registry does (Conflict, Data naming the tool).
+	taken map[string]string
 }
 
 func newRecorder() *recorder {
@@ -46,6 +50,13 @@ func (r *recorder) publish(_ context.Context, p abi.Provider, _ string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	reg := p.Describe()
+	for _, d := range reg.Tools {
+		if owner, ok := r.taken[d.Name]; ok {
+			te := abi.Errorf(abi.Conflict, "tool %s conflicts with provider %s", d.Name, owner)
+			te.Data = map[string]any{"tool": d.Name, "provider": reg.Provider.ID, "registered_by": owner}
+			return te
+		}
+	}
 	r.provs[reg.Provider.ID] = p
 	r.regs[reg.Provider.ID] = reg
 	r.n++
@@ -91,7 +102,11 @@ func (s *syncBuffer) String() string {
 
 func startBridge(t *testing.T, servers map[string]ServerConfig) (*Bridge, *recorder, *syncBuffer, error) {
 	t.Helper()
-	rec := newRecorder()
+	return startBridgeWith(t, servers, newRecorder())
+}
+
+func startBridgeWith(t *testing.T, servers map[string]ServerConfig, rec *recorder) (*Bridge, *recorder, *syncBuffer, error) {
+	t.Helper()
 	logs := &syncBuffer{}
 	b, err := New(Options{Servers: servers, Publish: rec.publish,
 		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
@@ -112,7 +127,9 @@ func call(t *testing.T, p abi.Provider, tool string, params any, d time.Duration
 }
 
 func TestBridgeImportsToolsAndSkipsInvalidOnes(t *testing.T) {
-	_, rec, logs, err := startBridge(t, map[string]ServerConfig{"fake": fakeConfig(t, "good")})
+	good := fakeConfig(t, "good")
+	good.TrustHints = true // echo's readOnlyHint makes it low
+	_, rec, logs, err := startBridge(t, map[string]ServerConfig{"fake": good})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,4 +370,24 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestNameTakenCostsOneTool: a tool whose mcp-{server}-{tool} name another
+// provider holds (the names are ambiguous: servers "a" and "a-b" can both
+// make mcp-a-b-c) is skipped with a warning; the server's other tools are
+// imported. (The whole server used to be refused.)
+func TestNameTakenCostsOneTool(t *testing.T) {
+	rec := newRecorder()
+	rec.taken = map[string]string{"mcp-fake-echo": "org.aios.mcp.fake-other"}
+	_, rec, logs, err := startBridgeWith(t, map[string]ServerConfig{"fake": fakeConfig(t, "good")}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rec.toolNames("org.aios.mcp.fake")
+	if slices.Contains(got, "mcp-fake-echo") || !slices.Contains(got, "mcp-fake-add") {
+		t.Fatalf("tools = %v: want every tool but mcp-fake-echo", got)
+	}
+	if !strings.Contains(logs.String(), "the name is taken by provider org.aios.mcp.fake-other") {
+		t.Errorf("no warning naming the holder:\n%s", logs.String())
+	}
 }

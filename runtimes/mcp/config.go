@@ -43,6 +43,7 @@ const (
 //	      connect_timeout: 20s           # to connect and list at start-up
 //	      reconnect_max: 30s             # longest wait between reconnect attempts
 //	      disabled: false
+//	      trust_hints: false             # take readOnly/destructive/idempotent hints at their word
 //	      capability_required:           # MCP has no capabilities: add them per tool
 //	        read_file: ["ReadSpace(files)"]  # (MCP tool name → capabilities its aios tool requires)
 type ServerConfig struct {
@@ -59,6 +60,11 @@ type ServerConfig struct {
 	ConnectTimeout time.Duration     `yaml:"connect_timeout"`
 	ReconnectMax   time.Duration     `yaml:"reconnect_max"`
 	Disabled       bool              `yaml:"disabled"`
+	// TrustHints takes the server's tool annotations at their word:
+	// readOnlyHint makes a tool's permission level low, destructiveHint
+	// false medium, idempotentHint marks it idempotent. Off by default (the
+	// seed's conservative import: high, not idempotent, slow).
+	TrustHints bool `yaml:"trust_hints"`
 	// CapabilityRequired maps an MCP tool name (or a glob such as
 	// "write_*") to capabilities its aios tool requires of callers, on top
 	// of Network(host) for URL servers: MCP tools carry no capabilities, so

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,7 +46,7 @@ func ResourceToolName(server string, r *mcpsdk.Resource) string {
 // importTool converts one MCP tool of server into a ToolDef. It fails,
 // naming the tool and the problem, when the name or the schemas cannot be
 // registered; the caller skips the tool and logs the reason.
-func importTool(server string, t *mcpsdk.Tool, endpointHost string) (abi.ToolDef, error) {
+func importTool(server string, t *mcpsdk.Tool, endpointHost string, trustHints bool) (abi.ToolDef, error) {
 	if t == nil {
 		return abi.ToolDef{}, errors.New("null tool entry")
 	}
@@ -86,8 +87,15 @@ func importTool(server string, t *mcpsdk.Tool, endpointHost string) (abi.ToolDef
 		Returns:         returns,
 		Tags:            []string{"mcp", server},
 		PermissionLevel: abi.PermissionHigh,
+		// The seed's from_mcp_tool: an external call of unknown effect.
+		Idempotent:   false,
+		LatencyClass: abi.LatencySlow,
 	}
-	if a := t.Annotations; a != nil {
+	// A server's annotations are hints from code the host does not trust
+	// (an Untrusted server saying readOnlyHint would open its tools to
+	// agents with a low max_permission): taken only when the operator says
+	// so (mcp.servers.<name>.trust_hints).
+	if a := t.Annotations; a != nil && trustHints {
 		def.Idempotent = a.IdempotentHint
 		switch {
 		case a.ReadOnlyHint:
@@ -180,7 +188,7 @@ func toolResult(server, tool string, r *mcpsdk.CallToolResult, structured bool) 
 		if msg == "" {
 			msg = "the tool reported an error without text"
 		}
-		return nil, &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: tool %s: %s", server, tool, msg)}
+		return nil, &abi.ToolError{Code: remoteCode(r.Meta), Message: fmt.Sprintf("mcp server %s: tool %s: %s", server, tool, msg)}
 	}
 	var sc any
 	if v, ok := exactStructured(r); ok {
@@ -276,4 +284,21 @@ func contentText(content []mcpsdk.Content) string {
 		}
 	}
 	return b.String()
+}
+
+// metaError is the _meta key under which an aios host's MCP server gives
+// a failed call's ToolError (mcpserver.MetaError).
+const metaError = "org.aios/error"
+
+// remoteCode is the ToolError code of a failed call: the one an aios host
+// behind the MCP server gave in _meta (so that an aios → MCP → aios round
+// trip keeps Timeout, CapabilityDenied, InvalidParams…), else
+// ProviderError.
+func remoteCode(meta mcpsdk.Meta) abi.ErrorCode {
+	e, _ := meta[metaError].(map[string]any)
+	code, _ := e["code"].(string)
+	if c := abi.ErrorCode(code); slices.Contains(abi.KnownCodes, c) {
+		return c
+	}
+	return abi.ProviderError
 }

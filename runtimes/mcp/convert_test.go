@@ -16,6 +16,7 @@ func TestImportTool(t *testing.T) {
 		name    string
 		tool    string // JSON of the MCP tool
 		host    string
+		hints   bool
 		wantErr string
 		check   func(t *testing.T, d abi.ToolDef)
 	}{
@@ -43,7 +44,13 @@ func TestImportTool(t *testing.T) {
 					t.Errorf("caps = %v", d.CapabilityRequired)
 				}
 			}},
-		{name: "annotations", tool: `{"name":"x","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false,"idempotentHint":true}}`,
+		{name: "annotations are not trusted by default", tool: `{"name":"x","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"idempotentHint":true}}`,
+			check: func(t *testing.T, d abi.ToolDef) {
+				if d.Idempotent || d.PermissionLevel != abi.PermissionHigh || d.LatencyClass != abi.LatencySlow {
+					t.Errorf("def = %+v", d)
+				}
+			}},
+		{name: "annotations with trust_hints", hints: true, tool: `{"name":"x","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false,"idempotentHint":true}}`,
 			check: func(t *testing.T, d abi.ToolDef) {
 				if !d.Idempotent || d.PermissionLevel != abi.PermissionMedium {
 					t.Errorf("def = %+v", d)
@@ -69,7 +76,7 @@ func TestImportTool(t *testing.T) {
 			if err := json.Unmarshal([]byte(tc.tool), &tool); err != nil {
 				t.Fatal(err)
 			}
-			d, err := importTool("s", &tool, tc.host)
+			d, err := importTool("s", &tool, tc.host, tc.hints)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tc.wantErr)
@@ -113,6 +120,8 @@ func TestToolResult(t *testing.T) {
 		{"text disagreeing with structuredContent is ignored", `{"content":[{"type":"text","text":"{\"n\":2}"}],"structuredContent":{"n":1}}`, true, `{"n":1}`},
 		{"error", `{"isError":true,"content":[{"type":"text","text":"boom"}]}`, false, "ProviderError"},
 		{"error without text", `{"isError":true,"content":[]}`, false, "ProviderError"},
+		{"aios code in _meta", `{"isError":true,"content":[{"type":"text","text":"Timeout: slow"}],"_meta":{"org.aios/error":{"code":"Timeout","message":"slow"}}}`, false, "Timeout"},
+		{"unknown code in _meta", `{"isError":true,"content":[{"type":"text","text":"x"}],"_meta":{"org.aios/error":{"code":"Bogus"}}}`, false, "ProviderError"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -164,7 +173,7 @@ func FuzzImportTool(f *testing.F) {
 		if json.Unmarshal(data, &tool) != nil {
 			return
 		}
-		d, err := importTool("s", &tool, "")
+		d, err := importTool("s", &tool, "", true)
 		if err != nil {
 			return
 		}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -34,6 +36,23 @@ func (t *table) add(def abi.ToolDef, tg target) bool {
 	}
 	t.targets[def.Name] = tg
 	t.reg.Tools = append(t.reg.Tools, def)
+	return true
+}
+
+// clone returns an unpublished copy of t that shares nothing mutable.
+func (t *table) clone() *table {
+	reg := *t.reg
+	reg.Tools = slices.Clone(t.reg.Tools)
+	return &table{reg: &reg, targets: maps.Clone(t.targets)}
+}
+
+// remove drops the tool name from t (a table not yet published).
+func (t *table) remove(name string) bool {
+	if _, ok := t.targets[name]; !ok {
+		return false
+	}
+	delete(t.targets, name)
+	t.reg.Tools = slices.DeleteFunc(t.reg.Tools, func(d abi.ToolDef) bool { return d.Name == name })
 	return true
 }
 

@@ -150,3 +150,23 @@ func TestSignedProviderImportsOnlyPinnedFiles(t *testing.T) {
 		t.Fatalf("load with pins that leave out the file: %v", err)
 	}
 }
+
+// TestToolKeywords: @tool's keywords reach the registration, mcp_exportable
+// included (Python tools could not mark themselves exportable).
+func TestToolKeywords(t *testing.T) {
+	rt := newRuntime(t, nil)
+	path := writeTool(t, "kw.py", `from aios_sdk import tool
+@tool(name="kw", idempotent=True, latency_class="fast", permission_level="low", mcp_exportable=True)
+def kw(params):
+    return 1
+`)
+	p, err := rt.Load(context.Background(), abi.Source{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	d := p.Describe().Tools[0]
+	if !d.MCPExportable || !d.Idempotent || d.LatencyClass != "fast" || d.PermissionLevel != "low" {
+		t.Fatalf("tool def = %+v", d)
+	}
+}

@@ -215,7 +215,7 @@ def build_parameters(parameters, required=None):
 
 def tool(name=None, description="", capability_required=None, parameters=None, returns=None,
          version="", tags=None, examples=None, idempotent=False, latency_class="",
-         permission_level="", deprecated=False, required=None):
+         permission_level="", deprecated=False, required=None, mcp_exportable=False):
     """Method (or function) decorator that makes it a tool.
 
     The handler is called as handler(params, ctx) - or handler(params) when
@@ -255,6 +255,8 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
             d["permission_level"] = permission_level
         if deprecated:
             d["deprecated"] = True
+        if mcp_exportable:
+            d["mcp_exportable"] = True
         setattr(target, TOOL_ATTR, d)
         return fn
 
