@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -327,17 +328,33 @@ func isExecutable(p string) bool {
 	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
 }
 
+// processRunning reports whether a process runs exe: its executable is
+// exe or what exe links to (/usr/bin/firefox is often a symbolic link), or
+// its command line starts with exe, or runs exe as a script (a wrapper
+// such as /usr/bin/google-chrome: `/bin/sh /usr/bin/google-chrome`).
 func processRunning(exe string) bool {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return false
+	}
+	names := []string{exe}
+	if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
+		names = append(names, r)
 	}
 	for _, e := range ents {
 		name := e.Name()
 		if name[0] < '0' || name[0] > '9' {
 			continue
 		}
-		if t, err := os.Readlink("/proc/" + name + "/exe"); err == nil && t == exe {
+		if t, err := os.Readlink("/proc/" + name + "/exe"); err == nil && slices.Contains(names, t) {
+			return true
+		}
+		cmd, err := os.ReadFile("/proc/" + name + "/cmdline")
+		if err != nil {
+			continue
+		}
+		args := strings.SplitN(string(cmd), "\x00", 3)
+		if slices.Contains(names, args[0]) || (len(args) > 1 && slices.Contains(names, args[1])) {
 			return true
 		}
 	}

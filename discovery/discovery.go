@@ -138,6 +138,9 @@ type Discovery struct {
 	opts   Options
 	roots  []string // plugin dirs, then card dirs, then desktop dirs
 	isDesk map[string]bool
+	// isCards marks the adapter folders (discovery.dirs, the seed's
+	// /usr/share/aios/adapters): any *.yaml at their top is a description.
+	isCards map[string]bool
 
 	mu      sync.Mutex // guards the maps below and serializes reconciling
 	cands   map[string]*candidate
@@ -189,7 +192,7 @@ func New(opts Options) (*Discovery, error) {
 		}
 	}
 	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
-		isDesk: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
+		isDesk: map[string]bool{}, isCards: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
 		errs: map[string]string{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, notes: map[string]string{},
 		work: make(chan string, 1024), stop: make(chan struct{})}
 	if cfg.RequireSignature {
@@ -200,7 +203,7 @@ func New(opts Options) (*Discovery, error) {
 		}
 	}
 	seen := map[string]bool{}
-	add := func(dirs []string, desk bool) {
+	add := func(dirs []string, desk, cards bool) {
 		for _, p := range dirs {
 			abs, err := filepath.Abs(p)
 			if err != nil || seen[abs] {
@@ -209,13 +212,14 @@ func New(opts Options) (*Discovery, error) {
 			seen[abs] = true
 			d.roots = append(d.roots, abs)
 			d.isDesk[abs] = desk
+			d.isCards[abs] = cards
 		}
 	}
 	if opts.Config != nil {
-		add(opts.Config.Plugins, false)
+		add(opts.Config.Plugins, false, false)
 	}
-	add(cfg.Dirs, false)
-	add(cfg.DesktopDirs, true)
+	add(cfg.Dirs, false, true)
+	add(cfg.DesktopDirs, true, false)
 	return d, nil
 }
 
@@ -348,6 +352,17 @@ func isYAMLName(name string) bool {
 		strings.HasSuffix(name, ".aios.yml")
 }
 
+// isYAML reports whether name, at the top of root, is a tool.aios.yaml
+// description: tool.aios.yaml or *.aios.yaml anywhere, and any *.yaml or
+// *.yml in an adapter folder (seed §3.1: /usr/share/aios/adapters/*.yaml).
+func (d *Discovery) isYAML(root, name string) bool {
+	if isYAMLName(name) {
+		return true
+	}
+	ext := filepath.Ext(name)
+	return d.isCards[root] && (ext == ".yaml" || ext == ".yml")
+}
+
 // loadable describes what discovery loads, for messages.
 func (d *Discovery) loadable() string {
 	return "adapter.json, *.adapter.json, tool.aios.yaml, *.aios.yaml, *.desktop, and artifacts " + strings.Join(d.h.Extensions(), " ")
@@ -384,7 +399,7 @@ func (d *Discovery) relevant(root, name string) bool {
 	if d.isDesk[root] {
 		return strings.HasSuffix(name, ".desktop")
 	}
-	if isCardName(name) || isYAMLName(name) || strings.HasSuffix(name, ".desktop") {
+	if isCardName(name) || d.isYAML(root, name) || strings.HasSuffix(name, ".desktop") {
 		return true
 	}
 	_, ok := d.h.LoaderFor(name)
@@ -938,7 +953,7 @@ func (d *Discovery) load(ctx context.Context, unit string, old *candidate) (*can
 	switch {
 	case strings.HasSuffix(name, ".desktop"):
 		return d.loadDesktop(unit, old)
-	case isCardName(name) || isYAMLName(name):
+	case isCardName(name) || d.isYAML(root, name):
 		return d.loadDescribed(ctx, unit, root, unit, "", old)
 	default:
 		return d.loadArtifact(ctx, unit, root, old)
@@ -1093,7 +1108,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	}
 	kind := KindCard
 	var card *Card
-	if isYAMLName(filepath.Base(desc)) {
+	if ext := filepath.Ext(desc); ext == ".yaml" || ext == ".yml" {
 		kind = KindYAML
 		card, err = ParseYAML(data, desc)
 	} else {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -441,4 +442,71 @@ func TestArtifactSizeBound(t *testing.T) {
 	if env.h.Registry().Provider("org.test.big") != nil {
 		t.Fatal("a file over the limit was loaded")
 	}
+}
+
+// TestPlainYAMLInAdapterFolders: seed §3.1 scans
+// /usr/share/aios/adapters/*.yaml: in an adapter folder (discovery.dirs)
+// any *.yaml at the top is a description; in a plugin folder only
+// tool.aios.yaml and *.aios.yaml are.
+func TestPlainYAMLInAdapterFolders(t *testing.T) {
+	env := newEnv(t, "", nil)
+	adapters := t.TempDir()
+	env.d.isCards[adapters] = true
+	doc := "tool: {id: org.test.notes, name: Notes, version: 1.0.0}\ncapabilities: [{id: notes, name: Notes}]\n"
+	inAdapters := filepath.Join(adapters, "notes.yaml")
+	inPlugins := filepath.Join(env.dir, "notes.yaml")
+	writeFile(t, inAdapters, doc)
+	writeFile(t, inPlugins, doc)
+	if !env.d.relevant(adapters, "notes.yaml") || env.d.relevant(env.dir, "notes.yaml") {
+		t.Fatalf("relevant: adapters %v, plugins %v", env.d.relevant(adapters, "notes.yaml"), env.d.relevant(env.dir, "notes.yaml"))
+	}
+	// Parsed as a description: it names no artifact or endpoint.
+	if _, err := env.d.load(context.Background(), inAdapters, nil); err == nil || !strings.Contains(err.Error(), "names neither an artifact") {
+		t.Fatalf("load of %s: %v", inAdapters, err)
+	}
+}
+
+// TestProcessRunningThroughLinkOrScript: software started through a
+// symbolic link (/usr/bin/firefox → the real binary) or run as a script is
+// detected as running; /proc/PID/exe is the resolved binary.
+func TestProcessRunningThroughLinkOrScript(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep binary")
+	}
+	dir := t.TempDir()
+	// A binary of its own, so that no other sleep counts.
+	data, err := os.ReadFile(sleep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(dir, "firefox-bin")
+	if err := os.WriteFile(real, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "firefox")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if processRunning(link) {
+		t.Fatal("running before it started")
+	}
+	cmd := exec.Command(link, "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	testutil.Eventually(t, "the linked binary is seen running", func() bool { return processRunning(link) })
+
+	script := filepath.Join(dir, "wrapper")
+	writeFile(t, script, "#!/bin/sh\nsleep 30\n")
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sc := exec.Command(script)
+	if err := sc.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sc.Process.Kill(); _ = sc.Wait() }()
+	testutil.Eventually(t, "the script is seen running", func() bool { return processRunning(script) })
 }

@@ -227,6 +227,13 @@ func (v *adapterView) matches(p *searchParams) bool {
 		for _, t := range v.tools {
 			hay.WriteString(" " + strings.ToLower(t.Name+" "+t.Description+" "+strings.Join(t.Tags, " ")))
 		}
+		if v.card != nil {
+			// The card's own words for its skills: display names
+			// ("打开网址") and examples.
+			for _, sk := range v.card.Skills {
+				hay.WriteString(" " + strings.ToLower(sk.Name+" "+sk.Description+" "+strings.Join(sk.Examples, " ")))
+			}
+		}
 		h := hay.String()
 		for _, term := range strings.Fields(q) {
 			if !strings.Contains(h, term) {

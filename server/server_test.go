@@ -697,3 +697,15 @@ func TestClientParentID(t *testing.T) {
 		t.Fatalf("parent id recorded as %q, want client:1abc-42", p)
 	}
 }
+
+// TestSearchSkillNames: search looks at a card's skill display names and
+// examples too (the seed's cards name skills in the user's language).
+func TestSearchSkillNames(t *testing.T) {
+	v := &adapterView{sum: AdapterSummary{ID: "org.aios.browser.chrome", Name: "Chrome"},
+		card: &discovery.Card{Skills: []discovery.Skill{{ID: "open_url", Name: "打开网址", Examples: []string{"open example.com in a tab"}}}}}
+	for q, want := range map[string]bool{"打开网址": true, "example.com": true, "chrome 网址": true, "firefox": false} {
+		if got := v.matches(&searchParams{Query: q}); got != want {
+			t.Errorf("query %q: %v, want %v", q, got, want)
+		}
+	}
+}

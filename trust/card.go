@@ -268,6 +268,9 @@ type jwsHeader struct {
 	Kid string `json:"kid"`
 	Typ string `json:"typ"`
 	B64 *bool  `json:"b64"`
+	// Crit lists header parameters the verifier must understand (RFC 7515
+	// §4.1.11); none is, so a signature with crit is refused as malformed.
+	Crit []string `json:"crit"`
 }
 
 // VerifyCard checks card's signature against keys. It returns ErrUnsigned
@@ -304,6 +307,9 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	}
 	if hdr.Kid != "" && hdr.Kid != sig.KeyID {
 		return nil, verr(ErrMalformed, "JWS header kid %q differs from signature.key_id %q", hdr.Kid, sig.KeyID)
+	}
+	if len(hdr.Crit) > 0 {
+		return nil, verr(ErrMalformed, "JWS header crit %q names extensions this verifier does not support", hdr.Crit)
 	}
 	if hdr.B64 != nil && !*hdr.B64 {
 		return nil, verr(ErrMalformed, `JWS header "b64": false is not supported`)

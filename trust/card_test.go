@@ -166,6 +166,8 @@ func TestVerifyRejects(t *testing.T) {
 			Signature{Algorithm: "HS256", KeyID: es.KeyID}), store, ErrAlgorithm, "HMAC"},
 		{"header-alg-differs", forge(t, card, map[string]any{"alg": "HS256", "kid": es.KeyID}, hmacWithPublicKey,
 			Signature{Algorithm: "ES256", KeyID: es.KeyID}), store, ErrAlgorithm, "HMAC"},
+		{"crit-header", forge(t, card, map[string]any{"alg": "ES256", "kid": es.KeyID, "crit": []string{"exp"}, "exp": 1}, func(string) []byte { return []byte("sig") },
+			Signature{Algorithm: "ES256", KeyID: es.KeyID}), store, ErrMalformed, "crit"},
 		{"member-alg-differs", tamper(func(m map[string]any) { m["signature"].(map[string]any)["algorithm"] = "RS256" }), store, ErrAlgorithm, "differs"},
 		{"jwk-alg-mismatch", signed, wrongAlgKey, ErrAlgorithm, "is for alg"},
 		{"key-type-confusion", tamper(func(m map[string]any) {
