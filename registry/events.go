@@ -15,10 +15,22 @@ type Event struct {
 	Removed  []ToolRef `json:"removed,omitempty"`
 	Updated  []ToolRef `json:"updated,omitempty"`
 	Overflow bool      `json:"overflow,omitempty"`
+	// Provider is the provider (adapter) the change is about: added (it
+	// was not registered), removed (it is gone), or updated (its tools or
+	// its name, version or description changed). Nil with Overflow.
+	Provider *ProviderChange `json:"provider,omitempty"`
+}
+
+// ProviderChange says what happened to one provider in an Event.
+type ProviderChange struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Action  string `json:"action"` // "added", "removed" or "updated"
 }
 
 func (e Event) empty() bool {
-	return len(e.Added) == 0 && len(e.Removed) == 0 && len(e.Updated) == 0 && !e.Overflow
+	return len(e.Added) == 0 && len(e.Removed) == 0 && len(e.Updated) == 0 && !e.Overflow && e.Provider == nil
 }
 
 type subscriber struct {

@@ -205,7 +205,21 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry) error
 	slices.SortFunc(next.provs, func(a, b *ProviderRecord) int { return strings.Compare(a.Info.ID, b.Info.ID) })
 
 	r.snap.Store(next)
-	if ev := diff(oldEntries, entries); !ev.empty() {
+	ev := diff(oldEntries, entries)
+	var oldRec *ProviderRecord
+	if ps := old.providers[id]; ps != nil {
+		oldRec = ps.rec
+	}
+	switch {
+	case oldRec == nil && rec != nil:
+		ev.Provider = &ProviderChange{ID: id, Name: rec.Info.Name, Version: rec.Info.Version, Action: "added"}
+	case oldRec != nil && rec == nil:
+		ev.Provider = &ProviderChange{ID: id, Name: oldRec.Info.Name, Version: oldRec.Info.Version, Action: "removed"}
+	case oldRec != nil && (len(ev.Added)+len(ev.Removed)+len(ev.Updated) > 0 || oldRec.Info.Name != rec.Info.Name ||
+		oldRec.Info.Version != rec.Info.Version || oldRec.Info.Description != rec.Info.Description):
+		ev.Provider = &ProviderChange{ID: id, Name: rec.Info.Name, Version: rec.Info.Version, Action: "updated"}
+	}
+	if !ev.empty() {
 		r.subs.publish(ev)
 	}
 	return nil

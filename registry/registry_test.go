@@ -236,7 +236,8 @@ func TestReplaceEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := <-ch
-	if len(ev.Added) != 3 || len(ev.Removed)+len(ev.Updated) != 0 || ev.Added[0] != (ToolRef{"a", "1.0.0", "org.a.tools"}) {
+	if len(ev.Added) != 3 || len(ev.Removed)+len(ev.Updated) != 0 || ev.Added[0] != (ToolRef{"a", "1.0.0", "org.a.tools"}) ||
+		ev.Provider == nil || ev.Provider.ID != "org.a.tools" || ev.Provider.Action != "added" {
 		t.Fatalf("register event = %+v", ev)
 	}
 	changed := tool("b", "1.0.0")
@@ -246,6 +247,10 @@ func TestReplaceEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev = <-ch
+	if ev.Provider == nil || ev.Provider.Action != "updated" {
+		t.Fatalf("replace event provider = %+v", ev.Provider)
+	}
+	ev.Provider = nil
 	want := Event{
 		Added:   []ToolRef{{"d", "1.0.0", "org.a.tools"}},
 		Removed: []ToolRef{{"c", "1.0.0", "org.a.tools"}},
@@ -264,6 +269,17 @@ func TestReplaceEvents(t *testing.T) {
 	if err := r.Replace(p2, []abi.ToolDef{tool("a", "1.0.0"), changed, tool("d", "1.0.0")}); err != nil {
 		t.Fatal(err)
 	}
+	// A new display name alone is an update of the provider.
+	p3 := prov("org.a.tools")
+	p3.Info.Name = "Renamed"
+	if err := r.Replace(p3, []abi.ToolDef{tool("a", "1.0.0"), changed, tool("d", "1.0.0")}); err != nil {
+		t.Fatal(err)
+	}
+	ev = <-ch
+	if ev.Provider == nil || ev.Provider.Action != "updated" || ev.Provider.Name != "Renamed" || len(ev.Added)+len(ev.Removed)+len(ev.Updated) != 0 {
+		t.Fatalf("rename event = %+v (provider %+v)", ev, ev.Provider)
+	}
+	p2 = p3
 	// A refused Replace keeps the old set.
 	err := r.Replace(p2, []abi.ToolDef{tool("z", "1.0")})
 	wantCode(t, err, abi.InvalidRequest, "1.0")
@@ -274,7 +290,7 @@ func TestReplaceEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev = <-ch
-	if len(ev.Removed) != 3 || len(ev.Added) != 0 {
+	if len(ev.Removed) != 3 || len(ev.Added) != 0 || ev.Provider == nil || ev.Provider.Action != "removed" {
 		t.Errorf("unregister event = %+v", ev)
 	}
 	wantCode(t, r.Unregister("org.a.tools"), abi.NotFound, "org.a.tools")

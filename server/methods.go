@@ -478,36 +478,56 @@ type subscribeParams struct {
 	Events []string `json:"events"`
 }
 
-// ToolRef is one tool in a tools_changed notification. id repeats the name
-// for the seed's {id, name} shape.
-type ToolRef struct {
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	Version  string `json:"version"`
-	Provider string `json:"provider"`
+// AdapterRef is one adapter (provider) in a tools_changed notification:
+// the seed's {id, name} (the adapter's id and display name), its version,
+// and the tools of it that changed.
+type AdapterRef struct {
+	ID      string    `json:"id"`
+	Name    string    `json:"name"`
+	Version string    `json:"version"`
+	Tools   []ToolRef `json:"tools"`
 }
 
-// ToolsChanged is the params of aios/notification.tools_changed.
+// ToolRef is one changed tool of an AdapterRef.
+type ToolRef struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Change  string `json:"change"` // "added", "removed" or "updated"
+}
+
+// ToolsChanged is the params of aios/notification.tools_changed: the
+// adapters added (new), removed (gone) and updated (tools or name, version,
+// description changed). One registry change is about one adapter.
 type ToolsChanged struct {
-	Added        []ToolRef `json:"added"`
-	Removed      []ToolRef `json:"removed"`
-	Updated      []ToolRef `json:"updated"`
-	Overflow     bool      `json:"overflow,omitempty"`
-	Subscription string    `json:"subscription,omitempty"`
+	Added        []AdapterRef `json:"added"`
+	Removed      []AdapterRef `json:"removed"`
+	Updated      []AdapterRef `json:"updated"`
+	Overflow     bool         `json:"overflow,omitempty"`
+	Subscription string       `json:"subscription,omitempty"`
 }
 
 // NotificationToolsChanged is the method of the change notification.
 const NotificationToolsChanged = "aios/notification.tools_changed"
 
-func refs(in []registry.ToolRef, want bool) []ToolRef {
-	out := []ToolRef{}
-	if !want {
-		return out
+// adapterRef is the AdapterRef of a registry event.
+func adapterRef(ev registry.Event) AdapterRef {
+	pc := ev.Provider
+	a := AdapterRef{ID: pc.ID, Name: pc.Name, Version: pc.Version, Tools: []ToolRef{}}
+	if a.Name == "" {
+		a.Name = a.ID
 	}
-	for _, r := range in {
-		out = append(out, ToolRef{ID: r.Name, Name: r.Name, Version: r.Version, Provider: r.ProviderID})
+	if a.Version == "" {
+		a.Version = UnversionedAdapter
 	}
-	return out
+	for _, l := range []struct {
+		refs   []registry.ToolRef
+		change string
+	}{{ev.Added, "added"}, {ev.Removed, "removed"}, {ev.Updated, "updated"}} {
+		for _, r := range l.refs {
+			a.Tools = append(a.Tools, ToolRef{Name: r.Name, Version: r.Version, Change: l.change})
+		}
+	}
+	return a
 }
 
 func parseEvents(list []string) (map[string]bool, *jsonrpc.Error) {
@@ -528,8 +548,18 @@ func parseEvents(list []string) (map[string]bool, *jsonrpc.Error) {
 
 // changeParams filters a registry event; nil when nothing is left.
 func changeParams(ev registry.Event, want map[string]bool, sub string) *ToolsChanged {
-	tc := &ToolsChanged{Added: refs(ev.Added, want["added"]), Removed: refs(ev.Removed, want["removed"]),
-		Updated: refs(ev.Updated, want["updated"]), Overflow: ev.Overflow, Subscription: sub}
+	tc := &ToolsChanged{Added: []AdapterRef{}, Removed: []AdapterRef{}, Updated: []AdapterRef{}, Overflow: ev.Overflow, Subscription: sub}
+	if pc := ev.Provider; pc != nil && want[pc.Action] {
+		a := adapterRef(ev)
+		switch pc.Action {
+		case "added":
+			tc.Added = append(tc.Added, a)
+		case "removed":
+			tc.Removed = append(tc.Removed, a)
+		default:
+			tc.Updated = append(tc.Updated, a)
+		}
+	}
 	if len(tc.Added)+len(tc.Removed)+len(tc.Updated) == 0 && !tc.Overflow {
 		return nil
 	}

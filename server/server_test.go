@@ -300,14 +300,17 @@ func TestSubscribeOverSocket(t *testing.T) {
 	if err := c.Call(context.Background(), "aios/registry.subscribe", map[string]any{"events": []string{"added", "removed"}}, &sub); err != nil {
 		t.Fatal(err)
 	}
-	p := native.New(abi.ProviderInfo{ID: "org.test.late", Version: "1.0.0"})
+	p := native.New(abi.ProviderInfo{ID: "org.test.late", Name: "Late adapter", Version: "1.0.0"})
 	p.MustRegister(abi.ToolDef{Name: "late-tool"}, func(context.Context, any, abi.Env) (any, error) { return nil, nil })
 	if err := ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case tc := <-got:
-		if len(tc.Added) != 1 || tc.Added[0].Name != "late-tool" || tc.Added[0].ID != "late-tool" || tc.Subscription != sub.Subscription {
+		// Seed §5.1: the entries are adapters ({id, name}), with the
+		// tools that changed.
+		if len(tc.Added) != 1 || tc.Added[0].ID != "org.test.late" || tc.Added[0].Name != "Late adapter" || tc.Subscription != sub.Subscription ||
+			len(tc.Added[0].Tools) != 1 || tc.Added[0].Tools[0] != (ToolRef{Name: "late-tool", Version: "1.0.0", Change: "added"}) {
 			t.Fatalf("notification %+v", tc)
 		}
 	case <-time.After(5 * time.Second):
@@ -367,7 +370,7 @@ func TestSSE(t *testing.T) {
 	if err := json.Unmarshal([]byte(data), &n); err != nil {
 		t.Fatal(err)
 	}
-	if event != NotificationToolsChanged || n.Method != NotificationToolsChanged || n.Params.Added[0].Name != "sse-tool" {
+	if event != NotificationToolsChanged || n.Method != NotificationToolsChanged || n.Params.Added[0].ID != "org.test.sse" || n.Params.Added[0].Tools[0].Name != "sse-tool" {
 		t.Fatalf("event %q data %s", event, data)
 	}
 	// Without a token: 401.
@@ -593,7 +596,7 @@ func TestSubscriptionOutlivesIdleTimeout(t *testing.T) {
 		}
 		select {
 		case tc := <-got:
-			if len(tc.Added) != 1 || tc.Added[0].Name != fmt.Sprintf("late-%d", i) {
+			if len(tc.Added) != 1 || tc.Added[0].ID != id || tc.Added[0].Tools[0].Name != fmt.Sprintf("late-%d", i) {
 				t.Fatalf("notification %+v", tc)
 			}
 		case <-time.After(5 * time.Second):
