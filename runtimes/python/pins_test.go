@@ -52,46 +52,61 @@ func killWorker(t *testing.T, p abi.Provider) {
 }
 
 // TestEditedFileNeverRuns: a worker started after the provider loaded (a
-// replacement after a timeout, or pool growth) runs the file the provider
-// loaded, never an edit of it; the host reloads an edited file through
-// discovery. (A signed provider's edited file used to run at the card's
-// trust after the first worker was replaced.)
+// replacement after a timeout, or pool growth) runs the file as the
+// provider loaded it, never an edit of it, and still serves when the file
+// is broken or deleted; the host reloads a changed file through discovery.
+// (A signed provider's edited file used to run at the card's trust after
+// the first worker was replaced, and a broken file made every later call
+// Unavailable.)
 func TestEditedFileNeverRuns(t *testing.T) {
 	rt := newRuntime(t, nil)
 	path := writeTool(t, "tool.py", pinnedTool)
 	dir := filepath.Dir(path)
-	if err := os.WriteFile(filepath.Join(dir, "helper.py"), []byte(`WHO = "helper ORIGINAL"`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	helper := filepath.Join(dir, "helper.py")
 	for _, signed := range []bool{false, true} {
 		name := map[bool]string{false: "unsigned", true: "signed"}[signed]
 		t.Run(name, func(t *testing.T) {
 			if err := os.WriteFile(path, []byte(pinnedTool), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			if err := os.WriteFile(helper, []byte(`WHO = "helper ORIGINAL"`), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			src := abi.Source{Path: path, Unit: dir}
 			if signed {
-				src.Pinned = map[string]string{path: sum(t, path), filepath.Join(dir, "helper.py"): sum(t, filepath.Join(dir, "helper.py"))}
+				src.Pinned = map[string]string{path: sum(t, path), helper: sum(t, helper)}
 			}
 			p, err := rt.Load(context.Background(), src)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			if v, err := callWho(p, nil, 5*time.Second); err != nil || v != "tool ORIGINAL; helper ORIGINAL" {
+			want := "tool ORIGINAL; helper ORIGINAL"
+			if v, err := callWho(p, nil, 5*time.Second); err != nil || v != want {
 				t.Fatalf("who = %v, %v", v, err)
 			}
-			tampered := strings.Replace(pinnedTool, "tool ORIGINAL", "tool TAMPERED", 1)
-			if err := os.WriteFile(path, []byte(tampered), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			killWorker(t, p)
-			v, err := callWho(p, nil, 5*time.Second)
-			if s, _ := v.(string); strings.Contains(s, "TAMPERED") {
-				t.Fatalf("a replacement worker ran the edited file: %v", v)
-			}
-			if err == nil || !strings.Contains(err.Error(), "changed after the provider was loaded") {
-				t.Fatalf("after the edit: %v, %v; want an error saying the file changed", v, err)
+			for _, edit := range []string{"tampered", "broken", "deleted"} {
+				switch edit {
+				case "tampered":
+					err = os.WriteFile(path, []byte(strings.Replace(pinnedTool, "tool ORIGINAL", "tool TAMPERED", 1)), 0o644)
+				case "broken":
+					err = os.WriteFile(path, []byte("this is not python ("), 0o644)
+				case "deleted":
+					err = os.Remove(path)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if signed {
+					// The signed helper is the loaded one too.
+					if err := os.WriteFile(helper, []byte(`WHO = "helper TAMPERED"`), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				killWorker(t, p)
+				if v, err := callWho(p, nil, 5*time.Second); err != nil || (signed && v != want) || (!signed && !strings.HasPrefix(v.(string), "tool ORIGINAL; ")) {
+					t.Fatalf("after the file was %s: %v, %v; want the loaded version", edit, v, err)
+				}
 			}
 		})
 	}

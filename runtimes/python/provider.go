@@ -3,10 +3,10 @@ package python
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -406,28 +406,63 @@ func (p *Provider) WorkerPIDs() []int {
 
 // workerPins is what a worker may load of the provider's files, by
 // absolute path (hex SHA-256 each); with Strict, no other file of its
-// folder.
+// folder. Sources are the Python files as the provider loaded them
+// (base64): every worker compiles these bytes, so a worker started later
+// (pool growth, a replacement after a crash or timeout) runs the version
+// that was loaded even when the file has since been edited, broken or
+// deleted (hot reload decides about the new version).
 type workerPins struct {
-	Strict bool              `json:"strict"`
-	Files  map[string]string `json:"files"`
+	Strict  bool              `json:"strict"`
+	Files   map[string]string `json:"files"`
+	Sources map[string]string `json:"sources"`
 }
+
+// maxShippedSource bounds the Python source a provider keeps to hand its
+// workers; files past it are read from disk and checked by digest.
+const maxShippedSource = 16 << 20
 
 // pinsFor returns the pins of the provider at path loaded from src.
 func pinsFor(path string, src abi.Source) (workerPins, error) {
-	if src.Pinned != nil {
-		if _, ok := src.Pinned[path]; !ok {
-			return workerPins{}, fmt.Errorf("%s is not among the files its signed card pins", path)
+	wp := workerPins{Files: map[string]string{}, Sources: map[string]string{}}
+	shipped := 0
+	ship := func(p string, want string) error {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
 		}
-		return workerPins{Strict: true, Files: src.Pinned}, nil
+		sum := sha256.Sum256(data)
+		got := hex.EncodeToString(sum[:])
+		if want != "" && got != want {
+			return fmt.Errorf("%s has sha256 %s, the signed card pins %s", p, got, want)
+		}
+		wp.Files[p] = got
+		if shipped+len(data) <= maxShippedSource {
+			wp.Sources[p] = base64.StdEncoding.EncodeToString(data)
+			shipped += len(data)
+		}
+		return nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
+	if src.Pinned == nil {
+		return wp, ship(path, "")
+	}
+	if _, ok := src.Pinned[path]; !ok {
+		return workerPins{}, fmt.Errorf("%s is not among the files its signed card pins", path)
+	}
+	wp.Strict = true
+	if err := ship(path, src.Pinned[path]); err != nil {
 		return workerPins{}, err
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return workerPins{}, fmt.Errorf("reading %s: %w", path, err)
+	for p, want := range src.Pinned {
+		if p == path {
+			continue
+		}
+		if !strings.HasSuffix(p, ".py") {
+			wp.Files[p] = want
+			continue
+		}
+		if err := ship(p, want); err != nil {
+			return workerPins{}, err
+		}
 	}
-	return workerPins{Files: map[string]string{path: hex.EncodeToString(h.Sum(nil))}}, nil
+	return wp, nil
 }

@@ -550,11 +550,18 @@ class Pins:
     provider): no other file of the tool's folder may be imported. Only
     bytes that were checked are compiled."""
 
-    def __init__(self, strict=False, files=None):
+    def __init__(self, strict=False, files=None, sources=None):
         self.strict = strict
         self.files = files or {}
+        # The bytes the host loaded (and checked): a later edit of the file
+        # on disk does not reach this worker.
+        self.sources = sources or {}
 
     def read(self, path):
+        src = self.sources.get(path)
+        if src is not None:
+            import base64
+            return base64.b64decode(src)
         try:
             with open(path, "rb") as f:
                 data = f.read()
@@ -744,7 +751,7 @@ def main():
             os.close(gate)
         if chunks:
             p = json.loads(b"".join(chunks))
-            pins = Pins(bool(p.get("strict")), p.get("files") or {})
+            pins = Pins(bool(p.get("strict")), p.get("files") or {}, p.get("sources") or {})
     sys.argv = [path]
     w = Worker(in_fd, out_fd, path, spin_us)
     if broker_fd >= 0:
