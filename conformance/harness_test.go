@@ -255,7 +255,7 @@ func wantCode(err error, code abi.ErrorCode, contains string) error {
 func echoValue(ctx context.Context, h *host.Host, tool string, v any) error {
 	got, err := call(ctx, h, "tester", tool, map[string]any{"value": v}, 0)
 	if err != nil {
-		return fmt.Errorf("%s %#v: %v", tool, v, err)
+		return fmt.Errorf("%s %s: %v", tool, short(v), err)
 	}
 	want := map[string]any{"value": v}
 	if !reflect.DeepEqual(got, want) {

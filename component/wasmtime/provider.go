@@ -29,6 +29,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
+	"github.com/aios-host/aios-host/internal/sealed"
 	"github.com/aios-host/aios-host/wit"
 )
 
@@ -210,8 +211,15 @@ func (l *Loader) compile(b []byte) (*C.wasmtime_component_t, error) {
 	var cachePath string
 	if l.opts.CacheDir != "" {
 		sum := sha256.Sum256(b)
-		cachePath = filepath.Join(l.opts.CacheDir, "wasmtime-v39-"+hex.EncodeToString(sum[:])+".cwasm")
-		if data, err := os.ReadFile(cachePath); err == nil && len(data) > 0 {
+		// Sealed (internal/sealed): wasmtime checks a serialized
+		// component's header, not its code, and a corrupted code byte
+		// would run.
+		cachePath = filepath.Join(l.opts.CacheDir, "wasmtime-v39-sealed-"+hex.EncodeToString(sum[:])+".cwasm")
+		data, err := sealed.ReadFile(cachePath)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			l.opts.Logger.Warn("wasmtime component cache entry unusable; recompiling", "file", cachePath, "error", err)
+		}
+		if err == nil && len(data) > 0 {
 			var c *C.wasmtime_component_t
 			cd := C.CBytes(data)
 			err := takeError(C.wasmtime_component_deserialize(l.engine, (*C.uint8_t)(cd), C.size_t(len(data)), &c))
@@ -234,12 +242,7 @@ func (l *Loader) compile(b []byte) (*C.wasmtime_component_t, error) {
 		if err := takeError(C.wasmtime_component_serialize(c, &out)); err == nil {
 			data := C.GoBytes(unsafe.Pointer(out.data), C.int(out.size))
 			C.wasm_byte_vec_delete(&out)
-			if err := os.MkdirAll(l.opts.CacheDir, 0o700); err == nil {
-				tmp := cachePath + ".tmp"
-				if os.WriteFile(tmp, data, 0o600) == nil {
-					_ = os.Rename(tmp, cachePath)
-				}
-			}
+			_ = sealed.WriteFile(cachePath, data)
 		}
 	}
 	return c, nil

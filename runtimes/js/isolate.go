@@ -78,6 +78,7 @@ type ProcessProvider struct {
 	reg     *abi.ToolRegister
 	tools   map[string]bool
 	logger  *slog.Logger
+	logs    *logGate
 	mu      sync.Mutex
 	w       *procWorker
 	closed  bool
@@ -105,6 +106,7 @@ func (r *Runtime) loadProcess(b *bundled, src abi.Source, runtime string) (abi.P
 	p := &ProcessProvider{
 		rt:     r,
 		logger: logger,
+		logs:   newLogGate(logger),
 		req: loadRequest{
 			V: abi.FormatVersion, Path: src.Path, ProviderID: src.ProviderID, Runtime: runtime,
 			Name: b.Name, Code: b.Code, Options: r.opts,
@@ -623,6 +625,10 @@ func (w *procWorker) log(rec *abi.LogRecord) {
 	if rec == nil {
 		return
 	}
+	msg, ok := w.p.logs.line(rec.Message)
+	if !ok {
+		return
+	}
 	logger := w.p.logger
 	ctx := context.Background()
 	if rec.CallID != "" {
@@ -635,7 +641,7 @@ func (w *procWorker) log(rec *abi.LogRecord) {
 			}
 		}
 	}
-	logger.Log(ctx, hostop.Level(rec.Level), rec.Message, "source", "js")
+	logger.Log(ctx, hostop.Level(rec.Level), msg, "source", "js")
 }
 
 // call sends a call to the worker and waits for its result, the worker's

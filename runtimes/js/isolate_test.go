@@ -615,3 +615,45 @@ aios.registerTool({name: 'relay', description: 'returns what a nested call answe
 		})
 	}
 }
+
+// TestLogFloodBounded: a provider printing in a loop reaches the log at
+// most logLinesPerSecond lines a second (the warning about the rest goes
+// to the provider's log), and a huge line is cut; in both isolations.
+// (Unlimited before: 20 000 console.log lines were 6.5 MB of log, one
+// 20 MB line a 20 MB record.)
+func TestLogFloodBounded(t *testing.T) {
+	const src = `
+aios.registerTool({name: 'spam', description: 'prints', parameters: {type: 'object'}},
+  (p) => { console.log('z'.repeat(1 << 20)); for (let i = 0; i < 5000; i++) console.log('spam ' + i); return 1; });
+`
+	for _, iso := range []string{IsolationProcess, IsolationInProcess} {
+		t.Run(iso, func(t *testing.T) {
+			rt := newRuntime(t, Options{Isolation: iso})
+			p, err := rt.load(context.Background(), abi.Source{Path: writeSource(t, "spam.js", src)}, abi.RuntimeJS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = p.Close() })
+			env := newFakeEnv()
+			if _, err := callIsolated(t, p, env, "spam", map[string]any{}, 30*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(200 * time.Millisecond) // records of a worker arrive over its pipe
+			env.mu.Lock()
+			defer env.mu.Unlock()
+			if n := len(env.logs); n == 0 || n > logLinesPerSecond+1 {
+				t.Fatalf("%d log records for 5001 lines, want at most %d", n, logLinesPerSecond)
+			}
+			cut := false
+			for _, l := range env.logs {
+				if len(l) > maxLogLine+100 {
+					t.Fatalf("a log record of %d bytes (cut at %d)", len(l), maxLogLine)
+				}
+				cut = cut || strings.Contains(l, "more bytes cut")
+			}
+			if !cut {
+				t.Fatalf("the 1 MiB line is not among the records, cut: %.200q", env.logs)
+			}
+		})
+	}
+}

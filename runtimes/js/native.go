@@ -203,7 +203,10 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 
 func (w *worker) nativeLog(fc goja.FunctionCall) goja.Value {
 	level := fc.Argument(0).String()
-	msg := fc.Argument(1).String()
+	msg, ok := w.p.logs.line(fc.Argument(1).String())
+	if !ok {
+		return goja.Undefined()
+	}
 	logger := w.p.logger
 	ctx := context.Background()
 	if w.inCall && w.cs.env != nil {

@@ -21,6 +21,7 @@ type Provider struct {
 	program *goja.Program
 	path    string
 	logger  *slog.Logger
+	logs    *logGate
 	reg     *abi.ToolRegister
 	index   map[string]int
 	names   []string

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/linebudget"
 )
 
 // bootstrap is the -c program of every worker: argv[1] is the SDK folder
@@ -96,7 +97,7 @@ type worker struct {
 	// At most stderrLinesPerSecond stderr lines and logLinesPerSecond
 	// ctx.log lines a second reach the host log; the rest are counted and
 	// reported within a second.
-	errBudget, logBudget *lineBudget
+	errBudget, logBudget *linebudget.Budget
 
 	seq atomic.Uint64
 }
@@ -171,10 +172,10 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 		errDone: make(chan struct{}),
 	}
 	pid := ps.Pid
-	w.errBudget = newLineBudget(stderrLinesPerSecond, func(n int) {
+	w.errBudget = linebudget.New(stderrLinesPerSecond, func(n int) {
 		p.log.Warn("python stderr lines suppressed", "pid", pid, "lines", n, "limit", "100 lines a second per worker")
 	})
-	w.logBudget = newLineBudget(logLinesPerSecond, func(n int) {
+	w.logBudget = linebudget.New(logLinesPerSecond, func(n int) {
 		p.log.Warn("python ctx.log lines suppressed", "pid", pid, "lines", n, "limit", "100 lines a second per worker")
 	})
 	go w.readStderr(errR)
@@ -312,74 +313,6 @@ func frameError(fe *abi.FrameTooLargeError) string {
 	return fmt.Sprintf("the python worker wrote a frame of %d bytes, above the frame limit of %d bytes (64 MiB)", fe.Size, fe.Max)
 }
 
-// lineBudget lets at most perSecond lines a second through (a window
-// starts at the first line after the previous one ended); the lines over
-// the budget are counted and reported with report at the end of their
-// window by a timer, so the report comes within a second of the first
-// suppressed line even if the worker goes quiet.
-type lineBudget struct {
-	perSecond int
-	report    func(dropped int)
-
-	mu      sync.Mutex
-	window  time.Time
-	passed  int
-	dropped int
-	timer   *time.Timer
-}
-
-func newLineBudget(perSecond int, report func(int)) *lineBudget {
-	return &lineBudget{perSecond: perSecond, report: report}
-}
-
-// allow reports whether one more line may be logged now.
-func (b *lineBudget) allow() bool {
-	now := time.Now()
-	b.mu.Lock()
-	var flushed int
-	if now.Sub(b.window) >= time.Second {
-		flushed = b.takeLocked()
-		b.window, b.passed = now, 0
-	}
-	ok := b.passed < b.perSecond
-	if ok {
-		b.passed++
-	} else {
-		b.dropped++
-		if b.timer == nil {
-			b.timer = time.AfterFunc(b.window.Add(time.Second).Sub(now), b.flush)
-		}
-	}
-	b.mu.Unlock()
-	if flushed > 0 {
-		b.report(flushed)
-	}
-	return ok
-}
-
-// takeLocked returns and resets the count of suppressed lines, stopping
-// the timer.
-func (b *lineBudget) takeLocked() int {
-	n := b.dropped
-	b.dropped = 0
-	if b.timer != nil {
-		b.timer.Stop()
-		b.timer = nil
-	}
-	return n
-}
-
-// flush reports the lines suppressed so far (the timer, and the end of
-// the worker).
-func (b *lineBudget) flush() {
-	b.mu.Lock()
-	n := b.takeLocked()
-	b.mu.Unlock()
-	if n > 0 {
-		b.report(n)
-	}
-}
-
 // readStderr logs the worker's stderr (tool print()s, tracebacks) line by
 // line and keeps the tail for crash reports. At most stderrLinesPerSecond
 // lines a second reach the log (errBudget); a line longer than maxLogLine
@@ -387,7 +320,7 @@ func (b *lineBudget) flush() {
 func (w *worker) readStderr(r *os.File) {
 	defer close(w.errDone)
 	defer r.Close()
-	defer w.errBudget.flush()
+	defer w.errBudget.Flush()
 	br := bufio.NewReaderSize(r, 4096)
 	var long []byte
 	cut := 0 // bytes of the current line dropped past maxLogLine
@@ -433,7 +366,7 @@ func (w *worker) stderrLine(line string, cut int) {
 		w.errTail = append(w.errTail[:0], w.errTail[len(w.errTail)-stderrTail:]...)
 	}
 	w.errMu.Unlock()
-	if !w.errBudget.allow() {
+	if !w.errBudget.Allow() {
 		return
 	}
 	if cut > 0 {
@@ -480,7 +413,7 @@ func (w *worker) waitLoop() {
 		msg += " (killed: the memory or CPU limit may have been reached)"
 	}
 	w.deathMsg = msg + w.stderrNote()
-	w.logBudget.flush()
+	w.logBudget.Flush()
 	_ = w.in.Close()
 	if w.broker != nil {
 		w.brokerMu.Lock()
@@ -529,7 +462,7 @@ func (w *worker) logRecord(rec *abi.LogRecord) {
 // second. An unknown level is logged at info with the level it had (the
 // SDK refuses it before it gets here).
 func (w *worker) logLine(callID, levelName, msg string) {
-	if !w.logBudget.allow() {
+	if !w.logBudget.Allow() {
 		return
 	}
 	log := w.p.log

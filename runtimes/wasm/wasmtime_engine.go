@@ -23,6 +23,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/guest/go/wire"
+	"github.com/aios-host/aios-host/internal/sealed"
 )
 
 // WasmtimeLoader loads .wasm core modules on wasmtime (cgo; build tag
@@ -76,6 +77,17 @@ func NewWasmtimeLoader(opts Options) (*WasmtimeLoader, error) {
 	}
 	wc := wt.NewConfig()
 	wc.SetEpochInterruption(true)
+	// The features wazero has (its core 2.0): a store's memory limit is
+	// per memory and does not cover shared memories, so multiple and
+	// shared memories (threads) would let a guest go past
+	// memory_limit_pages; memory64, GC and the rest are off as on wazero.
+	wc.SetWasmThreads(false)
+	wc.SetWasmMultiMemory(false)
+	wc.SetWasmMemory64(false)
+	wc.SetWasmGC(false)
+	wc.SetWasmFunctionReferences(false)
+	wc.SetWasmRelaxedSIMD(false)
+	wc.SetWasmWideArithmetic(false)
 	l := &WasmtimeLoader{cfg: cfg, logger: logger, engine: wt.NewEngineWithConfig(wc), cacheDir: dir,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go l.tick()
@@ -136,11 +148,15 @@ func (l *WasmtimeLoader) compile(name string, bin []byte) (*wt.Module, error) {
 	var path string
 	if l.cacheDir != "" {
 		sum := sha256.Sum256(bin)
-		path = filepath.Join(l.cacheDir, "wasmtime-v39-"+hex.EncodeToString(sum[:])+".cwasm")
-		if data, err := os.ReadFile(path); err == nil {
+		// Sealed (internal/sealed): wasmtime checks a serialized module's
+		// header, not its code, and a corrupted code byte would run.
+		path = filepath.Join(l.cacheDir, "wasmtime-v39-sealed-"+hex.EncodeToString(sum[:])+".cwasm")
+		if data, err := sealed.ReadFile(path); err == nil {
 			if m, err := wt.NewModuleDeserialize(l.engine, data); err == nil {
 				return m, nil
 			}
+		} else if !errors.Is(err, os.ErrNotExist) {
+			l.logger.Warn("wasmtime cache entry unusable; recompiling", "file", path, "error", err)
 		}
 	}
 	m, err := wt.NewModule(l.engine, bin)
@@ -149,9 +165,7 @@ func (l *WasmtimeLoader) compile(name string, bin []byte) (*wt.Module, error) {
 	}
 	if path != "" {
 		if data, err := m.Serialize(); err == nil {
-			if os.WriteFile(path+".tmp", data, 0o600) == nil {
-				_ = os.Rename(path+".tmp", path)
-			}
+			_ = sealed.WriteFile(path, data)
 		}
 	}
 	return m, nil
@@ -613,12 +627,18 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	inst.hostErr = nil
 	defer func() { inst.shim.env, inst.shim.callCtx, inst.shim.cur = nil, nil, nil }()
 
+	// The deadline first: input may run the guest's aios_free and
+	// aios_alloc, which must not run under the last call's (or the
+	// load's) spent deadline.
+	inst.store.SetEpochDeadline(p.l.ticks(time.Until(dl)))
 	ptr, err := inst.input(len(enc))
 	if err != nil {
-		return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, err), false
+		if isInterrupt(err) {
+			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline in aios_alloc; the guest was interrupted", call.Tool), false
+		}
+		return nil, abi.Errorf(abi.ProviderCrashed, "%s: %s", call.Tool, wtTrapText(err)), false
 	}
 	copy(inst.mem.UnsafeData(inst.store)[ptr:], enc)
-	inst.store.SetEpochDeadline(p.l.ticks(time.Until(dl)))
 	res, err := inst.fCall.Call(inst.store, int32(ptr), int32(len(enc)))
 	if err != nil {
 		if inst.hostErr != nil {
@@ -665,11 +685,48 @@ func wtCrashError(tool string, err error) *abi.ToolError {
 			return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory)", tool, code)
 		}
 	}
+	return abi.Errorf(abi.ProviderCrashed, "%s: the guest trapped: %s", tool, wtTrapText(err))
+}
+
+// trapNames are wasmtime's trap codes in the words wazero uses.
+var trapNames = map[wt.TrapCode]string{
+	wt.StackOverflow: "stack overflow", wt.MemoryOutOfBounds: "out of bounds memory access",
+	wt.HeapMisaligned: "unaligned atomic", wt.TableOutOfBounds: "table out of bounds",
+	wt.IndirectCallToNull: "indirect call to a null table entry", wt.BadSignature: "indirect call type mismatch",
+	wt.IntegerOverflow: "integer overflow", wt.IntegerDivisionByZero: "integer divide by zero",
+	wt.BadConversionToInteger: "invalid conversion to integer", wt.UnreachableCodeReached: "unreachable",
+	wt.Interrupt: "interrupted (deadline)", wt.OutOfFuel: "out of fuel",
+}
+
+// wtTrapText is the reason of a wasmtime error in one line: the trap's
+// code, else the "Caused by:" line of its message (whose first line is
+// only "error while executing at wasm backtrace:"), else its first line.
+func wtTrapText(err error) string {
+	var tr *wt.Trap
+	if errors.As(err, &tr) {
+		if c := tr.Code(); c != nil {
+			if name, ok := trapNames[*c]; ok {
+				return "wasm error: " + name
+			}
+		}
+	}
 	msg := err.Error()
+	if _, cause, ok := strings.Cut(msg, "Caused by:"); ok {
+		for _, l := range strings.Split(cause, "\n") {
+			l = strings.TrimSpace(l)
+			if l == "" || strings.HasPrefix(l, "Stack backtrace") {
+				continue
+			}
+			l = strings.TrimLeft(l, "0123456789: ")
+			if l != "" {
+				return l
+			}
+		}
+	}
 	if i := strings.IndexByte(msg, '\n'); i > 0 {
 		msg = msg[:i]
 	}
-	return abi.Errorf(abi.ProviderCrashed, "%s: the guest trapped: %s", tool, msg)
+	return msg
 }
 
 // Describe implements abi.Provider.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -309,4 +310,86 @@ func TestWasmtimeGuestOutput(t *testing.T) {
 	if n := leaked(); len(n) > 0 {
 		t.Errorf("pipes left open after the providers closed: %v", n)
 	}
+}
+
+// TestWasmtimeProbeFaults: faults a probe of the wasmtime engine found,
+// each against what wazero does.
+func TestWasmtimeProbeFaults(t *testing.T) {
+	t.Run("first call long after the load", func(t *testing.T) {
+		// The call's deadline used to be set after aios_alloc ran, so
+		// aios_alloc ran under the load's spent deadline and trapped.
+		l := newWasmtimeTestLoader(t, Config{LoadTimeout: 300 * time.Millisecond})
+		p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, basicWAT("org.test.basic", 2))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		time.Sleep(600 * time.Millisecond)
+		big := strings.Repeat("x", 5000) // past the first input buffer: aios_alloc runs
+		if v, err := call(p, newFakeEnv(p, 5), "echo", map[string]any{"pad": big}, 5*time.Second); err != nil {
+			t.Fatalf("first call after the load timeout passed: %v %v", v, err)
+		}
+	})
+	t.Run("a second memory is refused", func(t *testing.T) {
+		if _, err := exec.LookPath("wat2wasm"); err != nil {
+			t.Skip("no wat2wasm")
+		}
+		dir := t.TempDir()
+		wat := filepath.Join(dir, "mm.wat")
+		src := strings.Replace(abiSkeleton(`(i64.const 0)`), `(memory (export "memory") 1)`, `(memory (export "memory") 1) (memory $extra 1)`, 1)
+		if err := os.WriteFile(wat, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "mm.wasm")
+		if b, err := exec.Command("wat2wasm", "--enable-multi-memory", wat, "-o", out).CombinedOutput(); err != nil {
+			t.Fatalf("wat2wasm: %v %s", err, b)
+		}
+		l := newWasmtimeTestLoader(t, Config{})
+		if p, err := l.Load(context.Background(), abi.Source{Path: out}); err == nil {
+			p.Close()
+			t.Fatal("a module with two memories loaded: the memory limit is per memory on wasmtime")
+		}
+	})
+	t.Run("corrupt cache entry", func(t *testing.T) {
+		dir := t.TempDir()
+		path := buildWAT(t, basicWAT("org.test.cache", 2))
+		l := newWasmtimeTestLoader(t, Config{CacheDir: dir})
+		p, err := l.Load(context.Background(), abi.Source{Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Close()
+		entries, _ := filepath.Glob(filepath.Join(dir, "*.cwasm"))
+		if len(entries) != 1 {
+			t.Fatalf("cache entries %v", entries)
+		}
+		b, _ := os.ReadFile(entries[0])
+		for i := len(b) / 4; i < len(b)/2; i++ {
+			b[i] = 0xcc // int3: run, it would stop the host with SIGTRAP
+		}
+		if err := os.WriteFile(entries[0], b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		l2 := newWasmtimeTestLoader(t, Config{CacheDir: dir})
+		p, err = l2.Load(context.Background(), abi.Source{Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		if v, err := call(p, newFakeEnv(p, 5), "const", map[string]any{}, 5*time.Second); err != nil || v.(map[string]any)["ok"] != true {
+			t.Fatalf("call after a corrupt cache entry: %v %v", v, err)
+		}
+	})
+	t.Run("trap reasons", func(t *testing.T) {
+		l := newWasmtimeTestLoader(t, Config{})
+		p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, basicWAT("org.test.trap", 2))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		_, err = call(p, newFakeEnv(p, 5), "trap", map[string]any{}, 5*time.Second)
+		if abi.CodeOf(err) != abi.ProviderCrashed || !strings.Contains(err.Error(), "unreachable") {
+			t.Fatalf("trap: %v, want ProviderCrashed naming unreachable", err)
+		}
+	})
 }
