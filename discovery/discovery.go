@@ -141,6 +141,7 @@ type Discovery struct {
 	// isCards marks the adapter folders (discovery.dirs, the seed's
 	// /usr/share/aios/adapters): any *.yaml at their top is a description.
 	isCards map[string]bool
+	watched map[string]bool // roots with a watch (d.mu)
 
 	mu      sync.Mutex // guards the maps below and serializes reconciling
 	cands   map[string]*candidate
@@ -192,7 +193,7 @@ func New(opts Options) (*Discovery, error) {
 		}
 	}
 	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
-		isDesk: map[string]bool{}, isCards: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
+		isDesk: map[string]bool{}, isCards: map[string]bool{}, watched: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
 		errs: map[string]string{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, notes: map[string]string{},
 		work: make(chan string, 1024), stop: make(chan struct{})}
 	if cfg.RequireSignature {
@@ -240,8 +241,14 @@ func (d *Discovery) Start(ctx context.Context) error {
 		d.watcher = w
 		for _, r := range d.roots {
 			if err := w.Add(r); err != nil {
-				d.log.Warn("cannot watch folder", "dir", r, "err", err)
+				if errors.Is(err, os.ErrNotExist) {
+					d.log.Warn("plugin folder does not exist; it is watched for when it appears", "dir", r)
+				} else {
+					d.log.Warn("cannot watch folder", "dir", r, "err", err)
+				}
+				continue
 			}
+			d.watched[r] = true
 		}
 	}
 	units := d.scanRoots()
@@ -295,12 +302,21 @@ func (d *Discovery) Close() error {
 func (d *Discovery) scanRoots() []string {
 	var units []string
 	for _, r := range d.roots {
+		units = append(units, d.scanRoot(r)...)
+	}
+	return units
+}
+
+// scanRoot lists the units of one root, adding watches on subfolders.
+func (d *Discovery) scanRoot(r string) []string {
+	var units []string
+	{
 		ents, err := os.ReadDir(r)
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) {
 				d.log.Warn("cannot read folder", "dir", r, "err", err)
 			}
-			continue
+			return nil
 		}
 		for _, e := range ents {
 			p := filepath.Join(r, e.Name())
@@ -441,10 +457,14 @@ func (d *Discovery) unitOf(path string) (string, bool) {
 
 func (d *Discovery) eventLoop() {
 	defer d.wg.Done()
+	roots := time.NewTicker(rootCheckInterval)
+	defer roots.Stop()
 	for {
 		select {
 		case <-d.stop:
 			return
+		case <-roots.C:
+			d.checkRoots()
 		case err, ok := <-d.watcher.Errors:
 			if !ok {
 				return
@@ -464,6 +484,62 @@ func (d *Discovery) eventLoop() {
 				d.schedule(unit)
 			}
 		}
+	}
+}
+
+// rootCheckInterval is how often the roots are checked for having gone
+// or come back (a watch ends with its folder; a folder missing at start
+// has none).
+var rootCheckInterval = 2 * time.Second
+
+// checkRoots watches a root that has appeared (missing at start, or
+// deleted and made again) and reloads its units; a root that is gone
+// has its units reconciled (their providers go) and is watched for again.
+func (d *Discovery) checkRoots() {
+	for _, r := range d.roots {
+		st, err := os.Stat(r)
+		exists := err == nil && st.IsDir()
+		d.mu.Lock()
+		was := d.watched[r]
+		d.mu.Unlock()
+		switch {
+		case exists && !was:
+			if err := d.watcher.Add(r); err != nil {
+				continue
+			}
+			d.mu.Lock()
+			d.watched[r] = true
+			d.mu.Unlock()
+			d.log.Info("plugin folder appeared; watching it", "dir", r)
+			d.scheduleRoot(r)
+		case !exists && was:
+			_ = d.watcher.Remove(r)
+			d.mu.Lock()
+			d.watched[r] = false
+			d.mu.Unlock()
+			d.log.Warn("plugin folder is gone; its providers are removed, and it is watched for when it comes back", "dir", r)
+			d.scheduleRoot(r)
+		}
+	}
+}
+
+// scheduleRoot reconciles every unit of root r: those known and those on
+// disk now.
+func (d *Discovery) scheduleRoot(r string) {
+	units := map[string]bool{}
+	prefix := r + string(filepath.Separator)
+	d.mu.Lock()
+	for u := range d.cands {
+		if strings.HasPrefix(u, prefix) {
+			units[u] = true
+		}
+	}
+	d.mu.Unlock()
+	for _, u := range d.scanRoot(r) {
+		units[u] = true
+	}
+	for u := range units {
+		d.schedule(u)
 	}
 }
 

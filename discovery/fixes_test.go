@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/testutil"
@@ -509,4 +510,33 @@ func TestProcessRunningThroughLinkOrScript(t *testing.T) {
 	}
 	defer func() { _ = sc.Process.Kill(); _ = sc.Wait() }()
 	testutil.Eventually(t, "the script is seen running", func() bool { return processRunning(script) })
+}
+
+// TestRootGoneAndBack: a plugin folder that is deleted has its providers
+// removed, and when it is made again it is watched again and loaded; a
+// folder missing at start is picked up when it appears. (Neither was
+// watched again until a restart.)
+func TestRootGoneAndBack(t *testing.T) {
+	old := rootCheckInterval
+	rootCheckInterval = 50 * time.Millisecond
+	defer func() { rootCheckInterval = old }()
+	env := newEnv(t, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "a.fake"), fakeSpec{ID: "org.test.a", Version: "1.0.0", Tools: []string{"a"}})
+	})
+	if _, err := env.call("a", 1); err != nil {
+		t.Fatal(err)
+	}
+	hold := filepath.Join(t.TempDir(), "hold")
+	if err := os.Rename(env.dir, hold); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "the provider of the gone folder is removed", func() bool { _, err := env.call("a", 1); return err != nil })
+	if err := os.MkdirAll(env.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFake(t, filepath.Join(env.dir, "b.fake"), fakeSpec{ID: "org.test.b", Version: "1.0.0", Tools: []string{"b"}})
+	testutil.Eventually(t, "the folder made again is loaded", func() bool { _, err := env.call("b", 1); return err == nil })
+	// And watched: a later file is loaded too.
+	writeFake(t, filepath.Join(env.dir, "c.fake"), fakeSpec{ID: "org.test.c", Version: "1.0.0", Tools: []string{"c"}})
+	testutil.Eventually(t, "a file added later is loaded", func() bool { _, err := env.call("c", 1); return err == nil })
 }

@@ -369,8 +369,15 @@ func TestLoadThroughCompilerProcess(t *testing.T) {
 // watchdog does not know a provider until it has loaded).
 func TestLoadTimeoutStopsLoopingLoad(t *testing.T) {
 	l := newTestLoader(t, Config{LoadTimeout: 300 * time.Millisecond}, nil)
+	checks := newTestLoader(t, Config{LoadTimeout: 300 * time.Millisecond}, nil)
+	checks.noInstrument = true
+	startLoop := strings.TrimSuffix(strings.TrimSpace(abiSkeleton(`(i64.const 0)`)), ")") + ` (func $s (loop $l (br $l))) (start $s))`
 	for name, src := range map[string]string{
-		"register": abiSkeleton(`(loop $l (br $l)) (i64.const 0)`),
+		// A start function runs while the module instantiates, before
+		// there is an instance to stop: it used to hang the load for good.
+		"start":          startLoop,
+		"start (checks)": startLoop,
+		"register":       abiSkeleton(`(loop $l (br $l)) (i64.const 0)`),
 		"initialize": `(module (memory (export "memory") 1)
 			(func (export "_initialize") (loop $l (br $l)))
 			(func (export "aios_alloc") (param i32) (result i32) (i32.const 1024))
@@ -379,8 +386,12 @@ func TestLoadTimeoutStopsLoopingLoad(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := writeFile(t, "loop.wasm", mustWAT(t, src))
+			ld := l
+			if strings.HasSuffix(name, "(checks)") {
+				ld = checks
+			}
 			done := make(chan error, 1)
-			go func() { _, err := l.Load(context.Background(), abi.Source{Path: path}); done <- err }()
+			go func() { _, err := ld.Load(context.Background(), abi.Source{Path: path}); done <- err }()
 			select {
 			case err := <-done:
 				if err == nil || !strings.Contains(err.Error(), "did not finish within runtimes.wasm.load_timeout (300ms)") {

@@ -59,7 +59,13 @@ var errInterrupted = errors.New("interrupted by the host watchdog")
 // tickBudget loop iterations and as soon as the watchdog zeroes $tick: it
 // traps an interrupted call and otherwise hands out a new budget.
 func hostTick(ctx context.Context, _ api.Module, stack []uint64) {
-	if inst, _ := ctx.Value(instKey{}).(*instance); inst != nil && inst.deadline.Load() < 0 {
+	inst, _ := ctx.Value(instKey{}).(*instance)
+	if inst != nil && inst.deadline.Load() < 0 {
+		panic(errInterrupted)
+	}
+	if inst == nil && ctx.Err() != nil {
+		// A start function past the load timeout (newInstance): there
+		// is no instance yet, only the instantiation's context.
 		panic(errInterrupted)
 	}
 	stack[0] = tickBudget

@@ -231,8 +231,18 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	if p.realClock {
 		cfg = cfg.WithNanosleep(func(ns int64) { self.sleep(ns) })
 	}
-	mod, err := p.rt.InstantiateModule(ctx, p.cm, cfg)
+	// A start function runs inside InstantiateModule, before there is an
+	// instance for the watchdog to stop: it runs under the load timeout,
+	// which aios.tick (instrumented code) or wazero's own checks observe.
+	d := p.l.cfg.LoadTimeout
+	ictx, cancel := context.WithTimeout(ctx, d)
+	mod, err := p.rt.InstantiateModule(ictx, p.cm, cfg)
+	timedOut := ictx.Err() != nil && ctx.Err() == nil
+	cancel()
 	if err != nil {
+		if timedOut {
+			return nil, fmt.Errorf("%s: instantiate: the start function did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.name, d)
+		}
 		return nil, fmt.Errorf("%s: instantiate: %w", p.name, err)
 	}
 	inst := &instance{
