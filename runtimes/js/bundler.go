@@ -221,44 +221,29 @@ func (r *Runtime) bundle(ctx context.Context, path string, pins map[string]strin
 	if r.closed.Load() {
 		return nil, errors.New("the JS runtime is closed")
 	}
-	bp := r.bproc
-	if bp == nil {
-		if bp, err = startBundler(); err != nil {
+	// A bundler process found dead (killed from outside, or ended by
+	// an earlier request) is replaced and the request sent again, once: a
+	// file that kills the bundler itself fails on the second try too.
+	var a bundleAnswer
+	for attempt := 0; ; attempt++ {
+		bp := r.bproc
+		if bp == nil {
+			if bp, err = startBundler(); err != nil {
+				return nil, err
+			}
+			r.bproc = bp
+		}
+		var done bool
+		if a, done, err = r.exchange(ctx, bp, req); done {
 			return nil, err
 		}
-		r.bproc = bp
-	}
-	type answer struct {
-		data []byte
-		err  error
-	}
-	got := make(chan answer, 1)
-	go func() {
-		if err := abi.WriteFrame(bp.in, req); err != nil {
-			got <- answer{nil, err}
-			return
+		if a.err == nil {
+			break
 		}
-		data, err := abi.ReadFrame(bp.out, maxBundleReply)
-		got <- answer{data, err}
-	}()
-	timer := time.NewTimer(r.opts.BundleTimeout)
-	defer timer.Stop()
-	var a answer
-	select {
-	case a = <-got:
-	case <-timer.C:
 		r.dropBundler()
-		<-got
-		return nil, fmt.Errorf("esbuild did not finish bundling it within %v (runtimes.js.bundle_timeout); "+
-			"deeply nested arrow functions make it take minutes", r.opts.BundleTimeout)
-	case <-ctx.Done():
-		r.dropBundler()
-		<-got
-		return nil, ctx.Err()
-	}
-	if a.err != nil {
-		r.dropBundler()
-		return nil, bp.crashError()
+		if attempt == 1 {
+			return nil, bp.crashError()
+		}
 	}
 	r.armBundlerIdle()
 	var rep bundleReply
@@ -272,6 +257,41 @@ func (r *Runtime) bundle(ctx context.Context, path string, pins map[string]strin
 		return nil, errors.New(rep.Error)
 	}
 	return &bundled{Code: rep.Code, Name: rep.Name, Decorators: rep.Decorators}, nil
+}
+
+type bundleAnswer struct {
+	data []byte
+	err  error
+}
+
+// exchange sends req to bp and reads its answer, under the bundle timeout
+// and ctx; done reports that the bundle failed for good (err says why).
+// r.bmu is held.
+func (r *Runtime) exchange(ctx context.Context, bp *bundlerProc, req []byte) (a bundleAnswer, done bool, err error) {
+	got := make(chan bundleAnswer, 1)
+	go func() {
+		if err := abi.WriteFrame(bp.in, req); err != nil {
+			got <- bundleAnswer{nil, err}
+			return
+		}
+		data, err := abi.ReadFrame(bp.out, maxBundleReply)
+		got <- bundleAnswer{data, err}
+	}()
+	timer := time.NewTimer(r.opts.BundleTimeout)
+	defer timer.Stop()
+	select {
+	case a = <-got:
+		return a, false, nil
+	case <-timer.C:
+		r.dropBundler()
+		<-got
+		return a, true, fmt.Errorf("esbuild did not finish bundling it within %v (runtimes.js.bundle_timeout); "+
+			"deeply nested arrow functions make it take minutes", r.opts.BundleTimeout)
+	case <-ctx.Done():
+		r.dropBundler()
+		<-got
+		return a, true, ctx.Err()
+	}
 }
 
 // dropBundler kills the bundler process, if any (r.bmu held).

@@ -102,6 +102,16 @@ func TestBundlerLifetime(t *testing.T) {
 	if second == 0 || second == first {
 		t.Fatalf("after idling: bundler pid %d (first %d)", second, first)
 	}
+	// A bundler killed from outside is replaced by the next load, which
+	// succeeds (it failed once with "the JS bundler process failed").
+	rt.bmu.Lock()
+	_ = rt.bproc.cmd.Process.Kill()
+	rt.bmu.Unlock()
+	time.Sleep(100 * time.Millisecond)
+	loadOK(t, rt)
+	if third := pid(); third == 0 || third == second {
+		t.Fatalf("after the kill: bundler pid %d (killed %d)", third, second)
+	}
 	bp := rt.bproc
 	if err := rt.Close(); err != nil {
 		t.Fatal(err)
