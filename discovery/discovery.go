@@ -1278,7 +1278,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		cand.provider = bound
 	case card.Endpoints != nil && (card.Endpoints.RPC != "" || card.Endpoints.HTTP != ""):
 		ep := card.Endpoints.RPC
-		if ep == "" || strings.HasPrefix(ep, "tcp://") {
+		if ep == "" {
 			ep = strings.TrimRight(card.Endpoints.HTTP, "/") + "/rpc"
 		}
 		p, err := NewRemoteProvider(card, ep, "", nil)
@@ -1346,7 +1346,7 @@ func (d *Discovery) loadDesktop(path string, old *candidate) (*candidate, error)
 // reaching the network. A unix:// socket is local and needs nothing.
 func (d *Discovery) checkEndpoint(desc, id string, tl abi.TrustLevel, endpoint string) error {
 	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "tcp") {
 		return nil
 	}
 	h, err := abi.NetworkHost(u.Hostname())

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -132,8 +133,12 @@ func NewRemoteProvider(card *Card, endpoint, token string, hc *http.Client) (*Re
 	}
 	switch u.Scheme {
 	case "http", "https", "unix":
+	case "tcp":
+		if u.Host == "" || u.Port() == "" {
+			return nil, fmt.Errorf("adapter %s: endpoint %q: a tcp endpoint is tcp://HOST:PORT", card.Adapter.ID, endpoint)
+		}
 	default:
-		return nil, fmt.Errorf("adapter %s: endpoint %q: only http(s):// and unix:// endpoints can be called", card.Adapter.ID, endpoint)
+		return nil, fmt.Errorf("adapter %s: endpoint %q: only http(s)://, tcp:// and unix:// endpoints can be called", card.Adapter.ID, endpoint)
 	}
 	var caps []string
 	if card.Requirements != nil {
@@ -157,13 +162,22 @@ func (p *RemoteProvider) Endpoint() string { return p.endpoint }
 func (p *RemoteProvider) client(ctx context.Context) (*jsonrpc.Client, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if strings.HasPrefix(p.endpoint, "unix://") {
+	// unix:// and tcp:// speak newline-delimited JSON-RPC on one
+	// connection, kept open between calls.
+	network, addr, stream := "", "", false
+	if a, ok := strings.CutPrefix(p.endpoint, "unix://"); ok {
+		network, addr, stream = "unix", a, true
+	} else if a, ok := strings.CutPrefix(p.endpoint, "tcp://"); ok {
+		network, addr, stream = "tcp", strings.TrimRight(a, "/"), true
+	}
+	if stream {
 		if p.unix == nil {
-			c, err := jsonrpc.DialUnix(ctx, strings.TrimPrefix(p.endpoint, "unix://"))
+			var d net.Dialer
+			conn, err := d.DialContext(ctx, network, addr)
 			if err != nil {
 				return nil, err
 			}
-			p.unix = c
+			p.unix = jsonrpc.NewConnClient(conn)
 		}
 		return p.unix, nil
 	}

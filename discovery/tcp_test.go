@@ -1,0 +1,79 @@
+package discovery
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// TestTCPEndpoint: a card's endpoints.rpc tcp://HOST:PORT (seed §2.3:
+// "JSON-RPC endpoint (unix socket or TCP)") is called with newline-
+// delimited JSON-RPC on a TCP connection. (It was replaced by
+// endpoints.http, or refused when there was none.)
+func TestTCPEndpoint(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				sc := bufio.NewScanner(conn)
+				for sc.Scan() {
+					var req struct {
+						ID     json.RawMessage `json:"id"`
+						Method string          `json:"method"`
+						Params struct {
+							Name      string `json:"name"`
+							Arguments any    `json:"arguments"`
+						} `json:"params"`
+					}
+					if json.Unmarshal(sc.Bytes(), &req) != nil {
+						return
+					}
+					res, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID,
+						"result": map[string]any{"value": map[string]any{"tool": req.Params.Name, "over": "tcp", "args": req.Params.Arguments}}})
+					if _, err := conn.Write(append(res, '\n')); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	card, err := ParseCard([]byte(`{"adapter": {"id": "org.test.tcp", "name": "TCP", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "tcp-echo", "name": "Echo", "permission_level": "low"}],
+  "endpoints": {"rpc": "tcp://`+ln.Addr().String()+`"}}`), "adapter.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewRemoteProvider(card, card.Endpoints.RPC, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for i := range 2 { // the connection is kept between calls
+		v, err := p.Call(context.Background(), &abi.ToolCall{ID: "c", Tool: "tcp-echo", Params: map[string]any{"i": int64(i)}, Deadline: time.Now().Add(5 * time.Second)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, _ := v.(map[string]any); m["over"] != "tcp" || m["tool"] != "tcp-echo" {
+			t.Fatalf("call %d = %v", i, v)
+		}
+	}
+	for _, bad := range []string{"tcp://127.0.0.1", "tcp://:80x"} {
+		if _, err := NewRemoteProvider(card, bad, "", nil); err == nil {
+			t.Errorf("endpoint %s accepted", bad)
+		}
+	}
+}
