@@ -59,6 +59,9 @@ type Options struct {
 	OnReload func(ev ReloadEvent)
 	// Library overrides the known-adapter library (DefaultLibrary when nil).
 	Library *Library
+	// Once scans the folders once, without watching them (one-shot
+	// commands: `aios-host list` and `call` in their own process).
+	Once bool
 }
 
 // ReloadEvent describes one change discovery applied or refused.
@@ -233,7 +236,7 @@ func (d *Discovery) Roots() []string { return append([]string(nil), d.roots...) 
 // Start scans every folder (reporting progress), fetches remote cards, and
 // then watches the folders until Close.
 func (d *Discovery) Start(ctx context.Context) error {
-	if d.cfg.watch() {
+	if d.cfg.watch() && !d.opts.Once {
 		w, err := fsnotify.NewWatcher()
 		if err != nil {
 			return fmt.Errorf("discovery: watching folders: %w", err)

@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
 	"github.com/aios-host/aios-host/component"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/mcpserver"
 	"github.com/aios-host/aios-host/runtimes/js"
@@ -203,7 +201,20 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 		}
 	}
 	if !opts.discovery {
-		loadPlugins(ctx, h, cfg, log)
+		// One scan, with the rules `run` applies (Adapter Cards, signatures,
+		// tool.aios.yaml, priority by trust: an unsigned file cannot take a
+		// trusted provider's id here either), and no watching.
+		d, err := discovery.New(discovery.Options{Host: h, Config: cfg, Logger: log, Once: true})
+		if err != nil {
+			_ = h.Close()
+			return nil, err
+		}
+		err = d.Start(ctx)
+		_ = d.Close()
+		if err != nil {
+			_ = h.Close()
+			return nil, err
+		}
 	}
 	// MCP servers of mcp.servers become mcp-{server}-{tool} tools (cmd_mcp.go).
 	if err := c.startMCPBridge(ctx, h, cfg, log); err != nil {
@@ -211,40 +222,6 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 		return nil, err
 	}
 	return h, nil
-}
-
-// loadPlugins loads every file of every plugin folder whose extension has a
-// loader, in name order. Failures are logged per file.
-func loadPlugins(ctx context.Context, h *host.Host, cfg *config.Config, log *slog.Logger) {
-	for _, dir := range cfg.Plugins {
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			log.Warn("plugin folder not readable", "dir", dir, "err", err)
-			continue
-		}
-		trust := cfg.FolderTrust(dir)
-		names := make([]string, 0, len(ents))
-		for _, e := range ents {
-			if !e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-				names = append(names, e.Name())
-			}
-		}
-		sort.Strings(names)
-		for _, name := range names {
-			path := filepath.Join(dir, name)
-			if _, ok := h.LoaderFor(path); !ok {
-				log.Debug("no loader for file, skipped", "file", path)
-				continue
-			}
-			// A provider disabled in the config is refused by the host
-			// (Unavailable) and reported here like any other failure.
-			if _, err := h.LoadFile(ctx, path, host.ProviderMeta{Source: path, Trust: trust}); err != nil {
-				log.Warn("plugin not loaded", "file", path, "err", err)
-				continue
-			}
-			log.Debug("plugin loaded", "file", path, "trust", trust)
-		}
-	}
 }
 
 // closeHost closes h and reports a close error on w.
