@@ -32,10 +32,13 @@ import (
 // on a shim of the wazero types), with this engine's own sandbox:
 //
 //   - WASI preview 1 from wasmtime with nothing granted: no preopens, no
-//     arguments or environment, stdio closed (guest stdout is dropped; use
-//     the aios.log import). Clocks and randomness are wasmtime's real ones:
-//     runtimes.wasm.clock/random "fake" is not available on this engine.
-//   - memory: Store.Limiter caps linear memory at MemoryLimitPages.
+//     arguments or environment, stdout and stderr to the log through pipes
+//     (wasmtime_output_linux.go). Clocks, randomness and sleep are the
+//     host's (wasmtime_wasi.go): fake unless granted, as on wazero, and a
+//     sleep ends at the call's deadline.
+//   - memory: Store.Limiter caps linear memory at MemoryLimitPages; one
+//     memory only (multi-memory and threads are off: the limit is per
+//     memory and does not cover shared ones).
 //   - deadline: epoch interruption. One goroutine per loader increments the
 //     engine's epoch every DeadlineGranularity; each call sets its store's
 //     epoch deadline to the ticks left until its call deadline. Fuel was
@@ -275,6 +278,7 @@ type wtProvider struct {
 	// guest-ABI code reads (json, maxMsg, sink): serveHost runs on it.
 	shim *Provider
 	out  *guestOutput // guest stdout and stderr into sink
+	sys  *wtSys       // clocks and random source (wasmtime_wasi.go)
 
 	pool   *pool[wtInstance]
 	mu     sync.Mutex
@@ -306,6 +310,10 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 		sink: newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
 		pool: newPool[wtInstance](poolSize)}
 	p.shim = &Provider{name: name, logger: logger, sink: p.sink, maxMsg: l.cfg.MaxMessageBytes}
+	p.sys = newWtSys()
+	clock, random := l.cfg.Clock == "real", l.cfg.Random == "real"
+	p.sys.realClock.Store(clock)
+	p.sys.realRandom.Store(random)
 	if p.out, err = newGuestOutput(p.sink); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -327,6 +335,21 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 		return nil, err
 	}
 	p.reg = reg
+	// As on wazero: a provider granted Clock or Random gets the real
+	// sources (its grants as the host will give them); the instance that
+	// registered ran with the fake ones, so start over.
+	asks, _ := abi.ParseGrants(reg.Provider.Capabilities)
+	_, held := src.FinalGrants(reg.Provider.ID, asks)
+	wantClock := !clock && asks.Allows(abi.Capability{Kind: CapClock}) && held.Allows(abi.Capability{Kind: CapClock})
+	wantRandom := !random && asks.Allows(abi.Capability{Kind: CapRandom}) && held.Allows(abi.Capability{Kind: CapRandom})
+	if wantClock || wantRandom {
+		p.closeInstance(inst)
+		p.sys.realClock.Store(clock || wantClock)
+		p.sys.realRandom.Store(random || wantRandom)
+		if inst, err = p.newInstance(); err != nil {
+			return nil, err
+		}
+	}
 	p.pool.give(inst) // not counted against the bound (overflow)
 	return p, nil
 }
@@ -337,6 +360,9 @@ func (p *wtProvider) newLinker() (*wt.Linker, error) {
 	lk := wt.NewLinker(p.l.engine)
 	if err := lk.DefineWasi(); err != nil {
 		return nil, err
+	}
+	if err := p.defineWASISys(lk); err != nil {
+		return nil, fmt.Errorf("WASI clocks: %w", err)
 	}
 	i32t, i64t := wt.NewValType(wt.KindI32), wt.NewValType(wt.KindI64)
 	reqTy := wt.NewFuncType([]*wt.ValType{i32t, i32t}, []*wt.ValType{i64t})
@@ -474,6 +500,7 @@ type wtInstance struct {
 	inPtr, inCap uint32
 	hostErr      error
 	overflow     bool
+	dl           time.Time // the running call's (or load's) deadline, for poll_oneoff
 }
 
 func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
@@ -493,6 +520,7 @@ func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
 	}
 	inst.store.SetWasi(wasi)
 	inst.store.SetEpochDeadline(p.l.ticks(p.l.cfg.LoadTimeout))
+	inst.dl = time.Now().Add(p.l.cfg.LoadTimeout)
 	if inst.inst, err = p.linker.Instantiate(inst.store, p.module); err != nil {
 		return nil, fmt.Errorf("%s: instantiate: %w", p.name, err)
 	}
@@ -571,6 +599,7 @@ func (inst *wtInstance) input(n int) (uint32, error) {
 func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 	p := inst.p
 	inst.store.SetEpochDeadline(p.l.ticks(p.l.cfg.LoadTimeout))
+	inst.dl = time.Now().Add(p.l.cfg.LoadTimeout)
 	if f := inst.inst.GetFunc(inst.store, exportVersion); f != nil {
 		res, err := f.Call(inst.store)
 		if err != nil {
@@ -631,6 +660,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	// aios_alloc, which must not run under the last call's (or the
 	// load's) spent deadline.
 	inst.store.SetEpochDeadline(p.l.ticks(time.Until(dl)))
+	inst.dl = dl
 	ptr, err := inst.input(len(enc))
 	if err != nil {
 		if isInterrupt(err) {

@@ -3,6 +3,7 @@
 package wasm
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"github.com/aios-host/aios-host/internal/testutil"
@@ -392,4 +393,64 @@ func TestWasmtimeProbeFaults(t *testing.T) {
 			t.Fatalf("trap: %v, want ProviderCrashed naming unreachable", err)
 		}
 	})
+}
+
+// TestWasmtimeClocksAndSleep: on wasmtime too, a guest's clocks are fake
+// unless it holds Clock (or runtimes.wasm.clock is real), its random
+// source deterministic unless it holds Random, and a granted sleep ends
+// at the call's deadline. (wasmtime's own WASI gave every guest real
+// clocks and randomness, and its sleep held the instance, and the pool,
+// for as long as the guest asked.)
+func TestWasmtimeClocksAndSleep(t *testing.T) {
+	path := buildWAT(t, sleepWAT()) // asks for Clock
+	clockGrant := abi.Grants{{Kind: CapClock}}
+	for _, tc := range []struct {
+		name   string
+		cfg    Config
+		grants abi.Grants
+		real   bool
+	}{
+		{"no grant", Config{}, nil, false},
+		{"granted", Config{}, clockGrant, true},
+		{"clock: real", Config{Clock: "real"}, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.cfg.PoolSize = 1
+			l := newWasmtimeTestLoader(t, tc.cfg)
+			p, err := l.Load(context.Background(), abi.Source{Path: path, Grants: tc.grants})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			sys := p.(*wtProvider).sys
+			if sys.realClock.Load() != tc.real || sys.realRandom.Load() {
+				t.Fatalf("real clock %v random %v, want %v false", sys.realClock.Load(), sys.realRandom.Load(), tc.real)
+			}
+			if !tc.real {
+				if w, _ := sys.now(0); w < fakeEpochNanos || w > fakeEpochNanos+int64(time.Hour) {
+					t.Fatalf("fake wall clock %d", w)
+				}
+			}
+			// Three sleeps of 600 s, one after the other on the one
+			// instance: each ends at its 200 ms deadline (or at once with
+			// a fake clock), so none waits for another.
+			start := time.Now()
+			for range 3 {
+				_, err := call(p, newFakeEnv(p, 2), "sleep", map[string]any{}, 200*time.Millisecond)
+				if err != nil && abi.CodeOf(err) != abi.Timeout {
+					t.Fatalf("sleep: %v, want a result or Timeout", err)
+				}
+			}
+			if took := time.Since(start); took > 5*time.Second {
+				t.Fatalf("three sleeps with 200ms deadlines took %v", took)
+			}
+		})
+	}
+	s := newWtSys()
+	a, b := make([]byte, 16), make([]byte, 16)
+	s.random(a)
+	newWtSys().random(b)
+	if !bytes.Equal(a, b) {
+		t.Error("the fake random source is not deterministic")
+	}
 }

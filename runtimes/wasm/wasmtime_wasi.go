@@ -1,0 +1,203 @@
+//go:build wasmtime
+
+package wasm
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	mrand "math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	wt "github.com/bytecodealliance/wasmtime-go/v39"
+)
+
+// The wasmtime engine's clocks, randomness and sleep, as on wazero: the
+// WASI preview 1 functions clock_time_get, clock_res_get, random_get and
+// poll_oneoff are defined by the host over wasmtime's own, so that a guest
+// without the Clock grant (and runtimes.wasm.clock: real) gets wazero's
+// fake clocks (the wall clock starts at 2022-01-01, both advance 1 ms a
+// reading) and sleeps that return at once, and one without Random gets a
+// deterministic source. A granted sleep ends at the call's deadline:
+// wasmtime's own poll_oneoff sleeps in native code that epoch interruption
+// cannot stop, so a sleeping guest held its instance past any deadline.
+
+// WASI errno values used here.
+const (
+	wasiESUCCESS = 0
+	wasiEFAULT   = 21
+	wasiEINVAL   = 28
+	wasiENOTSUP  = 58
+)
+
+const wasiModule = "wasi_snapshot_preview1"
+
+// fakeEpochNanos is wazero's fake wall clock start (2022-01-01T00:00:00Z).
+const fakeEpochNanos = 1640995200000000000
+
+// wtSys is one provider's clocks and random source.
+type wtSys struct {
+	realClock, realRandom atomic.Bool
+	wall, mono            atomic.Int64 // the fake clocks' last readings
+	start                 time.Time    // the real monotonic clock's zero
+	mu                    sync.Mutex
+	fakeRand              *mrand.ChaCha8
+}
+
+func newWtSys() *wtSys {
+	s := &wtSys{start: time.Now(), fakeRand: mrand.NewChaCha8([32]byte{'a', 'i', 'o', 's'})}
+	s.wall.Store(fakeEpochNanos - int64(time.Millisecond))
+	s.mono.Store(-int64(time.Millisecond))
+	return s
+}
+
+// now reads clock id (0 realtime, 1 monotonic); ok is false for others.
+func (s *wtSys) now(id int32) (int64, bool) {
+	isReal := s.realClock.Load()
+	switch id {
+	case 0:
+		if isReal {
+			return time.Now().UnixNano(), true
+		}
+		return s.wall.Add(int64(time.Millisecond)), true
+	case 1:
+		if isReal {
+			return int64(time.Since(s.start)), true
+		}
+		return s.mono.Add(int64(time.Millisecond)), true
+	}
+	return 0, false
+}
+
+// random fills b.
+func (s *wtSys) random(b []byte) {
+	if s.realRandom.Load() {
+		_, _ = rand.Read(b)
+		return
+	}
+	s.mu.Lock()
+	_, _ = s.fakeRand.Read(b)
+	s.mu.Unlock()
+}
+
+// inMem reports whether [ptr, ptr+n) is inside mem.
+func inMem(mem []byte, ptr, n uint64) bool { return ptr+n <= uint64(len(mem)) }
+
+// defineWASISys defines the four functions over wasmtime's WASI.
+func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
+	lk.AllowShadowing(true)
+	defer lk.AllowShadowing(false)
+	i32, i64 := wt.NewValType(wt.KindI32), wt.NewValType(wt.KindI64)
+	ty := func(params ...*wt.ValType) *wt.FuncType { return wt.NewFuncType(params, []*wt.ValType{i32}) }
+	errno := func(e int32) ([]wt.Val, *wt.Trap) { return []wt.Val{wt.ValI32(e)}, nil }
+	s := p.sys
+	if err := lk.FuncNew(wasiModule, "clock_time_get", ty(i32, i64, i32), func(c *wt.Caller, a []wt.Val) ([]wt.Val, *wt.Trap) {
+		t, ok := s.now(a[0].I32())
+		if !ok {
+			return errno(wasiENOTSUP)
+		}
+		mem, ptr := callerMem(c), uint64(uint32(a[2].I32()))
+		if !inMem(mem, ptr, 8) {
+			return errno(wasiEFAULT)
+		}
+		binary.LittleEndian.PutUint64(mem[ptr:], uint64(t))
+		return errno(wasiESUCCESS)
+	}); err != nil {
+		return err
+	}
+	if err := lk.FuncNew(wasiModule, "clock_res_get", ty(i32, i32), func(c *wt.Caller, a []wt.Val) ([]wt.Val, *wt.Trap) {
+		if id := a[0].I32(); id != 0 && id != 1 {
+			return errno(wasiENOTSUP)
+		}
+		mem, ptr := callerMem(c), uint64(uint32(a[1].I32()))
+		if !inMem(mem, ptr, 8) {
+			return errno(wasiEFAULT)
+		}
+		binary.LittleEndian.PutUint64(mem[ptr:], uint64(time.Microsecond))
+		return errno(wasiESUCCESS)
+	}); err != nil {
+		return err
+	}
+	if err := lk.FuncNew(wasiModule, "random_get", ty(i32, i32), func(c *wt.Caller, a []wt.Val) ([]wt.Val, *wt.Trap) {
+		mem, ptr, n := callerMem(c), uint64(uint32(a[0].I32())), uint64(uint32(a[1].I32()))
+		if !inMem(mem, ptr, n) {
+			return errno(wasiEFAULT)
+		}
+		s.random(mem[ptr : ptr+n])
+		return errno(wasiESUCCESS)
+	}); err != nil {
+		return err
+	}
+	return lk.FuncNew(wasiModule, "poll_oneoff", ty(i32, i32, i32, i32), func(c *wt.Caller, a []wt.Val) ([]wt.Val, *wt.Trap) {
+		inst, _ := c.Data().(*wtInstance)
+		return errno(p.pollOneoff(inst, callerMem(c), uint64(uint32(a[0].I32())), uint64(uint32(a[1].I32())),
+			uint64(uint32(a[2].I32())), uint64(uint32(a[3].I32()))))
+	})
+}
+
+// pollOneoff serves clock subscriptions (a sleep: none with a fake clock,
+// else until the earliest timeout or the call's deadline, whichever comes
+// first) and answers fd subscriptions with ENOTSUP at once.
+func (p *wtProvider) pollOneoff(inst *wtInstance, mem []byte, in, out, nsubs, neventsPtr uint64) int32 {
+	const subSize, evSize = 48, 32
+	if nsubs == 0 {
+		return wasiEINVAL
+	}
+	if !inMem(mem, in, nsubs*subSize) || !inMem(mem, out, nsubs*evSize) || !inMem(mem, neventsPtr, 4) {
+		return wasiEFAULT
+	}
+	s := p.sys
+	sleep, fdReady := time.Duration(-1), false
+	for i := uint64(0); i < nsubs; i++ {
+		sub := mem[in+i*subSize : in+(i+1)*subSize]
+		ev := mem[out+i*evSize : out+(i+1)*evSize]
+		clear(ev)
+		copy(ev[0:8], sub[0:8]) // userdata
+		tag := sub[8]
+		ev[10] = tag
+		if tag != 0 {
+			binary.LittleEndian.PutUint16(ev[8:], wasiENOTSUP)
+			fdReady = true
+			continue
+		}
+		id := int32(binary.LittleEndian.Uint32(sub[16:]))
+		timeout := int64(binary.LittleEndian.Uint64(sub[24:]))
+		if binary.LittleEndian.Uint16(sub[40:])&1 != 0 { // absolute
+			now, ok := s.now(id)
+			if !ok {
+				binary.LittleEndian.PutUint16(ev[8:], wasiEINVAL)
+				fdReady = true
+				continue
+			}
+			timeout -= now
+		}
+		if d := time.Duration(max(timeout, 0)); sleep < 0 || d < sleep {
+			sleep = d
+		}
+	}
+	binary.LittleEndian.PutUint32(mem[neventsPtr:], uint32(nsubs))
+	if fdReady || sleep <= 0 || !s.realClock.Load() {
+		return wasiESUCCESS
+	}
+	ctx, dl := context.Background(), time.Time{}
+	if inst != nil {
+		if inst.shim.callCtx != nil {
+			ctx = inst.shim.callCtx
+		}
+		dl = inst.dl
+	}
+	if !dl.IsZero() {
+		sleep = min(sleep, time.Until(dl))
+	}
+	if sleep > 0 {
+		t := time.NewTimer(sleep)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+	}
+	return wasiESUCCESS
+}
