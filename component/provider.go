@@ -238,6 +238,9 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 				break
 			}
 		}
+		if errors.Is(ierr, instrument.ErrTableLimit) {
+			return nil, fmt.Errorf("component %s: %w", name, ierr)
+		}
 		if ierr == nil {
 			mods, p.instrumented = inst, true
 		} else {

@@ -59,7 +59,7 @@ type Server struct {
 	mu        sync.Mutex
 	listeners []net.Listener
 	https     []*http.Server
-	conns     map[net.Conn]struct{}
+	conns     map[net.Conn]context.CancelFunc // cancels the connection's calls
 	socket    string
 	publicURL string
 	closed    bool
@@ -94,7 +94,7 @@ func New(opts Options) (*Server, error) {
 		m = NewMetrics()
 	}
 	s := &Server{h: opts.Host, d: opts.Discovery, hcfg: hcfg, cfg: cfg, log: log, metrics: m,
-		uids: map[uint32]string{}, conns: map[net.Conn]struct{}{}, mount: opts.Mount, refresh: opts.OnRefresh}
+		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelFunc{}, mount: opts.Mount, refresh: opts.OnRefresh}
 	m.attach(s)
 	base := ""
 	if hcfg.File != "" {
@@ -242,7 +242,11 @@ func (s *Server) PublicURL() string {
 	return s.publicURL
 }
 
-// Close stops listening, closes connections and removes the socket file.
+// closeGrace is how long Close waits for a connection's calls to answer.
+const closeGrace = 3 * time.Second
+
+// Close stops listening, answers the calls in flight (Cancelled), closes
+// connections and removes the socket file.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -252,11 +256,23 @@ func (s *Server) Close() error {
 	s.closed = true
 	s.metrics.detach()
 	lns, srvs := s.listeners, s.https
-	for c := range s.conns {
-		c.Close()
+	// Each connection stops reading and cancels its calls; it closes once
+	// their responses (Cancelled) are written. One that does not finish
+	// in closeGrace is closed.
+	conns := make([]net.Conn, 0, len(s.conns))
+	for c, cancel := range s.conns {
+		cancel()
+		_ = c.SetReadDeadline(time.Now())
+		conns = append(conns, c)
 	}
 	sock := s.socket
 	s.mu.Unlock()
+	force := time.AfterFunc(closeGrace, func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	defer force.Stop()
 	for _, ln := range lns {
 		ln.Close()
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -710,5 +711,35 @@ func TestSearchSkillNames(t *testing.T) {
 		if got := v.matches(&searchParams{Query: q}); got != want {
 			t.Errorf("query %q: %v, want %v", q, got, want)
 		}
+	}
+}
+
+// TestCloseAnswersCallsInFlight: when the server closes (SIGTERM), a call
+// in flight on the socket is cancelled and its client gets the answer
+// (Cancelled), not a connection closed under it.
+func TestCloseAnswersCallsInFlight(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	c := dial(t, ts)
+	done := make(chan error, 1)
+	go func() { done <- c.Call(context.Background(), "tools/call", map[string]any{"name": "slow"}, nil) }()
+	time.Sleep(200 * time.Millisecond) // the call is running
+	start := time.Now()
+	if err := ts.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) {
+			t.Fatalf("the call in flight got %v, want a JSON-RPC error answer", err)
+		}
+		if _, code := rpcCode(err); code != abi.Cancelled {
+			t.Fatalf("the call in flight got %v, want Cancelled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer for the call in flight")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("Close took %v", took)
 	}
 }

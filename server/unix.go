@@ -98,9 +98,9 @@ func (s *Server) ServeConn(conn net.Conn, agent string) {
 		conn.Close()
 		return
 	}
-	s.conns[conn] = struct{}{}
-	s.mu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
+	s.conns[conn] = cancel
+	s.mu.Unlock()
 	var wmu sync.Mutex
 	write := func(b []byte) error {
 		wmu.Lock()
@@ -117,10 +117,14 @@ func (s *Server) ServeConn(conn net.Conn, agent string) {
 	var inflight sync.WaitGroup
 	sem := make(chan struct{}, maxConcurrentPerConn)
 	defer func() {
+		// The calls in flight end (cancelled when the server closes) and
+		// their responses are written before the connection closes: a
+		// client gets an answer for every request it sent, even at
+		// shutdown.
 		cancel()
 		sess.subs.closeAll()
-		conn.Close()
 		inflight.Wait()
+		conn.Close()
 		s.mu.Lock()
 		delete(s.conns, conn)
 		s.mu.Unlock()
@@ -132,6 +136,9 @@ func (s *Server) ServeConn(conn net.Conn, agent string) {
 		// it waits for notifications without sending anything, for as
 		// long as the peer keeps it open (a peer that stops reading is
 		// dropped by the write deadline).
+		if ctx.Err() != nil {
+			return // the server is closing
+		}
 		if sess.subs.active() {
 			_ = conn.SetReadDeadline(time.Time{})
 		} else {
@@ -139,7 +146,7 @@ func (s *Server) ServeConn(conn net.Conn, agent string) {
 		}
 		if _, err := r.Peek(1); err != nil {
 			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() && sess.subs.active() {
+			if errors.As(err, &ne) && ne.Timeout() && sess.subs.active() && ctx.Err() == nil {
 				continue // subscribed while the idle wait ran
 			}
 			return

@@ -27,9 +27,9 @@ func newLogGate(logger *slog.Logger) *logGate {
 }
 
 // line returns msg as it may be logged (cut past maxLogLine), or false
-// when the budget is spent.
+// when the budget is spent. A nil gate only cuts.
 func (g *logGate) line(msg string) (string, bool) {
-	if !g.b.Allow() {
+	if g != nil && !g.b.Allow() {
 		return "", false
 	}
 	if len(msg) > maxLogLine {

@@ -498,3 +498,43 @@ func TestUnusableCompileCache(t *testing.T) {
 		}
 	})
 }
+
+// tableWAT is a guest whose tool "grow" grows its funcref table by 200
+// million elements and answers whether table.grow failed (-1).
+func tableWAT(minElems int) string {
+	reg, packedReg := watData(1024, `{"format":1,"provider":{"id":"org.test.table"},"tools":[{"name":"grow"}]}`)
+	failed, packedFailed := watData(4096, `{"value":{"refused":true}}`)
+	grew, packedGrew := watData(8192, `{"value":{"refused":false}}`)
+	return fmt.Sprintf(`(module
+  (memory (export "memory") 2)
+  (table $t %d funcref)
+  (global $heap (mut i32) (i32.const 65536))
+  %s%s%s
+  (func (export "aios_alloc") (param $n i32) (result i32)
+    (local $p i32)
+    (local.set $p (global.get $heap))
+    (global.set $heap (i32.add (local.get $p) (local.get $n)))
+    (local.get $p))
+  (func (export "aios_register") (result i64) (i64.const %d))
+  (func (export "aios_call") (param i32 i32) (result i64)
+    (if (result i64) (i32.eq (table.grow $t (ref.null func) (i32.const 200000000)) (i32.const -1))
+      (then (i64.const %d)) (else (i64.const %d))))
+)`, minElems, reg, failed, grew, packedReg, packedFailed, packedGrew)
+}
+
+// TestTableGrowBounded: tables are host memory the memory limit does not
+// cover; a rewritten module's tables hold at most MaxTableElements (a
+// guest growing a table by 200 million elements took 1.6 GB of the host),
+// and a module whose table starts above it is refused.
+func TestTableGrowBounded(t *testing.T) {
+	l := newTestLoader(t, Config{}, nil)
+	p := load(t, l, buildWAT(t, tableWAT(1)))
+	v, err := call(p, newFakeEnv(p, 2), "grow", map[string]any{}, 10*time.Second)
+	if err != nil || v.(map[string]any)["refused"] != true {
+		t.Fatalf("grow = %v, %v; want table.grow refused", v, err)
+	}
+	_, err = l.Load(context.Background(), abi.Source{Path: buildWAT(t, tableWAT(2_000_000))})
+	if err == nil || !strings.Contains(err.Error(), "starts with 2000000 elements") {
+		t.Fatalf("load of a 2M-element table: %v", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	instr "github.com/aios-host/aios-host/runtimes/wasm/instrument"
 	"github.com/aios-host/aios-host/runtimes/wasm/precompile"
 )
 
@@ -78,6 +79,9 @@ func (l *Loader) module(ctx context.Context, name string, bin []byte, pages uint
 		return sm, nil
 	}
 	ib, ierr := l.instrumented(sum, bin)
+	if errors.Is(ierr, instr.ErrTableLimit) {
+		return nil, fmt.Errorf("%s: %w", name, ierr)
+	}
 	if l.noInstrument {
 		ierr = errors.New("instrumentation switched off")
 	}
@@ -199,7 +203,7 @@ func (l *Loader) release(sm *sharedModule) {
 func (l *Loader) instrumented(sum [32]byte, bin []byte) ([]byte, error) {
 	var path string
 	if l.cacheDir != "" {
-		path = filepath.Join(l.cacheDir, "aios-instrumented-v1", hex.EncodeToString(sum[:])+".wasm")
+		path = filepath.Join(l.cacheDir, "aios-instrumented-v2", hex.EncodeToString(sum[:])+".wasm")
 		if b, err := os.ReadFile(path); err == nil {
 			return b, nil
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/guest/go/wire"
 	"github.com/aios-host/aios-host/internal/sealed"
+	instr "github.com/aios-host/aios-host/runtimes/wasm/instrument"
 )
 
 // WasmtimeLoader loads .wasm core modules on wasmtime (cgo; build tag
@@ -512,7 +513,8 @@ func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
 			inst.store.Close()
 		}
 	}()
-	inst.store.Limiter(int64(p.pages)*65536, -1, -1, -1, -1)
+	// Tables are host memory too: bounded as on wazero (instrument.MaxTableElements).
+	inst.store.Limiter(int64(p.pages)*65536, instr.MaxTableElements, -1, -1, -1)
 	wasi := wt.NewWasiConfig()
 	if err := p.out.configure(wasi); err != nil {
 		wasi.Close()
@@ -522,15 +524,22 @@ func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
 	inst.store.SetEpochDeadline(p.l.ticks(p.l.cfg.LoadTimeout))
 	inst.dl = time.Now().Add(p.l.cfg.LoadTimeout)
 	if inst.inst, err = p.linker.Instantiate(inst.store, p.module); err != nil {
-		return nil, fmt.Errorf("%s: instantiate: %w", p.name, err)
+		if isInterrupt(err) {
+			return nil, fmt.Errorf("%s: instantiate: the start function did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.name, p.l.cfg.LoadTimeout)
+		}
+		return nil, fmt.Errorf("%s: instantiate: %s", p.name, wtTrapText(err))
 	}
 	if f := inst.inst.GetFunc(inst.store, "_initialize"); f != nil {
 		if _, err := f.Call(inst.store); err != nil {
 			p.out.drain()
-			if end := p.sink.stderrEnd(); end != "" {
-				return nil, fmt.Errorf("%s: instantiate: _initialize: %w; the guest's stderr ended with: %s", p.name, err, end)
+			why := wtTrapText(err)
+			if isInterrupt(err) {
+				why = fmt.Sprintf("did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.l.cfg.LoadTimeout)
 			}
-			return nil, fmt.Errorf("%s: instantiate: _initialize: %w", p.name, err)
+			if end := p.sink.stderrEnd(); end != "" {
+				return nil, fmt.Errorf("%s: instantiate: _initialize: %s; the guest's stderr ended with: %s", p.name, why, end)
+			}
+			return nil, fmt.Errorf("%s: instantiate: _initialize: %s", p.name, why)
 		}
 	}
 	ex := inst.inst.GetExport(inst.store, exportMemory)
@@ -804,6 +813,12 @@ func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, 
 }
 
 func (p *wtProvider) put(inst *wtInstance, keep bool) {
+	// As on wazero (Provider.put): an instance whose memory has grown past
+	// three quarters of the limit is not reused (a Go guest's heap that is
+	// never given back would run out in a later call).
+	if keep && inst.mem != nil && inst.mem.DataSize(inst.store) > uintptr(p.pages)*65536/4*3 {
+		keep = false
+	}
 	overflow := inst.overflow
 	kept := keep && !p.closed.Load() && p.pool.give(inst)
 	if !overflow {

@@ -381,6 +381,38 @@ func TestWasmtimeProbeFaults(t *testing.T) {
 			t.Fatalf("call after a corrupt cache entry: %v %v", v, err)
 		}
 	})
+	t.Run("large instances retired", func(t *testing.T) {
+		l := newWasmtimeTestLoader(t, Config{PoolSize: 2, MemoryLimitPages: 8})
+		for _, tc := range []struct {
+			pages, idle int
+		}{{7, 0}, {2, 1}} { // 7 of 8 pages: past three quarters
+			p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, basicWAT(fmt.Sprintf("org.test.p%d", tc.pages), tc.pages))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 3 {
+				if _, err := call(p, newFakeEnv(p, 5), "const", map[string]any{}, 5*time.Second); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n := p.(*wtProvider).Instances(); n != tc.idle {
+				t.Errorf("%d pages: %d instances kept, want %d", tc.pages, n, tc.idle)
+			}
+			p.Close()
+		}
+	})
+	t.Run("table growth bounded", func(t *testing.T) {
+		l := newWasmtimeTestLoader(t, Config{})
+		p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, tableWAT(1))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		v, err := call(p, newFakeEnv(p, 2), "grow", map[string]any{}, 10*time.Second)
+		if err != nil || v.(map[string]any)["refused"] != true {
+			t.Fatalf("grow = %v, %v; want table.grow refused", v, err)
+		}
+	})
 	t.Run("trap reasons", func(t *testing.T) {
 		l := newWasmtimeTestLoader(t, Config{})
 		p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, basicWAT("org.test.trap", 2))})
