@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 
+	"fmt"
 	"log/slog"
 	"os"
 	"reflect"
@@ -389,5 +390,53 @@ func TestNameTakenCostsOneTool(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "the name is taken by provider org.aios.mcp.fake-other") {
 		t.Errorf("no warning naming the holder:\n%s", logs.String())
+	}
+}
+
+// samplingEnv is an Env whose Complete answers (or refuses, as the host
+// does without Inference) and records the request.
+type samplingEnv struct {
+	abi.Env
+	allow bool
+	got   abi.CompleteRequest
+}
+
+func (e *samplingEnv) Complete(_ context.Context, req abi.CompleteRequest) (abi.CompleteResponse, error) {
+	e.got = req
+	if !e.allow {
+		return abi.CompleteResponse{}, abi.Errorf(abi.CapabilityDenied, "lacks Inference")
+	}
+	return abi.CompleteResponse{Text: "hi there", Model: "m1"}, nil
+}
+
+// TestSampling: a server's sampling/createMessage during a bridge call is
+// answered through that call's Env.Complete (so the host checks Inference
+// against the caller ∩ the bridged provider), and refused when it is
+// refused there.
+func TestSampling(t *testing.T) {
+	cfg := fakeConfig(t, "sampling")
+	cfg.Sampling = true
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"fake": cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.fake")
+	if caps := p.Describe().Provider.Capabilities; !slices.Contains(caps, abi.CapInference) {
+		t.Fatalf("the provider of a sampling server asks for %v, want Inference among them", caps)
+	}
+	for _, allow := range []bool{true, false} {
+		env := &samplingEnv{allow: allow}
+		c := &abi.ToolCall{ID: "t", Tool: "mcp-fake-sample", Params: map[string]any{}, Deadline: time.Now().Add(10 * time.Second)}
+		v, err := p.Call(context.Background(), c, env)
+		text := fmt.Sprint(v, err)
+		if allow && !strings.Contains(text, "sampled: hi there") {
+			t.Fatalf("allowed sampling: %s", text)
+		}
+		if !allow && (!strings.Contains(text, "sampling refused") || !strings.Contains(text, "lacks Inference")) {
+			t.Fatalf("refused sampling: %s", text)
+		}
+		if env.got.Prompt != "say hi" || env.got.System != "be brief" || env.got.MaxTokens != 10 {
+			t.Fatalf("completion request %+v", env.got)
+		}
 	}
 }

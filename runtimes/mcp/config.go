@@ -44,6 +44,7 @@ const (
 //	      reconnect_max: 30s             # longest wait between reconnect attempts
 //	      disabled: false
 //	      trust_hints: false             # take readOnly/destructive/idempotent hints at their word
+//	      sampling: false                # answer sampling/createMessage with the host's inference (needs Inference)
 //	      capability_required:           # MCP has no capabilities: add them per tool
 //	        read_file: ["ReadSpace(files)"]  # (MCP tool name → capabilities its aios tool requires)
 type ServerConfig struct {
@@ -65,6 +66,12 @@ type ServerConfig struct {
 	// false medium, idempotentHint marks it idempotent. Off by default (the
 	// seed's conservative import: high, not idempotent, slow).
 	TrustHints bool `yaml:"trust_hints"`
+	// Sampling offers the server MCP sampling (sampling/createMessage),
+	// answered with the host's inference for the caller of the tool call
+	// in flight: the server's provider asks for Inference, which its
+	// trust level or providers.<id>.grants must allow, and the caller
+	// must hold it too (sampling.go). Off by default.
+	Sampling bool `yaml:"sampling"`
 	// CapabilityRequired maps an MCP tool name (or a glob such as
 	// "write_*") to capabilities its aios tool requires of callers, on top
 	// of Network(host) for URL servers: MCP tools carry no capabilities, so

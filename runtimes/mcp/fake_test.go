@@ -29,12 +29,15 @@ type fakeMsg struct {
 	ID     json.RawMessage `json:"id,omitempty"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
 }
 
 type fakeServer struct {
-	mu    sync.Mutex
-	out   *bufio.Writer
-	extra bool // the "late" tool was added
+	mu       sync.Mutex
+	out      *bufio.Writer
+	extra    bool            // the "late" tool was added
+	sampling json.RawMessage // id of the "sample" call waiting for the client's completion
 }
 
 func (f *fakeServer) send(v any) {
@@ -82,6 +85,9 @@ func (f *fakeServer) tools() []any {
 	}
 	if f.extra {
 		ts = append(ts, map[string]any{"name": "late", "inputSchema": obj(`{"type":"object"}`)})
+	}
+	if os.Getenv("AIOS_MCP_FAKE") == "sampling" {
+		ts = append(ts, map[string]any{"name": "sample", "description": "asks the client for a completion", "inputSchema": obj(`{"type":"object"}`)})
 	}
 	return ts
 }
@@ -135,6 +141,22 @@ func runFake(mode string) int {
 		if len(m.ID) == 0 {
 			continue // notification
 		}
+		if m.Method == "" && string(m.ID) == `"samp-1"` && f.sampling != nil {
+			// The client's answer to sampling/createMessage.
+			var r struct {
+				Content struct {
+					Text string `json:"text"`
+				} `json:"content"`
+			}
+			if len(m.Error) > 0 {
+				f.reply(f.sampling, map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "sampling refused: " + string(m.Error)}}})
+			} else {
+				_ = json.Unmarshal(m.Result, &r)
+				f.reply(f.sampling, map[string]any{"content": []any{map[string]any{"type": "text", "text": "sampled: " + r.Content.Text}}})
+			}
+			f.sampling = nil
+			continue
+		}
 		switch m.Method {
 		case "initialize":
 			caps := map[string]any{"tools": map[string]any{"listChanged": true}}
@@ -178,6 +200,11 @@ func runFake(mode string) int {
 				b, _ := p.Arguments["b"].(float64)
 				f.reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": fmt.Sprint(a + b)}},
 					"structuredContent": map[string]any{"sum": a + b}})
+			case "sample":
+				f.sampling = m.ID
+				f.send(map[string]any{"jsonrpc": "2.0", "id": "samp-1", "method": "sampling/createMessage",
+					"params": map[string]any{"maxTokens": 10, "systemPrompt": "be brief",
+						"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "say hi"}}}}})
 			case "hang":
 				// never answers
 			case "die":

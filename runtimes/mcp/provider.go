@@ -77,7 +77,8 @@ func (p *provider) Close() error {
 // is not connected answers Unavailable at once; one that drops the
 // connection during the call answers Unavailable too; the call's deadline
 // bounds the wait for a hung server.
-func (p *provider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env) (res any, err error) {
+func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (res any, err error) {
+	defer p.srv.calls.add(call, env)()
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, abi.Errorf(abi.ProviderCrashed, "mcp bridge: panic calling %s: %v", call.Tool, r)

@@ -27,7 +27,8 @@ type server struct {
 	host       string // endpoint host of a URL server, "" for stdio
 	httpClient *http.Client
 	prov       *provider
-	failed     error // the host refused the server's provider at Start
+	failed     error    // the host refused the server's provider at Start
+	calls      inflight // the bridge's calls in flight, for sampling
 
 	ctx    context.Context // cancelled by stop
 	cancel context.CancelFunc
@@ -288,11 +289,16 @@ func (s *server) serve() (connected bool, err error) {
 		// inside Connect.)
 		defer func() { _ = killProcessGroup(cmd.Process) }()
 	}
-	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "aios-host", Version: Version}, &mcpsdk.ClientOptions{
+	copts := &mcpsdk.ClientOptions{
 		Capabilities:               &mcpsdk.ClientCapabilities{},
 		ToolListChangedHandler:     func(context.Context, *mcpsdk.ToolListChangedRequest) { s.onListChanged() },
 		ResourceListChangedHandler: func(context.Context, *mcpsdk.ResourceListChangedRequest) { s.onListChanged() },
-	})
+	}
+	if s.cfg.Sampling {
+		copts.Capabilities.Sampling = &mcpsdk.SamplingCapabilities{}
+		copts.CreateMessageHandler = s.sample
+	}
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "aios-host", Version: Version}, copts)
 	// Start with initialize (no server/discover probe): MCP servers of
 	// 2025-11-25 and earlier need not answer unknown requests.
 	sess, err := client.Connect(cctx, tr, &mcpsdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
@@ -428,6 +434,9 @@ func (s *server) emptyTable() *table {
 	}
 	if s.host != "" {
 		info.Capabilities = []string{abi.CapNetwork + "(" + s.host + ")"}
+	}
+	if s.cfg.Sampling {
+		info.Capabilities = append(info.Capabilities, abi.CapInference)
 	}
 	return &table{reg: &abi.ToolRegister{Format: abi.FormatVersion, Provider: info, Tools: []abi.ToolDef{}},
 		targets: map[string]target{}}
