@@ -538,3 +538,50 @@ func TestTableGrowBounded(t *testing.T) {
 		t.Fatalf("load of a 2M-element table: %v", err)
 	}
 }
+
+// TestPruneCache: a loader starting prunes its compile cache: what no
+// loader of this build reads (an older instrumentation's folder, another
+// wazero version's code, unsealed wasmtime entries), then the oldest files
+// past the size bound. (Nothing was ever removed: every version of a
+// module under development left its compiled code.)
+func TestPruneCache(t *testing.T) {
+	old := wazeroVersion
+	wazeroVersion = func() string { return "v1.12.0" }
+	defer func() { wazeroVersion = old }()
+	dir := t.TempDir()
+	put := func(rel string, size int, age time.Duration) string {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, make([]byte, size), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		when := time.Now().Add(-age)
+		if err := os.Chtimes(p, when, when); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	stale := []string{
+		put("aios-instrumented-v1/a.wasm", 10, 0),
+		put("wazero-v0.0.1-amd64-linux/x", 10, 0),
+		put("wasmtime-v39-abc.cwasm", 10, 0),
+	}
+	oldest := put(instrumentedDir+"/old.wasm", 600, 3*time.Hour)
+	older := put(instrumentedDir+"/older.wasm", 600, 2*time.Hour)
+	newest := put(instrumentedDir+"/new.wasm", 600, time.Hour)
+	sealed := put("wasmtime-v39-sealed-abc.cwasm", 50, 0)
+	current := put("wazero-v1.12.0-amd64-linux/y", 50, 0)
+	pruneCache(dir, 1000, nil)
+	for _, p := range append(stale, oldest, older) {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s was kept", p)
+		}
+	}
+	for _, p := range []string{newest, sealed, current} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed: %v", p, err)
+		}
+	}
+}

@@ -82,6 +82,7 @@ func NewLoader(opts Options) (*Loader, error) {
 	if cache == nil {
 		cache = wazero.NewCompilationCache()
 	}
+	pruneCache(dir, MaxCacheBytes, logger)
 	trim := min(cfg.IdleTimeout/2, 30*time.Second)
 	return &Loader{cfg: cfg, cache: cache, logger: logger, cacheDir: dir,
 		wd:  newWatchdog(cfg.DeadlineGranularity, trim),

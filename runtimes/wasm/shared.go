@@ -25,6 +25,10 @@ import (
 // instrumented once: loading 50 providers then costs 50 instantiations, not
 // 50 compilations.
 
+// instrumentedDir is the cache folder of instrumented modules, named for
+// the rewrite's version (v2: tables are capped).
+const instrumentedDir = "aios-instrumented-v2"
+
 type rtKey struct {
 	pages   uint32
 	checks  bool // wazero's own termination checks (module not instrumented)
@@ -203,7 +207,7 @@ func (l *Loader) release(sm *sharedModule) {
 func (l *Loader) instrumented(sum [32]byte, bin []byte) ([]byte, error) {
 	var path string
 	if l.cacheDir != "" {
-		path = filepath.Join(l.cacheDir, "aios-instrumented-v2", hex.EncodeToString(sum[:])+".wasm")
+		path = filepath.Join(l.cacheDir, instrumentedDir, hex.EncodeToString(sum[:])+".wasm")
 		if b, err := os.ReadFile(path); err == nil {
 			return b, nil
 		}

@@ -70,15 +70,19 @@ func NewWasmtimeLoader(opts Options) (*WasmtimeLoader, error) {
 	if dir == "" && opts.DataDir != "" {
 		dir = filepath.Join(opts.DataDir, "cache", "wasm")
 	}
-	if dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("runtimes.wasm: compile cache %s: %w", dir, err)
-		}
-	}
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.Default()
 	}
+	if dir != "" {
+		// As on wazero: a cache that cannot be made costs compile time.
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			logger.Warn("wasm: the compile cache cannot be used; compiled code is kept in memory until the host restarts",
+				"cache", dir, "reason", err)
+			dir = ""
+		}
+	}
+	pruneCache(dir, MaxCacheBytes, logger)
 	wc := wt.NewConfig()
 	wc.SetEpochInterruption(true)
 	// The features wazero has (its core 2.0): a store's memory limit is

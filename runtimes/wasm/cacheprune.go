@@ -1,0 +1,101 @@
+package wasm
+
+import (
+	"cmp"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+)
+
+// MaxCacheBytes bounds the compile cache directory: past it, the oldest
+// files go first when a loader starts. Every version of a module compiled
+// while plugins are developed leaves its code here (a 4 MB Go guest leaves
+// about 21 MB), and nothing else removes it.
+const MaxCacheBytes = 2 << 30
+
+// pruneCache removes what no loader of this build reads any more (the
+// instrumented modules of an older rewrite, code compiled by another
+// wazero version, wasmtime entries from before they were sealed), then
+// the oldest files until dir holds at most max bytes. It runs when a
+// loader starts; errors are ignored (the cache is an optimisation).
+func pruneCache(dir string, max int64, log *slog.Logger) {
+	if dir == "" {
+		return
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	wazeroDir := "wazero-" + wazeroVersion() + "-"
+	removed := 0
+	for _, e := range ents {
+		n := e.Name()
+		stale := false
+		switch {
+		case strings.HasPrefix(n, "aios-instrumented-") && n != instrumentedDir:
+			stale = true
+		case strings.HasPrefix(n, "wazero-") && e.IsDir() && wazeroVersion() != "" && !strings.HasPrefix(n, wazeroDir):
+			stale = true
+		case strings.HasPrefix(n, "wasmtime-") && strings.HasSuffix(n, ".cwasm") && !strings.Contains(n, "-sealed-"):
+			stale = true
+		}
+		if stale && os.RemoveAll(filepath.Join(dir, n)) == nil {
+			removed++
+		}
+	}
+	type file struct {
+		path string
+		size int64
+		mod  int64
+	}
+	var files []file
+	var total int64
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+			files = append(files, file{p, info.Size(), info.ModTime().UnixNano()})
+			total += info.Size()
+		}
+		return nil
+	})
+	if total > max {
+		slices.SortFunc(files, func(a, b file) int { return cmp.Compare(a.mod, b.mod) })
+		for _, f := range files {
+			if total <= max {
+				break
+			}
+			if os.Remove(f.path) == nil {
+				total -= f.size
+				removed++
+			}
+		}
+	}
+	if removed > 0 && log != nil {
+		log.Info("wasm: compile cache pruned", "cache", dir, "removed", removed, "bytes_left", total)
+	}
+}
+
+// wazeroVersion is the wazero module version this binary was built with
+// ("" when unknown, as in test binaries: then no wazero directory counts
+// as stale). A variable for tests.
+var wazeroVersion = func() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, d := range bi.Deps {
+		if d.Path == "github.com/tetratelabs/wazero" {
+			if d.Replace != nil {
+				return d.Replace.Version
+			}
+			return d.Version
+		}
+	}
+	return ""
+}
