@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -123,6 +124,86 @@ type RemoteProvider struct {
 	mu   sync.Mutex
 	unix *jsonrpc.Client
 	http *jsonrpc.Client
+
+	// The card's endpoints.health, probed every HealthInterval (see
+	// Health); "" when the card gives none that can be reached.
+	healthURL  string
+	health     atomic.Pointer[string] // nil: healthy or not probed yet; else why not
+	stopHealth chan struct{}
+	closeOnce  sync.Once
+}
+
+// HealthInterval is how often a remote adapter's endpoints.health is
+// probed (a variable for tests).
+var HealthInterval = 30 * time.Second
+
+// Health reports whether the adapter's health endpoint answered its last
+// probe with a 2xx status (true when it has none or was not probed yet),
+// and why not.
+func (p *RemoteProvider) Health() (bool, string) {
+	if why := p.health.Load(); why != nil {
+		return false, *why
+	}
+	return true, ""
+}
+
+// healthEndpoint resolves a card's endpoints.health: a URL, or a path on
+// the adapter's http endpoint.
+func healthEndpoint(card *Card, endpoint string) string {
+	e := card.Endpoints
+	if e == nil || e.Health == "" {
+		return ""
+	}
+	if u, err := url.Parse(e.Health); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		return e.Health
+	}
+	if !strings.HasPrefix(e.Health, "/") {
+		return ""
+	}
+	base := e.HTTP
+	if base == "" {
+		base = endpoint
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host + e.Health
+}
+
+// probeHealth probes the health endpoint until Close.
+func (p *RemoteProvider) probeHealth() {
+	t := time.NewTicker(HealthInterval)
+	defer t.Stop()
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		why := ""
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.healthURL, nil)
+		if err == nil {
+			var resp *http.Response
+			if resp, err = p.hc.Do(req); err == nil {
+				_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+				resp.Body.Close()
+				if resp.StatusCode/100 != 2 {
+					why = fmt.Sprintf("health endpoint %s answered %s", p.healthURL, resp.Status)
+				}
+			}
+		}
+		if err != nil {
+			why = fmt.Sprintf("health endpoint %s: %v", p.healthURL, err)
+		}
+		cancel()
+		if why == "" {
+			p.health.Store(nil)
+		} else {
+			p.health.Store(&why)
+		}
+		select {
+		case <-p.stopHealth:
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // NewRemoteProvider builds the provider for card served at endpoint.
@@ -150,7 +231,12 @@ func NewRemoteProvider(card *Card, endpoint, token string, hc *http.Client) (*Re
 	if hc == nil {
 		hc = &http.Client{}
 	}
-	return &RemoteProvider{reg: reg, endpoint: endpoint, token: token, hc: hc}, nil
+	p := &RemoteProvider{reg: reg, endpoint: endpoint, token: token, hc: hc, healthURL: healthEndpoint(card, endpoint)}
+	if p.healthURL != "" {
+		p.stopHealth = make(chan struct{})
+		go p.probeHealth()
+	}
+	return p, nil
 }
 
 // Describe implements abi.Provider.
@@ -230,6 +316,11 @@ func (p *RemoteProvider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 
 // Close implements abi.Provider.
 func (p *RemoteProvider) Close() error {
+	p.closeOnce.Do(func() {
+		if p.stopHealth != nil {
+			close(p.stopHealth)
+		}
+	})
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.unix != nil {

@@ -5,10 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // TestTCPEndpoint: a card's endpoints.rpc tcp://HOST:PORT (seed §2.3:
@@ -76,4 +81,43 @@ func TestTCPEndpoint(t *testing.T) {
 			t.Errorf("endpoint %s accepted", bad)
 		}
 	}
+}
+
+// TestHealthProbe: a remote adapter's endpoints.health is probed; while it
+// fails the provider reports why (search and info show the adapter
+// unavailable), and it recovers when the endpoint does. (health was only
+// checked for form.)
+func TestHealthProbe(t *testing.T) {
+	old := HealthInterval
+	HealthInterval = 20 * time.Millisecond
+	defer func() { HealthInterval = old }()
+	var down atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" && down.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	card, err := ParseCard([]byte(`{"adapter": {"id": "org.test.health", "name": "H", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "h", "name": "H", "permission_level": "low"}],
+  "endpoints": {"http": "`+srv.URL+`", "health": "/healthz"}}`), "adapter.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewRemoteProvider(card, srv.URL+"/rpc", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	time.Sleep(100 * time.Millisecond)
+	if ok, why := p.Health(); !ok {
+		t.Fatalf("healthy endpoint reported %q", why)
+	}
+	down.Store(true)
+	testutil.Eventually(t, "the failing health endpoint is seen", func() bool {
+		ok, why := p.Health()
+		return !ok && strings.Contains(why, "503")
+	})
+	down.Store(false)
+	testutil.Eventually(t, "the recovered endpoint is seen", func() bool { ok, _ := p.Health(); return ok })
 }

@@ -197,6 +197,11 @@ func (s *Server) adapterViews() []*adapterView {
 		if !s.softwareInstalled(v.card) {
 			v.sum.Status = "unavailable" // registered, but the software it drives is missing
 		}
+		if h, ok := rec.Impl.(interface{ Health() (bool, string) }); ok {
+			if healthy, _ := h.Health(); !healthy {
+				v.sum.Status = "unavailable" // its endpoints.health fails
+			}
+		}
 		if v.disc != nil {
 			v.sum.Kind = v.disc.Kind
 		}
@@ -338,8 +343,19 @@ func (s *Server) registryInfo(params json.RawMessage) (any, *jsonrpc.Error) {
 	if pick.rec != nil {
 		st.Source = pick.rec.Source
 	}
+	healthErr := ""
+	if pick.rec != nil {
+		if h, ok := pick.rec.Impl.(interface{ Health() (bool, string) }); ok {
+			if healthy, why := h.Health(); !healthy {
+				st.Available, healthErr = false, why
+			}
+		}
+	}
 	if d := pick.disc; d != nil {
 		st.Signed, st.KeyID, st.Source, st.ShadowedBy, st.Error = d.Signed, d.KeyID, d.Source, d.Shadowed, d.Err
+	}
+	if healthErr != "" && st.Error == "" {
+		st.Error = healthErr
 	}
 	if c := pick.card; c != nil && c.Requirements != nil && c.Requirements.Software != nil {
 		det := discovery.Detect(c.Requirements.Software, s.desktopDirs())

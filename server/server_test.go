@@ -743,3 +743,35 @@ func TestCloseAnswersCallsInFlight(t *testing.T) {
 		t.Fatalf("Close took %v", took)
 	}
 }
+
+// unhealthy is a provider whose health check fails (a remote adapter
+// whose endpoints.health does not answer).
+type unhealthy struct{ abi.Provider }
+
+func (unhealthy) Health() (bool, string) { return false, "health endpoint answered 503" }
+
+// TestUnhealthyAdapterUnavailable: search and info report an adapter whose
+// health check fails as unavailable, with why.
+func TestUnhealthyAdapterUnavailable(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	p := native.New(abi.ProviderInfo{ID: "org.test.sick", Version: "1.0.0"})
+	p.MustRegister(abi.ToolDef{Name: "sick-tool"}, func(context.Context, any, abi.Env) (any, error) { return nil, nil })
+	if err := ts.h.AddProvider(context.Background(), unhealthy{p}, host.ProviderMeta{Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, ts)
+	var r struct{ Adapters []AdapterSummary }
+	if err := c.Call(context.Background(), "aios/registry.search", map[string]any{"query": "sick"}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Adapters) != 1 || r.Adapters[0].Status != "unavailable" {
+		t.Fatalf("search = %+v", r.Adapters)
+	}
+	var info struct{ Status InfoStatus }
+	if err := c.Call(context.Background(), "aios/registry.info", map[string]any{"adapter_id": "org.test.sick"}, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Status.Available || !strings.Contains(info.Status.Error, "503") {
+		t.Fatalf("info status = %+v", info.Status)
+	}
+}
