@@ -590,3 +590,17 @@ aios.registerTool({name: 'who', description: 'who answers', parameters: {type: '
 		t.Fatalf("call carded (a folder with an Adapter Card): %d %q %s", code, out, errs)
 	}
 }
+
+// TestCallInterruptedWhileLoading: a `call` interrupted while its plugins
+// load says so, instead of warnings about the interpreter and a NotFound
+// for the tool whose provider did not finish loading.
+func TestCallInterruptedWhileLoading(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb syncBuffer
+	code := run(ctx, []string{"call", "analyze-complexity", "{}", "--plugins", e.plugins, "--data", e.data}, strings.NewReader(""), &out, &errb)
+	if code == 0 || !strings.Contains(errb.String(), "interrupted while loading the plugins") || strings.Contains(errb.String(), "NotFound") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errb.String())
+	}
+}

@@ -112,6 +112,13 @@ Example:
 	if err != nil {
 		return c.fail(err)
 	}
+	if ctx.Err() != nil {
+		// Interrupted while the plugins loaded: say so, rather than a
+		// NotFound for a tool whose provider did not finish loading.
+		_ = closeHost(h, c.stderr)
+		fmt.Fprintln(c.stderr, "aios-host: interrupted while loading the plugins; the tool was not called")
+		return exitFail
+	}
 	call := &abi.ToolCall{Caller: *as, Tool: tool, Version: *version, Params: params}
 	if call.Caller == "" {
 		call.Caller = h.Config().DefaultAgent
