@@ -185,3 +185,90 @@ def kw(params):
 		t.Fatalf("tool def = %+v", d)
 	}
 }
+
+// TestFolderPackages: a namespace package (a folder without __init__.py)
+// of the tool's folder imports, signed or not; in a signed provider a
+// package folder holding only compiled __init__ code (.pyc, .so) is
+// refused rather than run, and a pinned module deleted after the load
+// still imports in a replacement worker.
+func TestFolderPackages(t *testing.T) {
+	rt := newRuntime(t, nil)
+	path := writeTool(t, "tool.py", `from aios_sdk import tool
+from lib import util
+from aios_sdk import provider
+provider(id="org.test.ns", capabilities=[])
+
+@tool(name="ns", parameters={"type": "object", "properties": {"opt": {"type": "boolean"}, "sleep": {"type": "boolean"}}})
+def ns(params):
+    if params.get("sleep"):
+        import time
+        time.sleep(5)
+    if params.get("opt"):
+        try:
+            from lib import optional
+            return "optional: " + optional.X
+        except ImportError as e:
+            return "refused: " + str(e)
+    return util.V
+`)
+	dir := filepath.Dir(path)
+	util := filepath.Join(dir, "lib", "util.py")
+	if err := os.MkdirAll(filepath.Dir(util), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(util, []byte(`V = "namespace ok"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, signed := range []bool{false, true} {
+		src := abi.Source{Path: path, Unit: dir}
+		if signed {
+			src.Pinned = map[string]string{path: sum(t, path), util: sum(t, util)}
+		}
+		p, err := rt.Load(context.Background(), src)
+		if err != nil {
+			t.Fatalf("signed=%v: %v", signed, err)
+		}
+		call := func(params map[string]any) string {
+			v, err := p.Call(context.Background(), &abi.ToolCall{ID: "c", Tool: "ns", Params: params, Deadline: time.Now().Add(5 * time.Second)}, nil)
+			if err != nil {
+				t.Fatalf("signed=%v: %v", signed, err)
+			}
+			return v.(string)
+		}
+		if got := call(nil); got != "namespace ok" {
+			t.Fatalf("signed=%v: %q", signed, got)
+		}
+		if signed {
+			// Compiled code planted as a package's __init__.
+			opt := filepath.Join(dir, "lib", "optional")
+			if err := os.MkdirAll(opt, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(opt, "__init__.pyc"), []byte("not even bytecode"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if got := call(map[string]any{"opt": true}); !strings.Contains(got, "refused: ") || !strings.Contains(got, "only Python source files") {
+				t.Fatalf("planted __init__.pyc: %q", got)
+			}
+			// A pinned module deleted after the load.
+			if err := os.Remove(util); err != nil {
+				t.Fatal(err)
+			}
+			killViaTimeout(t, p)
+			if got := call(nil); got != "namespace ok" {
+				t.Fatalf("after the pinned module was deleted: %q", got)
+			}
+		}
+		p.Close()
+	}
+}
+
+// killViaTimeout replaces a provider's worker: a call to a tool that
+// sleeps past its deadline.
+func killViaTimeout(t *testing.T, p abi.Provider) {
+	t.Helper()
+	_, err := p.Call(context.Background(), &abi.ToolCall{ID: "k", Tool: "ns", Params: map[string]any{"sleep": true}, Deadline: time.Now().Add(200 * time.Millisecond)}, nil)
+	if abi.CodeOf(err) != abi.Timeout {
+		t.Fatalf("sleeping call: %v, want Timeout", err)
+	}
+}

@@ -20,12 +20,16 @@ type Layers struct {
 	// NetNS is true when workers can get a new network namespace.
 	NetNS    bool
 	NetNSErr string
+	// PIDNS is true when workers can get a new PID namespace: a worker is
+	// its namespace's init, so every process a tool forks dies with it.
+	PIDNS    bool
+	PIDNSErr string
 	// Rlimits is true when resource limits can be set on workers.
 	Rlimits    bool
 	RlimitsErr string
 }
 
-// String is a one-line summary, e.g. "landlock=v7 seccomp=on netns=on rlimits=on".
+// String is a one-line summary, e.g. "landlock=v7 seccomp=on netns=on pidns=on rlimits=on".
 func (l Layers) String() string {
 	if l.Disabled {
 		return "sandbox=off"
@@ -40,7 +44,7 @@ func (l Layers) String() string {
 	if l.Landlock > 0 {
 		ll = fmt.Sprintf("v%d", l.Landlock)
 	}
-	return fmt.Sprintf("landlock=%s seccomp=%s netns=%s rlimits=%s", ll, onoff(l.Seccomp), onoff(l.NetNS), onoff(l.Rlimits))
+	return fmt.Sprintf("landlock=%s seccomp=%s netns=%s pidns=%s rlimits=%s", ll, onoff(l.Seccomp), onoff(l.NetNS), onoff(l.PIDNS), onoff(l.Rlimits))
 }
 
 // Degraded lists one sentence per missing layer.
@@ -57,6 +61,9 @@ func (l Layers) Degraded() []string {
 	}
 	if !l.NetNS {
 		out = append(out, "network namespace unavailable: "+l.NetNSErr+"; python workers share the host's network namespace")
+	}
+	if !l.PIDNS {
+		out = append(out, "PID namespace unavailable: "+l.PIDNSErr+"; processes a python tool forks may outlive its worker")
 	}
 	if !l.Rlimits {
 		out = append(out, "resource limits unavailable: "+l.RlimitsErr+"; python workers have no memory or CPU limit")

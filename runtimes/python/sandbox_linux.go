@@ -53,6 +53,13 @@ func detectLayers() Layers {
 		} else {
 			l.NetNS = true
 		}
+		// The thread's later children would start a new PID namespace;
+		// the thread ends here, so nothing else is affected.
+		if err := unix.Unshare(unix.CLONE_NEWPID); err != nil {
+			l.PIDNSErr = "unshare(CLONE_NEWPID): " + err.Error() + " (needs CAP_SYS_ADMIN or user namespaces)"
+		} else {
+			l.PIDNS = true
+		}
 	})
 	<-done
 	return l
@@ -69,6 +76,12 @@ func spawn(s spawnSpec) (*os.Process, error) {
 	}
 	if !s.network && s.layers.NetNS {
 		sys.Cloneflags = syscall.CLONE_NEWNET
+	}
+	if s.layers.PIDNS {
+		// The worker is its namespace's init: when it exits (or is
+		// killed) the kernel kills every process a tool forked, even
+		// one that left the process group with setsid.
+		sys.Cloneflags |= syscall.CLONE_NEWPID
 	}
 	type res struct {
 		p   *os.Process

@@ -10,7 +10,7 @@ import (
 // detectLayers reports every layer unavailable: the sandbox is Linux only.
 func detectLayers() Layers {
 	const why = "not Linux"
-	return Layers{LandlockErr: why, SeccompErr: why, NetNSErr: why, RlimitsErr: why}
+	return Layers{LandlockErr: why, SeccompErr: why, NetNSErr: why, PIDNSErr: why, RlimitsErr: why}
 }
 
 func spawn(s spawnSpec) (*os.Process, error) {

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,7 +18,7 @@ import (
 )
 
 // prober tries what the sandbox should refuse and reports what happened.
-const prober = `import os, socket, resource
+const prober = `import os, socket, resource, time
 from aios_sdk import Agent, Capability, tool
 
 def attempt(fn):
@@ -77,9 +79,19 @@ class Prober:
     def env(self, params):
         return {"env": sorted(os.environ)}
 
-    @tool(name="signal-host")
+    @tool(name="signal-host", parameters={"pid": {"type": "integer", "default": 0}})
     def signal_host(self, params):
-        return attempt(lambda: os.kill(os.getppid(), 0))
+        return attempt(lambda: os.kill(params.get("pid") or os.getppid(), 0))
+
+    @tool(name="fork-orphan", parameters={"path": {"type": "string"}})
+    def fork_orphan(self, params):
+        # A child that leaves the worker's process group and outlives it.
+        pid = os.fork()
+        if pid == 0:
+            os.setsid()
+            time.sleep(600)
+            os._exit(0)
+        return {"ok": True, "pid": pid}
 
     @tool(name="sethostname")
     def sethostname(self, params):
@@ -222,7 +234,10 @@ func TestSandbox(t *testing.T) {
 		if layers.Landlock < 6 {
 			t.Skipf("Landlock ABI %d has no signal scoping (6)", layers.Landlock)
 		}
-		if r := attempt(t, p, "signal-host", map[string]any{}); r["ok"] == true || !strings.Contains(r["error"].(string), "PermissionError") {
+		// By the host's pid: in a PID namespace of its own the worker
+		// cannot even name it (ProcessLookupError).
+		r := attempt(t, p, "signal-host", map[string]any{"pid": int64(os.Getpid())})
+		if e, _ := r["error"].(string); r["ok"] == true || !(strings.Contains(e, "PermissionError") || strings.Contains(e, "ProcessLookupError")) {
 			t.Errorf("the worker could signal the host: %v", r)
 		}
 	})
@@ -364,5 +379,55 @@ func TestSandboxDisabled(t *testing.T) {
 	}
 	if r := attempt(t, p, "read", map[string]any{"path": "/etc/passwd"}); r["ok"] != true {
 		t.Fatalf("unconfined worker cannot read /etc/passwd: %v", r)
+	}
+}
+
+// TestForkedProcessesDieWithWorker: a process a tool forks, even one that
+// left the worker's process group with setsid, dies with the worker (the
+// worker is its PID namespace's init). It used to outlive the worker, and
+// the host.
+func TestForkedProcessesDieWithWorker(t *testing.T) {
+	rt := newRuntime(t, nil)
+	path := writeTool(t, "forker.py", proberSource("[]"))
+	p, err := rt.Load(context.Background(), abi.Source{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rt.Layers().PIDNS {
+		p.Close()
+		t.Skipf("no PID namespace on this machine: %s", rt.Layers().PIDNSErr)
+	}
+	if r := attempt(t, p, "fork-orphan", map[string]any{}); r["ok"] != true {
+		t.Fatalf("fork-orphan: %v", r)
+	}
+	// Every process running this tool file (the worker and its orphan).
+	running := func() []string {
+		var out []string
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+			if err == nil && strings.Contains(string(cmd), path) {
+				out = append(out, e.Name())
+			}
+		}
+		return out
+	}
+	if n := len(running()); n < 2 {
+		t.Fatalf("%d processes run the tool file, want the worker and its orphan", n)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(running()) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if left := running(); len(left) > 0 {
+		for _, pid := range left {
+			if n, _ := strconv.Atoi(pid); n > 0 {
+				_ = syscall.Kill(n, syscall.SIGKILL)
+			}
+		}
+		t.Fatalf("processes %v outlived the worker", left)
 	}
 }

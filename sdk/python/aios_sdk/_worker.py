@@ -606,22 +606,40 @@ class _FolderFinder(importlib.abc.MetaPathFinder):
         p = os.path.abspath(p)
         return p == self.folder or p.startswith(self.folder + os.sep)
 
+    def _exists(self, path):
+        # A file the host shipped counts even when it was deleted since.
+        return path in self.pins.sources or os.path.isfile(path)
+
+    def _refuse_compiled(self, stem):
+        # Bytecode or native code of the folder was never checked: a
+        # signed provider imports only its pinned sources.
+        if not self.pins.strict:
+            return
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES + importlib.machinery.BYTECODE_SUFFIXES:
+            if os.path.isfile(stem + suffix):
+                raise ImportError("%s: a signed provider imports only Python source files of its folder" % (stem + suffix))
+
     def find_spec(self, fullname, path=None, target=None):
         last = fullname.rpartition(".")[2]
         bases = [self.folder] if path is None else [p for p in path if self._inside(p)]
         for base in bases:
             pkg = os.path.join(base, last)
             init = os.path.join(pkg, "__init__.py")
-            if os.path.isfile(init):
+            if self._exists(init):
                 return importlib.util.spec_from_file_location(
                     fullname, init, loader=_PinnedLoader(fullname, init, self.pins), submodule_search_locations=[pkg])
             mod = pkg + ".py"
-            if os.path.isfile(mod):
+            if self._exists(mod):
                 return importlib.util.spec_from_file_location(fullname, mod, loader=_PinnedLoader(fullname, mod, self.pins))
-            if self.pins.strict:
-                for suffix in importlib.machinery.EXTENSION_SUFFIXES + importlib.machinery.BYTECODE_SUFFIXES:
-                    if os.path.isfile(pkg + suffix):
-                        raise ImportError("%s: a signed provider imports only Python source files of its folder" % (pkg + suffix))
+            self._refuse_compiled(pkg)
+            if os.path.isdir(pkg):
+                # A folder without __init__.py: a namespace package, found
+                # here (the tool folder is not on sys.path), so that no
+                # other finder looks inside it for __init__ bytecode.
+                self._refuse_compiled(os.path.join(pkg, "__init__"))
+                spec = importlib.machinery.ModuleSpec(fullname, None, is_package=True)
+                spec.submodule_search_locations = [pkg]
+                return spec
         return None
 
 
