@@ -254,6 +254,13 @@ func (d *Discovery) Start(ctx context.Context) error {
 			d.watched[r] = true
 		}
 	}
+	if d.watcher == nil {
+		for _, r := range d.roots {
+			if st, err := os.Stat(r); err != nil || !st.IsDir() {
+				d.log.Warn("plugin folder not readable", "dir", r, "err", err)
+			}
+		}
+	}
 	units := d.scanRoots()
 	d.reconcileAll(ctx, units, func(i int, u string, err error) {
 		if d.opts.Progress != nil {
@@ -488,6 +495,15 @@ func (d *Discovery) eventLoop() {
 			}
 		}
 	}
+}
+
+// notLoadedMsg words a failed load: a one-shot scan (Options.Once) has
+// no previous version.
+func (d *Discovery) notLoadedMsg(what string) string {
+	if d.opts.Once {
+		return "provider not " + what
+	}
+	return "provider not " + what + "; the previous version (if any) keeps serving"
 }
 
 // rootCheckInterval is how often the roots are checked for having gone
@@ -805,7 +821,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 	}
 	if err != nil {
 		d.errs[unit] = err.Error()
-		d.log.Error("provider not loaded; the previous version (if any) keeps serving", "file", unit, "err", err)
+		d.log.Error(d.notLoadedMsg("loaded"), "file", unit, "err", err)
 		d.event(ReloadEvent{Source: unit, Action: "error", Err: err})
 		return err
 	}
@@ -849,7 +865,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		}
 		cand.discard()
 		d.errs[unit] = err.Error()
-		d.log.Error("provider not registered; the previous version (if any) keeps serving", "file", unit, "err", err)
+		d.log.Error(d.notLoadedMsg("registered"), "file", unit, "err", err)
 		d.event(ReloadEvent{Provider: cand.id, Source: unit, Action: "error", Err: err})
 		return err
 	}

@@ -584,6 +584,11 @@ const maxPinnedFiles = 10000
 // them are refused: a signed folder's code must be in it.
 func folderFiles(dir string, skip ...string) (map[string]string, error) {
 	out := map[string]string{}
+	// A folder reached through a symbolic link is walked where it is
+	// (WalkDir does not enter a link given as its root).
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -605,8 +610,11 @@ func folderFiles(dir string, skip ...string) (map[string]string, error) {
 		if err != nil {
 			return err
 		}
-		if slices.Contains(skip, rel) || !pinnedKind(name) {
-			return nil
+		if slices.Contains(skip, rel) || !pinnedKind(name) || name == "adapter.json" || strings.HasSuffix(name, ".adapter.json") {
+			return nil // not code, or a card (another card of the folder, a signed copy)
+		}
+		if !utf8.ValidString(rel) || strings.ContainsRune(rel, '\\') {
+			return fmt.Errorf("%s: a file name that is not UTF-8 or holds a backslash cannot be pinned; rename it", path)
 		}
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s is not a regular file (a signed folder may hold only files and folders)", path)
@@ -618,8 +626,13 @@ func folderFiles(dir string, skip ...string) (map[string]string, error) {
 		if err != nil {
 			return err
 		}
-		if strings.EqualFold(filepath.Ext(name), ".json") && isCard(path) {
-			return nil // a description (a draft, a copy), not code
+		if strings.EqualFold(filepath.Ext(name), ".json") {
+			if info, err := d.Info(); err == nil && info.Size() == 0 {
+				return nil // being written (`sign card > signed.json` in the folder)
+			}
+			if isCard(path) {
+				return nil // a description (a draft, a copy), not code
+			}
 		}
 		out[filepath.ToSlash(rel)] = sum
 		return nil
@@ -644,7 +657,10 @@ func isCard(path string) bool {
 		return false
 	}
 	var top struct {
-		Adapter map[string]any `json:"adapter"`
+		Adapter struct {
+			ID              string `json:"id"`
+			ProtocolVersion string `json:"protocol_version"`
+		} `json:"adapter"`
 	}
-	return json.Unmarshal(data, &top) == nil && top.Adapter != nil
+	return json.Unmarshal(data, &top) == nil && top.Adapter.ID != "" && top.Adapter.ProtocolVersion != ""
 }

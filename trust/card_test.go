@@ -443,7 +443,8 @@ func BenchmarkVerifyCard(b *testing.B) {
 func TestPinFolderFiles(t *testing.T) {
 	dir := t.TempDir()
 	for name, data := range map[string]string{
-		"tool.js": "main", "lib.js": "lib", "sub/deep.js": "deep", ".hidden": "h", "__pycache__/x.py": "c", "adapter.json": "{}", "draft.json": `{"adapter": {}}`, "data.bin": "x",
+		"tool.js": "main", "lib.js": "lib", "sub/deep.js": "deep", ".hidden": "h", "__pycache__/x.py": "c", "adapter.json": "{}", "draft.json": `{"adapter": {"id": "org.x", "protocol_version": "0.3.0"}}`, "data.bin": "x",
+		"signed.json": "", "settings.json": `{"adapter": {"port": 1}}`,
 	} {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -465,8 +466,23 @@ func TestPinFolderFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := pin.FileNames(); !reflect.DeepEqual(got, []string{"lib.js", "sub/deep.js"}) {
+	// Not the card, a draft card, an empty file being written (the output
+	// of `sign … > signed.json`), data or hidden files; a data file that
+	// merely has an "adapter" member is pinned.
+	if got := pin.FileNames(); !reflect.DeepEqual(got, []string{"lib.js", "settings.json", "sub/deep.js"}) {
 		t.Fatalf("pinned files %v", got)
+	}
+	// Signing through a symbolic link to the folder pins the same files.
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	viaLink, _, err := PinArtifact(card, link, "adapter.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lp, _ := ArtifactOf(viaLink); !reflect.DeepEqual(lp.FileNames(), pin.FileNames()) {
+		t.Fatalf("pinned through a link: %v", lp.FileNames())
 	}
 	if err := pin.Check(dir); err != nil {
 		t.Fatal(err)
@@ -486,6 +502,13 @@ func TestPinFolderFiles(t *testing.T) {
 	if extra, _ := pin.Unpinned(dir, "adapter.json"); !reflect.DeepEqual(extra, []string{"planted.js"}) {
 		t.Fatalf("unpinned %v", extra)
 	}
+	if err := os.WriteFile(filepath.Join(dir, `a\b.txt`), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := PinArtifact(card, dir, "adapter.json"); err == nil || !strings.Contains(err.Error(), "backslash") {
+		t.Fatalf("pinning a file named with a backslash: %v", err)
+	}
+	_ = os.Remove(filepath.Join(dir, `a\b.txt`))
 	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "link.js")); err != nil {
 		t.Fatal(err)
 	}

@@ -604,3 +604,14 @@ func TestCallInterruptedWhileLoading(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s", code, errb.String())
 	}
 }
+
+// TestInProcessMissingPluginFolder: `list` in its own process says when a
+// plugin folder does not exist (it said nothing after moving to discovery).
+func TestInProcessMissingPluginFolder(t *testing.T) {
+	e := newEnv(t)
+	missing := filepath.Join(t.TempDir(), "nope")
+	code, _, errs := e.bare("list", "--plugins", missing, "--data", e.data)
+	if code != 0 || !strings.Contains(errs, "plugin folder not readable") || !strings.Contains(errs, missing) {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+}

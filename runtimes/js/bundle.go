@@ -55,6 +55,12 @@ func bundleFile(path string, pins map[string]string) (*bundled, error) {
 	if err != nil {
 		return nil, err
 	}
+	// esbuild resolves imports to real paths: the folder a relative import
+	// must stay in is the entry's real folder (a plugin folder reached
+	// through a symbolic link refused every relative import).
+	if r, err := filepath.EvalSymlinks(entry); err == nil {
+		entry = r
+	}
 	src, err := os.ReadFile(entry)
 	if err != nil {
 		return nil, fmt.Errorf("read provider: %w", err)
@@ -82,6 +88,16 @@ func bundleFile(path string, pins map[string]string) (*bundled, error) {
 		Plugins:        []api.Plugin{sdkPlugin(dir)},
 	}
 	if pins != nil {
+		// esbuild names files by their real path: a plugin folder reached
+		// through a symbolic link has its pins under both names.
+		real := make(map[string]string, len(pins)*2)
+		for p, sum := range pins {
+			real[p] = sum
+			if r, err := filepath.EvalSymlinks(p); err == nil {
+				real[r] = sum
+			}
+		}
+		pins = real
 		opts.Plugins = append(opts.Plugins, pinnedPlugin(pins))
 		// esbuild would read the nearest tsconfig.json itself, from this
 		// folder or any above it: only a pinned one counts.
@@ -91,6 +107,10 @@ func bundleFile(path string, pins map[string]string) (*bundled, error) {
 			raw, err := readPinned(ts, pins)
 			if err != nil {
 				return nil, err
+			}
+			if tsconfigExtends.Match(raw) {
+				// esbuild would read the extended file itself, unchecked.
+				return nil, fmt.Errorf("%s: a signed provider's tsconfig.json may not use \"extends\" (the file it names is not pinned); put the options in it", ts)
 			}
 			opts.TsconfigRaw = string(raw)
 		}
@@ -203,6 +223,9 @@ func sdkPlugin(root string) api.Plugin {
 		},
 	}
 }
+
+// tsconfigExtends finds an "extends" member in a tsconfig.json.
+var tsconfigExtends = regexp.MustCompile(`"extends"\s*:`)
 
 // readPinned reads the file at path and checks it against pins.
 func readPinned(path string, pins map[string]string) ([]byte, error) {

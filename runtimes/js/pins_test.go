@@ -64,7 +64,29 @@ aios.registerTool({ name: 'who', description: 'who', parameters: {} }, () => msg
 	if _, err := bundleFile(entry, pins); err == nil || !strings.Contains(err.Error(), "other.ts is not pinned") {
 		t.Fatalf("bundle with an unpinned import: %v", err)
 	}
+	// A folder reached through a symbolic link (esbuild sees real paths).
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	write("lib.ts", `export function msg(): string { return "lib ORIGINAL"; }`)
+	pins[lib] = digest(lib)
+	linked := map[string]string{}
+	for p, s := range pins {
+		linked[filepath.Join(link, filepath.Base(p))] = s
+	}
+	if _, err := bundleFile(filepath.Join(link, "tool.ts"), linked); err != nil {
+		t.Fatalf("pinned bundle through a symbolic link: %v", err)
+	}
+	// A pinned tsconfig.json extending a file that is not pinned.
+	write("tsconfig.json", `{"extends": "./.cfg/base.json"}`)
+	pins[ts] = digest(ts)
+	if _, err := bundleFile(entry, pins); err == nil || !strings.Contains(err.Error(), `may not use "extends"`) {
+		t.Fatalf("bundle with a tsconfig.json that extends: %v", err)
+	}
 	// Unsigned (no pins): as before, whatever the folder holds.
+	write("tsconfig.json", `{}`)
+	write("lib.ts", `export { msg } from './other';`)
 	if b, err := bundleFile(entry, nil); err != nil || !strings.Contains(b.Code, "other PLANTED") {
 		t.Fatalf("unsigned bundle: %v", err)
 	}
