@@ -244,6 +244,19 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 		if ierr == nil {
 			mods, p.instrumented = inst, true
 		} else {
+			// Run as written, with wazero's checks: tables bounded all the same.
+			for k, m := range mods {
+				if m == nil {
+					continue
+				}
+				capped, err := instrument.CapTables(m)
+				if errors.Is(err, instrument.ErrTableLimit) {
+					return nil, fmt.Errorf("component %s: core instance %d: %w", name, k, err)
+				}
+				if err == nil {
+					mods[k] = capped
+				}
+			}
 			opts.Logger.Info("component: a core module cannot be instrumented; interrupting it with wazero's checks (slower calls)", "file", name, "reason", ierr)
 		}
 	}

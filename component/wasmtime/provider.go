@@ -209,13 +209,15 @@ func (l *Loader) compile(b []byte) (*C.wasmtime_component_t, error) {
 		return nil, errors.New("empty binary")
 	}
 	var cachePath string
+	var key []byte // the source's digest: the seal ties an entry to it
 	if l.opts.CacheDir != "" {
 		sum := sha256.Sum256(b)
+		key = sum[:]
 		// Sealed (internal/sealed): wasmtime checks a serialized
 		// component's header, not its code, and a corrupted code byte
 		// would run.
 		cachePath = filepath.Join(l.opts.CacheDir, "wasmtime-v39-sealed-"+hex.EncodeToString(sum[:])+".cwasm")
-		data, err := sealed.ReadFile(cachePath)
+		data, err := sealed.ReadFile(cachePath, key)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			l.opts.Logger.Warn("wasmtime component cache entry unusable; recompiling", "file", cachePath, "error", err)
 		}
@@ -242,7 +244,7 @@ func (l *Loader) compile(b []byte) (*C.wasmtime_component_t, error) {
 		if err := takeError(C.wasmtime_component_serialize(c, &out)); err == nil {
 			data := C.GoBytes(unsafe.Pointer(out.data), C.int(out.size))
 			C.wasm_byte_vec_delete(&out)
-			_ = sealed.WriteFile(cachePath, data)
+			_ = sealed.WriteFile(cachePath, data, key)
 		}
 	}
 	return c, nil

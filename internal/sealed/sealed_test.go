@@ -11,12 +11,17 @@ import (
 func TestRoundTripAndCorruption(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "x.cwasm")
 	data := bytes.Repeat([]byte("machine code "), 1000)
-	if err := WriteFile(path, data); err != nil {
+	key := []byte("module A")
+	if err := WriteFile(path, data, key); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadFile(path)
+	got, err := ReadFile(path, key)
 	if err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("ReadFile: %v", err)
+	}
+	// Another entry's file moved to this name.
+	if _, err := ReadFile(path, []byte("module B")); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("ReadFile with another key: %v, want ErrCorrupt", err)
 	}
 	b, _ := os.ReadFile(path)
 	for name, bad := range map[string][]byte{
@@ -25,18 +30,18 @@ func TestRoundTripAndCorruption(t *testing.T) {
 		"unsealed":     data,
 		"empty":        nil,
 	} {
-		if _, err := Open(bad); !errors.Is(err, ErrCorrupt) {
+		if _, err := Open(bad, key); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%s: %v, want ErrCorrupt", name, err)
 		}
 	}
 }
 
 func FuzzOpen(f *testing.F) {
-	f.Add(Seal([]byte("x")))
+	f.Add(Seal([]byte("x"), []byte("k")))
 	f.Add([]byte(trailer))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		data, err := Open(b)
-		if err == nil && !bytes.Equal(Seal(data), b) {
+		data, err := Open(b, []byte("k"))
+		if err == nil && !bytes.Equal(Seal(data, []byte("k")), b) {
 			t.Fatalf("Open accepted %q, which Seal does not produce", b)
 		}
 	})

@@ -534,7 +534,7 @@ func TestTableGrowBounded(t *testing.T) {
 		t.Fatalf("grow = %v, %v; want table.grow refused", v, err)
 	}
 	_, err = l.Load(context.Background(), abi.Source{Path: buildWAT(t, tableWAT(2_000_000))})
-	if err == nil || !strings.Contains(err.Error(), "starts with 2000000 elements") {
+	if err == nil || !strings.Contains(err.Error(), "start with 2000000 elements") {
 		t.Fatalf("load of a 2M-element table: %v", err)
 	}
 }
@@ -584,4 +584,103 @@ func TestPruneCache(t *testing.T) {
 			t.Errorf("%s was removed: %v", p, err)
 		}
 	}
+}
+
+// TestStartFunctionSleepBounded: a start function that sleeps (with a
+// real clock) is woken at the load timeout; the load waited for the
+// whole sleep.
+func TestStartFunctionSleepBounded(t *testing.T) {
+	src := strings.Replace(sleepWAT(), `(func (export "aios_register")`, `(func $start
+    (i64.store (i32.const 256) (i64.const 7))
+    (i32.store8 (i32.const 264) (i32.const 0))
+    (i32.store (i32.const 272) (i32.const 1))
+    (i64.store (i32.const 280) (i64.const 20000000000))
+    (i64.store (i32.const 288) (i64.const 0))
+    (i32.store16 (i32.const 296) (i32.const 0))
+    (drop (call $poll (i32.const 256) (i32.const 320) (i32.const 1) (i32.const 384))))
+  (start $start)
+  (func (export "aios_register")`, 1)
+	l := newTestLoader(t, Config{Clock: "real", LoadTimeout: 300 * time.Millisecond}, nil)
+	start := time.Now()
+	p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, src)})
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("the load took %v: a 20 s sleep in the start function was not cut at the 300ms load timeout", took)
+	}
+	if err == nil {
+		p.Close()
+	}
+}
+
+// manyTablesWAT is tableWAT with n tables: "grow" grows each by about a
+// million elements and answers refused when any grow fails.
+func manyTablesWAT(n int, extraExport string) string {
+	reg, packedReg := watData(1024, `{"format":1,"provider":{"id":"org.test.tables"},"tools":[{"name":"grow"}]}`)
+	failed, packedFailed := watData(4096, `{"value":{"refused":true}}`)
+	grew, packedGrew := watData(8192, `{"value":{"refused":false}}`)
+	var tables, grows strings.Builder
+	for i := range n {
+		fmt.Fprintf(&tables, "  (table $t%d 1 funcref)\n", i)
+		fmt.Fprintf(&grows, "    (if (i32.eq (table.grow $t%d (ref.null func) (i32.const 1048576)) (i32.const -1)) (then (local.set $refused (i32.const 1))))\n", i)
+	}
+	return fmt.Sprintf(`(module
+  (memory (export "memory") 2)
+%s  (global $heap (mut i32) (i32.const 65536))
+  %s%s%s
+  %s
+  (func (export "aios_alloc") (param $n i32) (result i32)
+    (local $p i32)
+    (local.set $p (global.get $heap))
+    (global.set $heap (i32.add (local.get $p) (local.get $n)))
+    (local.get $p))
+  (func (export "aios_register") (result i64) (i64.const %d))
+  (func (export "aios_call") (param i32 i32) (result i64)
+    (local $refused i32)
+%s    (if (result i64) (local.get $refused) (then (i64.const %d)) (else (i64.const %d))))
+)`, tables.String(), reg, failed, grew, extraExport, packedReg, grows.String(), packedFailed, packedGrew)
+}
+
+// TestTablesBoundedInAll: the bound is on the module's tables together
+// (100 tables of a million elements each took 800 MB), also when the
+// module runs without the rest of the rewrite (it exports aios_tick, which
+// the rewrite adds, so it falls back to wazero's checks) and when its
+// instrumented cache entry is damaged.
+func TestTablesBoundedInAll(t *testing.T) {
+	dir := t.TempDir()
+	l := newTestLoader(t, Config{CacheDir: dir}, nil)
+	for name, src := range map[string]string{
+		"100 tables":     manyTablesWAT(100, ""),
+		"not rewritable": manyTablesWAT(1, `(func (export "aios_tick"))`),
+		"two big tables": manyTablesWAT(2, ""),
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := load(t, l, buildWAT(t, src))
+			v, err := call(p, newFakeEnv(p, 2), "grow", map[string]any{}, 30*time.Second)
+			if err != nil || v.(map[string]any)["refused"] != true {
+				t.Fatalf("grow = %v, %v; want a table.grow refused", v, err)
+			}
+		})
+	}
+	t.Run("damaged instrumented cache entry", func(t *testing.T) {
+		path := buildWAT(t, tableWAT(1))
+		p := load(t, l, path)
+		p.Close()
+		entries, _ := filepath.Glob(filepath.Join(dir, instrumentedDir, "*.wasm"))
+		if len(entries) == 0 {
+			t.Fatal("no instrumented cache entries")
+		}
+		for _, e := range entries {
+			if err := os.WriteFile(e, []byte("\x00asm\x01\x00\x00\x00"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l2 := newTestLoader(t, Config{CacheDir: dir}, nil)
+		p2 := load(t, l2, path)
+		if !p2.instrumented {
+			t.Error("a damaged cache entry made the module run unrewritten")
+		}
+		v, err := call(p2, newFakeEnv(p2, 2), "grow", map[string]any{}, 30*time.Second)
+		if err != nil || v.(map[string]any)["refused"] != true {
+			t.Fatalf("grow = %v, %v; want table.grow refused", v, err)
+		}
+	})
 }

@@ -227,15 +227,22 @@ type instKey struct{}
 // watchdog with the load timeout.
 func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	cfg := p.modCfg
-	var self *instance // set below, before the guest runs
-	if p.realClock {
-		cfg = cfg.WithNanosleep(func(ns int64) { self.sleep(ns) })
-	}
 	// A start function runs inside InstantiateModule, before there is an
 	// instance for the watchdog to stop: it runs under the load timeout,
-	// which aios.tick (instrumented code) or wazero's own checks observe.
+	// which aios.tick (instrumented code) or wazero's own checks observe,
+	// and a sleep of it ends there too.
 	d := p.l.cfg.LoadTimeout
 	ictx, cancel := context.WithTimeout(ctx, d)
+	var self *instance // set below, once instantiated
+	if p.realClock {
+		startDL, _ := ictx.Deadline()
+		cfg = cfg.WithNanosleep(func(ns int64) {
+			if self == nil { // the start function
+				ns = min(ns, max(int64(time.Until(startDL)), 0))
+			}
+			self.sleep(ns)
+		})
+	}
 	mod, err := p.rt.InstantiateModule(ictx, p.cm, cfg)
 	timedOut := ictx.Err() != nil && ctx.Err() == nil
 	cancel()

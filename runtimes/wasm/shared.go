@@ -6,12 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/aios-host/aios-host/internal/sealed"
 	instr "github.com/aios-host/aios-host/runtimes/wasm/instrument"
 	"github.com/aios-host/aios-host/runtimes/wasm/precompile"
 )
@@ -99,6 +99,13 @@ func (l *Loader) module(ctx context.Context, name string, bin []byte, pages uint
 		} else if !errors.As(ierr, new(*precompile.CompileError)) {
 			return nil, ierr
 		}
+	}
+	// Run as written, with wazero's checks: its tables are bounded all
+	// the same (the rest of the rewrite could not be applied).
+	if capped, err := instr.CapTables(bin); errors.Is(err, instr.ErrTableLimit) {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	} else if err == nil {
+		bin = capped
 	}
 	if err := l.precompile(ctx, name, bin, nil, true); err != nil {
 		if ce := (*precompile.CompileError)(nil); errors.As(err, &ce) {
@@ -207,8 +214,11 @@ func (l *Loader) release(sm *sharedModule) {
 func (l *Loader) instrumented(sum [32]byte, bin []byte) ([]byte, error) {
 	var path string
 	if l.cacheDir != "" {
+		// Sealed with the source's digest (internal/sealed): a damaged or
+		// swapped entry is rewritten, not compiled (it used to make the
+		// loader fall back to an unrewritten module, tables unbounded).
 		path = filepath.Join(l.cacheDir, instrumentedDir, hex.EncodeToString(sum[:])+".wasm")
-		if b, err := os.ReadFile(path); err == nil {
+		if b, err := sealed.ReadFile(path, sum[:]); err == nil {
 			return b, nil
 		}
 	}
@@ -216,17 +226,6 @@ func (l *Loader) instrumented(sum [32]byte, bin []byte) ([]byte, error) {
 	if err != nil || path == "" {
 		return ib, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
-		// A name of its own: concurrent loads of one module may write it.
-		if f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp"); err == nil {
-			_, werr := f.Write(ib)
-			if cerr := f.Close(); werr == nil && cerr == nil {
-				werr = os.Rename(f.Name(), path)
-			}
-			if werr != nil {
-				_ = os.Remove(f.Name())
-			}
-		}
-	}
+	_ = sealed.WriteFile(path, ib, sum[:]) // a name of its own: concurrent loads of one module may write it
 	return ib, nil
 }

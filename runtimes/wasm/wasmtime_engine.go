@@ -153,13 +153,22 @@ func (l *WasmtimeLoader) Load(ctx context.Context, src abi.Source) (abi.Provider
 
 // compile compiles bin or deserializes it from the cache.
 func (l *WasmtimeLoader) compile(name string, bin []byte) (*wt.Module, error) {
+	// Tables are bounded in all, as on wazero (the store's limiter bounds
+	// each table, not their number).
+	if capped, err := instr.CapTables(bin); errors.Is(err, instr.ErrTableLimit) {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	} else if err == nil {
+		bin = capped
+	}
 	var path string
+	var key []byte // the source's digest: the seal ties an entry to it
 	if l.cacheDir != "" {
 		sum := sha256.Sum256(bin)
+		key = sum[:]
 		// Sealed (internal/sealed): wasmtime checks a serialized module's
 		// header, not its code, and a corrupted code byte would run.
 		path = filepath.Join(l.cacheDir, "wasmtime-v39-sealed-"+hex.EncodeToString(sum[:])+".cwasm")
-		if data, err := sealed.ReadFile(path); err == nil {
+		if data, err := sealed.ReadFile(path, key); err == nil {
 			if m, err := wt.NewModuleDeserialize(l.engine, data); err == nil {
 				return m, nil
 			}
@@ -173,7 +182,7 @@ func (l *WasmtimeLoader) compile(name string, bin []byte) (*wt.Module, error) {
 	}
 	if path != "" {
 		if data, err := m.Serialize(); err == nil {
-			_ = sealed.WriteFile(path, data)
+			_ = sealed.WriteFile(path, data, key)
 		}
 	}
 	return m, nil
@@ -509,6 +518,9 @@ type wtInstance struct {
 }
 
 func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
+	if p.closed.Load() {
+		return nil, abi.Errorf(abi.Unavailable, "wasm provider %s is closed", p.name)
+	}
 	inst := &wtInstance{p: p}
 	inst.shim = &instance{p: p.shim, enc: make([]byte, 0, 512)}
 	inst.store = wt.NewStoreWithData(p.l.engine, inst)

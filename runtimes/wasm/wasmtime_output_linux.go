@@ -19,6 +19,11 @@ import (
 // reads the other end into the sink.
 type guestOutput struct {
 	pipes [2]*guestPipe
+	// mu orders configure and close: a store must not open a write end's
+	// /proc/self/fd path after close freed that descriptor number, which
+	// the host may by then have given to a file of its own.
+	mu     sync.Mutex
+	closed bool
 }
 
 // guestPipe is one stream's pipe.
@@ -112,6 +117,11 @@ func (o *guestOutput) configure(c *wt.WasiConfig) error {
 	if o == nil { // runtimes.wasm.stdout: discard
 		return nil
 	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return errors.New("the provider is closed")
+	}
 	if err := c.SetStdoutFile(fmt.Sprintf("/proc/self/fd/%d", o.pipes[0].wfd)); err != nil {
 		return fmt.Errorf("guest stdout: %w", err)
 	}
@@ -137,6 +147,12 @@ func (o *guestOutput) close() {
 	if o == nil {
 		return
 	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return
+	}
+	o.closed = true
 	for _, p := range o.pipes {
 		if p != nil {
 			p.w.Close()

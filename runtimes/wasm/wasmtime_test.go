@@ -413,6 +413,92 @@ func TestWasmtimeProbeFaults(t *testing.T) {
 			t.Fatalf("grow = %v, %v; want table.grow refused", v, err)
 		}
 	})
+	t.Run("tables bounded in all", func(t *testing.T) {
+		l := newWasmtimeTestLoader(t, Config{})
+		p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, manyTablesWAT(100, ""))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		v, err := call(p, newFakeEnv(p, 2), "grow", map[string]any{}, 30*time.Second)
+		if err != nil || v.(map[string]any)["refused"] != true {
+			t.Fatalf("grow = %v, %v; want a table.grow refused", v, err)
+		}
+	})
+	t.Run("cache entry of another module", func(t *testing.T) {
+		dir := t.TempDir()
+		a, b := buildWAT(t, basicWAT("org.test.aaa", 2)), buildWAT(t, basicWAT("org.test.bbb", 2))
+		l := newWasmtimeTestLoader(t, Config{CacheDir: dir})
+		for _, path := range []string{a, b} {
+			p, err := l.Load(context.Background(), abi.Source{Path: path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Close()
+		}
+		entries, _ := filepath.Glob(filepath.Join(dir, "*.cwasm"))
+		if len(entries) != 2 {
+			t.Fatalf("cache entries %v", entries)
+		}
+		data, _ := os.ReadFile(entries[0])
+		if err := os.WriteFile(entries[1], data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		l2 := newWasmtimeTestLoader(t, Config{CacheDir: dir})
+		for _, path := range []string{a, b} {
+			p, err := l2.Load(context.Background(), abi.Source{Path: path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]string{a: "org.test.aaa", b: "org.test.bbb"}[path]
+			if got := p.Describe().Provider.ID; got != want {
+				t.Fatalf("%s loaded as %s: another module's cache entry ran", want, got)
+			}
+			p.Close()
+		}
+	})
+	t.Run("no instance after Close", func(t *testing.T) {
+		l := newWasmtimeTestLoader(t, Config{PoolSize: 1})
+		p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, basicWAT("org.test.closing", 2))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		busy := make(chan struct{})
+		go func() {
+			defer close(busy)
+			_, _ = call(p, newFakeEnv(p, 2), "loop", map[string]any{}, 1500*time.Millisecond)
+		}()
+		time.Sleep(200 * time.Millisecond)
+		waiting := make(chan error, 1)
+		go func() {
+			_, err := call(p, newFakeEnv(p, 2), "const", map[string]any{}, 5*time.Second)
+			waiting <- err
+		}()
+		time.Sleep(100 * time.Millisecond)
+		p.Close()
+		// The descriptors the output pipes had are free now: a file the
+		// host opens may get one of them.
+		files := make([]*os.File, 0, 8)
+		for i := range 8 {
+			f, err := os.Create(filepath.Join(t.TempDir(), fmt.Sprint("precious", i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = f.WriteString("PRECIOUS")
+			files = append(files, f)
+		}
+		<-busy
+		if err := <-waiting; err == nil {
+			t.Error("a call that waited for an instance got a new one after Close")
+		}
+		for _, f := range files {
+			info, _ := f.Stat()
+			if info.Size() != int64(len("PRECIOUS")) {
+				t.Errorf("%s is %d bytes after the provider closed: guest output reached a host file", f.Name(), info.Size())
+			}
+			f.Close()
+		}
+	})
 	t.Run("trap reasons", func(t *testing.T) {
 		l := newWasmtimeTestLoader(t, Config{})
 		p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, basicWAT("org.test.trap", 2))})

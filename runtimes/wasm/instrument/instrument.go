@@ -401,36 +401,101 @@ func Module(bin []byte) ([]byte, error) {
 	return out, nil
 }
 
-// capTables rewrites a table section so that no table may hold more than
-// MaxTableElements elements.
+// capTables rewrites a table section so that its tables hold at most
+// about 2 × MaxTableElements elements in all: each may grow to its share
+// of MaxTableElements (or stays at its minimum when that is larger); the
+// minimums together may not exceed MaxTableElements. Limits that are
+// invalid (a maximum below the minimum) are kept, so that validation still
+// refuses them.
 func capTables(payload []byte) ([]byte, error) {
+	type table struct {
+		rt, flag byte
+		lo, hi   uint32
+	}
 	r := &wreader{b: payload}
 	n := r.u32()
-	out := appendLEB(nil, uint64(n))
+	var tables []table
+	var sumLo uint64
 	for i := uint32(0); i < n && r.err == nil; i++ {
-		rt := r.byte()
-		if rt != 0x70 && rt != 0x6f {
-			r.fail("table %d: element type 0x%02x is not supported", i, rt)
+		var t table
+		t.rt = r.byte()
+		if t.rt != 0x70 && t.rt != 0x6f {
+			r.fail("table %d: element type 0x%02x is not supported", i, t.rt)
 			break
 		}
-		flag := r.byte()
-		if flag > 1 {
-			r.fail("table %d: limits flag 0x%02x is not supported", i, flag)
+		t.flag = r.byte()
+		if t.flag > 1 {
+			r.fail("table %d: limits flag 0x%02x is not supported", i, t.flag)
 			break
 		}
-		lo, hi := r.u32(), uint32(MaxTableElements)
-		if flag == 1 {
-			hi = min(hi, r.u32())
+		t.lo = r.u32()
+		if t.flag == 1 {
+			t.hi = r.u32()
 		}
-		if lo > MaxTableElements {
-			return nil, fmt.Errorf("%w: table %d starts with %d elements; at most %d are allowed", ErrTableLimit, i, lo, MaxTableElements)
-		}
-		out = append(out, rt, 0x01)
-		out = appendLEB(out, uint64(lo))
-		out = appendLEB(out, uint64(max(hi, lo)))
+		sumLo += uint64(t.lo)
+		tables = append(tables, t)
 	}
 	if r.err != nil {
 		return nil, r.err
+	}
+	if sumLo > MaxTableElements {
+		return nil, fmt.Errorf("%w: the module's %d tables start with %d elements in all; at most %d are allowed", ErrTableLimit, n, sumLo, MaxTableElements)
+	}
+	share := uint32(MaxTableElements / max(uint64(n), 1))
+	out := appendLEB(nil, uint64(n))
+	for _, t := range tables {
+		hi := max(t.lo, share)
+		switch {
+		case t.flag == 1 && t.hi < t.lo:
+			hi = t.hi // invalid: left for validation to refuse
+		case t.flag == 1:
+			hi = min(t.hi, hi)
+		}
+		out = append(out, t.rt, 0x01)
+		out = appendLEB(out, uint64(t.lo))
+		out = appendLEB(out, uint64(hi))
+	}
+	return out, nil
+}
+
+// CapTables returns bin with its tables bounded as Module bounds them (see
+// MaxTableElements), everything else unchanged: for a module that runs
+// without the rest of the rewrite (wazero's own interruption checks, the
+// wasmtime engine). A module without tables is returned as it is.
+func CapTables(bin []byte) ([]byte, error) {
+	if len(bin) < 8 {
+		return nil, fmt.Errorf("%w: %d bytes is no module", ErrNotInstrumentable, len(bin))
+	}
+	r := &wreader{b: bin, off: 8}
+	out := append([]byte(nil), bin[:8]...)
+	found := false
+	for r.off < len(bin) && r.err == nil {
+		start := r.off
+		id := r.byte()
+		n := int(r.u32())
+		pstart := r.off
+		r.skip(n)
+		if r.err != nil {
+			break
+		}
+		if id != 4 {
+			out = append(out, bin[start:r.off]...)
+			continue
+		}
+		found = true
+		p, err := capTables(bin[pstart:r.off])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+		out = appendLEB(out, uint64(len(p)))
+		out = append(out, p...)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if !found {
+		return bin, nil
 	}
 	return out, nil
 }
