@@ -170,13 +170,49 @@ func (h *Host) AddProvider(ctx context.Context, p abi.Provider, meta ProviderMet
 	if err != nil {
 		return err
 	}
-	if err := h.reg.Register(rec, tools); err != nil {
+	if err := h.register(rec, tools, false); err != nil {
 		return err
 	}
 	h.log.Info("provider added", "provider", rec.Info.ID, "runtime", rec.Info.Runtime, "tools", len(tools),
 		"trust", rec.Trust.String(), "grants", rec.Grants.Strings(), "source", meta.Source)
 	h.noteShared(rec, tools)
 	return nil
+}
+
+// register registers (or replaces) rec's tools. A less trusted provider
+// holding one of the same tool versions is displaced: it is removed, with
+// a warning, and the registration tried again. Otherwise whichever
+// registered first kept the name, so an unsigned file that loaded first
+// (its name sorting first) served a signed provider's tool.
+func (h *Host) register(rec *registry.ProviderRecord, tools []abi.ToolDef, replace bool) error {
+	for range 8 {
+		var err error
+		if replace {
+			err = h.reg.Replace(rec, tools)
+		} else {
+			err = h.reg.Register(rec, tools)
+		}
+		if err == nil {
+			return nil
+		}
+		var te *abi.ToolError
+		if !errors.As(err, &te) || te.Code != abi.Conflict {
+			return err
+		}
+		d, _ := te.Data.(map[string]any)
+		id, _ := d["registered_by"].(string)
+		holder := h.reg.Provider(id)
+		if holder == nil || id == rec.Info.ID || holder.Trust >= rec.Trust {
+			return err
+		}
+		h.log.Warn("provider displaced by a more trusted one that registers the same tool version",
+			"displaced", id, "displaced_trust", holder.Trust.String(), "by", rec.Info.ID, "trust", rec.Trust.String(),
+			"tool", d["tool"], "version", d["version"])
+		if rerr := h.RemoveProvider(id); rerr != nil && h.reg.Provider(id) != nil {
+			return err
+		}
+	}
+	return abi.Errorf(abi.Conflict, "provider %s: too many less trusted providers hold its tools", rec.Info.ID)
 }
 
 // noteShared warns about each tool name rec shares with other providers
@@ -220,7 +256,7 @@ func (h *Host) ReplaceProvider(ctx context.Context, p abi.Provider, meta Provide
 		return err
 	}
 	old := h.reg.Provider(rec.Info.ID)
-	if err := h.reg.Replace(rec, tools); err != nil {
+	if err := h.register(rec, tools, true); err != nil {
 		return err
 	}
 	if old != nil && old.Impl != nil && old.Impl != p {

@@ -1121,3 +1121,42 @@ func TestChatEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestMoreTrustedDisplacesSquatter: a less trusted provider that
+// registered a tool version first (an unsigned file whose name sorts
+// before a signed folder) is displaced when a more trusted provider
+// registers the same version: the trusted one serves. It used to be
+// refused, and the squatter served the name.
+func TestMoreTrustedDisplacesSquatter(t *testing.T) {
+	var logs testutil.SyncBuffer
+	h, err := New(Options{Config: config.Default(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	mk := func(id, answer string) *native.Provider {
+		p := native.New(abi.ProviderInfo{ID: id})
+		p.MustRegister(abi.ToolDef{Name: "hello", Version: "1.0.0"}, func(context.Context, any, abi.Env) (any, error) { return answer, nil })
+		return p
+	}
+	ctx := context.Background()
+	if err := h.AddProvider(ctx, mk("org.probe.aaa", "impostor"), ProviderMeta{Trust: abi.Untrusted}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.AddProvider(ctx, mk("org.probe.a", "signed"), ProviderMeta{Trust: abi.Verified}); err != nil {
+		t.Fatalf("the trusted provider was refused: %v", err)
+	}
+	if v, err := h.Call(ctx, &abi.ToolCall{Caller: "cli", Tool: "hello"}); err != nil || v != "signed" {
+		t.Fatalf("hello = %v, %v; want the trusted provider's answer", v, err)
+	}
+	if h.Registry().Provider("org.probe.aaa") != nil {
+		t.Error("the squatter is still registered")
+	}
+	if !strings.Contains(logs.String(), "provider displaced") {
+		t.Errorf("no warning about the displaced provider:\n%s", logs.String())
+	}
+	// Equal trust does not displace: the second is refused as before.
+	if err := h.AddProvider(ctx, mk("org.probe.b", "other"), ProviderMeta{Trust: abi.Verified}); abi.CodeOf(err) != abi.Conflict {
+		t.Fatalf("equal trust: %v, want Conflict", err)
+	}
+}
