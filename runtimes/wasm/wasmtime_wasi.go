@@ -96,7 +96,7 @@ func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
 	if err := lk.FuncNew(wasiModule, "clock_time_get", ty(i32, i64, i32), func(c *wt.Caller, a []wt.Val) ([]wt.Val, *wt.Trap) {
 		t, ok := s.now(a[0].I32())
 		if !ok {
-			return errno(wasiENOTSUP)
+			return errno(wasiEINVAL) // as wazero: realtime and monotonic only
 		}
 		mem, ptr := callerMem(c), uint64(uint32(a[2].I32()))
 		if !inMem(mem, ptr, 8) {
@@ -109,7 +109,7 @@ func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
 	}
 	if err := lk.FuncNew(wasiModule, "clock_res_get", ty(i32, i32), func(c *wt.Caller, a []wt.Val) ([]wt.Val, *wt.Trap) {
 		if id := a[0].I32(); id != 0 && id != 1 {
-			return errno(wasiENOTSUP)
+			return errno(wasiEINVAL)
 		}
 		mem, ptr := callerMem(c), uint64(uint32(a[1].I32()))
 		if !inMem(mem, ptr, 8) {
@@ -157,6 +157,12 @@ func (p *wtProvider) pollOneoff(inst *wtInstance, mem []byte, in, out, nsubs, ne
 		copy(ev[0:8], sub[0:8]) // userdata
 		tag := sub[8]
 		ev[10] = tag
+		if tag > 2 {
+			return wasiEINVAL // as wazero: clock, fd_read and fd_write only
+		}
+		if tag == 0 && binary.LittleEndian.Uint16(sub[40:])&^1 != 0 {
+			return wasiEINVAL // flags other than abstime
+		}
 		if tag != 0 {
 			binary.LittleEndian.PutUint16(ev[8:], wasiENOTSUP)
 			fdReady = true
