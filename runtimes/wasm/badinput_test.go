@@ -245,6 +245,14 @@ func TestClosedProvider(t *testing.T) {
 	}
 }
 
+// bumpAlloc is a guest's aios_alloc: a bump allocator over $heap.
+const bumpAlloc = `  (func (export "aios_alloc") (param $n i32) (result i32)
+    (local $p i32)
+    (local.set $p (global.get $heap))
+    (global.set $heap (i32.add (local.get $p) (local.get $n)))
+    (local.get $p))
+`
+
 // sleepWAT is a guest whose one tool sleeps 600 s through WASI poll_oneoff
 // (a relative clock subscription) and then returns {"ok":true}.
 func sleepWAT() string {
@@ -255,12 +263,7 @@ func sleepWAT() string {
   (memory (export "memory") 2)
   (global $heap (mut i32) (i32.const 65536))
   %s%s
-  (func (export "aios_alloc") (param $n i32) (result i32)
-    (local $p i32)
-    (local.set $p (global.get $heap))
-    (global.set $heap (i32.add (local.get $p) (local.get $n)))
-    (local.get $p))
-  (func (export "aios_register") (result i64) (i64.const %d))
+%s  (func (export "aios_register") (result i64) (i64.const %d))
   (func (export "aios_call") (param i32 i32) (result i64)
     (i64.store (i32.const 256) (i64.const 7))               ;; userdata
     (i32.store8 (i32.const 264) (i32.const 0))              ;; tag: clock
@@ -270,7 +273,7 @@ func sleepWAT() string {
     (i32.store16 (i32.const 296) (i32.const 0))
     (drop (call $poll (i32.const 256) (i32.const 320) (i32.const 1) (i32.const 384)))
     (i64.const %d))
-)`, reg, res, packedReg, packedRes)
+)`, reg, res, bumpAlloc, packedReg, packedRes)
 }
 
 // A guest sleeping in WASI with a real clock is held no longer than its
@@ -501,25 +504,30 @@ func TestUnusableCompileCache(t *testing.T) {
 
 // tableWAT is a guest whose tool "grow" grows its funcref table by 200
 // million elements and answers whether table.grow failed (-1).
-func tableWAT(minElems int) string {
-	reg, packedReg := watData(1024, `{"format":1,"provider":{"id":"org.test.table"},"tools":[{"name":"grow"}]}`)
+func tableWAT(minElems int) string { return tablesWAT(1, minElems, 200000000, "") }
+
+// tablesWAT is a guest with n funcref tables of minElems elements whose
+// tool "grow" grows each by grow elements and answers refused when any
+// table.grow fails; extra is added to the module (an export).
+func tablesWAT(n, minElems, grow int, extra string) string {
+	reg, packedReg := watData(1024, `{"format":1,"provider":{"id":"org.test.tables"},"tools":[{"name":"grow"}]}`)
 	failed, packedFailed := watData(4096, `{"value":{"refused":true}}`)
 	grew, packedGrew := watData(8192, `{"value":{"refused":false}}`)
+	var tables, grows strings.Builder
+	for i := range n {
+		fmt.Fprintf(&tables, "  (table $t%d %d funcref)\n", i, minElems)
+		fmt.Fprintf(&grows, "    (if (i32.eq (table.grow $t%d (ref.null func) (i32.const %d)) (i32.const -1)) (then (local.set $refused (i32.const 1))))\n", i, grow)
+	}
 	return fmt.Sprintf(`(module
   (memory (export "memory") 2)
-  (table $t %d funcref)
-  (global $heap (mut i32) (i32.const 65536))
+%s  (global $heap (mut i32) (i32.const 65536))
   %s%s%s
-  (func (export "aios_alloc") (param $n i32) (result i32)
-    (local $p i32)
-    (local.set $p (global.get $heap))
-    (global.set $heap (i32.add (local.get $p) (local.get $n)))
-    (local.get $p))
-  (func (export "aios_register") (result i64) (i64.const %d))
+  %s
+%s  (func (export "aios_register") (result i64) (i64.const %d))
   (func (export "aios_call") (param i32 i32) (result i64)
-    (if (result i64) (i32.eq (table.grow $t (ref.null func) (i32.const 200000000)) (i32.const -1))
-      (then (i64.const %d)) (else (i64.const %d))))
-)`, minElems, reg, failed, grew, packedReg, packedFailed, packedGrew)
+    (local $refused i32)
+%s    (if (result i64) (local.get $refused) (then (i64.const %d)) (else (i64.const %d))))
+)`, tables.String(), reg, failed, grew, extra, bumpAlloc, packedReg, grows.String(), packedFailed, packedGrew)
 }
 
 // TestTableGrowBounded: tables are host memory the memory limit does not
@@ -611,33 +619,9 @@ func TestStartFunctionSleepBounded(t *testing.T) {
 	}
 }
 
-// manyTablesWAT is tableWAT with n tables: "grow" grows each by about a
-// million elements and answers refused when any grow fails.
-func manyTablesWAT(n int, extraExport string) string {
-	reg, packedReg := watData(1024, `{"format":1,"provider":{"id":"org.test.tables"},"tools":[{"name":"grow"}]}`)
-	failed, packedFailed := watData(4096, `{"value":{"refused":true}}`)
-	grew, packedGrew := watData(8192, `{"value":{"refused":false}}`)
-	var tables, grows strings.Builder
-	for i := range n {
-		fmt.Fprintf(&tables, "  (table $t%d 1 funcref)\n", i)
-		fmt.Fprintf(&grows, "    (if (i32.eq (table.grow $t%d (ref.null func) (i32.const 1048576)) (i32.const -1)) (then (local.set $refused (i32.const 1))))\n", i)
-	}
-	return fmt.Sprintf(`(module
-  (memory (export "memory") 2)
-%s  (global $heap (mut i32) (i32.const 65536))
-  %s%s%s
-  %s
-  (func (export "aios_alloc") (param $n i32) (result i32)
-    (local $p i32)
-    (local.set $p (global.get $heap))
-    (global.set $heap (i32.add (local.get $p) (local.get $n)))
-    (local.get $p))
-  (func (export "aios_register") (result i64) (i64.const %d))
-  (func (export "aios_call") (param i32 i32) (result i64)
-    (local $refused i32)
-%s    (if (result i64) (local.get $refused) (then (i64.const %d)) (else (i64.const %d))))
-)`, tables.String(), reg, failed, grew, extraExport, packedReg, grows.String(), packedFailed, packedGrew)
-}
+// manyTablesWAT is a guest with n tables of one element, each grown by
+// 2^20 elements.
+func manyTablesWAT(n int, extra string) string { return tablesWAT(n, 1, 1048576, extra) }
 
 // TestTablesBoundedInAll: the bound is on the module's tables together
 // (100 tables of a million elements each took 800 MB), also when the

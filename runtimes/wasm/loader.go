@@ -174,10 +174,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 	// made before this point used the fake ones, so start over.
 	// The grants are those the host will give it (providers.<id>.trust and
 	// .grants included), as the registry shows them.
-	asks, _ := abi.ParseGrants(reg.Provider.Capabilities)
-	_, held := src.FinalGrants(reg.Provider.ID, asks)
-	wantClock := !clock && asks.Allows(abi.Capability{Kind: CapClock}) && held.Allows(abi.Capability{Kind: CapClock})
-	wantRandom := !random && asks.Allows(abi.Capability{Kind: CapRandom}) && held.Allows(abi.Capability{Kind: CapRandom})
+	wantClock, wantRandom := grantedSys(src, reg, clock, random)
 	if wantClock || wantRandom {
 		p.discard(inst)
 		p.modCfg = p.moduleConfig(clock || wantClock, random || wantRandom)
@@ -282,4 +279,17 @@ func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
 		}
 	}
 	return nil
+}
+
+// grantedSys reports whether the provider of reg, loaded from src, gets
+// real clocks or a real random source that the config (clock, random)
+// does not already give every provider: it asks for Clock or Random, and
+// the grants the host will give it (providers.<id>.trust and .grants
+// included, as the registry shows them) allow it. Both engines use it.
+func grantedSys(src abi.Source, reg *abi.ToolRegister, clock, random bool) (wantClock, wantRandom bool) {
+	asks, _ := abi.ParseGrants(reg.Provider.Capabilities)
+	_, held := src.FinalGrants(reg.Provider.ID, asks)
+	wantClock = !clock && asks.Allows(abi.Capability{Kind: CapClock}) && held.Allows(abi.Capability{Kind: CapClock})
+	wantRandom = !random && asks.Allows(abi.Capability{Kind: CapRandom}) && held.Allows(abi.Capability{Kind: CapRandom})
+	return wantClock, wantRandom
 }

@@ -352,10 +352,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	// As on wazero: a provider granted Clock or Random gets the real
 	// sources (its grants as the host will give them); the instance that
 	// registered ran with the fake ones, so start over.
-	asks, _ := abi.ParseGrants(reg.Provider.Capabilities)
-	_, held := src.FinalGrants(reg.Provider.ID, asks)
-	wantClock := !clock && asks.Allows(abi.Capability{Kind: CapClock}) && held.Allows(abi.Capability{Kind: CapClock})
-	wantRandom := !random && asks.Allows(abi.Capability{Kind: CapRandom}) && held.Allows(abi.Capability{Kind: CapRandom})
+	wantClock, wantRandom := grantedSys(src, reg, clock, random)
 	if wantClock || wantRandom {
 		p.closeInstance(inst)
 		p.sys.realClock.Store(clock || wantClock)
