@@ -173,6 +173,15 @@ func (g *generation) abandon() {
 
 func (g *generation) Describe() *abi.ToolRegister { return g.inner.Describe() }
 
+// Health forwards the inner provider's health check (a remote adapter's
+// endpoints.health probe, RemoteProvider.Health); others are healthy.
+func (g *generation) Health() (bool, string) {
+	if h, ok := g.inner.(interface{ Health() (bool, string) }); ok {
+		return h.Health()
+	}
+	return true, ""
+}
+
 func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
 	g.mu.Lock()
 	if g.closing {

@@ -118,6 +118,12 @@ func TestHealthProbe(t *testing.T) {
 		ok, why := p.Health()
 		return !ok && strings.Contains(why, "503")
 	})
+	// Discovery registers a remote adapter wrapped in a generation: the
+	// registry's Impl, which search and info ask, forwards the check.
+	g := &generation{inner: p}
+	if ok, _ := g.Health(); ok {
+		t.Fatal("the generation wrapping a failing remote adapter reports it healthy")
+	}
 	down.Store(false)
 	testutil.Eventually(t, "the recovered endpoint is seen", func() bool { ok, _ := p.Health(); return ok })
 }
