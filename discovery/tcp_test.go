@@ -7,13 +7,16 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/internal/testutil"
+	"github.com/aios-host/aios-host/runtimes/native"
 )
 
 // TestTCPEndpoint: a card's endpoints.rpc tcp://HOST:PORT (seed §2.3:
@@ -126,4 +129,31 @@ func TestHealthProbe(t *testing.T) {
 	}
 	down.Store(false)
 	testutil.Eventually(t, "the recovered endpoint is seen", func() bool { ok, _ := p.Health(); return ok })
+}
+
+// TestRemoteSharedToolLeftOut: a remote adapter offering a tool version
+// that a provider of equal or higher trust already serves registers its
+// other tools, leaving that one out (two aios hosts both export
+// analyze-complexity 1.0.0: the whole remote used to be refused).
+func TestRemoteSharedToolLeftOut(t *testing.T) {
+	env := newEnv(t, "", nil)
+	local := native.New(abi.ProviderInfo{ID: "org.test.local", Version: "1.0.0"})
+	local.MustRegister(abi.ToolDef{Name: "shared", Version: "1.0.0"}, func(context.Context, any, abi.Env) (any, error) { return "local", nil })
+	if err := env.h.AddProvider(context.Background(), local, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(env.dir, "remote.adapter.json"), `{
+  "adapter": {"id": "org.test.remote", "name": "Remote", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "shared", "name": "Shared", "permission_level": "low"}, {"id": "own", "name": "Own", "permission_level": "low"}],
+  "endpoints": {"rpc": "unix:///nonexistent/aios-test-remote.sock"}}`)
+	if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
+		t.Fatal(err)
+	}
+	reg := env.h.Registry()
+	if _, err := reg.Resolve("own", ""); err != nil {
+		t.Fatalf("the remote's own tool: %v (errors %v)", err, env.d.Errors())
+	}
+	if e, err := reg.Resolve("shared", ""); err != nil || e.Provider.Info.ID != "org.test.local" {
+		t.Fatalf("shared resolves to %v, %v", e, err)
+	}
 }
