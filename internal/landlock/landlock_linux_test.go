@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"testing"
 
@@ -29,8 +28,9 @@ func TestRestrictThread(t *testing.T) {
 	}
 	type result struct{ readIn, readOut, write error }
 	ch := make(chan result, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the confined thread ends with this goroutine
+	// GoLocked: a confined main thread would confine the rest of the test
+	// binary (and put it in the domain TestScopedSignals checks against).
+	GoLocked(func() {
 		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 			ch <- result{readIn: err}
 			return
@@ -44,7 +44,7 @@ func TestRestrictThread(t *testing.T) {
 		_, r.readOut = os.ReadFile(filepath.Join(out, "f"))
 		r.write = os.WriteFile(filepath.Join(in, "f"), []byte("y"), 0o600)
 		ch <- r
-	}()
+	})
 	r := <-ch
 	if r.readIn != nil {
 		t.Fatalf("reading beneath a rule: %v", r.readIn)
@@ -77,8 +77,10 @@ func TestScopedSignals(t *testing.T) {
 		t.Skip("no sh")
 	}
 	ch := make(chan string, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the confined thread ends with this goroutine
+	// GoLocked, not a bare LockOSThread: a goroutine may land on the main
+	// thread, and a confined main thread would put the host itself in the
+	// domain (the test then saw the host reachable, now and then).
+	GoLocked(func() {
 		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 			ch <- err.Error()
 			return
@@ -95,7 +97,7 @@ func TestScopedSignals(t *testing.T) {
 			return
 		}
 		ch <- string(out)
-	}()
+	})
 	if got := <-ch; got != "host-refused\nself-ok\n" {
 		t.Fatalf("confined shell: %q, want the host refused and itself reachable", got)
 	}
