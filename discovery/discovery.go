@@ -497,28 +497,6 @@ func (d *Discovery) eventLoop() {
 	}
 }
 
-// dropHeldTools leaves out of a remote adapter's registration the tool
-// versions another provider of equal or higher trust already serves (two
-// aios hosts both export analyze-complexity 1.0.0): a remote registration
-// is all-or-nothing, so one shared tool used to refuse every other tool
-// of the remote. A more trusted remote keeps them (the host displaces the
-// less trusted holder).
-func (d *Discovery) dropHeldTools(p *RemoteProvider, id string, tl abi.TrustLevel) {
-	held := map[string]bool{}
-	for _, def := range p.reg.Tools {
-		for _, e := range d.h.Registry().Versions(def.Name) {
-			if e.Provider.Info.ID != id && e.Provider.Trust >= tl && e.Def.Version == def.Version {
-				held[def.Name] = true
-				d.log.Warn("remote adapter tool left out: another provider serves that version", "adapter", id, "tool", def.Name,
-					"version", def.Version, "served_by", e.Provider.Info.ID)
-			}
-		}
-	}
-	if len(held) > 0 {
-		p.reg.Tools = slices.DeleteFunc(slices.Clone(p.reg.Tools), func(def abi.ToolDef) bool { return held[def.Name] })
-	}
-}
-
 // notLoadedMsg words a failed load: a one-shot scan (Options.Once) has
 // no previous version.
 func (d *Discovery) notLoadedMsg(what string) string {
@@ -763,7 +741,6 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 	if err != nil {
 		return nil, err
 	}
-	d.dropHeldTools(p, r.Card.Adapter.ID, r.Trust)
 	// Digest the signed content, not the signature bytes: ECDSA signatures
 	// differ on every signing, and a re-signed identical card is no change.
 	payload, _, err := trust.SigningPayload(r.Card.Raw)
@@ -1006,6 +983,12 @@ func (d *Discovery) resolve(ctx context.Context, id string) error {
 		return nil
 	})
 	meta := host.ProviderMeta{Source: win.key, Trust: win.trust}
+	if _, remote := win.provider.(*RemoteProvider); remote {
+		// A remote adapter's tool that a provider of equal or higher
+		// trust already serves (two aios hosts both export
+		// analyze-complexity 1.0.0) is left out, not the whole remote.
+		meta.Partial = true
+	}
 	action := "load"
 	var err error
 	if cur == nil {
@@ -1331,7 +1314,6 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 			_ = p.Close()
 			return nil, err
 		}
-		d.dropHeldTools(p, card.Adapter.ID, cand.trust)
 		cand.provider = p
 	default:
 		return nil, fmt.Errorf("%s: the card names neither an artifact (put one beside it) nor endpoints.rpc/http", desc)

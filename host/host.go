@@ -45,6 +45,11 @@ type ProviderMeta struct {
 	// Unit and Pinned are abi.Source's.
 	Unit   string
 	Pinned map[string]string
+	// Partial registers what can be: a tool whose name an equally or more
+	// trusted provider holds is left out, with a warning, instead of
+	// refusing the provider (an imported MCP server's or a remote
+	// adapter's tools, which their author cannot rename here).
+	Partial bool
 }
 
 // Host is the Tool Manager. It is safe for concurrent use.
@@ -170,7 +175,7 @@ func (h *Host) AddProvider(ctx context.Context, p abi.Provider, meta ProviderMet
 	if err != nil {
 		return err
 	}
-	if err := h.register(rec, tools, false); err != nil {
+	if tools, err = h.register(rec, tools, false, meta.Partial); err != nil {
 		return err
 	}
 	h.log.Info("provider added", "provider", rec.Info.ID, "runtime", rec.Info.Runtime, "tools", len(tools),
@@ -183,9 +188,11 @@ func (h *Host) AddProvider(ctx context.Context, p abi.Provider, meta ProviderMet
 // holding one of the same tool versions is displaced: it is removed, with
 // a warning, and the registration tried again. Otherwise whichever
 // registered first kept the name, so an unsigned file that loaded first
-// (its name sorting first) served a signed provider's tool.
-func (h *Host) register(rec *registry.ProviderRecord, tools []abi.ToolDef, replace bool) error {
-	for range 8 {
+// (its name sorting first) served a signed provider's tool. With partial
+// (ProviderMeta.Partial), a tool an equally or more trusted provider
+// holds is left out, with a warning, instead of refusing the others.
+func (h *Host) register(rec *registry.ProviderRecord, tools []abi.ToolDef, replace, partial bool) ([]abi.ToolDef, error) {
+	for range len(tools) + 8 {
 		var err error
 		if replace {
 			err = h.reg.Replace(rec, tools)
@@ -193,26 +200,36 @@ func (h *Host) register(rec *registry.ProviderRecord, tools []abi.ToolDef, repla
 			err = h.reg.Register(rec, tools)
 		}
 		if err == nil {
-			return nil
+			return tools, nil
 		}
 		var te *abi.ToolError
 		if !errors.As(err, &te) || te.Code != abi.Conflict {
-			return err
+			return nil, err
 		}
 		d, _ := te.Data.(map[string]any)
 		id, _ := d["registered_by"].(string)
+		tool, _ := d["tool"].(string)
 		holder := h.reg.Provider(id)
-		if holder == nil || id == rec.Info.ID || holder.Trust >= rec.Trust {
-			return err
+		if holder == nil || id == rec.Info.ID {
+			return nil, err
+		}
+		if holder.Trust >= rec.Trust {
+			if !partial || tool == "" {
+				return nil, err
+			}
+			h.log.Warn("tool left out: another provider holds the name", "provider", rec.Info.ID, "tool", tool,
+				"version", d["version"], "held_by", id, "trust", rec.Trust.String(), "held_by_trust", holder.Trust.String())
+			tools = slices.DeleteFunc(slices.Clone(tools), func(def abi.ToolDef) bool { return def.Name == tool })
+			continue
 		}
 		h.log.Warn("provider displaced by a more trusted one that registers the same tool version",
 			"displaced", id, "displaced_trust", holder.Trust.String(), "by", rec.Info.ID, "trust", rec.Trust.String(),
-			"tool", d["tool"], "version", d["version"])
+			"tool", tool, "version", d["version"])
 		if rerr := h.RemoveProvider(id); rerr != nil && h.reg.Provider(id) != nil {
-			return err
+			return nil, err
 		}
 	}
-	return abi.Errorf(abi.Conflict, "provider %s: too many less trusted providers hold its tools", rec.Info.ID)
+	return nil, abi.Errorf(abi.Conflict, "provider %s: too many of its tools are held by other providers", rec.Info.ID)
 }
 
 // noteShared warns about each tool name rec shares with other providers
@@ -256,7 +273,7 @@ func (h *Host) ReplaceProvider(ctx context.Context, p abi.Provider, meta Provide
 		return err
 	}
 	old := h.reg.Provider(rec.Info.ID)
-	if err := h.register(rec, tools, true); err != nil {
+	if tools, err = h.register(rec, tools, true, meta.Partial); err != nil {
 		return err
 	}
 	if old != nil && old.Impl != nil && old.Impl != p {

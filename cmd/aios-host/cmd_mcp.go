@@ -113,7 +113,10 @@ func (c *cli) startMCPBridge(ctx context.Context, h *host.Host, cfg *config.Conf
 		Servers: servers,
 		Logger:  log,
 		Publish: func(ctx context.Context, p abi.Provider, source string) error {
-			return h.ReplaceProvider(ctx, p, host.ProviderMeta{Source: "mcp:" + source, Trust: abi.Untrusted})
+			// Partial: a tool whose mcp-{server}-{tool} name another
+			// provider holds (servers "a" and "a-b" may both make
+			// mcp-a-b-c) costs that tool, not the server's others.
+			return h.ReplaceProvider(ctx, p, host.ProviderMeta{Source: "mcp:" + source, Trust: abi.Untrusted, Partial: true})
 		},
 	})
 	if err != nil {

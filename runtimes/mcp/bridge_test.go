@@ -3,7 +3,6 @@ package mcp
 import (
 	"bytes"
 	"context"
-
 	"fmt"
 	"log/slog"
 	"os"
@@ -16,6 +15,9 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/native"
 )
 
 // fakeConfig runs this test binary as the fake MCP server in mode.
@@ -38,9 +40,6 @@ type recorder struct {
 	provs map[string]abi.Provider
 	regs  map[string]*abi.ToolRegister
 	n     int
-	// taken are tool names another provider holds: publish refuses them
-	// as the registry does (Conflict, Data naming the tool).
-	taken map[string]string
 }
 
 func newRecorder() *recorder {
@@ -51,13 +50,6 @@ func (r *recorder) publish(_ context.Context, p abi.Provider, _ string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	reg := p.Describe()
-	for _, d := range reg.Tools {
-		if owner, ok := r.taken[d.Name]; ok {
-			te := abi.Errorf(abi.Conflict, "tool %s conflicts with provider %s", d.Name, owner)
-			te.Data = map[string]any{"tool": d.Name, "provider": reg.Provider.ID, "registered_by": owner}
-			return te
-		}
-	}
 	r.provs[reg.Provider.ID] = p
 	r.regs[reg.Provider.ID] = reg
 	r.n++
@@ -103,11 +95,7 @@ func (s *syncBuffer) String() string {
 
 func startBridge(t *testing.T, servers map[string]ServerConfig) (*Bridge, *recorder, *syncBuffer, error) {
 	t.Helper()
-	return startBridgeWith(t, servers, newRecorder())
-}
-
-func startBridgeWith(t *testing.T, servers map[string]ServerConfig, rec *recorder) (*Bridge, *recorder, *syncBuffer, error) {
-	t.Helper()
+	rec := newRecorder()
 	logs := &syncBuffer{}
 	b, err := New(Options{Servers: servers, Publish: rec.publish,
 		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
@@ -375,20 +363,42 @@ func contains(list []string, s string) bool {
 
 // TestNameTakenCostsOneTool: a tool whose mcp-{server}-{tool} name another
 // provider holds (the names are ambiguous: servers "a" and "a-b" can both
-// make mcp-a-b-c) is skipped with a warning; the server's other tools are
-// imported. (The whole server used to be refused.)
+// make mcp-a-b-c) is left out with a warning naming the holder, published
+// as aios-host publishes (ProviderMeta.Partial); the server's other tools
+// are imported. (The whole server used to be refused.)
 func TestNameTakenCostsOneTool(t *testing.T) {
-	rec := newRecorder()
-	rec.taken = map[string]string{"mcp-fake-echo": "org.aios.mcp.fake-other"}
-	_, rec, logs, err := startBridgeWith(t, map[string]ServerConfig{"fake": fakeConfig(t, "good")}, rec)
+	logs := &syncBuffer{}
+	h, err := host.New(host.Options{Config: config.Default(), Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := rec.toolNames("org.aios.mcp.fake")
+	defer h.Close()
+	other := native.New(abi.ProviderInfo{ID: "org.aios.mcp.fake-other"})
+	other.MustRegister(abi.ToolDef{Name: "mcp-fake-echo", Version: "1.0.0"}, func(context.Context, any, abi.Env) (any, error) { return "other", nil })
+	if err := h.AddProvider(context.Background(), other, host.ProviderMeta{Source: "test", Trust: abi.Untrusted}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(Options{Servers: map[string]ServerConfig{"fake": fakeConfig(t, "good")}, Logger: slog.New(slog.DiscardHandler),
+		Publish: func(ctx context.Context, p abi.Provider, source string) error {
+			return h.ReplaceProvider(ctx, p, host.ProviderMeta{Source: "mcp:" + source, Trust: abi.Untrusted, Partial: true})
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := b.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range h.Registry().ProviderTools("org.aios.mcp.fake") {
+		got = append(got, e.Def.Name)
+	}
 	if slices.Contains(got, "mcp-fake-echo") || !slices.Contains(got, "mcp-fake-add") {
 		t.Fatalf("tools = %v: want every tool but mcp-fake-echo", got)
 	}
-	if !strings.Contains(logs.String(), "the name is taken by provider org.aios.mcp.fake-other") {
+	if !strings.Contains(logs.String(), "held_by=org.aios.mcp.fake-other") {
 		t.Errorf("no warning naming the holder:\n%s", logs.String())
 	}
 }

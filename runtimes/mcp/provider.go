@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -39,23 +37,6 @@ func (t *table) add(def abi.ToolDef, tg target) bool {
 	return true
 }
 
-// clone returns an unpublished copy of t that shares nothing mutable.
-func (t *table) clone() *table {
-	reg := *t.reg
-	reg.Tools = slices.Clone(t.reg.Tools)
-	return &table{reg: &reg, targets: maps.Clone(t.targets)}
-}
-
-// remove drops the tool name from t (a table not yet published).
-func (t *table) remove(name string) bool {
-	if _, ok := t.targets[name]; !ok {
-		return false
-	}
-	delete(t.targets, name)
-	t.reg.Tools = slices.DeleteFunc(t.reg.Tools, func(d abi.ToolDef) bool { return d.Name == name })
-	return true
-}
-
 // provider is the abi.Provider of one MCP server. The same value is
 // republished whenever the server's tool list changes.
 type provider struct {
@@ -78,7 +59,9 @@ func (p *provider) Close() error {
 // connection during the call answers Unavailable too; the call's deadline
 // bounds the wait for a hung server.
 func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (res any, err error) {
-	defer p.srv.calls.add(call, env)()
+	if p.srv.cfg.Sampling { // only then can a server ask for a completion
+		defer p.srv.calls.add(call, env)()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, abi.Errorf(abi.ProviderCrashed, "mcp bridge: panic calling %s: %v", call.Tool, r)

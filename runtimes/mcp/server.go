@@ -394,34 +394,15 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 	if old.published && reflect.DeepEqual(old.reg, t.reg) {
 		return nil
 	}
-	for {
-		t.published = true
-		s.prov.table.Store(t)
-		err := s.b.publish(ctx, s.prov, s.source)
-		if err == nil {
-			return nil
-		}
+	t.published = true
+	s.prov.table.Store(t)
+	if err := s.b.publish(ctx, s.prov, s.source); err != nil {
 		// Keep serving the tools of the table the registry still holds.
 		t.published = false
 		s.prov.table.Store(old)
-		// A name another provider holds (mcp-{server}-{tool} is ambiguous
-		// when names hold '-': servers "a" and "a-b" may both make
-		// mcp-a-b-c) costs that tool, not the server's others.
-		var te *abi.ToolError
-		if errors.As(err, &te) && te.Code == abi.Conflict {
-			if d, ok := te.Data.(map[string]any); ok {
-				if name, _ := d["tool"].(string); name != "" && d["registered_by"] != ProviderID(s.name) {
-					nt := t.clone()
-					if nt.remove(name) {
-						s.b.log.Warn("mcp tool skipped", "server", s.name, "tool", name, "reason", fmt.Sprintf("the name is taken by provider %v", d["registered_by"]))
-						t = nt
-						continue
-					}
-				}
-			}
-		}
 		return fmt.Errorf("publish %d tools: %w", len(t.reg.Tools), err)
 	}
+	return nil
 }
 
 // emptyTable is the server's registration with no tools.
