@@ -197,10 +197,8 @@ func (s *Server) adapterViews() []*adapterView {
 		if !s.softwareInstalled(v.card) {
 			v.sum.Status = "unavailable" // registered, but the software it drives is missing
 		}
-		if h, ok := rec.Impl.(interface{ Health() (bool, string) }); ok {
-			if healthy, _ := h.Health(); !healthy {
-				v.sum.Status = "unavailable" // its endpoints.health fails
-			}
+		if healthProblem(rec) != "" {
+			v.sum.Status = "unavailable" // its endpoints.health fails
 		}
 		if v.disc != nil {
 			v.sum.Kind = v.disc.Kind
@@ -223,6 +221,17 @@ func (s *Server) adapterViews() []*adapterView {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].sum.ID < out[j].sum.ID })
 	return out
+}
+
+// healthProblem says why rec's provider fails its health check (a remote
+// adapter's endpoints.health), or "".
+func healthProblem(rec *registry.ProviderRecord) string {
+	if h, ok := rec.Impl.(interface{ Health() (bool, string) }); ok {
+		if healthy, why := h.Health(); !healthy {
+			return why
+		}
+	}
+	return ""
 }
 
 func (v *adapterView) matches(p *searchParams) bool {
@@ -345,10 +354,8 @@ func (s *Server) registryInfo(params json.RawMessage) (any, *jsonrpc.Error) {
 	}
 	healthErr := ""
 	if pick.rec != nil {
-		if h, ok := pick.rec.Impl.(interface{ Health() (bool, string) }); ok {
-			if healthy, why := h.Health(); !healthy {
-				st.Available, healthErr = false, why
-			}
+		if healthErr = healthProblem(pick.rec); healthErr != "" {
+			st.Available = false
 		}
 	}
 	if d := pick.disc; d != nil {

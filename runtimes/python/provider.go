@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -29,11 +30,12 @@ type Provider struct {
 	// unit folder, or only its file when it is a bare file in a plugin
 	// folder (which holds other providers).
 	readRoot string
-	// pins is the code workers may run (sent through the start gate): a
-	// signed provider's pinned files (strict: nothing else of its folder),
-	// else the file's digest when it loaded, so that a worker started
-	// later (pool growth, a replacement) never runs an edited file.
-	pins workerPins
+	// pins is the code workers may run (sent through the start gate; its
+	// JSON, made once): a signed provider's pinned files (strict: nothing
+	// else of its folder), else the file's digest and source when it
+	// loaded, so that a worker started later (pool growth, a replacement)
+	// never runs an edited file.
+	pins []byte
 	log  *slog.Logger
 	reg  *abi.ToolRegister
 	size int
@@ -74,7 +76,11 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 	if log == nil {
 		log = rt.log.With("file", path)
 	}
-	pins, err := pinsFor(path, src)
+	wp, err := pinsFor(path, src)
+	if err != nil {
+		return nil, err
+	}
+	pins, err := json.Marshal(wp)
 	if err != nil {
 		return nil, err
 	}

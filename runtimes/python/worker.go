@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -721,11 +720,7 @@ func (w *worker) stop(grace time.Duration) {
 // sendPins writes the provider's pins to a worker's start gate (JSON; the
 // worker reads the gate to its end before it imports anything).
 func (p *Provider) sendPins(gate *os.File, timeout time.Duration) error {
-	data, err := json.Marshal(p.pins)
-	if err != nil {
-		return err
-	}
 	_ = gate.SetWriteDeadline(time.Now().Add(timeout))
-	_, err = gate.Write(data)
+	_, err := gate.Write(p.pins)
 	return err
 }
