@@ -153,6 +153,14 @@ type Discovery struct {
 	errs    map[string]string      // unit key → last error
 	pending map[string]*time.Timer // debounce timers by unit key
 	mixed   map[string]string      // provider id → the trust mix last warned about
+	// unsettled counts, per unit, the changes scheduled since the unit's
+	// last reconcile began; a unit leaves it when a reconcile that saw its
+	// last change ends. orphans are the descriptions of units that
+	// vanished while other units were unsettled: they keep serving until
+	// those settle (a file renamed in place: its new name loads first), or
+	// orphanGrace passes. See settleOrphans.
+	unsettled map[string]uint64
+	orphans   map[string]*orphan // by provider id
 
 	notesMu sync.Mutex
 	notes   map[string]string // path → why it is not loaded, as last logged
@@ -198,6 +206,7 @@ func New(opts Options) (*Discovery, error) {
 	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
 		isDesk: map[string]bool{}, isCards: map[string]bool{}, watched: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
 		errs: map[string]string{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, notes: map[string]string{},
+		unsettled: map[string]uint64{}, orphans: map[string]*orphan{},
 		work: make(chan string, 1024), stop: make(chan struct{})}
 	if cfg.RequireSignature {
 		for _, rc := range cfg.Remotes {
@@ -303,6 +312,11 @@ func (d *Discovery) Close() error {
 	d.mu.Lock()
 	for _, c := range d.cands {
 		c.discard()
+	}
+	for id, o := range d.orphans {
+		o.timer.Stop()
+		o.cand.discard()
+		delete(d.orphans, id)
 	}
 	d.mu.Unlock()
 	return err
@@ -569,6 +583,7 @@ func (d *Discovery) schedule(unit string) {
 	if d.closed {
 		return
 	}
+	d.unsettled[unit]++
 	if t := d.pending[unit]; t != nil {
 		t.Reset(d.cfg.Debounce)
 		return
@@ -795,9 +810,102 @@ func (d *Discovery) reconcileAll(ctx context.Context, units []string, done func(
 func (d *Discovery) reconcile(ctx context.Context, unit string) error {
 	d.mu.Lock()
 	old := d.cands[unit]
+	seen := d.unsettled[unit]
 	d.mu.Unlock()
 	cand, err := d.load(ctx, unit, old)
-	return d.apply(ctx, unit, cand, err)
+	err = d.apply(ctx, unit, cand, err)
+	d.mu.Lock()
+	if n, ok := d.unsettled[unit]; ok && n == seen {
+		delete(d.unsettled, unit)
+	}
+	if !d.closed {
+		d.settleOrphans(ctx)
+	}
+	d.mu.Unlock()
+	return err
+}
+
+// orphanGrace is the longest a vanished unit's description keeps serving
+// while other units load.
+var orphanGrace = 5 * time.Second
+
+// orphan is the serving description of a unit that is gone.
+type orphan struct {
+	cand  *candidate
+	timer *time.Timer // settles at the grace's end
+}
+
+// adopt keeps the serving description old of the vanished unit serving
+// while other units are unsettled: a file renamed in place (one unit goes,
+// another comes) then swaps to its new name's provider without a moment
+// in which its tools are missing. It reports whether old was kept; called
+// with mu.
+func (d *Discovery) adopt(unit string, old *candidate) bool {
+	if d.opts.Once || !old.active || d.orphans[old.id] != nil || d.best(old.id) != nil {
+		return false // another description of the id takes over at once
+	}
+	others := false
+	for u := range d.unsettled {
+		if u != unit {
+			others = true
+			break
+		}
+	}
+	if !others {
+		return false
+	}
+	o := &orphan{cand: old}
+	o.timer = time.AfterFunc(orphanGrace, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.closed || d.orphans[old.id] != o {
+			return
+		}
+		d.dropOrphan(ctx, old.id)
+	})
+	d.orphans[old.id] = o
+	d.log.Info("file gone; its provider keeps serving while other files load (a rename in place)", "provider", old.id, "file", unit)
+	return true
+}
+
+// settleOrphans lets go of orphans another description has replaced, and
+// unloads the rest once no other unit is unsettled. Called with mu.
+func (d *Discovery) settleOrphans(ctx context.Context) {
+	for id, o := range d.orphans {
+		if !o.cand.active {
+			o.timer.Stop()
+			delete(d.orphans, id)
+			o.cand.discard()
+		} else if len(d.unsettled) == 0 {
+			d.dropOrphan(ctx, id)
+		}
+	}
+}
+
+// dropOrphan unloads orphan id (or hands id to another description).
+// Called with mu.
+func (d *Discovery) dropOrphan(ctx context.Context, id string) {
+	o := d.orphans[id]
+	if o == nil {
+		return
+	}
+	o.timer.Stop()
+	delete(d.orphans, id)
+	_ = d.resolve(ctx, id)
+	o.cand.discard()
+}
+
+// conflictingOrphan returns the id of the orphan whose registration err
+// (a refused registration) names, or "".
+func (d *Discovery) conflictingOrphan(err error) string {
+	for id := range d.orphans {
+		if conflictsWith(err, id) {
+			return id
+		}
+	}
+	return ""
 }
 
 var errUnchanged = errors.New("unchanged")
@@ -832,6 +940,9 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 			return nil
 		}
 		delete(d.cands, unit)
+		if d.adopt(unit, old) {
+			return nil
+		}
 		_ = d.resolve(ctx, old.id)
 		old.discard()
 		return nil
@@ -839,6 +950,13 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 	cand.hold()
 	d.cands[unit] = cand
 	err = d.resolve(ctx, cand.id)
+	if id := d.conflictingOrphan(err); id != "" && id != cand.id {
+		// The tools clash with a vanished unit's provider kept serving
+		// under another id (a renamed file whose id changed with it):
+		// that one goes now, and this one takes its tools.
+		d.dropOrphan(ctx, id)
+		err = d.resolve(ctx, cand.id)
+	}
 	if err != nil && old != nil && old.id != cand.id && old.active && conflictsWith(err, old.id) {
 		// The unit's provider id changed in place, and the new id's tools
 		// clash with the old id's registration, which is this unit's own
@@ -922,6 +1040,9 @@ func (d *Discovery) best(id string) *candidate {
 		if win == nil || better(c, win) {
 			win = c
 		}
+	}
+	if o := d.orphans[id]; win == nil && o != nil {
+		win = o.cand
 	}
 	return win
 }
@@ -1451,8 +1572,17 @@ func (d *Discovery) providerCaps(id string, tl abi.TrustLevel) (abi.TrustLevel, 
 func (d *Discovery) Adapters() []Adapter {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make([]Adapter, 0, len(d.cands)+len(d.errs))
+	out := make([]Adapter, 0, len(d.cands)+len(d.orphans))
+	all := make([]*candidate, 0, len(d.cands)+len(d.orphans))
 	for _, c := range d.cands {
+		all = append(all, c)
+	}
+	for _, o := range d.orphans {
+		if o.cand.active {
+			all = append(all, o.cand)
+		}
+	}
+	for _, c := range all {
 		a := Adapter{ID: c.id, Kind: c.kind, Source: c.key, Card: c.card, Trust: c.trust, Active: c.active, Detected: c.detected}
 		if c.verified != nil {
 			a.Signed, a.KeyID = true, c.verified.KeyID

@@ -51,6 +51,8 @@ type fakeSpec struct {
 	// WaitFor makes the load wait (up to 10 s) until the provider of
 	// that id has been loaded: a load that can only finish beside another.
 	WaitFor string `json:"wait_for,omitempty"`
+	// LoadMS makes the load itself take this long (a runtime slow to start).
+	LoadMS int `json:"load_ms,omitempty"`
 }
 
 func (*fakeLoader) Runtime() string      { return "fake" }
@@ -72,6 +74,9 @@ func (l *fakeLoader) Load(_ context.Context, src abi.Source) (abi.Provider, erro
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
+	}
+	if s.LoadMS > 0 {
+		time.Sleep(time.Duration(s.LoadMS) * time.Millisecond)
 	}
 	l.loads.Add(1)
 	l.loaded.Store(s.ID, true)
