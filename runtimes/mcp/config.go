@@ -14,6 +14,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/screen"
 )
 
 // Defaults of a server entry.
@@ -45,6 +46,7 @@ const (
 //	      disabled: false
 //	      trust_hints: false             # take readOnly/destructive/idempotent hints at their word
 //	      sampling: false                # answer sampling/createMessage with the host's inference (needs Inference)
+//	      screen: strip                  # results and descriptions: strip hidden text, flag injections (flag, refuse, off)
 //	      capability_required:           # MCP has no capabilities: add them per tool
 //	        read_file: ["ReadSpace(files)"]  # (MCP tool name → capabilities its aios tool requires)
 type ServerConfig struct {
@@ -72,6 +74,14 @@ type ServerConfig struct {
 	// trust level or providers.<id>.grants must allow, and the caller
 	// must hold it too (sampling.go). Off by default.
 	Sampling bool `yaml:"sampling"`
+	// Screen is what the bridge does with the server's results, error
+	// texts and tool descriptions (internal/screen): "strip" (the
+	// default) removes hidden characters and terminal escapes and logs
+	// them and any injection-like phrase; "flag" only logs; "refuse"
+	// refuses a result (InvalidResult) or leaves out a tool with any
+	// finding; "off" does nothing. docs/mcp.md, "Screening".
+	Screen string `yaml:"screen"`
+	screen screen.Policy
 	// CapabilityRequired maps an MCP tool name (or a glob such as
 	// "write_*") to capabilities its aios tool requires of callers, on top
 	// of Network(host) for URL servers: MCP tools carry no capabilities, so
@@ -216,6 +226,11 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 			}
 		}
 	}
+	p, err := screen.ParsePolicy(sc.Screen)
+	if err != nil {
+		return sc, err
+	}
+	sc.screen = p
 	if sc.MaxResources < 0 || sc.ConnectTimeout < 0 || sc.ReconnectMax < 0 {
 		return sc, fmt.Errorf("max_resources, connect_timeout and reconnect_max must not be negative")
 	}
@@ -229,6 +244,14 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 		sc.ReconnectMax = DefaultReconnectMax
 	}
 	return sc, nil
+}
+
+// policy is the screening policy (the zero value: strip).
+func (sc ServerConfig) policy() screen.Policy {
+	if sc.screen == "" {
+		return screen.Strip
+	}
+	return sc.screen
 }
 
 // importResources says whether resources become read tools.

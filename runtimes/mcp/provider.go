@@ -11,6 +11,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/screen"
 )
 
 // table is one published tool set of a server: the registration and, per
@@ -98,7 +99,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		if err != nil {
 			return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: resource %s: %v", s.name, tg.uri, err)
 		}
-		return v, nil
+		return s.screenResult(call, v)
 	}
 	args := call.Params
 	if args == nil {
@@ -108,7 +109,43 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if err != nil {
 		return nil, s.callError(ctx, sess, call.Tool, err)
 	}
-	return toolResult(s.name, tg.tool, r, tg.structured)
+	v, err := toolResult(s.name, tg.tool, r, tg.structured)
+	if err != nil {
+		var te *abi.ToolError
+		if errors.As(err, &te) && te.Code != abi.InvalidResult {
+			// The server's own error text reaches the caller too.
+			if msg, fs := screen.Text(te.Message, "", s.cfg.policy()); len(fs) > 0 {
+				s.noteFindings(call, "error text", fs)
+				te.Message = msg
+			}
+		}
+		return nil, err
+	}
+	return s.screenResult(call, v)
+}
+
+// screenResult screens a result under the server's policy: findings are
+// logged (with the call), hidden text is stripped, and under refuse a
+// result with any finding is refused.
+func (s *server) screenResult(call *abi.ToolCall, v any) (any, error) {
+	p := s.cfg.policy()
+	out, fs := screen.Value(v, p)
+	if len(fs) == 0 {
+		return v, nil
+	}
+	s.noteFindings(call, "result", fs)
+	if p == screen.Refuse {
+		return nil, &abi.ToolError{Code: abi.InvalidResult,
+			Message: fmt.Sprintf("mcp server %s: the result of %s was refused by screening (mcp.servers.%s.screen: refuse): %s", s.name, call.Tool, s.name, screen.Summary(fs)),
+			Data:    map[string]any{"screening": fs}}
+	}
+	return out, nil
+}
+
+// noteFindings logs what screening found in what of a call's answer.
+func (s *server) noteFindings(call *abi.ToolCall, what string, fs []screen.Finding) {
+	s.b.log.Warn("mcp server answer screened: untrusted text with hidden characters or injection-like phrases",
+		"server", s.name, "tool", call.Tool, "call_id", call.ID, "in", what, "policy", string(s.cfg.policy()), "findings", screen.Summary(fs))
 }
 
 // callError maps a failed MCP request on sess to a ToolError.

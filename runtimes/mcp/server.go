@@ -14,6 +14,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/screen"
 )
 
 // server is the connection to one MCP server: a goroutine (run) connects,
@@ -354,6 +355,9 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			return fmt.Errorf("tools/list: %w", err)
 		}
 		def, err := importTool(s.name, tool, s.host, s.cfg.TrustHints)
+		if err == nil {
+			def, err = s.screenDef(def)
+		}
 		if err != nil {
 			s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", err)
 			continue
@@ -379,6 +383,9 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 				break
 			}
 			def, err := importResource(s.name, res, s.host)
+			if err == nil {
+				def, err = s.screenDef(def)
+			}
 			if err != nil {
 				s.b.log.Warn("mcp resource skipped", "server", s.name, "reason", err)
 				continue
@@ -403,6 +410,41 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 		return fmt.Errorf("publish %d tools: %w", len(t.reg.Tools), err)
 	}
 	return nil
+}
+
+// screenDef screens what a model reads of an imported tool — its
+// description and its schemas' descriptions and titles — under the
+// server's policy ("tool poisoning": instructions hidden in a tool's
+// description). Under refuse a tool with any finding is left out.
+func (s *server) screenDef(def abi.ToolDef) (abi.ToolDef, error) {
+	p := s.cfg.policy()
+	desc, fs := screen.Text(def.Description, "/description", p)
+	params, f2 := screen.Schema(def.Parameters, p)
+	returns, f3 := screen.Schema(def.Returns, p)
+	fs = append(append(fs, prefixed(f2, "/parameters")...), prefixed(f3, "/returns")...)
+	if len(fs) == 0 {
+		return def, nil
+	}
+	if p == screen.Refuse {
+		return def, fmt.Errorf("tool %s refused by screening (mcp.servers.%s.screen: refuse): %s", def.Name, s.name, screen.Summary(fs))
+	}
+	s.b.log.Warn("mcp tool definition screened: untrusted text with hidden characters or injection-like phrases",
+		"server", s.name, "tool", def.Name, "policy", string(p), "findings", screen.Summary(fs))
+	def.Description = desc
+	if m, ok := params.(map[string]any); ok {
+		def.Parameters = m
+	}
+	if m, ok := returns.(map[string]any); ok {
+		def.Returns = m
+	}
+	return def, nil
+}
+
+func prefixed(fs []screen.Finding, prefix string) []screen.Finding {
+	for i := range fs {
+		fs[i].Path = prefix + fs[i].Path
+	}
+	return fs
 }
 
 // emptyTable is the server's registration with no tools.

@@ -1,0 +1,345 @@
+// Package screen screens text from untrusted sources (an external MCP
+// server's results and tool descriptions) before it reaches a caller — in
+// the seed's words, "response data from MCP servers is treated as
+// untrusted input (the adversarial defense layer screens it)".
+//
+// It does two things, both deterministic:
+//
+//   - it removes what a reader cannot see but a model or a terminal acts
+//     on: Unicode tag characters (U+E0000–U+E007F, "ASCII smuggling": text
+//     hidden in them is reported), bidirectional overrides and isolates
+//     (U+202A–U+202E, U+2066–U+2069, "Trojan Source"), invisible
+//     separators (U+200B, U+2060, U+FEFF, U+180E), terminal escape
+//     sequences (ESC … and C1 controls) and other control characters
+//     (except tab, newline and carriage return);
+//   - it flags, without changing, text that reads like a prompt injection:
+//     "ignore previous instructions" and its kin, chat-template role
+//     markers (<|im_start|>, [INST], <<SYS>>, </tool_result> …).
+//
+// It is a filter of known tricks, not a classifier: text that reads as
+// ordinary instructions passes. docs/mcp.md, "Screening", says what each
+// policy does.
+package screen
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Policy is what a screen does with its findings.
+type Policy string
+
+// Policies.
+const (
+	// Off leaves text as it is and reports nothing.
+	Off Policy = "off"
+	// Flag reports findings and leaves text as it is.
+	Flag Policy = "flag"
+	// Strip removes the invisible characters and escapes and reports
+	// every finding (the default).
+	Strip Policy = "strip"
+	// Refuse refuses text with any finding.
+	Refuse Policy = "refuse"
+)
+
+// ParsePolicy reads a policy name ("" is Strip).
+func ParsePolicy(s string) (Policy, error) {
+	switch p := Policy(s); p {
+	case "":
+		return Strip, nil
+	case Off, Flag, Strip, Refuse:
+		return p, nil
+	}
+	return "", fmt.Errorf("screen %q: want off, flag, strip or refuse", s)
+}
+
+// Finding kinds.
+const (
+	HiddenTags     = "hidden-tag-characters" // U+E0000–U+E007F
+	Bidi           = "bidi-controls"         // U+202A–U+202E, U+2066–U+2069
+	Invisible      = "invisible-characters"  // U+200B, U+2060, U+FEFF, U+180E
+	TerminalEscape = "terminal-escapes"      // ESC sequences, C1 controls
+	Control        = "control-characters"    // C0 (but \t \n \r), DEL
+	Injection      = "injection-phrase"      // reads like a prompt injection
+)
+
+// Finding is one kind of trick found in a value.
+type Finding struct {
+	Kind  string `json:"kind"`
+	Path  string `json:"path"`  // where, as a JSON pointer ("" the value itself)
+	Count int    `json:"count"` // how many characters (sequences, phrases)
+	// Sample is what the trick hides or says, cut to 80 bytes: the text
+	// spelled in tag characters, or the phrase found.
+	Sample string `json:"sample,omitempty"`
+}
+
+func (f Finding) String() string {
+	s := fmt.Sprintf("%s ×%d", f.Kind, f.Count)
+	if f.Path != "" {
+		s += " at " + f.Path
+	}
+	if f.Sample != "" {
+		s += fmt.Sprintf(" (%q)", f.Sample)
+	}
+	return s
+}
+
+// Summary words findings for a log line or an error: at most five.
+func Summary(fs []Finding) string {
+	var parts []string
+	for i, f := range fs {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(fs)-5))
+			break
+		}
+		parts = append(parts, f.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+const maxSample = 80
+
+// injection lists the phrases flagged as prompt injections.
+var injection = regexp.MustCompile(`(?i)` +
+	`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?` +
+	`(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions?|prompts?|messages?|directions?|rules?)` +
+	`|\b(?:reveal|print|repeat|show|output)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+prompt|hidden\s+instructions|initial\s+instructions)` +
+	`|\bnew\s+system\s+(?:instructions?|prompt)\s*:` +
+	`|<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>` +
+	`|\[/?INST\]|<</?SYS>>` +
+	`|</?(?:system|assistant|tool_result|function_results|instructions)>` +
+	`|(?:^|\n)\s*(?:Human|Assistant|SYSTEM)\s*:\s`)
+
+// Text screens one string under policy p (Off returns s unchanged). The
+// findings' Path is path.
+func Text(s, path string, p Policy) (string, []Finding) {
+	if p == Off {
+		return s, nil
+	}
+	var fs []Finding
+	out := s
+	if needsScan(s) {
+		var b strings.Builder
+		counts := map[string]int{}
+		var hidden []byte
+		for i := 0; i < len(s); {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			kind := ""
+			skip := n
+			switch {
+			case r >= 0xE0000 && r <= 0xE007F:
+				kind = HiddenTags
+				if c := r - 0xE0000; c >= 0x20 && c < 0x7F && len(hidden) < maxSample {
+					hidden = append(hidden, byte(c))
+				}
+			case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+				kind = Bidi
+			case r == 0x200B, r == 0x2060, r == 0xFEFF, r == 0x180E:
+				kind = Invisible
+			case r == 0x1B:
+				kind = TerminalEscape
+				skip = escapeLen(s[i:])
+			case r >= 0x80 && r <= 0x9F:
+				kind = TerminalEscape
+			case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0x7F:
+				kind = Control
+			}
+			if kind == "" {
+				if r == utf8.RuneError && n == 1 {
+					// An invalid byte becomes U+FFFD: kept, it could join
+					// with bytes around a removed character into one.
+					b.WriteRune(utf8.RuneError)
+				} else {
+					b.WriteString(s[i : i+n])
+				}
+			} else {
+				counts[kind]++
+			}
+			i += skip
+		}
+		for _, k := range []string{HiddenTags, Bidi, Invisible, TerminalEscape, Control} {
+			if c := counts[k]; c > 0 {
+				f := Finding{Kind: k, Path: path, Count: c}
+				if k == HiddenTags {
+					f.Sample = string(hidden)
+				}
+				fs = append(fs, f)
+			}
+		}
+		if len(fs) > 0 {
+			out = b.String()
+		}
+	}
+	// Phrases are looked for in the cleaned text: an injection split by
+	// invisible characters is found too.
+	if m := injection.FindAllStringIndex(out, 100); len(m) > 0 {
+		fs = append(fs, Finding{Kind: Injection, Path: path, Count: len(m), Sample: cut(strings.TrimSpace(out[m[0][0]:m[0][1]]))})
+	}
+	if len(fs) > 0 {
+		// The hidden text itself may carry the injection.
+		for _, f := range fs {
+			if f.Kind == HiddenTags && f.Sample != "" && injection.MatchString(f.Sample) &&
+				!slices.ContainsFunc(fs, func(g Finding) bool { return g.Kind == Injection }) {
+				fs = append(fs, Finding{Kind: Injection, Path: path, Count: 1, Sample: cut(f.Sample)})
+				break
+			}
+		}
+	}
+	if p == Flag || p == Refuse {
+		return s, fs
+	}
+	return out, fs
+}
+
+// needsScan reports whether s holds a byte that may start a character
+// screened out: any control byte, DEL, or a multi-byte sequence (the
+// characters above are all outside ASCII).
+func needsScan(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c >= 0x7F {
+			return true
+		}
+	}
+	return false
+}
+
+// escapeLen is the length of the escape sequence at the start of s (which
+// begins with ESC): CSI (ESC [ params final), OSC/DCS/APC/PM/SOS (up to
+// BEL or ESC \, at most 4 KiB), else ESC and one character.
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return 1
+	}
+	switch s[1] {
+	case '[':
+		for i := 2; i < len(s) && i < 256; i++ {
+			if c := s[i]; c >= 0x40 && c <= 0x7E {
+				return i + 1
+			} else if c < 0x20 || c > 0x7E {
+				return i // not a CSI byte: the sequence ends unfinished
+			}
+		}
+		return min(len(s), 256)
+	case ']', 'P', '_', '^', 'X':
+		for i := 2; i < len(s) && i < 4096; i++ {
+			if s[i] == 0x07 {
+				return i + 1
+			}
+			if s[i] == 0x1B && i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+		}
+		return min(len(s), 4096)
+	}
+	_, n := utf8.DecodeRuneInString(s[1:])
+	return 1 + n
+}
+
+func cut(s string) string {
+	if len(s) <= maxSample {
+		return s
+	}
+	s = s[:maxSample]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}
+
+// Value screens every string of a generic value (maps, slices, strings;
+// see abi.Normalize) under p: map keys are screened for findings but kept
+// (a changed key would change the value's shape). Under Strip it returns
+// a copy where strings changed; maps and slices without a change are
+// returned as they are.
+func Value(v any, p Policy) (any, []Finding) {
+	if p == Off {
+		return v, nil
+	}
+	var fs []Finding
+	out, _ := walk(v, "", "", p, nil, &fs, 0)
+	return out, fs
+}
+
+// Schema screens a JSON Schema under p: like Value, but under Strip it
+// rewrites only the prose a model reads (the strings of "description" and
+// "title" members); every other string (an enum value, a pattern, a
+// property name) is reported and kept, since changing it would change
+// what the schema accepts.
+func Schema(v any, p Policy) (any, []Finding) {
+	if p == Off {
+		return v, nil
+	}
+	var fs []Finding
+	out, _ := walk(v, "", "", p, func(key string) bool { return key == "description" || key == "title" }, &fs, 0)
+	return out, fs
+}
+
+// maxDepth bounds the walk; deeper values are left as they are (the
+// pipeline refuses values nested this deep long before).
+const maxDepth = 256
+
+// walk screens v, found under member key of its parent ("" for an array
+// item or the top). With rewrite set, only strings under keys it accepts
+// are rewritten under Strip; the others are flagged.
+func walk(v any, path, key string, p Policy, rewrite func(string) bool, fs *[]Finding, depth int) (any, bool) {
+	if depth > maxDepth {
+		return v, false
+	}
+	switch x := v.(type) {
+	case string:
+		pp := p
+		if p == Strip && rewrite != nil && !rewrite(key) {
+			pp = Flag
+		}
+		s, f := Text(x, path, pp)
+		*fs = append(*fs, f...)
+		return s, s != x
+	case map[string]any:
+		var out map[string]any
+		for k, e := range x {
+			kp := path + "/" + pointerEscape(k)
+			if _, f := Text(k, kp, Flag); len(f) > 0 {
+				*fs = append(*fs, f...)
+			}
+			ne, ch := walk(e, kp, k, p, rewrite, fs, depth+1)
+			if ch {
+				if out == nil {
+					out = maps.Clone(x)
+				}
+				out[k] = ne
+			}
+		}
+		if out == nil {
+			return x, false
+		}
+		return out, true
+	case []any:
+		var out []any
+		for i, e := range x {
+			ne, ch := walk(e, path+"/"+strconv.Itoa(i), "", p, rewrite, fs, depth+1)
+			if ch {
+				if out == nil {
+					out = slices.Clone(x)
+				}
+				out[i] = ne
+			}
+		}
+		if out == nil {
+			return x, false
+		}
+		return out, true
+	}
+	return v, false
+}
+
+func pointerEscape(k string) string {
+	if !strings.ContainsAny(k, "~/") {
+		return k
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+}
