@@ -144,7 +144,9 @@ type Discovery struct {
 	// isCards marks the adapter folders (discovery.dirs, the seed's
 	// /usr/share/aios/adapters): any *.yaml at their top is a description.
 	isCards map[string]bool
-	watched map[string]bool // roots with a watch (d.mu)
+	watched map[string]bool        // roots with a watch (d.mu)
+	rootIDs map[string]os.FileInfo // the folder each watched root was when watched (d.mu)
+	lost    map[string]bool        // watched roots whose watch ended (deleted or moved away) (d.mu)
 
 	mu      sync.Mutex // guards the maps below and serializes reconciling
 	cands   map[string]*candidate
@@ -204,7 +206,7 @@ func New(opts Options) (*Discovery, error) {
 		}
 	}
 	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
-		isDesk: map[string]bool{}, isCards: map[string]bool{}, watched: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
+		isDesk: map[string]bool{}, isCards: map[string]bool{}, watched: map[string]bool{}, rootIDs: map[string]os.FileInfo{}, lost: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
 		errs: map[string]string{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, notes: map[string]string{},
 		unsettled: map[string]uint64{}, orphans: map[string]*orphan{},
 		work: make(chan string, 1024), stop: make(chan struct{})}
@@ -261,6 +263,9 @@ func (d *Discovery) Start(ctx context.Context) error {
 				continue
 			}
 			d.watched[r] = true
+			if st, err := os.Stat(r); err == nil {
+				d.rootIDs[r] = st
+			}
 		}
 	}
 	if d.watcher == nil {
@@ -499,6 +504,16 @@ func (d *Discovery) eventLoop() {
 				return
 			}
 			d.forgetNotes(ev.Name)
+			if (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && slices.Contains(d.roots, ev.Name) {
+				// The root's own watch ended (deleted) or follows it
+				// elsewhere (moved): the next root check watches what
+				// has the name then, even if it is there already.
+				_ = d.watcher.Remove(ev.Name)
+				d.mu.Lock()
+				d.lost[ev.Name] = true
+				d.mu.Unlock()
+				continue
+			}
 			if ev.Has(fsnotify.Create) {
 				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
 					_ = d.watcher.Add(ev.Name)
@@ -533,15 +548,36 @@ func (d *Discovery) checkRoots() {
 		st, err := os.Stat(r)
 		exists := err == nil && st.IsDir()
 		d.mu.Lock()
-		was := d.watched[r]
+		was, id, lost := d.watched[r], d.rootIDs[r], d.lost[r]
 		d.mu.Unlock()
 		switch {
+		case exists && was && (lost || id != nil && !os.SameFile(id, st)):
+			// Another folder took the name between two checks (an
+			// installer moving a fresh copy into place, rm -rf and mkdir):
+			// the watch is on the old one, or died with it.
+			_ = d.watcher.Remove(r)
+			if err := d.watcher.Add(r); err != nil {
+				d.mu.Lock()
+				d.watched[r] = false
+				delete(d.rootIDs, r)
+				d.mu.Unlock()
+				d.log.Warn("plugin folder replaced; cannot watch the new one", "dir", r, "err", err)
+				d.scheduleRoot(r)
+				continue
+			}
+			d.mu.Lock()
+			d.rootIDs[r] = st
+			delete(d.lost, r)
+			d.mu.Unlock()
+			d.log.Info("plugin folder replaced by another; watching the new one and reloading its providers", "dir", r)
+			d.scheduleRoot(r)
 		case exists && !was:
 			if err := d.watcher.Add(r); err != nil {
 				continue
 			}
 			d.mu.Lock()
 			d.watched[r] = true
+			d.rootIDs[r] = st
 			d.mu.Unlock()
 			d.log.Info("plugin folder appeared; watching it", "dir", r)
 			d.scheduleRoot(r)
@@ -549,6 +585,8 @@ func (d *Discovery) checkRoots() {
 			_ = d.watcher.Remove(r)
 			d.mu.Lock()
 			d.watched[r] = false
+			delete(d.rootIDs, r)
+			delete(d.lost, r)
 			d.mu.Unlock()
 			d.log.Warn("plugin folder is gone; its providers are removed, and it is watched for when it comes back", "dir", r)
 			d.scheduleRoot(r)
@@ -746,10 +784,8 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 	// The configured URL is the user's word for its host; an endpoint the
 	// card names on another host needs Network(that host) at its trust.
 	if base, err := url.Parse(rc.URL); err == nil {
-		if ep, err := url.Parse(r.Endpoint); err == nil && !strings.EqualFold(ep.Hostname(), base.Hostname()) {
-			if err := d.checkEndpoint(rc.URL+WellKnownPath, r.Card.Adapter.ID, r.Trust, r.Endpoint); err != nil {
-				return nil, err
-			}
+		if err := d.checkEndpoints(rc.URL+WellKnownPath, r.Card.Adapter.ID, r.Trust, r.Card, r.Endpoint, base.Hostname()); err != nil {
+			return nil, err
 		}
 	}
 	p, err := NewRemoteProvider(r.Card, r.Endpoint, rc.TokenValue(), nil)
@@ -1139,6 +1175,9 @@ func (d *Discovery) resolve(ctx context.Context, id string) error {
 	win.active = true
 	d.active[id] = win
 	d.gens.Store(id, gen)
+	if rp, ok := win.provider.(*RemoteProvider); ok {
+		rp.StartHealth()
+	}
 	d.log.Info("provider "+action+"ed", "provider", id, "kind", win.kind, "trust", win.trust.String(), "source", win.key)
 	if cur != nil && cur.key != win.key && d.cands[cur.key] == cur {
 		d.log.Info("provider now served by another description; the previous one is shadowed",
@@ -1427,13 +1466,12 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if ep == "" {
 			ep = strings.TrimRight(card.Endpoints.HTTP, "/") + "/rpc"
 		}
+		if err := d.checkEndpoints(desc, card.Adapter.ID, cand.trust, card, ep, ""); err != nil {
+			return nil, err
+		}
 		p, err := NewRemoteProvider(card, ep, "", nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", desc, err)
-		}
-		if err := d.checkEndpoint(desc, card.Adapter.ID, cand.trust, ep); err != nil {
-			_ = p.Close()
-			return nil, err
 		}
 		cand.provider = p
 	default:
@@ -1477,12 +1515,38 @@ func (d *Discovery) loadDesktop(path string, old *candidate) (*candidate, error)
 	if old != nil && old.digest == digest {
 		return nil, errUnchanged
 	}
+	if err := d.checkEndpoints(path, card.Adapter.ID, abi.Untrusted, card, card.Endpoints.RPC, ""); err != nil {
+		return nil, err
+	}
 	p, err := NewRemoteProvider(card, card.Endpoints.RPC, "", nil)
 	if err != nil {
 		return nil, err
 	}
 	return &candidate{key: path, id: card.Adapter.ID, kind: KindDesktop, card: card, trust: abi.Untrusted,
 		digest: digest, provider: p, detected: &det}, nil
+}
+
+// checkEndpoints checks with checkEndpoint every URL a remote adapter's
+// card makes the host reach: the endpoint its calls go to, its
+// endpoints.http and its health URL (probed every HealthInterval). URLs on
+// host allowed (the configured remote's own host: the user's word) pass.
+func (d *Discovery) checkEndpoints(desc, id string, tl abi.TrustLevel, card *Card, endpoint, allowed string) error {
+	urls := []string{endpoint}
+	if e := card.Endpoints; e != nil && e.HTTP != "" {
+		urls = append(urls, e.HTTP)
+	}
+	if h := healthEndpoint(card, endpoint); h != "" {
+		urls = append(urls, h)
+	}
+	for _, u := range urls {
+		if pu, err := url.Parse(u); err == nil && allowed != "" && strings.EqualFold(pu.Hostname(), allowed) {
+			continue
+		}
+		if err := d.checkEndpoint(desc, id, tl, u); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkEndpoint refuses a card whose calls would go to endpoint over the
@@ -1518,7 +1582,7 @@ func (d *Discovery) checkEndpoint(desc, id string, tl abi.TrustLevel, endpoint s
 	if _, hasOv := d.override(id); hasOv {
 		how += " (providers." + id + ".grants, when set, must allow it too)"
 	}
-	return fmt.Errorf("%s: refused: its endpoint %s would make this host send every call's arguments to %s, "+
+	return fmt.Errorf("%s: refused: its endpoint %s would make this host send requests (calls and their arguments, or health probes) to %s, "+
 		"but provider %s at trust %s may not hold %s (trust.caps.%s); %s",
 		desc, endpoint, h, id, level, want, level, how)
 }

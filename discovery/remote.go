@@ -130,6 +130,7 @@ type RemoteProvider struct {
 	healthURL  string
 	health     atomic.Pointer[string] // nil: healthy or not probed yet; else why not
 	stopHealth chan struct{}
+	startOnce  sync.Once
 	closeOnce  sync.Once
 }
 
@@ -234,9 +235,27 @@ func NewRemoteProvider(card *Card, endpoint, token string, hc *http.Client) (*Re
 	p := &RemoteProvider{reg: reg, endpoint: endpoint, token: token, hc: hc, healthURL: healthEndpoint(card, endpoint)}
 	if p.healthURL != "" {
 		p.stopHealth = make(chan struct{})
-		go p.probeHealth()
 	}
 	return p, nil
+}
+
+// HealthURL is the URL StartHealth probes ("" when the card names none).
+func (p *RemoteProvider) HealthURL() string { return p.healthURL }
+
+// StartHealth starts probing the health endpoint every HealthInterval,
+// once: discovery calls it when the provider serves, after the endpoint
+// checks (a refused card must not make the host send anything).
+func (p *RemoteProvider) StartHealth() {
+	if p.stopHealth == nil {
+		return
+	}
+	p.startOnce.Do(func() {
+		select {
+		case <-p.stopHealth: // closed already
+		default:
+			go p.probeHealth()
+		}
+	})
 }
 
 // Describe implements abi.Provider.

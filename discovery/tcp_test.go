@@ -95,7 +95,9 @@ func TestHealthProbe(t *testing.T) {
 	HealthInterval = 20 * time.Millisecond
 	defer func() { HealthInterval = old }()
 	var down atomic.Bool
+	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
 		if r.URL.Path == "/healthz" && down.Load() {
 			http.Error(w, "down", http.StatusServiceUnavailable)
 		}
@@ -112,6 +114,12 @@ func TestHealthProbe(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
+	time.Sleep(100 * time.Millisecond)
+	if n := hits.Load(); n != 0 {
+		t.Fatalf("the health endpoint was probed %d times before StartHealth", n)
+	}
+	p.StartHealth()
+	p.StartHealth() // once
 	time.Sleep(100 * time.Millisecond)
 	if ok, why := p.Health(); !ok {
 		t.Fatalf("healthy endpoint reported %q", why)

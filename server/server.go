@@ -60,6 +60,11 @@ type Server struct {
 	listeners []net.Listener
 	https     []*http.Server
 	conns     map[net.Conn]context.CancelFunc // cancels the connection's calls
+	// base is the context of every HTTP request the server's listeners
+	// serve: Close cancels it, so calls in flight answer Cancelled and
+	// event streams end before the listeners shut down.
+	base      context.Context
+	stopBase  context.CancelFunc
 	socket    string
 	publicURL string
 	closed    bool
@@ -95,6 +100,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{h: opts.Host, d: opts.Discovery, hcfg: hcfg, cfg: cfg, log: log, metrics: m,
 		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelFunc{}, mount: opts.Mount, refresh: opts.OnRefresh}
+	s.base, s.stopBase = context.WithCancel(context.Background())
 	m.attach(s)
 	base := ""
 	if hcfg.File != "" {
@@ -219,6 +225,7 @@ func (s *Server) ServeHTTPListener(ln net.Listener) {
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return s.base },
 	}
 	s.mu.Lock()
 	s.https = append(s.https, srv)
@@ -276,6 +283,7 @@ func (s *Server) Close() error {
 	for _, ln := range lns {
 		ln.Close()
 	}
+	s.stopBase() // HTTP calls in flight answer Cancelled; event streams end
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	for _, srv := range srvs {

@@ -714,6 +714,48 @@ func TestSearchSkillNames(t *testing.T) {
 	}
 }
 
+// TestCloseAnswersHTTPCallsInFlight: the same over HTTP: the request's
+// context ends with the server, so the call answers Cancelled at once and
+// Close does not wait out its shutdown grace.
+func TestCloseAnswersHTTPCallsInFlight(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	type res struct {
+		body string
+		err  error
+	}
+	done := make(chan res, 1)
+	go func() {
+		req, _ := http.NewRequest("POST", ts.url+"/rpc", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`))
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			done <- res{err: err}
+			return
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		done <- res{body: string(b), err: err}
+	}()
+	time.Sleep(300 * time.Millisecond) // the call is running
+	start := time.Now()
+	if err := ts.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	select {
+	case r := <-done:
+		if r.err != nil || !strings.Contains(r.body, "Cancelled") {
+			t.Fatalf("the HTTP call in flight got body %q, err %v; want a Cancelled answer", r.body, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer for the HTTP call in flight")
+	}
+	if took > 1500*time.Millisecond {
+		t.Fatalf("Close took %v (waited out the shutdown grace)", took)
+	}
+}
+
 // TestCloseAnswersCallsInFlight: when the server closes (SIGTERM), a call
 // in flight on the socket is cancelled and its client gets the answer
 // (Cancelled), not a connection closed under it.
