@@ -45,13 +45,16 @@ func TestTCPEndpoint(t *testing.T) {
 						Params struct {
 							Name      string `json:"name"`
 							Arguments any    `json:"arguments"`
+							Depth     int    `json:"depth"`
+							ParentID  string `json:"parent_id"`
 						} `json:"params"`
 					}
 					if json.Unmarshal(sc.Bytes(), &req) != nil {
 						return
 					}
 					res, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID,
-						"result": map[string]any{"value": map[string]any{"tool": req.Params.Name, "over": "tcp", "args": req.Params.Arguments}}})
+						"result": map[string]any{"value": map[string]any{"tool": req.Params.Name, "over": "tcp", "args": req.Params.Arguments,
+							"depth": req.Params.Depth, "parent": req.Params.ParentID}}})
 					if _, err := conn.Write(append(res, '\n')); err != nil {
 						return
 					}
@@ -71,12 +74,17 @@ func TestTCPEndpoint(t *testing.T) {
 	}
 	defer p.Close()
 	for i := range 2 { // the connection is kept between calls
-		v, err := p.Call(context.Background(), &abi.ToolCall{ID: "c", Tool: "tcp-echo", Params: map[string]any{"i": int64(i)}, Deadline: time.Now().Add(5 * time.Second)}, nil)
+		v, err := p.Call(context.Background(), &abi.ToolCall{ID: "c", Tool: "tcp-echo", Params: map[string]any{"i": int64(i)}, Depth: 2, Deadline: time.Now().Add(5 * time.Second)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if m, _ := v.(map[string]any); m["over"] != "tcp" || m["tool"] != "tcp-echo" {
 			t.Fatalf("call %d = %v", i, v)
+		}
+		// The call's depth + 1 and its id travel with it (a loop between
+		// hosts ends at limits.max_call_depth).
+		if m, _ := v.(map[string]any); m["depth"] != int64(3) || m["parent"] != "c" {
+			t.Fatalf("call %d forwarded depth %v parent %v, want 3 and c", i, m["depth"], m["parent"])
 		}
 	}
 	for _, bad := range []string{"tcp://127.0.0.1", "tcp://:80x"} {

@@ -101,6 +101,9 @@ func (s *Server) toolsCall(ctx context.Context, sess *session, params json.RawMe
 	if p.TimeoutMS < 0 {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: timeout_ms must not be negative")
 	}
+	if p.Depth < 0 {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: depth must not be negative")
+	}
 	args := p.Arguments
 	if args == nil {
 		args = map[string]any{}
@@ -109,7 +112,7 @@ func (s *Server) toolsCall(ctx context.Context, sess *session, params json.RawMe
 	if err != nil {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: arguments: %v", err)
 	}
-	call := &abi.ToolCall{Caller: sess.agent, Tool: p.Name, Version: p.Version, Params: args}
+	call := &abi.ToolCall{Caller: sess.agent, Tool: p.Name, Version: p.Version, Params: args, Depth: p.Depth}
 	if p.ParentID != "" {
 		// The client's own correlation id, not a call of this host: the
 		// audit log must not show it as one (a client could file its

@@ -817,3 +817,23 @@ func TestUnhealthyAdapterUnavailable(t *testing.T) {
 		t.Fatalf("info status = %+v", info.Status)
 	}
 }
+
+// TestToolsCallDepth: a forwarded call's depth (remote adapters send
+// theirs + 1) counts against limits.max_call_depth, so two hosts serving a
+// tool through each other stop instead of looping until the deadline.
+func TestToolsCallDepth(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	c := dial(t, ts)
+	ctx := context.Background()
+	if err := c.Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": "x"}, "depth": 3}, nil); err != nil {
+		t.Fatalf("depth 3: %v", err)
+	}
+	err := c.Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": "x"}, "depth": 9}, nil)
+	if _, code := rpcCode(err); code != abi.DepthExceeded {
+		t.Fatalf("depth 9 (limit 8): %v, want DepthExceeded", err)
+	}
+	err = c.Call(ctx, "tools/call", map[string]any{"name": "echo", "depth": -1}, nil)
+	if err == nil || !strings.Contains(err.Error(), "depth must not be negative") {
+		t.Fatalf("depth -1: %v", err)
+	}
+}

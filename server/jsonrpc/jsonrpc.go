@@ -171,6 +171,12 @@ type ToolsCallParams struct {
 	TimeoutMS int64 `json:"timeout_ms,omitempty"`
 	// ParentID links a call made on behalf of another (remote adapters).
 	ParentID string `json:"parent_id,omitempty"`
+	// Depth is how deep the call is nested at the host that forwards it
+	// (aios-host extension; remote adapters send their call's depth + 1):
+	// two hosts serving a tool through each other stop at
+	// limits.max_call_depth instead of calling each other until the
+	// deadline.
+	Depth int `json:"depth,omitempty"`
 }
 
 // ToolsCallResult is the result of tools/call: the tool's value, plus an
