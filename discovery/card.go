@@ -380,8 +380,8 @@ func (c *Card) validate() error {
 				return fail("requirements.software.name", "required, must not be empty")
 			}
 			if sw.MinVersion != "" {
-				if _, err := semver.NewVersion(sw.MinVersion); err != nil {
-					return fail("requirements.software.min_version", "%q is not a version", sw.MinVersion)
+				if _, err := ParseMinVersion(sw.MinVersion); err != nil {
+					return fail("requirements.software.min_version", "%q is not a version (want one such as 100.0, 120.0.6099.109, 2.3~rc1 or 1:2.3): %v", sw.MinVersion, err)
 				}
 			}
 			if d := sw.Detection; d != nil {
@@ -390,6 +390,11 @@ func (c *Card) validate() error {
 				}
 				if d.Executable != "" && !path.IsAbs(d.Executable) {
 					return fail("requirements.software.detection.executable", "%q must be an absolute path", d.Executable)
+				}
+				if d.DBusService != nil && *d.DBusService != "" {
+					if err := ValidateBusName(*d.DBusService); err != nil {
+						return fail("requirements.software.detection.dbus_service", "%v", err)
+					}
 				}
 			}
 		}

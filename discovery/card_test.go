@@ -117,6 +117,18 @@ func TestParseCardRejects(t *testing.T) {
 		{"relative-exe", mutate(t, func(m map[string]any) {
 			m["requirements"].(map[string]any)["software"].(map[string]any)["detection"].(map[string]any)["executable"] = "chrome"
 		}), "absolute path"},
+		{"bad-min-version", mutate(t, func(m map[string]any) {
+			m["requirements"].(map[string]any)["software"].(map[string]any)["min_version"] = "latest"
+		}), `requirements.software.min_version: "latest" is not a version`},
+		{"bad-min-version-epoch", mutate(t, func(m map[string]any) {
+			m["requirements"].(map[string]any)["software"].(map[string]any)["min_version"] = "x:1.0"
+		}), "epoch"},
+		{"bad-dbus-service", mutate(t, func(m map[string]any) {
+			m["requirements"].(map[string]any)["software"].(map[string]any)["detection"].(map[string]any)["dbus_service"] = "chrome"
+		}), "requirements.software.detection.dbus_service"},
+		{"unique-dbus-service", mutate(t, func(m map[string]any) {
+			m["requirements"].(map[string]any)["software"].(map[string]any)["detection"].(map[string]any)["dbus_service"] = ":1.42"
+		}), "unique connection name"},
 		{"bad-dep-constraint", mutate(t, func(m map[string]any) {
 			m["requirements"].(map[string]any)["dependencies"] = []any{map[string]any{"name": "x", "version": "~>>1"}}
 		}), "dependencies[0].version"},

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/trust"
 )
@@ -24,6 +25,7 @@ import (
 //	  remotes:                 # remote hosts / adapters (seed §3.2)
 //	    - {url: http://127.0.0.1:7702, token_env: PEER_TOKEN}
 //	  remote_refresh: 30s      # how often remote cards are re-fetched
+//	  version_command: false   # may run `EXECUTABLE --version` when dpkg knows no version
 //
 // The folders of the top-level `plugins:` list are always scanned. When
 // dirs / desktop_dirs are not given, the seed's system paths are used where
@@ -39,6 +41,24 @@ type Config struct {
 	Keys             []trust.KeyConfig `yaml:"keys"`
 	Remotes          []RemoteConfig    `yaml:"remotes"`
 	RemoteRefresh    time.Duration     `yaml:"remote_refresh"`
+	// VersionCommand lets software detection run a card's
+	// requirements.software.detection.executable with --version when the
+	// dpkg database knows no version of it (off by default; only for the
+	// built-in known adapters and cards of trust Verified or System: see
+	// VersionCommandAllowed).
+	VersionCommand bool `yaml:"version_command"`
+}
+
+// VersionCommandAllowed reports whether detection may run the executable
+// of a card of trust level tl (kind is the discovery kind) for its
+// version: discovery.version_command must be on, and the card must come
+// from the host itself (a built-in known adapter, kind desktop: its
+// executable path is compiled in, a .desktop file only selects it) or be
+// trusted as Verified or System (signed by such a key or in a folder
+// vouched for). An unsigned card could otherwise make the host run any
+// program it names.
+func (c Config) VersionCommandAllowed(kind string, tl abi.TrustLevel) bool {
+	return c.VersionCommand && (kind == KindDesktop || tl >= abi.Verified)
 }
 
 // DefaultDebounce is the quiet time after the last event on a file.

@@ -284,43 +284,150 @@ type Detected struct {
 	Running     bool   `json:"software_running"`
 	DesktopFile string `json:"desktop_file,omitempty"`
 	Executable  string `json:"executable,omitempty"`
-	Reason      string `json:"reason,omitempty"`
+	// Version is the installed version ("" when unknown), VersionSource
+	// where it was read ("dpkg:PACKAGE" or "--version").
+	Version       string `json:"software_version"`
+	VersionSource string `json:"version_source,omitempty"`
+	// VersionOK is set when the card names min_version and the version is
+	// known: false means too old, and the software counts as not installed.
+	VersionOK *bool `json:"version_ok,omitempty"`
+	// DBus is the state of detection.dbus_service (DBusRunning,
+	// DBusActivatable, DBusAbsent, DBusUnknown); "" when the card names none.
+	DBus string `json:"dbus_service,omitempty"`
+	// Notes say what could not be checked (version unknown, bus unreachable).
+	Notes  []string `json:"notes,omitempty"`
+	Reason string   `json:"reason,omitempty"`
 }
 
-// Detect applies requirements.software.detection: the software is installed
-// when every given probe succeeds — desktop_file exists in one of
-// desktopDirs, and executable exists and is executable. A card without
-// detection is considered installed. Running looks for a process whose
-// executable is the detected one (Linux /proc).
+// DetectOptions are the inputs of DetectWith besides the card.
+type DetectOptions struct {
+	// DesktopDirs are searched for detection.desktop_file.
+	DesktopDirs []string
+	// RunVersion lets detection run `EXECUTABLE --version` when the dpkg
+	// database knows no version (discovery.version_command, and only for
+	// cards trusted enough: the caller decides).
+	RunVersion bool
+
+	dpkgRoot string    // "" is "/"; tests point it at a fixture
+	buses    []busAddr // nil: the session and system buses
+}
+
+// Detect applies requirements.software with default options (see DetectWith).
 func Detect(sw *Software, desktopDirs []string) Detected {
-	if sw == nil || sw.Detection == nil {
+	return DetectWith(sw, DetectOptions{DesktopDirs: desktopDirs})
+}
+
+// DetectWith applies requirements.software: the software is installed when
+// every given probe succeeds — desktop_file exists in one of DesktopDirs,
+// executable exists and is executable, dbus_service is owned or
+// activatable on the session or system bus (a bus that cannot be asked
+// leaves it unknown, which fails nothing) — and its version, when known,
+// is at least min_version. A card without detection is considered
+// installed. Running looks for a process whose executable is the detected
+// one (Linux /proc), or an owner of dbus_service.
+//
+// The version comes from the Debian package database (the package owning
+// executable, else the desktop file), else, with RunVersion, from
+// `executable --version`; a desktop file's Version key is the Desktop
+// Entry spec's version, not the application's, and is not used. An
+// unknown version fails nothing: Version is "" and a note says why.
+func DetectWith(sw *Software, o DetectOptions) Detected {
+	if sw == nil {
 		return Detected{Installed: true}
 	}
-	d := sw.Detection
 	var out Detected
-	if d.DesktopFile != "" {
-		for _, dir := range desktopDirs {
-			p := filepath.Join(dir, d.DesktopFile)
-			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-				out.DesktopFile = p
-				break
+	if d := sw.Detection; d != nil {
+		if d.DesktopFile != "" {
+			for _, dir := range o.DesktopDirs {
+				p := filepath.Join(dir, d.DesktopFile)
+				if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+					out.DesktopFile = p
+					break
+				}
+			}
+			if out.DesktopFile == "" {
+				out.Reason = d.DesktopFile + " not found in " + strings.Join(o.DesktopDirs, ", ")
+				return out
 			}
 		}
-		if out.DesktopFile == "" {
-			out.Reason = d.DesktopFile + " not found in " + strings.Join(desktopDirs, ", ")
-			return out
+		if d.Executable != "" {
+			if !isExecutable(d.Executable) {
+				out.Reason = d.Executable + " is missing or not executable"
+				return out
+			}
+			out.Executable = d.Executable
+			out.Running = processRunning(d.Executable)
+		}
+		if d.DBusService != nil && *d.DBusService != "" {
+			name := *d.DBusService
+			buses := o.buses
+			if buses == nil {
+				buses = defaultBuses()
+			}
+			state, note := dbusState(name, buses)
+			out.DBus = state
+			switch state {
+			case DBusRunning:
+				out.Running = true
+			case DBusAbsent:
+				out.Reason = "D-Bus name " + name + " is neither owned nor activatable on the session or system bus"
+				return out
+			case DBusUnknown:
+				out.Notes = append(out.Notes, "D-Bus name "+name+" not checked: "+note)
+			}
 		}
 	}
-	if d.Executable != "" {
-		if !isExecutable(d.Executable) {
-			out.Reason = d.Executable + " is missing or not executable"
+	if sw.MinVersion != "" || (sw.Detection != nil && (sw.Detection.Executable != "" || sw.Detection.DesktopFile != "")) {
+		detectVersion(sw, o, &out)
+		if out.VersionOK != nil && !*out.VersionOK {
+			out.Running = false
 			return out
 		}
-		out.Executable = d.Executable
-		out.Running = processRunning(d.Executable)
 	}
 	out.Installed = true
 	return out
+}
+
+// detectVersion fills the version fields of out.
+func detectVersion(sw *Software, o DetectOptions, out *Detected) {
+	if out.Executable == "" && out.DesktopFile == "" {
+		if sw.MinVersion != "" {
+			out.Notes = append(out.Notes, "version unknown: the card names no executable or desktop_file to find it by; min_version "+sw.MinVersion+" not checked")
+		}
+		return
+	}
+	pkg, version, note, err := dpkgAt(o.dpkgRoot).VersionOf(out.Executable, out.DesktopFile)
+	switch {
+	case err != nil:
+		out.Notes = append(out.Notes, "version unknown: "+err.Error())
+	case version != "":
+		out.Version, out.VersionSource = version, "dpkg:"+pkg
+	default:
+		out.Notes = append(out.Notes, "version unknown: "+note)
+	}
+	if out.Version == "" && o.RunVersion && out.Executable != "" {
+		if v, err := runVersion(out.Executable); err != nil {
+			out.Notes = append(out.Notes, "version unknown: "+err.Error())
+		} else {
+			out.Version, out.VersionSource = v, "--version"
+		}
+	}
+	if sw.MinVersion == "" {
+		return
+	}
+	if out.Version == "" {
+		out.Notes = append(out.Notes, "min_version "+sw.MinVersion+" not checked")
+		return
+	}
+	ok, err := VersionAtLeast(out.Version, sw.MinVersion)
+	if err != nil {
+		out.Notes = append(out.Notes, "min_version "+sw.MinVersion+" not checked: "+err.Error())
+		return
+	}
+	out.VersionOK = &ok
+	if !ok {
+		out.Reason = fmt.Sprintf("%s %s is older than requirements.software.min_version %s", sw.Name, out.Version, sw.MinVersion)
+	}
 }
 
 func isExecutable(p string) bool {

@@ -1505,7 +1505,7 @@ func (d *Discovery) loadDesktop(path string, old *candidate) (*candidate, error)
 		return nil, nil
 	}
 	dirs := append(d.desktopDirs(), filepath.Dir(path))
-	det := Detect(card.Requirements.Software, dirs)
+	det := DetectWith(card.Requirements.Software, DetectOptions{DesktopDirs: dirs, RunVersion: d.cfg.VersionCommandAllowed(KindDesktop, abi.Untrusted)})
 	if !det.Installed {
 		d.log.Info("known adapter matched but its software is not installed", "desktop", path, "adapter", card.Adapter.ID, "reason", det.Reason)
 		return nil, nil

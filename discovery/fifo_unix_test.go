@@ -111,3 +111,23 @@ func TestNonRegularFilesDoNotHang(t *testing.T) {
 		t.Fatal("Close hangs")
 	}
 }
+
+// TestDpkgStatusFIFO: a dpkg status that is a FIFO is refused with an
+// error naming it, never opened (the open would block).
+func TestDpkgStatusFIFO(t *testing.T) {
+	root := t.TempDir()
+	mkfifo(t, filepath.Join(root, dpkgDir, "status"))
+	done := make(chan error, 1)
+	go func() {
+		_, _, _, err := dpkgAt(root).VersionOf("/usr/bin/x")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("FIFO status: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("VersionOf hung on a FIFO status file")
+	}
+}

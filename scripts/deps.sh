@@ -15,6 +15,7 @@ apt_packages=(
   libstd-rust-dev-wasm32     # Rust std for wasm32 (use /usr/bin/rustc)
   rustc                      # Debian rustc 1.63 for the Rust guest (matches libstd-rust-dev-wasm32; always /usr/bin/rustc)
   python3                    # Python runtime workers
+  dbus-daemon                # discovery's D-Bus detection tests start a private bus
 )
 
 missing=()

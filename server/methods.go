@@ -197,7 +197,7 @@ func (s *Server) adapterViews() []*adapterView {
 		if v.sum.Version == "" {
 			v.sum.Version = UnversionedAdapter
 		}
-		if !s.softwareInstalled(v.card) {
+		if !s.softwareInstalled(v) {
 			v.sum.Status = "unavailable" // registered, but the software it drives is missing
 		}
 		if healthProblem(rec) != "" {
@@ -320,17 +320,32 @@ type infoParams struct {
 
 // InfoStatus is the status member of aios/registry.info.
 type InfoStatus struct {
-	Available         bool   `json:"available"`
-	SoftwareInstalled bool   `json:"software_installed"`
-	SoftwareRunning   bool   `json:"software_running"`
-	Trust             string `json:"trust"`
-	Signed            bool   `json:"signed"`
-	KeyID             string `json:"key_id,omitempty"`
-	Kind              string `json:"kind,omitempty"`
-	Source            string `json:"source,omitempty"`
-	Runtime           string `json:"runtime,omitempty"`
-	ShadowedBy        string `json:"shadowed_by,omitempty"`
-	Error             string `json:"error,omitempty"`
+	Available         bool `json:"available"`
+	SoftwareInstalled bool `json:"software_installed"`
+	SoftwareRunning   bool `json:"software_running"`
+	// SoftwareVersion is the installed version of requirements.software
+	// ("" when unknown or the card names no software), VersionSource
+	// where it was read (dpkg:PACKAGE, --version).
+	SoftwareVersion string `json:"software_version"`
+	VersionSource   string `json:"version_source,omitempty"`
+	// VersionOK is present when the card names min_version and the
+	// version is known; false: too old, software_installed is false.
+	VersionOK *bool `json:"version_ok,omitempty"`
+	// DBusService is the state of detection.dbus_service: running,
+	// activatable, absent or unknown (no bus could be asked).
+	DBusService string `json:"dbus_service,omitempty"`
+	// SoftwareReason says why the software counts as not installed;
+	// SoftwareNotes what could not be checked.
+	SoftwareReason string   `json:"software_reason,omitempty"`
+	SoftwareNotes  []string `json:"software_notes,omitempty"`
+	Trust          string   `json:"trust"`
+	Signed         bool     `json:"signed"`
+	KeyID          string   `json:"key_id,omitempty"`
+	Kind           string   `json:"kind,omitempty"`
+	Source         string   `json:"source,omitempty"`
+	Runtime        string   `json:"runtime,omitempty"`
+	ShadowedBy     string   `json:"shadowed_by,omitempty"`
+	Error          string   `json:"error,omitempty"`
 }
 
 func (s *Server) registryInfo(params json.RawMessage) (any, *jsonrpc.Error) {
@@ -367,11 +382,15 @@ func (s *Server) registryInfo(params json.RawMessage) (any, *jsonrpc.Error) {
 	if healthErr != "" && st.Error == "" {
 		st.Error = healthErr
 	}
-	if c := pick.card; c != nil && c.Requirements != nil && c.Requirements.Software != nil {
-		det := discovery.Detect(c.Requirements.Software, s.desktopDirs())
+	if det, ok := s.detectSoftware(pick); ok {
 		st.SoftwareInstalled, st.SoftwareRunning = det.Installed, det.Running
+		st.SoftwareVersion, st.VersionSource, st.VersionOK = det.Version, det.VersionSource, det.VersionOK
+		st.DBusService, st.SoftwareReason, st.SoftwareNotes = det.DBus, det.Reason, det.Notes
 		// Its tools are registered, but a call answers Unavailable.
 		st.Available = st.Available && det.Installed
+		if !det.Installed && st.Error == "" {
+			st.Error = det.Reason
+		}
 	}
 	res := map[string]any{"adapter": pick.card.Adapter, "capabilities": pick.card.Capabilities, "skills": skills, "status": st}
 	if c := pick.card; c != nil {
@@ -395,13 +414,36 @@ func (s *Server) registryInfo(params json.RawMessage) (any, *jsonrpc.Error) {
 // none (seed 001 makes version a required SemVer): the lowest there is.
 const UnversionedAdapter = "0.0.0"
 
-// softwareInstalled reports whether the software card's requirements name
-// is installed (true when it names none).
-func (s *Server) softwareInstalled(c *discovery.Card) bool {
-	if c == nil || c.Requirements == nil || c.Requirements.Software == nil {
-		return true
+// softwareInstalled reports whether the software v's card's requirements
+// name is installed, at min_version or later (true when it names none).
+func (s *Server) softwareInstalled(v *adapterView) bool {
+	det, ok := s.detectSoftware(v)
+	return !ok || det.Installed
+}
+
+// detectSoftware runs software detection for v's card; ok is false when
+// the card names no requirements.software. It runs at every search and
+// info, as the desktop and executable checks always did; the dpkg answers
+// are kept until the package database changes and the D-Bus ones for 2 s.
+func (s *Server) detectSoftware(v *adapterView) (det discovery.Detected, ok bool) {
+	if v == nil || v.card == nil || v.card.Requirements == nil || v.card.Requirements.Software == nil {
+		return det, false
 	}
-	return discovery.Detect(c.Requirements.Software, s.desktopDirs()).Installed
+	cfg, err := discovery.LoadConfig(s.hcfg)
+	if err != nil {
+		cfg = discovery.Config{}
+	}
+	tl, kind := abi.Untrusted, ""
+	if v.disc != nil {
+		tl, kind = v.disc.Trust, v.disc.Kind
+	}
+	if v.rec != nil {
+		tl = v.rec.Trust
+	}
+	return discovery.DetectWith(v.card.Requirements.Software, discovery.DetectOptions{
+		DesktopDirs: cfg.DesktopDirs,
+		RunVersion:  cfg.VersionCommandAllowed(kind, tl),
+	}), true
 }
 
 // infoSkills is the skills member of aios/registry.info: one per
@@ -441,14 +483,6 @@ func infoSkills(v *adapterView) []discovery.Skill {
 		return skills[i].ID < skills[j].ID
 	})
 	return skills
-}
-
-func (s *Server) desktopDirs() []string {
-	cfg, err := discovery.LoadConfig(s.hcfg)
-	if err != nil {
-		return nil
-	}
-	return cfg.DesktopDirs
 }
 
 type refreshParams struct {

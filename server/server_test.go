@@ -640,10 +640,10 @@ func TestMissingSoftwareIsUnavailable(t *testing.T) {
 	s := ts.s
 	missing := &discovery.Card{Requirements: &discovery.Requirements{Software: &discovery.Software{
 		Name: "Nowhere", Detection: &discovery.Detection{Executable: "aios-test-no-such-program-" + strconv.Itoa(os.Getpid())}}}}
-	if s.softwareInstalled(missing) {
+	if s.softwareInstalled(&adapterView{card: missing}) {
 		t.Fatal("a program that does not exist counts as installed")
 	}
-	if !s.softwareInstalled(&discovery.Card{}) || !s.softwareInstalled(nil) {
+	if !s.softwareInstalled(&adapterView{card: &discovery.Card{}}) || !s.softwareInstalled(nil) {
 		t.Fatal("a card without requirements counts as missing software")
 	}
 	// An unversioned provider is reported as 0.0.0 (version is a required SemVer).

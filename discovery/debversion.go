@@ -1,0 +1,231 @@
+package discovery
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// DebVersion is a Debian package version, [epoch:]upstream[-revision]
+// (Debian Policy §5.6.12).
+type DebVersion struct {
+	Epoch    int
+	HasEpoch bool // the epoch was written (1:2.3), not implied (2.3)
+	Upstream string
+	Revision string
+}
+
+// MaxVersionLen bounds a version string.
+const MaxVersionLen = 256
+
+// ParseDebVersion parses a Debian version: an optional epoch (digits and a
+// colon), an upstream version that starts with a digit and holds letters,
+// digits and . + ~ - (and : after an epoch), and an optional revision after
+// the last hyphen (letters, digits and . + ~).
+func ParseDebVersion(s string) (DebVersion, error) {
+	var v DebVersion
+	if s == "" {
+		return v, fmt.Errorf("empty version")
+	}
+	if len(s) > MaxVersionLen {
+		return v, fmt.Errorf("version is %d bytes, longer than %d", len(s), MaxVersionLen)
+	}
+	rest := s
+	if e, u, ok := strings.Cut(s, ":"); ok {
+		if e == "" {
+			return v, fmt.Errorf("version %q: empty epoch before ':'", s)
+		}
+		for _, r := range e {
+			if r < '0' || r > '9' {
+				return v, fmt.Errorf("version %q: epoch %q is not a number", s, e)
+			}
+		}
+		n, err := strconv.Atoi(e)
+		if err != nil || n > 1<<31-1 {
+			return v, fmt.Errorf("version %q: epoch %q is too large", s, e)
+		}
+		v.Epoch, v.HasEpoch, rest = n, true, u
+	}
+	if i := strings.LastIndexByte(rest, '-'); i >= 0 {
+		v.Upstream, v.Revision = rest[:i], rest[i+1:]
+		if v.Revision == "" {
+			return v, fmt.Errorf("version %q: empty revision after '-'", s)
+		}
+		for _, r := range v.Revision {
+			if !isAlnum(r) && r != '.' && r != '+' && r != '~' {
+				return v, fmt.Errorf("version %q: revision %q holds %q (want letters, digits and . + ~)", s, v.Revision, r)
+			}
+		}
+	} else {
+		v.Upstream = rest
+	}
+	if v.Upstream == "" {
+		return v, fmt.Errorf("version %q: empty upstream version", s)
+	}
+	if c := v.Upstream[0]; c < '0' || c > '9' {
+		return v, fmt.Errorf("version %q: upstream version %q must start with a digit", s, v.Upstream)
+	}
+	for _, r := range v.Upstream {
+		if !isAlnum(r) && !strings.ContainsRune(".+~-", r) && !(r == ':' && v.HasEpoch) {
+			return v, fmt.Errorf("version %q: upstream version %q holds %q (want letters, digits and . + ~ -)", s, v.Upstream, r)
+		}
+	}
+	return v, nil
+}
+
+func isAlnum(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+}
+
+func (v DebVersion) String() string {
+	s := v.Upstream
+	if v.HasEpoch {
+		s = strconv.Itoa(v.Epoch) + ":" + s
+	}
+	if v.Revision != "" {
+		s += "-" + v.Revision
+	}
+	return s
+}
+
+// Compare orders v and w as dpkg does: epoch, then upstream, then
+// revision, each part compared by verrevcmp (non-digit runs by character,
+// letters before other characters, '~' before everything, even the end;
+// digit runs as numbers). It returns -1, 0 or 1.
+func (v DebVersion) Compare(w DebVersion) int {
+	if v.Epoch != w.Epoch {
+		return sign(v.Epoch - w.Epoch)
+	}
+	if c := verrevcmp(v.Upstream, w.Upstream); c != 0 {
+		return c
+	}
+	return verrevcmp(v.Revision, w.Revision)
+}
+
+// CompareDebVersions parses a and b and compares them as dpkg does.
+func CompareDebVersions(a, b string) (int, error) {
+	va, err := ParseDebVersion(a)
+	if err != nil {
+		return 0, err
+	}
+	vb, err := ParseDebVersion(b)
+	if err != nil {
+		return 0, err
+	}
+	return va.Compare(vb), nil
+}
+
+func sign(n int) int {
+	switch {
+	case n < 0:
+		return -1
+	case n > 0:
+		return 1
+	}
+	return 0
+}
+
+// order is dpkg's weight of a character in a non-digit run; 0 stands for
+// the end of the string (and digits, which end the run).
+func order(s string, i int) int {
+	if i >= len(s) {
+		return 0
+	}
+	c := s[i]
+	switch {
+	case c >= '0' && c <= '9':
+		return 0
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		return int(c)
+	case c == '~':
+		return -1
+	}
+	return int(c) + 256
+}
+
+func isDigit(s string, i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+
+// verrevcmp is dpkg's lib/dpkg/version.c verrevcmp, returning -1, 0 or 1.
+func verrevcmp(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		for (i < len(a) && !isDigit(a, i)) || (j < len(b) && !isDigit(b, j)) {
+			ac, bc := order(a, i), order(b, j)
+			if ac != bc {
+				return sign(ac - bc)
+			}
+			i++
+			j++
+		}
+		for i < len(a) && a[i] == '0' {
+			i++
+		}
+		for j < len(b) && b[j] == '0' {
+			j++
+		}
+		first := 0
+		for isDigit(a, i) && isDigit(b, j) {
+			if first == 0 {
+				first = int(a[i]) - int(b[j])
+			}
+			i++
+			j++
+		}
+		if isDigit(a, i) {
+			return 1
+		}
+		if isDigit(b, j) {
+			return -1
+		}
+		if first != 0 {
+			return sign(first)
+		}
+	}
+	return 0
+}
+
+// ParseMinVersion parses requirements.software.min_version: a Debian-style
+// upstream version such as 100.0, 120.0.6099.109, 2.3~rc1 or 1:2.3 (a
+// leading "v" is allowed: v1.2).
+func ParseMinVersion(s string) (DebVersion, error) {
+	if len(s) > 1 && s[0] == 'v' && s[1] >= '0' && s[1] <= '9' {
+		s = s[1:]
+	}
+	return ParseDebVersion(s)
+}
+
+// upstreamCore is the part of an upstream version that is compared with
+// min_version: repackaging suffixes are cut ("2.3+dfsg1" → "2.3") and
+// "X+reallyY" (a version that is in fact Y) becomes Y.
+func upstreamCore(up string) string {
+	if _, real, ok := strings.Cut(up, "+really"); ok && real != "" && real[0] >= '0' && real[0] <= '9' {
+		up = real
+	}
+	if i := strings.IndexByte(up, '+'); i > 0 {
+		up = up[:i]
+	}
+	return up
+}
+
+// VersionAtLeast reports whether the installed version (as dpkg or the
+// program gives it) satisfies min_version. Both are compared on their
+// upstream part with dpkg's ordering (so 2.3~rc1 < 2.3 < 2.3.1), without
+// the Debian revision (-4) and repackaging suffixes (+dfsg). The epoch of
+// the installed package is a packaging detail and is ignored unless
+// min_version names one itself (4:7.0): then epochs are compared first, as
+// dpkg does. LibreOffice is 4:7.4.7-1 in Debian, and min_version 8.0 must
+// refuse it.
+func VersionAtLeast(installed, minVersion string) (bool, error) {
+	iv, err := ParseDebVersion(installed)
+	if err != nil {
+		return false, fmt.Errorf("installed version: %w", err)
+	}
+	mv, err := ParseMinVersion(minVersion)
+	if err != nil {
+		return false, fmt.Errorf("min_version: %w", err)
+	}
+	if mv.HasEpoch && iv.Epoch != mv.Epoch {
+		return iv.Epoch > mv.Epoch, nil
+	}
+	return verrevcmp(upstreamCore(iv.Upstream), upstreamCore(mv.Upstream)) >= 0, nil
+}

@@ -1,0 +1,56 @@
+//go:build unix
+
+package discovery
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+)
+
+// setProcessGroup puts the command in its own process group and kills the
+// whole group when its context ends (a wrapper script's children too).
+func setProcessGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		if cmd.Process == nil {
+			return nil
+		}
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+func ownedSafely(exe string, st os.FileInfo) error {
+	check := func(p string, fi os.FileInfo) error {
+		sys, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok {
+			return fmt.Errorf("%s: owner unknown", p)
+		}
+		if sys.Uid != 0 && int(sys.Uid) != os.Getuid() {
+			return fmt.Errorf("%s is owned by uid %d, neither root nor this user", p, sys.Uid)
+		}
+		if fi.Mode().Perm()&0o022 != 0 && fi.Mode()&os.ModeSticky == 0 {
+			return fmt.Errorf("%s is writable by group or others", p)
+		}
+		return nil
+	}
+	if err := check(exe, st); err != nil {
+		return err
+	}
+	dirs := []string{filepath.Dir(exe)}
+	if real, err := filepath.EvalSymlinks(exe); err == nil && real != exe {
+		dirs = append(dirs, filepath.Dir(real))
+	}
+	for _, dir := range dirs {
+		dst, err := os.Stat(dir)
+		if err != nil {
+			return err
+		}
+		if err := check(dir, dst); err != nil {
+			return err
+		}
+	}
+	return nil
+}
