@@ -104,3 +104,19 @@ func TestRegistryDiffMethod(t *testing.T) {
 		t.Fatalf("info skills: %+v", info.Skills)
 	}
 }
+
+// TestToolsChangedCarriesViolation: an added tool version that broke SemVer
+// carries its violation in the tools_changed notification.
+func TestToolsChangedCarriesViolation(t *testing.T) {
+	v := registry.SemverViolation{Tool: "greet", Version: "1.1.0", Provider: "org.b", Previous: "1.0.0", PreviousProvider: "org.a"}
+	ev := registry.Event{Added: []registry.ToolRef{{Name: "greet", Version: "1.1.0", ProviderID: "org.b"}, {Name: "other", Version: "1.0.0", ProviderID: "org.b"}},
+		Provider: &registry.ProviderChange{ID: "org.b", Action: "added"}, Violations: []registry.SemverViolation{v}}
+	tc := changeParams(ev, map[string]bool{"added": true}, "sub-1")
+	if tc == nil || len(tc.Added) != 1 || len(tc.Added[0].Tools) != 2 {
+		t.Fatalf("notification: %+v", tc)
+	}
+	tools := tc.Added[0].Tools
+	if tools[0].SemverViolation == nil || tools[0].SemverViolation.Previous != "1.0.0" || tools[1].SemverViolation != nil {
+		t.Fatalf("tools: %+v", tools)
+	}
+}
