@@ -50,6 +50,8 @@ type Config struct {
 	// Providers holds per-provider overrides, keyed by provider id.
 	Providers map[string]ProviderOverride `yaml:"providers"`
 	Inference Inference                   `yaml:"inference"`
+	// Registry configures the tool registry.
+	Registry RegistryConfig `yaml:"registry"`
 
 	// Runtimes holds one section per runtime, each decoded by its runtime
 	// with DecodeSection or Decode; a name that is not in KnownRuntimes is
@@ -216,6 +218,23 @@ type ProviderOverride struct {
 	// Rate limits calls to the provider's tools (all callers together).
 	Rate *Rate `yaml:"rate"`
 }
+
+// RegistryConfig configures the tool registry (docs/registry.md).
+type RegistryConfig struct {
+	// SemverCheck says what happens when a tool version's schemas break
+	// callers of the version below it (by any provider) without a major
+	// version increase (for 0.x: a minor one): "warn" (the default)
+	// registers it and logs a warning, "refuse" refuses the provider's
+	// registration, "off" does not compare.
+	SemverCheck string `yaml:"semver_check"`
+}
+
+// The registry.semver_check values.
+const (
+	SemverWarn   = "warn"
+	SemverRefuse = "refuse"
+	SemverOff    = "off"
+)
 
 // Inference configures the backend behind Env.Complete (an OpenAI-compatible
 // chat completions endpoint). An empty URL disables inference.

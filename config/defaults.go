@@ -105,6 +105,7 @@ func Default() *Config {
 			APIKeyEnv: "AIOS_INFERENCE_API_KEY",
 			Timeout:   DefaultInferenceTimout,
 		},
+		Registry: RegistryConfig{SemverCheck: SemverWarn},
 		Runtimes: map[string]yaml.Node{},
 		lines:    map[string]int{},
 		shared:   map[string]bool{},

@@ -346,3 +346,17 @@ func TestSectionLines(t *testing.T) {
 		}
 	}
 }
+
+func TestRegistrySemverCheck(t *testing.T) {
+	if c := Default(); c.Registry.SemverCheck != SemverWarn {
+		t.Fatalf("default registry.semver_check = %q, want warn", c.Registry.SemverCheck)
+	}
+	for _, mode := range []string{SemverWarn, SemverRefuse, SemverOff} {
+		c, err := Parse([]byte("registry:\n  semver_check: "+mode+"\n"), "c.yaml")
+		if err != nil || c.Registry.SemverCheck != mode {
+			t.Fatalf("semver_check %s: %v, %+v", mode, err, c)
+		}
+	}
+	parseErr(t, "registry:\n  semver_check: strict\n", `c.yaml:2: registry.semver_check: "strict" is not warn, refuse or off`)
+	parseErr(t, "registry:\n  semver_chek: off\n", `c.yaml:2: registry.semver_chek: unknown key "semver_chek"`)
+}

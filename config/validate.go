@@ -137,6 +137,11 @@ func (c *Config) Validate() error {
 		}
 	}
 	v.positiveDur("inference.timeout", inf.Timeout)
+	switch c.Registry.SemverCheck {
+	case SemverWarn, SemverRefuse, SemverOff:
+	default:
+		v.bad("registry.semver_check", fmt.Sprintf("%q is not warn, refuse or off", c.Registry.SemverCheck))
+	}
 
 	for _, name := range sortedKeys(c.Runtimes) {
 		if !slices.Contains(KnownRuntimes, name) {

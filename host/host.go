@@ -97,12 +97,30 @@ func New(opts Options) (*Host, error) {
 		ids:     newCallIDs(),
 		infer:   newInferenceClient(cfg.Inference, opts.HTTPClient),
 	}
+	mode := registry.SemverWarn
+	if m := cfg.Registry.SemverCheck; m != "" {
+		if mode, err = registry.ParseSemverCheck(m); err != nil {
+			return nil, fmt.Errorf("registry.semver_check: %w", err)
+		}
+	}
+	if err := h.reg.SetSemverCheck(mode, h.warnSemver); err != nil {
+		return nil, err
+	}
 	for _, l := range opts.Loaders {
 		if err := h.AddLoader(l); err != nil {
 			return nil, err
 		}
 	}
 	return h, nil
+}
+
+// warnSemver logs a tool version registered although it breaks callers of
+// the version below it without a major version increase.
+func (h *Host) warnSemver(v registry.SemverViolation) {
+	h.log.Warn("tool version breaks callers of the version below it without a major version increase (SemVer)",
+		"tool", v.Tool, "version", v.Version, "provider", v.Provider, "previous", v.Previous,
+		"previous_provider", v.PreviousProvider, "breaking", v.FirstChanges(), "changes", len(v.Changes),
+		"hint", "release it with a higher major version (registry.semver_check: refuse refuses such versions)")
 }
 
 // Registry returns the host's registry (for listing and search).

@@ -3,6 +3,10 @@
 // capabilities, schemas), keeps several versions of a tool side by side,
 // resolves a name and an optional version constraint to one tool version,
 // searches tools by text with filters, and tells subscribers what changed.
+// It records when each definition was registered (Entry.RegisteredAt),
+// diffs the schemas of two versions (Diff), and checks at registration that
+// a version breaking callers of the one below it raised its major version
+// (SetSemverCheck).
 //
 // Reads (Resolve, Search, Tools, Providers) use an immutable snapshot behind
 // an atomic pointer and take no lock; writers (Register, Replace,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/aios-host/aios-host/abi"
@@ -45,6 +46,17 @@ type Entry struct {
 	Params, Returns *schema.Validator
 	// Caps are the parsed Def.CapabilityRequired.
 	Caps []abi.Capability
+	// RegisteredAt is when this definition was registered (UTC): set at
+	// registration, kept when the same provider registers the same
+	// name@version again with an identical definition (a hot reload that
+	// did not change it), renewed when the definition changed or the
+	// version was unregistered in between. The host sets it, never the
+	// provider (it is not in abi.ToolDef).
+	RegisteredAt time.Time
+	// Violation is set when this version broke callers of the version
+	// below it without a major version increase and the registry's SemVer
+	// check warns (see SemverCheck); nil otherwise.
+	Violation *SemverViolation
 
 	ver  string // Version.String(), for exact-version lookups without parsing
 	hay  string // lower-cased name \x00 tags \x00 description, examples, provider

@@ -19,6 +19,10 @@ type Event struct {
 	// was not registered), removed (it is gone), or updated (its tools or
 	// its name, version or description changed). Nil with Overflow.
 	Provider *ProviderChange `json:"provider,omitempty"`
+	// Violations are the tool versions of this change that break callers
+	// of the version below them without a major version increase
+	// (registered because the SemVer check warns; see SemverCheck).
+	Violations []SemverViolation `json:"violations,omitempty"`
 }
 
 // ProviderChange says what happened to one provider in an Event.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/aios-host/aios-host/abi"
@@ -18,6 +19,11 @@ type Registry struct {
 	snap atomic.Pointer[snapshot]
 	cons constraintCache
 	subs subscribers
+
+	// Guarded by mu.
+	semver SemverCheck
+	warn   func(SemverViolation)
+	now    func() time.Time // registration time; UTC
 }
 
 // snapshot is an immutable view of the registry. Writers build a new one
@@ -49,6 +55,8 @@ func New() *Registry {
 	r.snap.Store(&snapshot{tools: map[string]*toolSet{}, providers: map[string]*provState{}, memo: newMemo()})
 	r.cons.m = make(map[string]*semver.Constraints)
 	r.subs.m = make(map[*subscriber]struct{})
+	r.semver = SemverWarn
+	r.now = func() time.Time { return time.Now().UTC() }
 	return r
 }
 
@@ -127,6 +135,26 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry) error
 	if ps := old.providers[id]; ps != nil {
 		oldEntries = ps.entries
 	}
+	// A tool version this provider registers again with the very same
+	// definition (a hot reload that did not change it) keeps its
+	// registration time and SemVer verdict; a new or changed definition is
+	// registered now, and checked.
+	fresh := make([]*Entry, 0, len(entries))
+	if len(entries) > 0 {
+		oldBy := make(map[string]*Entry, len(oldEntries))
+		for _, e := range oldEntries {
+			oldBy[e.key()] = e
+		}
+		now := r.now()
+		for _, e := range entries {
+			if o := oldBy[e.key()]; o != nil && reflect.DeepEqual(o.Def, e.Def) {
+				e.RegisteredAt, e.Violation = o.RegisteredAt, o.Violation
+				continue
+			}
+			e.RegisteredAt, e.Violation = now, nil
+			fresh = append(fresh, e)
+		}
+	}
 
 	next := &snapshot{
 		tools:     make(map[string]*toolSet, len(old.tools)+len(entries)),
@@ -171,6 +199,38 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry) error
 		next.tools[name] = &toolSet{versions: versions, def: defaultOf(versions)}
 	}
 
+	var violations []SemverViolation
+	if r.semver != SemverOff && len(fresh) > 0 {
+		// The versions this provider withdraws count as registered before:
+		// a hot reload that replaces 1.0.0 with 1.1.0 is compared with it.
+		kept := make(map[string]bool, len(entries))
+		for _, e := range entries {
+			kept[e.key()] = true
+		}
+		gone := map[string][]*Entry{}
+		for _, e := range oldEntries {
+			if !kept[e.key()] {
+				gone[e.Def.Name] = append(gone[e.Def.Name], e)
+			}
+		}
+		for _, e := range fresh {
+			versions := next.tools[e.Def.Name].versions
+			if g := gone[e.Def.Name]; len(g) > 0 {
+				versions = append(slices.Clone(versions), g...)
+				slices.SortFunc(versions, compareEntries)
+			}
+			v := checkSemver(e, versions)
+			if v == nil {
+				continue
+			}
+			if r.semver == SemverRefuse {
+				return semverError(v)
+			}
+			e.Violation = v
+			violations = append(violations, *v)
+		}
+	}
+
 	// all: the old list without this provider, merged with the new entries.
 	next.all = make([]*Entry, 0, len(old.all)-len(oldEntries)+len(entries))
 	i := 0
@@ -205,7 +265,13 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry) error
 	slices.SortFunc(next.provs, func(a, b *ProviderRecord) int { return strings.Compare(a.Info.ID, b.Info.ID) })
 
 	r.snap.Store(next)
+	if r.warn != nil {
+		for _, v := range violations {
+			r.warn(v)
+		}
+	}
 	ev := diff(oldEntries, entries)
+	ev.Violations = violations
 	var oldRec *ProviderRecord
 	if ps := old.providers[id]; ps != nil {
 		oldRec = ps.rec

@@ -16,6 +16,10 @@
 // verdict as the reference. Any other keyword anywhere in the document makes
 // the whole schema use the reference validator.
 //
+// Diff compares two schemas and lists their changes, each marked breaking
+// or not for callers of a parameters or a returns schema (docs/registry.md,
+// "Schema diff and the SemVer check").
+//
 // schema imports abi only; it must never import registry, host, runtimes or
 // cmd.
 package schema

@@ -32,6 +32,13 @@ type ToolInfo struct {
 	Deprecated         bool             `json:"deprecated,omitempty"`
 	Deprecation        *abi.Deprecation `json:"deprecation,omitempty"`
 	MCPExportable      bool             `json:"mcp_exportable,omitempty"`
+	// RegisteredAt is when this definition was registered in the host
+	// (UTC, RFC 3339; docs/registry.md).
+	RegisteredAt time.Time `json:"registered_at,omitzero"`
+	// SemverViolation is set when this version breaks callers of the
+	// version below it without a major version increase (registered
+	// because registry.semver_check is warn).
+	SemverViolation *registry.SemverViolation `json:"semver_violation,omitempty"`
 	// Source is where the provider was loaded from (a file path, "builtin",
 	// an MCP server): reported on the unix socket only, whose peers are
 	// local, not to HTTP peers.
@@ -46,7 +53,8 @@ func toolInfo(e *registry.Entry) ToolInfo {
 	return ToolInfo{Name: e.Def.Name, Description: e.Def.Description, InputSchema: in, OutputSchema: e.Def.Returns,
 		Version: e.Version.String(), Provider: e.Provider.Info.ID, Runtime: e.Provider.Info.Runtime,
 		Trust: e.Provider.Trust.String(), PermissionLevel: e.Def.PermissionLevel, CapabilityRequired: e.Def.CapabilityRequired,
-		Tags: e.Def.Tags, Deprecated: e.Def.Deprecated, Deprecation: e.Def.Deprecation, MCPExportable: e.Def.MCPExportable}
+		Tags: e.Def.Tags, Deprecated: e.Def.Deprecated, Deprecation: e.Def.Deprecation, MCPExportable: e.Def.MCPExportable,
+		RegisteredAt: e.RegisteredAt, SemverViolation: e.Violation}
 }
 
 type toolsListParams struct {
@@ -160,6 +168,9 @@ type adapterView struct {
 	rec   *registry.ProviderRecord
 	disc  *discovery.Adapter
 	tools []abi.ToolDef
+	// entries are the registered tools (nil for an adapter not
+	// registered), parallel to tools.
+	entries []*registry.Entry
 }
 
 func (s *Server) adapterViews() []*adapterView {
@@ -181,6 +192,7 @@ func (s *Server) adapterViews() []*adapterView {
 		v := &adapterView{rec: rec}
 		for _, e := range reg.ProviderTools(rec.Info.ID) {
 			v.tools = append(v.tools, e.Def)
+			v.entries = append(v.entries, e)
 		}
 		if a, ok := disc[rec.Info.ID]; ok {
 			v.disc = &a
@@ -446,11 +458,20 @@ func (s *Server) detectSoftware(v *adapterView) (det discovery.Detected, ok bool
 	}), true
 }
 
+// InfoSkill is one skill of aios/registry.info: the card's skill fields,
+// and for a registered tool when its definition was registered and its
+// SemVer violation, if any.
+type InfoSkill struct {
+	discovery.Skill
+	RegisteredAt    time.Time                 `json:"registered_at,omitzero"`
+	SemverViolation *registry.SemverViolation `json:"semver_violation,omitempty"`
+}
+
 // infoSkills is the skills member of aios/registry.info: one per
 // registered tool, in the order of the card's skills and with their
 // display names when the card lists them (the seed's "打开网址"), then the
 // tools the card does not list, by name.
-func infoSkills(v *adapterView) []discovery.Skill {
+func infoSkills(v *adapterView) []InfoSkill {
 	type ref struct {
 		at   int
 		name string
@@ -463,11 +484,14 @@ func infoSkills(v *adapterView) []discovery.Skill {
 			}
 		}
 	}
-	skills := make([]discovery.Skill, 0, len(v.tools))
-	for _, t := range v.tools {
-		sk := discovery.SkillFromTool(t)
+	skills := make([]InfoSkill, 0, len(v.tools))
+	for i, t := range v.tools {
+		sk := InfoSkill{Skill: discovery.SkillFromTool(t)}
 		if r, ok := listed[sk.ID]; ok && r.name != "" {
 			sk.Name = r.name
+		}
+		if i < len(v.entries) {
+			sk.RegisteredAt, sk.SemverViolation = v.entries[i].RegisteredAt, v.entries[i].Violation
 		}
 		skills = append(skills, sk)
 	}
@@ -553,6 +577,9 @@ type ToolRef struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
 	Change  string `json:"change"` // "added", "removed" or "updated"
+	// SemverViolation: this added or updated version breaks callers of the
+	// version below it without a major version increase.
+	SemverViolation *registry.SemverViolation `json:"semver_violation,omitempty"`
 }
 
 // ToolsChanged is the params of aios/notification.tools_changed: the
@@ -579,12 +606,24 @@ func adapterRef(ev registry.Event) AdapterRef {
 	if a.Version == "" {
 		a.Version = UnversionedAdapter
 	}
+	var violations map[string]*registry.SemverViolation
+	for i := range ev.Violations {
+		if violations == nil {
+			violations = map[string]*registry.SemverViolation{}
+		}
+		v := &ev.Violations[i]
+		violations[v.Tool+"@"+v.Version] = v
+	}
 	for _, l := range []struct {
 		refs   []registry.ToolRef
 		change string
 	}{{ev.Added, "added"}, {ev.Removed, "removed"}, {ev.Updated, "updated"}} {
 		for _, r := range l.refs {
-			a.Tools = append(a.Tools, ToolRef{Name: r.Name, Version: r.Version, Change: l.change})
+			tr := ToolRef{Name: r.Name, Version: r.Version, Change: l.change}
+			if l.change != "removed" {
+				tr.SemverViolation = violations[r.Name+"@"+r.Version]
+			}
+			a.Tools = append(a.Tools, tr)
 		}
 	}
 	return a
@@ -705,4 +744,27 @@ func (s *Server) unsubscribe(sess *session, params json.RawMessage) (any, *jsonr
 	}
 	stop()
 	return map[string]any{"unsubscribed": p.Subscription}, nil
+}
+
+type diffParams struct {
+	Tool string `json:"tool"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// registryDiff is aios/registry.diff: what changed in a tool's schemas
+// between two registered versions (registry.Diff).
+func (s *Server) registryDiff(params json.RawMessage) (any, *jsonrpc.Error) {
+	var p diffParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Tool == "" {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: tool is required")
+	}
+	d, err := s.h.Registry().Diff(p.Tool, p.From, p.To)
+	if err != nil {
+		return nil, jsonrpc.FromError(err)
+	}
+	return d, nil
 }

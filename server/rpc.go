@@ -148,12 +148,14 @@ func (s *Server) dispatch(ctx context.Context, sess *session, method string, par
 		return s.registryInfo(params)
 	case "aios/registry.refresh":
 		return s.registryRefresh(ctx, params)
+	case "aios/registry.diff":
+		return s.registryDiff(params)
 	case "aios/registry.subscribe":
 		return s.subscribe(sess, params)
 	case "aios/registry.unsubscribe":
 		return s.unsubscribe(sess, params)
 	}
-	return nil, jsonrpc.Protocol(jsonrpc.CodeMethodNotFound, "method %q not found (known: tools/list, tools/call, aios/registry.search, aios/registry.info, aios/registry.refresh, aios/registry.subscribe, aios/registry.unsubscribe)", method)
+	return nil, jsonrpc.Protocol(jsonrpc.CodeMethodNotFound, "method %q not found (known: tools/list, tools/call, aios/registry.search, aios/registry.info, aios/registry.diff, aios/registry.refresh, aios/registry.subscribe, aios/registry.unsubscribe)", method)
 }
 
 // decodeParams decodes by-name params strictly into dst.

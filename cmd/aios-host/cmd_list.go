@@ -7,8 +7,11 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
+
+	"github.com/aios-host/aios-host/registry"
 )
 
 // toolInfo is one element of `list --json`.
@@ -23,6 +26,11 @@ type toolInfo struct {
 	Tags               []string `json:"tags"`
 	Deprecated         bool     `json:"deprecated"`
 	Source             string   `json:"source,omitempty"`
+	// RegisteredAt is when the host registered this definition (UTC).
+	RegisteredAt time.Time `json:"registered_at,omitzero"`
+	// SemverViolation: the version breaks callers of the one below it
+	// without a major version increase (registry.semver_check: warn).
+	SemverViolation *registry.SemverViolation `json:"semver_violation,omitempty"`
 }
 
 func runList(c *cli, args []string) int {
@@ -30,7 +38,9 @@ func runList(c *cli, args []string) int {
 List every registered tool: name, version, runtime, provider and
 description, sorted by name (newest version first). With --json, print a JSON
 array of objects with name, version, runtime, provider, description, trust,
-capability_required, tags, deprecated and source.
+capability_required, tags, deprecated, source, registered_at (when the host
+registered that definition, UTC) and semver_violation (set when the version
+breaks callers of the version below it without a major version increase).
 
 When a host is running on the socket (--socket, else the data directory's),
 its tools are listed: --plugins and --config do not change them.`)
@@ -72,6 +82,8 @@ its tools are listed: --plugins and --config do not change them.`)
 			CapabilityRequired: nonNil(e.Def.CapabilityRequired),
 			Tags:               nonNil(e.Def.Tags),
 			Deprecated:         e.Def.Deprecated,
+			RegisteredAt:       e.RegisteredAt,
+			SemverViolation:    e.Violation,
 		}
 		if e.Version != nil {
 			ti.Version = e.Version.String()

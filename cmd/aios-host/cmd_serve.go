@@ -210,7 +210,7 @@ func (c *cli) listViaSocket(hc *hostConn, asJSON bool) int {
 	for _, t := range res.Tools {
 		tools = append(tools, toolInfo{Name: t.Name, Version: t.Version, Runtime: t.Runtime, Provider: t.Provider,
 			Description: t.Description, Trust: t.Trust, CapabilityRequired: nonNil(t.CapabilityRequired),
-			Tags: nonNil(t.Tags), Deprecated: t.Deprecated, Source: t.Source})
+			Tags: nonNil(t.Tags), Deprecated: t.Deprecated, Source: t.Source, RegisteredAt: t.RegisteredAt, SemverViolation: t.SemverViolation})
 	}
 	sortTools(tools)
 	if asJSON {

@@ -47,6 +47,7 @@ var commands = []command{
 	{"run", "load the providers and serve until interrupted", runRun},
 	{"list", "list the registered tools", runList},
 	{"call", "call one tool and print its result", runCall},
+	{"diff", "compare the schemas of two versions of a tool", runDiff},
 	{"mcp", "serve the exportable tools to an MCP client over stdio", runMCP},
 	{"space", "put and get Space storage objects", runSpace},
 	{"audit", "verify an audit log", runAudit},

@@ -1,0 +1,244 @@
+package registry
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/schema"
+)
+
+// SemverCheck says what a registration that breaks SemVer does: a tool
+// version whose schemas break callers of the version below it (by any
+// provider) without a major version increase (for 0.x versions: a minor
+// one).
+type SemverCheck string
+
+// The SemVer check modes (config key registry.semver_check).
+const (
+	// SemverWarn registers the version and reports the violation: the
+	// warn function, Entry.Violation, Event.Violations. The default.
+	SemverWarn SemverCheck = "warn"
+	// SemverRefuse refuses the registration (InvalidRequest).
+	SemverRefuse SemverCheck = "refuse"
+	// SemverOff does not compare versions at registration.
+	SemverOff SemverCheck = "off"
+)
+
+// ParseSemverCheck reads a mode: warn, refuse or off.
+func ParseSemverCheck(s string) (SemverCheck, error) {
+	switch m := SemverCheck(s); m {
+	case SemverWarn, SemverRefuse, SemverOff:
+		return m, nil
+	}
+	return "", fmt.Errorf("semver check %q is not warn, refuse or off", s)
+}
+
+// SetSemverCheck sets what a SemVer violation does (see SemverCheck); warn,
+// when not nil, is called with each violation registered in SemverWarn
+// mode (with the registry's write lock held: it must not call back into
+// the registry's writers). A new registry warns, with no function.
+func (r *Registry) SetSemverCheck(mode SemverCheck, warn func(SemverViolation)) error {
+	if _, err := ParseSemverCheck(string(mode)); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.semver, r.warn = mode, warn
+	return nil
+}
+
+// SemverViolation is a tool version whose schemas break callers of the
+// version below it although its major version (for 0.x: its minor) did not
+// increase.
+type SemverViolation struct {
+	Tool             string `json:"tool"`
+	Version          string `json:"version"`
+	Provider         string `json:"provider"`
+	Previous         string `json:"previous"`
+	PreviousProvider string `json:"previous_provider"`
+	// Changes are the breaking changes, paths starting with /parameters or
+	// /returns.
+	Changes []schema.Change `json:"changes"`
+}
+
+// maxListed bounds the changes a message lists.
+const maxListed = 3
+
+func (v *SemverViolation) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tool %s@%s (provider %s) breaks callers of %s@%s (provider %s) without a major version increase: ",
+		v.Tool, v.Version, v.Provider, v.Tool, v.Previous, v.PreviousProvider)
+	for i, c := range v.Changes {
+		if i == maxListed {
+			fmt.Fprintf(&b, "; and %d more", len(v.Changes)-maxListed)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(c.String())
+	}
+	return b.String()
+}
+
+// FirstChanges renders the first few breaking changes, for logs.
+func (v *SemverViolation) FirstChanges() []string {
+	out := make([]string, 0, min(len(v.Changes), maxListed))
+	for _, c := range v.Changes[:min(len(v.Changes), maxListed)] {
+		out = append(out, c.String())
+	}
+	return out
+}
+
+// ToolDiff is what changed between two versions of a tool.
+type ToolDiff struct {
+	Tool         string `json:"tool"`
+	From         string `json:"from"`
+	To           string `json:"to"`
+	FromProvider string `json:"from_provider"`
+	ToProvider   string `json:"to_provider"`
+	// Breaking is true when a change breaks callers of From.
+	Breaking bool `json:"breaking"`
+	// Changes of the parameters schema (paths under /parameters) then of
+	// the returns schema (/returns); never nil.
+	Changes []schema.Change `json:"changes"`
+}
+
+// DiffEntries compares the schemas of two tool versions (usually of one
+// tool: from older, to newer).
+func DiffEntries(from, to *Entry) *ToolDiff {
+	d := &ToolDiff{Tool: to.Def.Name, From: from.ver, To: to.ver,
+		FromProvider: from.Provider.Info.ID, ToProvider: to.Provider.Info.ID, Changes: []schema.Change{}}
+	for _, part := range []struct {
+		prefix   string
+		old, new map[string]any
+		dir      schema.Direction
+	}{{"/parameters", from.Def.Parameters, to.Def.Parameters, schema.Params}, {"/returns", from.Def.Returns, to.Def.Returns, schema.Returns}} {
+		for _, c := range schema.Diff(part.old, part.new, part.dir) {
+			c.Path = part.prefix + c.Path
+			d.Changes = append(d.Changes, c)
+		}
+	}
+	d.Breaking = schema.Breaking(d.Changes)
+	return d
+}
+
+// Diff compares two registered versions of tool name. to is an exact
+// version, "" for the newest; from is an exact version, "" for the version
+// just below to. Errors: NotFound for an unknown tool (with suggestions),
+// an unknown version (listing the available ones) or no version below to;
+// InvalidParams for a version that is not SemVer.
+func (r *Registry) Diff(name, from, to string) (*ToolDiff, error) {
+	s := r.snap.Load()
+	set := s.tools[name]
+	if set == nil {
+		return nil, notFoundTool(s, name)
+	}
+	vs := set.versions
+	find := func(which, v string) (int, error) {
+		want, err := semver.StrictNewVersion(v)
+		if err != nil {
+			te := abi.Errorf(abi.InvalidParams, "%s version %q of tool %s is not a SemVer version (want e.g. 1.2.3): %v", which, v, name, err)
+			te.Data = map[string]any{"tool": name, which: v}
+			return 0, te
+		}
+		for i, e := range vs {
+			if e.Version.Equal(want) {
+				return i, nil
+			}
+		}
+		te := abi.Errorf(abi.NotFound, "tool %s has no version %s (available: %s)", name, v, strings.Join(versionList(vs), ", "))
+		te.Data = map[string]any{"tool": name, which: v, "available": versionList(vs)}
+		return 0, te
+	}
+	ti := len(vs) - 1
+	if to != "" {
+		var err error
+		if ti, err = find("to", to); err != nil {
+			return nil, err
+		}
+	}
+	var fi int
+	if from == "" {
+		if ti == 0 {
+			te := abi.Errorf(abi.NotFound, "tool %s has no version below %s to compare with (available: %s)", name, vs[ti].ver, strings.Join(versionList(vs), ", "))
+			te.Data = map[string]any{"tool": name, "to": vs[ti].ver, "available": versionList(vs)}
+			return nil, te
+		}
+		fi = ti - 1
+	} else {
+		var err error
+		if fi, err = find("from", from); err != nil {
+			return nil, err
+		}
+	}
+	return DiffEntries(vs[fi], vs[ti]), nil
+}
+
+func versionList(vs []*Entry) []string {
+	out := make([]string, len(vs))
+	for i, e := range vs {
+		out[i] = e.ver
+	}
+	return out
+}
+
+// semverBump reports whether cur may break callers of prev: a higher major
+// version, or for 0.x versions a higher minor one.
+func semverBump(prev, cur *semver.Version) bool {
+	if cur.Major() != prev.Major() {
+		return cur.Major() > prev.Major()
+	}
+	return cur.Major() == 0 && cur.Minor() > prev.Minor()
+}
+
+// checkSemver compares e, a version being registered, with the newest
+// release below it among versions (every version of its name after the
+// registration, ascending); nil when there is none, when e is a
+// pre-release (no compatibility promise), or when the change is allowed.
+func checkSemver(e *Entry, versions []*Entry) *SemverViolation {
+	if e.Version.Prerelease() != "" {
+		return nil
+	}
+	i, _ := slices.BinarySearchFunc(versions, e, func(x, t *Entry) int { return x.Version.Compare(t.Version) })
+	var prev *Entry
+	for j := i - 1; j >= 0; j-- {
+		if versions[j].Version.Prerelease() == "" && versions[j].Version.LessThan(e.Version) {
+			prev = versions[j]
+			break
+		}
+	}
+	if prev == nil || semverBump(prev.Version, e.Version) {
+		return nil
+	}
+	d := DiffEntries(prev, e)
+	if !d.Breaking {
+		return nil
+	}
+	v := &SemverViolation{Tool: e.Def.Name, Version: e.ver, Provider: e.Provider.Info.ID,
+		Previous: prev.ver, PreviousProvider: prev.Provider.Info.ID}
+	for _, c := range d.Changes {
+		if c.Breaking {
+			v.Changes = append(v.Changes, c)
+		}
+	}
+	return v
+}
+
+// semverError is the refusal of a violating registration.
+func semverError(v *SemverViolation) *abi.ToolError {
+	next := "a higher major version"
+	if p, err := semver.NewVersion(v.Previous); err == nil {
+		next = fmt.Sprintf("%d.0.0", p.Major()+1)
+		if p.Major() == 0 {
+			next = fmt.Sprintf("0.%d.0 or 1.0.0", p.Minor()+1)
+		}
+	}
+	te := abi.Errorf(abi.InvalidRequest, "%s (registry.semver_check is refuse: release it as %s, or keep the old schema)", v.String(), next)
+	te.Data = map[string]any{"tool": v.Tool, "version": v.Version, "provider": v.Provider, "previous": v.Previous,
+		"previous_provider": v.PreviousProvider, "changes": v.Changes}
+	return te
+}
