@@ -202,52 +202,43 @@ func (h *Host) AddProvider(ctx context.Context, p abi.Provider, meta ProviderMet
 	return nil
 }
 
-// register registers (or replaces) rec's tools. A less trusted provider
-// holding one of the same tool versions is displaced: it is removed, with
-// a warning, and the registration tried again. Otherwise whichever
-// registered first kept the name, so an unsigned file that loaded first
-// (its name sorting first) served a signed provider's tool. With partial
-// (ProviderMeta.Partial), a tool an equally or more trusted provider
-// holds is left out, with a warning, instead of refusing the others.
+// register registers (or with replace replaces) rec's tools in one
+// registry snapshot (registry.Apply): a tool version a less trusted
+// provider serves is displaced — that provider keeps its other tools and
+// gets the version back when rec withdraws it — and rec's versions a more
+// trusted provider serves (with partial, one as trusted too) are left out
+// until it goes. Each is logged. It returns the tools rec serves.
 func (h *Host) register(rec *registry.ProviderRecord, tools []abi.ToolDef, replace, partial bool) ([]abi.ToolDef, error) {
-	for range len(tools) + 8 {
-		var err error
-		if replace {
-			err = h.reg.Replace(rec, tools)
-		} else {
-			err = h.reg.Register(rec, tools)
-		}
-		if err == nil {
-			return tools, nil
-		}
-		var te *abi.ToolError
-		if !errors.As(err, &te) || te.Code != abi.Conflict {
-			return nil, err
-		}
-		d, _ := te.Data.(map[string]any)
-		id, _ := d["registered_by"].(string)
-		tool, _ := d["tool"].(string)
-		holder := h.reg.Provider(id)
-		if holder == nil || id == rec.Info.ID {
-			return nil, err
-		}
-		if holder.Trust >= rec.Trust {
-			if !partial || tool == "" {
-				return nil, err
-			}
-			h.log.Warn("tool left out: another provider holds the name", "provider", rec.Info.ID, "tool", tool,
-				"version", d["version"], "held_by", id, "trust", rec.Trust.String(), "held_by_trust", holder.Trust.String())
-			tools = slices.DeleteFunc(slices.Clone(tools), func(def abi.ToolDef) bool { return def.Name == tool })
-			continue
-		}
-		h.log.Warn("provider displaced by a more trusted one that registers the same tool version",
-			"displaced", id, "displaced_trust", holder.Trust.String(), "by", rec.Info.ID, "trust", rec.Trust.String(),
-			"tool", tool, "version", d["version"])
-		if rerr := h.RemoveProvider(id); rerr != nil && h.reg.Provider(id) != nil {
-			return nil, err
-		}
+	rep, err := h.reg.Apply(rec, tools, registry.Options{Replace: replace, Partial: partial})
+	if err != nil {
+		return nil, err
 	}
-	return nil, abi.Errorf(abi.Conflict, "provider %s: too many of its tools are held by other providers", rec.Info.ID)
+	for _, d := range rep.Displaced {
+		h.log.Warn("tool version displaced by a more trusted provider; served again when that one withdraws it",
+			"tool", d.Tool, "version", d.Version, "displaced", d.Provider, "displaced_trust", d.Trust.String(),
+			"by", d.By, "trust", d.ByTrust.String())
+	}
+	for _, d := range rep.LeftOut {
+		h.log.Warn("tool left out: another provider serves the version; served if that one withdraws it",
+			"provider", d.Provider, "tool", d.Tool, "version", d.Version, "trust", d.Trust.String(),
+			"held_by", d.By, "held_by_trust", d.ByTrust.String())
+	}
+	h.noteRestored(rep.Restored)
+	if len(rep.LeftOut) == 0 {
+		return tools, nil
+	}
+	var out []abi.ToolDef
+	for _, e := range h.reg.ProviderTools(rec.Info.ID) {
+		out = append(out, e.Def)
+	}
+	return out, nil
+}
+
+// noteRestored logs the shadowed tool versions served again.
+func (h *Host) noteRestored(rs []registry.Shadow) {
+	for _, d := range rs {
+		h.log.Info("tool version served again: what shadowed it is gone", "tool", d.Tool, "version", d.Version, "provider", d.Provider)
+	}
 }
 
 // noteShared warns about each tool name rec shares with other providers
@@ -311,9 +302,11 @@ func (h *Host) AuditFailing() error { return h.audit.Failing() }
 // RemoveProvider unregisters the provider's tools and closes it.
 func (h *Host) RemoveProvider(id string) error {
 	old := h.reg.Provider(id)
-	if err := h.reg.Unregister(id); err != nil {
+	rep, err := h.reg.Remove(id)
+	if err != nil {
 		return err
 	}
+	h.noteRestored(rep.Restored)
 	if old != nil && old.Impl != nil {
 		if err := old.Impl.Close(); err != nil {
 			return fmt.Errorf("close provider %s: %w", id, err)

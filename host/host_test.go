@@ -477,10 +477,19 @@ func TestLoadFile(t *testing.T) {
 	if _, err := te.h.LoadFile(context.Background(), "/x/other.txt", ProviderMeta{}); err == nil || !strings.Contains(err.Error(), "/x/other.txt") {
 		t.Fatalf("unknown extension: %v", err)
 	}
-	// Same tool names as org.test.tools: refused as a conflict, with the file named.
-	_, err := te.h.LoadFile(context.Background(), "/x/dup.fake", ProviderMeta{})
+	// Same tool versions as org.test.tools at the same trust: refused as a
+	// conflict, with the file named.
+	_, err := te.h.LoadFile(context.Background(), "/x/dup.fake", ProviderMeta{Trust: abi.System})
 	if err == nil || !strings.Contains(err.Error(), "/x/dup.fake") {
 		t.Fatalf("conflicting provider: %v", err)
+	}
+	// Less trusted: registered with those versions left out (served if the
+	// System provider goes), which leaves org.test.tools serving.
+	if _, err := te.h.LoadFile(context.Background(), "/x/dup2.fake", ProviderMeta{}); err != nil {
+		t.Fatalf("less trusted duplicate: %v", err)
+	}
+	if n := len(te.h.Registry().ProviderTools("org.test.dup2")); n != 0 {
+		t.Fatalf("the less trusted duplicate serves %d tools", n)
 	}
 	if _, err := te.call("alice", "echo", map[string]any{"msg": "still"}); err != nil {
 		t.Fatalf("refused load broke the host: %v", err)
@@ -1149,14 +1158,22 @@ func TestMoreTrustedDisplacesSquatter(t *testing.T) {
 	if v, err := h.Call(ctx, &abi.ToolCall{Caller: "cli", Tool: "hello"}); err != nil || v != "signed" {
 		t.Fatalf("hello = %v, %v; want the trusted provider's answer", v, err)
 	}
-	if h.Registry().Provider("org.probe.aaa") != nil {
-		t.Error("the squatter is still registered")
+	// The squatter keeps its registration, without the version; it gets
+	// it back when the trusted provider goes.
+	if h.Registry().Provider("org.probe.aaa") == nil || len(h.Registry().ProviderTools("org.probe.aaa")) != 0 {
+		t.Errorf("the squatter: %v serving %v", h.Registry().Provider("org.probe.aaa"), h.Registry().ProviderTools("org.probe.aaa"))
 	}
-	if !strings.Contains(logs.String(), "provider displaced") {
-		t.Errorf("no warning about the displaced provider:\n%s", logs.String())
+	if !strings.Contains(logs.String(), "tool version displaced") {
+		t.Errorf("no warning about the displaced version:\n%s", logs.String())
 	}
 	// Equal trust does not displace: the second is refused as before.
 	if err := h.AddProvider(ctx, mk("org.probe.b", "other"), ProviderMeta{Trust: abi.Verified}); abi.CodeOf(err) != abi.Conflict {
 		t.Fatalf("equal trust: %v, want Conflict", err)
+	}
+	if err := h.RemoveProvider("org.probe.a"); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := h.Call(ctx, &abi.ToolCall{Caller: "cli", Tool: "hello"}); err != nil || v != "impostor" {
+		t.Fatalf("after the trusted provider went: hello = %v, %v; want the displaced one back", v, err)
 	}
 }

@@ -3,7 +3,6 @@ package registry
 import (
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,7 +45,21 @@ type toolSet struct {
 
 type provState struct {
 	rec     *ProviderRecord
-	entries []*Entry // by name then version
+	entries []*Entry // the served tool versions, by name then version
+	// declared is every tool version the provider registered, served or
+	// not (by name then version); nil when it is entries. The others are
+	// shadowed: displaced by a more trusted provider's same version, or
+	// left out by a partial registration. They are served again when what
+	// shadows them goes (apply.go).
+	declared []*Entry
+}
+
+// all is every tool version the provider registered.
+func (ps *provState) all() []*Entry {
+	if ps.declared != nil {
+		return ps.declared
+	}
+	return ps.entries
 }
 
 // New returns an empty registry.
@@ -63,19 +76,14 @@ func New() *Registry {
 // Register adds provider p with its tools. It is all-or-nothing: on any
 // error (an invalid name, version, level, capability or schema; a tool
 // version registered twice; a provider id already registered; a tool
-// version another provider already registered) nothing changes. Errors are
-// *abi.ToolError with code InvalidRequest or Conflict.
+// version another provider of the same trust already registered; a less
+// trusted provider adding versions of a more trusted one's tool) nothing
+// changes. A tool version a provider of another trust level holds is
+// shadowed, not refused: see Apply. Errors are *abi.ToolError with code
+// InvalidRequest or Conflict.
 func (r *Registry) Register(p *ProviderRecord, tools []abi.ToolDef) error {
-	entries, err := newEntries(p, tools)
-	if err != nil {
-		return err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, ok := r.snap.Load().providers[p.Info.ID]; ok {
-		return abi.Errorf(abi.Conflict, "provider %s is already registered (use Replace to swap its tools)", p.Info.ID)
-	}
-	return r.apply(p.Info.ID, p, entries)
+	_, err := r.Apply(p, tools, Options{})
+	return err
 }
 
 // Replace swaps the whole tool set of the provider with p's id for tools,
@@ -83,213 +91,30 @@ func (r *Registry) Register(p *ProviderRecord, tools []abi.ToolDef) error {
 // A provider not yet registered is registered. The event carries the tools
 // added, removed and updated (same name@version, changed definition).
 func (r *Registry) Replace(p *ProviderRecord, tools []abi.ToolDef) error {
-	entries, err := newEntries(p, tools)
-	if err != nil {
-		return err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.apply(p.Info.ID, p, entries)
+	_, err := r.Apply(p, tools, Options{Replace: true})
+	return err
 }
 
 // Unregister removes a provider and all its tools; NotFound when unknown.
+// Tool versions of other providers that the provider shadowed are served
+// again in the same snapshot.
 func (r *Registry) Unregister(providerID string) error {
+	_, err := r.Remove(providerID)
+	return err
+}
+
+// Remove is Unregister, reporting the tool versions of other providers
+// served again.
+func (r *Registry) Remove(providerID string) (Report, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, ok := r.snap.Load().providers[providerID]; !ok {
-		return abi.Errorf(abi.NotFound, "provider %q is not registered", providerID)
+		return Report{}, abi.Errorf(abi.NotFound, "provider %q is not registered", providerID)
 	}
-	return r.apply(providerID, nil, nil)
+	return r.apply(providerID, nil, nil, false)
 }
 
-// apply publishes a snapshot where provider id has exactly entries (and
-// record rec; nil removes the provider). Called with r.mu held.
-func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry) error {
-	old := r.snap.Load()
-	for _, e := range entries {
-		set := old.tools[e.Def.Name]
-		if set == nil {
-			continue
-		}
-		for _, x := range set.versions {
-			if x.Provider.Info.ID == id {
-				continue
-			}
-			if x.Version.Compare(e.Version) == 0 {
-				te := abi.Errorf(abi.Conflict, "tool %s@%s from provider %s conflicts with the same tool version already registered by provider %s",
-					e.Def.Name, e.ver, id, x.Provider.Info.ID)
-				te.Data = map[string]any{"tool": e.Def.Name, "version": e.ver, "provider": id, "registered_by": x.Provider.Info.ID}
-				return te
-			}
-			if rec.Trust < x.Provider.Trust {
-				te := abi.Errorf(abi.Conflict, "tool %s is registered by provider %s (trust %s); provider %s (trust %s) may not add versions of it: "+
-					"a less trusted provider could take over its callers. Give the tool another name, or the provider more trust",
-					e.Def.Name, x.Provider.Info.ID, x.Provider.Trust, id, rec.Trust)
-				te.Data = map[string]any{"tool": e.Def.Name, "version": e.ver, "provider": id, "trust": rec.Trust.String(),
-					"registered_by": x.Provider.Info.ID, "registered_by_trust": x.Provider.Trust.String()}
-				return te
-			}
-		}
-	}
-	var oldEntries []*Entry
-	if ps := old.providers[id]; ps != nil {
-		oldEntries = ps.entries
-	}
-	// A tool version this provider registers again with the very same
-	// definition (a hot reload that did not change it) keeps its
-	// registration time and SemVer verdict; a new or changed definition is
-	// registered now, and checked.
-	fresh := make([]*Entry, 0, len(entries))
-	if len(entries) > 0 {
-		oldBy := make(map[string]*Entry, len(oldEntries))
-		for _, e := range oldEntries {
-			oldBy[e.key()] = e
-		}
-		now := r.now()
-		for _, e := range entries {
-			if o := oldBy[e.key()]; o != nil && reflect.DeepEqual(o.Def, e.Def) {
-				e.RegisteredAt, e.Violation = o.RegisteredAt, o.Violation
-				continue
-			}
-			e.RegisteredAt, e.Violation = now, nil
-			fresh = append(fresh, e)
-		}
-	}
-
-	next := &snapshot{
-		tools:     make(map[string]*toolSet, len(old.tools)+len(entries)),
-		providers: make(map[string]*provState, len(old.providers)+1),
-		memo:      newMemo(),
-	}
-	for k, v := range old.providers {
-		next.providers[k] = v
-	}
-	if rec == nil {
-		delete(next.providers, id)
-	} else {
-		next.providers[id] = &provState{rec: rec, entries: entries}
-	}
-	for k, v := range old.tools {
-		next.tools[k] = v
-	}
-	// The tools whose version sets change, with this provider's new
-	// entries of each (grouped once: a provider may register many tools).
-	affected := make(map[string][]*Entry, len(oldEntries)+len(entries))
-	for _, e := range oldEntries {
-		affected[e.Def.Name] = nil
-	}
-	for _, e := range entries {
-		affected[e.Def.Name] = append(affected[e.Def.Name], e)
-	}
-	for name, mine := range affected {
-		var versions []*Entry
-		if set := old.tools[name]; set != nil {
-			for _, x := range set.versions {
-				if x.Provider.Info.ID != id {
-					versions = append(versions, x)
-				}
-			}
-		}
-		versions = append(versions, mine...)
-		if len(versions) == 0 {
-			delete(next.tools, name)
-			continue
-		}
-		slices.SortFunc(versions, compareEntries)
-		next.tools[name] = &toolSet{versions: versions, def: defaultOf(versions)}
-	}
-
-	var violations []SemverViolation
-	if r.semver != SemverOff && len(fresh) > 0 {
-		// The versions this provider withdraws count as registered before:
-		// a hot reload that replaces 1.0.0 with 1.1.0 is compared with it.
-		kept := make(map[string]bool, len(entries))
-		for _, e := range entries {
-			kept[e.key()] = true
-		}
-		gone := map[string][]*Entry{}
-		for _, e := range oldEntries {
-			if !kept[e.key()] {
-				gone[e.Def.Name] = append(gone[e.Def.Name], e)
-			}
-		}
-		for _, e := range fresh {
-			versions := next.tools[e.Def.Name].versions
-			if g := gone[e.Def.Name]; len(g) > 0 {
-				versions = append(slices.Clone(versions), g...)
-				slices.SortFunc(versions, compareEntries)
-			}
-			v := checkSemver(e, versions)
-			if v == nil {
-				continue
-			}
-			if r.semver == SemverRefuse {
-				return semverError(v)
-			}
-			e.Violation = v
-			violations = append(violations, *v)
-		}
-	}
-
-	// all: the old list without this provider, merged with the new entries.
-	next.all = make([]*Entry, 0, len(old.all)-len(oldEntries)+len(entries))
-	i := 0
-	for _, x := range old.all {
-		if x.Provider.Info.ID == id {
-			continue
-		}
-		for i < len(entries) && compareEntries(entries[i], x) < 0 {
-			next.all = append(next.all, entries[i])
-			i++
-		}
-		next.all = append(next.all, x)
-	}
-	next.all = append(next.all, entries[i:]...)
-	next.sets = make([]*toolSet, 0, len(next.tools))
-	next.setSigs = make([]sig, 0, len(next.tools))
-	for k, e := range next.all {
-		if k == 0 || e.Def.Name != next.all[k-1].Def.Name {
-			next.sets = append(next.sets, next.tools[e.Def.Name])
-			next.setSigs = append(next.setSigs, sig{})
-		}
-		u := &next.setSigs[len(next.setSigs)-1]
-		for w := range u {
-			u[w] |= e.sig[w]
-		}
-	}
-
-	next.provs = make([]*ProviderRecord, 0, len(next.providers))
-	for _, ps := range next.providers {
-		next.provs = append(next.provs, ps.rec)
-	}
-	slices.SortFunc(next.provs, func(a, b *ProviderRecord) int { return strings.Compare(a.Info.ID, b.Info.ID) })
-
-	r.snap.Store(next)
-	if r.warn != nil {
-		for _, v := range violations {
-			r.warn(v)
-		}
-	}
-	ev := diff(oldEntries, entries)
-	ev.Violations = violations
-	var oldRec *ProviderRecord
-	if ps := old.providers[id]; ps != nil {
-		oldRec = ps.rec
-	}
-	switch {
-	case oldRec == nil && rec != nil:
-		ev.Provider = &ProviderChange{ID: id, Name: rec.Info.Name, Version: rec.Info.Version, Action: "added"}
-	case oldRec != nil && rec == nil:
-		ev.Provider = &ProviderChange{ID: id, Name: oldRec.Info.Name, Version: oldRec.Info.Version, Action: "removed"}
-	case oldRec != nil && (len(ev.Added)+len(ev.Removed)+len(ev.Updated) > 0 || oldRec.Info.Name != rec.Info.Name ||
-		oldRec.Info.Version != rec.Info.Version || oldRec.Info.Description != rec.Info.Description):
-		ev.Provider = &ProviderChange{ID: id, Name: rec.Info.Name, Version: rec.Info.Version, Action: "updated"}
-	}
-	if !ev.empty() {
-		r.subs.publish(ev)
-	}
-	return nil
-}
+// apply: see apply.go.
 
 // defaultOf picks the version an empty constraint selects, among the
 // versions of the most trusted providers that hold the name (see
@@ -392,7 +217,8 @@ func (r *Registry) Provider(id string) *ProviderRecord {
 	return nil
 }
 
-// ProviderTools returns the tools of provider id, by name then version.
+// ProviderTools returns the served tools of provider id, by name then
+// version (not those shadowed: see Shadowed).
 func (r *Registry) ProviderTools(id string) []*Entry {
 	if ps := r.snap.Load().providers[id]; ps != nil {
 		return slices.Clone(ps.entries)
