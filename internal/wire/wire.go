@@ -146,7 +146,7 @@ func Quote(frame []byte, n int) string {
 		cut = cut[:n]
 	}
 	var s string
-	if len(frame) > 0 && frame[0] == '{' {
+	if len(frame) > 0 && (frame[0] == '{' || frame[0] == '[') {
 		s = strings.ToValidUTF8(string(cut), "\uFFFD")
 	} else {
 		s = "0x" + hex.EncodeToString(cut)
