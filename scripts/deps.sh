@@ -15,6 +15,7 @@ apt_packages=(
   libstd-rust-dev-wasm32     # Rust std for wasm32 (use /usr/bin/rustc)
   rustc                      # Debian rustc 1.63 for the Rust guest (matches libstd-rust-dev-wasm32; always /usr/bin/rustc)
   python3                    # Python runtime workers
+  python3-msgpack            # the Python workers' MessagePack wire format (C-accelerated; JSON without it)
 )
 
 missing=()

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/runtimes/wasm"
 )
 
@@ -38,23 +39,40 @@ func setWasmEngine(cfg *config.Config, engine string) error {
 		}
 		return fmt.Errorf("--engine %q: want one of %q", engine, wasm.Engines())
 	}
+	setRuntimeKey(cfg, "wasm", "engine", engine)
+	return nil
+}
+
+// setRuntimeKey sets runtimes.<runtime>.<key> to value (a string),
+// keeping the section's other keys.
+func setRuntimeKey(cfg *config.Config, runtime, key, value string) {
 	if cfg.Runtimes == nil {
 		cfg.Runtimes = map[string]yaml.Node{}
 	}
-	n := cfg.Runtimes["wasm"]
+	n := cfg.Runtimes[runtime]
 	if n.Kind != yaml.MappingNode {
 		n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == "engine" {
-			n.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: engine}
-			cfg.Runtimes["wasm"] = n
-			return nil
+		if n.Content[i].Value == key {
+			n.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
+			cfg.Runtimes[runtime] = n
+			return
 		}
 	}
 	n.Content = append(n.Content,
-		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "engine"},
-		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: engine})
-	cfg.Runtimes["wasm"] = n
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value})
+	cfg.Runtimes[runtime] = n
+}
+
+// setWire checks format and stores it as runtimes.js.wire and
+// runtimes.python.wire (run --wire).
+func setWire(cfg *config.Config, format string) error {
+	if _, err := wire.Check("--wire", format); err != nil || format == "" {
+		return fmt.Errorf("--wire %q: want msgpack or json", format)
+	}
+	setRuntimeKey(cfg, "js", "wire", format)
+	setRuntimeKey(cfg, "python", "wire", format)
 	return nil
 }
