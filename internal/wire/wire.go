@@ -26,6 +26,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // The formats.
@@ -147,6 +148,16 @@ func Quote(frame []byte, n int) string {
 	}
 	var s string
 	if len(frame) > 0 && (frame[0] == '{' || frame[0] == '[') {
+		if len(cut) < len(frame) {
+			// Not in the middle of a character.
+			j := len(cut) - 1
+			for j > 0 && len(cut)-j < utf8.UTFMax && !utf8.RuneStart(cut[j]) {
+				j--
+			}
+			if j >= 0 && !utf8.FullRune(cut[j:]) {
+				cut = cut[:j]
+			}
+		}
 		s = strings.ToValidUTF8(string(cut), "\uFFFD")
 	} else {
 		s = "0x" + hex.EncodeToString(cut)
