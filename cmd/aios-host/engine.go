@@ -39,31 +39,29 @@ func setWasmEngine(cfg *config.Config, engine string) error {
 		}
 		return fmt.Errorf("--engine %q: want one of %q", engine, wasm.Engines())
 	}
-	setRuntimeKey(cfg, "wasm", "engine", engine)
-	return nil
-}
-
-// setRuntimeKey sets runtimes.<runtime>.<key> to value (a string),
-// keeping the section's other keys.
-func setRuntimeKey(cfg *config.Config, runtime, key, value string) {
 	if cfg.Runtimes == nil {
 		cfg.Runtimes = map[string]yaml.Node{}
 	}
-	n := cfg.Runtimes[runtime]
+	cfg.Runtimes["wasm"] = withKey(cfg.Runtimes["wasm"], "engine", engine)
+	return nil
+}
+
+// withKey returns the runtime section n with key set to value (a
+// string), its other keys kept.
+func withKey(n yaml.Node, key, value string) yaml.Node {
 	if n.Kind != yaml.MappingNode {
 		n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {
 			n.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
-			cfg.Runtimes[runtime] = n
-			return
+			return n
 		}
 	}
 	n.Content = append(n.Content,
 		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
 		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value})
-	cfg.Runtimes[runtime] = n
+	return n
 }
 
 // setWire checks format and stores it as runtimes.js.wire and
@@ -72,7 +70,10 @@ func setWire(cfg *config.Config, format string) error {
 	if _, err := wire.Check("--wire", format); err != nil || format == "" {
 		return fmt.Errorf("--wire %q: want msgpack or json", format)
 	}
-	setRuntimeKey(cfg, "js", "wire", format)
-	setRuntimeKey(cfg, "python", "wire", format)
+	if cfg.Runtimes == nil {
+		cfg.Runtimes = map[string]yaml.Node{}
+	}
+	cfg.Runtimes["js"] = withKey(cfg.Runtimes["js"], "wire", format)
+	cfg.Runtimes["python"] = withKey(cfg.Runtimes["python"], "wire", format)
 	return nil
 }

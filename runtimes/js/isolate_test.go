@@ -258,6 +258,15 @@ func TestConfigIsolation(t *testing.T) {
 	if err := (Config{Isolation: "sandbox"}).Validate(); err == nil || !strings.Contains(err.Error(), "runtimes.js.isolation") {
 		t.Errorf("a bad isolation value: %v", err)
 	}
+	if err := (Config{Wire: "xml"}).Validate(); err == nil || !strings.Contains(err.Error(), `runtimes.js.wire: "xml" is not a wire format`) {
+		t.Errorf("a bad wire value: %v", err)
+	}
+	if got := (Config{Wire: "json"}).ToOptions(nil).withDefaults().Wire; got != "json" {
+		t.Errorf("wire: json gives Options.Wire %q", got)
+	}
+	if got := (Config{}).ToOptions(nil).withDefaults().Wire; got != "msgpack" {
+		t.Errorf("the default Options.Wire is %q, want msgpack", got)
+	}
 	zero, big := time.Duration(0), 2*time.Millisecond
 	if got := (Config{Spin: &zero}).ToOptions(nil).withDefaults().Spin; got >= 0 {
 		t.Errorf("spin: 0 gives Options.Spin %v, want negative (off)", got)
