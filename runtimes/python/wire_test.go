@@ -33,6 +33,13 @@ def values(params):
             "tiny": 1e-300, "huge": 1.7976931348623157e308, "s": "h\u00e9llo \u2713 \U0001F600 \u2028 \x00",
             "t": True, "n": None, "l": [1, [2, [3, []]], {}], "tuple": (1, "a"), "d": {"": 1, "\u03ba": {}}}
 
+@tool(name="msgpack-env", parameters={"type": "object"})
+def msgpack_env(params):
+    import sys
+    m = sys.modules.get("msgpack")
+    return {"file": getattr(m, "__file__", None), "c": m is not None and m.Packer.__module__ == "msgpack._cmsgpack",
+            "prefix": sys.prefix, "dist_on_path": "/usr/lib/python3/dist-packages" in sys.path}
+
 @tool(name="bytes-result", parameters={"type": "object"})
 def bytes_result(params):
     return {"b": b"\x00\x01"}
@@ -149,6 +156,24 @@ func TestWireNegotiation(t *testing.T) {
 				if err != nil || !reflect.DeepEqual(v, map[string]any{"1": "a"}) {
 					t.Fatalf("int-key: %#v, %v", v, err)
 				}
+			}
+			// The msgpack module the worker speaks with, in the sandbox: its
+			// C extension; Debian's package for another interpreter comes
+			// without the rest of dist-packages on sys.path.
+			v, err := call(h, "msgpack-env", map[string]any{}, 20*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			me := v.(map[string]any)
+			if c.want == "msgpack" {
+				if me["c"] != true {
+					t.Fatalf("msgpack without its C extension: %#v", me)
+				}
+				if f, _ := me["file"].(string); strings.HasPrefix(f, "/usr/lib/python3/dist-packages/") && me["prefix"] != "/usr" && me["dist_on_path"] != false {
+					t.Fatalf("the system's dist-packages came onto sys.path with msgpack: %#v", me)
+				}
+			} else if c.jsonOnly && me["file"] != nil {
+				t.Fatalf("a json-only worker imported msgpack: %#v", me)
 			}
 			if f := p.WireFormats(); len(f) != 2 || f[0] != c.want || f[1] != c.want {
 				t.Fatalf("wire formats %q, want two %s", f, c.want)
