@@ -349,6 +349,22 @@ func BenchmarkPipelineJSEchoSyncProcess(b *testing.B) {
 	runPipelineJS(b, h, "echo")
 }
 
+// BenchmarkPipelineJSWireProcess is BenchmarkPipelineJSEchoSyncProcess
+// in each wire format of the worker protocol (runtimes.js.wire): the
+// default MessagePack against JSON, the debugging format.
+func BenchmarkPipelineJSWireProcess(b *testing.B) {
+	for _, wf := range []string{"msgpack", "json"} {
+		b.Run(wf, func(b *testing.B) {
+			h, _ := newJSHostOpts(b, "", true, js.Options{Isolation: js.IsolationUntrusted, Wire: wf})
+			p := loadBenchEcho(b, h, abi.Untrusted)
+			if pp, ok := p.(*js.ProcessProvider); !ok || pp.Wire() != wf {
+				b.Fatalf("LoadFile returned %T, want a *js.ProcessProvider speaking %s", p, wf)
+			}
+			runPipelineJS(b, h, "echo")
+		})
+	}
+}
+
 // loadBenchEcho writes the echo provider to a file and loads it into h at
 // trust.
 func loadBenchEcho(b *testing.B, h *host.Host, trust abi.TrustLevel) abi.Provider {

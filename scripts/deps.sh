@@ -16,6 +16,7 @@ apt_packages=(
   rustc                      # Debian rustc 1.63 for the Rust guest (matches libstd-rust-dev-wasm32; always /usr/bin/rustc)
   python3                    # Python runtime workers
   dbus-daemon                # discovery's D-Bus detection tests start a private bus
+  python3-msgpack            # the Python workers' MessagePack wire format (C-accelerated; JSON without it)
 )
 
 missing=()

@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/server"
 )
 
@@ -18,12 +19,16 @@ logged and skipped.`)
 	socket := fs.String("socket", "", "unix socket `path` for JSON-RPC (default: server.socket, else <data>/aios-host.sock)")
 	httpAddr := fs.String("http", "", "serve HTTP on `addr`, e.g. 127.0.0.1:7700 (default: server.http; off when empty)")
 	fs.StringVar(&c.engine, "engine", "", "WebAssembly `engine`: wazero or wasmtime (default: runtimes.wasm.engine, else wazero; wasmtime needs a -tags wasmtime build)")
+	fs.StringVar(&c.wire, "wire", "", "wire `format` of JS and Python worker processes: msgpack or json (for debugging; with --log-level debug every frame is logged); default: runtimes.js.wire / runtimes.python.wire, else msgpack")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
 	}
 	if len(pos) > 0 {
 		return c.usageError(fs, "run takes no arguments, got %q", pos)
+	}
+	if c.wire != "" && c.wire != wire.MsgPack && c.wire != wire.JSON {
+		return c.usageError(fs, "--wire %q: want msgpack or json", c.wire)
 	}
 	log, err := c.logger(slog.LevelInfo)
 	if err != nil {

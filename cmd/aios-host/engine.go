@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/runtimes/wasm"
 )
 
@@ -41,20 +42,38 @@ func setWasmEngine(cfg *config.Config, engine string) error {
 	if cfg.Runtimes == nil {
 		cfg.Runtimes = map[string]yaml.Node{}
 	}
-	n := cfg.Runtimes["wasm"]
+	cfg.Runtimes["wasm"] = withKey(cfg.Runtimes["wasm"], "engine", engine)
+	return nil
+}
+
+// withKey returns the runtime section n with key set to value (a
+// string), its other keys kept.
+func withKey(n yaml.Node, key, value string) yaml.Node {
 	if n.Kind != yaml.MappingNode {
 		n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == "engine" {
-			n.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: engine}
-			cfg.Runtimes["wasm"] = n
-			return nil
+		if n.Content[i].Value == key {
+			n.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
+			return n
 		}
 	}
 	n.Content = append(n.Content,
-		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "engine"},
-		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: engine})
-	cfg.Runtimes["wasm"] = n
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value})
+	return n
+}
+
+// setWire checks format and stores it as runtimes.js.wire and
+// runtimes.python.wire (run --wire).
+func setWire(cfg *config.Config, format string) error {
+	if _, err := wire.Check("--wire", format); err != nil || format == "" {
+		return fmt.Errorf("--wire %q: want msgpack or json", format)
+	}
+	if cfg.Runtimes == nil {
+		cfg.Runtimes = map[string]yaml.Node{}
+	}
+	cfg.Runtimes["js"] = withKey(cfg.Runtimes["js"], "wire", format)
+	cfg.Runtimes["python"] = withKey(cfg.Runtimes["python"], "wire", format)
 	return nil
 }

@@ -117,6 +117,11 @@ func (c *cli) config() (*config.Config, error) {
 			return nil, err
 		}
 	}
+	if c.wire != "" {
+		if err := setWire(cfg, c.wire); err != nil {
+			return nil, err
+		}
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

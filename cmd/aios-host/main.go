@@ -82,6 +82,7 @@ type cli struct {
 	// mcp.servers is not empty; see cmd_mcp.go).
 	refreshMCP func(ctx context.Context) error
 	engine     string // run --engine: runtimes.wasm.engine
+	wire       string // run --wire: runtimes.js.wire and runtimes.python.wire
 }
 
 // run executes one command line and returns the exit code.

@@ -20,13 +20,15 @@ import (
 	"github.com/aios-host/aios-host/internal/hostop"
 	"github.com/aios-host/aios-host/internal/pipe"
 	"github.com/aios-host/aios-host/internal/proclimit"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // Process isolation (Options.Isolation): a provider runs in a worker
 // process of its own, a copy of the host's executable started with
 // AIOS_JS_WORKER=1 (procworker.go), which runs the same in-process runtime
-// and speaks the ABI's stream transport (abi.Envelope frames, MessagePack)
-// on its stdin and stdout. The worker limits the memory it may map for
+// and speaks the ABI's stream transport (abi.Envelope frames, in the format
+// negotiated by the hello exchange, internal/wire: MessagePack unless
+// Options.Wire says json) on its stdin and stdout. The worker limits the memory it may map for
 // data with RLIMIT_DATA, so a built-in asked to build a result larger
 // than that kills the worker, not the host: the calls in flight fail with
 // ProviderCrashed and the next call starts a new worker. The host bundles
@@ -35,6 +37,14 @@ import (
 
 // workerEnv marks a process started as a JS worker.
 const workerEnv = "AIOS_JS_WORKER"
+
+// formatsEnv, when set in a worker's environment, restricts the formats
+// its hello offers (comma-separated; tests use it to play an older or
+// JSON-only worker). The host sets it only when workerFormats is set.
+const formatsEnv = "AIOS_JS_WORKER_FORMATS"
+
+// workerFormats is what the host puts in formatsEnv ("": nothing; tests).
+var workerFormats string
 
 // procGrace is how long past a call's deadline the host waits for a
 // worker's answer before it kills the worker: the worker keeps deadlines
@@ -62,13 +72,13 @@ func (r *Runtime) isolated(src abi.Source) bool {
 
 // loadRequest is the first frame the host sends a worker.
 type loadRequest struct {
-	V          int     `msgpack:"v"`
-	Path       string  `msgpack:"path"`
-	ProviderID string  `msgpack:"provider_id,omitempty"`
-	Runtime    string  `msgpack:"runtime"`
-	Name       string  `msgpack:"name"`
-	Code       string  `msgpack:"code"`
-	Options    Options `msgpack:"options"` // without Logger
+	V          int     `msgpack:"v" json:"v"`
+	Path       string  `msgpack:"path" json:"path"`
+	ProviderID string  `msgpack:"provider_id,omitempty" json:"provider_id,omitempty"`
+	Runtime    string  `msgpack:"runtime" json:"runtime"`
+	Name       string  `msgpack:"name" json:"name"`
+	Code       string  `msgpack:"code" json:"code"`
+	Options    Options `msgpack:"options" json:"options"` // without Logger
 }
 
 // ProcessProvider is a provider whose code runs in a worker process.
@@ -146,6 +156,17 @@ func (p *ProcessProvider) PID() int {
 		return 0
 	}
 	return p.w.cmd.Process.Pid
+}
+
+// Wire returns the wire format of the provider's running worker ("" when
+// none runs): what its hello exchange chose.
+func (p *ProcessProvider) Wire() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.w == nil || !p.w.alive() {
+		return ""
+	}
+	return p.w.codec.Name()
 }
 
 // Started returns how many worker processes the provider has started.
@@ -305,6 +326,8 @@ type procWorker struct {
 	out    *os.File      // read end of the worker's stdout (non-blocking)
 	stdout *bufio.Reader // over a pipe.Reader on out, spinning for up to Options.Spin
 	wmu    sync.Mutex    // one frame at a time on stdin
+	codec  abi.Codec     // the negotiated wire format (MsgPack until the hello exchange)
+	trace  *wire.Tracer  // debug log of every frame (nil unless debug logging is on)
 
 	rmu   sync.Mutex    // held by the goroutine reading stdout
 	rfree chan struct{} // a token: the reader's place is free
@@ -344,6 +367,9 @@ func (p *ProcessProvider) start() (*procWorker, *abi.ToolRegister, error) {
 	// on this VM; the hand-offs of one call cost ~12 µs with two threads,
 	// ~1.5 µs with one); it also caps an untrusted provider at one core.
 	cmd.Env = []string{workerEnv + "=1", "GOTRACEBACK=single", "GOMAXPROCS=1"}
+	if workerFormats != "" {
+		cmd.Env = append(cmd.Env, formatsEnv+"="+workerFormats)
+	}
 	cmd.SysProcAttr = workerProcAttr()
 	// Pipes of our own rather than StdinPipe/StdoutPipe: the read end of
 	// stdout must be non-blocking for the spinning reader and stays open
@@ -392,7 +418,7 @@ func (p *ProcessProvider) start() (*procWorker, *abi.ToolRegister, error) {
 	}
 	w := &procWorker{
 		p: p, cmd: cmd, stdin: inW, out: outR, stdout: bufio.NewReaderSize(sr, 64<<10),
-		rfree: make(chan struct{}, 1),
+		rfree: make(chan struct{}, 1), codec: abi.MsgPack,
 		calls: map[string]*procCall{}, dead: make(chan struct{}),
 	}
 	stderrDone := make(chan struct{})
@@ -429,15 +455,44 @@ type workerLoadError struct{ msg string }
 
 func (e *workerLoadError) Error() string { return e.msg }
 
-// handshake sends the load request and reads the registration (or the
-// load error) the worker answers with.
+// handshake reads the worker's hello, answers with the wire format
+// (internal/wire), sends the load request in it and reads the
+// registration (or the load error) the worker answers with.
 func (w *procWorker) handshake() (*abi.ToolRegister, error) {
-	if err := w.send(&w.p.req); err != nil {
-		return nil, fmt.Errorf("send the bundle to the JS worker: %w", err)
-	}
 	limit := w.p.rt.opts.LoadTimeout + procStartSlack
 	w.rmu.Lock()
 	w.setReadDeadline(time.Now().Add(limit))
+	frame, err := abi.ReadFrame(w.stdout, maxWorkerFrame)
+	w.rmu.Unlock()
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, fmt.Errorf("the JS worker process sent no hello within %v", limit)
+	case err != nil:
+		return nil, fmt.Errorf("the JS worker process ended before its hello: %w", err)
+	}
+	const who = "the JS worker process"
+	offered, err := wire.ParseWorkerHello(who, frame)
+	if err != nil {
+		return nil, err
+	}
+	format, err := wire.Choose(who, w.p.rt.opts.Wire, offered)
+	if err != nil {
+		return nil, err
+	}
+	if w.codec, err = abi.CodecByName(format); err != nil {
+		return nil, err
+	}
+	w.trace = wire.NewTracer(w.p.logger, format)
+	w.trace.Frame("in", frame)
+	answer := wire.HostHello(format)
+	w.trace.Frame("out", answer)
+	if err := w.writeRaw(answer); err != nil {
+		return nil, fmt.Errorf("answer the JS worker's hello: %w", err)
+	}
+	if err := w.send(&w.p.req); err != nil {
+		return nil, fmt.Errorf("send the bundle to the JS worker: %w", err)
+	}
+	w.rmu.Lock()
 	env, err := w.readEnvelope()
 	w.rmu.Unlock()
 	switch {
@@ -453,34 +508,48 @@ func (w *procWorker) handshake() (*abi.ToolRegister, error) {
 	return nil, fmt.Errorf("the JS worker process answered the bundle with a %q message", env.Kind)
 }
 
+// writeRaw writes one frame holding payload as it is.
+func (w *procWorker) writeRaw(payload []byte) error {
+	frame := make([]byte, 4+len(payload))
+	binary.BigEndian.PutUint32(frame, uint32(len(payload)))
+	copy(frame[4:], payload)
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	_, err := w.stdin.Write(frame)
+	return err
+}
+
 // send writes one message (an *abi.Envelope, or the load request) to the
 // worker.
-func (w *procWorker) send(msg any) error { return sendFrame(&w.wmu, w.stdin, msg) }
+func (w *procWorker) send(msg any) error {
+	return sendFrame(&w.wmu, w.stdin, w.codec, w.trace, msg)
+}
 
-// sendFrame writes msg as one frame (encodeFrame) on out, holding mu so
-// the frames of concurrent senders never interleave. Both ends of the
-// worker protocol send with it.
-func sendFrame(mu *sync.Mutex, out io.Writer, msg any) error {
-	frame, err := encodeFrame(msg)
+// sendFrame writes msg as one frame (encodeFrame) in codec on out,
+// holding mu so the frames of concurrent senders never interleave. Both
+// ends of the worker protocol send with it.
+func sendFrame(mu *sync.Mutex, out io.Writer, codec abi.Codec, trace *wire.Tracer, msg any) error {
+	frame, err := encodeFrame(codec, msg)
 	if err != nil {
 		return err
 	}
+	trace.Frame("out", frame[4:])
 	mu.Lock()
 	defer mu.Unlock()
 	_, err = out.Write(frame)
 	return err
 }
 
-// encodeFrame encodes msg (an *abi.Envelope gets the format version) as
-// one frame of the ABI's stream transport, length included, so that it
-// goes out in one write (abi.WriteFrame writes the length and the payload
-// apart: two system calls, and a reader that wakes up for the length
-// alone). Both ends of the worker protocol use it.
-func encodeFrame(msg any) ([]byte, error) {
+// encodeFrame encodes msg (an *abi.Envelope gets the format version) in
+// codec as one frame of the ABI's stream transport, length included, so
+// that it goes out in one write (abi.WriteFrame writes the length and the
+// payload apart: two system calls, and a reader that wakes up for the
+// length alone). Both ends of the worker protocol use it.
+func encodeFrame(codec abi.Codec, msg any) ([]byte, error) {
 	if env, ok := msg.(*abi.Envelope); ok {
 		env.V = abi.FormatVersion
 	}
-	payload, err := abi.MsgPack.Marshal(msg)
+	payload, err := codec.Marshal(msg)
 	if err != nil {
 		return nil, err
 	}
@@ -498,8 +567,9 @@ func (w *procWorker) readEnvelope() (*abi.Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
+	w.trace.Frame("in", frame)
 	env := new(abi.Envelope)
-	if err := abi.MsgPack.Unmarshal(frame, env); err != nil {
+	if err := w.codec.Unmarshal(frame, env); err != nil {
 		return nil, fmt.Errorf("bad frame from the JS worker process: %w", err)
 	}
 	return env, nil

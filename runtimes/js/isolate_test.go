@@ -258,6 +258,15 @@ func TestConfigIsolation(t *testing.T) {
 	if err := (Config{Isolation: "sandbox"}).Validate(); err == nil || !strings.Contains(err.Error(), "runtimes.js.isolation") {
 		t.Errorf("a bad isolation value: %v", err)
 	}
+	if err := (Config{Wire: "xml"}).Validate(); err == nil || !strings.Contains(err.Error(), `runtimes.js.wire: "xml" is not a wire format`) {
+		t.Errorf("a bad wire value: %v", err)
+	}
+	if got := (Config{Wire: "json"}).ToOptions(nil).withDefaults().Wire; got != "json" {
+		t.Errorf("wire: json gives Options.Wire %q", got)
+	}
+	if got := (Config{}).ToOptions(nil).withDefaults().Wire; got != "msgpack" {
+		t.Errorf("the default Options.Wire is %q, want msgpack", got)
+	}
 	zero, big := time.Duration(0), 2*time.Millisecond
 	if got := (Config{Spin: &zero}).ToOptions(nil).withDefaults().Spin; got >= 0 {
 		t.Errorf("spin: 0 gives Options.Spin %v, want negative (off)", got)
@@ -321,7 +330,7 @@ func TestProcessIsolationBadWorker(t *testing.T) {
 	rt := newRuntime(t, Options{Isolation: IsolationProcess, WorkerCommand: script, Unconfined: true})
 	start := time.Now()
 	_, err := rt.load(context.Background(), abi.Source{Path: writeSource(t, "w.js", `aios.registerTool({name: 'a'}, () => 1);`)}, abi.RuntimeJS)
-	if err == nil || !strings.Contains(err.Error(), "bad frame from the JS worker process") || !strings.Contains(err.Error(), "w.js") {
+	if err == nil || !strings.Contains(err.Error(), "first message is not a JSON hello (0x68656c6c6f)") || !strings.Contains(err.Error(), "w.js") {
 		t.Fatalf("garbage from the worker: %v", err)
 	}
 	if d := time.Since(start); d > 10*time.Second {
@@ -343,20 +352,32 @@ func FuzzWorkerFrames(f *testing.F) {
 		{V: 1, Kind: abi.KindLog, Log: &abi.LogRecord{Level: "warn", Message: "m", CallID: "1"}},
 		{V: 1, Kind: "bogus"},
 	} {
-		frame, err := encodeFrame(env)
-		if err != nil {
-			f.Fatal(err)
+		// The first byte picks the codec (even: MessagePack, odd: JSON).
+		for i, codec := range []abi.Codec{abi.MsgPack, abi.JSON} {
+			frame, err := encodeFrame(codec, env)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(append([]byte{byte(i)}, frame...))
 		}
-		f.Add(frame)
 	}
-	f.Add([]byte{0, 0, 0, 9, 1, 2})
+	f.Add([]byte{0, 0, 0, 0, 9, 1, 2})
+	f.Add([]byte{1, 0, 0, 0, 2, '{', '}'})
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		codec := abi.MsgPack
+		if data[0]&1 == 1 {
+			codec = abi.JSON
+		}
+		data = data[1:]
 		p := &ProcessProvider{rt: New(Options{}), logger: slog.New(slog.DiscardHandler)}
 		w := &procWorker{
 			p: p, cmd: &exec.Cmd{}, stdin: nopWriteCloser{io.Discard},
-			stdout: bufio.NewReader(bytes.NewReader(data)),
-			calls:  map[string]*procCall{"1": {ctx: context.Background(), env: newFakeEnv(), done: make(chan *abi.ToolResult, 1)}},
-			dead:   make(chan struct{}),
+			stdout: bufio.NewReader(bytes.NewReader(data)), codec: codec,
+			calls: map[string]*procCall{"1": {ctx: context.Background(), env: newFakeEnv(), done: make(chan *abi.ToolResult, 1)}},
+			dead:  make(chan struct{}),
 		}
 		for {
 			env, err := w.readEnvelope()

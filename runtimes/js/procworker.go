@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/pipe"
 	"github.com/aios-host/aios-host/internal/proclimit"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // The worker side of process isolation (isolate.go). Any program linked
@@ -54,15 +56,39 @@ func workerMain() int {
 		fmt.Fprintln(os.Stderr, "aios js worker:", err)
 		return 2
 	}
-	// The load request is read unbuffered (exact reads): nothing after it
-	// is taken from stdin before the reader of the calls is set up.
+	// The hello exchange (internal/wire): the formats this worker
+	// speaks, in JSON; the host's choice comes back in JSON, and every
+	// later frame either way is in that format. The host's frames are read
+	// unbuffered (exact reads) until the reader of the calls is set up.
+	offered := wire.Formats
+	if f := os.Getenv(formatsEnv); f != "" {
+		offered = strings.Split(f, ",")
+	}
+	if err := writeRawFrame(out, wire.WorkerHello(offered)); err != nil {
+		fmt.Fprintln(os.Stderr, "aios js worker: cannot send the hello:", err)
+		return 2
+	}
 	frame, err := abi.ReadFrame(os.Stdin, maxWorkerFrame)
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "aios js worker: no answer to the hello:", err)
+		return 2
+	}
+	format, err := wire.ParseHostHello(frame, offered)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aios js worker:", err)
+		return 2
+	}
+	codec, err := abi.CodecByName(format)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aios js worker:", err)
+		return 2
+	}
+	if frame, err = abi.ReadFrame(os.Stdin, maxWorkerFrame); err != nil {
 		fmt.Fprintln(os.Stderr, "aios js worker: no load request:", err)
 		return 2
 	}
 	var lr loadRequest
-	if err := abi.MsgPack.Unmarshal(frame, &lr); err != nil {
+	if err := codec.Unmarshal(frame, &lr); err != nil {
 		fmt.Fprintln(os.Stderr, "aios js worker: bad load request:", err)
 		return 2
 	}
@@ -92,7 +118,7 @@ func workerMain() int {
 			fmt.Fprintln(os.Stderr, "aios js worker: running without a seccomp filter:", err)
 		}
 	}
-	s := &childServer{out: out, spin: o.Spin, cancels: map[string]context.CancelFunc{}, waits: map[string]chan *abi.ToolResult{}}
+	s := &childServer{out: out, codec: codec, spin: o.Spin, cancels: map[string]context.CancelFunc{}, waits: map[string]chan *abi.ToolResult{}}
 	logger := slog.New(&frameLogHandler{s: s})
 	o.Logger, o.Isolation = logger, IsolationInProcess
 	rt := New(o)
@@ -117,12 +143,13 @@ func workerMain() int {
 
 // childServer is the worker's end of the protocol.
 type childServer struct {
-	out  io.Writer
-	wmu  sync.Mutex
-	prov *Provider
-	wg   sync.WaitGroup
-	spin time.Duration // awaitNext's window (<= 0: none)
-	busy atomic.Int32  // calls in flight
+	out   io.Writer
+	codec abi.Codec // the negotiated wire format
+	wmu   sync.Mutex
+	prov  *Provider
+	wg    sync.WaitGroup
+	spin  time.Duration // awaitNext's window (<= 0: none)
+	busy  atomic.Int32  // calls in flight
 
 	mu      sync.Mutex
 	cancels map[string]context.CancelFunc   // calls in flight
@@ -142,7 +169,7 @@ func (s *childServer) serve(in io.Reader) int {
 			return 2
 		}
 		env := new(abi.Envelope)
-		if err := abi.MsgPack.Unmarshal(frame, env); err != nil {
+		if err := s.codec.Unmarshal(frame, env); err != nil {
 			fmt.Fprintln(os.Stderr, "aios js worker: bad frame from the host:", err)
 			return 2
 		}
@@ -233,7 +260,18 @@ func (s *childServer) awaitNext() {
 }
 
 // send writes one envelope to the host.
-func (s *childServer) send(env *abi.Envelope) error { return sendFrame(&s.wmu, s.out, env) }
+func (s *childServer) send(env *abi.Envelope) error {
+	return sendFrame(&s.wmu, s.out, s.codec, nil, env)
+}
+
+// writeRawFrame writes payload as one frame, in one write.
+func writeRawFrame(out io.Writer, payload []byte) error {
+	frame := make([]byte, 4+len(payload))
+	binary.BigEndian.PutUint32(frame, uint32(len(payload)))
+	copy(frame[4:], payload)
+	_, err := out.Write(frame)
+	return err
+}
 
 // childEnv is abi.Env inside a worker: every host service is a host_call
 // answered by the host, which applies the call's grants as it would for

@@ -12,6 +12,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 //go:embed prelude.js
@@ -50,7 +51,7 @@ type Options struct {
 	WatchdogInterval time.Duration
 	// Logger receives load messages and console output outside calls.
 	// (Options travel to worker processes, isolate.go, without it.)
-	Logger *slog.Logger `msgpack:"-"`
+	Logger *slog.Logger `msgpack:"-" json:"-"`
 	// Isolation says where providers run: IsolationInProcess (the
 	// default: goja runtimes in the host process, a few µs a call),
 	// IsolationProcess (every provider in a worker process of its own
@@ -79,6 +80,11 @@ type Options struct {
 	// package, which becomes a worker when started with AIOS_JS_WORKER=1
 	// in its environment. Default: the running executable.
 	WorkerCommand string
+	// Wire is the format the host prefers for a worker process's frames
+	// after their hello exchange (internal/wire): "msgpack" (the default,
+	// also for "") or "json" (for debugging: with debug logging on, every
+	// frame is logged). A worker that does not offer it gets the other.
+	Wire string
 }
 
 // Isolation modes (Options.Isolation, runtimes.js.isolation).
@@ -110,6 +116,8 @@ type Config struct {
 	WorkerIdle *time.Duration `yaml:"worker_idle"`
 	// Confine false is Options.Unconfined (absent: confined).
 	Confine *bool `yaml:"confine"`
+	// Wire is Options.Wire: msgpack (default) or json.
+	Wire string `yaml:"wire"`
 }
 
 // Validate checks the values the YAML decoder cannot.
@@ -134,6 +142,9 @@ func (c Config) Validate() error {
 	if c.MemoryBudgetMiB < 0 {
 		return fmt.Errorf("runtimes.js.memory_budget_mib: %d is negative", c.MemoryBudgetMiB)
 	}
+	if _, err := wire.Check("runtimes.js.wire", c.Wire); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -149,6 +160,7 @@ func (c Config) ToOptions(logger *slog.Logger) Options {
 		Logger:           logger,
 		Isolation:        c.Isolation,
 		ProcessMemory:    int64(c.ProcessMemoryMiB) << 20,
+		Wire:             c.Wire,
 	}
 	if o.Isolation == "" {
 		o.Isolation = IsolationUntrusted
@@ -213,6 +225,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.WorkerIdle == 0 {
 		o.WorkerIdle = 5 * time.Minute
+	}
+	if o.Wire != wire.JSON {
+		o.Wire = wire.Default
 	}
 	if o.ProcessMemory <= 0 {
 		mb := o.MemoryBudget

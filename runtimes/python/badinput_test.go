@@ -176,6 +176,9 @@ func TestConfigSection(t *testing.T) {
 		{"runtimes:\n  python:\n    spin: 0s\n", "", func(c python.Config) bool { return c.Spin == 0 }},
 		{"runtimes:\n  python:\n    spin: 1s\n", "spin 1s", nil},
 		{"runtimes:\n  python:\n    spin: -1us\n", "spin -1µs", nil},
+		{"", "", func(c python.Config) bool { return c.Wire == "msgpack" }},
+		{"runtimes:\n  python:\n    wire: json\n", "", func(c python.Config) bool { return c.Wire == "json" }},
+		{"runtimes:\n  python:\n    wire: JSON\n", `runtimes.python.wire: "JSON" is not a wire format (want msgpack or json)`, nil},
 	}
 	for i, tc := range tests {
 		parsed, err := parseConfig(tc.yaml)

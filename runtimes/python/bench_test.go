@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -28,7 +29,32 @@ func BenchmarkPipelinePythonEchoNoSpin(b *testing.B) {
 	benchEcho(b, func(c *python.Config) { c.Spin = 0 })
 }
 
-func benchEcho(b *testing.B, pc func(*python.Config)) {
+// BenchmarkPipelinePythonWire is BenchmarkPipelinePythonEcho in each wire
+// format of the worker protocol (runtimes.python.wire): the default
+// MessagePack against JSON, the debugging format.
+// The records sub-benchmarks echo 50 records (about 3 KB) instead of
+// "hello": what the codecs cost beyond the round trip.
+func BenchmarkPipelinePythonWire(b *testing.B) {
+	var records []any
+	for i := range 50 {
+		records = append(records, map[string]any{"id": int64(i), "name": fmt.Sprintf("record-%d", i), "score": float64(i) + 0.5,
+			"tags": []any{"a", "bé"}, "ok": i%2 == 0, "note": nil})
+	}
+	for _, payload := range []struct {
+		name  string
+		value any
+	}{{"", "hello"}, {"records-", records}} {
+		for _, wf := range []string{"msgpack", "json"} {
+			b.Run(payload.name+wf, func(b *testing.B) {
+				benchEchoValue(b, func(c *python.Config) { c.Wire = wf }, payload.value)
+			})
+		}
+	}
+}
+
+func benchEcho(b *testing.B, pc func(*python.Config)) { benchEchoValue(b, pc, "hello") }
+
+func benchEchoValue(b *testing.B, pc func(*python.Config), value any) {
 	rt := newRuntime(b, pc)
 	h := newHost(b, rt)
 	src := filepath.Join(testutil.RepoRoot(b), "samples", "python", "conformance.py")
@@ -37,11 +63,14 @@ func benchEcho(b *testing.B, pc func(*python.Config)) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	params := map[string]any{"value": "hello"}
-	if _, err := call(h, "echo", params, 0); err != nil {
-		b.Fatal(err)
+	params := map[string]any{"value": value}
+	if v, err := call(h, "echo", params, 0); err != nil || !reflect.DeepEqual(v, params) {
+		b.Fatalf("echo: %#v, %v", v, err)
 	}
 	pids := prov.(*python.Provider).WorkerPIDs()
+	if want := newRuntimeConfigWire(pc); len(prov.(*python.Provider).WireFormats()) != 1 || prov.(*python.Provider).WireFormats()[0] != want {
+		b.Fatalf("the worker speaks %q, want %s", prov.(*python.Provider).WireFormats(), want)
+	}
 	b.ReportAllocs()
 	host0, workers0 := hostCPU(), workersCPU(pids)
 	b.ResetTimer()
@@ -50,7 +79,7 @@ func benchEcho(b *testing.B, pc func(*python.Config)) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if v.(map[string]any)["value"] != "hello" {
+		if s, ok := value.(string); ok && v.(map[string]any)["value"] != s {
 			b.Fatalf("echo returned %#v", v)
 		}
 	}
@@ -91,14 +120,21 @@ func workersCPU(pids []int) int64 {
 func BenchmarkPythonColdStart(b *testing.B) {
 	off := false
 	for _, tc := range []struct {
-		name string
-		pc   func(*python.Config)
+		name      string
+		pc        func(*python.Config)
+		noMsgpack bool
 	}{
-		{"sandboxed", nil},
-		{"unconfined", func(c *python.Config) { c.Sandbox = &off }},
+		{"sandboxed", nil, false},
+		{"unconfined", func(c *python.Config) { c.Sandbox = &off }, false},
+		// A worker that does not import msgpack (offers json only): what
+		// the import costs a start.
+		{"sandboxed-no-msgpack", nil, true},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			rt := newRuntime(b, tc.pc)
+			if tc.noMsgpack {
+				python.OfferJSONOnly(rt)
+			}
 			src := filepath.Join(testutil.RepoRoot(b), "samples", "python", "conformance.py")
 			if err := rt.Probe(context.Background()); err != nil {
 				b.Fatal(err)
@@ -114,4 +150,17 @@ func BenchmarkPythonColdStart(b *testing.B) {
 			}
 		})
 	}
+}
+
+// newRuntimeConfigWire is the wire format pc asks for (msgpack unless it
+// says json).
+func newRuntimeConfigWire(pc func(*python.Config)) string {
+	c := python.DefaultConfig()
+	if pc != nil {
+		pc(&c)
+	}
+	if c.Wire == "json" {
+		return "json"
+	}
+	return "msgpack"
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // Config is the runtimes.python section of the configuration file.
@@ -20,6 +21,7 @@ import (
 //	    sdk_path: ""                    # folder holding aios_sdk/ (default: the embedded copy)
 //	    site: false                     # true runs site.py (.pth files) in workers: slower start
 //	    spin: 100us                     # busy-poll window for a worker's answer (0: never spin)
+//	    wire: msgpack                   # preferred wire format: msgpack or json (debugging)
 type Config struct {
 	Interpreter    string        `yaml:"interpreter"`
 	PoolSize       int           `yaml:"pool_size"`
@@ -38,6 +40,11 @@ type Config struct {
 	// "Performance"). It saves two cross-CPU wake-ups per call, which cost
 	// more than the rest of a warm call on a virtual machine. 0 disables it.
 	Spin time.Duration `yaml:"spin"`
+	// Wire is the format the host prefers for the frames after a worker's
+	// hello (internal/wire): msgpack (the default) or json (for debugging:
+	// with debug logging on, every frame is logged). A worker that cannot
+	// speak it (no msgpack module) gets the other.
+	Wire string `yaml:"wire"`
 }
 
 // Defaults.
@@ -63,6 +70,7 @@ func DefaultConfig() Config {
 		StartupTimeout: DefaultStartupTimeout,
 		Sandbox:        &on,
 		Spin:           DefaultSpin,
+		Wire:           wire.Default,
 	}
 }
 
@@ -95,6 +103,11 @@ func (c *Config) check() error {
 	case c.Spin < 0 || c.Spin > MaxSpin:
 		return fmt.Errorf("runtimes.python.spin %v: want 0 (off) .. %v", c.Spin, MaxSpin)
 	}
+	w, err := wire.Check("runtimes.python.wire", c.Wire)
+	if err != nil {
+		return err
+	}
+	c.Wire = w
 	if c.Interpreter == "" {
 		c.Interpreter = "python3"
 	}

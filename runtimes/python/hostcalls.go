@@ -42,3 +42,13 @@ func (w *worker) serveHost(c *inflight, hid string, hc *abi.HostCall) {
 
 // hostOp performs hc for the call in flight c (the tests call it).
 func hostOp(c *inflight, hc *abi.HostCall) (any, error) { return hostop.Do(c.ctx, c.env, hc) }
+
+// refuseHost answers a host call whose args are not JSON values (a
+// MessagePack frame with bytes, a NaN, a key that is not a string):
+// InvalidParams, as the SDK's JSON encoder refuses such args in the tool.
+func (w *worker) refuseHost(ve *valueError) {
+	res := &abi.ToolResult{CallID: ve.host.CallID, Error: abi.Errorf(abi.InvalidParams, "%s: the arguments are not JSON values: %v", ve.host.Op, ve.err)}
+	if err := w.send(&abi.Envelope{V: abi.FormatVersion, Kind: abi.KindHostResult, ID: ve.id, Result: res}); err != nil {
+		w.p.log.Debug("host_result not delivered", "pid", w.pid, "err", err)
+	}
+}

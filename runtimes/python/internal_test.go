@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"math"
 	"os/exec"
@@ -295,4 +296,151 @@ func TestAppendCallFrame(t *testing.T) {
 			t.Errorf("spin %d: envelope spin = %v (present %v)", spin, got, ok)
 		}
 	}
+}
+
+// TestAppendCallFrameMsgpack: the MessagePack call frame decodes (with the
+// reference decoder) to what the JSON frame decodes to, floats staying
+// floats and bad UTF-8 becoming U+FFFD byte by byte as in JSON.
+func TestAppendCallFrameMsgpack(t *testing.T) {
+	deadline := time.Date(2026, 11, 30, 17, 2, 46, 123456789, time.UTC)
+	values := []any{
+		nil, true, false, int64(0), int64(-9007199254740993), int64(math.MaxInt64), int64(math.MinInt64), 3.25, 3.0, -0.5, 1e300, 5e-324,
+		"", "héllo, 世界 🌍 \"quoted\" \\ \n\t\x01\x7f", "bad \xff\xfe utf8 \xe4\xb8",
+		[]any{}, []any{int64(1), "two", nil, 3.5, false},
+		map[string]any{}, map[string]any{"a": map[string]any{"b": []any{map[string]any{"c": "d"}}}, "": nil, "k\xff": int64(1)},
+	}
+	for _, v := range values {
+		call := &abi.ToolCall{Tool: "echo", Caller: "tester", Depth: 2, ParentID: "p", Version: "^1", Deadline: deadline, Params: map[string]any{"value": v}}
+		jb, err := appendCallFrame(nil, "id-1", call, 200)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mb, err := appendCallFrameMsgpack(nil, "id-1", call, 200)
+		if err != nil {
+			t.Fatalf("%#v: %v", v, err)
+		}
+		var jv, mv any
+		if err := abi.JSON.Unmarshal(jb[4:], &jv); err != nil {
+			t.Fatal(err)
+		}
+		if err := abi.MsgPack.Unmarshal(mb[4:], &mv); err != nil {
+			t.Fatalf("%#v: not MessagePack: %v", v, err)
+		}
+		if int(binary.BigEndian.Uint32(mb)) != len(mb)-4 {
+			t.Fatalf("length prefix %d for %d bytes", binary.BigEndian.Uint32(mb), len(mb)-4)
+		}
+		if !reflect.DeepEqual(jv, mv) {
+			t.Errorf("%#v:\n json    %#v\n msgpack %#v", v, jv, mv)
+		}
+		if f, ok := v.(float64); ok {
+			if _, isFloat := mv.(map[string]any)["call"].(map[string]any)["params"].(map[string]any)["value"].(float64); !isFloat {
+				t.Errorf("float %v did not stay a float", f)
+			}
+		}
+	}
+	for _, bad := range []any{math.NaN(), math.Inf(-1)} {
+		if _, err := appendCallFrameMsgpack(nil, "x", &abi.ToolCall{Tool: "t", Params: map[string]any{"v": bad}}, 0); err == nil {
+			t.Errorf("%v encoded without error", bad)
+		}
+	}
+	b, err := appendCallFrameMsgpack(nil, "x", &abi.ToolCall{Tool: "t", Params: struct{ A int }{7}}, 0)
+	var got map[string]any
+	if err != nil || abi.MsgPack.Unmarshal(b[4:], &got) != nil || !reflect.DeepEqual(got["call"].(map[string]any)["params"], map[string]any{"A": int64(7)}) {
+		t.Errorf("struct params: %q, %v", b, err)
+	}
+}
+
+// TestDecodeMsgpackFrame: the fast path and the general decoder agree;
+// a value that is not JSON is a valueError naming the call, not a broken
+// worker; a broken frame is a protocolError.
+func TestDecodeMsgpackFrame(t *testing.T) {
+	mp := func(v any) []byte {
+		b, err := abi.MsgPack.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	res := map[string]any{"v": int64(1), "kind": "result", "id": "c1", "result": map[string]any{"call_id": "c1", "value": map[string]any{"a": []any{int64(1), 2.5, "x", nil, true}}}}
+	env, err := decodeMsgpackFrame(mp(res))
+	if err != nil || env.Kind != abi.KindResult || env.ID != "c1" || !reflect.DeepEqual(env.Result.Value, map[string]any{"a": []any{int64(1), 2.5, "x", nil, true}}) {
+		t.Fatalf("result: %#v, %v", env, err)
+	}
+	if _, ok := decodeMsgpackResult(mp(res)); !ok {
+		t.Fatal("the SDK's result shape missed the fast path")
+	}
+	// Not JSON inside: bin, NaN, an integer key.
+	for name, frame := range map[string][]byte{
+		"bin":     []byte("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\xc4\x01x"),
+		"nan":     []byte("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\xcb\x7f\xf8\x00\x00\x00\x00\x00\x00"),
+		"int-key": []byte("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\x81\x01\xa1a"),
+	} {
+		_, err := decodeMsgpackFrame(frame)
+		var ve *valueError
+		if name == "bin" {
+			// The reference decoder takes bin as a string; the SDK
+			// refuses bytes before it packs them.
+			if err != nil {
+				t.Errorf("bin: %v", err)
+			}
+			continue
+		}
+		if !errors.As(err, &ve) || ve.kind != abi.KindResult || ve.id != "c1" {
+			t.Errorf("%s: %v, want a valueError of result c1", name, err)
+		}
+	}
+	host := []byte("\x84\xa1v\x01\xa4kind\xa9host_call\xa2id\xa2h1\xa4host\x83\xa7call_id\xa1c\xa2op\xa9call_tool\xa4args\x81\x01\xa1x")
+	var ve *valueError
+	if _, err := decodeMsgpackFrame(host); !errors.As(err, &ve) || ve.kind != abi.KindHostCall || ve.host.Op != "call_tool" {
+		t.Errorf("host_call with an integer key: %v", err)
+	}
+	var pe *protocolError
+	for _, bad := range [][]byte{{0x92, 1}, {0x84, 0xa1}, []byte("{}"), {0xdf, 0xff, 0xff, 0xff, 0xff}} {
+		if _, err := decodeMsgpackFrame(bad); !errors.As(err, &pe) {
+			t.Errorf("%x: %v, want a protocolError", bad, err)
+		}
+	}
+}
+
+// FuzzWorkerOutputMsgpack is FuzzWorkerOutput for a worker that
+// negotiated MessagePack, plus a differential check of the result fast
+// path against the reference decoder.
+func FuzzWorkerOutputMsgpack(f *testing.F) {
+	for _, v := range []any{
+		map[string]any{"v": int64(1), "kind": "result", "id": "c1", "result": map[string]any{"call_id": "c1", "value": map[string]any{"a": []any{int64(1), 2.5, "x", nil, true}}}},
+		map[string]any{"v": int64(1), "kind": "host_call", "id": "h1", "host": map[string]any{"call_id": "c1", "op": "space_read", "args": map[string]any{"id": "sha256:00"}}},
+		map[string]any{"v": int64(1), "kind": "log", "log": map[string]any{"level": "error", "message": "x.py:3:1: SyntaxError"}},
+		map[string]any{"v": int64(1), "kind": "register", "register": map[string]any{"format": int64(1), "provider": map[string]any{"id": "a.b"}, "tools": []any{map[string]any{"name": "x"}}}},
+	} {
+		b, err := abi.MsgPack.Marshal(v)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(append(frame(string(b)), frame(string(b[:len(b)/2]))...))
+	}
+	f.Add([]byte("\x00\x00\x00\x07garbage"))
+	f.Add(frame("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\x81\x01\xa1a"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 4 {
+			if env, ok := decodeMsgpackResult(data[4:]); ok {
+				var ref abi.Envelope
+				if err := abi.MsgPack.Unmarshal(data[4:], &ref); err != nil {
+					t.Fatalf("fast path took what the reference refuses (%v): %x", err, data[4:])
+				}
+				if !reflect.DeepEqual(env.Result.Value, ref.Result.Value) || env.ID != ref.ID {
+					t.Fatalf("fast %#v, reference %#v", env.Result, ref.Result)
+				}
+			}
+		}
+		w := &worker{br: bufio.NewReader(bytes.NewReader(data)), mp: true}
+		for i := 0; i < 64; i++ {
+			env, err := w.readEnvelope()
+			if err != nil {
+				return
+			}
+			if env == nil {
+				t.Fatal("nil envelope without error")
+			}
+		}
+	})
 }

@@ -342,10 +342,29 @@ class Results:
 // except for a frame over the limit written around the SDK, which costs
 // the worker but is reported as TooLarge.
 func TestResultLimits(t *testing.T) {
-	h, _ := newCapturingHost(t, func(c *python.Config) { c.MemoryMB = 256 })
+	for _, wf := range []string{"msgpack", "json"} {
+		t.Run(wf, func(t *testing.T) { testResultLimits(t, wf) })
+	}
+}
+
+func testResultLimits(t *testing.T, wf string) {
+	h, _ := newCapturingHost(t, func(c *python.Config) { c.MemoryMB = 256; c.Wire = wf })
 	p := loadTool(t, h, "results.py", results).(*python.Provider)
+	if got := p.WireFormats(); len(got) != 1 || got[0] != wf {
+		t.Fatalf("wire formats %q, want [%s]", got, wf)
+	}
 	stillServes(t, h, "loading")
 	pids := p.WorkerPIDs()
+	// A value small in memory but 300 MB encoded: the JSON encoder runs
+	// out of memory on it; MessagePack's encoder too, and then the worker
+	// measures it: over the frame limit.
+	oom := struct {
+		code     abi.ErrorCode
+		contains []string
+	}{abi.InvalidResult, []string{"too large to encode", "out of memory", "256 MiB"}}
+	if wf == "msgpack" {
+		oom.code, oom.contains = abi.TooLarge, []string{"about 301500005 bytes", "frame limit", "64 MiB"}
+	}
 	tests := []struct {
 		tool     string
 		code     abi.ErrorCode
@@ -353,7 +372,7 @@ func TestResultLimits(t *testing.T) {
 		replaced bool
 	}{
 		{"deep", abi.InvalidResult, []string{"nested too deeply"}, false},
-		{"encode-oom", abi.InvalidResult, []string{"too large to encode", "out of memory", "256 MiB"}, false},
+		{"encode-oom", oom.code, oom.contains, false},
 		{"over-frame", abi.TooLarge, []string{"frame limit", "64 MiB", "limits.max_result_bytes"}, false},
 		{"big-int", abi.InvalidResult, []string{"$.ok[2].n", "1000000000000000000000000000000", "int64"}, false},
 		{"neg-big-int", abi.InvalidResult, []string{"$[0]", "-9223372036854775809", "int64"}, false},

@@ -203,6 +203,12 @@ func (p *Provider) readPaths() []roPath {
 	for _, r := range []string{"/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache", "/dev/urandom", p.ip.sdkDir, p.readRoot} {
 		out = append(out, roPath{path: r})
 	}
+	if p.ip.msgpack != "" && !p.ip.msgpackOnPath {
+		// The system's msgpack package for an interpreter that does not
+		// have it on its sys.path: that folder only (under /usr/lib
+		// already for Debian's; said here for any other place).
+		out = append(out, roPath{path: p.ip.msgpack})
+	}
 	return append(out, roPath{path: "/dev/null", write: true})
 }
 
@@ -396,6 +402,22 @@ func (p *Provider) isClosed() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.closed
+}
+
+// WireFormats lists the wire formats its live workers negotiated
+// ("msgpack", "json"), one per worker.
+func (p *Provider) WireFormats() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]string, 0, len(p.workers))
+	for w := range p.workers {
+		if w.mp {
+			out = append(out, "msgpack")
+		} else {
+			out = append(out, "json")
+		}
+	}
+	return out
 }
 
 // WorkerPIDs lists the process ids of the provider's live workers (for

@@ -30,6 +30,9 @@ type Runtime struct {
 	cfg Config
 	log *slog.Logger
 
+	// noMsgpack makes workers offer json only (tests).
+	noMsgpack bool
+
 	mu     sync.Mutex
 	env    *interp // nil until the first successful probe
 	layers Layers
@@ -42,6 +45,13 @@ type interp struct {
 	roots   []string // folders the interpreter reads (prefixes, sys.path)
 	sysPath []string // sys.path of a normal start (with site-packages)
 	sdkDir  string   // folder that holds aios_sdk/
+	// msgpack is the folder of the msgpack package a worker imports
+	// ("": none). msgpackOnPath says it imports with the interpreter's
+	// normal sys.path; otherwise it is the system's package (Debian's
+	// python3-msgpack) for an interpreter of the same ABI, imported from
+	// that folder alone (see findMsgpack).
+	msgpack       string
+	msgpackOnPath bool
 }
 
 // New returns the runtime. Nothing is started until the first Load, so a
@@ -113,17 +123,54 @@ func (r *Runtime) interp(ctx context.Context) (*interp, error) {
 		r.layers = Layers{Disabled: true}
 	}
 	r.layers.log(r.log)
-	r.log.Info("python runtime ready", "interpreter", ip.exe, "version", ip.version, "sdk", ip.sdkDir)
+	wireFormats := "json"
+	if ip.msgpack != "" {
+		wireFormats = "msgpack (" + ip.msgpack + "), json"
+	}
+	r.log.Info("python runtime ready", "interpreter", ip.exe, "version", ip.version, "sdk", ip.sdkDir,
+		"wire_formats", wireFormats, "wire", r.cfg.Wire)
 	r.env = ip
 	return ip, nil
 }
 
-const probeScript = `import sys, os, json
+const probeScript = `import sys, os, json, importlib.machinery as m
+mp = ""
+try:
+  import msgpack
+  if msgpack.Packer.__module__ == "msgpack._cmsgpack":
+    mp = os.path.dirname(os.path.realpath(msgpack.__file__))
+except Exception:
+  pass
 json.dump({"exe": os.path.realpath(sys.executable), "version": "%d.%d.%d" % sys.version_info[:3],
   "major": sys.version_info[0], "minor": sys.version_info[1],
   "path": [p for p in sys.path if p],
   "roots": [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-            os.path.dirname(os.path.realpath(sys.executable))] + [p for p in sys.path if p]}, sys.stdout)`
+            os.path.dirname(os.path.realpath(sys.executable))] + [p for p in sys.path if p],
+  "msgpack": mp, "ext_suffixes": m.EXTENSION_SUFFIXES}, sys.stdout)`
+
+// systemMsgpack is where Debian's python3-msgpack puts the package (the
+// one scripts/deps.sh installs).
+var systemMsgpack = "/usr/lib/python3/dist-packages/msgpack"
+
+// findMsgpack returns the msgpack package folder a worker of an
+// interpreter without msgpack on its sys.path may import: the system's,
+// when its C extension carries one of the interpreter's extension suffixes
+// (the same ABI, e.g. a pyenv CPython 3.11 and Debian's 3.11). A
+// pure-Python msgpack is not used: it is slower than the json module.
+func findMsgpack(suffixes []string) string {
+	if _, err := os.Stat(filepath.Join(systemMsgpack, "__init__.py")); err != nil {
+		return ""
+	}
+	for _, s := range suffixes {
+		if s == ".so" || s == ".abi3.so" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(systemMsgpack, "_cmsgpack"+s)); err == nil {
+			return systemMsgpack
+		}
+	}
+	return ""
+}
 
 // probeInterpreter runs the interpreter once, unsandboxed and with the
 // host's environment (so shims such as pyenv's resolve), to learn the real
@@ -150,6 +197,8 @@ func probeInterpreter(ctx context.Context, name string) (*interp, error) {
 		Major, Minor int
 		Roots        []string
 		Path         []string
+		Msgpack      string
+		ExtSuffixes  []string `json:"ext_suffixes"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		return nil, fmt.Errorf("python interpreter %s: unexpected probe output %q: %v", path, stdout.String(), err)
@@ -171,7 +220,11 @@ func probeInterpreter(ctx context.Context, name string) (*interp, error) {
 		roots = append(roots, p)
 	}
 	sort.Strings(roots)
-	return &interp{exe: out.Exe, version: out.Version, roots: roots, sysPath: out.Path}, nil
+	ip := &interp{exe: out.Exe, version: out.Version, roots: roots, sysPath: out.Path, msgpack: out.Msgpack, msgpackOnPath: out.Msgpack != ""}
+	if ip.msgpack == "" {
+		ip.msgpack = findMsgpack(out.ExtSuffixes)
+	}
+	return ip, nil
 }
 
 // extractSDK writes the embedded aios_sdk into a content-addressed folder

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/linebudget"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // bootstrap is the -c program of every worker: argv[1] is the SDK folder
@@ -72,6 +74,12 @@ type worker struct {
 
 	wmu  sync.Mutex
 	wbuf []byte
+
+	// mp is true when the hello exchange chose MessagePack (else JSON);
+	// trace logs every frame at debug level (nil unless debug logging
+	// was on when the worker started).
+	mp    bool
+	trace *wire.Tracer
 
 	// broker is the host's end of the socket pair over which connected
 	// sockets are passed to a worker of a provider holding Network(host
@@ -217,7 +225,20 @@ func (p *Provider) argv() []string {
 	if len(p.netHosts) > 0 {
 		broker = strconv.Itoa(brokerFd)
 	}
-	return append(args, "-c", bootstrap, paths, p.path, strconv.Itoa(gateFd), strconv.FormatInt(p.rt.cfg.Spin.Microseconds(), 10), broker)
+	return append(args, "-c", bootstrap, paths, p.path, strconv.Itoa(gateFd), strconv.FormatInt(p.rt.cfg.Spin.Microseconds(), 10), broker, p.msgpackArg())
+}
+
+// msgpackArg tells the worker where its msgpack module is (argv[6]): ""
+// none (it offers json only), "import" with its sys.path, else the
+// package's folder, imported from there alone.
+func (p *Provider) msgpackArg() string {
+	switch {
+	case p.ip.msgpack == "" || p.rt.noMsgpack:
+		return ""
+	case p.ip.msgpackOnPath:
+		return "import"
+	}
+	return p.ip.msgpack
 }
 
 // abort kills a worker that never got its reader loop and reaps it.
@@ -232,7 +253,8 @@ func (w *worker) abort() {
 	close(w.dead)
 }
 
-// handshake reads the first frame: the registration, or a load error.
+// handshake reads the worker's hello, answers with the wire format
+// (internal/wire) and reads the registration, or a load error, in it.
 func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.ToolRegister, error) {
 	deadline := time.Now().Add(timeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
@@ -240,19 +262,30 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 	}
 	_ = w.out.SetReadDeadline(deadline)
 	defer func() { _ = w.out.SetReadDeadline(time.Time{}) }()
+	frame, err := abi.ReadFrame(w.br, abi.DefaultMaxFrame)
+	if err != nil {
+		return nil, w.startError(err, timeout)
+	}
+	const who = "the python worker"
+	offered, err := wire.ParseWorkerHello(who, frame)
+	if err == nil {
+		var format string
+		if format, err = wire.Choose(who, w.p.rt.cfg.Wire, offered); err == nil {
+			w.mp = format == wire.MsgPack
+			w.trace = wire.NewTracer(w.p.log.With("pid", w.pid), format)
+			w.trace.Frame("in", frame)
+			answer := wire.HostHello(format)
+			w.trace.Frame("out", answer)
+			err = w.writeRaw(answer)
+		}
+	}
+	if err != nil {
+		killGroup(w.pid)
+		return nil, fmt.Errorf("%s: %v%s", w.p.path, err, w.stderrNote())
+	}
 	env, err := w.readEnvelope()
 	if err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			killGroup(w.pid)
-			return nil, fmt.Errorf("%s: the python worker did not register within %v (a long-running import or a loop at module level?)%s", w.p.path, timeout, w.stderrNote())
-		}
-		var fe *abi.FrameTooLargeError
-		if errors.As(err, &fe) {
-			killGroup(w.pid)
-			return nil, fmt.Errorf("%s: registering: %s", w.p.path, frameError(fe))
-		}
-		state := w.waitExit()
-		return nil, fmt.Errorf("%s: the python worker exited before registering (%s)%s", w.p.path, state, w.stderrNote())
+		return nil, w.startError(err, timeout)
 	}
 	switch {
 	case env.Kind == abi.KindRegister && env.Register != nil:
@@ -262,6 +295,38 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 		return nil, errors.New(env.Log.Message)
 	}
 	return nil, fmt.Errorf("%s: the python worker sent %q before registering", w.p.path, env.Kind)
+}
+
+// startError words a failed read of the worker's first frames.
+func (w *worker) startError(err error, timeout time.Duration) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		killGroup(w.pid)
+		return fmt.Errorf("%s: the python worker did not register within %v (a long-running import or a loop at module level?)%s", w.p.path, timeout, w.stderrNote())
+	}
+	var fe *abi.FrameTooLargeError
+	if errors.As(err, &fe) {
+		killGroup(w.pid)
+		return fmt.Errorf("%s: registering: %s", w.p.path, frameError(fe))
+	}
+	var pe *protocolError
+	var ve *valueError
+	if errors.As(err, &pe) || errors.As(err, &ve) {
+		killGroup(w.pid)
+		return fmt.Errorf("%s: registering: %v%s", w.p.path, err, w.stderrNote())
+	}
+	state := w.waitExit()
+	return fmt.Errorf("%s: the python worker exited before registering (%s)%s", w.p.path, state, w.stderrNote())
+}
+
+// writeRaw writes payload as one frame.
+func (w *worker) writeRaw(payload []byte) error {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	w.wbuf = append(w.wbuf[:0], 0, 0, 0, 0)
+	binary.BigEndian.PutUint32(w.wbuf, uint32(len(payload)))
+	w.wbuf = append(w.wbuf, payload...)
+	_, err := w.in.Write(w.wbuf)
+	return err
 }
 
 // waitExit waits (briefly) for the process to end and describes how.
@@ -288,6 +353,10 @@ func (w *worker) readEnvelope() (*abi.Envelope, error) {
 	frame, err := abi.ReadFrame(w.br, abi.DefaultMaxFrame)
 	if err != nil {
 		return nil, err
+	}
+	w.trace.Frame("in", frame)
+	if w.mp {
+		return decodeMsgpackFrame(frame)
 	}
 	if env, ok := decodeResultFrame(frame); ok {
 		return env, nil
@@ -504,10 +573,28 @@ func logLevel(name string) (slog.Level, bool) {
 
 // send writes one envelope as a single frame.
 func (w *worker) send(env *abi.Envelope) error {
-	payload, err := abi.JSON.Marshal(env)
+	codec := abi.JSON
+	if w.mp {
+		codec = abi.MsgPack
+	} else if r := env.Result; r != nil && r.Value != nil {
+		// encoding/json writes the float 3.0 as 3, which Python reads as
+		// an int: the value goes as appendValue writes it (3.0), as in
+		// call frames and as MessagePack keeps it.
+		raw, err := appendValue(nil, r.Value, 0)
+		if err != nil {
+			return err
+		}
+		rc := *r
+		rc.Value = json.RawMessage(raw)
+		ec := *env
+		ec.Result = &rc
+		env = &ec
+	}
+	payload, err := codec.Marshal(env)
 	if err != nil {
 		return err
 	}
+	w.trace.Frame("out", payload)
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
 	w.wbuf = append(w.wbuf[:0], 0, 0, 0, 0)
@@ -530,7 +617,13 @@ const largeFrame = 16 << 10
 func (w *worker) sendCall(id string, call *abi.ToolCall, deadline time.Time) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
-	b, err := appendCallFrame(w.wbuf[:0], id, call, w.pr.Spin.Microseconds())
+	var b []byte
+	var err error
+	if w.mp {
+		b, err = appendCallFrameMsgpack(w.wbuf[:0], id, call, w.pr.Spin.Microseconds())
+	} else {
+		b, err = appendCallFrame(w.wbuf[:0], id, call, w.pr.Spin.Microseconds())
+	}
 	if err != nil {
 		var ee encodeError
 		if errors.As(err, &ee) {
@@ -539,6 +632,7 @@ func (w *worker) sendCall(id string, call *abi.ToolCall, deadline time.Time) err
 		// Not JSON-encodable params.
 		return encodeError(err.Error())
 	}
+	w.trace.Frame("out", b[4:])
 	if len(b) > largeFrame && !deadline.IsZero() {
 		_ = w.in.SetWriteDeadline(deadline)
 		defer func() { _ = w.in.SetWriteDeadline(time.Time{}) }()
@@ -635,6 +729,7 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 		env, err := w.readEnvelope()
 		if err != nil {
 			var pe *protocolError
+			var ve *valueError
 			var se *stopError
 			var fe *abi.FrameTooLargeError
 			switch {
@@ -646,6 +741,14 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 				w.kill(frameError(fe))
 				<-w.dead
 				return nil, abi.Errorf(abi.TooLarge, "tool %s: %s; a result must also fit limits.max_result_bytes; python worker (pid %d) killed and replaced", call.Tool, frameError(fe), w.pid), true
+			case errors.As(err, &ve) && ve.kind == abi.KindResult:
+				if ve.id != id {
+					continue // a stale result (of a call cancelled before)
+				}
+				return nil, abi.Errorf(abi.InvalidResult, "tool %s returned a value that is not JSON: %v", call.Tool, ve.err), false
+			case errors.As(err, &ve) && ve.kind == abi.KindHostCall:
+				go w.refuseHost(ve)
+				continue
 			case errors.As(err, &pe):
 				w.kill("protocol violation: " + pe.msg)
 			default: // EOF or a closed pipe: the worker is gone

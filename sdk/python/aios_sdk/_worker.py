@@ -2,14 +2,19 @@
 
 Started by the host's python runtime as
 
-    python3 -I -B -c "<bootstrap>" SDK_DIR TOOL_FILE [GATE_FD [SPIN_US [BROKER_FD]]]
+    python3 -I -B -c "<bootstrap>" SDK_DIR TOOL_FILE [GATE_FD [SPIN_US [BROKER_FD [MSGPACK]]]]
 
 It speaks the abi framing on its original stdin/stdout: each message is a
-4-byte big-endian length followed by one JSON-encoded Envelope
+4-byte big-endian length followed by one encoded Envelope
 ({"v":1,"kind":...}). The worker first waits for the gate fd to close (the
-host applies resource limits meanwhile), loads the tool file, sends
-"register" and then serves "call" envelopes one at a time, answering each
-with "result". While a call runs it may send "host_call" envelopes (space
+host applies resource limits meanwhile), then says which wire formats it
+speaks in a JSON hello, {"v":1,"kind":"hello","formats":["msgpack","json"]}
+("msgpack" only when the msgpack module with its C extension imports:
+MSGPACK is "" for none, "import" to import it from sys.path, or the
+package's folder to import it from there alone). The host answers, in
+JSON, {"v":1,"kind":"hello","format":F}; every later frame either way is
+in F. The worker then loads the tool file, sends "register" and serves
+"call" envelopes one at a time, answering each with "result". While a call runs it may send "host_call" envelopes (space
 reads and writes, nested tool calls, inference) and "log" envelopes; the
 host answers each host_call with a "host_result" of the same id.
 
@@ -54,9 +59,15 @@ from ._core import AGENT_ATTR, TOOL_ATTR, Context, HostOp, ToolError
 FORMAT = 1
 RUNTIME = "python"
 EXIT_LOAD_FAILED = 3
+EXIT_PROTOCOL = 2
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 _loads = json.loads
+
+
+def _dumps_bytes(v):
+    return _dumps(v).encode("utf-8")
+
 _mono = time.monotonic_ns
 # The host's longest spin window is PROBE_SPIN configured windows
 # (runtimes/python/pipe.go probeSpin).
@@ -128,11 +139,50 @@ class Worker:
         self.pending = {}
         self.next_id = 0
         self.current_call = ""
+        # The wire format: JSON until the hello exchange picks MessagePack.
+        self.mp = None
+        self.loads = _loads
+        self.dumps = _dumps_bytes
 
     # ---- framing -------------------------------------------------------
 
     def write(self, env):
-        self._write_frame(_dumps(env).encode("utf-8"))
+        self._write_frame(self.dumps(env))
+
+    def use_msgpack(self, mp):
+        """Switch every later frame to MessagePack (mp: the module)."""
+        self.mp = mp
+        self.loads = mp.unpackb
+        packb = mp.packb
+
+        def dumps(env):
+            # What json.dumps refuses (bytes, NaN) is refused here too:
+            # the packer would carry it.
+            data = packb(env)
+            if _maybe_not_json(data) is not None:
+                bad = _not_json(env)
+                if bad is not None:
+                    err = ValueError if bad[1].startswith("the float") else TypeError
+                    raise err("%s at %s is not JSON serializable" % (bad[1], bad[0]))
+            return data
+        self.dumps = dumps
+        self.pack_result = mp.Packer(use_bin_type=True).pack  # results: the main thread only
+
+    def negotiate(self, formats):
+        """The hello exchange (see the module docstring). Returns the
+        format the host chose; a bad answer ends the worker."""
+        self._write_frame(_dumps({"v": FORMAT, "kind": "hello", "formats": formats}).encode("utf-8"))
+        try:
+            frame = self.read_raw()
+            h = _loads(frame)
+        except (EOFError, ValueError):
+            h = None
+            frame = b""
+        if not isinstance(h, dict) or h.get("v") != FORMAT or h.get("kind") != "hello" or h.get("format") not in formats:
+            sys.stderr.write("aios python worker: the host answered the hello (offering %s) with %r\n" % (formats, frame[:200]))
+            sys.stderr.flush()
+            os._exit(EXIT_PROTOCOL)
+        return h["format"]
 
     def _write_frame(self, data):
         """One frame, in one write(2) unless the pipe takes less (a large
@@ -163,10 +213,13 @@ class Worker:
         return frame
 
     def read_frame(self, spin_ns=0):
+        return self.loads(self.read_raw(spin_ns))
+
+    def read_raw(self, spin_ns=0):
         while True:
             f = self._take_frame()
             if f is not None:
-                return _loads(f)
+                return f
             chunk = self._read(spin_ns)
             if not chunk:
                 raise EOFError
@@ -257,7 +310,7 @@ class Worker:
             f = self._take_frame()
             if f is None:
                 return
-            env = _loads(f)
+            env = self.loads(f)
             if env.get("kind") == "host_result":
                 self._resolve(env.get("id"), env)
 
@@ -342,7 +395,7 @@ class Worker:
             f = self._take_frame()
             if f is None:
                 return
-            env = _loads(f)
+            env = self.loads(f)
             if env.get("kind") == "host_result":
                 self._resolve(env.get("id"), env)
 
@@ -402,7 +455,10 @@ class Worker:
                 msg += " (at %s)" % where
             self._error(cid, "ProviderError", msg)
             return
-        data = self._encode_result(cid, name, r)
+        if self.mp is not None:
+            data = self._encode_result_msgpack(cid, name, r)
+        else:
+            data = self._encode_result(cid, name, r)
         if data is not None:
             self._write_frame(data)
 
@@ -443,6 +499,48 @@ class Worker:
             return None
         self._error(cid, err[0], "tool %s returned %d bytes of JSON, above the frame limit of %d bytes (64 MiB) between the python worker and the host; a result must also fit limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, err[1], MAX_FRAME))
         return None
+
+    def _encode_result_msgpack(self, cid, name, r):
+        """_encode_result in MessagePack. The packer takes some values JSON
+        does not carry (bytes, NaN, integers in 2**63..2**64); when the
+        frame holds a type byte that may be one of them (rare), a walk
+        finds it and the call gets the JSON side's InvalidResult. A dict
+        key that is not a string is refused by the host (InvalidResult);
+        the JSON side turns such keys into strings, as json.dumps does."""
+        try:
+            data = self.pack_result({"v": FORMAT, "kind": "result", "id": cid, "result": {"call_id": cid, "value": r}})
+        except MemoryError:
+            self.pack_result = self.mp.Packer(use_bin_type=True).pack
+            n = _approx_size(r)
+            if n > MAX_FRAME:
+                self._error(cid, "TooLarge", "tool %s returned a value of about %d bytes, above the frame limit of %d bytes (64 MiB) between the python worker and the host; a result must also fit limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, n, MAX_FRAME))
+            else:
+                self._error(cid, "InvalidResult", "tool %s returned a value too large to encode: out of memory (%s); a result is at most 64 MiB, and limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, _memory_limit()))
+            return None
+        except (TypeError, ValueError, OverflowError) as e:
+            # A packer that failed half-way keeps its buffer: a fresh one.
+            self.pack_result = self.mp.Packer(use_bin_type=True).pack
+            bad = _not_json(r)
+            if bad is not None and _is_int_note(bad[1]):
+                self._error(cid, "InvalidResult", "tool %s returned %s at %s: integers must be within the int64 range (the host's; a larger one would lose precision); return str(x) (or float(x))" % (name, bad[1], bad[0]))
+            elif isinstance(e, ValueError) and "recursion" in str(e):
+                self._error(cid, "InvalidResult", "tool %s returned a value nested too deeply to encode (%s)" % (name, e))
+            else:
+                self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, e))
+            return None
+        if len(data) > MAX_FRAME:
+            self._error(cid, "TooLarge", "tool %s returned %d bytes of MessagePack, above the frame limit of %d bytes (64 MiB) between the python worker and the host; a result must also fit limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, len(data), MAX_FRAME))
+            return None
+        if _maybe_not_json(data) is not None:
+            bad = _not_json(r)
+            if bad is not None:
+                path, what = bad
+                if _is_int_note(what):
+                    self._error(cid, "InvalidResult", "tool %s returned %s at %s: integers must be within the int64 range (the host's; a larger one would lose precision); return str(x) (or float(x))" % (name, what, path))
+                else:
+                    self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s at %s" % (name, what, path))
+                return None
+        return data
 
     def serve(self):
         spin_ns = 0
@@ -520,6 +618,89 @@ def _big_int_path(v):
             elif isinstance(y, int) and not isinstance(y, bool) and not _INT64_MIN <= y <= _INT64_MAX:
                 return key(k), y
     return None
+
+
+# MessagePack type bytes that may hold what JSON cannot: bin (c4-c6),
+# extensions (c7-c9, d4-d8), uint 64 (cf: 2**63..2**64 do not fit int64),
+# a float64 NaN or infinity (cb followed by an all-ones exponent). A match
+# may also be inside a string or a number: then the walk finds nothing.
+_maybe_not_json = re.compile(rb"[\xc4-\xc9\xcf\xd4-\xd8]|\xcb[\x7f\xff][\xf0-\xff]").search
+
+
+def _not_json(v):
+    """(path, description) of the first value in v that JSON does not
+    carry (bytes, NaN, an infinity, an integer outside int64, a dict key
+    that is not a string), or None. Iterative: v may be nested deeply."""
+    stack = [(v, "$")]
+    while stack:
+        x, path = stack.pop()
+        if isinstance(x, dict):
+            for k, y in x.items():
+                if not isinstance(k, str):
+                    return path, "the dict key %r (not a string)" % (k,)
+                stack.append((y, "%s.%s" % (path, k)))
+        elif isinstance(x, (list, tuple)):
+            for i, y in enumerate(x):
+                stack.append((y, "%s[%d]" % (path, i)))
+        elif isinstance(x, (bytes, bytearray, memoryview)):
+            return path, "bytes (%s)" % type(x).__name__
+        elif isinstance(x, float):
+            if x != x or x in (float("inf"), float("-inf")):
+                return path, "the float %r" % x
+        elif isinstance(x, int) and not isinstance(x, bool) and not _INT64_MIN <= x <= _INT64_MAX:
+            return path, _describe_int(x)
+    return None
+
+
+def _is_int_note(what):
+    return what.startswith("the integer") or what.startswith("an integer")
+
+
+def _approx_size(v):
+    """About how many bytes v takes encoded (strings and bytes by their
+    length, other values a few bytes), without encoding it."""
+    n = 0
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (str, bytes, bytearray)):
+            n += len(x) + 5
+        elif isinstance(x, dict):
+            n += 5
+            for k, y in x.items():
+                stack.append(k)
+                stack.append(y)
+        elif isinstance(x, (list, tuple)):
+            n += 5
+            stack.extend(x)
+        else:
+            n += 9
+    return n
+
+
+def _import_msgpack(where):
+    """The msgpack module with its C extension, or None (see the module
+    docstring for where). A pure-Python msgpack is not used: it is slower
+    than the json module."""
+    if not where:
+        return None
+    try:
+        if where == "import":
+            import msgpack
+        else:
+            spec = importlib.util.spec_from_file_location(
+                "msgpack", os.path.join(where, "__init__.py"), submodule_search_locations=[where])
+            msgpack = importlib.util.module_from_spec(spec)
+            sys.modules["msgpack"] = msgpack
+            spec.loader.exec_module(msgpack)
+        if msgpack.Packer.__module__ != "msgpack._cmsgpack":
+            return None
+        return msgpack
+    except Exception as e:
+        for k in [k for k in sys.modules if k == "msgpack" or k.startswith("msgpack.")]:
+            del sys.modules[k]
+        sys.stderr.write("aios python worker: msgpack from %s does not import (%s: %s); speaking json\n" % (where, type(e).__name__, e))
+        return None
 
 
 def _describe_int(v):
@@ -744,6 +925,7 @@ def main():
     gate = int(sys.argv[3]) if len(sys.argv) > 3 else -1
     spin_us = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     broker_fd = int(sys.argv[5]) if len(sys.argv) > 5 else -1
+    msgpack_at = sys.argv[6] if len(sys.argv) > 6 else ""
     # The protocol channel is a private copy of stdin/stdout; print() and
     # input() of tools see stderr and an empty stdin.
     in_fd, out_fd = os.dup(0), os.dup(1)
@@ -772,6 +954,9 @@ def main():
             pins = Pins(bool(p.get("strict")), p.get("files") or {}, p.get("sources") or {})
     sys.argv = [path]
     w = Worker(in_fd, out_fd, path, spin_us)
+    mp = _import_msgpack(msgpack_at)
+    if w.negotiate(["msgpack", "json"] if mp is not None else ["json"]) == "msgpack":
+        w.use_msgpack(mp)
     if broker_fd >= 0:
         _install_net_broker(w, broker_fd)
     try:

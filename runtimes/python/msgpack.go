@@ -1,0 +1,299 @@
+package python
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aios-host/aios-host/abi"
+	mpw "github.com/aios-host/aios-host/guest/go/wire"
+	"github.com/aios-host/aios-host/internal/wire"
+)
+
+// The MessagePack side of the worker protocol (wire format "msgpack", the
+// default when the worker's interpreter has the msgpack module; see
+// internal/wire for the hello exchange that chooses it). The envelopes are
+// those of the JSON side, key for key: the call frame is encoded by hand
+// (guest/go/wire's appenders), result frames of the SDK's fixed shape are
+// decoded by a direct decoder (mpw.DecodeValue: canonical values, bin,
+// extensions, NaN and non-string keys refused), anything else by
+// abi.MsgPack.
+
+// appendCallFrameMsgpack is appendCallFrame in MessagePack.
+func appendCallFrameMsgpack(b []byte, id string, call *abi.ToolCall, spinUS int64) ([]byte, error) {
+	start := len(b)
+	b = append(b, 0, 0, 0, 0)
+	n := 4
+	if spinUS > 0 {
+		n++
+	}
+	b = mpw.AppendMapHeader(b, n)
+	b = mpw.AppendInt(mpw.AppendString(b, "v"), abi.FormatVersion)
+	b = mpw.AppendString(mpw.AppendString(b, "kind"), abi.KindCall)
+	b = mpw.AppendString(mpw.AppendString(b, "id"), id)
+	if spinUS > 0 {
+		b = mpw.AppendInt(mpw.AppendString(b, "spin"), spinUS)
+	}
+	b = mpw.AppendString(b, "call")
+	m := 3 // id, tool, params
+	for _, set := range []bool{call.Caller != "", call.ParentID != "", call.Version != "", call.Depth != 0, !call.Deadline.IsZero()} {
+		if set {
+			m++
+		}
+	}
+	b = mpw.AppendMapHeader(b, m)
+	b = mpw.AppendString(mpw.AppendString(b, "id"), id)
+	b = mpw.AppendString(mpw.AppendString(b, "tool"), call.Tool)
+	if call.Caller != "" {
+		b = mpw.AppendString(mpw.AppendString(b, "caller"), call.Caller)
+	}
+	if call.ParentID != "" {
+		b = mpw.AppendString(mpw.AppendString(b, "parent_id"), call.ParentID)
+	}
+	if call.Version != "" {
+		b = mpw.AppendString(mpw.AppendString(b, "version"), call.Version)
+	}
+	if call.Depth != 0 {
+		b = mpw.AppendInt(mpw.AppendString(b, "depth"), int64(call.Depth))
+	}
+	if !call.Deadline.IsZero() {
+		b = mpw.AppendString(mpw.AppendString(b, "deadline"), call.Deadline.UTC().Format("2006-01-02T15:04:05.999999999Z07:00"))
+	}
+	b = mpw.AppendString(b, "params")
+	var err error
+	if b, err = appendParamsMsgpack(b, call.Params); err != nil {
+		return b[:start], err
+	}
+	size := len(b) - start - 4
+	b[start], b[start+1], b[start+2], b[start+3] = byte(size>>24), byte(size>>16), byte(size>>8), byte(size)
+	return b, nil
+}
+
+// appendParamsMsgpack appends canonical params; other Go values are
+// normalized first (as the JSON side's encoding/json fallback does).
+func appendParamsMsgpack(b []byte, params any) ([]byte, error) {
+	mark := len(b)
+	out, err := appendMsgpackValue(b, params, 0)
+	if err == nil {
+		return out, nil
+	}
+	if errors.Is(err, mpw.ErrUnsupported) {
+		n, nerr := abi.Normalize(params)
+		if nerr != nil {
+			return b[:mark], encodeError("params are not JSON: " + nerr.Error())
+		}
+		if out, err = appendMsgpackValue(b[:mark], n, 0); err == nil {
+			return out, nil
+		}
+	}
+	var ee encodeError
+	if errors.As(err, &ee) {
+		return b[:mark], ee
+	}
+	return b[:mark], encodeError("params: " + err.Error())
+}
+
+// appendMsgpackValue appends a canonical value. A string that is not
+// valid UTF-8 goes with U+FFFD for each bad byte, as the JSON side
+// (encoding/json's rule) sends it: Python's decoder would refuse it.
+func appendMsgpackValue(b []byte, v any, depth int) ([]byte, error) {
+	if depth > 10000 {
+		return b, errTooDeep
+	}
+	var err error
+	switch x := v.(type) {
+	case nil:
+		return mpw.AppendNil(b), nil
+	case bool:
+		return mpw.AppendBool(b, x), nil
+	case string:
+		return appendMsgpackString(b, x), nil
+	case int64:
+		return mpw.AppendInt(b, x), nil
+	case int:
+		return mpw.AppendInt(b, int64(x)), nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return b, errNonFinite
+		}
+		return mpw.AppendFloat(b, x), nil
+	case map[string]any:
+		b = mpw.AppendMapHeader(b, len(x))
+		for k, e := range x {
+			b = appendMsgpackString(b, k)
+			if b, err = appendMsgpackValue(b, e, depth+1); err != nil {
+				return b, err
+			}
+		}
+		return b, nil
+	case []any:
+		b = mpw.AppendArrayHeader(b, len(x))
+		for _, e := range x {
+			if b, err = appendMsgpackValue(b, e, depth+1); err != nil {
+				return b, err
+			}
+		}
+		return b, nil
+	}
+	return b, mpw.ErrUnsupported
+}
+
+func appendMsgpackString(b []byte, s string) []byte {
+	if utf8.ValidString(s) {
+		return mpw.AppendString(b, s)
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			sb.WriteRune(utf8.RuneError) // each bad byte, as encoding/json
+		} else {
+			sb.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return mpw.AppendString(b, sb.String())
+}
+
+// valueError is a well-formed MessagePack frame whose value is not a JSON
+// value (bytes, a NaN, a map key that is not a string, an extension):
+// the call it answers fails with InvalidResult (a host call with
+// InvalidParams), and the worker lives on, as for the JSON encoder's
+// refusal in the SDK.
+type valueError struct {
+	kind, id string
+	host     *abi.HostCall // kind host_call: its call id and op
+	err      error
+}
+
+func (e *valueError) Error() string {
+	return fmt.Sprintf("%s %s: %v", e.kind, e.id, e.err)
+}
+
+// decodeMsgpackFrame decodes one MessagePack envelope from a worker.
+func decodeMsgpackFrame(frame []byte) (*abi.Envelope, error) {
+	if env, ok := decodeMsgpackResult(frame); ok {
+		return env, nil
+	}
+	var env abi.Envelope
+	if err := abi.MsgPack.Unmarshal(frame, &env); err != nil {
+		if ve := msgpackValueError(frame, err); ve != nil {
+			return nil, ve
+		}
+		return nil, &protocolError{fmt.Sprintf("the worker wrote an unreadable frame: %v (%s)", err, wire.Quote(frame, 64))}
+	}
+	return &env, nil
+}
+
+// decodeMsgpackResult is the fast path: a result frame of the SDK's fixed
+// shape {"v":1,"kind":"result","id":ID,"result":{"call_id":ID,"value":V}}
+// with V a JSON value. ok is false for anything else.
+func decodeMsgpackResult(frame []byte) (*abi.Envelope, bool) {
+	var it mpw.MapIter
+	if it.Reset(frame) != nil {
+		return nil, false
+	}
+	var id, cid string
+	var result []byte
+	keys := 0
+	for it.Next() {
+		keys++
+		switch string(it.Key()) {
+		case "v":
+			if v := it.Value(); len(v) != 1 || v[0] != abi.FormatVersion {
+				return nil, false
+			}
+		case "kind":
+			if k, err := mpw.StringBytes(it.Value()); err != nil || string(k) != abi.KindResult {
+				return nil, false
+			}
+		case "id":
+			s, err := mpw.ReadString(it.Value())
+			if err != nil {
+				return nil, false
+			}
+			id = s
+		case "result":
+			result = it.Value()
+		default:
+			return nil, false
+		}
+	}
+	if it.Err() != nil || keys != 4 || result == nil {
+		return nil, false
+	}
+	var val []byte
+	if it.Reset(result) != nil {
+		return nil, false
+	}
+	keys = 0
+	for it.Next() {
+		keys++
+		switch string(it.Key()) {
+		case "call_id":
+			s, err := mpw.ReadString(it.Value())
+			if err != nil {
+				return nil, false
+			}
+			cid = s
+		case "value":
+			val = it.Value()
+		default:
+			return nil, false
+		}
+	}
+	if it.Err() != nil || keys != 2 || val == nil || cid != id {
+		return nil, false
+	}
+	v, err := mpw.DecodeValue(val)
+	if err != nil {
+		return nil, false
+	}
+	return &abi.Envelope{V: 1, Kind: abi.KindResult, ID: id, Result: &abi.ToolResult{CallID: cid, Value: v}}, true
+}
+
+// msgpackValueError tells a frame that is well-formed MessagePack with the
+// envelope's shape but a value that is not JSON (the result's value or
+// error data, a host call's args) from a broken one (nil): the kind and
+// id are read without the values.
+func msgpackValueError(frame []byte, err error) *valueError {
+	if _, serr := mpw.SkipMessage(frame, 520); serr != nil {
+		return nil
+	}
+	var hdr struct {
+		Kind   string `msgpack:"kind"`
+		ID     string `msgpack:"id"`
+		Result *struct {
+			CallID string `msgpack:"call_id"`
+		} `msgpack:"result"`
+		Host *struct {
+			CallID string `msgpack:"call_id"`
+			Op     string `msgpack:"op"`
+		} `msgpack:"host"`
+	}
+	if abi.MsgPack.Unmarshal(frame, &hdr) != nil || hdr.ID == "" {
+		return nil
+	}
+	switch {
+	case hdr.Kind == abi.KindResult && hdr.Result != nil:
+		return &valueError{kind: hdr.Kind, id: hdr.ID, err: valueReason(frame, "result", err)}
+	case hdr.Kind == abi.KindHostCall && hdr.Host != nil:
+		return &valueError{kind: hdr.Kind, id: hdr.ID, host: &abi.HostCall{CallID: hdr.Host.CallID, Op: hdr.Host.Op}, err: valueReason(frame, "host", err)}
+	}
+	return nil
+}
+
+// valueReason is why the value under key (result or host) of frame is
+// not JSON: the direct decoder's words when it has some, else err.
+func valueReason(frame []byte, key string, err error) error {
+	inner, ok, ferr := mpw.MapField(frame, key)
+	if ferr != nil || !ok {
+		return err
+	}
+	if _, derr := mpw.DecodeValue(inner); derr != nil {
+		return derr
+	}
+	return err
+}
