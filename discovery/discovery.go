@@ -985,30 +985,20 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 	}
 	cand.hold()
 	d.cands[unit] = cand
-	err = d.resolve(ctx, cand.id)
+	if old != nil && old.id != cand.id && old.active && d.best(old.id) == nil {
+		// The unit's provider id changed in place and nothing else
+		// describes the old id: the new id takes its place in one
+		// registry snapshot, even when they hold the same tools.
+		err = d.resolveDrop(ctx, cand.id, old.id)
+	} else {
+		err = d.resolve(ctx, cand.id)
+	}
 	if id := d.conflictingOrphan(err); id != "" && id != cand.id {
 		// The tools clash with a vanished unit's provider kept serving
 		// under another id (a renamed file whose id changed with it):
 		// that one goes now, and this one takes its tools.
 		d.dropOrphan(ctx, id)
 		err = d.resolve(ctx, cand.id)
-	}
-	if err != nil && old != nil && old.id != cand.id && old.active && conflictsWith(err, old.id) {
-		// The unit's provider id changed in place, and the new id's tools
-		// clash with the old id's registration, which is this unit's own
-		// previous version: take the old id down (or hand it to its next
-		// candidate) first, then register the new one. Between the two a
-		// call may find neither tool: the host has no swap of two ids at
-		// once. Registering the new id first, when it does not clash,
-		// leaves no such gap.
-		if d.resolve(ctx, old.id) == nil {
-			if err = d.resolve(ctx, cand.id); err != nil {
-				d.cands[unit] = old // put the old version back
-				if e := d.resolve(ctx, old.id); e != nil {
-					d.log.Error("old version of a provider could not be restored", "provider", old.id, "file", unit, "err", e)
-				}
-			}
-		}
 	}
 	if err != nil {
 		// Keep the old version: restore it and drop the new one.
@@ -1110,7 +1100,12 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 }
 
 // resolve makes the host serve the best description of id. Called with mu.
-func (d *Discovery) resolve(ctx context.Context, id string) error {
+func (d *Discovery) resolve(ctx context.Context, id string) error { return d.resolveDrop(ctx, id, "") }
+
+// resolveDrop is resolve; when id is not served yet and drop is (the
+// previous id of a unit whose id changed, that no other description
+// claims), id's provider takes drop's place in one registry snapshot.
+func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 	win := d.best(id)
 	cur := d.active[id]
 	if win != nil {
@@ -1148,9 +1143,15 @@ func (d *Discovery) resolve(ctx context.Context, id string) error {
 	}
 	action := "load"
 	var err error
-	if cur == nil {
+	dropped := d.active[drop]
+	switch {
+	case cur == nil && drop != "" && dropped != nil && d.best(drop) == nil:
+		err = d.h.SwapProvider(ctx, drop, gen, meta)
+	case cur == nil:
+		dropped = nil
 		err = d.h.AddProvider(ctx, gen, meta)
-	} else {
+	default:
+		dropped = nil
 		action = "reload"
 		// Publish the new generation first: a call that reaches the old one
 		// after the host closes it is forwarded here.
@@ -1171,6 +1172,13 @@ func (d *Discovery) resolve(ctx context.Context, id string) error {
 	}
 	if cur != nil {
 		cur.active = false
+	}
+	if dropped != nil {
+		delete(d.active, drop)
+		dropped.active = false
+		d.gens.Delete(drop)
+		d.log.Info("provider unloaded", "provider", drop, "source", dropped.key, "replaced_by", id)
+		d.event(ReloadEvent{Provider: drop, Source: dropped.key, Action: "unload"})
 	}
 	win.active = true
 	d.active[id] = win

@@ -131,3 +131,36 @@ func TestDeletedFileUnloadsDespiteSlowLoads(t *testing.T) {
 		}
 	}
 }
+
+// A provider id changed in place (adapter.id edited) whose tools are the
+// old id's: the new id takes the old one's place in one registry snapshot,
+// so no call in between finds neither.
+func TestProviderIDChangeNoGap(t *testing.T) {
+	env := newEnv(t, "debounce: 10ms\n", func(dir string) {
+		writeFake(t, filepath.Join(dir, "inc", "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"tool-inc"}})
+		writeFile(t, filepath.Join(dir, "inc", "adapter.json"), `{"adapter": {"id": "org.test.inc", "name": "Inc", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "tool-inc", "name": "Inc", "permission_level": "low"}]}`)
+	})
+	reg := env.h.Registry()
+	for i, id := range []string{"org.test.inc2", "org.test.inc3", "org.test.inc4"} {
+		stop := make(chan struct{})
+		wait := callLoop(env, "tool-inc", stop)
+		time.Sleep(10 * time.Millisecond)
+		writeFile(t, filepath.Join(env.dir, "inc", "adapter.json"), `{"adapter": {"id": "`+id+`", "name": "Inc", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "tool-inc", "name": "Inc", "permission_level": "low"}]}`)
+		testutil.Eventually(t, "served by "+id, func() bool {
+			e, err := reg.Resolve("tool-inc", "")
+			return err == nil && e.Provider.Info.ID == id && len(reg.Providers()) == 1
+		})
+		time.Sleep(20 * time.Millisecond)
+		close(stop)
+		calls, fails, first := wait()
+		if fails != 0 {
+			t.Fatalf("change %d: %d of %d calls failed; first: %v", i, fails, calls, first)
+		}
+	}
+	if errs := env.d.Errors(); len(errs) != 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	testutil.Eventually(t, "the old ids' providers closed", func() bool { return len(env.load.open()) == 1 })
+}

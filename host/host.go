@@ -193,7 +193,7 @@ func (h *Host) AddProvider(ctx context.Context, p abi.Provider, meta ProviderMet
 	if err != nil {
 		return err
 	}
-	if tools, err = h.register(rec, tools, false, meta.Partial); err != nil {
+	if tools, err = h.register(rec, tools, registry.Options{Partial: meta.Partial}); err != nil {
 		return err
 	}
 	h.log.Info("provider added", "provider", rec.Info.ID, "runtime", rec.Info.Runtime, "tools", len(tools),
@@ -208,8 +208,8 @@ func (h *Host) AddProvider(ctx context.Context, p abi.Provider, meta ProviderMet
 // gets the version back when rec withdraws it — and rec's versions a more
 // trusted provider serves (with partial, one as trusted too) are left out
 // until it goes. Each is logged. It returns the tools rec serves.
-func (h *Host) register(rec *registry.ProviderRecord, tools []abi.ToolDef, replace, partial bool) ([]abi.ToolDef, error) {
-	rep, err := h.reg.Apply(rec, tools, registry.Options{Replace: replace, Partial: partial})
+func (h *Host) register(rec *registry.ProviderRecord, tools []abi.ToolDef, opts registry.Options) ([]abi.ToolDef, error) {
+	rep, err := h.reg.Apply(rec, tools, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +282,7 @@ func (h *Host) ReplaceProvider(ctx context.Context, p abi.Provider, meta Provide
 		return err
 	}
 	old := h.reg.Provider(rec.Info.ID)
-	if tools, err = h.register(rec, tools, true, meta.Partial); err != nil {
+	if tools, err = h.register(rec, tools, registry.Options{Replace: true, Partial: meta.Partial}); err != nil {
 		return err
 	}
 	if old != nil && old.Impl != nil && old.Impl != p {
@@ -291,6 +291,33 @@ func (h *Host) ReplaceProvider(ctx context.Context, p abi.Provider, meta Provide
 		}
 	}
 	h.log.Info("provider replaced", "provider", rec.Info.ID, "tools", len(tools), "source", meta.Source)
+	h.noteShared(rec, tools)
+	return nil
+}
+
+// SwapProvider registers p in place of the provider oldID in one registry
+// snapshot (a provider whose id changed: an Adapter Card's adapter.id
+// edited), so that calls find either the old id's tools or the new one's,
+// even when they are the same tool versions. The old provider is closed
+// after the swap.
+func (h *Host) SwapProvider(ctx context.Context, oldID string, p abi.Provider, meta ProviderMeta) error {
+	if h.closed.Load() {
+		return &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}
+	}
+	rec, tools, err := h.record(p, meta)
+	if err != nil {
+		return err
+	}
+	old := h.reg.Provider(oldID)
+	if tools, err = h.register(rec, tools, registry.Options{Replace: true, Partial: meta.Partial, Drop: oldID}); err != nil {
+		return err
+	}
+	if old != nil && old.Impl != nil && old.Impl != p && oldID != rec.Info.ID {
+		if err := old.Impl.Close(); err != nil {
+			h.log.Warn("closing replaced provider", "provider", oldID, "err", err)
+		}
+	}
+	h.log.Info("provider swapped for a new id", "provider", rec.Info.ID, "was", oldID, "tools", len(tools), "source", meta.Source)
 	h.noteShared(rec, tools)
 	return nil
 }

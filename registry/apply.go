@@ -19,6 +19,10 @@ type Options struct {
 	// version) or of more trust (any version of its name): a remote
 	// adapter or an MCP server offering a tool another host also serves.
 	Partial bool
+	// Drop is a provider removed in the same snapshot: the provider's
+	// previous id when its id changed (an Adapter Card's adapter.id
+	// edited), so that no reader sees neither id's tools.
+	Drop string
 }
 
 // Shadow is one tool version registered but not served.
@@ -68,7 +72,10 @@ func (r *Registry) Apply(p *ProviderRecord, tools []abi.ToolDef, opts Options) (
 	if _, ok := r.snap.Load().providers[p.Info.ID]; ok && !opts.Replace {
 		return Report{}, abi.Errorf(abi.Conflict, "provider %s is already registered (use Replace to swap its tools)", p.Info.ID)
 	}
-	return r.apply(p.Info.ID, p, entries, opts.Partial)
+	if opts.Drop == p.Info.ID {
+		opts.Drop = ""
+	}
+	return r.apply(p.Info.ID, p, entries, opts.Partial, opts.Drop)
 }
 
 // Shadowed returns the tool versions provider id registered that are not
@@ -147,9 +154,12 @@ func shadowOf(e, by *Entry) Shadow {
 // apply publishes a snapshot where provider id has registered entries
 // (and record rec; nil removes the provider), shadowing and restoring tool
 // versions as Apply says. Called with r.mu held.
-func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, partial bool) (Report, error) {
+func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, partial bool, drop string) (Report, error) {
 	old := r.snap.Load()
 	t := &tx{old: old, changed: map[string]*provState{}}
+	if drop != "" && old.providers[drop] != nil {
+		t.changed[drop] = nil // gone before id's tools are checked
+	}
 	var rep Report
 	var served []*Entry
 	displaced := map[string]map[*Entry]bool{} // holder id → its entries displaced
@@ -234,7 +244,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 		gone := displaced[xid]
 		t.serve(xid, slices.DeleteFunc(slices.Clone(t.state(xid).entries), func(x *Entry) bool { return gone[x] }))
 	}
-	rep.Restored = t.restore(id)
+	rep.Restored = t.restore(id, drop)
 
 	next := t.build()
 
@@ -317,13 +327,13 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // restore serves again the shadowed versions of providers other than id
 // that nothing shadows any more, the most trusted providers first.
-func (t *tx) restore(id string) []Shadow {
+func (t *tx) restore(id, drop string) []Shadow {
 	type cand struct {
 		pid string
 		ps  *provState
 	}
 	var cands []cand
-	seen := map[string]bool{id: true}
+	seen := map[string]bool{id: true, drop: true}
 	add := func(pid string, ps *provState) {
 		if !seen[pid] && ps != nil && ps.declared != nil {
 			seen[pid] = true

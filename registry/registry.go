@@ -111,7 +111,7 @@ func (r *Registry) Remove(providerID string) (Report, error) {
 	if _, ok := r.snap.Load().providers[providerID]; !ok {
 		return Report{}, abi.Errorf(abi.NotFound, "provider %q is not registered", providerID)
 	}
-	return r.apply(providerID, nil, nil, false)
+	return r.apply(providerID, nil, nil, false, "")
 }
 
 // apply: see apply.go.

@@ -177,3 +177,35 @@ func TestRestoreMostTrustedFirst(t *testing.T) {
 		t.Fatalf("the Untrusted one should stay shadowed: %v", sh)
 	}
 }
+
+// Drop removes a provider in the same snapshot as the registration: a
+// provider whose id changed takes the old id's tool versions without a
+// moment in which neither serves them, and without a conflict.
+func TestApplyDrop(t *testing.T) {
+	r := New()
+	if err := r.Register(prov("org.old"), []abi.ToolDef{tool("hello", "1.0.0")}); err != nil {
+		t.Fatal(err)
+	}
+	events, cancel := r.Subscribe(8)
+	defer cancel()
+	wantCode(t, r.Register(prov("org.new"), []abi.ToolDef{tool("hello", "1.0.0")}), abi.Conflict, "org.old")
+	if _, err := r.Apply(prov("org.new"), []abi.ToolDef{tool("hello", "1.0.0")}, Options{Drop: "org.old"}); err != nil {
+		t.Fatal(err)
+	}
+	if servedBy(t, r, "hello") != "org.new" || r.Provider("org.old") != nil {
+		t.Fatalf("hello by %s; old registered: %v", servedBy(t, r, "hello"), r.Provider("org.old") != nil)
+	}
+	ev1, ev2 := <-events, <-events
+	if ev1.Provider.ID != "org.new" || ev1.Provider.Action != "added" || ev2.Provider.ID != "org.old" || ev2.Provider.Action != "removed" {
+		t.Fatalf("events %+v %+v", ev1.Provider, ev2.Provider)
+	}
+	// A refused registration drops nothing.
+	if err := r.Register(prov("org.other"), []abi.ToolDef{tool("zclash", "1.0.0")}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.Apply(prov("org.newer"), []abi.ToolDef{tool("hello", "1.0.0"), tool("zclash", "1.0.0")}, Options{Drop: "org.new"})
+	wantCode(t, err, abi.Conflict, "zclash", "org.other")
+	if servedBy(t, r, "hello") != "org.new" {
+		t.Fatal("a refused registration dropped its Drop")
+	}
+}
