@@ -993,6 +993,20 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 	} else {
 		err = d.resolve(ctx, cand.id)
 	}
+	if err != nil && old != nil && old.id != cand.id && old.active && conflictsWith(err, old.id) {
+		// The new id's tools clash with the old id's registration, which
+		// the swap could not take over (another description claims the
+		// old id): hand the old id on first, then register the new one.
+		// Between the two a call may find neither tool.
+		if d.resolve(ctx, old.id) == nil {
+			if err = d.resolve(ctx, cand.id); err != nil {
+				d.cands[unit] = old // put the old version back
+				if e := d.resolve(ctx, old.id); e != nil {
+					d.log.Error("old version of a provider could not be restored", "provider", old.id, "file", unit, "err", e)
+				}
+			}
+		}
+	}
 	if id := d.conflictingOrphan(err); id != "" && id != cand.id {
 		// The tools clash with a vanished unit's provider kept serving
 		// under another id (a renamed file whose id changed with it):
@@ -1144,14 +1158,14 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 	action := "load"
 	var err error
 	dropped := d.active[drop]
-	switch {
-	case cur == nil && drop != "" && dropped != nil && d.best(drop) == nil:
-		err = d.h.SwapProvider(ctx, drop, gen, meta)
-	case cur == nil:
+	if drop != "" && dropped != nil && d.best(drop) == nil {
+		meta.Replaces = drop
+	} else {
 		dropped = nil
+	}
+	if cur == nil {
 		err = d.h.AddProvider(ctx, gen, meta)
-	default:
-		dropped = nil
+	} else {
 		action = "reload"
 		// Publish the new generation first: a call that reaches the old one
 		// after the host closes it is forwarded here.

@@ -50,6 +50,12 @@ type ProviderMeta struct {
 	// refusing the provider (an imported MCP server's or a remote
 	// adapter's tools, which their author cannot rename here).
 	Partial bool
+	// Replaces is a provider id this registration takes the place of,
+	// removed in the same registry snapshot (a provider whose id changed
+	// in place: an Adapter Card's adapter.id edited), so that calls find
+	// either its tools or the new ones. It is closed like a replaced
+	// provider.
+	Replaces string
 }
 
 // Host is the Tool Manager. It is safe for concurrent use.
@@ -66,7 +72,8 @@ type Host struct {
 	grants  grantCache // nested-call grants
 	obs     observers  // OnCall
 
-	warned sync.Map // *registry.Entry → struct{}: deprecation already logged
+	warned sync.Map     // *registry.Entry → struct{}: deprecation already logged
+	life   sync.RWMutex // registrations (read) against Close (write)
 	mu     sync.Mutex
 	closed atomic.Bool
 }
@@ -186,6 +193,17 @@ func missing(requested, granted abi.Grants) []string {
 // registered changes. The host owns p afterwards and closes it on
 // RemoveProvider or Close; on error the caller still owns it.
 func (h *Host) AddProvider(ctx context.Context, p abi.Provider, meta ProviderMeta) error {
+	return h.addOrReplace(p, meta, false)
+}
+
+// addOrReplace registers p (replace: in place of the provider with its
+// id) and closes what it replaced, exactly the records the registry
+// reports (two reloads of one id at once close each replaced provider
+// once). Registrations and Close exclude each other (h.life): a provider
+// registered while the host closes would never be closed.
+func (h *Host) addOrReplace(p abi.Provider, meta ProviderMeta, replace bool) error {
+	h.life.RLock()
+	defer h.life.RUnlock()
 	if h.closed.Load() {
 		return &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}
 	}
@@ -193,11 +211,26 @@ func (h *Host) AddProvider(ctx context.Context, p abi.Provider, meta ProviderMet
 	if err != nil {
 		return err
 	}
-	if tools, err = h.register(rec, tools, registry.Options{Partial: meta.Partial}); err != nil {
+	rep, tools, err := h.register(rec, tools, registry.Options{Replace: replace, Partial: meta.Partial, Drop: meta.Replaces})
+	if err != nil {
 		return err
 	}
-	h.log.Info("provider added", "provider", rec.Info.ID, "runtime", rec.Info.Runtime, "tools", len(tools),
-		"trust", rec.Trust.String(), "grants", rec.Grants.Strings(), "source", meta.Source)
+	for _, old := range []*registry.ProviderRecord{rep.Replaced, rep.Dropped} {
+		if old != nil && old.Impl != nil && old.Impl != p {
+			if err := old.Impl.Close(); err != nil {
+				h.log.Warn("closing replaced provider", "provider", old.Info.ID, "err", err)
+			}
+		}
+	}
+	switch {
+	case meta.Replaces != "" && rep.Dropped != nil:
+		h.log.Info("provider swapped for a new id", "provider", rec.Info.ID, "was", meta.Replaces, "tools", len(tools), "source", meta.Source)
+	case rep.Replaced != nil:
+		h.log.Info("provider replaced", "provider", rec.Info.ID, "tools", len(tools), "source", meta.Source)
+	default:
+		h.log.Info("provider added", "provider", rec.Info.ID, "runtime", rec.Info.Runtime, "tools", len(tools),
+			"trust", rec.Trust.String(), "grants", rec.Grants.Strings(), "source", meta.Source)
+	}
 	h.noteShared(rec, tools)
 	return nil
 }
@@ -208,10 +241,10 @@ func (h *Host) AddProvider(ctx context.Context, p abi.Provider, meta ProviderMet
 // gets the version back when rec withdraws it — and rec's versions a more
 // trusted provider serves (with partial, one as trusted too) are left out
 // until it goes. Each is logged. It returns the tools rec serves.
-func (h *Host) register(rec *registry.ProviderRecord, tools []abi.ToolDef, opts registry.Options) ([]abi.ToolDef, error) {
+func (h *Host) register(rec *registry.ProviderRecord, tools []abi.ToolDef, opts registry.Options) (registry.Report, []abi.ToolDef, error) {
 	rep, err := h.reg.Apply(rec, tools, opts)
 	if err != nil {
-		return nil, err
+		return rep, nil, err
 	}
 	for _, d := range rep.Displaced {
 		h.log.Warn("tool version displaced by a more trusted provider; served again when that one withdraws it",
@@ -225,13 +258,13 @@ func (h *Host) register(rec *registry.ProviderRecord, tools []abi.ToolDef, opts 
 	}
 	h.noteRestored(rep.Restored)
 	if len(rep.LeftOut) == 0 {
-		return tools, nil
+		return rep, tools, nil
 	}
 	var out []abi.ToolDef
 	for _, e := range h.reg.ProviderTools(rec.Info.ID) {
 		out = append(out, e.Def)
 	}
-	return out, nil
+	return rep, out, nil
 }
 
 // noteRestored logs the shadowed tool versions served again.
@@ -274,52 +307,7 @@ func (h *Host) noteShared(rec *registry.ProviderRecord, tools []abi.ToolDef) {
 // reload): callers see either the old tools or the new ones. The old
 // provider is closed after the swap (calls in flight may finish).
 func (h *Host) ReplaceProvider(ctx context.Context, p abi.Provider, meta ProviderMeta) error {
-	if h.closed.Load() {
-		return &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}
-	}
-	rec, tools, err := h.record(p, meta)
-	if err != nil {
-		return err
-	}
-	old := h.reg.Provider(rec.Info.ID)
-	if tools, err = h.register(rec, tools, registry.Options{Replace: true, Partial: meta.Partial}); err != nil {
-		return err
-	}
-	if old != nil && old.Impl != nil && old.Impl != p {
-		if err := old.Impl.Close(); err != nil {
-			h.log.Warn("closing replaced provider", "provider", rec.Info.ID, "err", err)
-		}
-	}
-	h.log.Info("provider replaced", "provider", rec.Info.ID, "tools", len(tools), "source", meta.Source)
-	h.noteShared(rec, tools)
-	return nil
-}
-
-// SwapProvider registers p in place of the provider oldID in one registry
-// snapshot (a provider whose id changed: an Adapter Card's adapter.id
-// edited), so that calls find either the old id's tools or the new one's,
-// even when they are the same tool versions. The old provider is closed
-// after the swap.
-func (h *Host) SwapProvider(ctx context.Context, oldID string, p abi.Provider, meta ProviderMeta) error {
-	if h.closed.Load() {
-		return &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}
-	}
-	rec, tools, err := h.record(p, meta)
-	if err != nil {
-		return err
-	}
-	old := h.reg.Provider(oldID)
-	if tools, err = h.register(rec, tools, registry.Options{Replace: true, Partial: meta.Partial, Drop: oldID}); err != nil {
-		return err
-	}
-	if old != nil && old.Impl != nil && old.Impl != p && oldID != rec.Info.ID {
-		if err := old.Impl.Close(); err != nil {
-			h.log.Warn("closing replaced provider", "provider", oldID, "err", err)
-		}
-	}
-	h.log.Info("provider swapped for a new id", "provider", rec.Info.ID, "was", oldID, "tools", len(tools), "source", meta.Source)
-	h.noteShared(rec, tools)
-	return nil
+	return h.addOrReplace(p, meta, true)
 }
 
 // AuditFailing reports why the audit log cannot be written now (calls are
@@ -346,7 +334,10 @@ func (h *Host) RemoveProvider(id string) error {
 // Close unregisters and closes every provider, then closes (and so
 // flushes) the audit log. Calls arriving afterwards fail with Unavailable.
 func (h *Host) Close() error {
-	if h.closed.Swap(true) {
+	h.life.Lock()
+	done := h.closed.Swap(true)
+	h.life.Unlock()
+	if done {
 		return nil
 	}
 	var errs []error

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"cmp"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -42,6 +43,10 @@ type Shadow struct {
 // of other providers served again because what shadowed them went.
 type Report struct {
 	Displaced, LeftOut, Restored []Shadow
+	// Replaced is the record the registration replaced (its own previous
+	// one, or nil), Dropped the one Options.Drop removed (or nil): the
+	// caller closes exactly those.
+	Replaced, Dropped *ProviderRecord
 }
 
 // Apply registers (or with opts.Replace replaces) provider p's tools in one
@@ -74,6 +79,9 @@ func (r *Registry) Apply(p *ProviderRecord, tools []abi.ToolDef, opts Options) (
 	}
 	if opts.Drop == p.Info.ID {
 		opts.Drop = ""
+	}
+	if opts.Drop != "" && r.snap.Load().providers[opts.Drop] == nil {
+		return Report{}, abi.Errorf(abi.NotFound, "provider %s to drop is not registered", opts.Drop)
 	}
 	return r.apply(p.Info.ID, p, entries, opts.Partial, opts.Drop)
 }
@@ -154,28 +162,61 @@ func shadowOf(e, by *Entry) Shadow {
 // apply publishes a snapshot where provider id has registered entries
 // (and record rec; nil removes the provider), shadowing and restoring tool
 // versions as Apply says. Called with r.mu held.
+//
+// Order: id's previous registration and drop leave first, and what they
+// shadowed comes back *weakly* (restore); then id's entries are checked
+// against what is served: a weakly restored version of a provider as
+// trusted as id or less goes back to its shadow (a hot reload that keeps
+// a version), a more trusted one is served instead of id's (a reload that
+// lowered id's trust). So whether a version is served never depends on
+// which provider registered first, only on trust.
 func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, partial bool, drop string) (Report, error) {
 	old := r.snap.Load()
 	t := &tx{old: old, changed: map[string]*provState{}}
-	if drop != "" && old.providers[drop] != nil {
-		t.changed[drop] = nil // gone before id's tools are checked
-	}
 	var rep Report
+	prevServed := map[string]bool{} // versions id served: they may stay beside a more trusted provider's
+	if ps := old.providers[id]; ps != nil {
+		rep.Replaced = ps.rec
+		if rec != nil && ps.rec.Trust <= rec.Trust {
+			// A provider that lost trust is checked like a new one.
+			for _, e := range ps.entries {
+				prevServed[e.key()] = true
+			}
+		}
+		t.changed[id] = nil
+	}
+	if drop != "" && old.providers[drop] != nil {
+		rep.Dropped = old.providers[drop].rec
+		t.changed[drop] = nil
+	}
+	gate := r.restoreGate()
+	restored := t.restore(id, drop, gate)
+	weak := make(map[*Entry]bool, len(restored))
+	for _, e := range restored {
+		weak[e] = true
+	}
+
 	var served []*Entry
 	displaced := map[string]map[*Entry]bool{} // holder id → its entries displaced
 	for _, e := range entries {
 		keep := true
 		var pushes []*Entry // the holders e displaces if it is served
-		for _, x := range t.holders(e.Def.Name) {
+		holders := t.holders(e.Def.Name)
+		// A version already served (by a less trusted provider, which e
+		// displaces) is no new version of a more trusted provider's tool.
+		exists := prevServed[e.key()] || slices.ContainsFunc(holders, func(x *Entry) bool {
+			return x.Provider.Info.ID != id && x.Version.Compare(e.Version) == 0
+		})
+		for _, x := range holders {
 			xid := x.Provider.Info.ID
 			if xid == id {
 				continue
 			}
 			same := x.Version.Compare(e.Version) == 0
 			switch {
-			case same && rec.Trust > x.Provider.Trust:
+			case same && (rec.Trust > x.Provider.Trust || weak[x] && rec.Trust == x.Provider.Trust):
 				pushes = append(pushes, x)
-			case same && rec.Trust < x.Provider.Trust, (partial && (same || rec.Trust < x.Provider.Trust)):
+			case same && rec.Trust < x.Provider.Trust, partial && (same || rec.Trust < x.Provider.Trust && !exists):
 				if keep {
 					rep.LeftOut = append(rep.LeftOut, shadowOf(e, x))
 				}
@@ -185,7 +226,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 					e.Def.Name, e.ver, id, xid)
 				te.Data = map[string]any{"tool": e.Def.Name, "version": e.ver, "provider": id, "registered_by": xid}
 				return Report{}, te
-			case rec.Trust < x.Provider.Trust:
+			case rec.Trust < x.Provider.Trust && !exists:
 				te := abi.Errorf(abi.Conflict, "tool %s is registered by provider %s (trust %s); provider %s (trust %s) may not add versions of it: "+
 					"a less trusted provider could take over its callers. Give the tool another name, or the provider more trust",
 					e.Def.Name, xid, x.Provider.Trust, id, rec.Trust)
@@ -204,7 +245,16 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 				displaced[xid] = map[*Entry]bool{}
 			}
 			displaced[xid][x] = true
-			rep.Displaced = append(rep.Displaced, shadowOf(x, e))
+			if weak[x] {
+				delete(weak, x) // back to its shadow: no change for its provider
+			} else {
+				rep.Displaced = append(rep.Displaced, shadowOf(x, e))
+			}
+		}
+	}
+	for _, e := range restored {
+		if weak[e] {
+			rep.Restored = append(rep.Restored, Shadow{Tool: e.Def.Name, Version: e.ver, Provider: e.Provider.Info.ID, Trust: e.Provider.Trust})
 		}
 	}
 	var oldDeclared []*Entry
@@ -231,9 +281,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 			fresh = append(fresh, e)
 		}
 	}
-	if rec == nil {
-		t.changed[id] = nil
-	} else {
+	if rec != nil {
 		ps := &provState{rec: rec, entries: served}
 		if len(served) != len(entries) {
 			ps.declared = entries
@@ -244,7 +292,6 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 		gone := displaced[xid]
 		t.serve(xid, slices.DeleteFunc(slices.Clone(t.state(xid).entries), func(x *Entry) bool { return gone[x] }))
 	}
-	rep.Restored = t.restore(id, drop)
 
 	next := t.build()
 
@@ -268,7 +315,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 		}
 		for _, e := range fresh {
 			if !isServed[e] {
-				continue // left out: not what callers get
+				continue // left out: checked if it is ever served (restoreGate)
 			}
 			versions := next.tools[e.Def.Name].versions
 			if g := gone[e.Def.Name]; len(g) > 0 {
@@ -309,6 +356,20 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 	return rep, nil
 }
 
+// restoreGate is what a shadowed version must pass to be served again:
+// under registry.semver_check refuse, not breaking the version below it
+// (a version left out was never checked).
+func (r *Registry) restoreGate() func(t *tx, e *Entry) bool {
+	if r.semver != SemverRefuse {
+		return nil
+	}
+	return func(t *tx, e *Entry) bool {
+		versions := append(t.holders(e.Def.Name), e)
+		slices.SortFunc(versions, compareEntries)
+		return checkSemver(e, versions) == nil
+	}
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -326,8 +387,9 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // restore serves again the shadowed versions of providers other than id
-// that nothing shadows any more, the most trusted providers first.
-func (t *tx) restore(id, drop string) []Shadow {
+// and drop that nothing shadows any more (and that pass gate, when set),
+// the most trusted providers first. It returns them.
+func (t *tx) restore(id, drop string, gate func(*tx, *Entry) bool) []*Entry {
 	type cand struct {
 		pid string
 		ps  *provState
@@ -343,7 +405,7 @@ func (t *tx) restore(id, drop string) []Shadow {
 	for pid, ps := range t.changed {
 		add(pid, ps)
 	}
-	for pid := range t.old.providers {
+	for pid := range t.old.shadowing {
 		add(pid, t.state(pid))
 	}
 	if len(cands) == 0 {
@@ -355,25 +417,21 @@ func (t *tx) restore(id, drop string) []Shadow {
 		}
 		return strings.Compare(a.pid, b.pid)
 	})
-	var out []Shadow
+	var out []*Entry
 	for _, c := range cands {
 		ps := t.state(c.pid)
 		served := make(map[*Entry]bool, len(ps.entries))
 		for _, e := range ps.entries {
 			served[e] = true
 		}
-		var back []*Entry
-		for _, e := range ps.declared {
-			if served[e] || !t.free(e) {
+		for _, e := range ps.declared { // by name then version: a lower version is back before a higher one is checked
+			if served[e] || !t.free(e) || gate != nil && !gate(t, e) {
 				continue
 			}
-			back = append(back, e)
-			out = append(out, Shadow{Tool: e.Def.Name, Version: e.ver, Provider: c.pid, Trust: ps.rec.Trust})
-		}
-		if len(back) > 0 {
-			entries := append(slices.Clone(ps.entries), back...)
+			entries := append(slices.Clone(t.state(c.pid).entries), e)
 			slices.SortFunc(entries, compareEntries)
 			t.serve(c.pid, entries)
+			out = append(out, e)
 		}
 	}
 	return out
@@ -402,6 +460,17 @@ func (t *tx) build() *snapshot {
 		tools:     make(map[string]*toolSet, len(old.tools)+8),
 		providers: make(map[string]*provState, len(old.providers)+1),
 		memo:      newMemo(),
+		shadowing: maps.Clone(old.shadowing),
+	}
+	if next.shadowing == nil {
+		next.shadowing = map[string]bool{}
+	}
+	for pid, ps := range t.changed {
+		if ps != nil && ps.declared != nil {
+			next.shadowing[pid] = true
+		} else {
+			delete(next.shadowing, pid)
+		}
 	}
 	for k, v := range old.providers {
 		next.providers[k] = v

@@ -35,6 +35,7 @@ type snapshot struct {
 	setSigs   []sig             // union of the signatures of sets[i]'s versions
 	provs     []*ProviderRecord // by id
 	memo      memo              // constraint resolutions against this snapshot
+	shadowing map[string]bool   // ids of the providers with shadowed versions
 }
 
 // toolSet is every registered version of one tool name.

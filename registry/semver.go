@@ -206,6 +206,12 @@ func checkSemver(e *Entry, versions []*Entry) *SemverViolation {
 	i, _ := slices.BinarySearchFunc(versions, e, func(x, t *Entry) int { return x.Version.Compare(t.Version) })
 	var prev *Entry
 	for j := i - 1; j >= 0; j-- {
+		// A less trusted provider's version is no promise e must keep: an
+		// Untrusted t@1.0.0 registered first must not get a System
+		// t@1.1.0 refused.
+		if versions[j].Provider.Trust < e.Provider.Trust {
+			continue
+		}
 		if versions[j].Version.Prerelease() == "" && versions[j].Version.LessThan(e.Version) {
 			prev = versions[j]
 			break
