@@ -9,7 +9,8 @@
 //     on: Unicode tag characters (U+E0000–U+E007F, "ASCII smuggling": text
 //     hidden in them is reported), bidirectional overrides and isolates
 //     (U+202A–U+202E, U+2066–U+2069, "Trojan Source"), invisible
-//     separators (U+200B, U+2060, U+FEFF, U+180E), terminal escape
+//     characters (format characters, variation selectors, Hangul
+//     fillers: see invisible), terminal escape
 //     sequences (ESC … and C1 controls) and other control characters
 //     (except tab, newline and carriage return);
 //   - it flags, without changing, text that reads like a prompt injection:
@@ -28,6 +29,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -66,6 +68,7 @@ const (
 	TerminalEscape = "terminal-escapes"      // ESC sequences, C1 controls
 	Control        = "control-characters"    // C0 (but \t \n \r), DEL
 	Injection      = "injection-phrase"      // reads like a prompt injection
+	TooDeep        = "nested-too-deep"       // not screened below this point
 )
 
 // Finding is one kind of trick found in a value.
@@ -139,7 +142,7 @@ func Text(s, path string, p Policy) (string, []Finding) {
 				}
 			case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
 				kind = Bidi
-			case r == 0x200B, r == 0x2060, r == 0xFEFF, r == 0x180E:
+			case invisible(r):
 				kind = Invisible
 			case r == 0x1B:
 				kind = TerminalEscape
@@ -194,6 +197,27 @@ func Text(s, path string, p Policy) (string, []Finding) {
 		return s, fs
 	}
 	return out, fs
+}
+
+// invisible reports the characters stripped as invisible: format
+// characters (Unicode category Cf: zero-width space, word joiner,
+// invisible operators, soft hyphen, BOM, interlinear annotation, bidi
+// marks…) but the zero-width joiner and non-joiner (emoji sequences and
+// Persian need them) and the tag and bidi characters found above;
+// variation selectors but the emoji/text presentation ones (U+FE0E,
+// U+FE0F): the supplementary ones (U+E0100–U+E01EF) carry a byte each,
+// a known way to hide text; the combining grapheme joiner; Hangul fillers
+// (they render as blank); the Mongolian vowel separator.
+func invisible(r rune) bool {
+	switch {
+	case r == 0x200C, r == 0x200D:
+		return false
+	case r >= 0xFE00 && r <= 0xFE0D, r >= 0xE0100 && r <= 0xE01EF:
+		return true
+	case r == 0x034F, r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0, r == 0x180E:
+		return true
+	}
+	return r > 0x7F && unicode.Is(unicode.Cf, r)
 }
 
 // needsScan reports whether s holds a byte that may start a character
@@ -279,15 +303,16 @@ func Schema(v any, p Policy) (any, []Finding) {
 	return out, fs
 }
 
-// maxDepth bounds the walk; deeper values are left as they are (the
-// pipeline refuses values nested this deep long before).
-const maxDepth = 256
+// maxDepth bounds the walk, above the pipeline's own nesting limit (512):
+// a deeper value is reported as a finding (TooDeep), which refuse refuses.
+const maxDepth = 1024
 
 // walk screens v, found under member key of its parent ("" for an array
 // item or the top). With rewrite set, only strings under keys it accepts
 // are rewritten under Strip; the others are flagged.
 func walk(v any, path, key string, p Policy, rewrite func(string) bool, fs *[]Finding, depth int) (any, bool) {
 	if depth > maxDepth {
+		*fs = append(*fs, Finding{Kind: TooDeep, Path: path, Count: 1})
 		return v, false
 	}
 	switch x := v.(type) {

@@ -114,7 +114,11 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		var te *abi.ToolError
 		if errors.As(err, &te) && te.Code != abi.InvalidResult {
 			// The server's own error text reaches the caller too.
-			if msg, fs := screen.Text(te.Message, "", s.cfg.policy()); len(fs) > 0 {
+			p := s.cfg.policy()
+			if p == screen.Refuse {
+				p = screen.Strip // an error is refused already: strip what it hides
+			}
+			if msg, fs := screen.Text(te.Message, "", p); len(fs) > 0 {
 				s.noteFindings(call, "error text", fs)
 				te.Message = msg
 			}
@@ -162,7 +166,14 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, tool
 		case jsonrpc.CodeMethodNotFound:
 			code = abi.NotFound
 		}
-		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, tool, we.Message)}
+		msg := we.Message
+		if clean, fs := screen.Text(msg, "", s.cfg.policy()); len(fs) > 0 {
+			s.noteFindings(&abi.ToolCall{Tool: tool}, "error text", fs)
+			if s.cfg.policy() == screen.Strip || s.cfg.policy() == screen.Refuse {
+				msg = clean
+			}
+		}
+		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, tool, msg)}
 	}
 	if errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || s.session() == nil {
 		s.dropped(sess)

@@ -345,9 +345,18 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 	defer s.listMu.Unlock()
 	t := s.emptyTable()
 	if ir := sess.InitializeResult(); ir != nil && ir.ServerInfo != nil {
-		t.reg.Provider.Version = ir.ServerInfo.Version
+		if v, fs := screen.Text(ir.ServerInfo.Version, "", screen.Strip); len(fs) == 0 {
+			t.reg.Provider.Version = v
+		}
 		if ir.ServerInfo.Title != "" {
-			t.reg.Provider.Description = "MCP server " + s.name + ": " + ir.ServerInfo.Title
+			title, fs := screen.Text(ir.ServerInfo.Title, "/serverInfo/title", s.cfg.policy())
+			if len(fs) > 0 {
+				s.b.log.Warn("mcp server title screened: untrusted text with hidden characters or injection-like phrases",
+					"server", s.name, "policy", string(s.cfg.policy()), "findings", screen.Summary(fs))
+			}
+			if s.cfg.policy() != screen.Refuse || len(fs) == 0 {
+				t.reg.Provider.Description = "MCP server " + s.name + ": " + title
+			}
 		}
 	}
 	for tool, err := range sess.Tools(ctx, nil) {
