@@ -197,8 +197,10 @@ func semverBump(prev, cur *semver.Version) bool {
 
 // checkSemver compares e, a version being registered, with the newest
 // release below it among versions (every version of its name after the
-// registration, ascending); nil when there is none, when e is a
-// pre-release (no compatibility promise), or when the change is allowed.
+// registration, ascending), and the oldest release above it of the same
+// major with e (which must not break e's callers: the violation then
+// names that release); nil when there is none, when e is a pre-release
+// (no compatibility promise), or when the changes are allowed.
 func checkSemver(e *Entry, versions []*Entry) *SemverViolation {
 	if e.Version.Prerelease() != "" {
 		return nil
@@ -217,14 +219,32 @@ func checkSemver(e *Entry, versions []*Entry) *SemverViolation {
 			break
 		}
 	}
-	if prev == nil || semverBump(prev.Version, e.Version) {
-		return nil
+	if prev != nil && !semverBump(prev.Version, e.Version) {
+		if d := DiffEntries(prev, e); d.Breaking {
+			return violation(e, prev, d)
+		}
 	}
-	d := DiffEntries(prev, e)
-	if !d.Breaking {
-		return nil
+	// e inserted below a release of the same major (1.1.0 between 1.0.0
+	// and 1.2.0): that release must not break e's callers either.
+	for j := i; j < len(versions); j++ {
+		x := versions[j]
+		if x == e || x.Provider.Trust < e.Provider.Trust || x.Version.Prerelease() != "" || !e.Version.LessThan(x.Version) {
+			continue
+		}
+		if semverBump(e.Version, x.Version) {
+			break
+		}
+		if d := DiffEntries(e, x); d.Breaking {
+			return violation(x, e, d)
+		}
+		break
 	}
-	v := &SemverViolation{Tool: e.Def.Name, Version: e.ver, Provider: e.Provider.Info.ID,
+	return nil
+}
+
+// violation is cur breaking callers of prev as d says.
+func violation(cur, prev *Entry, d *ToolDiff) *SemverViolation {
+	v := &SemverViolation{Tool: cur.Def.Name, Version: cur.ver, Provider: cur.Provider.Info.ID,
 		Previous: prev.ver, PreviousProvider: prev.Provider.Info.ID}
 	for _, c := range d.Changes {
 		if c.Breaking {

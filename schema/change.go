@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -433,12 +434,43 @@ func (w *schemaDiffer) properties(path string, om, nm map[string]any, depth int)
 			w.schema(p, o, n, depth+1)
 		case inNew:
 			// Optional additions are compatible by convention (see Diff);
-			// a required one is also reported as RequiredAdded.
-			w.out = append(w.out, Change{Path: p, Kind: PropertyAdded})
+			// a required one is also reported as RequiredAdded. But a name
+			// that the old schema's additionalProperties or
+			// patternProperties governed with a schema was accepted with
+			// the values that schema allowed: the new property's schema
+			// may refuse them, which this diff does not compare.
+			if w.dir == Params && governed(name, om) {
+				w.add(p, PropertyAdded, unknown, nil, nil)
+			} else {
+				w.out = append(w.out, Change{Path: p, Kind: PropertyAdded})
+			}
 		default:
 			w.propertyRemoved(p, nm["additionalProperties"])
 		}
 	}
+}
+
+// governed reports whether the object schema m constrained a property
+// name it did not list with a schema of its own: a patternProperties
+// pattern that matches the name (or does not compile here), or an
+// additionalProperties that is a schema rather than true or false.
+func governed(name string, m map[string]any) bool {
+	if pp, ok := m["patternProperties"].(map[string]any); ok {
+		for pat := range pp {
+			re, err := regexp.Compile(pat)
+			if err != nil || re.MatchString(name) {
+				return true
+			}
+		}
+	} else if m["patternProperties"] != nil {
+		return true
+	}
+	if ap, ok := m["additionalProperties"]; ok {
+		if _, isBool := boolSchema(ap); !isBool {
+			return true
+		}
+	}
+	return false
 }
 
 // propertyRemoved reports a property the new schema no longer lists.
