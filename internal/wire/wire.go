@@ -27,6 +27,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/aios-host/aios-host/internal/linebudget"
 )
 
 // The formats.
@@ -177,7 +179,13 @@ const FrameLogBytes = 512
 type Tracer struct {
 	log    *slog.Logger
 	format string
+	budget *linebudget.Budget
 }
+
+// FramesPerSecond bounds the frames a worker's tracer logs a second: a
+// tool that makes many host calls (ctx.log in a loop) must not flood the
+// host log even at debug level; the frames not logged are counted.
+const FramesPerSecond = 200
 
 // NewTracer returns a tracer for a worker whose frames use format, or nil
 // when log does not log at debug level.
@@ -185,13 +193,17 @@ func NewTracer(log *slog.Logger, format string) *Tracer {
 	if log == nil || !log.Enabled(context.Background(), slog.LevelDebug) {
 		return nil
 	}
-	return &Tracer{log: log, format: format}
+	t := &Tracer{log: log, format: format}
+	t.budget = linebudget.New(FramesPerSecond, func(n int) {
+		log.Debug("wire frames not logged (more than FramesPerSecond a second)", "format", format, "frames", n)
+	})
+	return t
 }
 
 // Frame logs one frame's payload (without its length prefix); dir is "in"
 // (worker → host) or "out" (host → worker).
 func (t *Tracer) Frame(dir string, payload []byte) {
-	if t == nil {
+	if t == nil || !t.budget.Allow() {
 		return
 	}
 	t.log.Debug("wire frame", "dir", dir, "format", t.format, "bytes", len(payload), "frame", Quote(payload, FrameLogBytes))
