@@ -39,9 +39,17 @@ func ownedSafely(exe string, st os.FileInfo) error {
 	if err := check(exe, st); err != nil {
 		return err
 	}
-	dirs := []string{filepath.Dir(exe)}
-	if real, err := filepath.EvalSymlinks(exe); err == nil && real != exe {
-		dirs = append(dirs, filepath.Dir(real))
+	// Every folder on the way, as named and as resolved: a world-writable
+	// folder anywhere on the path (a link in it repointed) would let
+	// another account choose what runs.
+	var dirs []string
+	for _, p := range []string{exe, realPath(exe)} {
+		for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+			dirs = append(dirs, d)
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
 	}
 	for _, dir := range dirs {
 		dst, err := os.Stat(dir)
@@ -53,4 +61,11 @@ func ownedSafely(exe string, st os.FileInfo) error {
 		}
 	}
 	return nil
+}
+
+func realPath(p string) string {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
 }
