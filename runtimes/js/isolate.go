@@ -568,6 +568,9 @@ func (w *procWorker) readEnvelope() (*abi.Envelope, error) {
 		return nil, err
 	}
 	w.trace.Frame("in", frame)
+	if err := wire.CheckCost(frame, w.codec.Name(), wire.DecodeBudget); err != nil {
+		return nil, fmt.Errorf("the JS worker process: %w", err)
+	}
 	env := new(abi.Envelope)
 	if err := w.codec.Unmarshal(frame, env); err != nil {
 		return nil, fmt.Errorf("bad frame from the JS worker process: %w", err)

@@ -355,6 +355,13 @@ func (w *worker) readEnvelope() (*abi.Envelope, error) {
 		return nil, err
 	}
 	w.trace.Frame("in", frame)
+	format := "json"
+	if w.mp {
+		format = "msgpack"
+	}
+	if err := wire.CheckCost(frame, format, wire.DecodeBudget); err != nil {
+		return nil, &protocolError{"the worker's " + err.Error()}
+	}
 	if w.mp {
 		return decodeMsgpackFrame(frame)
 	}
