@@ -78,8 +78,9 @@ var (
 )
 
 type busEntry struct {
-	mu    sync.Mutex // one probe of a bus at a time; others wait for its answer
-	names *busNames
+	mu      sync.Mutex // one probe of a bus at a time; others wait for its answer
+	names   *busNames
+	running chan struct{} // closed when a timed-out probe's goroutine ends
 }
 
 // defaultBuses are the session bus (DBUS_SESSION_BUS_ADDRESS; "" when it is
@@ -145,29 +146,47 @@ func askBus(b busAddr) *busNames {
 	if e.names != nil && time.Since(e.names.at) < dbusTTL {
 		return e.names
 	}
-	e.names = probeBus(b.addr, dbusTimeout)
+	if e.running != nil {
+		select {
+		case <-e.running:
+			e.running = nil
+		default:
+			// A previous probe's dial is still stuck (a bus that never
+			// answers): no second one beside it.
+			e.names = &busNames{err: fmt.Errorf("%s has not answered an earlier probe yet", b.addr), at: time.Now()}
+			return e.names
+		}
+	}
+	var running chan struct{}
+	e.names, running = probeBus(b.addr, dbusTimeout)
 	e.names.at = time.Now()
+	if running != nil {
+		e.running = running
+	}
 	return e.names
 }
 
 // probeBus connects to the bus at addr, authenticates and lists its owned
 // and activatable names, all within timeout. It never starts a service
 // (ListActivatableNames only lists them) and never autolaunches a bus.
-func probeBus(addr string, timeout time.Duration) *busNames {
+func probeBus(addr string, timeout time.Duration) (*busNames, chan struct{}) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	done := make(chan *busNames, 1)
+	finished := make(chan struct{})
 	go func() {
+		defer close(finished)
 		done <- listBus(ctx, addr)
 	}()
 	select {
 	case n := <-done:
-		return n
+		return n, nil
 	case <-ctx.Done():
 		// The connection closes with ctx (dbus.WithContext); a dial that
 		// does not return (a tcp: address that drops packets) is left to
-		// finish on its own.
-		return &busNames{err: fmt.Errorf("%s did not answer within %v", addr, timeout)}
+		// finish on its own, and no other probe of the bus starts until it
+		// has (finished).
+		return &busNames{err: fmt.Errorf("%s did not answer within %v", addr, timeout)}, finished
 	}
 }
 
