@@ -314,15 +314,18 @@ func (h *Host) ReplaceProvider(ctx context.Context, p abi.Provider, meta Provide
 // refused meanwhile), or nil.
 func (h *Host) AuditFailing() error { return h.audit.Failing() }
 
-// RemoveProvider unregisters the provider's tools and closes it.
+// RemoveProvider unregisters the provider's tools and closes it: exactly
+// the record the registry removed (a reload racing the removal is closed
+// by whichever of the two replaced it, once).
 func (h *Host) RemoveProvider(id string) error {
-	old := h.reg.Provider(id)
+	h.life.RLock()
+	defer h.life.RUnlock()
 	rep, err := h.reg.Remove(id)
 	if err != nil {
 		return err
 	}
 	h.noteRestored(rep.Restored)
-	if old != nil && old.Impl != nil {
+	if old := rep.Replaced; old != nil && old.Impl != nil {
 		if err := old.Impl.Close(); err != nil {
 			return fmt.Errorf("close provider %s: %w", id, err)
 		}
@@ -342,9 +345,12 @@ func (h *Host) Close() error {
 	}
 	var errs []error
 	for _, rec := range h.reg.Providers() {
-		_ = h.reg.Unregister(rec.Info.ID)
-		if rec.Impl != nil {
-			if err := rec.Impl.Close(); err != nil {
+		rep, err := h.reg.Remove(rec.Info.ID)
+		if err != nil {
+			continue // removed meanwhile, and closed by whoever removed it
+		}
+		if old := rep.Replaced; old != nil && old.Impl != nil {
+			if err := old.Impl.Close(); err != nil {
 				errs = append(errs, fmt.Errorf("close provider %s: %w", rec.Info.ID, err))
 			}
 		}

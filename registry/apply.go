@@ -168,19 +168,26 @@ func shadowOf(e, by *Entry) Shadow {
 // against what is served: a weakly restored version of a provider as
 // trusted as id or less goes back to its shadow (a hot reload that keeps
 // a version), a more trusted one is served instead of id's (a reload that
-// lowered id's trust). So whether a version is served never depends on
-// which provider registered first, only on trust.
+// lowered id's trust). Whether a given name@version is served, and by
+// whom, does not depend on which provider registered first; a less
+// trusted provider's *other* versions of a name may stay beside a more
+// trusted one's when it registered them first (docs/registry.md).
 func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, partial bool, drop string) (Report, error) {
 	old := r.snap.Load()
 	t := &tx{old: old, changed: map[string]*provState{}}
 	var rep Report
 	prevServed := map[string]bool{} // versions id served: they may stay beside a more trusted provider's
+	lowered := map[string]bool{}    // versions id served at a higher trust than it has now
 	if ps := old.providers[id]; ps != nil {
 		rep.Replaced = ps.rec
-		if rec != nil && ps.rec.Trust <= rec.Trust {
-			// A provider that lost trust is checked like a new one.
-			for _, e := range ps.entries {
+		for _, e := range ps.entries {
+			if rec != nil && ps.rec.Trust <= rec.Trust {
 				prevServed[e.key()] = true
+			} else {
+				// A provider that lost trust is checked like a new one,
+				// but not refused for what it served: those versions are
+				// left out where a more trusted provider holds the name.
+				lowered[e.key()] = true
 			}
 		}
 		t.changed[id] = nil
@@ -216,7 +223,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 			switch {
 			case same && (rec.Trust > x.Provider.Trust || weak[x] && rec.Trust == x.Provider.Trust):
 				pushes = append(pushes, x)
-			case same && rec.Trust < x.Provider.Trust, partial && (same || rec.Trust < x.Provider.Trust && !exists):
+			case same && rec.Trust < x.Provider.Trust, (partial || lowered[e.key()]) && (same || rec.Trust < x.Provider.Trust && !exists):
 				if keep {
 					rep.LeftOut = append(rep.LeftOut, shadowOf(e, x))
 				}
@@ -250,11 +257,6 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 			} else {
 				rep.Displaced = append(rep.Displaced, shadowOf(x, e))
 			}
-		}
-	}
-	for _, e := range restored {
-		if weak[e] {
-			rep.Restored = append(rep.Restored, Shadow{Tool: e.Def.Name, Version: e.ver, Provider: e.Provider.Info.ID, Trust: e.Provider.Trust})
 		}
 	}
 	var oldDeclared []*Entry
@@ -291,6 +293,29 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 	for _, xid := range sortedKeys(displaced) {
 		gone := displaced[xid]
 		t.serve(xid, slices.DeleteFunc(slices.Clone(t.state(xid).entries), func(x *Entry) bool { return gone[x] }))
+	}
+	// A version restored weakly was checked without id's new tools: one
+	// they make unfree (id keeps a more trusted hold on the name) or that
+	// fails the gate beside them goes back to its shadow.
+	back := map[string]map[*Entry]bool{}
+	for _, e := range restored {
+		if weak[e] && (!t.free(e) || gate != nil && !gate(t, e)) {
+			pid := e.Provider.Info.ID
+			if back[pid] == nil {
+				back[pid] = map[*Entry]bool{}
+			}
+			back[pid][e] = true
+			delete(weak, e)
+		}
+	}
+	for _, pid := range sortedKeys(back) {
+		gone := back[pid]
+		t.serve(pid, slices.DeleteFunc(slices.Clone(t.state(pid).entries), func(x *Entry) bool { return gone[x] }))
+	}
+	for _, e := range restored {
+		if weak[e] {
+			rep.Restored = append(rep.Restored, Shadow{Tool: e.Def.Name, Version: e.ver, Provider: e.Provider.Info.ID, Trust: e.Provider.Trust})
+		}
 	}
 
 	next := t.build()
