@@ -107,16 +107,17 @@ func Summary(fs []Finding) string {
 
 const maxSample = 80
 
-// injection lists the phrases flagged as prompt injections.
-var injection = regexp.MustCompile(`(?i)` +
-	`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?` +
-	`(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions?|prompts?|messages?|directions?|rules?)` +
-	`|\b(?:reveal|print|repeat|show|output)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+prompt|hidden\s+instructions|initial\s+instructions)` +
-	`|\bnew\s+system\s+(?:instructions?|prompt)\s*:` +
-	`|<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>` +
-	`|\[/?INST\]|<</?SYS>>` +
-	`|</?(?:system|assistant|tool_result|function_results|instructions)>` +
-	`|(?:^|\n)\s*(?:Human|Assistant|SYSTEM)\s*:\s`)
+// injection lists the phrases flagged as prompt injections; any Unicode
+// space or line separator counts as a space (\s alone is ASCII).
+var injection = regexp.MustCompile(strings.ReplaceAll(`(?i)`+
+	`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?`+
+	`(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions?|prompts?|messages?|directions?|rules?)`+
+	`|\b(?:reveal|print|repeat|show|output)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+prompt|hidden\s+instructions|initial\s+instructions)`+
+	`|\bnew\s+system\s+(?:instructions?|prompt)\s*:`+
+	`|<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>`+
+	`|\[/?INST\]|<</?SYS>>`+
+	`|</?(?:system|assistant|tool_result|function_results|instructions)>`+
+	`|(?:^|[\n\x{2028}\x{2029}])\s*(?:Human|Assistant|SYSTEM)\s*:\s`, `\s`, `[\s\p{Zs}\x{2028}\x{2029}\x{85}]`))
 
 // Text screens one string under policy p (Off returns s unchanged). The
 // findings' Path is path.
@@ -217,7 +218,11 @@ func invisible(r rune) bool {
 	case r == 0x034F, r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0, r == 0x180E:
 		return true
 	}
-	return r > 0x7F && unicode.Is(unicode.Cf, r)
+	// Default_Ignorable_Code_Point: format characters, variation
+	// selectors (the Mongolian ones too) and the code points reserved as
+	// ignorable, assigned or not (U+E0080–U+E0FFF can carry a byte each).
+	return r > 0x7F && (unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+		unicode.Is(unicode.Variation_Selector, r) && r != 0xFE0E && r != 0xFE0F)
 }
 
 // needsScan reports whether s holds a byte that may start a character

@@ -82,9 +82,16 @@ func HostHello(format string) []byte {
 // maxQuoted bounds how much of a bad frame an error quotes.
 const maxQuoted = 120
 
+// maxHello bounds a worker's hello: a version, a kind and a few format
+// names.
+const maxHello = 4 << 10
+
 // ParseWorkerHello reads the worker's first frame and returns the formats
 // it offers. who names the worker in errors ("the python worker").
 func ParseWorkerHello(who string, frame []byte) ([]string, error) {
+	if len(frame) > maxHello {
+		return nil, fmt.Errorf("%s's first message is %d bytes, not a hello (a hello is a few dozen bytes, at most %d): %s", who, len(frame), maxHello, Quote(frame, maxQuoted))
+	}
 	var h struct {
 		V       *int            `json:"v"`
 		Kind    string          `json:"kind"`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/guest/go/wire"
+	iwire "github.com/aios-host/aios-host/internal/wire"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
@@ -173,6 +174,9 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: request in an %v", op, err), false
 	}
 	useJSON = codec == abi.JSON
+	if err := iwire.CheckCost(req, codec.Name(), iwire.DecodeBudget); err != nil {
+		return nil, abi.Errorf(abi.TooLarge, "aios.%s: request: %v", op, err), useJSON
+	}
 	var raw any
 	if useJSON {
 		err = abi.UnmarshalJSONValue(req, &raw)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/guest/go/wire"
+	iwire "github.com/aios-host/aios-host/internal/wire"
 	"github.com/tetratelabs/wazero/sys"
 )
 
@@ -243,6 +244,9 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 	codec, err := abi.DetectCodec(data)
 	if err != nil {
 		return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a result in an %v", err)
+	}
+	if err := iwire.CheckCost(data, codec.Name(), iwire.DecodeBudget); err != nil {
+		return nil, nil, abi.Errorf(abi.TooLarge, "the guest's result: %v", err)
 	}
 	if codec == abi.JSON {
 		var r abi.ToolResult

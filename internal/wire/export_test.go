@@ -1,0 +1,5 @@
+package wire
+
+// For the external probe tests.
+var ProbeJSONCost = jsonCost
+var ProbeMsgpackCost = msgpackCost
