@@ -91,7 +91,7 @@ func TestCostEstimateVsReal(t *testing.T) {
 		ratio := float64(real) / float64(est)
 		t.Logf("%-16s frame %8d B est %10d real %10d ratio %.2f err %v", c.name, len(c.frame), est, real, ratio, err)
 		if ratio > 2 {
-			t.Errorf("%s: decoding allocates %.1fx the estimate: a frame estimated at the 128 MiB budget costs ~%d MiB", c.name, ratio, int64(ratio*128))
+			t.Errorf("%s: decoding allocates %.1fx the estimate: a frame estimated at the 256 MiB budget costs ~%d MiB", c.name, ratio, int64(ratio*256))
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // (Found by a probe.) the Python worker's JSON wire (abi.JSON: UseNumber, then
 // normalization) allocates several times CheckCost's estimate for
 // results of numbers and for objects with many keys, so a frame just under
-// the 128 MiB budget costs the host ~400+ MiB.
+// the budget cost the host several times it (the estimate now counts them).
 func TestJSONEnvelopeCostVsReal(t *testing.T) {
 	n := 1_000_000
 	var keys strings.Builder
