@@ -33,10 +33,21 @@ func (e *CostError) Error() string {
 		e.Frame, e.Cost>>20, e.Budget>>20)
 }
 
+// maxCostPerByte bounds the estimate per byte of a frame: an empty map
+// (`{` or 0x80) is the dearest byte, and a MessagePack map header charges
+// costEntry for each pair, whose key and value take two bytes at least
+// (FuzzCheckCost checks the bound). A frame that many times smaller than
+// the budget is under it without a scan: ordinary calls' frames (below
+// about 3 MiB) are never walked.
+const maxCostPerByte = costValue + costMap + costEntry/2
+
 // CheckCost estimates what frame (format "msgpack" or "json") decodes to
 // and returns a *CostError when that passes budget. A malformed frame is
 // left to the decoder (nil).
 func CheckCost(frame []byte, format string, budget int64) error {
+	if int64(len(frame))*maxCostPerByte <= budget {
+		return nil
+	}
 	var cost int64
 	var ok bool
 	if format == "msgpack" {
