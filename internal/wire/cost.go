@@ -1,8 +1,10 @@
 package wire
 
 import (
-	"encoding/binary"
+	"errors"
 	"fmt"
+
+	mpw "github.com/aios-host/aios-host/guest/go/wire"
 )
 
 // DecodeBudget bounds the host memory one worker frame may decode to (an
@@ -61,115 +63,34 @@ func CheckCost(frame []byte, format string, budget int64) error {
 	return nil
 }
 
-// msgpackCost walks one MessagePack value; it stops early once the cost
+// msgpackCost walks one MessagePack value (guest/go/wire's Walk, the
+// skipper the host already runs before its codec); it stops once the cost
 // passes budget. ok is false for a malformed frame.
 func msgpackCost(b []byte, budget int64) (cost int64, ok bool) {
-	pending := int64(1) // values still to read
-	off := 0
-	need := func(n int) bool { return n >= 0 && off+n <= len(b) }
-	for pending > 0 {
-		if cost > budget {
-			return cost, true
-		}
-		if !need(1) {
-			return cost, false
-		}
-		c := b[off]
-		off++
-		pending--
-		var n int64 = -1 // bytes to skip
-		switch {
-		case c <= 0x7f, c >= 0xe0:
-			cost += costValue + costBoxed // a small integer, boxed
-			n = 0
-		case c == 0xc0, c == 0xc2, c == 0xc3:
-			cost += costValue
-			n = 0
-		case c >= 0x80 && c <= 0x8f:
-			k := int64(c & 0x0f)
-			pending += 2 * k
-			cost += costValue + costMap + costEntry*k
-			n = 0
-		case c >= 0x90 && c <= 0x9f:
-			k := int64(c & 0x0f)
-			pending += k
-			cost += costValue + costArray
-			n = 0
-		case c >= 0xa0 && c <= 0xbf:
-			n = int64(c & 0x1f)
-			cost += costValue + n
-			if n > 0 {
-				cost += costStr
-			}
-		case c == 0xca:
-			n, cost = 4, cost+costValue+costBoxed
-		case c == 0xcb:
-			n, cost = 8, cost+costValue+costBoxed
-		case c >= 0xcc && c <= 0xcf:
-			n, cost = 1<<(c-0xcc), cost+costValue+costBoxed
-		case c >= 0xd0 && c <= 0xd3:
-			n, cost = 1<<(c-0xd0), cost+costValue+costBoxed
-		case c >= 0xd4 && c <= 0xd8:
-			n, cost = 1+1<<(c-0xd4), cost+costValue
-		case c == 0xd9 || c == 0xc4, c == 0xda || c == 0xc5, c == 0xdb || c == 0xc6, c >= 0xc7 && c <= 0xc9:
-			var w int
-			switch c {
-			case 0xd9, 0xc4, 0xc7:
-				w = 1
-			case 0xda, 0xc5, 0xc8:
-				w = 2
-			default:
-				w = 4
-			}
-			if !need(w) {
-				return cost, false
-			}
-			n = int64(readN(b[off:], w))
-			off += w
-			if c >= 0xc7 && c <= 0xc9 {
-				n++ // the extension type
-			}
-			cost += costValue + costStr + n
-		case c == 0xdc, c == 0xdd, c == 0xde, c == 0xdf:
-			w := 2
-			if c == 0xdd || c == 0xdf {
-				w = 4
-			}
-			if !need(w) {
-				return cost, false
-			}
-			k := int64(readN(b[off:], w))
-			off += w
-			if k > int64(len(b)-off) {
-				return cost, false // more elements than bytes left
-			}
-			if c >= 0xde {
-				pending += 2 * k
-				cost += costValue + costMap + costEntry*k
-			} else {
-				pending += k
-				cost += costValue + costArray
-			}
-			n = 0
-		default:
-			return cost, false
-		}
-		if n > int64(len(b)-off) {
-			return cost, false
-		}
-		off += int(n)
-	}
-	return cost, true
+	_, err := mpw.Walk(b, func(c byte, n int) bool {
+		cost += msgpackValueCost(c, int64(n))
+		return cost <= budget
+	})
+	return cost, err == nil || errors.Is(err, mpw.ErrStopped)
 }
 
-func readN(b []byte, w int) uint32 {
-	switch w {
-	case 1:
-		return uint32(b[0])
-	case 2:
-		return uint32(binary.BigEndian.Uint16(b))
+// msgpackValueCost is the estimate of one value of type byte c with
+// length or count n (see Walk), not counting its contents.
+func msgpackValueCost(c byte, n int64) int64 {
+	switch {
+	case c >= 0x80 && c <= 0x8f, c == 0xde, c == 0xdf: // map of n pairs
+		return costValue + costMap + costEntry*n
+	case c >= 0x90 && c <= 0x9f, c == 0xdc, c == 0xdd: // array
+		return costValue + costArray
+	case c >= 0xa0 && c <= 0xbf, c >= 0xd9 && c <= 0xdb, c >= 0xc4 && c <= 0xc6, c >= 0xc7 && c <= 0xc9: // str, bin, ext
+		if n == 0 {
+			return costValue
+		}
+		return costValue + costStr + n
+	case c == 0xc0, c == 0xc2, c == 0xc3, c >= 0xd4 && c <= 0xd8: // nil, bool, fixext
+		return costValue
 	}
-	return binary.BigEndian.Uint32(b)
+	return costValue + costBoxed // a number, boxed
 }
 
 // jsonCost estimates a JSON text's decoded size from its structure: maps,

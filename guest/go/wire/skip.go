@@ -1,6 +1,9 @@
 package wire
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Skip returns the encoded length of the first value in data without
 // decoding it (no allocation), so a reader can pick fields out of a map
@@ -28,6 +31,30 @@ func SkipMessage(data []byte, maxDepth int) (int, error) {
 	return r.off, nil
 }
 
+// ErrStopped is Walk's error when visit stopped the walk.
+var ErrStopped = errors.New("wire: walk stopped")
+
+// Walk is SkipMessage (extensions accepted, nesting up to MaxDepth) that
+// tells visit of each value it meets, before its contents: c is the value's
+// type byte and n the length of a string, binary or extension, the item
+// count of an array or the pair count of a map (0 for other values). When
+// visit returns false the walk stops with ErrStopped. It allocates nothing.
+func Walk(data []byte, visit func(c byte, n int) bool) (int, error) {
+	r := reader{buf: data, bin: true, ext: true, visit: visit}
+	if err := r.skip(0); err != nil {
+		return r.off, err
+	}
+	return r.off, nil
+}
+
+// seen reports a value to the walk's visitor.
+func (r *reader) seen(c byte, n int) error {
+	if r.visit != nil && !r.visit(c, n) {
+		return ErrStopped
+	}
+	return nil
+}
+
 func (r *reader) skip(depth int) error {
 	limit := MaxDepth
 	if r.maxDepth > 0 {
@@ -45,59 +72,89 @@ func (r *reader) skip(depth int) error {
 	var err error
 	switch {
 	case c <= 0x7f, c >= 0xe0, c == 0xc0, c == 0xc2, c == 0xc3:
-		return nil
+		return r.seen(c, 0)
 	case c >= 0xa0 && c <= 0xbf:
-		_, err = r.need(int(c & 0x1f))
+		if _, err = r.need(int(c & 0x1f)); err == nil {
+			err = r.seen(c, int(c&0x1f))
+		}
 		return err
 	case c >= 0x90 && c <= 0x9f:
-		return r.skipN(int(c&0x0f), depth)
+		return r.container(c, int(c&0x0f), int(c&0x0f), depth)
 	case c >= 0x80 && c <= 0x8f:
-		return r.skipN(2*int(c&0x0f), depth)
+		return r.container(c, int(c&0x0f), 2*int(c&0x0f), depth)
 	}
 	switch c {
 	case 0xcc, 0xcd, 0xce, 0xcf:
-		_, err = r.need(1 << (c - 0xcc))
+		if err = r.seen(c, 0); err == nil {
+			_, err = r.need(1 << (c - 0xcc))
+		}
 	case 0xd0, 0xd1, 0xd2, 0xd3:
-		_, err = r.need(1 << (c - 0xd0))
+		if err = r.seen(c, 0); err == nil {
+			_, err = r.need(1 << (c - 0xd0))
+		}
 	case 0xca:
-		_, err = r.need(4)
+		if err = r.seen(c, 0); err == nil {
+			_, err = r.need(4)
+		}
 	case 0xcb:
-		_, err = r.need(8)
+		if err = r.seen(c, 0); err == nil {
+			_, err = r.need(8)
+		}
 	case 0xd9, 0xda, 0xdb:
 		if n, err = r.uint(1 << (c - 0xd9)); err == nil {
-			_, err = r.need(int(n))
+			if _, err = r.need(int(n)); err == nil {
+				err = r.seen(c, int(n))
+			}
 		}
 	case 0xc4, 0xc5, 0xc6:
 		if n, err = r.uint(1 << (c - 0xc4)); err == nil {
-			_, err = r.need(int(n))
+			if _, err = r.need(int(n)); err == nil {
+				err = r.seen(c, int(n))
+			}
 		}
 	case 0xdc, 0xdd:
 		if n, err = r.uint(2 << (c - 0xdc)); err == nil {
-			err = r.skipN(int(n), depth)
+			err = r.container(c, int(n), int(n), depth)
 		}
 	case 0xde, 0xdf:
 		if n, err = r.uint(2 << (c - 0xde)); err == nil {
-			err = r.skipN(2*int(n), depth)
+			err = r.container(c, int(n), 2*int(n), depth)
 		}
 	case 0xd4, 0xd5, 0xd6, 0xd7, 0xd8: // fixext 1..16: type byte and data
 		if !r.ext {
 			r.off--
 			return r.fail("type byte 0x%02x (extension or reserved) is not a JSON value", c)
 		}
-		_, err = r.need(1 + 1<<(c-0xd4))
+		if _, err = r.need(1 + 1<<(c-0xd4)); err == nil {
+			err = r.seen(c, 1<<(c-0xd4))
+		}
 	case 0xc7, 0xc8, 0xc9: // ext 8..32: length, type byte, data
 		if !r.ext {
 			r.off--
 			return r.fail("type byte 0x%02x (extension or reserved) is not a JSON value", c)
 		}
 		if n, err = r.uint(1 << (c - 0xc7)); err == nil {
-			_, err = r.need(int(n) + 1)
+			if _, err = r.need(int(n) + 1); err == nil {
+				err = r.seen(c, int(n))
+			}
 		}
 	default:
 		r.off--
 		return r.fail("type byte 0x%02x (extension or reserved) is not a JSON value", c)
 	}
 	return err
+}
+
+// container skips an array (items values) or a map (pairs: items = 2 ×
+// count), telling the visitor of it once its count fits the bytes left.
+func (r *reader) container(c byte, count, items, depth int) error {
+	if items < 0 || items > len(r.buf)-r.off {
+		return r.fail("container of %d items is longer than the remaining %d bytes", items, len(r.buf)-r.off)
+	}
+	if err := r.seen(c, count); err != nil {
+		return err
+	}
+	return r.skipN(items, depth)
 }
 
 func (r *reader) skipN(n, depth int) error {

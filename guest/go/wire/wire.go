@@ -228,6 +228,8 @@ type reader struct {
 	bin      bool
 	ext      bool // skip accepts extension types (SkipMessage)
 	maxDepth int  // skip's depth limit; 0: MaxDepth
+	// visit, when set, is told of each value skip meets (Walk).
+	visit func(c byte, n int) bool
 }
 
 func (r *reader) fail(format string, args ...any) error {

@@ -233,6 +233,18 @@ func FuzzSkip(f *testing.F) {
 			for it.Next() {
 			}
 		}
+		// Walk skips as SkipMessage does, and tells of at least one value
+		// for each value it skips over.
+		visits := 0
+		w, werr := wire.Walk(data, func(byte, int) bool { visits++; return true })
+		sm, smerr := wire.SkipMessage(data, wire.MaxDepth)
+		if (werr == nil) != (smerr == nil) || werr == nil && (w != sm || visits == 0) {
+			t.Fatalf("walk %d %v (%d visits) vs skip %d %v", w, werr, visits, sm, smerr)
+		}
+		// A visitor that stops at once stops the walk.
+		if _, err := wire.Walk(data, func(byte, int) bool { return false }); smerr == nil && !errors.Is(err, wire.ErrStopped) {
+			t.Fatalf("stopped walk: %v", err)
+		}
 	})
 }
 
