@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	debversion "pault.ag/go/debian/version"
 )
 
 // DebVersion is a Debian package version, [epoch:]upstream[-revision]
@@ -88,18 +90,13 @@ func (v DebVersion) String() string {
 	return s
 }
 
-// Compare orders v and w as dpkg does: epoch, then upstream, then
-// revision, each part compared by verrevcmp (non-digit runs by character,
-// letters before other characters, '~' before everything, even the end;
-// digit runs as numbers). It returns -1, 0 or 1.
+// Compare orders v and w as dpkg does (pault.ag/go/debian/version:
+// epoch, then upstream, then revision; '~' sorts before everything, even
+// the end). It returns -1, 0 or 1.
 func (v DebVersion) Compare(w DebVersion) int {
-	if v.Epoch != w.Epoch {
-		return sign(v.Epoch - w.Epoch)
-	}
-	if c := verrevcmp(v.Upstream, w.Upstream); c != 0 {
-		return c
-	}
-	return verrevcmp(v.Revision, w.Revision)
+	return sign(debversion.Compare(
+		debversion.Version{Epoch: uint(v.Epoch), Version: v.Upstream, Revision: v.Revision},
+		debversion.Version{Epoch: uint(w.Epoch), Version: w.Upstream, Revision: w.Revision}))
 }
 
 // CompareDebVersions parses a and b and compares them as dpkg does.
@@ -121,65 +118,6 @@ func sign(n int) int {
 		return -1
 	case n > 0:
 		return 1
-	}
-	return 0
-}
-
-// order is dpkg's weight of a character in a non-digit run; 0 stands for
-// the end of the string (and digits, which end the run).
-func order(s string, i int) int {
-	if i >= len(s) {
-		return 0
-	}
-	c := s[i]
-	switch {
-	case c >= '0' && c <= '9':
-		return 0
-	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-		return int(c)
-	case c == '~':
-		return -1
-	}
-	return int(c) + 256
-}
-
-func isDigit(s string, i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
-
-// verrevcmp is dpkg's lib/dpkg/version.c verrevcmp, returning -1, 0 or 1.
-func verrevcmp(a, b string) int {
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		for (i < len(a) && !isDigit(a, i)) || (j < len(b) && !isDigit(b, j)) {
-			ac, bc := order(a, i), order(b, j)
-			if ac != bc {
-				return sign(ac - bc)
-			}
-			i++
-			j++
-		}
-		for i < len(a) && a[i] == '0' {
-			i++
-		}
-		for j < len(b) && b[j] == '0' {
-			j++
-		}
-		first := 0
-		for isDigit(a, i) && isDigit(b, j) {
-			if first == 0 {
-				first = int(a[i]) - int(b[j])
-			}
-			i++
-			j++
-		}
-		if isDigit(a, i) {
-			return 1
-		}
-		if isDigit(b, j) {
-			return -1
-		}
-		if first != 0 {
-			return sign(first)
-		}
 	}
 	return 0
 }
@@ -227,5 +165,5 @@ func VersionAtLeast(installed, minVersion string) (bool, error) {
 	if mv.HasEpoch && iv.Epoch != mv.Epoch {
 		return iv.Epoch > mv.Epoch, nil
 	}
-	return verrevcmp(upstreamCore(iv.Upstream), upstreamCore(mv.Upstream)) >= 0, nil
+	return debversion.Compare(debversion.Version{Version: upstreamCore(iv.Upstream)}, debversion.Version{Version: upstreamCore(mv.Upstream)}) >= 0, nil
 }
