@@ -93,7 +93,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if tg.uri != "" {
 		r, err := sess.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: tg.uri})
 		if err != nil {
-			return nil, s.callError(ctx, sess, call.Tool, err)
+			return nil, s.callError(ctx, sess, call, err)
 		}
 		v, err := resourceResult(r)
 		if err != nil {
@@ -107,21 +107,13 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	}
 	r, err := sess.CallTool(ctx, &mcpsdk.CallToolParams{Name: tg.tool, Arguments: args})
 	if err != nil {
-		return nil, s.callError(ctx, sess, call.Tool, err)
+		return nil, s.callError(ctx, sess, call, err)
 	}
 	v, err := toolResult(s.name, tg.tool, r, tg.structured)
 	if err != nil {
 		var te *abi.ToolError
 		if errors.As(err, &te) && te.Code != abi.InvalidResult {
-			// The server's own error text reaches the caller too.
-			p := s.cfg.policy()
-			if p == screen.Refuse {
-				p = screen.Strip // an error is refused already: strip what it hides
-			}
-			if msg, fs := screen.Text(te.Message, "", p); len(fs) > 0 {
-				s.noteFindings(call, "error text", fs)
-				te.Message = msg
-			}
+			te.Message = s.screenErrorText(call, te.Message)
 		}
 		return nil, err
 	}
@@ -146,6 +138,21 @@ func (s *server) screenResult(call *abi.ToolCall, v any) (any, error) {
 	return out, nil
 }
 
+// screenErrorText screens the text of a failed call (an isError result
+// or a JSON-RPC error): under refuse it is stripped, as the call has
+// failed already.
+func (s *server) screenErrorText(call *abi.ToolCall, msg string) string {
+	p := s.cfg.policy()
+	if p == screen.Refuse {
+		p = screen.Strip
+	}
+	clean, fs := screen.Text(msg, "", p)
+	if len(fs) > 0 {
+		s.noteFindings(call, "error text", fs)
+	}
+	return clean
+}
+
 // noteFindings logs what screening found in what of a call's answer.
 func (s *server) noteFindings(call *abi.ToolCall, what string, fs []screen.Finding) {
 	s.b.log.Warn("mcp server answer screened: untrusted text with hidden characters or injection-like phrases",
@@ -153,7 +160,8 @@ func (s *server) noteFindings(call *abi.ToolCall, what string, fs []screen.Findi
 }
 
 // callError maps a failed MCP request on sess to a ToolError.
-func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, tool string, err error) error {
+func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call *abi.ToolCall, err error) error {
+	tool := call.Tool
 	if ctx.Err() != nil {
 		return abi.AsToolError(ctx.Err(), abi.Timeout) // Timeout or Cancelled
 	}
@@ -166,14 +174,7 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, tool
 		case jsonrpc.CodeMethodNotFound:
 			code = abi.NotFound
 		}
-		msg := we.Message
-		if clean, fs := screen.Text(msg, "", s.cfg.policy()); len(fs) > 0 {
-			s.noteFindings(&abi.ToolCall{Tool: tool}, "error text", fs)
-			if s.cfg.policy() == screen.Strip || s.cfg.policy() == screen.Refuse {
-				msg = clean
-			}
-		}
-		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, tool, msg)}
+		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, call.Tool, s.screenErrorText(call, we.Message))}
 	}
 	if errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || s.session() == nil {
 		s.dropped(sess)
