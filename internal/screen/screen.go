@@ -10,7 +10,9 @@
 //     hidden in them is reported), bidirectional overrides and isolates
 //     (U+202A–U+202E, U+2066–U+2069, "Trojan Source"), invisible
 //     characters (format characters, variation selectors, Hangul
-//     fillers: see invisible), terminal escape
+//     fillers, the braille blank outside braille: see invisible), runs of
+//     more than eight combining marks on one character ("Zalgo" text,
+//     which covers the lines around it), terminal escape
 //     sequences (ESC … and C1 controls) and other control characters
 //     (except tab, newline and carriage return);
 //   - it flags, without changing, text that reads like a prompt injection:
@@ -65,6 +67,7 @@ const (
 	HiddenTags     = "hidden-tag-characters" // U+E0000–U+E007F
 	Bidi           = "bidi-controls"         // U+202A–U+202E, U+2066–U+2069
 	Invisible      = "invisible-characters"  // U+200B, U+2060, U+FEFF, U+180E
+	CombiningRun   = "combining-runs"        // marks past the 8th on one character
 	TerminalEscape = "terminal-escapes"      // ESC sequences, C1 controls
 	Control        = "control-characters"    // C0 (but \t \n \r), DEL
 	Injection      = "injection-phrase"      // reads like a prompt injection
@@ -107,6 +110,14 @@ func Summary(fs []Finding) string {
 
 const maxSample = 80
 
+// maxMarks is the most combining marks (Unicode Mn, Me) kept in a row on
+// one character. Writing systems stack a few (Vietnamese two, Hebrew
+// points and cantillation three or four, Tibetan stacks about five);
+// "Zalgo" text stacks dozens, and they spill over the lines around it.
+// Unicode's stream-safe format allows 30 non-starters; 8 leaves every
+// script its stacks.
+const maxMarks = 8
+
 // injection lists the phrases flagged as prompt injections; any Unicode
 // space or line separator counts as a space (\s alone is ASCII).
 var injection = regexp.MustCompile(strings.ReplaceAll(`(?i)`+
@@ -131,6 +142,8 @@ func Text(s, path string, p Policy) (string, []Finding) {
 		var b strings.Builder
 		counts := map[string]int{}
 		var hidden []byte
+		marks := 0    // combining marks kept in a row
+		braille := -1 // whether s has braille patterns: -1 not known yet
 		for i := 0; i < len(s); {
 			r, n := utf8.DecodeRuneInString(s[i:])
 			kind := ""
@@ -145,6 +158,19 @@ func Text(s, path string, p Policy) (string, []Finding) {
 				kind = Bidi
 			case invisible(r):
 				kind = Invisible
+			case r == 0x2800:
+				// The braille blank is a space in braille text; elsewhere
+				// an empty glyph that passes for nothing.
+				if braille < 0 {
+					braille = boolInt(strings.IndexFunc(s, func(r rune) bool { return r > 0x2800 && r <= 0x28FF }) >= 0)
+				}
+				if braille == 0 {
+					kind = Invisible
+				}
+			case isMark(r):
+				if marks++; marks > maxMarks {
+					kind = CombiningRun
+				}
 			case r == 0x1B:
 				kind = TerminalEscape
 				skip = escapeLen(s[i:])
@@ -154,6 +180,9 @@ func Text(s, path string, p Policy) (string, []Finding) {
 				kind = Control
 			}
 			if kind == "" {
+				if marks > 0 && !isMark(r) {
+					marks = 0
+				}
 				if r == utf8.RuneError && n == 1 {
 					// An invalid byte becomes U+FFFD: kept, it could join
 					// with bytes around a removed character into one.
@@ -166,7 +195,7 @@ func Text(s, path string, p Policy) (string, []Finding) {
 			}
 			i += skip
 		}
-		for _, k := range []string{HiddenTags, Bidi, Invisible, TerminalEscape, Control} {
+		for _, k := range []string{HiddenTags, Bidi, Invisible, CombiningRun, TerminalEscape, Control} {
 			if c := counts[k]; c > 0 {
 				f := Finding{Kind: k, Path: path, Count: c}
 				if k == HiddenTags {
@@ -267,6 +296,18 @@ func escapeLen(s string) int {
 	}
 	_, n := utf8.DecodeRuneInString(s[1:])
 	return 1 + n
+}
+
+// isMark reports a combining mark (Unicode Mn or Me; none is below U+0300).
+func isMark(r rune) bool {
+	return r >= 0x300 && (unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func cut(s string) string {
