@@ -16,6 +16,8 @@ import (
 //	    pool_size: 4                    # workers per provider
 //	    memory_mb: 512                  # RLIMIT_AS per worker
 //	    cpu_seconds: 600                # RLIMIT_CPU per worker (its lifetime)
+//	    max_processes: 128              # tasks (processes and threads) of a worker's tree, in its cgroup
+//	    cpus: 1                         # CPU of a worker's tree, in its cgroup (cores; 0: no limit)
 //	    startup_timeout: 10s            # start + import + register
 //	    sandbox: true                   # false runs workers unconfined (debugging only)
 //	    sdk_path: ""                    # folder holding aios_sdk/ (default: the embedded copy)
@@ -23,10 +25,17 @@ import (
 //	    spin: 100us                     # busy-poll window for a worker's answer (0: never spin)
 //	    wire: msgpack                   # preferred wire format: msgpack or json (debugging)
 type Config struct {
-	Interpreter    string        `yaml:"interpreter"`
-	PoolSize       int           `yaml:"pool_size"`
-	MemoryMB       int           `yaml:"memory_mb"`
-	CPUSeconds     int           `yaml:"cpu_seconds"`
+	Interpreter string `yaml:"interpreter"`
+	PoolSize    int    `yaml:"pool_size"`
+	MemoryMB    int    `yaml:"memory_mb"`
+	CPUSeconds  int    `yaml:"cpu_seconds"`
+	// MaxProcesses bounds the tasks (processes and threads) of a worker
+	// and everything it forks, and CPUs their CPU time per second (in
+	// cores), where the machine lets the host make control groups
+	// (Layers.Cgroup); memory_mb bounds the tree's memory there too. 0: no
+	// limit.
+	MaxProcesses   int           `yaml:"max_processes"`
+	CPUs           float64       `yaml:"cpus"`
 	StartupTimeout time.Duration `yaml:"startup_timeout"`
 	Sandbox        *bool         `yaml:"sandbox"`
 	SDKPath        string        `yaml:"sdk_path"`
@@ -52,6 +61,8 @@ const (
 	DefaultPoolSize       = 4
 	DefaultMemoryMB       = 512
 	DefaultCPUSeconds     = 600
+	DefaultMaxProcesses   = 128
+	DefaultCPUs           = 1.0
 	DefaultStartupTimeout = 10 * time.Second
 	DefaultSpin           = 100 * time.Microsecond
 	// MaxSpin bounds runtimes.python.spin.
@@ -67,6 +78,8 @@ func DefaultConfig() Config {
 		PoolSize:       DefaultPoolSize,
 		MemoryMB:       DefaultMemoryMB,
 		CPUSeconds:     DefaultCPUSeconds,
+		MaxProcesses:   DefaultMaxProcesses,
+		CPUs:           DefaultCPUs,
 		StartupTimeout: DefaultStartupTimeout,
 		Sandbox:        &on,
 		Spin:           DefaultSpin,
@@ -98,6 +111,10 @@ func (c *Config) check() error {
 		return fmt.Errorf("runtimes.python.memory_mb %d: CPython needs at least 32 MiB of address space", c.MemoryMB)
 	case c.CPUSeconds < 0:
 		return fmt.Errorf("runtimes.python.cpu_seconds %d: want >= 0 (0 means no limit)", c.CPUSeconds)
+	case c.MaxProcesses < 0 || c.MaxProcesses > 0 && c.MaxProcesses < 8:
+		return fmt.Errorf("runtimes.python.max_processes %d: want 0 (no limit) or at least 8 (a worker has a few threads)", c.MaxProcesses)
+	case c.CPUs < 0 || c.CPUs > 4096 || c.CPUs > 0 && c.CPUs < 0.01:
+		return fmt.Errorf("runtimes.python.cpus %v: want 0 (no limit) or 0.01..4096 cores", c.CPUs)
 	case c.StartupTimeout < 0:
 		return fmt.Errorf("runtimes.python.startup_timeout %v: want a positive duration", c.StartupTimeout)
 	case c.Spin < 0 || c.Spin > MaxSpin:

@@ -32,6 +32,8 @@ type Runtime struct {
 
 	// noMsgpack makes workers offer json only (tests).
 	noMsgpack bool
+	// noPIDNS starts workers without a PID namespace (tests).
+	noPIDNS bool
 
 	mu     sync.Mutex
 	env    *interp // nil until the first successful probe
@@ -119,6 +121,9 @@ func (r *Runtime) interp(ctx context.Context) (*interp, error) {
 	}
 	if r.cfg.sandboxed() {
 		r.layers = detectLayers()
+		if r.noPIDNS {
+			r.layers.PIDNS, r.layers.PIDNSErr = false, "turned off for a test"
+		}
 	} else {
 		r.layers = Layers{Disabled: true}
 	}

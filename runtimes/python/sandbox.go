@@ -27,9 +27,14 @@ type Layers struct {
 	// Rlimits is true when resource limits can be set on workers.
 	Rlimits    bool
 	RlimitsErr string
+	// Cgroup is the control-group version workers are put in ("v1",
+	// "v2"; "" unavailable): limits on a worker's whole process tree, and
+	// every process of it killed with the worker (cgroup_linux.go).
+	Cgroup    string
+	CgroupErr string
 }
 
-// String is a one-line summary, e.g. "landlock=v7 seccomp=on netns=on pidns=on rlimits=on".
+// String is a one-line summary, e.g. "landlock=v7 seccomp=on netns=on pidns=on rlimits=on cgroup=v2".
 func (l Layers) String() string {
 	if l.Disabled {
 		return "sandbox=off"
@@ -44,7 +49,11 @@ func (l Layers) String() string {
 	if l.Landlock > 0 {
 		ll = fmt.Sprintf("v%d", l.Landlock)
 	}
-	return fmt.Sprintf("landlock=%s seccomp=%s netns=%s pidns=%s rlimits=%s", ll, onoff(l.Seccomp), onoff(l.NetNS), onoff(l.PIDNS), onoff(l.Rlimits))
+	cg := "off"
+	if l.Cgroup != "" {
+		cg = l.Cgroup
+	}
+	return fmt.Sprintf("landlock=%s seccomp=%s netns=%s pidns=%s rlimits=%s cgroup=%s", ll, onoff(l.Seccomp), onoff(l.NetNS), onoff(l.PIDNS), onoff(l.Rlimits), cg)
 }
 
 // Degraded lists one sentence per missing layer.
@@ -67,6 +76,9 @@ func (l Layers) Degraded() []string {
 	}
 	if !l.Rlimits {
 		out = append(out, "resource limits unavailable: "+l.RlimitsErr+"; python workers have no memory or CPU limit")
+	}
+	if l.Cgroup == "" {
+		out = append(out, "control groups unavailable: "+l.CgroupErr+"; the processes a python tool forks have no shared task, memory or CPU limit (each has its own rlimits)")
 	}
 	return out
 }
@@ -98,4 +110,7 @@ type spawnSpec struct {
 	// memory and cpu limits (0: none).
 	memoryBytes uint64
 	cpuSeconds  uint64
+	// the worker tree's limits in its control group (0: none).
+	tasks int
+	cpus  float64
 }

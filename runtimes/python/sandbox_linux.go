@@ -38,6 +38,11 @@ func detectLayers() Layers {
 	} else {
 		l.Rlimits = true
 	}
+	if c, err := hostCgroups(); err != nil {
+		l.CgroupErr = err.Error()
+	} else {
+		l.Cgroup = c.version()
+	}
 	done := make(chan struct{})
 	landlock.GoLocked(func() { // a thread of its own, never the main one; it dies with this function
 		defer close(done)
@@ -146,6 +151,19 @@ func limit(pid int, s spawnSpec) error {
 		}
 	}
 	return nil
+}
+
+// newCgroup makes the control group of a worker (nil when workers get
+// none).
+func newCgroup(s spawnSpec) (*workerCgroup, error) {
+	if s.layers.Disabled || s.layers.Cgroup == "" {
+		return nil, nil
+	}
+	c, err := hostCgroups()
+	if err != nil {
+		return nil, err
+	}
+	return c.newWorker(cgLimits{tasks: s.tasks, memoryBytes: s.memoryBytes, cpus: s.cpus})
 }
 
 // killGroup kills the worker's whole process group.

@@ -55,8 +55,9 @@ type worker struct {
 	p   *Provider
 	pid int
 	ps  *os.Process
-	in  *os.File // host → worker
-	out *os.File // worker → host
+	cg  *workerCgroup // nil: none
+	in  *os.File      // host → worker
+	out *os.File      // worker → host
 	// The worker → host pipe is read only by the goroutine of the call in
 	// flight (and by startWorker for the registration): no reader goroutine
 	// and no hand-off per call.
@@ -158,6 +159,8 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 		layers:      p.rt.Layers(),
 		memoryBytes: uint64(cfg.MemoryMB) << 20,
 		cpuSeconds:  uint64(cfg.CPUSeconds),
+		tasks:       cfg.MaxProcesses,
+		cpus:        cfg.CPUs,
 	}
 	ps, err := spawn(spec)
 	for _, f := range childFiles {
@@ -196,6 +199,16 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 		_ = gateW.Close()
 		w.abort()
 		return nil, nil, err
+	}
+	// Into its control group while it waits at the gate: nothing it runs
+	// is outside.
+	if w.cg, err = newCgroup(spec); err == nil && w.cg != nil {
+		err = w.cg.add(ps.Pid)
+	}
+	if err != nil {
+		_ = gateW.Close()
+		w.abort()
+		return nil, nil, fmt.Errorf("python worker for %s: %v", p.path, err)
 	}
 	// The pins, then the gate's end: let the worker import the tool file.
 	if err := p.sendPins(gateW, cfg.StartupTimeout); err != nil {
@@ -243,14 +256,22 @@ func (p *Provider) msgpackArg() string {
 
 // abort kills a worker that never got its reader loop and reaps it.
 func (w *worker) abort() {
-	killGroup(w.pid)
+	w.killAll()
 	_ = w.in.Close()
 	_ = w.out.Close()
 	if w.broker != nil {
 		_ = w.broker.Close()
 	}
 	_, _ = w.ps.Wait()
+	w.cg.destroy()
 	close(w.dead)
+}
+
+// killAll kills the worker's process group and every process of its
+// control group (those that left the group).
+func (w *worker) killAll() {
+	killGroup(w.pid)
+	w.cg.kill()
 }
 
 // handshake reads the worker's hello, answers with the wire format
@@ -280,7 +301,7 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 		}
 	}
 	if err != nil {
-		killGroup(w.pid)
+		w.killAll()
 		return nil, fmt.Errorf("%s: %v%s", w.p.path, err, w.stderrNote())
 	}
 	env, err := w.readEnvelope()
@@ -300,18 +321,18 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 // startError words a failed read of the worker's first frames.
 func (w *worker) startError(err error, timeout time.Duration) error {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		killGroup(w.pid)
+		w.killAll()
 		return fmt.Errorf("%s: the python worker did not register within %v (a long-running import or a loop at module level?)%s", w.p.path, timeout, w.stderrNote())
 	}
 	var fe *abi.FrameTooLargeError
 	if errors.As(err, &fe) {
-		killGroup(w.pid)
+		w.killAll()
 		return fmt.Errorf("%s: registering: %s", w.p.path, frameError(fe))
 	}
 	var pe *protocolError
 	var ve *valueError
 	if errors.As(err, &pe) || errors.As(err, &ve) {
-		killGroup(w.pid)
+		w.killAll()
 		return fmt.Errorf("%s: registering: %v%s", w.p.path, err, w.stderrNote())
 	}
 	state := w.waitExit()
@@ -344,7 +365,7 @@ func (w *worker) waitExit() string {
 	case s := <-done:
 		return s
 	case <-time.After(2 * time.Second):
-		killGroup(w.pid)
+		w.killAll()
 		return <-done
 	}
 }
@@ -470,8 +491,9 @@ func (w *worker) stderrNote() string {
 // the host, or killed from outside while idle) and records how it ended.
 func (w *worker) waitLoop() {
 	st, err := w.ps.Wait()
-	// Children of the worker may hold its pipes: the whole group goes.
-	killGroup(w.pid)
+	// Children of the worker may hold its pipes: the whole tree goes.
+	w.killAll()
+	w.cg.destroy()
 	state := ""
 	if err != nil {
 		state = err.Error()
@@ -512,7 +534,7 @@ func (w *worker) kill(why string) {
 		w.killedFor = why
 	}
 	w.mu.Unlock()
-	killGroup(w.pid)
+	w.killAll()
 }
 
 // alive reports whether the worker can take a call: not reaped and not
@@ -759,7 +781,7 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 			case errors.As(err, &pe):
 				w.kill("protocol violation: " + pe.msg)
 			default: // EOF or a closed pipe: the worker is gone
-				killGroup(w.pid)
+				w.killAll()
 			}
 			<-w.dead
 			return nil, w.crashed(call), true

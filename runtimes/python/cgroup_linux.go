@@ -1,0 +1,476 @@
+//go:build linux
+
+package python
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Control groups put a worker and every process it forks under limits
+// that hold for them together: a task count (pids.max: a fork bomb stops
+// there), the memory of the whole tree (RLIMIT_AS bounds each process
+// alone), a CPU share; and they let the host kill every process of the
+// tree when the worker ends, even one that left its process group
+// without a PID namespace. The host makes one folder of its own
+// (aios-host-PID) under its cgroup in each hierarchy it needs, and one per
+// worker below it; the worker is moved in before its start gate opens, so
+// nothing it runs is ever outside. cgroup v2 is used when the host's
+// cgroup offers the pids and memory controllers to children; else the v1
+// hierarchies of pids, memory and (if mounted) cpu. Nothing is written
+// outside these folders. A library (containerd/cgroups, opencontainers'
+// cgroups) would bring systemd, D-Bus and eBPF dependencies for the few
+// files written here.
+
+// cgroups is the host's parent folder for workers in each hierarchy.
+type cgroups struct {
+	v2      bool
+	parents map[string]string // controller (v1) or "" (v2) → the host's folder
+	seq     atomic.Uint64
+}
+
+var (
+	cgOnce sync.Once
+	cgHost *cgroups
+	cgErr  error
+)
+
+// hostCgroups makes (once a process) the host's folders for workers.
+func hostCgroups() (*cgroups, error) {
+	cgOnce.Do(func() { cgHost, cgErr = setupCgroups() })
+	return cgHost, cgErr
+}
+
+// cgMount is one mounted cgroup hierarchy.
+type cgMount struct {
+	point, root string
+	v2          bool
+	controllers []string // v1: the mount's controllers
+}
+
+// parseMountinfo finds the cgroup mounts in /proc/self/mountinfo's text.
+func parseMountinfo(text string) []cgMount {
+	var out []cgMount
+	for _, line := range strings.Split(text, "\n") {
+		// id parent major:minor root point options [optional...] - fstype source superoptions
+		pre, post, ok := strings.Cut(line, " - ")
+		if !ok {
+			continue
+		}
+		f, g := strings.Fields(pre), strings.Fields(post)
+		if len(f) < 5 || len(g) < 1 {
+			continue
+		}
+		m := cgMount{root: unescapeMount(f[3]), point: unescapeMount(f[4])}
+		switch g[0] {
+		case "cgroup2":
+			m.v2 = true
+		case "cgroup":
+			if len(g) < 3 {
+				continue
+			}
+			for _, o := range strings.Split(g[2], ",") {
+				switch o {
+				case "pids", "memory", "cpu":
+					m.controllers = append(m.controllers, o)
+				}
+			}
+			if len(m.controllers) == 0 {
+				continue
+			}
+		default:
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// unescapeMount undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// parseProcCgroup reads /proc/self/cgroup's text: the process's path in
+// each v1 controller's hierarchy, and in v2 ("" key).
+func parseProcCgroup(text string) map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(text, "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[0] == "0" && parts[1] == "" {
+			out[""] = parts[2]
+			continue
+		}
+		for _, c := range strings.Split(parts[1], ",") {
+			out[c] = parts[2]
+		}
+	}
+	return out
+}
+
+// own is the folder of the process's cgroup path p in mount m ("" when p
+// is not below the mount's root: another namespace's cgroup).
+func own(m cgMount, p string) string {
+	rel, err := filepath.Rel(m.root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return ""
+	}
+	return filepath.Join(m.point, rel)
+}
+
+func setupCgroups() (*cgroups, error) {
+	mi, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	pc, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return nil, err
+	}
+	mounts, paths := parseMountinfo(string(mi)), parseProcCgroup(string(pc))
+	name := "aios-host-" + strconv.Itoa(os.Getpid())
+	var v2why string
+	for _, m := range mounts {
+		if !m.v2 {
+			continue
+		}
+		p, ok := paths[""]
+		dir := own(m, p)
+		if !ok || dir == "" {
+			continue
+		}
+		if c, err := setupV2(dir, name); err == nil {
+			return c, nil
+		} else {
+			v2why = err.Error()
+		}
+	}
+	c := &cgroups{parents: map[string]string{}}
+	for _, want := range []string{"pids", "memory", "cpu"} {
+		for _, m := range mounts {
+			if m.v2 || !contains(m.controllers, want) || c.parents[want] != "" {
+				continue
+			}
+			dir := own(m, paths[want])
+			if dir == "" {
+				continue
+			}
+			removeStale(dir)
+			parent := filepath.Join(dir, name)
+			if err := os.Mkdir(parent, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+				c.removeParents()
+				return nil, cgroupErr(v2why, fmt.Errorf("cgroup v1 %s: %v", want, err))
+			}
+			// A parent made here may share a mount with another controller
+			// (cpu,cpuacct): one folder serves both.
+			c.parents[want] = parent
+		}
+	}
+	if c.parents["pids"] == "" || c.parents["memory"] == "" {
+		c.removeParents()
+		return nil, cgroupErr(v2why, errors.New("no writable cgroup v1 pids and memory hierarchies"))
+	}
+	return c, nil
+}
+
+func cgroupErr(v2why string, err error) error {
+	if v2why != "" {
+		return fmt.Errorf("%v; %v", v2why, err)
+	}
+	return err
+}
+
+func setupV2(dir, name string) (*cgroups, error) {
+	ctl, err := os.ReadFile(filepath.Join(dir, "cgroup.controllers"))
+	if err != nil {
+		return nil, fmt.Errorf("cgroup v2 %s: %v", dir, err)
+	}
+	have := strings.Fields(string(ctl))
+	if !contains(have, "pids") || !contains(have, "memory") {
+		return nil, fmt.Errorf("cgroup v2 %s offers %q, not pids and memory", dir, strings.TrimSpace(string(ctl)))
+	}
+	enable := "+pids +memory"
+	if contains(have, "cpu") {
+		enable += " +cpu"
+	}
+	// Controllers reach a child only through its parent's subtree_control,
+	// which a cgroup holding processes (the host's own) cannot set unless
+	// it is the root: a delegated cgroup (systemd Delegate=yes) has them
+	// set already.
+	if err := os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte(enable), 0); err != nil {
+		return nil, fmt.Errorf("cgroup v2 %s: enabling %s for children: %v (the host's cgroup holds processes; run it in a delegated cgroup)", dir, enable, err)
+	}
+	removeStale(dir)
+	parent := filepath.Join(dir, name)
+	if err := os.Mkdir(parent, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("cgroup v2 %s: %v", parent, err)
+	}
+	if err := os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte(enable), 0); err != nil {
+		_ = os.Remove(parent)
+		return nil, fmt.Errorf("cgroup v2 %s: enabling %s: %v", parent, enable, err)
+	}
+	return &cgroups{v2: true, parents: map[string]string{"": parent}}, nil
+}
+
+// removeStale removes the folders of hosts that are gone (empty ones
+// only: a cgroup with processes cannot be removed).
+func removeStale(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		pid, ok := strings.CutPrefix(e.Name(), "aios-host-")
+		n, err := strconv.Atoi(pid)
+		if !ok || err != nil || !e.IsDir() || n == os.Getpid() || unix.Kill(n, 0) == nil || errors.Is(unix.Kill(n, 0), unix.EPERM) {
+			continue
+		}
+		stale := filepath.Join(dir, e.Name())
+		kids, _ := os.ReadDir(stale)
+		for _, k := range kids {
+			if k.IsDir() {
+				_ = os.Remove(filepath.Join(stale, k.Name()))
+			}
+		}
+		_ = os.Remove(stale)
+	}
+}
+
+func (c *cgroups) removeParents() {
+	for _, p := range c.parents {
+		_ = os.Remove(p)
+	}
+}
+
+func (c *cgroups) version() string {
+	if c.v2 {
+		return "v2"
+	}
+	return "v1"
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// workerCgroup is one worker's folders.
+type workerCgroup struct {
+	v2   bool
+	dirs []string // each hierarchy's folder; dirs[0] lists the tasks
+	once sync.Once
+}
+
+// cgLimits are a worker tree's limits (0: none).
+type cgLimits struct {
+	tasks       int
+	memoryBytes uint64
+	cpus        float64
+}
+
+// newWorker makes a worker's folders with its limits.
+func (c *cgroups) newWorker(l cgLimits) (*workerCgroup, error) {
+	name := "w" + strconv.FormatUint(c.seq.Add(1), 10)
+	wc := &workerCgroup{v2: c.v2}
+	mk := func(parent string) (string, error) {
+		d := filepath.Join(parent, name)
+		if err := os.Mkdir(d, 0o700); err != nil {
+			return "", fmt.Errorf("cgroup %s: %v", d, err)
+		}
+		wc.dirs = append(wc.dirs, d)
+		return d, nil
+	}
+	set := func(dir, file, v string) error {
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(v), 0); err != nil {
+			return fmt.Errorf("cgroup %s: %s=%s: %v", dir, file, v, err)
+		}
+		return nil
+	}
+	fail := func(err error) (*workerCgroup, error) {
+		wc.remove()
+		return nil, err
+	}
+	const period = 100000 // µs
+	if c.v2 {
+		d, err := mk(c.parents[""])
+		if err != nil {
+			return fail(err)
+		}
+		if l.tasks > 0 {
+			if err := set(d, "pids.max", strconv.Itoa(l.tasks)); err != nil {
+				return fail(err)
+			}
+		}
+		if l.memoryBytes > 0 {
+			if err := set(d, "memory.max", strconv.FormatUint(l.memoryBytes, 10)); err != nil {
+				return fail(err)
+			}
+			if _, err := os.Stat(filepath.Join(d, "memory.swap.max")); err == nil {
+				if err := set(d, "memory.swap.max", "0"); err != nil {
+					return fail(err)
+				}
+			}
+		}
+		if l.cpus > 0 {
+			if _, err := os.Stat(filepath.Join(d, "cpu.max")); err == nil {
+				if err := set(d, "cpu.max", fmt.Sprintf("%d %d", int64(l.cpus*period), period)); err != nil {
+					return fail(err)
+				}
+			}
+		}
+		return wc, nil
+	}
+	d, err := mk(c.parents["pids"])
+	if err != nil {
+		return fail(err)
+	}
+	if l.tasks > 0 {
+		if err := set(d, "pids.max", strconv.Itoa(l.tasks)); err != nil {
+			return fail(err)
+		}
+	}
+	if d, err = mk(c.parents["memory"]); err != nil {
+		return fail(err)
+	}
+	if l.memoryBytes > 0 {
+		v := strconv.FormatUint(l.memoryBytes, 10)
+		if err := set(d, "memory.limit_in_bytes", v); err != nil {
+			return fail(err)
+		}
+		// Memory and swap together, so swap is no way around the limit.
+		if _, err := os.Stat(filepath.Join(d, "memory.memsw.limit_in_bytes")); err == nil {
+			if err := set(d, "memory.memsw.limit_in_bytes", v); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if cpu := c.parents["cpu"]; cpu != "" && cpu != c.parents["pids"] && cpu != c.parents["memory"] {
+		if d, err = mk(cpu); err != nil {
+			return fail(err)
+		}
+		if l.cpus > 0 {
+			if err := set(d, "cpu.cfs_period_us", strconv.Itoa(period)); err != nil {
+				return fail(err)
+			}
+			if err := set(d, "cpu.cfs_quota_us", strconv.FormatInt(int64(l.cpus*period), 10)); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	return wc, nil
+}
+
+// add moves process pid (the worker, still at its start gate) in.
+func (wc *workerCgroup) add(pid int) error {
+	for _, d := range wc.dirs {
+		if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
+			return fmt.Errorf("cgroup %s: adding worker %d: %v", d, pid, err)
+		}
+	}
+	return nil
+}
+
+// tasks lists the processes in the worker's tree.
+func (wc *workerCgroup) tasks() []int {
+	f, err := os.Open(filepath.Join(wc.dirs[0], "cgroup.procs"))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []int
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if n, err := strconv.Atoi(strings.TrimSpace(sc.Text())); err == nil && n > 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// kill kills every process in the worker's tree. A process cannot leave
+// its cgroup and forks only into it, within pids.max, so a few rounds
+// empty it.
+func (wc *workerCgroup) kill() {
+	if wc == nil || len(wc.dirs) == 0 {
+		return
+	}
+	if wc.v2 && os.WriteFile(filepath.Join(wc.dirs[0], "cgroup.kill"), []byte("1"), 0) == nil {
+		return
+	}
+	for round := 0; round < 100; round++ {
+		pids := wc.tasks()
+		if len(pids) == 0 {
+			return
+		}
+		for _, p := range pids {
+			_ = unix.Kill(p, unix.SIGKILL)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// destroy kills what is left and removes the folders, once. A killed
+// process leaves its cgroup only when it has been reaped (by the worker,
+// its PID namespace's end, or init), so removal is retried for a while
+// in the background.
+func (wc *workerCgroup) destroy() {
+	if wc == nil {
+		return
+	}
+	wc.once.Do(func() {
+		wc.kill()
+		if wc.removeNow() {
+			return
+		}
+		go func() {
+			for i := 0; i < 50; i++ {
+				time.Sleep(20 * time.Millisecond)
+				wc.kill()
+				if wc.removeNow() {
+					return
+				}
+			}
+		}()
+	})
+}
+
+// removeNow removes the folders it can; true when all are gone.
+func (wc *workerCgroup) removeNow() bool {
+	ok := true
+	for _, d := range wc.dirs {
+		if err := os.Remove(d); err != nil && !errors.Is(err, os.ErrNotExist) {
+			ok = false
+		}
+	}
+	return ok
+}
+
+func (wc *workerCgroup) remove() { wc.removeNow() }
