@@ -30,6 +30,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
 	"github.com/aios-host/aios-host/internal/sealed"
+	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
 	"github.com/aios-host/aios-host/wit"
 )
 
@@ -285,6 +286,12 @@ func newLinker(engine *C.wasm_engine_t) (*C.wasmtime_component_linker_t, error) 
 	return lk, nil
 }
 
+// maxTables bounds the tables of one component instance's store: a
+// component has a table or two per core module (wasm-tools' shims add a
+// few); with MaxTableElements each that is at most 512 MiB of function
+// references.
+const maxTables = 64
+
 // instance is one store holding one component instance.
 type instance struct {
 	p      *Provider
@@ -308,7 +315,10 @@ func (p *Provider) newInstance() (_ *instance, err error) {
 		}
 	}()
 	mem := int64(p.l.opts.MemoryLimitPages) * 65536
-	C.wasmtime_store_limiter(inst.store, C.int64_t(mem), -1, -1, -1, -1)
+	// Tables are host memory too: each grows to instrument.MaxTableElements
+	// at most, as a core module's do (a component cannot be rewritten to
+	// bound their sum), and a store holds at most maxTables of them.
+	C.wasmtime_store_limiter(inst.store, C.int64_t(mem), C.int64_t(instrument.MaxTableElements), -1, C.int64_t(maxTables), -1)
 	if err := takeError(C.wasmtime_context_set_wasi(inst.cx, C.wasi_config_new())); err != nil {
 		return nil, fmt.Errorf("WASI context: %w", err)
 	}
