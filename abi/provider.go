@@ -69,6 +69,15 @@ type Env interface {
 	Logger() *slog.Logger
 }
 
+// Checker is an Env that can say whether serving its call may use a host
+// service, without using it (the host's Env is one). A bridge that must
+// pick one of several calls to answer for (MCP sampling) asks it.
+type Checker interface {
+	// Check returns nil when the service needing c would be allowed now:
+	// the call's effective grants and its provider's both hold c.
+	Check(c Capability) error
+}
+
 // Source is what a Loader loads: a file or folder, plus settings.
 type Source struct {
 	// Path of the file (or folder, for a provider packaged as a folder).

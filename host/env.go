@@ -12,7 +12,18 @@ import (
 	"github.com/aios-host/aios-host/space"
 )
 
-var _ abi.Env = (*frame)(nil)
+var (
+	_ abi.Env     = (*frame)(nil)
+	_ abi.Checker = (*frame)(nil)
+)
+
+// Check implements abi.Checker: the second check, without using anything.
+func (f *frame) Check(c abi.Capability) error {
+	if terr := f.allow(c); terr != nil {
+		return terr
+	}
+	return nil
+}
 
 // Call implements abi.Env.
 func (f *frame) Call() *abi.ToolCall { return &f.call }

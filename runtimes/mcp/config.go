@@ -69,10 +69,11 @@ type ServerConfig struct {
 	// seed's conservative import: high, not idempotent, slow).
 	TrustHints bool `yaml:"trust_hints"`
 	// Sampling offers the server MCP sampling (sampling/createMessage),
-	// answered with the host's inference for the caller of the tool call
-	// in flight: the server's provider asks for Inference, which its
-	// trust level or providers.<id>.grants must allow, and the caller
-	// must hold it too (sampling.go). Off by default.
+	// answered with the host's inference for the caller of a tool call
+	// in flight (every caller's, when several are): the server's
+	// provider asks for Inference, which its trust level or
+	// providers.<id>.grants must allow, and the caller must hold it too
+	// (sampling.go). Off by default.
 	Sampling bool `yaml:"sampling"`
 	// Screen is what the bridge does with the server's results, error
 	// texts and tool descriptions (internal/screen): "strip" (the

@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -14,18 +16,27 @@ import (
 // Sampling (seed: "MCP's sampling (server requests LLM completion) maps to
 // AIOS's AgentContext.ai.complete() but requires the bridge to hold an
 // Inference capability"). A server may ask the bridge for a completion
-// while it serves one of the bridge's tool calls; the bridge answers it
-// through that call's Env.Complete, so the host checks Inference against
-// the calling agent's grants intersected with the bridged server's
-// provider grants (an Untrusted server holds none unless the operator
-// grants it) and the completion is the host's configured inference. A
-// request outside any call of the server, or while several of its calls
-// are in flight (it cannot be tied to one caller), is refused.
+// while it serves the bridge's tool calls; the bridge answers it through a
+// call's Env.Complete, so the host checks Inference against the calling
+// agent's grants intersected with the bridged server's provider grants (an
+// Untrusted server holds none unless the operator grants it) and the
+// completion is the host's configured inference. MCP does not say which
+// call a request belongs to: with one call in flight it is that call's;
+// with several, it is answered only when every one of them may use
+// Inference (abi.Checker), so whichever caller it serves was allowed it,
+// and it runs as the oldest call's. A request outside any call of the
+// server, or while some call in flight may not use Inference, is refused.
 
 // inflight tracks the Envs of a server's calls in flight.
 type inflight struct {
 	mu   sync.Mutex
-	envs map[*abi.ToolCall]abi.Env
+	seq  uint64
+	envs map[*abi.ToolCall]flight
+}
+
+type flight struct {
+	env abi.Env
+	seq uint64 // order of arrival
 }
 
 func (f *inflight) add(c *abi.ToolCall, env abi.Env) func() {
@@ -34,9 +45,10 @@ func (f *inflight) add(c *abi.ToolCall, env abi.Env) func() {
 	}
 	f.mu.Lock()
 	if f.envs == nil {
-		f.envs = map[*abi.ToolCall]abi.Env{}
+		f.envs = map[*abi.ToolCall]flight{}
 	}
-	f.envs[c] = env
+	f.seq++
+	f.envs[c] = flight{env, f.seq}
 	f.mu.Unlock()
 	return func() {
 		f.mu.Lock()
@@ -45,19 +57,34 @@ func (f *inflight) add(c *abi.ToolCall, env abi.Env) func() {
 	}
 }
 
-// only returns the Env of the one call in flight, or why there is none.
-func (f *inflight) only() (abi.Env, error) {
+// pick returns the Env a sampling request is answered through: the one
+// call's in flight, or, when several are, the oldest one's if every one
+// of them may use Inference; else why there is none.
+func (f *inflight) pick() (abi.Env, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	switch len(f.envs) {
+	fs := make([]flight, 0, len(f.envs))
+	for _, fl := range f.envs {
+		fs = append(fs, fl)
+	}
+	f.mu.Unlock()
+	switch len(fs) {
 	case 0:
 		return nil, fmt.Errorf("no call of the bridge to this server is in flight: sampling is answered only for the caller of a tool call")
 	case 1:
-		for _, env := range f.envs {
-			return env, nil
+		return fs[0].env, nil
+	}
+	slices.SortFunc(fs, func(a, b flight) int { return cmp.Compare(a.seq, b.seq) })
+	for _, fl := range fs {
+		c, ok := fl.env.(abi.Checker)
+		if !ok {
+			return nil, fmt.Errorf("%d calls of the bridge to this server are in flight: the sampling request cannot be tied to one caller's grants", len(fs))
+		}
+		if err := c.Check(abi.Capability{Kind: abi.CapInference}); err != nil {
+			return nil, fmt.Errorf("%d calls of the bridge to this server are in flight and the request cannot be tied to one of them; call %s may not use Inference: %v",
+				len(fs), fl.env.Call().ID, err)
 		}
 	}
-	return nil, fmt.Errorf("%d calls of the bridge to this server are in flight: the sampling request cannot be tied to one caller's grants", len(f.envs))
+	return fs[0].env, nil
 }
 
 // sample answers a server's sampling/createMessage.
@@ -66,7 +93,7 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageRequest) (
 	if p == nil {
 		return nil, fmt.Errorf("sampling/createMessage without params")
 	}
-	env, err := s.calls.only()
+	env, err := s.calls.pick()
 	if err != nil {
 		return nil, err
 	}
