@@ -234,13 +234,18 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 			rt = http.DefaultTransport
 		}
 		hc := *base
-		hc.Transport = &bearerTransport{base: rt, token: tok}
-		return &mcpsdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: &hc, MaxRetries: 1}, nil, nil
+		// Every response body is checked (budget.go) before the go-sdk
+		// reads it.
+		hc.Transport = &budgetTransport{base: &bearerTransport{base: rt, token: tok}, budget: s.budget()}
+		return &mcpsdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: &hc, MaxRetries: 1,
+			MaxEventSize: s.cfg.MaxMessageBytes}, nil, nil
 	}
 	// The process runs in a process group of its own, killed (with
 	// whatever the server started) when stop cancels pctx before the
 	// process has exited. Only stop kills it this way: ending a session
-	// otherwise closes stdin first (CommandTransport).
+	// otherwise closes stdin first (stdioTransport, as the go-sdk's
+	// CommandTransport does; it also checks every message of the server
+	// before the go-sdk decodes it, budget.go).
 	pctx, kill := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(pctx, s.cfg.Command, s.cfg.Args...)
 	cmd.Env = s.cfg.environ()
@@ -259,7 +264,38 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 		s.kill() // the previous process, which has exited: frees its context
 	}
 	s.kill = kill
-	return &mcpsdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, cmd, nil
+	return &stdioTransport{cmd: cmd, terminate: terminateWait, budget: s.budget()}, cmd, nil
+}
+
+// budget is the check of the server's messages (budget.go); a refusal is
+// logged and remembered for the calls it fails.
+func (s *server) budget() *msgBudget {
+	return &msgBudget{server: s.name, maxBytes: s.cfg.MaxMessageBytes, decode: s.cfg.DecodeBudget, refused: s.noteRefusal}
+}
+
+// noteRefusal logs a message of the server that the bridge refused before
+// decoding it, and keeps it for the calls in flight (refusalFor).
+func (s *server) noteRefusal(e *refusedError) {
+	s.b.log.Warn("mcp server message refused before decoding: past max_message_bytes or decode_budget; its connection or stream fails",
+		"server", s.name, "source", s.source, "err", e.Error())
+	s.refusal.Store(e)
+}
+
+// refusalFor returns the refusal that failed a call begun at since: the
+// one err carries, or else the server's last one if it came after since
+// (the go-sdk does not always pass a read error on: an SSE stream that
+// breaks ends its call with "request terminated without response"). The
+// bridge cannot tell which call a refused message answered, so every call
+// in flight then fails with it.
+func (s *server) refusalFor(err error, since time.Time) *refusedError {
+	var e *refusedError
+	if errors.As(err, &e) {
+		return e
+	}
+	if e = s.refusal.Load(); e != nil && !e.at.Before(since) {
+		return e
+	}
+	return nil
 }
 
 // bearerTransport adds the server's token to every request.

@@ -47,6 +47,8 @@ const (
 //	      trust_hints: false             # take readOnly/destructive/idempotent hints at their word
 //	      sampling: false                # answer sampling/createMessage with the host's inference (needs Inference)
 //	      screen: strip                  # results and descriptions: strip hidden text, flag injections (flag, refuse, off)
+//	      max_message_bytes: 16777216    # longest message read from the server (16 MiB, the go-sdk's limit)
+//	      decode_budget: 268435456       # host memory one message may decode to, estimated before decoding (256 MiB)
 //	      capability_required:           # MCP has no capabilities: add them per tool
 //	        read_file: ["ReadSpace(files)"]  # (MCP tool name → capabilities its aios tool requires)
 type ServerConfig struct {
@@ -83,6 +85,16 @@ type ServerConfig struct {
 	// finding; "off" does nothing. docs/mcp.md, "Screening".
 	Screen string `yaml:"screen"`
 	screen screen.Policy
+	// MaxMessageBytes bounds one message of the server (a stdio line, an
+	// HTTP response body, an SSE event): a longer one is refused while it
+	// is read. Default DefaultMaxMessageBytes (16 MiB, the go-sdk's own
+	// limit).
+	MaxMessageBytes int `yaml:"max_message_bytes"`
+	// DecodeBudget bounds the host memory one message may decode to, as
+	// internal/wire.CheckCost estimates it from the message's bytes before
+	// the go-sdk decodes it. Default DefaultDecodeBudget (256 MiB, the
+	// budget of worker frames and WASM guests' messages). budget.go.
+	DecodeBudget int64 `yaml:"decode_budget"`
 	// CapabilityRequired maps an MCP tool name (or a glob such as
 	// "write_*") to capabilities its aios tool requires of callers, on top
 	// of Network(host) for URL servers: MCP tools carry no capabilities, so
@@ -232,8 +244,14 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 		return sc, err
 	}
 	sc.screen = p
-	if sc.MaxResources < 0 || sc.ConnectTimeout < 0 || sc.ReconnectMax < 0 {
-		return sc, fmt.Errorf("max_resources, connect_timeout and reconnect_max must not be negative")
+	if sc.MaxResources < 0 || sc.ConnectTimeout < 0 || sc.ReconnectMax < 0 || sc.MaxMessageBytes < 0 || sc.DecodeBudget < 0 {
+		return sc, fmt.Errorf("max_resources, connect_timeout, reconnect_max, max_message_bytes and decode_budget must not be negative")
+	}
+	if sc.MaxMessageBytes == 0 {
+		sc.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if sc.DecodeBudget == 0 {
+		sc.DecodeBudget = DefaultDecodeBudget
 	}
 	if sc.MaxResources == 0 {
 		sc.MaxResources = DefaultMaxResources

@@ -24,7 +24,8 @@ func TestLoadConfig(t *testing.T) {
 		{name: "stdio with defaults", yaml: "mcp:\n  servers:\n    everything:\n      command: npx\n      args: [mcp-server-everything]\n      dir: sub\n",
 			check: func(t *testing.T, m map[string]ServerConfig) {
 				sc := m["everything"]
-				if sc.Command != "npx" || sc.ConnectTimeout != DefaultConnectTimeout || sc.MaxResources != DefaultMaxResources || !sc.importResources() {
+				if sc.Command != "npx" || sc.ConnectTimeout != DefaultConnectTimeout || sc.MaxResources != DefaultMaxResources || !sc.importResources() ||
+					sc.MaxMessageBytes != 16<<20 || sc.DecodeBudget != 256<<20 {
 					t.Errorf("sc = %+v", sc)
 				}
 				if !filepath.IsAbs(sc.Dir) || filepath.Base(sc.Dir) != "sub" {
@@ -48,6 +49,13 @@ func TestLoadConfig(t *testing.T) {
 					t.Errorf("list requires %q", got)
 				}
 			}},
+		{name: "message limits", yaml: "mcp:\n  servers:\n    a:\n      command: x\n      max_message_bytes: 1048576\n      decode_budget: 33554432\n",
+			check: func(t *testing.T, m map[string]ServerConfig) {
+				if sc := m["a"]; sc.MaxMessageBytes != 1<<20 || sc.DecodeBudget != 32<<20 {
+					t.Errorf("sc = %+v", sc)
+				}
+			}},
+		{name: "negative decode_budget", yaml: "mcp:\n  servers:\n    a:\n      command: x\n      decode_budget: -1\n", wantErr: "must not be negative"},
 		{name: "bad capability_required", yaml: "mcp:\n  servers:\n    a:\n      command: x\n      capability_required: {secret: ['ReadSpace(x']}\n", wantErr: "capability_required.secret"},
 		{name: "empty capability_required", yaml: "mcp:\n  servers:\n    a:\n      command: x\n      capability_required: {secret: []}\n", wantErr: "at least one capability"},
 		{name: "outbound keys are left to mcpserver", yaml: "mcp:\n  agent: mcp\n  export: ['*']\n  http: {issuer: x}\n"},

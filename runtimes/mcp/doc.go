@@ -19,6 +19,12 @@
 // sends SIGTERM and SIGKILL a second apart, or kills it at once if it has
 // not finished initialize, and waits for it (at most 5 s).
 //
+// Every message a server sends is checked at byte level before the go-sdk
+// decodes it (budget.go): one longer than max_message_bytes is refused
+// while it is read, one that wire.CheckCost estimates past decode_budget
+// before it is decoded; the calls in flight then answer TooLarge and the
+// server is restarted (stdio) or reconnected (HTTP).
+//
 // The bridge never registers anything itself: the caller (cmd) gives it a
 // Publish function that puts a provider into the host (host.ReplaceProvider
 // with trust Untrusted). Its configuration is the `mcp.servers` section.

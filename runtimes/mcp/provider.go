@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -90,10 +91,11 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		ctx, cancel = context.WithDeadline(ctx, call.Deadline)
 		defer cancel()
 	}
+	since := time.Now()
 	if tg.uri != "" {
 		r, err := sess.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: tg.uri})
 		if err != nil {
-			return nil, s.callError(ctx, sess, call, err)
+			return nil, s.callError(ctx, sess, call, err, since)
 		}
 		v, err := resourceResult(r)
 		if err != nil {
@@ -107,7 +109,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	}
 	r, err := sess.CallTool(ctx, &mcpsdk.CallToolParams{Name: tg.tool, Arguments: args})
 	if err != nil {
-		return nil, s.callError(ctx, sess, call, err)
+		return nil, s.callError(ctx, sess, call, err, since)
 	}
 	v, err := toolResult(s.name, tg.tool, r, tg.structured)
 	if err != nil {
@@ -159,11 +161,24 @@ func (s *server) noteFindings(call *abi.ToolCall, what string, fs []screen.Findi
 		"server", s.name, "tool", call.Tool, "call_id", call.ID, "in", what, "policy", string(s.cfg.policy()), "findings", screen.Summary(fs))
 }
 
-// callError maps a failed MCP request on sess to a ToolError.
-func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call *abi.ToolCall, err error) error {
+// callError maps a failed MCP request on sess, sent at since, to a
+// ToolError.
+func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call *abi.ToolCall, err error, since time.Time) error {
 	tool := call.Tool
 	if ctx.Err() != nil {
 		return abi.AsToolError(ctx.Err(), abi.Timeout) // Timeout or Cancelled
+	}
+	if re := s.refusalFor(err, since); re != nil {
+		// A message of the server was refused before decoding (budget.go):
+		// the connection is dropped, and the bridge restarts or reconnects
+		// to the server; calls meanwhile wait for it.
+		s.dropped(sess)
+		again := "reconnecting"
+		if s.cfg.URL == "" {
+			again = "restarting it"
+		}
+		return &abi.ToolError{Code: abi.TooLarge, Message: fmt.Sprintf("mcp server %s (%s): during %s the bridge refused %v before decoding it; it closed the connection and is %s",
+			s.name, s.source, tool, re, again)}
 	}
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,8 +29,9 @@ type server struct {
 	host       string // endpoint host of a URL server, "" for stdio
 	httpClient *http.Client
 	prov       *provider
-	failed     error    // the host refused the server's provider at Start
-	calls      inflight // the bridge's calls in flight, for sampling
+	failed     error                        // the host refused the server's provider at Start
+	calls      inflight                     // the bridge's calls in flight, for sampling
+	refusal    atomic.Pointer[refusedError] // the last message refused before decoding (budget.go)
 
 	ctx    context.Context // cancelled by stop
 	cancel context.CancelFunc

@@ -1,0 +1,433 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"os/exec"
+	"syscall"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/internal/wire"
+)
+
+// What an MCP server sends is untrusted input: every message is checked
+// here, at byte level, before the go-sdk decodes it. A message longer than
+// max_message_bytes is refused while it is being read (nothing longer is
+// ever buffered), and one whose decoded size wire.CheckCost estimates
+// above decode_budget (the budget worker frames and WASM guests' messages
+// have) is refused before it is decoded: up to 16 MiB of `[{},{},…]` would
+// otherwise decode to gigabytes of host memory. A refusal fails the
+// connection (stdio: the read side; HTTP: that response) with a
+// *refusedError, which the bridge logs, and the calls in flight answer
+// TooLarge naming it.
+
+// Defaults of the decode budget.
+const (
+	// DefaultMaxMessageBytes is the longest message the bridge reads from
+	// a server: the go-sdk's own limit of a stdio line and of an SSE event.
+	DefaultMaxMessageBytes = mcpsdk.DefaultMaxLineLength
+	// DefaultDecodeBudget is the host memory one message may decode to.
+	DefaultDecodeBudget = wire.DecodeBudget
+)
+
+// msgBudget is the check of one server's messages.
+type msgBudget struct {
+	server   string
+	maxBytes int   // bytes of one message
+	decode   int64 // estimated host memory one message may decode to
+	// refused is told of every refusal (server.noteRefusal), may be nil.
+	refused func(*refusedError)
+}
+
+// refusedError is a message of an MCP server that the bridge refused
+// before the go-sdk decoded it.
+type refusedError struct {
+	server string
+	what   string          // "a stdout message", "an SSE event", "a response body"
+	size   int64           // its bytes; for a too long one, those read when it was refused
+	max    int             // max_message_bytes, for a message too long
+	cost   *wire.CostError // the estimate, for a message over the decode budget
+	at     time.Time       // when it was refused
+}
+
+func (e *refusedError) Error() string {
+	if e.cost != nil {
+		// (The estimate stops once it passes the budget.)
+		return fmt.Sprintf("%s of %d bytes, which would decode to more than %d MiB of host memory (the decode budget, mcp.servers.%s.decode_budget; many small values: empty maps, nulls)",
+			e.what, e.cost.Frame, e.cost.Budget>>20, e.server)
+	}
+	return fmt.Sprintf("%s longer than %d bytes (mcp.servers.%s.max_message_bytes), after reading %d bytes of it",
+		e.what, e.max, e.server, e.size)
+}
+
+// refuse records and reports e; it returns e.
+func (b *msgBudget) refuse(e *refusedError) *refusedError {
+	e.server, e.at = b.server, time.Now()
+	if b.refused != nil {
+		b.refused(e)
+	}
+	return e
+}
+
+// check costs one whole message (what: where it came from); nil when it
+// may be decoded.
+func (b *msgBudget) check(msg []byte, what string) error {
+	if len(msg) > b.maxBytes {
+		return b.refuse(&refusedError{what: what, size: int64(len(msg)), max: b.maxBytes})
+	}
+	var ce *wire.CostError
+	if errors.As(wire.CheckCost(msg, "json", b.decode), &ce) {
+		return b.refuse(&refusedError{what: what, size: int64(len(msg)), cost: ce})
+	}
+	return nil
+}
+
+// tooLong refuses a message found longer than max_message_bytes after
+// reading n bytes of it.
+func (b *msgBudget) tooLong(what string, n int64) error {
+	return b.refuse(&refusedError{what: what, size: n, max: b.maxBytes})
+}
+
+// --- stdio ---
+
+// stdioTransport starts a stdio server and connects to it as
+// mcpsdk.CommandTransport does (stdin and stdout pipes; closing the
+// connection closes stdin, then sends SIGTERM after terminate, then
+// SIGKILL), but the go-sdk reads the server's stdout through a
+// messageReader.
+type stdioTransport struct {
+	cmd       *exec.Cmd
+	terminate time.Duration
+	budget    *msgBudget
+}
+
+func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error) {
+	stdout, err := t.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdin, err := t.cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := t.cmd.Start(); err != nil {
+		return nil, err
+	}
+	tr := &mcpsdk.IOTransport{
+		// Closing the connection closes stdin, not stdout (the
+		// CommandTransport's way): the server sees EOF and exits.
+		Reader: readNopCloser{newMessageReader(stdout, t.budget)},
+		Writer: &childStdin{cmd: t.cmd, stdin: stdin, terminate: t.terminate},
+		// The messageReader refuses what passes max_message_bytes; the
+		// go-sdk's own cap (a frame it reads may include the newline and
+		// bytes the decoder read ahead) stays as a backstop.
+		MaxLineLength: t.budget.maxBytes + 64<<10,
+	}
+	return tr.Connect(ctx)
+}
+
+type readNopCloser struct{ io.Reader }
+
+func (readNopCloser) Close() error { return nil }
+
+// childStdin is the server's stdin; Close ends the server as the MCP stdio
+// shutdown says (and as mcpsdk.CommandTransport does): close stdin, wait
+// terminate for the process to exit, then SIGTERM, wait again, then
+// SIGKILL.
+type childStdin struct {
+	cmd       *exec.Cmd
+	stdin     io.WriteCloser
+	terminate time.Duration
+}
+
+func (c *childStdin) Write(p []byte) (int, error) { return c.stdin.Write(p) }
+
+func (c *childStdin) Close() error {
+	if err := c.stdin.Close(); err != nil {
+		return fmt.Errorf("closing stdin: %v", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- c.cmd.Wait() }()
+	wait := func() (error, bool) {
+		t := time.NewTimer(c.terminate)
+		defer t.Stop()
+		select {
+		case err := <-exited:
+			return err, true
+		case <-t.C:
+			return nil, false
+		}
+	}
+	if err, ok := wait(); ok {
+		return err
+	}
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err == nil {
+		if err, ok := wait(); ok {
+			return err
+		}
+	}
+	if err := c.cmd.Process.Kill(); err != nil {
+		return err
+	}
+	if err, ok := wait(); ok {
+		return err
+	}
+	return errors.New("unresponsive subprocess")
+}
+
+// messageReader hands the go-sdk a stdio server's stdout one checked
+// message at a time. It splits the stream into JSON values with
+// encoding/json's Decoder, as the go-sdk's own stdio reader does (a
+// message is one JSON value followed by a newline; the go-sdk accepts
+// values spanning lines, so splitting at newlines alone would let a
+// message dodge the check in pieces), bounds the bytes read for one value
+// to max_message_bytes, costs each value with wire.CheckCost and passes it
+// on, as it came, followed by a newline. Its errors (a refusal, malformed
+// JSON, trailing data on a line, the stream's end) are sticky; the go-sdk
+// ends the connection at the first.
+type messageReader struct {
+	b       *msgBudget
+	lim     *frameLimiter
+	dec     *json.Decoder
+	pending []byte // checked bytes not yet read
+	err     error
+}
+
+func newMessageReader(r io.Reader, b *msgBudget) *messageReader {
+	lim := &frameLimiter{r: r, max: int64(b.maxBytes)}
+	return &messageReader{b: b, lim: lim, dec: json.NewDecoder(lim)}
+}
+
+func (m *messageReader) Read(p []byte) (int, error) {
+	for len(m.pending) == 0 {
+		if m.err != nil {
+			return 0, m.err
+		}
+		m.next()
+	}
+	n := copy(p, m.pending)
+	m.pending = m.pending[n:]
+	return n, nil
+}
+
+// next reads, checks and queues the next message.
+func (m *messageReader) next() {
+	m.lim.start = m.dec.InputOffset()
+	var raw json.RawMessage
+	if err := m.dec.Decode(&raw); err != nil {
+		if errors.Is(err, errFrameLimit) {
+			err = m.b.tooLong("a stdout message", m.lim.n-m.lim.start)
+		}
+		m.err = err
+		return
+	}
+	// The go-sdk's rule: a value is followed by a newline (or CR), or by
+	// nothing yet.
+	var next [1]byte
+	if n, _ := m.dec.Buffered().Read(next[:]); n > 0 && next[0] != '\n' && next[0] != '\r' {
+		m.err = errors.New("invalid trailing data at the end of stream")
+		return
+	}
+	if err := m.b.check(raw, "a stdout message"); err != nil {
+		m.err = err
+		return
+	}
+	m.pending = append(raw, '\n')
+}
+
+var errFrameLimit = errors.New("message too long")
+
+// frameLimiter counts the bytes read from r and refuses to read more than
+// max past start (the decoder's offset where the current value began):
+// read-ahead past a value counts towards the next one.
+type frameLimiter struct {
+	r        io.Reader
+	max      int64
+	n, start int64
+}
+
+func (l *frameLimiter) Read(p []byte) (int, error) {
+	left := l.start + l.max - l.n
+	if left <= 0 {
+		return 0, errFrameLimit
+	}
+	if int64(len(p)) > left {
+		p = p[:left]
+	}
+	n, err := l.r.Read(p)
+	l.n += int64(n)
+	return n, err
+}
+
+// --- streamable HTTP ---
+
+// budgetTransport checks the body of every response before the go-sdk
+// reads it: an SSE stream (text/event-stream) event by event, any other
+// body (application/json, or an error answer the go-sdk decodes as JSON)
+// as one message.
+type budgetTransport struct {
+	base   http.RoundTripper
+	budget *msgBudget
+}
+
+func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(r)
+	if err != nil || resp.Body == nil || resp.Body == http.NoBody {
+		return resp, err
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/event-stream" {
+		resp.Body = newSSEReader(resp.Body, t.budget)
+	} else {
+		resp.Body = &bodyReader{body: resp.Body, b: t.budget}
+		resp.ContentLength = -1 // it may end early with an error
+	}
+	return resp, nil
+}
+
+// bodyReader reads a whole response body (at most max_message_bytes) at
+// the first Read and checks it before passing it on.
+type bodyReader struct {
+	body io.ReadCloser
+	b    *msgBudget
+	read bool
+	buf  []byte
+	err  error
+}
+
+func (r *bodyReader) Read(p []byte) (int, error) {
+	if !r.read {
+		r.read = true
+		buf, err := io.ReadAll(io.LimitReader(r.body, int64(r.b.maxBytes)+1))
+		switch {
+		case len(buf) > r.b.maxBytes:
+			r.err = r.b.tooLong("a response body", int64(len(buf)))
+		case err != nil:
+			r.err = err
+		default:
+			if r.err = r.b.check(buf, "a response body"); r.err == nil {
+				r.buf, r.err = buf, io.EOF
+			}
+		}
+	}
+	if len(r.buf) > 0 {
+		n := copy(p, r.buf)
+		r.buf = r.buf[n:]
+		return n, nil
+	}
+	return 0, r.err
+}
+
+func (r *bodyReader) Close() error {
+	r.buf = nil
+	return r.body.Close()
+}
+
+// sseReader passes an SSE stream on one event at a time, after checking
+// the event's data. It reads events as the go-sdk does (lines end at
+// "\n", trailing CRs and LFs are trimmed, an empty line or the stream's
+// end dispatches the event, `data:` values are trimmed of spaces and
+// joined with "\n"), so that what it checks is exactly what the go-sdk
+// would decode; it holds one event (at most max_message_bytes) at a time.
+type sseReader struct {
+	body    io.ReadCloser
+	br      *bufio.Reader
+	b       *msgBudget
+	event   []byte // raw bytes of the event being read
+	data    []byte // its data, joined as the go-sdk joins it
+	hasData bool
+	out     []byte // a checked event not yet read
+	err     error
+}
+
+func newSSEReader(body io.ReadCloser, b *msgBudget) *sseReader {
+	return &sseReader{body: body, br: bufio.NewReader(body), b: b}
+}
+
+func (s *sseReader) Read(p []byte) (int, error) {
+	for len(s.out) == 0 {
+		if s.err != nil {
+			return 0, s.err
+		}
+		s.readLine()
+	}
+	n := copy(p, s.out)
+	s.out = s.out[n:]
+	return n, nil
+}
+
+func (s *sseReader) Close() error {
+	s.event, s.data, s.out = nil, nil, nil
+	return s.body.Close()
+}
+
+// readLine reads one line of the stream into the current event and
+// dispatches the event at its end.
+func (s *sseReader) readLine() {
+	begin := len(s.event)
+	var err error
+	for {
+		var frag []byte
+		frag, err = s.br.ReadSlice('\n')
+		if len(s.event)+len(frag) > s.b.maxBytes {
+			s.err = s.b.tooLong("an SSE event", int64(len(s.event)+len(frag)))
+			s.event, s.data = nil, nil
+			return
+		}
+		s.event = appendDoubling(s.event, frag)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			break
+		}
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		s.err = err // the go-sdk drops the event being read
+		return
+	}
+	field := bytes.TrimRight(s.event[begin:], "\r\n")
+	if len(field) > 0 {
+		if name, value, ok := bytes.Cut(field, []byte{':'}); ok && string(name) == "data" {
+			if s.hasData {
+				s.data = append(s.data, '\n')
+			}
+			s.data = appendDoubling(s.data, bytes.TrimSpace(value))
+			s.hasData = true
+		}
+	}
+	if len(field) == 0 || err != nil {
+		s.dispatch()
+	}
+	if err != nil && s.err == nil {
+		s.err = err // io.EOF, after the last event
+	}
+}
+
+// dispatch checks the event's data and releases the event.
+func (s *sseReader) dispatch() {
+	if err := s.b.check(s.data, "an SSE event"); err != nil {
+		s.err = err
+		s.event, s.data = nil, nil
+		return
+	}
+	s.out, s.event = s.event, nil
+	s.data, s.hasData = s.data[:0], false
+}
+
+// appendDoubling is append that doubles a full buffer (append grows a
+// large one by a quarter: an event of n bytes read in 4 KiB pieces would
+// allocate about 5n in all, 2n this way).
+func appendDoubling(dst, src []byte) []byte {
+	if n := len(dst) + len(src); n > cap(dst) {
+		grown := make([]byte, len(dst), max(n, 2*cap(dst), 4096))
+		copy(grown, dst)
+		dst = grown
+	}
+	return append(dst, src...)
+}
