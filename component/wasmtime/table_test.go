@@ -3,24 +3,15 @@
 package wasmtime
 
 import (
+	"encoding/binary"
 	"strings"
 	"testing"
 
 	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
 )
 
-// uleb is x in unsigned LEB128.
-func uleb(x uint64) []byte {
-	var out []byte
-	for {
-		b := byte(x & 0x7f)
-		x >>= 7
-		if x == 0 {
-			return append(out, b)
-		}
-		out = append(out, b|0x80)
-	}
-}
+// uleb is x in unsigned LEB128 (Go's uvarint is the same encoding).
+func uleb(x uint64) []byte { return binary.AppendUvarint(nil, x) }
 
 func section(id byte, body []byte) []byte {
 	return append(append([]byte{id}, uleb(uint64(len(body)))...), body...)

@@ -62,7 +62,15 @@ func checkRefused(t *testing.T, err error, logs *syncBuffer, want string) {
 // of what decoding would have cost, and the bridge restarts the server
 // and serves other calls. A large but ordinary answer still passes.
 func TestBridgeStdioDecodeBudget(t *testing.T) {
-	_, rec, logs, err := startBridge(t, map[string]ServerConfig{"hostile": fakeConfig(t, "hostile")})
+	checkDecodeBudget(t, fakeConfig(t, "hostile"), "a stdout message of 150001", "restarting it")
+}
+
+// checkDecodeBudget runs the hostile server of sc: a 2 MiB text result
+// passes; the bloated one is refused (its error naming what and again)
+// allocating a fraction of what decoding it would; echo works after.
+func checkDecodeBudget(t *testing.T, sc ServerConfig, what, again string) {
+	t.Helper()
+	_, rec, logs, err := startBridge(t, map[string]ServerConfig{"hostile": sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,15 +86,17 @@ func TestBridgeStdioDecodeBudget(t *testing.T) {
 		_, err = call(t, p, "mcp-hostile-bloat", map[string]any{}, 20*time.Second)
 	})
 	checkRefused(t, err, logs, "which would decode to more than 256 MiB of host memory (the decode budget, mcp.servers.hostile.decode_budget")
-	if !strings.Contains(err.Error(), "a stdout message of 150001") || !strings.Contains(err.Error(), "restarting it") {
-		t.Errorf("err = %v, want the message's size and the restart", err)
+	if !strings.Contains(err.Error(), what) || !strings.Contains(err.Error(), again) {
+		t.Errorf("err = %v, want %q and %q", err, what, again)
 	}
 	t.Logf("refusing the message allocated %d MiB", alloc>>20)
 	if alloc > 128<<20 {
 		t.Errorf("refusing a 15 MB message allocated %d MiB", alloc>>20)
 	}
-	if _, err := call(t, p, "mcp-hostile-echo", map[string]any{"message": "still here"}, 10*time.Second); err != nil {
+	if v, err := call(t, p, "mcp-hostile-echo", map[string]any{"message": "still here"}, 10*time.Second); err != nil {
 		t.Fatalf("after the refusal: %v", err)
+	} else if !strings.Contains(strings.ToLower(jsonString(v)), "still here") {
+		t.Fatalf("echo = %v", v)
 	}
 }
 
@@ -183,35 +193,7 @@ func TestBridgeHTTPDecodeBudget(t *testing.T) {
 		what string
 	}{{"json", false, "a response body of 150001"}, {"sse", true, "an SSE event of 150001"}} {
 		t.Run(tc.name, func(t *testing.T) {
-			url := hostileHTTP(t, tc.sse)
-			_, rec, logs, err := startBridge(t, map[string]ServerConfig{"hostile": {URL: url, ConnectTimeout: 5 * time.Second}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := rec.provider("org.aios.mcp.hostile")
-			v, err := call(t, p, "mcp-hostile-big", map[string]any{}, 20*time.Second)
-			if err != nil {
-				t.Fatalf("a 2 MiB text result: %v", err)
-			}
-			if c, _ := v.(map[string]any)["content"].([]any); len(c) != 1 || c[0].(map[string]any)["text"] != bigText {
-				t.Fatalf("big result = %.200v", v)
-			}
-			alloc := allocDuring(func() {
-				_, err = call(t, p, "mcp-hostile-bloat", map[string]any{}, 20*time.Second)
-			})
-			checkRefused(t, err, logs, "which would decode to more than 256 MiB of host memory (the decode budget, mcp.servers.hostile.decode_budget")
-			if !strings.Contains(err.Error(), tc.what) || !strings.Contains(err.Error(), "reconnecting") {
-				t.Errorf("err = %v, want %q and the reconnect", err, tc.what)
-			}
-			t.Logf("refusing the message allocated %d MiB", alloc>>20)
-			if alloc > 128<<20 {
-				t.Errorf("refusing a 15 MB message allocated %d MiB", alloc>>20)
-			}
-			if v, err := call(t, p, "mcp-hostile-echo", map[string]any{"message": "still here"}, 10*time.Second); err != nil {
-				t.Fatalf("after the refusal: %v", err)
-			} else if !strings.Contains(strings.ToLower(jsonString(v)), "still here") {
-				t.Fatalf("echo = %v", v)
-			}
+			checkDecodeBudget(t, ServerConfig{URL: hostileHTTP(t, tc.sse), ConnectTimeout: 5 * time.Second}, tc.what, "reconnecting")
 		})
 	}
 }
