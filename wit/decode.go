@@ -190,6 +190,9 @@ func (d *decoder) top(c *binary.Component) error {
 				return fmt.Errorf("%s: %w", e.Name, err)
 			}
 			exported++
+			// An export of a type is a new index of the type space: the
+			// next entry's export names the type after it.
+			types = append(types, td)
 		default:
 			return fmt.Errorf("%w: it has a definition of kind %q (%s); a WIT package holds only types and their exports", ErrNotPackage, def.Kind, def.Where)
 		}
