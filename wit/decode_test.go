@@ -451,6 +451,7 @@ func FuzzDecode(f *testing.F) {
 		}
 	}
 	f.Add([]byte("\x00asm\x0d\x00\x01\x00"))
+	f.Add(withSection(docsBinary(f), "package-docs", append([]byte{1}, docsJSON...)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := decodeBinary(b)
 		if err != nil {
