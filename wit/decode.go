@@ -34,8 +34,11 @@ import (
 // packages that the package uses are only known by the types its imports
 // of them declare (and, in a world, their functions); they become stub
 // packages, which a package directory's deps/ replaces when it has the
-// real ones. Doc comments (the `package-docs` custom section) and
-// @since/@unstable gates are not decoded.
+// real ones. Doc comments and @since/@unstable/@deprecated gates come
+// from the `package-docs` custom section beside the types (pkgdocs.go),
+// written into that source in front of each item. What neither keeps
+// does not come back: which world imports were implicit, and aliases of
+// primitive or anonymous types where they are used.
 
 // ErrNotPackage is wrapped by the error for a component (one with
 // functions, instances or modules) given where a WIT package belongs.
@@ -104,6 +107,7 @@ type decoder struct {
 	own     map[string]bool   // IDs of the interfaces the package defines
 	items   int
 	memo    map[memoKey]string
+	docs    *pkgDocs // the package-docs section, nil when there is none
 }
 
 // dscope is a type index space: a component type (an entry, a world) or
@@ -146,7 +150,8 @@ type dfunc struct {
 
 type dworld struct {
 	name  string
-	items []string // rendered imports, types and exports
+	items []string   // rendered imports, types and exports
+	docs  *worldDocs // its package-docs entry, or nil
 }
 
 func newBody(id string, pkg PackageName) *dbody {
@@ -164,6 +169,23 @@ func (d *decoder) count() error {
 // top reads the package component: component types exported by plain
 // names.
 func (d *decoder) top(c *binary.Component) error {
+	// The package-docs section comes after the items it describes; it is
+	// read first, as worlds are rendered when read.
+	seen := false
+	for _, def := range c.Defs {
+		if def.Kind != binary.DefCustom || def.Custom == nil || def.Custom.Name != packageDocsSection {
+			continue
+		}
+		if seen {
+			return fmt.Errorf("more than one %s section", packageDocsSection)
+		}
+		seen = true
+		docs, err := parsePackageDocs(def.Custom.Data)
+		if err != nil {
+			return fmt.Errorf("%s section: %w", packageDocsSection, err)
+		}
+		d.docs = docs
+	}
 	var types []*binary.TypeDef
 	exported := 0
 	for _, def := range c.Defs {
@@ -190,6 +212,9 @@ func (d *decoder) top(c *binary.Component) error {
 				return fmt.Errorf("%s: %w", e.Name, err)
 			}
 			exported++
+			// An export of a type is a new index of the type space: the
+			// next entry's export names the type after it.
+			types = append(types, td)
 		default:
 			return fmt.Errorf("%w: it has a definition of kind %q (%s); a WIT package holds only types and their exports", ErrNotPackage, def.Kind, def.Where)
 		}
@@ -479,10 +504,19 @@ func (b *dbody) export(decl binary.Decl, sc *dscope) error {
 
 // world decodes a world's component type.
 func (d *decoder) world(name string, pn PackageName, td *binary.TypeDef, parent *dscope) (*dworld, error) {
-	w := &dworld{name: name}
+	w := &dworld{name: name, docs: d.docs.world(name)}
 	b := newBody("", pn) // the world's own types and functions
 	sc := &dscope{parent: parent}
 	r := d.render(b)
+	r.meta = w.docs.body()
+	// Names of the world's function and instance imports: an export's
+	// docs may be filed under an import's name when no import has it.
+	importNamed := map[[2]any]bool{}
+	for _, decl := range td.Decls {
+		if decl.Kind == binary.DeclImport {
+			importNamed[[2]any{decl.Extern.Sort, decl.Name}] = true
+		}
+	}
 	for i, decl := range td.Decls {
 		if err := d.count(); err != nil {
 			return nil, err
@@ -512,19 +546,39 @@ func (d *decoder) world(name string, pn PackageName, td *binary.TypeDef, parent 
 					return nil, fmt.Errorf("%s%q: %w", kw, decl.Name, err)
 				}
 				sc.insts = append(sc.insts, ib)
+				export := decl.Kind == binary.DeclExport
 				if strings.ContainsAny(decl.Name, ":/") {
 					if err := d.nameBody(ib, decl.Name); err != nil {
 						return nil, fmt.Errorf("%s%q: %w", kw, decl.Name, err)
 					}
-					w.items = append(w.items, kw+ifaceRef(pn, decl.Name)+";")
+					docs, gate := w.docs.byID(export, decl.Name)
+					pre, err := prefix(docs, gate, pn.Version, "  ")
+					if err != nil {
+						return nil, fmt.Errorf("%s%s: %w", kw, decl.Name, err)
+					}
+					w.items = append(w.items, pre+kw+ifaceRef(pn, decl.Name)+";")
 					continue
 				}
 				ib.pkg = pn
-				text, err := d.render(ib).body("    ")
+				ir := d.render(ib)
+				ir.meta = w.docs.inline(export, importNamed[[2]any{binary.SortInstance, decl.Name}], decl.Name)
+				text, err := ir.body("    ")
 				if err != nil {
 					return nil, fmt.Errorf("%s%s: %w", kw, decl.Name, err)
 				}
-				w.items = append(w.items, kw+ident(decl.Name)+": interface {\n"+text+"  }")
+				var pre string
+				if ir.meta != nil {
+					pre, err = itemPrefix(&ir.meta.itemDocs, pn.Version, "  ")
+				} else {
+					// An instance named by a plain name whose entry is
+					// filed as a non-inline interface's.
+					docs, gate := w.docs.byID(export, decl.Name)
+					pre, err = prefix(docs, gate, pn.Version, "  ")
+				}
+				if err != nil {
+					return nil, fmt.Errorf("%s%s: %w", kw, decl.Name, err)
+				}
+				w.items = append(w.items, pre+kw+ident(decl.Name)+": interface {\n"+text+"  }")
 			case binary.SortFunc:
 				if decl.Kind == binary.DeclImport && strings.HasPrefix(decl.Name, "[") {
 					// A member of a world-level resource: printed with it.
@@ -540,7 +594,11 @@ func (d *decoder) world(name string, pn PackageName, td *binary.TypeDef, parent 
 				if err != nil {
 					return nil, fmt.Errorf("%s%q: %w", kw, decl.Name, err)
 				}
-				w.items = append(w.items, kw+ident(decl.Name)+": "+sig+";")
+				pre, err := itemPrefix(w.docs.worldFunc(decl.Kind == binary.DeclExport, importNamed[[2]any{binary.SortFunc, decl.Name}], decl.Name), pn.Version, "  ")
+				if err != nil {
+					return nil, fmt.Errorf("%s%s: %w", kw, decl.Name, err)
+				}
+				w.items = append(w.items, pre+kw+ident(decl.Name)+": "+sig+";")
 			case binary.SortType:
 				if decl.Kind == binary.DeclExport {
 					return nil, fmt.Errorf("export %q: a world exports no types", decl.Name)
@@ -591,6 +649,13 @@ func (d *decoder) finish() (*decoded, error) {
 	}
 	pn := *d.pkg
 	var src strings.Builder
+	if d.docs != nil {
+		pre, err := prefix(d.docs.Docs, nil, pn.Version, "")
+		if err != nil {
+			return nil, fmt.Errorf("package: %w", err)
+		}
+		src.WriteString(pre)
+	}
 	src.WriteString("package " + pkgRef(pn) + ";\n")
 	// The package's interfaces, then stubs of its own interfaces that only
 	// its worlds declare (a world-only encoding, as in a component-type
@@ -610,18 +675,36 @@ func (d *decoder) finish() (*decoded, error) {
 	}
 	for _, b := range bodies {
 		_, name, _ := SplitID(b.id)
-		text, err := d.render(b).body("  ")
+		r := d.render(b)
+		r.meta = d.docs.iface(name)
+		text, err := r.body("  ")
 		if err != nil {
 			return nil, fmt.Errorf("interface %s: %w", b.id, err)
 		}
-		src.WriteString("\ninterface " + ident(name) + " {\n" + text + "}\n")
+		var pre string
+		if r.meta != nil {
+			if pre, err = itemPrefix(&r.meta.itemDocs, pn.Version, ""); err != nil {
+				return nil, fmt.Errorf("interface %s: %w", b.id, err)
+			}
+		}
+		src.WriteString("\n" + pre + "interface " + ident(name) + " {\n" + text + "}\n")
 	}
 	for _, w := range d.worlds {
-		src.WriteString("\nworld " + ident(w.name) + " {\n")
+		var pre string
+		if w.docs != nil {
+			var err error
+			if pre, err = itemPrefix(&w.docs.itemDocs, pn.Version, ""); err != nil {
+				return nil, fmt.Errorf("world %s: %w", w.name, err)
+			}
+		}
+		src.WriteString("\n" + pre + "world " + ident(w.name) + " {\n")
 		for _, it := range w.items {
 			src.WriteString("  " + it + "\n")
 		}
 		src.WriteString("}\n")
+	}
+	if err := d.docs.unused(); err != nil {
+		return nil, err
 	}
 	out := &decoded{name: pn, src: src.String(), stubs: map[string]string{}}
 	for key, bs := range stubsByPkg {
@@ -645,6 +728,7 @@ func (d *decoder) finish() (*decoded, error) {
 type render struct {
 	b    *dbody
 	memo map[memoKey]string
+	meta *ifaceDocs // the body's package-docs entry, or nil
 }
 
 // memoKey is a type expression as seen from one body: anonymous types
@@ -696,34 +780,67 @@ func (r *render) body(ind string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("function %s: %w", f.name, err)
 		}
-		out.WriteString(ind + ident(f.name) + ": " + sig + ";\n")
+		pre, err := itemPrefix(r.meta.fn(f.name), b.pkg.Version, ind)
+		if err != nil {
+			return "", fmt.Errorf("function %s: %w", f.name, err)
+		}
+		out.WriteString(ind + pre + ident(f.name) + ": " + sig + ";\n")
 	}
 	return out.String(), nil
 }
 
-// typeDef renders one named type of r.b.
+// typeDef renders one named type of r.b, with its docs and gate from
+// the package-docs section.
 func (r *render) typeDef(t *dtype, members []dfunc, ind string) (string, error) {
+	meta := r.meta.typ(t.name)
+	var pre string
+	if meta != nil {
+		var err error
+		if pre, err = itemPrefix(&meta.itemDocs, r.b.pkg.Version, ind); err != nil {
+			return "", err
+		}
+	}
+	// item is the doc comment of a field, case or flag.
+	item := func(label, ind string) (string, error) {
+		if meta == nil || meta.Items[label] == nil {
+			return "", nil
+		}
+		x := meta.Items[label]
+		x.used = true
+		return prefix(&x.s, nil, "", ind)
+	}
+	hasItems := meta != nil && len(meta.Items) > 0
 	name := ident(t.name)
 	if t.res {
+		if hasItems {
+			return "", fmt.Errorf("%s section: items (fields or cases) for a resource", packageDocsSection)
+		}
 		if len(members) == 0 {
-			return ind + "resource " + name + ";\n", nil
+			return ind + pre + "resource " + name + ";\n", nil
 		}
 		var s strings.Builder
-		s.WriteString(ind + "resource " + name + " {\n")
+		s.WriteString(ind + pre + "resource " + name + " {\n")
 		for _, m := range members {
 			line, err := r.member(t, m)
 			if err != nil {
 				return "", fmt.Errorf("%s: %w", m.name, err)
 			}
-			s.WriteString(ind + "  " + line + ";\n")
+			mpre, err := itemPrefix(r.meta.fn(m.name), r.b.pkg.Version, ind+"  ")
+			if err != nil {
+				return "", fmt.Errorf("%s: %w", m.name, err)
+			}
+			s.WriteString(ind + "  " + mpre + line + ";\n")
 		}
 		s.WriteString(ind + "}\n")
 		return s.String(), nil
 	}
 	src := t.src
 	if src.home != nil {
+		if hasItems {
+			return "", fmt.Errorf("%s section: items (fields or cases) for a type that names another type", packageDocsSection)
+		}
 		if src.home == r.b {
-			return ind + "type " + name + " = " + ident(src.name) + ";\n", nil
+			return ind + pre + "type " + name + " = " + ident(src.name) + ";\n", nil
 		}
 		if src.home.id == "" {
 			return "", fmt.Errorf("uses a type of an inline interface or a world, which WIT cannot name")
@@ -733,26 +850,41 @@ func (r *render) typeDef(t *dtype, members []dfunc, ind string) (string, error) 
 		if src.name != t.name {
 			use += " as " + name
 		}
-		return ind + "use " + path + ".{" + use + "};\n", nil
+		// A `use` has no docs of its own in WIT; its gate is the type's.
+		if meta != nil {
+			var err error
+			if pre, err = prefix(nil, meta.Stability, r.b.pkg.Version, ind); err != nil {
+				return "", err
+			}
+		}
+		return ind + pre + "use " + path + ".{" + use + "};\n", nil
 	}
 	td := src.def
 	in := ind + "  "
 	var s strings.Builder
 	switch td.Kind {
 	case binary.TypeRecord:
-		s.WriteString(ind + "record " + name + " {\n")
+		s.WriteString(ind + pre + "record " + name + " {\n")
 		for i, l := range td.Labels {
 			ref, err := r.ref(td.Types[i], src.scope)
 			if err != nil {
 				return "", fmt.Errorf("field %s: %w", l, err)
 			}
-			s.WriteString(in + ident(l) + ": " + ref + ",\n")
+			doc, err := item(l, in)
+			if err != nil {
+				return "", fmt.Errorf("field %s: %w", l, err)
+			}
+			s.WriteString(in + doc + ident(l) + ": " + ref + ",\n")
 		}
 		s.WriteString(ind + "}\n")
 	case binary.TypeVariant:
-		s.WriteString(ind + "variant " + name + " {\n")
+		s.WriteString(ind + pre + "variant " + name + " {\n")
 		for i, l := range td.Labels {
-			s.WriteString(in + ident(l))
+			doc, err := item(l, in)
+			if err != nil {
+				return "", fmt.Errorf("case %s: %w", l, err)
+			}
+			s.WriteString(in + doc + ident(l))
 			if td.Types[i] != nil {
 				ref, err := r.ref(td.Types[i], src.scope)
 				if err != nil {
@@ -768,19 +900,26 @@ func (r *render) typeDef(t *dtype, members []dfunc, ind string) (string, error) 
 		if td.Kind == binary.TypeFlags {
 			kw = "flags "
 		}
-		s.WriteString(ind + kw + name + " {\n")
+		s.WriteString(ind + pre + kw + name + " {\n")
 		for _, l := range td.Labels {
-			s.WriteString(in + ident(l) + ",\n")
+			doc, err := item(l, in)
+			if err != nil {
+				return "", fmt.Errorf("%s: %w", l, err)
+			}
+			s.WriteString(in + doc + ident(l) + ",\n")
 		}
 		s.WriteString(ind + "}\n")
 	case binary.TypeFunc, binary.TypeResource:
 		return "", fmt.Errorf("a %s type cannot be named by a type export", map[bool]string{true: "function", false: "resource"}[td.Kind == binary.TypeFunc])
 	default:
+		if hasItems {
+			return "", fmt.Errorf("%s section: items (fields or cases) for a type that is not a record, variant, enum or flags", packageDocsSection)
+		}
 		expr, err := r.expr(td, src.scope)
 		if err != nil {
 			return "", err
 		}
-		s.WriteString(ind + "type " + name + " = " + expr + ";\n")
+		s.WriteString(ind + pre + "type " + name + " = " + expr + ";\n")
 	}
 	return s.String(), nil
 }

@@ -400,7 +400,7 @@ func TestDecodeErrors(t *testing.T) {
 		{name: "label mismatch", wat: `(component (type (component (type (instance)) (export "a:b/i" (instance (type 0))))) (export "j" (type 0)))`, want: `under the name "j"`},
 		{name: "two packages", wat: `(component
 			(type (component (type (instance)) (export "a:b/i" (instance (type 0))))) (export "i" (type 0))
-			(type (component (type (instance)) (export "c:d/j" (instance (type 0))))) (export "j" (type 1)))`, want: "belongs to package c:d"},
+			(type (component (type (instance)) (export "c:d/j" (instance (type 0))))) (export "j" (type 2)))`, want: "belongs to package c:d"},
 		{name: "unnamed record", wat: `(component (type (component (type (instance
 			(type (record (field "a" u8))) (type (func (param "r" 0))) (export "f" (func (type 1)))))
 			(export "a:b/i" (instance (type 0))))) (export "i" (type 0)))`, want: "unnamed record"},
@@ -451,6 +451,7 @@ func FuzzDecode(f *testing.F) {
 		}
 	}
 	f.Add([]byte("\x00asm\x0d\x00\x01\x00"))
+	f.Add(withSection(docsBinary(f), "package-docs", append([]byte{1}, docsJSON...)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := decodeBinary(b)
 		if err != nil {

@@ -322,7 +322,10 @@ func (pp *printer) typeDef(td *TypeDef, nm *names, ind string) {
 			kw = "flags "
 		}
 		pp.w(ind, kw, name, " {\n")
-		for _, c := range t.Names {
+		for i, c := range t.Names {
+			if i < len(t.NameDocs) {
+				pp.docs(t.NameDocs[i], in)
+			}
 			pp.w(in, ident(c), ",\n")
 		}
 		pp.w(ind, "}\n")

@@ -542,6 +542,12 @@ func (sc *scope) resolveEntry(e *entry, ref Position) (*Type, error) {
 				return nil, err
 			}
 			t.Names = append(t.Names, f.name.name)
+			if f.docs != "" && t.NameDocs == nil {
+				t.NameDocs = make([]string, len(td.fields))
+			}
+			if t.NameDocs != nil {
+				t.NameDocs[len(t.Names)-1] = f.docs
+			}
 		}
 		if td.kind == tdFlags && len(t.Names) > MaxFlags {
 			return nil, errAt(td.name.pos, "flags `%s` has %d flags; at most %d are supported", td.name.name, len(t.Names), MaxFlags)

@@ -71,6 +71,7 @@ type Type struct {
 	Fields   []Field    // record
 	Cases    []Case     // variant
 	Names    []string   // enum cases or flags, in order
+	NameDocs []string   // doc comments of Names (same length), nil when none has any
 	Tuple    []*Type    // tuple elements
 	Ok, Err  *Type      // result
 	Resource *Resource  // own, borrow
