@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"reflect"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -19,23 +18,42 @@ type Registry struct {
 	cons constraintCache
 	subs subscribers
 
+	semverOn atomic.Bool // semver != SemverOff, read without mu (prepare)
+
 	// Guarded by mu.
 	semver SemverCheck
 	warn   func(SemverViolation)
 	now    func() time.Time // registration time; UTC
+	// lockedPairs counts the schema diffs and definition comparisons
+	// computed with mu held (pairCache), for tests.
+	lockedPairs int
+	// work counts the map entries copied and the entries visited by
+	// writes, for the tests that guard against quadratic registration.
+	work int
 }
 
 // snapshot is an immutable view of the registry. Writers build a new one
 // and publish it with one atomic store.
+//
+// A write costs about what it changes, not the registry's size: the maps
+// are overlays (overlay.go) and the sorted slices are patched with the
+// changed providers' entries (tx.build), so that registering then removing
+// thousands of providers one by one is not quadratic.
 type snapshot struct {
-	tools     map[string]*toolSet
-	providers map[string]*provState
-	all       []*Entry          // every entry, by name then version
-	sets      []*toolSet        // every tool name, by name
-	setSigs   []sig             // union of the signatures of sets[i]'s versions
-	provs     []*ProviderRecord // by id
-	memo      memo              // constraint resolutions against this snapshot
-	shadowing map[string]bool   // ids of the providers with shadowed versions
+	tools     overlay[toolSet]
+	providers overlay[provState]
+	all       seq[*Entry]          // every entry, by name then version
+	sets      seq[setItem]         // every tool name, by name
+	provs     seq[*ProviderRecord] // by id
+	memo      memo                 // constraint resolutions against this snapshot
+	shadowing map[string]bool      // ids of the providers with shadowed versions
+}
+
+// setItem is one tool name's versions with the union of their signatures,
+// which Search tests first (contiguous in a chunk, no pointer chasing).
+type setItem struct {
+	sig sig
+	set *toolSet
 }
 
 // toolSet is every registered version of one tool name.
@@ -66,10 +84,11 @@ func (ps *provState) all() []*Entry {
 // New returns an empty registry.
 func New() *Registry {
 	r := &Registry{}
-	r.snap.Store(&snapshot{tools: map[string]*toolSet{}, providers: map[string]*provState{}, memo: newMemo()})
+	r.snap.Store(&snapshot{tools: newOverlay[toolSet](), providers: newOverlay[provState](), memo: newMemo()})
 	r.cons.m = make(map[string]*semver.Constraints)
 	r.subs.m = make(map[*subscriber]struct{})
 	r.semver = SemverWarn
+	r.semverOn.Store(true)
 	r.now = func() time.Time { return time.Now().UTC() }
 	return r
 }
@@ -109,10 +128,10 @@ func (r *Registry) Unregister(providerID string) error {
 func (r *Registry) Remove(providerID string) (Report, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.snap.Load().providers[providerID]; !ok {
+	if r.snap.Load().providers.get(providerID) == nil {
 		return Report{}, abi.Errorf(abi.NotFound, "provider %q is not registered", providerID)
 	}
-	return r.apply(providerID, nil, nil, false, "")
+	return r.apply(providerID, nil, nil, false, "", nil)
 }
 
 // apply: see apply.go.
@@ -164,7 +183,7 @@ func topTrust(versions []*Entry) abi.TrustLevel {
 
 // diff computes the event for a provider whose entries changed from old
 // to new (both sorted).
-func diff(old, new []*Entry) Event {
+func diff(old, new []*Entry, pc *pairCache) Event {
 	var ev Event
 	oldBy := make(map[string]*Entry, len(old))
 	for _, e := range old {
@@ -178,7 +197,7 @@ func diff(old, new []*Entry) Event {
 		switch {
 		case !ok:
 			ev.Added = append(ev.Added, e.Ref())
-		case !reflect.DeepEqual(o.Def, e.Def):
+		case !pc.equal(o, e):
 			ev.Updated = append(ev.Updated, e.Ref())
 		}
 	}
@@ -192,13 +211,13 @@ func diff(old, new []*Entry) Event {
 
 // Tools returns every registered tool version, sorted by name then version.
 func (r *Registry) Tools() []*Entry {
-	return slices.Clone(r.snap.Load().all)
+	return r.snap.Load().all.slice()
 }
 
 // Versions returns every registered version of name, oldest first (nil when
 // unknown).
 func (r *Registry) Versions(name string) []*Entry {
-	set := r.snap.Load().tools[name]
+	set := r.snap.Load().tools.get(name)
 	if set == nil {
 		return nil
 	}
@@ -207,12 +226,12 @@ func (r *Registry) Versions(name string) []*Entry {
 
 // Providers returns every registered provider, sorted by id.
 func (r *Registry) Providers() []*ProviderRecord {
-	return slices.Clone(r.snap.Load().provs)
+	return r.snap.Load().provs.slice()
 }
 
 // Provider returns the provider with id, or nil.
 func (r *Registry) Provider(id string) *ProviderRecord {
-	if ps := r.snap.Load().providers[id]; ps != nil {
+	if ps := r.snap.Load().providers.get(id); ps != nil {
 		return ps.rec
 	}
 	return nil
@@ -221,7 +240,7 @@ func (r *Registry) Provider(id string) *ProviderRecord {
 // ProviderTools returns the served tools of provider id, by name then
 // version (not those shadowed: see Shadowed).
 func (r *Registry) ProviderTools(id string) []*Entry {
-	if ps := r.snap.Load().providers[id]; ps != nil {
+	if ps := r.snap.Load().providers.get(id); ps != nil {
 		return slices.Clone(ps.entries)
 	}
 	return nil

@@ -91,40 +91,43 @@ func (r *Registry) Search(q Query) []*Entry {
 	}
 
 	var hits []hit
-	for si, set := range s.sets {
-		if !s.setSigs[si].contains(&tq.all) {
-			continue // no version can match the text (contiguous scan, no pointer chasing)
-		}
-		if q.AllVersions {
-			for _, e := range set.versions {
-				if sc, ok := match(e, &tq, &q, capFilter); ok {
-					hits = append(hits, hit{e, sc})
+	for _, chunk := range s.sets.chunks {
+		for i := range chunk {
+			if !chunk[i].sig.contains(&tq.all) {
+				continue // no version can match the text (contiguous scan, no pointer chasing)
+			}
+			set := chunk[i].set
+			if q.AllVersions {
+				for _, e := range set.versions {
+					if sc, ok := match(e, &tq, &q, capFilter); ok {
+						hits = append(hits, hit{e, sc})
+					}
+				}
+				continue
+			}
+			def := set.def
+			if sc, ok := match(def, &tq, &q, capFilter); ok {
+				hits = append(hits, hit{def, sc})
+				continue
+			}
+			var best *Entry
+			bestScore := 0
+			for k := len(set.versions) - 1; k >= 0; k-- {
+				e := set.versions[k]
+				if e == def {
+					continue
+				}
+				sc, ok := match(e, &tq, &q, capFilter)
+				if !ok {
+					continue
+				}
+				if best == nil || (best.Def.Deprecated && !e.Def.Deprecated) {
+					best, bestScore = e, sc
 				}
 			}
-			continue
-		}
-		def := set.def
-		if sc, ok := match(def, &tq, &q, capFilter); ok {
-			hits = append(hits, hit{def, sc})
-			continue
-		}
-		var best *Entry
-		bestScore := 0
-		for k := len(set.versions) - 1; k >= 0; k-- {
-			e := set.versions[k]
-			if e == def {
-				continue
+			if best != nil {
+				hits = append(hits, hit{best, bestScore})
 			}
-			sc, ok := match(e, &tq, &q, capFilter)
-			if !ok {
-				continue
-			}
-			if best == nil || (best.Def.Deprecated && !e.Def.Deprecated) {
-				best, bestScore = e, sc
-			}
-		}
-		if best != nil {
-			hits = append(hits, hit{best, bestScore})
 		}
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int {
