@@ -365,6 +365,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 	}
 
 	r.snap.Store(next)
+	r.published(next)
 	if r.warn != nil {
 		for _, v := range violations {
 			r.warn(v)

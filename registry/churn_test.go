@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
 )
@@ -39,11 +40,13 @@ func BenchmarkRegistryChurn(b *testing.B) {
 	}
 }
 
-// BenchmarkResolveDelta is BenchmarkResolve after 40 more single-tool
-// registrations: the tools overlay then has a delta (overlay.go), which a
-// lookup of a name in its base mostly skips through the filter.
+// BenchmarkResolveDelta is BenchmarkResolve right after 40 more
+// single-tool registrations, before the registry folds its overlays: the
+// tools overlay then has a delta (overlay.go), which a lookup of a name in
+// its base mostly skips through the filter.
 func BenchmarkResolveDelta(b *testing.B) {
 	r := synthetic10k(b)
+	r.compactAfter = 0 // keep the delta (a registry at rest folds it: compact)
 	for i := range 40 {
 		if err := r.Register(prov(fmt.Sprintf("org.delta.p%d", i)), []abi.ToolDef{tool(fmt.Sprintf("delta-%d", i), "")}); err != nil {
 			b.Fatal(err)
@@ -73,6 +76,7 @@ func TestChurnNotQuadratic(t *testing.T) {
 	const n = 400
 	measure := func(n int) (work int, bytes uint64) {
 		r := New()
+		r.compactAfter = 0
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
@@ -94,5 +98,57 @@ func TestChurnNotQuadratic(t *testing.T) {
 	}
 	if br > 10 {
 		t.Errorf("4× the providers allocated %.1f× the bytes: quadratic?", br)
+	}
+}
+
+// TestCompact: deltas left by writes are folded once the registry is at
+// rest, into a snapshot with the same content and memo.
+func TestCompact(t *testing.T) {
+	r := New()
+	r.compactAfter = 0
+	for i := range 40 {
+		if err := r.Register(prov(fmt.Sprintf("org.c.p%d", i)), []abi.ToolDef{tool(fmt.Sprintf("c%d", i), "")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := r.snap.Load()
+	if s.tools.delta == nil || s.providers.delta == nil {
+		t.Fatal("40 registrations left no delta: the test tests nothing")
+	}
+	if _, err := r.Resolve("c7", "^1.0"); err != nil {
+		t.Fatal(err)
+	}
+	r.compact()
+	c := r.snap.Load()
+	if c == s || c.tools.delta != nil || c.providers.delta != nil || c.tools.filter != nil {
+		t.Fatal("compact did not fold the deltas")
+	}
+	if err := checkSnapshot(c); err != nil {
+		t.Fatal(err)
+	}
+	if c.memo.get("c7", "^1.0") == nil {
+		t.Error("compact dropped the memo of resolutions")
+	}
+	if e, err := r.Resolve("c39", ""); err != nil || e.Def.Name != "c39" {
+		t.Fatalf("Resolve(c39) = %v, %v", e, err)
+	}
+
+	// The timer: folded some time after the last write.
+	r2 := New()
+	r2.mu.Lock()
+	r2.compactAfter = time.Millisecond
+	r2.mu.Unlock()
+	for i := range 40 {
+		if err := r2.Register(prov(fmt.Sprintf("org.c.p%d", i)), []abi.ToolDef{tool(fmt.Sprintf("c%d", i), "")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for deadline := time.Now().Add(10 * time.Second); r2.snap.Load().tools.delta != nil; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the deltas were not folded 10 s after the last write")
+		}
+	}
+	if err := checkSnapshot(r2.snap.Load()); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -79,6 +79,19 @@ func (o *overlay[V]) all(yield func(string, *V) bool) {
 	}
 }
 
+// folded returns o with its delta folded into a new base (o itself when
+// it has no delta).
+func (o *overlay[V]) folded() overlay[V] {
+	if o.delta == nil {
+		return *o
+	}
+	base := make(map[string]*V, o.n)
+	for k, v := range o.all {
+		base[k] = v
+	}
+	return overlay[V]{base: base, n: o.n}
+}
+
 // with returns o with the changes applied (a nil value deletes its key);
 // o is not modified. work counts the map entries copied.
 func (o *overlay[V]) with(changes map[string]*V, work *int) overlay[V] {

@@ -27,6 +27,10 @@ type Registry struct {
 	// lockedPairs counts the schema diffs and definition comparisons
 	// computed with mu held (pairCache), for tests.
 	lockedPairs int
+	// compactAfter is how long after the last write the overlays' deltas
+	// are folded (compact); 0: never. compactTimer is its timer.
+	compactAfter time.Duration
+	compactTimer *time.Timer
 	// work counts the map entries copied and the entries visited by
 	// writes, for the tests that guard against quadratic registration.
 	work int
@@ -90,7 +94,44 @@ func New() *Registry {
 	r.semver = SemverWarn
 	r.semverOn.Store(true)
 	r.now = func() time.Time { return time.Now().UTC() }
+	r.compactAfter = defaultCompactAfter
 	return r
+}
+
+// defaultCompactAfter is Registry.compactAfter: a host registers its
+// providers in a burst at start and on reloads.
+const defaultCompactAfter = 200 * time.Millisecond
+
+// published is called, with mu held, after a write published s: when s's
+// overlays have deltas (a lookup then tests a filter, and sometimes the
+// delta, before the base), they are folded once no write came for
+// compactAfter, so that a registry at rest resolves a name with one map
+// lookup. A fold costs a pass over the names; it runs at most once per
+// compactAfter.
+func (r *Registry) published(s *snapshot) {
+	if r.compactAfter <= 0 || s.tools.delta == nil && s.providers.delta == nil {
+		return
+	}
+	if r.compactTimer == nil {
+		r.compactTimer = time.AfterFunc(r.compactAfter, r.compact)
+		return
+	}
+	r.compactTimer.Reset(r.compactAfter)
+}
+
+// compact publishes the snapshot with its overlays folded: the same
+// content (and so the same memo of resolutions), one map per lookup.
+func (r *Registry) compact() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.snap.Load()
+	if s.tools.delta == nil && s.providers.delta == nil {
+		return
+	}
+	c := *s
+	c.tools, c.providers = s.tools.folded(), s.providers.folded()
+	r.work += s.tools.len() + s.providers.len()
+	r.snap.Store(&c)
 }
 
 // Register adds provider p with its tools. It is all-or-nothing: on any
