@@ -570,10 +570,12 @@ func (t *tx) build() *snapshot {
 	}
 	next.tools = old.tools.with(sets, t.work)
 
-	// sets: the affected names' items patched.
+	// sets, setSigs: the affected names patched; the same edits keep their
+	// chunks aligned (a chunk's length decides its split or merge).
 	var setDel, setAt []pos
-	var setIns []setItem
-	setName := func(it setItem, name string) int { return strings.Compare(it.set.versions[0].Def.Name, name) }
+	var setIns []*toolSet
+	var sigIns []sig
+	setName := func(set *toolSet, name string) int { return strings.Compare(set.versions[0].Def.Name, name) }
 	for _, name := range names {
 		at, found := seek(old.sets, name, setName)
 		if found {
@@ -589,9 +591,10 @@ func (t *tx) build() *snapshot {
 				u[w] |= e.sig[w]
 			}
 		}
-		setIns, setAt = append(setIns, setItem{u, set}), append(setAt, at)
+		setIns, sigIns, setAt = append(setIns, set), append(sigIns, u), append(setAt, at)
 	}
 	next.sets = old.sets.patch(setDel, setIns, setAt, t.work)
+	next.setSigs = old.setSigs.patch(setDel, sigIns, setAt, t.work)
 
 	// all: the old list without the changed providers' entries, with their
 	// served entries.

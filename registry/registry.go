@@ -47,17 +47,11 @@ type snapshot struct {
 	tools     overlay[toolSet]
 	providers overlay[provState]
 	all       seq[*Entry]          // every entry, by name then version
-	sets      seq[setItem]         // every tool name, by name
+	sets      seq[*toolSet]        // every tool name, by name
+	setSigs   seq[sig]             // union of the signatures of sets' versions, chunked as sets
 	provs     seq[*ProviderRecord] // by id
 	memo      memo                 // constraint resolutions against this snapshot
 	shadowing map[string]bool      // ids of the providers with shadowed versions
-}
-
-// setItem is one tool name's versions with the union of their signatures,
-// which Search tests first (contiguous in a chunk, no pointer chasing).
-type setItem struct {
-	sig sig
-	set *toolSet
 }
 
 // toolSet is every registered version of one tool name.

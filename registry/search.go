@@ -91,12 +91,13 @@ func (r *Registry) Search(q Query) []*Entry {
 	}
 
 	var hits []hit
-	for _, chunk := range s.sets.chunks {
-		for i := range chunk {
-			if !chunk[i].sig.contains(&tq.all) {
+	for c, sigs := range s.setSigs.chunks {
+		sets := s.sets.chunks[c]
+		for i := range sigs {
+			if !sigs[i].contains(&tq.all) {
 				continue // no version can match the text (contiguous scan, no pointer chasing)
 			}
-			set := chunk[i].set
+			set := sets[i]
 			if q.AllVersions {
 				for _, e := range set.versions {
 					if sc, ok := match(e, &tq, &q, capFilter); ok {

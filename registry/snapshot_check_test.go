@@ -77,7 +77,8 @@ func checkSnapshot(s *snapshot) error {
 			return fmt.Errorf("%s.n = %d, chunks hold %d", q.name, q.n, total)
 		}
 	}
-	var items []setItem
+	var sets []*toolSet
+	var sigs []sig
 	for i := 0; i < len(all); {
 		j := i + 1
 		for j < len(all) && all[j].Def.Name == all[i].Def.Name {
@@ -94,11 +95,19 @@ func checkSnapshot(s *snapshot) error {
 				u[w] |= e.sig[w]
 			}
 		}
-		items = append(items, setItem{u, set})
+		sets, sigs = append(sets, set), append(sigs, u)
 		i = j
 	}
-	if !slices.Equal(s.sets.slice(), items) {
-		return fmt.Errorf("sets differ from the served names")
+	if !slices.Equal(s.sets.slice(), sets) || !slices.Equal(s.setSigs.slice(), sigs) {
+		return fmt.Errorf("sets or setSigs differ from the served names")
+	}
+	if len(s.sets.chunks) != len(s.setSigs.chunks) {
+		return fmt.Errorf("%d chunks of sets, %d of setSigs", len(s.sets.chunks), len(s.setSigs.chunks))
+	}
+	for c := range s.sets.chunks {
+		if len(s.sets.chunks[c]) != len(s.setSigs.chunks[c]) {
+			return fmt.Errorf("chunk %d: %d sets, %d setSigs", c, len(s.sets.chunks[c]), len(s.setSigs.chunks[c]))
+		}
 	}
 	n := 0
 	for name, set := range s.tools.all {
@@ -107,8 +116,8 @@ func checkSnapshot(s *snapshot) error {
 			return fmt.Errorf("tools lists %s with another set", name)
 		}
 	}
-	if n != len(items) || s.tools.len() != n {
-		return fmt.Errorf("tools lists %d names (len %d), %d served", n, s.tools.len(), len(items))
+	if n != len(sets) || s.tools.len() != n {
+		return fmt.Errorf("tools lists %d names (len %d), %d served", n, s.tools.len(), len(sets))
 	}
 	for id, sh := range s.shadowing {
 		if sh != shadowing[id] {
