@@ -485,8 +485,9 @@ func (t *tx) free(e *Entry) bool {
 
 // build makes the snapshot of the state: the old one with the changed
 // providers' served entries swapped in. Its cost is about the changed
-// providers' entries (binary searches, the overlays' deltas) plus a few
-// memmoves of the sorted slices, not a pass over every entry.
+// providers' entries (binary searches, the overlays' deltas, the chunks
+// they fall in) plus a copy of each chunk list, not a pass over every
+// entry.
 func (t *tx) build() *snapshot {
 	old := t.old
 	next := &snapshot{memo: newMemo(), shadowing: old.shadowing}

@@ -40,9 +40,11 @@ type Registry struct {
 // and publish it with one atomic store.
 //
 // A write costs about what it changes, not the registry's size: the maps
-// are overlays (overlay.go) and the sorted slices are patched with the
-// changed providers' entries (tx.build), so that registering then removing
-// thousands of providers one by one is not quadratic.
+// are overlays (overlay.go) and the sorted lists are chunked sequences
+// (seq.go) patched with the changed providers' entries (tx.build), so
+// that registering then removing thousands of providers one by one is not
+// quadratic. compact may republish a snapshot with its overlays folded:
+// the same content and memo.
 type snapshot struct {
 	tools     overlay[toolSet]
 	providers overlay[provState]
