@@ -3,7 +3,6 @@ package registry
 import (
 	"cmp"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -72,24 +71,29 @@ func (r *Registry) Apply(p *ProviderRecord, tools []abi.ToolDef, opts Options) (
 	if err != nil {
 		return Report{}, err
 	}
+	pc := r.prepare(p.Info.ID, opts.Drop, entries)
+	if testHookPrepared != nil {
+		testHookPrepared()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.snap.Load().providers[p.Info.ID]; ok && !opts.Replace {
+	pc.locked = &r.lockedPairs
+	if r.snap.Load().providers.get(p.Info.ID) != nil && !opts.Replace {
 		return Report{}, abi.Errorf(abi.Conflict, "provider %s is already registered (use Replace to swap its tools)", p.Info.ID)
 	}
 	if opts.Drop == p.Info.ID {
 		opts.Drop = ""
 	}
-	if opts.Drop != "" && r.snap.Load().providers[opts.Drop] == nil {
+	if opts.Drop != "" && r.snap.Load().providers.get(opts.Drop) == nil {
 		return Report{}, abi.Errorf(abi.NotFound, "provider %s to drop is not registered", opts.Drop)
 	}
-	return r.apply(p.Info.ID, p, entries, opts.Partial, opts.Drop)
+	return r.apply(p.Info.ID, p, entries, opts.Partial, opts.Drop, pc)
 }
 
 // Shadowed returns the tool versions provider id registered that are not
 // served (see Apply), by name then version.
 func (r *Registry) Shadowed(id string) []*Entry {
-	ps := r.snap.Load().providers[id]
+	ps := r.snap.Load().providers.get(id)
 	if ps == nil || ps.declared == nil {
 		return nil
 	}
@@ -111,19 +115,20 @@ func (r *Registry) Shadowed(id string) []*Entry {
 type tx struct {
 	old     *snapshot
 	changed map[string]*provState // id → new state (nil state: removed)
+	work    *int                  // Registry.work
 }
 
 func (t *tx) state(id string) *provState {
 	if ps, ok := t.changed[id]; ok {
 		return ps
 	}
-	return t.old.providers[id]
+	return t.old.providers.get(id)
 }
 
 // holders are the served versions of name in the state being built.
 func (t *tx) holders(name string) []*Entry {
 	var out []*Entry
-	if set := t.old.tools[name]; set != nil {
+	if set := t.old.tools.get(name); set != nil {
 		for _, x := range set.versions {
 			if _, ch := t.changed[x.Provider.Info.ID]; !ch {
 				out = append(out, x)
@@ -172,13 +177,13 @@ func shadowOf(e, by *Entry) Shadow {
 // whom, does not depend on which provider registered first; a less
 // trusted provider's *other* versions of a name may stay beside a more
 // trusted one's when it registered them first (docs/registry.md).
-func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, partial bool, drop string) (Report, error) {
+func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, partial bool, drop string, pc *pairCache) (Report, error) {
 	old := r.snap.Load()
-	t := &tx{old: old, changed: map[string]*provState{}}
+	t := &tx{old: old, changed: map[string]*provState{}, work: &r.work}
 	var rep Report
 	prevServed := map[string]bool{} // versions id served: they may stay beside a more trusted provider's
 	lowered := map[string]bool{}    // versions id served at a higher trust than it has now
-	if ps := old.providers[id]; ps != nil {
+	if ps := old.providers.get(id); ps != nil {
 		rep.Replaced = ps.rec
 		for _, e := range ps.entries {
 			if rec != nil && ps.rec.Trust <= rec.Trust {
@@ -192,11 +197,11 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 		}
 		t.changed[id] = nil
 	}
-	if drop != "" && old.providers[drop] != nil {
-		rep.Dropped = old.providers[drop].rec
+	if drop != "" && old.providers.get(drop) != nil {
+		rep.Dropped = old.providers.get(drop).rec
 		t.changed[drop] = nil
 	}
-	gate := r.restoreGate()
+	gate := r.restoreGate(pc)
 	restored := t.restore(id, drop, gate)
 	weak := make(map[*Entry]bool, len(restored))
 	for _, e := range restored {
@@ -260,7 +265,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 		}
 	}
 	var oldDeclared []*Entry
-	if ps := old.providers[id]; ps != nil {
+	if ps := old.providers.get(id); ps != nil {
 		oldDeclared = ps.all()
 	}
 	// A tool version this provider registers again with the very same
@@ -275,7 +280,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 		}
 		now := r.now()
 		for _, e := range entries {
-			if o := oldBy[e.key()]; o != nil && reflect.DeepEqual(o.Def, e.Def) {
+			if o := oldBy[e.key()]; o != nil && pc.equal(o, e) {
 				e.RegisteredAt, e.Violation = o.RegisteredAt, o.Violation
 				continue
 			}
@@ -342,12 +347,12 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 			if !isServed[e] {
 				continue // left out: checked if it is ever served (restoreGate)
 			}
-			versions := next.tools[e.Def.Name].versions
+			versions := next.tools.get(e.Def.Name).versions
 			if g := gone[e.Def.Name]; len(g) > 0 {
 				versions = append(slices.Clone(versions), g...)
 				slices.SortFunc(versions, compareEntries)
 			}
-			v := checkSemver(e, versions)
+			v := checkSemver(e, versions, pc)
 			if v == nil {
 				continue
 			}
@@ -360,6 +365,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 	}
 
 	r.snap.Store(next)
+	r.published(next)
 	if r.warn != nil {
 		for _, v := range violations {
 			r.warn(v)
@@ -370,7 +376,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 		return cmp.Compare(boolInt(a != id), boolInt(b != id))
 	})
 	for _, pid := range ids {
-		ev := providerEvent(pid, old.providers[pid], t.changed[pid])
+		ev := providerEvent(pid, old.providers.get(pid), t.changed[pid], pc)
 		if pid == id {
 			ev.Violations = violations
 		}
@@ -384,14 +390,14 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 // restoreGate is what a shadowed version must pass to be served again:
 // under registry.semver_check refuse, not breaking the version below it
 // (a version left out was never checked).
-func (r *Registry) restoreGate() func(t *tx, e *Entry) bool {
+func (r *Registry) restoreGate(pc *pairCache) func(t *tx, e *Entry) bool {
 	if r.semver != SemverRefuse {
 		return nil
 	}
 	return func(t *tx, e *Entry) bool {
 		versions := append(t.holders(e.Def.Name), e)
 		slices.SortFunc(versions, compareEntries)
-		return checkSemver(e, versions) == nil
+		return checkSemver(e, versions, pc) == nil
 	}
 }
 
@@ -478,99 +484,142 @@ func (t *tx) free(e *Entry) bool {
 }
 
 // build makes the snapshot of the state: the old one with the changed
-// providers' served entries swapped in.
+// providers' served entries swapped in. Its cost is about the changed
+// providers' entries (binary searches, the overlays' deltas, the chunks
+// they fall in) plus a copy of each chunk list, not a pass over every
+// entry.
 func (t *tx) build() *snapshot {
 	old := t.old
-	next := &snapshot{
-		tools:     make(map[string]*toolSet, len(old.tools)+8),
-		providers: make(map[string]*provState, len(old.providers)+1),
-		memo:      newMemo(),
-		shadowing: maps.Clone(old.shadowing),
-	}
-	if next.shadowing == nil {
-		next.shadowing = map[string]bool{}
-	}
-	for pid, ps := range t.changed {
-		if ps != nil && ps.declared != nil {
-			next.shadowing[pid] = true
-		} else {
-			delete(next.shadowing, pid)
+	next := &snapshot{memo: newMemo(), shadowing: old.shadowing}
+	ids := sortedKeys(t.changed)
+
+	// shadowing: copied only when it changes.
+	for _, pid := range ids {
+		ps := t.changed[pid]
+		if sh := ps != nil && ps.declared != nil; sh != old.shadowing[pid] {
+			next.shadowing = maps.Clone(old.shadowing)
+			if next.shadowing == nil {
+				next.shadowing = map[string]bool{}
+			}
+			for _, pid := range ids {
+				if ps := t.changed[pid]; ps != nil && ps.declared != nil {
+					next.shadowing[pid] = true
+				} else {
+					delete(next.shadowing, pid)
+				}
+			}
+			*t.work += len(old.shadowing)
+			break
 		}
 	}
-	for k, v := range old.providers {
-		next.providers[k] = v
-	}
-	for k, v := range old.tools {
-		next.tools[k] = v
-	}
-	affected := map[string]bool{}
-	var added []*Entry
-	for pid, ps := range t.changed {
-		if o := old.providers[pid]; o != nil {
-			for _, e := range o.entries {
-				affected[e.Def.Name] = true
-			}
+
+	// The changed providers' old and new served entries, the names they
+	// hold, and the provider list's edits.
+	var removed, added []*Entry
+	byName := map[string][]*Entry{} // name → the changed providers' served versions
+	var provDel, provAt []pos
+	var provIns []*ProviderRecord
+	byID := func(p *ProviderRecord, id string) int { return strings.Compare(p.Info.ID, id) }
+	for _, pid := range ids {
+		ps := t.changed[pid]
+		at, found := seek(old.provs, pid, byID)
+		if found {
+			provDel = append(provDel, at)
+			removed = append(removed, old.providers.get(pid).entries...)
 		}
 		if ps == nil {
-			delete(next.providers, pid)
 			continue
 		}
-		next.providers[pid] = ps
-		for _, e := range ps.entries {
-			affected[e.Def.Name] = true
-		}
+		provIns, provAt = append(provIns, ps.rec), append(provAt, at)
 		added = append(added, ps.entries...)
+		for _, e := range ps.entries {
+			byName[e.Def.Name] = append(byName[e.Def.Name], e)
+		}
 	}
-	slices.SortFunc(added, compareEntries)
-	for name := range affected {
-		versions := t.holders(name)
+	*t.work += len(ids) + len(removed) + len(added)
+	next.providers = old.providers.with(t.changed, t.work)
+	next.provs = old.provs.patch(provDel, provIns, provAt, t.work)
+
+	// tools: the sets of the names the changed providers held or hold.
+	names := make([]string, 0, len(removed)+len(added))
+	for _, e := range removed {
+		names = append(names, e.Def.Name)
+	}
+	for _, e := range added {
+		names = append(names, e.Def.Name)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	sets := make(map[string]*toolSet, len(names))
+	for _, name := range names {
+		var versions []*Entry
+		if set := old.tools.get(name); set != nil {
+			for _, x := range set.versions {
+				if _, ch := t.changed[x.Provider.Info.ID]; !ch {
+					versions = append(versions, x)
+				}
+			}
+			*t.work += len(set.versions)
+		}
+		versions = append(versions, byName[name]...)
 		if len(versions) == 0 {
-			delete(next.tools, name)
+			sets[name] = nil
 			continue
 		}
 		slices.SortFunc(versions, compareEntries)
-		next.tools[name] = &toolSet{versions: versions, def: defaultOf(versions)}
+		sets[name] = &toolSet{versions: versions, def: defaultOf(versions)}
 	}
+	next.tools = old.tools.with(sets, t.work)
 
-	// all: the old list without the changed providers, merged with their
-	// served entries.
-	next.all = make([]*Entry, 0, len(old.all)+len(added))
-	i := 0
-	for _, x := range old.all {
-		if _, ch := t.changed[x.Provider.Info.ID]; ch {
+	// sets, setSigs: the affected names patched; the same edits keep their
+	// chunks aligned (a chunk's length decides its split or merge).
+	var setDel, setAt []pos
+	var setIns []*toolSet
+	var sigIns []sig
+	setName := func(set *toolSet, name string) int { return strings.Compare(set.versions[0].Def.Name, name) }
+	for _, name := range names {
+		at, found := seek(old.sets, name, setName)
+		if found {
+			setDel = append(setDel, at)
+		}
+		set := sets[name]
+		if set == nil {
 			continue
 		}
-		for i < len(added) && compareEntries(added[i], x) < 0 {
-			next.all = append(next.all, added[i])
-			i++
+		var u sig
+		for _, e := range set.versions {
+			for w := range u {
+				u[w] |= e.sig[w]
+			}
 		}
-		next.all = append(next.all, x)
+		setIns, sigIns, setAt = append(setIns, set), append(sigIns, u), append(setAt, at)
 	}
-	next.all = append(next.all, added[i:]...)
-	next.sets = make([]*toolSet, 0, len(next.tools))
-	next.setSigs = make([]sig, 0, len(next.tools))
-	for k, e := range next.all {
-		if k == 0 || e.Def.Name != next.all[k-1].Def.Name {
-			next.sets = append(next.sets, next.tools[e.Def.Name])
-			next.setSigs = append(next.setSigs, sig{})
-		}
-		u := &next.setSigs[len(next.setSigs)-1]
-		for w := range u {
-			u[w] |= e.sig[w]
-		}
-	}
+	next.sets = old.sets.patch(setDel, setIns, setAt, t.work)
+	next.setSigs = old.setSigs.patch(setDel, sigIns, setAt, t.work)
 
-	next.provs = make([]*ProviderRecord, 0, len(next.providers))
-	for _, ps := range next.providers {
-		next.provs = append(next.provs, ps.rec)
+	// all: the old list without the changed providers' entries, with their
+	// served entries.
+	slices.SortFunc(removed, compareEntries)
+	allDel := make([]pos, len(removed))
+	for k, e := range removed {
+		p, found := seek(old.all, e, compareEntries)
+		if !found || old.all.at(p) != e {
+			panic("registry: a served entry is not in the snapshot's list")
+		}
+		allDel[k] = p
 	}
-	slices.SortFunc(next.provs, func(a, b *ProviderRecord) int { return strings.Compare(a.Info.ID, b.Info.ID) })
+	slices.SortFunc(added, compareEntries)
+	allAt := make([]pos, len(added))
+	for k, e := range added {
+		allAt[k], _ = seek(old.all, e, compareEntries)
+	}
+	next.all = old.all.patch(allDel, added, allAt, t.work)
 	return next
 }
 
 // providerEvent is the event of one provider's change from o to n (either
 // nil: added or removed).
-func providerEvent(id string, o, n *provState) Event {
+func providerEvent(id string, o, n *provState, pc *pairCache) Event {
 	var oldEntries, newEntries []*Entry
 	if o != nil {
 		oldEntries = o.entries
@@ -578,7 +627,7 @@ func providerEvent(id string, o, n *provState) Event {
 	if n != nil {
 		newEntries = n.entries
 	}
-	ev := diff(oldEntries, newEntries)
+	ev := diff(oldEntries, newEntries, pc)
 	switch {
 	case o == nil && n != nil:
 		ev.Provider = &ProviderChange{ID: id, Name: n.rec.Info.Name, Version: n.rec.Info.Version, Action: "added"}
@@ -590,3 +639,7 @@ func providerEvent(id string, o, n *provState) Event {
 	}
 	return ev
 }
+
+// testHookPrepared, when set, runs in Apply between prepare and taking
+// the write lock.
+var testHookPrepared func()

@@ -29,7 +29,7 @@ func TestRegistryModelReport(t *testing.T) {
 	}
 	failures := map[string]int{}
 	first := map[string]string{}
-	for seed := int64(0); seed < 400; seed++ {
+	for seed := range seeds(400) {
 		rng := rand.New(rand.NewSource(seed))
 		r := New()
 		mode := []SemverCheck{SemverOff, SemverWarn, SemverRefuse}[seed%3]

@@ -25,7 +25,7 @@ func TestRegistryModel(t *testing.T) {
 	trusts := []abi.TrustLevel{abi.Untrusted, abi.Community, abi.Verified, abi.System}
 	failures := map[string]int{}
 	first := map[string]string{}
-	for seed := int64(0); seed < 300; seed++ {
+	for seed := range seeds(300) {
 		rng := rand.New(rand.NewSource(seed))
 		r := New()
 		r.SetSemverCheck(SemverOff, nil)
@@ -109,6 +109,9 @@ func toolsStr(ts []abi.ToolDef) string {
 }
 
 func checkModel(r *Registry, model map[string]map[string]bool, words []string) string {
+	if err := checkSnapshot(r.snap.Load()); err != nil {
+		return "the patched snapshot differs from one built from scratch: " + err.Error()
+	}
 	byKey := map[string]*Entry{}
 	var union []*Entry
 	for _, p := range r.Providers() {

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"reflect"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -19,23 +18,42 @@ type Registry struct {
 	cons constraintCache
 	subs subscribers
 
+	semverOn atomic.Bool // semver != SemverOff, read without mu (prepare)
+
 	// Guarded by mu.
 	semver SemverCheck
 	warn   func(SemverViolation)
 	now    func() time.Time // registration time; UTC
+	// lockedPairs counts the schema diffs and definition comparisons
+	// computed with mu held (pairCache), for tests.
+	lockedPairs int
+	// compactAfter is how long after the last write the overlays' deltas
+	// are folded (compact); 0: never. compactTimer is its timer.
+	compactAfter time.Duration
+	compactTimer *time.Timer
+	// work counts the map entries copied and the entries visited by
+	// writes, for the tests that guard against quadratic registration.
+	work int
 }
 
 // snapshot is an immutable view of the registry. Writers build a new one
 // and publish it with one atomic store.
+//
+// A write costs about what it changes, not the registry's size: the maps
+// are overlays (overlay.go) and the sorted lists are chunked sequences
+// (seq.go) patched with the changed providers' entries (tx.build), so
+// that registering then removing thousands of providers one by one is not
+// quadratic. compact may republish a snapshot with its overlays folded:
+// the same content and memo.
 type snapshot struct {
-	tools     map[string]*toolSet
-	providers map[string]*provState
-	all       []*Entry          // every entry, by name then version
-	sets      []*toolSet        // every tool name, by name
-	setSigs   []sig             // union of the signatures of sets[i]'s versions
-	provs     []*ProviderRecord // by id
-	memo      memo              // constraint resolutions against this snapshot
-	shadowing map[string]bool   // ids of the providers with shadowed versions
+	tools     overlay[toolSet]
+	providers overlay[provState]
+	all       seq[*Entry]          // every entry, by name then version
+	sets      seq[*toolSet]        // every tool name, by name
+	setSigs   seq[sig]             // union of the signatures of sets' versions, chunked as sets
+	provs     seq[*ProviderRecord] // by id
+	memo      memo                 // constraint resolutions against this snapshot
+	shadowing map[string]bool      // ids of the providers with shadowed versions
 }
 
 // toolSet is every registered version of one tool name.
@@ -66,12 +84,50 @@ func (ps *provState) all() []*Entry {
 // New returns an empty registry.
 func New() *Registry {
 	r := &Registry{}
-	r.snap.Store(&snapshot{tools: map[string]*toolSet{}, providers: map[string]*provState{}, memo: newMemo()})
+	r.snap.Store(&snapshot{tools: newOverlay[toolSet](), providers: newOverlay[provState](), memo: newMemo()})
 	r.cons.m = make(map[string]*semver.Constraints)
 	r.subs.m = make(map[*subscriber]struct{})
 	r.semver = SemverWarn
+	r.semverOn.Store(true)
 	r.now = func() time.Time { return time.Now().UTC() }
+	r.compactAfter = defaultCompactAfter
 	return r
+}
+
+// defaultCompactAfter is Registry.compactAfter: a host registers its
+// providers in a burst at start and on reloads.
+const defaultCompactAfter = 200 * time.Millisecond
+
+// published is called, with mu held, after a write published s: when s's
+// overlays have deltas (a lookup then tests a filter, and sometimes the
+// delta, before the base), they are folded once no write came for
+// compactAfter, so that a registry at rest resolves a name with one map
+// lookup. A fold costs a pass over the names; it runs at most once per
+// compactAfter.
+func (r *Registry) published(s *snapshot) {
+	if r.compactAfter <= 0 || s.tools.delta == nil && s.providers.delta == nil {
+		return
+	}
+	if r.compactTimer == nil {
+		r.compactTimer = time.AfterFunc(r.compactAfter, r.compact)
+		return
+	}
+	r.compactTimer.Reset(r.compactAfter)
+}
+
+// compact publishes the snapshot with its overlays folded: the same
+// content (and so the same memo of resolutions), one map per lookup.
+func (r *Registry) compact() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.snap.Load()
+	if s.tools.delta == nil && s.providers.delta == nil {
+		return
+	}
+	c := *s
+	c.tools, c.providers = s.tools.folded(), s.providers.folded()
+	r.work += s.tools.len() + s.providers.len()
+	r.snap.Store(&c)
 }
 
 // Register adds provider p with its tools. It is all-or-nothing: on any
@@ -109,10 +165,10 @@ func (r *Registry) Unregister(providerID string) error {
 func (r *Registry) Remove(providerID string) (Report, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.snap.Load().providers[providerID]; !ok {
+	if r.snap.Load().providers.get(providerID) == nil {
 		return Report{}, abi.Errorf(abi.NotFound, "provider %q is not registered", providerID)
 	}
-	return r.apply(providerID, nil, nil, false, "")
+	return r.apply(providerID, nil, nil, false, "", nil)
 }
 
 // apply: see apply.go.
@@ -164,7 +220,7 @@ func topTrust(versions []*Entry) abi.TrustLevel {
 
 // diff computes the event for a provider whose entries changed from old
 // to new (both sorted).
-func diff(old, new []*Entry) Event {
+func diff(old, new []*Entry, pc *pairCache) Event {
 	var ev Event
 	oldBy := make(map[string]*Entry, len(old))
 	for _, e := range old {
@@ -178,7 +234,7 @@ func diff(old, new []*Entry) Event {
 		switch {
 		case !ok:
 			ev.Added = append(ev.Added, e.Ref())
-		case !reflect.DeepEqual(o.Def, e.Def):
+		case !pc.equal(o, e):
 			ev.Updated = append(ev.Updated, e.Ref())
 		}
 	}
@@ -192,13 +248,13 @@ func diff(old, new []*Entry) Event {
 
 // Tools returns every registered tool version, sorted by name then version.
 func (r *Registry) Tools() []*Entry {
-	return slices.Clone(r.snap.Load().all)
+	return r.snap.Load().all.slice()
 }
 
 // Versions returns every registered version of name, oldest first (nil when
 // unknown).
 func (r *Registry) Versions(name string) []*Entry {
-	set := r.snap.Load().tools[name]
+	set := r.snap.Load().tools.get(name)
 	if set == nil {
 		return nil
 	}
@@ -207,12 +263,12 @@ func (r *Registry) Versions(name string) []*Entry {
 
 // Providers returns every registered provider, sorted by id.
 func (r *Registry) Providers() []*ProviderRecord {
-	return slices.Clone(r.snap.Load().provs)
+	return r.snap.Load().provs.slice()
 }
 
 // Provider returns the provider with id, or nil.
 func (r *Registry) Provider(id string) *ProviderRecord {
-	if ps := r.snap.Load().providers[id]; ps != nil {
+	if ps := r.snap.Load().providers.get(id); ps != nil {
 		return ps.rec
 	}
 	return nil
@@ -221,7 +277,7 @@ func (r *Registry) Provider(id string) *ProviderRecord {
 // ProviderTools returns the served tools of provider id, by name then
 // version (not those shadowed: see Shadowed).
 func (r *Registry) ProviderTools(id string) []*Entry {
-	if ps := r.snap.Load().providers[id]; ps != nil {
+	if ps := r.snap.Load().providers.get(id); ps != nil {
 		return slices.Clone(ps.entries)
 	}
 	return nil

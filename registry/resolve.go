@@ -66,7 +66,7 @@ func (m memo) put(name, constraint string, e *Entry) {
 // lock and allocates nothing.
 func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
 	s := r.snap.Load()
-	set := s.tools[name]
+	set := s.tools.get(name)
 	if set == nil {
 		return nil, notFoundTool(s, name)
 	}
@@ -146,7 +146,7 @@ func suggest(s *snapshot, name string, n int) []string {
 		d    int
 	}
 	var cs []cand
-	for k := range s.tools {
+	for k := range s.tools.all {
 		lk := strings.ToLower(k)
 		if strings.Contains(lk, lname) || strings.Contains(lname, lk) {
 			cs = append(cs, cand{k, abs(len(k) - len(name))})

@@ -91,40 +91,44 @@ func (r *Registry) Search(q Query) []*Entry {
 	}
 
 	var hits []hit
-	for si, set := range s.sets {
-		if !s.setSigs[si].contains(&tq.all) {
-			continue // no version can match the text (contiguous scan, no pointer chasing)
-		}
-		if q.AllVersions {
-			for _, e := range set.versions {
-				if sc, ok := match(e, &tq, &q, capFilter); ok {
-					hits = append(hits, hit{e, sc})
+	for c, sigs := range s.setSigs.chunks {
+		sets := s.sets.chunks[c]
+		for i := range sigs {
+			if !sigs[i].contains(&tq.all) {
+				continue // no version can match the text (contiguous scan, no pointer chasing)
+			}
+			set := sets[i]
+			if q.AllVersions {
+				for _, e := range set.versions {
+					if sc, ok := match(e, &tq, &q, capFilter); ok {
+						hits = append(hits, hit{e, sc})
+					}
+				}
+				continue
+			}
+			def := set.def
+			if sc, ok := match(def, &tq, &q, capFilter); ok {
+				hits = append(hits, hit{def, sc})
+				continue
+			}
+			var best *Entry
+			bestScore := 0
+			for k := len(set.versions) - 1; k >= 0; k-- {
+				e := set.versions[k]
+				if e == def {
+					continue
+				}
+				sc, ok := match(e, &tq, &q, capFilter)
+				if !ok {
+					continue
+				}
+				if best == nil || (best.Def.Deprecated && !e.Def.Deprecated) {
+					best, bestScore = e, sc
 				}
 			}
-			continue
-		}
-		def := set.def
-		if sc, ok := match(def, &tq, &q, capFilter); ok {
-			hits = append(hits, hit{def, sc})
-			continue
-		}
-		var best *Entry
-		bestScore := 0
-		for k := len(set.versions) - 1; k >= 0; k-- {
-			e := set.versions[k]
-			if e == def {
-				continue
+			if best != nil {
+				hits = append(hits, hit{best, bestScore})
 			}
-			sc, ok := match(e, &tq, &q, capFilter)
-			if !ok {
-				continue
-			}
-			if best == nil || (best.Def.Deprecated && !e.Def.Deprecated) {
-				best, bestScore = e, sc
-			}
-		}
-		if best != nil {
-			hits = append(hits, hit{best, bestScore})
 		}
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int {

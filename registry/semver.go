@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -47,6 +48,7 @@ func (r *Registry) SetSemverCheck(mode SemverCheck, warn func(SemverViolation)) 
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.semver, r.warn = mode, warn
+	r.semverOn.Store(mode != SemverOff)
 	return nil
 }
 
@@ -133,7 +135,7 @@ func DiffEntries(from, to *Entry) *ToolDiff {
 // InvalidParams for a version that is not SemVer.
 func (r *Registry) Diff(name, from, to string) (*ToolDiff, error) {
 	s := r.snap.Load()
-	set := s.tools[name]
+	set := s.tools.get(name)
 	if set == nil {
 		return nil, notFoundTool(s, name)
 	}
@@ -200,8 +202,9 @@ func semverBump(prev, cur *semver.Version) bool {
 // registration, ascending), and the oldest release above it of the same
 // major with e (which must not break e's callers: the violation then
 // names that release); nil when there is none, when e is a pre-release
-// (no compatibility promise), or when the changes are allowed.
-func checkSemver(e *Entry, versions []*Entry) *SemverViolation {
+// (no compatibility promise), or when the changes are allowed. The schema
+// diffs come from pc when it has them (see prepare).
+func checkSemver(e *Entry, versions []*Entry, pc *pairCache) *SemverViolation {
 	if e.Version.Prerelease() != "" {
 		return nil
 	}
@@ -220,7 +223,7 @@ func checkSemver(e *Entry, versions []*Entry) *SemverViolation {
 		}
 	}
 	if prev != nil && !semverBump(prev.Version, e.Version) {
-		if d := DiffEntries(prev, e); d.Breaking {
+		if d := pc.diff(prev, e); d.Breaking {
 			return violation(e, prev, d)
 		}
 	}
@@ -234,7 +237,7 @@ func checkSemver(e *Entry, versions []*Entry) *SemverViolation {
 		if semverBump(e.Version, x.Version) {
 			break
 		}
-		if d := DiffEntries(e, x); d.Breaking {
+		if d := pc.diff(e, x); d.Breaking {
 			return violation(x, e, d)
 		}
 		break
@@ -267,4 +270,122 @@ func semverError(v *SemverViolation) *abi.ToolError {
 	te.Data = map[string]any{"tool": v.Tool, "version": v.Version, "provider": v.Provider, "previous": v.Previous,
 		"previous_provider": v.PreviousProvider, "changes": v.Changes}
 	return te
+}
+
+// pairCache holds what a registration computed about pairs of entries
+// before taking the write lock (prepare): schema diffs for the SemVer
+// check, and whether two definitions are equal. Entries are immutable, so
+// a pair's result never changes: under the lock a pair computed before is
+// reused, and one that was not (the registry changed in between, so other
+// versions are compared) is computed then. A nil *pairCache computes
+// every pair.
+type pairCache struct {
+	diffs map[[2]*Entry]*ToolDiff
+	same  map[[2]*Entry]bool
+	// locked, when set, counts the pairs computed under the lock
+	// (Registry.lockedPairs, for tests).
+	locked *int
+}
+
+// diff is DiffEntries(from, to).
+func (pc *pairCache) diff(from, to *Entry) *ToolDiff {
+	if pc == nil {
+		return DiffEntries(from, to)
+	}
+	k := [2]*Entry{from, to}
+	if d, ok := pc.diffs[k]; ok {
+		return d
+	}
+	d := DiffEntries(from, to)
+	if pc.locked != nil {
+		*pc.locked++
+	}
+	if pc.diffs == nil {
+		pc.diffs = map[[2]*Entry]*ToolDiff{}
+	}
+	pc.diffs[k] = d
+	return d
+}
+
+// equal reports whether a and b have the same definition.
+func (pc *pairCache) equal(a, b *Entry) bool {
+	if a == b {
+		return true
+	}
+	if pc == nil {
+		return reflect.DeepEqual(a.Def, b.Def)
+	}
+	k := [2]*Entry{a, b}
+	if eq, ok := pc.same[k]; ok {
+		return eq
+	}
+	eq := reflect.DeepEqual(a.Def, b.Def)
+	if pc.locked != nil {
+		*pc.locked++
+	}
+	if pc.same == nil {
+		pc.same = map[[2]*Entry]bool{}
+	}
+	pc.same[k] = eq
+	return eq
+}
+
+// prepare computes, without the write lock and against the published
+// snapshot, what apply will likely compare for provider id registering
+// entries (dropping drop): whether each entry redefines a version id
+// registered before, and the schema diffs of the SemVer check of the
+// others (against the versions of their names the snapshot serves,
+// without id's and drop's, plus id's withdrawn ones). A diff of megabytes
+// of schema then does not hold the lock that every registration takes.
+func (r *Registry) prepare(id, drop string, entries []*Entry) *pairCache {
+	pc := &pairCache{}
+	if len(entries) == 0 {
+		return pc
+	}
+	s := r.snap.Load()
+	var oldDeclared []*Entry
+	if ps := s.providers.get(id); ps != nil {
+		oldDeclared = ps.all()
+	}
+	oldBy := make(map[string]*Entry, len(oldDeclared))
+	for _, o := range oldDeclared {
+		oldBy[o.key()] = o
+	}
+	fresh := map[string][]*Entry{} // name → the entries the check compares
+	kept := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		kept[e.key()] = true
+		if o := oldBy[e.key()]; o != nil && pc.equal(o, e) {
+			continue
+		}
+		fresh[e.Def.Name] = append(fresh[e.Def.Name], e)
+	}
+	if !r.semverOn.Load() {
+		return pc
+	}
+	for name, es := range fresh {
+		var versions []*Entry
+		if set := s.tools.get(name); set != nil {
+			for _, x := range set.versions {
+				if pid := x.Provider.Info.ID; pid != id && pid != drop {
+					versions = append(versions, x)
+				}
+			}
+		}
+		for _, e := range entries {
+			if e.Def.Name == name {
+				versions = append(versions, e)
+			}
+		}
+		for _, o := range oldDeclared {
+			if o.Def.Name == name && !kept[o.key()] {
+				versions = append(versions, o)
+			}
+		}
+		slices.SortFunc(versions, compareEntries)
+		for _, e := range es {
+			checkSemver(e, versions, pc)
+		}
+	}
+	return pc
 }
