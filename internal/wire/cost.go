@@ -25,14 +25,16 @@ const (
 	costStr   = 16 // a non-empty string's allocation, on top of costValue and its bytes
 )
 
-// CostError is a frame whose decoded size would pass the budget.
+// CostError is a frame whose decoded size would pass the budget. Cost is
+// the estimate where the walk stopped, just past Budget (the rest of the
+// frame is not walked), so the message names the budget, not Cost.
 type CostError struct {
 	Frame, Cost, Budget int64
 }
 
 func (e *CostError) Error() string {
-	return fmt.Sprintf("a frame of %d bytes would decode to about %d MiB of host memory, above the %d MiB a frame may take (many small values: empty maps, nulls)",
-		e.Frame, e.Cost>>20, e.Budget>>20)
+	return fmt.Sprintf("a frame of %d bytes would decode to more than the %d MiB of host memory a frame may take (an estimate; many small values such as empty maps or nulls)",
+		e.Frame, e.Budget>>20)
 }
 
 // maxCostPerByte bounds the estimate per byte of a frame: an empty map

@@ -333,9 +333,10 @@ type procWorker struct {
 	rfree chan struct{} // a token: the reader's place is free
 	rdl   time.Time     // out's read deadline (under rmu)
 
-	mu    sync.Mutex
-	calls map[string]*procCall
-	seq   uint64
+	mu       sync.Mutex
+	calls    map[string]*procCall
+	seq      uint64
+	killedBy string // why the host killed the worker (a frame it refused), for died
 
 	dead     chan struct{} // closed when the process has exited
 	deathErr *abi.ToolError
@@ -628,6 +629,12 @@ func (w *procWorker) lead(c *procCall, hard time.Time, watch bool) (*abi.ToolRes
 			}
 			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 				w.p.logger.Error("JS worker process: protocol error; killing it", "err", err)
+				// The caller kills the worker: its calls fail saying why
+				// (a frame over wire.DecodeBudget, a broken one), not
+				// just "signal: killed".
+				w.mu.Lock()
+				w.killedBy = err.Error()
+				w.mu.Unlock()
 			}
 			return nil, leadBroken
 		}
@@ -857,7 +864,12 @@ func (w *procWorker) died(err error) {
 		why = err.Error()
 	}
 	msg := "its JS worker process ended (" + why + ")"
-	if note := w.stderr.fatal(); note != "" {
+	w.mu.Lock()
+	killedBy := w.killedBy
+	w.mu.Unlock()
+	if killedBy != "" {
+		msg = "its JS worker process was killed: " + strings.TrimPrefix(killedBy, "the JS worker process: ")
+	} else if note := w.stderr.fatal(); note != "" {
 		msg += ": " + note
 		if isOOM(note) {
 			msg += fmt.Sprintf(" — the worker's memory limit is %d MiB (runtimes.js.process_memory_mib)", w.p.rt.opts.ProcessMemory>>20)

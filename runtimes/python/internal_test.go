@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
+	mpw "github.com/aios-host/aios-host/guest/go/wire"
 )
 
 func frame(payload string) []byte {
@@ -366,28 +367,31 @@ func TestDecodeMsgpackFrame(t *testing.T) {
 	if err != nil || env.Kind != abi.KindResult || env.ID != "c1" || !reflect.DeepEqual(env.Result.Value, map[string]any{"a": []any{int64(1), 2.5, "x", nil, true}}) {
 		t.Fatalf("result: %#v, %v", env, err)
 	}
-	if _, ok := decodeMsgpackResult(mp(res)); !ok {
+	if _, ok, _ := decodeMsgpackResult(mp(res)); !ok {
 		t.Fatal("the SDK's result shape missed the fast path")
 	}
-	// Not JSON inside: bin, NaN, an integer key.
+	// Not JSON inside: bin, NaN, a tuple key (what json.dumps refuses,
+	// in its words).
 	for name, frame := range map[string][]byte{
-		"bin":     []byte("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\xc4\x01x"),
-		"nan":     []byte("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\xcb\x7f\xf8\x00\x00\x00\x00\x00\x00"),
-		"int-key": []byte("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\x81\x01\xa1a"),
+		"bin":       []byte("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\xc4\x01x"),
+		"nan":       []byte("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\xcb\x7f\xf8\x00\x00\x00\x00\x00\x00"),
+		"tuple-key": []byte("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\x81\x92\x01\x02\xa1a"),
 	} {
 		_, err := decodeMsgpackFrame(frame)
 		var ve *valueError
-		if name == "bin" {
-			// The reference decoder takes bin as a string; the SDK
-			// refuses bytes before it packs them.
-			if err != nil {
-				t.Errorf("bin: %v", err)
-			}
-			continue
-		}
 		if !errors.As(err, &ve) || ve.kind != abi.KindResult || ve.id != "c1" {
 			t.Errorf("%s: %v, want a valueError of result c1", name, err)
 		}
+		if name == "tuple-key" && ve.err.Error() != "keys must be str, int, float, bool or None, not tuple" {
+			t.Errorf("tuple-key: %v", ve.err)
+		}
+	}
+	// Keys json.dumps takes become its strings: None, True, an int, a
+	// uint64, a float.
+	keys := []byte("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\x85\xc0\x01\xc3\x02\x01\xa1a\xcf\x80\x00\x00\x00\x00\x00\x00\x00\x03\xcb\x43\x41\xc3\x79\x37\xe0\x80\x00\x04")
+	env, err = decodeMsgpackFrame(keys)
+	if want := map[string]any{"null": int64(1), "true": int64(2), "1": "a", "9223372036854775808": int64(3), "1e+16": int64(4)}; err != nil || !reflect.DeepEqual(env.Result.Value, want) {
+		t.Errorf("keys: %#v, %v", env, err)
 	}
 	host := []byte("\x84\xa1v\x01\xa4kind\xa9host_call\xa2id\xa2h1\xa4host\x83\xa7call_id\xa1c\xa2op\xa9call_tool\xa4args\x81\x01\xa1x")
 	var ve *valueError
@@ -422,7 +426,15 @@ func FuzzWorkerOutputMsgpack(f *testing.F) {
 	f.Add(frame("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\x81\x01\xa1a"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 4 {
-			if env, ok := decodeMsgpackResult(data[4:]); ok {
+			// The value decoder converts what json.dumps would (dict keys
+			// that are not strings); where there are none, it decodes as
+			// the plain one does.
+			conv, cok, _ := decodeMsgpackResult(data[4:])
+			env, ok, _ := decodeMsgpackResultWith(data[4:], mpw.Decoder{})
+			if ok && (!cok || !reflect.DeepEqual(env, conv)) {
+				t.Fatalf("the converting decoder gives %#v, %v; the plain one %#v", conv, cok, env)
+			}
+			if ok {
 				var ref abi.Envelope
 				if err := abi.MsgPack.Unmarshal(data[4:], &ref); err != nil {
 					t.Fatalf("fast path took what the reference refuses (%v): %x", err, data[4:])

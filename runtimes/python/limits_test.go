@@ -371,7 +371,7 @@ func testResultLimits(t *testing.T, wf string) {
 		contains []string
 		replaced bool
 	}{
-		{"deep", abi.InvalidResult, []string{"nested too deeply"}, false},
+		{"deep", abi.InvalidResult, []string{"nested deeper than 512 levels"}, false},
 		{"encode-oom", oom.code, oom.contains, false},
 		{"over-frame", abi.TooLarge, []string{"frame limit", "64 MiB", "limits.max_result_bytes"}, false},
 		{"big-int", abi.InvalidResult, []string{"$.ok[2].n", "1000000000000000000000000000000", "int64"}, false},

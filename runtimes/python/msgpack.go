@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -174,8 +175,10 @@ func (e *valueError) Error() string {
 
 // decodeMsgpackFrame decodes one MessagePack envelope from a worker.
 func decodeMsgpackFrame(frame []byte) (*abi.Envelope, error) {
-	if env, ok := decodeMsgpackResult(frame); ok {
+	if env, ok, verr := decodeMsgpackResult(frame); ok {
 		return env, nil
+	} else if verr != nil {
+		return nil, verr
 	}
 	var env abi.Envelope
 	if err := abi.MsgPack.Unmarshal(frame, &env); err != nil {
@@ -189,11 +192,20 @@ func decodeMsgpackFrame(frame []byte) (*abi.Envelope, error) {
 
 // decodeMsgpackResult is the fast path: a result frame of the SDK's fixed
 // shape {"v":1,"kind":"result","id":ID,"result":{"call_id":ID,"value":V}}
-// with V a JSON value. ok is false for anything else.
-func decodeMsgpackResult(frame []byte) (*abi.Envelope, bool) {
+// with V a JSON value. ok is false for anything else; a frame of that
+// shape whose V is not a JSON value (bin, an extension, NaN, a dict key
+// json.dumps refuses, nesting past the limit) is a *valueError, so that
+// abi.MsgPack's more lenient decoding (a nil key read as "") never sees
+// it.
+func decodeMsgpackResult(frame []byte) (*abi.Envelope, bool, *valueError) {
+	return decodeMsgpackResultWith(frame, resultDecoder)
+}
+
+// decodeMsgpackResultWith is decodeMsgpackResult with dec for the value.
+func decodeMsgpackResultWith(frame []byte, dec mpw.Decoder) (*abi.Envelope, bool, *valueError) {
 	var it mpw.MapIter
 	if it.Reset(frame) != nil {
-		return nil, false
+		return nil, false, nil
 	}
 	var id, cid string
 	var result []byte
@@ -203,30 +215,30 @@ func decodeMsgpackResult(frame []byte) (*abi.Envelope, bool) {
 		switch string(it.Key()) {
 		case "v":
 			if v := it.Value(); len(v) != 1 || v[0] != abi.FormatVersion {
-				return nil, false
+				return nil, false, nil
 			}
 		case "kind":
 			if k, err := mpw.StringBytes(it.Value()); err != nil || string(k) != abi.KindResult {
-				return nil, false
+				return nil, false, nil
 			}
 		case "id":
 			s, err := mpw.ReadString(it.Value())
 			if err != nil {
-				return nil, false
+				return nil, false, nil
 			}
 			id = s
 		case "result":
 			result = it.Value()
 		default:
-			return nil, false
+			return nil, false, nil
 		}
 	}
 	if it.Err() != nil || keys != 4 || result == nil {
-		return nil, false
+		return nil, false, nil
 	}
 	var val []byte
 	if it.Reset(result) != nil {
-		return nil, false
+		return nil, false, nil
 	}
 	keys = 0
 	for it.Next() {
@@ -235,23 +247,23 @@ func decodeMsgpackResult(frame []byte) (*abi.Envelope, bool) {
 		case "call_id":
 			s, err := mpw.ReadString(it.Value())
 			if err != nil {
-				return nil, false
+				return nil, false, nil
 			}
 			cid = s
 		case "value":
 			val = it.Value()
 		default:
-			return nil, false
+			return nil, false, nil
 		}
 	}
 	if it.Err() != nil || keys != 2 || val == nil || cid != id {
-		return nil, false
+		return nil, false, nil
 	}
-	v, err := mpw.DecodeValue(val)
+	v, err := dec.Decode(val)
 	if err != nil {
-		return nil, false
+		return nil, false, &valueError{kind: abi.KindResult, id: id, err: err}
 	}
-	return &abi.Envelope{V: 1, Kind: abi.KindResult, ID: id, Result: &abi.ToolResult{CallID: cid, Value: v}}, true
+	return &abi.Envelope{V: 1, Kind: abi.KindResult, ID: id, Result: &abi.ToolResult{CallID: cid, Value: v}}, true, nil
 }
 
 // msgpackValueError tells a frame that is well-formed MessagePack with the
@@ -292,8 +304,60 @@ func valueReason(frame []byte, key string, err error) error {
 	if ferr != nil || !ok {
 		return err
 	}
-	if _, derr := mpw.DecodeValue(inner); derr != nil {
+	if _, derr := resultDecoder.Decode(inner); derr != nil {
 		return derr
 	}
 	return err
+}
+
+// resultDecoder decodes a result's value: a dict key that is not a
+// string becomes the string json.dumps makes of it (pyKey), so that both
+// wire formats give the same value.
+var resultDecoder = mpw.Decoder{Key: pyKey}
+
+// pyKey is json.dumps's conversion of a dict key that is not a string:
+// None → "null", True → "true", False → "false", an integer in decimal,
+// a float as repr writes it. What json.dumps refuses (a tuple; bytes,
+// NaN and the infinities, which the SDK finds itself) is refused in its
+// words, "keys must be str, int, float, bool or None, not tuple".
+func pyKey(k any) (string, error) {
+	switch x := k.(type) {
+	case nil:
+		return "null", nil
+	case bool:
+		if x {
+			return "true", nil
+		}
+		return "false", nil
+	case int64:
+		return strconv.FormatInt(x, 10), nil
+	case uint64:
+		return strconv.FormatUint(x, 10), nil
+	case float64:
+		return pyFloatRepr(x), nil
+	case []any:
+		// A list cannot be a dict key: an array key is a tuple.
+		return "", errors.New("keys must be str, int, float, bool or None, not tuple")
+	}
+	return "", fmt.Errorf("keys must be str, int, float, bool or None, not %T", k)
+}
+
+// pyFloatRepr is Python's repr of a finite float (what json.dumps writes):
+// the shortest digits that read back the same, in exponent form when the
+// decimal exponent is below -4 or above 15 (1e-05, 1e+16), else in fixed
+// form with at least one decimal (2.0, 0.0001, 1000000000000000.0).
+func pyFloatRepr(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return strconv.FormatFloat(f, 'g', -1, 64) // refused by the SDK before it gets here
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // "-d.ddde±XX"
+	exp, err := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
+	if err == nil && (exp < -4 || exp > 15) {
+		return e
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.ContainsRune(s, '.') {
+		s += ".0"
+	}
+	return s
 }

@@ -2,6 +2,7 @@ package python_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -145,17 +146,10 @@ func TestWireNegotiation(t *testing.T) {
 			// json.dumps raises.
 			_, err := call(h, "host-bytes", map[string]any{}, 20*time.Second)
 			wantCode(t, err, abi.ProviderError, "TypeError", "bytes", "not JSON serializable")
-			if c.want == "msgpack" {
-				// The one difference: json.dumps turns a non-string key
-				// into a string; MessagePack carries it and the host
-				// refuses it.
-				_, err := call(h, "int-key", map[string]any{}, 20*time.Second)
-				wantCode(t, err, abi.InvalidResult, "not a string")
-			} else {
-				v, err := call(h, "int-key", map[string]any{}, 20*time.Second)
-				if err != nil || !reflect.DeepEqual(v, map[string]any{"1": "a"}) {
-					t.Fatalf("int-key: %#v, %v", v, err)
-				}
+			// A non-string key becomes json.dumps's string in both
+			// (TestWireEdges has the rest of the edges).
+			if v, err := call(h, "int-key", map[string]any{}, 20*time.Second); err != nil || !reflect.DeepEqual(v, map[string]any{"1": "a"}) {
+				t.Fatalf("int-key: %#v, %v", v, err)
 			}
 			// The msgpack module the worker speaks with, in the sandbox: its
 			// C extension; Debian's package for another interpreter comes
@@ -202,6 +196,162 @@ func TestWireNegotiation(t *testing.T) {
 	}
 	if want := map[string]any{"same": true, "len": int64(13), "id_is_str": true}; !reflect.DeepEqual(r["spaces"], want) {
 		t.Fatalf("spaces: %#v", r["spaces"])
+	}
+}
+
+const edgeTools = `
+from aios_sdk import provider, tool
+
+provider(id="org.test.edges")
+
+KEYS = {
+    "none-key": lambda: {None: 1},
+    "int-key": lambda: {1: "a", -7: "b", 0: "c"},
+    "bool-key": lambda: {True: 1, False: 0},
+    "float-key": lambda: {1.5: "a", 2.0: "b", 1e16: "c", 1e-05: "d", 0.0001: "e", -0.0: "f", 1e15: "g", 0.1: "h", 1.7976931348623157e308: "i"},
+    "uint64-key": lambda: {2**63: "a", 2**64 - 1: "b"},
+    "big-int-key": lambda: {2**70: "a", -2**63 - 1: "b"},
+    "nested-keys": lambda: {"a": [{None: {1: [True, {2.5: None}]}}], "b": ({3: 4},)},
+    "same-key": lambda: {1: "int", "1": "str"},
+    "tuple-key": lambda: {"a": {(1, 2): "x"}},
+    "nan-key": lambda: {float("nan"): 1},
+    "inf-key": lambda: {"a": [{float("-inf"): 1}]},
+    "frozenset-key": lambda: {frozenset(): 1},
+}
+
+@tool(name="key", parameters={"type": "object"})
+def key(params):
+    return KEYS[params["case"]]()
+
+@tool(name="deep", parameters={"type": "object"})
+def deep(params):
+    v = {} if params.get("dict") else []
+    for _ in range(params["n"]):
+        v = {"a": v} if params.get("dict") else [v]
+    return {"deep": v} if params.get("wrapped") else v
+
+@tool(name="ok", parameters={"type": "object"})
+def ok(params):
+    return {"ok": True}
+`
+
+// TestWireEdges: the same value returned over MessagePack and over JSON
+// gives the same result (the value, or the same error and message), and a
+// refused value does not cost the worker. Dict keys that are not strings
+// become json.dumps's strings (None "null", True "true", ints in decimal,
+// floats as repr); keys json.dumps refuses are InvalidResult in its words.
+// A value nested deeper than 512 levels (the host's limit: the result is
+// level 0) is InvalidResult; 512 levels pass in both (the MessagePack
+// packer alone stops at 510 counting the envelope, the JSON encoder at
+// the recursion limit, about 990; before, 513–990 ended a JSON worker).
+func TestWireEdges(t *testing.T) {
+	nested := func(n int, dict bool) any {
+		var v any = []any{}
+		if dict {
+			v = map[string]any{}
+		}
+		for range n {
+			if dict {
+				v = map[string]any{"a": v}
+			} else {
+				v = []any{v}
+			}
+		}
+		return v
+	}
+	type result struct {
+		v    any
+		code abi.ErrorCode
+		msg  string
+	}
+	type edge struct {
+		name   string
+		params map[string]any
+		want   any    // the value both formats return, or
+		err    string // the InvalidResult message both give
+	}
+	deepErr := "tool deep returned a value nested deeper than 512 levels (the host's limit); return it flatter or as a string"
+	edges := []edge{
+		{"none-key", map[string]any{"case": "none-key"}, map[string]any{"null": int64(1)}, ""},
+		{"int-key", map[string]any{"case": "int-key"}, map[string]any{"1": "a", "-7": "b", "0": "c"}, ""},
+		{"bool-key", map[string]any{"case": "bool-key"}, map[string]any{"true": int64(1), "false": int64(0)}, ""},
+		{"float-key", map[string]any{"case": "float-key"}, map[string]any{"1.5": "a", "2.0": "b", "1e+16": "c", "1e-05": "d", "0.0001": "e",
+			"-0.0": "f", "1000000000000000.0": "g", "0.1": "h", "1.7976931348623157e+308": "i"}, ""},
+		{"uint64-key", map[string]any{"case": "uint64-key"}, map[string]any{"9223372036854775808": "a", "18446744073709551615": "b"}, ""},
+		{"big-int-key", map[string]any{"case": "big-int-key"}, map[string]any{"1180591620717411303424": "a", "-9223372036854775809": "b"}, ""},
+		{"nested-keys", map[string]any{"case": "nested-keys"}, map[string]any{
+			"a": []any{map[string]any{"null": map[string]any{"1": []any{true, map[string]any{"2.5": nil}}}}},
+			"b": []any{map[string]any{"3": int64(4)}}}, ""},
+		{"same-key", map[string]any{"case": "same-key"}, map[string]any{"1": "str"}, ""},
+		{"tuple-key", map[string]any{"case": "tuple-key"}, nil, "tool key returned a value that is not JSON: keys must be str, int, float, bool or None, not tuple"},
+		{"nan-key", map[string]any{"case": "nan-key"}, nil, "tool key returned a value that is not JSON: Out of range float values are not JSON compliant"},
+		{"inf-key", map[string]any{"case": "inf-key"}, nil, "tool key returned a value that is not JSON: Out of range float values are not JSON compliant"},
+		{"frozenset-key", map[string]any{"case": "frozenset-key"}, nil, "tool key returned a value that is not JSON: keys must be str, int, float, bool or None, not frozenset"},
+	}
+	for _, n := range []int{100, 509, 510, 511, 512} {
+		edges = append(edges, edge{fmt.Sprintf("deep-%d", n), map[string]any{"n": int64(n)}, nested(n, false), ""})
+	}
+	edges = append(edges,
+		edge{"deep-dict-512", map[string]any{"n": int64(512), "dict": true}, nested(512, true), ""},
+		edge{"deep-wrapped-511", map[string]any{"n": int64(511), "wrapped": true}, map[string]any{"deep": nested(511, false)}, ""})
+	for _, n := range []int{513, 520, 700, 900, 1200, 100000} {
+		edges = append(edges, edge{fmt.Sprintf("deep-%d", n), map[string]any{"n": int64(n)}, nil, deepErr})
+	}
+	edges = append(edges,
+		edge{"deep-dict-513", map[string]any{"n": int64(513), "dict": true}, nil, deepErr},
+		edge{"deep-wrapped-512", map[string]any{"n": int64(512), "wrapped": true}, nil, deepErr})
+
+	results := map[string]map[string]result{}
+	for _, wf := range []string{"msgpack", "json"} {
+		t.Run(wf, func(t *testing.T) {
+			rt := newRuntime(t, func(pc *python.Config) { pc.Wire = wf; pc.PoolSize = 1 })
+			h := newHost(t, rt)
+			p := loadTool(t, h, "edge_tools.py", edgeTools).(*python.Provider)
+			if f := p.WireFormats(); len(f) != 1 || f[0] != wf {
+				t.Fatalf("wire formats %q, want %s", f, wf)
+			}
+			pids := p.WorkerPIDs()
+			got := map[string]result{}
+			for _, e := range edges {
+				tool := "key"
+				if e.params["case"] == nil {
+					tool = "deep"
+				}
+				v, err := call(h, tool, e.params, 20*time.Second)
+				r := result{v: v}
+				if err != nil {
+					var te *abi.ToolError
+					if !errors.As(err, &te) {
+						t.Fatalf("%s: %v", e.name, err)
+					}
+					r = result{code: te.Code, msg: te.Message}
+				}
+				got[e.name] = r
+				if e.err != "" {
+					if r.code != abi.InvalidResult || r.msg != e.err {
+						t.Errorf("%s: %v %q %.200v, want InvalidResult %q", e.name, r.code, r.msg, r.v, e.err)
+					}
+				} else if err != nil {
+					t.Errorf("%s: %v", e.name, err)
+				} else if d := valueDiff("$", v, e.want); d != "" {
+					t.Errorf("%s: %.300s", e.name, d)
+				}
+				// The worker lives on and serves the next call.
+				if now := p.WorkerPIDs(); !reflect.DeepEqual(now, pids) {
+					t.Fatalf("%s: workers %v, were %v: a refused result must not cost the worker", e.name, now, pids)
+				}
+				stillServes(t, h, e.name)
+			}
+			results[wf] = got
+		})
+	}
+	for _, e := range edges {
+		a, b := results["msgpack"][e.name], results["json"][e.name]
+		if a.code != b.code || a.msg != b.msg {
+			t.Errorf("%s: msgpack %s %q, json %s %q", e.name, a.code, a.msg, b.code, b.msg)
+		} else if d := valueDiff("$", a.v, b.v); d != "" {
+			t.Errorf("%s: msgpack and json disagree: %.300s", e.name, d)
+		}
 	}
 }
 

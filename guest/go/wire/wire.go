@@ -187,6 +187,12 @@ type Decoder struct {
 	// AllowBin decodes MessagePack bin as []byte. When false a bin is an
 	// error, because raw bytes are not a JSON value.
 	AllowBin bool
+	// Key, when set, is given each map key that is not a string and
+	// returns the string key to use or an error, which Decode returns as
+	// it is. The key comes decoded (nil, bool, int64, float64, []any, a
+	// map, …), except that an unsigned 64-bit integer above the int64
+	// range comes as a uint64. When nil such a key is an error.
+	Key func(k any) (string, error)
 }
 
 // SyntaxError reports malformed MessagePack with the byte offset.
@@ -214,7 +220,7 @@ func (d Decoder) Decode(data []byte) (any, error) {
 // DecodeNext decodes the first value in data and returns it with the number
 // of bytes it used.
 func (d Decoder) DecodeNext(data []byte) (any, int, error) {
-	r := reader{buf: data, bin: d.AllowBin}
+	r := reader{buf: data, bin: d.AllowBin, keyFn: d.Key}
 	v, err := r.value(0)
 	return v, r.off, err
 }
@@ -230,6 +236,7 @@ type reader struct {
 	maxDepth int  // skip's depth limit; 0: MaxDepth
 	// visit, when set, is told of each value skip meets (Walk).
 	visit func(c byte, n int) bool
+	keyFn func(k any) (string, error) // Decoder.Key
 }
 
 func (r *reader) fail(format string, args ...any) error {
@@ -394,7 +401,7 @@ func (r *reader) mapN(n, depth int) (any, error) {
 	}
 	out := make(map[string]any, n)
 	for range n {
-		k, err := r.key()
+		k, err := r.key(depth)
 		if err != nil {
 			return nil, err
 		}
@@ -405,6 +412,30 @@ func (r *reader) mapN(n, depth int) (any, error) {
 		out[k] = v
 	}
 	return out, nil
+}
+
+// otherKey decodes a map key that is not a string (type byte c) and
+// gives it to Decoder.Key.
+func (r *reader) otherKey(c byte, depth int) (string, error) {
+	var k any
+	if c == 0xcf {
+		r.off++
+		u, err := r.uint(8)
+		if err != nil {
+			return "", err
+		}
+		k = u
+		if u <= math.MaxInt64 {
+			k = int64(u)
+		}
+	} else {
+		v, err := r.value(depth + 1)
+		if err != nil {
+			return "", err
+		}
+		k = v
+	}
+	return r.keyFn(k)
 }
 
 // internKey returns a constant for the keys every message uses, so
@@ -445,7 +476,7 @@ func internKey(p []byte) (string, bool) {
 	return "", false
 }
 
-func (r *reader) key() (string, error) {
+func (r *reader) key(depth int) (string, error) {
 	if r.off >= len(r.buf) {
 		return "", r.fail("unexpected end of data in map key")
 	}
@@ -463,6 +494,9 @@ func (r *reader) key() (string, error) {
 		n = int(u)
 	default:
 		r.off--
+		if r.keyFn != nil {
+			return r.otherKey(c, depth)
+		}
 		return "", r.fail("map key of type byte 0x%02x is not a string", c)
 	}
 	p, err := r.need(n)

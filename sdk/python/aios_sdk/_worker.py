@@ -87,6 +87,14 @@ MAX_FRAME = 64 << 20
 # can hold one, so the walk that finds it runs only then.
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 _maybe_big_int = re.compile(r"[0-9]{19}").search
+# The host refuses a value nested deeper than this (abi.Normalize and the
+# MessagePack decoder: the result itself is level 0, a value inside it
+# level 1, ...). The SDK refuses it first, with the same InvalidResult in
+# both wire formats and the worker living on (the JSON encoder would carry
+# it up to the interpreter's recursion limit, the MessagePack packer stops
+# a few levels earlier: it counts the envelope's levels too).
+MAX_DEPTH = 512
+_TOO_DEEP = "tool %%s returned a value nested deeper than %d levels (the host's limit); return it flatter or as a string" % MAX_DEPTH
 
 
 class LoadError(Exception):
@@ -162,6 +170,8 @@ class Worker:
             if _maybe_not_json(data) is not None:
                 bad = _not_json(env)
                 if bad is not None:
+                    if isinstance(bad[1], Exception):
+                        raise bad[1]  # a dict key json.dumps refuses: its error
                     err = ValueError if bad[1].startswith("the float") else TypeError
                     raise err("%s at %s is not JSON serializable" % (bad[1], bad[0]))
             return data
@@ -465,14 +475,19 @@ class Worker:
     def _encode_result(self, cid, name, r):
         """The result frame of r, or None after answering with an error:
         InvalidResult for a value that is not JSON (NaN, bytes, objects, an
-        integer outside int64, nesting too deep, out of memory while
-        encoding), TooLarge above the frame limit. The worker lives on."""
+        integer outside int64, nested deeper than MAX_DEPTH, out of memory
+        while encoding), TooLarge above the frame limit. The worker lives
+        on. Dict keys that are not strings are json.dumps's."""
         err = None
         try:
             # The host's fast path reads exactly this shape (keys in this
             # order, compact): runtimes/python/decode.go.
             q = _dumps(cid)
             body = _dumps(r)
+            # Nesting deeper than MAX_DEPTH needs more brackets than that.
+            if body.count("[") + body.count("{") > MAX_DEPTH and _too_deep(r):
+                self._error(cid, "InvalidResult", _TOO_DEEP % name)
+                return None
             if len(body) > MAX_FRAME:
                 err = ("TooLarge", len(body))
             else:
@@ -489,7 +504,10 @@ class Worker:
                 else:
                     return data
         except RecursionError as e:
-            self._error(cid, "InvalidResult", "tool %s returned a value nested too deeply to encode as JSON (RecursionError: %s)" % (name, e))
+            if _too_deep(r):
+                self._error(cid, "InvalidResult", _TOO_DEEP % name)
+            else:  # the tool lowered the recursion limit
+                self._error(cid, "InvalidResult", "tool %s returned a value nested too deeply to encode as JSON (RecursionError: %s)" % (name, e))
             return None
         except MemoryError:
             self._error(cid, "InvalidResult", "tool %s returned a value too large to encode as JSON: out of memory (%s); a result is at most 64 MiB, and limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, _memory_limit()))
@@ -505,8 +523,12 @@ class Worker:
         does not carry (bytes, NaN, integers in 2**63..2**64); when the
         frame holds a type byte that may be one of them (rare), a walk
         finds it and the call gets the JSON side's InvalidResult. A dict
-        key that is not a string is refused by the host (InvalidResult);
-        the JSON side turns such keys into strings, as json.dumps does."""
+        key that is not a string is packed as it is (None, a bool, an int,
+        a float) and the host turns it into the string json.dumps makes of
+        it (runtimes/python/msgpack.go, pyKey), so both formats give the
+        same value; a key json.dumps refuses gets its error. The packer's
+        nesting limit (511 levels counting the envelope's two) is below
+        MAX_DEPTH: a value it refuses is looked at again (_repack_result)."""
         try:
             data = self.pack_result({"v": FORMAT, "kind": "result", "id": cid, "result": {"call_id": cid, "value": r}})
         except MemoryError:
@@ -517,30 +539,79 @@ class Worker:
             else:
                 self._error(cid, "InvalidResult", "tool %s returned a value too large to encode: out of memory (%s); a result is at most 64 MiB, and limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, _memory_limit()))
             return None
-        except (TypeError, ValueError, OverflowError) as e:
+        except (TypeError, ValueError, OverflowError, RecursionError) as e:
             # A packer that failed half-way keeps its buffer: a fresh one.
             self.pack_result = self.mp.Packer(use_bin_type=True).pack
-            bad = _not_json(r)
-            if bad is not None and _is_int_note(bad[1]):
-                self._error(cid, "InvalidResult", "tool %s returned %s at %s: integers must be within the int64 range (the host's; a larger one would lose precision); return str(x) (or float(x))" % (name, bad[1], bad[0]))
-            elif isinstance(e, ValueError) and "recursion" in str(e):
-                self._error(cid, "InvalidResult", "tool %s returned a value nested too deeply to encode (%s)" % (name, e))
-            else:
-                self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, e))
-            return None
+            data = self._repack_result(cid, name, r, e)
+            if data is None:
+                return None
         if len(data) > MAX_FRAME:
             self._error(cid, "TooLarge", "tool %s returned %d bytes of MessagePack, above the frame limit of %d bytes (64 MiB) between the python worker and the host; a result must also fit limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, len(data), MAX_FRAME))
             return None
         if _maybe_not_json(data) is not None:
             bad = _not_json(r)
             if bad is not None:
-                path, what = bad
-                if _is_int_note(what):
-                    self._error(cid, "InvalidResult", "tool %s returned %s at %s: integers must be within the int64 range (the host's; a larger one would lose precision); return str(x) (or float(x))" % (name, what, path))
-                else:
-                    self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s at %s" % (name, what, path))
+                self._refuse(cid, name, bad)
                 return None
         return data
+
+    def _refuse(self, cid, name, bad):
+        """Answer call cid with the InvalidResult of _not_json's finding."""
+        path, what = bad
+        if isinstance(what, Exception):  # a dict key json.dumps refuses: its words
+            self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, what))
+        elif _is_int_note(what):
+            self._error(cid, "InvalidResult", "tool %s returned %s at %s: integers must be within the int64 range (the host's; a larger one would lose precision); return str(x) (or float(x))" % (name, what, path))
+        else:
+            self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s at %s" % (name, what, path))
+
+    def _repack_result(self, cid, name, r, e):
+        """The result frame of r after the packer refused it with e, or
+        None after answering with an error. The packer refuses more than
+        JSON does: nesting within MAX_DEPTH but past its own limit, and a
+        dict key that is an integer beyond 64 bits (json.dumps writes it in
+        decimal); those are packed again by _pack_deep."""
+        if isinstance(e, RecursionError) or (isinstance(e, ValueError) and "recursion" in str(e)):
+            if _too_deep(r):
+                self._error(cid, "InvalidResult", _TOO_DEEP % name)
+                return None
+        bad = _not_json(r)
+        if bad is not None:
+            self._refuse(cid, name, bad)
+            return None
+        try:
+            return self._pack_deep(cid, r)
+        except (TypeError, ValueError, OverflowError, RecursionError):
+            pass
+        self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, e))
+        return None
+
+    def _pack_deep(self, cid, r):
+        """The result frame of r packed without the packer's nesting
+        limit (one value at a time from a stack), with every dict key that
+        is not a string turned into json.dumps's string for it."""
+        p = self.mp.Packer(use_bin_type=True, autoreset=False)
+        pack = p.pack
+        p.pack_map_header(4)
+        for x in ("v", FORMAT, "kind", "result", "id", cid, "result"):
+            pack(x)
+        p.pack_map_header(2)
+        for x in ("call_id", cid, "value"):
+            pack(x)
+        stack = [r]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, dict):
+                p.pack_map_header(len(x))
+                for k, y in reversed(x.items()):
+                    stack.append(y)
+                    stack.append(k if isinstance(k, str) else _json_key(k))
+            elif isinstance(x, (list, tuple)):
+                p.pack_array_header(len(x))
+                stack.extend(reversed(x))
+            else:
+                pack(x)
+        return p.bytes()
 
     def serve(self):
         spin_ns = 0
@@ -629,15 +700,20 @@ _maybe_not_json = re.compile(rb"[\xc4-\xc9\xcf\xd4-\xd8]|\xcb[\x7f\xff][\xf0-\xf
 
 def _not_json(v):
     """(path, description) of the first value in v that JSON does not
-    carry (bytes, NaN, an infinity, an integer outside int64, a dict key
-    that is not a string), or None. Iterative: v may be nested deeply."""
+    carry (bytes, NaN, an infinity, an integer outside int64), or None.
+    For a dict key that json.dumps refuses (a tuple, NaN, ...) the
+    description is json.dumps's exception. Iterative: v may be nested
+    deeply."""
     stack = [(v, "$")]
     while stack:
         x, path = stack.pop()
         if isinstance(x, dict):
             for k, y in x.items():
                 if not isinstance(k, str):
-                    return path, "the dict key %r (not a string)" % (k,)
+                    try:
+                        k = _json_key(k)
+                    except (TypeError, ValueError) as e:
+                        return path, e
                 stack.append((y, "%s.%s" % (path, k)))
         elif isinstance(x, (list, tuple)):
             for i, y in enumerate(x):
@@ -654,6 +730,38 @@ def _not_json(v):
 
 def _is_int_note(what):
     return what.startswith("the integer") or what.startswith("an integer")
+
+
+def _json_key(k):
+    """The string json.dumps writes for dict key k (None "null", True
+    "true", an int in decimal, a float as repr), or json.dumps's own
+    TypeError/ValueError for a key it refuses (a tuple, NaN, ...)."""
+    if isinstance(k, str):
+        return k
+    return next(iter(_loads(_dumps({k: 0}))))
+
+
+def _too_deep(v):
+    """Whether v holds a value nested deeper than MAX_DEPTH levels (v is
+    level 0), as the host counts. Iterative."""
+    stack = [(v, 0)]
+    while stack:
+        x, d = stack.pop()
+        if isinstance(x, dict):
+            items = x.values()
+        elif isinstance(x, (list, tuple)):
+            items = x
+        else:
+            continue
+        if not items:
+            continue
+        if d >= MAX_DEPTH:
+            return True
+        d += 1
+        for y in items:
+            if isinstance(y, (dict, list, tuple)):
+                stack.append((y, d))
+    return False
 
 
 def _approx_size(v):
