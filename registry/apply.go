@@ -174,24 +174,28 @@ func shadowOf(e, by *Entry) Shadow {
 // trusted as id or less goes back to its shadow (a hot reload that keeps
 // a version), a more trusted one is served instead of id's (a reload that
 // lowered id's trust). Whether a given name@version is served, and by
-// whom, does not depend on which provider registered first; a less
-// trusted provider's *other* versions of a name may stay beside a more
-// trusted one's when it registered them first (docs/registry.md).
+// whom, does not depend on which provider registered first: a more
+// trusted provider's versions of a name shadow every version of it of
+// less trusted providers, so the providers serving one name are all of
+// one trust level (docs/registry.md).
 func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, partial bool, drop string, pc *pairCache) (Report, error) {
 	old := r.snap.Load()
 	t := &tx{old: old, changed: map[string]*provState{}, work: &r.work}
 	var rep Report
-	prevServed := map[string]bool{} // versions id served: they may stay beside a more trusted provider's
-	lowered := map[string]bool{}    // versions id served at a higher trust than it has now
+	// Versions id registered before (served or shadowed): a reload keeps
+	// them, left out where a more trusted provider holds the name, instead
+	// of being refused as new versions of that provider's tool.
+	prevServed := map[string]bool{}
+	lowered := map[string]bool{} // versions id registered at a higher trust than it has now
 	if ps := old.providers.get(id); ps != nil {
 		rep.Replaced = ps.rec
-		for _, e := range ps.entries {
+		for _, e := range ps.all() {
 			if rec != nil && ps.rec.Trust <= rec.Trust {
 				prevServed[e.key()] = true
 			} else {
 				// A provider that lost trust is checked like a new one,
-				// but not refused for what it served: those versions are
-				// left out where a more trusted provider holds the name.
+				// but not refused for what it registered: those versions
+				// are left out where a more trusted provider holds the name.
 				lowered[e.key()] = true
 			}
 		}
@@ -226,9 +230,13 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 			}
 			same := x.Version.Compare(e.Version) == 0
 			switch {
-			case same && (rec.Trust > x.Provider.Trust || weak[x] && rec.Trust == x.Provider.Trust):
+			case rec.Trust > x.Provider.Trust, same && weak[x] && rec.Trust == x.Provider.Trust:
+				// A more trusted provider's version shadows a less
+				// trusted provider's versions of the name, the same and
+				// the others, so which provider serves a name does not
+				// depend on which registered first.
 				pushes = append(pushes, x)
-			case same && rec.Trust < x.Provider.Trust, (partial || lowered[e.key()]) && (same || rec.Trust < x.Provider.Trust && !exists):
+			case rec.Trust < x.Provider.Trust && (same || partial || lowered[e.key()] || exists), (partial || lowered[e.key()]) && same:
 				if keep {
 					rep.LeftOut = append(rep.LeftOut, shadowOf(e, x))
 				}

@@ -17,7 +17,8 @@ import (
 // would have been restored); no shadowed version is more trusted than the
 // served holder of the same version; the event stream replays to the
 // snapshot; Tools == union of ProviderTools; Search (text and all) agrees
-// with a brute force over Tools.
+// with a brute force over Tools; a name's served versions are of one
+// trust level (whatever the order of registration).
 func TestRegistryModel(t *testing.T) {
 	names := []string{"alpha", "beta", "gamma"}
 	vers := []string{"1.0.0", "1.1.0", "2.0.0"}
@@ -188,6 +189,14 @@ func checkModel(r *Registry, model map[string]map[string]bool, words []string) s
 	}
 	for _, n := range []string{"alpha", "beta", "gamma"} {
 		vs := r.Versions(n)
+		// Whichever registered first, a name is served by providers of
+		// one trust level: a more trusted provider's versions shadow a
+		// less trusted one's other versions too.
+		for _, x := range vs {
+			if x.Provider.Trust != vs[0].Provider.Trust {
+				return "one name served by providers of two trust levels"
+			}
+		}
 		e, err := r.Resolve(n, "")
 		if len(vs) == 0 {
 			if err == nil {

@@ -503,41 +503,68 @@ func TestLessTrustedProviderCannotShadow(t *testing.T) {
 	}
 }
 
-// TestMoreTrustedVersionsResolveFirst: when a less trusted provider held a
-// name first, a more trusted one may still register it, and resolution
-// prefers the more trusted provider's versions: the default and any
-// constraint they match; the other versions stay reachable by exact
-// version or by a constraint only they match.
-func TestMoreTrustedVersionsResolveFirst(t *testing.T) {
+// TestMoreTrustedProviderShadowsName: when a less trusted provider held a
+// name first, a more trusted one may still register it, and then serves
+// the name alone: the less trusted provider's versions, the same and the
+// others, are shadowed (as if it had registered second, when its versions
+// of the name would have been refused), and come back when it leaves.
+func TestMoreTrustedProviderShadowsName(t *testing.T) {
 	r := New()
-	if err := r.Register(trusted("org.first.untrusted", abi.Untrusted), []abi.ToolDef{tool("analyze", "9.0.0"), tool("analyze", "1.5.0")}); err != nil {
+	if err := r.Register(trusted("org.first.untrusted", abi.Untrusted), []abi.ToolDef{tool("analyze", "9.0.0"), tool("analyze", "1.5.0"), tool("other", "1.0.0")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Register(trusted("org.later.verified", abi.Verified), []abi.ToolDef{tool("analyze", "1.0.0")}); err != nil {
+	rep, err := r.Apply(trusted("org.later.verified", abi.Verified), []abi.ToolDef{tool("analyze", "1.0.0")}, Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ constraint, version, provider string }{
-		{"", "1.0.0", "org.later.verified"},
-		{"^1", "1.0.0", "org.later.verified"},
-		{">=1.0.0", "1.0.0", "org.later.verified"},
-		{"^9", "9.0.0", "org.first.untrusted"},
-		{"9.0.0", "9.0.0", "org.first.untrusted"},
-		{"1.5.0", "1.5.0", "org.first.untrusted"},
-		{"~1.5", "1.5.0", "org.first.untrusted"},
-	} {
-		e, err := r.Resolve("analyze", tc.constraint)
-		if err != nil {
-			t.Fatalf("Resolve(%q): %v", tc.constraint, err)
+	if len(rep.Displaced) != 2 {
+		t.Errorf("Displaced = %+v, want analyze 1.5.0 and 9.0.0 of org.first.untrusted", rep.Displaced)
+	}
+	for _, c := range []string{"", "^1", ">=1.0.0", "1.0.0"} {
+		e, err := r.Resolve("analyze", c)
+		if err != nil || e.ver != "1.0.0" || e.Provider.Info.ID != "org.later.verified" {
+			t.Errorf("Resolve(%q) = %v, %v; want 1.0.0 from org.later.verified", c, e, err)
 		}
-		if e.ver != tc.version || e.Provider.Info.ID != tc.provider {
-			t.Errorf("Resolve(%q) = %s from %s, want %s from %s", tc.constraint, e.ver, e.Provider.Info.ID, tc.version, tc.provider)
+	}
+	for _, c := range []string{"^9", "9.0.0", "1.5.0", "~1.5"} {
+		if e, err := r.Resolve("analyze", c); abi.CodeOf(err) != abi.NotFound {
+			t.Errorf("Resolve(%q) = %v, %v; want NotFound: the less trusted versions are shadowed", c, e, err)
 		}
+	}
+	if got := len(r.Shadowed("org.first.untrusted")); got != 2 {
+		t.Errorf("%d shadowed versions of org.first.untrusted, want 2", got)
+	}
+	if e, err := r.Resolve("other", ""); err != nil || e.Provider.Info.ID != "org.first.untrusted" {
+		t.Errorf("the less trusted provider's other tool: %v, %v", e, err)
+	}
+	// Registered the other way round, the same state: the less trusted
+	// versions are refused, or left out in a partial registration.
+	r2 := New()
+	if err := r2.Register(trusted("org.later.verified", abi.Verified), []abi.ToolDef{tool("analyze", "1.0.0")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r2.Register(trusted("org.first.untrusted", abi.Untrusted), []abi.ToolDef{tool("analyze", "9.0.0")}); abi.CodeOf(err) != abi.Conflict {
+		t.Errorf("less trusted second: %v, want Conflict", err)
+	}
+	if rep, err := r2.Apply(trusted("org.first.untrusted", abi.Untrusted), []abi.ToolDef{tool("analyze", "9.0.0"), tool("analyze", "1.5.0"), tool("other", "1.0.0")}, Options{Partial: true}); err != nil || len(rep.LeftOut) != 2 {
+		t.Errorf("less trusted second, partial: %+v, %v; want two versions left out", rep, err)
+	}
+	if a, b := toolsStr2(r.Tools()), toolsStr2(r2.Tools()); a != b {
+		t.Errorf("the order of registration changes what is served:\n%s\n%s", a, b)
 	}
 	// Once the trusted provider leaves, the default is the other's newest.
 	if err := r.Unregister("org.later.verified"); err != nil {
 		t.Fatal(err)
 	}
-	if e, _ := r.Resolve("analyze", ""); e.ver != "9.0.0" {
-		t.Fatalf("after unregistering: default %s, want 9.0.0", e.ver)
+	if e, _ := r.Resolve("analyze", ""); e == nil || e.ver != "9.0.0" {
+		t.Fatalf("after unregistering: default %v, want 9.0.0", e)
 	}
+}
+
+func toolsStr2(es []*Entry) string {
+	var s []string
+	for _, e := range es {
+		s = append(s, e.Def.Name+"@"+e.ver+"/"+e.Provider.Info.ID)
+	}
+	return strings.Join(s, " ")
 }

@@ -93,7 +93,7 @@ func checkDecodeBudget(t *testing.T, sc ServerConfig, what, again string) {
 	if alloc > 128<<20 {
 		t.Errorf("refusing a 15 MB message allocated %d MiB", alloc>>20)
 	}
-	if v, err := call(t, p, "mcp-hostile-echo", map[string]any{"message": "still here"}, 10*time.Second); err != nil {
+	if v, err := callAfterRestart(t, p, "mcp-hostile-echo", map[string]any{"message": "still here"}); err != nil {
 		t.Fatalf("after the refusal: %v", err)
 	} else if !strings.Contains(strings.ToLower(jsonString(v)), "still here") {
 		t.Fatalf("echo = %v", v)
@@ -112,8 +112,23 @@ func TestBridgeStdioMaxMessageBytes(t *testing.T) {
 	p := rec.provider("org.aios.mcp.hostile")
 	_, err = call(t, p, "mcp-hostile-big", map[string]any{}, 20*time.Second)
 	checkRefused(t, err, logs, "longer than 1048576 bytes (mcp.servers.hostile.max_message_bytes), after reading 1048576 bytes")
-	if _, err := call(t, p, "mcp-hostile-echo", map[string]any{"message": "x"}, 10*time.Second); err != nil {
+	if _, err := callAfterRestart(t, p, "mcp-hostile-echo", map[string]any{"message": "x"}); err != nil {
 		t.Fatalf("after the refusal: %v", err)
+	}
+}
+
+// callAfterRestart calls tool once the bridge has its server back: a call
+// waits for a reconnect at most 5 s, which a loaded machine (a race build
+// of the fake server starting) can take longer than.
+func callAfterRestart(t *testing.T, p abi.Provider, tool string, params any) (any, error) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		v, err := call(t, p, tool, params, 10*time.Second)
+		if abi.CodeOf(err) != abi.Unavailable || time.Now().After(deadline) {
+			return v, err
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
