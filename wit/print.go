@@ -166,12 +166,12 @@ func (pp *printer) gate(g *Stability, ind string) {
 	if g.Since != "" {
 		pp.w(ind, "@since(version = ", g.Since)
 		if g.Feature != "" {
-			pp.w(", feature = ", g.Feature)
+			pp.w(", feature = ", ident(g.Feature))
 		}
 		pp.w(")\n")
 	}
 	if g.Unstable != "" {
-		pp.w(ind, "@unstable(feature = ", g.Unstable, ")\n")
+		pp.w(ind, "@unstable(feature = ", ident(g.Unstable), ")\n")
 	}
 	if g.Deprecated != "" {
 		pp.w(ind, "@deprecated(version = ", g.Deprecated, ")\n")

@@ -42,8 +42,9 @@ type Options struct {
 	Logger *slog.Logger
 	// PoolSize is the number of idle instances kept for reuse (default 4).
 	PoolSize int
-	// MemoryLimitPages caps each instance's linear memories (64 KiB pages;
-	// default 4096 = 256 MiB).
+	// MemoryLimitPages caps each linear memory of an instance (64 KiB
+	// pages; default 4096 = 256 MiB); an instance has at most four
+	// (maxMemories).
 	MemoryLimitPages uint32
 	// CacheDir, if set, keeps compiled components (wasmtime's serialized
 	// form) keyed by the SHA-256 of the binary. It must be private to the
@@ -292,6 +293,11 @@ func newLinker(engine *C.wasm_engine_t) (*C.wasmtime_component_linker_t, error) 
 // references.
 const maxTables = 64
 
+// maxMemories bounds the linear memories of one component instance's
+// store: a component has one (its main module's) or two (an adapter's);
+// an instance's memory is at most maxMemories × MemoryLimitPages.
+const maxMemories = 4
+
 // instance is one store holding one component instance.
 type instance struct {
 	p      *Provider
@@ -315,10 +321,13 @@ func (p *Provider) newInstance() (_ *instance, err error) {
 		}
 	}()
 	mem := int64(p.l.opts.MemoryLimitPages) * 65536
-	// Tables are host memory too: each grows to instrument.MaxTableElements
-	// at most, as a core module's do (a component cannot be rewritten to
-	// bound their sum), and a store holds at most maxTables of them.
-	C.wasmtime_store_limiter(inst.store, C.int64_t(mem), C.int64_t(instrument.MaxTableElements), -1, C.int64_t(maxTables), -1)
+	// Each linear memory grows to MemoryLimitPages at most and a store
+	// holds at most maxMemories of them (wasmtime's limiter bounds each
+	// memory, not their sum). Tables are host memory too: each grows to
+	// instrument.MaxTableElements at most, as a core module's do (a
+	// component cannot be rewritten to bound their sum), and a store holds
+	// at most maxTables of them.
+	C.wasmtime_store_limiter(inst.store, C.int64_t(mem), C.int64_t(instrument.MaxTableElements), -1, C.int64_t(maxTables), C.int64_t(maxMemories))
 	if err := takeError(C.wasmtime_context_set_wasi(inst.cx, C.wasi_config_new())); err != nil {
 		return nil, fmt.Errorf("WASI context: %w", err)
 	}

@@ -142,12 +142,15 @@ func Text(s, path string, p Policy) (string, []Finding) {
 		var b strings.Builder
 		counts := map[string]int{}
 		var hidden []byte
-		marks := 0    // combining marks kept in a row
-		braille := -1 // whether s has braille patterns: -1 not known yet
+		marks := 0          // combining marks kept in a row on one character
+		var prev rune       // the character before i in s
+		blankEnd := 0       // end of the run of braille blanks being passed
+		keepBlanks := false // whether that run is braille text's spaces
 		for i := 0; i < len(s); {
 			r, n := utf8.DecodeRuneInString(s[i:])
 			kind := ""
 			skip := n
+			repl := "" // what a removed character is replaced with
 			switch {
 			case r >= 0xE0000 && r <= 0xE007F:
 				kind = HiddenTags
@@ -156,16 +159,26 @@ func Text(s, path string, p Policy) (string, []Finding) {
 				}
 			case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
 				kind = Bidi
+			case r == 0x3164 || r == 0xFFA0:
+				// Hangul fillers on their own look like a space.
+				kind, repl = Invisible, " "
 			case invisible(r):
 				kind = Invisible
 			case r == 0x2800:
-				// The braille blank is a space in braille text; elsewhere
-				// an empty glyph that passes for nothing.
-				if braille < 0 {
-					braille = boolInt(strings.IndexFunc(s, func(r rune) bool { return r > 0x2800 && r <= 0x28FF }) >= 0)
+				// The braille blank is a space in braille text (a run of
+				// them next to a braille pattern); elsewhere an empty
+				// glyph that passes for nothing, read as the space it
+				// looks like, so words it separates stay words.
+				if i >= blankEnd {
+					j := i
+					for strings.HasPrefix(s[j:], "\u2800") {
+						j += len("\u2800")
+					}
+					next, _ := utf8.DecodeRuneInString(s[j:])
+					blankEnd, keepBlanks = j, isBraille(prev) || isBraille(next)
 				}
-				if braille == 0 {
-					kind = Invisible
+				if !keepBlanks {
+					kind, repl = Invisible, " "
 				}
 			case isMark(r):
 				if marks++; marks > maxMarks {
@@ -180,7 +193,9 @@ func Text(s, path string, p Policy) (string, []Finding) {
 				kind = Control
 			}
 			if kind == "" {
-				if marks > 0 && !isMark(r) {
+				// A joiner or a presentation selector is kept inside the
+				// character's cluster: the marks after it still stack.
+				if marks > 0 && !isMark(r) && r != 0x200C && r != 0x200D && r != 0xFE0E && r != 0xFE0F {
 					marks = 0
 				}
 				if r == utf8.RuneError && n == 1 {
@@ -192,7 +207,9 @@ func Text(s, path string, p Policy) (string, []Finding) {
 				}
 			} else {
 				counts[kind]++
+				b.WriteString(repl)
 			}
+			prev = r
 			i += skip
 		}
 		for _, k := range []string{HiddenTags, Bidi, Invisible, CombiningRun, TerminalEscape, Control} {
@@ -303,12 +320,8 @@ func isMark(r rune) bool {
 	return r >= 0x300 && (unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r))
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
+// isBraille reports a braille pattern with at least one dot.
+func isBraille(r rune) bool { return r > 0x2800 && r <= 0x28FF }
 
 func cut(s string) string {
 	if len(s) <= maxSample {

@@ -59,7 +59,9 @@ func TestText(t *testing.T) {
 			"h" + strings.Repeat("\u0336\u0489", 4) + "i" + strings.Repeat("\u0301", 8), []string{CombiningRun}, ""},
 		{"zalgo run joined across a removed character", "x" + strings.Repeat("\u0301", 5) + "\u200B" + strings.Repeat("\u0301", 5),
 			"x" + strings.Repeat("\u0301", 8), []string{Invisible, CombiningRun}, ""},
-		{"braille blank alone", "name:\u2800\u2800\u2800end", "name:end", []string{Invisible}, ""},
+		{"braille blank alone", "name:\u2800\u2800\u2800end", "name:   end", []string{Invisible}, ""},
+		{"braille blanks beside braille kept", "x \u2813\u2811\u2800\u2800\u283a, y\u2800z", "x \u2813\u2811\u2800\u2800\u283a, y z", []string{Invisible}, ""},
+		{"hangul filler reads as a space", "ab\u3164cd", "ab cd", []string{Invisible}, ""},
 		{"braille text kept", "\u2813\u2811\u2807\u2807\u2815\u2800\u283a\u2815", "\u2813\u2811\u2807\u2807\u2815\u2800\u283a\u2815", nil, ""},
 	}
 	for _, c := range cases {

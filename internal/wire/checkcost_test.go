@@ -73,5 +73,27 @@ func FuzzCheckCost(f *testing.F) {
 		if c, _ := jsonCost(b, math.MaxInt64); c > bound {
 			t.Fatalf("json estimate %d for %d bytes passes %d a byte", c, len(b), maxCostPerByte)
 		}
+		// CheckJSONCost's skip uses max(maxCostPerByte, perObject) a byte.
+		const perObject = 384
+		if c, _ := jsonCostObjects(b, math.MaxInt64, perObject); c > int64(len(b))*perObject {
+			t.Fatalf("json estimate %d for %d bytes with objects at %d passes %d a byte", c, len(b), perObject, perObject)
+		}
 	})
+}
+
+// TestCheckJSONCost: objects charged as typed structs refuse what the
+// generic estimate passes, and nothing else changes.
+func TestCheckJSONCost(t *testing.T) {
+	frame := []byte("[" + strings.Repeat("{},", 99_999) + "{}]") // 300 KB
+	if err := CheckCost(frame, "json", 16<<20); err != nil {
+		t.Fatalf("generic estimate: %v, want under 16 MiB", err)
+	}
+	var ce *CostError
+	if err := CheckJSONCost(frame, 16<<20, 384); !errors.As(err, &ce) || ce.Budget != 16<<20 {
+		t.Fatalf("100000 objects at 384 bytes each under 16 MiB: %v, want a *CostError", err)
+	}
+	text := []byte(`{"content":[{"type":"text","text":"` + strings.Repeat("x", 3<<20) + `"}]}`)
+	if err := CheckJSONCost(text, 16<<20, 384); err != nil {
+		t.Fatalf("a 3 MiB text in one object: %v", err)
+	}
 }

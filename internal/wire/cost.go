@@ -65,6 +65,21 @@ func CheckCost(frame []byte, format string, budget int64) error {
 	return nil
 }
 
+// CheckJSONCost is CheckCost of a JSON frame whose objects may decode to
+// typed structs: each object is charged at least perObject bytes (the
+// largest struct the decoder makes of one) instead of a generic map's.
+func CheckJSONCost(frame []byte, budget, perObject int64) error {
+	perObject = max(perObject, costValue+costMap)
+	if int64(len(frame))*max(maxCostPerByte, perObject) <= budget {
+		return nil
+	}
+	cost, ok := jsonCostObjects(frame, budget, perObject)
+	if ok && cost > budget {
+		return &CostError{Frame: int64(len(frame)), Cost: cost, Budget: budget}
+	}
+	return nil
+}
+
 // msgpackCost walks one MessagePack value (guest/go/wire's Walk, the
 // skipper the host already runs before its codec); it stops once the cost
 // passes budget. ok is false for a malformed frame.
@@ -101,6 +116,11 @@ func msgpackValueCost(c byte, n int64) int64 {
 // escapes. Measured against abi.JSON.Unmarshal, it is within about 2× of
 // the real allocation for the shapes a probe tried.
 func jsonCost(b []byte, budget int64) (cost int64, ok bool) {
+	return jsonCostObjects(b, budget, costValue+costMap)
+}
+
+// jsonCostObjects is jsonCost with each object charged perObject.
+func jsonCostObjects(b []byte, budget, perObject int64) (cost int64, ok bool) {
 	const (
 		costNumber = 40 // the number's text, then its value
 		costKey    = 32 // a map key's string
@@ -135,7 +155,7 @@ func jsonCost(b []byte, budget int64) (cost int64, ok bool) {
 			in = true
 			cost += costValue + 8
 		case '{':
-			cost += costValue + costMap
+			cost += perObject
 		case '[':
 			cost += costValue + costArray
 		case ',':

@@ -39,6 +39,13 @@ const (
 	DefaultDecodeBudget = wire.DecodeBudget
 )
 
+// typedObjectCost is what one JSON object of a message is charged: the
+// go-sdk decodes a result's content blocks (and listed tools, resources)
+// into structs of up to about 300 bytes each, not generic maps (64 in the
+// estimate), so `{"content":[{},{},…]}` would otherwise decode to several
+// times the budget.
+const typedObjectCost = 384
+
 // msgBudget is the check of one server's messages.
 type msgBudget struct {
 	server   string
@@ -85,7 +92,7 @@ func (b *msgBudget) check(msg []byte, what string) error {
 		return b.refuse(&refusedError{what: what, size: int64(len(msg)), max: b.maxBytes})
 	}
 	var ce *wire.CostError
-	if errors.As(wire.CheckCost(msg, "json", b.decode), &ce) {
+	if errors.As(wire.CheckJSONCost(msg, b.decode, typedObjectCost), &ce) {
 		return b.refuse(&refusedError{what: what, size: int64(len(msg)), cost: ce})
 	}
 	return nil

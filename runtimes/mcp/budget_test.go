@@ -378,7 +378,7 @@ func FuzzMessageReader(f *testing.F) {
 			if !bytes.Equal(v, want[i]) {
 				t.Fatalf("value %d: %q through the check, %q without", i, v, want[i])
 			}
-			if len(v) > limit || wire.CheckCost(v, "json", decode) != nil {
+			if len(v) > limit || wire.CheckJSONCost(v, decode, typedObjectCost) != nil {
 				t.Fatalf("value %d (%d bytes) passed the check: %q", i, len(v), v)
 			}
 		}
@@ -387,7 +387,7 @@ func FuzzMessageReader(f *testing.F) {
 		var lines bytes.Buffer
 		for _, v := range want {
 			var c bytes.Buffer
-			if json.Compact(&c, v) != nil || c.Len() > limit-1 || wire.CheckCost(c.Bytes(), "json", decode) != nil {
+			if json.Compact(&c, v) != nil || c.Len() > limit-1 || wire.CheckJSONCost(c.Bytes(), decode, typedObjectCost) != nil {
 				canonical = false
 				break
 			}
@@ -455,7 +455,7 @@ func FuzzSSEReader(f *testing.F) {
 		}
 		over := false
 		for _, d := range sseData(stream) {
-			if wire.CheckCost(d, "json", decode) != nil {
+			if wire.CheckJSONCost(d, decode, typedObjectCost) != nil {
 				over = true
 			}
 		}
@@ -476,7 +476,7 @@ func FuzzSSEReader(f *testing.F) {
 			t.Fatalf("passed %q, not a prefix of %q", out, stream)
 		}
 		for _, d := range sseData(out) {
-			if wire.CheckCost(d, "json", decode) != nil {
+			if wire.CheckJSONCost(d, decode, typedObjectCost) != nil {
 				t.Fatalf("passed data past the budget: %q", d)
 			}
 		}

@@ -172,30 +172,39 @@ func setupCgroups() (*cgroups, error) {
 			v2why = err.Error()
 		}
 	}
-	c := &cgroups{parents: map[string]string{}}
+	// Each controller's folder (co-mounted controllers share one), the
+	// leftovers of dead hosts cleared before the host makes its own.
+	dirs := map[string]string{}
 	for _, want := range []string{"pids", "memory", "cpu"} {
 		for _, m := range mounts {
-			if m.v2 || !contains(m.controllers, want) || c.parents[want] != "" {
+			if m.v2 || !contains(m.controllers, want) || dirs[want] != "" {
 				continue
 			}
-			dir := own(m, paths[want])
-			if dir == "" {
-				continue
+			if dir := own(m, paths[want]); dir != "" {
+				dirs[want] = dir
 			}
-			removeStale(dir)
-			parent := filepath.Join(dir, name)
-			if err := os.Mkdir(parent, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		}
+	}
+	if dirs["pids"] == "" || dirs["memory"] == "" {
+		return nil, cgroupErr(v2why, errors.New("no cgroup v1 pids and memory hierarchies"))
+	}
+	c := &cgroups{parents: map[string]string{}}
+	made := map[string]bool{}
+	for _, want := range []string{"pids", "memory", "cpu"} {
+		dir := dirs[want]
+		if dir == "" {
+			continue
+		}
+		parent := filepath.Join(dir, name)
+		if !made[parent] {
+			removeStale(dir, false)
+			if err := os.Mkdir(parent, 0o700); err != nil {
 				c.removeParents()
 				return nil, cgroupErr(v2why, fmt.Errorf("cgroup v1 %s: %v", want, err))
 			}
-			// A parent made here may share a mount with another controller
-			// (cpu,cpuacct): one folder serves both.
-			c.parents[want] = parent
+			made[parent] = true
 		}
-	}
-	if c.parents["pids"] == "" || c.parents["memory"] == "" {
-		c.removeParents()
-		return nil, cgroupErr(v2why, errors.New("no writable cgroup v1 pids and memory hierarchies"))
+		c.parents[want] = parent
 	}
 	return c, nil
 }
@@ -227,9 +236,9 @@ func setupV2(dir, name string) (*cgroups, error) {
 	if err := os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte(enable), 0); err != nil {
 		return nil, fmt.Errorf("cgroup v2 %s: enabling %s for children: %v (the host's cgroup holds processes; run it in a delegated cgroup)", dir, enable, err)
 	}
-	removeStale(dir)
+	removeStale(dir, true)
 	parent := filepath.Join(dir, name)
-	if err := os.Mkdir(parent, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+	if err := os.Mkdir(parent, 0o700); err != nil {
 		return nil, fmt.Errorf("cgroup v2 %s: %v", parent, err)
 	}
 	if err := os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte(enable), 0); err != nil {
@@ -239,21 +248,36 @@ func setupV2(dir, name string) (*cgroups, error) {
 	return &cgroups{v2: true, parents: map[string]string{"": parent}}, nil
 }
 
-// removeStale removes the folders of hosts that are gone (empty ones
-// only: a cgroup with processes cannot be removed).
-func removeStale(dir string) {
+// removeStale clears the folders of hosts that are gone: it kills what
+// runs in their workers' groups (the orphans of a host that died without
+// a PID namespace) and removes the folders. A folder named for this
+// process is, before the host made its own, an earlier host's that had
+// the same PID.
+func removeStale(dir string, v2 bool) {
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
 		pid, ok := strings.CutPrefix(e.Name(), "aios-host-")
 		n, err := strconv.Atoi(pid)
-		if !ok || err != nil || !e.IsDir() || n == os.Getpid() || unix.Kill(n, 0) == nil || errors.Is(unix.Kill(n, 0), unix.EPERM) {
+		if !ok || err != nil || !e.IsDir() {
 			continue
+		}
+		if n == os.Getpid() {
+			if cgHost != nil {
+				continue // this host's, made already
+			}
+		} else if err := unix.Kill(n, 0); err == nil || errors.Is(err, unix.EPERM) {
+			continue // alive
 		}
 		stale := filepath.Join(dir, e.Name())
 		kids, _ := os.ReadDir(stale)
 		for _, k := range kids {
 			if k.IsDir() {
-				_ = os.Remove(filepath.Join(stale, k.Name()))
+				wc := &workerCgroup{v2: v2, dirs: []string{filepath.Join(stale, k.Name())}}
+				wc.kill()
+				for i := 0; i < 50 && !wc.removeNow(); i++ {
+					time.Sleep(10 * time.Millisecond)
+					wc.kill()
+				}
 			}
 		}
 		_ = os.Remove(stale)
@@ -298,7 +322,22 @@ type cgLimits struct {
 
 // newWorker makes a worker's folders with its limits.
 func (c *cgroups) newWorker(l cgLimits) (*workerCgroup, error) {
-	name := "w" + strconv.FormatUint(c.seq.Add(1), 10)
+	// The next name free in every hierarchy: a folder left by an earlier
+	// host that had this PID may hold some (its processes were killed at
+	// start-up, but a folder whose last process was not reaped yet stays).
+	var name string
+	for tries := 0; ; tries++ {
+		name = "w" + strconv.FormatUint(c.seq.Add(1), 10)
+		free := true
+		for _, p := range c.parents {
+			if _, err := os.Lstat(filepath.Join(p, name)); err == nil {
+				free = false
+			}
+		}
+		if free || tries == 1000 {
+			break
+		}
+	}
 	wc := &workerCgroup{v2: c.v2}
 	mk := func(parent string) (string, error) {
 		d := filepath.Join(parent, name)
@@ -348,41 +387,46 @@ func (c *cgroups) newWorker(l cgLimits) (*workerCgroup, error) {
 		}
 		return wc, nil
 	}
-	d, err := mk(c.parents["pids"])
-	if err != nil {
-		return fail(err)
-	}
-	if l.tasks > 0 {
-		if err := set(d, "pids.max", strconv.Itoa(l.tasks)); err != nil {
-			return fail(err)
+	// v1: a folder in each hierarchy (one for controllers mounted
+	// together), each controller's files in its own.
+	dirOf := map[string]string{}
+	for _, ctl := range []string{"pids", "memory", "cpu"} {
+		parent := c.parents[ctl]
+		if parent == "" {
+			continue
 		}
-	}
-	if d, err = mk(c.parents["memory"]); err != nil {
-		return fail(err)
-	}
-	if l.memoryBytes > 0 {
-		v := strconv.FormatUint(l.memoryBytes, 10)
-		if err := set(d, "memory.limit_in_bytes", v); err != nil {
-			return fail(err)
-		}
-		// Memory and swap together, so swap is no way around the limit.
-		if _, err := os.Stat(filepath.Join(d, "memory.memsw.limit_in_bytes")); err == nil {
-			if err := set(d, "memory.memsw.limit_in_bytes", v); err != nil {
+		d := dirOf[parent]
+		if d == "" {
+			var err error
+			if d, err = mk(parent); err != nil {
 				return fail(err)
 			}
+			dirOf[parent] = d
 		}
-	}
-	if cpu := c.parents["cpu"]; cpu != "" && cpu != c.parents["pids"] && cpu != c.parents["memory"] {
-		if d, err = mk(cpu); err != nil {
+		var err error
+		switch ctl {
+		case "pids":
+			if l.tasks > 0 {
+				err = set(d, "pids.max", strconv.Itoa(l.tasks))
+			}
+		case "memory":
+			if l.memoryBytes > 0 {
+				v := strconv.FormatUint(l.memoryBytes, 10)
+				err = set(d, "memory.limit_in_bytes", v)
+				// Memory and swap together, so swap is no way around the limit.
+				if _, serr := os.Stat(filepath.Join(d, "memory.memsw.limit_in_bytes")); err == nil && serr == nil {
+					err = set(d, "memory.memsw.limit_in_bytes", v)
+				}
+			}
+		case "cpu":
+			if l.cpus > 0 {
+				if err = set(d, "cpu.cfs_period_us", strconv.Itoa(period)); err == nil {
+					err = set(d, "cpu.cfs_quota_us", strconv.FormatInt(int64(l.cpus*period), 10))
+				}
+			}
+		}
+		if err != nil {
 			return fail(err)
-		}
-		if l.cpus > 0 {
-			if err := set(d, "cpu.cfs_period_us", strconv.Itoa(period)); err != nil {
-				return fail(err)
-			}
-			if err := set(d, "cpu.cfs_quota_us", strconv.FormatInt(int64(l.cpus*period), 10)); err != nil {
-				return fail(err)
-			}
 		}
 	}
 	return wc, nil
@@ -415,9 +459,9 @@ func (wc *workerCgroup) tasks() []int {
 	return out
 }
 
-// kill kills every process in the worker's tree. A process cannot leave
-// its cgroup and forks only into it, within pids.max, so a few rounds
-// empty it.
+// kill kills every process in the worker's tree. A process forks only
+// into its cgroup, within pids.max, and (with Landlock: the worker cannot
+// reach cgroupfs) cannot leave it, so a few rounds empty it.
 func (wc *workerCgroup) kill() {
 	if wc == nil || len(wc.dirs) == 0 {
 		return

@@ -80,6 +80,9 @@ func (l Layers) Degraded() []string {
 	if l.Cgroup == "" {
 		out = append(out, "control groups unavailable: "+l.CgroupErr+"; the processes a python tool forks have no shared task, memory or CPU limit (each has its own rlimits)")
 	}
+	if l.Cgroup != "" && l.Landlock == 0 {
+		out = append(out, "control groups without Landlock: a python worker runs as the host's user and can write its own control group's limits or leave it (cgroupfs is reachable), so they bound only tools that do not try")
+	}
 	return out
 }
 

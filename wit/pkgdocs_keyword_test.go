@@ -4,13 +4,13 @@ import (
 	"testing"
 )
 
-// TestProbePackageDocsKeywordFeaturePrints: a package-docs gate may name
+// TestPackageDocsKeywordFeaturePrints (found by a probe, fixed; the fault as it was): a package-docs gate may name
 // a feature that is a WIT keyword ("interface", "world", "type", …:
 // validateID accepts them). The decoder writes it escaped (%interface)
 // and the package resolves, but Print writes gates' features unescaped
 // (printer.gate), so `aios-host wit pkg.wasm` prints WIT that its own
 // parser refuses: "expected an identifier, found keyword `interface`".
-func TestProbePackageDocsKeywordFeaturePrints(t *testing.T) {
+func TestPackageDocsKeywordFeaturePrints(t *testing.T) {
 	bin := docsBinary(t)
 	for _, s := range []string{
 		`{"interfaces":{"types":{"stability":{"unstable":{"feature":"interface"}}}}}`,

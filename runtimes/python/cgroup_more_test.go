@@ -10,19 +10,19 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeCgroupCoMountedPidsMemory: a v1 machine that mounts pids and
+// TestCgroupCoMountedPidsMemory (found by a probe, fixed; the fault as it was): a v1 machine that mounts pids and
 // memory as one hierarchy (-o pids,memory) gives both controllers the
 // same parent folder; newWorker then makes the worker's folder for pids
 // and again for memory, and the second mkdir fails: no worker can start
 // (the cpu,cpuacct case is handled, this one is not).
-func TestProbeCgroupCoMountedPidsMemory(t *testing.T) {
+func TestCgroupCoMountedPidsMemory(t *testing.T) {
 	dir := t.TempDir()
 	c := &cgroups{parents: map[string]string{"pids": dir, "memory": dir}}
 	wc, err := c.newWorker(cgLimits{tasks: 16, memoryBytes: 64 << 20})
@@ -32,11 +32,11 @@ func TestProbeCgroupCoMountedPidsMemory(t *testing.T) {
 	wc.remove()
 }
 
-// TestProbeCgroupCoMountedCPULimitDropped: when cpu shares a hierarchy
+// TestCgroupCoMountedCPULimit (found by a probe, fixed; the fault as it was): when cpu shares a hierarchy
 // with pids (or memory), newWorker skips the cpu folder, and with it the
 // CFS quota: cpus is silently not applied although the cpu controller is
 // there.
-func TestProbeCgroupCoMountedCPULimitDropped(t *testing.T) {
+func TestCgroupCoMountedCPULimit(t *testing.T) {
 	pids, mem := t.TempDir(), t.TempDir()
 	c := &cgroups{parents: map[string]string{"pids": pids, "memory": mem, "cpu": pids}}
 	wc, err := c.newWorker(cgLimits{tasks: 16, memoryBytes: 64 << 20, cpus: 0.5})
@@ -53,7 +53,7 @@ func TestProbeCgroupCoMountedCPULimitDropped(t *testing.T) {
 	}
 }
 
-const probeEscaper = `import os, time, signal
+const escaper = `import os, time, signal
 from aios_sdk import Agent, tool
 
 @Agent(id="org.test.escaper")
@@ -89,16 +89,14 @@ class Escaper:
         return {"forked": len(kids), "error": err, "note": note, "cgroup": path}
 `
 
-// TestProbeCgroupSelfRaisedWithoutLandlock: the worker runs with the
-// host's uid, which owns the folders the host made for it; the cgroup
-// layer is on wherever the host can write cgroups, Landlock or not, but
-// only Landlock keeps the worker from writing them too. On a kernel
-// without Landlock (or with it not in lsm=) a tool writes "max" into its
-// own pids.max (likewise memory.limit_in_bytes, or moves itself to the
-// root's cgroup.procs) and forks past max_processes. The cgroup layer
-// should be off (or the folders not writable by the worker) when nothing
-// stops the worker writing cgroupfs.
-func TestProbeCgroupSelfRaisedWithoutLandlock(t *testing.T) {
+// TestCgroupWithoutLandlockSaysSo: the worker runs as the host's user,
+// which owns its control group's folders and (as root) can write any
+// cgroup file; only Landlock keeps cgroupfs out of its reach. Without it
+// a tool can raise its own pids.max and fork past max_processes (a probe
+// did): the host warns that the limits then bound only tools that do not
+// try, and with Landlock the same tool cannot (TestCgroupTaskLimit's
+// machine has it).
+func TestCgroupWithoutLandlockSaysSo(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.PoolSize = 1
 	cfg.MaxProcesses = 16
@@ -115,11 +113,24 @@ func TestProbeCgroupSelfRaisedWithoutLandlock(t *testing.T) {
 		rt.mu.Unlock()
 		t.Skipf("no control groups here: %s", rt.layers.CgroupErr)
 	}
+	landlock := rt.layers.Landlock
+	degraded := strings.Join(rt.layers.Degraded(), "\n")
+	if landlock > 0 && strings.Contains(degraded, "control groups without Landlock") {
+		t.Errorf("with Landlock v%d the host warns: %s", landlock, degraded)
+	}
 	// A kernel without Landlock: everything else as detected.
-	rt.layers.Landlock, rt.layers.LandlockErr = 0, "turned off for a probe"
+	rt.layers.Landlock, rt.layers.LandlockErr = 0, "turned off for a test"
+	if d := strings.Join(rt.layers.Degraded(), "\n"); !strings.Contains(d, "control groups without Landlock") {
+		t.Errorf("without Landlock the host does not warn that a worker can change its control group: %s", d)
+	}
+	rt.layers.Landlock = landlock
 	rt.mu.Unlock()
+	if landlock == 0 {
+		return
+	}
+	// With Landlock the escape fails.
 	path := filepath.Join(t.TempDir(), "escaper.py")
-	if err := os.WriteFile(path, []byte(probeEscaper), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(escaper), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p, err := rt.Load(ctx, abi.Source{Path: path})
@@ -129,16 +140,17 @@ func TestProbeCgroupSelfRaisedWithoutLandlock(t *testing.T) {
 	defer p.Close()
 	v, err := p.Call(ctx, &abi.ToolCall{ID: "c1", Tool: "escape", Params: map[string]any{"n": 40}}, nil)
 	if err != nil {
+		if strings.Contains(err.Error(), "Permission denied") {
+			return // Landlock keeps the tool out of cgroupfs (and /proc/self/cgroup)
+		}
 		t.Fatal(err)
 	}
-	r := v.(map[string]any)
-	t.Logf("escape: %v", r)
-	if forked, _ := r["forked"].(int64); forked >= int64(cfg.MaxProcesses) {
-		t.Fatalf("a worker under max_processes %d raised its own pids.max (cgroup %v) and forked %d processes", cfg.MaxProcesses, r["cgroup"], forked)
+	if forked, _ := v.(map[string]any)["forked"].(int64); forked >= int64(cfg.MaxProcesses) {
+		t.Fatalf("with Landlock a worker under max_processes %d forked %d processes: %v", cfg.MaxProcesses, forked, v)
 	}
 }
 
-// TestProbeCgroupLeftoverOwnPIDFolder: a host that died (SIGKILL, OOM)
+// TestCgroupLeftoverOwnPIDFolder (found by a probe, fixed; the fault as it was): a host that died (SIGKILL, OOM)
 // leaves aios-host-PID/w1…wN. removeStale skips the folder named for the
 // current host's PID, and setupCgroups accepts it when it exists (EEXIST),
 // so a host that gets the same PID again (PID 1 in a container, or a
@@ -146,7 +158,7 @@ func TestProbeCgroupSelfRaisedWithoutLandlock(t *testing.T) {
 // and newWorker's mkdir of w1 fails, so no python worker starts until the
 // counter passes every leftover name. Here the leftover is made by hand:
 // the next worker's name, already there.
-func TestProbeCgroupLeftoverOwnPIDFolder(t *testing.T) {
+func TestCgroupLeftoverOwnPIDFolder(t *testing.T) {
 	c, err := hostCgroups()
 	if err != nil {
 		t.Skipf("no control groups here: %v", err)
@@ -172,7 +184,7 @@ func TestProbeCgroupLeftoverOwnPIDFolder(t *testing.T) {
 	wc.destroy()
 }
 
-// TestProbeCgroupStaleHostProcessesSurvive: a host that dies (SIGKILL,
+// TestCgroupStaleHostProcessesKilled (found by a probe, fixed; the fault as it was): a host that dies (SIGKILL,
 // OOM, or an exit without Close) leaves its workers' cgroups; without a
 // PID namespace the processes a tool forked live on in them (the worker
 // dies on its pipe's EOF, its orphans do not). The next host's removeStale
@@ -181,7 +193,7 @@ func TestProbeCgroupLeftoverOwnPIDFolder(t *testing.T) {
 // belong to a dead host's tools (docs/python.md says the dead host leaves
 // "empty" folders). Here: a process in aios-host-<dead PID>/w1 of the
 // pids hierarchy survives removeStale.
-func TestProbeCgroupStaleHostProcessesSurvive(t *testing.T) {
+func TestCgroupStaleHostProcessesKilled(t *testing.T) {
 	c, err := hostCgroups()
 	if err != nil || c.v2 {
 		t.Skipf("needs cgroup v1 here: %v", err)
@@ -199,17 +211,26 @@ func TestProbeCgroupStaleHostProcessesSurvive(t *testing.T) {
 	}
 	defer func() {
 		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
 		_ = os.Remove(w)
 		_ = os.Remove(stale)
 	}()
 	if err := os.WriteFile(filepath.Join(w, "cgroup.procs"), []byte(strconv.Itoa(cmd.Process.Pid)), 0); err != nil {
 		t.Fatal(err)
 	}
-	removeStale(dir)
-	time.Sleep(50 * time.Millisecond)
-	if err := cmd.Process.Signal(syscall.Signal(0)); err == nil {
+	removeStale(dir, false)
+	// Killed, it is a zombie until reaped here: Wait says how it ended.
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "killed") {
+			t.Fatalf("process %d ended: %v, want killed", cmd.Process.Pid, err)
+		}
+	case <-time.After(5 * time.Second):
 		t.Fatalf("process %d in the dead host's worker cgroup %s survived the next host's cleanup (folder left: %v)", cmd.Process.Pid, w, exists(w))
+	}
+	if exists(w) || exists(stale) {
+		t.Fatalf("the dead host's folders are left: %v %v", exists(w), exists(stale))
 	}
 }
 
