@@ -111,3 +111,91 @@ func canonicalCheck(r *Registry) string {
 	}
 	return ""
 }
+
+// TestProbeTrustCanonicalSharedTrust: as TestProbeTrustCanonical, with
+// providers sharing trust levels but never a version (each provider's
+// versions are its own), so the served state is still a function of the
+// declared tools: each name served by every version of the providers of
+// the top trust declaring it.
+func TestProbeTrustCanonicalSharedTrust(t *testing.T) {
+	names := []string{"alpha", "beta"}
+	trusts := []abi.TrustLevel{abi.Untrusted, abi.Community, abi.Verified, abi.System}
+	fails := 0
+	for seed := int64(0); seed < 400 && fails < 3; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		r := New()
+		r.SetSemverCheck(SemverOff, nil)
+		var log []string
+		for step := 0; step < 40; step++ {
+			pi := rng.Intn(5)
+			id := fmt.Sprintf("org.p%d", pi)
+			tr := trusts[rng.Intn(3)]
+			var tools []abi.ToolDef
+			seen := map[string]bool{}
+			for k := rng.Intn(4); k > 0; k-- {
+				n, v := names[rng.Intn(2)], fmt.Sprintf("%d.%d.0", 1+rng.Intn(2), pi)
+				if !seen[n+v] {
+					seen[n+v] = true
+					tools = append(tools, tool(n, v))
+				}
+			}
+			var err error
+			op := rng.Intn(5)
+			switch op {
+			case 0:
+				err = r.Register(trusted(id, tr), tools)
+			case 1:
+				err = r.Replace(trusted(id, tr), tools)
+			case 2:
+				_, err = r.Apply(trusted(id, tr), tools, Options{Replace: true, Partial: true})
+			case 3:
+				drop := fmt.Sprintf("org.p%d", rng.Intn(5))
+				_, err = r.Apply(trusted(id, tr), tools, Options{Replace: true, Partial: rng.Intn(2) == 0, Drop: drop})
+				log = append(log, "drop "+drop)
+			case 4:
+				err = r.Unregister(id)
+			}
+			log = append(log, fmt.Sprintf("op%d %s %v [%s] -> %v", op, id, tr, toolsStr(tools), err))
+			if msg := canonicalCheckShared(r); msg != "" {
+				fails++
+				t.Errorf("seed %d step %d: %s\n  %s", seed, step, msg, strings.Join(log, "\n  "))
+				break
+			}
+		}
+	}
+}
+
+func canonicalCheckShared(r *Registry) string {
+	top := map[string]abi.TrustLevel{}
+	for _, p := range r.Providers() {
+		for _, e := range append(append([]*Entry{}, r.ProviderTools(p.Info.ID)...), r.Shadowed(p.Info.ID)...) {
+			if cur, ok := top[e.Def.Name]; !ok || cur < p.Trust {
+				top[e.Def.Name] = p.Trust
+			}
+		}
+	}
+	want := map[string]bool{}
+	for _, p := range r.Providers() {
+		for _, e := range append(append([]*Entry{}, r.ProviderTools(p.Info.ID)...), r.Shadowed(p.Info.ID)...) {
+			if top[e.Def.Name] == p.Trust {
+				want[e.Def.Name+"@"+e.ver+"/"+p.Info.ID] = true
+			}
+		}
+	}
+	got := map[string]bool{}
+	for _, e := range r.Tools() {
+		got[e.Def.Name+"@"+e.ver+"/"+e.Provider.Info.ID] = true
+	}
+	ks := func(m map[string]bool) string {
+		var s []string
+		for k := range m {
+			s = append(s, k)
+		}
+		sort.Strings(s)
+		return strings.Join(s, " ")
+	}
+	if ks(want) != ks(got) {
+		return "served " + ks(got) + "\n  want " + ks(want)
+	}
+	return ""
+}
