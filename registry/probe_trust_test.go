@@ -1,0 +1,201 @@
+package registry
+
+import (
+	"fmt"
+	"math/rand"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// TestProbeTrustCanonical: with every registered provider of a distinct
+// trust level (so no same-trust conflicts), the served state must be a
+// function of the registered providers' declared tools alone: each name is
+// served by exactly the most trusted provider declaring it, all its
+// declared versions of that name. Random Register/Replace/Apply(Partial,
+// Drop)/Unregister sequences, trust changing on reload.
+func TestProbeTrustCanonical(t *testing.T) {
+	names := []string{"alpha", "beta"}
+	vers := []string{"1.0.0", "1.1.0", "2.0.0"}
+	trusts := []abi.TrustLevel{abi.Untrusted, abi.Community, abi.Verified, abi.System}
+	fails := 0
+	for seed := int64(0); seed < 400 && fails < 3; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		r := New()
+		r.SetSemverCheck(SemverOff, nil)
+		var log []string
+		for step := 0; step < 40; step++ {
+			id := fmt.Sprintf("org.p%d", rng.Intn(5))
+			tr := trusts[rng.Intn(4)]
+			clash := false
+			for _, p := range r.Providers() {
+				if p.Info.ID != id && p.Trust == tr {
+					clash = true
+				}
+			}
+			var tools []abi.ToolDef
+			seen := map[string]bool{}
+			for k := rng.Intn(4); k > 0; k-- {
+				n, v := names[rng.Intn(2)], vers[rng.Intn(3)]
+				if !seen[n+v] {
+					seen[n+v] = true
+					tools = append(tools, tool(n, v))
+				}
+			}
+			var err error
+			op := rng.Intn(5)
+			if op < 4 && clash {
+				continue
+			}
+			switch op {
+			case 0:
+				err = r.Register(trusted(id, tr), tools)
+			case 1:
+				err = r.Replace(trusted(id, tr), tools)
+			case 2:
+				_, err = r.Apply(trusted(id, tr), tools, Options{Replace: true, Partial: true})
+			case 3:
+				drop := fmt.Sprintf("org.p%d", rng.Intn(5))
+				_, err = r.Apply(trusted(id, tr), tools, Options{Replace: true, Partial: rng.Intn(2) == 0, Drop: drop})
+				log = append(log, "drop "+drop)
+			case 4:
+				err = r.Unregister(id)
+			}
+			log = append(log, fmt.Sprintf("op%d %s %v [%s] -> %v", op, id, tr, toolsStr(tools), err))
+			if msg := canonicalCheck(r); msg != "" {
+				fails++
+				t.Errorf("seed %d step %d: %s\n  %s", seed, step, msg, strings.Join(log, "\n  "))
+				break
+			}
+		}
+	}
+}
+
+func canonicalCheck(r *Registry) string {
+	top := map[string]*ProviderRecord{}
+	declared := map[string][]string{}
+	for _, p := range r.Providers() {
+		all := append(append([]*Entry{}, r.ProviderTools(p.Info.ID)...), r.Shadowed(p.Info.ID)...)
+		for _, e := range all {
+			if cur := top[e.Def.Name]; cur == nil || cur.Trust < p.Trust {
+				top[e.Def.Name] = p
+			}
+		}
+		_ = declared
+	}
+	want := map[string]bool{}
+	for _, p := range r.Providers() {
+		all := append(append([]*Entry{}, r.ProviderTools(p.Info.ID)...), r.Shadowed(p.Info.ID)...)
+		for _, e := range all {
+			if top[e.Def.Name] == p {
+				want[e.Def.Name+"@"+e.ver+"/"+p.Info.ID] = true
+			}
+		}
+	}
+	got := map[string]bool{}
+	for _, e := range r.Tools() {
+		got[e.Def.Name+"@"+e.ver+"/"+e.Provider.Info.ID] = true
+	}
+	ks := func(m map[string]bool) string {
+		var s []string
+		for k := range m {
+			s = append(s, k)
+		}
+		sort.Strings(s)
+		return strings.Join(s, " ")
+	}
+	if ks(want) != ks(got) {
+		return "served " + ks(got) + "\n  want " + ks(want)
+	}
+	return ""
+}
+
+// TestProbeTrustCanonicalSharedTrust: as TestProbeTrustCanonical, with
+// providers sharing trust levels but never a version (each provider's
+// versions are its own), so the served state is still a function of the
+// declared tools: each name served by every version of the providers of
+// the top trust declaring it.
+func TestProbeTrustCanonicalSharedTrust(t *testing.T) {
+	names := []string{"alpha", "beta"}
+	trusts := []abi.TrustLevel{abi.Untrusted, abi.Community, abi.Verified, abi.System}
+	fails := 0
+	for seed := int64(0); seed < 400 && fails < 3; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		r := New()
+		r.SetSemverCheck(SemverOff, nil)
+		var log []string
+		for step := 0; step < 40; step++ {
+			pi := rng.Intn(5)
+			id := fmt.Sprintf("org.p%d", pi)
+			tr := trusts[rng.Intn(3)]
+			var tools []abi.ToolDef
+			seen := map[string]bool{}
+			for k := rng.Intn(4); k > 0; k-- {
+				n, v := names[rng.Intn(2)], fmt.Sprintf("%d.%d.0", 1+rng.Intn(2), pi)
+				if !seen[n+v] {
+					seen[n+v] = true
+					tools = append(tools, tool(n, v))
+				}
+			}
+			var err error
+			op := rng.Intn(5)
+			switch op {
+			case 0:
+				err = r.Register(trusted(id, tr), tools)
+			case 1:
+				err = r.Replace(trusted(id, tr), tools)
+			case 2:
+				_, err = r.Apply(trusted(id, tr), tools, Options{Replace: true, Partial: true})
+			case 3:
+				drop := fmt.Sprintf("org.p%d", rng.Intn(5))
+				_, err = r.Apply(trusted(id, tr), tools, Options{Replace: true, Partial: rng.Intn(2) == 0, Drop: drop})
+				log = append(log, "drop "+drop)
+			case 4:
+				err = r.Unregister(id)
+			}
+			log = append(log, fmt.Sprintf("op%d %s %v [%s] -> %v", op, id, tr, toolsStr(tools), err))
+			if msg := canonicalCheckShared(r); msg != "" {
+				fails++
+				t.Errorf("seed %d step %d: %s\n  %s", seed, step, msg, strings.Join(log, "\n  "))
+				break
+			}
+		}
+	}
+}
+
+func canonicalCheckShared(r *Registry) string {
+	top := map[string]abi.TrustLevel{}
+	for _, p := range r.Providers() {
+		for _, e := range append(append([]*Entry{}, r.ProviderTools(p.Info.ID)...), r.Shadowed(p.Info.ID)...) {
+			if cur, ok := top[e.Def.Name]; !ok || cur < p.Trust {
+				top[e.Def.Name] = p.Trust
+			}
+		}
+	}
+	want := map[string]bool{}
+	for _, p := range r.Providers() {
+		for _, e := range append(append([]*Entry{}, r.ProviderTools(p.Info.ID)...), r.Shadowed(p.Info.ID)...) {
+			if top[e.Def.Name] == p.Trust {
+				want[e.Def.Name+"@"+e.ver+"/"+p.Info.ID] = true
+			}
+		}
+	}
+	got := map[string]bool{}
+	for _, e := range r.Tools() {
+		got[e.Def.Name+"@"+e.ver+"/"+e.Provider.Info.ID] = true
+	}
+	ks := func(m map[string]bool) string {
+		var s []string
+		for k := range m {
+			s = append(s, k)
+		}
+		sort.Strings(s)
+		return strings.Join(s, " ")
+	}
+	if ks(want) != ks(got) {
+		return "served " + ks(got) + "\n  want " + ks(want)
+	}
+	return ""
+}
