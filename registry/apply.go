@@ -264,6 +264,9 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 			if displaced[xid] == nil {
 				displaced[xid] = map[*Entry]bool{}
 			}
+			if displaced[xid][x] {
+				continue // pushed by another of id's versions already: reported once
+			}
 			displaced[xid][x] = true
 			if weak[x] {
 				delete(weak, x) // back to its shadow: no change for its provider
@@ -352,10 +355,21 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 			}
 		}
 		for _, e := range fresh {
-			if !isServed[e] {
-				continue // left out: checked if it is ever served (restoreGate)
+			var versions []*Entry
+			if set := next.tools.get(e.Def.Name); set != nil {
+				versions = set.versions
 			}
-			versions := next.tools.get(e.Def.Name).versions
+			if !isServed[e] {
+				if r.semver == SemverRefuse {
+					continue // left out: checked if it is ever served (restoreGate)
+				}
+				// Under warn a left-out version is checked now, beside
+				// what is served, so that it carries its verdict if it
+				// is ever served (its Entry is not changed once
+				// published).
+				versions = append(slices.Clone(versions), e)
+				slices.SortFunc(versions, compareEntries)
+			}
 			if g := gone[e.Def.Name]; len(g) > 0 {
 				versions = append(slices.Clone(versions), g...)
 				slices.SortFunc(versions, compareEntries)
@@ -444,8 +458,18 @@ func (t *tx) restore(id, drop string, gate func(*tx, *Entry) bool) []*Entry {
 	for pid, ps := range t.changed {
 		add(pid, ps)
 	}
-	for pid := range t.old.shadowing {
-		add(pid, t.state(pid))
+	// A shadowed version can be served again only when the holders of its
+	// name change: the names the changed providers served.
+	for pid := range t.changed {
+		if ops := t.old.providers.get(pid); ops != nil {
+			for _, e := range ops.entries {
+				if set := t.old.shadowIdx.get(e.Def.Name); set != nil {
+					for sp := range *set {
+						add(sp, t.state(sp))
+					}
+				}
+			}
+		}
 	}
 	if len(cands) == 0 {
 		return nil
@@ -498,27 +522,33 @@ func (t *tx) free(e *Entry) bool {
 // entry.
 func (t *tx) build() *snapshot {
 	old := t.old
-	next := &snapshot{memo: newMemo(), shadowing: old.shadowing}
+	next := &snapshot{memo: newMemo()}
 	ids := sortedKeys(t.changed)
 
-	// shadowing: copied only when it changes.
+	// shadowIdx: the names whose set of shadowing providers changes.
+	idx := map[string]*map[string]bool{}
 	for _, pid := range ids {
-		ps := t.changed[pid]
-		if sh := ps != nil && ps.declared != nil; sh != old.shadowing[pid] {
-			next.shadowing = maps.Clone(old.shadowing)
-			if next.shadowing == nil {
-				next.shadowing = map[string]bool{}
+		was, is := shadowedNames(old.providers.get(pid)), shadowedNames(t.changed[pid])
+		for n := range was {
+			if !is[n] {
+				set := idxSet(idx, &old.shadowIdx, n)
+				delete(*set, pid)
 			}
-			for _, pid := range ids {
-				if ps := t.changed[pid]; ps != nil && ps.declared != nil {
-					next.shadowing[pid] = true
-				} else {
-					delete(next.shadowing, pid)
-				}
-			}
-			*t.work += len(old.shadowing)
-			break
 		}
+		for n := range is {
+			if !was[n] {
+				(*idxSet(idx, &old.shadowIdx, n))[pid] = true
+			}
+		}
+	}
+	for n, set := range idx {
+		if len(*set) == 0 {
+			idx[n] = nil
+		}
+	}
+	next.shadowIdx = old.shadowIdx
+	if len(idx) > 0 {
+		next.shadowIdx = old.shadowIdx.with(idx, t.work)
 	}
 
 	// The changed providers' old and new served entries, the names they
@@ -623,6 +653,38 @@ func (t *tx) build() *snapshot {
 	}
 	next.all = old.all.patch(allDel, added, allAt, t.work)
 	return next
+}
+
+// shadowedNames is the names of ps's shadowed versions.
+func shadowedNames(ps *provState) map[string]bool {
+	if ps == nil || ps.declared == nil {
+		return nil
+	}
+	served := make(map[*Entry]bool, len(ps.entries))
+	for _, e := range ps.entries {
+		served[e] = true
+	}
+	out := map[string]bool{}
+	for _, e := range ps.declared {
+		if !served[e] {
+			out[e.Def.Name] = true
+		}
+	}
+	return out
+}
+
+// idxSet is name's set in the index changes being built, copied from o
+// the first time.
+func idxSet(idx map[string]*map[string]bool, o *overlay[map[string]bool], name string) *map[string]bool {
+	if set, ok := idx[name]; ok {
+		return set
+	}
+	set := map[string]bool{}
+	if old := o.get(name); old != nil {
+		set = maps.Clone(*old)
+	}
+	idx[name] = &set
+	return &set
 }
 
 // providerEvent is the event of one provider's change from o to n (either

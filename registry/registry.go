@@ -53,7 +53,10 @@ type snapshot struct {
 	setSigs   seq[sig]             // union of the signatures of sets' versions, chunked as sets
 	provs     seq[*ProviderRecord] // by id
 	memo      memo                 // constraint resolutions against this snapshot
-	shadowing map[string]bool      // ids of the providers with shadowed versions
+	// shadowIdx is, for each tool name, the ids of the providers with
+	// shadowed versions of it: what a write that changes the name's
+	// holders must reconsider (tx.restore).
+	shadowIdx overlay[map[string]bool]
 }
 
 // toolSet is every registered version of one tool name.
@@ -84,7 +87,7 @@ func (ps *provState) all() []*Entry {
 // New returns an empty registry.
 func New() *Registry {
 	r := &Registry{}
-	r.snap.Store(&snapshot{tools: newOverlay[toolSet](), providers: newOverlay[provState](), memo: newMemo()})
+	r.snap.Store(&snapshot{tools: newOverlay[toolSet](), providers: newOverlay[provState](), shadowIdx: newOverlay[map[string]bool](), memo: newMemo()})
 	r.cons.m = make(map[string]*semver.Constraints)
 	r.subs.m = make(map[*subscriber]struct{})
 	r.semver = SemverWarn

@@ -3,6 +3,7 @@ package registry
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand"
 	"slices"
 	"strings"
@@ -37,15 +38,18 @@ func checkSnapshot(s *snapshot) error {
 	}
 	var recs []*ProviderRecord
 	var all []*Entry
-	shadowing := map[string]bool{}
+	shadowIdx := map[string]map[string]bool{}
 	for id, ps := range provs {
 		if s.providers.get(id) != ps {
 			return fmt.Errorf("providers.get(%s) differs from the listing", id)
 		}
 		recs = append(recs, ps.rec)
 		all = append(all, ps.entries...)
-		if ps.declared != nil {
-			shadowing[id] = true
+		for n := range shadowedNames(ps) {
+			if shadowIdx[n] == nil {
+				shadowIdx[n] = map[string]bool{}
+			}
+			shadowIdx[n][id] = true
 		}
 	}
 	slices.SortFunc(recs, func(a, b *ProviderRecord) int { return strings.Compare(a.Info.ID, b.Info.ID) })
@@ -119,14 +123,13 @@ func checkSnapshot(s *snapshot) error {
 	if n != len(sets) || s.tools.len() != n {
 		return fmt.Errorf("tools lists %d names (len %d), %d served", n, s.tools.len(), len(sets))
 	}
-	for id, sh := range s.shadowing {
-		if sh != shadowing[id] {
-			return fmt.Errorf("shadowing[%s] = %v", id, sh)
-		}
+	if s.shadowIdx.len() != len(shadowIdx) {
+		return fmt.Errorf("shadowIdx has %d names, %d have shadowed versions", s.shadowIdx.len(), len(shadowIdx))
 	}
-	for id := range shadowing {
-		if !s.shadowing[id] {
-			return fmt.Errorf("shadowing lacks %s", id)
+	for n, want := range shadowIdx {
+		got := s.shadowIdx.get(n)
+		if got == nil || !maps.Equal(*got, want) {
+			return fmt.Errorf("shadowIdx[%s] = %v, want %v", n, got, want)
 		}
 	}
 	return nil

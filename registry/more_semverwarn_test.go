@@ -6,13 +6,13 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeRestoredVersionSemverWarn: under the default SemverWarn, a
+// TestRestoredVersionSemverWarn: under the default SemverWarn, a
 // version left out at registration is "checked if it is ever served"
 // (apply.go), but restoreGate is nil unless SemverRefuse: when it is
 // served again it is never compared, so a breaking t@1.1.0 gets no
 // Entry.Violation, no warning and no Event.Violations — whereas the very
 // same registration without the holder gets all three.
-func TestProbeRestoredVersionSemverWarn(t *testing.T) {
+func TestRestoredVersionSemverWarn(t *testing.T) {
 	r := New()
 	var warned []SemverViolation
 	if err := r.SetSemverCheck(SemverWarn, func(v SemverViolation) { warned = append(warned, v) }); err != nil {

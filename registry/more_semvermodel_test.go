@@ -10,11 +10,11 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeModelSemverRefuse: the model of TestRegistryModel under
+// TestModelSemverRefuse: the model of TestRegistryModel under
 // registry.semver_check refuse, with schemas that break callers, checking
 // the snapshot, the trust rule and that no shadowed version is both free
 // and passing the restore gate.
-func TestProbeModelSemverRefuse(t *testing.T) {
+func TestModelSemverRefuse(t *testing.T) {
 	names := []string{"alpha", "beta"}
 	vers := []string{"1.0.0", "1.1.0", "1.2.0", "2.0.0"}
 	trusts := []abi.TrustLevel{abi.Untrusted, abi.Community, abi.Verified, abi.System}

@@ -6,10 +6,10 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeDisplacedReportedOnce: a more trusted provider registering two
+// TestDisplacedReportedOnce: a more trusted provider registering two
 // versions of a name that a less trusted provider serves one version of
 // displaces that version once; Report.Displaced must list it once.
-func TestProbeDisplacedReportedOnce(t *testing.T) {
+func TestDisplacedReportedOnce(t *testing.T) {
 	r := New()
 	r.SetSemverCheck(SemverOff, nil)
 	if err := r.Register(trusted("org.low", abi.Community), []abi.ToolDef{tool("foo", "1.5.0")}); err != nil {
@@ -24,11 +24,11 @@ func TestProbeDisplacedReportedOnce(t *testing.T) {
 	}
 }
 
-// TestProbeReloadReportsNoDisplacement: a hot reload of the more trusted
+// TestReloadReportsNoDisplacement: a hot reload of the more trusted
 // provider with the very same tools changes nothing for the less trusted
 // one (its version stays shadowed, no event); the Report must not say it
 // was displaced (the host logs a warning for each Displaced).
-func TestProbeReloadReportsNoDisplacement(t *testing.T) {
+func TestReloadReportsNoDisplacement(t *testing.T) {
 	r := New()
 	r.SetSemverCheck(SemverOff, nil)
 	if err := r.Register(trusted("org.low", abi.Community), []abi.ToolDef{tool("foo", "1.5.0")}); err != nil {

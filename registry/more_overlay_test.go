@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// TestProbeOverlayModel: overlay.with/folded/get/all/len against a plain
+// TestOverlayModel: overlay.with/folded/get/all/len against a plain
 // map, with deletions and re-adds of one key across folds.
-func TestProbeOverlayModel(t *testing.T) {
+func TestOverlayModel(t *testing.T) {
 	for seed := int64(0); seed < 40; seed++ {
 		rng := rand.New(rand.NewSource(seed))
 		o := newOverlay[int]()

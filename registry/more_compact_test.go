@@ -11,10 +11,10 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeCompactRace: churn with a 1 ms compaction delay so that folds
+// TestCompactRace: churn with a 1 ms compaction delay so that folds
 // interleave with writes and reads; every snapshot a reader sees must be
 // self-consistent (checkSnapshot) and the registry at rest compacted.
-func TestProbeCompactRace(t *testing.T) {
+func TestCompactRace(t *testing.T) {
 	r := New()
 	r.mu.Lock()
 	r.compactAfter = time.Millisecond

@@ -9,13 +9,13 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeShadowChurnNotQuadratic is TestChurnNotQuadratic with every
+// TestShadowChurnNotQuadratic is TestChurnNotQuadratic with every
 // churned provider holding one shadowed version (imported MCP servers or
 // remotes that all offer a tool a System provider serves, registered
 // Partial): each write walks every shadowing provider's declared versions
 // (tx.restore over snapshot.shadowing), so 4× the providers cost about
 // 16× the allocations and time: a write no longer costs what it changes.
-func TestProbeShadowChurnNotQuadratic(t *testing.T) {
+func TestShadowChurnNotQuadratic(t *testing.T) {
 	measure := func(n int) (bytes uint64, d time.Duration) {
 		r := New()
 		r.compactAfter = 0

@@ -10,13 +10,13 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeTrustCanonical: with every registered provider of a distinct
+// TestTrustCanonical: with every registered provider of a distinct
 // trust level (so no same-trust conflicts), the served state must be a
 // function of the registered providers' declared tools alone: each name is
 // served by exactly the most trusted provider declaring it, all its
 // declared versions of that name. Random Register/Replace/Apply(Partial,
 // Drop)/Unregister sequences, trust changing on reload.
-func TestProbeTrustCanonical(t *testing.T) {
+func TestTrustCanonical(t *testing.T) {
 	names := []string{"alpha", "beta"}
 	vers := []string{"1.0.0", "1.1.0", "2.0.0"}
 	trusts := []abi.TrustLevel{abi.Untrusted, abi.Community, abi.Verified, abi.System}
@@ -112,12 +112,12 @@ func canonicalCheck(r *Registry) string {
 	return ""
 }
 
-// TestProbeTrustCanonicalSharedTrust: as TestProbeTrustCanonical, with
+// TestTrustCanonicalSharedTrust: as TestProbeTrustCanonical, with
 // providers sharing trust levels but never a version (each provider's
 // versions are its own), so the served state is still a function of the
 // declared tools: each name served by every version of the providers of
 // the top trust declaring it.
-func TestProbeTrustCanonicalSharedTrust(t *testing.T) {
+func TestTrustCanonicalSharedTrust(t *testing.T) {
 	names := []string{"alpha", "beta"}
 	trusts := []abi.TrustLevel{abi.Untrusted, abi.Community, abi.Verified, abi.System}
 	fails := 0

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestProbeSeqPatchModel: seq.patch against a plain sorted slice, with
+// TestSeqPatchModel: seq.patch against a plain sorted slice, with
 // sizes around the chunk boundaries (127..130, 0, many at once) and
 // deletions emptying chunks.
-func TestProbeSeqPatchModel(t *testing.T) {
+func TestSeqPatchModel(t *testing.T) {
 	for seed := int64(0); seed < 80; seed++ {
 		rng := rand.New(rand.NewSource(seed))
 		var s seq[int]
