@@ -50,19 +50,10 @@ func TestRegistryModel(t *testing.T) {
 			rec := trusted(id, trusts[rng.Intn(4)])
 			var err error
 			op := rng.Intn(5)
-			switch op {
-			case 0:
-				err = r.Register(rec, tools)
-			case 1:
-				err = r.Replace(rec, tools)
-			case 2:
-				_, err = r.Apply(rec, tools, Options{Replace: true, Partial: true})
-			case 3:
-				drop := fmt.Sprintf("org.p%d", rng.Intn(5))
-				_, err = r.Apply(rec, tools, Options{Replace: true, Partial: rng.Intn(2) == 0, Drop: drop})
+			var drop string
+			err, drop = randomOp(r, rng, op, rec, tools, 5)
+			if drop != "" {
 				log = append(log, "drop "+drop)
-			case 4:
-				err = r.Unregister(id)
 			}
 			log = append(log, fmt.Sprintf("op%d %s %v %v -> %v", op, id, rec.Trust, toolsStr(tools), err))
 			// replay events
@@ -99,6 +90,27 @@ func TestRegistryModel(t *testing.T) {
 	for msg, n := range failures {
 		t.Errorf("%d runs: %s\nfirst: %s", n, msg, first[msg])
 	}
+}
+
+// randomOp applies operation op (0–4) of the model tests for rec and
+// tools: Register, Replace, a partial Apply, an Apply dropping one of
+// providers org.p0…org.p(nDrop-1), or Unregister. drop says which provider
+// it dropped ("" none).
+func randomOp(r *Registry, rng *rand.Rand, op int, rec *ProviderRecord, tools []abi.ToolDef, nDrop int) (err error, drop string) {
+	switch op {
+	case 0:
+		err = r.Register(rec, tools)
+	case 1:
+		err = r.Replace(rec, tools)
+	case 2:
+		_, err = r.Apply(rec, tools, Options{Replace: true, Partial: true})
+	case 3:
+		drop = fmt.Sprintf("org.p%d", rng.Intn(nDrop))
+		_, err = r.Apply(rec, tools, Options{Replace: true, Partial: rng.Intn(2) == 0, Drop: drop})
+	case 4:
+		err = r.Unregister(rec.Info.ID)
+	}
+	return err, drop
 }
 
 func toolsStr(ts []abi.ToolDef) string {

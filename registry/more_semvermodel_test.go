@@ -44,19 +44,10 @@ func TestModelSemverRefuse(t *testing.T) {
 			rec := trusted(id, trusts[rng.Intn(4)])
 			var err error
 			op := rng.Intn(5)
-			switch op {
-			case 0:
-				err = r.Register(rec, tools)
-			case 1:
-				err = r.Replace(rec, tools)
-			case 2:
-				_, err = r.Apply(rec, tools, Options{Replace: true, Partial: true})
-			case 3:
-				drop := fmt.Sprintf("org.p%d", rng.Intn(4))
-				_, err = r.Apply(rec, tools, Options{Replace: true, Partial: rng.Intn(2) == 0, Drop: drop})
+			var drop string
+			err, drop = randomOp(r, rng, op, rec, tools, 4)
+			if drop != "" {
 				log = append(log, "drop "+drop)
-			case 4:
-				err = r.Unregister(id)
 			}
 			var desc []string
 			for _, d := range tools {

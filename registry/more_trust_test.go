@@ -49,19 +49,10 @@ func TestTrustCanonical(t *testing.T) {
 			if op < 4 && clash {
 				continue
 			}
-			switch op {
-			case 0:
-				err = r.Register(trusted(id, tr), tools)
-			case 1:
-				err = r.Replace(trusted(id, tr), tools)
-			case 2:
-				_, err = r.Apply(trusted(id, tr), tools, Options{Replace: true, Partial: true})
-			case 3:
-				drop := fmt.Sprintf("org.p%d", rng.Intn(5))
-				_, err = r.Apply(trusted(id, tr), tools, Options{Replace: true, Partial: rng.Intn(2) == 0, Drop: drop})
+			var drop string
+			err, drop = randomOp(r, rng, op, trusted(id, tr), tools, 5)
+			if drop != "" {
 				log = append(log, "drop "+drop)
-			case 4:
-				err = r.Unregister(id)
 			}
 			log = append(log, fmt.Sprintf("op%d %s %v [%s] -> %v", op, id, tr, toolsStr(tools), err))
 			if msg := canonicalCheck(r); msg != "" {
@@ -141,19 +132,10 @@ func TestTrustCanonicalSharedTrust(t *testing.T) {
 			}
 			var err error
 			op := rng.Intn(5)
-			switch op {
-			case 0:
-				err = r.Register(trusted(id, tr), tools)
-			case 1:
-				err = r.Replace(trusted(id, tr), tools)
-			case 2:
-				_, err = r.Apply(trusted(id, tr), tools, Options{Replace: true, Partial: true})
-			case 3:
-				drop := fmt.Sprintf("org.p%d", rng.Intn(5))
-				_, err = r.Apply(trusted(id, tr), tools, Options{Replace: true, Partial: rng.Intn(2) == 0, Drop: drop})
+			var drop string
+			err, drop = randomOp(r, rng, op, trusted(id, tr), tools, 5)
+			if drop != "" {
 				log = append(log, "drop "+drop)
-			case 4:
-				err = r.Unregister(id)
 			}
 			log = append(log, fmt.Sprintf("op%d %s %v [%s] -> %v", op, id, tr, toolsStr(tools), err))
 			if msg := canonicalCheckShared(r); msg != "" {
