@@ -51,7 +51,7 @@ func TestRegistryModel(t *testing.T) {
 			var err error
 			op := rng.Intn(5)
 			var drop string
-			err, drop = randomOp(r, rng, op, rec, tools, 5)
+			drop, err = randomOp(r, rng, op, rec, tools, 5)
 			if drop != "" {
 				log = append(log, "drop "+drop)
 			}
@@ -96,7 +96,7 @@ func TestRegistryModel(t *testing.T) {
 // tools: Register, Replace, a partial Apply, an Apply dropping one of
 // providers org.p0…org.p(nDrop-1), or Unregister. drop says which provider
 // it dropped ("" none).
-func randomOp(r *Registry, rng *rand.Rand, op int, rec *ProviderRecord, tools []abi.ToolDef, nDrop int) (err error, drop string) {
+func randomOp(r *Registry, rng *rand.Rand, op int, rec *ProviderRecord, tools []abi.ToolDef, nDrop int) (drop string, err error) {
 	switch op {
 	case 0:
 		err = r.Register(rec, tools)
@@ -110,7 +110,7 @@ func randomOp(r *Registry, rng *rand.Rand, op int, rec *ProviderRecord, tools []
 	case 4:
 		err = r.Unregister(rec.Info.ID)
 	}
-	return err, drop
+	return drop, err
 }
 
 func toolsStr(ts []abi.ToolDef) string {

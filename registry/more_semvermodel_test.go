@@ -45,7 +45,7 @@ func TestModelSemverRefuse(t *testing.T) {
 			var err error
 			op := rng.Intn(5)
 			var drop string
-			err, drop = randomOp(r, rng, op, rec, tools, 4)
+			drop, err = randomOp(r, rng, op, rec, tools, 4)
 			if drop != "" {
 				log = append(log, "drop "+drop)
 			}

@@ -50,7 +50,7 @@ func TestTrustCanonical(t *testing.T) {
 				continue
 			}
 			var drop string
-			err, drop = randomOp(r, rng, op, trusted(id, tr), tools, 5)
+			drop, err = randomOp(r, rng, op, trusted(id, tr), tools, 5)
 			if drop != "" {
 				log = append(log, "drop "+drop)
 			}
@@ -133,7 +133,7 @@ func TestTrustCanonicalSharedTrust(t *testing.T) {
 			var err error
 			op := rng.Intn(5)
 			var drop string
-			err, drop = randomOp(r, rng, op, trusted(id, tr), tools, 5)
+			drop, err = randomOp(r, rng, op, trusted(id, tr), tools, 5)
 			if drop != "" {
 				log = append(log, "drop "+drop)
 			}
