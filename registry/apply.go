@@ -363,11 +363,24 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 				if r.semver == SemverRefuse {
 					continue // left out: checked if it is ever served (restoreGate)
 				}
-				// Under warn a left-out version is checked now, beside
-				// what is served, so that it carries its verdict if it
-				// is ever served (its Entry is not changed once
-				// published).
-				versions = append(slices.Clone(versions), e)
+				// Under warn a left-out version is checked now, so that
+				// it carries its verdict if it is ever served (its Entry
+				// is not changed once published): against the versions
+				// it would be served beside — its own provider's, and
+				// those served but for what shadows it (the same version,
+				// a more trusted provider's), which will be gone then.
+				var beside []*Entry
+				for _, x := range versions {
+					if x.Version.Compare(e.Version) != 0 && x.Provider.Trust <= e.Provider.Trust && x.Provider.Info.ID != id {
+						beside = append(beside, x)
+					}
+				}
+				for _, x := range entries {
+					if x.Def.Name == e.Def.Name {
+						beside = append(beside, x)
+					}
+				}
+				versions = beside
 				slices.SortFunc(versions, compareEntries)
 			}
 			if g := gone[e.Def.Name]; len(g) > 0 {

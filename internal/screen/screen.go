@@ -146,6 +146,7 @@ func Text(s, path string, p Policy) (string, []Finding) {
 		var prev rune       // the character before i in s
 		blankEnd := 0       // end of the run of braille blanks being passed
 		keepBlanks := false // whether that run is braille text's spaces
+		braille := -1       // whether s has a braille pattern (-1: not looked yet)
 		for i := 0; i < len(s); {
 			r, n := utf8.DecodeRuneInString(s[i:])
 			kind := ""
@@ -159,8 +160,8 @@ func Text(s, path string, p Policy) (string, []Finding) {
 				}
 			case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
 				kind = Bidi
-			case r == 0x3164 || r == 0xFFA0:
-				// Hangul fillers on their own look like a space.
+			case r == 0x115F || r == 0x1160 || r == 0x3164 || r == 0xFFA0:
+				// Hangul fillers look like a space.
 				kind, repl = Invisible, " "
 			case invisible(r):
 				kind = Invisible
@@ -176,6 +177,14 @@ func Text(s, path string, p Policy) (string, []Finding) {
 					}
 					next, _ := utf8.DecodeRuneInString(s[j:])
 					blankEnd, keepBlanks = j, isBraille(prev) || isBraille(next)
+					// A whole line of blanks in braille text is an empty
+					// row of a braille plot: no words on it to join.
+					if !keepBlanks && (i == 0 || prev == '\n') && (j == len(s) || next == '\n' || next == '\r') {
+						if braille < 0 {
+							braille = boolInt(strings.IndexFunc(s, isBraille) >= 0)
+						}
+						keepBlanks = braille == 1
+					}
 				}
 				if !keepBlanks {
 					kind, repl = Invisible, " "
@@ -318,6 +327,13 @@ func escapeLen(s string) int {
 // isMark reports a combining mark (Unicode Mn or Me; none is below U+0300).
 func isMark(r rune) bool {
 	return r >= 0x300 && (unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // isBraille reports a braille pattern with at least one dot.

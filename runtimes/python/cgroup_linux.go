@@ -155,7 +155,7 @@ func setupCgroups() (*cgroups, error) {
 		return nil, err
 	}
 	mounts, paths := parseMountinfo(string(mi)), parseProcCgroup(string(pc))
-	name := "aios-host-" + strconv.Itoa(os.Getpid())
+	name := hostFolder(pidNS(), os.Getpid())
 	var v2why string
 	for _, m := range mounts {
 		if !m.v2 {
@@ -203,6 +203,7 @@ func setupCgroups() (*cgroups, error) {
 				return nil, cgroupErr(v2why, fmt.Errorf("cgroup v1 %s: %v", want, err))
 			}
 			made[parent] = true
+			ownFolders[parent] = true
 		}
 		c.parents[want] = parent
 	}
@@ -245,42 +246,75 @@ func setupV2(dir, name string) (*cgroups, error) {
 		_ = os.Remove(parent)
 		return nil, fmt.Errorf("cgroup v2 %s: enabling %s: %v", parent, enable, err)
 	}
+	ownFolders[parent] = true
 	return &cgroups{v2: true, parents: map[string]string{"": parent}}, nil
 }
 
-// removeStale clears the folders of hosts that are gone: it kills what
-// runs in their workers' groups (the orphans of a host that died without
-// a PID namespace) and removes the folders. A folder named for this
-// process is, before the host made its own, an earlier host's that had
-// the same PID.
+// ownFolders are the folders this host made (written while setting up,
+// under cgOnce).
+var ownFolders = map[string]bool{}
+
+// pidNS is the inode of this process's PID namespace (0: unknown). A
+// host's folder is named for its namespace and PID: a PID alone names
+// no process for sure outside its namespace.
+func pidNS() uint64 {
+	var st unix.Stat_t
+	if unix.Stat("/proc/self/ns/pid", &st) != nil {
+		return 0
+	}
+	return st.Ino
+}
+
+// hostFolder is the name of the folder of the host with pid in PID
+// namespace ns.
+func hostFolder(ns uint64, pid int) string {
+	return "aios-host-" + strconv.FormatUint(ns, 10) + "-" + strconv.Itoa(pid)
+}
+
+// removeStale clears the folders of hosts that are gone. A folder of a
+// host of this PID namespace whose PID is free (or is this process's,
+// before the host made its own: an earlier host's) is stale: what runs
+// in its workers' groups (the orphans of a host that died without a PID
+// namespace) is killed and the folders removed. A folder of another
+// namespace, or of the older name without one, may be a live host's: it
+// is removed only when empty, nothing is killed.
 func removeStale(dir string, v2 bool) {
+	ns := pidNS()
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
-		pid, ok := strings.CutPrefix(e.Name(), "aios-host-")
-		n, err := strconv.Atoi(pid)
-		if !ok || err != nil || !e.IsDir() {
+		rest, ok := strings.CutPrefix(e.Name(), "aios-host-")
+		if !ok || !e.IsDir() {
 			continue
 		}
-		if n == os.Getpid() {
-			if cgHost != nil {
-				continue // this host's, made already
-			}
-		} else if err := unix.Kill(n, 0); err == nil || errors.Is(err, unix.EPERM) {
-			continue // alive
+		path := filepath.Join(dir, e.Name())
+		if ownFolders[path] {
+			continue
 		}
-		stale := filepath.Join(dir, e.Name())
-		kids, _ := os.ReadDir(stale)
+		dead := false
+		if nsPart, pidPart, two := strings.Cut(rest, "-"); two && ns != 0 {
+			fns, err1 := strconv.ParseUint(nsPart, 10, 64)
+			pid, err2 := strconv.Atoi(pidPart)
+			if err1 == nil && err2 == nil && fns == ns && pid > 0 {
+				dead = pid == os.Getpid() || errors.Is(unix.Kill(pid, 0), unix.ESRCH)
+			}
+		}
+		kids, _ := os.ReadDir(path)
 		for _, k := range kids {
-			if k.IsDir() {
-				wc := &workerCgroup{v2: v2, dirs: []string{filepath.Join(stale, k.Name())}}
+			if !k.IsDir() {
+				continue
+			}
+			wc := &workerCgroup{v2: v2, dirs: []string{filepath.Join(path, k.Name())}}
+			if !dead {
+				wc.removeNow() // only if empty
+				continue
+			}
+			wc.kill()
+			for i := 0; i < 50 && !wc.removeNow(); i++ {
+				time.Sleep(10 * time.Millisecond)
 				wc.kill()
-				for i := 0; i < 50 && !wc.removeNow(); i++ {
-					time.Sleep(10 * time.Millisecond)
-					wc.kill()
-				}
 			}
 		}
-		_ = os.Remove(stale)
+		_ = os.Remove(path)
 	}
 }
 

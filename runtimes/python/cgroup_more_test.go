@@ -200,7 +200,7 @@ func TestCgroupStaleHostProcessesKilled(t *testing.T) {
 	}
 	dir := filepath.Dir(c.parents["pids"])
 	const dead = 4194305 // above any pid_max: never alive
-	stale := filepath.Join(dir, "aios-host-"+strconv.Itoa(dead))
+	stale := filepath.Join(dir, hostFolder(pidNS(), dead))
 	w := filepath.Join(stale, "w1")
 	if err := os.MkdirAll(w, 0o700); err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestProbeBrailleCanvasBlankRow: a braille canvas (drawille, terminal
+// TestBrailleCanvasBlankRow: a braille canvas (drawille, terminal
 // plots and sparklines, braille art) draws each empty cell as U+2800, so
 // a row with no dots is a line of braille blanks with a newline on each
 // side. The blank is "kept only beside braille" now, so that row is
@@ -13,7 +13,7 @@ import (
 // refused, under Flag/Strip a finding is reported and the row is
 // rewritten, though the text is unmistakably braille (the file-wide check
 // this replaced kept it).
-func TestProbeBrailleCanvasBlankRow(t *testing.T) {
+func TestBrailleCanvasBlankRow(t *testing.T) {
 	row := strings.Repeat("\u2800", 20)
 	plot := "\u28C0\u28E4\u28F6\u28FF" + strings.Repeat("\u2800", 16) + "\n" +
 		row + "\n" +

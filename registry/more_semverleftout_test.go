@@ -6,14 +6,14 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeLeftOutSiblingSemverWarn: under SemverWarn a left-out version
+// TestLeftOutSiblingSemverWarn: under SemverWarn a left-out version
 // is "checked now, beside what is served" — but not beside its own
 // provider's other left-out versions. org.b's t@1.1.0 breaks org.b's own
 // t@1.0.0; both are left out under a more trusted holder of t@2.0.0 (a
 // major bump, so no comparison with it). When the holder leaves both are
 // served with no Violation, no warning — the same registration without
 // the holder warns.
-func TestProbeLeftOutSiblingSemverWarn(t *testing.T) {
+func TestLeftOutSiblingSemverWarn(t *testing.T) {
 	r := New()
 	var warned []SemverViolation
 	if err := r.SetSemverCheck(SemverWarn, func(v SemverViolation) { warned = append(warned, v) }); err != nil {

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TestProbeRemoveStaleLiveHostOtherPIDNamespace: removeStale decides a
+// TestRemoveStaleSparesOtherNamespaces: removeStale decides a
 // host is dead by kill(pid, 0) in *this* PID namespace, and takes a
 // folder named for this process's own PID as "an earlier host's". Hosts
 // in other PID namespaces that share the cgroup (two hosts each PID 1
@@ -23,10 +23,7 @@ import (
 // so the live host's next newWorker fails (its parent folder is gone).
 // Here the folders are made in a temporary directory (cgroup.procs as a
 // plain file) and a sleep stands for the live host's worker.
-func TestProbeRemoveStaleLiveHostOtherPIDNamespace(t *testing.T) {
-	if cgHost != nil {
-		t.Skip("the host's cgroups are set up already in this test binary")
-	}
+func TestRemoveStaleSparesOtherNamespaces(t *testing.T) {
 	// A pid free in this namespace: a live host of another namespace may have it.
 	free := 0
 	for n := 200000; n > 1000; n-- {
@@ -35,9 +32,10 @@ func TestProbeRemoveStaleLiveHostOtherPIDNamespace(t *testing.T) {
 			break
 		}
 	}
-	for _, pid := range []int{os.Getpid(), free} {
+	for _, name := range []string{"aios-host-" + strconv.Itoa(os.Getpid()), "aios-host-" + strconv.Itoa(free),
+		hostFolder(pidNS()+1, free), hostFolder(pidNS()+1, os.Getpid())} {
 		dir := t.TempDir()
-		w := filepath.Join(dir, "aios-host-"+strconv.Itoa(pid), "w1")
+		w := filepath.Join(dir, name, "w1")
 		if err := os.MkdirAll(w, 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +51,7 @@ func TestProbeRemoveStaleLiveHostOtherPIDNamespace(t *testing.T) {
 		removeStale(dir, false)
 		select {
 		case err := <-done:
-			t.Errorf("folder aios-host-%d (a live host of another PID namespace can own it): its worker's process was killed at start-up: %v", pid, err)
+			t.Errorf("folder %s (a live host of another PID namespace can own it): its worker's process was killed at start-up: %v", name, err)
 		case <-time.After(300 * time.Millisecond):
 			_ = cmd.Process.Kill()
 			<-done

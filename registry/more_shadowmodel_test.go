@@ -51,11 +51,11 @@ func probeInvariants(s *snapshot) error {
 	return nil
 }
 
-// TestProbeShadowIdxDenseModel: few providers, few names, random trust
+// TestShadowIdxDenseModel: few providers, few names, random trust
 // changes, partial reloads, Drop (id renames) and removals; after every
 // write the snapshot must match a from-scratch build and no shadowed
 // version may be free.
-func TestProbeShadowIdxDenseModel(t *testing.T) {
+func TestShadowIdxDenseModel(t *testing.T) {
 	trusts := []abi.TrustLevel{abi.Untrusted, abi.Community, abi.Verified, abi.System}
 	vers := []string{"1.0.0", "1.1.0", "2.0.0"}
 	for seed := int64(1); seed <= 300*probeMul(); seed++ {
