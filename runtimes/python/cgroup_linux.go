@@ -23,7 +23,7 @@ import (
 // alone), a CPU share; and they let the host kill every process of the
 // tree when the worker ends, even one that left its process group
 // without a PID namespace. The host makes one folder of its own
-// (aios-host-PID) under its cgroup in each hierarchy it needs, and one per
+// (aios-host-NS-PID) under its cgroup in each hierarchy it needs, and one per
 // worker below it; the worker is moved in before its start gate opens, so
 // nothing it runs is ever outside. cgroup v2 is used when the host's
 // cgroup offers the pids and memory controllers to children; else the v1
