@@ -182,12 +182,38 @@ func decodeMsgpackFrame(frame []byte) (*abi.Envelope, error) {
 	}
 	var env abi.Envelope
 	if err := abi.MsgPack.Unmarshal(frame, &env); err != nil {
+		// A dict key that is not a string (a host call's arguments, an
+		// error's data): read as json.dumps would write it, as results
+		// are, by decoding the frame with the key conversion and again
+		// from that. Only frames the first decoding refused pay for it.
+		if conv, ok := withPyKeys(frame); ok {
+			return conv, nil
+		}
 		if ve := msgpackValueError(frame, err); ve != nil {
 			return nil, ve
 		}
 		return nil, &protocolError{fmt.Sprintf("the worker wrote an unreadable frame: %v (%s)", err, wire.Quote(frame, 64))}
 	}
 	return &env, nil
+}
+
+// withPyKeys decodes frame with its dict keys converted as json.dumps
+// converts them (pyKey); ok is false when that does not make it a valid
+// envelope.
+func withPyKeys(frame []byte) (*abi.Envelope, bool) {
+	v, err := resultDecoder.Decode(frame)
+	if err != nil {
+		return nil, false
+	}
+	b, err := abi.MsgPack.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	var env abi.Envelope
+	if abi.MsgPack.Unmarshal(b, &env) != nil {
+		return nil, false
+	}
+	return &env, true
 }
 
 // decodeMsgpackResult is the fast path: a result frame of the SDK's fixed

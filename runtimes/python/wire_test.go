@@ -200,9 +200,9 @@ func TestWireNegotiation(t *testing.T) {
 }
 
 const edgeTools = `
-from aios_sdk import provider, tool
+from aios_sdk import Capability, provider, tool
 
-provider(id="org.test.edges")
+provider(id="org.test.edges", capabilities=[Capability.CallTool("echo-params")])
 
 KEYS = {
     "none-key": lambda: {None: 1},
@@ -233,6 +233,23 @@ def deep(params):
 @tool(name="ok", parameters={"type": "object"})
 def ok(params):
     return {"ok": True}
+
+@tool(name="host-keys", parameters={"type": "object"})
+async def host_keys(params, ctx):
+    # A host call whose arguments have keys that are not strings.
+    return await ctx.call_tool("echo-params", {"x": KEYS[params["case"]]()})
+`
+
+// echoParams is another provider's tool that host-keys calls (its own
+// worker: the edges provider has one, busy with the calling tool).
+const echoParams = `
+from aios_sdk import provider, tool
+
+provider(id="org.test.echo-params")
+
+@tool(name="echo-params", parameters={"type": "object"})
+def echo_params(params):
+    return params
 `
 
 // TestWireEdges: the same value returned over MessagePack and over JSON
@@ -288,6 +305,13 @@ func TestWireEdges(t *testing.T) {
 		{"inf-key", map[string]any{"case": "inf-key"}, nil, "tool key returned a value that is not JSON: Out of range float values are not JSON compliant"},
 		{"frozenset-key", map[string]any{"case": "frozenset-key"}, nil, "tool key returned a value that is not JSON: keys must be str, int, float, bool or None, not frozenset"},
 	}
+	// The same conversion for a host call's arguments (the keys of
+	// ctx.call_tool's params).
+	edges = append(edges,
+		edge{"host-int-key", map[string]any{"case": "int-key", "host": true}, map[string]any{"x": map[string]any{"1": "a", "-7": "b", "0": "c"}}, ""},
+		edge{"host-nested-keys", map[string]any{"case": "nested-keys", "host": true}, map[string]any{"x": map[string]any{
+			"a": []any{map[string]any{"null": map[string]any{"1": []any{true, map[string]any{"2.5": nil}}}}},
+			"b": []any{map[string]any{"3": int64(4)}}}}, ""})
 	for _, n := range []int{100, 509, 510, 511, 512} {
 		edges = append(edges, edge{fmt.Sprintf("deep-%d", n), map[string]any{"n": int64(n)}, nested(n, false), ""})
 	}
@@ -307,6 +331,7 @@ func TestWireEdges(t *testing.T) {
 			rt := newRuntime(t, func(pc *python.Config) { pc.Wire = wf; pc.PoolSize = 1 })
 			h := newHost(t, rt)
 			p := loadTool(t, h, "edge_tools.py", edgeTools).(*python.Provider)
+			loadTool(t, h, "echo_params.py", echoParams)
 			if f := p.WireFormats(); len(f) != 1 || f[0] != wf {
 				t.Fatalf("wire formats %q, want %s", f, wf)
 			}
@@ -316,6 +341,8 @@ func TestWireEdges(t *testing.T) {
 				tool := "key"
 				if e.params["case"] == nil {
 					tool = "deep"
+				} else if e.params["host"] == true {
+					tool = "host-keys"
 				}
 				v, err := call(h, tool, e.params, 20*time.Second)
 				r := result{v: v}
