@@ -393,10 +393,16 @@ func TestDecodeMsgpackFrame(t *testing.T) {
 	if want := map[string]any{"null": int64(1), "true": int64(2), "1": "a", "9223372036854775808": int64(3), "1e+16": int64(4)}; err != nil || !reflect.DeepEqual(env.Result.Value, want) {
 		t.Errorf("keys: %#v, %v", env, err)
 	}
+	// A host call's arguments likewise (decoded again with the keys
+	// converted); a key json.dumps refuses (a tuple) is a valueError.
 	host := []byte("\x84\xa1v\x01\xa4kind\xa9host_call\xa2id\xa2h1\xa4host\x83\xa7call_id\xa1c\xa2op\xa9call_tool\xa4args\x81\x01\xa1x")
+	if env, err := decodeMsgpackFrame(host); err != nil || env.Host == nil || !reflect.DeepEqual(env.Host.Args, map[string]any{"1": "x"}) {
+		t.Errorf("host_call with an integer key: %#v, %v", env, err)
+	}
+	tupleHost := []byte("\x84\xa1v\x01\xa4kind\xa9host_call\xa2id\xa2h1\xa4host\x83\xa7call_id\xa1c\xa2op\xa9call_tool\xa4args\x81\x92\x01\x02\xa1x")
 	var ve *valueError
-	if _, err := decodeMsgpackFrame(host); !errors.As(err, &ve) || ve.kind != abi.KindHostCall || ve.host.Op != "call_tool" {
-		t.Errorf("host_call with an integer key: %v", err)
+	if _, err := decodeMsgpackFrame(tupleHost); !errors.As(err, &ve) || ve.kind != abi.KindHostCall || ve.host.Op != "call_tool" {
+		t.Errorf("host_call with a tuple key: %v", err)
 	}
 	var pe *protocolError
 	for _, bad := range [][]byte{{0x92, 1}, {0x84, 0xa1}, []byte("{}"), {0xdf, 0xff, 0xff, 0xff, 0xff}} {
