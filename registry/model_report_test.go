@@ -131,22 +131,8 @@ func TestRegistryModelReport(t *testing.T) {
 					}
 				}
 			}
-			for len(events) > 0 {
-				ev := <-events
-				pid := ev.Provider.ID
-				if ev.Provider.Action == "removed" {
-					delete(model, pid)
-					continue
-				}
-				if model[pid] == nil {
-					model[pid] = map[string]bool{}
-				}
-				for _, a := range ev.Added {
-					model[pid][a.Name+"@"+a.Version] = true
-				}
-				for _, a := range ev.Removed {
-					delete(model[pid], a.Name+"@"+a.Version)
-				}
+			if replayEvents(events, model) {
+				t.Fatal("overflow")
 			}
 			msg := checkModel(r, model, nil)
 			if msg == "a shadowed version is free but not restored" && mode == SemverRefuse {

@@ -57,25 +57,8 @@ func TestRegistryModel(t *testing.T) {
 			}
 			log = append(log, fmt.Sprintf("op%d %s %v %v -> %v", op, id, rec.Trust, toolsStr(tools), err))
 			// replay events
-			for len(events) > 0 {
-				ev := <-events
-				if ev.Overflow {
-					t.Fatal("overflow")
-				}
-				pid := ev.Provider.ID
-				if ev.Provider.Action == "removed" {
-					delete(model, pid)
-					continue
-				}
-				if model[pid] == nil {
-					model[pid] = map[string]bool{}
-				}
-				for _, a := range ev.Added {
-					model[pid][a.Name+"@"+a.Version] = true
-				}
-				for _, a := range ev.Removed {
-					delete(model[pid], a.Name+"@"+a.Version)
-				}
+			if replayEvents(events, model) {
+				t.Fatal("overflow")
 			}
 			if msg := checkModel(r, model, words); msg != "" {
 				failures[msg]++
@@ -90,6 +73,33 @@ func TestRegistryModel(t *testing.T) {
 	for msg, n := range failures {
 		t.Errorf("%d runs: %s\nfirst: %s", n, msg, first[msg])
 	}
+}
+
+// replayEvents applies the events waiting in events to model (provider id
+// → its served name@version set); true when one reported an overflow.
+func replayEvents(events <-chan Event, model map[string]map[string]bool) (overflow bool) {
+	for len(events) > 0 {
+		ev := <-events
+		if ev.Overflow {
+			overflow = true
+			continue
+		}
+		pid := ev.Provider.ID
+		if ev.Provider.Action == "removed" {
+			delete(model, pid)
+			continue
+		}
+		if model[pid] == nil {
+			model[pid] = map[string]bool{}
+		}
+		for _, a := range ev.Added {
+			model[pid][a.Name+"@"+a.Version] = true
+		}
+		for _, a := range ev.Removed {
+			delete(model[pid], a.Name+"@"+a.Version)
+		}
+	}
+	return overflow
 }
 
 // randomOp applies operation op (0–4) of the model tests for rec and

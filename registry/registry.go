@@ -108,7 +108,7 @@ const defaultCompactAfter = 200 * time.Millisecond
 // lookup. A fold costs a pass over the names; it runs at most once per
 // compactAfter.
 func (r *Registry) published(s *snapshot) {
-	if r.compactAfter <= 0 || s.tools.delta == nil && s.providers.delta == nil {
+	if r.compactAfter <= 0 || !s.hasDeltas() {
 		return
 	}
 	if r.compactTimer == nil {
@@ -118,18 +118,23 @@ func (r *Registry) published(s *snapshot) {
 	r.compactTimer.Reset(r.compactAfter)
 }
 
+// hasDeltas reports whether one of s's overlays has a delta to fold.
+func (s *snapshot) hasDeltas() bool {
+	return s.tools.delta != nil || s.providers.delta != nil || s.shadowIdx.delta != nil
+}
+
 // compact publishes the snapshot with its overlays folded: the same
 // content (and so the same memo of resolutions), one map per lookup.
 func (r *Registry) compact() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	s := r.snap.Load()
-	if s.tools.delta == nil && s.providers.delta == nil {
+	if !s.hasDeltas() {
 		return
 	}
 	c := *s
-	c.tools, c.providers = s.tools.folded(), s.providers.folded()
-	r.work += s.tools.len() + s.providers.len()
+	c.tools, c.providers, c.shadowIdx = s.tools.folded(), s.providers.folded(), s.shadowIdx.folded()
+	r.work += s.tools.len() + s.providers.len() + s.shadowIdx.len()
 	r.snap.Store(&c)
 }
 

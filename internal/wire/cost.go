@@ -49,17 +49,13 @@ const maxCostPerByte = costValue + costMap + costEntry/2
 // and returns a *CostError when that passes budget. A malformed frame is
 // left to the decoder (nil).
 func CheckCost(frame []byte, format string, budget int64) error {
+	if format != "msgpack" {
+		return CheckJSONCost(frame, budget, 0)
+	}
 	if int64(len(frame))*maxCostPerByte <= budget {
 		return nil
 	}
-	var cost int64
-	var ok bool
-	if format == "msgpack" {
-		cost, ok = msgpackCost(frame, budget)
-	} else {
-		cost, ok = jsonCost(frame, budget)
-	}
-	if ok && cost > budget {
+	if cost, ok := msgpackCost(frame, budget); ok && cost > budget {
 		return &CostError{Frame: int64(len(frame)), Cost: cost, Budget: budget}
 	}
 	return nil
@@ -67,7 +63,8 @@ func CheckCost(frame []byte, format string, budget int64) error {
 
 // CheckJSONCost is CheckCost of a JSON frame whose objects may decode to
 // typed structs: each object is charged at least perObject bytes (the
-// largest struct the decoder makes of one) instead of a generic map's.
+// largest struct the decoder makes of one) instead of a generic map's (0:
+// generic maps).
 func CheckJSONCost(frame []byte, budget, perObject int64) error {
 	perObject = max(perObject, costValue+costMap)
 	if int64(len(frame))*max(maxCostPerByte, perObject) <= budget {

@@ -22,7 +22,7 @@ import (
 // What an MCP server sends is untrusted input: every message is checked
 // here, at byte level, before the go-sdk decodes it. A message longer than
 // max_message_bytes is refused while it is being read (nothing longer is
-// ever buffered), and one whose decoded size wire.CheckCost estimates
+// ever buffered), and one whose decoded size wire.CheckJSONCost estimates
 // above decode_budget (the budget worker frames and WASM guests' messages
 // have) is refused before it is decoded: up to 16 MiB of `[{},{},…]` would
 // otherwise decode to gigabytes of host memory. A refusal fails the
@@ -197,7 +197,7 @@ func (c *childStdin) Close() error {
 // message is one JSON value followed by a newline; the go-sdk accepts
 // values spanning lines, so splitting at newlines alone would let a
 // message dodge the check in pieces), bounds the bytes read for one value
-// to max_message_bytes, costs each value with wire.CheckCost and passes it
+// to max_message_bytes, costs each value (msgBudget.check) and passes it
 // on, as it came, followed by a newline. Its errors (a refusal, malformed
 // JSON, trailing data on a line, the stream's end) are sticky; the go-sdk
 // ends the connection at the first.
