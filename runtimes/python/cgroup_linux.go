@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -177,7 +178,7 @@ func setupCgroups() (*cgroups, error) {
 	dirs := map[string]string{}
 	for _, want := range []string{"pids", "memory", "cpu"} {
 		for _, m := range mounts {
-			if m.v2 || !contains(m.controllers, want) || dirs[want] != "" {
+			if m.v2 || !slices.Contains(m.controllers, want) || dirs[want] != "" {
 				continue
 			}
 			if dir := own(m, paths[want]); dir != "" {
@@ -223,11 +224,11 @@ func setupV2(dir, name string) (*cgroups, error) {
 		return nil, fmt.Errorf("cgroup v2 %s: %v", dir, err)
 	}
 	have := strings.Fields(string(ctl))
-	if !contains(have, "pids") || !contains(have, "memory") {
+	if !slices.Contains(have, "pids") || !slices.Contains(have, "memory") {
 		return nil, fmt.Errorf("cgroup v2 %s offers %q, not pids and memory", dir, strings.TrimSpace(string(ctl)))
 	}
 	enable := "+pids +memory"
-	if contains(have, "cpu") {
+	if slices.Contains(have, "cpu") {
 		enable += " +cpu"
 	}
 	// Controllers reach a child only through its parent's subtree_control,
@@ -331,15 +332,6 @@ func (c *cgroups) version() string {
 	return "v1"
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // workerCgroup is one worker's folders.
 type workerCgroup struct {
 	v2   bool
@@ -388,7 +380,7 @@ func (c *cgroups) newWorker(l cgLimits) (*workerCgroup, error) {
 		return nil
 	}
 	fail := func(err error) (*workerCgroup, error) {
-		wc.remove()
+		wc.removeNow()
 		return nil, err
 	}
 	const period = 100000 // µs
@@ -550,5 +542,3 @@ func (wc *workerCgroup) removeNow() bool {
 	}
 	return ok
 }
-
-func (wc *workerCgroup) remove() { wc.removeNow() }

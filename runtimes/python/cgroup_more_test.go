@@ -29,7 +29,7 @@ func TestCgroupCoMountedPidsMemory(t *testing.T) {
 	if err != nil {
 		t.Fatalf("pids and memory in one hierarchy: newWorker: %v", err)
 	}
-	wc.remove()
+	wc.removeNow()
 }
 
 // TestCgroupCoMountedCPULimit (found by a probe, fixed; the fault as it was): when cpu shares a hierarchy
