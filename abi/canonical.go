@@ -18,6 +18,8 @@ func isCanonical(v any, depth int) bool {
 	switch x := v.(type) {
 	case nil, bool, string, int64:
 		return true
+	case uint64:
+		return x > math.MaxInt64
 	case float64:
 		return !math.IsNaN(x) && !math.IsInf(x, 0)
 	case []any:

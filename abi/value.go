@@ -13,10 +13,13 @@ import (
 // Params, results and schemas travel as generic JSON values. Inside the host
 // they are always in canonical form:
 //
-//	nil, bool, int64, float64, string, []any, map[string]any
+//	nil, bool, int64, uint64, float64, string, []any, map[string]any
 //
 // Integers that fit int64 are int64 (so 1 MiB of integers never loses
-// precision through float64); other numbers are float64. Normalize converts
+// precision through float64); integers above the int64 range and within
+// uint64's (2^63 … 2^64−1: a component's u64, a 64-bit unsigned id) are
+// uint64, never an int64-sized uint64; other numbers are float64 (so an
+// integer below −2^63 or above 2^64−1 is rounded to the nearest float64). Normalize converts
 // any other Go representation (json.Number, int, uint32, float32,
 // map[string]string, []string, msgpack's map[string]interface{} ...) into it.
 
@@ -36,6 +39,8 @@ func normalize(v any, path string, depth int) (any, error) {
 	switch x := v.(type) {
 	case nil, bool, string, int64:
 		return x, nil
+	case uint64:
+		return normUint(x), nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil, fmt.Errorf("%s: %v is not a JSON number", path, x)
@@ -57,13 +62,14 @@ func normalize(v any, path string, depth int) (any, error) {
 		return int64(x), nil
 	case uint32:
 		return int64(x), nil
-	case uint64:
-		return normUint(x), nil
 	case float32:
 		return normalize(float64(x), path, depth)
 	case json.Number:
 		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 			return i, nil
+		}
+		if u, err := strconv.ParseUint(string(x), 10, 64); err == nil {
+			return u, nil
 		}
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil {
@@ -100,7 +106,7 @@ func normUint(u uint64) any {
 	if u <= math.MaxInt64 {
 		return int64(u)
 	}
-	return float64(u)
+	return u
 }
 
 func normalizeReflect(v any, path string, depth int) (any, error) {
@@ -156,7 +162,7 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 }
 
 // UnmarshalJSONValue decodes JSON into *out in canonical form (numbers as
-// int64 or float64, never json.Number).
+// int64, uint64 above the int64 range, or float64; never json.Number).
 func UnmarshalJSONValue(data []byte, out *any) error {
 	var v any
 	if err := unmarshalUseNumber(data, &v); err != nil {

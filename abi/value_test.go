@@ -21,7 +21,13 @@ func TestNormalize(t *testing.T) {
 		{nil, nil},
 		{3, int64(3)},
 		{uint8(3), int64(3)},
-		{uint64(math.MaxUint64), float64(math.MaxUint64)},
+		{uint64(math.MaxUint64), uint64(math.MaxUint64)}, // exact above the int64 range
+		{uint64(math.MaxInt64), int64(math.MaxInt64)},    // one form per integer: int64 where it fits
+		{uint(1) << 63, uint64(1) << 63},
+		{json.Number("18446744073709551615"), uint64(math.MaxUint64)},
+		{json.Number("9223372036854775808"), uint64(1) << 63},
+		{json.Number("18446744073709551616"), float64(1 << 64)}, // past uint64: float64
+		{json.Number("-9223372036854775809"), float64(-1 << 63)},
 		{float32(1.5), 1.5},
 		{json.Number("12"), int64(12)},
 		{json.Number("1.25"), 1.25},

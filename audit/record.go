@@ -274,6 +274,9 @@ func (c *canonEncoder) append(b []byte, v any, depth int) ([]byte, error) {
 		if i, perr := strconv.ParseInt(string(x), 10, 64); perr == nil {
 			return strconv.AppendInt(b, i, 10), nil
 		}
+		if u, perr := strconv.ParseUint(string(x), 10, 64); perr == nil {
+			return strconv.AppendUint(b, u, 10), nil
+		}
 		f, perr := strconv.ParseFloat(string(x), 64)
 		if perr != nil {
 			return b, fmt.Errorf("bad number %q", string(x))

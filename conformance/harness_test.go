@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/aios-host/aios-host/internal/testutil"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -275,6 +276,9 @@ func short(v any) string {
 func echoTypes(ctx context.Context, h *host.Host) error {
 	values := []any{
 		nil, true, false, int64(0), int64(42), int64(-9007199254740993), 3.25, -0.5,
+		// The integer edges are exact in every runtime: int64's ends and,
+		// above them, uint64's (a u64 id, a component's u64).
+		int64(math.MaxInt64), int64(math.MinInt64), uint64(1) << 63, uint64(math.MaxUint64),
 		"", "héllo, 世界 🌍 \"quoted\" \\ \n\t",
 		[]any{}, []any{int64(1), "two", nil, 3.5, false},
 		map[string]any{},

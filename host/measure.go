@@ -29,6 +29,11 @@ func measureDepth(v any, depth int) (int, bool) {
 		return len(x) + 2, true
 	case int64:
 		return intLen(x), true
+	case uint64: // canonical only above the int64 range: 19 or 20 digits
+		if x >= 1e19 {
+			return 20, true
+		}
+		return 19, x > math.MaxInt64
 	case float64:
 		return 24, !math.IsNaN(x) && !math.IsInf(x, 0)
 	case []any:

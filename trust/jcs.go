@@ -375,6 +375,8 @@ func appendCanonical(out []byte, v any) ([]byte, error) {
 		return appendInt(out, int64(x))
 	case uint32:
 		return appendInt(out, int64(x))
+	case uint64: // above 2^63: beyond 2^53, refused as appendInt does
+		return nil, fmt.Errorf("jcs: integer %d is beyond ±2^53 and cannot be represented exactly as a JSON number (pass it as a string)", x)
 	case []any:
 		out = append(out, '[')
 		for i, e := range x {

@@ -209,7 +209,7 @@ func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 
 func toGeneric(v any) (any, error) {
 	switch v.(type) {
-	case nil, bool, int64, float64, string, []any, map[string]any:
+	case nil, bool, int64, uint64, float64, string, []any, map[string]any:
 		return v, nil
 	}
 	b, err := json.Marshal(v)

@@ -153,7 +153,7 @@ func TestBadHandlers(t *testing.T) {
 		{"huge", 20 * time.Second, abi.TooLarge, []string{"larger than the limit of 4194304 bytes"}},
 		{"function", 10 * time.Second, abi.InvalidResult, []string{"$.f: a function is not a JSON value"}},
 		{"cycle", 10 * time.Second, abi.InvalidResult, []string{"$.b.a: cycle"}},
-		{"bigint", 10 * time.Second, abi.InvalidResult, []string{"$.n: a BigInt (1180591620717411303424) outside the int64 range"}},
+		{"bigint", 10 * time.Second, abi.InvalidResult, []string{"$.n: a BigInt (1180591620717411303424) outside the int64 and uint64 ranges"}},
 		{"nan", 10 * time.Second, abi.InvalidResult, []string{"$.x[1]: NaN is not a JSON number"}},
 		{"symbol", 10 * time.Second, abi.InvalidResult, []string{"$: a Symbol"}},
 		{"map", 10 * time.Second, abi.InvalidResult, []string{"a Map is not a JSON value"}},

@@ -30,8 +30,9 @@ import (
 // not called. A Symbol nested in a result exports as its description (goja
 // gives no cheap way to tell it from a string). A Set becomes the array of its values. Numbers that are
 // integral and within ±2^53 become int64, others float64. Integers beyond
-// ±(2^53-1) cross into JS as BigInt (exact) and BigInt results within the
-// int64 range come back as int64; other BigInts are refused. The strings
+// ±(2^53-1) cross into JS as BigInt (exact: uint64 values above 2^63 too)
+// and BigInt results within the int64 range come back as int64, those
+// within 2^63 … 2^64−1 as uint64; other BigInts are refused. The strings
 // and keys of one value are bounded in total (TooLarge).
 
 const maxExportDepth = 512
@@ -188,7 +189,7 @@ func (e *exporter) walk(v any, depth int) (any, bool, error) {
 	case nil:
 		jv := e.lookup()
 		return nil, jv == nil || goja.IsUndefined(jv), nil
-	case bool, int64:
+	case bool, int64, uint64:
 		return x, false, nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -286,7 +287,10 @@ func (e *exporter) walk(v any, depth int) (any, bool, error) {
 		if x.IsInt64() {
 			return x.Int64(), false, nil
 		}
-		return nil, false, e.fail(abi.InvalidResult, "a BigInt (%s) outside the int64 range is not a JSON value; convert it with String(x)", x)
+		if x.IsUint64() {
+			return x.Uint64(), false, nil
+		}
+		return nil, false, e.fail(abi.InvalidResult, "a BigInt (%s) outside the int64 and uint64 ranges is not a JSON value; convert it with String(x)", x)
 	case func(goja.FunctionCall) goja.Value, func(goja.FunctionCall, *goja.Object) *goja.Object:
 		return nil, false, e.fail(abi.InvalidResult, "a function is not a JSON value")
 	case *goja.Promise:
@@ -353,6 +357,8 @@ func (im *importer) value(v any) goja.Value {
 			return vm.ToValue(new(big.Int).SetInt64(x))
 		}
 		return vm.ToValue(v)
+	case uint64: // canonical only above 2^63
+		return vm.ToValue(new(big.Int).SetUint64(x))
 	case []any:
 		base := len(im.items)
 		for _, e := range x {

@@ -165,8 +165,8 @@ func (d *fastDecoder) value(depth int) (any, bool) {
 }
 
 // number reads a JSON number (strict grammar) as int64 when it is an
-// integer literal that fits, else as float64, like abi.Normalize of a
-// json.Number.
+// integer literal that fits, as uint64 when it fits that, else as float64,
+// like abi.Normalize of a json.Number.
 func (d *fastDecoder) number() (any, bool) {
 	b, i := d.b, d.i
 	start := i
@@ -212,6 +212,9 @@ func (d *fastDecoder) number() (any, bool) {
 	if integer {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return n, true
+		}
+		if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+			return u, true
 		}
 	}
 	f, err := strconv.ParseFloat(s, 64)

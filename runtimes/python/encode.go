@@ -83,6 +83,8 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		return strconv.AppendInt(b, x, 10), nil
 	case int:
 		return strconv.AppendInt(b, int64(x), 10), nil
+	case uint64:
+		return strconv.AppendUint(b, x, 10), nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return b, errNonFinite

@@ -115,6 +115,8 @@ func appendMsgpackValue(b []byte, v any, depth int) ([]byte, error) {
 		return mpw.AppendInt(b, x), nil
 	case int:
 		return mpw.AppendInt(b, int64(x)), nil
+	case uint64:
+		return mpw.AppendUint(b, x), nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return b, errNonFinite

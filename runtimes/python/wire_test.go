@@ -51,7 +51,11 @@ def nan_result(params):
 
 @tool(name="uint64-result", parameters={"type": "object"})
 def uint64_result(params):
-    return {"u": 2**63}
+    return {"u": 2**63, "max": 2**64 - 1}
+
+@tool(name="bigint-result", parameters={"type": "object"})
+def bigint_result(params):
+    return {"u": 2**64}
 
 @tool(name="int-key", parameters={"type": "object"})
 def int_key(params):
@@ -137,10 +141,14 @@ func TestWireNegotiation(t *testing.T) {
 				}
 				got[tool] = v
 			}
-			for _, tool := range []string{"bytes-result", "nan-result", "uint64-result"} {
+			for _, tool := range []string{"bytes-result", "nan-result", "bigint-result"} {
 				_, err := call(h, tool, map[string]any{}, 20*time.Second)
 				wantCode(t, err, abi.InvalidResult)
 				got[tool] = err.(*abi.ToolError).Code
+			}
+			// Integers above int64 are exact up to 2**64-1 (uint64) in both.
+			if v, err := call(h, "uint64-result", map[string]any{}, 20*time.Second); err != nil || !reflect.DeepEqual(v, map[string]any{"u": uint64(1) << 63, "max": uint64(math.MaxUint64)}) {
+				t.Fatalf("uint64-result: %#v, %v", v, err)
 			}
 			// Bytes in a host call's args: a TypeError in the tool, as
 			// json.dumps raises.

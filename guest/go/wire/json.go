@@ -9,7 +9,7 @@ import (
 )
 
 // FromJSON decodes JSON into a canonical generic value (integers as int64,
-// other numbers as float64).
+// or uint64 above the int64 range; other numbers as float64).
 func FromJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -28,6 +28,9 @@ func fromJSON(v any) (any, error) {
 	case json.Number:
 		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 			return i, nil
+		}
+		if u, err := strconv.ParseUint(string(x), 10, 64); err == nil {
+			return u, nil
 		}
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil || math.IsInf(f, 0) {

@@ -68,7 +68,7 @@ func TypeName(v any) string {
 		return "null"
 	case bool:
 		return "boolean"
-	case int64, float64, int:
+	case int64, uint64, float64, int:
 		return "number"
 	case string:
 		return "string"

@@ -39,6 +39,15 @@ func AppendBool(b []byte, v bool) []byte {
 	return append(b, 0xc2)
 }
 
+// AppendUint appends u: as AppendInt when it fits int64, else as
+// MessagePack's uint 64 (0xcf).
+func AppendUint(b []byte, u uint64) []byte {
+	if u <= math.MaxInt64 {
+		return AppendInt(b, int64(u))
+	}
+	return binary.BigEndian.AppendUint64(append(b, 0xcf), u)
+}
+
 // AppendInt appends an integer in its most compact MessagePack form.
 func AppendInt(b []byte, v int64) []byte {
 	switch {
@@ -140,6 +149,8 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		return AppendInt(b, x), nil
 	case int:
 		return AppendInt(b, int64(x)), nil
+	case uint64:
+		return AppendUint(b, x), nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return b, fmt.Errorf("wire: %v is not a JSON number", x)
@@ -310,7 +321,7 @@ func (r *reader) value(depth int) (any, error) {
 			return nil, err
 		}
 		if u > math.MaxInt64 {
-			return float64(u), nil
+			return u, nil // exact: a canonical uint64
 		}
 		return int64(u), nil
 	case 0xd0:

@@ -82,11 +82,13 @@ _RESULT = '{"v":%d,"kind":"result","id":%%s,"result":{"call_id":%%s,"value":%%s}
 # one would make it kill the worker. Results and host calls above it are
 # refused here instead (TooLarge), and the worker lives on.
 MAX_FRAME = 64 << 20
-# Integers must fit int64 (the host's integer type; a larger one would
-# silently become a float). Only a result with a run of 19 digits somewhere
-# can hold one, so the walk that finds it runs only then.
-_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+# Integers must fit int64 or uint64 (the host's integer types, -2**63 ..
+# 2**64-1; a larger one would silently become a float). Only a result with
+# a run of 19 digits somewhere can hold one outside, so the walk that finds
+# it runs only then.
+_INT_MIN, _INT_MAX = -(1 << 63), (1 << 64) - 1
 _maybe_big_int = re.compile(r"[0-9]{19}").search
+_INT_RANGE = "integers must be within -2**63 .. 2**64-1 (the host's int64 and uint64; a larger one would lose precision); return str(x) (or float(x))"
 # The host refuses a value nested deeper than this (abi.Normalize and the
 # MessagePack decoder: the result itself is level 0, a value inside it
 # level 1, ...). The SDK refuses it first, with the same InvalidResult in
@@ -475,7 +477,7 @@ class Worker:
     def _encode_result(self, cid, name, r):
         """The result frame of r, or None after answering with an error:
         InvalidResult for a value that is not JSON (NaN, bytes, objects, an
-        integer outside int64, nested deeper than MAX_DEPTH, out of memory
+        integer outside int64 and uint64, nested deeper than MAX_DEPTH, out of memory
         while encoding), TooLarge above the frame limit. The worker lives
         on. Dict keys that are not strings are json.dumps's."""
         err = None
@@ -495,7 +497,7 @@ class Worker:
                     where = _big_int_path(r)
                     if where is not None:
                         path, v = where
-                        self._error(cid, "InvalidResult", "tool %s returned %s at %s: integers must be within the int64 range (the host's; a larger one would lose precision); return str(x) (or float(x))" % (name, _describe_int(v), path))
+                        self._error(cid, "InvalidResult", "tool %s returned %s at %s: %s" % (name, _describe_int(v), path, _INT_RANGE))
                         return None
                 data = (_RESULT % (q, q, body)).encode("utf-8")
                 del body
@@ -520,7 +522,7 @@ class Worker:
 
     def _encode_result_msgpack(self, cid, name, r):
         """_encode_result in MessagePack. The packer takes some values JSON
-        does not carry (bytes, NaN, integers in 2**63..2**64); when the
+        does not carry (bytes, NaN); when the
         frame holds a type byte that may be one of them (rare), a walk
         finds it and the call gets the JSON side's InvalidResult. A dict
         key that is not a string is packed as it is (None, a bool, an int,
@@ -561,7 +563,7 @@ class Worker:
         if isinstance(what, Exception):  # a dict key json.dumps refuses: its words
             self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, what))
         elif _is_int_note(what):
-            self._error(cid, "InvalidResult", "tool %s returned %s at %s: integers must be within the int64 range (the host's; a larger one would lose precision); return str(x) (or float(x))" % (name, what, path))
+            self._error(cid, "InvalidResult", "tool %s returned %s at %s: %s" % (name, what, path, _INT_RANGE))
         else:
             self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s at %s" % (name, what, path))
 
@@ -668,7 +670,7 @@ def _install_net_broker(w, fd):
 
 
 def _big_int_path(v):
-    """(JSON path, value) of an integer in v outside the int64 range, or
+    """(JSON path, value) of an integer in v outside -2**63 .. 2**64-1, or
     None. Iterative: v may be nested deeply."""
     stack = [(v, "$")]
     while stack:
@@ -680,27 +682,26 @@ def _big_int_path(v):
             items = enumerate(x)
             key = lambda i: "%s[%d]" % (path, i)
         else:
-            if isinstance(x, int) and not isinstance(x, bool) and not _INT64_MIN <= x <= _INT64_MAX:
+            if isinstance(x, int) and not isinstance(x, bool) and not _INT_MIN <= x <= _INT_MAX:
                 return path, x
             continue
         for k, y in items:
             if isinstance(y, (dict, list, tuple)):
                 stack.append((y, key(k)))
-            elif isinstance(y, int) and not isinstance(y, bool) and not _INT64_MIN <= y <= _INT64_MAX:
+            elif isinstance(y, int) and not isinstance(y, bool) and not _INT_MIN <= y <= _INT_MAX:
                 return key(k), y
     return None
 
 
 # MessagePack type bytes that may hold what JSON cannot: bin (c4-c6),
-# extensions (c7-c9, d4-d8), uint 64 (cf: 2**63..2**64 do not fit int64),
-# a float64 NaN or infinity (cb followed by an all-ones exponent). A match
+# extensions (c7-c9, d4-d8), a float64 NaN or infinity (cb followed by an all-ones exponent). A match
 # may also be inside a string or a number: then the walk finds nothing.
-_maybe_not_json = re.compile(rb"[\xc4-\xc9\xcf\xd4-\xd8]|\xcb[\x7f\xff][\xf0-\xff]").search
+_maybe_not_json = re.compile(rb"[\xc4-\xc9\xd4-\xd8]|\xcb[\x7f\xff][\xf0-\xff]").search
 
 
 def _not_json(v):
     """(path, description) of the first value in v that JSON does not
-    carry (bytes, NaN, an infinity, an integer outside int64), or None.
+    carry (bytes, NaN, an infinity, an integer outside int64 and uint64), or None.
     For a dict key that json.dumps refuses (a tuple, NaN, ...) the
     description is json.dumps's exception. Iterative: v may be nested
     deeply."""
@@ -723,7 +724,7 @@ def _not_json(v):
         elif isinstance(x, float):
             if x != x or x in (float("inf"), float("-inf")):
                 return path, "the float %r" % x
-        elif isinstance(x, int) and not isinstance(x, bool) and not _INT64_MIN <= x <= _INT64_MAX:
+        elif isinstance(x, int) and not isinstance(x, bool) and not _INT_MIN <= x <= _INT_MAX:
             return path, _describe_int(x)
     return None
 
