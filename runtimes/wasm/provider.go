@@ -320,6 +320,7 @@ type instance struct {
 	hbuf                 []byte // host-call response buffer
 	inPtr, inCap         uint32 // host-owned input buffer in guest memory
 	overflow             bool
+	allocating           bool              // inside the guest's aios_alloc (alloc); same goroutine
 	used                 atomic.Bool       // served a call since the last trim pass
 	idleSince            atomic.Int64      // UnixNano; see Provider.trim
 	stop                 api.MutableGlobal // the $tick global, when instrumented
