@@ -92,7 +92,13 @@ func (l *Loader) hostLog(ctx context.Context, mod api.Module, stack []uint64) {
 	}
 	inst, _ := ctx.Value(instKey{}).(*instance)
 	if inst == nil {
-		l.logger.Log(ctx, level, string(msg), "guest", "log")
+		// A start function: no instance yet, but its provider's sink
+		// (newInstance) cuts and budgets the message as any other.
+		if p, _ := ctx.Value(startKey{}).(*Provider); p != nil {
+			p.sink.log(level, msg, nil)
+			return
+		}
+		l.logger.Log(ctx, level, string(msg[:min(len(msg), maxLine)]), "guest", "log")
 		return
 	}
 	var logger *slog.Logger

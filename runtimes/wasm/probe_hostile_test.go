@@ -3,6 +3,7 @@ package wasm
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -11,14 +12,14 @@ import (
 )
 
 // probeLoaders returns one loader per engine compiled in.
-func probeLoaders(t *testing.T, cfg Config) map[string]abi.Loader {
+func probeLoaders(t *testing.T, cfg Config, logger *slog.Logger) map[string]abi.Loader {
 	out := map[string]abi.Loader{}
 	for _, e := range Engines() {
 		c := cfg
 		if c.CacheDir == "" {
 			c.CacheDir = t.TempDir()
 		}
-		l, err := NewEngineLoader(e, Options{Config: c})
+		l, err := NewEngineLoader(e, Options{Config: c, Logger: logger})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func reentrantAllocWAT(id string, depth int, where string) string {
 // process on wazero with "goroutine stack exceeds 1000000000-byte limit":
 // the engine's call of aios_alloc is not reentrant. Now the import traps.
 func TestProbeReentrantAlloc(t *testing.T) {
-	for engine, l := range probeLoaders(t, Config{PoolSize: 1}) {
+	for engine, l := range probeLoaders(t, Config{PoolSize: 1}, nil) {
 		for _, depth := range []int{1, 1 << 30} {
 			t.Run(fmt.Sprintf("%s/call/%d", engine, depth), func(t *testing.T) {
 				p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, reentrantAllocWAT("org.test.reent", depth, "call"))})
@@ -103,5 +104,39 @@ func TestProbeReentrantAlloc(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestProbeStartFunctionLogBounded: aios.log from a start function (before
+// there is an instance) was logged whole and outside the output budget: a
+// 1 MiB message a call, 64 calls, reached the host log as 64 MiB.
+func TestProbeStartFunctionLogBounded(t *testing.T) {
+	d, reg := watData(1024, `{"format":1,"provider":{"id":"org.test.startlog"},"tools":[{"name":"go"}]}`)
+	src := fmt.Sprintf(`(module
+  (import "aios" "log" (func $log (param i32 i32 i32)))
+  (memory (export "memory") 17)
+  %s
+  (func $st (local $i i32)
+    (loop $l
+      (call $log (i32.const 2) (i32.const 0) (i32.const 0x100000))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $l (i32.lt_u (local.get $i) (i32.const 64)))))
+  (start $st)
+  (func (export "aios_alloc") (param i32) (result i32) (i32.const 8192))
+  (func (export "aios_register") (result i64) (i64.const %d))
+  (func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`, d, reg)
+	for _, e := range Engines() {
+		t.Run(e, func(t *testing.T) {
+			logs := &countingHandler{}
+			l := probeLoaders(t, Config{}, slog.New(logs))[e]
+			p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, src)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Close()
+			if b := logs.bytes.Load(); b > 70<<10 {
+				t.Fatalf("the start function's aios.log put %d bytes in the host log (budget 64 KiB/s, lines cut at 4 KiB)", b)
+			}
+		})
 	}
 }
