@@ -43,6 +43,9 @@ func (cx *Context) Load(t *Type, ptr uint32) (wit.Value, error) {
 	if ptr%t.Align != 0 {
 		return nil, trapf("pointer %d is not aligned to %d for %s", ptr, t.Align, t.Kind)
 	}
+	if err := cx.spend(t.host); err != nil {
+		return nil, err
+	}
 	b, err := cx.read(ptr, t.Size)
 	if err != nil {
 		return nil, err
@@ -50,44 +53,10 @@ func (cx *Context) Load(t *Type, ptr uint32) (wit.Value, error) {
 	return cx.decode(t, b)
 }
 
-// Host memory a lifted value takes besides the guest bytes it copies,
-// charged to the lift budget: a list element's wit.Value slot, a boxed
-// scalar, a boxed string header, a record's or tuple's field slice, a
-// variant's case struct. Charging only the guest's bytes let a
-// list<tuple<u8,u8,u8,u8>> within the budget take 20 times the budget of
-// host memory (TestProbeLiftBudgetCountsHostMemory).
-const (
-	costSlot    = 16 // one wit.Value (an interface)
-	costScalar  = 8  // a boxed integer, float, char, flags or handle
-	costString  = 16 // a boxed string header
-	costFields  = 24 // a boxed slice header of a record or tuple
-	costVariant = 24 // a boxed wit.Option, wit.Result or wit.Variant
-)
-
 // decode lifts a value of type t from b, a view of exactly t.Size bytes of
 // memory (already bounds-checked).
 func (cx *Context) decode(t *Type, b []byte) (wit.Value, error) {
 	le := binary.LittleEndian
-	switch t.Kind {
-	case wit.KindBool, wit.KindU8, wit.KindS8:
-	case wit.KindString:
-		if err := cx.spend(costString); err != nil {
-			return nil, err
-		}
-	case wit.KindRecord, wit.KindTuple:
-		if err := cx.spend(costFields + costSlot*uint64(len(t.fields))); err != nil {
-			return nil, err
-		}
-	case wit.KindVariant, wit.KindOption, wit.KindResult:
-		if err := cx.spend(costVariant); err != nil {
-			return nil, err
-		}
-	case wit.KindList:
-	default:
-		if err := cx.spend(costScalar); err != nil {
-			return nil, err
-		}
-	}
 	switch t.Kind {
 	case wit.KindBool:
 		return b[0] != 0, nil
@@ -290,7 +259,14 @@ func (cx *Context) loadList(e *Type, ptr, n uint32) (wit.Value, error) {
 	if ptr%e.Align != 0 {
 		return nil, trapf("list pointer %d is not aligned to %d", ptr, e.Align)
 	}
-	if err := cx.spend(total); err != nil {
+	// The host memory the elements take is charged before any is made:
+	// their wit.Value slots and their own parts (Type.host), besides the
+	// guest bytes read.
+	cost := total
+	if e.Kind != wit.KindU8 {
+		cost += uint64(n) * (costSlot + e.host)
+	}
+	if err := cx.spend(cost); err != nil {
 		return nil, err
 	}
 	b, err := cx.read(ptr, uint32(total))
@@ -306,9 +282,6 @@ func (cx *Context) loadList(e *Type, ptr, n uint32) (wit.Value, error) {
 func (cx *Context) decodeElems(e *Type, b []byte, n uint32) (wit.Value, error) {
 	if e.Kind == wit.KindU8 {
 		return append([]byte(nil), b[:n]...), nil
-	}
-	if err := cx.spend(costSlot * uint64(n)); err != nil {
-		return nil, err
 	}
 	out := make([]wit.Value, n)
 	for i := uint32(0); i < n; i++ {
