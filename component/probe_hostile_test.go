@@ -47,7 +47,6 @@ func appendSLEB(b []byte, v int64) []byte {
 	}
 }
 
-
 // TestProbeLiftedListHostMemory: a component returning
 // list<tuple<u8,u8,u8,u8>> of 2.6 M elements (10 MiB of its memory) was
 // within the lift budget, which counted guest bytes, and the host
