@@ -170,7 +170,10 @@ func (inst *instance) invoke(ctx context.Context, t *tool, args []wit.Value) (wi
 		return nil, inst.fail(ctx, t, err, abi.ProviderCrashed)
 	}
 	if post := inst.posts[t.idx]; post != nil {
-		if err := post.CallWithStack(ctx, res); err != nil {
+		inst.noLeave++
+		err := post.CallWithStack(ctx, res)
+		inst.noLeave--
+		if err != nil {
 			return nil, inst.fail(ctx, t, err, abi.ProviderCrashed)
 		}
 	}
@@ -219,31 +222,40 @@ func (inst *instance) hostFunc(i int) api.GoModuleFunc {
 		if st == nil {
 			st = &callState{ctx: ctx}
 		}
+		if inst.noLeave > 0 {
+			abortHost(st, fmt.Errorf("import %s called from inside cabi_realloc or a post-return function, which the Canonical ABI forbids", p.lowNames[i]))
+		}
 		cx := &inst.lowCx[i]
 		if !inst.lowReady[i] {
 			c, err := inst.context(p.plan.lowers[i].opts)
 			if err != nil {
-				st.hostErr = err
-				panic(errHostAbort)
+				abortHost(st, err)
 			}
 			*cx = c
 		}
 		cx.Reset()
 		args, err := f.LiftArgs(cx, stack[:nparams])
 		if err != nil {
-			st.hostErr = err
-			panic(errHostAbort)
+			abortHost(st, err)
 		}
 		v, err := callImpl(impl, st, inst, args, p.lowNames[i], f)
 		if err != nil {
-			st.hostErr = err
-			panic(errHostAbort)
+			abortHost(st, err)
 		}
 		if _, err := f.LowerResult(cx, v, stack[:nparams], stack[:0]); err != nil {
-			st.hostErr = err
-			panic(errHostAbort)
+			abortHost(st, err)
 		}
 	}
+}
+
+// abortHost aborts the guest call from a host function with err, unless
+// an error is already recorded: a host function that fails inside another
+// one's cabi_realloc has the first, telling error.
+func abortHost(st *callState, err error) {
+	if st.hostErr == nil {
+		st.hostErr = err
+	}
+	panic(errHostAbort)
 }
 
 // callImpl runs a host implementation. The implementations assume the
@@ -407,7 +419,10 @@ func adapterFunc(fv *funcVal, f *cabi.Func) hostFunc {
 			return nil, err
 		}
 		if lf.post != nil {
-			if err := lf.post.CallWithStack(ctx, stack[:len(rs)]); err != nil {
+			inst.noLeave++
+			err := lf.post.CallWithStack(ctx, stack[:len(rs)])
+			inst.noLeave--
+			if err != nil {
 				return nil, err
 			}
 		}

@@ -2,6 +2,8 @@ package component
 
 import (
 	"context"
+	"encoding/hex"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -82,5 +84,117 @@ func TestProbeLiftedListHostMemory(t *testing.T) {
 	v, err = call(t, small, &fakeEnv{}, "run", map[string]any{})
 	if l, ok := v.([]any); err != nil || !ok || len(l) != 1000 {
 		t.Fatalf("a small list: %T %v", v, err)
+	}
+}
+
+// reallocReentryHex is a component (the WAT below, through `jco parse`)
+// whose cabi_realloc calls the import aios:sdk/spaces.read, whose answer
+// the host lowers through cabi_realloc again, nesting up to run's depth
+// argument times.
+//
+//	(component
+//	  (type $spaces-ty
+//	    (instance
+//	      (type (;0;) (list u8))
+//	      (type (;1;) (result 0 (error string)))
+//	      (type (;2;) (func (param "object-id" string) (result 1)))
+//	      (export (;0;) "read" (func (type 2)))
+//	    )
+//	  )
+//	  (import "aios:sdk/spaces@0.1.0" (instance $spaces (type $spaces-ty)))
+//	  (core module $main
+//	    (type (;0;) (func (param i32 i32 i32)))
+//	    (import "aios:sdk/spaces@0.1.0" "read" (func $read (type 0)))
+//	    (memory (export "memory") 2)
+//	    (global $heap (mut i32) (i32.const 4096))
+//	    (global $depth (mut i32) (i32.const 0))
+//	    (global $limit (mut i32) (i32.const 1))
+//	    (data (i32.const 0) "x")
+//	    (func (export "cabi_realloc") (param i32 i32 i32 i32) (result i32)
+//	      (local $p i32)
+//	      (if (i32.lt_u (global.get $depth) (global.get $limit)) (then
+//	        (global.set $depth (i32.add (global.get $depth) (i32.const 1)))
+//	        (call $read (i32.const 0) (i32.const 1) (i32.const 64))
+//	        (global.set $depth (i32.sub (global.get $depth) (i32.const 1)))))
+//	      (local.set $p (i32.and (i32.add (global.get $heap) (i32.const 7)) (i32.const -8)))
+//	      (global.set $heap (i32.add (local.get $p) (local.get 3)))
+//	      (if (i32.gt_u (global.get $heap) (i32.const 120000)) (then (global.set $heap (i32.const 4096))))
+//	      (local.get $p))
+//	    (func (export "run") (param i32) (result i32)
+//	      (global.set $limit (local.get 0))
+//	      (call $read (i32.const 0) (i32.const 1) (i32.const 128))
+//	      (i32.const 7))
+//	  )
+//	  (core module $shim
+//	    (type (;0;) (func (param i32 i32 i32)))
+//	    (table (;0;) 1 1 funcref)
+//	    (export "0" (func 0))
+//	    (export "$imports" (table 0))
+//	    (func (;0;) (type 0) (param i32 i32 i32)
+//	      local.get 0 local.get 1 local.get 2 i32.const 0 call_indirect (type 0))
+//	  )
+//	  (core instance $shim-inst (instantiate $shim))
+//	  (alias core export $shim-inst "0" (core func $indirect-read))
+//	  (core instance $spaces-core (export "read" (func $indirect-read)))
+//	  (core instance $main-inst (instantiate $main (with "aios:sdk/spaces@0.1.0" (instance $spaces-core))))
+//	  (alias core export $main-inst "memory" (core memory $memory))
+//	  (alias core export $main-inst "cabi_realloc" (core func $realloc))
+//	  (core module $fixup
+//	    (type (;0;) (func (param i32 i32 i32)))
+//	    (import "actual" "0" (func (;0;) (type 0)))
+//	    (import "shim" "$imports" (table (;0;) 1 1 funcref))
+//	    (elem (;0;) (i32.const 0) func 0)
+//	  )
+//	  (alias export $spaces "read" (func $read))
+//	  (core func $lowered (canon lower (func $read) (memory $memory) (realloc $realloc) string-encoding=utf8))
+//	  (core instance $actual (export "0" (func $lowered)))
+//	  (core instance $fixup-inst (instantiate $fixup (with "actual" (instance $actual)) (with "shim" (instance $shim-inst))))
+//	  (type $run-ty (func (param "depth" u32) (result u32)))
+//	  (alias core export $main-inst "run" (core func $run-core))
+//	  (func $run (type $run-ty) (canon lift (core func $run-core)))
+//	  (export "run" (func $run))
+//	)
+const reallocReentryHex = "0061736d0d000100072501420401707d016a01000173014001096f626a6563742d69647300010400047265616401020a" +
+	"1a01001561696f733a73646b2f73706163657340302e312e3005000196020061736d0100000001140360037f7f7f0060" +
+	"047f7f7f7f017f60017f017f021e011561696f733a73646b2f73706163657340302e312e300472656164000003030201" +
+	"0205030100020611037f014180200b7f0141000b7f0141010b071f03066d656d6f727902000c636162695f7265616c6c" +
+	"6f6300010372756e00020a59024501017f23012302490440230141016a24014100410141c0001000230141016b24010b" +
+	"230041076a4178712104200420036a2400230041c0a9074b044041802024000b20040b11002000240241004101418001" +
+	"100041070b0b07010041000b01780034046e616d650005046d61696e0107010004726561640206010101040170071503" +
+	"0004686561700105646570746802056c696d6974014d0061736d0100000001070160037f7f7f00030201000405017001" +
+	"0101071002013000000824696d706f72747301000a0f010d0020002001200241001100000b000c046e616d6500050473" +
+	"68696d0204010001000607010000010001300225020101047265616400000000011561696f733a73646b2f7370616365" +
+	"7340302e312e301201061d0200020102066d656d6f7279000001020c636162695f7265616c6c6f63014a0061736d0100" +
+	"000001070160037f7f7f00021f020661637475616c01300000047368696d0824696d706f727473017001010109070100" +
+	"41000b0100000d046e616d6500060566697875700609010100000472656164080a01010000030300040100021a020101" +
+	"013000020002020661637475616c1203047368696d1200070c014001056465707468790079060901000001020372756e" +
+	"08060100000300010b0901000372756e01010000d2010e636f6d706f6e656e742d6e616d65012e000004000d696e6469" +
+	"726563742d7265616401077265616c6c6f6302076c6f7765726564030872756e2d636f7265010b00020100066d656d6f" +
+	"7279011600110300046d61696e01047368696d02056669787570013a00120500097368696d2d696e7374010b73706163" +
+	"65732d636f726502096d61696e2d696e7374030661637475616c040a66697875702d696e7374010d0102000472656164" +
+	"010372756e0115030200097370616365732d7479010672756e2d7479010a05010006737061636573"
+
+// TestProbeReallocCallsImport: a component whose cabi_realloc calls an
+// import (the Canonical ABI forbids it: may_leave is false in realloc and
+// post-return) must fail its call, not the host.
+func TestProbeReallocCallsImport(t *testing.T) {
+	b, err := hex.DecodeString(reallocReentryHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(context.Background(), b, "reent.wasm", "", Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, depth := range []int64{1, 1 << 30} {
+		v, err := call(t, p, &fakeEnv{}, "run", map[string]any{"depth": depth})
+		if abi.CodeOf(err) != abi.ProviderCrashed || !strings.Contains(err.Error(), "cabi_realloc") {
+			t.Fatalf("depth %d: got %v %v, want ProviderCrashed naming cabi_realloc", depth, v, err)
+		}
+	}
+	// depth 0: realloc makes no call; the provider serves on.
+	if v, err := call(t, p, &fakeEnv{}, "run", map[string]any{"depth": int64(0)}); err != nil || fmt.Sprint(v) != "7" {
+		t.Fatalf("depth 0: %v %v", v, err)
 	}
 }

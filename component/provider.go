@@ -581,6 +581,12 @@ type instance struct {
 	ticks   []api.MutableGlobal
 	initCtx context.Context
 	lifted  map[*funcVal]*liftedFn
+	// noLeave counts the running cabi_realloc and post-return calls,
+	// during which a guest may not call an import (the Canonical ABI's
+	// may_leave): answering would run cabi_realloc inside itself, and
+	// wazero's call of it is not reentrant (the recursion overflowed the
+	// host's stack, killing the process).
+	noLeave int
 }
 
 type memAdapter struct{ m api.Memory }
@@ -628,7 +634,10 @@ func (inst *instance) context(o optsPlan) (cabi.Context, error) {
 			if inst.state != nil {
 				ctx = inst.state.wctx
 			}
-			if err := rf.CallWithStack(ctx, stack); err != nil {
+			inst.noLeave++
+			err := rf.CallWithStack(ctx, stack)
+			inst.noLeave--
+			if err != nil {
 				return 0, fmt.Errorf("cabi_realloc: %w", err)
 			}
 			return uint32(stack[0]), nil
