@@ -161,7 +161,12 @@ func (inst *instance) invoke(ctx context.Context, t *tool, args []wit.Value) (wi
 		return nil, inst.fail(ctx, t, err, abi.InvalidParams)
 	}
 	stack := flat[:cap(flat)]
-	if err := inst.funcs[t.idx].CallWithStack(ctx, stack); err != nil {
+	if t.exp.fn != nil {
+		inst.running = t.exp.fn.lift
+	}
+	err = inst.funcs[t.idx].CallWithStack(ctx, stack)
+	inst.running = nil
+	if err != nil {
 		return nil, inst.fail(ctx, t, err, abi.ProviderCrashed)
 	}
 	res := stack[:t.nResults]
@@ -389,6 +394,12 @@ type liftedFn struct {
 	f, post api.Function
 	cx      cabi.Context
 	stack   []uint64
+	// active: a call of f is running. A second one (a component that
+	// lowers its own export, or a cycle of adapters) would reenter f's
+	// wazero call engine, which is not reentrant, and could recurse until
+	// the host's stack overflows (the process died); it is refused, as
+	// the Canonical ABI refuses reentering a component instance.
+	active bool
 }
 
 // adapterFunc calls fv (lifted in one component instance) from another:
@@ -400,6 +411,15 @@ func adapterFunc(fv *funcVal, f *cabi.Func) hostFunc {
 		if err != nil {
 			return nil, err
 		}
+		if lf.active || (inst.running != nil && fv.lift != nil && *fv.lift == *inst.running) {
+			name := fv.wf.Name
+			if name == "" {
+				name = "a lifted function"
+			}
+			return nil, fmt.Errorf("%s called while a call of it is running (a component instance may not be reentered)", name)
+		}
+		lf.active = true
+		defer func() { lf.active = false }()
 		lf.cx.Reset()
 		flat, err := f.LowerArgs(&lf.cx, args, lf.stack[:0])
 		if err != nil {

@@ -198,3 +198,75 @@ func TestProbeReallocCallsImport(t *testing.T) {
 		t.Fatalf("depth 0: %v %v", v, err)
 	}
 }
+
+// selfLoweringHex is a component (the WAT below, through `jco parse`) that
+// lowers its own lifted export g back into its core module: g(n) calls
+// itself through the component boundary n times.
+//
+//	(component
+//	  (core module $main
+//	    (type (func (param i32) (result i32)))
+//	    (import "x" "f" (func $f (type 0)))
+//	    (func (export "g") (param i32) (result i32)
+//	      (if (result i32) (i32.eqz (local.get 0))
+//	        (then (i32.const 7))
+//	        (else (call $f (i32.sub (local.get 0) (i32.const 1)))))))
+//	  (core module $shim
+//	    (type (func (param i32) (result i32)))
+//	    (table 1 1 funcref)
+//	    (export "0" (func 0))
+//	    (export "$imports" (table 0))
+//	    (func (type 0) (param i32) (result i32) local.get 0 i32.const 0 call_indirect (type 0)))
+//	  (core instance $shim-inst (instantiate $shim))
+//	  (alias core export $shim-inst "0" (core func $ind))
+//	  (core instance $x (export "f" (func $ind)))
+//	  (core instance $m (instantiate $main (with "x" (instance $x))))
+//	  (type $gt (func (param "n" u32) (result u32)))
+//	  (alias core export $m "g" (core func $gcore))
+//	  (func $g (type $gt) (canon lift (core func $gcore)))
+//	  (core func $glow (canon lower (func $g)))
+//	  (core module $fixup
+//	    (type (func (param i32) (result i32)))
+//	    (import "actual" "0" (func (type 0)))
+//	    (import "shim" "$imports" (table 1 1 funcref))
+//	    (elem (i32.const 0) func 0))
+//	  (core instance $actual (export "0" (func $glow)))
+//	  (core instance (instantiate $fixup (with "actual" (instance $actual)) (with "shim" (instance $shim-inst))))
+//	  (export "run" (func $g))
+//	)
+const selfLoweringHex = "0061736d0d000100014e0061736d0100000001060160017f017f02070101780166000003020100070501016700010a14" +
+	"011200200045047f410705200041016b10000b0b0012046e616d650005046d61696e01040100016601480061736d0100" +
+	"000001060160017f017f0302010004050170010101071002013000000824696d706f72747301000a0b01090020004100" +
+	"1100000b000c046e616d650005047368696d020401000100060701000001000130020e02010101660000000001017812" +
+	"010708014001016e790079060701000001020167080a0200000100000100000001490061736d0100000001060160017f" +
+	"017f021f020661637475616c01300000047368696d0824696d706f72747301700101010907010041000b0100000d046e" +
+	"616d650006056669787570021a020101013000020002020661637475616c1203047368696d12000b0901000372756e01" +
+	"0000006b0e636f6d706f6e656e742d6e616d6501150000030003696e64010567636f72650204676c6f77011600110300" +
+	"046d61696e01047368696d02056669787570011c00120400097368696d2d696e737401017802016d030661637475616c" +
+	"010501010001670106030100026774"
+
+// TestProbeComponentReentered: a component calling its own export through
+// the component boundary reentered wazero's call engine and recursed until
+// the host's stack overflowed (the process died). The Canonical ABI
+// refuses to reenter a component instance (wasmtime traps at n = 1): so
+// does the host now.
+func TestProbeComponentReentered(t *testing.T) {
+	b, err := hex.DecodeString(selfLoweringHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(context.Background(), b, "self.wasm", "", Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, n := range []int64{1, 2, 1_000_000} {
+		v, err := call(t, p, &fakeEnv{}, "run", map[string]any{"n": n})
+		if abi.CodeOf(err) != abi.ProviderCrashed || !strings.Contains(err.Error(), "may not be reentered") {
+			t.Fatalf("n=%d: got %v %v, want ProviderCrashed saying the instance may not be reentered", n, v, err)
+		}
+	}
+	if v, err := call(t, p, &fakeEnv{}, "run", map[string]any{"n": int64(0)}); err != nil || fmt.Sprint(v) != "7" {
+		t.Fatalf("n=0: %v %v", v, err)
+	}
+}

@@ -587,6 +587,9 @@ type instance struct {
 	// wazero's call of it is not reentrant (the recursion overflowed the
 	// host's stack, killing the process).
 	noLeave int
+	// running is the core function of the export the running call
+	// entered by (adapterFunc refuses to enter it again).
+	running *coreRef
 }
 
 type memAdapter struct{ m api.Memory }
