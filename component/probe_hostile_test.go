@@ -270,3 +270,32 @@ func TestProbeComponentReentered(t *testing.T) {
 		t.Fatalf("n=0: %v %v", v, err)
 	}
 }
+
+// TestProbeDiscardedInstancesFreed: every component instance thrown away
+// (a trap, a timeout, a full pool) leaked its linear memory: the compiled
+// host module of its host functions was never closed, and the runtime kept
+// it and, through the functions, the instance. 30 calls that trap, each
+// in a fresh instance of 10 MiB of memory, kept 300 MiB.
+func TestProbeDiscardedInstancesFreed(t *testing.T) {
+	const n = 2_600_000 // 10 MiB of memory; the list is refused (the lift budget)
+	p, err := New(context.Background(), listResultComponent(n, n*4/65536+2), "biglist.wasm", "", Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	heap := func() uint64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := heap()
+	for range 30 {
+		if _, err := call(t, p, &fakeEnv{}, "run", map[string]any{}); abi.CodeOf(err) != abi.ProviderCrashed {
+			t.Fatalf("want ProviderCrashed, got %v", err)
+		}
+	}
+	if grew := int64(heap()) - int64(before); grew > 40<<20 {
+		t.Fatalf("30 discarded instances of 10 MiB of memory each left the heap %d MiB larger", grew>>20)
+	}
+}

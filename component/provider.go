@@ -590,6 +590,7 @@ type instance struct {
 	// running is the core function of the export the running call
 	// entered by (adapterFunc refuses to enter it again).
 	running *coreRef
+	hostCM  wazero.CompiledModule // the compiled host module (close)
 }
 
 type memAdapter struct{ m api.Memory }
@@ -670,8 +671,14 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The compiled host module holds this instance's host functions, and
+	// through them the instance and its memories: the runtime keeps it
+	// until it is closed (close), else every instance thrown away leaked
+	// its linear memory.
+	inst.hostCM = hc
 	host, err := p.rt.InstantiateModule(ctx, hc, wazero.NewModuleConfig().WithName(""))
 	if err != nil {
+		_ = hc.Close(ctx)
 		return nil, err
 	}
 	inst.host = host
@@ -773,6 +780,9 @@ func (inst *instance) close() {
 	}
 	if inst.host != nil {
 		inst.host.Close(ctx)
+	}
+	if inst.hostCM != nil {
+		_ = inst.hostCM.Close(ctx)
 	}
 }
 
