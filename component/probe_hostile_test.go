@@ -299,3 +299,73 @@ func TestProbeDiscardedInstancesFreed(t *testing.T) {
 		t.Fatalf("30 discarded instances of 10 MiB of memory each left the heap %d MiB larger", grew>>20)
 	}
 }
+
+// handleHoarderHex is a component (the WAT below, through `jco parse`)
+// whose run(n) asks wasi:cli/stdout for its stream n times and drops none.
+//
+//	(component
+//	  (type $stdout-ty
+//	    (instance
+//	      (export (;0;) "output-stream" (type (sub resource)))
+//	      (type (;1;) (own 0))
+//	      (type (;2;) (func (result 1)))
+//	      (export (;0;) "get-stdout" (func (type 2)))
+//	    )
+//	  )
+//	  (import "wasi:cli/stdout@0.2.0" (instance $stdout (type $stdout-ty)))
+//	  (alias export $stdout "get-stdout" (func $get))
+//	  (core func $get-low (canon lower (func $get)))
+//	  (core instance $imp (export "get-stdout" (func $get-low)))
+//	  (core module $main
+//	    (import "wasi:cli/stdout@0.2.0" "get-stdout" (func $get (result i32)))
+//	    (func (export "run") (param $n i32) (result i32)
+//	      (local $i i32) (local $h i32)
+//	      (block $done
+//	        (loop $l
+//	          (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+//	          (local.set $h (call $get))
+//	          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+//	          (br $l)))
+//	      (local.get $h)))
+//	  (core instance $m (instantiate $main (with "wasi:cli/stdout@0.2.0" (instance $imp))))
+//	  (type $rt (func (param "n" u32) (result u32)))
+//	  (alias core export $m "run" (core func $run-core))
+//	  (func $run (type $rt) (canon lift (core func $run-core)))
+//	  (export "run" (func $run))
+//	)
+const handleHoarderHex = "0061736d0d000100072c01420404000d6f75747075742d73747265616d0301016900014000000104000a6765742d7374" +
+	"646f757401020a1a010015776173693a636c692f7374646f757440302e322e300500060f010100000a6765742d737464" +
+	"6f75740805010100000002100101010a6765742d7374646f75740000019d010061736d01000000010a026000017f6001" +
+	"7f017f02240115776173693a636c692f7374646f757440302e322e300a6765742d7374646f7574000003020101070701" +
+	"0372756e00010a22012001027f02400340200120004f0d0110002102200141016a21010c000b0b20020b0030046e616d" +
+	"650005046d61696e0106010003676574020c01010300016e010169020168030c0101020004646f6e6501016c021c0100" +
+	"000115776173693a636c692f7374646f757440302e322e3012000708014001016e790079060901000001010372756e08" +
+	"060100000100010b0901000372756e010100006c0e636f6d706f6e656e742d6e616d65011600000200076765742d6c6f" +
+	"77010872756e2d636f7265010900110100046d61696e010b0012020003696d7001016d010c0102000367657401037275" +
+	"6e0111030200097374646f75742d747901027274010a050100067374646f7574"
+
+// TestProbeHandleTableBounded: the host's resource handle table of an
+// instance had no bound: a guest taking get-stdout in a loop grew it by 16
+// bytes a handle, 10 M handles in a 10-second call, kept across the calls
+// of a pooled instance.
+func TestProbeHandleTableBounded(t *testing.T) {
+	b, err := hex.DecodeString(handleHoarderHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(context.Background(), b, "hoard.wasm", "", Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if v, err := call(t, p, &fakeEnv{}, "run", map[string]any{"n": int64(100)}); err != nil {
+		t.Fatalf("100 handles: %v %v", v, err)
+	}
+	v, err := call(t, p, &fakeEnv{}, "run", map[string]any{"n": int64(maxHandles + 10)})
+	if abi.CodeOf(err) != abi.ProviderCrashed || !strings.Contains(err.Error(), "resource handles") {
+		t.Fatalf("%d handles: got %v %v, want ProviderCrashed naming the handle limit", maxHandles+10, v, err)
+	}
+	if v, err := call(t, p, &fakeEnv{}, "run", map[string]any{"n": int64(1)}); err != nil {
+		t.Fatalf("after: %v %v", v, err)
+	}
+}
