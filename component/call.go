@@ -161,7 +161,12 @@ func (inst *instance) invoke(ctx context.Context, t *tool, args []wit.Value) (wi
 		return nil, inst.fail(ctx, t, err, abi.InvalidParams)
 	}
 	stack := flat[:cap(flat)]
-	if err := inst.funcs[t.idx].CallWithStack(ctx, stack); err != nil {
+	if t.exp.fn != nil {
+		inst.running = t.exp.fn.lift
+	}
+	err = inst.funcs[t.idx].CallWithStack(ctx, stack)
+	inst.running = nil
+	if err != nil {
 		return nil, inst.fail(ctx, t, err, abi.ProviderCrashed)
 	}
 	res := stack[:t.nResults]
@@ -170,7 +175,10 @@ func (inst *instance) invoke(ctx context.Context, t *tool, args []wit.Value) (wi
 		return nil, inst.fail(ctx, t, err, abi.ProviderCrashed)
 	}
 	if post := inst.posts[t.idx]; post != nil {
-		if err := post.CallWithStack(ctx, res); err != nil {
+		inst.noLeave++
+		err := post.CallWithStack(ctx, res)
+		inst.noLeave--
+		if err != nil {
 			return nil, inst.fail(ctx, t, err, abi.ProviderCrashed)
 		}
 	}
@@ -219,31 +227,40 @@ func (inst *instance) hostFunc(i int) api.GoModuleFunc {
 		if st == nil {
 			st = &callState{ctx: ctx}
 		}
+		if inst.noLeave > 0 {
+			abortHost(st, fmt.Errorf("import %s called from inside cabi_realloc or a post-return function, which the Canonical ABI forbids", p.lowNames[i]))
+		}
 		cx := &inst.lowCx[i]
 		if !inst.lowReady[i] {
 			c, err := inst.context(p.plan.lowers[i].opts)
 			if err != nil {
-				st.hostErr = err
-				panic(errHostAbort)
+				abortHost(st, err)
 			}
 			*cx = c
 		}
 		cx.Reset()
 		args, err := f.LiftArgs(cx, stack[:nparams])
 		if err != nil {
-			st.hostErr = err
-			panic(errHostAbort)
+			abortHost(st, err)
 		}
 		v, err := callImpl(impl, st, inst, args, p.lowNames[i], f)
 		if err != nil {
-			st.hostErr = err
-			panic(errHostAbort)
+			abortHost(st, err)
 		}
 		if _, err := f.LowerResult(cx, v, stack[:nparams], stack[:0]); err != nil {
-			st.hostErr = err
-			panic(errHostAbort)
+			abortHost(st, err)
 		}
 	}
+}
+
+// abortHost aborts the guest call from a host function with err, unless
+// an error is already recorded: a host function that fails inside another
+// one's cabi_realloc has the first, telling error.
+func abortHost(st *callState, err error) {
+	if st.hostErr == nil {
+		st.hostErr = err
+	}
+	panic(errHostAbort)
 }
 
 // callImpl runs a host implementation. The implementations assume the
@@ -377,6 +394,12 @@ type liftedFn struct {
 	f, post api.Function
 	cx      cabi.Context
 	stack   []uint64
+	// active: a call of f is running. A second one (a component that
+	// lowers its own export, or a cycle of adapters) would reenter f's
+	// wazero call engine, which is not reentrant, and could recurse until
+	// the host's stack overflows (the process died); it is refused, as
+	// the Canonical ABI refuses reentering a component instance.
+	active bool
 }
 
 // adapterFunc calls fv (lifted in one component instance) from another:
@@ -388,6 +411,15 @@ func adapterFunc(fv *funcVal, f *cabi.Func) hostFunc {
 		if err != nil {
 			return nil, err
 		}
+		if lf.active || (inst.running != nil && fv.lift != nil && *fv.lift == *inst.running) {
+			name := fv.wf.Name
+			if name == "" {
+				name = "a lifted function"
+			}
+			return nil, fmt.Errorf("%s called while a call of it is running (a component instance may not be reentered)", name)
+		}
+		lf.active = true
+		defer func() { lf.active = false }()
 		lf.cx.Reset()
 		flat, err := f.LowerArgs(&lf.cx, args, lf.stack[:0])
 		if err != nil {
@@ -407,7 +439,10 @@ func adapterFunc(fv *funcVal, f *cabi.Func) hostFunc {
 			return nil, err
 		}
 		if lf.post != nil {
-			if err := lf.post.CallWithStack(ctx, stack[:len(rs)]); err != nil {
+			inst.noLeave++
+			err := lf.post.CallWithStack(ctx, stack[:len(rs)])
+			inst.noLeave--
+			if err != nil {
 				return nil, err
 			}
 		}

@@ -581,6 +581,16 @@ type instance struct {
 	ticks   []api.MutableGlobal
 	initCtx context.Context
 	lifted  map[*funcVal]*liftedFn
+	// noLeave counts the running cabi_realloc and post-return calls,
+	// during which a guest may not call an import (the Canonical ABI's
+	// may_leave): answering would run cabi_realloc inside itself, and
+	// wazero's call of it is not reentrant (the recursion overflowed the
+	// host's stack, killing the process).
+	noLeave int
+	// running is the core function of the export the running call
+	// entered by (adapterFunc refuses to enter it again).
+	running *coreRef
+	hostCM  wazero.CompiledModule // the compiled host module (close)
 }
 
 type memAdapter struct{ m api.Memory }
@@ -628,7 +638,10 @@ func (inst *instance) context(o optsPlan) (cabi.Context, error) {
 			if inst.state != nil {
 				ctx = inst.state.wctx
 			}
-			if err := rf.CallWithStack(ctx, stack); err != nil {
+			inst.noLeave++
+			err := rf.CallWithStack(ctx, stack)
+			inst.noLeave--
+			if err != nil {
 				return 0, fmt.Errorf("cabi_realloc: %w", err)
 			}
 			return uint32(stack[0]), nil
@@ -658,8 +671,14 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The compiled host module holds this instance's host functions, and
+	// through them the instance and its memories: the runtime keeps it
+	// until it is closed (close), else every instance thrown away leaked
+	// its linear memory.
+	inst.hostCM = hc
 	host, err := p.rt.InstantiateModule(ctx, hc, wazero.NewModuleConfig().WithName(""))
 	if err != nil {
+		_ = hc.Close(ctx)
 		return nil, err
 	}
 	inst.host = host
@@ -761,6 +780,9 @@ func (inst *instance) close() {
 	}
 	if inst.host != nil {
 		inst.host.Close(ctx)
+	}
+	if inst.hostCM != nil {
+		_ = inst.hostCM.Close(ctx)
 	}
 }
 

@@ -36,6 +36,20 @@ func (t *handleTable) add(v any) wit.Handle {
 	return wit.Handle(len(t.items))
 }
 
+// maxHandles bounds the live handles of one instance. A guest that asks
+// for get-stdout in a loop and drops nothing grew the table by 16 bytes a
+// call, kept across the calls of a pooled instance: 10 M handles in a
+// 10-second call, without end over many calls.
+const maxHandles = 1 << 16
+
+// put adds v like add, unless the instance holds maxHandles handles already.
+func (t *handleTable) put(v any) (wit.Handle, error) {
+	if len(t.items)-len(t.free) >= maxHandles {
+		return 0, fmt.Errorf("the component holds %d resource handles, the most one instance may hold: drop the ones it no longer needs", maxHandles)
+	}
+	return t.add(v), nil
+}
+
 func (t *handleTable) get(h wit.Handle) (any, error) {
 	if h == 0 || int(h) > len(t.items) || t.items[h-1] == nil {
 		return nil, fmt.Errorf("invalid resource handle %d", h)
@@ -135,7 +149,7 @@ func writeStream(st *callState, inst *instance, a []wit.Value) (wit.Value, error
 }
 
 func newPollable(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
-	return inst.table.add(&pollable{}), nil
+	return inst.table.put(&pollable{})
 }
 
 func randomBytes(_ *callState, _ *instance, a []wit.Value) (wit.Value, error) {
@@ -164,13 +178,13 @@ var processStart = time.Now()
 // function name. It is read-only.
 var wasiFuncs = map[string]hostFunc{
 	"wasi:cli/stdout#get-stdout": func(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
-		return inst.table.add(&outStream{}), nil
+		return inst.table.put(&outStream{})
 	},
 	"wasi:cli/stderr#get-stderr": func(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
-		return inst.table.add(&outStream{stderr: true}), nil
+		return inst.table.put(&outStream{stderr: true})
 	},
 	"wasi:cli/stdin#get-stdin": func(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
-		return inst.table.add(&inStream{}), nil
+		return inst.table.put(&inStream{})
 	},
 	"wasi:cli/terminal-stdin#get-terminal-stdin":   noneFunc,
 	"wasi:cli/terminal-stdout#get-terminal-stdout": noneFunc,

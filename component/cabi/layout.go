@@ -63,6 +63,56 @@ type Type struct {
 	payload  uint32   // variant-like: payload offset
 	nflags   int
 	handles  bool // a resource handle is somewhere inside (hasHandle)
+	// host is the host memory a lifted value of this type takes besides
+	// what its strings and variable-length lists hold (those are charged
+	// when lifted): boxes, field slices, fixed-size lists. The lift
+	// budget charges it per list element (Context.loadList).
+	host uint64
+}
+
+// Host memory of lifted values (Type.host), charged to the lift budget:
+// charging only the guest's bytes let a list<tuple<u8,u8,u8,u8>> within
+// the budget take 20 times the budget of host memory
+// (TestProbeLiftBudgetCountsHostMemory).
+const (
+	costSlot    = 16 // one wit.Value (an interface), in a list or record
+	costScalar  = 8  // a boxed integer, float, char, enum, flags or handle
+	costString  = 16 // a boxed string header
+	costSlice   = 24 // a boxed slice header: record, tuple, list
+	costVariant = 24 // a boxed wit.Option, wit.Result or wit.Variant
+)
+
+// hostCost computes Type.host from the parts (compiled already).
+func hostCost(ct *Type) uint64 {
+	switch ct.Kind {
+	case wit.KindBool, wit.KindU8, wit.KindS8:
+		return 0
+	case wit.KindString:
+		return costString
+	case wit.KindList:
+		if ct.fixedLen == 0 {
+			return costSlice
+		}
+		if ct.elem.Kind == wit.KindU8 {
+			return costSlice + uint64(ct.fixedLen)
+		}
+		return costSlice + uint64(ct.fixedLen)*(costSlot+ct.elem.host)
+	case wit.KindRecord, wit.KindTuple:
+		c := uint64(costSlice)
+		for _, f := range ct.fields {
+			c += costSlot + f.host
+		}
+		return c
+	case wit.KindVariant, wit.KindOption, wit.KindResult:
+		var most uint64
+		for _, x := range ct.cases {
+			if x != nil {
+				most = max(most, x.host)
+			}
+		}
+		return costVariant + most
+	}
+	return costScalar
 }
 
 // Compiler compiles wit types, sharing the compiled form of types shared by
@@ -276,6 +326,7 @@ func (c *Compiler) compile(t *wit.Type, depth int) (*Type, error) {
 		return nil, fmt.Errorf("unknown type kind %d", t.Kind)
 	}
 	ct.handles = ct.Kind == wit.KindOwn || ct.Kind == wit.KindBorrow
+	ct.host = hostCost(ct)
 	for _, parts := range [][]*Type{ct.fields, ct.cases, {ct.elem}} {
 		for _, x := range parts {
 			ct.handles = ct.handles || (x != nil && x.handles)

@@ -43,6 +43,9 @@ func (cx *Context) Load(t *Type, ptr uint32) (wit.Value, error) {
 	if ptr%t.Align != 0 {
 		return nil, trapf("pointer %d is not aligned to %d for %s", ptr, t.Align, t.Kind)
 	}
+	if err := cx.spend(t.host); err != nil {
+		return nil, err
+	}
 	b, err := cx.read(ptr, t.Size)
 	if err != nil {
 		return nil, err
@@ -256,7 +259,14 @@ func (cx *Context) loadList(e *Type, ptr, n uint32) (wit.Value, error) {
 	if ptr%e.Align != 0 {
 		return nil, trapf("list pointer %d is not aligned to %d", ptr, e.Align)
 	}
-	if err := cx.spend(total + uint64(n)); err != nil {
+	// The host memory the elements take is charged before any is made:
+	// their wit.Value slots and their own parts (Type.host), besides the
+	// guest bytes read.
+	cost := total
+	if e.Kind != wit.KindU8 {
+		cost += uint64(n) * (costSlot + e.host)
+	}
+	if err := cx.spend(cost); err != nil {
 		return nil, err
 	}
 	b, err := cx.read(ptr, uint32(total))

@@ -92,7 +92,13 @@ func (l *Loader) hostLog(ctx context.Context, mod api.Module, stack []uint64) {
 	}
 	inst, _ := ctx.Value(instKey{}).(*instance)
 	if inst == nil {
-		l.logger.Log(ctx, level, string(msg), "guest", "log")
+		// A start function: no instance yet, but its provider's sink
+		// (newInstance) cuts and budgets the message as any other.
+		if p, _ := ctx.Value(startKey{}).(*Provider); p != nil {
+			p.sink.log(level, msg, nil)
+			return
+		}
+		l.logger.Log(ctx, level, string(msg[:min(len(msg), maxLine)]), "guest", "log")
 		return
 	}
 	var logger *slog.Logger
@@ -105,6 +111,11 @@ func (l *Loader) hostLog(ctx context.Context, mod api.Module, stack []uint64) {
 // hostCall serves one request/response import.
 func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n uint32) uint64 {
 	inst, _ := ctx.Value(instKey{}).(*instance)
+	if (inst != nil && inst.allocating) || ctx.Value(allocKey{}) != nil {
+		// Answering would run aios_alloc inside aios_alloc (docs/abi.md:
+		// the allocator may not make host calls).
+		panic(fmt.Errorf("aios.%s called from inside aios_alloc: the guest's allocator may not make host calls", op))
+	}
 	if inst == nil {
 		buf := wire.AppendError(nil, string(abi.Unavailable), "aios."+op+": host calls are only served while the guest handles aios_call", nil)
 		rptr, err := allocOutsideCall(ctx, mod, uint32(len(buf)))
@@ -145,11 +156,15 @@ func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n
 	return uint64(rptr)<<32 | uint64(len(buf))
 }
 
+// allocKey marks the context of an aios_alloc call made by
+// allocOutsideCall (there is no instance to carry the mark yet).
+type allocKey struct{}
+
 // allocOutsideCall serves a host call made during _initialize or
 // aios_register (answered with an error, but still delivered).
 func allocOutsideCall(ctx context.Context, mod api.Module, n uint32) (uint32, error) {
 	f := mod.ExportedFunction(exportAlloc)
-	res, err := f.Call(ctx, uint64(n))
+	res, err := f.Call(context.WithValue(ctx, allocKey{}, true), uint64(n))
 	if err != nil {
 		return 0, err
 	}

@@ -164,7 +164,14 @@ func (inst *instance) input(n int) (uint32, error) {
 // alloc calls the guest's aios_alloc and checks the answer.
 func (inst *instance) alloc(n uint32) (uint32, error) {
 	st := [1]uint64{uint64(n)}
-	if err := inst.fAlloc.CallWithStack(inst.ctx, st[:]); err != nil {
+	// A host import called from inside aios_alloc would call aios_alloc
+	// again: wazero's call engine is not reentrant (the nested call reuses
+	// the outer one's stack) and the recursion overflowed the host's
+	// stack, killing the process. hostCall refuses it while this is set.
+	inst.allocating = true
+	err := inst.fAlloc.CallWithStack(inst.ctx, st[:])
+	inst.allocating = false
+	if err != nil {
 		return 0, err
 	}
 	ptr := uint32(st[0])

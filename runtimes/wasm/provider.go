@@ -223,6 +223,10 @@ func (p *Provider) Instances() int {
 // each instance calls its guest with a long-lived context carrying it.
 type instKey struct{}
 
+// startKey finds the provider from inside a host function called by a
+// start function, which runs before there is an instance.
+type startKey struct{}
+
 // newInstance instantiates the module and runs its _initialize under the
 // watchdog with the load timeout.
 func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
@@ -232,7 +236,7 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	// which aios.tick (instrumented code) or wazero's own checks observe,
 	// and a sleep of it ends there too.
 	d := p.l.cfg.LoadTimeout
-	ictx, cancel := context.WithTimeout(ctx, d)
+	ictx, cancel := context.WithTimeout(context.WithValue(ctx, startKey{}, p), d)
 	var self *instance // set below, once instantiated
 	if p.realClock {
 		startDL, _ := ictx.Deadline()
@@ -320,6 +324,7 @@ type instance struct {
 	hbuf                 []byte // host-call response buffer
 	inPtr, inCap         uint32 // host-owned input buffer in guest memory
 	overflow             bool
+	allocating           bool              // inside the guest's aios_alloc (alloc); same goroutine
 	used                 atomic.Bool       // served a call since the last trim pass
 	idleSince            atomic.Int64      // UnixNano; see Provider.trim
 	stop                 api.MutableGlobal // the $tick global, when instrumented

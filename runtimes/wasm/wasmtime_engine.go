@@ -453,6 +453,11 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 			ret, trap = nil, wt.NewTrap(fmt.Sprintf("aios.%s: host function failed: %v", op, r))
 		}
 	}()
+	if inst != nil && inst.allocating {
+		// As on wazero (instance.alloc): answering would run aios_alloc
+		// inside aios_alloc, recursing until the stack overflows.
+		return nil, wt.NewTrap(fmt.Sprintf("aios.%s called from inside aios_alloc: the guest's allocator may not make host calls", op))
+	}
 	var shim *instance
 	if inst != nil && inst.shim.env != nil {
 		shim = inst.shim
@@ -481,7 +486,13 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	if ex == nil || ex.Func() == nil {
 		return nil, wt.NewTrap("aios." + op + ": the guest has no aios_alloc")
 	}
+	if inst != nil {
+		inst.allocating = true
+	}
 	res, err := ex.Func().Call(c, int32(len(buf)))
+	if inst != nil {
+		inst.allocating = false
+	}
 	if err != nil {
 		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: aios_alloc: %v", op, len(buf), err))
 	}
@@ -511,6 +522,7 @@ type wtInstance struct {
 	inPtr, inCap uint32
 	hostErr      error
 	overflow     bool
+	allocating   bool      // inside the guest's aios_alloc (a host call refuses to run)
 	dl           time.Time // the running call's (or load's) deadline, for poll_oneoff
 }
 
@@ -584,7 +596,9 @@ func (inst *wtInstance) view(packed uint64, what string) ([]byte, error) {
 }
 
 func (inst *wtInstance) alloc(n uint32) (uint32, error) {
+	inst.allocating = true
 	res, err := inst.fAlloc.Call(inst.store, int32(n))
+	inst.allocating = false
 	if err != nil {
 		return 0, err
 	}
