@@ -329,6 +329,10 @@ type procWorker struct {
 	codec  abi.Codec     // the negotiated wire format (MsgPack until the hello exchange)
 	trace  *wire.Tracer  // debug log of every frame (nil unless debug logging is on)
 
+	// hostSlots bounds the host calls running at once (hostop.MaxInFlight):
+	// the reader waits for a slot before it reads on.
+	hostSlots hostop.Slots
+
 	rmu   sync.Mutex    // held by the goroutine reading stdout
 	rfree chan struct{} // a token: the reader's place is free
 	rdl   time.Time     // out's read deadline (under rmu)
@@ -421,6 +425,7 @@ func (p *ProcessProvider) start() (*procWorker, *abi.ToolRegister, error) {
 		p: p, cmd: cmd, stdin: inW, out: outR, stdout: bufio.NewReaderSize(sr, 64<<10),
 		rfree: make(chan struct{}, 1), codec: abi.MsgPack,
 		calls: map[string]*procCall{}, dead: make(chan struct{}),
+		hostSlots: hostop.NewSlots(),
 	}
 	stderrDone := make(chan struct{})
 	go w.readStderr(errR, stderrDone)
@@ -638,6 +643,24 @@ func (w *procWorker) lead(c *procCall, hard time.Time, watch bool) (*abi.ToolRes
 			}
 			return nil, leadBroken
 		}
+		if env.Kind == abi.KindHostCall {
+			// Wait for a slot here, where the reader's deadline and
+			// cancellation are known; the host call is answered either way.
+			ctx := context.Background()
+			if watch {
+				ctx = c.ctx
+			}
+			if err := w.hostSlots.Acquire(ctx, hard, w.dead); err != nil {
+				go w.refuseHost(env.ID, env.Host, err)
+				switch {
+				case errors.Is(err, context.DeadlineExceeded):
+					return nil, leadTimeout
+				case watch && c.ctx.Err() != nil:
+					return nil, leadCancelled
+				}
+				return nil, leadBroken
+			}
+		}
 		w.dispatch(env)
 		select {
 		case r := <-c.done:
@@ -693,6 +716,19 @@ func (w *procWorker) serveHost(c *procCall, hid string, hc *abi.HostCall) {
 		res = hostop.Answer(c.ctx, c.env, hid, hc, true)
 	} else {
 		res = hostop.Answer(context.Background(), nil, hid, hc, false)
+	}
+	w.hostSlots.Release()
+	if err := w.send(&abi.Envelope{Kind: abi.KindHostResult, ID: hid, Result: res}); err != nil {
+		w.p.logger.Debug("host_result not delivered to the JS worker", "err", err)
+	}
+}
+
+// refuseHost answers host call hid, whose reader gave up waiting for a
+// slot (the reading call ended: err), with Unavailable.
+func (w *procWorker) refuseHost(hid string, hc *abi.HostCall, err error) {
+	res := &abi.ToolResult{Error: abi.Errorf(abi.Unavailable, "host call %s not served: %d host calls of this worker were running and the reader stopped waiting (%v)", hid, hostop.MaxInFlight, err)}
+	if hc != nil {
+		res.CallID = hc.CallID
 	}
 	if err := w.send(&abi.Envelope{Kind: abi.KindHostResult, ID: hid, Result: res}); err != nil {
 		w.p.logger.Debug("host_result not delivered to the JS worker", "err", err)

@@ -15,9 +15,12 @@ import (
 //	net_connect {host, port}                       → {host, port, remote}, and a connected
 //	                                                 socket on the broker fd (netbroker.go)
 
-// serveHost answers one host_call of the call in flight c (nil when none).
+// serveHost answers one host_call of the call in flight c (nil when none),
+// holding a slot of w.hostSlots (taken by the reader) until its work is
+// done.
 func (w *worker) serveHost(c *inflight, hid string, hc *abi.HostCall) {
 	if hc != nil && hc.Op == "net_connect" {
+		defer w.hostSlots.Release() // the answer goes with the socket
 		w.netConnect(c, hid, hc)
 		return
 	}
@@ -35,6 +38,7 @@ func (w *worker) serveHost(c *inflight, hid string, hc *abi.HostCall) {
 	default:
 		res = hostop.Answer(context.Background(), nil, hid, hc, false)
 	}
+	w.hostSlots.Release()
 	if err := w.send(&abi.Envelope{V: abi.FormatVersion, Kind: abi.KindHostResult, ID: hid, Result: res}); err != nil {
 		w.p.log.Debug("host_result not delivered", "pid", w.pid, "err", err)
 	}

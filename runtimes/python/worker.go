@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/hostop"
 	"github.com/aios-host/aios-host/internal/linebudget"
 	"github.com/aios-host/aios-host/internal/wire"
 )
@@ -75,6 +76,10 @@ type worker struct {
 
 	wmu  sync.Mutex
 	wbuf []byte
+
+	// hostSlots bounds the host calls running at once (hostop.MaxInFlight;
+	// the call's reader waits for a slot).
+	hostSlots hostop.Slots
 
 	// mp is true when the hello exchange chose MessagePack (else JSON);
 	// trace logs every frame at debug level (nil unless debug logging
@@ -180,6 +185,8 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 		spin:    cfg.Spin,
 		dead:    make(chan struct{}),
 		errDone: make(chan struct{}),
+
+		hostSlots: hostop.NewSlots(),
 	}
 	pid := ps.Pid
 	w.errBudget = linebudget.New(stderrLinesPerSecond, func(n int) {
@@ -796,6 +803,9 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 				return env.Result.Value, nil, false
 			}
 		case abi.KindHostCall:
+			if err := w.hostSlots.Acquire(ctx, deadline, w.dead); err != nil {
+				return nil, w.interrupt(call, err), true
+			}
 			go w.serveHost(c, env.ID, env.Host)
 		case abi.KindLog:
 			if env.Log != nil {
