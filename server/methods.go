@@ -540,6 +540,9 @@ func (s *Server) registryRefresh(ctx context.Context, params json.RawMessage) (a
 type subscriptions struct {
 	mu   sync.Mutex
 	subs map[string]func()
+	// closed is set by closeAll: the connection is closing, and a
+	// subscribe still running may not add a subscription nobody ends.
+	closed bool
 }
 
 // active reports whether the session holds a subscription.
@@ -552,6 +555,7 @@ func (ss *subscriptions) active() bool {
 func (ss *subscriptions) closeAll() {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	ss.closed = true
 	for id, cancel := range ss.subs {
 		cancel()
 		delete(ss.subs, id)
@@ -695,6 +699,11 @@ func (s *Server) subscribe(sess *session, params json.RawMessage) (any, *jsonrpc
 		})
 	}
 	sess.subs.mu.Lock()
+	if sess.subs.closed {
+		sess.subs.mu.Unlock()
+		stop()
+		return nil, jsonrpc.Errorf(abi.Cancelled, "the connection is closing; subscription not made")
+	}
 	if sess.subs.subs == nil {
 		sess.subs.subs = map[string]func(){}
 	}

@@ -1,0 +1,99 @@
+package server
+
+import (
+	"bufio"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
+
+	dto "github.com/prometheus/client_model/go"
+)
+
+// A subscribe whose connection closes before the handler runs must not
+// leave a subscription (a goroutine, a registry subscriber, the
+// aios_subscribers gauge) behind.
+func TestProbeSubscribeThenCloseLeaks(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	for i := 0; i < 100; i++ {
+		c, err := net.Dial("unix", ts.sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = c.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"aios/registry.subscribe"}` + "\n"))
+		_ = c.(*net.UnixConn).CloseWrite()
+		_, _ = bufio.NewReader(c).ReadString('\n')
+		c.Close()
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		var m dto.Metric
+		_ = ts.s.metrics.subscribers.Write(&m)
+		n := m.GetGauge().GetValue()
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%v subscriptions left after every connection closed", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A client that sends its request and then shuts down its write side
+// (`nc -N`, a shell pipe into socat) still wants the answer: half-closing
+// is not hanging up.
+func TestProbeHalfCloseKeepsAnswer(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	for i := 0; i < 30; i++ {
+		c, err := net.Dial("unix", ts.sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = c.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":1}}}` + "\n"))
+		_ = c.(*net.UnixConn).CloseWrite()
+		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		line, err := bufio.NewReader(c).ReadString('\n')
+		c.Close()
+		if err != nil || !strings.Contains(line, `"result"`) {
+			t.Fatalf("try %d: %q, %v", i, line, err)
+		}
+	}
+}
+
+// A slow call answers a half-closed peer; a peer that hangs up has its
+// calls cancelled, half-closed first or not.
+func TestProbeHalfCloseSlowCallAndHangUp(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	ended := make(chan host.CallStats, 4)
+	defer ts.h.OnCall(func(st host.CallStats) { ended <- st })()
+	for _, half := range []bool{false, true} {
+		c, err := net.Dial("unix", ts.sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = c.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}` + "\n"))
+		time.Sleep(100 * time.Millisecond)
+		if half {
+			_ = c.(*net.UnixConn).CloseWrite()
+			time.Sleep(300 * time.Millisecond)
+			select {
+			case st := <-ended:
+				t.Fatalf("half-closed: the call ended (%s) while the peer waits for it", st.Code)
+			default:
+			}
+		}
+		c.Close()
+		select {
+		case st := <-ended:
+			if st.Code != abi.Cancelled {
+				t.Fatalf("half=%v: call ended with %q, want Cancelled", half, st.Code)
+			}
+		case <-time.After(3 * time.Second):
+			t.Fatalf("half=%v: the call of a peer that hung up was not cancelled", half)
+		}
+	}
+}
