@@ -188,7 +188,10 @@ func (c *Client) readLoop() {
 		ch := c.pending[id]
 		c.pmu.Unlock()
 		if ch != nil {
-			ch <- &resp
+			select {
+			case ch <- &resp:
+			default: // a second answer to one request: the first counts
+			}
 		}
 	}
 	if errors.Is(err, io.EOF) {
