@@ -68,16 +68,36 @@ func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	entries := s.h.Registry().Tools()
-	newest := map[string]*registry.Entry{}
-	for _, e := range entries {
-		if cur := newest[e.Def.Name]; cur == nil || e.Version.GreaterThan(cur.Version) {
-			newest[e.Def.Name] = e
+	reg := s.h.Registry()
+	entries := reg.Tools()
+	// Without all_versions each name is listed as the version a call
+	// without a version reaches: the default (docs/registry.md "Version
+	// resolution"), not a newer pre-release or deprecated version. A
+	// default that a reload replaced meanwhile falls back to the newest.
+	shown := map[string]*registry.Entry{}
+	if !p.AllVersions {
+		in := map[*registry.Entry]bool{}
+		for _, e := range entries {
+			in[e] = true
+			if cur := shown[e.Def.Name]; cur == nil || e.Version.GreaterThan(cur.Version) {
+				shown[e.Def.Name] = e
+			}
+		}
+		for name := range shown {
+			if def, err := reg.Resolve(name, ""); err == nil && in[def] {
+				shown[name] = def
+			}
 		}
 	}
+	sort.SliceStable(entries, func(i, j int) bool {
+		if entries[i].Def.Name != entries[j].Def.Name {
+			return entries[i].Def.Name < entries[j].Def.Name
+		}
+		return entries[i].Version.LessThan(entries[j].Version)
+	})
 	out := make([]ToolInfo, 0, len(entries))
 	for _, e := range entries {
-		if p.AllVersions || newest[e.Def.Name] == e {
+		if p.AllVersions || shown[e.Def.Name] == e {
 			ti := toolInfo(e)
 			if sess != nil && sess.transport == "unix" {
 				ti.Source = e.Provider.Source
@@ -85,12 +105,6 @@ func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc
 			out = append(out, ti)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Name != out[j].Name {
-			return out[i].Name < out[j].Name
-		}
-		return out[i].Version < out[j].Version
-	})
 	return map[string]any{"tools": out}, nil
 }
 

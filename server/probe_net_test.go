@@ -2,13 +2,17 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/native"
+	"github.com/aios-host/aios-host/server/jsonrpc"
 
 	dto "github.com/prometheus/client_model/go"
 )
@@ -95,5 +99,54 @@ func TestProbeHalfCloseSlowCallAndHangUp(t *testing.T) {
 		case <-time.After(3 * time.Second):
 			t.Fatalf("half=%v: the call of a peer that hung up was not cancelled", half)
 		}
+	}
+}
+
+// tools/list (without all_versions) describes the version a tools/call
+// without a version reaches: the default (newest non-deprecated release),
+// not a pre-release or a deprecated version above it. With all_versions
+// the versions are in SemVer order.
+func TestProbeToolsListDefaultVersion(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	p := native.New(abi.ProviderInfo{ID: "org.test.multi", Name: "multi", Version: "1.0.0"})
+	for _, v := range []struct {
+		version    string
+		deprecated bool
+	}{{"1.9.0", false}, {"1.10.0", false}, {"2.0.0-beta.1", false}, {"3.0.0", true}} {
+		p.MustRegister(abi.ToolDef{Name: "multi", Version: v.version, Deprecated: v.deprecated},
+			func(context.Context, any, abi.Env) (any, error) { return v.version, nil })
+	}
+	if err := ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, ts)
+	var called jsonrpc.ToolsCallResult
+	if err := c.Call(context.Background(), "tools/call", map[string]any{"name": "multi"}, &called); err != nil {
+		t.Fatal(err)
+	}
+	var list struct{ Tools []ToolInfo }
+	if err := c.Call(context.Background(), "tools/list", nil, &list); err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, ti := range list.Tools {
+		if ti.Name == "multi" {
+			listed = append(listed, ti.Version)
+		}
+	}
+	if len(listed) != 1 || listed[0] != called.Version {
+		t.Fatalf("tools/list shows multi %v; tools/call without a version runs %s", listed, called.Version)
+	}
+	if err := c.Call(context.Background(), "tools/list", map[string]any{"all_versions": true}, &list); err != nil {
+		t.Fatal(err)
+	}
+	listed = nil
+	for _, ti := range list.Tools {
+		if ti.Name == "multi" {
+			listed = append(listed, ti.Version)
+		}
+	}
+	if want := []string{"1.9.0", "1.10.0", "2.0.0-beta.1", "3.0.0"}; !slices.Equal(listed, want) {
+		t.Fatalf("all_versions lists %v, want %v", listed, want)
 	}
 }
