@@ -3,7 +3,9 @@ package server
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"net"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -148,5 +150,54 @@ func TestProbeToolsListDefaultVersion(t *testing.T) {
 	}
 	if want := []string{"1.9.0", "1.10.0", "2.0.0-beta.1", "3.0.0"}; !slices.Equal(listed, want) {
 		t.Fatalf("all_versions lists %v, want %v", listed, want)
+	}
+}
+
+// The auth scheme is case-insensitive (RFC 9110 §11.1): "bearer TOKEN"
+// is a bearer token, as /mcp already accepts.
+func TestProbeBearerSchemeCaseInsensitive(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	for _, scheme := range []string{"Bearer", "bearer", "BEARER"} {
+		req, _ := http.NewRequest(http.MethodPost, ts.url+"/rpc", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", scheme+" "+testToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: HTTP %d", scheme, resp.StatusCode)
+		}
+	}
+}
+
+// The host card's skill for a name describes the version a call without a
+// version reaches (the default), not a newer pre-release or deprecated one.
+func TestProbeHostCardDefaultVersion(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	p := native.New(abi.ProviderInfo{ID: "org.test.multi", Name: "multi", Version: "1.0.0"})
+	for _, v := range []struct {
+		version    string
+		deprecated bool
+	}{{"1.9.0", false}, {"1.10.0", false}, {"2.0.0-beta.1", false}, {"3.0.0", true}} {
+		p.MustRegister(abi.ToolDef{Name: "multi", Version: v.version, Deprecated: v.deprecated, MCPExportable: true},
+			func(context.Context, any, abi.Env) (any, error) { return v.version, nil })
+	}
+	if err := ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := ts.s.HostCard()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var card struct {
+		Skills []struct{ ID, Version string }
+	}
+	_ = json.Unmarshal(raw, &card)
+	for _, sk := range card.Skills {
+		if sk.ID == "multi" && sk.Version != "1.10.0" {
+			t.Fatalf("host card lists multi %s; a call without a version runs 1.10.0", sk.Version)
+		}
 	}
 }

@@ -71,13 +71,21 @@ func (s *Server) HostCard() ([]byte, error) {
 	if base != "" {
 		card.Endpoints = &discovery.Endpoints{RPC: base + "/rpc", HTTP: base, Health: "/health", Metrics: "/metrics"}
 	}
+	reg := s.h.Registry()
 	newest := map[string]*registry.Entry{}
-	for _, e := range s.h.Registry().Tools() {
+	for _, e := range reg.Tools() {
 		if !s.exported(e) {
 			continue
 		}
 		if cur := newest[e.Def.Name]; cur == nil || e.Version.GreaterThan(cur.Version) {
 			newest[e.Def.Name] = e
+		}
+	}
+	// A skill describes the version a call without a version reaches
+	// (the default), when that one is exported; else the newest exported.
+	for name := range newest {
+		if def, err := reg.Resolve(name, ""); err == nil && s.exported(def) {
+			newest[name] = def
 		}
 	}
 	for _, e := range newest {
