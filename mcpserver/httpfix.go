@@ -74,6 +74,9 @@ type postBody struct {
 	batch bool
 	code  int64 // of the error when the body is not JSON-RPC (0 when it is)
 	err   string
+	// badID is the id of a request that the go-sdk would answer with
+	// another id or not at all (idProblem): fixHTTP refuses the body.
+	badID json.RawMessage
 }
 
 // rpcMsg is one message of a POST: a request (call when id is valid), a
@@ -114,6 +117,11 @@ func parsePOST(body []byte) *postBody {
 		id, err := jsonrpc.MakeID(w.ID)
 		if err != nil {
 			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + err.Error(), batch: p.batch}
+		}
+		if w.Method != "" {
+			if why := idProblem(&jsonrpc.Request{Method: w.Method}, raw); why != "" {
+				return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + why, batch: p.batch, badID: idOf(raw)}
+			}
 		}
 		p.msgs = append(p.msgs, rpcMsg{id: id, method: w.Method, params: w.Params})
 	}
@@ -211,6 +219,14 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			return
 		}
 		in := parsePOST(body)
+		if in.badID != nil {
+			id := in.badID
+			if in.batch {
+				id = nil
+			}
+			writeRPCError(w, http.StatusBadRequest, id, in.code, in.err)
+			return
+		}
 		sid := r.Header.Get(sessionHeader)
 		if sid == "" && !in.opensSession(r) {
 			code, msg, id := in.code, in.err, json.RawMessage(nil)

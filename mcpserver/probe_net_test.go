@@ -78,3 +78,42 @@ func TestProbeHTTPCancelOfAnotherUsersSession(t *testing.T) {
 		t.Fatal("no answer")
 	}
 }
+
+// The go-sdk reads a numeric id as a float64: it answered id 1.5 as 1 and
+// 9007199254740993 as 9007199254740992 (a client may take the answer for
+// another of its requests), and on stdio took id null for a notification
+// and never answered. Such requests are refused with their id as sent.
+func TestProbeUnanswerableIDs(t *testing.T) {
+	_, s := newTestHost(t, "")
+	ss := newStdioSession(t, s)
+	ss.initialize("2025-06-18")
+	_, base := anonHTTP(t, "")
+	sid := initSession(t, base)
+	h := map[string]string{sessionHeader: sid, versionHeader: "2025-06-18"}
+	for _, id := range []string{"1.5", "9007199254740993", "-9007199254740993", "1e2", "null"} {
+		req := `{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`
+		ss.send(req)
+		l := ss.read(2 * time.Second)
+		if !strings.Contains(l, `"id":`+id+`,"error":{"code":-32600`) {
+			t.Errorf("stdio %s: %q", req, l)
+		}
+		a := post(t, base, req, h)
+		if a.status != http.StatusBadRequest || !strings.Contains(a.body, `"id":`+id+`,"error":{"code":-32600`) {
+			t.Errorf("http %s: %d %q", req, a.status, a.body)
+		}
+	}
+	for _, id := range []string{"9007199254740992", "-3", "0", `"1.5"`} {
+		req := `{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`
+		ss.send(req)
+		if l := ss.read(2 * time.Second); l != `{"jsonrpc":"2.0","id":`+id+`,"result":{}}` {
+			t.Errorf("stdio %s: %q", req, l)
+		}
+		if a := post(t, base, req, h); a.status != http.StatusOK || !strings.Contains(a.body, `"id":`+id+`,"result":{}`) {
+			t.Errorf("http %s: %d %q", req, a.status, a.body)
+		}
+	}
+	ss.send(`[{"jsonrpc":"2.0","id":1.5,"method":"ping"}]`)
+	if l := ss.read(2 * time.Second); !strings.Contains(l, `"code":-32600`) {
+		t.Errorf("stdio batch: %q", l)
+	}
+}
