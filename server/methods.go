@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -142,7 +143,10 @@ func (s *Server) toolsCall(ctx context.Context, sess *session, params json.RawMe
 		call.ParentID = ClientParentPrefix + p.ParentID
 	}
 	if p.TimeoutMS > 0 {
-		call.Deadline = time.Now().Add(time.Duration(p.TimeoutMS) * time.Millisecond)
+		// A timeout past what a Duration holds is a long one (the host
+		// caps it at limits.max_deadline), not an overflow.
+		ms := min(p.TimeoutMS, int64(math.MaxInt64/time.Millisecond))
+		call.Deadline = time.Now().Add(time.Duration(ms) * time.Millisecond)
 	}
 	v, info, err := s.h.CallWithInfo(ctx, call) // counted in metrics by the host's OnCall observer
 	if err != nil {

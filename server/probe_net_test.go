@@ -201,3 +201,18 @@ func TestProbeHostCardDefaultVersion(t *testing.T) {
 		}
 	}
 }
+
+// timeout_ms past what a time.Duration holds overflowed: the call timed
+// out at once ("deadline ... passed before it started"). A huge timeout
+// is a long one (the host caps it at limits.max_deadline).
+func TestProbeHugeTimeoutMS(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	c := dial(t, ts)
+	for _, ms := range []string{"9223372036854775807", "18446744073709551", "9223372036854"} {
+		var res jsonrpc.ToolsCallResult
+		err := c.Call(context.Background(), "tools/call", json.RawMessage(`{"name":"echo","arguments":{"value":1},"timeout_ms":`+ms+`}`), &res)
+		if err != nil {
+			t.Errorf("timeout_ms %s: %v", ms, err)
+		}
+	}
+}
