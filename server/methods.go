@@ -710,8 +710,15 @@ func (s *Server) subscribe(sess *session, params json.RawMessage) (any, *jsonrpc
 	ch, cancel := s.h.Registry().Subscribe(64)
 	s.metrics.subscribers.Inc()
 	var once sync.Once
+	// nmu orders the notifications with the end of the subscription: once
+	// stop returns (and so before unsubscribe answers), none is sent.
+	var nmu sync.Mutex
+	stopped := false
 	stop := func() {
 		once.Do(func() {
+			nmu.Lock()
+			stopped = true
+			nmu.Unlock()
 			cancel()
 			s.metrics.subscribers.Dec()
 		})
@@ -733,7 +740,14 @@ func (s *Server) subscribe(sess *session, params json.RawMessage) (any, *jsonrpc
 			if tc == nil {
 				continue
 			}
-			if err := sess.notify(&jsonrpc.Notification{JSONRPC: jsonrpc.Version, Method: NotificationToolsChanged, Params: tc}); err != nil {
+			nmu.Lock()
+			if stopped {
+				nmu.Unlock()
+				return
+			}
+			err := sess.notify(&jsonrpc.Notification{JSONRPC: jsonrpc.Version, Method: NotificationToolsChanged, Params: tc})
+			nmu.Unlock()
+			if err != nil {
 				stop()
 				return
 			}

@@ -216,3 +216,69 @@ func TestProbeHugeTimeoutMS(t *testing.T) {
 		}
 	}
 }
+
+// Once the answer to aios/registry.unsubscribe is on the wire, no
+// notification of that subscription follows it.
+func TestProbeNoNotificationAfterUnsubscribe(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p := native.New(abi.ProviderInfo{ID: "org.test.churn", Name: "churn", Version: "1.0.0"})
+		p.MustRegister(abi.ToolDef{Name: "churn"}, func(context.Context, any, abi.Env) (any, error) { return nil, nil })
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_ = ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test"})
+			_ = ts.h.RemoveProvider("org.test.churn")
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	for i := 0; i < 30; i++ {
+		c, err := net.Dial("unix", ts.sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := bufio.NewReader(c)
+		_, _ = c.Write([]byte(`{"jsonrpc":"2.0","id":"s","method":"aios/registry.subscribe"}` + "\n"))
+		var sub string
+		for sub == "" {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m struct {
+				ID     string
+				Result struct{ Subscription string }
+			}
+			_ = json.Unmarshal([]byte(line), &m)
+			if m.ID == "s" {
+				sub = m.Result.Subscription
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+		_, _ = c.Write([]byte(`{"jsonrpc":"2.0","id":"u","method":"aios/registry.unsubscribe","params":{"subscription":"` + sub + `"}}` + "\n"))
+		answered := false
+		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				break
+			}
+			if strings.Contains(line, `"id":"u"`) {
+				answered = true
+				_ = c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+			} else if answered && strings.Contains(line, `"subscription":"`+sub+`"`) {
+				t.Fatalf("try %d: notification after the unsubscribe answer: %s", i, line)
+			}
+		}
+		c.Close()
+		if !answered {
+			t.Fatal("unsubscribe not answered")
+		}
+	}
+}
