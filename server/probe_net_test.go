@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -280,5 +281,42 @@ func TestProbeNoNotificationAfterUnsubscribe(t *testing.T) {
 		if !answered {
 			t.Fatal("unsubscribe not answered")
 		}
+	}
+}
+
+// A request is untrusted input too: 7 MiB of [{},{},…] in a tools/call's
+// arguments decode to hundreds of MiB (and 32 of them at once per
+// connection to gigabytes). A message whose decoded size would pass the
+// request decode budget is refused (TooLarge) before it is decoded.
+func TestProbeRequestDecodeBudget(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	ts.s.cfg.ReadTimeout = 20 * time.Second // a 7 MiB line
+	var b []byte
+	b = append(b, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":[`...)
+	for i := 0; i < 2_500_000; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{', '}')
+	}
+	b = append(b, "]}}}\n"...)
+	c, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	go func() { _, _ = c.Write(b) }()
+	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
+	line, err := bufio.NewReaderSize(c, 1<<20).ReadString('\n')
+	runtime.ReadMemStats(&ms)
+	if got := ms.TotalAlloc - before; err != nil || !strings.Contains(line, `"code":-32012`) || got > 150<<20 {
+		if len(line) > 300 {
+			line = line[:300]
+		}
+		t.Fatalf("%v %q after allocating %d MiB", err, line, got>>20)
+
 	}
 }
