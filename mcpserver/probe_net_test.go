@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -115,5 +116,32 @@ func TestProbeUnanswerableIDs(t *testing.T) {
 	ss.send(`[{"jsonrpc":"2.0","id":1.5,"method":"ping"}]`)
 	if l := ss.read(2 * time.Second); !strings.Contains(l, `"code":-32600`) {
 		t.Errorf("stdio batch: %q", l)
+	}
+}
+
+// A tools/call's arguments are untrusted input: 7 MiB of [{},{},…] decode
+// to hundreds of MiB before the host's max_params_bytes refuses them. They
+// are refused (TooLarge) before they are decoded.
+func TestProbeArgumentsDecodeBudget(t *testing.T) {
+	_, s := newTestHost(t, "")
+	ss := newStdioSession(t, s)
+	ss.initialize("2025-06-18")
+	var b []byte
+	b = append(b, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"value":[`...)
+	for i := 0; i < 2_500_000; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{', '}')
+	}
+	b = append(b, "]}}}"...)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	ss.send(string(b))
+	l := ss.read(20 * time.Second)
+	runtime.ReadMemStats(&ms)
+	if got := ms.TotalAlloc - before; !strings.Contains(l, "TooLarge") || got > 300<<20 { // the line's copies: 150 MiB
+		t.Fatalf("%.300q after allocating %d MiB", l, got>>20)
 	}
 }
