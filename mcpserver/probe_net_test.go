@@ -119,16 +119,16 @@ func TestProbeUnanswerableIDs(t *testing.T) {
 	}
 }
 
-// A tools/call's arguments are untrusted input: 7 MiB of [{},{},…] decode
-// to hundreds of MiB before the host's max_params_bytes refuses them. They
-// are refused (TooLarge) before they are decoded.
+// A tools/call's arguments are untrusted input: 2 MiB of [{},{},…] decode
+// to 150 MiB before the host's max_params_bytes (1 MiB here) refuses them.
+// They are refused (TooLarge) before they are decoded.
 func TestProbeArgumentsDecodeBudget(t *testing.T) {
-	_, s := newTestHost(t, "")
+	_, s := newTestHost(t, "limits:\n  max_params_bytes: 1048576\n")
 	ss := newStdioSession(t, s)
 	ss.initialize("2025-06-18")
 	var b []byte
 	b = append(b, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"value":[`...)
-	for i := 0; i < 2_500_000; i++ {
+	for i := 0; i < 700_000; i++ {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -139,9 +139,9 @@ func TestProbeArgumentsDecodeBudget(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	before := ms.TotalAlloc
 	ss.send(string(b))
-	l := ss.read(20 * time.Second)
+	l := ss.read(60 * time.Second)
 	runtime.ReadMemStats(&ms)
-	if got := ms.TotalAlloc - before; !strings.Contains(l, "TooLarge") || got > 300<<20 { // the line's copies: 150 MiB
+	if got := ms.TotalAlloc - before; !strings.Contains(l, "TooLarge") || got > 100<<20 { // the line's copies: 40 MiB
 		t.Fatalf("%.300q after allocating %d MiB", l, got>>20)
 	}
 }

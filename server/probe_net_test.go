@@ -290,7 +290,7 @@ func TestProbeNoNotificationAfterUnsubscribe(t *testing.T) {
 // request decode budget is refused (TooLarge) before it is decoded.
 func TestProbeRequestDecodeBudget(t *testing.T) {
 	ts := newTestServer(t, "", false)
-	ts.s.cfg.ReadTimeout = 20 * time.Second // a 7 MiB line
+	ts.s.cfg.ReadTimeout = 60 * time.Second // a 7 MiB line
 	var b []byte
 	b = append(b, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":[`...)
 	for i := 0; i < 2_500_000; i++ {
@@ -309,7 +309,7 @@ func TestProbeRequestDecodeBudget(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	before := ms.TotalAlloc
 	go func() { _, _ = c.Write(b) }()
-	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(60 * time.Second))
 	line, err := bufio.NewReaderSize(c, 1<<20).ReadString('\n')
 	runtime.ReadMemStats(&ms)
 	if got := ms.TotalAlloc - before; err != nil || !strings.Contains(line, `"code":-32012`) || got > 150<<20 {
