@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -45,5 +46,35 @@ func TestProbeRemoteReplaysLocalCard(t *testing.T) {
 			t.Errorf("error %q", e)
 		}
 		srv.Close()
+	}
+}
+
+// A card (a remote's is untrusted input, fetched every remote_refresh) of
+// 1 MiB of "skills":[{},{},…] decoded 349 000 Skill structs, 230 MiB, before
+// validation refused it. No card can hold that many real skills: the count
+// is bounded before decoding.
+func TestProbeCardSkillsBounded(t *testing.T) {
+	var b []byte
+	b = append(b, `{"adapter": {"id": "org.x.y", "name": "Y", "version": "1.0.0", "protocol_version": "0.3.0"}, "capabilities": {}, "skills": [`...)
+	for len(b) < MaxCardBytes-100 {
+		b = append(b, `{},`...)
+	}
+	b = append(b, `{}]}`...)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	_, err := ParseCard(b, "x")
+	runtime.ReadMemStats(&ms)
+	if got := ms.TotalAlloc - before; err == nil || !strings.Contains(err.Error(), "skills") || got > 32<<20 {
+		t.Fatalf("%v after allocating %d MiB", err, got>>20)
+	}
+}
+
+func TestProbeArrayLen(t *testing.T) {
+	for raw, want := range map[string]int{`[]`: 0, ` [ ] `: 0, `[1]`: 1, `[1,2]`: 2, `[{"a":[1,2]},"x,y"]`: 2,
+		`["a\"b,c"]`: 1, `[[],[]]`: 2, `[{}]`: 1, `["\\",1]`: 2, `{"a":1}`: 0, `null`: 0, `[ {} , {} ]`: 2} {
+		if got := arrayLen([]byte(raw)); got != want {
+			t.Errorf("arrayLen(%s) = %d, want %d", raw, got, want)
+		}
 	}
 }
