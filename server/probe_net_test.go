@@ -16,6 +16,7 @@ import (
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/runtimes/native"
 	"github.com/aios-host/aios-host/server/jsonrpc"
+	"github.com/aios-host/aios-host/trust"
 
 	dto "github.com/prometheus/client_model/go"
 )
@@ -319,4 +320,40 @@ func TestProbeRequestDecodeBudget(t *testing.T) {
 		t.Fatalf("%v %q after allocating %d MiB", err, line, got>>20)
 
 	}
+}
+
+// GET /.well-known/aios-adapter.json needs no token, and signing the card
+// costs milliseconds with an RSA key (5 ms measured): a card whose content
+// did not change is not signed again (an ECDSA signature differs on each
+// signing, so equal bytes show it was not); a change is signed anew.
+func TestProbeHostCardSignedOncePerChange(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	k, err := trust.GenerateKey("ES256", "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.s.SetSigningKey(k)
+	a, _ := ts.s.HostCard()
+	b, _ := ts.s.HostCard()
+	if string(a) != string(b) {
+		t.Fatal("the unchanged host card was signed again")
+	}
+	p := native.New(abi.ProviderInfo{ID: "org.test.more", Name: "more", Version: "1.0.0"})
+	p.MustRegister(abi.ToolDef{Name: "more-tool", MCPExportable: true}, func(context.Context, any, abi.Env) (any, error) { return nil, nil })
+	if err := ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := ts.s.HostCard()
+	if !strings.Contains(string(c), "more-tool") {
+		t.Fatal("the host card did not follow the registry")
+	}
+	if _, err := trust.VerifyCard(context.Background(), c, storeOf(k)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func storeOf(k trust.SigningKey) *trust.KeyStore {
+	s := trust.NewKeyStore(nil)
+	s.Add(&trust.Key{JWK: k.PublicJWK(), Trust: abi.Verified, Source: "test"})
+	return s
 }
