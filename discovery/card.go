@@ -28,6 +28,49 @@ const SupportedProtocols = ">=0.3.0, <0.4.0"
 // MaxCardBytes bounds an Adapter Card.
 const MaxCardBytes = 1 << 20
 
+// MaxCardSkills bounds a card's skills, counted before they are decoded.
+// A skill with an id, a name and a permission level takes about 60 bytes,
+// so no card of MaxCardBytes holds more real skills than this; a provider
+// may register at most limits.max_tools_per_provider (10 000) anyway.
+const MaxCardSkills = 20000
+
+// arrayLen counts the elements of raw, a valid JSON array (0 when raw is
+// not an array), without decoding them.
+func arrayLen(raw []byte) int {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '[' {
+		return 0
+	}
+	n, depth, inStr, empty := 0, 0, false, true
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case inStr:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inStr = false
+			}
+			continue
+		case c == '"':
+			inStr = true
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 1:
+			n++
+		}
+		if depth >= 1 && c != ' ' && c != '\t' && c != '\n' && c != '\r' && !(depth == 1 && (c == '[' || c == ',')) {
+			empty = false
+		}
+	}
+	if empty {
+		return 0
+	}
+	return n + 1
+}
+
 // Card is a parsed, validated Adapter Card (seed 001 §2.2–2.3) with the
 // aios-host additions: "artifact" (the pinned code beside the card) and per
 // skill capability_required, version, tags, idempotent, latency_class,
@@ -208,6 +251,11 @@ func ParseCard(data []byte, name string) (*Card, error) {
 		if !strictKeys[req] || string(bytes.TrimSpace(top[req])) == "null" {
 			return fail(req, "required member is missing")
 		}
+	}
+	// Each skill decodes to a struct of about 330 bytes: 1 MiB of
+	// [{},{},…] would be 230 MiB before validation refuses it.
+	if n := arrayLen(top["skills"]); n > MaxCardSkills {
+		return fail("skills", "%d skills, more than the limit of %d", n, MaxCardSkills)
 	}
 	for k := range strictKeys {
 		if err := decodeStrict(top[k], c, k); err != nil {

@@ -91,6 +91,18 @@ func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolve
 	if err != nil {
 		return nil, err
 	}
+	// A signed card is not bound to the URL it is fetched from: a card
+	// that describes something local (code beside it, a unix socket) was
+	// signed for that, and a remote serving a copy of it would be called
+	// at <url>/rpc with the signer's trust.
+	if card.Artifact != nil {
+		return nil, fmt.Errorf("%s: refused: the card pins an artifact (%s): a local plugin's card, not a remote adapter's card", cardURL, card.Artifact.Path)
+	}
+	if e := card.Endpoints; e != nil && e.RPC != "" {
+		if u, err := url.Parse(e.RPC); err == nil && u.Scheme == "unix" {
+			return nil, fmt.Errorf("%s: refused: endpoints.rpc %q is a unix socket: a local adapter's card, not a remote adapter's card", cardURL, e.RPC)
+		}
+	}
 	out := &RemoteCard{Card: card}
 	v, err := trust.VerifyCard(ctx, data, keys)
 	switch {

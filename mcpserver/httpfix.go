@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -73,6 +74,9 @@ type postBody struct {
 	batch bool
 	code  int64 // of the error when the body is not JSON-RPC (0 when it is)
 	err   string
+	// badID is the id of a request that the go-sdk would answer with
+	// another id or not at all (idProblem): fixHTTP refuses the body.
+	badID json.RawMessage
 }
 
 // rpcMsg is one message of a POST: a request (call when id is valid), a
@@ -113,6 +117,11 @@ func parsePOST(body []byte) *postBody {
 		id, err := jsonrpc.MakeID(w.ID)
 		if err != nil {
 			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + err.Error(), batch: p.batch}
+		}
+		if w.Method != "" {
+			if why := idProblem(&jsonrpc.Request{Method: w.Method}, raw); why != "" {
+				return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + why, batch: p.batch, badID: idOf(raw)}
+			}
 		}
 		p.msgs = append(p.msgs, rpcMsg{id: id, method: w.Method, params: w.Params})
 	}
@@ -170,11 +179,13 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code i
 type httpCall struct {
 	session   string
 	id        jsonrpc.ID
+	user      string // the token's user: only they may cancel it
 	cancelled atomic.Bool
 }
 
 type httpCallKey struct {
 	session string
+	user    string
 	id      jsonrpc.ID
 }
 
@@ -208,6 +219,14 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			return
 		}
 		in := parsePOST(body)
+		if in.badID != nil {
+			id := in.badID
+			if in.batch {
+				id = nil
+			}
+			writeRPCError(w, http.StatusBadRequest, id, in.code, in.err)
+			return
+		}
 		sid := r.Header.Get(sessionHeader)
 		if sid == "" && !in.opensSession(r) {
 			code, msg, id := in.code, in.err, json.RawMessage(nil)
@@ -222,8 +241,12 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 		}
 		fw := &rpcWriter{ResponseWriter: w, in: in}
 		if sid != "" && in.code == 0 {
-			s.noteCancels(sid, in)
-			fw.calls = s.trackCalls(sid, in)
+			// The go-sdk refuses another user's request on a session
+			// (403) only later: a cancel counts for the calls of the
+			// user who sent it.
+			user := userOf(r)
+			s.noteCancels(sid, user, in)
+			fw.calls = s.trackCalls(sid, user, in)
 			defer s.untrackCalls(fw.calls)
 		}
 		next.ServeHTTP(fw, r)
@@ -231,9 +254,17 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 	})
 }
 
+// userOf is the user of a request's verified token ("" without one).
+func userOf(r *http.Request) string {
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		return ti.UserID
+	}
+	return ""
+}
+
 // noteCancels marks the requests that the notifications/cancelled of in
-// name as cancelled.
-func (s *Server) noteCancels(sid string, in *postBody) {
+// name as cancelled, when user made them.
+func (s *Server) noteCancels(sid, user string, in *postBody) {
 	for _, m := range in.msgs {
 		if m.method != "notifications/cancelled" || m.id.IsValid() {
 			continue
@@ -249,7 +280,7 @@ func (s *Server) noteCancels(sid string, in *postBody) {
 			continue
 		}
 		s.httpMu.Lock()
-		if c := s.httpCalls[httpCallKey{sid, id}]; c != nil {
+		if c := s.httpCalls[httpCallKey{sid, user, id}]; c != nil {
 			c.cancelled.Store(true)
 		}
 		s.httpMu.Unlock()
@@ -258,7 +289,7 @@ func (s *Server) noteCancels(sid string, in *postBody) {
 
 // trackCalls registers the requests of in (but initialize, which may not
 // be cancelled) until untrackCalls.
-func (s *Server) trackCalls(sid string, in *postBody) []*httpCall {
+func (s *Server) trackCalls(sid, user string, in *postBody) []*httpCall {
 	var out []*httpCall
 	s.httpMu.Lock()
 	defer s.httpMu.Unlock()
@@ -266,11 +297,11 @@ func (s *Server) trackCalls(sid string, in *postBody) []*httpCall {
 		if !m.isCall() || m.method == "initialize" {
 			continue
 		}
-		k := httpCallKey{sid, m.id}
+		k := httpCallKey{sid, user, m.id}
 		if s.httpCalls[k] != nil {
 			continue // a duplicate in flight: the go-sdk refuses it
 		}
-		c := &httpCall{session: sid, id: m.id}
+		c := &httpCall{session: sid, id: m.id, user: user}
 		s.httpCalls[k] = c
 		out = append(out, c)
 	}
@@ -281,7 +312,7 @@ func (s *Server) untrackCalls(calls []*httpCall) {
 	s.httpMu.Lock()
 	defer s.httpMu.Unlock()
 	for _, c := range calls {
-		delete(s.httpCalls, httpCallKey{c.session, c.id})
+		delete(s.httpCalls, httpCallKey{c.session, c.user, c.id})
 	}
 }
 

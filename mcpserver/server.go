@@ -18,6 +18,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/registry"
 )
 
@@ -54,6 +55,8 @@ type Server struct {
 	resMu    sync.Mutex
 	resource string // URI of /mcp; see SetResource
 
+	maxParams int // limits.max_params_bytes
+
 	mu       sync.Mutex
 	exported map[string]*registry.Entry
 
@@ -84,7 +87,10 @@ func New(opts Options) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{},
-		done: make(chan struct{})}
+		done: make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes}
+	if s.maxParams <= 0 {
+		s.maxParams = config.DefaultMaxParamsBytes
+	}
 	s.resource = cfg.HTTP.Resource
 	if s.resource == "" {
 		s.resource = opts.Resource
@@ -287,6 +293,12 @@ func (s *Server) agentOf(req *mcpsdk.CallToolRequest) string {
 	return s.cfg.Agent
 }
 
+// decodeBudgetFactor × limits.max_params_bytes bounds what a call's
+// arguments may decode to (an estimate, internal/wire.CheckJSONCost): 128
+// MiB by default; arguments of ordinary values under max_params_bytes cost
+// at most about 16 times their bytes.
+const decodeBudgetFactor = 32
+
 // handler runs one tools/call through the host pipeline. Tool failures
 // (including arguments that fail the schema: InvalidParams) are results
 // with isError, as MCP asks, so the model sees them.
@@ -299,6 +311,12 @@ func (s *Server) handler(name string, structured, bridged bool) mcpsdk.ToolHandl
 	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
 		var params any = map[string]any{}
 		if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
+			// Bounded in what they decode to before they are decoded:
+			// 7 MiB of [{},{},…] would take 500 MiB.
+			if budget := int64(s.maxParams) * decodeBudgetFactor; wire.CheckJSONCost(raw, budget, 0) != nil {
+				return errorResult(abi.Errorf(abi.TooLarge, "arguments of %s (%d bytes) would decode to more than %d MiB of host memory (%d × limits.max_params_bytes; many small values such as empty objects)",
+					name, len(raw), budget>>20, decodeBudgetFactor)), nil
+			}
 			if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
 				return errorResult(abi.Errorf(abi.InvalidParams, "arguments of %s are not valid JSON: %v", name, err)), nil
 			}

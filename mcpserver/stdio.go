@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -236,7 +237,41 @@ func check(line []byte) (jsonrpc.Message, int64, string, json.RawMessage) {
 	if err != nil {
 		return nil, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error(), idOf(line)
 	}
+	if p := idProblem(msg, line); p != "" {
+		return nil, jsonrpc.CodeInvalidRequest, "invalid request: " + p, idOf(line)
+	}
 	return msg, 0, "", nil
+}
+
+// maxExactID is the largest integer id the go-sdk answers with the same
+// id: it reads a numeric id as a float64.
+const maxExactID = 1 << 53
+
+// idProblem says why the go-sdk would not answer request msg (raw, as
+// sent) with its own id, "" when it would. MCP ids are strings or
+// integers; the go-sdk reads a number as a float64 and truncates it, so
+// 1.5 would be answered as 1 and 9007199254740993 as 9007199254740992 — a
+// client could take the answer for another of its requests — and it takes
+// a request with id null for a notification, which is never answered.
+func idProblem(msg jsonrpc.Message, raw []byte) string {
+	if _, ok := msg.(*jsonrpc.Request); !ok {
+		return ""
+	}
+	id := bytes.TrimSpace(idOf(raw))
+	switch {
+	case len(id) == 0 || id[0] == '"':
+		return ""
+	case string(id) == "null":
+		return "id must not be null (MCP: a string or an integer)"
+	}
+	if id[0] != '-' && (id[0] < '0' || id[0] > '9') {
+		return "" // not a number: DecodeMessage refused it
+	}
+	// A plain integer (no fraction, no exponent) the go-sdk reads exactly.
+	if n, err := strconv.ParseInt(string(id), 10, 64); err != nil || n > maxExactID || n < -maxExactID {
+		return fmt.Sprintf("id %s is not an integer of at most 2^53 in magnitude written without a fraction or exponent (MCP: a string or an integer)", id)
+	}
+	return ""
 }
 
 // idOf is the "id" member of a JSON object (nil when there is none).
@@ -278,6 +313,9 @@ func (j *jsonLines) batch(line []byte) {
 		e := &elems[i]
 		e.raw = bytes.TrimSpace(raw)
 		e.msg, e.err = jsonrpc.DecodeMessage(e.raw)
+		if p := idProblem(e.msg, e.raw); e.err == nil && p != "" {
+			e.msg, e.err = nil, errors.New(p)
+		}
 		if e.err != nil {
 			if why == "" {
 				why = fmt.Sprintf("invalid request: batch element %d is not a JSON-RPC message; the batch was not processed", i)

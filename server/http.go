@@ -52,8 +52,8 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
 	h := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(h, "Bearer ")
-	if ok {
+	scheme, tok, ok := strings.Cut(h, " ")
+	if ok && strings.EqualFold(scheme, "Bearer") { // the scheme is case-insensitive
 		if agent, ok := s.agentForToken(strings.TrimSpace(tok)); ok {
 			return agent, true
 		}

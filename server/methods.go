@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -68,16 +69,36 @@ func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	entries := s.h.Registry().Tools()
-	newest := map[string]*registry.Entry{}
-	for _, e := range entries {
-		if cur := newest[e.Def.Name]; cur == nil || e.Version.GreaterThan(cur.Version) {
-			newest[e.Def.Name] = e
+	reg := s.h.Registry()
+	entries := reg.Tools()
+	// Without all_versions each name is listed as the version a call
+	// without a version reaches: the default (docs/registry.md "Version
+	// resolution"), not a newer pre-release or deprecated version. A
+	// default that a reload replaced meanwhile falls back to the newest.
+	shown := map[string]*registry.Entry{}
+	if !p.AllVersions {
+		in := map[*registry.Entry]bool{}
+		for _, e := range entries {
+			in[e] = true
+			if cur := shown[e.Def.Name]; cur == nil || e.Version.GreaterThan(cur.Version) {
+				shown[e.Def.Name] = e
+			}
+		}
+		for name := range shown {
+			if def, err := reg.Resolve(name, ""); err == nil && in[def] {
+				shown[name] = def
+			}
 		}
 	}
+	sort.SliceStable(entries, func(i, j int) bool {
+		if entries[i].Def.Name != entries[j].Def.Name {
+			return entries[i].Def.Name < entries[j].Def.Name
+		}
+		return entries[i].Version.LessThan(entries[j].Version)
+	})
 	out := make([]ToolInfo, 0, len(entries))
 	for _, e := range entries {
-		if p.AllVersions || newest[e.Def.Name] == e {
+		if p.AllVersions || shown[e.Def.Name] == e {
 			ti := toolInfo(e)
 			if sess != nil && sess.transport == "unix" {
 				ti.Source = e.Provider.Source
@@ -85,12 +106,6 @@ func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc
 			out = append(out, ti)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Name != out[j].Name {
-			return out[i].Name < out[j].Name
-		}
-		return out[i].Version < out[j].Version
-	})
 	return map[string]any{"tools": out}, nil
 }
 
@@ -128,7 +143,10 @@ func (s *Server) toolsCall(ctx context.Context, sess *session, params json.RawMe
 		call.ParentID = ClientParentPrefix + p.ParentID
 	}
 	if p.TimeoutMS > 0 {
-		call.Deadline = time.Now().Add(time.Duration(p.TimeoutMS) * time.Millisecond)
+		// A timeout past what a Duration holds is a long one (the host
+		// caps it at limits.max_deadline), not an overflow.
+		ms := min(p.TimeoutMS, int64(math.MaxInt64/time.Millisecond))
+		call.Deadline = time.Now().Add(time.Duration(ms) * time.Millisecond)
 	}
 	v, info, err := s.h.CallWithInfo(ctx, call) // counted in metrics by the host's OnCall observer
 	if err != nil {
@@ -540,6 +558,9 @@ func (s *Server) registryRefresh(ctx context.Context, params json.RawMessage) (a
 type subscriptions struct {
 	mu   sync.Mutex
 	subs map[string]func()
+	// closed is set by closeAll: the connection is closing, and a
+	// subscribe still running may not add a subscription nobody ends.
+	closed bool
 }
 
 // active reports whether the session holds a subscription.
@@ -552,6 +573,7 @@ func (ss *subscriptions) active() bool {
 func (ss *subscriptions) closeAll() {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	ss.closed = true
 	for id, cancel := range ss.subs {
 		cancel()
 		delete(ss.subs, id)
@@ -688,13 +710,25 @@ func (s *Server) subscribe(sess *session, params json.RawMessage) (any, *jsonrpc
 	ch, cancel := s.h.Registry().Subscribe(64)
 	s.metrics.subscribers.Inc()
 	var once sync.Once
+	// nmu orders the notifications with the end of the subscription: once
+	// stop returns (and so before unsubscribe answers), none is sent.
+	var nmu sync.Mutex
+	stopped := false
 	stop := func() {
 		once.Do(func() {
+			nmu.Lock()
+			stopped = true
+			nmu.Unlock()
 			cancel()
 			s.metrics.subscribers.Dec()
 		})
 	}
 	sess.subs.mu.Lock()
+	if sess.subs.closed {
+		sess.subs.mu.Unlock()
+		stop()
+		return nil, jsonrpc.Errorf(abi.Cancelled, "the connection is closing; subscription not made")
+	}
 	if sess.subs.subs == nil {
 		sess.subs.subs = map[string]func(){}
 	}
@@ -706,7 +740,14 @@ func (s *Server) subscribe(sess *session, params json.RawMessage) (any, *jsonrpc
 			if tc == nil {
 				continue
 			}
-			if err := sess.notify(&jsonrpc.Notification{JSONRPC: jsonrpc.Version, Method: NotificationToolsChanged, Params: tc}); err != nil {
+			nmu.Lock()
+			if stopped {
+				nmu.Unlock()
+				return
+			}
+			err := sess.notify(&jsonrpc.Notification{JSONRPC: jsonrpc.Version, Method: NotificationToolsChanged, Params: tc})
+			nmu.Unlock()
+			if err != nil {
 				stop()
 				return
 			}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
 
@@ -20,6 +21,12 @@ type session struct {
 	subs   *subscriptions
 }
 
+// decodeBudgetFactor × max_body_bytes bounds what one message may decode
+// to (an estimate, internal/wire.CheckJSONCost): 128 MiB by default, which
+// any message of ordinary values passes (an array of small numbers costs
+// 16 times its bytes).
+const decodeBudgetFactor = 16
+
 // maxParallelBatch bounds how many requests of one batch run at once.
 const maxParallelBatch = 8
 
@@ -29,6 +36,13 @@ const maxParallelBatch = 8
 func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) []byte {
 	if !json.Valid(body) {
 		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON")))
+	}
+	// What a message decodes to is bounded before it is decoded: 7 MiB of
+	// [{},{},…] would take 440 MiB, and a connection runs 32 at once.
+	if budget := s.cfg.MaxBodyBytes * decodeBudgetFactor; wire.CheckJSONCost(body, budget, 0) != nil {
+		return mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.TooLarge,
+			"invalid request: a message of %d bytes would decode to more than %d MiB of host memory (%d × server.max_body_bytes; many small values such as empty objects)",
+			len(body), budget>>20, decodeBudgetFactor)))
 	}
 	if !jsonrpc.IsBatch(body) {
 		resp := s.handleOne(ctx, sess, body)

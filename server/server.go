@@ -70,6 +70,15 @@ type Server struct {
 	closed    bool
 	wg        sync.WaitGroup
 	nextSub   int64
+
+	// The host card last signed (HostCard): its unsigned canonical form,
+	// the key and the signed bytes. Anyone may GET the card, and signing
+	// costs milliseconds with an RSA key: an unchanged card is served as
+	// it was signed.
+	cardMu     sync.Mutex
+	cardCanon  []byte
+	cardSigner *trust.SigningKey
+	cardSigned []byte
 }
 
 type tokenAgent struct {

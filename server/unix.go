@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
@@ -116,11 +118,19 @@ func (s *Server) ServeConn(conn net.Conn, agent string) {
 	sess.notify = func(n *jsonrpc.Notification) error { return write(mustMarshal(n)) }
 	var inflight sync.WaitGroup
 	sem := make(chan struct{}, maxConcurrentPerConn)
+	halfClosed := false
 	defer func() {
-		// The calls in flight end (cancelled when the server closes) and
-		// their responses are written before the connection closes: a
-		// client gets an answer for every request it sent, even at
-		// shutdown.
+		if halfClosed {
+			// The peer shut down only its write side (`nc -N`, socat
+			// after its input ends): it waits for the answers. The
+			// calls run on until they end, the server closes or the
+			// peer hangs up.
+			waitCalls(ctx, conn, &inflight)
+		}
+		// The calls in flight end (cancelled when the server closes or
+		// the peer hangs up) and their responses are written before the
+		// connection closes: a client gets an answer for every request
+		// it sent, even at shutdown.
 		cancel()
 		sess.subs.closeAll()
 		inflight.Wait()
@@ -149,6 +159,7 @@ func (s *Server) ServeConn(conn net.Conn, agent string) {
 			if errors.As(err, &ne) && ne.Timeout() && sess.subs.active() && ctx.Err() == nil {
 				continue // subscribed while the idle wait ran
 			}
+			halfClosed = isEOF(err) && !peerGone(conn)
 			return
 		}
 		_ = conn.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
@@ -160,6 +171,8 @@ func (s *Server) ServeConn(conn net.Conn, agent string) {
 				_ = write(mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.Timeout, "message not received within %s (server.read_timeout); closing", s.cfg.ReadTimeout))))
 			case !errors.Is(err, net.ErrClosed) && !isEOF(err):
 				_ = write(mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.TooLarge, "invalid request: %v (server.max_body_bytes); closing", err))))
+			case isEOF(err):
+				halfClosed = !peerGone(conn)
 			}
 			return
 		}
@@ -178,6 +191,53 @@ func (s *Server) ServeConn(conn net.Conn, agent string) {
 }
 
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }
+
+// peerGone reports whether the peer of conn closed its end (POLLHUP), as
+// opposed to shutting down only its write side; true when it cannot
+// tell.
+func peerGone(conn net.Conn) bool {
+	sc, ok := conn.(syscall.Conn)
+	if !ok {
+		return true
+	}
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		return true
+	}
+	gone := true
+	_ = raw.Control(func(fd uintptr) {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
+		n, err := unix.Poll(fds, 0)
+		if err == nil {
+			gone = n > 0 && fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0
+		}
+	})
+	return gone
+}
+
+// waitCalls waits for the calls in flight on a half-closed connection,
+// until ctx ends (the server closes) or the peer hangs up.
+func waitCalls(ctx context.Context, conn net.Conn, inflight *sync.WaitGroup) {
+	done := make(chan struct{})
+	go func() {
+		inflight.Wait()
+		close(done)
+	}()
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if peerGone(conn) {
+				return
+			}
+		}
+	}
+}
 
 func trimNL(b []byte) []byte {
 	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {

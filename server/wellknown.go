@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"net/http"
 	"os"
 	"sort"
@@ -54,7 +55,9 @@ func (s *Server) exported(e *registry.Entry) bool {
 }
 
 // HostCard returns the host's own Adapter Card, signed when a signing key
-// is configured.
+// is configured. A card whose content did not change since it was last
+// signed is not signed again: the same bytes are returned (do not modify
+// them).
 func (s *Server) HostCard() ([]byte, error) {
 	name := s.cfg.Name
 	if name == "" {
@@ -71,13 +74,21 @@ func (s *Server) HostCard() ([]byte, error) {
 	if base != "" {
 		card.Endpoints = &discovery.Endpoints{RPC: base + "/rpc", HTTP: base, Health: "/health", Metrics: "/metrics"}
 	}
+	reg := s.h.Registry()
 	newest := map[string]*registry.Entry{}
-	for _, e := range s.h.Registry().Tools() {
+	for _, e := range reg.Tools() {
 		if !s.exported(e) {
 			continue
 		}
 		if cur := newest[e.Def.Name]; cur == nil || e.Version.GreaterThan(cur.Version) {
 			newest[e.Def.Name] = e
+		}
+	}
+	// A skill describes the version a call without a version reaches
+	// (the default), when that one is exported; else the newest exported.
+	for name := range newest {
+		if def, err := reg.Resolve(name, ""); err == nil && s.exported(def) {
+			newest[name] = def
 		}
 	}
 	for _, e := range newest {
@@ -92,10 +103,21 @@ func (s *Server) HostCard() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.signer == nil {
+	signer := s.signer
+	if signer == nil {
 		return canon, nil
 	}
-	return trust.SignCard(canon, *s.signer)
+	s.cardMu.Lock()
+	defer s.cardMu.Unlock()
+	if s.cardSigner == signer && bytes.Equal(s.cardCanon, canon) {
+		return s.cardSigned, nil
+	}
+	signed, err := trust.SignCard(canon, *signer)
+	if err != nil {
+		return nil, err
+	}
+	s.cardCanon, s.cardSigner, s.cardSigned = canon, signer, signed
+	return signed, nil
 }
 
 func (s *Server) serveCard(w http.ResponseWriter, _ *http.Request) {

@@ -121,12 +121,20 @@ func parseJWK(raw []byte, trust abi.TrustLevel, source string) (*Key, error) {
 	}
 	k := &Key{JWK: pub, Trust: trust, Source: source}
 	if times.Exp != nil {
-		k.Expires = time.Unix(int64(*times.Exp), 0)
+		k.Expires = unixTime(*times.Exp)
 	}
 	if times.Nbf != nil {
-		k.NotBefore = time.Unix(int64(*times.Nbf), 0)
+		k.NotBefore = unixTime(*times.Nbf)
 	}
 	return k, nil
+}
+
+// unixTime is secs seconds since the epoch, clamped to ±2^53 s (±285
+// million years): a float beyond int64 would convert to the far past,
+// making an nbf far in the future no bound at all.
+func unixTime(secs float64) time.Time {
+	const bound = 1 << 53
+	return time.Unix(int64(max(-bound, min(bound, secs))), 0)
 }
 
 // Thumbprint is the RFC 7638 SHA-256 thumbprint of a public key, base64url.

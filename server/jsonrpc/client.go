@@ -14,6 +14,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // MaxMessageBytes bounds one message a client reads (64 MiB).
@@ -162,6 +165,12 @@ func (c *Client) readLoop() {
 		if err != nil {
 			break
 		}
+		if err = wire.CheckJSONCost(line, wire.DecodeBudget, 0); err != nil {
+			// Which call it answers is unknown without decoding it:
+			// the connection fails, and every call in flight with it.
+			err = fmt.Errorf("refused a message before decoding it: %w (the decode budget)", err)
+			break
+		}
 		var probe struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
@@ -188,7 +197,10 @@ func (c *Client) readLoop() {
 		ch := c.pending[id]
 		c.pmu.Unlock()
 		if ch != nil {
-			ch <- &resp
+			select {
+			case ch <- &resp:
+			default: // a second answer to one request: the first counts
+			}
 		}
 	}
 	if errors.Is(err, io.EOF) {
@@ -244,6 +256,11 @@ func (c *Client) callHTTP(ctx context.Context, body []byte) (*Response, error) {
 	}
 	if len(data) > MaxMessageBytes {
 		return nil, fmt.Errorf("response from %s is larger than %d bytes", c.url, MaxMessageBytes)
+	}
+	// The server's answer is untrusted: bounded in what it decodes to
+	// before it is decoded, as an MCP server's is.
+	if err := wire.CheckJSONCost(data, wire.DecodeBudget, 0); err != nil {
+		return nil, Errorf(abi.TooLarge, "refused the answer of %s before decoding it: %v (the decode budget)", c.url, err)
 	}
 	var r Response
 	if err := json.Unmarshal(data, &r); err != nil {

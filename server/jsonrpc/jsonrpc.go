@@ -1,8 +1,9 @@
 // Package jsonrpc holds the JSON-RPC 2.0 wire types aios-host speaks, the
 // mapping between abi error codes and JSON-RPC error codes, and a client for
 // both transports (HTTP POST /rpc and newline-delimited JSON over a unix
-// socket). It is a leaf: it imports only abi, so discovery (remote
-// adapters) and cmd (client mode) can use it without importing server.
+// socket). It is a leaf: it imports only abi and internal/wire (the
+// decode budget of a server's answers), so discovery (remote adapters) and
+// cmd (client mode) can use it without importing server.
 package jsonrpc
 
 import (
