@@ -57,6 +57,7 @@ type verifier struct {
 	mu        sync.Mutex
 	keys      *jose.JSONWebKeySet
 	fetchedAt time.Time
+	triedAt   time.Time // the last fetch, good or failed
 	cache     map[[32]byte]identity
 }
 
@@ -185,16 +186,20 @@ func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, 
 	}
 	stale := v.keys == nil || v.now().Sub(v.fetchedAt) > DefaultJWKSRefresh
 	ks := pick()
-	if (len(ks) == 0 || stale) && (v.keys == nil || v.now().Sub(v.fetchedAt) > 10*time.Second) {
+	if (len(ks) == 0 || stale) && (v.keys == nil || v.now().Sub(v.triedAt) > 10*time.Second) {
+		v.triedAt = v.now()
 		set, err := v.fetch(ctx)
 		if err != nil {
-			if ks != nil {
-				return ks, nil // keep serving with the keys we have
+			if ks != nil && v.now().Sub(v.fetchedAt) <= DefaultJWKSMaxStale {
+				return ks, nil // keep serving with the keys we have, for a while
 			}
 			return nil, fmt.Errorf("issuer keys: %w", err)
 		}
 		v.keys, v.fetchedAt = set, v.now()
 		ks = pick()
+	}
+	if v.keys != nil && v.now().Sub(v.fetchedAt) > DefaultJWKSMaxStale {
+		return nil, fmt.Errorf("issuer keys: fetched at %s, more than %s ago, and not fetched since", v.fetchedAt.UTC().Format(time.RFC3339), DefaultJWKSMaxStale)
 	}
 	if len(ks) == 0 {
 		return nil, &errToken{fmt.Sprintf("token key id %q is not among the issuer's keys", kid)}

@@ -28,6 +28,10 @@ const (
 	DefaultClockSkew      = 5 * time.Second
 	DefaultSessionTimeout = 30 * time.Minute
 	DefaultJWKSRefresh    = 10 * time.Minute
+	// DefaultJWKSMaxStale is how long the issuer's keys last fetched stay
+	// trusted while refetching them fails (a key the issuer removed must
+	// not verify for ever because its JWKS URL went down).
+	DefaultJWKSMaxStale = 24 * time.Hour
 	// Path is where the streamable-HTTP endpoint is mounted.
 	Path = "/mcp"
 	// MetadataPath is the RFC 9728 protected resource metadata document.

@@ -181,8 +181,10 @@ type KeyStore struct {
 	client *http.Client
 	now    func() time.Time
 	// TTL is how long a fetched JWKS is fresh; MinRefetch bounds refetches
-	// triggered by unknown kids.
-	TTL, MinRefetch time.Duration
+	// triggered by unknown kids. MaxStale is how long the keys of a JWKS
+	// stay trusted while refetching it fails: a key its owner removed
+	// (revoked) must not verify for ever because the URL went down.
+	TTL, MinRefetch, MaxStale time.Duration
 }
 
 type jwksURL struct {
@@ -203,7 +205,7 @@ func NewKeyStore(client *http.Client) *KeyStore {
 	if client == nil {
 		client = &http.Client{Timeout: 5 * time.Second}
 	}
-	return &KeyStore{static: map[string][]*Key{}, client: client, TTL: 10 * time.Minute, MinRefetch: 30 * time.Second}
+	return &KeyStore{static: map[string][]*Key{}, client: client, TTL: 10 * time.Minute, MinRefetch: 30 * time.Second, MaxStale: 24 * time.Hour}
 }
 
 // SetClock replaces the clock (tests).
@@ -294,6 +296,15 @@ func (s *KeyStore) fromURL(ctx context.Context, u *jwksURL, kid string) ([]*Key,
 		if keys, err = s.fetch(ctx, u); err == nil {
 			u.keys, u.fetched = keys, now
 		}
+	}
+	if s.MaxStale > 0 && !u.fetched.IsZero() && now.Sub(u.fetched) > s.MaxStale {
+		// The last good fetch is too old to trust (err says why the
+		// refetch failed, or none was allowed yet within MinRefetch).
+		why := "no refetch yet"
+		if err != nil {
+			why = err.Error()
+		}
+		return nil, fmt.Errorf("JWKS %s: its keys were fetched at %s, more than %s ago, and could not be fetched since (%s)", u.url, u.fetched.UTC().Format(time.RFC3339), s.MaxStale, why)
 	}
 	var out []*Key
 	for _, k := range u.keys {
