@@ -301,7 +301,8 @@ func (c *Config) Line(path string) int { return c.lines[path] }
 
 // lineOf returns the line of path, or, when path lies inside a value given
 // by an alias whose anchored node was checked under another path (so the
-// lines of its keys are recorded there), the line of that alias's key.
+// lines of its keys are recorded there), the line of that alias's key, or
+// else the line of the nearest enclosing key the file gives.
 func (c *Config) lineOf(path string) int {
 	if l := c.lines[path]; l > 0 {
 		return l
@@ -313,9 +314,20 @@ func (c *Config) lineOf(path string) int {
 		}
 	}
 	if best == "" {
-		return 0
+		// A key the file leaves out (a rate without per_second): the
+		// line of the nearest enclosing key that it gives.
+		for p := range c.lines {
+			if len(p) > len(best) && isPathPrefix(p, path) {
+				best = p
+			}
+		}
 	}
 	return c.lines[best]
+}
+
+// isPathPrefix reports whether key path p encloses path.
+func isPathPrefix(p, path string) bool {
+	return len(path) > len(p) && strings.HasPrefix(path, p) && (path[len(p)] == '.' || path[len(p)] == '[')
 }
 
 // Decode decodes a section owned by another package, as DecodeSection does,

@@ -238,6 +238,11 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 		for i, e := range n.Content {
 			p := path + "[" + strconv.Itoa(i) + "]"
 			w.setLine(p, e.Line)
+			if r, _ := resolveAlias(e); r != nil && r.Kind == yaml.ScalarNode && r.ShortTag() == "!!null" {
+				// yaml.v3 drops it from the list without a word.
+				w.bad(e, p, "empty entry (null): give a value or remove the line", via)
+				continue
+			}
 			w.check(e, t.Elem(), p, via)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
