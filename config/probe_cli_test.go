@@ -33,3 +33,19 @@ func TestProbeNullGrant(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestProbeTypeErrorsSayWhatToWrite: a rate, a duration or a count written
+// the wrong way was refused naming Go types ("into config.Rate").
+func TestProbeTypeErrorsSayWhatToWrite(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"rate_limits:\n  global: 10/s\n", "c.yaml:2: rate_limits.global: cannot unmarshal !!str `10/s` into config.Rate (want a mapping such as {per_second: 10, burst: 20})"},
+		{"limits:\n  max_deadline: 5\n", "(want a duration such as 30s"},
+		{"audit:\n  max_bytes: 1MiB\n", "(want a whole number)"},
+		{"rate_limits:\n  global: {per_second: fast}\n", "(want a number)"},
+	} {
+		_, err := Parse([]byte(tc.yaml), "c.yaml")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want %q", tc.yaml, err, tc.want)
+		}
+	}
+}
