@@ -127,6 +127,10 @@ See docs/audit.md.`)
 	if err != nil {
 		var ve *audit.VerifyError
 		if !errors.As(err, &ve) {
+			var pe *os.PathError
+			if failed == "" || errors.As(err, &pe) {
+				return c.fail(err) // it names the file, or is about no file
+			}
 			return c.fail(fmt.Errorf("read %s: %w", failed, err))
 		}
 		fmt.Fprintf(c.stderr, "%s:%d: %s\n", failed, ve.Line, ve.Reason)

@@ -1,0 +1,48 @@
+package audit
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestProbeAnchorBeforeAfter: an anchor of a record at or before --after
+// (the record the files follow) was never compared with anything, so a
+// wrong anchor passed: `audit verify --after 1681:H --anchor 1681:<other>`
+// said OK.
+func TestProbeAnchorBeforeAfter(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	w, err := Open(path, Options{MaxBytes: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 40; i++ {
+		w.Log(entry(i))
+		if i%3 == 0 {
+			if err := w.Sync(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files := logFiles(t, path)
+	_, after, _, err := VerifyFiles(files[:1], VerifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest := files[1:]
+	if _, _, _, err := VerifyFiles(rest, VerifyOptions{After: after, Anchor: &after}); err != nil {
+		t.Fatalf("anchor equal to --after: %v", err)
+	}
+	bad := Anchor{Seq: after.Seq, Hash: "sha256:" + strings.Repeat("0", 64)}
+	if _, _, _, err := VerifyFiles(rest, VerifyOptions{After: after, Anchor: &bad}); err == nil {
+		t.Error("an anchor that contradicts --after passed")
+	}
+	older := Anchor{Seq: 1, Hash: "sha256:" + strings.Repeat("0", 64)}
+	if _, _, _, err := VerifyFiles(rest, VerifyOptions{After: after, Anchor: &older}); err == nil || !strings.Contains(err.Error(), "before") {
+		t.Errorf("an anchor before the files checked: err = %v", err)
+	}
+}

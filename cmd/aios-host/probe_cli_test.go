@@ -1,0 +1,20 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestProbeAuditVerifyReadErrors: a file that cannot be read is named once
+// ("read X: read X: is a directory" before).
+func TestProbeAuditVerifyReadErrors(t *testing.T) {
+	e := newEnv(t)
+	code, _, errs := e.run("", "audit", "verify", e.plugins)
+	if code != exitFail || strings.Count(errs, e.plugins) != 1 {
+		t.Errorf("verify of a folder: %d %q", code, errs)
+	}
+	code, _, errs = e.run("", "audit", "verify", e.plugins+"/none.jsonl")
+	if code != exitFail || strings.Count(errs, "none.jsonl") != 1 {
+		t.Errorf("verify of a missing file: %d %q", code, errs)
+	}
+}
