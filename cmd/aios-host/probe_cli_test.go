@@ -18,3 +18,13 @@ func TestProbeAuditVerifyReadErrors(t *testing.T) {
 		t.Errorf("verify of a missing file: %d %q", code, errs)
 	}
 }
+
+// TestProbeCallTimeoutZero: README says --timeout is at least 1ms, but an
+// explicit 0 was taken as "no --timeout" (the default deadline).
+func TestProbeCallTimeoutZero(t *testing.T) {
+	e := newEnv(t)
+	code, _, errs := e.run("", "call", "analyze-complexity", "{}", "--timeout", "0")
+	if code != exitUsage || !strings.Contains(errs, "--timeout 0s is below 1ms") {
+		t.Errorf("--timeout 0: %d %q", code, errs)
+	}
+}
