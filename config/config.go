@@ -245,11 +245,24 @@ type Inference struct {
 	Timeout   time.Duration `yaml:"timeout"`
 }
 
+// MaxFileBytes bounds a configuration file: Load refuses a larger one (or
+// one that never ends, such as /dev/zero) instead of reading it until
+// memory runs out.
+const MaxFileBytes = 16 << 20
+
 // Load reads and validates the configuration file at path.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("config: %s is more than %d bytes", path, MaxFileBytes)
 	}
 	return Parse(data, path)
 }

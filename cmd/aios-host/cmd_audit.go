@@ -183,11 +183,11 @@ func (c *cli) writeSignedAnchor(path string, a audit.Anchor, key trust.SigningKe
 // readSignedAnchor checks a signed anchor file against a JWKS file and
 // returns its anchor.
 func readSignedAnchor(file, jwksFile string) (audit.Anchor, error) {
-	tok, err := os.ReadFile(file)
+	tok, err := readInputFile(file, maxKeyFileBytes, "a signed anchor")
 	if err != nil {
 		return audit.Anchor{}, err
 	}
-	jwks, err := os.ReadFile(jwksFile)
+	jwks, err := readInputFile(jwksFile, maxKeyFileBytes, "a JWKS")
 	if err != nil {
 		return audit.Anchor{}, err
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/space"
 )
 
@@ -127,4 +129,25 @@ func (c *cli) spaceFail(err error) int {
 		return exitUsage
 	}
 	return exitFail
+}
+
+// Bounds of the files the commands read whole (besides plugins and
+// objects, which have their limits.* keys).
+const (
+	maxCardFileBytes   = discovery.MaxCardBytes // an Adapter Card, as discovery reads one
+	maxKeyFileBytes    = 1 << 20                // a PEM key, a JWKS, a signed anchor
+	maxInspectBytes    = config.DefaultMaxPluginBytes
+	maxConfigFileBytes = config.MaxFileBytes
+)
+
+// readInputFile reads a file named on the command line, at most limit
+// bytes: a larger one (or one that never ends, /dev/zero) is refused
+// naming what it was read as, instead of being read until memory runs out.
+func readInputFile(name string, limit int64, what string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(f, limit, name, "the limit for "+what)
 }

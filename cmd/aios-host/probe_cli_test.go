@@ -1,8 +1,11 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestProbeAuditVerifyReadErrors: a file that cannot be read is named once
@@ -26,5 +29,43 @@ func TestProbeCallTimeoutZero(t *testing.T) {
 	code, _, errs := e.run("", "call", "analyze-complexity", "{}", "--timeout", "0")
 	if code != exitUsage || !strings.Contains(errs, "--timeout 0s is below 1ms") {
 		t.Errorf("--timeout 0: %d %q", code, errs)
+	}
+}
+
+// TestProbeEndlessInputFiles: a file argument that never ends (/dev/zero,
+// or a file far larger than any valid one) was read to its end: the
+// command grew without bound and never answered.
+func TestProbeEndlessInputFiles(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	e := newEnv(t)
+	key := filepath.Join(t.TempDir(), "k")
+	if code, _, errs := e.run("", "keygen", "--alg", "EdDSA", "--out", key); code != 0 {
+		t.Fatalf("keygen: %s", errs)
+	}
+	for _, args := range [][]string{
+		{"verify", "/dev/zero", "--jwks", filepath.Join(key, "jwks.json")},
+		{"verify", filepath.Join(key, "jwks.json"), "--jwks", "/dev/zero"},
+		{"sign", "/dev/zero", "--key", filepath.Join(key, "private.pem")},
+		{"sign", filepath.Join(key, "jwks.json"), "--key", "/dev/zero"},
+		{"audit", "verify", "--signed-anchor", "/dev/zero", "--jwks", filepath.Join(key, "jwks.json")},
+		{"space", "spaces", "--config", "/dev/zero"},
+	} {
+		done := make(chan struct{})
+		var code int
+		var errs string
+		go func() {
+			defer close(done)
+			code, _, errs = e.run("", args...)
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%q still reading /dev/zero after 20 s", args)
+		}
+		if code != exitFail || !strings.Contains(errs, "/dev/zero") || !strings.Contains(errs, "bytes") {
+			t.Errorf("%q: %d %q", args, code, errs)
+		}
 	}
 }
