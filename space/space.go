@@ -21,6 +21,7 @@
 package space
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -203,8 +204,8 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Size() == int64(len(data)) {
-		return id, nil // already stored (a damaged copy of another size is replaced below)
+	if holds(p, data) {
+		return id, nil // already stored (a damaged copy is replaced below)
 	}
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -248,6 +249,30 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	ok = true
 	syncDir(dir)
 	return id, nil
+}
+
+// holds reports whether the file at p is a regular file holding exactly
+// data. A file of the right size is compared, not trusted: a copy damaged
+// in place would otherwise survive every Put of its content.
+func holds(p string, data []byte) bool {
+	// Stat before opening: a FIFO put in the store must not block Put.
+	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || st.Size() != int64(len(data)) {
+		return false
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, min(len(data), 64<<10))
+	for off := 0; off < len(data); {
+		n, err := io.ReadFull(f, buf[:min(len(buf), len(data)-off)])
+		if err != nil || !bytes.Equal(buf[:n], data[off:off+n]) {
+			return false
+		}
+		off += n
+	}
+	return true
 }
 
 // syncDir makes a rename durable. Errors are ignored: some file systems do
