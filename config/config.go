@@ -312,6 +312,11 @@ func Parse(data []byte, name string) (*Config, error) {
 // found after decoding, e.g. Line("discovery.keys[0]").
 func (c *Config) Line(path string) int { return c.lines[path] }
 
+// LineOf returns the line of path as error messages name it: its own line,
+// else (for a key the file leaves out, or one inside an alias) the line of
+// the nearest enclosing key the file gives; 0 when the file gives none.
+func (c *Config) LineOf(path string) int { return c.lineOf(path) }
+
 // lineOf returns the line of path, or, when path lies inside a value given
 // by an alias whose anchored node was checked under another path (so the
 // lines of its keys are recorded there), the line of that alias's key, or

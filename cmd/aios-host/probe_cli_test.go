@@ -69,3 +69,23 @@ func TestProbeEndlessInputFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeSectionErrorsNameLine: values the owning packages check after
+// decoding (runtimes.js.isolation, runtimes.python.wire, server.uids) were
+// reported without the file and line README promises.
+func TestProbeSectionErrorsNameLine(t *testing.T) {
+	e := newEnv(t)
+	for _, tc := range []struct{ yaml, want string }{
+		{"limits: {}\nruntimes:\n  js: {isolation: bogus}\n", "c.yaml:3: runtimes.js.isolation: "},
+		{"runtimes:\n  python:\n    wire: xml\n", "c.yaml:3: runtimes.python.wire: "},
+	} {
+		cfg := filepath.Join(t.TempDir(), "c.yaml")
+		if err := os.WriteFile(cfg, []byte(tc.yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := e.run("", "list", "--config", cfg)
+		if code != exitFail || !strings.Contains(errs, tc.want) {
+			t.Errorf("%q: %d %q, want %q", tc.yaml, code, errs, tc.want)
+		}
+	}
+}
