@@ -2,6 +2,7 @@ package space
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -37,5 +38,22 @@ func TestProbePutRepairsSameSizeDamage(t *testing.T) {
 	}
 	if got, err := s.Get("docs", id); err != nil || string(got) != string(data) {
 		t.Fatalf("Get after the second Put: %q, %v", got, err)
+	}
+}
+
+// TestProbeHugeLimit: limits.max_object_bytes at the largest int64 made
+// the read bound (limit+1) overflow: Get read nothing and called every
+// object corrupt.
+func TestProbeHugeLimit(t *testing.T) {
+	s, err := Open(t.TempDir(), WithMaxObjectSize(math.MaxInt64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := s.Put("docs", []byte("content"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Get("docs", id); err != nil || string(got) != "content" {
+		t.Fatalf("Get: %q, %v", got, err)
 	}
 }

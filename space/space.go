@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -251,6 +252,15 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	return id, nil
 }
 
+// overLimit is the read bound that shows an input over n bytes: n+1, or n
+// itself for the largest int64 (n+1 would overflow into a bound of nothing).
+func overLimit(n int64) int64 {
+	if n == math.MaxInt64 {
+		return n
+	}
+	return n + 1
+}
+
 // holds reports whether the file at p is a regular file holding exactly
 // data. A file of the right size is compared, not trusted: a copy damaged
 // in place would otherwise survive every Put of its content.
@@ -309,7 +319,7 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 	if st.Size() > s.maxBytes {
 		return nil, fmt.Errorf("%w: %s in space %q has %d bytes, over the limit of %d", ErrTooLarge, id, space, st.Size(), s.maxBytes)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, s.maxBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, overLimit(s.maxBytes)))
 	if err != nil {
 		return nil, fmt.Errorf("space %q: read object %s: %w", space, id, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/aios-host/aios-host/config"
@@ -107,7 +108,11 @@ func (c *cli) readObject(name string, limit int64) ([]byte, error) {
 // than limit is an error naming the input (what) and the config key that
 // sets the limit.
 func readLimited(r io.Reader, limit int64, what, key string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	bound := limit + 1
+	if limit == math.MaxInt64 {
+		bound = limit // limit+1 would overflow into a bound of nothing
+	}
+	data, err := io.ReadAll(io.LimitReader(r, bound))
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {

@@ -89,3 +89,28 @@ func TestProbeSectionErrorsNameLine(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeHugeInputLimit: with limits.max_object_bytes (or
+// max_params_bytes) at the largest int64 the read bound overflowed and
+// `space put` stored an empty object instead of the file.
+func TestProbeHugeInputLimit(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.yaml")
+	if err := os.WriteFile(cfg, []byte("limits:\n  max_object_bytes: 9223372036854775807\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, []byte("hello world\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const want = "sha256:a948904f2f0f479b8f8197694b30184b0d2ed1c1cd2a1ec0fb85d299a192a447"
+	code, out, errs := e.run("", "space", "put", "docs", file, "--config", cfg)
+	if code != 0 || strings.TrimSpace(out) != want {
+		t.Fatalf("space put: %d %q %q, want %s", code, out, errs, want)
+	}
+	code, out, errs = e.run("", "space", "get", "docs", want, "--config", cfg)
+	if code != 0 || out != "hello world\n" {
+		t.Fatalf("space get: %d %q %q", code, out, errs)
+	}
+}
