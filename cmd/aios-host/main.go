@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -301,8 +302,8 @@ var keyPathRE = regexp.MustCompile(`^([a-z_]+(?:\.[a-z0-9_]+|\[[^\]]*\])+): `)
 func (c *cli) locate(err error) string {
 	msg := err.Error()
 	m := keyPathRE.FindStringSubmatch(msg)
-	if m == nil || c.cfg == nil || c.cfg.File == "" {
-		return msg
+	if m == nil || c.cfg == nil || c.cfg.File == "" || m[1] == filepath.Base(c.cfg.File) || strings.HasPrefix(msg, c.cfg.File) {
+		return msg // no key path, or the file's own name (limits.yaml: …)
 	}
 	if line := c.cfg.LineOf(m[1]); line > 0 {
 		return fmt.Sprintf("%s:%d: %s", c.cfg.File, line, msg)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,5 +113,26 @@ func TestProbeHugeInputLimit(t *testing.T) {
 	code, out, errs = e.run("", "space", "get", "docs", want, "--config", cfg)
 	if code != 0 || out != "hello world\n" {
 		t.Fatalf("space get: %d %q %q", code, out, errs)
+	}
+}
+
+// TestProbeLocateSkipsFileName: an error that starts with the config
+// file's own name (limits.yaml: …) is not taken for a key path.
+func TestProbeLocateSkipsFileName(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "limits.yaml")
+	if err := os.WriteFile(name, []byte("limits:\n  max_call_depth: 3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := &cli{configFile: name}
+	if _, err := c.config(); err != nil {
+		t.Fatal(err)
+	}
+	msg := "limits.yaml: yaml: something"
+	if got := c.locate(errors.New(msg)); got != msg {
+		t.Errorf("locate = %q", got)
+	}
+	if got := c.locate(errors.New("limits.max_call_depth: x")); got != name+":2: limits.max_call_depth: x" {
+		t.Errorf("locate = %q", got)
 	}
 }
