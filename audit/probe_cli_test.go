@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,5 +46,36 @@ func TestProbeAnchorBeforeAfter(t *testing.T) {
 	older := Anchor{Seq: 1, Hash: "sha256:" + strings.Repeat("0", 64)}
 	if _, _, _, err := VerifyFiles(rest, VerifyOptions{After: after, Anchor: &older}); err == nil || !strings.Contains(err.Error(), "before") {
 		t.Errorf("an anchor before the files checked: err = %v", err)
+	}
+}
+
+// TestProbeConvertedLineEndings: a log whose lines were converted to CRLF
+// (an editor, git autocrlf) or saved with a byte order mark was reported
+// as "edited" or as an invalid character 'ï'; the reason now says what
+// happened to the file.
+func TestProbeConvertedLineEndings(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	w, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 3; i++ {
+		w.Log(entry(i))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crlf := bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))
+	if _, err := Verify(bytes.NewReader(crlf)); err == nil || !strings.Contains(err.Error(), "CRLF") {
+		t.Errorf("CRLF log: %v", err)
+	}
+	bom := append([]byte("\xef\xbb\xbf"), data...)
+	if _, err := Verify(bytes.NewReader(bom)); err == nil || !strings.Contains(err.Error(), "byte order mark") {
+		t.Errorf("log with a BOM: %v", err)
 	}
 }
