@@ -478,8 +478,9 @@ func (d *Discovery) unitOf(path string) (string, bool) {
 		}
 		d.mu.Lock()
 		_, known := d.cands[unit]
+		_, failed := d.errs[unit] // a folder (or link to one) that failed to load, now gone
 		d.mu.Unlock()
-		return unit, known || d.relevant(r, parts[0])
+		return unit, known || failed || d.relevant(r, parts[0])
 	}
 	return "", false
 }
@@ -717,6 +718,13 @@ func (d *Discovery) Refresh(ctx context.Context, scope string) (int, error) {
 		var gone []string
 		for k := range d.cands {
 			if !seen[k] && !strings.HasPrefix(k, "remote:") {
+				gone = append(gone, k)
+			}
+		}
+		for k := range d.errs {
+			// A unit that failed and is gone (the watch may not have
+			// said so: a removed link to a folder) has no error left.
+			if _, has := d.cands[k]; !has && !seen[k] && !strings.HasPrefix(k, "remote:") {
 				gone = append(gone, k)
 			}
 		}
