@@ -2,10 +2,13 @@ package audit
 
 import (
 	"bytes"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // TestProbeAnchorBeforeAfter: an anchor of a record at or before --after
@@ -77,5 +80,66 @@ func TestProbeConvertedLineEndings(t *testing.T) {
 	bom := append([]byte("\xef\xbb\xbf"), data...)
 	if _, err := Verify(bytes.NewReader(bom)); err == nil || !strings.Contains(err.Error(), "byte order mark") {
 		t.Errorf("log with a BOM: %v", err)
+	}
+}
+
+// TestProbeLogMovedAway: the log file moved (or deleted) under a running
+// writer took every later record with it without a word; the writer now
+// says so once, naming the path.
+func TestProbeLogMovedAway(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	var buf testutil.SyncBuffer
+	w, err := Open(path, Options{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Log(entry(1))
+	if err := w.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "no longer") {
+		t.Fatalf("warned before the move: %s", buf.String())
+	}
+	if err := os.Rename(path, filepath.Join(dir, "moved.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	for i := 2; i <= 3; i++ {
+		w.Log(entry(i))
+		if err := w.Sync(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), "no longer"); n != 1 {
+		t.Errorf("warnings about the moved log: %d, want 1: %s", n, buf.String())
+	}
+}
+
+// TestProbeRotationIsNotAMove: the writer's own rotation never looks like
+// a moved log to checkPlace.
+func TestProbeRotationIsNotAMove(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	var buf testutil.SyncBuffer
+	w, err := Open(path, Options{MaxBytes: 2000, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 200; i++ {
+		w.Log(entry(i))
+		if i%3 == 0 {
+			if err := w.Sync(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "no longer") || !strings.Contains(buf.String(), "rotated") {
+		t.Errorf("log: %s", buf.String())
 	}
 }
