@@ -270,7 +270,11 @@ func (d *Discovery) Start(ctx context.Context) error {
 	}
 	if d.watcher == nil {
 		for _, r := range d.roots {
-			if st, err := os.Stat(r); err != nil || !st.IsDir() {
+			st, err := os.Stat(r)
+			if err == nil && !st.IsDir() {
+				err = errors.New("not a folder") // was logged as err=<nil>
+			}
+			if err != nil {
 				d.log.Warn("plugin folder not readable", "dir", r, "err", err)
 			}
 		}
