@@ -183,6 +183,8 @@ type Writer struct {
 	// cacheFrom is where the current file's page cache was last dropped to
 	// (a page boundary): bytes below it are synced and out of the cache.
 	cacheFrom int64
+	// misplaced is the file checkPlace last warned about (syncer only).
+	misplaced *os.File
 }
 
 // ioReq asks the I/O goroutine to write buf, then fsync when sync is set,
@@ -798,6 +800,7 @@ func (w *Writer) syncJobs(batch []syncJob) {
 				w.fail(err)
 			} else {
 				w.dropSynced(batch[0].f, size)
+				w.checkPlace(batch[0].f)
 			}
 		}
 		err := w.failed()
@@ -813,6 +816,29 @@ func (w *Writer) syncJobs(batch []syncJob) {
 	case tail.f != nil:
 		w.syncJobs([]syncJob{tail})
 	}
+}
+
+// checkPlace warns once per file when f is no longer the file at the log's
+// path (syncer only): someone moved or deleted it under the running writer,
+// so the records go on into the moved file (or one no name reaches) until
+// the host restarts, and the next rotation fails. Rotation renames only
+// after the syncer is done with the old file, so it never triggers this.
+func (w *Writer) checkPlace(f *os.File) {
+	if w.misplaced == f {
+		return
+	}
+	here, err1 := os.Stat(w.path)
+	cur, err2 := f.Stat()
+	if err2 != nil || (err1 == nil && os.SameFile(here, cur)) {
+		return
+	}
+	w.misplaced = f
+	now := "another file"
+	if err1 != nil {
+		now = err1.Error()
+	}
+	w.opts.Logger.Error("audit log is no longer at its path (moved or deleted while the host runs): records go to the file it was until the host restarts; put it back or restart the host",
+		"path", w.path, "now", now)
 }
 
 // dropSynced drops the page cache of f up to size's last page boundary,

@@ -84,7 +84,17 @@ func escapeGlob(s string) string {
 // record, and against the end of the last file. It returns the number of
 // records verified, the anchor of the last good record, and on failure the
 // file that failed with the error (a *VerifyError's Line is in that file).
+//
+// An anchor of a record at or before o.After lies outside the files: it is
+// an error unless it is o.After itself (it cannot be checked, and was
+// silently passed before); failed is then "".
 func VerifyFiles(files []string, o VerifyOptions) (records int, last Anchor, failed string, err error) {
+	if a := o.Anchor; a != nil && a.Seq <= o.After.Seq && *a != o.After {
+		if a.Seq == o.After.Seq {
+			return 0, o.After, "", fmt.Errorf("the anchor %s and the record the files follow (%s) differ: one of them is wrong", a, o.After)
+		}
+		return 0, o.After, "", fmt.Errorf("the anchor %s names a record before the files checked (they follow record %d): give the files that hold it", a, o.After.Seq)
+	}
 	for i, p := range files {
 		o.More = i < len(files)-1
 		n, l, err := verifyPath(p, o)

@@ -202,6 +202,13 @@ func checkLineScratch(raw []byte, scratch *[]byte) (record, string) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return r, "empty line"
 	}
+	// Say what happened to a converted file rather than "edited".
+	if bytes.HasSuffix(raw, []byte("\r")) {
+		return r, "line ends with a carriage return: the file's line endings were converted to CRLF (an editor, a file transfer or git autocrlf); records are written with \\n only"
+	}
+	if bytes.HasPrefix(raw, []byte("\xef\xbb\xbf")) {
+		return r, "line starts with a UTF-8 byte order mark: the file was saved by an editor that adds one"
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {

@@ -245,11 +245,24 @@ type Inference struct {
 	Timeout   time.Duration `yaml:"timeout"`
 }
 
+// MaxFileBytes bounds a configuration file: Load refuses a larger one (or
+// one that never ends, such as /dev/zero) instead of reading it until
+// memory runs out.
+const MaxFileBytes = 16 << 20
+
 // Load reads and validates the configuration file at path.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("config: %s is more than %d bytes", path, MaxFileBytes)
 	}
 	return Parse(data, path)
 }
@@ -299,9 +312,15 @@ func Parse(data []byte, name string) (*Config, error) {
 // found after decoding, e.g. Line("discovery.keys[0]").
 func (c *Config) Line(path string) int { return c.lines[path] }
 
+// LineOf returns the line of path as error messages name it: its own line,
+// else (for a key the file leaves out, or one inside an alias) the line of
+// the nearest enclosing key the file gives; 0 when the file gives none.
+func (c *Config) LineOf(path string) int { return c.lineOf(path) }
+
 // lineOf returns the line of path, or, when path lies inside a value given
 // by an alias whose anchored node was checked under another path (so the
-// lines of its keys are recorded there), the line of that alias's key.
+// lines of its keys are recorded there), the line of that alias's key, or
+// else the line of the nearest enclosing key the file gives.
 func (c *Config) lineOf(path string) int {
 	if l := c.lines[path]; l > 0 {
 		return l
@@ -313,9 +332,20 @@ func (c *Config) lineOf(path string) int {
 		}
 	}
 	if best == "" {
-		return 0
+		// A key the file leaves out (a rate without per_second): the
+		// line of the nearest enclosing key that it gives.
+		for p := range c.lines {
+			if len(p) > len(best) && isPathPrefix(p, path) {
+				best = p
+			}
+		}
 	}
 	return c.lines[best]
+}
+
+// isPathPrefix reports whether key path p encloses path.
+func isPathPrefix(p, path string) bool {
+	return len(path) > len(p) && strings.HasPrefix(path, p) && (path[len(p)] == '.' || path[len(p)] == '[')
 }
 
 // Decode decodes a section owned by another package, as DecodeSection does,

@@ -238,6 +238,11 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 		for i, e := range n.Content {
 			p := path + "[" + strconv.Itoa(i) + "]"
 			w.setLine(p, e.Line)
+			if r, _ := resolveAlias(e); r != nil && r.Kind == yaml.ScalarNode && r.ShortTag() == "!!null" {
+				// yaml.v3 drops it from the list without a word.
+				w.bad(e, p, "empty entry (null): give a value or remove the line", via)
+				continue
+			}
 			w.check(e, t.Elem(), p, via)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -434,7 +439,7 @@ func (w *walker) typeErrors(err error) error {
 		e := &Error{File: w.file, Msg: msg}
 		if m := lineRE.FindStringSubmatch(msg); m != nil {
 			e.Line, _ = strconv.Atoi(m[1])
-			e.Msg = m[2]
+			e.Msg = m[2] + typeHint(m[2])
 			match, onLine := w.valuePath(e.Line, e.Msg)
 			switch {
 			case match != "":
@@ -448,6 +453,28 @@ func (w *walker) typeErrors(err error) error {
 		errs.add(e)
 	}
 	return errs.err()
+}
+
+// typeHints say in the configuration's words what a value of a Go type
+// yaml.v3 names is written like.
+var typeHints = []struct{ into, hint string }{
+	{"into config.Rate", "want a mapping such as {per_second: 10, burst: 20}"},
+	{"into time.Duration", "want a duration such as 30s, 500ms or 2m"},
+	{"into []string", "want a list such as [a, b]"},
+	{"into int", "want a whole number"},
+	{"into float64", "want a number"},
+	{"into bool", "want true or false"},
+}
+
+// typeHint is " (want …)" for a yaml.v3 type error about a value of a type
+// listed in typeHints, else "".
+func typeHint(msg string) string {
+	for _, h := range typeHints {
+		if strings.HasSuffix(msg, h.into) || strings.HasSuffix(msg, h.into+"64") || strings.HasSuffix(msg, h.into+"32") {
+			return " (" + h.hint + ")"
+		}
+	}
+	return ""
 }
 
 // morePrecise prefers the longer (more specific) path, then the smaller.

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"regexp"
 	"slices"
@@ -306,7 +307,12 @@ func (v *validator) rate(path string, r *Rate) {
 	if r == nil {
 		return
 	}
-	if r.PerSecond <= 0 {
+	switch {
+	case math.IsNaN(r.PerSecond) || math.IsInf(r.PerSecond, 0):
+		// NaN passed the test below and made a limiter that admits one
+		// call and then none for years.
+		v.bad(path+".per_second", fmt.Sprintf("must be a finite number, got %v (leave the rate out for no limit)", r.PerSecond))
+	case r.PerSecond <= 0:
 		v.bad(path+".per_second", fmt.Sprintf("must be positive, got %v (leave the rate out for no limit)", r.PerSecond))
 	}
 	if r.Burst < 0 {

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -73,6 +74,14 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 			return c, err
 		}
 	}
+	for _, d := range []struct {
+		key string
+		v   time.Duration
+	}{{"debounce", c.Debounce}, {"remote_refresh", c.RemoteRefresh}} {
+		if d.v < 0 {
+			return c, fmt.Errorf("%s: discovery.%s: %s is negative (leave it out, or 0, for the default)", where(cfg, "discovery."+d.key), d.key, d.v)
+		}
+	}
 	if c.Debounce <= 0 {
 		c.Debounce = DefaultDebounce
 	}
@@ -98,6 +107,17 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	c.Dirs, c.DesktopDirs = expand(c.Dirs), expand(c.DesktopDirs)
 	return c, nil
+}
+
+// where is "FILE:LINE" of key in cfg's file, or what names it without one.
+func where(cfg *config.Config, key string) string {
+	switch {
+	case cfg == nil || cfg.File == "":
+		return "config"
+	case cfg.LineOf(key) > 0:
+		return fmt.Sprintf("%s:%d", cfg.File, cfg.LineOf(key))
+	}
+	return cfg.File
 }
 
 func existing(paths ...string) []string {

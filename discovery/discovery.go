@@ -270,7 +270,11 @@ func (d *Discovery) Start(ctx context.Context) error {
 	}
 	if d.watcher == nil {
 		for _, r := range d.roots {
-			if st, err := os.Stat(r); err != nil || !st.IsDir() {
+			st, err := os.Stat(r)
+			if err == nil && !st.IsDir() {
+				err = errors.New("not a folder") // was logged as err=<nil>
+			}
+			if err != nil {
 				d.log.Warn("plugin folder not readable", "dir", r, "err", err)
 			}
 		}
@@ -478,8 +482,9 @@ func (d *Discovery) unitOf(path string) (string, bool) {
 		}
 		d.mu.Lock()
 		_, known := d.cands[unit]
+		_, failed := d.errs[unit] // a folder (or link to one) that failed to load, now gone
 		d.mu.Unlock()
-		return unit, known || d.relevant(r, parts[0])
+		return unit, known || failed || d.relevant(r, parts[0])
 	}
 	return "", false
 }
@@ -717,6 +722,13 @@ func (d *Discovery) Refresh(ctx context.Context, scope string) (int, error) {
 		var gone []string
 		for k := range d.cands {
 			if !seen[k] && !strings.HasPrefix(k, "remote:") {
+				gone = append(gone, k)
+			}
+		}
+		for k := range d.errs {
+			// A unit that failed and is gone (the watch may not have
+			// said so: a removed link to a folder) has no error left.
+			if _, has := d.cands[k]; !has && !seen[k] && !strings.HasPrefix(k, "remote:") {
 				gone = append(gone, k)
 			}
 		}

@@ -21,12 +21,14 @@
 package space
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -203,8 +205,8 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Size() == int64(len(data)) {
-		return id, nil // already stored (a damaged copy of another size is replaced below)
+	if holds(p, data) {
+		return id, nil // already stored (a damaged copy is replaced below)
 	}
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -250,6 +252,39 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	return id, nil
 }
 
+// overLimit is the read bound that shows an input over n bytes: n+1, or n
+// itself for the largest int64 (n+1 would overflow into a bound of nothing).
+func overLimit(n int64) int64 {
+	if n == math.MaxInt64 {
+		return n
+	}
+	return n + 1
+}
+
+// holds reports whether the file at p is a regular file holding exactly
+// data. A file of the right size is compared, not trusted: a copy damaged
+// in place would otherwise survive every Put of its content.
+func holds(p string, data []byte) bool {
+	// Stat before opening: a FIFO put in the store must not block Put.
+	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || st.Size() != int64(len(data)) {
+		return false
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, min(len(data), 64<<10))
+	for off := 0; off < len(data); {
+		n, err := io.ReadFull(f, buf[:min(len(buf), len(data)-off)])
+		if err != nil || !bytes.Equal(buf[:n], data[off:off+n]) {
+			return false
+		}
+		off += n
+	}
+	return true
+}
+
 // syncDir makes a rename durable. Errors are ignored: some file systems do
 // not support fsync on directories, and the object itself is already synced.
 func syncDir(dir string) {
@@ -284,7 +319,7 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 	if st.Size() > s.maxBytes {
 		return nil, fmt.Errorf("%w: %s in space %q has %d bytes, over the limit of %d", ErrTooLarge, id, space, st.Size(), s.maxBytes)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, s.maxBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, overLimit(s.maxBytes)))
 	if err != nil {
 		return nil, fmt.Errorf("space %q: read object %s: %w", space, id, err)
 	}

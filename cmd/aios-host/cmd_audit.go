@@ -127,6 +127,10 @@ See docs/audit.md.`)
 	if err != nil {
 		var ve *audit.VerifyError
 		if !errors.As(err, &ve) {
+			var pe *os.PathError
+			if failed == "" || errors.As(err, &pe) {
+				return c.fail(err) // it names the file, or is about no file
+			}
 			return c.fail(fmt.Errorf("read %s: %w", failed, err))
 		}
 		fmt.Fprintf(c.stderr, "%s:%d: %s\n", failed, ve.Line, ve.Reason)
@@ -179,11 +183,11 @@ func (c *cli) writeSignedAnchor(path string, a audit.Anchor, key trust.SigningKe
 // readSignedAnchor checks a signed anchor file against a JWKS file and
 // returns its anchor.
 func readSignedAnchor(file, jwksFile string) (audit.Anchor, error) {
-	tok, err := os.ReadFile(file)
+	tok, err := readInputFile(file, maxKeyFileBytes, "a signed anchor")
 	if err != nil {
 		return audit.Anchor{}, err
 	}
-	jwks, err := os.ReadFile(jwksFile)
+	jwks, err := readInputFile(jwksFile, maxKeyFileBytes, "a JWKS")
 	if err != nil {
 		return audit.Anchor{}, err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -51,7 +52,11 @@ Example:
 	if err := abi.ValidateToolName(tool); err != nil {
 		return c.usageError(fs, "%v", err)
 	}
+	timeoutSet := false
+	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
 	switch {
+	case timeoutSet && *timeout == 0:
+		return c.usageError(fs, "--timeout 0s is below 1ms (leave it out for limits.default_deadline)")
 	case *timeout < 0:
 		return c.usageError(fs, "--timeout %s is negative", *timeout)
 	case *timeout > 0 && *timeout < time.Millisecond:

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
@@ -27,7 +26,7 @@ Schema; a core module prints the tools its guest registers. --json prints
 	if len(pos) != 1 {
 		return c.usageError(fs, "inspect takes exactly one FILE.wasm")
 	}
-	b, err := os.ReadFile(pos[0])
+	b, err := readInputFile(pos[0], maxInspectBytes, "a plugin file, the default of limits.max_plugin_bytes")
 	if err != nil {
 		return c.fail(err)
 	}

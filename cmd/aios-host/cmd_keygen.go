@@ -104,7 +104,7 @@ func replaceFile(path string, data []byte, perm os.FileMode) (err error) {
 // the file (what keygen wrote, --kid included), else the key's RFC 7638
 // thumbprint.
 func loadSigningKey(file, kid string) (trust.SigningKey, error) {
-	pemBytes, err := os.ReadFile(file)
+	pemBytes, err := readInputFile(file, maxKeyFileBytes, "a key")
 	if err != nil {
 		return trust.SigningKey{}, err
 	}
@@ -116,7 +116,7 @@ func loadSigningKey(file, kid string) (trust.SigningKey, error) {
 		return key, nil
 	}
 	jwksPath := filepath.Join(filepath.Dir(file), "jwks.json")
-	data, err := os.ReadFile(jwksPath)
+	data, err := readInputFile(jwksPath, maxKeyFileBytes, "a JWKS")
 	if errors.Is(err, os.ErrNotExist) {
 		return key, nil
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/aios-host/aios-host/discovery"
@@ -32,7 +31,7 @@ requires. See docs/trust.md.`)
 	if *keyFile == "" {
 		return c.usageError(fs, "--key FILE is required")
 	}
-	card, err := os.ReadFile(pos[0])
+	card, err := readInputFile(pos[0], maxCardFileBytes, "an Adapter Card")
 	if err != nil {
 		return c.fail(err)
 	}

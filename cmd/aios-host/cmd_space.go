@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/space"
 )
 
@@ -105,7 +108,11 @@ func (c *cli) readObject(name string, limit int64) ([]byte, error) {
 // than limit is an error naming the input (what) and the config key that
 // sets the limit.
 func readLimited(r io.Reader, limit int64, what, key string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	bound := limit + 1
+	if limit == math.MaxInt64 {
+		bound = limit // limit+1 would overflow into a bound of nothing
+	}
+	data, err := io.ReadAll(io.LimitReader(r, bound))
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -127,4 +134,25 @@ func (c *cli) spaceFail(err error) int {
 		return exitUsage
 	}
 	return exitFail
+}
+
+// Bounds of the files the commands read whole (besides plugins and
+// objects, which have their limits.* keys).
+const (
+	maxCardFileBytes   = discovery.MaxCardBytes // an Adapter Card, as discovery reads one
+	maxKeyFileBytes    = 1 << 20                // a PEM key, a JWKS, a signed anchor
+	maxInspectBytes    = config.DefaultMaxPluginBytes
+	maxConfigFileBytes = config.MaxFileBytes
+)
+
+// readInputFile reads a file named on the command line, at most limit
+// bytes: a larger one (or one that never ends, /dev/zero) is refused
+// naming what it was read as, instead of being read until memory runs out.
+func readInputFile(name string, limit int64, what string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(f, limit, name, "the limit for "+what)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -33,14 +32,14 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 	if *jwksFile != "" && *jwksURL != "" {
 		return c.usageError(fs, "give --jwks or --jwks-url, not both")
 	}
-	data, err := os.ReadFile(pos[0])
+	data, err := readInputFile(pos[0], maxCardFileBytes, "an Adapter Card")
 	if err != nil {
 		return c.fail(err)
 	}
 	var keys *trust.KeyStore
 	switch {
 	case *jwksFile != "":
-		kd, err := os.ReadFile(*jwksFile)
+		kd, err := readInputFile(*jwksFile, maxKeyFileBytes, "a JWKS")
 		if err != nil {
 			return c.fail(err)
 		}

@@ -125,6 +125,7 @@ func (c *cli) config() (*config.Config, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	c.cfg = cfg
 	return cfg, nil
 }
 

@@ -14,9 +14,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/aios-host/aios-host/config"
 )
 
 // Exit codes.
@@ -74,9 +78,12 @@ type cli struct {
 	cmds           []command
 
 	configFile string
-	plugins    stringList
-	data       string
-	logLevel   string
+	// cfg is the configuration c.config read last (nil before), for
+	// fail to name the line of a key an error starts with.
+	cfg      *config.Config
+	plugins  stringList
+	data     string
+	logLevel string
 
 	// refreshMCP re-lists the imported MCP servers (set by newHost when
 	// mcp.servers is not empty; see cmd_mcp.go).
@@ -280,8 +287,28 @@ func (c *cli) usageError(fs *flag.FlagSet, format string, a ...any) int {
 
 // fail prints an error and returns exitFail.
 func (c *cli) fail(err error) int {
-	fmt.Fprintf(c.stderr, "aios-host: %v\n", err)
+	fmt.Fprintf(c.stderr, "aios-host: %s\n", c.locate(err))
 	return exitFail
+}
+
+// keyPathRE matches an error that starts with a configuration key path
+// ("runtimes.js.isolation: …", "server.uids: …"), as the packages that
+// own a section write them after decoding it.
+var keyPathRE = regexp.MustCompile(`^([a-z_]+(?:\.[a-z0-9_]+|\[[^\]]*\])+): `)
+
+// locate puts the configuration file and line in front of an error that
+// names a key path the file gives (README: a bad value stops the host
+// with the file, line and key), as config's own errors have them.
+func (c *cli) locate(err error) string {
+	msg := err.Error()
+	m := keyPathRE.FindStringSubmatch(msg)
+	if m == nil || c.cfg == nil || c.cfg.File == "" || m[1] == filepath.Base(c.cfg.File) || strings.HasPrefix(msg, c.cfg.File) {
+		return msg // no key path, or the file's own name (limits.yaml: …)
+	}
+	if line := c.cfg.LineOf(m[1]); line > 0 {
+		return fmt.Sprintf("%s:%d: %s", c.cfg.File, line, msg)
+	}
+	return msg
 }
 
 // nonEmpty is a string flag that refuses an empty value.
