@@ -183,8 +183,10 @@ type Writer struct {
 	// cacheFrom is where the current file's page cache was last dropped to
 	// (a page boundary): bytes below it are synced and out of the cache.
 	cacheFrom int64
-	// misplaced is the file checkPlace last warned about (syncer only).
+	// misplaced is the file checkPlace last warned about (syncer only);
+	// moved tells the I/O goroutine to continue in a new file at the path.
 	misplaced *os.File
+	moved     atomic.Bool
 }
 
 // ioReq asks the I/O goroutine to write buf, then fsync when sync is set,
@@ -603,6 +605,12 @@ func (w *Writer) writeLoop() {
 		close(w.ioDone)
 	}()
 	for r := range w.io {
+		if len(r.buf) > 0 && w.moved.Load() && w.failed() == nil {
+			w.syncBarrier() // the syncer is done with the old file
+			if err := w.reopen(); err != nil {
+				w.fail(err)
+			}
+		}
 		if len(r.buf) > 0 && w.failed() == nil && w.writeRetrying(r.buf) {
 			w.size += int64(len(r.buf))
 			if w.fileFirst == 0 {
@@ -818,11 +826,12 @@ func (w *Writer) syncJobs(batch []syncJob) {
 	}
 }
 
-// checkPlace warns once per file when f is no longer the file at the log's
-// path (syncer only): someone moved or deleted it under the running writer,
-// so the records go on into the moved file (or one no name reaches) until
-// the host restarts, and the next rotation fails. Rotation renames only
-// after the syncer is done with the old file, so it never triggers this.
+// checkPlace notices, once per file, when f is no longer the file at the
+// log's path (syncer only): someone moved or deleted it under the running
+// writer (logrotate without copytruncate, a clean-up). The I/O goroutine
+// then continues the chain in a new file at the path (reopen), as after a
+// rotation. Rotation renames only after the syncer is done with the old
+// file, so it never triggers this.
 func (w *Writer) checkPlace(f *os.File) {
 	if w.misplaced == f {
 		return
@@ -837,8 +846,51 @@ func (w *Writer) checkPlace(f *os.File) {
 	if err1 != nil {
 		now = err1.Error()
 	}
-	w.opts.Logger.Error("audit log is no longer at its path (moved or deleted while the host runs): records go to the file it was until the host restarts; put it back or restart the host",
+	w.opts.Logger.Warn("audit log is no longer at its path (moved or deleted while the host runs): continuing the chain in a new file there",
 		"path", w.path, "now", now)
+	w.moved.Store(true)
+}
+
+// reopen continues the log in a new file at its path after the open one
+// was moved or deleted (I/O goroutine only, after a sync barrier): the old
+// file keeps the records written to it (a deleted one loses them with its
+// last descriptor), the new file's first record follows its last, as after
+// a rotation. An empty regular file at the path (logrotate's create) is
+// taken; the old file put back is kept; any other file there is not
+// written into: the log fails and calls are refused.
+func (w *Writer) reopen() error {
+	w.moved.Store(false)
+	if err := w.f.Sync(); err != nil {
+		return err
+	}
+	if here, err := os.Stat(w.path); err == nil {
+		if cur, err := w.f.Stat(); err == nil && os.SameFile(here, cur) {
+			return nil // put back
+		}
+		if !here.Mode().IsRegular() || here.Size() != 0 {
+			return fmt.Errorf("the log was moved away and %s is now another file (%s, %d bytes): not writing into it", w.path, here.Mode().Type(), here.Size())
+		}
+	}
+	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return fmt.Errorf("lock %s: %w", w.path, err)
+	}
+	if st, err := f.Stat(); err != nil || st.Size() != 0 {
+		f.Close()
+		return fmt.Errorf("the log was moved away and %s is now another file: not writing into it", w.path)
+	}
+	syncDir(filepath.Dir(w.path))
+	dropCache(w.f, w.cacheFrom, w.size)
+	old, last := w.f, w.fileLast
+	w.f, w.size, w.fileFirst, w.fileLast, w.cacheFrom = f, 0, 0, 0, 0
+	_ = old.Close()
+	w.opts.Logger.Warn("audit log continues in a new file: its first record follows the last one written to the moved file (verify the new file alone with --after SEQ:HASH of that record)",
+		"path", w.path, "after_seq", last)
+	return nil
 }
 
 // dropSynced drops the page cache of f up to size's last page boundary,
