@@ -155,6 +155,7 @@ type Discovery struct {
 	errs    map[string]string      // unit key → last error
 	pending map[string]*time.Timer // debounce timers by unit key
 	mixed   map[string]string      // provider id → the trust mix last warned about
+	capped  map[string]string      // remote URL → the trust cap last warned about
 	// unsettled counts, per unit, the changes scheduled since the unit's
 	// last reconcile began; a unit leaves it when a reconcile that saw its
 	// last change ends. orphans are the descriptions of units that
@@ -792,6 +793,18 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 			err = fmt.Errorf("%w (discovery.require_signature refuses unsigned remote cards even with allow_unsigned: true)", err)
 		}
 		return nil, err
+	}
+	if r.Capped != "" {
+		d.mu.Lock()
+		warn := d.capped[rc.URL] != r.Capped
+		if d.capped == nil {
+			d.capped = map[string]string{}
+		}
+		d.capped[rc.URL] = r.Capped
+		d.mu.Unlock()
+		if warn {
+			d.log.Warn("remote adapter card trusted less than its signer", "url", rc.URL, "why", r.Capped)
+		}
 	}
 	// The configured URL is the user's word for its host; an endpoint the
 	// card names on another host needs Network(that host) at its trust.

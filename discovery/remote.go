@@ -52,7 +52,14 @@ type RemoteCard struct {
 	Verified *trust.Verified // nil when unsigned (and allowed)
 	Trust    abi.TrustLevel
 	Endpoint string // the JSON-RPC endpoint tools/call goes to
+	// Capped says why Trust is below the signer's level ("" when not).
+	Capped string
 }
+
+// unboundCap is the most a signed remote card may get when it does not
+// name the endpoint its calls go to: the signature vouches for the card,
+// not for the host serving it, which anyone can make serve a copy.
+const unboundCap = abi.Community
 
 // FetchRemoteCard runs seed §3.2 steps 1–3: GET the card, verify its
 // signature against keys, check the protocol version.
@@ -114,11 +121,18 @@ func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolve
 		return nil, fmt.Errorf("%s: refused: %w", cardURL, err)
 	}
 	out.Endpoint = base.String() + "/rpc"
+	bound := false
 	if e := card.Endpoints; e != nil && e.RPC != "" {
 		u, err := url.Parse(e.RPC)
 		if err == nil && (u.Scheme == "http" || u.Scheme == "https") {
-			out.Endpoint = e.RPC
+			out.Endpoint, bound = e.RPC, true
 		}
+	}
+	// Calls of a card without its own endpoint go to whichever host
+	// served it: its signature cannot vouch for that host.
+	if out.Verified != nil && !bound && out.Trust > unboundCap {
+		out.Capped = fmt.Sprintf("the card, signed by a %s key, names no http(s) endpoints.rpc, so its calls go to the host that served it (%s), which its signature does not vouch for: trust %s; sign the card with its endpoints.rpc for the signer's trust", out.Trust, out.Endpoint, unboundCap)
+		out.Trust = unboundCap
 	}
 	return out, nil
 }
