@@ -297,10 +297,34 @@ func (v *validator) positiveDur(path string, d time.Duration) {
 
 func (v *validator) caps(path string, caps []string) {
 	for i, s := range caps {
-		if _, err := abi.ParseCapability(s); err != nil {
+		c, err := abi.ParseCapability(s)
+		if err != nil {
 			v.bad(path+"["+strconv.Itoa(i)+"]", err.Error())
+			continue
+		}
+		if k := nearKind(c.Kind); k != "" {
+			v.bad(path+"["+strconv.Itoa(i)+"]", fmt.Sprintf("capability %q: unknown kind %q, did you mean %s? (a grant of a kind no tool requires grants nothing; a custom kind may not be within two edits of a built-in one)", s, c.Kind, k))
 		}
 	}
+}
+
+// builtinKinds are the capability kinds aios-host itself checks.
+var builtinKinds = []string{abi.CapReadSpace, abi.CapWriteSpace, abi.CapNetwork, abi.CapInference, abi.CapCallTool}
+
+// nearKind returns the built-in capability kind that kind is a likely typo
+// of (within two edits, or equal but for case), or "" (a built-in kind
+// itself, or a custom kind far from every built-in one).
+func nearKind(kind string) string {
+	if slices.Contains(builtinKinds, kind) {
+		return ""
+	}
+	lower := strings.ToLower(kind)
+	for _, k := range builtinKinds {
+		if editdist.Levenshtein(lower, strings.ToLower(k), 3) <= 2 {
+			return k
+		}
+	}
+	return ""
 }
 
 func (v *validator) rate(path string, r *Rate) {
