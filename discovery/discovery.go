@@ -782,6 +782,11 @@ func (d *Discovery) refreshRemotes(ctx context.Context) {
 	}
 }
 
+// errChangedWhileLoading: the file's bytes changed between the load and
+// the check after it (a save in progress); the change's own event loads
+// it again.
+var errChangedWhileLoading = errors.New("changed while it was loading; waiting for the next change")
+
 func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*candidate, error) {
 	fetch := rc
 	if d.cfg.RequireSignature {
@@ -990,7 +995,11 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 	}
 	if err != nil {
 		d.errs[unit] = err.Error()
-		d.log.Error(d.notLoadedMsg("loaded"), "file", unit, "err", err)
+		level := slog.LevelError
+		if errors.Is(err, errChangedWhileLoading) {
+			level = slog.LevelInfo // an editor's save in steps: the next change loads it
+		}
+		d.log.Log(context.Background(), level, d.notLoadedMsg("loaded"), "file", unit, "err", err)
 		d.event(ReloadEvent{Source: unit, Action: "error", Err: err})
 		return err
 	}
@@ -1397,7 +1406,7 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 	}
 	if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path); err != nil || after != digest {
 		_ = p.Close()
-		return nil, fmt.Errorf("%s changed while it was loading; waiting for the next change", path)
+		return nil, fmt.Errorf("%s %w", path, errChangedWhileLoading)
 	}
 	reg := p.Describe()
 	if reg == nil {
@@ -1500,7 +1509,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		}
 		if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), files...); err != nil || after != digest {
 			_ = p.Close()
-			return nil, fmt.Errorf("%s changed while it was loading; waiting for the next change", unit)
+			return nil, fmt.Errorf("%s %w", unit, errChangedWhileLoading)
 		}
 		bound, err := BindCard(p, card)
 		if err != nil {
