@@ -12,9 +12,9 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
-// TestProbeNegativeDurations: a negative discovery.debounce or
+// TestNegativeDurations: a negative discovery.debounce or
 // remote_refresh was taken as "unset" (the default) without a word.
-func TestProbeNegativeDurations(t *testing.T) {
+func TestNegativeDurations(t *testing.T) {
 	for _, tc := range []struct{ yaml, want string }{
 		{"discovery:\n  debounce: -1s\n", "c.yaml:2: discovery.debounce: "},
 		{"discovery:\n  remote_refresh: -5m\n", "c.yaml:2: discovery.remote_refresh: "},
@@ -36,12 +36,12 @@ func TestProbeNegativeDurations(t *testing.T) {
 	}
 }
 
-// TestProbeFailedFolderGoneClearsError: a provider folder that failed to
+// TestFailedFolderGoneClearsError: a provider folder that failed to
 // load (two artifacts, no choice) kept its error in Errors() for good
 // after the folder was removed: the removal event of a name with no
 // loadable extension and no loaded provider was ignored, and Refresh only
 // looked at units with a loaded provider.
-func TestProbeFailedFolderGoneClearsError(t *testing.T) {
+func TestFailedFolderGoneClearsError(t *testing.T) {
 	env := newEnv(t, "", nil)
 	// A symbolic link to a folder: its removal is one event, for the link.
 	outside := t.TempDir()
@@ -77,9 +77,9 @@ func TestProbeFailedFolderGoneClearsError(t *testing.T) {
 	}
 }
 
-// TestProbePluginFolderIsAFile: a one-shot scan of a plugin "folder" that
+// TestPluginFolderIsAFile: a one-shot scan of a plugin "folder" that
 // is a file logged "plugin folder not readable … err=<nil>".
-func TestProbePluginFolderIsAFile(t *testing.T) {
+func TestPluginFolderIsAFile(t *testing.T) {
 	var buf testutil.SyncBuffer
 	env := newEnv(t, "", nil) // for its host
 	file := filepath.Join(t.TempDir(), "notafolder")

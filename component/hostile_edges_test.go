@@ -49,13 +49,13 @@ func appendSLEB(b []byte, v int64) []byte {
 	}
 }
 
-// TestProbeLiftedListHostMemory: a component returning
+// TestLiftedListHostMemory: a component returning
 // list<tuple<u8,u8,u8,u8>> of 2.6 M elements (10 MiB of its memory) was
 // within the lift budget, which counted guest bytes, and the host
 // allocated about 30 times that to lift it and more to make its JSON. The
 // budget now counts the host's representation: the call is refused as
 // ProviderCrashed naming the budget, and the provider serves on.
-func TestProbeLiftedListHostMemory(t *testing.T) {
+func TestLiftedListHostMemory(t *testing.T) {
 	const n = 2_600_000
 	p, err := New(context.Background(), listResultComponent(n, n*4/65536+2), "biglist.wasm", "", Options{CacheDir: t.TempDir()})
 	if err != nil {
@@ -174,10 +174,10 @@ const reallocReentryHex = "0061736d0d000100072501420401707d016a01000173014001096
 	"65732d636f726502096d61696e2d696e7374030661637475616c040a66697875702d696e7374010d0102000472656164" +
 	"010372756e0115030200097370616365732d7479010672756e2d7479010a05010006737061636573"
 
-// TestProbeReallocCallsImport: a component whose cabi_realloc calls an
+// TestReallocCallsImport: a component whose cabi_realloc calls an
 // import (the Canonical ABI forbids it: may_leave is false in realloc and
 // post-return) must fail its call, not the host.
-func TestProbeReallocCallsImport(t *testing.T) {
+func TestReallocCallsImport(t *testing.T) {
 	b, err := hex.DecodeString(reallocReentryHex)
 	if err != nil {
 		t.Fatal(err)
@@ -245,12 +245,12 @@ const selfLoweringHex = "0061736d0d000100014e0061736d0100000001060160017f017f020
 	"046d61696e01047368696d02056669787570011c00120400097368696d2d696e737401017802016d030661637475616c" +
 	"010501010001670106030100026774"
 
-// TestProbeComponentReentered: a component calling its own export through
+// TestComponentReentered: a component calling its own export through
 // the component boundary reentered wazero's call engine and recursed until
 // the host's stack overflowed (the process died). The Canonical ABI
 // refuses to reenter a component instance (wasmtime traps at n = 1): so
 // does the host now.
-func TestProbeComponentReentered(t *testing.T) {
+func TestComponentReentered(t *testing.T) {
 	b, err := hex.DecodeString(selfLoweringHex)
 	if err != nil {
 		t.Fatal(err)
@@ -271,12 +271,12 @@ func TestProbeComponentReentered(t *testing.T) {
 	}
 }
 
-// TestProbeDiscardedInstancesFreed: every component instance thrown away
+// TestDiscardedInstancesFreed: every component instance thrown away
 // (a trap, a timeout, a full pool) leaked its linear memory: the compiled
 // host module of its host functions was never closed, and the runtime kept
 // it and, through the functions, the instance. 30 calls that trap, each
 // in a fresh instance of 10 MiB of memory, kept 300 MiB.
-func TestProbeDiscardedInstancesFreed(t *testing.T) {
+func TestDiscardedInstancesFreed(t *testing.T) {
 	const n = 2_600_000 // 10 MiB of memory; the list is refused (the lift budget)
 	p, err := New(context.Background(), listResultComponent(n, n*4/65536+2), "biglist.wasm", "", Options{CacheDir: t.TempDir()})
 	if err != nil {
@@ -344,11 +344,11 @@ const handleHoarderHex = "0061736d0d000100072c01420404000d6f75747075742d73747265
 	"77010872756e2d636f7265010900110100046d61696e010b0012020003696d7001016d010c0102000367657401037275" +
 	"6e0111030200097374646f75742d747901027274010a050100067374646f7574"
 
-// TestProbeHandleTableBounded: the host's resource handle table of an
+// TestHandleTableBounded: the host's resource handle table of an
 // instance had no bound: a guest taking get-stdout in a loop grew it by 16
 // bytes a handle, 10 M handles in a 10-second call, kept across the calls
 // of a pooled instance.
-func TestProbeHandleTableBounded(t *testing.T) {
+func TestHandleTableBounded(t *testing.T) {
 	b, err := hex.DecodeString(handleHoarderHex)
 	if err != nil {
 		t.Fatal(err)

@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// TestProbeAuditVerifyReadErrors: a file that cannot be read is named once
+// TestAuditVerifyReadErrors: a file that cannot be read is named once
 // ("read X: read X: is a directory" before).
-func TestProbeAuditVerifyReadErrors(t *testing.T) {
+func TestAuditVerifyReadErrors(t *testing.T) {
 	e := newEnv(t)
 	code, _, errs := e.run("", "audit", "verify", e.plugins)
 	if code != exitFail || strings.Count(errs, e.plugins) != 1 {
@@ -23,9 +23,9 @@ func TestProbeAuditVerifyReadErrors(t *testing.T) {
 	}
 }
 
-// TestProbeCallTimeoutZero: README says --timeout is at least 1ms, but an
+// TestCallTimeoutZero: README says --timeout is at least 1ms, but an
 // explicit 0 was taken as "no --timeout" (the default deadline).
-func TestProbeCallTimeoutZero(t *testing.T) {
+func TestCallTimeoutZero(t *testing.T) {
 	e := newEnv(t)
 	code, _, errs := e.run("", "call", "analyze-complexity", "{}", "--timeout", "0")
 	if code != exitUsage || !strings.Contains(errs, "--timeout 0s is below 1ms") {
@@ -33,10 +33,10 @@ func TestProbeCallTimeoutZero(t *testing.T) {
 	}
 }
 
-// TestProbeEndlessInputFiles: a file argument that never ends (/dev/zero,
+// TestEndlessInputFiles: a file argument that never ends (/dev/zero,
 // or a file far larger than any valid one) was read to its end: the
 // command grew without bound and never answered.
-func TestProbeEndlessInputFiles(t *testing.T) {
+func TestEndlessInputFiles(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
@@ -71,10 +71,10 @@ func TestProbeEndlessInputFiles(t *testing.T) {
 	}
 }
 
-// TestProbeSectionErrorsNameLine: values the owning packages check after
+// TestSectionErrorsNameLine: values the owning packages check after
 // decoding (runtimes.js.isolation, runtimes.python.wire, server.uids) were
 // reported without the file and line README promises.
-func TestProbeSectionErrorsNameLine(t *testing.T) {
+func TestSectionErrorsNameLine(t *testing.T) {
 	e := newEnv(t)
 	for _, tc := range []struct{ yaml, want string }{
 		{"limits: {}\nruntimes:\n  js: {isolation: bogus}\n", "c.yaml:3: runtimes.js.isolation: "},
@@ -91,10 +91,10 @@ func TestProbeSectionErrorsNameLine(t *testing.T) {
 	}
 }
 
-// TestProbeHugeInputLimit: with limits.max_object_bytes (or
+// TestHugeInputLimit: with limits.max_object_bytes (or
 // max_params_bytes) at the largest int64 the read bound overflowed and
 // `space put` stored an empty object instead of the file.
-func TestProbeHugeInputLimit(t *testing.T) {
+func TestHugeInputLimit(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "c.yaml")
@@ -116,9 +116,9 @@ func TestProbeHugeInputLimit(t *testing.T) {
 	}
 }
 
-// TestProbeLocateSkipsFileName: an error that starts with the config
+// TestLocateSkipsFileName: an error that starts with the config
 // file's own name (limits.yaml: …) is not taken for a key path.
-func TestProbeLocateSkipsFileName(t *testing.T) {
+func TestLocateSkipsFileName(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "limits.yaml")
 	if err := os.WriteFile(name, []byte("limits:\n  max_call_depth: 3\n"), 0o600); err != nil {

@@ -71,11 +71,11 @@ func reentrantAllocWAT(id string, depth int, where string) string {
 )`, d, d2, depth, reg, callBody, ok, extra)
 }
 
-// TestProbeReentrantAlloc: a guest's aios_alloc that calls a host import
+// TestReentrantAlloc: a guest's aios_alloc that calls a host import
 // (which the host answers through aios_alloc again) killed the whole host
 // process on wazero with "goroutine stack exceeds 1000000000-byte limit":
 // the engine's call of aios_alloc is not reentrant. Now the import traps.
-func TestProbeReentrantAlloc(t *testing.T) {
+func TestReentrantAlloc(t *testing.T) {
 	for engine, l := range probeLoaders(t, Config{PoolSize: 1}, nil) {
 		for _, depth := range []int{1, 1 << 30} {
 			t.Run(fmt.Sprintf("%s/call/%d", engine, depth), func(t *testing.T) {
@@ -107,10 +107,10 @@ func TestProbeReentrantAlloc(t *testing.T) {
 	}
 }
 
-// TestProbeStartFunctionLogBounded: aios.log from a start function (before
+// TestStartFunctionLogBounded: aios.log from a start function (before
 // there is an instance) was logged whole and outside the output budget: a
 // 1 MiB message a call, 64 calls, reached the host log as 64 MiB.
-func TestProbeStartFunctionLogBounded(t *testing.T) {
+func TestStartFunctionLogBounded(t *testing.T) {
 	d, reg := watData(1024, `{"format":1,"provider":{"id":"org.test.startlog"},"tools":[{"name":"go"}]}`)
 	src := fmt.Sprintf(`(module
   (import "aios" "log" (func $log (param i32 i32 i32)))

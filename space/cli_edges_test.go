@@ -8,11 +8,11 @@ import (
 	"testing"
 )
 
-// TestProbePutRepairsSameSizeDamage: an object damaged in place (same
+// TestPutRepairsSameSizeDamage: an object damaged in place (same
 // size, other bytes) stayed damaged when its content was put again: Put
 // took a file of the right size as already stored and returned the id, and
 // every Get kept failing with ErrCorrupt.
-func TestProbePutRepairsSameSizeDamage(t *testing.T) {
+func TestPutRepairsSameSizeDamage(t *testing.T) {
 	s, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -41,10 +41,10 @@ func TestProbePutRepairsSameSizeDamage(t *testing.T) {
 	}
 }
 
-// TestProbeHugeLimit: limits.max_object_bytes at the largest int64 made
+// TestHugeLimit: limits.max_object_bytes at the largest int64 made
 // the read bound (limit+1) overflow: Get read nothing and called every
 // object corrupt.
-func TestProbeHugeLimit(t *testing.T) {
+func TestHugeLimit(t *testing.T) {
 	s, err := Open(t.TempDir(), WithMaxObjectSize(math.MaxInt64))
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // A server (a remote adapter on a unix endpoint) that answers one request
 // twice must not wedge the client's reader: later calls still get their
 // answers.
-func TestProbeDuplicateResponseDoesNotWedgeClient(t *testing.T) {
+func TestDuplicateResponseDoesNotWedgeClient(t *testing.T) {
 	cs, ss := net.Pipe()
 	defer cs.Close()
 	defer ss.Close()
@@ -72,7 +72,7 @@ func allocated() uint64 {
 // that would decode to more than the decode budget is refused before it is
 // decoded, over HTTP and over a socket (where the connection is dropped:
 // which call the refused message answered is unknown).
-func TestProbeRemoteAnswerDecodeBudget(t *testing.T) {
+func TestRemoteAnswerDecodeBudget(t *testing.T) {
 	body := bigAnswer(`"1"`)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(body)

@@ -8,7 +8,7 @@ import (
 	"github.com/aios-host/aios-host/wit"
 )
 
-// TestProbeLiftBudgetCountsHostMemory: the lift budget ("256 MiB of lifted
+// TestLiftBudgetCountsHostMemory: the lift budget ("256 MiB of lifted
 // data per call", docs/components.md) charged one byte per list element
 // besides the guest's bytes, but the host keeps each element in a 16-byte
 // wit.Value (and a record's fields in a slice of their own): a guest
@@ -16,7 +16,7 @@ import (
 // budget) made the host allocate 2 GiB before the JSON conversion doubled
 // it. Each type below fills the budget's worth of guest memory; lifting
 // must either stop at the budget or allocate about what the budget allows.
-func TestProbeLiftBudgetCountsHostMemory(t *testing.T) {
+func TestLiftBudgetCountsHostMemory(t *testing.T) {
 	const budget = 8 << 20
 	u8 := prim(wit.KindU8)
 	for _, tc := range []struct {

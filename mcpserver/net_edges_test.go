@@ -36,7 +36,7 @@ func (is *issuer) tokenFor(t *testing.T, subject, scope string) string {
 // A session belongs to the user who opened it: the go-sdk answers another
 // user's request on it with 403. That user's notifications/cancelled must
 // not suppress the owner's response either.
-func TestProbeHTTPCancelOfAnotherUsersSession(t *testing.T) {
+func TestHTTPCancelOfAnotherUsersSession(t *testing.T) {
 	is := newIssuer(t)
 	s, base := newHTTPServer(t, is, "")
 	started := make(chan struct{}, 1)
@@ -84,7 +84,7 @@ func TestProbeHTTPCancelOfAnotherUsersSession(t *testing.T) {
 // 9007199254740993 as 9007199254740992 (a client may take the answer for
 // another of its requests), and on stdio took id null for a notification
 // and never answered. Such requests are refused with their id as sent.
-func TestProbeUnanswerableIDs(t *testing.T) {
+func TestUnanswerableIDs(t *testing.T) {
 	_, s := newTestHost(t, "")
 	ss := newStdioSession(t, s)
 	ss.initialize("2025-06-18")
@@ -122,7 +122,7 @@ func TestProbeUnanswerableIDs(t *testing.T) {
 // A tools/call's arguments are untrusted input: 2 MiB of [{},{},…] decode
 // to 150 MiB before the host's max_params_bytes (1 MiB here) refuses them.
 // They are refused (TooLarge) before they are decoded.
-func TestProbeArgumentsDecodeBudget(t *testing.T) {
+func TestArgumentsDecodeBudget(t *testing.T) {
 	_, s := newTestHost(t, "limits:\n  max_params_bytes: 1048576\n")
 	ss := newStdioSession(t, s)
 	ss.initialize("2025-06-18")

@@ -18,7 +18,7 @@ import (
 // is called at <url>/rpc). A card that pins an artifact, or names a
 // non-HTTP endpoints.rpc (unix://), describes something local, never a
 // remote adapter: it is refused.
-func TestProbeRemoteReplaysLocalCard(t *testing.T) {
+func TestRemoteReplaysLocalCard(t *testing.T) {
 	vendor := newTestKey(t, "System")
 	for _, card := range []string{
 		`{"adapter": {"id": "org.vendor.plug", "name": "Plug", "version": "1.0.0", "protocol_version": "0.3.0"},
@@ -53,7 +53,7 @@ func TestProbeRemoteReplaysLocalCard(t *testing.T) {
 // 1 MiB of "skills":[{},{},…] decoded 349 000 Skill structs, 230 MiB, before
 // validation refused it. No card can hold that many real skills: the count
 // is bounded before decoding.
-func TestProbeCardSkillsBounded(t *testing.T) {
+func TestCardSkillsBounded(t *testing.T) {
 	var b []byte
 	b = append(b, `{"adapter": {"id": "org.x.y", "name": "Y", "version": "1.0.0", "protocol_version": "0.3.0"}, "capabilities": {}, "skills": [`...)
 	for len(b) < MaxCardBytes-100 {
@@ -70,7 +70,7 @@ func TestProbeCardSkillsBounded(t *testing.T) {
 	}
 }
 
-func TestProbeArrayLen(t *testing.T) {
+func TestArrayLen(t *testing.T) {
 	for raw, want := range map[string]int{`[]`: 0, ` [ ] `: 0, `[1]`: 1, `[1,2]`: 2, `[{"a":[1,2]},"x,y"]`: 2,
 		`["a\"b,c"]`: 1, `[[],[]]`: 2, `[{}]`: 1, `["\\",1]`: 2, `{"a":1}`: 0, `null`: 0, `[ {} , {} ]`: 2} {
 		if got := arrayLen([]byte(raw)); got != want {

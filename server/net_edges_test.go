@@ -24,7 +24,7 @@ import (
 // A subscribe whose connection closes before the handler runs must not
 // leave a subscription (a goroutine, a registry subscriber, the
 // aios_subscribers gauge) behind.
-func TestProbeSubscribeThenCloseLeaks(t *testing.T) {
+func TestSubscribeThenCloseLeaks(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	for i := 0; i < 100; i++ {
 		c, err := net.Dial("unix", ts.sock)
@@ -54,7 +54,7 @@ func TestProbeSubscribeThenCloseLeaks(t *testing.T) {
 // A client that sends its request and then shuts down its write side
 // (`nc -N`, a shell pipe into socat) still wants the answer: half-closing
 // is not hanging up.
-func TestProbeHalfCloseKeepsAnswer(t *testing.T) {
+func TestHalfCloseKeepsAnswer(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	for i := 0; i < 30; i++ {
 		c, err := net.Dial("unix", ts.sock)
@@ -74,7 +74,7 @@ func TestProbeHalfCloseKeepsAnswer(t *testing.T) {
 
 // A slow call answers a half-closed peer; a peer that hangs up has its
 // calls cancelled, half-closed first or not.
-func TestProbeHalfCloseSlowCallAndHangUp(t *testing.T) {
+func TestHalfCloseSlowCallAndHangUp(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	ended := make(chan host.CallStats, 4)
 	defer ts.h.OnCall(func(st host.CallStats) { ended <- st })()
@@ -110,7 +110,7 @@ func TestProbeHalfCloseSlowCallAndHangUp(t *testing.T) {
 // without a version reaches: the default (newest non-deprecated release),
 // not a pre-release or a deprecated version above it. With all_versions
 // the versions are in SemVer order.
-func TestProbeToolsListDefaultVersion(t *testing.T) {
+func TestToolsListDefaultVersion(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	p := native.New(abi.ProviderInfo{ID: "org.test.multi", Name: "multi", Version: "1.0.0"})
 	for _, v := range []struct {
@@ -157,7 +157,7 @@ func TestProbeToolsListDefaultVersion(t *testing.T) {
 
 // The auth scheme is case-insensitive (RFC 9110 §11.1): "bearer TOKEN"
 // is a bearer token, as /mcp already accepts.
-func TestProbeBearerSchemeCaseInsensitive(t *testing.T) {
+func TestBearerSchemeCaseInsensitive(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	for _, scheme := range []string{"Bearer", "bearer", "BEARER"} {
 		req, _ := http.NewRequest(http.MethodPost, ts.url+"/rpc", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
@@ -176,7 +176,7 @@ func TestProbeBearerSchemeCaseInsensitive(t *testing.T) {
 
 // The host card's skill for a name describes the version a call without a
 // version reaches (the default), not a newer pre-release or deprecated one.
-func TestProbeHostCardDefaultVersion(t *testing.T) {
+func TestHostCardDefaultVersion(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	p := native.New(abi.ProviderInfo{ID: "org.test.multi", Name: "multi", Version: "1.0.0"})
 	for _, v := range []struct {
@@ -207,7 +207,7 @@ func TestProbeHostCardDefaultVersion(t *testing.T) {
 // timeout_ms past what a time.Duration holds overflowed: the call timed
 // out at once ("deadline ... passed before it started"). A huge timeout
 // is a long one (the host caps it at limits.max_deadline).
-func TestProbeHugeTimeoutMS(t *testing.T) {
+func TestHugeTimeoutMS(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	c := dial(t, ts)
 	for _, ms := range []string{"9223372036854775807", "18446744073709551", "9223372036854"} {
@@ -221,7 +221,7 @@ func TestProbeHugeTimeoutMS(t *testing.T) {
 
 // Once the answer to aios/registry.unsubscribe is on the wire, no
 // notification of that subscription follows it.
-func TestProbeNoNotificationAfterUnsubscribe(t *testing.T) {
+func TestNoNotificationAfterUnsubscribe(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	stop := make(chan struct{})
 	done := make(chan struct{})
@@ -289,7 +289,7 @@ func TestProbeNoNotificationAfterUnsubscribe(t *testing.T) {
 // arguments decode to hundreds of MiB (and 32 of them at once per
 // connection to gigabytes). A message whose decoded size would pass the
 // request decode budget is refused (TooLarge) before it is decoded.
-func TestProbeRequestDecodeBudget(t *testing.T) {
+func TestRequestDecodeBudget(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	ts.s.cfg.ReadTimeout = 60 * time.Second // a 7 MiB line
 	var b []byte
@@ -326,7 +326,7 @@ func TestProbeRequestDecodeBudget(t *testing.T) {
 // costs milliseconds with an RSA key (5 ms measured): a card whose content
 // did not change is not signed again (an ECDSA signature differs on each
 // signing, so equal bytes show it was not); a change is signed anew.
-func TestProbeHostCardSignedOncePerChange(t *testing.T) {
+func TestHostCardSignedOncePerChange(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	k, err := trust.GenerateKey("ES256", "k")
 	if err != nil {
