@@ -40,7 +40,7 @@ func cleanStack(s string) string {
 }
 
 // firstFrame returns "file:line:col" of the first frame that has a file
-// and is the provider's (not the SDK's or limits.js's).
+// and is the provider's (not the SDK's, its prelude's or limits.js's).
 func firstFrame(stack string) string {
 	for _, l := range strings.Split(stack, "\n") {
 		l = strings.TrimSpace(l)
@@ -51,7 +51,7 @@ func firstFrame(stack string) string {
 		if i := strings.LastIndexByte(l, '('); i >= 0 && strings.HasSuffix(l, ")") {
 			l = l[i+1 : len(l)-1]
 		}
-		if l != "native" && strings.Contains(l, ":") && !strings.HasPrefix(l, "aios-sdk:") && !strings.HasPrefix(l, "aios-limits.js:") {
+		if l != "native" && strings.Contains(l, ":") && !strings.HasPrefix(l, "aios-sdk:") && !strings.HasPrefix(l, "aios-sdk-prelude.js:") && !strings.HasPrefix(l, "aios-limits.js:") {
 			return l
 		}
 	}
