@@ -89,6 +89,7 @@ type exporter struct {
 	// the deepest level reached below the object being converted.
 	memo    map[*goja.Object]memoEntry
 	deepest int
+	inner   bool // the object being converted holds an object
 }
 
 func (e *exporter) fail(code abi.ErrorCode, format string, args ...any) error {
@@ -115,7 +116,7 @@ func (e *exporter) export(v goja.Value) (out any, skip bool, err error) {
 	e.stack = e.stack[:0]
 	e.path = e.path[:0]
 	clear(e.memo)
-	e.deepest = 0
+	e.deepest, e.inner = 0, false
 	out, skip, err = e.value(v, 0)
 	clear(e.memo) // no JS objects kept alive until the next export
 	return out, skip, err
@@ -167,7 +168,7 @@ func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
 		if depth+m.height >= maxExportDepth {
 			return nil, false, e.fail(abi.InvalidResult, "value nested deeper than %d levels", maxExportDepth)
 		}
-		e.deepest = max(e.deepest, depth+m.height)
+		e.deepest, e.inner = max(e.deepest, depth+m.height), true
 		return m.out, false, e.add(m.size)
 	}
 	ptr := unsafe.Pointer(o)
@@ -176,7 +177,7 @@ func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
 	}
 	e.stack = append(e.stack, ptr)
 	size0, deepest0 := e.size, e.deepest
-	e.deepest = depth
+	e.deepest, e.inner = depth, false
 	var out any
 	var err error
 	switch kind {
@@ -194,11 +195,15 @@ func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
 		return nil, false, err
 	}
 	e.stack = e.stack[:len(e.stack)-1]
-	if e.memo == nil {
-		e.memo = make(map[*goja.Object]memoEntry)
+	if e.inner {
+		// Only objects holding objects are kept: converting a leaf again
+		// costs what one edge to it costs, so sharing cannot multiply it.
+		if e.memo == nil {
+			e.memo = make(map[*goja.Object]memoEntry)
+		}
+		e.memo[o] = memoEntry{out: out, size: e.size - size0, height: e.deepest - depth}
 	}
-	e.memo[o] = memoEntry{out: out, size: e.size - size0, height: e.deepest - depth}
-	e.deepest = max(e.deepest, deepest0)
+	e.deepest, e.inner = max(e.deepest, deepest0), true // the parent holds an object
 	return out, false, nil
 }
 

@@ -27,6 +27,22 @@ import (
 // maxStackLines bounds the stack kept in error data.
 const maxStackLines = 12
 
+// maxErrorText bounds the message, name and stack of an error built from a
+// thrown value: results are bounded (MaxResultBytes, the host's
+// max_result_bytes), and an error reaches the caller and the audit log as
+// whole as a result does.
+const maxErrorText = 64 << 10
+
+// cutText cuts s to maxErrorText bytes (at a character boundary) and says
+// how much was cut.
+func cutText(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	head := strings.ToValidUTF8(s[:maxErrorText], "")
+	return head + fmt.Sprintf("… (%d more bytes)", len(s)-len(head))
+}
+
 // pcSuffix matches goja's "file:line:col(pc)" program counter suffix.
 var pcSuffix = regexp.MustCompile(`(:\d+:\d+)\(\d+\)`)
 
@@ -140,7 +156,7 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 		}
 		return p.String()
 	}
-	message := str("message")
+	message := cutText(str("message"))
 	if code, ok := knownCode(str("code")); ok {
 		te := &abi.ToolError{Code: code, Message: message}
 		if d := o.Get("data"); d != nil && !goja.IsUndefined(d) {
@@ -151,7 +167,7 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 		}
 		return te
 	}
-	name := str("name")
+	name := cutText(str("name"))
 	if name == "" {
 		name = "Error"
 	}
@@ -159,7 +175,7 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 	if stack == "" && ex != nil {
 		stack = framesString(ex.Stack())
 	}
-	stack = cleanStack(stack)
+	stack = cutText(cleanStack(stack))
 	msg := name + ": " + message
 	if message == "" && o.ClassName() != "Error" {
 		msg = "uncaught " + describe(v)
@@ -182,7 +198,7 @@ func describe(v goja.Value) string {
 		return "undefined"
 	}
 	if goja.IsString(v) {
-		return fmt.Sprintf("%q", v.String())
+		return fmt.Sprintf("%q", cutText(v.String()))
 	}
 	s := v.String()
 	if len(s) > 200 {

@@ -180,6 +180,7 @@ func TestProbeLoadGetters(t *testing.T) {
 		{"thrown throws", "aios.registerTool({ name: 'a' }, () => 1);\nthrow { get message() { throw new Error('inner'); } };\n", "Error: inner"},
 		{"returns loops", "aios.registerTool({ name: 'a', returns: { type: 'object', get title() { for (;;) {} } } }, () => 1);\n", "deadline exceeded"},
 		{"examples throw", "aios.registerTool({ name: 'a', examples: [{ get x() { throw new TypeError('nope'); } }] }, () => 1);\n", "TypeError: nope"},
+		{"examples sparse", "const a = []; a[4294967294] = 1;\naios.registerTool({ name: 'a', examples: [{ a }] }, () => 1);\n", "4294967295 elements"},
 		{"schema loops", "aios.registerTool({ name: 'a', parameters: { type: 'object', get properties() { for (;;) {} } } }, () => 1);\n", "deadline exceeded"},
 	}
 	rt := newRuntime(t, Options{LoadTimeout: 300 * time.Millisecond})
@@ -200,5 +201,38 @@ func TestProbeLoadGetters(t *testing.T) {
 				t.Fatal("load still running after 30s")
 			}
 		})
+	}
+}
+
+// TestProbeHugeErrorMessages: an error built from a thrown value is
+// bounded (the result is, by MaxResultBytes and the host's
+// max_result_bytes; a thrown 5 MB string reached the caller and every
+// audit entry whole).
+func TestProbeHugeErrorMessages(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "big.js", `
+aios.registerTool({ name: 'str' }, () => { throw 'x'.repeat(5e6); });
+aios.registerTool({ name: 'err' }, () => { throw new Error('y'.repeat(5e6)); });
+aios.registerTool({ name: 'code' }, () => { throw new aios.ToolError('InvalidParams', 'z'.repeat(5e6)); });
+aios.registerTool({ name: 'name' }, () => { const e = new Error('m'); e.name = 'N'.repeat(5e6); throw e; });
+aios.registerTool({ name: 'stack' }, () => { const f = () => { throw new Error('s'); }; Object.defineProperty(f, 'name', { value: 'F'.repeat(5e6) }); f(); });
+`)
+	for _, tool := range []string{"str", "err", "code", "name", "stack"} {
+		_, err := call(t, p, newFakeEnv(), tool, map[string]any{}, 10*time.Second)
+		te, ok := err.(*abi.ToolError)
+		if !ok {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		n := len(te.Message)
+		if m, ok := te.Data.(map[string]any); ok {
+			for _, v := range m {
+				if s, ok := v.(string); ok {
+					n += len(s)
+				}
+			}
+		}
+		if n > 256<<10 {
+			t.Errorf("%s: %s error of %d bytes (message and data)", tool, te.Code, n)
+		}
 	}
 }

@@ -236,7 +236,7 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 	var info map[string]any
 	if fn, ok := goja.AssertFunction(w.internal.Get("info")); ok {
 		if v, err := fn(goja.Undefined()); err == nil && !goja.IsNull(v) {
-			ex := exporter{vm: w.vm}
+			ex := exporter{vm: w.vm, limit: p.rt.opts.MaxResultBytes}
 			iv, _, err := ex.export(v)
 			if err != nil {
 				return nil, fmt.Errorf("provider info: %v", err)
@@ -273,7 +273,7 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 	p.index = make(map[string]int, n)
 	for i := 0; i < n; i++ {
 		t := toolsObj.Get(fmt.Sprint(i)).(*goja.Object)
-		ex := exporter{vm: w.vm}
+		ex := exporter{vm: w.vm, limit: p.rt.opts.MaxResultBytes}
 		dv, _, err := ex.export(t.Get("def"))
 		if err != nil {
 			return nil, fmt.Errorf("tool #%d definition: %v", i+1, err)
