@@ -89,7 +89,6 @@ type exporter struct {
 	// the deepest level reached below the object being converted.
 	memo    map[*goja.Object]memoEntry
 	deepest int
-	inner   bool // the object being converted holds an object
 }
 
 func (e *exporter) fail(code abi.ErrorCode, format string, args ...any) error {
@@ -116,7 +115,7 @@ func (e *exporter) export(v goja.Value) (out any, skip bool, err error) {
 	e.stack = e.stack[:0]
 	e.path = e.path[:0]
 	clear(e.memo)
-	e.deepest, e.inner = 0, false
+	e.deepest = 0
 	out, skip, err = e.value(v, 0)
 	clear(e.memo) // no JS objects kept alive until the next export
 	return out, skip, err
@@ -168,7 +167,7 @@ func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
 		if depth+m.height >= maxExportDepth {
 			return nil, false, e.fail(abi.InvalidResult, "value nested deeper than %d levels", maxExportDepth)
 		}
-		e.deepest, e.inner = max(e.deepest, depth+m.height), true
+		e.deepest = max(e.deepest, depth+m.height)
 		return m.out, false, e.add(m.size)
 	}
 	ptr := unsafe.Pointer(o)
@@ -177,7 +176,7 @@ func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
 	}
 	e.stack = append(e.stack, ptr)
 	size0, deepest0 := e.size, e.deepest
-	e.deepest, e.inner = depth, false
+	e.deepest = depth
 	var out any
 	var err error
 	switch kind {
@@ -195,15 +194,13 @@ func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
 		return nil, false, err
 	}
 	e.stack = e.stack[:len(e.stack)-1]
-	if e.inner {
-		// Only objects holding objects are kept: converting a leaf again
-		// costs what one edge to it costs, so sharing cannot multiply it.
+	if depth > 0 { // the root is met again only as a cycle
 		if e.memo == nil {
 			e.memo = make(map[*goja.Object]memoEntry)
 		}
 		e.memo[o] = memoEntry{out: out, size: e.size - size0, height: e.deepest - depth}
 	}
-	e.deepest, e.inner = max(e.deepest, deepest0), true // the parent holds an object
+	e.deepest = max(e.deepest, deepest0)
 	return out, false, nil
 }
 
