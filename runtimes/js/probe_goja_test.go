@@ -2,6 +2,8 @@ package js
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -234,5 +236,57 @@ aios.registerTool({ name: 'stack' }, () => { const f = () => { throw new Error('
 		if n > 256<<10 {
 			t.Errorf("%s: %s error of %d bytes (message and data)", tool, te.Code, n)
 		}
+	}
+}
+
+// TestProbeSymlinkedImportOutsideFolder: a relative import may not leave
+// the provider's folder, also not through a symbolic link in it (the
+// check was on the import's text; esbuild followed the link and bundled
+// any .json, .txt or .js file the host's user can read).
+func TestProbeSymlinkedImportOutsideFolder(t *testing.T) {
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "creds.json")
+	if err := os.WriteFile(secret, []byte(`{"secret":"hunter2"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "notes.txt"), []byte("top secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rt := newRuntime(t, Options{})
+	for _, tc := range []struct{ link, target, imp string }{
+		{"c.json", secret, "./c.json"},
+		{"sub", outside, "./sub/notes.txt"},
+	} {
+		dir := t.TempDir()
+		if err := os.Symlink(tc.target, filepath.Join(dir, tc.link)); err != nil {
+			t.Fatal(err)
+		}
+		src := "import x from '" + tc.imp + "';\naios.registerTool({ name: 'leak' }, () => ({ x }));\n"
+		if err := os.WriteFile(filepath.Join(dir, "index.js"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := rt.load(context.Background(), abi.Source{Path: dir}, abi.RuntimeJS)
+		if err == nil {
+			res, _ := call(t, p.(*Provider), newFakeEnv(), "leak", map[string]any{}, 5*time.Second)
+			_ = p.Close()
+			t.Errorf("%s: loaded; the tool returns %v", tc.imp, res)
+		} else if !strings.Contains(err.Error(), "leaves the provider's folder") {
+			t.Errorf("%s: %v", tc.imp, err)
+		}
+	}
+	// A link that stays inside the folder is fine.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "real.json"), []byte(`{"ok":true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "real.json"), filepath.Join(dir, "alias.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "index.js"), []byte("import x from './alias.json';\naios.registerTool({ name: 'ok' }, () => x);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := loadPath(t, rt, dir)
+	if res, err := call(t, p, newFakeEnv(), "ok", map[string]any{}, 5*time.Second); err != nil || !reflect.DeepEqual(res, map[string]any{"ok": true}) {
+		t.Errorf("inside link: %v %v", res, err)
 	}
 }
