@@ -89,6 +89,9 @@ type exporter struct {
 	// the deepest level reached below the object being converted.
 	memo    map[*goja.Object]memoEntry
 	deepest int
+	// maxElems, when > 0, bounds the length of one array (a Go slot is
+	// 16 bytes: the worker sets its budget / 16).
+	maxElems int64
 }
 
 func (e *exporter) fail(code abi.ErrorCode, format string, args ...any) error {
@@ -238,6 +241,9 @@ func (e *exporter) object(o *goja.Object, depth int) (any, error) {
 func (e *exporter) array(o *goja.Object, n int64, get func(int64) goja.Value, depth int) (any, error) {
 	if e.limit > 0 && n > int64(e.limit) {
 		return nil, e.fail(abi.TooLarge, "an array of %d elements is larger than the limit of %d bytes", n, e.limit)
+	}
+	if e.maxElems > 0 && n > e.maxElems {
+		return nil, e.fail(abi.TooLarge, "an array of %d elements would take more than the provider's memory budget to convert (%d elements at most)", n, e.maxElems)
 	}
 	if err := e.add(int(n)); err != nil {
 		return nil, err

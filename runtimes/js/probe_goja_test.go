@@ -290,3 +290,20 @@ func TestProbeSymlinkedImportOutsideFolder(t *testing.T) {
 		t.Errorf("inside link: %v %v", res, err)
 	}
 }
+
+// TestProbeLongSparseArrayResult: an array whose Go slice alone would be
+// over the provider's memory budget (2e7 holes: 320 MB of slots, within
+// MaxResultBytes' count) is TooLarge before the slice is made.
+func TestProbeLongSparseArrayResult(t *testing.T) {
+	rt := newRuntime(t, Options{MemoryBudget: 64 << 20})
+	p := loadSource(t, rt, "long.js", "aios.registerTool({ name: 'long' }, () => { const a = []; a.length = 2e7; return a; });\n"+
+		"aios.registerTool({ name: 'ok' }, () => { const a = []; a.length = 1000; return a.length; });\n")
+	start := time.Now()
+	_, err := call(t, p, newFakeEnv(), "long", map[string]any{}, 30*time.Second)
+	if te := wantCode(t, err, abi.TooLarge); !strings.Contains(te.Message, "memory budget") {
+		t.Errorf("long: %s", te.Message)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("long: TooLarge after %v", d)
+	}
+}

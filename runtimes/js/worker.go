@@ -490,7 +490,7 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 		return nil, w.cs.uncaught, false, false
 	}
 	ex := &w.ex
-	ex.vm, ex.limit = w.vm, w.p.rt.opts.MaxResultBytes
+	ex.vm, ex.limit, ex.maxElems = w.vm, w.p.rt.opts.MaxResultBytes, int64(w.budget/slotBytes)
 	var out any
 	if jex := w.vm.Try(func() { out, _, err = ex.export(v) }); jex != nil {
 		return nil, w.errorFromValue(jex.Value(), jex), false, false
