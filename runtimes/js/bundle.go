@@ -216,12 +216,32 @@ func sdkPlugin(root string) api.Plugin {
 				}
 				return api.OnResolveResult{}, fmt.Errorf("cannot import %q: a provider may import only 'aios-sdk' and relative files in its folder (there is no require, fs, network or process)", a.Path)
 			})
+			// The check above is on the import's text; esbuild then follows
+			// symbolic links, so the file it loads (named by its real
+			// path) is checked again: a link in the folder to a file
+			// outside it must not bundle that file.
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				if !inFolder(root, a.Path) {
+					return api.OnLoadResult{}, fmt.Errorf("%s leaves the provider's folder %s (through a symbolic link)", a.Path, root)
+				}
+				return api.OnLoadResult{}, nil
+			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "aios-sdk"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := sdkModuleSource
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
 		},
 	}
+}
+
+// inFolder reports whether path, with its symbolic links resolved, is
+// inside root (a real path).
+func inFolder(root, path string) bool {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		path = r
+	}
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // tsconfigExtends finds an "extends" member in a tsconfig.json.

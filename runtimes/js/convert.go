@@ -86,6 +86,13 @@ type exporter struct {
 	size  int
 	stack []unsafe.Pointer // maps and slices on the current path (cycles)
 	path  []step           // the current path, for lookups and errors
+	// memo holds the objects converted so far (see value); deepest is
+	// the deepest level reached below the object being converted.
+	memo    map[*goja.Object]memoEntry
+	deepest int
+	// maxElems, when > 0, bounds the length of one array (a Go slot is
+	// 16 bytes: the worker sets its budget / 16).
+	maxElems int64
 }
 
 func (e *exporter) fail(code abi.ErrorCode, format string, args ...any) error {
@@ -111,16 +118,26 @@ func (e *exporter) export(v goja.Value) (out any, skip bool, err error) {
 	e.size = 0
 	e.stack = e.stack[:0]
 	e.path = e.path[:0]
-	return e.value(v, 0)
+	clear(e.memo)
+	e.deepest = 0
+	out, skip, err = e.value(v, 0)
+	clear(e.memo) // no JS objects kept alive until the next export
+	return out, skip, err
 }
 
-// value converts the JS value at the current path. Primitives and plain
-// objects (class "Object", which includes class instances) are read
-// directly: keys with Keys, values with Get, so goja's Export (its
-// cycle-cache map, a []Value of keys, boxed key strings) is not needed and
-// undefined is told from null without a lookup; cycles are found by the
-// objects on the path. Anything else (arrays, Date, Map, typed arrays,
-// Proxy, wrappers, functions) is exported by goja and checked by walk.
+// value converts the JS value at the current path. Primitives are
+// exported by goja; objects that can hold other values are read here,
+// never with goja's Export, which recurses through everything reachable
+// and makes a slice of an array's whole length first (a sparse array of
+// length 2^32-1 was a 64 GiB allocation, a fatal error of the process):
+// plain objects (and Error, Arguments, RegExp: JSON.stringify's own
+// enumerable properties) with Keys and Get, arrays index by index after
+// their length is charged to the limit, a Set by its values. Each object
+// is converted once (memo): another reference to it reuses the result and
+// charges its size again, so shared children (a DAG of 2^40 paths) cost
+// what they hold, not what they would print to. Cycles are found by the
+// objects on the path. Leaves (Date, typed arrays, Map, Proxy, functions,
+// Promise) are exported by goja and checked by walk.
 func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
 	if v == nil || goja.IsUndefined(v) {
 		return nil, true, nil
@@ -132,40 +149,160 @@ func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
 	if !ok {
 		return e.walk(v.Export(), depth)
 	}
-	if o.ClassName() != classObject || o.ExportType() != typeMap {
+	kind := 0 // 1: properties, 2: array, 3: Set
+	switch cls, typ := o.ClassName(), o.ExportType(); {
+	case typ == typeMap && cls != "String":
+		kind = 1
+	case cls == "Array":
+		kind = 2
+	case cls == "String", cls == "Number", cls == "Boolean":
+		return e.wrapper(o, depth)
+	case typ == typeMapEntries:
+		return nil, false, e.fail(abi.InvalidResult, "a Map is not a JSON value; convert it with Object.fromEntries(m)")
+	case typ == typeSlice:
+		kind = 3
+	default:
 		return e.walk(o.Export(), depth)
 	}
 	if depth >= maxExportDepth {
 		return nil, false, e.fail(abi.InvalidResult, "value nested deeper than %d levels", maxExportDepth)
+	}
+	if m, ok := e.memo[o]; ok {
+		if depth+m.height >= maxExportDepth {
+			return nil, false, e.fail(abi.InvalidResult, "value nested deeper than %d levels", maxExportDepth)
+		}
+		e.deepest = max(e.deepest, depth+m.height)
+		return m.out, false, e.add(m.size)
 	}
 	ptr := unsafe.Pointer(o)
 	if slices.Contains(e.stack, ptr) {
 		return nil, false, e.fail(abi.InvalidResult, "cycle: the value contains itself; JSON cannot carry cycles")
 	}
 	e.stack = append(e.stack, ptr)
+	size0, deepest0 := e.size, e.deepest
+	e.deepest = depth
+	var out any
+	var err error
+	switch kind {
+	case 1:
+		out, err = e.object(o, depth)
+	case 2:
+		out, err = e.array(o, int64(o.Get("length").ToInteger()), func(i int64) goja.Value { return o.Get(strconv.FormatInt(i, 10)) }, depth)
+	default:
+		var items []goja.Value
+		if items, err = e.setValues(o); err == nil {
+			out, err = e.array(o, int64(len(items)), func(i int64) goja.Value { return items[i] }, depth)
+		}
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	e.stack = e.stack[:len(e.stack)-1]
+	if depth > 0 { // the root is met again only as a cycle
+		if e.memo == nil {
+			e.memo = make(map[*goja.Object]memoEntry)
+		}
+		e.memo[o] = memoEntry{out: out, size: e.size - size0, height: e.deepest - depth}
+	}
+	e.deepest = max(e.deepest, deepest0)
+	return out, false, nil
+}
+
+// memoEntry is a converted object: its value, the size charged for it and
+// how many levels it nests below itself.
+type memoEntry struct {
+	out    any
+	size   int
+	height int
+}
+
+// object converts an object's own enumerable string-keyed properties.
+func (e *exporter) object(o *goja.Object, depth int) (any, error) {
 	keys := o.Keys()
 	m := make(map[string]any, len(keys))
 	for _, k := range keys {
 		e.path = append(e.path, step{key: k, idx: -1})
 		if err := e.add(len(k)); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		r, skip, err := e.value(o.Get(k), depth+1)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		e.path = e.path[:len(e.path)-1]
 		if !skip {
 			m[k] = r
 		}
 	}
-	e.stack = e.stack[:len(e.stack)-1]
-	return m, false, nil
+	return m, nil
+}
+
+// array converts n items (undefined becomes null, as in JSON); n is
+// charged to the limit before anything is allocated.
+func (e *exporter) array(o *goja.Object, n int64, get func(int64) goja.Value, depth int) (any, error) {
+	if e.limit > 0 && n > int64(e.limit) {
+		return nil, e.fail(abi.TooLarge, "an array of %d elements is larger than the limit of %d bytes", n, e.limit)
+	}
+	if e.maxElems > 0 && n > e.maxElems {
+		return nil, e.fail(abi.TooLarge, "an array of %d elements would take more than the provider's memory budget to convert (%d elements at most)", n, e.maxElems)
+	}
+	if err := e.add(int(n)); err != nil {
+		return nil, err
+	}
+	x := make([]any, n)
+	for i := range n {
+		e.path = append(e.path, step{idx: int(i)})
+		r, _, err := e.value(get(i), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		e.path = e.path[:len(e.path)-1]
+		x[i] = r
+	}
+	return x, nil
+}
+
+// setValues lists a Set's values (its forEach; the provider's own code if
+// it replaced it, which runs under the call's deadline like any other).
+func (e *exporter) setValues(o *goja.Object) ([]goja.Value, error) {
+	fe, ok := goja.AssertFunction(o.Get("forEach"))
+	if !ok {
+		return nil, e.fail(abi.InvalidResult, "a Set without forEach is not exported")
+	}
+	var items []goja.Value
+	n := 0
+	_, err := fe(o, e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
+		if n++; e.limit <= 0 || n <= e.limit {
+			items = append(items, c.Argument(0))
+		}
+		return goja.Undefined()
+	}))
+	if err == nil && n > len(items) {
+		return nil, e.fail(abi.TooLarge, "a Set of %d values is larger than the limit of %d bytes", n, e.limit)
+	}
+	return items, err
+}
+
+// wrapper converts new String/Number/Boolean objects to their primitive
+// value (valueOf), as JSON.stringify does.
+func (e *exporter) wrapper(o *goja.Object, depth int) (any, bool, error) {
+	if valueOf, ok := goja.AssertFunction(o.Get("valueOf")); ok {
+		if pv, err := valueOf(o); err == nil && !goja.IsUndefined(pv) {
+			if _, isObj := pv.(*goja.Object); !isObj {
+				return e.walk(pv.Export(), depth+1)
+			}
+		}
+	}
+	return map[string]any{}, false, nil
 }
 
 const classObject = "Object"
 
-var typeMap = reflect.TypeOf(map[string]any(nil))
+var (
+	typeMap        = reflect.TypeOf(map[string]any(nil))
+	typeSlice      = reflect.TypeOf([]any(nil))    // a Set
+	typeMapEntries = reflect.TypeOf([][2]any(nil)) // a Map
+)
 
 // lookup finds the JS value at the current path under the root.
 func (e *exporter) lookup() goja.Value {

@@ -27,6 +27,22 @@ import (
 // maxStackLines bounds the stack kept in error data.
 const maxStackLines = 12
 
+// maxErrorText bounds the message, name and stack of an error built from a
+// thrown value: results are bounded (MaxResultBytes, the host's
+// max_result_bytes), and an error reaches the caller and the audit log as
+// whole as a result does.
+const maxErrorText = 64 << 10
+
+// cutText cuts s to maxErrorText bytes (at a character boundary) and says
+// how much was cut.
+func cutText(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	head := strings.ToValidUTF8(s[:maxErrorText], "")
+	return head + fmt.Sprintf("… (%d more bytes)", len(s)-len(head))
+}
+
 // pcSuffix matches goja's "file:line:col(pc)" program counter suffix.
 var pcSuffix = regexp.MustCompile(`(:\d+:\d+)\(\d+\)`)
 
@@ -40,7 +56,7 @@ func cleanStack(s string) string {
 }
 
 // firstFrame returns "file:line:col" of the first frame that has a file
-// and is the provider's (not the SDK's or limits.js's).
+// and is the provider's (not the SDK's, its prelude's or limits.js's).
 func firstFrame(stack string) string {
 	for _, l := range strings.Split(stack, "\n") {
 		l = strings.TrimSpace(l)
@@ -51,7 +67,7 @@ func firstFrame(stack string) string {
 		if i := strings.LastIndexByte(l, '('); i >= 0 && strings.HasSuffix(l, ")") {
 			l = l[i+1 : len(l)-1]
 		}
-		if l != "native" && strings.Contains(l, ":") && !strings.HasPrefix(l, "aios-sdk:") && !strings.HasPrefix(l, "aios-limits.js:") {
+		if l != "native" && strings.Contains(l, ":") && !strings.HasPrefix(l, "aios-sdk:") && !strings.HasPrefix(l, "aios-sdk-prelude.js:") && !strings.HasPrefix(l, "aios-limits.js:") {
 			return l
 		}
 	}
@@ -140,7 +156,7 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 		}
 		return p.String()
 	}
-	message := str("message")
+	message := cutText(str("message"))
 	if code, ok := knownCode(str("code")); ok {
 		te := &abi.ToolError{Code: code, Message: message}
 		if d := o.Get("data"); d != nil && !goja.IsUndefined(d) {
@@ -151,7 +167,7 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 		}
 		return te
 	}
-	name := str("name")
+	name := cutText(str("name"))
 	if name == "" {
 		name = "Error"
 	}
@@ -159,7 +175,7 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 	if stack == "" && ex != nil {
 		stack = framesString(ex.Stack())
 	}
-	stack = cleanStack(stack)
+	stack = cutText(cleanStack(stack))
 	msg := name + ": " + message
 	if message == "" && o.ClassName() != "Error" {
 		msg = "uncaught " + describe(v)
@@ -182,7 +198,7 @@ func describe(v goja.Value) string {
 		return "undefined"
 	}
 	if goja.IsString(v) {
-		return fmt.Sprintf("%q", v.String())
+		return fmt.Sprintf("%q", cutText(v.String()))
 	}
 	s := v.String()
 	if len(s) > 200 {

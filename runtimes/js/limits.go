@@ -152,7 +152,9 @@ func (w *worker) installLimits() error {
 // applyBudget sets the worker's budget, which is also the built-ins' size
 // limit.
 func (w *worker) applyBudget(b uint64) {
+	w.mu.Lock() // the watchdog reads it (register runs under the load deadline)
 	w.budget = b
+	w.mu.Unlock()
 	w.limits.maxBytes = float64(b)
 }
 

@@ -165,14 +165,23 @@
           throw new TypeError('@tool decorates public instance methods, not a ' +
             (key.static ? 'static ' : '') + (key.private ? 'private ' : '') + key.kind);
         }
-        pending.push({ opts: opts, fn: target, key: String(key.name) });
+        // The method's initializers run when an instance of its class is
+        // made: @Agent's instance marks the methods that are its own.
+        var entry = { opts: opts, fn: target, key: String(key.name), ran: false };
+        if (typeof key.addInitializer === 'function') {
+          key.addInitializer(function () { if (making !== null && this instanceof making) entry.ran = true; });
+        }
+        pending.push(entry);
         return;
       }
       if (typeof target === 'function') throw new TypeError('@tool decorates instance methods, not static ones (' + String(key) + ')');
       var fn = desc && typeof desc.value === 'function' ? desc.value : target[key];
-      pending.push({ opts: opts, fn: fn, key: String(key) });
+      pending.push({ opts: opts, fn: fn, key: String(key), proto: target });
     };
   }
+
+  // making is the class @Agent is making its instance of.
+  var making = null;
 
   // Agent is a class decorator in both decorator modes. It takes the @tool
   // methods decorated so far, makes one instance of the class, and registers
@@ -187,7 +196,17 @@
       var name = cls.name || 'anonymous class';
       if (taken.length === 0) throw new Error('@Agent class ' + name + ' has no @tool methods');
       var finish = function (c) {
-        var inst = new c();
+        var inst;
+        making = c;
+        try { inst = new c(); } finally { making = null; }
+        // @tool methods of a class without @Agent declared before this
+        // one are pending too: they are not this instance's methods.
+        taken.forEach(function (t) {
+          if (t.proto !== undefined ? Object.prototype.isPrototypeOf.call(t.proto, inst) : t.ran) return;
+          var owner = t.proto && t.proto.constructor && t.proto.constructor.name;
+          throw new Error('@tool method ' + (owner ? owner + '.' : '') + t.key + ' is not a method of the @Agent class ' + name +
+            ': its class needs @Agent({...}) of its own');
+        });
         taken.forEach(function (t) {
           var def = Object.assign({}, t.opts || {});
           if (def.name === undefined) def.name = t.key;

@@ -191,6 +191,25 @@ func (p *Provider) forget(w *worker) {
 	w.mu.Unlock()
 }
 
+// registerGuarded runs register under the load deadline: reading the
+// registration runs the provider's getters (a returns schema, examples, a
+// whole parameters schema), which may loop or throw.
+func (p *Provider) registerGuarded(w *worker, src abi.Source, runtime string) (reg *abi.ToolRegister, err error) {
+	w.begin(context.Background(), time.Now().Add(p.rt.opts.LoadTimeout))
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				reg, err = nil, fmt.Errorf("reading its registration: %s", w.panicError(r).Message)
+			}
+		}()
+		reg, err = p.register(w, src, runtime)
+	}()
+	if intr, _ := w.end(); intr != nil && err == nil {
+		reg, err = nil, fmt.Errorf("reading its registration: %s", intr.Message)
+	}
+	return reg, err
+}
+
 // register builds the ToolRegister from the first runtime's registrations.
 func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.ToolRegister, error) {
 	if pend := w.internal.Get("pending"); pend != nil {
@@ -217,7 +236,7 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 	var info map[string]any
 	if fn, ok := goja.AssertFunction(w.internal.Get("info")); ok {
 		if v, err := fn(goja.Undefined()); err == nil && !goja.IsNull(v) {
-			ex := exporter{vm: w.vm}
+			ex := exporter{vm: w.vm, limit: p.rt.opts.MaxResultBytes}
 			iv, _, err := ex.export(v)
 			if err != nil {
 				return nil, fmt.Errorf("provider info: %v", err)
@@ -254,7 +273,7 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 	p.index = make(map[string]int, n)
 	for i := 0; i < n; i++ {
 		t := toolsObj.Get(fmt.Sprint(i)).(*goja.Object)
-		ex := exporter{vm: w.vm}
+		ex := exporter{vm: w.vm, limit: p.rt.opts.MaxResultBytes}
 		dv, _, err := ex.export(t.Get("def"))
 		if err != nil {
 			return nil, fmt.Errorf("tool #%d definition: %v", i+1, err)

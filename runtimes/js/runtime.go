@@ -369,7 +369,7 @@ func (r *Runtime) loadBundle(b *bundled, src abi.Source, runtime string) (*Provi
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}
-	reg, err := p.register(w, src, runtime)
+	reg, err := p.registerGuarded(w, src, runtime)
 	if err != nil {
 		p.drop(w)
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)

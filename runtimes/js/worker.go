@@ -255,10 +255,13 @@ func (p *Provider) newWorker() (*worker, error) {
 	p.g.add(w)
 	w.begin(context.Background(), time.Now().Add(p.rt.opts.LoadTimeout))
 	_, err = vm.RunProgram(p.program)
-	intr, _ := w.end()
+	var te *abi.ToolError
 	if err != nil {
+		te = w.jsError(err) // still under the deadline: it may run getters
+	}
+	intr, _ := w.end()
+	if te != nil {
 		p.g.remove(w)
-		te, _ := w.errorFromJS(err)
 		return nil, fmt.Errorf("top-level code failed: %s%s", te.Message, stackSuffix(te))
 	}
 	if intr != nil {
@@ -301,6 +304,42 @@ func (w *worker) bindTools(names []string) error {
 		w.tools[i] = slot{fn: fn, self: t.Get("self")}
 	}
 	return nil
+}
+
+// jsError is errorFromJS for an error of the provider's top-level code.
+func (w *worker) jsError(err error) (te *abi.ToolError) {
+	defer func() {
+		if r := recover(); r != nil {
+			te = w.panicError(r)
+		}
+	}()
+	te, _ = w.errorFromJS(err)
+	return te
+}
+
+// panicError converts a panic that escaped Go code reading the provider's
+// values outside vm.Try — a getter or toString run while a result, a thrown
+// value or a registration is converted: an interrupt keeps its reason
+// (Timeout, Cancelled, the memory budget), a JS exception is what the
+// provider threw, anything else is a crash.
+func (w *worker) panicError(r any) (te *abi.ToolError) {
+	switch x := r.(type) {
+	case *goja.InterruptedError:
+		te, _ = w.errorFromJS(x)
+		return te
+	case *goja.Exception:
+		defer func() {
+			if r := recover(); r != nil {
+				if ie, ok := r.(*goja.InterruptedError); ok {
+					te, _ = w.errorFromJS(ie)
+					return
+				}
+				te = &abi.ToolError{Code: abi.ProviderError, Message: "uncaught exception (reading what was thrown threw again)"}
+			}
+		}()
+		return w.errorFromValue(x.Value(), x)
+	}
+	return crashed(r)
 }
 
 // begin marks the worker busy for the watchdog.
@@ -411,7 +450,7 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 	w.inCall = true
 	defer func() {
 		if r := recover(); r != nil {
-			res, te, discard = nil, crashed(r), true
+			res, te, discard = nil, w.panicError(r), true
 		}
 		if s := w.cs.sess; s != nil {
 			close(s.done)
@@ -451,7 +490,7 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 		return nil, w.cs.uncaught, false, false
 	}
 	ex := &w.ex
-	ex.vm, ex.limit = w.vm, w.p.rt.opts.MaxResultBytes
+	ex.vm, ex.limit, ex.maxElems = w.vm, w.p.rt.opts.MaxResultBytes, int64(w.budget/slotBytes)
 	var out any
 	if jex := w.vm.Try(func() { out, _, err = ex.export(v) }); jex != nil {
 		return nil, w.errorFromValue(jex.Value(), jex), false, false
