@@ -15,7 +15,7 @@ import (
 // TestProbeSparseArrayResult: a sparse array of length 2^32-1 holds one
 // element; converting it must not allocate a slot per index (goja's Export
 // made a 64 GiB slice, a fatal out-of-memory error of the host process).
-func TestProbeSparseArrayResult(t *testing.T) {
+func TestSparseArrayResult(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "sparse.js", `
 function sparse() { const a = []; a[4294967294] = 1; return a; }
@@ -69,7 +69,7 @@ aios.registerTool({ name: 'small' }, () => { const a = [1]; a[3] = 2; const s = 
 // DAG of 40 levels, 2^40 paths) is TooLarge at once; its conversion must
 // not build a Go map per path (gigabytes, out of reach of the memory guard,
 // which cannot interrupt Go code) nor run past the deadline.
-func TestProbeSharedSubtreeResult(t *testing.T) {
+func TestSharedSubtreeResult(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "dag.js", `
 aios.registerTool({ name: 'objects' }, () => { let a = {}; for (let i = 0; i < 40; i++) a = { x: a, y: a }; return a; });
@@ -104,7 +104,7 @@ aios.registerTool({ name: 'diamond' }, () => { const s = { v: 'shared', n: [1, 2
 // TestProbeThrowingAccessors: JS run by the conversion of a result or of a
 // thrown value (getters) that loops is a Timeout, and one that throws is a
 // ProviderError — not ProviderCrashed "JS runtime panicked".
-func TestProbeThrowingAccessors(t *testing.T) {
+func TestThrowingAccessors(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "acc.js", `
 aios.registerTool({ name: 'loopget' }, () => ({ x: { get y() { for (;;) {} } } }));
@@ -129,7 +129,7 @@ aios.registerTool({ name: 'ok' }, () => 1);
 // TestProbeToolOutsideAgentClass: a @tool method of a class without @Agent
 // fails the load even when a later class has @Agent (it was registered
 // bound to the later class's instance, so its `this` was the wrong object).
-func TestProbeToolOutsideAgentClass(t *testing.T) {
+func TestToolOutsideAgentClass(t *testing.T) {
 	const src = `import { Agent, tool } from 'aios-sdk';
 class Helper {
   x = 'helper';
@@ -176,7 +176,7 @@ class Sub extends Base {
 // definitions are read after the top-level code ran; a getter there that
 // loops hung the load for good (no deadline was armed), and one that
 // throws panicked out of Load.
-func TestProbeLoadGetters(t *testing.T) {
+func TestLoadGetters(t *testing.T) {
 	cases := []struct{ name, src, want string }{
 		{"thrown loops", "aios.registerTool({ name: 'a' }, () => 1);\nthrow { get message() { for (;;) {} } };\n", "deadline exceeded"},
 		{"thrown throws", "aios.registerTool({ name: 'a' }, () => 1);\nthrow { get message() { throw new Error('inner'); } };\n", "Error: inner"},
@@ -210,7 +210,7 @@ func TestProbeLoadGetters(t *testing.T) {
 // bounded (the result is, by MaxResultBytes and the host's
 // max_result_bytes; a thrown 5 MB string reached the caller and every
 // audit entry whole).
-func TestProbeHugeErrorMessages(t *testing.T) {
+func TestHugeErrorMessages(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "big.js", `
 aios.registerTool({ name: 'str' }, () => { throw 'x'.repeat(5e6); });
@@ -243,7 +243,7 @@ aios.registerTool({ name: 'stack' }, () => { const f = () => { throw new Error('
 // the provider's folder, also not through a symbolic link in it (the
 // check was on the import's text; esbuild followed the link and bundled
 // any .json, .txt or .js file the host's user can read).
-func TestProbeSymlinkedImportOutsideFolder(t *testing.T) {
+func TestSymlinkedImportOutsideFolder(t *testing.T) {
 	outside := t.TempDir()
 	secret := filepath.Join(outside, "creds.json")
 	if err := os.WriteFile(secret, []byte(`{"secret":"hunter2"}`), 0o644); err != nil {
@@ -294,7 +294,7 @@ func TestProbeSymlinkedImportOutsideFolder(t *testing.T) {
 // TestProbeLongSparseArrayResult: an array whose Go slice alone would be
 // over the provider's memory budget (2e7 holes: 320 MB of slots, within
 // MaxResultBytes' count) is TooLarge before the slice is made.
-func TestProbeLongSparseArrayResult(t *testing.T) {
+func TestLongSparseArrayResult(t *testing.T) {
 	rt := newRuntime(t, Options{MemoryBudget: 64 << 20})
 	p := loadSource(t, rt, "long.js", "aios.registerTool({ name: 'long' }, () => { const a = []; a.length = 2e7; return a; });\n"+
 		"aios.registerTool({ name: 'ok' }, () => { const a = []; a.length = 1000; return a.length; });\n")
