@@ -143,9 +143,10 @@ func TestProviderClose(t *testing.T) {
 
 // TestUninterruptibleBuiltinAbandoned: a backtracking regexp runs inside a
 // native built-in that vm.Interrupt cannot stop; Call still returns shortly
-// after the deadline, and the pool serves the next call with a new runtime.
+// after the deadline, and the pool serves the next call with a new runtime
+// (TestAbandonedRuntimesBounded: while fewer than PoolSize are abandoned).
 func TestUninterruptibleBuiltinAbandoned(t *testing.T) {
-	rt := newRuntime(t, Options{PoolSize: 1})
+	rt := newRuntime(t, Options{PoolSize: 2})
 	p := loadSource(t, rt, "regex.js", `
 aios.registerTool({ name: 'regex', parameters: { type: 'object' } },
   (p) => ({ m: /^(a+)+(?=b)\1$/.test('a'.repeat(p.n) + 'c') }));

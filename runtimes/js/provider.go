@@ -77,6 +77,12 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 	if !ok || p.closed.Load() || p.rt.closed.Load() {
 		return nil, p.refuse(call.Tool, ok)
 	}
+	if n := p.lost.Load(); n >= int64(p.rt.opts.PoolSize) {
+		// Each abandoned runtime still burns a core inside a built-in
+		// that cannot be interrupted; serving on would let repeated calls
+		// pile up burners without end.
+		return nil, abi.Errorf(abi.Unavailable, "provider %s: %d of its runtimes are still running native built-ins they could not be interrupted in (abandoned after their calls' deadlines; pool_size %d); it serves again when one returns", p.reg.Provider.ID, n, p.rt.opts.PoolSize)
+	}
 	w, err := p.get(ctx)
 	if err != nil {
 		return nil, err
