@@ -6,6 +6,8 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+
+	"github.com/aios-host/aios-host/guest/go/wire"
 )
 
 // Generic values
@@ -65,11 +67,13 @@ func normalize(v any, path string, depth int) (any, error) {
 	case float32:
 		return normalize(float64(x), path, depth)
 	case json.Number:
-		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return i, nil
-		}
-		if u, err := strconv.ParseUint(string(x), 10, 64); err == nil {
-			return u, nil
+		if wire.IsIntLiteral(string(x)) { // else the failed parses allocate their errors
+			if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+				return i, nil
+			}
+			if u, err := strconv.ParseUint(string(x), 10, 64); err == nil {
+				return u, nil
+			}
 		}
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil {

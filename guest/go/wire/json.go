@@ -26,11 +26,13 @@ func FromJSON(data []byte) (any, error) {
 func fromJSON(v any) (any, error) {
 	switch x := v.(type) {
 	case json.Number:
-		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return i, nil
-		}
-		if u, err := strconv.ParseUint(string(x), 10, 64); err == nil {
-			return u, nil
+		if IsIntLiteral(string(x)) { // else the failed parses allocate their errors
+			if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+				return i, nil
+			}
+			if u, err := strconv.ParseUint(string(x), 10, 64); err == nil {
+				return u, nil
+			}
 		}
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil || math.IsInf(f, 0) {
@@ -55,4 +57,21 @@ func fromJSON(v any) (any, error) {
 		}
 	}
 	return v, nil
+}
+
+// IsIntLiteral reports whether s is a JSON integer literal: an optional
+// minus and digits only (no fraction, no exponent).
+func IsIntLiteral(s string) bool {
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
