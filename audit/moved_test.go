@@ -66,16 +66,7 @@ func TestLogMovedAwayContinues(t *testing.T) {
 // the unlinked file are lost with it, the later ones go to a new file at
 // the path, chained on.
 func TestLogDeletedContinues(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "audit.jsonl")
-	w, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Log(entry(1))
-	if err := w.Sync(); err != nil {
-		t.Fatal(err)
-	}
+	path, w := openWithOne(t)
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
@@ -102,16 +93,7 @@ func TestLogDeletedContinues(t *testing.T) {
 // at its path: nothing is written into that file, the log fails (calls are
 // refused) and says why.
 func TestLogReplacedRefuses(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "audit.jsonl")
-	w, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Log(entry(1))
-	if err := w.Sync(); err != nil {
-		t.Fatal(err)
-	}
+	path, w := openWithOne(t)
 	if err := os.Rename(path, path+".old"); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +104,7 @@ func TestLogReplacedRefuses(t *testing.T) {
 		w.Log(entry(i))
 		_ = w.Sync()
 	}
-	err = w.Failing()
+	err := w.Failing()
 	_ = w.Close()
 	if err == nil || !strings.Contains(err.Error(), "not writing into it") {
 		t.Fatalf("Failing: %v", err)
@@ -130,4 +112,20 @@ func TestLogReplacedRefuses(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "someone else's\n" {
 		t.Fatalf("the other file was written into: %q", b)
 	}
+}
+
+// openWithOne opens a log in a fresh folder and writes and syncs one
+// record.
+func openWithOne(t *testing.T) (string, *Writer) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	w, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Log(entry(1))
+	if err := w.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	return path, w
 }
