@@ -871,23 +871,10 @@ func (w *Writer) reopen() error {
 			return fmt.Errorf("the log was moved away and %s is now another file (%s, %d bytes): not writing into it", w.path, here.Mode().Type(), here.Size())
 		}
 	}
-	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
+	last := w.fileLast
+	if err := w.continueIn(0); err != nil {
 		return err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		return fmt.Errorf("lock %s: %w", w.path, err)
-	}
-	if st, err := f.Stat(); err != nil || st.Size() != 0 {
-		f.Close()
-		return fmt.Errorf("the log was moved away and %s is now another file: not writing into it", w.path)
-	}
-	syncDir(filepath.Dir(w.path))
-	dropCache(w.f, w.cacheFrom, w.size)
-	old, last := w.f, w.fileLast
-	w.f, w.size, w.fileFirst, w.fileLast, w.cacheFrom = f, 0, 0, 0, 0
-	_ = old.Close()
 	w.opts.Logger.Warn("audit log continues in a new file: its first record follows the last one written to the moved file (verify the new file alone with --after SEQ:HASH of that record)",
 		"path", w.path, "after_seq", last)
 	return nil
@@ -922,20 +909,36 @@ func (w *Writer) rotate() error {
 	if err := os.Rename(w.path, name); err != nil {
 		return fmt.Errorf("rotate: %w", err)
 	}
-	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
-	if err != nil {
+	if err := w.continueIn(os.O_EXCL); err != nil {
 		return fmt.Errorf("rotate: %w", err)
+	}
+	w.opts.Logger.Info("audit log rotated", "path", w.path, "to", name)
+	return nil
+}
+
+// continueIn opens an empty file at the log's path (created, or with
+// flag os.O_EXCL only created), locks it and makes it the file the chain
+// continues in, closing the old one (rotate and reopen; I/O goroutine
+// only, the old file synced). A file there that is not empty is not
+// written into.
+func (w *Writer) continueIn(flag int) error {
+	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|flag, 0o600)
+	if err != nil {
+		return err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return fmt.Errorf("rotate: lock %s: %w", w.path, err)
+		return fmt.Errorf("lock %s: %w", w.path, err)
+	}
+	if st, err := f.Stat(); err != nil || st.Size() != 0 {
+		f.Close()
+		return fmt.Errorf("the log was moved away and %s is now another file: not writing into it", w.path)
 	}
 	syncDir(filepath.Dir(w.path))
 	dropCache(w.f, w.cacheFrom, w.size)
 	old := w.f
 	w.f, w.size, w.fileFirst, w.fileLast, w.cacheFrom = f, 0, 0, 0, 0
 	_ = old.Close()
-	w.opts.Logger.Info("audit log rotated", "path", w.path, "to", name)
 	return nil
 }
 
