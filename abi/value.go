@@ -67,19 +67,11 @@ func normalize(v any, path string, depth int) (any, error) {
 	case float32:
 		return normalize(float64(x), path, depth)
 	case json.Number:
-		if wire.IsIntLiteral(string(x)) { // else the failed parses allocate their errors
-			if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-				return i, nil
-			}
-			if u, err := strconv.ParseUint(string(x), 10, 64); err == nil {
-				return u, nil
-			}
-		}
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil {
+		n, ok := wire.Number(string(x))
+		if !ok {
 			return nil, fmt.Errorf("%s: bad number %q", path, string(x))
 		}
-		return f, nil
+		return n, nil
 	case []any:
 		for i, e := range x {
 			n, err := normalize(e, path+"["+strconv.Itoa(i)+"]", depth+1)

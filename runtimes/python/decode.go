@@ -2,10 +2,10 @@ package python
 
 import (
 	"bytes"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
+	mpw "github.com/aios-host/aios-host/guest/go/wire"
 )
 
 // The result envelope is the hot path worker → host. The SDK writes it
@@ -164,9 +164,8 @@ func (d *fastDecoder) value(depth int) (any, bool) {
 	return nil, false
 }
 
-// number reads a JSON number (strict grammar) as int64 when it is an
-// integer literal that fits, as uint64 when it fits that, else as float64,
-// like abi.Normalize of a json.Number.
+// number reads a JSON number (strict grammar) as abi.Normalize reads a
+// json.Number (guest/go/wire.Number).
 func (d *fastDecoder) number() (any, bool) {
 	b, i := d.b, d.i
 	start := i
@@ -183,9 +182,7 @@ func (d *fastDecoder) number() (any, bool) {
 	default:
 		return nil, false
 	}
-	integer := true
 	if i < len(b) && b[i] == '.' {
-		integer = false
 		i++
 		if i >= len(b) || b[i] < '0' || b[i] > '9' {
 			return nil, false
@@ -195,7 +192,6 @@ func (d *fastDecoder) number() (any, bool) {
 		}
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		integer = false
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
@@ -207,19 +203,6 @@ func (d *fastDecoder) number() (any, bool) {
 			i++
 		}
 	}
-	s := string(b[start:i])
 	d.i = i
-	if integer {
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return n, true
-		}
-		if u, err := strconv.ParseUint(s, 10, 64); err == nil {
-			return u, true
-		}
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return nil, false // out of range: the general decoder reports it
-	}
-	return f, true
+	return mpw.Number(string(b[start:i])) // out of range: the general decoder reports it
 }

@@ -26,19 +26,11 @@ func FromJSON(data []byte) (any, error) {
 func fromJSON(v any) (any, error) {
 	switch x := v.(type) {
 	case json.Number:
-		if IsIntLiteral(string(x)) { // else the failed parses allocate their errors
-			if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-				return i, nil
-			}
-			if u, err := strconv.ParseUint(string(x), 10, 64); err == nil {
-				return u, nil
-			}
-		}
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil || math.IsInf(f, 0) {
+		n, ok := Number(string(x))
+		if !ok {
 			return nil, fmt.Errorf("json: bad number %q", string(x))
 		}
-		return f, nil
+		return n, nil
 	case []any:
 		for i, e := range x {
 			n, err := fromJSON(e)
@@ -59,9 +51,30 @@ func fromJSON(v any) (any, error) {
 	return v, nil
 }
 
-// IsIntLiteral reports whether s is a JSON integer literal: an optional
+// Number is the canonical value of JSON number literal s: int64 when it is
+// an integer that fits, uint64 when it is one above the int64 range, else
+// float64; ok is false when s is not a number or not a finite float64.
+// Only an integer literal is tried as an integer (a failed parse allocates
+// its error).
+func Number(s string) (v any, ok bool) {
+	if isIntLiteral(s) {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i, true
+		}
+		if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+			return u, true
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return nil, false
+	}
+	return f, true
+}
+
+// isIntLiteral reports whether s is a JSON integer literal: an optional
 // minus and digits only (no fraction, no exponent).
-func IsIntLiteral(s string) bool {
+func isIntLiteral(s string) bool {
 	if len(s) > 0 && s[0] == '-' {
 		s = s[1:]
 	}
