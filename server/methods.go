@@ -687,7 +687,7 @@ func changeParams(ev registry.Event, want map[string]bool, sub string) *ToolsCha
 	return tc
 }
 
-func (s *Server) subscribe(sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
+func (s *Server) subscribe(ctx context.Context, sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p subscribeParams
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
@@ -734,7 +734,11 @@ func (s *Server) subscribe(sess *session, params json.RawMessage) (any, *jsonrpc
 	}
 	sess.subs.subs[id] = stop
 	sess.subs.mu.Unlock()
+	// The client learns id from the answer: nothing of this subscription
+	// goes out before it (events meanwhile wait in ch).
+	answered := answerWritten(ctx)
 	go func() {
+		<-answered
 		for ev := range ch {
 			tc := changeParams(ev, want, id)
 			if tc == nil {

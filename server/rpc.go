@@ -165,7 +165,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session, method string, par
 	case "aios/registry.diff":
 		return s.registryDiff(params)
 	case "aios/registry.subscribe":
-		return s.subscribe(sess, params)
+		return s.subscribe(ctx, sess, params)
 	case "aios/registry.unsubscribe":
 		return s.unsubscribe(sess, params)
 	}
@@ -189,3 +189,30 @@ func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
 	}
 	return nil
 }
+
+// answerGateKey keys the channel that is closed once the answer to the
+// message a request came in (its batch, for a batch) has been written.
+type answerGateKey struct{}
+
+// withAnswerGate returns ctx carrying a new answer gate, and the function
+// that opens it (call it after writing the answer, or once there is none).
+func withAnswerGate(ctx context.Context) (context.Context, func()) {
+	ch := make(chan struct{})
+	var once sync.Once
+	return context.WithValue(ctx, answerGateKey{}, ch), func() { once.Do(func() { close(ch) }) }
+}
+
+// answerWritten is closed once the answer to ctx's message is written; a
+// closed channel when the transport does not say (nothing to wait for).
+func answerWritten(ctx context.Context) <-chan struct{} {
+	if ch, ok := ctx.Value(answerGateKey{}).(chan struct{}); ok {
+		return ch
+	}
+	return closedChan
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// testHookBeforeAnswer, when set by a test, runs before a socket answer is
+// written (to widen the window between a request's handling and its answer).
+var testHookBeforeAnswer func()

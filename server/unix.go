@@ -183,7 +183,12 @@ func (s *Server) ServeConn(conn net.Conn, agent string) {
 		inflight.Add(1)
 		go func(msg []byte) {
 			defer func() { <-sem; inflight.Done() }()
-			if out := s.handleMessage(ctx, sess, msg); out != nil {
+			mctx, answered := withAnswerGate(ctx)
+			defer answered()
+			if out := s.handleMessage(mctx, sess, msg); out != nil {
+				if testHookBeforeAnswer != nil {
+					testHookBeforeAnswer()
+				}
 				_ = write(out)
 			}
 		}(trimNL(line))
