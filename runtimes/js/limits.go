@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 )
@@ -29,6 +30,10 @@ type limits struct {
 	vm       *goja.Runtime
 	maxBytes float64
 	rangeErr goja.Constructor
+	stop     atomic.Bool // set when the runtime is interrupted (jsonlimit.go)
+	// stopThrown: a native loop threw because of stop, so the call's
+	// error is the interrupt's (worker.invoke).
+	stopThrown bool
 }
 
 // Sizes: a string's characters count 2 bytes (UTF-16 at worst), an array
@@ -127,6 +132,9 @@ func (w *worker) installLimits() error {
 	}
 	arrayCtor := vm.Get("Array").ToObject(vm) // before limits.js replaces the global
 	if err := l.wrapAll(arrayCtor); err != nil {
+		return fmt.Errorf("JS limits: %w", err)
+	}
+	if err := l.wrapStringify(vm); err != nil {
 		return fmt.Errorf("JS limits: %w", err)
 	}
 	lv, err := vm.RunProgram(w.p.rt.limits)

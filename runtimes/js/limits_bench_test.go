@@ -16,6 +16,8 @@ func BenchmarkBuiltinLimits(b *testing.B) {
 		{"split", "s += 'a,b,c'.split(',').length;"},
 		{"forOf", "for (var x of a) s += x;"},
 		{"apply", "s += Math.max.apply(null, a);"},
+		{"stringify", "s += JSON.stringify(o).length;"},
+		{"stringifyReplacer", "s += JSON.stringify(o, function (k, v) { return v; }).length;"},
 	} {
 		for _, wrapped := range []bool{false, true} {
 			name := tc.name + "/plain"
@@ -30,8 +32,11 @@ func BenchmarkBuiltinLimits(b *testing.B) {
 					if err := l.wrapAll(vm.Get("Array").ToObject(vm)); err != nil {
 						b.Fatal(err)
 					}
+					if err := l.wrapStringify(vm); err != nil {
+						b.Fatal(err)
+					}
 				}
-				f, err := vm.RunString("(function (n) { var a = [1, 2, 3], s = 0; for (var i = 0; i < n; i++) { " + tc.body + " } return s; })")
+				f, err := vm.RunString("(function (n) { var a = [1, 2, 3], s = 0, o = {id: 7, name: 'item', tags: ['a', 'b'], ok: true, nested: {x: 1.5, y: null}}; for (var i = 0; i < n; i++) { " + tc.body + " } return s; })")
 				if err != nil {
 					b.Fatal(err)
 				}

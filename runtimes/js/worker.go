@@ -433,6 +433,9 @@ func (w *worker) timeoutMessage() string {
 func (w *worker) interruptLocked(te *abi.ToolError) {
 	w.interrupted = te
 	w.intrAt = time.Now().UnixNano()
+	if w.limits != nil {
+		w.limits.stop.Store(true) // seen by native loops that call back (jsonlimit.go)
+	}
 	w.vm.Interrupt(te)
 	select {
 	case w.wake <- struct{}{}:
@@ -467,6 +470,11 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 			// The watchdog fired; if the call still finished, its outcome
 			// stands, but the runtime's interrupt flag may be set.
 			discard = true
+			if te != nil && w.limits != nil && w.limits.stopThrown {
+				// Its error is the one a native loop threw to let the
+				// interrupt through (jsonlimit.go): the interrupt's.
+				te = intr
+			}
 		}
 	}()
 	t := &w.tools[idx]
