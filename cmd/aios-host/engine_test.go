@@ -37,10 +37,16 @@ func TestEngineWiring(t *testing.T) {
 	core := builtSample(t, "wasm/conformance.wasm")
 	comp := builtSample(t, "components/hello.wasm")
 	log := slog.New(slog.DiscardHandler)
-	for _, engine := range []string{"", wasm.EngineWazero, wasm.EngineWasmtime, "v8"} {
-		t.Run(fmt.Sprintf("engine=%q", engine), func(t *testing.T) {
+	for _, tc := range []struct{ engine, untrusted string }{
+		{"", ""}, {wasm.EngineWazero, ""}, {wasm.EngineWasmtime, ""}, {wasm.EngineWasmtime, wasm.UntrustedComponentsEngine}, {"v8", ""},
+	} {
+		engine := tc.engine
+		t.Run(fmt.Sprintf("engine=%q,untrusted_components=%q", engine, tc.untrusted), func(t *testing.T) {
 			cfg := config.Default()
 			cfg.Data = t.TempDir()
+			if tc.untrusted != "" {
+				cfg.Runtimes["wasm"] = withKey(cfg.Runtimes["wasm"], "untrusted_components", tc.untrusted)
+			}
 			if engine != "" {
 				err := setWasmEngine(cfg, engine)
 				compiledIn := slices.Contains(wasm.Engines(), engine)
@@ -75,16 +81,23 @@ func TestEngineWiring(t *testing.T) {
 				want = wasm.EngineWazero
 			}
 			for _, path := range []string{core, comp} {
-				p, err := dot.Load(context.Background(), abi.Source{Path: path})
-				if err != nil {
-					t.Fatalf("%s: %v", path, err)
+				for _, trust := range []abi.TrustLevel{abi.Untrusted, abi.Verified} {
+					p, err := dot.Load(context.Background(), abi.Source{Path: path, Trust: trust})
+					if err != nil {
+						t.Fatalf("%s: %v", path, err)
+					}
+					got := fmt.Sprintf("%T", p)
+					isWasmtime := strings.Contains(got, "wt") || strings.Contains(got, "wasmtime")
+					// A component from an unsigned file runs on wazero
+					// unless untrusted_components says engine: wasmtime
+					// lifts its results unbounded.
+					wantWasmtime := want == wasm.EngineWasmtime &&
+						(path == core || trust != abi.Untrusted || tc.untrusted == wasm.UntrustedComponentsEngine)
+					if isWasmtime != wantWasmtime {
+						t.Errorf("%s (trust %s) on engine %q loaded as %s", filepath.Base(path), trust, want, got)
+					}
+					_ = p.Close()
 				}
-				got := fmt.Sprintf("%T", p)
-				isWasmtime := strings.Contains(got, "wt") || strings.Contains(got, "wasmtime")
-				if isWasmtime != (want == wasm.EngineWasmtime) {
-					t.Errorf("%s on engine %q loaded as %s", filepath.Base(path), want, got)
-				}
-				_ = p.Close()
 			}
 			for _, l := range loaders {
 				if c, ok := l.(interface{ Close() error }); ok {
@@ -92,5 +105,25 @@ func TestEngineWiring(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// runtimes.wasm.untrusted_components takes wazero or engine; another value
+// stops the host with the key named.
+func TestUntrustedComponentsConfig(t *testing.T) {
+	for _, v := range []string{"wazero", "engine", "wasmtime"} {
+		cfg := config.Default()
+		cfg.Data = t.TempDir()
+		cfg.Runtimes["wasm"] = withKey(cfg.Runtimes["wasm"], "untrusted_components", v)
+		_, err := loaderTable(cfg, slog.New(slog.DiscardHandler))
+		if v == "wasmtime" {
+			if err == nil || !strings.Contains(err.Error(), "runtimes.wasm.untrusted_components") || !strings.Contains(err.Error(), `"wasmtime"`) {
+				t.Errorf("%s: error %v, want one naming runtimes.wasm.untrusted_components and the value", v, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", v, err)
+		}
 	}
 }

@@ -3,12 +3,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 
 	"github.com/aios-host/aios-host/abi"
 	wtcomp "github.com/aios-host/aios-host/component/wasmtime"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/runtimes/wasm"
 )
 
 // componentLoader returns the component loader for runtimes.wasm.engine.
@@ -17,8 +19,54 @@ func componentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
 	case "", "wazero":
 		return wazeroComponentLoader(cfg, log)
 	case "wasmtime":
-		return wtcomp.NewLoader(wtcomp.Options{Logger: log, CacheDir: componentCacheDir(cfg)}), nil
+		var wcfg wasm.Config
+		if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
+			return nil, err
+		}
+		wt := wtcomp.NewLoader(wtcomp.Options{Logger: log, CacheDir: componentCacheDir(cfg)})
+		if wcfg.UntrustedComponents == wasm.UntrustedComponentsEngine {
+			return wt, nil
+		}
+		wz, err := wazeroComponentLoader(cfg, log)
+		if err != nil {
+			return nil, err
+		}
+		return &trustSplit{trusted: wt, untrusted: wz, log: log}, nil
 	default:
 		return nil, fmt.Errorf("runtimes.wasm.engine: %q is not one of wazero, wasmtime", e)
 	}
+}
+
+// trustSplit loads components from unsigned files (trust Untrusted) with
+// the wazero loader and the others with wasmtime: wasmtime lifts a
+// component's results itself, in Rust, before the host sees them, so the
+// lift budget that bounds the host memory of a result on wazero cannot
+// apply there (docs/components.md). runtimes.wasm.untrusted_components:
+// engine turns this off.
+type trustSplit struct {
+	trusted, untrusted abi.Loader
+	log                *slog.Logger
+}
+
+func (t *trustSplit) Runtime() string      { return t.trusted.Runtime() }
+func (t *trustSplit) Extensions() []string { return t.trusted.Extensions() }
+
+func (t *trustSplit) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
+	if src.Trust != abi.Untrusted {
+		return t.trusted.Load(ctx, src)
+	}
+	l := src.Logger
+	if l == nil {
+		l = t.log
+	}
+	l.Info("component from an unsigned file: loaded on wazero, whose lift budget bounds its results (runtimes.wasm.untrusted_components: engine runs it on wasmtime)", "path", src.Path)
+	return t.untrusted.Load(ctx, src)
+}
+
+// Close closes the wasmtime loader (the wazero one holds nothing to close).
+func (t *trustSplit) Close() error {
+	if c, ok := t.trusted.(interface{ Close() error }); ok {
+		return c.Close()
+	}
+	return nil
 }

@@ -17,6 +17,13 @@ type Config struct {
 	// "wasmtime" in a binary built with -tags wasmtime (see
 	// NewEngineLoader).
 	Engine string `yaml:"engine"`
+	// UntrustedComponents says where a component from an unsigned file
+	// (trust Untrusted) runs when Engine is wasmtime: "wazero" (default),
+	// whose lift budget bounds the host memory a result takes before it is
+	// made, or "engine" (wasmtime like the others; wasmtime lifts results
+	// itself, unbounded). Core modules and the wazero engine are not
+	// affected.
+	UntrustedComponents string `yaml:"untrusted_components"`
 	// MemoryLimitPages caps each instance's linear memory, in 64 KiB pages.
 	// Default 4096 (256 MiB); at most 65536.
 	MemoryLimitPages uint32 `yaml:"memory_limit_pages"`
@@ -81,6 +88,12 @@ const (
 	CapRandom = "Random" // crypto/rand as the WASI random source
 )
 
+// Values of Config.UntrustedComponents.
+const (
+	UntrustedComponentsWazero = "wazero"
+	UntrustedComponentsEngine = "engine"
+)
+
 func (c Config) withDefaults() (Config, error) {
 	if c.MemoryLimitPages == 0 {
 		c.MemoryLimitPages = 4096
@@ -122,6 +135,7 @@ func (c Config) withDefaults() (Config, error) {
 		{"stdout", c.Stdout, []string{"", "log", "discard"}},
 		{"clock", c.Clock, []string{"", "fake", "real"}},
 		{"random", c.Random, []string{"", "fake", "real"}},
+		{"untrusted_components", c.UntrustedComponents, []string{"", UntrustedComponentsWazero, UntrustedComponentsEngine}},
 	} {
 		valid := false
 		for _, o := range f.ok {
