@@ -60,6 +60,17 @@ type copyOf struct{ orig, parent *goja.Object }
 // interrupted runtime is discarded.
 func (l *limits) interrupted() bool { return l.stop.Load() }
 
+// checkStop throws once the call has been interrupted: a wrapped built-in
+// called from inside another native loop (an array's toString while an
+// outer join runs, a value while JSON.stringify runs) lets the interrupt
+// through, which goja checks only between JS instructions.
+func (l *limits) checkStop() {
+	if l.interrupted() {
+		l.stopThrown = true
+		l.throwRange("stopped: the call was interrupted (deadline or memory budget)")
+	}
+}
+
 // throwRange throws a RangeError with msg.
 func (l *limits) throwRange(msg string) {
 	e, err := l.rangeErr(nil, l.vm.ToValue(msg))
@@ -139,10 +150,7 @@ func (jl *jsonLimit) pop(jc *jsonCall) {
 // replace is the replacer goja calls with this = the holder, (key, value).
 func (jl *jsonLimit) replace(c goja.FunctionCall) goja.Value {
 	l := jl.l
-	if l.interrupted() {
-		l.stopThrown = true
-		l.throwRange("JSON.stringify stopped: the call was interrupted (deadline or memory budget)")
-	}
+	l.checkStop()
 	jc := jl.stack[len(jl.stack)-1]
 	key, v := c.Argument(0), c.Argument(1)
 	if jc.user != nil {

@@ -170,3 +170,24 @@ aios.registerTool({ name: 'fast', parameters: { type: 'object' } }, () => JSON.s
 		t.Fatalf("next call: %v %v", res, err)
 	}
 }
+
+// An outer join whose members are arrays (each joined by the wrapped
+// Array.prototype.toString inside the outer join's native loop) stops when
+// the heap guard interrupts it, at the next member, instead of running on
+// until the text is made.
+func TestNestedJoinStopsAtInterrupt(t *testing.T) {
+	rt := newRuntime(t, Options{MemoryBudget: 32 << 20})
+	p := loadSource(t, rt, "nested.js", `
+aios.registerTool({ name: 'nested', parameters: { type: 'object' } }, () => {
+  const inner = new Array(256).fill('x'.repeat(1 << 12)); // 1 Mi characters once joined
+  return new Array(65536).fill(inner).join('').length;    // 64 Gi characters
+});
+`)
+	start := time.Now()
+	_, err := call(t, p, newFakeEnv(), "nested", map[string]any{}, 2*time.Minute)
+	te := wantCode(t, err, abi.ProviderCrashed)
+	t.Logf("after %s: %s", time.Since(start), te.Message)
+	if !strings.Contains(te.Message, "memory budget exceeded") || strings.Contains(te.Message, "abandoned") {
+		t.Errorf("%q: want the heap guard's error, the runtime stopped (not abandoned)", te.Message)
+	}
+}

@@ -105,6 +105,7 @@ func (l *limits) wrap(obj *goja.Object, name string, check func(c goja.FunctionC
 	}
 	origObj := obj.Get(name).(*goja.Object)
 	f := l.vm.ToValue(func(c goja.FunctionCall) goja.Value {
+		l.checkStop()
 		check(c)
 		v, err := orig(c.This, c.Arguments...)
 		if err != nil {
