@@ -223,23 +223,7 @@ func TestHugeTimeoutMS(t *testing.T) {
 // notification of that subscription follows it.
 func TestNoNotificationAfterUnsubscribe(t *testing.T) {
 	ts := newTestServer(t, "", false)
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		p := native.New(abi.ProviderInfo{ID: "org.test.churn", Name: "churn", Version: "1.0.0"})
-		p.MustRegister(abi.ToolDef{Name: "churn"}, func(context.Context, any, abi.Env) (any, error) { return nil, nil })
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			_ = ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test"})
-			_ = ts.h.RemoveProvider("org.test.churn")
-		}
-	}()
-	defer func() { close(stop); <-done }()
+	defer churnRegistry(ts)()
 	for i := 0; i < 30; i++ {
 		c, err := net.Dial("unix", ts.sock)
 		if err != nil {
@@ -356,4 +340,26 @@ func storeOf(k trust.SigningKey) *trust.KeyStore {
 	s := trust.NewKeyStore(nil)
 	s.Add(&trust.Key{JWK: k.PublicJWK(), Trust: abi.Verified, Source: "test"})
 	return s
+}
+
+// churnRegistry adds and removes a provider in a loop until the returned
+// function is called (and returns once the loop has ended).
+func churnRegistry(ts *testServer) (stop func()) {
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p := native.New(abi.ProviderInfo{ID: "org.test.churn", Name: "churn", Version: "1.0.0"})
+		p.MustRegister(abi.ToolDef{Name: "churn"}, func(context.Context, any, abi.Env) (any, error) { return nil, nil })
+		for {
+			select {
+			case <-quit:
+				return
+			default:
+			}
+			_ = ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test"})
+			_ = ts.h.RemoveProvider("org.test.churn")
+		}
+	}()
+	return func() { close(quit); <-done }
 }

@@ -2,15 +2,10 @@ package server
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"net"
 	"testing"
 	"time"
-
-	"github.com/aios-host/aios-host/abi"
-	"github.com/aios-host/aios-host/host"
-	"github.com/aios-host/aios-host/runtimes/native"
 )
 
 // A client learns its subscription's id from the answer to
@@ -18,23 +13,7 @@ import (
 // it before that answer, however busy the registry is.
 func TestNoNotificationBeforeSubscribeAnswer(t *testing.T) {
 	ts := newTestServer(t, "", false)
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		p := native.New(abi.ProviderInfo{ID: "org.test.churn", Name: "churn", Version: "1.0.0"})
-		p.MustRegister(abi.ToolDef{Name: "churn"}, func(context.Context, any, abi.Env) (any, error) { return nil, nil })
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			_ = ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test"})
-			_ = ts.h.RemoveProvider("org.test.churn")
-		}
-	}()
-	defer func() { close(stop); <-done }()
+	defer churnRegistry(ts)()
 	if testHookBeforeAnswer != nil {
 		t.Fatal("hook already set")
 	}
