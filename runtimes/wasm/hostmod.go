@@ -274,17 +274,44 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 		if cr.Prompt, terr = str("prompt", true); terr != nil {
 			return nil, terr, useJSON
 		}
-		cr.System, _ = m["system"].(string)
-		cr.Model, _ = m["model"].(string)
-		if mt, ok := m["max_tokens"].(int64); ok {
-			cr.MaxTokens = int(mt)
+		// Optional fields of the wrong type are refused, as call_tool's
+		// "version" is (they were silently dropped: a guest asking for
+		// max_tokens "100" got the provider's default without a word).
+		if cr.System, terr = str("system", false); terr != nil {
+			return nil, terr, useJSON
+		}
+		if cr.Model, terr = str("model", false); terr != nil {
+			return nil, terr, useJSON
+		}
+		if mt, present := m["max_tokens"]; present && mt != nil {
+			var n float64
+			switch x := mt.(type) {
+			case int64:
+				n = float64(x)
+			case uint64:
+				n = float64(x)
+			case float64:
+				n = x
+			default:
+				return nil, abi.Errorf(abi.InvalidRequest, "aios.ai_complete: \"max_tokens\" must be an integer, not a %s", wire.TypeName(mt)), useJSON
+			}
+			if n != float64(int64(n)) || n < 0 || n > 1<<31-1 {
+				return nil, abi.Errorf(abi.InvalidRequest, "aios.ai_complete: \"max_tokens\" must be an integer from 0 to 2147483647, not %v", mt), useJSON
+			}
+			cr.MaxTokens = int(n)
 		}
 		switch t := m["temperature"].(type) {
+		case nil:
 		case float64:
 			cr.Temperature = &t
 		case int64:
 			f := float64(t)
 			cr.Temperature = &f
+		case uint64:
+			f := float64(t)
+			cr.Temperature = &f
+		default:
+			return nil, abi.Errorf(abi.InvalidRequest, "aios.ai_complete: \"temperature\" must be a number, not a %s", wire.TypeName(t)), useJSON
 		}
 		resp, err := env.Complete(ctx, cr)
 		if err != nil {

@@ -56,6 +56,9 @@ type WasmtimeLoader struct {
 	stop     chan struct{}
 	done     chan struct{}
 	once     sync.Once
+
+	provMu sync.Mutex
+	provs  map[*wtProvider]struct{} // open providers, for idle trimming
 }
 
 var _ abi.Loader = (*WasmtimeLoader)(nil)
@@ -97,7 +100,7 @@ func NewWasmtimeLoader(opts Options) (*WasmtimeLoader, error) {
 	wc.SetWasmRelaxedSIMD(false)
 	wc.SetWasmWideArithmetic(false)
 	l := &WasmtimeLoader{cfg: cfg, logger: logger, engine: wt.NewEngineWithConfig(wc), cacheDir: dir,
-		stop: make(chan struct{}), done: make(chan struct{})}
+		stop: make(chan struct{}), done: make(chan struct{}), provs: map[*wtProvider]struct{}{}}
 	go l.tick()
 	return l, nil
 }
@@ -106,12 +109,28 @@ func (l *WasmtimeLoader) tick() {
 	defer close(l.done)
 	t := time.NewTicker(l.cfg.DeadlineGranularity)
 	defer t.Stop()
+	// Idle instances are trimmed as on wazero (watchdog.go): a pass every
+	// idle_timeout/2, at most 30 s.
+	trimEvery := min(l.cfg.IdleTimeout/2, 30*time.Second)
+	lastTrim := time.Now()
 	for {
 		select {
 		case <-l.stop:
 			return
-		case <-t.C:
+		case now := <-t.C:
 			l.engine.IncrementEpoch()
+			if now.Sub(lastTrim) >= trimEvery {
+				lastTrim = now
+				l.provMu.Lock()
+				provs := make([]*wtProvider, 0, len(l.provs))
+				for p := range l.provs {
+					provs = append(provs, p)
+				}
+				l.provMu.Unlock()
+				for _, p := range provs {
+					p.trim(now)
+				}
+			}
 		}
 	}
 }
@@ -362,6 +381,9 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 		}
 	}
 	p.pool.give(inst) // not counted against the bound (overflow)
+	l.provMu.Lock()
+	l.provs[p] = struct{}{}
+	l.provMu.Unlock()
 	return p, nil
 }
 
@@ -494,12 +516,17 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 		inst.allocating = false
 	}
 	if err != nil {
-		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: aios_alloc: %v", op, len(buf), err))
+		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: %s", op, len(buf), wtTrapText(err)))
 	}
 	rptr := uint32(res.(int32))
 	mem := callerMem(c)
 	if rptr == 0 || uint64(rptr)+uint64(len(buf)) > uint64(len(mem)) {
-		err := fmt.Errorf("aios.%s: delivering the %d-byte answer: aios_alloc returned %d", op, len(buf), rptr)
+		// In the words of instance.alloc (wazero) and docs/abi.md §3.
+		why := fmt.Sprintf("aios_alloc(%d) returned 0 (the guest is out of memory)", len(buf))
+		if rptr != 0 {
+			why = fmt.Sprintf("aios_alloc(%d) returned [%d, %d), outside the guest's %d-byte memory", len(buf), rptr, uint64(rptr)+uint64(len(buf)), len(mem))
+		}
+		err := fmt.Errorf("aios.%s: delivering the %d-byte answer: %s", op, len(buf), why)
 		if inst != nil {
 			inst.hostErr = err
 		}
@@ -522,8 +549,10 @@ type wtInstance struct {
 	inPtr, inCap uint32
 	hostErr      error
 	overflow     bool
-	allocating   bool      // inside the guest's aios_alloc (a host call refuses to run)
-	dl           time.Time // the running call's (or load's) deadline, for poll_oneoff
+	used         atomic.Bool  // served a call since the last trim pass
+	idleSince    atomic.Int64 // UnixNano; see wtProvider.trim
+	allocating   bool         // inside the guest's aios_alloc (a host call refuses to run)
+	dl           time.Time    // the running call's (or load's) deadline, for poll_oneoff
 }
 
 func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
@@ -639,7 +668,7 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 	if f := inst.inst.GetFunc(inst.store, exportVersion); f != nil {
 		res, err := f.Call(inst.store)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s failed: %w", p.name, exportVersion, err)
+			return nil, fmt.Errorf("%s: %s failed: %s", p.name, exportVersion, p.loadStepError(exportVersion, err))
 		}
 		if got := res.(int32); got != ABIVersion {
 			return nil, fmt.Errorf("%s: guest speaks AIOS ABI version %d; this host speaks version %d", p.name, got, ABIVersion)
@@ -647,7 +676,7 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 	}
 	res, err := inst.inst.GetFunc(inst.store, exportRegister).Call(inst.store)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s trapped: %w", p.name, exportRegister, err)
+		return nil, fmt.Errorf("%s: %s trapped: %s", p.name, exportRegister, p.loadStepError(exportRegister, err))
 	}
 	data, err := inst.view(uint64(res.(int64)), "aios_register result")
 	if err != nil {
@@ -666,6 +695,16 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 		return nil, fmt.Errorf("%s: %w", p.name, err)
 	}
 	return &reg, nil
+}
+
+// loadStepError is the reason a load-time guest call failed, in wazero's
+// words: one line, and naming load_timeout when the guest was interrupted
+// (wasmtime's own error is a multi-line backtrace).
+func (p *wtProvider) loadStepError(step string, err error) string {
+	if isInterrupt(err) {
+		return fmt.Sprintf("%s did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", step, p.l.cfg.LoadTimeout)
+	}
+	return wtTrapText(err)
 }
 
 // call serves one ToolCall; keep is false when the instance must go.
@@ -728,6 +767,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		return nil, protoErr, false
 	}
 	if guestErr != nil {
+		guestErr = knownGuestCode(guestErr)
 		return nil, guestErr, guestErr.Code != abi.ProviderCrashed
 	}
 	return v, nil, true
@@ -847,6 +887,9 @@ func (p *wtProvider) put(inst *wtInstance, keep bool) {
 		keep = false
 	}
 	overflow := inst.overflow
+	if keep {
+		inst.used.Store(true)
+	}
 	kept := keep && !p.closed.Load() && p.pool.give(inst)
 	if !overflow {
 		p.pool.release()
@@ -867,12 +910,32 @@ func (p *wtProvider) closeInstance(inst *wtInstance) {
 	p.mu.Unlock()
 }
 
+// trim closes instances idle longer than IdleTimeout, keeping MinIdle, as
+// Provider.trim does on wazero.
+func (p *wtProvider) trim(now time.Time) {
+	idle := p.pool.idle()
+	n := len(idle)
+	for _, inst := range idle {
+		if inst.used.Swap(false) {
+			inst.idleSince.Store(now.UnixNano())
+			continue
+		}
+		if n > p.l.cfg.MinIdle && now.UnixNano()-inst.idleSince.Load() >= int64(p.l.cfg.IdleTimeout) && p.pool.remove(inst) {
+			n--
+			p.closeInstance(inst)
+		}
+	}
+}
+
 // Close implements abi.Provider: idle instances close now, busy ones when
 // their call ends.
 func (p *wtProvider) Close() error {
 	if !p.closed.CompareAndSwap(false, true) {
 		return nil
 	}
+	p.l.provMu.Lock()
+	delete(p.l.provs, p)
+	p.l.provMu.Unlock()
 	for _, inst := range p.pool.drain() {
 		p.closeInstance(inst)
 	}
