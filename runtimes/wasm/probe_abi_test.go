@@ -299,3 +299,27 @@ func TestProbeLoadStepErrors(t *testing.T) {
 		}
 	}
 }
+
+// A caller that cancels stops its guest on both engines (docs/pipeline.md:
+// runtimes interrupt their guests themselves): on wasmtime a looping guest
+// ran on, holding its instance and a CPU, until the call's deadline.
+func TestProbeCancelStopsGuest(t *testing.T) {
+	for _, e := range probeEngines {
+		t.Run(e.name, func(t *testing.T) {
+			p := probeLoad(t, e, Config{PoolSize: 1}, basicWAT("org.test.cancel", 2))
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(100*time.Millisecond, cancel)
+			c := &abi.ToolCall{ID: "c", Tool: "loop", Params: map[string]any{}, Deadline: time.Now().Add(5 * time.Second)}
+			env := newFakeEnv(p, 3)
+			env.call = c
+			start := time.Now()
+			_, err := p.Call(ctx, c, env)
+			if took := time.Since(start); abi.CodeOf(err) != abi.Cancelled || took > 2*time.Second {
+				t.Fatalf("cancelled after 100ms: %v after %v, want Cancelled at once", err, took)
+			}
+			if v, err := call(p, newFakeEnv(p, 3), "const", map[string]any{}, 5*time.Second); err != nil {
+				t.Fatalf("next call: %v %v", v, err)
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/cgo"
 	"sort"
 	"strings"
 	"sync"
@@ -553,6 +554,8 @@ type wtInstance struct {
 	idleSince    atomic.Int64 // UnixNano; see wtProvider.trim
 	allocating   bool         // inside the guest's aios_alloc (a host call refuses to run)
 	dl           time.Time    // the running call's (or load's) deadline, for poll_oneoff
+	handle       cgo.Handle   // this instance, for the epoch callback (wasmtime_epoch.go)
+	cancelled    bool         // the epoch callback stopped the guest for its caller
 }
 
 func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
@@ -575,8 +578,13 @@ func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
 		return nil, fmt.Errorf("%s: %w", p.name, err)
 	}
 	inst.store.SetWasi(wasi)
-	inst.store.SetEpochDeadline(p.l.ticks(p.l.cfg.LoadTimeout))
-	inst.dl = time.Now().Add(p.l.cfg.LoadTimeout)
+	inst.watchEpochs()
+	defer func() {
+		if err != nil {
+			inst.unwatch()
+		}
+	}()
+	inst.setDeadline(time.Now().Add(p.l.cfg.LoadTimeout))
 	if inst.inst, err = p.linker.Instantiate(inst.store, p.module); err != nil {
 		if isInterrupt(err) {
 			return nil, fmt.Errorf("%s: instantiate: the start function did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.name, p.l.cfg.LoadTimeout)
@@ -663,8 +671,7 @@ func (inst *wtInstance) input(n int) (uint32, error) {
 // register asks a fresh instance for its ToolRegister.
 func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 	p := inst.p
-	inst.store.SetEpochDeadline(p.l.ticks(p.l.cfg.LoadTimeout))
-	inst.dl = time.Now().Add(p.l.cfg.LoadTimeout)
+	inst.setDeadline(time.Now().Add(p.l.cfg.LoadTimeout))
 	if f := inst.inst.GetFunc(inst.store, exportVersion); f != nil {
 		res, err := f.Call(inst.store)
 		if err != nil {
@@ -734,10 +741,12 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	// The deadline first: input may run the guest's aios_free and
 	// aios_alloc, which must not run under the last call's (or the
 	// load's) spent deadline.
-	inst.store.SetEpochDeadline(p.l.ticks(time.Until(dl)))
-	inst.dl = dl
+	inst.setDeadline(dl)
 	ptr, err := inst.input(len(enc))
 	if err != nil {
+		if inst.cancelled {
+			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
+		}
 		if isInterrupt(err) {
 			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline in aios_alloc; the guest was interrupted", call.Tool), false
 		}
@@ -748,6 +757,9 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	if err != nil {
 		if inst.hostErr != nil {
 			return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, inst.hostErr), false
+		}
+		if inst.cancelled {
+			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
 		}
 		if !time.Now().Before(dl) || isInterrupt(err) {
 			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline; the guest was interrupted", call.Tool), false
@@ -905,6 +917,7 @@ func (p *wtProvider) put(inst *wtInstance, keep bool) {
 
 func (p *wtProvider) closeInstance(inst *wtInstance) {
 	inst.store.Close()
+	inst.unwatch()
 	p.mu.Lock()
 	p.live--
 	p.mu.Unlock()
