@@ -323,3 +323,22 @@ func TestProbeCancelStopsGuest(t *testing.T) {
 		})
 	}
 }
+
+// "A module may also import aios.tick () -> i32" (docs/abi.md §4): on
+// wasmtime such a module passed the import check and then failed to
+// instantiate (aios::tick was not defined).
+func TestProbeTickImport(t *testing.T) {
+	for _, e := range probeEngines {
+		t.Run(e.name, func(t *testing.T) {
+			g := newProbeGuest(probeReg)
+			ok := g.seg(`{"value":1}`)
+			g.call = fmt.Sprintf("(drop (call $tick)) (i64.const %d)", ok)
+			src := strings.Replace(g.wat(), "(memory (export", `(import "aios" "tick" (func $tick (result i32)))
+  (memory (export`, 1)
+			p := probeLoad(t, e, Config{}, src)
+			if v, err := call(p, newFakeEnv(p, 3), "t", map[string]any{}, 5*time.Second); err != nil || v != int64(1) {
+				t.Fatalf("call: %v %v", v, err)
+			}
+		})
+	}
+}

@@ -407,6 +407,15 @@ func (p *wtProvider) newLinker() (*wt.Linker, error) {
 			return nil, err
 		}
 	}
+	// aios.tick is the import the wazero engine's loop instrumentation
+	// calls; a guest may import it (docs/abi.md §4). Epochs interrupt here,
+	// so it only hands out a budget.
+	tickTy := wt.NewFuncType(nil, []*wt.ValType{i32t})
+	if err := lk.FuncNew("aios", tickImport, tickTy, func(*wt.Caller, []wt.Val) ([]wt.Val, *wt.Trap) {
+		return []wt.Val{wt.ValI32(tickBudget)}, nil
+	}); err != nil {
+		return nil, err
+	}
 	logTy := wt.NewFuncType([]*wt.ValType{i32t, i32t, i32t}, nil)
 	if err := lk.FuncNew("aios", opLog, logTy, func(c *wt.Caller, args []wt.Val) ([]wt.Val, *wt.Trap) {
 		p.hostLog(c, args[0].I32(), uint32(args[1].I32()), uint32(args[2].I32()))
