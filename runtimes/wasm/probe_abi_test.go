@@ -3,7 +3,9 @@ package wasm
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -337,6 +339,99 @@ func TestProbeTickImport(t *testing.T) {
   (memory (export`, 1)
 			p := probeLoad(t, e, Config{}, src)
 			if v, err := call(p, newFakeEnv(p, 3), "t", map[string]any{}, 5*time.Second); err != nil || v != int64(1) {
+				t.Fatalf("call: %v %v", v, err)
+			}
+		})
+	}
+}
+
+type probeLogRec struct {
+	level slog.Level
+	msg   string
+}
+
+type probeLogs struct {
+	mu   sync.Mutex
+	recs []probeLogRec
+}
+
+func (h *probeLogs) Enabled(context.Context, slog.Level) bool { return true }
+func (h *probeLogs) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	h.recs = append(h.recs, probeLogRec{r.Level, r.Message})
+	h.mu.Unlock()
+	return nil
+}
+func (h *probeLogs) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *probeLogs) WithGroup(string) slog.Handler      { return h }
+
+// aios.log as docs/abi.md §4 states it, on both engines: levels 0-3 and
+// others info, the message cut at 4 KiB, invalid UTF-8 replaced, a message
+// outside memory logged as a warning; the guest goes on.
+func TestProbeLogImport(t *testing.T) {
+	for _, e := range probeEngines {
+		t.Run(e.name, func(t *testing.T) {
+			g := newProbeGuest(probeReg)
+			hi, hn := pk(g.seg("hi"))
+			bad, bn := pk(g.seg("a\xffb"))
+			long, ln := pk(g.seg(strings.Repeat("x", 5000)))
+			ok := g.seg(`{"value":1}`)
+			g.call = fmt.Sprintf(`(call $log (i32.const 0) %[1]s %[2]s) (call $log (i32.const 1) %[1]s %[2]s)
+    (call $log (i32.const 2) %[1]s %[2]s) (call $log (i32.const 3) %[1]s %[2]s) (call $log (i32.const 9) %[1]s %[2]s)
+    (call $log (i32.const -1) %[3]s %[4]s) (call $log (i32.const 1) %[5]s %[6]s) (call $log (i32.const 1) (i32.const 131000) (i32.const 1000))
+    (i64.const %[7]d)`, hi, hn, bad, bn, long, ln, ok)
+			p := probeLoad(t, e, Config{}, g.wat())
+			h := &probeLogs{}
+			env := newFakeEnv(p, 3)
+			env.logger = slog.New(h)
+			if v, err := call(p, env, "t", map[string]any{}, 5*time.Second); err != nil || v != int64(1) {
+				t.Fatalf("call: %v %v", v, err)
+			}
+			want := []probeLogRec{{slog.LevelDebug, "hi"}, {slog.LevelInfo, "hi"}, {slog.LevelWarn, "hi"}, {slog.LevelError, "hi"}, {slog.LevelInfo, "hi"},
+				{slog.LevelInfo, "a\uFFFDb"}, {slog.LevelInfo, strings.Repeat("x", 4096)}, {slog.LevelWarn, "(aios.log called with [131000, +1000) outside guest memory)"}}
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if fmt.Sprint(h.recs) != fmt.Sprint(want) {
+				t.Fatalf("log records\n%v\nwant\n%v", h.recs, want)
+			}
+		})
+	}
+}
+
+// WASI with nothing granted (docs/abi.md §6) on both engines: no
+// environment, no arguments, no preopened directory, empty stdin, no
+// sockets.
+func TestProbeWASISandbox(t *testing.T) {
+	for _, e := range probeEngines {
+		t.Run(e.name, func(t *testing.T) {
+			g := newProbeGuest(probeReg)
+			ok := g.seg(`{"value":"sandboxed"}`)
+			fail := func(what string) string {
+				return fmt.Sprintf("(return (i64.const %d))", g.seg(`{"error":{"code":"Internal","message":"`+what+`"}}`))
+			}
+			g.call = fmt.Sprintf(`
+    (drop (call $environ_sizes_get (i32.const 256) (i32.const 260)))
+    (if (i32.ne (i32.load (i32.const 256)) (i32.const 0)) (then %s))
+    (drop (call $args_sizes_get (i32.const 256) (i32.const 260)))
+    (if (i32.ne (i32.load (i32.const 256)) (i32.const 0)) (then %s))
+    (if (i32.eqz (call $fd_prestat_get (i32.const 3) (i32.const 256))) (then %s))
+    (i32.store (i32.const 300) (i32.const 512)) (i32.store (i32.const 304) (i32.const 64)) (i32.store (i32.const 308) (i32.const 99))
+    (if (i32.eqz (call $fd_read (i32.const 0) (i32.const 300) (i32.const 1) (i32.const 308)))
+      (then (if (i32.ne (i32.load (i32.const 308)) (i32.const 0)) (then %s))))
+    (if (i32.eqz (call $sock_accept (i32.const 3) (i32.const 0) (i32.const 256))) (then %s))
+    (if (i32.eqz (call $path_open (i32.const 3) (i32.const 0) (i32.const 600) (i32.const 4) (i32.const 0) (i64.const 2) (i64.const 2) (i32.const 0) (i32.const 256))) (then %s))
+    (i64.const %d)`, fail("environment"), fail("arguments"), fail("a preopened directory"), fail("stdin not empty"), fail("socket"), fail("path_open"), ok)
+			src := strings.Replace(g.wat(), "(memory (export", `(import "wasi_snapshot_preview1" "environ_sizes_get" (func $environ_sizes_get (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "args_sizes_get" (func $args_sizes_get (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_prestat_get" (func $fd_prestat_get (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_read" (func $fd_read (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "sock_accept" (func $sock_accept (param i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_open" (func $path_open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
+  (memory (export`, 1)
+			src = strings.Replace(src, "(global $heap", `(data (i32.const 600) "/etc")
+  (global $heap`, 1)
+			p := probeLoad(t, e, Config{}, src)
+			if v, err := call(p, newFakeEnv(p, 3), "t", map[string]any{}, 5*time.Second); err != nil || v != "sandboxed" {
 				t.Fatalf("call: %v %v", v, err)
 			}
 		})
