@@ -532,7 +532,7 @@ func (inst *instance) invoke(t *tool, args []wit.Value, deadline time.Time) (wit
 	var v wit.Value
 	if nr == 1 {
 		var err error
-		if v, err = lift(f.Result, &valsSlice(cres, 1)[0], 0); err != nil {
+		if v, err = lift(f.Result, &valsSlice(cres, 1)[0], 0, newLiftBudget()); err != nil {
 			inst.broken = true
 			return nil, abi.Errorf(abi.ProviderCrashed, "tool %s: result: %v", t.Def.Name, err)
 		}
