@@ -117,7 +117,18 @@ func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n
 		panic(fmt.Errorf("aios.%s called from inside aios_alloc: the guest's allocator may not make host calls", op))
 	}
 	if inst == nil {
-		buf := wire.AppendError(nil, string(abi.Unavailable), "aios."+op+": host calls are only served while the guest handles aios_call", nil)
+		// A start function: answered Unavailable, in the request's codec
+		// when it can be told (serveHost, as for _initialize).
+		terr, useJSON := abi.Errorf(abi.Unavailable, "aios.%s: host calls are only served while the guest handles aios_call", op), false
+		if p, _ := ctx.Value(startKey{}).(*Provider); p != nil {
+			_, terr, useJSON = p.serveHost(nil, mod.Memory(), op, ptr, n)
+		}
+		var buf []byte
+		if useJSON {
+			buf, _ = json.Marshal(abi.ToolResult{Error: terr})
+		} else {
+			buf = wire.AppendError(nil, string(terr.Code), terr.Message, terr.Data)
+		}
 		rptr, err := allocOutsideCall(ctx, mod, uint32(len(buf)))
 		if err != nil {
 			panic(fmt.Errorf("aios.%s: delivering the answer: %w", op, err))

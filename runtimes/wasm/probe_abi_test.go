@@ -437,3 +437,27 @@ func TestProbeWASISandbox(t *testing.T) {
 		})
 	}
 }
+
+// A host call outside aios_call is answered Unavailable "in the codec of
+// the request" (docs/abi.md §2, §3) from _initialize and from a start
+// function alike: wazero answered a start function in MessagePack always.
+func TestProbeHostCallBeforeCall(t *testing.T) {
+	for _, where := range []string{"_initialize", "start"} {
+		for _, e := range probeEngines {
+			t.Run(where+"/"+e.name, func(t *testing.T) {
+				g := newProbeGuest(probeReg)
+				ptr, n := pk(g.seg(`{"tool":"other"}`))
+				g.call = "(local.set $a (global.get $saved))\n" + g.checkCodec('{')
+				if where == "start" {
+					g.extra = fmt.Sprintf(`(func $st (global.set $saved (call $call_tool %s %s))) (start $st)`, ptr, n)
+				} else {
+					g.extra = fmt.Sprintf(`(func (export "_initialize") (global.set $saved (call $call_tool %s %s)))`, ptr, n)
+				}
+				o := probeRun(t, e, g, nil)
+				if o.code != abi.Unavailable {
+					t.Fatalf("got %s %q, want the Unavailable answer in JSON", o.code, o.msg)
+				}
+			})
+		}
+	}
+}
