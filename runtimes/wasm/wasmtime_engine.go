@@ -100,6 +100,7 @@ func NewWasmtimeLoader(opts Options) (*WasmtimeLoader, error) {
 	wc.SetWasmFunctionReferences(false)
 	wc.SetWasmRelaxedSIMD(false)
 	wc.SetWasmWideArithmetic(false)
+	wc.SetWasmTailCall(false) // wazero refuses return_call too
 	l := &WasmtimeLoader{cfg: cfg, logger: logger, engine: wt.NewEngineWithConfig(wc), cacheDir: dir,
 		stop: make(chan struct{}), done: make(chan struct{}), provs: map[*wtProvider]struct{}{}}
 	go l.tick()
