@@ -123,12 +123,7 @@ func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n
 		if p, _ := ctx.Value(startKey{}).(*Provider); p != nil {
 			_, terr, useJSON = p.serveHost(nil, mod.Memory(), op, ptr, n)
 		}
-		var buf []byte
-		if useJSON {
-			buf, _ = json.Marshal(abi.ToolResult{Error: terr})
-		} else {
-			buf = wire.AppendError(nil, string(terr.Code), terr.Message, terr.Data)
-		}
+		buf := encodeAnswer(nil, op, nil, terr, useJSON, 1<<30)
 		rptr, err := allocOutsideCall(ctx, mod, uint32(len(buf)))
 		if err != nil {
 			panic(fmt.Errorf("aios.%s: delivering the answer: %w", op, err))
@@ -139,24 +134,7 @@ func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n
 	p := inst.p
 	value, terr, useJSON := p.serveHost(inst, mod.Memory(), op, ptr, n)
 
-	buf := inst.hbuf[:0]
-	if useJSON {
-		var err error
-		if buf, err = json.Marshal(abi.ToolResult{Value: value, Error: terr}); err != nil {
-			buf, _ = json.Marshal(abi.ToolResult{Error: abi.Errorf(abi.Internal, "%s: encoding the answer: %v", op, err)})
-		}
-	} else if terr != nil {
-		buf = wire.AppendError(buf, string(terr.Code), terr.Message, terr.Data)
-	} else {
-		var err error
-		if buf, err = wire.AppendResult(buf, value); err != nil {
-			buf = wire.AppendError(buf[:0], string(abi.Internal), op+": encoding the answer: "+err.Error(), nil)
-		}
-	}
-	if len(buf) > p.maxMsg {
-		buf = wire.AppendError(buf[:0], string(abi.TooLarge), fmt.Sprintf("%s: the answer is %d bytes, above runtimes.wasm.max_message_bytes (%d)", op, len(buf), p.maxMsg), nil)
-	}
-
+	buf := encodeAnswer(inst.hbuf[:0], op, value, terr, useJSON, p.maxMsg)
 	inst.hbuf = buf
 	rptr, err := inst.alloc(uint32(len(buf)))
 	if err != nil {
@@ -165,6 +143,35 @@ func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n
 	}
 	mod.Memory().Write(rptr, buf)
 	return uint64(rptr)<<32 | uint64(len(buf))
+}
+
+// encodeAnswer encodes a host call's answer, a ToolResult, in the
+// request's codec (appending to dst for MessagePack), bounded by maxMsg.
+func encodeAnswer(dst []byte, op string, value any, terr *abi.ToolError, useJSON bool, maxMsg int) []byte {
+	var buf []byte
+	if useJSON {
+		var err error
+		if buf, err = json.Marshal(abi.ToolResult{Value: value, Error: terr}); err != nil {
+			buf, _ = json.Marshal(abi.ToolResult{Error: abi.Errorf(abi.Internal, "%s: encoding the answer: %v", op, err)})
+		}
+	} else if terr != nil {
+		buf = wire.AppendError(dst, string(terr.Code), terr.Message, terr.Data)
+	} else {
+		var err error
+		if buf, err = wire.AppendResult(dst, value); err != nil {
+			buf = wire.AppendError(dst[:0], string(abi.Internal), op+": encoding the answer: "+err.Error(), nil)
+		}
+	}
+	if len(buf) > maxMsg {
+		// In the request's codec too (it was MessagePack always).
+		tooLarge := abi.Errorf(abi.TooLarge, "%s: the answer is %d bytes, above runtimes.wasm.max_message_bytes (%d)", op, len(buf), maxMsg)
+		if useJSON {
+			buf, _ = json.Marshal(abi.ToolResult{Error: tooLarge})
+		} else {
+			buf = wire.AppendError(buf[:0], string(tooLarge.Code), tooLarge.Message, nil)
+		}
+	}
+	return buf
 }
 
 // allocKey marks the context of an aios_alloc call made by

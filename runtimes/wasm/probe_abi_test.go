@@ -461,3 +461,22 @@ func TestProbeHostCallBeforeCall(t *testing.T) {
 		}
 	}
 }
+
+// An answer above max_message_bytes is TooLarge "in the request's codec"
+// (docs/abi.md §2) on both engines: it was MessagePack always.
+func TestProbeTooLargeAnswerCodec(t *testing.T) {
+	for _, e := range probeEngines {
+		t.Run(e.name, func(t *testing.T) {
+			g := newProbeGuest(probeReg)
+			ptr, n := pk(g.seg(`{"tool":"other"}`))
+			g.call = fmt.Sprintf("(local.set $a (call $call_tool %s %s))\n", ptr, n) + g.checkCodec('{')
+			p := probeLoad(t, e, Config{PoolSize: 1, MaxMessageBytes: 4096}, g.wat())
+			env := newFakeEnv(p, 3)
+			env.tools = map[string]func(any) (any, error){"other": func(any) (any, error) { return strings.Repeat("x", 5000), nil }}
+			_, err := call(p, env, "t", map[string]any{}, 5*time.Second)
+			if abi.CodeOf(err) != abi.TooLarge {
+				t.Fatalf("got %v, want the TooLarge answer in JSON", err)
+			}
+		})
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -23,7 +22,6 @@ import (
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/aios-host/aios-host/abi"
-	"github.com/aios-host/aios-host/guest/go/wire"
 	"github.com/aios-host/aios-host/internal/sealed"
 	instr "github.com/aios-host/aios-host/runtimes/wasm/instrument"
 )
@@ -498,23 +496,7 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	// serveHost copies what it keeps out of guest memory before any guest
 	// code runs again.
 	value, terr, useJSON := p.shim.serveHost(shim, wtMem{data: callerMem(c)}, op, ptr, n)
-	var buf []byte
-	if useJSON {
-		var err error
-		if buf, err = json.Marshal(abi.ToolResult{Value: value, Error: terr}); err != nil {
-			buf, _ = json.Marshal(abi.ToolResult{Error: abi.Errorf(abi.Internal, "%s: encoding the answer: %v", op, err)})
-		}
-	} else if terr != nil {
-		buf = wire.AppendError(nil, string(terr.Code), terr.Message, terr.Data)
-	} else {
-		var err error
-		if buf, err = wire.AppendResult(nil, value); err != nil {
-			buf = wire.AppendError(nil, string(abi.Internal), op+": encoding the answer: "+err.Error(), nil)
-		}
-	}
-	if len(buf) > p.shim.maxMsg {
-		buf = wire.AppendError(nil, string(abi.TooLarge), fmt.Sprintf("%s: the answer is %d bytes, above runtimes.wasm.max_message_bytes (%d)", op, len(buf), p.shim.maxMsg), nil)
-	}
+	buf := encodeAnswer(nil, op, value, terr, useJSON, p.shim.maxMsg)
 	ex := c.GetExport(exportAlloc)
 	if ex == nil || ex.Func() == nil {
 		return nil, wt.NewTrap("aios." + op + ": the guest has no aios_alloc")
