@@ -199,14 +199,14 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 	if !ok {
 		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: request [%d, %d) is outside the guest's %d-byte memory", op, ptr, uint64(ptr)+uint64(n), mem.Size()), false
 	}
-	if len(req) > p.maxMsg {
-		return nil, abi.Errorf(abi.TooLarge, "aios.%s: request of %d bytes is above runtimes.wasm.max_message_bytes (%d)", op, len(req), p.maxMsg), false
-	}
 	codec, err := abi.DetectCodec(req)
 	if err != nil {
 		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: request in an %v", op, err), false
 	}
 	useJSON = codec == abi.JSON
+	if len(req) > p.maxMsg {
+		return nil, abi.Errorf(abi.TooLarge, "aios.%s: request of %d bytes is above runtimes.wasm.max_message_bytes (%d)", op, len(req), p.maxMsg), useJSON
+	}
 	if err := iwire.CheckCost(req, codec.Name(), iwire.DecodeBudget); err != nil {
 		return nil, abi.Errorf(abi.TooLarge, "aios.%s: request: %v", op, err), useJSON
 	}

@@ -480,3 +480,20 @@ func TestProbeTooLargeAnswerCodec(t *testing.T) {
 		})
 	}
 }
+
+// A request above max_message_bytes is answered TooLarge in its codec,
+// which its first byte tells (docs/abi.md §2): it was MessagePack always.
+func TestProbeTooLargeRequestCodec(t *testing.T) {
+	for _, e := range probeEngines {
+		t.Run(e.name, func(t *testing.T) {
+			g := newProbeGuest(probeReg)
+			ptr, n := pk(g.seg(`{"tool":"other","params":"` + strings.Repeat("x", 5000) + `"}`))
+			g.call = fmt.Sprintf("(local.set $a (call $call_tool %s %s))\n", ptr, n) + g.checkCodec('{')
+			p := probeLoad(t, e, Config{PoolSize: 1, MaxMessageBytes: 4096}, g.wat())
+			_, err := call(p, newFakeEnv(p, 3), "t", map[string]any{}, 5*time.Second)
+			if abi.CodeOf(err) != abi.TooLarge {
+				t.Fatalf("got %v, want the TooLarge answer in JSON", err)
+			}
+		})
+	}
+}
