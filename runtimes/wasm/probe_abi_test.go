@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -493,6 +494,35 @@ func TestProbeTooLargeRequestCodec(t *testing.T) {
 			_, err := call(p, newFakeEnv(p, 3), "t", map[string]any{}, 5*time.Second)
 			if abi.CodeOf(err) != abi.TooLarge {
 				t.Fatalf("got %v, want the TooLarge answer in JSON", err)
+			}
+		})
+	}
+}
+
+// aios.log cuts a message at 4 KiB (docs/abi.md §4): on wasmtime the host
+// first copied the whole message out of guest memory, so a guest logging
+// its 32 MiB memory made the host allocate 32 MiB per call.
+func TestProbeLogLongMessageNoCopy(t *testing.T) {
+	for _, e := range probeEngines {
+		t.Run(e.name, func(t *testing.T) {
+			g := newProbeGuest(probeReg)
+			ok := g.seg(`{"value":1}`)
+			g.call = fmt.Sprintf(`(if (i32.lt_u (memory.size) (i32.const 512)) (then (drop (memory.grow (i32.const 512)))))
+    (call $log (i32.const 1) (i32.const 0) (i32.const 33554432))
+    (i64.const %d)`, ok)
+			p := probeLoad(t, e, Config{PoolSize: 1}, g.wat())
+			env := newFakeEnv(p, 3)
+			if _, err := call(p, env, "t", map[string]any{}, 5*time.Second); err != nil { // warm
+				t.Fatal(err)
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			if _, err := call(p, env, "t", map[string]any{}, 5*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&after)
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
+				t.Fatalf("logging a 32 MiB message allocated %d MiB", alloc>>20)
 			}
 		})
 	}

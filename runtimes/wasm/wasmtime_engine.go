@@ -462,9 +462,10 @@ func (p *wtProvider) hostLog(c *wt.Caller, lvl int32, ptr, n uint32) {
 	if !ok {
 		msg = []byte(fmt.Sprintf("(aios.log called with [%d, +%d) outside guest memory)", ptr, n))
 		level = slog.LevelWarn
-	} else {
-		msg = append([]byte(nil), msg...)
 	}
+	// msg is a view of guest memory, read at once by sink.log (which cuts
+	// it at 4 KiB) while the guest waits; copying it whole cost an
+	// allocation as large as the guest asked for.
 	var logger *slog.Logger
 	if inst, _ := c.Data().(*wtInstance); inst != nil && inst.shim.env != nil {
 		logger = inst.shim.env.Logger()
