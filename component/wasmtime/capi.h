@@ -42,6 +42,11 @@ extern void wasmtime_store_limiter(wasmtime_store_t *, int64_t memory_size, int6
 extern void wasmtime_store_delete(wasmtime_store_t *);
 extern void *wasmtime_context_get_data(const wasmtime_context_t *);
 extern void wasmtime_context_set_epoch_deadline(wasmtime_context_t *, uint64_t ticks_beyond_current);
+extern void wasmtime_store_epoch_deadline_callback(wasmtime_store_t *,
+                                                   wasmtime_error_t *(*func)(wasmtime_context_t *, void *data,
+                                                                             uint64_t *epoch_deadline_delta,
+                                                                             uint8_t *update_kind),
+                                                   void *data, void (*finalizer)(void *));
 extern wasmtime_error_t *wasmtime_context_set_wasi(wasmtime_context_t *, wasi_config_t *);
 
 extern wasi_config_t *wasi_config_new(void);

@@ -8,7 +8,26 @@ wasmtime_error_t *aios_add_func(wasmtime_component_linker_instance_t *li, const 
                                                      (void *)id, NULL);
 }
 
-wasmtime_store_t *aios_store_new(wasm_engine_t *e, uintptr_t data) { return wasmtime_store_new(e, (void *)data, NULL); }
+// aios_epoch_cb runs when a store reaches its epoch deadline (one tick
+// ahead, set per call): the guest goes on for another tick unless its call
+// was cancelled or is past its deadline (aiosComponentEpoch).
+static wasmtime_error_t *aios_epoch_cb(wasmtime_context_t *cx, void *data, uint64_t *delta, uint8_t *kind) {
+  switch (aiosComponentEpoch((uintptr_t)data)) {
+  case 0:
+    *delta = 1;
+    *kind = 0; // WASMTIME_UPDATE_DEADLINE_CONTINUE
+    return NULL;
+  case 1:
+    return wasmtime_error_new("wasm trap: interrupt (the caller cancelled)");
+  }
+  return wasmtime_error_new("wasm trap: interrupt (deadline)");
+}
+
+wasmtime_store_t *aios_store_new(wasm_engine_t *e, uintptr_t data) {
+  wasmtime_store_t *s = wasmtime_store_new(e, (void *)data, NULL);
+  wasmtime_store_epoch_deadline_callback(s, aios_epoch_cb, (void *)data, NULL);
+  return s;
+}
 
 uintptr_t aios_store_data(wasmtime_context_t *c) { return (uintptr_t)wasmtime_context_get_data(c); }
 

@@ -144,7 +144,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		if len(a) < 2 || a[1].kind != C.WASMTIME_COMPONENT_LIST {
 			return fail(fmt.Errorf("spaces.write: data is not a list"))
 		}
-		d, err := lift(bytesType, &a[1], 0)
+		d, err := lift(bytesType, &a[1], 0, newLiftBudget())
 		if err != nil {
 			return fail(fmt.Errorf("spaces.write: data: %w", err))
 		}

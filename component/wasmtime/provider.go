@@ -308,6 +308,10 @@ type instance struct {
 	funcs  []C.wasmtime_component_func_t // per tool, in p.order
 	state  *callState
 	broken bool
+	// dl is the running guest code's deadline, cancelled set when the
+	// epoch callback stopped it for its caller (epoch.go).
+	dl        time.Time
+	cancelled bool
 }
 
 func (p *Provider) newInstance() (_ *instance, err error) {
@@ -332,7 +336,7 @@ func (p *Provider) newInstance() (_ *instance, err error) {
 		return nil, fmt.Errorf("WASI context: %w", err)
 	}
 	// Start code gets the load deadline's worth of epochs.
-	C.wasmtime_context_set_epoch_deadline(inst.cx, C.uint64_t(p.l.ticks(10*time.Second)))
+	inst.setDeadline(time.Now().Add(10 * time.Second))
 	if err := takeError(C.wasmtime_component_linker_instantiate(p.linker, inst.cx, p.comp, &inst.ci)); err != nil {
 		return nil, err
 	}
@@ -519,7 +523,7 @@ func (inst *instance) invoke(t *tool, args []wit.Value, deadline time.Time) (wit
 	// Zeroed results: wasmtime drops what the slots hold before writing.
 	cres := allocVals(nr)
 	defer freeVals(cres, nr)
-	C.wasmtime_context_set_epoch_deadline(inst.cx, C.uint64_t(inst.p.l.ticks(time.Until(deadline))))
+	inst.setDeadline(deadline)
 	fn := &inst.funcs[idx]
 	if err := takeError(C.wasmtime_component_func_call(fn, inst.cx, cargs, C.size_t(na), cres, C.size_t(nr))); err != nil {
 		inst.broken = true
@@ -528,7 +532,7 @@ func (inst *instance) invoke(t *tool, args []wit.Value, deadline time.Time) (wit
 	var v wit.Value
 	if nr == 1 {
 		var err error
-		if v, err = lift(f.Result, &valsSlice(cres, 1)[0], 0); err != nil {
+		if v, err = lift(f.Result, &valsSlice(cres, 1)[0], 0, newLiftBudget()); err != nil {
 			inst.broken = true
 			return nil, abi.Errorf(abi.ProviderCrashed, "tool %s: result: %v", t.Def.Name, err)
 		}
@@ -549,6 +553,9 @@ func (inst *instance) fail(t *tool, err error, deadline time.Time) error {
 		return abi.Errorf(abi.ProviderCrashed, "tool %s: host function failed: %v", t.Def.Name, st.hostErr)
 	}
 	msg := err.Error()
+	if inst.cancelled {
+		return abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled; the component instance was stopped", t.Def.Name)
+	}
 	if !time.Now().Before(deadline) || strings.Contains(msg, "interrupt") {
 		return abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component instance was stopped", t.Def.Name)
 	}

@@ -9,6 +9,7 @@ import "C"
 
 import (
 	"fmt"
+	"github.com/aios-host/aios-host/component/cabi"
 	"math"
 	"unsafe"
 
@@ -283,7 +284,26 @@ func listElems(t *wit.Type, v wit.Value) (int, func(int) wit.Value, error) {
 }
 
 // lift converts a wasmtime value of WIT type t into the wit value model.
-func lift(t *wit.Type, v *cval, depth int) (wit.Value, error) {
+// liftBudget is what one lift may still make, in the host-representation
+// bytes of component/cabi's budget (docs/components.md: 16 per list element
+// or record field, 8 per boxed number, 24 per record, tuple, variant,
+// option or result, 16 per tuple element, 16 per string besides its
+// bytes; list<u8> its bytes).
+// wasmtime has lifted the value into its own representation already; the
+// budget bounds the Go copy and refuses the value as wazero does.
+type liftBudget struct{ left int64 }
+
+func newLiftBudget() *liftBudget { return &liftBudget{left: cabi.DefaultLiftBudget} }
+
+func (b *liftBudget) charge(n int64) error {
+	b.left -= n
+	if b.left < 0 {
+		return fmt.Errorf("value larger than the lift budget of %d bytes", cabi.DefaultLiftBudget)
+	}
+	return nil
+}
+
+func lift(t *wit.Type, v *cval, depth int, b *liftBudget) (wit.Value, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("value nested deeper than %d", maxDepth)
 	}
@@ -293,6 +313,16 @@ func lift(t *wit.Type, v *cval, depth int) (wit.Value, error) {
 	}
 	if v.kind != kind {
 		return nil, fmt.Errorf("wasmtime returned a value of kind %d for WIT %s", v.kind, t.Kind)
+	}
+	switch t.Kind {
+	case wit.KindRecord, wit.KindTuple, wit.KindVariant, wit.KindOption, wit.KindResult:
+		err = b.charge(24)
+	case wit.KindString, wit.KindList, wit.KindEnum, wit.KindFlags:
+	default:
+		err = b.charge(8)
+	}
+	if err != nil {
+		return nil, err
 	}
 	switch t.Kind {
 	case wit.KindBool:
@@ -328,11 +358,17 @@ func lift(t *wit.Type, v *cval, depth int) (wit.Value, error) {
 	case wit.KindChar:
 		return rune(*ofPtr[uint32](v)), nil
 	case wit.KindString:
+		if err := b.charge(16 + int64(ofPtr[C.wasm_name_t](v).size)); err != nil {
+			return nil, err
+		}
 		return nameString(ofPtr[C.wasm_name_t](v)), nil
 	case wit.KindList:
 		l := ofPtr[C.wasmtime_component_vallist_t](v)
 		src := valsSlice(l.data, int(l.size))
 		if t.Elem.Kind == wit.KindU8 && t.Len == 0 {
+			if err := b.charge(int64(len(src))); err != nil {
+				return nil, err
+			}
 			b := make([]byte, len(src))
 			for i := range src {
 				if src[i].kind != C.WASMTIME_COMPONENT_U8 {
@@ -342,9 +378,12 @@ func lift(t *wit.Type, v *cval, depth int) (wit.Value, error) {
 			}
 			return b, nil
 		}
+		if err := b.charge(16 * int64(len(src))); err != nil {
+			return nil, err
+		}
 		out := make([]wit.Value, len(src))
 		for i := range src {
-			if out[i], err = lift(t.Elem, &src[i], depth+1); err != nil {
+			if out[i], err = lift(t.Elem, &src[i], depth+1, b); err != nil {
 				return nil, fmt.Errorf("[%d]: %w", i, err)
 			}
 		}
@@ -354,13 +393,16 @@ func lift(t *wit.Type, v *cval, depth int) (wit.Value, error) {
 		if int(r.size) != len(t.Fields) {
 			return nil, fmt.Errorf("record %s: %d fields, want %d", t.Name, r.size, len(t.Fields))
 		}
+		if err := b.charge(16 * int64(len(t.Fields))); err != nil {
+			return nil, err
+		}
 		src := unsafe.Slice(r.data, len(t.Fields))
 		out := make(wit.Record, len(src))
 		for i, f := range t.Fields {
 			if n := nameString(&src[i].name); n != f.Name {
 				return nil, fmt.Errorf("record %s: field %d is %q, want %q", t.Name, i, n, f.Name)
 			}
-			if out[i], err = lift(f.Type, &src[i].val, depth+1); err != nil {
+			if out[i], err = lift(f.Type, &src[i].val, depth+1, b); err != nil {
 				return nil, fmt.Errorf(".%s: %w", f.Name, err)
 			}
 		}
@@ -370,10 +412,13 @@ func lift(t *wit.Type, v *cval, depth int) (wit.Value, error) {
 		if int(l.size) != len(t.Tuple) {
 			return nil, fmt.Errorf("tuple of %d, want %d", l.size, len(t.Tuple))
 		}
+		if err := b.charge(16 * int64(len(t.Tuple))); err != nil {
+			return nil, err
+		}
 		src := valsSlice(l.data, int(l.size))
 		out := make(wit.Tuple, len(src))
 		for i, et := range t.Tuple {
-			if out[i], err = lift(et, &src[i], depth+1); err != nil {
+			if out[i], err = lift(et, &src[i], depth+1, b); err != nil {
 				return nil, fmt.Errorf("[%d]: %w", i, err)
 			}
 		}
@@ -383,7 +428,7 @@ func lift(t *wit.Type, v *cval, depth int) (wit.Value, error) {
 		name := nameString(&x.discriminant)
 		for i, c := range t.Cases {
 			if c.Name == name {
-				pl, err := unboxed(c.Type, x.val, depth)
+				pl, err := unboxed(c.Type, x.val, depth, b)
 				if err != nil {
 					return nil, fmt.Errorf("(%s): %w", name, err)
 				}
@@ -421,7 +466,7 @@ func lift(t *wit.Type, v *cval, depth int) (wit.Value, error) {
 		if p == nil {
 			return wit.Option{}, nil
 		}
-		pl, err := lift(t.Elem, p, depth+1)
+		pl, err := lift(t.Elem, p, depth+1, b)
 		if err != nil {
 			return nil, fmt.Errorf("(some): %w", err)
 		}
@@ -432,7 +477,7 @@ func lift(t *wit.Type, v *cval, depth int) (wit.Value, error) {
 		if !x.is_ok {
 			side = t.Err
 		}
-		pl, err := unboxed(side, x.val, depth)
+		pl, err := unboxed(side, x.val, depth, b)
 		if err != nil {
 			return nil, fmt.Errorf("(result): %w", err)
 		}
@@ -441,12 +486,12 @@ func lift(t *wit.Type, v *cval, depth int) (wit.Value, error) {
 	return nil, fmt.Errorf("the wasmtime engine does not convert WIT %s values", t.Kind)
 }
 
-func unboxed(t *wit.Type, p *cval, depth int) (wit.Value, error) {
+func unboxed(t *wit.Type, p *cval, depth int, b *liftBudget) (wit.Value, error) {
 	if t == nil {
 		return nil, nil
 	}
 	if p == nil {
 		return nil, fmt.Errorf("missing %s payload", t.Kind)
 	}
-	return lift(t, p, depth+1)
+	return lift(t, p, depth+1, b)
 }

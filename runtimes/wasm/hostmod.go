@@ -117,7 +117,13 @@ func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n
 		panic(fmt.Errorf("aios.%s called from inside aios_alloc: the guest's allocator may not make host calls", op))
 	}
 	if inst == nil {
-		buf := wire.AppendError(nil, string(abi.Unavailable), "aios."+op+": host calls are only served while the guest handles aios_call", nil)
+		// A start function: answered Unavailable, in the request's codec
+		// when it can be told (serveHost, as for _initialize).
+		terr, useJSON := abi.Errorf(abi.Unavailable, "aios.%s: host calls are only served while the guest handles aios_call", op), false
+		if p, _ := ctx.Value(startKey{}).(*Provider); p != nil {
+			_, terr, useJSON = p.serveHost(nil, mod.Memory(), op, ptr, n)
+		}
+		buf := encodeAnswer(nil, op, nil, terr, useJSON, 1<<30)
 		rptr, err := allocOutsideCall(ctx, mod, uint32(len(buf)))
 		if err != nil {
 			panic(fmt.Errorf("aios.%s: delivering the answer: %w", op, err))
@@ -128,24 +134,7 @@ func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n
 	p := inst.p
 	value, terr, useJSON := p.serveHost(inst, mod.Memory(), op, ptr, n)
 
-	buf := inst.hbuf[:0]
-	if useJSON {
-		var err error
-		if buf, err = json.Marshal(abi.ToolResult{Value: value, Error: terr}); err != nil {
-			buf, _ = json.Marshal(abi.ToolResult{Error: abi.Errorf(abi.Internal, "%s: encoding the answer: %v", op, err)})
-		}
-	} else if terr != nil {
-		buf = wire.AppendError(buf, string(terr.Code), terr.Message, terr.Data)
-	} else {
-		var err error
-		if buf, err = wire.AppendResult(buf, value); err != nil {
-			buf = wire.AppendError(buf[:0], string(abi.Internal), op+": encoding the answer: "+err.Error(), nil)
-		}
-	}
-	if len(buf) > p.maxMsg {
-		buf = wire.AppendError(buf[:0], string(abi.TooLarge), fmt.Sprintf("%s: the answer is %d bytes, above runtimes.wasm.max_message_bytes (%d)", op, len(buf), p.maxMsg), nil)
-	}
-
+	buf := encodeAnswer(inst.hbuf[:0], op, value, terr, useJSON, p.maxMsg)
 	inst.hbuf = buf
 	rptr, err := inst.alloc(uint32(len(buf)))
 	if err != nil {
@@ -154,6 +143,35 @@ func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n
 	}
 	mod.Memory().Write(rptr, buf)
 	return uint64(rptr)<<32 | uint64(len(buf))
+}
+
+// encodeAnswer encodes a host call's answer, a ToolResult, in the
+// request's codec (appending to dst for MessagePack), bounded by maxMsg.
+func encodeAnswer(dst []byte, op string, value any, terr *abi.ToolError, useJSON bool, maxMsg int) []byte {
+	var buf []byte
+	if useJSON {
+		var err error
+		if buf, err = json.Marshal(abi.ToolResult{Value: value, Error: terr}); err != nil {
+			buf, _ = json.Marshal(abi.ToolResult{Error: abi.Errorf(abi.Internal, "%s: encoding the answer: %v", op, err)})
+		}
+	} else if terr != nil {
+		buf = wire.AppendError(dst, string(terr.Code), terr.Message, terr.Data)
+	} else {
+		var err error
+		if buf, err = wire.AppendResult(dst, value); err != nil {
+			buf = wire.AppendError(dst[:0], string(abi.Internal), op+": encoding the answer: "+err.Error(), nil)
+		}
+	}
+	if len(buf) > maxMsg {
+		// In the request's codec too (it was MessagePack always).
+		tooLarge := abi.Errorf(abi.TooLarge, "%s: the answer is %d bytes, above runtimes.wasm.max_message_bytes (%d)", op, len(buf), maxMsg)
+		if useJSON {
+			buf, _ = json.Marshal(abi.ToolResult{Error: tooLarge})
+		} else {
+			buf = wire.AppendError(buf[:0], string(tooLarge.Code), tooLarge.Message, nil)
+		}
+	}
+	return buf
 }
 
 // allocKey marks the context of an aios_alloc call made by
@@ -181,14 +199,14 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 	if !ok {
 		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: request [%d, %d) is outside the guest's %d-byte memory", op, ptr, uint64(ptr)+uint64(n), mem.Size()), false
 	}
-	if len(req) > p.maxMsg {
-		return nil, abi.Errorf(abi.TooLarge, "aios.%s: request of %d bytes is above runtimes.wasm.max_message_bytes (%d)", op, len(req), p.maxMsg), false
-	}
 	codec, err := abi.DetectCodec(req)
 	if err != nil {
 		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: request in an %v", op, err), false
 	}
 	useJSON = codec == abi.JSON
+	if len(req) > p.maxMsg {
+		return nil, abi.Errorf(abi.TooLarge, "aios.%s: request of %d bytes is above runtimes.wasm.max_message_bytes (%d)", op, len(req), p.maxMsg), useJSON
+	}
 	if err := iwire.CheckCost(req, codec.Name(), iwire.DecodeBudget); err != nil {
 		return nil, abi.Errorf(abi.TooLarge, "aios.%s: request: %v", op, err), useJSON
 	}
@@ -274,17 +292,44 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 		if cr.Prompt, terr = str("prompt", true); terr != nil {
 			return nil, terr, useJSON
 		}
-		cr.System, _ = m["system"].(string)
-		cr.Model, _ = m["model"].(string)
-		if mt, ok := m["max_tokens"].(int64); ok {
-			cr.MaxTokens = int(mt)
+		// Optional fields of the wrong type are refused, as call_tool's
+		// "version" is (they were silently dropped: a guest asking for
+		// max_tokens "100" got the provider's default without a word).
+		if cr.System, terr = str("system", false); terr != nil {
+			return nil, terr, useJSON
+		}
+		if cr.Model, terr = str("model", false); terr != nil {
+			return nil, terr, useJSON
+		}
+		if mt, present := m["max_tokens"]; present && mt != nil {
+			var n float64
+			switch x := mt.(type) {
+			case int64:
+				n = float64(x)
+			case uint64:
+				n = float64(x)
+			case float64:
+				n = x
+			default:
+				return nil, abi.Errorf(abi.InvalidRequest, "aios.ai_complete: \"max_tokens\" must be an integer, not a %s", wire.TypeName(mt)), useJSON
+			}
+			if n != float64(int64(n)) || n < 0 || n > 1<<31-1 {
+				return nil, abi.Errorf(abi.InvalidRequest, "aios.ai_complete: \"max_tokens\" must be an integer from 0 to 2147483647, not %v", mt), useJSON
+			}
+			cr.MaxTokens = int(n)
 		}
 		switch t := m["temperature"].(type) {
+		case nil:
 		case float64:
 			cr.Temperature = &t
 		case int64:
 			f := float64(t)
 			cr.Temperature = &f
+		case uint64:
+			f := float64(t)
+			cr.Temperature = &f
+		default:
+			return nil, abi.Errorf(abi.InvalidRequest, "aios.ai_complete: \"temperature\" must be a number, not a %s", wire.TypeName(t)), useJSON
 		}
 		resp, err := env.Complete(ctx, cr)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -105,6 +106,7 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 		return nil, protoErr, false
 	}
 	if guestErr != nil {
+		guestErr = knownGuestCode(guestErr)
 		// A guest that reports its own crash is not trusted to continue.
 		return nil, guestErr, guestErr.Code != abi.ProviderCrashed
 	}
@@ -243,6 +245,17 @@ func (inst *instance) encodeCall(call *abi.ToolCall, dst []byte) ([]byte, *abi.T
 		return nil, abi.Errorf(abi.InvalidParams, "params of %s cannot be encoded: %v", call.Tool, err)
 	}
 	return b, nil
+}
+
+// knownGuestCode keeps a guest's error code when it is one of abi's
+// (docs/abi.md §2, ToolResult) and otherwise makes the error a
+// ProviderError naming the code, as the JS and MCP runtimes do: callers
+// switch on a closed set of codes (abi.ErrorCode).
+func knownGuestCode(e *abi.ToolError) *abi.ToolError {
+	if slices.Contains(abi.KnownCodes, e.Code) {
+		return e
+	}
+	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("%s (the guest's error code %q is not one of the ABI's)", e.Message, e.Code), Data: e.Data}
 }
 
 // decodeResult decodes a ToolResult in either codec. guestErr is the error

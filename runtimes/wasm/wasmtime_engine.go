@@ -6,12 +6,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/cgo"
 	"sort"
 	"strings"
 	"sync"
@@ -22,7 +22,6 @@ import (
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/aios-host/aios-host/abi"
-	"github.com/aios-host/aios-host/guest/go/wire"
 	"github.com/aios-host/aios-host/internal/sealed"
 	instr "github.com/aios-host/aios-host/runtimes/wasm/instrument"
 )
@@ -56,6 +55,9 @@ type WasmtimeLoader struct {
 	stop     chan struct{}
 	done     chan struct{}
 	once     sync.Once
+
+	provMu sync.Mutex
+	provs  map[*wtProvider]struct{} // open providers, for idle trimming
 }
 
 var _ abi.Loader = (*WasmtimeLoader)(nil)
@@ -96,8 +98,9 @@ func NewWasmtimeLoader(opts Options) (*WasmtimeLoader, error) {
 	wc.SetWasmFunctionReferences(false)
 	wc.SetWasmRelaxedSIMD(false)
 	wc.SetWasmWideArithmetic(false)
+	wc.SetWasmTailCall(false) // wazero refuses return_call too
 	l := &WasmtimeLoader{cfg: cfg, logger: logger, engine: wt.NewEngineWithConfig(wc), cacheDir: dir,
-		stop: make(chan struct{}), done: make(chan struct{})}
+		stop: make(chan struct{}), done: make(chan struct{}), provs: map[*wtProvider]struct{}{}}
 	go l.tick()
 	return l, nil
 }
@@ -106,12 +109,28 @@ func (l *WasmtimeLoader) tick() {
 	defer close(l.done)
 	t := time.NewTicker(l.cfg.DeadlineGranularity)
 	defer t.Stop()
+	// Idle instances are trimmed as on wazero (watchdog.go): a pass every
+	// idle_timeout/2, at most 30 s.
+	trimEvery := min(l.cfg.IdleTimeout/2, 30*time.Second)
+	lastTrim := time.Now()
 	for {
 		select {
 		case <-l.stop:
 			return
-		case <-t.C:
+		case now := <-t.C:
 			l.engine.IncrementEpoch()
+			if now.Sub(lastTrim) >= trimEvery {
+				lastTrim = now
+				l.provMu.Lock()
+				provs := make([]*wtProvider, 0, len(l.provs))
+				for p := range l.provs {
+					provs = append(provs, p)
+				}
+				l.provMu.Unlock()
+				for _, p := range provs {
+					p.trim(now)
+				}
+			}
 		}
 	}
 }
@@ -362,6 +381,9 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 		}
 	}
 	p.pool.give(inst) // not counted against the bound (overflow)
+	l.provMu.Lock()
+	l.provs[p] = struct{}{}
+	l.provMu.Unlock()
 	return p, nil
 }
 
@@ -383,6 +405,15 @@ func (p *wtProvider) newLinker() (*wt.Linker, error) {
 		}); err != nil {
 			return nil, err
 		}
+	}
+	// aios.tick is the import the wazero engine's loop instrumentation
+	// calls; a guest may import it (docs/abi.md §4). Epochs interrupt here,
+	// so it only hands out a budget.
+	tickTy := wt.NewFuncType(nil, []*wt.ValType{i32t})
+	if err := lk.FuncNew("aios", tickImport, tickTy, func(*wt.Caller, []wt.Val) ([]wt.Val, *wt.Trap) {
+		return []wt.Val{wt.ValI32(tickBudget)}, nil
+	}); err != nil {
+		return nil, err
 	}
 	logTy := wt.NewFuncType([]*wt.ValType{i32t, i32t, i32t}, nil)
 	if err := lk.FuncNew("aios", opLog, logTy, func(c *wt.Caller, args []wt.Val) ([]wt.Val, *wt.Trap) {
@@ -431,9 +462,10 @@ func (p *wtProvider) hostLog(c *wt.Caller, lvl int32, ptr, n uint32) {
 	if !ok {
 		msg = []byte(fmt.Sprintf("(aios.log called with [%d, +%d) outside guest memory)", ptr, n))
 		level = slog.LevelWarn
-	} else {
-		msg = append([]byte(nil), msg...)
 	}
+	// msg is a view of guest memory, read at once by sink.log (which cuts
+	// it at 4 KiB) while the guest waits; copying it whole cost an
+	// allocation as large as the guest asked for.
 	var logger *slog.Logger
 	if inst, _ := c.Data().(*wtInstance); inst != nil && inst.shim.env != nil {
 		logger = inst.shim.env.Logger()
@@ -465,23 +497,7 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	// serveHost copies what it keeps out of guest memory before any guest
 	// code runs again.
 	value, terr, useJSON := p.shim.serveHost(shim, wtMem{data: callerMem(c)}, op, ptr, n)
-	var buf []byte
-	if useJSON {
-		var err error
-		if buf, err = json.Marshal(abi.ToolResult{Value: value, Error: terr}); err != nil {
-			buf, _ = json.Marshal(abi.ToolResult{Error: abi.Errorf(abi.Internal, "%s: encoding the answer: %v", op, err)})
-		}
-	} else if terr != nil {
-		buf = wire.AppendError(nil, string(terr.Code), terr.Message, terr.Data)
-	} else {
-		var err error
-		if buf, err = wire.AppendResult(nil, value); err != nil {
-			buf = wire.AppendError(nil, string(abi.Internal), op+": encoding the answer: "+err.Error(), nil)
-		}
-	}
-	if len(buf) > p.shim.maxMsg {
-		buf = wire.AppendError(nil, string(abi.TooLarge), fmt.Sprintf("%s: the answer is %d bytes, above runtimes.wasm.max_message_bytes (%d)", op, len(buf), p.shim.maxMsg), nil)
-	}
+	buf := encodeAnswer(nil, op, value, terr, useJSON, p.shim.maxMsg)
 	ex := c.GetExport(exportAlloc)
 	if ex == nil || ex.Func() == nil {
 		return nil, wt.NewTrap("aios." + op + ": the guest has no aios_alloc")
@@ -494,12 +510,17 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 		inst.allocating = false
 	}
 	if err != nil {
-		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: aios_alloc: %v", op, len(buf), err))
+		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: %s", op, len(buf), wtTrapText(err)))
 	}
 	rptr := uint32(res.(int32))
 	mem := callerMem(c)
 	if rptr == 0 || uint64(rptr)+uint64(len(buf)) > uint64(len(mem)) {
-		err := fmt.Errorf("aios.%s: delivering the %d-byte answer: aios_alloc returned %d", op, len(buf), rptr)
+		// In the words of instance.alloc (wazero) and docs/abi.md §3.
+		why := fmt.Sprintf("aios_alloc(%d) returned 0 (the guest is out of memory)", len(buf))
+		if rptr != 0 {
+			why = fmt.Sprintf("aios_alloc(%d) returned [%d, %d), outside the guest's %d-byte memory", len(buf), rptr, uint64(rptr)+uint64(len(buf)), len(mem))
+		}
+		err := fmt.Errorf("aios.%s: delivering the %d-byte answer: %s", op, len(buf), why)
 		if inst != nil {
 			inst.hostErr = err
 		}
@@ -522,8 +543,12 @@ type wtInstance struct {
 	inPtr, inCap uint32
 	hostErr      error
 	overflow     bool
-	allocating   bool      // inside the guest's aios_alloc (a host call refuses to run)
-	dl           time.Time // the running call's (or load's) deadline, for poll_oneoff
+	used         atomic.Bool  // served a call since the last trim pass
+	idleSince    atomic.Int64 // UnixNano; see wtProvider.trim
+	allocating   bool         // inside the guest's aios_alloc (a host call refuses to run)
+	dl           time.Time    // the running call's (or load's) deadline, for poll_oneoff
+	handle       cgo.Handle   // this instance, for the epoch callback (wasmtime_epoch.go)
+	cancelled    bool         // the epoch callback stopped the guest for its caller
 }
 
 func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
@@ -546,8 +571,13 @@ func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
 		return nil, fmt.Errorf("%s: %w", p.name, err)
 	}
 	inst.store.SetWasi(wasi)
-	inst.store.SetEpochDeadline(p.l.ticks(p.l.cfg.LoadTimeout))
-	inst.dl = time.Now().Add(p.l.cfg.LoadTimeout)
+	inst.watchEpochs()
+	defer func() {
+		if err != nil {
+			inst.unwatch()
+		}
+	}()
+	inst.setDeadline(time.Now().Add(p.l.cfg.LoadTimeout))
 	if inst.inst, err = p.linker.Instantiate(inst.store, p.module); err != nil {
 		if isInterrupt(err) {
 			return nil, fmt.Errorf("%s: instantiate: the start function did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.name, p.l.cfg.LoadTimeout)
@@ -634,12 +664,11 @@ func (inst *wtInstance) input(n int) (uint32, error) {
 // register asks a fresh instance for its ToolRegister.
 func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 	p := inst.p
-	inst.store.SetEpochDeadline(p.l.ticks(p.l.cfg.LoadTimeout))
-	inst.dl = time.Now().Add(p.l.cfg.LoadTimeout)
+	inst.setDeadline(time.Now().Add(p.l.cfg.LoadTimeout))
 	if f := inst.inst.GetFunc(inst.store, exportVersion); f != nil {
 		res, err := f.Call(inst.store)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s failed: %w", p.name, exportVersion, err)
+			return nil, fmt.Errorf("%s: %s failed: %s", p.name, exportVersion, p.loadStepError(exportVersion, err))
 		}
 		if got := res.(int32); got != ABIVersion {
 			return nil, fmt.Errorf("%s: guest speaks AIOS ABI version %d; this host speaks version %d", p.name, got, ABIVersion)
@@ -647,7 +676,7 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 	}
 	res, err := inst.inst.GetFunc(inst.store, exportRegister).Call(inst.store)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s trapped: %w", p.name, exportRegister, err)
+		return nil, fmt.Errorf("%s: %s trapped: %s", p.name, exportRegister, p.loadStepError(exportRegister, err))
 	}
 	data, err := inst.view(uint64(res.(int64)), "aios_register result")
 	if err != nil {
@@ -666,6 +695,16 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 		return nil, fmt.Errorf("%s: %w", p.name, err)
 	}
 	return &reg, nil
+}
+
+// loadStepError is the reason a load-time guest call failed, in wazero's
+// words: one line, and naming load_timeout when the guest was interrupted
+// (wasmtime's own error is a multi-line backtrace).
+func (p *wtProvider) loadStepError(step string, err error) string {
+	if isInterrupt(err) {
+		return fmt.Sprintf("%s did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", step, p.l.cfg.LoadTimeout)
+	}
+	return wtTrapText(err)
 }
 
 // call serves one ToolCall; keep is false when the instance must go.
@@ -695,10 +734,12 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	// The deadline first: input may run the guest's aios_free and
 	// aios_alloc, which must not run under the last call's (or the
 	// load's) spent deadline.
-	inst.store.SetEpochDeadline(p.l.ticks(time.Until(dl)))
-	inst.dl = dl
+	inst.setDeadline(dl)
 	ptr, err := inst.input(len(enc))
 	if err != nil {
+		if inst.cancelled {
+			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
+		}
 		if isInterrupt(err) {
 			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline in aios_alloc; the guest was interrupted", call.Tool), false
 		}
@@ -709,6 +750,9 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	if err != nil {
 		if inst.hostErr != nil {
 			return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, inst.hostErr), false
+		}
+		if inst.cancelled {
+			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
 		}
 		if !time.Now().Before(dl) || isInterrupt(err) {
 			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline; the guest was interrupted", call.Tool), false
@@ -728,6 +772,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		return nil, protoErr, false
 	}
 	if guestErr != nil {
+		guestErr = knownGuestCode(guestErr)
 		return nil, guestErr, guestErr.Code != abi.ProviderCrashed
 	}
 	return v, nil, true
@@ -847,6 +892,9 @@ func (p *wtProvider) put(inst *wtInstance, keep bool) {
 		keep = false
 	}
 	overflow := inst.overflow
+	if keep {
+		inst.used.Store(true)
+	}
 	kept := keep && !p.closed.Load() && p.pool.give(inst)
 	if !overflow {
 		p.pool.release()
@@ -862,9 +910,27 @@ func (p *wtProvider) put(inst *wtInstance, keep bool) {
 
 func (p *wtProvider) closeInstance(inst *wtInstance) {
 	inst.store.Close()
+	inst.unwatch()
 	p.mu.Lock()
 	p.live--
 	p.mu.Unlock()
+}
+
+// trim closes instances idle longer than IdleTimeout, keeping MinIdle, as
+// Provider.trim does on wazero.
+func (p *wtProvider) trim(now time.Time) {
+	idle := p.pool.idle()
+	n := len(idle)
+	for _, inst := range idle {
+		if inst.used.Swap(false) {
+			inst.idleSince.Store(now.UnixNano())
+			continue
+		}
+		if n > p.l.cfg.MinIdle && now.UnixNano()-inst.idleSince.Load() >= int64(p.l.cfg.IdleTimeout) && p.pool.remove(inst) {
+			n--
+			p.closeInstance(inst)
+		}
+	}
 }
 
 // Close implements abi.Provider: idle instances close now, busy ones when
@@ -873,6 +939,9 @@ func (p *wtProvider) Close() error {
 	if !p.closed.CompareAndSwap(false, true) {
 		return nil
 	}
+	p.l.provMu.Lock()
+	delete(p.l.provs, p)
+	p.l.provMu.Unlock()
 	for _, inst := range p.pool.drain() {
 		p.closeInstance(inst)
 	}

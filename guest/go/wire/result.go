@@ -52,9 +52,14 @@ func ParseResult(v any) (value any, terr *Error, err error) {
 			return nil, nil, fmt.Errorf("result \"error\" is a %s, want a map with code and message", TypeName(e))
 		}
 		code, _ := em["code"].(string)
-		msg, _ := em["message"].(string)
+		msg, ok := em["message"].(string)
 		if code == "" {
 			return nil, nil, fmt.Errorf("result \"error\" has no string \"code\"")
+		}
+		if m := em["message"]; !ok && m != nil {
+			// As in JSON, where a message that is not a string does
+			// not decode.
+			return nil, nil, fmt.Errorf("result \"error\" has a \"message\" that is a %s, want a string", TypeName(m))
 		}
 		return nil, &Error{Code: code, Message: msg, Data: em["data"]}, nil
 	}
