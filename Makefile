@@ -33,7 +33,7 @@ test: deps samples
 test-wasmtime: deps samples
 	CGO_ENABLED=1 $(GO) test -tags wasmtime -race ./component/wasmtime/
 	CGO_ENABLED=1 $(GO) test -tags wasmtime -race -run 'Wasmtime|Differential|Engine|Conformance' ./runtimes/wasm/ ./conformance/
-	CGO_ENABLED=1 $(GO) test -tags wasmtime -race -run 'TestEngineWiring' ./cmd/aios-host/
+	CGO_ENABLED=1 $(GO) test -tags wasmtime -race -run 'TestEngineWiring|TestComponentMemoryLimitFromConfig|TestUntrustedComponentsConfig' ./cmd/aios-host/
 
 ## bench: run every benchmark once (no tests)
 bench:

@@ -127,3 +127,40 @@ func TestUntrustedComponentsConfig(t *testing.T) {
 		}
 	}
 }
+
+// runtimes.wasm.memory_limit_pages bounds components as it bounds core
+// modules: a limit below what a component's memory starts at refuses it.
+func TestComponentMemoryLimitFromConfig(t *testing.T) {
+	comp := builtSample(t, "components/hello.wasm")
+	for _, engine := range wasm.Engines() {
+		for _, pages := range []string{"1", ""} {
+			cfg := config.Default()
+			cfg.Data = t.TempDir()
+			if pages != "" {
+				n := withKey(cfg.Runtimes["wasm"], "memory_limit_pages", pages)
+				n.Content[len(n.Content)-1].Tag = "!!int"
+				cfg.Runtimes["wasm"] = n
+			}
+			if err := setWasmEngine(cfg, engine); err != nil {
+				t.Fatal(err)
+			}
+			l, err := componentLoader(cfg, slog.New(slog.DiscardHandler))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := l.Load(context.Background(), abi.Source{Path: comp, Trust: abi.Verified})
+			if pages == "" {
+				if err != nil {
+					t.Fatalf("%s, default limit: %v", engine, err)
+				}
+				_ = p.Close()
+				continue
+			}
+			if err == nil {
+				_ = p.Close()
+				t.Fatalf("%s: a component loaded under a memory limit of one page", engine)
+			}
+			t.Logf("%s: %v", engine, err)
+		}
+	}
+}

@@ -256,7 +256,11 @@ func wazeroComponentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, er
 	if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
 		return nil, err
 	}
-	return component.NewLoader(component.Options{Logger: log, CacheDir: componentCacheDir(cfg), CompileTimeout: wcfg.CompileTimeout}), nil
+	if wcfg.MemoryLimitPages > 65536 {
+		return nil, fmt.Errorf("runtimes.wasm.memory_limit_pages: %d is above 65536 (4 GiB)", wcfg.MemoryLimitPages)
+	}
+	return component.NewLoader(component.Options{Logger: log, CacheDir: componentCacheDir(cfg), CompileTimeout: wcfg.CompileTimeout,
+		MemoryLimitPages: wcfg.MemoryLimitPages}), nil
 }
 
 // absPath is p made absolute (p itself when that fails), for messages.
