@@ -14,11 +14,11 @@ import (
 )
 
 func init() {
-	probeEngines = append(probeEngines, probeEngine{"wasmtime", func(t *testing.T, cfg Config, src abi.Source) (abi.Provider, error) {
+	edgeEngines = append(edgeEngines, edgeEngine{"wasmtime", func(t *testing.T, cfg Config, src abi.Source) (abi.Provider, error) {
 		return newWasmtimeTestLoader(t, cfg).Load(context.Background(), src)
 	}})
-	wz := probeInstances
-	probeInstances = func(p abi.Provider) int {
+	wz := edgeInstances
+	edgeInstances = func(p abi.Provider) int {
 		if w, ok := p.(*wtProvider); ok {
 			return w.Instances()
 		}
@@ -29,8 +29,8 @@ func init() {
 // The wasmtime engine takes the features wazero has (wasmtime_engine.go:
 // "memory64, GC and the rest are off as on wazero"): a module using tail
 // calls was refused on wazero and ran on wasmtime.
-func TestProbeWasmtimeFeaturesAsWazero(t *testing.T) {
-	g := newProbeGuest(probeReg)
+func TestWasmtimeFeaturesAsWazero(t *testing.T) {
+	g := newEdgeGuest(edgeReg)
 	ok := g.seg(`{"value":1}`)
 	g.call = "(return_call $result)"
 	g.extra = fmt.Sprintf(`(func $result (result i64) (i64.const %d))`, ok)
@@ -43,7 +43,7 @@ func TestProbeWasmtimeFeaturesAsWazero(t *testing.T) {
 	if b, err := exec.Command("wat2wasm", "--enable-tail-call", wat, "-o", out).CombinedOutput(); err != nil {
 		t.Fatalf("wat2wasm: %v %s", err, b)
 	}
-	for _, e := range probeEngines {
+	for _, e := range edgeEngines {
 		p, err := e.load(t, Config{}, abi.Source{Path: out})
 		t.Logf("%s: %v", e.name, err)
 		if err == nil {

@@ -13,21 +13,21 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// probeEngine loads core modules on one engine (wazero always; wasmtime
-// with the build tag, probe_abi_wasmtime_test.go).
-type probeEngine struct {
+// edgeEngine loads core modules on one engine (wazero always; wasmtime
+// with the build tag, engines_abi_wasmtime_test.go).
+type edgeEngine struct {
 	name string
 	load func(t *testing.T, cfg Config, src abi.Source) (abi.Provider, error)
 }
 
-var probeEngines = []probeEngine{{"wazero", func(t *testing.T, cfg Config, src abi.Source) (abi.Provider, error) {
+var edgeEngines = []edgeEngine{{"wazero", func(t *testing.T, cfg Config, src abi.Source) (abi.Provider, error) {
 	return newTestLoader(t, cfg, nil).Load(context.Background(), src)
 }}}
 
-// probeInstances reports a provider's open instances on either engine.
-var probeInstances = func(p abi.Provider) int { return p.(*Provider).Instances() }
+// edgeInstances reports a provider's open instances on either engine.
+var edgeInstances = func(p abi.Provider) int { return p.(*Provider).Instances() }
 
-func probeWarm(t *testing.T, p abi.Provider, n int) {
+func edgeWarm(t *testing.T, p abi.Provider, n int) {
 	t.Helper()
 	w, ok := p.(interface {
 		Warm(context.Context, int) error
@@ -40,10 +40,10 @@ func probeWarm(t *testing.T, p abi.Provider, n int) {
 	}
 }
 
-// probeGuestWAT is a guest following docs/abi.md to the letter: a JSON
+// edgeGuestWAT is a guest following docs/abi.md to the letter: a JSON
 // ToolRegister with one tool "t", a bump allocator (allocBody may add to
 // it), and aios_call running callBody (locals $p $n $a; returns i64).
-type probeGuest struct {
+type edgeGuest struct {
 	data  strings.Builder
 	next  int
 	reg   uint64
@@ -52,16 +52,16 @@ type probeGuest struct {
 	extra string
 }
 
-func newProbeGuest(reg string) *probeGuest {
-	g := &probeGuest{next: 1024}
+func newEdgeGuest(reg string) *edgeGuest {
+	g := &edgeGuest{next: 1024}
 	g.reg = g.seg(reg)
 	return g
 }
 
-const probeReg = `{"format":1,"provider":{"id":"org.probe.abi","capabilities":["CallTool(*)","ReadSpace(*)","WriteSpace(*)","Inference"]},"tools":[{"name":"t"}]}`
+const edgeReg = `{"format":1,"provider":{"id":"org.probe.abi","capabilities":["CallTool(*)","ReadSpace(*)","WriteSpace(*)","Inference"]},"tools":[{"name":"t"}]}`
 
 // seg adds a data segment and returns its packed buffer.
-func (g *probeGuest) seg(s string) uint64 {
+func (g *edgeGuest) seg(s string) uint64 {
 	d, packed := watData(g.next, s)
 	g.data.WriteString(d)
 	g.next += (len(s) + 15) &^ 7
@@ -73,7 +73,7 @@ func pk(packed uint64) (ptr, n string) {
 	return fmt.Sprintf("(i32.const %d)", uint32(packed>>32)), fmt.Sprintf("(i32.const %d)", uint32(packed))
 }
 
-func (g *probeGuest) wat() string {
+func (g *edgeGuest) wat() string {
 	return fmt.Sprintf(`(module
   (import "aios" "call_tool" (func $call_tool (param i32 i32) (result i64)))
   (import "aios" "space_read" (func $space_read (param i32 i32) (result i64)))
@@ -104,14 +104,14 @@ func (g *probeGuest) wat() string {
 
 // checkCodec returns the answer in $a when its first byte is first, else
 // the ToolResult wrong (a guest-visible codec check).
-func (g *probeGuest) checkCodec(first byte) string {
+func (g *edgeGuest) checkCodec(first byte) string {
 	wrongPtr, wrongN := pk(g.seg(`{"error":{"code":"Internal","message":"probe: the answer is not in the request's codec"}}`))
 	return fmt.Sprintf(`(if (i32.ne (i32.load8_u (i32.wrap_i64 (i64.shr_u (local.get $a) (i64.const 32)))) (i32.const %d))
       (then (return (i64.or (i64.shl (i64.extend_i32_u %s) (i64.const 32)) (i64.extend_i32_u %s)))))
     (local.get $a)`, first, wrongPtr, wrongN)
 }
 
-func probeLoad(t *testing.T, e probeEngine, cfg Config, wat string) abi.Provider {
+func edgeLoad(t *testing.T, e edgeEngine, cfg Config, wat string) abi.Provider {
 	t.Helper()
 	p, err := e.load(t, cfg, abi.Source{Path: buildWAT(t, wat)})
 	if err != nil {
@@ -124,22 +124,22 @@ func probeLoad(t *testing.T, e probeEngine, cfg Config, wat string) abi.Provider
 // Idle instances are trimmed to min_idle after idle_timeout (docs/abi.md §6,
 // "Instances") on both engines: wasmtime kept every instance it had ever
 // made until the provider closed.
-func TestProbeIdleTrim(t *testing.T) {
-	g := newProbeGuest(probeReg)
+func TestEngineIdleTrim(t *testing.T) {
+	g := newEdgeGuest(edgeReg)
 	ok := g.seg(`{"value":1}`)
 	g.call = fmt.Sprintf("(i64.const %d)", ok)
-	for _, e := range probeEngines {
+	for _, e := range edgeEngines {
 		t.Run(e.name, func(t *testing.T) {
-			p := probeLoad(t, e, Config{PoolSize: 3, MinIdle: 1, IdleTimeout: 100 * time.Millisecond}, g.wat())
-			probeWarm(t, p, 3)
-			if n := probeInstances(p); n != 3 {
+			p := edgeLoad(t, e, Config{PoolSize: 3, MinIdle: 1, IdleTimeout: 100 * time.Millisecond}, g.wat())
+			edgeWarm(t, p, 3)
+			if n := edgeInstances(p); n != 3 {
 				t.Fatalf("%d instances after Warm(3)", n)
 			}
 			deadline := time.Now().Add(3 * time.Second)
-			for probeInstances(p) > 1 && time.Now().Before(deadline) {
+			for edgeInstances(p) > 1 && time.Now().Before(deadline) {
 				time.Sleep(20 * time.Millisecond)
 			}
-			if n := probeInstances(p); n != 1 {
+			if n := edgeInstances(p); n != 1 {
 				t.Fatalf("%d instances 3s after idle_timeout 100ms, want min_idle 1", n)
 			}
 			if v, err := call(p, newFakeEnv(p, 3), "t", map[string]any{}, 5*time.Second); err != nil || v != int64(1) {
@@ -149,24 +149,24 @@ func TestProbeIdleTrim(t *testing.T) {
 	}
 }
 
-type probeOutcome struct {
+type edgeOutcome struct {
 	v    any
 	code abi.ErrorCode
 	msg  string
 	inst int
 }
 
-// probeRun loads g with pool_size 1 and makes one call of "t".
-func probeRun(t *testing.T, e probeEngine, g *probeGuest, env func(p abi.Provider) *fakeEnv) probeOutcome {
+// edgeRun loads g with pool_size 1 and makes one call of "t".
+func edgeRun(t *testing.T, e edgeEngine, g *edgeGuest, env func(p abi.Provider) *fakeEnv) edgeOutcome {
 	t.Helper()
-	p := probeLoad(t, e, Config{PoolSize: 1}, g.wat())
+	p := edgeLoad(t, e, Config{PoolSize: 1}, g.wat())
 	fe := newFakeEnv(p, 3)
 	if env != nil {
 		fe = env(p)
 	}
 	v, err := call(p, fe, "t", map[string]any{}, 5*time.Second)
 	v, _ = abi.Normalize(v)
-	o := probeOutcome{v: v, code: abi.CodeOf(err), inst: probeInstances(p)}
+	o := edgeOutcome{v: v, code: abi.CodeOf(err), inst: edgeInstances(p)}
 	if err != nil {
 		o.msg = err.Error()
 	}
@@ -178,7 +178,7 @@ func probeRun(t *testing.T, e probeEngine, g *probeGuest, env func(p abi.Provide
 // switch on; the JS and MCP runtimes make it ProviderError. And a
 // MessagePack error whose message is not a string was taken (message
 // dropped) where the same JSON error is a protocol error.
-func TestProbeResultErrorShapes(t *testing.T) {
+func TestEngineResultErrorShapes(t *testing.T) {
 	for _, tc := range []struct {
 		name, res string
 		code      abi.ErrorCode
@@ -192,11 +192,11 @@ func TestProbeResultErrorShapes(t *testing.T) {
 		{"msgpack message not a string", "\x81\xa5error\x82\xa4code\xa8NotFound\xa7message\x05", abi.ProviderError, "malformed", 0},
 		{"msgpack message null", "\x81\xa5error\x82\xa4code\xa8NotFound\xa7message\xc0", abi.NotFound, "", 1},
 	} {
-		for _, e := range probeEngines {
+		for _, e := range edgeEngines {
 			t.Run(tc.name+"/"+e.name, func(t *testing.T) {
-				g := newProbeGuest(probeReg)
+				g := newEdgeGuest(edgeReg)
 				g.call = fmt.Sprintf("(i64.const %d)", g.seg(tc.res))
-				o := probeRun(t, e, g, nil)
+				o := edgeRun(t, e, g, nil)
 				if o.code != tc.code || !strings.Contains(o.msg, tc.msg) || o.inst != tc.inst {
 					t.Fatalf("got %s %q, %d instances; want %s containing %q, %d instances", o.code, o.msg, o.inst, tc.code, tc.msg, tc.inst)
 				}
@@ -208,7 +208,7 @@ func TestProbeResultErrorShapes(t *testing.T) {
 // ai_complete's optional fields have types (docs/abi.md §4: "max_tokens"?:
 // int, "temperature"?: number); one of another type was dropped without a
 // word while call_tool's "version" of the wrong type is InvalidRequest.
-func TestProbeCompleteFieldTypes(t *testing.T) {
+func TestEngineCompleteFieldTypes(t *testing.T) {
 	for _, tc := range []struct {
 		req  string
 		code abi.ErrorCode
@@ -223,12 +223,12 @@ func TestProbeCompleteFieldTypes(t *testing.T) {
 		{`{"prompt":"hi","system":5}`, abi.InvalidRequest},
 		{`{"prompt":"hi","model":[]}`, abi.InvalidRequest},
 	} {
-		for _, e := range probeEngines {
+		for _, e := range edgeEngines {
 			t.Run(e.name, func(t *testing.T) {
-				g := newProbeGuest(probeReg)
+				g := newEdgeGuest(edgeReg)
 				ptr, n := pk(g.seg(tc.req))
 				g.call = fmt.Sprintf("(call $ai_complete %s %s)", ptr, n)
-				o := probeRun(t, e, g, nil)
+				o := edgeRun(t, e, g, nil)
 				if o.code != tc.code || o.inst != 1 {
 					t.Fatalf("%s: got %s %q %v, %d instances; want %q", tc.req, o.code, o.msg, o.v, o.inst, tc.code)
 				}
@@ -241,7 +241,7 @@ func TestProbeCompleteFieldTypes(t *testing.T) {
 // "aios_alloc returned 0 (the guest is out of memory)"; wasmtime said only
 // "aios_alloc returned 0", and for a trapping allocator the first line of
 // its backtrace ("error while executing at wasm backtrace:").
-func TestProbeAnswerUndeliverable(t *testing.T) {
+func TestEngineAnswerUndeliverable(t *testing.T) {
 	small := func(body string) string {
 		return `(if (i32.lt_u (local.get $n) (i32.const 1024)) (then ` + body + `))`
 	}
@@ -251,13 +251,13 @@ func TestProbeAnswerUndeliverable(t *testing.T) {
 		{"alloc traps", small(`unreachable`), "unreachable"},
 		{"alloc calls an import", `(drop (call $call_tool (i32.const 0) (i32.const 0)))`, "called from inside aios_alloc"},
 	} {
-		for _, e := range probeEngines {
+		for _, e := range edgeEngines {
 			t.Run(tc.name+"/"+e.name, func(t *testing.T) {
-				g := newProbeGuest(probeReg)
+				g := newEdgeGuest(edgeReg)
 				g.alloc = tc.alloc
 				ptr, n := pk(g.seg(`{"tool":"other"}`))
 				g.call = fmt.Sprintf("(call $call_tool %s %s)", ptr, n)
-				o := probeRun(t, e, g, func(p abi.Provider) *fakeEnv {
+				o := edgeRun(t, e, g, func(p abi.Provider) *fakeEnv {
 					env := newFakeEnv(p, 3)
 					env.tools = map[string]func(any) (any, error){"other": func(any) (any, error) { return 1, nil }}
 					return env
@@ -274,16 +274,16 @@ func TestProbeAnswerUndeliverable(t *testing.T) {
 // the step" (docs/abi.md §1). On wasmtime a looping aios_abi_version or
 // aios_register failed with wasmtime's multi-line backtrace ending in
 // "wasm trap: interrupt", and a trap the same way.
-func TestProbeLoadStepErrors(t *testing.T) {
+func TestEngineLoadStepErrors(t *testing.T) {
 	for _, tc := range []struct{ name, extra, regBody, want string }{
 		{"version loops", `(func (export "aios_abi_version") (result i32) (loop $l (br $l)) (i32.const 1))`, "", "aios_abi_version did not finish within runtimes.wasm.load_timeout"},
 		{"version traps", `(func (export "aios_abi_version") (result i32) unreachable)`, "", "aios_abi_version failed: wasm error: unreachable"},
 		{"register loops", "", `(loop $l (br $l)) (i64.const 0)`, "aios_register did not finish within runtimes.wasm.load_timeout"},
 		{"register traps", "", `unreachable`, "aios_register trapped: wasm error: unreachable"},
 	} {
-		for _, e := range probeEngines {
+		for _, e := range edgeEngines {
 			t.Run(tc.name+"/"+e.name, func(t *testing.T) {
-				g := newProbeGuest(probeReg)
+				g := newEdgeGuest(edgeReg)
 				g.extra = tc.extra
 				g.call = `(i64.const 0)`
 				src := g.wat()
@@ -306,10 +306,10 @@ func TestProbeLoadStepErrors(t *testing.T) {
 // A caller that cancels stops its guest on both engines (docs/pipeline.md:
 // runtimes interrupt their guests themselves): on wasmtime a looping guest
 // ran on, holding its instance and a CPU, until the call's deadline.
-func TestProbeCancelStopsGuest(t *testing.T) {
-	for _, e := range probeEngines {
+func TestEngineCancelStopsGuest(t *testing.T) {
+	for _, e := range edgeEngines {
 		t.Run(e.name, func(t *testing.T) {
-			p := probeLoad(t, e, Config{PoolSize: 1}, basicWAT("org.test.cancel", 2))
+			p := edgeLoad(t, e, Config{PoolSize: 1}, basicWAT("org.test.cancel", 2))
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(100*time.Millisecond, cancel)
 			c := &abi.ToolCall{ID: "c", Tool: "loop", Params: map[string]any{}, Deadline: time.Now().Add(5 * time.Second)}
@@ -330,15 +330,15 @@ func TestProbeCancelStopsGuest(t *testing.T) {
 // "A module may also import aios.tick () -> i32" (docs/abi.md §4): on
 // wasmtime such a module passed the import check and then failed to
 // instantiate (aios::tick was not defined).
-func TestProbeTickImport(t *testing.T) {
-	for _, e := range probeEngines {
+func TestEngineTickImport(t *testing.T) {
+	for _, e := range edgeEngines {
 		t.Run(e.name, func(t *testing.T) {
-			g := newProbeGuest(probeReg)
+			g := newEdgeGuest(edgeReg)
 			ok := g.seg(`{"value":1}`)
 			g.call = fmt.Sprintf("(drop (call $tick)) (i64.const %d)", ok)
 			src := strings.Replace(g.wat(), "(memory (export", `(import "aios" "tick" (func $tick (result i32)))
   (memory (export`, 1)
-			p := probeLoad(t, e, Config{}, src)
+			p := edgeLoad(t, e, Config{}, src)
 			if v, err := call(p, newFakeEnv(p, 3), "t", map[string]any{}, 5*time.Second); err != nil || v != int64(1) {
 				t.Fatalf("call: %v %v", v, err)
 			}
@@ -346,33 +346,33 @@ func TestProbeTickImport(t *testing.T) {
 	}
 }
 
-type probeLogRec struct {
+type edgeLogRec struct {
 	level slog.Level
 	msg   string
 }
 
-type probeLogs struct {
+type edgeLogs struct {
 	mu   sync.Mutex
-	recs []probeLogRec
+	recs []edgeLogRec
 }
 
-func (h *probeLogs) Enabled(context.Context, slog.Level) bool { return true }
-func (h *probeLogs) Handle(_ context.Context, r slog.Record) error {
+func (h *edgeLogs) Enabled(context.Context, slog.Level) bool { return true }
+func (h *edgeLogs) Handle(_ context.Context, r slog.Record) error {
 	h.mu.Lock()
-	h.recs = append(h.recs, probeLogRec{r.Level, r.Message})
+	h.recs = append(h.recs, edgeLogRec{r.Level, r.Message})
 	h.mu.Unlock()
 	return nil
 }
-func (h *probeLogs) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h *probeLogs) WithGroup(string) slog.Handler      { return h }
+func (h *edgeLogs) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *edgeLogs) WithGroup(string) slog.Handler      { return h }
 
 // aios.log as docs/abi.md §4 states it, on both engines: levels 0-3 and
 // others info, the message cut at 4 KiB, invalid UTF-8 replaced, a message
 // outside memory logged as a warning; the guest goes on.
-func TestProbeLogImport(t *testing.T) {
-	for _, e := range probeEngines {
+func TestEngineLogImport(t *testing.T) {
+	for _, e := range edgeEngines {
 		t.Run(e.name, func(t *testing.T) {
-			g := newProbeGuest(probeReg)
+			g := newEdgeGuest(edgeReg)
 			hi, hn := pk(g.seg("hi"))
 			bad, bn := pk(g.seg("a\xffb"))
 			long, ln := pk(g.seg(strings.Repeat("x", 5000)))
@@ -381,14 +381,14 @@ func TestProbeLogImport(t *testing.T) {
     (call $log (i32.const 2) %[1]s %[2]s) (call $log (i32.const 3) %[1]s %[2]s) (call $log (i32.const 9) %[1]s %[2]s)
     (call $log (i32.const -1) %[3]s %[4]s) (call $log (i32.const 1) %[5]s %[6]s) (call $log (i32.const 1) (i32.const 131000) (i32.const 1000))
     (i64.const %[7]d)`, hi, hn, bad, bn, long, ln, ok)
-			p := probeLoad(t, e, Config{}, g.wat())
-			h := &probeLogs{}
+			p := edgeLoad(t, e, Config{}, g.wat())
+			h := &edgeLogs{}
 			env := newFakeEnv(p, 3)
 			env.logger = slog.New(h)
 			if v, err := call(p, env, "t", map[string]any{}, 5*time.Second); err != nil || v != int64(1) {
 				t.Fatalf("call: %v %v", v, err)
 			}
-			want := []probeLogRec{{slog.LevelDebug, "hi"}, {slog.LevelInfo, "hi"}, {slog.LevelWarn, "hi"}, {slog.LevelError, "hi"}, {slog.LevelInfo, "hi"},
+			want := []edgeLogRec{{slog.LevelDebug, "hi"}, {slog.LevelInfo, "hi"}, {slog.LevelWarn, "hi"}, {slog.LevelError, "hi"}, {slog.LevelInfo, "hi"},
 				{slog.LevelInfo, "a\uFFFDb"}, {slog.LevelInfo, strings.Repeat("x", 4096)}, {slog.LevelWarn, "(aios.log called with [131000, +1000) outside guest memory)"}}
 			h.mu.Lock()
 			defer h.mu.Unlock()
@@ -402,10 +402,10 @@ func TestProbeLogImport(t *testing.T) {
 // WASI with nothing granted (docs/abi.md §6) on both engines: no
 // environment, no arguments, no preopened directory, empty stdin, no
 // sockets.
-func TestProbeWASISandbox(t *testing.T) {
-	for _, e := range probeEngines {
+func TestEngineWASISandbox(t *testing.T) {
+	for _, e := range edgeEngines {
 		t.Run(e.name, func(t *testing.T) {
-			g := newProbeGuest(probeReg)
+			g := newEdgeGuest(edgeReg)
 			ok := g.seg(`{"value":"sandboxed"}`)
 			fail := func(what string) string {
 				return fmt.Sprintf("(return (i64.const %d))", g.seg(`{"error":{"code":"Internal","message":"`+what+`"}}`))
@@ -431,7 +431,7 @@ func TestProbeWASISandbox(t *testing.T) {
   (memory (export`, 1)
 			src = strings.Replace(src, "(global $heap", `(data (i32.const 600) "/etc")
   (global $heap`, 1)
-			p := probeLoad(t, e, Config{}, src)
+			p := edgeLoad(t, e, Config{}, src)
 			if v, err := call(p, newFakeEnv(p, 3), "t", map[string]any{}, 5*time.Second); err != nil || v != "sandboxed" {
 				t.Fatalf("call: %v %v", v, err)
 			}
@@ -442,11 +442,11 @@ func TestProbeWASISandbox(t *testing.T) {
 // A host call outside aios_call is answered Unavailable "in the codec of
 // the request" (docs/abi.md §2, §3) from _initialize and from a start
 // function alike: wazero answered a start function in MessagePack always.
-func TestProbeHostCallBeforeCall(t *testing.T) {
+func TestEngineHostCallBeforeCall(t *testing.T) {
 	for _, where := range []string{"_initialize", "start"} {
-		for _, e := range probeEngines {
+		for _, e := range edgeEngines {
 			t.Run(where+"/"+e.name, func(t *testing.T) {
-				g := newProbeGuest(probeReg)
+				g := newEdgeGuest(edgeReg)
 				ptr, n := pk(g.seg(`{"tool":"other"}`))
 				g.call = "(local.set $a (global.get $saved))\n" + g.checkCodec('{')
 				if where == "start" {
@@ -454,7 +454,7 @@ func TestProbeHostCallBeforeCall(t *testing.T) {
 				} else {
 					g.extra = fmt.Sprintf(`(func (export "_initialize") (global.set $saved (call $call_tool %s %s)))`, ptr, n)
 				}
-				o := probeRun(t, e, g, nil)
+				o := edgeRun(t, e, g, nil)
 				if o.code != abi.Unavailable {
 					t.Fatalf("got %s %q, want the Unavailable answer in JSON", o.code, o.msg)
 				}
@@ -465,13 +465,13 @@ func TestProbeHostCallBeforeCall(t *testing.T) {
 
 // An answer above max_message_bytes is TooLarge "in the request's codec"
 // (docs/abi.md §2) on both engines: it was MessagePack always.
-func TestProbeTooLargeAnswerCodec(t *testing.T) {
-	for _, e := range probeEngines {
+func TestEngineTooLargeAnswerCodec(t *testing.T) {
+	for _, e := range edgeEngines {
 		t.Run(e.name, func(t *testing.T) {
-			g := newProbeGuest(probeReg)
+			g := newEdgeGuest(edgeReg)
 			ptr, n := pk(g.seg(`{"tool":"other"}`))
 			g.call = fmt.Sprintf("(local.set $a (call $call_tool %s %s))\n", ptr, n) + g.checkCodec('{')
-			p := probeLoad(t, e, Config{PoolSize: 1, MaxMessageBytes: 4096}, g.wat())
+			p := edgeLoad(t, e, Config{PoolSize: 1, MaxMessageBytes: 4096}, g.wat())
 			env := newFakeEnv(p, 3)
 			env.tools = map[string]func(any) (any, error){"other": func(any) (any, error) { return strings.Repeat("x", 5000), nil }}
 			_, err := call(p, env, "t", map[string]any{}, 5*time.Second)
@@ -484,13 +484,13 @@ func TestProbeTooLargeAnswerCodec(t *testing.T) {
 
 // A request above max_message_bytes is answered TooLarge in its codec,
 // which its first byte tells (docs/abi.md §2): it was MessagePack always.
-func TestProbeTooLargeRequestCodec(t *testing.T) {
-	for _, e := range probeEngines {
+func TestEngineTooLargeRequestCodec(t *testing.T) {
+	for _, e := range edgeEngines {
 		t.Run(e.name, func(t *testing.T) {
-			g := newProbeGuest(probeReg)
+			g := newEdgeGuest(edgeReg)
 			ptr, n := pk(g.seg(`{"tool":"other","params":"` + strings.Repeat("x", 5000) + `"}`))
 			g.call = fmt.Sprintf("(local.set $a (call $call_tool %s %s))\n", ptr, n) + g.checkCodec('{')
-			p := probeLoad(t, e, Config{PoolSize: 1, MaxMessageBytes: 4096}, g.wat())
+			p := edgeLoad(t, e, Config{PoolSize: 1, MaxMessageBytes: 4096}, g.wat())
 			_, err := call(p, newFakeEnv(p, 3), "t", map[string]any{}, 5*time.Second)
 			if abi.CodeOf(err) != abi.TooLarge {
 				t.Fatalf("got %v, want the TooLarge answer in JSON", err)
@@ -502,15 +502,15 @@ func TestProbeTooLargeRequestCodec(t *testing.T) {
 // aios.log cuts a message at 4 KiB (docs/abi.md §4): on wasmtime the host
 // first copied the whole message out of guest memory, so a guest logging
 // its 32 MiB memory made the host allocate 32 MiB per call.
-func TestProbeLogLongMessageNoCopy(t *testing.T) {
-	for _, e := range probeEngines {
+func TestEngineLogLongMessageNoCopy(t *testing.T) {
+	for _, e := range edgeEngines {
 		t.Run(e.name, func(t *testing.T) {
-			g := newProbeGuest(probeReg)
+			g := newEdgeGuest(edgeReg)
 			ok := g.seg(`{"value":1}`)
 			g.call = fmt.Sprintf(`(if (i32.lt_u (memory.size) (i32.const 512)) (then (drop (memory.grow (i32.const 512)))))
     (call $log (i32.const 1) (i32.const 0) (i32.const 33554432))
     (i64.const %d)`, ok)
-			p := probeLoad(t, e, Config{PoolSize: 1}, g.wat())
+			p := edgeLoad(t, e, Config{PoolSize: 1}, g.wat())
 			env := newFakeEnv(p, 3)
 			if _, err := call(p, env, "t", map[string]any{}, 5*time.Second); err != nil { // warm
 				t.Fatal(err)

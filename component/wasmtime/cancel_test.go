@@ -14,7 +14,7 @@ import (
 // wazero component watchdog does (docs/components.md: "stops an instance
 // past its deadline or whose caller cancelled → Timeout / Cancelled"): it
 // ran on until the call's deadline, holding the instance.
-func TestProbeComponentCancel(t *testing.T) {
+func TestComponentCancel(t *testing.T) {
 	p := loadWT(t, newLoader(t, Options{}), "conformance")
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)

@@ -36,9 +36,9 @@ func psec(id byte, items ...[]byte) []byte {
 	return section(id, b)
 }
 
-// probeListComponent is component.listResultComponent: run: func() ->
+// testListComponent is component.listResultComponent: run: func() ->
 // list<tuple<u8,u8,u8,u8>> returning n zero elements from pages pages.
-func probeListComponent(n int, pages int) []byte {
+func testListComponent(n int, pages int) []byte {
 	body := []byte{0x00, 0x41, 0x00, 0x41, 0x10, 0x36, 0x02, 0x00}
 	body = append(body, 0x41, 0x04, 0x41)
 	body = append(body, sleb(int64(n))...)
@@ -63,10 +63,10 @@ func probeListComponent(n int, pages int) []byte {
 // call, counting the host's representation) on wasmtime too: a
 // list<tuple<u8,u8,u8,u8>> of 2.6 M elements is refused on wazero
 // (component.TestLiftedListHostMemory).
-func TestProbeLiftedListBounded(t *testing.T) {
+func TestLiftedListBounded(t *testing.T) {
 	const n = 2_600_000
 	l := newLoader(t, Options{CacheDir: t.TempDir()})
-	p, err := l.LoadBytes(context.Background(), abi.Source{Path: "biglist.wasm"}, probeListComponent(n, n*4/65536+2))
+	p, err := l.LoadBytes(context.Background(), abi.Source{Path: "biglist.wasm"}, testListComponent(n, n*4/65536+2))
 	if err != nil {
 		t.Fatal(err)
 	}
