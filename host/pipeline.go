@@ -58,7 +58,8 @@ type frame struct {
 // call.Caller must name an agent of the config. call itself is not
 // modified, but maps and slices inside call.Params that are not in
 // canonical form (see abi.Normalize) are converted in place, and the params
-// are handed to the audit log: the caller must not modify them afterwards.
+// and the result are handed to the audit log, which hashes them after Call
+// returns: the caller must not modify either afterwards.
 func (h *Host) Call(ctx context.Context, call *abi.ToolCall) (any, error) {
 	v, _, err := h.CallWithInfo(ctx, call)
 	return v, err
