@@ -1183,6 +1183,7 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 		return nil
 	})
 	meta := host.ProviderMeta{Source: win.key, Trust: win.trust}
+	gen.trust = win.trust
 	if _, remote := win.provider.(*RemoteProvider); remote {
 		// A remote adapter's tool that a provider of equal or higher
 		// trust already serves (two aios hosts both export
