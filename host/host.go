@@ -72,7 +72,7 @@ type Host struct {
 	grants  grantCache // nested-call grants
 	obs     observers  // OnCall
 
-	warned sync.Map     // *registry.Entry → struct{}: deprecation already logged
+	warned sync.Map     // "provider\x00tool@version" → struct{}: deprecation already logged
 	life   sync.RWMutex // registrations (read) against Close (write)
 	mu     sync.Mutex
 	closed atomic.Bool
@@ -215,6 +215,9 @@ func (h *Host) addOrReplace(p abi.Provider, meta ProviderMeta, replace bool) err
 	if err != nil {
 		return err
 	}
+	if rep.Replaced != nil || rep.Dropped != nil {
+		h.grants.forget(rep.Replaced, rep.Dropped)
+	}
 	for _, old := range []*registry.ProviderRecord{rep.Replaced, rep.Dropped} {
 		if old != nil && old.Impl != nil && old.Impl != p {
 			if err := old.Impl.Close(); err != nil {
@@ -325,6 +328,7 @@ func (h *Host) RemoveProvider(id string) error {
 		return err
 	}
 	h.noteRestored(rep.Restored)
+	h.grants.forget(rep.Replaced)
 	if old := rep.Replaced; old != nil && old.Impl != nil {
 		if err := old.Impl.Close(); err != nil {
 			return fmt.Errorf("close provider %s: %w", id, err)

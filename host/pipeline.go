@@ -480,7 +480,10 @@ func (h *Host) deprecation(e *registry.Entry) *abi.Deprecation {
 	if d == nil {
 		d = &abi.Deprecation{}
 	}
-	if _, seen := h.warned.LoadOrStore(e, struct{}{}); !seen {
+	// Keyed by name, not by the entry: an entry holds its provider (and
+	// its implementation), which a reload or removal must let go.
+	key := e.Provider.Info.ID + "\x00" + e.Def.Name + "@" + e.Def.Version
+	if _, seen := h.warned.LoadOrStore(key, struct{}{}); !seen {
 		h.log.Warn("deprecated tool called", "tool", e.Def.Name, "version", e.Def.Version,
 			"since", d.Since, "replacement", d.Replacement, "message", d.Message)
 	}

@@ -2,7 +2,9 @@ package host
 
 import (
 	"context"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/runtimes/native"
@@ -42,4 +44,92 @@ func TestProbeNestedValuesNotSharedWithAudit(t *testing.T) {
 	if _, err := te.call("alice", "outer", map[string]any{}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The nested-grants cache is keyed by the provider record: a provider
+// that made nested calls and was then removed (or replaced by a hot
+// reload) stayed reachable from the cache, with everything its
+// implementation holds (a module's bytes, pools), until 1024 other entries
+// pushed it out. Removing or replacing a provider lets it go.
+func TestProbeGrantCacheReleasesRemovedProvider(t *testing.T) {
+	te := newTestHost(t, nil)
+	for _, replace := range []bool{false, true} {
+		collected := make(chan struct{})
+		func() {
+			big := make([]byte, 8<<20)
+			runtime.AddCleanup(&big[0], func(ch chan struct{}) { close(ch) }, collected)
+			p := native.New(abi.ProviderInfo{ID: "org.probe.leak", Capabilities: []string{"CallTool(*)"}})
+			p.MustRegister(abi.ToolDef{Name: "leaky", Version: "1.0.0"},
+				func(ctx context.Context, _ any, env abi.Env) (any, error) {
+					_ = big[len(big)-1]
+					return env.CallTool(ctx, "echo", "", map[string]any{"msg": "x"})
+				})
+			if err := te.h.AddProvider(context.Background(), p, ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := te.call("alice", "leaky", map[string]any{}); err != nil {
+				t.Fatal(err)
+			}
+		}()
+		if replace {
+			q := native.New(abi.ProviderInfo{ID: "org.probe.leak"})
+			q.MustRegister(abi.ToolDef{Name: "leaky", Version: "1.0.0"}, func(context.Context, any, abi.Env) (any, error) { return "new", nil })
+			if err := te.h.ReplaceProvider(context.Background(), q, ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := te.h.RemoveProvider("org.probe.leak"); err != nil {
+			t.Fatal(err)
+		}
+		ok := false
+		for range 20 {
+			runtime.GC()
+			select {
+			case <-collected:
+				ok = true
+			case <-time.After(10 * time.Millisecond):
+			}
+			if ok {
+				break
+			}
+		}
+		if !ok {
+			t.Errorf("replace=%v: the removed provider (and its 8 MiB) is still reachable", replace)
+		}
+		if replace {
+			_ = te.h.RemoveProvider("org.probe.leak")
+		}
+	}
+}
+
+// The "deprecation logged once" set is keyed by registry entry: every
+// deprecated tool version called once kept its provider (and its
+// implementation) reachable for the life of the host, across every reload.
+func TestProbeDeprecationSetReleasesRemovedProvider(t *testing.T) {
+	te := newTestHost(t, nil)
+	collected := make(chan struct{})
+	func() {
+		big := make([]byte, 8<<20)
+		runtime.AddCleanup(&big[0], func(ch chan struct{}) { close(ch) }, collected)
+		p := native.New(abi.ProviderInfo{ID: "org.probe.dep"})
+		p.MustRegister(abi.ToolDef{Name: "dep", Version: "1.0.0", Deprecated: true},
+			func(context.Context, any, abi.Env) (any, error) { return len(big), nil })
+		if err := te.h.AddProvider(context.Background(), p, ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := te.call("alice", "dep", map[string]any{}); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	if err := te.h.RemoveProvider("org.probe.dep"); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		runtime.GC()
+		select {
+		case <-collected:
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Error("the removed provider of a deprecated tool (and its 8 MiB) is still reachable")
 }
