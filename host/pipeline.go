@@ -157,10 +157,12 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 		terr = deny
 		goto done
 	}
-	if terr = checkCaps(f.caller, f.grants, entry, in.Depth > 0); terr != nil {
+	// Nested: one of this host's Env.CallTool calls (always with its
+	// parent's deadline), not a client that gives its own depth.
+	if terr = checkCaps(f.caller, f.grants, entry, !parentDeadline.IsZero()); terr != nil {
 		goto done
 	}
-	if terr = checkPermission(f.caller, f.maxPerm, entry, in.Depth > 0); terr != nil {
+	if terr = checkPermission(f.caller, f.maxPerm, entry, !parentDeadline.IsZero()); terr != nil {
 		goto done
 	}
 
@@ -239,7 +241,7 @@ done:
 	if obs := h.obs.list.Load(); obs != nil {
 		st := CallStats{CallID: info.CallID, ParentID: in.ParentID, Caller: f.caller, Tool: info.Tool,
 			Version: info.Version, Runtime: info.Runtime, Provider: info.Provider, Latency: info.Latency,
-			Nested: in.Depth > 0, Depth: in.Depth}
+			Nested: !parentDeadline.IsZero(), Depth: in.Depth}
 		if entry != nil {
 			st.Tool = entry.Def.Name
 		}

@@ -3,10 +3,12 @@ package host
 import (
 	"context"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
@@ -132,4 +134,22 @@ func TestProbeDeprecationSetReleasesRemovedProvider(t *testing.T) {
 		}
 	}
 	t.Error("the removed provider of a deprecated tool (and its 8 MiB) is still reachable")
+}
+
+// A client's own depth (a remote host forwarding its call sends depth+1)
+// does not make the call one of this host's nested calls: a refusal names
+// the agent's own grants and config key, not "a nested call holds only
+// what both its caller and its provider hold".
+func TestProbeClientDepthIsNotNested(t *testing.T) {
+	te := newTestHost(t, func(c *config.Config) {
+		c.Agents["peer"] = config.Agent{Grants: []string{"CallTool(echo)"}, MaxPermission: "public"}
+	})
+	_, err := te.h.Call(context.Background(), &abi.ToolCall{Caller: "bob", Tool: "needs-secret", Depth: 1})
+	if err == nil || strings.Contains(err.Error(), "nested") {
+		t.Errorf("capability refusal of a client's depth-1 call: %v", err)
+	}
+	_, err = te.h.Call(context.Background(), &abi.ToolCall{Caller: "peer", Tool: "echo", Depth: 2, Params: map[string]any{"msg": "x"}})
+	if err == nil || strings.Contains(err.Error(), "nested") || !strings.Contains(err.Error(), "agents.peer.max_permission") {
+		t.Errorf("permission refusal of a client's depth-2 call: %v", err)
+	}
 }
