@@ -1,6 +1,10 @@
 package config
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+)
 
 // A CallTool, ReadSpace or WriteSpace pattern with a character no tool
 // name or space name can hold grants nothing, silently: a version
@@ -24,4 +28,22 @@ func TestProbeGrantArgsThatMatchNothing(t *testing.T) {
 			t.Errorf("Parse(%q): %v", src, err)
 		}
 	}
+}
+
+// trust.caps keys are trust level names, case-insensitive: "community"
+// is Community's entry and replaces the default one; two spellings of one
+// level are refused.
+func TestProbeTrustCapsKeyCase(t *testing.T) {
+	c, err := Parse([]byte("trust:\n  caps:\n    community: [\"CallTool(*)\"]\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := c.TrustCaps(abi.Community)
+	if err != nil || len(g) != 1 || g[0].String() != "CallTool(*)" {
+		t.Errorf("Community caps %v, %v", g, err)
+	}
+	if caps, ok := c.TrustCapsOf(abi.Community); !ok || len(caps) != 1 {
+		t.Errorf("TrustCapsOf(Community) = %v, %v", caps, ok)
+	}
+	parseErr(t, "trust:\n  caps:\n    community: [\"CallTool(*)\"]\n    COMMUNITY: []\n", `name the same trust level Community`)
 }

@@ -103,10 +103,17 @@ func (c *Config) Validate() error {
 		v.rate(p, &r)
 	}
 
+	spelled := map[abi.TrustLevel]string{} // a level's key spelled otherwise than its name
 	for _, level := range sortedKeys(c.Trust.Caps) {
 		p := joinKey("trust.caps", level)
 		v.level(p, level)
 		v.caps(p, c.Trust.Caps[level])
+		if l, err := abi.ParseTrustLevel(level); err == nil && level != l.String() {
+			if o, dup := spelled[l]; dup {
+				v.bad(p, fmt.Sprintf("%q and %q name the same trust level %s; give it once", o, level, l))
+			}
+			spelled[l] = level
+		}
 	}
 	v.level("trust.unsigned", c.Trust.Unsigned)
 	for _, folder := range sortedKeys(c.Trust.Folders) {

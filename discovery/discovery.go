@@ -1669,7 +1669,7 @@ func (d *Discovery) providerCaps(id string, tl abi.TrustLevel) (abi.TrustLevel, 
 	}
 	caps, ok := []string(nil), false
 	if d.hcfg != nil {
-		caps, ok = d.hcfg.Trust.Caps[tl.String()]
+		caps, ok = d.hcfg.TrustCapsOf(tl)
 	}
 	if !ok {
 		caps = config.DefaultTrustCaps()[tl.String()]

@@ -108,7 +108,7 @@ func newPolicy(cfg *config.Config) (*policy, error) {
 	}
 	defaults := config.DefaultTrustCaps()
 	for level := abi.Untrusted; level <= abi.System; level++ {
-		caps, ok := cfg.Trust.Caps[level.String()]
+		caps, ok := cfg.TrustCapsOf(level)
 		if !ok {
 			caps = defaults[level.String()]
 		}

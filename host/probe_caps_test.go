@@ -153,3 +153,33 @@ func TestProbeClientDepthIsNotNested(t *testing.T) {
 		t.Errorf("permission refusal of a client's depth-2 call: %v", err)
 	}
 }
+
+// Trust level names are case-insensitive in the config (trust.unsigned,
+// trust.folders, providers.<id>.trust, and the validator accepts
+// trust.caps.community), but the host looked trust.caps up by the exact
+// name: caps written as "community" were ignored and the level kept its
+// defaults (ReadSpace(*), WriteSpace(*), Inference).
+func TestProbeTrustCapsLevelCase(t *testing.T) {
+	cfg, err := config.Parse([]byte("trust:\n  caps:\n    community: [\"CallTool(*)\"]\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Data = t.TempDir()
+	h, err := New(Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	p := native.New(abi.ProviderInfo{ID: "org.probe.comm", Capabilities: []string{"ReadSpace(*)", "CallTool(*)"}})
+	p.MustRegister(abi.ToolDef{Name: "t", Version: "1.0.0"}, func(context.Context, any, abi.Env) (any, error) { return nil, nil })
+	if err := h.AddProvider(context.Background(), p, ProviderMeta{Source: "test", Trust: abi.Community}); err != nil {
+		t.Fatal(err)
+	}
+	rec := h.Registry().Provider("org.probe.comm")
+	if rec == nil {
+		t.Fatal("not registered")
+	}
+	if rec.Grants.Allows(abi.MustCapability("ReadSpace(x)")) {
+		t.Errorf("trust.caps.community [CallTool(*)] ignored: Community provider holds %v", rec.Grants.Strings())
+	}
+}
