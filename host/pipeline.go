@@ -396,8 +396,8 @@ func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller str
 		}
 		taken[n], n = callerLim, n+1
 	}
-	if len(h.pol.toolLims) > 0 {
-		if l := h.pol.toolLims[e.Def.Name]; l != nil {
+	if len(h.pol.toolLims) > 0 || len(h.pol.toolPats) > 0 {
+		if l := h.pol.toolLimiter(e.Def.Name); l != nil {
 			if ok, retry := l.Allow(now); !ok {
 				return refuse(retry, "tool "+e.Def.Name)
 			}

@@ -183,3 +183,27 @@ func TestProbeTrustCapsLevelCase(t *testing.T) {
 		t.Errorf("trust.caps.community [CallTool(*)] ignored: Community provider holds %v", rec.Grants.Strings())
 	}
 }
+
+// rate_limits.per_tool is "by tool name or pattern" (config/example.yaml;
+// the validator accepts * and ?), but the host looked limits up by exact
+// name: a pattern limited nothing. A pattern gives each tool it matches a
+// bucket of its own; an exact name wins over patterns.
+func TestProbePerToolRatePattern(t *testing.T) {
+	slow := config.Rate{PerSecond: 0.001, Burst: 2}
+	te := newTestHost(t, func(c *config.Config) {
+		c.RateLimits.PerTool = map[string]config.Rate{"who*": slow, "ech?": slow, "echo": {PerSecond: 1000, Burst: 1000}}
+	})
+	for i := range 2 {
+		if _, err := te.call("alice", "whoami", nil); err != nil {
+			t.Fatalf("call %d within the burst: %v", i, err)
+		}
+	}
+	if _, err := te.call("alice", "whoami", nil); abi.CodeOf(err) != abi.RateLimited || !strings.Contains(err.Error(), "tool whoami") {
+		t.Fatalf("third call of whoami under per_tool who*: %v", err)
+	}
+	for i := range 5 { // echo's own limit wins over ech?
+		if _, err := te.call("alice", "echo", map[string]any{"msg": "x"}); err != nil {
+			t.Fatalf("echo call %d: %v", i, err)
+		}
+	}
+}
