@@ -212,8 +212,8 @@ type ProviderOverride struct {
 	Disabled bool `yaml:"disabled"`
 	// Trust sets the provider's trust level (a level name).
 	Trust string `yaml:"trust"`
-	// Grants, when set, replaces what the provider asks for (still capped by
-	// its trust level).
+	// Grants, when set, narrows what the provider may hold: its effective
+	// grants are what it asks for ∩ its trust level's caps ∩ these.
 	Grants []string `yaml:"grants"`
 	// Rate limits calls to the provider's tools (all callers together).
 	Rate *Rate `yaml:"rate"`

@@ -1498,6 +1498,10 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	default:
 		return nil, fmt.Errorf("%s: refused: %w", desc, err)
 	}
+	if ov, ok := d.override(card.Adapter.ID); ok && ov.Disabled {
+		// Skipped at load, as the config says: its code does not run.
+		return nil, fmt.Errorf("%s: provider %s is disabled by providers.%s.disabled in the config", desc, card.Adapter.ID, card.Adapter.ID)
+	}
 	switch {
 	case artifact != "":
 		meta := host.ProviderMeta{Source: artifact, Trust: cand.trust, Unit: unit}

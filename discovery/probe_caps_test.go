@@ -3,6 +3,8 @@ package discovery
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/aios-host/aios-host/abi"
@@ -49,5 +51,31 @@ func TestProbeForwardNotToLowerTrust(t *testing.T) {
 		if newP.calls != 0 || !errors.As(err, &te) || te.Code != abi.Unavailable {
 			t.Errorf("%v → %v: forwarded to the less trusted generation (calls %d, err %v)", tc.old, tc.new, newP.calls, err)
 		}
+	}
+}
+
+// providers.<id>.disabled refuses the provider; a unit whose card names
+// that id is not even loaded (its code does not run), and discovery says
+// why. The host refused it only after the runtime had started it.
+func TestProbeDisabledCardNotLoaded(t *testing.T) {
+	env := newEnvTop(t, func(string) string { return "providers:\n  org.test.bcard: {disabled: true}\n" }, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "b", "tool.fake"), fakeSpec{ID: "org.test.b-inner", Version: "1.0.0", Tools: []string{"b-echo"}})
+		writeFile(t, filepath.Join(dir, "b", "adapter.json"), cardB)
+		writeFake(t, filepath.Join(dir, "a.fake"), fakeSpec{ID: "org.test.a", Version: "1.0.0", Tools: []string{"a-echo"}})
+	}, nil)
+	if n := env.load.loads.Load(); n != 1 {
+		t.Errorf("%d loads, want 1 (the disabled card's artifact must not be loaded)", n)
+	}
+	found := false
+	for k, v := range env.d.Errors() {
+		if strings.Contains(k, "b") && strings.Contains(v, "disabled") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no error says the card's provider is disabled: %v", env.d.Errors())
+	}
+	if _, err := env.call("b-echo", 1); abi.CodeOf(err) != abi.NotFound {
+		t.Errorf("b-echo: %v", err)
 	}
 }
