@@ -1504,7 +1504,12 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	}
 	switch {
 	case artifact != "":
-		meta := host.ProviderMeta{Source: artifact, Trust: cand.trust, Unit: unit}
+		// The card renames the provider and may say what it asks for
+		// (BindCard): the runtime's sandbox follows those grants.
+		meta := host.ProviderMeta{Source: artifact, Trust: cand.trust, Unit: unit, ProviderID: card.Adapter.ID}
+		if card.Requirements != nil && card.Requirements.Capabilities != nil {
+			meta.Capabilities = card.Requirements.Capabilities
+		}
 		if cand.verified != nil {
 			meta.Pinned = cand.verified.Artifact.Pins(unit)
 		}

@@ -2,12 +2,18 @@ package discovery
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
 )
 
 type probeProv struct{ calls int }
@@ -77,5 +83,86 @@ func TestProbeDisabledCardNotLoaded(t *testing.T) {
 	}
 	if _, err := env.call("b-echo", 1); abi.CodeOf(err) != abi.NotFound {
 		t.Errorf("b-echo: %v", err)
+	}
+}
+
+// grantsLoader loads ".gfake" files ({"id", "caps"}) and records the
+// grants a runtime configures its sandbox with (abi.Source.FinalGrants,
+// as the Python runtime's network and the WASM runtime's clocks do).
+type grantsLoader struct{ seen sync.Map } // path → abi.Grants
+
+func (*grantsLoader) Runtime() string      { return "gfake" }
+func (*grantsLoader) Extensions() []string { return []string{".gfake"} }
+func (l *grantsLoader) Load(_ context.Context, src abi.Source) (abi.Provider, error) {
+	data, err := os.ReadFile(src.Path)
+	if err != nil {
+		return nil, err
+	}
+	var s struct {
+		ID   string   `json:"id"`
+		Caps []string `json:"caps"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, err
+	}
+	asked, err := abi.ParseGrants(s.Caps)
+	if err != nil {
+		return nil, err
+	}
+	_, g := src.FinalGrants(s.ID, asked)
+	l.seen.Store(src.Path, g)
+	return &fakeProvider{reg: &abi.ToolRegister{Format: abi.FormatVersion,
+		Provider: abi.ProviderInfo{ID: s.ID, Version: "1.0.0", Runtime: "gfake", Capabilities: s.Caps},
+		Tools:    []abi.ToolDef{{Name: "g-echo", Version: "1.0.0", Parameters: map[string]any{"type": "object"}}}}}, nil
+}
+
+// A card renames its artifact's provider (adapter.id) and may replace what
+// it asks for (requirements.capabilities); the host records those. The
+// grants a runtime configured its sandbox with were computed for the id
+// and capabilities the code itself declared: providers.<card id>.grants
+// did not narrow them, and a card asking for no Network left the code its
+// own Network(*) (a Python worker with the whole network, which neither
+// the card, the registry nor the config showed).
+func TestProbeSandboxGrantsFollowTheCard(t *testing.T) {
+	dir := t.TempDir()
+	plugins := filepath.Join(dir, "plugins")
+	writeFile(t, filepath.Join(plugins, "g", "tool.gfake"), `{"id": "org.test.self", "caps": ["Network(*)", "CallTool(*)", "ReadSpace(*)"]}`)
+	writeFile(t, filepath.Join(plugins, "g", "adapter.json"), `{
+  "adapter": {"id": "org.test.card", "name": "G", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "requirements": {"capabilities": ["CallTool(*)", "ReadSpace(*)"]},
+  "skills": [{"id": "g-echo", "name": "g", "permission_level": "low", "input_schema": {"type": "object"}}]}`)
+	doc := "plugins: [" + plugins + "]\ndata: " + filepath.Join(dir, "data") + "\naudit: {disabled: true}\n" +
+		"trust:\n  folders: {" + plugins + ": Verified}\n" +
+		"providers:\n  org.test.card: {grants: [\"CallTool(*)\", \"Network(*)\"]}\n" +
+		"discovery:\n  dirs: []\n  desktop_dirs: []\n"
+	cfg, err := config.Parse([]byte(doc), filepath.Join(dir, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gl := &grantsLoader{}
+	h, err := host.New(host.Options{Config: cfg, Loaders: []abi.Loader{gl}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	d, err := New(Options{Host: h, Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rec := h.Registry().Provider("org.test.card")
+	if rec == nil {
+		t.Fatalf("card provider not registered: %v", d.Errors())
+	}
+	v, ok := gl.seen.Load(filepath.Join(plugins, "g", "tool.gfake"))
+	if !ok {
+		t.Fatal("artifact not loaded")
+	}
+	sandbox := v.(abi.Grants)
+	if !slices.Equal(sandbox.Strings(), rec.Grants.Strings()) {
+		t.Errorf("the runtime configured its sandbox with %v; the host records %v", sandbox.Strings(), rec.Grants.Strings())
 	}
 }

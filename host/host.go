@@ -45,6 +45,14 @@ type ProviderMeta struct {
 	// Unit and Pinned are abi.Source's.
 	Unit   string
 	Pinned map[string]string
+	// ProviderID and Capabilities, when set, are the id the provider will
+	// be registered under and what it will ask for instead of what its
+	// code declares (an Adapter Card's adapter.id and
+	// requirements.capabilities): LoadProvider's abi.Source.GrantsFor
+	// answers for them, so a runtime's sandbox follows the grants the host
+	// records.
+	ProviderID   string
+	Capabilities []string
 	// Partial registers what can be: a tool whose name an equally or more
 	// trusted provider holds is left out, with a warning, instead of
 	// refusing the provider (an imported MCP server's or a remote
