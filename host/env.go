@@ -234,5 +234,8 @@ func (f *frame) Complete(ctx context.Context, req abi.CompleteRequest) (abi.Comp
 	if terr := f.allow(abi.Capability{Kind: abi.CapInference}); terr != nil {
 		return abi.CompleteResponse{}, terr
 	}
+	if ctx == nil { // as CallTool: the call's own
+		ctx = &f.ctx
+	}
 	return f.h.infer.complete(ctx, req)
 }

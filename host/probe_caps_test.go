@@ -207,3 +207,22 @@ func TestProbePerToolRatePattern(t *testing.T) {
 		}
 	}
 }
+
+// Env.CallTool takes a nil context as the call's own; Env.Complete
+// panicked on one (context.WithTimeout of nil) and the call crashed.
+func TestProbeCompleteNilContext(t *testing.T) {
+	te := newTestHost(t, func(c *config.Config) { c.Inference.URL = "http://127.0.0.1:1" }) // nothing listens
+	p := native.New(abi.ProviderInfo{ID: "org.probe.nilctx", Capabilities: []string{"Inference"}})
+	p.MustRegister(abi.ToolDef{Name: "nilctx", Version: "1.0.0"},
+		func(_ context.Context, _ any, env abi.Env) (any, error) {
+			r, err := env.Complete(nil, abi.CompleteRequest{Prompt: "hi"}) //nolint:staticcheck
+			return r.Text, err
+		})
+	if err := te.h.AddProvider(context.Background(), p, ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := te.call("alice", "nilctx", map[string]any{})
+	if code := abi.CodeOf(err); code != abi.Unavailable {
+		t.Errorf("Complete(nil ctx), backend unreachable: %v, want Unavailable", err)
+	}
+}
