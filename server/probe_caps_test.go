@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,4 +57,46 @@ func TestProbeInfoSourceNotOverHTTP(t *testing.T) {
 	if info.Status.Source != "test" {
 		t.Fatalf("socket registry.info source %q", info.Status.Source)
 	}
+}
+
+// A token read from the environment keeps no trailing newline (as one read
+// from token_file): `export T=$(cat file)` keeps none, but
+// `T="$(printf 'tok\n')"`-style values and systemd EnvironmentFile lines
+// can; the presented token is trimmed, so such a token never matched.
+func TestProbeTokenEnvTrimmed(t *testing.T) {
+	t.Setenv("PROBE_TOKEN_NL", "tok-123\n")
+	ts := buildServerTokens(t, "tokens: [{agent: reader, token_env: PROBE_TOKEN_NL}]")
+	status, body := httpPost(t, ts.url+"/rpc", "tok-123", "application/json", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if status != 200 {
+		t.Fatalf("token from the environment with a final newline: %d %s", status, body)
+	}
+}
+
+// buildServerTokens is a server with the given server.tokens line only.
+func buildServerTokens(t *testing.T, tokens string) *testServer {
+	t.Helper()
+	dir := t.TempDir()
+	doc := "plugins: []\ndata: " + filepath.Join(dir, "data") + "\naudit: {disabled: true}\n" +
+		"agents:\n  cli: {grants: ['CallTool(*)']}\n  reader: {grants: ['CallTool(*)']}\n" +
+		"server:\n  " + tokens + "\n"
+	cfg, err := config.Parse([]byte(doc), filepath.Join(dir, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := host.New(host.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	s, err := New(Options{Host: h, Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ServeHTTPListener(ln)
+	return &testServer{h: h, s: s, url: "http://" + ln.Addr().String()}
 }
