@@ -52,7 +52,25 @@ func ParseCapability(s string) (Capability, error) {
 	if noArgKinds[kind] && hasArg {
 		return Capability{}, fmt.Errorf("capability %q: %s takes no argument", s, kind)
 	}
+	if kind == CapNetwork {
+		arg = networkPattern(arg)
+	}
 	return Capability{Kind: kind, Arg: arg, HasArg: hasArg}, nil
+}
+
+// networkPattern puts a Network argument in the form hosts are matched in
+// (NetworkHost): lower case without a final dot, an IP address in its
+// canonical form; so Network(API.Example.com) allows api.example.com.
+func networkPattern(arg string) string {
+	if !strings.ContainsAny(arg, "*?") {
+		if h, err := NetworkHost(arg); err == nil {
+			return h
+		}
+	}
+	if arg != "." {
+		arg = strings.TrimSuffix(arg, ".")
+	}
+	return strings.ToLower(arg)
 }
 
 // MustCapability parses s and panics on error; for literals in code and tests.

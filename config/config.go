@@ -212,8 +212,8 @@ type ProviderOverride struct {
 	Disabled bool `yaml:"disabled"`
 	// Trust sets the provider's trust level (a level name).
 	Trust string `yaml:"trust"`
-	// Grants, when set, replaces what the provider asks for (still capped by
-	// its trust level).
+	// Grants, when set, narrows what the provider may hold: its effective
+	// grants are what it asks for ∩ its trust level's caps ∩ these.
 	Grants []string `yaml:"grants"`
 	// Rate limits calls to the provider's tools (all callers together).
 	Rate *Rate `yaml:"rate"`
@@ -402,12 +402,26 @@ func (c *Config) AgentGrants(name string) (abi.Grants, error) {
 // TrustCaps returns the parsed caps of a trust level (none when the policy
 // does not name the level).
 func (c *Config) TrustCaps(level abi.TrustLevel) (abi.Grants, error) {
-	for name, caps := range c.Trust.Caps {
-		if l, err := abi.ParseTrustLevel(name); err == nil && l == level {
-			return abi.ParseGrants(caps)
-		}
+	if caps, ok := c.TrustCapsOf(level); ok {
+		return abi.ParseGrants(caps)
 	}
 	return abi.Grants{}, nil
+}
+
+// TrustCapsOf returns trust.caps' entry for level, whose name is
+// case-insensitive like every trust level name of the config: a key
+// spelled otherwise than the level's own name ("community") is one the
+// file gave, so it wins over the default entry ("Community") the file
+// left in place. ok is false when no key names the level.
+func (c *Config) TrustCapsOf(level abi.TrustLevel) (caps []string, ok bool) {
+	name := level.String()
+	for k, v := range c.Trust.Caps {
+		if k != name && strings.EqualFold(k, name) {
+			return v, true
+		}
+	}
+	caps, ok = c.Trust.Caps[name]
+	return caps, ok
 }
 
 // UnsignedTrust returns the level of unsigned providers.

@@ -103,10 +103,17 @@ func (c *Config) Validate() error {
 		v.rate(p, &r)
 	}
 
+	spelled := map[abi.TrustLevel]string{} // a level's key spelled otherwise than its name
 	for _, level := range sortedKeys(c.Trust.Caps) {
 		p := joinKey("trust.caps", level)
 		v.level(p, level)
 		v.caps(p, c.Trust.Caps[level])
+		if l, err := abi.ParseTrustLevel(level); err == nil && level != l.String() {
+			if o, dup := spelled[l]; dup {
+				v.bad(p, fmt.Sprintf("%q and %q name the same trust level %s; give it once", o, level, l))
+			}
+			spelled[l] = level
+		}
 	}
 	v.level("trust.unsigned", c.Trust.Unsigned)
 	for _, folder := range sortedKeys(c.Trust.Folders) {
@@ -305,7 +312,40 @@ func (v *validator) caps(path string, caps []string) {
 		if k := nearKind(c.Kind); k != "" {
 			v.bad(path+"["+strconv.Itoa(i)+"]", fmt.Sprintf("capability %q: unknown kind %q, did you mean %s? (a grant of a kind no tool requires grants nothing; a custom kind may not be within two edits of a built-in one)", s, c.Kind, k))
 		}
+		if msg := unmatchableArg(c); msg != "" {
+			v.bad(path+"["+strconv.Itoa(i)+"]", fmt.Sprintf("capability %q: %s, so it grants nothing", strings.TrimSpace(s), msg))
+		}
 	}
+}
+
+// unmatchableArg says why c's pattern can match no tool name (CallTool)
+// or space name (ReadSpace, WriteSpace): a character neither a name nor a
+// wildcard can be, such as a version (CallTool(echo@^1): grants name
+// tools, not versions), a capital in a space name or a look-alike letter.
+// "" when it can match.
+func unmatchableArg(c abi.Capability) string {
+	var ok func(r rune) bool
+	var what, rule string
+	switch c.Kind {
+	case abi.CapCallTool:
+		what, rule = "tool name", "A-Z a-z 0-9 _ - ."
+		ok = func(r rune) bool {
+			return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.'
+		}
+	case abi.CapReadSpace, abi.CapWriteSpace:
+		what, rule = "space name", "a-z 0-9 _ . -"
+		ok = func(r rune) bool {
+			return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.'
+		}
+	default:
+		return ""
+	}
+	for _, r := range c.Arg {
+		if r != '*' && r != '?' && !ok(r) {
+			return fmt.Sprintf("%q is in no %s (%s, and the wildcards * and ?)", r, what, rule)
+		}
+	}
+	return ""
 }
 
 // builtinKinds are the capability kinds aios-host itself checks.

@@ -143,6 +143,10 @@ type generation struct {
 	inner   abi.Provider
 	shared  *sharedProvider    // inner, held until the generation drains
 	current func() *generation // the live generation for this provider id
+	// trust is the level the host registered this generation at: a call
+	// is handed on only to a generation at least as trusted (its Env holds
+	// the grants of the record it resolved, this generation's).
+	trust abi.TrustLevel
 
 	mu       sync.Mutex
 	inflight int
@@ -187,6 +191,10 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 	if g.closing {
 		g.mu.Unlock()
 		if cur := g.current(); cur != nil && cur != g {
+			if cur.trust < g.trust {
+				return nil, abi.Errorf(abi.Unavailable, "provider %s was reloaded at trust level %s (was %s) while this call was dispatched; call again",
+					g.inner.Describe().Provider.ID, cur.trust, g.trust)
+			}
 			return cur.Call(ctx, call, env)
 		}
 		return nil, abi.Errorf(abi.Unavailable, "provider %s was unloaded", g.inner.Describe().Provider.ID)

@@ -1183,6 +1183,7 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 		return nil
 	})
 	meta := host.ProviderMeta{Source: win.key, Trust: win.trust}
+	gen.trust = win.trust
 	if _, remote := win.provider.(*RemoteProvider); remote {
 		// A remote adapter's tool that a provider of equal or higher
 		// trust already serves (two aios hosts both export
@@ -1497,9 +1498,18 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	default:
 		return nil, fmt.Errorf("%s: refused: %w", desc, err)
 	}
+	if ov, ok := d.override(card.Adapter.ID); ok && ov.Disabled {
+		// Skipped at load, as the config says: its code does not run.
+		return nil, fmt.Errorf("%s: provider %s is disabled by providers.%s.disabled in the config", desc, card.Adapter.ID, card.Adapter.ID)
+	}
 	switch {
 	case artifact != "":
-		meta := host.ProviderMeta{Source: artifact, Trust: cand.trust, Unit: unit}
+		// The card renames the provider and may say what it asks for
+		// (BindCard): the runtime's sandbox follows those grants.
+		meta := host.ProviderMeta{Source: artifact, Trust: cand.trust, Unit: unit, ProviderID: card.Adapter.ID}
+		if card.Requirements != nil && card.Requirements.Capabilities != nil {
+			meta.Capabilities = card.Requirements.Capabilities
+		}
 		if cand.verified != nil {
 			meta.Pinned = cand.verified.Artifact.Pins(unit)
 		}
@@ -1668,7 +1678,7 @@ func (d *Discovery) providerCaps(id string, tl abi.TrustLevel) (abi.TrustLevel, 
 	}
 	caps, ok := []string(nil), false
 	if d.hcfg != nil {
-		caps, ok = d.hcfg.Trust.Caps[tl.String()]
+		caps, ok = d.hcfg.TrustCapsOf(tl)
 	}
 	if !ok {
 		caps = config.DefaultTrustCaps()[tl.String()]

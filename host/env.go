@@ -100,9 +100,43 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 	}
 	h := f.h
 	nf := &frame{h: h, caller: f.entry.Provider.Info.ID, grants: f.nestedGrants(), maxPerm: f.maxPerm}
+	// The audit log hashes the params and the result after the call, on
+	// its own goroutine. Other runtimes hand over values decoded for this
+	// host call and copy the result into their guest; Go code keeps its
+	// maps and changes them (a result enriched and returned, params reused
+	// in a loop), which would race the audit writer (a fatal concurrent map
+	// access): a native provider gets and gives copies.
+	native := f.entry.Provider.Info.Runtime == abi.RuntimeNative
+	if native {
+		if n, err := abi.Normalize(params); err == nil { // else the pipeline refuses them
+			params = copyValue(n)
+		}
+	}
 	in := abi.ToolCall{ParentID: f.call.ID, Caller: nf.caller, Tool: tool, Version: version, Params: params, Depth: f.call.Depth + 1}
 	v, _, err := h.dispatch(ctx, nf, &in, nil, nil, f.call.Deadline)
+	if native && err == nil {
+		v = copyValue(v)
+	}
 	return v, err
+}
+
+// copyValue deep-copies the maps and slices of a canonical value.
+func copyValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = copyValue(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = copyValue(e)
+		}
+		return s
+	}
+	return v
 }
 
 // SpaceRead implements abi.Env. With space == "" the spaces this call may
@@ -199,6 +233,9 @@ func spaceError(err error, spaceName, id string) *abi.ToolError {
 func (f *frame) Complete(ctx context.Context, req abi.CompleteRequest) (abi.CompleteResponse, error) {
 	if terr := f.allow(abi.Capability{Kind: abi.CapInference}); terr != nil {
 		return abi.CompleteResponse{}, terr
+	}
+	if ctx == nil { // as CallTool: the call's own
+		ctx = &f.ctx
 	}
 	return f.h.infer.complete(ctx, req)
 }

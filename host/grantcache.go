@@ -55,3 +55,29 @@ func (c *grantCache) intersect(caller abi.Grants, p *registry.ProviderRecord) ab
 	c.m.Store(&next)
 	return g
 }
+
+// forget drops the entries of providers that are no longer registered
+// (removed, or replaced by a reload): a key holds its record, and with it
+// everything the provider's implementation holds.
+func (c *grantCache) forget(gone ...*registry.ProviderRecord) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.m.Load()
+	if old == nil {
+		return
+	}
+	next := make(map[grantKey]abi.Grants, len(*old))
+	for k, v := range *old {
+		keep := true
+		for _, p := range gone {
+			if p != nil && k.prov == p {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			next[k] = v
+		}
+	}
+	c.m.Store(&next)
+}

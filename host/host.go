@@ -45,6 +45,14 @@ type ProviderMeta struct {
 	// Unit and Pinned are abi.Source's.
 	Unit   string
 	Pinned map[string]string
+	// ProviderID and Capabilities, when set, are the id the provider will
+	// be registered under and what it will ask for instead of what its
+	// code declares (an Adapter Card's adapter.id and
+	// requirements.capabilities): LoadProvider's abi.Source.GrantsFor
+	// answers for them, so a runtime's sandbox follows the grants the host
+	// records.
+	ProviderID   string
+	Capabilities []string
 	// Partial registers what can be: a tool whose name an equally or more
 	// trusted provider holds is left out, with a warning, instead of
 	// refusing the provider (an imported MCP server's or a remote
@@ -72,7 +80,7 @@ type Host struct {
 	grants  grantCache // nested-call grants
 	obs     observers  // OnCall
 
-	warned sync.Map     // *registry.Entry → struct{}: deprecation already logged
+	warned sync.Map     // "provider\x00tool@version" → struct{}: deprecation already logged
 	life   sync.RWMutex // registrations (read) against Close (write)
 	mu     sync.Mutex
 	closed atomic.Bool
@@ -215,6 +223,9 @@ func (h *Host) addOrReplace(p abi.Provider, meta ProviderMeta, replace bool) err
 	if err != nil {
 		return err
 	}
+	if rep.Replaced != nil || rep.Dropped != nil {
+		h.grants.forget(rep.Replaced, rep.Dropped)
+	}
 	for _, old := range []*registry.ProviderRecord{rep.Replaced, rep.Dropped} {
 		if old != nil && old.Impl != nil && old.Impl != p {
 			if err := old.Impl.Close(); err != nil {
@@ -325,6 +336,7 @@ func (h *Host) RemoveProvider(id string) error {
 		return err
 	}
 	h.noteRestored(rep.Restored)
+	h.grants.forget(rep.Replaced)
 	if old := rep.Replaced; old != nil && old.Impl != nil {
 		if err := old.Impl.Close(); err != nil {
 			return fmt.Errorf("close provider %s: %w", id, err)

@@ -37,6 +37,13 @@ func (h *Host) LoadProvider(ctx context.Context, path string, meta ProviderMeta)
 		// providers.<id>.trust and .grants included): runtimes configure
 		// their sandboxes with it (python network, WASI clocks).
 		GrantsFor: func(id string, requested abi.Grants) (abi.TrustLevel, abi.Grants) {
+			if meta.ProviderID != "" {
+				id = meta.ProviderID
+			}
+			if meta.Capabilities != nil {
+				// A bad capability refuses the provider at registration.
+				requested, _ = abi.ParseGrants(meta.Capabilities)
+			}
 			return h.pol.providerGrants(id, meta.Trust, requested)
 		},
 	}

@@ -58,7 +58,8 @@ type frame struct {
 // call.Caller must name an agent of the config. call itself is not
 // modified, but maps and slices inside call.Params that are not in
 // canonical form (see abi.Normalize) are converted in place, and the params
-// are handed to the audit log: the caller must not modify them afterwards.
+// and the result are handed to the audit log, which hashes them after Call
+// returns: the caller must not modify either afterwards.
 func (h *Host) Call(ctx context.Context, call *abi.ToolCall) (any, error) {
 	v, _, err := h.CallWithInfo(ctx, call)
 	return v, err
@@ -156,10 +157,12 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 		terr = deny
 		goto done
 	}
-	if terr = checkCaps(f.caller, f.grants, entry, in.Depth > 0); terr != nil {
+	// Nested: one of this host's Env.CallTool calls (always with its
+	// parent's deadline), not a client that gives its own depth.
+	if terr = checkCaps(f.caller, f.grants, entry, !parentDeadline.IsZero()); terr != nil {
 		goto done
 	}
-	if terr = checkPermission(f.caller, f.maxPerm, entry, in.Depth > 0); terr != nil {
+	if terr = checkPermission(f.caller, f.maxPerm, entry, !parentDeadline.IsZero()); terr != nil {
 		goto done
 	}
 
@@ -238,7 +241,7 @@ done:
 	if obs := h.obs.list.Load(); obs != nil {
 		st := CallStats{CallID: info.CallID, ParentID: in.ParentID, Caller: f.caller, Tool: info.Tool,
 			Version: info.Version, Runtime: info.Runtime, Provider: info.Provider, Latency: info.Latency,
-			Nested: in.Depth > 0, Depth: in.Depth}
+			Nested: !parentDeadline.IsZero(), Depth: in.Depth}
 		if entry != nil {
 			st.Tool = entry.Def.Name
 		}
@@ -393,8 +396,8 @@ func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller str
 		}
 		taken[n], n = callerLim, n+1
 	}
-	if len(h.pol.toolLims) > 0 {
-		if l := h.pol.toolLims[e.Def.Name]; l != nil {
+	if len(h.pol.toolLims) > 0 || len(h.pol.toolPats) > 0 {
+		if l := h.pol.toolLimiter(e.Def.Name); l != nil {
 			if ok, retry := l.Allow(now); !ok {
 				return refuse(retry, "tool "+e.Def.Name)
 			}
@@ -479,7 +482,10 @@ func (h *Host) deprecation(e *registry.Entry) *abi.Deprecation {
 	if d == nil {
 		d = &abi.Deprecation{}
 	}
-	if _, seen := h.warned.LoadOrStore(e, struct{}{}); !seen {
+	// Keyed by name, not by the entry: an entry holds its provider (and
+	// its implementation), which a reload or removal must let go.
+	key := e.Provider.Info.ID + "\x00" + e.Def.Name + "@" + e.Def.Version
+	if _, seen := h.warned.LoadOrStore(key, struct{}{}); !seen {
 		h.log.Warn("deprecated tool called", "tool", e.Def.Name, "version", e.Def.Version,
 			"since", d.Since, "replacement", d.Replacement, "message", d.Message)
 	}

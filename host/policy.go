@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -29,6 +31,11 @@ type policy struct {
 	agentNames []string // sorted, for error messages
 
 	toolLims map[string]*ratelimit.Limiter // by tool name (rate_limits.per_tool)
+	// toolPats are the per_tool keys with wildcards, longest first: each
+	// gives every tool it matches (and that has no limit by its exact name)
+	// a bucket of its own, made at the tool's first call (patLims).
+	toolPats []toolPattern
+	patLims  sync.Map                      // tool name → *ratelimit.Limiter (nil: no pattern matches)
 	provLims map[string]*ratelimit.Limiter // by provider id (providers.<id>.rate)
 	global   *ratelimit.Limiter
 
@@ -102,13 +109,26 @@ func newPolicy(cfg *config.Config) (*policy, error) {
 	}
 	sort.Strings(p.agentNames)
 	for tool, r := range cfg.RateLimits.PerTool {
+		if strings.ContainsAny(tool, "*?") {
+			if r.PerSecond > 0 {
+				p.toolPats = append(p.toolPats, toolPattern{pattern: tool, rate: r})
+			}
+			continue
+		}
 		if l := newLimiter(&r); l != nil {
 			p.toolLims[tool] = l
 		}
 	}
+	sort.Slice(p.toolPats, func(i, j int) bool {
+		a, b := p.toolPats[i].pattern, p.toolPats[j].pattern
+		if len(a) != len(b) {
+			return len(a) > len(b)
+		}
+		return a < b
+	})
 	defaults := config.DefaultTrustCaps()
 	for level := abi.Untrusted; level <= abi.System; level++ {
-		caps, ok := cfg.Trust.Caps[level.String()]
+		caps, ok := cfg.TrustCapsOf(level)
 		if !ok {
 			caps = defaults[level.String()]
 		}
@@ -140,6 +160,36 @@ func newPolicy(cfg *config.Config) (*policy, error) {
 		p.overrides[id] = ov
 	}
 	return p, nil
+}
+
+// toolPattern is a rate_limits.per_tool key with wildcards.
+type toolPattern struct {
+	pattern string
+	rate    config.Rate
+}
+
+// toolLimiter is tool's rate_limits.per_tool limiter: by its exact name,
+// else the bucket of its own that the longest matching pattern gives it;
+// nil when none applies.
+func (p *policy) toolLimiter(tool string) *ratelimit.Limiter {
+	if l := p.toolLims[tool]; l != nil {
+		return l
+	}
+	if len(p.toolPats) == 0 {
+		return nil
+	}
+	if v, ok := p.patLims.Load(tool); ok {
+		return v.(*ratelimit.Limiter)
+	}
+	var l *ratelimit.Limiter
+	for _, tp := range p.toolPats {
+		if abi.Glob(tp.pattern, tool) {
+			l = newLimiter(&tp.rate)
+			break
+		}
+	}
+	v, _ := p.patLims.LoadOrStore(tool, l)
+	return v.(*ratelimit.Limiter)
 }
 
 // trustCap returns the most a provider at level t may hold.

@@ -136,7 +136,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 func (t TokenConfig) value(base string) (string, error) {
 	switch {
 	case t.TokenEnv != "":
-		v := os.Getenv(t.TokenEnv)
+		v := string(trimSpace([]byte(os.Getenv(t.TokenEnv)))) // as token_file's: a presented token is trimmed
 		if v == "" {
 			return "", fmt.Errorf("token of agent %s: environment variable %s is empty", t.Agent, t.TokenEnv)
 		}

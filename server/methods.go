@@ -378,7 +378,7 @@ type InfoStatus struct {
 	Error          string   `json:"error,omitempty"`
 }
 
-func (s *Server) registryInfo(params json.RawMessage) (any, *jsonrpc.Error) {
+func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p infoParams
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
@@ -411,6 +411,9 @@ func (s *Server) registryInfo(params json.RawMessage) (any, *jsonrpc.Error) {
 	}
 	if healthErr != "" && st.Error == "" {
 		st.Error = healthErr
+	}
+	if sess == nil || sess.transport != "unix" {
+		st.Source = "" // a path on this host: for local peers only, as in tools/list
 	}
 	if det, ok := s.detectSoftware(pick); ok {
 		st.SoftwareInstalled, st.SoftwareRunning = det.Installed, det.Running

@@ -159,7 +159,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session, method string, par
 	case "aios/registry.search":
 		return s.registrySearch(params)
 	case "aios/registry.info":
-		return s.registryInfo(params)
+		return s.registryInfo(sess, params)
 	case "aios/registry.refresh":
 		return s.registryRefresh(ctx, params)
 	case "aios/registry.diff":

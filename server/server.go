@@ -123,6 +123,12 @@ func New(opts Options) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("server.tokens: %w", err)
 		}
+		for _, o := range s.tokens {
+			if string(o.token) == v && o.agent != t.Agent {
+				// The last would win: a token meant for one agent would act as another.
+				return nil, fmt.Errorf("server.tokens: agents %s and %s have the same token; give each agent its own", o.agent, t.Agent)
+			}
+		}
 		s.tokens = append(s.tokens, tokenAgent{token: []byte(v), agent: t.Agent})
 	}
 	for uid, agent := range cfg.UIDs {

@@ -31,7 +31,7 @@ const (
 
 // Program builds the filter: other architectures' syscalls
 // (and x32) fail with EPERM; socket(2) fails with EACCES unless network is
-// allowed; setrlimit, prlimit64 with a new limit and io_uring_setup fail
+// allowed, and then still for AF_UNIX; setrlimit, prlimit64 with a new limit and io_uring_setup fail
 // with EPERM; everything else is allowed.
 func Program(network bool) ([]unix.SockFilter, error) {
 	var arch uint32
@@ -44,24 +44,38 @@ func Program(network bool) ([]unix.SockFilter, error) {
 	default:
 		return nil, fmt.Errorf("no seccomp filter for GOARCH %s", runtime.GOARCH)
 	}
-	socketRet := uint32(secRetErrno | uint32(unix.EACCES))
-	if network {
-		socketRet = secRetAllow
-	}
+	eacces := uint32(secRetErrno | uint32(unix.EACCES))
 	eperm := uint32(secRetErrno | uint32(unix.EPERM))
 	st := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
 	jmp := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
 		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
 	}
-	return []unix.SockFilter{
+	// socket(2): refused; with network, refused for AF_UNIX only. Network
+	// is the network, not the host's local sockets: its JSON-RPC socket
+	// takes the peer's uid — the host's — for the default agent, and the
+	// user's session bus or ssh-agent listen there too. socketpair(2) is
+	// another system call and stays allowed.
+	sock := []unix.SockFilter{
+		/* 6 */ jmp(bpfJeqK, unix.SYS_SOCKET, 0, 1),
+		/* 7 */ st(bpfRetK, eacces),
+	}
+	if network {
+		sock = []unix.SockFilter{
+			/* 6 */ jmp(bpfJeqK, unix.SYS_SOCKET, 0, 4),
+			/* 7 */ st(bpfLdWAbs, 16), // args[0] low word: the domain
+			/* 8 */ jmp(bpfJeqK, unix.AF_UNIX, 0, 1),
+			/* 9 */ st(bpfRetK, eacces),
+			/* 10 */ st(bpfRetK, secRetAllow),
+		}
+	}
+	return append(append([]unix.SockFilter{
 		/* 0 */ st(bpfLdWAbs, 4), // arch
 		/* 1 */ jmp(bpfJeqK, arch, 1, 0),
 		/* 2 */ st(bpfRetK, eperm),
 		/* 3 */ st(bpfLdWAbs, 0), // nr
 		/* 4 */ jmp(bpfJgeK, x32, 0, 1),
 		/* 5 */ st(bpfRetK, eperm),
-		/* 6 */ jmp(bpfJeqK, unix.SYS_SOCKET, 0, 1),
-		/* 7 */ st(bpfRetK, socketRet),
+	}, sock...), []unix.SockFilter{
 		/* 8 */ jmp(bpfJeqK, unix.SYS_SETRLIMIT, 0, 1),
 		/* 9 */ st(bpfRetK, eperm),
 		/* 10 */ jmp(bpfJeqK, unix.SYS_IO_URING_SETUP, 0, 1),
@@ -74,7 +88,7 @@ func Program(network bool) ([]unix.SockFilter, error) {
 		/* 17 */ jmp(bpfJeqK, 0, 0, 1),
 		/* 18 */ st(bpfRetK, secRetAllow),
 		/* 19 */ st(bpfRetK, eperm),
-	}, nil
+	}...), nil
 }
 
 // InstallThread installs the filter on the calling thread only (no

@@ -294,6 +294,10 @@ func (sc ServerConfig) endpointHost() string {
 	if err != nil {
 		return ""
 	}
+	// In the form callers' Network grants are matched in.
+	if h, err := abi.NetworkHost(u.Hostname()); err == nil {
+		return h
+	}
 	return u.Hostname()
 }
 
