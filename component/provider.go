@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	mrand "math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,7 +66,21 @@ type Options struct {
 	// NoInstrument switches the instrumentation off: wazero's checks stop
 	// overdue guests (slower calls; for comparison and as a way out).
 	NoInstrument bool
+	// RealClock and RealRandom give every provider the real WASI clocks
+	// and crypto/rand (runtimes.wasm.clock / random: real). Otherwise a
+	// provider gets them only when it asks for and is granted the
+	// capability Clock or Random, as core modules do; the others read fake
+	// clocks that advance 1 ms per reading from a fixed epoch and a
+	// deterministic random source (wasi.go).
+	RealClock, RealRandom bool
 }
+
+// Capability kinds that give a component the real clocks and randomness
+// (the same names as runtimes/wasm's CapClock and CapRandom).
+const (
+	capClock  = "Clock"
+	capRandom = "Random"
+)
 
 // Loader loads .wasm components.
 type Loader struct{ opts Options }
@@ -93,6 +108,12 @@ func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error)
 	if err != nil {
 		return nil, err
 	}
+	// Real clocks and randomness: by config, or asked for and granted
+	// (the grants the host will give it, providers.<id> included).
+	asks, _ := abi.ParseGrants(p.reg.Provider.Capabilities)
+	_, held := src.FinalGrants(p.reg.Provider.ID, asks)
+	p.realClock = p.realClock || asks.Allows(abi.Capability{Kind: capClock}) && held.Allows(abi.Capability{Kind: capClock})
+	p.realRandom = p.realRandom || asks.Allows(abi.Capability{Kind: capRandom}) && held.Allows(abi.Capability{Kind: capRandom})
 	return p, nil
 }
 
@@ -121,8 +142,11 @@ type Provider struct {
 	reg      abi.ToolRegister
 	meta     *providerMeta
 	logger   *slog.Logger
-	pool     chan *instance
-	watch    *watchdog
+	// realClock, realRandom: the WASI clocks and random source are the
+	// host's (set by Load before the provider is used; fake otherwise).
+	realClock, realRandom bool
+	pool                  chan *instance
+	watch                 *watchdog
 	// world is the WIT rebuilt from the binary (witgen.go), built once.
 	worldOnce sync.Once
 	world     *wit.Resolved
@@ -158,7 +182,8 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	if opts.MemoryLimitPages == 0 {
 		opts.MemoryLimitPages = 4096
 	}
-	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, pool: make(chan *instance, opts.PoolSize)}
+	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, pool: make(chan *instance, opts.PoolSize),
+		realClock: opts.RealClock, realRandom: opts.RealRandom}
 	p.meta = readMeta(pl.modules)
 	comp := cabi.NewCompiler()
 	hostComp := cabi.NewCompiler()
@@ -576,6 +601,10 @@ type instance struct {
 	deadline atomic.Int64
 	killed   atomic.Int32
 	ctxSlots [2]uint32 // context.get/set of the running call's task
+	// fake clocks and random source of this instance (wasi.go), used
+	// unless the provider has the real ones.
+	fakeMono, fakeWall uint64
+	fakeRand           *mrand.ChaCha8
 	// ticks are the instrumented modules' $tick globals (watchdog.go);
 	// initCtx is the context of a running instantiation (start functions).
 	ticks   []api.MutableGlobal

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log/slog"
+	mrand "math/rand/v2"
 	"strings"
 	"time"
 
@@ -152,23 +153,60 @@ func newPollable(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error)
 	return inst.table.put(&pollable{})
 }
 
-func randomBytes(_ *callState, _ *instance, a []wit.Value) (wit.Value, error) {
+func randomBytes(_ *callState, inst *instance, a []wit.Value) (wit.Value, error) {
 	n, _ := a[0].(uint64)
 	if n > 1<<20 {
 		return nil, fmt.Errorf("random bytes: %d bytes asked, at most 1 MiB", n)
 	}
 	b := make([]byte, n)
-	_, _ = rand.Read(b)
+	inst.random(b)
 	return b, nil
 }
 
-func randomU64(*callState, *instance, []wit.Value) (wit.Value, error) {
+func randomU64(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
 	var b [8]byte
-	_, _ = rand.Read(b[:])
+	inst.random(b[:])
 	return binary.LittleEndian.Uint64(b[:]), nil
 }
 
-func monotonicNow() uint64 { return uint64(time.Since(processStart).Nanoseconds()) }
+// random fills b from crypto/rand when the provider has the real random
+// source, else from the instance's deterministic one (a ChaCha8 stream
+// with a fixed seed: every fresh instance reads the same bytes, as core
+// modules' fake source does).
+func (inst *instance) random(b []byte) {
+	if inst.p.realRandom {
+		_, _ = rand.Read(b)
+		return
+	}
+	if inst.fakeRand == nil {
+		inst.fakeRand = mrand.NewChaCha8([32]byte{})
+	}
+	_, _ = inst.fakeRand.Read(b)
+}
+
+// fakeEpoch is where a fake wall clock starts (2022-01-01T00:00:00Z, as
+// wazero's fake clock for core modules).
+const fakeEpoch = uint64(1640995200) * 1e9
+
+// monotonicNow is the monotonic clock: the host's, or a fake one that
+// advances 1 ms per reading from 0.
+func (inst *instance) monotonicNow() uint64 {
+	if inst.p.realClock {
+		return uint64(time.Since(processStart).Nanoseconds())
+	}
+	inst.fakeMono += uint64(time.Millisecond)
+	return inst.fakeMono
+}
+
+// wallNow is the wall clock in nanoseconds since the Unix epoch: the
+// host's, or a fake one that advances 1 ms per reading from fakeEpoch.
+func (inst *instance) wallNow() uint64 {
+	if inst.p.realClock {
+		return uint64(time.Now().UnixNano())
+	}
+	inst.fakeWall += uint64(time.Millisecond)
+	return fakeEpoch + inst.fakeWall
+}
 
 // processStart anchors the monotonic clock offered to guests; it is set once
 // at program start and never written again.
@@ -233,17 +271,17 @@ var wasiFuncs = map[string]hostFunc{
 		}
 		return out, nil
 	},
-	"wasi:clocks/monotonic-clock#now": func(*callState, *instance, []wit.Value) (wit.Value, error) {
-		return monotonicNow(), nil
+	"wasi:clocks/monotonic-clock#now": func(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
+		return inst.monotonicNow(), nil
 	},
 	"wasi:clocks/monotonic-clock#resolution": func(*callState, *instance, []wit.Value) (wit.Value, error) {
 		return uint64(1), nil
 	},
 	"wasi:clocks/monotonic-clock#subscribe-duration": newPollable,
 	"wasi:clocks/monotonic-clock#subscribe-instant":  newPollable,
-	"wasi:clocks/wall-clock#now": func(*callState, *instance, []wit.Value) (wit.Value, error) {
-		n := time.Now()
-		return wit.Record{uint64(n.Unix()), uint64(n.Nanosecond())}, nil
+	"wasi:clocks/wall-clock#now": func(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
+		n := inst.wallNow()
+		return wit.Record{n / 1e9, n % 1e9}, nil
 	},
 	"wasi:clocks/wall-clock#resolution": func(*callState, *instance, []wit.Value) (wit.Value, error) {
 		return wit.Record{uint64(0), uint64(1)}, nil

@@ -83,9 +83,11 @@ func TestTimeoutAndCrash(t *testing.T) {
 		opts         Options
 		instrumented bool
 	}{
-		{"instrumented", Options{CacheDir: testCacheDir()}, true},
-		{"wazero-checks", Options{CacheDir: testCacheDir(), NoInstrument: true}, false},
-		{"rewrite-refused", Options{CacheDir: testCacheDir(), Instrument: func([]byte) ([]byte, error) { return nil, errors.New("refused") }}, false},
+		// RealClock: sleep busy-waits on the monotonic clock, which is fake
+		// (1 ms a reading) otherwise.
+		{"instrumented", Options{CacheDir: testCacheDir(), RealClock: true}, true},
+		{"wazero-checks", Options{CacheDir: testCacheDir(), NoInstrument: true, RealClock: true}, false},
+		{"rewrite-refused", Options{CacheDir: testCacheDir(), RealClock: true, Instrument: func([]byte) ([]byte, error) { return nil, errors.New("refused") }}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := New(context.Background(), sample(t, "conformance"), "conformance.wasm", "", tc.opts)
@@ -117,11 +119,15 @@ func TestTimeoutAndCrash(t *testing.T) {
 
 // A caller's cancellation stops an instrumented guest too.
 func TestCancelInstrumented(t *testing.T) {
-	p := load(t, "conformance")
+	p, err := New(context.Background(), sample(t, "conformance"), "conformance.wasm", "", Options{CacheDir: testCacheDir(), RealClock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := p.Call(ctx, &abi.ToolCall{ID: "t", Tool: "sleep", Params: map[string]any{"ms": int64(600000)}}, &fakeEnv{})
+	_, err = p.Call(ctx, &abi.ToolCall{ID: "t", Tool: "sleep", Params: map[string]any{"ms": int64(600000)}}, &fakeEnv{})
 	if abi.CodeOf(err) != abi.Cancelled || time.Since(start) > 3*time.Second {
 		t.Fatalf("sleep: %v after %v", err, time.Since(start))
 	}

@@ -250,7 +250,8 @@ func wasmCoreLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
 }
 
 // wazeroComponentLoader returns the component runtime on wazero, which
-// takes runtimes.wasm.compile_timeout from the core modules' section.
+// takes compile_timeout, memory_limit_pages, clock and random from the core
+// modules' section (runtimes.wasm).
 func wazeroComponentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
 	var wcfg wasm.Config
 	if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
@@ -260,7 +261,7 @@ func wazeroComponentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, er
 		return nil, fmt.Errorf("runtimes.wasm.memory_limit_pages: %d is above 65536 (4 GiB)", wcfg.MemoryLimitPages)
 	}
 	return component.NewLoader(component.Options{Logger: log, CacheDir: componentCacheDir(cfg), CompileTimeout: wcfg.CompileTimeout,
-		MemoryLimitPages: wcfg.MemoryLimitPages}), nil
+		MemoryLimitPages: wcfg.MemoryLimitPages, RealClock: wcfg.Clock == "real", RealRandom: wcfg.Random == "real"}), nil
 }
 
 // absPath is p made absolute (p itself when that fails), for messages.
