@@ -73,7 +73,7 @@ type Type struct {
 // Host memory of lifted values (Type.host), charged to the lift budget:
 // charging only the guest's bytes let a list<tuple<u8,u8,u8,u8>> within
 // the budget take 20 times the budget of host memory
-// (TestProbeLiftBudgetCountsHostMemory).
+// (TestLiftBudgetCountsHostMemory).
 const (
 	costSlot    = 16 // one wit.Value (an interface), in a list or record
 	costScalar  = 8  // a boxed integer, float, char, enum, flags or handle

@@ -12,7 +12,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeSparseArrayResult: a sparse array of length 2^32-1 holds one
+// TestSparseArrayResult: a sparse array of length 2^32-1 holds one
 // element; converting it must not allocate a slot per index (goja's Export
 // made a 64 GiB slice, a fatal out-of-memory error of the host process).
 func TestSparseArrayResult(t *testing.T) {
@@ -65,7 +65,7 @@ aios.registerTool({ name: 'small' }, () => { const a = [1]; a[3] = 2; const s = 
 	}
 }
 
-// TestProbeSharedSubtreeResult: a result whose objects share children (a
+// TestSharedSubtreeResult: a result whose objects share children (a
 // DAG of 40 levels, 2^40 paths) is TooLarge at once; its conversion must
 // not build a Go map per path (gigabytes, out of reach of the memory guard,
 // which cannot interrupt Go code) nor run past the deadline.
@@ -101,7 +101,7 @@ aios.registerTool({ name: 'diamond' }, () => { const s = { v: 'shared', n: [1, 2
 	}
 }
 
-// TestProbeThrowingAccessors: JS run by the conversion of a result or of a
+// TestThrowingAccessors: JS run by the conversion of a result or of a
 // thrown value (getters) that loops is a Timeout, and one that throws is a
 // ProviderError — not ProviderCrashed "JS runtime panicked".
 func TestThrowingAccessors(t *testing.T) {
@@ -126,7 +126,7 @@ aios.registerTool({ name: 'ok' }, () => 1);
 	}
 }
 
-// TestProbeToolOutsideAgentClass: a @tool method of a class without @Agent
+// TestToolOutsideAgentClass: a @tool method of a class without @Agent
 // fails the load even when a later class has @Agent (it was registered
 // bound to the later class's instance, so its `this` was the wrong object).
 func TestToolOutsideAgentClass(t *testing.T) {
@@ -172,7 +172,7 @@ class Sub extends Base {
 	}
 }
 
-// TestProbeLoadGetters: the top-level code's thrown value and the tool
+// TestLoadGetters: the top-level code's thrown value and the tool
 // definitions are read after the top-level code ran; a getter there that
 // loops hung the load for good (no deadline was armed), and one that
 // throws panicked out of Load.
@@ -206,7 +206,7 @@ func TestLoadGetters(t *testing.T) {
 	}
 }
 
-// TestProbeHugeErrorMessages: an error built from a thrown value is
+// TestHugeErrorMessages: an error built from a thrown value is
 // bounded (the result is, by MaxResultBytes and the host's
 // max_result_bytes; a thrown 5 MB string reached the caller and every
 // audit entry whole).
@@ -239,7 +239,7 @@ aios.registerTool({ name: 'stack' }, () => { const f = () => { throw new Error('
 	}
 }
 
-// TestProbeSymlinkedImportOutsideFolder: a relative import may not leave
+// TestSymlinkedImportOutsideFolder: a relative import may not leave
 // the provider's folder, also not through a symbolic link in it (the
 // check was on the import's text; esbuild followed the link and bundled
 // any .json, .txt or .js file the host's user can read).
@@ -291,7 +291,7 @@ func TestSymlinkedImportOutsideFolder(t *testing.T) {
 	}
 }
 
-// TestProbeLongSparseArrayResult: an array whose Go slice alone would be
+// TestLongSparseArrayResult: an array whose Go slice alone would be
 // over the provider's memory budget (2e7 holes: 320 MB of slots, within
 // MaxResultBytes' count) is TooLarge before the slice is made.
 func TestLongSparseArrayResult(t *testing.T) {

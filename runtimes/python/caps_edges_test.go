@@ -44,7 +44,7 @@ class P:
 // tools), escaping the caller ∩ provider intersection; or to the user's
 // session bus or ssh-agent. socket(AF_UNIX) stays refused;
 // socketpair(2) (asyncio, multiprocessing) still works.
-func TestProbeNetworkGrantNoUnixSockets(t *testing.T) {
+func TestNetworkGrantNoUnixSockets(t *testing.T) {
 	rt := newRuntime(t, nil)
 	sock := filepath.Join(t.TempDir(), "h.sock")
 	ln, err := net.Listen("unix", sock)

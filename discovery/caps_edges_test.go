@@ -16,30 +16,30 @@ import (
 	"github.com/aios-host/aios-host/host"
 )
 
-type probeProv struct{ calls int }
+type edgeProv struct{ calls int }
 
-func (p *probeProv) Describe() *abi.ToolRegister {
+func (p *edgeProv) Describe() *abi.ToolRegister {
 	return &abi.ToolRegister{Provider: abi.ProviderInfo{ID: "org.probe.p"}}
 }
-func (p *probeProv) Call(context.Context, *abi.ToolCall, abi.Env) (any, error) {
+func (p *edgeProv) Call(context.Context, *abi.ToolCall, abi.Env) (any, error) {
 	p.calls++
 	return "ok", nil
 }
-func (p *probeProv) Close() error { return nil }
+func (p *edgeProv) Close() error { return nil }
 
 // A call that looked its tool up just before a hot swap is handed to the
 // new generation, with the Env (the grants) of the record it resolved. When
 // the new code runs at a lower trust level (a signed plugin replaced by an
 // unsigned one) that Env would lend it the old level's grants: such a call
 // is refused instead (the caller's retry reaches the new record).
-func TestProbeForwardNotToLowerTrust(t *testing.T) {
+func TestForwardNotToLowerTrust(t *testing.T) {
 	for _, tc := range []struct {
 		old, new abi.TrustLevel
 		forward  bool
 	}{{abi.Verified, abi.Untrusted, false}, {abi.Community, abi.Community, true}, {abi.Untrusted, abi.Verified, true}} {
 		var cur *generation
 		current := func() *generation { return cur }
-		oldP, newP := &probeProv{}, &probeProv{}
+		oldP, newP := &edgeProv{}, &edgeProv{}
 		g1 := newGeneration(newShared(oldP), current)
 		g1.trust = tc.old
 		g2 := newGeneration(newShared(newP), current)
@@ -63,7 +63,7 @@ func TestProbeForwardNotToLowerTrust(t *testing.T) {
 // providers.<id>.disabled refuses the provider; a unit whose card names
 // that id is not even loaded (its code does not run), and discovery says
 // why. The host refused it only after the runtime had started it.
-func TestProbeDisabledCardNotLoaded(t *testing.T) {
+func TestDisabledCardNotLoaded(t *testing.T) {
 	env := newEnvTop(t, func(string) string { return "providers:\n  org.test.bcard: {disabled: true}\n" }, "", func(dir string) {
 		writeFake(t, filepath.Join(dir, "b", "tool.fake"), fakeSpec{ID: "org.test.b-inner", Version: "1.0.0", Tools: []string{"b-echo"}})
 		writeFile(t, filepath.Join(dir, "b", "adapter.json"), cardB)
@@ -123,7 +123,7 @@ func (l *grantsLoader) Load(_ context.Context, src abi.Source) (abi.Provider, er
 // did not narrow them, and a card asking for no Network left the code its
 // own Network(*) (a Python worker with the whole network, which neither
 // the card, the registry nor the config showed).
-func TestProbeSandboxGrantsFollowTheCard(t *testing.T) {
+func TestSandboxGrantsFollowTheCard(t *testing.T) {
 	dir := t.TempDir()
 	plugins := filepath.Join(dir, "plugins")
 	writeFile(t, filepath.Join(plugins, "g", "tool.gfake"), `{"id": "org.test.self", "caps": ["Network(*)", "CallTool(*)", "ReadSpace(*)"]}`)

@@ -10,7 +10,7 @@ import (
 // name or space name can hold grants nothing, silently: a version
 // (CallTool(echo@^1)), capitals in a space name, a look-alike letter. Such
 // a grant is refused, saying why.
-func TestProbeGrantArgsThatMatchNothing(t *testing.T) {
+func TestGrantArgsThatMatchNothing(t *testing.T) {
 	for src, want := range map[string]string{
 		"agents:\n  a:\n    grants: [\"CallTool(echo@^1)\"]\n":         `agents.a.grants[0]: capability "CallTool(echo@^1)": '@' is in no tool name`,
 		"agents:\n  a:\n    grants: [\"ReadSpace(Docs)\"]\n":           `'D' is in no space name`,
@@ -33,7 +33,7 @@ func TestProbeGrantArgsThatMatchNothing(t *testing.T) {
 // trust.caps keys are trust level names, case-insensitive: "community"
 // is Community's entry and replaces the default one; two spellings of one
 // level are refused.
-func TestProbeTrustCapsKeyCase(t *testing.T) {
+func TestTrustCapsKeyCase(t *testing.T) {
 	c, err := Parse([]byte("trust:\n  caps:\n    community: [\"CallTool(*)\"]\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)

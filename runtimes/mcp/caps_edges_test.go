@@ -4,7 +4,7 @@ import "testing"
 
 // A URL server's tools require Network(<host>) with the host in the form
 // callers' grants are matched in (lower case, no final dot).
-func TestProbeEndpointHostCanonical(t *testing.T) {
+func TestEndpointHostCanonical(t *testing.T) {
 	for url, want := range map[string]string{
 		"https://API.Example.COM/mcp":    "api.example.com",
 		"https://api.example.com.:8443/": "api.example.com",

@@ -15,7 +15,7 @@ import (
 // A native tool that changes the result of its nested call (or the params
 // it passed) after the call returns does what Go code does with its own
 // maps; the audit log must not be reading the same map then.
-func TestProbeNestedValuesNotSharedWithAudit(t *testing.T) {
+func TestNestedValuesNotSharedWithAudit(t *testing.T) {
 	te := newTestHost(t, nil)
 	p := native.New(abi.ProviderInfo{ID: "org.probe.mut", Capabilities: []string{"CallTool(*)"}})
 	p.MustRegister(abi.ToolDef{Name: "inner", Version: "1.0.0"},
@@ -53,7 +53,7 @@ func TestProbeNestedValuesNotSharedWithAudit(t *testing.T) {
 // reload) stayed reachable from the cache, with everything its
 // implementation holds (a module's bytes, pools), until 1024 other entries
 // pushed it out. Removing or replacing a provider lets it go.
-func TestProbeGrantCacheReleasesRemovedProvider(t *testing.T) {
+func TestGrantCacheReleasesRemovedProvider(t *testing.T) {
 	te := newTestHost(t, nil)
 	for _, replace := range []bool{false, true} {
 		collected := make(chan struct{})
@@ -106,7 +106,7 @@ func TestProbeGrantCacheReleasesRemovedProvider(t *testing.T) {
 // The "deprecation logged once" set is keyed by registry entry: every
 // deprecated tool version called once kept its provider (and its
 // implementation) reachable for the life of the host, across every reload.
-func TestProbeDeprecationSetReleasesRemovedProvider(t *testing.T) {
+func TestDeprecationSetReleasesRemovedProvider(t *testing.T) {
 	te := newTestHost(t, nil)
 	collected := make(chan struct{})
 	func() {
@@ -140,7 +140,7 @@ func TestProbeDeprecationSetReleasesRemovedProvider(t *testing.T) {
 // does not make the call one of this host's nested calls: a refusal names
 // the agent's own grants and config key, not "a nested call holds only
 // what both its caller and its provider hold".
-func TestProbeClientDepthIsNotNested(t *testing.T) {
+func TestClientDepthIsNotNested(t *testing.T) {
 	te := newTestHost(t, func(c *config.Config) {
 		c.Agents["peer"] = config.Agent{Grants: []string{"CallTool(echo)"}, MaxPermission: "public"}
 	})
@@ -159,7 +159,7 @@ func TestProbeClientDepthIsNotNested(t *testing.T) {
 // trust.caps.community), but the host looked trust.caps up by the exact
 // name: caps written as "community" were ignored and the level kept its
 // defaults (ReadSpace(*), WriteSpace(*), Inference).
-func TestProbeTrustCapsLevelCase(t *testing.T) {
+func TestTrustCapsLevelCase(t *testing.T) {
 	cfg, err := config.Parse([]byte("trust:\n  caps:\n    community: [\"CallTool(*)\"]\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +188,7 @@ func TestProbeTrustCapsLevelCase(t *testing.T) {
 // the validator accepts * and ?), but the host looked limits up by exact
 // name: a pattern limited nothing. A pattern gives each tool it matches a
 // bucket of its own; an exact name wins over patterns.
-func TestProbePerToolRatePattern(t *testing.T) {
+func TestPerToolRatePattern(t *testing.T) {
 	slow := config.Rate{PerSecond: 0.001, Burst: 2}
 	te := newTestHost(t, func(c *config.Config) {
 		c.RateLimits.PerTool = map[string]config.Rate{"who*": slow, "ech?": slow, "echo": {PerSecond: 1000, Burst: 1000}}
@@ -210,7 +210,7 @@ func TestProbePerToolRatePattern(t *testing.T) {
 
 // Env.CallTool takes a nil context as the call's own; Env.Complete
 // panicked on one (context.WithTimeout of nil) and the call crashed.
-func TestProbeCompleteNilContext(t *testing.T) {
+func TestCompleteNilContext(t *testing.T) {
 	te := newTestHost(t, func(c *config.Config) { c.Inference.URL = "http://127.0.0.1:1" }) // nothing listens
 	p := native.New(abi.ProviderInfo{ID: "org.probe.nilctx", Capabilities: []string{"Inference"}})
 	p.MustRegister(abi.ToolDef{Name: "nilctx", Version: "1.0.0"},

@@ -4,7 +4,7 @@ import "testing"
 
 // Host names are matched in canonical form (NetworkHost: lower case, no
 // final dot); a Network grant written in capitals must match them too.
-func TestProbeNetworkGrantCase(t *testing.T) {
+func TestNetworkGrantCase(t *testing.T) {
 	for _, grant := range []string{"Network(API.Example.com)", "Network(*.EXAMPLE.com)", "Network(api.example.com.)"} {
 		g, err := ParseGrants([]string{grant})
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 
 // One bearer token listed for two agents named whichever came last: a
 // token meant for a reader acted as the other agent. It is refused.
-func TestProbeDuplicateTokenRefused(t *testing.T) {
+func TestDuplicateTokenRefused(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("PROBE_TOK", "same-secret")
 	doc := "plugins: []\ndata: " + filepath.Join(dir, "data") + "\naudit: {disabled: true}\n" +
@@ -40,7 +40,7 @@ func TestProbeDuplicateTokenRefused(t *testing.T) {
 
 // Where a provider was loaded from (a path on the host) is told to local
 // socket peers only, as tools/list does: aios/registry.info too.
-func TestProbeInfoSourceNotOverHTTP(t *testing.T) {
+func TestInfoSourceNotOverHTTP(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	status, body := httpPost(t, ts.url+"/rpc", testToken, "application/json",
 		`{"jsonrpc":"2.0","id":1,"method":"aios/registry.info","params":{"adapter_id":"org.test.native"}}`)
@@ -63,7 +63,7 @@ func TestProbeInfoSourceNotOverHTTP(t *testing.T) {
 // from token_file): `export T=$(cat file)` keeps none, but
 // `T="$(printf 'tok\n')"`-style values and systemd EnvironmentFile lines
 // can; the presented token is trimmed, so such a token never matched.
-func TestProbeTokenEnvTrimmed(t *testing.T) {
+func TestTokenEnvTrimmed(t *testing.T) {
 	t.Setenv("PROBE_TOKEN_NL", "tok-123\n")
 	ts := buildServerTokens(t, "tokens: [{agent: reader, token_env: PROBE_TOKEN_NL}]")
 	status, body := httpPost(t, ts.url+"/rpc", "tok-123", "application/json", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
