@@ -240,6 +240,10 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 		return &mcpsdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: &hc, MaxRetries: 1,
 			MaxEventSize: s.cfg.MaxMessageBytes}, nil, nil
 	}
+	if d := bridgeDepth(); d >= maxBridgeDepth {
+		return nil, nil, fmt.Errorf("not started: this host was itself started by an MCP bridge %d levels deep (%s=%d); a server command that runs aios-host with a config bridging it again would start copies of itself without end (the limit is %d levels)",
+			d, bridgeDepthEnv, d, maxBridgeDepth)
+	}
 	// The process runs in a process group of its own, killed (with
 	// whatever the server started) when stop cancels pctx before the
 	// process has exited. Only stop kills it this way: ending a session

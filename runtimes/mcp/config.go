@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -321,9 +322,29 @@ func (sc ServerConfig) environ() []string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		env = append(env, k+"="+sc.Env[k])
+		if k != bridgeDepthEnv {
+			env = append(env, k+"="+sc.Env[k])
+		}
 	}
-	return env
+	return append(env, bridgeDepthEnv+"="+strconv.Itoa(bridgeDepth()+1))
+}
+
+// bridgeDepthEnv counts the MCP bridges above a process: a stdio server
+// gets its host's count plus one, and a host at maxBridgeDepth starts no
+// stdio server (an `aios-host mcp` command bridged with the same config
+// would otherwise start copies of itself without end).
+const (
+	bridgeDepthEnv = "AIOS_HOST_MCP_BRIDGE_DEPTH"
+	maxBridgeDepth = 4
+)
+
+// bridgeDepth is this process's count (0 when unset or not a number).
+func bridgeDepth() int {
+	n, err := strconv.Atoi(os.Getenv(bridgeDepthEnv))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }
 
 // keyLine returns the line of the key at path inside the mapping n (0 when
