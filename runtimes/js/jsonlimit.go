@@ -2,6 +2,7 @@ package js
 
 import (
 	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/dop251/goja"
@@ -51,6 +52,9 @@ type jsonCall struct {
 	// object, the original and the copy it is a member of.
 	list   []string
 	copies map[*goja.Object]copyOf
+	// holder of the last value and whether it is an array.
+	holder      *goja.Object
+	holderArray bool
 }
 
 type copyOf struct{ orig, parent *goja.Object }
@@ -143,7 +147,7 @@ func (jl *jsonLimit) push(user goja.Callable, list []string, gap float64) *jsonC
 
 func (jl *jsonLimit) pop(jc *jsonCall) {
 	jl.stack = jl.stack[:len(jl.stack)-1]
-	jc.user, jc.list, jc.copies = nil, nil, nil
+	*jc = jsonCall{}
 	jl.free = append(jl.free, jc)
 }
 
@@ -159,7 +163,11 @@ func (jl *jsonLimit) replace(c goja.FunctionCall) goja.Value {
 	root := !jc.started
 	jc.started = true
 	holder, _ := c.This.(*goja.Object)
-	inArray := !root && holder != nil && holder.ClassName() == "Array"
+	if holder != jc.holder {
+		// Members of one holder come one after another: one ClassName.
+		jc.holder, jc.holderArray = holder, holder != nil && holder.ClassName() == "Array"
+	}
+	inArray := !root && jc.holderArray
 	n, written := valueChars(v)
 	switch {
 	case inArray:
@@ -170,7 +178,10 @@ func (jl *jsonLimit) replace(c goja.FunctionCall) goja.Value {
 	case !written:
 		return v // left out, key and all
 	case !root:
-		n += float64(key.ToString().(goja.String).Length()) + 2 + jc.colon + jc.sep
+		n += 2 + jc.colon + jc.sep
+		if ks, ok := key.(goja.String); ok { // always, from goja
+			n += float64(ks.Length())
+		}
 	}
 	o, isObj := v.(*goja.Object)
 	if isObj && written && o.ClassName() == "Array" {
@@ -301,19 +312,23 @@ func valueChars(v goja.Value) (float64, bool) {
 	if goja.IsNull(v) {
 		return 4, true
 	}
-	switch e := v.Export().(type) {
-	case bool:
-		if e {
+	switch v.ExportType() { // no allocation, unlike Export
+	case typeBool:
+		if v.ToBoolean() {
 			return 4, true
 		}
 		return 5, true
-	case int64:
-		return digits(float64(e)), true
-	case float64:
-		return digits(e), true
+	case typeInt64, typeFloat64:
+		return digits(v.ToFloat()), true
 	}
 	return 1, true
 }
+
+var (
+	typeBool    = reflect.TypeFor[bool]()
+	typeInt64   = reflect.TypeFor[int64]()
+	typeFloat64 = reflect.TypeFor[float64]()
+)
 
 // digits is a lower bound of the length of a number's JSON text.
 func digits(f float64) float64 {
