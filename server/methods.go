@@ -545,14 +545,26 @@ func (s *Server) registryRefresh(ctx context.Context, params json.RawMessage) (a
 	if s.d == nil {
 		return nil, jsonrpc.Errorf(abi.Unavailable, "discovery is not running in this host")
 	}
-	n, err := s.d.Refresh(ctx, p.Scope)
-	if err != nil {
-		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
+	g, ok := s.refreshes[p.Scope]
+	if !ok {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: scope %q: want local, remote or all", p.Scope)
 	}
-	if s.refresh != nil && (p.Scope == "all" || p.Scope == "remote") {
-		if err := s.refresh(ctx, p.Scope); err != nil { // Options.OnRefresh (MCP bridge)
-			s.log.Warn("refresh hook", "scope", p.Scope, "err", err)
+	// One rescan at a time per scope; requests meanwhile share the next
+	// (coalesce.go): any number of clients cost at most two.
+	n, err := g.do(ctx, func(ctx context.Context) (int, error) {
+		n, err := s.d.Refresh(ctx, p.Scope)
+		if err == nil && s.refresh != nil && (p.Scope == "all" || p.Scope == "remote") {
+			if err := s.refresh(ctx, p.Scope); err != nil { // Options.OnRefresh (MCP bridge)
+				s.log.Warn("refresh hook", "scope", p.Scope, "err", err)
+			}
 		}
+		return n, err
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, jsonrpc.Errorf(abi.Cancelled, "refresh: %v", err)
+		}
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
 	}
 	return map[string]any{"scope": p.Scope, "adapters": n, "errors": s.d.Errors()}, nil
 }

@@ -55,6 +55,8 @@ type Server struct {
 	signer  *trust.SigningKey
 	mount   func(mux *http.ServeMux)                      // Options.Mount (MCP endpoints)
 	refresh func(ctx context.Context, scope string) error // Options.OnRefresh
+	// refreshes: one coalescer per aios/registry.refresh scope.
+	refreshes map[string]*coalescer
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -110,6 +112,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{h: opts.Host, d: opts.Discovery, hcfg: hcfg, cfg: cfg, log: log, metrics: m,
 		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelFunc{}, mount: opts.Mount, refresh: opts.OnRefresh}
 	s.base, s.stopBase = context.WithCancel(context.Background())
+	s.refreshes = map[string]*coalescer{"all": {}, "local": {}, "remote": {}}
 	m.attach(s)
 	base := ""
 	if hcfg.File != "" {
