@@ -3,6 +3,8 @@ package discovery
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -187,6 +189,12 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 	if g.closing {
 		g.mu.Unlock()
 		if cur := g.current(); cur != nil && cur != g {
+			if why := changedFor(g.inner.Describe(), cur.inner.Describe(), call); why != "" {
+				// The pipeline checked this call (capabilities,
+				// permission, parameters) against the old definition:
+				// the new code must not serve it unchecked.
+				return nil, abi.Errorf(abi.Unavailable, "tool %s@%s was reloaded while this call started and %s; call it again", call.Tool, call.Version, why)
+			}
 			return cur.Call(ctx, call, env)
 		}
 		return nil, abi.Errorf(abi.Unavailable, "provider %s was unloaded", g.inner.Describe().Provider.ID)
@@ -195,6 +203,63 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 	g.mu.Unlock()
 	defer g.release()
 	return g.inner.Call(ctx, call, env)
+}
+
+// changedFor says how the reload from old to cur changed what the pipeline
+// checked a call of call.Tool against ("" when nothing did): the tool's
+// parameters, result schema, required capabilities or permission level,
+// or the capabilities the provider asks for (its grants).
+func changedFor(old, cur *abi.ToolRegister, call *abi.ToolCall) string {
+	if old == nil || cur == nil {
+		return ""
+	}
+	o := toolOf(old, call)
+	if o == nil {
+		return "" // not a tool the old version knew: as before
+	}
+	n := toolOf(cur, call)
+	switch {
+	case n == nil:
+		return "the new version has no such tool"
+	case !reflect.DeepEqual(o.Parameters, n.Parameters):
+		return "its parameters changed"
+	case !reflect.DeepEqual(o.Returns, n.Returns):
+		return "its result schema changed"
+	case !slices.Equal(o.CapabilityRequired, n.CapabilityRequired):
+		return "the capabilities it requires changed"
+	case o.PermissionLevel != n.PermissionLevel:
+		return "its permission level changed"
+	case !slices.Equal(old.Provider.Capabilities, cur.Provider.Capabilities):
+		return "the capabilities its provider asks for changed"
+	}
+	return ""
+}
+
+// toolOf finds the definition of call's tool in r: the one of its name and
+// version (a definition without a version has the provider's), else the
+// only one of its name.
+func toolOf(r *abi.ToolRegister, call *abi.ToolCall) *abi.ToolDef {
+	var only *abi.ToolDef
+	n := 0
+	for i := range r.Tools {
+		t := &r.Tools[i]
+		if t.Name != call.Tool {
+			continue
+		}
+		v := t.Version
+		if v == "" {
+			v = r.Provider.Version
+		}
+		if v == call.Version {
+			return t
+		}
+		only = t
+		n++
+	}
+	if n == 1 {
+		return only
+	}
+	return nil
 }
 
 func (g *generation) release() {

@@ -1,0 +1,155 @@
+package discovery
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/testutil"
+)
+
+// capSpec is a provider file of the probe's loader (".capfake"): one
+// tool whose definition (version, required capabilities, parameters) the
+// file sets, answering with the file's mark.
+type capSpec struct {
+	ID       string         `json:"id"`
+	Tool     string         `json:"tool"`
+	Version  string         `json:"version"`
+	Caps     []string       `json:"caps,omitempty"`
+	Params   map[string]any `json:"params,omitempty"`
+	Mark     string         `json:"mark"`
+	Describe string         `json:"describe,omitempty"`
+}
+
+type capLoader struct{}
+
+func (capLoader) Runtime() string      { return "capfake" }
+func (capLoader) Extensions() []string { return []string{".capfake"} }
+func (capLoader) Load(_ context.Context, src abi.Source) (abi.Provider, error) {
+	b, err := os.ReadFile(src.Path)
+	if err != nil {
+		return nil, err
+	}
+	var s capSpec
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
+	params := s.Params
+	if params == nil {
+		params = map[string]any{"type": "object"}
+	}
+	reg := &abi.ToolRegister{Format: abi.FormatVersion, Provider: abi.ProviderInfo{ID: s.ID, Version: s.Version, Runtime: "capfake"},
+		Tools: []abi.ToolDef{{Name: s.Tool, Version: s.Version, Description: "probe " + s.Describe, CapabilityRequired: s.Caps, Parameters: params}}}
+	return &capProvider{reg: reg, mark: s.Mark}, nil
+}
+
+type capProvider struct {
+	reg  *abi.ToolRegister
+	mark string
+}
+
+func (p *capProvider) Describe() *abi.ToolRegister { return p.reg }
+func (p *capProvider) Call(context.Context, *abi.ToolCall, abi.Env) (any, error) {
+	return map[string]any{"mark": p.mark}, nil
+}
+func (p *capProvider) Close() error { return nil }
+
+func writeCap(t *testing.T, path string, s capSpec) {
+	t.Helper()
+	b, _ := json.Marshal(s)
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func newCapEnv(t *testing.T) (*host.Host, string) {
+	t.Helper()
+	dir := t.TempDir()
+	plugins := filepath.Join(dir, "plugins")
+	if err := os.MkdirAll(plugins, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse([]byte("plugins: ["+plugins+"]\ndata: "+filepath.Join(dir, "data")+"\naudit: {disabled: true}\n"+
+		"discovery:\n  dirs: []\n  desktop_dirs: []\n  debounce: 5ms\n"), filepath.Join(dir, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := host.New(host.Options{Config: cfg, Loaders: []abi.Loader{capLoader{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(Options{Host: h, Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = d.Close()
+		_ = h.Close()
+	})
+	return h, plugins
+}
+
+// A call that looked its tool up just before a hot reload reaches the old
+// generation, which forwards it to the new one. The pipeline checked that
+// call against the old definition (capabilities, permission, parameters):
+// when the reload changed the definition, the new code must not run it
+// unchecked — here the new version requires ReadSpace(secret), which the
+// caller was never asked for.
+func TestProbeForwardedCallKeepsItsChecks(t *testing.T) {
+	h, plugins := newCapEnv(t)
+	path := filepath.Join(plugins, "p.capfake")
+	writeCap(t, path, capSpec{ID: "org.probe.cap", Tool: "t", Version: "1.0.0", Mark: "v1"})
+	testutil.Eventually(t, "v1 loaded", func() bool { _, err := h.Registry().Resolve("t", ""); return err == nil })
+	old, _ := h.Registry().Resolve("t", "")
+
+	// The reload adds a required capability, same version (a developer's
+	// edit in place).
+	writeCap(t, path, capSpec{ID: "org.probe.cap", Tool: "t", Version: "1.0.0", Caps: []string{"ReadSpace(secret)"}, Mark: "v2"})
+	testutil.Eventually(t, "v2 loaded", func() bool {
+		e, err := h.Registry().Resolve("t", "")
+		return err == nil && len(e.Def.CapabilityRequired) == 1
+	})
+	// The call that resolved v1 before the swap, checked against v1's
+	// definition, arrives now at v1's generation.
+	res, err := old.Provider.Impl.Call(context.Background(), &abi.ToolCall{Caller: "nobody", Tool: "t", Version: "1.0.0", Params: map[string]any{}}, nil)
+	if err == nil {
+		t.Fatalf("a call checked against the old definition was served by the new code, which requires more: %v", res)
+	}
+	if abi.CodeOf(err) != abi.Unavailable {
+		t.Fatalf("want Unavailable (retry), got %v", err)
+	}
+	t.Log(err)
+}
+
+// When the reload changed only the code (the tool's definition is the same),
+// the forwarded call is served by the new version: no call fails because of a
+// reload.
+func TestProbeForwardedCallSameDefinition(t *testing.T) {
+	h, plugins := newCapEnv(t)
+	path := filepath.Join(plugins, "p.capfake")
+	writeCap(t, path, capSpec{ID: "org.probe.cap", Tool: "t", Version: "1.0.0", Mark: "v1"})
+	testutil.Eventually(t, "v1 loaded", func() bool { _, err := h.Registry().Resolve("t", ""); return err == nil })
+	old, _ := h.Registry().Resolve("t", "")
+	writeCap(t, path, capSpec{ID: "org.probe.cap", Tool: "t", Version: "1.0.0", Mark: "v2"})
+	testutil.Eventually(t, "v2 loaded", func() bool {
+		v, err := h.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "t", Params: map[string]any{}})
+		return err == nil && fmt.Sprint(v.(map[string]any)["mark"]) == "v2"
+	})
+	res, err := old.Provider.Impl.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "t", Version: "1.0.0", Params: map[string]any{}}, nil)
+	if err != nil || res.(map[string]any)["mark"] != "v2" {
+		t.Fatalf("forwarded call: %v, %v", res, err)
+	}
+}
