@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/aios-host/aios-host/abi"
 )
@@ -145,6 +146,10 @@ type generation struct {
 	inner   abi.Provider
 	shared  *sharedProvider    // inner, held until the generation drains
 	current func() *generation // the live generation for this provider id
+	// next is the generation that took this one's place under another
+	// provider id (the unit's id was edited): calls reaching this one
+	// after it closed go there.
+	next atomic.Pointer[generation]
 
 	mu       sync.Mutex
 	inflight int
@@ -188,7 +193,11 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 	g.mu.Lock()
 	if g.closing {
 		g.mu.Unlock()
-		if cur := g.current(); cur != nil && cur != g {
+		cur := g.current()
+		if cur == nil || cur == g {
+			cur = g.next.Load()
+		}
+		if cur != nil && cur != g {
 			if why := changedFor(g.inner.Describe(), cur.inner.Describe(), call); why != "" {
 				// The pipeline checked this call (capabilities,
 				// permission, parameters) against the old definition:

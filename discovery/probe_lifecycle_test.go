@@ -153,3 +153,25 @@ func TestProbeForwardedCallSameDefinition(t *testing.T) {
 		t.Fatalf("forwarded call: %v, %v", res, err)
 	}
 }
+
+// A provider id edited in place: a call that looked its tool up under the
+// old id just before the swap reaches the old id's generation after the
+// host closed it. docs/discovery.md: "no call fails because of a reload"
+// and "a call finds either the old id's tools or the new one's"; the call
+// was answered Unavailable "provider … was unloaded".
+func TestProbeForwardedAcrossIDChange(t *testing.T) {
+	h, plugins := newCapEnv(t)
+	path := filepath.Join(plugins, "p.capfake")
+	writeCap(t, path, capSpec{ID: "org.probe.old", Tool: "t", Version: "1.0.0", Mark: "old"})
+	testutil.Eventually(t, "old id loaded", func() bool { _, err := h.Registry().Resolve("t", ""); return err == nil })
+	old, _ := h.Registry().Resolve("t", "")
+	writeCap(t, path, capSpec{ID: "org.probe.new", Tool: "t", Version: "1.0.0", Mark: "new"})
+	testutil.Eventually(t, "new id serves", func() bool {
+		e, err := h.Registry().Resolve("t", "")
+		return err == nil && e.Provider.Info.ID == "org.probe.new"
+	})
+	res, err := old.Provider.Impl.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "t", Version: "1.0.0", Params: map[string]any{}}, nil)
+	if err != nil || res.(map[string]any)["mark"] != "new" {
+		t.Fatalf("a call that reached the old id's generation after the id change: %v, %v", res, err)
+	}
+}
