@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
 )
@@ -100,6 +101,53 @@ func (p *cardProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env
 }
 func (p *cardProvider) Close() error { return p.inner.Close() }
 
+// KeepsDeadlines is the artifact's (abi.DeadlineKeeper): the host calls
+// a provider that returns by the deadline on its own on the caller's
+// goroutine, without a watcher goroutine and timer per call.
+func (p *cardProvider) KeepsDeadlines() bool { return keepsDeadlines(p.inner) }
+
+func keepsDeadlines(p abi.Provider) bool {
+	k, ok := p.(abi.DeadlineKeeper)
+	return ok && k.KeepsDeadlines()
+}
+
+// abandonGrace is how long past its deadline a forwarded call of a
+// provider that does not keep deadlines is waited for (host.callWatched's
+// grace).
+const abandonGrace = time.Second
+
+// callWithin calls p, waiting at most abandonGrace past call's deadline:
+// for a call forwarded from a generation that keeps deadlines (so the host
+// does not watch it) to one whose provider does not.
+func callWithin(p abi.Provider, ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if call.Deadline.IsZero() {
+		return p.Call(ctx, call, env)
+	}
+	type outcome struct {
+		res any
+		err error
+	}
+	ch := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- outcome{nil, abi.Errorf(abi.ProviderCrashed, "provider panicked serving %s: %v", call.Tool, r)}
+			}
+		}()
+		res, err := p.Call(ctx, call, env)
+		ch <- outcome{res, err}
+	}()
+	t := time.NewTimer(time.Until(call.Deadline) + abandonGrace)
+	defer t.Stop()
+	select {
+	case o := <-ch:
+		return o.res, o.err
+	case <-t.C:
+		return nil, &abi.ToolError{Code: abi.Timeout, Message: "provider did not return from " + call.Tool + " within " +
+			abandonGrace.String() + " after its deadline; the call was abandoned", Data: map[string]any{"abandoned": true}}
+	}
+}
+
 // sharedProvider is a loaded provider with several holders: discovery,
 // while the candidate that loaded it is known (serving or shadowed), and
 // every generation wrapping it, until that generation drains. The last
@@ -180,6 +228,12 @@ func (g *generation) abandon() {
 
 func (g *generation) Describe() *abi.ToolRegister { return g.inner.Describe() }
 
+// KeepsDeadlines is the wrapped provider's (abi.DeadlineKeeper): without
+// it every call of a discovered provider ran under the host's watcher
+// goroutine and timer, which the runtimes that interrupt their guests at
+// the deadline exist to avoid.
+func (g *generation) KeepsDeadlines() bool { return keepsDeadlines(g.inner) }
+
 // Health forwards the inner provider's health check (a remote adapter's
 // endpoints.health probe, RemoteProvider.Health); others are healthy.
 func (g *generation) Health() (bool, string) {
@@ -203,6 +257,9 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 				// permission, parameters) against the old definition:
 				// the new code must not serve it unchecked.
 				return nil, abi.Errorf(abi.Unavailable, "tool %s@%s was reloaded while this call started and %s; call it again", call.Tool, call.Version, why)
+			}
+			if g.KeepsDeadlines() && !cur.KeepsDeadlines() {
+				return callWithin(cur, ctx, call, env)
 			}
 			return cur.Call(ctx, call, env)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
@@ -25,6 +26,8 @@ type capSpec struct {
 	Params   map[string]any `json:"params,omitempty"`
 	Mark     string         `json:"mark"`
 	Describe string         `json:"describe,omitempty"`
+	Keeps    bool           `json:"keeps,omitempty"`   // claims abi.DeadlineKeeper
+	HangMS   int            `json:"hang_ms,omitempty"` // ignores ctx this long
 }
 
 type capLoader struct{}
@@ -46,16 +49,25 @@ func (capLoader) Load(_ context.Context, src abi.Source) (abi.Provider, error) {
 	}
 	reg := &abi.ToolRegister{Format: abi.FormatVersion, Provider: abi.ProviderInfo{ID: s.ID, Version: s.Version, Runtime: "capfake"},
 		Tools: []abi.ToolDef{{Name: s.Tool, Version: s.Version, Description: "probe " + s.Describe, CapabilityRequired: s.Caps, Parameters: params}}}
-	return &capProvider{reg: reg, mark: s.Mark}, nil
+	if s.Keeps {
+		return &keeperProvider{capProvider{reg: reg, mark: s.Mark, hang: s.HangMS}}, nil
+	}
+	return &capProvider{reg: reg, mark: s.Mark, hang: s.HangMS}, nil
 }
+
+type keeperProvider struct{ capProvider }
+
+func (*keeperProvider) KeepsDeadlines() bool { return true }
 
 type capProvider struct {
 	reg  *abi.ToolRegister
 	mark string
+	hang int
 }
 
 func (p *capProvider) Describe() *abi.ToolRegister { return p.reg }
 func (p *capProvider) Call(context.Context, *abi.ToolCall, abi.Env) (any, error) {
+	time.Sleep(time.Duration(p.hang) * time.Millisecond)
 	return map[string]any{"mark": p.mark}, nil
 }
 func (p *capProvider) Close() error { return nil }
@@ -173,5 +185,59 @@ func TestProbeForwardedAcrossIDChange(t *testing.T) {
 	res, err := old.Provider.Impl.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "t", Version: "1.0.0", Params: map[string]any{}}, nil)
 	if err != nil || res.(map[string]any)["mark"] != "new" {
 		t.Fatalf("a call that reached the old id's generation after the id change: %v, %v", res, err)
+	}
+}
+
+// A discovered provider whose runtime interrupts its guests at the deadline
+// (abi.DeadlineKeeper: wasm, components, js, python) kept that through its
+// generation wrapper (and an Adapter Card's binding): the host ran every
+// call of every plugin-folder provider under its watcher goroutine and
+// timer (host.callWatched: twice the allocations of a wasm echo).
+func TestProbeGenerationKeepsDeadlines(t *testing.T) {
+	h, plugins := newCapEnv(t)
+	writeCap(t, filepath.Join(plugins, "k.capfake"), capSpec{ID: "org.probe.k", Tool: "k", Version: "1.0.0", Keeps: true})
+	writeCap(t, filepath.Join(plugins, "n.capfake"), capSpec{ID: "org.probe.n", Tool: "n", Version: "1.0.0"})
+	testutil.Eventually(t, "loaded", func() bool {
+		_, e1 := h.Registry().Resolve("k", "")
+		_, e2 := h.Registry().Resolve("n", "")
+		return e1 == nil && e2 == nil
+	})
+	keeps := func(tool string) bool {
+		e, _ := h.Registry().Resolve(tool, "")
+		k, ok := e.Provider.Impl.(abi.DeadlineKeeper)
+		return ok && k.KeepsDeadlines()
+	}
+	if !keeps("k") || keeps("n") {
+		t.Fatalf("generation KeepsDeadlines: keeper %v, other %v; want true, false", keeps("k"), keeps("n"))
+	}
+	b, err := BindCard(&keeperProvider{capProvider{reg: &abi.ToolRegister{Provider: abi.ProviderInfo{ID: "x"}}}},
+		&Card{Adapter: AdapterInfo{ID: "x", Name: "x", Version: "1.0.0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, ok := b.(abi.DeadlineKeeper); !ok || !k.KeepsDeadlines() {
+		t.Fatal("a card-bound deadline keeper does not keep deadlines")
+	}
+}
+
+// A call forwarded from a keeper's generation (the host does not watch it)
+// to a reloaded version that does not keep deadlines and hangs is still
+// abandoned shortly after its deadline.
+func TestProbeForwardedToNonKeeperIsWatched(t *testing.T) {
+	h, plugins := newCapEnv(t)
+	path := filepath.Join(plugins, "p.capfake")
+	writeCap(t, path, capSpec{ID: "org.probe.w", Tool: "w", Version: "1.0.0", Keeps: true})
+	testutil.Eventually(t, "v1", func() bool { _, err := h.Registry().Resolve("w", ""); return err == nil })
+	old, _ := h.Registry().Resolve("w", "")
+	writeCap(t, path, capSpec{ID: "org.probe.w", Tool: "w", Version: "1.0.0", HangMS: 4000, Mark: "v2"})
+	testutil.Eventually(t, "v2", func() bool {
+		e, err := h.Registry().Resolve("w", "")
+		return err == nil && e != old && e.Provider.Impl != old.Provider.Impl
+	})
+	start := time.Now()
+	_, err := old.Provider.Impl.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "w", Version: "1.0.0",
+		Params: map[string]any{}, Deadline: start.Add(100 * time.Millisecond)}, nil)
+	if took := time.Since(start); abi.CodeOf(err) != abi.Timeout || took > 2500*time.Millisecond {
+		t.Fatalf("forwarded hanging call: %v after %v; want Timeout within the deadline + 1 s", err, took)
 	}
 }
