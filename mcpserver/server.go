@@ -120,9 +120,17 @@ func (s *Server) MCP() *mcpsdk.Server { return s.mcp }
 
 // Run serves one session on t (e.g. &mcp.StdioTransport{}) until the client
 // disconnects or ctx is done. Calls run as the stdio agent (mcp.agent).
+//
+// When ctx ends (aios-host mcp on SIGINT/SIGTERM) the calls in flight are
+// cancelled: the go-sdk closes the session only once its requests have
+// finished, and gives them contexts that ctx's end does not reach.
 func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
-	return s.mcp.Run(ctx, t)
+	return s.mcp.Run(context.WithValue(ctx, runCtxKey{}, ctx), t)
 }
+
+// runCtxKey carries Run's ctx into the request contexts (the go-sdk keeps
+// the values of the context a session was connected with).
+type runCtxKey struct{}
 
 // Tools returns the names of the exported tools, sorted.
 func (s *Server) Tools() []string {
@@ -320,6 +328,12 @@ func (s *Server) handler(name string, structured, bridged bool) mcpsdk.ToolHandl
 			if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
 				return errorResult(abi.Errorf(abi.InvalidParams, "arguments of %s are not valid JSON: %v", name, err)), nil
 			}
+		}
+		if rc, ok := ctx.Value(runCtxKey{}).(context.Context); ok {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithCancel(ctx)
+			defer cancel()
+			defer context.AfterFunc(rc, cancel)()
 		}
 		v, err := s.h.Call(ctx, &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Params: params})
 		if err != nil {
