@@ -5,8 +5,13 @@ import (
 	"context"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/host"
 )
 
 // `aios-host mcp` on SIGTERM (Run's ctx done) with a call in flight: the
@@ -62,5 +67,51 @@ func TestProbeRunCancelsCallsWhenDone(t *testing.T) {
 	case <-done:
 	case <-time.After(3 * time.Second):
 		t.Fatal("Run did not return within 3 s of its ctx ending: the call in flight was not cancelled")
+	}
+}
+
+// `aios-host run` stops its /mcp server (Server.Close) and then closes the
+// host, which closes the audit log. Close did not wait for (nor cancel) the
+// MCP calls in flight: a tools/call over /mcp running at SIGTERM ended after
+// the audit log had closed, and its record was dropped (no line in the log
+// for a call that ran).
+func TestProbeCloseEndsCallsInFlight(t *testing.T) {
+	h, s := newTestHost(t, "")
+	started := make(chan struct{}, 1)
+	addSlowTool(t, h, started)
+	for deadline := time.Now().Add(5 * time.Second); !contains(s.Tools(), "slow"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("slow not exported")
+		}
+	}
+	var ended atomic.Int32
+	defer h.OnCall(func(st host.CallStats) {
+		if st.Tool == "slow" {
+			ended.Add(1)
+		}
+	})()
+	cs := connectInMemory(t, s, nil)
+	go func() {
+		_, _ = cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "slow", Arguments: map[string]any{}})
+	}()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the tool did not start")
+	}
+	closed := make(chan struct{})
+	go func() { _ = s.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not return")
+	}
+	if ended.Load() != 1 {
+		t.Fatal("Close returned while an MCP call was still in flight (the host closes its audit log next)")
+	}
+	// A call after Close is refused, not run.
+	r, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "echo", Arguments: map[string]any{"value": 1}})
+	if err == nil && !r.IsError {
+		t.Fatalf("a call after Close ran: %+v", r)
 	}
 }
