@@ -290,9 +290,12 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 	}
 	_ = w.out.SetReadDeadline(deadline)
 	defer func() { _ = w.out.SetReadDeadline(time.Time{}) }()
+	// A cancelled load (discovery closing at shutdown) stops waiting at
+	// once rather than at the startup timeout.
+	defer context.AfterFunc(ctx, func() { _ = w.out.SetReadDeadline(time.Now()) })()
 	frame, err := abi.ReadFrame(w.br, abi.DefaultMaxFrame)
 	if err != nil {
-		return nil, w.startError(err, timeout)
+		return nil, w.startError(ctx, err, timeout)
 	}
 	const who = "the python worker"
 	offered, err := wire.ParseWorkerHello(who, frame)
@@ -313,7 +316,7 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 	}
 	env, err := w.readEnvelope()
 	if err != nil {
-		return nil, w.startError(err, timeout)
+		return nil, w.startError(ctx, err, timeout)
 	}
 	switch {
 	case env.Kind == abi.KindRegister && env.Register != nil:
@@ -326,7 +329,11 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 }
 
 // startError words a failed read of the worker's first frames.
-func (w *worker) startError(err error, timeout time.Duration) error {
+func (w *worker) startError(ctx context.Context, err error, timeout time.Duration) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+		w.killAll()
+		return fmt.Errorf("%s: the python worker's start was cancelled: %w", w.p.path, ctx.Err())
+	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		w.killAll()
 		return fmt.Errorf("%s: the python worker did not register within %v (a long-running import or a loop at module level?)%s", w.p.path, timeout, w.stderrNote())
