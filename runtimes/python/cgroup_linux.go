@@ -38,6 +38,7 @@ type cgroups struct {
 	v2      bool
 	parents map[string]string // controller (v1) or "" (v2) → the host's folder
 	seq     atomic.Uint64
+	enable  string // v2: the controllers the host's folder hands its children
 }
 
 var (
@@ -248,7 +249,7 @@ func setupV2(dir, name string) (*cgroups, error) {
 		return nil, fmt.Errorf("cgroup v2 %s: enabling %s: %v", parent, enable, err)
 	}
 	ownFolders[parent] = true
-	return &cgroups{v2: true, parents: map[string]string{"": parent}}, nil
+	return &cgroups{v2: true, parents: map[string]string{"": parent}, enable: enable}, nil
 }
 
 // ownFolders are the folders this host made (written while setting up,
@@ -297,6 +298,12 @@ func removeStale(dir string, v2 bool) {
 			pid, err2 := strconv.Atoi(pidPart)
 			if err1 == nil && err2 == nil && fns == ns && pid > 0 {
 				dead = pid == os.Getpid() || errors.Is(unix.Kill(pid, 0), unix.ESRCH)
+				if !dead {
+					// A live host of this namespace (a `run` beside an
+					// `mcp` session): not even its empty folders are
+					// removed — it makes its workers' groups in them.
+					continue
+				}
 			}
 		}
 		kids, _ := os.ReadDir(path)
@@ -317,6 +324,18 @@ func removeStale(dir string, v2 bool) {
 		}
 		_ = os.Remove(path)
 	}
+}
+
+// remakeParent makes the host's folder parent again (v2: with its
+// controllers handed to children).
+func (c *cgroups) remakeParent(parent string) error {
+	if err := os.Mkdir(parent, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return err
+	}
+	if c.v2 && c.enable != "" {
+		return os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte(c.enable), 0)
+	}
+	return nil
 }
 
 func (c *cgroups) removeParents() {
@@ -367,7 +386,15 @@ func (c *cgroups) newWorker(l cgLimits) (*workerCgroup, error) {
 	wc := &workerCgroup{v2: c.v2}
 	mk := func(parent string) (string, error) {
 		d := filepath.Join(parent, name)
-		if err := os.Mkdir(d, 0o700); err != nil {
+		err := os.Mkdir(d, 0o700)
+		if errors.Is(err, os.ErrNotExist) {
+			// The host's folder was removed under it (another host
+			// took it for stale while it was empty): make it again.
+			if perr := c.remakeParent(parent); perr == nil {
+				err = os.Mkdir(d, 0o700)
+			}
+		}
+		if err != nil {
 			return "", fmt.Errorf("cgroup %s: %v", d, err)
 		}
 		wc.dirs = append(wc.dirs, d)

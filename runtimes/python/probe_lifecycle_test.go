@@ -31,3 +31,23 @@ func TestProbeLoadHonoursCancel(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// A call cancelled or timed out kills its worker, and a replacement starts
+// in the background. Close waited for that replacement to finish starting:
+// with a module that takes seconds to import, `aios-host run` took as long
+// to stop after SIGTERM (6.6 s for a 6 s import), since shutdown cancels
+// every call and so starts a replacement for each.
+func TestProbeCloseStopsReplacementStart(t *testing.T) {
+	rt := newRuntime(t, nil)
+	h := newHost(t, rt)
+	p := loadTool(t, h, "slowimp.py", "import time, asyncio\ntime.sleep(3)\nfrom aios_sdk import tool\n@tool(name='si')\nasync def si(p, ctx):\n    await asyncio.sleep(30)\n    return 1\n")
+	if _, err := call(h, "si", map[string]any{}, 300*time.Millisecond); abi.CodeOf(err) != abi.Timeout {
+		t.Fatalf("want Timeout, got %v", err)
+	}
+	time.Sleep(200 * time.Millisecond) // the replacement is importing
+	start := time.Now()
+	_ = p.Close()
+	if took := time.Since(start); took > 1500*time.Millisecond {
+		t.Fatalf("Close took %v: it waited for a replacement worker to finish its import", took)
+	}
+}
