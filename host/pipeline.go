@@ -393,8 +393,8 @@ func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller str
 		}
 		taken[n], n = callerLim, n+1
 	}
-	if len(h.pol.toolLims) > 0 {
-		if l := h.pol.toolLims[e.Def.Name]; l != nil {
+	if h.pol.hasToolLimits {
+		if l := h.pol.toolLimit(e.Def.Name); l != nil {
 			if ok, retry := l.Allow(now); !ok {
 				return refuse(retry, "tool "+e.Def.Name)
 			}

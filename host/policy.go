@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -29,8 +31,15 @@ type policy struct {
 	agentNames []string // sorted, for error messages
 
 	toolLims map[string]*ratelimit.Limiter // by tool name (rate_limits.per_tool)
-	provLims map[string]*ratelimit.Limiter // by provider id (providers.<id>.rate)
-	global   *ratelimit.Limiter
+	// toolPats are the per_tool entries that are patterns (* and ?), most
+	// specific (longest) first: one bucket each, shared by the tools it
+	// matches that have no entry of their own name. toolPatOf caches
+	// which one a tool name gets (a *ratelimit.Limiter, nil for none).
+	toolPats      []toolPattern
+	toolPatOf     sync.Map
+	hasToolLimits bool
+	provLims      map[string]*ratelimit.Limiter // by provider id (providers.<id>.rate)
+	global        *ratelimit.Limiter
 
 	trustCaps [abi.System + 1]abi.Grants
 	overrides map[string]providerOverride
@@ -103,9 +112,21 @@ func newPolicy(cfg *config.Config) (*policy, error) {
 	sort.Strings(p.agentNames)
 	for tool, r := range cfg.RateLimits.PerTool {
 		if l := newLimiter(&r); l != nil {
-			p.toolLims[tool] = l
+			if strings.ContainsAny(tool, "*?") {
+				p.toolPats = append(p.toolPats, toolPattern{tool, l})
+			} else {
+				p.toolLims[tool] = l
+			}
+			p.hasToolLimits = true
 		}
 	}
+	sort.Slice(p.toolPats, func(i, j int) bool {
+		a, b := p.toolPats[i].pattern, p.toolPats[j].pattern
+		if len(a) != len(b) {
+			return len(a) > len(b)
+		}
+		return a < b
+	})
 	defaults := config.DefaultTrustCaps()
 	for level := abi.Untrusted; level <= abi.System; level++ {
 		caps, ok := cfg.Trust.Caps[level.String()]
@@ -171,3 +192,31 @@ func (p *policy) providerGrants(id string, trust abi.TrustLevel, requested abi.G
 
 // disabled reports whether the config disables provider id.
 func (p *policy) disabled(id string) bool { return p.overrides[id].disabled }
+
+type toolPattern struct {
+	pattern string
+	lim     *ratelimit.Limiter
+}
+
+// toolLimit is the per_tool limiter of a tool: its own name's entry, else
+// the most specific pattern that matches it, else nil.
+func (p *policy) toolLimit(name string) *ratelimit.Limiter {
+	if l := p.toolLims[name]; l != nil {
+		return l
+	}
+	if len(p.toolPats) == 0 {
+		return nil
+	}
+	if v, ok := p.toolPatOf.Load(name); ok {
+		return v.(*ratelimit.Limiter)
+	}
+	var l *ratelimit.Limiter
+	for _, tp := range p.toolPats {
+		if abi.Glob(tp.pattern, name) {
+			l = tp.lim
+			break
+		}
+	}
+	p.toolPatOf.Store(name, l)
+	return l
+}
