@@ -198,6 +198,10 @@ type generation struct {
 	// provider id (the unit's id was edited): calls reaching this one
 	// after it closed go there.
 	next atomic.Pointer[generation]
+	// trust is the level the host registered this generation at: a call
+	// resolved here holds that level's grants, so it is not forwarded to
+	// a generation of another level.
+	trust abi.TrustLevel
 
 	mu       sync.Mutex
 	inflight int
@@ -252,7 +256,11 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 			cur = g.next.Load()
 		}
 		if cur != nil && cur != g {
-			if why := changedFor(g.inner.Describe(), cur.inner.Describe(), call); why != "" {
+			why := changedFor(g.inner.Describe(), cur.inner.Describe(), call)
+			if why == "" && cur.trust != g.trust {
+				why = "its provider is now served at trust level " + cur.trust.String() + " (was " + g.trust.String() + ")"
+			}
+			if why != "" {
 				// The pipeline checked this call (capabilities,
 				// permission, parameters) against the old definition:
 				// the new code must not serve it unchecked.

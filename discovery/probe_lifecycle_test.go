@@ -241,3 +241,59 @@ func TestProbeForwardedToNonKeeperIsWatched(t *testing.T) {
 		t.Fatalf("forwarded hanging call: %v after %v; want Timeout within the deadline + 1 s", err, took)
 	}
 }
+
+// A provider id served by a trusted file and shadowed by a less trusted
+// one: when the trusted file goes, the less trusted one takes over. A call
+// that resolved the trusted version just before (its frame holds the
+// trusted provider's grants for its host calls) was forwarded to the less
+// trusted code, which ran it with those grants.
+func TestProbeForwardedCallKeepsTrust(t *testing.T) {
+	dir := t.TempDir()
+	high, low := filepath.Join(dir, "high"), filepath.Join(dir, "low")
+	for _, d := range []string{high, low} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := config.Parse([]byte("plugins: ["+high+", "+low+"]\ndata: "+filepath.Join(dir, "data")+"\naudit: {disabled: true}\n"+
+		"trust: {folders: {"+high+": Community}}\n"+
+		"discovery:\n  dirs: []\n  desktop_dirs: []\n  debounce: 5ms\n"), filepath.Join(dir, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := host.New(host.Options{Config: cfg, Loaders: []abi.Loader{capLoader{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(Options{Host: h, Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	defer d.Close()
+	writeCap(t, filepath.Join(high, "a.capfake"), capSpec{ID: "org.probe.tr", Tool: "t", Version: "1.0.0", Mark: "community"})
+	writeCap(t, filepath.Join(low, "b.capfake"), capSpec{ID: "org.probe.tr", Tool: "t", Version: "1.0.0", Mark: "untrusted"})
+	testutil.Eventually(t, "community serves", func() bool {
+		e, err := h.Registry().Resolve("t", "")
+		return err == nil && e.Provider.Trust == abi.Community && len(d.Errors()) == 0
+	})
+	time.Sleep(100 * time.Millisecond) // the shadowed one loaded too
+	old, _ := h.Registry().Resolve("t", "")
+	if err := os.Remove(filepath.Join(high, "a.capfake")); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "untrusted takes over", func() bool {
+		e, err := h.Registry().Resolve("t", "")
+		return err == nil && e.Provider.Trust == abi.Untrusted
+	})
+	res, err := old.Provider.Impl.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "t", Version: "1.0.0", Params: map[string]any{}}, nil)
+	if err == nil {
+		t.Fatalf("a call resolved at Community trust ran in the Untrusted code: %v", res)
+	}
+	if abi.CodeOf(err) != abi.Unavailable {
+		t.Fatalf("want Unavailable, got %v", err)
+	}
+}
