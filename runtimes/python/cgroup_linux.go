@@ -49,7 +49,10 @@ var (
 
 // hostCgroups makes (once a process) the host's folders for workers.
 func hostCgroups() (*cgroups, error) {
-	cgOnce.Do(func() { cgHost, cgErr = setupCgroups() })
+	cgOnce.Do(func() {
+		cgHost, cgErr = setupCgroups()
+		cgMade.Store(cgHost)
+	})
 	return cgHost, cgErr
 }
 
@@ -336,6 +339,41 @@ func (c *cgroups) remakeParent(parent string) error {
 		return os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte(c.enable), 0)
 	}
 	return nil
+}
+
+// cgMade is cgHost once it is set up (nil before): read without setting
+// the folders up.
+var cgMade atomic.Pointer[cgroups]
+
+// removeHostFolders removes this process's folders (Runtime.Close) once
+// the groups of its workers have gone (their removal may lag the reaping),
+// trying until deadline; a folder still holding a group (a worker of
+// another runtime of this process) is left.
+func removeHostFolders(deadline time.Time) {
+	c := cgMade.Load()
+	if c == nil {
+		return
+	}
+	for _, p := range c.parents {
+		for {
+			ents, err := os.ReadDir(p)
+			if err != nil {
+				break // gone
+			}
+			busy := false
+			for _, e := range ents {
+				busy = busy || e.IsDir()
+			}
+			if !busy {
+				_ = os.Remove(p)
+				break
+			}
+			if time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
 }
 
 func (c *cgroups) removeParents() {

@@ -3,10 +3,13 @@
 package python
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/aios-host/aios-host/abi"
 )
 
 // Two hosts on one machine (a `run` and an `aios-host mcp` session, or a
@@ -54,5 +57,50 @@ func TestProbeWorkerRemakesRemovedHostFolder(t *testing.T) {
 	}
 	if _, err := os.Stat(wc.dirs[0]); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A clean shutdown (SIGTERM to `run`) left the host's control-group
+// folders: /sys/fs/cgroup/<ctl>/aios-host-NS-PID/ with a wN folder for each
+// worker alive at exit. Provider.Close only tells workers to go, and
+// nothing removed the host's own folder. Runtime.Close waits for the
+// runtime's workers to be reaped and removes the folders.
+func TestProbeCloseRemovesCgroupFolders(t *testing.T) {
+	rt, err := New(DefaultConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "t.py")
+	if err := os.WriteFile(path, []byte("from aios_sdk import tool\n@tool(name='t')\ndef t(p, ctx):\n    return 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rt.Load(context.Background(), abi.Source{Path: path, Trust: abi.System})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt.Layers().Cgroup == "" {
+		_ = p.Close()
+		t.Skip("no control groups here")
+	}
+	c, err := hostCgroups()
+	if err != nil {
+		t.Skip(err)
+	}
+	_ = p.Close()
+	rt.Close()
+	for _, parent := range c.parents {
+		ents, _ := os.ReadDir(parent)
+		for _, e := range ents {
+			if e.IsDir() {
+				t.Errorf("worker group %s left after Close", filepath.Join(parent, e.Name()))
+			}
+		}
+		if _, err := os.Stat(parent); err == nil && len(ents) == 0 {
+			t.Errorf("the host's folder %s left after Close", parent)
+		}
 	}
 }

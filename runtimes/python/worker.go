@@ -230,6 +230,7 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 		w.abort()
 		return nil, nil, err
 	}
+	p.rt.live.Add(1)
 	go w.waitLoop()
 	return w, reg, nil
 }
@@ -504,6 +505,7 @@ func (w *worker) stderrNote() string {
 // waitLoop reaps the worker when its process ends (by itself, killed by
 // the host, or killed from outside while idle) and records how it ended.
 func (w *worker) waitLoop() {
+	defer w.p.rt.live.Add(-1)
 	st, err := w.ps.Wait()
 	// Children of the worker may hold its pipes: the whole tree goes.
 	w.killAll()
