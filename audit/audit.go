@@ -291,7 +291,10 @@ func (w *Writer) Log(e Entry) {
 	}
 	if w.closing {
 		w.mu.Unlock()
-		w.dropped.Add(1)
+		if w.dropped.Add(1) == 1 {
+			w.opts.Logger.Error("audit record dropped: the log was closed before the call ended (later drops are not logged)",
+				"path", w.path, "call_id", e.CallID, "tool", e.Tool, "outcome", e.Outcome)
+		}
 		return
 	}
 	w.q = append(w.q, e)

@@ -3,9 +3,13 @@ package discovery
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
 )
@@ -97,6 +101,53 @@ func (p *cardProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env
 }
 func (p *cardProvider) Close() error { return p.inner.Close() }
 
+// KeepsDeadlines is the artifact's (abi.DeadlineKeeper): the host calls
+// a provider that returns by the deadline on its own on the caller's
+// goroutine, without a watcher goroutine and timer per call.
+func (p *cardProvider) KeepsDeadlines() bool { return keepsDeadlines(p.inner) }
+
+func keepsDeadlines(p abi.Provider) bool {
+	k, ok := p.(abi.DeadlineKeeper)
+	return ok && k.KeepsDeadlines()
+}
+
+// abandonGrace is how long past its deadline a forwarded call of a
+// provider that does not keep deadlines is waited for (host.callWatched's
+// grace).
+const abandonGrace = time.Second
+
+// callWithin calls p, waiting at most abandonGrace past call's deadline:
+// for a call forwarded from a generation that keeps deadlines (so the host
+// does not watch it) to one whose provider does not.
+func callWithin(p abi.Provider, ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if call.Deadline.IsZero() {
+		return p.Call(ctx, call, env)
+	}
+	type outcome struct {
+		res any
+		err error
+	}
+	ch := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- outcome{nil, abi.Errorf(abi.ProviderCrashed, "provider panicked serving %s: %v", call.Tool, r)}
+			}
+		}()
+		res, err := p.Call(ctx, call, env)
+		ch <- outcome{res, err}
+	}()
+	t := time.NewTimer(time.Until(call.Deadline) + abandonGrace)
+	defer t.Stop()
+	select {
+	case o := <-ch:
+		return o.res, o.err
+	case <-t.C:
+		return nil, &abi.ToolError{Code: abi.Timeout, Message: "provider did not return from " + call.Tool + " within " +
+			abandonGrace.String() + " after its deadline; the call was abandoned", Data: map[string]any{"abandoned": true}}
+	}
+}
+
 // sharedProvider is a loaded provider with several holders: discovery,
 // while the candidate that loaded it is known (serving or shadowed), and
 // every generation wrapping it, until that generation drains. The last
@@ -143,9 +194,13 @@ type generation struct {
 	inner   abi.Provider
 	shared  *sharedProvider    // inner, held until the generation drains
 	current func() *generation // the live generation for this provider id
+	// next is the generation that took this one's place under another
+	// provider id (the unit's id was edited): calls reaching this one
+	// after it closed go there.
+	next atomic.Pointer[generation]
 	// trust is the level the host registered this generation at: a call
-	// is handed on only to a generation at least as trusted (its Env holds
-	// the grants of the record it resolved, this generation's).
+	// resolved here holds that level's grants, so it is not forwarded to
+	// a generation of another level.
 	trust abi.TrustLevel
 
 	mu       sync.Mutex
@@ -177,6 +232,12 @@ func (g *generation) abandon() {
 
 func (g *generation) Describe() *abi.ToolRegister { return g.inner.Describe() }
 
+// KeepsDeadlines is the wrapped provider's (abi.DeadlineKeeper): without
+// it every call of a discovered provider ran under the host's watcher
+// goroutine and timer, which the runtimes that interrupt their guests at
+// the deadline exist to avoid.
+func (g *generation) KeepsDeadlines() bool { return keepsDeadlines(g.inner) }
+
 // Health forwards the inner provider's health check (a remote adapter's
 // endpoints.health probe, RemoteProvider.Health); others are healthy.
 func (g *generation) Health() (bool, string) {
@@ -190,10 +251,23 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 	g.mu.Lock()
 	if g.closing {
 		g.mu.Unlock()
-		if cur := g.current(); cur != nil && cur != g {
-			if cur.trust < g.trust {
-				return nil, abi.Errorf(abi.Unavailable, "provider %s was reloaded at trust level %s (was %s) while this call was dispatched; call again",
-					g.inner.Describe().Provider.ID, cur.trust, g.trust)
+		cur := g.current()
+		if cur == nil || cur == g {
+			cur = g.next.Load()
+		}
+		if cur != nil && cur != g {
+			why := changedFor(g.inner.Describe(), cur.inner.Describe(), call)
+			if why == "" && cur.trust != g.trust {
+				why = "its provider is now served at trust level " + cur.trust.String() + " (was " + g.trust.String() + ")"
+			}
+			if why != "" {
+				// The pipeline checked this call (capabilities,
+				// permission, parameters) against the old definition:
+				// the new code must not serve it unchecked.
+				return nil, abi.Errorf(abi.Unavailable, "tool %s@%s was reloaded while this call started and %s; call it again", call.Tool, call.Version, why)
+			}
+			if g.KeepsDeadlines() && !cur.KeepsDeadlines() {
+				return callWithin(cur, ctx, call, env)
 			}
 			return cur.Call(ctx, call, env)
 		}
@@ -203,6 +277,63 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 	g.mu.Unlock()
 	defer g.release()
 	return g.inner.Call(ctx, call, env)
+}
+
+// changedFor says how the reload from old to cur changed what the pipeline
+// checked a call of call.Tool against ("" when nothing did): the tool's
+// parameters, result schema, required capabilities or permission level,
+// or the capabilities the provider asks for (its grants).
+func changedFor(old, cur *abi.ToolRegister, call *abi.ToolCall) string {
+	if old == nil || cur == nil {
+		return ""
+	}
+	o := toolOf(old, call)
+	if o == nil {
+		return "" // not a tool the old version knew: as before
+	}
+	n := toolOf(cur, call)
+	switch {
+	case n == nil:
+		return "the new version has no such tool"
+	case !reflect.DeepEqual(o.Parameters, n.Parameters):
+		return "its parameters changed"
+	case !reflect.DeepEqual(o.Returns, n.Returns):
+		return "its result schema changed"
+	case !slices.Equal(o.CapabilityRequired, n.CapabilityRequired):
+		return "the capabilities it requires changed"
+	case o.PermissionLevel != n.PermissionLevel:
+		return "its permission level changed"
+	case !slices.Equal(old.Provider.Capabilities, cur.Provider.Capabilities):
+		return "the capabilities its provider asks for changed"
+	}
+	return ""
+}
+
+// toolOf finds the definition of call's tool in r: the one of its name and
+// version (a definition without a version has the provider's), else the
+// only one of its name.
+func toolOf(r *abi.ToolRegister, call *abi.ToolCall) *abi.ToolDef {
+	var only *abi.ToolDef
+	n := 0
+	for i := range r.Tools {
+		t := &r.Tools[i]
+		if t.Name != call.Tool {
+			continue
+		}
+		v := t.Version
+		if v == "" {
+			v = r.Provider.Version
+		}
+		if v == call.Version {
+			return t
+		}
+		only = t
+		n++
+	}
+	if n == 1 {
+		return only
+	}
+	return nil
 }
 
 func (g *generation) release() {

@@ -1182,8 +1182,8 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 		}
 		return nil
 	})
-	meta := host.ProviderMeta{Source: win.key, Trust: win.trust}
 	gen.trust = win.trust
+	meta := host.ProviderMeta{Source: win.key, Trust: win.trust}
 	if _, remote := win.provider.(*RemoteProvider); remote {
 		// A remote adapter's tool that a provider of equal or higher
 		// trust already serves (two aios hosts both export
@@ -1199,7 +1199,19 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 		dropped = nil
 	}
 	if cur == nil {
+		// The old id's calls that reach its generation after the swap
+		// are forwarded to the new one.
+		var prevGen *generation
+		if dropped != nil {
+			if g, ok := d.gens.Load(drop); ok {
+				prevGen = g.(*generation)
+				prevGen.next.Store(gen)
+			}
+		}
 		err = d.h.AddProvider(ctx, gen, meta)
+		if err != nil && prevGen != nil {
+			prevGen.next.Store(nil)
+		}
 	} else {
 		action = "reload"
 		// Publish the new generation first: a call that reaches the old one

@@ -66,6 +66,15 @@ type Server struct {
 	unsub     func()
 	done      chan struct{}
 	closeOnce sync.Once
+
+	// The tools/call handlers running: Close cancels them (stop) and waits
+	// for them, so that the host, closed next, does not close its audit log
+	// under a call (whose record would be dropped).
+	callsMu sync.Mutex
+	closing bool
+	calls   sync.WaitGroup
+	stop    context.Context
+	stopAll context.CancelFunc
 }
 
 // New builds the server, exports the current tools and follows the
@@ -88,6 +97,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{},
 		done: make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes}
+	s.stop, s.stopAll = context.WithCancel(context.Background())
 	if s.maxParams <= 0 {
 		s.maxParams = config.DefaultMaxParamsBytes
 	}
@@ -120,9 +130,17 @@ func (s *Server) MCP() *mcpsdk.Server { return s.mcp }
 
 // Run serves one session on t (e.g. &mcp.StdioTransport{}) until the client
 // disconnects or ctx is done. Calls run as the stdio agent (mcp.agent).
+//
+// When ctx ends (aios-host mcp on SIGINT/SIGTERM) the calls in flight are
+// cancelled: the go-sdk closes the session only once its requests have
+// finished, and gives them contexts that ctx's end does not reach.
 func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
-	return s.mcp.Run(ctx, t)
+	return s.mcp.Run(context.WithValue(ctx, runCtxKey{}, ctx), t)
 }
+
+// runCtxKey carries Run's ctx into the request contexts (the go-sdk keeps
+// the values of the context a session was connected with).
+type runCtxKey struct{}
 
 // Tools returns the names of the exported tools, sorted.
 func (s *Server) Tools() []string {
@@ -136,13 +154,31 @@ func (s *Server) Tools() []string {
 	return out
 }
 
-// Close stops following the registry. Sessions end with their transports.
+// Close stops following the registry, cancels the tool calls in flight
+// and waits for them to return; later calls are refused. Sessions end with
+// their transports.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.unsub()
 		<-s.done
+		s.callsMu.Lock()
+		s.closing = true
+		s.callsMu.Unlock()
+		s.stopAll()
+		s.calls.Wait()
 	})
 	return nil
+}
+
+// begin registers a tools/call handler; false once Close has begun.
+func (s *Server) begin() bool {
+	s.callsMu.Lock()
+	defer s.callsMu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.calls.Add(1)
+	return true
 }
 
 // Handler serves /mcp (streamable HTTP behind the Origin and bearer-token
@@ -320,6 +356,17 @@ func (s *Server) handler(name string, structured, bridged bool) mcpsdk.ToolHandl
 			if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
 				return errorResult(abi.Errorf(abi.InvalidParams, "arguments of %s are not valid JSON: %v", name, err)), nil
 			}
+		}
+		if !s.begin() {
+			return errorResult(abi.Errorf(abi.Unavailable, "the MCP server is shutting down")), nil
+		}
+		defer s.calls.Done()
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(s.stop, cancel)()
+		if rc, ok := ctx.Value(runCtxKey{}).(context.Context); ok {
+			defer context.AfterFunc(rc, cancel)()
 		}
 		v, err := s.h.Call(ctx, &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Params: params})
 		if err != nil {

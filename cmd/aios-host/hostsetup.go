@@ -232,7 +232,15 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 
 // closeHost closes h and reports a close error on w.
 func closeHost(h *host.Host, w io.Writer) error {
-	if err := h.Close(); err != nil {
+	err := h.Close()
+	// The python workers were told to go: wait for them and remove the
+	// control-group folders (a clean exit leaves none).
+	if l, ok := h.LoaderFor("x.py"); ok {
+		if rt, ok := l.(*python.Runtime); ok {
+			rt.Close()
+		}
+	}
+	if err != nil {
 		fmt.Fprintf(w, "aios-host: %v\n", err)
 		return err
 	}

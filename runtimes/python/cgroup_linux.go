@@ -38,6 +38,7 @@ type cgroups struct {
 	v2      bool
 	parents map[string]string // controller (v1) or "" (v2) → the host's folder
 	seq     atomic.Uint64
+	enable  string // v2: the controllers the host's folder hands its children
 }
 
 var (
@@ -48,7 +49,10 @@ var (
 
 // hostCgroups makes (once a process) the host's folders for workers.
 func hostCgroups() (*cgroups, error) {
-	cgOnce.Do(func() { cgHost, cgErr = setupCgroups() })
+	cgOnce.Do(func() {
+		cgHost, cgErr = setupCgroups()
+		cgMade.Store(cgHost)
+	})
 	return cgHost, cgErr
 }
 
@@ -248,7 +252,7 @@ func setupV2(dir, name string) (*cgroups, error) {
 		return nil, fmt.Errorf("cgroup v2 %s: enabling %s: %v", parent, enable, err)
 	}
 	ownFolders[parent] = true
-	return &cgroups{v2: true, parents: map[string]string{"": parent}}, nil
+	return &cgroups{v2: true, parents: map[string]string{"": parent}, enable: enable}, nil
 }
 
 // ownFolders are the folders this host made (written while setting up,
@@ -297,6 +301,12 @@ func removeStale(dir string, v2 bool) {
 			pid, err2 := strconv.Atoi(pidPart)
 			if err1 == nil && err2 == nil && fns == ns && pid > 0 {
 				dead = pid == os.Getpid() || errors.Is(unix.Kill(pid, 0), unix.ESRCH)
+				if !dead {
+					// A live host of this namespace (a `run` beside an
+					// `mcp` session): not even its empty folders are
+					// removed — it makes its workers' groups in them.
+					continue
+				}
 			}
 		}
 		kids, _ := os.ReadDir(path)
@@ -316,6 +326,53 @@ func removeStale(dir string, v2 bool) {
 			}
 		}
 		_ = os.Remove(path)
+	}
+}
+
+// remakeParent makes the host's folder parent again (v2: with its
+// controllers handed to children).
+func (c *cgroups) remakeParent(parent string) error {
+	if err := os.Mkdir(parent, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return err
+	}
+	if c.v2 && c.enable != "" {
+		return os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte(c.enable), 0)
+	}
+	return nil
+}
+
+// cgMade is cgHost once it is set up (nil before): read without setting
+// the folders up.
+var cgMade atomic.Pointer[cgroups]
+
+// removeHostFolders removes this process's folders (Runtime.Close) once
+// the groups of its workers have gone (their removal may lag the reaping),
+// trying until deadline; a folder still holding a group (a worker of
+// another runtime of this process) is left.
+func removeHostFolders(deadline time.Time) {
+	c := cgMade.Load()
+	if c == nil {
+		return
+	}
+	for _, p := range c.parents {
+		for {
+			ents, err := os.ReadDir(p)
+			if err != nil {
+				break // gone
+			}
+			busy := false
+			for _, e := range ents {
+				busy = busy || e.IsDir()
+			}
+			if !busy {
+				_ = os.Remove(p)
+				break
+			}
+			if time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	}
 }
 
@@ -367,7 +424,15 @@ func (c *cgroups) newWorker(l cgLimits) (*workerCgroup, error) {
 	wc := &workerCgroup{v2: c.v2}
 	mk := func(parent string) (string, error) {
 		d := filepath.Join(parent, name)
-		if err := os.Mkdir(d, 0o700); err != nil {
+		err := os.Mkdir(d, 0o700)
+		if errors.Is(err, os.ErrNotExist) {
+			// The host's folder was removed under it (another host
+			// took it for stale while it was empty): make it again.
+			if perr := c.remakeParent(parent); perr == nil {
+				err = os.Mkdir(d, 0o700)
+			}
+		}
+		if err != nil {
 			return "", fmt.Errorf("cgroup %s: %v", d, err)
 		}
 		wc.dirs = append(wc.dirs, d)

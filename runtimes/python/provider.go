@@ -357,7 +357,21 @@ func (p *Provider) discard(w *worker) {
 		var nw *worker
 		err := errClosed
 		if !p.isClosed() {
-			nw, _, err = p.startWorker(context.Background())
+			// Close stops a replacement still starting (a slow import)
+			// rather than wait for it.
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() {
+				select {
+				case <-p.closing:
+					cancel()
+				case <-ctx.Done():
+				}
+			}()
+			nw, _, err = p.startWorker(ctx)
+			cancel()
+			if err != nil && p.isClosed() {
+				err = errClosed
+			}
 		}
 		if err != nil {
 			p.mu.Lock()

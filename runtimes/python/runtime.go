@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -38,6 +39,23 @@ type Runtime struct {
 	mu     sync.Mutex
 	env    *interp // nil until the first successful probe
 	layers Layers
+
+	// live counts the workers started and not yet reaped (Close waits
+	// for them).
+	live atomic.Int64
+}
+
+// Close waits, at most 3 s, for the runtime's workers to be reaped (close
+// its providers, e.g. by closing the host, first: that tells them to go)
+// and then removes this process's control-group folders when no worker is
+// left in them, so that a clean shutdown leaves none behind. A load after
+// Close still works (the folders are made again).
+func (r *Runtime) Close() {
+	deadline := time.Now().Add(3 * time.Second)
+	for r.live.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	removeHostFolders(deadline)
 }
 
 // interp is what the probe learnt about the interpreter.

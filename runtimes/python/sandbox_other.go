@@ -5,6 +5,7 @@ package python
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 // detectLayers reports every layer unavailable: the sandbox is Linux only.
@@ -20,6 +21,8 @@ func newCgroup(spawnSpec) (*workerCgroup, error) { return nil, nil }
 func (*workerCgroup) add(int) error              { return nil }
 func (*workerCgroup) kill()                      {}
 func (*workerCgroup) destroy()                   {}
+
+func removeHostFolders(time.Time) {}
 
 func spawn(s spawnSpec) (*os.Process, error) {
 	return os.StartProcess(s.argv[0], s.argv, &os.ProcAttr{Dir: s.dir, Env: s.env, Files: s.files, Sys: &syscall.SysProcAttr{Setpgid: true}})

@@ -230,6 +230,7 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 		w.abort()
 		return nil, nil, err
 	}
+	p.rt.live.Add(1)
 	go w.waitLoop()
 	return w, reg, nil
 }
@@ -290,9 +291,12 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 	}
 	_ = w.out.SetReadDeadline(deadline)
 	defer func() { _ = w.out.SetReadDeadline(time.Time{}) }()
+	// A cancelled load (discovery closing at shutdown) stops waiting at
+	// once rather than at the startup timeout.
+	defer context.AfterFunc(ctx, func() { _ = w.out.SetReadDeadline(time.Now()) })()
 	frame, err := abi.ReadFrame(w.br, abi.DefaultMaxFrame)
 	if err != nil {
-		return nil, w.startError(err, timeout)
+		return nil, w.startError(ctx, err, timeout)
 	}
 	const who = "the python worker"
 	offered, err := wire.ParseWorkerHello(who, frame)
@@ -313,7 +317,7 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 	}
 	env, err := w.readEnvelope()
 	if err != nil {
-		return nil, w.startError(err, timeout)
+		return nil, w.startError(ctx, err, timeout)
 	}
 	switch {
 	case env.Kind == abi.KindRegister && env.Register != nil:
@@ -326,7 +330,11 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 }
 
 // startError words a failed read of the worker's first frames.
-func (w *worker) startError(err error, timeout time.Duration) error {
+func (w *worker) startError(ctx context.Context, err error, timeout time.Duration) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+		w.killAll()
+		return fmt.Errorf("%s: the python worker's start was cancelled: %w", w.p.path, ctx.Err())
+	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		w.killAll()
 		return fmt.Errorf("%s: the python worker did not register within %v (a long-running import or a loop at module level?)%s", w.p.path, timeout, w.stderrNote())
@@ -497,6 +505,7 @@ func (w *worker) stderrNote() string {
 // waitLoop reaps the worker when its process ends (by itself, killed by
 // the host, or killed from outside while idle) and records how it ended.
 func (w *worker) waitLoop() {
+	defer w.p.rt.live.Add(-1)
 	st, err := w.ps.Wait()
 	// Children of the worker may hold its pipes: the whole tree goes.
 	w.killAll()
