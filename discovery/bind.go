@@ -200,7 +200,7 @@ type generation struct {
 	next atomic.Pointer[generation]
 	// trust is the level the host registered this generation at: a call
 	// resolved here holds that level's grants, so it is not forwarded to
-	// a generation of another level.
+	// a less trusted generation.
 	trust abi.TrustLevel
 
 	mu       sync.Mutex
@@ -257,7 +257,10 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 		}
 		if cur != nil && cur != g {
 			why := changedFor(g.inner.Describe(), cur.inner.Describe(), call)
-			if why == "" && cur.trust != g.trust {
+			if why == "" && cur.trust < g.trust {
+				// The call holds this generation's grants: not lent to
+				// less trusted code (to more trusted code they are no
+				// more than it may hold).
 				why = "its provider is now served at trust level " + cur.trust.String() + " (was " + g.trust.String() + ")"
 			}
 			if why != "" {
