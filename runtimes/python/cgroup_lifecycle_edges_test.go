@@ -20,7 +20,7 @@ import (
 // Every python worker the live host started afterwards failed ("mkdir
 // …/aios-host-NS-PID/wN: no such file or directory") until it restarted —
 // seen when a test binary and a `run` ran side by side.
-func TestProbeRemoveStaleSparesLiveHostOfThisNamespace(t *testing.T) {
+func TestRemoveStaleSparesLiveHostOfThisNamespace(t *testing.T) {
 	cmd := exec.Command("sleep", "600") // a live host's pid
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestProbeRemoveStaleSparesLiveHostOfThisNamespace(t *testing.T) {
 // The host's own folder removed under it (by another host that took it for
 // stale: one of another PID namespace, or one without the fix above): the
 // next worker makes it again instead of failing for good.
-func TestProbeWorkerRemakesRemovedHostFolder(t *testing.T) {
+func TestWorkerRemakesRemovedHostFolder(t *testing.T) {
 	dir := t.TempDir()
 	parent := filepath.Join(dir, hostFolder(pidNS(), os.Getpid()))
 	c := &cgroups{parents: map[string]string{"pids": parent}}
@@ -65,7 +65,7 @@ func TestProbeWorkerRemakesRemovedHostFolder(t *testing.T) {
 // worker alive at exit. Provider.Close only tells workers to go, and
 // nothing removed the host's own folder. Runtime.Close waits for the
 // runtime's workers to be reaped and removes the folders.
-func TestProbeCloseRemovesCgroupFolders(t *testing.T) {
+func TestCloseRemovesCgroupFolders(t *testing.T) {
 	rt, err := New(DefaultConfig(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 // config validation accepts * and ?), but the host looked limits up by exact
 // name only: a pattern key limited nothing, silently. Each tool a pattern
 // matches gets a bucket of its own; an exact name's entry takes precedence.
-func TestProbePerToolPatternLimits(t *testing.T) {
+func TestPerToolPatternLimits(t *testing.T) {
 	te := newTestHost(t, func(c *config.Config) {
 		c.RateLimits.PerTool = map[string]config.Rate{
 			"who*":   {PerSecond: 0.001, Burst: 1},

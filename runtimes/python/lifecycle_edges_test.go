@@ -13,7 +13,7 @@ import (
 // SIGTERM, "Close cancels the loads in flight") ran on until the import
 // ended or startup_timeout (10 s) passed: `aios-host run` took 8.9 s to stop
 // while a file with a slow module-level import was loading.
-func TestProbeLoadHonoursCancel(t *testing.T) {
+func TestLoadHonoursCancel(t *testing.T) {
 	rt := newRuntime(t, nil)
 	h := newHost(t, rt)
 	loadTool(t, h, "warm.py", "from aios_sdk import tool\n@tool(name='warm')\ndef warm(p, ctx):\n    return 1\n")
@@ -37,7 +37,7 @@ func TestProbeLoadHonoursCancel(t *testing.T) {
 // with a module that takes seconds to import, `aios-host run` took as long
 // to stop after SIGTERM (6.6 s for a 6 s import), since shutdown cancels
 // every call and so starts a replacement for each.
-func TestProbeCloseStopsReplacementStart(t *testing.T) {
+func TestCloseStopsReplacementStart(t *testing.T) {
 	rt := newRuntime(t, nil)
 	h := newHost(t, rt)
 	p := loadTool(t, h, "slowimp.py", "import time, asyncio\ntime.sleep(3)\nfrom aios_sdk import tool\n@tool(name='si')\nasync def si(p, ctx):\n    await asyncio.sleep(30)\n    return 1\n")

@@ -120,7 +120,7 @@ func newCapEnv(t *testing.T) (*host.Host, string) {
 // when the reload changed the definition, the new code must not run it
 // unchecked — here the new version requires ReadSpace(secret), which the
 // caller was never asked for.
-func TestProbeForwardedCallKeepsItsChecks(t *testing.T) {
+func TestForwardedCallKeepsItsChecks(t *testing.T) {
 	h, plugins := newCapEnv(t)
 	path := filepath.Join(plugins, "p.capfake")
 	writeCap(t, path, capSpec{ID: "org.probe.cap", Tool: "t", Version: "1.0.0", Mark: "v1"})
@@ -149,7 +149,7 @@ func TestProbeForwardedCallKeepsItsChecks(t *testing.T) {
 // When the reload changed only the code (the tool's definition is the same),
 // the forwarded call is served by the new version: no call fails because of a
 // reload.
-func TestProbeForwardedCallSameDefinition(t *testing.T) {
+func TestForwardedCallSameDefinition(t *testing.T) {
 	h, plugins := newCapEnv(t)
 	path := filepath.Join(plugins, "p.capfake")
 	writeCap(t, path, capSpec{ID: "org.probe.cap", Tool: "t", Version: "1.0.0", Mark: "v1"})
@@ -171,7 +171,7 @@ func TestProbeForwardedCallSameDefinition(t *testing.T) {
 // host closed it. docs/discovery.md: "no call fails because of a reload"
 // and "a call finds either the old id's tools or the new one's"; the call
 // was answered Unavailable "provider … was unloaded".
-func TestProbeForwardedAcrossIDChange(t *testing.T) {
+func TestForwardedAcrossIDChange(t *testing.T) {
 	h, plugins := newCapEnv(t)
 	path := filepath.Join(plugins, "p.capfake")
 	writeCap(t, path, capSpec{ID: "org.probe.old", Tool: "t", Version: "1.0.0", Mark: "old"})
@@ -193,7 +193,7 @@ func TestProbeForwardedAcrossIDChange(t *testing.T) {
 // generation wrapper (and an Adapter Card's binding): the host ran every
 // call of every plugin-folder provider under its watcher goroutine and
 // timer (host.callWatched: twice the allocations of a wasm echo).
-func TestProbeGenerationKeepsDeadlines(t *testing.T) {
+func TestGenerationKeepsDeadlines(t *testing.T) {
 	h, plugins := newCapEnv(t)
 	writeCap(t, filepath.Join(plugins, "k.capfake"), capSpec{ID: "org.probe.k", Tool: "k", Version: "1.0.0", Keeps: true})
 	writeCap(t, filepath.Join(plugins, "n.capfake"), capSpec{ID: "org.probe.n", Tool: "n", Version: "1.0.0"})
@@ -223,7 +223,7 @@ func TestProbeGenerationKeepsDeadlines(t *testing.T) {
 // A call forwarded from a keeper's generation (the host does not watch it)
 // to a reloaded version that does not keep deadlines and hangs is still
 // abandoned shortly after its deadline.
-func TestProbeForwardedToNonKeeperIsWatched(t *testing.T) {
+func TestForwardedToNonKeeperIsWatched(t *testing.T) {
 	h, plugins := newCapEnv(t)
 	path := filepath.Join(plugins, "p.capfake")
 	writeCap(t, path, capSpec{ID: "org.probe.w", Tool: "w", Version: "1.0.0", Keeps: true})
@@ -247,7 +247,7 @@ func TestProbeForwardedToNonKeeperIsWatched(t *testing.T) {
 // that resolved the trusted version just before (its frame holds the
 // trusted provider's grants for its host calls) was forwarded to the less
 // trusted code, which ran it with those grants.
-func TestProbeForwardedCallKeepsTrust(t *testing.T) {
+func TestForwardedCallKeepsTrust(t *testing.T) {
 	dir := t.TempDir()
 	high, low := filepath.Join(dir, "high"), filepath.Join(dir, "low")
 	for _, d := range []string{high, low} {

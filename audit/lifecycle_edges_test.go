@@ -12,7 +12,7 @@ import (
 // A record logged after Close (a call that ended after the host closed
 // its log) was dropped without a word: only a counter nobody reads
 // (Dropped) knew. The first such drop is logged, naming the call.
-func TestProbeDropAfterCloseIsLogged(t *testing.T) {
+func TestDropAfterCloseIsLogged(t *testing.T) {
 	var buf bytes.Buffer
 	w, err := Open(filepath.Join(t.TempDir(), "a.jsonl"), Options{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 // cancelled the calls, so the process waited for the tool to end by itself
 // (up to limits.max_deadline, 10 min; a 15 s js sleep took 13 s after the
 // signal). `run` cancels its calls at shutdown; so must Run.
-func TestProbeRunCancelsCallsWhenDone(t *testing.T) {
+func TestRunCancelsCallsWhenDone(t *testing.T) {
 	h, s := newTestHost(t, "")
 	started := make(chan struct{}, 1)
 	addSlowTool(t, h, started)
@@ -75,7 +75,7 @@ func TestProbeRunCancelsCallsWhenDone(t *testing.T) {
 // MCP calls in flight: a tools/call over /mcp running at SIGTERM ended after
 // the audit log had closed, and its record was dropped (no line in the log
 // for a call that ran).
-func TestProbeCloseEndsCallsInFlight(t *testing.T) {
+func TestCloseEndsCallsInFlight(t *testing.T) {
 	h, s := newTestHost(t, "")
 	started := make(chan struct{}, 1)
 	addSlowTool(t, h, started)
