@@ -16,6 +16,9 @@ func TestBridgeDepth(t *testing.T) {
 	if !slices.Contains(env, bridgeDepthEnv+"=3") || slices.Contains(env, bridgeDepthEnv+"=0") || !slices.Contains(env, "X=1") {
 		t.Fatalf("environment %q: want %s=3 (not the config's 0) and X=1", env, bridgeDepthEnv)
 	}
+	if env := (ServerConfig{InheritEnv: true}).environ(); slices.Contains(env, bridgeDepthEnv+"=2") || !slices.Contains(env, bridgeDepthEnv+"=3") {
+		t.Fatalf("inherited environment: want only %s=3", bridgeDepthEnv)
+	}
 	s := &server{name: "self", cfg: ServerConfig{Command: "/bin/true"}}
 	t.Setenv(bridgeDepthEnv, "4")
 	if _, _, err := s.transport(); err == nil || !strings.Contains(err.Error(), "not started") || !strings.Contains(err.Error(), bridgeDepthEnv) {

@@ -308,7 +308,11 @@ func (sc ServerConfig) endpointHost() string {
 func (sc ServerConfig) environ() []string {
 	var env []string
 	if sc.InheritEnv {
-		env = os.Environ()
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, bridgeDepthEnv+"=") { // set below
+				env = append(env, kv)
+			}
+		}
 	} else {
 		for _, k := range []string{"PATH", "HOME", "LANG", "TMPDIR", "USER", "SYSTEMROOT"} {
 			if v, ok := os.LookupEnv(k); ok {

@@ -96,7 +96,7 @@ func TestEnvironIsMinimal(t *testing.T) {
 	t.Setenv("AIOS_SECRET_FOR_TEST", "x")
 	env := ServerConfig{Env: map[string]string{"B": "2", "A": "1"}}.environ()
 	joined := strings.Join(env, "\n")
-	if strings.Contains(joined, "AIOS_SECRET_FOR_TEST") || !strings.HasSuffix(joined, "A=1\nB=2") {
+	if strings.Contains(joined, "AIOS_SECRET_FOR_TEST") || !strings.HasSuffix(joined, "A=1\nB=2\n"+bridgeDepthEnv+"=1") {
 		t.Fatalf("env = %v", env)
 	}
 	if !strings.Contains(strings.Join(ServerConfig{InheritEnv: true}.environ(), "\n"), "AIOS_SECRET_FOR_TEST=x") {
