@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
 )
 
 // cardProvider serves an artifact's tools under its card: the card's
@@ -111,41 +111,14 @@ func keepsDeadlines(p abi.Provider) bool {
 	return ok && k.KeepsDeadlines()
 }
 
-// abandonGrace is how long past its deadline a forwarded call of a
-// provider that does not keep deadlines is waited for (host.callWatched's
-// grace).
-const abandonGrace = time.Second
-
-// callWithin calls p, waiting at most abandonGrace past call's deadline:
-// for a call forwarded from a generation that keeps deadlines (so the host
-// does not watch it) to one whose provider does not.
+// callWithin calls p, waiting at most a grace past call's deadline
+// (host.CallWatched): for a call forwarded from a generation that keeps
+// deadlines (so the host does not watch it) to one whose provider does not.
 func callWithin(p abi.Provider, ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
 	if call.Deadline.IsZero() {
 		return p.Call(ctx, call, env)
 	}
-	type outcome struct {
-		res any
-		err error
-	}
-	ch := make(chan outcome, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				ch <- outcome{nil, abi.Errorf(abi.ProviderCrashed, "provider panicked serving %s: %v", call.Tool, r)}
-			}
-		}()
-		res, err := p.Call(ctx, call, env)
-		ch <- outcome{res, err}
-	}()
-	t := time.NewTimer(time.Until(call.Deadline) + abandonGrace)
-	defer t.Stop()
-	select {
-	case o := <-ch:
-		return o.res, o.err
-	case <-t.C:
-		return nil, &abi.ToolError{Code: abi.Timeout, Message: "provider did not return from " + call.Tool + " within " +
-			abandonGrace.String() + " after its deadline; the call was abandoned", Data: map[string]any{"abandoned": true}}
-	}
+	return host.CallWatched(p, ctx, call, env, call.Deadline)
 }
 
 // sharedProvider is a loaded provider with several holders: discovery,

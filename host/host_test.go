@@ -1014,7 +1014,7 @@ func (p *keeperProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.E
 func (p *keeperProvider) Close() error { return nil }
 
 // A provider that keeps its deadlines is called on the caller's goroutine;
-// one that does not (or says false) runs under callWatched. A keeper that
+// one that does not (or says false) runs under CallWatched. A keeper that
 // returns late anyway still yields Timeout.
 func TestDeadlineKeeperBypass(t *testing.T) {
 	for _, keeps := range []bool{true, false} {

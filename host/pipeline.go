@@ -204,7 +204,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 		if entry.Provider.Info.Runtime == abi.RuntimeNative || keepsDeadlines(entry.Provider.Impl) {
 			result, err = callProvider(entry.Provider.Impl, &f.ctx, &f.call, f)
 		} else {
-			result, err = callWatched(entry.Provider.Impl, &f.ctx, &f.call, f, deadline)
+			result, err = CallWatched(entry.Provider.Impl, &f.ctx, &f.call, f, deadline)
 		}
 		// time.Since reads only the monotonic clock (cheaper than
 		// time.Now, which reads the wall clock too).
@@ -285,14 +285,14 @@ type outcome struct {
 // deadline on its own (abi.DeadlineKeeper: its runtime interrupts the
 // guest, e.g. runtimes/wasm, component, runtimes/js). Such a provider is
 // called on the caller's goroutine like a native one: the goroutine, channel
-// and timer of callWatched cost more than a whole call of a fast guest
+// and timer of CallWatched cost more than a whole call of a fast guest
 // (and a fresh goroutine grows its stack again on every call).
 func keepsDeadlines(p abi.Provider) bool {
 	k, ok := p.(abi.DeadlineKeeper)
 	return ok && k.KeepsDeadlines()
 }
 
-// callWatched serves a call of a non-native provider on its own goroutine
+// CallWatched serves a call of a non-native provider on its own goroutine
 // and stops waiting abandonGrace after the deadline. Runtimes interrupt
 // their guests at call.Deadline themselves; this is the net for a runtime
 // or worker that does not, so that no provider can hold a caller past its
@@ -301,7 +301,11 @@ func keepsDeadlines(p abi.Provider) bool {
 // result is dropped. (Native tools and deadline keepers run in the caller's
 // goroutine instead: a goroutine and a timer per call would cost more than
 // the whole native pipeline; native handlers must honour ctx.)
-func callWatched(p abi.Provider, ctx context.Context, call *abi.ToolCall, env abi.Env, deadline time.Time) (any, error) {
+//
+// Exported for wrappers that hand a call on to a provider that does not
+// keep deadlines when the host did not watch it (discovery's forwarding
+// across a hot reload).
+func CallWatched(p abi.Provider, ctx context.Context, call *abi.ToolCall, env abi.Env, deadline time.Time) (any, error) {
 	ch := make(chan outcome, 1)
 	go func() {
 		res, err := callProvider(p, ctx, call, env)

@@ -147,3 +147,34 @@ func (q *pool[T]) drain() []*T {
 	}
 	return out
 }
+
+// idleMark is an instance's part of idle trimming: put marks it used (no
+// clock read on the call path), and a trim pass that finds the mark stamps
+// it idle from then.
+type idleMark struct {
+	used      atomic.Bool  // served a call since the last trim pass
+	idleSince atomic.Int64 // UnixNano
+}
+
+func (m *idleMark) marks() *idleMark { return m }
+
+// trimIdle closes (with closeInst) the instances of q idle for at least
+// idleTimeout, keeping minIdle: the trim pass of both engines.
+func trimIdle[T any, PT interface {
+	*T
+	marks() *idleMark
+}](q *pool[T], now time.Time, minIdle int, idleTimeout time.Duration, closeInst func(*T)) {
+	idle := q.idle()
+	n := len(idle)
+	for _, inst := range idle {
+		m := PT(inst).marks()
+		if m.used.Swap(false) {
+			m.idleSince.Store(now.UnixNano())
+			continue
+		}
+		if n > minIdle && now.UnixNano()-m.idleSince.Load() >= int64(idleTimeout) && q.remove(inst) {
+			n--
+			closeInst(inst)
+		}
+	}
+}

@@ -148,18 +148,7 @@ func (p *Provider) closeInstance(inst *instance) {
 // (no clock read on the call path), and a pass that finds the mark stamps
 // the instance idle from now.
 func (p *Provider) trim(now time.Time) {
-	idle := p.pool.idle()
-	n := len(idle)
-	for _, inst := range idle {
-		if inst.used.Swap(false) {
-			inst.idleSince.Store(now.UnixNano())
-			continue
-		}
-		if n > p.l.cfg.MinIdle && now.UnixNano()-inst.idleSince.Load() >= int64(p.l.cfg.IdleTimeout) && p.pool.remove(inst) {
-			n--
-			p.closeInstance(inst)
-		}
-	}
+	trimIdle(p.pool, now, p.l.cfg.MinIdle, p.l.cfg.IdleTimeout, p.closeInstance)
 }
 
 // Close implements abi.Provider: idle instances close now, busy ones when
@@ -325,8 +314,7 @@ type instance struct {
 	inPtr, inCap         uint32 // host-owned input buffer in guest memory
 	overflow             bool
 	allocating           bool              // inside the guest's aios_alloc (alloc); same goroutine
-	used                 atomic.Bool       // served a call since the last trim pass
-	idleSince            atomic.Int64      // UnixNano; see Provider.trim
+	idleMark                               // used since the last trim pass, idle since (Provider.trim)
 	stop                 api.MutableGlobal // the $tick global, when instrumented
 
 	// deadline: see watchdog.go.

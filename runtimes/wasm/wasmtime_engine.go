@@ -543,12 +543,11 @@ type wtInstance struct {
 	inPtr, inCap uint32
 	hostErr      error
 	overflow     bool
-	used         atomic.Bool  // served a call since the last trim pass
-	idleSince    atomic.Int64 // UnixNano; see wtProvider.trim
-	allocating   bool         // inside the guest's aios_alloc (a host call refuses to run)
-	dl           time.Time    // the running call's (or load's) deadline, for poll_oneoff
-	handle       cgo.Handle   // this instance, for the epoch callback (wasmtime_epoch.go)
-	cancelled    bool         // the epoch callback stopped the guest for its caller
+	idleMark                // used since the last trim pass, idle since (wtProvider.trim)
+	allocating   bool       // inside the guest's aios_alloc (a host call refuses to run)
+	dl           time.Time  // the running call's (or load's) deadline, for poll_oneoff
+	handle       cgo.Handle // this instance, for the epoch callback (wasmtime_epoch.go)
+	cancelled    bool       // the epoch callback stopped the guest for its caller
 }
 
 func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
@@ -919,18 +918,7 @@ func (p *wtProvider) closeInstance(inst *wtInstance) {
 // trim closes instances idle longer than IdleTimeout, keeping MinIdle, as
 // Provider.trim does on wazero.
 func (p *wtProvider) trim(now time.Time) {
-	idle := p.pool.idle()
-	n := len(idle)
-	for _, inst := range idle {
-		if inst.used.Swap(false) {
-			inst.idleSince.Store(now.UnixNano())
-			continue
-		}
-		if n > p.l.cfg.MinIdle && now.UnixNano()-inst.idleSince.Load() >= int64(p.l.cfg.IdleTimeout) && p.pool.remove(inst) {
-			n--
-			p.closeInstance(inst)
-		}
-	}
+	trimIdle(p.pool, now, p.l.cfg.MinIdle, p.l.cfg.IdleTimeout, p.closeInstance)
 }
 
 // Close implements abi.Provider: idle instances close now, busy ones when
