@@ -98,6 +98,28 @@ func normalize(v any, path string, depth int) (any, error) {
 	return normalizeReflect(v, path, depth)
 }
 
+// Copy returns v with its maps and slices (map[string]any, []any) copied
+// all the way down; other values are shared (the scalars of canonical
+// values are immutable). Normalize(Copy(v)) is a canonical value that
+// shares nothing with v.
+func Copy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = Copy(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = Copy(e)
+		}
+		return s
+	}
+	return v
+}
+
 func normUint(u uint64) any {
 	if u <= math.MaxInt64 {
 		return int64(u)

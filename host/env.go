@@ -108,35 +108,16 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 	// access): a native provider gets and gives copies.
 	native := f.entry.Provider.Info.Runtime == abi.RuntimeNative
 	if native {
-		if n, err := abi.Normalize(params); err == nil { // else the pipeline refuses them
-			params = copyValue(n)
+		if n, err := abi.Normalize(abi.Copy(params)); err == nil { // else the pipeline refuses them
+			params = n
 		}
 	}
 	in := abi.ToolCall{ParentID: f.call.ID, Caller: nf.caller, Tool: tool, Version: version, Params: params, Depth: f.call.Depth + 1}
 	v, _, err := h.dispatch(ctx, nf, &in, nil, nil, f.call.Deadline)
 	if native && err == nil {
-		v = copyValue(v)
+		v = abi.Copy(v)
 	}
 	return v, err
-}
-
-// copyValue deep-copies the maps and slices of a canonical value.
-func copyValue(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = copyValue(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(x))
-		for i, e := range x {
-			s[i] = copyValue(e)
-		}
-		return s
-	}
-	return v
 }
 
 // SpaceRead implements abi.Env. With space == "" the spaces this call may

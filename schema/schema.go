@@ -370,25 +370,7 @@ func dedupe(s []string) []string {
 // normalizedCopy deep-copies doc and brings it to canonical form, so the
 // caller's document is never modified.
 func normalizedCopy(doc map[string]any) (any, error) {
-	return abi.Normalize(deepCopy(doc))
-}
-
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(x))
-		for i, e := range x {
-			s[i] = deepCopy(e)
-		}
-		return s
-	}
-	return v
+	return abi.Normalize(abi.Copy(doc))
 }
 
 // refusingLoader refuses every external resource: a tool's schema must be
