@@ -190,25 +190,53 @@ func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
 	return nil
 }
 
-// answerGateKey keys the channel that is closed once the answer to the
-// message a request came in (its batch, for a batch) has been written.
+// answerGateKey finds a message's answer gate in its context.
 type answerGateKey struct{}
 
-// withAnswerGate returns ctx carrying a new answer gate, and the function
-// that opens it (call it after writing the answer, or once there is none).
-func withAnswerGate(ctx context.Context) (context.Context, func()) {
-	ch := make(chan struct{})
-	var once sync.Once
-	return context.WithValue(ctx, answerGateKey{}, ch), func() { once.Do(func() { close(ch) }) }
+// answerGate is the context of one socket message: it tells a request of
+// that message (aios/registry.subscribe) when the message's answer (its
+// batch's, for a batch) has been written. One allocation a message; the
+// channel is made only when someone waits.
+type answerGate struct {
+	context.Context
+	mu       sync.Mutex
+	answered bool
+	ch       chan struct{}
+}
+
+func (g *answerGate) Value(key any) any {
+	if key == (answerGateKey{}) {
+		return g
+	}
+	return g.Context.Value(key)
+}
+
+// open says the answer is written (or that there is none).
+func (g *answerGate) open() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.answered = true
+	if g.ch != nil {
+		close(g.ch)
+	}
 }
 
 // answerWritten is closed once the answer to ctx's message is written; a
 // closed channel when the transport does not say (nothing to wait for).
 func answerWritten(ctx context.Context) <-chan struct{} {
-	if ch, ok := ctx.Value(answerGateKey{}).(chan struct{}); ok {
-		return ch
+	g, ok := ctx.Value(answerGateKey{}).(*answerGate)
+	if !ok {
+		return closedChan
 	}
-	return closedChan
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.answered {
+		return closedChan
+	}
+	if g.ch == nil {
+		g.ch = make(chan struct{})
+	}
+	return g.ch
 }
 
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

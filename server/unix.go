@@ -183,9 +183,9 @@ func (s *Server) ServeConn(conn net.Conn, agent string) {
 		inflight.Add(1)
 		go func(msg []byte) {
 			defer func() { <-sem; inflight.Done() }()
-			mctx, answered := withAnswerGate(ctx)
-			defer answered()
-			if out := s.handleMessage(mctx, sess, msg); out != nil {
+			gate := &answerGate{Context: ctx}
+			defer gate.open()
+			if out := s.handleMessage(gate, sess, msg); out != nil {
 				if testHookBeforeAnswer != nil {
 					testHookBeforeAnswer()
 				}
