@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // ErrorCode is a normalized ToolError code. The set is closed for callers
@@ -34,6 +35,9 @@ const (
 var KnownCodes = []ErrorCode{InvalidParams, NotFound, CapabilityDenied, RateLimited, Timeout,
 	ProviderError, ProviderCrashed, Unavailable, Internal, InvalidResult, Conflict,
 	InvalidRequest, Cancelled, DepthExceeded, TooLarge}
+
+// Known reports whether c is one of KnownCodes.
+func (c ErrorCode) Known() bool { return slices.Contains(KnownCodes, c) }
 
 // ToolError is the one error type that crosses the ABI.
 type ToolError struct {

@@ -1177,3 +1177,27 @@ func TestMoreTrustedDisplacesSquatter(t *testing.T) {
 		t.Fatalf("after the trusted provider went: hello = %v, %v; want the displaced one back", v, err)
 	}
 }
+
+// A provider's error code that is not one of the ABI's — from any runtime
+// (here a native tool) — reaches the caller as ProviderError naming it.
+func TestUnknownErrorCodeIsProviderError(t *testing.T) {
+	te := newTestHost(t, nil)
+	p := native.New(abi.ProviderInfo{ID: "org.test.codes"})
+	p.MustRegister(abi.ToolDef{Name: "bogus"}, func(context.Context, any, abi.Env) (any, error) {
+		return nil, &abi.ToolError{Code: "Bogus", Message: "m", Data: int64(1)}
+	})
+	p.MustRegister(abi.ToolDef{Name: "known"}, func(context.Context, any, abi.Env) (any, error) {
+		return nil, abi.Errorf(abi.NotFound, "m")
+	})
+	if err := te.h.AddProvider(context.Background(), p, ProviderMeta{Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := te.call("alice", "bogus", map[string]any{})
+	var terr *abi.ToolError
+	if !errors.As(err, &terr) || terr.Code != abi.ProviderError || !strings.Contains(terr.Message, `error code "Bogus" is not one of the ABI's`) || terr.Data != int64(1) {
+		t.Fatalf("unknown code: %v", err)
+	}
+	if _, err := te.call("alice", "known", map[string]any{}); abi.CodeOf(err) != abi.NotFound {
+		t.Fatalf("known code: %v", err)
+	}
+}

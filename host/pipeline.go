@@ -216,6 +216,12 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 			terr = abi.AsToolError(err, abi.ProviderError)
 			if terr == nil { // a nil *ToolError inside a non-nil error
 				terr = &abi.ToolError{Code: abi.ProviderError, Message: "provider " + entry.Provider.Info.ID + " failed " + entry.Def.Name + " with a nil *ToolError"}
+			} else if !terr.Code.Known() {
+				// Callers switch on a closed set of codes (abi.KnownCodes):
+				// a provider's own code, from any runtime, is a
+				// ProviderError that names it.
+				terr = &abi.ToolError{Code: abi.ProviderError, Data: terr.Data,
+					Message: fmt.Sprintf("%s (provider %s's error code %q is not one of the ABI's)", terr.Message, entry.Provider.Info.ID, terr.Code)}
 			}
 			if late && terr.Code != abi.ProviderCrashed && terr.Code != abi.Timeout {
 				terr = h.timeoutError(entry, deadline, start)

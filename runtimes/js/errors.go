@@ -93,12 +93,8 @@ func framesString(frames []goja.StackFrame) string {
 }
 
 func knownCode(s string) (abi.ErrorCode, bool) {
-	for _, c := range abi.KnownCodes {
-		if string(c) == s {
-			return c, true
-		}
-	}
-	return "", false
+	c := abi.ErrorCode(s)
+	return c, c.Known()
 }
 
 // errorFromJS converts an error returned by goja (from a call, a program

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -297,7 +296,7 @@ const metaError = "org.aios/error"
 func remoteCode(meta mcpsdk.Meta) abi.ErrorCode {
 	e, _ := meta[metaError].(map[string]any)
 	code, _ := e["code"].(string)
-	if c := abi.ErrorCode(code); slices.Contains(abi.KnownCodes, c) {
+	if c := abi.ErrorCode(code); c.Known() {
 		return c
 	}
 	return abi.ProviderError

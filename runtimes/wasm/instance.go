@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -250,9 +249,10 @@ func (inst *instance) encodeCall(call *abi.ToolCall, dst []byte) ([]byte, *abi.T
 // knownGuestCode keeps a guest's error code when it is one of abi's
 // (docs/abi.md §2, ToolResult) and otherwise makes the error a
 // ProviderError naming the code, as the JS and MCP runtimes do: callers
-// switch on a closed set of codes (abi.ErrorCode).
+// switch on a closed set of codes (abi.ErrorCode). (The host's pipeline
+// does the same for every provider; the guest's message says more.)
 func knownGuestCode(e *abi.ToolError) *abi.ToolError {
-	if slices.Contains(abi.KnownCodes, e.Code) {
+	if e.Code.Known() {
 		return e
 	}
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("%s (the guest's error code %q is not one of the ABI's)", e.Message, e.Code), Data: e.Data}
