@@ -12,6 +12,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/editdist"
+	"github.com/aios-host/aios-host/space"
 	"gopkg.in/yaml.v3"
 )
 
@@ -324,24 +325,21 @@ func (v *validator) caps(path string, caps []string) {
 // tools, not versions), a capital in a space name or a look-alike letter.
 // "" when it can match.
 func unmatchableArg(c abi.Capability) string {
-	var ok func(r rune) bool
+	var valid func(name string) bool // the name rule of what the pattern names
 	var what, rule string
 	switch c.Kind {
 	case abi.CapCallTool:
 		what, rule = "tool name", "A-Z a-z 0-9 _ - ."
-		ok = func(r rune) bool {
-			return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.'
-		}
+		valid = func(n string) bool { return abi.ValidateToolName(n) == nil }
 	case abi.CapReadSpace, abi.CapWriteSpace:
 		what, rule = "space name", "a-z 0-9 _ . -"
-		ok = func(r rune) bool {
-			return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.'
-		}
+		valid = func(n string) bool { return space.ValidateSpaceName(n) == nil }
 	default:
 		return ""
 	}
 	for _, r := range c.Arg {
-		if r != '*' && r != '?' && !ok(r) {
+		// A character a name may hold after its first ("a").
+		if r != '*' && r != '?' && !valid("a"+string(r)) {
 			return fmt.Sprintf("%q is in no %s (%s, and the wildcards * and ?)", r, what, rule)
 		}
 	}
