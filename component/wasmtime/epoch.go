@@ -7,9 +7,10 @@ import "C"
 
 import (
 	"context"
-	"errors"
 	"runtime/cgo"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/guestcheck"
 )
 
 // Epochs: every store has a callback (helpers.c, aios_epoch_cb) and a
@@ -18,31 +19,21 @@ import (
 // watchdog does) or its deadline passed (Timeout). An epoch deadline alone
 // stops a guest only at its call's deadline.
 
-// Answers of aiosComponentEpoch.
-const (
-	epochGoOn = iota
-	epochCancelled
-	epochDeadline
-)
-
 //export aiosComponentEpoch
 func aiosComponentEpoch(h C.uintptr_t) C.int {
 	inst, ok := cgo.Handle(h).Value().(*instance)
 	if !ok {
-		return epochDeadline
+		return C.int(guestcheck.Deadline)
 	}
-	if st := inst.state; st != nil && st.ctx != nil {
-		if err := st.ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
-			return epochDeadline
-		} else if err != nil {
-			inst.cancelled = true
-			return epochCancelled
-		}
+	var ctx context.Context
+	if st := inst.state; st != nil {
+		ctx = st.ctx
 	}
-	if !time.Now().Before(inst.dl) {
-		return epochDeadline
+	v := guestcheck.Check(ctx, inst.dl)
+	if v == guestcheck.Cancelled {
+		inst.cancelled = true
 	}
-	return epochGoOn
+	return C.int(v)
 }
 
 // setDeadline arms the store for guest code that must end at dl.

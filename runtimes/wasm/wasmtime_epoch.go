@@ -20,8 +20,6 @@ static void aios_wt_set_epoch_cb(void *store, uintptr_t h) {
 import "C"
 
 import (
-	"context"
-	"errors"
 	"reflect"
 	"runtime"
 	"runtime/cgo"
@@ -29,6 +27,8 @@ import (
 	"unsafe"
 
 	wt "github.com/bytecodealliance/wasmtime-go/v39"
+
+	"github.com/aios-host/aios-host/internal/guestcheck"
 )
 
 // Cancellation on wasmtime. An epoch deadline stops a guest only at the
@@ -47,31 +47,17 @@ var storePtrOK = func() bool {
 	return ok && f.Offset == 0 && f.Type.Kind() == reflect.Pointer
 }()
 
-// epochStop values: why a guest must stop (aiosWtEpoch).
-const (
-	epochGoOn = iota
-	epochCancelled
-	epochDeadline
-)
-
 //export aiosWtEpoch
 func aiosWtEpoch(h C.uintptr_t) C.int {
 	inst, ok := cgo.Handle(h).Value().(*wtInstance)
 	if !ok {
-		return epochDeadline
+		return C.int(guestcheck.Deadline)
 	}
-	if ctx := inst.shim.callCtx; ctx != nil {
-		if err := ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
-			return epochDeadline
-		} else if err != nil {
-			inst.cancelled = true
-			return epochCancelled
-		}
+	v := guestcheck.Check(inst.shim.callCtx, inst.dl)
+	if v == guestcheck.Cancelled {
+		inst.cancelled = true
 	}
-	if !inst.dl.IsZero() && !time.Now().Before(inst.dl) {
-		return epochDeadline
-	}
-	return epochGoOn
+	return C.int(v)
 }
 
 // watchEpochs installs the callback on inst's store; false when it cannot
