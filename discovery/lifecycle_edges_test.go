@@ -91,7 +91,16 @@ func newCapEnv(t *testing.T) (*host.Host, string) {
 	if err := os.MkdirAll(plugins, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.Parse([]byte("plugins: ["+plugins+"]\ndata: "+filepath.Join(dir, "data")+"\naudit: {disabled: true}\n"+
+	h, _ := startCapDiscovery(t, dir, "plugins: ["+plugins+"]\n")
+	return h, plugins
+}
+
+// startCapDiscovery starts a host with capLoader and discovery on the
+// config head (plugins, trust…) plus a data folder in dir, no audit and
+// a short debounce; both close when the test ends.
+func startCapDiscovery(t *testing.T, dir, head string) (*host.Host, *Discovery) {
+	t.Helper()
+	cfg, err := config.Parse([]byte(head+"data: "+filepath.Join(dir, "data")+"\naudit: {disabled: true}\n"+
 		"discovery:\n  dirs: []\n  desktop_dirs: []\n  debounce: 5ms\n"), filepath.Join(dir, "config.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +120,7 @@ func newCapEnv(t *testing.T) (*host.Host, string) {
 		_ = d.Close()
 		_ = h.Close()
 	})
-	return h, plugins
+	return h, d
 }
 
 // A call that looked its tool up just before a hot reload reaches the old
@@ -255,25 +264,7 @@ func TestForwardedCallKeepsTrust(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg, err := config.Parse([]byte("plugins: ["+high+", "+low+"]\ndata: "+filepath.Join(dir, "data")+"\naudit: {disabled: true}\n"+
-		"trust: {folders: {"+high+": Community}}\n"+
-		"discovery:\n  dirs: []\n  desktop_dirs: []\n  debounce: 5ms\n"), filepath.Join(dir, "config.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := host.New(host.Options{Config: cfg, Loaders: []abi.Loader{capLoader{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := New(Options{Host: h, Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	defer d.Close()
+	h, d := startCapDiscovery(t, dir, "plugins: ["+high+", "+low+"]\ntrust: {folders: {"+high+": Community}}\n")
 	writeCap(t, filepath.Join(high, "a.capfake"), capSpec{ID: "org.probe.tr", Tool: "t", Version: "1.0.0", Mark: "community"})
 	writeCap(t, filepath.Join(low, "b.capfake"), capSpec{ID: "org.probe.tr", Tool: "t", Version: "1.0.0", Mark: "untrusted"})
 	testutil.Eventually(t, "community serves", func() bool {
