@@ -15,6 +15,8 @@ const (
 	CapNetwork    = "Network"    // Network(host-pattern), e.g. Network(*.example.com)
 	CapInference  = "Inference"  // Inference, no argument
 	CapCallTool   = "CallTool"   // CallTool(tool-pattern), e.g. CallTool(pdf-*)
+	CapClock      = "Clock"      // a WebAssembly guest's real WASI clocks and sleep
+	CapRandom     = "Random"     // a WebAssembly guest's real WASI random source (crypto/rand)
 )
 
 // Capability is a parsed capability: Kind with an optional argument pattern.

@@ -129,6 +129,19 @@ func (s Source) FinalGrants(providerID string, requested Grants) (TrustLevel, Gr
 	return s.Trust, Intersect(requested, s.Grants)
 }
 
+// RealClockRandom reports whether the provider with id providerID, asking
+// for asks, gets a WebAssembly guest's real clocks (CapClock) and random
+// source (CapRandom): it asks for each and the grants it will hold
+// (FinalGrants) allow it. Both WASM runtimes (core modules, components)
+// use it.
+func (s Source) RealClockRandom(providerID string, asks Grants) (clock, random bool) {
+	_, held := s.FinalGrants(providerID, asks)
+	has := func(kind string) bool {
+		return asks.Allows(Capability{Kind: kind}) && held.Allows(Capability{Kind: kind})
+	}
+	return has(CapClock), has(CapRandom)
+}
+
 // Loader turns a file into a Provider. The host keeps a table of loaders by
 // file extension; runtimes implement Loader and never import the host.
 type Loader interface {

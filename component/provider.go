@@ -75,13 +75,6 @@ type Options struct {
 	RealClock, RealRandom bool
 }
 
-// Capability kinds that give a component the real clocks and randomness
-// (the same names as runtimes/wasm's CapClock and CapRandom).
-const (
-	capClock  = "Clock"
-	capRandom = "Random"
-)
-
 // Loader loads .wasm components.
 type Loader struct{ opts Options }
 
@@ -111,9 +104,8 @@ func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error)
 	// Real clocks and randomness: by config, or asked for and granted
 	// (the grants the host will give it, providers.<id> included).
 	asks, _ := abi.ParseGrants(p.reg.Provider.Capabilities)
-	_, held := src.FinalGrants(p.reg.Provider.ID, asks)
-	p.realClock = p.realClock || asks.Allows(abi.Capability{Kind: capClock}) && held.Allows(abi.Capability{Kind: capClock})
-	p.realRandom = p.realRandom || asks.Allows(abi.Capability{Kind: capRandom}) && held.Allows(abi.Capability{Kind: capRandom})
+	c, r := src.RealClockRandom(p.reg.Provider.ID, asks)
+	p.realClock, p.realRandom = p.realClock || c, p.realRandom || r
 	return p, nil
 }
 

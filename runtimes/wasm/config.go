@@ -84,8 +84,8 @@ type ProviderConfig struct {
 
 // Capability kinds this runtime understands beyond abi's.
 const (
-	CapClock  = "Clock"  // real wall clock, monotonic clock and sleep
-	CapRandom = "Random" // crypto/rand as the WASI random source
+	CapClock  = abi.CapClock  // real wall clock, monotonic clock and sleep
+	CapRandom = abi.CapRandom // crypto/rand as the WASI random source
 )
 
 // Values of Config.UntrustedComponents.

@@ -288,8 +288,6 @@ func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
 // included, as the registry shows them) allow it. Both engines use it.
 func grantedSys(src abi.Source, reg *abi.ToolRegister, clock, random bool) (wantClock, wantRandom bool) {
 	asks, _ := abi.ParseGrants(reg.Provider.Capabilities)
-	_, held := src.FinalGrants(reg.Provider.ID, asks)
-	wantClock = !clock && asks.Allows(abi.Capability{Kind: CapClock}) && held.Allows(abi.Capability{Kind: CapClock})
-	wantRandom = !random && asks.Allows(abi.Capability{Kind: CapRandom}) && held.Allows(abi.Capability{Kind: CapRandom})
-	return wantClock, wantRandom
+	c, r := src.RealClockRandom(reg.Provider.ID, asks)
+	return !clock && c, !random && r
 }
