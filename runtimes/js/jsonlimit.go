@@ -35,7 +35,6 @@ type jsonLimit struct {
 	// stack holds the state of each JSON.stringify in progress on this
 	// runtime (a toJSON or replacer may call JSON.stringify again).
 	stack []*jsonCall
-	free  []*jsonCall
 	// replacer is the one Go function goja calls; it works on the top of
 	// stack.
 	replacer goja.Value
@@ -109,8 +108,8 @@ func (l *limits) wrapStringify(vm *goja.Runtime) error {
 				}
 			}
 		}
-		jc := jl.push(user, list, gapLen(space))
-		defer jl.pop(jc)
+		jl.push(user, list, gapLen(space))
+		defer jl.pop()
 		return callJS(orig, c.This, value, jl.replacer, space)
 	}).(*goja.Object)
 	for _, p := range []string{"name", "length"} {
@@ -129,27 +128,15 @@ func callJS(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
 	return v
 }
 
-func (jl *jsonLimit) push(user goja.Callable, list []string, gap float64) *jsonCall {
-	var jc *jsonCall
-	if n := len(jl.free); n > 0 {
-		jc = jl.free[n-1]
-		jl.free = jl.free[:n-1]
-	} else {
-		jc = new(jsonCall)
-	}
-	*jc = jsonCall{user: user, sep: 1, colon: 1, list: list}
+func (jl *jsonLimit) push(user goja.Callable, list []string, gap float64) {
+	jc := &jsonCall{user: user, sep: 1, colon: 1, list: list}
 	if gap > 0 {
 		jc.sep, jc.colon = 2+gap, 2
 	}
 	jl.stack = append(jl.stack, jc)
-	return jc
 }
 
-func (jl *jsonLimit) pop(jc *jsonCall) {
-	jl.stack = jl.stack[:len(jl.stack)-1]
-	*jc = jsonCall{}
-	jl.free = append(jl.free, jc)
-}
+func (jl *jsonLimit) pop() { jl.stack = jl.stack[:len(jl.stack)-1] }
 
 // replace is the replacer goja calls with this = the holder, (key, value).
 func (jl *jsonLimit) replace(c goja.FunctionCall) goja.Value {
