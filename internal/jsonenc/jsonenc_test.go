@@ -73,3 +73,37 @@ func BenchmarkAppendString(b *testing.B) {
 		buf = AppendString(buf[:0], s)
 	}
 }
+
+// BenchmarkAppendStringASCII is the audit record's case: short plain
+// identifiers (a provider id, a tool name, a call id).
+func BenchmarkAppendStringASCII(b *testing.B) {
+	ss := []string{"org.aios.conformance", "c-echo", "0000018f3a2b-00000042", "wasm", "1.0.0", "bench"}
+	buf := make([]byte, 0, 256)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = buf[:0]
+		for _, s := range ss {
+			buf = AppendString(buf, s)
+		}
+	}
+}
+
+// TestAppendStringEveryPosition puts each kind of byte that needs a look at
+// every position of a plain string, so the eight-byte fast path is seen to
+// stop at it wherever it lies in a word.
+func TestAppendStringEveryPosition(t *testing.T) {
+	plain := "abcdefghijklmnopqrstuvw" // 23 bytes: two words and a tail
+	for _, odd := range []string{"\"", "\\", "\n", "\x00", "\x1f", "\x7f", " ", "é", "\xff", "🌍", "\xe4\xb8"} {
+		for i := 0; i <= len(plain); i++ {
+			s := plain[:i] + odd + plain[i:]
+			var enc strings.Builder // encoding/json, without its HTML escapes, with U+FFFD written raw
+			e := json.NewEncoder(&enc)
+			e.SetEscapeHTML(false)
+			_ = e.Encode(s)
+			want := strings.ReplaceAll(strings.TrimSuffix(enc.String(), "\n"), `\ufffd`, "\uFFFD")
+			if got := AppendString(nil, s); string(got) != string(want) {
+				t.Errorf("AppendString(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
+}
