@@ -62,12 +62,36 @@ logged and skipped.`)
 	// Servers (JSON-RPC over the unix socket, HTTP) and the plugin watcher
 	// start here once they exist.
 	<-ctx.Done()
-	log.Info("shutting down")
-	sv.close()
-	if err := closeHost(h, c.stderr); err != nil {
+	// A second SIGINT or SIGTERM during the shutdown ends the process at
+	// once (what an operator pressing Ctrl-C again expects).
+	stop()
+	again := make(chan os.Signal, 1)
+	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(again)
+	log.Info("shutting down (a second SIGINT or SIGTERM exits without waiting)")
+	return awaitShutdown(again, log, func() int {
+		sv.close()
+		if err := closeHost(h, c.stderr); err != nil {
+			return exitFail
+		}
+		return exitOK
+	})
+}
+
+// awaitShutdown runs closeAll and returns its exit code, or exitFail as
+// soon as a signal arrives on again before it has finished: the calls
+// still in flight are abandoned, and audit records not yet written are
+// lost (as in a crash: docs/audit.md, "What a crash can lose").
+func awaitShutdown(again <-chan os.Signal, log *slog.Logger, closeAll func() int) int {
+	done := make(chan int, 1)
+	go func() { done <- closeAll() }()
+	select {
+	case code := <-done:
+		return code
+	case s := <-again:
+		log.Error("second signal during shutdown: exiting without waiting for it to finish", "signal", s.String())
 		return exitFail
 	}
-	return exitOK
 }
 
 func auditPathOf(disabled bool, path string) string {
