@@ -1,0 +1,194 @@
+package server
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// seedCardUnsigned is seed 001 §2.2's card without its (placeholder)
+// signature.
+func seedCardUnsigned(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../discovery/testdata/seed_card.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "signature")
+	out, _ := json.Marshal(m)
+	return out
+}
+
+// seedServer starts a server whose discovery folder holds the seed's card.
+func seedServer(t *testing.T) *testServer {
+	t.Helper()
+	cards, err := os.MkdirTemp("", "aiosseed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(cards) })
+	if err := os.WriteFile(filepath.Join(cards, "chrome.adapter.json"), seedCardUnsigned(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, "discovery: {dirs: ["+cards+"], desktop_dirs: [], known_adapters: false, watch: false}\ntrust: {folders: {"+cards+": Verified}}\n", false)
+	ts.startDiscovery(t)
+	return ts
+}
+
+// seedExchange sends the lines (the seed's requests verbatim) on one
+// connection and reads n replies.
+func seedExchange(t *testing.T, ts *testServer, n int, lines ...string) []map[string]any {
+	t.Helper()
+	conn, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	for _, l := range lines {
+		var compact strings.Builder
+		var v any
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("seed request %s: %v", l, err)
+		}
+		b, _ := json.Marshal(v)
+		compact.Write(b)
+		if _, err := io.WriteString(conn, compact.String()+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := bufio.NewReader(conn)
+	var out []map[string]any
+	for i := 0; i < n; i++ {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("reply %d: %v", i, err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// TestProbeSeedSearch: seed 001 §3.3's search request, verbatim, finds the
+// seed's Chrome card, with the result shape the seed shows.
+func TestProbeSeedSearch(t *testing.T) {
+	ts := seedServer(t)
+	r := seedExchange(t, ts, 1, `{
+    "jsonrpc": "2.0",
+    "id": "1",
+    "method": "aios/registry.search",
+    "params": {
+      "query": "browser",
+      "type": "compat",
+      "capabilities": ["streaming"],
+      "limit": 10
+    }
+  }`)[0]
+	if r["id"] != "1" || r["jsonrpc"] != "2.0" {
+		t.Fatalf("reply %v", r)
+	}
+	res, _ := r["result"].(map[string]any)
+	if res == nil {
+		t.Fatalf("reply %v", r)
+	}
+	ads, _ := res["adapters"].([]any)
+	if len(ads) != 1 || res["total"] != float64(1) {
+		t.Fatalf("search result %v", res)
+	}
+	a := ads[0].(map[string]any)
+	for _, k := range []string{"id", "name", "version", "skills_count", "status"} {
+		if _, ok := a[k]; !ok {
+			t.Errorf("adapter lacks %q: %v", k, a)
+		}
+	}
+	if a["id"] != "org.aios.browser.chrome" || a["name"] != "Chrome 浏览器适配器" || a["version"] != "1.0.0" || a["skills_count"] != float64(3) {
+		t.Fatalf("adapter %v", a)
+	}
+}
+
+// TestProbeSeedInfo: seed 001 §3.3's info request, verbatim.
+func TestProbeSeedInfo(t *testing.T) {
+	ts := seedServer(t)
+	r := seedExchange(t, ts, 1, `{
+    "jsonrpc": "2.0",
+    "id": "2",
+    "method": "aios/registry.info",
+    "params": {
+      "adapter_id": "org.aios.browser.chrome"
+    }
+  }`)[0]
+	res, _ := r["result"].(map[string]any)
+	if res == nil || r["id"] != "2" {
+		t.Fatalf("reply %v", r)
+	}
+	ad, _ := res["adapter"].(map[string]any)
+	if ad == nil || ad["id"] != "org.aios.browser.chrome" || ad["protocol_version"] != "0.3.0" || ad["author"] != "AIOS Team" || ad["license"] != "MIT" {
+		t.Fatalf("adapter %v", res["adapter"])
+	}
+	caps, _ := res["capabilities"].(map[string]any)
+	for _, k := range []string{"streaming", "batch_operations", "async_tasks", "push_notifications", "state_transition_history"} {
+		if _, ok := caps[k]; !ok {
+			t.Errorf("capabilities lack %q: %v", k, caps)
+		}
+	}
+	skills, _ := res["skills"].([]any)
+	if len(skills) != 3 {
+		t.Fatalf("skills %v", res["skills"])
+	}
+	s0 := skills[0].(map[string]any)
+	if s0["id"] != "compat.browser.open_url" || s0["name"] != "打开网址" || s0["permission_level"] != "medium" || s0["input_schema"] == nil {
+		t.Fatalf("skill 0 %v", s0)
+	}
+	if ex, _ := s0["examples"].([]any); len(ex) != 2 {
+		t.Fatalf("skill 0 examples %v", s0["examples"])
+	}
+	st, _ := res["status"].(map[string]any)
+	for _, k := range []string{"available", "software_installed", "software_running"} {
+		if _, ok := st[k].(bool); !ok {
+			t.Errorf("status lacks boolean %q: %v", k, st)
+		}
+	}
+}
+
+// TestProbeSeedRefreshSubscribe: §3.3 refresh and §5.2 subscribe, verbatim,
+// then unsubscribe (§7).
+func TestProbeSeedRefreshSubscribe(t *testing.T) {
+	ts := seedServer(t)
+	rs := seedExchange(t, ts, 1, `{
+    "jsonrpc": "2.0",
+    "id": "3",
+    "method": "aios/registry.refresh",
+    "params": {
+      "scope": "local"
+    }
+  }`)
+	if rs[0]["error"] != nil || rs[0]["result"] == nil {
+		t.Fatalf("refresh %v", rs[0])
+	}
+	rs = seedExchange(t, ts, 1, `{
+    "jsonrpc": "2.0",
+    "id": "4",
+    "method": "aios/registry.subscribe",
+    "params": {
+      "events": ["added", "removed", "updated"]
+    }
+  }`)
+	res, _ := rs[0]["result"].(map[string]any)
+	if res == nil || res["subscription"] == nil {
+		t.Fatalf("subscribe %v", rs[0])
+	}
+}
