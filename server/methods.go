@@ -789,11 +789,32 @@ func (s *Server) unsubscribe(sess *session, params json.RawMessage) (any, *jsonr
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if p.Subscription == "" {
-		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: subscription is required (the id aios/registry.subscribe returned)")
-	}
 	if sess.subs == nil {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: this transport has no subscriptions (close the /events stream instead)")
+	}
+	if p.Subscription == "" {
+		// The seed (001 §5.2, §7) subscribes without a handle and lists
+		// unsubscribe without params: without an id, every subscription
+		// of the connection ends. A connection that holds none is told
+		// what the method takes.
+		sess.subs.mu.Lock()
+		if len(sess.subs.subs) == 0 {
+			sess.subs.mu.Unlock()
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: subscription is required (the id aios/registry.subscribe returned; without one every subscription of the connection ends, and this connection holds none)")
+		}
+		ids := make([]string, 0, len(sess.subs.subs))
+		stops := make([]func(), 0, len(sess.subs.subs))
+		for id, stop := range sess.subs.subs {
+			ids = append(ids, id)
+			stops = append(stops, stop)
+		}
+		clear(sess.subs.subs)
+		sess.subs.mu.Unlock()
+		for _, stop := range stops {
+			stop()
+		}
+		sort.Strings(ids)
+		return map[string]any{"unsubscribed": ids}, nil
 	}
 	sess.subs.mu.Lock()
 	stop, ok := sess.subs.subs[p.Subscription]

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/host"
 )
 
 // seedCardUnsigned is seed 001 §2.2's card without its (placeholder)
@@ -192,3 +194,63 @@ func TestProbeSeedRefreshSubscribe(t *testing.T) {
 		t.Fatalf("subscribe %v", rs[0])
 	}
 }
+
+// TestProbeSeedUnsubscribeWithoutID: the seed (§5.2, §7) subscribes with
+// {"events": [...]} and lists aios/registry.unsubscribe ("取消订阅") with no
+// params: a client written to the seed knows no subscription id. Without
+// one, unsubscribe ends every subscription of the connection, and no
+// notification follows.
+func TestProbeSeedUnsubscribeWithoutID(t *testing.T) {
+	ts := seedServer(t)
+	for _, unsub := range []string{
+		`{"jsonrpc": "2.0", "id": "5", "method": "aios/registry.unsubscribe"}`,
+		`{"jsonrpc": "2.0", "id": "5", "method": "aios/registry.unsubscribe", "params": {}}`,
+	} {
+		conn, err := net.Dial("unix", ts.sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+		r := bufio.NewReader(conn)
+		send := func(line string) map[string]any {
+			t.Helper()
+			if _, err := io.WriteString(conn, line+"\n"); err != nil {
+				t.Fatal(err)
+			}
+			b, err := r.ReadBytes('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m map[string]any
+			_ = json.Unmarshal(b, &m)
+			return m
+		}
+		sub := send(`{"jsonrpc": "2.0", "id": "4", "method": "aios/registry.subscribe", "params": {"events": ["added", "removed", "updated"]}}`)
+		if sub["error"] != nil {
+			t.Fatalf("subscribe %v", sub)
+		}
+		sub2 := send(`{"jsonrpc": "2.0", "id": "4b", "method": "aios/registry.subscribe", "params": {"events": ["added"]}}`)
+		if sub2["error"] != nil {
+			t.Fatalf("subscribe %v", sub2)
+		}
+		un := send(unsub)
+		if un["error"] != nil || un["result"] == nil {
+			t.Fatalf("%s: %v", unsub, un)
+		}
+		// Nothing is sent after it: a registration shows no notification,
+		// only the answer to the next request.
+		p := nativeProvider("org.test.after-unsub", "after-")
+		if err := ts.h.AddProvider(t.Context(), p, hostMetaTest()); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+		next := send(`{"jsonrpc": "2.0", "id": "6", "method": "tools/list"}`)
+		if next["id"] != "6" {
+			t.Fatalf("a notification came after unsubscribe: %v", next)
+		}
+		_ = ts.h.RemoveProvider("org.test.after-unsub")
+		conn.Close()
+	}
+}
+
+func hostMetaTest() host.ProviderMeta { return host.ProviderMeta{Source: "test"} }
