@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -848,4 +849,33 @@ func (s *Server) registryDiff(params json.RawMessage) (any, *jsonrpc.Error) {
 		return nil, jsonrpc.FromError(err)
 	}
 	return d, nil
+}
+
+type initializeParams struct {
+	ProtocolVersion string `json:"protocol_version"`
+}
+
+// initialize is the seed's capability declaration (001 §1.2: an AIOS
+// adapter declares its capabilities by "Adapter Card + initialize"): the
+// host's adapter record and capabilities, as in its card, and the protocol
+// version it speaks. A client's protocol_version is checked as a card's
+// (§3.2 step 3); other members (client information) are accepted and
+// ignored, since the seed defines none.
+func (s *Server) initialize(params json.RawMessage) (any, *jsonrpc.Error) {
+	var p initializeParams
+	if pr := bytes.TrimSpace(params); len(pr) > 0 && !bytes.Equal(pr, []byte("null")) {
+		if pr[0] != '{' {
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: pass params by name (a JSON object)")
+		}
+		if err := json.Unmarshal(pr, &p); err != nil {
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
+		}
+	}
+	if p.ProtocolVersion != "" {
+		if err := discovery.CheckProtocolVersion(p.ProtocolVersion); err != nil {
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: protocol_version: %v", err)
+		}
+	}
+	adapter, caps := s.hostDeclaration()
+	return map[string]any{"protocol_version": discovery.ProtocolVersion, "adapter": adapter, "capabilities": caps}, nil
 }

@@ -254,3 +254,39 @@ func TestProbeSeedUnsubscribeWithoutID(t *testing.T) {
 }
 
 func hostMetaTest() host.ProviderMeta { return host.ProviderMeta{Source: "test"} }
+
+// TestProbeSeedInitialize: seed 001 §1.2 declares an AIOS adapter's
+// capabilities by "Adapter Card + initialize" (MCP: the initialize
+// handshake). A client that starts with initialize gets the host's
+// declaration — its adapter record and capabilities, as in its card —
+// instead of "method not found"; an unsupported protocol version is
+// refused (§3.2 step 3).
+func TestProbeSeedInitialize(t *testing.T) {
+	ts := seedServer(t)
+	rs := seedExchange(t, ts, 3,
+		`{"jsonrpc": "2.0", "id": "0", "method": "initialize", "params": {"protocol_version": "0.3.0", "client_info": {"name": "probe"}}}`,
+		`{"jsonrpc": "2.0", "id": "0b", "method": "initialize"}`,
+		`{"jsonrpc": "2.0", "id": "0c", "method": "initialize", "params": {"protocol_version": "9.0.0"}}`)
+	byID := map[any]map[string]any{}
+	for _, r := range rs {
+		byID[r["id"]] = r
+	}
+	for _, id := range []string{"0", "0b"} {
+		res, _ := byID[id]["result"].(map[string]any)
+		if res == nil {
+			t.Fatalf("initialize %s: %v", id, byID[id])
+		}
+		ad, _ := res["adapter"].(map[string]any)
+		if res["protocol_version"] != "0.3.0" || ad == nil || ad["id"] != ts.s.HostID() || ad["protocol_version"] != "0.3.0" {
+			t.Fatalf("initialize %s: %v", id, res)
+		}
+		caps, _ := res["capabilities"].(map[string]any)
+		if _, ok := caps["streaming"].(bool); !ok {
+			t.Fatalf("initialize %s capabilities: %v", id, res["capabilities"])
+		}
+	}
+	e, _ := byID["0c"]["error"].(map[string]any)
+	if e == nil || e["code"] != float64(-32602) || !strings.Contains(e["message"].(string), "0.3.0") {
+		t.Fatalf("initialize with protocol 9.0.0: %v", byID["0c"])
+	}
+}
