@@ -290,3 +290,72 @@ func TestProbeSeedInitialize(t *testing.T) {
 		t.Fatalf("initialize with protocol 9.0.0: %v", byID["0c"])
 	}
 }
+
+// TestProbeSeedSearchChinese: the seed's cards are in Chinese; a search for
+// words of the adapter's name, a skill's name, description or example
+// finds it.
+func TestProbeSeedSearchChinese(t *testing.T) {
+	ts := seedServer(t)
+	for _, q := range []string{"浏览器", "打开网址", "提取页面内容", "无线耳机", "Chrome DevTools"} {
+		r := seedExchange(t, ts, 1, `{"jsonrpc": "2.0", "id": "1", "method": "aios/registry.search", "params": {"query": "`+q+`"}}`)[0]
+		res, _ := r["result"].(map[string]any)
+		if res == nil || res["total"] != float64(1) {
+			t.Errorf("search %q: %v", q, r)
+		}
+	}
+}
+
+// TestProbeSeedNotificationOfCard: a card dropped into a watched folder is
+// announced as the seed's §5.1 shows: added [{id, name}] with the card's
+// adapter id and display name, removed and updated as empty arrays.
+func TestProbeSeedNotificationOfCard(t *testing.T) {
+	cards, err := os.MkdirTemp("", "aiosseed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(cards) })
+	ts := newTestServer(t, "discovery: {dirs: ["+cards+"], desktop_dirs: [], known_adapters: false, debounce: 10ms}\ntrust: {folders: {"+cards+": Verified}}\n", false)
+	ts.startDiscovery(t)
+	conn, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(conn)
+	if _, err := io.WriteString(conn, `{"jsonrpc":"2.0","id":"4","method":"aios/registry.subscribe","params":{"events":["added","removed","updated"]}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.ReadBytes('\n'); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cards, "chrome.adapter.json"), seedCardUnsigned(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line, err := r.ReadBytes('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n struct {
+		JSONRPC string `json:"jsonrpc"`
+		Method  string `json:"method"`
+		ID      any    `json:"id"`
+		Params  map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(line, &n); err != nil {
+		t.Fatal(err)
+	}
+	if n.Method != "aios/notification.tools_changed" || n.ID != nil || n.JSONRPC != "2.0" {
+		t.Fatalf("notification %s", line)
+	}
+	var added []map[string]any
+	_ = json.Unmarshal(n.Params["added"], &added)
+	if len(added) != 1 || added[0]["id"] != "org.aios.browser.chrome" || added[0]["name"] != "Chrome 浏览器适配器" {
+		t.Fatalf("added %s", n.Params["added"])
+	}
+	for _, k := range []string{"removed", "updated"} {
+		if string(n.Params[k]) != "[]" {
+			t.Fatalf("%s is %s, want []", k, n.Params[k])
+		}
+	}
+}
