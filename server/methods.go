@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -789,11 +790,32 @@ func (s *Server) unsubscribe(sess *session, params json.RawMessage) (any, *jsonr
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if p.Subscription == "" {
-		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: subscription is required (the id aios/registry.subscribe returned)")
-	}
 	if sess.subs == nil {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: this transport has no subscriptions (close the /events stream instead)")
+	}
+	if p.Subscription == "" {
+		// The seed (001 §5.2, §7) subscribes without a handle and lists
+		// unsubscribe without params: without an id, every subscription
+		// of the connection ends. A connection that holds none is told
+		// what the method takes.
+		sess.subs.mu.Lock()
+		if len(sess.subs.subs) == 0 {
+			sess.subs.mu.Unlock()
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: subscription is required (the id aios/registry.subscribe returned; without one every subscription of the connection ends, and this connection holds none)")
+		}
+		ids := make([]string, 0, len(sess.subs.subs))
+		stops := make([]func(), 0, len(sess.subs.subs))
+		for id, stop := range sess.subs.subs {
+			ids = append(ids, id)
+			stops = append(stops, stop)
+		}
+		clear(sess.subs.subs)
+		sess.subs.mu.Unlock()
+		for _, stop := range stops {
+			stop()
+		}
+		sort.Strings(ids)
+		return map[string]any{"unsubscribed": ids}, nil
 	}
 	sess.subs.mu.Lock()
 	stop, ok := sess.subs.subs[p.Subscription]
@@ -827,4 +849,33 @@ func (s *Server) registryDiff(params json.RawMessage) (any, *jsonrpc.Error) {
 		return nil, jsonrpc.FromError(err)
 	}
 	return d, nil
+}
+
+type initializeParams struct {
+	ProtocolVersion string `json:"protocol_version"`
+}
+
+// initialize is the seed's capability declaration (001 §1.2: an AIOS
+// adapter declares its capabilities by "Adapter Card + initialize"): the
+// host's adapter record and capabilities, as in its card, and the protocol
+// version it speaks. A client's protocol_version is checked as a card's
+// (§3.2 step 3); other members (client information) are accepted and
+// ignored, since the seed defines none.
+func (s *Server) initialize(params json.RawMessage) (any, *jsonrpc.Error) {
+	var p initializeParams
+	if pr := bytes.TrimSpace(params); len(pr) > 0 && !bytes.Equal(pr, []byte("null")) {
+		if pr[0] != '{' {
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: pass params by name (a JSON object)")
+		}
+		if err := json.Unmarshal(pr, &p); err != nil {
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
+		}
+	}
+	if p.ProtocolVersion != "" {
+		if err := discovery.CheckProtocolVersion(p.ProtocolVersion); err != nil {
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: protocol_version: %v", err)
+		}
+	}
+	adapter, caps := s.hostDeclaration()
+	return map[string]any{"protocol_version": discovery.ProtocolVersion, "adapter": adapter, "capabilities": caps}, nil
 }

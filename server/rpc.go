@@ -168,8 +168,10 @@ func (s *Server) dispatch(ctx context.Context, sess *session, method string, par
 		return s.subscribe(ctx, sess, params)
 	case "aios/registry.unsubscribe":
 		return s.unsubscribe(sess, params)
+	case "initialize":
+		return s.initialize(params)
 	}
-	return nil, jsonrpc.Protocol(jsonrpc.CodeMethodNotFound, "method %q not found (known: tools/list, tools/call, aios/registry.search, aios/registry.info, aios/registry.diff, aios/registry.refresh, aios/registry.subscribe, aios/registry.unsubscribe)", method)
+	return nil, jsonrpc.Protocol(jsonrpc.CodeMethodNotFound, "method %q not found (known: initialize, tools/list, tools/call, aios/registry.search, aios/registry.info, aios/registry.diff, aios/registry.refresh, aios/registry.subscribe, aios/registry.unsubscribe)", method)
 }
 
 // decodeParams decodes by-name params strictly into dst.

@@ -54,20 +54,28 @@ func (s *Server) exported(e *registry.Entry) bool {
 	return false
 }
 
+// hostDeclaration is the adapter record and capabilities of the host's own
+// card, which initialize also answers.
+func (s *Server) hostDeclaration() (discovery.AdapterInfo, discovery.CardCapabilities) {
+	name := s.cfg.Name
+	if name == "" {
+		name = "aios-host " + s.HostID()
+	}
+	return discovery.AdapterInfo{ID: s.HostID(), Name: name, Description: "Tools exported by an aios-host Tool Manager",
+			Version: Version, ProtocolVersion: discovery.ProtocolVersion},
+		discovery.CardCapabilities{BatchOperations: true, PushNotifications: true}
+}
+
 // HostCard returns the host's own Adapter Card, signed when a signing key
 // is configured. A card whose content did not change since it was last
 // signed is not signed again: the same bytes are returned (do not modify
 // them).
 func (s *Server) HostCard() ([]byte, error) {
-	name := s.cfg.Name
-	if name == "" {
-		name = "aios-host " + s.HostID()
-	}
+	adapter, caps := s.hostDeclaration()
 	base := s.PublicURL()
 	card := &discovery.Card{
-		Adapter: discovery.AdapterInfo{ID: s.HostID(), Name: name, Description: "Tools exported by an aios-host Tool Manager",
-			Version: Version, ProtocolVersion: discovery.ProtocolVersion},
-		Capabilities:   discovery.CardCapabilities{BatchOperations: true, PushNotifications: true},
+		Adapter:        adapter,
+		Capabilities:   caps,
 		Skills:         []discovery.Skill{},
 		Authentication: &discovery.Authentication{Required: true, Schemes: []string{"bearer"}},
 	}

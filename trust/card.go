@@ -288,8 +288,23 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	if len(parts) != 3 {
 		return nil, verr(ErrMalformed, "signature.value is not a compact JWS (want header..signature, got %d parts)", len(parts))
 	}
+	// The signed bytes: the canonical card, or — a JWS with its payload
+	// attached, "Header.Payload.Signature" as seed 001 §4.1 writes it —
+	// the payload it carries, which must be this card (without its
+	// signature) in some serialization: the same I-JSON value, so its
+	// canonical form is the card's.
+	signed := payload
 	if parts[1] != "" {
-		return nil, verr(ErrMalformed, "signature.value must have a detached (empty) payload; the payload is the canonical card")
+		pb, err := base64.RawURLEncoding.DecodeString(parts[1])
+		if err != nil {
+			return nil, verr(ErrMalformed, "JWS payload is not base64url: %v", err)
+		}
+		canon, err := Canonicalize(pb)
+		if err != nil || !bytes.Equal(canon, payload) {
+			return nil, verr(ErrMalformed, "signature.value carries a payload that is not this card without its signature; leave the payload detached (empty) or attach the card it signs")
+		}
+		signed = pb
+		sig.Value = parts[0] + ".." + parts[2]
 	}
 	hb, err := base64.RawURLEncoding.DecodeString(parts[0])
 	if err != nil {
@@ -314,7 +329,7 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	if hdr.B64 != nil && !*hdr.B64 {
 		return nil, verr(ErrMalformed, `JWS header "b64": false is not supported`)
 	}
-	jws, err := jose.ParseDetached(sig.Value, payload, Algorithms())
+	jws, err := jose.ParseDetached(sig.Value, signed, Algorithms())
 	if err != nil {
 		return nil, verr(ErrMalformed, "parsing JWS: %v", err)
 	}
@@ -334,7 +349,7 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
-		if err := jws.DetachedVerify(payload, k.JWK.Key); err != nil {
+		if err := jws.DetachedVerify(signed, k.JWK.Key); err != nil {
 			firstErr = cmpErr(firstErr, verr(ErrTampered, "key %q (%s) does not verify the canonical card: %v", sig.KeyID, k.Source, err))
 			continue
 		}

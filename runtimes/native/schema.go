@@ -1,0 +1,63 @@
+package native
+
+import (
+	"fmt"
+	"sort"
+)
+
+// JSONSchema is the Go SDK's counterpart of the seed's json_schema! macro
+// (seed 000 §9.3): it turns a map of property schemas into a parameters
+// schema, with the rule the Python and JavaScript SDKs apply to the same
+// shorthand, so that one set of parameters gives one schema whichever
+// runtime registers it (§9.1):
+//
+//	Parameters: native.JSONSchema(map[string]any{
+//		"object_id": map[string]any{"type": "string"},
+//		"max_words": map[string]any{"type": "integer", "default": 200},
+//	})
+//
+// gives {"type": "object", "properties": {...}, "required": ["object_id"]}:
+// a property is required unless it has a "default" or "optional": true (the
+// "optional" member is removed); required names are sorted. A map that
+// already is a whole schema (a string "type" or "$schema") is returned as it
+// is, and nil gives {"type": "object"}. A property whose schema is not a
+// map is a programming mistake: JSONSchema panics naming it.
+func JSONSchema(props map[string]any) map[string]any {
+	if props == nil {
+		return map[string]any{"type": "object"}
+	}
+	_, typed := props["type"].(string)
+	_, dialect := props["$schema"].(string)
+	if typed || dialect {
+		return props
+	}
+	properties := make(map[string]any, len(props))
+	var required []string
+	for name, v := range props {
+		s, ok := v.(map[string]any)
+		if !ok {
+			panic(fmt.Sprintf("native.JSONSchema: property %q: want a JSON Schema object such as {\"type\": \"string\"}, got %T", name, v))
+		}
+		cp := make(map[string]any, len(s))
+		for k, sv := range s {
+			if k != "optional" {
+				cp[k] = sv
+			}
+		}
+		properties[name] = cp
+		_, hasDefault := s["default"]
+		if opt, _ := s["optional"].(bool); !opt && !hasDefault {
+			required = append(required, name)
+		}
+	}
+	out := map[string]any{"type": "object", "properties": properties}
+	if len(required) > 0 {
+		sort.Strings(required)
+		req := make([]any, len(required))
+		for i, r := range required {
+			req[i] = r
+		}
+		out["required"] = req
+	}
+	return out
+}
