@@ -407,7 +407,7 @@ type liftedFn struct {
 // into the callee's, and the result comes back the same way.
 func adapterFunc(fv *funcVal, f *cabi.Func) hostFunc {
 	return func(st *callState, inst *instance, args []wit.Value) (wit.Value, error) {
-		lf, err := inst.resolveLifted(fv)
+		lf, err := inst.resolveLifted(fv, f)
 		if err != nil {
 			return nil, err
 		}
@@ -450,7 +450,7 @@ func adapterFunc(fv *funcVal, f *cabi.Func) hostFunc {
 	}
 }
 
-func (inst *instance) resolveLifted(fv *funcVal) (*liftedFn, error) {
+func (inst *instance) resolveLifted(fv *funcVal, cf *cabi.Func) (*liftedFn, error) {
 	if lf, ok := inst.lifted[fv]; ok {
 		return lf, nil
 	}
@@ -461,6 +461,13 @@ func (inst *instance) resolveLifted(fv *funcVal) (*liftedFn, error) {
 	post, err := inst.coreFunc(fv.opts.postReturn)
 	if err != nil {
 		return nil, err
+	}
+	ps, rs := cf.CoreSignature(false)
+	if err := checkCoreSig(f, "core function", ps, rs); err != nil {
+		return nil, fmt.Errorf("function %s: %w", fv.wf.Name, err)
+	}
+	if err := checkCoreSig(post, "post-return", rs, nil); err != nil {
+		return nil, fmt.Errorf("function %s: %w", fv.wf.Name, err)
 	}
 	cx, err := inst.context(fv.opts)
 	if err != nil {
