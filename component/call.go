@@ -222,6 +222,16 @@ func (inst *instance) hostFunc(i int) api.GoModuleFunc {
 	impl := p.impls[i]
 	np, _ := f.CoreSignature(true)
 	nparams := len(np)
+	// Handles in the arguments must be live handles of their resource
+	// (lift_borrow, lift_own): not for adapters, whose types hold none.
+	var handles []int
+	if p.plan.lowers[i].fn.lift == nil {
+		for k, prm := range f.W.Params {
+			if holdsHandles(prm.Type) {
+				handles = append(handles, k)
+			}
+		}
+	}
 	return func(ctx context.Context, _ api.Module, stack []uint64) {
 		st := inst.state
 		if st == nil {
@@ -242,6 +252,11 @@ func (inst *instance) hostFunc(i int) api.GoModuleFunc {
 		args, err := f.LiftArgs(cx, stack[:nparams])
 		if err != nil {
 			abortHost(st, err)
+		}
+		for _, k := range handles {
+			if err := checkHandles(inst, f.W.Params[k].Type, args[k]); err != nil {
+				abortHost(st, fmt.Errorf("import %s: %s: %w", p.lowNames[i], f.W.Params[k].Name, err))
+			}
 		}
 		v, err := callImpl(impl, st, inst, args, p.lowNames[i], f)
 		if err != nil {

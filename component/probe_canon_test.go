@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/aios-host/aios-host/abi"
 )
 
 func probeLoad(t *testing.T, hexText, name string) *Provider {
@@ -421,5 +423,98 @@ func TestProbeFlattening(t *testing.T) {
 		if got := get("vd", map[string]any{"x": c.x}); got != c.vd {
 			t.Errorf("vd %v: discriminant %s, want %s", c.x, got, c.vd)
 		}
+	}
+}
+
+// handlesHex is this component (through `jco parse`): run(mode) drops a
+// pollable as an output-stream (0), asks pollable.ready of a handle that
+// does not exist (1), drops a pollable twice (2), or uses one properly (3).
+//
+//	(component
+//	  (type $poll-t (instance
+//	    (export "pollable" (type (sub resource)))
+//	    (type (borrow 0))
+//	    (export "[method]pollable.ready" (func (param "self" 1) (result bool)))))
+//	  (import "wasi:io/poll@0.2.0" (instance $poll (type $poll-t)))
+//	  (alias export $poll "pollable" (type $pollable))
+//	  (type $clock-t (instance
+//	    (alias outer 1 $pollable (type))
+//	    (export "pollable" (type (eq 0)))
+//	    (type (own 1))
+//	    (export "subscribe-duration" (func (param "when" u64) (result 2)))))
+//	  (import "wasi:clocks/monotonic-clock@0.2.0" (instance $clock (type $clock-t)))
+//	  (type $streams-t (instance
+//	    (export "output-stream" (type (sub resource)))))
+//	  (import "wasi:io/streams@0.2.0" (instance $streams (type $streams-t)))
+//	  (alias export $streams "output-stream" (type $ostream))
+//	  (alias export $poll "[method]pollable.ready" (func $ready))
+//	  (alias export $clock "subscribe-duration" (func $sub))
+//	  (core func $ready-l (canon lower (func $ready)))
+//	  (core func $sub-l (canon lower (func $sub)))
+//	  (core func $drop-p (canon resource.drop $pollable))
+//	  (core func $drop-o (canon resource.drop $ostream))
+//	  (core instance $imps (export "ready" (func $ready-l)) (export "sub" (func $sub-l))
+//	    (export "drop-p" (func $drop-p)) (export "drop-o" (func $drop-o)))
+//	  (core module $m
+//	    (import "h" "ready" (func $ready (param i32) (result i32)))
+//	    (import "h" "sub" (func $sub (param i64) (result i32)))
+//	    (import "h" "drop-p" (func $dropp (param i32)))
+//	    (import "h" "drop-o" (func $dropo (param i32)))
+//	    (func (export "run") (param $mode i32) (result i32)
+//	      (local $h i32)
+//	      (if (i32.eq (local.get $mode) (i32.const 1)) (then (return (call $ready (i32.const 12345)))))
+//	      (local.set $h (call $sub (i64.const 1)))
+//	      (if (i32.eqz (local.get $mode)) (then (call $dropo (local.get $h)) (return (i32.const 1))))
+//	      (if (i32.eq (local.get $mode) (i32.const 2))
+//	        (then (call $dropp (local.get $h)) (call $dropp (local.get $h)) (return (i32.const 2))))
+//	      (call $ready (local.get $h))
+//	      (call $dropp (local.get $h))))
+//	  (core instance $i (instantiate $m (with "h" (instance $imps))))
+//	  (type $run-t (func (param "mode" u32) (result u32)))
+//	  (alias core export $i "run" (core func $run))
+//	  (func $runf (type $run-t) (canon lift (core func $run)))
+//	  (export "run" (func $runf))
+//	)
+const handlesHex = "0061736d0d0001000739014204040008706f6c6c61626c6503010168000140010473656c6601007f0400165b6d6574686f64" +
+	"5d706f6c6c61626c652e726561647901020a17010012776173693a696f2f706f6c6c40302e322e300500060d010300000870" +
+	"6f6c6c61626c65073b0142050203020101040008706f6c6c61626c65030000016901014001047768656e7700020400127375" +
+	"627363726962652d6475726174696f6e01030a26010021776173693a636c6f636b732f6d6f6e6f746f6e69632d636c6f636b" +
+	"40302e322e300502071501420104000d6f75747075742d73747265616d03010a1a010015776173693a696f2f73747265616d" +
+	"7340302e322e3005030642030300020d6f75747075742d73747265616d010000165b6d6574686f645d706f6c6c61626c652e" +
+	"7265616479010001127375627363726962652d6475726174696f6e080d040100000001000100030103040223010104057265" +
+	"61647900000373756200010664726f702d7000020664726f702d6f000301cc010061736d01000000010f0360017f017f6001" +
+	"7e017f60017f0002290401680572656164790000016803737562000101680664726f702d70000201680664726f702d6f0002" +
+	"030201000707010372756e00040a43014101017f2000410146044041b9e00010000f0b420110012101200045044020011003" +
+	"41010f0b20004102460440200110022001100241020f0b20011000200110020b0034046e616d650002016d011b0400057265" +
+	"6164790103737562020564726f7070030564726f706f020c01040200046d6f646501016802080100000101681200070b0140" +
+	"01046d6f6465790079060901000001010372756e08060100000400050b0901000372756e01020000b9010e636f6d706f6e65" +
+	"6e742d6e616d650128000005000772656164792d6c01057375622d6c020664726f702d70030664726f702d6f040372756e01" +
+	"0600110100016d010c0012020004696d707301016901140103000572656164790103737562020472756e6601380306000670" +
+	"6f6c6c2d740108706f6c6c61626c650207636c6f636b2d74030973747265616d732d7404076f73747265616d050572756e2d" +
+	"74011805030004706f6c6c0105636c6f636b020773747265616d73"
+
+// TestProbeHostResourceHandles: canon resource.drop traps when the handle
+// is of another resource type (definitions.py canon_resource_drop:
+// trap_if(h.rt is not rt)), and lifting a borrow<T> traps when the handle
+// is not a live handle of T (lift_borrow). The host dropped a pollable
+// through [resource-drop]output-stream, and answered pollable.ready of
+// handle 12345 with true.
+func TestProbeHostResourceHandles(t *testing.T) {
+	p := probeLoad(t, handlesHex, "handles.wasm")
+	for _, c := range []struct {
+		mode int
+		want string
+	}{
+		{0, "output-stream"},
+		{1, "12345"},
+		{2, "invalid resource handle"},
+	} {
+		v, err := call(t, p, &fakeEnv{}, "run", map[string]any{"mode": c.mode})
+		if abi.CodeOf(err) != abi.ProviderCrashed || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("mode %d: got %v %v, want ProviderCrashed naming %q", c.mode, v, err, c.want)
+		}
+	}
+	if v, err := call(t, p, &fakeEnv{}, "run", map[string]any{"mode": 3}); err != nil || fmt.Sprint(v) != "1" {
+		t.Errorf("mode 3: %v %v", v, err)
 	}
 }
