@@ -121,18 +121,45 @@ func (l *lexer) peekByte(i int) byte {
 	return 0
 }
 
+// badRune tells the characters WIT source may not hold (as wasm-tools'
+// detect_invalid_input): control codes but tab, newline and carriage
+// return (C1 ones too), bidirectional overrides, and code points Unicode
+// deprecates or discourages. Invalid UTF-8 is refused before lexing
+// (checkUTF8): U+FFFD itself is an ordinary character.
 func badRune(r rune) bool {
 	switch {
 	case r == '\t' || r == '\n' || r == '\r':
 		return false
-	case r < 0x20 || r == 0x7f:
+	case r < 0x20 || r >= 0x7f && r <= 0x9f:
 		return true
 	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 		return true // bidirectional overrides
-	case r == utf8.RuneError:
-		return true
+	case r == 0x149, r == 0x673, r == 0xf77, r == 0xf79, r == 0x17a3, r == 0x17a4, r == 0x17b4, r == 0x17b5:
+		return true // deprecated or discouraged
 	}
 	return false
+}
+
+// checkUTF8 refuses src unless it is valid UTF-8, naming where it is not.
+func checkUTF8(file, src string) error {
+	if utf8.ValidString(src) {
+		return nil
+	}
+	p := Position{File: file, Line: 1, Col: 1}
+	for i, r := range src {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(src[i:]); n == 1 {
+				return errAt(p, "invalid UTF-8")
+			}
+		}
+		if r == '\n' {
+			p.Line++
+			p.Col = 1
+		} else {
+			p.Col++
+		}
+	}
+	return errAt(p, "invalid UTF-8")
 }
 
 // skip skips whitespace and comments, collecting doc comments.

@@ -56,3 +56,24 @@ func TestProbeSemverPrerelease(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeSourceCharacters: WIT source may hold any character but the
+// ones wasm-tools refuses (detect_invalid_input: control codes, C1 ones
+// too, bidirectional overrides, a few deprecated code points). U+FFFD in a
+// comment or string was refused as if it were invalid UTF-8; U+0085 (a C1
+// control) and the deprecated U+0149 were accepted.
+func TestProbeSourceCharacters(t *testing.T) {
+	for _, ok := range []string{"// a \uFFFD b\n", "/* \uFFFD */", "/// \u00e9\u6771\n"} {
+		if _, err := ParseSource("x.wit", ok+"package a:b; interface i {}", Options{}); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"// \u0085\n", "/* \u009f */", "// \u0149\n", "// \u17b5\n", "// \u202e\n", "// \x01\n", "// \xff\n", "// \x7f\n"} {
+		if _, err := ParseSource("x.wit", bad+"package a:b; interface i {}", Options{}); err == nil {
+			t.Errorf("%q: accepted", bad)
+		}
+	}
+	if _, err := ParseSource("x.wit", "package a:b;\ninterface i {}\n// ok \xff", Options{}); err == nil || !strings.Contains(err.Error(), "x.wit:3:7") {
+		t.Errorf("invalid UTF-8: %v, want its position x.wit:3:7", err)
+	}
+}
