@@ -2,6 +2,7 @@ package wit
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -335,6 +336,9 @@ func (l *lexer) version() (string, Position, error) {
 		}
 		if l.off == st {
 			return false
+		}
+		if _, err := strconv.ParseUint(l.src[st:l.off], 10, 64); err != nil {
+			return false // over 2^64-1, as the semver crate
 		}
 		return !(l.off-st > 1 && l.src[st] == '0')
 	}

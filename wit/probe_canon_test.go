@@ -43,9 +43,11 @@ func TestProbeCharReplacementCharFromJSON(t *testing.T) {
 
 // TestProbeSemverPrerelease: SemVer 2.0 forbids leading zeros in numeric
 // pre-release identifiers (`1.0.0-01`), which wasm-tools (the semver
-// crate) refuses; build metadata may have them.
+// crate) refuses; build metadata may have them. A version number over
+// 2^64-1 (which the semver crate refuses) compared as 0, so a @since of
+// such a version passed as older than any package.
 func TestProbeSemverPrerelease(t *testing.T) {
-	for _, v := range []string{"1.0.0-01", "1.0.0-rc.00", "1.0.0-0.01"} {
+	for _, v := range []string{"1.0.0-01", "1.0.0-rc.00", "1.0.0-0.01", "18446744073709551616.0.0", "1.99999999999999999999.0"} {
 		if _, err := ParseSource("x.wit", "package a:b@"+v+"; interface i {}", Options{}); err == nil {
 			t.Errorf("%s: accepted", v)
 		}
