@@ -523,3 +523,87 @@ func TestProbeHostResourceHandles(t *testing.T) {
 		t.Errorf("mode 3: %v %v", v, err)
 	}
 }
+
+// pollHex is this component (through `jco parse`): run(0) polls an empty
+// list, run(1) two pollables.
+//
+//	(component
+//	  (type $poll-t (instance
+//	    (export "pollable" (type (sub resource)))
+//	    (type (borrow 0))
+//	    (export "[method]pollable.ready" (func (param "self" 1) (result bool)))
+//	    (type (list 1))
+//	    (type (list u32))
+//	    (export "poll" (func (param "in" 3) (result 4)))))
+//	  (import "wasi:io/poll@0.2.0" (instance $poll (type $poll-t)))
+//	  (alias export $poll "pollable" (type $pollable))
+//	  (type $clock-t (instance
+//	    (alias outer 1 $pollable (type))
+//	    (export "pollable" (type (eq 0)))
+//	    (type (own 1))
+//	    (export "subscribe-duration" (func (param "when" u64) (result 2)))))
+//	  (import "wasi:clocks/monotonic-clock@0.2.0" (instance $clock (type $clock-t)))
+//	  (core module $mm
+//	    (memory (export "mem") 1)
+//	    (global $bump (mut i32) (i32.const 4096))
+//	    (func (export "realloc") (param i32 i32 i32 i32) (result i32)
+//	      (local $p i32)
+//	      (local.set $p (global.get $bump))
+//	      (global.set $bump (i32.add (global.get $bump) (i32.and (i32.add (local.get 3) (i32.const 7)) (i32.const -8))))
+//	      (local.get $p)))
+//	  (core instance $mi (instantiate $mm))
+//	  (alias core export $mi "mem" (core memory $mem))
+//	  (alias core export $mi "realloc" (core func $realloc))
+//	  (alias export $poll "poll" (func $pollf))
+//	  (alias export $clock "subscribe-duration" (func $sub))
+//	  (core func $poll-l (canon lower (func $pollf) (memory $mem) (realloc $realloc)))
+//	  (core func $sub-l (canon lower (func $sub)))
+//	  (core instance $imps (export "poll" (func $poll-l)) (export "sub" (func $sub-l)) (export "mem" (memory $mem)))
+//	  (core module $m
+//	    (import "h" "poll" (func $poll (param i32 i32 i32)))
+//	    (import "h" "sub" (func $sub (param i64) (result i32)))
+//	    (import "h" "mem" (memory 1))
+//	    (func (export "run") (param $mode i32) (result i32)
+//	      (if (i32.eqz (local.get $mode))
+//	        (then (call $poll (i32.const 100) (i32.const 0) (i32.const 16)) (return (i32.load (i32.const 20)))))
+//	      (i32.store (i32.const 100) (call $sub (i64.const 1)))
+//	      (i32.store (i32.const 104) (call $sub (i64.const 1)))
+//	      (call $poll (i32.const 100) (i32.const 2) (i32.const 16))
+//	      (i32.load (i32.const 20))))
+//	  (core instance $i (instantiate $m (with "h" (instance $imps))))
+//	  (type $run-t (func (param "mode" u32) (result u32)))
+//	  (alias core export $i "run" (core func $run))
+//	  (func $runf (type $run-t) (canon lift (core func $run)))
+//	  (export "run" (func $runf))
+//	)
+const pollHex = "0061736d0d0001000751014208040008706f6c6c61626c6503010168000140010473656c6601007f0400165b6d6574686f64" +
+	"5d706f6c6c61626c652e7265616479010201700101707901400102696e030004040004706f6c6c01050a1701001277617369" +
+	"3a696f2f706f6c6c40302e322e300500060d0103000008706f6c6c61626c65073b0142050203020101040008706f6c6c6162" +
+	"6c65030000016901014001047768656e7700020400127375627363726962652d6475726174696f6e01030a26010021776173" +
+	"693a636c6f636b732f6d6f6e6f746f6e69632d636c6f636b40302e322e30050201700061736d0100000001090160047f7f7f" +
+	"7f017f0302010005030100010607017f014180200b071102036d656d0200077265616c6c6f6300000a19011701017f230021" +
+	"042300200341076a4178716a240020040b001b046e616d650003026d6d0206010001040170070701000462756d7002040100" +
+	"000006330400020100036d656d00000100077265616c6c6f6301000004706f6c6c010001127375627363726962652d647572" +
+	"6174696f6e080d02010000020300040001000100021601010304706f6c6c0001037375620002036d656d020001a601006173" +
+	"6d0100000001110360037f7f7f0060017e017f60017f017f021b03016804706f6c6c000001680373756200010168036d656d" +
+	"020001030201020707010372756e00020a3b013900200045044041e40041004110100041142802000f0b41e4004201100136" +
+	"020041e8004201100136020041e40041024110100041142802000b0022046e616d650002016d010c020004706f6c6c010373" +
+	"7562020901020100046d6f646502080100010101681201070b014001046d6f6465790079060901000001020372756e080601" +
+	"00000300030b0901000372756e01020000a6010e636f6d706f6e656e742d6e616d65012000000400077265616c6c6f630106" +
+	"706f6c6c2d6c02057375622d6c030372756e010800020100036d656d010a00110200026d6d01016d011000120300026d6901" +
+	"04696d7073020169011401030005706f6c6c660103737562020472756e66012403040006706f6c6c2d740108706f6c6c6162" +
+	"6c650207636c6f636b2d74030572756e2d74010f05020004706f6c6c0105636c6f636b"
+
+// TestProbePollEmptyList: wasi:io/poll's poll "traps if the list is
+// empty" (poll.wit); a guest that polled nothing got an empty answer
+// (where a real host would wait forever or trap).
+func TestProbePollEmptyList(t *testing.T) {
+	p := probeLoad(t, pollHex, "poll.wasm")
+	if v, err := call(t, p, &fakeEnv{}, "run", map[string]any{"mode": 1}); err != nil || fmt.Sprint(v) != "2" {
+		t.Fatalf("two pollables: %v %v, want 2 ready", v, err)
+	}
+	v, err := call(t, p, &fakeEnv{}, "run", map[string]any{"mode": 0})
+	if abi.CodeOf(err) != abi.ProviderCrashed || !strings.Contains(err.Error(), "empty") {
+		t.Fatalf("empty list: got %v %v, want ProviderCrashed (poll traps)", v, err)
+	}
+}

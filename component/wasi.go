@@ -265,6 +265,9 @@ var wasiFuncs = map[string]hostFunc{
 	"wasi:io/poll#[method]pollable.block": func(*callState, *instance, []wit.Value) (wit.Value, error) { return nil, nil },
 	"wasi:io/poll#poll": func(_ *callState, _ *instance, a []wit.Value) (wit.Value, error) {
 		list, _ := a[0].([]wit.Value)
+		if len(list) == 0 {
+			return nil, fmt.Errorf("wasi:io/poll.poll of an empty list (poll traps then)")
+		}
 		out := make([]wit.Value, len(list))
 		for i := range list {
 			out[i] = uint64(i)
