@@ -222,6 +222,16 @@ func (inst *instance) hostFunc(i int) api.GoModuleFunc {
 	impl := p.impls[i]
 	np, _ := f.CoreSignature(true)
 	nparams := len(np)
+	// Handles in the arguments must be live handles of their resource
+	// (lift_borrow, lift_own): not for adapters, whose types hold none.
+	var handles []int
+	if p.plan.lowers[i].fn.lift == nil {
+		for k, prm := range f.W.Params {
+			if holdsHandles(prm.Type) {
+				handles = append(handles, k)
+			}
+		}
+	}
 	return func(ctx context.Context, _ api.Module, stack []uint64) {
 		st := inst.state
 		if st == nil {
@@ -242,6 +252,11 @@ func (inst *instance) hostFunc(i int) api.GoModuleFunc {
 		args, err := f.LiftArgs(cx, stack[:nparams])
 		if err != nil {
 			abortHost(st, err)
+		}
+		for _, k := range handles {
+			if err := checkHandles(inst, f.W.Params[k].Type, args[k]); err != nil {
+				abortHost(st, fmt.Errorf("import %s: %s: %w", p.lowNames[i], f.W.Params[k].Name, err))
+			}
 		}
 		v, err := callImpl(impl, st, inst, args, p.lowNames[i], f)
 		if err != nil {
@@ -407,7 +422,7 @@ type liftedFn struct {
 // into the callee's, and the result comes back the same way.
 func adapterFunc(fv *funcVal, f *cabi.Func) hostFunc {
 	return func(st *callState, inst *instance, args []wit.Value) (wit.Value, error) {
-		lf, err := inst.resolveLifted(fv)
+		lf, err := inst.resolveLifted(fv, f)
 		if err != nil {
 			return nil, err
 		}
@@ -450,7 +465,7 @@ func adapterFunc(fv *funcVal, f *cabi.Func) hostFunc {
 	}
 }
 
-func (inst *instance) resolveLifted(fv *funcVal) (*liftedFn, error) {
+func (inst *instance) resolveLifted(fv *funcVal, cf *cabi.Func) (*liftedFn, error) {
 	if lf, ok := inst.lifted[fv]; ok {
 		return lf, nil
 	}
@@ -461,6 +476,13 @@ func (inst *instance) resolveLifted(fv *funcVal) (*liftedFn, error) {
 	post, err := inst.coreFunc(fv.opts.postReturn)
 	if err != nil {
 		return nil, err
+	}
+	ps, rs := cf.CoreSignature(false)
+	if err := checkCoreSig(f, "core function", ps, rs); err != nil {
+		return nil, fmt.Errorf("function %s: %w", fv.wf.Name, err)
+	}
+	if err := checkCoreSig(post, "post-return", rs, nil); err != nil {
+		return nil, fmt.Errorf("function %s: %w", fv.wf.Name, err)
 	}
 	cx, err := inst.context(fv.opts)
 	if err != nil {

@@ -360,6 +360,11 @@ func (f *frame) canonOpts(d *binary.Def, o binary.Options) (optsPlan, error) {
 	if op.postReturn, err = get(o.PostReturn, f.coreFuncs, "core func (post-return)"); err != nil {
 		return op, err
 	}
+	if op.realloc != nil && op.memory == nil {
+		// canonopt validation; without it lowering a value called the
+		// realloc and then failed on the missing memory.
+		return op, f.fail(d, "canonical option realloc requires the memory option")
+	}
 	return op, nil
 }
 
@@ -397,6 +402,9 @@ func (f *frame) canon(d *binary.Def) error {
 		op, err := f.canonOpts(d, c.Opts)
 		if err != nil {
 			return err
+		}
+		if op.postReturn != nil {
+			return f.fail(d, "canonical option post-return is only allowed on canon lift")
 		}
 		f.p.lowers = append(f.p.lowers, lowerPlan{fn: fn, opts: op, where: d.Where})
 		f.coreFuncs = append(f.coreFuncs, coreRef{inst: -1, lower: len(f.p.lowers) - 1})

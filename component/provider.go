@@ -651,6 +651,9 @@ func (inst *instance) context(o optsPlan) (cabi.Context, error) {
 	if err != nil {
 		return cx, err
 	}
+	if err := checkCoreSig(rf, "realloc", reallocSig, reallocSig[:1]); err != nil {
+		return cx, err
+	}
 	if rf != nil {
 		stack := make([]uint64, 4)
 		cx.Realloc = func(old, oldSize, align, size uint32) (uint32, error) {
@@ -760,9 +763,11 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 			return fail(fmt.Errorf("export %s: %w", t.def.Name, err))
 		}
 		ps, rs := t.fn.CoreSignature(false)
-		if len(f.Definition().ParamTypes()) != len(ps) || len(f.Definition().ResultTypes()) != len(rs) {
-			return fail(fmt.Errorf("export %s: core function has type %v -> %v, the Canonical ABI wants %v -> %v",
-				t.def.Name, f.Definition().ParamTypes(), f.Definition().ResultTypes(), ps, rs))
+		if err := checkCoreSig(f, "core function", ps, rs); err != nil {
+			return fail(fmt.Errorf("export %s: %w", t.def.Name, err))
+		}
+		if err := checkCoreSig(post, "post-return", rs, nil); err != nil {
+			return fail(fmt.Errorf("export %s: %w", t.def.Name, err))
 		}
 		maxStack = max(maxStack, len(ps), len(rs))
 		inst.funcs = append(inst.funcs, f)
@@ -773,6 +778,49 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	// Reactors need no call here: wit-component adds a core module whose
 	// start function calls the main module's _initialize.
 	return inst, nil
+}
+
+var reallocSig = []cabi.CoreType{cabi.I32, cabi.I32, cabi.I32, cabi.I32}
+
+// checkCoreSig refuses a core function (nil passes) whose type is not
+// params -> results: the Canonical ABI's validation of canon lift's
+// function and of the realloc and post-return options. Comparing only
+// the counts let an f64 result be read as a u32, and a post-return of
+// another arity fail every call after the guest had run.
+func checkCoreSig(f api.Function, what string, params, results []cabi.CoreType) error {
+	if f == nil {
+		return nil
+	}
+	d := f.Definition()
+	same := func(got []api.ValueType, want []cabi.CoreType) bool {
+		if len(got) != len(want) {
+			return false
+		}
+		for i, w := range coreTypes(want) {
+			if got[i] != w {
+				return false
+			}
+		}
+		return true
+	}
+	if !same(d.ParamTypes(), params) || !same(d.ResultTypes(), results) {
+		return fmt.Errorf("%s has type %s -> %s, the Canonical ABI wants %s -> %s", what,
+			valueTypes(d.ParamTypes()), valueTypes(d.ResultTypes()), valueTypes(coreTypes(params)), valueTypes(coreTypes(results)))
+	}
+	return nil
+}
+
+func valueTypes(ts []api.ValueType) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(api.ValueTypeName(t))
+	}
+	b.WriteByte(']')
+	return b.String()
 }
 
 func coreTypes(ts []cabi.CoreType) []api.ValueType {

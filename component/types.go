@@ -2,6 +2,7 @@ package component
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/aios-host/aios-host/component/binary"
 	"github.com/aios-host/aios-host/wit"
@@ -91,9 +92,41 @@ func (f *frame) buildType(td *binary.TypeDef, s *scope) (*typeVal, error) {
 	return t, nil
 }
 
+// uniqueLabels refuses two labels of a record, variant, flags or enum
+// that are equal ignoring case (type validation): their JSON form would
+// be ambiguous.
+func uniqueLabels(what string, labels []string) error {
+	if len(labels) < 2 {
+		return nil
+	}
+	seen := make(map[string]string, len(labels))
+	for _, l := range labels {
+		k := strings.ToLower(l)
+		if prev, ok := seen[k]; ok {
+			return fmt.Errorf("%s name %q conflicts with the previous %q", what, l, prev)
+		}
+		seen[k] = l
+	}
+	return nil
+}
+
 func buildType(td *binary.TypeDef, s *scope) (*typeVal, error) {
 	vt := func(i int) (*wit.Type, error) { return s.valType(td.Types[i]) }
 	w := &wit.Type{}
+	var err error
+	switch td.Kind {
+	case binary.TypeRecord:
+		err = uniqueLabels("record field", td.Labels)
+	case binary.TypeVariant:
+		err = uniqueLabels("variant case", td.Labels)
+	case binary.TypeFlags:
+		err = uniqueLabels("flag", td.Labels)
+	case binary.TypeEnum:
+		err = uniqueLabels("enum case", td.Labels)
+	}
+	if err != nil {
+		return nil, err
+	}
 	switch td.Kind {
 	case binary.TypePrim:
 		return &typeVal{val: wit.Primitive(primKind(td.Prim))}, nil

@@ -265,6 +265,9 @@ var wasiFuncs = map[string]hostFunc{
 	"wasi:io/poll#[method]pollable.block": func(*callState, *instance, []wit.Value) (wit.Value, error) { return nil, nil },
 	"wasi:io/poll#poll": func(_ *callState, _ *instance, a []wit.Value) (wit.Value, error) {
 		list, _ := a[0].([]wit.Value)
+		if len(list) == 0 {
+			return nil, fmt.Errorf("wasi:io/poll.poll of an empty list (poll traps then)")
+		}
 		out := make([]wit.Value, len(list))
 		for i := range list {
 			out[i] = uint64(i)
@@ -303,9 +306,135 @@ func noneFunc(*callState, *instance, []wit.Value) (wit.Value, error) { return wi
 
 func emptyList(*callState, *instance, []wit.Value) (wit.Value, error) { return []wit.Value{}, nil }
 
-func dropHandle(_ *callState, inst *instance, a []wit.Value) (wit.Value, error) {
-	h, _ := a[0].(wit.Handle)
-	return nil, inst.table.remove(h)
+// resourceName is the WIT name of the resource a host object is.
+func resourceName(x any) string {
+	switch x.(type) {
+	case *outStream:
+		return "output-stream"
+	case *inStream:
+		return "input-stream"
+	case *pollable:
+		return "pollable"
+	case *wasiError:
+		return "error"
+	}
+	return fmt.Sprintf("%T", x)
+}
+
+// handleOf returns the live handle v of resource r, or the trap of
+// lift_borrow / canon resource.drop: a handle that is not in the table or
+// is of another resource type.
+func handleOf(inst *instance, r *wit.Resource, v wit.Value) (wit.Handle, error) {
+	h, _ := v.(wit.Handle)
+	x, err := inst.table.get(h)
+	if err != nil {
+		return h, err
+	}
+	if r != nil && resourceName(x) != r.Name {
+		return h, fmt.Errorf("resource handle %d is a %s, not a %s", h, resourceName(x), r.Name)
+	}
+	return h, nil
+}
+
+// checkHandles checks every handle in v (of type t) with handleOf, as
+// lifting the arguments of a host function does.
+func checkHandles(inst *instance, t *wit.Type, v wit.Value) error {
+	if t == nil {
+		return nil
+	}
+	switch t.Kind {
+	case wit.KindOwn, wit.KindBorrow:
+		_, err := handleOf(inst, t.Resource, v)
+		return err
+	case wit.KindList:
+		xs, _ := v.([]wit.Value)
+		for _, x := range xs {
+			if err := checkHandles(inst, t.Elem, x); err != nil {
+				return err
+			}
+		}
+	case wit.KindRecord, wit.KindTuple:
+		xs, _ := v.(wit.Record)
+		if t.Kind == wit.KindTuple {
+			tx, _ := v.(wit.Tuple)
+			xs = wit.Record(tx)
+		}
+		for i, x := range xs {
+			ft := (*wit.Type)(nil)
+			if t.Kind == wit.KindRecord && i < len(t.Fields) {
+				ft = t.Fields[i].Type
+			} else if i < len(t.Tuple) {
+				ft = t.Tuple[i]
+			}
+			if err := checkHandles(inst, ft, x); err != nil {
+				return err
+			}
+		}
+	case wit.KindOption:
+		if o, ok := v.(wit.Option); ok && o.Some {
+			return checkHandles(inst, t.Elem, o.Val)
+		}
+	case wit.KindResult:
+		if r, ok := v.(wit.Result); ok {
+			if r.IsErr {
+				return checkHandles(inst, t.Err, r.Val)
+			}
+			return checkHandles(inst, t.Ok, r.Val)
+		}
+	case wit.KindVariant:
+		if x, ok := v.(wit.Variant); ok && int(x.Case) < len(t.Cases) {
+			return checkHandles(inst, t.Cases[x.Case].Type, x.Val)
+		}
+	}
+	return nil
+}
+
+// holdsHandles tells whether a handle is somewhere in t (a tree of at most
+// wit.MaxFuncTreeSize parts: the load refuses larger ones).
+func holdsHandles(t *wit.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind {
+	case wit.KindOwn, wit.KindBorrow:
+		return true
+	case wit.KindList, wit.KindOption:
+		return holdsHandles(t.Elem)
+	case wit.KindResult:
+		return holdsHandles(t.Ok) || holdsHandles(t.Err)
+	case wit.KindRecord:
+		for _, f := range t.Fields {
+			if holdsHandles(f.Type) {
+				return true
+			}
+		}
+	case wit.KindTuple:
+		for _, x := range t.Tuple {
+			if holdsHandles(x) {
+				return true
+			}
+		}
+	case wit.KindVariant:
+		for _, c := range t.Cases {
+			if holdsHandles(c.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dropResource is canon resource.drop of the host resource name: the
+// handle must be a live one of that resource.
+func dropResource(name string) hostFunc {
+	r := &wit.Resource{Name: name}
+	return func(_ *callState, inst *instance, a []wit.Value) (wit.Value, error) {
+		h, err := handleOf(inst, r, a[0])
+		if err != nil {
+			return nil, fmt.Errorf("resource.drop of %s: %w", name, err)
+		}
+		return nil, inst.table.remove(h)
+	}
 }
 
 // hostImpl finds the host implementation of an imported function: the
@@ -320,8 +449,8 @@ func hostImpl(iface, fun string, f *wit.Func) (hostFunc, bool) {
 	if h, ok := wasiFuncs[key]; ok {
 		return h, true
 	}
-	if strings.HasPrefix(fun, "[resource-drop]") {
-		return dropHandle, true
+	if name, ok := strings.CutPrefix(fun, "[resource-drop]"); ok {
+		return dropResource(name), true
 	}
 	if strings.HasPrefix(key, "wasi:filesystem/") && f.Result != nil && f.Result.Kind == wit.KindResult &&
 		f.Result.Err != nil && f.Result.Err.Kind == wit.KindEnum {

@@ -104,7 +104,7 @@ func fromJSON(t *Type, v any, path string, depth int) (Value, error) {
 			return nil, mismatch(path, t, v)
 		}
 		r, n := utf8.DecodeRuneInString(s)
-		if n == 0 || n != len(s) || r == utf8.RuneError {
+		if n == 0 || n != len(s) || r == utf8.RuneError && n == 1 { // U+FFFD itself is a char
 			return nil, fmt.Errorf("%s: expected exactly one Unicode character, found %s", path, describe(v))
 		}
 		return r, nil

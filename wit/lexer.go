@@ -2,6 +2,7 @@ package wit
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -121,18 +122,45 @@ func (l *lexer) peekByte(i int) byte {
 	return 0
 }
 
+// badRune tells the characters WIT source may not hold (as wasm-tools'
+// detect_invalid_input): control codes but tab, newline and carriage
+// return (C1 ones too), bidirectional overrides, and code points Unicode
+// deprecates or discourages. Invalid UTF-8 is refused before lexing
+// (checkUTF8): U+FFFD itself is an ordinary character.
 func badRune(r rune) bool {
 	switch {
 	case r == '\t' || r == '\n' || r == '\r':
 		return false
-	case r < 0x20 || r == 0x7f:
+	case r < 0x20 || r >= 0x7f && r <= 0x9f:
 		return true
 	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 		return true // bidirectional overrides
-	case r == utf8.RuneError:
-		return true
+	case r == 0x149, r == 0x673, r == 0xf77, r == 0xf79, r == 0x17a3, r == 0x17a4, r == 0x17b4, r == 0x17b5:
+		return true // deprecated or discouraged
 	}
 	return false
+}
+
+// checkUTF8 refuses src unless it is valid UTF-8, naming where it is not.
+func checkUTF8(file, src string) error {
+	if utf8.ValidString(src) {
+		return nil
+	}
+	p := Position{File: file, Line: 1, Col: 1}
+	for i, r := range src {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(src[i:]); n == 1 {
+				return errAt(p, "invalid UTF-8")
+			}
+		}
+		if r == '\n' {
+			p.Line++
+			p.Col = 1
+		} else {
+			p.Col++
+		}
+	}
+	return errAt(p, "invalid UTF-8")
 }
 
 // skip skips whitespace and comments, collecting doc comments.
@@ -309,6 +337,9 @@ func (l *lexer) version() (string, Position, error) {
 		if l.off == st {
 			return false
 		}
+		if _, err := strconv.ParseUint(l.src[st:l.off], 10, 64); err != nil {
+			return false // over 2^64-1, as the semver crate
+		}
 		return !(l.off-st > 1 && l.src[st] == '0')
 	}
 	for i := 0; i < 3; i++ {
@@ -322,14 +353,21 @@ func (l *lexer) version() (string, Position, error) {
 			return "", p, errAt(p, "invalid version: expected MAJOR.MINOR.PATCH")
 		}
 	}
-	ids := func() error {
+	ids := func(pre bool) error {
 		for {
 			st := l.off
+			digits := true
 			for l.off < len(l.src) && (isIdentChar(l.src[l.off])) {
+				digits = digits && l.src[l.off] >= '0' && l.src[l.off] <= '9'
 				l.advance()
 			}
 			if l.off == st {
 				return errAt(l.pos(), "invalid version: empty pre-release or build identifier")
+			}
+			// SemVer 2.0 §9: numeric pre-release identifiers have no
+			// leading zeros (build metadata may).
+			if pre && digits && l.off-st > 1 && l.src[st] == '0' {
+				return errAt(p, "invalid version: pre-release identifier %q has a leading zero", l.src[st:l.off])
 			}
 			if l.peekByte(0) == '.' && isIdentChar(l.peekByte(1)) {
 				l.advance()
@@ -340,13 +378,13 @@ func (l *lexer) version() (string, Position, error) {
 	}
 	if l.peekByte(0) == '-' {
 		l.advance()
-		if err := ids(); err != nil {
+		if err := ids(true); err != nil {
 			return "", p, err
 		}
 	}
 	if l.peekByte(0) == '+' {
 		l.advance()
-		if err := ids(); err != nil {
+		if err := ids(false); err != nil {
 			return "", p, err
 		}
 	}
@@ -354,25 +392,35 @@ func (l *lexer) version() (string, Position, error) {
 }
 
 // validateID checks kebab-case: words separated by single '-', each word
-// all-lowercase or all-uppercase letters and digits, starting with a letter.
+// all-lowercase or all-uppercase letters and digits, the first word
+// starting with a letter.
 func validateID(s string) error {
 	if s == "" {
 		return fmt.Errorf("empty identifier")
 	}
-	for _, w := range strings.Split(s, "-") {
+	for k, w := range strings.Split(s, "-") {
 		if w == "" {
 			return fmt.Errorf("identifier %q is not kebab-case: empty word (leading, trailing or double '-')", s)
 		}
-		if !isIdentStart(w[0]) {
+		// Only the first word must start with a letter: the label
+		// grammar (Explainer.md, component-model#592) and wasm-tools
+		// accept `sha-256` and `a1-2-3`.
+		if k == 0 && !isIdentStart(w[0]) {
 			return fmt.Errorf("identifier %q is not kebab-case: word %q does not start with a letter", s, w)
 		}
-		lower := w[0] >= 'a' && w[0] <= 'z'
-		for i := 1; i < len(w); i++ {
+		var lower, upper bool
+		for i := 0; i < len(w); i++ {
 			c := w[i]
-			if c >= '0' && c <= '9' {
-				continue
+			switch {
+			case c >= '0' && c <= '9':
+			case c >= 'a' && c <= 'z':
+				lower = true
+			case c >= 'A' && c <= 'Z':
+				upper = true
+			default:
+				return fmt.Errorf("identifier %q is not kebab-case: word %q holds %q", s, w, c)
 			}
-			if lower && !(c >= 'a' && c <= 'z') || !lower && !(c >= 'A' && c <= 'Z') {
+			if lower && upper {
 				return fmt.Errorf("identifier %q is not kebab-case: word %q mixes upper and lower case", s, w)
 			}
 		}

@@ -16,6 +16,9 @@ type parser struct {
 
 // parseFile parses one WIT source file.
 func parseFile(path, src string) (f *astFile, err error) {
+	if err := checkUTF8(path, src); err != nil {
+		return nil, err
+	}
 	p := &parser{lx: newLexer(path, src)}
 	if err := p.adv(); err != nil {
 		return nil, err

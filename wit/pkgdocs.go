@@ -396,7 +396,7 @@ func prefix(docs *string, g *gateJSON, pkgVersion, ind string) (string, error) {
 	if docs != nil && *docs != "" {
 		text := strings.ReplaceAll(*docs, "\r\n", "\n")
 		for _, r := range text {
-			if r != '\n' && badRune(r) {
+			if r != '\n' && (badRune(r) || r == utf8.RuneError) {
 				if r == utf8.RuneError {
 					return "", fmt.Errorf("%s section: docs hold invalid UTF-8 or U+FFFD, which a WIT comment cannot hold", packageDocsSection)
 				}

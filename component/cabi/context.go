@@ -142,9 +142,14 @@ func (cx *Context) write(ptr uint32, b []byte) error {
 	return nil
 }
 
+var errNoMemory = &Error{Msg: "no memory for a value that needs one", Trap: true}
+
 func (cx *Context) allocate(align, size uint32) (uint32, error) {
 	if cx.Realloc == nil {
 		return 0, trapf("value needs cabi_realloc but the function has no realloc option")
+	}
+	if cx.Mem == nil {
+		return 0, errNoMemory
 	}
 	p, err := cx.Realloc(0, 0, align, size)
 	if err != nil {
@@ -160,6 +165,9 @@ func (cx *Context) allocate(align, size uint32) (uint32, error) {
 }
 
 func (cx *Context) reallocate(old, oldSize, align, size uint32) (uint32, error) {
+	if cx.Realloc == nil || cx.Mem == nil {
+		return 0, errNoMemory
+	}
 	p, err := cx.Realloc(old, oldSize, align, size)
 	if err != nil {
 		return 0, err

@@ -202,6 +202,9 @@ func asFlags(t *Type, v wit.Value) (uint32, error) {
 // Store lowers v of type t into memory at ptr (which must be aligned and in
 // range; Store checks).
 func (cx *Context) Store(t *Type, v wit.Value, ptr uint32) error {
+	if cx.Mem == nil {
+		return errNoMemory
+	}
 	if ptr%t.Align != 0 {
 		return trapf("pointer %d is not aligned to %d for %s", ptr, t.Align, t.Kind)
 	}
