@@ -11,7 +11,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-func probeLoad(t *testing.T, hexText, name string) *Provider {
+func loadHexComponent(t *testing.T, hexText, name string) *Provider {
 	t.Helper()
 	b, err := hex.DecodeString(hexText)
 	if err != nil {
@@ -51,7 +51,7 @@ var badSigHex = map[string]string{
 	"D": "0061736d0d000100015f0061736d01000000010e0260017f017f60047f7f7f7f017f0304030000010503010001071c04036d656d02000166000004706f73740001077265616c6c6f6300020a1103040041070b040041000b050041c0000b0009046e616d650002016d02040100000006240400020100036d656d0000010001660000010004706f737400000100077265616c6c6f6307080140010161790079080801000000010501000b0701000166010000004f0e636f6d706f6e656e742d6e616d6501150000030001660104706f737402077265616c6c6f63010800020100036d656d010600110100016d0106001201000169010601010002666601050301000174",
 }
 
-// TestProbeCoreSignaturesChecked: the host compared only the number of
+// TestCoreSignaturesChecked: the host compared only the number of
 // parameters and results of a lifted core function, and not the types of
 // the post-return and realloc functions at all. A returned the low bits of
 // an f64 as the u32 result (0 for 1.5); B failed every call after the
@@ -59,7 +59,7 @@ var badSigHex = map[string]string{
 // realloc / post-return of another type. E (realloc without memory) failed
 // its calls with "invalid memory address or nil pointer dereference". Each
 // must fail the load.
-func TestProbeCoreSignaturesChecked(t *testing.T) {
+func TestCoreSignaturesChecked(t *testing.T) {
 	want := map[string]string{"A": "export f", "B": "post-return", "C": "realloc", "D": "post-return", "E": "requires the memory option"}
 	for _, v := range []string{"A", "B", "C", "D", "E"} {
 		b, err := hex.DecodeString(badSigHex[v])
@@ -212,14 +212,14 @@ const stringsHex = "0061736d0d0001000184050061736d01000000011c0560047f7f7f7f017f
 	"07076b6f6e7374313608066b6f6e73746c09097265616c6c6f6373660a06706f737473660b08706f73746172676601200306" +
 	"00037332730103733275030373326204036e327306036c6f670703636e74"
 
-// TestProbeStringEncodings checks the string-encoding canonical option
+// TestStringEncodings checks the string-encoding canonical option
 // against definitions.py: utf16 and latin1+utf16 strings lowered into the
 // guest (bytes, the tagged length, realloc's alignment and size), lifted
 // from it (surrogate pairs, latin1, the UTF-16 tag), the traps (lone
 // surrogates, a pointer not aligned to 2, also for latin1), and
 // post-return getting the core result.
-func TestProbeStringEncodings(t *testing.T) {
-	p := probeLoad(t, stringsHex, "strings.wasm")
+func TestStringEncodings(t *testing.T) {
+	p := loadHexComponent(t, stringsHex, "strings.wasm")
 	env := &fakeEnv{}
 	check := func(tool string, args map[string]any, want string) {
 		t.Helper()
@@ -357,14 +357,14 @@ const flatHex = "0061736d0d00010001d1020061736d0100000001320660047f7f7f7f017f601
 	"01047031376602067370696c6c660303767066040376646605036c6166014203100001760102766502016f03017704027765" +
 	"05016606026665070172080165090265650a037431360c037431370e037473700f0374767010037476641203746c61"
 
-// TestProbeFlattening checks MAX_FLAT_PARAMS (16 flat, 17 spilled to a
+// TestFlattening checks MAX_FLAT_PARAMS (16 flat, 17 spilled to a
 // tuple in memory from realloc(0, 0, align, size)), the memory layout of a
 // spilled tuple of every kind of value (offsets, discriminant sizes,
 // payload alignment, flags of 9 labels in 2 bytes, padding) and the
 // joined flat types of a variant (f32 bits, s8 sign-extended only to 32
 // bits in an i64 slot) against definitions.py.
-func TestProbeFlattening(t *testing.T) {
-	p := probeLoad(t, flatHex, "flat.wasm")
+func TestFlattening(t *testing.T) {
+	p := loadHexComponent(t, flatHex, "flat.wasm")
 	env := &fakeEnv{}
 	get := func(tool string, args map[string]any) string {
 		t.Helper()
@@ -498,14 +498,14 @@ const handlesHex = "0061736d0d0001000739014204040008706f6c6c61626c65030101680001
 	"6f6c6c2d740108706f6c6c61626c650207636c6f636b2d74030973747265616d732d7404076f73747265616d050572756e2d" +
 	"74011805030004706f6c6c0105636c6f636b020773747265616d73"
 
-// TestProbeHostResourceHandles: canon resource.drop traps when the handle
+// TestHostResourceHandles: canon resource.drop traps when the handle
 // is of another resource type (definitions.py canon_resource_drop:
 // trap_if(h.rt is not rt)), and lifting a borrow<T> traps when the handle
 // is not a live handle of T (lift_borrow). The host dropped a pollable
 // through [resource-drop]output-stream, and answered pollable.ready of
 // handle 12345 with true.
-func TestProbeHostResourceHandles(t *testing.T) {
-	p := probeLoad(t, handlesHex, "handles.wasm")
+func TestHostResourceHandles(t *testing.T) {
+	p := loadHexComponent(t, handlesHex, "handles.wasm")
 	for _, c := range []struct {
 		mode int
 		want string
@@ -594,11 +594,11 @@ const pollHex = "0061736d0d0001000751014208040008706f6c6c61626c65030101680001400
 	"04696d7073020169011401030005706f6c6c660103737562020472756e66012403040006706f6c6c2d740108706f6c6c6162" +
 	"6c650207636c6f636b2d74030572756e2d74010f05020004706f6c6c0105636c6f636b"
 
-// TestProbePollEmptyList: wasi:io/poll's poll "traps if the list is
+// TestPollEmptyList: wasi:io/poll's poll "traps if the list is
 // empty" (poll.wit); a guest that polled nothing got an empty answer
 // (where a real host would wait forever or trap).
-func TestProbePollEmptyList(t *testing.T) {
-	p := probeLoad(t, pollHex, "poll.wasm")
+func TestPollEmptyList(t *testing.T) {
+	p := loadHexComponent(t, pollHex, "poll.wasm")
 	if v, err := call(t, p, &fakeEnv{}, "run", map[string]any{"mode": 1}); err != nil || fmt.Sprint(v) != "2" {
 		t.Fatalf("two pollables: %v %v, want 2 ready", v, err)
 	}
@@ -620,10 +620,10 @@ var dupLabelHex = map[string]string{
 	"V": "0061736d0d000100012e0061736d0100000001060160017f017f03020100070501016600000a0601040020000b0009046e616d650002016d020401000000060701000001000166070c0171020178017900017800000b07010001720300000708014001017879007908060100000000020b0701000166010000003d0e636f6d706f6e656e742d6e616d650106000001000166010600110100016d01060012010001690106010100026666010c030300017201027265020174",
 }
 
-// TestProbeDuplicateLabelsRefused: such a type loaded, and its JSON form
+// TestDuplicateLabelsRefused: such a type loaded, and its JSON form
 // is ambiguous (one JSON property for two fields, one name for two enum
 // cases).
-func TestProbeDuplicateLabelsRefused(t *testing.T) {
+func TestDuplicateLabelsRefused(t *testing.T) {
 	for _, v := range []string{"R", "E", "F", "V"} {
 		b, err := hex.DecodeString(dupLabelHex[v])
 		if err != nil {

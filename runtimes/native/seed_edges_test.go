@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestProbeSeedJSONSchema: seed 000 §9.3 writes a Rust tool's parameters
+// TestSeedJSONSchema: seed 000 §9.3 writes a Rust tool's parameters
 // as json_schema!({ "object_id": {...}, "language": {...} }) — a map of
 // property schemas, the shorthand the Python (§9.4) and TypeScript (§9.5)
 // SDKs take too — and §9.1 says the same parameters are indistinguishable
@@ -13,7 +13,7 @@ import (
 // the same rule as sdk/python and the JS prelude (a property is required
 // unless it has a default or optional: true, which is removed; a map with a
 // string type or $schema is a whole schema, kept).
-func TestProbeSeedJSONSchema(t *testing.T) {
+func TestSeedJSONSchema(t *testing.T) {
 	got := JSONSchema(map[string]any{
 		"object_id": map[string]any{"type": "string", "description": "ObjectId of source file"},
 		"language":  map[string]any{"type": "string", "enum": []any{"rust", "python", "typescript"}},

@@ -85,9 +85,9 @@ func seedExchange(t *testing.T, ts *testServer, n int, lines ...string) []map[st
 	return out
 }
 
-// TestProbeSeedSearch: seed 001 §3.3's search request, verbatim, finds the
+// TestSeedSearch: seed 001 §3.3's search request, verbatim, finds the
 // seed's Chrome card, with the result shape the seed shows.
-func TestProbeSeedSearch(t *testing.T) {
+func TestSeedSearch(t *testing.T) {
 	ts := seedServer(t)
 	r := seedExchange(t, ts, 1, `{
     "jsonrpc": "2.0",
@@ -122,8 +122,8 @@ func TestProbeSeedSearch(t *testing.T) {
 	}
 }
 
-// TestProbeSeedInfo: seed 001 §3.3's info request, verbatim.
-func TestProbeSeedInfo(t *testing.T) {
+// TestSeedInfo: seed 001 §3.3's info request, verbatim.
+func TestSeedInfo(t *testing.T) {
 	ts := seedServer(t)
 	r := seedExchange(t, ts, 1, `{
     "jsonrpc": "2.0",
@@ -166,9 +166,9 @@ func TestProbeSeedInfo(t *testing.T) {
 	}
 }
 
-// TestProbeSeedRefreshSubscribe: §3.3 refresh and §5.2 subscribe, verbatim,
+// TestSeedRefreshSubscribe: §3.3 refresh and §5.2 subscribe, verbatim,
 // then unsubscribe (§7).
-func TestProbeSeedRefreshSubscribe(t *testing.T) {
+func TestSeedRefreshSubscribe(t *testing.T) {
 	ts := seedServer(t)
 	rs := seedExchange(t, ts, 1, `{
     "jsonrpc": "2.0",
@@ -195,12 +195,12 @@ func TestProbeSeedRefreshSubscribe(t *testing.T) {
 	}
 }
 
-// TestProbeSeedUnsubscribeWithoutID: the seed (§5.2, §7) subscribes with
+// TestSeedUnsubscribeWithoutID: the seed (§5.2, §7) subscribes with
 // {"events": [...]} and lists aios/registry.unsubscribe ("取消订阅") with no
 // params: a client written to the seed knows no subscription id. Without
 // one, unsubscribe ends every subscription of the connection, and no
 // notification follows.
-func TestProbeSeedUnsubscribeWithoutID(t *testing.T) {
+func TestSeedUnsubscribeWithoutID(t *testing.T) {
 	ts := seedServer(t)
 	for _, unsub := range []string{
 		`{"jsonrpc": "2.0", "id": "5", "method": "aios/registry.unsubscribe"}`,
@@ -255,13 +255,13 @@ func TestProbeSeedUnsubscribeWithoutID(t *testing.T) {
 
 func hostMetaTest() host.ProviderMeta { return host.ProviderMeta{Source: "test"} }
 
-// TestProbeSeedInitialize: seed 001 §1.2 declares an AIOS adapter's
+// TestSeedInitialize: seed 001 §1.2 declares an AIOS adapter's
 // capabilities by "Adapter Card + initialize" (MCP: the initialize
 // handshake). A client that starts with initialize gets the host's
 // declaration — its adapter record and capabilities, as in its card —
 // instead of "method not found"; an unsupported protocol version is
 // refused (§3.2 step 3).
-func TestProbeSeedInitialize(t *testing.T) {
+func TestSeedInitialize(t *testing.T) {
 	ts := seedServer(t)
 	rs := seedExchange(t, ts, 3,
 		`{"jsonrpc": "2.0", "id": "0", "method": "initialize", "params": {"protocol_version": "0.3.0", "client_info": {"name": "probe"}}}`,
@@ -291,10 +291,10 @@ func TestProbeSeedInitialize(t *testing.T) {
 	}
 }
 
-// TestProbeSeedSearchChinese: the seed's cards are in Chinese; a search for
+// TestSeedSearchChinese: the seed's cards are in Chinese; a search for
 // words of the adapter's name, a skill's name, description or example
 // finds it.
-func TestProbeSeedSearchChinese(t *testing.T) {
+func TestSeedSearchChinese(t *testing.T) {
 	ts := seedServer(t)
 	for _, q := range []string{"浏览器", "打开网址", "提取页面内容", "无线耳机", "Chrome DevTools"} {
 		r := seedExchange(t, ts, 1, `{"jsonrpc": "2.0", "id": "1", "method": "aios/registry.search", "params": {"query": "`+q+`"}}`)[0]
@@ -305,10 +305,10 @@ func TestProbeSeedSearchChinese(t *testing.T) {
 	}
 }
 
-// TestProbeSeedNotificationOfCard: a card dropped into a watched folder is
+// TestSeedNotificationOfCard: a card dropped into a watched folder is
 // announced as the seed's §5.1 shows: added [{id, name}] with the card's
 // adapter id and display name, removed and updated as empty arrays.
-func TestProbeSeedNotificationOfCard(t *testing.T) {
+func TestSeedNotificationOfCard(t *testing.T) {
 	cards, err := os.MkdirTemp("", "aiosseed")
 	if err != nil {
 		t.Fatal(err)

@@ -5,12 +5,12 @@ import (
 	"testing"
 )
 
-// TestProbeKebabDigitFragments: the Component Model's label grammar
+// TestKebabDigitFragments: the Component Model's label grammar
 // (Explainer.md, since component-model#592) lets every fragment but the
 // first start with a digit (`a-1`, `sha-256`, `a1-2-3`), and wasm-tools'
 // validate_id accepts them; the first fragment must still start with a
 // letter and a fragment may not mix cases.
-func TestProbeKebabDigitFragments(t *testing.T) {
+func TestKebabDigitFragments(t *testing.T) {
 	for _, id := range []string{"a-1", "sha-256", "a1-2-3", "x-2X", "abc-0-def", "HTTP-1-1"} {
 		src := "package a:b; interface i { " + id + ": func(); }"
 		if _, err := ParseSource("x.wit", src, Options{}); err != nil {
@@ -25,10 +25,10 @@ func TestProbeKebabDigitFragments(t *testing.T) {
 	}
 }
 
-// TestProbeCharReplacementCharFromJSON: U+FFFD is a Unicode scalar value
+// TestCharReplacementCharFromJSON: U+FFFD is a Unicode scalar value
 // like any other; a char parameter "\uFFFD" (which the schema, one code
 // point, accepts) was refused as not one character.
-func TestProbeCharReplacementCharFromJSON(t *testing.T) {
+func TestCharReplacementCharFromJSON(t *testing.T) {
 	ct := &Type{Kind: KindChar}
 	v, err := FromJSON(ct, "\uFFFD", "$.params.c")
 	if err != nil || v != rune(0xFFFD) {
@@ -41,12 +41,12 @@ func TestProbeCharReplacementCharFromJSON(t *testing.T) {
 	}
 }
 
-// TestProbeSemverPrerelease: SemVer 2.0 forbids leading zeros in numeric
+// TestSemverPrerelease: SemVer 2.0 forbids leading zeros in numeric
 // pre-release identifiers (`1.0.0-01`), which wasm-tools (the semver
 // crate) refuses; build metadata may have them. A version number over
 // 2^64-1 (which the semver crate refuses) compared as 0, so a @since of
 // such a version passed as older than any package.
-func TestProbeSemverPrerelease(t *testing.T) {
+func TestSemverPrerelease(t *testing.T) {
 	for _, v := range []string{"1.0.0-01", "1.0.0-rc.00", "1.0.0-0.01", "18446744073709551616.0.0", "1.99999999999999999999.0"} {
 		if _, err := ParseSource("x.wit", "package a:b@"+v+"; interface i {}", Options{}); err == nil {
 			t.Errorf("%s: accepted", v)
@@ -59,12 +59,12 @@ func TestProbeSemverPrerelease(t *testing.T) {
 	}
 }
 
-// TestProbeSourceCharacters: WIT source may hold any character but the
+// TestSourceCharacters: WIT source may hold any character but the
 // ones wasm-tools refuses (detect_invalid_input: control codes, C1 ones
 // too, bidirectional overrides, a few deprecated code points). U+FFFD in a
 // comment or string was refused as if it were invalid UTF-8; U+0085 (a C1
 // control) and the deprecated U+0149 were accepted.
-func TestProbeSourceCharacters(t *testing.T) {
+func TestSourceCharacters(t *testing.T) {
 	for _, ok := range []string{"// a \uFFFD b\n", "/* \uFFFD */", "/// \u00e9\u6771\n"} {
 		if _, err := ParseSource("x.wit", ok+"package a:b; interface i {}", Options{}); err != nil {
 			t.Errorf("%q: %v", ok, err)

@@ -19,12 +19,12 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeSeedJWSHeader: seed 001 §2.2's signature value begins with the
+// TestSeedJWSHeader: seed 001 §2.2's signature value begins with the
 // protected header {"alg":"RS256","typ":"JWT"} (no kid) and its key_id is
 // "aios-adapter-key-001". A card signed by another implementation with that
 // header, over the canonical card, detached, verifies; the same signature on
 // a changed card does not.
-func TestProbeSeedJWSHeader(t *testing.T) {
+func TestSeedJWSHeader(t *testing.T) {
 	raw, err := os.ReadFile("../discovery/testdata/seed_card.json")
 	if err != nil {
 		t.Fatal(err)
@@ -72,12 +72,12 @@ func TestProbeSeedJWSHeader(t *testing.T) {
 	}
 }
 
-// TestProbeSeedAttachedPayload: seed 001 §4.1 gives the signature's format
+// TestSeedAttachedPayload: seed 001 §4.1 gives the signature's format
 // as JWS compact serialization, "Header.Payload.Signature". A signer that
 // includes the payload — the canonical card without its signature — signs
 // the very bytes a detached signature covers: it verifies, and an attached
 // payload that is not this card's canonical form is refused as malformed.
-func TestProbeSeedAttachedPayload(t *testing.T) {
+func TestSeedAttachedPayload(t *testing.T) {
 	k := newKey(t, "ES256")
 	card := readCard(t)
 	payload, _, err := SigningPayload(card)

@@ -6,12 +6,12 @@ import (
 	"github.com/aios-host/aios-host/wit"
 )
 
-// TestProbeNoMemoryIsATrap: a Context without memory (a canon lift or
+// TestNoMemoryIsATrap: a Context without memory (a canon lift or
 // lower without the memory option) must report a trap when a value needs
 // memory, never panic: Store and allocate called Mem.Size on a nil Memory
 // (a component with realloc but no memory got "runtime error: invalid
 // memory address or nil pointer dereference" as its error).
-func TestProbeNoMemoryIsATrap(t *testing.T) {
+func TestNoMemoryIsATrap(t *testing.T) {
 	m := &testMem{b: make([]byte, 64), next: 8}
 	c := NewCompiler()
 	str, err := c.Compile(prim(wit.KindString))
