@@ -414,10 +414,31 @@ class Worker:
     # ---- calls ---------------------------------------------------------
 
     def _error(self, cid, code, message, data=None):
+        """Answer call cid with an error. A failing tool must not end the
+        worker: a code or message that is not a string is str()'d, one
+        with lone surrogates (text decoded with surrogateescape) gets them
+        as backslash escapes, a message is cut at 64 KiB (as JS cuts
+        one), and data that cannot be sent (not JSON, too deep, too large)
+        is left out with a note in the message."""
+        code = _error_text(code)
+        message = _error_text(message)
+        if len(message) > _MAX_ERROR_CHARS:
+            message = "%s … (%d characters cut)" % (message[:_MAX_ERROR_CHARS], len(message) - _MAX_ERROR_CHARS)
         err = {"code": code, "message": message}
         if data is not None:
             err["data"] = data
-        self.write({"v": FORMAT, "kind": "result", "id": cid, "result": {"call_id": cid, "error": err}})
+        env = {"v": FORMAT, "kind": "result", "id": cid, "result": {"call_id": cid, "error": err}}
+        if data is None:
+            self.write(env)
+            return
+        try:
+            if self.mp is None and _too_deep(data):
+                raise ValueError("nested deeper than %d levels" % MAX_DEPTH)
+            self.write(env)
+        except (TypeError, ValueError, OverflowError, RecursionError, ToolError) as e:
+            del err["data"]
+            err["message"] = "%s (its data was left out: %s)" % (message, _error_text(e)[:500])
+            self.write(env)
 
     def _where(self, tb):
         """file:line of the innermost frame in the tool's folder."""
@@ -460,9 +481,14 @@ class Worker:
         except MemoryError:
             self._error(cid, "ProviderError", "MemoryError in tool %s: out of memory (%s)" % (name, _memory_limit()))
             return
-        except Exception as e:
+        except SystemExit:
+            raise  # the tool ends its worker (ProviderCrashed, docs/python.md)
+        except BaseException as e:  # Exception, asyncio.CancelledError, KeyboardInterrupt
             where = self._where(e.__traceback__)
-            msg = "%s: %s" % (type(e).__name__, e)
+            try:
+                msg = "%s: %s" % (type(e).__name__, e)
+            except Exception as e2:
+                msg = "%s (str() of it failed: %s: %s)" % (type(e).__name__, type(e2).__name__, e2)
             if where:
                 msg += " (at %s)" % where
             self._error(cid, "ProviderError", msg)
@@ -727,6 +753,26 @@ def _not_json(v):
         elif isinstance(x, int) and not isinstance(x, bool) and not _INT_MIN <= x <= _INT_MAX:
             return path, _describe_int(x)
     return None
+
+
+# An error message is cut at this many characters (JS: 64 KiB,
+# runtimes/js/errors.go maxErrorText); it reaches callers and the audit log.
+_MAX_ERROR_CHARS = 64 << 10
+
+
+def _error_text(s):
+    """s as a str that encodes as UTF-8: lone surrogates become
+    backslash escapes."""
+    if not isinstance(s, str):
+        try:
+            s = str(s)
+        except Exception:
+            s = object.__repr__(s)
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        s = s.encode("utf-8", "backslashreplace").decode("utf-8")
+    return s
 
 
 def _is_int_note(what):

@@ -1,0 +1,124 @@
+package python_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/runtimes/python"
+)
+
+// A tool's failure is the call's ToolError, never the worker's end: an
+// exception message with a lone surrogate (a file name decoded with
+// surrogateescape), a ToolError whose data, code or message is not JSON
+// text, a cancelled asyncio task, KeyboardInterrupt, an exception whose
+// str() fails, and a huge message (cut as JS cuts it, at 64 KiB).
+const probeErrorsSrc = `
+import asyncio
+from aios_sdk import tool, ToolError
+
+@tool
+def ok(params):
+    return {"ok": True}
+
+@tool
+def surrogate_exc(params):
+    raise ValueError("cannot open " + b"/tmp/\xff.txt".decode("utf-8", "surrogateescape"))
+
+@tool
+def surrogate_toolerror(params):
+    raise ToolError("NotFound", "no \udcff here")
+
+@tool
+def bytes_data(params):
+    raise ToolError("NotFound", "bytes data", data={"raw": b"\x00"})
+
+@tool
+def nan_data(params):
+    raise ToolError("NotFound", "nan data", data=float("nan"))
+
+@tool
+def deep_data(params):
+    d = []
+    for _ in range(600):
+        d = [d]
+    raise ToolError("NotFound", "deep data", data=d)
+
+@tool
+def int_code(params):
+    raise ToolError(404, "int code")
+
+@tool
+def int_message(params):
+    raise ToolError("NotFound", 42)
+
+@tool
+async def cancelled(params, ctx):
+    t = asyncio.ensure_future(asyncio.sleep(10))
+    await asyncio.sleep(0)
+    t.cancel()
+    await t
+
+@tool
+def keyboard(params):
+    raise KeyboardInterrupt("stop")
+
+class Odd(Exception):
+    def __str__(self):
+        raise RuntimeError("no str")
+
+@tool
+def bad_str(params):
+    raise Odd()
+
+@tool
+def huge_message(params):
+    raise ValueError("x" * (3 << 20))
+
+@tool
+def huge_toolerror(params):
+    raise ToolError("NotFound", "y" * (70 << 20))
+`
+
+func TestProbeToolFailuresKeepWorker(t *testing.T) {
+	cases := []struct {
+		tool     string
+		code     abi.ErrorCode
+		contains []string
+	}{
+		{"surrogate-exc", abi.ProviderError, []string{"ValueError: cannot open /tmp/", `\udcff.txt`}},
+		{"surrogate-toolerror", abi.NotFound, []string{`no \udcff here`}},
+		{"bytes-data", abi.NotFound, []string{"bytes data", "data"}},
+		{"nan-data", abi.NotFound, []string{"nan data", "data"}},
+		{"deep-data", abi.NotFound, []string{"deep data", "data"}},
+		{"int-code", abi.ProviderError, []string{"int code", `"404"`}},
+		{"int-message", abi.NotFound, []string{"42"}},
+		{"cancelled", abi.ProviderError, []string{"CancelledError"}},
+		{"keyboard", abi.ProviderError, []string{"KeyboardInterrupt: stop"}},
+		{"bad-str", abi.ProviderError, []string{"Odd"}},
+		{"huge-message", abi.ProviderError, []string{"ValueError: xxx", "characters cut"}},
+		{"huge-toolerror", abi.NotFound, []string{"yyy", "characters cut"}},
+	}
+	for _, wire := range []string{"msgpack", "json"} {
+		t.Run(wire, func(t *testing.T) {
+			rt := newRuntime(t, func(c *python.Config) { c.Wire = wire; c.PoolSize = 1; c.MemoryMB = 1024 })
+			h := newHost(t, rt)
+			p := loadTool(t, h, "errs.py", probeErrorsSrc).(*python.Provider)
+			stillServes(t, h, "loading")
+			pids := p.WorkerPIDs()
+			for _, c := range cases {
+				_, err := call(h, c.tool, map[string]any{}, 20*time.Second)
+				wantCode(t, err, c.code, c.contains...)
+				var te *abi.ToolError
+				if errors.As(err, &te) && len(te.Message) > 80<<10 {
+					t.Errorf("%s: a message of %d bytes reached the caller (JS cuts at 64 KiB)", c.tool, len(te.Message))
+				}
+				if got := p.WorkerPIDs(); len(got) != 1 || got[0] != pids[0] {
+					t.Fatalf("%s: the worker %v was replaced by %v", c.tool, pids, got)
+				}
+			}
+			stillServes(t, h, "the failures")
+		})
+	}
+}
