@@ -2,6 +2,7 @@ package python_test
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -121,4 +122,104 @@ func TestProbeToolFailuresKeepWorker(t *testing.T) {
 			stillServes(t, h, "the failures")
 		})
 	}
+}
+
+// ctx services' .wait() (documented for plain def tools) from several
+// threads of a tool: a ThreadPoolExecutor in a plain tool, run_in_executor
+// in an async one, and a thread that outlives its call. Each gets its own
+// answer, and the worker's next calls are not disturbed.
+const probeThreadsSrc = `
+import asyncio, concurrent.futures, threading, time
+from aios_sdk import tool, provider, Capability, ToolError
+
+provider(capabilities=[Capability.CallTool("*")])
+
+@tool
+def ok(params):
+    return {"ok": True}
+
+@tool
+def echo(params):
+    return {"n": params.get("n")}
+
+@tool
+def threads(params, ctx):
+    with concurrent.futures.ThreadPoolExecutor(4) as ex:
+        got = list(ex.map(lambda i: ctx.call_tool("echo", {"n": i}).wait()["n"], range(40)))
+    return {"got": got}
+
+@tool
+async def executor(params, ctx):
+    loop = asyncio.get_running_loop()
+    rs = await asyncio.gather(*[loop.run_in_executor(None, lambda i=i: ctx.call_tool("echo", {"n": i}).wait()) for i in range(10)])
+    return {"got": [r["n"] for r in rs]}
+
+@tool
+def stray(params, ctx):
+    def late():
+        time.sleep(0.2)
+        try:
+            ctx.call_tool("echo", {"n": 1}).wait()
+        except ToolError:
+            pass
+    threading.Thread(target=late, daemon=True).start()
+    return {"ok": True}
+`
+
+func TestProbeWaitFromThreads(t *testing.T) {
+	want := func(n int) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = int64(i)
+		}
+		return out
+	}
+	for _, wire := range []string{"msgpack", "json"} {
+		t.Run(wire, func(t *testing.T) {
+			rt := newRuntime(t, func(c *python.Config) { c.Wire = wire; c.PoolSize = 2 })
+			h := newHost(t, rt)
+			loadTool(t, h, "thr.py", probeThreadsSrc)
+			for _, c := range []struct {
+				tool string
+				n    int
+			}{{"threads", 40}, {"executor", 10}, {"threads", 40}} {
+				v, err := call(h, c.tool, map[string]any{}, 10*time.Second)
+				if err != nil {
+					t.Fatalf("%s: %v", c.tool, err)
+				}
+				if got := v.(map[string]any)["got"]; !reflect.DeepEqual(normInts(got), want(c.n)) {
+					t.Fatalf("%s: got %v", c.tool, got)
+				}
+				stillServes(t, h, c.tool)
+			}
+			for i := 0; i < 3; i++ {
+				if _, err := call(h, "stray", map[string]any{}, 5*time.Second); err != nil {
+					t.Fatalf("stray: %v", err)
+				}
+				end := time.Now().Add(400 * time.Millisecond)
+				for time.Now().Before(end) {
+					if _, err := call(h, "ok", map[string]any{}, 3*time.Second); err != nil {
+						t.Fatalf("ok while a stray thread waits: %v", err)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+		})
+	}
+}
+
+func normInts(v any) []any {
+	l, _ := v.([]any)
+	out := make([]any, len(l))
+	for i, x := range l {
+		switch n := x.(type) {
+		case uint64:
+			out[i] = int64(n)
+		case float64:
+			out[i] = int64(n)
+		default:
+			out[i] = x
+		}
+	}
+	return out
 }

@@ -143,6 +143,13 @@ class Worker:
         self.path = path
         self.buf = bytearray()
         self.wlock = threading.Lock()
+        # Reading the input is one thread's at a time: the serve loop's,
+        # or a .wait() of a tool's thread (a ThreadPoolExecutor of a plain
+        # def tool). A "call" frame such a reader meets (a thread that
+        # outlived its call) waits in backlog for the serve loop.
+        self.rlock = threading.Lock()
+        self.backlog = []
+        self.main_ident = threading.get_ident()
         self.handlers = {}
         self.in_asyncio = False
         self.loop = None
@@ -285,16 +292,33 @@ class Worker:
         return res.get("value")
 
     def host_roundtrip(self, op):
-        """Send op and block until its host_result arrives."""
-        hid = self._send_host_call(op)
-        while True:
-            env = self.read_frame()
-            if env.get("kind") != "host_result":
-                continue
-            rid = env.get("id")
-            if rid == hid:
-                return self._unwrap(env)
-            self._resolve(rid, env)
+        """Send op and block until its host_result arrives. Any thread
+        may call it: while the call runs on the asyncio loop, another
+        thread's op goes through the loop; else the round trips of
+        threads take turns."""
+        main = threading.get_ident() == self.main_ident
+        if self.in_asyncio and not main:
+            import asyncio
+
+            async def via_loop():
+                return await self.host_future(op)
+            return asyncio.run_coroutine_threadsafe(via_loop(), self.loop).result()
+        with self.rlock:
+            hid = self._send_host_call(op)
+            while True:
+                env = self.read_frame()
+                kind = env.get("kind")
+                if kind != "host_result":
+                    if kind == "call":
+                        self.backlog.append(env)
+                    continue
+                rid = env.get("id")
+                if rid == hid:
+                    return self._unwrap(env)
+                if main or self.loop is None:
+                    self._resolve(rid, env)
+                else:
+                    self.loop.call_soon_threadsafe(self._resolve, rid, env)
 
     def host_future(self, op):
         fut = self.loop.create_future()
@@ -311,18 +335,25 @@ class Worker:
             fut.set_exception(e)
 
     def _on_readable(self):
+        if not self.rlock.acquire(blocking=False):
+            return  # a thread's .wait() reads (and passes our answers on)
+        envs = []
         try:
-            chunk = os.read(self.in_fd, 65536)
-        except BlockingIOError:
-            return
-        if not chunk:
-            os._exit(0)  # the host is gone
-        self.buf += chunk
-        while True:
-            f = self._take_frame()
-            if f is None:
+            try:
+                chunk = os.read(self.in_fd, 65536)
+            except BlockingIOError:
                 return
-            env = self.loads(f)
+            if not chunk:
+                os._exit(0)  # the host is gone
+            self.buf += chunk
+            while True:
+                f = self._take_frame()
+                if f is None:
+                    break
+                envs.append(self.loads(f))
+        finally:
+            self.rlock.release()
+        for env in envs:
             if env.get("kind") == "host_result":
                 self._resolve(env.get("id"), env)
 
@@ -404,7 +435,8 @@ class Worker:
 
     def _drain_buffered(self):
         while True:
-            f = self._take_frame()
+            with self.rlock:
+                f = self._take_frame()
             if f is None:
                 return
             env = self.loads(f)
@@ -645,7 +677,8 @@ class Worker:
         spin_ns = 0
         while True:
             try:
-                env = self.read_frame(spin_ns)
+                with self.rlock:
+                    env = self.backlog.pop(0) if self.backlog else self.read_frame(spin_ns)
             except EOFError:
                 return
             if env.get("kind") == "call":
