@@ -223,3 +223,65 @@ func normInts(v any) []any {
 	}
 	return out
 }
+
+// A tool that forks without exec (os.fork, where the child returns from
+// the handler) must not leave a second process answering calls on the
+// worker's pipe: the child's return ends the child.
+const probeForkSrc = `
+import os, time
+from aios_sdk import tool
+
+@tool
+def ok(params):
+    return {"ok": True}
+
+@tool
+def forks(params):
+    if os.fork() == 0:
+        return {"who": "child"}
+    time.sleep(0.3)
+    return {"who": "parent"}
+
+@tool
+def forks_raises(params):
+    if os.fork() == 0:
+        raise ValueError("child")
+    time.sleep(0.3)
+    return {"who": "parent"}
+
+@tool
+def whoami(params):
+    return {"pid": os.getpid()}
+`
+
+func TestProbeForkedChildDoesNotServe(t *testing.T) {
+	for _, wire := range []string{"msgpack", "json"} {
+		t.Run(wire, func(t *testing.T) {
+			rt := newRuntime(t, func(c *python.Config) { c.Wire = wire; c.PoolSize = 1; c.Spin = 0 })
+			h := newHost(t, rt)
+			loadTool(t, h, "fork.py", probeForkSrc)
+			first, err := call(h, "whoami", map[string]any{}, 5*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tool := range []string{"forks", "forks-raises"} {
+				v, err := call(h, tool, map[string]any{}, 5*time.Second)
+				if err != nil {
+					t.Fatalf("%s: %v", tool, err)
+				}
+				if who := v.(map[string]any)["who"]; who != "parent" {
+					t.Fatalf("%s: the call was answered by the %v", tool, who)
+				}
+				for i := 0; i < 20; i++ {
+					got, err := call(h, "whoami", map[string]any{}, 5*time.Second)
+					if err != nil {
+						t.Fatalf("%s, whoami %d: %v", tool, i, err)
+					}
+					if !reflect.DeepEqual(got, first) {
+						t.Fatalf("after %s, whoami %d was answered by %v, not the worker %v", tool, i, got, first)
+					}
+				}
+			}
+		})
+	}
+}

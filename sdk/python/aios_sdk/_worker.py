@@ -150,6 +150,12 @@ class Worker:
         self.rlock = threading.Lock()
         self.backlog = []
         self.main_ident = threading.get_ident()
+        # A child a tool forks without exec (os.fork) that returns from the
+        # handler ends there: it must not answer the call or read the
+        # worker's next ones.
+        self.forked = False
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._after_fork)
         self.handlers = {}
         self.in_asyncio = False
         self.loop = None
@@ -445,6 +451,16 @@ class Worker:
 
     # ---- calls ---------------------------------------------------------
 
+    def _after_fork(self):
+        self.forked = True
+
+    def _exit_if_forked(self):
+        if self.forked:
+            try:
+                sys.stderr.flush()
+            finally:
+                os._exit(0)
+
     def _error(self, cid, code, message, data=None):
         """Answer call cid with an error. A failing tool must not end the
         worker: a code or message that is not a string is str()'d, one
@@ -501,12 +517,15 @@ class Worker:
         if params is None:
             params = {}
         try:
-            if h.wants_ctx:
-                r = h.fn(params, Context(self, call))
-            else:
-                r = h.fn(params)
-            if _is_awaitable(r):
-                r = self.drive(r)
+            try:
+                if h.wants_ctx:
+                    r = h.fn(params, Context(self, call))
+                else:
+                    r = h.fn(params)
+                if _is_awaitable(r):
+                    r = self.drive(r)
+            finally:
+                self._exit_if_forked()
         except ToolError as e:
             self._error(cid, e.code, e.message, e.data)
             return
