@@ -1,12 +1,15 @@
 package python_test
 
 import (
+	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/runtimes/python"
 )
 
@@ -283,5 +286,106 @@ func TestProbeForkedChildDoesNotServe(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Load errors are clear and bounded: a tool definition that is not JSON
+// names the tool (not a traceback of a crashed worker), an exception at
+// import with a lone surrogate or a huge message is the load error (cut at
+// 64 KiB), a SyntaxError without a line has no "None:None".
+func TestProbeLoadErrorsClear(t *testing.T) {
+	cases := []struct {
+		name, src string
+		contains  []string
+	}{
+		{"params_set.py", "from aios_sdk import tool\n@tool(parameters={'a': {'type': 'string', 'enum': {'x'}}})\ndef f(params): return 1\n",
+			[]string{"tool 'f'", "not JSON", "set"}},
+		{"desc_bytes.py", "from aios_sdk import tool\n@tool(description=b'x')\ndef f(params): return 1\n",
+			[]string{"tool 'f'", "not JSON", "bytes"}},
+		{"agent_bytes.py", "from aios_sdk import Agent, tool\n@Agent(name=b'x')\nclass A:\n    @tool\n    def f(self, params): return 1\n",
+			[]string{"provider", "not JSON", "bytes"}},
+		{"surrogate.py", "raise ValueError('bad \\udcff')\n", []string{`surrogate.py:1: ValueError while loading: bad \udcff`}},
+		{"bigmsg.py", "raise ValueError('x' * (3 << 20))\n", []string{"bigmsg.py:1: ValueError while loading: xxx", "characters cut"}},
+		{"nulbyte.py", "x = 1\x00\n", []string{"nulbyte.py: SyntaxError: source code string cannot contain null bytes"}},
+	}
+	rt := newRuntime(t, nil)
+	h := newHost(t, rt)
+	for _, c := range cases {
+		_, err := h.LoadFile(context.Background(), writeTool(t, c.name, c.src), host.ProviderMeta{Source: c.name, Trust: abi.System})
+		if err == nil {
+			t.Fatalf("%s loaded", c.name)
+		}
+		msg := err.Error()
+		for _, s := range c.contains {
+			if !strings.Contains(msg, s) {
+				t.Errorf("%s: load error %.600q does not contain %q", c.name, msg, s)
+			}
+		}
+		if strings.Contains(msg, "None:None") || strings.Contains(msg, "Traceback") || len(msg) > 80<<10 {
+			t.Errorf("%s: load error of %d bytes: %.600q", c.name, len(msg), msg)
+		}
+	}
+}
+
+// A @tool over a callable that is not a plain function (functools.partial,
+// an instance of a decorator class, a functools.wraps wrapper) is a tool,
+// not silently left out; its handler gets ctx only when it takes it.
+const probeCallablesSrc = `
+import functools
+from aios_sdk import tool
+
+def scaled(factor, params):
+    return {"v": params["x"] * factor}
+
+double = tool(name="double", parameters={"x": {"type": "integer"}})(functools.partial(scaled, 2))
+
+class Logged:
+    def __init__(self, fn):
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+    def __call__(self, *args):
+        return self.fn(*args)
+
+@tool(name="logged")
+@Logged
+def logged(params):
+    return {"ok": True}
+
+@tool(name="logged-ctx")
+@Logged
+def logged_ctx(params, ctx):
+    return {"tool": ctx.tool}
+`
+
+func TestProbeCallableTools(t *testing.T) {
+	rt := newRuntime(t, nil)
+	h := newHost(t, rt)
+	p := loadTool(t, h, "callables.py", probeCallablesSrc)
+	names := map[string]bool{}
+	for _, d := range p.Describe().Tools {
+		names[d.Name] = true
+	}
+	for _, n := range []string{"double", "logged", "logged-ctx"} {
+		if !names[n] {
+			t.Fatalf("tool %s was left out: %v", n, names)
+		}
+	}
+	for tool, want := range map[string]any{
+		"double":     map[string]any{"v": int64(6)},
+		"logged":     map[string]any{"ok": true},
+		"logged-ctx": map[string]any{"tool": "logged-ctx"},
+	} {
+		v, err := call(h, tool, map[string]any{"x": 3}, 5*time.Second)
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		if m, ok := v.(map[string]any); ok {
+			if x, ok := m["v"].(uint64); ok {
+				m["v"] = int64(x)
+			}
+		}
+		if !reflect.DeepEqual(v, want) {
+			t.Fatalf("%s: %#v, want %#v", tool, v, want)
+		}
 	}
 }

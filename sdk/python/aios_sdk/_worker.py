@@ -117,12 +117,45 @@ def _wants_ctx(fn):
     object, not inspect (which costs ~10 ms of worker start-up)."""
     bound = hasattr(fn, "__self__") and hasattr(fn, "__func__")
     f = getattr(fn, "__func__", fn)
+    skip = 1 if bound else 0
+    # A callable that is not a function: look through a partial (its
+    # bound arguments), a functools.wraps wrapper (__wrapped__) or a
+    # callable instance (__call__ takes self).
+    for _ in range(16):
+        if isinstance(f, types.FunctionType):
+            break
+        if type(f).__name__ == "partial" and callable(getattr(f, "func", None)):
+            skip += len(f.args) + len(f.keywords or ())
+            f = f.func
+        elif callable(getattr(f, "__wrapped__", None)):
+            f = f.__wrapped__
+        elif isinstance(getattr(type(f), "__call__", None), types.FunctionType):
+            skip += 1
+            f = type(f).__call__
+            break
+        else:
+            break
     code = getattr(f, "__code__", None)
     if code is None:
         return True
     if code.co_flags & 0x04:  # *args
         return True
-    return code.co_argcount - (1 if bound else 0) >= 2
+    return code.co_argcount - skip >= 2
+
+
+def _module_tool(v, name):
+    """Whether module-level value v of the tool module name is one of its
+    @tool functions: a function defined there, or another callable
+    @tool marked (a functools.partial, a decorator's wrapper object)."""
+    if isinstance(v, types.FunctionType):
+        return v.__module__ == name and hasattr(v, TOOL_ATTR)
+    try:
+        if isinstance(v, type) or not callable(v):
+            return False
+        d = object.__getattribute__(v, "__dict__")
+    except Exception:
+        return False
+    return isinstance(d, dict) and isinstance(d.get(TOOL_ATTR), dict) and d.get("__module__", name) == name
 
 
 def _is_awaitable(r):
@@ -1049,7 +1082,12 @@ def load(path, pins=None):
         sys.modules[name] = mod
         spec.loader.exec_module(mod)
     except SyntaxError as e:
-        raise LoadError("%s:%s:%s: SyntaxError: %s" % (e.filename or path, e.lineno, e.offset, e.msg))
+        where = e.filename or path
+        if e.lineno:
+            where += ":%s" % e.lineno
+            if e.offset:
+                where += ":%s" % e.offset
+        raise LoadError("%s: SyntaxError: %s" % (where, e.msg))
     except LoadError:
         raise
     except BaseException as e:
@@ -1062,7 +1100,10 @@ def load(path, pins=None):
             raise LoadError("%s: SystemExit while loading: the tool file called sys.exit(%r); a tool file must not exit (raise an exception to fail the load)" % (where, e.code))
         if isinstance(e, MemoryError):
             raise LoadError("%s: MemoryError while loading: out of memory (%s)" % (where, _memory_limit()))
-        msg = str(e)
+        try:
+            msg = str(e)
+        except Exception:
+            msg = "(str() of it failed)"
         raise LoadError("%s: %s while loading%s" % (where, type(e).__name__, ": " + msg if msg else ""))
 
     agents, loose_classes = [], []
@@ -1111,7 +1152,7 @@ def load(path, pins=None):
                 if d is not None:
                     add(d, getattr(inst, k), "%s.%s" % (cls.__name__, k))
     for k, v in list(vars(mod).items()):
-        if isinstance(v, types.FunctionType) and v.__module__ == name and hasattr(v, TOOL_ATTR):
+        if _module_tool(v, name):
             add(getattr(v, TOOL_ATTR), v, k)
     if not defs:
         raise LoadError("%s registers no tools: decorate methods with @tool(...) inside an @Agent(...) class" % path)
@@ -1121,6 +1162,30 @@ def load(path, pins=None):
     provider = {k: v for k, v in info.items() if v}
     provider["runtime"] = RUNTIME
     return provider, defs, handlers
+
+
+def _load_failed(w, msg):
+    """Report a load error (its text as _error sends a call's) and exit."""
+    msg = _error_text(msg)
+    if len(msg) > _MAX_ERROR_CHARS:
+        msg = "%s … (%d characters cut)" % (msg[:_MAX_ERROR_CHARS], len(msg) - _MAX_ERROR_CHARS)
+    w.send_log("error", msg)
+    sys.stderr.flush()
+    os._exit(EXIT_LOAD_FAILED)
+
+
+def _definition_error(w, path, provider, defs, e):
+    """Which part of the register message could not be encoded (e)."""
+    for d in defs:
+        try:
+            w.dumps(d)
+        except Exception as de:
+            return "%s: tool %r: its definition (the @tool arguments) is not JSON: %s" % (path, d.get("name"), de)
+    try:
+        w.dumps(provider)
+    except Exception as pe:
+        e = pe
+    return "%s: the provider's description (@Agent(...) or provider(...)) is not JSON: %s" % (path, e)
 
 
 def _func(v):
@@ -1169,12 +1234,13 @@ def main():
     try:
         provider, defs, handlers = load(path, pins)
     except LoadError as e:
-        w.send_log("error", str(e))
-        sys.stderr.flush()
-        os._exit(EXIT_LOAD_FAILED)
+        _load_failed(w, str(e))
     w.handlers = handlers
-    w.write({"v": FORMAT, "kind": "register",
-             "register": {"format": FORMAT, "provider": provider, "tools": defs}})
+    try:
+        w.write({"v": FORMAT, "kind": "register",
+                 "register": {"format": FORMAT, "provider": provider, "tools": defs}})
+    except (TypeError, ValueError, OverflowError, RecursionError, ToolError) as e:
+        _load_failed(w, _definition_error(w, path, provider, defs, e))
     w.serve()
     sys.stdout.flush()
     sys.stderr.flush()
