@@ -3,6 +3,7 @@ package python_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -386,6 +387,50 @@ func TestProbeCallableTools(t *testing.T) {
 		}
 		if !reflect.DeepEqual(v, want) {
 			t.Fatalf("%s: %#v, want %#v", tool, v, want)
+		}
+	}
+}
+
+// An object neither format carries (a datetime, a set, a Decimal) is
+// refused in the same words in both formats: as a result (InvalidResult)
+// and in a host call's arguments (TypeError in the tool).
+const probeObjectsSrc = `
+import datetime, decimal
+from aios_sdk import tool, provider, Capability
+
+provider(capabilities=[Capability.CallTool("*")])
+
+VALUES = {"datetime": lambda: datetime.datetime(2020, 1, 1), "set": lambda: {1}, "decimal": lambda: decimal.Decimal("1.5")}
+
+@tool
+def echo(params):
+    return params
+
+@tool
+def val(params):
+    return {"v": [VALUES[params["k"]]()]}
+
+@tool
+def via(params, ctx):
+    return ctx.call_tool("echo", {"v": VALUES[params["k"]]()}).wait()
+`
+
+func TestProbeObjectErrorsAlike(t *testing.T) {
+	got := map[string][]string{}
+	for _, wire := range []string{"msgpack", "json"} {
+		rt := newRuntime(t, func(c *python.Config) { c.Wire = wire; c.PoolSize = 1 })
+		h := newHost(t, rt)
+		loadTool(t, h, "objs.py", probeObjectsSrc)
+		for _, k := range []string{"datetime", "set", "decimal"} {
+			for _, tool := range []string{"val", "via"} {
+				_, err := call(h, tool, map[string]any{"k": k}, 5*time.Second)
+				got[tool+" "+k] = append(got[tool+" "+k], fmt.Sprint(err))
+			}
+		}
+	}
+	for k, v := range got {
+		if v[0] != v[1] || !strings.Contains(v[0], "is not JSON serializable") {
+			t.Errorf("%s:\n msgpack: %s\n json:    %s", k, v[0], v[1])
 		}
 	}
 }

@@ -214,7 +214,11 @@ class Worker:
         def dumps(env):
             # What json.dumps refuses (bytes, NaN) is refused here too:
             # the packer would carry it.
-            data = packb(env)
+            try:
+                data = packb(env)
+            except TypeError:
+                _dumps(env)  # json.dumps's words for an object neither format carries
+                raise
             if _maybe_not_json(data) is not None:
                 bad = _not_json(env)
                 if bad is not None:
@@ -694,6 +698,12 @@ class Worker:
         try:
             return self._pack_deep(cid, r)
         except (TypeError, ValueError, OverflowError, RecursionError):
+            pass
+        try:
+            _dumps(r)  # json.dumps's words, as in the JSON format
+        except (TypeError, ValueError) as je:
+            e = je
+        except Exception:
             pass
         self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, e))
         return None
