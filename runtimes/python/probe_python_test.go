@@ -434,3 +434,57 @@ func TestProbeObjectErrorsAlike(t *testing.T) {
 		}
 	}
 }
+
+// A tool calling another tool of its own provider (the docs' word-count →
+// pdf-extract, when both live in one file) does not deadlock the pool: the
+// worker that waits for the nested call cannot serve it, so with every
+// worker busy in such calls (or pool_size 1) the nested calls used to wait
+// for a free worker until the deadline. The pool keeps its size afterwards.
+const probeSelfNestSrc = `
+import time
+from aios_sdk import tool, provider, Capability
+provider(capabilities=[Capability.CallTool("*")])
+
+@tool
+def inner(params):
+    time.sleep(0.05)
+    return {"ok": True}
+
+@tool
+def outer(params, ctx):
+    return ctx.call_tool("inner", {}).wait()
+`
+
+func TestProbeSelfNestedCallsDoNotDeadlock(t *testing.T) {
+	for _, size := range []int{1, 2} {
+		t.Run(fmt.Sprint("pool", size), func(t *testing.T) {
+			rt := newRuntime(t, func(c *python.Config) { c.PoolSize = size })
+			h := newHost(t, rt)
+			p := loadTool(t, h, "nest.py", probeSelfNestSrc).(*python.Provider)
+			errs := make(chan error, 4)
+			for i := 0; i < 4; i++ {
+				go func() {
+					_, err := call(h, "outer", map[string]any{}, 8*time.Second)
+					errs <- err
+				}()
+			}
+			for i := 0; i < 4; i++ {
+				if err := <-errs; err != nil {
+					t.Fatalf("outer: %v", err)
+				}
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for len(p.WorkerPIDs()) > size && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if n := len(p.WorkerPIDs()); n > size {
+				t.Fatalf("%d workers left in a pool of %d", n, size)
+			}
+			for i := 0; i < 3; i++ {
+				if _, err := call(h, "outer", map[string]any{}, 8*time.Second); err != nil {
+					t.Fatalf("outer after the burst: %v", err)
+				}
+			}
+		})
+	}
+}
