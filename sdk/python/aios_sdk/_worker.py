@@ -187,6 +187,7 @@ class Worker:
         # handler ends there: it must not answer the call or read the
         # worker's next ones.
         self.forked = False
+        self.driving = False
         if hasattr(os, "register_at_fork"):
             os.register_at_fork(after_in_child=self._after_fork)
         self.handlers = {}
@@ -422,6 +423,9 @@ class Worker:
         aio = sys.modules.get("asyncio")
         if aio is not None:
             aio.events._set_running_loop(self._get_loop())
+        # Else a tool importing asyncio now gets our loop running as well
+        # (_AsyncioImportHook).
+        self.driving = True
         value, exc = None, None
         try:
             while True:
@@ -440,6 +444,8 @@ class Worker:
                 else:
                     break
         finally:
+            self.driving = False
+            aio = sys.modules.get("asyncio")
             if aio is not None:
                 aio.events._set_running_loop(None)
         return self._run_asyncio(coro, y)
@@ -975,6 +981,37 @@ def _module_name(path):
     return "aios_tool_" + re.sub(r"\W", "_", stem)
 
 
+class _AsyncioImportHook(importlib.abc.MetaPathFinder):
+    """When a tool imports asyncio for the first time inside a coroutine
+    the worker drives (Worker.drive), the worker's loop becomes the
+    running one right after the import, as drive makes it when asyncio was
+    loaded before: asyncio.gather and asyncio.sleep then use it instead of
+    another loop ("attached to a different loop", "no running event
+    loop"). One-shot: it leaves sys.meta_path at asyncio's import."""
+
+    def __init__(self, w):
+        self.w = w
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "asyncio":
+            return None
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:
+            pass
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        real, w = spec.loader.exec_module, self.w
+
+        def exec_module(module):
+            real(module)
+            if w.driving:
+                module.events._set_running_loop(w._get_loop())
+        spec.loader.exec_module = exec_module
+        return spec
+
+
 class Pins:
     """The code this worker may run (sent by the host through the start
     gate): files by absolute path with their hex SHA-256. Strict (a signed
@@ -1236,6 +1273,8 @@ def main():
             pins = Pins(bool(p.get("strict")), p.get("files") or {}, p.get("sources") or {})
     sys.argv = [path]
     w = Worker(in_fd, out_fd, path, spin_us)
+    if "asyncio" not in sys.modules:
+        sys.meta_path.insert(0, _AsyncioImportHook(w))
     mp = _import_msgpack(msgpack_at)
     if w.negotiate(["msgpack", "json"] if mp is not None else ["json"]) == "msgpack":
         w.use_msgpack(mp)
