@@ -453,6 +453,12 @@ def inner(params):
 @tool
 def outer(params, ctx):
     return ctx.call_tool("inner", {}).wait()
+
+@tool
+async def fan(params, ctx):
+    import asyncio
+    rs = await asyncio.gather(*[ctx.call_tool("inner", {}) for _ in range(20)])
+    return {"n": len(rs)}
 `
 
 func TestProbeSelfNestedCallsDoNotDeadlock(t *testing.T) {
@@ -483,6 +489,51 @@ func TestProbeSelfNestedCallsDoNotDeadlock(t *testing.T) {
 			for i := 0; i < 3; i++ {
 				if _, err := call(h, "outer", map[string]any{}, 8*time.Second); err != nil {
 					t.Fatalf("outer after the burst: %v", err)
+				}
+			}
+			// More nested calls at once than workers may be started beyond
+			// the pool: the rest take the places of those that finish.
+			if _, err := call(h, "fan", map[string]any{}, 15*time.Second); err != nil {
+				t.Fatalf("fan: %v", err)
+			}
+		})
+	}
+}
+
+// asyncio imported inside a tool's coroutine (not at module level) works on
+// the worker's first such call too: asyncio.gather and asyncio.sleep find
+// the worker's loop running (they used to get another loop: "got Future
+// attached to a different loop", or "no running event loop").
+const probeLazyAsyncioSrc = `
+from aios_sdk import tool, provider, Capability
+provider(capabilities=[Capability.CallTool("*")])
+
+@tool
+def inner(params):
+    return {"ok": True}
+
+@tool
+async def fan(params, ctx):
+    import asyncio
+    rs = await asyncio.gather(*[ctx.call_tool("inner", {}) for _ in range(3)])
+    return {"n": len(rs)}
+
+@tool
+async def nap(params, ctx):
+    import asyncio
+    await asyncio.sleep(0.01)
+    return {"n": 1}
+`
+
+func TestProbeLazyAsyncioImport(t *testing.T) {
+	for _, tool := range []string{"fan", "nap"} {
+		t.Run(tool, func(t *testing.T) {
+			rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
+			h := newHost(t, rt)
+			loadTool(t, h, "lazy.py", probeLazyAsyncioSrc)
+			for i := 0; i < 2; i++ {
+				if _, err := call(h, tool, map[string]any{}, 10*time.Second); err != nil {
+					t.Fatalf("%s, call %d: %v", tool, i, err)
 				}
 			}
 		})

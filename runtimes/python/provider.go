@@ -58,7 +58,10 @@ type Provider struct {
 	live int
 	// extra counts the workers started beyond the pool for nested calls
 	// of the provider's own tools (see acquire); each serves one call.
-	extra   int
+	extra int
+	// retired is closed (and replaced) when an extra worker goes, so that
+	// nested calls waiting for a worker look again.
+	retired chan struct{}
 	closed  bool
 	workers map[*worker]struct{}
 }
@@ -104,6 +107,7 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 		size:    rt.cfg.PoolSize,
 		idle:    make(chan *worker, rt.cfg.PoolSize),
 		workers: make(map[*worker]struct{}),
+		retired: make(chan struct{}),
 	}
 	w, reg, err := p.startWorker(ctx)
 	if err != nil {
@@ -302,6 +306,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 			w.extra = extra
 			return p.adopt(w)
 		}
+		retired := p.retired
 		p.mu.Unlock()
 		select {
 		case w := <-p.idle:
@@ -309,6 +314,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 				return w, nil
 			}
 			p.discard(w)
+		case <-retired:
 		case <-ctx.Done():
 			te := abi.AsToolError(ctx.Err(), abi.Timeout)
 			te.Message = fmt.Sprintf("tool %s: waiting for a free python worker (pool of %d): %s", call.Tool, p.size, te.Message)
@@ -354,6 +360,8 @@ func (p *Provider) retire(w *worker) {
 	delete(p.workers, w)
 	p.live--
 	p.extra--
+	close(p.retired)
+	p.retired = make(chan struct{})
 }
 
 // backoff is the delay before replacing a worker after n failures in a row.
