@@ -77,6 +77,14 @@ class Odd(Exception):
 def bad_str(params):
     raise Odd()
 
+class Bare(ToolError):
+    def __init__(self, msg):
+        Exception.__init__(self, msg)
+
+@tool
+def bare_toolerror(params):
+    raise Bare("no code set")
+
 @tool
 def huge_message(params):
     raise ValueError("x" * (3 << 20))
@@ -102,6 +110,7 @@ func TestProbeToolFailuresKeepWorker(t *testing.T) {
 		{"cancelled", abi.ProviderError, []string{"CancelledError"}},
 		{"keyboard", abi.ProviderError, []string{"KeyboardInterrupt: stop"}},
 		{"bad-str", abi.ProviderError, []string{"Odd"}},
+		{"bare-toolerror", abi.ProviderError, []string{"no code set"}},
 		{"huge-message", abi.ProviderError, []string{"ValueError: xxx", "characters cut"}},
 		{"huge-toolerror", abi.NotFound, []string{"yyy", "characters cut"}},
 	}

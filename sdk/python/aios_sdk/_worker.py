@@ -570,7 +570,12 @@ class Worker:
             finally:
                 self._exit_if_forked()
         except ToolError as e:
-            self._error(cid, e.code, e.message, e.data)
+            # A subclass may not have called ToolError.__init__.
+            code = getattr(e, "code", None) or "ProviderError"
+            message = getattr(e, "message", None)
+            if message is None:
+                message = e.args[0] if len(e.args) == 1 else ", ".join(map(str, e.args))
+            self._error(cid, code, message, getattr(e, "data", None))
             return
         except MemoryError:
             self._error(cid, "ProviderError", "MemoryError in tool %s: out of memory (%s)" % (name, _memory_limit()))
