@@ -548,3 +548,29 @@ func TestProbeLazyAsyncioImport(t *testing.T) {
 		})
 	}
 }
+
+// ctx.log of text with lone surrogates (a file name decoded with
+// surrogateescape) logs it with backslash escapes, as the logging module
+// would, instead of raising UnicodeEncodeError in the tool.
+const probeLogSurrogateSrc = `
+from aios_sdk import tool
+
+@tool
+async def logs(params, ctx):
+    name = b"/tmp/\xff.txt".decode("utf-8", "surrogateescape")
+    await ctx.log("cannot open", name)
+    return {"ok": True}
+`
+
+func TestProbeLogSurrogates(t *testing.T) {
+	for _, wire := range []string{"msgpack", "json"} {
+		t.Run(wire, func(t *testing.T) {
+			rt := newRuntime(t, func(c *python.Config) { c.Wire = wire })
+			h := newHost(t, rt)
+			loadTool(t, h, "logs.py", probeLogSurrogateSrc)
+			if _, err := call(h, "logs", map[string]any{}, 5*time.Second); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

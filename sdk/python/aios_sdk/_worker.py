@@ -318,7 +318,13 @@ class Worker:
         rec = {"level": level, "message": message}
         if call_id:
             rec["call_id"] = call_id
-        self.write({"v": FORMAT, "kind": "log", "log": rec})
+        try:
+            self.write({"v": FORMAT, "kind": "log", "log": rec})
+        except UnicodeEncodeError:
+            # Lone surrogates (text decoded with surrogateescape): logged
+            # with backslash escapes, as the logging module would.
+            rec["message"] = _error_text(message)
+            self.write({"v": FORMAT, "kind": "log", "log": rec})
 
     def _send_host_call(self, op):
         self.next_id += 1
