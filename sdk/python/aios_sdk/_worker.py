@@ -1017,7 +1017,7 @@ class _AsyncioImportHook(importlib.abc.MetaPathFinder):
 
         def exec_module(module):
             real(module)
-            if w.driving:
+            if w.driving and threading.get_ident() == w.main_ident:
                 module.events._set_running_loop(w._get_loop())
         spec.loader.exec_module = exec_module
         return spec
