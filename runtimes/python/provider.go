@@ -54,11 +54,21 @@ type Provider struct {
 	closing chan struct{}  // closed by Close
 	bg      sync.WaitGroup // replacement workers being started
 
-	mu      sync.Mutex
-	live    int
+	mu   sync.Mutex
+	live int
+	// extra counts the workers started beyond the pool for nested calls
+	// of the provider's own tools (see acquire); each serves one call.
+	extra int
+	// retired is closed (and replaced) when an extra worker goes, so that
+	// nested calls waiting for a worker look again.
+	retired chan struct{}
 	closed  bool
 	workers map[*worker]struct{}
 }
+
+// maxExtra bounds the workers a provider starts beyond its pool for nested
+// calls of its own tools.
+func (p *Provider) maxExtra() int { return max(p.size, 8) }
 
 var (
 	_ abi.Provider       = (*Provider)(nil)
@@ -97,6 +107,7 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 		size:    rt.cfg.PoolSize,
 		idle:    make(chan *worker, rt.cfg.PoolSize),
 		workers: make(map[*worker]struct{}),
+		retired: make(chan struct{}),
 	}
 	w, reg, err := p.startWorker(ctx)
 	if err != nil {
@@ -268,18 +279,34 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 			p.mu.Unlock()
 			return nil, abi.Errorf(abi.Unavailable, "python provider %s is closed", p.reg.Provider.ID)
 		}
-		if p.live < p.size {
+		// A nested call of this provider's own tool (its caller is this
+		// provider) was made by one of its workers, which waits for it and
+		// cannot serve it: with every worker busy in such calls (or a pool
+		// of one) waiting for a free worker would last until the deadline.
+		// It gets a worker of its own beyond the pool, stopped after the
+		// call.
+		pooled := p.live - p.extra
+		extra := pooled >= p.size && call.Depth > 0 && call.Caller == p.reg.Provider.ID && p.extra < p.maxExtra()
+		if pooled < p.size || extra {
 			p.live++
+			if extra {
+				p.extra++
+			}
 			p.mu.Unlock()
 			w, _, err := p.startWorker(ctx)
 			if err != nil {
 				p.mu.Lock()
 				p.live--
+				if extra {
+					p.extra--
+				}
 				p.mu.Unlock()
 				return nil, abi.Errorf(abi.Unavailable, "tool %s: starting a python worker: %v", call.Tool, err)
 			}
+			w.extra = extra
 			return p.adopt(w)
 		}
+		retired := p.retired
 		p.mu.Unlock()
 		select {
 		case w := <-p.idle:
@@ -287,6 +314,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 				return w, nil
 			}
 			p.discard(w)
+		case <-retired:
 		case <-ctx.Done():
 			te := abi.AsToolError(ctx.Err(), abi.Timeout)
 			te.Message = fmt.Sprintf("tool %s: waiting for a free python worker (pool of %d): %s", call.Tool, p.size, te.Message)
@@ -302,6 +330,9 @@ func (p *Provider) adopt(w *worker) (*worker, error) {
 	defer p.mu.Unlock()
 	if p.closed {
 		p.live--
+		if w.extra {
+			p.extra--
+		}
 		w.stop(0)
 		return nil, abi.Errorf(abi.Unavailable, "python provider %s is closed", p.reg.Provider.ID)
 	}
@@ -312,12 +343,25 @@ func (p *Provider) adopt(w *worker) (*worker, error) {
 func (p *Provider) release(w *worker) {
 	p.mu.Lock()
 	closed := p.closed
+	if w.extra && !closed {
+		p.retire(w)
+	}
 	p.mu.Unlock()
-	if closed {
+	if closed || w.extra {
 		w.stop(time.Second)
 		return
 	}
-	p.idle <- w // never blocks: at most size workers exist
+	p.idle <- w // never blocks: at most size workers are not extra
+}
+
+// retire drops worker w, one beyond the pool, from the provider's count
+// (p.mu held).
+func (p *Provider) retire(w *worker) {
+	delete(p.workers, w)
+	p.live--
+	p.extra--
+	close(p.retired)
+	p.retired = make(chan struct{})
 }
 
 // backoff is the delay before replacing a worker after n failures in a row.
@@ -342,6 +386,14 @@ func (p *Provider) discard(w *worker) {
 	delete(p.workers, w)
 	if p.closed {
 		p.live--
+		if w.extra {
+			p.extra--
+		}
+		p.mu.Unlock()
+		return
+	}
+	if w.extra { // not replaced
+		p.retire(w)
 		p.mu.Unlock()
 		return
 	}

@@ -53,12 +53,15 @@ const maxLogLine = 64 << 10
 
 // worker is one python process serving one call at a time.
 type worker struct {
-	p   *Provider
-	pid int
-	ps  *os.Process
-	cg  *workerCgroup // nil: none
-	in  *os.File      // host → worker
-	out *os.File      // worker → host
+	p *Provider
+	// extra: started beyond the pool for one nested call of the
+	// provider's own tool (Provider.acquire); stopped after it.
+	extra bool
+	pid   int
+	ps    *os.Process
+	cg    *workerCgroup // nil: none
+	in    *os.File      // host → worker
+	out   *os.File      // worker → host
 	// The worker → host pipe is read only by the goroutine of the call in
 	// flight (and by startWorker for the registration): no reader goroutine
 	// and no hand-off per call.

@@ -117,12 +117,45 @@ def _wants_ctx(fn):
     object, not inspect (which costs ~10 ms of worker start-up)."""
     bound = hasattr(fn, "__self__") and hasattr(fn, "__func__")
     f = getattr(fn, "__func__", fn)
+    skip = 1 if bound else 0
+    # A callable that is not a function: look through a partial (its
+    # bound arguments), a functools.wraps wrapper (__wrapped__) or a
+    # callable instance (__call__ takes self).
+    for _ in range(16):
+        if isinstance(f, types.FunctionType):
+            break
+        if type(f).__name__ == "partial" and callable(getattr(f, "func", None)):
+            skip += len(f.args) + len(f.keywords or ())
+            f = f.func
+        elif callable(getattr(f, "__wrapped__", None)):
+            f = f.__wrapped__
+        elif isinstance(getattr(type(f), "__call__", None), types.FunctionType):
+            skip += 1
+            f = type(f).__call__
+            break
+        else:
+            break
     code = getattr(f, "__code__", None)
     if code is None:
         return True
     if code.co_flags & 0x04:  # *args
         return True
-    return code.co_argcount - (1 if bound else 0) >= 2
+    return code.co_argcount - skip >= 2
+
+
+def _module_tool(v, name):
+    """Whether module-level value v of the tool module name is one of its
+    @tool functions: a function defined there, or another callable
+    @tool marked (a functools.partial, a decorator's wrapper object)."""
+    if isinstance(v, types.FunctionType):
+        return v.__module__ == name and hasattr(v, TOOL_ATTR)
+    try:
+        if isinstance(v, type) or not callable(v):
+            return False
+        d = object.__getattribute__(v, "__dict__")
+    except Exception:
+        return False
+    return isinstance(d, dict) and isinstance(d.get(TOOL_ATTR), dict) and d.get("__module__", name) == name
 
 
 def _is_awaitable(r):
@@ -143,6 +176,20 @@ class Worker:
         self.path = path
         self.buf = bytearray()
         self.wlock = threading.Lock()
+        # Reading the input is one thread's at a time: the serve loop's,
+        # or a .wait() of a tool's thread (a ThreadPoolExecutor of a plain
+        # def tool). A "call" frame such a reader meets (a thread that
+        # outlived its call) waits in backlog for the serve loop.
+        self.rlock = threading.Lock()
+        self.backlog = []
+        self.main_ident = threading.get_ident()
+        # A child a tool forks without exec (os.fork) that returns from the
+        # handler ends there: it must not answer the call or read the
+        # worker's next ones.
+        self.forked = False
+        self.driving = False
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._after_fork)
         self.handlers = {}
         self.in_asyncio = False
         self.loop = None
@@ -168,7 +215,11 @@ class Worker:
         def dumps(env):
             # What json.dumps refuses (bytes, NaN) is refused here too:
             # the packer would carry it.
-            data = packb(env)
+            try:
+                data = packb(env)
+            except TypeError:
+                _dumps(env)  # json.dumps's words for an object neither format carries
+                raise
             if _maybe_not_json(data) is not None:
                 bad = _not_json(env)
                 if bad is not None:
@@ -267,7 +318,13 @@ class Worker:
         rec = {"level": level, "message": message}
         if call_id:
             rec["call_id"] = call_id
-        self.write({"v": FORMAT, "kind": "log", "log": rec})
+        try:
+            self.write({"v": FORMAT, "kind": "log", "log": rec})
+        except UnicodeEncodeError:
+            # Lone surrogates (text decoded with surrogateescape): logged
+            # with backslash escapes, as the logging module would.
+            rec["message"] = _error_text(message)
+            self.write({"v": FORMAT, "kind": "log", "log": rec})
 
     def _send_host_call(self, op):
         self.next_id += 1
@@ -285,16 +342,33 @@ class Worker:
         return res.get("value")
 
     def host_roundtrip(self, op):
-        """Send op and block until its host_result arrives."""
-        hid = self._send_host_call(op)
-        while True:
-            env = self.read_frame()
-            if env.get("kind") != "host_result":
-                continue
-            rid = env.get("id")
-            if rid == hid:
-                return self._unwrap(env)
-            self._resolve(rid, env)
+        """Send op and block until its host_result arrives. Any thread
+        may call it: while the call runs on the asyncio loop, another
+        thread's op goes through the loop; else the round trips of
+        threads take turns."""
+        main = threading.get_ident() == self.main_ident
+        if self.in_asyncio and not main:
+            import asyncio
+
+            async def via_loop():
+                return await self.host_future(op)
+            return asyncio.run_coroutine_threadsafe(via_loop(), self.loop).result()
+        with self.rlock:
+            hid = self._send_host_call(op)
+            while True:
+                env = self.read_frame()
+                kind = env.get("kind")
+                if kind != "host_result":
+                    if kind == "call":
+                        self.backlog.append(env)
+                    continue
+                rid = env.get("id")
+                if rid == hid:
+                    return self._unwrap(env)
+                if main or self.loop is None:
+                    self._resolve(rid, env)
+                else:
+                    self.loop.call_soon_threadsafe(self._resolve, rid, env)
 
     def host_future(self, op):
         fut = self.loop.create_future()
@@ -311,18 +385,25 @@ class Worker:
             fut.set_exception(e)
 
     def _on_readable(self):
+        if not self.rlock.acquire(blocking=False):
+            return  # a thread's .wait() reads (and passes our answers on)
+        envs = []
         try:
-            chunk = os.read(self.in_fd, 65536)
-        except BlockingIOError:
-            return
-        if not chunk:
-            os._exit(0)  # the host is gone
-        self.buf += chunk
-        while True:
-            f = self._take_frame()
-            if f is None:
+            try:
+                chunk = os.read(self.in_fd, 65536)
+            except BlockingIOError:
                 return
-            env = self.loads(f)
+            if not chunk:
+                os._exit(0)  # the host is gone
+            self.buf += chunk
+            while True:
+                f = self._take_frame()
+                if f is None:
+                    break
+                envs.append(self.loads(f))
+        finally:
+            self.rlock.release()
+        for env in envs:
             if env.get("kind") == "host_result":
                 self._resolve(env.get("id"), env)
 
@@ -348,6 +429,9 @@ class Worker:
         aio = sys.modules.get("asyncio")
         if aio is not None:
             aio.events._set_running_loop(self._get_loop())
+        # Else a tool importing asyncio now gets our loop running as well
+        # (_AsyncioImportHook).
+        self.driving = True
         value, exc = None, None
         try:
             while True:
@@ -366,6 +450,8 @@ class Worker:
                 else:
                     break
         finally:
+            self.driving = False
+            aio = sys.modules.get("asyncio")
             if aio is not None:
                 aio.events._set_running_loop(None)
         return self._run_asyncio(coro, y)
@@ -404,7 +490,8 @@ class Worker:
 
     def _drain_buffered(self):
         while True:
-            f = self._take_frame()
+            with self.rlock:
+                f = self._take_frame()
             if f is None:
                 return
             env = self.loads(f)
@@ -413,11 +500,42 @@ class Worker:
 
     # ---- calls ---------------------------------------------------------
 
+    def _after_fork(self):
+        self.forked = True
+
+    def _exit_if_forked(self):
+        if self.forked:
+            try:
+                sys.stderr.flush()
+            finally:
+                os._exit(0)
+
     def _error(self, cid, code, message, data=None):
+        """Answer call cid with an error. A failing tool must not end the
+        worker: a code or message that is not a string is str()'d, one
+        with lone surrogates (text decoded with surrogateescape) gets them
+        as backslash escapes, a message is cut at 64 KiB (as JS cuts
+        one), and data that cannot be sent (not JSON, too deep, too large)
+        is left out with a note in the message."""
+        code = _error_text(code)
+        message = _error_text(message)
+        if len(message) > _MAX_ERROR_CHARS:
+            message = "%s … (%d characters cut)" % (message[:_MAX_ERROR_CHARS], len(message) - _MAX_ERROR_CHARS)
         err = {"code": code, "message": message}
         if data is not None:
             err["data"] = data
-        self.write({"v": FORMAT, "kind": "result", "id": cid, "result": {"call_id": cid, "error": err}})
+        env = {"v": FORMAT, "kind": "result", "id": cid, "result": {"call_id": cid, "error": err}}
+        if data is None:
+            self.write(env)
+            return
+        try:
+            if self.mp is None and _too_deep(data):
+                raise ValueError("nested deeper than %d levels" % MAX_DEPTH)
+            self.write(env)
+        except (TypeError, ValueError, OverflowError, RecursionError, ToolError) as e:
+            del err["data"]
+            err["message"] = "%s (its data was left out: %s)" % (message, _error_text(e)[:500])
+            self.write(env)
 
     def _where(self, tb):
         """file:line of the innermost frame in the tool's folder."""
@@ -448,21 +566,34 @@ class Worker:
         if params is None:
             params = {}
         try:
-            if h.wants_ctx:
-                r = h.fn(params, Context(self, call))
-            else:
-                r = h.fn(params)
-            if _is_awaitable(r):
-                r = self.drive(r)
+            try:
+                if h.wants_ctx:
+                    r = h.fn(params, Context(self, call))
+                else:
+                    r = h.fn(params)
+                if _is_awaitable(r):
+                    r = self.drive(r)
+            finally:
+                self._exit_if_forked()
         except ToolError as e:
-            self._error(cid, e.code, e.message, e.data)
+            # A subclass may not have called ToolError.__init__.
+            code = getattr(e, "code", None) or "ProviderError"
+            message = getattr(e, "message", None)
+            if message is None:
+                message = e.args[0] if len(e.args) == 1 else ", ".join(map(str, e.args))
+            self._error(cid, code, message, getattr(e, "data", None))
             return
         except MemoryError:
             self._error(cid, "ProviderError", "MemoryError in tool %s: out of memory (%s)" % (name, _memory_limit()))
             return
-        except Exception as e:
+        except SystemExit:
+            raise  # the tool ends its worker (ProviderCrashed, docs/python.md)
+        except BaseException as e:  # Exception, asyncio.CancelledError, KeyboardInterrupt
             where = self._where(e.__traceback__)
-            msg = "%s: %s" % (type(e).__name__, e)
+            try:
+                msg = "%s: %s" % (type(e).__name__, e)
+            except Exception as e2:
+                msg = "%s (str() of it failed: %s: %s)" % (type(e).__name__, type(e2).__name__, e2)
             if where:
                 msg += " (at %s)" % where
             self._error(cid, "ProviderError", msg)
@@ -585,6 +716,12 @@ class Worker:
             return self._pack_deep(cid, r)
         except (TypeError, ValueError, OverflowError, RecursionError):
             pass
+        try:
+            _dumps(r)  # json.dumps's words, as in the JSON format
+        except (TypeError, ValueError) as je:
+            e = je
+        except Exception:
+            pass
         self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, e))
         return None
 
@@ -619,7 +756,8 @@ class Worker:
         spin_ns = 0
         while True:
             try:
-                env = self.read_frame(spin_ns)
+                with self.rlock:
+                    env = self.backlog.pop(0) if self.backlog else self.read_frame(spin_ns)
             except EOFError:
                 return
             if env.get("kind") == "call":
@@ -729,6 +867,26 @@ def _not_json(v):
     return None
 
 
+# An error message is cut at this many characters (JS: 64 KiB,
+# runtimes/js/errors.go maxErrorText); it reaches callers and the audit log.
+_MAX_ERROR_CHARS = 64 << 10
+
+
+def _error_text(s):
+    """s as a str that encodes as UTF-8: lone surrogates become
+    backslash escapes."""
+    if not isinstance(s, str):
+        try:
+            s = str(s)
+        except Exception:
+            s = object.__repr__(s)
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        s = s.encode("utf-8", "backslashreplace").decode("utf-8")
+    return s
+
+
 def _is_int_note(what):
     return what.startswith("the integer") or what.startswith("an integer")
 
@@ -832,6 +990,37 @@ def _memory_limit():
 def _module_name(path):
     stem = os.path.splitext(os.path.basename(path))[0]
     return "aios_tool_" + re.sub(r"\W", "_", stem)
+
+
+class _AsyncioImportHook(importlib.abc.MetaPathFinder):
+    """When a tool imports asyncio for the first time inside a coroutine
+    the worker drives (Worker.drive), the worker's loop becomes the
+    running one right after the import, as drive makes it when asyncio was
+    loaded before: asyncio.gather and asyncio.sleep then use it instead of
+    another loop ("attached to a different loop", "no running event
+    loop"). One-shot: it leaves sys.meta_path at asyncio's import."""
+
+    def __init__(self, w):
+        self.w = w
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "asyncio":
+            return None
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:
+            pass
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        real, w = spec.loader.exec_module, self.w
+
+        def exec_module(module):
+            real(module)
+            if w.driving and threading.get_ident() == w.main_ident:
+                module.events._set_running_loop(w._get_loop())
+        spec.loader.exec_module = exec_module
+        return spec
 
 
 class Pins:
@@ -951,7 +1140,12 @@ def load(path, pins=None):
         sys.modules[name] = mod
         spec.loader.exec_module(mod)
     except SyntaxError as e:
-        raise LoadError("%s:%s:%s: SyntaxError: %s" % (e.filename or path, e.lineno, e.offset, e.msg))
+        where = e.filename or path
+        if e.lineno:
+            where += ":%s" % e.lineno
+            if e.offset:
+                where += ":%s" % e.offset
+        raise LoadError("%s: SyntaxError: %s" % (where, e.msg))
     except LoadError:
         raise
     except BaseException as e:
@@ -964,7 +1158,10 @@ def load(path, pins=None):
             raise LoadError("%s: SystemExit while loading: the tool file called sys.exit(%r); a tool file must not exit (raise an exception to fail the load)" % (where, e.code))
         if isinstance(e, MemoryError):
             raise LoadError("%s: MemoryError while loading: out of memory (%s)" % (where, _memory_limit()))
-        msg = str(e)
+        try:
+            msg = str(e)
+        except Exception:
+            msg = "(str() of it failed)"
         raise LoadError("%s: %s while loading%s" % (where, type(e).__name__, ": " + msg if msg else ""))
 
     agents, loose_classes = [], []
@@ -1013,7 +1210,7 @@ def load(path, pins=None):
                 if d is not None:
                     add(d, getattr(inst, k), "%s.%s" % (cls.__name__, k))
     for k, v in list(vars(mod).items()):
-        if isinstance(v, types.FunctionType) and v.__module__ == name and hasattr(v, TOOL_ATTR):
+        if _module_tool(v, name):
             add(getattr(v, TOOL_ATTR), v, k)
     if not defs:
         raise LoadError("%s registers no tools: decorate methods with @tool(...) inside an @Agent(...) class" % path)
@@ -1023,6 +1220,30 @@ def load(path, pins=None):
     provider = {k: v for k, v in info.items() if v}
     provider["runtime"] = RUNTIME
     return provider, defs, handlers
+
+
+def _load_failed(w, msg):
+    """Report a load error (its text as _error sends a call's) and exit."""
+    msg = _error_text(msg)
+    if len(msg) > _MAX_ERROR_CHARS:
+        msg = "%s … (%d characters cut)" % (msg[:_MAX_ERROR_CHARS], len(msg) - _MAX_ERROR_CHARS)
+    w.send_log("error", msg)
+    sys.stderr.flush()
+    os._exit(EXIT_LOAD_FAILED)
+
+
+def _definition_error(w, path, provider, defs, e):
+    """Which part of the register message could not be encoded (e)."""
+    for d in defs:
+        try:
+            w.dumps(d)
+        except Exception as de:
+            return "%s: tool %r: its definition (the @tool arguments) is not JSON: %s" % (path, d.get("name"), de)
+    try:
+        w.dumps(provider)
+    except Exception as pe:
+        e = pe
+    return "%s: the provider's description (@Agent(...) or provider(...)) is not JSON: %s" % (path, e)
 
 
 def _func(v):
@@ -1063,6 +1284,8 @@ def main():
             pins = Pins(bool(p.get("strict")), p.get("files") or {}, p.get("sources") or {})
     sys.argv = [path]
     w = Worker(in_fd, out_fd, path, spin_us)
+    if "asyncio" not in sys.modules:
+        sys.meta_path.insert(0, _AsyncioImportHook(w))
     mp = _import_msgpack(msgpack_at)
     if w.negotiate(["msgpack", "json"] if mp is not None else ["json"]) == "msgpack":
         w.use_msgpack(mp)
@@ -1071,12 +1294,13 @@ def main():
     try:
         provider, defs, handlers = load(path, pins)
     except LoadError as e:
-        w.send_log("error", str(e))
-        sys.stderr.flush()
-        os._exit(EXIT_LOAD_FAILED)
+        _load_failed(w, str(e))
     w.handlers = handlers
-    w.write({"v": FORMAT, "kind": "register",
-             "register": {"format": FORMAT, "provider": provider, "tools": defs}})
+    try:
+        w.write({"v": FORMAT, "kind": "register",
+                 "register": {"format": FORMAT, "provider": provider, "tools": defs}})
+    except (TypeError, ValueError, OverflowError, RecursionError, ToolError) as e:
+        _load_failed(w, _definition_error(w, path, provider, defs, e))
     w.serve()
     sys.stdout.flush()
     sys.stderr.flush()
