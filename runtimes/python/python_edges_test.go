@@ -94,7 +94,7 @@ def huge_toolerror(params):
     raise ToolError("NotFound", "y" * (70 << 20))
 `
 
-func TestProbeToolFailuresKeepWorker(t *testing.T) {
+func TestToolFailuresKeepWorker(t *testing.T) {
 	cases := []struct {
 		tool     string
 		code     abi.ErrorCode
@@ -179,7 +179,7 @@ def stray(params, ctx):
     return {"ok": True}
 `
 
-func TestProbeWaitFromThreads(t *testing.T) {
+func TestWaitFromThreads(t *testing.T) {
 	want := func(n int) []any {
 		out := make([]any, n)
 		for i := range out {
@@ -267,7 +267,7 @@ def whoami(params):
     return {"pid": os.getpid()}
 `
 
-func TestProbeForkedChildDoesNotServe(t *testing.T) {
+func TestForkedChildDoesNotServe(t *testing.T) {
 	for _, wire := range []string{"msgpack", "json"} {
 		t.Run(wire, func(t *testing.T) {
 			rt := newRuntime(t, func(c *python.Config) { c.Wire = wire; c.PoolSize = 1; c.Spin = 0 })
@@ -303,7 +303,7 @@ func TestProbeForkedChildDoesNotServe(t *testing.T) {
 // names the tool (not a traceback of a crashed worker), an exception at
 // import with a lone surrogate or a huge message is the load error (cut at
 // 64 KiB), a SyntaxError without a line has no "None:None".
-func TestProbeLoadErrorsClear(t *testing.T) {
+func TestLoadErrorsClear(t *testing.T) {
 	cases := []struct {
 		name, src string
 		contains  []string
@@ -367,7 +367,7 @@ def logged_ctx(params, ctx):
     return {"tool": ctx.tool}
 `
 
-func TestProbeCallableTools(t *testing.T) {
+func TestCallableTools(t *testing.T) {
 	rt := newRuntime(t, nil)
 	h := newHost(t, rt)
 	p := loadTool(t, h, "callables.py", probeCallablesSrc)
@@ -424,7 +424,7 @@ def via(params, ctx):
     return ctx.call_tool("echo", {"v": VALUES[params["k"]]()}).wait()
 `
 
-func TestProbeObjectErrorsAlike(t *testing.T) {
+func TestObjectErrorsAlike(t *testing.T) {
 	got := map[string][]string{}
 	for _, wire := range []string{"msgpack", "json"} {
 		rt := newRuntime(t, func(c *python.Config) { c.Wire = wire; c.PoolSize = 1 })
@@ -470,7 +470,7 @@ async def fan(params, ctx):
     return {"n": len(rs)}
 `
 
-func TestProbeSelfNestedCallsDoNotDeadlock(t *testing.T) {
+func TestSelfNestedCallsDoNotDeadlock(t *testing.T) {
 	for _, size := range []int{1, 2} {
 		t.Run(fmt.Sprint("pool", size), func(t *testing.T) {
 			rt := newRuntime(t, func(c *python.Config) { c.PoolSize = size })
@@ -534,7 +534,7 @@ async def nap(params, ctx):
     return {"n": 1}
 `
 
-func TestProbeLazyAsyncioImport(t *testing.T) {
+func TestLazyAsyncioImport(t *testing.T) {
 	for _, tool := range []string{"fan", "nap"} {
 		t.Run(tool, func(t *testing.T) {
 			rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
@@ -562,7 +562,7 @@ async def logs(params, ctx):
     return {"ok": True}
 `
 
-func TestProbeLogSurrogates(t *testing.T) {
+func TestLogSurrogates(t *testing.T) {
 	for _, wire := range []string{"msgpack", "json"} {
 		t.Run(wire, func(t *testing.T) {
 			rt := newRuntime(t, func(c *python.Config) { c.Wire = wire })
