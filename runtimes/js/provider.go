@@ -29,6 +29,10 @@ type Provider struct {
 
 	free   chan *worker  // idle runtimes
 	tokens chan struct{} // one per live runtime, bounded by PoolSize
+	// extras holds one token per runtime started beyond the pool for a
+	// nested call of the provider's own tool (see getSlow), bounded by
+	// max(PoolSize, 8); each serves one call and is dropped.
+	extras chan struct{}
 	closed atomic.Bool
 	mu     sync.Mutex
 
@@ -83,7 +87,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 		// pile up burners without end.
 		return nil, abi.Errorf(abi.Unavailable, "provider %s: %d of its runtimes are still running native built-ins they could not be interrupted in (abandoned after their calls' deadlines; pool_size %d); it serves again when one returns", p.reg.Provider.ID, n, p.rt.opts.PoolSize)
 	}
-	w, err := p.get(ctx)
+	w, err := p.get(ctx, call)
 	if err != nil {
 		return nil, err
 	}
@@ -97,8 +101,8 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 	res, te, fate := w.run(ctx, idx, call, env, deadline)
 	switch {
 	case fate == fateLost:
-		<-p.tokens // its goroutine forgets it when the built-in returns
-	case fate == fateDiscard || p.closed.Load():
+		<-w.slot() // its goroutine forgets it when the built-in returns
+	case fate == fateDiscard || p.closed.Load() || w.extra:
 		p.drop(w)
 	default:
 		p.free <- w
@@ -121,36 +125,65 @@ func (p *Provider) refuse(tool string, known bool) error {
 
 // get takes an idle runtime, makes a new one while the pool has room, or
 // waits for one.
-func (p *Provider) get(ctx context.Context) (*worker, error) {
+func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*worker, error) {
 	select {
 	case w := <-p.free:
 		return w, nil
 	default:
-		return p.getSlow(ctx)
+		return p.getSlow(ctx, call)
 	}
 }
 
-// getSlow makes a runtime or waits for one.
+// getSlow makes a runtime or waits for one. A nested call of this
+// provider's own tool (its caller is this provider) was made by one of its
+// runtimes, which waits for it and cannot serve it: with every pooled
+// runtime busy in such calls (or a pool of one) waiting would last until
+// the deadline, so such a call that finds the pool full gets a runtime
+// beyond it, dropped after the call.
 //
 //go:noinline
-func (p *Provider) getSlow(ctx context.Context) (*worker, error) {
+func (p *Provider) getSlow(ctx context.Context, call *abi.ToolCall) (*worker, error) {
+	var extras chan struct{} // nil: never ready
+	if call.Depth > 0 && call.Caller == p.reg.Provider.ID {
+		select {
+		case w := <-p.free:
+			return w, nil
+		case p.tokens <- struct{}{}:
+			return p.start(false)
+		default:
+			extras = p.extras
+		}
+	}
 	select {
 	case w := <-p.free:
 		return w, nil
 	case p.tokens <- struct{}{}:
-		w, err := p.newWorker()
-		if err != nil {
-			<-p.tokens
-			return nil, &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("provider %s: cannot start a JS runtime: %v", p.reg.Provider.ID, err)}
-		}
-		if err := w.bindTools(p.names); err != nil {
-			p.drop(w)
-			return nil, &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("provider %s: %v", p.reg.Provider.ID, err)}
-		}
-		return w, nil
+		return p.start(false)
+	case extras <- struct{}{}:
+		return p.start(true)
 	case <-ctx.Done():
 		return nil, abi.AsToolError(ctx.Err(), abi.Cancelled)
 	}
+}
+
+// start makes a runtime for the slot just taken (of the pool, or beyond
+// it when extra).
+func (p *Provider) start(extra bool) (*worker, error) {
+	w, err := p.newWorker()
+	if err != nil {
+		if extra {
+			<-p.extras
+		} else {
+			<-p.tokens
+		}
+		return nil, &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("provider %s: cannot start a JS runtime: %v", p.reg.Provider.ID, err)}
+	}
+	w.extra = extra
+	if err := w.bindTools(p.names); err != nil {
+		p.drop(w)
+		return nil, &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("provider %s: %v", p.reg.Provider.ID, err)}
+	}
+	return w, nil
 }
 
 // Prewarm starts runtimes until the pool holds n of them (at most
@@ -185,7 +218,7 @@ func (p *Provider) Prewarm(n int) error {
 // drop discards a runtime and frees its pool slot.
 func (p *Provider) drop(w *worker) {
 	p.forget(w)
-	<-p.tokens
+	<-w.slot()
 }
 
 // forget discards a runtime whose pool slot is already free.

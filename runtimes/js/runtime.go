@@ -363,6 +363,7 @@ func (r *Runtime) loadBundle(b *bundled, src abi.Source, runtime string) (*Provi
 		budget:  uint64(r.opts.MemoryBudget), // until the id is known
 		free:    make(chan *worker, r.opts.PoolSize),
 		tokens:  make(chan struct{}, r.opts.PoolSize),
+		extras:  make(chan struct{}, max(r.opts.PoolSize, 8)),
 	}
 	p.tokens <- struct{}{}
 	w, err := p.newWorker()
