@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"reflect"
 	"slices"
@@ -238,6 +239,11 @@ func (s *server) onListChanged() {
 	}
 }
 
+// restartUptime is how long a session must have been up for the bridge
+// to restart (reconnect) it at once when it drops; one that drops sooner
+// is retried with backoff.
+const restartUptime = time.Second
+
 // run is the server's connection loop; it returns when the bridge closes.
 func (s *server) run() {
 	defer close(s.done)
@@ -255,15 +261,22 @@ func (s *server) run() {
 		if s.ctx.Err() != nil {
 			return
 		}
-		if restart {
+		ran := time.Since(began)
+		if restart && ran >= restartUptime {
 			s.b.log.Warn("mcp server connection lost; restarting", "server", s.name, "err", err)
 			backoff = DefaultReconnectMin
 			continue
 		}
-		if time.Since(began) > 10*backoff {
+		if ran > 10*backoff {
 			backoff = DefaultReconnectMin // it ran a while: a fresh failure
 		}
-		s.b.log.Warn("mcp server unavailable; reconnecting", "server", s.name, "in", backoff, "err", err)
+		if restart {
+			// Up for less than restartUptime: a server that dies as soon
+			// as it has started is restarted with backoff, not in a loop.
+			s.b.log.Warn("mcp server connection lost soon after it started; restarting", "server", s.name, "in", backoff, "err", err)
+		} else {
+			s.b.log.Warn("mcp server unavailable; reconnecting", "server", s.name, "in", backoff, "err", err)
+		}
 		t := time.NewTimer(backoff)
 		select {
 		case <-t.C:
@@ -361,9 +374,19 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			}
 		}
 	}
-	for tool, err := range sess.Tools(ctx, nil) {
+	for tool, err := range listPages(ctx, "tools/list", func(ctx context.Context, cursor string) ([]*mcpsdk.Tool, string, error) {
+		r, err := sess.ListTools(ctx, &mcpsdk.ListToolsParams{Cursor: cursor})
 		if err != nil {
-			return fmt.Errorf("tools/list: %w", err)
+			return nil, "", err
+		}
+		return r.Tools, r.NextCursor, nil
+	}) {
+		if errors.Is(err, errTooManyEntries) {
+			s.b.log.Warn("mcp tools past the bound not imported", "server", s.name, "reason", err.Error())
+			break
+		}
+		if err != nil {
+			return err
 		}
 		def, err := importTool(s.name, tool, s.host, s.cfg.TrustHints)
 		if err == nil {
@@ -384,9 +407,15 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 	}
 	if ir := sess.InitializeResult(); s.cfg.importResources() && ir != nil && ir.Capabilities != nil && ir.Capabilities.Resources != nil {
 		n := 0
-		for res, err := range sess.Resources(ctx, nil) {
+		for res, err := range listPages(ctx, "resources/list", func(ctx context.Context, cursor string) ([]*mcpsdk.Resource, string, error) {
+			r, err := sess.ListResources(ctx, &mcpsdk.ListResourcesParams{Cursor: cursor})
 			if err != nil {
-				s.b.log.Warn("mcp resources not imported", "server", s.name, "reason", fmt.Sprintf("resources/list: %v", err))
+				return nil, "", err
+			}
+			return r.Resources, r.NextCursor, nil
+		}) {
+			if err != nil {
+				s.b.log.Warn("mcp resources not imported", "server", s.name, "reason", err.Error())
 				break
 			}
 			if n >= s.cfg.MaxResources {
@@ -421,6 +450,59 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 		return fmt.Errorf("publish %d tools: %w", len(t.reg.Tools), err)
 	}
 	return nil
+}
+
+// Bounds of one paginated listing (tools/list, resources/list) of a
+// server: a server whose nextCursor never ends would otherwise be listed
+// until connect_timeout, its entries held (and each one skipped as a
+// duplicate logged) all the while.
+const (
+	maxListEntries = 10000 // entries read; the rest are left out, logged
+	maxListPages   = 1000
+)
+
+// errTooManyEntries ends a listing past maxListEntries: what was read is
+// kept.
+var errTooManyEntries = errors.New("too many entries")
+
+// listPages yields the entries of a paginated listing, page by page
+// (list fetches the page at a cursor), and fails with a clear error when
+// the server repeats a cursor or sends more than maxListPages pages. It
+// stops after maxListEntries entries, with an error naming the bound.
+func listPages[T any](ctx context.Context, method string, list func(context.Context, string) ([]*T, string, error)) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		seen := map[string]bool{}
+		cursor, n := "", 0
+		for pages := 1; ; pages++ {
+			items, next, err := list(ctx, cursor)
+			if err != nil {
+				yield(nil, fmt.Errorf("%s: %w", method, err))
+				return
+			}
+			for _, it := range items {
+				if n == maxListEntries {
+					yield(nil, fmt.Errorf("%s: the server lists more than %d entries; the rest are left out: %w", method, maxListEntries, errTooManyEntries))
+					return
+				}
+				n++
+				if !yield(it, nil) {
+					return
+				}
+			}
+			switch {
+			case next == "":
+				return
+			case seen[next]:
+				yield(nil, fmt.Errorf("%s: the server sent nextCursor %.64q a second time (a listing without end)", method, next))
+				return
+			case pages == maxListPages:
+				yield(nil, fmt.Errorf("%s: the server sent more than %d pages", method, maxListPages))
+				return
+			}
+			seen[next] = true
+			cursor = next
+		}
+	}
 }
 
 // screenDef screens what a model reads of an imported tool — its

@@ -1,0 +1,262 @@
+package mcp
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The probe fake: with AIOS_MCP_PROBE=<mode> this test binary is an MCP
+// stdio server that misbehaves as mode says (package init runs before
+// TestMain, which serves the other fake).
+func init() {
+	if mode := os.Getenv("AIOS_MCP_PROBE"); mode != "" {
+		os.Exit(runProbeFake(mode))
+	}
+}
+
+func probeConfig(t testing.TB, mode string) ServerConfig {
+	sc := fakeConfig(t, "unused")
+	delete(sc.Env, "AIOS_MCP_FAKE")
+	sc.Env["AIOS_MCP_PROBE"] = mode
+	return sc
+}
+
+// probeNote appends a line to $AIOS_MCP_PROBE_FILE.
+func probeNote(format string, a ...any) {
+	name := os.Getenv("AIOS_MCP_PROBE_FILE")
+	if name == "" {
+		return
+	}
+	if f, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+		fmt.Fprintf(f, format+"\n", a...)
+		f.Close()
+	}
+}
+
+func probeLines(name string) []string {
+	b, _ := os.ReadFile(name)
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func runProbeFake(mode string) int {
+	probeNote("start %d", os.Getpid())
+	var mu sync.Mutex
+	out := bufio.NewWriter(os.Stdout)
+	send := func(v any) {
+		mu.Lock()
+		defer mu.Unlock()
+		b, _ := json.Marshal(v)
+		out.Write(b)
+		out.WriteByte('\n')
+		out.Flush()
+	}
+	reply := func(id json.RawMessage, result any) {
+		send(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+	}
+	text := func(s string) map[string]any {
+		return map[string]any{"content": []any{map[string]any{"type": "text", "text": s}}}
+	}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 16<<20)
+	var pending json.RawMessage // the call waiting for the client's answer to our request
+	page := 0
+	for in.Scan() {
+		var m fakeMsg
+		if err := json.Unmarshal(in.Bytes(), &m); err != nil {
+			continue
+		}
+		if m.Method == "notifications/cancelled" {
+			probeNote("cancelled %s", m.Params)
+		}
+		if len(m.ID) == 0 {
+			continue
+		}
+		if m.Method == "" { // the client's answer to a request of ours
+			if pending != nil {
+				if len(m.Error) > 0 {
+					reply(pending, text("error "+string(m.Error)))
+				} else {
+					reply(pending, text("result "+string(m.Result)))
+				}
+				pending = nil
+			}
+			continue
+		}
+		switch m.Method {
+		case "initialize":
+			reply(m.ID, map[string]any{"protocolVersion": "2025-06-18",
+				"capabilities": map[string]any{"tools": map[string]any{"listChanged": true}},
+				"serverInfo":   map[string]any{"name": "probe", "version": "1"}})
+		case "ping":
+			reply(m.ID, map[string]any{})
+		case "tools/list":
+			page++
+			tools := []any{map[string]any{"name": "ask", "inputSchema": obj(`{"type":"object"}`)},
+				map[string]any{"name": "slow", "inputSchema": obj(`{"type":"object"}`)}}
+			res := map[string]any{"tools": tools}
+			switch mode {
+			case "pageloop": // the same cursor again and again
+				res["nextCursor"] = "again"
+			case "pagegrow": // new tools on every page, without end
+				for i := range 50 {
+					tools = append(tools, map[string]any{"name": fmt.Sprintf("t%d_%d", page, i), "inputSchema": obj(`{"type":"object"}`)})
+				}
+				res["tools"] = tools
+				res["nextCursor"] = fmt.Sprint(page)
+			}
+			reply(m.ID, res)
+			if mode == "crashloop" {
+				out.Flush()
+				time.Sleep(20 * time.Millisecond)
+				return 9
+			}
+		case "tools/call":
+			var p struct {
+				Name      string         `json:"name"`
+				Arguments map[string]any `json:"arguments"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			switch p.Name {
+			case "ask": // ask the client something it does not support
+				method, _ := p.Arguments["method"].(string)
+				pending = m.ID
+				send(map[string]any{"jsonrpc": "2.0", "id": "srv-1", "method": method, "params": map[string]any{}})
+			case "slow":
+				probeNote("call %s", m.ID)
+			}
+		default:
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "no " + m.Method}})
+		}
+	}
+	return 0
+}
+
+// TestProbeCrashLoopBacksOff: a stdio server that dies right after
+// listing its tools, every time, is restarted with backoff, not in a
+// tight loop of process starts.
+func TestProbeCrashLoopBacksOff(t *testing.T) {
+	file := t.TempDir() + "/notes"
+	sc := probeConfig(t, "crashloop")
+	sc.Env["AIOS_MCP_PROBE_FILE"] = file
+	sc.ReconnectMax = 2 * time.Second
+	_, _, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
+	if err != nil {
+		t.Logf("Start: %v", err)
+	}
+	time.Sleep(2 * time.Second)
+	// With backoff 100 ms, 200 ms, 400 ms, 800 ms… about 5 starts in 2 s.
+	if n := len(probeLines(file)); n > 8 || n < 2 {
+		t.Fatalf("%d server processes started in 2 s", n)
+	}
+}
+
+// TestProbePaginationLoop: a tools/list whose nextCursor never ends
+// fails the listing at once with a clear error instead of looping until
+// connect_timeout.
+func TestProbePaginationLoop(t *testing.T) {
+	sc := probeConfig(t, "pageloop")
+	sc.ConnectTimeout = 3 * time.Second
+	start := time.Now()
+	_, _, logs, err := startBridge(t, map[string]ServerConfig{"p": sc})
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Start took %v", d)
+	}
+	if err == nil || !strings.Contains(err.Error(), "nextCursor") {
+		t.Errorf("Start error = %v", err)
+	}
+	if n := strings.Count(logs.String(), "duplicate name"); n > 10 {
+		t.Errorf("%d duplicate-name warnings logged", n)
+	}
+}
+
+// TestProbePaginationGrows: a server paging out new tools without end is
+// cut off: the bridge holds a bounded number of tools.
+func TestProbePaginationGrows(t *testing.T) {
+	sc := probeConfig(t, "pagegrow")
+	sc.ConnectTimeout = 3 * time.Second
+	start := time.Now()
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
+	t.Logf("Start after %v: %v", time.Since(start), err)
+	if n := len(rec.toolNames("org.aios.mcp.p")); n > maxListEntries {
+		t.Fatalf("%d tools imported", n)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Start took %v", d)
+	}
+}
+
+// TestProbeUnsupportedServerRequests: requests of the server the bridge
+// does not support (roots without the capability, elicitation, unknown
+// methods) are answered with a JSON-RPC error, not left hanging.
+func TestProbeUnsupportedServerRequests(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": probeConfig(t, "plain")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.p")
+	for _, method := range []string{"roots/list", "elicitation/create", "sampling/createMessage", "acme/whatever"} {
+		v, err := call(t, p, "mcp-p-ask", map[string]any{"method": method}, 3*time.Second)
+		if err != nil {
+			t.Errorf("%s: %v", method, err)
+			continue
+		}
+		s := fmt.Sprint(v)
+		t.Logf("%s: %s", method, s)
+		if method == "roots/list" { // harmless: no roots
+			if !strings.Contains(s, `{"roots":[]}`) {
+				t.Errorf("%s answered %s", method, s)
+			}
+			continue
+		}
+		if !strings.Contains(s, "error") || !strings.Contains(s, "code") {
+			t.Errorf("%s answered %s", method, s)
+		}
+	}
+}
+
+// TestProbeDeadlineSendsCancel: when a call's deadline passes, the server
+// is told (notifications/cancelled with the request's id).
+func TestProbeDeadlineSendsCancel(t *testing.T) {
+	file := t.TempDir() + "/notes"
+	sc := probeConfig(t, "plain")
+	sc.Env["AIOS_MCP_PROBE_FILE"] = file
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = call(t, rec.provider("org.aios.mcp.p"), "mcp-p-slow", nil, 300*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "Timeout") && !strings.Contains(fmt.Sprint(err), "deadline") {
+		t.Fatalf("err = %v", err)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		var id, cancelled string
+		for _, l := range probeLines(file) {
+			if s, ok := strings.CutPrefix(l, "call "); ok {
+				id = s
+			}
+			if s, ok := strings.CutPrefix(l, "cancelled "); ok {
+				cancelled = s
+			}
+		}
+		if id != "" && strings.Contains(cancelled, `"requestId":`+id) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no cancellation: %v", probeLines(file))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
