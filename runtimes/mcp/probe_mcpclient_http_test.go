@@ -1,0 +1,174 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// probeHTTPServer is a go-sdk streamable-HTTP server with tools "search"
+// and "slow" (which waits for its context).
+func probeHTTPServer() *mcpsdk.Server {
+	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "remote", Version: "2.0.0"}, nil)
+	s.AddTool(&mcpsdk.Tool{Name: "search", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+			return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: "found"}}}, nil
+		})
+	s.AddTool(&mcpsdk.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+	return s
+}
+
+// TestProbeHTTPRedirectKeepsToken: a URL server that redirects the bridge
+// to another host does not get the bridge's bearer token sent there, and
+// the bridge does not talk to a host its tools' Network grant does not
+// name.
+func TestProbeHTTPRedirectKeepsToken(t *testing.T) {
+	var leaked atomic.Value
+	leaked.Store("")
+	s := probeHTTPServer()
+	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if a := r.Header.Get("Authorization"); a != "" {
+			leaked.Store(a)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(other.Close)
+	// The same listener's port, named "localhost": another host to the
+	// bridge (and to a Network grant).
+	target := strings.Replace(other.URL, "127.0.0.1", "localhost", 1) + "/mcp"
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(front.Close)
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"r": {URL: front.URL + "/mcp", Token: "secret", ConnectTimeout: 3 * time.Second}})
+	t.Logf("Start: %v; tools %v", err, rec.toolNames("org.aios.mcp.r"))
+	if got := leaked.Load().(string); got != "" {
+		t.Fatalf("the redirect target got Authorization %q", got)
+	}
+	if got := rec.toolNames("org.aios.mcp.r"); len(got) != 0 {
+		t.Fatalf("tools served by another host than the URL's: %v", got)
+	}
+	if err == nil || !strings.Contains(err.Error(), "redirect") {
+		t.Fatalf("Start error = %v", err)
+	}
+}
+
+// TestProbeHTTPSessionExpiry: when the server forgets the session (404,
+// MCP: the client MUST start a new session), the bridge initializes a new
+// one and later calls succeed.
+func TestProbeHTTPSessionExpiry(t *testing.T) {
+	s := probeHTTPServer()
+	var mu sync.Mutex
+	newHandler := func() http.Handler {
+		return mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
+	}
+	h := newHandler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hh := h
+		mu.Unlock()
+		hh.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"r": {URL: srv.URL + "/mcp", ConnectTimeout: 3 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.r")
+	if _, err := call(t, p, "mcp-r-search", nil, 3*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	h = newHandler() // a restarted server: every session is gone
+	mu.Unlock()
+	deadline := time.Now().Add(5 * time.Second)
+	for i := 0; ; i++ {
+		v, err := call(t, p, "mcp-r-search", nil, 3*time.Second)
+		if err == nil {
+			t.Logf("call %d after the expiry: %v", i, v)
+			if i > 1 {
+				t.Errorf("%d calls failed before the bridge re-initialized", i)
+			}
+			return
+		}
+		t.Logf("call %d after the expiry: %v", i, err)
+		if time.Now().After(deadline) {
+			t.Fatalf("no call succeeded after the session expired: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestProbeHTTPStreamCut: an SSE response cut before the call's answer
+// fails the call soon, not at its deadline.
+func TestProbeHTTPStreamCut(t *testing.T) {
+	s := probeHTTPServer()
+	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
+	var cut atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if cut.Load() && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") != "" {
+			b, _ := io.ReadAll(r.Body)
+			if strings.Contains(string(b), `"tools/call"`) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.WriteHeader(http.StatusOK)
+				w.Write([]byte("event: message\ndata: {\"jsonrpc\":"))
+				w.(http.Flusher).Flush()
+				panic(http.ErrAbortHandler) // cut the connection
+			}
+			r.Body = io.NopCloser(bytes.NewReader(b))
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"r": {URL: srv.URL + "/mcp", ConnectTimeout: 3 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut.Store(true)
+	start := time.Now()
+	_, err = call(t, rec.provider("org.aios.mcp.r"), "mcp-r-search", nil, 10*time.Second)
+	t.Logf("after %v: %v", time.Since(start), err)
+	if err == nil || time.Since(start) > 5*time.Second {
+		t.Fatalf("after %v: %v", time.Since(start), err)
+	}
+}
+
+// TestProbeHTTPRedirectSameOrigin: a redirect within the url's origin is
+// followed, with the token.
+func TestProbeHTTPRedirectSameOrigin(t *testing.T) {
+	s := probeHTTPServer()
+	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "/mcp", http.StatusTemporaryRedirect)
+			return
+		}
+		if r.Header.Get("Authorization") != "Bearer secret" {
+			http.Error(w, "no", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"r": {URL: srv.URL + "/old", Token: "secret", ConnectTimeout: 3 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call(t, rec.provider("org.aios.mcp.r"), "mcp-r-search", nil, 3*time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
