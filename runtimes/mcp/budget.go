@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"os/exec"
+	"strings"
 	"syscall"
 	"time"
 
@@ -231,8 +232,11 @@ func (m *messageReader) next() {
 	m.lim.start = m.dec.InputOffset()
 	var raw json.RawMessage
 	if err := m.dec.Decode(&raw); err != nil {
+		var se *json.SyntaxError
 		if errors.Is(err, errFrameLimit) {
 			err = m.b.tooLong("a stdout message", m.lim.n-m.lim.start)
+		} else if errors.As(err, &se) {
+			err = notJSONError(m.dec.Buffered(), err)
 		}
 		m.err = err
 		return
@@ -252,6 +256,19 @@ func (m *messageReader) next() {
 }
 
 var errFrameLimit = errors.New("message too long")
+
+// notJSONError says that a stdio server wrote text that is not JSON to
+// stdout, quoting the start of it (from rest, what the decoder had not
+// consumed): a server printing a banner or its logs to stdout fails to
+// connect with that text in the error rather than a bare "invalid
+// character 'W' looking for beginning of value".
+func notJSONError(rest io.Reader, err error) error {
+	var head [80]byte
+	n, _ := io.ReadFull(rest, head[:])
+	line, _, _ := strings.Cut(strings.TrimLeft(string(head[:n]), " \t\r\n"), "\n")
+	return fmt.Errorf("the server wrote text that is not JSON-RPC to stdout (%q): %v; an MCP stdio server writes only MCP messages there (its logs go to stderr)",
+		strings.ToValidUTF8(line, "?"), err)
+}
 
 // frameLimiter counts the bytes read from r and refuses to read more than
 // max past start (the decoder's offset where the current value began):

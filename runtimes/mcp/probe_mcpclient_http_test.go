@@ -172,3 +172,54 @@ func TestProbeHTTPRedirectSameOrigin(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestProbeHTTPDeadlineCancels: over HTTP, a call whose deadline passes
+// answers Timeout at its deadline and the server's handler is cancelled.
+func TestProbeHTTPDeadlineCancels(t *testing.T) {
+	ended := make(chan error, 1)
+	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "remote", Version: "2.0.0"}, nil)
+	s.AddTool(&mcpsdk.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+			select {
+			case <-ctx.Done():
+				ended <- ctx.Err()
+			case <-time.After(20 * time.Second):
+				ended <- nil
+			}
+			return nil, ctx.Err()
+		})
+	srv := httptest.NewServer(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil))
+	t.Cleanup(srv.Close)
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"r": {URL: srv.URL + "/mcp", ConnectTimeout: 3 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = call(t, rec.provider("org.aios.mcp.r"), "mcp-r-slow", nil, 300*time.Millisecond)
+	if d := time.Since(start); err == nil || !strings.Contains(err.Error(), "Timeout") || d > 2*time.Second {
+		t.Fatalf("after %v: %v", d, err)
+	}
+	select {
+	case err := <-ended:
+		if err == nil {
+			t.Fatal("the server's handler ran to its end")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server's handler was not cancelled")
+	}
+}
+
+// TestProbeHTTPNotMCP: a URL that answers HTML (a login page, a captive
+// portal) fails the connection with an error that says what came back.
+func TestProbeHTTPNotMCP(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><body>Please log in</body></html>"))
+	}))
+	t.Cleanup(srv.Close)
+	_, _, _, err := startBridge(t, map[string]ServerConfig{"r": {URL: srv.URL + "/mcp", ConnectTimeout: 2 * time.Second}})
+	t.Logf("Start: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "text/html") {
+		t.Fatalf("Start error = %v", err)
+	}
+}

@@ -70,6 +70,9 @@ func runProbeFake(mode string) int {
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
+	if mode == "banner" { // a server that greets on stdout
+		fmt.Println("Weather MCP server v1 starting on stdio...")
+	}
 	var pending json.RawMessage // the call waiting for the client's answer to our request
 	page := 0
 	for in.Scan() {
@@ -96,15 +99,21 @@ func runProbeFake(mode string) int {
 		}
 		switch m.Method {
 		case "initialize":
-			reply(m.ID, map[string]any{"protocolVersion": "2025-06-18",
+			version := "2025-06-18"
+			if v := os.Getenv("AIOS_MCP_PROBE_VERSION"); v != "" {
+				version = v
+			}
+			reply(m.ID, map[string]any{"protocolVersion": version,
 				"capabilities": map[string]any{"tools": map[string]any{"listChanged": true}},
 				"serverInfo":   map[string]any{"name": "probe", "version": "1"}})
 		case "ping":
 			reply(m.ID, map[string]any{})
 		case "tools/list":
 			page++
-			tools := []any{map[string]any{"name": "ask", "inputSchema": obj(`{"type":"object"}`)},
-				map[string]any{"name": "slow", "inputSchema": obj(`{"type":"object"}`)}}
+			var tools []any
+			for _, n := range []string{"ask", "slow", "batch", "strayid", "flood", "content", "unknowncontent"} {
+				tools = append(tools, map[string]any{"name": n, "inputSchema": obj(`{"type":"object"}`)})
+			}
 			res := map[string]any{"tools": tools}
 			switch mode {
 			case "pageloop": // the same cursor again and again
@@ -135,6 +144,33 @@ func runProbeFake(mode string) int {
 				send(map[string]any{"jsonrpc": "2.0", "id": "srv-1", "method": method, "params": map[string]any{}})
 			case "slow":
 				probeNote("call %s", m.ID)
+			case "batch": // the answer inside a JSON-RPC batch (2025-03-26)
+				mu.Lock()
+				fmt.Fprintf(out, `[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}},{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"batched"}]}}]`+"\n", m.ID)
+				out.Flush()
+				mu.Unlock()
+			case "strayid": // an answer to no request first, then the answer
+				send(map[string]any{"jsonrpc": "2.0", "id": 987654, "result": map[string]any{}})
+				send(map[string]any{"jsonrpc": "2.0", "id": "nope", "error": map[string]any{"code": 1, "message": "x"}})
+				reply(m.ID, text("after stray"))
+			case "flood": // many notifications and stderr lines, then the answer
+				for i := range 20000 {
+					send(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress", "params": map[string]any{"progressToken": i, "progress": i}})
+					if i%10 == 0 {
+						fmt.Fprintln(os.Stderr, strings.Repeat("noise ", 50))
+					}
+				}
+				reply(m.ID, text("after flood"))
+			case "content": // each kind of content block
+				reply(m.ID, map[string]any{"content": []any{
+					map[string]any{"type": "text", "text": "t"},
+					map[string]any{"type": "image", "data": "AAEC", "mimeType": "image/png"},
+					map[string]any{"type": "audio", "data": "AAEC", "mimeType": "audio/wav"},
+					map[string]any{"type": "resource_link", "uri": "file:///x", "name": "x"},
+					map[string]any{"type": "resource", "resource": map[string]any{"uri": "mem://r", "text": "r"}},
+				}})
+			case "unknowncontent":
+				reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "video", "data": "AAEC"}}})
 			}
 		default:
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "no " + m.Method}})
@@ -261,5 +297,67 @@ func TestProbeDeadlineSendsCancel(t *testing.T) {
 			t.Fatalf("no cancellation: %v", probeLines(file))
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestProbeVersions: a server answering an older version it shares with
+// the bridge is served; one answering a version the bridge does not know
+// is refused with an error saying so.
+func TestProbeVersions(t *testing.T) {
+	for _, v := range []string{"2024-11-05", "2025-03-26"} {
+		sc := probeConfig(t, "plain")
+		sc.Env["AIOS_MCP_PROBE_VERSION"] = v
+		_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
+		if err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		if _, err := call(t, rec.provider("org.aios.mcp.p"), "mcp-p-strayid", nil, 3*time.Second); err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+	}
+	sc := probeConfig(t, "plain")
+	sc.Env["AIOS_MCP_PROBE_VERSION"] = "2099-01-01"
+	sc.ConnectTimeout = 2 * time.Second
+	_, _, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
+	if err == nil || !strings.Contains(err.Error(), "2099-01-01") {
+		t.Fatalf("unknown version: %v", err)
+	}
+}
+
+// TestProbeOddAnswers: a batch (2025-03-26 session), answers to no
+// request, a flood of notifications and stderr, every content kind, an
+// unknown content kind.
+func TestProbeOddAnswers(t *testing.T) {
+	sc := probeConfig(t, "plain")
+	sc.Env["AIOS_MCP_PROBE_VERSION"] = "2025-03-26"
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.p")
+	for _, tool := range []string{"strayid", "flood", "content", "batch"} {
+		start := time.Now()
+		v, err := call(t, p, "mcp-p-"+tool, nil, 10*time.Second)
+		t.Logf("%s after %v: %v %v", tool, time.Since(start), v, err)
+		if err != nil {
+			t.Errorf("%s: %v", tool, err)
+		}
+	}
+	v, err := call(t, p, "mcp-p-unknowncontent", nil, 5*time.Second)
+	t.Logf("unknowncontent: %v %v", v, err)
+	if v, err := call(t, p, "mcp-p-strayid", nil, 5*time.Second); err != nil {
+		t.Errorf("after all: %v %v", v, err)
+	}
+}
+
+// TestProbeStdoutBanner: a server that prints a banner on stdout before
+// speaking MCP fails with an error that shows what it printed.
+func TestProbeStdoutBanner(t *testing.T) {
+	sc := probeConfig(t, "banner")
+	sc.ConnectTimeout = 2 * time.Second
+	_, _, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
+	t.Logf("Start: %v", err)
+	if err == nil || !strings.Contains(err.Error(), `"Weather MCP server v1 starting on stdio..."`) || !strings.Contains(err.Error(), "stdout") {
+		t.Fatalf("Start error = %v", err)
 	}
 }
