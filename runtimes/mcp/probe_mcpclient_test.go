@@ -103,12 +103,24 @@ func runProbeFake(mode string) int {
 			if v := os.Getenv("AIOS_MCP_PROBE_VERSION"); v != "" {
 				version = v
 			}
+			caps := map[string]any{"tools": map[string]any{"listChanged": true}}
+			if mode == "resourcesonly" {
+				caps = map[string]any{"resources": map[string]any{}}
+			}
 			reply(m.ID, map[string]any{"protocolVersion": version,
-				"capabilities": map[string]any{"tools": map[string]any{"listChanged": true}},
+				"capabilities": caps,
 				"serverInfo":   map[string]any{"name": "probe", "version": "1"}})
 		case "ping":
 			reply(m.ID, map[string]any{})
+		case "resources/list":
+			reply(m.ID, map[string]any{"resources": []any{map[string]any{"uri": "mem://notes", "name": "notes"}}})
+		case "resources/read":
+			reply(m.ID, map[string]any{"contents": []any{map[string]any{"uri": "mem://notes", "text": "n"}}})
 		case "tools/list":
+			if mode == "resourcesonly" {
+				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
+				continue
+			}
 			page++
 			var tools []any
 			for _, n := range []string{"ask", "slow", "batch", "strayid", "flood", "content", "unknowncontent"} {
@@ -359,5 +371,23 @@ func TestProbeStdoutBanner(t *testing.T) {
 	t.Logf("Start: %v", err)
 	if err == nil || !strings.Contains(err.Error(), `"Weather MCP server v1 starting on stdio..."`) || !strings.Contains(err.Error(), "stdout") {
 		t.Fatalf("Start error = %v", err)
+	}
+}
+
+// TestProbeResourcesOnlyServer: a server without the tools capability
+// (resources only) is not asked for tools/list, which it need not answer:
+// its resources are imported.
+func TestProbeResourcesOnlyServer(t *testing.T) {
+	sc := probeConfig(t, "resourcesonly")
+	sc.ConnectTimeout = 3 * time.Second
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.toolNames("org.aios.mcp.p"); len(got) != 1 || got[0] != "mcp-p-read-notes" {
+		t.Fatalf("tools = %v", got)
+	}
+	if _, err := call(t, rec.provider("org.aios.mcp.p"), "mcp-p-read-notes", nil, 3*time.Second); err != nil {
+		t.Fatal(err)
 	}
 }

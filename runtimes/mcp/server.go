@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/abi"
@@ -374,6 +375,8 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			}
 		}
 	}
+	ir := sess.InitializeResult()
+	toolsDeclared := ir != nil && ir.Capabilities != nil && ir.Capabilities.Tools != nil
 	for tool, err := range listPages(ctx, "tools/list", func(ctx context.Context, cursor string) ([]*mcpsdk.Tool, string, error) {
 		r, err := sess.ListTools(ctx, &mcpsdk.ListToolsParams{Cursor: cursor})
 		if err != nil {
@@ -381,6 +384,14 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 		}
 		return r.Tools, r.NextCursor, nil
 	}) {
+		var we *jsonrpc.Error
+		if err != nil && !toolsDeclared && errors.As(err, &we) {
+			// A server without the tools capability (resources only, say)
+			// need not answer tools/list; it is still asked, since a
+			// server that gains tools later says so by list_changed.
+			s.b.log.Info("mcp server offers no tools", "server", s.name, "reason", err.Error())
+			break
+		}
 		if errors.Is(err, errTooManyEntries) {
 			s.b.log.Warn("mcp tools past the bound not imported", "server", s.name, "reason", err.Error())
 			break
@@ -405,7 +416,7 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", fmt.Sprintf("tool %q: duplicate name %s", tool.Name, def.Name))
 		}
 	}
-	if ir := sess.InitializeResult(); s.cfg.importResources() && ir != nil && ir.Capabilities != nil && ir.Capabilities.Resources != nil {
+	if s.cfg.importResources() && ir != nil && ir.Capabilities != nil && ir.Capabilities.Resources != nil {
 		n := 0
 		for res, err := range listPages(ctx, "resources/list", func(ctx context.Context, cursor string) ([]*mcpsdk.Resource, string, error) {
 			r, err := sess.ListResources(ctx, &mcpsdk.ListResourcesParams{Cursor: cursor})
