@@ -2,13 +2,19 @@ package mcp
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
 )
 
 // The probe fake: with AIOS_MCP_PROBE=<mode> this test binary is an MCP
@@ -75,6 +81,7 @@ func runProbeFake(mode string) int {
 	}
 	var pending json.RawMessage // the call waiting for the client's answer to our request
 	page := 0
+	flipped := false
 	for in.Scan() {
 		var m fakeMsg
 		if err := json.Unmarshal(in.Bytes(), &m); err != nil {
@@ -123,8 +130,18 @@ func runProbeFake(mode string) int {
 			}
 			page++
 			var tools []any
-			for _, n := range []string{"ask", "slow", "batch", "strayid", "flood", "content", "unknowncontent"} {
+			names := []string{"ask", "slow", "batch", "strayid", "flood", "content", "unknowncontent", "flip"}
+			if flipped {
+				names = append(names, "renamed")
+			} else {
+				names = append(names, "original")
+			}
+			for _, n := range names {
 				tools = append(tools, map[string]any{"name": n, "inputSchema": obj(`{"type":"object"}`)})
+			}
+			for _, n := range []string{"nosc", "badsc", "errsc"} {
+				tools = append(tools, map[string]any{"name": n, "inputSchema": obj(`{"type":"object"}`),
+					"outputSchema": obj(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`)})
 			}
 			res := map[string]any{"tools": tools}
 			switch mode {
@@ -181,6 +198,18 @@ func runProbeFake(mode string) int {
 					map[string]any{"type": "resource_link", "uri": "file:///x", "name": "x"},
 					map[string]any{"type": "resource", "resource": map[string]any{"uri": "mem://r", "text": "r"}},
 				}})
+			case "flip":
+				flipped = true
+				reply(m.ID, text("flipped"))
+				send(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+			case "original", "renamed":
+				reply(m.ID, text(p.Name))
+			case "nosc":
+				reply(m.ID, text(`{"sum":3}`))
+			case "badsc":
+				reply(m.ID, map[string]any{"content": []any{}, "structuredContent": map[string]any{"sum": "three"}})
+			case "errsc":
+				reply(m.ID, map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "no sum today"}}})
 			case "unknowncontent":
 				reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "video", "data": "AAEC"}}})
 			}
@@ -389,5 +418,68 @@ func TestProbeResourcesOnlyServer(t *testing.T) {
 	}
 	if _, err := call(t, rec.provider("org.aios.mcp.p"), "mcp-p-read-notes", nil, 3*time.Second); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestProbeToolsRenamed: after list_changed a renamed tool is published
+// under its new name, the old one is gone, and a call of the old name
+// says so.
+func TestProbeToolsRenamed(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": probeConfig(t, "plain")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.p")
+	if _, err := call(t, p, "mcp-p-flip", nil, 3*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !contains(rec.toolNames("org.aios.mcp.p"), "mcp-p-renamed") {
+		if time.Now().After(deadline) {
+			t.Fatalf("tools = %v", rec.toolNames("org.aios.mcp.p"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if contains(rec.toolNames("org.aios.mcp.p"), "mcp-p-original") {
+		t.Fatalf("the old name is still listed: %v", rec.toolNames("org.aios.mcp.p"))
+	}
+	if _, err := call(t, p, "mcp-p-original", nil, 3*time.Second); abi.CodeOf(err) != abi.NotFound {
+		t.Fatalf("old name: %v", err)
+	}
+	if v, err := call(t, p, "mcp-p-renamed", nil, 3*time.Second); err != nil {
+		t.Fatalf("new name: %v %v", v, err)
+	}
+}
+
+// TestProbeOutputSchema: through the host, tools declaring an
+// outputSchema: a result without structuredContent, one whose
+// structuredContent does not match, and an isError result.
+func TestProbeOutputSchema(t *testing.T) {
+	h, err := host.New(host.Options{Config: config.Default(), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	b, err := New(Options{Servers: map[string]ServerConfig{"p": probeConfig(t, "plain")},
+		Publish: func(ctx context.Context, p abi.Provider, source string) error {
+			return h.ReplaceProvider(ctx, p, host.ProviderMeta{Source: "mcp:" + source, Trust: abi.Untrusted, Partial: true})
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		tool string
+		code abi.ErrorCode
+		want string
+	}{{"nosc", abi.InvalidResult, "sum"}, {"badsc", abi.InvalidResult, "sum"}, {"errsc", abi.ProviderError, "no sum today"}} {
+		v, err := h.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "mcp-p-" + tc.tool, Params: map[string]any{}})
+		t.Logf("%s: %v %v", tc.tool, v, err)
+		if abi.CodeOf(err) != tc.code || !strings.Contains(fmt.Sprint(err), tc.want) {
+			t.Errorf("%s: %v %v", tc.tool, v, err)
+		}
 	}
 }
