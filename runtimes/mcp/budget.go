@@ -10,8 +10,10 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -134,7 +136,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error)
 		// Closing the connection closes stdin, not stdout (the
 		// CommandTransport's way): the server sees EOF and exits.
 		Reader: readNopCloser{newMessageReader(stdout, t.budget)},
-		Writer: &childStdin{cmd: t.cmd, stdin: stdin, terminate: t.terminate},
+		Writer: newChildStdin(t.cmd, stdin, t.terminate),
 		// The messageReader refuses what passes max_message_bytes; the
 		// go-sdk's own cap (a frame it reads may include the newline and
 		// bytes the decoder read ahead) stays as a backstop.
@@ -151,15 +153,100 @@ func (readNopCloser) Close() error { return nil }
 // shutdown says (and as mcpsdk.CommandTransport does): close stdin, wait
 // terminate for the process to exit, then SIGTERM, wait again, then
 // SIGKILL.
+//
+// Writes are queued and written to the pipe by a goroutine of their own:
+// the go-sdk writes under one lock, so a server that stops reading its
+// stdin (the pipe full) would otherwise hold every call to it, and their
+// cancellations, past their deadlines. At most maxStdinQueue bytes wait;
+// past that the write fails with errStdinStalled and the bridge drops the
+// connection.
 type childStdin struct {
 	cmd       *exec.Cmd
 	stdin     io.WriteCloser
 	terminate time.Duration
+
+	mu      sync.Mutex
+	wake    *sync.Cond
+	queue   [][]byte
+	queued  int
+	max     int   // maxStdinQueue
+	err     error // sticky: the pipe's write error, or errStdinStalled
+	closing bool
+	drained chan struct{} // closed when the writer goroutine ends
 }
 
-func (c *childStdin) Write(p []byte) (int, error) { return c.stdin.Write(p) }
+// maxStdinQueue bounds the bytes queued for a stdio server's stdin (a
+// variable for tests).
+var maxStdinQueue = 64 << 20
+
+var errStdinStalled = errors.New("the server stopped reading its stdin")
+
+func newChildStdin(cmd *exec.Cmd, stdin io.WriteCloser, terminate time.Duration) *childStdin {
+	c := &childStdin{cmd: cmd, stdin: stdin, terminate: terminate, max: maxStdinQueue, drained: make(chan struct{})}
+	c.wake = sync.NewCond(&c.mu)
+	go c.run()
+	return c
+}
+
+func (c *childStdin) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.err != nil:
+		return 0, c.err
+	case c.closing:
+		return 0, os.ErrClosed
+	case c.queued+len(p) > c.max:
+		c.err = fmt.Errorf("%w: %d bytes written to it wait unread (at most %d)", errStdinStalled, c.queued, c.max)
+		return 0, c.err
+	}
+	c.queue = append(c.queue, bytes.Clone(p))
+	c.queued += len(p)
+	c.wake.Signal()
+	return len(p), nil
+}
+
+// run writes the queue to the pipe until Close, after the queue drained,
+// or a write error.
+func (c *childStdin) run() {
+	defer close(c.drained)
+	for {
+		c.mu.Lock()
+		for len(c.queue) == 0 && !c.closing && c.err == nil {
+			c.wake.Wait()
+		}
+		if len(c.queue) == 0 || c.err != nil {
+			c.mu.Unlock()
+			return
+		}
+		b := c.queue[0]
+		c.queue[0] = nil
+		c.queue = c.queue[1:]
+		c.mu.Unlock()
+		_, err := c.stdin.Write(b)
+		c.mu.Lock()
+		c.queued -= len(b)
+		if err != nil && c.err == nil {
+			c.err = err
+		}
+		c.mu.Unlock()
+	}
+}
 
 func (c *childStdin) Close() error {
+	// What is queued is written first, for at most terminate (a server
+	// that does not read would hold it for ever); closing the pipe ends
+	// a write still under way.
+	c.mu.Lock()
+	c.closing = true
+	c.wake.Signal()
+	c.mu.Unlock()
+	t := time.NewTimer(c.terminate)
+	select {
+	case <-c.drained:
+	case <-t.C:
+	}
+	t.Stop()
 	if err := c.stdin.Close(); err != nil {
 		return fmt.Errorf("closing stdin: %v", err)
 	}

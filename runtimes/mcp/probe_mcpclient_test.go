@@ -130,7 +130,7 @@ func runProbeFake(mode string) int {
 			}
 			page++
 			var tools []any
-			names := []string{"ask", "slow", "batch", "strayid", "flood", "content", "unknowncontent", "flip"}
+			names := []string{"ask", "slow", "deaf", "batch", "strayid", "flood", "content", "unknowncontent", "flip"}
 			if flipped {
 				names = append(names, "renamed")
 			} else {
@@ -173,6 +173,9 @@ func runProbeFake(mode string) int {
 				send(map[string]any{"jsonrpc": "2.0", "id": "srv-1", "method": method, "params": map[string]any{}})
 			case "slow":
 				probeNote("call %s", m.ID)
+			case "deaf": // stops reading stdin for good
+				reply(m.ID, text("deaf now"))
+				time.Sleep(time.Hour)
 			case "batch": // the answer inside a JSON-RPC batch (2025-03-26)
 				mu.Lock()
 				fmt.Fprintf(out, `[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}},{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"batched"}]}}]`+"\n", m.ID)
@@ -253,7 +256,7 @@ func TestProbePaginationLoop(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "nextCursor") {
 		t.Errorf("Start error = %v", err)
 	}
-	if n := strings.Count(logs.String(), "duplicate name"); n > 10 {
+	if n := strings.Count(logs.String(), "duplicate name"); n > 30 { // one page
 		t.Errorf("%d duplicate-name warnings logged", n)
 	}
 }
@@ -481,5 +484,68 @@ func TestProbeOutputSchema(t *testing.T) {
 		if abi.CodeOf(err) != tc.code || !strings.Contains(fmt.Sprint(err), tc.want) {
 			t.Errorf("%s: %v %v", tc.tool, v, err)
 		}
+	}
+}
+
+// TestProbeServerStopsReading: a stdio server that stops reading stdin
+// (the pipe fills) does not hold calls past their deadline.
+func TestProbeServerStopsReading(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": probeConfig(t, "plain")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.p")
+	if _, err := call(t, p, "mcp-p-deaf", nil, 3*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("x", 1<<20)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			_, err := call(t, p, "mcp-p-slow", map[string]any{"pad": big}, 500*time.Millisecond)
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("call %d answered after %v: %v", i, d, err)
+			} else {
+				t.Logf("call %d after %v: %v", i, d, err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestProbeServerStopsReadingOverflow: past maxStdinQueue bytes unread the
+// connection ends (a call answers ProviderCrashed, saying so when its
+// own request was refused) and the bridge restarts the server.
+func TestProbeServerStopsReadingOverflow(t *testing.T) {
+	old := maxStdinQueue
+	maxStdinQueue = 4 << 20
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": probeConfig(t, "plain")})
+	maxStdinQueue = old // the connection has its limit
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.p")
+	if _, err := call(t, p, "mcp-p-deaf", nil, 3*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("x", 1<<20)
+	var stalled error
+	for range 10 {
+		_, err := call(t, p, "mcp-p-slow", map[string]any{"pad": big}, time.Second)
+		t.Log(err)
+		if c := abi.CodeOf(err); c == abi.ProviderCrashed || c == abi.Unavailable {
+			stalled = err
+			break
+		}
+	}
+	if stalled == nil {
+		t.Fatal("the connection was not dropped")
+	}
+	v, err := callAfterRestart(t, p, "mcp-p-strayid", nil)
+	if err != nil {
+		t.Fatalf("after the restart: %v %v", v, err)
 	}
 }
