@@ -154,7 +154,13 @@ func runProbeFake(mode string) int {
 				res["tools"] = tools
 				res["nextCursor"] = fmt.Sprint(page)
 			}
+			if mode == "churn" { // a different list each time, and "it changed"
+				res["tools"] = append(tools, map[string]any{"name": fmt.Sprintf("v%d", page), "inputSchema": obj(`{"type":"object"}`)})
+			}
 			reply(m.ID, res)
+			if mode == "churn" {
+				send(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+			}
 			if mode == "crashloop" {
 				out.Flush()
 				time.Sleep(20 * time.Millisecond)
@@ -547,5 +553,26 @@ func TestProbeServerStopsReadingOverflow(t *testing.T) {
 	v, err := callAfterRestart(t, p, "mcp-p-strayid", nil)
 	if err != nil {
 		t.Fatalf("after the restart: %v %v", v, err)
+	}
+}
+
+// TestProbeListChangedChurn: a server that says its list changed after
+// every tools/list (with a new list each time) is re-listed at a bounded
+// rate, not in a loop republishing as fast as it answers.
+func TestProbeListChangedChurn(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": probeConfig(t, "churn")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.mu.Lock()
+	n0 := rec.n
+	rec.mu.Unlock()
+	time.Sleep(2 * time.Second)
+	rec.mu.Lock()
+	n := rec.n - n0
+	rec.mu.Unlock()
+	t.Logf("%d publications in 2 s", n)
+	if n > 6 || n < 2 {
+		t.Fatalf("%d publications in 2 s", n)
 	}
 }

@@ -245,6 +245,10 @@ func (s *server) onListChanged() {
 // is retried with backoff.
 const restartUptime = time.Second
 
+// relistEvery is the shortest time between two re-listings a server's
+// list-changed notifications cause.
+const relistEvery = 500 * time.Millisecond
+
 // run is the server's connection loop; it returns when the bridge closes.
 func (s *server) run() {
 	defer close(s.done)
@@ -332,6 +336,19 @@ func (s *server) serve() (connected bool, err error) {
 		"tools", len(s.prov.table.Load().reg.Tools))
 	done := make(chan error, 1)
 	go func() { done <- sess.Wait() }()
+	// List-changed notifications re-list the server at most once per
+	// relistEvery: one that says its list changed after every listing
+	// would otherwise be re-listed (and republished) as fast as it answers.
+	var last time.Time
+	var later <-chan time.Time
+	relist := func() {
+		later, last = nil, time.Now()
+		rctx, cancel := context.WithTimeout(s.ctx, s.cfg.ConnectTimeout)
+		if err := s.relist(rctx, sess); err != nil && s.ctx.Err() == nil {
+			s.b.log.Warn("mcp server re-list failed", "server", s.name, "err", err)
+		}
+		cancel()
+	}
 	for {
 		select {
 		case err := <-done:
@@ -340,11 +357,16 @@ func (s *server) serve() (connected bool, err error) {
 			}
 			return true, err
 		case <-s.refresh:
-			rctx, cancel := context.WithTimeout(s.ctx, s.cfg.ConnectTimeout)
-			if err := s.relist(rctx, sess); err != nil && s.ctx.Err() == nil {
-				s.b.log.Warn("mcp server re-list failed", "server", s.name, "err", err)
+			if later != nil {
+				continue // a re-list is due already
 			}
-			cancel()
+			if d := time.Until(last.Add(relistEvery)); d > 0 {
+				later = time.After(d)
+				continue
+			}
+			relist()
+		case <-later:
+			relist()
 		case <-s.ctx.Done():
 			_ = sess.Close()
 			<-done
