@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -221,5 +222,32 @@ func TestProbeHTTPNotMCP(t *testing.T) {
 	t.Logf("Start: %v", err)
 	if err == nil || !strings.Contains(err.Error(), "text/html") {
 		t.Fatalf("Start error = %v", err)
+	}
+}
+
+// TestProbeURLSecretsNotShown: a URL server's password or query (where
+// hosted servers' API keys often are) is not shown in the provider's
+// description, logs or errors, which callers see.
+func TestProbeURLSecretsNotShown(t *testing.T) {
+	s := probeHTTPServer()
+	srv := httptest.NewServer(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil))
+	t.Cleanup(srv.Close)
+	u := strings.Replace(srv.URL, "http://", "http://user:hunter2@", 1) + "/mcp?api_key=sekrit"
+	b, rec, logs, err := startBridge(t, map[string]ServerConfig{"r": {URL: u, ConnectTimeout: 3 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.r")
+	if _, err := call(t, p, "mcp-r-search", nil, 3*time.Second); err != nil {
+		t.Fatal(err) // the URL as configured is used
+	}
+	b.Close()
+	srv.Close()
+	_, err = call(t, p, "mcp-r-search", nil, 3*time.Second)
+	all := p.Describe().Provider.Description + " " + logs.String() + " " + fmt.Sprint(err)
+	for _, secret := range []string{"hunter2", "sekrit"} {
+		if strings.Contains(all, secret) {
+			t.Errorf("%s shown: %s", secret, all)
+		}
 	}
 }

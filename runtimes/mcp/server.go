@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -71,7 +72,7 @@ func newServer(b *Bridge, name string, sc ServerConfig, hc *http.Client) *server
 	s := &server{b: b, name: name, cfg: sc, httpClient: hc, ctx: ctx, cancel: cancel,
 		ready: make(chan struct{}), refresh: make(chan struct{}, 1), kick: make(chan struct{}, 1), done: make(chan struct{})}
 	if sc.URL != "" {
-		s.source = sc.URL
+		s.source = displayURL(sc.URL)
 		s.host = sc.endpointHost()
 	} else {
 		s.source = strings.TrimSpace(sc.Command + " " + strings.Join(sc.Args, " "))
@@ -79,6 +80,21 @@ func newServer(b *Bridge, name string, sc ServerConfig, hc *http.Client) *server
 	s.prov = &provider{srv: s}
 	s.prov.table.Store(s.emptyTable())
 	return s
+}
+
+// displayURL is a server's URL as logs, errors and the provider's
+// description show it (callers see those): without a password or a query,
+// where hosted MCP servers' URLs often carry an API key.
+func displayURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		u.RawQuery, u.ForceQuery = "…", false
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.Redacted()
 }
 
 func (s *server) session() *mcpsdk.ClientSession {
