@@ -392,10 +392,19 @@ type budgetTransport struct {
 
 func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
-	if err != nil || resp.Body == nil || resp.Body == http.NoBody {
+	if err != nil || resp.Body == nil {
 		return resp, err
 	}
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/event-stream" {
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mt == "text/event-stream" && r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") == "" && resp.StatusCode == http.StatusOK {
+		// (Even empty: a server may close the stream at once.)
+		resp.Body = &standaloneStream{t: t, req: r, cur: newSSEReader(resp.Body, t.budget), delay: reopenMin}
+		return resp, nil
+	}
+	if resp.Body == http.NoBody {
+		return resp, nil
+	}
+	if mt == "text/event-stream" {
 		resp.Body = newSSEReader(resp.Body, t.budget)
 	} else {
 		resp.Body = &bodyReader{body: resp.Body, b: t.budget}
@@ -403,6 +412,72 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return resp, nil
 }
+
+// Delays before the standalone stream is reopened (standaloneStream).
+const (
+	reopenMin = time.Second
+	reopenMax = 30 * time.Second
+)
+
+// standaloneStream is the body of a URL server's standalone GET stream
+// (server-initiated messages). MCP lets a server close that stream at any
+// time and the client open it again; the go-sdk does, but it ends the
+// whole session — and every call in flight — when the stream ended
+// MaxRetries times without a new event id. So a clean end is not passed
+// on: the stream is opened again here (the GET again, with Last-Event-ID
+// when its events had ids), after reopenMin, doubling up to reopenMax
+// while the streams bring no event, and the go-sdk reads one stream. A
+// failed reopen, or one that does not answer 200 text/event-stream, is
+// passed on as the stream's end or error, as before.
+type standaloneStream struct {
+	t     *budgetTransport
+	req   *http.Request
+	cur   *sseReader
+	delay time.Duration
+	got   bool // the current stream brought an event
+}
+
+func (s *standaloneStream) Read(p []byte) (int, error) {
+	for {
+		n, err := s.cur.Read(p)
+		if n > 0 {
+			s.got = true
+			return n, nil
+		}
+		if !errors.Is(err, io.EOF) {
+			return n, err
+		}
+		if s.got {
+			s.delay, s.got = reopenMin, false
+		}
+		t := time.NewTimer(s.delay)
+		select {
+		case <-t.C:
+		case <-s.req.Context().Done():
+			t.Stop()
+			return 0, io.EOF
+		}
+		s.delay = min(s.delay*2, reopenMax)
+		req := s.req.Clone(s.req.Context())
+		if id := s.cur.lastID; id != "" {
+			req.Header.Set("Last-Event-ID", id)
+		}
+		resp, err := s.t.base.RoundTrip(req)
+		if err != nil {
+			return 0, err
+		}
+		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); resp.StatusCode != http.StatusOK || mt != "text/event-stream" {
+			resp.Body.Close()
+			return 0, io.EOF
+		}
+		last := s.cur.lastID
+		_ = s.cur.Close()
+		s.cur = newSSEReader(resp.Body, s.t.budget)
+		s.cur.lastID = last
+	}
+}
+
+func (s *standaloneStream) Close() error { return s.cur.Close() }
 
 // bodyReader reads a whole response body (at most max_message_bytes) at
 // the first Read and checks it before passing it on.
@@ -457,6 +532,7 @@ type sseReader struct {
 	hasData bool
 	out     []byte // a checked event not yet read
 	err     error
+	lastID  string // the last event id field seen
 }
 
 func newSSEReader(body io.ReadCloser, b *msgBudget) *sseReader {
@@ -504,7 +580,9 @@ func (s *sseReader) readLine() {
 	}
 	field := bytes.TrimRight(s.event[begin:], "\r\n")
 	if len(field) > 0 {
-		if name, value, ok := bytes.Cut(field, []byte{':'}); ok && string(name) == "data" {
+		if name, value, ok := bytes.Cut(field, []byte{':'}); ok && string(name) == "id" {
+			s.lastID = string(bytes.TrimSpace(value))
+		} else if ok && string(name) == "data" {
 			if s.hasData {
 				s.data = append(s.data, '\n')
 			}

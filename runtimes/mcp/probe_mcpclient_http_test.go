@@ -29,6 +29,15 @@ func probeHTTPServer() *mcpsdk.Server {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		})
+	s.AddTool(&mcpsdk.Tool{Name: "wait3", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+			select {
+			case <-time.After(3 * time.Second):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: "waited"}}}, nil
+		})
 	return s
 }
 
@@ -249,5 +258,93 @@ func TestProbeURLSecretsNotShown(t *testing.T) {
 		if strings.Contains(all, secret) {
 			t.Errorf("%s shown: %s", secret, all)
 		}
+	}
+}
+
+// TestProbeHTTPGetStreamEnds: a server whose standalone GET stream ends at
+// once (or fails) still serves calls, and the bridge does not reconnect in
+// a loop.
+func TestProbeHTTPGetStreamEnds(t *testing.T) {
+	for _, mode := range []string{"empty", "500"} {
+		t.Run(mode, func(t *testing.T) {
+			s := probeHTTPServer()
+			h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
+			var gets, inits atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodGet {
+					gets.Add(1)
+					if mode == "500" {
+						http.Error(w, "boom", http.StatusInternalServerError)
+						return
+					}
+					w.Header().Set("Content-Type", "text/event-stream")
+					w.WriteHeader(http.StatusOK)
+					return
+				}
+				if r.Header.Get("Mcp-Session-Id") == "" {
+					inits.Add(1)
+				}
+				h.ServeHTTP(w, r)
+			}))
+			t.Cleanup(srv.Close)
+			b, rec, _, err := startBridge(t, map[string]ServerConfig{"r": {URL: srv.URL + "/mcp", ConnectTimeout: 3 * time.Second}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { b.Close() })
+			if _, err := call(t, rec.provider("org.aios.mcp.r"), "mcp-r-wait3", nil, 10*time.Second); err != nil {
+				t.Errorf("a 3 s call: %v", err)
+			}
+			time.Sleep(1500 * time.Millisecond)
+			for i := range 3 {
+				if _, err := call(t, rec.provider("org.aios.mcp.r"), "mcp-r-search", nil, 3*time.Second); err != nil {
+					t.Errorf("call %d: %v", i, err)
+				}
+			}
+			t.Logf("%d GETs, %d sessions in 1.5 s", gets.Load(), inits.Load())
+			if inits.Load() > 5 {
+				t.Errorf("%d sessions in 1.5 s", inits.Load())
+			}
+		})
+	}
+}
+
+// TestProbeHTTPGetStreamReopened: after the server closed the standalone
+// stream, its list_changed still reaches the bridge on the reopened one.
+func TestProbeHTTPGetStreamReopened(t *testing.T) {
+	s := probeHTTPServer()
+	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
+	var gets atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && gets.Add(1) == 1 {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			return // closed at once
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	b, rec, _, err := startBridge(t, map[string]ServerConfig{"r": {URL: srv.URL + "/mcp", ConnectTimeout: 3 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	deadline := time.Now().Add(5 * time.Second)
+	for gets.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the stream was not reopened")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	s.AddTool(&mcpsdk.Tool{Name: "more", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+			return &mcpsdk.CallToolResult{}, nil
+		})
+	for !contains(rec.toolNames("org.aios.mcp.r"), "mcp-r-more") {
+		if time.Now().After(deadline) {
+			t.Fatalf("list_changed not seen: %v", rec.toolNames("org.aios.mcp.r"))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
