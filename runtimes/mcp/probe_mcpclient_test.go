@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
@@ -574,5 +576,23 @@ func TestProbeListChangedChurn(t *testing.T) {
 	t.Logf("%d publications in 2 s", n)
 	if n > 6 || n < 2 {
 		t.Fatalf("%d publications in 2 s", n)
+	}
+}
+
+// TestProbeToolNames: MCP tool names the host cannot take are refused
+// with the reason, never imported under a name that calls something else.
+func TestProbeToolNames(t *testing.T) {
+	for _, name := range []string{"", "get weather", "a/b", "ünï", strings.Repeat("x", 130)} {
+		def, err := importTool("s", &mcpsdk.Tool{Name: name, InputSchema: map[string]any{"type": "object"}}, "", false)
+		if err == nil {
+			t.Errorf("tool %q imported as %s", name, def.Name)
+		} else if !strings.Contains(err.Error(), "tool") {
+			t.Errorf("tool %q: %v", name, err)
+		}
+	}
+	for _, name := range []string{"getWeather", "get.weather", "get-weather_2"} {
+		if def, err := importTool("s", &mcpsdk.Tool{Name: name, InputSchema: map[string]any{"type": "object"}}, "", false); err != nil || def.Name != "mcp-s-"+name {
+			t.Errorf("tool %q: %v %v", name, def.Name, err)
+		}
 	}
 }
