@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os/exec"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -235,8 +237,25 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 		}
 		hc := *base
 		// Every response body is checked (budget.go) before the go-sdk
-		// reads it.
-		hc.Transport = &budgetTransport{base: &bearerTransport{base: rt, token: tok}, budget: s.budget()}
+		// reads it. The token goes to the server's origin only.
+		origin, _ := url.Parse(s.cfg.URL) // checked by normalize
+		hc.Transport = &budgetTransport{base: &bearerTransport{base: rt, token: tok, origin: origin}, budget: s.budget()}
+		hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+			// A redirect to another origin would reach a host the tools'
+			// Network grant does not name (and the bridge's token was
+			// meant for this one): refused.
+			if !sameOrigin(req.URL, origin) {
+				return fmt.Errorf("mcp server %s redirected the bridge to %s://%s, another origin than its url %s; the bridge follows redirects within the url's origin only (configure the url it redirects to)",
+					s.name, req.URL.Scheme, req.URL.Host, s.cfg.URL)
+			}
+			if base.CheckRedirect != nil {
+				return base.CheckRedirect(req, via)
+			}
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			return nil
+		}
 		return &mcpsdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: &hc, MaxRetries: 1,
 			MaxEventSize: s.cfg.MaxMessageBytes}, nil, nil
 	}
@@ -302,19 +321,39 @@ func (s *server) refusalFor(err error, since time.Time) *refusedError {
 	return nil
 }
 
-// bearerTransport adds the server's token to every request.
+// bearerTransport adds the server's token to every request to the
+// server's origin (the URL's scheme, host and port).
 type bearerTransport struct {
-	base  http.RoundTripper
-	token string
+	base   http.RoundTripper
+	token  string
+	origin *url.URL
 }
 
 func (t *bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if t.token == "" {
+	if t.token == "" || !sameOrigin(r.URL, t.origin) {
 		return t.base.RoundTrip(r)
 	}
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+t.token)
 	return t.base.RoundTrip(r)
+}
+
+// sameOrigin says whether u has origin's scheme, host and port (default
+// ports made explicit).
+func sameOrigin(u, origin *url.URL) bool {
+	if u == nil || origin == nil {
+		return false
+	}
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		if strings.EqualFold(u.Scheme, "https") {
+			return "443"
+		}
+		return "80"
+	}
+	return strings.EqualFold(u.Scheme, origin.Scheme) && strings.EqualFold(u.Hostname(), origin.Hostname()) && port(u) == port(origin)
 }
 
 // logWriter turns a stdio server's stderr into debug log lines.

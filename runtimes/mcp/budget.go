@@ -10,7 +10,10 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"os/exec"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -133,7 +136,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error)
 		// Closing the connection closes stdin, not stdout (the
 		// CommandTransport's way): the server sees EOF and exits.
 		Reader: readNopCloser{newMessageReader(stdout, t.budget)},
-		Writer: &childStdin{cmd: t.cmd, stdin: stdin, terminate: t.terminate},
+		Writer: newChildStdin(t.cmd, stdin, t.terminate),
 		// The messageReader refuses what passes max_message_bytes; the
 		// go-sdk's own cap (a frame it reads may include the newline and
 		// bytes the decoder read ahead) stays as a backstop.
@@ -150,15 +153,100 @@ func (readNopCloser) Close() error { return nil }
 // shutdown says (and as mcpsdk.CommandTransport does): close stdin, wait
 // terminate for the process to exit, then SIGTERM, wait again, then
 // SIGKILL.
+//
+// Writes are queued and written to the pipe by a goroutine of their own:
+// the go-sdk writes under one lock, so a server that stops reading its
+// stdin (the pipe full) would otherwise hold every call to it, and their
+// cancellations, past their deadlines. At most maxStdinQueue bytes wait;
+// past that the write fails with errStdinStalled and the bridge drops the
+// connection.
 type childStdin struct {
 	cmd       *exec.Cmd
 	stdin     io.WriteCloser
 	terminate time.Duration
+
+	mu      sync.Mutex
+	wake    *sync.Cond
+	queue   [][]byte
+	queued  int
+	max     int   // maxStdinQueue
+	err     error // sticky: the pipe's write error, or errStdinStalled
+	closing bool
+	drained chan struct{} // closed when the writer goroutine ends
 }
 
-func (c *childStdin) Write(p []byte) (int, error) { return c.stdin.Write(p) }
+// maxStdinQueue bounds the bytes queued for a stdio server's stdin (a
+// variable for tests).
+var maxStdinQueue = 64 << 20
+
+var errStdinStalled = errors.New("the server stopped reading its stdin")
+
+func newChildStdin(cmd *exec.Cmd, stdin io.WriteCloser, terminate time.Duration) *childStdin {
+	c := &childStdin{cmd: cmd, stdin: stdin, terminate: terminate, max: maxStdinQueue, drained: make(chan struct{})}
+	c.wake = sync.NewCond(&c.mu)
+	go c.run()
+	return c
+}
+
+func (c *childStdin) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.err != nil:
+		return 0, c.err
+	case c.closing:
+		return 0, os.ErrClosed
+	case c.queued+len(p) > c.max:
+		c.err = fmt.Errorf("%w: %d bytes written to it wait unread (at most %d)", errStdinStalled, c.queued, c.max)
+		return 0, c.err
+	}
+	c.queue = append(c.queue, bytes.Clone(p))
+	c.queued += len(p)
+	c.wake.Signal()
+	return len(p), nil
+}
+
+// run writes the queue to the pipe until Close, after the queue drained,
+// or a write error.
+func (c *childStdin) run() {
+	defer close(c.drained)
+	for {
+		c.mu.Lock()
+		for len(c.queue) == 0 && !c.closing && c.err == nil {
+			c.wake.Wait()
+		}
+		if len(c.queue) == 0 || c.err != nil {
+			c.mu.Unlock()
+			return
+		}
+		b := c.queue[0]
+		c.queue[0] = nil
+		c.queue = c.queue[1:]
+		c.mu.Unlock()
+		_, err := c.stdin.Write(b)
+		c.mu.Lock()
+		c.queued -= len(b)
+		if err != nil && c.err == nil {
+			c.err = err
+		}
+		c.mu.Unlock()
+	}
+}
 
 func (c *childStdin) Close() error {
+	// What is queued is written first, for at most terminate (a server
+	// that does not read would hold it for ever); closing the pipe ends
+	// a write still under way.
+	c.mu.Lock()
+	c.closing = true
+	c.wake.Signal()
+	c.mu.Unlock()
+	t := time.NewTimer(c.terminate)
+	select {
+	case <-c.drained:
+	case <-t.C:
+	}
+	t.Stop()
 	if err := c.stdin.Close(); err != nil {
 		return fmt.Errorf("closing stdin: %v", err)
 	}
@@ -231,8 +319,11 @@ func (m *messageReader) next() {
 	m.lim.start = m.dec.InputOffset()
 	var raw json.RawMessage
 	if err := m.dec.Decode(&raw); err != nil {
+		var se *json.SyntaxError
 		if errors.Is(err, errFrameLimit) {
 			err = m.b.tooLong("a stdout message", m.lim.n-m.lim.start)
+		} else if errors.As(err, &se) {
+			err = notJSONError(m.dec.Buffered(), err)
 		}
 		m.err = err
 		return
@@ -252,6 +343,19 @@ func (m *messageReader) next() {
 }
 
 var errFrameLimit = errors.New("message too long")
+
+// notJSONError says that a stdio server wrote text that is not JSON to
+// stdout, quoting the start of it (from rest, what the decoder had not
+// consumed): a server printing a banner or its logs to stdout fails to
+// connect with that text in the error rather than a bare "invalid
+// character 'W' looking for beginning of value".
+func notJSONError(rest io.Reader, err error) error {
+	var head [80]byte
+	n, _ := io.ReadFull(rest, head[:])
+	line, _, _ := strings.Cut(strings.TrimLeft(string(head[:n]), " \t\r\n"), "\n")
+	return fmt.Errorf("the server wrote text that is not JSON-RPC to stdout (%q): %v; an MCP stdio server writes only MCP messages there (its logs go to stderr)",
+		strings.ToValidUTF8(line, "?"), err)
+}
 
 // frameLimiter counts the bytes read from r and refuses to read more than
 // max past start (the decoder's offset where the current value began):
@@ -288,10 +392,19 @@ type budgetTransport struct {
 
 func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
-	if err != nil || resp.Body == nil || resp.Body == http.NoBody {
+	if err != nil || resp.Body == nil {
 		return resp, err
 	}
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/event-stream" {
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mt == "text/event-stream" && r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") == "" && resp.StatusCode == http.StatusOK {
+		// (Even empty: a server may close the stream at once.)
+		resp.Body = &standaloneStream{t: t, req: r, cur: newSSEReader(resp.Body, t.budget), delay: reopenMin}
+		return resp, nil
+	}
+	if resp.Body == http.NoBody {
+		return resp, nil
+	}
+	if mt == "text/event-stream" {
 		resp.Body = newSSEReader(resp.Body, t.budget)
 	} else {
 		resp.Body = &bodyReader{body: resp.Body, b: t.budget}
@@ -299,6 +412,72 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return resp, nil
 }
+
+// Delays before the standalone stream is reopened (standaloneStream).
+const (
+	reopenMin = time.Second
+	reopenMax = 30 * time.Second
+)
+
+// standaloneStream is the body of a URL server's standalone GET stream
+// (server-initiated messages). MCP lets a server close that stream at any
+// time and the client open it again; the go-sdk does, but it ends the
+// whole session — and every call in flight — when the stream ended
+// MaxRetries times without a new event id. So a clean end is not passed
+// on: the stream is opened again here (the GET again, with Last-Event-ID
+// when its events had ids), after reopenMin, doubling up to reopenMax
+// while the streams bring no event, and the go-sdk reads one stream. A
+// failed reopen, or one that does not answer 200 text/event-stream, is
+// passed on as the stream's end or error, as before.
+type standaloneStream struct {
+	t     *budgetTransport
+	req   *http.Request
+	cur   *sseReader
+	delay time.Duration
+	got   bool // the current stream brought an event
+}
+
+func (s *standaloneStream) Read(p []byte) (int, error) {
+	for {
+		n, err := s.cur.Read(p)
+		if n > 0 {
+			s.got = true
+			return n, nil
+		}
+		if !errors.Is(err, io.EOF) {
+			return n, err
+		}
+		if s.got {
+			s.delay, s.got = reopenMin, false
+		}
+		t := time.NewTimer(s.delay)
+		select {
+		case <-t.C:
+		case <-s.req.Context().Done():
+			t.Stop()
+			return 0, io.EOF
+		}
+		s.delay = min(s.delay*2, reopenMax)
+		req := s.req.Clone(s.req.Context())
+		if id := s.cur.lastID; id != "" {
+			req.Header.Set("Last-Event-ID", id)
+		}
+		resp, err := s.t.base.RoundTrip(req)
+		if err != nil {
+			return 0, err
+		}
+		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); resp.StatusCode != http.StatusOK || mt != "text/event-stream" {
+			resp.Body.Close()
+			return 0, io.EOF
+		}
+		last := s.cur.lastID
+		_ = s.cur.Close()
+		s.cur = newSSEReader(resp.Body, s.t.budget)
+		s.cur.lastID = last
+	}
+}
+
+func (s *standaloneStream) Close() error { return s.cur.Close() }
 
 // bodyReader reads a whole response body (at most max_message_bytes) at
 // the first Read and checks it before passing it on.
@@ -353,6 +532,7 @@ type sseReader struct {
 	hasData bool
 	out     []byte // a checked event not yet read
 	err     error
+	lastID  string // the last event id field seen
 }
 
 func newSSEReader(body io.ReadCloser, b *msgBudget) *sseReader {
@@ -400,7 +580,9 @@ func (s *sseReader) readLine() {
 	}
 	field := bytes.TrimRight(s.event[begin:], "\r\n")
 	if len(field) > 0 {
-		if name, value, ok := bytes.Cut(field, []byte{':'}); ok && string(name) == "data" {
+		if name, value, ok := bytes.Cut(field, []byte{':'}); ok && string(name) == "id" {
+			s.lastID = string(bytes.TrimSpace(value))
+		} else if ok && string(name) == "data" {
 			if s.hasData {
 				s.data = append(s.data, '\n')
 			}

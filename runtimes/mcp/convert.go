@@ -49,6 +49,9 @@ func importTool(server string, t *mcpsdk.Tool, endpointHost string, trustHints b
 	if t == nil {
 		return abi.ToolDef{}, errors.New("null tool entry")
 	}
+	if t.Name == "" {
+		return abi.ToolDef{}, errors.New("a tool without a name")
+	}
 	name := ToolName(server, t.Name)
 	if err := abi.ValidateToolName(name); err != nil {
 		return abi.ToolDef{}, fmt.Errorf("tool %q: %v", t.Name, err)

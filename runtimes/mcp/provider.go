@@ -94,6 +94,10 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	since := time.Now()
 	if tg.uri != "" {
 		r, err := sess.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: tg.uri})
+		if again := s.expired(ctx, sess, err); again != nil {
+			sess = again
+			r, err = sess.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: tg.uri})
+		}
 		if err != nil {
 			return nil, s.callError(ctx, sess, call, err, since)
 		}
@@ -108,6 +112,10 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		args = map[string]any{}
 	}
 	r, err := sess.CallTool(ctx, &mcpsdk.CallToolParams{Name: tg.tool, Arguments: args})
+	if again := s.expired(ctx, sess, err); again != nil {
+		sess = again
+		r, err = sess.CallTool(ctx, &mcpsdk.CallToolParams{Name: tg.tool, Arguments: args})
+	}
 	if err != nil {
 		return nil, s.callError(ctx, sess, call, err, since)
 	}
@@ -120,6 +128,24 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		return nil, err
 	}
 	return s.screenResult(call, v)
+}
+
+// expired handles an HTTP server's 404 to a request of sess (the
+// server ended the session; MCP: the client starts a new one, and the
+// server did not run the request): it drops sess and returns the new
+// session to send the request again on, once (nil when err is another
+// error or no new session came up in time).
+func (s *server) expired(ctx context.Context, sess *mcpsdk.ClientSession, err error) *mcpsdk.ClientSession {
+	if err == nil || !errors.Is(err, mcpsdk.ErrSessionMissing) || ctx.Err() != nil {
+		return nil
+	}
+	s.b.log.Info("mcp server ended the session; starting a new one", "server", s.name)
+	s.dropped(sess)
+	again := s.awaitRestart(ctx)
+	if again == sess {
+		return nil
+	}
+	return again
 }
 
 // screenResult screens a result under the server's policy: findings are
@@ -191,7 +217,7 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		}
 		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, call.Tool, s.screenErrorText(call, we.Message))}
 	}
-	if errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || s.session() == nil {
+	if errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, mcpsdk.ErrSessionMissing) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || s.session() == nil {
 		s.dropped(sess)
 		if s.cfg.URL == "" && s.ctx.Err() == nil {
 			// A stdio server's connection ends when its process dies (or

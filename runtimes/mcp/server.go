@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/abi"
@@ -69,7 +72,7 @@ func newServer(b *Bridge, name string, sc ServerConfig, hc *http.Client) *server
 	s := &server{b: b, name: name, cfg: sc, httpClient: hc, ctx: ctx, cancel: cancel,
 		ready: make(chan struct{}), refresh: make(chan struct{}, 1), kick: make(chan struct{}, 1), done: make(chan struct{})}
 	if sc.URL != "" {
-		s.source = sc.URL
+		s.source = displayURL(sc.URL)
 		s.host = sc.endpointHost()
 	} else {
 		s.source = strings.TrimSpace(sc.Command + " " + strings.Join(sc.Args, " "))
@@ -77,6 +80,21 @@ func newServer(b *Bridge, name string, sc ServerConfig, hc *http.Client) *server
 	s.prov = &provider{srv: s}
 	s.prov.table.Store(s.emptyTable())
 	return s
+}
+
+// displayURL is a server's URL as logs, errors and the provider's
+// description show it (callers see those): without a password or a query,
+// where hosted MCP servers' URLs often carry an API key.
+func displayURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		u.RawQuery, u.ForceQuery = "…", false
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.Redacted()
 }
 
 func (s *server) session() *mcpsdk.ClientSession {
@@ -238,6 +256,15 @@ func (s *server) onListChanged() {
 	}
 }
 
+// restartUptime is how long a session must have been up for the bridge
+// to restart (reconnect) it at once when it drops; one that drops sooner
+// is retried with backoff.
+const restartUptime = time.Second
+
+// relistEvery is the shortest time between two re-listings a server's
+// list-changed notifications cause.
+const relistEvery = 500 * time.Millisecond
+
 // run is the server's connection loop; it returns when the bridge closes.
 func (s *server) run() {
 	defer close(s.done)
@@ -255,15 +282,22 @@ func (s *server) run() {
 		if s.ctx.Err() != nil {
 			return
 		}
-		if restart {
+		ran := time.Since(began)
+		if restart && ran >= restartUptime {
 			s.b.log.Warn("mcp server connection lost; restarting", "server", s.name, "err", err)
 			backoff = DefaultReconnectMin
 			continue
 		}
-		if time.Since(began) > 10*backoff {
+		if ran > 10*backoff {
 			backoff = DefaultReconnectMin // it ran a while: a fresh failure
 		}
-		s.b.log.Warn("mcp server unavailable; reconnecting", "server", s.name, "in", backoff, "err", err)
+		if restart {
+			// Up for less than restartUptime: a server that dies as soon
+			// as it has started is restarted with backoff, not in a loop.
+			s.b.log.Warn("mcp server connection lost soon after it started; restarting", "server", s.name, "in", backoff, "err", err)
+		} else {
+			s.b.log.Warn("mcp server unavailable; reconnecting", "server", s.name, "in", backoff, "err", err)
+		}
 		t := time.NewTimer(backoff)
 		select {
 		case <-t.C:
@@ -318,6 +352,19 @@ func (s *server) serve() (connected bool, err error) {
 		"tools", len(s.prov.table.Load().reg.Tools))
 	done := make(chan error, 1)
 	go func() { done <- sess.Wait() }()
+	// List-changed notifications re-list the server at most once per
+	// relistEvery: one that says its list changed after every listing
+	// would otherwise be re-listed (and republished) as fast as it answers.
+	var last time.Time
+	var later <-chan time.Time
+	relist := func() {
+		later, last = nil, time.Now()
+		rctx, cancel := context.WithTimeout(s.ctx, s.cfg.ConnectTimeout)
+		if err := s.relist(rctx, sess); err != nil && s.ctx.Err() == nil {
+			s.b.log.Warn("mcp server re-list failed", "server", s.name, "err", err)
+		}
+		cancel()
+	}
 	for {
 		select {
 		case err := <-done:
@@ -326,11 +373,16 @@ func (s *server) serve() (connected bool, err error) {
 			}
 			return true, err
 		case <-s.refresh:
-			rctx, cancel := context.WithTimeout(s.ctx, s.cfg.ConnectTimeout)
-			if err := s.relist(rctx, sess); err != nil && s.ctx.Err() == nil {
-				s.b.log.Warn("mcp server re-list failed", "server", s.name, "err", err)
+			if later != nil {
+				continue // a re-list is due already
 			}
-			cancel()
+			if d := time.Until(last.Add(relistEvery)); d > 0 {
+				later = time.After(d)
+				continue
+			}
+			relist()
+		case <-later:
+			relist()
 		case <-s.ctx.Done():
 			_ = sess.Close()
 			<-done
@@ -361,9 +413,29 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			}
 		}
 	}
-	for tool, err := range sess.Tools(ctx, nil) {
+	ir := sess.InitializeResult()
+	toolsDeclared := ir != nil && ir.Capabilities != nil && ir.Capabilities.Tools != nil
+	for tool, err := range listPages(ctx, "tools/list", func(ctx context.Context, cursor string) ([]*mcpsdk.Tool, string, error) {
+		r, err := sess.ListTools(ctx, &mcpsdk.ListToolsParams{Cursor: cursor})
 		if err != nil {
-			return fmt.Errorf("tools/list: %w", err)
+			return nil, "", err
+		}
+		return r.Tools, r.NextCursor, nil
+	}) {
+		var we *jsonrpc.Error
+		if err != nil && !toolsDeclared && errors.As(err, &we) {
+			// A server without the tools capability (resources only, say)
+			// need not answer tools/list; it is still asked, since a
+			// server that gains tools later says so by list_changed.
+			s.b.log.Info("mcp server offers no tools", "server", s.name, "reason", err.Error())
+			break
+		}
+		if errors.Is(err, errTooManyEntries) {
+			s.b.log.Warn("mcp tools past the bound not imported", "server", s.name, "reason", err.Error())
+			break
+		}
+		if err != nil {
+			return err
 		}
 		def, err := importTool(s.name, tool, s.host, s.cfg.TrustHints)
 		if err == nil {
@@ -382,11 +454,17 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", fmt.Sprintf("tool %q: duplicate name %s", tool.Name, def.Name))
 		}
 	}
-	if ir := sess.InitializeResult(); s.cfg.importResources() && ir != nil && ir.Capabilities != nil && ir.Capabilities.Resources != nil {
+	if s.cfg.importResources() && ir != nil && ir.Capabilities != nil && ir.Capabilities.Resources != nil {
 		n := 0
-		for res, err := range sess.Resources(ctx, nil) {
+		for res, err := range listPages(ctx, "resources/list", func(ctx context.Context, cursor string) ([]*mcpsdk.Resource, string, error) {
+			r, err := sess.ListResources(ctx, &mcpsdk.ListResourcesParams{Cursor: cursor})
 			if err != nil {
-				s.b.log.Warn("mcp resources not imported", "server", s.name, "reason", fmt.Sprintf("resources/list: %v", err))
+				return nil, "", err
+			}
+			return r.Resources, r.NextCursor, nil
+		}) {
+			if err != nil {
+				s.b.log.Warn("mcp resources not imported", "server", s.name, "reason", err.Error())
 				break
 			}
 			if n >= s.cfg.MaxResources {
@@ -421,6 +499,59 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 		return fmt.Errorf("publish %d tools: %w", len(t.reg.Tools), err)
 	}
 	return nil
+}
+
+// Bounds of one paginated listing (tools/list, resources/list) of a
+// server: a server whose nextCursor never ends would otherwise be listed
+// until connect_timeout, its entries held (and each one skipped as a
+// duplicate logged) all the while.
+const (
+	maxListEntries = 10000 // entries read; the rest are left out, logged
+	maxListPages   = 1000
+)
+
+// errTooManyEntries ends a listing past maxListEntries: what was read is
+// kept.
+var errTooManyEntries = errors.New("too many entries")
+
+// listPages yields the entries of a paginated listing, page by page
+// (list fetches the page at a cursor), and fails with a clear error when
+// the server repeats a cursor or sends more than maxListPages pages. It
+// stops after maxListEntries entries, with an error naming the bound.
+func listPages[T any](ctx context.Context, method string, list func(context.Context, string) ([]*T, string, error)) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		seen := map[string]bool{}
+		cursor, n := "", 0
+		for pages := 1; ; pages++ {
+			items, next, err := list(ctx, cursor)
+			if err != nil {
+				yield(nil, fmt.Errorf("%s: %w", method, err))
+				return
+			}
+			for _, it := range items {
+				if n == maxListEntries {
+					yield(nil, fmt.Errorf("%s: the server lists more than %d entries; the rest are left out: %w", method, maxListEntries, errTooManyEntries))
+					return
+				}
+				n++
+				if !yield(it, nil) {
+					return
+				}
+			}
+			switch {
+			case next == "":
+				return
+			case seen[next]:
+				yield(nil, fmt.Errorf("%s: the server sent nextCursor %.64q a second time (a listing without end)", method, next))
+				return
+			case pages == maxListPages:
+				yield(nil, fmt.Errorf("%s: the server sent more than %d pages", method, maxListPages))
+				return
+			}
+			seen[next] = true
+			cursor = next
+		}
+	}
 }
 
 // screenDef screens what a model reads of an imported tool — its
