@@ -16,9 +16,9 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// probeHTTPServer is a go-sdk streamable-HTTP server with tools "search"
+// edgeHTTPServer is a go-sdk streamable-HTTP server with tools "search"
 // and "slow" (which waits for its context).
-func probeHTTPServer() *mcpsdk.Server {
+func edgeHTTPServer() *mcpsdk.Server {
 	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "remote", Version: "2.0.0"}, nil)
 	s.AddTool(&mcpsdk.Tool{Name: "search", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
@@ -41,14 +41,14 @@ func probeHTTPServer() *mcpsdk.Server {
 	return s
 }
 
-// TestProbeHTTPRedirectKeepsToken: a URL server that redirects the bridge
+// TestHTTPRedirectKeepsToken: a URL server that redirects the bridge
 // to another host does not get the bridge's bearer token sent there, and
 // the bridge does not talk to a host its tools' Network grant does not
 // name.
-func TestProbeHTTPRedirectKeepsToken(t *testing.T) {
+func TestHTTPRedirectKeepsToken(t *testing.T) {
 	var leaked atomic.Value
 	leaked.Store("")
-	s := probeHTTPServer()
+	s := edgeHTTPServer()
 	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if a := r.Header.Get("Authorization"); a != "" {
@@ -77,11 +77,11 @@ func TestProbeHTTPRedirectKeepsToken(t *testing.T) {
 	}
 }
 
-// TestProbeHTTPSessionExpiry: when the server forgets the session (404,
+// TestHTTPSessionExpiry: when the server forgets the session (404,
 // MCP: the client MUST start a new session), the bridge initializes a new
 // one and later calls succeed.
-func TestProbeHTTPSessionExpiry(t *testing.T) {
-	s := probeHTTPServer()
+func TestHTTPSessionExpiry(t *testing.T) {
+	s := edgeHTTPServer()
 	var mu sync.Mutex
 	newHandler := func() http.Handler {
 		return mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
@@ -123,10 +123,10 @@ func TestProbeHTTPSessionExpiry(t *testing.T) {
 	}
 }
 
-// TestProbeHTTPStreamCut: an SSE response cut before the call's answer
+// TestHTTPStreamCut: an SSE response cut before the call's answer
 // fails the call soon, not at its deadline.
-func TestProbeHTTPStreamCut(t *testing.T) {
-	s := probeHTTPServer()
+func TestHTTPStreamCut(t *testing.T) {
+	s := edgeHTTPServer()
 	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
 	var cut atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -157,10 +157,10 @@ func TestProbeHTTPStreamCut(t *testing.T) {
 	}
 }
 
-// TestProbeHTTPRedirectSameOrigin: a redirect within the url's origin is
+// TestHTTPRedirectSameOrigin: a redirect within the url's origin is
 // followed, with the token.
-func TestProbeHTTPRedirectSameOrigin(t *testing.T) {
-	s := probeHTTPServer()
+func TestHTTPRedirectSameOrigin(t *testing.T) {
+	s := edgeHTTPServer()
 	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/old" {
@@ -183,9 +183,9 @@ func TestProbeHTTPRedirectSameOrigin(t *testing.T) {
 	}
 }
 
-// TestProbeHTTPDeadlineCancels: over HTTP, a call whose deadline passes
+// TestHTTPDeadlineCancels: over HTTP, a call whose deadline passes
 // answers Timeout at its deadline and the server's handler is cancelled.
-func TestProbeHTTPDeadlineCancels(t *testing.T) {
+func TestHTTPDeadlineCancels(t *testing.T) {
 	ended := make(chan error, 1)
 	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "remote", Version: "2.0.0"}, nil)
 	s.AddTool(&mcpsdk.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
@@ -219,9 +219,9 @@ func TestProbeHTTPDeadlineCancels(t *testing.T) {
 	}
 }
 
-// TestProbeHTTPNotMCP: a URL that answers HTML (a login page, a captive
+// TestHTTPNotMCP: a URL that answers HTML (a login page, a captive
 // portal) fails the connection with an error that says what came back.
-func TestProbeHTTPNotMCP(t *testing.T) {
+func TestHTTPNotMCP(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<html><body>Please log in</body></html>"))
@@ -234,11 +234,11 @@ func TestProbeHTTPNotMCP(t *testing.T) {
 	}
 }
 
-// TestProbeURLSecretsNotShown: a URL server's password or query (where
+// TestURLSecretsNotShown: a URL server's password or query (where
 // hosted servers' API keys often are) is not shown in the provider's
 // description, logs or errors, which callers see.
-func TestProbeURLSecretsNotShown(t *testing.T) {
-	s := probeHTTPServer()
+func TestURLSecretsNotShown(t *testing.T) {
+	s := edgeHTTPServer()
 	srv := httptest.NewServer(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil))
 	t.Cleanup(srv.Close)
 	u := strings.Replace(srv.URL, "http://", "http://user:hunter2@", 1) + "/mcp?api_key=sekrit"
@@ -261,13 +261,13 @@ func TestProbeURLSecretsNotShown(t *testing.T) {
 	}
 }
 
-// TestProbeHTTPGetStreamEnds: a server whose standalone GET stream ends at
+// TestHTTPGetStreamEnds: a server whose standalone GET stream ends at
 // once (or fails) still serves calls, and the bridge does not reconnect in
 // a loop.
-func TestProbeHTTPGetStreamEnds(t *testing.T) {
+func TestHTTPGetStreamEnds(t *testing.T) {
 	for _, mode := range []string{"empty", "500"} {
 		t.Run(mode, func(t *testing.T) {
-			s := probeHTTPServer()
+			s := edgeHTTPServer()
 			h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
 			var gets, inits atomic.Int64
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -309,10 +309,10 @@ func TestProbeHTTPGetStreamEnds(t *testing.T) {
 	}
 }
 
-// TestProbeHTTPGetStreamReopened: after the server closed the standalone
+// TestHTTPGetStreamReopened: after the server closed the standalone
 // stream, its list_changed still reaches the bridge on the reopened one.
-func TestProbeHTTPGetStreamReopened(t *testing.T) {
-	s := probeHTTPServer()
+func TestHTTPGetStreamReopened(t *testing.T) {
+	s := edgeHTTPServer()
 	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
 	var gets atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -19,11 +19,11 @@ import (
 	"github.com/aios-host/aios-host/host"
 )
 
-// TestProbeCapsAndAudit: through the host, a URL server's tools need
+// TestCapsAndAudit: through the host, a URL server's tools need
 // Network(host) of the caller (and capability_required's), and each call,
 // refused or served, has an audit record saying untrusted.
-func TestProbeCapsAndAudit(t *testing.T) {
-	s := probeHTTPServer()
+func TestCapsAndAudit(t *testing.T) {
+	s := edgeHTTPServer()
 	h0 := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil)
 	srv := httptest.NewServer(h0)
 	t.Cleanup(srv.Close)

@@ -19,25 +19,25 @@ import (
 	"github.com/aios-host/aios-host/host"
 )
 
-// The probe fake: with AIOS_MCP_PROBE=<mode> this test binary is an MCP
+// The edge server: with AIOS_MCP_EDGE=<mode> this test binary is an MCP
 // stdio server that misbehaves as mode says (package init runs before
 // TestMain, which serves the other fake).
 func init() {
-	if mode := os.Getenv("AIOS_MCP_PROBE"); mode != "" {
-		os.Exit(runProbeFake(mode))
+	if mode := os.Getenv("AIOS_MCP_EDGE"); mode != "" {
+		os.Exit(runEdgeServer(mode))
 	}
 }
 
-func probeConfig(t testing.TB, mode string) ServerConfig {
+func edgeConfig(t testing.TB, mode string) ServerConfig {
 	sc := fakeConfig(t, "unused")
 	delete(sc.Env, "AIOS_MCP_FAKE")
-	sc.Env["AIOS_MCP_PROBE"] = mode
+	sc.Env["AIOS_MCP_EDGE"] = mode
 	return sc
 }
 
-// probeNote appends a line to $AIOS_MCP_PROBE_FILE.
-func probeNote(format string, a ...any) {
-	name := os.Getenv("AIOS_MCP_PROBE_FILE")
+// edgeNote appends a line to $AIOS_MCP_EDGE_FILE.
+func edgeNote(format string, a ...any) {
+	name := os.Getenv("AIOS_MCP_EDGE_FILE")
 	if name == "" {
 		return
 	}
@@ -47,7 +47,7 @@ func probeNote(format string, a ...any) {
 	}
 }
 
-func probeLines(name string) []string {
+func edgeLines(name string) []string {
 	b, _ := os.ReadFile(name)
 	var out []string
 	for _, l := range strings.Split(string(b), "\n") {
@@ -58,8 +58,8 @@ func probeLines(name string) []string {
 	return out
 }
 
-func runProbeFake(mode string) int {
-	probeNote("start %d", os.Getpid())
+func runEdgeServer(mode string) int {
+	edgeNote("start %d", os.Getpid())
 	var mu sync.Mutex
 	out := bufio.NewWriter(os.Stdout)
 	send := func(v any) {
@@ -90,7 +90,7 @@ func runProbeFake(mode string) int {
 			continue
 		}
 		if m.Method == "notifications/cancelled" {
-			probeNote("cancelled %s", m.Params)
+			edgeNote("cancelled %s", m.Params)
 		}
 		if len(m.ID) == 0 {
 			continue
@@ -109,7 +109,7 @@ func runProbeFake(mode string) int {
 		switch m.Method {
 		case "initialize":
 			version := "2025-06-18"
-			if v := os.Getenv("AIOS_MCP_PROBE_VERSION"); v != "" {
+			if v := os.Getenv("AIOS_MCP_EDGE_VERSION"); v != "" {
 				version = v
 			}
 			caps := map[string]any{"tools": map[string]any{"listChanged": true}}
@@ -180,7 +180,7 @@ func runProbeFake(mode string) int {
 				pending = m.ID
 				send(map[string]any{"jsonrpc": "2.0", "id": "srv-1", "method": method, "params": map[string]any{}})
 			case "slow":
-				probeNote("call %s", m.ID)
+				edgeNote("call %s", m.ID)
 			case "deaf": // stops reading stdin for good
 				reply(m.ID, text("deaf now"))
 				time.Sleep(time.Hour)
@@ -231,13 +231,13 @@ func runProbeFake(mode string) int {
 	return 0
 }
 
-// TestProbeCrashLoopBacksOff: a stdio server that dies right after
+// TestCrashLoopBacksOff: a stdio server that dies right after
 // listing its tools, every time, is restarted with backoff, not in a
 // tight loop of process starts.
-func TestProbeCrashLoopBacksOff(t *testing.T) {
+func TestCrashLoopBacksOff(t *testing.T) {
 	file := t.TempDir() + "/notes"
-	sc := probeConfig(t, "crashloop")
-	sc.Env["AIOS_MCP_PROBE_FILE"] = file
+	sc := edgeConfig(t, "crashloop")
+	sc.Env["AIOS_MCP_EDGE_FILE"] = file
 	sc.ReconnectMax = 2 * time.Second
 	_, _, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
 	if err != nil {
@@ -245,16 +245,16 @@ func TestProbeCrashLoopBacksOff(t *testing.T) {
 	}
 	time.Sleep(2 * time.Second)
 	// With backoff 100 ms, 200 ms, 400 ms, 800 ms… about 5 starts in 2 s.
-	if n := len(probeLines(file)); n > 8 || n < 2 {
+	if n := len(edgeLines(file)); n > 8 || n < 2 {
 		t.Fatalf("%d server processes started in 2 s", n)
 	}
 }
 
-// TestProbePaginationLoop: a tools/list whose nextCursor never ends
+// TestPaginationLoop: a tools/list whose nextCursor never ends
 // fails the listing at once with a clear error instead of looping until
 // connect_timeout.
-func TestProbePaginationLoop(t *testing.T) {
-	sc := probeConfig(t, "pageloop")
+func TestPaginationLoop(t *testing.T) {
+	sc := edgeConfig(t, "pageloop")
 	sc.ConnectTimeout = 3 * time.Second
 	start := time.Now()
 	_, _, logs, err := startBridge(t, map[string]ServerConfig{"p": sc})
@@ -269,10 +269,10 @@ func TestProbePaginationLoop(t *testing.T) {
 	}
 }
 
-// TestProbePaginationGrows: a server paging out new tools without end is
+// TestPaginationGrows: a server paging out new tools without end is
 // cut off: the bridge holds a bounded number of tools.
-func TestProbePaginationGrows(t *testing.T) {
-	sc := probeConfig(t, "pagegrow")
+func TestPaginationGrows(t *testing.T) {
+	sc := edgeConfig(t, "pagegrow")
 	sc.ConnectTimeout = 60 * time.Second // 10 000 schemas to compile, slow under -race
 	start := time.Now()
 	_, rec, logs, err := startBridge(t, map[string]ServerConfig{"p": sc})
@@ -288,11 +288,11 @@ func TestProbePaginationGrows(t *testing.T) {
 	}
 }
 
-// TestProbeUnsupportedServerRequests: requests of the server the bridge
+// TestUnsupportedServerRequests: requests of the server the bridge
 // does not support (roots without the capability, elicitation, unknown
 // methods) are answered with a JSON-RPC error, not left hanging.
-func TestProbeUnsupportedServerRequests(t *testing.T) {
-	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": probeConfig(t, "plain")})
+func TestUnsupportedServerRequests(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": edgeConfig(t, "plain")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,12 +317,12 @@ func TestProbeUnsupportedServerRequests(t *testing.T) {
 	}
 }
 
-// TestProbeDeadlineSendsCancel: when a call's deadline passes, the server
+// TestDeadlineSendsCancel: when a call's deadline passes, the server
 // is told (notifications/cancelled with the request's id).
-func TestProbeDeadlineSendsCancel(t *testing.T) {
+func TestDeadlineSendsCancel(t *testing.T) {
 	file := t.TempDir() + "/notes"
-	sc := probeConfig(t, "plain")
-	sc.Env["AIOS_MCP_PROBE_FILE"] = file
+	sc := edgeConfig(t, "plain")
+	sc.Env["AIOS_MCP_EDGE_FILE"] = file
 	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
 	if err != nil {
 		t.Fatal(err)
@@ -334,7 +334,7 @@ func TestProbeDeadlineSendsCancel(t *testing.T) {
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		var id, cancelled string
-		for _, l := range probeLines(file) {
+		for _, l := range edgeLines(file) {
 			if s, ok := strings.CutPrefix(l, "call "); ok {
 				id = s
 			}
@@ -346,19 +346,19 @@ func TestProbeDeadlineSendsCancel(t *testing.T) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no cancellation: %v", probeLines(file))
+			t.Fatalf("no cancellation: %v", edgeLines(file))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }
 
-// TestProbeVersions: a server answering an older version it shares with
+// TestVersions: a server answering an older version it shares with
 // the bridge is served; one answering a version the bridge does not know
 // is refused with an error saying so.
-func TestProbeVersions(t *testing.T) {
+func TestVersions(t *testing.T) {
 	for _, v := range []string{"2024-11-05", "2025-03-26"} {
-		sc := probeConfig(t, "plain")
-		sc.Env["AIOS_MCP_PROBE_VERSION"] = v
+		sc := edgeConfig(t, "plain")
+		sc.Env["AIOS_MCP_EDGE_VERSION"] = v
 		_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
 		if err != nil {
 			t.Fatalf("%s: %v", v, err)
@@ -367,8 +367,8 @@ func TestProbeVersions(t *testing.T) {
 			t.Fatalf("%s: %v", v, err)
 		}
 	}
-	sc := probeConfig(t, "plain")
-	sc.Env["AIOS_MCP_PROBE_VERSION"] = "2099-01-01"
+	sc := edgeConfig(t, "plain")
+	sc.Env["AIOS_MCP_EDGE_VERSION"] = "2099-01-01"
 	sc.ConnectTimeout = 2 * time.Second
 	_, _, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
 	if err == nil || !strings.Contains(err.Error(), "2099-01-01") {
@@ -376,12 +376,12 @@ func TestProbeVersions(t *testing.T) {
 	}
 }
 
-// TestProbeOddAnswers: a batch (2025-03-26 session), answers to no
+// TestOddAnswers: a batch (2025-03-26 session), answers to no
 // request, a flood of notifications and stderr, every content kind, an
 // unknown content kind.
-func TestProbeOddAnswers(t *testing.T) {
-	sc := probeConfig(t, "plain")
-	sc.Env["AIOS_MCP_PROBE_VERSION"] = "2025-03-26"
+func TestOddAnswers(t *testing.T) {
+	sc := edgeConfig(t, "plain")
+	sc.Env["AIOS_MCP_EDGE_VERSION"] = "2025-03-26"
 	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
 	if err != nil {
 		t.Fatal(err)
@@ -402,10 +402,10 @@ func TestProbeOddAnswers(t *testing.T) {
 	}
 }
 
-// TestProbeStdoutBanner: a server that prints a banner on stdout before
+// TestStdoutBanner: a server that prints a banner on stdout before
 // speaking MCP fails with an error that shows what it printed.
-func TestProbeStdoutBanner(t *testing.T) {
-	sc := probeConfig(t, "banner")
+func TestStdoutBanner(t *testing.T) {
+	sc := edgeConfig(t, "banner")
 	sc.ConnectTimeout = 2 * time.Second
 	_, _, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
 	t.Logf("Start: %v", err)
@@ -414,11 +414,11 @@ func TestProbeStdoutBanner(t *testing.T) {
 	}
 }
 
-// TestProbeResourcesOnlyServer: a server without the tools capability
+// TestResourcesOnlyServer: a server without the tools capability
 // (resources only) is not asked for tools/list, which it need not answer:
 // its resources are imported.
-func TestProbeResourcesOnlyServer(t *testing.T) {
-	sc := probeConfig(t, "resourcesonly")
+func TestResourcesOnlyServer(t *testing.T) {
+	sc := edgeConfig(t, "resourcesonly")
 	sc.ConnectTimeout = 3 * time.Second
 	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": sc})
 	if err != nil {
@@ -432,11 +432,11 @@ func TestProbeResourcesOnlyServer(t *testing.T) {
 	}
 }
 
-// TestProbeToolsRenamed: after list_changed a renamed tool is published
+// TestToolsRenamed: after list_changed a renamed tool is published
 // under its new name, the old one is gone, and a call of the old name
 // says so.
-func TestProbeToolsRenamed(t *testing.T) {
-	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": probeConfig(t, "plain")})
+func TestToolsRenamed(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": edgeConfig(t, "plain")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,16 +462,16 @@ func TestProbeToolsRenamed(t *testing.T) {
 	}
 }
 
-// TestProbeOutputSchema: through the host, tools declaring an
+// TestOutputSchema: through the host, tools declaring an
 // outputSchema: a result without structuredContent, one whose
 // structuredContent does not match, and an isError result.
-func TestProbeOutputSchema(t *testing.T) {
+func TestOutputSchema(t *testing.T) {
 	h, err := host.New(host.Options{Config: config.Default(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	b, err := New(Options{Servers: map[string]ServerConfig{"p": probeConfig(t, "plain")},
+	b, err := New(Options{Servers: map[string]ServerConfig{"p": edgeConfig(t, "plain")},
 		Publish: func(ctx context.Context, p abi.Provider, source string) error {
 			return h.ReplaceProvider(ctx, p, host.ProviderMeta{Source: "mcp:" + source, Trust: abi.Untrusted, Partial: true})
 		}})
@@ -495,10 +495,10 @@ func TestProbeOutputSchema(t *testing.T) {
 	}
 }
 
-// TestProbeServerStopsReading: a stdio server that stops reading stdin
+// TestServerStopsReading: a stdio server that stops reading stdin
 // (the pipe fills) does not hold calls past their deadline.
-func TestProbeServerStopsReading(t *testing.T) {
-	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": probeConfig(t, "plain")})
+func TestServerStopsReading(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": edgeConfig(t, "plain")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,13 +524,13 @@ func TestProbeServerStopsReading(t *testing.T) {
 	wg.Wait()
 }
 
-// TestProbeServerStopsReadingOverflow: past maxStdinQueue bytes unread the
+// TestServerStopsReadingOverflow: past maxStdinQueue bytes unread the
 // connection ends (a call answers ProviderCrashed, saying so when its
 // own request was refused) and the bridge restarts the server.
-func TestProbeServerStopsReadingOverflow(t *testing.T) {
+func TestServerStopsReadingOverflow(t *testing.T) {
 	old := maxStdinQueue
 	maxStdinQueue = 4 << 20
-	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": probeConfig(t, "plain")})
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": edgeConfig(t, "plain")})
 	maxStdinQueue = old // the connection has its limit
 	if err != nil {
 		t.Fatal(err)
@@ -558,11 +558,11 @@ func TestProbeServerStopsReadingOverflow(t *testing.T) {
 	}
 }
 
-// TestProbeListChangedChurn: a server that says its list changed after
+// TestListChangedChurn: a server that says its list changed after
 // every tools/list (with a new list each time) is re-listed at a bounded
 // rate, not in a loop republishing as fast as it answers.
-func TestProbeListChangedChurn(t *testing.T) {
-	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": probeConfig(t, "churn")})
+func TestListChangedChurn(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"p": edgeConfig(t, "churn")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -579,9 +579,9 @@ func TestProbeListChangedChurn(t *testing.T) {
 	}
 }
 
-// TestProbeToolNames: MCP tool names the host cannot take are refused
+// TestToolNames: MCP tool names the host cannot take are refused
 // with the reason, never imported under a name that calls something else.
-func TestProbeToolNames(t *testing.T) {
+func TestToolNames(t *testing.T) {
 	for _, name := range []string{"", "get weather", "a/b", "ünï", strings.Repeat("x", 130)} {
 		def, err := importTool("s", &mcpsdk.Tool{Name: name, InputSchema: map[string]any{"type": "object"}}, "", false)
 		if err == nil {
