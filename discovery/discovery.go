@@ -473,7 +473,11 @@ func (d *Discovery) unitOf(path string) (string, bool) {
 			if d.isDesk[r] {
 				return "", false
 			}
-			if len(parts) > 2 || ignored(parts[1]) {
+			if ignored(parts[1]) {
+				return "", false
+			}
+			// A package's aios/ folder holds its card (seed §2.1).
+			if len(parts) > 3 || (len(parts) == 3 && (parts[1] != trust.PackageCardFolder || ignored(parts[2]))) {
 				return "", false
 			}
 			return unit, true
@@ -1296,6 +1300,7 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 		return nil, err
 	}
 	var card, yml string
+	var aiosCard, aiosYML string // the package's aios/ folder (seed §2.1)
 	var artifacts []string
 	for _, e := range ents {
 		n := e.Name()
@@ -1311,6 +1316,12 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 				continue
 			}
 			isDir, mode = st.IsDir(), st.Mode()
+		}
+		if isDir && n == trust.PackageCardFolder {
+			if aiosCard, aiosYML, err = d.packageCards(p); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if isDir {
 			d.note(slog.LevelInfo, p, "nested", "folder inside a provider folder not scanned: only the top level of a provider folder is read (a card's artifact.path may still name a file in it)", "folder", p)
@@ -1341,6 +1352,20 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 			artifacts = append(artifacts, p)
 		}
 	}
+	// A description in aios/ is the package's as if it were beside the
+	// artifact; one in each place is an error naming both.
+	if aiosCard != "" {
+		if card != "" {
+			return nil, fmt.Errorf("%s: two cards (%s, %s/%s); keep one", dir, filepath.Base(card), trust.PackageCardFolder, filepath.Base(aiosCard))
+		}
+		card = aiosCard
+	}
+	if aiosYML != "" {
+		if yml != "" {
+			return nil, fmt.Errorf("%s: two tool.aios.yaml files (%s, %s/%s); keep one", dir, filepath.Base(yml), trust.PackageCardFolder, filepath.Base(aiosYML))
+		}
+		yml = aiosYML
+	}
 	desc := card
 	if desc == "" {
 		desc = yml
@@ -1361,6 +1386,46 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 		return d.loadArtifact(ctx, a, root, old, dir)
 	}
 	return nil, fmt.Errorf("%s: several artifacts (%s) and no card naming one; add adapter.json with artifact.path, or name one tool.<ext>", dir, baseNames(artifacts))
+}
+
+// packageCards returns the card (adapter.json) and tool.aios.yaml in a
+// package's aios/ folder, and watches the folder: seed §2.1 puts a local
+// adapter's card at <pkg>/aios/adapter.json. Other files there are not
+// descriptions (a card's artifact.path may still name one).
+func (d *Discovery) packageCards(dir string) (card, yml string, err error) {
+	if d.watcher != nil {
+		_ = d.watcher.Add(dir) // an edit of the card reloads the package
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return "", "", err
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if ignored(n) || (!isCardName(n) && !isYAMLName(n)) {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		if n != "adapter.json" && n != "tool.aios.yaml" {
+			d.note(slog.LevelInfo, p, "aiosname", "file in a package's aios folder not read: the package's description there is adapter.json or tool.aios.yaml", "file", p)
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			d.note(slog.LevelWarn, p, "dangling", "file in a provider folder skipped: a symlink to nothing", "file", p)
+			continue
+		}
+		if !st.Mode().IsRegular() {
+			d.note(slog.LevelWarn, p, "irregular", "file in a provider folder skipped: not a regular file", "file", p, "is", host.FileKind(st.Mode()))
+			continue
+		}
+		if n == "adapter.json" {
+			card = p
+		} else {
+			yml = p
+		}
+	}
+	return card, yml, nil
 }
 
 // pickArtifact returns the folder's tool.<ext>, or its only artifact.
