@@ -826,6 +826,7 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 	if err != nil {
 		return nil, err
 	}
+	d.warnAuth(rc.URL+WellKnownPath, r.Card, r.Endpoint, rc.TokenValue(), true)
 	// Digest the signed content, not the signature bytes: ECDSA signatures
 	// differ on every signing, and a re-signed identical card is no change.
 	payload, _, err := trust.SigningPayload(r.Card.Raw)
@@ -835,6 +836,38 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 	sum := sha256.Sum256(payload)
 	return &candidate{key: "remote:" + rc.URL, id: r.Card.Adapter.ID, kind: KindRemote, card: r.Card, trust: r.Trust,
 		verified: r.Verified, digest: hex.EncodeToString(sum[:]), provider: p}, nil
+}
+
+// warnAuth warns, once per card and problem, when a remote adapter's card
+// requires authentication (authentication.required) by schemes none of
+// which the host can supply: the host sends only a bearer token, and only
+// one configured for a discovery.remotes entry (token, token_env), and
+// only over http(s). The adapter is loaded; its calls will likely be
+// refused by the remote side.
+func (d *Discovery) warnAuth(desc string, card *Card, endpoint, token string, configured bool) {
+	au := card.Authentication
+	if au == nil || !au.Required {
+		return
+	}
+	httpEP := strings.HasPrefix(endpoint, "http://") || strings.HasPrefix(endpoint, "https://")
+	if slices.Contains(au.Schemes, "bearer") && token != "" && httpEP {
+		return
+	}
+	var supports string
+	switch {
+	case !configured:
+		supports = "bearer, with a token configured for the adapter: list its host in discovery.remotes with token or token_env (a card in a plugin folder is given none)"
+	case token == "":
+		supports = "bearer, with a token configured for the adapter: this discovery.remotes entry has no token (or its token_env is empty)"
+	case !httpEP:
+		supports = "bearer, over an http(s) endpoint only: the token is not sent on " + endpoint
+	default:
+		supports = "bearer (the token configured in discovery.remotes)"
+	}
+	schemes := strings.Join(au.Schemes, ", ")
+	d.note(slog.LevelWarn, desc, "auth:"+schemes+":"+supports,
+		"remote adapter requires authentication the host cannot supply; it is loaded, but the remote side may refuse its calls",
+		"card", desc, "adapter", card.Adapter.ID, "schemes", schemes, "host_supports", supports)
 }
 
 // reconcileAll reconciles units. It loads loadSlots of them at a time:
@@ -1616,6 +1649,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", desc, err)
 		}
+		d.warnAuth(desc, card, ep, "", false)
 		cand.provider = p
 	default:
 		return nil, fmt.Errorf("%s: the card names neither an artifact (put one beside it) nor endpoints.rpc/http", desc)
