@@ -61,7 +61,14 @@ func TestProbeAiosDirTwoCards(t *testing.T) {
 		writeFake(t, filepath.Join(pkg, "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"aios-echo"}})
 		writeFile(t, filepath.Join(pkg, "adapter.json"), aiosCard("org.test.top", "1.0.0", "tool.fake"))
 		writeFile(t, filepath.Join(pkg, "aios", "adapter.json"), aiosCard("org.test.aioscard", "1.0.0", "tool.fake"))
+		y := "tool: {id: org.test.y, name: Y, version: 1.0.0}\ncapabilities: []\n"
+		writeFake(t, filepath.Join(dir, "ypkg", "tool.fake"), fakeSpec{ID: "org.test.inner2", Version: "1.0.0", Tools: []string{"y-echo"}})
+		writeFile(t, filepath.Join(dir, "ypkg", "tool.aios.yaml"), y)
+		writeFile(t, filepath.Join(dir, "ypkg", "aios", "tool.aios.yaml"), y)
 	})
+	if e := env.d.Errors()[filepath.Join(env.dir, "ypkg")]; !strings.Contains(e, "two tool.aios.yaml files (tool.aios.yaml, aios/tool.aios.yaml)") {
+		t.Errorf("two yaml files: %q", e)
+	}
 	pkg := filepath.Join(env.dir, "pkg")
 	e := env.d.Errors()[pkg]
 	if !strings.Contains(e, "two cards") || !strings.Contains(e, "adapter.json, aios/adapter.json") {
