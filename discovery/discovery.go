@@ -473,7 +473,11 @@ func (d *Discovery) unitOf(path string) (string, bool) {
 			if d.isDesk[r] {
 				return "", false
 			}
-			if len(parts) > 2 || ignored(parts[1]) {
+			if ignored(parts[1]) {
+				return "", false
+			}
+			// A package's aios/ folder holds its card (seed §2.1).
+			if len(parts) > 3 || (len(parts) == 3 && (parts[1] != trust.PackageCardFolder || ignored(parts[2]))) {
 				return "", false
 			}
 			return unit, true
@@ -822,6 +826,7 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 	if err != nil {
 		return nil, err
 	}
+	d.warnAuth(rc.URL+WellKnownPath, r.Card, r.Endpoint, rc.TokenValue(), true)
 	// Digest the signed content, not the signature bytes: ECDSA signatures
 	// differ on every signing, and a re-signed identical card is no change.
 	payload, _, err := trust.SigningPayload(r.Card.Raw)
@@ -831,6 +836,38 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 	sum := sha256.Sum256(payload)
 	return &candidate{key: "remote:" + rc.URL, id: r.Card.Adapter.ID, kind: KindRemote, card: r.Card, trust: r.Trust,
 		verified: r.Verified, digest: hex.EncodeToString(sum[:]), provider: p}, nil
+}
+
+// warnAuth warns, once per card and problem, when a remote adapter's card
+// requires authentication (authentication.required) by schemes none of
+// which the host can supply: the host sends only a bearer token, and only
+// one configured for a discovery.remotes entry (token, token_env), and
+// only over http(s). The adapter is loaded; its calls will likely be
+// refused by the remote side.
+func (d *Discovery) warnAuth(desc string, card *Card, endpoint, token string, configured bool) {
+	au := card.Authentication
+	if au == nil || !au.Required {
+		return
+	}
+	httpEP := strings.HasPrefix(endpoint, "http://") || strings.HasPrefix(endpoint, "https://")
+	if slices.Contains(au.Schemes, "bearer") && token != "" && httpEP {
+		return
+	}
+	var supports string
+	switch {
+	case !configured:
+		supports = "bearer, with a token configured for the adapter: list its host in discovery.remotes with token or token_env (a card in a plugin folder is given none)"
+	case token == "":
+		supports = "bearer, with a token configured for the adapter: this discovery.remotes entry has no token (or its token_env is empty)"
+	case !httpEP:
+		supports = "bearer, over an http(s) endpoint only: the token is not sent on " + endpoint
+	default:
+		supports = "bearer (the token configured in discovery.remotes)"
+	}
+	schemes := strings.Join(au.Schemes, ", ")
+	d.note(slog.LevelWarn, desc, "auth:"+schemes+":"+supports,
+		"remote adapter requires authentication the host cannot supply; it is loaded, but the remote side may refuse its calls",
+		"card", desc, "adapter", card.Adapter.ID, "schemes", schemes, "host_supports", supports)
 }
 
 // reconcileAll reconciles units. It loads loadSlots of them at a time:
@@ -1296,6 +1333,7 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 		return nil, err
 	}
 	var card, yml string
+	var aiosCard, aiosYML string // the package's aios/ folder (seed §2.1)
 	var artifacts []string
 	for _, e := range ents {
 		n := e.Name()
@@ -1311,6 +1349,12 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 				continue
 			}
 			isDir, mode = st.IsDir(), st.Mode()
+		}
+		if isDir && n == trust.PackageCardFolder {
+			if aiosCard, aiosYML, err = d.packageCards(p); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if isDir {
 			d.note(slog.LevelInfo, p, "nested", "folder inside a provider folder not scanned: only the top level of a provider folder is read (a card's artifact.path may still name a file in it)", "folder", p)
@@ -1341,6 +1385,20 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 			artifacts = append(artifacts, p)
 		}
 	}
+	// A description in aios/ is the package's as if it were beside the
+	// artifact; one in each place is an error naming both.
+	if aiosCard != "" {
+		if card != "" {
+			return nil, fmt.Errorf("%s: two cards (%s, %s/%s); keep one", dir, filepath.Base(card), trust.PackageCardFolder, filepath.Base(aiosCard))
+		}
+		card = aiosCard
+	}
+	if aiosYML != "" {
+		if yml != "" {
+			return nil, fmt.Errorf("%s: two tool.aios.yaml files (%s, %s/%s); keep one", dir, filepath.Base(yml), trust.PackageCardFolder, filepath.Base(aiosYML))
+		}
+		yml = aiosYML
+	}
 	desc := card
 	if desc == "" {
 		desc = yml
@@ -1361,6 +1419,46 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 		return d.loadArtifact(ctx, a, root, old, dir)
 	}
 	return nil, fmt.Errorf("%s: several artifacts (%s) and no card naming one; add adapter.json with artifact.path, or name one tool.<ext>", dir, baseNames(artifacts))
+}
+
+// packageCards returns the card (adapter.json) and tool.aios.yaml in a
+// package's aios/ folder, and watches the folder: seed §2.1 puts a local
+// adapter's card at <pkg>/aios/adapter.json. Other files there are not
+// descriptions (a card's artifact.path may still name one).
+func (d *Discovery) packageCards(dir string) (card, yml string, err error) {
+	if d.watcher != nil {
+		_ = d.watcher.Add(dir) // an edit of the card reloads the package
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return "", "", err
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if ignored(n) || (!isCardName(n) && !isYAMLName(n)) {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		if n != "adapter.json" && n != "tool.aios.yaml" {
+			d.note(slog.LevelInfo, p, "aiosname", "file in a package's aios folder not read: the package's description there is adapter.json or tool.aios.yaml", "file", p)
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			d.note(slog.LevelWarn, p, "dangling", "file in a provider folder skipped: a symlink to nothing", "file", p)
+			continue
+		}
+		if !st.Mode().IsRegular() {
+			d.note(slog.LevelWarn, p, "irregular", "file in a provider folder skipped: not a regular file", "file", p, "is", host.FileKind(st.Mode()))
+			continue
+		}
+		if n == "adapter.json" {
+			card = p
+		} else {
+			yml = p
+		}
+	}
+	return card, yml, nil
 }
 
 // pickArtifact returns the folder's tool.<ext>, or its only artifact.
@@ -1551,6 +1649,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", desc, err)
 		}
+		d.warnAuth(desc, card, ep, "", false)
 		cand.provider = p
 	default:
 		return nil, fmt.Errorf("%s: the card names neither an artifact (put one beside it) nor endpoints.rpc/http", desc)

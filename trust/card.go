@@ -679,3 +679,34 @@ func isCard(path string) bool {
 	}
 	return json.Unmarshal(data, &top) == nil && top.Adapter.ID != "" && top.Adapter.ProtocolVersion != ""
 }
+
+// PackageCardFolder is the folder of a package that holds its card (seed
+// §2.1: a local adapter's card is <package>/aios/adapter.json).
+const PackageCardFolder = "aios"
+
+// CardRoot returns the folder that the artifact.path and pinned files of
+// the card at cardPath are relative to, and the card's path relative to
+// it (with forward slashes). That is the card's folder, except for a card
+// in a package's aios/ folder (<pkg>/aios/adapter.json): then it is the
+// package, <pkg> — unless artifactPath (the card's artifact.path, "" for
+// none) names a file in the aios/ folder and not in its parent (a
+// provider folder that is itself named aios).
+func CardRoot(cardPath, artifactPath string) (root, rel string) {
+	dir := filepath.Dir(cardPath)
+	if filepath.Base(dir) != PackageCardFolder {
+		return dir, filepath.Base(cardPath)
+	}
+	parent := filepath.Dir(dir)
+	if artifactPath != "" && ValidateArtifactPath(artifactPath) == nil {
+		inParent := exists(filepath.Join(parent, filepath.FromSlash(artifactPath)))
+		if !inParent && exists(filepath.Join(dir, filepath.FromSlash(artifactPath))) {
+			return dir, filepath.Base(cardPath)
+		}
+	}
+	return parent, PackageCardFolder + "/" + filepath.Base(cardPath)
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

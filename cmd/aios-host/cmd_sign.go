@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/trust"
@@ -13,7 +12,9 @@ func runSign(c *cli, args []string) int {
 Sign an Adapter Card (adapter.json) and write the signed card to standard
 output. The card is validated first. When it has an "artifact" member
 ({"path": "tool.wasm"}), the SHA-256 of that file (relative to the card's
-folder) is written into artifact.sha256 before signing, so the signature
+folder, or to the package for a card in a package's aios/ folder,
+PKG/aios/adapter.json) is written into artifact.sha256 before signing, and
+the other code files of that folder into artifact.files, so the signature
 pins the code. The signature is a JWS with a detached payload over the
 RFC 8785 canonical form of the card without its "signature" member; the
 algorithm follows the key (RSA → RS256, P-256 → ES256, Ed25519 → EdDSA).
@@ -47,7 +48,8 @@ requires. See docs/trust.md.`)
 	if _, err := discovery.ParseCard(card, pos[0]); err != nil {
 		return c.fail(err)
 	}
-	card, _, err = trust.PinArtifact(card, filepath.Dir(pos[0]), filepath.Base(pos[0]))
+	root, rel := cardRoot(pos[0], card)
+	card, _, err = trust.PinArtifact(card, root, rel)
 	if err != nil {
 		return c.fail(fmt.Errorf("%s: %w", pos[0], err))
 	}
@@ -59,4 +61,15 @@ requires. See docs/trust.md.`)
 		return c.fail(err)
 	}
 	return exitOK
+}
+
+// cardRoot is the folder the card's artifact.path and pinned files are
+// relative to, and the card's path in it: the card's folder, or the
+// package of a card in its aios/ folder (trust.CardRoot).
+func cardRoot(path string, card []byte) (root, rel string) {
+	art := ""
+	if pin, err := trust.ArtifactOf(card); err == nil && pin != nil {
+		art = pin.Path
+	}
+	return trust.CardRoot(path, art)
 }

@@ -16,7 +16,8 @@ import (
 func runVerify(c *cli, args []string) int {
 	fs := c.flags("verify", "verify CARD [--jwks FILE | --jwks-url URL]", `
 Verify an Adapter Card: its structure, its signature, and — when it pins an
-artifact — the SHA-256 of that file beside it. Keys come from --jwks (a JWKS
+artifact — the SHA-256 of that file and the pinned files beside it (in
+the package, for a card in a package's aios/ folder). Keys come from --jwks (a JWKS
 or single JWK file), --jwks-url, or else the trusted keys of the config
 (discovery.keys). Prints "valid" with the key id and trust level and exits
 0, or prints why the card is refused and exits 1.`)
@@ -78,8 +79,9 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 		fmt.Fprintf(c.stdout, "invalid: %s: %v\n", pos[0], err)
 		return exitFail
 	}
+	root, rel := cardRoot(pos[0], data)
 	if v.Artifact != nil {
-		if err := v.Artifact.Check(filepath.Dir(pos[0])); err != nil {
+		if err := v.Artifact.Check(root); err != nil {
 			fmt.Fprintf(c.stdout, "invalid: %s: %v\n", pos[0], err)
 			return exitFail
 		}
@@ -96,7 +98,7 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 	}
 	fmt.Fprintln(c.stdout)
 	if v.Artifact != nil {
-		if extra, err := v.Artifact.Unpinned(filepath.Dir(pos[0]), filepath.Base(pos[0])); err == nil && len(extra) > 0 {
+		if extra, err := v.Artifact.Unpinned(root, rel); err == nil && len(extra) > 0 {
 			fmt.Fprintf(c.stderr, "note: %d files beside the card are not pinned, and the provider's runtime refuses to load them: %s (sign the card again to pin them)\n",
 				len(extra), strings.Join(extra, ", "))
 		}
