@@ -20,7 +20,7 @@ func authCard(id, endpoint, auth string) string {
 // give it (the host sends only a bearer token from discovery.remotes) is
 // loaded with a warning naming the card, its schemes and what the host
 // supports.
-func TestProbeRemoteAuthUnsupported(t *testing.T) {
+func TestRemoteAuthUnsupported(t *testing.T) {
 	logs := &testutil.SyncBuffer{}
 	sock := "unix://" + filepath.Join(t.TempDir(), "a.sock")
 	srvCard := authCard("org.test.peer", "ENDPOINT", `{"required": true, "schemes": ["bearer"]}`)

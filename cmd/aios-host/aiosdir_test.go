@@ -10,7 +10,7 @@ import (
 
 // sign and verify a card in a package's aios/ folder (seed §2.1): the
 // artifact and pinned files are relative to the package, not to aios/.
-func TestProbeSignVerifyAiosDir(t *testing.T) {
+func TestSignVerifyAiosDir(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
 	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", filepath.Join(dir, "key")); code != 0 {

@@ -8,7 +8,7 @@ import (
 
 // A card in a package's aios/ folder is relative to the package (seed
 // §2.1); any other card to its own folder.
-func TestProbeCardRoot(t *testing.T) {
+func TestCardRoot(t *testing.T) {
 	dir := t.TempDir()
 	pkg := filepath.Join(dir, "pkg")
 	for _, f := range []string{"pkg/tool.wasm", "pkg/aios/adapter.json", "aios/tool.js", "aios/adapter.json"} {

@@ -23,7 +23,7 @@ func aiosCard(id, version, artifact string) string {
   "capabilities": {}, "skills": [{"id": "aios-echo", "name": "Echo", "description": "card ` + version + `", "permission_level": "low"}]` + art + `}`
 }
 
-func TestProbeAiosDirUnsignedCard(t *testing.T) {
+func TestAiosDirUnsignedCard(t *testing.T) {
 	env := newEnv(t, "", func(dir string) {
 		pkg := filepath.Join(dir, "pkg")
 		writeFake(t, filepath.Join(pkg, "bin", "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"aios-echo"}})
@@ -55,7 +55,7 @@ func TestProbeAiosDirUnsignedCard(t *testing.T) {
 	}
 }
 
-func TestProbeAiosDirTwoCards(t *testing.T) {
+func TestAiosDirTwoCards(t *testing.T) {
 	env := newEnv(t, "", func(dir string) {
 		pkg := filepath.Join(dir, "pkg")
 		writeFake(t, filepath.Join(pkg, "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"aios-echo"}})
@@ -79,7 +79,7 @@ func TestProbeAiosDirTwoCards(t *testing.T) {
 	}
 }
 
-func TestProbeAiosDirSigned(t *testing.T) {
+func TestAiosDirSigned(t *testing.T) {
 	key, err := trust.GenerateKey("ES256", "test-key")
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +133,7 @@ func TestProbeAiosDirSigned(t *testing.T) {
 	}
 }
 
-func TestProbeAiosDirHotReload(t *testing.T) {
+func TestAiosDirHotReload(t *testing.T) {
 	env := newEnv(t, "", func(dir string) {
 		writeFake(t, filepath.Join(dir, "pkg", "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"aios-echo"}})
 		writeFake(t, filepath.Join(dir, "bare", "tool.fake"), fakeSpec{ID: "org.test.bare", Version: "1.0.0", Tools: []string{"bare-echo"}})
