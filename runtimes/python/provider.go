@@ -59,9 +59,15 @@ type Provider struct {
 	// extra counts the workers started beyond the pool for nested calls
 	// of the provider's own tools (see acquire); each serves one call.
 	extra int
-	// retired is closed (and replaced) when an extra worker goes, so that
-	// nested calls waiting for a worker look again.
+	// retired is closed (and replaced) when an extra worker goes or
+	// becomes spare, so that nested calls waiting for a worker look again.
 	retired chan struct{}
+	// spares are extra workers done with their call, kept for the next
+	// nested self call for up to spareLinger (a tool fanning its own tools
+	// out from a thread pool would otherwise start a worker process per
+	// call); reaper stops those that were not taken.
+	spares  []spare
+	reaper  *time.Timer
 	closed  bool
 	workers map[*worker]struct{}
 }
@@ -69,6 +75,16 @@ type Provider struct {
 // maxExtra bounds the workers a provider starts beyond its pool for nested
 // calls of its own tools.
 func (p *Provider) maxExtra() int { return max(p.size, 8) }
+
+// spareLinger is how long an extra worker waits for another nested self
+// call before it is stopped.
+const spareLinger = 2 * time.Second
+
+// spare is an extra worker waiting for a nested self call since at.
+type spare struct {
+	w  *worker
+	at time.Time
+}
 
 var (
 	_ abi.Provider       = (*Provider)(nil)
@@ -283,10 +299,22 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 		// provider) was made by one of its workers, which waits for it and
 		// cannot serve it: with every worker busy in such calls (or a pool
 		// of one) waiting for a free worker would last until the deadline.
-		// It gets a worker of its own beyond the pool, stopped after the
-		// call.
+		// It gets a spare worker beyond the pool (one done with such a call
+		// less than spareLinger ago) or starts one, kept after the call
+		// for the next such call until spareLinger passes without one.
 		pooled := p.live - p.extra
-		extra := pooled >= p.size && call.Depth > 0 && call.Caller == p.reg.Provider.ID && p.extra < p.maxExtra()
+		self := call.Depth > 0 && call.Caller == p.reg.Provider.ID
+		if self && pooled >= p.size && len(p.spares) > 0 {
+			w := p.spares[len(p.spares)-1].w
+			p.spares = p.spares[:len(p.spares)-1]
+			p.mu.Unlock()
+			if w.alive() {
+				return w, nil
+			}
+			p.discard(w)
+			continue
+		}
+		extra := pooled >= p.size && self && p.extra < p.maxExtra()
 		if pooled < p.size || extra {
 			p.live++
 			if extra {
@@ -344,14 +372,58 @@ func (p *Provider) release(w *worker) {
 	p.mu.Lock()
 	closed := p.closed
 	if w.extra && !closed {
-		p.retire(w)
+		// Kept for the next nested self call a while (see spares).
+		p.spares = append(p.spares, spare{w, time.Now()})
+		if p.reaper == nil {
+			p.reaper = time.AfterFunc(spareLinger, p.reap)
+		}
+		p.wake()
+		p.mu.Unlock()
+		return
 	}
 	p.mu.Unlock()
-	if closed || w.extra {
+	if closed {
 		w.stop(time.Second)
 		return
 	}
 	p.idle <- w // never blocks: at most size workers are not extra
+}
+
+// reap stops the spare workers that waited spareLinger for a nested self
+// call, and comes back for the others.
+func (p *Provider) reap() {
+	p.mu.Lock()
+	p.reaper = nil
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	var stop []*worker
+	kept := p.spares[:0]
+	now := time.Now()
+	for _, s := range p.spares {
+		if now.Sub(s.at) >= spareLinger {
+			p.retire(s.w)
+			stop = append(stop, s.w)
+		} else {
+			kept = append(kept, s)
+		}
+	}
+	clear(p.spares[len(kept):])
+	p.spares = kept
+	if len(kept) > 0 {
+		p.reaper = time.AfterFunc(spareLinger-now.Sub(kept[0].at), p.reap)
+	}
+	p.mu.Unlock()
+	for _, w := range stop {
+		w.stop(time.Second)
+	}
+}
+
+// wake lets nested calls waiting for a worker look again (p.mu held).
+func (p *Provider) wake() {
+	close(p.retired)
+	p.retired = make(chan struct{})
 }
 
 // retire drops worker w, one beyond the pool, from the provider's count
@@ -360,8 +432,7 @@ func (p *Provider) retire(w *worker) {
 	delete(p.workers, w)
 	p.live--
 	p.extra--
-	close(p.retired)
-	p.retired = make(chan struct{})
+	p.wake()
 }
 
 // backoff is the delay before replacing a worker after n failures in a row.
@@ -450,6 +521,11 @@ func (p *Provider) Close() error {
 	}
 	p.closed = true
 	close(p.closing)
+	if p.reaper != nil {
+		p.reaper.Stop()
+		p.reaper = nil
+	}
+	p.spares = nil // stopped below with every worker
 	ws := make([]*worker, 0, len(p.workers))
 	for w := range p.workers {
 		ws = append(ws, w)

@@ -574,3 +574,57 @@ func TestLogSurrogates(t *testing.T) {
 		})
 	}
 }
+
+// spareSrc names each worker process by a random token (in a PID
+// namespace every worker is PID 1).
+const spareSrc = `
+import os
+from aios_sdk import tool, provider, Capability
+provider(capabilities=[Capability.CallTool("*")])
+ME = os.urandom(8).hex()
+
+@tool
+def pid(params):
+    return {"pid": ME}
+
+@tool
+def outer(params, ctx):
+    return {"outer": ME, "inner": ctx.call_tool("pid", {}).wait()["pid"]}
+`
+
+// TestSpareWorkersReused: a worker started beyond the pool for a nested
+// self call serves the next such call (no new worker process per call)
+// and is stopped once none came for a while.
+func TestSpareWorkersReused(t *testing.T) {
+	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
+	h := newHost(t, rt)
+	p := loadTool(t, h, "spare.py", spareSrc).(*python.Provider)
+	inner := func() (outer, inner any) {
+		t.Helper()
+		v, err := call(h, "outer", map[string]any{}, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := v.(map[string]any)
+		if m["outer"] == m["inner"] {
+			t.Fatalf("the nested call ran on its caller's worker: %v", m)
+		}
+		return m["outer"], m["inner"]
+	}
+	_, first := inner()
+	for i := 0; i < 3; i++ {
+		if _, again := inner(); again != first {
+			t.Fatalf("call %d: the nested call ran on worker %v, not on the spare %v", i, again, first)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(p.WorkerPIDs()) > 1 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := len(p.WorkerPIDs()); n != 1 {
+		t.Fatalf("%d workers live long after the nested calls, want the pool's 1", n)
+	}
+	if _, later := inner(); later == first {
+		t.Fatalf("the spare %v still served after it should have been stopped", first)
+	}
+}
