@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -178,7 +179,8 @@ func toGeneric(v any) (any, error) {
 }
 
 // toolResult converts an MCP tool result into the aios result: the
-// structuredContent when the tool declares an output schema, otherwise
+// structuredContent when the tool declares an output schema (InvalidResult
+// without one), otherwise
 // {"content": [...]} (plus "structuredContent" when the server sent one).
 // A result with isError becomes ProviderError carrying its text.
 func toolResult(server, tool string, r *mcpsdk.CallToolResult, structured bool) (any, error) {
@@ -202,7 +204,12 @@ func toolResult(server, tool string, r *mcpsdk.CallToolResult, structured bool) 
 		}
 		sc = v
 	}
-	if structured && sc != nil {
+	if structured {
+		if sc == nil {
+			// MCP: a server must return structured results that conform
+			// to the output schema it declares.
+			return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: tool %s declares an outputSchema but returned no structuredContent (its content: %s)", server, tool, contentSummary(r.Content))
+		}
 		return sc, nil
 	}
 	content := make([]any, 0, len(r.Content))
@@ -303,4 +310,13 @@ func remoteCode(meta mcpsdk.Meta) abi.ErrorCode {
 		return c
 	}
 	return abi.ProviderError
+}
+
+// contentSummary describes a result's content for an error message: its
+// text (bounded), or how many blocks it had without text.
+func contentSummary(content []mcpsdk.Content) string {
+	if t := contentText(content); t != "" {
+		return strconv.Quote(t)
+	}
+	return fmt.Sprintf("%d blocks without text", len(content))
 }

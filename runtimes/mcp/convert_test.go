@@ -115,7 +115,7 @@ func TestToolResult(t *testing.T) {
 		{"content", `{"content":[{"type":"text","text":"a"}]}`, false, `{"content":[{"text":"a","type":"text"}]}`},
 		{"structured kept beside content", `{"content":[],"structuredContent":{"n":1}}`, false, `{"content":[],"structuredContent":{"n":1}}`},
 		{"structured only", `{"content":[],"structuredContent":{"n":1}}`, true, `{"n":1}`},
-		{"structured tool without structuredContent", `{"content":[{"type":"text","text":"a"}]}`, true, `{"content":[{"text":"a","type":"text"}]}`},
+		{"structured tool without structuredContent", `{"content":[{"type":"text","text":"a"}]}`, true, "InvalidResult"},
 		{"big integer exact from the text block", `{"content":[{"type":"text","text":"{\"n\":-9007199254740993,\"f\":0.5}"}],"structuredContent":{"n":-9007199254740993,"f":0.5}}`, true, `{"f":0.5,"n":-9007199254740993}`},
 		{"text disagreeing with structuredContent is ignored", `{"content":[{"type":"text","text":"{\"n\":2}"}],"structuredContent":{"n":1}}`, true, `{"n":1}`},
 		{"error", `{"isError":true,"content":[{"type":"text","text":"boom"}]}`, false, "ProviderError"},

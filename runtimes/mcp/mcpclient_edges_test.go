@@ -486,7 +486,7 @@ func TestOutputSchema(t *testing.T) {
 		tool string
 		code abi.ErrorCode
 		want string
-	}{{"nosc", abi.InvalidResult, "sum"}, {"badsc", abi.InvalidResult, "sum"}, {"errsc", abi.ProviderError, "no sum today"}} {
+	}{{"nosc", abi.InvalidResult, "returned no structuredContent"}, {"badsc", abi.InvalidResult, "sum"}, {"errsc", abi.ProviderError, "no sum today"}} {
 		v, err := h.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "mcp-p-" + tc.tool, Params: map[string]any{}})
 		t.Logf("%s: %v %v", tc.tool, v, err)
 		if abi.CodeOf(err) != tc.code || !strings.Contains(fmt.Sprint(err), tc.want) {
