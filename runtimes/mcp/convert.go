@@ -22,13 +22,20 @@ const maxErrorText = 4 << 10
 func ToolName(server, tool string) string { return "mcp-" + server + "-" + tool }
 
 // ResourceToolName is the aios name of the read tool of a resource of
-// server, derived from the resource's name (or URI when it has none):
+// server, derived from the resource's name (or its URI when the name has
+// no ASCII letter or digit):
 // lower-cased, every run of characters outside a-z 0-9 _ . replaced by '-'.
 func ResourceToolName(server string, r *mcpsdk.Resource) string {
-	n := r.Name
-	if n == "" {
-		n = r.URI
+	n := resourceSlug(r.Name)
+	if n == "" { // no name, or one without a letter or digit of ASCII (日本語)
+		n = resourceSlug(r.URI)
 	}
+	return "mcp-" + server + "-read-" + n
+}
+
+// resourceSlug keeps a name's ASCII letters, digits, '_' and '.', lower
+// case, with one '-' for each run of other characters, trimmed.
+func resourceSlug(n string) string {
 	var b strings.Builder
 	dash := false
 	for _, c := range strings.ToLower(n) {
@@ -40,7 +47,7 @@ func ResourceToolName(server string, r *mcpsdk.Resource) string {
 			dash = true
 		}
 	}
-	return "mcp-" + server + "-read-" + strings.Trim(b.String(), "-.")
+	return strings.Trim(b.String(), "-.")
 }
 
 // importTool converts one MCP tool of server into a ToolDef. It fails,

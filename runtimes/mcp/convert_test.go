@@ -97,6 +97,8 @@ func TestResourceToolName(t *testing.T) {
 		{"Resource 1", "test://static/resource/1", "mcp-s-read-resource-1"},
 		{"", "file:///tmp/A b.txt", "mcp-s-read-file-tmp-a-b.txt"},
 		{"--héllo--", "x", "mcp-s-read-h-llo"},
+		{"日本語", "mem://docs/ja", "mcp-s-read-mem-docs-ja"}, // a name without ASCII: the URI's
+		{"指南", "mem://docs/zh", "mcp-s-read-mem-docs-zh"},
 	}
 	for _, tc := range tests {
 		if got := ResourceToolName("s", &mcpsdk.Resource{Name: tc.name, URI: tc.uri}); got != tc.want {
