@@ -57,11 +57,12 @@ type Provider struct {
 	mu   sync.Mutex
 	live int
 	// extra counts the workers started beyond the pool for nested calls
-	// of the provider's own tools (see acquire); each serves one call.
+	// of the provider's own tools (see acquire); between such calls
+	// they wait in spares.
 	extra int
-	// retired is closed (and replaced) when an extra worker goes or
+	// freed is closed (and replaced, by wake) when an extra worker goes or
 	// becomes spare, so that nested calls waiting for a worker look again.
-	retired chan struct{}
+	freed chan struct{}
 	// spares are extra workers done with their call, kept for the next
 	// nested self call for up to spareLinger (a tool fanning its own tools
 	// out from a thread pool would otherwise start a worker process per
@@ -123,7 +124,7 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 		size:    rt.cfg.PoolSize,
 		idle:    make(chan *worker, rt.cfg.PoolSize),
 		workers: make(map[*worker]struct{}),
-		retired: make(chan struct{}),
+		freed:   make(chan struct{}),
 	}
 	w, reg, err := p.startWorker(ctx)
 	if err != nil {
@@ -334,7 +335,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 			w.extra = extra
 			return p.adopt(w)
 		}
-		retired := p.retired
+		freed := p.freed
 		p.mu.Unlock()
 		select {
 		case w := <-p.idle:
@@ -342,7 +343,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 				return w, nil
 			}
 			p.discard(w)
-		case <-retired:
+		case <-freed:
 		case <-ctx.Done():
 			te := abi.AsToolError(ctx.Err(), abi.Timeout)
 			te.Message = fmt.Sprintf("tool %s: waiting for a free python worker (pool of %d): %s", call.Tool, p.size, te.Message)
@@ -422,8 +423,8 @@ func (p *Provider) reap() {
 
 // wake lets nested calls waiting for a worker look again (p.mu held).
 func (p *Provider) wake() {
-	close(p.retired)
-	p.retired = make(chan struct{})
+	close(p.freed)
+	p.freed = make(chan struct{})
 }
 
 // retire drops worker w, one beyond the pool, from the provider's count

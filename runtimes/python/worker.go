@@ -54,8 +54,9 @@ const maxLogLine = 64 << 10
 // worker is one python process serving one call at a time.
 type worker struct {
 	p *Provider
-	// extra: started beyond the pool for one nested call of the
-	// provider's own tool (Provider.acquire); stopped after it.
+	// extra: started beyond the pool for nested calls of the provider's
+	// own tools (Provider.acquire); kept as a spare between them, stopped
+	// after spareLinger without one.
 	extra bool
 	pid   int
 	ps    *os.Process
