@@ -638,3 +638,47 @@ func TestDuplicateLabelsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestNonKebabLabelsRefused: labels that are not kebab-case (wasmparser:
+// "`a_b` is not in kebab case") are refused at load, naming the label;
+// they were used verbatim as JSON names. The components are dupLabelHex's
+// with one label changed (same length, so no size changes).
+func TestNonKebabLabelsRefused(t *testing.T) {
+	for _, tc := range []struct{ name, base, from, to, want string }{
+		{"record field", "R", "0172020161790161790b", "01720201617901" + "5f" + "790b", `record field name: identifier "_"`},
+		{"flag", "F", "016e02016101410b", "016e020161" + "01" + "2d" + "0b", `flag name: identifier "-"`},
+		{"enum case", "E", "016d03016101620161", "016d030161016201" + "30", `enum case name: identifier "0"`},
+		{"function parameter", "R", "0140010178790079", "01400101" + "5f" + "790079", `function parameter name: identifier "_"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := dupLabelHex[tc.base]
+			if !strings.Contains(h, tc.from) {
+				t.Fatalf("%s has no %s", tc.base, tc.from)
+			}
+			h = strings.Replace(h, tc.from, tc.to, 1)
+			if tc.base == "R" && tc.name == "function parameter" {
+				// keep the record valid: its second field "a" becomes "b"
+				h = strings.Replace(h, "0172020161790161790b", "0172020161790162790b", 1)
+			}
+			b, err := hex.DecodeString(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := New(context.Background(), b, "label.wasm", "", Options{CacheDir: t.TempDir()})
+			if err == nil {
+				p.Close()
+				t.Fatal("loaded")
+			}
+			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "kebab-case") {
+				t.Fatalf("err = %v, want %q … kebab-case", err, tc.want)
+			}
+		})
+	}
+	// The same component with kebab-case labels loads.
+	b, _ := hex.DecodeString(strings.Replace(dupLabelHex["R"], "0172020161790161790b", "0172020161790162790b", 1))
+	p, err := New(context.Background(), b, "label.wasm", "", Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("record with fields a and b: %v", err)
+	}
+	p.Close()
+}

@@ -92,10 +92,15 @@ func (f *frame) buildType(td *binary.TypeDef, s *scope) (*typeVal, error) {
 	return t, nil
 }
 
-// uniqueLabels refuses two labels of a record, variant, flags or enum
-// that are equal ignoring case (type validation): their JSON form would
-// be ambiguous.
-func uniqueLabels(what string, labels []string) error {
+// checkLabels refuses a label of a record, variant, flags, enum or
+// function that is not kebab-case, and two that are equal ignoring case
+// (type validation): their JSON form would be ambiguous.
+func checkLabels(what string, labels []string) error {
+	for _, l := range labels {
+		if err := wit.ValidateLabel(l); err != nil {
+			return fmt.Errorf("%s name: %w", what, err)
+		}
+	}
 	if len(labels) < 2 {
 		return nil
 	}
@@ -116,13 +121,15 @@ func buildType(td *binary.TypeDef, s *scope) (*typeVal, error) {
 	var err error
 	switch td.Kind {
 	case binary.TypeRecord:
-		err = uniqueLabels("record field", td.Labels)
+		err = checkLabels("record field", td.Labels)
 	case binary.TypeVariant:
-		err = uniqueLabels("variant case", td.Labels)
+		err = checkLabels("variant case", td.Labels)
 	case binary.TypeFlags:
-		err = uniqueLabels("flag", td.Labels)
+		err = checkLabels("flag", td.Labels)
 	case binary.TypeEnum:
-		err = uniqueLabels("enum case", td.Labels)
+		err = checkLabels("enum case", td.Labels)
+	case binary.TypeFunc:
+		err = checkLabels("function parameter", td.Labels)
 	}
 	if err != nil {
 		return nil, err

@@ -391,6 +391,11 @@ func (l *lexer) version() (string, Position, error) {
 	return l.src[s:l.off], p, nil
 }
 
+// ValidateLabel checks that s is a kebab-case label, as a component's
+// record fields, variant and enum cases, flags and parameters must be
+// (component type validation; the same rule as WIT identifiers).
+func ValidateLabel(s string) error { return validateID(s) }
+
 // validateID checks kebab-case: words separated by single '-', each word
 // all-lowercase or all-uppercase letters and digits, the first word
 // starting with a letter.
