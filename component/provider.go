@@ -202,6 +202,12 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 			if err != nil {
 				return nil, fmt.Errorf("component %s: %s: function %s between component instances: %w", name, lp.where, lp.fn.wf.Name, err)
 			}
+			if err := checkOptions(f, lp.fn.opts, false); err != nil {
+				return nil, fmt.Errorf("component %s: canon lift of function %s (lowered by %s): %w", name, lp.fn.wf.Name, lp.where, err)
+			}
+			if err := checkOptions(f, lp.opts, true); err != nil {
+				return nil, fmt.Errorf("component %s: %s: function %s: %w", name, lp.where, lp.fn.wf.Name, err)
+			}
 			ps, rs := f.CoreSignature(true)
 			p.lowers = append(p.lowers, f)
 			p.impls = append(p.impls, adapterFunc(lp.fn, f))
@@ -212,6 +218,9 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 		f, err := cabi.NewFunc(hostComp, lp.fn.wf)
 		if err != nil {
 			return nil, fmt.Errorf("component %s: import %s %s: %w", name, lp.fn.iface, lp.fn.fun, err)
+		}
+		if err := checkOptions(f, lp.opts, true); err != nil {
+			return nil, fmt.Errorf("component %s: %s: import %s %s: %w", name, lp.where, orTop(lp.fn.iface), lp.fn.fun, err)
 		}
 		impl, ok := hostImpl(lp.fn.iface, lp.fn.fun, lp.fn.wf)
 		if !ok {
@@ -384,6 +393,23 @@ func (p *Provider) resolveImport(k int, module, field string) (string, string, e
 	return fmt.Sprintf("i%d", r.inst), r.name, nil
 }
 
+// checkOptions refuses a canon lift or lower of f without the memory or
+// realloc option its type requires (canonopt validation). Without it the
+// first call that moved such a value trapped.
+func checkOptions(f *cabi.Func, op optsPlan, lower bool) error {
+	memory, realloc := f.Needs(lower)
+	if memory && op.memory == nil {
+		return fmt.Errorf("canonical option memory is required: its type holds strings or lists, or its parameters or result do not fit in core values")
+	}
+	if realloc && op.realloc == nil {
+		if lower {
+			return fmt.Errorf("canonical option realloc is required: its result holds strings or lists")
+		}
+		return fmt.Errorf("canonical option realloc is required: its parameters hold strings or lists, or do not fit in core parameters")
+	}
+	return nil
+}
+
 // Tool naming: a function exported at the top level keeps its name; a
 // function of an exported interface is named by its function name when that
 // is unique in the component, else "<interface>.<function>" with the
@@ -457,6 +483,11 @@ func (p *Provider) buildTools(comp *cabi.Compiler, providerID string) error {
 		}
 		if def.Description == "" {
 			def.Description = fmt.Sprintf("%s (WebAssembly component function %s)", name, qualified(e))
+		}
+		if e.fn.lift != nil {
+			if err := checkOptions(f, e.fn.opts, false); err != nil {
+				return fmt.Errorf("export %s: canon lift: %w", name, err)
+			}
 		}
 		p.tools[name] = t
 		p.order = append(p.order, t)

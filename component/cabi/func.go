@@ -61,6 +61,25 @@ func NewFunc(c *Compiler, f *wit.Func) (*Func, error) {
 	return fn, nil
 }
 
+// Needs reports the canonical options a lift (lower false) or a lower of
+// f requires (canonopt validation): memory when a string or list is in
+// its type or its parameters or result spill to memory; realloc, for a
+// lift, when its parameters hold strings or lists or spill (the caller
+// copies them into the callee's memory), for a lower when its result
+// holds strings or lists (the callee copies them into the caller's).
+func (f *Func) Needs(lower bool) (memory, realloc bool) {
+	var params bool
+	for _, t := range f.Params {
+		params = params || t.ptrs
+	}
+	result := f.Result != nil && f.Result.ptrs
+	memory = params || result || f.spillParams || f.spillResults
+	if lower {
+		return memory, result
+	}
+	return memory, params || f.spillParams
+}
+
 // CoreSignature returns the core function type: for "lift" (a guest export
 // the host calls) or "lower" (a host import the guest calls).
 func (f *Func) CoreSignature(lower bool) (params, results []CoreType) {

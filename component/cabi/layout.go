@@ -63,6 +63,7 @@ type Type struct {
 	payload  uint32   // variant-like: payload offset
 	nflags   int
 	handles  bool // a resource handle is somewhere inside (hasHandle)
+	ptrs     bool // a string or variable-length list is somewhere inside
 	// host is the host memory a lifted value of this type takes besides
 	// what its strings and variable-length lists hold (those are charged
 	// when lifted): boxes, field slices, fixed-size lists. The lift
@@ -326,10 +327,12 @@ func (c *Compiler) compile(t *wit.Type, depth int) (*Type, error) {
 		return nil, fmt.Errorf("unknown type kind %d", t.Kind)
 	}
 	ct.handles = ct.Kind == wit.KindOwn || ct.Kind == wit.KindBorrow
+	ct.ptrs = ct.Kind == wit.KindString || (ct.Kind == wit.KindList && ct.fixedLen == 0)
 	ct.host = hostCost(ct)
 	for _, parts := range [][]*Type{ct.fields, ct.cases, {ct.elem}} {
 		for _, x := range parts {
 			ct.handles = ct.handles || (x != nil && x.handles)
+			ct.ptrs = ct.ptrs || (x != nil && x.ptrs)
 		}
 	}
 	c.memo[t] = ct
