@@ -86,6 +86,9 @@ type Adapter struct {
 	Shadowed string // source of the higher-priority description that won
 	Detected *Detected
 	Err      string // why it is not active, if it failed
+	// Warnings are problems found while loading that did not stop it
+	// (a card requiring authentication the host cannot supply).
+	Warnings []string
 }
 
 // candidate is one unit's current good description and its loaded provider.
@@ -100,6 +103,7 @@ type candidate struct {
 	provider abi.Provider // held by shared once the candidate is applied
 	detected *Detected
 	active   bool
+	warnings []string // Adapter.Warnings
 
 	shared    *sharedProvider // discovery's and the generations' holds on provider
 	discarded bool            // discovery let go of provider
@@ -826,7 +830,7 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 	if err != nil {
 		return nil, err
 	}
-	d.warnAuth(rc.URL+WellKnownPath, r.Card, r.Endpoint, rc.TokenValue(), true)
+	authWarn := d.warnAuth(rc.URL+WellKnownPath, r.Card, r.Endpoint, rc.TokenValue(), true)
 	// Digest the signed content, not the signature bytes: ECDSA signatures
 	// differ on every signing, and a re-signed identical card is no change.
 	payload, _, err := trust.SigningPayload(r.Card.Raw)
@@ -834,8 +838,12 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 		payload = r.Card.Raw
 	}
 	sum := sha256.Sum256(payload)
-	return &candidate{key: "remote:" + rc.URL, id: r.Card.Adapter.ID, kind: KindRemote, card: r.Card, trust: r.Trust,
-		verified: r.Verified, digest: hex.EncodeToString(sum[:]), provider: p}, nil
+	cand := &candidate{key: "remote:" + rc.URL, id: r.Card.Adapter.ID, kind: KindRemote, card: r.Card, trust: r.Trust,
+		verified: r.Verified, digest: hex.EncodeToString(sum[:]), provider: p}
+	if authWarn != "" {
+		cand.warnings = []string{authWarn}
+	}
+	return cand, nil
 }
 
 // warnAuth warns, once per card and problem, when a remote adapter's card
@@ -843,15 +851,16 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 // which the host can supply: the host sends only a bearer token, and only
 // one configured for a discovery.remotes entry (token, token_env), and
 // only over http(s). The adapter is loaded; its calls will likely be
-// refused by the remote side.
-func (d *Discovery) warnAuth(desc string, card *Card, endpoint, token string, configured bool) {
+// refused by the remote side. It returns the warning (for
+// aios/registry.info), or "".
+func (d *Discovery) warnAuth(desc string, card *Card, endpoint, token string, configured bool) string {
 	au := card.Authentication
 	if au == nil || !au.Required {
-		return
+		return ""
 	}
 	httpEP := strings.HasPrefix(endpoint, "http://") || strings.HasPrefix(endpoint, "https://")
 	if slices.Contains(au.Schemes, "bearer") && token != "" && httpEP {
-		return
+		return ""
 	}
 	var supports string
 	switch {
@@ -868,6 +877,7 @@ func (d *Discovery) warnAuth(desc string, card *Card, endpoint, token string, co
 	d.note(slog.LevelWarn, desc, "auth:"+schemes+":"+supports,
 		"remote adapter requires authentication the host cannot supply; it is loaded, but the remote side may refuse its calls",
 		"card", desc, "adapter", card.Adapter.ID, "schemes", schemes, "host_supports", supports)
+	return "the card requires authentication (" + schemes + ") the host cannot supply; it supports " + supports + "; the remote side may refuse calls"
 }
 
 // reconcileAll reconciles units. It loads loadSlots of them at a time:
@@ -1649,7 +1659,9 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", desc, err)
 		}
-		d.warnAuth(desc, card, ep, "", false)
+		if w := d.warnAuth(desc, card, ep, "", false); w != "" {
+			cand.warnings = []string{w}
+		}
 		cand.provider = p
 	default:
 		return nil, fmt.Errorf("%s: the card names neither an artifact (put one beside it) nor endpoints.rpc/http", desc)
@@ -1824,7 +1836,7 @@ func (d *Discovery) Adapters() []Adapter {
 		}
 	}
 	for _, c := range all {
-		a := Adapter{ID: c.id, Kind: c.kind, Source: c.key, Card: c.card, Trust: c.trust, Active: c.active, Detected: c.detected}
+		a := Adapter{ID: c.id, Kind: c.kind, Source: c.key, Card: c.card, Trust: c.trust, Active: c.active, Detected: c.detected, Warnings: c.warnings}
 		if c.verified != nil {
 			a.Signed, a.KeyID = true, c.verified.KeyID
 		}

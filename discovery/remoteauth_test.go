@@ -65,4 +65,18 @@ func TestRemoteAuthUnsupported(t *testing.T) {
 			t.Errorf("%s: %d warnings, want none:\n%s", quiet, n, logs.String())
 		}
 	}
+	// The same warnings, for aios/registry.info.
+	want := map[string]string{"org.test.oauth": "(oauth2, api_key)", "org.test.bearer": "(bearer)", "org.test.mtls": "(mtls, oauth2)"}
+	for _, a := range env.d.Adapters() {
+		w, ok := want[a.ID]
+		if !ok {
+			if len(a.Warnings) != 0 {
+				t.Errorf("%s: warnings %q, want none", a.ID, a.Warnings)
+			}
+			continue
+		}
+		if len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0], "requires authentication "+w+" the host cannot supply") {
+			t.Errorf("%s: warnings %q, want one naming %s", a.ID, a.Warnings, w)
+		}
+	}
 }

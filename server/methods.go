@@ -377,6 +377,9 @@ type InfoStatus struct {
 	Runtime        string   `json:"runtime,omitempty"`
 	ShadowedBy     string   `json:"shadowed_by,omitempty"`
 	Error          string   `json:"error,omitempty"`
+	// Warnings are problems that did not stop the adapter loading (a
+	// card requiring authentication the host cannot supply).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
@@ -408,7 +411,7 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 		}
 	}
 	if d := pick.disc; d != nil {
-		st.Signed, st.KeyID, st.Source, st.ShadowedBy, st.Error = d.Signed, d.KeyID, d.Source, d.Shadowed, d.Err
+		st.Signed, st.KeyID, st.Source, st.ShadowedBy, st.Error, st.Warnings = d.Signed, d.KeyID, d.Source, d.Shadowed, d.Err, d.Warnings
 	}
 	if healthErr != "" && st.Error == "" {
 		st.Error = healthErr

@@ -115,3 +115,34 @@ func TestFederation(t *testing.T) {
 		t.Fatal("a tool from the tampered card was registered")
 	}
 }
+
+// TestInfoWarnsOfAuthentication: registry.info's status carries the
+// warning discovery logs for a card requiring authentication the host
+// cannot supply (it was only in the log).
+func TestInfoWarnsOfAuthentication(t *testing.T) {
+	dir, cards := t.TempDir(), t.TempDir()
+	card := `{"adapter": {"id": "org.test.oauth", "name": "R", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "oauth-echo", "name": "Echo", "permission_level": "low"}],
+  "endpoints": {"rpc": "unix://` + filepath.Join(dir, "none.sock") + `"},
+  "authentication": {"required": true, "schemes": ["oauth2", "api_key"]}}`
+	if err := os.WriteFile(filepath.Join(cards, "oauth.adapter.json"), []byte(card), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts := buildServer(t, dir, "discovery:\n  dirs: ["+cards+"]\n  desktop_dirs: []\n", nil, "org.test.native", "")
+	ts.startDiscovery(t)
+	c := dial(t, ts)
+	var info struct{ Status InfoStatus }
+	if err := c.Call(context.Background(), "aios/registry.info", map[string]any{"adapter_id": "org.test.oauth"}, &info); err != nil {
+		t.Fatalf("%v (discovery errors: %v)", err, ts.d.Errors())
+	}
+	if len(info.Status.Warnings) != 1 || !strings.Contains(info.Status.Warnings[0], "requires authentication (oauth2, api_key) the host cannot supply") {
+		t.Fatalf("warnings %q", info.Status.Warnings)
+	}
+	var native struct{ Status InfoStatus }
+	if err := c.Call(context.Background(), "aios/registry.info", map[string]any{"adapter_id": "org.test.native"}, &native); err != nil {
+		t.Fatal(err)
+	}
+	if native.Status.Warnings != nil {
+		t.Fatalf("native provider: warnings %q", native.Status.Warnings)
+	}
+}
