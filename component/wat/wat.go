@@ -9,7 +9,9 @@
 // Not read: core modules and core instances, canonical definitions,
 // component and instance definitions (instantiate), start, values, and
 // resource types with a destructor. Each is refused with its position.
-// Annotations such as (@custom ...) and (@producers ...) are skipped.
+// A top-level (@custom "name" "data"...) becomes a custom section (a WIT
+// package's package-docs); other annotations, such as (@producers ...),
+// are skipped.
 package wat
 
 import (
@@ -377,6 +379,37 @@ func (p *parser) addType(s *scope, td *binary.TypeDef, id *node, at *node) (uint
 	return idx, nil
 }
 
+// custom reads a top-level (@custom "name" [(before|after ...)] "data"...)
+// annotation, as `wasm-tools print` writes a custom section (a WIT
+// package's package-docs, say), into a custom section definition. Its
+// data strings are concatenated; like every string here, they must be
+// UTF-8 once their escapes are decoded.
+func (p *parser) custom(f *node, s *scope) error {
+	args := f.kids[1:]
+	if len(args) == 0 || !args[0].str {
+		return f.errf("(@custom) wants the section's name as a string first")
+	}
+	c := &binary.Custom{Name: args[0].atom}
+	rest := args[1:]
+	if len(rest) > 0 && rest[0].list {
+		if h := rest[0].head(); h != "before" && h != "after" {
+			return rest[0].errf("(@custom) placement wants (before ...) or (after ...), got %s", rest[0].describe())
+		}
+		rest = rest[1:]
+	}
+	for _, d := range rest {
+		if !d.str {
+			return d.errf("(@custom) data wants strings, got %s", d.describe())
+		}
+		c.Data = append(c.Data, d.atom...)
+	}
+	if c.Data == nil {
+		c.Data = []byte{}
+	}
+	s.defs = append(s.defs, binary.Def{Kind: binary.DefCustom, Custom: c})
+	return nil
+}
+
 // optID splits a leading $id off args.
 func optID(args []*node) (*node, []*node) {
 	if len(args) > 0 && args[0].isID() {
@@ -395,8 +428,11 @@ func (p *parser) field(f *node, s *scope) error {
 		return f.errf("empty list")
 	}
 	h := f.head()
+	if h == "@custom" && s.top {
+		return p.custom(f, s)
+	}
 	if strings.HasPrefix(h, "@") {
-		return nil // an annotation: (@custom ...), (@producers ...), (@name ...)
+		return nil // an annotation: (@producers ...), (@name ...), a nested (@custom ...)
 	}
 	args := f.kids[1:]
 	switch h {
