@@ -25,9 +25,11 @@ func (p ecmaPattern) MatchString(s string) bool {
 
 // ecmaRegexp is the reference's regexp engine: JSON Schema patterns are
 // ECMA-262 regular expressions, which Go's regexp does not fully implement
-// (look-around, back references).
+// (look-around, back references). They are built with the "u" flag, as
+// JSON Schema 2020-12 (core §6.4) asks: \p{L} is a Unicode property and
+// \u{1F600} a code point, not the literals "p{L}" and "u…u".
 func ecmaRegexp(s string) (jsonschema.Regexp, error) {
-	re, err := regexp2.Compile(s, regexp2.ECMAScript)
+	re, err := regexp2.Compile(s, regexp2.ECMAScript|regexp2.Unicode)
 	if err != nil {
 		return nil, err
 	}
