@@ -388,14 +388,16 @@ func (v *validator) level(path, name string) {
 	}
 }
 
-// BurstOf returns r's burst, defaulting to max(1, ceil(PerSecond)).
+// BurstOf returns r's burst, defaulting to max(1, ceil(PerSecond)); a
+// rate beyond the int range gives the largest int (a conversion would
+// overflow to a negative number, and so to a bucket of one token).
 func (r Rate) BurstOf() int {
 	if r.Burst > 0 {
 		return r.Burst
 	}
-	b := int(r.PerSecond)
-	if float64(b) < r.PerSecond {
-		b++
+	c := math.Ceil(r.PerSecond)
+	if !(c < math.MaxInt) {
+		return math.MaxInt
 	}
-	return max(b, 1)
+	return max(int(c), 1)
 }
