@@ -1,6 +1,12 @@
 package schema
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
 
 // JSON Schema 2020-12 (core §6.4): patterns "SHOULD be built with the "u"
 // flag (or equivalent) to provide Unicode support"; the official test
@@ -42,4 +48,72 @@ func TestProbeUnicodePatterns(t *testing.T) {
 			t.Errorf("patternProperties %s, key %q: valid=%v, want %v (%v)", c.pattern, c.value, err == nil, c.valid, err)
 		}
 	}
+}
+
+// A pattern the fast path cannot take (here \w … \s) runs on regexp2, a
+// backtracking engine, with a 100 ms timeout per match. Each string of an
+// array was given its own 100 ms (200 ms with the timeout clock's
+// granularity), so one call with a few thousand short strings — well under
+// limits.max_params_bytes — held a core for minutes, whatever its deadline.
+// Now all the matches of one validation share the budget, and a value whose
+// patterns run out of time is refused, naming the pattern and the string.
+func TestProbePatternBudgetPerValue(t *testing.T) {
+	v := MustCompile("redos@1.0.0", map[string]any{"type": "array", "items": map[string]any{"type": "string", "pattern": `^(\w+\s?)*$`}})
+	arr := make([]any, 20)
+	for i := range arr {
+		arr[i] = strings.Repeat("a", 40) + "!"
+	}
+	arr[3] = strings.Repeat("b", 40) + "!"
+	start := time.Now()
+	err := v.Validate(arr)
+	if d := time.Since(start); d > patternTimeout+600*time.Millisecond {
+		t.Errorf("validation of 20 strings took %v, want at most the per-value budget and the clock's granularity", d)
+	}
+	var ve *ValidationError
+	if !errors.As(err, &ve) || ve.Path != "/0" || !strings.Contains(ve.Message, "pattern") {
+		t.Errorf("err = %v, want a ValidationError at /0 naming the pattern", err)
+	}
+	// The budget is per validation: the next value is checked afresh.
+	if err := v.Validate([]any{"hello world", "a b c"}); err != nil {
+		t.Errorf("a plain value after a timed-out one: %v", err)
+	}
+}
+
+// A timed-out match counted as "no match" (docs: the value is rejected), but
+// under "not" no match is success: the value was accepted.
+func TestProbePatternTimeoutUnderNot(t *testing.T) {
+	v := MustCompile("redos@1.0.0", map[string]any{"type": "string", "not": map[string]any{"pattern": `^(\w+\s?)*$`}})
+	if err := v.Validate(strings.Repeat("a", 40) + "!"); err == nil {
+		t.Errorf("a value whose pattern timed out under not was accepted")
+	}
+	if err := v.Validate("a b!"); err != nil {
+		t.Errorf("a value the pattern does not match, under not: %v", err)
+	}
+	if err := v.Validate("ab"); err == nil {
+		t.Errorf("a value the pattern matches, under not, was accepted")
+	}
+}
+
+// Concurrent validations of one validator each get their own budget and do
+// not race (run with -race).
+func TestProbePatternBudgetConcurrent(t *testing.T) {
+	v := MustCompile("re@1.0.0", map[string]any{"type": "object", "patternProperties": map[string]any{`^(?!x)\w+$`: map[string]any{"type": "string", "pattern": `^(?=.)\w*\s?$`}}})
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				if err := v.Validate(map[string]any{"ab": "cd ", "cd": "x"}); err != nil {
+					t.Error(err)
+					return
+				}
+				if err := v.Validate(map[string]any{"ab": "c d"}); err == nil {
+					t.Error("c d accepted")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

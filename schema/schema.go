@@ -23,6 +23,9 @@ type Validator struct {
 	doc  map[string]any
 	ref  *jsonschema.Schema // nil: accept any value
 	fast *node              // nil: use ref
+	// insts holds compilations of a schema with ECMA patterns, one per
+	// concurrent validation (nil: ref has no pattern and is used as is).
+	insts *refPool
 }
 
 // ValidationError says where an instance violates its schema and how.
@@ -54,24 +57,44 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s: %v", name, err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refusingLoader{})
-	c.UseRegexpEngine(ecmaRegexp)
 	loc := "urn:aios:schema:" + url.PathEscape(name)
 	if name == "" {
 		loc = "urn:aios:schema:unnamed"
 	}
+	inst, patterns, err := compileRef(name, loc, norm)
+	if err != nil {
+		return nil, err
+	}
+	v.ref = inst.sch
+	v.fast = buildFast(inst.sch)
+	if patterns {
+		// v.ref is only read (by buildFast) from now on; validations
+		// take instances of their own.
+		v.insts = newRefPool(func() (*refInst, error) {
+			i, _, err := compileRef(name, loc, norm)
+			return i, err
+		})
+		v.insts.put(inst)
+	}
+	return v, nil
+}
+
+// compileRef compiles norm with the reference; patterns reports whether it
+// has ECMA patterns (whose matches share the instance's budget).
+func compileRef(name, loc string, norm any) (inst *refInst, patterns bool, err error) {
+	b := &matchBudget{left: patternTimeout}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(refusingLoader{})
+	c.UseRegexpEngine(ecmaEngine(b, &patterns))
 	if err := c.AddResource(loc, norm); err != nil {
-		return nil, fmt.Errorf("schema of %s: %v", name, err)
+		return nil, false, fmt.Errorf("schema of %s: %v", name, err)
 	}
 	sch, err := c.Compile(loc)
 	if err != nil {
-		return nil, fmt.Errorf("schema of %s is invalid: %s", name, describeCompileError(err, loc))
+		return nil, false, fmt.Errorf("schema of %s is invalid: %s", name, describeCompileError(err, loc))
 	}
-	v.ref = sch
-	v.fast = buildFast(sch)
-	return v, nil
+	return &refInst{sch: sch, b: b}, patterns, nil
 }
 
 // MustCompile is Compile for literals in code and tests; it panics on error.
@@ -114,11 +137,30 @@ func (v *Validator) Validate(value any) error {
 }
 
 // validateRef validates with the reference validator only.
-func (v *Validator) validateRef(value any) error {
+func (v *Validator) validateRef(value any) (verr error) {
 	if v == nil || v.ref == nil {
 		return nil
 	}
-	err := v.ref.Validate(value)
+	sch := v.ref
+	if v.insts != nil {
+		inst, err := v.insts.get()
+		if err != nil {
+			return &ValidationError{Message: err.Error()}
+		}
+		inst.b.left = patternTimeout
+		defer func() {
+			if r := recover(); r != nil {
+				pt, ok := r.(patternTimedOut)
+				if !ok {
+					panic(r)
+				}
+				verr = timedOutError(value, pt)
+			}
+			v.insts.put(inst)
+		}()
+		sch = inst.sch
+	}
+	err := sch.Validate(value)
 	if err == nil {
 		return nil
 	}
