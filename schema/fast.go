@@ -448,7 +448,7 @@ func (n *node) validateObject(obj map[string]any) (status, *failure) {
 			}
 		}
 		slices.Sort(extra)
-		return stFail, failf("additional property %s not allowed", quoteList(extra))
+		return stFail, failf("additional property %s not allowed", quoteList(shortNames(extra)))
 	}
 	for k, pv := range obj {
 		if _, ok := n.propSet[k]; ok {

@@ -117,3 +117,31 @@ func TestProbePatternBudgetConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// The reference's messages quote the offending string whole: a 1 MiB
+// string that failed a pattern or a format, or a 1 MiB extra property name,
+// gave an InvalidParams message of 1 MiB (the fast path quotes nothing).
+func TestProbeErrorMessagesStayShort(t *testing.T) {
+	big := strings.Repeat("x", 1<<20)
+	cases := []struct {
+		schema map[string]any
+		value  any
+		want   string
+	}{
+		{map[string]any{"type": "string", "pattern": `^(?=y)`}, big, "does not match pattern '^(?=y)'"},
+		{map[string]any{"$schema": "http://json-schema.org/draft-07/schema#", "type": "string", "format": "email"}, big, "is not valid email"},
+		{map[string]any{"type": "object", "additionalProperties": false, "not": map[string]any{"type": "null"}}, map[string]any{big: int64(1), "b": int64(2)}, "additional properties"},
+		{map[string]any{"type": "object", "propertyNames": map[string]any{"maxLength": 3}}, map[string]any{big: int64(1)}, "maxLength"},
+		{map[string]any{"type": "object", "additionalProperties": false}, map[string]any{big: int64(1), "b": int64(2)}, "additional property"},
+	}
+	for _, c := range cases {
+		err := MustCompile("t@1.0.0", c.schema).Validate(c.value)
+		if err == nil {
+			t.Errorf("%v: accepted", c.schema)
+			continue
+		}
+		if msg := err.Error(); len(msg) > 400 || !strings.Contains(msg, c.want) {
+			t.Errorf("%v: message of %d bytes (%.120s…), want a short one containing %q", c.schema, len(msg), msg, c.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -196,7 +197,7 @@ func convertError(ve *jsonschema.ValidationError) *ValidationError {
 		}
 	}
 	p := message.NewPrinter(language.English)
-	msg := best.ve.ErrorKind.LocalizedString(p)
+	msg := shortened(best.ve.ErrorKind).LocalizedString(p)
 	if _, ok := best.ve.ErrorKind.(*kind.Const); ok {
 		var wants []string
 		for _, l := range ls {
@@ -278,6 +279,60 @@ func leafRank(ve *jsonschema.ValidationError) int {
 		return 1
 	}
 	return 2
+}
+
+// shortened returns k with the strings it quotes from the instance cut to
+// a readable length: the reference quotes them whole, and a 1 MiB string
+// that fails a pattern must not make a 1 MiB message.
+func shortened(k jsonschema.ErrorKind) jsonschema.ErrorKind {
+	switch x := k.(type) {
+	case *kind.Pattern:
+		c := *x
+		c.Got = shortString(x.Got)
+		return &c
+	case *kind.Format:
+		if s, ok := x.Got.(string); ok {
+			c := *x
+			c.Got = shortString(s)
+			return &c
+		}
+	case *kind.AdditionalProperties:
+		c := *x
+		c.Properties = shortNames(x.Properties)
+		return &c
+	case *kind.PropertyNames:
+		c := *x
+		c.Property = shortString(x.Property)
+		return &c
+	}
+	return k
+}
+
+// shortString cuts s to about 64 bytes, on a rune boundary.
+func shortString(s string) string {
+	const n = 64
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// shortNames shortens each name and keeps the first ten.
+func shortNames(names []string) []string {
+	const n = 10
+	out := make([]string, 0, min(len(names), n+1))
+	for i, name := range names {
+		if i == n {
+			out = append(out, fmt.Sprintf("… %d more", len(names)-n))
+			break
+		}
+		out = append(out, shortString(name))
+	}
+	return out
 }
 
 func quoteAll(ws []string) string {
