@@ -145,3 +145,32 @@ func TestProbeErrorMessagesStayShort(t *testing.T) {
 		}
 	}
 }
+
+// A schema whose $ref chain comes back to itself without descending into
+// the value loops for ever (JSON Schema: undefined behaviour). It compiled,
+// and then every call was refused as InvalidParams, blaming the caller for
+// the tool's schema ("at /: both /$ref and  resolve to … causing reference
+// cycle"). It is now refused when the tool registers, naming the tool.
+func TestProbeRefCycleRefusedAtCompile(t *testing.T) {
+	for _, doc := range []map[string]any{
+		{"$ref": "#"},
+		{"allOf": []any{map[string]any{"$ref": "#"}}},
+		{"$defs": map[string]any{"a": map[string]any{"$ref": "#/$defs/b"}, "b": map[string]any{"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"},
+		{"type": "object", "anyOf": []any{map[string]any{"required": []any{"x"}}, map[string]any{"$ref": "#"}}},
+	} {
+		_, err := Compile("loop@1.0.0", doc)
+		if err == nil || !strings.Contains(err.Error(), "loop@1.0.0") || !strings.Contains(err.Error(), "cycle") {
+			t.Errorf("%v: err = %v, want a compile error naming the tool and the cycle", doc, err)
+		}
+	}
+	// Recursion through the value is fine.
+	tree := map[string]any{"$defs": map[string]any{"node": map[string]any{"type": "object", "properties": map[string]any{
+		"children": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/$defs/node"}}}}}, "$ref": "#/$defs/node"}
+	v, err := Compile("tree@1.0.0", tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Validate(map[string]any{"children": []any{map[string]any{"children": []any{}}}}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -95,7 +95,58 @@ func compileRef(name, loc string, norm any) (inst *refInst, patterns bool, err e
 	if err != nil {
 		return nil, false, fmt.Errorf("schema of %s is invalid: %s", name, describeCompileError(err, loc))
 	}
+	if cyc := refCycle(sch); cyc != "" {
+		return nil, false, fmt.Errorf("schema of %s is invalid: %s (a $ref that comes back to itself without descending into the value never ends)", name, strings.ReplaceAll(cyc, loc, "schema"))
+	}
+	b.left = patternTimeout
 	return &refInst{sch: sch, b: b}, patterns, nil
+}
+
+// cycleProbes are values of every JSON type, empty.
+var cycleProbes = []any{nil, false, int64(0), 0.5, "", []any{}, map[string]any{}}
+
+// refCycle validates a value of every type and returns the reference's
+// message when one of them runs into a reference cycle at the top of the
+// value, "" otherwise. Such a schema cannot validate that type at all
+// (JSON Schema leaves the behaviour undefined; the reference refuses the
+// value), so it is refused when it is compiled rather than on every call,
+// where the caller would be blamed. Cycles under a property are not found
+// (they need a value that has the property).
+func refCycle(sch *jsonschema.Schema) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(patternTimedOut); !ok {
+				panic(r)
+			}
+		}
+	}()
+	orRoot := func(s string) string {
+		if s == "" {
+			return "/"
+		}
+		return s
+	}
+	for _, v := range cycleProbes {
+		var ve *jsonschema.ValidationError
+		if err := sch.Validate(v); errors.As(err, &ve) {
+			if k := findCycle(ve); k != nil {
+				return fmt.Sprintf("reference cycle: %s and %s both resolve to %s", orRoot(k.KeywordLocation1), orRoot(k.KeywordLocation2), k.URL)
+			}
+		}
+	}
+	return ""
+}
+
+func findCycle(ve *jsonschema.ValidationError) *kind.RefCycle {
+	if k, ok := ve.ErrorKind.(*kind.RefCycle); ok {
+		return k
+	}
+	for _, c := range ve.Causes {
+		if k := findCycle(c); k != nil {
+			return k
+		}
+	}
+	return nil
 }
 
 // MustCompile is Compile for literals in code and tests; it panics on error.
