@@ -174,3 +174,28 @@ func TestProbeRefCycleRefusedAtCompile(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// format "regex" (asserted in draft-07) compiles the instance's string with
+// the compiler's regexp engine at validation time, concurrently: the engine
+// must not write shared state then (run with -race).
+func TestProbeFormatRegexConcurrent(t *testing.T) {
+	v := MustCompile("re@1.0.0", map[string]any{"$schema": "http://json-schema.org/draft-07/schema#", "type": "string", "format": "regex"})
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				if err := v.Validate(`^a+$`); err != nil {
+					t.Error(err)
+					return
+				}
+				if err := v.Validate(`(?P<x>a)`); err == nil {
+					t.Error("a Go-only regex accepted as an ECMA-262 one")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -58,15 +58,26 @@ func (p ecmaPattern) MatchString(s string) bool {
 	return ok
 }
 
+// engineState records whether a compilation asked for a pattern. The
+// engine is also called at validation time (format "regex" compiles the
+// value's string), concurrently: it writes used only while compiling is
+// set, which compileRef clears before the schema is shared.
+type engineState struct {
+	compiling bool
+	used      bool
+}
+
 // ecmaEngine returns the reference's regexp engine for one compilation:
 // JSON Schema patterns are ECMA-262 regular expressions, which Go's regexp
 // does not fully implement (look-around, back references). They are built
 // with the "u" flag, as JSON Schema 2020-12 (core §6.4) asks: \p{L} is a
 // Unicode property and \u{1F600} a code point, not the literals "p{L}" and
-// "u…u". Every pattern shares b; *used is set when the engine is asked.
-func ecmaEngine(b *matchBudget, used *bool) jsonschema.RegexpEngine {
+// "u…u". Every pattern shares b.
+func ecmaEngine(b *matchBudget, st *engineState) jsonschema.RegexpEngine {
 	return func(s string) (jsonschema.Regexp, error) {
-		*used = true
+		if st.compiling {
+			st.used = true
+		}
 		re, err := regexp2.Compile(s, regexp2.ECMAScript|regexp2.Unicode)
 		if err != nil {
 			return nil, err

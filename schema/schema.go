@@ -82,12 +82,13 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 
 // compileRef compiles norm with the reference; patterns reports whether it
 // has ECMA patterns (whose matches share the instance's budget).
-func compileRef(name, loc string, norm any) (inst *refInst, patterns bool, err error) {
+func compileRef(name, loc string, norm any) (*refInst, bool, error) {
 	b := &matchBudget{left: patternTimeout}
+	st := &engineState{compiling: true}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(refusingLoader{})
-	c.UseRegexpEngine(ecmaEngine(b, &patterns))
+	c.UseRegexpEngine(ecmaEngine(b, st))
 	if err := c.AddResource(loc, norm); err != nil {
 		return nil, false, fmt.Errorf("schema of %s: %v", name, err)
 	}
@@ -99,7 +100,8 @@ func compileRef(name, loc string, norm any) (inst *refInst, patterns bool, err e
 		return nil, false, fmt.Errorf("schema of %s is invalid: %s (a $ref that comes back to itself without descending into the value never ends)", name, strings.ReplaceAll(cyc, loc, "schema"))
 	}
 	b.left = patternTimeout
-	return &refInst{sch: sch, b: b}, patterns, nil
+	st.compiling = false
+	return &refInst{sch: sch, b: b}, st.used, nil
 }
 
 // cycleProbes are values of every JSON type, empty.
