@@ -199,3 +199,39 @@ func TestProbeFormatRegexConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// The reference reads minLength, maxItems and the other counts with
+// big.Int.Int64, whose result beyond int64 is the low 64 bits: maxLength
+// 1.8446744073709552e19 (read as 18446744073709552000) became 384 and
+// refused longer strings, minLength 1e19 became negative and accepted
+// "abc". A count beyond int64 now means "more than any value has".
+func TestProbeHugeCounts(t *testing.T) {
+	cases := []struct {
+		schema map[string]any
+		value  any
+		valid  bool
+	}{
+		{map[string]any{"maxLength": 1.8446744073709552e19}, strings.Repeat("a", 400), true},
+		{map[string]any{"minLength": 1e19}, "abc", false},
+		{map[string]any{"minLength": 9.223372036854775807e18}, "abc", false},
+		{map[string]any{"maxItems": 1.8446744073709552e19}, []any{int64(1)}, true},
+		{map[string]any{"minItems": 1e19}, []any{int64(1)}, false},
+		{map[string]any{"maxProperties": 1.8446744073709552e19}, map[string]any{"a": int64(1)}, true},
+		{map[string]any{"properties": map[string]any{"a": map[string]any{"maxLength": 1.8446744073709552e19}}}, map[string]any{"a": strings.Repeat("a", 400)}, true},
+		{map[string]any{"items": map[string]any{"minLength": 1e19}}, []any{"x"}, false},
+		{map[string]any{"contains": map[string]any{"type": "integer"}, "maxContains": 1.8446744073709552e19}, []any{int64(1)}, true},
+		// Not a keyword: a property named maxLength, and const data.
+		{map[string]any{"properties": map[string]any{"maxLength": map[string]any{"type": "number"}}}, map[string]any{"maxLength": 1.8446744073709552e19}, true},
+		{map[string]any{"const": map[string]any{"maxLength": 1.8446744073709552e19}}, map[string]any{"maxLength": 1.8446744073709552e19}, true},
+	}
+	for _, c := range cases {
+		v, err := Compile("t@1.0.0", c.schema)
+		if err != nil {
+			t.Errorf("%v: %v", c.schema, err)
+			continue
+		}
+		if err := v.Validate(c.value); (err == nil) != c.valid {
+			t.Errorf("%v on %v: valid=%v, want %v (%v)", c.schema, c.value, err == nil, c.valid, err)
+		}
+	}
+}

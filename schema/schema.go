@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"sort"
@@ -520,7 +521,61 @@ func dedupe(s []string) []string {
 // normalizedCopy deep-copies doc and brings it to canonical form, so the
 // caller's document is never modified.
 func normalizedCopy(doc map[string]any) (any, error) {
-	return abi.Normalize(abi.Copy(doc))
+	n, err := abi.Normalize(abi.Copy(doc))
+	if err != nil {
+		return nil, err
+	}
+	clampCounts(n, 0)
+	return n, nil
+}
+
+// countKeywords are the keywords the reference reads as an int with
+// big.Int.Int64, whose result beyond int64 is the low 64 bits (maxLength
+// 1.8446744073709552e19 became 384).
+var countKeywords = []string{"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"}
+
+// Keywords whose value is a subschema, an array of them, or a map of them.
+var (
+	subschemaKeywords = []string{"items", "additionalItems", "additionalProperties", "not", "if", "then", "else", "contains",
+		"propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "allOf", "anyOf", "oneOf", "prefixItems"}
+	subschemaMapKeywords = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
+
+// clampCounts replaces, in schema s and its subschemas, a count beyond
+// int64 by the largest int64: a bound no value reaches either way, so the
+// verdict is the same.
+func clampCounts(s any, depth int) {
+	obj, ok := s.(map[string]any)
+	if !ok || depth > 256 {
+		return
+	}
+	for _, k := range countKeywords {
+		switch x := obj[k].(type) {
+		case uint64:
+			obj[k] = int64(math.MaxInt64)
+		case float64:
+			if x >= 1<<63 && math.Trunc(x) == x {
+				obj[k] = int64(math.MaxInt64)
+			}
+		}
+	}
+	for _, k := range subschemaKeywords {
+		switch x := obj[k].(type) {
+		case map[string]any:
+			clampCounts(x, depth+1)
+		case []any:
+			for _, e := range x {
+				clampCounts(e, depth+1)
+			}
+		}
+	}
+	for _, k := range subschemaMapKeywords {
+		if m, ok := obj[k].(map[string]any); ok {
+			for _, e := range m {
+				clampCounts(e, depth+1)
+			}
+		}
+	}
 }
 
 // refusingLoader refuses every external resource: a tool's schema must be
