@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -295,10 +296,12 @@ func Parse(data []byte, name string) (*Config, error) {
 	if root.Kind == 0 {
 		return cfg, nil // empty file: all defaults
 	}
+	defFolders := maps.Clone(cfg.Trust.Folders)
 	if err := decodeStrict(&root, cfg, name, "", cfg.lines, cfg.shared); err != nil {
 		return nil, err
 	}
 	cfg.expandHome()
+	cfg.Trust.Folders = dropShadowedFolders(cfg.Trust.Folders, defFolders)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -494,6 +497,23 @@ func (c *Config) expandHome() {
 		folders[f] = l
 	}
 	c.Trust.Folders = folders
+}
+
+// dropShadowedFolders removes from folders the default entries (defaults:
+// the bundled samples folder, by its absolute path) that an entry of the
+// file names otherwise (relative, with "./" or a trailing slash): the file
+// sets that folder's level, and FolderTrust, which walks the map, must not
+// meet the default's level first.
+func dropShadowedFolders(folders, defaults map[string]string) map[string]string {
+	for d := range defaults {
+		for k := range folders {
+			if _, isDefault := defaults[k]; !isDefault && absClean(k) == absClean(d) {
+				delete(folders, d)
+				break
+			}
+		}
+	}
+	return folders
 }
 
 func absClean(p string) string {

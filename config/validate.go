@@ -112,17 +112,29 @@ func (c *Config) Validate() error {
 		if l, err := abi.ParseTrustLevel(level); err == nil && level != l.String() {
 			if o, dup := spelled[l]; dup {
 				v.bad(p, fmt.Sprintf("%q and %q name the same trust level %s; give it once", o, level, l))
+			} else if c.lines[joinKey("trust.caps", l.String())] != 0 {
+				// The file gives the level's own spelling too (the
+				// defaults' key would only be overridden by this one).
+				v.bad(p, fmt.Sprintf("%q and %q name the same trust level %s; give it once", l.String(), level, l))
 			}
 			spelled[l] = level
 		}
 	}
 	v.level("trust.unsigned", c.Trust.Unsigned)
+	sameFolder := map[string]string{} // absolute folder → the first key naming it
 	for _, folder := range sortedKeys(c.Trust.Folders) {
 		p := joinKey("trust.folders", folder)
 		if folder == "" {
 			v.bad(p, "empty folder name")
+			continue
 		}
 		v.level(p, c.Trust.Folders[folder])
+		abs := absClean(folder)
+		if o, dup := sameFolder[abs]; dup && c.Trust.Folders[o] != c.Trust.Folders[folder] {
+			v.bad(p, fmt.Sprintf("%q (%s) and %q (%s) name the same folder %s with different levels; give it once", o, c.Trust.Folders[o], folder, c.Trust.Folders[folder], abs))
+		} else if !dup {
+			sameFolder[abs] = folder
+		}
 	}
 
 	for _, id := range sortedKeys(c.Providers) {
@@ -388,14 +400,16 @@ func (v *validator) level(path, name string) {
 	}
 }
 
-// BurstOf returns r's burst, defaulting to max(1, ceil(PerSecond)).
+// BurstOf returns r's burst, defaulting to max(1, ceil(PerSecond)); a
+// rate beyond the int range gives the largest int (a conversion would
+// overflow to a negative number, and so to a bucket of one token).
 func (r Rate) BurstOf() int {
 	if r.Burst > 0 {
 		return r.Burst
 	}
-	b := int(r.PerSecond)
-	if float64(b) < r.PerSecond {
-		b++
+	c := math.Ceil(r.PerSecond)
+	if !(c < math.MaxInt) {
+		return math.MaxInt
 	}
-	return max(b, 1)
+	return max(int(c), 1)
 }

@@ -2,7 +2,6 @@ package host
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -60,11 +59,7 @@ func newLimiter(r *config.Rate) *ratelimit.Limiter {
 	if r == nil || r.PerSecond <= 0 {
 		return nil
 	}
-	burst := r.Burst
-	if burst <= 0 {
-		burst = max(1, int(math.Ceil(r.PerSecond)))
-	}
-	return ratelimit.New(r.PerSecond, burst)
+	return ratelimit.New(r.PerSecond, r.BurstOf())
 }
 
 func orDefault[T int | int64 | time.Duration](v, def T) T {

@@ -4,8 +4,9 @@
 //
 // Every schema is compiled by github.com/santhosh-tekuri/jsonschema/v6, the
 // reference: draft 2020-12 unless the document's $schema names another
-// draft; patterns are ECMA-262 regular expressions (github.com/dlclark/regexp2
-// in ECMAScript mode); format is an annotation, as 2020-12 specifies; $ref to
+// draft; patterns are ECMA-262 regular expressions with the "u" flag
+// (github.com/dlclark/regexp2 in ECMAScript and Unicode mode, so \p{L} is a
+// Unicode property); format is an annotation, as 2020-12 specifies; $ref to
 // anything outside the document is refused (no file or network access).
 //
 // When the compiled schema uses only the keywords most tool schemas use

@@ -71,6 +71,10 @@ type node struct {
 	constVal any
 	enum     []any
 	hasEnum  bool
+	// enumSet holds the enum when it is only strings (and more than a
+	// few): a value is in it or is no enum member (a non-string never
+	// equals a string).
+	enumSet map[string]struct{}
 
 	// object keywords
 	obj       bool
@@ -159,6 +163,7 @@ func build(s *jsonschema.Schema, depth int) *node {
 	}
 	if s.Enum != nil {
 		n.hasEnum, n.enum = true, s.Enum.Values
+		n.enumSet = enumStrings(s.Enum.Values)
 	}
 
 	// object --
@@ -271,6 +276,23 @@ func build(s *jsonschema.Schema, depth int) *node {
 	return n
 }
 
+// enumStrings returns the set of vals when there are more than eight and all
+// are strings, else nil.
+func enumStrings(vals []any) map[string]struct{} {
+	if len(vals) <= 8 {
+		return nil
+	}
+	set := make(map[string]struct{}, len(vals))
+	for _, v := range vals {
+		s, ok := v.(string)
+		if !ok {
+			return nil
+		}
+		set[s] = struct{}{}
+	}
+	return set
+}
+
 // failure is a fast-path verdict against the value; segs is the instance
 // path, innermost first. It is allocated only when validation fails.
 type failure struct {
@@ -358,7 +380,12 @@ func (n *node) validate(v any) (status, *failure) {
 			return stFail, failf("value must be %s", short(n.constVal))
 		}
 	}
-	if n.hasEnum {
+	if n.enumSet != nil {
+		str, isStr := v.(string)
+		if _, found := n.enumSet[str]; !isStr || !found {
+			return stFail, failf("value must be one of %s", short(n.enum))
+		}
+	} else if n.hasEnum {
 		found := false
 		for _, e := range n.enum {
 			eq, ok := equal(v, e)
@@ -448,7 +475,7 @@ func (n *node) validateObject(obj map[string]any) (status, *failure) {
 			}
 		}
 		slices.Sort(extra)
-		return stFail, failf("additional property %s not allowed", quoteList(extra))
+		return stFail, failf("additional property %s not allowed", quoteList(shortNames(extra)))
 	}
 	for k, pv := range obj {
 		if _, ok := n.propSet[k]; ok {

@@ -1,38 +1,174 @@
 package schema
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// patternTimeout bounds one ECMA pattern match, so a catastrophic
-// backtracking pattern cannot stall a call. A timed-out match counts as no
-// match (the value is rejected).
-const patternTimeout = 100 * time.Millisecond
+// patternTimeout bounds the ECMA pattern matching of one validation: all
+// its matches together (every string of an array, every key against every
+// patternProperties pattern), so a catastrophic backtracking pattern cannot
+// stall a call, however many strings the value holds (each match used to
+// have 100 ms of its own). A value whose matching runs out of time is
+// refused. The time is wall-clock time, so it is generous: a busy machine
+// must not refuse ordinary values; regexp2's timeout clock ticks every
+// 100 ms, so a validation can overrun by about that much.
+const patternTimeout = time.Second
+
+// matchBudget is the time left for the pattern matches of one validation.
+// It belongs to one pooled compilation of the schema (refInst), used by one
+// validation at a time.
+type matchBudget struct {
+	left time.Duration
+}
+
+// patternTimedOut is the panic that ends a validation whose patterns ran
+// out of time; validateRef recovers it.
+type patternTimedOut struct {
+	pattern, s string
+}
 
 // ecmaPattern adapts regexp2 (ECMAScript mode) to the reference's Regexp.
-type ecmaPattern struct{ re *regexp2.Regexp }
+type ecmaPattern struct {
+	re *regexp2.Regexp
+	b  *matchBudget
+}
 
 func (p ecmaPattern) String() string { return p.re.String() }
 
 func (p ecmaPattern) MatchString(s string) bool {
+	if p.b.left <= 0 {
+		panic(patternTimedOut{p.re.String(), s})
+	}
+	p.re.MatchTimeout = p.b.left
+	start := time.Now()
 	ok, err := p.re.MatchString(s)
-	return err == nil && ok
+	p.b.left -= time.Since(start)
+	if err != nil {
+		// Timed out: not a verdict. Refusing the value is the only safe
+		// answer (under "not", no match would accept it).
+		panic(patternTimedOut{p.re.String(), s})
+	}
+	return ok
 }
 
-// ecmaRegexp is the reference's regexp engine: JSON Schema patterns are
-// ECMA-262 regular expressions, which Go's regexp does not fully implement
-// (look-around, back references).
-func ecmaRegexp(s string) (jsonschema.Regexp, error) {
-	re, err := regexp2.Compile(s, regexp2.ECMAScript)
-	if err != nil {
-		return nil, err
+// engineState records whether a compilation asked for a pattern. The
+// engine is also called at validation time (format "regex" compiles the
+// value's string), concurrently: it writes used only while compiling is
+// set, which compileRef clears before the schema is shared.
+type engineState struct {
+	compiling bool
+	used      bool
+}
+
+// ecmaEngine returns the reference's regexp engine for one compilation:
+// JSON Schema patterns are ECMA-262 regular expressions, which Go's regexp
+// does not fully implement (look-around, back references). They are built
+// with the "u" flag, as JSON Schema 2020-12 (core §6.4) asks: \p{L} is a
+// Unicode property and \u{1F600} a code point, not the literals "p{L}" and
+// "u…u". Every pattern shares b.
+func ecmaEngine(b *matchBudget, st *engineState) jsonschema.RegexpEngine {
+	return func(s string) (jsonschema.Regexp, error) {
+		if st.compiling {
+			st.used = true
+		}
+		re, err := regexp2.Compile(s, regexp2.ECMAScript|regexp2.Unicode)
+		if err != nil {
+			return nil, err
+		}
+		re.MatchTimeout = patternTimeout
+		return ecmaPattern{re, b}, nil
 	}
-	re.MatchTimeout = patternTimeout
-	return ecmaPattern{re}, nil
+}
+
+// refInst is one compilation of a schema that has patterns, with its own
+// match budget. The compiled regexps are not shared between concurrent
+// validations (each sets its own timeout), so a validator with patterns
+// keeps a pool of them.
+type refInst struct {
+	sch *jsonschema.Schema
+	b   *matchBudget
+}
+
+type refPool struct {
+	// free holds idle instances; it is bounded, and unlike a sync.Pool
+	// not emptied by the garbage collector (a compilation costs far more
+	// than a validation).
+	free chan *refInst
+	// compile makes another instance (the schema compiled once already).
+	compile func() (*refInst, error)
+}
+
+func newRefPool(compile func() (*refInst, error)) *refPool {
+	return &refPool{free: make(chan *refInst, 8), compile: compile}
+}
+
+func (p *refPool) get() (*refInst, error) {
+	select {
+	case x := <-p.free:
+		return x, nil
+	default:
+		return p.compile()
+	}
+}
+
+func (p *refPool) put(x *refInst) {
+	select {
+	case p.free <- x:
+	default: // more concurrent validations than kept instances
+	}
+}
+
+// timedOutError describes a validation whose patterns ran out of time, at
+// the first place in value where the string it was matching occurs.
+func timedOutError(value any, pt patternTimedOut) *ValidationError {
+	s := pt.s
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return &ValidationError{Path: pointer(findString(value, pt.s)),
+		Message: fmt.Sprintf("matching %q against pattern %q took too long (patterns have %v for a whole value)", s, pt.pattern, patternTimeout)}
+}
+
+// findString returns the path of the first string or object key equal to s
+// in value (keys in sorted order), or nil.
+func findString(value any, s string) []string {
+	var walk func(v any) ([]string, bool)
+	walk = func(v any) ([]string, bool) {
+		switch x := v.(type) {
+		case string:
+			return nil, x == s
+		case []any:
+			for i, e := range x {
+				if p, ok := walk(e); ok {
+					return append([]string{strconv.Itoa(i)}, p...), true
+				}
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				if k == s {
+					return []string{k}, true
+				}
+				if p, ok := walk(x[k]); ok {
+					return append([]string{k}, p...), true
+				}
+			}
+		}
+		return nil, false
+	}
+	p, _ := walk(value)
+	return p
 }
 
 // goPattern compiles p with Go's regexp when p stays inside a subset where

@@ -3,11 +3,13 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -23,6 +25,9 @@ type Validator struct {
 	doc  map[string]any
 	ref  *jsonschema.Schema // nil: accept any value
 	fast *node              // nil: use ref
+	// insts holds compilations of a schema with ECMA patterns, one per
+	// concurrent validation (nil: ref has no pattern and is used as is).
+	insts *refPool
 }
 
 // ValidationError says where an instance violates its schema and how.
@@ -54,24 +59,97 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s: %v", name, err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refusingLoader{})
-	c.UseRegexpEngine(ecmaRegexp)
 	loc := "urn:aios:schema:" + url.PathEscape(name)
 	if name == "" {
 		loc = "urn:aios:schema:unnamed"
 	}
+	inst, patterns, err := compileRef(name, loc, norm)
+	if err != nil {
+		return nil, err
+	}
+	v.ref = inst.sch
+	v.fast = buildFast(inst.sch)
+	if patterns {
+		// v.ref is only read (by buildFast) from now on; validations
+		// take instances of their own.
+		v.insts = newRefPool(func() (*refInst, error) {
+			i, _, err := compileRef(name, loc, norm)
+			return i, err
+		})
+		v.insts.put(inst)
+	}
+	return v, nil
+}
+
+// compileRef compiles norm with the reference; patterns reports whether it
+// has ECMA patterns (whose matches share the instance's budget).
+func compileRef(name, loc string, norm any) (*refInst, bool, error) {
+	b := &matchBudget{left: patternTimeout}
+	st := &engineState{compiling: true}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(refusingLoader{})
+	c.UseRegexpEngine(ecmaEngine(b, st))
 	if err := c.AddResource(loc, norm); err != nil {
-		return nil, fmt.Errorf("schema of %s: %v", name, err)
+		return nil, false, fmt.Errorf("schema of %s: %v", name, err)
 	}
 	sch, err := c.Compile(loc)
 	if err != nil {
-		return nil, fmt.Errorf("schema of %s is invalid: %s", name, describeCompileError(err, loc))
+		return nil, false, fmt.Errorf("schema of %s is invalid: %s", name, describeCompileError(err, loc))
 	}
-	v.ref = sch
-	v.fast = buildFast(sch)
-	return v, nil
+	if cyc := refCycle(sch); cyc != "" {
+		return nil, false, fmt.Errorf("schema of %s is invalid: %s (a $ref that comes back to itself without descending into the value never ends)", name, strings.ReplaceAll(cyc, loc, "schema"))
+	}
+	b.left = patternTimeout
+	st.compiling = false
+	return &refInst{sch: sch, b: b}, st.used, nil
+}
+
+// cycleProbes are values of every JSON type, empty.
+var cycleProbes = []any{nil, false, int64(0), 0.5, "", []any{}, map[string]any{}}
+
+// refCycle validates a value of every type and returns the reference's
+// message when one of them runs into a reference cycle at the top of the
+// value, "" otherwise. Such a schema cannot validate that type at all
+// (JSON Schema leaves the behaviour undefined; the reference refuses the
+// value), so it is refused when it is compiled rather than on every call,
+// where the caller would be blamed. Cycles under a property are not found
+// (they need a value that has the property).
+func refCycle(sch *jsonschema.Schema) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(patternTimedOut); !ok {
+				panic(r)
+			}
+		}
+	}()
+	orRoot := func(s string) string {
+		if s == "" {
+			return "/"
+		}
+		return s
+	}
+	for _, v := range cycleProbes {
+		var ve *jsonschema.ValidationError
+		if err := sch.Validate(v); errors.As(err, &ve) {
+			if k := findCycle(ve); k != nil {
+				return fmt.Sprintf("reference cycle: %s and %s both resolve to %s", orRoot(k.KeywordLocation1), orRoot(k.KeywordLocation2), k.URL)
+			}
+		}
+	}
+	return ""
+}
+
+func findCycle(ve *jsonschema.ValidationError) *kind.RefCycle {
+	if k, ok := ve.ErrorKind.(*kind.RefCycle); ok {
+		return k
+	}
+	for _, c := range ve.Causes {
+		if k := findCycle(c); k != nil {
+			return k
+		}
+	}
+	return nil
 }
 
 // MustCompile is Compile for literals in code and tests; it panics on error.
@@ -114,11 +192,30 @@ func (v *Validator) Validate(value any) error {
 }
 
 // validateRef validates with the reference validator only.
-func (v *Validator) validateRef(value any) error {
+func (v *Validator) validateRef(value any) (verr error) {
 	if v == nil || v.ref == nil {
 		return nil
 	}
-	err := v.ref.Validate(value)
+	sch := v.ref
+	if v.insts != nil {
+		inst, err := v.insts.get()
+		if err != nil {
+			return &ValidationError{Message: err.Error()}
+		}
+		inst.b.left = patternTimeout
+		defer func() {
+			if r := recover(); r != nil {
+				pt, ok := r.(patternTimedOut)
+				if !ok {
+					panic(r)
+				}
+				verr = timedOutError(value, pt)
+			}
+			v.insts.put(inst)
+		}()
+		sch = inst.sch
+	}
+	err := sch.Validate(value)
 	if err == nil {
 		return nil
 	}
@@ -154,7 +251,7 @@ func convertError(ve *jsonschema.ValidationError) *ValidationError {
 		}
 	}
 	p := message.NewPrinter(language.English)
-	msg := best.ve.ErrorKind.LocalizedString(p)
+	msg := shortened(best.ve.ErrorKind).LocalizedString(p)
 	if _, ok := best.ve.ErrorKind.(*kind.Const); ok {
 		var wants []string
 		for _, l := range ls {
@@ -236,6 +333,60 @@ func leafRank(ve *jsonschema.ValidationError) int {
 		return 1
 	}
 	return 2
+}
+
+// shortened returns k with the strings it quotes from the instance cut to
+// a readable length: the reference quotes them whole, and a 1 MiB string
+// that fails a pattern must not make a 1 MiB message.
+func shortened(k jsonschema.ErrorKind) jsonschema.ErrorKind {
+	switch x := k.(type) {
+	case *kind.Pattern:
+		c := *x
+		c.Got = shortString(x.Got)
+		return &c
+	case *kind.Format:
+		if s, ok := x.Got.(string); ok {
+			c := *x
+			c.Got = shortString(s)
+			return &c
+		}
+	case *kind.AdditionalProperties:
+		c := *x
+		c.Properties = shortNames(x.Properties)
+		return &c
+	case *kind.PropertyNames:
+		c := *x
+		c.Property = shortString(x.Property)
+		return &c
+	}
+	return k
+}
+
+// shortString cuts s to about 64 bytes, on a rune boundary.
+func shortString(s string) string {
+	const n = 64
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// shortNames shortens each name and keeps the first ten.
+func shortNames(names []string) []string {
+	const n = 10
+	out := make([]string, 0, min(len(names), n+1))
+	for i, name := range names {
+		if i == n {
+			out = append(out, fmt.Sprintf("… %d more", len(names)-n))
+			break
+		}
+		out = append(out, shortString(name))
+	}
+	return out
 }
 
 func quoteAll(ws []string) string {
@@ -370,7 +521,61 @@ func dedupe(s []string) []string {
 // normalizedCopy deep-copies doc and brings it to canonical form, so the
 // caller's document is never modified.
 func normalizedCopy(doc map[string]any) (any, error) {
-	return abi.Normalize(abi.Copy(doc))
+	n, err := abi.Normalize(abi.Copy(doc))
+	if err != nil {
+		return nil, err
+	}
+	clampCounts(n, 0)
+	return n, nil
+}
+
+// countKeywords are the keywords the reference reads as an int with
+// big.Int.Int64, whose result beyond int64 is the low 64 bits (maxLength
+// 1.8446744073709552e19 became 384).
+var countKeywords = []string{"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"}
+
+// Keywords whose value is a subschema, an array of them, or a map of them.
+var (
+	subschemaKeywords = []string{"items", "additionalItems", "additionalProperties", "not", "if", "then", "else", "contains",
+		"propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "allOf", "anyOf", "oneOf", "prefixItems"}
+	subschemaMapKeywords = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
+
+// clampCounts replaces, in schema s and its subschemas, a count beyond
+// int64 by the largest int64: a bound no value reaches either way, so the
+// verdict is the same.
+func clampCounts(s any, depth int) {
+	obj, ok := s.(map[string]any)
+	if !ok || depth > 256 {
+		return
+	}
+	for _, k := range countKeywords {
+		switch x := obj[k].(type) {
+		case uint64:
+			obj[k] = int64(math.MaxInt64)
+		case float64:
+			if x >= 1<<63 && math.Trunc(x) == x {
+				obj[k] = int64(math.MaxInt64)
+			}
+		}
+	}
+	for _, k := range subschemaKeywords {
+		switch x := obj[k].(type) {
+		case map[string]any:
+			clampCounts(x, depth+1)
+		case []any:
+			for _, e := range x {
+				clampCounts(e, depth+1)
+			}
+		}
+	}
+	for _, k := range subschemaMapKeywords {
+		if m, ok := obj[k].(map[string]any); ok {
+			for _, e := range m {
+				clampCounts(e, depth+1)
+			}
+		}
+	}
 }
 
 // refusingLoader refuses every external resource: a tool's schema must be
