@@ -14,7 +14,7 @@ import (
 // suite's optional/ecmascript-regex.json expects \p{Letter} to match é.
 // Without the flag, ECMA-262 reads \p{L} as the literal "p{L}", so a name
 // pattern such as ^\p{L}+$ refused every name.
-func TestProbeUnicodePatterns(t *testing.T) {
+func TestUnicodePatterns(t *testing.T) {
 	cases := []struct {
 		pattern, value string
 		valid          bool
@@ -58,7 +58,7 @@ func TestProbeUnicodePatterns(t *testing.T) {
 // limits.max_params_bytes — held a core for minutes, whatever its deadline.
 // Now all the matches of one validation share the budget, and a value whose
 // patterns run out of time is refused, naming the pattern and the string.
-func TestProbePatternBudgetPerValue(t *testing.T) {
+func TestPatternBudgetPerValue(t *testing.T) {
 	v := MustCompile("redos@1.0.0", map[string]any{"type": "array", "items": map[string]any{"type": "string", "pattern": `^(\w+\s?)*$`}})
 	arr := make([]any, 20)
 	for i := range arr {
@@ -82,7 +82,7 @@ func TestProbePatternBudgetPerValue(t *testing.T) {
 
 // A timed-out match counted as "no match" (docs: the value is rejected), but
 // under "not" no match is success: the value was accepted.
-func TestProbePatternTimeoutUnderNot(t *testing.T) {
+func TestPatternTimeoutUnderNot(t *testing.T) {
 	v := MustCompile("redos@1.0.0", map[string]any{"type": "string", "not": map[string]any{"pattern": `^(\w+\s?)*$`}})
 	if err := v.Validate(strings.Repeat("a", 40) + "!"); err == nil {
 		t.Errorf("a value whose pattern timed out under not was accepted")
@@ -97,7 +97,7 @@ func TestProbePatternTimeoutUnderNot(t *testing.T) {
 
 // Concurrent validations of one validator each get their own budget and do
 // not race (run with -race).
-func TestProbePatternBudgetConcurrent(t *testing.T) {
+func TestPatternBudgetConcurrent(t *testing.T) {
 	v := MustCompile("re@1.0.0", map[string]any{"type": "object", "patternProperties": map[string]any{`^(?!x)\w+$`: map[string]any{"type": "string", "pattern": `^(?=.)\w*\s?$`}}})
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
@@ -122,7 +122,7 @@ func TestProbePatternBudgetConcurrent(t *testing.T) {
 // The reference's messages quote the offending string whole: a 1 MiB
 // string that failed a pattern or a format, or a 1 MiB extra property name,
 // gave an InvalidParams message of 1 MiB (the fast path quotes nothing).
-func TestProbeErrorMessagesStayShort(t *testing.T) {
+func TestErrorMessagesStayShort(t *testing.T) {
 	big := strings.Repeat("x", 1<<20)
 	cases := []struct {
 		schema map[string]any
@@ -152,7 +152,7 @@ func TestProbeErrorMessagesStayShort(t *testing.T) {
 // and then every call was refused as InvalidParams, blaming the caller for
 // the tool's schema ("at /: both /$ref and  resolve to … causing reference
 // cycle"). It is now refused when the tool registers, naming the tool.
-func TestProbeRefCycleRefusedAtCompile(t *testing.T) {
+func TestRefCycleRefusedAtCompile(t *testing.T) {
 	for _, doc := range []map[string]any{
 		{"$ref": "#"},
 		{"allOf": []any{map[string]any{"$ref": "#"}}},
@@ -179,7 +179,7 @@ func TestProbeRefCycleRefusedAtCompile(t *testing.T) {
 // format "regex" (asserted in draft-07) compiles the instance's string with
 // the compiler's regexp engine at validation time, concurrently: the engine
 // must not write shared state then (run with -race).
-func TestProbeFormatRegexConcurrent(t *testing.T) {
+func TestFormatRegexConcurrent(t *testing.T) {
 	v := MustCompile("re@1.0.0", map[string]any{"$schema": "http://json-schema.org/draft-07/schema#", "type": "string", "format": "regex"})
 	var wg sync.WaitGroup
 	for g := 0; g < 4; g++ {
@@ -206,7 +206,7 @@ func TestProbeFormatRegexConcurrent(t *testing.T) {
 // 1.8446744073709552e19 (read as 18446744073709552000) became 384 and
 // refused longer strings, minLength 1e19 became negative and accepted
 // "abc". A count beyond int64 now means "more than any value has".
-func TestProbeHugeCounts(t *testing.T) {
+func TestHugeCounts(t *testing.T) {
 	cases := []struct {
 		schema map[string]any
 		value  any
@@ -241,7 +241,7 @@ func TestProbeHugeCounts(t *testing.T) {
 // strings against an enum of 10 000 names (a 2.4 MB call, under
 // limits.max_params_bytes) took 16 s of CPU. The fast path now looks
 // string enums up in a set.
-func TestProbeLargeStringEnum(t *testing.T) {
+func TestLargeStringEnum(t *testing.T) {
 	enum := make([]any, 10000)
 	for i := range enum {
 		enum[i] = fmt.Sprintf("city-%d", i)

@@ -13,7 +13,7 @@ import (
 // added a second entry for the same folder, and FolderTrust took whichever
 // the map iteration met first: the file's level on some runs, the
 // default's on others.
-func TestProbeTrustFolderOverridesDefault(t *testing.T) {
+func TestTrustFolderOverridesDefault(t *testing.T) {
 	b := BundledPlugins()
 	if b == "" {
 		t.Skip("no bundled samples folder")
@@ -31,7 +31,7 @@ func TestProbeTrustFolderOverridesDefault(t *testing.T) {
 
 // Two entries of the file naming one folder with different levels are
 // refused, naming both (which one applied depended on map order).
-func TestProbeTrustFolderTwice(t *testing.T) {
+func TestTrustFolderTwice(t *testing.T) {
 	_, err := Parse([]byte("trust:\n  folders:\n    /srv/plugins: Verified\n    /srv/plugins/: Untrusted\n"), "c.yaml")
 	if err == nil || !strings.Contains(err.Error(), "/srv/plugins/") || !strings.Contains(err.Error(), "same folder") {
 		t.Fatalf("err = %v, want both entries named", err)
@@ -44,7 +44,7 @@ func TestProbeTrustFolderTwice(t *testing.T) {
 // trust.caps given both as System and as system: which list applied was
 // undocumented (the other spelling won); two non-canonical spellings were
 // already refused.
-func TestProbeTrustCapsCanonicalAndOtherSpelling(t *testing.T) {
+func TestTrustCapsCanonicalAndOtherSpelling(t *testing.T) {
 	_, err := Parse([]byte("trust:\n  caps:\n    System: []\n    system: [\"CallTool(*)\"]\n"), "c.yaml")
 	if err == nil || !strings.Contains(err.Error(), "same trust level") {
 		t.Fatalf("err = %v, want the two spellings refused", err)
