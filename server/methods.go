@@ -289,7 +289,7 @@ func (v *adapterView) matches(p *searchParams) bool {
 			}
 		}
 	}
-	if p.Type != "" && p.Type != v.sum.Runtime && p.Type != v.sum.Kind {
+	if p.Type != "" && !strings.EqualFold(p.Type, v.sum.Runtime) && !strings.EqualFold(p.Type, v.sum.Kind) {
 		found := false
 		for _, t := range v.tools {
 			if first, _, _ := strings.Cut(t.Name, "."); first == p.Type && strings.Contains(t.Name, ".") {

@@ -466,6 +466,7 @@ func TestRegistrySearchAndInfo(t *testing.T) {
 		{map[string]any{"query": "ECHO"}, 1},
 		{map[string]any{"query": "echo nothing-like-this"}, 0},
 		{map[string]any{"type": "native"}, 1},
+		{map[string]any{"type": "Native"}, 1}, // runtimes and kinds ignore case, as the query does
 		{map[string]any{"type": "wasm"}, 0},
 		{map[string]any{"capabilities": []string{"streaming"}}, 0},
 		{map[string]any{"capabilities": []string{"CallTool(x)"}}, 0},
