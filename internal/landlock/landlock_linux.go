@@ -15,7 +15,9 @@ import (
 )
 
 // Rule lets a restricted thread read (and execute from) Path, a file or a
-// folder and what is beneath it; Write also lets it write a file.
+// folder and what is beneath it; Write also lets it write (and truncate) a
+// file, or make, write, rename and remove files and folders beneath a
+// folder. Rights the running kernel's Landlock does not know are dropped.
 type Rule struct {
 	Path  string
 	Write bool
@@ -23,11 +25,18 @@ type Rule struct {
 
 // Landlock filesystem access rights (linux/landlock.h).
 const (
-	llExecute   = 1 << 0
-	llWriteFile = 1 << 1
-	llReadFile  = 1 << 2
-	llReadDir   = 1 << 3
-	llIoctlDev  = 1 << 15
+	llExecute    = 1 << 0
+	llWriteFile  = 1 << 1
+	llReadFile   = 1 << 2
+	llReadDir    = 1 << 3
+	llRemoveDir  = 1 << 4
+	llRemoveFile = 1 << 5
+	llMakeDir    = 1 << 7
+	llMakeReg    = 1 << 8
+	llMakeSym    = 1 << 12
+	llRefer      = 1 << 13 // ABI >= 2
+	llTruncate   = 1 << 14 // ABI >= 3
+	llIoctlDev   = 1 << 15
 
 	llRulePathBeneath   = 1
 	llCreateVersionFlag = 1 << 0
@@ -121,8 +130,13 @@ func RestrictThread(version int, rules []Rule, noNet bool) error {
 		allowed := uint64(llExecute | llReadFile)
 		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
 			allowed |= llReadDir
+			if r.Write {
+				// Write, make, rename into and remove files and folders
+				// beneath it (no device nodes, sockets or FIFOs).
+				allowed |= llWriteFile | llRemoveDir | llRemoveFile | llMakeDir | llMakeReg | llMakeSym | llRefer | llTruncate
+			}
 		} else if r.Write {
-			allowed |= llWriteFile
+			allowed |= llWriteFile | llTruncate
 			if version >= 5 {
 				allowed |= llIoctlDev
 			}

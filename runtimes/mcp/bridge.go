@@ -287,7 +287,7 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 		s.kill() // the previous process, which has exited: frees its context
 	}
 	s.kill = kill
-	return &stdioTransport{cmd: cmd, terminate: terminateWait, budget: s.budget()}, cmd, nil
+	return &stdioTransport{cmd: cmd, terminate: terminateWait, budget: s.budget(), sandbox: s.cfg.Sandbox}, cmd, nil
 }
 
 // budget is the check of the server's messages (budget.go); a refusal is

@@ -118,6 +118,7 @@ type stdioTransport struct {
 	cmd       *exec.Cmd
 	terminate time.Duration
 	budget    *msgBudget
+	sandbox   *Sandbox // start the process confined (sandbox_linux.go)
 }
 
 func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error) {
@@ -129,7 +130,11 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.cmd.Start(); err != nil {
+	start := t.cmd.Start
+	if t.sandbox != nil {
+		start = func() error { return startSandboxed(t.cmd, t.sandbox) }
+	}
+	if err := start(); err != nil {
 		return nil, err
 	}
 	tr := &mcpsdk.IOTransport{

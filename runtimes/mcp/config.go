@@ -37,6 +37,10 @@ const (
 //	      env: {DEBUG: "0"}              # added to a minimal environment (PATH, HOME, LANG, TMPDIR)
 //	      inherit_env: false             # pass the host's whole environment instead
 //	      dir: samples/mcp               # working directory (relative to the config file)
+//	      sandbox:                       # confine the process (Linux; sandbox_linux.go)
+//	        read: [/srv/data]            # may read (and execute) beneath these, besides the system's
+//	        write: [/tmp/everything]     # may write, make and remove beneath these
+//	        network: false               # TCP/UDP sockets (never unix sockets)
 //	    search:
 //	      url: https://mcp.example.com/mcp   # streamable-HTTP server
 //	      token_env: SEARCH_TOKEN            # bearer token from the environment (or token: "...")
@@ -96,12 +100,34 @@ type ServerConfig struct {
 	// the go-sdk decodes it. Default DefaultDecodeBudget (256 MiB, the
 	// budget of worker frames and WASM guests' messages). budget.go.
 	DecodeBudget int64 `yaml:"decode_budget"`
+	// Sandbox confines a stdio server's process: it may read and execute
+	// only the system's folders, its command, its dir and Read, write
+	// only beneath Write, open network sockets only with Network, and
+	// gains no privileges (Linux: no_new_privs, Landlock, seccomp; where
+	// they are missing the server is not started). nil: the process has
+	// the host's rights.
+	Sandbox *Sandbox `yaml:"sandbox"`
 	// CapabilityRequired maps an MCP tool name (or a glob such as
 	// "write_*") to capabilities its aios tool requires of callers, on top
 	// of Network(host) for URL servers: MCP tools carry no capabilities, so
 	// the operator who imports a server says what its tools touch.
 	CapabilityRequired map[string][]string `yaml:"capability_required"`
 }
+
+// Sandbox is a stdio server's `sandbox:` (ServerConfig.Sandbox). Paths
+// are absolute, start with ~/ (the user's home) or are relative to the
+// configuration file's folder.
+type Sandbox struct {
+	Read    []string `yaml:"read"`
+	Write   []string `yaml:"write"`
+	Network bool     `yaml:"network"`
+}
+
+// SandboxSystemPaths are what every sandboxed server may read and execute
+// from: the system's programs, libraries and configuration (TLS roots,
+// the resolver's), and the device files programs open.
+var SandboxSystemPaths = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc",
+	"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"}
 
 // requiredFor returns the configured capabilities of MCP tool name, sorted
 // by pattern, duplicates dropped.
@@ -229,6 +255,38 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 	}
 	if sc.Dir != "" && !filepath.IsAbs(sc.Dir) && base != "" {
 		sc.Dir = filepath.Join(base, sc.Dir)
+	}
+	if sb := sc.Sandbox; sb != nil {
+		if sc.URL != "" {
+			return sc, fmt.Errorf("sandbox applies to command servers only")
+		}
+		c := &Sandbox{Network: sb.Network}
+		for _, l := range []struct {
+			key  string
+			in   []string
+			into *[]string
+		}{{"read", sb.Read, &c.Read}, {"write", sb.Write, &c.Write}} {
+			for i, p := range l.in {
+				if p == "" {
+					return sc, fmt.Errorf("sandbox.%s[%d]: empty path", l.key, i)
+				}
+				if p == "~" || strings.HasPrefix(p, "~/") {
+					home, err := os.UserHomeDir()
+					if err != nil {
+						return sc, fmt.Errorf("sandbox.%s[%d]: %q: %v", l.key, i, p, err)
+					}
+					p = filepath.Join(home, p[1:])
+				}
+				if !filepath.IsAbs(p) {
+					if base == "" {
+						return sc, fmt.Errorf("sandbox.%s[%d]: %q is relative, and there is no configuration file to resolve it against", l.key, i, p)
+					}
+					p = filepath.Join(base, p)
+				}
+				*l.into = append(*l.into, filepath.Clean(p))
+			}
+		}
+		sc.Sandbox = c
 	}
 	for pat, caps := range sc.CapabilityRequired {
 		if pat == "" || len(caps) == 0 {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -98,6 +99,10 @@ func (f *fakeServer) tools() []any {
 	}
 	if f.extra {
 		ts = append(ts, map[string]any{"name": "late", "inputSchema": obj(`{"type":"object"}`)})
+	}
+	if os.Getenv("AIOS_MCP_FAKE") == "sandbox" {
+		ts = append(ts, map[string]any{"name": "reach", "description": "tries to read, write and dial what it is told (TestSandbox)",
+			"inputSchema": obj(`{"type":"object","properties":{"read":{"type":"string"},"write":{"type":"string"},"dial":{"type":"string"}}}`)})
 	}
 	if os.Getenv("AIOS_MCP_FAKE") == "poison" {
 		ts = append(ts,
@@ -298,6 +303,8 @@ func runFake(mode string) int {
 				f.replyRaw(m.ID, bloatResult())
 			case "big":
 				f.replyRaw(m.ID, bigResult())
+			case "reach":
+				f.reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": reach(p.Arguments)}}})
 			case "late":
 				f.reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "late"}}})
 			default:
@@ -311,4 +318,31 @@ func runFake(mode string) int {
 		fmt.Fprintln(os.Stderr, "fake:", err)
 	}
 	return 0
+}
+
+// reach tries what a sandboxed server may or may not do and says how each
+// went: "read=ok write=open …: permission denied dial=…".
+func reach(args map[string]any) string {
+	res := func(err error) string {
+		if err != nil {
+			return err.Error()
+		}
+		return "ok"
+	}
+	var out []string
+	if p, _ := args["read"].(string); p != "" {
+		_, err := os.ReadFile(p)
+		out = append(out, "read="+res(err))
+	}
+	if p, _ := args["write"].(string); p != "" {
+		out = append(out, "write="+res(os.WriteFile(p, []byte("x"), 0o600)))
+	}
+	if a, _ := args["dial"].(string); a != "" {
+		c, err := net.DialTimeout("tcp", a, 2*time.Second)
+		if err == nil {
+			c.Close()
+		}
+		out = append(out, "dial="+res(err))
+	}
+	return strings.Join(out, " ")
 }

@@ -1,0 +1,112 @@
+//go:build linux
+
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"sync"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/aios-host/aios-host/internal/landlock"
+	"github.com/aios-host/aios-host/internal/seccomp"
+)
+
+// Sandboxed stdio servers.
+//
+// Landlock and seccomp confine a thread and what it starts, so a
+// sandboxed server is started from a thread of its own, confined once for
+// that server's sandbox and kept for the life of the process (a confined
+// thread can only be narrowed further, and a Go thread that ended would
+// take its confinement with it): no_new_privs, then Landlock (read and
+// execute beneath SandboxSystemPaths, the command, its dir and read;
+// write beneath write; with no network, no TCP bind or connect), then the
+// seccomp filter the JS and Python workers get (socket(2) refused, or
+// with network refused for unix sockets only; no raising rlimits;
+// no io_uring). Where a layer is missing the server is not started: a
+// sandbox that was asked for is never quietly dropped.
+
+var (
+	sbMu       sync.Mutex
+	sbSpawners = map[string]*sbSpawner{}
+)
+
+type sbSpawner struct {
+	jobs chan sbJob
+	err  error // why the thread could not be confined
+}
+
+type sbJob struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// startSandboxed starts cmd confined by sb.
+func startSandboxed(cmd *exec.Cmd, sb *Sandbox) error {
+	rules := sandboxRules(cmd, sb)
+	keyb, _ := json.Marshal(struct {
+		R   []landlock.Rule
+		Net bool
+	}{rules, sb.Network})
+	key := string(keyb)
+	sbMu.Lock()
+	sp := sbSpawners[key]
+	if sp == nil {
+		sp = &sbSpawner{jobs: make(chan sbJob)}
+		ready := make(chan error)
+		landlock.GoLocked(func() {
+			ready <- confineSandbox(rules, sb.Network)
+			for j := range sp.jobs {
+				j.done <- j.cmd.Start()
+			}
+		})
+		sp.err = <-ready
+		sbSpawners[key] = sp
+	}
+	sbMu.Unlock()
+	if sp.err != nil {
+		return fmt.Errorf("not started: its sandbox cannot be set up on this machine: %v (remove sandbox: from its entry to run it unconfined)", sp.err)
+	}
+	done := make(chan error, 1)
+	sp.jobs <- sbJob{cmd, done}
+	return <-done
+}
+
+// sandboxRules are the Landlock rules of a server started as cmd.
+func sandboxRules(cmd *exec.Cmd, sb *Sandbox) []landlock.Rule {
+	var rules []landlock.Rule
+	for _, p := range SandboxSystemPaths {
+		rules = append(rules, landlock.Rule{Path: p, Write: p == "/dev/null"})
+	}
+	rules = append(rules, landlock.Rule{Path: cmd.Path})
+	if cmd.Dir != "" {
+		rules = append(rules, landlock.Rule{Path: cmd.Dir})
+	}
+	for _, p := range sb.Read {
+		rules = append(rules, landlock.Rule{Path: p})
+	}
+	for _, p := range sb.Write {
+		rules = append(rules, landlock.Rule{Path: p, Write: true})
+	}
+	return rules
+}
+
+// confineSandbox confines the calling thread (locked to it for good).
+func confineSandbox(rules []landlock.Rule, network bool) error {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
+	}
+	v, err := landlock.Version()
+	if err != nil {
+		return fmt.Errorf("Landlock: %v", err)
+	}
+	if !network && v < 4 {
+		return fmt.Errorf("Landlock ABI %d cannot refuse TCP (4 can); seccomp refuses sockets all the same, but a sandbox without network needs both", v)
+	}
+	if err := landlock.RestrictThread(v, rules, !network); err != nil {
+		return err
+	}
+	return seccomp.InstallThread(network)
+}
