@@ -71,7 +71,8 @@ type Options struct {
 	// SyncEvery fsyncs after this many records even before SyncInterval
 	// (default 4096).
 	SyncEvery int
-	// MaxErrorBytes truncates error messages (default 1024).
+	// MaxErrorBytes truncates error messages (default 1024, at most
+	// 64 KiB). The record's other strings are cut at 1 KiB.
 	MaxErrorBytes int
 	// RepairTail lets Open cut off an incomplete last line (what a crash
 	// during a write leaves behind) instead of refusing the log. The cut
@@ -111,10 +112,16 @@ func (o *Options) setDefaults() {
 	if o.MaxErrorBytes <= 0 {
 		o.MaxErrorBytes = 1024
 	}
+	// Escaped six-fold at worst, an error must leave its record well
+	// below MaxLineBytes.
+	o.MaxErrorBytes = min(o.MaxErrorBytes, maxErrorBytes)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 }
+
+// maxErrorBytes is the largest Options.MaxErrorBytes.
+const maxErrorBytes = 64 << 10
 
 // writeChunk is the size at which the writer hands encoded records to the
 // kernel even in the middle of a group.

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -172,13 +173,11 @@ func lastRecord(path string) (record, error) {
 // firstSeq returns the seq of the first record of the open log f (0 when
 // it has none or it cannot be read; only rotation names depend on it).
 func firstSeq(f *os.File) uint64 {
-	buf := make([]byte, 64<<10)
-	n, _ := f.ReadAt(buf, 0)
-	i := bytes.IndexByte(buf[:n], '\n')
-	if i < 0 {
+	line, err := readLine(bufio.NewReaderSize(io.NewSectionReader(f, 0, MaxLineBytes+1), 64<<10))
+	if err != nil {
 		return 0
 	}
-	r, reason := checkLine(buf[:i])
+	r, reason := checkLine(line)
 	if reason != "" {
 		return 0
 	}
