@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // RotatedName is the name a full log file at path gets when the Writer
@@ -114,7 +115,28 @@ func verifyPath(path string, o VerifyOptions) (int, Anchor, error) {
 		return 0, o.After, err
 	}
 	defer f.Close()
+	if !o.More {
+		o.tailChanged = func() bool { return growing(f) }
+	}
 	return VerifyWith(f, o)
+}
+
+// growing reports whether f, read to its end, changes size within half a
+// second: a running host is writing it. The kernel lets a reader see part
+// of a write(2) in progress, so the log of a running host can seem to end
+// with an incomplete record; a crash's incomplete record stays as it is.
+func growing(f *os.File) bool {
+	pos, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return false
+	}
+	for range 50 {
+		if st, err := f.Stat(); err != nil || st.Size() != pos {
+			return err == nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
 }
 
 // continueFromRotated sets the chain state from the newest rotated file
