@@ -14,9 +14,9 @@ import (
 // written into the audit log.
 func TestProbePatternErrorDoesNotQuoteTheValue(t *testing.T) {
 	for _, doc := range []string{
-		`{"type":"object","properties":{"token":{"type":"string","pattern":"^[0-9]+$"}}}`,                       // fast path
+		`{"type":"object","properties":{"token":{"type":"string","pattern":"^[0-9]+$"}}}`,                     // fast path
 		`{"type":"object","properties":{"token":{"type":"string","pattern":"^[0-9]+$","not":{"const":"x"}}}}`, // reference
-		`{"type":"object","properties":{"token":{"type":"string","pattern":"^(?=x)[0-9]+$"}}}`,               // lookahead: reference
+		`{"type":"object","properties":{"token":{"type":"string","pattern":"^(?=x)[0-9]+$"}}}`,                // lookahead: reference
 	} {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(doc), &m); err != nil {
