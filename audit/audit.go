@@ -542,8 +542,16 @@ func (vh *valueHasher) valueHash(callID, what string, v any) ([32]byte, bool) {
 		vh.log.Warn("audit: value not hashable", "call_id", callID, "what", what, "err", err)
 		return [32]byte{}, false
 	}
-	return sha256.Sum256(vh.scratch), true
+	sum := sha256.Sum256(vh.scratch)
+	if cap(vh.scratch) > maxKeptScratch {
+		vh.scratch = nil // a rare huge value: do not keep its buffer for good
+	}
+	return sum, true
 }
+
+// maxKeptScratch is the largest encoding buffer a valueHasher keeps for the
+// next value.
+const maxKeptScratch = 1 << 20
 
 // write encodes one record straight into w.out (see appendEntry), with
 // its value hashes h.

@@ -87,3 +87,23 @@ func TestProbeVerifyLiveTailIsNotACrash(t *testing.T) {
 		t.Fatalf("VerifyFiles of a cut log = %v, want line 4: incomplete last record", err)
 	}
 }
+
+// The canonical encoding of params and results goes into a buffer the
+// writer keeps for the next value; one 16 MiB result (max_result_bytes)
+// kept 16 MiB per hashing goroutine for the life of the host.
+func TestProbeHugeValueBufferNotKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	w, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := entry(1)
+	e.Result = map[string]any{"blob": strings.Repeat("x", 16<<20)}
+	w.Log(e)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if c := cap(w.vh.scratch); c > 1<<20 {
+		t.Fatalf("the writer keeps a %d-byte encoding buffer after a huge result", c)
+	}
+}
