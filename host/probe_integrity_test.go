@@ -38,3 +38,46 @@ func TestProbeClientStringsKeepAuditVerifiable(t *testing.T) {
 		t.Fatalf("audit.Verify = %d, %v; want 3 records", n, err)
 	}
 }
+
+// SpaceRead with no space name searches the spaces both caller and
+// provider may read. It looked only at spaces that exist on disk, so on a
+// store where alice's ReadSpace(source) space holds nothing yet the read
+// was refused as CapabilityDenied ("no space is readable by both …"),
+// while naming the space said NotFound.
+func TestProbeSearchOfGrantedEmptySpaceIsNotFound(t *testing.T) {
+	te := newTestHost(t, nil)
+	id := "sha256:" + strings.Repeat("0", 64)
+	_, err := te.call("alice", "read", map[string]any{"space": "", "id": id})
+	if abi.CodeOf(err) != abi.NotFound {
+		t.Fatalf("search of an empty store by a caller with ReadSpace = %v, want NotFound", err)
+	}
+}
+
+// A damaged copy of an object in the first space searched hid a good copy
+// in the next one: the search stopped with Internal.
+func TestProbeSearchSkipsDamagedCopy(t *testing.T) {
+	te := newTestHost(t, nil)
+	data := []byte("the same content in two spaces")
+	id, _ := te.spaces.Put("scratch", data)
+	if _, err := te.spaces.Put("source", data); err != nil {
+		t.Fatal(err)
+	}
+	h := id[len("sha256:"):]
+	// "scratch" sorts before "source": damage the copy in "scratch".
+	p := te.spaces.Root() + "/scratch/" + h[:2] + "/" + h[2:]
+	if err := os.Chmod(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("damaged content in the same size!!"[:len(data)]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v, err := te.call("alice", "read", map[string]any{"space": "", "id": id})
+	if err != nil || v.(map[string]any)["data"] != string(data) || v.(map[string]any)["space"] != "source" {
+		t.Fatalf("search with a damaged copy first = %v, %v; want the good copy from source", v, err)
+	}
+	// Only damaged copies: the damage is reported.
+	_ = os.Remove(te.spaces.Root() + "/source/" + h[:2] + "/" + h[2:])
+	if _, err := te.call("alice", "read", map[string]any{"space": "", "id": id}); abi.CodeOf(err) != abi.Internal {
+		t.Fatalf("search with only a damaged copy = %v, want Internal", err)
+	}
+}
