@@ -107,3 +107,32 @@ func TestProbeHugeValueBufferNotKept(t *testing.T) {
 		t.Fatalf("the writer keeps a %d-byte encoding buffer after a huge result", c)
 	}
 }
+
+// A record swapped in from another log (same seq, its own valid hash)
+// breaks the chain at its own line; the reason blamed only the line
+// before it ("line 3 was edited or replaced"), where there is nothing to
+// find.
+func TestProbeSwappedRecordNamed(t *testing.T) {
+	_, lines := writeLog(t, 6)
+	path := filepath.Join(t.TempDir(), "other.jsonl")
+	w, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 6; i++ {
+		e := entry(i)
+		e.Caller = "someone else"
+		w.Log(e)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	other := readLines(t, path)
+	swapped := append([][]byte(nil), lines...)
+	swapped[3] = other[3]
+	_, err = Verify(bytes.NewReader(join(swapped)))
+	var ve *VerifyError
+	if !errors.As(err, &ve) || ve.Line != 4 || !strings.Contains(ve.Reason, "this record was replaced") {
+		t.Fatalf("Verify of a log with line 4 from another log = %v; want line 4 saying this record may have been replaced", err)
+	}
+}

@@ -168,7 +168,7 @@ func checkLink(rec *record, want uint64, prev string, line int) string {
 		case line == 1:
 			return fmt.Sprintf("prev %q does not match the hash of record %d (%q) that the file should follow: the files do not join", rec.Prev, want-1, prev)
 		}
-		return fmt.Sprintf("prev %q does not match the hash of line %d (%q): line %d was edited or replaced", rec.Prev, line-1, prev, line-1)
+		return fmt.Sprintf("prev %q does not match the hash of line %d (%q): line %d was edited and its hash recomputed, or this record was replaced (e.g. by one from another log)", rec.Prev, line-1, prev, line-1)
 	}
 	return ""
 }
