@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -1009,6 +1010,10 @@ func truncate(s string, n int) string {
 }
 
 // loadTail reads the last record of an existing log to continue its chain.
+// An incomplete last line is cut (with RepairTail) only when it is what a
+// crash during a write leaves, the beginning of a record or zeros, and
+// only after the record before it checks: nothing of a file that is not
+// an intact log is changed.
 func (w *Writer) loadTail() error {
 	st, err := w.f.Stat()
 	if err != nil {
@@ -1018,51 +1023,94 @@ func (w *Writer) loadTail() error {
 	if size == 0 {
 		return nil
 	}
-	// Read backwards in growing chunks until the last complete line fits.
-	chunk := int64(64 << 10)
-	for {
-		off := max(size-chunk, 0)
-		buf := make([]byte, size-off)
-		if _, err := w.f.ReadAt(buf, off); err != nil && err != io.EOF {
+	tail, keep, err := lastLine(w.f, size)
+	if errors.Is(err, errNoLineEnd) {
+		return fmt.Errorf("audit: refusing to append to %s: there is no line break in its last %d bytes, so it is not an audit log (check audit.path)", w.path, MaxLineBytes)
+	}
+	if err != nil {
+		return fmt.Errorf("audit: read %s: %w", w.path, err)
+	}
+	if len(tail) > 0 {
+		if !crashTail(tail) {
+			return fmt.Errorf("audit: refusing to append to %s: it ends with %d bytes that are not the beginning of a record (%s), not what a crash during a write leaves; check it with `aios-host audit verify %s`", w.path, len(tail), clipQuote(tail), w.path)
+		}
+		if !w.opts.RepairTail {
+			return fmt.Errorf("audit: %s ends with an incomplete record of %d bytes (a crash during a write?); "+
+				"check it with `aios-host audit verify`, then cut the last line or open with repair enabled", w.path, len(tail))
+		}
+	}
+	if keep > 0 {
+		last, _, err := lastLine(w.f, keep-1)
+		if err != nil && !errors.Is(err, errNoLineEnd) {
 			return fmt.Errorf("audit: read %s: %w", w.path, err)
 		}
-		if buf[len(buf)-1] != '\n' {
-			// An incomplete final line: a crash during a write.
-			i := bytes.LastIndexByte(buf, '\n')
-			if i < 0 && off > 0 {
-				chunk *= 2
-				continue
-			}
-			keep := off + int64(i+1)
-			if !w.opts.RepairTail {
-				return fmt.Errorf("audit: %s ends with an incomplete record of %d bytes (a crash during a write?); "+
-					"check it with `aios-host audit verify`, then cut the last line or open with repair enabled", w.path, size-keep)
-			}
-			w.opts.Logger.Warn("audit: cutting an incomplete last record", "path", w.path, "bytes", size-keep, "text", string(buf[i+1:]))
-			if err := w.f.Truncate(keep); err != nil {
-				return fmt.Errorf("audit: repair %s: %w", w.path, err)
-			}
-			if err := w.f.Sync(); err != nil {
-				return fmt.Errorf("audit: repair %s: %w", w.path, err)
-			}
-			if keep == 0 {
-				return nil
-			}
-			size = keep
-			continue
+		reason := "its last line is longer than " + strconv.Itoa(MaxLineBytes) + " bytes"
+		var r record
+		if err == nil {
+			r, reason = checkLine(last)
 		}
-		body := buf[:len(buf)-1]
-		i := bytes.LastIndexByte(body, '\n')
-		if i < 0 && off > 0 {
-			chunk *= 2
-			continue
-		}
-		last := body[i+1:]
-		r, reason := checkLine(last)
 		if reason != "" {
 			return fmt.Errorf("audit: refusing to append to %s: its last record is damaged (%s); run `aios-host audit verify %s`", w.path, reason, w.path)
 		}
 		w.seq, w.prev = r.Seq, append(w.prev[:0], r.Hash...)
-		return nil
 	}
+	if len(tail) > 0 {
+		w.opts.Logger.Warn("audit: cutting an incomplete last record", "path", w.path, "bytes", len(tail), "text", clipQuote(tail))
+		if err := w.f.Truncate(keep); err != nil {
+			return fmt.Errorf("audit: repair %s: %w", w.path, err)
+		}
+		if err := w.f.Sync(); err != nil {
+			return fmt.Errorf("audit: repair %s: %w", w.path, err)
+		}
+	}
+	return nil
+}
+
+// errNoLineEnd: lastLine found no line break within MaxLineBytes.
+var errNoLineEnd = errors.New("no line break")
+
+// lastLine returns the bytes of f before end that follow its last line
+// break (all of them when there is none) and where they start. It reads
+// backwards in growing chunks, and gives up (errNoLineEnd) past
+// MaxLineBytes: no record is that long.
+func lastLine(f *os.File, end int64) ([]byte, int64, error) {
+	for chunk := int64(64 << 10); ; chunk *= 2 {
+		off := max(end-chunk, 0)
+		buf := make([]byte, end-off)
+		if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
+			return nil, 0, err
+		}
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			return buf[i+1:], off + int64(i+1), nil
+		}
+		if end-off > MaxLineBytes {
+			return nil, 0, errNoLineEnd
+		}
+		if off == 0 {
+			return buf, 0, nil
+		}
+	}
+}
+
+// recordStart begins every record the writer writes.
+const recordStart = `{"call_id":"`
+
+// crashTail reports whether b, an incomplete last line, is what a crash
+// during a write leaves: the beginning of a record (a write is whole
+// records, cut short), or zeros (a power loss can leave the pages of the
+// last write unwritten).
+func crashTail(b []byte) bool {
+	if len(bytes.TrimLeft(b, "\x00")) == 0 {
+		return true
+	}
+	n := min(len(b), len(recordStart))
+	return string(b[:n]) == recordStart[:n]
+}
+
+// clipQuote quotes the first bytes of b for a message.
+func clipQuote(b []byte) string {
+	if len(b) > 80 {
+		return strconv.Quote(string(b[:80])) + "…"
+	}
+	return strconv.Quote(string(b))
 }

@@ -136,3 +136,60 @@ func TestProbeSwappedRecordNamed(t *testing.T) {
 		t.Fatalf("Verify of a log with line 4 from another log = %v; want line 4 saying this record may have been replaced", err)
 	}
 }
+
+// RepairTail (the host's default) cut whatever followed the last newline
+// before it looked at the rest: a file that is not an audit log (audit.path
+// or --data naming the wrong file) lost its last line, or, with no newline
+// at all, everything, and was then used as the log; and a log whose last
+// complete record was damaged lost its tail (evidence) before Open refused
+// it. A crash's tail is the beginning of a record (or the zeros a power
+// loss can leave); anything else is refused, and nothing is cut before the
+// record it would continue from checks.
+func TestProbeRepairTailCutsOnlyACrashTail(t *testing.T) {
+	dir := t.TempDir()
+	_, lines := writeLog(t, 3)
+	damaged := append([][]byte(nil), lines...)
+	damaged[2] = bytes.Replace(lines[2], []byte(`"tool":"t3"`), []byte(`"tool":"t9"`), 1)
+	for _, c := range []struct {
+		name    string
+		content []byte
+	}{
+		{"text without final newline", []byte("my notes\nthe last line")},
+		{"no newline at all", bytes.Repeat([]byte("x"), 3<<20)},
+		{"json without newline", []byte(`{"name":"not a log"}`)},
+		{"damaged record then a crash tail", append(join(damaged), lines[0][:30]...)},
+		{"log then foreign text", append(join(lines), "appended by hand"...)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".jsonl")
+			if err := os.WriteFile(path, c.content, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			w, err := Open(path, Options{RepairTail: true})
+			if err == nil {
+				w.Close()
+				t.Errorf("Open took it as a log")
+			}
+			if got, _ := os.ReadFile(path); !bytes.Equal(got, c.content) {
+				t.Errorf("Open changed the file: %d bytes left of %d", len(got), len(c.content))
+			}
+		})
+	}
+	// A power loss can leave zeros where the last write was.
+	path := filepath.Join(dir, "zeros.jsonl")
+	if err := os.WriteFile(path, append(join(lines), make([]byte, 4096)...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Open(path, Options{RepairTail: true})
+	if err != nil {
+		t.Fatalf("Open of a log with a zero-filled tail: %v", err)
+	}
+	w.Log(entry(4))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if n, err := Verify(bytes.NewReader(data)); err != nil || n != 4 {
+		t.Fatalf("Verify after repairing a zero-filled tail = %d, %v; want 4", n, err)
+	}
+}
