@@ -715,7 +715,7 @@ func (w *Writer) writeFailed(err error) {
 	if w.writeErr == nil {
 		w.opts.Logger.Error("audit log write failed; records are held and written when it works again, and calls are refused meanwhile", "path", w.path, "err", err)
 	}
-	w.writeErr = fmt.Errorf("audit: write %s: %w", w.path, err)
+	w.writeErr = w.wrap(err)
 	w.broken.Store(true)
 	w.signalFailing()
 }
@@ -974,11 +974,21 @@ func (w *Writer) fail(err error) {
 	w.errMu.Lock()
 	defer w.errMu.Unlock()
 	if w.err == nil {
-		w.err = fmt.Errorf("audit: write %s: %w", w.path, err)
+		w.err = w.wrap(err)
 		w.opts.Logger.Error("audit log write failed; nothing more is written and calls are refused", "path", w.path, "err", err)
 	}
 	w.broken.Store(true)
 	w.signalFailing()
+}
+
+// wrap makes an I/O error the log's: "audit: write PATH: …", or only
+// "audit: …" when it names the file already (an *os.PathError of the log).
+func (w *Writer) wrap(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Path == w.path {
+		return fmt.Errorf("audit: %w", err)
+	}
+	return fmt.Errorf("audit: write %s: %w", w.path, err)
 }
 
 // signalFailing closes failSig once (errMu held).

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -191,5 +193,36 @@ func TestProbeRepairTailCutsOnlyACrashTail(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	if n, err := Verify(bytes.NewReader(data)); err != nil || n != 4 {
 		t.Fatalf("Verify after repairing a zero-filled tail = %d, %v; want 4", n, err)
+	}
+}
+
+// A real write error names the file already (*os.PathError): the refusal
+// every client got read "audit: write P: write P: no space left on
+// device".
+func TestProbeWriteErrorNamesFileOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	var full atomic.Bool
+	full.Store(true)
+	w, err := Open(path, Options{WriteFault: func(f *os.File, b []byte) (int, error) {
+		if full.Load() {
+			return 0, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+		}
+		return f.Write(b)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Log(entry(1))
+	deadline := time.Now().Add(10 * time.Second)
+	for w.Failing() == nil && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	err = w.Failing()
+	full.Store(false)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err == nil || strings.Count(err.Error(), path) != 1 || !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("Failing = %v; want ENOSPC naming %s once", err, path)
 	}
 }
