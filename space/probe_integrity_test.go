@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
@@ -101,4 +102,41 @@ func TestProbePutRacingDeleteInSameFan(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
+}
+
+// List reads each fan-out directory it found; a Delete that emptied one
+// removes it meanwhile, and List failed ("list: … no such file or
+// directory") instead of listing the objects that are there.
+func TestProbeListRacingDelete(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep, _ := s.Put("docs", []byte("kept"))
+	b := objectsWithFan("cd", 1)[0]
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			id, _ := s.Put("docs", b)
+			_ = s.Delete("docs", id)
+		}
+	}()
+	defer func() { close(stop); wg.Wait() }()
+	for i := 0; i < 2000; i++ {
+		ids, err := s.List("docs")
+		if err != nil {
+			t.Fatalf("List (round %d): %v", i, err)
+		}
+		if !slices.Contains(ids, keep) {
+			t.Fatalf("List lost %s: %v", keep, ids)
+		}
+	}
 }

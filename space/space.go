@@ -413,6 +413,9 @@ func (s *Store) List(space string) ([]string, error) {
 			continue
 		}
 		ents, err := os.ReadDir(filepath.Join(dir, fan.Name()))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a Delete emptied and removed it meanwhile
+		}
 		if err != nil {
 			return nil, fmt.Errorf("space %q: list: %w", space, err)
 		}
