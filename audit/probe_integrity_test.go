@@ -69,7 +69,7 @@ func TestProbeVerifyLiveTailIsNotACrash(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 		f.Write(next[40:])
 	}()
 	n, last, failed, err := VerifyFiles([]string{path}, VerifyOptions{})
