@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -79,5 +80,32 @@ func TestProbeSearchSkipsDamagedCopy(t *testing.T) {
 	_ = os.Remove(te.spaces.Root() + "/source/" + h[:2] + "/" + h[2:])
 	if _, err := te.call("alice", "read", map[string]any{"space": "", "id": id}); abi.CodeOf(err) != abi.Internal {
 		t.Fatalf("search with only a damaged copy = %v, want Internal", err)
+	}
+}
+
+// docs/audit.md said a nested call's record names the original agent as
+// its caller; the pipeline calls it as the provider (docs/pipeline.md,
+// "Nested calls"), and so does the record. The agent is one parent_id up.
+func TestProbeNestedRecordCaller(t *testing.T) {
+	te := newTestHost(t, nil)
+	if _, err := te.call("alice", "nested", map[string]any{"tool": "whoami"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := te.h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(te.audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d records, want 2", len(lines))
+	}
+	var child, parent map[string]any
+	_ = json.Unmarshal([]byte(lines[0]), &child) // the nested call ends first
+	_ = json.Unmarshal([]byte(lines[1]), &parent)
+	if child["caller"] != "org.test.tools" || child["parent_id"] != parent["call_id"] || parent["caller"] != "alice" {
+		t.Fatalf("nested record caller %v parent_id %v; parent call_id %v caller %v", child["caller"], child["parent_id"], parent["call_id"], parent["caller"])
 	}
 }
