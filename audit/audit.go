@@ -1033,7 +1033,7 @@ func (w *Writer) loadTail() error {
 	if size == 0 {
 		return nil
 	}
-	tail, keep, err := lastLine(w.f, size)
+	tail, keep, err := lastLine(w.f, size, MaxLineBytes)
 	if errors.Is(err, errNoLineEnd) {
 		return fmt.Errorf("audit: refusing to append to %s: there is no line break in its last %d bytes, so it is not an audit log (check audit.path)", w.path, MaxLineBytes)
 	}
@@ -1050,11 +1050,13 @@ func (w *Writer) loadTail() error {
 		}
 	}
 	if keep > 0 {
-		last, _, err := lastLine(w.f, keep-1)
+		// Records written before their strings were bounded could be
+		// longer than MaxLineBytes: such a log still continues.
+		last, _, err := lastLine(w.f, keep-1, maxOldLineBytes)
 		if err != nil && !errors.Is(err, errNoLineEnd) {
 			return fmt.Errorf("audit: read %s: %w", w.path, err)
 		}
-		reason := "its last line is longer than " + strconv.Itoa(MaxLineBytes) + " bytes"
+		reason := "its last line is longer than " + strconv.Itoa(maxOldLineBytes) + " bytes"
 		var r record
 		if err == nil {
 			r, reason = checkLine(last)
@@ -1076,14 +1078,19 @@ func (w *Writer) loadTail() error {
 	return nil
 }
 
-// errNoLineEnd: lastLine found no line break within MaxLineBytes.
+// errNoLineEnd: lastLine found no line break within its limit.
 var errNoLineEnd = errors.New("no line break")
+
+// maxOldLineBytes bounds the last record Open reads: more than any record
+// a writer ever wrote (strings were unbounded before, up to the 8 MiB
+// request, escaped six-fold).
+const maxOldLineBytes = 64 << 20
 
 // lastLine returns the bytes of f before end that follow its last line
 // break (all of them when there is none) and where they start. It reads
-// backwards in growing chunks, and gives up (errNoLineEnd) past
-// MaxLineBytes: no record is that long.
-func lastLine(f *os.File, end int64) ([]byte, int64, error) {
+// backwards in growing chunks, and gives up (errNoLineEnd) past limit
+// bytes.
+func lastLine(f *os.File, end, limit int64) ([]byte, int64, error) {
 	for chunk := int64(64 << 10); ; chunk *= 2 {
 		off := max(end-chunk, 0)
 		buf := make([]byte, end-off)
@@ -1093,7 +1100,7 @@ func lastLine(f *os.File, end int64) ([]byte, int64, error) {
 		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
 			return buf[i+1:], off + int64(i+1), nil
 		}
-		if end-off > MaxLineBytes {
+		if end-off > limit {
 			return nil, 0, errNoLineEnd
 		}
 		if off == 0 {

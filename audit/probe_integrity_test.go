@@ -226,3 +226,34 @@ func TestProbeWriteErrorNamesFileOnce(t *testing.T) {
 		t.Fatalf("Failing = %v; want ENOSPC naming %s once", err, path)
 	}
 }
+
+// A log written before record strings were bounded can end with a record
+// longer than MaxLineBytes; Open still continues it (only the incomplete
+// tail it would cut is bounded).
+func TestProbeOpenContinuesAfterLongOldRecord(t *testing.T) {
+	path, lines := writeLog(t, 2)
+	r, reason := checkLine(bytes.TrimSuffix(lines[1], []byte("\n")))
+	if reason != "" {
+		t.Fatal(reason)
+	}
+	prev := r.Hash
+	old := record{CallID: "c3", Caller: "cli", Outcome: "NotFound", Prev: prev, Seq: 3, Time: r.Time, Tool: strings.Repeat("n", 2<<20)}
+	old.Hash, _ = hashRecord(&old, nil)
+	data := append(join(lines), append(appendRecord(nil, &old, true), '\n')...)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Open(path, Options{RepairTail: true})
+	if err != nil {
+		t.Fatalf("Open of a log ending in a 2 MiB record: %v", err)
+	}
+	w.Log(entry(4))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := readLines(t, path)
+	last, reason := checkLine(bytes.TrimSuffix(got[len(got)-1], []byte("\n")))
+	if reason != "" || last.Seq != 4 || last.Prev != old.Hash {
+		t.Fatalf("record after the old one: seq %d prev %s (%s); want 4 chained to %s", last.Seq, last.Prev, reason, old.Hash)
+	}
+}
