@@ -1067,7 +1067,7 @@ func (w *Writer) loadTail() error {
 		w.seq, w.prev = r.Seq, append(w.prev[:0], r.Hash...)
 	}
 	if len(tail) > 0 {
-		w.opts.Logger.Warn("audit: cutting an incomplete last record", "path", w.path, "bytes", len(tail), "text", clipQuote(tail))
+		w.opts.Logger.Warn("audit: cutting an incomplete last record", "path", w.path, "bytes", len(tail), "text", clipText(tail))
 		if err := w.f.Truncate(keep); err != nil {
 			return fmt.Errorf("audit: repair %s: %w", w.path, err)
 		}
@@ -1130,4 +1130,12 @@ func clipQuote(b []byte) string {
 		return strconv.Quote(string(b[:80])) + "…"
 	}
 	return strconv.Quote(string(b))
+}
+
+// clipText is the first bytes of b for a log attribute (which quotes it).
+func clipText(b []byte) string {
+	if len(b) > 80 {
+		return string(b[:80]) + "…"
+	}
+	return string(b)
 }
