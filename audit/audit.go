@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -71,7 +72,8 @@ type Options struct {
 	// SyncEvery fsyncs after this many records even before SyncInterval
 	// (default 4096).
 	SyncEvery int
-	// MaxErrorBytes truncates error messages (default 1024).
+	// MaxErrorBytes truncates error messages (default 1024, at most
+	// 64 KiB). The record's other strings are cut at 1 KiB.
 	MaxErrorBytes int
 	// RepairTail lets Open cut off an incomplete last line (what a crash
 	// during a write leaves behind) instead of refusing the log. The cut
@@ -111,10 +113,16 @@ func (o *Options) setDefaults() {
 	if o.MaxErrorBytes <= 0 {
 		o.MaxErrorBytes = 1024
 	}
+	// Escaped six-fold at worst, an error must leave its record well
+	// below MaxLineBytes.
+	o.MaxErrorBytes = min(o.MaxErrorBytes, maxErrorBytes)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 }
+
+// maxErrorBytes is the largest Options.MaxErrorBytes.
+const maxErrorBytes = 64 << 10
 
 // writeChunk is the size at which the writer hands encoded records to the
 // kernel even in the middle of a group.
@@ -535,8 +543,16 @@ func (vh *valueHasher) valueHash(callID, what string, v any) ([32]byte, bool) {
 		vh.log.Warn("audit: value not hashable", "call_id", callID, "what", what, "err", err)
 		return [32]byte{}, false
 	}
-	return sha256.Sum256(vh.scratch), true
+	sum := sha256.Sum256(vh.scratch)
+	if cap(vh.scratch) > maxKeptScratch {
+		vh.scratch = nil // a rare huge value: do not keep its buffer for good
+	}
+	return sum, true
 }
+
+// maxKeptScratch is the largest encoding buffer a valueHasher keeps for the
+// next value.
+const maxKeptScratch = 1 << 20
 
 // write encodes one record straight into w.out (see appendEntry), with
 // its value hashes h.
@@ -699,7 +715,7 @@ func (w *Writer) writeFailed(err error) {
 	if w.writeErr == nil {
 		w.opts.Logger.Error("audit log write failed; records are held and written when it works again, and calls are refused meanwhile", "path", w.path, "err", err)
 	}
-	w.writeErr = fmt.Errorf("audit: write %s: %w", w.path, err)
+	w.writeErr = w.wrap(err)
 	w.broken.Store(true)
 	w.signalFailing()
 }
@@ -958,11 +974,21 @@ func (w *Writer) fail(err error) {
 	w.errMu.Lock()
 	defer w.errMu.Unlock()
 	if w.err == nil {
-		w.err = fmt.Errorf("audit: write %s: %w", w.path, err)
+		w.err = w.wrap(err)
 		w.opts.Logger.Error("audit log write failed; nothing more is written and calls are refused", "path", w.path, "err", err)
 	}
 	w.broken.Store(true)
 	w.signalFailing()
+}
+
+// wrap makes an I/O error the log's: "audit: write PATH: …", or only
+// "audit: …" when it names the file already (an *os.PathError of the log).
+func (w *Writer) wrap(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Path == w.path {
+		return fmt.Errorf("audit: %w", err)
+	}
+	return fmt.Errorf("audit: write %s: %w", w.path, err)
 }
 
 // signalFailing closes failSig once (errMu held).
@@ -994,6 +1020,10 @@ func truncate(s string, n int) string {
 }
 
 // loadTail reads the last record of an existing log to continue its chain.
+// An incomplete last line is cut (with RepairTail) only when it is what a
+// crash during a write leaves, the beginning of a record or zeros, and
+// only after the record before it checks: nothing of a file that is not
+// an intact log is changed.
 func (w *Writer) loadTail() error {
 	st, err := w.f.Stat()
 	if err != nil {
@@ -1003,51 +1033,109 @@ func (w *Writer) loadTail() error {
 	if size == 0 {
 		return nil
 	}
-	// Read backwards in growing chunks until the last complete line fits.
-	chunk := int64(64 << 10)
-	for {
-		off := max(size-chunk, 0)
-		buf := make([]byte, size-off)
-		if _, err := w.f.ReadAt(buf, off); err != nil && err != io.EOF {
+	tail, keep, err := lastLine(w.f, size, MaxLineBytes)
+	if errors.Is(err, errNoLineEnd) {
+		return fmt.Errorf("audit: refusing to append to %s: there is no line break in its last %d bytes, so it is not an audit log (check audit.path)", w.path, MaxLineBytes)
+	}
+	if err != nil {
+		return fmt.Errorf("audit: read %s: %w", w.path, err)
+	}
+	if len(tail) > 0 {
+		if !crashTail(tail) {
+			return fmt.Errorf("audit: refusing to append to %s: it ends with %d bytes that are not the beginning of a record (%s), not what a crash during a write leaves; check it with `aios-host audit verify %s`", w.path, len(tail), clipQuote(tail), w.path)
+		}
+		if !w.opts.RepairTail {
+			return fmt.Errorf("audit: %s ends with an incomplete record of %d bytes (a crash during a write?); "+
+				"check it with `aios-host audit verify`, then cut the last line or open with repair enabled", w.path, len(tail))
+		}
+	}
+	if keep > 0 {
+		// Records written before their strings were bounded could be
+		// longer than MaxLineBytes: such a log still continues.
+		last, _, err := lastLine(w.f, keep-1, maxOldLineBytes)
+		if err != nil && !errors.Is(err, errNoLineEnd) {
 			return fmt.Errorf("audit: read %s: %w", w.path, err)
 		}
-		if buf[len(buf)-1] != '\n' {
-			// An incomplete final line: a crash during a write.
-			i := bytes.LastIndexByte(buf, '\n')
-			if i < 0 && off > 0 {
-				chunk *= 2
-				continue
-			}
-			keep := off + int64(i+1)
-			if !w.opts.RepairTail {
-				return fmt.Errorf("audit: %s ends with an incomplete record of %d bytes (a crash during a write?); "+
-					"check it with `aios-host audit verify`, then cut the last line or open with repair enabled", w.path, size-keep)
-			}
-			w.opts.Logger.Warn("audit: cutting an incomplete last record", "path", w.path, "bytes", size-keep, "text", string(buf[i+1:]))
-			if err := w.f.Truncate(keep); err != nil {
-				return fmt.Errorf("audit: repair %s: %w", w.path, err)
-			}
-			if err := w.f.Sync(); err != nil {
-				return fmt.Errorf("audit: repair %s: %w", w.path, err)
-			}
-			if keep == 0 {
-				return nil
-			}
-			size = keep
-			continue
+		reason := "its last line is longer than " + strconv.Itoa(maxOldLineBytes) + " bytes"
+		var r record
+		if err == nil {
+			r, reason = checkLine(last)
 		}
-		body := buf[:len(buf)-1]
-		i := bytes.LastIndexByte(body, '\n')
-		if i < 0 && off > 0 {
-			chunk *= 2
-			continue
-		}
-		last := body[i+1:]
-		r, reason := checkLine(last)
 		if reason != "" {
 			return fmt.Errorf("audit: refusing to append to %s: its last record is damaged (%s); run `aios-host audit verify %s`", w.path, reason, w.path)
 		}
 		w.seq, w.prev = r.Seq, append(w.prev[:0], r.Hash...)
-		return nil
 	}
+	if len(tail) > 0 {
+		w.opts.Logger.Warn("audit: cutting an incomplete last record", "path", w.path, "bytes", len(tail), "text", clipText(tail))
+		if err := w.f.Truncate(keep); err != nil {
+			return fmt.Errorf("audit: repair %s: %w", w.path, err)
+		}
+		if err := w.f.Sync(); err != nil {
+			return fmt.Errorf("audit: repair %s: %w", w.path, err)
+		}
+	}
+	return nil
+}
+
+// errNoLineEnd: lastLine found no line break within its limit.
+var errNoLineEnd = errors.New("no line break")
+
+// maxOldLineBytes bounds the last record Open reads: more than any record
+// a writer ever wrote (strings were unbounded before, up to the 8 MiB
+// request, escaped six-fold).
+const maxOldLineBytes = 64 << 20
+
+// lastLine returns the bytes of f before end that follow its last line
+// break (all of them when there is none) and where they start. It reads
+// backwards in growing chunks, and gives up (errNoLineEnd) past limit
+// bytes.
+func lastLine(f *os.File, end, limit int64) ([]byte, int64, error) {
+	for chunk := int64(64 << 10); ; chunk *= 2 {
+		off := max(end-chunk, 0)
+		buf := make([]byte, end-off)
+		if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
+			return nil, 0, err
+		}
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			return buf[i+1:], off + int64(i+1), nil
+		}
+		if end-off > limit {
+			return nil, 0, errNoLineEnd
+		}
+		if off == 0 {
+			return buf, 0, nil
+		}
+	}
+}
+
+// recordStart begins every record the writer writes.
+const recordStart = `{"call_id":"`
+
+// crashTail reports whether b, an incomplete last line, is what a crash
+// during a write leaves: the beginning of a record (a write is whole
+// records, cut short), or zeros (a power loss can leave the pages of the
+// last write unwritten).
+func crashTail(b []byte) bool {
+	if len(bytes.TrimLeft(b, "\x00")) == 0 {
+		return true
+	}
+	n := min(len(b), len(recordStart))
+	return string(b[:n]) == recordStart[:n]
+}
+
+// clipQuote quotes the first bytes of b for a message.
+func clipQuote(b []byte) string {
+	if len(b) > 80 {
+		return strconv.Quote(string(b[:80])) + "…"
+	}
+	return strconv.Quote(string(b))
+}
+
+// clipText is the first bytes of b for a log attribute (which quotes it).
+func clipText(b []byte) string {
+	if len(b) > 80 {
+		return string(b[:80]) + "…"
+	}
+	return string(b)
 }

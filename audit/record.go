@@ -109,15 +109,11 @@ const hashField = len(`,"hash":"`) + len(hashPrefix) + 64 + 1
 func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]byte, hasR bool) ([]byte, int) {
 	start := len(b)
 	b = append(b, `{"call_id":`...)
-	b = jsonenc.AppendString(b, e.CallID)
+	b = appendField(b, e.CallID, maxFieldBytes)
 	b = append(b, `,"caller":`...)
-	b = jsonenc.AppendString(b, e.Caller)
+	b = appendField(b, e.Caller, maxFieldBytes)
 	b = append(b, `,"error":`...)
-	if len(e.Error) > w.opts.MaxErrorBytes {
-		b = jsonenc.AppendString(b, truncate(e.Error, w.opts.MaxErrorBytes))
-	} else {
-		b = jsonenc.AppendString(b, e.Error)
-	}
+	b = appendField(b, e.Error, w.opts.MaxErrorBytes)
 	at := len(b)
 	b = append(b, `,"latency_us":`...)
 	b = strconv.AppendInt(b, e.Latency.Microseconds(), 10)
@@ -125,20 +121,20 @@ func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]
 	if e.Outcome == "" {
 		b = append(b, `"ok"`...)
 	} else {
-		b = jsonenc.AppendString(b, e.Outcome)
+		b = appendField(b, e.Outcome, maxFieldBytes)
 	}
 	b = append(b, `,"params_hash":`...)
 	b = appendDigest(b, &ph, hasP)
 	b = append(b, `,"parent_id":`...)
-	b = jsonenc.AppendString(b, e.ParentID)
+	b = appendField(b, e.ParentID, maxFieldBytes)
 	b = append(b, `,"prev":"`...)
 	b = append(b, w.prev...)
 	b = append(b, `","provider":`...)
-	b = jsonenc.AppendString(b, e.Provider)
+	b = appendField(b, e.Provider, maxFieldBytes)
 	b = append(b, `,"result_hash":`...)
 	b = appendDigest(b, &rh, hasR)
 	b = append(b, `,"runtime":`...)
-	b = jsonenc.AppendString(b, e.Runtime)
+	b = appendField(b, e.Runtime, maxFieldBytes)
 	b = append(b, `,"seq":`...)
 	b = strconv.AppendUint(b, w.seq+1, 10)
 	b = append(b, `,"time":"`...)
@@ -148,11 +144,11 @@ func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]
 	}
 	b = w.clock.append(b, t)
 	b = append(b, `","tool":`...)
-	b = jsonenc.AppendString(b, e.Tool)
+	b = appendField(b, e.Tool, maxFieldBytes)
 	b = append(b, `,"untrusted":`...)
 	b = strconv.AppendBool(b, e.Untrusted)
 	b = append(b, `,"version":`...)
-	b = jsonenc.AppendString(b, e.Version)
+	b = appendField(b, e.Version, maxFieldBytes)
 	b = append(b, '}')
 	sum := sha256.Sum256(b[start:])
 	n := len(b)
@@ -162,6 +158,22 @@ func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]
 	hexDigest(b[i:i+64], &sum)
 	b[i+64] = '"'
 	return append(b, '\n'), i - len(hashPrefix)
+}
+
+// maxFieldBytes bounds each string of a record but the error (which
+// Options.MaxErrorBytes bounds): a client chooses some of them (the tool
+// name of a call that finds no tool, the parent_id of tools/call), and a
+// record must stay well below MaxLineBytes, or verify could check nothing
+// from it on.
+const maxFieldBytes = 1024
+
+// appendField appends s as a JSON string, truncated to n bytes (see
+// truncate).
+func appendField(b []byte, s string, n int) []byte {
+	if len(s) > n {
+		s = truncate(s, n)
+	}
+	return jsonenc.AppendString(b, s)
 }
 
 // appendDigest appends "sha256:<hex>" of sum, or "" when !ok.

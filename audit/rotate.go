@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // RotatedName is the name a full log file at path gets when the Writer
@@ -113,7 +115,28 @@ func verifyPath(path string, o VerifyOptions) (int, Anchor, error) {
 		return 0, o.After, err
 	}
 	defer f.Close()
+	if !o.More {
+		o.tailChanged = func() bool { return growing(f) }
+	}
 	return VerifyWith(f, o)
+}
+
+// growing reports whether f, read to its end, changes size within half a
+// second: a running host is writing it. The kernel lets a reader see part
+// of a write(2) in progress, so the log of a running host can seem to end
+// with an incomplete record; a crash's incomplete record stays as it is.
+func growing(f *os.File) bool {
+	pos, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return false
+	}
+	for range 50 {
+		if st, err := f.Stat(); err != nil || st.Size() != pos {
+			return err == nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
 }
 
 // continueFromRotated sets the chain state from the newest rotated file
@@ -172,13 +195,11 @@ func lastRecord(path string) (record, error) {
 // firstSeq returns the seq of the first record of the open log f (0 when
 // it has none or it cannot be read; only rotation names depend on it).
 func firstSeq(f *os.File) uint64 {
-	buf := make([]byte, 64<<10)
-	n, _ := f.ReadAt(buf, 0)
-	i := bytes.IndexByte(buf[:n], '\n')
-	if i < 0 {
+	line, err := readLine(bufio.NewReaderSize(io.NewSectionReader(f, 0, MaxLineBytes+1), 64<<10))
+	if err != nil {
 		return 0
 	}
-	r, reason := checkLine(buf[:i])
+	r, reason := checkLine(line)
 	if reason != "" {
 		return 0
 	}

@@ -93,6 +93,12 @@ type VerifyOptions struct {
 	Anchor *Anchor
 	// More says later files continue the log (no cut-from-the-end check).
 	More bool
+
+	// tailChanged, when set (VerifyFiles, for the last file), reports
+	// whether the file changed after verify read an incomplete last line:
+	// then that line is a write in progress (a running host), not a crash,
+	// and verify ends before it.
+	tailChanged func() bool
 }
 
 // VerifyWith verifies one file of a log under o. It returns the number of
@@ -111,6 +117,9 @@ func verify(r io.Reader, o VerifyOptions) (int, Anchor, error) {
 	last := func() Anchor { return Anchor{Seq: base + uint64(line), Hash: prev} }
 	for {
 		raw, err := readLine(br)
+		if err != nil && err != io.EOF && !o.More && o.tailChanged != nil && isIncomplete(err) && o.tailChanged() {
+			err = io.EOF
+		}
 		if err == io.EOF {
 			if a := o.Anchor; a != nil && !o.More && base+uint64(line) < a.Seq {
 				return line, last(), &VerifyError{Line: line + 1, Reason: fmt.Sprintf(
@@ -159,9 +168,17 @@ func checkLink(rec *record, want uint64, prev string, line int) string {
 		case line == 1:
 			return fmt.Sprintf("prev %q does not match the hash of record %d (%q) that the file should follow: the files do not join", rec.Prev, want-1, prev)
 		}
-		return fmt.Sprintf("prev %q does not match the hash of line %d (%q): line %d was edited or replaced", rec.Prev, line-1, prev, line-1)
+		return fmt.Sprintf("prev %q does not match the hash of line %d (%q): line %d was edited and its hash recomputed, or this record was replaced (e.g. by one from another log)", rec.Prev, line-1, prev, line-1)
 	}
 	return ""
+}
+
+// incompleteTail starts the reason of an incomplete last line.
+const incompleteTail = "incomplete last record"
+
+func isIncomplete(err error) bool {
+	var ve *VerifyError
+	return errors.As(err, &ve) && strings.HasPrefix(ve.Reason, incompleteTail)
 }
 
 // readLine returns one line without its newline. A last line without a
@@ -183,7 +200,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 			if len(buf) == 0 {
 				return nil, io.EOF
 			}
-			return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes, no newline): a crash during a write, or the log was cut", len(buf))}
+			return nil, &VerifyError{Reason: fmt.Sprintf(incompleteTail+" (%d bytes, no newline): a crash during a write, or the log was cut", len(buf))}
 		default:
 			return nil, err
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/registry"
@@ -147,8 +149,17 @@ func (f *frame) SpaceRead(ctx context.Context, spaceName, id string) (abi.Object
 	if err != nil {
 		return abi.Object{}, &abi.ToolError{Code: abi.Internal, Message: err.Error()}
 	}
+	// A space the caller is granted by name counts even before it holds
+	// an object: the object is then not found, not forbidden.
+	for _, g := range f.grants {
+		if g.Kind == abi.CapReadSpace && g.HasArg && !strings.ContainsAny(g.Arg, "*?") &&
+			space.ValidateSpaceName(g.Arg) == nil && !slices.Contains(names, g.Arg) {
+			names = append(names, g.Arg)
+		}
+	}
 	sort.Strings(names)
 	readable := 0
+	var firstErr *abi.ToolError
 	for _, n := range names {
 		if f.allow(abi.Capability{Kind: abi.CapReadSpace, Arg: n, HasArg: true}) != nil {
 			continue
@@ -159,9 +170,17 @@ func (f *frame) SpaceRead(ctx context.Context, spaceName, id string) (abi.Object
 			continue
 		}
 		if err != nil {
-			return abi.Object{}, spaceError(err, n, id)
+			// A damaged copy must not hide a good one in a later space
+			// (the id names the content, so any copy will do).
+			if firstErr == nil {
+				firstErr = spaceError(err, n, id)
+			}
+			continue
 		}
 		return abi.Object{Space: n, ID: id, Data: data}, nil
+	}
+	if firstErr != nil {
+		return abi.Object{}, firstErr
 	}
 	if readable == 0 {
 		return abi.Object{}, &abi.ToolError{Code: abi.CapabilityDenied, Message: "object " + id + ": no space is readable by both caller " +

@@ -252,6 +252,12 @@ func convertError(ve *jsonschema.ValidationError) *ValidationError {
 	}
 	p := message.NewPrinter(language.English)
 	msg := shortened(best.ve.ErrorKind).LocalizedString(p)
+	if k, ok := best.ve.ErrorKind.(*kind.Pattern); ok {
+		// Worded as the fast path does: the reference quotes the string,
+		// and the message goes into the audit log, which holds no params
+		// (docs/audit.md) — a token that missed its pattern would.
+		msg = fmt.Sprintf("does not match pattern %q", k.Want)
+	}
 	if _, ok := best.ve.ErrorKind.(*kind.Const); ok {
 		var wants []string
 		for _, l := range ls {

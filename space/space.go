@@ -33,6 +33,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -243,8 +244,17 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 		return "", fmt.Errorf("space %q: %w", space, err)
 	}
 	// rename is atomic: with two concurrent Puts of the same content, both
-	// renames succeed and the file holds the same bytes either way.
-	if err := os.Rename(tmpName, p); err != nil {
+	// renames succeed and the file holds the same bytes either way. A
+	// Delete that empties the fan-out directory removes it, maybe between
+	// the MkdirAll above and here: make it again.
+	err = os.Rename(tmpName, p)
+	for try := 0; err != nil && errors.Is(err, fs.ErrNotExist) && try < 8; try++ {
+		if mkErr := os.MkdirAll(dir, 0o700); mkErr != nil {
+			break
+		}
+		err = os.Rename(tmpName, p)
+	}
+	if err != nil {
 		return "", fmt.Errorf("space %q: store object: %w", space, err)
 	}
 	ok = true
@@ -301,7 +311,9 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(p)
+	// O_NONBLOCK: a FIFO put in the store must not block Get in open(2)
+	// (it is refused below as not a regular file); no effect on a file.
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
@@ -401,6 +413,9 @@ func (s *Store) List(space string) ([]string, error) {
 			continue
 		}
 		ents, err := os.ReadDir(filepath.Join(dir, fan.Name()))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a Delete emptied and removed it meanwhile
+		}
 		if err != nil {
 			return nil, fmt.Errorf("space %q: list: %w", space, err)
 		}
