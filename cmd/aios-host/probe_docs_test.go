@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,5 +44,48 @@ func TestProbeCallAsWhileHostRuns(t *testing.T) {
 	}
 	if code, _, errs := e.run("", "audit", "verify", logs[0]); code != 0 {
 		t.Errorf("audit verify of the session log: %d %s", code, errs)
+	}
+}
+
+// TestProbeFolderProvidersOwnIDs: a provider folder with one artifact and
+// no description (docs/discovery.md: "sub/ with one artifact (or
+// tool.<ext>)") that names no id got the id of its file's stem, so every
+// such folder was local.index or local.tool: the second one was shadowed
+// by the first and its tools were missing, without a word. The id is now
+// the folder's name.
+func TestProbeFolderProvidersOwnIDs(t *testing.T) {
+	e := newEnv(t)
+	write := func(rel, src string) {
+		p := filepath.Join(e.plugins, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("alpha/index.ts", "aios.registerTool({name: 'alpha-tool', parameters: {}}, () => 'a');\n")
+	write("beta/index.ts", "aios.registerTool({name: 'beta-tool', parameters: {}}, () => 'b');\n")
+	write("word_count/tool.js", "aios.registerTool({name: 'wc-tool', parameters: {}}, () => 'w');\n")
+	write("gamma/tool.py", "from aios_sdk import tool\n\n@tool(name='gamma-tool')\ndef g(params):\n    return 'g'\n")
+	write("delta/tool.py", "from aios_sdk import tool\n\n@tool(name='delta-tool')\ndef d(params):\n    return 'd'\n")
+	code, out, errs := e.run("", "list", "--json")
+	if code != 0 {
+		t.Fatalf("list: %d %s", code, errs)
+	}
+	var tools []struct{ Name, Provider string }
+	if err := json.Unmarshal([]byte(out), &tools); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, tl := range tools {
+		got[tl.Name] = tl.Provider
+	}
+	want := map[string]string{"alpha-tool": "local.alpha", "beta-tool": "local.beta", "wc-tool": "local.word-count",
+		"gamma-tool": "local.gamma", "delta-tool": "local.delta"}
+	for name, id := range want {
+		if got[name] != id {
+			t.Errorf("tool %s: provider %q, want %q (stderr: %s)", name, got[name], id, errs)
+		}
 	}
 }

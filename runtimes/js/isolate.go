@@ -75,6 +75,7 @@ type loadRequest struct {
 	V          int     `msgpack:"v" json:"v"`
 	Path       string  `msgpack:"path" json:"path"`
 	ProviderID string  `msgpack:"provider_id,omitempty" json:"provider_id,omitempty"`
+	Unit       string  `msgpack:"unit,omitempty" json:"unit,omitempty"` // abi.Source.Unit, for the default id
 	Runtime    string  `msgpack:"runtime" json:"runtime"`
 	Name       string  `msgpack:"name" json:"name"`
 	Code       string  `msgpack:"code" json:"code"`
@@ -118,7 +119,7 @@ func (r *Runtime) loadProcess(b *bundled, src abi.Source, runtime string) (abi.P
 		logger: logger,
 		logs:   newLogGate(logger),
 		req: loadRequest{
-			V: abi.FormatVersion, Path: src.Path, ProviderID: src.ProviderID, Runtime: runtime,
+			V: abi.FormatVersion, Path: src.Path, ProviderID: src.ProviderID, Unit: src.Unit, Runtime: runtime,
 			Name: b.Name, Code: b.Code, Options: r.opts,
 		},
 	}

@@ -379,6 +379,3 @@ func (r *Runtime) loadBundle(b *bundled, src abi.Source, runtime string) (*Provi
 	p.free <- w
 	return p, nil
 }
-
-// deriveID is the id of a provider that names none (abi.LocalProviderID).
-func deriveID(path string) string { return abi.LocalProviderID(path) }
