@@ -342,6 +342,9 @@ type procWorker struct {
 	calls    map[string]*procCall
 	seq      uint64
 	killedBy string // why the host killed the worker (a frame it refused), for died
+	// registered is set once the worker registered: an end before that
+	// is the load's error, not a crash to log (died).
+	registered bool
 
 	dead     chan struct{} // closed when the process has exited
 	deathErr *abi.ToolError
@@ -453,6 +456,9 @@ func (p *ProcessProvider) start() (*procWorker, *abi.ToolRegister, error) {
 		}
 		return nil, nil, err
 	}
+	w.mu.Lock()
+	w.registered = true
+	w.mu.Unlock()
 	return w, reg, nil
 }
 
@@ -902,7 +908,7 @@ func (w *procWorker) died(err error) {
 	}
 	msg := "its JS worker process ended (" + why + ")"
 	w.mu.Lock()
-	killedBy := w.killedBy
+	killedBy, registered := w.killedBy, w.registered
 	w.mu.Unlock()
 	if killedBy != "" {
 		msg = "its JS worker process was killed: " + strings.TrimPrefix(killedBy, "the JS worker process: ")
@@ -917,7 +923,8 @@ func (w *procWorker) died(err error) {
 	close(w.dead)
 	_ = w.stdin.Close()
 	_ = w.out.Close() // a reader still in it gets an error: the worker is gone
-	if err != nil {
+	if err != nil && registered {
+		// Before it registered, the load fails saying why (start).
 		w.p.logger.Warn("JS worker process ended", "err", err, "note", w.stderr.fatal())
 	}
 }
