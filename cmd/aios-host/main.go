@@ -215,6 +215,13 @@ func (c *cli) flags(name, usageLine, description string) *flag.FlagSet {
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintf(w, "Usage: aios-host %s\n\n%s\n\nFlags:\n", usageLine, strings.TrimSpace(description))
+		// The global flags are defined with what was given before the
+		// command name; that is no default (their help says what is).
+		for _, name := range []string{"config", "plugins", "data", "log-level"} {
+			if f := fs.Lookup(name); f != nil {
+				f.DefValue = ""
+			}
+		}
 		fs.PrintDefaults()
 	}
 	return fs

@@ -89,3 +89,21 @@ func TestProbeFolderProvidersOwnIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeUsageShowsNoGivenValueAsDefault: a usage error after global
+// flags given before the command (`aios-host --plugins DIR diff x ^1`)
+// printed the command's help with "-plugins dir … (default DIR)": the
+// value given, shown as if it were the default.
+func TestProbeUsageShowsNoGivenValueAsDefault(t *testing.T) {
+	e := newEnv(t)
+	cfg := writeConfig(t, "limits: {default_deadline: 5s}\n")
+	code, _, errs := e.bare("--plugins", e.plugins, "--config", cfg, "--data", e.data, "--log-level", "error", "diff", "x", "^1")
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d: %s", code, exitUsage, errs)
+	}
+	for _, v := range []string{e.plugins, cfg, e.data, "error"} {
+		if strings.Contains(errs, "(default "+v) {
+			t.Errorf("usage shows the given value %q as a default:\n%s", v, errs)
+		}
+	}
+}
