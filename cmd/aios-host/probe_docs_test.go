@@ -107,3 +107,32 @@ func TestProbeUsageShowsNoGivenValueAsDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeVerifyWithoutKeysSaysSo: docs/trust.md shows `aios-host verify
+// CARD` taking the config's keys when neither --jwks nor --jwks-url is
+// given. With no config (or one without discovery.keys) it answered only
+// "no trusted key has key id …", as if the key were the problem; it now
+// says that no key was given and where keys come from.
+func TestProbeVerifyWithoutKeysSaysSo(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", filepath.Join(dir, "k")); code != 0 {
+		t.Fatalf("keygen: %s", errs)
+	}
+	folder := filepath.Join(dir, "adapter")
+	_ = os.MkdirAll(folder, 0o755)
+	_ = os.WriteFile(filepath.Join(folder, "tool.wasm"), []byte("\x00asm\x01\x00\x00\x00"), 0o644)
+	draft := filepath.Join(folder, "draft.json")
+	_ = os.WriteFile(draft, []byte(`{"adapter": {"id": "org.example.demo", "name": "Demo", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [], "artifact": {"path": "tool.wasm"}}`), 0o644)
+	code, signed, errs := e.bare("sign", draft, "--key", filepath.Join(dir, "k", "private.pem"))
+	if code != 0 {
+		t.Fatalf("sign: %s", errs)
+	}
+	card := filepath.Join(folder, "adapter.json")
+	_ = os.WriteFile(card, []byte(signed), 0o644)
+	code, out, _ := e.bare("verify", card)
+	if code != 1 || !strings.Contains(out, "no trusted key") || !strings.Contains(out, "--jwks") || !strings.Contains(out, "discovery.keys") {
+		t.Fatalf("verify without keys: exit %d, %q; want 1 and a hint naming --jwks and discovery.keys", code, out)
+	}
+}
