@@ -54,7 +54,7 @@ var commands = []command{
 	{"diff", "compare the schemas of two versions of a tool", runDiff},
 	{"mcp", "serve the exportable tools to an MCP client over stdio", runMCP},
 	{"space", "put and get Space storage objects", runSpace},
-	{"audit", "verify an audit log", runAudit},
+	{"audit", "verify an audit log, or sign its anchor", runAudit},
 	{"keygen", "make a key pair for signing Adapter Cards", runKeygen},
 	{"sign", "sign an Adapter Card (pinning its artifact)", runSign},
 	{"verify", "verify an Adapter Card's signature and artifact", runVerify},
