@@ -27,7 +27,9 @@ JSON object given as one argument, or read from standard input with "-"
 
 When a host is running on the socket (--socket, else the data directory's)
 and --as is not given, the call goes through that host, with its tools:
---plugins and --config do not change them.
+--plugins and --config do not change them. Otherwise it runs in this
+process; when another aios-host holds the audit log, the call is recorded
+in a log of its own, <data>/audit-sessions/call-<time>-<pid>.jsonl.
 
 Without --json a string result is printed as text and anything else as
 indented JSON; a tool error is printed as "CODE: message" on standard error.
