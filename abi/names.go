@@ -45,7 +45,23 @@ func ValidateProviderID(id string) error {
 // when nothing is left. Every runtime uses it, so a file's id does not
 // depend on its language.
 func LocalProviderID(path string) string {
-	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	return localID(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+}
+
+// LocalID is the id of a provider that names none: LocalProviderID of its
+// file, or for a provider packaged as a folder (Unit: a folder unit with
+// tool.py, index.ts, …) the folder's name as it is (plugins/word_count/ →
+// local.word-count), so that two such folders do not both become
+// local.tool or local.index.
+func (s Source) LocalID() string {
+	if s.Unit != "" {
+		return localID(filepath.Base(s.Unit))
+	}
+	return LocalProviderID(s.Path)
+}
+
+// localID is "local." and stem by LocalProviderID's rule.
+func localID(stem string) string {
 	var b strings.Builder
 	for _, c := range strings.ToLower(stem) {
 		switch {

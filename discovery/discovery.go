@@ -1170,17 +1170,26 @@ func (d *Discovery) best(id string) *candidate {
 
 // warnMixedTrust warns when descriptions of different trust levels claim
 // id (once for each such set): the most trusted one serves, and a less
-// trusted file naming the id of a trusted one is worth a look.
+// trusted file naming the id of a trusted one is worth a look. It also
+// warns when several descriptions of one level other than .desktop
+// entries (which describe a known adapter's id by design) claim id: two
+// files that name no id and share a stem (tools.js, tools.py), or a file
+// copied into two plugin folders; all but one would be left out without a
+// word.
 func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 	var claims []string
 	levels := map[abi.TrustLevel]bool{}
+	same := 0
 	for _, c := range d.cands {
 		if c.id == id && c.provider != nil {
 			claims = append(claims, c.key+" ("+c.trust.String()+", "+c.kind+")")
 			levels[c.trust] = true
+			if c.trust == win.trust && c.kind != KindDesktop {
+				same++
+			}
 		}
 	}
-	if len(levels) < 2 {
+	if len(levels) < 2 && same < 2 {
 		delete(d.mixed, id)
 		return
 	}
@@ -1190,6 +1199,11 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 		return
 	}
 	d.mixed[id] = sig
+	if len(levels) < 2 {
+		d.log.Warn("several descriptions claim one provider id; one serves (card > yaml > desktop, then the first path), the others are shadowed: give each its own id",
+			"provider", id, "serving", win.key, "trust", win.trust.String(), "claims", claims)
+		return
+	}
 	d.log.Warn("descriptions of different trust levels claim one provider id; the most trusted serves, the others are shadowed",
 		"provider", id, "serving", win.key, "trust", win.trust.String(), "claims", claims)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/audit"
 )
 
 func runCall(c *cli, args []string) int {
@@ -25,7 +27,9 @@ JSON object given as one argument, or read from standard input with "-"
 
 When a host is running on the socket (--socket, else the data directory's)
 and --as is not given, the call goes through that host, with its tools:
---plugins and --config do not change them.
+--plugins and --config do not change them. Otherwise it runs in this
+process; when another aios-host holds the audit log, the call is recorded
+in a log of its own, <data>/audit-sessions/call-<time>-<pid>.jsonl.
 
 Without --json a string result is printed as text and anything else as
 indented JSON; a tool error is printed as "CODE: message" on standard error.
@@ -114,6 +118,14 @@ Example:
 		}
 	}
 	h, err := c.newHost(ctx, log, hostOptions{audit: true})
+	if errors.Is(err, audit.ErrInUse) {
+		// Another aios-host holds the log (a `run` without a socket
+		// this call may use, as with --as, or an `mcp`): this call
+		// keeps a log of its own, as an MCP session does.
+		own := sessionAuditPath(cfg.AuditPath(), "call", time.Now(), os.Getpid())
+		fmt.Fprintf(c.stderr, "aios-host: the audit log %s is in use by another aios-host; this call is recorded in %s (check it with aios-host audit verify FILE)\n", cfg.AuditPath(), own)
+		h, err = c.newHost(ctx, log, hostOptions{audit: true, auditPath: own})
+	}
 	if err != nil {
 		return c.fail(err)
 	}

@@ -61,7 +61,7 @@ Claude Desktop (claude_desktop_config.json):
 		// client) holds the log: this session keeps its own.
 		var cfg *config.Config
 		if cfg, err = c.config(); err == nil {
-			own := sessionAuditPath(cfg.AuditPath(), time.Now(), os.Getpid())
+			own := sessionAuditPath(cfg.AuditPath(), "mcp", time.Now(), os.Getpid())
 			log.Warn("the audit log is in use by another aios-host; this MCP session writes its own hash-chained log (check it with aios-host audit verify FILE)",
 				"log", cfg.AuditPath(), "session_log", own)
 			h, err = c.newHost(ctx, log, hostOptions{audit: true, discovery: true, auditPath: own})
@@ -93,10 +93,11 @@ Claude Desktop (claude_desktop_config.json):
 	return exitOK
 }
 
-// sessionAuditPath is the audit log of an MCP session that found the
-// configured log in use: <dir of log>/audit-sessions/mcp-<UTC time>-<pid>.jsonl.
-func sessionAuditPath(log string, now time.Time, pid int) string {
-	return filepath.Join(filepath.Dir(log), "audit-sessions", fmt.Sprintf("mcp-%s-%d.jsonl", now.UTC().Format("20060102T150405Z"), pid))
+// sessionAuditPath is the audit log of a command (kind: mcp, call) that
+// found the configured log in use:
+// <dir of log>/audit-sessions/<kind>-<UTC time>-<pid>.jsonl.
+func sessionAuditPath(log, kind string, now time.Time, pid int) string {
+	return filepath.Join(filepath.Dir(log), "audit-sessions", fmt.Sprintf("%s-%s-%d.jsonl", kind, now.UTC().Format("20060102T150405Z"), pid))
 }
 
 // startMCPBridge imports the MCP servers of mcp.servers into h: each server

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -38,6 +39,7 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 		return c.fail(err)
 	}
 	var keys *trust.KeyStore
+	noKeys := false // neither flag nor discovery.keys gave any
 	switch {
 	case *jwksFile != "":
 		kd, err := readInputFile(*jwksFile, maxKeyFileBytes, "a JWKS")
@@ -69,6 +71,7 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 		if keys, err = trust.LoadKeyConfigs(dc.Keys, base, nil); err != nil {
 			return c.fail(err)
 		}
+		noKeys = len(dc.Keys) == 0
 	}
 	if _, err := discovery.ParseCard(data, pos[0]); err != nil {
 		fmt.Fprintf(c.stdout, "invalid: %v\n", err)
@@ -76,7 +79,11 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 	}
 	v, err := trust.VerifyCard(context.Background(), data, keys)
 	if err != nil {
-		fmt.Fprintf(c.stdout, "invalid: %s: %v\n", pos[0], err)
+		hint := ""
+		if noKeys && errors.Is(err, trust.ErrUnknownKey) {
+			hint = " (no keys were given: pass --jwks FILE or --jwks-url URL, or list keys under discovery.keys in the --config file)"
+		}
+		fmt.Fprintf(c.stdout, "invalid: %s: %v%s\n", pos[0], err, hint)
 		return exitFail
 	}
 	root, rel := cardRoot(pos[0], data)

@@ -54,7 +54,7 @@ var commands = []command{
 	{"diff", "compare the schemas of two versions of a tool", runDiff},
 	{"mcp", "serve the exportable tools to an MCP client over stdio", runMCP},
 	{"space", "put and get Space storage objects", runSpace},
-	{"audit", "verify an audit log", runAudit},
+	{"audit", "verify an audit log, or sign its anchor", runAudit},
 	{"keygen", "make a key pair for signing Adapter Cards", runKeygen},
 	{"sign", "sign an Adapter Card (pinning its artifact)", runSign},
 	{"verify", "verify an Adapter Card's signature and artifact", runVerify},
@@ -215,6 +215,13 @@ func (c *cli) flags(name, usageLine, description string) *flag.FlagSet {
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintf(w, "Usage: aios-host %s\n\n%s\n\nFlags:\n", usageLine, strings.TrimSpace(description))
+		// The global flags are defined with what was given before the
+		// command name; that is no default (their help says what is).
+		for _, name := range []string{"config", "plugins", "data", "log-level"} {
+			if f := fs.Lookup(name); f != nil {
+				f.DefValue = ""
+			}
+		}
 		fs.PrintDefaults()
 	}
 	return fs

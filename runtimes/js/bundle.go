@@ -47,6 +47,13 @@ type bundled struct {
 // every file the bundle reads (the entry, its imports, a tsconfig.json)
 // must be pinned there with the digest of the bytes bundled.
 func bundleFile(path string, pins map[string]string) (*bundled, error) {
+	return bundleWith(path, pins, false)
+}
+
+// bundleWith is bundleFile; alone refuses every import but 'aios-sdk' (a
+// file at the top of a plugin folder, whose folder holds other providers'
+// files).
+func bundleWith(path string, pins map[string]string, alone bool) (*bundled, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -85,7 +92,7 @@ func bundleFile(path string, pins map[string]string) (*bundled, error) {
 		LogLevel:       api.LogLevelSilent,
 		AbsWorkingDir:  dir,
 		Outdir:         dir,
-		Plugins:        []api.Plugin{sdkPlugin(dir)},
+		Plugins:        []api.Plugin{sdkPlugin(dir, alone)},
 	}
 	if pins != nil {
 		// esbuild names files by their real path: a plugin folder reached
@@ -192,7 +199,7 @@ func (e *SyntaxError) Error() string { return e.Msg }
 
 // sdkPlugin resolves 'aios-sdk' to the SDK shim and refuses every other
 // bare import, and relative imports that leave root.
-func sdkPlugin(root string) api.Plugin {
+func sdkPlugin(root string, alone bool) api.Plugin {
 	return api.Plugin{
 		Name: "aios-sdk",
 		Setup: func(b api.PluginBuild) {
@@ -204,6 +211,9 @@ func sdkPlugin(root string) api.Plugin {
 					return api.OnResolveResult{Path: "aios-sdk", Namespace: "aios-sdk"}, nil
 				}
 				if strings.HasPrefix(a.Path, "./") || strings.HasPrefix(a.Path, "../") || filepath.IsAbs(a.Path) {
+					if alone {
+						return api.OnResolveResult{}, fmt.Errorf("import %q leaves the provider's folder: a file at the top of a plugin folder is a provider of its own and may import only 'aios-sdk' (the plugin folder holds other providers); put it and its modules in a folder of their own (plugins/NAME/index.ts) to import local files", a.Path)
+					}
 					p := a.Path
 					if !filepath.IsAbs(p) {
 						p = filepath.Join(a.ResolveDir, p)

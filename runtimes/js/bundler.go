@@ -69,6 +69,9 @@ type bundleRequest struct {
 	Pins map[string]string `json:"pins,omitempty"`
 	// Compile asks the bundler to compile the bundle with goja too.
 	Compile bool `json:"compile"`
+	// Alone: the provider is a file at the top of a plugin folder, which
+	// may import no other file (bundleWith).
+	Alone bool `json:"alone,omitempty"`
 }
 
 type bundleReply struct {
@@ -115,7 +118,7 @@ func serveBundle(in io.Reader, out io.Writer) int {
 			return 2
 		}
 		var rep bundleReply
-		b, err := bundleFile(req.Path, req.Pins)
+		b, err := bundleWith(req.Path, req.Pins, req.Alone)
 		if err == nil {
 			rep.Code, rep.Name, rep.Decorators = b.Code, b.Name, b.Decorators
 			if req.Compile {
@@ -205,11 +208,17 @@ func (bp *bundlerProc) crashError() error {
 // one if none runs. compile says the host will compile the bundle in its
 // own process. Loads bundle one at a time.
 func (r *Runtime) bundle(ctx context.Context, path string, pins map[string]string, compile bool) (*bundled, error) {
+	return r.bundleFor(ctx, path, pins, compile, false)
+}
+
+// bundleFor is bundle; alone says path is a file at the top of a plugin
+// folder, which may import no other file (bundleWith).
+func (r *Runtime) bundleFor(ctx context.Context, path string, pins map[string]string, compile, alone bool) (*bundled, error) {
 	abs, err := filepath.Abs(path) // the bundler keeps the working directory it started in
 	if err != nil {
 		return nil, err
 	}
-	req, err := json.Marshal(bundleRequest{Path: abs, Pins: pins, Compile: compile})
+	req, err := json.Marshal(bundleRequest{Path: abs, Pins: pins, Compile: compile, Alone: alone})
 	if err != nil {
 		return nil, err
 	}

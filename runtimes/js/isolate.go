@@ -75,6 +75,7 @@ type loadRequest struct {
 	V          int     `msgpack:"v" json:"v"`
 	Path       string  `msgpack:"path" json:"path"`
 	ProviderID string  `msgpack:"provider_id,omitempty" json:"provider_id,omitempty"`
+	Unit       string  `msgpack:"unit,omitempty" json:"unit,omitempty"` // abi.Source.Unit, for the default id
 	Runtime    string  `msgpack:"runtime" json:"runtime"`
 	Name       string  `msgpack:"name" json:"name"`
 	Code       string  `msgpack:"code" json:"code"`
@@ -118,7 +119,7 @@ func (r *Runtime) loadProcess(b *bundled, src abi.Source, runtime string) (abi.P
 		logger: logger,
 		logs:   newLogGate(logger),
 		req: loadRequest{
-			V: abi.FormatVersion, Path: src.Path, ProviderID: src.ProviderID, Runtime: runtime,
+			V: abi.FormatVersion, Path: src.Path, ProviderID: src.ProviderID, Unit: src.Unit, Runtime: runtime,
 			Name: b.Name, Code: b.Code, Options: r.opts,
 		},
 	}
@@ -341,6 +342,9 @@ type procWorker struct {
 	calls    map[string]*procCall
 	seq      uint64
 	killedBy string // why the host killed the worker (a frame it refused), for died
+	// registered is set once the worker registered: an end before that
+	// is the load's error, not a crash to log (died).
+	registered bool
 
 	dead     chan struct{} // closed when the process has exited
 	deathErr *abi.ToolError
@@ -452,6 +456,9 @@ func (p *ProcessProvider) start() (*procWorker, *abi.ToolRegister, error) {
 		}
 		return nil, nil, err
 	}
+	w.mu.Lock()
+	w.registered = true
+	w.mu.Unlock()
 	return w, reg, nil
 }
 
@@ -901,7 +908,7 @@ func (w *procWorker) died(err error) {
 	}
 	msg := "its JS worker process ended (" + why + ")"
 	w.mu.Lock()
-	killedBy := w.killedBy
+	killedBy, registered := w.killedBy, w.registered
 	w.mu.Unlock()
 	if killedBy != "" {
 		msg = "its JS worker process was killed: " + strings.TrimPrefix(killedBy, "the JS worker process: ")
@@ -916,7 +923,8 @@ func (w *procWorker) died(err error) {
 	close(w.dead)
 	_ = w.stdin.Close()
 	_ = w.out.Close() // a reader still in it gets an error: the worker is gone
-	if err != nil {
+	if err != nil && registered {
+		// Before it registered, the load fails saying why (start).
 		w.p.logger.Warn("JS worker process ended", "err", err, "note", w.stderr.fatal())
 	}
 }

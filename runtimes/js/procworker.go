@@ -124,7 +124,7 @@ func workerMain() int {
 	rt := New(o)
 	defer rt.Close()
 	prov, err := rt.loadBundle(&bundled{Code: lr.Code, Name: lr.Name},
-		abi.Source{Path: lr.Path, ProviderID: lr.ProviderID, Logger: logger}, lr.Runtime)
+		abi.Source{Path: lr.Path, ProviderID: lr.ProviderID, Unit: lr.Unit, Logger: logger}, lr.Runtime)
 	if err != nil {
 		_ = s.send(&abi.Envelope{Kind: abi.KindResult, ID: "load", Result: &abi.ToolResult{
 			Error: &abi.ToolError{Code: abi.ProviderError, Message: err.Error()}}})

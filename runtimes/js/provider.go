@@ -295,7 +295,7 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 		reg.Provider.ID = str("id")
 	}
 	if reg.Provider.ID == "" {
-		reg.Provider.ID = deriveID(p.path)
+		reg.Provider.ID = src.LocalID()
 	}
 	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -332,7 +333,14 @@ func (r *Runtime) load(ctx context.Context, src abi.Source, runtime string) (abi
 		return nil, fmt.Errorf("load %s: the JS runtime is closed", src.Path)
 	}
 	isolated := r.isolated(src)
-	b, err := r.bundle(ctx, src.Path, src.Pinned, !isolated)
+	// A file at the top of a plugin folder (no Unit) is given no file but
+	// itself, as in the Python runtime: the plugin folder holds other
+	// providers' files.
+	alone := src.Unit == ""
+	if st, err := os.Stat(src.Path); err == nil && st.IsDir() {
+		alone = false
+	}
+	b, err := r.bundleFor(ctx, src.Path, src.Pinned, !isolated, alone)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}
@@ -379,6 +387,3 @@ func (r *Runtime) loadBundle(b *bundled, src abi.Source, runtime string) (*Provi
 	p.free <- w
 	return p, nil
 }
-
-// deriveID is the id of a provider that names none (abi.LocalProviderID).
-func deriveID(path string) string { return abi.LocalProviderID(path) }

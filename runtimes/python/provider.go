@@ -190,7 +190,7 @@ func (p *Provider) checkRegister(reg *abi.ToolRegister, src abi.Source) error {
 		reg.Provider.ID = src.ProviderID
 	}
 	if reg.Provider.ID == "" {
-		reg.Provider.ID = deriveID(p.path)
+		reg.Provider.ID = src.LocalID()
 	}
 	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
 		return fmt.Errorf("%s: @Agent(id=...): %v", p.path, err)

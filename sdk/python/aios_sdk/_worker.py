@@ -1213,7 +1213,7 @@ def load(path, pins=None):
         if _module_tool(v, name):
             add(getattr(v, TOOL_ATTR), v, k)
     if not defs:
-        raise LoadError("%s registers no tools: decorate methods with @tool(...) inside an @Agent(...) class" % path)
+        raise LoadError("%s registers no tools: decorate module-level functions with @tool(...), or methods of an @Agent(...) class" % path)
     for d in defs:
         if info.get("version") and not d.get("version"):
             d["version"] = info["version"]
