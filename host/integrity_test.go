@@ -15,7 +15,7 @@ import (
 // name it gave) and the parent_id of tools/call: a 2 MiB name made a
 // record longer than audit verify reads, and the log failed verify from
 // that record on.
-func TestProbeClientStringsKeepAuditVerifiable(t *testing.T) {
+func TestClientStringsKeepAuditVerifiable(t *testing.T) {
 	te := newTestHost(t, nil)
 	huge := strings.Repeat("n", 2<<20)
 	if _, err := te.h.Call(context.Background(), &abi.ToolCall{Caller: "alice", Tool: huge}); abi.CodeOf(err) != abi.NotFound {
@@ -45,7 +45,7 @@ func TestProbeClientStringsKeepAuditVerifiable(t *testing.T) {
 // store where alice's ReadSpace(source) space holds nothing yet the read
 // was refused as CapabilityDenied ("no space is readable by both …"),
 // while naming the space said NotFound.
-func TestProbeSearchOfGrantedEmptySpaceIsNotFound(t *testing.T) {
+func TestSearchOfGrantedEmptySpaceIsNotFound(t *testing.T) {
 	te := newTestHost(t, nil)
 	id := "sha256:" + strings.Repeat("0", 64)
 	_, err := te.call("alice", "read", map[string]any{"space": "", "id": id})
@@ -56,7 +56,7 @@ func TestProbeSearchOfGrantedEmptySpaceIsNotFound(t *testing.T) {
 
 // A damaged copy of an object in the first space searched hid a good copy
 // in the next one: the search stopped with Internal.
-func TestProbeSearchSkipsDamagedCopy(t *testing.T) {
+func TestSearchSkipsDamagedCopy(t *testing.T) {
 	te := newTestHost(t, nil)
 	data := []byte("the same content in two spaces")
 	id, _ := te.spaces.Put("scratch", data)
@@ -86,7 +86,7 @@ func TestProbeSearchSkipsDamagedCopy(t *testing.T) {
 // docs/audit.md said a nested call's record names the original agent as
 // its caller; the pipeline calls it as the provider (docs/pipeline.md,
 // "Nested calls"), and so does the record. The agent is one parent_id up.
-func TestProbeNestedRecordCaller(t *testing.T) {
+func TestNestedRecordCaller(t *testing.T) {
 	te := newTestHost(t, nil)
 	if _, err := te.call("alice", "nested", map[string]any{"tool": "whoami"}); err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // tools/call (up to the 8 MiB request limit): a record carrying such a
 // field was longer than MaxLineBytes, so `audit verify` failed on it and
 // could check nothing after it, and a restart could not name its file.
-func TestProbeHugeFieldsStayVerifiable(t *testing.T) {
+func TestHugeFieldsStayVerifiable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	w, err := Open(path, Options{})
 	if err != nil {
@@ -55,7 +55,7 @@ func TestProbeHugeFieldsStayVerifiable(t *testing.T) {
 // "FAIL … incomplete last record … a crash during a write" about a healthy
 // log. An incomplete last line that changes while verify looks at it is a
 // write in progress, not a crash: the records before it are the log.
-func TestProbeVerifyLiveTailIsNotACrash(t *testing.T) {
+func TestVerifyLiveTailIsNotACrash(t *testing.T) {
 	path, lines := writeLog(t, 3)
 	next := append(bytes.TrimSuffix(lines[2], []byte("\n")), '\n') // any bytes: only their arrival matters
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
@@ -93,7 +93,7 @@ func TestProbeVerifyLiveTailIsNotACrash(t *testing.T) {
 // The canonical encoding of params and results goes into a buffer the
 // writer keeps for the next value; one 16 MiB result (max_result_bytes)
 // kept 16 MiB per hashing goroutine for the life of the host.
-func TestProbeHugeValueBufferNotKept(t *testing.T) {
+func TestHugeValueBufferNotKept(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	w, err := Open(path, Options{})
 	if err != nil {
@@ -114,7 +114,7 @@ func TestProbeHugeValueBufferNotKept(t *testing.T) {
 // breaks the chain at its own line; the reason blamed only the line
 // before it ("line 3 was edited or replaced"), where there is nothing to
 // find.
-func TestProbeSwappedRecordNamed(t *testing.T) {
+func TestSwappedRecordNamed(t *testing.T) {
 	_, lines := writeLog(t, 6)
 	path := filepath.Join(t.TempDir(), "other.jsonl")
 	w, err := Open(path, Options{})
@@ -147,7 +147,7 @@ func TestProbeSwappedRecordNamed(t *testing.T) {
 // it. A crash's tail is the beginning of a record (or the zeros a power
 // loss can leave); anything else is refused, and nothing is cut before the
 // record it would continue from checks.
-func TestProbeRepairTailCutsOnlyACrashTail(t *testing.T) {
+func TestRepairTailCutsOnlyACrashTail(t *testing.T) {
 	dir := t.TempDir()
 	_, lines := writeLog(t, 3)
 	damaged := append([][]byte(nil), lines...)
@@ -199,7 +199,7 @@ func TestProbeRepairTailCutsOnlyACrashTail(t *testing.T) {
 // A real write error names the file already (*os.PathError): the refusal
 // every client got read "audit: write P: write P: no space left on
 // device".
-func TestProbeWriteErrorNamesFileOnce(t *testing.T) {
+func TestWriteErrorNamesFileOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	var full atomic.Bool
 	full.Store(true)
@@ -230,7 +230,7 @@ func TestProbeWriteErrorNamesFileOnce(t *testing.T) {
 // A log written before record strings were bounded can end with a record
 // longer than MaxLineBytes; Open still continues it (only the incomplete
 // tail it would cut is bounded).
-func TestProbeOpenContinuesAfterLongOldRecord(t *testing.T) {
+func TestOpenContinuesAfterLongOldRecord(t *testing.T) {
 	path, lines := writeLog(t, 2)
 	r, reason := checkLine(bytes.TrimSuffix(lines[1], []byte("\n")))
 	if reason != "" {

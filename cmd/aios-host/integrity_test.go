@@ -17,7 +17,7 @@ import (
 // audit.max_bytes; a verify of a large log takes seconds) left at the path
 // a file that follows one the listing lacked, and verify said FAIL ("the
 // files do not join") about a whole log.
-func TestProbeVerifyRacingRotation(t *testing.T) {
+func TestVerifyRacingRotation(t *testing.T) {
 	e := newEnv(t)
 	path := filepath.Join(e.data, "audit.jsonl")
 	w, err := audit.Open(path, audit.Options{})

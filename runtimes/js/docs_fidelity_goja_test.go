@@ -13,12 +13,12 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
-// TestProbeLoadFailureNoWorkerWarning: a JS file that fails to load in a
+// TestLoadFailureNoWorkerWarning: a JS file that fails to load in a
 // worker process (a misspelled tool member, say) was reported twice: the
 // load error, and a warning "JS worker process ended err=signal: killed
 // note=" about the worker the host itself killed after that error, which
 // reads like a crash. Only the load error is reported now.
-func TestProbeLoadFailureNoWorkerWarning(t *testing.T) {
+func TestLoadFailureNoWorkerWarning(t *testing.T) {
 	logs := &testutil.SyncBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	path := writeSource(t, "typo.js", `aios.registerTool({name: 'a', paramaters: {}}, () => 1);`)
@@ -33,7 +33,7 @@ func TestProbeLoadFailureNoWorkerWarning(t *testing.T) {
 	}
 }
 
-// TestProbeBareFileImportsNothing: a provider file at the top of a plugin
+// TestBareFileImportsNothing: a provider file at the top of a plugin
 // folder (abi.Source.Unit empty: "its runtime gives it no file but
 // itself; the plugin folder holds other providers") could import any
 // .js, .json or .txt file under the plugin folder, also another
@@ -41,7 +41,7 @@ func TestProbeLoadFailureNoWorkerWarning(t *testing.T) {
 // other/creds.json. The Python runtime refuses the same ("a tool file at
 // the top of a plugin folder may read only itself"); now the JS runtime
 // does too, while a provider folder (Unit set) imports its own files.
-func TestProbeBareFileImportsNothing(t *testing.T) {
+func TestBareFileImportsNothing(t *testing.T) {
 	plugins := t.TempDir()
 	write := func(rel, src string) string {
 		p := filepath.Join(plugins, rel)

@@ -10,13 +10,13 @@ import (
 	"github.com/aios-host/aios-host/audit"
 )
 
-// TestProbeCallAsWhileHostRuns: the README says that `call --as AGENT`
+// TestCallAsWhileHostRuns: the README says that `call --as AGENT`
 // loads the tools in the command's own process when a host runs on the
 // data directory (and the command's own notice suggests it). The running
 // host holds the audit log, so such a call used to fail with "audit log is
 // in use by another process". It now writes a hash-chained log of its own
 // under <data>/audit-sessions/, as `aios-host mcp` does, and names it.
-func TestProbeCallAsWhileHostRuns(t *testing.T) {
+func TestCallAsWhileHostRuns(t *testing.T) {
 	e := newEnv(t)
 	id := e.putSource()
 	held, err := audit.Open(filepath.Join(e.data, "audit.jsonl"), audit.Options{})
@@ -47,13 +47,13 @@ func TestProbeCallAsWhileHostRuns(t *testing.T) {
 	}
 }
 
-// TestProbeFolderProvidersOwnIDs: a provider folder with one artifact and
+// TestFolderProvidersOwnIDs: a provider folder with one artifact and
 // no description (docs/discovery.md: "sub/ with one artifact (or
 // tool.<ext>)") that names no id got the id of its file's stem, so every
 // such folder was local.index or local.tool: the second one was shadowed
 // by the first and its tools were missing, without a word. The id is now
 // the folder's name.
-func TestProbeFolderProvidersOwnIDs(t *testing.T) {
+func TestFolderProvidersOwnIDs(t *testing.T) {
 	e := newEnv(t)
 	write := func(rel, src string) {
 		p := filepath.Join(e.plugins, rel)
@@ -90,11 +90,11 @@ func TestProbeFolderProvidersOwnIDs(t *testing.T) {
 	}
 }
 
-// TestProbeUsageShowsNoGivenValueAsDefault: a usage error after global
+// TestUsageShowsNoGivenValueAsDefault: a usage error after global
 // flags given before the command (`aios-host --plugins DIR diff x ^1`)
 // printed the command's help with "-plugins dir … (default DIR)": the
 // value given, shown as if it were the default.
-func TestProbeUsageShowsNoGivenValueAsDefault(t *testing.T) {
+func TestUsageShowsNoGivenValueAsDefault(t *testing.T) {
 	e := newEnv(t)
 	cfg := writeConfig(t, "limits: {default_deadline: 5s}\n")
 	code, _, errs := e.bare("--plugins", e.plugins, "--config", cfg, "--data", e.data, "--log-level", "error", "diff", "x", "^1")
@@ -108,12 +108,12 @@ func TestProbeUsageShowsNoGivenValueAsDefault(t *testing.T) {
 	}
 }
 
-// TestProbeVerifyWithoutKeysSaysSo: docs/trust.md shows `aios-host verify
+// TestVerifyWithoutKeysSaysSo: docs/trust.md shows `aios-host verify
 // CARD` taking the config's keys when neither --jwks nor --jwks-url is
 // given. With no config (or one without discovery.keys) it answered only
 // "no trusted key has key id …", as if the key were the problem; it now
 // says that no key was given and where keys come from.
-func TestProbeVerifyWithoutKeysSaysSo(t *testing.T) {
+func TestVerifyWithoutKeysSaysSo(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
 	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", filepath.Join(dir, "k")); code != 0 {

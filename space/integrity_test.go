@@ -15,7 +15,7 @@ import (
 // A FIFO at an object's path (a damaged or tampered store) made Get block
 // in open(2) for good: the tool call that read the object hung, and its
 // goroutine with it, past every deadline. Put already stats first.
-func TestProbeGetOfFIFODoesNotHang(t *testing.T) {
+func TestGetOfFIFODoesNotHang(t *testing.T) {
 	s, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func objectsWithFan(fan string, n int) [][]byte {
 // Delete removes the fan-out directory it empties; a Put into that
 // directory between its MkdirAll and its rename then failed ("store
 // object: … no such file or directory"), though nothing was wrong.
-func TestProbePutRacingDeleteInSameFan(t *testing.T) {
+func TestPutRacingDeleteInSameFan(t *testing.T) {
 	s, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +107,7 @@ func TestProbePutRacingDeleteInSameFan(t *testing.T) {
 // List reads each fan-out directory it found; a Delete that emptied one
 // removes it meanwhile, and List failed ("list: … no such file or
 // directory") instead of listing the objects that are there.
-func TestProbeListRacingDelete(t *testing.T) {
+func TestListRacingDelete(t *testing.T) {
 	s, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

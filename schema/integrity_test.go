@@ -12,7 +12,7 @@ import (
 // any other keyword goes to the reference validator, whose message quoted
 // the string itself: a password or token that missed its pattern was
 // written into the audit log.
-func TestProbePatternErrorDoesNotQuoteTheValue(t *testing.T) {
+func TestPatternErrorDoesNotQuoteTheValue(t *testing.T) {
 	for _, doc := range []string{
 		`{"type":"object","properties":{"token":{"type":"string","pattern":"^[0-9]+$"}}}`,                     // fast path
 		`{"type":"object","properties":{"token":{"type":"string","pattern":"^[0-9]+$","not":{"const":"x"}}}}`, // reference

@@ -8,13 +8,13 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
-// TestProbeSameTrustClaimWarned: two descriptions of the same trust level
+// TestSameTrustClaimWarned: two descriptions of the same trust level
 // that claim one provider id (two folders whose index.ts or tool.py name
 // no id, tools.js beside tools.py, one file copied into two plugin
 // folders) used to leave the lexically second one shadowed without a word
 // at any log level: its tools were simply missing. Discovery now warns,
 // naming the one that serves and the others.
-func TestProbeSameTrustClaimWarned(t *testing.T) {
+func TestSameTrustClaimWarned(t *testing.T) {
 	logs := &testutil.SyncBuffer{}
 	env := newEnvWith(t, "", func(dir string) {
 		writeFake(t, filepath.Join(dir, "a.fake"), fakeSpec{ID: "org.test.same", Version: "1.0.0", Tools: []string{"a-tool"}})
