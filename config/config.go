@@ -114,6 +114,13 @@ type Limits struct {
 	MaxDeadline time.Duration `yaml:"max_deadline"`
 	// MaxObjectBytes bounds one Space storage object.
 	MaxObjectBytes int64 `yaml:"max_object_bytes"`
+	// MaxSpaceBytes is every space's quota: a write that would make its
+	// objects pass it fails with TooLarge (0: no quota).
+	MaxSpaceBytes int64 `yaml:"max_space_bytes"`
+	// MinFreeBytes is the free disk a Space write must leave on the
+	// store's file system (0: none): tools cannot fill the disk the audit
+	// log needs.
+	MinFreeBytes int64 `yaml:"min_free_bytes"`
 	// MaxToolsPerProvider bounds the tools one provider may register: each
 	// costs about 90 µs and 3.5 KB to register (its schemas are compiled),
 	// and a few bytes of a guest's code can generate a registration of a

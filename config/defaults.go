@@ -19,6 +19,7 @@ const (
 	DefaultDeadline        = 30 * time.Second
 	DefaultMaxDeadline     = 10 * time.Minute
 	DefaultMaxObjectBytes  = 256 << 20
+	DefaultMinFreeBytes    = 64 << 20
 	DefaultMaxTools        = 10_000
 	DefaultMaxPluginBytes  = 256 << 20
 	DefaultAgentName       = "cli"
@@ -86,6 +87,7 @@ func Default() *Config {
 			DefaultDeadline:     DefaultDeadline,
 			MaxDeadline:         DefaultMaxDeadline,
 			MaxObjectBytes:      DefaultMaxObjectBytes,
+			MinFreeBytes:        DefaultMinFreeBytes,
 			MaxToolsPerProvider: DefaultMaxTools,
 			MaxPluginBytes:      DefaultMaxPluginBytes,
 		},

@@ -75,6 +75,12 @@ func (c *Config) Validate() error {
 	if l.MaxObjectBytes <= 0 {
 		v.bad("limits.max_object_bytes", fmt.Sprintf("must be positive, got %d", l.MaxObjectBytes))
 	}
+	if l.MaxSpaceBytes < 0 {
+		v.bad("limits.max_space_bytes", fmt.Sprintf("must not be negative, got %d (0: no quota)", l.MaxSpaceBytes))
+	}
+	if l.MinFreeBytes < 0 {
+		v.bad("limits.min_free_bytes", fmt.Sprintf("must not be negative, got %d (0: no reserve)", l.MinFreeBytes))
+	}
 	v.positive("limits.max_tools_per_provider", l.MaxToolsPerProvider)
 	if l.MaxPluginBytes < 0 {
 		v.bad("limits.max_plugin_bytes", fmt.Sprintf("must be positive, got %d", l.MaxPluginBytes))

@@ -222,7 +222,7 @@ func spaceError(err error, spaceName, id string) *abi.ToolError {
 		return &abi.ToolError{Code: abi.NotFound, Message: what + ": not found"}
 	case errors.Is(err, space.ErrInvalid):
 		return &abi.ToolError{Code: abi.InvalidParams, Message: what + ": " + err.Error()}
-	case errors.Is(err, space.ErrTooLarge):
+	case errors.Is(err, space.ErrTooLarge), errors.Is(err, space.ErrFull):
 		return &abi.ToolError{Code: abi.TooLarge, Message: what + ": " + err.Error()}
 	}
 	return &abi.ToolError{Code: abi.Internal, Message: what + ": " + err.Error()}

@@ -33,6 +33,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -48,13 +49,17 @@ const IDLen = len(IDPrefix) + 64
 const DefaultMaxObjectBytes = 256 << 20
 
 // Errors returned by the store; test with errors.Is. The host maps
-// ErrNotFound to NotFound, ErrInvalid to InvalidParams, ErrTooLarge to
-// TooLarge and ErrCorrupt to Internal.
+// ErrNotFound to NotFound, ErrInvalid to InvalidParams, ErrTooLarge and
+// ErrFull to TooLarge and ErrCorrupt to Internal.
 var (
 	ErrNotFound = errors.New("object not found")
 	ErrInvalid  = errors.New("invalid object id or space name")
 	ErrTooLarge = errors.New("object too large")
 	ErrCorrupt  = errors.New("object content does not match its id")
+	// ErrFull: the object would pass its space's quota
+	// (WithMaxSpaceBytes) or leave less free disk than the reserve
+	// (WithMinFreeBytes).
+	ErrFull = errors.New("no room")
 )
 
 const tmpDir = ".tmp"
@@ -64,6 +69,12 @@ const tmpDir = ".tmp"
 type Store struct {
 	root     string
 	maxBytes int64
+	// maxSpace is each space's quota in bytes (0: none); minFree the
+	// free bytes a Put must leave on the store's file system (0: none).
+	maxSpace, minFree int64
+
+	usageMu sync.Mutex
+	usage   map[string]int64 // bytes in each space, counted at first use (maxSpace > 0)
 }
 
 // Option configures Open.
@@ -75,6 +86,31 @@ func WithMaxObjectSize(n int64) Option {
 	return func(s *Store) {
 		if n > 0 {
 			s.maxBytes = n
+		}
+	}
+}
+
+// WithMaxSpaceBytes gives every space a quota of n bytes (n > 0): a Put
+// that would make the space's objects pass it fails with ErrFull. Usage
+// is counted from the disk when a space is first written by this Store
+// and kept as Puts and Deletes of this Store go; another process writing
+// the same root is not seen until the next Open (and two concurrent Puts
+// of the same new content count it twice until then).
+func WithMaxSpaceBytes(n int64) Option {
+	return func(s *Store) {
+		if n > 0 {
+			s.maxSpace = n
+		}
+	}
+}
+
+// WithMinFreeBytes makes a Put fail with ErrFull when it would leave less
+// than n bytes free on the store's file system (n > 0): objects cannot
+// fill the disk the host's audit log is written to.
+func WithMinFreeBytes(n int64) Option {
+	return func(s *Store) {
+		if n > 0 {
+			s.minFree = n
 		}
 	}
 }
@@ -209,6 +245,12 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	if holds(p, data) {
 		return id, nil // already stored (a damaged copy is replaced below)
 	}
+	release, err := s.reserve(space, int64(len(data)))
+	if err != nil {
+		return "", err
+	}
+	stored := false
+	defer func() { release(stored) }()
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("space %q: %w", space, err)
@@ -258,8 +300,69 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 		return "", fmt.Errorf("space %q: store object: %w", space, err)
 	}
 	ok = true
+	stored = true
 	syncDir(dir)
 	return id, nil
+}
+
+// reserve checks that n more bytes fit in space (its quota) and on the
+// disk (the reserve), and counts them against the quota; release(false)
+// gives them back when the Put failed.
+func (s *Store) reserve(space string, n int64) (release func(stored bool), err error) {
+	if s.minFree > 0 {
+		if free, ok := freeBytes(s.root); ok && free-n < s.minFree {
+			return nil, fmt.Errorf("%w: storing %d bytes in space %q would leave %d bytes free on the disk of %s, below the reserve of %d (limits.min_free_bytes)", ErrFull, n, space, max(free-n, 0), s.root, s.minFree)
+		}
+	}
+	if s.maxSpace <= 0 {
+		return func(bool) {}, nil
+	}
+	s.usageMu.Lock()
+	defer s.usageMu.Unlock()
+	if s.usage == nil {
+		s.usage = map[string]int64{}
+	}
+	used, known := s.usage[space]
+	if !known {
+		if used, err = s.spaceBytes(space); err != nil {
+			return nil, err
+		}
+	}
+	if used+n > s.maxSpace {
+		s.usage[space] = used
+		return nil, fmt.Errorf("%w: storing %d bytes in space %q would pass its quota of %d bytes (%d used; limits.max_space_bytes)", ErrFull, n, space, s.maxSpace, used)
+	}
+	s.usage[space] = used + n
+	return func(stored bool) {
+		if !stored {
+			s.usageMu.Lock()
+			s.usage[space] -= n
+			s.usageMu.Unlock()
+		}
+	}, nil
+}
+
+// spaceBytes adds up the sizes of space's object files.
+func (s *Store) spaceBytes(space string) (int64, error) {
+	var total int64
+	err := filepath.WalkDir(filepath.Join(s.root, space), func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("space %q: count its size: %w", space, err)
+	}
+	return total, nil
 }
 
 // overLimit is the read bound that shows an input over n bytes: n+1, or n
@@ -367,11 +470,22 @@ func (s *Store) Delete(space, id string) error {
 	if err != nil {
 		return err
 	}
+	var size int64
+	if st, err := os.Lstat(p); err == nil {
+		size = st.Size()
+	}
 	if err := os.Remove(p); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
 		return fmt.Errorf("space %q: delete %s: %w", space, id, err)
+	}
+	if s.maxSpace > 0 {
+		s.usageMu.Lock()
+		if used, ok := s.usage[space]; ok {
+			s.usage[space] = max(used-size, 0)
+		}
+		s.usageMu.Unlock()
 	}
 	_ = os.Remove(filepath.Dir(p)) // fails harmlessly when not empty
 	syncDir(filepath.Dir(p))

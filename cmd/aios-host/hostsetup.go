@@ -141,7 +141,8 @@ func (c *cli) logger(def slog.Level) (*slog.Logger, error) {
 
 // openSpaces opens the Space store of cfg.
 func openSpaces(cfg *config.Config) (*space.Store, error) {
-	return space.Open(cfg.SpacesDir(), space.WithMaxObjectSize(cfg.Limits.MaxObjectBytes))
+	return space.Open(cfg.SpacesDir(), space.WithMaxObjectSize(cfg.Limits.MaxObjectBytes),
+		space.WithMaxSpaceBytes(cfg.Limits.MaxSpaceBytes), space.WithMinFreeBytes(cfg.Limits.MinFreeBytes))
 }
 
 // newHost builds a host from the configuration: Space storage, the audit
