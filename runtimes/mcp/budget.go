@@ -203,6 +203,10 @@ func (c *childStdin) Write(p []byte) (int, error) {
 		return 0, os.ErrClosed
 	case c.queued+len(p) > c.max:
 		c.err = fmt.Errorf("%w: %d bytes written to it wait unread (at most %d)", errStdinStalled, c.queued, c.max)
+		// End the server now: the go-sdk fails the calls waiting for its
+		// answers when its stdout ends, and closes the connection only
+		// once they are done (they would wait for their deadlines).
+		go c.kill()
 		return 0, c.err
 	}
 	c.queue = append(c.queue, bytes.Clone(p))
@@ -235,6 +239,18 @@ func (c *childStdin) run() {
 			c.err = err
 		}
 		c.mu.Unlock()
+	}
+}
+
+// kill ends the server process and what it started.
+func (c *childStdin) kill() {
+	if c.cmd.Process == nil {
+		return
+	}
+	if c.cmd.Cancel != nil {
+		_ = c.cmd.Cancel() // its process group (bridge.go)
+	} else {
+		_ = c.cmd.Process.Kill()
 	}
 }
 

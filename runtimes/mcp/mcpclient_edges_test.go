@@ -539,14 +539,31 @@ func TestServerStopsReadingOverflow(t *testing.T) {
 	if _, err := call(t, p, "mcp-p-deaf", nil, 3*time.Second); err != nil {
 		t.Fatal(err)
 	}
+	// Ten 1 MiB requests at once, each with time to reach the queue on a
+	// loaded machine (one at a time with a 1 s deadline, a CI run under
+	// -race saw each call time out before its request was queued): the
+	// fourth passes 4 MiB, the server is ended and every call answers
+	// ProviderCrashed at once. The calls whose requests were queued used
+	// to wait for their deadlines (20 s), and so did the refused ones,
+	// in the go-sdk's Close, which waits for the calls in flight.
 	big := strings.Repeat("x", 1<<20)
+	errs := make(chan error, 10)
+	for range 10 {
+		go func() {
+			_, err := call(t, p, "mcp-p-slow", map[string]any{"pad": big}, 20*time.Second)
+			errs <- err
+		}()
+	}
+	start := time.Now()
 	var stalled error
 	for range 10 {
-		_, err := call(t, p, "mcp-p-slow", map[string]any{"pad": big}, time.Second)
+		err := <-errs
 		t.Log(err)
-		if c := abi.CodeOf(err); c == abi.ProviderCrashed || c == abi.Unavailable {
+		switch abi.CodeOf(err) {
+		case abi.ProviderCrashed, abi.Unavailable:
 			stalled = err
-			break
+		default:
+			t.Errorf("a call answered %v after %v, want ProviderCrashed", err, time.Since(start))
 		}
 	}
 	if stalled == nil {

@@ -206,6 +206,13 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		return &abi.ToolError{Code: abi.TooLarge, Message: fmt.Sprintf("mcp server %s (%s): during %s the bridge refused %v before decoding it; it closed the connection and is %s",
 			s.name, s.source, tool, re, again)}
 	}
+	if errors.Is(err, errStdinStalled) {
+		// Its stdin queue overflowed: the connection is over (the calls
+		// queued behind this one would otherwise wait for their
+		// deadlines on a server that reads nothing).
+		s.dropped(sess)
+		return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("mcp server %s (%s) stopped reading during %s; the bridge closed the connection and is restarting it: %v", s.name, s.source, tool, err)}
+	}
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
 		code := abi.ProviderError
