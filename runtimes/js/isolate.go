@@ -50,7 +50,7 @@ var workerFormats string
 // worker's answer before it kills the worker: the worker keeps deadlines
 // itself (its watchdog, and abandonGrace for a built-in that cannot be
 // interrupted), so this is only for a worker that stopped answering.
-const procGrace = abandonGrace + 2*time.Second
+const procGrace = defaultAbandonGrace + 2*time.Second
 
 // stderrLinger is how long after a worker has exited the host waits for
 // the end of its stderr.

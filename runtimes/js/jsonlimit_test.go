@@ -176,6 +176,13 @@ aios.registerTool({ name: 'fast', parameters: { type: 'object' } }, () => JSON.s
 // the heap guard interrupts it, at the next member, instead of running on
 // until the text is made.
 func TestNestedJoinStopsAtInterrupt(t *testing.T) {
+	// The join must stop at its next member once interrupted; a member
+	// (a 1 Mi-character join) can take longer than the 250 ms grace under
+	// -race on a loaded machine (a CI run saw it abandoned), so the grace
+	// is longer here: without the fix the join never stops (64 Gi
+	// characters) and is abandoned all the same.
+	graceNs.Store(int64(3 * time.Second))
+	t.Cleanup(func() { graceNs.Store(int64(defaultAbandonGrace)) })
 	rt := newRuntime(t, Options{MemoryBudget: 32 << 20})
 	p := loadSource(t, rt, "nested.js", `
 aios.registerTool({ name: 'nested', parameters: { type: 'object' } }, () => {

@@ -156,7 +156,7 @@ aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, () => ({ ok: t
 	start := time.Now()
 	_, err := call(t, p, newFakeEnv(), "regex", map[string]any{"n": int64(n)}, 100*time.Millisecond)
 	te := wantCode(t, err, abi.Timeout)
-	if d := time.Since(start); d > 100*time.Millisecond+abandonGrace+500*time.Millisecond {
+	if d := time.Since(start); d > 100*time.Millisecond+abandonGrace()+500*time.Millisecond {
 		t.Errorf("returned after %v", d)
 	}
 	if !strings.Contains(te.Message, "abandoned") {

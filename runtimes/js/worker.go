@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -143,7 +144,7 @@ func (w *worker) giveUp() (*abi.ToolError, bool) {
 		te = &abi.ToolError{Code: abi.Timeout, Message: w.timeoutMessage()}
 	}
 	return &abi.ToolError{Code: te.Code, Message: te.Message + " (the runtime did not stop within " +
-		abandonGrace.String() + ", it was abandoned)", Data: te.Data}, true
+		abandonGrace().String() + ", it was abandoned)", Data: te.Data}, true
 }
 
 // workerFate says what Provider.Call does with a worker after run.
@@ -155,8 +156,15 @@ const (
 	fateLost                      // its goroutine drops it when the runtime returns
 )
 
-// abandonGrace is how long after an interrupt run waits for the runtime.
-const abandonGrace = 250 * time.Millisecond
+// defaultAbandonGrace is how long after an interrupt run waits for the
+// runtime; graceNs holds it (tests lengthen it), read by abandonGrace.
+const defaultAbandonGrace = 250 * time.Millisecond
+
+var graceNs atomic.Int64
+
+func init() { graceNs.Store(int64(defaultAbandonGrace)) }
+
+func abandonGrace() time.Duration { return time.Duration(graceNs.Load()) }
 
 // serve runs the worker's requests until its request channel closes, or
 // drops the worker itself when run abandoned the current request.
@@ -390,7 +398,7 @@ func (w *worker) check(now int64, heap uint64) checkResult {
 		return checkOK
 	}
 	if w.interrupted != nil {
-		if !w.abandonSent && now-w.intrAt >= int64(abandonGrace) && w.done != nil {
+		if !w.abandonSent && now-w.intrAt >= int64(abandonGrace()) && w.done != nil {
 			w.abandonSent = true
 			select {
 			case w.done <- false:
