@@ -16,6 +16,8 @@ import (
 type VerifyError struct {
 	Line   int    // 1-based line number
 	Reason string // what is wrong with it
+
+	incomplete bool // the last line has no newline (readLine)
 }
 
 func (e *VerifyError) Error() string {
@@ -173,12 +175,11 @@ func checkLink(rec *record, want uint64, prev string, line int) string {
 	return ""
 }
 
-// incompleteTail starts the reason of an incomplete last line.
-const incompleteTail = "incomplete last record"
-
+// isIncomplete says whether err is readLine's: a last line without a
+// newline.
 func isIncomplete(err error) bool {
 	var ve *VerifyError
-	return errors.As(err, &ve) && strings.HasPrefix(ve.Reason, incompleteTail)
+	return errors.As(err, &ve) && ve.incomplete
 }
 
 // readLine returns one line without its newline. A last line without a
@@ -200,7 +201,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 			if len(buf) == 0 {
 				return nil, io.EOF
 			}
-			return nil, &VerifyError{Reason: fmt.Sprintf(incompleteTail+" (%d bytes, no newline): a crash during a write, or the log was cut", len(buf))}
+			return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes, no newline): a crash during a write, or the log was cut", len(buf)), incomplete: true}
 		default:
 			return nil, err
 		}

@@ -17,15 +17,6 @@ import (
 // time on the calling goroutine, which also runs the runtime's event loop
 // while the call's promise is pending: host calls and timers complete on
 // other goroutines and post jobs to w.jobs, which only the loop executes.
-// slot is the channel holding w's token: the pool's, or the one of the
-// runtimes beyond it.
-func (w *worker) slot() chan struct{} {
-	if w.extra {
-		return w.p.extras
-	}
-	return w.p.tokens
-}
-
 type worker struct {
 	p        *Provider
 	extra    bool // started beyond the pool for one nested self call (Provider.getSlow)
@@ -66,6 +57,15 @@ type worker struct {
 	done chan bool
 	req  request
 	args [2]goja.Value // the handler's arguments, reused across calls
+}
+
+// slot is the channel holding w's token: the pool's, or the one of the
+// runtimes beyond it.
+func (w *worker) slot() chan struct{} {
+	if w.extra {
+		return w.p.extras
+	}
+	return w.p.tokens
 }
 
 // request is one call handed to the worker's goroutine.

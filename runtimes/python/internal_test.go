@@ -136,10 +136,11 @@ func TestDeriveID(t *testing.T) {
 		"/x/__.py":        "local.provider",
 		"/x/a.b.py":       "local.a-b",
 	} {
-		if got := deriveID(in); got != want {
-			t.Errorf("deriveID(%q) = %q, want %q", in, got, want)
+		// The id a file provider that names none gets (checkRegister).
+		if got := (abi.Source{Path: in}).LocalID(); got != want {
+			t.Errorf("LocalID of %q = %q, want %q", in, got, want)
 		}
-		if err := abi.ValidateProviderID(deriveID(in)); err != nil {
+		if err := abi.ValidateProviderID((abi.Source{Path: in}).LocalID()); err != nil {
 			t.Error(err)
 		}
 	}

@@ -217,9 +217,6 @@ func (p *Provider) checkRegister(reg *abi.ToolRegister, src abi.Source) error {
 	return nil
 }
 
-// deriveID is the id of a provider that names none (abi.LocalProviderID).
-func deriveID(path string) string { return abi.LocalProviderID(path) }
-
 // readPaths is what Landlock lets a worker read: the interpreter's
 // folders, the shared-library folders, the SDK and the tool's unit folder
 // (or only its file).
