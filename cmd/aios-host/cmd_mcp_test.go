@@ -7,6 +7,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -234,5 +235,15 @@ func TestCrossRuntimeJSToMCP(t *testing.T) {
 	m, _ := v.(map[string]any)
 	if m["echoed"] != "Echo: js->mcp" || m["runtime_chain"] != "js -> mcp" {
 		t.Fatalf("relay-echo = %#v", v)
+	}
+	// server-everything's resource template demo://resource/dynamic/text/{resourceId}
+	// is a read tool taking resourceId.
+	v, err = h.Call(ctx, &abi.ToolCall{Caller: config.DefaultAgentName, Tool: "mcp-everything-read-dynamic-text-resource", Params: map[string]any{"resourceId": int64(7)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := v.(map[string]any)["contents"].([]any)
+	if len(c) != 1 || c[0].(map[string]any)["uri"] != "demo://resource/dynamic/text/7" || !strings.Contains(fmt.Sprint(c[0].(map[string]any)["text"]), "Resource 7") {
+		t.Fatalf("template read = %#v", v)
 	}
 }

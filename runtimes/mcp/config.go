@@ -45,7 +45,8 @@ const (
 //	      url: https://mcp.example.com/mcp   # streamable-HTTP server
 //	      token_env: SEARCH_TOKEN            # bearer token from the environment (or token: "...")
 //	      resources: false               # do not import resources as read tools (default true)
-//	      max_resources: 100             # at most this many resources become tools
+//	      resource_templates: false      # do not import resource templates as read tools (default true)
+//	      max_resources: 100             # at most this many resources (and as many templates) become tools
 //	      connect_timeout: 20s           # to connect and list at start-up
 //	      reconnect_max: 30s             # longest wait between reconnect attempts
 //	      disabled: false
@@ -66,6 +67,7 @@ type ServerConfig struct {
 	Token          string            `yaml:"token"`
 	TokenEnv       string            `yaml:"token_env"`
 	Resources      *bool             `yaml:"resources"`
+	Templates      *bool             `yaml:"resource_templates"`
 	MaxResources   int               `yaml:"max_resources"`
 	ConnectTimeout time.Duration     `yaml:"connect_timeout"`
 	ReconnectMax   time.Duration     `yaml:"reconnect_max"`
@@ -334,6 +336,9 @@ func (sc ServerConfig) policy() screen.Policy {
 
 // importResources says whether resources become read tools.
 func (sc ServerConfig) importResources() bool { return sc.Resources == nil || *sc.Resources }
+
+// importTemplates says whether resource templates become read tools.
+func (sc ServerConfig) importTemplates() bool { return sc.Templates == nil || *sc.Templates }
 
 // token returns the bearer token of a URL server ("" when none).
 func (sc ServerConfig) token() (string, error) {

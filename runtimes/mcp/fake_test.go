@@ -236,13 +236,30 @@ func runFake(mode string) int {
 				map[string]any{"uri": "mem://greeting", "name": "Greeting", "mimeType": "text/plain"},
 				map[string]any{"uri": "mem://blob", "name": "Blob Data!"},
 			}})
+		case "resources/templates/list":
+			if mode != "templates" {
+				f.replyErr(m.ID, -32601, "method not found: "+m.Method)
+				break
+			}
+			f.reply(m.ID, map[string]any{"resourceTemplates": []any{
+				map[string]any{"uriTemplate": "mem://notes/{id}", "name": "Note", "description": "A note by its id"},
+				map[string]any{"uriTemplate": "mem://search{?q,tags*}", "name": "Search"},
+				map[string]any{"uriTemplate": "file:///{+path}{#frag}", "name": "File"},
+				map[string]any{"uriTemplate": "mem://{a}/{/b*}", "name": ""},
+				map[string]any{"uriTemplate": "mem://bad/{id", "name": "Broken"},
+				map[string]any{"uriTemplate": "mem://other/{x}", "name": "Greeting"}, // the name of a resource
+			}})
 		case "resources/read":
 			var p struct {
 				URI string `json:"uri"`
 			}
 			_ = json.Unmarshal(m.Params, &p)
-			switch p.URI {
-			case "mem://greeting":
+			switch {
+			case mode == "templates" && p.URI == "mem://notes/missing":
+				f.replyErr(m.ID, -32002, "Resource not found")
+			case mode == "templates" && p.URI != "mem://greeting":
+				f.reply(m.ID, map[string]any{"contents": []any{map[string]any{"uri": p.URI, "mimeType": "text/plain", "text": "read " + p.URI}}})
+			case p.URI == "mem://greeting":
 				f.reply(m.ID, map[string]any{"contents": []any{map[string]any{"uri": p.URI, "mimeType": "text/plain", "text": "hello"}}})
 			default:
 				f.reply(m.ID, map[string]any{"contents": []any{map[string]any{"uri": p.URI, "blob": "AAEC"}}})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/screen"
@@ -23,10 +24,12 @@ type table struct {
 	published bool
 }
 
-// target is the MCP side of one aios tool: a tool name, or a resource URI.
+// target is the MCP side of one aios tool: a tool name, a resource URI,
+// or a resource template.
 type target struct {
 	tool       string
 	uri        string
+	tmpl       *uritemplate.Template
 	structured bool // the tool declares an outputSchema: return structuredContent
 }
 
@@ -92,18 +95,27 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		defer cancel()
 	}
 	since := time.Now()
-	if tg.uri != "" {
-		r, err := sess.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: tg.uri})
+	uri := tg.uri
+	if tg.tmpl != nil {
+		params, _ := call.Params.(map[string]any) // the schema says it is an object
+		u, err := expandTemplate(tg.tmpl, params)
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidParams, "mcp server %s: resource template %s: %v", s.name, tg.tmpl.Raw(), err)
+		}
+		uri = u
+	}
+	if uri != "" {
+		r, err := sess.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: uri})
 		if again := s.expired(ctx, sess, err); again != nil {
 			sess = again
-			r, err = sess.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: tg.uri})
+			r, err = sess.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: uri})
 		}
 		if err != nil {
 			return nil, s.callError(ctx, sess, call, err, since)
 		}
 		v, err := resourceResult(r)
 		if err != nil {
-			return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: resource %s: %v", s.name, tg.uri, err)
+			return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: resource %s: %v", s.name, uri, err)
 		}
 		return s.screenResult(call, v)
 	}
@@ -220,6 +232,8 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		case jsonrpc.CodeInvalidParams:
 			code = abi.InvalidParams
 		case jsonrpc.CodeMethodNotFound:
+			code = abi.NotFound
+		case -32002: // resources/read: resource not found (before SEP-2164 made it -32602)
 			code = abi.NotFound
 		}
 		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, call.Tool, s.screenErrorText(call, we.Message))}

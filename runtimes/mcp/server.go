@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"net/http"
 	"net/url"
@@ -464,6 +465,9 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			return r.Resources, r.NextCursor, nil
 		}) {
 			if err != nil {
+				if s.connectionGone(ctx, err) {
+					return fmt.Errorf("resources/list: %w", err)
+				}
 				s.b.log.Warn("mcp resources not imported", "server", s.name, "reason", err.Error())
 				break
 			}
@@ -486,6 +490,11 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			n++
 		}
 	}
+	if s.cfg.importTemplates() && ir != nil && ir.Capabilities != nil && ir.Capabilities.Resources != nil {
+		if err := s.listTemplates(ctx, sess, t); err != nil {
+			return err
+		}
+	}
 	old := s.prov.table.Load()
 	if old.published && reflect.DeepEqual(old.reg, t.reg) {
 		return nil
@@ -499,6 +508,61 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 		return fmt.Errorf("publish %d tools: %w", len(t.reg.Tools), err)
 	}
 	return nil
+}
+
+// listTemplates adds the read tools of the server's resource templates
+// to t (templates.go). A server that does not answer
+// resources/templates/list (it is optional) has none. It fails only when
+// the connection ends or the listing's time is up: the table is then not
+// published, lest the templates' tools vanish until the next listing.
+func (s *server) listTemplates(ctx context.Context, sess *mcpsdk.ClientSession, t *table) error {
+	n := 0
+	for rt, err := range listPages(ctx, "resources/templates/list", func(ctx context.Context, cursor string) ([]*mcpsdk.ResourceTemplate, string, error) {
+		r, err := sess.ListResourceTemplates(ctx, &mcpsdk.ListResourceTemplatesParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return r.ResourceTemplates, r.NextCursor, nil
+	}) {
+		if err != nil {
+			if s.connectionGone(ctx, err) {
+				return fmt.Errorf("resources/templates/list: %w", err)
+			}
+			var we *jsonrpc.Error
+			if errors.As(err, &we) && we.Code == jsonrpc.CodeMethodNotFound {
+				s.b.log.Info("mcp server offers no resource templates", "server", s.name, "reason", err.Error())
+			} else {
+				s.b.log.Warn("mcp resource templates not imported", "server", s.name, "reason", err.Error())
+			}
+			return nil
+		}
+		if n >= s.cfg.MaxResources {
+			s.b.log.Info("mcp resource templates past max_resources not imported", "server", s.name, "max_resources", s.cfg.MaxResources)
+			return nil
+		}
+		def, tmpl, err := importTemplate(s.name, rt, s.host)
+		if err == nil {
+			def, err = s.screenDef(def)
+		}
+		if err != nil {
+			s.b.log.Warn("mcp resource template skipped", "server", s.name, "reason", err)
+			continue
+		}
+		if !t.add(def, target{tmpl: tmpl}) {
+			s.b.log.Warn("mcp resource template skipped", "server", s.name, "reason", fmt.Sprintf("resource template %q: duplicate name %s", rt.URITemplate, def.Name))
+			continue
+		}
+		n++
+	}
+	return nil
+}
+
+// connectionGone says whether a listing failed because the session
+// ended or the listing's (or the bridge's) time ran out, rather than
+// because the server refused it.
+func (s *server) connectionGone(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || s.ctx.Err() != nil || errors.Is(err, mcpsdk.ErrConnectionClosed) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // Bounds of one paginated listing (tools/list, resources/list) of a
