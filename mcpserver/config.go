@@ -43,6 +43,7 @@ const (
 //	mcp:
 //	  agent: mcp                 # agent of stdio clients (aios-host mcp); default mcp
 //	  export: ["pdf-*"]          # tools exported besides mcp_exportable ones (glob patterns)
+//	  resources: true            # serve the Space objects the client's agent may read as resources
 //	  http:                      # /mcp on `aios-host run --http`: an OAuth 2.1 resource server
 //	    resource: https://box.example.com/mcp        # this resource's URI (default <public url>/mcp)
 //	    audience: [https://box.example.com/mcp]      # accepted "aud" values (default [resource])
@@ -58,10 +59,14 @@ const (
 //	    session_timeout: 30m     # idle MCP sessions are closed
 //	  servers: ...               # imported MCP servers (runtimes/mcp)
 type Config struct {
-	Agent   string     `yaml:"agent"`
-	Export  []string   `yaml:"export"`
-	HTTP    HTTPConfig `yaml:"http"`
-	Servers yaml.Node  `yaml:"servers"`
+	Agent  string   `yaml:"agent"`
+	Export []string `yaml:"export"`
+	// Resources serves Space objects as MCP resources (resources.go):
+	// those of the Spaces the client's agent holds ReadSpace for. Default
+	// true.
+	Resources *bool      `yaml:"resources"`
+	HTTP      HTTPConfig `yaml:"http"`
+	Servers   yaml.Node  `yaml:"servers"`
 }
 
 // HTTPConfig configures /mcp.
@@ -160,10 +165,11 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 // it. Call it before building the host.
 func AddDefaultAgent(cfg *config.Config) error {
 	var c struct {
-		Agent   string    `yaml:"agent"`
-		Export  yaml.Node `yaml:"export"`
-		HTTP    yaml.Node `yaml:"http"`
-		Servers yaml.Node `yaml:"servers"`
+		Agent     string    `yaml:"agent"`
+		Export    yaml.Node `yaml:"export"`
+		Resources yaml.Node `yaml:"resources"`
+		HTTP      yaml.Node `yaml:"http"`
+		Servers   yaml.Node `yaml:"servers"`
 	}
 	if err := cfg.Decode(cfg.MCP, "mcp", &c); err != nil {
 		return err

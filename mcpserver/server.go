@@ -110,9 +110,12 @@ func New(opts Options) (*Server, error) {
 	}
 	s.mcp = mcpsdk.NewServer(&mcpsdk.Implementation{Name: "aios-host", Title: "aios-host tools", Version: Version},
 		&mcpsdk.ServerOptions{
-			Capabilities: &mcpsdk.ServerCapabilities{Tools: &mcpsdk.ToolCapabilities{ListChanged: true}},
+			Capabilities: s.capabilities(),
 			Instructions: "Tools of an aios-host: each call is checked against this client's agent grants, validated against the tool's schema, rate limited and audited.",
 		})
+	if s.resourcesOn() {
+		s.mcp.AddReceivingMiddleware(s.resourceMiddleware)
+	}
 	events, unsub := opts.Host.Registry().Subscribe(64)
 	s.unsub = unsub
 	s.sync()
@@ -321,8 +324,16 @@ func (s *Server) sync() {
 // agentOf is the agent a request acts as: the one its token maps to (HTTP)
 // or the stdio agent.
 func (s *Server) agentOf(req *mcpsdk.CallToolRequest) string {
-	if req != nil && req.Extra != nil && req.Extra.TokenInfo != nil {
-		if a, ok := req.Extra.TokenInfo.Extra["agent"].(string); ok && a != "" {
+	if req == nil {
+		return s.cfg.Agent
+	}
+	return s.agentOfExtra(req.Extra)
+}
+
+// agentOfExtra is agentOf for any request's Extra.
+func (s *Server) agentOfExtra(extra *mcpsdk.RequestExtra) string {
+	if extra != nil && extra.TokenInfo != nil {
+		if a, ok := extra.TokenInfo.Extra["agent"].(string); ok && a != "" {
 			return a
 		}
 	}

@@ -166,6 +166,8 @@ type section struct {
 	Agent   yaml.Node               `yaml:"agent"`
 	Export  yaml.Node               `yaml:"export"`
 	HTTP    yaml.Node               `yaml:"http"`
+	// Resources is mcpserver's (Space objects as resources).
+	Resources yaml.Node `yaml:"resources"`
 }
 
 var serverNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)

@@ -1,0 +1,153 @@
+package host
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/audit"
+	"github.com/aios-host/aios-host/space"
+)
+
+// SpaceReadTool is the tool name of the audit record of a Space object
+// read outside any tool call (an MCP client's resources/read). No tool can
+// have it: tool names have no '/'.
+const SpaceReadTool = "aios/space.read"
+
+// ReadableSpaces lists the Spaces that exist and that agent may read
+// (its ReadSpace grants), sorted. An unknown agent is CapabilityDenied.
+func (h *Host) ReadableSpaces(agent string) ([]string, error) {
+	ag := h.pol.agents[agent]
+	if ag == nil {
+		return nil, h.unknownCaller(agent)
+	}
+	if h.spaces == nil {
+		return nil, nil
+	}
+	all, err := h.spaces.Spaces()
+	if err != nil {
+		return nil, abi.Errorf(abi.Internal, "list spaces: %v", err)
+	}
+	var out []string
+	for _, s := range all {
+		if ag.grants.Allows(abi.Capability{Kind: abi.CapReadSpace, Arg: s, HasArg: true}) {
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ListSpaceAs lists the object ids of spaceName, sorted, for agent, who
+// needs ReadSpace(spaceName).
+func (h *Host) ListSpaceAs(agent, spaceName string) ([]string, error) {
+	if err := h.spaceGrant(agent, spaceName); err != nil {
+		return nil, err
+	}
+	if h.spaces == nil {
+		return nil, nil
+	}
+	ids, err := h.spaces.List(spaceName)
+	if err != nil {
+		return nil, spaceError(err, spaceName, "")
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// spaceGrant checks that agent exists and may read spaceName.
+func (h *Host) spaceGrant(agent, spaceName string) *abi.ToolError {
+	ag := h.pol.agents[agent]
+	if ag == nil {
+		return h.unknownCaller(agent)
+	}
+	if err := space.ValidateSpaceName(spaceName); err != nil {
+		return abi.Errorf(abi.InvalidParams, "%v", err)
+	}
+	if !ag.grants.Allows(abi.Capability{Kind: abi.CapReadSpace, Arg: spaceName, HasArg: true}) {
+		return abi.Errorf(abi.CapabilityDenied, "agent %q may not read space %q: it lacks ReadSpace(%s) (agents.%s.grants)", agent, spaceName, spaceName, agent)
+	}
+	return nil
+}
+
+// ReadSpaceAs reads object id of spaceName for agent outside any tool
+// call, as an MCP client's resources/read does, through the parts of the
+// pipeline that apply: the agent must hold ReadSpace(spaceName), the read
+// counts against the agent's rate limit and the global one, and it has an
+// audit record of its own (tool SpaceReadTool, params {space, object_id},
+// result {object_id, bytes}). While the audit log cannot be written it is
+// refused, as calls are.
+func (h *Host) ReadSpaceAs(ctx context.Context, agent, spaceName, id string) (data []byte, err error) {
+	start := time.Now()
+	var terr *abi.ToolError
+	callID := string(h.ids.appendNext(nil))
+	defer func() {
+		if terr != nil {
+			err = terr
+		}
+		if terr != nil && terr.Code == abi.Unavailable {
+			return // host closed or audit failing: nothing can be recorded
+		}
+		e := audit.Entry{Time: start, CallID: callID, Caller: agent, Provider: "host", Tool: SpaceReadTool, Runtime: "host",
+			Params: map[string]any{"space": spaceName, "object_id": id}, Outcome: "ok", Latency: time.Since(start)}
+		if terr != nil {
+			e.Outcome, e.Error = string(terr.Code), terr.Message
+		} else {
+			e.Result = map[string]any{"object_id": id, "bytes": int64(len(data))}
+		}
+		h.audit.Log(e)
+	}()
+	if h.closed.Load() {
+		terr = &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}
+		return nil, nil
+	}
+	if aerr := h.audit.Failing(); aerr != nil {
+		terr = &abi.ToolError{Code: abi.Unavailable, Message: "reads are refused until the audit log can be written again: " + aerr.Error()}
+		return nil, nil
+	}
+	if terr = h.spaceGrant(agent, spaceName); terr != nil {
+		return nil, nil
+	}
+	if h.spaces == nil {
+		terr = &abi.ToolError{Code: abi.Unavailable, Message: errNoSpaces.Error() + " (set data in the config)"}
+		return nil, nil
+	}
+	if err := space.ValidateID(id); err != nil {
+		terr = spaceError(err, spaceName, id)
+		return nil, nil
+	}
+	if ctx.Err() != nil {
+		terr = abi.AsToolError(ctx.Err(), abi.Cancelled)
+		return nil, nil
+	}
+	ag := h.pol.agents[agent]
+	if ag.lim != nil {
+		if ok, retry := ag.lim.Allow(start); !ok {
+			terr = rateError(retry, "caller "+strconv.Quote(agent))
+			return nil, nil
+		}
+	}
+	if g := h.pol.global; g != nil {
+		if ok, retry := g.Allow(start); !ok {
+			if ag.lim != nil {
+				ag.lim.Refund()
+			}
+			terr = rateError(retry, "the host (global limit)")
+			return nil, nil
+		}
+	}
+	data, err = h.spaces.Get(spaceName, id)
+	if err != nil {
+		terr = spaceError(err, spaceName, id)
+		return nil, nil
+	}
+	if len(data) > h.pol.maxResult {
+		terr = &abi.ToolError{Code: abi.TooLarge, Message: "object " + id + " in space " + spaceName + " has " + strconv.Itoa(len(data)) +
+			" bytes, over limits.max_result_bytes (" + strconv.Itoa(h.pol.maxResult) + ")", Data: map[string]any{"limit": int64(h.pol.maxResult)}}
+		data = nil
+		return nil, nil
+	}
+	return data, nil
+}

@@ -1,0 +1,195 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// Space objects as MCP resources (the seed: "MCP resources map to AIOS
+// Space objects"). A client sees, in resources/list, the objects of the
+// Spaces its agent holds ReadSpace for, as aios-space://<space>/<id>, and
+// reads them with resources/read: the host checks the grant, counts the
+// read against the agent's rate limit and records it in the audit log
+// (host.ReadSpaceAs). resources/templates/list gives the URI's template,
+// for a client that knows an object's id. Spaces change all the time: the
+// list is read at each request, and list_changed is not sent.
+
+// SpaceScheme is the URI scheme of Space objects served as resources.
+const SpaceScheme = "aios-space"
+
+// spaceTemplate is the resource template of a Space object. The id is a
+// reserved expansion: "sha256:<hex>" keeps its colon.
+const spaceTemplate = SpaceScheme + "://{space}/{+id}"
+
+// private is the cache hint of what depends on the agent: only this
+// client may cache it (and it is stale at once: ttlMs 0).
+var private = mcpsdk.Cacheable{CacheScope: "private"}
+
+// resourcePage is how many resources one resources/list page holds.
+const resourcePage = 500
+
+// resourceMiddleware answers resources/list, resources/templates/list and
+// the reads of aios-space URIs; other methods (and other URIs) go on to
+// the go-sdk.
+func (s *Server) resourceMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		switch method {
+		case "resources/list":
+			var cursor string
+			if p, ok := req.GetParams().(*mcpsdk.ListResourcesParams); ok && p != nil {
+				cursor = p.Cursor
+			}
+			return s.listSpaceResources(s.agentOfExtra(req.GetExtra()), cursor)
+		case "resources/templates/list":
+			return &mcpsdk.ListResourceTemplatesResult{Cacheable: mcpsdk.Cacheable{CacheScope: "public"}, ResourceTemplates: []*mcpsdk.ResourceTemplate{{
+				URITemplate: spaceTemplate,
+				Name:        "space-object",
+				Title:       "aios Space object",
+				Description: "An object of an aios Space by its space and id (sha256:<hex>); readable when this client's agent holds ReadSpace(<space>)",
+			}}}, nil
+		case "resources/read":
+			p, ok := req.GetParams().(*mcpsdk.ReadResourceParams)
+			if ok && p != nil && strings.HasPrefix(p.URI, SpaceScheme+":") {
+				return s.readSpaceResource(ctx, s.agentOfExtra(req.GetExtra()), p.URI)
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// spaceURI is the resource URI of object id of space.
+func spaceURI(space, id string) string { return SpaceScheme + "://" + space + "/" + id }
+
+// parseSpaceURI splits aios-space://<space>/<id>; the id may be
+// percent-encoded (sha256%3A…, as a simple {id} expansion writes it).
+func parseSpaceURI(uri string) (space, id string, err error) {
+	rest, ok := strings.CutPrefix(uri, SpaceScheme+"://")
+	if !ok {
+		return "", "", fmt.Errorf("resource URI %q: want %s://<space>/<object id>", uri, SpaceScheme)
+	}
+	space, id, ok = strings.Cut(rest, "/")
+	if !ok || space == "" || id == "" {
+		return "", "", fmt.Errorf("resource URI %q: want %s://<space>/<object id>", uri, SpaceScheme)
+	}
+	if space, err = url.PathUnescape(space); err == nil {
+		id, err = url.PathUnescape(id)
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("resource URI %q: %v", uri, err)
+	}
+	return space, id, nil
+}
+
+// listSpaceResources is one page of the objects agent may read, in order
+// of their URI; the cursor is the last URI of the page before, encoded.
+func (s *Server) listSpaceResources(agent, cursor string) (*mcpsdk.ListResourcesResult, error) {
+	after := ""
+	if cursor != "" {
+		b, err := base64.RawURLEncoding.DecodeString(cursor)
+		if err != nil || !utf8.Valid(b) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
+		}
+		after = string(b)
+	}
+	spaces, err := s.h.ReadableSpaces(agent)
+	if err != nil {
+		return nil, toRPCError(abi.AsToolError(err, abi.Internal))
+	}
+	// In the order of the URIs: "a-b/" sorts before "a/".
+	sort.Slice(spaces, func(i, j int) bool { return spaces[i]+"/" < spaces[j]+"/" })
+	// Per agent, and stale at once (Spaces change all the time).
+	res := &mcpsdk.ListResourcesResult{Cacheable: private, Resources: []*mcpsdk.Resource{}}
+	for _, sp := range spaces {
+		if prefix := spaceURI(sp, ""); after != "" && prefix < after && !strings.HasPrefix(after, prefix) {
+			continue // every URI of this space sorts before the cursor
+		}
+		ids, err := s.h.ListSpaceAs(agent, sp)
+		if err != nil {
+			return nil, toRPCError(abi.AsToolError(err, abi.Internal))
+		}
+		for _, id := range ids {
+			u := spaceURI(sp, id)
+			if u <= after {
+				continue
+			}
+			if len(res.Resources) == resourcePage {
+				res.NextCursor = base64.RawURLEncoding.EncodeToString([]byte(res.Resources[len(res.Resources)-1].URI))
+				return res, nil
+			}
+			res.Resources = append(res.Resources, &mcpsdk.Resource{URI: u, Name: sp + "/" + id})
+		}
+	}
+	return res, nil
+}
+
+// readSpaceResource reads one aios-space URI for agent.
+func (s *Server) readSpaceResource(ctx context.Context, agent, uri string) (*mcpsdk.ReadResourceResult, error) {
+	space, id, err := parseSpaceURI(uri)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+	}
+	if !s.begin() {
+		return nil, toRPCError(abi.Errorf(abi.Unavailable, "the MCP server is shutting down"))
+	}
+	defer s.calls.Done()
+	data, err := s.h.ReadSpaceAs(ctx, agent, space, id)
+	if err != nil {
+		te := abi.AsToolError(err, abi.Internal)
+		if te.Code == abi.NotFound {
+			return nil, mcpsdk.ResourceNotFoundError(uri)
+		}
+		return nil, toRPCError(te)
+	}
+	c := &mcpsdk.ResourceContents{URI: uri, MIMEType: http.DetectContentType(data)}
+	if utf8.Valid(data) && textual(c.MIMEType) {
+		c.Text = string(data)
+	} else {
+		c.Blob = data
+		if c.Blob == nil {
+			c.Blob = []byte{}
+		}
+	}
+	return &mcpsdk.ReadResourceResult{Cacheable: private, Contents: []*mcpsdk.ResourceContents{c}}, nil
+}
+
+// textual says whether a sniffed MIME type is text (sent as text rather
+// than base64).
+func textual(mime string) bool {
+	return strings.HasPrefix(mime, "text/") || strings.HasPrefix(mime, "application/json")
+}
+
+// toRPCError is a failed read as a JSON-RPC error: InvalidParams stays
+// itself; the rest are -32000 with the ToolError in data under MetaError
+// (as a failed tool call's result carries it in _meta).
+func toRPCError(te *abi.ToolError) error {
+	code := int64(-32000)
+	if te.Code == abi.InvalidParams {
+		code = jsonrpc.CodeInvalidParams
+	}
+	data := fmt.Appendf(nil, `{%q:{"code":%q,"message":%q}}`, MetaError, te.Code, te.Message)
+	return &jsonrpc.Error{Code: code, Message: string(te.Code) + ": " + te.Message, Data: data}
+}
+
+// resourcesOn says whether Space objects are served (mcp.resources).
+func (s *Server) resourcesOn() bool { return s.cfg.Resources == nil || *s.cfg.Resources }
+
+// capabilities are the server's: tools, and resources when Space objects
+// are served.
+func (s *Server) capabilities() *mcpsdk.ServerCapabilities {
+	c := &mcpsdk.ServerCapabilities{Tools: &mcpsdk.ToolCapabilities{ListChanged: true}}
+	if s.resourcesOn() {
+		c.Resources = &mcpsdk.ResourceCapabilities{}
+	}
+	return c
+}
