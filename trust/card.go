@@ -389,20 +389,36 @@ func checkAlg(alg string) error {
 }
 
 // ArtifactOf returns the card's "artifact" member, nil when there is none.
+// Member names are matched exactly: encoding/json would also take
+// "Path" or "ARTIFACT" for them, and a pin holding two spellings would be
+// read as whichever comes last, which the signature (JCS, blind to member
+// order) does not fix.
 func ArtifactOf(card []byte) (*ArtifactPin, error) {
-	var top struct {
-		Artifact *ArtifactPin `json:"artifact"`
-	}
+	var top map[string]json.RawMessage
 	if err := json.Unmarshal(card, &top); err != nil {
 		return nil, fmt.Errorf("card: %w", err)
 	}
-	if top.Artifact == nil {
+	raw, ok := top["artifact"]
+	if !ok || string(bytes.TrimSpace(raw)) == "null" {
 		return nil, nil
 	}
-	if err := top.Artifact.validate(); err != nil {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		return nil, verr(ErrMalformed, "artifact must be an object {path, sha256, files}: %v", err)
+	}
+	for name := range members {
+		if name != "path" && name != "sha256" && name != "files" {
+			return nil, verr(ErrMalformed, "unknown member artifact.%q (want path, sha256, files; names are case-sensitive)", name)
+		}
+	}
+	var pin ArtifactPin
+	if err := json.Unmarshal(raw, &pin); err != nil {
+		return nil, verr(ErrMalformed, "artifact: %v", err)
+	}
+	if err := pin.validate(); err != nil {
 		return nil, err
 	}
-	return top.Artifact, nil
+	return &pin, nil
 }
 
 func (a *ArtifactPin) validate() error {

@@ -1,0 +1,69 @@
+package discovery
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/trust"
+)
+
+// TestProbeCaseVariantMembersRefused: encoding/json matches member names
+// without regard to case, so a skill holding both "permission_level" and
+// "Permission_level" is read as whichever comes last in the file. JCS sorts
+// members, so both orders carry the same signature: whoever holds a signed
+// card could pick the level by reordering it, and any case-sensitive reader
+// (a reviewer's jq, the signer's tool) sees another card than the host. A
+// member name that matches a field only when case is ignored is refused.
+func TestProbeCaseVariantMembersRefused(t *testing.T) {
+	k := newTestKey(t, "Verified")
+	card := `{"adapter": {"id": "org.example.cased", "name": "Cased", "version": "1.0.0", "protocol_version": "0.3.0"},
+ "capabilities": {}, "endpoints": {"rpc": "https://127.0.0.1:1/rpc"},
+ "skills": [{"id": "cased-op", "name": "Op", "permission_level": "critical", "Permission_level": "public"}]}`
+	signed, err := trust.SignCard([]byte(card), k.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := `"Permission_level": "public"`, `"permission_level": "critical"`
+	if !strings.Contains(string(signed), a) || !strings.Contains(string(signed), b) {
+		t.Fatalf("unexpected signed form:\n%s", signed)
+	}
+	swapped := strings.NewReplacer(a, b, b, a).Replace(string(signed))
+	keys := trust.NewKeyStore(nil)
+	keys.Add(keysOf(t, k)...)
+	var levels []string
+	for _, c := range []string{string(signed), swapped} {
+		if _, err := trust.VerifyCard(context.Background(), []byte(c), keys); err != nil {
+			t.Fatalf("reordering a signed card broke its signature: %v", err)
+		}
+		parsed, err := ParseCard([]byte(c), "adapter.json")
+		if err != nil {
+			if !strings.Contains(err.Error(), "Permission_level") || !strings.Contains(err.Error(), "case") {
+				t.Errorf("error should name the member and say names are case-sensitive: %v", err)
+			}
+			continue
+		}
+		levels = append(levels, parsed.Skills[0].PermissionLevel)
+	}
+	if len(levels) == 2 && levels[0] != levels[1] {
+		t.Fatalf("one signature, two cards: the host reads permission_level %q or %q depending on member order", levels[0], levels[1])
+	}
+	if len(levels) != 0 {
+		t.Fatalf("a card with a case-variant member name was accepted (%v)", levels)
+	}
+}
+
+// keysOf returns k's public key as trusted keys (Verified).
+func keysOf(t *testing.T, k testKey) []*trust.Key {
+	t.Helper()
+	jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := trust.ParseJWKS(jwks, abi.Verified, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ks
+}
