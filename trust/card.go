@@ -107,7 +107,7 @@ func SigningPayload(card []byte) ([]byte, *Signature, error) {
 	if !bytesValidUTF8(card) {
 		return nil, nil, errors.New("card: not valid UTF-8")
 	}
-	p := &jparser{s: card}
+	p := &jparser{s: card, exactInts: true}
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {

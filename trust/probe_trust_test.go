@@ -61,3 +61,63 @@ func TestProbeArtifactCaseVariantMembers(t *testing.T) {
 		t.Fatalf("a pin with case-variant member names was accepted: artifact.path read as %v", paths)
 	}
 }
+
+// TestProbeInexactIntegerRefused: JCS reads numbers as doubles, so the
+// integer literals 9007199254740992 and 9007199254740993 have one
+// canonical form and one signature; the host reads integer literals
+// exactly (abi's int64), so it would enforce the value the signer did not
+// sign. An integer literal that a double cannot hold exactly is refused
+// (CanonicalizeValue already refuses such an int64). Canonicalize
+// itself follows RFC 8785 and takes it.
+func TestProbeInexactIntegerRefused(t *testing.T) {
+	k, keys := probeKeys(t)
+	card := `{"adapter":{"id":"org.example.num","name":"N","version":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},` +
+		`"skills":[{"id":"num","name":"N","permission_level":"low","input_schema":{"type":"object","properties":{"n":{"type":"integer","maximum":9007199254740992}}}}],` +
+		`"endpoints":{"rpc":"https://127.0.0.1:1/rpc"}}`
+	signed, err := SignCard([]byte(card), k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := VerifyCard(context.Background(), signed, keys); err != nil {
+		t.Fatalf("the signed card does not verify: %v", err)
+	}
+	tampered := strings.Replace(string(signed), "9007199254740992", "9007199254740993", 1)
+	if tampered == string(signed) {
+		t.Fatal("no number to tamper with")
+	}
+	if _, err := VerifyCard(context.Background(), []byte(tampered), keys); err == nil {
+		t.Fatal("a card whose maximum was changed from 9007199254740992 to 9007199254740993 still verifies")
+	} else if !strings.Contains(err.Error(), "9007199254740993") {
+		t.Errorf("error should name the number: %v", err)
+	}
+	for _, in := range []string{`9007199254740993`, `-9007199254740993`, `18446744073709551615`, `9223372036854775807`, `9223372036854775808`} {
+		if _, _, err := SigningPayload([]byte(`{"x-n":` + in + `}`)); err == nil {
+			t.Errorf("SigningPayload accepted the integer %s, which a double cannot hold", in)
+		}
+	}
+	for _, in := range []string{`9007199254740992`, `9007199254740994`, `-9007199254740992`, `9223372036854776000`, `100000000000000000000`, `123456789012345678901234`, `1e30`, `9007199254740993.0`, `0`, `-0`} {
+		if _, _, err := SigningPayload([]byte(`{"x-n":` + in + `}`)); err != nil {
+			t.Errorf("SigningPayload(%s): %v", in, err)
+		}
+	}
+}
+
+// TestProbeSignedBigIntegerVerifies: what sign writes verifies. A double
+// past 2^53 is written in its canonical form (2^63 as
+// 9223372036854776000), and that form must verify, or a schema with a
+// large bound could be signed but never loaded.
+func TestProbeSignedBigIntegerVerifies(t *testing.T) {
+	k, keys := probeKeys(t)
+	for _, n := range []string{"9223372036854776000", "1152921504606847000", "1e30", "9007199254740992"} {
+		card := `{"adapter":{"id":"org.example.num","name":"N","version":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},` +
+			`"skills":[],"endpoints":{"rpc":"https://127.0.0.1:1/rpc"},"x-n":` + n + `}`
+		signed, err := SignCard([]byte(card), k)
+		if err != nil {
+			t.Errorf("%s: sign: %v", n, err)
+			continue
+		}
+		if _, err := VerifyCard(context.Background(), signed, keys); err != nil {
+			t.Errorf("%s: the signed card does not verify: %v", n, err)
+		}
+	}
+}
