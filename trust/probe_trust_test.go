@@ -2,8 +2,17 @@ package trust
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/go-jose/go-jose/v4"
 
 	"github.com/aios-host/aios-host/abi"
 )
@@ -119,5 +128,65 @@ func TestProbeSignedBigIntegerVerifies(t *testing.T) {
 		if _, err := VerifyCard(context.Background(), signed, keys); err != nil {
 			t.Errorf("%s: the signed card does not verify: %v", n, err)
 		}
+	}
+}
+
+// TestProbeJWKSIgnoresKeysItCannotUse: RFC 7517 §5 — a JWK Set member of a
+// key type or curve the verifier does not understand SHOULD be ignored.
+// A hub's jwks.json holding an encryption key on P-384, or a symmetric
+// key, beside its Ed25519 signing key made the whole set unusable: no card
+// of the hub verified ("not in the key store and … P-384 …").
+func TestProbeJWKSIgnoresKeysItCannotUse(t *testing.T) {
+	k, _ := probeKeys(t)
+	pub, err := MarshalJWKS(k.PublicJWK())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var set struct {
+		Keys []json.RawMessage `json:"keys"`
+	}
+	if err := json.Unmarshal(pub, &set); err != nil {
+		t.Fatal(err)
+	}
+	p384, err := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := json.Marshal(jose.JSONWebKey{Key: &p384.PublicKey, KeyID: "hub-enc", Use: "enc", Algorithm: "ECDH-ES"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mixed := fmt.Sprintf(`{"keys":[%s,{"kty":"oct","k":"c2VjcmV0","kid":"hub-mac"},{"kty":"OKP","crv":"X25519","x":"hSDwCYkwp1R0i33ctD73Wg2_Og0mOBr066SpjqqbTmo","kid":"hub-x"},%s]}`, enc, set.Keys[0])
+	keys, err := ParseJWKS([]byte(mixed), abi.Verified, "hub.json")
+	if err != nil {
+		t.Fatalf("a JWKS with keys that cannot sign cards beside one that can is refused whole: %v", err)
+	}
+	if len(keys) != 1 || keys[0].JWK.KeyID != k.KeyID {
+		t.Fatalf("keys %v, want only %q", keys, k.KeyID)
+	}
+
+	// Served at a jwks_url (a loopback test server), the signing key verifies.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(mixed))
+	}))
+	defer srv.Close()
+	store := NewKeyStore(srv.Client())
+	store.AddJWKSURL(srv.URL, abi.Community)
+	signed, err := SignCard([]byte(`{"adapter":{"id":"org.example.hub","name":"H","version":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},"skills":[]}`), k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := VerifyCard(context.Background(), signed, store)
+	if err != nil {
+		t.Fatalf("card signed by the hub's key: %v", err)
+	}
+	if v.Trust != abi.Community {
+		t.Fatalf("trust %s", v.Trust)
+	}
+
+	// A set of which no key can verify cards is still an error naming why.
+	only := fmt.Sprintf(`{"keys":[%s]}`, enc)
+	if _, err := ParseJWKS([]byte(only), abi.Verified, "enc.json"); err == nil || !strings.Contains(err.Error(), "P-384") {
+		t.Fatalf("a set without any usable key: %v", err)
 	}
 }
