@@ -429,8 +429,8 @@ func (a *ArtifactPin) validate() error {
 		return verr(ErrMalformed, "artifact.sha256 %q is not 64 lower-case hex digits", a.SHA256)
 	}
 	for p, sum := range a.Files {
-		if err := ValidateArtifactPath(p); err != nil {
-			return verr(ErrMalformed, "artifact.files: %v", err)
+		if err := validatePath("artifact.files name", p); err != nil {
+			return err
 		}
 		if filepath.Clean(p) != p {
 			return verr(ErrMalformed, "artifact.files: %q is not a clean path (want %q)", p, filepath.Clean(p))
@@ -480,16 +480,19 @@ func (a *ArtifactPin) FileNames() []string {
 
 // ValidateArtifactPath checks that p is a plain relative path that stays
 // inside the card's folder.
-func ValidateArtifactPath(p string) error {
+func ValidateArtifactPath(p string) error { return validatePath("artifact.path", p) }
+
+// validatePath is ValidateArtifactPath for the member named field.
+func validatePath(field, p string) error {
 	if p == "" {
-		return verr(ErrMalformed, "artifact.path is empty")
+		return verr(ErrMalformed, "%s is empty", field)
 	}
 	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
-		return verr(ErrMalformed, "artifact.path %q must be relative to the card's folder", p)
+		return verr(ErrMalformed, "%s %q must be relative to the card's folder (forward slashes)", field, p)
 	}
 	c := filepath.Clean(p)
 	if c == ".." || strings.HasPrefix(c, "../") || c == "." {
-		return verr(ErrMalformed, "artifact.path %q leaves the card's folder", p)
+		return verr(ErrMalformed, "%s %q leaves the card's folder", field, p)
 	}
 	return nil
 }

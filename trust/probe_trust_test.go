@@ -190,3 +190,22 @@ func TestProbeJWKSIgnoresKeysItCannotUse(t *testing.T) {
 		t.Fatalf("a set without any usable key: %v", err)
 	}
 }
+
+// TestProbeArtifactFilesErrorNamesTheFile: a bad artifact.files name was
+// reported as `malformed card signature: artifact.files: malformed card
+// signature: artifact.path "../x.py" leaves the card's folder` — the
+// sentinel twice and the wrong member named.
+func TestProbeArtifactFilesErrorNamesTheFile(t *testing.T) {
+	sum := strings.Repeat("a", 64)
+	for _, name := range []string{"../x.py", "/etc/x.py", `a\b.py`} {
+		card := fmt.Sprintf(`{"artifact":{"path":"tool.wasm","sha256":%q,"files":{%q:%q}}}`, sum, name, sum)
+		_, err := ArtifactOf([]byte(card))
+		if err == nil {
+			t.Fatalf("%s accepted", name)
+		}
+		msg := err.Error()
+		if strings.Count(msg, ErrMalformed.Error()) != 1 || strings.Contains(msg, "artifact.path") || !strings.Contains(msg, "artifact.files") {
+			t.Errorf("%s: %s", name, msg)
+		}
+	}
+}
