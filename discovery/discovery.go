@@ -1629,6 +1629,19 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if d.cfg.RequireSignature {
 			return nil, fmt.Errorf("%s: unsigned card refused (discovery.require_signature)", desc)
 		}
+		// An unsigned card vouches for nothing, but the digests it states
+		// are still its word on the code: a file that differs is not the
+		// code it describes.
+		if artifact != "" && card.Artifact != nil {
+			if a := card.Artifact; a.SHA256 != "" && a.SHA256 != sums[1] {
+				return nil, fmt.Errorf("%s: refused: artifact %s has sha256 %s, the (unsigned) card pins %s", desc, a.Path, sums[1], a.SHA256)
+			}
+			for i, f := range card.Artifact.FileNames() {
+				if want := card.Artifact.Files[f]; want != sums[2+i] {
+					return nil, fmt.Errorf("%s: refused: pinned file %s has sha256 %s, the (unsigned) card pins %s", desc, f, sums[2+i], want)
+				}
+			}
+		}
 	default:
 		return nil, fmt.Errorf("%s: refused: %w", desc, err)
 	}

@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,4 +67,29 @@ func keysOf(t *testing.T, k testKey) []*trust.Key {
 		t.Fatal(err)
 	}
 	return ks
+}
+
+// TestProbeUnsignedPinChecked: a card's artifact.sha256 (also in a
+// tool.aios.yaml, which cannot be signed) was ignored unless the card was
+// signed: a card pinning its code loaded a file of any content, silently.
+// The pin the card states is checked whether or not it is signed.
+func TestProbeUnsignedPinChecked(t *testing.T) {
+	wrong := strings.Repeat("0", 64)
+	env := newEnv(t, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "j", "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"j-echo"}})
+		writeFile(t, filepath.Join(dir, "j", "adapter.json"), `{
+  "adapter": {"id": "org.test.json", "name": "J", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [], "artifact": {"path": "tool.fake", "sha256": "`+wrong+`"}}`)
+		writeFake(t, filepath.Join(dir, "y", "tool.fake"), fakeSpec{ID: "org.test.inner2", Version: "1.0.0", Tools: []string{"y-echo"}})
+		writeFile(t, filepath.Join(dir, "y", "tool.aios.yaml"), "tool: {id: org.test.yaml, name: Y, version: 1.0.0}\nartifact: {path: tool.fake, sha256: '"+wrong+"'}\n")
+	})
+	for _, c := range []struct{ id, unit string }{{"org.test.json", "j"}, {"org.test.yaml", "y"}} {
+		if p := env.h.Registry().Provider(c.id); p != nil {
+			t.Errorf("%s loaded although its file does not have the sha256 its description pins", c.id)
+		}
+		e := env.d.Errors()[filepath.Join(env.dir, c.unit)]
+		if !strings.Contains(e, wrong) || !strings.Contains(e, "tool.fake") {
+			t.Errorf("%s: error %q should name the file and the pin", c.unit, e)
+		}
+	}
 }
