@@ -1523,9 +1523,13 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 	if d.cfg.RequireSignature {
 		return nil, fmt.Errorf("%s: unsigned artifact refused (discovery.require_signature); add a signed adapter.json pinning it", path)
 	}
-	digest, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path)
+	sum, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path)
 	if err != nil {
 		return nil, err
+	}
+	digest := sum
+	if unit != path { // a folder: the files the artifact imports count too
+		digest = withCode(sum, codeDigest(ctx, unit, d.h.MaxPluginBytes(), path))
 	}
 	if old != nil && old.digest == digest {
 		return nil, errUnchanged
@@ -1539,7 +1543,7 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 	if err != nil {
 		return nil, err
 	}
-	if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path); err != nil || after != digest {
+	if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path); err != nil || after != sum {
 		_ = p.Close()
 		return nil, fmt.Errorf("%s %w", path, errChangedWhileLoading)
 	}
@@ -1592,9 +1596,13 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 			files = append(files, filepath.Join(unit, filepath.FromSlash(f)))
 		}
 	}
-	digest, sums, err := fileSums(ctx, d.h.MaxPluginBytes(), files...)
+	sum, sums, err := fileSums(ctx, d.h.MaxPluginBytes(), files...)
 	if err != nil {
 		return nil, err
+	}
+	digest := sum
+	if !topLevel { // a folder: the files the artifact imports count too
+		digest = withCode(sum, codeDigest(ctx, unit, d.h.MaxPluginBytes(), files...))
 	}
 	if old != nil && old.digest == digest {
 		return nil, errUnchanged
@@ -1664,7 +1672,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if err != nil {
 			return nil, err
 		}
-		if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), files...); err != nil || after != digest {
+		if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), files...); err != nil || after != sum {
 			_ = p.Close()
 			return nil, fmt.Errorf("%s %w", unit, errChangedWhileLoading)
 		}

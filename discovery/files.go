@@ -10,8 +10,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/trust"
 )
 
 // errNotRegular marks a path that is not a regular file after symlinks are
@@ -121,4 +124,64 @@ func readDescription(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than the limit of %d bytes for a description", path, MaxCardBytes)
 	}
 	return data, nil
+}
+
+// maxCodeFiles bounds the files codeDigest hashes in one unit folder.
+const maxCodeFiles = 10000
+
+// codeDigest returns a digest of the code files of the provider folder
+// dir (the kinds a runtime may load besides the artifact,
+// trust.PinnedExtensions, in dir and its subfolders, hidden entries,
+// __pycache__ and node_modules left out, skip... too): an artifact
+// imports them (./lib.js, helper.py), so an edit of one is a change of
+// the unit even when its card does not pin it. Files that cannot be read
+// count by name only; "" when dir is not a folder.
+func codeDigest(ctx context.Context, dir string, limit int64, skip ...string) string {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real // WalkDir does not enter a link given as its root
+	}
+	h := sha256.New()
+	n := 0
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || ctx.Err() != nil {
+			return nil
+		}
+		if path == dir {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(name, ".") || !slices.Contains(trust.PinnedExtensions, strings.ToLower(filepath.Ext(name))) || slices.Contains(skip, path) {
+			return nil
+		}
+		if n++; n > maxCodeFiles {
+			return filepath.SkipAll
+		}
+		rel, _ := filepath.Rel(dir, path)
+		sum, err := hashFile(ctx, path, limit)
+		if err != nil {
+			sum = "unreadable"
+		}
+		_, _ = io.WriteString(h, rel+"\x00"+sum+"\n")
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// withCode mixes a unit folder's code digest (codeDigest) into digest.
+func withCode(digest, code string) string {
+	if code == "" {
+		return digest
+	}
+	sum := sha256.Sum256([]byte(digest + "\x00" + code))
+	return hex.EncodeToString(sum[:])
 }

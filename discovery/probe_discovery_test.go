@@ -93,3 +93,41 @@ func TestProbeUnsignedPinChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeImportedFileEditReloads: a folder provider's artifact imports
+// the files beside it (a JS tool.js imports ./lib.js, a Python tool
+// imports helper.py), but the unit's digest covered only the artifact and
+// its description: an edit of lib.js, watched or found by
+// aios/registry.refresh, was "unchanged" and never loaded — the old code
+// served until the artifact itself changed or the host restarted.
+func TestProbeImportedFileEditReloads(t *testing.T) {
+	env := newEnv(t, "watch: false\n", func(dir string) {
+		writeFake(t, filepath.Join(dir, "f", "tool.fake"), fakeSpec{ID: "org.test.f", Version: "1.0.0", Tools: []string{"f-echo"}})
+		writeFile(t, filepath.Join(dir, "f", "lib.js"), "export const word = 'one';\n")
+		writeFake(t, filepath.Join(dir, "c", "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"c-echo"}})
+		writeFile(t, filepath.Join(dir, "c", "sub", "helper.py"), "WORD = 'one'\n")
+		writeFile(t, filepath.Join(dir, "c", "adapter.json"), `{
+  "adapter": {"id": "org.test.c", "name": "C", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [], "artifact": {"path": "tool.fake"}}`)
+	})
+	if env.h.Registry().Provider("org.test.f") == nil || env.h.Registry().Provider("org.test.c") == nil {
+		t.Fatalf("not loaded: %v", env.d.Errors())
+	}
+	before := env.load.loads.Load()
+	writeFile(t, filepath.Join(env.dir, "f", "lib.js"), "export const word = 'two';\n")
+	writeFile(t, filepath.Join(env.dir, "c", "sub", "helper.py"), "WORD = 'two'\n")
+	if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
+		t.Fatal(err)
+	}
+	if got := env.load.loads.Load() - before; got != 2 {
+		t.Fatalf("%d of the 2 units whose imported files changed were loaded again", got)
+	}
+	// Nothing changed: nothing is loaded again.
+	before = env.load.loads.Load()
+	if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
+		t.Fatal(err)
+	}
+	if got := env.load.loads.Load() - before; got != 0 {
+		t.Fatalf("%d units loaded again though nothing changed", got)
+	}
+}
