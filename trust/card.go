@@ -650,6 +650,9 @@ func folderFiles(dir string, skip ...string) (map[string]string, error) {
 		if !utf8.ValidString(rel) || strings.ContainsRune(rel, '\\') {
 			return fmt.Errorf("%s: a file name that is not UTF-8 or holds a backslash cannot be pinned; rename it", path)
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link, not a regular file: a signed folder's code must be in it (copy the file in, or move it out of the folder if no code loads it)", path)
+		}
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s is not a regular file (a signed folder may hold only files and folders)", path)
 		}

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -207,5 +209,30 @@ func TestProbeArtifactFilesErrorNamesTheFile(t *testing.T) {
 		if strings.Count(msg, ErrMalformed.Error()) != 1 || strings.Contains(msg, "artifact.path") || !strings.Contains(msg, "artifact.files") {
 			t.Errorf("%s: %s", name, msg)
 		}
+	}
+}
+
+// TestProbePinSymlinkSaysSymlink: sign refused a folder holding a code
+// file that is a symbolic link to a regular file with "x.txt is not a
+// regular file", which it is once followed; the message says what it is.
+func TestProbePinSymlinkSaysSymlink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "tool.wasm"), []byte("\x00asm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "real.js")
+	if err := os.WriteFile(outside, []byte("export {}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "lib.js")); err != nil {
+		t.Fatal(err)
+	}
+	card := `{"adapter":{"id":"org.example.l","name":"L","version":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},"skills":[],"artifact":{"path":"tool.wasm"}}`
+	_, _, err := PinArtifact([]byte(card), dir, "adapter.json")
+	if err == nil {
+		t.Fatal("a symbolic link among the code files was pinned")
+	}
+	if !strings.Contains(err.Error(), "symbolic link") || !strings.Contains(err.Error(), "lib.js") {
+		t.Fatalf("error should name the file and say it is a symbolic link: %v", err)
 	}
 }
