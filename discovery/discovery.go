@@ -772,11 +772,14 @@ func (d *Discovery) refreshRemotes(ctx context.Context) {
 	for _, rc := range d.cfg.Remotes {
 		key := "remote:" + rc.URL
 		cand, err := d.remoteCandidate(ctx, rc)
+		d.mu.Lock()
+		old := d.cands[key]
+		d.mu.Unlock()
+		if err != nil && old != nil && old.verified != nil && signerGone(err) {
+			err = fmt.Errorf("%w; %w", err, errSignerGone)
+		}
 		if err == nil {
-			d.mu.Lock()
-			old := d.cands[key]
-			d.mu.Unlock()
-			if old != nil && old.digest == cand.digest {
+			if old != nil && old.digest == cand.digest && old.trust == cand.trust {
 				cand.discard()
 				// The same card as the one serving: nothing to swap, and
 				// whatever failed since (a fetch, a tampered copy) is over.
@@ -794,6 +797,27 @@ func (d *Discovery) refreshRemotes(ctx context.Context) {
 // the check after it (a save in progress); the change's own event loads
 // it again.
 var errChangedWhileLoading = errors.New("changed while it was loading; waiting for the next change")
+
+// errSignerGone marks a unit whose serving version's signature no longer
+// verifies because its key is gone (removed from its JWKS, or expired):
+// unlike a refused new version, which leaves the old one serving, the
+// serving one goes too — a restart would not load it.
+var errSignerGone = errors.New("the provider it serves is unloaded")
+
+// signerGone reports whether err, from verifying a card, says its key is
+// unknown or expired now.
+func signerGone(err error) bool {
+	return errors.Is(err, trust.ErrUnknownKey) || errors.Is(err, trust.ErrKeyExpired)
+}
+
+// recheck verifies an unchanged signed card again; it returns an error
+// wrapping errSignerGone when its key is gone.
+func (d *Discovery) recheck(ctx context.Context, raw []byte) error {
+	if _, err := trust.VerifyCard(ctx, raw, d.keys); err != nil && signerGone(err) {
+		return fmt.Errorf("%w; %w", err, errSignerGone)
+	}
+	return nil
+}
 
 func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*candidate, error) {
 	fetch := rc
@@ -1048,6 +1072,11 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		}
 		d.log.Log(context.Background(), level, d.notLoadedMsg("loaded"), "file", unit, "err", err)
 		d.event(ReloadEvent{Source: unit, Action: "error", Err: err})
+		if old := d.cands[unit]; old != nil && errors.Is(err, errSignerGone) {
+			delete(d.cands, unit)
+			_ = d.resolve(ctx, old.id)
+			old.discard()
+		}
 		return err
 	}
 	delete(d.errs, unit)
@@ -1605,6 +1634,14 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		digest = withCode(sum, codeDigest(ctx, unit, d.h.MaxPluginBytes(), files...))
 	}
 	if old != nil && old.digest == digest {
+		if old.verified != nil {
+			// Unchanged, but is its signer still trusted? A key removed
+			// from its JWKS, or expired, must not keep vouching for a
+			// provider loaded while it was valid.
+			if err := d.recheck(ctx, card.Raw); err != nil {
+				return nil, fmt.Errorf("%s: refused: %w", desc, err)
+			}
+		}
 		return nil, errUnchanged
 	}
 	cand := &candidate{key: unit, id: card.Adapter.ID, kind: kind, card: card, digest: digest, trust: d.folderTrust(root)}

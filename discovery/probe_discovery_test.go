@@ -2,8 +2,11 @@ package discovery
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aios-host/aios-host/abi"
@@ -129,5 +132,121 @@ func TestProbeImportedFileEditReloads(t *testing.T) {
 	}
 	if got := env.load.loads.Load() - before; got != 0 {
 		t.Fatalf("%d units loaded again though nothing changed", got)
+	}
+}
+
+// TestProbeRevokedKeyStopsServing: a signed provider whose key its owner
+// removed from the JWKS (or whose key expired) kept serving at the key's
+// trust: aios/registry.refresh found the unit unchanged and never looked at
+// its signature again, though a restart would refuse it ("unknown signing
+// key"). A remote adapter's card likewise: its refetch failed to verify,
+// and the version already registered stayed. After the fix a refresh
+// gives what a restart would.
+func TestProbeRevokedKeyStopsServing(t *testing.T) {
+	k := newTestKey(t, "Verified")
+	jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var revoked atomic.Bool
+	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if revoked.Load() {
+			_, _ = w.Write([]byte(`{"keys":[]}`))
+			return
+		}
+		_, _ = w.Write(jwks)
+	}))
+	defer hub.Close()
+	remoteCard, err := trust.SignCard([]byte(`{"adapter": {"id": "org.test.far", "name": "Far", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "far-echo", "name": "Far", "permission_level": "low"}]}`), k.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write(remoteCard)
+	}))
+	defer remote.Close()
+	card := `{"adapter": {"id": "org.test.rev", "name": "R", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [], "artifact": {"path": "tool.fake"}}`
+	env := newEnv(t, "watch: false\nkeys: [{trust: Verified, jwks_url: "+hub.URL+"}]\nremotes: [{url: "+remote.URL+"}]\n", func(dir string) {
+		signedFolder(t, k, filepath.Join(dir, "rev"), card, fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"rev-echo"}})
+	})
+	for _, id := range []string{"org.test.rev", "org.test.far"} {
+		if p := env.h.Registry().Provider(id); p == nil || p.Trust.String() != "Community" && p.Trust.String() != "Verified" {
+			t.Fatalf("%s not loaded as signed: %v", id, env.d.Errors())
+		}
+	}
+	revoked.Store(true)
+	env.d.Keys().TTL, env.d.Keys().MinRefetch = 0, 0 // refetch at once
+	if _, err := env.d.Refresh(context.Background(), "all"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ id, unit string }{{"org.test.rev", filepath.Join(env.dir, "rev")}, {"org.test.far", "remote:" + remote.URL}} {
+		if p := env.h.Registry().Provider(c.id); p != nil {
+			t.Errorf("%s still served at %s after its key was removed and the host refreshed", c.id, p.Trust)
+		}
+		if e := env.d.Errors()[c.unit]; !strings.Contains(e, "unknown signing key") {
+			t.Errorf("%s: error %q should say the key is unknown now", c.unit, e)
+		}
+	}
+	// The key back: the next refresh serves them again.
+	revoked.Store(false)
+	if _, err := env.d.Refresh(context.Background(), "all"); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"org.test.rev", "org.test.far"} {
+		if env.h.Registry().Provider(id) == nil {
+			t.Errorf("%s not served again once its key is back: %v", id, env.d.Errors())
+		}
+	}
+}
+
+// TestProbeRemoteResignedAtLowerTrust: a remote that serves the same card
+// signed by another key of lower trust was kept at the first key's trust:
+// the refetched card's digest (its content without signature) was the
+// same, so the candidate at the new trust was dropped.
+func TestProbeRemoteResignedAtLowerTrust(t *testing.T) {
+	high, low := newTestKey(t, "Verified"), newTestKey(t, "Community")
+	low.key.KeyID = "low-key"
+	jwksLow, err := trust.MarshalJWKS(low.key.PublicJWK())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lowFile := filepath.Join(t.TempDir(), "low.json")
+	writeFile(t, lowFile, string(jwksLow))
+	content := []byte(`{"adapter": {"id": "org.test.far", "name": "Far", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "far-echo", "name": "Far", "permission_level": "low"}], "endpoints": {"rpc": "http://127.0.0.1:1/rpc"}}`)
+	byHigh, err := trust.SignCard(content, high.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byLow, err := trust.SignCard(content, low.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lowered atomic.Bool
+	remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if lowered.Load() {
+			_, _ = w.Write(byLow)
+			return
+		}
+		_, _ = w.Write(byHigh)
+	}))
+	defer remote.Close()
+	keys := strings.TrimSuffix(high.cfg, "]\n") + ", {trust: Community, jwks: " + lowFile + "}]\n"
+	env := newEnv(t, "watch: false\n"+keys+"remotes: [{url: "+remote.URL+"}]\n", nil)
+	if p := env.h.Registry().Provider("org.test.far"); p == nil || p.Trust.String() != "Verified" {
+		t.Fatalf("remote not loaded at Verified: %v %v", p, env.d.Errors())
+	}
+	lowered.Store(true)
+	if _, err := env.d.Refresh(context.Background(), "remote"); err != nil {
+		t.Fatal(err)
+	}
+	if p := env.h.Registry().Provider("org.test.far"); p == nil || p.Trust.String() != "Community" {
+		got := "nothing"
+		if p != nil {
+			got = p.Trust.String()
+		}
+		t.Fatalf("the remote card now signed by a Community key is served at %s (errors %v)", got, env.d.Errors())
 	}
 }
