@@ -1558,7 +1558,7 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 	}
 	digest := sum
 	if unit != path { // a folder: the files the artifact imports count too
-		digest = withCode(sum, codeDigest(ctx, unit, d.h.MaxPluginBytes(), path))
+		digest = withCode(sum, codeDigest(ctx, unit, path, d.h.MaxPluginBytes(), path))
 	}
 	if old != nil && old.digest == digest {
 		return nil, errUnchanged
@@ -1630,8 +1630,8 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		return nil, err
 	}
 	digest := sum
-	if !topLevel { // a folder: the files the artifact imports count too
-		digest = withCode(sum, codeDigest(ctx, unit, d.h.MaxPluginBytes(), files...))
+	if !topLevel && artifact != "" { // a folder: the files the artifact imports count too
+		digest = withCode(sum, codeDigest(ctx, unit, artifact, d.h.MaxPluginBytes(), files...))
 	}
 	if old != nil && old.digest == digest {
 		if old.verified != nil {

@@ -129,14 +129,36 @@ func readDescription(path string) ([]byte, error) {
 // maxCodeFiles bounds the files codeDigest hashes in one unit folder.
 const maxCodeFiles = 10000
 
-// codeDigest returns a digest of the code files of the provider folder
-// dir (the kinds a runtime may load besides the artifact,
-// trust.PinnedExtensions, in dir and its subfolders, hidden entries,
-// __pycache__ and node_modules left out, skip... too): an artifact
-// imports them (./lib.js, helper.py), so an edit of one is a change of
-// the unit even when its card does not pin it. Files that cannot be read
-// count by name only; "" when dir is not a folder.
-func codeDigest(ctx context.Context, dir string, limit int64, skip ...string) string {
+// importKinds are the kinds of file an artifact of extension ext loads
+// from its folder: a JS or TS bundle imports scripts, JSON and text
+// (esbuild) and reads a tsconfig.json; a Python file imports modules. Data
+// a provider reads (or writes) at run time is not among them, and a WASM
+// module or component loads nothing beside itself. A runtime this list
+// does not know may load any kind a signed card pins
+// (trust.PinnedExtensions).
+func importKinds(ext string) []string {
+	switch strings.ToLower(ext) {
+	case ".wasm":
+		return nil
+	case ".py":
+		return []string{".py"}
+	case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx":
+		return []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".json", ".txt"}
+	}
+	return trust.PinnedExtensions
+}
+
+// codeDigest returns a digest of the files of the provider folder dir that
+// its artifact (of that path) may import (importKinds, in dir and its
+// subfolders; hidden entries, __pycache__ and node_modules left out, skip...
+// too): an edit of one (./lib.js, helper.py) is a change of the unit even
+// when its card does not pin it. A file that cannot be read counts by its
+// name only; "" when there is nothing to digest.
+func codeDigest(ctx context.Context, dir, artifact string, limit int64, skip ...string) string {
+	kinds := importKinds(filepath.Ext(artifact))
+	if kinds == nil {
+		return ""
+	}
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return ""
@@ -160,7 +182,7 @@ func codeDigest(ctx context.Context, dir string, limit int64, skip ...string) st
 			}
 			return nil
 		}
-		if strings.HasPrefix(name, ".") || !slices.Contains(trust.PinnedExtensions, strings.ToLower(filepath.Ext(name))) || slices.Contains(skip, path) {
+		if strings.HasPrefix(name, ".") || !slices.Contains(kinds, strings.ToLower(filepath.Ext(name))) || slices.Contains(skip, path) {
 			return nil
 		}
 		if n++; n > maxCodeFiles {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -248,5 +249,46 @@ func TestProbeRemoteResignedAtLowerTrust(t *testing.T) {
 			got = p.Trust.String()
 		}
 		t.Fatalf("the remote card now signed by a Community key is served at %s (errors %v)", got, env.d.Errors())
+	}
+}
+
+// TestProbeCodeDigestKinds: what counts as a folder unit's code follows
+// its artifact's runtime: a JS tool's imports (scripts, JSON, text), a
+// Python tool's modules — not the data a Python tool reads or writes at
+// run time (a cache.json written beside it must not reload it on every
+// write) — and nothing for a WASM module.
+func TestProbeCodeDigestKinds(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"tool.js", "lib.js", "data.json", "tool.py", "helper.py", "tool.wasm", "notes.md"} {
+		writeFile(t, filepath.Join(dir, f), "v1")
+	}
+	ctx := context.Background()
+	digests := func() map[string]string {
+		m := map[string]string{}
+		for _, a := range []string{"tool.js", "tool.py", "tool.wasm"} {
+			m[a] = codeDigest(ctx, dir, filepath.Join(dir, a), 1<<20)
+		}
+		return m
+	}
+	if d := digests(); d["tool.wasm"] != "" || d["tool.js"] == "" || d["tool.py"] == "" {
+		t.Fatalf("digests %v", d)
+	}
+	for _, c := range []struct {
+		file    string
+		changes []string // artifacts whose digest changes
+	}{
+		{"lib.js", []string{"tool.js"}},
+		{"data.json", []string{"tool.js"}},
+		{"helper.py", []string{"tool.py"}},
+		{"notes.md", nil},
+	} {
+		before := digests()
+		writeFile(t, filepath.Join(dir, c.file), "v2 of "+c.file)
+		after := digests()
+		for _, a := range []string{"tool.js", "tool.py", "tool.wasm"} {
+			if changed := before[a] != after[a]; changed != slices.Contains(c.changes, a) {
+				t.Errorf("editing %s: the digest of %s's unit changed = %v", c.file, a, changed)
+			}
+		}
 	}
 }
