@@ -1653,7 +1653,11 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		cand.trust = max(cand.trust, v.Trust)
 		if artifact != "" {
 			if v.Artifact == nil {
-				return nil, fmt.Errorf("%s: refused: the card is signed but does not pin its artifact %s (sign it with `aios-host sign`, which pins it)", desc, filepath.Base(artifact))
+				rel, err := filepath.Rel(unit, artifact)
+				if err != nil {
+					rel = filepath.Base(artifact)
+				}
+				return nil, fmt.Errorf("%s: refused: the card is signed but does not pin its artifact %s: add \"artifact\": {\"path\": %q} to the card and sign it again with `aios-host sign`, which pins the file and the code beside it", desc, rel, filepath.ToSlash(rel))
 			}
 			if err := v.Artifact.CheckDigest(sums[1]); err != nil {
 				return nil, fmt.Errorf("%s: refused: %w", desc, err)

@@ -292,3 +292,24 @@ func TestProbeCodeDigestKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeUnpinnedSignedCardHint: a card signed without an "artifact"
+// member beside tool.fake was refused with "sign it with `aios-host sign`,
+// which pins it" — but it was signed with aios-host sign, which pins only
+// what "artifact" names. The error says what to add.
+func TestProbeUnpinnedSignedCardHint(t *testing.T) {
+	k := newTestKey(t, "Verified")
+	signed, err := trust.SignCard([]byte(`{"adapter": {"id": "org.test.np", "name": "N", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": []}`), k.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newEnv(t, k.cfg, func(dir string) {
+		writeFake(t, filepath.Join(dir, "np", "tool.fake"), fakeSpec{ID: "org.test.np", Version: "1.0.0", Tools: []string{"np-echo"}})
+		writeFile(t, filepath.Join(dir, "np", "adapter.json"), string(signed))
+	})
+	e := env.d.Errors()[filepath.Join(env.dir, "np")]
+	if !strings.Contains(e, `"artifact": {"path": "tool.fake"}`) {
+		t.Fatalf("error should say to add the artifact member: %q", e)
+	}
+}
