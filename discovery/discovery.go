@@ -799,9 +799,9 @@ func (d *Discovery) refreshRemotes(ctx context.Context) {
 var errChangedWhileLoading = errors.New("changed while it was loading; waiting for the next change")
 
 // errSignerGone marks a unit whose serving version's signature no longer
-// verifies because its key is gone (removed from its JWKS, or expired):
-// unlike a refused new version, which leaves the old one serving, the
-// serving one goes too — a restart would not load it.
+// verifies because of the keys (one removed from its JWKS, expired, or
+// replaced under its kid): unlike a refused new version, which leaves the
+// old one serving, the serving one goes too — a restart would not load it.
 var errSignerGone = errors.New("the provider it serves is unloaded")
 
 // signerGone reports whether err, from verifying a card, says its key is
@@ -811,9 +811,11 @@ func signerGone(err error) bool {
 }
 
 // recheck verifies an unchanged signed card again; it returns an error
-// wrapping errSignerGone when its key is gone.
+// wrapping errSignerGone when it no longer verifies. Its bytes did not
+// change, so any refusal says the keys changed: one gone, expired, or
+// other material under its kid (a signature that "does not match").
 func (d *Discovery) recheck(ctx context.Context, raw []byte) error {
-	if _, err := trust.VerifyCard(ctx, raw, d.keys); err != nil && signerGone(err) {
+	if _, err := trust.VerifyCard(ctx, raw, d.keys); err != nil {
 		return fmt.Errorf("%w; %w", err, errSignerGone)
 	}
 	return nil
@@ -1636,8 +1638,8 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	if old != nil && old.digest == digest {
 		if old.verified != nil {
 			// Unchanged, but is its signer still trusted? A key removed
-			// from its JWKS, or expired, must not keep vouching for a
-			// provider loaded while it was valid.
+			// from its JWKS, expired or replaced must not keep vouching
+			// for a provider loaded while it was valid.
 			if err := d.recheck(ctx, card.Raw); err != nil {
 				return nil, fmt.Errorf("%s: refused: %w", desc, err)
 			}

@@ -313,3 +313,49 @@ func TestProbeUnpinnedSignedCardHint(t *testing.T) {
 		t.Fatalf("error should say to add the artifact member: %q", e)
 	}
 }
+
+// TestProbeRotatedKeyMaterialStopsServing: the hub replaced the key
+// material under the same kid (a rotation after a compromise). The
+// unchanged card no longer verifies ("tampered card or wrong key": its
+// bytes did not change, so its key did), and a restart would refuse it;
+// a refresh must too.
+func TestProbeRotatedKeyMaterialStopsServing(t *testing.T) {
+	k := newTestKey(t, "Verified")
+	jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := trust.GenerateKey("ES256", k.key.KeyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rotatedJWKS, err := trust.MarshalJWKS(fresh.PublicJWK())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rotated atomic.Bool
+	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if rotated.Load() {
+			_, _ = w.Write(rotatedJWKS)
+			return
+		}
+		_, _ = w.Write(jwks)
+	}))
+	defer hub.Close()
+	card := `{"adapter": {"id": "org.test.rot", "name": "R", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [], "artifact": {"path": "tool.fake"}}`
+	env := newEnv(t, "watch: false\nkeys: [{trust: Verified, jwks_url: "+hub.URL+"}]\n", func(dir string) {
+		signedFolder(t, k, filepath.Join(dir, "rot"), card, fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"rot-echo"}})
+	})
+	if env.h.Registry().Provider("org.test.rot") == nil {
+		t.Fatalf("not loaded: %v", env.d.Errors())
+	}
+	rotated.Store(true)
+	env.d.Keys().TTL, env.d.Keys().MinRefetch = 0, 0
+	if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
+		t.Fatal(err)
+	}
+	if p := env.h.Registry().Provider("org.test.rot"); p != nil {
+		t.Fatalf("still served at %s after the key material under its kid was replaced", p.Trust)
+	}
+}
