@@ -2,7 +2,11 @@ package abi
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"log/slog"
+	"path/filepath"
 )
 
 // Provider is what every runtime implements: one loaded unit (a Go package, a
@@ -115,8 +119,35 @@ type Source struct {
 	// absolute paths of its artifact and of the other files its card pins
 	// (hex SHA-256 each). A runtime that reads more of the provider's
 	// files than Path (imports, modules) refuses any that is not pinned
-	// or whose digest differs, and runs only bytes it has checked.
+	// or whose digest differs, and runs only bytes it has checked — the
+	// artifact at Path too (CheckPinned).
 	Pinned map[string]string
+}
+
+// CheckPinned checks data, the bytes a runtime read from s.Path and is
+// about to run, against s.Pinned (nothing to check when it is nil: the
+// provider is unsigned). The digest discovery computed before the load
+// does not vouch for a second read of the file, which may have been
+// swapped in between; a runtime that reads the artifact itself calls this
+// on the bytes it runs.
+func (s Source) CheckPinned(data []byte) error {
+	if s.Pinned == nil {
+		return nil
+	}
+	want, ok := s.Pinned[s.Path]
+	if !ok {
+		if abs, err := filepath.Abs(s.Path); err == nil {
+			want, ok = s.Pinned[abs]
+		}
+	}
+	if !ok {
+		return fmt.Errorf("%s is not among the files its signed card pins", s.Path)
+	}
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:]); got != want {
+		return fmt.Errorf("%s has sha256 %s, the signed card pins %s (the file changed after it was checked)", s.Path, got, want)
+	}
+	return nil
 }
 
 // FinalGrants returns the trust level and grants the provider with id

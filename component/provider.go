@@ -93,6 +93,9 @@ func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error)
 	if err != nil {
 		return nil, fmt.Errorf("component %s: %w", src.Path, err)
 	}
+	if err := src.CheckPinned(b); err != nil {
+		return nil, fmt.Errorf("component %s: %w", src.Path, err)
+	}
 	opts := l.opts
 	if src.Logger != nil {
 		opts.Logger = src.Logger

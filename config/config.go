@@ -459,13 +459,14 @@ func (c *Config) FolderTrust(dir string) abi.TrustLevel {
 }
 
 // UnmatchedTrustFolders lists the trust.folders entries that are none of
-// the plugin folders (both compared after filepath.Abs and Clean, so a
-// relative entry is taken from the working directory, like every path of
-// the config): such an entry gives no provider its level. The bundled
-// samples folder, which the defaults vouch for, is not listed.
-func (c *Config) UnmatchedTrustFolders() []string {
-	plugins := make(map[string]bool, len(c.Plugins)+1)
-	for _, p := range c.Plugins {
+// the plugin folders nor of also (the other folders whose providers take
+// their folder's level: discovery.dirs), all compared after filepath.Abs
+// and Clean, so a relative entry is taken from the working directory, like
+// every path of the config: such an entry gives no provider its level.
+// The bundled samples folder, which the defaults vouch for, is not listed.
+func (c *Config) UnmatchedTrustFolders(also ...string) []string {
+	plugins := make(map[string]bool, len(c.Plugins)+len(also)+1)
+	for _, p := range append(slices.Clone(c.Plugins), also...) {
 		plugins[absClean(p)] = true
 	}
 	if b := BundledPlugins(); b != "" {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -258,6 +259,11 @@ func ParseCard(data []byte, name string) (*Card, error) {
 		return fail("skills", "%d skills, more than the limit of %d", n, MaxCardSkills)
 	}
 	for k := range strictKeys {
+		if field, want, err := caseVariant(top[k], cardField(k), k); err != nil {
+			return fail(k, "%v", err)
+		} else if field != "" {
+			return fail(field, "unknown member (member names are case-sensitive: want %q)", want)
+		}
 		if err := decodeStrict(top[k], c, k); err != nil {
 			return fail(k, "%v", err)
 		}
@@ -270,6 +276,99 @@ func ParseCard(data []byte, name string) (*Card, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// cardField returns the Go type of the Card field of the top-level
+// member name.
+func cardField(name string) reflect.Type {
+	t := reflect.TypeFor[Card]()
+	for i := 0; i < t.NumField(); i++ {
+		if jsonName(t.Field(i)) == name {
+			return t.Field(i).Type
+		}
+	}
+	return nil
+}
+
+// jsonName is the member name encoding/json gives the struct field f ("-"
+// when it has none).
+func jsonName(f reflect.StructField) string {
+	if !f.IsExported() {
+		return "-"
+	}
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
+}
+
+// caseVariant finds, in raw decoded as t, a member name that names a
+// field only when case is ignored ("Permission_level"): encoding/json
+// would take it for the field, and a card holding both spellings would be
+// read as whichever comes last. The signature (JCS) does not see member
+// order, so such a card must be refused, or its holder could choose what
+// the host reads by reordering it. It returns the JSON path of the member
+// (path is raw's) and the name it differs from in case; "" when there is
+// none. Members of a map (schemas, artifact.files) are free.
+func caseVariant(raw json.RawMessage, t reflect.Type, path string) (field, want string, err error) {
+	if t == nil {
+		return "", "", nil
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return "", "", err
+	}
+	field, want = caseVariantIn(v, t, path)
+	return field, want, nil
+}
+
+func caseVariantIn(v any, t reflect.Type, path string) (field, want string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return "", "" // a type mismatch, which the decoder reports
+		}
+		fields := make(map[string]reflect.Type, t.NumField())
+		for i := 0; i < t.NumField(); i++ {
+			if n := jsonName(t.Field(i)); n != "-" {
+				fields[n] = t.Field(i).Type
+			}
+		}
+		names := make([]string, 0, len(obj))
+		for k := range obj {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			ft, ok := fields[k]
+			if !ok {
+				for n := range fields {
+					if strings.EqualFold(n, k) {
+						return path + "." + k, n
+					}
+				}
+				continue // unknown: the decoder refuses it
+			}
+			if f, w := caseVariantIn(obj[k], ft, path+"."+k); f != "" {
+				return f, w
+			}
+		}
+	case reflect.Slice:
+		arr, _ := v.([]any)
+		for i, e := range arr {
+			if f, w := caseVariantIn(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); f != "" {
+				return f, w
+			}
+		}
+	}
+	return "", ""
 }
 
 func decodeStrict(raw json.RawMessage, c *Card, member string) error {

@@ -772,11 +772,14 @@ func (d *Discovery) refreshRemotes(ctx context.Context) {
 	for _, rc := range d.cfg.Remotes {
 		key := "remote:" + rc.URL
 		cand, err := d.remoteCandidate(ctx, rc)
+		d.mu.Lock()
+		old := d.cands[key]
+		d.mu.Unlock()
+		if err != nil && old != nil && old.verified != nil && signerGone(err) {
+			err = fmt.Errorf("%w; %w", err, errSignerGone)
+		}
 		if err == nil {
-			d.mu.Lock()
-			old := d.cands[key]
-			d.mu.Unlock()
-			if old != nil && old.digest == cand.digest {
+			if old != nil && old.digest == cand.digest && old.trust == cand.trust {
 				cand.discard()
 				// The same card as the one serving: nothing to swap, and
 				// whatever failed since (a fetch, a tampered copy) is over.
@@ -794,6 +797,29 @@ func (d *Discovery) refreshRemotes(ctx context.Context) {
 // the check after it (a save in progress); the change's own event loads
 // it again.
 var errChangedWhileLoading = errors.New("changed while it was loading; waiting for the next change")
+
+// errSignerGone marks a unit whose serving version's signature no longer
+// verifies because of the keys (one removed from its JWKS, expired, or
+// replaced under its kid): unlike a refused new version, which leaves the
+// old one serving, the serving one goes too — a restart would not load it.
+var errSignerGone = errors.New("the provider it serves is unloaded")
+
+// signerGone reports whether err, from verifying a card, says its key is
+// unknown or expired now.
+func signerGone(err error) bool {
+	return errors.Is(err, trust.ErrUnknownKey) || errors.Is(err, trust.ErrKeyExpired)
+}
+
+// recheck verifies an unchanged signed card again; it returns an error
+// wrapping errSignerGone when it no longer verifies. Its bytes did not
+// change, so any refusal says the keys changed: one gone, expired, or
+// other material under its kid (a signature that "does not match").
+func (d *Discovery) recheck(ctx context.Context, raw []byte) error {
+	if _, err := trust.VerifyCard(ctx, raw, d.keys); err != nil {
+		return fmt.Errorf("%w; %w", err, errSignerGone)
+	}
+	return nil
+}
 
 func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*candidate, error) {
 	fetch := rc
@@ -1048,6 +1074,11 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		}
 		d.log.Log(context.Background(), level, d.notLoadedMsg("loaded"), "file", unit, "err", err)
 		d.event(ReloadEvent{Source: unit, Action: "error", Err: err})
+		if old := d.cands[unit]; old != nil && errors.Is(err, errSignerGone) {
+			delete(d.cands, unit)
+			_ = d.resolve(ctx, old.id)
+			old.discard()
+		}
 		return err
 	}
 	delete(d.errs, unit)
@@ -1523,9 +1554,13 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 	if d.cfg.RequireSignature {
 		return nil, fmt.Errorf("%s: unsigned artifact refused (discovery.require_signature); add a signed adapter.json pinning it", path)
 	}
-	digest, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path)
+	sum, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path)
 	if err != nil {
 		return nil, err
+	}
+	digest := sum
+	if unit != path { // a folder: the files the artifact imports count too
+		digest = withCode(sum, codeDigest(ctx, unit, path, d.h.MaxPluginBytes(), path))
 	}
 	if old != nil && old.digest == digest {
 		return nil, errUnchanged
@@ -1539,7 +1574,7 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 	if err != nil {
 		return nil, err
 	}
-	if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path); err != nil || after != digest {
+	if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path); err != nil || after != sum {
 		_ = p.Close()
 		return nil, fmt.Errorf("%s %w", path, errChangedWhileLoading)
 	}
@@ -1592,11 +1627,23 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 			files = append(files, filepath.Join(unit, filepath.FromSlash(f)))
 		}
 	}
-	digest, sums, err := fileSums(ctx, d.h.MaxPluginBytes(), files...)
+	sum, sums, err := fileSums(ctx, d.h.MaxPluginBytes(), files...)
 	if err != nil {
 		return nil, err
 	}
+	digest := sum
+	if !topLevel && artifact != "" { // a folder: the files the artifact imports count too
+		digest = withCode(sum, codeDigest(ctx, unit, artifact, d.h.MaxPluginBytes(), files...))
+	}
 	if old != nil && old.digest == digest {
+		if old.verified != nil {
+			// Unchanged, but is its signer still trusted? A key removed
+			// from its JWKS, expired or replaced must not keep vouching
+			// for a provider loaded while it was valid.
+			if err := d.recheck(ctx, card.Raw); err != nil {
+				return nil, fmt.Errorf("%s: refused: %w", desc, err)
+			}
+		}
 		return nil, errUnchanged
 	}
 	cand := &candidate{key: unit, id: card.Adapter.ID, kind: kind, card: card, digest: digest, trust: d.folderTrust(root)}
@@ -1608,7 +1655,11 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		cand.trust = max(cand.trust, v.Trust)
 		if artifact != "" {
 			if v.Artifact == nil {
-				return nil, fmt.Errorf("%s: refused: the card is signed but does not pin its artifact %s (sign it with `aios-host sign`, which pins it)", desc, filepath.Base(artifact))
+				rel, err := filepath.Rel(unit, artifact)
+				if err != nil {
+					rel = filepath.Base(artifact)
+				}
+				return nil, fmt.Errorf("%s: refused: the card is signed but does not pin its artifact %s: add \"artifact\": {\"path\": %q} to the card and sign it again with `aios-host sign`, which pins the file and the code beside it", desc, rel, filepath.ToSlash(rel))
 			}
 			if err := v.Artifact.CheckDigest(sums[1]); err != nil {
 				return nil, fmt.Errorf("%s: refused: %w", desc, err)
@@ -1628,6 +1679,19 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	case errors.Is(err, trust.ErrUnsigned):
 		if d.cfg.RequireSignature {
 			return nil, fmt.Errorf("%s: unsigned card refused (discovery.require_signature)", desc)
+		}
+		// An unsigned card vouches for nothing, but the digests it states
+		// are still its word on the code: a file that differs is not the
+		// code it describes.
+		if artifact != "" && card.Artifact != nil {
+			if a := card.Artifact; a.SHA256 != "" && a.SHA256 != sums[1] {
+				return nil, fmt.Errorf("%s: refused: artifact %s has sha256 %s, the (unsigned) card pins %s", desc, a.Path, sums[1], a.SHA256)
+			}
+			for i, f := range card.Artifact.FileNames() {
+				if want := card.Artifact.Files[f]; want != sums[2+i] {
+					return nil, fmt.Errorf("%s: refused: pinned file %s has sha256 %s, the (unsigned) card pins %s", desc, f, sums[2+i], want)
+				}
+			}
 		}
 	default:
 		return nil, fmt.Errorf("%s: refused: %w", desc, err)
@@ -1651,7 +1715,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if err != nil {
 			return nil, err
 		}
-		if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), files...); err != nil || after != digest {
+		if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), files...); err != nil || after != sum {
 			_ = p.Close()
 			return nil, fmt.Errorf("%s %w", unit, errChangedWhileLoading)
 		}

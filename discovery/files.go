@@ -10,8 +10,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/trust"
 )
 
 // errNotRegular marks a path that is not a regular file after symlinks are
@@ -121,4 +124,86 @@ func readDescription(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than the limit of %d bytes for a description", path, MaxCardBytes)
 	}
 	return data, nil
+}
+
+// maxCodeFiles bounds the files codeDigest hashes in one unit folder.
+const maxCodeFiles = 10000
+
+// importKinds are the kinds of file an artifact of extension ext loads
+// from its folder: a JS or TS bundle imports scripts, JSON and text
+// (esbuild) and reads a tsconfig.json; a Python file imports modules. Data
+// a provider reads (or writes) at run time is not among them, and a WASM
+// module or component loads nothing beside itself. A runtime this list
+// does not know may load any kind a signed card pins
+// (trust.PinnedExtensions).
+func importKinds(ext string) []string {
+	switch strings.ToLower(ext) {
+	case ".wasm":
+		return nil
+	case ".py":
+		return []string{".py"}
+	case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx":
+		return []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".json", ".txt"}
+	}
+	return trust.PinnedExtensions
+}
+
+// codeDigest returns a digest of the files of the provider folder dir that
+// its artifact (of that path) may import (importKinds, in dir and its
+// subfolders; hidden entries, __pycache__ and node_modules left out, skip...
+// too): an edit of one (./lib.js, helper.py) is a change of the unit even
+// when its card does not pin it. A file that cannot be read counts by its
+// name only; "" when there is nothing to digest.
+func codeDigest(ctx context.Context, dir, artifact string, limit int64, skip ...string) string {
+	kinds := importKinds(filepath.Ext(artifact))
+	if kinds == nil {
+		return ""
+	}
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real // WalkDir does not enter a link given as its root
+	}
+	h := sha256.New()
+	n := 0
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || ctx.Err() != nil {
+			return nil
+		}
+		if path == dir {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(name, ".") || !slices.Contains(kinds, strings.ToLower(filepath.Ext(name))) || slices.Contains(skip, path) {
+			return nil
+		}
+		if n++; n > maxCodeFiles {
+			return filepath.SkipAll
+		}
+		rel, _ := filepath.Rel(dir, path)
+		sum, err := hashFile(ctx, path, limit)
+		if err != nil {
+			sum = "unreadable"
+		}
+		_, _ = io.WriteString(h, rel+"\x00"+sum+"\n")
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// withCode mixes a unit folder's code digest (codeDigest) into digest.
+func withCode(digest, code string) string {
+	if code == "" {
+		return digest
+	}
+	sum := sha256.Sum256([]byte(digest + "\x00" + code))
+	return hex.EncodeToString(sum[:])
 }

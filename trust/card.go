@@ -107,7 +107,7 @@ func SigningPayload(card []byte) ([]byte, *Signature, error) {
 	if !bytesValidUTF8(card) {
 		return nil, nil, errors.New("card: not valid UTF-8")
 	}
-	p := &jparser{s: card}
+	p := &jparser{s: card, exactInts: true}
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
@@ -389,20 +389,36 @@ func checkAlg(alg string) error {
 }
 
 // ArtifactOf returns the card's "artifact" member, nil when there is none.
+// Member names are matched exactly: encoding/json would also take
+// "Path" or "ARTIFACT" for them, and a pin holding two spellings would be
+// read as whichever comes last, which the signature (JCS, blind to member
+// order) does not fix.
 func ArtifactOf(card []byte) (*ArtifactPin, error) {
-	var top struct {
-		Artifact *ArtifactPin `json:"artifact"`
-	}
+	var top map[string]json.RawMessage
 	if err := json.Unmarshal(card, &top); err != nil {
 		return nil, fmt.Errorf("card: %w", err)
 	}
-	if top.Artifact == nil {
+	raw, ok := top["artifact"]
+	if !ok || string(bytes.TrimSpace(raw)) == "null" {
 		return nil, nil
 	}
-	if err := top.Artifact.validate(); err != nil {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		return nil, verr(ErrMalformed, "artifact must be an object {path, sha256, files}: %v", err)
+	}
+	for name := range members {
+		if name != "path" && name != "sha256" && name != "files" {
+			return nil, verr(ErrMalformed, "unknown member artifact.%q (want path, sha256, files; names are case-sensitive)", name)
+		}
+	}
+	var pin ArtifactPin
+	if err := json.Unmarshal(raw, &pin); err != nil {
+		return nil, verr(ErrMalformed, "artifact: %v", err)
+	}
+	if err := pin.validate(); err != nil {
 		return nil, err
 	}
-	return top.Artifact, nil
+	return &pin, nil
 }
 
 func (a *ArtifactPin) validate() error {
@@ -413,8 +429,8 @@ func (a *ArtifactPin) validate() error {
 		return verr(ErrMalformed, "artifact.sha256 %q is not 64 lower-case hex digits", a.SHA256)
 	}
 	for p, sum := range a.Files {
-		if err := ValidateArtifactPath(p); err != nil {
-			return verr(ErrMalformed, "artifact.files: %v", err)
+		if err := validatePath("artifact.files name", p); err != nil {
+			return err
 		}
 		if filepath.Clean(p) != p {
 			return verr(ErrMalformed, "artifact.files: %q is not a clean path (want %q)", p, filepath.Clean(p))
@@ -464,16 +480,19 @@ func (a *ArtifactPin) FileNames() []string {
 
 // ValidateArtifactPath checks that p is a plain relative path that stays
 // inside the card's folder.
-func ValidateArtifactPath(p string) error {
+func ValidateArtifactPath(p string) error { return validatePath("artifact.path", p) }
+
+// validatePath is ValidateArtifactPath for the member named field.
+func validatePath(field, p string) error {
 	if p == "" {
-		return verr(ErrMalformed, "artifact.path is empty")
+		return verr(ErrMalformed, "%s is empty", field)
 	}
 	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
-		return verr(ErrMalformed, "artifact.path %q must be relative to the card's folder", p)
+		return verr(ErrMalformed, "%s %q must be relative to the card's folder (forward slashes)", field, p)
 	}
 	c := filepath.Clean(p)
 	if c == ".." || strings.HasPrefix(c, "../") || c == "." {
-		return verr(ErrMalformed, "artifact.path %q leaves the card's folder", p)
+		return verr(ErrMalformed, "%s %q leaves the card's folder", field, p)
 	}
 	return nil
 }
@@ -630,6 +649,9 @@ func folderFiles(dir string, skip ...string) (map[string]string, error) {
 		}
 		if !utf8.ValidString(rel) || strings.ContainsRune(rel, '\\') {
 			return fmt.Errorf("%s: a file name that is not UTF-8 or holds a backslash cannot be pinned; rename it", path)
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link, not a regular file: a signed folder's code must be in it (copy the file in, or move it out of the folder if no code loads it)", path)
 		}
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s is not a regular file (a signed folder may hold only files and folders)", path)

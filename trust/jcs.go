@@ -71,6 +71,9 @@ type jmember struct {
 type jparser struct {
 	s []byte
 	i int
+	// exactInts refuses an integer literal that a double cannot hold
+	// exactly (SigningPayload: a card's signed form).
+	exactInts bool
 }
 
 func (p *jparser) errf(format string, args ...any) error {
@@ -306,13 +309,16 @@ func (p *jparser) number() (any, error) {
 	} else if digits() == 0 {
 		return nil, p.errf("invalid number")
 	}
+	integer := true // no fraction, no exponent
 	if p.i < len(p.s) && p.s[p.i] == '.' {
+		integer = false
 		p.i++
 		if digits() == 0 {
 			return nil, p.errf("invalid number: digits must follow '.'")
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		integer = false
 		p.i++
 		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
 			p.i++
@@ -324,6 +330,22 @@ func (p *jparser) number() (any, error) {
 	f, err := strconv.ParseFloat(string(p.s[start:p.i]), 64)
 	if err != nil || math.IsInf(f, 0) {
 		return nil, fmt.Errorf("jcs: offset %d: number %s does not fit an IEEE 754 double", start, p.s[start:p.i])
+	}
+	// The host reads an integer literal that fits 64 bits exactly (abi's
+	// int64 and uint64), but JCS reads every number as a double: in a
+	// card, 9007199254740993 and 9007199254740992 would share one
+	// canonical form, and so one signature, while the host reads two
+	// values. Past 2^53 a card's integer literal must be the canonical
+	// form of its double (that form verifies, so sign's own output does,
+	// and it is the only such literal of that double). Canonicalize itself
+	// takes any, as RFC 8785 does.
+	if p.exactInts && integer && math.Abs(f) >= 1<<53 {
+		lit := string(p.s[start:p.i])
+		_, ierr := strconv.ParseInt(lit, 10, 64)
+		_, uerr := strconv.ParseUint(lit, 10, 64)
+		if canon, _ := AppendNumber(nil, f); (ierr == nil || uerr == nil) && string(canon) != lit {
+			return nil, fmt.Errorf("jcs: offset %d: integer %s is beyond ±2^53 and not the canonical form of the double it reads as (%s), so others share its signature; write %s, or pass the number as a string", start, lit, canon, canon)
+		}
 	}
 	return f, nil
 }

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -68,26 +69,50 @@ func (k *Key) usableFor(alg string) error {
 // Private members are dropped; symmetric keys are refused, since a card can
 // only be verified with a public key. A key without "kid" gets its RFC 7638
 // thumbprint (base64url SHA-256) as kid.
+//
+// A member of a set that cannot verify cards (a symmetric key, a curve or
+// key type other than RSA ≥ 2048 bits, P-256 and Ed25519, a malformed
+// JWK) is left out, as RFC 7517 §5 asks: a set that also holds
+// encryption or other keys still gives its signing keys. A set of which
+// no member can verify cards, and a single JWK that cannot, are errors
+// saying why.
 func ParseJWKS(data []byte, trust abi.TrustLevel, source string) ([]*Key, error) {
+	keys, skipped, err := parseJWKSet(data, trust, source)
+	if err != nil {
+		return nil, err
+	}
+	if len(keys) == 0 && len(skipped) > 0 {
+		return nil, fmt.Errorf("%s: no key can verify cards: %s", source, strings.Join(skipped, "; "))
+	}
+	return keys, nil
+}
+
+// parseJWKSet is ParseJWKS; skipped says which members of a set were left
+// out and why.
+func parseJWKSet(data []byte, trust abi.TrustLevel, source string) (keys []*Key, skipped []string, err error) {
 	var set struct {
 		Keys []json.RawMessage `json:"keys"`
 	}
 	if err := json.Unmarshal(data, &set); err != nil {
-		return nil, fmt.Errorf("%s: not a JWKS: %w", source, err)
+		return nil, nil, fmt.Errorf("%s: not a JWKS: %w", source, err)
 	}
-	raws := set.Keys
-	if set.Keys == nil {
-		raws = []json.RawMessage{data} // a single JWK
+	if set.Keys == nil { // a single JWK
+		k, err := parseJWK(data, trust, source)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", source, err)
+		}
+		return []*Key{k}, nil, nil
 	}
-	out := make([]*Key, 0, len(raws))
-	for i, raw := range raws {
+	keys = make([]*Key, 0, len(set.Keys))
+	for i, raw := range set.Keys {
 		k, err := parseJWK(raw, trust, source)
 		if err != nil {
-			return nil, fmt.Errorf("%s: key %d: %w", source, i, err)
+			skipped = append(skipped, fmt.Sprintf("key %d left out: %v", i, err))
+			continue
 		}
-		out = append(out, k)
+		keys = append(keys, k)
 	}
-	return out, nil
+	return keys, skipped, nil
 }
 
 func parseJWK(raw []byte, trust abi.TrustLevel, source string) (*Key, error) {
@@ -422,13 +447,20 @@ func (s *KeyStore) addConfig(e KeyConfig, baseDir string) error {
 		if err != nil {
 			return err
 		}
-		keys, err := ParseJWKS(data, trust, path)
+		keys, skipped, err := parseJWKSet(data, trust, path)
 		if err != nil {
 			return err
 		}
 		keys = filterKeys(keys, e.KeyID, nbf, exp)
 		if len(keys) == 0 {
-			return fmt.Errorf("%s has no key with kid %q", path, e.KeyID)
+			why := ""
+			if len(skipped) > 0 {
+				why = " (" + strings.Join(skipped, "; ") + ")"
+			}
+			if e.KeyID == "" {
+				return fmt.Errorf("%s: no key can verify cards%s", path, why)
+			}
+			return fmt.Errorf("%s has no key with kid %q that can verify cards%s", path, e.KeyID, why)
 		}
 		s.Add(keys...)
 	default:

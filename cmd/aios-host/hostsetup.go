@@ -162,9 +162,14 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 	if err := mcpserver.AddDefaultAgent(cfg); err != nil {
 		return nil, err
 	}
-	for _, f := range cfg.UnmatchedTrustFolders() {
-		log.Warn("trust.folders names a folder that is not a plugin folder, so it gives no provider its level (relative paths are taken from the working directory)",
-			"folder", f, "resolved", absPath(f), "plugin_folders", cfg.Plugins)
+	// The cards of discovery.dirs take their folder's level too.
+	var cardDirs []string
+	if dc, err := discovery.LoadConfig(cfg); err == nil {
+		cardDirs = dc.Dirs
+	}
+	for _, f := range cfg.UnmatchedTrustFolders(cardDirs...) {
+		log.Warn("trust.folders names a folder that is neither a plugin folder nor one of discovery.dirs, so it gives no provider its level (relative paths are taken from the working directory)",
+			"folder", f, "resolved", absPath(f), "plugin_folders", cfg.Plugins, "discovery_dirs", cardDirs)
 	}
 	spaces, err := openSpaces(cfg)
 	if err != nil {

@@ -128,6 +128,9 @@ func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error)
 	if err != nil {
 		return nil, fmt.Errorf("component %s: %w", src.Path, err)
 	}
+	if err := src.CheckPinned(b); err != nil {
+		return nil, fmt.Errorf("component %s: %w", src.Path, err)
+	}
 	return l.LoadBytes(ctx, src, b)
 }
 

@@ -117,6 +117,9 @@ func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}
+	if err := src.CheckPinned(bin); err != nil {
+		return nil, fmt.Errorf("load %s: %w", src.Path, err)
+	}
 	return l.LoadBytes(ctx, src, bin)
 }
 

@@ -167,6 +167,9 @@ func (l *WasmtimeLoader) Load(ctx context.Context, src abi.Source) (abi.Provider
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}
+	if err := src.CheckPinned(bin); err != nil {
+		return nil, fmt.Errorf("load %s: %w", src.Path, err)
+	}
 	return l.LoadBytes(ctx, src, bin)
 }
 
