@@ -3,11 +3,11 @@
 package discovery
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"syscall"
+
+	"github.com/aios-host/aios-host/internal/fsperm"
 )
 
 // setProcessGroup puts the command in its own process group and kills the
@@ -22,50 +22,4 @@ func setProcessGroup(cmd *exec.Cmd) {
 	}
 }
 
-func ownedSafely(exe string, st os.FileInfo) error {
-	check := func(p string, fi os.FileInfo) error {
-		sys, ok := fi.Sys().(*syscall.Stat_t)
-		if !ok {
-			return fmt.Errorf("%s: owner unknown", p)
-		}
-		if sys.Uid != 0 && int(sys.Uid) != os.Getuid() {
-			return fmt.Errorf("%s is owned by uid %d, neither root nor this user", p, sys.Uid)
-		}
-		if fi.Mode().Perm()&0o022 != 0 && fi.Mode()&os.ModeSticky == 0 {
-			return fmt.Errorf("%s is writable by group or others", p)
-		}
-		return nil
-	}
-	if err := check(exe, st); err != nil {
-		return err
-	}
-	// Every folder on the way, as named and as resolved: a world-writable
-	// folder anywhere on the path (a link in it repointed) would let
-	// another account choose what runs.
-	var dirs []string
-	for _, p := range []string{exe, realPath(exe)} {
-		for d := filepath.Dir(p); ; d = filepath.Dir(d) {
-			dirs = append(dirs, d)
-			if d == filepath.Dir(d) {
-				break
-			}
-		}
-	}
-	for _, dir := range dirs {
-		dst, err := os.Stat(dir)
-		if err != nil {
-			return err
-		}
-		if err := check(dir, dst); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func realPath(p string) string {
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		return real
-	}
-	return p
-}
+func ownedSafely(exe string, st os.FileInfo) error { return fsperm.OwnedSafely(exe, st) }

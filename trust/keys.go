@@ -21,6 +21,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/fsperm"
 )
 
 // Key is a trusted public key.
@@ -442,6 +443,14 @@ func (s *KeyStore) addConfig(e KeyConfig, baseDir string) error {
 		path := e.JWKS
 		if !filepath.IsAbs(path) && baseDir != "" {
 			path = filepath.Join(baseDir, path)
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			return err
+		}
+		// Whoever can write the file chooses which signatures count.
+		if err := fsperm.OwnedSafely(path, st); err != nil {
+			return fmt.Errorf("key file %s is not safe: %v: another account could add a key and sign cards with it (chmod go-w, or chown it to this user)", path, err)
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
