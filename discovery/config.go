@@ -25,7 +25,7 @@ import (
 //	    - {trust: Community, jwks_url: https://example.com/.well-known/jwks.json}
 //	  remotes:                 # remote hosts / adapters (seed §3.2)
 //	    - {url: http://127.0.0.1:7702, token_env: PEER_TOKEN}
-//	  remote_refresh: 30s      # how often remote cards are re-fetched
+//	  remote_refresh: 30s      # how often remote cards are re-fetched (and units whose key set could not be fetched retried)
 //	  version_command: false   # may run `EXECUTABLE --version` when dpkg knows no version
 //
 // The folders of the top-level `plugins:` list are always scanned. When

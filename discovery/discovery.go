@@ -152,14 +152,17 @@ type Discovery struct {
 	rootIDs map[string]os.FileInfo // the folder each watched root was when watched (d.mu)
 	lost    map[string]bool        // watched roots whose watch ended (deleted or moved away) (d.mu)
 
-	mu      sync.Mutex // guards the maps below and serializes reconciling
-	cands   map[string]*candidate
-	active  map[string]*candidate  // by provider id
-	gens    sync.Map               // provider id → *generation (live)
-	errs    map[string]string      // unit key → last error
-	pending map[string]*time.Timer // debounce timers by unit key
-	mixed   map[string]string      // provider id → the trust mix last warned about
-	capped  map[string]string      // remote URL → the trust cap last warned about
+	mu     sync.Mutex // guards the maps below and serializes reconciling
+	cands  map[string]*candidate
+	active map[string]*candidate // by provider id
+	gens   sync.Map              // provider id → *generation (live)
+	errs   map[string]string     // unit key → last error
+	// keyRetry are the local units refused because a key set could not
+	// be fetched (trust.ErrKeyFetch): retryLoop tries them again.
+	keyRetry map[string]bool
+	pending  map[string]*time.Timer // debounce timers by unit key
+	mixed    map[string]string      // provider id → the trust mix last warned about
+	capped   map[string]string      // remote URL → the trust cap last warned about
 	// unsettled counts, per unit, the changes scheduled since the unit's
 	// last reconcile began; a unit leaves it when a reconcile that saw its
 	// last change ends. orphans are the descriptions of units that
@@ -212,7 +215,7 @@ func New(opts Options) (*Discovery, error) {
 	}
 	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
 		isDesk: map[string]bool{}, isCards: map[string]bool{}, watched: map[string]bool{}, rootIDs: map[string]os.FileInfo{}, lost: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
-		errs: map[string]string{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, notes: map[string]string{},
+		errs: map[string]string{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, notes: map[string]string{},
 		unsettled: map[string]uint64{}, orphans: map[string]*orphan{},
 		work: make(chan string, 1024), stop: make(chan struct{})}
 	if cfg.RequireSignature {
@@ -292,9 +295,10 @@ func (d *Discovery) Start(ctx context.Context) error {
 	})
 	d.refreshRemotes(ctx)
 	if d.watcher != nil {
-		d.wg.Add(2)
+		d.wg.Add(3)
 		go d.eventLoop()
 		go d.workLoop()
+		go d.retryLoop()
 	}
 	if len(d.cfg.Remotes) > 0 {
 		d.wg.Add(1)
@@ -768,6 +772,32 @@ func (d *Discovery) remoteLoop() {
 	}
 }
 
+// retryLoop tries again, every remote_refresh, the local units refused
+// because a key set could not be fetched (a host started before the
+// network, a key hub down): without it they stayed refused until a change
+// in their folder, a refresh or a restart.
+func (d *Discovery) retryLoop() {
+	defer d.wg.Done()
+	t := time.NewTicker(d.cfg.RemoteRefresh)
+	defer t.Stop()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case <-t.C:
+			d.mu.Lock()
+			units := make([]string, 0, len(d.keyRetry))
+			for u := range d.keyRetry {
+				units = append(units, u)
+			}
+			d.mu.Unlock()
+			for _, u := range units {
+				d.schedule(u)
+			}
+		}
+	}
+}
+
 func (d *Discovery) refreshRemotes(ctx context.Context) {
 	for _, rc := range d.cfg.Remotes {
 		key := "remote:" + rc.URL
@@ -1064,6 +1094,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		// The unit holds what serves (or is shadowed) already: whatever
 		// was refused since (a tampered or half-written file) is gone.
 		delete(d.errs, unit)
+		delete(d.keyRetry, unit)
 		return nil
 	}
 	if err != nil {
@@ -1071,6 +1102,14 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		level := slog.LevelError
 		if errors.Is(err, errChangedWhileLoading) {
 			level = slog.LevelInfo // an editor's save in steps: the next change loads it
+		}
+		retrying := d.keyRetry[unit]
+		delete(d.keyRetry, unit)
+		if errors.Is(err, trust.ErrKeyFetch) && !strings.HasPrefix(unit, "remote:") {
+			d.keyRetry[unit] = true
+			if retrying {
+				level = slog.LevelDebug // said once; tried again every remote_refresh
+			}
 		}
 		d.log.Log(context.Background(), level, d.notLoadedMsg("loaded"), "file", unit, "err", err)
 		d.event(ReloadEvent{Source: unit, Action: "error", Err: err})
@@ -1082,6 +1121,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		return err
 	}
 	delete(d.errs, unit)
+	delete(d.keyRetry, unit)
 	old := d.cands[unit]
 	if cand == nil {
 		if old == nil {

@@ -2,13 +2,16 @@ package discovery
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/trust"
@@ -358,4 +361,77 @@ func TestProbeRotatedKeyMaterialStopsServing(t *testing.T) {
 	if p := env.h.Registry().Provider("org.test.rot"); p != nil {
 		t.Fatalf("still served at %s after the key material under its kid was replaced", p.Trust)
 	}
+}
+
+// TestKeyFetchRetried: a signed unit refused because its key set could not
+// be fetched (the hub down when the host started) is tried again every
+// remote_refresh and loads once the hub answers, without a change in its
+// folder, a refresh or a restart; the failure is logged once at error.
+func TestKeyFetchRetried(t *testing.T) {
+	k := newTestKey(t, "Verified")
+	jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var up atomic.Bool
+	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if !up.Load() {
+			http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write(jwks)
+	}))
+	defer hub.Close()
+	card := `{"adapter": {"id": "org.test.later", "name": "L", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [], "artifact": {"path": "tool.fake"}}`
+	logs := &lockedLog{}
+	env := newEnvWith(t, "remote_refresh: 150ms\nkeys: [{trust: Verified, jwks_url: "+hub.URL+"}]\n", func(dir string) {
+		signedFolder(t, k, filepath.Join(dir, "later"), card, fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"later-echo"}})
+	}, func(o *Options) {
+		o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
+	env.d.Keys().MinRefetch = 0
+	unit := filepath.Join(env.dir, "later")
+	if p := env.h.Registry().Provider("org.test.later"); p != nil {
+		t.Fatalf("loaded while its key hub was down")
+	}
+	if e := env.d.Errors()[unit]; !strings.Contains(e, "unknown signing key") || !strings.Contains(e, "503") {
+		t.Fatalf("error %q should say the key set could not be fetched", e)
+	}
+	time.Sleep(500 * time.Millisecond) // a few retries while still down
+	up.Store(true)
+	deadline := time.Now().Add(10 * time.Second)
+	for env.h.Registry().Provider("org.test.later") == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("not loaded after its key hub came back: %v", env.d.Errors())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if p := env.h.Registry().Provider("org.test.later"); p.Trust.String() != "Verified" {
+		t.Fatalf("trust %s", p.Trust)
+	}
+	if _, failed := env.d.Errors()[unit]; failed {
+		t.Fatalf("error kept after loading: %v", env.d.Errors())
+	}
+	if n := strings.Count(logs.String(), "level=ERROR"); n != 1 {
+		t.Errorf("%d errors logged, want 1 (the retries at debug):\n%s", n, logs.String())
+	}
+}
+
+// lockedLog is a log sink safe for concurrent writers.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

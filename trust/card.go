@@ -83,6 +83,10 @@ var (
 	ErrAlgorithm  = errors.New("signature algorithm refused")
 	ErrUnknownKey = errors.New("unknown signing key")
 	ErrKeyExpired = errors.New("signing key expired or not yet valid")
+	// ErrKeyFetch comes with ErrUnknownKey when the key may be in a JWKS
+	// URL that could not be fetched (the network or the hub is down):
+	// trying again later may succeed.
+	ErrKeyFetch = errors.New("key set could not be fetched")
 	ErrTampered   = errors.New("signature does not match the card (tampered card or wrong key)")
 	ErrArtifact   = errors.New("artifact does not match the card's pinned digest")
 )
@@ -91,10 +95,17 @@ var (
 type VerifyError struct {
 	Kind   error  // one of the Err* sentinels
 	Detail string // what exactly was wrong
+	// Also is a second sentinel the error matches (ErrKeyFetch), or nil.
+	Also error
 }
 
 func (e *VerifyError) Error() string { return e.Kind.Error() + ": " + e.Detail }
-func (e *VerifyError) Unwrap() error { return e.Kind }
+func (e *VerifyError) Unwrap() []error {
+	if e.Also != nil {
+		return []error{e.Kind, e.Also}
+	}
+	return []error{e.Kind}
+}
 
 func verr(kind error, format string, args ...any) *VerifyError {
 	return &VerifyError{Kind: kind, Detail: fmt.Sprintf(format, args...)}

@@ -297,7 +297,9 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 		out = append(out, ks...)
 	}
 	if len(out) == 0 && fetchErr != nil {
-		return nil, verr(ErrUnknownKey, "key %q: not in the key store and %v", kid, fetchErr)
+		e := verr(ErrUnknownKey, "key %q: not in the key store and %v", kid, fetchErr)
+		e.Also = ErrKeyFetch
+		return nil, e
 	}
 	return out, nil
 }
