@@ -599,6 +599,11 @@ func (ss *subscriptions) closeAll() {
 	}
 }
 
+// maxSubscriptionsPerConn bounds the subscriptions one socket connection
+// holds: each costs a goroutine, a registry subscriber with a 64-event
+// buffer and a turn in every registry change's fan-out.
+const maxSubscriptionsPerConn = 16
+
 type subscribeParams struct {
 	Events []string `json:"events"`
 }
@@ -747,6 +752,11 @@ func (s *Server) subscribe(ctx context.Context, sess *session, params json.RawMe
 		sess.subs.mu.Unlock()
 		stop()
 		return nil, jsonrpc.Errorf(abi.Cancelled, "the connection is closing; subscription not made")
+	}
+	if n := len(sess.subs.subs); n >= maxSubscriptionsPerConn {
+		sess.subs.mu.Unlock()
+		stop()
+		return nil, jsonrpc.Errorf(abi.TooLarge, "this connection already holds %d subscriptions, the limit (each one receives every change: one with events [added, removed, updated] is enough; aios/registry.unsubscribe ends them)", n)
 	}
 	if sess.subs.subs == nil {
 		sess.subs.subs = map[string]func(){}

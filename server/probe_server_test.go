@@ -1,0 +1,88 @@
+package server
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+)
+
+// A subscription costs the host a goroutine, a registry subscriber with a
+// 64-event buffer and a turn in every registry change's fan-out (under the
+// registry's write lock). One connection may not hold any number of them:
+// batches of subscribe requests, line after line, would otherwise grow the
+// host without bound and slow every registration.
+func TestProbeSubscriptionsPerConnectionBounded(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	conn, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(20 * time.Second))
+	r := bufio.NewReaderSize(conn, 1<<20)
+	const lines, perBatch = 10, 100
+	made, refused := 0, 0
+	var refusal map[string]any
+	for l := 0; l < lines; l++ {
+		var b strings.Builder
+		b.WriteByte('[')
+		for i := 0; i < perBatch; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"aios/registry.subscribe","params":{"events":["added"]}}`, l*perBatch+i)
+		}
+		b.WriteString("]\n")
+		if _, err := conn.Write([]byte(b.String())); err != nil {
+			t.Fatal(err)
+		}
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("batch %d: %v", l, err)
+		}
+		var resps []map[string]any
+		if err := json.Unmarshal(line, &resps); err != nil {
+			t.Fatalf("batch %d: %v: %.200s", l, err, line)
+		}
+		for _, m := range resps {
+			if m["error"] != nil {
+				refused++
+				refusal = m["error"].(map[string]any)
+			} else {
+				made++
+			}
+		}
+	}
+	var g dto.Metric
+	_ = ts.s.metrics.subscribers.Write(&g)
+	if made > maxSubscriptionsPerConn || g.GetGauge().GetValue() > maxSubscriptionsPerConn {
+		t.Fatalf("one connection holds %d subscriptions (gauge %v); want at most %d", made, g.GetGauge().GetValue(), maxSubscriptionsPerConn)
+	}
+	if refused != lines*perBatch-made {
+		t.Fatalf("%d made, %d refused of %d", made, refused, lines*perBatch)
+	}
+	if refusal["code"] != float64(-32012) || !strings.Contains(fmt.Sprint(refusal["message"]), fmt.Sprint(maxSubscriptionsPerConn)) {
+		t.Fatalf("refusal %v: want -32012 TooLarge naming the limit", refusal)
+	}
+	// Unsubscribing makes room again.
+	for _, req := range []string{`{"jsonrpc":"2.0","id":"u","method":"aios/registry.unsubscribe"}`, `{"jsonrpc":"2.0","id":"s","method":"aios/registry.subscribe"}`} {
+		if _, err := conn.Write([]byte(req + "\n")); err != nil {
+			t.Fatal(err)
+		}
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		_ = json.Unmarshal(line, &m)
+		if m["error"] != nil {
+			t.Fatalf("%s after unsubscribe: %s", req, line)
+		}
+	}
+}
