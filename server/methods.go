@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -173,6 +174,10 @@ type AdapterSummary struct {
 	Description string `json:"description,omitempty"`
 }
 
+// cardFeatures are the Adapter Card's capabilities (seed 001 §2.3), which
+// aios/registry.search's capabilities may name.
+var cardFeatures = []string{"streaming", "batch_operations", "async_tasks", "push_notifications", "state_transition_history"}
+
 type searchParams struct {
 	Query        string   `json:"query"`
 	Type         string   `json:"type"`
@@ -330,6 +335,17 @@ func (s *Server) registrySearch(params json.RawMessage) (any, *jsonrpc.Error) {
 	}
 	if p.Limit == 0 || p.Limit > 1000 {
 		p.Limit = min(max(p.Limit, 50), 1000)
+	}
+	// A string that is neither a card feature nor a capability would
+	// match nothing: an empty answer to a mistake.
+	for i, c := range p.Capabilities {
+		if slices.Contains(cardFeatures, c) {
+			continue
+		}
+		if _, err := abi.ParseCapability(c); err != nil {
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: capabilities[%d] %q is neither a card feature (%s) nor a capability (%v)",
+				i, c, strings.Join(cardFeatures, ", "), err)
+		}
 	}
 	out := []AdapterSummary{}
 	total := 0

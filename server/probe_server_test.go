@@ -86,3 +86,35 @@ func TestProbeSubscriptionsPerConnectionBounded(t *testing.T) {
 		}
 	}
 }
+
+// aios/registry.search's capabilities are card features (seed §3.3:
+// "streaming") or capability strings. One that is neither — that does not
+// parse as a capability: "ReadSpace(" , "ReadSpace" without its space,
+// "push notifications" — matched nothing, so the client got an empty
+// list, as if no adapter had it, instead of being told. (Any identifier
+// is a capability kind, so "streamin" is a search for a kind nobody
+// holds, not an error.)
+func TestProbeSearchUnknownCapabilityRefused(t *testing.T) {
+	ts := seedServer(t)
+	for _, c := range []string{"ReadSpace(", "ReadSpace", "push notifications"} {
+		m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search","params":{"capabilities":["`+c+`"]}}`)
+		if errCode(m) != -32602 {
+			t.Fatalf("capabilities [%q]: %v; want -32602", c, m)
+		}
+		msg := fmt.Sprint(m["error"].(map[string]any)["message"])
+		if !strings.Contains(msg, `"`+c+`"`) || !strings.Contains(msg, "streaming") {
+			t.Fatalf("capabilities [%q]: message %q should name it and the card features", c, msg)
+		}
+	}
+	// What is known still works: a card feature, a capability.
+	for _, c := range []string{"streaming", "ReadSpace(*)"} {
+		m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search","params":{"capabilities":["`+c+`"]}}`)
+		if m["error"] != nil {
+			t.Fatalf("capabilities [%q]: %v", c, m)
+		}
+	}
+	m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search","params":{"capabilities":["streaming"]}}`)
+	if m["result"].(map[string]any)["total"] != float64(1) {
+		t.Fatalf("streaming: %v", m)
+	}
+}
