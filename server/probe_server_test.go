@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	dto "github.com/prometheus/client_model/go"
 )
@@ -117,4 +118,48 @@ func TestProbeSearchUnknownCapabilityRefused(t *testing.T) {
 	if m["result"].(map[string]any)["total"] != float64(1) {
 		t.Fatalf("streaming: %v", m)
 	}
+}
+
+// A JSON text is UTF-8 (RFC 8259 §8.1; docs/discovery.md: one message per
+// line, UTF-8 JSON). A request with invalid UTF-8 in its id was served,
+// and the id echoed byte for byte, so the answer itself was not UTF-8:
+// a strict client (Python's json over a UTF-8 stream) could not read it,
+// and lost every answer on that line. Invalid UTF-8 is a parse error.
+func TestProbeInvalidUTF8IsParseError(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	for _, line := range []string{
+		"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\",\"method\":\"tools/list\"}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"value\":\"\xc3\"}}}",
+	} {
+		reply := rawLine(t, ts, line)
+		if !utf8.Valid(reply) {
+			t.Fatalf("reply to %q is not UTF-8: %q", line, reply)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(reply, &m); err != nil {
+			t.Fatalf("reply %q: %v", reply, err)
+		}
+		if errCode(m) != -32700 || !strings.Contains(fmt.Sprint(m["error"]), "UTF-8") {
+			t.Fatalf("reply to %q: %v; want -32700 saying the message is not UTF-8", line, m)
+		}
+	}
+}
+
+// rawLine sends one line on a new connection and returns the reply line.
+func rawLine(t *testing.T, ts *testServer, line string) []byte {
+	t.Helper()
+	conn, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	if _, err := conn.Write([]byte(line + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	reply, err := bufio.NewReader(conn).ReadBytes('\n')
+	if err != nil {
+		t.Fatalf("%q: no reply: %v", line, err)
+	}
+	return reply
 }

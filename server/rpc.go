@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/wire"
@@ -36,6 +37,12 @@ const maxParallelBatch = 8
 func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) []byte {
 	if !json.Valid(body) {
 		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON")))
+	}
+	// JSON text is UTF-8 (RFC 8259 §8.1); encoding/json accepts invalid
+	// bytes in strings, and an id echoed with them would make the answer
+	// itself unreadable to a strict client.
+	if !utf8.Valid(body) {
+		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid UTF-8")))
 	}
 	// What a message decodes to is bounded before it is decoded: 7 MiB of
 	// [{},{},…] would take 440 MiB, and a connection runs 32 at once.
