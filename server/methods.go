@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -554,7 +555,7 @@ type refreshParams struct {
 	Scope string `json:"scope"`
 }
 
-func (s *Server) registryRefresh(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+func (s *Server) registryRefresh(ctx context.Context, sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p refreshParams
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
@@ -586,7 +587,48 @@ func (s *Server) registryRefresh(ctx context.Context, params json.RawMessage) (a
 		}
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
 	}
-	return map[string]any{"scope": p.Scope, "adapters": n, "errors": s.d.Errors()}, nil
+	errs := s.d.Errors()
+	if sess == nil || sess.transport != "unix" {
+		errs = s.hideRoots(errs)
+	}
+	return map[string]any{"scope": p.Scope, "adapters": n, "errors": errs}, nil
+}
+
+// hideRoots is errs (unit path → message) for a peer that is not local:
+// paths on this host are for local peers only (as a provider's source), so
+// each unit is named relative to its discovery folder and the folders are
+// cut from the messages. Remote units ("remote:URL") keep their names.
+func (s *Server) hideRoots(errs map[string]string) map[string]string {
+	roots := s.d.Roots()
+	// The longest first, so that a folder inside another is cut whole.
+	sort.Slice(roots, func(i, j int) bool { return len(roots[i]) > len(roots[j]) })
+	cut := func(x string) string {
+		for _, r := range roots {
+			x = strings.ReplaceAll(x, r+string(filepath.Separator), "")
+		}
+		return x
+	}
+	out := make(map[string]string, len(errs))
+	keys := make([]string, 0, len(errs))
+	for k := range errs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		base := cut(k)
+		if filepath.IsAbs(base) {
+			base = filepath.Base(base) // a unit outside every folder
+		}
+		name := base
+		for i := 2; ; i++ {
+			if _, dup := out[name]; !dup {
+				break
+			}
+			name = fmt.Sprintf("%s (%d)", base, i) // the same name in two folders
+		}
+		out[name] = cut(errs[k])
+	}
+	return out
 }
 
 // subscriptions are a connection's tools_changed subscriptions.

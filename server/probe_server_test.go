@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -162,4 +164,46 @@ func rawLine(t *testing.T, ts *testServer, line string) []byte {
 		t.Fatalf("%q: no reply: %v", line, err)
 	}
 	return reply
+}
+
+// Paths on this host are for local peers only (docs/discovery.md: a
+// provider's source is reported on the socket, not to HTTP peers). The
+// refresh answer's errors named every failing unit by its absolute path
+// (keys and messages: /home/<user>/…) to any HTTP token holder. Over HTTP
+// a unit is named by its file name, and its folder is cut from messages.
+func TestProbeRefreshErrorsHidePathsOverHTTP(t *testing.T) {
+	dir, err := os.MkdirTemp("", "aiosplug")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.WriteFile(filepath.Join(dir, "bad.adapter.json"), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, "discovery: {dirs: ["+dir+"], desktop_dirs: [], known_adapters: false, watch: false}\n", true)
+	ts.startDiscovery(t)
+	req := `{"jsonrpc":"2.0","id":1,"method":"aios/registry.refresh","params":{"scope":"local"}}`
+	status, body := httpPost(t, ts.url+"/rpc", testToken, "application/json", req)
+	if status != 200 {
+		t.Fatalf("HTTP refresh: %d %s", status, body)
+	}
+	var res struct {
+		Result struct{ Errors map[string]string } `json:"result"`
+	}
+	if err := json.Unmarshal(body, &res); err != nil {
+		t.Fatal(err)
+	}
+	msg, ok := res.Result.Errors["bad.adapter.json"]
+	if len(res.Result.Errors) != 1 || !ok || !strings.Contains(msg, "not a JSON object") {
+		t.Fatalf("HTTP refresh errors %v: want bad.adapter.json with its problem", res.Result.Errors)
+	}
+	if strings.Contains(string(body), dir) {
+		t.Fatalf("HTTP refresh names the folder %s: %s", dir, body)
+	}
+	// A local peer still gets the paths.
+	m := rawExchange(t, ts, req)
+	errs := m["result"].(map[string]any)["errors"].(map[string]any)
+	if _, ok := errs[filepath.Join(dir, "bad.adapter.json")]; !ok {
+		t.Fatalf("socket refresh errors %v: want the path", errs)
+	}
 }

@@ -168,7 +168,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session, method string, par
 	case "aios/registry.info":
 		return s.registryInfo(sess, params)
 	case "aios/registry.refresh":
-		return s.registryRefresh(ctx, params)
+		return s.registryRefresh(ctx, sess, params)
 	case "aios/registry.diff":
 		return s.registryDiff(params)
 	case "aios/registry.subscribe":
