@@ -207,3 +207,22 @@ func TestProbeRefreshErrorsHidePathsOverHTTP(t *testing.T) {
 		t.Fatalf("socket refresh errors %v: want the path", errs)
 	}
 }
+
+// JSON-RPC 2.0 lets a client send params by position; a call without any
+// is often sent with "params": [] (jayson and other client libraries do
+// so by default). Every method answered -32602 "pass params by name" to
+// that, although an empty array passes no parameter at all. It now means
+// what an absent params means; a non-empty array is still refused.
+func TestProbeEmptyParamsArray(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	for _, method := range []string{"tools/list", "aios/registry.search", "aios/registry.subscribe", "initialize"} {
+		m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":[ ]}`)
+		if m["error"] != nil || m["result"] == nil {
+			t.Fatalf("%s with params []: %v", method, m)
+		}
+	}
+	m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[true]}`)
+	if errCode(m) != -32602 {
+		t.Fatalf("params [true]: %v", m)
+	}
+}

@@ -142,6 +142,9 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 	if p := bytes.TrimSpace(params); len(p) > 0 && p[0] != '{' && p[0] != '[' {
 		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: params must be an object or an array"))
 	}
+	if p := bytes.TrimSpace(params); len(p) > 0 && p[0] == '[' && len(bytes.TrimSpace(p[1:len(p)-1])) == 0 {
+		params = nil // "params": [] passes no parameter (client libraries send it for none)
+	}
 	s.metrics.rpc(sess.transport, method)
 	result, rerr := s.dispatch(ctx, sess, method, params)
 	if !hasID {
