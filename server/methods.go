@@ -435,6 +435,9 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 	}
 	if sess == nil || sess.transport != "unix" {
 		st.Source = "" // a path on this host: for local peers only, as in tools/list
+		cut := s.rootCutter()
+		st.ShadowedBy, st.Error, st.SoftwareReason = cut(st.ShadowedBy), cut(st.Error), cut(st.SoftwareReason)
+		st.Warnings, st.SoftwareNotes = mapStrings(st.Warnings, cut), mapStrings(st.SoftwareNotes, cut)
 	}
 	if det, ok := s.detectSoftware(pick); ok {
 		st.SoftwareInstalled, st.SoftwareRunning = det.Installed, det.Running
@@ -462,6 +465,18 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 		}
 	}
 	return res, nil
+}
+
+// mapStrings is f applied to each of l (nil for nil).
+func mapStrings(l []string, f func(string) string) []string {
+	if l == nil {
+		return nil
+	}
+	out := make([]string, len(l))
+	for i, x := range l {
+		out[i] = f(x)
+	}
+	return out
 }
 
 // UnversionedAdapter is the version reported for a provider that declares
@@ -594,20 +609,30 @@ func (s *Server) registryRefresh(ctx context.Context, sess *session, params json
 	return map[string]any{"scope": p.Scope, "adapters": n, "errors": errs}, nil
 }
 
+// rootCutter returns a function that cuts discovery's folders (plugin,
+// card and desktop folders) from a text, for peers that are not local.
+func (s *Server) rootCutter() func(string) string {
+	if s.d == nil {
+		return func(x string) string { return x }
+	}
+	roots := s.d.Roots()
+	// The longest first, so that a folder inside another is cut whole.
+	sort.Slice(roots, func(i, j int) bool { return len(roots[i]) > len(roots[j]) })
+	return func(x string) string {
+		for _, r := range roots {
+			x = strings.ReplaceAll(x, r+string(filepath.Separator), "")
+			x = strings.ReplaceAll(x, r, filepath.Base(r))
+		}
+		return x
+	}
+}
+
 // hideRoots is errs (unit path → message) for a peer that is not local:
 // paths on this host are for local peers only (as a provider's source), so
 // each unit is named relative to its discovery folder and the folders are
 // cut from the messages. Remote units ("remote:URL") keep their names.
 func (s *Server) hideRoots(errs map[string]string) map[string]string {
-	roots := s.d.Roots()
-	// The longest first, so that a folder inside another is cut whole.
-	sort.Slice(roots, func(i, j int) bool { return len(roots[i]) > len(roots[j]) })
-	cut := func(x string) string {
-		for _, r := range roots {
-			x = strings.ReplaceAll(x, r+string(filepath.Separator), "")
-		}
-		return x
-	}
+	cut := s.rootCutter()
 	out := make(map[string]string, len(errs))
 	keys := make([]string, 0, len(errs))
 	for k := range errs {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -224,5 +225,44 @@ func TestProbeEmptyParamsArray(t *testing.T) {
 	m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[true]}`)
 	if errCode(m) != -32602 {
 		t.Fatalf("params [true]: %v", m)
+	}
+}
+
+// The same for aios/registry.info: status.source is kept from HTTP peers,
+// but status.error (and shadowed_by, warnings, software_reason, which hold
+// paths the same way) gave the unit's absolute path away: a card that
+// stopped parsing answered "/tmp/…/x.adapter.json: not a JSON object".
+func TestProbeInfoHidesPathsOverHTTP(t *testing.T) {
+	dir, err := os.MkdirTemp("", "aiosplug")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	card := `{"adapter":{"id":"org.x.y","name":"X","version":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},` +
+		`"skills":[{"id":"a.b","name":"ab","permission_level":"low"}],"endpoints":{"rpc":"unix:///nonexistent.sock"}}`
+	for _, f := range []string{"x.adapter.json", "y.adapter.json"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(card), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts := newTestServer(t, "discovery: {dirs: ["+dir+"], desktop_dirs: [], known_adapters: false, watch: false}\n", true)
+	ts.startDiscovery(t)
+	if err := os.WriteFile(filepath.Join(dir, "x.adapter.json"), []byte(card[:50]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ts.d.Refresh(context.Background(), "local"); err != nil {
+		t.Fatal(err)
+	}
+	req := `{"jsonrpc":"2.0","id":1,"method":"aios/registry.info","params":{"adapter_id":"org.x.y"}}`
+	status, body := httpPost(t, ts.url+"/rpc", testToken, "application/json", req)
+	if status != 200 || !strings.Contains(string(body), `"error":"x.adapter.json: not a JSON object`) {
+		t.Fatalf("HTTP registry.info: %d %s; want the unit's problem by its file name", status, body)
+	}
+	if strings.Contains(string(body), dir) {
+		t.Fatalf("HTTP registry.info names the folder %s: %s", dir, body)
+	}
+	m := rawExchange(t, ts, req)
+	if st := m["result"].(map[string]any)["status"].(map[string]any); !strings.Contains(fmt.Sprint(st["error"]), dir) {
+		t.Fatalf("socket registry.info status %v: want the path", st)
 	}
 }
