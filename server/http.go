@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"strings"
 	"time"
@@ -161,9 +162,37 @@ func (s *Server) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	code := http.StatusOK
 	if err := s.h.AuditFailing(); err != nil {
 		// Calls are refused while the audit log cannot be written.
-		h["status"], h["audit_error"] = "degraded", err.Error()
+		h["status"], h["audit_error"] = "degraded", auditProblem(err)
 		code = http.StatusServiceUnavailable
 	}
 	body, _ := json.Marshal(h)
 	writeJSON(w, code, body)
+}
+
+// auditProblem says why the audit log cannot be written, for /health,
+// which needs no token: the cause (no space left on device) without the
+// log's path, a path on this host (the host's log has it).
+func auditProblem(err error) string {
+	cause := ""
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		cause = pe.Op + ": " + pe.Err.Error()
+	} else if inner := innermost(err); inner != err {
+		cause = inner.Error()
+	}
+	if cause == "" {
+		return "the audit log cannot be written (see the host's log); calls are refused until it can be"
+	}
+	return "the audit log cannot be written (" + cause + "); calls are refused until it can be"
+}
+
+// innermost is the last error of err's Unwrap chain.
+func innermost(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
 }

@@ -5,13 +5,23 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/audit"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
 
 	dto "github.com/prometheus/client_model/go"
 )
@@ -264,5 +274,64 @@ func TestProbeInfoHidesPathsOverHTTP(t *testing.T) {
 	m := rawExchange(t, ts, req)
 	if st := m["result"].(map[string]any)["status"].(map[string]any); !strings.Contains(fmt.Sprint(st["error"]), dir) {
 		t.Fatalf("socket registry.info status %v: want the path", st)
+	}
+}
+
+// GET /health needs no token, so anyone who reaches the HTTP port reads
+// it. While the audit log could not be written it carried audit_error,
+// the writer's error as is: "write /home/<user>/…/audit.jsonl: no space
+// left on device", the host's data path. It now says degraded and why in
+// words that name no path (the host's log and the socket have the rest).
+func TestProbeHealthHidesAuditPath(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	var full atomic.Bool
+	aw, err := audit.Open(path, audit.Options{WriteFault: func(f *os.File, b []byte) (int, error) {
+		if full.Load() {
+			return 0, syscall.ENOSPC
+		}
+		return f.Write(b)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := host.New(host.Options{Config: config.Default(), Audit: aw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Close() })
+	if err := h.AddProvider(context.Background(), nativeProvider("org.test.native", ""), host.ProviderMeta{Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Host: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	full.Store(true)
+	deadline := time.Now().Add(10 * time.Second)
+	for h.AuditFailing() == nil {
+		_, _ = h.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "echo", Params: map[string]any{"value": 1}})
+		if time.Now().After(deadline) {
+			t.Fatal("the audit writer never failed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	resp, err := http.Get(srv.URL + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), `"degraded"`) {
+		t.Fatalf("/health while the audit log fails: %d %s", resp.StatusCode, body)
+	}
+	if !strings.Contains(string(body), "no space left on device") {
+		t.Fatalf("/health should still say why: %s", body)
+	}
+	if strings.Contains(string(body), dir) || strings.Contains(string(body), "audit.jsonl") {
+		t.Fatalf("/health (no token needed) names the audit log's path: %s", body)
 	}
 }
