@@ -29,6 +29,11 @@ import (
 // for notifications only, 401 without a valid token, 413 for a body over
 // server.max_body_bytes, 415 for a non-JSON content type.
 
+// maxEventStreamsPerAgent bounds the GET /events streams one agent holds
+// at once: each is a registry subscriber, a goroutine and an open
+// connection.
+const maxEventStreamsPerAgent = 64
+
 // Handler returns the HTTP handler with every endpoint.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
@@ -99,7 +104,8 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
-	if _, ok := s.authenticate(w, r); !ok {
+	agent, ok := s.authenticate(w, r)
+	if !ok {
 		return
 	}
 	var list []string
@@ -111,6 +117,24 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, mustMarshal(errorResponse(nil, rerr)))
 		return
 	}
+	s.mu.Lock()
+	n := s.streams[agent]
+	if n < maxEventStreamsPerAgent {
+		s.streams[agent] = n + 1
+	}
+	s.mu.Unlock()
+	if n >= maxEventStreamsPerAgent {
+		writeJSON(w, http.StatusTooManyRequests, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.TooLarge,
+			"agent %s already holds %d event streams, the limit (close one; each receives every change)", agent, n))))
+		return
+	}
+	defer func() {
+		s.mu.Lock()
+		if s.streams[agent]--; s.streams[agent] <= 0 {
+			delete(s.streams, agent)
+		}
+		s.mu.Unlock()
+	}()
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})

@@ -335,3 +335,65 @@ func TestProbeHealthHidesAuditPath(t *testing.T) {
 		t.Fatalf("/health (no token needed) names the audit log's path: %s", body)
 	}
 }
+
+// The HTTP side of the bound on subscriptions: each GET /events stream is
+// a registry subscriber, a goroutine and a connection held open, and one
+// token could open any number of them. An agent holds at most
+// maxEventStreamsPerAgent streams at once; one more is answered 429 until
+// one closes.
+func TestProbeEventStreamsPerAgentBounded(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	tr := &http.Transport{MaxIdleConnsPerHost: 1}
+	t.Cleanup(tr.CloseIdleConnections)
+	hc := &http.Client{Transport: tr}
+	open := func() *http.Response {
+		req, _ := http.NewRequest(http.MethodGet, ts.url+"/events", nil)
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	var streams []*http.Response
+	t.Cleanup(func() {
+		for _, r := range streams {
+			r.Body.Close()
+		}
+	})
+	for i := 0; i < maxEventStreamsPerAgent; i++ {
+		r := open()
+		if r.StatusCode != 200 {
+			t.Fatalf("stream %d: %d", i, r.StatusCode)
+		}
+		// Read the opening comment: the stream is subscribed.
+		if line, _ := bufio.NewReader(r.Body).ReadString('\n'); !strings.HasPrefix(line, ": subscribed") {
+			t.Fatalf("stream %d: %q", i, line)
+		}
+		streams = append(streams, r)
+	}
+	r := open()
+	if r.StatusCode == 200 {
+		r.Body.Close()
+		t.Fatalf("stream %d opened; want 429 past %d", maxEventStreamsPerAgent+1, maxEventStreamsPerAgent)
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	if r.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(body), fmt.Sprint(maxEventStreamsPerAgent)) {
+		t.Fatalf("stream %d: %d %s; want 429 naming the limit", maxEventStreamsPerAgent+1, r.StatusCode, body)
+	}
+	streams[0].Body.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r := open()
+		ok := r.StatusCode == 200
+		r.Body.Close()
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no stream after one closed: %d", r.StatusCode)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
