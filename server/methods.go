@@ -175,6 +175,10 @@ type AdapterSummary struct {
 	Description string `json:"description,omitempty"`
 }
 
+// maxSearchWords bounds the distinct words of a search query: each is
+// checked against every adapter's text.
+const maxSearchWords = 32
+
 // cardFeatures are the Adapter Card's capabilities (seed 001 §2.3), which
 // aios/registry.search's capabilities may name.
 var cardFeatures = []string{"streaming", "batch_operations", "async_tasks", "push_notifications", "state_transition_history"}
@@ -184,6 +188,8 @@ type searchParams struct {
 	Type         string   `json:"type"`
 	Capabilities []string `json:"capabilities"`
 	Limit        int      `json:"limit"`
+	// terms are the distinct lower-cased words of Query.
+	terms []string
 }
 
 // adapterView is everything search and info look at for one adapter.
@@ -274,8 +280,25 @@ func healthProblem(rec *registry.ProviderRecord) string {
 	return ""
 }
 
+// searchTerms are the distinct lower-cased words of a query, stopping
+// past maxSearchWords.
+func searchTerms(q string) []string {
+	var terms []string
+	for w := range strings.FieldsSeq(strings.ToLower(q)) {
+		if !slices.Contains(terms, w) {
+			if terms = append(terms, w); len(terms) > maxSearchWords {
+				break
+			}
+		}
+	}
+	return terms
+}
+
 func (v *adapterView) matches(p *searchParams) bool {
-	if q := strings.ToLower(strings.TrimSpace(p.Query)); q != "" {
+	if p.terms == nil {
+		p.terms = searchTerms(p.Query)
+	}
+	if len(p.terms) > 0 {
 		var hay strings.Builder
 		hay.WriteString(strings.ToLower(v.sum.ID + " " + v.sum.Name + " " + v.sum.Description))
 		for _, t := range v.tools {
@@ -289,7 +312,7 @@ func (v *adapterView) matches(p *searchParams) bool {
 			}
 		}
 		h := hay.String()
-		for _, term := range strings.Fields(q) {
+		for _, term := range p.terms {
 			if !strings.Contains(h, term) {
 				return false
 			}
@@ -336,6 +359,10 @@ func (s *Server) registrySearch(params json.RawMessage) (any, *jsonrpc.Error) {
 	}
 	if p.Limit == 0 || p.Limit > 1000 {
 		p.Limit = min(max(p.Limit, 50), 1000)
+	}
+	p.terms = searchTerms(p.Query)
+	if len(p.terms) > maxSearchWords {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: query has more than %d distinct words (each is matched against every adapter)", maxSearchWords)
 	}
 	// A string that is neither a card feature nor a capability would
 	// match nothing: an empty answer to a mistake.

@@ -397,3 +397,33 @@ func TestProbeEventStreamsPerAgentBounded(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// aios/registry.search checks every word of query against every adapter's
+// text, so its cost is words × adapters × text: one 8 MB message of
+// "zebra zebra …" (1.3 million words) cost over a second of CPU with 20
+// small adapters, and a connection runs 32 messages at once. A query is a
+// few words: repeated words count once, and more than maxSearchWords
+// distinct words are refused.
+func TestProbeSearchQueryWordsBounded(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	res, rerr := ts.s.registrySearch(json.RawMessage(`{"query":"` + strings.Repeat("echo ", 100000) + `"}`))
+	if rerr != nil {
+		t.Fatalf("repeated word: %v", rerr)
+	}
+	if res.(map[string]any)["total"] != 1 {
+		t.Fatalf("repeated word: %v", res)
+	}
+	var words []string
+	for i := 0; i <= maxSearchWords; i++ {
+		words = append(words, fmt.Sprintf("w%d", i))
+	}
+	_, rerr = ts.s.registrySearch(json.RawMessage(`{"query":"` + strings.Join(words, " ") + `"}`))
+	if rerr == nil || rerr.Code != -32602 || !strings.Contains(rerr.Message, fmt.Sprint(maxSearchWords)) {
+		t.Fatalf("%d words: %v; want -32602 naming the limit", len(words), rerr)
+	}
+	start := time.Now()
+	_, _ = ts.s.registrySearch(json.RawMessage(`{"query":"` + strings.Repeat("zebra ", 1_300_000) + `"}`))
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("a query of one word repeated took %v", d)
+	}
+}
