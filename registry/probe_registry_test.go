@@ -49,6 +49,22 @@ func TestProbeSameVersionBreakingRedefinition(t *testing.T) {
 		t.Fatalf("pre-release redefinition refused: %v", err)
 	}
 
+	// A version the provider did not declare (an MCP server's tools have
+	// none: 1.0.0 is filled in) promises nothing.
+	u := New()
+	if err := u.SetSemverCheck(SemverRefuse, nil); err != nil {
+		t.Fatal(err)
+	}
+	unversioned := loose
+	unversioned.Version = ""
+	if err := u.Register(prov("org.x.mcp"), []abi.ToolDef{unversioned}); err != nil {
+		t.Fatal(err)
+	}
+	unversioned.Parameters = strict.Parameters
+	if err := u.Replace(prov("org.x.mcp"), []abi.ToolDef{unversioned}); err != nil {
+		t.Fatalf("redefinition of an undeclared version refused: %v", err)
+	}
+
 	// Under warn it is registered, with the violation on the entry.
 	w := New()
 	var warned []SemverViolation

@@ -249,9 +249,10 @@ func checkSemver(e *Entry, versions []*Entry, pc *pairCache) *SemverViolation {
 // version that its provider served before (nil when none): a release whose
 // new definition breaks callers of its old one is a violation, whatever
 // the versions around it (SemVer §3: a released version's contents do not
-// change). Pre-releases promise nothing.
+// change). Pre-releases promise nothing, and neither does a version the
+// provider did not declare (an MCP server's tools have none).
 func checkRedefinition(prev, e *Entry, pc *pairCache) *SemverViolation {
-	if prev == nil || prev == e || e.Version.Prerelease() != "" {
+	if prev == nil || prev == e || e.Version.Prerelease() != "" || prev.implicit || e.implicit {
 		return nil
 	}
 	if d := pc.diff(prev, e); d.Breaking {
