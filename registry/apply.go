@@ -342,6 +342,14 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 		for _, e := range served {
 			isServed[e] = true
 		}
+		// The definitions of id's versions that were served before this
+		// registration (those its callers used).
+		prevDef := map[string]*Entry{}
+		if ps := old.providers.get(id); ps != nil {
+			for _, o := range ps.entries {
+				prevDef[o.key()] = o
+			}
+		}
 		// The versions this provider withdraws count as registered before:
 		// a hot reload that replaces 1.0.0 with 1.1.0 is compared with it.
 		kept := make(map[string]bool, len(entries))
@@ -387,7 +395,12 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 				versions = append(slices.Clone(versions), g...)
 				slices.SortFunc(versions, compareEntries)
 			}
-			v := checkSemver(e, versions, pc)
+			// A released version redefined must keep its own callers
+			// (SemVer §3: a release's contents do not change).
+			v := checkRedefinition(prevDef[e.key()], e, pc)
+			if v == nil {
+				v = checkSemver(e, versions, pc)
+			}
 			if v == nil {
 				continue
 			}

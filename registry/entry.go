@@ -63,6 +63,10 @@ type Entry struct {
 	nEnd int    // end of the name in hay
 	tEnd int    // end of the tags in hay
 	sig  sig    // bytes and byte pairs present in hay
+	// implicit: the provider declared no version (DefaultVersion was
+	// filled in), so a redefinition breaks no promise (an MCP server's
+	// tools have no versions).
+	implicit bool
 }
 
 // sig is a 256-bit signature of the bytes and byte pairs of a text. A token
@@ -138,7 +142,8 @@ func newEntry(p *ProviderRecord, def abi.ToolDef) (*Entry, error) {
 	if err := abi.ValidateToolName(def.Name); err != nil {
 		return nil, invalid("provider %s: %v", p.Info.ID, err)
 	}
-	if def.Version == "" {
+	implicit := def.Version == ""
+	if implicit {
 		def.Version = DefaultVersion
 	}
 	v, err := semver.StrictNewVersion(def.Version)
@@ -164,7 +169,7 @@ func newEntry(p *ProviderRecord, def abi.ToolDef) (*Entry, error) {
 	if def.Deprecation != nil {
 		def.Deprecated = true
 	}
-	e := &Entry{Version: v, Provider: p, ver: def.Version}
+	e := &Entry{Version: v, Provider: p, ver: def.Version, implicit: implicit}
 	for _, s := range def.CapabilityRequired {
 		c, err := abi.ParseCapability(s)
 		if err != nil {

@@ -245,6 +245,22 @@ func checkSemver(e *Entry, versions []*Entry, pc *pairCache) *SemverViolation {
 	return nil
 }
 
+// checkRedefinition compares e with prev, the definition of the same
+// version that its provider served before (nil when none): a release whose
+// new definition breaks callers of its old one is a violation, whatever
+// the versions around it (SemVer §3: a released version's contents do not
+// change). Pre-releases promise nothing, and neither does a version the
+// provider did not declare (an MCP server's tools have none).
+func checkRedefinition(prev, e *Entry, pc *pairCache) *SemverViolation {
+	if prev == nil || prev == e || e.Version.Prerelease() != "" || prev.implicit || e.implicit {
+		return nil
+	}
+	if d := pc.diff(prev, e); d.Breaking {
+		return violation(e, prev, d)
+	}
+	return nil
+}
+
 // violation is cur breaking callers of prev as d says.
 func violation(cur, prev *Entry, d *ToolDiff) *SemverViolation {
 	v := &SemverViolation{Tool: cur.Def.Name, Version: cur.ver, Provider: cur.Provider.Info.ID,
@@ -362,6 +378,13 @@ func (r *Registry) prepare(id, drop string, entries []*Entry) *pairCache {
 	}
 	if !r.semverOn.Load() {
 		return pc
+	}
+	for _, es := range fresh {
+		for _, e := range es {
+			if o := oldBy[e.key()]; o != nil {
+				checkRedefinition(o, e, pc) // a redefinition: see apply
+			}
+		}
 	}
 	for name, es := range fresh {
 		var versions []*Entry

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"strings"
 	"time"
@@ -27,6 +28,11 @@ import (
 // /rpc answers HTTP 200 with the JSON-RPC response (errors included), 204
 // for notifications only, 401 without a valid token, 413 for a body over
 // server.max_body_bytes, 415 for a non-JSON content type.
+
+// maxEventStreamsPerAgent bounds the GET /events streams one agent holds
+// at once: each is a registry subscriber, a goroutine and an open
+// connection.
+const maxEventStreamsPerAgent = 64
 
 // Handler returns the HTTP handler with every endpoint.
 func (s *Server) Handler() http.Handler {
@@ -98,7 +104,8 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
-	if _, ok := s.authenticate(w, r); !ok {
+	agent, ok := s.authenticate(w, r)
+	if !ok {
 		return
 	}
 	var list []string
@@ -110,6 +117,24 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, mustMarshal(errorResponse(nil, rerr)))
 		return
 	}
+	s.mu.Lock()
+	n := s.streams[agent]
+	if n < maxEventStreamsPerAgent {
+		s.streams[agent] = n + 1
+	}
+	s.mu.Unlock()
+	if n >= maxEventStreamsPerAgent {
+		writeJSON(w, http.StatusTooManyRequests, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.TooLarge,
+			"agent %s already holds %d event streams, the limit (close one; each receives every change)", agent, n))))
+		return
+	}
+	defer func() {
+		s.mu.Lock()
+		if s.streams[agent]--; s.streams[agent] <= 0 {
+			delete(s.streams, agent)
+		}
+		s.mu.Unlock()
+	}()
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
@@ -161,9 +186,37 @@ func (s *Server) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	code := http.StatusOK
 	if err := s.h.AuditFailing(); err != nil {
 		// Calls are refused while the audit log cannot be written.
-		h["status"], h["audit_error"] = "degraded", err.Error()
+		h["status"], h["audit_error"] = "degraded", auditProblem(err)
 		code = http.StatusServiceUnavailable
 	}
 	body, _ := json.Marshal(h)
 	writeJSON(w, code, body)
+}
+
+// auditProblem says why the audit log cannot be written, for /health,
+// which needs no token: the cause (no space left on device) without the
+// log's path, a path on this host (the host's log has it).
+func auditProblem(err error) string {
+	cause := ""
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		cause = pe.Op + ": " + pe.Err.Error()
+	} else if inner := innermost(err); inner != err {
+		cause = inner.Error()
+	}
+	if cause == "" {
+		return "the audit log cannot be written (see the host's log); calls are refused until it can be"
+	}
+	return "the audit log cannot be written (" + cause + "); calls are refused until it can be"
+}
+
+// innermost is the last error of err's Unwrap chain.
+func innermost(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
 }

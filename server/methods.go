@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -173,11 +175,21 @@ type AdapterSummary struct {
 	Description string `json:"description,omitempty"`
 }
 
+// maxSearchWords bounds the distinct words of a search query: each is
+// checked against every adapter's text.
+const maxSearchWords = 32
+
+// cardFeatures are the Adapter Card's capabilities (seed 001 §2.3), which
+// aios/registry.search's capabilities may name.
+var cardFeatures = []string{"streaming", "batch_operations", "async_tasks", "push_notifications", "state_transition_history"}
+
 type searchParams struct {
 	Query        string   `json:"query"`
 	Type         string   `json:"type"`
 	Capabilities []string `json:"capabilities"`
 	Limit        int      `json:"limit"`
+	// terms are the distinct lower-cased words of Query.
+	terms []string
 }
 
 // adapterView is everything search and info look at for one adapter.
@@ -268,8 +280,25 @@ func healthProblem(rec *registry.ProviderRecord) string {
 	return ""
 }
 
+// searchTerms are the distinct lower-cased words of a query, stopping
+// past maxSearchWords.
+func searchTerms(q string) []string {
+	var terms []string
+	for w := range strings.FieldsSeq(strings.ToLower(q)) {
+		if !slices.Contains(terms, w) {
+			if terms = append(terms, w); len(terms) > maxSearchWords {
+				break
+			}
+		}
+	}
+	return terms
+}
+
 func (v *adapterView) matches(p *searchParams) bool {
-	if q := strings.ToLower(strings.TrimSpace(p.Query)); q != "" {
+	if p.terms == nil {
+		p.terms = searchTerms(p.Query)
+	}
+	if len(p.terms) > 0 {
 		var hay strings.Builder
 		hay.WriteString(strings.ToLower(v.sum.ID + " " + v.sum.Name + " " + v.sum.Description))
 		for _, t := range v.tools {
@@ -283,7 +312,7 @@ func (v *adapterView) matches(p *searchParams) bool {
 			}
 		}
 		h := hay.String()
-		for _, term := range strings.Fields(q) {
+		for _, term := range p.terms {
 			if !strings.Contains(h, term) {
 				return false
 			}
@@ -330,6 +359,21 @@ func (s *Server) registrySearch(params json.RawMessage) (any, *jsonrpc.Error) {
 	}
 	if p.Limit == 0 || p.Limit > 1000 {
 		p.Limit = min(max(p.Limit, 50), 1000)
+	}
+	p.terms = searchTerms(p.Query)
+	if len(p.terms) > maxSearchWords {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: query has more than %d distinct words (each is matched against every adapter)", maxSearchWords)
+	}
+	// A string that is neither a card feature nor a capability would
+	// match nothing: an empty answer to a mistake.
+	for i, c := range p.Capabilities {
+		if slices.Contains(cardFeatures, c) {
+			continue
+		}
+		if _, err := abi.ParseCapability(c); err != nil {
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: capabilities[%d] %q is neither a card feature (%s) nor a capability (%v)",
+				i, c, strings.Join(cardFeatures, ", "), err)
+		}
 	}
 	out := []AdapterSummary{}
 	total := 0
@@ -418,6 +462,9 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 	}
 	if sess == nil || sess.transport != "unix" {
 		st.Source = "" // a path on this host: for local peers only, as in tools/list
+		cut := s.rootCutter()
+		st.ShadowedBy, st.Error, st.SoftwareReason = cut(st.ShadowedBy), cut(st.Error), cut(st.SoftwareReason)
+		st.Warnings, st.SoftwareNotes = mapStrings(st.Warnings, cut), mapStrings(st.SoftwareNotes, cut)
 	}
 	if det, ok := s.detectSoftware(pick); ok {
 		st.SoftwareInstalled, st.SoftwareRunning = det.Installed, det.Running
@@ -445,6 +492,18 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 		}
 	}
 	return res, nil
+}
+
+// mapStrings is f applied to each of l (nil for nil).
+func mapStrings(l []string, f func(string) string) []string {
+	if l == nil {
+		return nil
+	}
+	out := make([]string, len(l))
+	for i, x := range l {
+		out[i] = f(x)
+	}
+	return out
 }
 
 // UnversionedAdapter is the version reported for a provider that declares
@@ -538,7 +597,7 @@ type refreshParams struct {
 	Scope string `json:"scope"`
 }
 
-func (s *Server) registryRefresh(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+func (s *Server) registryRefresh(ctx context.Context, sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p refreshParams
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
@@ -570,7 +629,58 @@ func (s *Server) registryRefresh(ctx context.Context, params json.RawMessage) (a
 		}
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
 	}
-	return map[string]any{"scope": p.Scope, "adapters": n, "errors": s.d.Errors()}, nil
+	errs := s.d.Errors()
+	if sess == nil || sess.transport != "unix" {
+		errs = s.hideRoots(errs)
+	}
+	return map[string]any{"scope": p.Scope, "adapters": n, "errors": errs}, nil
+}
+
+// rootCutter returns a function that cuts discovery's folders (plugin,
+// card and desktop folders) from a text, for peers that are not local.
+func (s *Server) rootCutter() func(string) string {
+	if s.d == nil {
+		return func(x string) string { return x }
+	}
+	roots := s.d.Roots()
+	// The longest first, so that a folder inside another is cut whole.
+	sort.Slice(roots, func(i, j int) bool { return len(roots[i]) > len(roots[j]) })
+	return func(x string) string {
+		for _, r := range roots {
+			x = strings.ReplaceAll(x, r+string(filepath.Separator), "")
+			x = strings.ReplaceAll(x, r, filepath.Base(r))
+		}
+		return x
+	}
+}
+
+// hideRoots is errs (unit path → message) for a peer that is not local:
+// paths on this host are for local peers only (as a provider's source), so
+// each unit is named relative to its discovery folder and the folders are
+// cut from the messages. Remote units ("remote:URL") keep their names.
+func (s *Server) hideRoots(errs map[string]string) map[string]string {
+	cut := s.rootCutter()
+	out := make(map[string]string, len(errs))
+	keys := make([]string, 0, len(errs))
+	for k := range errs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		base := cut(k)
+		if filepath.IsAbs(base) {
+			base = filepath.Base(base) // a unit outside every folder
+		}
+		name := base
+		for i := 2; ; i++ {
+			if _, dup := out[name]; !dup {
+				break
+			}
+			name = fmt.Sprintf("%s (%d)", base, i) // the same name in two folders
+		}
+		out[name] = cut(errs[k])
+	}
+	return out
 }
 
 // subscriptions are a connection's tools_changed subscriptions.
@@ -598,6 +708,11 @@ func (ss *subscriptions) closeAll() {
 		delete(ss.subs, id)
 	}
 }
+
+// maxSubscriptionsPerConn bounds the subscriptions one socket connection
+// holds: each costs a goroutine, a registry subscriber with a 64-event
+// buffer and a turn in every registry change's fan-out.
+const maxSubscriptionsPerConn = 16
 
 type subscribeParams struct {
 	Events []string `json:"events"`
@@ -747,6 +862,11 @@ func (s *Server) subscribe(ctx context.Context, sess *session, params json.RawMe
 		sess.subs.mu.Unlock()
 		stop()
 		return nil, jsonrpc.Errorf(abi.Cancelled, "the connection is closing; subscription not made")
+	}
+	if n := len(sess.subs.subs); n >= maxSubscriptionsPerConn {
+		sess.subs.mu.Unlock()
+		stop()
+		return nil, jsonrpc.Errorf(abi.TooLarge, "this connection already holds %d subscriptions, the limit (each one receives every change: one with events [added, removed, updated] is enough; aios/registry.unsubscribe ends them)", n)
 	}
 	if sess.subs.subs == nil {
 		sess.subs.subs = map[string]func(){}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/wire"
@@ -36,6 +37,12 @@ const maxParallelBatch = 8
 func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) []byte {
 	if !json.Valid(body) {
 		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON")))
+	}
+	// JSON text is UTF-8 (RFC 8259 §8.1); encoding/json accepts invalid
+	// bytes in strings, and an id echoed with them would make the answer
+	// itself unreadable to a strict client.
+	if !utf8.Valid(body) {
+		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid UTF-8")))
 	}
 	// What a message decodes to is bounded before it is decoded: 7 MiB of
 	// [{},{},…] would take 440 MiB, and a connection runs 32 at once.
@@ -135,6 +142,9 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 	if p := bytes.TrimSpace(params); len(p) > 0 && p[0] != '{' && p[0] != '[' {
 		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: params must be an object or an array"))
 	}
+	if p := bytes.TrimSpace(params); len(p) > 0 && p[0] == '[' && len(bytes.TrimSpace(p[1:len(p)-1])) == 0 {
+		params = nil // "params": [] passes no parameter (client libraries send it for none)
+	}
 	s.metrics.rpc(sess.transport, method)
 	result, rerr := s.dispatch(ctx, sess, method, params)
 	if !hasID {
@@ -161,7 +171,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session, method string, par
 	case "aios/registry.info":
 		return s.registryInfo(sess, params)
 	case "aios/registry.refresh":
-		return s.registryRefresh(ctx, params)
+		return s.registryRefresh(ctx, sess, params)
 	case "aios/registry.diff":
 		return s.registryDiff(params)
 	case "aios/registry.subscribe":
