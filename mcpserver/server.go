@@ -305,6 +305,9 @@ func (s *Server) sync() {
 			continue
 		}
 		tool, structured, err := toMCPTool(e)
+		if err == nil {
+			err = addTool(s.mcp, tool, s.handler(name, structured, e.Provider.Info.Runtime == abi.RuntimeMCP))
+		}
 		if err != nil {
 			s.log.Warn("tool not exported over MCP", "tool", name, "reason", err)
 			if _, was := s.exported[name]; was {
@@ -313,9 +316,23 @@ func (s *Server) sync() {
 			}
 			continue
 		}
-		s.mcp.AddTool(tool, s.handler(name, structured, e.Provider.Info.Runtime == abi.RuntimeMCP))
 		s.exported[name] = e
 	}
+}
+
+// addTool is srv.AddTool, which panics on a schema it refuses (an
+// x-mcp-header annotation on a property that is not a string, integer or
+// boolean, or that is no HTTP header name): such a tool is not exported,
+// with the go-sdk's reason, rather than crashing the host. The schema is
+// its provider's to write. The go-sdk refuses before changing its list.
+func addTool(srv *mcpsdk.Server, t *mcpsdk.Tool, h mcpsdk.ToolHandler) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the MCP SDK refuses its definition: %v", r)
+		}
+	}()
+	srv.AddTool(t, h)
+	return nil
 }
 
 // agentOf is the agent a request acts as: the one its token maps to (HTTP)
