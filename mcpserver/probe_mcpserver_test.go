@@ -2,7 +2,11 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
@@ -39,5 +43,25 @@ func TestProbeBadHeaderAnnotationDoesNotCrash(t *testing.T) {
 		if contains(got, n) {
 			t.Errorf("%s exported though the go-sdk refuses its schema", n)
 		}
+	}
+}
+
+// Arguments the go-sdk decoded are JSON: when the host cannot take them
+// (nested deeper than it allows) the error says so, not that they are not
+// valid JSON.
+func TestProbeDeepArgumentsErrorSaysWhy(t *testing.T) {
+	_, s := newTestHost(t, "")
+	cs := connectInMemory(t, s, nil)
+	deep := strings.Repeat("[", 600) + strings.Repeat("]", 600)
+	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "echo", Arguments: json.RawMessage(`{"value":` + deep + `}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*mcpsdk.TextContent).Text
+	if !res.IsError || !strings.HasPrefix(text, "InvalidParams: ") || !strings.Contains(text, "nested deeper than 512 levels") {
+		t.Fatalf("result = %s", text)
+	}
+	if strings.Contains(text, "not valid JSON") {
+		t.Errorf("valid JSON arguments reported as not valid JSON: %.120s", text)
 	}
 }

@@ -371,7 +371,9 @@ func (s *Server) handler(name string, structured, bridged bool) mcpsdk.ToolHandl
 					name, len(raw), budget>>20, decodeBudgetFactor)), nil
 			}
 			if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
-				return errorResult(abi.Errorf(abi.InvalidParams, "arguments of %s are not valid JSON: %v", name, err)), nil
+				// The go-sdk decoded them: they are JSON the host cannot
+				// take (nested too deep, a number out of range).
+				return errorResult(abi.Errorf(abi.InvalidParams, "arguments of %s: %v", name, err)), nil
 			}
 		}
 		if !s.begin() {
