@@ -3,8 +3,11 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -63,5 +66,62 @@ func TestProbeDeepArgumentsErrorSaysWhy(t *testing.T) {
 	}
 	if strings.Contains(text, "not valid JSON") {
 		t.Errorf("valid JSON arguments reported as not valid JSON: %.120s", text)
+	}
+}
+
+// blockedWriter is a stdout whose reader (the MCP client) stopped reading:
+// after the first n bytes every write blocks until release.
+type blockedWriter struct {
+	mu      sync.Mutex
+	n       int
+	release chan struct{}
+}
+
+func (b *blockedWriter) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	if b.n >= len(p) {
+		b.n -= len(p)
+		b.mu.Unlock()
+		return len(p), nil
+	}
+	b.mu.Unlock()
+	<-b.release
+	return 0, io.ErrClosedPipe
+}
+
+// `aios-host mcp` on SIGTERM while its client does not read stdout (the
+// pipe full): the go-sdk closes a session only after its requests are
+// answered, and each answer was stuck in a write to stdout, so the process
+// never exited (SIGKILL only; the audit log not closed). Run must return
+// once its ctx ends, whatever stdout does.
+func TestProbeRunReturnsWithStdoutBlocked(t *testing.T) {
+	_, s := newTestHost(t, "")
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	out := &blockedWriter{n: 1 << 20, release: make(chan struct{})}
+	defer close(out.release)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, StdioTransport(inR, out)) }()
+	send := func(l string) {
+		if _, err := io.WriteString(inW, l+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	out.mu.Lock()
+	out.n = 0 // from now on the client reads nothing
+	out.mu.Unlock()
+	for i := 1; i <= 20; i++ {
+		send(`{"jsonrpc":"2.0","id":` + itoa(i) + `,"method":"tools/list"}`)
+	}
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return within 5 s of its ctx ending while stdout was blocked")
 	}
 }

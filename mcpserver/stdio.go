@@ -44,8 +44,8 @@ const batchesRemoved = "2025-06-18"
 // code (see fixErrorCode).
 func StdioTransport(in io.Reader, out io.Writer) mcpsdk.Transport {
 	st := newStdioState()
-	w := &lockedWriter{w: out}
-	return &stdioTransport{st: st,
+	w := newLockedWriter(out)
+	return &stdioTransport{st: st, w: w,
 		io: &mcpsdk.IOTransport{Reader: &jsonLines{r: bufio.NewReaderSize(in, 64<<10), w: w, st: st}, Writer: w}}
 }
 
@@ -124,14 +124,18 @@ func (s *stdioState) answered(resp *jsonrpc.Response) (drop bool) {
 // stdioTransport connects the go-sdk's IOTransport through stdioConn.
 type stdioTransport struct {
 	st *stdioState
+	w  *lockedWriter
 	io *mcpsdk.IOTransport
 }
 
+// Connect connects the session; when ctx (Run's) ends, writes to the
+// client stop blocking (see lockedWriter).
 func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error) {
 	c, err := t.io.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
+	context.AfterFunc(ctx, t.w.abort)
 	return &stdioConn{Connection: c, st: t.st}, nil
 }
 
@@ -155,17 +159,52 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 }
 
 // lockedWriter serializes our error answers with the go-sdk's writes (each
-// of which is one whole line).
+// of which is one whole line), and lets the session end while a write is
+// stuck: a client that stops reading stdout fills the pipe, and the go-sdk
+// closes a session only once every request in flight has written its
+// answer, so Run (aios-host mcp on SIGTERM) would wait for ever. Once
+// abort is called (Run's ctx is done) a write in progress and every later
+// one fail; a write stuck in the pipe is left to its goroutine.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu      sync.Mutex
+	w       io.Writer
+	aborted chan struct{}
+	once    sync.Once
 }
+
+func newLockedWriter(w io.Writer) *lockedWriter {
+	return &lockedWriter{w: w, aborted: make(chan struct{})}
+}
+
+// errStdoutAbandoned is what a write answers once the session has ended.
+var errStdoutAbandoned = errors.New("mcp stdio: the session ended before the client read this message")
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	select {
+	case <-l.aborted:
+		return 0, errStdoutAbandoned
+	default:
+	}
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := l.w.Write(p)
+		done <- result{n, err}
+	}()
+	select {
+	case r := <-done:
+		return r.n, r.err
+	case <-l.aborted:
+		return 0, errStdoutAbandoned
+	}
 }
+
+func (l *lockedWriter) abort() { l.once.Do(func() { close(l.aborted) }) }
 
 func (*lockedWriter) Close() error { return nil }
 
