@@ -203,6 +203,9 @@ type httpCallKey struct {
 //     response: its stream ends without one.
 func (s *Server) fixHTTP(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if sid := r.Header.Get(sessionHeader); sid != "" {
+			s.touchSession(sid, userOf(r))
+		}
 		ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if r.Method != http.MethodPost || ct != "application/json" || r.Body == nil {
 			next.ServeHTTP(w, r)
@@ -251,6 +254,11 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(fw, r)
 		fw.finish()
+		if c := in.call(); sid == "" && c != nil && c.method == "initialize" {
+			if id := w.Header().Get(sessionHeader); id != "" {
+				s.openedSession(id, userOf(r))
+			}
+		}
 	})
 }
 

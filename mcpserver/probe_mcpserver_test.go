@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -123,5 +124,83 @@ func TestProbeRunReturnsWithStdoutBlocked(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not return within 5 s of its ctx ending while stdout was blocked")
+	}
+}
+
+// liveSessions counts the go-sdk's open sessions.
+func liveSessions(s *Server) int {
+	n := 0
+	for range s.MCP().Sessions() {
+		n++
+	}
+	return n
+}
+
+// Every initialize over HTTP opened a session that lived until
+// mcp.http.session_timeout (30 min) unless the client deleted it: about
+// 14 KiB (a goroutine and the go-sdk's state) each, and one client opened
+// 1500 a second, so any token holder (or anyone, with anonymous_agent)
+// could fill the host's memory. A user's sessions are now bounded
+// (mcp.http.max_sessions, default 64): opening one more closes the one
+// that user used least recently; other users' sessions are untouched.
+func TestProbeSessionsPerUserBounded(t *testing.T) {
+	is := newIssuer(t)
+	s, base := newHTTPServer(t, is, "")
+	alice := map[string]string{"Authorization": "Bearer " + is.tokenFor(t, "alice", "aios.tools")}
+	bob := map[string]string{"Authorization": "Bearer " + is.tokenFor(t, "bob", "aios.tools")}
+	open := func(h map[string]string) string {
+		a := post(t, base, initBody, h)
+		sid := a.header.Get(sessionHeader)
+		if a.status != 200 || sid == "" {
+			t.Fatalf("initialize: %d %s", a.status, a.body)
+		}
+		return sid
+	}
+	ping := func(h map[string]string, sid string) int {
+		hh := map[string]string{sessionHeader: sid, versionHeader: "2025-06-18"}
+		for k, v := range h {
+			hh[k] = v
+		}
+		return post(t, base, `{"jsonrpc":"2.0","id":9,"method":"ping"}`, hh).status
+	}
+	bobs := open(bob)
+	first := open(alice)
+	second := open(alice)
+	for i := 0; i < 62; i++ {
+		open(alice)
+	}
+	// alice has 64; using the first makes the second her least recently used.
+	if st := ping(alice, first); st != 200 {
+		t.Fatalf("ping on alice's first session: %d", st)
+	}
+	open(alice) // her 65th
+	deadline := time.Now().Add(3 * time.Second)
+	for ping(alice, second) != http.StatusNotFound {
+		if time.Now().After(deadline) {
+			t.Fatalf("alice's least recently used session is still open with %d sessions live", liveSessions(s))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if st := ping(alice, first); st != 200 {
+		t.Errorf("alice's recently used first session: ping %d, want 200", st)
+	}
+	if st := ping(bob, bobs); st != 200 {
+		t.Errorf("bob's session: ping %d, want 200 (another user's sessions do not count)", st)
+	}
+	if n := liveSessions(s); n != 65 {
+		t.Errorf("%d sessions live, want 65 (64 of alice, 1 of bob)", n)
+	}
+}
+
+func TestProbeMaxSessionsConfig(t *testing.T) {
+	c, err := loadTestConfig(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	if err != nil || c.HTTP.MaxSessions != DefaultMaxSessions {
+		t.Fatalf("default: %d, %v", c.HTTP.MaxSessions, err)
+	}
+	if c, err := loadTestConfig(t, "mcp:\n  http:\n    max_sessions: 2\n"); err != nil || c.HTTP.MaxSessions != 2 {
+		t.Fatalf("max_sessions 2: %d, %v", c.HTTP.MaxSessions, err)
+	}
+	if _, err := loadTestConfig(t, "mcp:\n  http:\n    max_sessions: -1\n"); err == nil || !strings.Contains(err.Error(), "mcp.http.max_sessions") {
+		t.Fatalf("max_sessions -1: %v", err)
 	}
 }

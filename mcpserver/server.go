@@ -63,6 +63,10 @@ type Server struct {
 	httpMu    sync.Mutex
 	httpCalls map[httpCallKey]*httpCall // HTTP requests in flight (fixHTTP)
 
+	sessMu  sync.Mutex
+	sessUse map[string]*sessionUse // HTTP sessions by id (sessions.go)
+	sessSeq uint64
+
 	unsub     func()
 	done      chan struct{}
 	closeOnce sync.Once
@@ -95,7 +99,7 @@ func New(opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{},
+	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{}, sessUse: map[string]*sessionUse{},
 		done: make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes}
 	s.stop, s.stopAll = context.WithCancel(context.Background())
 	if s.maxParams <= 0 {
