@@ -205,6 +205,9 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if sid := r.Header.Get(sessionHeader); sid != "" {
 			s.touchSession(sid, userOf(r))
+			if r.Method == http.MethodDelete {
+				s.endSession(sid, userOf(r))
+			}
 		}
 		ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if r.Method != http.MethodPost || ct != "application/json" || r.Body == nil {

@@ -204,3 +204,66 @@ func TestProbeMaxSessionsConfig(t *testing.T) {
 		t.Fatalf("max_sessions -1: %v", err)
 	}
 }
+
+// DELETE of a session (the client ends it) with a tools/call in flight:
+// the go-sdk closes a session only once its requests are done, and nothing
+// cancelled them, so the DELETE waited for the call to end by itself (up to
+// its deadline, 30 s by default) and the tool ran to the end for a result
+// no one could receive. The session's calls are cancelled.
+func TestProbeDeleteSessionCancelsItsCalls(t *testing.T) {
+	s, base := anonHTTP(t, "")
+	defer s.Close() // ends the other session's call before the test server closes
+	started := make(chan struct{}, 1)
+	addSlowTool(t, s.h, started)
+	for deadline := time.Now().Add(5 * time.Second); !contains(s.Tools(), "slow"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("slow not exported")
+		}
+	}
+	sid := initSession(t, base)
+	other := initSession(t, base) // a session of the same user, not deleted
+	h := map[string]string{sessionHeader: sid, versionHeader: "2025-06-18"}
+	go func() {
+		_ = post(t, base, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{}}}`, h)
+	}()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the tool did not start")
+	}
+	otherDone := make(chan httpAnswer, 1)
+	go func() {
+		otherDone <- post(t, base, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}`,
+			map[string]string{sessionHeader: other, versionHeader: "2025-06-18"})
+	}()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the other session's call did not start")
+	}
+	deleted := make(chan int, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodDelete, base+Path, nil)
+		req.Header.Set(sessionHeader, sid)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			deleted <- 0
+			return
+		}
+		resp.Body.Close()
+		deleted <- resp.StatusCode
+	}()
+	select {
+	case st := <-deleted:
+		if st != http.StatusNoContent {
+			t.Fatalf("DELETE: %d", st)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("DELETE of a session did not return within 3 s: its call in flight was not cancelled")
+	}
+	select {
+	case a := <-otherDone:
+		t.Fatalf("the call of another session ended with the deleted one: %d %s", a.status, a.body)
+	case <-time.After(200 * time.Millisecond):
+	}
+}

@@ -63,9 +63,10 @@ type Server struct {
 	httpMu    sync.Mutex
 	httpCalls map[httpCallKey]*httpCall // HTTP requests in flight (fixHTTP)
 
-	sessMu  sync.Mutex
-	sessUse map[string]*sessionUse // HTTP sessions by id (sessions.go)
-	sessSeq uint64
+	sessMu    sync.Mutex
+	sessUse   map[string]*sessionUse // HTTP sessions by id (sessions.go)
+	sessSeq   uint64
+	sessCalls map[string]map[uint64]context.CancelFunc // tools/call handlers running, by HTTP session
 
 	unsub     func()
 	done      chan struct{}
@@ -100,7 +101,8 @@ func New(opts Options) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{}, sessUse: map[string]*sessionUse{},
-		done: make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes}
+		sessCalls: map[string]map[uint64]context.CancelFunc{},
+		done:      make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes}
 	s.stop, s.stopAll = context.WithCancel(context.Background())
 	if s.maxParams <= 0 {
 		s.maxParams = config.DefaultMaxParamsBytes
@@ -390,6 +392,9 @@ func (s *Server) handler(name string, structured, bridged bool) mcpsdk.ToolHandl
 		defer context.AfterFunc(s.stop, cancel)()
 		if rc, ok := ctx.Value(runCtxKey{}).(context.Context); ok {
 			defer context.AfterFunc(rc, cancel)()
+		}
+		if req.Session != nil {
+			defer s.sessionCall(req.Session.ID(), cancel)()
 		}
 		v, err := s.h.Call(ctx, &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Params: params})
 		if err != nil {

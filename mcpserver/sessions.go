@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"sort"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,6 +45,7 @@ func (s *Server) openedSession(sid, user string) {
 	s.sessMu.Lock()
 	s.sessSeq++
 	s.sessUse[sid] = &sessionUse{user: user, last: s.sessSeq}
+	var stop []context.CancelFunc
 	var mine []string
 	for id, u := range s.sessUse {
 		switch {
@@ -58,12 +60,72 @@ func (s *Server) openedSession(sid, user string) {
 		for _, id := range mine[:over] {
 			evict = append(evict, live[id])
 			delete(s.sessUse, id)
+			stop = append(stop, s.takeCalls(id)...)
 		}
 	}
 	s.sessMu.Unlock()
+	for _, cancel := range stop {
+		cancel()
+	}
 	for _, ss := range evict {
 		s.log.Info("MCP session closed: its user opened more than mcp.http.max_sessions", "user", user, "session", ss.ID(), "max_sessions", s.cfg.HTTP.MaxSessions)
 		// Close waits for the session's requests in flight.
 		go ss.Close()
+	}
+}
+
+// A session that ends (DELETE, or closed for max_sessions) can receive no
+// answer, and the go-sdk closes it only once its requests are done: its
+// tools/call handlers are cancelled, or the DELETE would wait for them (up
+// to their deadline) and the tools would run for no one.
+
+// sessionCall registers cancel as a tools/call handler of HTTP session sid
+// ("" for stdio: nothing to do) until the returned func is called.
+func (s *Server) sessionCall(sid string, cancel context.CancelFunc) (done func()) {
+	if sid == "" {
+		return func() {}
+	}
+	s.sessMu.Lock()
+	defer s.sessMu.Unlock()
+	s.sessSeq++
+	key := s.sessSeq
+	if s.sessCalls[sid] == nil {
+		s.sessCalls[sid] = map[uint64]context.CancelFunc{}
+	}
+	s.sessCalls[sid][key] = cancel
+	return func() {
+		s.sessMu.Lock()
+		defer s.sessMu.Unlock()
+		if m := s.sessCalls[sid]; m != nil {
+			delete(m, key)
+			if len(m) == 0 {
+				delete(s.sessCalls, sid)
+			}
+		}
+	}
+}
+
+// takeCalls removes and returns the cancel funcs of session sid's calls
+// (sessMu held).
+func (s *Server) takeCalls(sid string) []context.CancelFunc {
+	var out []context.CancelFunc
+	for _, c := range s.sessCalls[sid] {
+		out = append(out, c)
+	}
+	delete(s.sessCalls, sid)
+	return out
+}
+
+// endSession cancels the calls of session sid when user opened it (a
+// DELETE: the go-sdk refuses another user's with 403).
+func (s *Server) endSession(sid, user string) {
+	s.sessMu.Lock()
+	var stop []context.CancelFunc
+	if u := s.sessUse[sid]; u != nil && u.user == user {
+		stop = s.takeCalls(sid)
+	}
+	s.sessMu.Unlock()
+	for _, cancel := range stop {
+		cancel()
 	}
 }
