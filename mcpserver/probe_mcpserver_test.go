@@ -267,3 +267,24 @@ func TestProbeDeleteSessionCancelsItsCalls(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 }
+
+// JSON-RPC 2.0: when the id of an invalid request cannot be detected the
+// error's id MUST be null. An id that is an object, an array or a boolean
+// is no id: stdio echoed it back ({"id":{"a":1},"error":...}), where HTTP
+// answers null.
+func TestProbeStdioInvalidIDTypeAnsweredWithNull(t *testing.T) {
+	_, s := newTestHost(t, "")
+	ss := newStdioSession(t, s)
+	ss.initialize("2025-06-18")
+	for _, id := range []string{`{"a":1}`, `[1]`, `true`} {
+		ss.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		var m map[string]any
+		if err := json.Unmarshal([]byte(ss.mustRead()), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["id"] != nil || m["error"] == nil {
+			t.Errorf("id %s: answer %v, want an error with id null", id, m)
+		}
+	}
+	ss.ping(7)
+}

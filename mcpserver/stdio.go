@@ -313,13 +313,18 @@ func idProblem(msg jsonrpc.Message, raw []byte) string {
 	return ""
 }
 
-// idOf is the "id" member of a JSON object (nil when there is none).
+// idOf is the "id" member of a JSON object when it is a string or a
+// number (nil otherwise: an object, array or boolean is no id, and
+// JSON-RPC answers such a request with id null).
 func idOf(raw []byte) json.RawMessage {
 	var probe struct {
 		ID json.RawMessage `json:"id"`
 	}
 	_ = json.Unmarshal(raw, &probe)
-	return probe.ID
+	if id := bytes.TrimSpace(probe.ID); len(id) > 0 && (id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9' || string(id) == "null") {
+		return probe.ID
+	}
+	return nil
 }
 
 // batch handles a line holding a JSON array: it passes on a batch the
