@@ -148,6 +148,10 @@ func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
 // the values of the context a session was connected with).
 type runCtxKey struct{}
 
+// AnonymousAgent is mcp.http.anonymous_agent: the agent of requests to
+// /mcp without a token ("" when they are refused).
+func (s *Server) AnonymousAgent() string { return s.cfg.HTTP.AnonymousAgent }
+
 // Tools returns the names of the exported tools, sorted.
 func (s *Server) Tools() []string {
 	s.mu.Lock()

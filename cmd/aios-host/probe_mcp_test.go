@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -63,5 +65,23 @@ func TestProbeMCPExitsWithStdoutStuck(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatalf("aios-host mcp did not exit within 10 s of SIGTERM with its stdout stuck; stderr: %s", errb.String())
+	}
+}
+
+// `run --http` with mcp.http.anonymous_agent printed "MCP (streamable HTTP,
+// OAuth bearer tokens) on ..." — but /mcp then serves anyone without a
+// token — and said nothing when it listened beyond loopback, where anyone
+// who can reach the port calls tools as that agent.
+func TestProbeRunAnonymousMCPSaysSo(t *testing.T) {
+	e := newEnv(t)
+	cfg := writeConfig(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	r := e.startRun("HTTP on http://", "--config", cfg, "--socket", filepath.Join(e.data, "p.sock"), "--http", "0.0.0.0:0")
+	log := r.stderr.String()
+	r.stop()
+	if strings.Contains(log, "OAuth bearer tokens) on") || !strings.Contains(log, `without a token served as agent "mcp"`) {
+		t.Errorf("run's log does not say /mcp serves tokenless requests: %s", log)
+	}
+	if !strings.Contains(log, "level=WARN") || !strings.Contains(log, "not a loopback address") {
+		t.Errorf("no warning for tokenless /mcp on 0.0.0.0: %s", log)
 	}
 }
