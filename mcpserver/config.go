@@ -27,6 +27,9 @@ func DefaultAgentGrants() []string { return []string{"CallTool(*)"} }
 const (
 	DefaultClockSkew      = 5 * time.Second
 	DefaultSessionTimeout = 30 * time.Minute
+	// DefaultWriteTimeout bounds each write of an answer to a POST on
+	// /mcp: a client that reads nothing of it for that long loses it.
+	DefaultWriteTimeout = 30 * time.Second
 	// DefaultMaxSessions is how many HTTP sessions one user may hold.
 	DefaultMaxSessions = 64
 	DefaultJWKSRefresh = 10 * time.Minute

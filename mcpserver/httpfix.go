@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -245,7 +246,12 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			writeRPCError(w, http.StatusBadRequest, id, code, msg)
 			return
 		}
-		fw := &rpcWriter{ResponseWriter: w, in: in}
+		fw := &rpcWriter{ResponseWriter: w, in: in, timeout: s.writeTimeout}
+		// The server has no write timeout (GET streams are long-lived): a
+		// write to this response that makes no progress for writeTimeout
+		// fails, and the deadline is cleared for the connection's next
+		// request.
+		defer func() { _ = http.NewResponseController(w).SetWriteDeadline(time.Time{}) }()
 		if sid != "" && in.code == 0 {
 			// The go-sdk refuses another user's request on a session
 			// (403) only later: a cancel counts for the calls of the
@@ -330,11 +336,12 @@ func (s *Server) untrackCalls(calls []*httpCall) {
 // rpcWriter is the ResponseWriter fixHTTP hands the go-sdk.
 type rpcWriter struct {
 	http.ResponseWriter
-	in    *postBody
-	calls []*httpCall
-	sent  bool         // the header went out
-	held  int          // status of a plain-text error held back to be rewritten (0: none)
-	buf   bytes.Buffer // its text
+	timeout time.Duration // of each write (0: none)
+	in      *postBody
+	calls   []*httpCall
+	sent    bool         // the header went out
+	held    int          // status of a plain-text error held back to be rewritten (0: none)
+	buf     bytes.Buffer // its text
 }
 
 func (w *rpcWriter) WriteHeader(code int) {
@@ -349,11 +356,19 @@ func (w *rpcWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
+// deadline bounds the next write to the client.
+func (w *rpcWriter) deadline() {
+	if w.timeout > 0 {
+		_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.timeout))
+	}
+}
+
 func (w *rpcWriter) Write(p []byte) (int, error) {
 	if w.held != 0 {
 		return w.buf.Write(p)
 	}
 	w.sent = true
+	w.deadline()
 	out, drop := w.filter(p)
 	if drop {
 		return len(p), nil
@@ -371,6 +386,7 @@ func (w *rpcWriter) FlushError() error {
 	if w.held != 0 {
 		return nil
 	}
+	w.deadline()
 	return http.NewResponseController(w.ResponseWriter).Flush()
 }
 

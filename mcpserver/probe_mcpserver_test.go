@@ -3,10 +3,13 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -287,4 +290,54 @@ func TestProbeStdioInvalidIDTypeAnsweredWithNull(t *testing.T) {
 		}
 	}
 	ss.ping(7)
+}
+
+// A client that stops reading the answer to its tools/call (a large
+// result, its receive window full) held the request in flight for ever:
+// the server has no write timeout (SSE streams are long), so the go-sdk's
+// write to the POST's response blocked — a goroutine and the result held —
+// and, the POST never ending, the session never idled out. A write to a
+// POST's response that makes no progress for the write timeout fails.
+func TestProbeUnreadResponseDoesNotHoldSession(t *testing.T) {
+	s, base := anonHTTP(t, "    session_timeout: 1s\nlimits:\n  max_result_bytes: 33554432\n")
+	s.writeTimeout = 500 * time.Millisecond
+	started := make(chan struct{})
+	p := native.New(abi.ProviderInfo{ID: "org.test.big"})
+	p.MustRegister(abi.ToolDef{Name: "big", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
+		func(context.Context, any, abi.Env) (any, error) {
+			close(started)
+			return strings.Repeat("x", 12<<20), nil
+		})
+	if err := s.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !contains(s.Tools(), "big"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("big not exported")
+		}
+	}
+	sid := initSession(t, base)
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+	}}
+	conn, err := d.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{}}}`
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: %d\r\n\r\n%s",
+		strings.TrimPrefix(base, "http://"), sid, len(body), body)
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the tool did not start")
+	}
+	// The answer fills the window; the write gives up after 0.5 s; the
+	// session, idle from then on, ends 1 s later.
+	for deadline := time.Now().Add(20 * time.Second); liveSessions(s) > 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the session of a client that stopped reading its answer is still open 20 s later (session_timeout 1 s): the unread answer holds it")
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -57,6 +58,10 @@ type Server struct {
 
 	maxParams int // limits.max_params_bytes
 
+	// writeTimeout bounds each write to a POST's response (fixHTTP): a
+	// client that reads nothing for that long loses the answer.
+	writeTimeout time.Duration
+
 	mu       sync.Mutex
 	exported map[string]*registry.Entry
 
@@ -102,7 +107,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{}, sessUse: map[string]*sessionUse{},
 		sessCalls: map[string]map[uint64]context.CancelFunc{},
-		done:      make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes}
+		done:      make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes, writeTimeout: DefaultWriteTimeout}
 	s.stop, s.stopAll = context.WithCancel(context.Background())
 	if s.maxParams <= 0 {
 		s.maxParams = config.DefaultMaxParamsBytes
