@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/abi"
@@ -339,5 +340,23 @@ func TestProbeUnreadResponseDoesNotHoldSession(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the session of a client that stopped reading its answer is still open 20 s later (session_timeout 1 s): the unread answer holds it")
 		}
+	}
+}
+
+// A request whose params are null where the method needs them is the
+// client's error: the go-sdk answers tools/call so with -32600 (missing
+// required "params"), but initialize with code 0, which became -32603
+// (Internal error: a fault of the server).
+func TestProbeNullParamsAreClientErrors(t *testing.T) {
+	_, s := newTestHost(t, "")
+	ss := newStdioSession(t, s)
+	ss.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":null}`)
+	if got := errorsOf(t, ss.mustRead()); got["1"] != jsonrpc.CodeInvalidRequest {
+		t.Errorf("initialize with params null: %v, want -32600 as for tools/call", got)
+	}
+	ss.initialize("2025-06-18")
+	ss.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":null}`)
+	if got := errorsOf(t, ss.mustRead()); got["2"] != jsonrpc.CodeInvalidRequest {
+		t.Errorf("tools/call with params null: %v", got)
 	}
 }

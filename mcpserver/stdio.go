@@ -480,10 +480,13 @@ func fixResponse(resp *jsonrpc.Response) *jsonrpc.Response {
 // with code 0, which is no standard code: a request before initialize and
 // a second initialize are invalid requests (-32600); params that do not
 // decode (a protocolVersion that is not a string, say) are invalid params
-// (-32602); anything else is an internal error (-32603).
+// (-32602); initialize with params null is an invalid request (-32600, the
+// go-sdk's own code for a request of another method without params);
+// anything else is an internal error (-32603).
 func fixErrorCode(msg string) int64 {
 	switch {
-	case strings.Contains(msg, "invalid during session initialization"), strings.HasPrefix(msg, "duplicate "):
+	case strings.Contains(msg, "invalid during session initialization"), strings.HasPrefix(msg, "duplicate "),
+		strings.HasSuffix(msg, `missing required "params"`): // initialize with params null; the go-sdk's code for other methods
 		return jsonrpc.CodeInvalidRequest
 	case strings.HasPrefix(msg, "handling '") && strings.Contains(msg, "unmarshal"):
 		return jsonrpc.CodeInvalidParams
