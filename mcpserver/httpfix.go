@@ -38,15 +38,44 @@ const (
 // mcp.http.allowed_origins. That stops a web page from calling tools
 // through the user's browser (DNS rebinding included). Requests without
 // Origin (MCP clients that are not browsers) pass.
+//
+// A page of an allowed origin gets the CORS headers its browser needs (a
+// client served elsewhere, such as the MCP Inspector, is cross-origin): its
+// preflight (OPTIONS, which carries no token) is answered here, and every
+// answer — the 401 whose WWW-Authenticate starts the OAuth flow included —
+// names the origin and exposes the MCP headers.
 func (s *Server) checkOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" && !s.originAllowed(r, o) {
+		o := r.Header.Get("Origin")
+		if o == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !s.originAllowed(r, o) {
 			http.Error(w, fmt.Sprintf("Forbidden: Origin %q may not use this server (mcp.http.allowed_origins)", o), http.StatusForbidden)
+			return
+		}
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", o)
+		h.Add("Vary", "Origin")
+		h.Set("Access-Control-Expose-Headers", corsExposed)
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
+			h.Set("Access-Control-Allow-Headers", corsAllowed)
+			h.Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// The request headers an MCP client sends and the response headers it
+// reads, for CORS.
+const (
+	corsAllowed = "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID"
+	corsExposed = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate"
+)
 
 func (s *Server) originAllowed(r *http.Request, origin string) bool {
 	u, err := url.Parse(origin)

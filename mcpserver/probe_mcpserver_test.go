@@ -360,3 +360,55 @@ func TestProbeNullParamsAreClientErrors(t *testing.T) {
 		t.Errorf("tools/call with params null: %v", got)
 	}
 }
+
+// mcp.http.allowed_origins is documented for "a browser client served
+// elsewhere" (the MCP Inspector at http://localhost:6274), but /mcp sent no
+// CORS headers: the browser's preflight (OPTIONS, no credentials) got 401,
+// and an answer without Access-Control-Allow-Origin is withheld from the
+// page, so no such client could connect. An allowed origin gets CORS; any
+// other still gets 403.
+func TestProbeAllowedOriginGetsCORS(t *testing.T) {
+	is := newIssuer(t)
+	_, base := newHTTPServer(t, is, "    allowed_origins: ['http://localhost:6274']\n")
+	preflight := func(origin string) *http.Response {
+		req, _ := http.NewRequest(http.MethodOptions, base+Path, nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "authorization, content-type, mcp-session-id, mcp-protocol-version")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	resp := preflight("http://localhost:6274")
+	if resp.StatusCode/100 != 2 || resp.Header.Get("Access-Control-Allow-Origin") != "http://localhost:6274" {
+		t.Fatalf("preflight of an allowed origin: %d %v", resp.StatusCode, resp.Header)
+	}
+	allowed := strings.ToLower(resp.Header.Get("Access-Control-Allow-Headers"))
+	for _, h := range []string{"authorization", "content-type", "mcp-session-id", "mcp-protocol-version"} {
+		if !strings.Contains(allowed, h) {
+			t.Errorf("preflight allows headers %q, not %s", allowed, h)
+		}
+	}
+	if m := resp.Header.Get("Access-Control-Allow-Methods"); !strings.Contains(m, "POST") || !strings.Contains(m, "DELETE") {
+		t.Errorf("preflight allows methods %q", m)
+	}
+	if resp := preflight("http://evil.example"); resp.StatusCode != http.StatusForbidden || resp.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("preflight of another origin: %d %v", resp.StatusCode, resp.Header)
+	}
+	tok := is.tokenFor(t, "alice", "aios.tools")
+	a := post(t, base, initBody, map[string]string{"Origin": "http://localhost:6274", "Authorization": "Bearer " + tok})
+	if a.status != 200 || a.header.Get("Access-Control-Allow-Origin") != "http://localhost:6274" ||
+		!strings.Contains(strings.ToLower(a.header.Get("Access-Control-Expose-Headers")), "mcp-session-id") {
+		t.Errorf("initialize from an allowed origin: %d %v", a.status, a.header)
+	}
+	// Without a token the 401 must be readable too (its WWW-Authenticate
+	// starts the OAuth flow).
+	a = post(t, base, initBody, map[string]string{"Origin": "http://localhost:6274"})
+	if a.status != 401 || a.header.Get("Access-Control-Allow-Origin") != "http://localhost:6274" ||
+		!strings.Contains(strings.ToLower(a.header.Get("Access-Control-Expose-Headers")), "www-authenticate") {
+		t.Errorf("401 to an allowed origin: %d %v", a.status, a.header)
+	}
+}
