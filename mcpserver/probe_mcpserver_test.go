@@ -412,3 +412,36 @@ func TestProbeAllowedOriginGetsCORS(t *testing.T) {
 		t.Errorf("401 to an allowed origin: %d %v", a.status, a.header)
 	}
 }
+
+// The tool list follows the registry asynchronously (sync runs on registry
+// events). A call in between resolved the tool's default version at call
+// time: once a newer version that is not exportable was registered, an MCP
+// client could run it by the exported name until sync caught up. A call
+// runs the version that was exported.
+func TestProbeCallRunsTheExportedVersion(t *testing.T) {
+	h, s := newTestHost(t, "")
+	v1 := native.New(abi.ProviderInfo{ID: "org.test.v1", Version: "1.0.0"})
+	v1.MustRegister(abi.ToolDef{Name: "ver", Version: "1.0.0", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
+		func(context.Context, any, abi.Env) (any, error) { return "exported v1", nil })
+	if err := h.AddProvider(context.Background(), v1, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	s.sync()
+	cs := connectInMemory(t, s, nil)
+	s.mu.Lock() // hold sync off: the registry change below is not followed yet
+	v2 := native.New(abi.ProviderInfo{ID: "org.test.v2", Version: "2.0.0"})
+	v2.MustRegister(abi.ToolDef{Name: "ver", Version: "2.0.0", Parameters: map[string]any{"type": "object"}},
+		func(context.Context, any, abi.Env) (any, error) { return "internal v2", nil })
+	err := h.AddProvider(context.Background(), v2, host.ProviderMeta{Source: "test", Trust: abi.System})
+	var res *mcpsdk.CallToolResult
+	if err == nil {
+		res, err = cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "ver", Arguments: map[string]any{}})
+	}
+	s.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Content[0].(*mcpsdk.TextContent).Text; text != "exported v1" {
+		t.Errorf("tools/call ver ran %q: a version that is not exportable", text)
+	}
+}

@@ -321,7 +321,7 @@ func (s *Server) sync() {
 		}
 		tool, structured, err := toMCPTool(e)
 		if err == nil {
-			err = addTool(s.mcp, tool, s.handler(name, structured, e.Provider.Info.Runtime == abi.RuntimeMCP))
+			err = addTool(s.mcp, tool, s.handler(name, e.Version.String(), structured, e.Provider.Info.Runtime == abi.RuntimeMCP))
 		}
 		if err != nil {
 			s.log.Warn("tool not exported over MCP", "tool", name, "reason", err)
@@ -375,7 +375,12 @@ const decodeBudgetFactor = 32
 // envelope {"content": [...], "structuredContent"?} (runtimes/mcp); its
 // content blocks (text, images, resources) are passed on as they came
 // rather than as the envelope's JSON in one text block.
-func (s *Server) handler(name string, structured, bridged bool) mcpsdk.ToolHandler {
+//
+// The call runs version, the one exported: sync follows the registry
+// asynchronously, and the tool's default version at call time may be a
+// newer one that is not exportable (or has another return schema than the
+// outputSchema listed).
+func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.ToolHandler {
 	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
 		var params any = map[string]any{}
 		if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
@@ -405,7 +410,7 @@ func (s *Server) handler(name string, structured, bridged bool) mcpsdk.ToolHandl
 		if req.Session != nil {
 			defer s.sessionCall(req.Session.ID(), cancel)()
 		}
-		v, err := s.h.Call(ctx, &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Params: params})
+		v, err := s.h.Call(ctx, &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params})
 		if err != nil {
 			return errorResult(abi.AsToolError(err, abi.Internal)), nil
 		}
