@@ -2,17 +2,24 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -443,5 +450,61 @@ func TestProbeCallRunsTheExportedVersion(t *testing.T) {
 	}
 	if text := res.Content[0].(*mcpsdk.TextContent).Text; text != "exported v1" {
 		t.Errorf("tools/call ver ran %q: a version that is not exportable", text)
+	}
+}
+
+// The verifier fetched the issuer's JWKS holding its lock, which every
+// token check takes, cached tokens included: anyone (no valid token
+// needed: a JWT with an unknown kid makes the host refetch, at most every
+// 10 s) could stall every MCP client for as long as the JWKS URL takes to
+// answer (5 s timeout). A fetch no longer blocks checks that need none.
+func TestProbeJWKSFetchDoesNotStallOtherTokens(t *testing.T) {
+	is := newIssuer(t)
+	var slow atomic.Bool
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slow.Load() {
+			<-release
+		}
+		resp, err := http.Get(is.jwks)
+		if err != nil {
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.Copy(w, resp.Body)
+	}))
+	defer srv.Close()
+	defer close(release)
+	now := time.Now()
+	v := newVerifier(HTTPConfig{Issuer: is.url, JWKSURL: srv.URL, Agent: "mcp"}, func() string { return "http://aios.test/mcp" }, nil)
+	v.now = func() time.Time { return now }
+	good := is.token(t, tokenOpts{aud: "http://aios.test/mcp", scope: "s"})
+	if _, err := v.verify(context.Background(), good); err != nil {
+		t.Fatal(err)
+	}
+	// Another good token, verified with the keys already fetched.
+	other := is.token(t, tokenOpts{aud: "http://aios.test/mcp", scope: "s", exp: 2 * time.Hour})
+	now = now.Add(11 * time.Second)
+	slow.Store(true)
+	// A token of an unknown key id: the verifier refetches (slowly).
+	stranger, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	sig, _ := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: stranger},
+		(&jose.SignerOptions{}).WithType("JWT").WithHeader(jose.HeaderKey("kid"), "unknown-kid"))
+	bad, _ := jwt.Signed(sig).Claims(jwt.Claims{Issuer: is.url, Audience: jwt.Audience{"http://aios.test/mcp"},
+		Expiry: jwt.NewNumericDate(time.Now().Add(time.Hour))}).Serialize()
+	go func() { _, _ = v.verify(context.Background(), bad) }()
+	time.Sleep(200 * time.Millisecond) // the refetch is under way
+	for name, tok := range map[string]string{"cached": good, "known key": other} {
+		done := make(chan error, 1)
+		go func() { _, err := v.verify(context.Background(), tok); done <- err }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("%s token: %v", name, err)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("a %s token waited for another request's JWKS fetch", name)
+		}
 	}
 }
