@@ -23,8 +23,8 @@
 // and an unknown method gets a JSON-RPC -32601 error. An allowed browser
 // origin gets CORS headers. A user holds at most mcp.http.max_sessions
 // sessions (one more closes their least recently used); a session that ends
-// (DELETE, or closed so) has its calls cancelled; a write of an answer that
-// makes no progress for DefaultWriteTimeout fails.
+// (DELETE, or closed so) has its calls cancelled; a write of an answer or
+// of a notification that makes no progress for DefaultWriteTimeout fails.
 //
 // mcpserver imports host, registry, config and abi, the MCP go-sdk and
 // go-jose; only cmd imports it. It must never be imported by host, a

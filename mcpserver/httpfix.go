@@ -239,6 +239,13 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 				s.endSession(sid, userOf(r))
 			}
 		}
+		if r.Method == http.MethodGet && s.writeTimeout > 0 {
+			// The session's stream of notifications: the go-sdk writes
+			// them to each session in turn, so one whose client stopped
+			// reading would hold every later session's for ever.
+			defer func() { _ = http.NewResponseController(w).SetWriteDeadline(time.Time{}) }()
+			w = &deadlineWriter{ResponseWriter: w, timeout: s.writeTimeout}
+		}
 		ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if r.Method != http.MethodPost || ct != "application/json" || r.Body == nil {
 			next.ServeHTTP(w, r)
@@ -361,6 +368,27 @@ func (s *Server) untrackCalls(calls []*httpCall) {
 		delete(s.httpCalls, httpCallKey{c.session, c.user, c.id})
 	}
 }
+
+// deadlineWriter bounds each write (and flush) to the client by timeout.
+type deadlineWriter struct {
+	http.ResponseWriter
+	timeout time.Duration
+}
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.timeout))
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *deadlineWriter) FlushError() error {
+	rc := http.NewResponseController(w.ResponseWriter)
+	_ = rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	return rc.Flush()
+}
+
+func (w *deadlineWriter) Flush() { _ = w.FlushError() }
+
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // rpcWriter is the ResponseWriter fixHTTP hands the go-sdk.
 type rpcWriter struct {

@@ -508,3 +508,78 @@ func TestProbeJWKSFetchDoesNotStallOtherTokens(t *testing.T) {
 		}
 	}
 }
+
+// smallBufListener gives each accepted connection a small send buffer, so
+// that a client that stops reading blocks the server's writes soon.
+type smallBufListener struct{ net.Listener }
+
+func (l smallBufListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(4096)
+	}
+	return c, err
+}
+
+// A session whose GET stream its client stopped reading: once the stream's
+// window filled, the go-sdk's write of a list_changed notification to it
+// blocked for ever (the server has no write timeout), and it notifies the
+// sessions one after the other, so no session after it ever heard of a tool
+// list change again. A write to a GET stream that makes no progress for the
+// write timeout fails.
+func TestProbeStuckGETStreamDoesNotSilenceOthers(t *testing.T) {
+	h, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	s.writeTimeout = 500 * time.Millisecond
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &httptest.Server{Listener: smallBufListener{ln}, Config: &http.Server{Handler: s.Handler()}}
+	srv.Start()
+	defer srv.Close()
+	base := srv.URL
+	stuck := initSession(t, base)
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+	}}
+	conn, err := d.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-06-18\r\n\r\n",
+		strings.TrimPrefix(base, "http://"), stuck)
+	time.Sleep(100 * time.Millisecond)
+	// Fill the stuck stream with list changes.
+	p := native.New(abi.ProviderInfo{ID: "org.test.churn"})
+	p.MustRegister(abi.ToolDef{Name: "churn", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
+		func(context.Context, any, abi.Env) (any, error) { return "x", nil })
+	for i := 0; i < 400; i++ {
+		if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(12 * time.Millisecond)
+		if err := h.RemoveProvider("org.test.churn"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(12 * time.Millisecond)
+	}
+	// A client connected now hears of the next change.
+	changed := make(chan struct{}, 16)
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, &mcpsdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcpsdk.ToolListChangedRequest) { changed <- struct{}{} },
+	}).Connect(context.Background(), &mcpsdk.StreamableClientTransport{Endpoint: base + Path}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	time.Sleep(200 * time.Millisecond) // its GET stream opens
+	if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-changed:
+	case <-time.After(15 * time.Second):
+		t.Fatal("no tools/list_changed for a new session: the notification is stuck behind a stream its client does not read")
+	}
+}
