@@ -58,7 +58,11 @@ type verifier struct {
 	keys      *jose.JSONWebKeySet
 	fetchedAt time.Time
 	triedAt   time.Time // the last fetch, good or failed
+	fetches   int       // fetches ended
+	fetchErr  error     // of the last one
 	cache     map[[32]byte]identity
+
+	fetchMu sync.Mutex // one JWKS fetch at a time (taken before mu)
 }
 
 func newVerifier(cfg HTTPConfig, resource func() string, client *http.Client) *verifier {
@@ -172,6 +176,12 @@ func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
 
 // keysFor returns the keys that may have signed a token with kid, fetching
 // the JWKS when it is stale or does not know kid (at most every 10 s).
+//
+// The fetch (up to the client's 5 s timeout) runs without v.mu, which
+// every token check takes: a token with an unknown kid, which anyone can
+// send, must not stall the checks of cached tokens and known keys. Fetches
+// run one at a time (fetchMu); a request that waited for another's fetch
+// uses its outcome rather than fetching again.
 func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -188,15 +198,29 @@ func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, 
 	ks := pick()
 	if (len(ks) == 0 || stale) && (v.keys == nil || v.now().Sub(v.triedAt) > 10*time.Second) {
 		v.triedAt = v.now()
-		set, err := v.fetch(ctx)
+		gen := v.fetches
+		v.mu.Unlock()
+		v.fetchMu.Lock()
+		v.mu.Lock()
+		if v.fetches == gen { // no fetch ended while this one waited
+			v.mu.Unlock()
+			set, err := v.fetch(ctx)
+			v.mu.Lock()
+			v.fetches++
+			v.fetchErr = err
+			if err == nil {
+				v.keys, v.fetchedAt = set, v.now()
+			}
+		}
+		err := v.fetchErr
+		v.fetchMu.Unlock()
+		ks = pick()
 		if err != nil {
 			if ks != nil && v.now().Sub(v.fetchedAt) <= DefaultJWKSMaxStale {
 				return ks, nil // keep serving with the keys we have, for a while
 			}
 			return nil, fmt.Errorf("issuer keys: %w", err)
 		}
-		v.keys, v.fetchedAt = set, v.now()
-		ks = pick()
 	}
 	if v.keys != nil && v.now().Sub(v.fetchedAt) > DefaultJWKSMaxStale {
 		return nil, fmt.Errorf("issuer keys: fetched at %s, more than %s ago, and not fetched since", v.fetchedAt.UTC().Format(time.RFC3339), DefaultJWKSMaxStale)

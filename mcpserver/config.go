@@ -27,7 +27,12 @@ func DefaultAgentGrants() []string { return []string{"CallTool(*)"} }
 const (
 	DefaultClockSkew      = 5 * time.Second
 	DefaultSessionTimeout = 30 * time.Minute
-	DefaultJWKSRefresh    = 10 * time.Minute
+	// DefaultWriteTimeout bounds each write of an answer to a POST on
+	// /mcp: a client that reads nothing of it for that long loses it.
+	DefaultWriteTimeout = 30 * time.Second
+	// DefaultMaxSessions is how many HTTP sessions one user may hold.
+	DefaultMaxSessions = 64
+	DefaultJWKSRefresh = 10 * time.Minute
 	// DefaultJWKSMaxStale is how long the issuer's keys last fetched stay
 	// trusted while refetching them fails (a key the issuer removed must
 	// not verify for ever because its JWKS URL went down).
@@ -57,6 +62,7 @@ const (
 //	    allowed_origins: []      # browser origins allowed besides this server's own (Origin header)
 //	    clock_skew: 5s           # leeway for exp/nbf
 //	    session_timeout: 30m     # idle MCP sessions are closed
+//	    max_sessions: 64         # sessions per user (token agent + subject); one more closes their least recently used
 //	  servers: ...               # imported MCP servers (runtimes/mcp)
 type Config struct {
 	Agent  string   `yaml:"agent"`
@@ -85,6 +91,10 @@ type HTTPConfig struct {
 	AllowedOrigins []string      `yaml:"allowed_origins"`
 	ClockSkew      time.Duration `yaml:"clock_skew"`
 	SessionTimeout time.Duration `yaml:"session_timeout"`
+	// MaxSessions bounds the sessions of one user (the agent and subject
+	// of a token; the anonymous agent is one user): opening one more
+	// closes the one they used least recently.
+	MaxSessions int `yaml:"max_sessions"`
 }
 
 // ScopeAgent maps an OAuth scope to an agent.
@@ -109,6 +119,9 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if h.SessionTimeout == 0 {
 		h.SessionTimeout = DefaultSessionTimeout
+	}
+	if h.MaxSessions == 0 {
+		h.MaxSessions = DefaultMaxSessions
 	}
 	bad := func(key, format string, a ...any) error {
 		return fmt.Errorf("%s: mcp.%s: %s", fileOf(cfg), key, fmt.Sprintf(format, a...))
@@ -156,6 +169,9 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if h.ClockSkew < 0 || h.SessionTimeout < 0 {
 		return c, bad("http", "clock_skew and session_timeout must not be negative")
+	}
+	if h.MaxSessions < 0 {
+		return c, bad("http.max_sessions", "%d: must be at least 1 (0 for the default, %d)", h.MaxSessions, DefaultMaxSessions)
 	}
 	return c, nil
 }

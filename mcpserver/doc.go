@@ -20,7 +20,11 @@
 // go-sdk sends with code 0 get a standard code. Over HTTP a request whose
 // Origin is not this server's (nor in mcp.http.allowed_origins) is refused
 // with 403, a POST without Mcp-Session-Id that is not initialize with 400,
-// and an unknown method gets a JSON-RPC -32601 error.
+// and an unknown method gets a JSON-RPC -32601 error. An allowed browser
+// origin gets CORS headers. A user holds at most mcp.http.max_sessions
+// sessions (one more closes their least recently used); a session that ends
+// (DELETE, or closed so) has its calls cancelled; a write of an answer or
+// of a notification that makes no progress for DefaultWriteTimeout fails.
 //
 // mcpserver imports host, registry, config and abi, the MCP go-sdk and
 // go-jose; only cmd imports it. It must never be imported by host, a

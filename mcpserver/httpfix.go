@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -37,15 +38,44 @@ const (
 // mcp.http.allowed_origins. That stops a web page from calling tools
 // through the user's browser (DNS rebinding included). Requests without
 // Origin (MCP clients that are not browsers) pass.
+//
+// A page of an allowed origin gets the CORS headers its browser needs (a
+// client served elsewhere, such as the MCP Inspector, is cross-origin): its
+// preflight (OPTIONS, which carries no token) is answered here, and every
+// answer — the 401 whose WWW-Authenticate starts the OAuth flow included —
+// names the origin and exposes the MCP headers.
 func (s *Server) checkOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" && !s.originAllowed(r, o) {
+		o := r.Header.Get("Origin")
+		if o == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !s.originAllowed(r, o) {
 			http.Error(w, fmt.Sprintf("Forbidden: Origin %q may not use this server (mcp.http.allowed_origins)", o), http.StatusForbidden)
+			return
+		}
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", o)
+		h.Add("Vary", "Origin")
+		h.Set("Access-Control-Expose-Headers", corsExposed)
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
+			h.Set("Access-Control-Allow-Headers", corsAllowed)
+			h.Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// The request headers an MCP client sends and the response headers it
+// reads, for CORS.
+const (
+	corsAllowed = "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID"
+	corsExposed = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate"
+)
 
 func (s *Server) originAllowed(r *http.Request, origin string) bool {
 	u, err := url.Parse(origin)
@@ -203,6 +233,19 @@ type httpCallKey struct {
 //     response: its stream ends without one.
 func (s *Server) fixHTTP(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if sid := r.Header.Get(sessionHeader); sid != "" {
+			s.touchSession(sid, userOf(r))
+			if r.Method == http.MethodDelete {
+				s.endSession(sid, userOf(r))
+			}
+		}
+		if r.Method == http.MethodGet && s.writeTimeout > 0 {
+			// The session's stream of notifications: the go-sdk writes
+			// them to each session in turn, so one whose client stopped
+			// reading would hold every later session's for ever.
+			defer func() { _ = http.NewResponseController(w).SetWriteDeadline(time.Time{}) }()
+			w = &deadlineWriter{ResponseWriter: w, timeout: s.writeTimeout}
+		}
 		ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if r.Method != http.MethodPost || ct != "application/json" || r.Body == nil {
 			next.ServeHTTP(w, r)
@@ -239,7 +282,12 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			writeRPCError(w, http.StatusBadRequest, id, code, msg)
 			return
 		}
-		fw := &rpcWriter{ResponseWriter: w, in: in}
+		fw := &rpcWriter{ResponseWriter: w, in: in, timeout: s.writeTimeout}
+		// The server has no write timeout (GET streams are long-lived): a
+		// write to this response that makes no progress for writeTimeout
+		// fails, and the deadline is cleared for the connection's next
+		// request.
+		defer func() { _ = http.NewResponseController(w).SetWriteDeadline(time.Time{}) }()
 		if sid != "" && in.code == 0 {
 			// The go-sdk refuses another user's request on a session
 			// (403) only later: a cancel counts for the calls of the
@@ -251,6 +299,11 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(fw, r)
 		fw.finish()
+		if c := in.call(); sid == "" && c != nil && c.method == "initialize" {
+			if id := w.Header().Get(sessionHeader); id != "" {
+				s.openedSession(id, userOf(r))
+			}
+		}
 	})
 }
 
@@ -316,14 +369,36 @@ func (s *Server) untrackCalls(calls []*httpCall) {
 	}
 }
 
+// deadlineWriter bounds each write (and flush) to the client by timeout.
+type deadlineWriter struct {
+	http.ResponseWriter
+	timeout time.Duration
+}
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.timeout))
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *deadlineWriter) FlushError() error {
+	rc := http.NewResponseController(w.ResponseWriter)
+	_ = rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	return rc.Flush()
+}
+
+func (w *deadlineWriter) Flush() { _ = w.FlushError() }
+
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // rpcWriter is the ResponseWriter fixHTTP hands the go-sdk.
 type rpcWriter struct {
 	http.ResponseWriter
-	in    *postBody
-	calls []*httpCall
-	sent  bool         // the header went out
-	held  int          // status of a plain-text error held back to be rewritten (0: none)
-	buf   bytes.Buffer // its text
+	timeout time.Duration // of each write (0: none)
+	in      *postBody
+	calls   []*httpCall
+	sent    bool         // the header went out
+	held    int          // status of a plain-text error held back to be rewritten (0: none)
+	buf     bytes.Buffer // its text
 }
 
 func (w *rpcWriter) WriteHeader(code int) {
@@ -338,11 +413,19 @@ func (w *rpcWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
+// deadline bounds the next write to the client.
+func (w *rpcWriter) deadline() {
+	if w.timeout > 0 {
+		_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.timeout))
+	}
+}
+
 func (w *rpcWriter) Write(p []byte) (int, error) {
 	if w.held != 0 {
 		return w.buf.Write(p)
 	}
 	w.sent = true
+	w.deadline()
 	out, drop := w.filter(p)
 	if drop {
 		return len(p), nil
@@ -360,6 +443,7 @@ func (w *rpcWriter) FlushError() error {
 	if w.held != 0 {
 		return nil
 	}
+	w.deadline()
 	return http.NewResponseController(w.ResponseWriter).Flush()
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -57,11 +58,20 @@ type Server struct {
 
 	maxParams int // limits.max_params_bytes
 
+	// writeTimeout bounds each write to a POST's response (fixHTTP): a
+	// client that reads nothing for that long loses the answer.
+	writeTimeout time.Duration
+
 	mu       sync.Mutex
 	exported map[string]*registry.Entry
 
 	httpMu    sync.Mutex
 	httpCalls map[httpCallKey]*httpCall // HTTP requests in flight (fixHTTP)
+
+	sessMu    sync.Mutex
+	sessUse   map[string]*sessionUse // HTTP sessions by id (sessions.go)
+	sessSeq   uint64
+	sessCalls map[string]map[uint64]context.CancelFunc // tools/call handlers running, by HTTP session
 
 	unsub     func()
 	done      chan struct{}
@@ -95,8 +105,9 @@ func New(opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{},
-		done: make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes}
+	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{}, sessUse: map[string]*sessionUse{},
+		sessCalls: map[string]map[uint64]context.CancelFunc{},
+		done:      make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes, writeTimeout: DefaultWriteTimeout}
 	s.stop, s.stopAll = context.WithCancel(context.Background())
 	if s.maxParams <= 0 {
 		s.maxParams = config.DefaultMaxParamsBytes
@@ -144,6 +155,10 @@ func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
 // runCtxKey carries Run's ctx into the request contexts (the go-sdk keeps
 // the values of the context a session was connected with).
 type runCtxKey struct{}
+
+// AnonymousAgent is mcp.http.anonymous_agent: the agent of requests to
+// /mcp without a token ("" when they are refused).
+func (s *Server) AnonymousAgent() string { return s.cfg.HTTP.AnonymousAgent }
 
 // Tools returns the names of the exported tools, sorted.
 func (s *Server) Tools() []string {
@@ -308,6 +323,9 @@ func (s *Server) sync() {
 			continue
 		}
 		tool, structured, err := toMCPTool(e)
+		if err == nil {
+			err = addTool(s.mcp, tool, s.handler(name, e.Version.String(), structured, e.Provider.Info.Runtime == abi.RuntimeMCP))
+		}
 		if err != nil {
 			s.log.Warn("tool not exported over MCP", "tool", name, "reason", err)
 			if _, was := s.exported[name]; was {
@@ -316,9 +334,23 @@ func (s *Server) sync() {
 			}
 			continue
 		}
-		s.mcp.AddTool(tool, s.handler(name, structured, e.Provider.Info.Runtime == abi.RuntimeMCP))
 		s.exported[name] = e
 	}
+}
+
+// addTool is srv.AddTool, which panics on a schema it refuses (an
+// x-mcp-header annotation on a property that is not a string, integer or
+// boolean, or that is no HTTP header name): such a tool is not exported,
+// with the go-sdk's reason, rather than crashing the host. The schema is
+// its provider's to write. The go-sdk refuses before changing its list.
+func addTool(srv *mcpsdk.Server, t *mcpsdk.Tool, h mcpsdk.ToolHandler) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the MCP SDK refuses its definition: %v", r)
+		}
+	}()
+	srv.AddTool(t, h)
+	return nil
 }
 
 // agentOf is the agent a request acts as: the one its token maps to (HTTP)
@@ -354,7 +386,12 @@ const decodeBudgetFactor = 32
 // envelope {"content": [...], "structuredContent"?} (runtimes/mcp); its
 // content blocks (text, images, resources) are passed on as they came
 // rather than as the envelope's JSON in one text block.
-func (s *Server) handler(name string, structured, bridged bool) mcpsdk.ToolHandler {
+//
+// The call runs version, the one exported: sync follows the registry
+// asynchronously, and the tool's default version at call time may be a
+// newer one that is not exportable (or has another return schema than the
+// outputSchema listed).
+func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.ToolHandler {
 	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
 		var params any = map[string]any{}
 		if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
@@ -365,7 +402,9 @@ func (s *Server) handler(name string, structured, bridged bool) mcpsdk.ToolHandl
 					name, len(raw), budget>>20, decodeBudgetFactor)), nil
 			}
 			if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
-				return errorResult(abi.Errorf(abi.InvalidParams, "arguments of %s are not valid JSON: %v", name, err)), nil
+				// The go-sdk decoded them: they are JSON the host cannot
+				// take (nested too deep, a number out of range).
+				return errorResult(abi.Errorf(abi.InvalidParams, "arguments of %s: %v", name, err)), nil
 			}
 		}
 		if !s.begin() {
@@ -379,7 +418,10 @@ func (s *Server) handler(name string, structured, bridged bool) mcpsdk.ToolHandl
 		if rc, ok := ctx.Value(runCtxKey{}).(context.Context); ok {
 			defer context.AfterFunc(rc, cancel)()
 		}
-		v, err := s.h.Call(ctx, &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Params: params})
+		if req.Session != nil {
+			defer s.sessionCall(req.Session.ID(), cancel)()
+		}
+		v, err := s.h.Call(ctx, &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params})
 		if err != nil {
 			return errorResult(abi.AsToolError(err, abi.Internal)), nil
 		}

@@ -44,8 +44,8 @@ const batchesRemoved = "2025-06-18"
 // code (see fixErrorCode).
 func StdioTransport(in io.Reader, out io.Writer) mcpsdk.Transport {
 	st := newStdioState()
-	w := &lockedWriter{w: out}
-	return &stdioTransport{st: st,
+	w := newLockedWriter(out)
+	return &stdioTransport{st: st, w: w,
 		io: &mcpsdk.IOTransport{Reader: &jsonLines{r: bufio.NewReaderSize(in, 64<<10), w: w, st: st}, Writer: w}}
 }
 
@@ -124,14 +124,18 @@ func (s *stdioState) answered(resp *jsonrpc.Response) (drop bool) {
 // stdioTransport connects the go-sdk's IOTransport through stdioConn.
 type stdioTransport struct {
 	st *stdioState
+	w  *lockedWriter
 	io *mcpsdk.IOTransport
 }
 
+// Connect connects the session; when ctx (Run's) ends, writes to the
+// client stop blocking (see lockedWriter).
 func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error) {
 	c, err := t.io.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
+	context.AfterFunc(ctx, t.w.abort)
 	return &stdioConn{Connection: c, st: t.st}, nil
 }
 
@@ -155,17 +159,52 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 }
 
 // lockedWriter serializes our error answers with the go-sdk's writes (each
-// of which is one whole line).
+// of which is one whole line), and lets the session end while a write is
+// stuck: a client that stops reading stdout fills the pipe, and the go-sdk
+// closes a session only once every request in flight has written its
+// answer, so Run (aios-host mcp on SIGTERM) would wait for ever. Once
+// abort is called (Run's ctx is done) a write in progress and every later
+// one fail; a write stuck in the pipe is left to its goroutine.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu      sync.Mutex
+	w       io.Writer
+	aborted chan struct{}
+	once    sync.Once
 }
+
+func newLockedWriter(w io.Writer) *lockedWriter {
+	return &lockedWriter{w: w, aborted: make(chan struct{})}
+}
+
+// errStdoutAbandoned is what a write answers once the session has ended.
+var errStdoutAbandoned = errors.New("mcp stdio: the session ended before the client read this message")
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	select {
+	case <-l.aborted:
+		return 0, errStdoutAbandoned
+	default:
+	}
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := l.w.Write(p)
+		done <- result{n, err}
+	}()
+	select {
+	case r := <-done:
+		return r.n, r.err
+	case <-l.aborted:
+		return 0, errStdoutAbandoned
+	}
 }
+
+func (l *lockedWriter) abort() { l.once.Do(func() { close(l.aborted) }) }
 
 func (*lockedWriter) Close() error { return nil }
 
@@ -274,13 +313,18 @@ func idProblem(msg jsonrpc.Message, raw []byte) string {
 	return ""
 }
 
-// idOf is the "id" member of a JSON object (nil when there is none).
+// idOf is the "id" member of a JSON object when it is a string or a
+// number (nil otherwise: an object, array or boolean is no id, and
+// JSON-RPC answers such a request with id null).
 func idOf(raw []byte) json.RawMessage {
 	var probe struct {
 		ID json.RawMessage `json:"id"`
 	}
 	_ = json.Unmarshal(raw, &probe)
-	return probe.ID
+	if id := bytes.TrimSpace(probe.ID); len(id) > 0 && (id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9' || string(id) == "null") {
+		return probe.ID
+	}
+	return nil
 }
 
 // batch handles a line holding a JSON array: it passes on a batch the
@@ -436,10 +480,13 @@ func fixResponse(resp *jsonrpc.Response) *jsonrpc.Response {
 // with code 0, which is no standard code: a request before initialize and
 // a second initialize are invalid requests (-32600); params that do not
 // decode (a protocolVersion that is not a string, say) are invalid params
-// (-32602); anything else is an internal error (-32603).
+// (-32602); initialize with params null is an invalid request (-32600, the
+// go-sdk's own code for a request of another method without params);
+// anything else is an internal error (-32603).
 func fixErrorCode(msg string) int64 {
 	switch {
-	case strings.Contains(msg, "invalid during session initialization"), strings.HasPrefix(msg, "duplicate "):
+	case strings.Contains(msg, "invalid during session initialization"), strings.HasPrefix(msg, "duplicate "),
+		strings.HasSuffix(msg, `missing required "params"`): // initialize with params null; the go-sdk's code for other methods
 		return jsonrpc.CodeInvalidRequest
 	case strings.HasPrefix(msg, "handling '") && strings.Contains(msg, "unmarshal"):
 		return jsonrpc.CodeInvalidParams

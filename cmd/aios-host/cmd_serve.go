@@ -91,7 +91,15 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 			return nil, err
 		}
 		sv.m.SetResource(s.PublicURL() + mcpserver.Path)
-		fmt.Fprintf(c.stderr, "MCP (streamable HTTP, OAuth bearer tokens) on %s%s\n", s.PublicURL(), mcpserver.Path)
+		if a := sv.m.AnonymousAgent(); a != "" {
+			fmt.Fprintf(c.stderr, "MCP (streamable HTTP; requests without a token served as agent %q: mcp.http.anonymous_agent, for development only) on %s%s\n", a, s.PublicURL(), mcpserver.Path)
+			if ta, ok := addr.(*net.TCPAddr); !ok || !ta.IP.IsLoopback() {
+				log.Warn("mcp.http.anonymous_agent serves /mcp without a token on an address that is not a loopback address: anyone who reaches it calls tools as that agent",
+					"agent", a, "addr", addr.String())
+			}
+		} else {
+			fmt.Fprintf(c.stderr, "MCP (streamable HTTP, OAuth bearer tokens) on %s%s\n", s.PublicURL(), mcpserver.Path)
+		}
 		fmt.Fprintf(c.stderr, "HTTP on http://%s (POST /rpc, GET /events, /.well-known/aios-adapter.json, /health, /metrics)\n", addr)
 	}
 	return sv, nil

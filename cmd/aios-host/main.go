@@ -142,23 +142,33 @@ func (c *cli) lookup(name string) (command, bool) {
 // errWriter is the command's standard output: it passes writes on until
 // one fails, then fails every later one with that error, which run reports
 // (exit 1), so a command whose output was lost does not exit 0.
+//
+// The error has a lock of its own: a write stuck in a full pipe (`mcp`
+// whose client stopped reading, given up at SIGTERM) must not keep run
+// from reading it and exiting.
 type errWriter struct {
-	mu  sync.Mutex
+	wmu sync.Mutex // one write at a time
+	mu  sync.Mutex // err
 	w   io.Writer
 	err error
 }
 
 func (e *errWriter) Write(p []byte) (int, error) {
+	e.wmu.Lock()
+	defer e.wmu.Unlock()
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.err != nil {
-		return 0, e.err
+	err := e.err
+	e.mu.Unlock()
+	if err != nil {
+		return 0, err
 	}
 	n, err := e.w.Write(p)
 	if err == nil && n < len(p) {
 		err = io.ErrShortWrite
 	}
+	e.mu.Lock()
 	e.err = err
+	e.mu.Unlock()
 	return n, err
 }
 
