@@ -29,7 +29,7 @@ import (
 //	  public_url: http://127.0.0.1:7700  # base URL written into the card (default http://<http address>)
 //	  signing_key: keys/host.pem        # sign the card (PEM private key); its JWK is served at /.well-known/jwks.json
 //	  signing_kid: ""                   # key id (default the key's RFC 7638 thumbprint)
-//	  export: ["pdf-*"]                 # tools listed in the card besides mcp_exportable ones (glob patterns)
+//	  export: ["pdf-*"]                 # tools listed in the card besides the mcp_exportable ones of providers above Untrusted (glob patterns)
 type Config struct {
 	Socket       string            `yaml:"socket"`
 	HTTP         string            `yaml:"http"`

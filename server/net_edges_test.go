@@ -363,3 +363,46 @@ func churnRegistry(ts *testServer) (stop func()) {
 	}()
 	return func() { close(quit); <-done }
 }
+
+// TestHostCardLeavesOutUntrustedClaims: an Untrusted provider (an unsigned
+// file, a bridged MCP server) marking its tools mcp_exportable does not get
+// them into the host card, which the host's key signs and peers register
+// at that key's trust; the operator can still export one by name
+// (server.export). A Community provider's claim is kept.
+func TestHostCardLeavesOutUntrustedClaims(t *testing.T) {
+	for _, tc := range []struct {
+		extra string
+		want  string
+	}{{"", "community-tool"}, {"  export: [untrusted-named]\n", "community-tool untrusted-named"}} {
+		ts := newTestServer(t, tc.extra, false)
+		add := func(id string, trust abi.TrustLevel, tools ...string) {
+			p := native.New(abi.ProviderInfo{ID: id, Name: id, Version: "1.0.0"})
+			for _, name := range tools {
+				p.MustRegister(abi.ToolDef{Name: name, Version: "1.0.0", MCPExportable: true},
+					func(context.Context, any, abi.Env) (any, error) { return nil, nil })
+			}
+			if err := ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: trust}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		add("org.test.unsigned", abi.Untrusted, "untrusted-claim", "untrusted-named")
+		add("org.test.folder", abi.Community, "community-tool")
+		raw, err := ts.s.HostCard()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var card struct{ Skills []struct{ ID string } }
+		if err := json.Unmarshal(raw, &card); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, sk := range card.Skills {
+			if strings.HasSuffix(sk.ID, "-claim") || strings.HasSuffix(sk.ID, "-named") || strings.HasSuffix(sk.ID, "-tool") {
+				got = append(got, sk.ID)
+			}
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("export %q: card skills %v, want %s", tc.extra, got, tc.want)
+		}
+	}
+}

@@ -43,7 +43,13 @@ func (s *Server) exported(e *registry.Entry) bool {
 	if e.Provider.Info.Runtime == abi.RuntimeRemote {
 		return false
 	}
-	if e.Def.MCPExportable {
+	// A tool's own mcp_exportable claim puts it in the card only when its
+	// provider is trusted above Untrusted: the card is signed with the
+	// host's key, and a peer that trusts that key registers its skills at
+	// the key's trust, so an unsigned file (or a bridged MCP server) marking
+	// its tools exportable would have them vouched for. The operator can
+	// still export any local tool by name (server.export).
+	if e.Def.MCPExportable && e.Provider.Trust > abi.Untrusted {
 		return true
 	}
 	for _, p := range s.cfg.Export {
