@@ -160,9 +160,16 @@ const (
 // runtime; graceNs holds it (tests lengthen it), read by abandonGrace.
 const defaultAbandonGrace = 250 * time.Millisecond
 
-var graceNs atomic.Int64
-
-func init() { graceNs.Store(int64(defaultAbandonGrace)) }
+// graceNs is set by its initializer, not by an init function: package
+// variables are initialized before any init runs, and a worker process
+// serves from procworker.go's init, which runs before this file's would
+// (its grace was 0: every interrupted call of a worker process was
+// abandoned at the next watchdog tick).
+var graceNs = func() *atomic.Int64 {
+	var g atomic.Int64
+	g.Store(int64(defaultAbandonGrace))
+	return &g
+}()
 
 func abandonGrace() time.Duration { return time.Duration(graceNs.Load()) }
 
