@@ -21,6 +21,7 @@ import (
 //	    - {agent: peer, token_env: PEER_TOKEN}      # or token: "…" / token_file: path
 //	  max_body_bytes: 8388608   # one HTTP body or socket message (8 MiB)
 //	  max_batch: 100            # requests in one batch
+//	  max_batch_answer_bytes: 33554432  # the answers of one batch together (32 MiB); past it the rest are TooLarge
 //	  read_timeout: 10s         # to read one whole request once it has started
 //	  idle_timeout: 5m          # a socket connection with no request is closed
 //	  write_timeout: 10s        # to write one response or notification
@@ -37,15 +38,18 @@ type Config struct {
 	Tokens       []TokenConfig     `yaml:"tokens"`
 	MaxBodyBytes int64             `yaml:"max_body_bytes"`
 	MaxBatch     int               `yaml:"max_batch"`
-	ReadTimeout  time.Duration     `yaml:"read_timeout"`
-	IdleTimeout  time.Duration     `yaml:"idle_timeout"`
-	WriteTimeout time.Duration     `yaml:"write_timeout"`
-	ID           string            `yaml:"id"`
-	Name         string            `yaml:"name"`
-	PublicURL    string            `yaml:"public_url"`
-	SigningKey   string            `yaml:"signing_key"`
-	SigningKID   string            `yaml:"signing_kid"`
-	Export       []string          `yaml:"export"`
+	// MaxBatchAnswer bounds the answers of one batch together: a few
+	// bytes of [{"method":"tools/list"},…] ask for a large answer each.
+	MaxBatchAnswer int64         `yaml:"max_batch_answer_bytes"`
+	ReadTimeout    time.Duration `yaml:"read_timeout"`
+	IdleTimeout    time.Duration `yaml:"idle_timeout"`
+	WriteTimeout   time.Duration `yaml:"write_timeout"`
+	ID             string        `yaml:"id"`
+	Name           string        `yaml:"name"`
+	PublicURL      string        `yaml:"public_url"`
+	SigningKey     string        `yaml:"signing_key"`
+	SigningKID     string        `yaml:"signing_kid"`
+	Export         []string      `yaml:"export"`
 }
 
 // TokenConfig maps one bearer token to an agent.
@@ -60,10 +64,13 @@ type TokenConfig struct {
 const (
 	DefaultMaxBodyBytes = 8 << 20
 	DefaultMaxBatch     = 100
-	DefaultReadTimeout  = 10 * time.Second
-	DefaultIdleTimeout  = 5 * time.Minute
-	DefaultWriteTimeout = 10 * time.Second
-	SocketName          = "aios-host.sock"
+	// DefaultMaxBatchAnswer is 32 MiB: room for one result of the default
+	// limits.max_result_bytes (16 MiB) and the rest of a batch.
+	DefaultMaxBatchAnswer = 32 << 20
+	DefaultReadTimeout    = 10 * time.Second
+	DefaultIdleTimeout    = 5 * time.Minute
+	DefaultWriteTimeout   = 10 * time.Second
+	SocketName            = "aios-host.sock"
 )
 
 // DefaultSocket is where the host listens and the CLI looks:
@@ -97,6 +104,9 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if c.MaxBatch <= 0 {
 		c.MaxBatch = DefaultMaxBatch
+	}
+	if c.MaxBatchAnswer <= 0 {
+		c.MaxBatchAnswer = DefaultMaxBatchAnswer
 	}
 	if c.ReadTimeout <= 0 {
 		c.ReadTimeout = DefaultReadTimeout

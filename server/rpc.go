@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
@@ -68,7 +69,17 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	if len(items) > s.cfg.MaxBatch {
 		return mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.TooLarge, "invalid request: batch of %d requests exceeds the limit of %d (server.max_batch)", len(items), s.cfg.MaxBatch)))
 	}
-	out := make([]*jsonrpc.Response, len(items))
+	// The answers together are bounded (server.max_batch_answer_bytes):
+	// 5 KB of [{"method":"tools/list"},…] asked for a 76 MB answer, 1.4 GB
+	// allocated. Once the bytes answered pass the bound, the requests not
+	// started yet are not run, and an answer that passes it is replaced:
+	// each of those is a TooLarge error with its id.
+	out := make([][]byte, len(items))
+	var used atomic.Int64
+	over := func(id json.RawMessage) []byte {
+		return mustMarshal(errorResponse(id, jsonrpc.Errorf(abi.TooLarge,
+			"the answers of this batch pass %d bytes (server.max_batch_answer_bytes); send this request again on its own or in a later batch", s.cfg.MaxBatchAnswer)))
+	}
 	sem := make(chan struct{}, maxParallelBatch)
 	var wg sync.WaitGroup
 	for i, it := range items {
@@ -76,20 +87,60 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i] = s.handleOne(ctx, sess, it)
+			if used.Load() > s.cfg.MaxBatchAnswer {
+				if id, ok := requestID(it); ok {
+					out[i] = over(id)
+				}
+				return
+			}
+			r := s.handleOne(ctx, sess, it)
+			if r == nil {
+				return
+			}
+			b := mustMarshal(r)
+			if used.Add(int64(len(b))) > s.cfg.MaxBatchAnswer {
+				b = over(r.ID)
+			}
+			out[i] = b
 		}()
 	}
 	wg.Wait()
-	resps := out[:0]
-	for _, r := range out {
-		if r != nil {
-			resps = append(resps, r)
+	var buf bytes.Buffer
+	for _, b := range out {
+		if b == nil {
+			continue
 		}
+		if buf.Len() == 0 {
+			buf.WriteByte('[')
+		} else {
+			buf.WriteByte(',')
+		}
+		buf.Write(b)
 	}
-	if len(resps) == 0 {
+	if buf.Len() == 0 {
 		return nil
 	}
-	return mustMarshal(resps)
+	buf.WriteByte(']')
+	return buf.Bytes()
+}
+
+// requestID is the id of a batch member that is a request (not a
+// notification) and that handleOne would answer with it; ok is false for
+// a notification. A member that is not an object, or whose id is not
+// valid, is answered with id null, as handleOne would.
+func requestID(raw json.RawMessage) (json.RawMessage, bool) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, true
+	}
+	id, has := m["id"]
+	if !has {
+		return nil, false
+	}
+	if !validID(id) {
+		return nil, true
+	}
+	return id, true
 }
 
 func mustMarshal(v any) []byte {

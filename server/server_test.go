@@ -838,3 +838,46 @@ func TestToolsCallDepth(t *testing.T) {
 		t.Fatalf("depth -1: %v", err)
 	}
 }
+
+// TestBatchAnswerBounded: a batch whose answers together pass
+// server.max_batch_answer_bytes gets the first answers and, for the
+// rest, a TooLarge error with each one's id (a few bytes of tools/list
+// requests asked for tens of MB); notifications still get none.
+func TestBatchAnswerBounded(t *testing.T) {
+	ts := newTestServer(t, "  max_batch_answer_bytes: 3000\n", false)
+	var reqs []string
+	for i := range 40 {
+		reqs = append(reqs, fmt.Sprintf(`{"jsonrpc":"2.0","method":"tools/list","id":%d}`, i))
+	}
+	reqs = append(reqs, `{"jsonrpc":"2.0","method":"tools/list"}`)
+	m := rawExchange(t, ts, "["+strings.Join(reqs, ",")+"]")
+	batch := m["batch"].([]any)
+	if len(batch) != 40 {
+		t.Fatalf("%d answers, want 40 (the notification gets none)", len(batch))
+	}
+	ok, over := 0, 0
+	seen := map[float64]bool{}
+	for _, r := range batch {
+		r := r.(map[string]any)
+		seen[r["id"].(float64)] = true
+		switch errCode(r) {
+		case 0:
+			ok++
+		case -32012:
+			over++
+			if msg := r["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "server.max_batch_answer_bytes") {
+				t.Errorf("message %q", msg)
+			}
+		default:
+			t.Errorf("answer %v", r)
+		}
+	}
+	if ok == 0 || over == 0 || len(seen) != 40 {
+		t.Fatalf("%d answered, %d refused, %d ids: want some of each, every id once", ok, over, len(seen))
+	}
+	// Small batches are untouched.
+	m = rawExchange(t, ts, `[{"jsonrpc":"2.0","method":"tools/list","id":1}]`)
+	if b := m["batch"].([]any); len(b) != 1 || errCode(b[0].(map[string]any)) != 0 {
+		t.Fatalf("one tools/list: %v", b)
+	}
+}
