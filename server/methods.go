@@ -321,7 +321,7 @@ func (v *adapterView) matches(p *searchParams) bool {
 	if p.Type != "" && !strings.EqualFold(p.Type, v.sum.Runtime) && !strings.EqualFold(p.Type, v.sum.Kind) {
 		found := false
 		for _, t := range v.tools {
-			if first, _, _ := strings.Cut(t.Name, "."); first == p.Type && strings.Contains(t.Name, ".") {
+			if first, _, _ := strings.Cut(t.Name, "."); strings.EqualFold(first, p.Type) && strings.Contains(t.Name, ".") {
 				found = true
 				break
 			}

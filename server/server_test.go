@@ -881,3 +881,16 @@ func TestBatchAnswerBounded(t *testing.T) {
 		t.Fatalf("one tools/list: %v", b)
 	}
 }
+
+// TestSearchTypeIgnoresCase: type matches a tool name's first label
+// ("compat" of compat.echo) without regard to case, as it does runtimes
+// and kinds.
+func TestSearchTypeIgnoresCase(t *testing.T) {
+	v := &adapterView{sum: AdapterSummary{ID: "org.test.c", Runtime: "native", Kind: "provider"},
+		tools: []abi.ToolDef{{Name: "compat.echo"}}}
+	for typ, want := range map[string]bool{"compat": true, "COMPAT": true, "Compat": true, "NATIVE": true, "other": false} {
+		if got := v.matches(&searchParams{Type: typ}); got != want {
+			t.Errorf("type %q: %v, want %v", typ, got, want)
+		}
+	}
+}
