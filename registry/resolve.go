@@ -2,6 +2,7 @@ package registry
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -83,8 +84,13 @@ func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
 	}
 	c, err := r.cons.get(constraint)
 	if err != nil {
-		te := abi.Errorf(abi.InvalidParams, "invalid version constraint %q for tool %s: %v (want e.g. 1.2.3, ^1.2, ~1.4, >=1.0, <2.0)", constraint, name, err)
-		te.Data = map[string]any{"tool": name, "constraint": constraint}
+		shown := clipConstraint(constraint)
+		msg := err.Error()
+		if len(constraint) > maxShownConstraint {
+			msg = "longer than a constraint can be"
+		}
+		te := abi.Errorf(abi.InvalidParams, "invalid version constraint %q for tool %s: %s (want e.g. 1.2.3, ^1.2, ~1.4, >=1.0, <2.0)", shown, name, msg)
+		te.Data = map[string]any{"tool": name, "constraint": shown}
 		return nil, te
 	}
 	// The most trusted providers' versions first (see topTrust); a less
@@ -117,6 +123,18 @@ func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
 	te := abi.Errorf(abi.NotFound, "no version of tool %s matches %q (available: %s)", name, constraint, strings.Join(avail, ", "))
 	te.Data = map[string]any{"tool": name, "constraint": constraint, "available": avail}
 	return nil, te
+}
+
+// maxShownConstraint bounds how much of a constraint an error repeats: a
+// caller's 8 MB string came back whole in the message and in its data.
+const maxShownConstraint = 128
+
+// clipConstraint is constraint as an error shows it.
+func clipConstraint(c string) string {
+	if len(c) <= maxShownConstraint {
+		return c
+	}
+	return strings.ToValidUTF8(c[:maxShownConstraint], "") + "…(" + strconv.Itoa(len(c)) + " bytes)"
 }
 
 func notFoundTool(s *snapshot, name string) *abi.ToolError {
