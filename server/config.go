@@ -30,6 +30,7 @@ import (
 //	  public_url: http://127.0.0.1:7700  # base URL written into the card (default http://<http address>)
 //	  signing_key: keys/host.pem        # sign the card (PEM private key); its JWK is served at /.well-known/jwks.json
 //	  signing_kid: ""                   # key id (default the key's RFC 7638 thumbprint)
+//	  metrics_auth: loopback            # GET /metrics: token from any peer but loopback (default), token, or none
 //	  export: ["pdf-*"]                 # tools listed in the card besides the mcp_exportable ones of providers above Untrusted (glob patterns)
 type Config struct {
 	Socket       string            `yaml:"socket"`
@@ -50,6 +51,11 @@ type Config struct {
 	SigningKey     string        `yaml:"signing_key"`
 	SigningKID     string        `yaml:"signing_kid"`
 	Export         []string      `yaml:"export"`
+	// MetricsAuth says who may read GET /metrics, which names every tool
+	// and provider: "loopback" (default: a peer on a loopback address
+	// without a token, any other with a valid bearer token), "token"
+	// (everyone with one), "none" (everyone).
+	MetricsAuth string `yaml:"metrics_auth"`
 }
 
 // TokenConfig maps one bearer token to an agent.
@@ -107,6 +113,13 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if c.MaxBatchAnswer <= 0 {
 		c.MaxBatchAnswer = DefaultMaxBatchAnswer
+	}
+	switch c.MetricsAuth {
+	case "":
+		c.MetricsAuth = "loopback"
+	case "loopback", "token", "none":
+	default:
+		return c, fmt.Errorf("server.metrics_auth: %q: want loopback, token or none", c.MetricsAuth)
 	}
 	if c.ReadTimeout <= 0 {
 		c.ReadTimeout = DefaultReadTimeout

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -23,7 +24,7 @@ import (
 //	GET  /.well-known/aios-adapter.json  the host's own Adapter Card (signed when server.signing_key is set)
 //	GET  /.well-known/jwks.json        the public key that signs that card
 //	GET  /health                       {"status":"ok", ...}
-//	GET  /metrics                      Prometheus text format
+//	GET  /metrics                      Prometheus text format (server.metrics_auth: a bearer token unless from loopback)
 //
 // /rpc answers HTTP 200 with the JSON-RPC response (errors included), 204
 // for notifications only, 401 without a valid token, 413 for a body over
@@ -42,11 +43,43 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /.well-known/aios-adapter.json", s.serveCard)
 	mux.HandleFunc("GET /.well-known/jwks.json", s.serveJWKS)
 	mux.HandleFunc("GET /health", s.serveHealth)
-	mux.Handle("GET /metrics", s.metrics.Handler())
+	mux.Handle("GET /metrics", s.metricsGate(s.metrics.Handler()))
 	if s.mount != nil {
 		s.mount(mux) // Options.Mount: /mcp and its OAuth metadata (mcpserver)
 	}
 	return mux
+}
+
+// metricsGate asks for a bearer token before /metrics as
+// server.metrics_auth says: the metrics name every tool and provider,
+// exported or not.
+func (s *Server) metricsGate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch s.cfg.MetricsAuth {
+		case "none":
+		case "loopback":
+			if !fromLoopback(r) {
+				if _, ok := s.authenticate(w, r); !ok {
+					return
+				}
+			}
+		default:
+			if _, ok := s.authenticate(w, r); !ok {
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// fromLoopback says whether the request's peer is on a loopback address.
+func fromLoopback(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {

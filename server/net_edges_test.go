@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/runtimes/native"
 	"github.com/aios-host/aios-host/server/jsonrpc"
@@ -405,4 +407,56 @@ func TestHostCardLeavesOutUntrustedClaims(t *testing.T) {
 			t.Errorf("export %q: card skills %v, want %s", tc.extra, got, tc.want)
 		}
 	}
+}
+
+// TestMetricsAuth: /metrics names every tool and provider, so it asks for
+// a bearer token from any peer but loopback by default (metrics_auth:
+// loopback), from every peer with token, from none with none.
+func TestMetricsAuth(t *testing.T) {
+	for _, tc := range []struct {
+		mode   string
+		remote string
+		token  string
+		want   int
+	}{
+		{"", "127.0.0.1:5000", "", 200},
+		{"", "[::1]:5000", "", 200},
+		{"", "192.0.2.7:5000", "", 401},
+		{"", "192.0.2.7:5000", testToken, 200},
+		{"token", "127.0.0.1:5000", "", 401},
+		{"token", "127.0.0.1:5000", testToken, 200},
+		{"token", "192.0.2.7:5000", "wrong", 401},
+		{"none", "192.0.2.7:5000", "", 200},
+	} {
+		extra := ""
+		if tc.mode != "" {
+			extra = "  metrics_auth: " + tc.mode + "\n"
+		}
+		ts := newTestServer(t, extra, false)
+		r := httptest.NewRequest("GET", "/metrics", nil)
+		r.RemoteAddr = tc.remote
+		if tc.token != "" {
+			r.Header.Set("Authorization", "Bearer "+tc.token)
+		}
+		w := httptest.NewRecorder()
+		ts.s.Handler().ServeHTTP(w, r)
+		if w.Code != tc.want {
+			t.Errorf("metrics_auth %q from %s with token %q: HTTP %d, want %d", tc.mode, tc.remote, tc.token, w.Code, tc.want)
+		}
+		if w.Code == 200 && !strings.Contains(w.Body.String(), "aios_tools") {
+			t.Errorf("metrics body lacks aios_tools: %.200s", w.Body.String())
+		}
+	}
+	if _, err := LoadConfig(mustParse(t, "server: {metrics_auth: sometimes}\n")); err == nil || !strings.Contains(err.Error(), "want loopback, token or none") {
+		t.Fatalf("bad metrics_auth: %v", err)
+	}
+}
+
+func mustParse(t *testing.T, doc string) *config.Config {
+	t.Helper()
+	cfg, err := config.Parse([]byte(doc), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }
