@@ -337,6 +337,15 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	if len(hdr.Crit) > 0 {
 		return nil, verr(ErrMalformed, "JWS header crit %q names extensions this verifier does not support", hdr.Crit)
 	}
+	// Explicit typing (RFC 8725 §3.11): a JWS made for something else (an
+	// audit anchor, aios-audit-anchor+jws; an access token) by the same
+	// key is not a card signature. No typ, or a generic one, is taken:
+	// the seed's own example header says "typ": "JWT".
+	switch strings.ToLower(hdr.Typ) {
+	case "", strings.ToLower(JWSType), "jwt", "jose", "jws", "application/jose":
+	default:
+		return nil, verr(ErrMalformed, "JWS header typ %q is not a card signature's (%s)", hdr.Typ, JWSType)
+	}
 	if hdr.B64 != nil && !*hdr.B64 {
 		return nil, verr(ErrMalformed, `JWS header "b64": false is not supported`)
 	}
