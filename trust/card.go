@@ -87,8 +87,8 @@ var (
 	// URL that could not be fetched (the network or the hub is down):
 	// trying again later may succeed.
 	ErrKeyFetch = errors.New("key set could not be fetched")
-	ErrTampered   = errors.New("signature does not match the card (tampered card or wrong key)")
-	ErrArtifact   = errors.New("artifact does not match the card's pinned digest")
+	ErrTampered = errors.New("signature does not match the card (tampered card or wrong key)")
+	ErrArtifact = errors.New("artifact does not match the card's pinned digest")
 )
 
 // VerifyError says why a card or artifact was refused.

@@ -31,7 +31,7 @@ import (
 // registry's write lock). One connection may not hold any number of them:
 // batches of subscribe requests, line after line, would otherwise grow the
 // host without bound and slow every registration.
-func TestProbeSubscriptionsPerConnectionBounded(t *testing.T) {
+func TestSubscriptionsPerConnectionBounded(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	conn, err := net.Dial("unix", ts.sock)
 	if err != nil {
@@ -108,7 +108,7 @@ func TestProbeSubscriptionsPerConnectionBounded(t *testing.T) {
 // list, as if no adapter had it, instead of being told. (Any identifier
 // is a capability kind, so "streamin" is a search for a kind nobody
 // holds, not an error.)
-func TestProbeSearchUnknownCapabilityRefused(t *testing.T) {
+func TestSearchUnknownCapabilityRefused(t *testing.T) {
 	ts := seedServer(t)
 	for _, c := range []string{"ReadSpace(", "ReadSpace", "push notifications"} {
 		m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search","params":{"capabilities":["`+c+`"]}}`)
@@ -138,7 +138,7 @@ func TestProbeSearchUnknownCapabilityRefused(t *testing.T) {
 // and the id echoed byte for byte, so the answer itself was not UTF-8:
 // a strict client (Python's json over a UTF-8 stream) could not read it,
 // and lost every answer on that line. Invalid UTF-8 is a parse error.
-func TestProbeInvalidUTF8IsParseError(t *testing.T) {
+func TestInvalidUTF8IsParseError(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	for _, line := range []string{
 		"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\",\"method\":\"tools/list\"}",
@@ -182,7 +182,7 @@ func rawLine(t *testing.T, ts *testServer, line string) []byte {
 // refresh answer's errors named every failing unit by its absolute path
 // (keys and messages: /home/<user>/…) to any HTTP token holder. Over HTTP
 // a unit is named by its file name, and its folder is cut from messages.
-func TestProbeRefreshErrorsHidePathsOverHTTP(t *testing.T) {
+func TestRefreshErrorsHidePathsOverHTTP(t *testing.T) {
 	dir, err := os.MkdirTemp("", "aiosplug")
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +224,7 @@ func TestProbeRefreshErrorsHidePathsOverHTTP(t *testing.T) {
 // so by default). Every method answered -32602 "pass params by name" to
 // that, although an empty array passes no parameter at all. It now means
 // what an absent params means; a non-empty array is still refused.
-func TestProbeEmptyParamsArray(t *testing.T) {
+func TestEmptyParamsArray(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	for _, method := range []string{"tools/list", "aios/registry.search", "aios/registry.subscribe", "initialize"} {
 		m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":[ ]}`)
@@ -242,7 +242,7 @@ func TestProbeEmptyParamsArray(t *testing.T) {
 // but status.error (and shadowed_by, warnings, software_reason, which hold
 // paths the same way) gave the unit's absolute path away: a card that
 // stopped parsing answered "/tmp/…/x.adapter.json: not a JSON object".
-func TestProbeInfoHidesPathsOverHTTP(t *testing.T) {
+func TestInfoHidesPathsOverHTTP(t *testing.T) {
 	dir, err := os.MkdirTemp("", "aiosplug")
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +282,7 @@ func TestProbeInfoHidesPathsOverHTTP(t *testing.T) {
 // the writer's error as is: "write /home/<user>/…/audit.jsonl: no space
 // left on device", the host's data path. It now says degraded and why in
 // words that name no path (the host's log and the socket have the rest).
-func TestProbeHealthHidesAuditPath(t *testing.T) {
+func TestHealthHidesAuditPath(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
 	var full atomic.Bool
@@ -341,7 +341,7 @@ func TestProbeHealthHidesAuditPath(t *testing.T) {
 // token could open any number of them. An agent holds at most
 // maxEventStreamsPerAgent streams at once; one more is answered 429 until
 // one closes.
-func TestProbeEventStreamsPerAgentBounded(t *testing.T) {
+func TestEventStreamsPerAgentBounded(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	tr := &http.Transport{MaxIdleConnsPerHost: 1}
 	t.Cleanup(tr.CloseIdleConnections)
@@ -404,7 +404,7 @@ func TestProbeEventStreamsPerAgentBounded(t *testing.T) {
 // small adapters, and a connection runs 32 messages at once. A query is a
 // few words: repeated words count once, and more than maxSearchWords
 // distinct words are refused.
-func TestProbeSearchQueryWordsBounded(t *testing.T) {
+func TestSearchQueryWordsBounded(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	res, rerr := ts.s.registrySearch(json.RawMessage(`{"query":"` + strings.Repeat("echo ", 100000) + `"}`))
 	if rerr != nil {

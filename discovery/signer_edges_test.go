@@ -17,14 +17,14 @@ import (
 	"github.com/aios-host/aios-host/trust"
 )
 
-// TestProbeCaseVariantMembersRefused: encoding/json matches member names
+// TestCaseVariantMembersRefused: encoding/json matches member names
 // without regard to case, so a skill holding both "permission_level" and
 // "Permission_level" is read as whichever comes last in the file. JCS sorts
 // members, so both orders carry the same signature: whoever holds a signed
 // card could pick the level by reordering it, and any case-sensitive reader
 // (a reviewer's jq, the signer's tool) sees another card than the host. A
 // member name that matches a field only when case is ignored is refused.
-func TestProbeCaseVariantMembersRefused(t *testing.T) {
+func TestCaseVariantMembersRefused(t *testing.T) {
 	k := newTestKey(t, "Verified")
 	card := `{"adapter": {"id": "org.example.cased", "name": "Cased", "version": "1.0.0", "protocol_version": "0.3.0"},
  "capabilities": {}, "endpoints": {"rpc": "https://127.0.0.1:1/rpc"},
@@ -76,11 +76,11 @@ func keysOf(t *testing.T, k testKey) []*trust.Key {
 	return ks
 }
 
-// TestProbeUnsignedPinChecked: a card's artifact.sha256 (also in a
+// TestUnsignedPinChecked: a card's artifact.sha256 (also in a
 // tool.aios.yaml, which cannot be signed) was ignored unless the card was
 // signed: a card pinning its code loaded a file of any content, silently.
 // The pin the card states is checked whether or not it is signed.
-func TestProbeUnsignedPinChecked(t *testing.T) {
+func TestUnsignedPinChecked(t *testing.T) {
 	wrong := strings.Repeat("0", 64)
 	env := newEnv(t, "", func(dir string) {
 		writeFake(t, filepath.Join(dir, "j", "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"j-echo"}})
@@ -101,13 +101,13 @@ func TestProbeUnsignedPinChecked(t *testing.T) {
 	}
 }
 
-// TestProbeImportedFileEditReloads: a folder provider's artifact imports
+// TestImportedFileEditReloads: a folder provider's artifact imports
 // the files beside it (a JS tool.js imports ./lib.js, a Python tool
 // imports helper.py), but the unit's digest covered only the artifact and
 // its description: an edit of lib.js, watched or found by
 // aios/registry.refresh, was "unchanged" and never loaded — the old code
 // served until the artifact itself changed or the host restarted.
-func TestProbeImportedFileEditReloads(t *testing.T) {
+func TestImportedFileEditReloads(t *testing.T) {
 	env := newEnv(t, "watch: false\n", func(dir string) {
 		writeFake(t, filepath.Join(dir, "f", "tool.fake"), fakeSpec{ID: "org.test.f", Version: "1.0.0", Tools: []string{"f-echo"}})
 		writeFile(t, filepath.Join(dir, "f", "lib.js"), "export const word = 'one';\n")
@@ -139,14 +139,14 @@ func TestProbeImportedFileEditReloads(t *testing.T) {
 	}
 }
 
-// TestProbeRevokedKeyStopsServing: a signed provider whose key its owner
+// TestRevokedKeyStopsServing: a signed provider whose key its owner
 // removed from the JWKS (or whose key expired) kept serving at the key's
 // trust: aios/registry.refresh found the unit unchanged and never looked at
 // its signature again, though a restart would refuse it ("unknown signing
 // key"). A remote adapter's card likewise: its refetch failed to verify,
 // and the version already registered stayed. After the fix a refresh
 // gives what a restart would.
-func TestProbeRevokedKeyStopsServing(t *testing.T) {
+func TestRevokedKeyStopsServing(t *testing.T) {
 	k := newTestKey(t, "Verified")
 	jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
 	if err != nil {
@@ -205,11 +205,11 @@ func TestProbeRevokedKeyStopsServing(t *testing.T) {
 	}
 }
 
-// TestProbeRemoteResignedAtLowerTrust: a remote that serves the same card
+// TestRemoteResignedAtLowerTrust: a remote that serves the same card
 // signed by another key of lower trust was kept at the first key's trust:
 // the refetched card's digest (its content without signature) was the
 // same, so the candidate at the new trust was dropped.
-func TestProbeRemoteResignedAtLowerTrust(t *testing.T) {
+func TestRemoteResignedAtLowerTrust(t *testing.T) {
 	high, low := newTestKey(t, "Verified"), newTestKey(t, "Community")
 	low.key.KeyID = "low-key"
 	jwksLow, err := trust.MarshalJWKS(low.key.PublicJWK())
@@ -255,12 +255,12 @@ func TestProbeRemoteResignedAtLowerTrust(t *testing.T) {
 	}
 }
 
-// TestProbeCodeDigestKinds: what counts as a folder unit's code follows
+// TestCodeDigestKinds: what counts as a folder unit's code follows
 // its artifact's runtime: a JS tool's imports (scripts, JSON, text), a
 // Python tool's modules — not the data a Python tool reads or writes at
 // run time (a cache.json written beside it must not reload it on every
 // write) — and nothing for a WASM module.
-func TestProbeCodeDigestKinds(t *testing.T) {
+func TestCodeDigestKinds(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range []string{"tool.js", "lib.js", "data.json", "tool.py", "helper.py", "tool.wasm", "notes.md"} {
 		writeFile(t, filepath.Join(dir, f), "v1")
@@ -296,11 +296,11 @@ func TestProbeCodeDigestKinds(t *testing.T) {
 	}
 }
 
-// TestProbeUnpinnedSignedCardHint: a card signed without an "artifact"
+// TestUnpinnedSignedCardHint: a card signed without an "artifact"
 // member beside tool.fake was refused with "sign it with `aios-host sign`,
 // which pins it" — but it was signed with aios-host sign, which pins only
 // what "artifact" names. The error says what to add.
-func TestProbeUnpinnedSignedCardHint(t *testing.T) {
+func TestUnpinnedSignedCardHint(t *testing.T) {
 	k := newTestKey(t, "Verified")
 	signed, err := trust.SignCard([]byte(`{"adapter": {"id": "org.test.np", "name": "N", "version": "1.0.0", "protocol_version": "0.3.0"},
   "capabilities": {}, "skills": []}`), k.key)
@@ -317,12 +317,12 @@ func TestProbeUnpinnedSignedCardHint(t *testing.T) {
 	}
 }
 
-// TestProbeRotatedKeyMaterialStopsServing: the hub replaced the key
+// TestRotatedKeyMaterialStopsServing: the hub replaced the key
 // material under the same kid (a rotation after a compromise). The
 // unchanged card no longer verifies ("tampered card or wrong key": its
 // bytes did not change, so its key did), and a restart would refuse it;
 // a refresh must too.
-func TestProbeRotatedKeyMaterialStopsServing(t *testing.T) {
+func TestRotatedKeyMaterialStopsServing(t *testing.T) {
 	k := newTestKey(t, "Verified")
 	jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
 	if err != nil {

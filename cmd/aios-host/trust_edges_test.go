@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-// TestProbeTrustFolderOfDiscoveryDir: a trust.folders entry naming a
+// TestTrustFolderOfDiscoveryDir: a trust.folders entry naming a
 // discovery.dirs folder gives its cards that level (an unsigned card there
 // may reach the network at Verified), yet the host warned that the entry
 // "gives no provider its level". The warning is for entries that have no
 // effect only.
-func TestProbeTrustFolderOfDiscoveryDir(t *testing.T) {
+func TestTrustFolderOfDiscoveryDir(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
 	cards := filepath.Join(dir, "cards")

@@ -32,7 +32,7 @@ import (
 // go-sdk's AddTool panics on (an x-mcp-header annotation on an object
 // property, or one that is not a header name) must cost that tool its
 // export, not crash the host (sync runs in a goroutine of its own).
-func TestProbeBadHeaderAnnotationDoesNotCrash(t *testing.T) {
+func TestBadHeaderAnnotationDoesNotCrash(t *testing.T) {
 	h, s := newTestHost(t, "")
 	p := native.New(abi.ProviderInfo{ID: "org.test.hdr"})
 	for name, prop := range map[string]map[string]any{
@@ -64,7 +64,7 @@ func TestProbeBadHeaderAnnotationDoesNotCrash(t *testing.T) {
 // Arguments the go-sdk decoded are JSON: when the host cannot take them
 // (nested deeper than it allows) the error says so, not that they are not
 // valid JSON.
-func TestProbeDeepArgumentsErrorSaysWhy(t *testing.T) {
+func TestDeepArgumentsErrorSaysWhy(t *testing.T) {
 	_, s := newTestHost(t, "")
 	cs := connectInMemory(t, s, nil)
 	deep := strings.Repeat("[", 600) + strings.Repeat("]", 600)
@@ -106,7 +106,7 @@ func (b *blockedWriter) Write(p []byte) (int, error) {
 // answered, and each answer was stuck in a write to stdout, so the process
 // never exited (SIGKILL only; the audit log not closed). Run must return
 // once its ctx ends, whatever stdout does.
-func TestProbeRunReturnsWithStdoutBlocked(t *testing.T) {
+func TestRunReturnsWithStdoutBlocked(t *testing.T) {
 	_, s := newTestHost(t, "")
 	inR, inW := io.Pipe()
 	defer inW.Close()
@@ -154,7 +154,7 @@ func liveSessions(s *Server) int {
 // could fill the host's memory. A user's sessions are now bounded
 // (mcp.http.max_sessions, default 64): opening one more closes the one
 // that user used least recently; other users' sessions are untouched.
-func TestProbeSessionsPerUserBounded(t *testing.T) {
+func TestSessionsPerUserBounded(t *testing.T) {
 	is := newIssuer(t)
 	s, base := newHTTPServer(t, is, "")
 	alice := map[string]string{"Authorization": "Bearer " + is.tokenFor(t, "alice", "aios.tools")}
@@ -203,7 +203,7 @@ func TestProbeSessionsPerUserBounded(t *testing.T) {
 	}
 }
 
-func TestProbeMaxSessionsConfig(t *testing.T) {
+func TestMaxSessionsConfig(t *testing.T) {
 	c, err := loadTestConfig(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 	if err != nil || c.HTTP.MaxSessions != DefaultMaxSessions {
 		t.Fatalf("default: %d, %v", c.HTTP.MaxSessions, err)
@@ -221,7 +221,7 @@ func TestProbeMaxSessionsConfig(t *testing.T) {
 // cancelled them, so the DELETE waited for the call to end by itself (up to
 // its deadline, 30 s by default) and the tool ran to the end for a result
 // no one could receive. The session's calls are cancelled.
-func TestProbeDeleteSessionCancelsItsCalls(t *testing.T) {
+func TestDeleteSessionCancelsItsCalls(t *testing.T) {
 	s, base := anonHTTP(t, "")
 	defer s.Close() // ends the other session's call before the test server closes
 	started := make(chan struct{}, 1)
@@ -283,7 +283,7 @@ func TestProbeDeleteSessionCancelsItsCalls(t *testing.T) {
 // error's id MUST be null. An id that is an object, an array or a boolean
 // is no id: stdio echoed it back ({"id":{"a":1},"error":...}), where HTTP
 // answers null.
-func TestProbeStdioInvalidIDTypeAnsweredWithNull(t *testing.T) {
+func TestStdioInvalidIDTypeAnsweredWithNull(t *testing.T) {
 	_, s := newTestHost(t, "")
 	ss := newStdioSession(t, s)
 	ss.initialize("2025-06-18")
@@ -306,7 +306,7 @@ func TestProbeStdioInvalidIDTypeAnsweredWithNull(t *testing.T) {
 // write to the POST's response blocked — a goroutine and the result held —
 // and, the POST never ending, the session never idled out. A write to a
 // POST's response that makes no progress for the write timeout fails.
-func TestProbeUnreadResponseDoesNotHoldSession(t *testing.T) {
+func TestUnreadResponseDoesNotHoldSession(t *testing.T) {
 	s, base := anonHTTP(t, "    session_timeout: 1s\nlimits:\n  max_result_bytes: 33554432\n")
 	s.writeTimeout = 500 * time.Millisecond
 	started := make(chan struct{})
@@ -354,7 +354,7 @@ func TestProbeUnreadResponseDoesNotHoldSession(t *testing.T) {
 // client's error: the go-sdk answers tools/call so with -32600 (missing
 // required "params"), but initialize with code 0, which became -32603
 // (Internal error: a fault of the server).
-func TestProbeNullParamsAreClientErrors(t *testing.T) {
+func TestNullParamsAreClientErrors(t *testing.T) {
 	_, s := newTestHost(t, "")
 	ss := newStdioSession(t, s)
 	ss.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":null}`)
@@ -374,7 +374,7 @@ func TestProbeNullParamsAreClientErrors(t *testing.T) {
 // and an answer without Access-Control-Allow-Origin is withheld from the
 // page, so no such client could connect. An allowed origin gets CORS; any
 // other still gets 403.
-func TestProbeAllowedOriginGetsCORS(t *testing.T) {
+func TestAllowedOriginGetsCORS(t *testing.T) {
 	is := newIssuer(t)
 	_, base := newHTTPServer(t, is, "    allowed_origins: ['http://localhost:6274']\n")
 	preflight := func(origin string) *http.Response {
@@ -425,7 +425,7 @@ func TestProbeAllowedOriginGetsCORS(t *testing.T) {
 // time: once a newer version that is not exportable was registered, an MCP
 // client could run it by the exported name until sync caught up. A call
 // runs the version that was exported.
-func TestProbeCallRunsTheExportedVersion(t *testing.T) {
+func TestCallRunsTheExportedVersion(t *testing.T) {
 	h, s := newTestHost(t, "")
 	v1 := native.New(abi.ProviderInfo{ID: "org.test.v1", Version: "1.0.0"})
 	v1.MustRegister(abi.ToolDef{Name: "ver", Version: "1.0.0", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
@@ -458,7 +458,7 @@ func TestProbeCallRunsTheExportedVersion(t *testing.T) {
 // needed: a JWT with an unknown kid makes the host refetch, at most every
 // 10 s) could stall every MCP client for as long as the JWKS URL takes to
 // answer (5 s timeout). A fetch no longer blocks checks that need none.
-func TestProbeJWKSFetchDoesNotStallOtherTokens(t *testing.T) {
+func TestJWKSFetchDoesNotStallOtherTokens(t *testing.T) {
 	is := newIssuer(t)
 	var slow atomic.Bool
 	release := make(chan struct{})
@@ -527,7 +527,7 @@ func (l smallBufListener) Accept() (net.Conn, error) {
 // sessions one after the other, so no session after it ever heard of a tool
 // list change again. A write to a GET stream that makes no progress for the
 // write timeout fails.
-func TestProbeStuckGETStreamDoesNotSilenceOthers(t *testing.T) {
+func TestStuckGETStreamDoesNotSilenceOthers(t *testing.T) {
 	h, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 	s.writeTimeout = 500 * time.Millisecond
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -14,9 +14,9 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeWasmtimeLoaderChecksPinnedBytes is TestProbeLoaderChecksPinnedBytes
+// TestWasmtimeLoaderChecksPinnedBytes is TestLoaderChecksPinnedBytes
 // on the wasmtime engine.
-func TestProbeWasmtimeLoaderChecksPinnedBytes(t *testing.T) {
+func TestWasmtimeLoaderChecksPinnedBytes(t *testing.T) {
 	signed, err := os.ReadFile(builtGuest(t, "c-echo"))
 	if err != nil {
 		t.Fatal(err)

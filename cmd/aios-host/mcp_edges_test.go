@@ -35,7 +35,7 @@ func (s *stuckStdout) Write(p []byte) (int, error) {
 // must exit. It hung until SIGKILL, first in the go-sdk's session close
 // (waiting for answers stuck in the full pipe), then in run's check of
 // standard output (waiting for the lock of a write stuck in the pipe).
-func TestProbeMCPExitsWithStdoutStuck(t *testing.T) {
+func TestMCPExitsWithStdoutStuck(t *testing.T) {
 	data, plugins := t.TempDir(), t.TempDir()
 	inR, inW := io.Pipe()
 	defer inW.Close()
@@ -72,7 +72,7 @@ func TestProbeMCPExitsWithStdoutStuck(t *testing.T) {
 // OAuth bearer tokens) on ..." — but /mcp then serves anyone without a
 // token — and said nothing when it listened beyond loopback, where anyone
 // who can reach the port calls tools as that agent.
-func TestProbeRunAnonymousMCPSaysSo(t *testing.T) {
+func TestRunAnonymousMCPSaysSo(t *testing.T) {
 	e := newEnv(t)
 	cfg := writeConfig(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 	r := e.startRun("HTTP on http://", "--config", cfg, "--socket", filepath.Join(e.data, "p.sock"), "--http", "0.0.0.0:0")

@@ -38,12 +38,12 @@ func probeKeys(t *testing.T) (SigningKey, *KeyStore) {
 	return k, store
 }
 
-// TestProbeArtifactCaseVariantMembers: VerifyCard returns the artifact
+// TestArtifactCaseVariantMembers: VerifyCard returns the artifact
 // pin the signature vouches for. encoding/json reads "Path" as "path", so
 // a signed artifact holding both spellings was read as whichever came last,
 // and JCS ignores member order: one signature, two artifacts. Such a pin is
 // refused.
-func TestProbeArtifactCaseVariantMembers(t *testing.T) {
+func TestArtifactCaseVariantMembers(t *testing.T) {
 	k, keys := probeKeys(t)
 	sum := strings.Repeat("a", 64)
 	card := `{"adapter":{"id":"org.example.pin","name":"P","version":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},"skills":[],` +
@@ -73,14 +73,14 @@ func TestProbeArtifactCaseVariantMembers(t *testing.T) {
 	}
 }
 
-// TestProbeInexactIntegerRefused: JCS reads numbers as doubles, so the
+// TestInexactIntegerRefused: JCS reads numbers as doubles, so the
 // integer literals 9007199254740992 and 9007199254740993 have one
 // canonical form and one signature; the host reads integer literals
 // exactly (abi's int64), so it would enforce the value the signer did not
 // sign. An integer literal that a double cannot hold exactly is refused
 // (CanonicalizeValue already refuses such an int64). Canonicalize
 // itself follows RFC 8785 and takes it.
-func TestProbeInexactIntegerRefused(t *testing.T) {
+func TestInexactIntegerRefused(t *testing.T) {
 	k, keys := probeKeys(t)
 	card := `{"adapter":{"id":"org.example.num","name":"N","version":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},` +
 		`"skills":[{"id":"num","name":"N","permission_level":"low","input_schema":{"type":"object","properties":{"n":{"type":"integer","maximum":9007199254740992}}}}],` +
@@ -113,11 +113,11 @@ func TestProbeInexactIntegerRefused(t *testing.T) {
 	}
 }
 
-// TestProbeSignedBigIntegerVerifies: what sign writes verifies. A double
+// TestSignedBigIntegerVerifies: what sign writes verifies. A double
 // past 2^53 is written in its canonical form (2^63 as
 // 9223372036854776000), and that form must verify, or a schema with a
 // large bound could be signed but never loaded.
-func TestProbeSignedBigIntegerVerifies(t *testing.T) {
+func TestSignedBigIntegerVerifies(t *testing.T) {
 	k, keys := probeKeys(t)
 	for _, n := range []string{"9223372036854776000", "1152921504606847000", "1e30", "9007199254740992"} {
 		card := `{"adapter":{"id":"org.example.num","name":"N","version":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},` +
@@ -133,12 +133,12 @@ func TestProbeSignedBigIntegerVerifies(t *testing.T) {
 	}
 }
 
-// TestProbeJWKSIgnoresKeysItCannotUse: RFC 7517 §5 — a JWK Set member of a
+// TestJWKSIgnoresKeysItCannotUse: RFC 7517 §5 — a JWK Set member of a
 // key type or curve the verifier does not understand SHOULD be ignored.
 // A hub's jwks.json holding an encryption key on P-384, or a symmetric
 // key, beside its Ed25519 signing key made the whole set unusable: no card
 // of the hub verified ("not in the key store and … P-384 …").
-func TestProbeJWKSIgnoresKeysItCannotUse(t *testing.T) {
+func TestJWKSIgnoresKeysItCannotUse(t *testing.T) {
 	k, _ := probeKeys(t)
 	pub, err := MarshalJWKS(k.PublicJWK())
 	if err != nil {
@@ -193,11 +193,11 @@ func TestProbeJWKSIgnoresKeysItCannotUse(t *testing.T) {
 	}
 }
 
-// TestProbeArtifactFilesErrorNamesTheFile: a bad artifact.files name was
+// TestArtifactFilesErrorNamesTheFile: a bad artifact.files name was
 // reported as `malformed card signature: artifact.files: malformed card
 // signature: artifact.path "../x.py" leaves the card's folder` — the
 // sentinel twice and the wrong member named.
-func TestProbeArtifactFilesErrorNamesTheFile(t *testing.T) {
+func TestArtifactFilesErrorNamesTheFile(t *testing.T) {
 	sum := strings.Repeat("a", 64)
 	for _, name := range []string{"../x.py", "/etc/x.py", `a\b.py`} {
 		card := fmt.Sprintf(`{"artifact":{"path":"tool.wasm","sha256":%q,"files":{%q:%q}}}`, sum, name, sum)
@@ -212,10 +212,10 @@ func TestProbeArtifactFilesErrorNamesTheFile(t *testing.T) {
 	}
 }
 
-// TestProbePinSymlinkSaysSymlink: sign refused a folder holding a code
+// TestPinSymlinkSaysSymlink: sign refused a folder holding a code
 // file that is a symbolic link to a regular file with "x.txt is not a
 // regular file", which it is once followed; the message says what it is.
-func TestProbePinSymlinkSaysSymlink(t *testing.T) {
+func TestPinSymlinkSaysSymlink(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "tool.wasm"), []byte("\x00asm"), 0o644); err != nil {
 		t.Fatal(err)

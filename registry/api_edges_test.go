@@ -14,7 +14,7 @@ import (
 // the check compared a version only with the releases below it, and a
 // redefinition has none to compare with (or an older major). The previous
 // definition of the same version is now compared too.
-func TestProbeSameVersionBreakingRedefinition(t *testing.T) {
+func TestSameVersionBreakingRedefinition(t *testing.T) {
 	loose := abi.ToolDef{Name: "greet", Version: "1.0.0", Parameters: map[string]any{"type": "object"}}
 	strict := abi.ToolDef{Name: "greet", Version: "1.0.0+rebuilt", Parameters: map[string]any{"type": "object", "required": []any{"lang"},
 		"properties": map[string]any{"lang": map[string]any{"type": "string"}}}}
