@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -203,6 +204,11 @@ type httpCallKey struct {
 //     response: its stream ends without one.
 func (s *Server) fixHTTP(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			if sid := r.Header.Get(sessionHeader); sid != "" {
+				s.endSession(sid, userOf(r))
+			}
+		}
 		ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if r.Method != http.MethodPost || ct != "application/json" || r.Body == nil {
 			next.ServeHTTP(w, r)
@@ -252,6 +258,57 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 		next.ServeHTTP(fw, r)
 		fw.finish()
 	})
+}
+
+// sessionCall is a tools/call handler running on an HTTP session.
+type sessionCall struct {
+	user   string // the token's user: only they may end the session
+	cancel context.CancelFunc
+}
+
+// trackSessionCall registers a running call of session sid until the
+// returned function is called.
+func (s *Server) trackSessionCall(sid, user string, cancel context.CancelFunc) (untrack func()) {
+	c := &sessionCall{user: user, cancel: cancel}
+	s.httpMu.Lock()
+	m := s.sessCalls[sid]
+	if m == nil {
+		m = map[*sessionCall]struct{}{}
+		s.sessCalls[sid] = m
+	}
+	m[c] = struct{}{}
+	s.httpMu.Unlock()
+	return func() {
+		s.httpMu.Lock()
+		delete(m, c)
+		if len(m) == 0 && s.sessCalls[sid] != nil && len(s.sessCalls[sid]) == 0 {
+			delete(s.sessCalls, sid)
+		}
+		s.httpMu.Unlock()
+	}
+}
+
+// endSession cancels the calls running on session sid that user made: a
+// DELETE ends the session, so their answers can go nowhere, and the
+// go-sdk closes a session only once its requests are done (the DELETE
+// would wait for them, up to their deadlines). Another user's DELETE,
+// which the go-sdk refuses (403), cancels nothing.
+func (s *Server) endSession(sid, user string) {
+	s.httpMu.Lock()
+	defer s.httpMu.Unlock()
+	for c := range s.sessCalls[sid] {
+		if c.user == user {
+			c.cancel()
+		}
+	}
+}
+
+// userOfExtra is userOf for a request handler's Extra.
+func userOfExtra(extra *mcpsdk.RequestExtra) string {
+	if extra != nil && extra.TokenInfo != nil {
+		return extra.TokenInfo.UserID
+	}
+	return ""
 }
 
 // userOf is the user of a request's verified token ("" without one).

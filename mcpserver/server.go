@@ -62,6 +62,9 @@ type Server struct {
 
 	httpMu    sync.Mutex
 	httpCalls map[httpCallKey]*httpCall // HTTP requests in flight (fixHTTP)
+	// sessCalls are the tools/call handlers running per HTTP session id:
+	// a DELETE of the session cancels those of its user (endSession).
+	sessCalls map[string]map[*sessionCall]struct{}
 
 	unsub     func()
 	done      chan struct{}
@@ -96,7 +99,8 @@ func New(opts Options) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{},
-		done: make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes}
+		sessCalls: map[string]map[*sessionCall]struct{}{},
+		done:      make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes}
 	s.stop, s.stopAll = context.WithCancel(context.Background())
 	if s.maxParams <= 0 {
 		s.maxParams = config.DefaultMaxParamsBytes
@@ -378,6 +382,11 @@ func (s *Server) handler(name string, structured, bridged bool) mcpsdk.ToolHandl
 		defer context.AfterFunc(s.stop, cancel)()
 		if rc, ok := ctx.Value(runCtxKey{}).(context.Context); ok {
 			defer context.AfterFunc(rc, cancel)()
+		}
+		if req.Session != nil {
+			if sid := req.Session.ID(); sid != "" {
+				defer s.trackSessionCall(sid, userOfExtra(req.Extra), cancel)()
+			}
 		}
 		v, err := s.h.Call(ctx, &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Params: params})
 		if err != nil {
