@@ -748,6 +748,12 @@ func (s *Server) subscribe(ctx context.Context, sess *session, params json.RawMe
 		stop()
 		return nil, jsonrpc.Errorf(abi.Cancelled, "the connection is closing; subscription not made")
 	}
+	if len(sess.subs.subs) >= maxSubscriptionsPerConn {
+		sess.subs.mu.Unlock()
+		stop()
+		return nil, jsonrpc.Errorf(abi.TooLarge, "this connection already holds %d subscriptions, the most one connection may hold: "+
+			"one subscription gets every change (aios/registry.unsubscribe ends one, or all without params)", maxSubscriptionsPerConn)
+	}
 	if sess.subs.subs == nil {
 		sess.subs.subs = map[string]func(){}
 	}

@@ -116,3 +116,54 @@ func TestProbeLeakConnectionsDropped(t *testing.T) {
 		t.Errorf("after %d dropped clients: goroutines %d -> %d, fds %d -> %d\n%s", n, before, after, fdBefore, fdAfter, probeDump())
 	}
 }
+
+// TestProbeLeakResubscribe: a client that subscribes again and again on
+// one connection (re-subscribing "to be sure" every so often, as a buggy
+// client does for hours) must not make the server hold a goroutine and an
+// event queue per subscribe for as long as the connection lives: past a
+// bound the subscribe is refused, saying why.
+func TestProbeLeakResubscribe(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	c, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r := bufio.NewReader(c)
+	before := probeGoroutines()
+	const n = 500
+	refused := ""
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(c, `{"jsonrpc":"2.0","id":%d,"method":"aios/registry.subscribe","params":{}}`+"\n", i)
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(line, `"error"`) && refused == "" {
+			refused = line
+		}
+	}
+	after := probeGoroutines()
+	t.Logf("goroutines %d -> %d after %d subscribes on one connection; first refusal: %s", before, after, n, refused)
+	if after > before+maxSubscriptionsPerConn+5 {
+		t.Errorf("%d subscribes on one connection hold %d goroutines (%d before)", n, after, before)
+	}
+	if !strings.Contains(refused, "subscriptions") {
+		t.Errorf("no subscribe was refused past the bound, or the refusal does not say why: %q", refused)
+	}
+	// Unsubscribing one makes room again.
+	// (Requests on a connection run concurrently: one at a time here.)
+	for _, req := range []string{
+		`{"jsonrpc":"2.0","id":"u","method":"aios/registry.unsubscribe","params":{"subscription":"sub-1"}}`,
+		`{"jsonrpc":"2.0","id":"again","method":"aios/registry.subscribe","params":{}}`,
+	} {
+		fmt.Fprintf(c, "%s\n", req)
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(line, `"error"`) {
+			t.Errorf("%s: %s", req, line)
+		}
+	}
+}

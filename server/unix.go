@@ -31,6 +31,11 @@ import (
 // maxConcurrentPerConn bounds the requests one connection runs at once.
 const maxConcurrentPerConn = 32
 
+// maxSubscriptionsPerConn bounds the tools_changed subscriptions one
+// connection holds at once (each is a goroutine and an event queue): a
+// client re-subscribing without unsubscribing is refused past it.
+const maxSubscriptionsPerConn = 32
+
 func (s *Server) acceptUnix(ln net.Listener) {
 	defer s.wg.Done()
 	for {
