@@ -29,10 +29,11 @@ type leakSnapshot struct {
 	children   int
 	zombies    int
 	heap       uint64
+	rss        int64 // KiB
 }
 
 func (s leakSnapshot) String() string {
-	return fmt.Sprintf("goroutines=%d fds=%d children=%d zombies=%d heap=%dKiB", s.goroutines, s.fds, s.children, s.zombies, s.heap>>10)
+	return fmt.Sprintf("goroutines=%d fds=%d children=%d zombies=%d heap=%dKiB rss=%dKiB", s.goroutines, s.fds, s.children, s.zombies, s.heap>>10, s.rss)
 }
 
 // childrenOf counts the processes whose parent is pid, and the defunct ones.
@@ -73,7 +74,15 @@ func takeSnapshot() leakSnapshot {
 	runtime.ReadMemStats(&ms)
 	ents, _ := os.ReadDir("/proc/self/fd")
 	live, z := childrenOf(os.Getpid())
-	return leakSnapshot{goroutines: runtime.NumGoroutine(), fds: len(ents), children: live, zombies: z, heap: ms.HeapAlloc}
+	var rss int64
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+				rss, _ = strconv.ParseInt(f[1], 10, 64)
+			}
+		}
+	}
+	return leakSnapshot{goroutines: runtime.NumGoroutine(), fds: len(ents), children: live, zombies: z, heap: ms.HeapAlloc, rss: rss}
 }
 
 // settle waits up to d for the goroutine count to drop to at most want.
@@ -240,6 +249,13 @@ func probeLongHost(t *testing.T, processes bool) {
 			time.Sleep(3 * time.Second) // as long as the warm-up's settle waited
 			after := settle(before.goroutines, 5*time.Second)
 			t.Logf("%s: after warm-up and remove %v; after %d more rounds and remove %v", fx.Runtime, before, n, after)
+			if os.Getenv("PROBE_FDS") != "" {
+				ents, _ := os.ReadDir("/proc/self/fd")
+				for _, e := range ents {
+					l, _ := os.Readlink("/proc/self/fd/" + e.Name())
+					t.Logf("fd %s -> %s", e.Name(), l)
+				}
+			}
 			if after.goroutines > before.goroutines+2 || after.fds > before.fds+2 || after.children > before.children || after.zombies > 0 ||
 				after.heap > before.heap+4<<20 {
 				t.Errorf("%s: after %d more rounds: %v, after the warm-up: %v\n%s", fx.Runtime, n, after, before, goroutineDump())
@@ -272,16 +288,20 @@ func probeSharedLoader(t *testing.T, fx fixture) func(*testing.T) (abi.Provider,
 				}
 			}
 		}
-	case abi.RuntimeWASM:
+	case abi.RuntimeWASM, abi.RuntimeWASM + "@wasmtime":
 		path, err := artifact(t, "wasm/conformance.wasm")
 		if err != nil {
 			t.Skip(err)
 		}
-		l, err := wasm.NewLoader(wasm.Options{Config: wasm.Config{Clock: "real", CacheDir: wasmCacheDir()}})
+		engine := ""
+		if strings.HasSuffix(fx.Runtime, "@wasmtime") {
+			engine = wasm.EngineWasmtime
+		}
+		l, err := wasm.NewEngineLoader(engine, wasm.Options{Config: wasm.Config{Clock: "real", CacheDir: wasmCacheDir()}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _ = l.Close() })
+		t.Cleanup(func() { _ = l.(interface{ Close() error }).Close() })
 		return func(*testing.T) (abi.Provider, error) { return l.Load(context.Background(), abi.Source{Path: path}) }
 	}
 	return fx.Load
@@ -397,5 +417,54 @@ func TestProbeLeakWorkersKilled(t *testing.T) {
 				t.Errorf("after the host and runtime were closed: %v (base %v)\n%s", after, base, goroutineDump())
 			}
 		})
+	}
+}
+
+// TestProbeLeakMCPServerKilled kills the bridged MCP server process from
+// outside, again and again: the bridge must reap it (no zombie), and
+// closing the bridge must leave no process, goroutine or fd behind.
+func TestProbeLeakMCPServerKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("soak")
+	}
+	var fx fixture
+	fixturesMu.Lock()
+	for _, f := range fixtures {
+		if f.Runtime == abi.RuntimeMCP {
+			fx = f
+		}
+	}
+	fixturesMu.Unlock()
+	base := settle(0, 2*time.Second)
+	t.Run("run", func(t *testing.T) {
+		h := newHarnessHost(t)
+		p, err := fx.Load(t)
+		if err != nil {
+			t.Skipf("load: %v", err)
+		}
+		if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "probe", Trust: fx.Trust}); err != nil {
+			_ = p.Close()
+			t.Fatal(err)
+		}
+		ctx := context.WithValue(context.Background(), namesKey{}, fx.Names)
+		for i := 0; i < 5; i++ {
+			_, err := call(ctx, h, "tester", "echo", map[string]any{"value": i}, 5*time.Second)
+			t.Logf("round %d: echo: %v", i, err)
+			for _, pid := range childPIDs() {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			time.Sleep(300 * time.Millisecond)
+			s := takeSnapshot()
+			if s.zombies > 0 {
+				t.Errorf("round %d: %d defunct server processes after a kill", i, s.zombies)
+			}
+		}
+		_, err = call(ctx, h, "tester", "echo", map[string]any{"value": "last"}, 5*time.Second)
+		t.Logf("after the kills: echo: %v (snapshot %v)", err, takeSnapshot())
+	})
+	after := settle(base.goroutines, 5*time.Second)
+	t.Logf("base %v after %v", base, after)
+	if after.children > base.children || after.zombies > 0 || after.goroutines > base.goroutines+2 || after.fds > base.fds+2 {
+		t.Errorf("after the bridge was closed: %v (base %v)\n%s", after, base, goroutineDump())
 	}
 }
