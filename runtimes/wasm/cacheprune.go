@@ -17,6 +17,11 @@ import (
 // about 21 MB), and nothing else removes it.
 const MaxCacheBytes = 2 << 30
 
+// PruneCache is pruneCache for the other compile caches of the host (the
+// component runtime's, data/cache/component), run by the host when its
+// loaders start: the same rules, the same bound (max).
+func PruneCache(dir string, max int64, log *slog.Logger) { pruneCache(dir, max, log) }
+
 // pruneCache removes what no loader of this build reads any more (the
 // instrumented modules of an older rewrite, code compiled by another
 // wazero version, wasmtime entries from before they were sealed), then

@@ -316,10 +316,11 @@ type wtProvider struct {
 	out  *guestOutput // guest stdout and stderr into sink
 	sys  *wtSys       // clocks and random source (wasmtime_wasi.go)
 
-	pool   *pool[wtInstance]
-	mu     sync.Mutex
-	live   int
-	closed atomic.Bool
+	pool     *pool[wtInstance]
+	mu       sync.Mutex
+	live     int  // instances made and not closed (under mu)
+	released bool // module and linker deleted (under mu; release)
+	closed   atomic.Bool
 }
 
 var _ abi.Provider = (*wtProvider)(nil)
@@ -356,6 +357,8 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	defer func() {
 		if err != nil {
 			p.out.close()
+			p.closed.Store(true)
+			p.release() // a load that fails leaks nothing either
 		}
 	}()
 	if p.linker, err = p.newLinker(); err != nil {
@@ -554,15 +557,22 @@ type wtInstance struct {
 }
 
 func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
-	if p.closed.Load() {
+	// Counted live before it uses the module and linker, so that Close
+	// does not release them under it (release).
+	p.mu.Lock()
+	if p.closed.Load() || p.released {
+		p.mu.Unlock()
 		return nil, abi.Errorf(abi.Unavailable, "wasm provider %s is closed", p.name)
 	}
+	p.live++
+	p.mu.Unlock()
 	inst := &wtInstance{p: p}
 	inst.shim = &instance{p: p.shim, enc: make([]byte, 0, 512)}
 	inst.store = wt.NewStoreWithData(p.l.engine, inst)
 	defer func() {
 		if err != nil {
 			inst.store.Close()
+			p.instanceGone()
 		}
 	}()
 	// Tables are host memory too: bounded as on wazero (instrument.MaxTableElements).
@@ -607,9 +617,6 @@ func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
 	inst.fAlloc = inst.inst.GetFunc(inst.store, exportAlloc)
 	inst.fCall = inst.inst.GetFunc(inst.store, exportCall)
 	inst.fFree = inst.inst.GetFunc(inst.store, exportFree)
-	p.mu.Lock()
-	p.live++
-	p.mu.Unlock()
 	return inst, nil
 }
 
@@ -913,9 +920,39 @@ func (p *wtProvider) put(inst *wtInstance, keep bool) {
 func (p *wtProvider) closeInstance(inst *wtInstance) {
 	inst.store.Close()
 	inst.unwatch()
+	p.instanceGone()
+}
+
+// instanceGone counts an instance closed; the last one of a closed
+// provider releases its module and linker.
+func (p *wtProvider) instanceGone() {
 	p.mu.Lock()
 	p.live--
 	p.mu.Unlock()
+	if p.closed.Load() {
+		p.release()
+	}
+}
+
+// release deletes the provider's linker and module once it is closed and
+// no instance is left. They are not left to finalizers: the linker's host
+// functions are Go closures over the provider, which wasmtime-go keeps in
+// a global table until the linker is deleted, so the provider, its linker
+// and its module (compiled code, a memfd memory image) stayed reachable
+// for ever — every load of a module that was later closed (a hot reload,
+// a removed plugin) leaked them.
+func (p *wtProvider) release() {
+	p.mu.Lock()
+	if p.live > 0 || p.released {
+		p.mu.Unlock()
+		return
+	}
+	p.released = true
+	p.mu.Unlock()
+	if p.linker != nil {
+		p.linker.Close()
+	}
+	p.module.Close()
 }
 
 // trim closes instances idle longer than IdleTimeout, keeping MinIdle, as
@@ -936,6 +973,7 @@ func (p *wtProvider) Close() error {
 	for _, inst := range p.pool.drain() {
 		p.closeInstance(inst)
 	}
+	p.release() // now, or when the last busy instance closes
 	p.out.close()
 	return nil
 }

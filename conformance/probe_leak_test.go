@@ -1,0 +1,470 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/testutil"
+	"github.com/aios-host/aios-host/runtimes/js"
+	"github.com/aios-host/aios-host/runtimes/wasm"
+)
+
+// leakSnapshot is what a long-running host leaves behind: goroutines, open
+// file descriptors, live and defunct child processes, heap after GC.
+type leakSnapshot struct {
+	goroutines int
+	fds        int
+	children   int
+	zombies    int
+	heap       uint64
+	rss        int64 // KiB
+}
+
+func (s leakSnapshot) String() string {
+	return fmt.Sprintf("goroutines=%d fds=%d children=%d zombies=%d heap=%dKiB rss=%dKiB", s.goroutines, s.fds, s.children, s.zombies, s.heap>>10, s.rss)
+}
+
+// childrenOf counts the processes whose parent is pid, and the defunct ones.
+func childrenOf(pid int) (live, zombies int) {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 {
+			continue
+		}
+		if pp, _ := strconv.Atoi(f[1]); pp == pid {
+			if f[0] == "Z" {
+				zombies++
+			} else {
+				live++
+			}
+		}
+	}
+	return
+}
+
+func takeSnapshot() leakSnapshot {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	ents, _ := os.ReadDir("/proc/self/fd")
+	live, z := childrenOf(os.Getpid())
+	var rss int64
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+				rss, _ = strconv.ParseInt(f[1], 10, 64)
+			}
+		}
+	}
+	return leakSnapshot{goroutines: runtime.NumGoroutine(), fds: len(ents), children: live, zombies: z, heap: ms.HeapAlloc, rss: rss}
+}
+
+// settle waits up to d for the goroutine count to drop to at most want.
+func settle(want int, d time.Duration) leakSnapshot {
+	end := time.Now().Add(d)
+	for {
+		s := takeSnapshot()
+		if (s.goroutines <= want && s.children == 0 && s.zombies == 0) || time.Now().After(end) {
+			return s
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func goroutineDump() string {
+	var b bytes.Buffer
+	_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
+	return b.String()
+}
+
+// TestProbeLeakSoakRuntimes runs the conformance behaviours against a
+// fresh host of every runtime several times, closing each host, and checks
+// that goroutines, fds and child processes come back.
+func TestProbeLeakSoakRuntimes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("soak")
+	}
+	fixturesMu.Lock()
+	list := append([]fixture(nil), fixtures...)
+	fixturesMu.Unlock()
+	skip := map[string]bool{"concurrent-100": true, "payload-1mib": true}
+	only := os.Getenv("PROBE_RUNTIME")
+	for _, fx := range list {
+		if only != "" && fx.Runtime != only {
+			continue
+		}
+		t.Run(fx.Runtime, func(t *testing.T) {
+			cycle := func(t *testing.T) {
+				h := newHarnessHost(t)
+				p, err := fx.Load(t)
+				if err != nil {
+					t.Skipf("load: %v", err)
+				}
+				if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "probe " + fx.Runtime, Trust: fx.Trust}); err != nil {
+					_ = p.Close()
+					t.Fatal(err)
+				}
+				for _, b := range behaviours {
+					if _, na := fx.NotApplicable[b.name]; na || skip[b.name] {
+						continue
+					}
+					ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+					if fx.Names != nil {
+						ctx = context.WithValue(ctx, namesKey{}, fx.Names)
+					}
+					if err := runBehaviour(ctx, h, b.run); err != nil {
+						t.Errorf("%s: %v", b.name, err)
+					}
+					cancel()
+				}
+			}
+			t.Run("warm", cycle)
+			before := settle(0, 2*time.Second)
+			n := 2
+			if v, err := strconv.Atoi(os.Getenv("PROBE_N")); err == nil {
+				n = v
+			}
+			for i := 0; i < n; i++ {
+				t.Run(fmt.Sprintf("c%d", i), cycle)
+			}
+			after := settle(before.goroutines, 5*time.Second)
+			t.Logf("%s: before %v after %v", fx.Runtime, before, after)
+			if after.goroutines > before.goroutines+2 || after.fds > before.fds+2 || after.children > before.children || after.zombies > 0 {
+				t.Errorf("%s: after %d closed hosts: %v, before: %v\n%s", fx.Runtime, n, after, before, goroutineDump())
+			}
+		})
+	}
+}
+
+// processRows are the fixtures whose providers run in processes of their
+// own (the long-host soak runs them apart, to keep each test short).
+var processRows = map[string]bool{"js@process": true, "ts@process": true, abi.RuntimeMCP: true, abi.RuntimePython: true}
+
+// TestProbeLeakLongHostInProcess and TestProbeLeakLongHostProcesses run
+// the failing behaviours (timeouts that interrupt the guest, crashes, tool
+// errors, invalid params, cancelled contexts) on one host that stays open,
+// replacing the provider every round and removing it at the end, as a host
+// serving for hours does. After a warm-up (add, replace, remove), more
+// rounds and a remove must leave what the warm-up left: what calls and
+// replaced providers held does not pile up.
+func TestProbeLeakLongHostInProcess(t *testing.T) { probeLongHost(t, false) }
+
+func TestProbeLeakLongHostProcesses(t *testing.T) { probeLongHost(t, true) }
+
+func probeLongHost(t *testing.T, processes bool) {
+	if testing.Short() {
+		t.Skip("soak")
+	}
+	fixturesMu.Lock()
+	list := append([]fixture(nil), fixtures...)
+	fixturesMu.Unlock()
+	only := os.Getenv("PROBE_RUNTIME")
+	pick := map[string]bool{"tool-error": true, "invalid-params": true, "timeout": true, "crash": true, "capability-denied": true}
+	for _, fx := range list {
+		if processRows[fx.Runtime] != processes || (only != "" && fx.Runtime != only) {
+			continue
+		}
+		t.Run(fx.Runtime, func(t *testing.T) {
+			h := newHarnessHost(t)
+			ctx := context.Background()
+			if fx.Names != nil {
+				ctx = context.WithValue(ctx, namesKey{}, fx.Names)
+			}
+			load := probeSharedLoader(t, fx)
+			var id string
+			round := func() {
+				p, err := load(t)
+				if err != nil {
+					t.Skipf("load: %v", err)
+				}
+				meta := host.ProviderMeta{Source: "probe " + fx.Runtime, Trust: fx.Trust}
+				if id != "" && h.Registry().Provider(id) != nil {
+					err = h.ReplaceProvider(ctx, p, meta)
+				} else {
+					err = h.AddProvider(ctx, p, meta)
+				}
+				if err != nil {
+					_ = p.Close()
+					t.Fatal(err)
+				}
+				id = p.Describe().Provider.ID
+				for _, b := range behaviours {
+					if _, na := fx.NotApplicable[b.name]; na || !pick[b.name] {
+						continue
+					}
+					if err := runBehaviour(ctx, h, b.run); err != nil {
+						t.Errorf("%s: %v", b.name, err)
+					}
+				}
+				for i := 0; i < 2; i++ { // contexts cancelled mid-call
+					cctx, cancel := context.WithCancel(ctx)
+					go func() { time.Sleep(30 * time.Millisecond); cancel() }()
+					_, _ = call(cctx, h, "tester", "sleep", map[string]any{"ms": int64(10_000)}, 0)
+					cancel()
+				}
+			}
+			remove := func() {
+				if err := h.RemoveProvider(id); err != nil {
+					t.Fatal(err)
+				}
+			}
+			round()
+			round()
+			remove()
+			before := settle(0, 3*time.Second)
+			n := 2
+			if v, err := strconv.Atoi(os.Getenv("PROBE_N")); err == nil {
+				n = v
+			}
+			for i := 0; i < n; i++ {
+				round()
+			}
+			remove()
+			time.Sleep(3 * time.Second) // as long as the warm-up's settle waited
+			after := settle(before.goroutines, 5*time.Second)
+			t.Logf("%s: after warm-up and remove %v; after %d more rounds and remove %v", fx.Runtime, before, n, after)
+			if os.Getenv("PROBE_FDS") != "" {
+				ents, _ := os.ReadDir("/proc/self/fd")
+				for _, e := range ents {
+					l, _ := os.Readlink("/proc/self/fd/" + e.Name())
+					t.Logf("fd %s -> %s", e.Name(), l)
+				}
+			}
+			if after.goroutines > before.goroutines+2 || after.fds > before.fds+2 || after.children > before.children || after.zombies > 0 ||
+				after.heap > before.heap+4<<20 {
+				t.Errorf("%s: after %d more rounds: %v, after the warm-up: %v\n%s", fx.Runtime, n, after, before, goroutineDump())
+			}
+		})
+	}
+}
+
+// probeSharedLoader returns fx.Load, or for the rows whose fixture makes a
+// runtime per load (js, ts, wasm), a load through one runtime made once,
+// as a host has: one runtime, many providers.
+func probeSharedLoader(t *testing.T, fx fixture) func(*testing.T) (abi.Provider, error) {
+	root := testutil.RepoRoot(t)
+	switch fx.Runtime {
+	case abi.RuntimeJS, abi.RuntimeTS, abi.RuntimeJS + "@process", abi.RuntimeTS + "@process":
+		iso := js.IsolationInProcess
+		if strings.HasSuffix(fx.Runtime, "@process") {
+			iso = js.IsolationProcess
+		}
+		rtName, file := abi.RuntimeJS, "conformance.js"
+		if strings.HasPrefix(fx.Runtime, abi.RuntimeTS) {
+			rtName, file = abi.RuntimeTS, "conformance.ts"
+		}
+		rt := js.New(js.Options{Isolation: iso})
+		t.Cleanup(func() { _ = rt.Close() })
+		for _, l := range rt.Loaders() {
+			if l.Runtime() == rtName {
+				return func(*testing.T) (abi.Provider, error) {
+					return l.Load(context.Background(), abi.Source{Path: filepath.Join(root, "samples", "js", file)})
+				}
+			}
+		}
+	case abi.RuntimeWASM, abi.RuntimeWASM + "@wasmtime":
+		path, err := artifact(t, "wasm/conformance.wasm")
+		if err != nil {
+			t.Skip(err)
+		}
+		engine := ""
+		if strings.HasSuffix(fx.Runtime, "@wasmtime") {
+			engine = wasm.EngineWasmtime
+		}
+		l, err := wasm.NewEngineLoader(engine, wasm.Options{Config: wasm.Config{Clock: "real", CacheDir: wasmCacheDir()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = l.(interface{ Close() error }).Close() })
+		return func(*testing.T) (abi.Provider, error) { return l.Load(context.Background(), abi.Source{Path: path}) }
+	}
+	return fx.Load
+}
+
+// childPIDs lists the live children of this process.
+func childPIDs() []int {
+	var out []int
+	self := os.Getpid()
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 {
+			continue
+		}
+		if pp, _ := strconv.Atoi(f[1]); pp == self && f[0] != "Z" {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// TestProbeLeakWorkersKilled kills the worker processes of the process
+// runtimes (python, js@process) from outside, again and again, between and
+// during calls: the runtime starts new ones, reaps the dead (no zombies)
+// and, once the host is closed, leaves no worker behind.
+func TestProbeLeakWorkersKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("soak")
+	}
+	fixturesMu.Lock()
+	list := append([]fixture(nil), fixtures...)
+	fixturesMu.Unlock()
+	for _, fx := range list {
+		if fx.Runtime != abi.RuntimePython && fx.Runtime != "js@process" {
+			continue
+		}
+		t.Run(fx.Runtime, func(t *testing.T) {
+			base := settle(0, 2*time.Second)
+			t.Run("run", func(t *testing.T) { // its cleanups close the host and the runtime
+				h := newHarnessHost(t)
+				load := probeSharedLoader(t, fx)
+				p, err := load(t)
+				if err != nil {
+					t.Skipf("load: %v", err)
+				}
+				if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "probe", Trust: fx.Trust}); err != nil {
+					_ = p.Close()
+					t.Fatal(err)
+				}
+				ctx := context.Background()
+				maxKids := 0
+				for i := 0; i < 8; i++ {
+					if _, err := call(ctx, h, "tester", "echo", map[string]any{"value": i}, 0); err != nil {
+						t.Errorf("round %d: echo: %v", i, err)
+					}
+					// one kill during a call, one between calls
+					done := make(chan struct{})
+					go func() {
+						defer close(done)
+						_, _ = call(ctx, h, "tester", "sleep", map[string]any{"ms": int64(300)}, 0)
+					}()
+					time.Sleep(100 * time.Millisecond)
+					kids := childPIDs()
+					maxKids = max(maxKids, len(kids))
+					if pp, ok := p.(interface{ PID() int }); ok {
+						// the worker only, not the runtime's bundler
+						// (killed idle, it is reaped at its next use
+						// or after 30 s idle: bounded)
+						kids = []int{pp.PID()}
+					}
+					for _, pid := range kids {
+						_ = syscall.Kill(pid, syscall.SIGKILL)
+					}
+					<-done
+					// A worker killed from outside is seen dead once
+					// reaped: calls made at the same instant may still
+					// meet it (ProviderCrashed), later ones must not.
+					time.Sleep(50 * time.Millisecond)
+				}
+				if _, err := call(ctx, h, "tester", "echo", map[string]any{"value": "last"}, 0); err != nil {
+					t.Errorf("after the kills: %v", err)
+				}
+				time.Sleep(300 * time.Millisecond)
+				s := takeSnapshot()
+				t.Logf("%s: while open after kills: %v (at most %d children seen)", fx.Runtime, s, maxKids)
+				if s.zombies > 0 {
+					t.Errorf("%d defunct workers while the host runs", s.zombies)
+				}
+				if s.children > maxKids {
+					t.Errorf("%d live children, more than the %d of one round", s.children, maxKids)
+				}
+				if err := h.RemoveProvider(p.Describe().Provider.ID); err != nil {
+					t.Error(err)
+				}
+			})
+			after := settle(base.goroutines, 5*time.Second)
+			t.Logf("%s: base %v after %v", fx.Runtime, base, after)
+			if after.children > base.children || after.zombies > 0 || after.goroutines > base.goroutines+3 || after.fds > base.fds+3 {
+				t.Errorf("after the host and runtime were closed: %v (base %v)\n%s", after, base, goroutineDump())
+			}
+		})
+	}
+}
+
+// TestProbeLeakMCPServerKilled kills the bridged MCP server process from
+// outside, again and again: the bridge must reap it (no zombie), and
+// closing the bridge must leave no process, goroutine or fd behind.
+func TestProbeLeakMCPServerKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("soak")
+	}
+	var fx fixture
+	fixturesMu.Lock()
+	for _, f := range fixtures {
+		if f.Runtime == abi.RuntimeMCP {
+			fx = f
+		}
+	}
+	fixturesMu.Unlock()
+	base := settle(0, 2*time.Second)
+	t.Run("run", func(t *testing.T) {
+		h := newHarnessHost(t)
+		p, err := fx.Load(t)
+		if err != nil {
+			t.Skipf("load: %v", err)
+		}
+		if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "probe", Trust: fx.Trust}); err != nil {
+			_ = p.Close()
+			t.Fatal(err)
+		}
+		ctx := context.WithValue(context.Background(), namesKey{}, fx.Names)
+		for i := 0; i < 5; i++ {
+			_, err := call(ctx, h, "tester", "echo", map[string]any{"value": i}, 5*time.Second)
+			t.Logf("round %d: echo: %v", i, err)
+			for _, pid := range childPIDs() {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			time.Sleep(300 * time.Millisecond)
+			s := takeSnapshot()
+			if s.zombies > 0 {
+				t.Errorf("round %d: %d defunct server processes after a kill", i, s.zombies)
+			}
+		}
+		_, err = call(ctx, h, "tester", "echo", map[string]any{"value": "last"}, 5*time.Second)
+		t.Logf("after the kills: echo: %v (snapshot %v)", err, takeSnapshot())
+	})
+	after := settle(base.goroutines, 5*time.Second)
+	t.Logf("base %v after %v", base, after)
+	if after.children > base.children || after.zombies > 0 || after.goroutines > base.goroutines+2 || after.fds > base.fds+2 {
+		t.Errorf("after the bridge was closed: %v (base %v)\n%s", after, base, goroutineDump())
+	}
+}

@@ -1,0 +1,186 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"runtime/pprof"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/testutil"
+	"github.com/aios-host/aios-host/runtimes/native"
+)
+
+func probeSettle(want int, d time.Duration) int {
+	end := time.Now().Add(d)
+	for {
+		runtime.GC()
+		n := runtime.NumGoroutine()
+		if n <= want || time.Now().After(end) {
+			return n
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestProbeLeakSessions opens and closes many MCP sessions (in memory and
+// streamable HTTP), with calls, some cancelled mid-call by the client, on
+// one server that keeps running: the sessions must not leave goroutines
+// or tracked calls behind.
+func TestProbeLeakSessions(t *testing.T) {
+	h, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	slow := native.New(abi.ProviderInfo{ID: "org.test.slow", Name: "slow", Runtime: abi.RuntimeNative})
+	slow.MustRegister(abi.ToolDef{Name: "slow", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ any, _ abi.Env) (any, error) {
+			select {
+			case <-time.After(10 * time.Second):
+				return "late", nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		})
+	if err := h.AddProvider(context.Background(), slow, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	ctx := context.Background()
+	cycle := func() {
+		// in memory: a call, a cancelled slow call, then close.
+		ct, st := mcpsdk.NewInMemoryTransports()
+		ss, err := s.MCP().Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx, ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "echo", Arguments: map[string]any{"value": "x"}}); err != nil {
+			t.Fatal(err)
+		}
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Millisecond)
+		_, _ = cs.CallTool(cctx, &mcpsdk.CallToolParams{Name: "slow", Arguments: map[string]any{}})
+		cancel()
+		_ = cs.Close()
+		_ = ss.Wait()
+		// HTTP: the same, the session ended by the client (DELETE).
+		hs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx,
+			&mcpsdk.StreamableClientTransport{Endpoint: srv.URL + Path}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := hs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "echo", Arguments: map[string]any{"value": "x"}}); err != nil {
+			t.Fatal(err)
+		}
+		cctx, cancel = context.WithTimeout(ctx, 30*time.Millisecond)
+		_, _ = hs.CallTool(cctx, &mcpsdk.CallToolParams{Name: "slow", Arguments: map[string]any{}})
+		cancel()
+		// Before the DELETE fix each of these took 5 s (the client's
+		// wait), the server's DELETE waiting for the abandoned call.
+		_ = hs.Close()
+	}
+	cycle()
+	http.DefaultClient.CloseIdleConnections()
+	srv.CloseClientConnections()
+	before := probeSettle(0, time.Second)
+	n := 20
+	if testing.Short() {
+		n = 2
+	}
+	for i := 0; i < n; i++ {
+		cycle()
+	}
+	http.DefaultClient.CloseIdleConnections()
+	srv.CloseClientConnections()
+	after := probeSettle(before, 5*time.Second)
+	s.httpMu.Lock()
+	tracked := len(s.httpCalls) + len(s.sessCalls)
+	s.httpMu.Unlock()
+	t.Logf("goroutines %d -> %d, tracked HTTP calls %d", before, after, tracked)
+	if after > before+3 || tracked != 0 {
+		var b bytes.Buffer
+		_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
+		t.Errorf("after %d sessions: goroutines %d -> %d, tracked HTTP calls %d\n%s", n, before, after, tracked, b.String())
+	}
+}
+
+// TestProbeLeakDeleteCancelsCalls: a streamable-HTTP client that ends its
+// session (DELETE) while a call of it runs can get no answer any more; the
+// call must be cancelled, not run on to its deadline holding the DELETE
+// (the go-sdk closes a session only once its requests are done). Before
+// the fix the tool ran its full 20 s and the DELETE waited for it.
+func TestProbeLeakDeleteCancelsCalls(t *testing.T) {
+	h, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	started := make(chan struct{}, 1)
+	stopped := make(chan time.Time, 1)
+	slow := native.New(abi.ProviderInfo{ID: "org.test.slow", Name: "slow", Runtime: abi.RuntimeNative})
+	slow.MustRegister(abi.ToolDef{Name: "slow", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ any, _ abi.Env) (any, error) {
+			started <- struct{}{}
+			select {
+			case <-time.After(20 * time.Second):
+				stopped <- time.Now()
+				return "late", nil
+			case <-ctx.Done():
+				stopped <- time.Now()
+				return nil, ctx.Err()
+			}
+		})
+	if err := h.AddProvider(context.Background(), slow, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	var deleteTook atomic.Int64
+	hd := s.Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t0 := time.Now()
+		hd.ServeHTTP(w, r)
+		if r.Method == http.MethodDelete {
+			deleteTook.Store(int64(time.Since(t0)))
+		}
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	hs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx,
+		&mcpsdk.StreamableClientTransport{Endpoint: srv.URL + Path, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hs.Close()
+	go func() { _, _ = hs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "slow", Arguments: map[string]any{}}) }()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the slow tool did not start")
+	}
+	// The go-sdk's client sends its DELETE only once its calls are done:
+	// a client that gives up on them sends it at once.
+	closed := time.Now()
+	go func() {
+		req, _ := http.NewRequest(http.MethodDelete, srv.URL+Path, nil)
+		req.Header.Set(sessionHeader, hs.ID())
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	select {
+	case at := <-stopped:
+		if d := at.Sub(closed); d > 2*time.Second {
+			t.Errorf("the call ended %v after the session was deleted, not cancelled by it", d)
+		}
+	case <-time.After(25 * time.Second):
+		t.Fatal("the call never ended")
+	}
+	testutil.Eventually(t, "DELETE answered", func() bool { return deleteTook.Load() != 0 })
+	if d := time.Duration(deleteTook.Load()); d > 2*time.Second {
+		t.Errorf("DELETE took %v: it waited for the session's call", d)
+	}
+}
