@@ -30,10 +30,10 @@ func probeFDs() int {
 	return len(ents)
 }
 
-// TestProbeLeakComponentsClosed loads, calls and closes components on one
+// TestLeakComponentsClosed loads, calls and closes components on one
 // wasmtime loader many times (hot reloads): fds and RSS must not grow
 // with the number of loads.
-func TestProbeLeakComponentsClosed(t *testing.T) {
+func TestLeakComponentsClosed(t *testing.T) {
 	l := newLoader(t, Options{})
 	name := "hello"
 	if v := os.Getenv("PROBE_COMPONENT"); v != "" {

@@ -9,13 +9,13 @@ import (
 	"github.com/aios-host/aios-host/config"
 )
 
-// TestProbeLeakComponentCachePruned: the component runtime's compile cache
+// TestLeakComponentCachePruned: the component runtime's compile cache
 // (data/cache/component) is pruned when the host starts, as the core
 // modules' is (data/cache/wasm): every version of a component compiled
 // while it is developed (hot reload) leaves its code there, and before the
 // fix nothing ever removed any of it. An entry no loader of this build
 // reads (a wasmtime entry from before entries were sealed) goes.
-func TestProbeLeakComponentCachePruned(t *testing.T) {
+func TestLeakComponentCachePruned(t *testing.T) {
 	cfg := config.Default()
 	cfg.Data = t.TempDir()
 	dir := componentCacheDir(cfg)

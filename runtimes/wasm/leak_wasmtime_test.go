@@ -28,14 +28,14 @@ func memfdImages() int {
 	return n
 }
 
-// TestProbeLeakWasmtimeProviderClosed: a core module loaded on wasmtime,
+// TestLeakWasmtimeProviderClosed: a core module loaded on wasmtime,
 // called and closed (a hot reload, a removed plugin) must give back its
 // compiled module. Before the fix, the linker's host functions (Go
 // closures over the provider, kept in wasmtime-go's global table until the
 // linker is deleted) kept the provider, its linker and its module
 // reachable for ever: every load left a memfd memory image and ~16 MiB of
 // RSS behind.
-func TestProbeLeakWasmtimeProviderClosed(t *testing.T) {
+func TestLeakWasmtimeProviderClosed(t *testing.T) {
 	path := filepath.Join(testutil.RepoRoot(t), "build", "wasm", "conformance.wasm")
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("%v (run `make samples`)", err)

@@ -101,10 +101,10 @@ func withCustomSection(b []byte, tag string) []byte {
 	return append(out, payload...)
 }
 
-// TestProbeLeakHotReload rewrites a plugin of every file runtime in a
+// TestLeakHotReload rewrites a plugin of every file runtime in a
 // watched folder many times: each rewrite replaces the provider. What the
 // replaced providers held (goroutines, fds, worker processes) must go.
-func TestProbeLeakHotReload(t *testing.T) {
+func TestLeakHotReload(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	dir := t.TempDir()
 	plugins := filepath.Join(dir, "plugins")
@@ -263,13 +263,13 @@ func inotifyWatches() int {
 	return n
 }
 
-// TestProbeLeakFolderChurn adds and removes plugin folders (adapter
+// TestLeakFolderChurn adds and removes plugin folders (adapter
 // folders with a provider file, a nested folder) in a watched plugin
 // folder many times: the watches, goroutines and fds of the removed
 // folders must go (a host watching a folder that tools come and go in
 // for days would otherwise run out of inotify watches, 8192 per user by
 // default on older kernels).
-func TestProbeLeakFolderChurn(t *testing.T) {
+func TestLeakFolderChurn(t *testing.T) {
 	env := newEnv(t, "debounce: 10ms\n", nil)
 	spec := func(i int) string {
 		return fmt.Sprintf(`{"id": "org.test.churn%d", "version": "1.0.0", "tools": ["churn%d"]}`, i, i)

@@ -9,13 +9,13 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeLeakConstraintCaches: callers choose version constraints
+// TestLeakConstraintCaches: callers choose version constraints
 // (ToolCall.Version, from any JSON-RPC or MCP client); the resolution memo
 // and the parsed-constraint cache are bounded in entries (maxMemo,
 // maxCachedConstraints) and Masterminds refuses constraints past 512
 // bytes, so distinct long constraints, call after call, hold a few MiB at
 // most.
-func TestProbeLeakConstraintCaches(t *testing.T) {
+func TestLeakConstraintCaches(t *testing.T) {
 	r := New()
 	if err := r.Register(prov("org.test.p"), []abi.ToolDef{tool("t", "1.2.3")}); err != nil {
 		t.Fatal(err)

@@ -31,11 +31,11 @@ func probeSettle(want int, d time.Duration) int {
 	}
 }
 
-// TestProbeLeakSessions opens and closes many MCP sessions (in memory and
+// TestLeakSessions opens and closes many MCP sessions (in memory and
 // streamable HTTP), with calls, some cancelled mid-call by the client, on
 // one server that keeps running: the sessions must not leave goroutines
 // or tracked calls behind.
-func TestProbeLeakSessions(t *testing.T) {
+func TestLeakSessions(t *testing.T) {
 	h, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 	slow := native.New(abi.ProviderInfo{ID: "org.test.slow", Name: "slow", Runtime: abi.RuntimeNative})
 	slow.MustRegister(abi.ToolDef{Name: "slow", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
@@ -113,12 +113,12 @@ func TestProbeLeakSessions(t *testing.T) {
 	}
 }
 
-// TestProbeLeakDeleteCancelsCalls: a streamable-HTTP client that ends its
+// TestLeakDeleteCancelsCalls: a streamable-HTTP client that ends its
 // session (DELETE) while a call of it runs can get no answer any more; the
 // call must be cancelled, not run on to its deadline holding the DELETE
 // (the go-sdk closes a session only once its requests are done). Before
 // the fix the tool ran its full 20 s and the DELETE waited for it.
-func TestProbeLeakDeleteCancelsCalls(t *testing.T) {
+func TestLeakDeleteCancelsCalls(t *testing.T) {
 	h, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 	started := make(chan struct{}, 1)
 	stopped := make(chan time.Time, 1)

@@ -43,11 +43,11 @@ func probeDump() string {
 	return b.String()
 }
 
-// TestProbeLeakConnectionsDropped: a server that served many socket and
+// TestLeakConnectionsDropped: a server that served many socket and
 // HTTP clients which dropped mid-request, left subscriptions and event
 // streams open, or half-closed, holds no more goroutines or fds than after
 // the first of them (while it is still running: a host serves for hours).
-func TestProbeLeakConnectionsDropped(t *testing.T) {
+func TestLeakConnectionsDropped(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	cycle := func() {
 		// 1. unix: subscribe, start a slow call, drop the connection.
@@ -117,12 +117,12 @@ func TestProbeLeakConnectionsDropped(t *testing.T) {
 	}
 }
 
-// TestProbeLeakResubscribe: a client that subscribes again and again on
+// TestLeakResubscribe: a client that subscribes again and again on
 // one connection (re-subscribing "to be sure" every so often, as a buggy
 // client does for hours) must not make the server hold a goroutine and an
 // event queue per subscribe for as long as the connection lives: past a
 // bound the subscribe is refused, saying why.
-func TestProbeLeakResubscribe(t *testing.T) {
+func TestLeakResubscribe(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	c, err := net.Dial("unix", ts.sock)
 	if err != nil {

@@ -8,11 +8,11 @@ import (
 	"time"
 )
 
-// TestProbeLeakPendingCalls: calls that time out while JS waits (a promise
+// TestLeakPendingCalls: calls that time out while JS waits (a promise
 // that never settles, a long timer, a busy loop, a throw) and calls whose
 // runtime is abandoned must not leave goroutines, timers or heap behind
 // call after call; the provider keeps serving.
-func TestProbeLeakPendingCalls(t *testing.T) {
+func TestLeakPendingCalls(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "pending.js", `
 aios.provider({ id: 'org.test.pending', name: 'pending' });

@@ -103,10 +103,10 @@ func goroutineDump() string {
 	return b.String()
 }
 
-// TestProbeLeakSoakRuntimes runs the conformance behaviours against a
+// TestLeakSoakRuntimes runs the conformance behaviours against a
 // fresh host of every runtime several times, closing each host, and checks
 // that goroutines, fds and child processes come back.
-func TestProbeLeakSoakRuntimes(t *testing.T) {
+func TestLeakSoakRuntimes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("soak")
 	}
@@ -166,16 +166,16 @@ func TestProbeLeakSoakRuntimes(t *testing.T) {
 // own (the long-host soak runs them apart, to keep each test short).
 var processRows = map[string]bool{"js@process": true, "ts@process": true, abi.RuntimeMCP: true, abi.RuntimePython: true}
 
-// TestProbeLeakLongHostInProcess and TestProbeLeakLongHostProcesses run
+// TestLeakLongHostInProcess and TestLeakLongHostProcesses run
 // the failing behaviours (timeouts that interrupt the guest, crashes, tool
 // errors, invalid params, cancelled contexts) on one host that stays open,
 // replacing the provider every round and removing it at the end, as a host
 // serving for hours does. After a warm-up (add, replace, remove), more
 // rounds and a remove must leave what the warm-up left: what calls and
 // replaced providers held does not pile up.
-func TestProbeLeakLongHostInProcess(t *testing.T) { probeLongHost(t, false) }
+func TestLeakLongHostInProcess(t *testing.T) { probeLongHost(t, false) }
 
-func TestProbeLeakLongHostProcesses(t *testing.T) { probeLongHost(t, true) }
+func TestLeakLongHostProcesses(t *testing.T) { probeLongHost(t, true) }
 
 func probeLongHost(t *testing.T, processes bool) {
 	if testing.Short() {
@@ -337,11 +337,11 @@ func childPIDs() []int {
 	return out
 }
 
-// TestProbeLeakWorkersKilled kills the worker processes of the process
+// TestLeakWorkersKilled kills the worker processes of the process
 // runtimes (python, js@process) from outside, again and again, between and
 // during calls: the runtime starts new ones, reaps the dead (no zombies)
 // and, once the host is closed, leaves no worker behind.
-func TestProbeLeakWorkersKilled(t *testing.T) {
+func TestLeakWorkersKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("soak")
 	}
@@ -420,10 +420,10 @@ func TestProbeLeakWorkersKilled(t *testing.T) {
 	}
 }
 
-// TestProbeLeakMCPServerKilled kills the bridged MCP server process from
+// TestLeakMCPServerKilled kills the bridged MCP server process from
 // outside, again and again: the bridge must reap it (no zombie), and
 // closing the bridge must leave no process, goroutine or fd behind.
-func TestProbeLeakMCPServerKilled(t *testing.T) {
+func TestLeakMCPServerKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("soak")
 	}
