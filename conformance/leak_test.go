@@ -1,13 +1,10 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,88 +17,6 @@ import (
 	"github.com/aios-host/aios-host/runtimes/js"
 	"github.com/aios-host/aios-host/runtimes/wasm"
 )
-
-// leakSnapshot is what a long-running host leaves behind: goroutines, open
-// file descriptors, live and defunct child processes, heap after GC.
-type leakSnapshot struct {
-	goroutines int
-	fds        int
-	children   int
-	zombies    int
-	heap       uint64
-	rss        int64 // KiB
-}
-
-func (s leakSnapshot) String() string {
-	return fmt.Sprintf("goroutines=%d fds=%d children=%d zombies=%d heap=%dKiB rss=%dKiB", s.goroutines, s.fds, s.children, s.zombies, s.heap>>10, s.rss)
-}
-
-// childrenOf counts the processes whose parent is pid, and the defunct ones.
-func childrenOf(pid int) (live, zombies int) {
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 {
-			continue
-		}
-		if pp, _ := strconv.Atoi(f[1]); pp == pid {
-			if f[0] == "Z" {
-				zombies++
-			} else {
-				live++
-			}
-		}
-	}
-	return
-}
-
-func takeSnapshot() leakSnapshot {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	ents, _ := os.ReadDir("/proc/self/fd")
-	live, z := childrenOf(os.Getpid())
-	var rss int64
-	if b, err := os.ReadFile("/proc/self/status"); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
-				rss, _ = strconv.ParseInt(f[1], 10, 64)
-			}
-		}
-	}
-	return leakSnapshot{goroutines: runtime.NumGoroutine(), fds: len(ents), children: live, zombies: z, heap: ms.HeapAlloc, rss: rss}
-}
-
-// settle waits up to d for the goroutine count to drop to at most want.
-func settle(want int, d time.Duration) leakSnapshot {
-	end := time.Now().Add(d)
-	for {
-		s := takeSnapshot()
-		if (s.goroutines <= want && s.children == 0 && s.zombies == 0) || time.Now().After(end) {
-			return s
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func goroutineDump() string {
-	var b bytes.Buffer
-	_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
-	return b.String()
-}
 
 // TestLeakSoakRuntimes runs the conformance behaviours against a
 // fresh host of every runtime several times, closing each host, and checks
@@ -145,7 +60,7 @@ func TestLeakSoakRuntimes(t *testing.T) {
 				}
 			}
 			t.Run("warm", cycle)
-			before := settle(0, 2*time.Second)
+			before := testutil.Settle(0, 2*time.Second)
 			n := 2
 			if v, err := strconv.Atoi(os.Getenv("PROBE_N")); err == nil {
 				n = v
@@ -153,10 +68,10 @@ func TestLeakSoakRuntimes(t *testing.T) {
 			for i := 0; i < n; i++ {
 				t.Run(fmt.Sprintf("c%d", i), cycle)
 			}
-			after := settle(before.goroutines, 5*time.Second)
+			after := testutil.Settle(before.Goroutines, 5*time.Second)
 			t.Logf("%s: before %v after %v", fx.Runtime, before, after)
-			if after.goroutines > before.goroutines+2 || after.fds > before.fds+2 || after.children > before.children || after.zombies > 0 {
-				t.Errorf("%s: after %d closed hosts: %v, before: %v\n%s", fx.Runtime, n, after, before, goroutineDump())
+			if after.Goroutines > before.Goroutines+2 || after.FDs > before.FDs+2 || after.Children > before.Children || after.Zombies > 0 {
+				t.Errorf("%s: after %d closed hosts: %v, before: %v\n%s", fx.Runtime, n, after, before, testutil.GoroutineDump())
 			}
 		})
 	}
@@ -237,7 +152,7 @@ func probeLongHost(t *testing.T, processes bool) {
 			round()
 			round()
 			remove()
-			before := settle(0, 3*time.Second)
+			before := testutil.Settle(0, 3*time.Second)
 			n := 2
 			if v, err := strconv.Atoi(os.Getenv("PROBE_N")); err == nil {
 				n = v
@@ -247,7 +162,7 @@ func probeLongHost(t *testing.T, processes bool) {
 			}
 			remove()
 			time.Sleep(3 * time.Second) // as long as the warm-up's settle waited
-			after := settle(before.goroutines, 5*time.Second)
+			after := testutil.Settle(before.Goroutines, 5*time.Second)
 			t.Logf("%s: after warm-up and remove %v; after %d more rounds and remove %v", fx.Runtime, before, n, after)
 			if os.Getenv("PROBE_FDS") != "" {
 				ents, _ := os.ReadDir("/proc/self/fd")
@@ -256,9 +171,9 @@ func probeLongHost(t *testing.T, processes bool) {
 					t.Logf("fd %s -> %s", e.Name(), l)
 				}
 			}
-			if after.goroutines > before.goroutines+2 || after.fds > before.fds+2 || after.children > before.children || after.zombies > 0 ||
-				after.heap > before.heap+4<<20 {
-				t.Errorf("%s: after %d more rounds: %v, after the warm-up: %v\n%s", fx.Runtime, n, after, before, goroutineDump())
+			if after.Goroutines > before.Goroutines+2 || after.FDs > before.FDs+2 || after.Children > before.Children || after.Zombies > 0 ||
+				after.Heap > before.Heap+4<<20 {
+				t.Errorf("%s: after %d more rounds: %v, after the warm-up: %v\n%s", fx.Runtime, n, after, before, testutil.GoroutineDump())
 			}
 		})
 	}
@@ -307,36 +222,6 @@ func probeSharedLoader(t *testing.T, fx fixture) func(*testing.T) (abi.Provider,
 	return fx.Load
 }
 
-// childPIDs lists the live children of this process.
-func childPIDs() []int {
-	var out []int
-	self := os.Getpid()
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 {
-			continue
-		}
-		if pp, _ := strconv.Atoi(f[1]); pp == self && f[0] != "Z" {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
 // TestLeakWorkersKilled kills the worker processes of the process
 // runtimes (python, js@process) from outside, again and again, between and
 // during calls: the runtime starts new ones, reaps the dead (no zombies)
@@ -353,7 +238,7 @@ func TestLeakWorkersKilled(t *testing.T) {
 			continue
 		}
 		t.Run(fx.Runtime, func(t *testing.T) {
-			base := settle(0, 2*time.Second)
+			base := testutil.Settle(0, 2*time.Second)
 			t.Run("run", func(t *testing.T) { // its cleanups close the host and the runtime
 				h := newHarnessHost(t)
 				load := probeSharedLoader(t, fx)
@@ -378,7 +263,7 @@ func TestLeakWorkersKilled(t *testing.T) {
 						_, _ = call(ctx, h, "tester", "sleep", map[string]any{"ms": int64(300)}, 0)
 					}()
 					time.Sleep(100 * time.Millisecond)
-					kids := childPIDs()
+					kids := livePIDs()
 					maxKids = max(maxKids, len(kids))
 					if pp, ok := p.(interface{ PID() int }); ok {
 						// the worker only, not the runtime's bundler
@@ -399,22 +284,22 @@ func TestLeakWorkersKilled(t *testing.T) {
 					t.Errorf("after the kills: %v", err)
 				}
 				time.Sleep(300 * time.Millisecond)
-				s := takeSnapshot()
+				s := testutil.TakeResources()
 				t.Logf("%s: while open after kills: %v (at most %d children seen)", fx.Runtime, s, maxKids)
-				if s.zombies > 0 {
-					t.Errorf("%d defunct workers while the host runs", s.zombies)
+				if s.Zombies > 0 {
+					t.Errorf("%d defunct workers while the host runs", s.Zombies)
 				}
-				if s.children > maxKids {
-					t.Errorf("%d live children, more than the %d of one round", s.children, maxKids)
+				if s.Children > maxKids {
+					t.Errorf("%d live children, more than the %d of one round", s.Children, maxKids)
 				}
 				if err := h.RemoveProvider(p.Describe().Provider.ID); err != nil {
 					t.Error(err)
 				}
 			})
-			after := settle(base.goroutines, 5*time.Second)
+			after := testutil.Settle(base.Goroutines, 5*time.Second)
 			t.Logf("%s: base %v after %v", fx.Runtime, base, after)
-			if after.children > base.children || after.zombies > 0 || after.goroutines > base.goroutines+3 || after.fds > base.fds+3 {
-				t.Errorf("after the host and runtime were closed: %v (base %v)\n%s", after, base, goroutineDump())
+			if after.Children > base.Children || after.Zombies > 0 || after.Goroutines > base.Goroutines+3 || after.FDs > base.FDs+3 {
+				t.Errorf("after the host and runtime were closed: %v (base %v)\n%s", after, base, testutil.GoroutineDump())
 			}
 		})
 	}
@@ -435,7 +320,7 @@ func TestLeakMCPServerKilled(t *testing.T) {
 		}
 	}
 	fixturesMu.Unlock()
-	base := settle(0, 2*time.Second)
+	base := testutil.Settle(0, 2*time.Second)
 	t.Run("run", func(t *testing.T) {
 		h := newHarnessHost(t)
 		p, err := fx.Load(t)
@@ -450,21 +335,27 @@ func TestLeakMCPServerKilled(t *testing.T) {
 		for i := 0; i < 5; i++ {
 			_, err := call(ctx, h, "tester", "echo", map[string]any{"value": i}, 5*time.Second)
 			t.Logf("round %d: echo: %v", i, err)
-			for _, pid := range childPIDs() {
+			for _, pid := range livePIDs() {
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 			}
 			time.Sleep(300 * time.Millisecond)
-			s := takeSnapshot()
-			if s.zombies > 0 {
-				t.Errorf("round %d: %d defunct server processes after a kill", i, s.zombies)
+			s := testutil.TakeResources()
+			if s.Zombies > 0 {
+				t.Errorf("round %d: %d defunct server processes after a kill", i, s.Zombies)
 			}
 		}
 		_, err = call(ctx, h, "tester", "echo", map[string]any{"value": "last"}, 5*time.Second)
-		t.Logf("after the kills: echo: %v (snapshot %v)", err, takeSnapshot())
+		t.Logf("after the kills: echo: %v (snapshot %v)", err, testutil.TakeResources())
 	})
-	after := settle(base.goroutines, 5*time.Second)
+	after := testutil.Settle(base.Goroutines, 5*time.Second)
 	t.Logf("base %v after %v", base, after)
-	if after.children > base.children || after.zombies > 0 || after.goroutines > base.goroutines+2 || after.fds > base.fds+2 {
-		t.Errorf("after the bridge was closed: %v (base %v)\n%s", after, base, goroutineDump())
+	if after.Children > base.Children || after.Zombies > 0 || after.Goroutines > base.Goroutines+2 || after.FDs > base.FDs+2 {
+		t.Errorf("after the bridge was closed: %v (base %v)\n%s", after, base, testutil.GoroutineDump())
 	}
+}
+
+// livePIDs lists the live child processes of this process.
+func livePIDs() []int {
+	live, _ := testutil.Children()
+	return live
 }

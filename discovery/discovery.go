@@ -158,7 +158,7 @@ type Discovery struct {
 	gens   sync.Map              // provider id → *generation (live)
 	errs   map[string]string     // unit key → last error
 	// keyRetry are the local units refused because a key set could not
-	// be fetched (trust.ErrKeyFetch): retryLoop tries them again.
+	// be fetched (trust.ErrKeyFetch): retryKeyUnits schedules them again.
 	keyRetry map[string]bool
 	pending  map[string]*time.Timer // debounce timers by unit key
 	mixed    map[string]string      // provider id → the trust mix last warned about
@@ -298,11 +298,11 @@ func (d *Discovery) Start(ctx context.Context) error {
 		d.wg.Add(3)
 		go d.eventLoop()
 		go d.workLoop()
-		go d.retryLoop()
+		go d.everyRefresh(d.retryKeyUnits)
 	}
 	if len(d.cfg.Remotes) > 0 {
 		d.wg.Add(1)
-		go d.remoteLoop()
+		go d.everyRefresh(d.refreshRemotesNow)
 	}
 	return nil
 }
@@ -756,7 +756,8 @@ func (d *Discovery) Refresh(ctx context.Context, scope string) (int, error) {
 	return len(d.Adapters()), nil
 }
 
-func (d *Discovery) remoteLoop() {
+// everyRefresh runs f every remote_refresh until Close.
+func (d *Discovery) everyRefresh(f func()) {
 	defer d.wg.Done()
 	t := time.NewTicker(d.cfg.RemoteRefresh)
 	defer t.Stop()
@@ -765,36 +766,31 @@ func (d *Discovery) remoteLoop() {
 		case <-d.stop:
 			return
 		case <-t.C:
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			d.refreshRemotes(ctx)
-			cancel()
+			f()
 		}
 	}
 }
 
-// retryLoop tries again, every remote_refresh, the local units refused
-// because a key set could not be fetched (a host started before the
-// network, a key hub down): without it they stayed refused until a change
-// in their folder, a refresh or a restart.
-func (d *Discovery) retryLoop() {
-	defer d.wg.Done()
-	t := time.NewTicker(d.cfg.RemoteRefresh)
-	defer t.Stop()
-	for {
-		select {
-		case <-d.stop:
-			return
-		case <-t.C:
-			d.mu.Lock()
-			units := make([]string, 0, len(d.keyRetry))
-			for u := range d.keyRetry {
-				units = append(units, u)
-			}
-			d.mu.Unlock()
-			for _, u := range units {
-				d.schedule(u)
-			}
-		}
+// refreshRemotesNow re-fetches the remote cards, within a minute.
+func (d *Discovery) refreshRemotesNow() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d.refreshRemotes(ctx)
+}
+
+// retryKeyUnits schedules again the local units refused because a key
+// set could not be fetched (a host started before the network, a key hub
+// down): without it they stayed refused until a change in their folder, a
+// refresh or a restart. It runs every remote_refresh.
+func (d *Discovery) retryKeyUnits() {
+	d.mu.Lock()
+	units := make([]string, 0, len(d.keyRetry))
+	for u := range d.keyRetry {
+		units = append(units, u)
+	}
+	d.mu.Unlock()
+	for _, u := range units {
+		d.schedule(u)
 	}
 }
 

@@ -1,14 +1,11 @@
 package discovery
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,57 +21,19 @@ import (
 	"github.com/aios-host/aios-host/runtimes/wasm"
 )
 
+// probeSnap is testutil.Resources and the files under a data folder.
 type probeSnap struct {
-	goroutines, fds, children, zombies int
-	heap                               uint64
-	dataBytes                          int64
-	dataFiles                          int
+	testutil.Resources
+	dataBytes int64
+	dataFiles int
 }
 
 func (s probeSnap) String() string {
-	return fmt.Sprintf("goroutines=%d fds=%d children=%d zombies=%d heap=%dKiB data=%d files/%dKiB",
-		s.goroutines, s.fds, s.children, s.zombies, s.heap>>10, s.dataFiles, s.dataBytes>>10)
-}
-
-func probeChildren() (live, zombies int) {
-	self := os.Getpid()
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 {
-			continue
-		}
-		if pp, _ := strconv.Atoi(f[1]); pp == self {
-			if f[0] == "Z" {
-				zombies++
-			} else {
-				live++
-			}
-		}
-	}
-	return
+	return fmt.Sprintf("%v data=%d files/%dKiB", s.Resources, s.dataFiles, s.dataBytes>>10)
 }
 
 func probeTake(data string) probeSnap {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	ents, _ := os.ReadDir("/proc/self/fd")
-	s := probeSnap{goroutines: runtime.NumGoroutine(), fds: len(ents), heap: ms.HeapAlloc}
-	s.children, s.zombies = probeChildren()
+	s := probeSnap{Resources: testutil.TakeResources()}
 	if data != "" {
 		_ = filepath.WalkDir(data, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {
@@ -237,15 +196,13 @@ func TestLeakHotReload(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	after := probeTake(data)
 	end := time.Now().Add(5 * time.Second)
-	for (after.goroutines > before.goroutines+2 || after.children > before.children) && time.Now().Before(end) {
+	for (after.Goroutines > before.Goroutines+2 || after.Children > before.Children) && time.Now().Before(end) {
 		time.Sleep(100 * time.Millisecond)
 		after = probeTake(data)
 	}
 	t.Logf("before %v\nafter %d reloads: %v", before, n, after)
-	if after.goroutines > before.goroutines+3 || after.fds > before.fds+3 || after.children > before.children || after.zombies > 0 {
-		var b bytes.Buffer
-		_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
-		t.Errorf("after %d reloads of %d plugins: %v (before %v)\n%s", n, len(plugs), after, before, b.String())
+	if after.Goroutines > before.Goroutines+3 || after.FDs > before.FDs+3 || after.Children > before.Children || after.Zombies > 0 {
+		t.Errorf("after %d reloads of %d plugins: %v (before %v)\n%s", n, len(plugs), after, before, testutil.GoroutineDump())
 	}
 }
 
@@ -301,9 +258,7 @@ func TestLeakFolderChurn(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	w1, after := inotifyWatches(), probeTake("")
 	t.Logf("inotify watches %d -> %d; %v -> %v", w0, w1, before, after)
-	if w1 > w0+2 || after.goroutines > before.goroutines+3 || after.fds > before.fds+3 {
-		var b bytes.Buffer
-		_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
-		t.Errorf("after 20 rounds of 5 folders added and removed: inotify watches %d -> %d, %v (before %v)\n%s", w0, w1, after, before, b.String())
+	if w1 > w0+2 || after.Goroutines > before.Goroutines+3 || after.FDs > before.FDs+3 {
+		t.Errorf("after 20 rounds of 5 folders added and removed: inotify watches %d -> %d, %v (before %v)\n%s", w0, w1, after, before, testutil.GoroutineDump())
 	}
 }

@@ -1,12 +1,9 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
-	"runtime/pprof"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,18 +15,6 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/native"
 )
-
-func probeSettle(want int, d time.Duration) int {
-	end := time.Now().Add(d)
-	for {
-		runtime.GC()
-		n := runtime.NumGoroutine()
-		if n <= want || time.Now().After(end) {
-			return n
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
 
 // TestLeakSessions opens and closes many MCP sessions (in memory and
 // streamable HTTP), with calls, some cancelled mid-call by the client, on
@@ -91,7 +76,7 @@ func TestLeakSessions(t *testing.T) {
 	cycle()
 	http.DefaultClient.CloseIdleConnections()
 	srv.CloseClientConnections()
-	before := probeSettle(0, time.Second)
+	before := testutil.SettleGoroutines(0, time.Second)
 	n := 20
 	if testing.Short() {
 		n = 2
@@ -101,15 +86,13 @@ func TestLeakSessions(t *testing.T) {
 	}
 	http.DefaultClient.CloseIdleConnections()
 	srv.CloseClientConnections()
-	after := probeSettle(before, 5*time.Second)
+	after := testutil.SettleGoroutines(before, 5*time.Second)
 	s.httpMu.Lock()
 	tracked := len(s.httpCalls) + len(s.sessCalls)
 	s.httpMu.Unlock()
 	t.Logf("goroutines %d -> %d, tracked HTTP calls %d", before, after, tracked)
 	if after > before+3 || tracked != 0 {
-		var b bytes.Buffer
-		_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
-		t.Errorf("after %d sessions: goroutines %d -> %d, tracked HTTP calls %d\n%s", n, before, after, tracked, b.String())
+		t.Errorf("after %d sessions: goroutines %d -> %d, tracked HTTP calls %d\n%s", n, before, after, tracked, testutil.GoroutineDump())
 	}
 }
 

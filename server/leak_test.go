@@ -2,46 +2,16 @@ package server
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"runtime"
-	"runtime/pprof"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
-
-func probeGoroutines() int {
-	runtime.GC()
-	return runtime.NumGoroutine()
-}
-
-func probeFDs() int {
-	ents, _ := os.ReadDir("/proc/self/fd")
-	return len(ents)
-}
-
-// probeSettle waits up to d for the goroutine count to come down to want.
-func probeSettle(want int, d time.Duration) int {
-	end := time.Now().Add(d)
-	for {
-		n := probeGoroutines()
-		if n <= want || time.Now().After(end) {
-			return n
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func probeDump() string {
-	var b bytes.Buffer
-	_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
-	return b.String()
-}
 
 // TestLeakConnectionsDropped: a server that served many socket and
 // HTTP clients which dropped mid-request, left subscriptions and event
@@ -102,18 +72,18 @@ func TestLeakConnectionsDropped(t *testing.T) {
 	}
 	cycle()
 	http.DefaultClient.CloseIdleConnections()
-	before := probeSettle(0, time.Second)
-	fdBefore := probeFDs()
+	before := testutil.SettleGoroutines(0, time.Second)
+	fdBefore := testutil.FDs()
 	const n = 30
 	for i := 0; i < n; i++ {
 		cycle()
 	}
 	http.DefaultClient.CloseIdleConnections()
-	after := probeSettle(before, 5*time.Second)
-	fdAfter := probeFDs()
+	after := testutil.SettleGoroutines(before, 5*time.Second)
+	fdAfter := testutil.FDs()
 	t.Logf("goroutines %d -> %d, fds %d -> %d", before, after, fdBefore, fdAfter)
 	if after > before+3 || fdAfter > fdBefore+3 {
-		t.Errorf("after %d dropped clients: goroutines %d -> %d, fds %d -> %d\n%s", n, before, after, fdBefore, fdAfter, probeDump())
+		t.Errorf("after %d dropped clients: goroutines %d -> %d, fds %d -> %d\n%s", n, before, after, fdBefore, fdAfter, testutil.GoroutineDump())
 	}
 }
 
@@ -130,7 +100,7 @@ func TestLeakResubscribe(t *testing.T) {
 	}
 	defer c.Close()
 	r := bufio.NewReader(c)
-	before := probeGoroutines()
+	before := goroutines()
 	const n = 500
 	refused := ""
 	for i := 0; i < n; i++ {
@@ -143,7 +113,7 @@ func TestLeakResubscribe(t *testing.T) {
 			refused = line
 		}
 	}
-	after := probeGoroutines()
+	after := goroutines()
 	t.Logf("goroutines %d -> %d after %d subscribes on one connection; first refusal: %s", before, after, n, refused)
 	if after > before+maxSubscriptionsPerConn+5 {
 		t.Errorf("%d subscribes on one connection hold %d goroutines (%d before)", n, after, before)
@@ -167,3 +137,6 @@ func TestLeakResubscribe(t *testing.T) {
 		}
 	}
 }
+
+// goroutines counts the goroutines after a collection.
+func goroutines() int { return testutil.SettleGoroutines(0, 0) }
