@@ -65,6 +65,13 @@ func testProvider(id string) *native.Provider {
 // testProvider registered, and an MCP server on it.
 func newTestHost(t testing.TB, yamlCfg string) (*host.Host, *Server) {
 	t.Helper()
+	return newTestHostWith(t, yamlCfg, nil)
+}
+
+// newTestHostWith is newTestHost with a last word on the host's options
+// (given the config, Data set).
+func newTestHostWith(t testing.TB, yamlCfg string, opts func(*host.Options)) (*host.Host, *Server) {
+	t.Helper()
 	cfg, err := config.Parse([]byte(yamlCfg), "test.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +81,11 @@ func newTestHost(t testing.TB, yamlCfg string) (*host.Host, *Server) {
 	if err := AddDefaultAgent(cfg); err != nil {
 		t.Fatal(err)
 	}
-	h, err := host.New(host.Options{Config: cfg})
+	o := host.Options{Config: cfg}
+	if opts != nil {
+		opts(&o)
+	}
+	h, err := host.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

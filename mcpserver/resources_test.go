@@ -13,47 +13,25 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
-	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/space"
 )
 
-// newSpaceHost is newTestHost with a Space store.
+// newSpaceHost is newTestHost with a Space store and an audit log.
 func newSpaceHost(t *testing.T, yamlCfg string) (*host.Host, *Server) {
 	t.Helper()
-	cfg, err := config.Parse([]byte(yamlCfg), "test.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Data = t.TempDir()
-	cfg.Plugins = nil
-	if err := AddDefaultAgent(cfg); err != nil {
-		t.Fatal(err)
-	}
-	st, err := space.Open(cfg.SpacesDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	aw, err := audit.Open(cfg.AuditPath(), audit.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := host.New(host.Options{Config: cfg, Spaces: st, Audit: aw})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = h.Close() })
-	if err := h.AddProvider(context.Background(), testProvider("org.test.tools"), host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(Options{Host: h})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return h, s
+	return newTestHostWith(t, yamlCfg, func(o *host.Options) {
+		st, err := space.Open(o.Config.SpacesDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		aw, err := audit.Open(o.Config.AuditPath(), audit.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Spaces, o.Audit = st, aw
+	})
 }
 
 const resourcesConfig = `agents:
