@@ -387,7 +387,8 @@ func checkPermission(caller string, maxPerm int8, e *registry.Entry, nested bool
 // checkRate applies the caller's, the tool's, the provider's and the
 // global limit, in that order. A call refused by a later limiter gets back
 // the tokens the earlier ones gave it (ratelimit.Limiter.Refund), so a
-// refused call spends no token anywhere.
+// refused call spends no token anywhere. With e nil (a read outside any
+// tool, ReadSpaceAs) only the caller's and the global limit apply.
 //
 // All limiters are asked at the call's start time, which saves a clock
 // read per limiter.
@@ -406,7 +407,7 @@ func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller str
 		}
 		taken[n], n = callerLim, n+1
 	}
-	if len(h.pol.toolLims) > 0 || len(h.pol.toolPats) > 0 {
+	if e != nil && (len(h.pol.toolLims) > 0 || len(h.pol.toolPats) > 0) {
 		if l := h.pol.toolLimiter(e.Def.Name); l != nil {
 			if ok, retry := l.Allow(now); !ok {
 				return refuse(retry, "tool "+e.Def.Name)
@@ -414,7 +415,7 @@ func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller str
 			taken[n], n = l, n+1
 		}
 	}
-	if len(h.pol.provLims) > 0 {
+	if e != nil && len(h.pol.provLims) > 0 {
 		if l := h.pol.provLims[e.Provider.Info.ID]; l != nil {
 			if ok, retry := l.Allow(now); !ok {
 				return refuse(retry, "provider "+e.Provider.Info.ID)

@@ -82,13 +82,14 @@ func (h *Host) spaceGrant(agent, spaceName string) *abi.ToolError {
 func (h *Host) ReadSpaceAs(ctx context.Context, agent, spaceName, id string) (data []byte, err error) {
 	start := time.Now()
 	var terr *abi.ToolError
+	unaudited := false // refused because nothing can be recorded
 	callID := string(h.ids.appendNext(nil))
 	defer func() {
 		if terr != nil {
-			err = terr
+			data, err = nil, terr
 		}
-		if terr != nil && terr.Code == abi.Unavailable {
-			return // host closed or audit failing: nothing can be recorded
+		if unaudited {
+			return
 		}
 		e := audit.Entry{Time: start, CallID: callID, Caller: agent, Provider: "host", Tool: SpaceReadTool, Runtime: "host",
 			Params: map[string]any{"space": spaceName, "object_id": id}, Outcome: "ok", Latency: time.Since(start)}
@@ -100,54 +101,39 @@ func (h *Host) ReadSpaceAs(ctx context.Context, agent, spaceName, id string) (da
 		h.audit.Log(e)
 	}()
 	if h.closed.Load() {
-		terr = &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}
-		return nil, nil
+		terr, unaudited = &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}, true
+		return
 	}
 	if aerr := h.audit.Failing(); aerr != nil {
-		terr = &abi.ToolError{Code: abi.Unavailable, Message: "reads are refused until the audit log can be written again: " + aerr.Error()}
-		return nil, nil
+		terr, unaudited = &abi.ToolError{Code: abi.Unavailable, Message: "reads are refused until the audit log can be written again: " + aerr.Error()}, true
+		return
 	}
 	if terr = h.spaceGrant(agent, spaceName); terr != nil {
-		return nil, nil
+		return
 	}
 	if h.spaces == nil {
 		terr = &abi.ToolError{Code: abi.Unavailable, Message: errNoSpaces.Error() + " (set data in the config)"}
-		return nil, nil
+		return
 	}
-	if err := space.ValidateID(id); err != nil {
-		terr = spaceError(err, spaceName, id)
-		return nil, nil
+	if verr := space.ValidateID(id); verr != nil {
+		terr = spaceError(verr, spaceName, id)
+		return
 	}
 	if ctx.Err() != nil {
 		terr = abi.AsToolError(ctx.Err(), abi.Cancelled)
-		return nil, nil
+		return
 	}
-	ag := h.pol.agents[agent]
-	if ag.lim != nil {
-		if ok, retry := ag.lim.Allow(start); !ok {
-			terr = rateError(retry, "caller "+strconv.Quote(agent))
-			return nil, nil
-		}
+	if terr = h.checkRate(start, h.pol.agents[agent].lim, agent, nil); terr != nil {
+		return
 	}
-	if g := h.pol.global; g != nil {
-		if ok, retry := g.Allow(start); !ok {
-			if ag.lim != nil {
-				ag.lim.Refund()
-			}
-			terr = rateError(retry, "the host (global limit)")
-			return nil, nil
-		}
-	}
-	data, err = h.spaces.Get(spaceName, id)
-	if err != nil {
+	if data, err = h.spaces.Get(spaceName, id); err != nil {
 		terr = spaceError(err, spaceName, id)
-		return nil, nil
+		return
 	}
 	if len(data) > h.pol.maxResult {
 		terr = &abi.ToolError{Code: abi.TooLarge, Message: "object " + id + " in space " + spaceName + " has " + strconv.Itoa(len(data)) +
 			" bytes, over limits.max_result_bytes (" + strconv.Itoa(h.pol.maxResult) + ")", Data: map[string]any{"limit": int64(h.pol.maxResult)}}
-		data = nil
-		return nil, nil
+		return
 	}
 	return data, nil
 }
