@@ -819,6 +819,23 @@ func (d *Discovery) refreshRemotes(ctx context.Context) {
 	}
 }
 
+// checkPins compares the digests fileSums gave for a described unit
+// (sums[1] the artifact's, then its pinned files' in FileNames order) with
+// a card's pins; the artifact's only when artifactPinned.
+func checkPins(a *trust.ArtifactPin, sums []string, artifactPinned bool) error {
+	if artifactPinned {
+		if err := a.CheckDigest(sums[1]); err != nil {
+			return err
+		}
+	}
+	for i, f := range a.FileNames() {
+		if err := a.CheckFile(f, sums[2+i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // errChangedWhileLoading: the file's bytes changed between the load and
 // the check after it (a save in progress); the change's own event loads
 // it again.
@@ -1697,19 +1714,13 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 				}
 				return nil, fmt.Errorf("%s: refused: the card is signed but does not pin its artifact %s: add \"artifact\": {\"path\": %q} to the card and sign it again with `aios-host sign`, which pins the file and the code beside it", desc, rel, filepath.ToSlash(rel))
 			}
-			if err := v.Artifact.CheckDigest(sums[1]); err != nil {
-				return nil, fmt.Errorf("%s: refused: %w", desc, err)
-			}
 			// The signed pin decides (the parsed card's list was read
 			// before the signature was checked; they are the same card).
-			names := v.Artifact.FileNames()
-			if !slices.Equal(names, card.Artifact.FileNames()) {
+			if !slices.Equal(v.Artifact.FileNames(), card.Artifact.FileNames()) {
 				return nil, fmt.Errorf("%s: refused: the signed artifact.files differ from the card's", desc)
 			}
-			for i, f := range names {
-				if err := v.Artifact.CheckFile(f, sums[2+i]); err != nil {
-					return nil, fmt.Errorf("%s: refused: %w", desc, err)
-				}
+			if err := checkPins(v.Artifact, sums, true); err != nil {
+				return nil, fmt.Errorf("%s: refused: %w", desc, err)
 			}
 		}
 	case errors.Is(err, trust.ErrUnsigned):
@@ -1719,14 +1730,10 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		// An unsigned card vouches for nothing, but the digests it states
 		// are still its word on the code: a file that differs is not the
 		// code it describes.
-		if artifact != "" && card.Artifact != nil {
-			if a := card.Artifact; a.SHA256 != "" && a.SHA256 != sums[1] {
-				return nil, fmt.Errorf("%s: refused: artifact %s has sha256 %s, the (unsigned) card pins %s", desc, a.Path, sums[1], a.SHA256)
-			}
-			for i, f := range card.Artifact.FileNames() {
-				if want := card.Artifact.Files[f]; want != sums[2+i] {
-					return nil, fmt.Errorf("%s: refused: pinned file %s has sha256 %s, the (unsigned) card pins %s", desc, f, sums[2+i], want)
-				}
+		// (An unsigned card may leave sha256 out.)
+		if a := card.Artifact; artifact != "" && a != nil {
+			if err := checkPins(a, sums, a.SHA256 != ""); err != nil {
+				return nil, fmt.Errorf("%s: refused (unsigned card): %w", desc, err)
 			}
 		}
 	default:

@@ -560,7 +560,7 @@ func (a *ArtifactPin) Check(dir string) error {
 // with its pin.
 func (a *ArtifactPin) CheckFile(p, got string) error {
 	if want := a.Files[p]; got != want {
-		return verr(ErrArtifact, "pinned file %q has sha256 %s, the signed card pins %s", p, got, want)
+		return verr(ErrArtifact, "pinned file %q has sha256 %s, the card pins %s", p, got, want)
 	}
 	return nil
 }
@@ -568,7 +568,7 @@ func (a *ArtifactPin) CheckFile(p, got string) error {
 // CheckDigest compares an already computed hex digest with the pin.
 func (a *ArtifactPin) CheckDigest(got string) error {
 	if got != a.SHA256 {
-		return verr(ErrArtifact, "artifact %q has sha256 %s, the signed card pins %s", a.Path, got, a.SHA256)
+		return verr(ErrArtifact, "artifact %q has sha256 %s, the card pins %s", a.Path, got, a.SHA256)
 	}
 	return nil
 }
