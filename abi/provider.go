@@ -143,9 +143,18 @@ func (s Source) CheckPinned(data []byte) error {
 	if !ok {
 		return fmt.Errorf("%s is not among the files its signed card pins", s.Path)
 	}
+	if err := CheckPin(s.Path, data, want); err != nil {
+		return fmt.Errorf("%w (the file changed after it was checked)", err)
+	}
+	return nil
+}
+
+// CheckPin compares data, read from path, with want, the hex SHA-256 its
+// signed card pins for it.
+func CheckPin(path string, data []byte, want string) error {
 	sum := sha256.Sum256(data)
 	if got := hex.EncodeToString(sum[:]); got != want {
-		return fmt.Errorf("%s has sha256 %s, the signed card pins %s (the file changed after it was checked)", s.Path, got, want)
+		return fmt.Errorf("%s has sha256 %s, the signed card pins %s", path, got, want)
 	}
 	return nil
 }

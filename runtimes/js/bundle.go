@@ -1,9 +1,7 @@
 package js
 
 import (
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/aios-host/aios-host/abi"
 )
 
 //go:embed sdk_module.js
@@ -267,8 +267,8 @@ func readPinned(path string, pins map[string]string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if got := sha256.Sum256(data); hex.EncodeToString(got[:]) != want {
-		return nil, fmt.Errorf("%s has sha256 %s, the signed card pins %s", path, hex.EncodeToString(got[:]), want)
+	if err := abi.CheckPin(path, data, want); err != nil {
+		return nil, err
 	}
 	return data, nil
 }
