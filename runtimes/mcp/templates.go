@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -196,13 +195,8 @@ func importTemplate(server string, rt *mcpsdk.ResourceTemplate, endpointHost str
 // schema cannot say.
 func expandTemplate(tmpl *uritemplate.Template, params map[string]any) (string, error) {
 	vals := uritemplate.Values{}
-	names := make([]string, 0, len(params))
-	for k := range params {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		switch v := params[k].(type) {
+	for k, v := range params {
+		switch v := v.(type) {
 		case []any:
 			list := make([]string, 0, len(v))
 			for i, e := range v {
@@ -239,8 +233,6 @@ func templateValue(v any) (string, error) {
 		return strconv.FormatInt(v, 10), nil
 	case uint64:
 		return strconv.FormatUint(v, 10), nil
-	case int:
-		return strconv.Itoa(v), nil
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return "", fmt.Errorf("%v is not a number JSON can write", v)
