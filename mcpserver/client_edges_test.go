@@ -325,13 +325,7 @@ func TestUnreadResponseDoesNotHoldSession(t *testing.T) {
 		}
 	}
 	sid := initSession(t, base)
-	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
-	}}
-	conn, err := d.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialSmallBuffer(t, base)
 	defer conn.Close()
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{}}}`
 	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: %d\r\n\r\n%s",
@@ -539,13 +533,7 @@ func TestStuckGETStreamDoesNotSilenceOthers(t *testing.T) {
 	defer srv.Close()
 	base := srv.URL
 	stuck := initSession(t, base)
-	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
-	}}
-	conn, err := d.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialSmallBuffer(t, base)
 	defer conn.Close()
 	fmt.Fprintf(conn, "GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-06-18\r\n\r\n",
 		strings.TrimPrefix(base, "http://"), stuck)
@@ -582,4 +570,19 @@ func TestStuckGETStreamDoesNotSilenceOthers(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("no tools/list_changed for a new session: the notification is stuck behind a stream its client does not read")
 	}
+}
+
+// dialSmallBuffer connects to base (http://host:port) with a 4 KiB
+// receive buffer: a client that stops reading fills it, and the server's
+// writes then block.
+func dialSmallBuffer(t *testing.T, base string) net.Conn {
+	t.Helper()
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+	}}
+	conn, err := d.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conn
 }
