@@ -14,6 +14,14 @@ import (
 // the two reads (and back before discovery's second hash) must not run:
 // the loader checks the bytes it compiles against abi.Source.Pinned.
 func TestLoaderChecksPinnedBytes(t *testing.T) {
+	checkPinSwap(t, newTestLoader(t, Config{}, nil))
+}
+
+// checkPinSwap runs testutil.PinSwap on l with two built guests.
+func checkPinSwap(t *testing.T, l interface {
+	Load(context.Context, abi.Source) (abi.Provider, error)
+}) {
+	t.Helper()
 	signed, err := os.ReadFile(builtGuest(t, "c-echo"))
 	if err != nil {
 		t.Fatal(err)
@@ -22,7 +30,6 @@ func TestLoaderChecksPinnedBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := newTestLoader(t, Config{}, nil)
 	testutil.PinSwap(t, signed, other, func(path, dir string, pins map[string]string) (func(), error) {
 		p, err := l.Load(context.Background(), abi.Source{Path: path, Trust: abi.Verified, Unit: dir, Pinned: pins})
 		if err != nil {
