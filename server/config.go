@@ -21,6 +21,7 @@ import (
 //	    - {agent: peer, token_env: PEER_TOKEN}      # or token: "…" / token_file: path
 //	  max_body_bytes: 8388608   # one HTTP body or socket message (8 MiB)
 //	  max_batch: 100            # requests in one batch
+//	  list_page_size: 1000      # tools in one tools/list answer; past it a nextCursor
 //	  max_batch_answer_bytes: 33554432  # the answers of one batch together (32 MiB); past it the rest are TooLarge
 //	  read_timeout: 10s         # to read one whole request once it has started
 //	  idle_timeout: 5m          # a socket connection with no request is closed
@@ -56,6 +57,9 @@ type Config struct {
 	// without a token, any other with a valid bearer token), "token"
 	// (everyone with one), "none" (everyone).
 	MetricsAuth string `yaml:"metrics_auth"`
+	// ListPageSize is how many tools one tools/list answer holds; past it
+	// the answer has a nextCursor (MCP pagination).
+	ListPageSize int `yaml:"list_page_size"`
 }
 
 // TokenConfig maps one bearer token to an agent.
@@ -70,6 +74,8 @@ type TokenConfig struct {
 const (
 	DefaultMaxBodyBytes = 8 << 20
 	DefaultMaxBatch     = 100
+	// DefaultListPageSize is the go-sdk MCP server's page size.
+	DefaultListPageSize = 1000
 	// DefaultMaxBatchAnswer is 32 MiB: room for one result of the default
 	// limits.max_result_bytes (16 MiB) and the rest of a batch.
 	DefaultMaxBatchAnswer = 32 << 20
@@ -110,6 +116,9 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if c.MaxBatch <= 0 {
 		c.MaxBatch = DefaultMaxBatch
+	}
+	if c.ListPageSize <= 0 {
+		c.ListPageSize = DefaultListPageSize
 	}
 	if c.MaxBatchAnswer <= 0 {
 		c.MaxBatchAnswer = DefaultMaxBatchAnswer

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/Masterminds/semver/v3"
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/registry"
@@ -62,6 +64,7 @@ func toolInfo(e *registry.Entry) ToolInfo {
 }
 
 type toolsListParams struct {
+	// Cursor is the nextCursor of the page before (MCP pagination).
 	Cursor string `json:"cursor"`
 	// AllVersions lists every registered version, not only the newest.
 	AllVersions bool `json:"all_versions"`
@@ -99,9 +102,28 @@ func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc
 		}
 		return entries[i].Version.LessThan(entries[j].Version)
 	})
-	out := make([]ToolInfo, 0, len(entries))
+	after, err := decodeListCursor(p.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	if after != nil {
+		// The page starts after the last tool of the page before, by
+		// name and version: a tool registered or removed meanwhile moves
+		// no other across the cut.
+		entries = entries[sort.Search(len(entries), func(i int) bool {
+			return after.before(entries[i])
+		}):]
+	}
+	page := s.cfg.ListPageSize
+	out := make([]ToolInfo, 0, min(len(entries), page))
+	res := map[string]any{}
 	for _, e := range entries {
 		if p.AllVersions || shown[e.Def.Name] == e {
+			if len(out) == page {
+				last := out[len(out)-1]
+				res["nextCursor"] = encodeListCursor(last.Name, last.Version)
+				break
+			}
 			ti := toolInfo(e)
 			if sess != nil && sess.transport == "unix" {
 				ti.Source = e.Provider.Source
@@ -109,7 +131,51 @@ func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc
 			out = append(out, ti)
 		}
 	}
-	return map[string]any{"tools": out}, nil
+	res["tools"] = out
+	return res, nil
+}
+
+// listCursor is where a tools/list page starts: after this name and
+// version. On the wire it is base64url of the JSON array [name, version],
+// opaque to clients as MCP's cursors are.
+type listCursor struct {
+	name    string
+	version *semver.Version
+}
+
+// before reports whether the cursor sorts before e (name, then version).
+func (c *listCursor) before(e *registry.Entry) bool {
+	if e.Def.Name != c.name {
+		return e.Def.Name > c.name
+	}
+	return e.Version.GreaterThan(c.version)
+}
+
+func encodeListCursor(name, version string) string {
+	b, _ := json.Marshal([2]string{name, version})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeListCursor(s string) (*listCursor, *jsonrpc.Error) {
+	if s == "" {
+		return nil, nil
+	}
+	bad := func(why string) *jsonrpc.Error {
+		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: cursor is not a nextCursor of tools/list (%s)", why)
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, bad("not base64url")
+	}
+	var v [2]string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, bad("not [name, version]")
+	}
+	ver, err := semver.StrictNewVersion(v[1])
+	if err != nil || v[0] == "" {
+		return nil, bad("no tool name and version")
+	}
+	return &listCursor{name: v[0], version: ver}, nil
 }
 
 // ClientParentPrefix marks a parent_id a client gave (tools/call): the

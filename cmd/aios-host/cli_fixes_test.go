@@ -615,3 +615,47 @@ func TestInProcessMissingPluginFolder(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
 }
+
+// TestListThroughFakeHostPages: `list` against a running host follows
+// tools/list's nextCursor to the last page, and stops with an error at a
+// cursor sent twice instead of asking forever.
+func TestListThroughFakeHostPages(t *testing.T) {
+	e := newEnv(t)
+	sock := filepath.Join(e.data, "aios-host.sock")
+	var mu sync.Mutex
+	n, loop := 0, false
+	tool := func(name string) map[string]any {
+		return map[string]any{"name": name, "version": "1.0.0", "provider": "p", "runtime": "native", "trust": "System", "inputSchema": map[string]any{}}
+	}
+	f := startFakeHost(t, sock, func(method string) any {
+		if method != "tools/list" {
+			return nil
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		switch {
+		case loop:
+			return map[string]any{"tools": []any{tool("again")}, "nextCursor": "same"}
+		case n == 1:
+			return map[string]any{"tools": []any{tool("a"), tool("b")}, "nextCursor": "c1"}
+		default:
+			return map[string]any{"tools": []any{tool("c")}}
+		}
+	})
+	code, out, errs := e.bare("list", "--json", "--data", e.data)
+	var tools []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &tools) != nil || len(tools) != 3 || tools[2]["name"] != "c" {
+		t.Fatalf("list --json over two pages: %d %q %q", code, out, errs)
+	}
+	if ps := f.paramsOf("tools/list"); len(ps) != 2 || !strings.Contains(string(ps[1]), `"cursor":"c1"`) {
+		t.Fatalf("tools/list params %q, want the second with cursor c1", ps)
+	}
+	mu.Lock()
+	loop = true
+	mu.Unlock()
+	code, _, errs = e.bare("list", "--data", e.data)
+	if code == 0 || !strings.Contains(errs, `sent the cursor "same" twice`) {
+		t.Fatalf("list with a cursor that repeats: %d %q", code, errs)
+	}
+}

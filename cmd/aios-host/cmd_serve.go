@@ -205,20 +205,35 @@ func (c *cli) noticeRunningHost(path, bypass string) {
 // listViaSocket is `list` against a running host.
 func (c *cli) listViaSocket(hc *hostConn, asJSON bool) int {
 	defer hc.Close()
-	var res struct {
-		Tools []struct {
-			server.ToolInfo
-			Source string `json:"source"`
-		} `json:"tools"`
-	}
-	if err := hc.call(c.ctx, listWait, "tools/list", map[string]any{"all_versions": true}, &res); err != nil {
-		return c.fail(err)
-	}
-	tools := make([]toolInfo, 0, len(res.Tools))
-	for _, t := range res.Tools {
-		tools = append(tools, toolInfo{Name: t.Name, Version: t.Version, Runtime: t.Runtime, Provider: t.Provider,
-			Description: t.Description, Trust: t.Trust, CapabilityRequired: nonNil(t.CapabilityRequired),
-			Tags: nonNil(t.Tags), Deprecated: t.Deprecated, Source: t.Source, RegisteredAt: t.RegisteredAt, SemverViolation: t.SemverViolation})
+	var tools []toolInfo
+	cursor, seen := "", map[string]bool{}
+	for {
+		var res struct {
+			Tools []struct {
+				server.ToolInfo
+				Source string `json:"source"`
+			} `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		params := map[string]any{"all_versions": true}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		if err := hc.call(c.ctx, listWait, "tools/list", params, &res); err != nil {
+			return c.fail(err)
+		}
+		for _, t := range res.Tools {
+			tools = append(tools, toolInfo{Name: t.Name, Version: t.Version, Runtime: t.Runtime, Provider: t.Provider,
+				Description: t.Description, Trust: t.Trust, CapabilityRequired: nonNil(t.CapabilityRequired),
+				Tags: nonNil(t.Tags), Deprecated: t.Deprecated, Source: t.Source, RegisteredAt: t.RegisteredAt, SemverViolation: t.SemverViolation})
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		if seen[res.NextCursor] {
+			return c.fail(fmt.Errorf("tools/list of the host on the socket sent the cursor %q twice", res.NextCursor))
+		}
+		seen[res.NextCursor], cursor = true, res.NextCursor
 	}
 	sortTools(tools)
 	if asJSON {
