@@ -327,8 +327,8 @@ func TestBridgeClosedServerAnswersUnavailable(t *testing.T) {
 	}
 	start := time.Now()
 	_, err = call(t, p, "mcp-fake-echo", map[string]any{"message": "x"}, 5*time.Second)
-	if abi.CodeOf(err) != abi.Unavailable || time.Since(start) > 100*time.Millisecond {
-		t.Fatalf("after Close: %v after %v, want Unavailable at once", err, time.Since(start))
+	if abi.CodeOf(err) != abi.Unavailable || time.Since(start) > 2*time.Second { // well before the 5 s deadline
+		t.Fatalf("after Close: %v after %v, want Unavailable without waiting for the deadline", err, time.Since(start))
 	}
 }
 
