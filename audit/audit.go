@@ -52,6 +52,12 @@ type Entry struct {
 	Error     string // the error message, truncated to Options.MaxErrorBytes
 	Latency   time.Duration
 	Untrusted bool // the provider runs at trust level Untrusted
+	// Principal is who, behind the agent, asked for the call: the
+	// credential a server mapped to the agent ("uid:1001", "token:NAME",
+	// "oauth:SUBJECT"); "" for calls from within the host's process.
+	Principal string
+	// Session is the client session the call came in (an MCP session id).
+	Session string
 }
 
 // Options tune a Writer. The zero value gives the defaults.

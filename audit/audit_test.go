@@ -593,6 +593,9 @@ func TestWriterEncodingMatchesVerify(t *testing.T) {
 		{CallID: "c4", Params: make(chan int), Result: map[string]any{}}, // unhashable params: empty hash
 		{CallID: "c5", ParentID: "c4", Params: big, Result: []any{big, big}, Latency: 1500 * time.Microsecond, Version: "2.0.0"},
 		{CallID: "c6", Params: point{Y: 2, X: "s"}, Result: float64(2.5e-9)},
+		{CallID: "c7", Principal: "token:peer#0", Session: "S\"1é", Result: "x"},
+		{CallID: "c8", Principal: "uid:1001"},
+		{CallID: "c9", Session: strings.Repeat("s", 2000)},
 	}
 	for _, e := range entries {
 		w.Log(e)

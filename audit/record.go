@@ -29,10 +29,14 @@ type record struct {
 	ParamsHash string `json:"params_hash"`
 	ParentID   string `json:"parent_id"`
 	Prev       string `json:"prev"`
+	// Principal and Session are written only when set (logs written
+	// before they existed verify unchanged).
+	Principal  string `json:"principal,omitempty"`
 	Provider   string `json:"provider"`
 	ResultHash string `json:"result_hash"`
 	Runtime    string `json:"runtime"`
 	Seq        uint64 `json:"seq"`
+	Session    string `json:"session,omitempty"`
 	Time       string `json:"time"`
 	Tool       string `json:"tool"`
 	Untrusted  bool   `json:"untrusted"`
@@ -72,6 +76,10 @@ func appendTail(buf []byte, r *record) []byte {
 	buf = jsonenc.AppendString(buf, r.ParentID)
 	buf = append(buf, `,"prev":`...)
 	buf = jsonenc.AppendString(buf, r.Prev)
+	if r.Principal != "" {
+		buf = append(buf, `,"principal":`...)
+		buf = jsonenc.AppendString(buf, r.Principal)
+	}
 	buf = append(buf, `,"provider":`...)
 	buf = jsonenc.AppendString(buf, r.Provider)
 	buf = append(buf, `,"result_hash":`...)
@@ -80,6 +88,10 @@ func appendTail(buf []byte, r *record) []byte {
 	buf = jsonenc.AppendString(buf, r.Runtime)
 	buf = append(buf, `,"seq":`...)
 	buf = strconv.AppendUint(buf, r.Seq, 10)
+	if r.Session != "" {
+		buf = append(buf, `,"session":`...)
+		buf = jsonenc.AppendString(buf, r.Session)
+	}
 	buf = append(buf, `,"time":`...)
 	buf = jsonenc.AppendString(buf, r.Time)
 	buf = append(buf, `,"tool":`...)
@@ -129,7 +141,12 @@ func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]
 	b = appendField(b, e.ParentID, maxFieldBytes)
 	b = append(b, `,"prev":"`...)
 	b = append(b, w.prev...)
-	b = append(b, `","provider":`...)
+	b = append(b, '"')
+	if e.Principal != "" {
+		b = append(b, `,"principal":`...)
+		b = appendField(b, e.Principal, maxFieldBytes)
+	}
+	b = append(b, `,"provider":`...)
 	b = appendField(b, e.Provider, maxFieldBytes)
 	b = append(b, `,"result_hash":`...)
 	b = appendDigest(b, &rh, hasR)
@@ -137,6 +154,10 @@ func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]
 	b = appendField(b, e.Runtime, maxFieldBytes)
 	b = append(b, `,"seq":`...)
 	b = strconv.AppendUint(b, w.seq+1, 10)
+	if e.Session != "" {
+		b = append(b, `,"session":`...)
+		b = appendField(b, e.Session, maxFieldBytes)
+	}
 	b = append(b, `,"time":"`...)
 	t := e.Time
 	if t.IsZero() {

@@ -101,7 +101,7 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 		ctx = &f.ctx
 	}
 	h := f.h
-	nf := &frame{h: h, caller: f.entry.Provider.Info.ID, grants: f.nestedGrants(), maxPerm: f.maxPerm}
+	nf := &frame{h: h, caller: f.entry.Provider.Info.ID, grants: f.nestedGrants(), maxPerm: f.maxPerm, origin: f.origin}
 	// The audit log hashes the params and the result after the call, on
 	// its own goroutine. Other runtimes hand over values decoded for this
 	// host call and copy the result into their guest; Go code keeps its

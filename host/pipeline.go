@@ -50,7 +50,41 @@ type frame struct {
 	// (config.PermissionRank): the agent's max_permission, inherited by
 	// nested calls.
 	maxPerm int8
-	idBuf   [32]byte // the bytes of the call id (see callIDs.frameID)
+	// origin is who, behind the agent, asked for the call (WithOrigin),
+	// inherited by nested calls; nil for calls from within the process.
+	origin *Origin
+	idBuf  [32]byte // the bytes of the call id (see callIDs.frameID)
+}
+
+// Origin says who, behind the agent, asked for a call: a server that maps
+// a client's credential to an agent puts it in the call's context
+// (WithOrigin), and every audit record of the call and of its nested calls
+// carries it.
+type Origin struct {
+	// Principal is the credential that was mapped to the agent:
+	// "uid:1001" (a socket peer), "token:NAME" (a configured bearer
+	// token), "oauth:SUBJECT" (an OAuth access token's subject).
+	Principal string
+	// Session is the client session: an MCP session id.
+	Session string
+}
+
+type originKey struct{}
+
+// WithOrigin returns ctx carrying o for the calls made with it.
+func WithOrigin(ctx context.Context, o Origin) context.Context {
+	if o == (Origin{}) {
+		return ctx
+	}
+	return context.WithValue(ctx, originKey{}, &o)
+}
+
+// OriginOf returns the Origin of ctx (WithOrigin), or the zero Origin.
+func OriginOf(ctx context.Context) Origin {
+	if o, _ := ctx.Value(originKey{}).(*Origin); o != nil {
+		return *o
+	}
+	return Origin{}
 }
 
 // Call runs call through the whole pipeline and returns the tool's result
@@ -75,6 +109,7 @@ func (h *Host) CallWithInfo(ctx context.Context, call *abi.ToolCall) (any, CallI
 		ctx = context.Background()
 	}
 	f := &frame{h: h, caller: call.Caller}
+	f.origin, _ = ctx.Value(originKey{}).(*Origin)
 	var lim *ratelimit.Limiter
 	var deny *abi.ToolError
 	if ag := h.pol.agents[call.Caller]; ag != nil {
@@ -517,6 +552,9 @@ func (h *Host) logAudit(start time.Time, in *abi.ToolCall, f *frame, e *registry
 		Result:   result,
 		Outcome:  "ok",
 		Latency:  info.Latency,
+	}
+	if f.origin != nil {
+		ae.Principal, ae.Session = f.origin.Principal, f.origin.Session
 	}
 	if e != nil {
 		ae.Tool = e.Def.Name

@@ -304,7 +304,7 @@ func requireToken(v *verifier, metadataURL func(*http.Request) string, anonymous
 		h := r.Header.Get("Authorization")
 		if h == "" {
 			if anonymous != "" {
-				ti := &auth.TokenInfo{UserID: "anonymous:" + anonymous, Extra: map[string]any{"agent": anonymous}}
+				ti := &auth.TokenInfo{UserID: "anonymous:" + anonymous, Extra: map[string]any{"agent": anonymous, "principal": "anonymous"}}
 				r.Header.Set("Authorization", "Bearer anonymous")
 				inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tokenInfoKey{}, ti)))
 				return
@@ -341,7 +341,7 @@ func requireToken(v *verifier, metadataURL func(*http.Request) string, anonymous
 			return
 		}
 		ti := &auth.TokenInfo{Scopes: id.scopes, Expiration: id.expiry, UserID: id.agent + ":" + id.subject,
-			Extra: map[string]any{"agent": id.agent}}
+			Extra: map[string]any{"agent": id.agent, "principal": "oauth:" + id.subject}}
 		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tokenInfoKey{}, ti)))
 	})
 }

@@ -14,6 +14,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
 )
 
 // Space objects as MCP resources (the seed: "MCP resources map to AIOS
@@ -61,7 +62,8 @@ func (s *Server) resourceMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHand
 		case "resources/read":
 			p, ok := req.GetParams().(*mcpsdk.ReadResourceParams)
 			if ok && p != nil && strings.HasPrefix(p.URI, SpaceScheme+":") {
-				return s.readSpaceResource(ctx, s.agentOfExtra(req.GetExtra()), p.URI)
+				ss, _ := req.GetSession().(*mcpsdk.ServerSession)
+				return s.readSpaceResource(host.WithOrigin(ctx, originOf(req.GetExtra(), ss)), s.agentOfExtra(req.GetExtra()), p.URI)
 			}
 		}
 		return next(ctx, method, req)

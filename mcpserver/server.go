@@ -372,6 +372,20 @@ func (s *Server) agentOfExtra(extra *mcpsdk.RequestExtra) string {
 	return s.cfg.Agent
 }
 
+// originOf is who, behind the agent, made a request: the principal the
+// token check put in its TokenInfo ("oauth:SUBJECT", "anonymous") and the
+// MCP session. The host writes both into the call's audit records.
+func originOf(extra *mcpsdk.RequestExtra, ss *mcpsdk.ServerSession) host.Origin {
+	var o host.Origin
+	if extra != nil && extra.TokenInfo != nil {
+		o.Principal, _ = extra.TokenInfo.Extra["principal"].(string)
+	}
+	if ss != nil {
+		o.Session = ss.ID()
+	}
+	return o
+}
+
 // decodeBudgetFactor × limits.max_params_bytes bounds what a call's
 // arguments may decode to (an estimate, internal/wire.CheckJSONCost): 128
 // MiB by default; arguments of ordinary values under max_params_bytes cost
@@ -421,6 +435,7 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		if req.Session != nil {
 			defer s.sessionCall(req.Session.ID(), cancel)()
 		}
+		ctx = host.WithOrigin(ctx, originOf(req.Extra, req.Session))
 		v, err := s.h.Call(ctx, &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params})
 		if err != nil {
 			return errorResult(abi.AsToolError(err, abi.Internal)), nil

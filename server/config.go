@@ -18,7 +18,7 @@ import (
 //	  http: 127.0.0.1:7700      # off unless set (or --http)
 //	  uids: {"1001": reader}    # socket peers by uid → agent; the host's own uid → default_agent unless listed
 //	  tokens:                   # HTTP bearer tokens → agents
-//	    - {agent: peer, token_env: PEER_TOKEN}      # or token: "…" / token_file: path
+//	    - {agent: peer, token_env: PEER_TOKEN, name: laptop}  # or token: "…" / token_file: path; name: audit principal token:NAME (default AGENT#INDEX)
 //	  max_body_bytes: 8388608   # one HTTP body or socket message (8 MiB)
 //	  max_batch: 100            # requests in one batch
 //	  list_page_size: 1000      # tools in one tools/list answer; past it a nextCursor
@@ -64,7 +64,10 @@ type Config struct {
 
 // TokenConfig maps one bearer token to an agent.
 type TokenConfig struct {
-	Agent     string `yaml:"agent"`
+	Agent string `yaml:"agent"`
+	// Name names the token in audit records (principal "token:NAME");
+	// default AGENT#I, I its index in server.tokens.
+	Name      string `yaml:"name"`
 	Token     string `yaml:"token"`
 	TokenEnv  string `yaml:"token_env"`
 	TokenFile string `yaml:"token_file"`
@@ -147,10 +150,19 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 			return c, fmt.Errorf("server.uids: %q is not a numeric uid", uid)
 		}
 	}
-	for i, t := range c.Tokens {
+	names := map[string]int{}
+	for i := range c.Tokens {
+		t := &c.Tokens[i]
 		if t.Agent == "" {
 			return c, fmt.Errorf("server.tokens[%d]: agent is required", i)
 		}
+		if t.Name == "" {
+			t.Name = t.Agent + "#" + strconv.Itoa(i)
+		}
+		if j, dup := names[t.Name]; dup {
+			return c, fmt.Errorf("server.tokens[%d]: name %q is also server.tokens[%d]'s; audit records tell tokens apart by name", i, t.Name, j)
+		}
+		names[t.Name] = i
 		n := 0
 		for _, s := range []string{t.Token, t.TokenEnv, t.TokenFile} {
 			if s != "" {

@@ -8,10 +8,12 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/audit"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/host"
@@ -86,7 +88,11 @@ func newTestServer(t testing.TB, extra string, withHTTP bool) *testServer {
 
 func buildServer(t testing.TB, dir, extra string, ln net.Listener, providerID, prefix string) *testServer {
 	t.Helper()
-	doc := "plugins: []\ndata: " + filepath.Join(dir, "data") + "\naudit: {disabled: true}\n" +
+	auditLine := "audit: {disabled: true}\n"
+	if strings.Contains("\n"+extra, "\naudit:") {
+		auditLine = "" // extra sets it
+	}
+	doc := "plugins: []\ndata: " + filepath.Join(dir, "data") + "\n" + auditLine +
 		"rate_limits: {global: {per_second: 1000000000, burst: 1000000000}}\n" +
 		"agents:\n  cli: {grants: ['CallTool(*)', 'ReadSpace(*)']}\n  reader: {grants: ['CallTool(*)']}\n  peer: {grants: ['CallTool(" + prefix + "*)']}\n" +
 		"server:\n  tokens: [{agent: peer, token: " + testToken + "}]\n  read_timeout: 300ms\n" + extra
@@ -98,7 +104,16 @@ func buildServer(t testing.TB, dir, extra string, ln net.Listener, providerID, p
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	h, err := host.New(host.Options{Config: cfg, Logger: log})
+	opts := host.Options{Config: cfg, Logger: log}
+	if auditLine == "" {
+		if err := os.MkdirAll(filepath.Dir(cfg.AuditPath()), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if opts.Audit, err = audit.Open(cfg.AuditPath(), audit.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := host.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

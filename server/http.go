@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
 
@@ -59,12 +60,12 @@ func (s *Server) metricsGate(next http.Handler) http.Handler {
 		case "none":
 		case "loopback":
 			if !fromLoopback(r) {
-				if _, ok := s.authenticate(w, r); !ok {
+				if _, _, ok := s.authenticate(w, r); !ok {
 					return
 				}
 			}
 		default:
-			if _, ok := s.authenticate(w, r); !ok {
+			if _, _, ok := s.authenticate(w, r); !ok {
 				return
 			}
 		}
@@ -89,12 +90,14 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	_, _ = w.Write(body)
 }
 
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
+// authenticate maps the request's bearer token to an agent and the
+// token's name, or answers 401.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (agent, name string, ok bool) {
 	h := r.Header.Get("Authorization")
 	scheme, tok, ok := strings.Cut(h, " ")
 	if ok && strings.EqualFold(scheme, "Bearer") { // the scheme is case-insensitive
-		if agent, ok := s.agentForToken(strings.TrimSpace(tok)); ok {
-			return agent, true
+		if agent, name, ok := s.agentForToken(strings.TrimSpace(tok)); ok {
+			return agent, name, true
 		}
 	}
 	msg := "missing bearer token (Authorization: Bearer <token>, see server.tokens)"
@@ -103,11 +106,11 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (string, b
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="aios-host"`)
 	writeJSON(w, http.StatusUnauthorized, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.CapabilityDenied, "%s", msg))))
-	return "", false
+	return "", "", false
 }
 
 func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
-	agent, ok := s.authenticate(w, r)
+	agent, name, ok := s.authenticate(w, r)
 	if !ok {
 		return
 	}
@@ -128,7 +131,7 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 			jsonrpc.Errorf(abi.Timeout, "reading the request body: %v", err))))
 		return
 	}
-	out := s.handleMessage(r.Context(), &session{agent: agent, transport: "http"}, body)
+	out := s.handleMessage(r.Context(), &session{agent: agent, transport: "http", origin: host.Origin{Principal: "token:" + name}}, body)
 	if out == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return
@@ -137,7 +140,7 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
-	agent, ok := s.authenticate(w, r)
+	agent, _, ok := s.authenticate(w, r)
 	if !ok {
 		return
 	}

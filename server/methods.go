@@ -17,6 +17,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
@@ -217,7 +218,7 @@ func (s *Server) toolsCall(ctx context.Context, sess *session, params json.RawMe
 		ms := min(p.TimeoutMS, int64(math.MaxInt64/time.Millisecond))
 		call.Deadline = time.Now().Add(time.Duration(ms) * time.Millisecond)
 	}
-	v, info, err := s.h.CallWithInfo(ctx, call) // counted in metrics by the host's OnCall observer
+	v, info, err := s.h.CallWithInfo(host.WithOrigin(ctx, sess.origin), call) // counted in metrics by the host's OnCall observer
 	if err != nil {
 		return nil, jsonrpc.FromError(err)
 	}

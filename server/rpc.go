@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
@@ -18,6 +19,9 @@ import (
 type session struct {
 	agent     string
 	transport string // "unix" or "http"
+	// origin is the credential mapped to agent, written into the audit
+	// records of the session's calls.
+	origin host.Origin
 	// notify sends a notification on the same connection; nil for HTTP POST.
 	notify func(n *jsonrpc.Notification) error
 	subs   *subscriptions

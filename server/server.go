@@ -88,6 +88,7 @@ type Server struct {
 type tokenAgent struct {
 	token []byte
 	agent string
+	name  string // server.tokens[].name: the audit records' principal "token:NAME"
 }
 
 // New builds a server; call ListenUnix / ListenHTTP to serve.
@@ -134,7 +135,7 @@ func New(opts Options) (*Server, error) {
 				return nil, fmt.Errorf("server.tokens: agents %s and %s have the same token; give each agent its own", o.agent, t.Agent)
 			}
 		}
-		s.tokens = append(s.tokens, tokenAgent{token: []byte(v), agent: t.Agent})
+		s.tokens = append(s.tokens, tokenAgent{token: []byte(v), agent: t.Agent, name: t.Name})
 	}
 	for uid, agent := range cfg.UIDs {
 		if _, ok := hcfg.Agents[agent]; !ok {
@@ -178,15 +179,15 @@ func (s *Server) Socket() string {
 	return s.socket
 }
 
-// agentForToken maps a bearer token to its agent, in constant time per token.
-func (s *Server) agentForToken(tok string) (string, bool) {
-	agent, ok := "", false
+// agentForToken maps a bearer token to its agent, in constant time per
+// token, and says which configured token it is (its name).
+func (s *Server) agentForToken(tok string) (agent, name string, ok bool) {
 	for _, t := range s.tokens {
 		if subtle.ConstantTimeCompare(t.token, []byte(tok)) == 1 {
-			agent, ok = t.agent, true
+			agent, name, ok = t.agent, t.name, true
 		}
 	}
-	return agent, ok
+	return agent, name, ok
 }
 
 // ListenUnix listens on the unix socket path (a stale socket file left by

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
 
@@ -87,13 +89,15 @@ func (s *Server) serveUnix(conn net.Conn) {
 		conn.Close()
 		return
 	}
-	s.ServeConn(conn, agent)
+	s.serveConn(conn, agent, host.Origin{Principal: "uid:" + strconv.FormatUint(uint64(uid), 10)})
 }
 
 // ServeConn serves newline-delimited JSON-RPC on conn as agent until the
 // peer closes it, it idles past idle_timeout, or a message takes longer
 // than read_timeout to arrive. It closes conn.
-func (s *Server) ServeConn(conn net.Conn, agent string) {
+func (s *Server) ServeConn(conn net.Conn, agent string) { s.serveConn(conn, agent, host.Origin{}) }
+
+func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -114,7 +118,7 @@ func (s *Server) ServeConn(conn net.Conn, agent string) {
 		}
 		return err
 	}
-	sess := &session{agent: agent, transport: "unix", subs: &subscriptions{}}
+	sess := &session{agent: agent, transport: "unix", subs: &subscriptions{}, origin: origin}
 	sess.notify = func(n *jsonrpc.Notification) error { return write(mustMarshal(n)) }
 	var inflight sync.WaitGroup
 	sem := make(chan struct{}, maxConcurrentPerConn)
