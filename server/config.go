@@ -22,6 +22,7 @@ import (
 //	  max_body_bytes: 8388608   # one HTTP body or socket message (8 MiB)
 //	  max_batch: 100            # requests in one batch
 //	  list_page_size: 1000      # tools in one tools/list answer; past it a nextCursor
+//	  max_conns_per_uid: 128    # socket connections one peer uid holds at once
 //	  max_batch_answer_bytes: 33554432  # the answers of one batch together (32 MiB); past it the rest are TooLarge
 //	  read_timeout: 10s         # to read one whole request once it has started
 //	  idle_timeout: 5m          # a socket connection with no request is closed
@@ -60,6 +61,8 @@ type Config struct {
 	// ListPageSize is how many tools one tools/list answer holds; past it
 	// the answer has a nextCursor (MCP pagination).
 	ListPageSize int `yaml:"list_page_size"`
+	// MaxConnsPerUID bounds the socket connections one peer uid holds.
+	MaxConnsPerUID int `yaml:"max_conns_per_uid"`
 }
 
 // TokenConfig maps one bearer token to an agent.
@@ -79,6 +82,8 @@ const (
 	DefaultMaxBatch     = 100
 	// DefaultListPageSize is the go-sdk MCP server's page size.
 	DefaultListPageSize = 1000
+	// DefaultMaxConnsPerUID is 128 connections (each runs up to 32 calls).
+	DefaultMaxConnsPerUID = 128
 	// DefaultMaxBatchAnswer is 32 MiB: room for one result of the default
 	// limits.max_result_bytes (16 MiB) and the rest of a batch.
 	DefaultMaxBatchAnswer = 32 << 20
@@ -119,6 +124,9 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if c.MaxBatch <= 0 {
 		c.MaxBatch = DefaultMaxBatch
+	}
+	if c.MaxConnsPerUID <= 0 {
+		c.MaxConnsPerUID = DefaultMaxConnsPerUID
 	}
 	if c.ListPageSize <= 0 {
 		c.ListPageSize = DefaultListPageSize

@@ -74,6 +74,8 @@ type Server struct {
 	nextSub   int64
 	// streams counts each agent's open GET /events streams.
 	streams map[string]int
+	// uidConns counts each socket peer uid's open connections.
+	uidConns map[uint32]int
 
 	// The host card last signed (HostCard): its unsigned canonical form,
 	// the key and the signed bytes. Anyone may GET the card, and signing
@@ -113,7 +115,7 @@ func New(opts Options) (*Server, error) {
 		m = NewMetrics()
 	}
 	s := &Server{h: opts.Host, d: opts.Discovery, hcfg: hcfg, cfg: cfg, log: log, metrics: m,
-		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelFunc{}, streams: map[string]int{}, mount: opts.Mount, refresh: opts.OnRefresh}
+		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelFunc{}, streams: map[string]int{}, uidConns: map[uint32]int{}, mount: opts.Mount, refresh: opts.OnRefresh}
 	s.base, s.stopBase = context.WithCancel(context.Background())
 	s.refreshes = map[string]*coalescer{"all": {}, "local": {}, "remote": {}}
 	m.attach(s)

@@ -89,6 +89,27 @@ func (s *Server) serveUnix(conn net.Conn) {
 		conn.Close()
 		return
 	}
+	// One uid holds at most max_conns_per_uid connections: each costs a
+	// goroutine, buffers and up to 32 calls at once.
+	s.mu.Lock()
+	n := s.uidConns[uid]
+	if n >= s.cfg.MaxConnsPerUID {
+		s.mu.Unlock()
+		_ = conn.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+		_, _ = conn.Write(append(mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.RateLimited,
+			"uid %d already holds %d connections to this socket, the limit (server.max_conns_per_uid): close one, or send more requests on one connection", uid, n))), '\n'))
+		conn.Close()
+		return
+	}
+	s.uidConns[uid] = n + 1
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if s.uidConns[uid]--; s.uidConns[uid] <= 0 {
+			delete(s.uidConns, uid)
+		}
+		s.mu.Unlock()
+	}()
 	s.serveConn(conn, agent, host.Origin{Principal: "uid:" + strconv.FormatUint(uint64(uid), 10)})
 }
 
