@@ -246,4 +246,16 @@ func TestCrossRuntimeJSToMCP(t *testing.T) {
 	if len(c) != 1 || c[0].(map[string]any)["uri"] != "demo://resource/dynamic/text/7" || !strings.Contains(fmt.Sprint(c[0].(map[string]any)["text"]), "Resource 7") {
 		t.Fatalf("template read = %#v", v)
 	}
+	// Its prompt args-prompt (city required, state optional) is a tool.
+	v, err = h.Call(ctx, &abi.ToolCall{Caller: config.DefaultAgentName, Tool: "mcp-everything-prompt-args-prompt", Params: map[string]any{"city": "Lyon"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, _ := v.(map[string]any)["messages"].([]any)
+	if len(msgs) != 1 || fmt.Sprint(msgs[0].(map[string]any)["content"].(map[string]any)["text"]) != "What's weather in Lyon?" {
+		t.Fatalf("args-prompt = %#v", v)
+	}
+	if _, err := h.Call(ctx, &abi.ToolCall{Caller: config.DefaultAgentName, Tool: "mcp-everything-prompt-args-prompt", Params: map[string]any{"state": "Rhône"}}); abi.CodeOf(err) != abi.InvalidParams {
+		t.Fatalf("args-prompt without its required city: %v", err)
+	}
 }

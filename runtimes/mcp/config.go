@@ -46,7 +46,8 @@ const (
 //	      token_env: SEARCH_TOKEN            # bearer token from the environment (or token: "...")
 //	      resources: false               # do not import resources as read tools (default true)
 //	      resource_templates: false      # do not import resource templates as read tools (default true)
-//	      max_resources: 100             # at most this many resources (and as many templates) become tools
+//	      prompts: false                 # do not import prompts as tools (default true)
+//	      max_resources: 100             # at most this many resources (and as many templates, and prompts) become tools
 //	      connect_timeout: 20s           # to connect and list at start-up
 //	      reconnect_max: 30s             # longest wait between reconnect attempts
 //	      disabled: false
@@ -68,6 +69,7 @@ type ServerConfig struct {
 	TokenEnv       string            `yaml:"token_env"`
 	Resources      *bool             `yaml:"resources"`
 	Templates      *bool             `yaml:"resource_templates"`
+	Prompts        *bool             `yaml:"prompts"`
 	MaxResources   int               `yaml:"max_resources"`
 	ConnectTimeout time.Duration     `yaml:"connect_timeout"`
 	ReconnectMax   time.Duration     `yaml:"reconnect_max"`
@@ -338,6 +340,9 @@ func (sc ServerConfig) policy() screen.Policy {
 
 // importResources says whether resources become read tools.
 func (sc ServerConfig) importResources() bool { return sc.Resources == nil || *sc.Resources }
+
+// importPrompts says whether prompts become tools.
+func (sc ServerConfig) importPrompts() bool { return sc.Prompts == nil || *sc.Prompts }
 
 // importTemplates says whether resource templates become read tools.
 func (sc ServerConfig) importTemplates() bool { return sc.Templates == nil || *sc.Templates }

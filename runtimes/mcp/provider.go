@@ -30,7 +30,8 @@ type target struct {
 	tool       string
 	uri        string
 	tmpl       *uritemplate.Template
-	structured bool // the tool declares an outputSchema: return structuredContent
+	prompt     string // prompts/get of this prompt
+	structured bool   // the tool declares an outputSchema: return structuredContent
 }
 
 func (t *table) add(def abi.ToolDef, tg target) bool {
@@ -116,6 +117,26 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		v, err := resourceResult(r)
 		if err != nil {
 			return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: resource %s: %v", s.name, uri, err)
+		}
+		return s.screenResult(call, v)
+	}
+	if tg.prompt != "" {
+		args, err := promptArgs(call.Params)
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidParams, "mcp server %s: prompt %s: %v", s.name, tg.prompt, err)
+		}
+		gp := &mcpsdk.GetPromptParams{Name: tg.prompt, Arguments: args}
+		r, err := sess.GetPrompt(ctx, gp)
+		if again := s.expired(ctx, sess, err); again != nil {
+			sess = again
+			r, err = sess.GetPrompt(ctx, gp)
+		}
+		if err != nil {
+			return nil, s.callError(ctx, sess, call, err, since)
+		}
+		v, err := promptResult(r)
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: prompt %s: %v", s.name, tg.prompt, err)
 		}
 		return s.screenResult(call, v)
 	}

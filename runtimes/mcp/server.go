@@ -495,6 +495,11 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			return err
 		}
 	}
+	if s.cfg.importPrompts() && ir != nil && ir.Capabilities != nil && ir.Capabilities.Prompts != nil {
+		if err := s.listPrompts(ctx, sess, t); err != nil {
+			return err
+		}
+	}
 	old := s.prov.table.Load()
 	if old.published && reflect.DeepEqual(old.reg, t.reg) {
 		return nil
@@ -550,6 +555,47 @@ func (s *server) listTemplates(ctx context.Context, sess *mcpsdk.ClientSession, 
 		}
 		if !t.add(def, target{tmpl: tmpl}) {
 			s.b.log.Warn("mcp resource template skipped", "server", s.name, "reason", fmt.Sprintf("resource template %q: duplicate name %s", rt.URITemplate, def.Name))
+			continue
+		}
+		n++
+	}
+	return nil
+}
+
+// listPrompts adds the tools of the server's prompts to t (prompts.go),
+// at most max_resources of them. As for templates, a server that does not
+// answer prompts/list has none, and only a connection that ends or a
+// listing out of time fails the listing.
+func (s *server) listPrompts(ctx context.Context, sess *mcpsdk.ClientSession, t *table) error {
+	n := 0
+	for p, err := range listPages(ctx, "prompts/list", func(ctx context.Context, cursor string) ([]*mcpsdk.Prompt, string, error) {
+		r, err := sess.ListPrompts(ctx, &mcpsdk.ListPromptsParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Prompts, r.NextCursor, nil
+	}) {
+		if err != nil {
+			if s.connectionGone(ctx, err) {
+				return fmt.Errorf("prompts/list: %w", err)
+			}
+			s.b.log.Warn("mcp prompts not imported", "server", s.name, "reason", err.Error())
+			return nil
+		}
+		if n >= s.cfg.MaxResources {
+			s.b.log.Info("mcp prompts past max_resources not imported", "server", s.name, "max_resources", s.cfg.MaxResources)
+			return nil
+		}
+		def, err := importPrompt(s.name, p, s.host)
+		if err == nil {
+			def, err = s.screenDef(def)
+		}
+		if err != nil {
+			s.b.log.Warn("mcp prompt skipped", "server", s.name, "reason", err)
+			continue
+		}
+		if !t.add(def, target{prompt: p.Name}) {
+			s.b.log.Warn("mcp prompt skipped", "server", s.name, "reason", fmt.Sprintf("prompt %q: duplicate name %s", p.Name, def.Name))
 			continue
 		}
 		n++
