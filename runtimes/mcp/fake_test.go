@@ -253,14 +253,18 @@ func runFake(mode string) int {
 				map[string]any{"uriTemplate": "mem://other/{x}", "name": "Greeting"}, // the name of a resource
 			}})
 		case "prompts/list":
-			f.reply(m.ID, map[string]any{"prompts": []any{
+			late := []any{}
+			if f.extra {
+				late = append(late, map[string]any{"name": "later"})
+			}
+			f.reply(m.ID, map[string]any{"prompts": append(late,
 				map[string]any{"name": "code_review", "description": "Review a piece of code", "arguments": []any{
 					map[string]any{"name": "code", "required": true}, map[string]any{"name": "style", "description": "the tone"}}},
 				map[string]any{"name": "Plain", "title": "A plain prompt"},
 				map[string]any{"name": "!!!"},
 				map[string]any{"name": "twice", "arguments": []any{map[string]any{"name": "a"}, map[string]any{"name": "a"}}},
 				map[string]any{"name": "broken"},
-			}})
+			)})
 		case "prompts/get":
 			var p struct {
 				Name      string            `json:"name"`
@@ -346,9 +350,13 @@ func runFake(mode string) int {
 			case "grow":
 				f.extra = true
 				f.reply(m.ID, map[string]any{"content": []any{}})
+				changed := "notifications/tools/list_changed"
+				if mode == "prompts" {
+					changed = "notifications/prompts/list_changed" // the late prompt
+				}
 				go func() {
 					time.Sleep(10 * time.Millisecond)
-					f.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+					f.send(map[string]any{"jsonrpc": "2.0", "method": changed})
 				}()
 			case "bloat":
 				f.replyRaw(m.ID, bloatResult())

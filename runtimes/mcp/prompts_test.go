@@ -104,6 +104,22 @@ func TestPrompts(t *testing.T) {
 	}
 }
 
+// TestPromptsListChanged: notifications/prompts/list_changed makes the
+// bridge list again, and a prompt added since is a tool.
+func TestPromptsListChanged(t *testing.T) {
+	h, _ := startPromptHost(t, fakeConfig(t, "prompts"))
+	if _, err := h.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "mcp-p-grow", Params: map[string]any{}, Deadline: time.Now().Add(5 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !slices.Contains(promptTools(h), "mcp-p-prompt-later") {
+		if time.Now().After(deadline) {
+			t.Fatalf("after prompts/list_changed the prompt tools are %v, without mcp-p-prompt-later", promptTools(h))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // TestPromptsOff: prompts: false imports none.
 func TestPromptsOff(t *testing.T) {
 	sc := fakeConfig(t, "prompts")

@@ -331,6 +331,7 @@ func (s *server) serve() (connected bool, err error) {
 		Capabilities:               &mcpsdk.ClientCapabilities{},
 		ToolListChangedHandler:     func(context.Context, *mcpsdk.ToolListChangedRequest) { s.onListChanged() },
 		ResourceListChangedHandler: func(context.Context, *mcpsdk.ResourceListChangedRequest) { s.onListChanged() },
+		PromptListChangedHandler:   func(context.Context, *mcpsdk.PromptListChangedRequest) { s.onListChanged() },
 	}
 	if s.cfg.Sampling {
 		copts.Capabilities.Sampling = &mcpsdk.SamplingCapabilities{}
