@@ -32,7 +32,10 @@ const (
 	DefaultWriteTimeout = 30 * time.Second
 	// DefaultMaxSessions is how many HTTP sessions one user may hold.
 	DefaultMaxSessions = 64
-	DefaultJWKSRefresh = 10 * time.Minute
+	// DefaultMaxCallsPerSession is how many calls one HTTP session runs at
+	// once (a JSON-RPC socket connection's bound too).
+	DefaultMaxCallsPerSession = 32
+	DefaultJWKSRefresh        = 10 * time.Minute
 	// DefaultJWKSMaxStale is how long the issuer's keys last fetched stay
 	// trusted while refetching them fails (a key the issuer removed must
 	// not verify for ever because its JWKS URL went down).
@@ -63,6 +66,7 @@ const (
 //	    clock_skew: 5s           # leeway for exp/nbf
 //	    session_timeout: 30m     # idle MCP sessions are closed
 //	    max_sessions: 64         # sessions per user (token agent + subject); one more closes their least recently used
+//	    max_calls_per_session: 32  # tools/call one session runs at once; past it RateLimited
 //	  servers: ...               # imported MCP servers (runtimes/mcp)
 type Config struct {
 	Agent  string   `yaml:"agent"`
@@ -95,6 +99,9 @@ type HTTPConfig struct {
 	// of a token; the anonymous agent is one user): opening one more
 	// closes the one they used least recently.
 	MaxSessions int `yaml:"max_sessions"`
+	// MaxCallsPerSession bounds the tools/call requests one session runs
+	// at once: past it a call is a RateLimited result.
+	MaxCallsPerSession int `yaml:"max_calls_per_session"`
 }
 
 // ScopeAgent maps an OAuth scope to an agent.
@@ -122,6 +129,9 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if h.MaxSessions == 0 {
 		h.MaxSessions = DefaultMaxSessions
+	}
+	if h.MaxCallsPerSession == 0 {
+		h.MaxCallsPerSession = DefaultMaxCallsPerSession
 	}
 	bad := func(key, format string, a ...any) error {
 		return fmt.Errorf("%s: mcp.%s: %s", fileOf(cfg), key, fmt.Sprintf(format, a...))
@@ -169,6 +179,9 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if h.ClockSkew < 0 || h.SessionTimeout < 0 {
 		return c, bad("http", "clock_skew and session_timeout must not be negative")
+	}
+	if h.MaxCallsPerSession < 0 {
+		return c, bad("http.max_calls_per_session", "%d: must be at least 1 (0 for the default, %d)", h.MaxCallsPerSession, DefaultMaxCallsPerSession)
 	}
 	if h.MaxSessions < 0 {
 		return c, bad("http.max_sessions", "%d: must be at least 1 (0 for the default, %d)", h.MaxSessions, DefaultMaxSessions)

@@ -433,7 +433,11 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			defer context.AfterFunc(rc, cancel)()
 		}
 		if req.Session != nil {
-			defer s.sessionCall(req.Session.ID(), cancel)()
+			done, n, ok := s.sessionCall(req.Session.ID(), cancel)
+			if !ok {
+				return errorResult(abi.Errorf(abi.RateLimited, "this session already runs %d calls, the limit (mcp.http.max_calls_per_session): wait for one to end, or open another session", n)), nil
+			}
+			defer done()
 		}
 		ctx = host.WithOrigin(ctx, originOf(req.Extra, req.Session))
 		v, err := s.h.Call(ctx, &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params})

@@ -80,13 +80,18 @@ func (s *Server) openedSession(sid, user string) {
 // to their deadline) and the tools would run for no one.
 
 // sessionCall registers cancel as a tools/call handler of HTTP session sid
-// ("" for stdio: nothing to do) until the returned func is called.
-func (s *Server) sessionCall(sid string, cancel context.CancelFunc) (done func()) {
+// ("" for stdio: nothing to do) until the returned func is called. When the
+// session already runs mcp.http.max_calls_per_session calls it registers
+// nothing and returns their number and false.
+func (s *Server) sessionCall(sid string, cancel context.CancelFunc) (done func(), n int, ok bool) {
 	if sid == "" {
-		return func() {}
+		return func() {}, 0, true
 	}
 	s.sessMu.Lock()
 	defer s.sessMu.Unlock()
+	if n := len(s.sessCalls[sid]); n >= s.cfg.HTTP.MaxCallsPerSession {
+		return nil, n, false
+	}
 	s.sessSeq++
 	key := s.sessSeq
 	if s.sessCalls[sid] == nil {
@@ -102,7 +107,7 @@ func (s *Server) sessionCall(sid string, cancel context.CancelFunc) (done func()
 				delete(s.sessCalls, sid)
 			}
 		}
-	}
+	}, 0, true
 }
 
 // takeCalls removes and returns the cancel funcs of session sid's calls
