@@ -15,6 +15,10 @@ import (
 	"github.com/aios-host/aios-host/internal/jsonenc"
 )
 
+// Record is one record of the log as verify reads it (docs/audit.md
+// "Record format"): VerifyOptions.Each gets them.
+type Record = record
+
 // record is one line of the log. Its JSON form is canonical: keys in sorted
 // order (the field order below), no white space, strings escaped by
 // jsonenc.AppendString. hash is the SHA-256 of the canonical form without

@@ -95,6 +95,11 @@ type VerifyOptions struct {
 	Anchor *Anchor
 	// More says later files continue the log (no cut-from-the-end check).
 	More bool
+	// Each, when set, is called with every record once it is verified
+	// (its own hash and its link to the one before), in order, and its
+	// line without the newline (valid during the call only). An error it
+	// returns ends the verification with that error.
+	Each func(rec *Record, line []byte) error
 
 	// tailChanged, when set (VerifyFiles, for the last file), reports
 	// whether the file changed after verify read an incomplete last line:
@@ -150,6 +155,11 @@ func verify(r io.Reader, o VerifyOptions) (int, Anchor, error) {
 			return line, last(), &VerifyError{Line: line + 1, Reason: reason}
 		}
 		prev = rec.Hash
+		if o.Each != nil {
+			if err := o.Each(&rec, raw); err != nil {
+				return line, last(), err
+			}
+		}
 	}
 }
 

@@ -26,7 +26,7 @@ type signedAnchor struct {
 }
 
 func runAudit(c *cli, args []string) int {
-	fs := c.flags("audit", "audit verify|anchor [flags] [FILE...]", `
+	fs := c.flags("audit", "audit verify|anchor|show [flags] [FILE...]", `
 audit verify: check an audit log: every record well-formed, in sequence,
 chained to the one before, and unmodified. Without FILE it checks the
 configured log (DATA/audit.jsonl) together with the files rotation split off
@@ -44,6 +44,13 @@ audit anchor --key FILE: verify the log as above, then write its last
 record's anchor signed with the key (a compact JWS, typ
 aios-audit-anchor+jws; keys from aios-host keygen) to standard output or
 --out. Keep it away from the host; audit verify --signed-anchor checks it.
+
+audit show: verify the log as above and print its records as a table (SEQ,
+TIME, CALLER, PRINCIPAL, TOOL@VERSION, OUTCOME, LATENCY, CALL, PARENT), or
+with --json as the log has them, selected by --tool, --caller, --principal,
+--session, --outcome, --call, --since and --until (all must match), the
+last --limit of them. Records from a line that fails verification on are
+not shown, and it exits 1.
 See docs/audit.md.`)
 	anchorFlag := fs.String("anchor", "", "verify: an anchor `SEQ:HASH` printed by an earlier verify: the log must still hold that record")
 	afterFlag := fs.String("after", "", "the anchor `SEQ:HASH` of the record before the first file's first record (default: the log starts at record 1)")
@@ -52,12 +59,16 @@ See docs/audit.md.`)
 	keyFlag := fs.String("key", "", "anchor: the private key `file` (PEM, from keygen)")
 	kidFlag := fs.String("kid", "", "anchor: key `id` (default: the kid of the matching key in the jwks.json beside the key file, as keygen wrote it, else the key's RFC 7638 thumbprint)")
 	outFlag := fs.String("out", "", "anchor: write the signed anchor to `file` instead of standard output")
+	show := addShowFlags(fs)
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
 	}
-	if len(pos) == 0 || (pos[0] != "verify" && pos[0] != "anchor") {
-		return c.usageError(fs, "want: audit verify [--anchor SEQ:HASH | --signed-anchor FILE --jwks FILE] [--after SEQ:HASH] [FILE...], or audit anchor --key FILE [--out FILE] [FILE...]")
+	if len(pos) == 0 || (pos[0] != "verify" && pos[0] != "anchor" && pos[0] != "show") {
+		return c.usageError(fs, "want: audit verify [--anchor SEQ:HASH | --signed-anchor FILE --jwks FILE] [--after SEQ:HASH] [FILE...], audit anchor --key FILE [--out FILE] [FILE...], or audit show [--tool P] [--caller A] [--principal P] [--session S] [--outcome O] [--call ID] [--since T] [--until T] [--limit N] [--json] [FILE...]")
+	}
+	if given := show.set(fs); pos[0] != "show" && len(given) > 0 {
+		return c.usageError(fs, "only audit show takes %s", strings.Join(given, ", "))
 	}
 	sub := pos[0]
 	var opts audit.VerifyOptions
@@ -70,6 +81,10 @@ See docs/audit.md.`)
 	}
 	var key trust.SigningKey
 	switch sub {
+	case "show":
+		if *keyFlag != "" || *outFlag != "" || *kidFlag != "" || *signedFlag != "" || *jwksFlag != "" || *anchorFlag != "" {
+			return c.usageError(fs, "audit show takes --after, not --key, --kid, --out, --anchor, --signed-anchor or --jwks")
+		}
 	case "verify":
 		if *keyFlag != "" || *outFlag != "" || *kidFlag != "" {
 			return c.usageError(fs, "--key, --kid and --out belong to audit anchor")
@@ -120,6 +135,9 @@ See docs/audit.md.`)
 		if auditListed != nil {
 			auditListed()
 		}
+	}
+	if sub == "show" {
+		return c.auditShow(files, opts, show)
 	}
 	total, last, failed, err := audit.VerifyFiles(files, opts)
 	if err != nil && current != "" && failed == current {

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"path"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/aios-host/aios-host/audit"
+)
+
+// auditFilter is what `audit show` selects: every set field must match.
+type auditFilter struct {
+	tool, caller, principal, session, outcome, call string
+	since, until                                    time.Time
+}
+
+// showFlags are the flags of `audit show`.
+type showFlags struct {
+	tool, caller, principal, session, outcome, call, since, until *string
+	limit                                                         *int
+	json                                                          *bool
+}
+
+func addShowFlags(fs *flag.FlagSet) showFlags {
+	return showFlags{
+		tool:      fs.String("tool", "", "show: records of tools matching this glob `pattern` (* and ?)"),
+		caller:    fs.String("caller", "", "show: records of this `agent` (or provider, for nested calls)"),
+		principal: fs.String("principal", "", "show: records of this `principal` (uid:N, token:NAME, oauth:SUB, anonymous)"),
+		session:   fs.String("session", "", "show: records of this MCP `session` id"),
+		outcome:   fs.String("outcome", "", "show: records with this `outcome`: ok, an error code (CapabilityDenied, Timeout, …), or error (any but ok)"),
+		call:      fs.String("call", "", "show: the record of this call `id` and those of its nested calls (parent_id)"),
+		since:     fs.String("since", "", "show: records of calls started at or after `TIME` (RFC 3339, or a duration before now: 1h, 30m)"),
+		until:     fs.String("until", "", "show: records of calls started before `TIME` (RFC 3339, or a duration before now)"),
+		limit:     fs.Int("limit", 0, "show: only the last `N` matching records (0: all)"),
+		json:      fs.Bool("json", false, "show: print the matching records as they are in the log, one JSON object a line"),
+	}
+}
+
+// set lists the show flags given (for the other subcommands' refusal).
+func (f showFlags) set(fs *flag.FlagSet) []string {
+	var out []string
+	for _, n := range []string{"tool", "caller", "principal", "session", "outcome", "call", "since", "until", "limit", "json"} {
+		fs.Visit(func(fl *flag.Flag) {
+			if fl.Name == n {
+				out = append(out, "--"+n)
+			}
+		})
+	}
+	return out
+}
+
+// parseShowTime reads an RFC 3339 time or a duration before now.
+func parseShowTime(s string, now time.Time) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("%q is neither an RFC 3339 time (2026-12-02T15:04:05Z) nor a duration before now (1h, 30m)", s)
+}
+
+func (f showFlags) filter(now time.Time) (auditFilter, error) {
+	af := auditFilter{tool: *f.tool, caller: *f.caller, principal: *f.principal, session: *f.session, outcome: *f.outcome, call: *f.call}
+	if af.tool != "" {
+		if _, err := path.Match(af.tool, ""); err != nil {
+			return af, fmt.Errorf("--tool %q: %v", af.tool, err)
+		}
+	}
+	var err error
+	if *f.since != "" {
+		if af.since, err = parseShowTime(*f.since, now); err != nil {
+			return af, fmt.Errorf("--since: %v", err)
+		}
+	}
+	if *f.until != "" {
+		if af.until, err = parseShowTime(*f.until, now); err != nil {
+			return af, fmt.Errorf("--until: %v", err)
+		}
+	}
+	if *f.limit < 0 {
+		return af, fmt.Errorf("--limit %d: want 0 (all) or more", *f.limit)
+	}
+	return af, nil
+}
+
+// match says whether r is selected.
+func (af *auditFilter) match(r *audit.Record) bool {
+	if af.tool != "" {
+		if ok, _ := path.Match(af.tool, r.Tool); !ok {
+			return false
+		}
+	}
+	if af.caller != "" && r.Caller != af.caller || af.principal != "" && r.Principal != af.principal ||
+		af.session != "" && r.Session != af.session {
+		return false
+	}
+	switch af.outcome {
+	case "":
+	case "error":
+		if r.Outcome == "ok" {
+			return false
+		}
+	default:
+		if r.Outcome != af.outcome {
+			return false
+		}
+	}
+	if af.call != "" && r.CallID != af.call && r.ParentID != af.call {
+		return false
+	}
+	if !af.since.IsZero() || !af.until.IsZero() {
+		t, err := time.Parse(time.RFC3339Nano, r.Time) // verified: it parses
+		if err != nil || !af.since.IsZero() && t.Before(af.since) || !af.until.IsZero() && !t.Before(af.until) {
+			return false
+		}
+	}
+	return true
+}
+
+// shown is one selected record, kept for --limit.
+type shown struct {
+	rec  audit.Record
+	line []byte
+}
+
+// auditShow verifies the log's files as verify does and prints the records
+// the filter selects. A log that fails verification prints what was
+// selected before the bad line, then the failure, and exits 1: a viewer of
+// an audit log must not show records that cannot be trusted.
+func (c *cli) auditShow(files []string, opts audit.VerifyOptions, f showFlags) int {
+	af, err := f.filter(time.Now())
+	if err != nil {
+		return c.fail(err)
+	}
+	limit := *f.limit
+	var ring []shown
+	next := 0
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	if !*f.json {
+		fmt.Fprintln(tw, "SEQ\tTIME\tCALLER\tPRINCIPAL\tTOOL\tOUTCOME\tLATENCY\tCALL\tPARENT")
+	}
+	n := 0
+	print := func(r *audit.Record, line []byte) {
+		n++
+		if *f.json {
+			c.stdout.Write(append(line, '\n'))
+			return
+		}
+		tool := r.Tool
+		if r.Version != "" {
+			tool += "@" + r.Version
+		}
+		out := r.Outcome
+		if r.Untrusted {
+			out += " (untrusted)"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Seq, cell(r.Time), cell(r.Caller), cell(r.Principal), cell(tool), cell(out),
+			time.Duration(r.LatencyUS)*time.Microsecond, cell(r.CallID), cell(r.ParentID))
+		if n%512 == 0 {
+			tw.Flush() // a long listing is not held in memory
+		}
+	}
+	opts.Each = func(r *audit.Record, line []byte) error {
+		if !af.match(r) {
+			return nil
+		}
+		if limit == 0 {
+			print(r, line)
+			return nil
+		}
+		s := shown{rec: *r, line: append([]byte(nil), line...)}
+		if len(ring) < limit {
+			ring = append(ring, s)
+		} else {
+			ring[next] = s
+			next = (next + 1) % limit
+		}
+		return nil
+	}
+	_, _, failed, verr := audit.VerifyFiles(files, opts)
+	for i := range ring {
+		s := &ring[(next+i)%len(ring)]
+		print(&s.rec, s.line)
+	}
+	tw.Flush()
+	if verr != nil {
+		var ve *audit.VerifyError
+		if errors.As(verr, &ve) {
+			fmt.Fprintf(c.stderr, "%s:%d: %s\n", failed, ve.Line, ve.Reason)
+			fmt.Fprintf(c.stderr, "aios-host: the log fails verification at %s line %d: records from there on are not shown\n", failed, ve.Line)
+			return exitFail
+		}
+		return c.fail(verr)
+	}
+	if n == 0 && !*f.json {
+		fmt.Fprintln(c.stderr, "no record matches")
+	}
+	return exitOK
+}
+
+// cell writes a record's string for the table: "-" when empty, escaped as
+// a Go string is (some are a client's choice: a tool name that found no
+// tool, a parent_id, a token subject; a terminal must not run them).
+func cell(s string) string {
+	if s == "" {
+		return "-"
+	}
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
+}
