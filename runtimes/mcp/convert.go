@@ -132,22 +132,8 @@ func importResource(server string, r *mcpsdk.Resource, endpointHost string) (abi
 	if r.URI == "" {
 		return abi.ToolDef{}, fmt.Errorf("resource %q has no uri", r.Name)
 	}
-	desc := "Read MCP resource " + r.URI
-	if r.Description != "" {
-		desc += ": " + r.Description
-	}
-	def := abi.ToolDef{
-		Name:            name,
-		Description:     desc,
-		Parameters:      map[string]any{"type": "object", "additionalProperties": false},
-		Tags:            []string{"mcp", server, "resource"},
-		Idempotent:      true,
-		PermissionLevel: abi.PermissionLow,
-	}
-	if endpointHost != "" {
-		def.CapabilityRequired = []string{abi.CapNetwork + "(" + endpointHost + ")"}
-	}
-	return def, nil
+	return readDef(name, describe("Read MCP resource "+r.URI, r.Description, ""),
+		map[string]any{"type": "object", "additionalProperties": false}, endpointHost, "mcp", server, "resource"), nil
 }
 
 // schemaDoc turns a schema as the SDK decoded it (map[string]any, or
@@ -267,6 +253,36 @@ func exactStructured(r *mcpsdk.CallToolResult) (any, bool) {
 
 // resourceResult converts a resources/read answer into {"contents": [...]},
 // each entry {uri, mimeType?, text | blob (base64)}.
+// readDef is the definition of a tool that reads from a server (a
+// resource, a template's resources, a prompt): idempotent, permission
+// low, and over HTTP needing Network to the server's host.
+func readDef(name, desc string, params map[string]any, endpointHost string, tags ...string) abi.ToolDef {
+	def := abi.ToolDef{
+		Name:            name,
+		Description:     desc,
+		Parameters:      params,
+		Tags:            tags,
+		Idempotent:      true,
+		PermissionLevel: abi.PermissionLow,
+	}
+	if endpointHost != "" {
+		def.CapabilityRequired = []string{abi.CapNetwork + "(" + endpointHost + ")"}
+	}
+	return def
+}
+
+// describe is head, then ": " and the description (or else the title) an
+// entry has.
+func describe(head, description, title string) string {
+	switch {
+	case description != "":
+		return head + ": " + description
+	case title != "":
+		return head + ": " + title
+	}
+	return head
+}
+
 func resourceResult(r *mcpsdk.ReadResourceResult) (any, error) {
 	if r == nil {
 		return nil, errors.New("no result")

@@ -75,28 +75,13 @@ func importPrompt(server string, p *mcpsdk.Prompt, endpointHost string) (abi.Too
 	if len(required) > 0 {
 		params["required"] = required
 	}
-	desc := "Get the messages of MCP prompt " + p.Name
-	if p.Description != "" {
-		desc += ": " + p.Description
-	} else if p.Title != "" {
-		desc += ": " + p.Title
-	}
-	def := abi.ToolDef{
-		Name:        name,
-		Description: desc,
-		Parameters:  params,
-		Returns: map[string]any{"type": "object", "required": []any{"messages"}, "properties": map[string]any{
-			"description": map[string]any{"type": "string"},
-			"messages": map[string]any{"type": "array", "items": map[string]any{"type": "object", "required": []any{"role", "content"},
-				"properties": map[string]any{"role": map[string]any{"type": "string"}, "content": map[string]any{"type": "object"}}}},
-		}},
-		Tags:            []string{"mcp", server, "prompt"},
-		Idempotent:      true,
-		PermissionLevel: abi.PermissionLow,
-	}
-	if endpointHost != "" {
-		def.CapabilityRequired = []string{abi.CapNetwork + "(" + endpointHost + ")"}
-	}
+	def := readDef(name, describe("Get the messages of MCP prompt "+p.Name, p.Description, p.Title), params, endpointHost,
+		"mcp", server, "prompt")
+	def.Returns = map[string]any{"type": "object", "required": []any{"messages"}, "properties": map[string]any{
+		"description": map[string]any{"type": "string"},
+		"messages": map[string]any{"type": "array", "items": map[string]any{"type": "object", "required": []any{"role", "content"},
+			"properties": map[string]any{"role": map[string]any{"type": "string"}, "content": map[string]any{"type": "object"}}}},
+	}}
 	return def, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -517,86 +518,83 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 }
 
 // listTemplates adds the read tools of the server's resource templates
-// to t (templates.go). A server that does not answer
-// resources/templates/list (it is optional) has none. It fails only when
-// the connection ends or the listing's time is up: the table is then not
-// published, lest the templates' tools vanish until the next listing.
+// to t (templates.go).
 func (s *server) listTemplates(ctx context.Context, sess *mcpsdk.ClientSession, t *table) error {
+	return importListed(ctx, s, t, "resource templates", "resources/templates/list",
+		func(ctx context.Context, cursor string) ([]*mcpsdk.ResourceTemplate, string, error) {
+			r, err := sess.ListResourceTemplates(ctx, &mcpsdk.ListResourceTemplatesParams{Cursor: cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			return r.ResourceTemplates, r.NextCursor, nil
+		},
+		func(rt *mcpsdk.ResourceTemplate) (abi.ToolDef, target, string, error) {
+			def, tmpl, err := importTemplate(s.name, rt, s.host)
+			what := "resource template"
+			if rt != nil {
+				what += " " + strconv.Quote(rt.URITemplate)
+			}
+			return def, target{tmpl: tmpl}, what, err
+		})
+}
+
+// listPrompts adds the tools of the server's prompts to t (prompts.go).
+func (s *server) listPrompts(ctx context.Context, sess *mcpsdk.ClientSession, t *table) error {
+	return importListed(ctx, s, t, "prompts", "prompts/list",
+		func(ctx context.Context, cursor string) ([]*mcpsdk.Prompt, string, error) {
+			r, err := sess.ListPrompts(ctx, &mcpsdk.ListPromptsParams{Cursor: cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			return r.Prompts, r.NextCursor, nil
+		},
+		func(p *mcpsdk.Prompt) (abi.ToolDef, target, string, error) {
+			def, err := importPrompt(s.name, p, s.host)
+			what, tg := "prompt", target{}
+			if p != nil {
+				what, tg.prompt = what+" "+strconv.Quote(p.Name), p.Name
+			}
+			return def, tg, what, err
+		})
+}
+
+// importListed adds to t a tool for each entry of one of the server's
+// optional listings (resource templates, prompts: what), at most
+// max_resources of them; convert makes an entry's tool, its target and
+// how log lines name it. A server that does not answer the listing has
+// none (logged). It fails only when the connection ends or the listing's
+// time is up: the table is then not published, lest the tools vanish
+// until the next listing.
+func importListed[T any](ctx context.Context, s *server, t *table, what, method string,
+	list func(context.Context, string) ([]*T, string, error), convert func(*T) (abi.ToolDef, target, string, error)) error {
 	n := 0
-	for rt, err := range listPages(ctx, "resources/templates/list", func(ctx context.Context, cursor string) ([]*mcpsdk.ResourceTemplate, string, error) {
-		r, err := sess.ListResourceTemplates(ctx, &mcpsdk.ListResourceTemplatesParams{Cursor: cursor})
-		if err != nil {
-			return nil, "", err
-		}
-		return r.ResourceTemplates, r.NextCursor, nil
-	}) {
+	for e, err := range listPages(ctx, method, list) {
 		if err != nil {
 			if s.connectionGone(ctx, err) {
-				return fmt.Errorf("resources/templates/list: %w", err)
+				return fmt.Errorf("%s: %w", method, err)
 			}
 			var we *jsonrpc.Error
 			if errors.As(err, &we) && we.Code == jsonrpc.CodeMethodNotFound {
-				s.b.log.Info("mcp server offers no resource templates", "server", s.name, "reason", err.Error())
+				s.b.log.Info("mcp server offers no "+what, "server", s.name, "reason", err.Error())
 			} else {
-				s.b.log.Warn("mcp resource templates not imported", "server", s.name, "reason", err.Error())
+				s.b.log.Warn("mcp "+what+" not imported", "server", s.name, "reason", err.Error())
 			}
 			return nil
 		}
 		if n >= s.cfg.MaxResources {
-			s.b.log.Info("mcp resource templates past max_resources not imported", "server", s.name, "max_resources", s.cfg.MaxResources)
+			s.b.log.Info("mcp "+what+" past max_resources not imported", "server", s.name, "max_resources", s.cfg.MaxResources)
 			return nil
 		}
-		def, tmpl, err := importTemplate(s.name, rt, s.host)
+		def, tg, name, err := convert(e)
 		if err == nil {
 			def, err = s.screenDef(def)
 		}
 		if err != nil {
-			s.b.log.Warn("mcp resource template skipped", "server", s.name, "reason", err)
+			s.b.log.Warn("mcp "+strings.TrimSuffix(what, "s")+" skipped", "server", s.name, "reason", err)
 			continue
 		}
-		if !t.add(def, target{tmpl: tmpl}) {
-			s.b.log.Warn("mcp resource template skipped", "server", s.name, "reason", fmt.Sprintf("resource template %q: duplicate name %s", rt.URITemplate, def.Name))
-			continue
-		}
-		n++
-	}
-	return nil
-}
-
-// listPrompts adds the tools of the server's prompts to t (prompts.go),
-// at most max_resources of them. As for templates, a server that does not
-// answer prompts/list has none, and only a connection that ends or a
-// listing out of time fails the listing.
-func (s *server) listPrompts(ctx context.Context, sess *mcpsdk.ClientSession, t *table) error {
-	n := 0
-	for p, err := range listPages(ctx, "prompts/list", func(ctx context.Context, cursor string) ([]*mcpsdk.Prompt, string, error) {
-		r, err := sess.ListPrompts(ctx, &mcpsdk.ListPromptsParams{Cursor: cursor})
-		if err != nil {
-			return nil, "", err
-		}
-		return r.Prompts, r.NextCursor, nil
-	}) {
-		if err != nil {
-			if s.connectionGone(ctx, err) {
-				return fmt.Errorf("prompts/list: %w", err)
-			}
-			s.b.log.Warn("mcp prompts not imported", "server", s.name, "reason", err.Error())
-			return nil
-		}
-		if n >= s.cfg.MaxResources {
-			s.b.log.Info("mcp prompts past max_resources not imported", "server", s.name, "max_resources", s.cfg.MaxResources)
-			return nil
-		}
-		def, err := importPrompt(s.name, p, s.host)
-		if err == nil {
-			def, err = s.screenDef(def)
-		}
-		if err != nil {
-			s.b.log.Warn("mcp prompt skipped", "server", s.name, "reason", err)
-			continue
-		}
-		if !t.add(def, target{prompt: p.Name}) {
-			s.b.log.Warn("mcp prompt skipped", "server", s.name, "reason", fmt.Sprintf("prompt %q: duplicate name %s", p.Name, def.Name))
+		if !t.add(def, tg) {
+			s.b.log.Warn("mcp "+strings.TrimSuffix(what, "s")+" skipped", "server", s.name, "reason", fmt.Sprintf("%s: duplicate name %s", name, def.Name))
 			continue
 		}
 		n++

@@ -170,24 +170,8 @@ func importTemplate(server string, rt *mcpsdk.ResourceTemplate, endpointHost str
 	if len(required) > 0 {
 		params["required"] = required
 	}
-	desc := "Read MCP resources " + rt.URITemplate
-	if rt.Description != "" {
-		desc += ": " + rt.Description
-	} else if rt.Title != "" {
-		desc += ": " + rt.Title
-	}
-	def := abi.ToolDef{
-		Name:            name,
-		Description:     desc,
-		Parameters:      params,
-		Tags:            []string{"mcp", server, "resource", "template"},
-		Idempotent:      true,
-		PermissionLevel: abi.PermissionLow,
-	}
-	if endpointHost != "" {
-		def.CapabilityRequired = []string{abi.CapNetwork + "(" + endpointHost + ")"}
-	}
-	return def, tmpl, nil
+	return readDef(name, describe("Read MCP resources "+rt.URITemplate, rt.Description, rt.Title), params, endpointHost,
+		"mcp", server, "resource", "template"), tmpl, nil
 }
 
 // expandTemplate gives the URI a call's params name. The params were
