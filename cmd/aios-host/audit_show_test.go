@@ -29,6 +29,10 @@ func TestAuditShow(t *testing.T) {
 		{Time: t0.Add(time.Minute), CallID: "c2", Caller: "peer", Tool: "relay", Version: "1.0.0", Principal: "oauth:alice", Session: "S1", Result: 1},
 		{Time: t0.Add(2 * time.Minute), CallID: "c4", Caller: "peer", Tool: "nope\x1b[2J", Outcome: "NotFound", Error: "not found", Principal: "token:laptop"},
 		{Time: t0.Add(3 * time.Minute), CallID: "c5", Caller: "cli", Tool: "echo", Version: "1.0.0", Outcome: "Timeout", Error: "late"},
+		{Time: t0.Add(4 * time.Minute), CallID: "c8", ParentID: "c7", Caller: "org.q", Tool: "leaf"},
+		{Time: t0.Add(4 * time.Minute), CallID: "c7", ParentID: "c6", Caller: "org.p", Tool: "middle"},
+		{Time: t0.Add(4 * time.Minute), CallID: "c9", ParentID: "c6", Caller: "org.p", Tool: "side"},
+		{Time: t0.Add(4 * time.Minute), CallID: "c6", Caller: "peer", Tool: "root"},
 	}
 	for _, en := range entries {
 		w.Log(en)
@@ -52,16 +56,20 @@ func TestAuditShow(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "c1 c3 c2 c4 c5"},
+		{nil, "c1 c3 c2 c4 c5 c8 c7 c9 c6"},
 		{[]string{"--tool", "ech?"}, "c1 c5"},
 		{[]string{"--principal", "oauth:alice"}, "c3 c2"},
 		{[]string{"--session", "S1", "--caller", "peer"}, "c2"},
 		{[]string{"--outcome", "error"}, "c4 c5"},
 		{[]string{"--outcome", "Timeout"}, "c5"},
 		{[]string{"--call", "c2"}, "c3 c2"},
+		{[]string{"--call", "c6"}, "c8 c7 c9 c6"},
+		{[]string{"--call", "c7"}, "c8 c7"},
+		{[]string{"--call", "c6", "--caller", "org.p"}, "c7 c9"},
 		{[]string{"--since", "2026-12-01T10:01:00Z", "--until", "2026-12-01T10:03:00Z"}, "c3 c2 c4"},
-		{[]string{"--limit", "2"}, "c4 c5"},
-		{[]string{"--limit", "1", "--caller", "peer"}, "c4"},
+		{[]string{"--since", "2026-12-01T10:04:00Z"}, "c8 c7 c9 c6"},
+		{[]string{"--limit", "2"}, "c9 c6"},
+		{[]string{"--limit", "1", "--caller", "peer"}, "c6"},
 	} {
 		if got := strings.Join(calls(tc.args...), " "); got != tc.want {
 			t.Errorf("audit show %v: calls %q, want %q", tc.args, got, tc.want)

@@ -16,6 +16,8 @@ import (
 type auditFilter struct {
 	tool, caller, principal, session, outcome, call string
 	since, until                                    time.Time
+	// tree is the call and every call nested in it, at any depth (--call).
+	tree map[string]bool
 }
 
 // showFlags are the flags of `audit show`.
@@ -32,7 +34,7 @@ func addShowFlags(fs *flag.FlagSet) showFlags {
 		principal: fs.String("principal", "", "show: records of this `principal` (uid:N, token:NAME, oauth:SUB, anonymous)"),
 		session:   fs.String("session", "", "show: records of this MCP `session` id"),
 		outcome:   fs.String("outcome", "", "show: records with this `outcome`: ok, an error code (CapabilityDenied, Timeout, …), or error (any but ok)"),
-		call:      fs.String("call", "", "show: the record of this call `id` and those of its nested calls (parent_id)"),
+		call:      fs.String("call", "", "show: the record of this call `id` and those of the calls nested in it, at any depth"),
 		since:     fs.String("since", "", "show: records of calls started at or after `TIME` (RFC 3339, or a duration before now: 1h, 30m)"),
 		until:     fs.String("until", "", "show: records of calls started before `TIME` (RFC 3339, or a duration before now)"),
 		limit:     fs.Int("limit", 0, "show: only the last `N` matching records (0: all)"),
@@ -110,7 +112,7 @@ func (af *auditFilter) match(r *audit.Record) bool {
 			return false
 		}
 	}
-	if af.call != "" && r.CallID != af.call && r.ParentID != af.call {
+	if af.call != "" && !af.tree[r.CallID] {
 		return false
 	}
 	if !af.since.IsZero() || !af.until.IsZero() {
@@ -136,6 +138,28 @@ func (c *cli) auditShow(files []string, opts audit.VerifyOptions, f showFlags) i
 	af, err := f.filter(time.Now())
 	if err != nil {
 		return c.fail(err)
+	}
+	if af.call != "" {
+		// A nested call's record comes before its parent's (it ends
+		// first), so the tree is known only after a first reading.
+		children := map[string][]string{}
+		o := opts
+		o.Each = func(r *audit.Record, _ []byte) error {
+			if r.ParentID != "" {
+				children[r.ParentID] = append(children[r.ParentID], r.CallID)
+			}
+			return nil
+		}
+		_, _, _, _ = audit.VerifyFiles(files, o) // a failure is reported by the reading below
+		af.tree = map[string]bool{}
+		for todo := []string{af.call}; len(todo) > 0; {
+			id := todo[len(todo)-1]
+			todo = todo[:len(todo)-1]
+			if !af.tree[id] {
+				af.tree[id] = true
+				todo = append(todo, children[id]...)
+			}
+		}
 	}
 	limit := *f.limit
 	var ring []shown
