@@ -52,6 +52,7 @@ const (
 //	  agent: mcp                 # agent of stdio clients (aios-host mcp); default mcp
 //	  export: ["pdf-*"]          # tools exported besides mcp_exportable ones (glob patterns)
 //	  resources: true            # serve the Space objects the client's agent may read as resources
+//	  tools_list: callable       # tools/list shows the tools the client's agent may call (or all exported)
 //	  http:                      # /mcp on `aios-host run --http`: an OAuth 2.1 resource server
 //	    resource: https://box.example.com/mcp        # this resource's URI (default <public url>/mcp)
 //	    audience: [https://box.example.com/mcp]      # accepted "aud" values (default [resource])
@@ -74,7 +75,11 @@ type Config struct {
 	// Resources serves Space objects as MCP resources (resources.go):
 	// those of the Spaces the client's agent holds ReadSpace for. Default
 	// true.
-	Resources *bool      `yaml:"resources"`
+	Resources *bool `yaml:"resources"`
+	// ToolsList says which exported tools a client's tools/list shows:
+	// "callable" (default: those its agent may call, by grants, the
+	// capabilities the tool requires and max_permission) or "all".
+	ToolsList string     `yaml:"tools_list"`
 	HTTP      HTTPConfig `yaml:"http"`
 	Servers   yaml.Node  `yaml:"servers"`
 }
@@ -119,6 +124,13 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if c.Agent == "" {
 		c.Agent = DefaultAgent
+	}
+	switch c.ToolsList {
+	case "":
+		c.ToolsList = "callable"
+	case "callable", "all":
+	default:
+		return c, fmt.Errorf("%s: mcp.tools_list: %q: want callable or all", fileOf(cfg), c.ToolsList)
 	}
 	h := &c.HTTP
 	if h.ClockSkew == 0 {
@@ -193,13 +205,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 // the configuration uses it (mcp.agent unset or "mcp") and does not define
 // it. Call it before building the host.
 func AddDefaultAgent(cfg *config.Config) error {
-	var c struct {
-		Agent     string    `yaml:"agent"`
-		Export    yaml.Node `yaml:"export"`
-		Resources yaml.Node `yaml:"resources"`
-		HTTP      yaml.Node `yaml:"http"`
-		Servers   yaml.Node `yaml:"servers"`
-	}
+	var c Config // the whole section, so that its keys are listed once
 	if err := cfg.Decode(cfg.MCP, "mcp", &c); err != nil {
 		return err
 	}

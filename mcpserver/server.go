@@ -127,6 +127,9 @@ func New(opts Options) (*Server, error) {
 	if s.resourcesOn() {
 		s.mcp.AddReceivingMiddleware(s.resourceMiddleware)
 	}
+	if s.cfg.ToolsList == "callable" {
+		s.mcp.AddReceivingMiddleware(s.toolsListMiddleware)
+	}
 	events, unsub := opts.Host.Registry().Subscribe(64)
 	s.unsub = unsub
 	s.sync()
@@ -351,6 +354,33 @@ func addTool(srv *mcpsdk.Server, t *mcpsdk.Tool, h mcpsdk.ToolHandler) (err erro
 	}()
 	srv.AddTool(t, h)
 	return nil
+}
+
+// toolsListMiddleware leaves out of each tools/list page the tools the
+// client's agent may not call (mcp.tools_list: callable): a model shown a
+// tool it cannot use calls it and gets CapabilityDenied. A page may come
+// out shorter, or empty with a nextCursor; clients follow the cursor.
+func (s *Server) toolsListMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		res, err := next(ctx, method, req)
+		if method != "tools/list" || err != nil {
+			return res, err
+		}
+		lr, ok := res.(*mcpsdk.ListToolsResult)
+		if !ok {
+			return res, nil
+		}
+		agent := s.agentOfExtra(req.GetExtra())
+		out := &mcpsdk.ListToolsResult{Meta: lr.Meta, NextCursor: lr.NextCursor, Tools: make([]*mcpsdk.Tool, 0, len(lr.Tools))}
+		s.mu.Lock()
+		for _, t := range lr.Tools {
+			if e := s.exported[t.Name]; e != nil && s.h.MayCall(agent, e) == nil {
+				out.Tools = append(out.Tools, t)
+			}
+		}
+		s.mu.Unlock()
+		return out, nil
+	}
 }
 
 // agentOf is the agent a request acts as: the one its token maps to (HTTP)

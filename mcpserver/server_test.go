@@ -17,7 +17,10 @@ import (
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
-const exportCfg = "mcp:\n  export: ['pat-*']\n"
+// exportCfg lists every exported tool (tools_list: all), callable by the
+// default mcp agent or not, for the tests of what an exported tool looks
+// like; TestToolsListCallable tests the default.
+const exportCfg = "mcp:\n  export: ['pat-*']\n  tools_list: all\n"
 
 func TestListToolsExportsOnlyExportable(t *testing.T) {
 	_, s := newTestHost(t, exportCfg)

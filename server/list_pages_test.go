@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/aios-host/aios-host/abi"
@@ -79,6 +81,40 @@ func TestToolsListPages(t *testing.T) {
 		err := c.Call(ctx, "tools/list", map[string]any{"cursor": bad}, nil)
 		if code, ac := rpcCode(err); code != -32602 || ac != abi.InvalidParams {
 			t.Errorf("cursor %q: error %v (code %d, %s), want -32602 InvalidParams", bad, err, code, ac)
+		}
+	}
+}
+
+// TestToolsListCallable: with callable, tools/list leaves out what the
+// session's agent may not call: reader (CallTool(*) alone) does not see
+// secret, which requires ReadSpace(secret); peer (CallTool(*) over
+// HTTP in this config) neither; cli does.
+func TestToolsListCallable(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	names := func(agent string, callable bool) []string {
+		res, rerr := ts.s.toolsList(&session{agent: agent, transport: "unix"}, json.RawMessage(`{"callable":`+strconv.FormatBool(callable)+`}`))
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		var out []string
+		for _, ti := range res.(map[string]any)["tools"].([]ToolInfo) {
+			out = append(out, ti.Name)
+		}
+		return out
+	}
+	all := []string{"add", "echo", "fail", "secret", "slow"}
+	for _, tc := range []struct {
+		agent    string
+		callable bool
+		want     []string
+	}{
+		{"reader", false, all},
+		{"reader", true, []string{"add", "echo", "fail", "slow"}},
+		{"cli", true, all},
+		{"nobody", true, nil},
+	} {
+		if got := names(tc.agent, tc.callable); !slices.Equal(got, tc.want) {
+			t.Errorf("%s callable=%v: %v, want %v", tc.agent, tc.callable, got, tc.want)
 		}
 	}
 }

@@ -69,6 +69,9 @@ type toolsListParams struct {
 	Cursor string `json:"cursor"`
 	// AllVersions lists every registered version, not only the newest.
 	AllVersions bool `json:"all_versions"`
+	// Callable lists only the tools the session's agent may call
+	// (host.MayCall: grants, required capabilities, max_permission).
+	Callable bool `json:"callable"`
 }
 
 func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
@@ -120,6 +123,9 @@ func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc
 	res := map[string]any{}
 	for _, e := range entries {
 		if p.AllVersions || shown[e.Def.Name] == e {
+			if p.Callable && (sess == nil || s.h.MayCall(sess.agent, e) != nil) {
+				continue
+			}
 			if len(out) == page {
 				last := out[len(out)-1]
 				res["nextCursor"] = encodeListCursor(last.Name, last.Version)

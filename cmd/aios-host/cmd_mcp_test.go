@@ -95,7 +95,9 @@ func inspector(t *testing.T, dir string, env []string, args ...string) string {
 func TestMCPInspectorStdio(t *testing.T) {
 	dir := mcpSamples(t)
 	bin := buildBinary(t)
-	cfg := everythingConfig(t, dir, "")
+	// analyze-complexity reads a Space: the stdio agent lists and may call
+	// it only with ReadSpace (tools/list shows what the agent may call).
+	cfg := everythingConfig(t, dir, "agents:\n  mcp: {grants: ['CallTool(*)', 'ReadSpace(*)']}\n")
 	data := t.TempDir()
 	// The Inspector takes --config for itself: wrap the command line.
 	wrapper := filepath.Join(t.TempDir(), "aios-host-mcp.sh")
