@@ -81,6 +81,11 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if sess == nil {
 		sess = s.awaitRestart(ctx)
 	}
+	if sess == nil && s.isStopped() {
+		// Its provider was closed (removed or replaced) while this call
+		// was being dispatched: no reconnect will come.
+		return nil, abi.Errorf(abi.Unavailable, "mcp server %s (%s) was stopped: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.source)
+	}
 	if sess == nil {
 		msg := fmt.Sprintf("mcp server %s (%s) is not connected; the bridge is reconnecting", s.name, s.source)
 		if err := s.lastError(); err != nil {
