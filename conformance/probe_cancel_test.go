@@ -282,3 +282,41 @@ func TestProbeCloseUnderCall(t *testing.T) {
 		})
 	}
 }
+
+// TestProbeHugeDeadlines: limits.default_deadline and max_deadline of
+// 2 500 000 h (an operator's "no deadline"; time.Duration holds up to
+// 2 562 047 h) put a call's deadline past the year 2262, where
+// time.Time.UnixNano overflows: the runtimes that keep deadlines in Unix
+// nanoseconds took it for one long past and stopped every call at once
+// with Timeout. A long deadline must stay a long one.
+func TestProbeHugeDeadlines(t *testing.T) {
+	for _, rt := range []string{abi.RuntimeWASM, abi.RuntimeJS, "component", abi.RuntimePython, abi.RuntimeNative} {
+		t.Run(rt, func(t *testing.T) {
+			fx := fixtureOf(t, rt)
+			dir := t.TempDir()
+			cfg := harnessConfig(dir)
+			cfg.Limits.DefaultDeadline = 2500000 * time.Hour
+			cfg.Limits.MaxDeadline = 2500000 * time.Hour
+			h, err := host.New(host.Options{Config: cfg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			p, err := fx.Load(t)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "probe", Trust: fx.Trust}); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []*abi.ToolCall{
+				{Caller: "tester", Tool: "sleep", Params: map[string]any{"ms": 200}},
+				{Caller: "tester", Tool: "sleep", Params: map[string]any{"ms": 200}, Deadline: time.Now().Add(2400000 * time.Hour)},
+			} {
+				if _, err := h.Call(context.Background(), c); err != nil {
+					t.Errorf("sleep 200 ms (deadline %v): %v", c.Deadline, err)
+				}
+			}
+		})
+	}
+}
