@@ -103,6 +103,7 @@ func TestProbeChainDeadlineReachesInnermost(t *testing.T) {
 	for _, order := range [][]string{
 		{abi.RuntimeWASM, abi.RuntimeJS, abi.RuntimePython},
 		{abi.RuntimePython, abi.RuntimeJS + "@process", abi.RuntimeWASM},
+		{"component", abi.RuntimeTS, abi.RuntimeNative},
 	} {
 		t.Run(strings.Join(order, "-"), func(t *testing.T) {
 			h, stats := chainHost(t, append(append([]string(nil), order...), abi.RuntimeMCP)...)
@@ -150,6 +151,7 @@ func TestProbeChainCancelReachesInnermost(t *testing.T) {
 		{abi.RuntimeWASM, abi.RuntimeJS, abi.RuntimePython},
 		{abi.RuntimePython, abi.RuntimeJS + "@process", abi.RuntimeWASM},
 		{abi.RuntimeJS, abi.RuntimeWASM},
+		{"component", abi.RuntimeNative, abi.RuntimeTS + "@process"},
 	} {
 		t.Run(strings.Join(order, "-"), func(t *testing.T) {
 			h, stats := chainHost(t, append(append([]string(nil), order...), abi.RuntimeMCP)...)
