@@ -53,6 +53,10 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 	if err != nil {
 		return nil, err
 	}
+	if !p.beginCall() {
+		return nil, abi.Errorf(abi.Unavailable, "component %s is closed", p.reg.Provider.ID)
+	}
+	defer p.endCall()
 	// The guest runs under context.Background(); the watchdog enforces the
 	// deadline and the caller's cancellation (watchdog.go).
 	var dl int64

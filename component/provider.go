@@ -148,8 +148,13 @@ type Provider struct {
 	// instrumented: every core module carries the tick global and import
 	// (Options.Instrument); otherwise wazero's termination checks are on.
 	instrumented bool
-	mu           sync.Mutex
-	closed       bool
+	// closed is set by Close; calls counts the calls in flight. The
+	// watchdog and the runtime are shut (shut) when both say so: a call
+	// in flight at Close is still stopped at its deadline, and the runtime
+	// is not closed under it.
+	closed   atomic.Bool
+	calls    atomic.Int64
+	shutOnce sync.Once
 }
 
 // New loads a component from its bytes. name is used in errors and for the
@@ -583,15 +588,43 @@ func (p *Provider) Describe() *abi.ToolRegister { return &p.reg }
 
 // Close implements abi.Provider.
 func (p *Provider) Close() error {
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
+	if !p.closed.CompareAndSwap(false, true) {
 		return nil
 	}
-	p.closed = true
-	p.mu.Unlock()
-	p.watch.close()
-	return p.rt.Close(context.Background())
+	if p.calls.Load() == 0 {
+		return p.shut()
+	}
+	return nil // the last call in flight shuts it (endCall)
+}
+
+// shut stops the watchdog and closes the runtime, once.
+func (p *Provider) shut() (err error) {
+	p.shutOnce.Do(func() {
+		p.watch.close()
+		err = p.rt.Close(context.Background())
+	})
+	return err
+}
+
+// beginCall counts a call in; false when p is closed. Close stores closed
+// before it reads calls, a call adds itself before it reads closed: one of
+// the two sees the other.
+func (p *Provider) beginCall() bool {
+	p.calls.Add(1)
+	if p.closed.Load() {
+		p.endCall()
+		return false
+	}
+	return true
+}
+
+// endCall counts a call out; the last one after Close shuts p.
+func (p *Provider) endCall() {
+	if p.calls.Add(-1) == 0 && p.closed.Load() {
+		if err := p.shut(); err != nil {
+			p.logger.Warn("closing component runtime", "component", p.reg.Provider.ID, "err", err)
+		}
+	}
 }
 
 // WIT returns the exported functions' WIT signatures, for inspect.

@@ -110,7 +110,8 @@ type Limits struct {
 	MaxResultBytes  int           `yaml:"max_result_bytes"`
 	MaxCallDepth    int           `yaml:"max_call_depth"`
 	DefaultDeadline time.Duration `yaml:"default_deadline"`
-	// MaxDeadline caps a deadline a caller asks for.
+	// MaxDeadline caps a deadline a caller asks for. The host counts
+	// either deadline longer than 100 years as 100 years.
 	MaxDeadline time.Duration `yaml:"max_deadline"`
 	// MaxObjectBytes bounds one Space storage object.
 	MaxObjectBytes int64 `yaml:"max_object_bytes"`

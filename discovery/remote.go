@@ -335,9 +335,14 @@ func (p *RemoteProvider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 	}
 	params := jsonrpc.ToolsCallParams{Name: call.Tool, Arguments: call.Params, Version: call.Version, ParentID: call.ID, Depth: call.Depth + 1}
 	if !call.Deadline.IsZero() {
-		if ms := time.Until(call.Deadline).Milliseconds(); ms > 0 {
-			params.TimeoutMS = ms
+		// What is left of the deadline, rounded up: with less than a
+		// millisecond left, timeout_ms 0 (omitted) would have the remote
+		// host apply its own default deadline to a call given up on here.
+		left := time.Until(call.Deadline)
+		if left <= 0 {
+			return nil, abi.Errorf(abi.Timeout, "remote adapter %s: the deadline of %s passed before it was sent", p.reg.Provider.ID, call.Tool)
 		}
+		params.TimeoutMS = int64((left + time.Millisecond - 1) / time.Millisecond)
 	}
 	var res jsonrpc.ToolsCallResult
 	err = c.Call(ctx, "tools/call", params, &res)

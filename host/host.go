@@ -316,7 +316,14 @@ func (h *Host) noteShared(rec *registry.ProviderRecord, tools []abi.ToolDef) {
 
 // ReplaceProvider swaps the provider with p's id for p atomically (hot
 // reload): callers see either the old tools or the new ones. The old
-// provider is closed after the swap (calls in flight may finish).
+// provider is closed after the swap; what happens to its calls in flight
+// is its runtime's Close: wasm, component, in-process js and native calls
+// run on to their end or deadline, python workers are killed a second
+// later and js worker processes 5 s later (ProviderCrashed), MCP calls end
+// Unavailable. A call that resolved the old provider just before the swap
+// and reaches it after Close gets Unavailable. discovery's hot reload
+// closes a provider only once its calls have drained, and hands such late
+// calls to the new one.
 func (h *Host) ReplaceProvider(ctx context.Context, p abi.Provider, meta ProviderMeta) error {
 	return h.addOrReplace(p, meta, true)
 }

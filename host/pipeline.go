@@ -150,6 +150,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	var terr *abi.ToolError
 	params := in.Params
 	var entry *registry.Entry
+	var deadline time.Time
 	unaudited := false
 
 	info.Tool = in.Tool
@@ -201,6 +202,30 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 		goto done
 	}
 
+	// The call's deadline; a call that can no longer run (its caller
+	// cancelled, its deadline passed) is refused before the rate limits:
+	// it spends no token.
+	deadline = in.Deadline
+	if deadline.IsZero() {
+		deadline = start.Add(h.pol.deadline)
+	} else if limit := start.Add(h.pol.maxDeadline); deadline.After(limit) {
+		deadline = limit // limits.max_deadline
+	}
+	if !parentDeadline.IsZero() && parentDeadline.Before(deadline) {
+		deadline = parentDeadline
+	}
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	if err := ctx.Err(); err != nil {
+		terr = abi.AsToolError(err, abi.Cancelled)
+		goto done
+	}
+	if !start.Before(deadline) {
+		terr = &abi.ToolError{Code: abi.Timeout, Message: "deadline of the call of " + in.Tool + " passed before it started"}
+		goto done
+	}
+
 	// 3. rate limits: caller, tool, global
 	if terr = h.checkRate(start, callerLim, f.caller, entry); terr != nil {
 		goto done
@@ -213,26 +238,6 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 
 	// 5. provider call under the deadline
 	{
-		deadline := in.Deadline
-		if deadline.IsZero() {
-			deadline = start.Add(h.pol.deadline)
-		} else if limit := start.Add(h.pol.maxDeadline); deadline.After(limit) {
-			deadline = limit // limits.max_deadline
-		}
-		if !parentDeadline.IsZero() && parentDeadline.Before(deadline) {
-			deadline = parentDeadline
-		}
-		if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-			deadline = d
-		}
-		if err := ctx.Err(); err != nil {
-			terr = abi.AsToolError(err, abi.Cancelled)
-			goto done
-		}
-		if !start.Before(deadline) {
-			terr = &abi.ToolError{Code: abi.Timeout, Message: "deadline of the call of " + in.Tool + " passed before it started"}
-			goto done
-		}
 		f.call = abi.ToolCall{ID: info.CallID, ParentID: in.ParentID, Caller: f.caller, Tool: entry.Def.Name,
 			Version: entry.Def.Version, Params: params, Deadline: deadline, Depth: in.Depth}
 		f.ctx.parent, f.ctx.deadline = ctx, deadline

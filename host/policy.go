@@ -62,6 +62,13 @@ func newLimiter(r *config.Rate) *ratelimit.Limiter {
 	return ratelimit.New(r.PerSecond, r.BurstOf())
 }
 
+// longestDeadline bounds limits.default_deadline and max_deadline: a
+// longer one counts as this long. A deadline past the year 2262 has no
+// Unix time in nanoseconds (time.Time.UnixNano overflows), and the
+// runtimes that keep deadlines so (wasm, js) took such a "no deadline" for
+// one long past and stopped every call at once.
+const longestDeadline = 100 * 365 * 24 * time.Hour
+
 func orDefault[T int | int64 | time.Duration](v, def T) T {
 	if v <= 0 {
 		return def
@@ -82,8 +89,8 @@ func newPolicy(cfg *config.Config) (*policy, error) {
 		maxDepth:       orDefault(cfg.Limits.MaxCallDepth, config.DefaultMaxCallDepth),
 		maxTools:       orDefault(cfg.Limits.MaxToolsPerProvider, config.DefaultMaxTools),
 		maxPluginBytes: orDefault(cfg.Limits.MaxPluginBytes, config.DefaultMaxPluginBytes),
-		deadline:       orDefault(cfg.Limits.DefaultDeadline, config.DefaultDeadline),
-		maxDeadline:    orDefault(cfg.Limits.MaxDeadline, config.DefaultMaxDeadline),
+		deadline:       min(orDefault(cfg.Limits.DefaultDeadline, config.DefaultDeadline), longestDeadline),
+		maxDeadline:    min(orDefault(cfg.Limits.MaxDeadline, config.DefaultMaxDeadline), longestDeadline),
 	}
 	for name, a := range cfg.Agents {
 		g, err := abi.ParseGrants(a.Grants)

@@ -419,7 +419,13 @@ func (w *worker) check(now int64, heap uint64) checkResult {
 		return checkOK
 	}
 	if err := w.ctx.Err(); err != nil {
-		w.interruptLocked(abi.AsToolError(err, abi.Cancelled))
+		te := abi.AsToolError(err, abi.Cancelled)
+		if te.Code == abi.Timeout { // the caller's context had the earlier deadline
+			te.Message = w.timeoutMessage()
+		} else {
+			te.Message = fmt.Sprintf("cancelled by its caller: the JS handler of provider %s was interrupted", w.p.path)
+		}
+		w.interruptLocked(te)
 		return checkOK
 	}
 	if w.heapBase == 0 || heap < w.heapBase {
@@ -571,6 +577,8 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 			te := abi.AsToolError(ctx.Err(), abi.Cancelled)
 			if te.Code == abi.Timeout {
 				te = &abi.ToolError{Code: abi.Timeout, Message: fmt.Sprintf("deadline exceeded while the handler of %s awaited %d pending host calls or timers", w.cs.call.Tool, w.pendingCount())}
+			} else {
+				te.Message = fmt.Sprintf("cancelled by its caller while the handler of %s awaited %d pending host calls or timers", w.cs.call.Tool, w.pendingCount())
 			}
 			return te, true
 		}

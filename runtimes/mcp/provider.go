@@ -82,6 +82,11 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if sess == nil {
 		sess = s.awaitRestart(ctx)
 	}
+	if sess == nil && s.isStopped() {
+		// Its provider was closed (removed or replaced) while this call
+		// was being dispatched: no reconnect will come.
+		return nil, abi.Errorf(abi.Unavailable, "mcp server %s (%s) was stopped: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.source)
+	}
 	if sess == nil {
 		msg := fmt.Sprintf("mcp server %s (%s) is not connected; the bridge is reconnecting", s.name, s.source)
 		if err := s.lastError(); err != nil {
@@ -90,11 +95,19 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		s.kickReconnect()
 		return nil, &abi.ToolError{Code: abi.Unavailable, Message: msg}
 	}
+	caller := ctx
+	var cancel context.CancelFunc
 	if !call.Deadline.IsZero() {
-		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, call.Deadline)
-		defer cancel()
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
 	}
+	defer cancel()
+	// Stopping the server (its provider closed: removed, replaced, the
+	// host closing) ends the call: its answer can no longer come, and the
+	// go-sdk's session Close waits for the calls in flight, so a stop held
+	// the closing host until their deadlines.
+	defer context.AfterFunc(s.ctx, cancel)()
 	since := time.Now()
 	uri := tg.uri
 	if tg.tmpl != nil {
@@ -112,7 +125,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 			r, err = sess.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: uri})
 		}
 		if err != nil {
-			return nil, s.callError(ctx, sess, call, err, since)
+			return nil, s.callFailed(caller, ctx, sess, call, err, since)
 		}
 		v, err := resourceResult(r)
 		if err != nil {
@@ -150,7 +163,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		r, err = sess.CallTool(ctx, &mcpsdk.CallToolParams{Name: tg.tool, Arguments: args})
 	}
 	if err != nil {
-		return nil, s.callError(ctx, sess, call, err, since)
+		return nil, s.callFailed(caller, ctx, sess, call, err, since)
 	}
 	v, err := toolResult(s.name, tg.tool, r, tg.structured)
 	if err != nil {
@@ -218,6 +231,15 @@ func (s *server) screenErrorText(call *abi.ToolCall, msg string) string {
 func (s *server) noteFindings(call *abi.ToolCall, what string, fs []screen.Finding) {
 	s.b.log.Warn("mcp server answer screened: untrusted text with hidden characters or injection-like phrases",
 		"server", s.name, "tool", call.Tool, "call_id", call.ID, "in", what, "policy", string(s.cfg.policy()), "findings", screen.Summary(fs))
+}
+
+// callFailed is callError, except for a call that the server's stop ended
+// (ctx cancelled while the caller's context goes on): Unavailable.
+func (s *server) callFailed(caller, ctx context.Context, sess *mcpsdk.ClientSession, call *abi.ToolCall, err error, since time.Time) error {
+	if errors.Is(ctx.Err(), context.Canceled) && caller.Err() == nil {
+		return abi.Errorf(abi.Unavailable, "mcp server %s (%s) was stopped during %s: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.source, call.Tool)
+	}
+	return s.callError(ctx, sess, call, err, since)
 }
 
 // callError maps a failed MCP request on sess, sent at since, to a

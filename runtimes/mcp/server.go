@@ -203,6 +203,13 @@ func (s *server) launch() bool {
 	return true
 }
 
+// isStopped reports whether stop was called.
+func (s *server) isStopped() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopped
+}
+
 // stop disconnects the server for good and waits (at most stopWait) for
 // its connection loop to end. A connected stdio server gets its stdin
 // closed, then SIGTERM, then SIGKILL (the go-sdk's shutdown, terminateWait

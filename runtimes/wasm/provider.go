@@ -157,7 +157,9 @@ func (p *Provider) Close() error {
 	if !p.closed.CompareAndSwap(false, true) {
 		return nil
 	}
-	p.l.wd.remove(p)
+	// The watchdog keeps watching the calls still in flight: it lets go
+	// of p with its last instance (closeRuntime). Taken off now, a busy
+	// guest ran on past its deadline, for ever if it loops.
 	for _, inst := range p.pool.drain() {
 		p.closeInstance(inst)
 	}
@@ -174,6 +176,7 @@ func (p *Provider) Close() error {
 // shared and lives as long as the Loader.
 func (p *Provider) closeRuntime() {
 	p.closeOnce.Do(func() {
+		p.l.wd.remove(p)
 		if p.shared != nil {
 			p.l.release(p.shared)
 		}

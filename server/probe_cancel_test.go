@@ -1,0 +1,45 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
+)
+
+// TestProbeHTTPClientGoneCancelsCall: an HTTP client that gives up on a
+// tools/call (its request context ends, the connection closes) has the
+// call cancelled, recorded Cancelled, not run on to its deadline.
+func TestProbeHTTPClientGoneCancelsCall(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	ended := make(chan host.CallStats, 4)
+	defer ts.h.OnCall(func(st host.CallStats) { ended <- st })()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", ts.url+"/rpc", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`))
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Content-Type", "application/json")
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		cancel()
+	}()
+	start := time.Now()
+	_, err := http.DefaultClient.Do(req)
+	if err == nil {
+		t.Fatal("the request answered before the client gave up")
+	}
+	select {
+	case st := <-ended:
+		if st.Code != abi.Cancelled {
+			t.Errorf("call ended with %q, want Cancelled", st.Code)
+		}
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("the call ended %v after its client gave up at 200 ms", took)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call of an HTTP client that gave up was not cancelled")
+	}
+}
