@@ -11,11 +11,11 @@ import (
 	"github.com/aios-host/aios-host/host"
 )
 
-// TestProbePOSTDroppedThenCancelled: a client that drops the POST
+// TestPOSTDroppedThenCancelled: a client that drops the POST
 // carrying a tools/call does not cancel it by that (MCP 2025-06-18:
 // disconnection is not cancellation), but its notifications/cancelled,
 // sent after the drop, still ends the call, recorded Cancelled.
-func TestProbePOSTDroppedThenCancelled(t *testing.T) {
+func TestPOSTDroppedThenCancelled(t *testing.T) {
 	s, base := anonHTTP(t, "")
 	defer s.Close()
 	started := make(chan struct{}, 1)

@@ -13,12 +13,12 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeRemoteForwardsRemainingTime: a remote adapter's call carries
+// TestRemoteForwardsRemainingTime: a remote adapter's call carries
 // what is left of the call's deadline as timeout_ms, rounded up, never
 // nothing: with less than a millisecond left the remote host must not
 // apply its own default deadline (30 s) to a call its caller gives up on
 // at once; and a call whose deadline has passed is not sent at all.
-func TestProbeRemoteForwardsRemainingTime(t *testing.T) {
+func TestRemoteForwardsRemainingTime(t *testing.T) {
 	var mu sync.Mutex
 	var got []map[string]any
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -9,14 +9,14 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeCloseUnderCall: a component closed while a call of it runs
+// TestCloseUnderCall: a component closed while a call of it runs
 // (host.RemoveProvider, host.ReplaceProvider or host.Close under a call)
 // still stops that call at its deadline, and a call that reaches it after
 // Close (it looked the tool up just before the swap) fails with
 // Unavailable. Close stopped the deadline watchdog and closed the wazero
 // runtime at once: the running guest was never stopped, and a later call
 // panicked inside wazero compiling on the closed runtime.
-func TestProbeCloseUnderCall(t *testing.T) {
+func TestCloseUnderCall(t *testing.T) {
 	p, err := New(context.Background(), sample(t, "conformance"), "conformance.wasm", "", Options{CacheDir: testCacheDir(), RealClock: true})
 	if err != nil {
 		t.Fatal(err)

@@ -96,10 +96,10 @@ func nestChain(tools []string, leaf string, leafParams map[string]any) map[strin
 	return p
 }
 
-// TestProbeChainDeadlineReachesInnermost: a chain wasm → js → python →
+// TestChainDeadlineReachesInnermost: a chain wasm → js → python →
 // mcp sleep under a 2 s deadline ends with Timeout by about then, and
 // every level's call ends too (none runs on with a fresh deadline).
-func TestProbeChainDeadlineReachesInnermost(t *testing.T) {
+func TestChainDeadlineReachesInnermost(t *testing.T) {
 	for _, order := range [][]string{
 		{abi.RuntimeWASM, abi.RuntimeJS, abi.RuntimePython},
 		{abi.RuntimePython, abi.RuntimeJS + "@process", abi.RuntimeWASM},
@@ -144,9 +144,9 @@ func TestProbeChainDeadlineReachesInnermost(t *testing.T) {
 	}
 }
 
-// TestProbeChainCancelReachesInnermost: cancelling the outer call's
+// TestChainCancelReachesInnermost: cancelling the outer call's
 // context ends every level of the chain promptly, each recorded as not ok.
-func TestProbeChainCancelReachesInnermost(t *testing.T) {
+func TestChainCancelReachesInnermost(t *testing.T) {
 	for _, order := range [][]string{
 		{abi.RuntimeWASM, abi.RuntimeJS, abi.RuntimePython},
 		{abi.RuntimePython, abi.RuntimeJS + "@process", abi.RuntimeWASM},
@@ -192,12 +192,12 @@ func TestProbeChainCancelReachesInnermost(t *testing.T) {
 	}
 }
 
-// TestProbeCloseUnderCall: a provider closed (host.RemoveProvider, an
+// TestCloseUnderCall: a provider closed (host.RemoveProvider, an
 // embedder's hot swap, host.Close) while a call of it is in flight still
 // ends that call by its deadline (the runtime may let it finish, or stop
 // it), and a call reaching it after Close (looked up just before the swap)
 // fails clearly: no panic, no hang, no success.
-func TestProbeCloseUnderCall(t *testing.T) {
+func TestCloseUnderCall(t *testing.T) {
 	fixturesMu.Lock()
 	list := append([]fixture(nil), fixtures...)
 	fixturesMu.Unlock()
@@ -285,13 +285,13 @@ func TestProbeCloseUnderCall(t *testing.T) {
 	}
 }
 
-// TestProbeHugeDeadlines: limits.default_deadline and max_deadline of
+// TestHugeDeadlines: limits.default_deadline and max_deadline of
 // 2 500 000 h (an operator's "no deadline"; time.Duration holds up to
 // 2 562 047 h) put a call's deadline past the year 2262, where
 // time.Time.UnixNano overflows: the runtimes that keep deadlines in Unix
 // nanoseconds took it for one long past and stopped every call at once
 // with Timeout. A long deadline must stay a long one.
-func TestProbeHugeDeadlines(t *testing.T) {
+func TestHugeDeadlines(t *testing.T) {
 	for _, rt := range []string{abi.RuntimeWASM, abi.RuntimeJS, "component", abi.RuntimePython, abi.RuntimeNative} {
 		t.Run(rt, func(t *testing.T) {
 			fx := fixtureOf(t, rt)

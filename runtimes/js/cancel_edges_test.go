@@ -9,11 +9,11 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeCancelSaysWhat: a call its caller cancels ends Cancelled with a
+// TestCancelSaysWhat: a call its caller cancels ends Cancelled with a
 // message that says the caller cancelled it and its handler was stopped,
 // in process and in a worker process, busy or awaiting. It said only
 // "context canceled".
-func TestProbeCancelSaysWhat(t *testing.T) {
+func TestCancelSaysWhat(t *testing.T) {
 	src := `aios.registerTool({ name: 'spin', parameters: { type: 'object' } }, () => { for (;;) {} });
 aios.registerTool({ name: 'wait', parameters: { type: 'object' } }, () => new Promise(() => {}));
 `

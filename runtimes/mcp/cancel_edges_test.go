@@ -8,11 +8,11 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeClosedProviderSaysStopped: a call that reaches an MCP tool
+// TestClosedProviderSaysStopped: a call that reaches an MCP tool
 // after its provider was closed (the host removed or replaced it while
 // the call was being dispatched) says the server was stopped, not that the
 // bridge is reconnecting (it never will: Close stopped it).
-func TestProbeClosedProviderSaysStopped(t *testing.T) {
+func TestClosedProviderSaysStopped(t *testing.T) {
 	_, rec, _, err := startBridge(t, map[string]ServerConfig{"fake": fakeConfig(t, "good")})
 	if err != nil {
 		t.Fatal(err)
@@ -33,12 +33,12 @@ func TestProbeClosedProviderSaysStopped(t *testing.T) {
 	}
 }
 
-// TestProbeCloseEndsCallsInFlight: closing an MCP provider (the host
+// TestCloseEndsCallsInFlight: closing an MCP provider (the host
 // removing or replacing it, or closing) while a call of it waits for the
 // server ends that call when the connection goes, with Unavailable: the
 // answer can never come. It waited for its deadline (up to
 // limits.max_deadline) on a server already stopped.
-func TestProbeCloseEndsCallsInFlight(t *testing.T) {
+func TestCloseEndsCallsInFlight(t *testing.T) {
 	_, rec, _, err := startBridge(t, map[string]ServerConfig{"fake": fakeConfig(t, "good")})
 	if err != nil {
 		t.Fatal(err)

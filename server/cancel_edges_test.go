@@ -11,10 +11,10 @@ import (
 	"github.com/aios-host/aios-host/host"
 )
 
-// TestProbeHTTPClientGoneCancelsCall: an HTTP client that gives up on a
+// TestHTTPClientGoneCancelsCall: an HTTP client that gives up on a
 // tools/call (its request context ends, the connection closes) has the
 // call cancelled, recorded Cancelled, not run on to its deadline.
-func TestProbeHTTPClientGoneCancelsCall(t *testing.T) {
+func TestHTTPClientGoneCancelsCall(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	ended := make(chan host.CallStats, 4)
 	defer ts.h.OnCall(func(st host.CallStats) { ended <- st })()

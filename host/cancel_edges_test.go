@@ -9,11 +9,11 @@ import (
 	"github.com/aios-host/aios-host/config"
 )
 
-// TestProbeCallThatCannotRunSpendsNoToken: a call whose caller has
+// TestCallThatCannotRunSpendsNoToken: a call whose caller has
 // cancelled, or whose deadline has passed, before it starts is refused
 // (Cancelled / Timeout) without taking a rate-limit token: it puts no load
 // on any provider, and the caller's next call is not refused for it.
-func TestProbeCallThatCannotRunSpendsNoToken(t *testing.T) {
+func TestCallThatCannotRunSpendsNoToken(t *testing.T) {
 	te := newTestHost(t, func(c *config.Config) {
 		c.RateLimits.PerCaller = &config.Rate{PerSecond: 0.001, Burst: 1}
 		c.RateLimits.PerTool = map[string]config.Rate{"whoami": {PerSecond: 0.001, Burst: 1}}

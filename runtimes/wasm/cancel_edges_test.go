@@ -7,14 +7,14 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeCloseKeepsDeadlineOfCallInFlight: a provider closed while a
+// TestCloseKeepsDeadlineOfCallInFlight: a provider closed while a
 // call of it runs (host.RemoveProvider, host.ReplaceProvider or host.Close
 // under a call) still stops that call at its deadline. Close took the
 // provider off the watchdog at once, so a guest that loops (here: sleep,
 // whose poll_oneoff returns at the deadline and is called again) ran on
 // for ever on its caller's goroutine, which the host does not watch for a
 // deadline keeper.
-func TestProbeCloseKeepsDeadlineOfCallInFlight(t *testing.T) {
+func TestCloseKeepsDeadlineOfCallInFlight(t *testing.T) {
 	l := newTestLoader(t, Config{Clock: "real"}, nil)
 	p := load(t, l, builtGuest(t, "conformance"))
 	env := newFakeEnv(p, 2)
