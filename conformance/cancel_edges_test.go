@@ -195,8 +195,9 @@ func TestChainCancelReachesInnermost(t *testing.T) {
 // TestCloseUnderCall: a provider closed (host.RemoveProvider, an
 // embedder's hot swap, host.Close) while a call of it is in flight still
 // ends that call by its deadline (the runtime may let it finish, or stop
-// it), and a call reaching it after Close (looked up just before the swap)
-// fails clearly: no panic, no hang, no success.
+// it; ending it is not a ProviderCrashed: nothing crashed), and a call
+// reaching it after Close (looked up just before the swap) fails clearly:
+// no panic, no hang, no success.
 func TestCloseUnderCall(t *testing.T) {
 	fixturesMu.Lock()
 	list := append([]fixture(nil), fixtures...)
@@ -242,6 +243,10 @@ func TestCloseUnderCall(t *testing.T) {
 				}
 				if o.took > 7*time.Second {
 					t.Errorf("the call in flight at Close, under a 3 s deadline, returned after %v: %v", o.took, o.err)
+				}
+				// The provider did not crash: the host closed it.
+				if abi.CodeOf(o.err) == abi.ProviderCrashed {
+					t.Errorf("the call in flight at Close ended %v: the host closed the provider, it did not crash", o.err)
 				}
 				t.Logf("in flight at Close: %v after %v", o.err, o.took)
 			case <-time.After(15 * time.Second):

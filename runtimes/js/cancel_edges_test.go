@@ -43,3 +43,28 @@ aios.registerTool({ name: 'wait', parameters: { type: 'object' } }, () => new Pr
 		}
 	}
 }
+
+// TestCloseUnderCallNotACrash: a worker process still running a call
+// when its provider closes is stopped after the grace (5 s); the call
+// ends Unavailable saying the provider was closed, not ProviderCrashed:
+// nothing crashed.
+func TestCloseUnderCallNotACrash(t *testing.T) {
+	rt := newRuntime(t, Options{Isolation: IsolationProcess})
+	path := writeSource(t, "spin.js", `aios.registerTool({ name: 'spin', parameters: { type: 'object' } }, () => { for (;;) {} });`)
+	p, err := rt.load(context.Background(), abi.Source{Path: path}, abi.RuntimeJS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &abi.ToolCall{ID: "c1", Tool: "spin", Params: map[string]any{}, Deadline: time.Now().Add(60 * time.Second)}
+	fe := newFakeEnv()
+	fe.call = c
+	time.AfterFunc(300*time.Millisecond, func() { _ = p.Close() })
+	start := time.Now()
+	_, err = p.Call(context.Background(), c, fe)
+	if abi.CodeOf(err) != abi.Unavailable || !strings.Contains(err.Error(), "provider was closed during the call") {
+		t.Fatalf("a call in flight at Close: %v after %v; want Unavailable saying the provider was closed", err, time.Since(start))
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Fatalf("the call ended %v after it started: the 60 s deadline, not the 5 s grace", d)
+	}
+}

@@ -348,6 +348,9 @@ type procWorker struct {
 
 	dead     chan struct{} // closed when the process has exited
 	deathErr *abi.ToolError
+	// closing: shutdown was asked (the provider closed); a death after it
+	// is not a crash.
+	closing  atomic.Bool
 	diedAt   time.Time   // set before dead is closed
 	answered atomic.Bool // the worker has answered a call
 	stderr   stderrTail
@@ -884,6 +887,7 @@ func (w *procWorker) kill() {
 
 // shutdown closes the worker's stdin and kills it after grace.
 func (w *procWorker) shutdown(grace time.Duration) {
+	w.closing.Store(true)
 	_ = w.stdin.Close()
 	if grace <= 0 {
 		w.kill()
@@ -919,6 +923,11 @@ func (w *procWorker) died(err error) {
 		}
 	}
 	w.deathErr = &abi.ToolError{Code: abi.ProviderCrashed, Message: msg}
+	if w.closing.Load() && killedBy == "" {
+		// Not a crash: the host closed the provider (removed, replaced by
+		// a reload, or shutting down) and the call outlived the grace.
+		w.deathErr = &abi.ToolError{Code: abi.Unavailable, Message: "its provider was closed during the call (removed, replaced by a reload, or the host shutting down), and its JS worker process was stopped (" + why + ")"}
+	}
 	w.diedAt = time.Now()
 	close(w.dead)
 	_ = w.stdin.Close()

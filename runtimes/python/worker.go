@@ -846,8 +846,20 @@ func (w *worker) endCall() {
 }
 
 func (w *worker) crashed(call *abi.ToolCall) *abi.ToolError {
+	w.mu.Lock()
+	why := w.killedFor
+	w.mu.Unlock()
+	if why == killClosed {
+		// Not a crash: the host closed the provider (removed, replaced by
+		// a reload, or shutting down) and the call outlived the grace.
+		return abi.Errorf(abi.Unavailable, "tool %s: its provider was closed during the call (removed, replaced by a reload, or the host shutting down), and the call did not end within the grace: %s", call.Tool, w.deathMsg)
+	}
 	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s", call.Tool, w.deathMsg)
 }
+
+// killClosed is why a worker still busy when its provider closed is
+// killed (stop).
+const killClosed = "the provider was closed"
 
 // interrupt kills the worker at the deadline or on cancellation.
 func (w *worker) interrupt(call *abi.ToolCall, cause error) *abi.ToolError {
@@ -867,7 +879,7 @@ func (w *worker) stop(grace time.Duration) {
 		select {
 		case <-w.dead:
 		case <-time.After(grace):
-			w.kill("the provider was closed")
+			w.kill(killClosed)
 		}
 	}()
 }
