@@ -1,0 +1,65 @@
+package js
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// TestProbeLoneSurrogateKey: a property whose key holds a lone surrogate
+// (half of a UTF-16 pair, which has no UTF-8 form) was dropped without a
+// word from a result and from ctx.callTool params — goja's Keys gives the
+// key with U+FFFD, under which Get finds nothing. Such a key is refused,
+// naming its path, in both isolation modes; a real U+FFFD key is kept.
+func TestProbeLoneSurrogateKey(t *testing.T) {
+	const src = `
+aios.registerTool({ name: 'result' }, () => ({ k: { ["a\udc00"]: 1, x: 2 } }));
+aios.registerTool({ name: 'two' }, () => ({ ["\ud800"]: 1, ["\udc00"]: 2 }));
+aios.registerTool({ name: 'shadow' }, () => ({ ["\ufffd"]: 1, ["\ud800"]: 2 }));
+aios.registerTool({ name: 'fffd' }, () => ({ ["\ufffd"]: 1, y: undefined }));
+aios.registerTool({ name: 'call' }, async (p, ctx) => ctx.callTool('x', { ["\udc00"]: 1, y: 2 }));
+`
+	for _, iso := range []string{IsolationInProcess, IsolationProcess} {
+		t.Run(iso, func(t *testing.T) {
+			var p abi.Provider
+			if iso == IsolationProcess {
+				p = loadIsolated(t, Options{}, src)
+			} else {
+				p = loadSource(t, newRuntime(t, Options{}), "lone.js", src)
+			}
+			env := newFakeEnv()
+			called := false
+			env.tools["x"] = func(_ context.Context, params any) (any, error) { called = true; return params, nil }
+			for _, tc := range []struct{ tool, path string }{
+				{"result", "$.k.a\ufffd"}, {"two", "$.\ufffd"}, {"shadow", "$.\ufffd"},
+			} {
+				got, err := callIsolated(t, p, env, tc.tool, map[string]any{}, 5*time.Second)
+				if err == nil {
+					t.Errorf("%s returned %#v: a key with a lone surrogate was dropped without an error", tc.tool, got)
+					continue
+				}
+				te := wantCode(t, err, abi.InvalidResult)
+				if !strings.Contains(te.Message, tc.path+": ") || !strings.Contains(te.Message, "lone surrogate") {
+					t.Errorf("%s: the error does not name the key's path %s and the lone surrogate: %s", tc.tool, tc.path, te.Message)
+				}
+			}
+			got, err := callIsolated(t, p, env, "fffd", map[string]any{}, 5*time.Second)
+			if err != nil || !reflect.DeepEqual(got, map[string]any{"\ufffd": int64(1)}) {
+				t.Errorf("a real U+FFFD key: %#v, %v", got, err)
+			}
+			got, err = callIsolated(t, p, env, "call", map[string]any{}, 5*time.Second)
+			if err == nil {
+				t.Errorf("ctx.callTool params with a lone-surrogate key were sent as %#v (called %v)", got, called)
+			} else if te := wantCode(t, err, abi.ProviderError); !strings.Contains(te.Message, "lone surrogate") {
+				t.Errorf("ctx.callTool: %s", te.Message)
+			}
+			if called {
+				t.Errorf("the tool was called with the key dropped")
+			}
+		})
+	}
+}
