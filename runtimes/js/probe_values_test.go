@@ -63,3 +63,31 @@ aios.registerTool({ name: 'call' }, async (p, ctx) => ctx.callTool('x', { ["\udc
 		})
 	}
 }
+
+// TestProbeJSONWireBigWholeFloats: a float64 from 2^53 up to 1e21 crosses
+// the worker protocol as a float in both wire formats. encoding/json wrote
+// 2^60 as 1152921504606847000, which the other end read as an exact
+// integer: under runtimes.js.wire: json the handler saw a BigInt
+// (typeof 'bigint', so p.f * 2 threw) where MessagePack and in-process
+// give a number, and a JS number 2^60 came back as int64
+// 1152921504606847000 instead of float64 2^60.
+func TestProbeJSONWireBigWholeFloats(t *testing.T) {
+	const src = `
+aios.registerTool({ name: 'kinds' }, (p) => ({ f: typeof p.f, g: typeof p.g, n: typeof p.n, twice: p.f * 2, f2: p.f2 }));
+aios.registerTool({ name: 'make' }, () => ({ a: 2 ** 60, b: -(2 ** 63), c: 2 ** 53 + 2 }));
+`
+	params := map[string]any{"f": float64(1 << 60), "g": -float64(1 << 63), "n": int64(1<<53 + 1), "f2": []any{1e20, float64(1 << 53)}}
+	want := map[string]any{"f": "number", "g": "number", "n": "bigint", "twice": float64(1 << 61), "f2": []any{1e20, int64(1 << 53)}}
+	wantMade := map[string]any{"a": float64(1 << 60), "b": -float64(1 << 63), "c": float64(1<<53 + 2)}
+	for _, w := range []string{"msgpack", "json"} {
+		p := loadIsolated(t, Options{Wire: w}, src)
+		got, err := callIsolated(t, p, newFakeEnv(), "kinds", params, 10*time.Second)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("wire %s: the handler saw %#v (%v), want %#v", w, got, err, want)
+		}
+		got, err = callIsolated(t, p, newFakeEnv(), "make", map[string]any{}, 10*time.Second)
+		if err != nil || !reflect.DeepEqual(got, wantMade) {
+			t.Errorf("wire %s: results %#v (%v), want %#v", w, got, err, wantMade)
+		}
+	}
+}

@@ -201,7 +201,7 @@ type jsonCall struct {
 // by the host and not sent.
 func (inst *instance) encodeCall(call *abi.ToolCall, dst []byte) ([]byte, *abi.ToolError) {
 	if inst.p.json {
-		b, err := json.Marshal(jsonCall{call.ID, call.Tool, call.Params, call.Caller, call.ParentID, call.Version, call.Depth})
+		b, err := json.Marshal(jsonCall{call.ID, call.Tool, abi.ForJSON(call.Params), call.Caller, call.ParentID, call.Version, call.Depth})
 		if err != nil {
 			return nil, abi.Errorf(abi.InvalidParams, "params of %s cannot be encoded as JSON: %v", call.Tool, err)
 		}
