@@ -333,7 +333,7 @@ func (p *RemoteProvider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 	if err != nil {
 		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)
 	}
-	params := jsonrpc.ToolsCallParams{Name: call.Tool, Arguments: call.Params, Version: call.Version, ParentID: call.ID, Depth: call.Depth + 1}
+	params := jsonrpc.ToolsCallParams{Name: call.Tool, Arguments: abi.ForJSON(call.Params), Version: call.Version, ParentID: call.ID, Depth: call.Depth + 1}
 	if !call.Deadline.IsZero() {
 		if ms := time.Until(call.Deadline).Milliseconds(); ms > 0 {
 			params.TimeoutMS = ms
