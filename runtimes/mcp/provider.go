@@ -119,7 +119,11 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		}
 		return s.screenResult(call, v)
 	}
-	args := call.Params
+	// Whole floats from 2^53 up go in exponent form (abi.ForJSON): as
+	// integer literals a server reading integers exactly (Python's json)
+	// takes them for other numbers, and so does the bridge reading an
+	// echo of them.
+	args := abi.ForJSON(call.Params)
 	if args == nil {
 		args = map[string]any{}
 	}
