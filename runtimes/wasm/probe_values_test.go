@@ -4,6 +4,9 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/guest/go/wire"
 )
 
 // TestProbeJSONGuestBigWholeFloats: a guest that speaks JSON gets a float
@@ -33,5 +36,59 @@ func TestProbeJSONGuestBigWholeFloats(t *testing.T) {
 				t.Fatalf("got  %#v\nwant %#v", got, want)
 			}
 		})
+	}
+}
+
+// TestProbeResultCodecsAgree: a ToolResult means the same in JSON and in
+// MessagePack. The JSON one was decoded into a Go struct by encoding/json,
+// which matches member names case-insensitively: {"Value": 5} was the
+// value 5 in JSON and null in MessagePack (docs/abi.md: a missing "value"
+// means null), {"ERROR": {…}} an error in JSON and null in MessagePack,
+// and an error whose code was spelled "Code" a guest error in JSON and a
+// protocol error in MessagePack (an error without a string "code").
+func TestProbeResultCodecsAgree(t *testing.T) {
+	for _, c := range []struct {
+		text      string
+		value     any
+		guestCode abi.ErrorCode
+		proto     bool
+	}{
+		{`{"Value":5}`, nil, "", false},
+		{`{"value":1,"Value":2}`, int64(1), "", false},
+		{`{"VALUE":1,"value":2}`, int64(2), "", false},
+		{`{"ERROR":{"code":"NotFound","message":"m"}}`, nil, "", false},
+		{`{"error":{"Code":"NotFound","message":"m"}}`, nil, "", true},
+		{`{"error":{"code":"NotFound","Message":5}}`, nil, abi.NotFound, false},
+		{`{"error":{"code":"NotFound","message":"m","Data":1}}`, nil, abi.NotFound, false},
+		{`{"value":[1.5,"x"],"error":null}`, []any{1.5, "x"}, "", false},
+	} {
+		var generic any
+		if err := abi.UnmarshalJSONValue([]byte(c.text), &generic); err != nil {
+			t.Fatal(err)
+		}
+		mp, err := wire.AppendValue(nil, generic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, enc := range []struct {
+			name string
+			data []byte
+		}{{"json", []byte(c.text)}, {"msgpack", mp}} {
+			v, gerr, perr := decodeResult(enc.data)
+			switch {
+			case c.proto:
+				if perr == nil {
+					t.Errorf("%s %s: got %#v, %v; want a protocol error", enc.name, c.text, v, gerr)
+				}
+			case c.guestCode != "":
+				if perr != nil || gerr == nil || gerr.Code != c.guestCode || gerr.Data != nil {
+					t.Errorf("%s %s: got %#v, %v, %v; want the guest's %s without data", enc.name, c.text, v, gerr, perr, c.guestCode)
+				}
+			default:
+				if perr != nil || gerr != nil || !reflect.DeepEqual(v, c.value) {
+					t.Errorf("%s %s: got %#v, %v, %v; want the value %#v", enc.name, c.text, v, gerr, perr, c.value)
+				}
+			}
+		}
 	}
 }
