@@ -321,10 +321,10 @@ func normalizeMessage(v any) error {
 			err = normalizeMessage(m.Result)
 		}
 		if err == nil && m.Host != nil {
-			norm(&m.Host.Args)
+			err = normArgs(m.Host)
 		}
 	case *HostCall:
-		norm(&m.Args)
+		err = normArgs(m)
 	case *map[string]any:
 		normMap(*m)
 	case *[]any:
@@ -332,6 +332,31 @@ func normalizeMessage(v any) error {
 		norm(&x)
 	}
 	return err
+}
+
+// normArgs puts a host call's arguments into canonical form. Each argument
+// is a value of its own, nested at most as deep as a value may be: the
+// params of a call_tool are level 0, as when an in-process runtime calls
+// Env.CallTool (counted from the arguments map, params 512 levels deep
+// were a bad frame, and the worker that sent them was killed).
+func normArgs(h *HostCall) error {
+	args, ok := h.Args.(map[string]any)
+	if !ok {
+		if h.Args == nil {
+			return nil
+		}
+		n, err := Normalize(h.Args)
+		h.Args = n
+		return err
+	}
+	for k, v := range args {
+		n, err := normalize(v, "$."+k, 0)
+		if err != nil {
+			return err
+		}
+		args[k] = n
+	}
+	return nil
 }
 
 // jsonKind names the JSON kind a Go type decodes from, for messages.

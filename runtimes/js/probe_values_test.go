@@ -2,6 +2,7 @@ package js
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -89,5 +90,42 @@ aios.registerTool({ name: 'make' }, () => ({ a: 2 ** 60, b: -(2 ** 63), c: 2 ** 
 		if err != nil || !reflect.DeepEqual(got, wantMade) {
 			t.Errorf("wire %s: results %#v (%v), want %#v", w, got, err, wantMade)
 		}
+	}
+}
+
+// TestProbeDeepCallToolParamsProcess: ctx.callTool params nested as deep
+// as a value may be (512 levels, the params being level 0) are sent in a
+// worker process as in-process. The host counted the levels of the host
+// call's arguments ({tool, params}) from the arguments, one level above
+// the params, refused the frame and killed the worker (ProviderCrashed:
+// "bad frame from the JS worker process: … nested deeper than 512
+// levels") for params it takes from an in-process runtime.
+func TestProbeDeepCallToolParamsProcess(t *testing.T) {
+	const src = `aios.registerTool({ name: 'nest' }, async (p, ctx) => { let v = 'leaf'; for (let i = 0; i < p.n; i++) v = [v]; return ctx.callTool('x', { value: v }); });`
+	for _, iso := range []string{IsolationInProcess, IsolationProcess} {
+		t.Run(iso, func(t *testing.T) {
+			var p abi.Provider
+			if iso == IsolationProcess {
+				p = loadIsolated(t, Options{}, src)
+			} else {
+				p = loadSource(t, newRuntime(t, Options{}), "deep.js", src)
+			}
+			env := newFakeEnv()
+			env.tools["x"] = func(_ context.Context, params any) (any, error) { return "ok", nil }
+			for _, n := range []int64{510, 511} {
+				got, err := callIsolated(t, p, env, "nest", map[string]any{"n": n}, 10*time.Second)
+				if err != nil || got != "ok" {
+					msg := fmt.Sprint(err)
+					if len(msg) > 300 {
+						msg = msg[:150] + "…" + msg[len(msg)-150:]
+					}
+					t.Errorf("params.value %d levels deep: %v, %s", n, got, msg)
+				}
+			}
+			_, err := callIsolated(t, p, env, "nest", map[string]any{"n": int64(512)}, 10*time.Second)
+			if te := wantCode(t, err, abi.ProviderError); !strings.Contains(te.Message, "nested deeper than 512 levels") {
+				t.Errorf("params 513 levels deep: %s", te.Message)
+			}
+		})
 	}
 }

@@ -34,12 +34,13 @@ def nest(params, ctx):
 `
 
 // TestProbeDeepHostCallArgs: call_tool params as deep as the host takes
-// (its arguments nested at most 512 levels: params.value 510 arrays deep)
-// are sent in both wire formats, and deeper ones are a ValueError in the
-// tool saying so, in both, the worker living on. Over MessagePack the
-// packer's own limit (it counts the envelope) refused 508–510 levels with
-// "ValueError: recursion limit exceeded."; over JSON 511 levels were sent,
-// and the host, refusing the frame, killed the worker (ProviderCrashed).
+// (a value nested at most 512 levels, the params being level 0 as
+// in-process: params.value 511 arrays deep) are sent in both wire formats,
+// and deeper ones are a ValueError in the tool saying so, in both, the
+// worker living on. Over MessagePack the packer's own limit (it counts the
+// envelope) refused 508 levels and more with "ValueError: recursion limit
+// exceeded."; over JSON deeper params were sent, and the host, refusing
+// the frame, killed the worker (ProviderCrashed).
 func TestProbeDeepHostCallArgs(t *testing.T) {
 	for _, wire := range []string{"msgpack", "json"} {
 		t.Run(wire, func(t *testing.T) {
@@ -50,7 +51,7 @@ func TestProbeDeepHostCallArgs(t *testing.T) {
 			for n := 505; n <= 513; n++ {
 				got, err := call(h, "nest", map[string]any{"n": int64(n)}, 20*time.Second)
 				var want any = map[string]any{"got": true}
-				if n > 510 {
+				if n > 511 {
 					want = map[string]any{"refused": "call_tool arguments nested deeper than 512 levels (the host's limit); pass them flatter or as a string"}
 				}
 				if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {

@@ -326,8 +326,9 @@ class Worker:
         hid = "h%d" % self.next_id
         env = {"v": FORMAT, "kind": "host_call", "id": hid,
                "host": {"call_id": op.call_id, "op": op.op, "args": op.args}}
-        # The host takes arguments nested up to MAX_DEPTH levels (args is
-        # level 0) and ends a worker whose frame holds deeper ones; the
+        # The host takes arguments nested up to MAX_DEPTH levels (each
+        # argument, call_tool's params say, is level 0, as in-process) and
+        # ends a worker whose frame holds deeper ones; the
         # MessagePack packer stops short of that (it counts the envelope's
         # levels too). Deeper arguments are the tool's ValueError in both
         # formats; arguments within the limit that the packer refused are
@@ -337,12 +338,12 @@ class Worker:
         except ValueError as e:
             if self.mp is None or "recursion" not in str(e):
                 raise
-            if _too_deep(op.args):
+            if _args_too_deep(op.args):
                 raise ValueError(_TOO_DEEP_ARGS % op.op) from None
             data = _pack_iter(self.mp, env)
             _refuse_not_json(env, data)
         else:
-            if self.mp is None and data.count(b"[") + data.count(b"{") > MAX_DEPTH and _too_deep(op.args):
+            if self.mp is None and data.count(b"[") + data.count(b"{") > MAX_DEPTH and _args_too_deep(op.args):
                 raise ValueError(_TOO_DEEP_ARGS % op.op)
         self._write_frame(data)
         return hid
@@ -944,6 +945,14 @@ def _pack_iter(mp, v):
         else:
             p.pack(x)
     return p.bytes()
+
+
+def _args_too_deep(args):
+    """Whether a host call's arguments hold one nested deeper than
+    MAX_DEPTH levels (each argument is level 0, as the host counts)."""
+    if isinstance(args, dict):
+        return any(_too_deep(v) for v in args.values())
+    return _too_deep(args)
 
 
 def _too_deep(v):
