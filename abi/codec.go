@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/vmihailenco/msgpack/v5"
@@ -118,7 +120,135 @@ type jsonCodec struct{}
 
 func (jsonCodec) Name() string { return "json" }
 
-func (jsonCodec) Marshal(v any) ([]byte, error) { return json.Marshal(v) }
+func (jsonCodec) Marshal(v any) ([]byte, error) { return json.Marshal(jsonMessage(v)) }
+
+// ForJSON returns v ready for encoding/json so that its floats read back as
+// floats: encoding/json writes a whole float64 below 1e21 as an integer
+// literal, and from 2^53 on that literal (1152921504606847000 for 2^60) is
+// read by the host (UnmarshalJSONValue, wire.Number) as an exact integer
+// that is not the float's value, and by a JS worker as a BigInt. Such
+// floats become json.Numbers in exponent form (1.152921504606847e+18). v
+// is returned as it is when it holds none (the common case: one walk, no
+// allocation); otherwise the maps and slices on their paths are copied,
+// never changed.
+func ForJSON(v any) any {
+	if !hasBigWholeFloat(v, 0) {
+		return v
+	}
+	return forJSON(v)
+}
+
+func bigWholeFloat(f float64) bool {
+	a := math.Abs(f)
+	return a >= 1<<53 && a < 1e21 && a == math.Trunc(a)
+}
+
+func hasBigWholeFloat(v any, depth int) bool {
+	if depth > maxDepth {
+		return false // refused elsewhere
+	}
+	switch x := v.(type) {
+	case float64:
+		return bigWholeFloat(x)
+	case []any:
+		for _, e := range x {
+			if hasBigWholeFloat(e, depth+1) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if hasBigWholeFloat(e, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func forJSON(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if bigWholeFloat(x) {
+			return json.Number(strconv.FormatFloat(x, 'e', -1, 64))
+		}
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = forJSON(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = forJSON(e)
+		}
+		return out
+	}
+	return v
+}
+
+// jsonMessage is msg with the values it carries (params, results, error
+// data, host-call arguments) passed through ForJSON; msg itself is not
+// changed (the structs on the way are copied when a value changes).
+func jsonMessage(msg any) any {
+	switch m := msg.(type) {
+	case *Envelope:
+		if m == nil {
+			return msg
+		}
+		c := *m
+		changed := false
+		if m.Call != nil && hasBigWholeFloat(m.Call.Params, 0) {
+			call := *m.Call
+			call.Params = forJSON(call.Params)
+			c.Call, changed = &call, true
+		}
+		if r := jsonResult(m.Result); r != m.Result {
+			c.Result, changed = r, true
+		}
+		if m.Host != nil && hasBigWholeFloat(m.Host.Args, 0) {
+			h := *m.Host
+			h.Args = forJSON(h.Args)
+			c.Host, changed = &h, true
+		}
+		if changed {
+			return &c
+		}
+	case *ToolResult:
+		return jsonResult(m)
+	case *ToolCall:
+		if m != nil && hasBigWholeFloat(m.Params, 0) {
+			c := *m
+			c.Params = forJSON(c.Params)
+			return &c
+		}
+	}
+	return msg
+}
+
+// jsonResult is r with its value and error data passed through ForJSON
+// (r itself when they need no change).
+func jsonResult(r *ToolResult) *ToolResult {
+	if r == nil {
+		return r
+	}
+	value := hasBigWholeFloat(r.Value, 0)
+	data := r.Error != nil && hasBigWholeFloat(r.Error.Data, 0)
+	if !value && !data {
+		return r
+	}
+	c := *r
+	if value {
+		c.Value = forJSON(c.Value)
+	}
+	if data {
+		e := *r.Error
+		e.Data = forJSON(e.Data)
+		c.Error = &e
+	}
+	return &c
+}
 
 func (jsonCodec) Unmarshal(data []byte, v any) error {
 	if err := unmarshalUseNumber(data, v); err != nil {
@@ -191,10 +321,10 @@ func normalizeMessage(v any) error {
 			err = normalizeMessage(m.Result)
 		}
 		if err == nil && m.Host != nil {
-			norm(&m.Host.Args)
+			err = normArgs(m.Host)
 		}
 	case *HostCall:
-		norm(&m.Args)
+		err = normArgs(m)
 	case *map[string]any:
 		normMap(*m)
 	case *[]any:
@@ -202,6 +332,31 @@ func normalizeMessage(v any) error {
 		norm(&x)
 	}
 	return err
+}
+
+// normArgs puts a host call's arguments into canonical form. Each argument
+// is a value of its own, nested at most as deep as a value may be: the
+// params of a call_tool are level 0, as when an in-process runtime calls
+// Env.CallTool (counted from the arguments map, params 512 levels deep
+// were a bad frame, and the worker that sent them was killed).
+func normArgs(h *HostCall) error {
+	args, ok := h.Args.(map[string]any)
+	if !ok {
+		if h.Args == nil {
+			return nil
+		}
+		n, err := Normalize(h.Args)
+		h.Args = n
+		return err
+	}
+	for k, v := range args {
+		n, err := normalize(v, "$."+k, 0)
+		if err != nil {
+			return err
+		}
+		args[k] = n
+	}
+	return nil
 }
 
 // jsonKind names the JSON kind a Go type decodes from, for messages.

@@ -23,7 +23,8 @@ import (
 // uint64, never an int64-sized uint64; other numbers are float64 (so an
 // integer below −2^63 or above 2^64−1 is rounded to the nearest float64). Normalize converts
 // any other Go representation (json.Number, int, uint32, float32,
-// map[string]string, []string, msgpack's map[string]interface{} ...) into it.
+// map[string]string, []string, msgpack's map[string]interface{}, named
+// numbers such as time.Duration, a json.RawMessage's JSON text ...) into it.
 
 // Normalize returns v in canonical form. It fails on values JSON cannot carry
 // (functions, channels, NaN and infinities, non-string map keys) naming the
@@ -90,6 +91,17 @@ func normalize(v any, path string, depth int) (any, error) {
 			x[k] = n
 		}
 		return x, nil
+	case json.RawMessage:
+		// JSON text a Go tool passes on (encoding/json embeds it as it
+		// is): its value, not the array of its bytes.
+		if len(x) == 0 {
+			return nil, nil
+		}
+		var raw any
+		if err := unmarshalUseNumber(x, &raw); err != nil {
+			return nil, fmt.Errorf("%s: a json.RawMessage that is not JSON: %v", path, err)
+		}
+		return normalize(raw, path, depth)
 	case []byte:
 		// Bytes have no JSON form; the ABI carries them as arrays of integers
 		// only when a schema says so. Refuse rather than guess.
@@ -145,7 +157,19 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 			out[k] = n
 		}
 		return out, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		// A named integer (time.Duration, type Count int64) is its
+		// number, as in encoding/json.
+		return rv.Int(), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return normUint(rv.Uint()), nil
+	case reflect.Float32, reflect.Float64:
+		return normalize(rv.Float(), path, depth)
 	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
+			// A named byte slice is bytes, as []byte is.
+			return nil, fmt.Errorf("%s: raw bytes (a Go %s) are not a JSON value (encode as base64 string or pass an ObjectId)", path, rv.Type())
+		}
 		out := make([]any, rv.Len())
 		for i := range out {
 			n, err := normalize(rv.Index(i).Interface(), path+"["+strconv.Itoa(i)+"]", depth+1)

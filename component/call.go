@@ -105,7 +105,7 @@ func (p *Provider) params(t *tool, params any) ([]wit.Value, error) {
 		if params == nil {
 			params = map[string]any{}
 		}
-		b, err := json.Marshal(params)
+		b, err := json.Marshal(abi.ForJSON(params)) // floats stay floats (abi.ForJSON)
 		if err != nil {
 			return nil, abi.Errorf(abi.InvalidParams, "params: %v", err)
 		}
@@ -368,7 +368,7 @@ var sdkFuncs = map[string]hostFunc{
 			st.nested[msg] = te
 			return errResult(msg), nil
 		}
-		b, err := json.Marshal(res)
+		b, err := json.Marshal(abi.ForJSON(res))
 		if err != nil {
 			return errResult(err.Error()), nil
 		}

@@ -333,7 +333,7 @@ func (p *RemoteProvider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 	if err != nil {
 		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)
 	}
-	params := jsonrpc.ToolsCallParams{Name: call.Tool, Arguments: call.Params, Version: call.Version, ParentID: call.ID, Depth: call.Depth + 1}
+	params := jsonrpc.ToolsCallParams{Name: call.Tool, Arguments: abi.ForJSON(call.Params), Version: call.Version, ParentID: call.ID, Depth: call.Depth + 1}
 	if !call.Deadline.IsZero() {
 		// What is left of the deadline, rounded up: with less than a
 		// millisecond left, timeout_ms 0 (omitted) would have the remote

@@ -510,6 +510,10 @@ func mcpEnvelope(v any) (*mcpsdk.CallToolResult, bool) {
 }
 
 func successResult(v any, structured bool) (*mcpsdk.CallToolResult, error) {
+	// Whole floats from 2^53 up go in exponent form (abi.ForJSON): as
+	// integer literals a client reading integers exactly takes them for
+	// other numbers.
+	v = abi.ForJSON(v)
 	var text string
 	if str, ok := v.(string); ok {
 		text = str

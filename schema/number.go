@@ -96,8 +96,11 @@ func decRat(v any) *big.Rat {
 	return r
 }
 
+// ratText writes a number of a message: an integer within 64 bits
+// exactly (the host's int64 and uint64), anything else as its nearest
+// float64 (1e+308, not 309 digits).
 func ratText(r *big.Rat) string {
-	if r.IsInt() {
+	if r.IsInt() && r.Num().BitLen() <= 64 {
 		return r.Num().String()
 	}
 	f, _ := r.Float64()

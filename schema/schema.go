@@ -258,6 +258,22 @@ func convertError(ve *jsonschema.ValidationError) *ValidationError {
 		// (docs/audit.md) — a token that missed its pattern would.
 		msg = fmt.Sprintf("does not match pattern %q", k.Want)
 	}
+	// Numeric bounds are worded as the fast path words them, with both
+	// numbers exact: the reference prints them rounded to 16 digits
+	// ("maximum: got 9.223372036854776×10¹⁸, want 9.223372036854776×10¹⁸"
+	// for 2^63 against 2^63−1).
+	switch k := best.ve.ErrorKind.(type) {
+	case *kind.Minimum:
+		msg = fmt.Sprintf("must be >= %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.Maximum:
+		msg = fmt.Sprintf("must be <= %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.ExclusiveMinimum:
+		msg = fmt.Sprintf("must be > %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.ExclusiveMaximum:
+		msg = fmt.Sprintf("must be < %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.MultipleOf:
+		msg = fmt.Sprintf("must be a multiple of %s, got %s", ratText(k.Want), ratText(k.Got))
+	}
 	if _, ok := best.ve.ErrorKind.(*kind.Const); ok {
 		var wants []string
 		for _, l := range ls {

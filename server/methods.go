@@ -228,6 +228,10 @@ func (s *Server) toolsCall(ctx context.Context, sess *session, params json.RawMe
 	if err != nil {
 		return nil, jsonrpc.FromError(err)
 	}
+	// Whole floats from 2^53 up go in exponent form (abi.ForJSON): as
+	// integer literals a client reading integers exactly takes them for
+	// other numbers.
+	v = abi.ForJSON(v)
 	res := jsonrpc.ToolsCallResult{Value: v, Tool: info.Tool, Version: info.Version, CallID: info.CallID}
 	if text, err := json.Marshal(v); err == nil {
 		res.Content = []jsonrpc.TextContent{{Type: "text", Text: string(text)}}

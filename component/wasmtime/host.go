@@ -176,7 +176,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 			st.nested[msg] = te
 			return setResult(nil, msg, true)
 		}
-		b, err := json.Marshal(res)
+		b, err := json.Marshal(abi.ForJSON(res))
 		if err != nil {
 			return setResult(nil, err.Error(), true)
 		}

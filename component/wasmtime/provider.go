@@ -573,7 +573,7 @@ func params(t *tool, ps any) ([]wit.Value, error) {
 		ps = map[string]any{}
 	}
 	if t.JSONTool {
-		b, err := json.Marshal(ps)
+		b, err := json.Marshal(abi.ForJSON(ps)) // floats stay floats (abi.ForJSON)
 		if err != nil {
 			return nil, abi.Errorf(abi.InvalidParams, "params: %v", err)
 		}

@@ -26,6 +26,7 @@ const (
 	InvalidRequest   = "InvalidRequest"
 	DepthExceeded    = "DepthExceeded"
 	TooLarge         = "TooLarge"
+	InvalidResult    = "InvalidResult"
 )
 
 // Error is a ToolError: returned by a handler it reaches the caller with its
@@ -92,8 +93,8 @@ type Call struct {
 	ParentID string
 	Version  string
 	Depth    int
-	// Params is the canonical generic value (nil, bool, int64, float64,
-	// string, []any, map[string]any).
+	// Params is the canonical generic value (nil, bool, int64, uint64
+	// above the int64 range, float64, string, []any, map[string]any).
 	Params any
 }
 
@@ -371,8 +372,11 @@ func run(h *handler, c *Call, params []byte) (out []byte, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if out, err = wire.AppendValue(out, res); err != nil {
-		return nil, Errorf(Internal, "%s: the result is not a JSON value: %v", c.Tool, err)
+	if out, err = wire.AppendJSONValue(out, res); err != nil {
+		// As the JS and Python SDKs: InvalidResult naming the path (a
+		// []byte written as bin was refused by the host as a malformed
+		// ToolResult).
+		return nil, Errorf(InvalidResult, "%s: the result is not a JSON value: %v", c.Tool, err)
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/dop251/goja"
@@ -33,7 +34,10 @@ import (
 // ±(2^53-1) cross into JS as BigInt (exact: uint64 values above 2^63 too)
 // and BigInt results within the int64 range come back as int64, those
 // within 2^63 … 2^64−1 as uint64; other BigInts are refused. The strings
-// and keys of one value are bounded in total (TooLarge).
+// and keys of one value are bounded in total (TooLarge). A lone surrogate
+// becomes U+FFFD in a string and is an error in a key (whose property would
+// otherwise be lost: Keys gives it with U+FFFD, under which Get finds
+// nothing).
 
 const maxExportDepth = 512
 
@@ -220,12 +224,24 @@ type memoEntry struct {
 func (e *exporter) object(o *goja.Object, depth int) (any, error) {
 	keys := o.Keys()
 	m := make(map[string]any, len(keys))
+	var replaced []string // keys holding U+FFFD met so far
 	for _, k := range keys {
 		e.path = append(e.path, step{key: k, idx: -1})
 		if err := e.add(len(k)); err != nil {
 			return nil, err
 		}
-		r, skip, err := e.value(o.Get(k), depth+1)
+		v := o.Get(k)
+		if strings.ContainsRune(k, utf8.RuneError) {
+			// Keys gives a lone surrogate (half of a UTF-16 pair, which
+			// has no UTF-8 form) as U+FFFD, under which Get finds no
+			// property (or another one: a real U+FFFD key read twice).
+			// The property would be lost without a word.
+			if v == nil || slices.Contains(replaced, k) {
+				return nil, e.fail(abi.InvalidResult, "the key holds a lone surrogate (half of a UTF-16 surrogate pair), which has no UTF-8 form (shown here as U+FFFD); the property would be lost")
+			}
+			replaced = append(replaced, k)
+		}
+		r, skip, err := e.value(v, depth+1)
 		if err != nil {
 			return nil, err
 		}

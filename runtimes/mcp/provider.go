@@ -145,7 +145,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 			r, err = sess.GetPrompt(ctx, gp)
 		}
 		if err != nil {
-			return nil, s.callError(ctx, sess, call, err, since)
+			return nil, s.callFailed(caller, ctx, sess, call, err, since)
 		}
 		v, err := promptResult(r)
 		if err != nil {
@@ -153,7 +153,11 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		}
 		return s.screenResult(call, v)
 	}
-	args := call.Params
+	// Whole floats from 2^53 up go in exponent form (abi.ForJSON): as
+	// integer literals a server reading integers exactly (Python's json)
+	// takes them for other numbers, and so does the bridge reading an
+	// echo of them.
+	args := abi.ForJSON(call.Params)
 	if args == nil {
 		args = map[string]any{}
 	}

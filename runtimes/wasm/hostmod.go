@@ -151,7 +151,7 @@ func encodeAnswer(dst []byte, op string, value any, terr *abi.ToolError, useJSON
 	var buf []byte
 	if useJSON {
 		var err error
-		if buf, err = json.Marshal(abi.ToolResult{Value: value, Error: terr}); err != nil {
+		if buf, err = abi.JSON.Marshal(&abi.ToolResult{Value: value, Error: terr}); err != nil {
 			buf, _ = json.Marshal(abi.ToolResult{Error: abi.Errorf(abi.Internal, "%s: encoding the answer: %v", op, err)})
 		}
 	} else if terr != nil {

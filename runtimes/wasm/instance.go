@@ -201,7 +201,7 @@ type jsonCall struct {
 // by the host and not sent.
 func (inst *instance) encodeCall(call *abi.ToolCall, dst []byte) ([]byte, *abi.ToolError) {
 	if inst.p.json {
-		b, err := json.Marshal(jsonCall{call.ID, call.Tool, call.Params, call.Caller, call.ParentID, call.Version, call.Depth})
+		b, err := json.Marshal(jsonCall{call.ID, call.Tool, abi.ForJSON(call.Params), call.Caller, call.ParentID, call.Version, call.Depth})
 		if err != nil {
 			return nil, abi.Errorf(abi.InvalidParams, "params of %s cannot be encoded as JSON: %v", call.Tool, err)
 		}
@@ -258,6 +258,52 @@ func knownGuestCode(e *abi.ToolError) *abi.ToolError {
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("%s (the guest's error code %q is not one of the ABI's)", e.Message, e.Code), Data: e.Data}
 }
 
+// jsonResultMap reads a JSON ToolResult into the map wire.ParseResult
+// reads a MessagePack one from, so that both codecs mean the same: member
+// names match exactly (encoding/json's struct decoding matched them
+// case-insensitively: {"Value": 5} was 5 in JSON and null in MessagePack),
+// and the value and the error's data are each a value of their own, nested
+// at most as deep as a value may be.
+func jsonResultMap(data []byte) (map[string]any, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, err
+	}
+	m := make(map[string]any, 2)
+	if raw, ok := top["value"]; ok {
+		var v any
+		if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
+			return nil, fmt.Errorf("value: %v", err)
+		}
+		m["value"] = v
+	}
+	raw, ok := top["error"]
+	if !ok {
+		return m, nil
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil || members == nil {
+		var v any
+		if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
+			return nil, fmt.Errorf("error: %v", err)
+		}
+		m["error"] = v // null, or not a map: ParseResult says which
+		return m, nil
+	}
+	em := make(map[string]any, 3)
+	for _, k := range []string{"code", "message", "data"} {
+		if raw, ok := members[k]; ok {
+			var v any
+			if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
+				return nil, fmt.Errorf("error.%s: %v", k, err)
+			}
+			em[k] = v
+		}
+	}
+	m["error"] = em
+	return m, nil
+}
+
 // decodeResult decodes a ToolResult in either codec. guestErr is the error
 // the guest reported; protoErr says the result itself is unusable.
 func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
@@ -268,25 +314,18 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 	if err := iwire.CheckCost(data, codec.Name(), iwire.DecodeBudget); err != nil {
 		return nil, nil, abi.Errorf(abi.TooLarge, "the guest's result: %v", err)
 	}
+	var raw any
 	if codec == abi.JSON {
-		var r abi.ToolResult
-		if err := abi.JSON.Unmarshal(data, &r); err != nil {
+		if raw, err = jsonResultMap(data); err != nil {
 			return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed JSON ToolResult: %v", err)
 		}
-		if r.Error != nil {
-			if r.Error.Code == "" {
-				return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned an error without a code: %s", r.Error.Message)
-			}
-			return nil, r.Error, nil
+	} else {
+		if v, ok := wire.DecodeResultValue(data); ok {
+			return v, nil, nil // {"value": v}, decoded without its envelope
 		}
-		return r.Value, nil, nil
-	}
-	if v, ok := wire.DecodeResultValue(data); ok {
-		return v, nil, nil // {"value": v}, decoded without its envelope
-	}
-	raw, err := wire.DecodeValue(data)
-	if err != nil {
-		return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed MessagePack ToolResult: %v", err)
+		if raw, err = wire.DecodeValue(data); err != nil {
+			return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed MessagePack ToolResult: %v", err)
+		}
 	}
 	v, werr, err := wire.ParseResult(raw)
 	if err != nil {

@@ -132,10 +132,17 @@ func AppendMapHeader(b []byte, n int) []byte {
 // []byte (encoded as bin), a []string or a map[string]string. Anything else
 // yields an error wrapping ErrUnsupported naming the path of the value.
 func AppendValue(b []byte, v any) ([]byte, error) {
-	return appendValue(b, v, 0)
+	return appendValue(b, v, 0, true)
 }
 
-func appendValue(b []byte, v any, depth int) ([]byte, error) {
+// AppendJSONValue is AppendValue for a value that must be JSON (a result,
+// params): a []byte is an error naming its path, not a bin, which the host
+// refuses there.
+func AppendJSONValue(b []byte, v any) ([]byte, error) {
+	return appendValue(b, v, 0, false)
+}
+
+func appendValue(b []byte, v any, depth int, bin bool) ([]byte, error) {
 	if depth > MaxDepth {
 		return b, fmt.Errorf("wire: value nested deeper than %d levels", MaxDepth)
 	}
@@ -159,11 +166,14 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	case string:
 		return AppendString(b, x), nil
 	case []byte:
+		if !bin {
+			return b, errors.New("wire: raw bytes ([]byte) are not a JSON value (encode them as a base64 string, or write them to a space and pass the ObjectId)")
+		}
 		return AppendBytes(b, x), nil
 	case []any:
 		b = AppendArrayHeader(b, len(x))
 		for i, e := range x {
-			if b, err = appendValue(b, e, depth+1); err != nil {
+			if b, err = appendValue(b, e, depth+1, bin); err != nil {
 				return b, fmt.Errorf("[%d]: %w", i, err)
 			}
 		}
@@ -172,7 +182,7 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		b = AppendMapHeader(b, len(x))
 		for k, e := range x {
 			b = AppendString(b, k)
-			if b, err = appendValue(b, e, depth+1); err != nil {
+			if b, err = appendValue(b, e, depth+1, bin); err != nil {
 				return b, fmt.Errorf("%s: %w", k, err)
 			}
 		}

@@ -97,6 +97,7 @@ _INT_RANGE = "integers must be within -2**63 .. 2**64-1 (the host's int64 and ui
 # a few levels earlier: it counts the envelope's levels too).
 MAX_DEPTH = 512
 _TOO_DEEP = "tool %%s returned a value nested deeper than %d levels (the host's limit); return it flatter or as a string" % MAX_DEPTH
+_TOO_DEEP_ARGS = "%%s arguments nested deeper than %d levels (the host's limit); pass them flatter or as a string" % MAX_DEPTH
 
 
 class LoadError(Exception):
@@ -220,13 +221,7 @@ class Worker:
             except TypeError:
                 _dumps(env)  # json.dumps's words for an object neither format carries
                 raise
-            if _maybe_not_json(data) is not None:
-                bad = _not_json(env)
-                if bad is not None:
-                    if isinstance(bad[1], Exception):
-                        raise bad[1]  # a dict key json.dumps refuses: its error
-                    err = ValueError if bad[1].startswith("the float") else TypeError
-                    raise err("%s at %s is not JSON serializable" % (bad[1], bad[0]))
+            _refuse_not_json(env, data)
             return data
         self.dumps = dumps
         self.pack_result = mp.Packer(use_bin_type=True).pack  # results: the main thread only
@@ -329,8 +324,28 @@ class Worker:
     def _send_host_call(self, op):
         self.next_id += 1
         hid = "h%d" % self.next_id
-        self.write({"v": FORMAT, "kind": "host_call", "id": hid,
-                    "host": {"call_id": op.call_id, "op": op.op, "args": op.args}})
+        env = {"v": FORMAT, "kind": "host_call", "id": hid,
+               "host": {"call_id": op.call_id, "op": op.op, "args": op.args}}
+        # The host takes arguments nested up to MAX_DEPTH levels (each
+        # argument, call_tool's params say, is level 0, as in-process) and
+        # ends a worker whose frame holds deeper ones; the
+        # MessagePack packer stops short of that (it counts the envelope's
+        # levels too). Deeper arguments are the tool's ValueError in both
+        # formats; arguments within the limit that the packer refused are
+        # packed without its recursion (_pack_iter).
+        try:
+            data = self.dumps(env)
+        except ValueError as e:
+            if self.mp is None or "recursion" not in str(e):
+                raise
+            if _args_too_deep(op.args):
+                raise ValueError(_TOO_DEEP_ARGS % op.op) from None
+            data = _pack_iter(self.mp, env)
+            _refuse_not_json(env, data)
+        else:
+            if self.mp is None and data.count(b"[") + data.count(b"{") > MAX_DEPTH and _args_too_deep(op.args):
+                raise ValueError(_TOO_DEEP_ARGS % op.op)
+        self._write_frame(data)
         return hid
 
     @staticmethod
@@ -898,6 +913,46 @@ def _json_key(k):
     if isinstance(k, str):
         return k
     return next(iter(_loads(_dumps({k: 0}))))
+
+
+def _refuse_not_json(env, data):
+    """Raise json.dumps's error for what MessagePack carries and JSON does
+    not (bytes, NaN) in env, packed as data."""
+    if _maybe_not_json(data) is not None:
+        bad = _not_json(env)
+        if bad is not None:
+            if isinstance(bad[1], Exception):
+                raise bad[1]  # a dict key json.dumps refuses: its error
+            err = ValueError if bad[1].startswith("the float") else TypeError
+            raise err("%s at %s is not JSON serializable" % (bad[1], bad[0]))
+
+
+def _pack_iter(mp, v):
+    """v packed one value at a time from a stack, without the packer's
+    nesting limit (the caller has checked the depth)."""
+    p = mp.Packer(use_bin_type=True, autoreset=False)
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            p.pack_map_header(len(x))
+            for k, y in reversed(list(x.items())):
+                stack.append(y)
+                stack.append(k)
+        elif isinstance(x, (list, tuple)):
+            p.pack_array_header(len(x))
+            stack.extend(reversed(x))
+        else:
+            p.pack(x)
+    return p.bytes()
+
+
+def _args_too_deep(args):
+    """Whether a host call's arguments hold one nested deeper than
+    MAX_DEPTH levels (each argument is level 0, as the host counts)."""
+    if isinstance(args, dict):
+        return any(_too_deep(v) for v in args.values())
+    return _too_deep(args)
 
 
 def _too_deep(v):

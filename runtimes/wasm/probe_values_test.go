@@ -1,0 +1,94 @@
+package wasm
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/guest/go/wire"
+)
+
+// TestProbeJSONGuestBigWholeFloats: a guest that speaks JSON gets a float
+// from 2^53 up to 1e21 as a float, in its ToolCall and in a host call's
+// answer. encoding/json wrote 2^60 as 1152921504606847000, which reads
+// back (in the host and in the Go SDK's wire.FromJSON) as an exact integer
+// that is not the float's value, where a MessagePack guest gets the float.
+// The guest forwards its own ToolCall to call_tool and returns the answer,
+// so the params make the whole round trip: call, request, answer, result.
+func TestProbeJSONGuestBigWholeFloats(t *testing.T) {
+	for _, e := range edgeEngines {
+		t.Run(e.name, func(t *testing.T) {
+			g := newEdgeGuest(edgeReg)
+			g.call = `(call $call_tool (local.get $p) (local.get $n))`
+			p := edgeLoad(t, e, Config{PoolSize: 1}, g.wat())
+			env := newFakeEnv(p, 3)
+			env.tools = map[string]func(any) (any, error){"t": func(params any) (any, error) {
+				return map[string]any{"seen": params, "made": []any{float64(1 << 60), -float64(1 << 63), 1e20}}, nil
+			}}
+			params := map[string]any{"f": float64(1 << 60), "g": []any{float64(1 << 53), int64(1<<53 + 1), uint64(1 << 63)}}
+			got, err := call(p, env, "t", params, 5*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]any{"seen": params, "made": []any{float64(1 << 60), -float64(1 << 63), 1e20}}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("got  %#v\nwant %#v", got, want)
+			}
+		})
+	}
+}
+
+// TestProbeResultCodecsAgree: a ToolResult means the same in JSON and in
+// MessagePack. The JSON one was decoded into a Go struct by encoding/json,
+// which matches member names case-insensitively: {"Value": 5} was the
+// value 5 in JSON and null in MessagePack (docs/abi.md: a missing "value"
+// means null), {"ERROR": {…}} an error in JSON and null in MessagePack,
+// and an error whose code was spelled "Code" a guest error in JSON and a
+// protocol error in MessagePack (an error without a string "code").
+func TestProbeResultCodecsAgree(t *testing.T) {
+	for _, c := range []struct {
+		text      string
+		value     any
+		guestCode abi.ErrorCode
+		proto     bool
+	}{
+		{`{"Value":5}`, nil, "", false},
+		{`{"value":1,"Value":2}`, int64(1), "", false},
+		{`{"VALUE":1,"value":2}`, int64(2), "", false},
+		{`{"ERROR":{"code":"NotFound","message":"m"}}`, nil, "", false},
+		{`{"error":{"Code":"NotFound","message":"m"}}`, nil, "", true},
+		{`{"error":{"code":"NotFound","Message":5}}`, nil, abi.NotFound, false},
+		{`{"error":{"code":"NotFound","message":"m","Data":1}}`, nil, abi.NotFound, false},
+		{`{"value":[1.5,"x"],"error":null}`, []any{1.5, "x"}, "", false},
+	} {
+		var generic any
+		if err := abi.UnmarshalJSONValue([]byte(c.text), &generic); err != nil {
+			t.Fatal(err)
+		}
+		mp, err := wire.AppendValue(nil, generic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, enc := range []struct {
+			name string
+			data []byte
+		}{{"json", []byte(c.text)}, {"msgpack", mp}} {
+			v, gerr, perr := decodeResult(enc.data)
+			switch {
+			case c.proto:
+				if perr == nil {
+					t.Errorf("%s %s: got %#v, %v; want a protocol error", enc.name, c.text, v, gerr)
+				}
+			case c.guestCode != "":
+				if perr != nil || gerr == nil || gerr.Code != c.guestCode || gerr.Data != nil {
+					t.Errorf("%s %s: got %#v, %v, %v; want the guest's %s without data", enc.name, c.text, v, gerr, perr, c.guestCode)
+				}
+			default:
+				if perr != nil || gerr != nil || !reflect.DeepEqual(v, c.value) {
+					t.Errorf("%s %s: got %#v, %v, %v; want the value %#v", enc.name, c.text, v, gerr, perr, c.value)
+				}
+			}
+		}
+	}
+}
