@@ -9,14 +9,14 @@ import (
 	"github.com/aios-host/aios-host/host"
 )
 
-// TestProbeBigWholeFloatEcho: every runtime's echo returns a float from
+// TestBigWholeFloatEcho: every runtime's echo returns a float from
 // 2^53 up to 1e21 as that float, directly and through a nested call (the
 // peer's value handed to the provider and back). Where the host wrote the
 // value as JSON (the component runtime's JSON tools, the MCP bridge's
 // arguments) encoding/json's integer literal (1152921504606847000 for
 // 2^60) came back as an exact integer, another number: 2^63 as the uint64
 // 9223372036854776000.
-func TestProbeBigWholeFloatEcho(t *testing.T) {
+func TestBigWholeFloatEcho(t *testing.T) {
 	fixturesMu.Lock()
 	list := append([]fixture(nil), fixtures...)
 	fixturesMu.Unlock()

@@ -13,11 +13,11 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeRemoteBigWholeFloatParams: a remote adapter receives a float
+// TestRemoteBigWholeFloatParams: a remote adapter receives a float
 // param from 2^53 up to 1e21 as a float. encoding/json wrote 2^60 as the
 // integer literal 1152921504606847000, which an aios-host server (and any
 // reader of exact integers) took for another number, an int64.
-func TestProbeRemoteBigWholeFloatParams(t *testing.T) {
+func TestRemoteBigWholeFloatParams(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var req struct {

@@ -10,12 +10,12 @@ import (
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
 
-// TestProbeBigWholeFloatResult: a result float from 2^53 up to 1e21
+// TestBigWholeFloatResult: a result float from 2^53 up to 1e21
 // reaches a JSON-RPC client as that float. encoding/json wrote 2^60 as
 // 1152921504606847000, which a client reading integers exactly (this
 // repository's jsonrpc client, and so a host importing the tool as a
 // remote adapter) took for the int64 1152921504606847000.
-func TestProbeBigWholeFloatResult(t *testing.T) {
+func TestBigWholeFloatResult(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	c := dial(t, ts)
 	var res jsonrpc.ToolsCallResult

@@ -33,7 +33,7 @@ def nest(params, ctx):
         return {"refused": str(e)}
 `
 
-// TestProbeDeepHostCallArgs: call_tool params as deep as the host takes
+// TestDeepHostCallArgs: call_tool params as deep as the host takes
 // (a value nested at most 512 levels, the params being level 0 as
 // in-process: params.value 511 arrays deep) are sent in both wire formats,
 // and deeper ones are a ValueError in the tool saying so, in both, the
@@ -41,7 +41,7 @@ def nest(params, ctx):
 // envelope) refused 508 levels and more with "ValueError: recursion limit
 // exceeded."; over JSON deeper params were sent, and the host, refusing
 // the frame, killed the worker (ProviderCrashed).
-func TestProbeDeepHostCallArgs(t *testing.T) {
+func TestDeepHostCallArgs(t *testing.T) {
 	for _, wire := range []string{"msgpack", "json"} {
 		t.Run(wire, func(t *testing.T) {
 			rt := newRuntime(t, func(c *python.Config) { c.Wire = wire; c.PoolSize = 1 })

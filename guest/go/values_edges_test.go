@@ -8,13 +8,13 @@ import (
 	"github.com/aios-host/aios-host/guest/go/wire"
 )
 
-// TestProbeResultNotJSON: a generic handler's result that is not a JSON
+// TestResultNotJSON: a generic handler's result that is not a JSON
 // value is the call's InvalidResult naming the path, as in the JS and
 // Python SDKs. A []byte was written as MessagePack bin, which the host
 // refuses in results: the caller got "the guest returned a malformed
 // MessagePack ToolResult" (a protocol error, as if the SDK were broken),
 // and NaN was an Internal error.
-func TestProbeResultNotJSON(t *testing.T) {
+func TestResultNotJSON(t *testing.T) {
 	register()
 	Handle(Tool{Name: "probe-bytes"}, func(c *Call, p any) (any, error) {
 		return map[string]any{"ok": true, "img": []any{int64(1), []byte{0x89, 'P'}}}, nil

@@ -9,14 +9,14 @@ import (
 	"github.com/aios-host/aios-host/guest/go/wire"
 )
 
-// TestProbeJSONGuestBigWholeFloats: a guest that speaks JSON gets a float
+// TestJSONGuestBigWholeFloats: a guest that speaks JSON gets a float
 // from 2^53 up to 1e21 as a float, in its ToolCall and in a host call's
 // answer. encoding/json wrote 2^60 as 1152921504606847000, which reads
 // back (in the host and in the Go SDK's wire.FromJSON) as an exact integer
 // that is not the float's value, where a MessagePack guest gets the float.
 // The guest forwards its own ToolCall to call_tool and returns the answer,
 // so the params make the whole round trip: call, request, answer, result.
-func TestProbeJSONGuestBigWholeFloats(t *testing.T) {
+func TestJSONGuestBigWholeFloats(t *testing.T) {
 	for _, e := range edgeEngines {
 		t.Run(e.name, func(t *testing.T) {
 			g := newEdgeGuest(edgeReg)
@@ -39,14 +39,14 @@ func TestProbeJSONGuestBigWholeFloats(t *testing.T) {
 	}
 }
 
-// TestProbeResultCodecsAgree: a ToolResult means the same in JSON and in
+// TestResultCodecsAgree: a ToolResult means the same in JSON and in
 // MessagePack. The JSON one was decoded into a Go struct by encoding/json,
 // which matches member names case-insensitively: {"Value": 5} was the
 // value 5 in JSON and null in MessagePack (docs/abi.md: a missing "value"
 // means null), {"ERROR": {…}} an error in JSON and null in MessagePack,
 // and an error whose code was spelled "Code" a guest error in JSON and a
 // protocol error in MessagePack (an error without a string "code").
-func TestProbeResultCodecsAgree(t *testing.T) {
+func TestResultCodecsAgree(t *testing.T) {
 	for _, c := range []struct {
 		text      string
 		value     any

@@ -12,13 +12,13 @@ import (
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
-// TestProbeBigWholeFloatText: a tool result holding a float from 2^53 up
+// TestBigWholeFloatText: a tool result holding a float from 2^53 up
 // to 1e21 is written in the text content in exponent form, so a client
 // reading integers exactly (Python's json, the aios bridge, which decodes
 // the text block to recover exact integers) reads the float. encoding/json
 // wrote 2^60 as 1152921504606847000, which such a client reads as another
 // number, an integer.
-func TestProbeBigWholeFloatText(t *testing.T) {
+func TestBigWholeFloatText(t *testing.T) {
 	h, s := newTestHost(t, exportCfg)
 	p := native.New(abi.ProviderInfo{ID: "org.probe.floats", Name: "floats", Runtime: abi.RuntimeNative})
 	p.MustRegister(abi.ToolDef{Name: "pat-floats", Parameters: map[string]any{"type": "object"},

@@ -14,13 +14,13 @@ type probeCount int64
 type probeID uint64
 type probeRatio float32
 
-// TestProbeNormalizeNamedTypes: Normalize treats a named Go type as its
+// TestNormalizeNamedTypes: Normalize treats a named Go type as its
 // kind, the way encoding/json does. A json.RawMessage (JSON text a native
 // tool passes on) became an array of its bytes ([123, 34, …]); another
 // named byte slice was such an array too, while []byte is refused; a named
 // integer or float (time.Duration, type Count int64) was refused as "not a
 // JSON value" while a named string was accepted.
-func TestProbeNormalizeNamedTypes(t *testing.T) {
+func TestNormalizeNamedTypes(t *testing.T) {
 	for _, c := range []struct {
 		in   any
 		want any

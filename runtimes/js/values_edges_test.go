@@ -11,12 +11,12 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeLoneSurrogateKey: a property whose key holds a lone surrogate
+// TestLoneSurrogateKey: a property whose key holds a lone surrogate
 // (half of a UTF-16 pair, which has no UTF-8 form) was dropped without a
 // word from a result and from ctx.callTool params — goja's Keys gives the
 // key with U+FFFD, under which Get finds nothing. Such a key is refused,
 // naming its path, in both isolation modes; a real U+FFFD key is kept.
-func TestProbeLoneSurrogateKey(t *testing.T) {
+func TestLoneSurrogateKey(t *testing.T) {
 	const src = `
 aios.registerTool({ name: 'result' }, () => ({ k: { ["a\udc00"]: 1, x: 2 } }));
 aios.registerTool({ name: 'two' }, () => ({ ["\ud800"]: 1, ["\udc00"]: 2 }));
@@ -65,14 +65,14 @@ aios.registerTool({ name: 'call' }, async (p, ctx) => ctx.callTool('x', { ["\udc
 	}
 }
 
-// TestProbeJSONWireBigWholeFloats: a float64 from 2^53 up to 1e21 crosses
+// TestJSONWireBigWholeFloats: a float64 from 2^53 up to 1e21 crosses
 // the worker protocol as a float in both wire formats. encoding/json wrote
 // 2^60 as 1152921504606847000, which the other end read as an exact
 // integer: under runtimes.js.wire: json the handler saw a BigInt
 // (typeof 'bigint', so p.f * 2 threw) where MessagePack and in-process
 // give a number, and a JS number 2^60 came back as int64
 // 1152921504606847000 instead of float64 2^60.
-func TestProbeJSONWireBigWholeFloats(t *testing.T) {
+func TestJSONWireBigWholeFloats(t *testing.T) {
 	const src = `
 aios.registerTool({ name: 'kinds' }, (p) => ({ f: typeof p.f, g: typeof p.g, n: typeof p.n, twice: p.f * 2, f2: p.f2 }));
 aios.registerTool({ name: 'make' }, () => ({ a: 2 ** 60, b: -(2 ** 63), c: 2 ** 53 + 2 }));
@@ -93,14 +93,14 @@ aios.registerTool({ name: 'make' }, () => ({ a: 2 ** 60, b: -(2 ** 63), c: 2 ** 
 	}
 }
 
-// TestProbeDeepCallToolParamsProcess: ctx.callTool params nested as deep
+// TestDeepCallToolParamsProcess: ctx.callTool params nested as deep
 // as a value may be (512 levels, the params being level 0) are sent in a
 // worker process as in-process. The host counted the levels of the host
 // call's arguments ({tool, params}) from the arguments, one level above
 // the params, refused the frame and killed the worker (ProviderCrashed:
 // "bad frame from the JS worker process: … nested deeper than 512
 // levels") for params it takes from an in-process runtime.
-func TestProbeDeepCallToolParamsProcess(t *testing.T) {
+func TestDeepCallToolParamsProcess(t *testing.T) {
 	const src = `aios.registerTool({ name: 'nest' }, async (p, ctx) => { let v = 'leaf'; for (let i = 0; i < p.n; i++) v = [v]; return ctx.callTool('x', { value: v }); });`
 	for _, iso := range []string{IsolationInProcess, IsolationProcess} {
 		t.Run(iso, func(t *testing.T) {

@@ -8,14 +8,14 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeNumberBoundMessages: a number that fails a numeric bound is
+// TestNumberBoundMessages: a number that fails a numeric bound is
 // named exactly, as are the bound and the kind of check, whichever path
 // validates it. The reference path (uint64 values, schemas with anyOf —
 // WIT options and variants) printed both numbers rounded to 16 digits:
 // "maximum: got 9.223372036854776×10¹⁸, want 9.223372036854776×10¹⁸" for
 // 2^63 against an s64's maximum 2^63−1 (the same number twice), and the
 // fast path wrote a bound of 1e308 as 309 digits.
-func TestProbeNumberBoundMessages(t *testing.T) {
+func TestNumberBoundMessages(t *testing.T) {
 	for _, c := range []struct {
 		schema string
 		value  any
