@@ -16,16 +16,58 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	_ "image/gif"
 	"image/jpeg"
 	"image/png"
 	"runtime"
+	"runtime/debug"
 	"unsafe"
 
 	"golang.org/x/image/draw"
 )
 
 func main() {}
+
+// Memory bounds, as in samples/wasm/image-resize: an output's raster is
+// one allocation of 4 bytes a pixel (maxPixels: 64 MiB at most); the
+// decoded source, the output raster and the Catmull-Rom scaler's rows (32
+// bytes for each output column of each source row) together stay under
+// memBudget, so the guest's memory (256 MiB by default) also holds the
+// object and the encoded output. The source's size is taken from its
+// header before any pixel is decoded: a 60-byte PNG can declare
+// 50000×50000 pixels, 10 GB to decode. heapLimit is the Go heap's soft
+// limit, so the garbage of an earlier call is collected before the heap
+// grows past it.
+const (
+	maxPixels = 4096 * 4096
+	memBudget = 128 << 20
+	heapLimit = 192 << 20
+)
+
+func init() { debug.SetMemoryLimit(heapLimit) }
+
+// resizeBytes estimates what scaling a sw×sh source of bpp bytes a pixel
+// to dw×dh takes, in floating point: a header may declare sides of
+// 2^31-1, whose products overflow int64.
+func resizeBytes(sw, sh, bpp, dw, dh int) float64 {
+	return float64(sw)*float64(sh)*float64(bpp) + float64(dw)*float64(dh)*4 + float64(dw)*float64(sh)*32
+}
+
+// bytesPerPixel is what a decoded pixel of model m takes, at most.
+func bytesPerPixel(m color.Model) int {
+	switch m {
+	case color.GrayModel:
+		return 1
+	case color.Gray16Model:
+		return 2
+	case color.YCbCrModel:
+		return 3
+	case color.RGBA64Model, color.NRGBA64Model:
+		return 8
+	}
+	return 4
+}
 
 const arenaSize = 24 << 20
 
@@ -127,6 +169,9 @@ func run(id string, w, h int, format string) (string, int, error) {
 	if w <= 0 || h <= 0 || w > 8192 || h > 8192 {
 		return "", 0, fmt.Errorf("width and height must be 1..8192, got %dx%d", w, h)
 	}
+	if w*h > maxPixels {
+		return "", 0, fmt.Errorf("an output of %dx%d is %d pixels, more than the limit of %d (4096x4096): ask for fewer", w, h, w*h, maxPixels)
+	}
 	var r retArea
 	idb := []byte(id)
 	ip, il := ptrLen(idb)
@@ -136,6 +181,16 @@ func run(id string, w, h int, format string) (string, int, error) {
 		return "", 0, fmt.Errorf("read %s: %s", id, guestBytes(r.ptr, r.n))
 	}
 	data := guestBytes(r.ptr, r.n)
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return "", 0, fmt.Errorf("decode %s: %v", id, err)
+	}
+	if cfg.Width < 1 || cfg.Height < 1 {
+		return "", 0, fmt.Errorf("%s is a %dx%d image, with no pixels", id, cfg.Width, cfg.Height)
+	}
+	if need := resizeBytes(cfg.Width, cfg.Height, bytesPerPixel(cfg.ColorModel), w, h); need > memBudget {
+		return "", 0, fmt.Errorf("resizing %s, a %dx%d image, to %dx%d needs about %.0f MiB, more than the limit of %d MiB: ask for a smaller output or give a smaller image", id, cfg.Width, cfg.Height, w, h, need/(1<<20), memBudget>>20)
+	}
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return "", 0, fmt.Errorf("decode %s: %v", id, err)
