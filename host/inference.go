@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -32,6 +34,25 @@ func newInferenceClient(c config.Inference, hc *http.Client) *inferenceClient {
 	if hc == nil {
 		hc = &http.Client{}
 	}
+	// Redirects are followed only within inference.url's origin: Go's
+	// client keeps the Authorization header on a redirect to the same host
+	// name on another port or scheme (another service, or plain http), and
+	// the key is the operator's, not the backend's to send on.
+	own := *hc
+	next := hc.CheckRedirect
+	own.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if from := via[0].URL; req.URL.Scheme != from.Scheme || req.URL.Host != from.Host {
+			return &offOriginRedirect{to: req.URL.Redacted()}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	hc = &own
 	return &inferenceClient{
 		url:     strings.TrimRight(c.URL, "/"),
 		model:   c.Model,
@@ -39,6 +60,14 @@ func newInferenceClient(c config.Inference, hc *http.Client) *inferenceClient {
 		timeout: orDefault(time.Duration(c.Timeout), defaultInferenceTimeout),
 		http:    hc,
 	}
+}
+
+// offOriginRedirect is a backend's redirect out of inference.url's origin,
+// not followed.
+type offOriginRedirect struct{ to string }
+
+func (e *offOriginRedirect) Error() string {
+	return "redirected to " + e.to + ", outside the origin (scheme, host and port) of inference.url; such redirects are not followed, so that the API key is sent nowhere else: set inference.url to the address that answers"
 }
 
 type chatMessage struct {
@@ -68,6 +97,23 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable,
 			Message: "inference is not configured: set inference.url (the base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8080), inference.model and, if the server needs a key, inference.api_key_env (the name of the environment variable holding it) in the config file"}
 	}
+	var key string
+	if c.keyEnv != "" {
+		key = os.Getenv(c.keyEnv)
+	}
+	resp, err := c.ask(ctx, req, key)
+	if err != nil && key != "" {
+		// A backend may quote the request's Authorization header in its
+		// error (a proxy echoing headers): the key must not reach the
+		// tool, its caller or the audit log.
+		if te, ok := err.(*abi.ToolError); ok && strings.Contains(te.Message, key) {
+			te.Message = strings.ReplaceAll(te.Message, key, "[redacted: $"+c.keyEnv+"]")
+		}
+	}
+	return resp, err
+}
+
+func (c *inferenceClient) ask(ctx context.Context, req abi.CompleteRequest, key string) (abi.CompleteResponse, error) {
 	body := chatRequest{Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature}
 	if body.Model == "" {
 		body.Model = c.model
@@ -87,15 +133,20 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 	if err != nil {
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference.url " + strconv.Quote(c.url) + ": " + err.Error()}
 	}
+	if u, err := url.Parse(endpoint); err == nil {
+		endpoint = u.Redacted() // for messages
+	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
-	if c.keyEnv != "" {
-		if key := os.Getenv(c.keyEnv); key != "" {
-			hreq.Header.Set("Authorization", "Bearer "+key)
-		}
+	if key != "" {
+		hreq.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := c.http.Do(hreq)
 	if err != nil {
+		var off *offOriginRedirect
+		if errors.As(err, &off) {
+			return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + ": " + off.Error()}
+		}
 		if ctx.Err() != nil {
 			return abi.CompleteResponse{}, abi.AsToolError(ctx.Err(), abi.Unavailable)
 		}

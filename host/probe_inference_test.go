@@ -1,0 +1,110 @@
+package host
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+)
+
+const probeKey = "sk-probe-0123456789abcdef"
+
+// inferenceHost is a test host whose inference backend is h, with the key
+// probeKey in AIOS_TEST_KEY and the given inference.timeout.
+func inferenceHost(t *testing.T, h http.HandlerFunc, timeout time.Duration) *testEnv {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	t.Setenv("AIOS_TEST_KEY", probeKey)
+	return newTestHost(t, func(c *config.Config) {
+		c.Inference.URL = srv.URL
+		c.Inference.APIKeyEnv = "AIOS_TEST_KEY"
+		if timeout > 0 {
+			c.Inference.Timeout = timeout
+		}
+	})
+}
+
+const okAnswer = `{"model":"m","choices":[{"message":{"role":"assistant","content":"hi"}}]}`
+
+// TestProbeInferenceRedirectOffOrigin: the backend's redirect to another
+// port of the same host (another service) was followed with the API key:
+// Go's client keeps Authorization when the host name is the same, whatever
+// the port or scheme (https → http would send it in clear). Now a redirect
+// out of inference.url's origin is not followed, and says so; one within
+// it still is.
+func TestProbeInferenceRedirectOffOrigin(t *testing.T) {
+	var hits atomic.Int32
+	var sawKey atomic.Value
+	sawKey.Store("")
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		sawKey.Store(r.Header.Get("Authorization"))
+		_, _ = w.Write([]byte(okAnswer))
+	}))
+	defer other.Close()
+	for _, status := range []int{http.StatusTemporaryRedirect, http.StatusPermanentRedirect, http.StatusFound, http.StatusSeeOther} {
+		te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+"/v1/chat/completions", status)
+		}, 0)
+		_, err := te.call("alice", "complete", nil)
+		if abi.CodeOf(err) != abi.Unavailable || !strings.Contains(err.Error(), "outside the origin") || !strings.Contains(err.Error(), other.URL) {
+			t.Errorf("redirect %d to another origin: %v; want Unavailable saying it is not followed", status, err)
+		}
+		if k := sawKey.Load().(string); hits.Load() != 0 || k != "" {
+			t.Errorf("redirect %d: the other server was asked %d times, with Authorization %q", status, hits.Load(), k)
+		}
+	}
+	// Within the origin (a moved path) the redirect is followed, with the key.
+	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/chat/completions" {
+			http.Redirect(w, r, "/moved/chat/completions", http.StatusTemporaryRedirect)
+			return
+		}
+		if r.Header.Get("Authorization") != "Bearer "+probeKey {
+			http.Error(w, "no key", http.StatusUnauthorized)
+			return
+		}
+		_, _ = w.Write([]byte(okAnswer))
+	}, 0)
+	if v, err := te.call("alice", "complete", nil); err != nil || v != "hi" {
+		t.Fatalf("same-origin redirect: %v %v", v, err)
+	}
+}
+
+// TestProbeInferenceKeyNotInErrors: a backend quoting the request's
+// Authorization header in its error (a proxy echoing headers) put the API
+// key in the ToolError the tool and its caller get, and in the audit log.
+func TestProbeInferenceKeyNotInErrors(t *testing.T) {
+	for name, h := range map[string]http.HandlerFunc{
+		"401 body": func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "bad credentials: "+r.Header.Get("Authorization"), http.StatusUnauthorized)
+		},
+		"401 JSON error": func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"error":{"message":"key ` + probeKey + ` is revoked"}}`))
+		},
+	} {
+		te := inferenceHost(t, h, 0)
+		_, err := te.call("alice", "complete", nil)
+		if err == nil || strings.Contains(err.Error(), probeKey) || !strings.Contains(err.Error(), "[redacted: $AIOS_TEST_KEY]") {
+			t.Errorf("%s: %v; want an error with the key redacted", name, err)
+		}
+		if err := te.h.Close(); err != nil {
+			t.Fatal(err)
+		}
+		data, rerr := os.ReadFile(te.audit)
+		if rerr != nil || len(data) == 0 {
+			t.Fatalf("%s: audit log: %v (%d bytes)", name, rerr, len(data))
+		}
+		if strings.Contains(string(data), probeKey) {
+			t.Errorf("%s: the audit log holds the API key", name)
+		}
+	}
+}
