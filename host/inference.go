@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
@@ -70,6 +71,22 @@ func (e *offOriginRedirect) Error() string {
 	return "redirected to " + e.to + ", outside the origin (scheme, host and port) of inference.url; such redirects are not followed, so that the API key is sent nowhere else: set inference.url to the address that answers"
 }
 
+// maxInferenceMessage bounds the backend's error text quoted in an error.
+const maxInferenceMessage = 512
+
+// clipText cuts s to at most n bytes without splitting a UTF-8 sequence,
+// and replaces invalid ones (a backend's body may be anything).
+func clipText(s string, n int) string {
+	if len(s) > n {
+		i := n
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		s = s[:i] + "…"
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
 type chatMessage struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
@@ -113,7 +130,7 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 	return resp, err
 }
 
-func (c *inferenceClient) ask(ctx context.Context, req abi.CompleteRequest, key string) (abi.CompleteResponse, error) {
+func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, key string) (abi.CompleteResponse, error) {
 	body := chatRequest{Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature}
 	if body.Model == "" {
 		body.Model = c.model
@@ -126,7 +143,7 @@ func (c *inferenceClient) ask(ctx context.Context, req abi.CompleteRequest, key 
 	if err != nil {
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.InvalidParams, Message: "inference request: " + err.Error()}
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	ctx, cancel := context.WithTimeout(parent, c.timeout)
 	defer cancel()
 	endpoint := chatEndpoint(c.url)
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(data))
@@ -141,6 +158,16 @@ func (c *inferenceClient) ask(ctx context.Context, req abi.CompleteRequest, key 
 	if key != "" {
 		hreq.Header.Set("Authorization", "Bearer "+key)
 	}
+	// waitErr is the error of a request stopped by a context: the call's
+	// own (its deadline, a cancel) or inference.timeout's.
+	waitErr := func(what string) *abi.ToolError {
+		if perr := parent.Err(); perr != nil {
+			te := abi.AsToolError(perr, abi.Cancelled)
+			return &abi.ToolError{Code: te.Code, Message: "inference backend " + endpoint + ": " + what + ": the call ended (" + perr.Error() + ")"}
+		}
+		return &abi.ToolError{Code: abi.Timeout, Message: "inference backend " + endpoint + ": " + what + " within inference.timeout (" + c.timeout.String() + ")",
+			Data: map[string]any{"timeout_ms": c.timeout.Milliseconds()}}
+	}
 	resp, err := c.http.Do(hreq)
 	if err != nil {
 		var off *offOriginRedirect
@@ -148,14 +175,21 @@ func (c *inferenceClient) ask(ctx context.Context, req abi.CompleteRequest, key 
 			return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + ": " + off.Error()}
 		}
 		if ctx.Err() != nil {
-			return abi.CompleteResponse{}, abi.AsToolError(ctx.Err(), abi.Unavailable)
+			return abi.CompleteResponse{}, waitErr("no answer")
 		}
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + ": " + err.Error()}
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxInferenceBody))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxInferenceBody+1))
 	if err != nil {
+		if ctx.Err() != nil {
+			return abi.CompleteResponse{}, waitErr("the answer did not arrive whole")
+		}
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + ": reading the answer: " + err.Error()}
+	}
+	if len(raw) > maxInferenceBody {
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.TooLarge, Message: "inference backend " + endpoint + " answered " + resp.Status + " with more than " +
+			strconv.Itoa(maxInferenceBody>>20) + " MiB, the most the host reads; ask for fewer tokens (max_tokens)", Data: map[string]any{"limit": int64(maxInferenceBody), "status": int64(resp.StatusCode)}}
 	}
 	var out chatResponse
 	jerr := json.Unmarshal(raw, &out)
@@ -164,21 +198,22 @@ func (c *inferenceClient) ask(ctx context.Context, req abi.CompleteRequest, key 
 		if jerr == nil && out.Error != nil && out.Error.Message != "" {
 			msg = out.Error.Message
 		}
-		if len(msg) > 512 {
-			msg = msg[:512] + "…"
-		}
 		code := abi.Unavailable
 		if resp.StatusCode == http.StatusBadRequest {
 			code = abi.InvalidParams
 		}
-		return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: "inference backend " + endpoint + " answered " + resp.Status + ": " + msg,
+		return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: "inference backend " + endpoint + " answered " + resp.Status + ": " + clipText(msg, maxInferenceMessage),
 			Data: map[string]any{"status": int64(resp.StatusCode)}}
 	}
 	if jerr != nil {
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + " sent an answer that is not chat-completions JSON: " + jerr.Error()}
 	}
 	if len(out.Choices) == 0 {
-		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + " sent no choices"}
+		msg := "inference backend " + endpoint + " sent no choices"
+		if out.Error != nil && out.Error.Message != "" {
+			msg += "; its error: " + clipText(out.Error.Message, maxInferenceMessage)
+		}
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: msg}
 	}
 	return abi.CompleteResponse{Text: out.Choices[0].Message.Content, Model: out.Model}, nil
 }

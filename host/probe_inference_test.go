@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
@@ -90,6 +92,9 @@ func TestProbeInferenceKeyNotInErrors(t *testing.T) {
 			w.WriteHeader(http.StatusUnauthorized)
 			_, _ = w.Write([]byte(`{"error":{"message":"key ` + probeKey + ` is revoked"}}`))
 		},
+		"200 error, no choices": func(w http.ResponseWriter, r *http.Request) {
+			_, _ = w.Write([]byte(`{"error":{"message":"key ` + probeKey + ` over quota"}}`))
+		},
 	} {
 		te := inferenceHost(t, h, 0)
 		_, err := te.call("alice", "complete", nil)
@@ -106,5 +111,81 @@ func TestProbeInferenceKeyNotInErrors(t *testing.T) {
 		if strings.Contains(string(data), probeKey) {
 			t.Errorf("%s: the audit log holds the API key", name)
 		}
+	}
+}
+
+// TestProbeInferenceHugeAnswer: an answer past the 8 MiB the host reads
+// was cut and then reported as "not chat-completions JSON: unexpected end
+// of JSON input", hiding that it was too large.
+func TestProbeInferenceHugeAnswer(t *testing.T) {
+	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"choices":[{"message":{"content":"` + strings.Repeat("x", maxInferenceBody) + `"}}]}`))
+	}, 0)
+	_, err := te.call("alice", "complete", nil)
+	if abi.CodeOf(err) != abi.TooLarge || !strings.Contains(err.Error(), "more than 8 MiB") {
+		t.Fatalf("%v; want TooLarge saying the answer is over 8 MiB", err)
+	}
+	// An answer of exactly the bound is read whole.
+	pad := maxInferenceBody - len(`{"choices":[{"message":{"content":""}}]}`)
+	te = inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"choices":[{"message":{"content":"` + strings.Repeat("y", pad) + `"}}]}`))
+	}, 0)
+	te.h.pol.maxResult = 16 << 20
+	if v, err := te.call("alice", "complete", nil); err != nil || len(v.(string)) != pad {
+		t.Fatalf("an answer of exactly %d bytes: %v", maxInferenceBody, err)
+	}
+}
+
+// TestProbeInferenceTimeoutNamed: a backend that never answers gave
+// "Timeout: context deadline exceeded", naming neither the backend nor
+// inference.timeout. The call's own deadline still bounds the wait.
+func TestProbeInferenceTimeoutNamed(t *testing.T) {
+	stop := make(chan struct{})
+	hang := func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}
+	te := inferenceHost(t, hang, 200*time.Millisecond)
+	te2 := inferenceHost(t, hang, time.Minute)
+	t.Cleanup(func() { close(stop) }) // before the servers close
+	start := time.Now()
+	_, err := te.call("alice", "complete", nil)
+	if abi.CodeOf(err) != abi.Timeout || !strings.Contains(err.Error(), "inference.timeout (200ms)") || !strings.Contains(err.Error(), "/v1/chat/completions") {
+		t.Fatalf("%v; want Timeout naming the backend and inference.timeout", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	// A call deadline shorter than inference.timeout ends the wait.
+	start = time.Now()
+	_, err = te2.h.Call(context.Background(), &abi.ToolCall{Caller: "alice", Tool: "complete", Deadline: time.Now().Add(150 * time.Millisecond)})
+	if abi.CodeOf(err) != abi.Timeout {
+		t.Fatalf("%v; want Timeout", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("the call's deadline of 150ms ended the wait after %v", d)
+	}
+}
+
+// TestProbeInferenceBackendErrorKept: a 200 answer carrying an error and
+// no choices lost the backend's message ("sent no choices"); a non-2xx
+// body was cut at 512 bytes in the middle of a UTF-8 sequence, leaving an
+// invalid string in the error.
+func TestProbeInferenceBackendErrorKept(t *testing.T) {
+	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"error":{"message":"model overloaded"}}`))
+	}, 0)
+	if _, err := te.call("alice", "complete", nil); abi.CodeOf(err) != abi.Unavailable || !strings.Contains(err.Error(), "model overloaded") {
+		t.Fatalf("%v; want the backend's message", err)
+	}
+	te = inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+		_, _ = w.Write([]byte("x" + strings.Repeat("é", 600)))
+	}, 0)
+	_, err := te.call("alice", "complete", nil)
+	if abi.CodeOf(err) != abi.Unavailable || !utf8.ValidString(err.Error()) || !strings.Contains(err.Error(), "éé…") {
+		t.Fatalf("%q; want valid UTF-8 cut with …", err)
 	}
 }
