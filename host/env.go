@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -233,6 +234,11 @@ func spaceError(err error, spaceName, id string) *abi.ToolError {
 func (f *frame) Complete(ctx context.Context, req abi.CompleteRequest) (abi.CompleteResponse, error) {
 	if terr := f.allow(abi.Capability{Kind: abi.CapInference}); terr != nil {
 		return abi.CompleteResponse{}, terr
+	}
+	if req.MaxTokens < 0 || req.MaxTokens > math.MaxInt32 {
+		// As the WASM and JS runtimes check it; a native provider's or a
+		// Python tool's value came here unchecked and went to the backend.
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.InvalidParams, Message: "inference: max_tokens must be from 0 to " + strconv.Itoa(math.MaxInt32) + " (0: the backend's default), got " + strconv.Itoa(req.MaxTokens)}
 	}
 	if ctx == nil { // as CallTool: the call's own
 		ctx = &f.ctx

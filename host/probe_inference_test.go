@@ -13,6 +13,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/runtimes/native"
 )
 
 const probeKey = "sk-probe-0123456789abcdef"
@@ -187,5 +188,37 @@ func TestProbeInferenceBackendErrorKept(t *testing.T) {
 	_, err := te.call("alice", "complete", nil)
 	if abi.CodeOf(err) != abi.Unavailable || !utf8.ValidString(err.Error()) || !strings.Contains(err.Error(), "éé…") {
 		t.Fatalf("%q; want valid UTF-8 cut with …", err)
+	}
+}
+
+// TestProbeInferenceMaxTokensRange: a max_tokens below 0 or past int32
+// from a provider whose runtime does not check it (a native Go provider;
+// Python's SDK passes int(max_tokens) on) was sent to the backend as is.
+func TestProbeInferenceMaxTokensRange(t *testing.T) {
+	var asked atomic.Int32
+	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		_, _ = w.Write([]byte(okAnswer))
+	}, 0)
+	p := native.New(abi.ProviderInfo{ID: "org.probe.tokens", Capabilities: []string{"Inference"}})
+	p.MustRegister(abi.ToolDef{Name: "tokens", Version: "1.0.0"}, func(ctx context.Context, params any, env abi.Env) (any, error) {
+		n, _ := params.(map[string]any)["n"].(int64)
+		r, err := env.Complete(ctx, abi.CompleteRequest{Prompt: "hi", MaxTokens: int(n)})
+		return r.Text, err
+	})
+	if err := te.h.AddProvider(context.Background(), p, ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int64{-1, 1 << 40} {
+		_, err := te.call("alice", "tokens", map[string]any{"n": n})
+		if abi.CodeOf(err) != abi.InvalidParams || !strings.Contains(err.Error(), "max_tokens") {
+			t.Errorf("max_tokens %d: %v; want InvalidParams naming max_tokens", n, err)
+		}
+	}
+	if asked.Load() != 0 {
+		t.Errorf("the backend was asked %d times", asked.Load())
+	}
+	if v, err := te.call("alice", "tokens", map[string]any{"n": int64(5)}); err != nil || v != "hi" {
+		t.Fatalf("max_tokens 5: %v %v", v, err)
 	}
 }
