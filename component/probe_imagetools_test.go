@@ -2,7 +2,9 @@ package component
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"hash/crc32"
 	"strings"
 	"testing"
@@ -70,5 +72,26 @@ func TestProbeImageToolsBombs(t *testing.T) {
 	}
 	if _, err := call(t, p, env, "resize", map[string]any{"params": map[string]any{"object-id": small, "width": int64(4), "height": int64(4), "format": "png"}}); err != nil {
 		t.Fatalf("resize after the bombs: %v", err)
+	}
+}
+
+// TestProbeComponentTrapOneLine: a component that traps gave a
+// ProviderCrashed whose message carried wazero's whole wasm stack trace
+// ("wasm error: unreachable\nwasm stack trace:\n\t.$1(i32,i32)…", dozens
+// of lines for a Go guest) to the caller and the audit log; the core
+// module runtime and the wasmtime component engine keep the first line.
+func TestProbeComponentTrapOneLine(t *testing.T) {
+	b, err := hex.DecodeString(canonOptHex["strParamOK"]) // its run is `unreachable`
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(context.Background(), b, "trap.wasm", "", Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	_, err = call(t, p, &fakeEnv{}, "run", map[string]any{"s": "hi"})
+	if abi.CodeOf(err) != abi.ProviderCrashed || !strings.Contains(err.Error(), "unreachable") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("%q; want one line of ProviderCrashed naming the trap", err)
 	}
 }
