@@ -187,10 +187,11 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 		}
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + ": reading the answer: " + err.Error()}
 	}
-	if len(raw) > maxInferenceBody {
+	if len(raw) > maxInferenceBody && resp.StatusCode/100 == 2 { // a failure's status says more; its text is cut below
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.TooLarge, Message: "inference backend " + endpoint + " answered " + resp.Status + " with more than " +
 			strconv.Itoa(maxInferenceBody>>20) + " MiB, the most the host reads; ask for fewer tokens (max_tokens)", Data: map[string]any{"limit": int64(maxInferenceBody), "status": int64(resp.StatusCode)}}
 	}
+	raw = raw[:min(len(raw), maxInferenceBody)]
 	var out chatResponse
 	jerr := json.Unmarshal(raw, &out)
 	if resp.StatusCode/100 != 2 {

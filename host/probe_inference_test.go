@@ -126,6 +126,14 @@ func TestProbeInferenceHugeAnswer(t *testing.T) {
 	if abi.CodeOf(err) != abi.TooLarge || !strings.Contains(err.Error(), "more than 8 MiB") {
 		t.Fatalf("%v; want TooLarge saying the answer is over 8 MiB", err)
 	}
+	// A failure with a huge body is still reported by its status.
+	te = inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(strings.Repeat("z", maxInferenceBody+100)))
+	}, 0)
+	if _, err := te.call("alice", "complete", nil); abi.CodeOf(err) != abi.Unavailable || !strings.Contains(err.Error(), "503") || len(err.Error()) > 1024 {
+		t.Fatalf("503 with a huge body: %.300v; want Unavailable naming the status, the body cut", err)
+	}
 	// An answer of exactly the bound is read whole.
 	pad := maxInferenceBody - len(`{"choices":[{"message":{"content":""}}]}`)
 	te = inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
