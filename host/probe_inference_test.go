@@ -158,7 +158,15 @@ func TestProbeInferenceTimeoutNamed(t *testing.T) {
 	}
 	te := inferenceHost(t, hang, 200*time.Millisecond)
 	te2 := inferenceHost(t, hang, time.Minute)
+	te3 := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"choices":[`)) // then nothing more
+		w.(http.Flusher).Flush()
+		hang(w, r)
+	}, 200*time.Millisecond)
 	t.Cleanup(func() { close(stop) }) // before the servers close
+	if _, err := te3.call("alice", "complete", nil); abi.CodeOf(err) != abi.Timeout || !strings.Contains(err.Error(), "did not arrive whole within inference.timeout (200ms)") {
+		t.Fatalf("answer cut short: %v; want Timeout saying the answer did not arrive whole", err)
+	}
 	start := time.Now()
 	_, err := te.call("alice", "complete", nil)
 	if abi.CodeOf(err) != abi.Timeout || !strings.Contains(err.Error(), "inference.timeout (200ms)") || !strings.Contains(err.Error(), "/v1/chat/completions") {
