@@ -137,6 +137,12 @@ func (f *frame) SpaceRead(ctx context.Context, spaceName, id string) (abi.Object
 		return abi.Object{}, &abi.ToolError{Code: abi.InvalidParams, Message: err.Error()}
 	}
 	if spaceName != "" {
+		// The name is checked first, as SpaceWrite checks it: a malformed
+		// one ("Docs", "docs/../x") is InvalidParams saying why, not a
+		// CapabilityDenied for a grant no configuration can give.
+		if err := space.ValidateSpaceName(spaceName); err != nil {
+			return abi.Object{}, &abi.ToolError{Code: abi.InvalidParams, Message: err.Error()}
+		}
 		if terr := f.allow(abi.Capability{Kind: abi.CapReadSpace, Arg: spaceName, HasArg: true}); terr != nil {
 			return abi.Object{}, terr
 		}
