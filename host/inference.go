@@ -116,7 +116,15 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 	}
 	var key string
 	if c.keyEnv != "" {
-		key = os.Getenv(c.keyEnv)
+		// White space around the key (the newline of a secret file read
+		// whole, an env file's CR) is not part of it; a control character
+		// inside cannot be sent in a header, and Go's client said only
+		// 'invalid header field value for "Authorization"'.
+		key = strings.TrimSpace(os.Getenv(c.keyEnv))
+		if strings.IndexFunc(key, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) >= 0 {
+			return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable,
+				Message: "the value of $" + c.keyEnv + " (inference.api_key_env) holds a control character, which an API key sent in an Authorization header cannot: check how the variable is set"}
+		}
 	}
 	resp, err := c.ask(ctx, req, key)
 	if err != nil && key != "" {

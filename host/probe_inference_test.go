@@ -238,3 +238,27 @@ func TestProbeInferenceMaxTokensRange(t *testing.T) {
 		t.Fatalf("max_tokens 5: %v %v", v, err)
 	}
 }
+
+// TestProbeInferenceKeyWhitespace: a key whose variable ends in a newline
+// or CR (an env file written on Windows, a secret file read whole) failed
+// every call with 'net/http: invalid header field value for
+// "Authorization"', naming neither the variable nor the cause. Surrounding
+// white space is now trimmed; a control character inside is named.
+func TestProbeInferenceKeyWhitespace(t *testing.T) {
+	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+probeKey {
+			http.Error(w, "bad key", http.StatusUnauthorized)
+			return
+		}
+		_, _ = w.Write([]byte(okAnswer))
+	}, 0)
+	t.Setenv("AIOS_TEST_KEY", " "+probeKey+"\r\n")
+	if v, err := te.call("alice", "complete", nil); err != nil || v != "hi" {
+		t.Fatalf("key with a trailing CRLF: %v %v", v, err)
+	}
+	t.Setenv("AIOS_TEST_KEY", "sk-a\nb")
+	_, err := te.call("alice", "complete", nil)
+	if abi.CodeOf(err) != abi.Unavailable || !strings.Contains(err.Error(), "$AIOS_TEST_KEY") || !strings.Contains(err.Error(), "control character") || strings.Contains(err.Error(), "sk-a") {
+		t.Fatalf("key with a newline inside: %v; want Unavailable naming the variable, not the key", err)
+	}
+}
