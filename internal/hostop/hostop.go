@@ -53,8 +53,8 @@ func Answer(ctx context.Context, env abi.Env, hid string, hc *abi.HostCall, serv
 func Do(ctx context.Context, env abi.Env, hc *abi.HostCall) (any, error) {
 	args, _ := hc.Args.(map[string]any)
 	// An argument of another type is refused, not read as "": a Python
-	// tool's bytes prompt reached the backend empty, and a bytes space
-	// name made space_read search every readable space.
+	// tool's ctx.ai.complete(123) reached the backend with an empty
+	// prompt, and ctx.spaces.read(oid, 5) searched every readable space.
 	var bad *abi.ToolError
 	str := func(k string) string {
 		switch v := args[k].(type) {

@@ -8,11 +8,13 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeArgsOfWrongType: an argument of the wrong type (bytes from a
-// Python tool's msgpack, a number) was read as "" without a word: a bytes
-// prompt reached the backend empty, a bytes space name made space_read
-// search every readable space instead of the one named, an int id was
-// refused as the ObjectId "", and a float max_tokens was dropped.
+// TestProbeArgsOfWrongType: an argument of the wrong type was read as ""
+// without a word: a Python tool's ctx.ai.complete(123) reached the backend
+// with an empty prompt, ctx.spaces.read(oid, 5) searched every readable
+// space instead of failing, ctx.spaces.read(123) was refused as the
+// ObjectId "", and a float max_tokens (a JSON codec's 12.0) was dropped.
+// (Bytes cases: the Python SDK refuses bytes in host-call arguments
+// before they are sent; a runtime that sent them is refused the same.)
 func TestProbeArgsOfWrongType(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
