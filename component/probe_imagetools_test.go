@@ -34,10 +34,26 @@ func pngClaiming(w, h uint32) []byte {
 	return b.Bytes()
 }
 
+// progressiveJPEG is a JPEG of nComp components declaring w×h pixels with
+// a progressive frame (SOF2) and one DC scan with no data: the decoder
+// allocates the image and every block's coefficients at the scan's start.
+func progressiveJPEG(w, h uint16, nComp int) []byte {
+	b := []byte{0xff, 0xd8, 0xff, 0xc2, 0, byte(8 + 3*nComp), 8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), byte(nComp)}
+	for i := 1; i <= nComp; i++ {
+		b = append(b, byte(i), 0x11, 0)
+	}
+	b = append(b, 0xff, 0xda, 0, byte(6+2*nComp), byte(nComp))
+	for i := 1; i <= nComp; i++ {
+		b = append(b, byte(i), 0)
+	}
+	return append(b, 0, 0, 0, 0xff, 0xd9)
+}
+
 // TestProbeImageToolsBombs: the image-tools component decoded a source
 // without looking at its declared size, and allowed outputs of 8192×8192:
-// a 60-byte PNG declaring 20000×20000 pixels, or an output of 8192×8192,
-// exhausted the guest's memory (ProviderCrashed: the guest trapped)
+// a 60-byte PNG declaring 20000×20000 pixels, a 40-byte progressive JPEG
+// declaring 8000×8000 (whose coefficients take 4 bytes a pixel more), or
+// an output of 8192×8192, exhausted the guest's memory (ProviderCrashed: the guest trapped)
 // instead of being refused with an error naming the size.
 func TestProbeImageToolsBombs(t *testing.T) {
 	p := load(t, "imagetools")
@@ -59,6 +75,8 @@ func TestProbeImageToolsBombs(t *testing.T) {
 		{"png 20000x20000", put(pngClaiming(20000, 20000)), 16, 16, "20000x20000"},
 		{"png 2^31-1 wide", put(pngClaiming(1<<31-1, 1)), 16, 16, "2147483647x1"},
 		{"output 8192x8192", small, 8192, 8192, "8192x8192"},
+		{"progressive jpeg 8000x8000 gray", put(progressiveJPEG(8000, 8000, 1)), 16, 16, "8000x8000"},
+		{"progressive jpeg 4096x4096 ycbcr", put(progressiveJPEG(4096, 4096, 3)), 16, 16, "4096x4096"},
 	}
 	for _, c := range cases {
 		start := time.Now()

@@ -101,3 +101,56 @@ func TestProbeImageResizeBombs(t *testing.T) {
 		t.Fatalf("resize after the bombs: %v %v", got, err)
 	}
 }
+
+// progressiveJPEG is a JPEG of nComp components declaring w×h pixels with
+// a progressive frame (SOF2) and one DC scan with no data: a decoder
+// allocates the image and every component's coefficients (256 bytes per
+// 8×8 block) at the scan's start, before reading any.
+func progressiveJPEG(w, h uint16, nComp int) []byte {
+	b := []byte{0xff, 0xd8} // SOI
+	sof := []byte{0xff, 0xc2, 0, byte(8 + 3*nComp), 8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), byte(nComp)}
+	for i := 1; i <= nComp; i++ {
+		sof = append(sof, byte(i), 0x11, 0)
+	}
+	b = append(b, sof...)
+	sos := []byte{0xff, 0xda, 0, byte(6 + 2*nComp), byte(nComp)}
+	for i := 1; i <= nComp; i++ {
+		sos = append(sos, byte(i), 0)
+	}
+	b = append(b, sos...)
+	b = append(b, 0, 0, 0) // Ss=0, Se=0, Ah/Al=0
+	return append(b, 0xff, 0xd9)
+}
+
+// TestProbeImageResizeProgressiveJPEG: a progressive JPEG takes far more
+// memory to decode than its pixels (the coefficients of every block are
+// kept, 4 bytes a pixel per component): a 40-byte one declaring 4096×4096
+// YCbCr pixels (48 MiB by 3 bytes a pixel, within the budget) made the
+// decoder ask for 240 MiB and the guest trap.
+func TestProbeImageResizeProgressiveJPEG(t *testing.T) {
+	l := newTestLoader(t, Config{}, nil)
+	p := load(t, l, builtGuest(t, "image-resize"))
+	env := newFakeEnv(p, 2)
+	for _, c := range []struct {
+		w, h  uint16
+		nComp int
+	}{{4096, 4096, 3}, {8000, 8000, 1}, {3000, 3000, 3}} {
+		o, err := env.SpaceWrite(context.Background(), "photos", progressiveJPEG(c.w, c.h, c.nComp))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = call(p, env, "image-resize", map[string]any{"object_id": o.ID, "width": int64(16), "height": int64(16), "format": "png"}, 20*time.Second)
+		if abi.CodeOf(err) != abi.InvalidParams {
+			t.Errorf("progressive %dx%d, %d components: %v; want InvalidParams", c.w, c.h, c.nComp, err)
+		}
+	}
+	// A baseline JPEG is read as before.
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, image.NewRGBA(image.Rect(0, 0, 64, 48)), nil); err != nil {
+		t.Fatal(err)
+	}
+	o, _ := env.SpaceWrite(context.Background(), "photos", b.Bytes())
+	if _, err := call(p, env, "image-resize", map[string]any{"object_id": o.ID, "width": int64(16), "height": int64(12), "format": "jpeg"}, 20*time.Second); err != nil {
+		t.Fatalf("baseline JPEG: %v", err)
+	}
+}

@@ -60,19 +60,50 @@ func resizeBytes(sw, sh, bpp, dw, dh int) float64 {
 	return float64(sw)*float64(sh)*float64(bpp) + float64(dw)*float64(dh)*4 + float64(dw)*float64(sh)*32
 }
 
-// bytesPerPixel is what a decoded pixel of model m takes, at most.
-func bytesPerPixel(m color.Model) int {
+// bytesPerPixel is what decoding a pixel of model m takes, at most. A
+// progressive JPEG's decoder also keeps every block's coefficients until
+// the last scan: 4 bytes a pixel for each component (a 40-byte one
+// declaring 4096×4096 YCbCr pixels asks for 240 MiB, not 48).
+func bytesPerPixel(m color.Model, progressive bool) int {
+	n, comps := 4, 4
 	switch m {
 	case color.GrayModel:
-		return 1
+		n, comps = 1, 1
 	case color.Gray16Model:
-		return 2
+		n, comps = 2, 1
 	case color.YCbCrModel:
-		return 3
+		n, comps = 3, 3
 	case color.RGBA64Model, color.NRGBA64Model:
-		return 8
+		n = 8
 	}
-	return 4
+	if progressive {
+		n += 4 * comps
+	}
+	return n
+}
+
+// jpegProgressive reports whether the JPEG data's frame header is
+// progressive (SOF2), walking its segments up to the first frame header.
+func jpegProgressive(data []byte) bool {
+	for i := 2; i+4 <= len(data); {
+		if data[i] != 0xff {
+			return false
+		}
+		switch m := data[i+1]; {
+		case m == 0xff: // fill byte
+			i++
+			continue
+		case m == 0xc2:
+			return true
+		case m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc: // another frame header
+			return false
+		case m == 0x01 || m >= 0xd0 && m <= 0xd8: // no length
+			i += 2
+			continue
+		}
+		i += 2 + (int(data[i+2])<<8 | int(data[i+3]))
+	}
+	return false
 }
 
 func init() {
@@ -120,14 +151,14 @@ func resize(c *aios.Call, p params) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(obj.Data))
+	cfg, kind, err := image.DecodeConfig(bytes.NewReader(obj.Data))
 	if err != nil {
 		return result{}, aios.Errorf(aios.InvalidParams, "object %s is not a PNG or JPEG image: %v", p.ObjectID, err)
 	}
 	if cfg.Width < 1 || cfg.Height < 1 {
 		return result{}, aios.Errorf(aios.InvalidParams, "object %s is a %dx%d image, with no pixels", p.ObjectID, cfg.Width, cfg.Height)
 	}
-	if need := resizeBytes(cfg.Width, cfg.Height, bytesPerPixel(cfg.ColorModel), p.Width, p.Height); need > memBudget {
+	if need := resizeBytes(cfg.Width, cfg.Height, bytesPerPixel(cfg.ColorModel, kind == "jpeg" && jpegProgressive(obj.Data)), p.Width, p.Height); need > memBudget {
 		return result{}, aios.Errorf(aios.InvalidParams, "resizing object %s, a %dx%d image, to %dx%d needs about %.0f MiB, more than the limit of %d MiB: ask for a smaller output or give a smaller image", p.ObjectID, cfg.Width, cfg.Height, p.Width, p.Height, need/(1<<20), memBudget>>20)
 	}
 	src, _, err := image.Decode(bytes.NewReader(obj.Data))
