@@ -212,7 +212,15 @@ func (inst *instance) fail(ctx context.Context, t *tool, err error, code abi.Err
 		return abi.Errorf(abi.InvalidParams, "tool %s: %v", t.def.Name, err)
 	}
 	inst.broken = true
-	return abi.Errorf(abi.ProviderCrashed, "tool %s: %v", t.def.Name, err)
+	// A trap's first line says what happened; wazero's wasm stack trace
+	// after it (dozens of lines of function indexes for a Go guest) is
+	// not for the caller or the audit log (as the core-module runtime
+	// and the wasmtime engine cut it).
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i > 0 {
+		msg = msg[:i]
+	}
+	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s", t.def.Name, msg)
 }
 
 // hostFunc is a host implementation of an imported function. inst gives

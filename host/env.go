@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -136,6 +137,12 @@ func (f *frame) SpaceRead(ctx context.Context, spaceName, id string) (abi.Object
 		return abi.Object{}, &abi.ToolError{Code: abi.InvalidParams, Message: err.Error()}
 	}
 	if spaceName != "" {
+		// The name is checked first, as SpaceWrite checks it: a malformed
+		// one ("Docs", "docs/../x") is InvalidParams saying why, not a
+		// CapabilityDenied for a grant no configuration can give.
+		if err := space.ValidateSpaceName(spaceName); err != nil {
+			return abi.Object{}, &abi.ToolError{Code: abi.InvalidParams, Message: err.Error()}
+		}
 		if terr := f.allow(abi.Capability{Kind: abi.CapReadSpace, Arg: spaceName, HasArg: true}); terr != nil {
 			return abi.Object{}, terr
 		}
@@ -233,6 +240,11 @@ func spaceError(err error, spaceName, id string) *abi.ToolError {
 func (f *frame) Complete(ctx context.Context, req abi.CompleteRequest) (abi.CompleteResponse, error) {
 	if terr := f.allow(abi.Capability{Kind: abi.CapInference}); terr != nil {
 		return abi.CompleteResponse{}, terr
+	}
+	if req.MaxTokens < 0 || req.MaxTokens > math.MaxInt32 {
+		// As the WASM and JS runtimes check it; a native provider's or a
+		// Python tool's value came here unchecked and went to the backend.
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.InvalidParams, Message: "inference: max_tokens must be from 0 to " + strconv.Itoa(math.MaxInt32) + " (0: the backend's default), got " + strconv.Itoa(req.MaxTokens)}
 	}
 	if ctx == nil { // as CallTool: the call's own
 		ctx = &f.ctx

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
@@ -32,6 +35,25 @@ func newInferenceClient(c config.Inference, hc *http.Client) *inferenceClient {
 	if hc == nil {
 		hc = &http.Client{}
 	}
+	// Redirects are followed only within inference.url's origin: Go's
+	// client keeps the Authorization header on a redirect to the same host
+	// name on another port or scheme (another service, or plain http), and
+	// the key is the operator's, not the backend's to send on.
+	own := *hc
+	next := hc.CheckRedirect
+	own.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if from := via[0].URL; req.URL.Scheme != from.Scheme || req.URL.Host != from.Host {
+			return &offOriginRedirect{to: req.URL.Redacted()}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	hc = &own
 	return &inferenceClient{
 		url:     strings.TrimRight(c.URL, "/"),
 		model:   c.Model,
@@ -39,6 +61,30 @@ func newInferenceClient(c config.Inference, hc *http.Client) *inferenceClient {
 		timeout: orDefault(time.Duration(c.Timeout), defaultInferenceTimeout),
 		http:    hc,
 	}
+}
+
+// offOriginRedirect is a backend's redirect out of inference.url's origin,
+// not followed.
+type offOriginRedirect struct{ to string }
+
+func (e *offOriginRedirect) Error() string {
+	return "redirected to " + e.to + ", outside the origin (scheme, host and port) of inference.url; such redirects are not followed, so that the API key is sent nowhere else: set inference.url to the address that answers"
+}
+
+// maxInferenceMessage bounds the backend's error text quoted in an error.
+const maxInferenceMessage = 512
+
+// clipText cuts s to at most n bytes without splitting a UTF-8 sequence,
+// and replaces invalid ones (a backend's body may be anything).
+func clipText(s string, n int) string {
+	if len(s) > n {
+		i := n
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		s = s[:i] + "…"
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 type chatMessage struct {
@@ -68,6 +114,31 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable,
 			Message: "inference is not configured: set inference.url (the base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8080), inference.model and, if the server needs a key, inference.api_key_env (the name of the environment variable holding it) in the config file"}
 	}
+	var key string
+	if c.keyEnv != "" {
+		// White space around the key (the newline of a secret file read
+		// whole, an env file's CR) is not part of it; a control character
+		// inside cannot be sent in a header, and Go's client said only
+		// 'invalid header field value for "Authorization"'.
+		key = strings.TrimSpace(os.Getenv(c.keyEnv))
+		if strings.IndexFunc(key, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) >= 0 {
+			return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable,
+				Message: "the value of $" + c.keyEnv + " (inference.api_key_env) holds a control character, which an API key sent in an Authorization header cannot: check how the variable is set"}
+		}
+	}
+	resp, err := c.ask(ctx, req, key)
+	if err != nil && key != "" {
+		// A backend may quote the request's Authorization header in its
+		// error (a proxy echoing headers): the key must not reach the
+		// tool, its caller or the audit log.
+		if te, ok := err.(*abi.ToolError); ok && strings.Contains(te.Message, key) {
+			te.Message = strings.ReplaceAll(te.Message, key, "[redacted: $"+c.keyEnv+"]")
+		}
+	}
+	return resp, err
+}
+
+func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, key string) (abi.CompleteResponse, error) {
 	body := chatRequest{Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature}
 	if body.Model == "" {
 		body.Model = c.model
@@ -80,32 +151,55 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 	if err != nil {
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.InvalidParams, Message: "inference request: " + err.Error()}
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	ctx, cancel := context.WithTimeout(parent, c.timeout)
 	defer cancel()
 	endpoint := chatEndpoint(c.url)
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(data))
 	if err != nil {
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference.url " + strconv.Quote(c.url) + ": " + err.Error()}
 	}
+	if u, err := url.Parse(endpoint); err == nil {
+		endpoint = u.Redacted() // for messages
+	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
-	if c.keyEnv != "" {
-		if key := os.Getenv(c.keyEnv); key != "" {
-			hreq.Header.Set("Authorization", "Bearer "+key)
+	if key != "" {
+		hreq.Header.Set("Authorization", "Bearer "+key)
+	}
+	// waitErr is the error of a request stopped by a context: the call's
+	// own (its deadline, a cancel) or inference.timeout's.
+	waitErr := func(what string) *abi.ToolError {
+		if perr := parent.Err(); perr != nil {
+			te := abi.AsToolError(perr, abi.Cancelled)
+			return &abi.ToolError{Code: te.Code, Message: "inference backend " + endpoint + ": " + what + ": the call ended (" + perr.Error() + ")"}
 		}
+		return &abi.ToolError{Code: abi.Timeout, Message: "inference backend " + endpoint + ": " + what + " within inference.timeout (" + c.timeout.String() + ")",
+			Data: map[string]any{"timeout_ms": c.timeout.Milliseconds()}}
 	}
 	resp, err := c.http.Do(hreq)
 	if err != nil {
+		var off *offOriginRedirect
+		if errors.As(err, &off) {
+			return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + ": " + off.Error()}
+		}
 		if ctx.Err() != nil {
-			return abi.CompleteResponse{}, abi.AsToolError(ctx.Err(), abi.Unavailable)
+			return abi.CompleteResponse{}, waitErr("no answer")
 		}
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + ": " + err.Error()}
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxInferenceBody))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxInferenceBody+1))
 	if err != nil {
+		if ctx.Err() != nil {
+			return abi.CompleteResponse{}, waitErr("the answer did not arrive whole")
+		}
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + ": reading the answer: " + err.Error()}
 	}
+	if len(raw) > maxInferenceBody && resp.StatusCode/100 == 2 { // a failure's status says more; its text is cut below
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.TooLarge, Message: "inference backend " + endpoint + " answered " + resp.Status + " with more than " +
+			strconv.Itoa(maxInferenceBody>>20) + " MiB, the most the host reads; ask for fewer tokens (max_tokens)", Data: map[string]any{"limit": int64(maxInferenceBody), "status": int64(resp.StatusCode)}}
+	}
+	raw = raw[:min(len(raw), maxInferenceBody)]
 	var out chatResponse
 	jerr := json.Unmarshal(raw, &out)
 	if resp.StatusCode/100 != 2 {
@@ -113,21 +207,22 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 		if jerr == nil && out.Error != nil && out.Error.Message != "" {
 			msg = out.Error.Message
 		}
-		if len(msg) > 512 {
-			msg = msg[:512] + "…"
-		}
 		code := abi.Unavailable
 		if resp.StatusCode == http.StatusBadRequest {
 			code = abi.InvalidParams
 		}
-		return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: "inference backend " + endpoint + " answered " + resp.Status + ": " + msg,
+		return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: "inference backend " + endpoint + " answered " + resp.Status + ": " + clipText(msg, maxInferenceMessage),
 			Data: map[string]any{"status": int64(resp.StatusCode)}}
 	}
 	if jerr != nil {
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + " sent an answer that is not chat-completions JSON: " + jerr.Error()}
 	}
 	if len(out.Choices) == 0 {
-		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + " sent no choices"}
+		msg := "inference backend " + endpoint + " sent no choices"
+		if out.Error != nil && out.Error.Message != "" {
+			msg += "; its error: " + clipText(out.Error.Message, maxInferenceMessage)
+		}
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: msg}
 	}
 	return abi.CompleteResponse{Text: out.Choices[0].Message.Content, Model: out.Model}, nil
 }

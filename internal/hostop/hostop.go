@@ -16,8 +16,10 @@ import (
 	"context"
 	"encoding/base64"
 	"log/slog"
+	"math"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/guest/go/wire"
 )
 
 // Answer is the host_result for host call hid: hc performed for the call
@@ -50,10 +52,28 @@ func Answer(ctx context.Context, env abi.Env, hid string, hc *abi.HostCall, serv
 // Do performs hc for the call whose environment is env.
 func Do(ctx context.Context, env abi.Env, hc *abi.HostCall) (any, error) {
 	args, _ := hc.Args.(map[string]any)
-	str := func(k string) string { s, _ := args[k].(string); return s }
+	// An argument of another type is refused, not read as "": a Python
+	// tool's ctx.ai.complete(123) reached the backend with an empty
+	// prompt, and ctx.spaces.read(oid, 5) searched every readable space.
+	var bad *abi.ToolError
+	str := func(k string) string {
+		switch v := args[k].(type) {
+		case nil:
+		case string:
+			return v
+		default:
+			if bad == nil {
+				bad = abi.Errorf(abi.InvalidParams, "%s: %q must be a string, not a %s", hc.Op, k, wire.TypeName(v))
+			}
+		}
+		return ""
+	}
 	switch hc.Op {
 	case "call_tool":
-		tool := str("tool")
+		tool, version := str("tool"), str("version")
+		if bad != nil {
+			return nil, bad
+		}
 		if tool == "" {
 			return nil, abi.Errorf(abi.InvalidParams, "call_tool: no tool name")
 		}
@@ -61,34 +81,66 @@ func Do(ctx context.Context, env abi.Env, hc *abi.HostCall) (any, error) {
 		if params == nil {
 			params = map[string]any{}
 		}
-		return env.CallTool(ctx, tool, str("version"), params)
+		return env.CallTool(ctx, tool, version, params)
 	case "space_read":
-		obj, err := env.SpaceRead(ctx, str("space"), str("id"))
+		space, id := str("space"), str("id")
+		if bad != nil {
+			return nil, bad
+		}
+		obj, err := env.SpaceRead(ctx, space, id)
 		if err != nil {
 			return nil, err
 		}
 		return map[string]any{"space": obj.Space, "id": obj.ID, "data": base64.StdEncoding.EncodeToString(obj.Data)}, nil
 	case "space_write":
-		data, err := base64.StdEncoding.DecodeString(str("data"))
+		space, b64 := str("space"), str("data")
+		if bad != nil {
+			return nil, bad
+		}
+		data, err := base64.StdEncoding.DecodeString(b64)
 		if err != nil {
 			return nil, abi.Errorf(abi.InvalidParams, "space_write: data is not base64: %v", err)
 		}
-		obj, err := env.SpaceWrite(ctx, str("space"), data)
+		obj, err := env.SpaceWrite(ctx, space, data)
 		if err != nil {
 			return nil, err
 		}
 		return map[string]any{"space": obj.Space, "id": obj.ID}, nil
 	case "ai_complete":
 		req := abi.CompleteRequest{Prompt: str("prompt"), System: str("system"), Model: str("model")}
-		if n, ok := args["max_tokens"].(int64); ok {
+		if bad != nil {
+			return nil, bad
+		}
+		num := func(k string) (float64, bool, *abi.ToolError) {
+			switch x := args[k].(type) {
+			case nil:
+				return 0, false, nil
+			case int64:
+				return float64(x), true, nil
+			case uint64:
+				return float64(x), true, nil
+			case float64:
+				return x, true, nil
+			default:
+				return 0, false, abi.Errorf(abi.InvalidParams, "ai_complete: %q must be a number, not a %s", k, wire.TypeName(x))
+			}
+		}
+		n, ok, terr := num("max_tokens")
+		if terr != nil {
+			return nil, terr
+		}
+		if ok {
+			if n != math.Trunc(n) || n < 0 || n > math.MaxInt32 {
+				return nil, abi.Errorf(abi.InvalidParams, "ai_complete: \"max_tokens\" must be an integer from 0 to %d, not %v", math.MaxInt32, args["max_tokens"])
+			}
 			req.MaxTokens = int(n)
 		}
-		switch t := args["temperature"].(type) {
-		case float64:
-			req.Temperature = &t
-		case int64:
-			f := float64(t)
-			req.Temperature = &f
+		temp, ok, terr := num("temperature")
+		if terr != nil {
+			return nil, terr
+		}
+		if ok {
+			req.Temperature = &temp
 		}
 		resp, err := env.Complete(ctx, req)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"time"
 	"unicode/utf8"
 
@@ -171,26 +172,63 @@ func (w *worker) nativeCallTool(fc goja.FunctionCall) goja.Value {
 func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 	w.requireCall("ctx.ai.complete")
 	req := abi.CompleteRequest{Prompt: w.argString(fc, 0, "ctx.ai.complete", false)}
-	if o, ok := w.exportArg(fc.Argument(1), "ctx.ai.complete options").(map[string]any); ok {
-		num := func(keys ...string) (float64, bool) {
+	// Options of the wrong type or out of range are refused, as the WASM
+	// guests' ai_complete refuses them: dropped, maxTokens '100' left the
+	// backend's default without a word; converted unchecked, -5 or 1e300
+	// reached the backend as -5 or -9223372036854775808.
+	if a := fc.Argument(1); !goja.IsUndefined(a) && !goja.IsNull(a) {
+		o, ok := w.exportArg(a, "ctx.ai.complete options").(map[string]any)
+		if !ok {
+			w.throw("ctx.ai.complete: options must be an object ({maxTokens, system, temperature, model}), got %s", a.String())
+		}
+		opt := func(keys ...string) (string, any) {
 			for _, k := range keys {
-				switch x := o[k].(type) {
-				case int64:
-					return float64(x), true
-				case float64:
-					return x, true
+				if v, ok := o[k]; ok && v != nil {
+					return k, v
 				}
 			}
-			return 0, false
+			return "", nil
 		}
-		if n, ok := num("maxTokens", "max_tokens"); ok {
+		if k, v := opt("maxTokens", "max_tokens"); k != "" {
+			var n float64
+			switch x := v.(type) {
+			case int64:
+				n = float64(x)
+			case float64:
+				n = x
+			default:
+				w.throw("ctx.ai.complete: option %s must be an integer, got %s", k, jsTypeName(v))
+			}
+			if n != math.Trunc(n) || n < 0 || n > math.MaxInt32 {
+				w.throw("ctx.ai.complete: option %s must be an integer from 0 to %d, got %v", k, math.MaxInt32, v)
+			}
 			req.MaxTokens = int(n)
 		}
-		if t, ok := num("temperature"); ok {
+		if k, v := opt("temperature"); k != "" {
+			var t float64
+			switch x := v.(type) {
+			case int64:
+				t = float64(x)
+			case float64:
+				t = x
+			default:
+				w.throw("ctx.ai.complete: option temperature must be a number, got %s", jsTypeName(v))
+			}
 			req.Temperature = &t
 		}
-		req.System, _ = o["system"].(string)
-		req.Model, _ = o["model"].(string)
+		for _, k := range []string{"system", "model"} {
+			if _, v := opt(k); v != nil {
+				s, ok := v.(string)
+				if !ok {
+					w.throw("ctx.ai.complete: option %s must be a string, got %s", k, jsTypeName(v))
+				}
+				if k == "system" {
+					req.System = s
+				} else {
+					req.Model = s
+				}
+			}
+		}
 	}
 	return w.hostAsync("ctx.ai.complete", func(ctx context.Context, env abi.Env) (any, error) {
 		resp, err := env.Complete(ctx, req)
@@ -199,6 +237,23 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 		}
 		return resp.Text, nil
 	}, func(v any) goja.Value { return w.vm.ToValue(v) })
+}
+
+// jsTypeName names the JavaScript type of an exported value.
+func jsTypeName(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case int64, float64:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
 }
 
 func (w *worker) nativeLog(fc goja.FunctionCall) goja.Value {

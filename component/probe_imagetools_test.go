@@ -1,0 +1,115 @@
+package component
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"hash/crc32"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// pngClaiming is a PNG whose IHDR declares w×h 8-bit RGBA pixels, with a
+// tiny IDAT: 60 bytes that ask a decoder for w*h*4 bytes.
+func pngClaiming(w, h uint32) []byte {
+	var b bytes.Buffer
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(typ string, data []byte) {
+		_ = binary.Write(&b, binary.BigEndian, uint32(len(data)))
+		b.WriteString(typ)
+		b.Write(data)
+		_ = binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
+	}
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], w)
+	binary.BigEndian.PutUint32(ihdr[4:], h)
+	ihdr[8], ihdr[9] = 8, 6
+	chunk("IHDR", ihdr)
+	chunk("IDAT", []byte{0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01})
+	chunk("IEND", nil)
+	return b.Bytes()
+}
+
+// progressiveJPEG is a JPEG of nComp components declaring w×h pixels with
+// a progressive frame (SOF2) and one DC scan with no data: the decoder
+// allocates the image and every block's coefficients at the scan's start.
+func progressiveJPEG(w, h uint16, nComp int) []byte {
+	b := []byte{0xff, 0xd8, 0xff, 0xc2, 0, byte(8 + 3*nComp), 8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), byte(nComp)}
+	for i := 1; i <= nComp; i++ {
+		b = append(b, byte(i), 0x11, 0)
+	}
+	b = append(b, 0xff, 0xda, 0, byte(6+2*nComp), byte(nComp))
+	for i := 1; i <= nComp; i++ {
+		b = append(b, byte(i), 0)
+	}
+	return append(b, 0, 0, 0, 0xff, 0xd9)
+}
+
+// TestProbeImageToolsBombs: the image-tools component decoded a source
+// without looking at its declared size, and allowed outputs of 8192×8192:
+// a 60-byte PNG declaring 20000×20000 pixels, a 40-byte progressive JPEG
+// declaring 8000×8000 (whose coefficients take 4 bytes a pixel more), or
+// an output of 8192×8192, exhausted the guest's memory (ProviderCrashed: the guest trapped)
+// instead of being refused with an error naming the size.
+func TestProbeImageToolsBombs(t *testing.T) {
+	p := load(t, "imagetools")
+	env := &fakeEnv{}
+	put := func(data []byte) string {
+		o, err := env.SpaceWrite(t.Context(), "images", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o.ID
+	}
+	small := put(testPNG(t, 8, 8))
+	cases := []struct {
+		name, id string
+		w, h     int64
+		want     string
+	}{
+		{"png 50000x50000", put(pngClaiming(50000, 50000)), 16, 16, "50000x50000"},
+		{"png 20000x20000", put(pngClaiming(20000, 20000)), 16, 16, "20000x20000"},
+		{"png 2^31-1 wide", put(pngClaiming(1<<31-1, 1)), 16, 16, "2147483647x1"},
+		{"output 8192x8192", small, 8192, 8192, "8192x8192"},
+		{"progressive jpeg 8000x8000 gray", put(progressiveJPEG(8000, 8000, 1)), 16, 16, "8000x8000"},
+		{"progressive jpeg 4096x4096 ycbcr", put(progressiveJPEG(4096, 4096, 3)), 16, 16, "4096x4096"},
+	}
+	for _, c := range cases {
+		start := time.Now()
+		_, err := call(t, p, env, "resize", map[string]any{"params": map[string]any{"object-id": c.id, "width": c.w, "height": c.h, "format": "png"}})
+		if abi.CodeOf(err) != abi.ProviderError || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want the tool's error naming %q", c.name, err, c.want)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s: refused after %v; the size should be checked before decoding", c.name, d)
+		}
+	}
+	if _, err := call(t, p, env, "resize", map[string]any{"params": map[string]any{"object-id": small, "width": int64(4), "height": int64(4), "format": "png"}}); err != nil {
+		t.Fatalf("resize after the bombs: %v", err)
+	}
+}
+
+// TestProbeComponentTrapOneLine: a component that traps gave a
+// ProviderCrashed whose message carried wazero's whole wasm stack trace
+// ("wasm error: unreachable\nwasm stack trace:\n\t.$1(i32,i32)…", dozens
+// of lines for a Go guest) to the caller and the audit log; the core
+// module runtime and the wasmtime component engine keep the first line.
+func TestProbeComponentTrapOneLine(t *testing.T) {
+	b, err := hex.DecodeString(canonOptHex["strParamOK"]) // its run is `unreachable`
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(context.Background(), b, "trap.wasm", "", Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	_, err = call(t, p, &fakeEnv{}, "run", map[string]any{"s": "hi"})
+	if abi.CodeOf(err) != abi.ProviderCrashed || !strings.Contains(err.Error(), "unreachable") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("%q; want one line of ProviderCrashed naming the trap", err)
+	}
+}
