@@ -51,13 +51,13 @@ func jpegClaiming(t *testing.T, w, h uint16) []byte {
 	return data
 }
 
-// TestProbeImageResizeBombs: a tiny image declaring huge dimensions (a
+// TestImageResizeBombs: a tiny image declaring huge dimensions (a
 // decompression bomb) and a schema-valid output of 8192×8192 crashed the
 // guest (ProviderCrashed: "makeslice: len out of range" or "the guest
 // trapped: wasm error: unreachable", its 256 MiB memory exhausted) instead
 // of being refused as InvalidParams saying what is too big, before any
 // pixel is decoded.
-func TestProbeImageResizeBombs(t *testing.T) {
+func TestImageResizeBombs(t *testing.T) {
 	l := newTestLoader(t, Config{}, nil)
 	p := load(t, l, builtGuest(t, "image-resize"))
 	env := newFakeEnv(p, 2)
@@ -122,12 +122,12 @@ func progressiveJPEG(w, h uint16, nComp int) []byte {
 	return append(b, 0xff, 0xd9)
 }
 
-// TestProbeImageResizeProgressiveJPEG: a progressive JPEG takes far more
+// TestImageResizeProgressiveJPEG: a progressive JPEG takes far more
 // memory to decode than its pixels (the coefficients of every block are
 // kept, 4 bytes a pixel per component): a 40-byte one declaring 4096×4096
 // YCbCr pixels (48 MiB by 3 bytes a pixel, within the budget) made the
 // decoder ask for 240 MiB and the guest trap.
-func TestProbeImageResizeProgressiveJPEG(t *testing.T) {
+func TestImageResizeProgressiveJPEG(t *testing.T) {
 	l := newTestLoader(t, Config{}, nil)
 	p := load(t, l, builtGuest(t, "image-resize"))
 	env := newFakeEnv(p, 2)

@@ -7,12 +7,12 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbePythonHostArgTypes: a Python tool's host-call argument of the
+// TestPythonHostArgTypes: a Python tool's host-call argument of the
 // wrong type was read as "" by the host: ctx.spaces.read(oid, 5) searched
 // every readable space and returned the object (ctx.ai.complete(123) went
 // to the backend with an empty prompt: internal/hostop's
-// TestProbeArgsOfWrongType). It raises InvalidParams now.
-func TestProbePythonHostArgTypes(t *testing.T) {
+// TestArgsOfWrongType). It raises InvalidParams now.
+func TestPythonHostArgTypes(t *testing.T) {
 	h := newHost(t, newRuntime(t, nil))
 	loadTool(t, h, "argtypes.py", `
 from aios_sdk import tool, provider, Capability

@@ -36,13 +36,13 @@ func inferenceHost(t *testing.T, h http.HandlerFunc, timeout time.Duration) *tes
 
 const okAnswer = `{"model":"m","choices":[{"message":{"role":"assistant","content":"hi"}}]}`
 
-// TestProbeInferenceRedirectOffOrigin: the backend's redirect to another
+// TestInferenceRedirectOffOrigin: the backend's redirect to another
 // port of the same host (another service) was followed with the API key:
 // Go's client keeps Authorization when the host name is the same, whatever
 // the port or scheme (https → http would send it in clear). Now a redirect
 // out of inference.url's origin is not followed, and says so; one within
 // it still is.
-func TestProbeInferenceRedirectOffOrigin(t *testing.T) {
+func TestInferenceRedirectOffOrigin(t *testing.T) {
 	var hits atomic.Int32
 	var sawKey atomic.Value
 	sawKey.Store("")
@@ -81,10 +81,10 @@ func TestProbeInferenceRedirectOffOrigin(t *testing.T) {
 	}
 }
 
-// TestProbeInferenceKeyNotInErrors: a backend quoting the request's
+// TestInferenceKeyNotInErrors: a backend quoting the request's
 // Authorization header in its error (a proxy echoing headers) put the API
 // key in the ToolError the tool and its caller get, and in the audit log.
-func TestProbeInferenceKeyNotInErrors(t *testing.T) {
+func TestInferenceKeyNotInErrors(t *testing.T) {
 	for name, h := range map[string]http.HandlerFunc{
 		"401 body": func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "bad credentials: "+r.Header.Get("Authorization"), http.StatusUnauthorized)
@@ -115,10 +115,10 @@ func TestProbeInferenceKeyNotInErrors(t *testing.T) {
 	}
 }
 
-// TestProbeInferenceHugeAnswer: an answer past the 8 MiB the host reads
+// TestInferenceHugeAnswer: an answer past the 8 MiB the host reads
 // was cut and then reported as "not chat-completions JSON: unexpected end
 // of JSON input", hiding that it was too large.
-func TestProbeInferenceHugeAnswer(t *testing.T) {
+func TestInferenceHugeAnswer(t *testing.T) {
 	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"choices":[{"message":{"content":"` + strings.Repeat("x", maxInferenceBody) + `"}}]}`))
 	}, 0)
@@ -145,10 +145,10 @@ func TestProbeInferenceHugeAnswer(t *testing.T) {
 	}
 }
 
-// TestProbeInferenceTimeoutNamed: a backend that never answers gave
+// TestInferenceTimeoutNamed: a backend that never answers gave
 // "Timeout: context deadline exceeded", naming neither the backend nor
 // inference.timeout. The call's own deadline still bounds the wait.
-func TestProbeInferenceTimeoutNamed(t *testing.T) {
+func TestInferenceTimeoutNamed(t *testing.T) {
 	stop := make(chan struct{})
 	hang := func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -186,11 +186,11 @@ func TestProbeInferenceTimeoutNamed(t *testing.T) {
 	}
 }
 
-// TestProbeInferenceBackendErrorKept: a 200 answer carrying an error and
+// TestInferenceBackendErrorKept: a 200 answer carrying an error and
 // no choices lost the backend's message ("sent no choices"); a non-2xx
 // body was cut at 512 bytes in the middle of a UTF-8 sequence, leaving an
 // invalid string in the error.
-func TestProbeInferenceBackendErrorKept(t *testing.T) {
+func TestInferenceBackendErrorKept(t *testing.T) {
 	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"error":{"message":"model overloaded"}}`))
 	}, 0)
@@ -207,10 +207,10 @@ func TestProbeInferenceBackendErrorKept(t *testing.T) {
 	}
 }
 
-// TestProbeInferenceMaxTokensRange: a max_tokens below 0 or past int32
+// TestInferenceMaxTokensRange: a max_tokens below 0 or past int32
 // from a provider whose runtime does not check it (a native Go provider;
 // Python's SDK passes int(max_tokens) on) was sent to the backend as is.
-func TestProbeInferenceMaxTokensRange(t *testing.T) {
+func TestInferenceMaxTokensRange(t *testing.T) {
 	var asked atomic.Int32
 	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
 		asked.Add(1)
@@ -239,12 +239,12 @@ func TestProbeInferenceMaxTokensRange(t *testing.T) {
 	}
 }
 
-// TestProbeInferenceKeyWhitespace: a key whose variable ends in a newline
+// TestInferenceKeyWhitespace: a key whose variable ends in a newline
 // or CR (an env file written on Windows, a secret file read whole) failed
 // every call with 'net/http: invalid header field value for
 // "Authorization"', naming neither the variable nor the cause. Surrounding
 // white space is now trimmed; a control character inside is named.
-func TestProbeInferenceKeyWhitespace(t *testing.T) {
+func TestInferenceKeyWhitespace(t *testing.T) {
 	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer "+probeKey {
 			http.Error(w, "bad key", http.StatusUnauthorized)

@@ -49,13 +49,13 @@ func progressiveJPEG(w, h uint16, nComp int) []byte {
 	return append(b, 0, 0, 0, 0xff, 0xd9)
 }
 
-// TestProbeImageToolsBombs: the image-tools component decoded a source
+// TestImageToolsBombs: the image-tools component decoded a source
 // without looking at its declared size, and allowed outputs of 8192×8192:
 // a 60-byte PNG declaring 20000×20000 pixels, a 40-byte progressive JPEG
 // declaring 8000×8000 (whose coefficients take 4 bytes a pixel more), or
 // an output of 8192×8192, exhausted the guest's memory (ProviderCrashed: the guest trapped)
 // instead of being refused with an error naming the size.
-func TestProbeImageToolsBombs(t *testing.T) {
+func TestImageToolsBombs(t *testing.T) {
 	p := load(t, "imagetools")
 	env := &fakeEnv{}
 	put := func(data []byte) string {
@@ -93,12 +93,12 @@ func TestProbeImageToolsBombs(t *testing.T) {
 	}
 }
 
-// TestProbeComponentTrapOneLine: a component that traps gave a
+// TestComponentTrapOneLine: a component that traps gave a
 // ProviderCrashed whose message carried wazero's whole wasm stack trace
 // ("wasm error: unreachable\nwasm stack trace:\n\t.$1(i32,i32)…", dozens
 // of lines for a Go guest) to the caller and the audit log; the core
 // module runtime and the wasmtime component engine keep the first line.
-func TestProbeComponentTrapOneLine(t *testing.T) {
+func TestComponentTrapOneLine(t *testing.T) {
 	b, err := hex.DecodeString(canonOptHex["strParamOK"]) // its run is `unreachable`
 	if err != nil {
 		t.Fatal(err)

@@ -8,14 +8,14 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeArgsOfWrongType: an argument of the wrong type was read as ""
+// TestArgsOfWrongType: an argument of the wrong type was read as ""
 // without a word: a Python tool's ctx.ai.complete(123) reached the backend
 // with an empty prompt, ctx.spaces.read(oid, 5) searched every readable
 // space instead of failing, ctx.spaces.read(123) was refused as the
 // ObjectId "", and a float max_tokens (a JSON codec's 12.0) was dropped.
 // (Bytes cases: the Python SDK refuses bytes in host-call arguments
 // before they are sent; a runtime that sent them is refused the same.)
-func TestProbeArgsOfWrongType(t *testing.T) {
+func TestArgsOfWrongType(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		op   string

@@ -7,11 +7,11 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeSpaceReadBadNameIsInvalid: ctx.spaces.read with a malformed
+// TestSpaceReadBadNameIsInvalid: ctx.spaces.read with a malformed
 // space name ("Source", "source/../secret") answered CapabilityDenied
 // "caller lacks ReadSpace(Source)", as if a grant were missing, where a
 // write of the same name says what is wrong with it (InvalidParams).
-func TestProbeSpaceReadBadNameIsInvalid(t *testing.T) {
+func TestSpaceReadBadNameIsInvalid(t *testing.T) {
 	te := newTestHost(t, nil)
 	id := "sha256:" + strings.Repeat("a", 64)
 	for _, name := range []string{"Source", "source/../secret", "../secret", "source\x00"} {

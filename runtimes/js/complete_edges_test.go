@@ -8,14 +8,14 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeCompleteOptionsChecked: ctx.ai.complete's options were taken
+// TestCompleteOptionsChecked: ctx.ai.complete's options were taken
 // only when of the expected type and silently dropped otherwise
 // (maxTokens: '100', temperature: 'hot', system: 42 reached the backend as
 // absent), and a number was converted to int without a check (maxTokens:
 // -5 sent as -5, 2.5 as 2, 1e300 as -9223372036854775808). The WASM
 // guests' ai_complete refuses such values; so does JS now, with a
 // TypeError naming the option.
-func TestProbeCompleteOptionsChecked(t *testing.T) {
+func TestCompleteOptionsChecked(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "complete.js", `
 aios.registerTool({name: 'ask', description: 'ask', parameters: {type: 'object'}}, async (p, ctx) => {
