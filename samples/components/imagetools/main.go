@@ -16,7 +16,6 @@ import (
 	"bytes"
 	"fmt"
 	"image"
-	"image/color"
 	_ "image/gif"
 	"image/jpeg"
 	"image/png"
@@ -24,81 +23,17 @@ import (
 	"runtime/debug"
 	"unsafe"
 
+	"github.com/aios-host/aios-host/samples/internal/imagebounds"
 	"golang.org/x/image/draw"
 )
 
 func main() {}
 
-// Memory bounds, as in samples/wasm/image-resize: an output's raster is
-// one allocation of 4 bytes a pixel (maxPixels: 64 MiB at most); the
-// decoded source, the output raster and the Catmull-Rom scaler's rows (32
-// bytes for each output column of each source row) together stay under
-// memBudget, so the guest's memory (256 MiB by default) also holds the
-// object and the encoded output. The source's size is taken from its
-// header before any pixel is decoded: a 60-byte PNG can declare
-// 50000×50000 pixels, 10 GB to decode. heapLimit is the Go heap's soft
-// limit, so the garbage of an earlier call is collected before the heap
-// grows past it.
-const (
-	maxPixels = 4096 * 4096
-	memBudget = 128 << 20
-	heapLimit = 192 << 20
-)
-
-func init() { debug.SetMemoryLimit(heapLimit) }
-
-// resizeBytes estimates what scaling a sw×sh source of bpp bytes a pixel
-// to dw×dh takes, in floating point: a header may declare sides of
-// 2^31-1, whose products overflow int64.
-func resizeBytes(sw, sh, bpp, dw, dh int) float64 {
-	return float64(sw)*float64(sh)*float64(bpp) + float64(dw)*float64(dh)*4 + float64(dw)*float64(sh)*32
-}
-
-// bytesPerPixel is what decoding a pixel of model m takes, at most. A
-// progressive JPEG's decoder also keeps every block's coefficients until
-// the last scan: 4 bytes a pixel for each component (a 40-byte one
-// declaring 4096×4096 YCbCr pixels asks for 240 MiB, not 48).
-func bytesPerPixel(m color.Model, progressive bool) int {
-	n, comps := 4, 4
-	switch m {
-	case color.GrayModel:
-		n, comps = 1, 1
-	case color.Gray16Model:
-		n, comps = 2, 1
-	case color.YCbCrModel:
-		n, comps = 3, 3
-	case color.RGBA64Model, color.NRGBA64Model:
-		n = 8
-	}
-	if progressive {
-		n += 4 * comps
-	}
-	return n
-}
-
-// jpegProgressive reports whether the JPEG data's frame header is
-// progressive (SOF2), walking its segments up to the first frame header.
-func jpegProgressive(data []byte) bool {
-	for i := 2; i+4 <= len(data); {
-		if data[i] != 0xff {
-			return false
-		}
-		switch m := data[i+1]; {
-		case m == 0xff: // fill byte
-			i++
-			continue
-		case m == 0xc2:
-			return true
-		case m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc: // another frame header
-			return false
-		case m == 0x01 || m >= 0xd0 && m <= 0xd8: // no length
-			i += 2
-			continue
-		}
-		i += 2 + (int(data[i+2])<<8 | int(data[i+3]))
-	}
-	return false
-}
+// The image's size is checked from its header before any pixel is
+// decoded, and the resize's memory bounded (imagebounds), so the guest's
+// memory (256 MiB by default) also holds the object and the encoded
+// output.
+func init() { debug.SetMemoryLimit(imagebounds.HeapLimit) }
 
 const arenaSize = 24 << 20
 
@@ -200,8 +135,8 @@ func run(id string, w, h int, format string) (string, int, error) {
 	if w <= 0 || h <= 0 || w > 8192 || h > 8192 {
 		return "", 0, fmt.Errorf("width and height must be 1..8192, got %dx%d", w, h)
 	}
-	if w*h > maxPixels {
-		return "", 0, fmt.Errorf("an output of %dx%d is %d pixels, more than the limit of %d (4096x4096): ask for fewer", w, h, w*h, maxPixels)
+	if err := imagebounds.CheckOutput(w, h); err != nil {
+		return "", 0, err
 	}
 	var r retArea
 	idb := []byte(id)
@@ -212,15 +147,11 @@ func run(id string, w, h int, format string) (string, int, error) {
 		return "", 0, fmt.Errorf("read %s: %s", id, guestBytes(r.ptr, r.n))
 	}
 	data := guestBytes(r.ptr, r.n)
-	cfg, kind, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil {
-		return "", 0, fmt.Errorf("decode %s: %v", id, err)
-	}
-	if cfg.Width < 1 || cfg.Height < 1 {
-		return "", 0, fmt.Errorf("%s is a %dx%d image, with no pixels", id, cfg.Width, cfg.Height)
-	}
-	if need := resizeBytes(cfg.Width, cfg.Height, bytesPerPixel(cfg.ColorModel, kind == "jpeg" && jpegProgressive(data)), w, h); need > memBudget {
-		return "", 0, fmt.Errorf("resizing %s, a %dx%d image, to %dx%d needs about %.0f MiB, more than the limit of %d MiB: ask for a smaller output or give a smaller image", id, cfg.Width, cfg.Height, w, h, need/(1<<20), memBudget>>20)
+	if err := imagebounds.Check(id, data, w, h); err != nil {
+		if ni, ok := err.(*imagebounds.ErrNotImage); ok {
+			return "", 0, fmt.Errorf("decode %s: %v", id, ni.Err)
+		}
+		return "", 0, err
 	}
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {

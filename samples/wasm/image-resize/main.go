@@ -9,12 +9,12 @@ package main
 import (
 	"bytes"
 	"image"
-	"image/color"
 	"image/jpeg"
 	"image/png"
 	"runtime/debug"
 
 	aios "github.com/aios-host/aios-host/guest/go"
+	"github.com/aios-host/aios-host/samples/internal/imagebounds"
 	"golang.org/x/image/draw"
 )
 
@@ -31,83 +31,12 @@ type result struct {
 	ResizedSize  int64  `json:"resized_size"`
 }
 
-// maxSide bounds each side of the output, maxPixels its area (its raster
-// is one allocation of 4 bytes a pixel, 64 MiB at most).
-const (
-	maxSide   = 8192
-	maxPixels = 4096 * 4096
-)
-
-// memBudget bounds the memory one resize needs at once: the decoded
-// source, the output raster (4 bytes a pixel) and the scaler's
-// intermediate rows (32 bytes for each output column of each source row).
-// The guest's linear memory (runtimes.wasm.memory_limit_pages, 256 MiB by
-// default) must hold that, the object and the encoded output; past it the
-// guest traps ("unreachable") instead of saying what was too big. The
-// source's size is taken from its header, before any pixel is decoded: a
-// 60-byte PNG can declare 50000×50000 pixels, 10 GB to decode.
-const memBudget = 128 << 20
-
-// heapLimit is the Go heap's soft limit (debug.SetMemoryLimit): with it
-// the garbage of an earlier call of the same instance is collected before
-// the heap grows past it, rather than when it has doubled.
-const heapLimit = 192 << 20
-
-// resizeBytes estimates what scaling a sw×sh source of bpp bytes a pixel
-// to dw×dh takes (see memBudget), in floating point: a header may declare
-// sides of 2^31-1, whose products overflow int64.
-func resizeBytes(sw, sh, bpp, dw, dh int) float64 {
-	return float64(sw)*float64(sh)*float64(bpp) + float64(dw)*float64(dh)*4 + float64(dw)*float64(sh)*32
-}
-
-// bytesPerPixel is what decoding a pixel of model m takes, at most. A
-// progressive JPEG's decoder also keeps every block's coefficients until
-// the last scan: 4 bytes a pixel for each component (a 40-byte one
-// declaring 4096×4096 YCbCr pixels asks for 240 MiB, not 48).
-func bytesPerPixel(m color.Model, progressive bool) int {
-	n, comps := 4, 4
-	switch m {
-	case color.GrayModel:
-		n, comps = 1, 1
-	case color.Gray16Model:
-		n, comps = 2, 1
-	case color.YCbCrModel:
-		n, comps = 3, 3
-	case color.RGBA64Model, color.NRGBA64Model:
-		n = 8
-	}
-	if progressive {
-		n += 4 * comps
-	}
-	return n
-}
-
-// jpegProgressive reports whether the JPEG data's frame header is
-// progressive (SOF2), walking its segments up to the first frame header.
-func jpegProgressive(data []byte) bool {
-	for i := 2; i+4 <= len(data); {
-		if data[i] != 0xff {
-			return false
-		}
-		switch m := data[i+1]; {
-		case m == 0xff: // fill byte
-			i++
-			continue
-		case m == 0xc2:
-			return true
-		case m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc: // another frame header
-			return false
-		case m == 0x01 || m >= 0xd0 && m <= 0xd8: // no length
-			i += 2
-			continue
-		}
-		i += 2 + (int(data[i+2])<<8 | int(data[i+3]))
-	}
-	return false
-}
+// maxSide bounds each side of the output (imagebounds.MaxPixels its
+// area).
+const maxSide = 8192
 
 func init() {
-	debug.SetMemoryLimit(heapLimit)
+	debug.SetMemoryLimit(imagebounds.HeapLimit)
 	aios.Register(aios.Provider{
 		ID:          "org.aios.samples.image-tools",
 		Name:        "Image tools (WASM)",
@@ -141,8 +70,8 @@ func resize(c *aios.Call, p params) (result, error) {
 	if p.Width < 1 || p.Height < 1 || p.Width > maxSide || p.Height > maxSide {
 		return result{}, aios.Errorf(aios.InvalidParams, "width and height must be 1..%d, got %dx%d", maxSide, p.Width, p.Height)
 	}
-	if p.Width*p.Height > maxPixels {
-		return result{}, aios.Errorf(aios.InvalidParams, "an output of %dx%d is %d pixels, more than the limit of %d (4096x4096): ask for fewer", p.Width, p.Height, p.Width*p.Height, maxPixels)
+	if err := imagebounds.CheckOutput(p.Width, p.Height); err != nil {
+		return result{}, aios.Errorf(aios.InvalidParams, "%v", err)
 	}
 	if p.Format != "png" && p.Format != "jpeg" {
 		return result{}, aios.Errorf(aios.InvalidParams, "format must be png or jpeg, got %q", p.Format)
@@ -151,15 +80,11 @@ func resize(c *aios.Call, p params) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	cfg, kind, err := image.DecodeConfig(bytes.NewReader(obj.Data))
-	if err != nil {
-		return result{}, aios.Errorf(aios.InvalidParams, "object %s is not a PNG or JPEG image: %v", p.ObjectID, err)
-	}
-	if cfg.Width < 1 || cfg.Height < 1 {
-		return result{}, aios.Errorf(aios.InvalidParams, "object %s is a %dx%d image, with no pixels", p.ObjectID, cfg.Width, cfg.Height)
-	}
-	if need := resizeBytes(cfg.Width, cfg.Height, bytesPerPixel(cfg.ColorModel, kind == "jpeg" && jpegProgressive(obj.Data)), p.Width, p.Height); need > memBudget {
-		return result{}, aios.Errorf(aios.InvalidParams, "resizing object %s, a %dx%d image, to %dx%d needs about %.0f MiB, more than the limit of %d MiB: ask for a smaller output or give a smaller image", p.ObjectID, cfg.Width, cfg.Height, p.Width, p.Height, need/(1<<20), memBudget>>20)
+	if err := imagebounds.Check("object "+p.ObjectID, obj.Data, p.Width, p.Height); err != nil {
+		if ni, ok := err.(*imagebounds.ErrNotImage); ok {
+			return result{}, aios.Errorf(aios.InvalidParams, "object %s is not a PNG or JPEG image: %v", p.ObjectID, ni.Err)
+		}
+		return result{}, aios.Errorf(aios.InvalidParams, "%v", err)
 	}
 	src, _, err := image.Decode(bytes.NewReader(obj.Data))
 	if err != nil {
