@@ -1,53 +1,16 @@
 package component
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/hex"
-	"hash/crc32"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
-
-// pngClaiming is a PNG whose IHDR declares w×h 8-bit RGBA pixels, with a
-// tiny IDAT: 60 bytes that ask a decoder for w*h*4 bytes.
-func pngClaiming(w, h uint32) []byte {
-	var b bytes.Buffer
-	b.WriteString("\x89PNG\r\n\x1a\n")
-	chunk := func(typ string, data []byte) {
-		_ = binary.Write(&b, binary.BigEndian, uint32(len(data)))
-		b.WriteString(typ)
-		b.Write(data)
-		_ = binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
-	}
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], w)
-	binary.BigEndian.PutUint32(ihdr[4:], h)
-	ihdr[8], ihdr[9] = 8, 6
-	chunk("IHDR", ihdr)
-	chunk("IDAT", []byte{0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01})
-	chunk("IEND", nil)
-	return b.Bytes()
-}
-
-// progressiveJPEG is a JPEG of nComp components declaring w×h pixels with
-// a progressive frame (SOF2) and one DC scan with no data: the decoder
-// allocates the image and every block's coefficients at the scan's start.
-func progressiveJPEG(w, h uint16, nComp int) []byte {
-	b := []byte{0xff, 0xd8, 0xff, 0xc2, 0, byte(8 + 3*nComp), 8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), byte(nComp)}
-	for i := 1; i <= nComp; i++ {
-		b = append(b, byte(i), 0x11, 0)
-	}
-	b = append(b, 0xff, 0xda, 0, byte(6+2*nComp), byte(nComp))
-	for i := 1; i <= nComp; i++ {
-		b = append(b, byte(i), 0)
-	}
-	return append(b, 0, 0, 0, 0xff, 0xd9)
-}
 
 // TestImageToolsBombs: the image-tools component decoded a source
 // without looking at its declared size, and allowed outputs of 8192×8192:
@@ -71,12 +34,12 @@ func TestImageToolsBombs(t *testing.T) {
 		w, h     int64
 		want     string
 	}{
-		{"png 50000x50000", put(pngClaiming(50000, 50000)), 16, 16, "50000x50000"},
-		{"png 20000x20000", put(pngClaiming(20000, 20000)), 16, 16, "20000x20000"},
-		{"png 2^31-1 wide", put(pngClaiming(1<<31-1, 1)), 16, 16, "2147483647x1"},
+		{"png 50000x50000", put(testutil.PNGClaiming(50000, 50000)), 16, 16, "50000x50000"},
+		{"png 20000x20000", put(testutil.PNGClaiming(20000, 20000)), 16, 16, "20000x20000"},
+		{"png 2^31-1 wide", put(testutil.PNGClaiming(1<<31-1, 1)), 16, 16, "2147483647x1"},
 		{"output 8192x8192", small, 8192, 8192, "8192x8192"},
-		{"progressive jpeg 8000x8000 gray", put(progressiveJPEG(8000, 8000, 1)), 16, 16, "8000x8000"},
-		{"progressive jpeg 4096x4096 ycbcr", put(progressiveJPEG(4096, 4096, 3)), 16, 16, "4096x4096"},
+		{"progressive jpeg 8000x8000 gray", put(testutil.ProgressiveJPEG(8000, 8000, 1)), 16, 16, "8000x8000"},
+		{"progressive jpeg 4096x4096 ycbcr", put(testutil.ProgressiveJPEG(4096, 4096, 3)), 16, 16, "4096x4096"},
 	}
 	for _, c := range cases {
 		start := time.Now()

@@ -3,8 +3,6 @@ package wasm
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
-	"hash/crc32"
 	"image"
 	"image/jpeg"
 	"strings"
@@ -12,44 +10,9 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
-
-// pngHeader is a PNG whose IHDR declares w×h 8-bit RGBA pixels, followed
-// by a tiny IDAT and IEND: 60 bytes that ask a decoder for w*h*4 bytes.
-func pngHeader(w, h uint32) []byte {
-	var b bytes.Buffer
-	b.WriteString("\x89PNG\r\n\x1a\n")
-	chunk := func(typ string, data []byte) {
-		_ = binary.Write(&b, binary.BigEndian, uint32(len(data)))
-		b.WriteString(typ)
-		b.Write(data)
-		_ = binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
-	}
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], w)
-	binary.BigEndian.PutUint32(ihdr[4:], h)
-	ihdr[8], ihdr[9] = 8, 6
-	chunk("IHDR", ihdr)
-	chunk("IDAT", []byte{0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01})
-	chunk("IEND", nil)
-	return b.Bytes()
-}
-
-// jpegClaiming is a real 16×16 JPEG whose frame header says w×h.
-func jpegClaiming(t *testing.T, w, h uint16) []byte {
-	var b bytes.Buffer
-	if err := jpeg.Encode(&b, image.NewGray(image.Rect(0, 0, 16, 16)), nil); err != nil {
-		t.Fatal(err)
-	}
-	data := b.Bytes()
-	i := bytes.Index(data, []byte{0xff, 0xc0}) // SOF0: length(2) precision(1) height(2) width(2)
-	if i < 0 {
-		t.Fatal("no SOF0 in the encoded JPEG")
-	}
-	binary.BigEndian.PutUint16(data[i+5:], h)
-	binary.BigEndian.PutUint16(data[i+7:], w)
-	return data
-}
 
 // TestImageResizeBombs: a tiny image declaring huge dimensions (a
 // decompression bomb) and a schema-valid output of 8192×8192 crashed the
@@ -74,14 +37,14 @@ func TestImageResizeBombs(t *testing.T) {
 		w, h     int64
 		want     string
 	}{
-		{"png 50000x50000", put(pngHeader(50000, 50000)), 16, 16, "a 50000x50000 image"},
-		{"png 20000x20000", put(pngHeader(20000, 20000)), 16, 16, "a 20000x20000 image"},
-		{"png 8000x8000", put(pngHeader(8000, 8000)), 16, 16, "a 8000x8000 image"},
-		{"png 2^31-1 wide", put(pngHeader(1<<31-1, 1)), 16, 16, "2147483647x1"},
-		{"jpeg 65000x65000", put(jpegClaiming(t, 65000, 65000)), 16, 16, "a 65000x65000 image"},
+		{"png 50000x50000", put(testutil.PNGClaiming(50000, 50000)), 16, 16, "a 50000x50000 image"},
+		{"png 20000x20000", put(testutil.PNGClaiming(20000, 20000)), 16, 16, "a 20000x20000 image"},
+		{"png 8000x8000", put(testutil.PNGClaiming(8000, 8000)), 16, 16, "a 8000x8000 image"},
+		{"png 2^31-1 wide", put(testutil.PNGClaiming(1<<31-1, 1)), 16, 16, "2147483647x1"},
+		{"jpeg 65000x65000", put(testutil.JPEGClaiming(t, 65000, 65000)), 16, 16, "a 65000x65000 image"},
 		{"output 8192x8192", small, 8192, 8192, "8192x8192"},
 		{"output 8192x4096", small, 8192, 4096, "8192x4096"},
-		{"jpeg 0x0", put(jpegClaiming(t, 0, 0)), 16, 16, "a 0x0 image"},
+		{"jpeg 0x0", put(testutil.JPEGClaiming(t, 0, 0)), 16, 16, "a 0x0 image"},
 	}
 	for _, c := range cases {
 		for _, format := range []string{"png", "jpeg"} {
@@ -102,26 +65,6 @@ func TestImageResizeBombs(t *testing.T) {
 	}
 }
 
-// progressiveJPEG is a JPEG of nComp components declaring w×h pixels with
-// a progressive frame (SOF2) and one DC scan with no data: a decoder
-// allocates the image and every component's coefficients (256 bytes per
-// 8×8 block) at the scan's start, before reading any.
-func progressiveJPEG(w, h uint16, nComp int) []byte {
-	b := []byte{0xff, 0xd8} // SOI
-	sof := []byte{0xff, 0xc2, 0, byte(8 + 3*nComp), 8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), byte(nComp)}
-	for i := 1; i <= nComp; i++ {
-		sof = append(sof, byte(i), 0x11, 0)
-	}
-	b = append(b, sof...)
-	sos := []byte{0xff, 0xda, 0, byte(6 + 2*nComp), byte(nComp)}
-	for i := 1; i <= nComp; i++ {
-		sos = append(sos, byte(i), 0)
-	}
-	b = append(b, sos...)
-	b = append(b, 0, 0, 0) // Ss=0, Se=0, Ah/Al=0
-	return append(b, 0xff, 0xd9)
-}
-
 // TestImageResizeProgressiveJPEG: a progressive JPEG takes far more
 // memory to decode than its pixels (the coefficients of every block are
 // kept, 4 bytes a pixel per component): a 40-byte one declaring 4096×4096
@@ -135,7 +78,7 @@ func TestImageResizeProgressiveJPEG(t *testing.T) {
 		w, h  uint16
 		nComp int
 	}{{4096, 4096, 3}, {8000, 8000, 1}, {3000, 3000, 3}} {
-		o, err := env.SpaceWrite(context.Background(), "photos", progressiveJPEG(c.w, c.h, c.nComp))
+		o, err := env.SpaceWrite(context.Background(), "photos", testutil.ProgressiveJPEG(c.w, c.h, c.nComp))
 		if err != nil {
 			t.Fatal(err)
 		}

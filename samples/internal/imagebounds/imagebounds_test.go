@@ -2,30 +2,14 @@ package imagebounds
 
 import (
 	"bytes"
-	"encoding/binary"
-	"hash/crc32"
 	"image"
 	"image/jpeg"
 	"image/png"
 	"strings"
 	"testing"
-)
 
-// pngHeader is a PNG whose IHDR declares w×h pixels of 8-bit RGBA, with
-// no pixel data: what a bomb looks like to DecodeConfig.
-func pngHeader(w, h uint32) []byte {
-	var b bytes.Buffer
-	b.WriteString("\x89PNG\r\n\x1a\n")
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], w)
-	binary.BigEndian.PutUint32(ihdr[4:], h)
-	ihdr[8], ihdr[9] = 8, 6
-	chunk := append([]byte("IHDR"), ihdr...)
-	binary.Write(&b, binary.BigEndian, uint32(len(ihdr)))
-	b.Write(chunk)
-	binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(chunk))
-	return b.Bytes()
-}
+	"github.com/aios-host/aios-host/internal/testutil"
+)
 
 func TestCheck(t *testing.T) {
 	var small bytes.Buffer
@@ -44,9 +28,9 @@ func TestCheck(t *testing.T) {
 	}{
 		{"small png", small.Bytes(), 128, 128, ""},
 		{"small jpeg", jp.Bytes(), 4096, 4096, ""},
-		{"png bomb", pngHeader(50000, 50000), 16, 16, "a 50000x50000 image, to 16x16 needs about"},
-		{"declared sides of 2^31-1", pngHeader(1<<31-1, 1<<31-1), 16, 16, "dimension overflow"},
-		{"no pixels", pngHeader(0, 10), 16, 16, "non-positive dimension"},
+		{"png bomb", testutil.PNGClaiming(50000, 50000), 16, 16, "a 50000x50000 image, to 16x16 needs about"},
+		{"declared sides of 2^31-1", testutil.PNGClaiming(1<<31-1, 1<<31-1), 16, 16, "dimension overflow"},
+		{"no pixels", testutil.PNGClaiming(0, 10), 16, 16, "non-positive dimension"},
 		{"not an image", []byte("GIF? no"), 16, 16, "unknown format"},
 	} {
 		err := Check("object x", tc.data, tc.w, tc.h)
@@ -65,7 +49,7 @@ func TestCheck(t *testing.T) {
 // FuzzCheck: no header, however malformed, panics the check (it runs in a
 // guest, where a panic traps).
 func FuzzCheck(f *testing.F) {
-	f.Add(pngHeader(100, 100))
+	f.Add(testutil.PNGClaiming(100, 100))
 	f.Add([]byte{0xff, 0xd8, 0xff, 0xc2, 0, 2})
 	f.Add([]byte{0xff, 0xd8, 0xff, 0xe0, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, data []byte) {
