@@ -106,14 +106,10 @@ func TestChainDeadlineReachesInnermost(t *testing.T) {
 		{"component", abi.RuntimeTS, abi.RuntimeNative},
 	} {
 		t.Run(strings.Join(order, "-"), func(t *testing.T) {
-			h, stats := chainHost(t, append(append([]string(nil), order...), abi.RuntimeMCP)...)
-			var nest []string
-			for _, rt := range order {
-				nest = append(nest, strings.ReplaceAll(rt, "@", "-")+"-nested")
-			}
-			params := nestChain(nest, "mcp-conformance-sleep", map[string]any{"ms": 600000})
+			h, stats, call := sleepChain(t, order)
 			start := time.Now()
-			_, err := h.Call(context.Background(), &abi.ToolCall{Caller: "tester", Tool: nest[0], Params: params, Deadline: start.Add(2 * time.Second)})
+			call.Deadline = start.Add(2 * time.Second)
+			_, err := h.Call(context.Background(), call)
 			took := time.Since(start)
 			if code := abi.CodeOf(err); code != abi.Timeout && code != abi.Cancelled {
 				t.Fatalf("chain: want Timeout, got %v", err)
@@ -121,25 +117,7 @@ func TestChainDeadlineReachesInnermost(t *testing.T) {
 			if took > 4500*time.Millisecond {
 				t.Errorf("chain under a 2 s deadline returned after %v", took)
 			}
-			// Every level's record is written, each with a failure code,
-			// and none ran much past the outer deadline.
-			deadline := time.Now().Add(8 * time.Second)
-			for len(stats()) < len(order)+1 && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
-			}
-			got := stats()
-			if len(got) != len(order)+1 {
-				t.Fatalf("%d call records, want %d: %+v", len(got), len(order)+1, got)
-			}
-			for _, s := range got {
-				if s.Code == "" {
-					t.Errorf("call %s (depth %d) succeeded inside a chain that timed out", s.Tool, s.Depth)
-				}
-				if s.Latency > 4500*time.Millisecond {
-					t.Errorf("call %s (depth %d, %s) ran %v: past the chain's 2 s deadline", s.Tool, s.Depth, s.Code, s.Latency)
-				}
-				t.Logf("%s depth %d: %s after %v", s.Tool, s.Depth, s.Code, s.Latency)
-			}
+			checkChainEnded(t, stats, len(order)+1, 4500*time.Millisecond, "a chain that timed out at 2 s")
 		})
 	}
 }
@@ -154,16 +132,11 @@ func TestChainCancelReachesInnermost(t *testing.T) {
 		{"component", abi.RuntimeNative, abi.RuntimeTS + "@process"},
 	} {
 		t.Run(strings.Join(order, "-"), func(t *testing.T) {
-			h, stats := chainHost(t, append(append([]string(nil), order...), abi.RuntimeMCP)...)
-			var nest []string
-			for _, rt := range order {
-				nest = append(nest, strings.ReplaceAll(rt, "@", "-")+"-nested")
-			}
-			params := nestChain(nest, "mcp-conformance-sleep", map[string]any{"ms": 600000})
+			h, stats, call := sleepChain(t, order)
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(1500*time.Millisecond, cancel)
 			start := time.Now()
-			_, err := h.Call(ctx, &abi.ToolCall{Caller: "tester", Tool: nest[0], Params: params})
+			_, err := h.Call(ctx, call)
 			took := time.Since(start)
 			if code := abi.CodeOf(err); code != abi.Cancelled {
 				t.Errorf("chain: want Cancelled, got %v", err)
@@ -171,24 +144,45 @@ func TestChainCancelReachesInnermost(t *testing.T) {
 			if took > 4*time.Second {
 				t.Errorf("chain cancelled at 1.5 s returned after %v", took)
 			}
-			deadline := time.Now().Add(8 * time.Second)
-			for len(stats()) < len(order)+1 && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
-			}
-			got := stats()
-			if len(got) != len(order)+1 {
-				t.Fatalf("%d call records, want %d: %+v", len(got), len(order)+1, got)
-			}
-			for _, s := range got {
-				if s.Code == "" {
-					t.Errorf("call %s (depth %d) succeeded inside a cancelled chain", s.Tool, s.Depth)
-				}
-				if s.Latency > 4*time.Second {
-					t.Errorf("call %s (depth %d, %s) ran %v after a cancel at 1.5 s", s.Tool, s.Depth, s.Code, s.Latency)
-				}
-				t.Logf("%s depth %d: %s after %v", s.Tool, s.Depth, s.Code, s.Latency)
-			}
+			checkChainEnded(t, stats, len(order)+1, 4*time.Second, "a chain cancelled at 1.5 s")
 		})
+	}
+}
+
+// sleepChain is a host with order's runtimes' nested tools and the MCP
+// row's, and the call of the first nested tool that nests through the
+// others down to the MCP sleep of 600 s.
+func sleepChain(t *testing.T, order []string) (*host.Host, func() []host.CallStats, *abi.ToolCall) {
+	h, stats := chainHost(t, append(append([]string(nil), order...), abi.RuntimeMCP)...)
+	var nest []string
+	for _, rt := range order {
+		nest = append(nest, strings.ReplaceAll(rt, "@", "-")+"-nested")
+	}
+	params := nestChain(nest, "mcp-conformance-sleep", map[string]any{"ms": 600000})
+	return h, stats, &abi.ToolCall{Caller: "tester", Tool: nest[0], Params: params}
+}
+
+// checkChainEnded waits for the n records of a chain that ended early
+// (what) and checks that each failed and none ran longer than limit: no
+// level ran on with a fresh deadline.
+func checkChainEnded(t *testing.T, stats func() []host.CallStats, n int, limit time.Duration, what string) {
+	t.Helper()
+	deadline := time.Now().Add(8 * time.Second)
+	for len(stats()) < n && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	got := stats()
+	if len(got) != n {
+		t.Fatalf("%d call records, want %d: %+v", len(got), n, got)
+	}
+	for _, s := range got {
+		if s.Code == "" {
+			t.Errorf("call %s (depth %d) succeeded inside %s", s.Tool, s.Depth, what)
+		}
+		if s.Latency > limit {
+			t.Errorf("call %s (depth %d, %s) ran %v inside %s", s.Tool, s.Depth, s.Code, s.Latency, what)
+		}
+		t.Logf("%s depth %d: %s after %v", s.Tool, s.Depth, s.Code, s.Latency)
 	}
 }
 
