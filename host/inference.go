@@ -102,7 +102,13 @@ type chatRequest struct {
 type chatResponse struct {
 	Model   string `json:"model"`
 	Choices []struct {
-		Message chatMessage `json:"message"`
+		Message struct {
+			// Content is null when the model wrote none: a refusal, a
+			// content filter, a tool call the host did not ask for.
+			Content *string `json:"content"`
+			Refusal string  `json:"refusal"`
+		} `json:"message"`
+		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
 	Error *struct {
 		Message string `json:"message"`
@@ -224,7 +230,26 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 		}
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: msg}
 	}
-	return abi.CompleteResponse{Text: out.Choices[0].Message.Content, Model: out.Model}, nil
+	ch := out.Choices[0]
+	if ch.Message.Refusal != "" {
+		// An answer, not a broken backend: the model declined. Returned
+		// as text it would read as an empty completion.
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.ProviderError,
+			Message: "inference backend " + endpoint + ": the model refused: " + clipText(ch.Message.Refusal, maxInferenceMessage),
+			Data:    map[string]any{"refusal": clipText(ch.Message.Refusal, maxInferenceMessage), "finish_reason": ch.FinishReason}}
+	}
+	if ch.Message.Content == nil {
+		msg := "inference backend " + endpoint + " sent a choice without content"
+		if ch.FinishReason != "" {
+			msg += " (finish_reason " + strconv.Quote(clipText(ch.FinishReason, 64)) + ")"
+		}
+		code := abi.Unavailable
+		if ch.FinishReason == "content_filter" {
+			code, msg = abi.ProviderError, msg+": the backend's content filter withheld the answer"
+		}
+		return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: msg, Data: map[string]any{"finish_reason": ch.FinishReason}}
+	}
+	return abi.CompleteResponse{Text: *ch.Message.Content, Model: out.Model}, nil
 }
 
 // chatEndpoint is the chat completions URL of the OpenAI-compatible API at

@@ -262,3 +262,33 @@ func TestInferenceKeyWhitespace(t *testing.T) {
 		t.Fatalf("key with a newline inside: %v; want Unavailable naming the variable, not the key", err)
 	}
 }
+
+// TestInferenceNoContent: a choice whose message is a refusal, or has no
+// content (a content filter, a tool call the host did not ask for), came
+// back as an empty completion; now it is an error saying which. An empty
+// string of content is still an (empty) answer.
+func TestInferenceNoContent(t *testing.T) {
+	for _, tc := range []struct {
+		answer string
+		code   abi.ErrorCode
+		want   string
+	}{
+		{`{"choices":[{"message":{"role":"assistant","content":null,"refusal":"I can't help with that."},"finish_reason":"stop"}]}`, abi.ProviderError, "the model refused: I can't help with that."},
+		{`{"choices":[{"message":{"role":"assistant","content":null},"finish_reason":"content_filter"}]}`, abi.ProviderError, "content filter"},
+		{`{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{}]},"finish_reason":"tool_calls"}]}`, abi.Unavailable, `without content (finish_reason "tool_calls")`},
+		{`{"choices":[{"message":{"role":"assistant"}}]}`, abi.Unavailable, "without content"},
+		{`{"choices":[{"message":{"role":"assistant","content":""},"finish_reason":"length"}]}`, "", ""},
+	} {
+		te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte(tc.answer)) }, 0)
+		v, err := te.call("alice", "complete", nil)
+		if tc.code == "" {
+			if err != nil || v != "" {
+				t.Errorf("%s: %v %v, want the empty text", tc.answer, v, err)
+			}
+			continue
+		}
+		if abi.CodeOf(err) != tc.code || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v %v, want %s naming %q", tc.answer, v, err, tc.code, tc.want)
+		}
+	}
+}
