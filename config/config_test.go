@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -285,5 +286,16 @@ func TestUnmatchedTrustFolders(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Fatalf("UnmatchedTrustFolders = %q, want %q", got, want)
+	}
+}
+
+// TestInferenceURLPasswordNotEchoed: an inference.url refused for its
+// scheme is shown without the password it holds.
+func TestInferenceURLPasswordNotEchoed(t *testing.T) {
+	for _, u := range []string{"ftp://user:s3cretpw@x", "http://user:s3cretpw@", "http://user:s3cretpw@h:port"} {
+		_, err := Parse([]byte("inference:\n  url: "+strconv.Quote(u)+"\n"), "c.yaml")
+		if err == nil || !strings.Contains(err.Error(), "inference.url") || strings.Contains(err.Error(), "s3cretpw") {
+			t.Errorf("%s: %v; want a refusal without the password", u, err)
+		}
 	}
 }

@@ -160,7 +160,13 @@ func (c *Config) Validate() error {
 	if inf.URL != "" {
 		u, err := url.Parse(inf.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			v.bad("inference.url", fmt.Sprintf("%q is not an http(s) URL", inf.URL))
+			shown := inf.URL
+			if err == nil {
+				shown = u.Redacted() // not its password
+			} else if i := strings.LastIndexByte(shown, '@'); i >= 0 {
+				shown = "…" + shown[i:]
+			}
+			v.bad("inference.url", fmt.Sprintf("%q is not an http(s) URL", shown))
 		}
 	}
 	v.positiveDur("inference.timeout", inf.Timeout)

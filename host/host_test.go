@@ -1124,6 +1124,10 @@ func TestChatEndpoint(t *testing.T) {
 		"http://127.0.0.1:11434/v1":         "http://127.0.0.1:11434/v1/chat/completions",
 		"http://127.0.0.1:11434":            "http://127.0.0.1:11434/v1/chat/completions",
 		"https://api.example.com/openai/v1": "https://api.example.com/openai/v1/chat/completions",
+		"http://127.0.0.1:8080/":            "http://127.0.0.1:8080/v1/chat/completions",
+		"http://127.0.0.1:8080/v1/":         "http://127.0.0.1:8080/v1/chat/completions",
+		"https://x.example.com/openai/deployments/gpt/v1?api-version=2024-10-21": "https://x.example.com/openai/deployments/gpt/v1/chat/completions?api-version=2024-10-21",
+		"http://u:p@h:1/base?x=1&y=a%2Fb":                                        "http://u:p@h:1/base/v1/chat/completions?x=1&y=a%2Fb",
 	} {
 		if got := chatEndpoint(base); got != want {
 			t.Errorf("chatEndpoint(%q) = %q, want %q", base, got, want)

@@ -162,7 +162,7 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 	endpoint := chatEndpoint(c.url)
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(data))
 	if err != nil {
-		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference.url " + strconv.Quote(c.url) + ": " + err.Error()}
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference.url: " + err.Error()}
 	}
 	if u, err := url.Parse(endpoint); err == nil {
 		endpoint = u.Redacted() // for messages
@@ -256,8 +256,21 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 // base: base/v1/chat/completions, or base/chat/completions when base
 // already ends in /v1 (as OpenAI's and Ollama's base URLs are given).
 func chatEndpoint(base string) string {
-	if strings.HasSuffix(base, "/v1") {
-		return base + "/chat/completions"
+	u, err := url.Parse(base)
+	if err != nil {
+		u = &url.URL{Path: base} // NewRequest says what is wrong with it
 	}
-	return base + "/v1/chat/completions"
+	// The path gets the API's; a query (Azure's api-version) stays a
+	// query, and a final slash does not double.
+	p := strings.TrimSuffix(u.Path, "/")
+	if strings.HasSuffix(p, "/v1") {
+		u.Path = p + "/chat/completions"
+	} else {
+		u.Path = p + "/v1/chat/completions"
+	}
+	u.RawPath = ""
+	if err != nil {
+		return u.Path
+	}
+	return u.String()
 }
