@@ -129,12 +129,20 @@ func (h *Host) ReadSpaceAs(ctx context.Context, agent, spaceName, id string) (da
 	if terr = h.checkRate(start, h.pol.agents[agent].lim, agent, nil); terr != nil {
 		return
 	}
-	if data, err = h.spaces.Get(spaceName, id); err != nil {
+	// The size first: an object over the bound is refused without being
+	// read (a client asking for a 1 GiB object had the host read it all).
+	size, err := h.spaces.Size(spaceName, id)
+	if err == nil && size <= int64(h.pol.maxResult) {
+		data, err = h.spaces.Get(spaceName, id)
+		size = int64(len(data))
+	}
+	if err != nil {
 		terr = spaceError(err, spaceName, id)
 		return
 	}
-	if len(data) > h.pol.maxResult {
-		terr = &abi.ToolError{Code: abi.TooLarge, Message: "object " + id + " in space " + spaceName + " has " + strconv.Itoa(len(data)) +
+	if size > int64(h.pol.maxResult) {
+		data = nil
+		terr = &abi.ToolError{Code: abi.TooLarge, Message: "object " + id + " in space " + spaceName + " has " + strconv.FormatInt(size, 10) +
 			" bytes, over limits.max_result_bytes (" + strconv.Itoa(h.pol.maxResult) + ")", Data: map[string]any{"limit": int64(h.pol.maxResult)}}
 		return
 	}

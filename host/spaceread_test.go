@@ -2,6 +2,9 @@ package host
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -70,5 +73,42 @@ func TestReadSpaceAs(t *testing.T) {
 	}
 	if _, err := h2.ReadSpaceAs(ctx, "a", "docs", small); abi.CodeOf(err) != abi.Unavailable {
 		t.Errorf("no store: read = %v", err)
+	}
+}
+
+// TestReadSpaceAsChecksSizeFirst: an object over max_result_bytes is
+// refused from its size, without being read: one whose file no longer
+// hashes to its id (read, it would say corrupt) answers TooLarge, and a
+// Space object of that size is never loaded into the host.
+func TestReadSpaceAsChecksSizeFirst(t *testing.T) {
+	cfg, err := config.Parse([]byte("agents:\n  a: {grants: [\"ReadSpace(docs)\"]}\nlimits: {max_result_bytes: 8}\n"), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	st, err := space.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := st.Put("docs", []byte("over eight bytes"))
+	hex := strings.TrimPrefix(id, "sha256:")
+	file := filepath.Join(root, "docs", hex[:2], hex[2:]) // the store's layout
+	_ = os.Chmod(file, 0o600) // objects are stored read-only
+	if err := os.WriteFile(file, []byte("garbage that is not the object, and long"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h, err := New(Options{Config: cfg, Spaces: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if _, err := h.ReadSpaceAs(context.Background(), "a", "docs", id); abi.CodeOf(err) != abi.TooLarge || !strings.Contains(err.Error(), "has 40 bytes") {
+		t.Fatalf("read of an object over the bound: %v; want TooLarge from its size, without reading it", err)
+	}
+	if n, err := st.Size("docs", id); err != nil || n != 40 {
+		t.Fatalf("Size = %d %v", n, err)
+	}
+	if _, err := st.Size("docs", "sha256:"+strings.Repeat("0", 64)); !errors.Is(err, space.ErrNotFound) {
+		t.Fatalf("Size of a missing object: %v", err)
 	}
 }

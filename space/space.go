@@ -447,6 +447,27 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 	return data, nil
 }
 
+// Size returns the size in bytes of object id in space, without reading
+// it (or verifying it): a reader with a bound of its own checks it before
+// Get reads the object whole.
+func (s *Store) Size(space, id string) (int64, error) {
+	p, err := s.objectPath(space, id)
+	if err != nil {
+		return 0, err
+	}
+	st, err := os.Lstat(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return 0, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
+		}
+		return 0, fmt.Errorf("space %q: object %s: %w", space, id, err)
+	}
+	if !st.Mode().IsRegular() {
+		return 0, fmt.Errorf("%w: %s in space %q is not a regular file", ErrCorrupt, id, space)
+	}
+	return st.Size(), nil
+}
+
 // Has reports whether object id exists in space (without verifying it).
 func (s *Store) Has(space, id string) (bool, error) {
 	p, err := s.objectPath(space, id)
