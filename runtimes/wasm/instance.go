@@ -324,6 +324,13 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 			return v, nil, nil // {"value": v}, decoded without its envelope
 		}
 		if raw, err = wire.DecodeValue(data); err != nil {
+			var se *wire.SyntaxError
+			if errors.As(err, &se) && se.NotJSON {
+				// Sound MessagePack, a value with no JSON form: the
+				// guest's result is wrong, its instance is not (as a
+				// JS or Python tool returning NaN).
+				return nil, abi.Errorf(abi.InvalidResult, "the guest's result is not a JSON value: %s (at byte %d of its ToolResult)", se.Msg, se.Offset), nil
+			}
 			return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed MessagePack ToolResult: %v", err)
 		}
 	}

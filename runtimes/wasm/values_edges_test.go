@@ -2,6 +2,7 @@ package wasm
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,5 +91,25 @@ func TestResultCodecsAgree(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestResultNotJSONValue: a MessagePack ToolResult that is well formed
+// but holds a value JSON has no form for (NaN, Inf, bin) is the guest's
+// InvalidResult, naming what, with its instance kept (a JS or Python
+// tool returning NaN gets the same); it was "malformed ToolResult" and
+// the instance discarded. A truncated result is still malformed.
+func TestResultNotJSONValue(t *testing.T) {
+	nan := []byte{0x81, 0xa5, 'v', 'a', 'l', 'u', 'e', 0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 1}
+	inf := []byte{0x81, 0xa5, 'v', 'a', 'l', 'u', 'e', 0x91, 0xcb, 0x7f, 0xf0, 0, 0, 0, 0, 0, 0}
+	bin := []byte{0x81, 0xa5, 'v', 'a', 'l', 'u', 'e', 0x81, 0xa1, 'b', 0xc4, 2, 1, 2}
+	for name, data := range map[string][]byte{"NaN": nan, "Inf in a list": inf, "bin in a map": bin} {
+		v, gerr, perr := decodeResult(data)
+		if perr != nil || gerr == nil || gerr.Code != abi.InvalidResult || !strings.Contains(gerr.Message, "not a JSON value") {
+			t.Errorf("%s: %v, guest error %v, protocol error %v; want the guest's InvalidResult", name, v, gerr, perr)
+		}
+	}
+	if _, gerr, perr := decodeResult(nan[:10]); perr == nil || gerr != nil || !strings.Contains(perr.Message, "malformed MessagePack") {
+		t.Errorf("a truncated result: guest error %v, protocol error %v; want malformed", gerr, perr)
 	}
 }

@@ -220,6 +220,10 @@ type Decoder struct {
 type SyntaxError struct {
 	Offset int
 	Msg    string
+	// NotJSON marks well-formed MessagePack holding a value JSON has no
+	// form for (NaN, ±Inf, bin where bytes are not allowed): the message
+	// is sound, its value is not.
+	NotJSON bool
 }
 
 func (e *SyntaxError) Error() string {
@@ -262,6 +266,11 @@ type reader struct {
 
 func (r *reader) fail(format string, args ...any) error {
 	return &SyntaxError{Offset: r.off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// failValue is fail for a value JSON cannot hold (SyntaxError.NotJSON).
+func (r *reader) failValue(format string, args ...any) error {
+	return &SyntaxError{Offset: r.off, Msg: fmt.Sprintf(format, args...), NotJSON: true}
 }
 
 func (r *reader) need(n int) ([]byte, error) {
@@ -362,7 +371,7 @@ func (r *reader) value(depth int) (any, error) {
 			f = math.Float64frombits(u)
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, r.fail("%v is not a JSON number", f)
+			return nil, r.failValue("%v is not a JSON number", f)
 		}
 		return f, nil
 	case 0xd9, 0xda, 0xdb:
@@ -373,7 +382,7 @@ func (r *reader) value(depth int) (any, error) {
 		return r.str(int(n))
 	case 0xc4, 0xc5, 0xc6:
 		if !r.bin {
-			return nil, r.fail("raw bytes (bin) are not a JSON value here")
+			return nil, r.failValue("raw bytes (bin) are not a JSON value here")
 		}
 		n, err := r.uint(1 << (c - 0xc4))
 		if err != nil {
