@@ -175,6 +175,29 @@ func (s *Server) Tools() []string {
 	return out
 }
 
+// Hidden returns the exported tools agent may not call, each with why
+// ("echo: caller … lacks ReadSpace(docs), which tool echo requires"),
+// sorted: with mcp.tools_list callable (the default) its tools/list leaves
+// them out. Nil with tools_list all.
+func (s *Server) Hidden(agent string) []string {
+	if s.cfg.ToolsList != "callable" {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for n, e := range s.exported {
+		if err := s.h.MayCall(agent, e); err != nil {
+			out = append(out, n+": "+abi.AsToolError(err, abi.CapabilityDenied).Message)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// StdioAgent is the agent of stdio clients (mcp.agent).
+func (s *Server) StdioAgent() string { return s.cfg.Agent }
+
 // Close stops following the registry, cancels the tool calls in flight
 // and waits for them to return; later calls are refused. Sessions end with
 // their transports.

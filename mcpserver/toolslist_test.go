@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,6 +36,12 @@ mcp:
 	cs := connectInMemory(t, s, nil)
 	if got, want := names(cs), []string{"add", "echo", "pat-text"}; !slices.Equal(got, want) {
 		t.Fatalf("mcp's tools = %v, want %v", got, want)
+	}
+	// What aios-host mcp logs at start: each left out, and why.
+	hidden := s.Hidden("mcp")
+	if len(hidden) != 2 || !strings.HasPrefix(hidden[0], "needs-space: ") || !strings.Contains(hidden[0], "lacks ReadSpace(secret)") ||
+		!strings.HasPrefix(hidden[1], "pat-one: ") || !strings.Contains(hidden[1], "permission level critical") {
+		t.Fatalf("Hidden(mcp) = %q", hidden)
 	}
 	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "needs-space", Arguments: map[string]any{}})
 	if err != nil || !res.IsError {

@@ -86,7 +86,14 @@ Claude Desktop (claude_desktop_config.json):
 		return c.fail(err)
 	}
 	defer s.Close()
-	log.Info("serving MCP over stdio", "tools", len(s.Tools()), "gc_percent", gc.Percent, "gc_memory_limit", gc.MemLimit)
+	hidden := s.Hidden(s.StdioAgent())
+	log.Info("serving MCP over stdio", "tools", len(s.Tools())-len(hidden), "gc_percent", gc.Percent, "gc_memory_limit", gc.MemLimit)
+	if len(hidden) > 0 {
+		// A newcomer looking for a tool in the assistant's list learns
+		// why it is not there.
+		log.Info("exported tools the client's agent may not call are not listed", "agent", s.StdioAgent(), "tools", hidden,
+			"hint", "grant what they need in agents."+s.StdioAgent()+" (or set mcp.tools_list: all to list them anyway)")
+	}
 	if err := s.Run(ctx, mcpserver.StdioTransport(c.stdin, c.stdout)); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return c.fail(err)
 	}
