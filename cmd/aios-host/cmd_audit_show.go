@@ -134,7 +134,8 @@ type shown struct {
 // the filter selects. A log that fails verification prints what was
 // selected before the bad line, then the failure, and exits 1: a viewer of
 // an audit log must not show records that cannot be trusted.
-func (c *cli) auditShow(files []string, opts audit.VerifyOptions, f showFlags) int {
+// current is the configured log when files is its listing (verifyLog).
+func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions, f showFlags) int {
 	af, err := f.filter(time.Now())
 	if err != nil {
 		return c.fail(err)
@@ -150,7 +151,7 @@ func (c *cli) auditShow(files []string, opts audit.VerifyOptions, f showFlags) i
 			}
 			return nil
 		}
-		_, _, _, _ = audit.VerifyFiles(files, o) // a failure is reported by the reading below
+		files, _, _, _, _ = verifyLog(files, current, o) // a failure is reported by the reading below
 		af.tree = map[string]bool{}
 		for todo := []string{af.call}; len(todo) > 0; {
 			id := todo[len(todo)-1]
@@ -206,7 +207,7 @@ func (c *cli) auditShow(files []string, opts audit.VerifyOptions, f showFlags) i
 		}
 		return nil
 	}
-	_, _, failed, verr := audit.VerifyFiles(files, opts)
+	_, _, _, failed, verr := verifyLog(files, current, opts)
 	for i := range ring {
 		s := &ring[(next+i)%len(ring)]
 		print(&s.rec, s.line)
