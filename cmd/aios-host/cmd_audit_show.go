@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"path"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
 )
 
@@ -73,6 +75,14 @@ func (f showFlags) filter(now time.Time) (auditFilter, error) {
 			return af, fmt.Errorf("--tool %q: %v", af.tool, err)
 		}
 	}
+	// Codes are case-sensitive: "timeout" would select no record of a
+	// log full of Timeout ones, which reads as "no call timed out". An
+	// unknown code is taken as it is (an older log's).
+	for _, c := range append([]string{"ok", "error"}, codeNames()...) {
+		if af.outcome != c && strings.EqualFold(af.outcome, c) {
+			return af, fmt.Errorf("--outcome %q: outcomes are case-sensitive: want %s", af.outcome, c)
+		}
+	}
 	var err error
 	if *f.since != "" {
 		if af.since, err = parseShowTime(*f.since, now); err != nil {
@@ -88,6 +98,15 @@ func (f showFlags) filter(now time.Time) (auditFilter, error) {
 		return af, fmt.Errorf("--limit %d: want 0 (all) or more", *f.limit)
 	}
 	return af, nil
+}
+
+// codeNames are abi.KnownCodes as strings.
+func codeNames() []string {
+	out := make([]string, len(abi.KnownCodes))
+	for i, c := range abi.KnownCodes {
+		out[i] = string(c)
+	}
+	return out
 }
 
 // match says whether r is selected.

@@ -95,3 +95,31 @@ func TestProbeAuditShowRacingRotation(t *testing.T) {
 		}
 	}
 }
+
+// `audit show --outcome timeout` (or OK, error codes being case-sensitive)
+// said "no record matches" of a log full of Timeout records: a user took it
+// for "no call timed out". A value that differs from ok, error or a known
+// code only in case is refused, naming the spelling.
+func TestProbeAuditShowOutcomeCase(t *testing.T) {
+	e := newEnv(t)
+	w, err := audit.Open(filepath.Join(e.data, "audit.jsonl"), audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Log(audit.Entry{CallID: "c1", Caller: "cli", Tool: "echo", Outcome: "Timeout", Error: "late"})
+	w.Log(audit.Entry{CallID: "c2", Caller: "cli", Tool: "echo", Result: 1})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for bad, want := range map[string]string{"timeout": "Timeout", "OK": "ok", "Error": "error", "capabilitydenied": "CapabilityDenied"} {
+		code, out, errs := e.run("", "audit", "show", "--outcome", bad)
+		if code == 0 || !strings.Contains(errs, want) {
+			t.Errorf("audit show --outcome %s: %d %q %q, want a refusal naming %s", bad, code, out, errs, want)
+		}
+	}
+	for _, good := range []string{"Timeout", "ok", "error", "SomeOldCode"} {
+		if code, out, errs := e.run("", "audit", "show", "--outcome", good); code != 0 {
+			t.Errorf("audit show --outcome %s: %d %q %q", good, code, out, errs)
+		}
+	}
+}
