@@ -123,3 +123,30 @@ func TestProbeAuditShowOutcomeCase(t *testing.T) {
 		}
 	}
 }
+
+// `audit show --tool '*read*'` (or '*') left out the records of Space
+// reads, tool aios/space.read: the glob was path.Match's, whose * stops at
+// a '/'. Tool names have no '/', the host's record of a Space read has one.
+func TestProbeAuditShowToolGlobSpansSlash(t *testing.T) {
+	e := newEnv(t)
+	w, err := audit.Open(filepath.Join(e.data, "audit.jsonl"), audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Log(audit.Entry{CallID: "c1", Caller: "cli", Tool: "echo", Result: 1})
+	w.Log(audit.Entry{CallID: "c2", Caller: "cli", Tool: "aios/space.read", Provider: "host", Runtime: "host", Result: 1})
+	w.Log(audit.Entry{CallID: "c3", Caller: "cli", Tool: "mcp-fs-read-x", Result: 1})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for glob, want := range map[string]string{"*": "c1 c2 c3", "*read*": "c2 c3", "aios/*": "c2", "*/space.read": "c2", "ech?": "c1", "aios?space.read": "c2"} {
+		code, out, errs := e.run("", "audit", "show", "--tool", glob)
+		var ids []string
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+			ids = append(ids, strings.Fields(l)[7])
+		}
+		if got := strings.Join(ids, " "); code != 0 || got != want {
+			t.Errorf("audit show --tool %q: %d %q %q, want %s", glob, code, got, errs, want)
+		}
+	}
+}
