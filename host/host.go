@@ -319,7 +319,7 @@ func (h *Host) noteShared(rec *registry.ProviderRecord, tools []abi.ToolDef) {
 // provider is closed after the swap; what happens to its calls in flight
 // is its runtime's Close: wasm, component, in-process js and native calls
 // run on to their end or deadline, python workers are killed a second
-// later and js worker processes 5 s later (Unavailable, saying the provider
+// later (one running an async tool, or waiting in a host call, ends at once) and js worker processes 5 s later (Unavailable, saying the provider
 // was closed: nothing crashed), MCP calls end
 // Unavailable. A call that resolved the old provider just before the swap
 // and reaches it after Close gets Unavailable. discovery's hot reload

@@ -137,17 +137,9 @@ See docs/audit.md.`)
 		}
 	}
 	if sub == "show" {
-		return c.auditShow(files, opts, show)
+		return c.auditShow(files, current, opts, show)
 	}
-	total, last, failed, err := audit.VerifyFiles(files, opts)
-	if err != nil && current != "" && failed == current {
-		// A running host may have rotated the log after the listing: the
-		// file now at the path follows one the listing did not have.
-		if again, lerr := logFiles(current); lerr == nil && !slices.Equal(again, files) {
-			files = again
-			total, last, failed, err = audit.VerifyFiles(files, opts)
-		}
-	}
+	files, total, last, failed, err := verifyLog(files, current, opts)
 	if err != nil {
 		var ve *audit.VerifyError
 		if !errors.As(err, &ve) {
@@ -184,6 +176,35 @@ See docs/audit.md.`)
 
 // auditListed, in tests, runs after audit verify listed the log's files.
 var auditListed func()
+
+// verifyLog verifies files as one chain (audit.VerifyFiles). current is
+// the configured log when files is its listing (logFiles), else "". When
+// current is the file that fails, a running host may have rotated the log
+// after the listing (the file now at the path follows one the listing did
+// not have): the log is listed again and, when that differs, verified
+// anew, opts.Each then seeing only the records it was not given before.
+// It returns the files verified last.
+func verifyLog(files []string, current string, opts audit.VerifyOptions) ([]string, int, audit.Anchor, string, error) {
+	var seen uint64 // the last seq given to opts.Each
+	each := opts.Each
+	if each != nil {
+		opts.Each = func(r *audit.Record, line []byte) error {
+			if r.Seq <= seen {
+				return nil
+			}
+			seen = r.Seq
+			return each(r, line)
+		}
+	}
+	total, last, failed, err := audit.VerifyFiles(files, opts)
+	if err != nil && current != "" && failed == current {
+		if again, lerr := logFiles(current); lerr == nil && !slices.Equal(again, files) {
+			files = again
+			total, last, failed, err = audit.VerifyFiles(files, opts)
+		}
+	}
+	return files, total, last, failed, err
+}
 
 // logFiles lists the files of the log at path, oldest first: the files
 // rotation split off it, then path itself (when it exists, or when there

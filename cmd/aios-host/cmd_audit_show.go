@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"path"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
 )
 
@@ -73,6 +75,14 @@ func (f showFlags) filter(now time.Time) (auditFilter, error) {
 			return af, fmt.Errorf("--tool %q: %v", af.tool, err)
 		}
 	}
+	// Codes are case-sensitive: "timeout" would select no record of a
+	// log full of Timeout ones, which reads as "no call timed out". An
+	// unknown code is taken as it is (an older log's).
+	for _, c := range append([]string{"ok", "error"}, codeNames()...) {
+		if af.outcome != c && strings.EqualFold(af.outcome, c) {
+			return af, fmt.Errorf("--outcome %q: outcomes are case-sensitive: want %s", af.outcome, c)
+		}
+	}
 	var err error
 	if *f.since != "" {
 		if af.since, err = parseShowTime(*f.since, now); err != nil {
@@ -90,12 +100,32 @@ func (f showFlags) filter(now time.Time) (auditFilter, error) {
 	return af, nil
 }
 
+// toolGlob matches a tool name against pattern as path.Match does, but *
+// and ? match a '/' too: tool names have none, the host's record of a
+// Space read (aios/space.read) has one, and --tool '*' must not leave it
+// out.
+func toolGlob(pattern, name string) bool {
+	if strings.Contains(name, "\x00") { // a client's name of a call that found no tool
+		ok, _ := path.Match(pattern, name)
+		return ok
+	}
+	ok, _ := path.Match(strings.ReplaceAll(pattern, "/", "\x00"), strings.ReplaceAll(name, "/", "\x00"))
+	return ok
+}
+
+// codeNames are abi.KnownCodes as strings.
+func codeNames() []string {
+	out := make([]string, len(abi.KnownCodes))
+	for i, c := range abi.KnownCodes {
+		out[i] = string(c)
+	}
+	return out
+}
+
 // match says whether r is selected.
 func (af *auditFilter) match(r *audit.Record) bool {
-	if af.tool != "" {
-		if ok, _ := path.Match(af.tool, r.Tool); !ok {
-			return false
-		}
+	if af.tool != "" && !toolGlob(af.tool, r.Tool) {
+		return false
 	}
 	if af.caller != "" && r.Caller != af.caller || af.principal != "" && r.Principal != af.principal ||
 		af.session != "" && r.Session != af.session {
@@ -134,7 +164,8 @@ type shown struct {
 // the filter selects. A log that fails verification prints what was
 // selected before the bad line, then the failure, and exits 1: a viewer of
 // an audit log must not show records that cannot be trusted.
-func (c *cli) auditShow(files []string, opts audit.VerifyOptions, f showFlags) int {
+// current is the configured log when files is its listing (verifyLog).
+func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions, f showFlags) int {
 	af, err := f.filter(time.Now())
 	if err != nil {
 		return c.fail(err)
@@ -150,7 +181,7 @@ func (c *cli) auditShow(files []string, opts audit.VerifyOptions, f showFlags) i
 			}
 			return nil
 		}
-		_, _, _, _ = audit.VerifyFiles(files, o) // a failure is reported by the reading below
+		files, _, _, _, _ = verifyLog(files, current, o) // a failure is reported by the reading below
 		af.tree = map[string]bool{}
 		for todo := []string{af.call}; len(todo) > 0; {
 			id := todo[len(todo)-1]
@@ -206,7 +237,7 @@ func (c *cli) auditShow(files []string, opts audit.VerifyOptions, f showFlags) i
 		}
 		return nil
 	}
-	_, _, failed, verr := audit.VerifyFiles(files, opts)
+	_, _, _, failed, verr := verifyLog(files, current, opts)
 	for i := range ring {
 		s := &ring[(next+i)%len(ring)]
 		print(&s.rec, s.line)

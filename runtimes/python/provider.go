@@ -510,7 +510,8 @@ func (p *Provider) discard(w *worker) {
 }
 
 // Close implements abi.Provider: idle workers exit, busy ones after their
-// call (or are killed a second later).
+// call (or are killed a second later; a worker running an async tool exits
+// at once). A call so ended is Unavailable, saying the provider was closed.
 func (p *Provider) Close() error {
 	p.mu.Lock()
 	if p.closed {

@@ -101,6 +101,7 @@ type worker struct {
 	mu        sync.Mutex
 	cur       *inflight
 	killedFor string // why the host killed it ("" if it died by itself)
+	stopping  bool   // stop was asked: its end is not a crash
 	reading   bool   // a call is reading out (waitLoop must not close it)
 	exited    bool   // the process was reaped
 
@@ -847,12 +848,18 @@ func (w *worker) endCall() {
 
 func (w *worker) crashed(call *abi.ToolCall) *abi.ToolError {
 	w.mu.Lock()
-	why := w.killedFor
+	why, stopping := w.killedFor, w.stopping
 	w.mu.Unlock()
 	if why == killClosed {
 		// Not a crash: the host closed the provider (removed, replaced by
 		// a reload, or shutting down) and the call outlived the grace.
 		return abi.Errorf(abi.Unavailable, "tool %s: its provider was closed during the call (removed, replaced by a reload, or the host shutting down), and the call did not end within the grace: %s", call.Tool, w.deathMsg)
+	}
+	if why == "" && stopping {
+		// Nor is a worker that exits when stop closes its stdin (an
+		// async tool's worker does at once: its event loop reads the
+		// end of its input as the host gone).
+		return abi.Errorf(abi.Unavailable, "tool %s: its provider was closed during the call (removed, replaced by a reload, or the host shutting down), and its worker ended when told to stop: %s", call.Tool, w.deathMsg)
 	}
 	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s", call.Tool, w.deathMsg)
 }
@@ -874,6 +881,9 @@ func (w *worker) interrupt(call *abi.ToolCall, cause error) *abi.ToolError {
 // stop ends an idle worker: stdin is closed so it exits by itself, and its
 // process group is killed if it is still there after grace.
 func (w *worker) stop(grace time.Duration) {
+	w.mu.Lock()
+	w.stopping = true
+	w.mu.Unlock()
 	_ = w.in.Close()
 	go func() {
 		select {

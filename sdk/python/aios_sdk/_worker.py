@@ -371,7 +371,14 @@ class Worker:
         with self.rlock:
             hid = self._send_host_call(op)
             while True:
-                env = self.read_frame()
+                try:
+                    env = self.read_frame()
+                except EOFError:
+                    # The host closed the input: it closed this provider
+                    # (removed, replaced by a reload, or shutting down), or
+                    # it is gone. The answer cannot come; a bare EOFError
+                    # would read as the tool's own failure.
+                    raise ToolError("Unavailable", "the host closed this provider during the call (removed, replaced by a reload, or the host shutting down): the answer of its host call cannot arrive") from None
                 kind = env.get("kind")
                 if kind != "host_result":
                     if kind == "call":
