@@ -64,7 +64,7 @@ func probeRotatingLog(t *testing.T, e *env) {
 // that follows one the listing lacked, and show said the log fails
 // verification (exit 1, records from there on not shown) about a whole log,
 // where `audit verify` lists the files again (TestVerifyRacingRotation).
-func TestProbeAuditShowRacingRotation(t *testing.T) {
+func TestAuditShowRacingRotation(t *testing.T) {
 	for _, args := range [][]string{nil, {"--limit", "4"}, {"--json"}, {"--call", "c2"}} {
 		e := newEnv(t)
 		probeRotatingLog(t, e)
@@ -100,7 +100,7 @@ func TestProbeAuditShowRacingRotation(t *testing.T) {
 // said "no record matches" of a log full of Timeout records: a user took it
 // for "no call timed out". A value that differs from ok, error or a known
 // code only in case is refused, naming the spelling.
-func TestProbeAuditShowOutcomeCase(t *testing.T) {
+func TestAuditShowOutcomeCase(t *testing.T) {
 	e := newEnv(t)
 	w, err := audit.Open(filepath.Join(e.data, "audit.jsonl"), audit.Options{})
 	if err != nil {
@@ -127,7 +127,7 @@ func TestProbeAuditShowOutcomeCase(t *testing.T) {
 // `audit show --tool '*read*'` (or '*') left out the records of Space
 // reads, tool aios/space.read: the glob was path.Match's, whose * stops at
 // a '/'. Tool names have no '/', the host's record of a Space read has one.
-func TestProbeAuditShowToolGlobSpansSlash(t *testing.T) {
+func TestAuditShowToolGlobSpansSlash(t *testing.T) {
 	e := newEnv(t)
 	w, err := audit.Open(filepath.Join(e.data, "audit.jsonl"), audit.Options{})
 	if err != nil {

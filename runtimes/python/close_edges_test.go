@@ -16,7 +16,7 @@ import (
 // worker of an async tool exited at once when Close shut its stdin (the
 // asyncio loop took EOF for "the host is gone"), so its call ended
 // ProviderCrashed ("worker exited") though nothing crashed.
-func TestProbeCloseUnderAsyncCall(t *testing.T) {
+func TestCloseUnderAsyncCall(t *testing.T) {
 	for _, src := range []string{
 		"import time\nfrom aios_sdk import tool\n@tool(name='slow')\ndef slow(p, ctx):\n    time.sleep(30)\n    return 1\n",
 		"import asyncio\nfrom aios_sdk import tool\n@tool(name='slow')\nasync def slow(p, ctx):\n    await asyncio.sleep(30)\n    return 1\n",
@@ -46,7 +46,7 @@ func TestProbeCloseUnderAsyncCall(t *testing.T) {
 // ended ProviderError "EOFError: " (sync or async tool): the worker's read
 // of the host call's answer met the end of its input, closed by Close, and
 // the bare EOFError reached the tool as its own failure.
-func TestProbeCloseUnderHostCall(t *testing.T) {
+func TestCloseUnderHostCall(t *testing.T) {
 	for _, src := range []string{
 		"from aios_sdk import tool, provider, Capability\nprovider(id='org.test.hc', capabilities=[Capability.CallTool('snooze')])\n@tool(name='hc')\ndef hc(p, ctx):\n    return ctx.call_tool('snooze', {})\n",
 		"from aios_sdk import tool, provider, Capability\nprovider(id='org.test.hc', capabilities=[Capability.CallTool('snooze')])\n@tool(name='hc')\nasync def hc(p, ctx):\n    return await ctx.call_tool('snooze', {})\n",
