@@ -93,7 +93,7 @@ func TestReadSpaceAsChecksSizeFirst(t *testing.T) {
 	id, _ := st.Put("docs", []byte("over eight bytes"))
 	hex := strings.TrimPrefix(id, "sha256:")
 	file := filepath.Join(root, "docs", hex[:2], hex[2:]) // the store's layout
-	_ = os.Chmod(file, 0o600) // objects are stored read-only
+	_ = os.Chmod(file, 0o600)                             // objects are stored read-only
 	if err := os.WriteFile(file, []byte("garbage that is not the object, and long"), 0o600); err != nil {
 		t.Fatal(err)
 	}
