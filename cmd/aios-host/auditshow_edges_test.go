@@ -13,11 +13,11 @@ import (
 	"github.com/aios-host/aios-host/audit"
 )
 
-// probeRotatingLog writes a log of 9 records whose records 1-3 are rotated
+// rotatingLog writes a log of 9 records whose records 1-3 are rotated
 // and 4-6 current, and makes the listing of `audit` rotate it once more
 // (4-6 get their name, 7-9 become current) right after it listed the files,
 // as a running host does every audit.max_bytes.
-func probeRotatingLog(t *testing.T, e *env) {
+func rotatingLog(t *testing.T, e *env) {
 	t.Helper()
 	path := filepath.Join(e.data, "audit.jsonl")
 	w, err := audit.Open(path, audit.Options{})
@@ -67,7 +67,7 @@ func probeRotatingLog(t *testing.T, e *env) {
 func TestAuditShowRacingRotation(t *testing.T) {
 	for _, args := range [][]string{nil, {"--limit", "4"}, {"--json"}, {"--call", "c2"}} {
 		e := newEnv(t)
-		probeRotatingLog(t, e)
+		rotatingLog(t, e)
 		code, out, errs := e.run("", append([]string{"audit", "show"}, args...)...)
 		want := []string{"c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"}
 		switch {
