@@ -850,22 +850,17 @@ func (w *worker) crashed(call *abi.ToolCall) *abi.ToolError {
 	w.mu.Lock()
 	why, stopping := w.killedFor, w.stopping
 	w.mu.Unlock()
-	if why == killClosed {
+	if stopping && (why == "" || why == killClosed) {
 		// Not a crash: the host closed the provider (removed, replaced by
-		// a reload, or shutting down) and the call outlived the grace.
-		return abi.Errorf(abi.Unavailable, "tool %s: its provider was closed during the call (removed, replaced by a reload, or the host shutting down), and the call did not end within the grace: %s", call.Tool, w.deathMsg)
-	}
-	if why == "" && stopping {
-		// Nor is a worker that exits when stop closes its stdin (an
-		// async tool's worker does at once: its event loop reads the
-		// end of its input as the host gone).
-		return abi.Errorf(abi.Unavailable, "tool %s: its provider was closed during the call (removed, replaced by a reload, or the host shutting down), and its worker ended when told to stop: %s", call.Tool, w.deathMsg)
+		// a reload, or shutting down) and the worker ended when told to
+		// stop (an async tool's at once: its event loop reads the end of
+		// its input as the host gone), or was killed after the grace.
+		return abi.Errorf(abi.Unavailable, "tool %s: its provider was closed during the call (removed, replaced by a reload, or the host shutting down): %s", call.Tool, w.deathMsg)
 	}
 	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s", call.Tool, w.deathMsg)
 }
 
-// killClosed is why a worker still busy when its provider closed is
-// killed (stop).
+// killClosed is why a worker still busy after stop's grace is killed.
 const killClosed = "the provider was closed"
 
 // interrupt kills the worker at the deadline or on cancellation.
