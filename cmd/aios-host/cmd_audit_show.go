@@ -18,6 +18,7 @@ import (
 type auditFilter struct {
 	tool, caller, principal, session, outcome, call string
 	since, until                                    time.Time
+	toolSlashless                                   string // tool for toolGlob
 	// tree is the call and every call nested in it, at any depth (--call).
 	tree map[string]bool
 }
@@ -47,13 +48,11 @@ func addShowFlags(fs *flag.FlagSet) showFlags {
 // set lists the show flags given (for the other subcommands' refusal).
 func (f showFlags) set(fs *flag.FlagSet) []string {
 	var out []string
-	for _, n := range []string{"tool", "caller", "principal", "session", "outcome", "call", "since", "until", "limit", "json"} {
-		fs.Visit(func(fl *flag.Flag) {
-			if fl.Name == n {
-				out = append(out, "--"+n)
-			}
-		})
-	}
+	fs.Visit(func(fl *flag.Flag) { // in name order
+		if strings.HasPrefix(fl.Usage, "show: ") {
+			out = append(out, "--"+fl.Name)
+		}
+	})
 	return out
 }
 
@@ -74,6 +73,7 @@ func (f showFlags) filter(now time.Time) (auditFilter, error) {
 		if _, err := path.Match(af.tool, ""); err != nil {
 			return af, fmt.Errorf("--tool %q: %v", af.tool, err)
 		}
+		af.toolSlashless = slashFree(af.tool)
 	}
 	// Codes are case-sensitive: "timeout" would select no record of a
 	// log full of Timeout ones, which reads as "no call timed out". An
@@ -103,15 +103,18 @@ func (f showFlags) filter(now time.Time) (auditFilter, error) {
 // toolGlob matches a tool name against pattern as path.Match does, but *
 // and ? match a '/' too: tool names have none, the host's record of a
 // Space read (aios/space.read) has one, and --tool '*' must not leave it
-// out.
-func toolGlob(pattern, name string) bool {
+// out. slashless is pattern with its '/' as NUL (slashFree), made once.
+func toolGlob(pattern, slashless, name string) bool {
 	if strings.Contains(name, "\x00") { // a client's name of a call that found no tool
 		ok, _ := path.Match(pattern, name)
 		return ok
 	}
-	ok, _ := path.Match(strings.ReplaceAll(pattern, "/", "\x00"), strings.ReplaceAll(name, "/", "\x00"))
+	ok, _ := path.Match(slashless, slashFree(name))
 	return ok
 }
+
+// slashFree is s with each '/' as NUL, which path.Match's * and ? match.
+func slashFree(s string) string { return strings.ReplaceAll(s, "/", "\x00") }
 
 // codeNames are abi.KnownCodes as strings.
 func codeNames() []string {
@@ -124,7 +127,7 @@ func codeNames() []string {
 
 // match says whether r is selected.
 func (af *auditFilter) match(r *audit.Record) bool {
-	if af.tool != "" && !toolGlob(af.tool, r.Tool) {
+	if af.tool != "" && !toolGlob(af.tool, af.toolSlashless, r.Tool) {
 		return false
 	}
 	if af.caller != "" && r.Caller != af.caller || af.principal != "" && r.Principal != af.principal ||
