@@ -133,6 +133,13 @@ func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
 	if claims.Expiry == nil {
 		return identity{}, &errToken{"token has no exp claim"}
 	}
+	// RFC 9068 §2.2 requires sub. The host names the caller by it (audit
+	// principal "oauth:SUB") and the go-sdk binds a session to it: tokens
+	// without one would all be the same user, able to use each other's
+	// sessions.
+	if claims.Subject == "" {
+		return identity{}, &errToken{"token has no sub claim (RFC 9068 requires one: it names the caller in the audit log and owns the session)"}
+	}
 	aud := v.audience()
 	if len(aud) == 0 {
 		return identity{}, &errToken{"no audience configured: set mcp.http.resource or mcp.http.audience"}

@@ -154,6 +154,7 @@ type tokenOpts struct {
 	scope  string
 	exp    time.Duration // from now; 0 means 1h
 	noExp  bool
+	noSub  bool
 	signer *ecdsa.PrivateKey
 }
 
@@ -176,6 +177,9 @@ func (is *issuer) token(t testing.TB, o tokenOpts) string {
 		o.exp = time.Hour
 	}
 	c := jwt.Claims{Issuer: iss, Subject: "alice", Audience: jwt.Audience{o.aud}, IssuedAt: jwt.NewNumericDate(time.Now().Add(-time.Minute))}
+	if o.noSub {
+		c.Subject = ""
+	}
 	if !o.noExp {
 		c.Expiry = jwt.NewNumericDate(time.Now().Add(o.exp))
 	}

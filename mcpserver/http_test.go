@@ -56,6 +56,7 @@ func TestHTTPAuthRefusals(t *testing.T) {
 		{"malformed token", "Bearer not.a.jwt", 401, []string{`error="invalid_token"`, meta}},
 		{"expired", "Bearer " + is.token(t, tokenOpts{aud: aud, scope: "aios.tools", exp: -time.Hour}), 401, []string{`error="invalid_token"`, "expired", meta}},
 		{"no exp", "Bearer " + is.token(t, tokenOpts{aud: aud, scope: "aios.tools", noExp: true}), 401, []string{`error="invalid_token"`, "no exp"}},
+		{"no sub", "Bearer " + is.token(t, tokenOpts{aud: aud, scope: "aios.tools", noSub: true}), 401, []string{`error="invalid_token"`, "no sub"}},
 		{"wrong audience", "Bearer " + is.token(t, tokenOpts{aud: "http://elsewhere/mcp", scope: "aios.tools"}), 401, []string{`error="invalid_token"`, "audience", meta}},
 		{"wrong issuer", "Bearer " + is.token(t, tokenOpts{aud: aud, iss: "https://evil.example", scope: "aios.tools"}), 401, []string{`error="invalid_token"`, "issuer"}},
 		{"wrong key", "Bearer " + is.token(t, tokenOpts{aud: aud, scope: "aios.tools", signer: other}), 401, []string{`error="invalid_token"`, "signature"}},
