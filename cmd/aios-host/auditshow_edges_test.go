@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/audit"
 )
@@ -149,4 +151,68 @@ func TestAuditShowToolGlobSpansSlash(t *testing.T) {
 			t.Errorf("audit show --tool %q: %d %q %q, want %s", glob, code, got, errs, want)
 		}
 	}
+}
+
+// `audit show --json` printed a client's tool name holding C1 controls
+// (U+009B is CSI to terminals that run C1) and a bidi override raw: the
+// log escapes only what JSON requires. They are \u escapes now, the same
+// JSON value; a line without them is printed as the log holds it.
+func TestAuditShowJSONTerminalSafe(t *testing.T) {
+	e := newEnv(t)
+	path := filepath.Join(e.data, "audit.jsonl")
+	w, err := audit.Open(path, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostile := "nope\u009b2J\u202eevil\U000e0041\u00e9\u4e2d\U0001f600"
+	w.Log(audit.Entry{CallID: "c1", Caller: "peer", Tool: hostile, Outcome: "NotFound", Error: "not found"})
+	w.Log(audit.Entry{CallID: "c2", Caller: "cli", Tool: "caf\u00e9", Result: 1})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := e.run("", "audit", "show", "--json")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 2 {
+		t.Fatalf("audit show --json: %d %q %q", code, out, errs)
+	}
+	for _, bad := range []string{"\u009b", "\u202e", "\U000e0041"} {
+		if strings.Contains(lines[0], bad) {
+			t.Errorf("--json printed %q raw: %q", bad, lines[0])
+		}
+	}
+	if !strings.Contains(lines[0], `\u009b`) || !strings.Contains(lines[0], `\u202e`) || !strings.Contains(lines[0], `\udb40\udc41`) || !strings.Contains(lines[0], "\u00e9\u4e2d\U0001f600") {
+		t.Errorf("--json line: %q", lines[0])
+	}
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &rec); err != nil || rec["tool"] != hostile {
+		t.Errorf("--json line reads as %v (%v), want tool %q", rec["tool"], err, hostile)
+	}
+	logged, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Split(strings.TrimSpace(string(logged)), "\n")[1]; lines[1] != want {
+		t.Errorf("a printable line changed: %q, log has %q", lines[1], want)
+	}
+}
+
+func FuzzTermSafeJSON(f *testing.F) {
+	f.Add([]byte(`{"tool":"a\u009bb"}`))
+	f.Add([]byte("{\"tool\":\"\u202e\U000e0041\xff\"}"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out := termSafeJSON(b)
+		for i := 0; i < len(out); {
+			r, size := utf8.DecodeRune(out[i:])
+			if r >= utf8.RuneSelf && !(r == utf8.RuneError && size == 1) && !strconv.IsPrint(r) {
+				t.Fatalf("%q left %U raw: %q", b, r, out)
+			}
+			i += size
+		}
+		var v1, v2 any
+		if json.Unmarshal(b, &v1) == nil {
+			if err := json.Unmarshal(out, &v2); err != nil || fmt.Sprint(v1) != fmt.Sprint(v2) {
+				t.Fatalf("%q → %q: %v, value %v → %v", b, out, err, v1, v2)
+			}
+		}
+	})
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
@@ -206,7 +208,7 @@ func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions
 	print := func(r *audit.Record, line []byte) {
 		n++
 		if *f.json {
-			c.stdout.Write(append(line, '\n'))
+			c.stdout.Write(append(termSafeJSON(line), '\n'))
 			return
 		}
 		tool := r.Tool
@@ -259,6 +261,54 @@ func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions
 		fmt.Fprintln(c.stderr, "no record matches")
 	}
 	return exitOK
+}
+
+// termSafeJSON returns line with every character strconv.IsPrint refuses
+// above ASCII (C1 controls, which some terminals run as escape sequences;
+// bidi overrides and other format characters, which reorder what is
+// shown; unassigned code points) written as a \u escape: the same JSON
+// value, but no byte a terminal acts on. The log escapes only the
+// characters below 0x20, and some strings in it are a client's choice (a
+// tool name that found no tool). Such lines then differ in bytes from the
+// log's: its hash chain is checked on the file (audit verify), not on this
+// output. A line without such characters is returned as it is.
+func termSafeJSON(line []byte) []byte {
+	i := 0
+	for i < len(line) && line[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(line) {
+		return line
+	}
+	var out []byte
+	last := 0
+	for i < len(line) {
+		if line[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(line[i:])
+		if r == utf8.RuneError && size == 1 || strconv.IsPrint(r) {
+			i += size // invalid UTF-8 is not in a verified line; kept as is
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(line)+12)
+		}
+		out = append(out, line[last:i]...)
+		if r > 0xFFFF {
+			r1, r2 := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+		} else {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		i += size
+		last = i
+	}
+	if out == nil {
+		return line
+	}
+	return append(out, line[last:]...)
 }
 
 // cell writes a record's string for the table: "-" when empty, escaped as
