@@ -248,10 +248,15 @@ const (
 // Inference configures the backend behind Env.Complete (an OpenAI-compatible
 // chat completions endpoint). An empty URL disables inference.
 type Inference struct {
-	URL       string        `yaml:"url"`
-	Model     string        `yaml:"model"`
-	APIKeyEnv string        `yaml:"api_key_env"`
-	Timeout   time.Duration `yaml:"timeout"`
+	URL       string `yaml:"url"`
+	Model     string `yaml:"model"`
+	APIKeyEnv string `yaml:"api_key_env"`
+	// APIKeyHeader is the request header the key goes in: empty (or
+	// Authorization) sends "Authorization: Bearer KEY"; another name
+	// sends the key as that header's whole value (Azure OpenAI's
+	// "api-key").
+	APIKeyHeader string        `yaml:"api_key_header"`
+	Timeout      time.Duration `yaml:"timeout"`
 }
 
 // MaxFileBytes bounds a configuration file: Load refuses a larger one (or

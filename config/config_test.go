@@ -136,6 +136,8 @@ func TestBadConfigs(t *testing.T) {
 		{"provider trust", "providers:\n  org.x.y:\n    trust: Root\n", `c.yaml:3: providers["org.x.y"].trust: unknown trust level "Root"`},
 		{"default agent", "default_agent: nobody\n", `c.yaml:1: default_agent: agent "nobody" is not configured`},
 		{"inference url", "inference:\n  url: ftp://x\n", "c.yaml:2: inference.url:"},
+		{"inference key header", "inference:\n  api_key_header: \"api key\"\n", `c.yaml:2: inference.api_key_header: "api key" is not an HTTP header name`},
+		{"inference key header hop", "inference:\n  api_key_header: Content-Length\n", `inference.api_key_header: "Content-Length" is a header the HTTP client sets itself`},
 		{"syntax", "limits: [\n", "c.yaml:"},
 		{"tab syntax", "limits:\n\tmax_call_depth: 1\n", "c.yaml:2: YAML syntax"},
 		{"duplicate key", "data: a\ndata: b\n", `already defined`},

@@ -169,6 +169,11 @@ func (c *Config) Validate() error {
 			v.bad("inference.url", fmt.Sprintf("%q is not an http(s) URL", shown))
 		}
 	}
+	if h := inf.APIKeyHeader; h != "" && !validHeaderName(h) {
+		v.bad("inference.api_key_header", fmt.Sprintf("%q is not an HTTP header name (letters, digits and !#$%%&'*+-.^_`|~ only)", h))
+	} else if isHopHeader(h) {
+		v.bad("inference.api_key_header", fmt.Sprintf("%q is a header the HTTP client sets itself; name the one the backend reads the key from (e.g. api-key)", h))
+	}
 	v.positiveDur("inference.timeout", inf.Timeout)
 	switch c.Registry.SemverCheck {
 	case SemverWarn, SemverRefuse, SemverOff:
@@ -424,4 +429,28 @@ func (r Rate) BurstOf() int {
 		return math.MaxInt
 	}
 	return max(int(c), 1)
+}
+
+// validHeaderName reports whether s is an HTTP field name (RFC 9110 §5.1:
+// a token).
+func validHeaderName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0 {
+			continue
+		}
+		return false
+	}
+	return s != ""
+}
+
+// isHopHeader reports whether name is a header Go's HTTP client writes or
+// rewrites itself (framing and connection headers), which a key cannot go
+// in.
+func isHopHeader(name string) bool {
+	switch strings.ToLower(name) {
+	case "host", "content-length", "content-type", "transfer-encoding", "connection", "keep-alive", "te", "trailer", "upgrade", "proxy-connection", "accept":
+		return true
+	}
+	return false
 }

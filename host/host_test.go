@@ -454,6 +454,41 @@ func TestInference(t *testing.T) {
 	}
 }
 
+// TestInferenceKeyHeader: inference.api_key_header sends the key as that
+// header's value (Azure OpenAI's api-key), not as a bearer token; a url
+// ending in /chat/completions is the endpoint itself.
+func TestInferenceKeyHeader(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/openai/deployments/gpt/chat/completions" || r.URL.Query().Get("api-version") != "2024-10-21" ||
+			r.Header.Get("Api-Key") != "k3y" || r.Header.Get("Authorization") != "" {
+			http.Error(w, fmt.Sprintf(`{"error":{"message":"bad request %s %q %q"}}`, r.URL, r.Header.Get("Api-Key"), r.Header.Get("Authorization")), http.StatusUnauthorized)
+			return
+		}
+		_, _ = w.Write([]byte(`{"model":"m1","choices":[{"message":{"role":"assistant","content":"hi"}}]}`))
+	}))
+	defer srv.Close()
+	t.Setenv("AIOS_TEST_KEY", "k3y")
+	te := newTestHost(t, func(c *config.Config) {
+		c.Inference.URL = srv.URL + "/openai/deployments/gpt/chat/completions?api-version=2024-10-21"
+		c.Inference.APIKeyEnv = "AIOS_TEST_KEY"
+		c.Inference.APIKeyHeader = "api-key"
+	})
+	if v, err := te.call("alice", "complete", nil); err != nil || v != "hi" {
+		t.Fatalf("complete with api_key_header: %v %v", v, err)
+	}
+	// "Authorization" is the default's bearer token, whatever its case.
+	te2 := newTestHost(t, func(c *config.Config) {
+		c.Inference.URL = srv.URL + "/openai/deployments/gpt/chat/completions?api-version=2024-10-21"
+		c.Inference.APIKeyEnv = "AIOS_TEST_KEY"
+		c.Inference.APIKeyHeader = "authorization"
+	})
+	// The backend refuses it and quotes the bearer header, which reaches
+	// the caller redacted.
+	if _, err := te2.call("alice", "complete", nil); abi.CodeOf(err) != abi.Unavailable || !strings.Contains(err.Error(), "Bearer [redacted: $AIOS_TEST_KEY]") {
+		t.Fatalf("complete with api_key_header authorization: %v", err)
+	}
+}
+
 type fakeLoader struct{ fail bool }
 
 func (fakeLoader) Runtime() string      { return "fake" }
@@ -1126,8 +1161,10 @@ func TestChatEndpoint(t *testing.T) {
 		"https://api.example.com/openai/v1": "https://api.example.com/openai/v1/chat/completions",
 		"http://127.0.0.1:8080/":            "http://127.0.0.1:8080/v1/chat/completions",
 		"http://127.0.0.1:8080/v1/":         "http://127.0.0.1:8080/v1/chat/completions",
-		"https://x.example.com/openai/deployments/gpt/v1?api-version=2024-10-21": "https://x.example.com/openai/deployments/gpt/v1/chat/completions?api-version=2024-10-21",
-		"http://u:p@h:1/base?x=1&y=a%2Fb":                                        "http://u:p@h:1/base/v1/chat/completions?x=1&y=a%2Fb",
+		"https://x.example.com/openai/deployments/gpt/v1?api-version=2024-10-21":                     "https://x.example.com/openai/deployments/gpt/v1/chat/completions?api-version=2024-10-21",
+		"http://u:p@h:1/base?x=1&y=a%2Fb":                                                            "http://u:p@h:1/base/v1/chat/completions?x=1&y=a%2Fb",
+		"https://r.openai.azure.com/openai/deployments/gpt/chat/completions?api-version=2024-10-21":  "https://r.openai.azure.com/openai/deployments/gpt/chat/completions?api-version=2024-10-21",
+		"https://r.openai.azure.com/openai/deployments/gpt/chat/completions/?api-version=2024-10-21": "https://r.openai.azure.com/openai/deployments/gpt/chat/completions?api-version=2024-10-21",
 	} {
 		if got := chatEndpoint(base); got != want {
 			t.Errorf("chatEndpoint(%q) = %q, want %q", base, got, want)

@@ -22,8 +22,11 @@ import (
 // POST {url}/v1/chat/completions.
 type inferenceClient struct {
 	url, model, keyEnv string
-	timeout            time.Duration
-	http               *http.Client
+	// keyHeader is the header the key goes in ("" for Authorization:
+	// Bearer), canonical.
+	keyHeader string
+	timeout   time.Duration
+	http      *http.Client
 }
 
 const defaultInferenceTimeout = 60 * time.Second
@@ -55,9 +58,15 @@ func newInferenceClient(c config.Inference, hc *http.Client) *inferenceClient {
 	}
 	hc = &own
 	return &inferenceClient{
-		url:     strings.TrimRight(c.URL, "/"),
-		model:   c.Model,
-		keyEnv:  c.APIKeyEnv,
+		url:    strings.TrimRight(c.URL, "/"),
+		model:  c.Model,
+		keyEnv: c.APIKeyEnv,
+		keyHeader: func() string {
+			if strings.EqualFold(c.APIKeyHeader, "Authorization") {
+				return ""
+			}
+			return http.CanonicalHeaderKey(c.APIKeyHeader)
+		}(),
 		timeout: orDefault(time.Duration(c.Timeout), defaultInferenceTimeout),
 		http:    hc,
 	}
@@ -129,7 +138,7 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 		key = strings.TrimSpace(os.Getenv(c.keyEnv))
 		if strings.IndexFunc(key, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) >= 0 {
 			return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable,
-				Message: "the value of $" + c.keyEnv + " (inference.api_key_env) holds a control character, which an API key sent in an Authorization header cannot: check how the variable is set"}
+				Message: "the value of $" + c.keyEnv + " (inference.api_key_env) holds a control character, which an API key sent in an HTTP header cannot: check how the variable is set"}
 		}
 	}
 	resp, err := c.ask(ctx, req, key)
@@ -170,7 +179,11 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
 	if key != "" {
-		hreq.Header.Set("Authorization", "Bearer "+key)
+		if c.keyHeader != "" {
+			hreq.Header.Set(c.keyHeader, key) // inference.api_key_header
+		} else {
+			hreq.Header.Set("Authorization", "Bearer "+key)
+		}
 	}
 	// waitErr is the error of a request stopped by a context: the call's
 	// own (its deadline, a cancel) or inference.timeout's.
@@ -261,9 +274,13 @@ func chatEndpoint(base string) string {
 		u = &url.URL{Path: base} // NewRequest says what is wrong with it
 	}
 	// The path gets the API's; a query (Azure's api-version) stays a
-	// query, and a final slash does not double.
+	// query, and a final slash does not double. A url that names the
+	// endpoint itself (Azure's deployment URLs end in /chat/completions)
+	// is taken as it is.
 	p := strings.TrimSuffix(u.Path, "/")
-	if strings.HasSuffix(p, "/v1") {
+	if strings.HasSuffix(p, "/chat/completions") {
+		u.Path = p
+	} else if strings.HasSuffix(p, "/v1") {
 		u.Path = p + "/chat/completions"
 	} else {
 		u.Path = p + "/v1/chat/completions"
