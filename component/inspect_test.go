@@ -17,7 +17,7 @@ func TestInspect(t *testing.T) {
 		parses bool // the printed WIT parses back (no WASI resources shared across interfaces)
 	}{
 		{"hello", []string{"import aios:sdk/log@0.1.0;", "export add: func(a: s32, b: s32) -> s32;", "record greeting {", "hello: func(g: greeting) -> result<string, string>;"}, true},
-		{"conformance", []string{"record sum {", "export add: func(a: s64, b: s64) -> sum;", "export crash: func();"}, true},
+		{"conformance", []string{"record sum {", "export add: func(a: s64, b: s64) -> result<sum, string>;", "export crash: func();"}, true},
 		{"kitchen", []string{"variant shape {", "flags perms {", "transform: func(item: item) -> result<item, string>;", "resource output-stream {"}, false},
 	}
 	for _, tc := range tests {

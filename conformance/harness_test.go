@@ -300,6 +300,33 @@ func addTwo(ctx context.Context, h *host.Host) error {
 	if !reflect.DeepEqual(got, map[string]any{"sum": int64(42)}) {
 		return fmt.Errorf("add 40+2 returned %s", short(got))
 	}
+	// The sum is exact where it has a canonical integer (int64, or uint64
+	// above), or the call fails: never a wrapped or rounded value.
+	for _, tc := range []struct {
+		a, b int64
+		want any // nil: no canonical integer holds the sum
+		may  bool
+	}{
+		{1 << 53, 1, int64(1<<53 + 1), false}, // past a float64's integers (a JS number)
+		{-(1 << 53), -3, int64(-(1 << 53) - 3), false},
+		{math.MaxInt64, 1, uint64(1) << 63, true}, // past int64: exact or an error
+		{math.MinInt64, -1, nil, false},
+	} {
+		got, err := call(ctx, h, "tester", "add", map[string]any{"a": tc.a, "b": tc.b}, 0)
+		switch {
+		case err == nil && tc.want != nil && reflect.DeepEqual(got, map[string]any{"sum": tc.want}):
+		case err != nil && (tc.want == nil || tc.may):
+			if abi.CodeOf(err) == abi.Internal {
+				return fmt.Errorf("add %d+%d: %v, want the provider's error", tc.a, tc.b, err)
+			}
+		case err != nil:
+			return fmt.Errorf("add %d+%d: %v, want %v", tc.a, tc.b, err, tc.want)
+		case tc.want == nil:
+			return fmt.Errorf("add %d+%d returned %s, want an error (no 64-bit integer holds the sum)", tc.a, tc.b, short(got))
+		default:
+			return fmt.Errorf("add %d+%d returned %s, want %v", tc.a, tc.b, short(got), tc.want)
+		}
+	}
 	return nil
 }
 

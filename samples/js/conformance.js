@@ -15,7 +15,7 @@ aios.registerTool({ name: 'echo', parameters: obj({ value: {} }, ['value']) },
 aios.registerTool({
   name: 'add',
   parameters: obj({ a: { type: 'integer' }, b: { type: 'integer' } }, ['a', 'b'], { additionalProperties: false }),
-}, ({ a, b }) => ({ sum: a + b }));
+}, ({ a, b }) => ({ sum: BigInt(a) + BigInt(b) })); // exact: a, b beyond ±(2^53−1) arrive as BigInt
 
 aios.registerTool({ name: 'fail', parameters: obj({ message: { type: 'string' } }, ['message']) },
   (params) => { throw new Error(params.message); });

@@ -36,8 +36,10 @@ class Conformance {
       additionalProperties: false,
     },
   })
-  add(params: { a: number; b: number }) {
-    return { sum: params.a + params.b };
+  add(params: { a: number | bigint; b: number | bigint }) {
+    // Exact: integers beyond ±(2^53−1) arrive as BigInt, and a BigInt sum
+    // goes back as an integer (refused past the 64-bit range).
+    return { sum: BigInt(params.a) + BigInt(params.b) };
   }
 
   @tool({

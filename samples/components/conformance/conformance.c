@@ -69,8 +69,22 @@ u32 *echo(const char *params, size_t n) {
 }
 __attribute__((export_name("cabi_post_echo"))) void echo_post(u32 *r) { (void)r; heap_reset(); }
 
+// add returns result<sum, string>: [disc u8 @0][sum s64 @8], or the error
+// string's [ptr @8][len @12]. The exact sum, or an error: never a wrapped
+// value (the conformance row "add").
+static u64 add_ret[2];
 __attribute__((export_name("add")))
-s64 add(s64 a, s64 b) { return a + b; }
+u32 *add(s64 a, s64 b) {
+  u32 *r = (u32 *)add_ret;
+  s64 s;
+  if (__builtin_add_overflow(a, b, &s)) {
+    static const char msg[] = "a + b does not fit a 64-bit integer";
+    r[0] = 1; r[2] = (u32)msg; r[3] = sizeof msg - 1;
+  } else {
+    r[0] = 0; *(s64 *)(r + 2) = s;
+  }
+  return r;
+}
 
 __attribute__((export_name("fail")))
 u32 *fail(const char *msg, size_t n) {

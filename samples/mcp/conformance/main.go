@@ -65,7 +65,11 @@ var tools = []entry{
 			if err := decode(req, &p); err != nil {
 				return nil, err
 			}
-			return structured(fmt.Sprintf(`{"sum":%d}`, p.A+p.B)), nil
+			s := p.A + p.B // the exact sum, or an error: never a wrapped value
+			if (s > p.A) != (p.B > 0) {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%d + %d does not fit a 64-bit integer", p.A, p.B)}}}, nil
+			}
+			return structured(fmt.Sprintf(`{"sum":%d}`, s)), nil
 		}},
 	{&mcp.Tool{Name: "fail", Description: "fails with params.message",
 		InputSchema: schema(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)},

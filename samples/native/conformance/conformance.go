@@ -9,6 +9,7 @@ package conformance
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"time"
 
@@ -101,8 +102,14 @@ type addIn struct {
 	B int64 `json:"b"`
 }
 
+// add returns the exact sum, or fails when it does not fit an int64: never
+// a wrapped value (the conformance row "add").
 func add(_ context.Context, in addIn, _ abi.Env) (map[string]any, error) {
-	return map[string]any{"sum": in.A + in.B}, nil
+	s := in.A + in.B
+	if (s > in.A) != (in.B > 0) {
+		return nil, &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("%d + %d does not fit a 64-bit integer", in.A, in.B)}
+	}
+	return map[string]any{"sum": s}, nil
 }
 
 func fail(_ context.Context, params any, _ abi.Env) (any, error) {

@@ -37,7 +37,12 @@ func init() {
 		Description: "Adds two integers.",
 		Parameters:  aios.Schema(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"],"additionalProperties":false}`),
 	}, func(c *aios.Call, in struct{ A, B int64 }) (map[string]any, error) {
-		return map[string]any{"sum": in.A + in.B}, nil
+		// The exact sum, or an error: never a wrapped value.
+		s := in.A + in.B
+		if (s > in.A) != (in.B > 0) {
+			return nil, aios.Errorf(aios.ProviderError, "%d + %d does not fit a 64-bit integer", in.A, in.B)
+		}
+		return map[string]any{"sum": s}, nil
 	})
 	aios.HandleFunc(aios.Tool{
 		Name:       "fail",
