@@ -1,6 +1,9 @@
 package abi
 
-import "math"
+import (
+	"math"
+	"unicode/utf8"
+)
 
 // IsCanonical reports whether v is already in canonical form (see
 // Normalize) without allocating, so hot paths can skip Normalize:
@@ -16,8 +19,10 @@ func isCanonical(v any, depth int) bool {
 		return false
 	}
 	switch x := v.(type) {
-	case nil, bool, string, int64:
+	case nil, bool, int64:
 		return true
+	case string:
+		return utf8.ValidString(x)
 	case uint64:
 		return x > math.MaxInt64
 	case float64:
@@ -30,8 +35,8 @@ func isCanonical(v any, depth int) bool {
 		}
 		return true
 	case map[string]any:
-		for _, e := range x {
-			if !isCanonical(e, depth+1) {
+		for k, e := range x {
+			if !utf8.ValidString(k) || !isCanonical(e, depth+1) {
 				return false
 			}
 		}

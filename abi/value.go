@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/guest/go/wire"
 )
@@ -40,7 +41,12 @@ func normalize(v any, path string, depth int) (any, error) {
 		return nil, fmt.Errorf("%s: value nested deeper than %d levels", path, maxDepth)
 	}
 	switch x := v.(type) {
-	case nil, bool, string, int64:
+	case nil, bool, int64:
+		return x, nil
+	case string:
+		if !utf8.ValidString(x) {
+			return nil, invalidUTF8(path, "string", x)
+		}
 		return x, nil
 	case uint64:
 		return normUint(x), nil
@@ -84,6 +90,9 @@ func normalize(v any, path string, depth int) (any, error) {
 		return x, nil
 	case map[string]any:
 		for k, e := range x {
+			if !utf8.ValidString(k) {
+				return nil, invalidUTF8(path, "member name", k)
+			}
 			n, err := normalize(e, path+"."+k, depth+1)
 			if err != nil {
 				return nil, err
@@ -108,6 +117,31 @@ func normalize(v any, path string, depth int) (any, error) {
 		return nil, fmt.Errorf("%s: raw bytes are not a JSON value (encode as base64 string or pass an ObjectId)", path)
 	}
 	return normalizeReflect(v, path, depth)
+}
+
+// invalidUTF8 is the error of a string (or member name) s at path that is
+// not valid UTF-8. Canonical strings are Unicode text, as JSON's and the
+// Component Model's are: written as JSON, an invalid byte becomes U+FFFD,
+// so two such strings, or two member names of one object, would become
+// one, and the bytes would be lost silently.
+func invalidUTF8(path, what, s string) error {
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			break
+		}
+		i += n
+	}
+	return fmt.Errorf("%s: a %s that is not valid UTF-8 (byte 0x%02x at offset %d of %q): strings are Unicode text; encode bytes as base64 or store them and pass an ObjectId", path, what, s[i], i, clipInvalid(s))
+}
+
+// clipInvalid returns at most the first 64 bytes of s, for a message.
+func clipInvalid(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
 }
 
 // Copy returns v with its maps and slices (map[string]any, []any) copied
@@ -150,6 +184,9 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 		it := rv.MapRange()
 		for it.Next() {
 			k := it.Key().String()
+			if !utf8.ValidString(k) {
+				return nil, invalidUTF8(path, "member name", k)
+			}
 			n, err := normalize(it.Value().Interface(), path+"."+k, depth+1)
 			if err != nil {
 				return nil, err
@@ -185,11 +222,13 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 		}
 		return normalize(rv.Elem().Interface(), path, depth)
 	case reflect.String:
-		return rv.String(), nil
+		return normalize(rv.String(), path, depth)
 	case reflect.Bool:
 		return rv.Bool(), nil
 	case reflect.Struct:
-		// Round-trip through encoding/json so struct tags are honoured.
+		// Round-trip through encoding/json so struct tags are honoured
+		// (which writes a string field's invalid UTF-8 as U+FFFD, as it
+		// does for any Go program's structs).
 		b, err := json.Marshal(v)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)

@@ -60,6 +60,9 @@ func TestNormalizeRejects(t *testing.T) {
 		{map[int]string{1: "x"}, "map key"},
 		{func() {}, "not a JSON value"},
 		{[]byte("x"), "raw bytes"},
+		{map[string]any{"s": []any{"ok", "a\xffb"}}, `$.s[1]: a string that is not valid UTF-8 (byte 0xff at offset 1`},
+		{map[string]any{"k\xc3": 1}, `$: a member name that is not valid UTF-8 (byte 0xc3 at offset 1`},
+		{map[string]string{"k": "\xed\xa0\x80"}, `$.k: a string that is not valid UTF-8 (byte 0xed at offset 0`}, // a surrogate
 		{make(chan int), "not a JSON value"},
 	}
 	for _, c := range cases {
@@ -67,6 +70,14 @@ func TestNormalizeRejects(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.frag) {
 			t.Errorf("Normalize(%T) error = %v, want it to mention %q", c.in, err, c.frag)
 		}
+	}
+	for _, v := range []any{"a\xff", map[string]any{"a\xff": 1}, []any{map[string]any{"x": "\xc0\x80"}}} {
+		if IsCanonical(v) {
+			t.Errorf("IsCanonical(%q) = true, want false: not valid UTF-8", v)
+		}
+	}
+	if !IsCanonical(map[string]any{"é": "中🙂\uFFFD"}) {
+		t.Error("IsCanonical refused valid UTF-8")
 	}
 	deep := any(nil)
 	for i := 0; i < 600; i++ {

@@ -65,6 +65,8 @@ func testProvider(id string, caps ...string) *native.Provider {
 		func(context.Context, any, abi.Env) (any, error) { return map[string]any{"ok": "yes"}, nil })
 	p.MustRegister(abi.ToolDef{Name: "non-json-result", Version: "1.0.0"},
 		func(context.Context, any, abi.Env) (any, error) { return map[string]any{"f": func() {}}, nil })
+	p.MustRegister(abi.ToolDef{Name: "bad-utf8-result", Version: "1.0.0"},
+		func(context.Context, any, abi.Env) (any, error) { return map[string]any{"a\xff": 1, "a\xfe": 2}, nil })
 	p.MustRegister(abi.ToolDef{Name: "go-types", Version: "1.0.0"},
 		func(context.Context, any, abi.Env) (any, error) { return map[string]int{"n": 3}, nil })
 	p.MustRegister(abi.ToolDef{Name: "big-result", Version: "1.0.0"},
@@ -194,6 +196,9 @@ func TestPipelineErrors(t *testing.T) {
 		{name: "deadline already past", call: abi.ToolCall{Caller: "alice", Tool: "echo", Deadline: time.Now().Add(-time.Second), Params: map[string]any{"msg": "x"}}, code: abi.Timeout, contains: "before it started"},
 		{name: "invalid result", call: abi.ToolCall{Caller: "alice", Tool: "bad-result"}, code: abi.InvalidResult, contains: "return schema"},
 		{name: "non-JSON result", call: abi.ToolCall{Caller: "alice", Tool: "non-json-result"}, code: abi.InvalidResult},
+		// Two member names that JSON would write as one ("a\uFFFD").
+		{name: "result not UTF-8", call: abi.ToolCall{Caller: "alice", Tool: "bad-utf8-result"}, code: abi.InvalidResult, contains: "not valid UTF-8"},
+		{name: "params not UTF-8", call: abi.ToolCall{Caller: "alice", Tool: "echo", Params: map[string]any{"msg": "caf\xe9"}}, code: abi.InvalidParams, contains: `$.msg: a string that is not valid UTF-8 (byte 0xe9 at offset 3 of "caf\xe9")`},
 		{name: "result too large", call: abi.ToolCall{Caller: "alice", Tool: "big-result"}, code: abi.TooLarge, contains: "max_result_bytes"},
 	}
 	for _, tc := range tests {
@@ -1089,16 +1094,16 @@ func (p *toolsProvider) Close() error                                           
 // limits.max_tools_per_provider is refused with the count and the limit
 // named; one at the limit is served.
 func TestMaxToolsPerProvider(t *testing.T) {
-	// 16: the test host's own provider has 16 tools.
-	te := newTestHost(t, func(c *config.Config) { c.Limits.MaxToolsPerProvider = 16 })
-	err := te.h.AddProvider(context.Background(), newToolsProvider("org.test.many", 17), ProviderMeta{Source: "many.wasm"})
-	if abi.CodeOf(err) != abi.InvalidRequest || !strings.Contains(err.Error(), "registers 17 tools; the limit is 16 (limits.max_tools_per_provider)") || !strings.Contains(err.Error(), "many.wasm") {
-		t.Fatalf("17 tools over a limit of 16: %v", err)
+	// 17: the test host's own provider has 17 tools.
+	te := newTestHost(t, func(c *config.Config) { c.Limits.MaxToolsPerProvider = 17 })
+	err := te.h.AddProvider(context.Background(), newToolsProvider("org.test.many", 18), ProviderMeta{Source: "many.wasm"})
+	if abi.CodeOf(err) != abi.InvalidRequest || !strings.Contains(err.Error(), "registers 18 tools; the limit is 17 (limits.max_tools_per_provider)") || !strings.Contains(err.Error(), "many.wasm") {
+		t.Fatalf("18 tools over a limit of 17: %v", err)
 	}
-	if err := te.h.AddProvider(context.Background(), newToolsProvider("org.test.sixteen", 16), ProviderMeta{}); err != nil {
+	if err := te.h.AddProvider(context.Background(), newToolsProvider("org.test.seventeen", 17), ProviderMeta{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := te.call("alice", "t15", map[string]any{}); err != nil {
+	if _, err := te.call("alice", "t16", map[string]any{}); err != nil {
 		t.Fatalf("a tool of the provider at the limit: %v", err)
 	}
 }

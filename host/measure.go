@@ -1,6 +1,9 @@
 package host
 
-import "math"
+import (
+	"math"
+	"unicode/utf8"
+)
 
 // measure walks a generic value once, without allocating, and returns an
 // estimate of its JSON size (exact for ASCII strings without escapes and
@@ -26,7 +29,7 @@ func measureDepth(v any, depth int) (int, bool) {
 		}
 		return 5, true
 	case string:
-		return len(x) + 2, true
+		return len(x) + 2, utf8.ValidString(x)
 	case int64:
 		return intLen(x), true
 	case uint64: // canonical only above the int64 range: 19 or 20 digits
@@ -49,7 +52,7 @@ func measureDepth(v any, depth int) (int, bool) {
 		for k, e := range x {
 			s, c := measureDepth(e, depth+1)
 			n += s + len(k) + 3
-			ok = ok && c
+			ok = ok && c && utf8.ValidString(k)
 		}
 		return n, ok
 	}
