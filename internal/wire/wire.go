@@ -208,10 +208,19 @@ func NewTracer(log *slog.Logger, format string) *Tracer {
 }
 
 // Frame logs one frame's payload (without its length prefix); dir is "in"
-// (worker → host) or "out" (host → worker).
+// (worker → host) or "out" (host → worker). A tracer made with format ""
+// names each frame's own (a WASM guest's messages are JSON when they start
+// with '{', MessagePack otherwise).
 func (t *Tracer) Frame(dir string, payload []byte) {
 	if t == nil || !t.budget.Allow() {
 		return
 	}
-	t.log.Debug("wire frame", "dir", dir, "format", t.format, "bytes", len(payload), "frame", Quote(payload, FrameLogBytes))
+	format := t.format
+	if format == "" {
+		format = MsgPack
+		if len(payload) > 0 && payload[0] == '{' {
+			format = JSON
+		}
+	}
+	t.log.Debug("wire frame", "dir", dir, "format", format, "bytes", len(payload), "frame", Quote(payload, FrameLogBytes))
 }

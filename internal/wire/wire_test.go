@@ -97,3 +97,19 @@ func TestTracer(t *testing.T) {
 		t.Errorf("a character cut in half: %s", out)
 	}
 }
+
+// A tracer made with format "" names each frame's own (WASM guests choose
+// per message).
+func TestTracerFormatPerFrame(t *testing.T) {
+	var buf bytes.Buffer
+	tr := NewTracer(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})), "")
+	tr.Frame("in", []byte(`{"value":1}`))
+	tr.Frame("out", []byte{0x81, 0xa1, 'v', 0x01})
+	tr.Frame("out", nil)
+	out := buf.String()
+	for _, want := range []string{`dir=in format=json bytes=11`, `dir=out format=msgpack bytes=4 frame=0x81a17601`, `dir=out format=msgpack bytes=0`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in %s", want, out)
+		}
+	}
+}

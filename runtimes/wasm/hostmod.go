@@ -136,6 +136,7 @@ func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n
 
 	buf := encodeAnswer(inst.hbuf[:0], op, value, terr, useJSON, p.maxMsg)
 	inst.hbuf = buf
+	p.trace.Frame("out", buf)
 	rptr, err := inst.alloc(uint32(len(buf)))
 	if err != nil {
 		// The guest's allocator trapped or lied: abort the guest call.
@@ -199,6 +200,7 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 	if !ok {
 		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: request [%d, %d) is outside the guest's %d-byte memory", op, ptr, uint64(ptr)+uint64(n), mem.Size()), false
 	}
+	p.trace.Frame("in", req)
 	codec, err := abi.DetectCodec(req)
 	if err != nil {
 		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: request in an %v", op, err), false

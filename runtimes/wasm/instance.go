@@ -53,6 +53,7 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 	if len(enc) > p.maxMsg {
 		return nil, abi.Errorf(abi.TooLarge, "call of %s encodes to %d bytes, above runtimes.wasm.max_message_bytes (%d)", call.Tool, len(enc), p.maxMsg), true
 	}
+	p.trace.Frame("out", enc)
 
 	inst.env, inst.callCtx, inst.cur = env, ctx, call
 	inst.mu.Lock()
@@ -96,6 +97,7 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 	if err != nil {
 		return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, err), false
 	}
+	p.trace.Frame("in", data)
 	if len(data) > p.maxMsg {
 		return nil, abi.Errorf(abi.TooLarge, "%s returned %d bytes, above runtimes.wasm.max_message_bytes (%d)", call.Tool, len(data), p.maxMsg), false
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	iwire "github.com/aios-host/aios-host/internal/wire"
 	"github.com/tetratelabs/wazero"
 )
 
@@ -152,6 +153,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 	p := &Provider{
 		l: l, name: name, rt: sm.rt, cm: sm.cm, shared: sm, logger: logger, instrumented: sm.instrumented,
 		sink:     newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
+		trace:    iwire.NewTracer(logger, ""),
 		poolSize: poolSize,
 		retireAt: uint64(pages) * 65536 / 4 * 3,
 		live:     make(map[*instance]struct{}),
@@ -236,6 +238,7 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.name, err)
 	}
+	p.trace.Frame("in", data)
 	codec, err := abi.DetectCodec(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: aios_register returned %d bytes in an %w", p.name, len(data), err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	iwire "github.com/aios-host/aios-host/internal/wire"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
@@ -28,7 +29,10 @@ type Provider struct {
 	reg       *abi.ToolRegister
 	logger    *slog.Logger
 	sink      *logSink
-	json      bool // the guest registered in JSON, so calls go to it in JSON
+	// trace logs every message to and from the guest at debug level (nil
+	// when the log was not at debug level at load: one nil check).
+	trace *iwire.Tracer
+	json  bool // the guest registered in JSON, so calls go to it in JSON
 	// instrumented: the module carries the aios_interrupt global (see
 	// instrument.go); otherwise wazero's own checks stop it.
 	instrumented bool

@@ -23,6 +23,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/sealed"
+	iwire "github.com/aios-host/aios-host/internal/wire"
 	instr "github.com/aios-host/aios-host/runtimes/wasm/instrument"
 )
 
@@ -346,7 +347,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	p := &wtProvider{l: l, name: name, module: m, pages: pages, poolSize: poolSize,
 		sink: newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
 		pool: newPool[wtInstance](poolSize)}
-	p.shim = &Provider{name: name, logger: logger, sink: p.sink, maxMsg: l.cfg.MaxMessageBytes}
+	p.shim = &Provider{name: name, logger: logger, sink: p.sink, maxMsg: l.cfg.MaxMessageBytes, trace: iwire.NewTracer(logger, "")}
 	p.sys = newWtSys()
 	clock, random := l.cfg.Clock == "real", l.cfg.Random == "real"
 	p.sys.realClock.Store(clock)
@@ -504,6 +505,7 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	// code runs again.
 	value, terr, useJSON := p.shim.serveHost(shim, wtMem{data: callerMem(c)}, op, ptr, n)
 	buf := encodeAnswer(nil, op, value, terr, useJSON, p.shim.maxMsg)
+	p.shim.trace.Frame("out", buf)
 	ex := c.GetExport(exportAlloc)
 	if ex == nil || ex.Func() == nil {
 		return nil, wt.NewTrap("aios." + op + ": the guest has no aios_alloc")
@@ -691,6 +693,7 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.name, err)
 	}
+	p.shim.trace.Frame("in", data)
 	codec, err := abi.DetectCodec(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: aios_register returned %d bytes in an %w", p.name, len(data), err)
@@ -736,6 +739,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	if len(enc) > p.shim.maxMsg {
 		return nil, abi.Errorf(abi.TooLarge, "call of %s encodes to %d bytes, above runtimes.wasm.max_message_bytes (%d)", call.Tool, len(enc), p.shim.maxMsg), true
 	}
+	p.shim.trace.Frame("out", enc)
 	inst.shim.env, inst.shim.callCtx, inst.shim.cur = env, ctx, call
 	inst.hostErr = nil
 	defer func() { inst.shim.env, inst.shim.callCtx, inst.shim.cur = nil, nil, nil }()
@@ -772,6 +776,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	if err != nil {
 		return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, err), false
 	}
+	p.shim.trace.Frame("in", data)
 	if len(data) > p.shim.maxMsg {
 		return nil, abi.Errorf(abi.TooLarge, "%s returned %d bytes, above runtimes.wasm.max_message_bytes (%d)", call.Tool, len(data), p.shim.maxMsg), false
 	}
