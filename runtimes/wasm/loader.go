@@ -247,6 +247,9 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 	if err := codec.Unmarshal(data, &reg); err != nil {
 		return nil, fmt.Errorf("%s: aios_register returned a malformed ToolRegister: %w", p.name, err)
 	}
+	if err := checkRegisterMembers(data, codec); err != nil {
+		return nil, fmt.Errorf("%s: aios_register: %w", p.name, err)
+	}
 	p.json = codec == abi.JSON
 	if err := validateRegister(&reg, src); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.name, err)

@@ -702,6 +702,9 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 	if err := codec.Unmarshal(data, &reg); err != nil {
 		return nil, fmt.Errorf("%s: aios_register returned a malformed ToolRegister: %w", p.name, err)
 	}
+	if err := checkRegisterMembers(data, codec); err != nil {
+		return nil, fmt.Errorf("%s: aios_register: %w", p.name, err)
+	}
 	p.shim.json = codec == abi.JSON
 	if err := validateRegister(&reg, src); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.name, err)
