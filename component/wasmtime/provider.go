@@ -150,8 +150,9 @@ type Provider struct {
 	linker *C.wasmtime_component_linker_t
 	pool   chan *instance
 	mu     sync.Mutex
-	live   int
-	closed bool
+	live   int  // instances made or being made, not yet freed (under mu)
+	closed bool // (under mu)
+	freed  bool // component, linker and export indices freed (under mu)
 }
 
 var _ abi.Provider = (*Provider)(nil)
@@ -194,8 +195,10 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 	}
 	// Instantiate once now, so a broken component (a missing import, a trap
 	// in its start code) fails at load.
+	p.live++
 	inst, err := p.newInstance()
 	if err != nil {
+		p.live--
 		return nil, fmt.Errorf("component %s: instantiate on wasmtime: %w", name, err)
 	}
 	p.put(inst)
@@ -349,9 +352,6 @@ func (p *Provider) newInstance() (_ *instance, err error) {
 			return nil, fmt.Errorf("export %s is not a function", t.Def.Name)
 		}
 	}
-	p.mu.Lock()
-	p.live++
-	p.mu.Unlock()
 	return inst, nil
 }
 
@@ -377,34 +377,64 @@ func (p *Provider) get() (*instance, error) {
 		return inst, nil
 	default:
 	}
+	// Counted live before newInstance uses the component and linker: the
+	// last busy instance of a closed provider frees them (release), and
+	// did so under an instance being made after the closed check (a use
+	// after free that killed the process).
 	p.mu.Lock()
-	closed := p.closed
-	p.mu.Unlock()
-	if closed {
+	if p.closed {
+		p.mu.Unlock()
 		return nil, abi.Errorf(abi.Unavailable, "component provider %s is closed", p.reg.Provider.ID)
 	}
-	return p.newInstance()
+	p.live++
+	p.mu.Unlock()
+	inst, err := p.newInstance()
+	if err != nil {
+		p.gone()
+		return nil, err
+	}
+	return inst, nil
 }
 
 func (p *Provider) put(inst *instance) {
+	// Pooled under mu: Close, which drains the pool after it sets closed,
+	// finds it there (an instance pooled after the drain was never closed,
+	// nor the component freed).
 	p.mu.Lock()
-	closed := p.closed
-	p.mu.Unlock()
-	if !inst.broken && !closed {
+	if !inst.broken && !p.closed {
 		select {
 		case p.pool <- inst:
+			p.mu.Unlock()
 			return
 		default:
 		}
 	}
+	p.mu.Unlock()
 	p.release(inst)
 }
 
 func (p *Provider) release(inst *instance) {
 	inst.free()
+	p.gone()
+}
+
+// gone counts an instance closed (or one that failed to start); the last
+// one of a closed provider frees the component.
+func (p *Provider) gone() {
 	p.mu.Lock()
 	p.live--
-	last := p.closed && p.live == 0
+	p.mu.Unlock()
+	p.freeIfDone()
+}
+
+// freeIfDone frees the component once p is closed and no instance is left,
+// once: Close and the last busy instance both get here.
+func (p *Provider) freeIfDone() {
+	p.mu.Lock()
+	last := p.closed && p.live == 0 && !p.freed
+	if last {
+		p.freed = true
+	}
 	p.mu.Unlock()
 	if last {
 		p.free()
@@ -433,12 +463,7 @@ func (p *Provider) Close() error {
 		}
 		break
 	}
-	p.mu.Lock()
-	last := p.live == 0
-	p.mu.Unlock()
-	if last {
-		p.free()
-	}
+	p.freeIfDone()
 	return nil
 }
 
