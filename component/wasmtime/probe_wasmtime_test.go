@@ -4,6 +4,7 @@ package wasmtime
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -52,5 +53,23 @@ func TestProbeComponentCloseWhileCalling(t *testing.T) {
 		if n := p.(*Provider).Instances(); n != 0 {
 			t.Fatalf("round %d: %d instances left open after Close", round, n)
 		}
+	}
+}
+
+// A component's stdout reaches the host log (docs/components.md, "WASI 0.2
+// subset": one record per line, stream=stdout) on wasmtime as on wazero.
+func TestProbeComponentStdoutLogged(t *testing.T) {
+	l := newLoader(t, Options{})
+	p := loadWT(t, l, "kitchen")
+	env := &fakeEnv{}
+	item := map[string]any{"name": "widget", "tags": []any{"a", "b", "c"}, "color": "blue",
+		"perms": []any{"read", "exec"}, "shape": map[string]any{"tag": "rect", "val": []any{1.5, 2.0}}, "note": nil, "count": int64(3)}
+	if _, err := callP(p, env, "transform", map[string]any{"item": item}, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	if !strings.Contains(strings.Join(env.logs, ""), "transform widget: 3 tags") {
+		t.Fatalf("the component's stdout did not reach the log: %q", env.logs)
 	}
 }

@@ -7,6 +7,7 @@ package wasmtime
 extern wasmtime_error_t *aios_add_func(wasmtime_component_linker_instance_t *li, const char *name, size_t n, uintptr_t id);
 extern wasmtime_store_t *aios_store_new(wasm_engine_t *e, uintptr_t data);
 extern wasm_engine_t *aios_engine_new(bool fuel);
+extern wasi_config_t *aios_wasi_config_new(uintptr_t data);
 */
 import "C"
 
@@ -338,7 +339,8 @@ func (p *Provider) newInstance() (_ *instance, err error) {
 	// component cannot be rewritten to bound their sum), and a store holds
 	// at most maxTables of them.
 	C.wasmtime_store_limiter(inst.store, C.int64_t(mem), C.int64_t(instrument.MaxTableElements), -1, C.int64_t(maxTables), C.int64_t(maxMemories))
-	if err := takeError(C.wasmtime_context_set_wasi(inst.cx, C.wasi_config_new())); err != nil {
+	// stdout and stderr into the call's log (output.go), as on wazero.
+	if err := takeError(C.wasmtime_context_set_wasi(inst.cx, C.aios_wasi_config_new(C.uintptr_t(inst.handle)))); err != nil {
 		return nil, fmt.Errorf("WASI context: %w", err)
 	}
 	// Start code gets the load deadline's worth of epochs.
@@ -516,6 +518,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 			inst.broken = true
 			err = abi.Errorf(abi.ProviderCrashed, "tool %s: %v", call.Tool, r)
 		}
+		st.flushOutput()
 		inst.state = nil
 		p.put(inst)
 	}()
