@@ -802,7 +802,7 @@ func wtCrashError(tool string, err error) *abi.ToolError {
 	var we *wt.Error
 	if errors.As(err, &we) {
 		if code, ok := we.ExitStatus(); ok {
-			return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory)", tool, code)
+			return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory; see the host log for its stderr)", tool, code)
 		}
 	}
 	return abi.Errorf(abi.ProviderCrashed, "%s: the guest trapped: %s", tool, wtTrapText(err))
@@ -811,8 +811,8 @@ func wtCrashError(tool string, err error) *abi.ToolError {
 // trapNames are wasmtime's trap codes in the words wazero uses.
 var trapNames = map[wt.TrapCode]string{
 	wt.StackOverflow: "stack overflow", wt.MemoryOutOfBounds: "out of bounds memory access",
-	wt.HeapMisaligned: "unaligned atomic", wt.TableOutOfBounds: "table out of bounds",
-	wt.IndirectCallToNull: "indirect call to a null table entry", wt.BadSignature: "indirect call type mismatch",
+	wt.HeapMisaligned: "unaligned atomic", wt.TableOutOfBounds: "invalid table access",
+	wt.IndirectCallToNull: "invalid table access", wt.BadSignature: "indirect call type mismatch",
 	wt.IntegerOverflow: "integer overflow", wt.IntegerDivisionByZero: "integer divide by zero",
 	wt.BadConversionToInteger: "invalid conversion to integer", wt.UnreachableCodeReached: "unreachable",
 	wt.Interrupt: "interrupted (deadline)", wt.OutOfFuel: "out of fuel",
@@ -826,6 +826,9 @@ func wtTrapText(err error) string {
 	if errors.As(err, &tr) {
 		if c := tr.Code(); c != nil {
 			if name, ok := trapNames[*c]; ok {
+				if *c == wt.StackOverflow {
+					return name // wazero's own words, without "wasm error: "
+				}
 				return "wasm error: " + name
 			}
 		}

@@ -1,0 +1,61 @@
+package wasm
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// probeOutcome loads g (with proc_exit and fd_write imported) and calls
+// its tool once on engine e.
+func probeOutcome(t *testing.T, e edgeEngine, g *edgeGuest, d time.Duration) edgeOutcome {
+	t.Helper()
+	src := strings.Replace(g.wat(), "(memory (export", `(import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (memory (export`, 1)
+	p := edgeLoad(t, e, Config{PoolSize: 1}, src)
+	v, err := call(p, newFakeEnv(p, 3), "t", map[string]any{}, d)
+	o := edgeOutcome{v: v, code: abi.CodeOf(err), inst: edgeInstances(p)}
+	if err != nil {
+		o.msg = err.Error()
+	}
+	return o
+}
+
+// A trap reads the same on both engines (wasmtime_engine.go, trapNames:
+// "wasmtime's trap codes in the words wazero uses"): a call_indirect
+// through a null or missing table entry was "invalid table access" on
+// wazero and "indirect call to a null table entry" / "table out of bounds"
+// on wasmtime, a stack overflow "wasm error: stack overflow" there and
+// "stack overflow" on wazero; a guest's exit lacked wazero's pointer to its stderr in the
+// log.
+func TestProbeTrapWordsAsWazero(t *testing.T) {
+	for _, tc := range []struct{ name, call, extra, want string }{
+		{"null table entry", `(call_indirect (type $t) (i32.const 1))`,
+			`(type $t (func (result i64))) (table 4 funcref) (elem (i32.const 0) $f) (func $f (result i64) (i64.const 0))`,
+			"t: the guest trapped: wasm error: invalid table access"},
+		{"past the table", `(call_indirect (type $t) (i32.const 100))`, `(type $t (func (result i64))) (table 4 funcref)`,
+			"t: the guest trapped: wasm error: invalid table access"},
+		{"type mismatch", `(call_indirect (type $t) (i32.const 0))`,
+			`(type $t (func (result i64))) (table 4 funcref) (elem (i32.const 0) $g) (func $g (result i32) (i32.const 0))`,
+			"t: the guest trapped: wasm error: indirect call type mismatch"},
+		{"stack overflow", `(drop (call $rec (i32.const 0))) (i64.const 0)`,
+			`(func $rec (param i32) (result i32) (call $rec (i32.add (local.get 0) (i32.const 1))))`,
+			"t: the guest trapped: stack overflow"},
+		{"proc_exit", `(call $exit (i32.const 3)) (i64.const 0)`, ``,
+			"t: the guest exited with code 3 (a Go guest exits with 2 on panic or out of memory; see the host log for its stderr)"},
+	} {
+		for _, e := range edgeEngines {
+			t.Run(tc.name+"/"+e.name, func(t *testing.T) {
+				g := newEdgeGuest(edgeReg)
+				g.call, g.extra = tc.call, tc.extra
+				o := probeOutcome(t, e, g, 20*time.Second)
+				if o.code != abi.ProviderCrashed || o.msg != "ProviderCrashed: "+tc.want || o.inst != 0 {
+					t.Fatalf("got %s %q, %d instances; want ProviderCrashed %q, discarded", o.code, o.msg, o.inst, tc.want)
+				}
+			})
+		}
+	}
+}
