@@ -73,3 +73,60 @@ func TestProbeComponentStdoutLogged(t *testing.T) {
 		t.Fatalf("the component's stdout did not reach the log: %q", env.logs)
 	}
 }
+
+// slowStartComponent is testListComponent (run: func() -> list<...>, here
+// returning no element) whose core module has a start function counting
+// to n (seconds of work for n near 2^31).
+func slowStartComponent(n int64) []byte {
+	body := []byte{0x00, 0x41, 0x00, 0x41, 0x10, 0x36, 0x02, 0x00, 0x41, 0x04, 0x41, 0x00, 0x36, 0x02, 0x00, 0x41, 0x00, 0x0b}
+	spin := []byte{0x01, 0x01, 0x7f, 0x03, 0x40, 0x20, 0x00, 0x41, 0x01, 0x6a, 0x22, 0x00, 0x41}
+	spin = append(spin, sleb(n)...)
+	spin = append(spin, 0x49, 0x0d, 0x00, 0x0b, 0x0b)
+	core := []byte{0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00}
+	core = append(core, section(1, []byte{2, 0x60, 0, 1, 0x7f, 0x60, 0, 0})...)
+	core = append(core, section(3, []byte{2, 0, 1})...)
+	core = append(core, section(5, []byte{1, 0x00, 1})...)
+	core = append(core, section(7, pcat([]byte{2}, pstr("f"), []byte{0x00, 0x00}, pstr("memory"), []byte{0x02, 0x00}))...)
+	core = append(core, section(8, []byte{1})...)
+	core = append(core, section(10, pcat([]byte{2}, uleb(uint64(len(body))), body, uleb(uint64(len(spin))), spin))...)
+	return pcat([]byte{0x00, 0x61, 0x73, 0x6d, 0x0d, 0x00, 0x01, 0x00},
+		psec(7, []byte{0x6f, 0x04, 0x7d, 0x7d, 0x7d, 0x7d}, []byte{0x70, 0x00}, []byte{0x40, 0x00, 0x00, 0x01}),
+		psec(1, core),
+		psec(2, []byte{0x00, 0x00, 0x00}),
+		psec(6, pcat([]byte{0x00, 0x00, 0x01, 0x00}, pstr("f")), pcat([]byte{0x00, 0x02, 0x01, 0x00}, pstr("memory"))),
+		psec(8, []byte{0x00, 0x00, 0x00, 0x01, 0x03, 0x00, 0x02}),
+		psec(11, pcat([]byte{0x00}, pstr("run"), []byte{0x01, 0x00, 0x00})),
+	)
+}
+
+// "Start functions of a new instance run under the call's deadline"
+// (docs/components.md, Calls), as on wazero: on wasmtime they ran under a
+// fixed 10 s whatever the call's deadline, so a call that needed a new
+// instance of a component with slow start code held its caller (and a
+// CPU) seconds past its deadline.
+func TestProbeComponentStartUnderCallDeadline(t *testing.T) {
+	l := newLoader(t, Options{PoolSize: 1})
+	start := time.Now()
+	p, err := l.LoadBytes(context.Background(), abi.Source{Path: "slowstart.wasm"}, slowStartComponent(2_000_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	startCost := time.Since(start)
+	t.Logf("load (start code once) took %v", startCost)
+	if startCost < 600*time.Millisecond {
+		t.Skipf("start code took only %v: too fast to tell", startCost)
+	}
+	wp := p.(*Provider)
+	wp.release(<-wp.pool) // the next call needs a new instance
+	start = time.Now()
+	_, err = callP(p, &fakeEnv{}, "run", map[string]any{}, 100*time.Millisecond)
+	took := time.Since(start)
+	if abi.CodeOf(err) != abi.Timeout || took > startCost/2 {
+		t.Fatalf("call with a 100 ms deadline needing a new instance: %v after %v (start code takes %v), want Timeout at the deadline", err, took, startCost)
+	}
+	t.Logf("%v after %v", err, took)
+	if !strings.Contains(err.Error(), "new instance") {
+		t.Errorf("Timeout %q does not say the new instance was starting", err)
+	}
+}

@@ -197,7 +197,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 	// Instantiate once now, so a broken component (a missing import, a trap
 	// in its start code) fails at load.
 	p.live++
-	inst, err := p.newInstance()
+	inst, err := p.newInstance(time.Now().Add(loadStartTimeout))
 	if err != nil {
 		p.live--
 		return nil, fmt.Errorf("component %s: instantiate on wasmtime: %w", name, err)
@@ -321,7 +321,11 @@ type instance struct {
 	cancelled bool
 }
 
-func (p *Provider) newInstance() (_ *instance, err error) {
+// loadStartTimeout bounds the start code of the instance a load makes.
+const loadStartTimeout = 10 * time.Second
+
+// newInstance instantiates the component; its start code runs until dl.
+func (p *Provider) newInstance(dl time.Time) (_ *instance, err error) {
 	inst := &instance{p: p}
 	inst.handle = cgo.NewHandle(inst)
 	inst.store = C.aios_store_new(p.l.engine, C.uintptr_t(inst.handle))
@@ -343,9 +347,13 @@ func (p *Provider) newInstance() (_ *instance, err error) {
 	if err := takeError(C.wasmtime_context_set_wasi(inst.cx, C.aios_wasi_config_new(C.uintptr_t(inst.handle)))); err != nil {
 		return nil, fmt.Errorf("WASI context: %w", err)
 	}
-	// Start code gets the load deadline's worth of epochs.
-	inst.setDeadline(time.Now().Add(10 * time.Second))
+	// Start code runs until dl: the load's, or the call's that needs
+	// this instance (docs/components.md, as on wazero).
+	inst.setDeadline(dl)
 	if err := takeError(C.wasmtime_component_linker_instantiate(p.linker, inst.cx, p.comp, &inst.ci)); err != nil {
+		if !time.Now().Before(dl) {
+			return nil, errors.New("its start code did not finish by the deadline and was interrupted")
+		}
 		return nil, err
 	}
 	inst.funcs = make([]C.wasmtime_component_func_t, len(p.order))
@@ -373,7 +381,8 @@ func (l *Loader) ticks(d time.Duration) uint64 {
 	return uint64(d/l.opts.EpochInterval) + 1
 }
 
-func (p *Provider) get() (*instance, error) {
+// get takes an idle instance or makes one whose start code runs until dl.
+func (p *Provider) get(dl time.Time) (*instance, error) {
 	select {
 	case inst := <-p.pool:
 		return inst, nil
@@ -390,7 +399,7 @@ func (p *Provider) get() (*instance, error) {
 	}
 	p.live++
 	p.mu.Unlock()
-	inst, err := p.newInstance()
+	inst, err := p.newInstance(dl)
 	if err != nil {
 		p.gone()
 		return nil, err
@@ -507,9 +516,17 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 	if !has {
 		deadline = time.Now().Add(p.l.opts.DefaultDeadline)
 	}
-	inst, err := p.get()
+	inst, err := p.get(deadline)
 	if err != nil {
-		return nil, abi.AsToolError(err, abi.Unavailable)
+		var te *abi.ToolError
+		if errors.As(err, &te) {
+			return nil, te // closed
+		}
+		// In the words of the wazero component runtime (component/call.go).
+		if !time.Now().Before(deadline) {
+			return nil, abi.Errorf(abi.Timeout, "component %s: the deadline passed while a new instance was starting: %v", p.reg.Provider.ID, err)
+		}
+		return nil, abi.Errorf(abi.Unavailable, "component %s: new instance: %v", p.reg.Provider.ID, err)
 	}
 	st := &callState{ctx: ctx, env: env}
 	inst.state = st
