@@ -4,12 +4,14 @@ package wasmtime
 
 import (
 	"context"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/component"
 )
 
 // Close while calls run (docs/components.md): idle instances go at once,
@@ -128,5 +130,41 @@ func TestProbeComponentStartUnderCallDeadline(t *testing.T) {
 	t.Logf("%v after %v", err, took)
 	if !strings.Contains(err.Error(), "new instance") {
 		t.Errorf("Timeout %q does not say the new instance was starting", err)
+	}
+}
+
+// A trap names its reason on wasmtime as on wazero ("tool crash: wasm
+// error: unreachable"): the message was the first line of wasmtime's
+// error, "error while executing at wasm backtrace:", which names none.
+func TestProbeComponentTrapReason(t *testing.T) {
+	f := sample(t, "conformance")
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, err := component.New(context.Background(), b, f, "", component.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pa.Close()
+	pb := loadWT(t, newLoader(t, Options{}), "conformance")
+	for _, p := range []abi.Provider{pa, pb} {
+		_, err := callP(p, &fakeEnv{}, "crash", map[string]any{}, 5*time.Second)
+		if want := "ProviderCrashed: tool crash: wasm error: unreachable"; err == nil || err.Error() != want {
+			t.Errorf("%T: crash: %v, want %q", p, err, want)
+		}
+	}
+}
+
+func TestProbeComponentTrapWords(t *testing.T) {
+	for msg, want := range map[string]string{
+		"error while executing at wasm backtrace:\n    0:    0xbaf - <unknown>!crash\n\nCaused by:\n    wasm trap: wasm `unreachable` instruction executed\n\nStack backtrace:\n   0: <unknown>": "wasm error: unreachable",
+		"error while executing at wasm backtrace:\n    0: x\n\nCaused by:\n    wasm trap: call stack exhausted":                                                                                  "stack overflow",
+		"error while executing at wasm backtrace:\n    0: x\n\nCaused by:\n    0: something else\n    1: deeper":                                                                                 "something else",
+		"cannot enter component instance": "cannot enter component instance",
+	} {
+		if got := trapReason(msg); got != want {
+			t.Errorf("trapReason(%q) = %q, want %q", msg, got, want)
+		}
 	}
 }

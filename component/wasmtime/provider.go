@@ -607,10 +607,45 @@ func (inst *instance) fail(t *tool, err error, deadline time.Time) error {
 	if !time.Now().Before(deadline) || strings.Contains(msg, "interrupt") {
 		return abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component instance was stopped", t.Def.Name)
 	}
+	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s", t.Def.Name, trapReason(msg))
+}
+
+// trapWords are wasmtime's trap messages in the words the wazero component
+// runtime uses for the same trap.
+var trapWords = map[string]string{
+	"wasm `unreachable` instruction executed":       "wasm error: unreachable",
+	"call stack exhausted":                          "stack overflow",
+	"out of bounds memory access":                   "wasm error: out of bounds memory access",
+	"undefined element: out of bounds table access": "wasm error: invalid table access",
+	"uninitialized element":                         "wasm error: invalid table access",
+	"indirect call type mismatch":                   "wasm error: indirect call type mismatch",
+	"integer overflow":                              "wasm error: integer overflow",
+	"integer divide by zero":                        "wasm error: integer divide by zero",
+	"invalid conversion to integer":                 "wasm error: invalid conversion to integer",
+	"unaligned atomic":                              "wasm error: unaligned atomic",
+}
+
+// trapReason is the reason of a failed wasmtime call in one line: the
+// first line under "Caused by:" (the message's first line is only "error
+// while executing at wasm backtrace:"), a trap in wazero's words; else the
+// message's first line.
+func trapReason(msg string) string {
+	if _, cause, ok := strings.Cut(msg, "Caused by:"); ok {
+		for _, l := range strings.Split(cause, "\n") {
+			l = strings.TrimLeft(strings.TrimSpace(l), "0123456789: ")
+			if l == "" {
+				continue
+			}
+			if w, ok := trapWords[strings.TrimPrefix(l, "wasm trap: ")]; ok {
+				return w
+			}
+			return l
+		}
+	}
 	if i := strings.IndexByte(msg, '\n'); i > 0 {
 		msg = msg[:i]
 	}
-	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s", t.Def.Name, msg)
+	return msg
 }
 
 func params(t *tool, ps any) ([]wit.Value, error) {
