@@ -1,6 +1,7 @@
 package wasm
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,37 @@ func TestProbeTrapWordsAsWazero(t *testing.T) {
 				o := probeOutcome(t, e, g, 20*time.Second)
 				if o.code != abi.ProviderCrashed || o.msg != "ProviderCrashed: "+tc.want || o.inst != 0 {
 					t.Fatalf("got %s %q, %d instances; want ProviderCrashed %q, discarded", o.code, o.msg, o.inst, tc.want)
+				}
+			})
+		}
+	}
+}
+
+// A guest whose aios_alloc fails while the host hands it a call's input
+// fails the call in the same words on both engines (wazero's
+// instance.call): wasmtime left out "the guest trapped: " and said "ran
+// past its deadline in aios_alloc".
+func TestProbeInputAllocFailureAsWazero(t *testing.T) {
+	for _, tc := range []struct {
+		name, alloc string
+		code        abi.ErrorCode
+		want        string
+	}{
+		{"returns 0", `(return (i32.const 0))`, abi.ProviderCrashed, "t: the guest trapped: aios_alloc(200042) returned 0 (the guest is out of memory)"},
+		{"outside memory", `(return (i32.const 131000))`, abi.ProviderCrashed, "t: the guest trapped: aios_alloc(200042) returned [131000, 331042), outside the guest's 131072-byte memory"},
+		{"traps", `unreachable`, abi.ProviderCrashed, "t: the guest trapped: wasm error: unreachable"},
+		{"loops", `(loop $l (br $l))`, abi.Timeout, "t ran past its deadline; the guest was interrupted"},
+	} {
+		for _, e := range edgeEngines {
+			t.Run(tc.name+"/"+e.name, func(t *testing.T) {
+				g := newEdgeGuest(edgeReg)
+				ok := g.seg(`{"value":1}`)
+				g.alloc = `(if (i32.ge_u (local.get $n) (i32.const 100000)) (then ` + tc.alloc + `))`
+				g.call = fmt.Sprintf("(i64.const %d)", ok)
+				p := edgeLoad(t, e, Config{PoolSize: 1}, g.wat())
+				_, err := call(p, newFakeEnv(p, 3), "t", map[string]any{"big": strings.Repeat("x", 200000)}, 300*time.Millisecond)
+				if abi.CodeOf(err) != tc.code || err.Error() != string(tc.code)+": "+tc.want {
+					t.Fatalf("got %v, want %s %q", err, tc.code, tc.want)
 				}
 			})
 		}

@@ -749,10 +749,12 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		if inst.cancelled {
 			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
 		}
+		// In wazero's words (instance.call): the same failure reads the
+		// same on both engines.
 		if isInterrupt(err) {
-			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline in aios_alloc; the guest was interrupted", call.Tool), false
+			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline; the guest was interrupted", call.Tool), false
 		}
-		return nil, abi.Errorf(abi.ProviderCrashed, "%s: %s", call.Tool, wtTrapText(err)), false
+		return nil, wtCrashError(call.Tool, err), false
 	}
 	copy(inst.mem.UnsafeData(inst.store)[ptr:], enc)
 	res, err := inst.fCall.Call(inst.store, int32(ptr), int32(len(enc)))
