@@ -91,3 +91,30 @@ func TestProbeInputAllocFailureAsWazero(t *testing.T) {
 		}
 	}
 }
+
+// A WASI call given a buffer outside guest memory (docs/abi.md §6): EFAULT
+// on wazero, a trap on wasmtime, whose WASI preview 1 is its own (the
+// difference is documented; this pins it). Before, docs/abi.md did not
+// say, and a guest that got EFAULT on wazero crashed on wasmtime.
+func TestProbeWASIBadPointer(t *testing.T) {
+	for _, e := range edgeEngines {
+		t.Run(e.name, func(t *testing.T) {
+			g := newEdgeGuest(edgeReg)
+			// 21: EFAULT; another answer traps with "unreachable".
+			g.call = fmt.Sprintf(`(if (i32.ne (call $fd_write (i32.const 1) (i32.const 0x7ffffff0) (i32.const 1) (i32.const 520)) (i32.const 21))
+      (then unreachable))
+    (i64.const %d)`, g.seg(`{"value":"returned"}`))
+			o := probeOutcome(t, e, g, 5*time.Second)
+			switch e.name {
+			case "wasmtime":
+				if o.code != abi.ProviderCrashed || !strings.Contains(o.msg, "the guest trapped: Pointer out of bounds") {
+					t.Fatalf("got %v %s %q, want the documented trap", o.v, o.code, o.msg)
+				}
+			default:
+				if o.code != "" || o.v != "returned" {
+					t.Fatalf("got %v %s %q, want fd_write to return EFAULT and the guest to go on", o.v, o.code, o.msg)
+				}
+			}
+		})
+	}
+}
