@@ -118,3 +118,33 @@ func TestProbeWASIBadPointer(t *testing.T) {
 		})
 	}
 }
+
+// recGuest's tool t recurses n frames deep in wasm and then calls itself
+// through call_tool, returning the answer.
+func recGuest(n int) string {
+	g := newEdgeGuest(edgeReg)
+	ptr, ln := pk(g.seg(`{"tool":"t","params":{}}`))
+	g.extra = fmt.Sprintf(`(func $rec (param $n i32) (result i64)
+    (if (result i64) (i32.eqz (local.get $n))
+      (then (call $call_tool %s %s))
+      (else (i64.add (call $rec (i32.sub (local.get $n) (i32.const 1))) (i64.const 0)))))`, ptr, ln)
+	g.call = fmt.Sprintf(`(call $rec (i32.const %d))`, n)
+	return g.wat()
+}
+
+// Deep recursion through call_tool: a guest that recurses most of its wasm
+// stack and then calls itself, 40 levels deep (limits.max_call_depth may
+// be 64), gets DepthExceeded on both engines. On wasmtime each nested call
+// ran on the same thread's native stack with a fresh 512 KiB budget of its
+// own, and the thread's stack overflowed: SIGSEGV, the host process died.
+func TestProbeNestedCallsDoNotShareStack(t *testing.T) {
+	for _, e := range edgeEngines {
+		t.Run(e.name, func(t *testing.T) {
+			p := edgeLoad(t, e, Config{PoolSize: 2}, recGuest(15000)) // about 430 KiB of wasmtime's 512 KiB
+			_, err := call(p, newFakeEnv(p, 40), "t", map[string]any{}, 20*time.Second)
+			if abi.CodeOf(err) != abi.DepthExceeded {
+				t.Fatalf("got %v, want DepthExceeded", err)
+			}
+		})
+	}
+}

@@ -502,7 +502,15 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	}
 	// serveHost copies what it keeps out of guest memory before any guest
 	// code runs again.
-	value, terr, useJSON := p.shim.serveHost(shim, wtMem{data: callerMem(c)}, op, ptr, n)
+	gmem := wtMem{data: callerMem(c)}
+	var value any
+	var terr *abi.ToolError
+	var useJSON bool
+	if op == opCallTool {
+		value, terr, useJSON = onOwnStack(func() (any, *abi.ToolError, bool) { return p.shim.serveHost(shim, gmem, op, ptr, n) })
+	} else {
+		value, terr, useJSON = p.shim.serveHost(shim, gmem, op, ptr, n)
+	}
 	buf := encodeAnswer(nil, op, value, terr, useJSON, p.shim.maxMsg)
 	ex := c.GetExport(exportAlloc)
 	if ex == nil || ex.Func() == nil {
@@ -534,6 +542,30 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	}
 	copy(mem[rptr:], buf)
 	return []wt.Val{wt.ValI64(int64(uint64(rptr)<<32 | uint64(len(buf))))}, nil
+}
+
+// onOwnStack runs a nested call (call_tool) on a goroutine of its own, and
+// so on another thread, and waits for it. On this goroutine a nested call
+// of a wasmtime guest would run on this thread's native stack below the
+// calling guest's, and wasmtime gives each store its own max_wasm_stack
+// (512 KiB) from where it is entered: a guest recursing most of that and
+// then calling itself through call_tool overflowed the thread's stack
+// within a few levels and killed the process (SIGSEGV), where wazero
+// answers DepthExceeded. (The host calls wasmtime providers on a fresh
+// goroutine anyway, host.CallWatched; a caller of the Provider need not.)
+func onOwnStack(f func() (any, *abi.ToolError, bool)) (value any, terr *abi.ToolError, useJSON bool) {
+	var panicked any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { panicked = recover() }()
+		value, terr, useJSON = f()
+	}()
+	<-done
+	if panicked != nil {
+		panic(panicked) // to hostCall's recover, on the guest's goroutine
+	}
+	return value, terr, useJSON
 }
 
 // wtInstance is one instantiated guest in its own store.
