@@ -50,6 +50,10 @@ extern void wasmtime_store_epoch_deadline_callback(wasmtime_store_t *,
 extern wasmtime_error_t *wasmtime_context_set_wasi(wasmtime_context_t *, wasi_config_t *);
 
 extern wasi_config_t *wasi_config_new(void);
+extern void wasi_config_set_stdout_custom(wasi_config_t *, ptrdiff_t (*callback)(void *, const unsigned char *, size_t),
+                                          void *data, void (*finalizer)(void *));
+extern void wasi_config_set_stderr_custom(wasi_config_t *, ptrdiff_t (*callback)(void *, const unsigned char *, size_t),
+                                          void *data, void (*finalizer)(void *));
 
 extern wasmtime_error_t *wasmtime_error_new(const char *);
 extern void wasmtime_error_message(const wasmtime_error_t *, wasm_name_t *message);

@@ -8,6 +8,7 @@ package wasmtime
 extern wasmtime_error_t *aios_add_func(wasmtime_component_linker_instance_t *li, const char *name, size_t n, uintptr_t id);
 extern wasmtime_store_t *aios_store_new(wasm_engine_t *e, uintptr_t data);
 extern uintptr_t aios_store_data(wasmtime_context_t *c);
+extern wasi_config_t *aios_wasi_config_new(uintptr_t data);
 extern wasm_engine_t *aios_engine_new(bool fuel);
 extern void aios_vals_delete(wasmtime_component_val_t *v, size_t n);
 */

@@ -29,6 +29,26 @@ wasmtime_store_t *aios_store_new(wasm_engine_t *e, uintptr_t data) {
   return s;
 }
 
+// The guest's stdout and stderr (wasi:cli/stdout, stderr): every write
+// goes to aiosComponentOutput on the guest's own thread, with the store's
+// instance handle.
+static ptrdiff_t aios_stdout_cb(void *data, const unsigned char *buf, size_t n) {
+  aiosComponentOutput((uintptr_t)data, 0, (unsigned char *)buf, n);
+  return (ptrdiff_t)n;
+}
+
+static ptrdiff_t aios_stderr_cb(void *data, const unsigned char *buf, size_t n) {
+  aiosComponentOutput((uintptr_t)data, 1, (unsigned char *)buf, n);
+  return (ptrdiff_t)n;
+}
+
+wasi_config_t *aios_wasi_config_new(uintptr_t data) {
+  wasi_config_t *c = wasi_config_new();
+  wasi_config_set_stdout_custom(c, aios_stdout_cb, (void *)data, NULL);
+  wasi_config_set_stderr_custom(c, aios_stderr_cb, (void *)data, NULL);
+  return c;
+}
+
 uintptr_t aios_store_data(wasmtime_context_t *c) { return (uintptr_t)wasmtime_context_get_data(c); }
 
 wasm_engine_t *aios_engine_new(bool fuel) {

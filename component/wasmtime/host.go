@@ -58,6 +58,9 @@ type callState struct {
 	// returns the same code.
 	nested  map[string]*abi.ToolError
 	hostErr error
+	// The guest's stdout and stderr (output.go).
+	outBytes int
+	outBuf   [2][]byte
 }
 
 //export aiosComponentHost

@@ -4,6 +4,7 @@ package wasmtime
 
 import (
 	"testing"
+	"time"
 )
 
 // memoriesComponent is a component that instantiates one core module
@@ -75,7 +76,7 @@ func TestComponentMemoriesBounded(t *testing.T) {
 	if one.linker, err = newLinker(l.engine); err != nil {
 		t.Fatal(err)
 	}
-	inst, err := one.newInstance()
+	inst, err := one.newInstance(time.Now().Add(loadStartTimeout))
 	if err != nil {
 		t.Fatalf("one memory of %d pages: %v", limit, err)
 	}
@@ -89,11 +90,11 @@ func TestComponentMemoriesBounded(t *testing.T) {
 	if over.linker, err = newLinker(l.engine); err != nil {
 		t.Fatal(err)
 	}
-	if inst, err := over.newInstance(); err == nil {
+	if inst, err := over.newInstance(time.Now().Add(loadStartTimeout)); err == nil {
 		inst.free()
 		t.Fatalf("a memory grew past %d pages: the probe component does not grow its memory", limit)
 	}
-	inst, err = p.newInstance()
+	inst, err = p.newInstance(time.Now().Add(loadStartTimeout))
 	if err == nil {
 		inst.free()
 		t.Fatalf("an instance with MemoryLimitPages %d (%d KiB) held 64 memories of %d pages each (%d MiB, every page touched)",

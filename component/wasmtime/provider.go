@@ -7,6 +7,7 @@ package wasmtime
 extern wasmtime_error_t *aios_add_func(wasmtime_component_linker_instance_t *li, const char *name, size_t n, uintptr_t id);
 extern wasmtime_store_t *aios_store_new(wasm_engine_t *e, uintptr_t data);
 extern wasm_engine_t *aios_engine_new(bool fuel);
+extern wasi_config_t *aios_wasi_config_new(uintptr_t data);
 */
 import "C"
 
@@ -150,8 +151,9 @@ type Provider struct {
 	linker *C.wasmtime_component_linker_t
 	pool   chan *instance
 	mu     sync.Mutex
-	live   int
-	closed bool
+	live   int  // instances made or being made, not yet freed (under mu)
+	closed bool // (under mu)
+	freed  bool // component, linker and export indices freed (under mu)
 }
 
 var _ abi.Provider = (*Provider)(nil)
@@ -194,8 +196,10 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 	}
 	// Instantiate once now, so a broken component (a missing import, a trap
 	// in its start code) fails at load.
-	inst, err := p.newInstance()
+	p.live++
+	inst, err := p.newInstance(time.Now().Add(loadStartTimeout))
 	if err != nil {
+		p.live--
 		return nil, fmt.Errorf("component %s: instantiate on wasmtime: %w", name, err)
 	}
 	p.put(inst)
@@ -317,7 +321,11 @@ type instance struct {
 	cancelled bool
 }
 
-func (p *Provider) newInstance() (_ *instance, err error) {
+// loadStartTimeout bounds the start code of the instance a load makes.
+const loadStartTimeout = 10 * time.Second
+
+// newInstance instantiates the component; its start code runs until dl.
+func (p *Provider) newInstance(dl time.Time) (_ *instance, err error) {
 	inst := &instance{p: p}
 	inst.handle = cgo.NewHandle(inst)
 	inst.store = C.aios_store_new(p.l.engine, C.uintptr_t(inst.handle))
@@ -335,12 +343,17 @@ func (p *Provider) newInstance() (_ *instance, err error) {
 	// component cannot be rewritten to bound their sum), and a store holds
 	// at most maxTables of them.
 	C.wasmtime_store_limiter(inst.store, C.int64_t(mem), C.int64_t(instrument.MaxTableElements), -1, C.int64_t(maxTables), C.int64_t(maxMemories))
-	if err := takeError(C.wasmtime_context_set_wasi(inst.cx, C.wasi_config_new())); err != nil {
+	// stdout and stderr into the call's log (output.go), as on wazero.
+	if err := takeError(C.wasmtime_context_set_wasi(inst.cx, C.aios_wasi_config_new(C.uintptr_t(inst.handle)))); err != nil {
 		return nil, fmt.Errorf("WASI context: %w", err)
 	}
-	// Start code gets the load deadline's worth of epochs.
-	inst.setDeadline(time.Now().Add(10 * time.Second))
+	// Start code runs until dl: the load's, or the call's that needs
+	// this instance (docs/components.md, as on wazero).
+	inst.setDeadline(dl)
 	if err := takeError(C.wasmtime_component_linker_instantiate(p.linker, inst.cx, p.comp, &inst.ci)); err != nil {
+		if !time.Now().Before(dl) {
+			return nil, errors.New("its start code did not finish by the deadline and was interrupted")
+		}
 		return nil, err
 	}
 	inst.funcs = make([]C.wasmtime_component_func_t, len(p.order))
@@ -349,9 +362,6 @@ func (p *Provider) newInstance() (_ *instance, err error) {
 			return nil, fmt.Errorf("export %s is not a function", t.Def.Name)
 		}
 	}
-	p.mu.Lock()
-	p.live++
-	p.mu.Unlock()
 	return inst, nil
 }
 
@@ -371,40 +381,71 @@ func (l *Loader) ticks(d time.Duration) uint64 {
 	return uint64(d/l.opts.EpochInterval) + 1
 }
 
-func (p *Provider) get() (*instance, error) {
+// get takes an idle instance or makes one whose start code runs until dl.
+func (p *Provider) get(dl time.Time) (*instance, error) {
 	select {
 	case inst := <-p.pool:
 		return inst, nil
 	default:
 	}
+	// Counted live before newInstance uses the component and linker: the
+	// last busy instance of a closed provider frees them (release), and
+	// did so under an instance being made after the closed check (a use
+	// after free that killed the process).
 	p.mu.Lock()
-	closed := p.closed
-	p.mu.Unlock()
-	if closed {
+	if p.closed {
+		p.mu.Unlock()
 		return nil, abi.Errorf(abi.Unavailable, "component provider %s is closed", p.reg.Provider.ID)
 	}
-	return p.newInstance()
+	p.live++
+	p.mu.Unlock()
+	inst, err := p.newInstance(dl)
+	if err != nil {
+		p.gone()
+		return nil, err
+	}
+	return inst, nil
 }
 
 func (p *Provider) put(inst *instance) {
+	// Pooled under mu: Close, which drains the pool after it sets closed,
+	// finds it there (an instance pooled after the drain was never closed,
+	// nor the component freed).
 	p.mu.Lock()
-	closed := p.closed
-	p.mu.Unlock()
-	if !inst.broken && !closed {
+	if !inst.broken && !p.closed {
 		select {
 		case p.pool <- inst:
+			p.mu.Unlock()
 			return
 		default:
 		}
 	}
+	p.mu.Unlock()
 	p.release(inst)
 }
 
 func (p *Provider) release(inst *instance) {
 	inst.free()
+	p.gone()
+}
+
+// gone counts an instance closed (or one that failed to start); the last
+// one of a closed provider frees the component.
+func (p *Provider) gone() {
 	p.mu.Lock()
 	p.live--
-	last := p.closed && p.live == 0
+	p.mu.Unlock()
+	p.freeIfDone()
+}
+
+// freeIfDone frees the component once p is closed and no instance is left,
+// once: Close and the last busy instance both get here.
+func (p *Provider) freeIfDone() {
+	p.mu.Lock()
+	last := p.closed && p.live == 0 && !p.freed
+	if last {
+		p.freed = true
+	}
 	p.mu.Unlock()
 	if last {
 		p.free()
@@ -433,12 +474,7 @@ func (p *Provider) Close() error {
 		}
 		break
 	}
-	p.mu.Lock()
-	last := p.live == 0
-	p.mu.Unlock()
-	if last {
-		p.free()
-	}
+	p.freeIfDone()
 	return nil
 }
 
@@ -480,9 +516,17 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 	if !has {
 		deadline = time.Now().Add(p.l.opts.DefaultDeadline)
 	}
-	inst, err := p.get()
+	inst, err := p.get(deadline)
 	if err != nil {
-		return nil, abi.AsToolError(err, abi.Unavailable)
+		var te *abi.ToolError
+		if errors.As(err, &te) {
+			return nil, te // closed
+		}
+		// In the words of the wazero component runtime (component/call.go).
+		if !time.Now().Before(deadline) {
+			return nil, abi.Errorf(abi.Timeout, "component %s: the deadline passed while a new instance was starting: %v", p.reg.Provider.ID, err)
+		}
+		return nil, abi.Errorf(abi.Unavailable, "component %s: new instance: %v", p.reg.Provider.ID, err)
 	}
 	st := &callState{ctx: ctx, env: env}
 	inst.state = st
@@ -491,6 +535,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 			inst.broken = true
 			err = abi.Errorf(abi.ProviderCrashed, "tool %s: %v", call.Tool, r)
 		}
+		st.flushOutput()
 		inst.state = nil
 		p.put(inst)
 	}()
@@ -562,10 +607,45 @@ func (inst *instance) fail(t *tool, err error, deadline time.Time) error {
 	if !time.Now().Before(deadline) || strings.Contains(msg, "interrupt") {
 		return abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component instance was stopped", t.Def.Name)
 	}
+	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s", t.Def.Name, trapReason(msg))
+}
+
+// trapWords are wasmtime's trap messages in the words the wazero component
+// runtime uses for the same trap.
+var trapWords = map[string]string{
+	"wasm `unreachable` instruction executed":       "wasm error: unreachable",
+	"call stack exhausted":                          "stack overflow",
+	"out of bounds memory access":                   "wasm error: out of bounds memory access",
+	"undefined element: out of bounds table access": "wasm error: invalid table access",
+	"uninitialized element":                         "wasm error: invalid table access",
+	"indirect call type mismatch":                   "wasm error: indirect call type mismatch",
+	"integer overflow":                              "wasm error: integer overflow",
+	"integer divide by zero":                        "wasm error: integer divide by zero",
+	"invalid conversion to integer":                 "wasm error: invalid conversion to integer",
+	"unaligned atomic":                              "wasm error: unaligned atomic",
+}
+
+// trapReason is the reason of a failed wasmtime call in one line: the
+// first line under "Caused by:" (the message's first line is only "error
+// while executing at wasm backtrace:"), a trap in wazero's words; else the
+// message's first line.
+func trapReason(msg string) string {
+	if _, cause, ok := strings.Cut(msg, "Caused by:"); ok {
+		for _, l := range strings.Split(cause, "\n") {
+			l = strings.TrimLeft(strings.TrimSpace(l), "0123456789: ")
+			if l == "" {
+				continue
+			}
+			if w, ok := trapWords[strings.TrimPrefix(l, "wasm trap: ")]; ok {
+				return w
+			}
+			return l
+		}
+	}
 	if i := strings.IndexByte(msg, '\n'); i > 0 {
 		msg = msg[:i]
 	}
-	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s", t.Def.Name, msg)
+	return msg
 }
 
 func params(t *tool, ps any) ([]wit.Value, error) {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
 )
@@ -67,7 +68,7 @@ func TestComponentTablesBounded(t *testing.T) {
 		if p.linker, err = newLinker(l.engine); err != nil {
 			t.Fatal(err)
 		}
-		inst, err := p.newInstance()
+		inst, err := p.newInstance(time.Now().Add(loadStartTimeout))
 		if err == nil {
 			inst.free()
 		}

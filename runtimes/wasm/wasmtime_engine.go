@@ -503,7 +503,15 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	}
 	// serveHost copies what it keeps out of guest memory before any guest
 	// code runs again.
-	value, terr, useJSON := p.shim.serveHost(shim, wtMem{data: callerMem(c)}, op, ptr, n)
+	gmem := wtMem{data: callerMem(c)}
+	var value any
+	var terr *abi.ToolError
+	var useJSON bool
+	if op == opCallTool {
+		value, terr, useJSON = onOwnStack(func() (any, *abi.ToolError, bool) { return p.shim.serveHost(shim, gmem, op, ptr, n) })
+	} else {
+		value, terr, useJSON = p.shim.serveHost(shim, gmem, op, ptr, n)
+	}
 	buf := encodeAnswer(nil, op, value, terr, useJSON, p.shim.maxMsg)
 	p.shim.trace.Frame("out", buf)
 	ex := c.GetExport(exportAlloc)
@@ -536,6 +544,30 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	}
 	copy(mem[rptr:], buf)
 	return []wt.Val{wt.ValI64(int64(uint64(rptr)<<32 | uint64(len(buf))))}, nil
+}
+
+// onOwnStack runs a nested call (call_tool) on a goroutine of its own, and
+// so on another thread, and waits for it. On this goroutine a nested call
+// of a wasmtime guest would run on this thread's native stack below the
+// calling guest's, and wasmtime gives each store its own max_wasm_stack
+// (512 KiB) from where it is entered: a guest recursing most of that and
+// then calling itself through call_tool overflowed the thread's stack
+// within a few levels and killed the process (SIGSEGV), where wazero
+// answers DepthExceeded. (The host calls wasmtime providers on a fresh
+// goroutine anyway, host.CallWatched; a caller of the Provider need not.)
+func onOwnStack(f func() (any, *abi.ToolError, bool)) (value any, terr *abi.ToolError, useJSON bool) {
+	var panicked any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { panicked = recover() }()
+		value, terr, useJSON = f()
+	}()
+	<-done
+	if panicked != nil {
+		panic(panicked) // to hostCall's recover, on the guest's goroutine
+	}
+	return value, terr, useJSON
 }
 
 // wtInstance is one instantiated guest in its own store.
@@ -756,10 +788,12 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		if inst.cancelled {
 			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
 		}
+		// In wazero's words (instance.call): the same failure reads the
+		// same on both engines.
 		if isInterrupt(err) {
-			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline in aios_alloc; the guest was interrupted", call.Tool), false
+			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline; the guest was interrupted", call.Tool), false
 		}
-		return nil, abi.Errorf(abi.ProviderCrashed, "%s: %s", call.Tool, wtTrapText(err)), false
+		return nil, wtCrashError(call.Tool, err), false
 	}
 	copy(inst.mem.UnsafeData(inst.store)[ptr:], enc)
 	res, err := inst.fCall.Call(inst.store, int32(ptr), int32(len(enc)))
@@ -810,7 +844,7 @@ func wtCrashError(tool string, err error) *abi.ToolError {
 	var we *wt.Error
 	if errors.As(err, &we) {
 		if code, ok := we.ExitStatus(); ok {
-			return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory)", tool, code)
+			return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory; see the host log for its stderr)", tool, code)
 		}
 	}
 	return abi.Errorf(abi.ProviderCrashed, "%s: the guest trapped: %s", tool, wtTrapText(err))
@@ -819,8 +853,8 @@ func wtCrashError(tool string, err error) *abi.ToolError {
 // trapNames are wasmtime's trap codes in the words wazero uses.
 var trapNames = map[wt.TrapCode]string{
 	wt.StackOverflow: "stack overflow", wt.MemoryOutOfBounds: "out of bounds memory access",
-	wt.HeapMisaligned: "unaligned atomic", wt.TableOutOfBounds: "table out of bounds",
-	wt.IndirectCallToNull: "indirect call to a null table entry", wt.BadSignature: "indirect call type mismatch",
+	wt.HeapMisaligned: "unaligned atomic", wt.TableOutOfBounds: "invalid table access",
+	wt.IndirectCallToNull: "invalid table access", wt.BadSignature: "indirect call type mismatch",
 	wt.IntegerOverflow: "integer overflow", wt.IntegerDivisionByZero: "integer divide by zero",
 	wt.BadConversionToInteger: "invalid conversion to integer", wt.UnreachableCodeReached: "unreachable",
 	wt.Interrupt: "interrupted (deadline)", wt.OutOfFuel: "out of fuel",
@@ -834,6 +868,9 @@ func wtTrapText(err error) string {
 	if errors.As(err, &tr) {
 		if c := tr.Code(); c != nil {
 			if name, ok := trapNames[*c]; ok {
+				if *c == wt.StackOverflow {
+					return name // wazero's own words, without "wasm error: "
+				}
 				return "wasm error: " + name
 			}
 		}
