@@ -32,7 +32,7 @@ func probeOutcome(t *testing.T, e edgeEngine, g *edgeGuest, d time.Duration) edg
 // on wasmtime, a stack overflow "wasm error: stack overflow" there and
 // "stack overflow" on wazero; a guest's exit lacked wazero's pointer to its stderr in the
 // log.
-func TestProbeTrapWordsAsWazero(t *testing.T) {
+func TestTrapWordsAsWazero(t *testing.T) {
 	for _, tc := range []struct{ name, call, extra, want string }{
 		{"null table entry", `(call_indirect (type $t) (i32.const 1))`,
 			`(type $t (func (result i64))) (table 4 funcref) (elem (i32.const 0) $f) (func $f (result i64) (i64.const 0))`,
@@ -65,7 +65,7 @@ func TestProbeTrapWordsAsWazero(t *testing.T) {
 // fails the call in the same words on both engines (wazero's
 // instance.call): wasmtime left out "the guest trapped: " and said "ran
 // past its deadline in aios_alloc".
-func TestProbeInputAllocFailureAsWazero(t *testing.T) {
+func TestInputAllocFailureAsWazero(t *testing.T) {
 	for _, tc := range []struct {
 		name, alloc string
 		code        abi.ErrorCode
@@ -96,7 +96,7 @@ func TestProbeInputAllocFailureAsWazero(t *testing.T) {
 // on wazero, a trap on wasmtime, whose WASI preview 1 is its own (the
 // difference is documented; this pins it). Before, docs/abi.md did not
 // say, and a guest that got EFAULT on wazero crashed on wasmtime.
-func TestProbeWASIBadPointer(t *testing.T) {
+func TestWASIBadPointer(t *testing.T) {
 	for _, e := range edgeEngines {
 		t.Run(e.name, func(t *testing.T) {
 			g := newEdgeGuest(edgeReg)
@@ -137,7 +137,7 @@ func recGuest(n int) string {
 // be 64), gets DepthExceeded on both engines. On wasmtime each nested call
 // ran on the same thread's native stack with a fresh 512 KiB budget of its
 // own, and the thread's stack overflowed: SIGSEGV, the host process died.
-func TestProbeNestedCallsDoNotShareStack(t *testing.T) {
+func TestNestedCallsDoNotShareStack(t *testing.T) {
 	for _, e := range edgeEngines {
 		t.Run(e.name, func(t *testing.T) {
 			p := edgeLoad(t, e, Config{PoolSize: 2}, recGuest(15000)) // about 430 KiB of wasmtime's 512 KiB

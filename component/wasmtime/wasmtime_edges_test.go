@@ -20,7 +20,7 @@ import (
 // instantiating when the last busy instance released the provider used
 // the freed component and linker (a use after free in wasmtime: the
 // process died).
-func TestProbeComponentCloseWhileCalling(t *testing.T) {
+func TestComponentCloseWhileCalling(t *testing.T) {
 	l := newLoader(t, Options{PoolSize: 1})
 	for round := range 20 {
 		p, err := l.Load(context.Background(), abi.Source{Path: sample(t, "hello")})
@@ -60,7 +60,7 @@ func TestProbeComponentCloseWhileCalling(t *testing.T) {
 
 // A component's stdout reaches the host log (docs/components.md, "WASI 0.2
 // subset": one record per line, stream=stdout) on wasmtime as on wazero.
-func TestProbeComponentStdoutLogged(t *testing.T) {
+func TestComponentStdoutLogged(t *testing.T) {
 	l := newLoader(t, Options{})
 	p := loadWT(t, l, "kitchen")
 	env := &fakeEnv{}
@@ -106,7 +106,7 @@ func slowStartComponent(n int64) []byte {
 // fixed 10 s whatever the call's deadline, so a call that needed a new
 // instance of a component with slow start code held its caller (and a
 // CPU) seconds past its deadline.
-func TestProbeComponentStartUnderCallDeadline(t *testing.T) {
+func TestComponentStartUnderCallDeadline(t *testing.T) {
 	l := newLoader(t, Options{PoolSize: 1})
 	start := time.Now()
 	p, err := l.LoadBytes(context.Background(), abi.Source{Path: "slowstart.wasm"}, slowStartComponent(2_000_000_000))
@@ -136,7 +136,7 @@ func TestProbeComponentStartUnderCallDeadline(t *testing.T) {
 // A trap names its reason on wasmtime as on wazero ("tool crash: wasm
 // error: unreachable"): the message was the first line of wasmtime's
 // error, "error while executing at wasm backtrace:", which names none.
-func TestProbeComponentTrapReason(t *testing.T) {
+func TestComponentTrapReason(t *testing.T) {
 	f := sample(t, "conformance")
 	b, err := os.ReadFile(f)
 	if err != nil {
@@ -156,7 +156,7 @@ func TestProbeComponentTrapReason(t *testing.T) {
 	}
 }
 
-func TestProbeComponentTrapWords(t *testing.T) {
+func TestComponentTrapWords(t *testing.T) {
 	for msg, want := range map[string]string{
 		"error while executing at wasm backtrace:\n    0:    0xbaf - <unknown>!crash\n\nCaused by:\n    wasm trap: wasm `unreachable` instruction executed\n\nStack backtrace:\n   0: <unknown>": "wasm error: unreachable",
 		"error while executing at wasm backtrace:\n    0: x\n\nCaused by:\n    wasm trap: call stack exhausted":                                                                                  "stack overflow",
