@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/aios-host/aios-host/config"
@@ -201,10 +202,19 @@ func (s *Server) ListenUnix(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("socket %s: %w", path, err)
 	}
-	if _, err := os.Stat(path); err == nil {
-		if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
+	if st, err := os.Lstat(path); err == nil {
+		// Only a socket that refuses connections (its host is gone) is
+		// replaced: anything else at the path is not the host's to remove.
+		if st.Mode().Type() != os.ModeSocket {
+			return fmt.Errorf("socket %s: exists and is not a socket (%s): not replacing it (remove it, or choose another socket path)", path, fileKind(st.Mode()))
+		}
+		c, err := net.DialTimeout("unix", path, 200*time.Millisecond)
+		if err == nil {
 			c.Close()
 			return fmt.Errorf("socket %s: another host is already listening there", path)
+		}
+		if !errors.Is(err, syscall.ECONNREFUSED) {
+			return fmt.Errorf("socket %s: cannot tell whether another host listens there (%v): not replacing it", path, err)
 		}
 		_ = os.Remove(path)
 	}
@@ -270,6 +280,23 @@ func (s *Server) PublicURL() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.publicURL
+}
+
+// fileKind names the type of file a mode describes, for messages.
+func fileKind(m os.FileMode) string {
+	switch m.Type() {
+	case 0:
+		return "a regular file"
+	case os.ModeDir:
+		return "a directory"
+	case os.ModeSymlink:
+		return "a symbolic link"
+	case os.ModeNamedPipe:
+		return "a FIFO"
+	case os.ModeDevice, os.ModeDevice | os.ModeCharDevice:
+		return "a device"
+	}
+	return m.Type().String()
 }
 
 // closeGrace is how long Close waits for a connection's calls to answer.
