@@ -1,11 +1,17 @@
 package server
 
 import (
+	"context"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
 )
 
 // TestProbeListenUnixKeepsNonSocket: a --socket path that names a regular
@@ -59,4 +65,49 @@ func TestProbeListenUnixReplacesStaleSocket(t *testing.T) {
 		t.Fatalf("dial the replaced socket: %v", err)
 	}
 	c.Close()
+}
+
+// TestProbeShutdownCancelSaysWhy: a call cancelled because the host shuts
+// down (SIGTERM) tells its client so, on the socket and over HTTP; before,
+// it said only "context canceled" (or a runtime's "cancelled by its
+// caller"), as if the client had given up.
+func TestProbeShutdownCancelSaysWhy(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	c := dial(t, ts)
+	sock := make(chan error, 1)
+	go func() { sock <- c.Call(context.Background(), "tools/call", map[string]any{"name": "slow"}, nil) }()
+	web := make(chan string, 1)
+	go func() {
+		req, _ := http.NewRequest("POST", ts.url+"/rpc", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`))
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			web <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		web <- string(b)
+	}()
+	time.Sleep(300 * time.Millisecond) // both calls are running
+	if err := ts.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-sock:
+		if _, code := rpcCode(err); code != abi.Cancelled || !strings.Contains(err.Error(), "shutting down") {
+			t.Errorf("socket call at shutdown: %v; want Cancelled saying the host is shutting down", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer for the socket call")
+	}
+	select {
+	case body := <-web:
+		if !strings.Contains(body, "Cancelled") || !strings.Contains(body, "shutting down") {
+			t.Errorf("HTTP call at shutdown: %s; want Cancelled saying the host is shutting down", body)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer for the HTTP call")
+	}
 }

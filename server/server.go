@@ -62,12 +62,12 @@ type Server struct {
 	mu        sync.Mutex
 	listeners []net.Listener
 	https     []*http.Server
-	conns     map[net.Conn]context.CancelFunc // cancels the connection's calls
+	conns     map[net.Conn]context.CancelCauseFunc // cancels the connection's calls (ErrShuttingDown at Close)
 	// base is the context of every HTTP request the server's listeners
 	// serve: Close cancels it, so calls in flight answer Cancelled and
 	// event streams end before the listeners shut down.
 	base      context.Context
-	stopBase  context.CancelFunc
+	stopBase  context.CancelCauseFunc
 	socket    string
 	publicURL string
 	closed    bool
@@ -116,8 +116,8 @@ func New(opts Options) (*Server, error) {
 		m = NewMetrics()
 	}
 	s := &Server{h: opts.Host, d: opts.Discovery, hcfg: hcfg, cfg: cfg, log: log, metrics: m,
-		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelFunc{}, streams: map[string]int{}, uidConns: map[uint32]int{}, mount: opts.Mount, refresh: opts.OnRefresh}
-	s.base, s.stopBase = context.WithCancel(context.Background())
+		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelCauseFunc{}, streams: map[string]int{}, uidConns: map[uint32]int{}, mount: opts.Mount, refresh: opts.OnRefresh}
+	s.base, s.stopBase = context.WithCancelCause(context.Background())
 	s.refreshes = map[string]*coalescer{"all": {}, "local": {}, "remote": {}}
 	m.attach(s)
 	base := ""
@@ -318,7 +318,7 @@ func (s *Server) Close() error {
 	// in closeGrace is closed.
 	conns := make([]net.Conn, 0, len(s.conns))
 	for c, cancel := range s.conns {
-		cancel()
+		cancel(host.ErrShuttingDown)
 		_ = c.SetReadDeadline(time.Now())
 		conns = append(conns, c)
 	}
@@ -333,7 +333,7 @@ func (s *Server) Close() error {
 	for _, ln := range lns {
 		ln.Close()
 	}
-	s.stopBase() // HTTP calls in flight answer Cancelled; event streams end
+	s.stopBase(host.ErrShuttingDown) // HTTP calls in flight answer Cancelled; event streams end
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	for _, srv := range srvs {
