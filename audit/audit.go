@@ -632,8 +632,10 @@ func (w *Writer) writeLoop() {
 	for r := range w.io {
 		if len(r.buf) > 0 && w.moved.Load() && w.failed() == nil {
 			w.syncBarrier() // the syncer is done with the old file
-			if err := w.reopen(); err != nil {
+			if err := w.f.Sync(); err != nil {
 				w.fail(err)
+			} else {
+				w.reopenRetrying()
 			}
 		}
 		if len(r.buf) > 0 && w.failed() == nil && w.writeRetrying(r.buf) {
@@ -876,18 +878,48 @@ func (w *Writer) checkPlace(f *os.File) {
 	w.moved.Store(true)
 }
 
+// reopenRetrying reopens the log at its path (reopen), and while that
+// fails (the log's folder removed, another file put at the path) holds
+// the records and retries, backing off from 50 ms to 2 s, as
+// writeRetrying does for a full disk: Failing says why and the host
+// refuses calls meanwhile; the held records go to the new file once it
+// can be made. Before, the first failure stopped the log for good and
+// dropped the records in hand, of calls that had run. Once Close has
+// begun, a reopen that fails again is given up (Close reports it). I/O
+// goroutine only, the old file synced.
+func (w *Writer) reopenRetrying() {
+	delay := 50 * time.Millisecond
+	for {
+		err := w.reopen()
+		if err == nil {
+			w.writable()
+			return
+		}
+		w.writeFailed(err)
+		select {
+		case <-w.stop:
+			if err = w.reopen(); err == nil {
+				w.writable()
+				return
+			}
+			w.fail(err)
+			return
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
+}
+
 // reopen continues the log in a new file at its path after the open one
-// was moved or deleted (I/O goroutine only, after a sync barrier): the old
-// file keeps the records written to it (a deleted one loses them with its
-// last descriptor), the new file's first record follows its last, as after
-// a rotation. An empty regular file at the path (logrotate's create) is
-// taken; the old file put back is kept; any other file there is not
-// written into: the log fails and calls are refused.
+// was moved or deleted (I/O goroutine only, after a sync barrier and an
+// fsync of the old file): the old file keeps the records written to it (a
+// deleted one loses them with its last descriptor), the new file's first
+// record follows its last, as after a rotation. An empty regular file at
+// the path (logrotate's create) is taken; the old file put back is kept;
+// any other file there is not written into: reopen fails (and
+// reopenRetrying holds the records and tries again).
 func (w *Writer) reopen() error {
 	w.moved.Store(false)
-	if err := w.f.Sync(); err != nil {
-		return err
-	}
 	if here, err := os.Stat(w.path); err == nil {
 		if cur, err := w.f.Stat(); err == nil && os.SameFile(here, cur) {
 			return nil // put back

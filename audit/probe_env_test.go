@@ -1,0 +1,84 @@
+package audit
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestProbeLogFolderRemovedHoldsRecords: the log's folder removed under a
+// running writer (rm -rf of the state directory, a clean-up script). The
+// records that can no longer go anywhere are held and calls are refused
+// (Failing, naming the path), as for a full disk; when the folder is back,
+// the held records go to a new file at the path, chained on, and the log
+// works again. Before, the failed reopen stopped the log for good: the
+// records of calls that had already run were dropped (in no file at all)
+// and every later call was refused until the host restarted.
+func TestProbeLogFolderRemovedHoldsRecords(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "audit.jsonl")
+	w, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.Log(entry(1))
+	if err := w.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	w.Log(entry(2)) // into the unlinked file; its fsync notices the file is gone
+	if err := w.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	w.Log(entry(3)) // a call that ran: its record has nowhere to go
+	_ = w.Flush()
+	deadline := time.Now().Add(10 * time.Second)
+	for w.Failing() == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("Failing stayed nil with the log's folder gone")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := w.Failing(); !strings.Contains(err.Error(), path) {
+		t.Errorf("Failing = %v, want it to name %s", err, path)
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for w.Failing() != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("Failing stayed set after the folder came back: %v", w.Failing())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	w.Log(entry(4))
+	if err := w.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no new log at the path: %v", err)
+	}
+	var first struct{ Prev string }
+	if err := json.Unmarshal(b[:strings.IndexByte(string(b), '\n')], &first); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n, _, err := VerifyWith(f, VerifyOptions{After: Anchor{Seq: 2, Hash: first.Prev}})
+	if err != nil || n != 2 {
+		t.Fatalf("new file: %d records, %v; want records 3 and 4 chained after record 2\n%s", n, err, b)
+	}
+}
