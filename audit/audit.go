@@ -232,6 +232,16 @@ func Open(path string, opts Options) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
+	// Only a regular file keeps records: a link to /dev/null would take
+	// them and lose them (until the first fsync failed), a FIFO cannot be
+	// appended to.
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+		return nil, fmt.Errorf("audit: %s is not a regular file (%s): the audit log must be one (check audit.path or --data)", path, fileKind(st.Mode()))
+	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("audit: %s is in use by another process, such as a running `aios-host run` (%v); use another --data directory or stop it: %w", path, err, ErrInUse)
@@ -286,6 +296,23 @@ func Open(path string, opts Options) (*Writer, error) {
 	go w.syncLoop()
 	go w.run()
 	return w, nil
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a block device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return m.Type().String()
 }
 
 // Log queues e for writing. It never drops a record: when the queue is full

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -80,5 +81,33 @@ func TestProbeLogFolderRemovedHoldsRecords(t *testing.T) {
 	n, _, err := VerifyWith(f, VerifyOptions{After: Anchor{Seq: 2, Hash: first.Prev}})
 	if err != nil || n != 2 {
 		t.Fatalf("new file: %d records, %v; want records 3 and 4 chained after record 2\n%s", n, err, b)
+	}
+}
+
+// TestProbeOpenRefusesNonRegularFile: an audit path that names a device
+// (a link to /dev/null) or a FIFO is refused at Open, naming the path and
+// what is there. Before, a link to /dev/null was opened: the first records
+// went nowhere, and only the first fsync failed ("invalid argument"),
+// after the host had started serving; a FIFO failed with "illegal seek".
+func TestProbeOpenRefusesNonRegularFile(t *testing.T) {
+	dir := t.TempDir()
+	devnull := filepath.Join(dir, "null.jsonl")
+	if err := os.Symlink(os.DevNull, devnull); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{devnull, fifo} {
+		w, err := Open(p, Options{})
+		if err == nil {
+			w.Close()
+			t.Errorf("Open(%s) succeeded; want it refused", p)
+			continue
+		}
+		if !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("Open(%s) = %v; want an error naming it and saying it is not a regular file", p, err)
+		}
 	}
 }
