@@ -119,6 +119,25 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 			return c, err
 		}
 	}
+	// 0 (or leaving the key out) means the default; a negative value is
+	// a mistake, said rather than replaced.
+	for _, n := range []struct {
+		key string
+		v   int64
+		d   time.Duration
+	}{
+		{key: "max_body_bytes", v: c.MaxBodyBytes}, {key: "max_batch", v: int64(c.MaxBatch)},
+		{key: "max_batch_answer_bytes", v: c.MaxBatchAnswer}, {key: "list_page_size", v: int64(c.ListPageSize)},
+		{key: "max_conns_per_uid", v: int64(c.MaxConnsPerUID)},
+		{key: "read_timeout", d: c.ReadTimeout}, {key: "idle_timeout", d: c.IdleTimeout}, {key: "write_timeout", d: c.WriteTimeout},
+	} {
+		switch {
+		case n.v < 0:
+			return c, fmt.Errorf("%s: server.%s: %d is negative (leave it out, or 0, for the default)", where(cfg, "server."+n.key), n.key, n.v)
+		case n.d < 0:
+			return c, fmt.Errorf("%s: server.%s: %s is negative (leave it out, or 0, for the default)", where(cfg, "server."+n.key), n.key, n.d)
+		}
+	}
 	if c.MaxBodyBytes <= 0 {
 		c.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -216,4 +235,16 @@ func trimSpace(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// where names the place of key in cfg's file: FILE:LINE, FILE, or
+// "config" for a configuration that came from no file.
+func where(cfg *config.Config, key string) string {
+	switch {
+	case cfg == nil || cfg.File == "":
+		return "config"
+	case cfg.LineOf(key) > 0:
+		return fmt.Sprintf("%s:%d", cfg.File, cfg.LineOf(key))
+	}
+	return cfg.File
 }

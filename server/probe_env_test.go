@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 )
 
 // TestProbeListenUnixKeepsNonSocket: a --socket path that names a regular
@@ -109,5 +110,33 @@ func TestProbeShutdownCancelSaysWhy(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no answer for the HTTP call")
+	}
+}
+
+// TestProbeServerConfigRefusesNegatives: a negative size, count or
+// duration under server: is refused, naming the key and its line, as
+// discovery's and the other sections' are. Before, it silently became the
+// default (server.read_timeout: -1s served with 10 s).
+func TestProbeServerConfigRefusesNegatives(t *testing.T) {
+	for _, kv := range []string{
+		"max_body_bytes: -1", "max_batch: -1", "max_batch_answer_bytes: -5", "list_page_size: -1",
+		"max_conns_per_uid: -1", "read_timeout: -1s", "idle_timeout: -5m", "write_timeout: -3s",
+	} {
+		cfg, err := config.Parse([]byte("server:\n  "+kv+"\n"), "host.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := "server." + kv[:strings.IndexByte(kv, ':')]
+		if _, err := LoadConfig(cfg); err == nil || !strings.Contains(err.Error(), "host.yaml:2") || !strings.Contains(err.Error(), key) {
+			t.Errorf("%s: LoadConfig = %v; want an error naming host.yaml:2 and %s", kv, err, key)
+		}
+	}
+	// 0 (or leaving it out) still means the default.
+	cfg, err := config.Parse([]byte("server:\n  read_timeout: 0s\n  max_batch: 0\n"), "host.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := LoadConfig(cfg); err != nil || c.ReadTimeout != DefaultReadTimeout || c.MaxBatch != DefaultMaxBatch {
+		t.Errorf("zeros: %+v, %v; want the defaults", c, err)
 	}
 }
