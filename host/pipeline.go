@@ -323,7 +323,7 @@ func withCancelCause(ctx context.Context, terr *abi.ToolError) *abi.ToolError {
 		return terr
 	}
 	out := *terr
-	out.Message = "cancelled: " + cause.Error() + " (" + terr.Message + ")"
+	out.Message = cause.Error() + " (" + terr.Message + ")"
 	return &out
 }
 
