@@ -140,3 +140,15 @@ func TestProbeServerConfigRefusesNegatives(t *testing.T) {
 		t.Errorf("zeros: %+v, %v; want the defaults", c, err)
 	}
 }
+
+// TestProbeListenUnixLongPathSaysWhy: a socket path longer than a unix
+// socket address holds is refused saying so; before, the error was
+// "bind: invalid argument", which does not say what to change.
+func TestProbeListenUnixLongPathSaysWhy(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	p := filepath.Join(ts.dir, strings.Repeat("s", 120)+".sock")
+	err := ts.s.ListenUnix(p)
+	if err == nil || !strings.Contains(err.Error(), "too long") || !strings.Contains(err.Error(), "108") {
+		t.Errorf("ListenUnix(%d-byte path) = %v; want an error saying the path is too long (a unix socket address holds 108 bytes)", len(p), err)
+	}
+}

@@ -193,11 +193,19 @@ func (s *Server) agentForToken(tok string) (agent, name string, ok bool) {
 	return agent, name, ok
 }
 
+// maxSocketPath is the size of sockaddr_un's sun_path on Linux: a socket
+// path must be shorter (it ends with a NUL).
+const maxSocketPath = 108
+
 // ListenUnix listens on the unix socket path (a stale socket file left by
 // a dead host is replaced; a live one is an error). The socket is 0600.
 func (s *Server) ListenUnix(path string) error {
 	if path == "" {
 		path = s.cfg.Socket
+	}
+	// bind(2) says only EINVAL for a path that does not fit sun_path.
+	if len(path) >= maxSocketPath {
+		return fmt.Errorf("socket %s: the path is too long (%d bytes; a unix socket address holds %d, with its NUL): choose a shorter one", path, len(path), maxSocketPath)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("socket %s: %w", path, err)
