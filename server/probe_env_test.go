@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -150,5 +152,54 @@ func TestProbeListenUnixLongPathSaysWhy(t *testing.T) {
 	err := ts.s.ListenUnix(p)
 	if err == nil || !strings.Contains(err.Error(), "too long") || !strings.Contains(err.Error(), "108") {
 		t.Errorf("ListenUnix(%d-byte path) = %v; want an error saying the path is too long (a unix socket address holds 108 bytes)", len(p), err)
+	}
+}
+
+// TestProbeSecretFilesBounded: a server.tokens token_file or
+// server.signing_key that names a FIFO (nothing writing to it) or a device
+// is refused at once, naming it; one larger than a secret could be is
+// refused without being read whole. Before, os.ReadFile waited forever
+// on the FIFO (the host hung at start) and read /dev/zero until memory ran
+// out.
+func TestProbeSecretFilesBounded(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "token.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.token")
+	if err := os.WriteFile(big, bytes.Repeat([]byte("x"), 2<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, big} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := TokenConfig{Agent: "peer", TokenFile: p}.value("")
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), p) {
+				t.Errorf("token_file %s: %v; want an error naming it", p, err)
+			}
+		case <-time.After(3 * time.Second):
+			// Unblock the open so the goroutine ends.
+			if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+				f.Close()
+			}
+			<-done
+			t.Errorf("token_file %s: still reading after 3 s", p)
+		}
+	}
+	if _, err := (TokenConfig{Agent: "peer", TokenFile: os.DevNull}).value(""); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("token_file %s: %v; want it refused as not a regular file", os.DevNull, err)
+	}
+	// A regular token file still works, trimmed.
+	good := filepath.Join(dir, "good.token")
+	if err := os.WriteFile(good, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := (TokenConfig{Agent: "peer", TokenFile: good}).value(""); err != nil || v != "s3cret" {
+		t.Errorf("good token_file: %q, %v", v, err)
 	}
 }

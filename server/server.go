@@ -155,7 +155,7 @@ func New(opts Options) (*Server, error) {
 		if !filepath.IsAbs(p) && base != "" {
 			p = filepath.Join(base, p)
 		}
-		data, err := os.ReadFile(p)
+		data, err := readSecretFile(p, maxKeyFileBytes)
 		if err != nil {
 			return nil, fmt.Errorf("server.signing_key: %w", err)
 		}
