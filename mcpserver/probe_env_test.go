@@ -2,7 +2,10 @@ package mcpserver
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -53,5 +56,34 @@ func TestProbeCloseCancelSaysWhy(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no answer for the call in flight")
+	}
+}
+
+// TestProbeJWKSFileFIFORefused: an mcp.http jwks_file that is a FIFO
+// (nothing writing to it) fails the key fetch at once, naming it; before,
+// the fetch waited for a writer forever, holding the fetch lock, and every
+// /mcp request with a token of a new key hung behind it.
+func TestProbeJWKSFileFIFORefused(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "jwks.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v := newVerifier(HTTPConfig{Issuer: "https://issuer.example", JWKSFile: fifo}, func() string { return "" }, nil)
+	done := make(chan error, 1)
+	go func() {
+		_, err := v.fetch(context.Background())
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), fifo) || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("fetch of a FIFO jwks_file: %v; want an error naming it, not a regular file", err)
+		}
+	case <-time.After(3 * time.Second):
+		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		<-done
+		t.Fatal("fetch of a FIFO jwks_file: still reading after 3 s")
 	}
 }
