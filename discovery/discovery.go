@@ -1111,6 +1111,12 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		delete(d.keyRetry, unit)
 		return nil
 	}
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		// The load was interrupted (SIGINT/SIGTERM while the host starts,
+		// or Close): the unit is not broken, and nothing is said of it.
+		d.log.Debug("load interrupted", "file", unit)
+		return err
+	}
 	if err != nil {
 		d.errs[unit] = err.Error()
 		level := slog.LevelError

@@ -197,33 +197,58 @@ func (s *Server) agentForToken(tok string) (agent, name string, ok bool) {
 // path must be shorter (it ends with a NUL).
 const maxSocketPath = 108
 
+// CheckSocket says whether ListenUnix(path) could listen, without
+// listening or removing anything: nil when the path is free or holds a
+// stale socket (its host is gone), else why not (another host listens
+// there, something that is not a socket is there, the path is too long).
+// `run` asks it before loading the plugins, so a second host on a socket
+// in use fails at once rather than after every load.
+func CheckSocket(path string) error {
+	_, err := probeSocket(path)
+	return err
+}
+
+// probeSocket checks the socket path: stale when a socket file is there
+// that refuses connections (its host died); an error for a path too long
+// for a socket address, a live socket, or anything but a socket there
+// (not the host's to remove).
+func probeSocket(path string) (stale bool, err error) {
+	// bind(2) says only EINVAL for a path that does not fit sun_path.
+	if len(path) >= maxSocketPath {
+		return false, fmt.Errorf("socket %s: the path is too long (%d bytes; a unix socket address holds %d, with its NUL): choose a shorter one", path, len(path), maxSocketPath)
+	}
+	st, err := os.Lstat(path)
+	if err != nil {
+		return false, nil // nothing there (or a folder on the way missing: made at listen)
+	}
+	if st.Mode().Type() != os.ModeSocket {
+		return false, fmt.Errorf("socket %s: exists and is not a socket (%s): not replacing it (remove it, or choose another socket path)", path, fileKind(st.Mode()))
+	}
+	c, err := net.DialTimeout("unix", path, 200*time.Millisecond)
+	if err == nil {
+		c.Close()
+		return false, fmt.Errorf("socket %s: another host is already listening there", path)
+	}
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		return false, fmt.Errorf("socket %s: cannot tell whether another host listens there (%v): not replacing it", path, err)
+	}
+	return true, nil
+}
+
 // ListenUnix listens on the unix socket path (a stale socket file left by
 // a dead host is replaced; a live one is an error). The socket is 0600.
 func (s *Server) ListenUnix(path string) error {
 	if path == "" {
 		path = s.cfg.Socket
 	}
-	// bind(2) says only EINVAL for a path that does not fit sun_path.
-	if len(path) >= maxSocketPath {
-		return fmt.Errorf("socket %s: the path is too long (%d bytes; a unix socket address holds %d, with its NUL): choose a shorter one", path, len(path), maxSocketPath)
-	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("socket %s: %w", path, err)
 	}
-	if st, err := os.Lstat(path); err == nil {
-		// Only a socket that refuses connections (its host is gone) is
-		// replaced: anything else at the path is not the host's to remove.
-		if st.Mode().Type() != os.ModeSocket {
-			return fmt.Errorf("socket %s: exists and is not a socket (%s): not replacing it (remove it, or choose another socket path)", path, fileKind(st.Mode()))
-		}
-		c, err := net.DialTimeout("unix", path, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return fmt.Errorf("socket %s: another host is already listening there", path)
-		}
-		if !errors.Is(err, syscall.ECONNREFUSED) {
-			return fmt.Errorf("socket %s: cannot tell whether another host listens there (%v): not replacing it", path, err)
-		}
+	stale, err := probeSocket(path)
+	if err != nil {
+		return err
+	}
+	if stale {
 		_ = os.Remove(path)
 	}
 	ln, err := net.Listen("unix", path)

@@ -53,6 +53,18 @@ logged and skipped.`)
 		_ = closeHost(h, c.stderr)
 		return c.fail(err)
 	}
+	if ctx.Err() != nil {
+		// SIGINT/SIGTERM while the plugins loaded: stop there, as a
+		// signal while serving would, rather than list the plugins cut
+		// short as failed and start serving after the signal.
+		stop()
+		log.Info("interrupted while loading the plugins; stopping")
+		sv.close()
+		if err := closeHost(h, c.stderr); err != nil {
+			return exitFail
+		}
+		return exitOK
+	}
 	log.Info("aios-host serving",
 		"tools", len(h.Registry().Tools()),
 		"providers", len(h.Registry().Providers()),

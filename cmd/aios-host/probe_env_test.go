@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
+	"io"
+	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -41,5 +45,77 @@ func TestProbeBrokenLogPipeKeepsServing(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "still here") {
 		t.Fatalf("child stdout %q: it did not go on after the log line", out)
+	}
+}
+
+// TestProbeRunSocketInUseFailsBeforeLoading: `run` on a socket another
+// host listens on fails before it loads a plugin (which can take seconds
+// and start worker processes); before, it loaded every plugin folder and
+// only then found the socket taken.
+func TestProbeRunSocketInUseFailsBeforeLoading(t *testing.T) {
+	e := newEnv(t)
+	wasm, err := os.ReadFile(filepath.Join("..", "..", "samples", "plugins", "c-echo.wasm"))
+	if err != nil {
+		t.Skip("samples not built:", err)
+	}
+	if err := os.WriteFile(filepath.Join(e.plugins, "c-echo.wasm"), wasm, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(t.TempDir(), "other.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	code, errs := runWith(t, strings.NewReader(""), io.Discard, "run", "--plugins", e.plugins, "--data", e.data, "--socket", sock)
+	if code == 0 || !strings.Contains(errs, "another host is already listening") {
+		t.Fatalf("run on a socket in use: exit %d, stderr %s; want a failure saying another host listens there", code, errs)
+	}
+	if strings.Contains(errs, "c-echo") {
+		t.Errorf("run loaded the plugins before finding the socket taken:\n%s", errs)
+	}
+}
+
+// TestProbeRunInterruptedWhileLoading: SIGINT/SIGTERM while `run` loads
+// its plugins stops it there: no list of plugins "not loaded: … context
+// canceled" as if they were broken, no socket, no "aios-host serving"
+// after the signal; exit 0, as for a signal while serving.
+func TestProbeRunInterruptedWhileLoading(t *testing.T) {
+	e := newEnv(t)
+	wasm, err := os.ReadFile(filepath.Join("..", "..", "samples", "plugins", "c-echo.wasm"))
+	if err != nil {
+		t.Skip("samples not built:", err)
+	}
+	if err := os.WriteFile(filepath.Join(e.plugins, "c-echo.wasm"), wasm, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the signal came before the plugins were loaded
+	var out, errb syncBuffer
+	sock := filepath.Join(t.TempDir(), "h.sock")
+	code := run(ctx, []string{"run", "--plugins", e.plugins, "--data", e.data, "--socket", sock}, strings.NewReader(""), &out, &errb)
+	errs := errb.String()
+	if code != 0 {
+		t.Errorf("exit %d, want 0; stderr:\n%s", code, errs)
+	}
+	for _, bad := range []string{"context canceled", "aios-host serving", "JSON-RPC on unix socket"} {
+		if strings.Contains(errs, bad) {
+			t.Errorf("stderr says %q after an interrupt during loading:\n%s", bad, errs)
+		}
+	}
+	if !strings.Contains(errs, "interrupted") {
+		t.Errorf("stderr does not say it was interrupted:\n%s", errs)
+	}
+	if _, err := os.Lstat(sock); err == nil {
+		t.Errorf("socket %s left behind", sock)
 	}
 }
