@@ -673,8 +673,16 @@ func (w *Writer) writeLoop() {
 			w.fileLast = r.last
 			if w.opts.MaxBytes > 0 && w.size >= w.opts.MaxBytes {
 				w.syncBarrier() // the syncer is done with the old file
-				if err := w.rotate(); err != nil {
-					w.fail(err)
+				// A file moved or deleted (its folder removed) before an
+				// fsync noticed is not rotated: the rename would take
+				// whatever is at the path now, or fail and stop the log
+				// for good. The next write continues in a new file
+				// (reopenRetrying), as when the syncer notices.
+				w.checkPlace(w.f)
+				if !w.moved.Load() {
+					if err := w.rotate(); err != nil {
+						w.fail(err)
+					}
 				}
 			}
 		}
@@ -881,7 +889,7 @@ func (w *Writer) syncJobs(batch []syncJob) {
 }
 
 // checkPlace notices, once per file, when f is no longer the file at the
-// log's path (syncer only): someone moved or deleted it under the running
+// log's path (syncer, or the I/O goroutine after a sync barrier): someone moved or deleted it under the running
 // writer (logrotate without copytruncate, a clean-up). The I/O goroutine
 // then continues the chain in a new file at the path (reopen), as after a
 // rotation. Rotation renames only after the syncer is done with the old

@@ -111,3 +111,53 @@ func TestProbeOpenRefusesNonRegularFile(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeRotationAfterFolderRemoved: the log's folder removed just
+// before a rotation (the file reached max_bytes before an fsync noticed it
+// gone): the writer does not rename whatever is at the path; it holds the
+// records and continues in a new file once the folder is back, as when it
+// notices the move itself. Before, the failed rename stopped the log for
+// good: calls were refused until the host restarted.
+func TestProbeRotationAfterFolderRemoved(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "audit.jsonl")
+	w, err := Open(path, Options{MaxBytes: 2000, SyncInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.Log(entry(1))
+	if err := w.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	for i := 2; i <= 6; i++ { // past max_bytes in one group, no fsync between
+		w.Log(entry(i))
+	}
+	_ = w.Flush()
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	w.Log(entry(7))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if err := w.Sync(); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the log still fails with its folder back: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), `"seq":7,`) {
+		t.Fatalf("new log at the path: %v\n%s\nwant record 7 in it", err, b)
+	}
+}
