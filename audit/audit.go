@@ -232,6 +232,16 @@ func Open(path string, opts Options) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
+	// Only a regular file keeps records: a link to /dev/null would take
+	// them and lose them (until the first fsync failed), a FIFO cannot be
+	// appended to.
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+		return nil, fmt.Errorf("audit: %s is not a regular file (%s): the audit log must be one (check audit.path or --data)", path, fileKind(st.Mode()))
+	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("audit: %s is in use by another process, such as a running `aios-host run` (%v); use another --data directory or stop it: %w", path, err, ErrInUse)
@@ -286,6 +296,23 @@ func Open(path string, opts Options) (*Writer, error) {
 	go w.syncLoop()
 	go w.run()
 	return w, nil
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a block device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return m.Type().String()
 }
 
 // Log queues e for writing. It never drops a record: when the queue is full
@@ -632,8 +659,10 @@ func (w *Writer) writeLoop() {
 	for r := range w.io {
 		if len(r.buf) > 0 && w.moved.Load() && w.failed() == nil {
 			w.syncBarrier() // the syncer is done with the old file
-			if err := w.reopen(); err != nil {
+			if err := w.f.Sync(); err != nil {
 				w.fail(err)
+			} else {
+				w.reopenRetrying()
 			}
 		}
 		if len(r.buf) > 0 && w.failed() == nil && w.writeRetrying(r.buf) {
@@ -644,8 +673,16 @@ func (w *Writer) writeLoop() {
 			w.fileLast = r.last
 			if w.opts.MaxBytes > 0 && w.size >= w.opts.MaxBytes {
 				w.syncBarrier() // the syncer is done with the old file
-				if err := w.rotate(); err != nil {
-					w.fail(err)
+				// A file moved or deleted (its folder removed) before an
+				// fsync noticed is not rotated: the rename would take
+				// whatever is at the path now, or fail and stop the log
+				// for good. The next write continues in a new file
+				// (reopenRetrying), as when the syncer notices.
+				w.checkPlace(w.f)
+				if !w.moved.Load() {
+					if err := w.rotate(); err != nil {
+						w.fail(err)
+					}
 				}
 			}
 		}
@@ -852,7 +889,7 @@ func (w *Writer) syncJobs(batch []syncJob) {
 }
 
 // checkPlace notices, once per file, when f is no longer the file at the
-// log's path (syncer only): someone moved or deleted it under the running
+// log's path (syncer, or the I/O goroutine after a sync barrier): someone moved or deleted it under the running
 // writer (logrotate without copytruncate, a clean-up). The I/O goroutine
 // then continues the chain in a new file at the path (reopen), as after a
 // rotation. Rotation renames only after the syncer is done with the old
@@ -876,18 +913,48 @@ func (w *Writer) checkPlace(f *os.File) {
 	w.moved.Store(true)
 }
 
+// reopenRetrying reopens the log at its path (reopen), and while that
+// fails (the log's folder removed, another file put at the path) holds
+// the records and retries, backing off from 50 ms to 2 s, as
+// writeRetrying does for a full disk: Failing says why and the host
+// refuses calls meanwhile; the held records go to the new file once it
+// can be made. Before, the first failure stopped the log for good and
+// dropped the records in hand, of calls that had run. Once Close has
+// begun, a reopen that fails again is given up (Close reports it). I/O
+// goroutine only, the old file synced.
+func (w *Writer) reopenRetrying() {
+	delay := 50 * time.Millisecond
+	for {
+		err := w.reopen()
+		if err == nil {
+			w.writable()
+			return
+		}
+		w.writeFailed(err)
+		select {
+		case <-w.stop:
+			if err = w.reopen(); err == nil {
+				w.writable()
+				return
+			}
+			w.fail(err)
+			return
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
+}
+
 // reopen continues the log in a new file at its path after the open one
-// was moved or deleted (I/O goroutine only, after a sync barrier): the old
-// file keeps the records written to it (a deleted one loses them with its
-// last descriptor), the new file's first record follows its last, as after
-// a rotation. An empty regular file at the path (logrotate's create) is
-// taken; the old file put back is kept; any other file there is not
-// written into: the log fails and calls are refused.
+// was moved or deleted (I/O goroutine only, after a sync barrier and an
+// fsync of the old file): the old file keeps the records written to it (a
+// deleted one loses them with its last descriptor), the new file's first
+// record follows its last, as after a rotation. An empty regular file at
+// the path (logrotate's create) is taken; the old file put back is kept;
+// any other file there is not written into: reopen fails (and
+// reopenRetrying holds the records and tries again).
 func (w *Writer) reopen() error {
 	w.moved.Store(false)
-	if err := w.f.Sync(); err != nil {
-		return err
-	}
 	if here, err := os.Stat(w.path); err == nil {
 		if cur, err := w.f.Stat(); err == nil && os.SameFile(here, cur) {
 			return nil // put back

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -1110,6 +1111,12 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		delete(d.keyRetry, unit)
 		return nil
 	}
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		// The load was interrupted (SIGINT/SIGTERM while the host starts,
+		// or Close): the unit is not broken, and nothing is said of it.
+		d.log.Debug("load interrupted", "file", unit)
+		return err
+	}
 	if err != nil {
 		d.errs[unit] = err.Error()
 		level := slog.LevelError
@@ -1406,7 +1413,9 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 // describes nothing, errUnchanged when its content has not changed.
 func (d *Discovery) load(ctx context.Context, unit string, old *candidate) (*candidate, error) {
 	st, err := os.Stat(unit)
-	if errors.Is(err, os.ErrNotExist) {
+	// ENOTDIR: a folder on the way is now a file (the plugin folder
+	// replaced by one): the unit is gone with it.
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		if _, lerr := os.Lstat(unit); lerr == nil {
 			d.note(slog.LevelWarn, unit, "dangling", "file skipped: a symlink to nothing", "file", unit)
 		}

@@ -280,6 +280,9 @@ done:
 	}
 	if terr != nil {
 		result = nil
+		if terr.Code == abi.Cancelled {
+			terr = withCancelCause(ctx, terr)
+		}
 	}
 	if h.audit != nil && !unaudited {
 		h.logAudit(start, in, f, entry, &info, params, result, terr)
@@ -302,6 +305,26 @@ done:
 		return nil, info, terr
 	}
 	return result, info, nil
+}
+
+// ErrShuttingDown is the cause a server gives the contexts of the calls it
+// cancels when the host shuts down (context.WithCancelCause): their
+// Cancelled answers and records say so.
+var ErrShuttingDown = errors.New("the host is shutting down")
+
+// withCancelCause says why a Cancelled call was cancelled when its context
+// carries a cause of its own (ErrShuttingDown): the provider's message
+// ("context canceled", a runtime's "cancelled by its caller") cannot tell
+// a client that gave up from a host that is going away. terr is not
+// changed (it may be the provider's).
+func withCancelCause(ctx context.Context, terr *abi.ToolError) *abi.ToolError {
+	cause := context.Cause(ctx)
+	if cause == nil || cause == ctx.Err() || errors.Is(cause, context.Canceled) {
+		return terr
+	}
+	out := *terr
+	out.Message = cause.Error() + " (" + terr.Message + ")"
+	return &out
 }
 
 // callProvider calls p, turning a panic that escapes the runtime into

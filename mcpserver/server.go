@@ -478,12 +478,16 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			return errorResult(abi.Errorf(abi.Unavailable, "the MCP server is shutting down")), nil
 		}
 		defer s.calls.Done()
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
+		var cancelCause context.CancelCauseFunc
+		ctx, cancelCause = context.WithCancelCause(ctx)
+		cancel := func() { cancelCause(nil) }
 		defer cancel()
-		defer context.AfterFunc(s.stop, cancel)()
+		// Cancelled at Close or at the end of Run's ctx (SIGTERM): the
+		// call's answer and record say the host is shutting down, not that
+		// its client gave up.
+		defer context.AfterFunc(s.stop, func() { cancelCause(host.ErrShuttingDown) })()
 		if rc, ok := ctx.Value(runCtxKey{}).(context.Context); ok {
-			defer context.AfterFunc(rc, cancel)()
+			defer context.AfterFunc(rc, func() { cancelCause(host.ErrShuttingDown) })()
 		}
 		if req.Session != nil {
 			done, n, ok := s.sessionCall(req.Session.ID(), cancel)

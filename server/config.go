@@ -3,9 +3,11 @@ package server
 import (
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/aios-host/aios-host/config"
@@ -119,6 +121,25 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 			return c, err
 		}
 	}
+	// 0 (or leaving the key out) means the default; a negative value is
+	// a mistake, said rather than replaced.
+	for _, n := range []struct {
+		key string
+		v   int64
+		d   time.Duration
+	}{
+		{key: "max_body_bytes", v: c.MaxBodyBytes}, {key: "max_batch", v: int64(c.MaxBatch)},
+		{key: "max_batch_answer_bytes", v: c.MaxBatchAnswer}, {key: "list_page_size", v: int64(c.ListPageSize)},
+		{key: "max_conns_per_uid", v: int64(c.MaxConnsPerUID)},
+		{key: "read_timeout", d: c.ReadTimeout}, {key: "idle_timeout", d: c.IdleTimeout}, {key: "write_timeout", d: c.WriteTimeout},
+	} {
+		switch {
+		case n.v < 0:
+			return c, fmt.Errorf("%s: server.%s: %d is negative (leave it out, or 0, for the default)", where(cfg, "server."+n.key), n.key, n.v)
+		case n.d < 0:
+			return c, fmt.Errorf("%s: server.%s: %s is negative (leave it out, or 0, for the default)", where(cfg, "server."+n.key), n.key, n.d)
+		}
+	}
 	if c.MaxBodyBytes <= 0 {
 		c.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -198,7 +219,7 @@ func (t TokenConfig) value(base string) (string, error) {
 		if !filepath.IsAbs(p) && base != "" {
 			p = filepath.Join(base, p)
 		}
-		b, err := os.ReadFile(p)
+		b, err := readSecretFile(p, maxTokenFileBytes)
 		if err != nil {
 			return "", fmt.Errorf("token of agent %s: %w", t.Agent, err)
 		}
@@ -211,9 +232,56 @@ func (t TokenConfig) value(base string) (string, error) {
 	return t.Token, nil
 }
 
+// maxTokenFileBytes bounds a token_file: a bearer token is a line, not a
+// file's worth.
+const maxTokenFileBytes = 64 << 10
+
+// maxKeyFileBytes bounds server.signing_key (a PEM private key is a few
+// KiB, an RSA one with its parameters well under this).
+const maxKeyFileBytes = 1 << 20
+
+// readSecretFile reads a file the configuration names for a secret (a
+// token, a key): only a regular file, of at most limit bytes. It opens with
+// O_NONBLOCK, so a FIFO with no writer is refused instead of waiting for
+// one, and never reads a device (/dev/zero) to the end.
+func readSecretFile(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fileKind(st.Mode()))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes: not a secret file (check the path)", path, limit)
+	}
+	return b, nil
+}
+
 func trimSpace(b []byte) []byte {
 	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// where names the place of key in cfg's file: FILE:LINE, FILE, or
+// "config" for a configuration that came from no file.
+func where(cfg *config.Config, key string) string {
+	switch {
+	case cfg == nil || cfg.File == "":
+		return "config"
+	case cfg.LineOf(key) > 0:
+		return fmt.Sprintf("%s:%d", cfg.File, cfg.LineOf(key))
+	}
+	return cfg.File
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/aios-host/aios-host/config"
@@ -61,12 +62,12 @@ type Server struct {
 	mu        sync.Mutex
 	listeners []net.Listener
 	https     []*http.Server
-	conns     map[net.Conn]context.CancelFunc // cancels the connection's calls
+	conns     map[net.Conn]context.CancelCauseFunc // cancels the connection's calls (ErrShuttingDown at Close)
 	// base is the context of every HTTP request the server's listeners
 	// serve: Close cancels it, so calls in flight answer Cancelled and
 	// event streams end before the listeners shut down.
 	base      context.Context
-	stopBase  context.CancelFunc
+	stopBase  context.CancelCauseFunc
 	socket    string
 	publicURL string
 	closed    bool
@@ -115,8 +116,8 @@ func New(opts Options) (*Server, error) {
 		m = NewMetrics()
 	}
 	s := &Server{h: opts.Host, d: opts.Discovery, hcfg: hcfg, cfg: cfg, log: log, metrics: m,
-		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelFunc{}, streams: map[string]int{}, uidConns: map[uint32]int{}, mount: opts.Mount, refresh: opts.OnRefresh}
-	s.base, s.stopBase = context.WithCancel(context.Background())
+		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelCauseFunc{}, streams: map[string]int{}, uidConns: map[uint32]int{}, mount: opts.Mount, refresh: opts.OnRefresh}
+	s.base, s.stopBase = context.WithCancelCause(context.Background())
 	s.refreshes = map[string]*coalescer{"all": {}, "local": {}, "remote": {}}
 	m.attach(s)
 	base := ""
@@ -154,7 +155,7 @@ func New(opts Options) (*Server, error) {
 		if !filepath.IsAbs(p) && base != "" {
 			p = filepath.Join(base, p)
 		}
-		data, err := os.ReadFile(p)
+		data, err := readSecretFile(p, maxKeyFileBytes)
 		if err != nil {
 			return nil, fmt.Errorf("server.signing_key: %w", err)
 		}
@@ -192,6 +193,48 @@ func (s *Server) agentForToken(tok string) (agent, name string, ok bool) {
 	return agent, name, ok
 }
 
+// maxSocketPath is the size of sockaddr_un's sun_path on Linux: a socket
+// path must be shorter (it ends with a NUL).
+const maxSocketPath = 108
+
+// CheckSocket says whether ListenUnix(path) could listen, without
+// listening or removing anything: nil when the path is free or holds a
+// stale socket (its host is gone), else why not (another host listens
+// there, something that is not a socket is there, the path is too long).
+// `run` asks it before loading the plugins, so a second host on a socket
+// in use fails at once rather than after every load.
+func CheckSocket(path string) error {
+	_, err := probeSocket(path)
+	return err
+}
+
+// probeSocket checks the socket path: stale when a socket file is there
+// that refuses connections (its host died); an error for a path too long
+// for a socket address, a live socket, or anything but a socket there
+// (not the host's to remove).
+func probeSocket(path string) (stale bool, err error) {
+	// bind(2) says only EINVAL for a path that does not fit sun_path.
+	if len(path) >= maxSocketPath {
+		return false, fmt.Errorf("socket %s: the path is too long (%d bytes; a unix socket address holds %d, with its NUL): choose a shorter one", path, len(path), maxSocketPath)
+	}
+	st, err := os.Lstat(path)
+	if err != nil {
+		return false, nil // nothing there (or a folder on the way missing: made at listen)
+	}
+	if st.Mode().Type() != os.ModeSocket {
+		return false, fmt.Errorf("socket %s: exists and is not a socket (%s): not replacing it (remove it, or choose another socket path)", path, fileKind(st.Mode()))
+	}
+	c, err := net.DialTimeout("unix", path, 200*time.Millisecond)
+	if err == nil {
+		c.Close()
+		return false, fmt.Errorf("socket %s: another host is already listening there", path)
+	}
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		return false, fmt.Errorf("socket %s: cannot tell whether another host listens there (%v): not replacing it", path, err)
+	}
+	return true, nil
+}
+
 // ListenUnix listens on the unix socket path (a stale socket file left by
 // a dead host is replaced; a live one is an error). The socket is 0600.
 func (s *Server) ListenUnix(path string) error {
@@ -201,11 +244,11 @@ func (s *Server) ListenUnix(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("socket %s: %w", path, err)
 	}
-	if _, err := os.Stat(path); err == nil {
-		if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
-			c.Close()
-			return fmt.Errorf("socket %s: another host is already listening there", path)
-		}
+	stale, err := probeSocket(path)
+	if err != nil {
+		return err
+	}
+	if stale {
 		_ = os.Remove(path)
 	}
 	ln, err := net.Listen("unix", path)
@@ -272,6 +315,23 @@ func (s *Server) PublicURL() string {
 	return s.publicURL
 }
 
+// fileKind names the type of file a mode describes, for messages.
+func fileKind(m os.FileMode) string {
+	switch m.Type() {
+	case 0:
+		return "a regular file"
+	case os.ModeDir:
+		return "a directory"
+	case os.ModeSymlink:
+		return "a symbolic link"
+	case os.ModeNamedPipe:
+		return "a FIFO"
+	case os.ModeDevice, os.ModeDevice | os.ModeCharDevice:
+		return "a device"
+	}
+	return m.Type().String()
+}
+
 // closeGrace is how long Close waits for a connection's calls to answer.
 const closeGrace = 3 * time.Second
 
@@ -291,7 +351,7 @@ func (s *Server) Close() error {
 	// in closeGrace is closed.
 	conns := make([]net.Conn, 0, len(s.conns))
 	for c, cancel := range s.conns {
-		cancel()
+		cancel(host.ErrShuttingDown)
 		_ = c.SetReadDeadline(time.Now())
 		conns = append(conns, c)
 	}
@@ -306,7 +366,7 @@ func (s *Server) Close() error {
 	for _, ln := range lns {
 		ln.Close()
 	}
-	s.stopBase() // HTTP calls in flight answer Cancelled; event streams end
+	s.stopBase(host.ErrShuttingDown) // HTTP calls in flight answer Cancelled; event streams end
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	for _, srv := range srvs {

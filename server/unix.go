@@ -125,8 +125,9 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		conn.Close()
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	s.conns[conn] = cancel
+	ctx, cancelCause := context.WithCancelCause(context.Background())
+	cancel := func() { cancelCause(nil) }
+	s.conns[conn] = cancelCause
 	s.mu.Unlock()
 	var wmu sync.Mutex
 	write := func(b []byte) error {

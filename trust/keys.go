@@ -454,9 +454,32 @@ func (s *KeyStore) addConfig(e KeyConfig, baseDir string) error {
 		if err := fsperm.OwnedSafely(path, st); err != nil {
 			return fmt.Errorf("key file %s is not safe: %v: another account could add a key and sign cards with it (chmod go-w, or chown it to this user)", path, err)
 		}
-		data, err := os.ReadFile(path)
+		// Not a FIFO or a device: reading one would wait for a writer
+		// forever (the host hung at start) or never end.
+		if !st.Mode().IsRegular() {
+			kind := "a device or socket"
+			switch {
+			case st.IsDir():
+				kind = "a folder"
+			case st.Mode()&os.ModeNamedPipe != 0:
+				kind = "a FIFO"
+			}
+			return fmt.Errorf("key file %s is not a regular file (%s)", path, kind)
+		}
+		if st.Size() > maxJWKSBytes {
+			return fmt.Errorf("key file %s is larger than %d bytes: not a key set (check the path)", path, maxJWKSBytes)
+		}
+		f, err := os.Open(path)
 		if err != nil {
 			return err
+		}
+		data, err := io.ReadAll(io.LimitReader(f, maxJWKSBytes+1))
+		f.Close()
+		if err != nil {
+			return err
+		}
+		if len(data) > maxJWKSBytes {
+			return fmt.Errorf("key file %s is larger than %d bytes: not a key set (check the path)", path, maxJWKSBytes)
 		}
 		keys, skipped, err := parseJWKSet(data, trust, path)
 		if err != nil {

@@ -53,6 +53,7 @@ Claude Desktop (claude_desktop_config.json):
 		return c.usageError(fs, "%v", err)
 	}
 	gc := applyServeGC()
+	keepServingOnBrokenPipe()
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	h, err := c.newHost(ctx, log, hostOptions{audit: true, discovery: true})

@@ -35,6 +35,7 @@ logged and skipped.`)
 		return c.usageError(fs, "%v", err)
 	}
 	gc := applyServeGC()
+	keepServingOnBrokenPipe()
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	h, err := c.newHost(ctx, log, hostOptions{audit: true, discovery: true})
@@ -51,6 +52,18 @@ logged and skipped.`)
 	if err != nil {
 		_ = closeHost(h, c.stderr)
 		return c.fail(err)
+	}
+	if ctx.Err() != nil {
+		// SIGINT/SIGTERM while the plugins loaded: stop there, as a
+		// signal while serving would, rather than list the plugins cut
+		// short as failed and start serving after the signal.
+		stop()
+		log.Info("interrupted while loading the plugins; stopping")
+		sv.close()
+		if err := closeHost(h, c.stderr); err != nil {
+			return exitFail
+		}
+		return exitOK
 	}
 	log.Info("aios-host serving",
 		"tools", len(h.Registry().Tools()),
@@ -99,4 +112,16 @@ func auditPathOf(disabled bool, path string) string {
 		return "disabled"
 	}
 	return path
+}
+
+// keepServingOnBrokenPipe makes a write to a broken pipe fail with EPIPE
+// instead of killing the process with SIGPIPE (Go's default for fds 1 and
+// 2), for the commands that serve (run, mcp): a host whose log reader went
+// away (journald restarted, `run 2>&1 | grep` ended) loses log lines, not
+// its calls in flight and the audit records not yet written. `aios-host
+// mcp` whose client closed stdout sees the write fail and shuts down
+// cleanly. Notify, not Ignore: an ignored signal stays ignored in the
+// worker processes the host starts; a caught one is reset at exec.
+func keepServingOnBrokenPipe() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 }

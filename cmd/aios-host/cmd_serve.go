@@ -47,6 +47,11 @@ func (sv *serving) close() {
 // adapters, and listens on socket (and httpAddr when not empty). It prints
 // what it loaded, with progress when there are many units to load.
 func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, socket, httpAddr string) (*serving, error) {
+	// A socket another host listens on (or a path that cannot be one)
+	// fails now, not after every plugin has loaded.
+	if err := server.CheckSocket(socket); err != nil {
+		return nil, err
+	}
 	metrics := server.NewMetrics()
 	start := time.Now()
 	progress := func(done, total int, path string, err error) {
@@ -67,6 +72,9 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 		return nil, err
 	}
 	sv := &serving{d: d}
+	if ctx.Err() != nil {
+		return sv, nil // interrupted while loading: run stops (no listing, no socket)
+	}
 	c.printLoaded(h, d, time.Since(start))
 	// MCP over streamable HTTP at /mcp (engineer M, cmd_mcp.go).
 	if sv.m, err = startMCPHTTP(h, log); err != nil {

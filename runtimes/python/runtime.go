@@ -283,6 +283,15 @@ func extractSDK() (string, error) {
 	}
 	dir := filepath.Join(base, "aios-host", "python-sdk-"+hex.EncodeToString(h.Sum(nil))[:16])
 	if _, err := os.Stat(filepath.Join(dir, "aios_sdk", "_worker.py")); err == nil {
+		// The folder is named by the content, but what is on disk may
+		// differ (a full disk during an earlier extraction, a stray
+		// edit): a damaged file would fail every Python plugin until the
+		// folder was deleted by hand. The files are few and small: check
+		// each and put right what differs, one atomic rename per file, so
+		// a worker starting meanwhile reads an old or a new file, whole.
+		if err := repairSDK(dir, names, files); err != nil {
+			return "", fmt.Errorf("python SDK folder %s is damaged and cannot be repaired (delete it; it is made again): %v", dir, err)
+		}
 		return dir, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
@@ -312,6 +321,35 @@ func extractSDK() (string, error) {
 		return "", fmt.Errorf("python SDK folder: %v", err)
 	}
 	return dir, nil
+}
+
+// repairSDK rewrites each file of the extracted SDK at dir that is missing
+// or differs from the embedded one (files maps its names to its content).
+func repairSDK(dir string, names []string, files map[string][]byte) error {
+	for _, n := range names {
+		p := filepath.Join(dir, filepath.FromSlash(n))
+		if b, err := os.ReadFile(p); err == nil && bytes.Equal(b, files[n]) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(p), ".sdk-file-*")
+		if err != nil {
+			return err
+		}
+		_, werr := tmp.Write(files[n])
+		cerr := tmp.Close()
+		if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o644)); err != nil {
+			os.Remove(tmp.Name())
+			return err
+		}
+		if err := os.Rename(tmp.Name(), p); err != nil {
+			os.Remove(tmp.Name())
+			return err
+		}
+	}
+	return nil
 }
 
 // Load implements abi.Loader: it starts the first worker of the file's

@@ -95,6 +95,31 @@ const (
 )
 
 func (c Config) withDefaults() (Config, error) {
+	// 0 (or leaving the key out) means the default; a negative value is
+	// a mistake, said rather than replaced.
+	for _, n := range []struct {
+		key string
+		v   int
+		d   time.Duration
+	}{
+		{key: "pool_size", v: c.PoolSize}, {key: "min_idle", v: c.MinIdle},
+		{key: "stdout_bytes_per_second", v: c.StdoutBytesPerSecond}, {key: "max_message_bytes", v: c.MaxMessageBytes},
+		{key: "idle_timeout", d: c.IdleTimeout}, {key: "deadline_granularity", d: c.DeadlineGranularity},
+		{key: "default_deadline", d: c.DefaultDeadline}, {key: "load_timeout", d: c.LoadTimeout},
+		{key: "compile_timeout", d: c.CompileTimeout},
+	} {
+		switch {
+		case n.v < 0:
+			return c, fmt.Errorf("runtimes.wasm.%s: %d is negative (leave it out, or 0, for the default)", n.key, n.v)
+		case n.d < 0:
+			return c, fmt.Errorf("runtimes.wasm.%s: %s is negative (leave it out, or 0, for the default)", n.key, n.d)
+		}
+	}
+	for id, pc := range c.Providers {
+		if pc.PoolSize < 0 {
+			return c, fmt.Errorf("runtimes.wasm.providers.%s.pool_size: %d is negative (leave it out, or 0, for the default)", id, pc.PoolSize)
+		}
+	}
 	if c.MemoryLimitPages == 0 {
 		c.MemoryLimitPages = 4096
 	}
