@@ -9,11 +9,11 @@ import (
 	"time"
 )
 
-// TestProbeKeyFileFIFORefused: a discovery.keys jwks file that is a FIFO
+// TestKeyFileFIFORefused: a discovery.keys jwks file that is a FIFO
 // (nothing writing to it) is refused at once, naming it; before, reading
 // it waited for a writer forever and the host hung at start. A file far
 // larger than a key set is refused without being read whole.
-func TestProbeKeyFileFIFORefused(t *testing.T) {
+func TestKeyFileFIFORefused(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "keys.json")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -10,13 +10,13 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
-// TestProbeRootReplacedByFile: a plugin folder replaced by a regular file
+// TestRootReplacedByFile: a plugin folder replaced by a regular file
 // of the same name (rm -rf plugins; a script writing "plugins" as a file)
 // is gone: its providers go, as the log says ("plugin folder is gone; its
 // providers are removed"), and come back with the folder. Before, stat of
 // each unit failed with ENOTDIR, taken for a failed load ("the previous
 // version keeps serving"): the removed folder's tools went on serving.
-func TestProbeRootReplacedByFile(t *testing.T) {
+func TestRootReplacedByFile(t *testing.T) {
 	old := rootCheckInterval
 	rootCheckInterval = 200 * time.Millisecond
 	defer func() { rootCheckInterval = old }()

@@ -12,10 +12,10 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestProbeCloseCancelSaysWhy: an MCP call cancelled because the server
+// TestCloseCancelSaysWhy: an MCP call cancelled because the server
 // closes (aios-host run on SIGTERM) answers an error that says the host is
 // shutting down; before, its text was only "context canceled".
-func TestProbeCloseCancelSaysWhy(t *testing.T) {
+func TestCloseCancelSaysWhy(t *testing.T) {
 	h, s := newTestHost(t, "")
 	started := make(chan struct{}, 1)
 	addSlowTool(t, h, started)
@@ -59,11 +59,11 @@ func TestProbeCloseCancelSaysWhy(t *testing.T) {
 	}
 }
 
-// TestProbeJWKSFileFIFORefused: an mcp.http jwks_file that is a FIFO
+// TestJWKSFileFIFORefused: an mcp.http jwks_file that is a FIFO
 // (nothing writing to it) fails the key fetch at once, naming it; before,
 // the fetch waited for a writer forever, holding the fetch lock, and every
 // /mcp request with a token of a new key hung behind it.
-func TestProbeJWKSFileFIFORefused(t *testing.T) {
+func TestJWKSFileFIFORefused(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "jwks.json")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)

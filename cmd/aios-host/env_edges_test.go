@@ -12,13 +12,13 @@ import (
 	"testing"
 )
 
-// TestProbeBrokenLogPipeKeepsServing: a host whose stderr is a pipe whose
+// TestBrokenLogPipeKeepsServing: a host whose stderr is a pipe whose
 // reader went away (journald restarted, `aios-host run 2>&1 | grep` ended)
 // keeps running: its log lines are lost, not its calls in flight and the
 // audit records not yet written. Before, the first log line after that
 // killed it with SIGPIPE (exit 141), without a shutdown. The helper below
 // runs in a child process (this test binary again) with such a stderr.
-func TestProbeBrokenLogPipeKeepsServing(t *testing.T) {
+func TestBrokenLogPipeKeepsServing(t *testing.T) {
 	if os.Getenv("AIOS_PROBE_SIGPIPE_CHILD") == "1" {
 		keepServingOnBrokenPipe()
 		os.Stderr.WriteString("a log line nobody reads\n")
@@ -30,7 +30,7 @@ func TestProbeBrokenLogPipeKeepsServing(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Close() // the log's reader is gone
-	cmd := exec.Command(os.Args[0], "-test.run=^TestProbeBrokenLogPipeKeepsServing$")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBrokenLogPipeKeepsServing$")
 	cmd.Env = append(os.Environ(), "AIOS_PROBE_SIGPIPE_CHILD=1")
 	cmd.Stderr = w
 	out, err := cmd.Output()
@@ -48,11 +48,11 @@ func TestProbeBrokenLogPipeKeepsServing(t *testing.T) {
 	}
 }
 
-// TestProbeRunSocketInUseFailsBeforeLoading: `run` on a socket another
+// TestRunSocketInUseFailsBeforeLoading: `run` on a socket another
 // host listens on fails before it loads a plugin (which can take seconds
 // and start worker processes); before, it loaded every plugin folder and
 // only then found the socket taken.
-func TestProbeRunSocketInUseFailsBeforeLoading(t *testing.T) {
+func TestRunSocketInUseFailsBeforeLoading(t *testing.T) {
 	e := newEnv(t)
 	wasm, err := os.ReadFile(filepath.Join("..", "..", "samples", "plugins", "c-echo.wasm"))
 	if err != nil {
@@ -85,11 +85,11 @@ func TestProbeRunSocketInUseFailsBeforeLoading(t *testing.T) {
 	}
 }
 
-// TestProbeRunInterruptedWhileLoading: SIGINT/SIGTERM while `run` loads
+// TestRunInterruptedWhileLoading: SIGINT/SIGTERM while `run` loads
 // its plugins stops it there: no list of plugins "not loaded: … context
 // canceled" as if they were broken, no socket, no "aios-host serving"
 // after the signal; exit 0, as for a signal while serving.
-func TestProbeRunInterruptedWhileLoading(t *testing.T) {
+func TestRunInterruptedWhileLoading(t *testing.T) {
 	e := newEnv(t)
 	wasm, err := os.ReadFile(filepath.Join("..", "..", "samples", "plugins", "c-echo.wasm"))
 	if err != nil {

@@ -8,13 +8,13 @@ import (
 	pysdk "github.com/aios-host/aios-host/sdk/python"
 )
 
-// TestProbeSDKCacheRepaired: a damaged file in the extracted SDK folder
+// TestSDKCacheRepaired: a damaged file in the extracted SDK folder
 // (a full disk during an earlier extraction, a stray edit, garbage in the
 // user cache) is put right at the next start. Before, only the presence of
 // _worker.py was checked: every Python plugin failed to load ("the python
 // worker exited before registering") until someone found and deleted the
 // cache folder.
-func TestProbeSDKCacheRepaired(t *testing.T) {
+func TestSDKCacheRepaired(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
 	dir, err := extractSDK()

@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// TestProbeConfigRefusesNegatives: a negative duration or count under
+// TestConfigRefusesNegatives: a negative duration or count under
 // runtimes.wasm is refused, naming the key (the CLI adds its line), as
 // runtimes.js's are. Before, it silently became the default
 // (compile_timeout: -1s compiled with 30 s).
-func TestProbeConfigRefusesNegatives(t *testing.T) {
+func TestConfigRefusesNegatives(t *testing.T) {
 	cases := map[string]Config{
 		"runtimes.wasm.pool_size":               {PoolSize: -1},
 		"runtimes.wasm.min_idle":                {MinIdle: -1},

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// TestProbeLogFolderRemovedHoldsRecords: the log's folder removed under a
+// TestLogFolderRemovedHoldsRecords: the log's folder removed under a
 // running writer (rm -rf of the state directory, a clean-up script). The
 // records that can no longer go anywhere are held and calls are refused
 // (Failing, naming the path), as for a full disk; when the folder is back,
@@ -18,7 +18,7 @@ import (
 // works again. Before, the failed reopen stopped the log for good: the
 // records of calls that had already run were dropped (in no file at all)
 // and every later call was refused until the host restarted.
-func TestProbeLogFolderRemovedHoldsRecords(t *testing.T) {
+func TestLogFolderRemovedHoldsRecords(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -84,12 +84,12 @@ func TestProbeLogFolderRemovedHoldsRecords(t *testing.T) {
 	}
 }
 
-// TestProbeOpenRefusesNonRegularFile: an audit path that names a device
+// TestOpenRefusesNonRegularFile: an audit path that names a device
 // (a link to /dev/null) or a FIFO is refused at Open, naming the path and
 // what is there. Before, a link to /dev/null was opened: the first records
 // went nowhere, and only the first fsync failed ("invalid argument"),
 // after the host had started serving; a FIFO failed with "illegal seek".
-func TestProbeOpenRefusesNonRegularFile(t *testing.T) {
+func TestOpenRefusesNonRegularFile(t *testing.T) {
 	dir := t.TempDir()
 	devnull := filepath.Join(dir, "null.jsonl")
 	if err := os.Symlink(os.DevNull, devnull); err != nil {
@@ -112,13 +112,13 @@ func TestProbeOpenRefusesNonRegularFile(t *testing.T) {
 	}
 }
 
-// TestProbeRotationAfterFolderRemoved: the log's folder removed just
+// TestRotationAfterFolderRemoved: the log's folder removed just
 // before a rotation (the file reached max_bytes before an fsync noticed it
 // gone): the writer does not rename whatever is at the path; it holds the
 // records and continues in a new file once the folder is back, as when it
 // notices the move itself. Before, the failed rename stopped the log for
 // good: calls were refused until the host restarted.
-func TestProbeRotationAfterFolderRemoved(t *testing.T) {
+func TestRotationAfterFolderRemoved(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)

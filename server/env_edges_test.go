@@ -17,12 +17,12 @@ import (
 	"github.com/aios-host/aios-host/config"
 )
 
-// TestProbeListenUnixKeepsNonSocket: a --socket path that names a regular
+// TestListenUnixKeepsNonSocket: a --socket path that names a regular
 // file or a directory (an operator's typo, another program's file) is
 // refused, naming the path and what is there, and left as it was. Before,
 // anything at the path that did not answer a dial was removed as "a stale
 // socket": the file's content was lost, an empty directory vanished.
-func TestProbeListenUnixKeepsNonSocket(t *testing.T) {
+func TestListenUnixKeepsNonSocket(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	file := filepath.Join(ts.dir, "notes.txt")
 	if err := os.WriteFile(file, []byte("keep me"), 0o600); err != nil {
@@ -46,9 +46,9 @@ func TestProbeListenUnixKeepsNonSocket(t *testing.T) {
 	}
 }
 
-// TestProbeListenUnixReplacesStaleSocket: a socket file left by a dead host
+// TestListenUnixReplacesStaleSocket: a socket file left by a dead host
 // (nothing listens) is still replaced.
-func TestProbeListenUnixReplacesStaleSocket(t *testing.T) {
+func TestListenUnixReplacesStaleSocket(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	p := filepath.Join(ts.dir, "stale.sock")
 	ln, err := net.Listen("unix", p)
@@ -70,11 +70,11 @@ func TestProbeListenUnixReplacesStaleSocket(t *testing.T) {
 	c.Close()
 }
 
-// TestProbeShutdownCancelSaysWhy: a call cancelled because the host shuts
+// TestShutdownCancelSaysWhy: a call cancelled because the host shuts
 // down (SIGTERM) tells its client so, on the socket and over HTTP; before,
 // it said only "context canceled" (or a runtime's "cancelled by its
 // caller"), as if the client had given up.
-func TestProbeShutdownCancelSaysWhy(t *testing.T) {
+func TestShutdownCancelSaysWhy(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	c := dial(t, ts)
 	sock := make(chan error, 1)
@@ -115,11 +115,11 @@ func TestProbeShutdownCancelSaysWhy(t *testing.T) {
 	}
 }
 
-// TestProbeServerConfigRefusesNegatives: a negative size, count or
+// TestServerConfigRefusesNegatives: a negative size, count or
 // duration under server: is refused, naming the key and its line, as
 // discovery's and the other sections' are. Before, it silently became the
 // default (server.read_timeout: -1s served with 10 s).
-func TestProbeServerConfigRefusesNegatives(t *testing.T) {
+func TestServerConfigRefusesNegatives(t *testing.T) {
 	for _, kv := range []string{
 		"max_body_bytes: -1", "max_batch: -1", "max_batch_answer_bytes: -5", "list_page_size: -1",
 		"max_conns_per_uid: -1", "read_timeout: -1s", "idle_timeout: -5m", "write_timeout: -3s",
@@ -143,10 +143,10 @@ func TestProbeServerConfigRefusesNegatives(t *testing.T) {
 	}
 }
 
-// TestProbeListenUnixLongPathSaysWhy: a socket path longer than a unix
+// TestListenUnixLongPathSaysWhy: a socket path longer than a unix
 // socket address holds is refused saying so; before, the error was
 // "bind: invalid argument", which does not say what to change.
-func TestProbeListenUnixLongPathSaysWhy(t *testing.T) {
+func TestListenUnixLongPathSaysWhy(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	p := filepath.Join(ts.dir, strings.Repeat("s", 120)+".sock")
 	err := ts.s.ListenUnix(p)
@@ -155,13 +155,13 @@ func TestProbeListenUnixLongPathSaysWhy(t *testing.T) {
 	}
 }
 
-// TestProbeSecretFilesBounded: a server.tokens token_file or
+// TestSecretFilesBounded: a server.tokens token_file or
 // server.signing_key that names a FIFO (nothing writing to it) or a device
 // is refused at once, naming it; one larger than a secret could be is
 // refused without being read whole. Before, os.ReadFile waited forever
 // on the FIFO (the host hung at start) and read /dev/zero until memory ran
 // out.
-func TestProbeSecretFilesBounded(t *testing.T) {
+func TestSecretFilesBounded(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "token.fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
