@@ -96,9 +96,13 @@ func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error)
 	if err := src.CheckPinned(b); err != nil {
 		return nil, fmt.Errorf("component %s: %w", src.Path, err)
 	}
+	// The host's logger for the file is tagged with it already; the
+	// loader's own is not.
 	opts := l.opts
 	if src.Logger != nil {
 		opts.Logger = src.Logger
+	} else if opts.Logger != nil {
+		opts.Logger = opts.Logger.With("file", src.Path)
 	}
 	p, err := New(ctx, b, src.Path, src.ProviderID, opts)
 	if err != nil {
@@ -291,7 +295,7 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 					mods[k] = capped
 				}
 			}
-			opts.Logger.Info("component: a core module cannot be instrumented; interrupting it with wazero's checks (slower calls)", "file", name, "reason", ierr)
+			opts.Logger.Info("component: a core module cannot be instrumented; interrupting it with wazero's checks (slower calls)", "reason", ierr)
 		}
 	}
 	// Extended constant expressions and tail calls are used by
@@ -324,7 +328,7 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 			if err2 := p.compileAll(ctx, name, cfg, mods); err2 != nil {
 				return nil, err2
 			}
-			opts.Logger.Warn("component: the compile cache cannot be used; compiled without it", "file", name, "cache", opts.CacheDir, "reason", err)
+			opts.Logger.Warn("component: the compile cache cannot be used; compiled without it", "cache", opts.CacheDir, "reason", err)
 		}
 	} else if err = p.compileAll(ctx, name, cfg, mods); err != nil {
 		return nil, err

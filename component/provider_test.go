@@ -245,16 +245,25 @@ func TestCorruptCompileCache(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Through the Loader, as the host loads it: the host's logger names the
+	// file already, and the warning does not name it twice.
 	var logs strings.Builder
-	p, err = New(context.Background(), sample(t, "hello"), "hello.wasm", "", Options{CacheDir: dir, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	path := filepath.Join(testutil.RepoRoot(t), "build", "components", "hello.wasm")
+	ap, err := NewLoader(Options{CacheDir: dir}).Load(context.Background(), abi.Source{Path: path, Logger: slog.New(slog.NewTextHandler(&logs, nil)).With("file", path)})
 	if err != nil {
 		t.Fatalf("load with a corrupt cache: %v", err)
 	}
+	p = ap.(*Provider)
 	defer p.Close()
 	if got, err := call(t, p, &fakeEnv{}, "add", map[string]any{"a": int64(40), "b": int64(2)}); err != nil || got != int64(42) {
 		t.Fatalf("add = %v, %v", got, err)
 	}
 	if !strings.Contains(logs.String(), "the compile cache cannot be used") {
 		t.Errorf("no warning about the cache; log:\n%s", logs.String())
+	}
+	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if strings.Count(l, " file=") != 1 {
+			t.Errorf("a log line naming the file other than once: %s", l)
+		}
 	}
 }
