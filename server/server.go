@@ -69,6 +69,7 @@ type Server struct {
 	base      context.Context
 	stopBase  context.CancelCauseFunc
 	socket    string
+	sockID    fileID // the socket file this host made (watchSocket, Close)
 	publicURL string
 	closed    bool
 	wg        sync.WaitGroup
@@ -241,9 +242,6 @@ func (s *Server) ListenUnix(path string) error {
 	if path == "" {
 		path = s.cfg.Socket
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("socket %s: %w", path, err)
-	}
 	stale, err := probeSocket(path)
 	if err != nil {
 		return err
@@ -251,20 +249,23 @@ func (s *Server) ListenUnix(path string) error {
 	if stale {
 		_ = os.Remove(path)
 	}
-	ln, err := net.Listen("unix", path)
+	ln, id, err := listenSocket(path)
 	if err != nil {
-		return fmt.Errorf("socket %s: %w", path, err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
 		return err
 	}
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		ln.Close()
+		removeOwnSocket(path, id)
+		return errors.New("server closed")
+	}
 	s.listeners = append(s.listeners, ln)
-	s.socket = path
+	s.socket, s.sockID = path, id
+	s.wg.Add(2)
 	s.mu.Unlock()
-	s.wg.Add(1)
 	go s.acceptUnix(ln)
+	go s.watchSocket(path, ln, id)
 	return nil
 }
 
@@ -357,6 +358,8 @@ func (s *Server) Close() error {
 	}
 	sock := s.socket
 	s.mu.Unlock()
+	// (sockID is read after wg.Wait: watchSocket may listen again until
+	// it sees base end.)
 	force := time.AfterFunc(closeGrace, func() {
 		for _, c := range conns {
 			c.Close()
@@ -375,7 +378,14 @@ func (s *Server) Close() error {
 	}
 	s.wg.Wait()
 	if sock != "" {
-		_ = os.Remove(sock)
+		s.mu.Lock()
+		id := s.sockID
+		lns = s.listeners[len(lns):] // a listener watchSocket made since
+		s.mu.Unlock()
+		for _, ln := range lns {
+			ln.Close()
+		}
+		removeOwnSocket(sock, id) // not another host's, put there since
 	}
 	return nil
 }

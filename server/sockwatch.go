@@ -1,0 +1,129 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// socketCheckEvery is how often a listening host looks at its socket
+// path (a variable for tests).
+var socketCheckEvery = 2 * time.Second
+
+// fileID identifies a file whatever its name.
+type fileID struct{ dev, ino uint64 }
+
+// idOf returns the identity of the file at path (not following a link).
+func idOf(path string) (fileID, fs.FileInfo, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return fileID{}, nil, err
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}, st, errors.New("no inode")
+	}
+	return fileID{uint64(sys.Dev), uint64(sys.Ino)}, st, nil
+}
+
+// listenSocket listens on path (nothing there, or a stale socket already
+// removed) with mode 0600 and returns the listener and the socket file's
+// identity. The listener does not unlink the path when closed: by then it
+// may be another's (Close and watchSocket remove it only while it is this
+// host's).
+func listenSocket(path string) (net.Listener, fileID, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fileID{}, fmt.Errorf("socket %s: %w", path, err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, fileID{}, fmt.Errorf("socket %s: %w", path, err)
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		_ = os.Remove(path)
+		return nil, fileID{}, err
+	}
+	id, _, err := idOf(path)
+	if err != nil {
+		ln.Close()
+		_ = os.Remove(path)
+		return nil, fileID{}, fmt.Errorf("socket %s: %w", path, err)
+	}
+	return ln, id, nil
+}
+
+// watchSocket looks at the socket path every socketCheckEvery until the
+// server closes. When the socket file was removed while the host runs (a
+// cleaner of /tmp or /run, an operator's rm), it listens there again, so
+// `aios-host list` and `call` reach it again instead of silently running
+// in a process of their own. A path that now holds something else (another
+// host's socket, a file) is left alone, with one warning.
+func (s *Server) watchSocket(path string, ln net.Listener, id fileID) {
+	defer s.wg.Done()
+	t := time.NewTicker(socketCheckEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.base.Done():
+			return
+		case <-t.C:
+		}
+		now, st, err := idOf(path)
+		if err == nil && now == id {
+			continue
+		}
+		if err == nil {
+			stale, perr := probeSocket(path)
+			if !stale {
+				s.log.Warn("server: the socket path holds something else now; this host is not reachable there until it restarts", "socket", path, "found", describeAt(st, perr))
+				return
+			}
+			_ = os.Remove(path) // a dead host's socket, as at start
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			continue // cannot tell now (a folder on the way unreadable); look again
+		}
+		nln, nid, err := listenSocket(path)
+		if err != nil {
+			s.log.Warn("server: the socket was removed and listening there again failed; looking again", "socket", path, "error", err)
+			continue
+		}
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			nln.Close()
+			_ = os.Remove(path)
+			return
+		}
+		s.listeners = append(s.listeners, nln)
+		s.sockID = nid
+		s.wg.Add(1)
+		s.mu.Unlock()
+		go s.acceptUnix(nln)
+		ln.Close() // unreachable since its file went; its connections go on
+		ln, id = nln, nid
+		s.log.Warn("server: the socket was removed while the host ran; listening there again", "socket", path)
+	}
+}
+
+// describeAt says what is at a socket path that is not this host's.
+func describeAt(st fs.FileInfo, probeErr error) string {
+	if probeErr != nil {
+		return probeErr.Error()
+	}
+	return fileKind(st.Mode())
+}
+
+// removeOwnSocket removes path if it is still the socket file this host
+// made (id), not one another host put there since.
+func removeOwnSocket(path string, id fileID) {
+	if now, _, err := idOf(path); err == nil && now == id {
+		_ = os.Remove(path)
+	}
+}
