@@ -27,6 +27,9 @@ const (
 	DepthExceeded    = "DepthExceeded"
 	TooLarge         = "TooLarge"
 	InvalidResult    = "InvalidResult"
+	RateLimited      = "RateLimited"
+	Conflict         = "Conflict"
+	Cancelled        = "Cancelled"
 )
 
 // Error is a ToolError: returned by a handler it reaches the caller with its
@@ -37,7 +40,12 @@ type Error struct {
 	Data    any
 }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+func (e *Error) Error() string {
+	if e == nil {
+		return "<nil *aios.Error>"
+	}
+	return e.Code + ": " + e.Message
+}
 
 // Errorf returns an *Error with a formatted message.
 func Errorf(code, format string, args ...any) *Error {
@@ -179,6 +187,8 @@ func add(t Tool, h *handler) {
 	if _, dup := reg.handlers[t.Name]; dup {
 		panic("aios: tool " + t.Name + " registered twice")
 	}
+	t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
+	t.Returns = schemaValue(t.Name, "Returns", t.Returns)
 	reg.tools = append(reg.tools, t)
 	reg.handlers[t.Name] = h
 }
@@ -204,20 +214,53 @@ func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 		if err != nil {
 			return nil, err
 		}
-		return toGeneric(out)
+		return toGeneric(c.Tool, out)
 	})
 }
 
-func toGeneric(v any) (any, error) {
+// toGeneric turns a typed handler's result into a generic value with
+// encoding/json rules; a result encoding/json refuses (NaN, a channel) is
+// the tool's InvalidResult, as a generic handler's.
+func toGeneric(tool string, v any) (any, error) {
 	switch v.(type) {
 	case nil, bool, int64, uint64, float64, string, []any, map[string]any:
 		return v, nil
 	}
+	g, err := jsonGeneric(v)
+	if err != nil {
+		return nil, Errorf(InvalidResult, "%s: the result is not a JSON value: %v", tool, err)
+	}
+	return g, nil
+}
+
+// jsonGeneric is v as encoding/json writes it, read back as a canonical
+// generic value.
+func jsonGeneric(v any) (any, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, Errorf(Internal, "result cannot be encoded: %v", err)
+		return nil, err
 	}
 	return wire.FromJSON(b)
+}
+
+// schemaValue returns a tool's schema as a canonical generic value. A
+// schema may be written as a Go literal with typed maps, slices and
+// numbers (map[string]map[string]any, []string, float32): encoding/json
+// rules turn those into JSON. One that is not JSON at all (a channel, NaN)
+// panics here, naming the tool, in the init that registers it (the host
+// quotes the panic in its load error).
+func schemaValue(tool, field string, s map[string]any) map[string]any {
+	if s == nil {
+		return nil
+	}
+	if _, err := wire.AppendJSONValue(nil, s); err == nil {
+		return s
+	}
+	g, err := jsonGeneric(s)
+	if err != nil {
+		panic(fmt.Sprintf("aios: tool %s: its %s schema is not JSON: %v", tool, field, err))
+	}
+	return g.(map[string]any)
 }
 
 // registerMessage encodes the ToolRegister.
@@ -344,13 +387,38 @@ func serve(msg []byte) []byte {
 	}
 	out, err := run(h, c, params)
 	if err != nil {
-		if e, ok := err.(*Error); ok {
-			return wire.AppendError(reg.out[:0], e.Code, e.Message, e.Data)
-		}
-		return wire.AppendError(reg.out[:0], ProviderError, err.Error(), nil)
+		return errorResult(c.Tool, err)
 	}
 	reg.out = out
 	return out
+}
+
+// errorResult encodes a handler's error. A typed nil *Error (`var err
+// *aios.Error; return v, err`: an error that is not nil) and an error whose
+// Error method panics are ProviderErrors saying so: either used to panic
+// here, outside the handler's recover, and trap the guest. Data that is
+// not a JSON value is converted with encoding/json rules ([]byte becomes
+// base64) or, if that fails, dropped.
+func errorResult(tool string, err error) (out []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = wire.AppendError(reg.out[:0], ProviderError, fmt.Sprintf("%s: the handler's error (a %T): its Error method panicked: %v", tool, err, r), nil)
+		}
+	}()
+	e, ok := err.(*Error)
+	switch {
+	case ok && e == nil:
+		return wire.AppendError(reg.out[:0], ProviderError, tool+": the handler returned a nil *aios.Error as its error, which is not a nil error (return a literal nil, or declare the variable as error)", nil)
+	case !ok:
+		return wire.AppendError(reg.out[:0], ProviderError, err.Error(), nil)
+	}
+	data := e.Data
+	if data != nil {
+		if _, jerr := wire.AppendJSONValue(nil, data); jerr != nil {
+			data, _ = jsonGeneric(data) // nil when encoding/json refuses it too
+		}
+	}
+	return wire.AppendError(reg.out[:0], e.Code, e.Message, data)
 }
 
 // run calls h and encodes its result, turning a panic into ProviderCrashed

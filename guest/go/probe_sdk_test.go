@@ -1,0 +1,191 @@
+package aios
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/aios-host/aios-host/guest/go/wire"
+)
+
+// probeTool registers a tool for one test and removes it afterwards (the
+// registry is global: TestRegisterMessage counts its tools).
+func probeTool(t *testing.T, name string, reg1 func()) {
+	t.Helper()
+	register()
+	n := len(reg.tools)
+	reg1()
+	t.Cleanup(func() {
+		delete(reg.handlers, name)
+		reg.tools = reg.tools[:n]
+	})
+}
+
+// serveResult serves one call as the host would read it back (wire's
+// strict decoder, no bin), reporting a panic of serve as a failure: in a
+// wasm guest a panic outside the handler traps the instance.
+func serveResult(t *testing.T, tool string, params any) (value any, terr *wire.Error) {
+	t.Helper()
+	var out []byte
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("%s: serve panicked (the guest traps: ProviderCrashed \"wasm error: unreachable\"): %v", tool, r)
+			}
+		}()
+		out = serve(callMsg(t, tool, params))
+	}()
+	v, err := wire.DecodeValue(out)
+	if err != nil {
+		t.Fatalf("%s: the host cannot read the result: %v", tool, err)
+	}
+	value, terr, err = wire.ParseResult(v)
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	return value, terr
+}
+
+type panickyErr struct{ m *string }
+
+func (e panickyErr) Error() string { return *e.m }
+
+// A handler returning a typed nil *aios.Error as its error (the classic Go
+// mistake: `var err *aios.Error; …; return v, err`) or an error whose
+// Error method panics made serve panic outside the handler's recover: the
+// guest trapped and the caller got ProviderCrashed "wasm error:
+// unreachable", nothing naming the tool or the mistake.
+func TestProbeHandlerErrorsDoNotTrap(t *testing.T) {
+	probeTool(t, "probe-nilerr", func() {
+		Handle(Tool{Name: "probe-nilerr"}, func(c *Call, p any) (any, error) {
+			var e *Error
+			return map[string]any{"ok": true}, e
+		})
+	})
+	probeTool(t, "probe-panicerr", func() {
+		Handle(Tool{Name: "probe-panicerr"}, func(c *Call, p any) (any, error) { return nil, panickyErr{} })
+	})
+	for _, c := range []struct{ tool, want string }{
+		{"probe-nilerr", "nil *aios.Error"},
+		{"probe-panicerr", "Error method panicked"},
+	} {
+		_, terr := serveResult(t, c.tool, nil)
+		if terr == nil || terr.Code != ProviderError || !strings.Contains(terr.Message, c.tool) || !strings.Contains(terr.Message, c.want) {
+			t.Fatalf("%s: %+v, want a ProviderError naming the tool and %q", c.tool, terr, c.want)
+		}
+	}
+	var e *Error
+	if s := e.Error(); !strings.Contains(s, "nil") {
+		t.Fatalf("(*Error)(nil).Error() = %q", s)
+	}
+}
+
+// A typed handler's result that encoding/json refuses (NaN, a channel) was
+// an Internal error ("result cannot be encoded"), blaming the host, while
+// the same result from a generic handler is InvalidResult naming the tool,
+// as in the JS and Python SDKs.
+func TestProbeTypedResultNotJSON(t *testing.T) {
+	type out struct{ F float64 }
+	probeTool(t, "probe-typed-nan", func() {
+		HandleFunc(Tool{Name: "probe-typed-nan"}, func(c *Call, in map[string]any) (out, error) { return out{F: math.NaN()}, nil })
+	})
+	_, terr := serveResult(t, "probe-typed-nan", nil)
+	if terr == nil || terr.Code != InvalidResult || !strings.Contains(terr.Message, "probe-typed-nan") {
+		t.Fatalf("%+v, want InvalidResult naming the tool", terr)
+	}
+}
+
+// An error's Data holding bytes was written as MessagePack bin, which the
+// host refuses in a result: the caller got InvalidResult "the guest's result
+// is not a JSON value" instead of the tool's own error and code. Data of
+// another Go type (a struct) was silently dropped.
+func TestProbeErrorDataIsJSON(t *testing.T) {
+	probeTool(t, "probe-errdata", func() {
+		Handle(Tool{Name: "probe-errdata"}, func(c *Call, p any) (any, error) {
+			return nil, &Error{Code: NotFound, Message: "gone", Data: map[string]any{"raw": []byte("ab"), "n": 3}}
+		})
+	})
+	probeTool(t, "probe-errstruct", func() {
+		Handle(Tool{Name: "probe-errstruct"}, func(c *Call, p any) (any, error) {
+			return nil, &Error{Code: NotFound, Message: "gone", Data: struct {
+				Path string `json:"path"`
+			}{"/x"}}
+		})
+	})
+	_, terr := serveResult(t, "probe-errdata", nil)
+	if terr == nil || terr.Code != NotFound || terr.Message != "gone" {
+		t.Fatalf("%+v, want the tool's NotFound", terr)
+	}
+	if m, _ := terr.Data.(map[string]any); m == nil || m["raw"] != "YWI=" || m["n"] != int64(3) {
+		t.Fatalf("data %#v, want the bytes as base64 (encoding/json's form) beside n", terr.Data)
+	}
+	_, terr = serveResult(t, "probe-errstruct", nil)
+	if terr == nil || terr.Code != NotFound {
+		t.Fatalf("%+v", terr)
+	}
+	if m, _ := terr.Data.(map[string]any); m == nil || m["path"] != "/x" {
+		t.Fatalf("data %#v, want {path: /x}", terr.Data)
+	}
+}
+
+// A schema written as a Go literal — nested typed maps and slices, as gofmt
+// and editors suggest — made aios_register panic ("a tool schema is not a
+// JSON value: … a Go map[string]map[string]interface {}"): the load failed
+// with "aios_register trapped: wasm error: unreachable". encoding/json
+// takes such values; so does the SDK now.
+func TestProbeSchemaGoLiterals(t *testing.T) {
+	probeTool(t, "probe-schema", func() {
+		Handle(Tool{Name: "probe-schema", Parameters: map[string]any{
+			"type":       "object",
+			"properties": map[string]map[string]any{"n": {"type": "integer", "minimum": float32(1.5), "maximum": int32(10)}},
+			"required":   []string{"n"},
+			"oneOf":      []map[string]any{{"required": []string{"n"}}},
+		}}, func(c *Call, p any) (any, error) { return p, nil })
+	})
+	var msg []byte
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("registerMessage panicked: %v", r)
+			}
+		}()
+		msg = registerMessage()
+	}()
+	v, err := wire.DecodeValue(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range v.(map[string]any)["tools"].([]any) {
+		m := tl.(map[string]any)
+		if m["name"] != "probe-schema" {
+			continue
+		}
+		p := m["parameters"].(map[string]any)
+		n := p["properties"].(map[string]any)["n"].(map[string]any)
+		if n["type"] != "integer" || n["minimum"] != 1.5 || n["maximum"] != int64(10) || p["oneOf"].([]any)[0].(map[string]any)["required"].([]any)[0] != "n" {
+			t.Fatalf("parameters %#v", p)
+		}
+		return
+	}
+	t.Fatal("probe-schema is not in the ToolRegister")
+}
+
+// A schema that is not JSON at all (a channel, NaN) fails when the tool is
+// registered (in init, whose panic the host quotes), naming the tool, not
+// later in aios_register.
+func TestProbeSchemaNotJSONNamesTool(t *testing.T) {
+	register()
+	defer func() {
+		r := recover()
+		s, _ := r.(string)
+		if !strings.Contains(s, "probe-badschema") || !strings.Contains(s, "Parameters") {
+			t.Fatalf("recovered %v, want a panic naming the tool and its Parameters", r)
+		}
+		if _, ok := reg.handlers["probe-badschema"]; ok {
+			delete(reg.handlers, "probe-badschema")
+			t.Fatal("the tool was registered")
+		}
+	}()
+	Handle(Tool{Name: "probe-badschema", Parameters: map[string]any{"type": "object", "x": make(chan int)}},
+		func(c *Call, p any) (any, error) { return nil, nil })
+}
