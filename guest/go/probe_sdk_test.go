@@ -189,3 +189,108 @@ func TestProbeSchemaNotJSONNamesTool(t *testing.T) {
 	Handle(Tool{Name: "probe-badschema", Parameters: map[string]any{"type": "object", "x": make(chan int)}},
 		func(c *Call, p any) (any, error) { return nil, nil })
 }
+
+// registerPanic runs reg1 (a registration) and returns what it panicked
+// with, removing a tool it registered anyway.
+func registerPanic(t *testing.T, name string, reg1 func()) string {
+	t.Helper()
+	register()
+	n := len(reg.tools)
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		reg1()
+	}()
+	if _, ok := reg.handlers[name]; ok {
+		delete(reg.handlers, name)
+		reg.tools = reg.tools[:n]
+	}
+	s, _ := got.(string)
+	return s
+}
+
+type withChan struct {
+	Name string
+	C    chan int
+}
+
+type tagged struct {
+	UserID string `json:"userId"`
+	Count  int    `json:"count"`
+}
+
+type embedded struct {
+	tagged
+	Extra string `json:"-"`
+}
+
+// HandleFunc with a params or result type encoding/json cannot handle
+// (a channel, a function, a complex number) registered fine: the params
+// failed only when a caller sent that field, as the caller's
+// InvalidParams; the result failed on every call. A params struct with no
+// field for a property the schema requires (json tag userId for user_id)
+// silently dropped the value the caller had to send. Both are the author's
+// mistakes: registration now panics naming the tool, the type and the
+// field or property (the host quotes the panic in its load error).
+func TestProbeTypedHandlerTypesChecked(t *testing.T) {
+	schema := Schema(`{"type":"object","properties":{"user_id":{"type":"string"},"count":{"type":"integer"}},"required":["user_id"]}`)
+	for _, c := range []struct {
+		name string
+		reg  func(name string)
+		want []string
+	}{
+		{"chan-in", func(n string) {
+			HandleFunc(Tool{Name: n}, func(c *Call, in withChan) (any, error) { return nil, nil })
+		}, []string{"params", "C", "chan int"}},
+		{"func-out", func(n string) {
+			HandleFunc(Tool{Name: n}, func(c *Call, in map[string]any) (struct{ F func() }, error) { return struct{ F func() }{}, nil })
+		}, []string{"result", "F", "func()"}},
+		{"complex-in-slice", func(n string) {
+			HandleFunc(Tool{Name: n}, func(c *Call, in struct{ Z []complex128 }) (any, error) { return nil, nil })
+		}, []string{"params", "Z", "complex128"}},
+		{"map-key", func(n string) {
+			HandleFunc(Tool{Name: n}, func(c *Call, in map[string]any) (map[[2]int]string, error) { return nil, nil })
+		}, []string{"result", "map key", "[2]int"}},
+		{"required-no-field", func(n string) {
+			HandleFunc(Tool{Name: n, Parameters: schema}, func(c *Call, in tagged) (any, error) { return nil, nil })
+		}, []string{"user_id", "userId", "count"}},
+		{"required-no-field-ptr-embedded", func(n string) {
+			HandleFunc(Tool{Name: n, Parameters: schema}, func(c *Call, in *embedded) (any, error) { return nil, nil })
+		}, []string{"user_id", "userId"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			name := "probe-" + c.name
+			got := registerPanic(t, name, func() { c.reg(name) })
+			if !strings.Contains(got, name) {
+				t.Fatalf("registration panicked with %q, want a panic naming the tool %s and %q", got, name, c.want)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Fatalf("registration panicked with %q, want it to name %q", got, w)
+				}
+			}
+		})
+	}
+	// What encoding/json handles registers: case-insensitive field names
+	// (the docs' struct{ A, B int64 }), tags, embedded structs, pointers,
+	// []byte, maps with int keys, interfaces, json.RawMessage, a field
+	// of an unsupported type that is skipped by its tag.
+	type ok struct {
+		embedded
+		A, B  int64
+		P     *tagged
+		Bytes []byte
+		M     map[int]string
+		Any   any
+		Skip  chan int `json:"-"`
+	}
+	probeTool(t, "probe-typed-ok", func() {
+		HandleFunc(Tool{Name: "probe-typed-ok", Parameters: Schema(`{"type":"object","required":["a","B","userId","count","bytes"]}`)},
+			func(c *Call, in ok) (ok, error) { return in, nil })
+	})
+	v, terr := serveResult(t, "probe-typed-ok", map[string]any{"a": int64(1), "B": int64(2), "userId": "u", "count": int64(3), "bytes": "YWI="})
+	m, _ := v.(map[string]any)
+	if terr != nil || m["A"] != int64(1) || m["B"] != int64(2) || m["userId"] != "u" || m["count"] != int64(3) || m["Bytes"] != "YWI=" {
+		t.Fatalf("%#v %+v", v, terr)
+	}
+}

@@ -3,6 +3,7 @@ package aios
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"sort"
 	"unsafe"
@@ -196,7 +197,14 @@ func add(t Tool, h *handler) {
 // HandleFunc registers a typed tool: params are decoded into In with
 // encoding/json rules (field tags `json:"..."`), the result Out is encoded
 // the same way. In and Out may be any or map[string]any to skip conversion.
+//
+// HandleFunc panics (in the init that calls it, which the host reports in
+// its load error) when In or Out holds a type encoding/json cannot handle
+// (a channel, a function, a complex number), or when In is a struct with no
+// field for a property t.Parameters requires.
 func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
+	t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
+	checkTyped(t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
 	Handle(t, func(c *Call, params any) (any, error) {
 		var in In
 		if p, ok := params.(In); ok {
