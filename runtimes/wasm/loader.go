@@ -261,8 +261,13 @@ func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
 	if reg.Format != abi.FormatVersion {
 		return fmt.Errorf("ToolRegister format %d, want %d", reg.Format, abi.FormatVersion)
 	}
-	if src.ProviderID != "" {
+	switch {
+	case src.ProviderID != "":
 		reg.Provider.ID = src.ProviderID
+	case reg.Provider.ID == "":
+		// A guest naming no id is local.<file stem>, as in every
+		// other runtime (abi.LocalProviderID).
+		reg.Provider.ID = src.LocalID()
 	}
 	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
 		return err

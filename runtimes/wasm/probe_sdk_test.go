@@ -3,6 +3,8 @@ package wasm
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -71,5 +73,48 @@ func testLoadErrorQuotesGuestPanic(t *testing.T, l abi.Loader) {
 				t.Fatalf("the load error lost the panic's last frame: %v", err)
 			}
 		})
+	}
+}
+
+// A guest that names no provider id (a Go guest that never calls
+// aios.Register, or sets only its Name) failed to load with `invalid
+// provider id ""`, while a JS, TS or Python file without one is
+// local.<file stem> (abi.LocalProviderID: "Every runtime uses it, so a
+// file's id does not depend on its language").
+func TestProbeCoreModuleWithoutIDIsLocal(t *testing.T) {
+	l := newTestLoader(t, Config{}, nil)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "my_tools.wasm")
+	if err := os.WriteFile(path, mustWAT(t, basicWAT("", 2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := l.Load(context.Background(), abi.Source{Path: path})
+	if err != nil {
+		t.Fatalf("a module without a provider id: %v", err)
+	}
+	defer p.Close()
+	if id := p.Describe().Provider.ID; id != "local.my-tools" {
+		t.Fatalf("provider id %q, want local.my-tools", id)
+	}
+	// A folder unit's module is named after the folder, as in JS and Python.
+	unit := filepath.Join(dir, "word_count")
+	if err := os.MkdirAll(unit, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	upath := filepath.Join(unit, "tool.wasm")
+	if err := os.WriteFile(upath, mustWAT(t, basicWAT("", 2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	up, err := l.Load(context.Background(), abi.Source{Path: upath, Unit: unit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close()
+	if id := up.Describe().Provider.ID; id != "local.word-count" {
+		t.Fatalf("provider id %q, want local.word-count", id)
+	}
+	// A malformed id is still refused.
+	if _, err := l.Load(context.Background(), abi.Source{Path: writeFile(t, "g.wasm", mustWAT(t, basicWAT("Org.Bad", 2)))}); err == nil || !strings.Contains(err.Error(), `invalid provider id "Org.Bad"`) {
+		t.Fatalf("got %v", err)
 	}
 }
