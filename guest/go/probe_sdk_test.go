@@ -2,6 +2,7 @@ package aios
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -292,5 +293,54 @@ func TestProbeTypedHandlerTypesChecked(t *testing.T) {
 	m, _ := v.(map[string]any)
 	if terr != nil || m["A"] != int64(1) || m["B"] != int64(2) || m["userId"] != "u" || m["count"] != int64(3) || m["Bytes"] != "YWI=" {
 		t.Fatalf("%#v %+v", v, terr)
+	}
+}
+
+// c.CallTool(tool, params any) refused params of any Go type but the
+// canonical generic ones (a struct, a map[string]int, []string inside a
+// map) with InvalidParams "host call arguments are not JSON values", while
+// HandleFunc takes and returns such values with encoding/json rules; and a
+// []byte in params went to the host as MessagePack bin, which is not a JSON
+// value. Params now follow encoding/json rules, as HandleFunc's.
+func TestProbeCallToolTypedParams(t *testing.T) {
+	type resize struct {
+		ObjectID string `json:"object_id"`
+		Width    int    `json:"width"`
+	}
+	for _, c := range []struct {
+		name   string
+		params any
+		want   any
+	}{
+		{"struct", resize{"sha256:ab", 128}, map[string]any{"object_id": "sha256:ab", "width": int64(128)}},
+		{"typed map", map[string]int{"a": 1}, map[string]any{"a": int64(1)}},
+		{"nested typed", map[string]any{"tags": []string{"x"}, "n": int32(2)}, map[string]any{"tags": []any{"x"}, "n": int64(2)}},
+		{"bytes", map[string]any{"raw": []byte("ab")}, map[string]any{"raw": "YWI="}},
+		{"canonical", map[string]any{"big": uint64(1 << 63)}, map[string]any{"big": uint64(1 << 63)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := callToolRequest("image-resize", "^1", c.params)
+			if err != nil {
+				t.Fatalf("params %#v refused: %v", c.params, err)
+			}
+			v, err := wire.DecodeValue(b) // the host's strict decoder: no bin
+			if err != nil {
+				t.Fatalf("the host cannot read the request: %v", err)
+			}
+			m := v.(map[string]any)
+			if m["tool"] != "image-resize" || m["version"] != "^1" || !reflect.DeepEqual(m["params"], c.want) {
+				t.Fatalf("request %#v, want params %#v", m, c.want)
+			}
+			// And CallTool goes as far as the host (off wasip1: Unavailable).
+			_, err = (&Call{}).CallTool("image-resize", c.params)
+			if e, ok := err.(*Error); !ok || e.Code != Unavailable {
+				t.Fatalf("CallTool: %v, want the host's Unavailable (off wasip1)", err)
+			}
+		})
+	}
+	// Params encoding/json refuses are the caller's mistake, named.
+	_, err := callToolRequest("x", "", map[string]any{"f": math.Inf(1)})
+	if e, ok := err.(*Error); !ok || e.Code != InvalidParams || !strings.Contains(e.Message, "call_tool x") {
+		t.Fatalf("%v, want InvalidParams naming the call", err)
 	}
 }
