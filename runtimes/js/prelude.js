@@ -45,10 +45,11 @@
   // property is required unless it has a "default" or "optional: true" (the
   // "optional" key is removed). A whole schema without "type" gets
   // type "object", as in Python.
-  function toSchema(p, where) {
+  function toSchema(p, where, what) {
+    what = what || 'parameters';
     if (p === undefined || p === null) return { type: 'object' };
     if (typeof p !== 'object' || Array.isArray(p)) {
-      throw new TypeError(where + ': parameters must be an object (a JSON Schema or a map of property schemas)');
+      throw new TypeError(where + ': ' + what + ' must be an object (a JSON Schema or a map of property schemas)');
     }
     if (typeof p.type === 'string' || typeof p.$schema === 'string') return p;
     if (p.properties !== null && typeof p.properties === 'object' && !Array.isArray(p.properties) && p.type === undefined) {
@@ -61,7 +62,7 @@
     Object.keys(p).forEach(function (k) {
       var s = p[k];
       if (s === null || typeof s !== 'object' || Array.isArray(s)) {
-        throw new TypeError(where + ': parameters.' + k + ' must be a JSON Schema object such as { type: "string" }');
+        throw new TypeError(where + ': ' + what + '.' + k + ' must be a JSON Schema object such as { type: "string" }');
       }
       var copy = {};
       Object.keys(s).forEach(function (sk) { if (sk !== 'optional') copy[sk] = s[sk]; });
@@ -117,7 +118,9 @@
     });
     var out = { name: def.name, parameters: toSchema(def.parameters, where + ' ' + def.name) };
     pick(def, out, 'description', 'description');
-    pick(def, out, 'returns', 'returns');
+    // returns takes the shorthand too, as in Python (the same declared
+    // returns validates results the same way in both).
+    if (def.returns !== undefined && def.returns !== null) out.returns = toSchema(def.returns, where + ' ' + def.name, 'returns');
     pick(def, out, 'version', 'version');
     pick(def, out, 'tags', 'tags');
     pick(def, out, 'examples', 'examples');

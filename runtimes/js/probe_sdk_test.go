@@ -1,6 +1,7 @@
 package js
 
 import (
+	"github.com/aios-host/aios-host/abi"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -119,5 +120,35 @@ class WithOpts {
 		if err == nil || !strings.Contains(string(out), "bad.ts(2,") || !strings.Contains(string(out), "bad.ts(4,") {
 			t.Errorf("tsc %v did not refuse misspelled options: %v\n%s", flags, err, out)
 		}
+	}
+}
+
+// returns written in the shorthand parameters take ({summary: {type:
+// 'string'}}) was used as a JSON Schema whose only keyword, "summary", is
+// unknown: any result passed. The Python SDK turns the same returns into
+// {type: object, properties, required}, so the host refused a Python
+// tool's {summary: 5} and passed the JS tool's.
+func TestProbeReturnsShorthand(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "ret.js", `
+aios.provider({ id: 'org.probe.ret' });
+aios.registerTool({ name: 'short', returns: { summary: { type: 'string' }, n: { type: 'integer', optional: true } } }, () => ({ summary: 'x' }));
+aios.registerTool({ name: 'full', returns: { type: 'string' } }, () => 'x');
+aios.registerTool({ name: 'none' }, () => 'x');
+`)
+	want := map[string]map[string]any{
+		"short": {"type": "object", "properties": map[string]any{"summary": map[string]any{"type": "string"}, "n": map[string]any{"type": "integer"}}, "required": []any{"summary"}},
+		"full":  {"type": "string"},
+		"none":  nil,
+	}
+	for _, tl := range p.Describe().Tools {
+		w := want[tl.Name]
+		if (w == nil) != (tl.Returns == nil) || (w != nil && !reflect.DeepEqual(tl.Returns, w)) {
+			t.Errorf("%s: returns %#v\nwant %#v", tl.Name, tl.Returns, w)
+		}
+	}
+	_, err := rt.load(t.Context(), abi.Source{Path: writeSource(t, "bad.js", `aios.registerTool({ name: 'b', returns: { summary: 5 } }, () => 1);`)}, "js")
+	if err == nil || !strings.Contains(err.Error(), "returns.summary must be a JSON Schema object") {
+		t.Fatalf("got %v, want an error naming returns.summary", err)
 	}
 }
