@@ -47,3 +47,37 @@ def coro(params):
 		})
 	}
 }
+
+// @Agent without parentheses (as the SDK's bare @tool works) turned the
+// class into an Agent options object: the load failed with "registers no
+// tools: decorate … methods of an @Agent(...) class", not naming the
+// missing parentheses. The JS SDK takes a bare @Agent too.
+func TestProbeBareAgent(t *testing.T) {
+	rt := newRuntime(t, nil)
+	h := newHost(t, rt)
+	p := loadTool(t, h, "bare_agent.py", `
+from aios_sdk import Agent, tool
+
+@Agent
+class Greeter:
+    """Says hello."""
+    def __init__(self):
+        self.greeting = "hi"
+
+    @tool
+    def hello(self, params):
+        return {"msg": self.greeting + " " + params.get("name", "")}
+
+    @tool(name="ok")
+    def ok(self, params):
+        return {"ok": True}
+`)
+	if d := p.Describe(); d.Provider.Name != "Greeter" || d.Provider.Description != "Says hello." || d.Provider.ID != "local.bare-agent" {
+		t.Fatalf("provider %+v", d.Provider)
+	}
+	v, err := call(h, "hello", map[string]any{"name": "ann"}, 0)
+	if err != nil || v.(map[string]any)["msg"] != "hi ann" {
+		t.Fatalf("%#v %v", v, err)
+	}
+	stillServes(t, h, "a bare @Agent")
+}

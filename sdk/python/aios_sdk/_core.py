@@ -127,10 +127,19 @@ class Agent:
         @Agent(name="PDF Tools", capabilities=[Capability.ReadSpace("documents")])
         class PdfTools: ...
 
+    A bare @Agent (no parentheses) is @Agent().
+
     id is the provider id in reverse-domain form; without it the host derives
     local.<file-stem>. The class is instantiated once per worker with no
     arguments; its @tool methods are the provider's tools.
     """
+
+    def __new__(cls, *args, **kwargs):
+        # Bare @Agent (no parentheses, as a bare @tool): the class itself
+        # is the only argument. Options are never a class.
+        if len(args) == 1 and not kwargs and isinstance(args[0], type):
+            return Agent()(args[0])
+        return super().__new__(cls)
 
     def __init__(self, name=None, capabilities=None, id=None, version="", description=""):
         self.info = {
