@@ -51,8 +51,8 @@
     if (typeof p !== 'object' || Array.isArray(p)) {
       throw new TypeError(where + ': ' + what + ' must be an object (a JSON Schema or a map of property schemas)');
     }
-    if (typeof p.type === 'string' || typeof p.$schema === 'string') return p;
-    if (p.properties !== null && typeof p.properties === 'object' && !Array.isArray(p.properties) && p.type === undefined) {
+    if (typeof p.type === 'string') return p;
+    if (typeof p.$schema === 'string' || (p.properties !== null && typeof p.properties === 'object' && !Array.isArray(p.properties) && p.type === undefined)) {
       var full = { type: 'object' };
       Object.keys(p).forEach(function (k) { full[k] = p[k]; });
       return full;

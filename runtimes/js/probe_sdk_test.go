@@ -24,10 +24,12 @@ aios.provider({ id: 'org.probe.full' });
 aios.registerTool({ name: 'props', parameters: { properties: { x: { type: 'string' } }, required: ['x'] } }, (p) => p);
 aios.registerTool({ name: 'propsonly', parameters: { properties: { x: { type: 'string' } }, additionalProperties: false } }, (p) => p);
 aios.registerTool({ name: 'short', parameters: { x: { type: 'string' }, n: { type: 'integer', default: 1 } } }, (p) => p);
+aios.registerTool({ name: 'dollar', parameters: { $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['a'] } }, (p) => p);
 `)
 	want := map[string]map[string]any{
 		"props":     {"type": "object", "properties": map[string]any{"x": map[string]any{"type": "string"}}, "required": []any{"x"}},
 		"propsonly": {"type": "object", "properties": map[string]any{"x": map[string]any{"type": "string"}}, "additionalProperties": false},
+		"dollar":    {"type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema", "required": []any{"a"}},
 		"short":     {"type": "object", "properties": map[string]any{"x": map[string]any{"type": "string"}, "n": map[string]any{"type": "integer", "default": int64(1)}}, "required": []any{"x"}},
 	}
 	for _, tl := range p.Describe().Tools {

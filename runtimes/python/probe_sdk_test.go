@@ -1,7 +1,11 @@
 package python_test
 
 import (
+	"context"
+	"strings"
 	"testing"
+
+	"github.com/aios-host/aios-host/host"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/runtimes/python"
@@ -80,4 +84,41 @@ class Greeter:
 		t.Fatalf("%#v %v", v, err)
 	}
 	stillServes(t, h, "a bare @Agent")
+}
+
+// A whole schema with a mistyped type ({"type": "objekt"}) or a $schema
+// was read as the shorthand, its keywords as parameters: the load failed
+// with "@tool parameters['type']: want a JSON Schema dict, got 'objekt'",
+// which reads as if "type" were a parameter. The JS SDK takes any string
+// type or $schema as a whole schema (the host then names the bad type);
+// the same declared schema now reads the same in both.
+func TestProbeWholeSchemaRuleMatchesJS(t *testing.T) {
+	rt := newRuntime(t, nil)
+	h := newHost(t, rt)
+	_, err := h.LoadFile(context.Background(), writeTool(t, "typo.py", `
+from aios_sdk import tool
+@tool(name="x", parameters={"type": "objekt"})
+def x(params):
+    return 1
+`), host.ProviderMeta{Source: "typo.py", Trust: abi.System})
+	if err == nil || !strings.Contains(err.Error(), `"objekt" is not allowed`) {
+		t.Fatalf("got %v, want the host's schema error naming \"objekt\"", err)
+	}
+	p := loadTool(t, h, "dollar.py", `
+from aios_sdk import tool
+@tool(name="d", parameters={"$schema": "https://json-schema.org/draft/2020-12/schema", "required": ["a"]})
+def d(params):
+    return params
+
+@tool(name="ok")
+def ok(params):
+    return {"ok": True}
+`)
+	for _, tl := range p.Describe().Tools {
+		if tl.Name == "d" {
+			if r, _ := tl.Parameters["required"].([]any); len(r) != 1 || r[0] != "a" || tl.Parameters["$schema"] == nil || tl.Parameters["type"] != "object" {
+				t.Fatalf("parameters %#v", tl.Parameters)
+			}
+		}
+	}
 }
