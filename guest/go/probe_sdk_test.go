@@ -344,3 +344,63 @@ func TestProbeCallToolTypedParams(t *testing.T) {
 		t.Fatalf("%v, want InvalidParams naming the call", err)
 	}
 }
+
+// A Parameters map in the seed's shorthand (property name → schema), which
+// the JS, Python and native SDKs turn into {type: object, properties,
+// required}, went to the host as it was: a schema of unknown keywords,
+// which accepts any params, so a tool declared with a required integer got
+// {} or {"a": "x"}. The Go guest SDK now applies the same rule.
+func TestProbeParametersShorthand(t *testing.T) {
+	probeTool(t, "probe-short", func() {
+		Handle(Tool{Name: "probe-short", Parameters: map[string]any{
+			"a": map[string]any{"type": "integer"},
+			"b": map[string]any{"type": "string", "default": "x"},
+			"c": map[string]any{"type": "string", "optional": true},
+		}, Returns: map[string]any{"sum": map[string]any{"type": "integer"}}}, func(c *Call, p any) (any, error) { return p, nil })
+	})
+	probeTool(t, "probe-whole", func() {
+		Handle(Tool{Name: "probe-whole", Parameters: map[string]any{"properties": map[string]any{"a": map[string]any{}}}}, func(c *Call, p any) (any, error) { return p, nil })
+	})
+	var tools []any
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("registerMessage panicked: %v", r)
+			}
+		}()
+		v, err := wire.DecodeValue(registerMessage())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools = v.(map[string]any)["tools"].([]any)
+	}()
+	want := map[string][2]any{
+		"probe-short": {
+			map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "integer"}, "b": map[string]any{"type": "string", "default": "x"}, "c": map[string]any{"type": "string"}}, "required": []any{"a"}},
+			map[string]any{"type": "object", "properties": map[string]any{"sum": map[string]any{"type": "integer"}}, "required": []any{"sum"}},
+		},
+		"probe-whole": {map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{}}}, nil},
+	}
+	seen := 0
+	for _, tl := range tools {
+		m := tl.(map[string]any)
+		w, ok := want[m["name"].(string)]
+		if !ok {
+			continue
+		}
+		seen++
+		if !reflect.DeepEqual(m["parameters"], w[0]) || !reflect.DeepEqual(m["returns"], w[1]) {
+			t.Errorf("%s: parameters %#v returns %#v\nwant %#v %#v", m["name"], m["parameters"], m["returns"], w[0], w[1])
+		}
+	}
+	if seen != 2 {
+		t.Fatalf("found %d of the tools", seen)
+	}
+	// A shorthand property that is not a schema names the tool and it.
+	got := registerPanic(t, "probe-badshort", func() {
+		Handle(Tool{Name: "probe-badshort", Parameters: map[string]any{"a": "integer"}}, func(c *Call, p any) (any, error) { return nil, nil })
+	})
+	if !strings.Contains(got, "probe-badshort") || !strings.Contains(got, `"a"`) {
+		t.Fatalf("panic %q, want it to name the tool and the property", got)
+	}
+}

@@ -261,14 +261,66 @@ func schemaValue(tool, field string, s map[string]any) map[string]any {
 	if s == nil {
 		return nil
 	}
-	if _, err := wire.AppendJSONValue(nil, s); err == nil {
+	if _, err := wire.AppendJSONValue(nil, s); err != nil {
+		g, err := jsonGeneric(s)
+		if err != nil {
+			panic(fmt.Sprintf("aios: tool %s: its %s schema is not JSON: %v", tool, field, err))
+		}
+		s = g.(map[string]any)
+	}
+	return shorthand(tool, field, s)
+}
+
+// shorthand applies the rule of the JS, Python and native SDKs: a schema
+// with a string "type" or "$schema", or a "properties" map, is a whole
+// schema (given type object when it has no type); any other map is the
+// seed's shorthand, property name → property schema, and becomes {type:
+// object, properties, required} where a property is required unless it has
+// a "default" or "optional": true (which is removed). Required names are
+// sorted. A shorthand property that is not a schema panics, naming it.
+func shorthand(tool, field string, s map[string]any) map[string]any {
+	_, typed := s["type"].(string)
+	_, dialect := s["$schema"].(string)
+	_, props := s["properties"].(map[string]any)
+	if typed {
 		return s
 	}
-	g, err := jsonGeneric(s)
-	if err != nil {
-		panic(fmt.Sprintf("aios: tool %s: its %s schema is not JSON: %v", tool, field, err))
+	if dialect || props {
+		if _, ok := s["type"]; ok {
+			return s
+		}
+		out := make(map[string]any, len(s)+1)
+		for k, v := range s {
+			out[k] = v
+		}
+		out["type"] = "object"
+		return out
 	}
-	return g.(map[string]any)
+	properties := make(map[string]any, len(s))
+	var required []string
+	for name, v := range s {
+		ps, ok := v.(map[string]any)
+		if !ok {
+			panic(fmt.Sprintf("aios: tool %s: its %s schema is read as a map of property schemas (it has no string \"type\" or \"$schema\" and no \"properties\"), but property %q is a %T, not a schema such as {\"type\": \"string\"}", tool, field, name, v))
+		}
+		cp := make(map[string]any, len(ps))
+		for k, pv := range ps {
+			if k != "optional" {
+				cp[k] = pv
+			}
+		}
+		properties[name] = cp
+		_, hasDefault := ps["default"]
+		if opt, _ := ps["optional"].(bool); !opt && !hasDefault {
+			required = append(required, name)
+		}
+	}
+	out := map[string]any{"type": "object", "properties": properties}
+	if len(required) > 0 {
+		sort.Strings(required)
+		out["required"] = strs(required)
+	}
+	return out
 }
 
 // registerMessage encodes the ToolRegister.
