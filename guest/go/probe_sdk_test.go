@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/guest/go/wire"
 )
 
@@ -403,4 +404,27 @@ func TestProbeParametersShorthand(t *testing.T) {
 	if !strings.Contains(got, "probe-badshort") || !strings.Contains(got, `"a"`) {
 		t.Fatalf("panic %q, want it to name the tool and the property", got)
 	}
+}
+
+// The ToolRegister carries deprecated and deprecation (docs/abi.md), and the
+// JS and Python SDKs set deprecated; the Go guest SDK's Tool had neither, so
+// a Go guest could not mark a tool deprecated.
+func TestProbeToolDeprecation(t *testing.T) {
+	probeTool(t, "probe-old", func() {
+		Handle(Tool{Name: "probe-old", Deprecated: true, Deprecation: &Deprecation{Since: "2.0.0", Message: "use probe-new", Replacement: "probe-new"}},
+			func(c *Call, p any) (any, error) { return nil, nil })
+	})
+	var r abi.ToolRegister
+	if err := abi.MsgPack.Unmarshal(registerMessage(), &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range r.Tools {
+		if tl.Name == "probe-old" {
+			if !tl.Deprecated || tl.Deprecation == nil || *tl.Deprecation != (abi.Deprecation{Since: "2.0.0", Message: "use probe-new", Replacement: "probe-new"}) {
+				t.Fatalf("%+v %+v", tl, tl.Deprecation)
+			}
+			return
+		}
+	}
+	t.Fatal("probe-old is not registered")
 }

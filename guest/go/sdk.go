@@ -77,6 +77,16 @@ type Tool struct {
 	LatencyClass       string
 	PermissionLevel    string
 	MCPExportable      bool
+	Deprecated         bool
+	Deprecation        *Deprecation // why, since when, and what to use instead
+}
+
+// Deprecation says why a tool is deprecated, since which version, and what
+// to use instead (ToolRegister.tools[i].deprecation).
+type Deprecation struct {
+	Since       string
+	Message     string
+	Replacement string
 }
 
 // Schema parses a JSON Schema literal; it panics on malformed JSON, which
@@ -361,6 +371,16 @@ func registerMessage() []byte {
 		}
 		if t.MCPExportable {
 			m["mcp_exportable"] = true
+		}
+		if t.Deprecated {
+			m["deprecated"] = true
+		}
+		if d := t.Deprecation; d != nil {
+			dm := map[string]any{}
+			setStr(dm, "since", d.Since)
+			setStr(dm, "message", d.Message)
+			setStr(dm, "replacement", d.Replacement)
+			m["deprecation"] = dm
 		}
 		tools = append(tools, m)
 	}
