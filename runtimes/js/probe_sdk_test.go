@@ -154,3 +154,31 @@ aios.registerTool({ name: 'none' }, () => 'x');
 		t.Fatalf("got %v, want an error naming returns.summary", err)
 	}
 }
+
+// docs/js.md: a tool definition may have the members aios-sdk.d.ts
+// declares "and their snake_case spellings" (capability_required, the
+// Python SDK's spelling, works at run time), but the .d.ts declared only
+// the camelCase ones, so tsc refused code the runtime serves.
+func TestProbeTypeCheckSnakeCaseMembers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tsc takes seconds; skipped with -short")
+	}
+	root, bin := tsc(t)
+	src := `import { registerTool, Capability } from 'aios-sdk';
+registerTool({ name: 'a', capability_required: Capability.ReadSpace('docs'), latency_class: 'fast',
+  permission_level: 'low', mcp_exportable: true }, () => 1);
+`
+	good := writeSource(t, "snake.ts", src)
+	out, err := exec.Command(bin, "--noEmit", "--strict", "--target", "ES2017", "--lib", "ES2020", "--typeRoots", filepath.Join(root, "sdk", "js", "no-types"),
+		filepath.Join(root, "sdk", "js", "aios-sdk.d.ts"), good).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tsc refused the snake_case members the runtime takes: %v\n%s", err, out)
+	}
+	// And the runtime does take them.
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "snake.ts", src)
+	d := p.Describe().Tools[0]
+	if len(d.CapabilityRequired) != 1 || d.LatencyClass != "fast" || d.PermissionLevel != "low" || !d.MCPExportable {
+		t.Fatalf("%+v", d)
+	}
+}

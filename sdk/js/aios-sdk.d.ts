@@ -98,6 +98,14 @@ interface AiosToolDefinition {
   latencyClass?: 'fast' | 'normal' | 'slow';
   permissionLevel?: 'public' | 'low' | 'medium' | 'high' | 'critical';
   mcpExportable?: boolean;
+  /** The same as capabilityRequired (the Python SDK's spelling). */
+  capability_required?: AiosCapability | AiosCapability[];
+  /** The same as latencyClass. */
+  latency_class?: 'fast' | 'normal' | 'slow';
+  /** The same as permissionLevel. */
+  permission_level?: 'public' | 'low' | 'medium' | 'high' | 'critical';
+  /** The same as mcpExportable. */
+  mcp_exportable?: boolean;
 }
 
 interface AiosAgentOptions {
