@@ -428,3 +428,79 @@ func TestProbeToolDeprecation(t *testing.T) {
 	}
 	t.Fatal("probe-old is not registered")
 }
+
+// A params struct whose field types disagree with the schema's property
+// types (schema "count": integer, field Count string) registered fine and
+// failed every call that sent the field, as the caller's InvalidParams
+// ("params do not fit … cannot unmarshal number into … of type string"),
+// though the host had validated the params against the schema.
+// Registration now names the property, its schema type and the field.
+func TestProbeTypedFieldsMatchSchema(t *testing.T) {
+	schema := func(props string) map[string]any {
+		return Schema(`{"type":"object","properties":` + props + `}`)
+	}
+	for _, c := range []struct {
+		name  string
+		props string
+		reg   func(name string, s map[string]any)
+		want  []string
+	}{
+		{"int-as-string", `{"count":{"type":"integer"}}`, func(n string, s map[string]any) {
+			HandleFunc(Tool{Name: n, Parameters: s}, func(c *Call, in struct{ Count string }) (any, error) { return nil, nil })
+		}, []string{`"count"`, "integer", "Count", "string"}},
+		{"number-as-int", `{"ratio":{"type":"number"}}`, func(n string, s map[string]any) {
+			HandleFunc(Tool{Name: n, Parameters: s}, func(c *Call, in struct {
+				Ratio int `json:"ratio"`
+			}) (any, error) {
+				return nil, nil
+			})
+		}, []string{`"ratio"`, "number", "Ratio", "int"}},
+		{"array-as-string", `{"tags":{"type":"array"}}`, func(n string, s map[string]any) {
+			HandleFunc(Tool{Name: n, Parameters: s}, func(c *Call, in *struct{ Tags string }) (any, error) { return nil, nil })
+		}, []string{`"tags"`, "array", "Tags"}},
+		{"object-as-bool", `{"opts":{"type":"object"}}`, func(n string, s map[string]any) {
+			HandleFunc(Tool{Name: n, Parameters: s}, func(c *Call, in struct{ Opts bool }) (any, error) { return nil, nil })
+		}, []string{`"opts"`, "object", "Opts", "bool"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			name := "probe-" + c.name
+			got := registerPanic(t, name, func() { c.reg(name, schema(c.props)) })
+			if !strings.Contains(got, name) {
+				t.Fatalf("registration panicked with %q, want a panic naming %s and %q", got, name, c.want)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Fatalf("registration panicked with %q, want it to name %q", got, w)
+				}
+			}
+		})
+	}
+	// What decodes registers: integers into any number type, strings into
+	// []byte (base64) and TextUnmarshalers, `,string` fields, arrays into
+	// slices and arrays, objects into maps, structs and interfaces, union
+	// types and untyped properties into anything.
+	type inner struct{ X int }
+	probeTool(t, "probe-fields-ok", func() {
+		HandleFunc(Tool{Name: "probe-fields-ok", Parameters: schema(`{"i":{"type":"integer"},"f":{"type":"integer"},"n":{"type":"number"},
+			"b":{"type":"string"},"s":{"type":"string"},"a":{"type":"array"},"arr":{"type":"array"},"o":{"type":"object"},"m":{"type":"object"},
+			"any":{"type":"object"},"u":{"type":["string","integer"]},"free":{},"ptr":{"type":"integer"},"flag":{"type":"boolean"}}`)},
+			func(c *Call, in struct {
+				I    uint8
+				F    float32
+				N    float64
+				B    []byte
+				S    int `json:"s,string"`
+				A    []string
+				Arr  [2]int
+				O    inner
+				M    map[string]int
+				Any  any
+				U    string
+				Free chan int `json:"-"`
+				Ptr  *int64
+				Flag bool
+			}) (any, error) {
+				return nil, nil
+			})
+	})
+}
