@@ -122,3 +122,31 @@ def ok(params):
 		}
 	}
 }
+
+// A result holding an object JSON does not carry (a set, a datetime) was
+// refused in json.dumps's words only, "Object of type set is not JSON
+// serializable", without saying where, while the JS SDK and the Python
+// SDK's own bytes/NaN refusals name the path. Both wire formats.
+func TestProbeNotJSONObjectPath(t *testing.T) {
+	for _, wf := range []string{"json", "msgpack"} {
+		t.Run(wf, func(t *testing.T) {
+			rt := newRuntime(t, func(pc *python.Config) { pc.Wire = wf; pc.PoolSize = 1 })
+			h := newHost(t, rt)
+			loadTool(t, h, "objpath.py", `
+import datetime
+from aios_sdk import tool
+
+@tool(name="ok")
+def ok(params):
+    return {"ok": True}
+
+@tool(name="deep")
+def deep(params):
+    return {"a": [1, {"when": datetime.date(2026, 1, 2)}]}
+`)
+			_, err := call(h, "deep", map[string]any{}, 0)
+			wantCode(t, err, abi.InvalidResult, "tool deep", "is not JSON serializable", "$.a[1].when")
+			stillServes(t, h, "a non-JSON object")
+		})
+	}
+}

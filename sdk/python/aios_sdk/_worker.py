@@ -863,14 +863,20 @@ def _not_json_text(name, r, e):
     """The InvalidResult message for result r that json.dumps refused with
     e. An awaitable in it (ctx.call_tool(...) or a coroutine returned
     without await) is named with its path, as the JS SDK names a Promise."""
-    found = _awaitable_in(r)
-    if found is not None:
+    found = _object_in(r)
+    if found is not None and found[2]:
         return "tool %s returned %s at %s, which is not a JSON value (missing await?)" % (name, found[1], found[0])
+    if found is not None:
+        return "tool %s returned a value that is not JSON: %s (at %s)" % (name, e, found[0])
     return "tool %s returned a value that is not JSON: %s" % (name, e)
 
 
-def _awaitable_in(v):
-    """(path, description) of the first awaitable in v (a HostOp, a
+_JSON_TYPES = (str, int, float, bool, type(None))
+
+
+def _object_in(v):
+    """(path, description, awaitable) of the first value in v that is
+    none of JSON's types (a set, a datetime, an awaitable: a HostOp, a
     coroutine, a Future), or None. Iterative, like _not_json."""
     stack = [(v, "$")]
     seen = 0
@@ -878,16 +884,20 @@ def _awaitable_in(v):
         seen += 1
         x, path = stack.pop()
         if isinstance(x, dict):
-            for k, y in x.items():
+            for k, y in reversed(list(x.items())):
                 stack.append((y, "%s.%s" % (path, k)))
         elif isinstance(x, (list, tuple)):
-            for i, y in enumerate(x):
-                stack.append((y, "%s[%d]" % (path, i)))
+            for i in range(len(x) - 1, -1, -1):
+                stack.append((x[i], "%s[%d]" % (path, i)))
+        elif isinstance(x, _JSON_TYPES):
+            continue
+        elif isinstance(x, HostOp):
+            return path, "an un-awaited ctx.%s(...)" % {"call_tool": "call_tool", "space_read": "spaces.read",
+                                                        "space_write": "spaces.write", "ai_complete": "ai.complete"}.get(x.op, x.op), True
         elif hasattr(type(x), "__await__"):
-            if isinstance(x, HostOp):
-                return path, "an un-awaited ctx.%s(...)" % {"call_tool": "call_tool", "space_read": "spaces.read",
-                                                            "space_write": "spaces.write", "ai_complete": "ai.complete"}.get(x.op, x.op)
-            return path, "an un-awaited %s" % type(x).__name__
+            return path, "an un-awaited %s" % type(x).__name__, True
+        else:
+            return path, type(x).__name__, False
     return None
 
 
