@@ -504,3 +504,26 @@ func TestProbeTypedFieldsMatchSchema(t *testing.T) {
 			})
 	})
 }
+
+// aios.Register called a second time (a guest of several files, each with
+// an init) replaced the first description silently: the id and the
+// capabilities asked for first were lost, and the tool's host calls failed
+// with CapabilityDenied far from the cause. The Python SDK refuses a
+// second provider(...) at load; the Go SDK now panics, naming both ids.
+func TestProbeRegisterTwice(t *testing.T) {
+	register()
+	before := reg.provider
+	defer func() { reg.provider = before }()
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		Register(Provider{ID: "org.test.other", Capabilities: []string{"ReadSpace(x)"}})
+	}()
+	s, _ := got.(string)
+	if !strings.Contains(s, "aios.Register") || !strings.Contains(s, "org.test.sdk") || !strings.Contains(s, "org.test.other") {
+		t.Fatalf("recovered %v, want a panic naming both descriptions", got)
+	}
+	if reg.provider.ID != "org.test.sdk" {
+		t.Fatalf("the first description was replaced: %+v", reg.provider)
+	}
+}

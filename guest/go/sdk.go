@@ -137,13 +137,14 @@ type handler struct {
 }
 
 type registry struct {
-	provider Provider
-	tools    []Tool
-	handlers map[string]*handler
-	out      []byte // the result buffer, reused; valid until the next call
-	call     Call   // the call being served, reused
-	it       wire.MapIter
-	strs     strArena // the call's id, caller, parent id and version
+	provider   Provider
+	registered bool // Register was called
+	tools      []Tool
+	handlers   map[string]*handler
+	out        []byte // the result buffer, reused; valid until the next call
+	call       Call   // the call being served, reused
+	it         wire.MapIter
+	strs       strArena // the call's id, caller, parent id and version
 }
 
 // strArena makes the short strings of each call (id, caller, ...) for
@@ -185,8 +186,17 @@ func (a *strArena) str(v []byte) string {
 
 var reg = registry{handlers: map[string]*handler{}}
 
-// Register sets the provider description.
-func Register(p Provider) { reg.provider = p }
+// Register sets the provider description, once: a second call panics (in
+// the init that makes it, which the host quotes in its load error) rather
+// than dropping the first one's id and capabilities, as the Python SDK
+// refuses a second provider(...).
+func Register(p Provider) {
+	if reg.registered {
+		panic(fmt.Sprintf("aios.Register called twice (provider %q, then %q): describe the provider in one call", reg.provider.ID, p.ID))
+	}
+	reg.registered = true
+	reg.provider = p
+}
 
 // Handle registers a tool served on generic values.
 func Handle(t Tool, h Handler) { add(t, &handler{name: t.Name, fn: h}) }
