@@ -527,3 +527,19 @@ func TestProbeRegisterTwice(t *testing.T) {
 		t.Fatalf("the first description was replaced: %+v", reg.provider)
 	}
 }
+
+// A whole schema without "type" made of keywords whose values are not
+// schemas ({"enum": [...]}, {"anyOf": [...]}, {"$ref": "..."}) is valid
+// JSON Schema, which a Go guest could send before the shorthand rule: it
+// must still register as given, not be read as a malformed shorthand.
+func TestProbeTypelessWholeSchemaKept(t *testing.T) {
+	for i, sch := range []map[string]any{
+		{"enum": []any{"a", "b"}},
+		{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "integer"}}},
+		{"$ref": "#/$defs/x", "$defs": map[string]any{"x": map[string]any{"type": "string"}}},
+	} {
+		if got := shorthand("t", "Returns", sch); !reflect.DeepEqual(got, sch) {
+			t.Errorf("%d: %#v became %#v", i, sch, got)
+		}
+	}
+}

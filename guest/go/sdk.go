@@ -291,6 +291,18 @@ func schemaValue(tool, field string, s map[string]any) map[string]any {
 	return shorthand(tool, field, s)
 }
 
+// schemaKeywords are the JSON Schema keywords whose values are not schemas
+// (see shorthand).
+var schemaKeywords = map[string]bool{
+	"$ref": true, "$id": true, "$anchor": true, "$comment": true, "$dynamicRef": true,
+	"enum": true, "const": true, "anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true,
+	"required": true, "format": true, "pattern": true, "title": true, "description": true, "default": true,
+	"examples": true, "minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
+	"multipleOf": true, "minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
+	"uniqueItems": true, "minProperties": true, "maxProperties": true, "dependentRequired": true,
+	"nullable": true, "readOnly": true, "writeOnly": true, "deprecated": true,
+}
+
 // shorthand applies the rule of the JS, Python and native SDKs: a schema
 // with a string "type" or "$schema", or a "properties" map, is a whole
 // schema (given type object when it has no type); any other map is the
@@ -315,6 +327,15 @@ func shorthand(tool, field string, s map[string]any) map[string]any {
 		}
 		out["type"] = "object"
 		return out
+	}
+	for k, v := range s {
+		// A keyword whose value is not a schema ({"enum": [...]},
+		// {"anyOf": [...]}, {"$ref": "..."}) makes a whole schema
+		// without a type, which a shorthand (all values schemas) cannot
+		// be: sent as given.
+		if _, isMap := v.(map[string]any); !isMap && schemaKeywords[k] {
+			return s
+		}
 	}
 	properties := make(map[string]any, len(s))
 	var required []string
