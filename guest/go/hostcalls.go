@@ -45,11 +45,35 @@ func (c *Call) CallTool(tool string, params any) (any, error) {
 
 // CallToolVersion is CallTool with a SemVer constraint.
 func (c *Call) CallToolVersion(tool, version string, params any) (any, error) {
+	b, err := callToolRequest(tool, version, params)
+	if err != nil {
+		return nil, err
+	}
+	return answer(opCallTool, b)
+}
+
+// callToolRequest encodes a call_tool request. params may be any value
+// encoding/json takes (a struct, typed maps and slices), converted by its
+// rules as HandleFunc converts results ([]byte becomes base64: bytes are
+// not a JSON value).
+func callToolRequest(tool, version string, params any) ([]byte, error) {
 	req := map[string]any{"tool": tool, "params": params}
 	if version != "" {
 		req["version"] = version
 	}
-	return request(opCallTool, req)
+	b, err := wire.AppendJSONValue(nil, req)
+	if err == nil {
+		return b, nil
+	}
+	g, err := jsonGeneric(params)
+	if err != nil {
+		return nil, Errorf(InvalidParams, "call_tool %s: the params are not a JSON value: %v", tool, err)
+	}
+	req["params"] = g
+	if b, err = wire.AppendJSONValue(nil, req); err != nil {
+		return nil, Errorf(InvalidParams, "call_tool %s: %v", tool, err)
+	}
+	return b, nil
 }
 
 // SpaceRead reads object id; space "" searches every readable space.
@@ -98,7 +122,8 @@ func (c *Call) Complete(r CompleteRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	text, _ := v.(map[string]any)["text"].(string)
+	m, _ := v.(map[string]any)
+	text, _ := m["text"].(string)
 	return text, nil
 }
 
@@ -115,6 +140,12 @@ func request(op int, req map[string]any) (any, error) {
 	if err != nil {
 		return nil, Errorf(InvalidParams, "host call arguments are not JSON values: %v", err)
 	}
+	return answer(op, b)
+}
+
+// answer performs host call op with the encoded request b and decodes the
+// ToolResult.
+func answer(op int, b []byte) (any, error) {
 	resp, err := hostRequest(op, b)
 	if err != nil {
 		return nil, err

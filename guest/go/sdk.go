@@ -3,6 +3,7 @@ package aios
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"sort"
 	"unsafe"
@@ -27,6 +28,9 @@ const (
 	DepthExceeded    = "DepthExceeded"
 	TooLarge         = "TooLarge"
 	InvalidResult    = "InvalidResult"
+	RateLimited      = "RateLimited"
+	Conflict         = "Conflict"
+	Cancelled        = "Cancelled"
 )
 
 // Error is a ToolError: returned by a handler it reaches the caller with its
@@ -37,7 +41,12 @@ type Error struct {
 	Data    any
 }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+func (e *Error) Error() string {
+	if e == nil {
+		return "<nil *aios.Error>"
+	}
+	return e.Code + ": " + e.Message
+}
 
 // Errorf returns an *Error with a formatted message.
 func Errorf(code, format string, args ...any) *Error {
@@ -68,6 +77,16 @@ type Tool struct {
 	LatencyClass       string
 	PermissionLevel    string
 	MCPExportable      bool
+	Deprecated         bool
+	Deprecation        *Deprecation // why, since when, and what to use instead
+}
+
+// Deprecation says why a tool is deprecated, since which version, and what
+// to use instead (ToolRegister.tools[i].deprecation).
+type Deprecation struct {
+	Since       string
+	Message     string
+	Replacement string
 }
 
 // Schema parses a JSON Schema literal; it panics on malformed JSON, which
@@ -118,13 +137,14 @@ type handler struct {
 }
 
 type registry struct {
-	provider Provider
-	tools    []Tool
-	handlers map[string]*handler
-	out      []byte // the result buffer, reused; valid until the next call
-	call     Call   // the call being served, reused
-	it       wire.MapIter
-	strs     strArena // the call's id, caller, parent id and version
+	provider   Provider
+	registered bool // Register was called
+	tools      []Tool
+	handlers   map[string]*handler
+	out        []byte // the result buffer, reused; valid until the next call
+	call       Call   // the call being served, reused
+	it         wire.MapIter
+	strs       strArena // the call's id, caller, parent id and version
 }
 
 // strArena makes the short strings of each call (id, caller, ...) for
@@ -166,8 +186,17 @@ func (a *strArena) str(v []byte) string {
 
 var reg = registry{handlers: map[string]*handler{}}
 
-// Register sets the provider description.
-func Register(p Provider) { reg.provider = p }
+// Register sets the provider description, once: a second call panics (in
+// the init that makes it, which the host quotes in its load error) rather
+// than dropping the first one's id and capabilities, as the Python SDK
+// refuses a second provider(...).
+func Register(p Provider) {
+	if reg.registered {
+		panic(fmt.Sprintf("aios.Register called twice (provider %q, then %q): describe the provider in one call", reg.provider.ID, p.ID))
+	}
+	reg.registered = true
+	reg.provider = p
+}
 
 // Handle registers a tool served on generic values.
 func Handle(t Tool, h Handler) { add(t, &handler{name: t.Name, fn: h}) }
@@ -179,6 +208,8 @@ func add(t Tool, h *handler) {
 	if _, dup := reg.handlers[t.Name]; dup {
 		panic("aios: tool " + t.Name + " registered twice")
 	}
+	t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
+	t.Returns = schemaValue(t.Name, "Returns", t.Returns)
 	reg.tools = append(reg.tools, t)
 	reg.handlers[t.Name] = h
 }
@@ -186,7 +217,14 @@ func add(t Tool, h *handler) {
 // HandleFunc registers a typed tool: params are decoded into In with
 // encoding/json rules (field tags `json:"..."`), the result Out is encoded
 // the same way. In and Out may be any or map[string]any to skip conversion.
+//
+// HandleFunc panics (in the init that calls it, which the host reports in
+// its load error) when In or Out holds a type encoding/json cannot handle
+// (a channel, a function, a complex number), or when In is a struct with no
+// field for a property t.Parameters requires.
 func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
+	t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
+	checkTyped(t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
 	Handle(t, func(c *Call, params any) (any, error) {
 		var in In
 		if p, ok := params.(In); ok {
@@ -204,20 +242,126 @@ func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 		if err != nil {
 			return nil, err
 		}
-		return toGeneric(out)
+		return toGeneric(c.Tool, out)
 	})
 }
 
-func toGeneric(v any) (any, error) {
+// toGeneric turns a typed handler's result into a generic value with
+// encoding/json rules; a result encoding/json refuses (NaN, a channel) is
+// the tool's InvalidResult, as a generic handler's.
+func toGeneric(tool string, v any) (any, error) {
 	switch v.(type) {
 	case nil, bool, int64, uint64, float64, string, []any, map[string]any:
 		return v, nil
 	}
+	g, err := jsonGeneric(v)
+	if err != nil {
+		return nil, Errorf(InvalidResult, "%s: the result is not a JSON value: %v", tool, err)
+	}
+	return g, nil
+}
+
+// jsonGeneric is v as encoding/json writes it, read back as a canonical
+// generic value.
+func jsonGeneric(v any) (any, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, Errorf(Internal, "result cannot be encoded: %v", err)
+		return nil, err
 	}
 	return wire.FromJSON(b)
+}
+
+// schemaValue returns a tool's schema as a canonical generic value. A
+// schema may be written as a Go literal with typed maps, slices and
+// numbers (map[string]map[string]any, []string, float32): encoding/json
+// rules turn those into JSON. One that is not JSON at all (a channel, NaN)
+// panics here, naming the tool, in the init that registers it (the host
+// quotes the panic in its load error).
+func schemaValue(tool, field string, s map[string]any) map[string]any {
+	if s == nil {
+		return nil
+	}
+	if _, err := wire.AppendJSONValue(nil, s); err != nil {
+		g, err := jsonGeneric(s)
+		if err != nil {
+			panic(fmt.Sprintf("aios: tool %s: its %s schema is not JSON: %v", tool, field, err))
+		}
+		s = g.(map[string]any)
+	}
+	return shorthand(tool, field, s)
+}
+
+// schemaKeywords are the JSON Schema keywords whose values are not schemas
+// (see shorthand).
+var schemaKeywords = map[string]bool{
+	"$ref": true, "$id": true, "$anchor": true, "$comment": true, "$dynamicRef": true,
+	"enum": true, "const": true, "anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true,
+	"required": true, "format": true, "pattern": true, "title": true, "description": true, "default": true,
+	"examples": true, "minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
+	"multipleOf": true, "minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
+	"uniqueItems": true, "minProperties": true, "maxProperties": true, "dependentRequired": true,
+	"nullable": true, "readOnly": true, "writeOnly": true, "deprecated": true,
+}
+
+// shorthand applies the rule of the JS, Python and native SDKs: a schema
+// with a string "type" or "$schema", or a "properties" map, is a whole
+// schema (given type object when it has no type); any other map is the
+// seed's shorthand, property name → property schema, and becomes {type:
+// object, properties, required} where a property is required unless it has
+// a "default" or "optional": true (which is removed). Required names are
+// sorted. A shorthand property that is not a schema panics, naming it.
+func shorthand(tool, field string, s map[string]any) map[string]any {
+	_, typed := s["type"].(string)
+	_, dialect := s["$schema"].(string)
+	_, props := s["properties"].(map[string]any)
+	if typed {
+		return s
+	}
+	if dialect || props {
+		if _, ok := s["type"]; ok {
+			return s
+		}
+		out := make(map[string]any, len(s)+1)
+		for k, v := range s {
+			out[k] = v
+		}
+		out["type"] = "object"
+		return out
+	}
+	for k, v := range s {
+		// A keyword whose value is not a schema ({"enum": [...]},
+		// {"anyOf": [...]}, {"$ref": "..."}) makes a whole schema
+		// without a type, which a shorthand (all values schemas) cannot
+		// be: sent as given.
+		if _, isMap := v.(map[string]any); !isMap && schemaKeywords[k] {
+			return s
+		}
+	}
+	properties := make(map[string]any, len(s))
+	var required []string
+	for name, v := range s {
+		ps, ok := v.(map[string]any)
+		if !ok {
+			panic(fmt.Sprintf("aios: tool %s: its %s schema is read as a map of property schemas (it has no string \"type\" or \"$schema\" and no \"properties\"), but property %q is a %T, not a schema such as {\"type\": \"string\"}", tool, field, name, v))
+		}
+		cp := make(map[string]any, len(ps))
+		for k, pv := range ps {
+			if k != "optional" {
+				cp[k] = pv
+			}
+		}
+		properties[name] = cp
+		_, hasDefault := ps["default"]
+		if opt, _ := ps["optional"].(bool); !opt && !hasDefault {
+			required = append(required, name)
+		}
+	}
+	out := map[string]any{"type": "object", "properties": properties}
+	if len(required) > 0 {
+		sort.Strings(required)
+		out["required"] = strs(required)
+	}
+	return out
 }
 
 // registerMessage encodes the ToolRegister.
@@ -258,6 +402,16 @@ func registerMessage() []byte {
 		}
 		if t.MCPExportable {
 			m["mcp_exportable"] = true
+		}
+		if t.Deprecated {
+			m["deprecated"] = true
+		}
+		if d := t.Deprecation; d != nil {
+			dm := map[string]any{}
+			setStr(dm, "since", d.Since)
+			setStr(dm, "message", d.Message)
+			setStr(dm, "replacement", d.Replacement)
+			m["deprecation"] = dm
 		}
 		tools = append(tools, m)
 	}
@@ -344,13 +498,38 @@ func serve(msg []byte) []byte {
 	}
 	out, err := run(h, c, params)
 	if err != nil {
-		if e, ok := err.(*Error); ok {
-			return wire.AppendError(reg.out[:0], e.Code, e.Message, e.Data)
-		}
-		return wire.AppendError(reg.out[:0], ProviderError, err.Error(), nil)
+		return errorResult(c.Tool, err)
 	}
 	reg.out = out
 	return out
+}
+
+// errorResult encodes a handler's error. A typed nil *Error (`var err
+// *aios.Error; return v, err`: an error that is not nil) and an error whose
+// Error method panics are ProviderErrors saying so: either used to panic
+// here, outside the handler's recover, and trap the guest. Data that is
+// not a JSON value is converted with encoding/json rules ([]byte becomes
+// base64) or, if that fails, dropped.
+func errorResult(tool string, err error) (out []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = wire.AppendError(reg.out[:0], ProviderError, fmt.Sprintf("%s: the handler's error (a %T): its Error method panicked: %v", tool, err, r), nil)
+		}
+	}()
+	e, ok := err.(*Error)
+	switch {
+	case ok && e == nil:
+		return wire.AppendError(reg.out[:0], ProviderError, tool+": the handler returned a nil *aios.Error as its error, which is not a nil error (return a literal nil, or declare the variable as error)", nil)
+	case !ok:
+		return wire.AppendError(reg.out[:0], ProviderError, err.Error(), nil)
+	}
+	data := e.Data
+	if data != nil {
+		if _, jerr := wire.AppendJSONValue(nil, data); jerr != nil {
+			data, _ = jsonGeneric(data) // nil when encoding/json refuses it too
+		}
+	}
+	return wire.AppendError(reg.out[:0], e.Code, e.Message, data)
 }
 
 // run calls h and encodes its result, turning a panic into ProviderCrashed

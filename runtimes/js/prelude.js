@@ -40,21 +40,29 @@
   }
 
   // toSchema accepts either a whole JSON Schema (it has a string "type" or
-  // "$schema") or the seed's shorthand: a map of property schemas. In the
-  // shorthand a property is required unless it has a "default" or
-  // "optional: true" (the "optional" key is removed).
-  function toSchema(p, where) {
+  // "$schema", or a "properties" object, as the Python SDK decides) or the
+  // seed's shorthand: a map of property schemas. In the shorthand a
+  // property is required unless it has a "default" or "optional: true" (the
+  // "optional" key is removed). A whole schema without "type" gets
+  // type "object", as in Python.
+  function toSchema(p, where, what) {
+    what = what || 'parameters';
     if (p === undefined || p === null) return { type: 'object' };
     if (typeof p !== 'object' || Array.isArray(p)) {
-      throw new TypeError(where + ': parameters must be an object (a JSON Schema or a map of property schemas)');
+      throw new TypeError(where + ': ' + what + ' must be an object (a JSON Schema or a map of property schemas)');
     }
-    if (typeof p.type === 'string' || typeof p.$schema === 'string') return p;
+    if (typeof p.type === 'string') return p;
+    if (typeof p.$schema === 'string' || (p.properties !== null && typeof p.properties === 'object' && !Array.isArray(p.properties) && p.type === undefined)) {
+      var full = { type: 'object' };
+      Object.keys(p).forEach(function (k) { full[k] = p[k]; });
+      return full;
+    }
     var properties = {};
     var required = [];
     Object.keys(p).forEach(function (k) {
       var s = p[k];
       if (s === null || typeof s !== 'object' || Array.isArray(s)) {
-        throw new TypeError(where + ': parameters.' + k + ' must be a JSON Schema object such as { type: "string" }');
+        throw new TypeError(where + ': ' + what + '.' + k + ' must be a JSON Schema object such as { type: "string" }');
       }
       var copy = {};
       Object.keys(s).forEach(function (sk) { if (sk !== 'optional') copy[sk] = s[sk]; });
@@ -110,7 +118,9 @@
     });
     var out = { name: def.name, parameters: toSchema(def.parameters, where + ' ' + def.name) };
     pick(def, out, 'description', 'description');
-    pick(def, out, 'returns', 'returns');
+    // returns takes the shorthand too, as in Python (the same declared
+    // returns validates results the same way in both).
+    if (def.returns !== undefined && def.returns !== null) out.returns = toSchema(def.returns, where + ' ' + def.name, 'returns');
     pick(def, out, 'version', 'version');
     pick(def, out, 'tags', 'tags');
     pick(def, out, 'examples', 'examples');
@@ -158,7 +168,13 @@
 
   // tool works as a TC39 standard method decorator (method, context) and as
   // a TypeScript experimentalDecorators one (prototype, key, descriptor).
+  // Written without parentheses (@tool, as Python's bare @tool) it is the
+  // decorator itself: called with a method and its context, or with a
+  // prototype, a key and a descriptor, where options are one object.
   function tool(opts) {
+    if (arguments.length > 1 || typeof opts === 'function') {
+      return tool(undefined).apply(this, arguments);
+    }
     return function (target, key, desc) {
       if (key !== null && typeof key === 'object' && typeof key.kind === 'string') {
         if (key.kind !== 'method' || key.static || key.private) {
@@ -187,6 +203,9 @@
   // methods decorated so far, makes one instance of the class, and registers
   // each method bound to it.
   function Agent(opts) {
+    // @Agent without parentheses: opts is the class (options are never a
+    // function).
+    if (typeof opts === 'function') return Agent(undefined).apply(this, arguments);
     return function (cls, context) {
       if (typeof cls !== 'function') throw new TypeError('@Agent decorates a class');
       var standard = context !== null && typeof context === 'object' && typeof context.kind === 'string';

@@ -19,8 +19,10 @@ import (
 // gives {"type": "object", "properties": {...}, "required": ["object_id"]}:
 // a property is required unless it has a "default" or "optional": true (the
 // "optional" member is removed); required names are sorted. A map that
-// already is a whole schema (a string "type" or "$schema") is returned as it
-// is, and nil gives {"type": "object"}. A property whose schema is not a
+// already is a whole schema (a string "type" or "$schema", or a
+// "properties" map: the JS and Python SDKs' rule) is returned as it is,
+// with "type": "object" added when it has no type, and nil gives
+// {"type": "object"}. A property whose schema is not a
 // map is a programming mistake: JSONSchema panics naming it.
 func JSONSchema(props map[string]any) map[string]any {
 	if props == nil {
@@ -28,8 +30,21 @@ func JSONSchema(props map[string]any) map[string]any {
 	}
 	_, typed := props["type"].(string)
 	_, dialect := props["$schema"].(string)
-	if typed || dialect {
+	if typed {
 		return props
+	}
+	if _, whole := props["properties"].(map[string]any); whole || dialect {
+		// A whole schema without a string type: as the JS and Python
+		// SDKs, used as given with type object.
+		if _, ok := props["type"]; ok {
+			return props
+		}
+		out := make(map[string]any, len(props)+1)
+		for k, v := range props {
+			out[k] = v
+		}
+		out["type"] = "object"
+		return out
 	}
 	properties := make(map[string]any, len(props))
 	var required []string

@@ -223,6 +223,9 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 		var res []uint64
 		err := inst.guard(exportVersion, func() (err error) { res, err = v.Call(inst.ctx); return err })
 		if err != nil {
+			if end := p.sink.stderrEnd(); end != "" {
+				return nil, fmt.Errorf("%s: %s failed: %w; the guest's stderr ended with: %s", p.name, exportVersion, err, end)
+			}
 			return nil, fmt.Errorf("%s: %s failed: %w", p.name, exportVersion, err)
 		}
 		if got := int32(res[0]); got != ABIVersion {
@@ -232,6 +235,9 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 	var res []uint64
 	err := inst.guard(exportRegister, func() (err error) { res, err = inst.mod.ExportedFunction(exportRegister).Call(inst.ctx); return err })
 	if err != nil {
+		if end := p.sink.stderrEnd(); end != "" {
+			return nil, fmt.Errorf("%s: %s trapped: %w; the guest's stderr ended with: %s", p.name, exportRegister, err, end)
+		}
 		return nil, fmt.Errorf("%s: %s trapped: %w", p.name, exportRegister, err)
 	}
 	data, err := inst.view(res[0], "aios_register result")
@@ -261,8 +267,13 @@ func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
 	if reg.Format != abi.FormatVersion {
 		return fmt.Errorf("ToolRegister format %d, want %d", reg.Format, abi.FormatVersion)
 	}
-	if src.ProviderID != "" {
+	switch {
+	case src.ProviderID != "":
 		reg.Provider.ID = src.ProviderID
+	case reg.Provider.ID == "":
+		// A guest naming no id is local.<file stem>, as in every
+		// other runtime (abi.LocalProviderID).
+		reg.Provider.ID = src.LocalID()
 	}
 	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +30,10 @@ type logSink struct {
 	dropped int
 	partial [2][]byte // per stream: an unfinished line
 	tail    []string  // the last stderrTail lines of stderr, for load errors
+	// panicLine is the last stderr line that starts a panic report
+	// ("panic: …", "fatal error: …"), quoted by load errors even when the
+	// stack that followed it pushed it out of tail.
+	panicLine string
 }
 
 // stderrTail is how many of the last stderr lines a load error quotes,
@@ -39,7 +44,8 @@ const (
 )
 
 // stderrEnd returns the last lines the guest wrote to stderr (the panic of
-// a Go guest's init, say), joined with " | ", or "".
+// a Go guest's init, say), joined with " | ", or "". A panic line that the
+// stack after it pushed out of the tail comes first, followed by "…".
 func (s *logSink) stderrEnd() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -50,7 +56,16 @@ func (s *logSink) stderrEnd() string {
 	if len(lines) > stderrTail {
 		lines = lines[len(lines)-stderrTail:]
 	}
+	if s.panicLine != "" && !slices.Contains(lines, s.panicLine) {
+		lines = append([]string{s.panicLine, "…"}, lines...)
+	}
 	return strings.Join(lines, " | ")
+}
+
+// isPanicLine reports whether a stderr line starts a panic report: Go's
+// "panic: " and "fatal error: ", Rust's "panicked at".
+func isPanicLine(l string) bool {
+	return strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") || strings.Contains(l, "panicked at")
 }
 
 func tailLine(b []byte) string {
@@ -115,10 +130,17 @@ func (s *logSink) write(ix int, p []byte) {
 		}
 		p = p[i+1:]
 		if ix == 1 {
-			if len(s.tail) == stderrTail {
-				s.tail = append(s.tail[:0], s.tail[1:]...)
+			// Blank lines (Go's between the panic and its stack) say
+			// nothing in a one-line quote.
+			if l := tailLine(line); l != "" {
+				if len(s.tail) == stderrTail {
+					s.tail = append(s.tail[:0], s.tail[1:]...)
+				}
+				s.tail = append(s.tail, l)
+				if isPanicLine(l) {
+					s.panicLine = l
+				}
 			}
-			s.tail = append(s.tail, tailLine(line))
 		}
 		if !s.discard {
 			s.emitLocked(slog.LevelInfo, streamNames[ix], line, nil)

@@ -751,6 +751,11 @@ func (p *wtProvider) loadStepError(step string, err error) string {
 	if isInterrupt(err) {
 		return fmt.Sprintf("%s did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", step, p.l.cfg.LoadTimeout)
 	}
+	// A Go guest that panics in an export writes the panic to stderr.
+	p.out.drain()
+	if end := p.sink.stderrEnd(); end != "" {
+		return wtTrapText(err) + "; the guest's stderr ended with: " + end
+	}
 	return wtTrapText(err)
 }
 

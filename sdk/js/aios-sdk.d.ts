@@ -98,6 +98,14 @@ interface AiosToolDefinition {
   latencyClass?: 'fast' | 'normal' | 'slow';
   permissionLevel?: 'public' | 'low' | 'medium' | 'high' | 'critical';
   mcpExportable?: boolean;
+  /** The same as capabilityRequired (the Python SDK's spelling). */
+  capability_required?: AiosCapability | AiosCapability[];
+  /** The same as latencyClass. */
+  latency_class?: 'fast' | 'normal' | 'slow';
+  /** The same as permissionLevel. */
+  permission_level?: 'public' | 'low' | 'medium' | 'high' | 'critical';
+  /** The same as mcpExportable. */
+  mcp_exportable?: boolean;
 }
 
 interface AiosAgentOptions {
@@ -121,10 +129,22 @@ declare module 'aios-sdk' {
     readonly Inference: AiosCapability;
   };
 
-  /** Class decorator: registers the class's @tool methods on one instance. */
-  export function Agent(opts: AiosAgentOptions): any;
-  /** Method decorator (TC39 standard or experimentalDecorators). */
-  export function tool(def: AiosToolDefinition): any;
+  /**
+   * Class decorator: registers the class's @tool methods on one instance.
+   * `@Agent({...})`, `@Agent()` or bare `@Agent`.
+   */
+  export function Agent(opts?: AiosAgentOptions): any;
+  /** Bare `@Agent` (TC39 standard or experimentalDecorators). */
+  export function Agent(cls: abstract new (...args: any[]) => unknown, context?: ClassDecoratorContext): any;
+  /**
+   * Method decorator (TC39 standard or experimentalDecorators):
+   * `@tool({...})`, `@tool()` or bare `@tool` (the name is the method's).
+   */
+  export function tool(def?: AiosToolDefinition): any;
+  /** Bare `@tool`, TC39 standard decorators. */
+  export function tool(method: (...args: any[]) => unknown, context: ClassMethodDecoratorContext): any;
+  /** Bare `@tool`, experimentalDecorators. */
+  export function tool(prototype: object, key: string | symbol, descriptor?: PropertyDescriptor): any;
   /** Registers a tool without classes. */
   export function registerTool(def: AiosToolDefinition & { name: string }, handler: AiosHandler): void;
   /** Sets the provider's id, name, version, description and capabilities. */

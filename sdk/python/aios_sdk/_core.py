@@ -127,10 +127,19 @@ class Agent:
         @Agent(name="PDF Tools", capabilities=[Capability.ReadSpace("documents")])
         class PdfTools: ...
 
+    A bare @Agent (no parentheses) is @Agent().
+
     id is the provider id in reverse-domain form; without it the host derives
     local.<file-stem>. The class is instantiated once per worker with no
     arguments; its @tool methods are the provider's tools.
     """
+
+    def __new__(cls, *args, **kwargs):
+        # Bare @Agent (no parentheses, as a bare @tool): the class itself
+        # is the only argument. Options are never a class.
+        if len(args) == 1 and not kwargs and isinstance(args[0], type):
+            return Agent()(args[0])
+        return super().__new__(cls)
 
     def __init__(self, name=None, capabilities=None, id=None, version="", description=""):
         self.info = {
@@ -176,11 +185,20 @@ def provider(id=None, name=None, capabilities=None, version="", description=""):
     _PROVIDER.append(Agent(name=name, capabilities=capabilities, id=id, version=version, description=description).info)
 
 
+def _is_whole_schema(d):
+    """Whether dict d is a whole JSON Schema rather than the shorthand (a
+    map of property schemas): it has a string "type" or "$schema" (the JS
+    SDK's rule: a mistyped type then gets the host's schema error naming
+    it) or a "properties" dict."""
+    return (isinstance(d.get("type"), str) or isinstance(d.get("$schema"), str)
+            or isinstance(d.get("properties"), dict))
+
+
 def build_parameters(parameters, required=None):
     """Turn @tool(parameters=...) into a JSON Schema object.
 
-    parameters may be a full schema (a dict with "type": "object" or
-    "properties") which is used as given, or - as in the seed - a dict of
+    parameters may be a full schema (a dict with a string "type" or
+    "$schema", or a "properties" dict) which is used as given, or - as in the seed - a dict of
     property name to property schema. In that form every property is listed
     and "required" holds each property that has no "default" and is not
     marked "optional": True (the "optional" key is removed). An explicit
@@ -190,7 +208,7 @@ def build_parameters(parameters, required=None):
         return {"type": "object"}
     if not isinstance(parameters, dict):
         raise TypeError("@tool parameters: want a dict, got %r" % (parameters,))
-    if parameters.get("type") == "object" or isinstance(parameters.get("properties"), dict):
+    if _is_whole_schema(parameters):
         schema = dict(parameters)
         schema.setdefault("type", "object")
         if required is not None:
@@ -240,7 +258,7 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         if caps:
             d["capability_required"] = caps
         if returns is not None:
-            d["returns"] = build_parameters(returns) if isinstance(returns, dict) and "type" not in returns and "properties" not in returns else returns
+            d["returns"] = build_parameters(returns) if isinstance(returns, dict) else returns
         if version:
             d["version"] = version
         if tags:

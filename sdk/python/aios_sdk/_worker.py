@@ -668,7 +668,7 @@ class Worker:
             self._error(cid, "InvalidResult", "tool %s returned a value too large to encode as JSON: out of memory (%s); a result is at most 64 MiB, and limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, _memory_limit()))
             return None
         except (TypeError, ValueError) as e:
-            self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, e))
+            self._error(cid, "InvalidResult", _not_json_text(name, r, e))
             return None
         self._error(cid, err[0], "tool %s returned %d bytes of JSON, above the frame limit of %d bytes (64 MiB) between the python worker and the host; a result must also fit limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, err[1], MAX_FRAME))
         return None
@@ -744,7 +744,7 @@ class Worker:
             e = je
         except Exception:
             pass
-        self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, e))
+        self._error(cid, "InvalidResult", _not_json_text(name, r, e))
         return None
 
     def _pack_deep(self, cid, r):
@@ -857,6 +857,48 @@ def _big_int_path(v):
 # extensions (c7-c9, d4-d8), a float64 NaN or infinity (cb followed by an all-ones exponent). A match
 # may also be inside a string or a number: then the walk finds nothing.
 _maybe_not_json = re.compile(rb"[\xc4-\xc9\xd4-\xd8]|\xcb[\x7f\xff][\xf0-\xff]").search
+
+
+def _not_json_text(name, r, e):
+    """The InvalidResult message for result r that json.dumps refused with
+    e. An awaitable in it (ctx.call_tool(...) or a coroutine returned
+    without await) is named with its path, as the JS SDK names a Promise."""
+    found = _object_in(r)
+    if found is not None and found[2]:
+        return "tool %s returned %s at %s, which is not a JSON value (missing await?)" % (name, found[1], found[0])
+    if found is not None:
+        return "tool %s returned a value that is not JSON: %s (at %s)" % (name, e, found[0])
+    return "tool %s returned a value that is not JSON: %s" % (name, e)
+
+
+_JSON_TYPES = (str, int, float, bool, type(None))
+
+
+def _object_in(v):
+    """(path, description, awaitable) of the first value in v that is
+    none of JSON's types (a set, a datetime, an awaitable: a HostOp, a
+    coroutine, a Future), or None. Iterative, like _not_json."""
+    stack = [(v, "$")]
+    seen = 0
+    while stack and seen < 100000:
+        seen += 1
+        x, path = stack.pop()
+        if isinstance(x, dict):
+            for k, y in reversed(list(x.items())):
+                stack.append((y, "%s.%s" % (path, k)))
+        elif isinstance(x, (list, tuple)):
+            for i in range(len(x) - 1, -1, -1):
+                stack.append((x[i], "%s[%d]" % (path, i)))
+        elif isinstance(x, _JSON_TYPES):
+            continue
+        elif isinstance(x, HostOp):
+            return path, "an un-awaited ctx.%s(...)" % {"call_tool": "call_tool", "space_read": "spaces.read",
+                                                        "space_write": "spaces.write", "ai_complete": "ai.complete"}.get(x.op, x.op), True
+        elif hasattr(type(x), "__await__"):
+            return path, "an un-awaited %s" % type(x).__name__, True
+        else:
+            return path, type(x).__name__, False
+    return None
 
 
 def _not_json(v):

@@ -1,0 +1,253 @@
+package aios
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+var (
+	jsonMarshaler     = reflect.TypeFor[json.Marshaler]()
+	jsonUnmarshaler   = reflect.TypeFor[json.Unmarshaler]()
+	textMarshaler     = reflect.TypeFor[encoding.TextMarshaler]()
+	textUnmarshaler   = reflect.TypeFor[encoding.TextUnmarshaler]()
+	typeProblemFormat = "aios: tool %s: HandleFunc's %s type %v cannot be %s JSON: %s"
+)
+
+// checkTyped panics, naming the tool, when a typed handler's params type
+// In or result type Out holds something encoding/json cannot decode or
+// encode (a channel, a function, a complex number, a map key that is not a
+// string, an integer or a TextMarshaler), when In is a struct without a
+// field for a property the tool's Parameters schema requires (encoding/json
+// would drop that value, which every caller must send), or when a property's
+// schema type cannot decode into its field (integer into a string, number
+// into an int). All used to show only at call time, as the caller's
+// InvalidParams, or never.
+func checkTyped(t Tool, in, out reflect.Type) {
+	if why := jsonTypeProblem(in, true, nil); why != "" {
+		panic(fmt.Sprintf(typeProblemFormat, t.Name, "params", in, "decoded from", why))
+	}
+	if why := jsonTypeProblem(out, false, nil); why != "" {
+		panic(fmt.Sprintf(typeProblemFormat, t.Name, "result", out, "encoded as", why))
+	}
+	st := in
+	for st != nil && st.Kind() == reflect.Pointer {
+		st = st.Elem()
+	}
+	if st == nil || st.Kind() != reflect.Struct || implementsAny(st, jsonUnmarshaler, textUnmarshaler) {
+		return
+	}
+	fields := jsonFields(st, nil)
+	if props, _ := t.Parameters["properties"].(map[string]any); props != nil {
+		keys := make([]string, 0, len(props))
+		for k := range props {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			ps, _ := props[k].(map[string]any)
+			typ, _ := ps["type"].(string)
+			f, ok := fieldFor(fields, k)
+			if !ok || typ == "" {
+				continue
+			}
+			if why := fieldFits(typ, f); why != "" {
+				panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into field %s of type %v: %s",
+					t.Name, k, typ, in, f.goName, f.typ, why))
+			}
+		}
+	}
+	req, _ := t.Parameters["required"].([]any)
+	if len(req) == 0 {
+		return
+	}
+	var names []string
+	for _, f := range fields {
+		names = append(names, f.name)
+	}
+	for _, r := range req {
+		p, ok := r.(string)
+		if _, found := fieldFor(fields, p); !ok || found {
+			continue
+		}
+		sort.Strings(names)
+		panic(fmt.Sprintf("aios: tool %s: its Parameters schema requires %q, but HandleFunc's params type %v has no field for it (its JSON field names: %s): encoding/json would drop the value; tag a field `json:%q`",
+			t.Name, p, in, strings.Join(names, ", "), p))
+	}
+}
+
+func implementsAny(t reflect.Type, ifaces ...reflect.Type) bool {
+	for _, i := range ifaces {
+		if t.Implements(i) || (t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(i)) {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonTypeProblem describes the first part of t encoding/json cannot
+// handle (decode when in, else encode), with its path, or "".
+func jsonTypeProblem(t reflect.Type, in bool, seen map[reflect.Type]bool) string {
+	if t == nil {
+		return ""
+	}
+	custom := []reflect.Type{jsonMarshaler, textMarshaler}
+	if in {
+		custom = []reflect.Type{jsonUnmarshaler, textUnmarshaler}
+	}
+	if implementsAny(t, custom...) {
+		return ""
+	}
+	if seen[t] {
+		return ""
+	}
+	if seen == nil {
+		seen = map[reflect.Type]bool{}
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
+		return fmt.Sprintf("a %v has no JSON form", t)
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return jsonTypeProblem(t.Elem(), in, seen)
+	case reflect.Map:
+		k := t.Key()
+		switch k.Kind() {
+		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		default:
+			if !implementsAny(k, textMarshaler, textUnmarshaler) {
+				return fmt.Sprintf("a map key of type %v (JSON object keys are strings: use a string, an integer or an encoding.TextMarshaler)", k)
+			}
+		}
+		return jsonTypeProblem(t.Elem(), in, seen)
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() && !f.Anonymous {
+				continue
+			}
+			if tag := f.Tag.Get("json"); tag == "-" {
+				continue
+			}
+			if why := jsonTypeProblem(f.Type, in, seen); why != "" {
+				return "field " + f.Name + ": " + why
+			}
+		}
+	}
+	return ""
+}
+
+// jsonField is a field encoding/json decodes into: its JSON name, Go name
+// and type, and whether its tag has the ",string" option.
+type jsonField struct {
+	name, goName string
+	typ          reflect.Type
+	quoted       bool
+}
+
+// jsonFields lists the fields encoding/json reads into struct t, embedded
+// structs' fields included.
+func jsonFields(t reflect.Type, fields []jsonField) []jsonField {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+			fields = jsonFields(ft, fields)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		quoted := false
+		for _, o := range strings.Split(opts, ",") {
+			quoted = quoted || o == "string"
+		}
+		fields = append(fields, jsonField{name: name, goName: f.Name, typ: f.Type, quoted: quoted})
+	}
+	return fields
+}
+
+// fieldFor is the field encoding/json decodes key p into (an exact name
+// match, else a case-insensitive one).
+func fieldFor(fields []jsonField, p string) (jsonField, bool) {
+	for _, f := range fields {
+		if f.name == p {
+			return f, true
+		}
+	}
+	for _, f := range fields {
+		if strings.EqualFold(f.name, p) {
+			return f, true
+		}
+	}
+	return jsonField{}, false
+}
+
+// fieldFits says why a JSON value of schema type typ cannot decode into
+// field f, or "". Only sure mismatches count: interfaces, custom
+// unmarshalers and types the schema does not name are not judged.
+func fieldFits(typ string, f jsonField) string {
+	t := f.typ
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Interface || implementsAny(t, jsonUnmarshaler) {
+		return ""
+	}
+	k := t.Kind()
+	isInt := k >= reflect.Int && k <= reflect.Uintptr
+	isFloat := k == reflect.Float32 || k == reflect.Float64
+	if f.quoted && (isInt || isFloat || k == reflect.Bool || k == reflect.String) {
+		if typ != "string" {
+			return "its tag's \",string\" option wants the value as a JSON string"
+		}
+		return ""
+	}
+	switch typ {
+	case "string":
+		if k == reflect.String || (k == reflect.Slice && t.Elem().Kind() == reflect.Uint8) || implementsAny(t, textUnmarshaler) {
+			return ""
+		}
+	case "integer":
+		if isInt || isFloat {
+			return ""
+		}
+	case "number":
+		if isFloat {
+			return ""
+		}
+		if isInt {
+			return "a number with a fraction (1.5) does not fit an integer field: use float64, or the schema type \"integer\""
+		}
+	case "boolean":
+		if k == reflect.Bool {
+			return ""
+		}
+	case "array":
+		if k == reflect.Slice || k == reflect.Array {
+			return ""
+		}
+	case "object":
+		if k == reflect.Map || k == reflect.Struct {
+			return ""
+		}
+	default: // "null", or not a JSON Schema type: the host judges the schema
+		return ""
+	}
+	return "encoding/json cannot decode a JSON " + typ + " into it"
+}
