@@ -4,6 +4,6 @@ package wasm
 
 import "testing"
 
-func TestProbeWasmtimeLoadErrorQuotesGuestPanic(t *testing.T) {
+func TestWasmtimeLoadErrorQuotesGuestPanic(t *testing.T) {
 	testLoadErrorQuotesGuestPanic(t, newWasmtimeTestLoader(t, Config{}))
 }

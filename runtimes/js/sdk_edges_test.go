@@ -17,7 +17,7 @@ import (
 // failed the load ("parameters.required must be a JSON Schema object").
 // The Python SDK uses such a schema as given (adding type object), so the
 // same declared schema gave two different tools.
-func TestProbeSchemaWithoutTypeIsFull(t *testing.T) {
+func TestSchemaWithoutTypeIsFull(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "full.js", `
 aios.provider({ id: 'org.probe.full' });
@@ -45,7 +45,7 @@ aios.registerTool({ name: 'dollar', parameters: { $schema: 'https://json-schema.
 // method or class. And @tool() / @Agent() (no options: the name defaults
 // to the method's, the id to local.<file>) work at run time but were
 // refused by aios-sdk.d.ts ("Expected 1 arguments, but got 0").
-func TestProbeBareDecorators(t *testing.T) {
+func TestBareDecorators(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	for _, mode := range []string{"standard", "experimental"} {
 		t.Run(mode, func(t *testing.T) {
@@ -83,7 +83,7 @@ class NoOpts {
 // What the runtime accepts, aios-sdk.d.ts accepts: bare @Agent / @tool and
 // @Agent() / @tool() in both decorator modes; a misspelled option is still
 // a type error.
-func TestProbeTypeCheckBareDecorators(t *testing.T) {
+func TestTypeCheckBareDecorators(t *testing.T) {
 	if testing.Short() {
 		t.Skip("tsc takes seconds; skipped with -short")
 	}
@@ -130,7 +130,7 @@ class WithOpts {
 // unknown: any result passed. The Python SDK turns the same returns into
 // {type: object, properties, required}, so the host refused a Python
 // tool's {summary: 5} and passed the JS tool's.
-func TestProbeReturnsShorthand(t *testing.T) {
+func TestReturnsShorthand(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "ret.js", `
 aios.provider({ id: 'org.probe.ret' });
@@ -159,7 +159,7 @@ aios.registerTool({ name: 'none' }, () => 'x');
 // declares "and their snake_case spellings" (capability_required, the
 // Python SDK's spelling, works at run time), but the .d.ts declared only
 // the camelCase ones, so tsc refused code the runtime serves.
-func TestProbeTypeCheckSnakeCaseMembers(t *testing.T) {
+func TestTypeCheckSnakeCaseMembers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("tsc takes seconds; skipped with -short")
 	}

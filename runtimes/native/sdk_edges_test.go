@@ -10,7 +10,7 @@ import (
 // took it as the shorthand: "properties" and "required" became parameter
 // names (a required parameter called "properties"), or it panicked on
 // required's list. One declared schema, different tools.
-func TestProbeJSONSchemaPropertiesIsWhole(t *testing.T) {
+func TestJSONSchemaPropertiesIsWhole(t *testing.T) {
 	got := func() (m map[string]any, p any) {
 		defer func() { p = recover() }()
 		return JSONSchema(map[string]any{

@@ -16,7 +16,7 @@ import (
 // is not JSON serializable" / "… coroutine …": nothing says what went
 // wrong, where the JS SDK says "a Promise is not a JSON value (missing
 // await?)". Both wire formats.
-func TestProbeMissingAwaitNamed(t *testing.T) {
+func TestMissingAwaitNamed(t *testing.T) {
 	for _, wf := range []string{"json", "msgpack"} {
 		t.Run(wf, func(t *testing.T) {
 			rt := newRuntime(t, func(pc *python.Config) { pc.Wire = wf; pc.PoolSize = 1 })
@@ -56,7 +56,7 @@ def coro(params):
 // class into an Agent options object: the load failed with "registers no
 // tools: decorate … methods of an @Agent(...) class", not naming the
 // missing parentheses. The JS SDK takes a bare @Agent too.
-func TestProbeBareAgent(t *testing.T) {
+func TestBareAgent(t *testing.T) {
 	rt := newRuntime(t, nil)
 	h := newHost(t, rt)
 	p := loadTool(t, h, "bare_agent.py", `
@@ -92,7 +92,7 @@ class Greeter:
 // which reads as if "type" were a parameter. The JS SDK takes any string
 // type or $schema as a whole schema (the host then names the bad type);
 // the same declared schema now reads the same in both.
-func TestProbeWholeSchemaRuleMatchesJS(t *testing.T) {
+func TestWholeSchemaRuleMatchesJS(t *testing.T) {
 	rt := newRuntime(t, nil)
 	h := newHost(t, rt)
 	_, err := h.LoadFile(context.Background(), writeTool(t, "typo.py", `
@@ -127,7 +127,7 @@ def ok(params):
 // refused in json.dumps's words only, "Object of type set is not JSON
 // serializable", without saying where, while the JS SDK and the Python
 // SDK's own bytes/NaN refusals name the path. Both wire formats.
-func TestProbeNotJSONObjectPath(t *testing.T) {
+func TestNotJSONObjectPath(t *testing.T) {
 	for _, wf := range []string{"json", "msgpack"} {
 		t.Run(wf, func(t *testing.T) {
 			rt := newRuntime(t, func(pc *python.Config) { pc.Wire = wf; pc.PoolSize = 1 })

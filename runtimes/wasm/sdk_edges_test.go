@@ -53,7 +53,7 @@ func le32(n uint32) string {
 // schema the SDK cannot encode) must get a load error that quotes the panic
 // itself: the stderr tail kept only the last frames (the panic line was
 // pushed out by the stack), and a trap in aios_register quoted nothing.
-func TestProbeLoadErrorQuotesGuestPanic(t *testing.T) {
+func TestLoadErrorQuotesGuestPanic(t *testing.T) {
 	testLoadErrorQuotesGuestPanic(t, newTestLoader(t, Config{}, nil))
 }
 
@@ -81,7 +81,7 @@ func testLoadErrorQuotesGuestPanic(t *testing.T, l abi.Loader) {
 // provider id ""`, while a JS, TS or Python file without one is
 // local.<file stem> (abi.LocalProviderID: "Every runtime uses it, so a
 // file's id does not depend on its language").
-func TestProbeCoreModuleWithoutIDIsLocal(t *testing.T) {
+func TestCoreModuleWithoutIDIsLocal(t *testing.T) {
 	l := newTestLoader(t, Config{}, nil)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "my_tools.wasm")

@@ -57,7 +57,7 @@ func (e panickyErr) Error() string { return *e.m }
 // Error method panics made serve panic outside the handler's recover: the
 // guest trapped and the caller got ProviderCrashed "wasm error:
 // unreachable", nothing naming the tool or the mistake.
-func TestProbeHandlerErrorsDoNotTrap(t *testing.T) {
+func TestHandlerErrorsDoNotTrap(t *testing.T) {
 	probeTool(t, "probe-nilerr", func() {
 		Handle(Tool{Name: "probe-nilerr"}, func(c *Call, p any) (any, error) {
 			var e *Error
@@ -86,7 +86,7 @@ func TestProbeHandlerErrorsDoNotTrap(t *testing.T) {
 // an Internal error ("result cannot be encoded"), blaming the host, while
 // the same result from a generic handler is InvalidResult naming the tool,
 // as in the JS and Python SDKs.
-func TestProbeTypedResultNotJSON(t *testing.T) {
+func TestTypedResultNotJSON(t *testing.T) {
 	type out struct{ F float64 }
 	probeTool(t, "probe-typed-nan", func() {
 		HandleFunc(Tool{Name: "probe-typed-nan"}, func(c *Call, in map[string]any) (out, error) { return out{F: math.NaN()}, nil })
@@ -101,7 +101,7 @@ func TestProbeTypedResultNotJSON(t *testing.T) {
 // host refuses in a result: the caller got InvalidResult "the guest's result
 // is not a JSON value" instead of the tool's own error and code. Data of
 // another Go type (a struct) was silently dropped.
-func TestProbeErrorDataIsJSON(t *testing.T) {
+func TestErrorDataIsJSON(t *testing.T) {
 	probeTool(t, "probe-errdata", func() {
 		Handle(Tool{Name: "probe-errdata"}, func(c *Call, p any) (any, error) {
 			return nil, &Error{Code: NotFound, Message: "gone", Data: map[string]any{"raw": []byte("ab"), "n": 3}}
@@ -135,7 +135,7 @@ func TestProbeErrorDataIsJSON(t *testing.T) {
 // JSON value: … a Go map[string]map[string]interface {}"): the load failed
 // with "aios_register trapped: wasm error: unreachable". encoding/json
 // takes such values; so does the SDK now.
-func TestProbeSchemaGoLiterals(t *testing.T) {
+func TestSchemaGoLiterals(t *testing.T) {
 	probeTool(t, "probe-schema", func() {
 		Handle(Tool{Name: "probe-schema", Parameters: map[string]any{
 			"type":       "object",
@@ -175,7 +175,7 @@ func TestProbeSchemaGoLiterals(t *testing.T) {
 // A schema that is not JSON at all (a channel, NaN) fails when the tool is
 // registered (in init, whose panic the host quotes), naming the tool, not
 // later in aios_register.
-func TestProbeSchemaNotJSONNamesTool(t *testing.T) {
+func TestSchemaNotJSONNamesTool(t *testing.T) {
 	register()
 	defer func() {
 		r := recover()
@@ -234,7 +234,7 @@ type embedded struct {
 // silently dropped the value the caller had to send. Both are the author's
 // mistakes: registration now panics naming the tool, the type and the
 // field or property (the host quotes the panic in its load error).
-func TestProbeTypedHandlerTypesChecked(t *testing.T) {
+func TestTypedHandlerTypesChecked(t *testing.T) {
 	schema := Schema(`{"type":"object","properties":{"user_id":{"type":"string"},"count":{"type":"integer"}},"required":["user_id"]}`)
 	for _, c := range []struct {
 		name string
@@ -303,7 +303,7 @@ func TestProbeTypedHandlerTypesChecked(t *testing.T) {
 // HandleFunc takes and returns such values with encoding/json rules; and a
 // []byte in params went to the host as MessagePack bin, which is not a JSON
 // value. Params now follow encoding/json rules, as HandleFunc's.
-func TestProbeCallToolTypedParams(t *testing.T) {
+func TestCallToolTypedParams(t *testing.T) {
 	type resize struct {
 		ObjectID string `json:"object_id"`
 		Width    int    `json:"width"`
@@ -351,7 +351,7 @@ func TestProbeCallToolTypedParams(t *testing.T) {
 // required}, went to the host as it was: a schema of unknown keywords,
 // which accepts any params, so a tool declared with a required integer got
 // {} or {"a": "x"}. The Go guest SDK now applies the same rule.
-func TestProbeParametersShorthand(t *testing.T) {
+func TestParametersShorthand(t *testing.T) {
 	probeTool(t, "probe-short", func() {
 		Handle(Tool{Name: "probe-short", Parameters: map[string]any{
 			"a": map[string]any{"type": "integer"},
@@ -409,7 +409,7 @@ func TestProbeParametersShorthand(t *testing.T) {
 // The ToolRegister carries deprecated and deprecation (docs/abi.md), and the
 // JS and Python SDKs set deprecated; the Go guest SDK's Tool had neither, so
 // a Go guest could not mark a tool deprecated.
-func TestProbeToolDeprecation(t *testing.T) {
+func TestToolDeprecation(t *testing.T) {
 	probeTool(t, "probe-old", func() {
 		Handle(Tool{Name: "probe-old", Deprecated: true, Deprecation: &Deprecation{Since: "2.0.0", Message: "use probe-new", Replacement: "probe-new"}},
 			func(c *Call, p any) (any, error) { return nil, nil })
@@ -435,7 +435,7 @@ func TestProbeToolDeprecation(t *testing.T) {
 // ("params do not fit … cannot unmarshal number into … of type string"),
 // though the host had validated the params against the schema.
 // Registration now names the property, its schema type and the field.
-func TestProbeTypedFieldsMatchSchema(t *testing.T) {
+func TestTypedFieldsMatchSchema(t *testing.T) {
 	schema := func(props string) map[string]any {
 		return Schema(`{"type":"object","properties":` + props + `}`)
 	}
@@ -510,7 +510,7 @@ func TestProbeTypedFieldsMatchSchema(t *testing.T) {
 // capabilities asked for first were lost, and the tool's host calls failed
 // with CapabilityDenied far from the cause. The Python SDK refuses a
 // second provider(...) at load; the Go SDK now panics, naming both ids.
-func TestProbeRegisterTwice(t *testing.T) {
+func TestRegisterTwice(t *testing.T) {
 	register()
 	before := reg.provider
 	defer func() { reg.provider = before }()
@@ -532,7 +532,7 @@ func TestProbeRegisterTwice(t *testing.T) {
 // schemas ({"enum": [...]}, {"anyOf": [...]}, {"$ref": "..."}) is valid
 // JSON Schema, which a Go guest could send before the shorthand rule: it
 // must still register as given, not be read as a malformed shorthand.
-func TestProbeTypelessWholeSchemaKept(t *testing.T) {
+func TestTypelessWholeSchemaKept(t *testing.T) {
 	for i, sch := range []map[string]any{
 		{"enum": []any{"a", "b"}},
 		{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "integer"}}},
