@@ -45,6 +45,11 @@
   // property is required unless it has a "default" or "optional: true" (the
   // "optional" key is removed). A whole schema without "type" gets
   // type "object", as in Python.
+  // SCHEMA_KEYWORDS are the JSON Schema keywords whose values are not
+  // schemas; the same list as the Python, native and Go guest SDKs'.
+  var SCHEMA_KEYWORDS = Object.create(null);
+  ["$ref", "$id", "$anchor", "$comment", "$dynamicRef", "enum", "const", "anyOf", "oneOf", "allOf", "prefixItems", "required", "format", "pattern", "title", "description", "default", "examples", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "dependentRequired", "nullable", "readOnly", "writeOnly", "deprecated"].forEach(function (k) { SCHEMA_KEYWORDS[k] = true; });
+
   function toSchema(p, where, what) {
     what = what || 'parameters';
     if (p === undefined || p === null) return { type: 'object' };
@@ -56,6 +61,15 @@
       var full = { type: 'object' };
       Object.keys(p).forEach(function (k) { full[k] = p[k]; });
       return full;
+    }
+    // A keyword whose value is not a schema ({enum: [...]}, {anyOf:
+    // [...]}, {$ref: '...'}) makes a whole schema without a type, which a
+    // shorthand (all values schemas) cannot be: used as given, as by the
+    // Python, native and Go guest SDKs.
+    var keys = Object.keys(p);
+    for (var i = 0; i < keys.length; i++) {
+      var v = p[keys[i]];
+      if (SCHEMA_KEYWORDS[keys[i]] === true && (v === null || typeof v !== 'object' || Array.isArray(v))) return p;
     }
     var properties = {};
     var required = [];

@@ -46,6 +46,15 @@ func JSONSchema(props map[string]any) map[string]any {
 		out["type"] = "object"
 		return out
 	}
+	for k, v := range props {
+		// A keyword whose value is not a schema ({"enum": [...]},
+		// {"anyOf": [...]}, {"$ref": "..."}) makes a whole schema without
+		// a type, which a shorthand (all values schemas) cannot be: used
+		// as given, as by the JS, Python and Go guest SDKs.
+		if _, isMap := v.(map[string]any); !isMap && schemaKeywords[k] {
+			return props
+		}
+	}
 	properties := make(map[string]any, len(props))
 	var required []string
 	for name, v := range props {
@@ -75,4 +84,16 @@ func JSONSchema(props map[string]any) map[string]any {
 		out["required"] = req
 	}
 	return out
+}
+
+// schemaKeywords are the JSON Schema keywords whose values are not schemas
+// (see JSONSchema); the same list as the JS, Python and Go guest SDKs'.
+var schemaKeywords = map[string]bool{
+	"$ref": true, "$id": true, "$anchor": true, "$comment": true, "$dynamicRef": true,
+	"enum": true, "const": true, "anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true,
+	"required": true, "format": true, "pattern": true, "title": true, "description": true, "default": true,
+	"examples": true, "minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
+	"multipleOf": true, "minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
+	"uniqueItems": true, "minProperties": true, "maxProperties": true, "dependentRequired": true,
+	"nullable": true, "readOnly": true, "writeOnly": true, "deprecated": true,
 }

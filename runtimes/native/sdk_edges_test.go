@@ -29,3 +29,27 @@ func TestJSONSchemaPropertiesIsWhole(t *testing.T) {
 		t.Fatalf("got %#v", d)
 	}
 }
+
+// A whole schema without a type made of keywords whose values are not
+// schemas ({"enum": [...]}, {"anyOf": [...]}, {"$ref": ...}) is used as
+// given, as by the JS, Python and Go guest SDKs (p24's leftover: it
+// panicked here as a malformed shorthand, while a Go guest sent it). A
+// property named like a keyword, whose value is a schema, is still the
+// shorthand.
+func TestJSONSchemaKeywordSchemasAsGiven(t *testing.T) {
+	for _, s := range []map[string]any{
+		{"enum": []any{"a", "b"}},
+		{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "integer"}}},
+		{"$ref": "#/$defs/p", "$defs": map[string]any{"p": map[string]any{"type": "object"}}},
+		{"description": "anything"},
+	} {
+		if got := JSONSchema(s); !reflect.DeepEqual(got, s) {
+			t.Errorf("JSONSchema(%#v) = %#v, want it as given", s, got)
+		}
+	}
+	got := JSONSchema(map[string]any{"enum": map[string]any{"type": "string"}})
+	want := map[string]any{"type": "object", "properties": map[string]any{"enum": map[string]any{"type": "string"}}, "required": []any{"enum"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("a property named enum: %#v, want %#v", got, want)
+	}
+}

@@ -2,6 +2,7 @@ package python_test
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -148,5 +149,54 @@ def deep(params):
 			wantCode(t, err, abi.InvalidResult, "tool deep", "is not JSON serializable", "$.a[1].when")
 			stillServes(t, h, "a non-JSON object")
 		})
+	}
+}
+
+// A whole schema without a type made of keywords whose values are not
+// schemas ({"enum": [...]}, {"anyOf": [...]}, {"$ref": ...}) is used as
+// given, as by the JS, native and Go guest SDKs (p24's leftover: it was
+// read as the shorthand and refused at load). A property named like a
+// keyword, whose value is a schema, is still the shorthand.
+func TestKeywordSchemasAsGiven(t *testing.T) {
+	rt := newRuntime(t, nil)
+	h := newHost(t, rt)
+	p := loadTool(t, h, "kw.py", `
+from aios_sdk import tool
+
+@tool(name="en", returns={"enum": ["a", "b"]})
+def en(params):
+    return "a"
+
+@tool(name="any", parameters={"anyOf": [{"type": "object", "required": ["x"]}, {"type": "object", "required": ["y"]}]})
+def any_(params):
+    return params
+
+@tool(name="ref", parameters={"$ref": "#/$defs/p", "$defs": {"p": {"type": "object"}}})
+def ref(params):
+    return params
+
+@tool(name="short", parameters={"enum": {"type": "string"}})
+def short(params):
+    return params
+`)
+	want := map[string][2]map[string]any{
+		"en":    {{"type": "object"}, {"enum": []any{"a", "b"}}},
+		"any":   {{"anyOf": []any{map[string]any{"type": "object", "required": []any{"x"}}, map[string]any{"type": "object", "required": []any{"y"}}}}, nil},
+		"ref":   {{"$ref": "#/$defs/p", "$defs": map[string]any{"p": map[string]any{"type": "object"}}}, nil},
+		"short": {{"type": "object", "properties": map[string]any{"enum": map[string]any{"type": "string"}}, "required": []any{"enum"}}, nil},
+	}
+	seen := 0
+	for _, tl := range p.Describe().Tools {
+		w, ok := want[tl.Name]
+		if !ok {
+			continue
+		}
+		seen++
+		if !reflect.DeepEqual(tl.Parameters, w[0]) || w[1] != nil && !reflect.DeepEqual(tl.Returns, w[1]) {
+			t.Errorf("%s: parameters %#v returns %#v\nwant %#v %#v", tl.Name, tl.Parameters, tl.Returns, w[0], w[1])
+		}
+	}
+	if seen != len(want) {
+		t.Fatalf("%d of %d tools registered", seen, len(want))
 	}
 }

@@ -194,6 +194,20 @@ def _is_whole_schema(d):
             or isinstance(d.get("properties"), dict))
 
 
+# JSON Schema keywords whose values are not schemas; the same list as the JS,
+# native and Go guest SDKs'.
+_SCHEMA_KEYWORDS = frozenset(['$ref', '$id', '$anchor', '$comment', '$dynamicRef', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'prefixItems', 'required', 'format', 'pattern', 'title', 'description', 'default', 'examples', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'dependentRequired', 'nullable', 'readOnly', 'writeOnly', 'deprecated'])
+
+
+def _is_keyword_schema(d):
+    """Whether dict d, not a whole schema by _is_whole_schema, has a keyword
+    whose value is not a schema ({"enum": [...]}, {"anyOf": [...]},
+    {"$ref": "..."}): a whole schema without a type, which a shorthand (all
+    values schemas) cannot be; used as given, as by the JS, native and Go
+    guest SDKs."""
+    return any(k in _SCHEMA_KEYWORDS and not isinstance(v, dict) for k, v in d.items())
+
+
 def build_parameters(parameters, required=None):
     """Turn @tool(parameters=...) into a JSON Schema object.
 
@@ -211,6 +225,11 @@ def build_parameters(parameters, required=None):
     if _is_whole_schema(parameters):
         schema = dict(parameters)
         schema.setdefault("type", "object")
+        if required is not None:
+            schema["required"] = list(required)
+        return schema
+    if _is_keyword_schema(parameters):
+        schema = dict(parameters)
         if required is not None:
             schema["required"] = list(required)
         return schema
