@@ -59,7 +59,10 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 			return
 		}
 		status := "ok"
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
+			status = "interrupted" // not a failure of the unit
+		case err != nil:
 			status = "FAILED"
 		}
 		fmt.Fprintf(c.stderr, "loading [%d/%d] %s %s\n", done, total, path, status)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -95,8 +96,11 @@ func TestRunInterruptedWhileLoading(t *testing.T) {
 	if err != nil {
 		t.Skip("samples not built:", err)
 	}
-	if err := os.WriteFile(filepath.Join(e.plugins, "c-echo.wasm"), wasm, 0o600); err != nil {
-		t.Fatal(err)
+	// Five units, so that run prints a progress line for each.
+	for i := range 5 {
+		if err := os.WriteFile(filepath.Join(e.plugins, fmt.Sprintf("c-echo-%d.wasm", i)), wasm, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // the signal came before the plugins were loaded
@@ -107,7 +111,7 @@ func TestRunInterruptedWhileLoading(t *testing.T) {
 	if code != 0 {
 		t.Errorf("exit %d, want 0; stderr:\n%s", code, errs)
 	}
-	for _, bad := range []string{"context canceled", "aios-host serving", "JSON-RPC on unix socket"} {
+	for _, bad := range []string{"context canceled", "aios-host serving", "JSON-RPC on unix socket", "FAILED"} {
 		if strings.Contains(errs, bad) {
 			t.Errorf("stderr says %q after an interrupt during loading:\n%s", bad, errs)
 		}
