@@ -27,10 +27,9 @@ type callState struct {
 	// nested holds ToolErrors returned to the guest by tools.call-tool, by
 	// message, so that a guest passing the error string through unchanged
 	// returns the original ToolError (same code).
-	nested   map[string]*abi.ToolError
-	logged   int
-	outBytes int
-	outBuf   [2][]byte // unterminated stdout / stderr lines
+	nested map[string]*abi.ToolError
+	logged int
+	out    GuestOutput // its stdout and stderr
 }
 
 // KeepsDeadlines implements abi.DeadlineKeeper: the watchdog stops a guest
@@ -83,8 +82,8 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 			inst.broken = true
 			err = abi.Errorf(abi.ProviderCrashed, "tool %s: %v", call.Tool, r)
 		}
-		if st.outBytes > 0 {
-			st.flushOutput()
+		if st.out.Written() {
+			st.out.Flush(st.ctx, st.env.Logger())
 		}
 		if p.watch.leave(inst) != 0 {
 			inst.broken = true

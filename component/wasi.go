@@ -1,11 +1,9 @@
 package component
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
-	"log/slog"
 	mrand "math/rand/v2"
 	"strings"
 	"time"
@@ -73,52 +71,11 @@ type pollable struct{}
 type wasiError struct{ msg string }
 type terminal struct{}
 
-// maxGuestOutput caps what one call may write to stdout+stderr.
-const maxGuestOutput = 64 << 10
-
-func (st *callState) output(inst *instance, stderr bool, b []byte) {
-	if st == nil || st.env == nil || st.outBytes >= maxGuestOutput {
+func (st *callState) output(stderr bool, b []byte) {
+	if st == nil || st.env == nil {
 		return
 	}
-	if room := maxGuestOutput - st.outBytes; len(b) > room {
-		b = b[:room]
-	}
-	st.outBytes += len(b)
-	i := 0
-	if stderr {
-		i = 1
-	}
-	st.outBuf[i] = append(st.outBuf[i], b...)
-	for {
-		nl := bytes.IndexByte(st.outBuf[i], '\n')
-		if nl < 0 {
-			break
-		}
-		st.emit(stderr, st.outBuf[i][:nl])
-		st.outBuf[i] = st.outBuf[i][nl+1:]
-	}
-	if st.outBytes >= maxGuestOutput {
-		st.flushOutput()
-		st.env.Logger().Warn("guest output capped", "limit_bytes", maxGuestOutput)
-	}
-}
-
-// flushOutput logs what is left of unterminated output lines.
-func (st *callState) flushOutput() {
-	for i, b := range st.outBuf {
-		if len(b) > 0 {
-			st.emit(i == 1, b)
-			st.outBuf[i] = nil
-		}
-	}
-}
-
-func (st *callState) emit(stderr bool, line []byte) {
-	level, stream := slog.LevelInfo, "stdout"
-	if stderr {
-		level, stream = slog.LevelWarn, "stderr"
-	}
-	st.env.Logger().Log(st.ctx, level, string(line), "stream", stream)
+	st.out.Write(st.ctx, st.env.Logger(), stderr, b)
 }
 
 func borrowed[T any](inst *instance, v wit.Value) (T, error) {
@@ -145,7 +102,7 @@ func writeStream(st *callState, inst *instance, a []wit.Value) (wit.Value, error
 		return nil, err
 	}
 	b, _ := a[1].([]byte)
-	st.output(inst, s.stderr, b)
+	st.output(s.stderr, b)
 	return okUnit(), nil
 }
 
@@ -240,7 +197,7 @@ var wasiFuncs = map[string]hostFunc{
 		if _, err := borrowed[*outStream](inst, a[0]); err != nil {
 			return nil, err
 		}
-		return wit.Result{Val: uint64(maxGuestOutput)}, nil
+		return wit.Result{Val: uint64(MaxGuestOutput)}, nil
 	},
 	"wasi:io/streams#[method]output-stream.write":                    writeStream,
 	"wasi:io/streams#[method]output-stream.blocking-write-and-flush": writeStream,

@@ -63,11 +63,11 @@ func TestGuestOutputCapped(t *testing.T) {
 	st := &callState{ctx: context.Background(), env: env}
 	line := []byte(strings.Repeat("x", 1000) + "\n")
 	for range 200 {
-		st.output(nil, false, line)
+		st.output(false, line)
 	}
-	st.flushOutput()
-	if st.outBytes > maxGuestOutput {
-		t.Fatalf("%d bytes accepted, cap %d", st.outBytes, maxGuestOutput)
+	st.out.Flush(st.ctx, env.Logger())
+	if st.out.n > MaxGuestOutput {
+		t.Fatalf("%d bytes accepted, cap %d", st.out.n, MaxGuestOutput)
 	}
 	if n := len(env.logs); n < 60 || n > 70 || !strings.Contains(env.logs[n-1], "capped") {
 		t.Fatalf("%d log records, last %q", n, env.logs[len(env.logs)-1])

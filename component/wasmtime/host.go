@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/component"
 )
 
 // The aios:sdk@0.1.0 host functions (component/wit/aios-sdk.wit), by id.
@@ -59,8 +60,7 @@ type callState struct {
 	nested  map[string]*abi.ToolError
 	hostErr error
 	// The guest's stdout and stderr (output.go).
-	outBytes int
-	outBuf   [2][]byte
+	out component.GuestOutput
 }
 
 //export aiosComponentHost

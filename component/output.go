@@ -1,0 +1,75 @@
+package component
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+)
+
+// MaxGuestOutput caps what one call may write to stdout and stderr
+// together.
+const MaxGuestOutput = 64 << 10
+
+// GuestOutput turns what a component writes to stdout and stderr during
+// one call into lines on the call's logger (stdout at info, stderr at
+// warn, with "stream"), at most MaxGuestOutput bytes a call; both engines
+// use it (wazero here, wasmtime through its write callbacks). The zero
+// value is ready; it is not safe for concurrent use (a call's writes come
+// from its guest's thread).
+type GuestOutput struct {
+	n   int
+	buf [2][]byte // unterminated stdout / stderr lines
+}
+
+// Written reports whether the call has written anything.
+func (o *GuestOutput) Written() bool { return o.n > 0 }
+
+// Full reports whether the call has written MaxGuestOutput bytes.
+func (o *GuestOutput) Full() bool { return o.n >= MaxGuestOutput }
+
+// Write takes b (copied) written to stdout or stderr and logs each line it
+// completes.
+func (o *GuestOutput) Write(ctx context.Context, log *slog.Logger, stderr bool, b []byte) {
+	if o.Full() {
+		return
+	}
+	if room := MaxGuestOutput - o.n; len(b) > room {
+		b = b[:room]
+	}
+	o.n += len(b)
+	i := 0
+	if stderr {
+		i = 1
+	}
+	o.buf[i] = append(o.buf[i], b...)
+	for {
+		nl := bytes.IndexByte(o.buf[i], '\n')
+		if nl < 0 {
+			break
+		}
+		emitOutput(ctx, log, stderr, o.buf[i][:nl])
+		o.buf[i] = o.buf[i][nl+1:]
+	}
+	if o.Full() {
+		o.Flush(ctx, log)
+		log.Warn("guest output capped", "limit_bytes", MaxGuestOutput)
+	}
+}
+
+// Flush logs what is left of unterminated lines (at the end of a call).
+func (o *GuestOutput) Flush(ctx context.Context, log *slog.Logger) {
+	for i, b := range o.buf {
+		if len(b) > 0 {
+			emitOutput(ctx, log, i == 1, b)
+			o.buf[i] = nil
+		}
+	}
+}
+
+func emitOutput(ctx context.Context, log *slog.Logger, stderr bool, line []byte) {
+	level, stream := slog.LevelInfo, "stdout"
+	if stderr {
+		level, stream = slog.LevelWarn, "stderr"
+	}
+	log.Log(ctx, level, string(line), "stream", stream)
+}
