@@ -19,6 +19,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"github.com/aios-host/aios-host/internal/fsperm"
 	"io"
 	"log/slog"
 	"os"
@@ -240,7 +241,7 @@ func Open(path string, opts Options) (*Writer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("audit: %w", err)
 		}
-		return nil, fmt.Errorf("audit: %s is not a regular file (%s): the audit log must be one (check audit.path or --data)", path, fileKind(st.Mode()))
+		return nil, fmt.Errorf("audit: %s is not a regular file (%s): the audit log must be one (check audit.path or --data)", path, fsperm.Kind(st.Mode()))
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
@@ -296,23 +297,6 @@ func Open(path string, opts Options) (*Writer, error) {
 	go w.syncLoop()
 	go w.run()
 	return w, nil
-}
-
-// fileKind names the type of a file that is not a regular one.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a block device"
-	case m.IsDir():
-		return "a directory"
-	}
-	return m.Type().String()
 }
 
 // Log queues e for writing. It never drops a record: when the queue is full

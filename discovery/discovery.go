@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/aios-host/aios-host/internal/fsperm"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -1430,7 +1431,7 @@ func (d *Discovery) load(ctx context.Context, unit string, old *candidate) (*can
 	}
 	if !st.Mode().IsRegular() {
 		// A FIFO would block the read, a device never end it.
-		d.note(slog.LevelWarn, unit, "irregular", "file skipped: not a regular file", "file", unit, "is", host.FileKind(st.Mode()))
+		d.note(slog.LevelWarn, unit, "irregular", "file skipped: not a regular file", "file", unit, "is", fsperm.Kind(st.Mode()))
 		return nil, nil
 	}
 	name := filepath.Base(unit)
@@ -1484,7 +1485,7 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 			continue
 		}
 		if !mode.IsRegular() {
-			d.note(slog.LevelWarn, p, "irregular", "file in a provider folder skipped: not a regular file", "file", p, "is", host.FileKind(mode))
+			d.note(slog.LevelWarn, p, "irregular", "file in a provider folder skipped: not a regular file", "file", p, "is", fsperm.Kind(mode))
 			continue
 		}
 		switch {
@@ -1566,7 +1567,7 @@ func (d *Discovery) packageCards(dir string) (card, yml string, err error) {
 			continue
 		}
 		if !st.Mode().IsRegular() {
-			d.note(slog.LevelWarn, p, "irregular", "file in a provider folder skipped: not a regular file", "file", p, "is", host.FileKind(st.Mode()))
+			d.note(slog.LevelWarn, p, "irregular", "file in a provider folder skipped: not a regular file", "file", p, "is", fsperm.Kind(st.Mode()))
 			continue
 		}
 		if n == "adapter.json" {

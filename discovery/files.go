@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/aios-host/aios-host/internal/fsperm"
 	"io"
 	"io/fs"
 	"os"
@@ -13,7 +14,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/trust"
 )
 
@@ -33,7 +33,7 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is %s: %w", path, host.FileKind(st.Mode()), errNotRegular)
+		return nil, nil, fmt.Errorf("%s is %s: %w", path, fsperm.Kind(st.Mode()), errNotRegular)
 	}
 	f, err := openNonblocking(path)
 	if err != nil {
@@ -46,7 +46,7 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s is %s: %w", path, host.FileKind(st.Mode()), errNotRegular)
+		return nil, nil, fmt.Errorf("%s is %s: %w", path, fsperm.Kind(st.Mode()), errNotRegular)
 	}
 	return f, st, nil
 }

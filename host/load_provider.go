@@ -8,6 +8,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"github.com/aios-host/aios-host/internal/fsperm"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -86,29 +87,9 @@ func checkPluginFile(path string, max int64) error {
 	case m.IsDir():
 		return nil
 	case !m.IsRegular():
-		return fmt.Errorf("load %s: not a regular file (%s); a plugin must be a file or a folder", path, FileKind(m))
+		return fmt.Errorf("load %s: not a regular file (%s); a plugin must be a file or a folder", path, fsperm.Kind(m))
 	case fi.Size() > max:
 		return fmt.Errorf("load %s: the file is %d bytes, above the %d a plugin may have (limits.max_plugin_bytes)", path, fi.Size(), max)
 	}
 	return nil
-}
-
-// FileKind names what a file that is not a regular one is, for messages:
-// "a named pipe", "a character device", ...
-func FileKind(m os.FileMode) string {
-	switch {
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a block device"
-	case m.IsDir():
-		return "a folder"
-	case m&os.ModeIrregular != 0:
-		return "an irregular file"
-	}
-	return "mode " + m.String()
 }

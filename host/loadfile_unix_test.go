@@ -41,7 +41,7 @@ func TestLoadRefusesSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for path, want := range map[string]string{
-		fifo: "not a regular file (a named pipe)",
+		fifo: "not a regular file (a FIFO (named pipe))",
 		dev:  "not a regular file (a character device)",
 		big:  "the file is 268435457 bytes, above the 268435456 a plugin may have",
 	} {

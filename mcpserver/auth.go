@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/aios-host/aios-host/internal/fsperm"
 	"io"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -242,46 +241,14 @@ func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, 
 // maxJWKSBytes bounds a key set, read from jwks_file or jwks_url.
 const maxJWKSBytes = 1 << 20
 
-// readJWKSFile reads jwks_file: a regular file of at most maxJWKSBytes.
-// It opens with O_NONBLOCK, so a FIFO with no writer is refused rather
-// than waited on (the fetch holds fetchMu: every token of a new key would
-// wait behind it), and a device is never read to its end.
-func readJWKSFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		kind := "a device or socket"
-		switch {
-		case st.IsDir():
-			kind = "a folder"
-		case st.Mode()&os.ModeNamedPipe != 0:
-			kind = "a FIFO"
-		}
-		return nil, fmt.Errorf("jwks_file %s is not a regular file (%s)", path, kind)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxJWKSBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxJWKSBytes {
-		return nil, fmt.Errorf("jwks_file %s is larger than %d bytes: not a key set (check the path)", path, maxJWKSBytes)
-	}
-	return b, nil
-}
-
 func (v *verifier) fetch(ctx context.Context) (*jose.JSONWebKeySet, error) {
 	var data []byte
 	if v.cfg.JWKSFile != "" {
-		b, err := readJWKSFile(v.cfg.JWKSFile)
+		// A regular file only, bounded: a FIFO with no writer would hold
+		// fetchMu, and every token of a new key would wait behind it.
+		b, err := fsperm.ReadRegular(v.cfg.JWKSFile, maxJWKSBytes)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("jwks_file: %w", err)
 		}
 		data = b
 	} else {

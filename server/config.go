@@ -3,11 +3,10 @@ package server
 import (
 	"crypto/sha256"
 	"fmt"
-	"io"
+	"github.com/aios-host/aios-host/internal/fsperm"
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/aios-host/aios-host/config"
@@ -219,7 +218,7 @@ func (t TokenConfig) value(base string) (string, error) {
 		if !filepath.IsAbs(p) && base != "" {
 			p = filepath.Join(base, p)
 		}
-		b, err := readSecretFile(p, maxTokenFileBytes)
+		b, err := fsperm.ReadRegular(p, maxTokenFileBytes)
 		if err != nil {
 			return "", fmt.Errorf("token of agent %s: %w", t.Agent, err)
 		}
@@ -239,33 +238,6 @@ const maxTokenFileBytes = 64 << 10
 // maxKeyFileBytes bounds server.signing_key (a PEM private key is a few
 // KiB, an RSA one with its parameters well under this).
 const maxKeyFileBytes = 1 << 20
-
-// readSecretFile reads a file the configuration names for a secret (a
-// token, a key): only a regular file, of at most limit bytes. It opens with
-// O_NONBLOCK, so a FIFO with no writer is refused instead of waiting for
-// one, and never reads a device (/dev/zero) to the end.
-func readSecretFile(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fileKind(st.Mode()))
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes: not a secret file (check the path)", path, limit)
-	}
-	return b, nil
-}
 
 func trimSpace(b []byte) []byte {
 	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {

@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"github.com/aios-host/aios-host/internal/fsperm"
 	"log/slog"
 	"net"
 	"net/http"
@@ -156,7 +157,7 @@ func New(opts Options) (*Server, error) {
 		if !filepath.IsAbs(p) && base != "" {
 			p = filepath.Join(base, p)
 		}
-		data, err := readSecretFile(p, maxKeyFileBytes)
+		data, err := fsperm.ReadRegular(p, maxKeyFileBytes)
 		if err != nil {
 			return nil, fmt.Errorf("server.signing_key: %w", err)
 		}
@@ -223,7 +224,7 @@ func probeSocket(path string) (stale bool, err error) {
 		return false, nil // nothing there (or a folder on the way missing: made at listen)
 	}
 	if st.Mode().Type() != os.ModeSocket {
-		return false, fmt.Errorf("socket %s: exists and is not a socket (%s): not replacing it (remove it, or choose another socket path)", path, fileKind(st.Mode()))
+		return false, fmt.Errorf("socket %s: exists and is not a socket (%s): not replacing it (remove it, or choose another socket path)", path, fsperm.Kind(st.Mode()))
 	}
 	c, err := net.DialTimeout("unix", path, 200*time.Millisecond)
 	if err == nil {
@@ -314,23 +315,6 @@ func (s *Server) PublicURL() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.publicURL
-}
-
-// fileKind names the type of file a mode describes, for messages.
-func fileKind(m os.FileMode) string {
-	switch m.Type() {
-	case 0:
-		return "a regular file"
-	case os.ModeDir:
-		return "a directory"
-	case os.ModeSymlink:
-		return "a symbolic link"
-	case os.ModeNamedPipe:
-		return "a FIFO"
-	case os.ModeDevice, os.ModeDevice | os.ModeCharDevice:
-		return "a device"
-	}
-	return m.Type().String()
 }
 
 // closeGrace is how long Close waits for a connection's calls to answer.

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"github.com/aios-host/aios-host/internal/fsperm"
 	"io/fs"
 	"net"
 	"os"
@@ -117,7 +118,7 @@ func describeAt(st fs.FileInfo, probeErr error) string {
 	if probeErr != nil {
 		return probeErr.Error()
 	}
-	return fileKind(st.Mode())
+	return fsperm.Kind(st.Mode())
 }
 
 // removeOwnSocket removes path if it is still the socket file this host

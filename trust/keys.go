@@ -457,14 +457,7 @@ func (s *KeyStore) addConfig(e KeyConfig, baseDir string) error {
 		// Not a FIFO or a device: reading one would wait for a writer
 		// forever (the host hung at start) or never end.
 		if !st.Mode().IsRegular() {
-			kind := "a device or socket"
-			switch {
-			case st.IsDir():
-				kind = "a folder"
-			case st.Mode()&os.ModeNamedPipe != 0:
-				kind = "a FIFO"
-			}
-			return fmt.Errorf("key file %s is not a regular file (%s)", path, kind)
+			return fmt.Errorf("key file %s is not a regular file (%s)", path, fsperm.Kind(st.Mode()))
 		}
 		if st.Size() > maxJWKSBytes {
 			return fmt.Errorf("key file %s is larger than %d bytes: not a key set (check the path)", path, maxJWKSBytes)
