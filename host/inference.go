@@ -219,6 +219,15 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 			strconv.Itoa(maxInferenceBody>>20) + " MiB, the most the host reads; ask for fewer tokens (max_tokens)", Data: map[string]any{"limit": int64(maxInferenceBody), "status": int64(resp.StatusCode)}}
 	}
 	raw = raw[:min(len(raw), maxInferenceBody)]
+	// clip cuts a backend's text for a message, the key taken out first:
+	// Complete's redaction looks for the whole key, and a cut through it
+	// would leave its first part.
+	clip := func(s string, n int) string {
+		if key != "" {
+			s = strings.ReplaceAll(s, key, "[redacted: $"+c.keyEnv+"]")
+		}
+		return clipText(s, n)
+	}
 	var out chatResponse
 	jerr := json.Unmarshal(raw, &out)
 	if resp.StatusCode/100 != 2 {
@@ -230,7 +239,7 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 		if resp.StatusCode == http.StatusBadRequest {
 			code = abi.InvalidParams
 		}
-		return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: "inference backend " + endpoint + " answered " + resp.Status + ": " + clipText(msg, maxInferenceMessage),
+		return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: "inference backend " + endpoint + " answered " + resp.Status + ": " + clip(msg, maxInferenceMessage),
 			Data: map[string]any{"status": int64(resp.StatusCode)}}
 	}
 	if jerr != nil {
@@ -239,7 +248,7 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 	if len(out.Choices) == 0 {
 		msg := "inference backend " + endpoint + " sent no choices"
 		if out.Error != nil && out.Error.Message != "" {
-			msg += "; its error: " + clipText(out.Error.Message, maxInferenceMessage)
+			msg += "; its error: " + clip(out.Error.Message, maxInferenceMessage)
 		}
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: msg}
 	}
@@ -248,13 +257,13 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 		// An answer, not a broken backend: the model declined. Returned
 		// as text it would read as an empty completion.
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.ProviderError,
-			Message: "inference backend " + endpoint + ": the model refused: " + clipText(ch.Message.Refusal, maxInferenceMessage),
-			Data:    map[string]any{"refusal": clipText(ch.Message.Refusal, maxInferenceMessage), "finish_reason": ch.FinishReason}}
+			Message: "inference backend " + endpoint + ": the model refused: " + clip(ch.Message.Refusal, maxInferenceMessage),
+			Data:    map[string]any{"refusal": clip(ch.Message.Refusal, maxInferenceMessage), "finish_reason": ch.FinishReason}}
 	}
 	if ch.Message.Content == nil {
 		msg := "inference backend " + endpoint + " sent a choice without content"
 		if ch.FinishReason != "" {
-			msg += " (finish_reason " + strconv.Quote(clipText(ch.FinishReason, 64)) + ")"
+			msg += " (finish_reason " + strconv.Quote(clip(ch.FinishReason, 64)) + ")"
 		}
 		code := abi.Unavailable
 		if ch.FinishReason == "content_filter" {

@@ -263,6 +263,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 				terr = &abi.ToolError{Code: abi.ProviderError, Data: terr.Data,
 					Message: fmt.Sprintf("%s (provider %s's error code %q is not one of the ABI's)", terr.Message, entry.Provider.Info.ID, terr.Code)}
 			}
+			terr = canonicalErrorData(terr)
 			if late && terr.Code != abi.ProviderCrashed && terr.Code != abi.Timeout {
 				terr = h.timeoutError(entry, deadline, start)
 			}
@@ -524,6 +525,27 @@ func (h *Host) checkParams(params *any, e *registry.Entry) *abi.ToolError {
 		}
 	}
 	return nil
+}
+
+// canonicalErrorData returns te with its data in canonical form, as a
+// result is: a provider's error data is sent to callers and written to the
+// audit log as JSON, where member names that are not UTF-8 become one
+// name twice and a Go value with no JSON form fails the answer. Data that
+// cannot be made canonical is dropped, the reason added to the message.
+// te itself is not changed (a provider may return one ToolError twice).
+func canonicalErrorData(te *abi.ToolError) *abi.ToolError {
+	if te.Data == nil || abi.IsCanonical(te.Data) {
+		return te
+	}
+	c := *te
+	n, err := abi.Normalize(abi.Copy(te.Data)) // not the provider's own maps
+	if err != nil {
+		c.Data = nil
+		c.Message += " (its error data was dropped: it is not a JSON value: " + err.Error() + ")"
+	} else {
+		c.Data = n
+	}
+	return &c
 }
 
 // checkResult normalizes, bounds and validates a successful result.

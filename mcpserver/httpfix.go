@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -123,6 +124,9 @@ func parsePOST(body []byte) *postBody {
 	body = bytes.TrimSpace(body)
 	if !json.Valid(body) {
 		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: the body is not JSON"}
+	}
+	if !utf8.Valid(body) { // (as a stdio line: check)
+		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: the body is not valid UTF-8"}
 	}
 	p := &postBody{}
 	var raws []json.RawMessage // (not holding body: Unmarshal would write into it)

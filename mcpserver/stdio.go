@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -225,7 +226,7 @@ func (j *jsonLines) Read(p []byte) (int, error) {
 		if tooLong {
 			j.answer(nil, jsonrpc.CodeInvalidRequest, "message longer than the line limit")
 		} else if t := bytes.TrimSpace(line); len(t) > 0 {
-			if t[0] == '[' && json.Valid(t) {
+			if t[0] == '[' && json.Valid(t) && utf8.Valid(t) {
 				j.batch(t)
 			} else if msg, code, text, id := check(t); code != 0 {
 				j.answer(id, code, text)
@@ -271,6 +272,13 @@ func (j *jsonLines) readLine() (line []byte, tooLong bool, err error) {
 func check(line []byte) (jsonrpc.Message, int64, string, json.RawMessage) {
 	if !json.Valid(line) {
 		return nil, jsonrpc.CodeParseError, "parse error: the line is not JSON", nil
+	}
+	// JSON text is UTF-8 (RFC 8259 §8.1): encoding/json reads an invalid
+	// byte as U+FFFD, so {"a\xff":1,"a\xfe":2} would become one member
+	// name twice and a member would be lost without a word (as on the
+	// host's own socket, server/rpc.go).
+	if !utf8.Valid(line) {
+		return nil, jsonrpc.CodeParseError, "parse error: the line is not valid UTF-8", nil
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {

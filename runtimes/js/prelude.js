@@ -57,7 +57,9 @@
       throw new TypeError(where + ': ' + what + ' must be an object (a JSON Schema or a map of property schemas)');
     }
     if (typeof p.type === 'string') return p;
-    if (typeof p.$schema === 'string' || (p.properties !== null && typeof p.properties === 'object' && !Array.isArray(p.properties) && p.type === undefined)) {
+    if (typeof p.$schema === 'string' || (p.properties !== null && typeof p.properties === 'object' && !Array.isArray(p.properties))) {
+      // (a type that is not a string, ['object', 'null'], is kept, as by
+      // the Python, native and Go guest SDKs)
       var full = { type: 'object' };
       Object.keys(p).forEach(function (k) { full[k] = p[k]; });
       return full;
