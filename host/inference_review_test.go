@@ -13,7 +13,7 @@ import (
 // A backend that quotes the key in a long error body: the message is cut
 // at 512 bytes, and a cut through the key left its first part in the
 // message, which the redaction (looking for the whole key) did not see.
-func TestProbeInferenceKeyNotLeakedByClip(t *testing.T) {
+func TestInferenceKeyNotLeakedByClip(t *testing.T) {
 	const key = "sk-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghij"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The key starts 20 bytes before the cut.

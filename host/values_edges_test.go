@@ -16,7 +16,7 @@ import (
 // written as JSON, and a Go value with no JSON form (a func, NaN) failed
 // the caller's answer. The caller gets canonical data, or none with the
 // reason in the message.
-func TestProbeErrorDataCanonical(t *testing.T) {
+func TestErrorDataCanonical(t *testing.T) {
 	e := newTestHost(t, nil)
 	p := native.New(abi.ProviderInfo{ID: "org.test.errdata"})
 	datas := map[string]any{

@@ -9,7 +9,7 @@ import (
 // string ({type: ['object', 'null'], properties: {...}}) is used as given
 // by the Python, native and Go guest SDKs; the JS SDK read it as the
 // shorthand and refused its "type" as a property that is not a schema.
-func TestProbeTypeListWithPropertiesAsGiven(t *testing.T) {
+func TestTypeListWithPropertiesAsGiven(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "tl.js", `
 aios.provider({ id: 'org.probe.tl' });

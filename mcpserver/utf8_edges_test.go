@@ -11,7 +11,7 @@ import (
 // JSON-RPC socket: encoding/json read each invalid byte as U+FFFD, so
 // {"a\xff":1,"a\xfe":2} in a tool's arguments became one member name
 // twice and a member was lost without a word.
-func TestProbeStdioInvalidUTF8Refused(t *testing.T) {
+func TestStdioInvalidUTF8Refused(t *testing.T) {
 	_, s := newTestHost(t, "")
 	ss := newStdioSession(t, s)
 	ss.initialize("2025-06-18")
