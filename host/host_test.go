@@ -1170,6 +1170,7 @@ func TestChatEndpoint(t *testing.T) {
 		"http://u:p@h:1/base?x=1&y=a%2Fb":                                                            "http://u:p@h:1/base/v1/chat/completions?x=1&y=a%2Fb",
 		"https://r.openai.azure.com/openai/deployments/gpt/chat/completions?api-version=2024-10-21":  "https://r.openai.azure.com/openai/deployments/gpt/chat/completions?api-version=2024-10-21",
 		"https://r.openai.azure.com/openai/deployments/gpt/chat/completions/?api-version=2024-10-21": "https://r.openai.azure.com/openai/deployments/gpt/chat/completions?api-version=2024-10-21",
+		"https://r.example.com/openai/deployments/gpt/Chat/Completions":                              "https://r.example.com/openai/deployments/gpt/Chat/Completions",
 	} {
 		if got := chatEndpoint(base); got != want {
 			t.Errorf("chatEndpoint(%q) = %q, want %q", base, got, want)

@@ -287,7 +287,7 @@ func chatEndpoint(base string) string {
 	// endpoint itself (Azure's deployment URLs end in /chat/completions)
 	// is taken as it is.
 	p := strings.TrimSuffix(u.Path, "/")
-	if strings.HasSuffix(p, "/chat/completions") {
+	if strings.HasSuffix(strings.ToLower(p), "/chat/completions") {
 		u.Path = p
 	} else if strings.HasSuffix(p, "/v1") {
 		u.Path = p + "/chat/completions"

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/aios-host/aios-host/internal/fsperm"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -67,10 +68,12 @@ type Server struct {
 	// base is the context of every HTTP request the server's listeners
 	// serve: Close cancels it, so calls in flight answer Cancelled and
 	// event streams end before the listeners shut down.
-	base      context.Context
-	stopBase  context.CancelCauseFunc
-	socket    string
-	sockID    fileID // the socket file this host made (watchSocket, Close)
+	base     context.Context
+	stopBase context.CancelCauseFunc
+	socket   string
+	// sockets are the socket files this host made, by path (watchSocket,
+	// Close).
+	sockets   map[string]fileID
 	publicURL string
 	closed    bool
 	wg        sync.WaitGroup
@@ -262,7 +265,13 @@ func (s *Server) ListenUnix(path string) error {
 		return errors.New("server closed")
 	}
 	s.listeners = append(s.listeners, ln)
-	s.socket, s.sockID = path, id
+	if s.socket == "" {
+		s.socket = path
+	}
+	if s.sockets == nil {
+		s.sockets = map[string]fileID{}
+	}
+	s.sockets[path] = id
 	s.wg.Add(2)
 	s.mu.Unlock()
 	go s.acceptUnix(ln)
@@ -340,10 +349,10 @@ func (s *Server) Close() error {
 		_ = c.SetReadDeadline(time.Now())
 		conns = append(conns, c)
 	}
-	sock := s.socket
+	// watchSocket makes no socket once closed is set (it checks under
+	// mu), so these are all there will be.
+	socks := maps.Clone(s.sockets)
 	s.mu.Unlock()
-	// (sockID is read after wg.Wait: watchSocket may listen again until
-	// it sees base end.)
 	force := time.AfterFunc(closeGrace, func() {
 		for _, c := range conns {
 			c.Close()
@@ -361,15 +370,8 @@ func (s *Server) Close() error {
 		_ = srv.Close()
 	}
 	s.wg.Wait()
-	if sock != "" {
-		s.mu.Lock()
-		id := s.sockID
-		lns = s.listeners[len(lns):] // a listener watchSocket made since
-		s.mu.Unlock()
-		for _, ln := range lns {
-			ln.Close()
-		}
-		removeOwnSocket(sock, id) // not another host's, put there since
+	for path, id := range socks {
+		removeOwnSocket(path, id) // not another host's, put there since
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -99,11 +100,17 @@ func (s *Server) watchSocket(path string, ln net.Listener, id fileID) {
 		if s.closed {
 			s.mu.Unlock()
 			nln.Close()
-			_ = os.Remove(path)
+			removeOwnSocket(path, nid)
 			return
 		}
-		s.listeners = append(s.listeners, nln)
-		s.sockID = nid
+		// The new listener takes the old one's place (a socket removed
+		// again and again does not grow the list).
+		if i := slices.Index(s.listeners, ln); i >= 0 {
+			s.listeners[i] = nln
+		} else {
+			s.listeners = append(s.listeners, nln)
+		}
+		s.sockets[path] = nid
 		s.wg.Add(1)
 		s.mu.Unlock()
 		go s.acceptUnix(nln)

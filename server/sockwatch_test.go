@@ -104,3 +104,47 @@ func TestCloseRemovesOwnSocket(t *testing.T) {
 		t.Fatalf("the socket after Close: %v", err)
 	}
 }
+
+// A socket removed again and again does not grow the server's listeners
+// (each new one takes the old one's place), and every socket path the
+// server listens on is removed at Close while it is its own (p26's
+// leftovers: one closed listener more every time; a second path left
+// behind).
+func TestSocketRemovedRepeatedly(t *testing.T) {
+	fastSocketChecks(t)
+	ts := newTestServer(t, "", false)
+	second := ts.sock + "2"
+	if err := ts.s.ListenUnix(second); err != nil {
+		t.Fatal(err)
+	}
+	ts.s.mu.Lock()
+	before := len(ts.s.listeners)
+	ts.s.mu.Unlock()
+	for range 3 {
+		old, _, err := idOf(ts.sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(ts.sock); err != nil {
+			t.Fatal(err)
+		}
+		waitDial(t, ts.sock)
+		if now, _, _ := idOf(ts.sock); now == old {
+			t.Fatal("the same socket file after its removal")
+		}
+	}
+	ts.s.mu.Lock()
+	after := len(ts.s.listeners)
+	ts.s.mu.Unlock()
+	if after != before {
+		t.Errorf("%d listeners after three removals, %d before", after, before)
+	}
+	if err := ts.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{ts.sock, second} {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Errorf("%s after Close: %v", p, err)
+		}
+	}
+}
