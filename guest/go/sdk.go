@@ -3,6 +3,7 @@ package aios
 import (
 	"encoding/json"
 	"fmt"
+	schemashort "github.com/aios-host/aios-host/guest/go/shorthand"
 	"reflect"
 	"runtime/debug"
 	"sort"
@@ -291,75 +292,13 @@ func schemaValue(tool, field string, s map[string]any) map[string]any {
 	return shorthand(tool, field, s)
 }
 
-// schemaKeywords are the JSON Schema keywords whose values are not schemas
-// (see shorthand).
-var schemaKeywords = map[string]bool{
-	"$ref": true, "$id": true, "$anchor": true, "$comment": true, "$dynamicRef": true,
-	"enum": true, "const": true, "anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true,
-	"required": true, "format": true, "pattern": true, "title": true, "description": true, "default": true,
-	"examples": true, "minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
-	"multipleOf": true, "minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
-	"uniqueItems": true, "minProperties": true, "maxProperties": true, "dependentRequired": true,
-	"nullable": true, "readOnly": true, "writeOnly": true, "deprecated": true,
-}
-
-// shorthand applies the rule of the JS, Python and native SDKs: a schema
-// with a string "type" or "$schema", or a "properties" map, is a whole
-// schema (given type object when it has no type); any other map is the
-// seed's shorthand, property name → property schema, and becomes {type:
-// object, properties, required} where a property is required unless it has
-// a "default" or "optional": true (which is removed). Required names are
-// sorted. A shorthand property that is not a schema panics, naming it.
+// shorthand applies the rule every AIOS SDK applies to a schema
+// (package shorthand: a whole schema as given, the seed's shorthand
+// expanded); a shorthand property that is not a schema panics, naming it.
 func shorthand(tool, field string, s map[string]any) map[string]any {
-	_, typed := s["type"].(string)
-	_, dialect := s["$schema"].(string)
-	_, props := s["properties"].(map[string]any)
-	if typed {
-		return s
-	}
-	if dialect || props {
-		if _, ok := s["type"]; ok {
-			return s
-		}
-		out := make(map[string]any, len(s)+1)
-		for k, v := range s {
-			out[k] = v
-		}
-		out["type"] = "object"
-		return out
-	}
-	for k, v := range s {
-		// A keyword whose value is not a schema ({"enum": [...]},
-		// {"anyOf": [...]}, {"$ref": "..."}) makes a whole schema
-		// without a type, which a shorthand (all values schemas) cannot
-		// be: sent as given.
-		if _, isMap := v.(map[string]any); !isMap && schemaKeywords[k] {
-			return s
-		}
-	}
-	properties := make(map[string]any, len(s))
-	var required []string
-	for name, v := range s {
-		ps, ok := v.(map[string]any)
-		if !ok {
-			panic(fmt.Sprintf("aios: tool %s: its %s schema is read as a map of property schemas (it has no string \"type\" or \"$schema\" and no \"properties\"), but property %q is a %T, not a schema such as {\"type\": \"string\"}", tool, field, name, v))
-		}
-		cp := make(map[string]any, len(ps))
-		for k, pv := range ps {
-			if k != "optional" {
-				cp[k] = pv
-			}
-		}
-		properties[name] = cp
-		_, hasDefault := ps["default"]
-		if opt, _ := ps["optional"].(bool); !opt && !hasDefault {
-			required = append(required, name)
-		}
-	}
-	out := map[string]any{"type": "object", "properties": properties}
-	if len(required) > 0 {
-		sort.Strings(required)
-		out["required"] = strs(required)
+	out, err := schemashort.Expand(s)
+	if err != nil {
+		panic(fmt.Sprintf("aios: tool %s: its %s schema is read as a map of property schemas (it has no string \"type\" or \"$schema\" and no \"properties\"), but %v", tool, field, err))
 	}
 	return out
 }

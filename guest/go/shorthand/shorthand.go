@@ -1,0 +1,89 @@
+// Package shorthand reads a tool's parameters or returns schema by the
+// rule every AIOS SDK applies (JS, Python, native Go and the Go guest SDK),
+// so that one declared schema gives the same tool in every runtime:
+//
+//   - a map with a string "type", or with a "properties" map or a string
+//     "$schema" (then given "type": "object" when it has no "type"), is a
+//     whole JSON Schema;
+//   - so is one with a keyword whose value is not a schema ({"enum":
+//     [...]}, {"anyOf": [...]}, {"$ref": "..."}), used as given;
+//   - any other map is the seed's shorthand, property name → property
+//     schema: {"type": "object", "properties", "required"}, where a
+//     property is required unless it has a "default" or "optional": true
+//     (which is removed); required names are sorted.
+//
+// The JS (runtimes/js/prelude.js) and Python (sdk/python/aios_sdk) SDKs
+// apply the same rule with the same keyword list in their own languages.
+package shorthand
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Keywords are the JSON Schema keywords whose values are not schemas.
+var Keywords = map[string]bool{
+	"$ref": true, "$id": true, "$anchor": true, "$comment": true, "$dynamicRef": true,
+	"enum": true, "const": true, "anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true,
+	"required": true, "format": true, "pattern": true, "title": true, "description": true, "default": true,
+	"examples": true, "minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
+	"multipleOf": true, "minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
+	"uniqueItems": true, "minProperties": true, "maxProperties": true, "dependentRequired": true,
+	"nullable": true, "readOnly": true, "writeOnly": true, "deprecated": true,
+}
+
+// Expand returns s as a JSON Schema (see the package comment); s itself
+// when it is one already. A shorthand property whose value is not a map is
+// an error naming it.
+func Expand(s map[string]any) (map[string]any, error) {
+	if _, typed := s["type"].(string); typed {
+		return s, nil
+	}
+	_, dialect := s["$schema"].(string)
+	_, props := s["properties"].(map[string]any)
+	if dialect || props {
+		if _, ok := s["type"]; ok {
+			return s, nil
+		}
+		out := make(map[string]any, len(s)+1)
+		for k, v := range s {
+			out[k] = v
+		}
+		out["type"] = "object"
+		return out, nil
+	}
+	for k, v := range s {
+		if _, isMap := v.(map[string]any); !isMap && Keywords[k] {
+			return s, nil
+		}
+	}
+	properties := make(map[string]any, len(s))
+	var required []string
+	for name, v := range s {
+		ps, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("property %q is a %T, not a schema such as {\"type\": \"string\"}", name, v)
+		}
+		cp := make(map[string]any, len(ps))
+		for k, pv := range ps {
+			if k != "optional" {
+				cp[k] = pv
+			}
+		}
+		properties[name] = cp
+		_, hasDefault := ps["default"]
+		if opt, _ := ps["optional"].(bool); !opt && !hasDefault {
+			required = append(required, name)
+		}
+	}
+	out := map[string]any{"type": "object", "properties": properties}
+	if len(required) > 0 {
+		sort.Strings(required)
+		req := make([]any, len(required))
+		for i, r := range required {
+			req[i] = r
+		}
+		out["required"] = req
+	}
+	return out, nil
+}
