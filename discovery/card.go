@@ -264,8 +264,8 @@ func ParseCard(data []byte, name string) (*Card, error) {
 		} else if field != "" {
 			return fail(field, "unknown member (member names are case-sensitive: want %q)", want)
 		}
-		if err := decodeStrict(top[k], c, k); err != nil {
-			return fail(k, "%v", err)
+		if field, err := decodeStrict(top[k], c, k); err != nil {
+			return fail(field, "%v", err)
 		}
 	}
 	if err := c.validate(); err != nil {
@@ -371,7 +371,10 @@ func caseVariantIn(v any, t reflect.Type, path string) (field, want string) {
 	return "", ""
 }
 
-func decodeStrict(raw json.RawMessage, c *Card, member string) error {
+// decodeStrict decodes the top-level member into c. On failure it returns
+// the JSON path of the value at fault (skills[1](b).examples) and an error
+// in JSON's terms, not Go's.
+func decodeStrict(raw json.RawMessage, c *Card, member string) (string, error) {
 	var dst any
 	switch member {
 	case "adapter":
@@ -379,7 +382,30 @@ func decodeStrict(raw json.RawMessage, c *Card, member string) error {
 	case "capabilities":
 		dst = &c.Capabilities
 	case "skills":
-		dst = &c.Skills
+		// One skill at a time, so that an error names the skill.
+		var elems []json.RawMessage
+		if err := json.Unmarshal(raw, &elems); err != nil {
+			return member, jsonTypeError(err)
+		}
+		if elems == nil {
+			return member, nil // null: validate reports it missing
+		}
+		c.Skills = make([]Skill, len(elems))
+		for i, e := range elems {
+			field := fmt.Sprintf("skills[%d]", i)
+			var id struct {
+				ID any `json:"id"`
+			}
+			if json.Unmarshal(e, &id) == nil {
+				if s, ok := id.ID.(string); ok {
+					field = fmt.Sprintf("skills[%d](%s)", i, s)
+				}
+			}
+			if err := decodeMember(e, &c.Skills[i]); err != nil {
+				return typeErrorPath(err, field), jsonTypeError(err)
+			}
+		}
+		return member, nil
 	case "authentication":
 		dst = &c.Authentication
 	case "endpoints":
@@ -393,13 +419,61 @@ func decodeStrict(raw json.RawMessage, c *Card, member string) error {
 	case "signature":
 		dst = &c.Signature
 	}
+	if err := decodeMember(raw, dst); err != nil {
+		return typeErrorPath(err, member), jsonTypeError(err)
+	}
+	return member, nil
+}
+
+func decodeMember(raw json.RawMessage, dst any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
-	if err := dec.Decode(dst); err != nil {
+	return dec.Decode(dst)
+}
+
+// typeErrorPath is the JSON path of the value a type error is about: the
+// member's path followed by the error's field path.
+func typeErrorPath(err error, path string) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return path + "." + te.Field
+	}
+	return path
+}
+
+// jsonTypeError says a type error in JSON's words ("want boolean, got
+// string"); other errors are returned as they are.
+func jsonTypeError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil {
 		return err
 	}
-	return nil
+	want := "a value of another type"
+	t := te.Type
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		want = "boolean"
+	case reflect.String:
+		want = "string"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		want = "integer"
+	case reflect.Float32, reflect.Float64:
+		want = "number"
+	case reflect.Slice, reflect.Array:
+		want = "array"
+	case reflect.Map, reflect.Struct:
+		want = "object"
+	}
+	got := te.Value
+	if strings.HasPrefix(got, "number") {
+		got = "number"
+	}
+	return fmt.Errorf("want %s, got %s", want, got)
 }
 
 func (c *Card) validate() error {
@@ -413,8 +487,14 @@ func (c *Card) validate() error {
 	if strings.TrimSpace(a.Name) == "" {
 		return fail("adapter.name", "required, must not be empty")
 	}
+	if a.Version == "" {
+		return fail("adapter.version", "required, must not be empty (a SemVer version such as 1.0.0)")
+	}
 	if _, err := semver.StrictNewVersion(a.Version); err != nil {
 		return fail("adapter.version", "%q is not a SemVer version (want e.g. 1.0.0): %v", a.Version, err)
+	}
+	if a.ProtocolVersion == "" {
+		return fail("adapter.protocol_version", "required, must not be empty (this host speaks %s)", ProtocolVersion)
 	}
 	if err := CheckProtocolVersion(a.ProtocolVersion); err != nil {
 		return fail("adapter.protocol_version", "%v", err)
@@ -441,6 +521,9 @@ func (c *Card) validate() error {
 		seen[s.ID] = true
 		if strings.TrimSpace(s.Name) == "" {
 			return fail(field+".name", "required, must not be empty")
+		}
+		if s.PermissionLevel == "" {
+			return fail(field+".permission_level", "required, must not be empty (one of public, low, medium, high, critical)")
 		}
 		if !permissionLevels[s.PermissionLevel] {
 			return fail(field+".permission_level", "%q is not one of public, low, medium, high, critical", s.PermissionLevel)

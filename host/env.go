@@ -189,11 +189,27 @@ func (f *frame) SpaceRead(ctx context.Context, spaceName, id string) (abi.Object
 	if firstErr != nil {
 		return abi.Object{}, firstErr
 	}
-	if readable == 0 {
+	if readable == 0 && !mayReadSomeSpace(f.grants, f.entry.Provider.Grants) {
 		return abi.Object{}, &abi.ToolError{Code: abi.CapabilityDenied, Message: "object " + id + ": no space is readable by both caller " +
 			strconv.Quote(f.caller) + " and provider " + f.entry.Provider.Info.ID + " (ReadSpace)"}
 	}
+	if readable == 0 {
+		return abi.Object{}, &abi.ToolError{Code: abi.NotFound, Message: "object " + id + " not found: none of the spaces this call may read exists yet"}
+	}
 	return abi.Object{}, &abi.ToolError{Code: abi.NotFound, Message: "object " + id + " is in none of the " + strconv.Itoa(readable) + " spaces this call may read"}
+}
+
+// mayReadSomeSpace reports whether the caller's grants and the provider's
+// together allow reading some space: with ReadSpace(*) on both sides a
+// search that found no space to look in (a fresh store) has an object
+// not found, not a read forbidden.
+func mayReadSomeSpace(caller, provider abi.Grants) bool {
+	for _, c := range abi.Intersect(caller, provider) {
+		if c.Kind == abi.CapReadSpace {
+			return true
+		}
+	}
+	return false
 }
 
 // SpaceWrite implements abi.Env.

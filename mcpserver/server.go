@@ -394,7 +394,10 @@ func (s *Server) toolsListMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHan
 			return res, nil
 		}
 		agent := s.agentOfExtra(req.GetExtra())
-		out := &mcpsdk.ListToolsResult{Meta: lr.Meta, NextCursor: lr.NextCursor, Tools: make([]*mcpsdk.Tool, 0, len(lr.Tools))}
+		out := &mcpsdk.ListToolsResult{Meta: lr.Meta, Cacheable: lr.Cacheable, NextCursor: lr.NextCursor, Tools: make([]*mcpsdk.Tool, 0, len(lr.Tools))}
+		// The page depends on the agent: only its client may cache it
+		// (it was sent with cacheScope "", a value MCP does not define).
+		out.CacheScope = "private"
 		s.mu.Lock()
 		for _, t := range lr.Tools {
 			if e := s.exported[t.Name]; e != nil && s.h.MayCall(agent, e) == nil {

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -252,9 +255,47 @@ func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	if err := dec.Decode(dst); err != nil {
-		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
+		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", paramsError(err))
 	}
 	return nil
+}
+
+// paramsError says a params decoding error in JSON's terms: the member's
+// path and the JSON types for a type error ("limit: want integer, got
+// string"), not Go's struct and field names; "json: " is cut from others.
+func paramsError(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil {
+		return strings.TrimPrefix(err.Error(), "json: ")
+	}
+	t := te.Type
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	want := "another type"
+	switch t.Kind() {
+	case reflect.Bool:
+		want = "boolean"
+	case reflect.String:
+		want = "string"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		want = "integer"
+	case reflect.Float32, reflect.Float64:
+		want = "number"
+	case reflect.Slice, reflect.Array:
+		want = "array"
+	case reflect.Map, reflect.Struct:
+		want = "object"
+	}
+	got := te.Value
+	if strings.HasPrefix(got, "number") {
+		got = "number"
+	}
+	if te.Field == "" {
+		return "want " + want + ", got " + got
+	}
+	return te.Field + ": want " + want + ", got " + got
 }
 
 // answerGateKey finds a message's answer gate in its context.

@@ -356,12 +356,41 @@ func sameOrigin(u, origin *url.URL) bool {
 	return strings.EqualFold(u.Scheme, origin.Scheme) && strings.EqualFold(u.Hostname(), origin.Hostname()) && port(u) == port(origin)
 }
 
-// logWriter turns a stdio server's stderr into debug log lines.
+// logWriter turns a stdio server's stderr into debug log lines, and keeps
+// the last few for the warning of a server that fails to start.
 type logWriter struct {
 	log    *slog.Logger
 	server string
 	mu     sync.Mutex
 	buf    []byte
+	last   []string // the last stderrTailLines lines, each cut at stderrTailBytes
+}
+
+const (
+	stderrTailLines = 5
+	stderrTailBytes = 300
+)
+
+// tail returns the last lines the server wrote to stderr (with a last line
+// not ended yet), joined by " | ".
+func (w *logWriter) tail() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	lines := w.last
+	if len(w.buf) > 0 {
+		lines = append(lines[:len(lines):len(lines)], cutLine(w.buf))
+		if len(lines) > stderrTailLines {
+			lines = lines[1:]
+		}
+	}
+	return strings.Join(lines, " | ")
+}
+
+func cutLine(b []byte) string {
+	if len(b) > stderrTailBytes {
+		b = b[:stderrTailBytes]
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
 }
 
 func (w *logWriter) Write(p []byte) (int, error) {
@@ -386,6 +415,10 @@ func (w *logWriter) Write(p []byte) (int, error) {
 func (w *logWriter) emit(line []byte) {
 	if len(line) > 0 {
 		w.log.Debug("mcp server stderr", "server", w.server, "line", string(line))
+		w.last = append(w.last, cutLine(line))
+		if len(w.last) > stderrTailLines {
+			w.last = w.last[len(w.last)-stderrTailLines:]
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"os/exec"
 	"reflect"
 	"slices"
 	"strconv"
@@ -320,6 +321,29 @@ func (s *server) run() {
 	}
 }
 
+// warnStartFailure logs what a stdio server that did not complete
+// initialize said on stderr last, and its exit status when it has exited:
+// the go-sdk's error says only EOF. It goes to the log, not into the error,
+// which callers of the server's tools see.
+func (s *server) warnStartFailure(cmd *exec.Cmd) {
+	if cmd == nil {
+		return
+	}
+	lw, ok := cmd.Stderr.(*logWriter)
+	if !ok {
+		return
+	}
+	exit := "still running"
+	if cmd.ProcessState != nil {
+		exit = cmd.ProcessState.String()
+	}
+	tail := lw.tail()
+	if tail == "" {
+		tail = "(nothing)"
+	}
+	s.b.log.Warn("mcp server did not complete initialize; its last stderr lines", "server", s.name, "exit", exit, "stderr", tail)
+}
+
 // serve connects, lists and publishes, then waits for the session to end.
 // connected reports that the session was up (connected and listed).
 func (s *server) serve() (connected bool, err error) {
@@ -350,6 +374,7 @@ func (s *server) serve() (connected bool, err error) {
 	// 2025-11-25 and earlier need not answer unknown requests.
 	sess, err := client.Connect(cctx, tr, &mcpsdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
+		s.warnStartFailure(cmd)
 		return false, fmt.Errorf("connect to %s: %w", s.source, err)
 	}
 	s.setSession(sess, nil)
