@@ -8,7 +8,7 @@ import (
 // tools/list is filtered by the client's agent (mcp.tools_list: callable,
 // the default), so its page must say cacheScope "private": it said "", which
 // is neither value MCP defines (the go-sdk's own lists say "public").
-func TestProbeToolsListCacheScope(t *testing.T) {
+func TestToolsListCacheScope(t *testing.T) {
 	_, s := newTestHost(t, "")
 	ss := newStdioSession(t, s)
 	ss.initialize("2025-11-25")

@@ -10,7 +10,7 @@ import (
 // unmarshal string into Go struct field searchParams.limit of type int"),
 // naming a Go struct a JSON-RPC client cannot know. It names the member and
 // the JSON types.
-func TestProbeParamTypeErrorInJSONTerms(t *testing.T) {
+func TestParamTypeErrorInJSONTerms(t *testing.T) {
 	var sp struct {
 		Limit        int      `json:"limit"`
 		Capabilities []string `json:"capabilities"`

@@ -13,7 +13,7 @@ import (
 // yet (a fresh host), was refused CapabilityDenied "no space is readable by
 // both caller and provider": both may read every space, so the object is
 // not found.
-func TestProbeSearchWildcardEmptyStoreIsNotFound(t *testing.T) {
+func TestSearchWildcardEmptyStoreIsNotFound(t *testing.T) {
 	te := newTestHost(t, func(c *config.Config) {
 		c.Agents["wild"] = config.Agent{Grants: []string{"CallTool(*)", "ReadSpace(*)"}}
 	})

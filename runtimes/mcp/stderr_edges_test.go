@@ -13,7 +13,7 @@ import (
 // status are now logged at warn level with the failure (not put into the
 // error, which callers of its tools see: stderr may hold what they should
 // not).
-func TestProbeStartupFailureShowsStderr(t *testing.T) {
+func TestStartupFailureShowsStderr(t *testing.T) {
 	sc := ServerConfig{Command: "/bin/sh", Args: []string{"-c", "echo starting >&2; echo \"fatal: $WHAT\" >&2; exit 3"},
 		Env:            map[string]string{"WHAT": "missing API key FOO_TOKEN"},
 		ConnectTimeout: 5 * time.Second, ReconnectMax: 200 * time.Millisecond}

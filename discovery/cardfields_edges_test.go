@@ -7,7 +7,7 @@ import (
 
 // A card member of the wrong JSON type is named by its JSON path (with the
 // skill's index and id) and the JSON types, not by Go struct and field names.
-func TestProbeCardTypeErrorNamesPath(t *testing.T) {
+func TestCardTypeErrorNamesPath(t *testing.T) {
 	base := func(skills, caps string) string {
 		return `{"adapter":{"id":"org.example.x","name":"X","version":"1.0.0","protocol_version":"0.3.0"},
 "capabilities":` + caps + `,"skills":` + skills + `,"endpoints":{"rpc":"unix:///run/x.sock"}}`
@@ -28,7 +28,7 @@ func TestProbeCardTypeErrorNamesPath(t *testing.T) {
 }
 
 // A required member left out is said to be required, not shown as "".
-func TestProbeCardMissingRequiredSaysMissing(t *testing.T) {
+func TestCardMissingRequiredSaysMissing(t *testing.T) {
 	for _, tc := range []struct{ adapter, skill, want string }{
 		{`{"id":"org.example.x","name":"X","version":"1.0.0"}`, `{"id":"a","name":"A","permission_level":"low"}`, `adapter.protocol_version: required, must not be empty`},
 		{`{"id":"org.example.x","name":"X","protocol_version":"0.3.0"}`, `{"id":"a","name":"A","permission_level":"low"}`, `adapter.version: required, must not be empty`},
