@@ -361,23 +361,60 @@ func normArgs(h *HostCall) error {
 
 // jsonKind names the JSON kind a Go type decodes from, for messages.
 func jsonKind(t reflect.Type) string {
-	if t == nil {
+	switch n := jsonTypeName(t); n {
+	case "":
 		return "a value"
+	case "integer", "array", "object":
+		return "an " + n
+	default:
+		return "a " + n
+	}
+}
+
+// jsonTypeName is the JSON type a Go type decodes from ("boolean",
+// "string", "integer", "number", "array", "object"), or "" when it is none
+// of them (an interface).
+func jsonTypeName(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return ""
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return "a string"
+		return "string"
 	case reflect.Bool:
-		return "a boolean"
+		return "boolean"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
+		return "integer"
 	case reflect.Float32, reflect.Float64:
-		return "a number"
+		return "number"
 	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Map, reflect.Struct, reflect.Pointer:
-		return "an object"
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
 	}
-	return "a value"
+	return ""
+}
+
+// JSONTypeMismatch reads an encoding/json *UnmarshalTypeError in JSON's
+// words rather than Go's: the member's dotted path (empty at the top), the
+// JSON type the field takes ("integer") and the one the input had
+// ("string"). ok is false for any other error.
+func JSONTypeMismatch(err error) (field, want, got string, ok bool) {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil {
+		return "", "", "", false
+	}
+	want = jsonTypeName(te.Type)
+	if want == "" {
+		want = "another type"
+	}
+	got = te.Value
+	if strings.HasPrefix(got, "number") {
+		got = "number" // "number 1.5"
+	}
+	return te.Field, want, got, true
 }

@@ -445,35 +445,10 @@ func typeErrorPath(err error, path string) string {
 // jsonTypeError says a type error in JSON's words ("want boolean, got
 // string"); other errors are returned as they are.
 func jsonTypeError(err error) error {
-	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) || te.Type == nil {
-		return err
+	if _, want, got, ok := abi.JSONTypeMismatch(err); ok {
+		return fmt.Errorf("want %s, got %s", want, got)
 	}
-	want := "a value of another type"
-	t := te.Type
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.Bool:
-		want = "boolean"
-	case reflect.String:
-		want = "string"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		want = "integer"
-	case reflect.Float32, reflect.Float64:
-		want = "number"
-	case reflect.Slice, reflect.Array:
-		want = "array"
-	case reflect.Map, reflect.Struct:
-		want = "object"
-	}
-	got := te.Value
-	if strings.HasPrefix(got, "number") {
-		got = "number"
-	}
-	return fmt.Errorf("want %s, got %s", want, got)
+	return err
 }
 
 func (c *Card) validate() error {

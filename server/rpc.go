@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -264,38 +262,14 @@ func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
 // path and the JSON types for a type error ("limit: want integer, got
 // string"), not Go's struct and field names; "json: " is cut from others.
 func paramsError(err error) string {
-	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) || te.Type == nil {
+	field, want, got, ok := abi.JSONTypeMismatch(err)
+	switch {
+	case !ok:
 		return strings.TrimPrefix(err.Error(), "json: ")
-	}
-	t := te.Type
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	want := "another type"
-	switch t.Kind() {
-	case reflect.Bool:
-		want = "boolean"
-	case reflect.String:
-		want = "string"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		want = "integer"
-	case reflect.Float32, reflect.Float64:
-		want = "number"
-	case reflect.Slice, reflect.Array:
-		want = "array"
-	case reflect.Map, reflect.Struct:
-		want = "object"
-	}
-	got := te.Value
-	if strings.HasPrefix(got, "number") {
-		got = "number"
-	}
-	if te.Field == "" {
+	case field == "":
 		return "want " + want + ", got " + got
 	}
-	return te.Field + ": want " + want + ", got " + got
+	return field + ": want " + want + ", got " + got
 }
 
 // answerGateKey finds a message's answer gate in its context.
