@@ -44,7 +44,7 @@ func normalize(v any, path string, depth int) (any, error) {
 	case nil, bool, int64:
 		return x, nil
 	case string:
-		if !utf8.ValidString(x) {
+		if !ValidUTF8(x) {
 			return nil, invalidUTF8(path, "string", x)
 		}
 		return x, nil
@@ -90,7 +90,7 @@ func normalize(v any, path string, depth int) (any, error) {
 		return x, nil
 	case map[string]any:
 		for k, e := range x {
-			if !utf8.ValidString(k) {
+			if !ValidUTF8(k) {
 				return nil, invalidUTF8(path, "member name", k)
 			}
 			n, err := normalize(e, path+"."+k, depth+1)
@@ -184,7 +184,7 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 		it := rv.MapRange()
 		for it.Next() {
 			k := it.Key().String()
-			if !utf8.ValidString(k) {
+			if !ValidUTF8(k) {
 				return nil, invalidUTF8(path, "member name", k)
 			}
 			n, err := normalize(it.Value().Interface(), path+"."+k, depth+1)

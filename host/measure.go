@@ -2,7 +2,8 @@ package host
 
 import (
 	"math"
-	"unicode/utf8"
+
+	"github.com/aios-host/aios-host/abi"
 )
 
 // measure walks a generic value once, without allocating, and returns an
@@ -29,7 +30,7 @@ func measureDepth(v any, depth int) (int, bool) {
 		}
 		return 5, true
 	case string:
-		return len(x) + 2, validUTF8(x)
+		return len(x) + 2, abi.ValidUTF8(x)
 	case int64:
 		return intLen(x), true
 	case uint64: // canonical only above the int64 range: 19 or 20 digits
@@ -52,7 +53,7 @@ func measureDepth(v any, depth int) (int, bool) {
 		for k, e := range x {
 			s, c := measureDepth(e, depth+1)
 			n += s + len(k) + 3
-			ok = ok && c && validUTF8(k)
+			ok = ok && c && abi.ValidUTF8(k)
 		}
 		return n, ok
 	}
@@ -73,16 +74,4 @@ func intLen(x int64) int {
 		n++
 	}
 	return n
-}
-
-// validUTF8 is utf8.ValidString with a byte loop in front: the strings of
-// params and results are mostly short and ASCII (member names, ids), for
-// which the loop costs a few nanoseconds less than the call.
-func validUTF8(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return utf8.ValidString(s[i:])
-		}
-	}
-	return true
 }
