@@ -146,11 +146,20 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 		// A backend may quote the request's Authorization header in its
 		// error (a proxy echoing headers): the key must not reach the
 		// tool, its caller or the audit log.
-		if te, ok := err.(*abi.ToolError); ok && strings.Contains(te.Message, key) {
-			te.Message = strings.ReplaceAll(te.Message, key, "[redacted: $"+c.keyEnv+"]")
+		if te, ok := err.(*abi.ToolError); ok {
+			te.Message = c.redact(te.Message, key)
 		}
 	}
 	return resp, err
+}
+
+// redact replaces the API key in s (a backend's text, or a message quoting
+// it) with the name of its variable.
+func (c *inferenceClient) redact(s, key string) string {
+	if key == "" || !strings.Contains(s, key) {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[redacted: $"+c.keyEnv+"]")
 }
 
 func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, key string) (abi.CompleteResponse, error) {
@@ -223,10 +232,7 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 	// Complete's redaction looks for the whole key, and a cut through it
 	// would leave its first part.
 	clip := func(s string, n int) string {
-		if key != "" {
-			s = strings.ReplaceAll(s, key, "[redacted: $"+c.keyEnv+"]")
-		}
-		return clipText(s, n)
+		return clipText(c.redact(s, key), n)
 	}
 	var out chatResponse
 	jerr := json.Unmarshal(raw, &out)
