@@ -223,10 +223,7 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 		var res []uint64
 		err := inst.guard(exportVersion, func() (err error) { res, err = v.Call(inst.ctx); return err })
 		if err != nil {
-			if end := p.sink.stderrEnd(); end != "" {
-				return nil, fmt.Errorf("%s: %s failed: %w; the guest's stderr ended with: %s", p.name, exportVersion, err, end)
-			}
-			return nil, fmt.Errorf("%s: %s failed: %w", p.name, exportVersion, err)
+			return nil, fmt.Errorf("%s: %s failed: %s", p.name, exportVersion, p.sink.failure(err.Error()))
 		}
 		if got := int32(res[0]); got != ABIVersion {
 			return nil, fmt.Errorf("%s: guest speaks AIOS ABI version %d; this host speaks version %d", p.name, got, ABIVersion)
@@ -235,10 +232,7 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 	var res []uint64
 	err := inst.guard(exportRegister, func() (err error) { res, err = inst.mod.ExportedFunction(exportRegister).Call(inst.ctx); return err })
 	if err != nil {
-		if end := p.sink.stderrEnd(); end != "" {
-			return nil, fmt.Errorf("%s: %s trapped: %w; the guest's stderr ended with: %s", p.name, exportRegister, err, end)
-		}
-		return nil, fmt.Errorf("%s: %s trapped: %w", p.name, exportRegister, err)
+		return nil, fmt.Errorf("%s: %s trapped: %s", p.name, exportRegister, p.sink.failure(err.Error()))
 	}
 	data, err := inst.view(res[0], "aios_register result")
 	if err != nil {

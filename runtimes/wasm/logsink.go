@@ -62,6 +62,27 @@ func (s *logSink) stderrEnd() string {
 	return strings.Join(lines, " | ")
 }
 
+// failure words a load-time guest failure whose engine error is trap. A
+// guest that panicked (Go's "panic: …", "fatal error: …", Rust's
+// "panicked at") is said to have, in its own words first, followed by the
+// trap's first line and the end of its stderr: the wasm stack after the
+// trap only names the guest runtime's abort path. Any other failure keeps
+// the engine's whole text, followed by the end of stderr if there is one.
+func (s *logSink) failure(trap string) string {
+	end := s.stderrEnd()
+	s.mu.Lock()
+	pl := s.panicLine
+	s.mu.Unlock()
+	if pl == "" {
+		if end == "" {
+			return trap
+		}
+		return trap + "; the guest's stderr ended with: " + end
+	}
+	first, _, _ := strings.Cut(trap, "\n")
+	return "the guest panicked: " + strings.TrimPrefix(pl, "panic: ") + " (" + strings.TrimSpace(first) + "); the guest's stderr ended with: " + end
+}
+
 // isPanicLine reports whether a stderr line starts a panic report: Go's
 // "panic: " and "fatal error: ", Rust's "panicked at".
 func isPanicLine(l string) bool {

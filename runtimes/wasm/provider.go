@@ -282,10 +282,7 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	if init := mod.ExportedFunction("_initialize"); init != nil {
 		if err := inst.guard("_initialize", func() error { _, err := init.Call(inst.ctx); return err }); err != nil {
 			p.closeInstance(inst)
-			if end := p.sink.stderrEnd(); end != "" {
-				return nil, fmt.Errorf("%s: _initialize: %w; the guest's stderr ended with: %s", p.name, err, end)
-			}
-			return nil, fmt.Errorf("%s: _initialize: %w", p.name, err)
+			return nil, fmt.Errorf("%s: _initialize: %s", p.name, p.sink.failure(err.Error()))
 		}
 	}
 	return inst, nil

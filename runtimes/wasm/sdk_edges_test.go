@@ -72,6 +72,15 @@ func testLoadErrorQuotesGuestPanic(t *testing.T, l abi.Loader) {
 			if !strings.Contains(msg, "main.go:8") {
 				t.Fatalf("the load error lost the panic's last frame: %v", err)
 			}
+			// The panic comes first, in the guest's words; the wasm stack
+			// of the runtime's abort path is left out.
+			if !strings.Contains(msg, where+": the guest panicked: aios: tool a registered twice (") &&
+				!strings.Contains(msg, where+" trapped: the guest panicked: aios: tool a registered twice (") {
+				t.Fatalf("the load error does not lead with the panic: %v", err)
+			}
+			if strings.Contains(msg, "wasm stack trace") || strings.Contains(msg, "\n") {
+				t.Fatalf("the load error quotes the wasm stack: %q", msg)
+			}
 		})
 	}
 }

@@ -637,10 +637,7 @@ func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
 			if isInterrupt(err) {
 				why = fmt.Sprintf("did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.l.cfg.LoadTimeout)
 			}
-			if end := p.sink.stderrEnd(); end != "" {
-				return nil, fmt.Errorf("%s: instantiate: _initialize: %s; the guest's stderr ended with: %s", p.name, why, end)
-			}
-			return nil, fmt.Errorf("%s: instantiate: _initialize: %s", p.name, why)
+			return nil, fmt.Errorf("%s: instantiate: _initialize: %s", p.name, p.sink.failure(why))
 		}
 	}
 	ex := inst.inst.GetExport(inst.store, exportMemory)
@@ -753,10 +750,7 @@ func (p *wtProvider) loadStepError(step string, err error) string {
 	}
 	// A Go guest that panics in an export writes the panic to stderr.
 	p.out.drain()
-	if end := p.sink.stderrEnd(); end != "" {
-		return wtTrapText(err) + "; the guest's stderr ended with: " + end
-	}
-	return wtTrapText(err)
+	return p.sink.failure(wtTrapText(err))
 }
 
 // call serves one ToolCall; keep is false when the instance must go.
