@@ -161,26 +161,30 @@
     tools.push({ def: d, fn: fn, self: self });
   }
 
+  // describedBy names what described the provider (an aios.provider call or
+  // an @Agent class): a file describes its provider once, as in the Python
+  // and Go guest SDKs. A second description is a load error naming both
+  // (it used to be merged, the first id and version winning silently).
+  var describedBy = null;
+
   function setInfo(opts, where) {
+    if (describedBy !== null) {
+      throw new Error(where + ': the provider is already described by ' + describedBy +
+        '; a file describes its provider once (one aios.provider(...) or one @Agent class)');
+    }
+    describedBy = where;
     if (opts === undefined || opts === null) return;
     if (typeof opts !== 'object') throw new TypeError(where + ': options must be an object');
     var caps = capList(opts.capabilities, where);
-    if (info === null) {
-      info = {};
-      ['id', 'name', 'version', 'description'].forEach(function (k) {
-        if (opts[k] !== undefined) info[k] = String(opts[k]);
-      });
-      info.capabilities = caps;
-      return;
-    }
+    info = {};
     ['id', 'name', 'version', 'description'].forEach(function (k) {
-      if (info[k] === undefined && opts[k] !== undefined) info[k] = String(opts[k]);
+      if (opts[k] !== undefined) info[k] = String(opts[k]);
     });
-    caps.forEach(function (c) { if (info.capabilities.indexOf(c) < 0) info.capabilities.push(c); });
+    info.capabilities = caps;
   }
 
   function registerTool(def, handler) { add(def, handler, undefined, 'aios.registerTool'); }
-  function provider(opts) { setInfo(opts, 'aios.provider'); }
+  function provider(opts) { setInfo(opts, 'aios.provider(...)'); }
 
   // tool works as a TC39 standard method decorator (method, context) and as
   // a TypeScript experimentalDecorators one (prototype, key, descriptor).
@@ -226,9 +230,9 @@
       if (typeof cls !== 'function') throw new TypeError('@Agent decorates a class');
       var standard = context !== null && typeof context === 'object' && typeof context.kind === 'string';
       if (standard && context.kind !== 'class') throw new TypeError('@Agent decorates a class, not a ' + context.kind);
-      setInfo(opts, '@Agent');
-      var taken = pending.splice(0, pending.length);
       var name = cls.name || 'anonymous class';
+      setInfo(opts, '@Agent class ' + name);
+      var taken = pending.splice(0, pending.length);
       if (taken.length === 0) throw new Error('@Agent class ' + name + ' has no @tool methods');
       var finish = function (c) {
         var inst;

@@ -1,13 +1,15 @@
 package js
 
 import (
-	"github.com/aios-host/aios-host/abi"
+	"context"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/abi"
 )
 
 // A full JSON Schema written without "type" ({properties, required}: valid
@@ -58,6 +60,9 @@ class Bare {
   @tool
   hello(params: { name: string }) { return { msg: this.greeting + ' ' + params.name }; }
 }
+`)
+			q := loadSource(t, rt, "no_opts.ts", `// @aios-decorators `+mode+`
+import { Agent, tool } from 'aios-sdk';
 
 @Agent()
 class NoOpts {
@@ -65,16 +70,17 @@ class NoOpts {
   bye(params: { name: string }) { return { msg: 'bye ' + params.name }; }
 }
 `)
-			var names []string
-			for _, tl := range p.Describe().Tools {
-				names = append(names, tl.Name)
-			}
-			if !reflect.DeepEqual(names, []string{"bye", "hello"}) && !reflect.DeepEqual(names, []string{"hello", "bye"}) {
-				t.Fatalf("tools %v, want hello and bye", names)
-			}
-			v, err := call(t, p, newFakeEnv(), "hello", map[string]any{"name": "ann"}, 5*time.Second)
-			if err != nil || !reflect.DeepEqual(v, map[string]any{"msg": "hi ann"}) {
-				t.Fatalf("hello: %#v %v", v, err)
+			for _, c := range []struct {
+				p          *Provider
+				tool, want string
+			}{{p, "hello", "hi ann"}, {q, "bye", "bye ann"}} {
+				if tools := c.p.Describe().Tools; len(tools) != 1 || tools[0].Name != c.tool {
+					t.Fatalf("tools %+v, want %s alone", tools, c.tool)
+				}
+				v, err := call(t, c.p, newFakeEnv(), c.tool, map[string]any{"name": "ann"}, 5*time.Second)
+				if err != nil || !reflect.DeepEqual(v, map[string]any{"msg": c.want}) {
+					t.Fatalf("%s: %#v %v", c.tool, v, err)
+				}
 			}
 		})
 	}
@@ -216,5 +222,43 @@ aios.registerTool({ name: 'short', parameters: { enum: { type: 'string' } } }, (
 	}
 	if seen != len(want) {
 		t.Fatalf("%d of %d tools registered", seen, len(want))
+	}
+}
+
+// Describing the provider twice in one file (two aios.provider calls, two
+// @Agent classes, or one of each) was merged, the first id, name and
+// version winning silently and the capabilities added up, while Python
+// refuses it at load and the Go guest SDK panics: it is a load error here
+// too, naming both descriptions.
+func TestProviderDescribedTwice(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	for _, c := range []struct{ name, src, want string }{
+		{"provider_twice.js", `aios.provider({id: 'org.a'});
+aios.provider({id: 'org.b'});
+aios.registerTool({name: 't'}, () => 1);
+`, "aios.provider(...): the provider is already described by aios.provider(...)"},
+		{"two_agents.ts", `import { Agent, tool } from 'aios-sdk';
+@Agent({id: 'org.a'})
+class A { @tool() a() { return 1; } }
+@Agent({id: 'org.b'})
+class B { @tool() b() { return 2; } }
+`, "@Agent class B: the provider is already described by @Agent class A"},
+		{"both.ts", `import { Agent, tool, provider } from 'aios-sdk';
+provider({id: 'org.a', capabilities: ['ReadSpace(x)']});
+@Agent
+class B { @tool() b() { return 2; } }
+`, "@Agent class B: the provider is already described by aios.provider(...)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeSource(t, c.name, c.src)
+			p, err := rt.load(context.Background(), abi.Source{Path: path}, runtimeOf(path))
+			if err == nil {
+				_ = p.Close()
+				t.Fatalf("loaded: %+v", p.Describe().Provider)
+			}
+			if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "a file describes its provider once") {
+				t.Fatalf("error %q, want it to contain %q", err, c.want)
+			}
+		})
 	}
 }
