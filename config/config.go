@@ -144,6 +144,50 @@ type Agent struct {
 	// medium, high, critical; seed 001 §2.3) this agent may call, nested
 	// calls made on its behalf included. Empty: see AgentMaxPermission.
 	MaxPermission string `yaml:"max_permission"`
+	// Methods lists the JSON-RPC methods (config.RPCMethods) this agent
+	// may use on the host's socket and HTTP JSON-RPC endpoint: exact names,
+	// a prefix ending in "*" ("aios/registry.*") or "*". Unset: all of them.
+	// initialize and aios/registry.unsubscribe are always allowed. See
+	// MethodAllowed.
+	Methods []string `yaml:"methods"`
+}
+
+// RPCMethods are the methods of the host's JSON-RPC API (server package),
+// the names agents.NAME.methods chooses from.
+var RPCMethods = []string{
+	"initialize",
+	"tools/list",
+	"tools/call",
+	"aios/registry.search",
+	"aios/registry.info",
+	"aios/registry.diff",
+	"aios/registry.refresh",
+	"aios/registry.subscribe",
+	"aios/registry.unsubscribe",
+}
+
+// methodPatternMatches reports whether one entry of agents.NAME.methods
+// names method.
+func methodPatternMatches(pattern, method string) bool {
+	if prefix, ok := strings.CutSuffix(pattern, "*"); ok {
+		return strings.HasPrefix(method, prefix)
+	}
+	return pattern == method
+}
+
+// MethodAllowed reports whether the agent with these settings may use the
+// JSON-RPC method: every method when Methods is unset (nil), initialize
+// and aios/registry.unsubscribe always, else a method one entry names.
+func (a Agent) MethodAllowed(method string) bool {
+	if a.Methods == nil || method == "initialize" || method == "aios/registry.unsubscribe" {
+		return true
+	}
+	for _, p := range a.Methods {
+		if methodPatternMatches(p, method) {
+			return true
+		}
+	}
+	return false
 }
 
 // PermissionRank orders the permission levels: public 0, low 1, medium 2,

@@ -129,6 +129,8 @@ func TestBadConfigs(t *testing.T) {
 		{"trust caps level", "trust:\n  caps:\n    Trusted: []\n", `c.yaml:3: trust.caps.Trusted: unknown trust level`},
 		{"rate", "rate_limits:\n  global: {per_second: 0}\n", "rate_limits.global.per_second: must be positive"},
 		{"max permission", "agents:\n  bob:\n    grants: []\n    max_permission: root\n", `c.yaml:4: agents.bob.max_permission: "root" is not one of public, low, medium, high, critical`},
+		{"agent method", "agents:\n  bob:\n    methods: [tools/call, aios/registry.refesh]\n", `c.yaml:3: agents.bob.methods[1]: "aios/registry.refesh" names no JSON-RPC method of the host; did you mean "aios/registry.refresh"?`},
+		{"agent method prefix", "agents:\n  bob:\n    methods: [\"aios/reg*\", \"mcp/*\"]\n", `agents.bob.methods[1]: "mcp/*" names no JSON-RPC method of the host (known: initialize,`},
 		{"flush delay", "audit:\n  flush_delay: 2s\n", "c.yaml:2: audit.flush_delay: 2s is not between 0 and 1s"},
 		{"tool rate name", "rate_limits:\n  per_tool:\n    \"a/b\": {per_second: 1}\n", `rate_limits.per_tool["a/b"]: "a/b" is not a tool name`},
 		{"agent name", "agents:\n  \"bad agent\":\n    grants: []\n", `c.yaml:2: agents["bad agent"]: invalid agent name`},
@@ -298,6 +300,32 @@ func TestInferenceURLPasswordNotEchoed(t *testing.T) {
 		_, err := Parse([]byte("inference:\n  url: "+strconv.Quote(u)+"\n"), "c.yaml")
 		if err == nil || !strings.Contains(err.Error(), "inference.url") || strings.Contains(err.Error(), "s3cretpw") {
 			t.Errorf("%s: %v; want a refusal without the password", u, err)
+		}
+	}
+}
+
+// agents.NAME.methods: unset allows every JSON-RPC method; a list allows
+// those it names (exact, a prefix ending in *, or *), and initialize and
+// aios/registry.unsubscribe always.
+func TestAgentMethodAllowed(t *testing.T) {
+	for _, c := range []struct {
+		methods []string
+		method  string
+		want    bool
+	}{
+		{nil, "aios/registry.refresh", true},
+		{[]string{}, "tools/call", false},
+		{[]string{}, "initialize", true},
+		{[]string{}, "aios/registry.unsubscribe", true},
+		{[]string{"tools/call"}, "tools/call", true},
+		{[]string{"tools/call"}, "tools/list", false},
+		{[]string{"aios/registry.*"}, "aios/registry.search", true},
+		{[]string{"aios/registry.*"}, "tools/call", false},
+		{[]string{"*"}, "aios/registry.refresh", true},
+		{[]string{"tools/*", "aios/registry.search"}, "aios/registry.refresh", false},
+	} {
+		if got := (Agent{Methods: c.methods}).MethodAllowed(c.method); got != c.want {
+			t.Errorf("methods %q, %s: allowed %v, want %v", c.methods, c.method, got, c.want)
 		}
 	}
 }

@@ -97,6 +97,11 @@ func (c *Config) Validate() error {
 		if _, ok := PermissionRank(ag.MaxPermission); ag.MaxPermission != "" && !ok {
 			v.bad(p+".max_permission", fmt.Sprintf("%q is not one of public, low, medium, high, critical", ag.MaxPermission))
 		}
+		for i, m := range ag.Methods {
+			if !slices.ContainsFunc(RPCMethods, func(k string) bool { return methodPatternMatches(m, k) }) {
+				v.bad(fmt.Sprintf("%s.methods[%d]", p, i), fmt.Sprintf("%q names no JSON-RPC method of the host%s (known: %s; or a prefix ending in *, or * alone)", m, suggestMethod(m), strings.Join(RPCMethods, ", ")))
+			}
+		}
 	}
 
 	v.rate("rate_limits.global", c.RateLimits.Global)
@@ -188,6 +193,21 @@ func (c *Config) Validate() error {
 	}
 	v.discoveryKeys()
 	return v.errs.err()
+}
+
+// suggestMethod returns `; did you mean "aios/registry.refresh"?` for a
+// name within three edits of a JSON-RPC method, else "".
+func suggestMethod(name string) string {
+	best, bestDist := "", 4
+	for _, m := range RPCMethods {
+		if d := editdist.Levenshtein(name, m, bestDist); d < bestDist {
+			best, bestDist = m, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
 }
 
 // runtimeNicknames are other names people give the known runtimes.

@@ -71,6 +71,13 @@ type testServer struct {
 // config file.
 func newTestServer(t testing.TB, extra string, withHTTP bool) *testServer {
 	t.Helper()
+	return newTestServerAgents(t, "", extra, withHTTP)
+}
+
+// newTestServerAgents is newTestServer with more agents: agents holds
+// lines of the agents map ("  lim: {grants: [...]}\n").
+func newTestServerAgents(t testing.TB, agents, extra string, withHTTP bool) *testServer {
+	t.Helper()
 	dir, err := os.MkdirTemp("", "aiossrv")
 	if err != nil {
 		t.Fatal(err)
@@ -82,11 +89,11 @@ func newTestServer(t testing.TB, extra string, withHTTP bool) *testServer {
 			t.Fatal(err)
 		}
 	}
-	ts := buildServer(t, dir, extra, ln, "org.test.native", "")
+	ts := buildServer(t, dir, extra, ln, "org.test.native", "", agents)
 	return ts
 }
 
-func buildServer(t testing.TB, dir, extra string, ln net.Listener, providerID, prefix string) *testServer {
+func buildServer(t testing.TB, dir, extra string, ln net.Listener, providerID, prefix, agents string) *testServer {
 	t.Helper()
 	auditLine := "audit: {disabled: true}\n"
 	if strings.Contains("\n"+extra, "\naudit:") {
@@ -94,7 +101,7 @@ func buildServer(t testing.TB, dir, extra string, ln net.Listener, providerID, p
 	}
 	doc := "plugins: []\ndata: " + filepath.Join(dir, "data") + "\n" + auditLine +
 		"rate_limits: {global: {per_second: 1000000000, burst: 1000000000}}\n" +
-		"agents:\n  cli: {grants: ['CallTool(*)', 'ReadSpace(*)']}\n  reader: {grants: ['CallTool(*)']}\n  peer: {grants: ['CallTool(" + prefix + "*)']}\n" +
+		"agents:\n  cli: {grants: ['CallTool(*)', 'ReadSpace(*)']}\n  reader: {grants: ['CallTool(*)']}\n  peer: {grants: ['CallTool(" + prefix + "*)']}\n" + agents +
 		"server:\n  tokens: [{agent: peer, token: " + testToken + "}]\n  read_timeout: 300ms\n" + extra
 	cfg, err := config.Parse([]byte(doc), filepath.Join(dir, "config.yaml"))
 	if err != nil {

@@ -63,8 +63,8 @@ func TestFederation(t *testing.T) {
 	}
 	// Host A exports a-echo; host B exports b-echo. Each host's "peer"
 	// agent may call only its own prefix (capability check on the serving side).
-	a := buildServer(t, dirA, section("a", urlB, "host-a", ""), lnA, "org.test.a", "a-")
-	b := buildServer(t, dirB, section("b", urlA, "host-b", "    - {url: "+tampered.URL+", token: "+testToken+"}\n"), lnB, "org.test.b", "b-")
+	a := buildServer(t, dirA, section("a", urlB, "host-a", ""), lnA, "org.test.a", "a-", "")
+	b := buildServer(t, dirB, section("b", urlA, "host-b", "    - {url: "+tampered.URL+", token: "+testToken+"}\n"), lnB, "org.test.b", "b-", "")
 	a.startDiscovery(t)
 	b.startDiscovery(t)
 	// Whoever started first missed the other's card: refresh both.
@@ -128,7 +128,7 @@ func TestInfoWarnsOfAuthentication(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cards, "oauth.adapter.json"), []byte(card), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ts := buildServer(t, dir, "discovery:\n  dirs: ["+cards+"]\n  desktop_dirs: []\n", nil, "org.test.native", "")
+	ts := buildServer(t, dir, "discovery:\n  dirs: ["+cards+"]\n  desktop_dirs: []\n", nil, "org.test.native", "", "")
 	ts.startDiscovery(t)
 	c := dial(t, ts)
 	var info struct{ Status InfoStatus }

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/server/jsonrpc"
@@ -217,6 +219,9 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 }
 
 func (s *Server) dispatch(ctx context.Context, sess *session, method string, params json.RawMessage) (any, *jsonrpc.Error) {
+	if a, ok := s.hcfg.Agents[sess.agent]; ok && !a.MethodAllowed(method) && slices.Contains(config.RPCMethods, method) {
+		return nil, jsonrpc.Errorf(abi.CapabilityDenied, "agent %q may not use %s: it is not in agents.%s.methods", sess.agent, method, sess.agent)
+	}
 	switch method {
 	case "tools/list":
 		return s.toolsList(sess, params)
@@ -237,7 +242,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session, method string, par
 	case "initialize":
 		return s.initialize(params)
 	}
-	return nil, jsonrpc.Protocol(jsonrpc.CodeMethodNotFound, "method %q not found (known: initialize, tools/list, tools/call, aios/registry.search, aios/registry.info, aios/registry.diff, aios/registry.refresh, aios/registry.subscribe, aios/registry.unsubscribe)", method)
+	return nil, jsonrpc.Protocol(jsonrpc.CodeMethodNotFound, "method %q not found (known: %s)", method, strings.Join(config.RPCMethods, ", "))
 }
 
 // decodeParams decodes by-name params strictly into dst.
