@@ -125,6 +125,13 @@ func normalize(v any, path string, depth int) (any, error) {
 // so two such strings, or two member names of one object, would become
 // one, and the bytes would be lost silently.
 func invalidUTF8(path, what, s string) error {
+	i := firstInvalid(s)
+	return fmt.Errorf("%s: a %s that is not valid UTF-8 (byte 0x%02x at offset %d of %q): strings are Unicode text; encode bytes as base64 or store them and pass an ObjectId", path, what, s[i], i, clipInvalid(s))
+}
+
+// firstInvalid is the offset of the first byte of s that is not valid
+// UTF-8 (len(s) when there is none).
+func firstInvalid(s string) int {
 	i := 0
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -133,7 +140,20 @@ func invalidUTF8(path, what, s string) error {
 		}
 		i += n
 	}
-	return fmt.Errorf("%s: a %s that is not valid UTF-8 (byte 0x%02x at offset %d of %q): strings are Unicode text; encode bytes as base64 or store them and pass an ObjectId", path, what, s[i], i, clipInvalid(s))
+	return i
+}
+
+// CheckText returns nil when the text s of a registration (a tool's
+// description or tag, a provider's name) is valid UTF-8, else an error
+// naming field, the first invalid byte and its offset. Written as JSON (to
+// tools/list, MCP, the registry API) an invalid byte would become U+FFFD:
+// the text served would not be the text registered.
+func CheckText(field, s string) error {
+	if ValidUTF8(s) {
+		return nil
+	}
+	i := firstInvalid(s)
+	return fmt.Errorf("%s is not valid UTF-8 (byte 0x%02x at offset %d of %q)", field, s[i], i, clipInvalid(s))
 }
 
 // clipInvalid returns at most the first 64 bytes of s, for a message.

@@ -165,6 +165,11 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
 		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider from %s: %v", meta.Source, err)
 	}
+	for _, f := range []struct{ name, s string }{{"name", reg.Provider.Name}, {"version", reg.Provider.Version}, {"description", reg.Provider.Description}} {
+		if err := abi.CheckText(f.name, f.s); err != nil {
+			return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s): %v", reg.Provider.ID, meta.Source, err)
+		}
+	}
 	if len(reg.Tools) > h.pol.maxTools {
 		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) registers %d tools; the limit is %d (limits.max_tools_per_provider)", reg.Provider.ID, meta.Source, len(reg.Tools), h.pol.maxTools)
 	}

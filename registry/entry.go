@@ -169,6 +169,9 @@ func newEntry(p *ProviderRecord, def abi.ToolDef) (*Entry, error) {
 	if def.Deprecation != nil {
 		def.Deprecated = true
 	}
+	if err := checkDefText(&def); err != nil {
+		return nil, invalid("provider %s, tool %s: %v", p.Info.ID, def.Name, err)
+	}
 	e := &Entry{Version: v, Provider: p, ver: def.Version, implicit: implicit}
 	for _, s := range def.CapabilityRequired {
 		c, err := abi.ParseCapability(s)
@@ -190,6 +193,34 @@ func newEntry(p *ProviderRecord, def abi.ToolDef) (*Entry, error) {
 	e.Def = def
 	e.buildHay()
 	return e, nil
+}
+
+// checkDefText refuses a definition whose texts are not valid UTF-8 (a
+// MessagePack guest's bytes, a native provider's Go string): served as
+// JSON they would not be what was registered (abi.CheckText). The schemas
+// are checked by schema.Compile, the names by their own rules.
+func checkDefText(def *abi.ToolDef) error {
+	if err := abi.CheckText("description", def.Description); err != nil {
+		return err
+	}
+	for i, t := range def.Tags {
+		if err := abi.CheckText(fmt.Sprintf("tags[%d]", i), t); err != nil {
+			return err
+		}
+	}
+	for i, t := range def.Examples {
+		if err := abi.CheckText(fmt.Sprintf("examples[%d]", i), t); err != nil {
+			return err
+		}
+	}
+	if d := def.Deprecation; d != nil {
+		for _, f := range []struct{ name, s string }{{"deprecation.since", d.Since}, {"deprecation.message", d.Message}, {"deprecation.replacement", d.Replacement}} {
+			if err := abi.CheckText(f.name, f.s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // buildHay precomputes the lower-cased search text. The fields are ordered
