@@ -202,6 +202,16 @@ type Writer struct {
 	// moved tells the I/O goroutine to continue in a new file at the path.
 	misplaced *os.File
 	moved     atomic.Bool
+	// placedSize and placedLast are the current file's size and the seq of
+	// its last record (0: none) when checkPlace last found it at the path
+	// (syncer, or the I/O goroutine after a barrier): what a deleted file
+	// held beyond them is written again to the new file (reopen).
+	placedSize int64
+	placedLast uint64
+	// replay holds what a deleted file held past placedSize, from its
+	// record replayFirst on, until the new file has it (I/O goroutine).
+	replay      []byte
+	replayFirst uint64
 }
 
 // ioReq asks the I/O goroutine to write buf, then fsync when sync is set,
@@ -284,6 +294,7 @@ func Open(path string, opts Options) (*Writer, error) {
 	if st, err := f.Stat(); err == nil {
 		w.size = st.Size()
 	}
+	w.placedSize, w.placedLast = w.size, w.fileLast
 	if _, err := f.Seek(0, io.SeekEnd); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("audit: %s: %w", path, err)
@@ -662,7 +673,7 @@ func (w *Writer) writeLoop() {
 				// whatever is at the path now, or fail and stop the log
 				// for good. The next write continues in a new file
 				// (reopenRetrying), as when the syncer notices.
-				w.checkPlace(w.f)
+				w.checkPlace(w.f, w.size, w.fileLast)
 				if !w.moved.Load() {
 					if err := w.rotate(); err != nil {
 						w.fail(err)
@@ -672,7 +683,7 @@ func (w *Writer) writeLoop() {
 		}
 		switch {
 		case r.sync:
-			w.syncs <- syncJob{f: w.f, size: w.size, reply: r.reply}
+			w.syncs <- syncJob{f: w.f, size: w.size, last: w.fileLast, reply: r.reply}
 		case r.reply != nil:
 			r.reply <- w.failed()
 		}
@@ -790,6 +801,7 @@ func (w *Writer) failingErr() error {
 type syncJob struct {
 	f       *os.File
 	size    int64
+	last    uint64 // seq of the last record in f at size (0: none)
 	reply   chan error
 	barrier chan struct{}
 }
@@ -846,15 +858,17 @@ func (w *Writer) syncJobs(batch []syncJob) {
 	}
 	if len(batch) > 0 {
 		var size int64
+		var last uint64
 		for _, j := range batch {
 			size = max(size, j.size)
+			last = max(last, j.last)
 		}
 		if w.failed() == nil {
 			if err := batch[0].f.Sync(); err != nil {
 				w.fail(err)
 			} else {
 				w.dropSynced(batch[0].f, size)
-				w.checkPlace(batch[0].f)
+				w.checkPlace(batch[0].f, size, last)
 			}
 		}
 		err := w.failed()
@@ -878,13 +892,23 @@ func (w *Writer) syncJobs(batch []syncJob) {
 // then continues the chain in a new file at the path (reopen), as after a
 // rotation. Rotation renames only after the syncer is done with the old
 // file, so it never triggers this.
-func (w *Writer) checkPlace(f *os.File) {
+//
+// size and last are f's size and the seq of its last record when f was
+// synced: while f is in place they are noted (placedSize, placedLast), as
+// what a deletion noticed later cannot have taken.
+func (w *Writer) checkPlace(f *os.File, size int64, last uint64) {
 	if w.misplaced == f {
 		return
 	}
 	here, err1 := os.Stat(w.path)
 	cur, err2 := f.Stat()
-	if err2 != nil || (err1 == nil && os.SameFile(here, cur)) {
+	if err2 != nil {
+		return
+	}
+	if err1 == nil && os.SameFile(here, cur) {
+		if f == w.f && size >= w.placedSize {
+			w.placedSize, w.placedLast = size, last
+		}
 		return
 	}
 	w.misplaced = f
@@ -947,13 +971,79 @@ func (w *Writer) reopen() error {
 			return fmt.Errorf("the log was moved away and %s is now another file (%s, %d bytes): not writing into it", w.path, here.Mode().Type(), here.Size())
 		}
 	}
+	if w.replay == nil && deleted(w.f) && w.size > w.placedSize {
+		w.takeReplay()
+	}
 	last := w.fileLast
 	if err := w.continueIn(0); err != nil {
 		return err
 	}
+	if w.replay != nil {
+		// The records the deleted file got after it was last seen in
+		// place: some may have been written after it was deleted, and
+		// would be lost with it.
+		n := bytes.Count(w.replay, []byte{'\n'})
+		if !w.writeRetrying(w.replay) {
+			w.replay = nil // given up at Close: the log has failed (writeRetrying)
+			return nil
+		}
+		w.size, w.fileFirst, w.fileLast = int64(len(w.replay)), w.replayFirst, last
+		w.opts.Logger.Warn("audit log deleted while the host runs: its records since it was last seen in place are written again to a new file at its path, chained on (verify the new file alone with --after SEQ:HASH of the record before its first)",
+			"path", w.path, "after_seq", w.replayFirst-1, "records_written_again", n)
+		w.replay = nil
+		return nil
+	}
 	w.opts.Logger.Warn("audit log continues in a new file: its first record follows the last one written to the moved file (verify the new file alone with --after SEQ:HASH of that record)",
 		"path", w.path, "after_seq", last)
 	return nil
+}
+
+// deleted reports whether f has no name left (its link count is 0).
+func deleted(f *os.File) bool {
+	st, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	return ok && sys.Nlink == 0
+}
+
+// maxReplay bounds what takeReplay reads back from a deleted file: the
+// records of an fsync interval (audit.sync_interval) at any rate the
+// writer reaches fit many times over.
+const maxReplay = 64 << 20
+
+// takeReplay reads back what the deleted current file holds past
+// placedSize (through /proc/self/fd: the writer's own descriptor is
+// write-only) into replay, for reopen to write to the new file (I/O
+// goroutine, after a barrier). Where that cannot be read (no /proc) the
+// records are lost with the file, as before, and the log says so.
+func (w *Writer) takeReplay() {
+	from, n := w.placedSize, w.size-w.placedSize
+	first := w.placedLast + 1
+	if w.placedLast == 0 {
+		first = w.fileFirst
+	}
+	lost := func(err error) {
+		w.opts.Logger.Warn("audit log deleted while the host runs: the records it got since it was last seen in place are lost with it",
+			"path", w.path, "from_seq", first, "to_seq", w.fileLast, "err", err)
+	}
+	if n > maxReplay {
+		lost(fmt.Errorf("%d bytes, more than the %d read back", n, maxReplay))
+		return
+	}
+	r, err := os.Open(fmt.Sprintf("/proc/self/fd/%d", w.f.Fd()))
+	if err != nil {
+		lost(err)
+		return
+	}
+	defer r.Close()
+	buf := make([]byte, n)
+	if _, err := r.ReadAt(buf, from); err != nil {
+		lost(err)
+		return
+	}
+	w.replay, w.replayFirst = buf, first
 }
 
 // dropSynced drops the page cache of f up to size's last page boundary,
@@ -1014,6 +1104,7 @@ func (w *Writer) continueIn(flag int) error {
 	dropCache(w.f, w.cacheFrom, w.size)
 	old := w.f
 	w.f, w.size, w.fileFirst, w.fileLast, w.cacheFrom = f, 0, 0, 0, 0
+	w.placedSize, w.placedLast = 0, 0
 	_ = old.Close()
 	return nil
 }

@@ -63,10 +63,21 @@ func TestLogMovedAwayContinues(t *testing.T) {
 }
 
 // TestLogDeletedContinues: a log deleted under the writer: the records in
-// the unlinked file are lost with it, the later ones go to a new file at
-// the path, chained on.
+// it when it was last seen in place (at an fsync) go with it, the later
+// ones — written to the unlinked file before the writer noticed, and lost
+// with it before — are written again to a new file at the path, followed
+// by the rest, chained on: the new file verifies after record 1.
 func TestLogDeletedContinues(t *testing.T) {
 	path, w := openWithOne(t)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, first, err := VerifyWith(f, VerifyOptions{})
+	f.Close()
+	if err != nil || first.Seq != 1 {
+		t.Fatalf("record 1: %+v %v", first, err)
+	}
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
@@ -84,8 +95,16 @@ func TestLogDeletedContinues(t *testing.T) {
 		t.Fatalf("no new file at the path: %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) < 1 || len(lines) > 3 || !strings.Contains(lines[len(lines)-1], `"seq":4`) || strings.Contains(string(b), `"seq":1,`) {
-		t.Fatalf("new file: %s", b)
+	if len(lines) != 3 || !strings.Contains(lines[0], `"seq":2,`) || !strings.Contains(lines[2], `"seq":4,`) {
+		t.Fatalf("new file, want records 2 to 4: %s", b)
+	}
+	nf, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nf.Close()
+	if n, _, err := VerifyWith(nf, VerifyOptions{After: first}); err != nil || n != 3 {
+		t.Fatalf("new file after record 1: %d records, %v", n, err)
 	}
 }
 
