@@ -120,6 +120,30 @@ func (h *Host) CallWithInfo(ctx context.Context, call *abi.ToolCall) (any, CallI
 	return h.dispatch(ctx, f, call, lim, deny, time.Time{})
 }
 
+// Refuse records call as refused by a front end's own limit (e.g. MCP's
+// mcp.http.max_calls_per_session) without running it: the call goes
+// through the pipeline's first steps (a closed host, an unknown tool or
+// a nested depth still answer as for Call) and is then refused with why,
+// before the capability check and the rate limits — it spends no token
+// and its provider never runs —, with its audit record and its call
+// observers' stats like any refused call. The error returned is a
+// *abi.ToolError (why, unless an earlier step refused the call).
+func (h *Host) Refuse(ctx context.Context, call *abi.ToolCall, why *abi.ToolError) (CallInfo, error) {
+	if call == nil {
+		return CallInfo{}, &abi.ToolError{Code: abi.InvalidRequest, Message: "nil tool call"}
+	}
+	if why == nil {
+		why = &abi.ToolError{Code: abi.Internal, Message: "call refused (no reason given)"}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := &frame{h: h, caller: call.Caller}
+	f.origin, _ = ctx.Value(originKey{}).(*Origin)
+	_, info, err := h.dispatch(ctx, f, call, nil, why, time.Time{})
+	return info, err
+}
+
 func (h *Host) unknownCaller(name string) *abi.ToolError {
 	if name == "" {
 		return &abi.ToolError{Code: abi.CapabilityDenied, Message: "the call names no caller; set caller to an agent of the config (" + joinNames(h.pol.agentNames) + ")"}

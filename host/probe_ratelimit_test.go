@@ -257,3 +257,189 @@ func TestProbeRateErrorNamesLimit(t *testing.T) {
 		})
 	}
 }
+
+// hungProvider is a non-native provider whose calls ignore their
+// deadline and context (a hung worker): they return when release closes.
+type hungProvider struct {
+	id      string
+	release chan struct{}
+	started atomic.Int64
+}
+
+func (p *hungProvider) Describe() *abi.ToolRegister {
+	return &abi.ToolRegister{Provider: abi.ProviderInfo{ID: p.id, Runtime: abi.RuntimePython},
+		Tools: []abi.ToolDef{{Name: "stuck", Version: "1.0.0"}, {Name: "quick", Version: "1.0.0"}}}
+}
+
+func (p *hungProvider) Call(_ context.Context, call *abi.ToolCall, _ abi.Env) (any, error) {
+	if call.Tool == "quick" {
+		return "quick", nil
+	}
+	p.started.Add(1)
+	<-p.release
+	return "late", nil
+}
+
+func (p *hungProvider) Close() error { return nil }
+
+// TestProbeDeadlineUnderLoad: many calls of a provider that ignores its
+// deadline are each abandoned with Timeout (data.abandoned) within the
+// deadline and the grace, all at once, not one after the other; the
+// provider's tokens were spent, its other tool still answers, and each
+// abandoned call has its Timeout record.
+func TestProbeDeadlineUnderLoad(t *testing.T) {
+	te := newTestHost(t, func(c *config.Config) {
+		c.Providers = map[string]config.ProviderOverride{"org.probe.stuck": {Rate: &config.Rate{PerSecond: 0.001, Burst: 41}}}
+	})
+	sp := &hungProvider{id: "org.probe.stuck", release: make(chan struct{})}
+	defer close(sp.release)
+	if err := te.h.AddProvider(context.Background(), sp, ProviderMeta{Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 40
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = te.h.Call(context.Background(), &abi.ToolCall{Caller: "alice", Tool: "stuck", Deadline: time.Now().Add(150 * time.Millisecond)})
+		}()
+	}
+	wg.Wait()
+	took := time.Since(start)
+	for i, err := range errs {
+		var terr *abi.ToolError
+		if !errors.As(err, &terr) || terr.Code != abi.Timeout {
+			t.Fatalf("call %d: %v, want Timeout", i, err)
+		}
+		if d, _ := terr.Data.(map[string]any); d["abandoned"] != true {
+			t.Fatalf("call %d: data %#v, want abandoned", i, terr.Data)
+		}
+	}
+	if took > 150*time.Millisecond+abandonGrace+time.Second {
+		t.Fatalf("%d stuck calls took %v", n, took)
+	}
+	if got := sp.started.Load(); got != n {
+		t.Fatalf("provider saw %d calls, want %d", got, n)
+	}
+	if v, err := te.call("alice", "quick", nil); err != nil || v != "quick" {
+		t.Fatalf("the last token of the provider: %v %v", v, err)
+	}
+	if _, err := te.call("alice", "quick", nil); abi.CodeOf(err) != abi.RateLimited {
+		t.Fatalf("past the provider's burst: %v", err)
+	}
+	if err := te.h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(te.audit)
+	if c := strings.Count(string(data), `"outcome":"Timeout"`); c != n {
+		t.Fatalf("%d Timeout records, want %d", c, n)
+	}
+}
+
+// TestProbeRateSurvivesReload: replacing a provider (a hot reload) while
+// its calls run and are limited neither resets its buckets (a reload is no
+// way around a limit) nor loses or doubles a token.
+func TestProbeRateSurvivesReload(t *testing.T) {
+	te := newTestHost(t, func(c *config.Config) {
+		c.Providers = map[string]config.ProviderOverride{"org.probe.hot": {Rate: &config.Rate{PerSecond: 0.001, Burst: 30}}}
+		c.RateLimits.PerTool = map[string]config.Rate{"hot-*": {PerSecond: 0.001, Burst: 20}}
+	})
+	mk := func(gen string) *native.Provider {
+		p := native.New(abi.ProviderInfo{ID: "org.probe.hot"})
+		p.MustRegister(abi.ToolDef{Name: "hot-a", Version: "1.0.0"}, func(context.Context, any, abi.Env) (any, error) { return gen, nil })
+		p.MustRegister(abi.ToolDef{Name: "cold", Version: "1.0.0"}, func(context.Context, any, abi.Env) (any, error) { return gen, nil })
+		return p
+	}
+	if err := te.h.AddProvider(context.Background(), mk("v1"), ProviderMeta{Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	var okA, okCold atomic.Int64
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if err := te.h.ReplaceProvider(context.Background(), mk("v"+strings.Repeat("x", i%3)), ProviderMeta{Trust: abi.System}); err != nil {
+				t.Error(err)
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	var callers sync.WaitGroup
+	for g := range 8 {
+		callers.Add(1)
+		go func() {
+			defer callers.Done()
+			tool := "hot-a"
+			if g%2 == 1 {
+				tool = "cold"
+			}
+			for range 20 {
+				_, err := te.call("alice", tool, nil)
+				switch {
+				case err == nil && tool == "hot-a":
+					okA.Add(1)
+				case err == nil:
+					okCold.Add(1)
+				case abi.CodeOf(err) != abi.RateLimited:
+					t.Errorf("%s: %v", tool, err)
+				}
+			}
+		}()
+	}
+	callers.Wait()
+	close(stop)
+	wg.Wait()
+	if okA.Load() > 20 || okA.Load()+okCold.Load() > 30 {
+		t.Fatalf("admitted hot-a %d, cold %d: over hot-* 20 or the provider's 30 across reloads", okA.Load(), okCold.Load())
+	}
+	rest := 30 - okA.Load() - okCold.Load()
+	for i := int64(0); i < rest; i++ {
+		if _, err := te.call("alice", "cold", nil); err != nil {
+			t.Fatalf("cold %d of the provider's %d left: %v", i, rest, err)
+		}
+	}
+	if _, err := te.call("alice", "cold", nil); abi.CodeOf(err) != abi.RateLimited {
+		t.Fatalf("past the provider's burst after reloads: %v", err)
+	}
+}
+
+// TestProbeRefuse: Host.Refuse, for a front end's own limits, audits and
+// reports the call refused with the reason given, spends no token and
+// runs nothing; an unknown tool is still NotFound.
+func TestProbeRefuse(t *testing.T) {
+	te := newTestHost(t, nil) // limited: one token
+	var codes []abi.ErrorCode
+	defer te.h.OnCall(func(st CallStats) { codes = append(codes, st.Code) })()
+	why := abi.Errorf(abi.RateLimited, "front end limit")
+	_, err := te.h.Refuse(context.Background(), &abi.ToolCall{Caller: "limited", Tool: "panic"}, why)
+	if err != why {
+		t.Fatalf("Refuse: %v, want the reason given", err)
+	}
+	if _, err := te.h.Refuse(context.Background(), &abi.ToolCall{Caller: "limited", Tool: "nope"}, why); abi.CodeOf(err) != abi.NotFound {
+		t.Fatalf("Refuse of an unknown tool: %v", err)
+	}
+	if _, err := te.call("limited", "whoami", nil); err != nil {
+		t.Fatalf("limited's token after a refusal: %v", err)
+	}
+	if len(codes) != 3 || codes[0] != abi.RateLimited || codes[1] != abi.NotFound || codes[2] != "" {
+		t.Fatalf("observed codes %v", codes)
+	}
+	if err := te.h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(te.audit)
+	if !strings.Contains(string(data), `"error":"front end limit"`) || strings.Contains(string(data), "panicked") {
+		t.Fatalf("audit:\n%s", data)
+	}
+}
