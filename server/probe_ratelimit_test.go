@@ -1,0 +1,125 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/server/jsonrpc"
+)
+
+// TestProbeRateLimitedOverSocket: a call refused by a rate limit reaches a
+// JSON-RPC client as -32003 with data.code RateLimited and the retry hint
+// and limit key in data.details, over the socket, over HTTP and in a
+// batch; concurrent clients together get exactly the burst.
+func TestProbeRateLimitedOverSocket(t *testing.T) {
+	ts := newTestServer(t, "providers:\n  org.test.native:\n    rate: {per_second: 0.001, burst: 12}\n", true)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ok, limited := 0, 0
+	for range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := jsonrpc.DialUnix(ctx, ts.sock)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer c.Close()
+			for range 5 {
+				var res jsonrpc.ToolsCallResult
+				err := c.Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}}, &res)
+				mu.Lock()
+				if err == nil {
+					ok++
+				} else {
+					var je *jsonrpc.Error
+					if !errors.As(err, &je) || je.Code != -32003 || je.Data == nil || je.Data.Code != abi.RateLimited {
+						t.Errorf("err = %v, want -32003 RateLimited", err)
+					} else if d, _ := je.Data.Details.(map[string]any); d["retry_after_ms"] == nil || d["limit"] != `providers["org.test.native"].rate` {
+						t.Errorf("details = %#v", je.Data.Details)
+					} else {
+						limited++
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if ok != 12 || limited != 18 {
+		t.Fatalf("ok %d, limited %d; want 12 and 18", ok, limited)
+	}
+	hc := jsonrpc.NewHTTPClient(ts.url+"/rpc", testToken, nil)
+	err := hc.Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}}, nil)
+	if code, ac := rpcCode(err); code != -32003 || ac != abi.RateLimited || !strings.Contains(err.Error(), "retry in") {
+		t.Fatalf("over HTTP: %v", err)
+	}
+}
+
+// TestProbeHTTPRequestsPerTokenBounded: one bearer token runs at most
+// server.max_requests_per_token /rpc requests at once; one more is
+// answered 429 RateLimited naming the key, without running, while other
+// principals' requests are not counted, and a request that ends makes room.
+// Before, the HTTP transport had no bound at all: each request in flight
+// holds a goroutine and up to max_body_bytes of body, and a token holder
+// could keep any number of slow calls open (the socket bounds a uid to
+// max_conns_per_uid × 32 calls, MCP a session to max_calls_per_session).
+func TestProbeHTTPRequestsPerTokenBounded(t *testing.T) {
+	ts := newTestServer(t, "  max_requests_per_token: 2\n", true)
+	ctx := context.Background()
+	peer := jsonrpc.NewHTTPClient(ts.url+"/rpc", testToken, nil)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := peer.Call(ctx, "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{}, "timeout_ms": 600}, nil)
+			if _, ac := rpcCode(err); ac != abi.Timeout {
+				t.Errorf("slow call: %v, want Timeout", err)
+			}
+		}()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for ts.s.tokenRequests("peer#0") < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the two slow calls did not start")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	err := peer.Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}}, nil)
+	if code, ac := rpcCode(err); code != -32003 || ac != abi.RateLimited || !strings.Contains(err.Error(), "server.max_requests_per_token") {
+		t.Fatalf("third request of the token: %v, want RateLimited naming server.max_requests_per_token", err)
+	}
+	if err := dial(t, ts).Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}}, nil); err != nil {
+		t.Fatalf("a socket request meanwhile: %v", err)
+	}
+	wg.Wait()
+	if err := peer.Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}}, nil); err != nil {
+		t.Fatalf("the token's request after its requests ended: %v", err)
+	}
+	if n := ts.s.tokenRequests("peer#0"); n != 0 {
+		t.Fatalf("%d requests counted after all ended", n)
+	}
+	cfg, err := config.Parse([]byte("server:\n  max_requests_per_token: -1\n"), "host.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(cfg); err == nil || !strings.Contains(err.Error(), "host.yaml:2") || !strings.Contains(err.Error(), "server.max_requests_per_token") {
+		t.Fatalf("negative max_requests_per_token: %v", err)
+	}
+}
+
+// tokenRequests is how many /rpc requests of token name run now.
+func (s *Server) tokenRequests(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tokenReqs[name]
+}
