@@ -10,6 +10,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
 
@@ -122,4 +123,54 @@ func (s *Server) tokenRequests(name string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.tokenReqs[name]
+}
+
+// wedged is a non-native provider whose calls never return on their own
+// (a hung worker that ignores its deadline).
+type wedged struct{ release chan struct{} }
+
+func (p *wedged) Describe() *abi.ToolRegister {
+	return &abi.ToolRegister{Provider: abi.ProviderInfo{ID: "org.probe.wedged", Runtime: abi.RuntimePython},
+		Tools: []abi.ToolDef{{Name: "wedged", Version: "1.0.0"}}}
+}
+func (p *wedged) Call(context.Context, *abi.ToolCall, abi.Env) (any, error) {
+	<-p.release
+	return "late", nil
+}
+func (p *wedged) Close() error { return nil }
+
+// TestProbeAbandonedCallsFreeTheirSlots: a connection's 32 slots taken by
+// calls of a provider that never returns are freed when the host abandons
+// those calls (deadline + 1 s): the connection's next request is answered,
+// not held until the provider returns.
+func TestProbeAbandonedCallsFreeTheirSlots(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	w := &wedged{release: make(chan struct{})}
+	defer close(w.release)
+	if err := ts.h.AddProvider(context.Background(), w, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, ts)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := c.Call(ctx, "tools/call", map[string]any{"name": "wedged", "arguments": map[string]any{}, "timeout_ms": 100}, nil)
+			if _, ac := rpcCode(err); ac != abi.Timeout {
+				t.Errorf("wedged call: %v, want Timeout", err)
+			}
+		}()
+	}
+	start := time.Now()
+	wg.Wait()
+	if d := time.Since(start); d > 4*time.Second {
+		t.Fatalf("40 abandoned calls on one connection took %v", d)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if err := c.Call(cctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}}, nil); err != nil {
+		t.Fatalf("a call after the abandoned ones: %v", err)
+	}
 }
