@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -172,5 +173,41 @@ func TestProbeAbandonedCallsFreeTheirSlots(t *testing.T) {
 	defer cancel()
 	if err := c.Call(cctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}}, nil); err != nil {
 		t.Fatalf("a call after the abandoned ones: %v", err)
+	}
+}
+
+// TestProbeRateLimitedInBatch: the calls of one batch, run 8 at a time,
+// share the buckets exactly: a provider burst of 12 admits 12 of 20, and
+// each of the 8 others is its own RateLimited answer with its id and hint.
+func TestProbeRateLimitedInBatch(t *testing.T) {
+	ts := newTestServer(t, "providers:\n  org.test.native:\n    rate: {per_second: 0.001, burst: 12}\n", false)
+	var items []string
+	for i := range 20 {
+		items = append(items, fmt.Sprintf(`{"jsonrpc":"2.0","method":"tools/call","id":%d,"params":{"name":"echo","arguments":{"value":%d}}}`, i, i))
+	}
+	m := rawExchange(t, ts, "["+strings.Join(items, ",")+"]")
+	batch := m["batch"].([]any)
+	if len(batch) != 20 {
+		t.Fatalf("%d answers, want 20", len(batch))
+	}
+	ok, limited := 0, 0
+	ids := map[float64]bool{}
+	for _, r := range batch {
+		r := r.(map[string]any)
+		ids[r["id"].(float64)] = true
+		if r["error"] == nil {
+			ok++
+			continue
+		}
+		e := r["error"].(map[string]any)
+		d, _ := e["data"].(map[string]any)
+		det, _ := d["details"].(map[string]any)
+		if e["code"] != -32003.0 || d["code"] != "RateLimited" || det["retry_after_ms"] == nil {
+			t.Fatalf("answer %v", r)
+		}
+		limited++
+	}
+	if ok != 12 || limited != 8 || len(ids) != 20 {
+		t.Fatalf("ok %d, limited %d, ids %d; want 12, 8, 20", ok, limited, len(ids))
 	}
 }
