@@ -235,6 +235,32 @@ type Rate struct {
 	Burst     int     `yaml:"burst"`
 }
 
+// UnmarshalYAML reads a rate as a whole: the keys the file leaves out are
+// zero, not those of the rate the field held before (the defaults': a file
+// giving "rate_limits.global: {per_second: 5}" kept the default global's
+// burst of 20000, and "{burst: 3}" its 10000/s).
+func (r *Rate) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		// yaml.v3's own words for a value of the wrong kind.
+		v := ""
+		if n.Kind == yaml.ScalarNode {
+			v = n.Value
+			if len(v) > 10 {
+				v = v[:7] + "..."
+			}
+			v = " `" + v + "`"
+		}
+		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: cannot unmarshal %s%s into config.Rate", n.Line, n.ShortTag(), v)}}
+	}
+	type fields Rate // without this method
+	var f fields
+	if err := n.Decode(&f); err != nil {
+		return err
+	}
+	*r = Rate(f)
+	return nil
+}
+
 // RateLimits are the host-wide limits. A nil Rate means no limit.
 type RateLimits struct {
 	// Global limits all calls together.

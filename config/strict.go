@@ -410,6 +410,10 @@ func join(path, key string) string {
 }
 
 // joinKey appends a map key, quoting it when it is not a plain word.
+// JoinKey is the key path of key under path, as configuration errors
+// write it: "rate_limits.per_tool.echo", `providers["org.x"]`.
+func JoinKey(path, key string) string { return joinKey(path, key) }
+
 func joinKey(path, key string) string {
 	if plainKey.MatchString(key) {
 		return join(path, key)

@@ -418,13 +418,17 @@ func (v *validator) rate(path string, r *Rate) {
 	if r == nil {
 		return
 	}
+	none := "leave the rate out for no limit"
+	if path == "rate_limits.global" { // left out, it is the default's
+		none = "rate_limits.global: null for no global limit"
+	}
 	switch {
 	case math.IsNaN(r.PerSecond) || math.IsInf(r.PerSecond, 0):
 		// NaN passed the test below and made a limiter that admits one
 		// call and then none for years.
-		v.bad(path+".per_second", fmt.Sprintf("must be a finite number, got %v (leave the rate out for no limit)", r.PerSecond))
+		v.bad(path+".per_second", fmt.Sprintf("must be a finite number, got %v (%s)", r.PerSecond, none))
 	case r.PerSecond <= 0:
-		v.bad(path+".per_second", fmt.Sprintf("must be positive, got %v (leave the rate out for no limit)", r.PerSecond))
+		v.bad(path+".per_second", fmt.Sprintf("must be positive, got %v (%s)", r.PerSecond, none))
 	}
 	if r.Burst < 0 {
 		v.bad(path+".burst", fmt.Sprintf("must not be negative, got %d", r.Burst))

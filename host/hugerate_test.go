@@ -18,7 +18,7 @@ func TestHugeRateDefaultBurst(t *testing.T) {
 		if b := r.BurstOf(); b < 1e9 {
 			t.Errorf("per_second %g: BurstOf %d, want the largest int", ps, b)
 		}
-		l := newLimiter(&r)
+		l := newLimiter(&r, "rate_limits.global")
 		if l.Burst() < 1e9 {
 			t.Errorf("per_second %g: limiter burst %d, want ⌈per_second⌉ (clamped)", ps, l.Burst())
 		}

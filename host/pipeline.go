@@ -120,6 +120,30 @@ func (h *Host) CallWithInfo(ctx context.Context, call *abi.ToolCall) (any, CallI
 	return h.dispatch(ctx, f, call, lim, deny, time.Time{})
 }
 
+// Refuse records call as refused by a front end's own limit (e.g. MCP's
+// mcp.http.max_calls_per_session) without running it: the call goes
+// through the pipeline's first steps (a closed host, an unknown tool or
+// a nested depth still answer as for Call) and is then refused with why,
+// before the capability check and the rate limits — it spends no token
+// and its provider never runs —, with its audit record and its call
+// observers' stats like any refused call. The error returned is a
+// *abi.ToolError (why, unless an earlier step refused the call).
+func (h *Host) Refuse(ctx context.Context, call *abi.ToolCall, why *abi.ToolError) (CallInfo, error) {
+	if call == nil {
+		return CallInfo{}, &abi.ToolError{Code: abi.InvalidRequest, Message: "nil tool call"}
+	}
+	if why == nil {
+		why = &abi.ToolError{Code: abi.Internal, Message: "call refused (no reason given)"}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := &frame{h: h, caller: call.Caller}
+	f.origin, _ = ctx.Value(originKey{}).(*Origin)
+	_, info, err := h.dispatch(ctx, f, call, nil, why, time.Time{})
+	return info, err
+}
+
 func (h *Host) unknownCaller(name string) *abi.ToolError {
 	if name == "" {
 		return &abi.ToolError{Code: abi.CapabilityDenied, Message: "the call names no caller; set caller to an agent of the config (" + joinNames(h.pol.agentNames) + ")"}
@@ -459,22 +483,22 @@ func checkPermission(caller string, maxPerm int8, e *registry.Entry, nested bool
 func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller string, e *registry.Entry) *abi.ToolError {
 	var taken [3]*ratelimit.Limiter
 	n := 0
-	refuse := func(retry time.Duration, who string) *abi.ToolError {
+	refuse := func(retry time.Duration, who string, l *ratelimit.Limiter) *abi.ToolError {
 		for _, t := range taken[:n] {
 			t.Refund()
 		}
-		return rateError(retry, who)
+		return rateError(retry, who, l)
 	}
 	if callerLim != nil {
 		if ok, retry := callerLim.Allow(now); !ok {
-			return refuse(retry, "caller "+strconv.Quote(caller))
+			return refuse(retry, "caller "+strconv.Quote(caller), callerLim)
 		}
 		taken[n], n = callerLim, n+1
 	}
 	if e != nil && (len(h.pol.toolLims) > 0 || len(h.pol.toolPats) > 0) {
 		if l := h.pol.toolLimiter(e.Def.Name); l != nil {
 			if ok, retry := l.Allow(now); !ok {
-				return refuse(retry, "tool "+e.Def.Name)
+				return refuse(retry, "tool "+e.Def.Name, l)
 			}
 			taken[n], n = l, n+1
 		}
@@ -482,25 +506,27 @@ func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller str
 	if e != nil && len(h.pol.provLims) > 0 {
 		if l := h.pol.provLims[e.Provider.Info.ID]; l != nil {
 			if ok, retry := l.Allow(now); !ok {
-				return refuse(retry, "provider "+e.Provider.Info.ID)
+				return refuse(retry, "provider "+e.Provider.Info.ID, l)
 			}
 			taken[n], n = l, n+1
 		}
 	}
 	if g := h.pol.global; g != nil {
 		if ok, retry := g.Allow(now); !ok {
-			return refuse(retry, "the host (global limit)")
+			return refuse(retry, "the host (global limit)", g)
 		}
 	}
 	return nil
 }
 
 // rateError is the RateLimited error of a refused call: retry is the time
-// until the refusing bucket holds a token again (at least 1ms is said).
-func rateError(retry time.Duration, who string) *abi.ToolError {
+// until the refusing bucket l holds a token again (at least 1ms is said).
+// It names l's config key and rate (data.limit: the key).
+func rateError(retry time.Duration, who string, l *ratelimit.Limiter) *abi.ToolError {
 	ms := max(int64(math.Ceil(float64(retry)/float64(time.Millisecond))), 1)
-	return &abi.ToolError{Code: abi.RateLimited, Message: "rate limit of " + who + " reached; retry in " + strconv.FormatInt(ms, 10) + "ms",
-		Data: map[string]any{"retry_after_ms": ms}}
+	return &abi.ToolError{Code: abi.RateLimited, Message: "rate limit of " + who + " reached (" + l.Name + ": " +
+		strconv.FormatFloat(l.PerSecond(), 'g', -1, 64) + "/s, burst " + strconv.Itoa(l.Burst()) + "); retry in " + strconv.FormatInt(ms, 10) + "ms",
+		Data: map[string]any{"retry_after_ms": ms, "limit": l.Name}}
 }
 
 // checkParams brings params into canonical form, bounds their size and

@@ -55,11 +55,15 @@ type providerOverride struct {
 	hasTrust  bool
 }
 
-func newLimiter(r *config.Rate) *ratelimit.Limiter {
+// newLimiter makes the limiter of r (nil for none); key is the config
+// key that set it, which a refused call's error names.
+func newLimiter(r *config.Rate, key string) *ratelimit.Limiter {
 	if r == nil || r.PerSecond <= 0 {
 		return nil
 	}
-	return ratelimit.New(r.PerSecond, r.BurstOf())
+	l := ratelimit.New(r.PerSecond, r.BurstOf())
+	l.Name = key
+	return l
 }
 
 // longestDeadline bounds limits.default_deadline and max_deadline: a
@@ -83,7 +87,7 @@ func newPolicy(cfg *config.Config) (*policy, error) {
 		toolLims:       map[string]*ratelimit.Limiter{},
 		provLims:       map[string]*ratelimit.Limiter{},
 		overrides:      map[string]providerOverride{},
-		global:         newLimiter(cfg.RateLimits.Global),
+		global:         newLimiter(cfg.RateLimits.Global, "rate_limits.global"),
 		maxParams:      orDefault(cfg.Limits.MaxParamsBytes, config.DefaultMaxParamsBytes),
 		maxResult:      orDefault(cfg.Limits.MaxResultBytes, config.DefaultMaxResultBytes),
 		maxDepth:       orDefault(cfg.Limits.MaxCallDepth, config.DefaultMaxCallDepth),
@@ -102,9 +106,9 @@ func newPolicy(cfg *config.Config) (*policy, error) {
 		if !ok {
 			return nil, fmt.Errorf("config: agents.%s.max_permission: %q is not one of public, low, medium, high, critical", name, level)
 		}
-		ap := &agentPolicy{name: name, grants: g, lim: newLimiter(cfg.RateLimits.PerCaller), maxPerm: int8(rank)}
+		ap := &agentPolicy{name: name, grants: g, lim: newLimiter(cfg.RateLimits.PerCaller, "rate_limits.per_caller"), maxPerm: int8(rank)}
 		if a.Rate != nil {
-			ap.lim = newLimiter(a.Rate)
+			ap.lim = newLimiter(a.Rate, config.JoinKey("agents", name)+".rate")
 		}
 		p.agents[name] = ap
 		p.agentNames = append(p.agentNames, name)
@@ -117,7 +121,7 @@ func newPolicy(cfg *config.Config) (*policy, error) {
 			}
 			continue
 		}
-		if l := newLimiter(&r); l != nil {
+		if l := newLimiter(&r, config.JoinKey("rate_limits.per_tool", tool)); l != nil {
 			p.toolLims[tool] = l
 		}
 	}
@@ -156,7 +160,7 @@ func newPolicy(cfg *config.Config) (*policy, error) {
 			}
 			ov.grants, ov.hasGrants = g, true
 		}
-		if l := newLimiter(o.Rate); l != nil {
+		if l := newLimiter(o.Rate, config.JoinKey("providers", id)+".rate"); l != nil {
 			p.provLims[id] = l
 		}
 		p.overrides[id] = ov
@@ -186,7 +190,7 @@ func (p *policy) toolLimiter(tool string) *ratelimit.Limiter {
 	var l *ratelimit.Limiter
 	for _, tp := range p.toolPats {
 		if abi.Glob(tp.pattern, tool) {
-			l = newLimiter(&tp.rate)
+			l = newLimiter(&tp.rate, config.JoinKey("rate_limits.per_tool", tp.pattern))
 			break
 		}
 	}

@@ -492,15 +492,19 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		if rc, ok := ctx.Value(runCtxKey{}).(context.Context); ok {
 			defer context.AfterFunc(rc, func() { cancelCause(host.ErrShuttingDown) })()
 		}
+		ctx = host.WithOrigin(ctx, originOf(req.Extra, req.Session))
+		call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params}
 		if req.Session != nil {
 			done, n, ok := s.sessionCall(req.Session.ID(), cancel)
 			if !ok {
-				return errorResult(abi.Errorf(abi.RateLimited, "this session already runs %d calls, the limit (mcp.http.max_calls_per_session): wait for one to end, or open another session", n)), nil
+				// Refused without running, audited and counted as any
+				// refused call.
+				_, err := s.h.Refuse(ctx, call, abi.Errorf(abi.RateLimited, "this session already runs %d calls, the limit (mcp.http.max_calls_per_session): wait for one to end, or open another session", n))
+				return errorResult(abi.AsToolError(err, abi.Internal)), nil
 			}
 			defer done()
 		}
-		ctx = host.WithOrigin(ctx, originOf(req.Extra, req.Session))
-		v, err := s.h.Call(ctx, &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params})
+		v, err := s.h.Call(ctx, call)
 		if err != nil {
 			return errorResult(abi.AsToolError(err, abi.Internal)), nil
 		}

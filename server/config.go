@@ -24,6 +24,7 @@ import (
 //	  max_batch: 100            # requests in one batch
 //	  list_page_size: 1000      # tools in one tools/list answer; past it a nextCursor
 //	  max_conns_per_uid: 128    # socket connections one peer uid holds at once
+//	  max_requests_per_token: 256  # HTTP /rpc requests one bearer token runs at once; past it 429 RateLimited
 //	  max_batch_answer_bytes: 33554432  # the answers of one batch together (32 MiB); past it the rest are TooLarge
 //	  read_timeout: 10s         # to read one whole request once it has started
 //	  idle_timeout: 5m          # a socket connection with no request is closed
@@ -64,6 +65,9 @@ type Config struct {
 	ListPageSize int `yaml:"list_page_size"`
 	// MaxConnsPerUID bounds the socket connections one peer uid holds.
 	MaxConnsPerUID int `yaml:"max_conns_per_uid"`
+	// MaxRequestsPerToken bounds the HTTP /rpc requests one bearer token
+	// runs at once (each holds a goroutine, its body and its calls).
+	MaxRequestsPerToken int `yaml:"max_requests_per_token"`
 }
 
 // TokenConfig maps one bearer token to an agent.
@@ -85,6 +89,9 @@ const (
 	DefaultListPageSize = 1000
 	// DefaultMaxConnsPerUID is 128 connections (each runs up to 32 calls).
 	DefaultMaxConnsPerUID = 128
+	// DefaultMaxRequestsPerToken is 256 HTTP requests at once (8 socket
+	// connections' worth of calls).
+	DefaultMaxRequestsPerToken = 256
 	// DefaultMaxBatchAnswer is 32 MiB: room for one result of the default
 	// limits.max_result_bytes (16 MiB) and the rest of a batch.
 	DefaultMaxBatchAnswer = 32 << 20
@@ -129,7 +136,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}{
 		{key: "max_body_bytes", v: c.MaxBodyBytes}, {key: "max_batch", v: int64(c.MaxBatch)},
 		{key: "max_batch_answer_bytes", v: c.MaxBatchAnswer}, {key: "list_page_size", v: int64(c.ListPageSize)},
-		{key: "max_conns_per_uid", v: int64(c.MaxConnsPerUID)},
+		{key: "max_conns_per_uid", v: int64(c.MaxConnsPerUID)}, {key: "max_requests_per_token", v: int64(c.MaxRequestsPerToken)},
 		{key: "read_timeout", d: c.ReadTimeout}, {key: "idle_timeout", d: c.IdleTimeout}, {key: "write_timeout", d: c.WriteTimeout},
 	} {
 		switch {
@@ -147,6 +154,9 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if c.MaxConnsPerUID <= 0 {
 		c.MaxConnsPerUID = DefaultMaxConnsPerUID
+	}
+	if c.MaxRequestsPerToken <= 0 {
+		c.MaxRequestsPerToken = DefaultMaxRequestsPerToken
 	}
 	if c.ListPageSize <= 0 {
 		c.ListPageSize = DefaultListPageSize

@@ -114,6 +114,28 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	// One token runs at most max_requests_per_token requests at once,
+	// counted before its body is read: each holds a goroutine, its body
+	// and its calls (rate limits bound how fast calls start, not how many
+	// slow ones stay open).
+	s.mu.Lock()
+	n := s.tokenReqs[name]
+	if n < s.cfg.MaxRequestsPerToken {
+		s.tokenReqs[name] = n + 1
+	}
+	s.mu.Unlock()
+	if n >= s.cfg.MaxRequestsPerToken {
+		writeJSON(w, http.StatusTooManyRequests, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.RateLimited,
+			"token %s (agent %s) already runs %d requests, the limit (server.max_requests_per_token): wait for one to end", name, agent, n))))
+		return
+	}
+	defer func() {
+		s.mu.Lock()
+		if s.tokenReqs[name]--; s.tokenReqs[name] <= 0 {
+			delete(s.tokenReqs, name)
+		}
+		s.mu.Unlock()
+	}()
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
 		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
 			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q; send application/json", ct))))

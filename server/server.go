@@ -82,6 +82,9 @@ type Server struct {
 	streams map[string]int
 	// uidConns counts each socket peer uid's open connections.
 	uidConns map[uint32]int
+	// tokenReqs counts each bearer token's HTTP /rpc requests in flight
+	// (by token name).
+	tokenReqs map[string]int
 
 	// The host card last signed (HostCard): its unsigned canonical form,
 	// the key and the signed bytes. Anyone may GET the card, and signing
@@ -121,7 +124,7 @@ func New(opts Options) (*Server, error) {
 		m = NewMetrics()
 	}
 	s := &Server{h: opts.Host, d: opts.Discovery, hcfg: hcfg, cfg: cfg, log: log, metrics: m,
-		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelCauseFunc{}, streams: map[string]int{}, uidConns: map[uint32]int{}, mount: opts.Mount, refresh: opts.OnRefresh}
+		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelCauseFunc{}, streams: map[string]int{}, uidConns: map[uint32]int{}, tokenReqs: map[string]int{}, mount: opts.Mount, refresh: opts.OnRefresh}
 	s.base, s.stopBase = context.WithCancelCause(context.Background())
 	s.refreshes = map[string]*coalescer{"all": {}, "local": {}, "remote": {}}
 	m.attach(s)

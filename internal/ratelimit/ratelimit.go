@@ -45,11 +45,14 @@ type Limiter struct {
 	tolerance int64        // how far TAT may run ahead of now: burst × interval
 	perSecond float64
 	burst     int
+	// Name says what set the limit (the host: its config key), for the
+	// error of a refused call. Set it before the limiter is shared.
+	Name string
 	// The padding makes a Limiter exactly one 64-byte cache line (its
 	// size class is 64-byte aligned), so the compare-and-swap of one
 	// limiter never evicts an unrelated object from another core's cache
 	// (false sharing measured at -cpu 2: Registry.Resolve slowed 2.5×).
-	_ [64 - 40]byte
+	_ [64 - 56]byte
 }
 
 // New returns a limiter of perSecond tokens a second and a bucket of burst

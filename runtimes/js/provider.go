@@ -162,7 +162,15 @@ func (p *Provider) getSlow(ctx context.Context, call *abi.ToolCall) (*worker, er
 	case extras <- struct{}{}:
 		return p.start(true)
 	case <-ctx.Done():
-		return nil, abi.AsToolError(ctx.Err(), abi.Cancelled)
+		// Say why the call never ran: a bare "context deadline exceeded"
+		// read as a slow tool, not a full pool.
+		te := abi.AsToolError(ctx.Err(), abi.Cancelled)
+		what := "was cancelled"
+		if te.Code == abi.Timeout {
+			what = "reached its deadline"
+		}
+		return nil, &abi.ToolError{Code: te.Code, Message: fmt.Sprintf("the call of %s %s while all %d JS runtimes of %s were busy (runtimes.js.pool_size): %s",
+			call.Tool, what, cap(p.tokens), p.reg.Provider.ID, te.Message)}
 	}
 }
 

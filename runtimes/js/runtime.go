@@ -5,7 +5,9 @@ import (
 	_ "embed"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/internal/wire"
 )
 
@@ -121,7 +124,13 @@ type Config struct {
 	Wire string `yaml:"wire"`
 }
 
-// Validate checks the values the YAML decoder cannot.
+// MaxPoolSize bounds pool_size: each pooled runtime is a goroutine and a
+// goja VM of its own, and the pool's channels are made at that size.
+const MaxPoolSize = 1024
+
+// Validate checks the values the YAML decoder cannot. 0 (or leaving a key
+// out) means the default; a negative value is a mistake, said rather than
+// replaced.
 func (c Config) Validate() error {
 	switch c.Isolation {
 	case "", IsolationInProcess, IsolationProcess, IsolationUntrusted:
@@ -142,6 +151,23 @@ func (c Config) Validate() error {
 	}
 	if c.MemoryBudgetMiB < 0 {
 		return fmt.Errorf("runtimes.js.memory_budget_mib: %d is negative", c.MemoryBudgetMiB)
+	}
+	if c.PoolSize < 0 || c.PoolSize > MaxPoolSize {
+		return fmt.Errorf("runtimes.js.pool_size: %d is not between 1 and %d (leave it out, or 0, for the default 16)", c.PoolSize, MaxPoolSize)
+	}
+	if c.MaxCallStackSize < 0 {
+		return fmt.Errorf("runtimes.js.max_call_stack: %d is negative (leave it out, or 0, for the default)", c.MaxCallStackSize)
+	}
+	if c.DefaultTimeout < 0 {
+		return fmt.Errorf("runtimes.js.default_timeout: %v is negative (leave it out, or 0, for the default)", c.DefaultTimeout)
+	}
+	if c.LoadTimeout < 0 {
+		return fmt.Errorf("runtimes.js.load_timeout: %v is negative (leave it out, or 0, for the default)", c.LoadTimeout)
+	}
+	for _, id := range slices.Sorted(maps.Keys(c.ProviderBudgets)) {
+		if v := c.ProviderBudgets[id]; v < 0 {
+			return fmt.Errorf("%s: %d is negative (leave the provider out for runtimes.js.memory_budget_mib)", config.JoinKey("runtimes.js.provider_budgets_mib", id), v)
+		}
 	}
 	if _, err := wire.Check("runtimes.js.wire", c.Wire); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -175,7 +176,9 @@ func toGeneric(v any) (any, error) {
 // structuredContent when the tool declares an output schema (InvalidResult
 // without one), otherwise
 // {"content": [...]} (plus "structuredContent" when the server sent one).
-// A result with isError becomes ProviderError carrying its text.
+// A result with isError becomes a ToolError carrying its text, of the code
+// an aios host behind the server gave in _meta (with a RateLimited's
+// retry_after_ms), else ProviderError.
 func toolResult(server, tool string, r *mcpsdk.CallToolResult, structured bool) (any, error) {
 	if r == nil {
 		return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: tool %s returned no result", server, tool)
@@ -185,7 +188,11 @@ func toolResult(server, tool string, r *mcpsdk.CallToolResult, structured bool) 
 		if msg == "" {
 			msg = "the tool reported an error without text"
 		}
-		return nil, &abi.ToolError{Code: remoteCode(r.Meta), Message: fmt.Sprintf("mcp server %s: tool %s: %s", server, tool, msg)}
+		te := &abi.ToolError{Code: remoteCode(r.Meta), Message: fmt.Sprintf("mcp server %s: tool %s: %s", server, tool, msg)}
+		if ms, ok := remoteRetry(r.Meta); ok && te.Code == abi.RateLimited {
+			te.Data = map[string]any{"retry_after_ms": ms}
+		}
+		return nil, te
 	}
 	var sc any
 	if v, ok := exactStructured(r); ok {
@@ -333,6 +340,35 @@ func remoteCode(meta mcpsdk.Meta) abi.ErrorCode {
 		return c
 	}
 	return abi.ProviderError
+}
+
+// remoteRetry is the retry_after_ms of a RateLimited error an aios host
+// behind the MCP server gave in _meta, when it is a sane number of
+// milliseconds (above 0, at most 10¹² — 31 years; rounded up to a whole
+// one): the hint a caller waits by (abi.RateLimited). Nothing else of the
+// remote's data is taken.
+func remoteRetry(meta mcpsdk.Meta) (int64, bool) {
+	e, _ := meta[metaError].(map[string]any)
+	d, _ := e["data"].(map[string]any)
+	var ms float64
+	switch v := d["retry_after_ms"].(type) {
+	case float64:
+		ms = v
+	case int64:
+		ms = float64(v)
+	case json.Number:
+		f, err := v.Float64()
+		if err != nil {
+			return 0, false
+		}
+		ms = f
+	default:
+		return 0, false
+	}
+	if !(ms > 0 && ms <= 1e12) {
+		return 0, false
+	}
+	return int64(math.Ceil(ms)), true
 }
 
 // contentSummary describes a result's content for an error message: its

@@ -343,7 +343,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 		case <-freed:
 		case <-ctx.Done():
 			te := abi.AsToolError(ctx.Err(), abi.Timeout)
-			te.Message = fmt.Sprintf("tool %s: waiting for a free python worker (pool of %d): %s", call.Tool, p.size, te.Message)
+			te.Message = fmt.Sprintf("tool %s: waiting for a free python worker (all %d of %s busy; runtimes.python.pool_size): %s", call.Tool, p.size, p.reg.Provider.ID, te.Message)
 			return nil, te
 		}
 	}

@@ -94,6 +94,11 @@ const (
 	UntrustedComponentsEngine = "engine"
 )
 
+// MaxPoolSize bounds pool_size: the pool's slots (a cache line each) are
+// made at that size when a provider loads, and each busy instance holds
+// up to memory_limit_pages of memory.
+const MaxPoolSize = 1024
+
 func (c Config) withDefaults() (Config, error) {
 	// 0 (or leaving the key out) means the default; a negative value is
 	// a mistake, said rather than replaced.
@@ -115,9 +120,15 @@ func (c Config) withDefaults() (Config, error) {
 			return c, fmt.Errorf("runtimes.wasm.%s: %s is negative (leave it out, or 0, for the default)", n.key, n.d)
 		}
 	}
+	if c.PoolSize > MaxPoolSize {
+		return c, fmt.Errorf("runtimes.wasm.pool_size: %d is more than %d", c.PoolSize, MaxPoolSize)
+	}
 	for id, pc := range c.Providers {
 		if pc.PoolSize < 0 {
 			return c, fmt.Errorf("runtimes.wasm.providers.%s.pool_size: %d is negative (leave it out, or 0, for the default)", id, pc.PoolSize)
+		}
+		if pc.PoolSize > MaxPoolSize {
+			return c, fmt.Errorf("runtimes.wasm.providers.%s.pool_size: %d is more than %d", id, pc.PoolSize, MaxPoolSize)
 		}
 	}
 	if c.MemoryLimitPages == 0 {

@@ -83,13 +83,22 @@ class ToolError(Exception):
     nested call that failed) keeps its code when it propagates.
     """
 
+    # One constant per code of the ABI (_KNOWN_CODES): a handler that
+    # checks e.code == ToolError.RateLimited must not fail on the name.
     InvalidParams = "InvalidParams"
     NotFound = "NotFound"
     CapabilityDenied = "CapabilityDenied"
+    RateLimited = "RateLimited"
     Timeout = "Timeout"
     ProviderError = "ProviderError"
+    ProviderCrashed = "ProviderCrashed"
     Unavailable = "Unavailable"
+    Internal = "Internal"
     InvalidResult = "InvalidResult"
+    Conflict = "Conflict"
+    InvalidRequest = "InvalidRequest"
+    Cancelled = "Cancelled"
+    DepthExceeded = "DepthExceeded"
     TooLarge = "TooLarge"
 
     def __init__(self, code, message="", data=None):
