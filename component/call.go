@@ -255,14 +255,14 @@ func (inst *instance) hostFunc(i int) api.GoModuleFunc {
 		if !inst.lowReady[i] {
 			c, err := inst.context(p.plan.lowers[i].opts)
 			if err != nil {
-				abortHost(st, err)
+				abortHost(st, fmt.Errorf("import %s: %w", p.lowNames[i], err))
 			}
 			*cx = c
 		}
 		cx.Reset()
 		args, err := f.LiftArgs(cx, stack[:nparams])
 		if err != nil {
-			abortHost(st, err)
+			abortHost(st, fmt.Errorf("import %s: %w", p.lowNames[i], err))
 		}
 		for _, k := range handles {
 			if err := checkHandles(inst, f.W.Params[k].Type, args[k]); err != nil {
@@ -274,7 +274,7 @@ func (inst *instance) hostFunc(i int) api.GoModuleFunc {
 			abortHost(st, err)
 		}
 		if _, err := f.LowerResult(cx, v, stack[:nparams], stack[:0]); err != nil {
-			abortHost(st, err)
+			abortHost(st, fmt.Errorf("import %s: %w", p.lowNames[i], err))
 		}
 	}
 }

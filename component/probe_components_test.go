@@ -1,0 +1,113 @@
+package component
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// sdkBadHex is this component (through `jco parse`): run(op, p, n, ret)
+// calls aios:sdk/spaces.read (op 0, result at 64; op 3, result at the
+// unaligned 65531), spaces.write (op 1) or tools.call-tool (op 2) with the
+// string at [p, p+n), its cabi_realloc returning ret.
+//
+//	(component
+//	  (type $spaces-ty (instance
+//	    (type (list u8))
+//	    (type (result 0 (error string)))
+//	    (type (func (param "object-id" string) (result 1)))
+//	    (export "read" (func (type 2)))
+//	    (type (result string (error string)))
+//	    (type (func (param "space" string) (param "data" 0) (result 3)))
+//	    (export "write" (func (type 4)))))
+//	  (import "aios:sdk/spaces@0.1.0" (instance $spaces (type $spaces-ty)))
+//	  (type $tools-ty (instance
+//	    (type (result string (error string)))
+//	    (type (func (param "name" string) (param "params-json" string) (result 0)))
+//	    (export "call-tool" (func (type 1)))))
+//	  (import "aios:sdk/tools@0.1.0" (instance $tools (type $tools-ty)))
+//	  (core module $libc
+//	    (memory (export "mem") 1)
+//	    (global $ret (export "ret") (mut i32) (i32.const 8192))
+//	    (func (export "realloc") (param i32 i32 i32 i32) (result i32) (global.get $ret)))
+//	  (core instance $libc (instantiate $libc))
+//	  (alias core export $libc "mem" (core memory $mem))
+//	  (alias core export $libc "realloc" (core func $realloc))
+//	  (alias export $spaces "read" (func $readf))
+//	  (alias export $spaces "write" (func $writef))
+//	  (alias export $tools "call-tool" (func $callf))
+//	  (core func $readc (canon lower (func $readf) (memory $mem) (realloc $realloc) string-encoding=utf8))
+//	  (core func $writec (canon lower (func $writef) (memory $mem) (realloc $realloc) string-encoding=utf8))
+//	  (core func $callc (canon lower (func $callf) (memory $mem) (realloc $realloc) string-encoding=utf8))
+//	  (core module $m
+//	    (import "libc" "mem" (memory 1))
+//	    (import "libc" "ret" (global $ret (mut i32)))
+//	    (import "sdk" "read" (func $read (param i32 i32 i32)))
+//	    (import "sdk" "write" (func $write (param i32 i32 i32 i32 i32)))
+//	    (import "sdk" "call" (func $call (param i32 i32 i32 i32 i32)))
+//	    (data (i32.const 16) "o1")
+//	    ;; op 0: read(ptr,len) with realloc returning ret; returns the result area address 64
+//	    (func (export "run") (param $op i32) (param $p i32) (param $n i32) (param $ret i32) (result i32)
+//	      (global.set $ret (local.get $ret))
+//	      (if (i32.eq (local.get $op) (i32.const 0)) (then (call $read (local.get $p) (local.get $n) (i32.const 64))))
+//	      (if (i32.eq (local.get $op) (i32.const 1)) (then (call $write (local.get $p) (local.get $n) (local.get $p) (local.get $n) (i32.const 64))))
+//	      (if (i32.eq (local.get $op) (i32.const 2)) (then (call $call (local.get $p) (local.get $n) (local.get $p) (local.get $n) (i32.const 64))))
+//	      (if (i32.eq (local.get $op) (i32.const 3)) (then (call $read (local.get $p) (local.get $n) (i32.const 65531))))
+//	      (i32.load (i32.const 64))))
+//	  (core instance $i (instantiate $m (with "libc" (instance $libc))
+//	     (with "sdk" (instance (export "read" (func $readc)) (export "write" (func $writec)) (export "call" (func $callc))))))
+//	  (type $t (func (param "op" u32) (param "p" u32) (param "n" u32) (param "ret" u32) (result u32)))
+//	  (alias core export $i "run" (core func $run))
+//	  (func (export "run") (type $t) (canon lift (core func $run)))
+//	)
+const sdkBadHex = "0061736d0d000100074701420701707d016a01000173014001096f626a6563742d6964730001040004726561640102016a01" +
+	"730173014002057370616365730464617461000003040005777269746501040a1a01001561696f733a73646b2f7370616365" +
+	"7340302e312e300500072f014203016a01730173014002046e616d65730b706172616d732d6a736f6e73000004000963616c" +
+	"6c2d746f6f6c01010a1901001461696f733a73646b2f746f6f6c7340302e312e300501015d0061736d010000000109016004" +
+	"7f7f7f7f017f0302010005030100010608017f014180c0000b071703036d656d0200037265740300077265616c6c6f630000" +
+	"0a0601040023000b0014046e616d650005046c696263070601000372657402040100000006330500020100036d656d000001" +
+	"00077265616c6c6f6301000004726561640100000577726974650100010963616c6c2d746f6f6c081c030100000303000400" +
+	"00010001030300040000010002030300040000018f020061736d0100000001170360037f7f7f0060057f7f7f7f7f0060047f" +
+	"7f7f7f017f023b05046c696263036d656d020001046c69626303726574037f010373646b047265616400000373646b057772" +
+	"69746500010373646b0463616c6c0001030201020707010372756e00030a5b01590020032400200041004604402001200241" +
+	"c00010000b20004101460440200120022001200241c00010010b20004102460440200120022001200241c00010020b200041" +
+	"034604402001200241fbff0310000b41c0002802000b0b08010041100b026f31003b046e616d650002016d01140300047265" +
+	"616401057772697465020463616c6c021201030400026f7001017002016e0303726574070601000372657402290201030472" +
+	"656164000105777269746500020463616c6c0003000102046c69626312000373646b12010714014004026f7079017079016e" +
+	"7903726574790079060901000001020372756e08060100000400020b0901000372756e01030000a7010e636f6d706f6e656e" +
+	"742d6e616d65012700000500077265616c6c6f63010572656164630206777269746563030563616c6c63040372756e010800" +
+	"020100036d656d010c00110200046c69626301016d010c00120200046c696263020169011801030005726561646601067772" +
+	"69746566020563616c6c66011a030300097370616365732d74790108746f6f6c732d74790201740111050200067370616365" +
+	"730105746f6f6c73"
+
+// TestProbeImportErrorsNameTheImport: a guest that passes aios:sdk
+// functions bad arguments (a string out of bounds, an enum discriminant
+// out of range) or whose realloc gives the host's answer a place out of
+// bounds failed with "tool run: result.ok: realloc returned [65534,
+// 65539), …" or "tool run: level: discriminant 9 …", which did not say
+// which import the guest had called. The error names it now, and the
+// provider serves on.
+func TestProbeImportErrorsNameTheImport(t *testing.T) {
+	p := loadHexComponent(t, sdkBadHex, "sdkbad.wasm")
+	env := &fakeEnv{objects: map[string][]byte{"o1": []byte("hello")}}
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"op": 0, "p": 16, "n": 2, "ret": 65534}, "import aios:sdk/spaces@0.1.0#read: result.ok: realloc returned [65534, 65539)"},
+		{map[string]any{"op": 0, "p": 65535, "n": 2, "ret": 8192}, "import aios:sdk/spaces@0.1.0#read: object-id"},
+		{map[string]any{"op": 0, "p": 0, "n": int64(1)<<32 - 1, "ret": 8192}, "import aios:sdk/spaces@0.1.0#read: object-id: string of 4294967295 bytes is too long"},
+		{map[string]any{"op": 3, "p": 16, "n": 2, "ret": 8192}, "import aios:sdk/spaces@0.1.0#read: result: pointer 65531 is not aligned to 4"},
+		{map[string]any{"op": 1, "p": 16, "n": 2, "ret": 65535}, "import aios:sdk/spaces@0.1.0#write: result.ok: realloc returned"},
+		{map[string]any{"op": 2, "p": 16, "n": 2, "ret": 65535}, "import aios:sdk/tools@0.1.0#call-tool: result.err: realloc returned"},
+	} {
+		v, err := call(t, p, env, "run", c.args)
+		if abi.CodeOf(err) != abi.ProviderCrashed || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: got %v %v, want ProviderCrashed with %q", c.args, v, err, c.want)
+		}
+	}
+	if v, err := call(t, p, env, "run", map[string]any{"op": 0, "p": 16, "n": 2, "ret": 8192}); err != nil || v != int64(0) {
+		t.Fatalf("a good read after the traps: %v %v", v, err)
+	}
+}
