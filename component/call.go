@@ -385,16 +385,9 @@ var sdkFuncs = map[string]hostFunc{
 		if st.env == nil {
 			return nil, nil
 		}
-		st.logged++
-		if st.logged > 1000 {
-			return nil, nil
-		}
 		msg := a[1].(string)
-		if len(msg) > 4096 {
-			msg = msg[:4096] + "…"
-		}
 		levels := []slog.Level{slog.LevelDebug, slog.LevelInfo, slog.LevelWarn, slog.LevelError}
-		st.env.Logger().Log(st.ctx, levels[a[0].(wit.Enum)], msg)
+		GuestLog(st.ctx, st.env.Logger(), &st.logged, levels[a[0].(wit.Enum)], msg)
 		return nil, nil
 	},
 }

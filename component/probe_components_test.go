@@ -3,6 +3,7 @@ package component
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 )
@@ -109,5 +110,85 @@ func TestProbeImportErrorsNameTheImport(t *testing.T) {
 	}
 	if v, err := call(t, p, env, "run", map[string]any{"op": 0, "p": 16, "n": 2, "ret": 8192}); err != nil || v != int64(0) {
 		t.Fatalf("a good read after the traps: %v %v", v, err)
+	}
+}
+
+// logLongHex is this component (through `jco parse`): run(lvl, n) logs
+// n times, at level lvl, "a" followed by 2100 "é" (4201 bytes).
+//
+//	(component
+//	  (type $log-ty (instance
+//	    (type $level (enum "debug" "info" "warn" "error"))
+//	    (export "level" (type (eq $level)))
+//	    (type $f (func (param "level" 1) (param "message" string)))
+//	    (export "log" (func (type $f)))))
+//	  (import "aios:sdk/log@0.1.0" (instance $log (type $log-ty)))
+//	  (core module $libc (memory (export "mem") 1))
+//	  (core instance $libc (instantiate $libc))
+//	  (alias core export $libc "mem" (core memory $mem))
+//	  (alias export $log "log" (func $logf))
+//	  (core func $logc (canon lower (func $logf) (memory $mem) string-encoding=utf8))
+//	  (core module $m
+//	    (import "libc" "mem" (memory 1))
+//	    (import "sdk" "log" (func $log (param i32 i32 i32)))
+//	    ;; run(lvl, n): logs n times "a" followed by 2100 "é" (4201 bytes)
+//	    (func (export "run") (param $lvl i32) (param $n i32) (result i32)
+//	      (local $i i32)
+//	      (i32.store8 (i32.const 16) (i32.const 0x61))
+//	      (local.set $i (i32.const 17))
+//	      (loop $fill
+//	        (i32.store16 (local.get $i) (i32.const 0xa9c3))
+//	        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+//	        (br_if $fill (i32.lt_u (local.get $i) (i32.const 4217))))
+//	      (loop $l
+//	        (if (i32.gt_s (local.get $n) (i32.const 0)) (then
+//	          (call $log (local.get $lvl) (i32.const 16) (i32.const 4201))
+//	          (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+//	          (br $l))))
+//	      (i32.const 7)))
+//	  (core instance $i (instantiate $m (with "libc" (instance $libc)) (with "sdk" (instance (export "log" (func $logc))))))
+//	  (type $t (func (param "lvl" u32) (param "n" u32) (result u32)))
+//	  (alias core export $i "run" (core func $run))
+//	  (func (export "run") (type $t) (canon lift (core func $run)))
+//	)
+const logLongHex = "0061736d0d0001000744014204016d0405646562756704696e666f047761726e056572726f720400056c6576656c03000001" +
+	"4002056c6576656c01076d6573736167657301000400036c6f6701020a1701001261696f733a73646b2f6c6f6740302e312e" +
+	"30050001240061736d010000000503010001070701036d656d0200000c046e616d650005046c696263020401000000061002" +
+	"00020100036d656d010000036c6f670808010100000203000001bc010061736d01000000010d0260037f7f7f0060027f7f01" +
+	"7f021702046c696263036d656d0200010373646b036c6f670000030201010707010372756e00010a4c014a01017f411041e1" +
+	"003a0000411121020340200241c3d3023b0100200241026a2102200241f920490d000b0340200141004a04402000411041e9" +
+	"201000200141016b21010c010b0b41070b002f046e616d650002016d01060100036c6f67020e01010300036c766c01016e02" +
+	"0169030c010102000466696c6c01016c0219020101036c6f670000000102046c69626312000373646b1201070d014002036c" +
+	"766c79016e790079060901000001020372756e08060100000100010b0901000372756e01010000670e636f6d706f6e656e74" +
+	"2d6e616d65010e00000200046c6f6763010372756e010800020100036d656d010c00110200046c69626301016d010c001202" +
+	"00046c6962630201690108010100046c6f6766010d030200066c6f672d74790101740107050100036c6f67"
+
+// TestProbeGuestLogCut: aios:sdk/log.log cut a message longer than 4 KiB
+// at byte 4096, in the middle of an "é" here (the log got half a
+// character, written as U+FFFD), and dropped the messages past 1,000 a
+// call without a word. The cut is at a character boundary now, and one
+// warning says the rest of the call's messages are dropped.
+func TestProbeGuestLogCut(t *testing.T) {
+	p := loadHexComponent(t, logLongHex, "loglong.wasm")
+	env := &fakeEnv{}
+	if v, err := call(t, p, env, "run", map[string]any{"lvl": 1, "n": 1}); err != nil || v != int64(7) {
+		t.Fatalf("run: %v %v", v, err)
+	}
+	if len(env.logs) != 1 {
+		t.Fatalf("logs: %q", env.logs)
+	}
+	if l := env.logs[0]; !utf8.ValidString(l) || strings.Contains(l, "\ufffd") || strings.ContainsRune(l, utf8.RuneError) ||
+		!strings.Contains(l, "aé") || !strings.Contains(l, "é…") {
+		t.Errorf("the long message was not cut at a character boundary: ...%q", l[max(0, len(l)-40):])
+	}
+	if n := strings.Count(env.logs[0], "é"); n != 2047 {
+		t.Errorf("%d of the 2100 é kept, want 2047 (4095 bytes)", n)
+	}
+	env = &fakeEnv{}
+	if _, err := call(t, p, env, "run", map[string]any{"lvl": 3, "n": MaxLogMessages + 5}); err != nil {
+		t.Fatal(err)
+	}
+	if len(env.logs) != MaxLogMessages+1 || !strings.Contains(env.logs[MaxLogMessages], "guest log capped") {
+		t.Fatalf("%d log records, the last %q; want %d messages and one warning", len(env.logs), env.logs[len(env.logs)-1][:min(200, len(env.logs[len(env.logs)-1]))], MaxLogMessages)
 	}
 }

@@ -192,13 +192,6 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		if err != nil {
 			return fail(err)
 		}
-		st.logged++
-		if st.logged > 1000 {
-			return nil
-		}
-		if len(msg) > 4096 {
-			msg = msg[:4096] + "…"
-		}
 		level := slog.LevelInfo
 		switch nameString(ofPtr[C.wasm_name_t](&a[0])) {
 		case "debug":
@@ -208,7 +201,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		case "error":
 			level = slog.LevelError
 		}
-		st.env.Logger().Log(st.ctx, level, msg)
+		component.GuestLog(st.ctx, st.env.Logger(), &st.logged, level, msg)
 		return nil
 	}
 	return fail(fmt.Errorf("unknown aios:sdk host function %d", id))
