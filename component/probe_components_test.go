@@ -1,8 +1,11 @@
 package component
 
 import (
+	"context"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
@@ -190,5 +193,47 @@ func TestProbeGuestLogCut(t *testing.T) {
 	}
 	if len(env.logs) != MaxLogMessages+1 || !strings.Contains(env.logs[MaxLogMessages], "guest log capped") {
 		t.Fatalf("%d log records, the last %q; want %d messages and one warning", len(env.logs), env.logs[len(env.logs)-1][:min(200, len(env.logs[len(env.logs)-1]))], MaxLogMessages)
+	}
+}
+
+// chainTypes is a type section of n option types, each option<prev> (the
+// first option<u32>), then a function type (a: last) -> ().
+func chainTypes(n int) []byte {
+	types := [][]byte{{0x6b, 0x79}}
+	for i := 1; i < n; i++ {
+		types = append(types, appendSLEB([]byte{0x6b}, int64(i-1)))
+	}
+	types = append(types, cat(appendSLEB(cat([]byte{0x40, 0x01}, str("a")), int64(n-1)), []byte{0x01, 0x00}))
+	return sec(7, types...)
+}
+
+// TestProbeManyItemsRefused: a component of n type definitions took a few
+// hundred bytes of host memory per definition to parse and link before
+// anything refused it: 24 MB of 5 M definitions took 4 GB and 23 s (1 M:
+// 1.2 GB, 7 s, New and Inspect). A binary of more than binary.MaxItems
+// items is refused as it is read, naming the limit.
+func TestProbeManyItemsRefused(t *testing.T) {
+	const n = 1_000_000
+	b := comp(chainTypes(n), sec(1, emptyModule), sec(2, []byte{0x00, 0x00, 0x00}),
+		sec(6, cat([]byte{0x00, 0x00, 0x01, 0x00}, str("f")), cat([]byte{0x00, 0x02, 0x01, 0x00}, str("memory"))),
+		sec(8, cat([]byte{0x00, 0x00, 0x00, 0x00}, leb(n))),
+		sec(11, cat([]byte{0x00}, str("run"), []byte{0x01, 0x00, 0x00})))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	p, err := New(context.Background(), b, "chain.wasm", "", Options{})
+	_, ierr := Inspect(context.Background(), b, "chain.wasm")
+	took := time.Since(start)
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		p.Close()
+	}
+	for _, e := range []error{err, ierr} {
+		if e == nil || !strings.Contains(e.Error(), "chain.wasm") || !strings.Contains(e.Error(), "more than 100000 items") {
+			t.Errorf("got %.300v, want an error naming the file and the limit of items", e)
+		}
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 || took > 2*time.Second {
+		t.Errorf("refusing %d bytes took %v and allocated %d MiB", len(b), took, alloc>>20)
 	}
 }
