@@ -92,7 +92,7 @@ func fromJSON(t *Type, v any, path string, depth int) (Value, error) {
 			return nil, mismatch(path, t, v)
 		}
 		if t.Kind == KindF32 {
-			if math.Abs(f) > math.MaxFloat32 && !math.IsInf(f, 0) {
+			if math.Abs(f) > MaxJSONFloat32 && !math.IsInf(f, 0) {
 				return nil, fmt.Errorf("%s: %v is out of range for f32", path, f)
 			}
 			return float32(f), nil

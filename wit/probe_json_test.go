@@ -1,0 +1,51 @@
+package wit
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"testing"
+)
+
+// TestProbeF32MaxAsPrinted: the largest f32, as float32 printers write it
+// (encoding/json for a float32, strconv with bitSize 32, Rust's f32::MAX:
+// 3.4028235e+38), was refused as "out of range for f32" by FromJSON and by
+// the schema's maximum (math.MaxFloat32 as a float64,
+// 3.4028234663852886e+38), so a client could not send it. Both accept it
+// now and it arrives as math.MaxFloat32; a larger value is still refused.
+func TestProbeF32MaxAsPrinted(t *testing.T) {
+	f32 := Primitive(KindF32)
+	b, err := json.Marshal(float32(-math.MaxFloat32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != "-3.4028235e+38" {
+		t.Fatalf("encoding/json wrote %s", b)
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []any{f, math.MaxFloat32, json.Number(strconv.FormatFloat(math.MaxFloat32, 'g', -1, 32))} {
+		got, err := FromJSON(f32, v, "$.x")
+		if err != nil {
+			t.Errorf("%v: %v", v, err)
+			continue
+		}
+		if x := got.(float32); math.Abs(float64(x)) != math.MaxFloat32 {
+			t.Errorf("%v became %v", v, x)
+		}
+	}
+	s := JSONSchema(f32)
+	if mx, _ := s["maximum"].(float64); mx < 3.4028235e38 || float32(mx) != math.MaxFloat32 {
+		t.Errorf("schema maximum %v", s["maximum"])
+	}
+	if mn, _ := s["minimum"].(float64); mn > f {
+		t.Errorf("schema minimum %v refuses %v", s["minimum"], f)
+	}
+	for _, v := range []any{3.5e38, -3.41e38} {
+		if _, err := FromJSON(f32, v, "$.x"); err == nil {
+			t.Errorf("%v accepted for f32", v)
+		}
+	}
+}
