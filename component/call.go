@@ -182,7 +182,7 @@ func (inst *instance) invoke(ctx context.Context, t *tool, args []wit.Value) (wi
 		err := post.CallWithStack(ctx, res)
 		inst.noLeave--
 		if err != nil {
-			return nil, inst.fail(ctx, t, err, abi.ProviderCrashed)
+			return nil, inst.fail(ctx, t, fmt.Errorf("post-return: %w", err), abi.ProviderCrashed)
 		}
 	}
 	return v, nil
@@ -462,7 +462,7 @@ func adapterFunc(fv *funcVal, f *cabi.Func) hostFunc {
 			err := lf.post.CallWithStack(ctx, stack[:len(rs)])
 			inst.noLeave--
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: post-return: %w", fv.wf.Name, err)
 			}
 		}
 		return v, nil

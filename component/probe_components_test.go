@@ -237,3 +237,76 @@ func TestProbeManyItemsRefused(t *testing.T) {
 		t.Errorf("refusing %d bytes took %v and allocated %d MiB", len(b), took, alloc>>20)
 	}
 }
+
+// postTrapHex is this component (through `jco parse`): f returns "hi"
+// and its post-return traps; h(r) sets what cabi_realloc returns (7:
+// it traps); k(xs: list<u64>) takes a list through cabi_realloc.
+//
+//	(component
+//	  (core module $m
+//	    (memory (export "mem") 1)
+//	    (global $ret (mut i32) (i32.const 1024))
+//	    (data (i32.const 16) "\20\00\00\00\02\00\00\00hi")
+//	    (func (export "realloc") (param i32 i32 i32 i32) (result i32)
+//	      (if (i32.eq (global.get $ret) (i32.const 7)) (then unreachable))
+//	      (global.get $ret))
+//	    (func (export "f") (result i32) (i32.const 16))
+//	    (func (export "post") (param i32) unreachable)
+//	    (func (export "g") (param $p i32) (param $n i32) (param $r i32) (result i32)
+//	      (global.set $ret (local.get $r)) (i32.const 1))
+//	    (func (export "h") (param $r i32) (result i32) (global.set $ret (local.get $r)) (i32.const 0))
+//	    (func (export "k") (param i32 i32) (result i32) (i32.const 2))
+//	  )
+//	  (core instance $i (instantiate $m))
+//	  (alias core export $i "mem" (core memory $mem))
+//	  (alias core export $i "realloc" (core func $realloc))
+//	  (alias core export $i "f" (core func $f))
+//	  (alias core export $i "post" (core func $post))
+//	  (alias core export $i "h" (core func $h))
+//	  (alias core export $i "k" (core func $k))
+//	  (type $tf (func (result string)))
+//	  (func (export "f") (type $tf) (canon lift (core func $f) (memory $mem) (post-return $post)))
+//	  (type $th (func (param "r" u32) (result u32)))
+//	  (func (export "h") (type $th) (canon lift (core func $h)))
+//	  (type $lu (list u64))
+//	  (type $tk (func (param "xs" $lu) (result u32)))
+//	  (func (export "k") (type $tk) (canon lift (core func $k) (memory $mem) (realloc $realloc)))
+//	)
+const postTrapHex = "0061736d0d00010001d7010061736d0100000001230660047f7f7f7f017f6000017f60017f0060037f7f7f017f60017f017f" +
+	"60027f7f017f03070600010203040505030100010607017f014180080b072807036d656d0200077265616c6c6f6300000166" +
+	"000104706f737400020167000301680004016b00050a2f060d0023004107460440000b23000b040041100b0300000b080020" +
+	"02240041010b08002000240041000b040041020b0b10010041100b0a200000000200000068690024046e616d650002016d02" +
+	"1102030300017001016e0201720401000172070601000372657402040100000006300600020100036d656d00000100077265" +
+	"616c6c6f630000010001660000010004706f737400000100016800000100016b07050140000073080a010000010203000502" +
+	"00070801400101727900790806010000030001070b0270774001027873020079080a010000040203000400030b1303000166" +
+	"01000000016801010000016b010200005a0e636f6d706f6e656e742d6e616d65011b00000500077265616c6c6f6301016602" +
+	"04706f737403016804016b010800020100036d656d010600110100016d010600120100016901120304000274660102746802" +
+	"026c750302746b"
+
+// TestProbePostReturnTrapNamed: a post-return function that trapped
+// failed the call with "tool f: wasm error: unreachable", as if f itself
+// had trapped (a trapping cabi_realloc says "cabi_realloc: …"). The error
+// says "post-return" now.
+func TestProbePostReturnTrapNamed(t *testing.T) {
+	p := loadHexComponent(t, postTrapHex, "post.wasm")
+	env := &fakeEnv{}
+	v, err := call(t, p, env, "f", map[string]any{})
+	if abi.CodeOf(err) != abi.ProviderCrashed || !strings.Contains(err.Error(), "tool f: post-return: wasm error: unreachable") {
+		t.Errorf("f: got %v %v, want ProviderCrashed naming the post-return", v, err)
+	}
+	for _, c := range []struct {
+		r    int
+		want string
+	}{{1028, "tool k: xs: realloc returned 1028, not aligned to 8"}, {7, "tool k: xs: cabi_realloc: wasm error: unreachable"}} {
+		if _, err := call(t, p, env, "h", map[string]any{"r": c.r}); err != nil {
+			t.Fatal(err)
+		}
+		v, err := call(t, p, env, "k", map[string]any{"xs": []any{1, 2}})
+		if abi.CodeOf(err) != abi.ProviderCrashed || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("k after h(%d): got %v %v, want %q", c.r, v, err, c.want)
+		}
+	}
+	if v, err := call(t, p, env, "k", map[string]any{"xs": []any{1, 2}}); err != nil || v != int64(2) {
+		t.Errorf("k on a fresh instance: %v %v", v, err)
+	}
+}
