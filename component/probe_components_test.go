@@ -2,6 +2,7 @@ package component
 
 import (
 	"context"
+	"encoding/hex"
 	"runtime"
 	"strings"
 	"testing"
@@ -308,5 +309,59 @@ func TestProbePostReturnTrapNamed(t *testing.T) {
 	}
 	if v, err := call(t, p, env, "k", map[string]any{"xs": []any{1, 2}}); err != nil || v != int64(2) {
 		t.Errorf("k on a fresh instance: %v %v", v, err)
+	}
+}
+
+// endlessStartHex is this component (through `jco parse`): its core
+// module's start function never ends.
+//
+//	(component
+//	  (core module $b
+//	    (func $s (loop $l (br $l)))
+//	    (start $s)
+//	    (func (export "f") (result i32) (i32.const 1)))
+//	  (core instance $bi (instantiate $b))
+//	  (alias core export $bi "f" (core func $f))
+//	  (type $t (func (result u32)))
+//	  (func (export "f") (type $t) (canon lift (core func $f)))
+//	)
+const endlessStartHex = "0061736d0d000100014a0061736d010000000108026000006000017f0303020001070501016600010801000a0e0207000340" +
+	"0c000b0b040041010b0017046e616d6500020162010401000173030601000100016c02040100000006070100000100016607" +
+	"05014000007908060100000000000b0701000166010000002f0e636f6d706f6e656e742d6e616d6501060000010001660106" +
+	"00110100016201070012010002626901050301000174"
+
+// TestProbeEndlessStartFunction: the instance a load makes ran its start
+// functions under the loader's context only, so a component whose start
+// function never ends held New (and the host's loading of it) forever
+// under context.Background(), and for discovery's minutes otherwise; core
+// modules and the wasmtime engine stop theirs after 10 s. The load now
+// fails after Options.LoadTimeout (runtimes.wasm.load_timeout), naming it,
+// instrumented or not.
+func TestProbeEndlessStartFunction(t *testing.T) {
+	b, err := hex.DecodeString(endlessStartHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, noInstr := range []bool{false, true} {
+		done := make(chan error, 1)
+		start := time.Now()
+		go func() {
+			p, err := New(context.Background(), b, "endless.wasm", "", Options{LoadTimeout: 200 * time.Millisecond, NoInstrument: noInstr})
+			if err == nil {
+				p.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "endless.wasm") || !strings.Contains(err.Error(), "load_timeout (200ms)") {
+				t.Errorf("NoInstrument %v: got %v, want a load error naming the file and the load timeout", noInstr, err)
+			}
+			if took := time.Since(start); took > 5*time.Second {
+				t.Errorf("NoInstrument %v: the load took %v", noInstr, took)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("NoInstrument %v: the load of a component whose start function never ends did not end", noInstr)
+		}
 	}
 }

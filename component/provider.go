@@ -51,6 +51,11 @@ type Options struct {
 	// measured cost could make it slow, done first by a process of its
 	// own (package runtimes/wasm/precompile); default 30s.
 	CompileTimeout time.Duration
+	// LoadTimeout bounds the start functions of the instance a load makes
+	// (runtimes.wasm.load_timeout; default 10s, as for core modules and
+	// the wasmtime engine): past it the guest is interrupted and the load
+	// fails. Instances made for calls run theirs under the call's deadline.
+	LoadTimeout time.Duration
 	// Instrument rewrites every core module at load time so that the
 	// watchdog can stop a running guest cheaply; nil means
 	// instrument.Module (package runtimes/wasm/instrument), whose protocol
@@ -182,6 +187,9 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	}
 	if opts.PoolSize <= 0 {
 		opts.PoolSize = 4
+	}
+	if opts.LoadTimeout <= 0 {
+		opts.LoadTimeout = 10 * time.Second
 	}
 	if opts.MemoryLimitPages == 0 {
 		opts.MemoryLimitPages = 4096
@@ -333,10 +341,18 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	} else if err = p.compileAll(ctx, name, cfg, mods); err != nil {
 		return nil, err
 	}
-	// Instantiate once now, so a broken component fails at load.
-	inst, err := p.newInstance(ctx)
+	// Instantiate once now, so a broken component fails at load; its
+	// start functions run until the load timeout at most (a start function
+	// that never ends held the load, and the loading host, forever).
+	ictx, cancel := context.WithTimeout(ctx, opts.LoadTimeout)
+	inst, err := p.newInstance(ictx)
+	timedOut := ictx.Err() != nil && ctx.Err() == nil
+	cancel()
 	if err != nil {
 		p.rt.Close(ctx)
+		if timedOut {
+			return nil, fmt.Errorf("component %s: instantiate: the start functions did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", name, opts.LoadTimeout)
+		}
 		return nil, fmt.Errorf("component %s: instantiate: %w", name, err)
 	}
 	p.put(inst)
