@@ -3,6 +3,7 @@ package component
 import (
 	"context"
 	"encoding/hex"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -363,5 +364,109 @@ func TestProbeEndlessStartFunction(t *testing.T) {
 		case <-time.After(20 * time.Second):
 			t.Fatalf("NoInstrument %v: the load of a component whose start function never ends did not end", noInstr)
 		}
+	}
+}
+
+// callLoopHex is this component (through `jco parse`): run(n, len) calls
+// aios:sdk/tools.call-tool n times with a name of len bytes, a different
+// one each time.
+//
+//	(component
+//	  (type $tools-ty (instance
+//	    (type (result string (error string)))
+//	    (type (func (param "name" string) (param "params-json" string) (result 0)))
+//	    (export "call-tool" (func (type 1)))))
+//	  (import "aios:sdk/tools@0.1.0" (instance $tools (type $tools-ty)))
+//	  (core module $libc
+//	    (memory (export "mem") 2)
+//	    (func (export "realloc") (param i32 i32 i32 i32) (result i32) (i32.const 65536)))
+//	  (core instance $libc (instantiate $libc))
+//	  (alias core export $libc "mem" (core memory $mem))
+//	  (alias core export $libc "realloc" (core func $realloc))
+//	  (alias export $tools "call-tool" (func $callf))
+//	  (core func $callc (canon lower (func $callf) (memory $mem) (realloc $realloc) string-encoding=utf8))
+//	  (core module $m
+//	    (import "libc" "mem" (memory 2))
+//	    (import "sdk" "call" (func $call (param i32 i32 i32 i32 i32)))
+//	    (data (i32.const 16) "{}")
+//	    ;; run(n, len): calls call-tool n times with a name of len bytes at 1024
+//	    ;; whose first 4 bytes are the iteration number
+//	    (func (export "run") (param $n i32) (param $len i32) (result i32)
+//	      (local $i i32)
+//	      (memory.fill (i32.const 1024) (i32.const 0x61) (local.get $len))
+//	      (loop $l
+//	        (if (i32.lt_u (local.get $i) (local.get $n)) (then
+//	          (i32.store8 (i32.const 1024) (i32.add (i32.const 0x41) (i32.and (local.get $i) (i32.const 15))))
+//	          (i32.store8 (i32.const 1025) (i32.add (i32.const 0x41) (i32.and (i32.shr_u (local.get $i) (i32.const 4)) (i32.const 15))))
+//	          (i32.store8 (i32.const 1026) (i32.add (i32.const 0x41) (i32.and (i32.shr_u (local.get $i) (i32.const 8)) (i32.const 15))))
+//	          (i32.store8 (i32.const 1027) (i32.add (i32.const 0x41) (i32.and (i32.shr_u (local.get $i) (i32.const 12)) (i32.const 15))))
+//	          (i32.store8 (i32.const 1028) (i32.add (i32.const 0x41) (i32.and (i32.shr_u (local.get $i) (i32.const 16)) (i32.const 15))))
+//	          (call $call (i32.const 1024) (local.get $len) (i32.const 16) (i32.const 2) (i32.const 64))
+//	          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+//	          (br $l))))
+//	      (i32.load (i32.const 64))))
+//	  (core instance $i (instantiate $m (with "libc" (instance $libc))
+//	     (with "sdk" (instance (export "call" (func $callc))))))
+//	  (type $t (func (param "n" u32) (param "len" u32) (result u32)))
+//	  (alias core export $i "run" (core func $run))
+//	  (func (export "run") (type $t) (canon lift (core func $run)))
+//	)
+const callLoopHex = "0061736d0d000100072f014203016a01730173014002046e616d65730b706172616d732d6a736f6e73000004000963616c6c" +
+	"2d746f6f6c01010a1901001461696f733a73646b2f746f6f6c7340302e312e30050001470061736d0100000001090160047f" +
+	"7f7f7f017f030201000503010002071102036d656d0200077265616c6c6f6300000a08010600418080040b000c046e616d65" +
+	"0005046c69626302040100000006220300020100036d656d00000100077265616c6c6f630100000963616c6c2d746f6f6c08" +
+	"0a01010000030300040000018a020061736d01000000010f0260057f7f7f7f7f0060027f7f017f021802046c696263036d65" +
+	"6d0200020373646b0463616c6c0000030201010707010372756e00010a9101018e0101017f41800841e1002001fc0b000340" +
+	"2002200049044041800841c1002002410f716a3a000041810841c1002002410476410f716a3a000041820841c10020024108" +
+	"76410f716a3a000041830841c1002002410c76410f716a3a000041840841c1002002411076410f716a3a0000418008200141" +
+	"10410241c0001000200241016a21020c010b0b41c0002802000b0b08010041100b027b7d002a046e616d650002016d010701" +
+	"000463616c6c020e01010300016e01036c656e020169030601010100016c021a0201010463616c6c0001000102046c696263" +
+	"12000373646b1201070d014002016e79036c656e790079060901000001020372756e08060100000200010b0901000372756e" +
+	"01010000760e636f6d706f6e656e742d6e616d65011800000300077265616c6c6f63010563616c6c63020372756e01080002" +
+	"0100036d656d010c00110200046c69626301016d010c00120200046c69626302016901090101000563616c6c66010f030200" +
+	"08746f6f6c732d7479010174010905010005746f6f6c73"
+
+// TestProbeNestedErrorsBounded: the host remembered every error
+// tools.call-tool handed the guest (to give back the original ToolError
+// when the guest returns the message unchanged), for the whole call and,
+// in a pooled instance, after it: 20,000 calls of a missing tool with a
+// different 10 KB name each (the name is in the NotFound message) kept
+// 392 MiB after 1.5 s. At most 64 messages of at most 4 KiB are kept now,
+// and none after the call.
+func TestProbeNestedErrorsBounded(t *testing.T) {
+	p := loadHexComponent(t, callLoopHex, "loop.wasm")
+	const n = 20000
+	calls := 0
+	var during runtime.MemStats
+	env := &fakeEnv{tools: func(tool string, params any) (any, error) {
+		calls++
+		if calls == n {
+			runtime.GC()
+			runtime.ReadMemStats(&during)
+		}
+		return nil, abi.Errorf(abi.NotFound, "no tool %s", tool)
+	}}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v, err := call(t, p, env, "run", map[string]any{"n": n, "len": 10000})
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if err != nil || v != int64(1) || calls != n {
+		t.Fatalf("run: %v %v after %d calls", v, err, calls)
+	}
+	grew := func(m runtime.MemStats) int64 { return (int64(m.HeapAlloc) - int64(before.HeapAlloc)) >> 20 }
+	if grew(during) > 32 || grew(after) > 32 {
+		t.Errorf("the heap grew by %d MiB during the call and %d MiB after it", grew(during), grew(after))
+	}
+	// The latest error is still the one a guest can pass back.
+	st := &callState{}
+	te := &abi.ToolError{Code: abi.CapabilityDenied, Message: "denied"}
+	for i := range 100 {
+		st.nested = RememberNested(st.nested, fmt.Sprint(i), &abi.ToolError{Code: abi.NotFound})
+	}
+	st.nested = RememberNested(st.nested, te.Error(), te)
+	if st.nested[te.Error()] != te || len(st.nested) > maxNestedErrors {
+		t.Errorf("the latest nested error was not kept (%d kept)", len(st.nested))
 	}
 }

@@ -173,10 +173,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		if err != nil {
 			te := abi.AsToolError(err, abi.ProviderError)
 			msg := te.Error()
-			if st.nested == nil {
-				st.nested = map[string]*abi.ToolError{}
-			}
-			st.nested[msg] = te
+			st.nested = component.RememberNested(st.nested, msg, te)
 			return setResult(nil, msg, true)
 		}
 		b, err := json.Marshal(abi.ForJSON(res))
