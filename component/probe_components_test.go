@@ -470,3 +470,73 @@ func TestProbeNestedErrorsBounded(t *testing.T) {
 		t.Errorf("the latest nested error was not kept (%d kept)", len(st.nested))
 	}
 }
+
+// badNamesHex are components (through `jco parse`) whose extern names
+// write WIT of their own: "export" is the first, "decl" the second (a
+// function of an imported instance type), "import" the third.
+//
+//	(component
+//	  (core module $m
+//	    (func (export "f") (param i32) (result i32) (local.get 0)))
+//	  (core instance $i (instantiate $m))
+//	  (alias core export $i "f" (core func $f))
+//	  (type $t (func (param "a" u32) (result u32)))
+//	  (func (export "Run Now;\ninterface evil {}") (type $t) (canon lift (core func $f)))
+//	)
+//
+//	(component
+//	  (type $log-ty (instance
+//	    (type $level (enum "debug" "info" "warn" "error"))
+//	    (export "level" (type (eq $level)))
+//	    (type $f (func (param "level" 1) (param "message" string)))
+//	    (export "log" (func (type $f)))
+//	    (export "x;\n  import evil:pkg/all" (func (type $f)))))
+//	  (import "aios:sdk/log@0.1.0" (instance $log (type $log-ty)))
+//	  (core module $m
+//	    (func (export "f") (param i32) (result i32) (local.get 0)))
+//	  (core instance $i (instantiate $m))
+//	  (alias core export $i "f" (core func $f))
+//	  (type $t (func (param "a" u32) (result u32)))
+//	  (func (export "f") (type $t) (canon lift (core func $f)))
+//	)
+//
+//	(component
+//	  (type $out-ty (instance))
+//	  (import "wasi:cli/stdout@0.2.0;\n  import evil:pkg/all" (instance $o (type $out-ty)))
+//	  (core module $m
+//	    (func (export "f") (param i32) (result i32) (local.get 0)))
+//	  (core instance $i (instantiate $m))
+//	  (alias core export $i "f" (core func $f))
+//	  (type $t (func (param "a" u32) (result u32)))
+//	  (func (export "f") (type $t) (canon lift (core func $f)))
+//	)
+var badNamesHex = map[string]string{
+	"export": "0061736d0d000100012e0061736d0100000001060160017f017f03020100070501016600000a0601040020000b0009046e616d650002016d0204010000000607010000010001660708014001016179007908060100000000000b2001001a52756e204e6f773b0a696e74657266616365206576696c207b7d010000002e0e636f6d706f6e656e742d6e616d650106000001000166010600110100016d010600120100016901050301000174",
+	"decl":   "0061736d0d0001000761014205016d0405646562756704696e666f047761726e056572726f720400056c6576656c030000014002056c6576656c01076d6573736167657301000400036c6f670102040018783b0a2020696d706f7274206576696c3a706b672f616c6c01020a1701001261696f733a73646b2f6c6f6740302e312e300500012e0061736d0100000001060160017f017f03020100070501016600000a0601040020000b0009046e616d650002016d0204010000000607010000010001660708014001016179007908060100000000010b0701000166010000003f0e636f6d706f6e656e742d6e616d650106000001000166010600110100016d0106001201000169010d030200066c6f672d74790101740107050100036c6f67",
+	"import": "0061736d0d00010007030142000a3101002c776173693a636c692f7374646f757440302e322e303b0a2020696d706f7274206576696c3a706b672f616c6c0500012e0061736d0100000001060160017f017f03020100070501016600000a0601040020000b0009046e616d650002016d0204010000000607010000010001660708014001016179007908060100000000010b0701000166010000003d0e636f6d706f6e656e742d6e616d650106000001000166010600110100016d0106001201000169010d030200066f75742d74790101740105050100016f",
+}
+
+// TestProbeExternNamesChecked: import and export names were not checked
+// against the Component Model's name grammar. A function exported as
+// "Run Now;\ninterface evil {}" loaded (its tool description held the
+// newline), and an import named "wasi:cli/stdout@0.2.0;\n  import
+// evil:pkg/all" made `inspect` print an import the component does not
+// have. Such names are refused at load, naming them (wasmparser refuses
+// them too).
+func TestProbeExternNamesChecked(t *testing.T) {
+	for what, h := range badNamesHex {
+		b, err := hex.DecodeString(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := New(context.Background(), b, "names.wasm", "", Options{})
+		if err == nil {
+			p.Close()
+			t.Errorf("%s: loaded", what)
+			continue
+		}
+		if !strings.Contains(err.Error(), "names.wasm") || !strings.Contains(err.Error(), "is not a plain name or an interface name") {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+}

@@ -49,3 +49,29 @@ func TestProbeF32MaxAsPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeValidateExternName: the names components use pass; names
+// with spaces, newlines, ';', bad versions or annotations do not.
+func TestProbeValidateExternName(t *testing.T) {
+	for _, n := range []string{"run", "hello", "[method]r.f", "[constructor]r", "[static]r.new", "[async]f",
+		"[async method]r.f", "wasi:cli/stdout@0.2.0", "samples:hello/greet@0.1.0", "aios:sdk/log@0.1.0",
+		"wasi:http/types@0.2.0-rc-2023-11-10", "a:b:c/d/e", "tool-handler", "sha-256", "HTTP-client"} {
+		if err := ValidateExternName(n, false); err != nil {
+			t.Errorf("%q: %v", n, err)
+		}
+	}
+	for _, n := range []string{"unlocked-dep=<a:b@{>=1.0.0}>", "url=<https://x/y.wasm>", "integrity=<sha256-abc>"} {
+		if err := ValidateExternName(n, true); err != nil {
+			t.Errorf("import %q: %v", n, err)
+		}
+		if err := ValidateExternName(n, false); err == nil {
+			t.Errorf("export %q passed", n)
+		}
+	}
+	for _, n := range []string{"", "Run Now", "a\nb", "a;b", "a_b", "[method]r", "[bogus]f", "[method]r.", "wasi:cli",
+		"wasi:/x", "wasi:cli/stdout@", "wasi:cli/stdout@0.2.0\n", "cli/stdout", ":x/y", "url=<a\n>"} {
+		if err := ValidateExternName(n, true); err == nil {
+			t.Errorf("%q passed", n)
+		}
+	}
+}
