@@ -540,3 +540,49 @@ func TestProbeExternNamesChecked(t *testing.T) {
 		}
 	}
 }
+
+// metaHex are components (through `jco parse`) of one function f whose
+// core module carries an aios-provider section:
+//
+//	bad: (@custom "aios-provider" "{\"id\": \"org.x.y\", \"capabilities\": [\"Clock\"")
+//	key: (@custom "aios-provider" "{\"id\": \"org.x.y\", \"capabilites\": [\"Clock\"]}")
+//	tool: (@custom "aios-provider" "{\"id\": \"org.x.y\", \"tools\": {\"fo\": {\"description\": \"d\"}}}")
+//	ok: (@custom "aios-provider" "{\"id\": \"org.x.y\", \"capabilities\": [\"Clock\"], \"tools\": {\"f\": {\"description\": \"d\"}}}")
+var metaHex = map[string]string{
+	"bad":  "0061736d0d00010001680061736d0100000001060160017f017f03020100070501016600000a0601040020000b00380d61696f732d70726f76696465727b226964223a20226f72672e782e79222c20226361706162696c6974696573223a205b22436c6f636b220009046e616d650002016d0204010000000607010000010001660708014001016179007908060100000000000b0701000166010000002e0e636f6d706f6e656e742d6e616d650106000001000166010600110100016d010600120100016901050301000174",
+	"key":  "0061736d0d00010001690061736d0100000001060160017f017f03020100070501016600000a0601040020000b00390d61696f732d70726f76696465727b226964223a20226f72672e782e79222c20226361706162696c69746573223a205b22436c6f636b225d7d0009046e616d650002016d0204010000000607010000010001660708014001016179007908060100000000000b0701000166010000002e0e636f6d706f6e656e742d6e616d650106000001000166010600110100016d010600120100016901050301000174",
+	"tool": "0061736d0d00010001760061736d0100000001060160017f017f03020100070501016600000a0601040020000b00460d61696f732d70726f76696465727b226964223a20226f72672e782e79222c2022746f6f6c73223a207b22666f223a207b226465736372697074696f6e223a202264227d7d7d0009046e616d650002016d0204010000000607010000010001660708014001016179007908060100000000000b0701000166010000002e0e636f6d706f6e656e742d6e616d650106000001000166010600110100016d010600120100016901050301000174",
+	"ok":   "0061736d0d0001000190010061736d0100000001060160017f017f03020100070501016600000a0601040020000b00600d61696f732d70726f76696465727b226964223a20226f72672e782e79222c20226361706162696c6974696573223a205b22436c6f636b225d2c2022746f6f6c73223a207b2266223a207b226465736372697074696f6e223a202264227d7d7d0009046e616d650002016d0204010000000607010000010001660708014001016179007908060100000000000b0701000166010000002e0e636f6d706f6e656e742d6e616d650106000001000166010600110100016d010600120100016901050301000174",
+}
+
+// TestProbeProviderMetadataChecked: an aios-provider section whose JSON
+// did not parse, or held a misspelt key ("capabilites"), or overrode a
+// tool the component does not have, was ignored without a word: the
+// provider loaded under the default id (component.<file>) and without
+// the capabilities it asked for. Such a section refuses the load, naming
+// the fault.
+func TestProbeProviderMetadataChecked(t *testing.T) {
+	for what, want := range map[string]string{
+		"bad":  "core module 0: custom section aios-provider: unexpected EOF",
+		"key":  `custom section aios-provider: json: unknown field "capabilites"`,
+		"tool": `custom section aios-provider: tools."fo" is not a tool of the component (its tools: f)`,
+	} {
+		b, err := hex.DecodeString(metaHex[what])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := New(context.Background(), b, "meta.wasm", "", Options{})
+		if err == nil {
+			t.Errorf("%s: loaded as %s asking for %v", what, p.Describe().Provider.ID, p.Describe().Provider.Capabilities)
+			p.Close()
+			continue
+		}
+		if !strings.Contains(err.Error(), "meta.wasm") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", what, err, want)
+		}
+	}
+	p := loadHexComponent(t, metaHex["ok"], "meta.wasm")
+	if reg := p.Describe(); reg.Provider.ID != "org.x.y" || fmt.Sprint(reg.Provider.Capabilities) != "[Clock]" || reg.Tools[0].Description != "d" {
+		t.Errorf("good metadata: %+v", reg)
+	}
+}

@@ -13,9 +13,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	mrand "math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -196,7 +198,9 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	}
 	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, pool: make(chan *instance, opts.PoolSize),
 		realClock: opts.RealClock, realRandom: opts.RealRandom}
-	p.meta = readMeta(pl.modules)
+	if p.meta, err = readMeta(pl.modules); err != nil {
+		return nil, fmt.Errorf("component %s: %w", name, err)
+	}
 	comp := cabi.NewCompiler()
 	hostComp := cabi.NewCompiler()
 	hostComp.AllowHandles = true
@@ -521,6 +525,12 @@ func (p *Provider) buildTools(comp *cabi.Compiler, providerID string) error {
 		p.order = append(p.order, t)
 		t.def = def
 		p.reg.Tools = append(p.reg.Tools, def)
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.meta.Tools)) {
+		if _, ok := p.tools[k]; !ok {
+			names := slices.Sorted(maps.Keys(p.tools))
+			return fmt.Errorf("custom section %s: tools.%q is not a tool of the component (its tools: %s)", MetaSection, k, strings.Join(names, ", "))
+		}
 	}
 	return nil
 }
