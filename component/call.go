@@ -244,10 +244,7 @@ func (inst *instance) hostFunc(i int) api.GoModuleFunc {
 		}
 	}
 	return func(ctx context.Context, _ api.Module, stack []uint64) {
-		st := inst.state
-		if st == nil {
-			st = &callState{ctx: ctx}
-		}
+		st := inst.startState(ctx)
 		if inst.noLeave > 0 {
 			abortHost(st, fmt.Errorf("import %s called from inside cabi_realloc or a post-return function, which the Canonical ABI forbids", p.lowNames[i]))
 		}
@@ -415,16 +412,22 @@ var sdkFuncs = map[string]hostFunc{
 	},
 }
 
+// startState is the call state host functions see: the call's, or, for
+// a start function (no call yet), one kept in inst.state so that a host
+// function's failure reaches the instantiation's error (it was dropped,
+// and the load failed with wazero's "host function aborted the call").
+func (inst *instance) startState(ctx context.Context) *callState {
+	if inst.state == nil {
+		inst.state = &callState{ctx: ctx, wctx: ctx}
+	}
+	return inst.state
+}
+
 // builtinFunc adapts a canon built-in to a wazero host function.
 func (inst *instance) builtinFunc(name string, slot uint32) api.GoModuleFunc {
 	return func(ctx context.Context, _ api.Module, stack []uint64) {
 		if err := inst.builtin(name, slot, stack); err != nil {
-			st := inst.state
-			if st == nil {
-				st = &callState{ctx: ctx}
-				inst.state = st
-			}
-			st.hostErr = err
+			inst.startState(ctx).hostErr = err
 			panic(errHostAbort)
 		}
 	}

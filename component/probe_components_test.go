@@ -586,3 +586,42 @@ func TestProbeProviderMetadataChecked(t *testing.T) {
 		t.Errorf("good metadata: %+v", reg)
 	}
 }
+
+// logStartHex is logLongHex (above) with a start function that calls
+// aios:sdk/log.log with the level 9, which the enum does not have:
+//
+//	(func $boot (call $log (i32.const 9) (i32.const 16) (i32.const 1)))
+//	(start $boot)
+const logStartHex = "0061736d0d0001000744014204016d0405646562756704696e666f047761726e056572726f720400056c6576656c03000001" +
+	"4002056c6576656c01076d6573736167657301000400036c6f6701020a1701001261696f733a73646b2f6c6f6740302e312e" +
+	"30050001240061736d010000000503010001070701036d656d0200000c046e616d650005046c696263020401000000061002" +
+	"00020100036d656d010000036c6f670808010100000203000001d4010061736d0100000001100360037f7f7f006000006002" +
+	"7f7f017f021702046c696263036d656d0200010373646b036c6f67000003030201020707010372756e00020801010a57020a" +
+	"0041094110410110000b4a01017f411041e1003a0000411121020340200241c3d3023b0100200241026a2102200241f92049" +
+	"0d000b0340200141004a04402000411041e9201000200141016b21010c010b0b41070b0035046e616d650002016d010c0200" +
+	"036c6f670104626f6f74020e01020300036c766c01016e020169030c010202000466696c6c01016c0219020101036c6f6700" +
+	"00000102046c69626312000373646b1201070d014002036c766c79016e790079060901000001020372756e08060100000100" +
+	"010b0901000372756e01010000670e636f6d706f6e656e742d6e616d65010e00000200046c6f6763010372756e0108000201" +
+	"00036d656d010c00110200046c69626301016d010c00120200046c6962630201690108010100046c6f6766010d030200066c" +
+	"6f672d74790101740107050100036c6f67"
+
+// TestProbeStartFunctionHostError: a host function that failed under a
+// start function (no call yet) dropped its error, and the load failed
+// with wazero's "start function[2] failed: host function aborted the
+// call (recovered by wazero)", which names neither the import nor the
+// fault. The load error says both now.
+func TestProbeStartFunctionHostError(t *testing.T) {
+	b, err := hex.DecodeString(logStartHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(context.Background(), b, "logstart.wasm", "", Options{})
+	if err == nil {
+		p.Close()
+		t.Fatal("loaded")
+	}
+	want := "start function: import aios:sdk/log@0.1.0#log: level: discriminant 9 out of range"
+	if !strings.Contains(err.Error(), "logstart.wasm") || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}

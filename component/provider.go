@@ -818,14 +818,21 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 		return nil, err
 	}
 	// Start functions run under ctx: aios.tick stops them when it ends.
+	// A host function they call that fails records why in inst.state
+	// (startState), read below.
 	inst.initCtx = ctx
-	defer func() { inst.initCtx = nil }()
+	defer func() { inst.initCtx, inst.state = nil, nil }()
 	for k, cm := range p.compiled {
 		if cm == nil {
 			continue
 		}
 		m, err := p.rt.InstantiateModule(rctx, cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 		if err != nil {
+			if st := inst.state; st != nil && st.hostErr != nil {
+				// wazero's own error says only "host function aborted
+				// the call".
+				err = fmt.Errorf("start function: %w", st.hostErr)
+			}
 			return fail(fmt.Errorf("core instance %d: %w", k, err))
 		}
 		inst.mods[k] = m
