@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"testing"
+
+	"github.com/aios-host/aios-host/abi"
 )
 
 // TestProbeF32MaxAsPrinted: the largest f32, as float32 printers write it
@@ -73,5 +75,34 @@ func TestProbeValidateExternName(t *testing.T) {
 		if err := ValidateExternName(n, true); err == nil {
 			t.Errorf("%q passed", n)
 		}
+	}
+}
+
+// TestProbeS64BelowRangeRounded: JSON integers below s64's minimum
+// (-9223372036854775809 … -9223372036854776832) decode as float64 (the
+// host's abi.UnmarshalJSONValue keeps only int64 and uint64 exact) and
+// round to exactly -2^63, which FromJSON took as s64's minimum: the
+// guest got another number than the caller sent. They are refused now;
+// -9223372036854775808 itself, which decodes as an int64, still passes.
+func TestProbeS64BelowRangeRounded(t *testing.T) {
+	s64 := Primitive(KindS64)
+	for _, lit := range []string{"-9223372036854775809", "-9223372036854776832"} {
+		var v any
+		if err := abi.UnmarshalJSONValue([]byte(lit), &v); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := FromJSON(s64, v, "$.x"); err == nil {
+			t.Errorf("%s (decoded as %T %v) became %v", lit, v, v, got)
+		}
+	}
+	var v any
+	if err := abi.UnmarshalJSONValue([]byte("-9223372036854775808"), &v); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := FromJSON(s64, v, "$.x"); err != nil || got != int64(math.MinInt64) {
+		t.Errorf("MinInt64: %v %v", got, err)
+	}
+	if _, err := FromJSON(s64, json.Number("-9223372036854775809"), "$.x"); err == nil {
+		t.Errorf("json.Number below the range passed")
 	}
 }
