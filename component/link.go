@@ -437,6 +437,9 @@ func (f *frame) canon(d *binary.Def) error {
 
 func (f *frame) importDef(d *binary.Def) error {
 	im := d.Import
+	if err := wit.ValidateExternName(im.Name, true); err != nil {
+		return f.fail(d, "import %v", err)
+	}
 	if f.nested {
 		a, ok := f.args[im.Name]
 		if !ok {
@@ -538,6 +541,9 @@ func (f *frame) instance(d *binary.Def) error {
 	if !in.Instantiate {
 		iv := newInstVal()
 		for _, e := range in.Exports {
+			if err := wit.ValidateExternName(e.Name, false); err != nil {
+				return f.fail(d, "instance export %v", err)
+			}
 			v, err := f.ref(d, e.Ref)
 			if err != nil {
 				return err
@@ -586,6 +592,9 @@ func (iv *instVal) add(name string, v any) error {
 
 func (f *frame) export(d *binary.Def) error {
 	e := d.Export
+	if err := wit.ValidateExternName(e.Name, false); err != nil {
+		return f.fail(d, "export %v", err)
+	}
 	v, err := f.ref(d, e.Ref)
 	if err != nil {
 		return err

@@ -1,7 +1,9 @@
 package component
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 )
 
 // MetaSection is the name of an optional custom section in a component's
@@ -27,23 +29,34 @@ type providerMeta struct {
 	Tools        map[string]toolMeta `json:"tools"`
 }
 
-// readMeta looks for the metadata section in the core modules; bad JSON is ignored.
-func readMeta(mods [][]byte) *providerMeta {
-	m := &providerMeta{}
-	for _, mod := range mods {
-		if data := customSection(mod, MetaSection); data != nil {
-			var x providerMeta
-			if json.Unmarshal(data, &x) == nil {
-				for k, t := range x.Tools {
-					t.Parameters = normalizeMap(t.Parameters)
-					t.Returns = normalizeMap(t.Returns)
-					x.Tools[k] = t
-				}
-				return &x
-			}
+// readMeta reads the metadata section of the first core module that has
+// one. JSON that does not parse, or holds a key this format does not have
+// (a misspelt "capabilites"), refuses the load, naming the module and the
+// fault: it was ignored, and the provider loaded under a default id and
+// without the capabilities it asked for, with no word of why.
+func readMeta(mods [][]byte) (*providerMeta, error) {
+	for k, mod := range mods {
+		data := customSection(mod, MetaSection)
+		if data == nil {
+			continue
 		}
+		var x providerMeta
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&x); err != nil {
+			return nil, fmt.Errorf("core module %d: custom section %s: %w", k, MetaSection, err)
+		}
+		if dec.More() {
+			return nil, fmt.Errorf("core module %d: custom section %s: data after the JSON object", k, MetaSection)
+		}
+		for k, t := range x.Tools {
+			t.Parameters = normalizeMap(t.Parameters)
+			t.Returns = normalizeMap(t.Returns)
+			x.Tools[k] = t
+		}
+		return &x, nil
 	}
-	return m
+	return &providerMeta{}, nil
 }
 
 func normalizeMap(m map[string]any) map[string]any {

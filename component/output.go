@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"unicode/utf8"
 )
 
 // MaxGuestOutput caps what one call may write to stdout and stderr
@@ -72,4 +73,34 @@ func emitOutput(ctx context.Context, log *slog.Logger, stderr bool, line []byte)
 		level, stream = slog.LevelWarn, "stderr"
 	}
 	log.Log(ctx, level, string(line), "stream", stream)
+}
+
+// Limits of aios:sdk/log.log, per call, on both engines.
+const (
+	MaxLogMessages     = 1000
+	MaxLogMessageBytes = 4 << 10
+)
+
+// GuestLog logs message msg of aios:sdk/log.log at level on the call's
+// logger; logged counts the call's messages. A message longer than
+// MaxLogMessageBytes is cut at a character boundary (cutting at the byte
+// left half a character, which the log handler turned into U+FFFD) and
+// ends with "…"; the messages past MaxLogMessages are dropped, with one
+// warning saying so.
+func GuestLog(ctx context.Context, log *slog.Logger, logged *int, level slog.Level, msg string) {
+	*logged++
+	if *logged > MaxLogMessages {
+		if *logged == MaxLogMessages+1 {
+			log.Warn("guest log capped: the rest of this call's aios:sdk/log messages are dropped", "limit_messages", MaxLogMessages)
+		}
+		return
+	}
+	if len(msg) > MaxLogMessageBytes {
+		cut := MaxLogMessageBytes
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "…"
+	}
+	log.Log(ctx, level, msg)
 }

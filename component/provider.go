@@ -13,9 +13,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	mrand "math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,6 +53,11 @@ type Options struct {
 	// measured cost could make it slow, done first by a process of its
 	// own (package runtimes/wasm/precompile); default 30s.
 	CompileTimeout time.Duration
+	// LoadTimeout bounds the start functions of the instance a load makes
+	// (runtimes.wasm.load_timeout; default 10s, as for core modules and
+	// the wasmtime engine): past it the guest is interrupted and the load
+	// fails. Instances made for calls run theirs under the call's deadline.
+	LoadTimeout time.Duration
 	// Instrument rewrites every core module at load time so that the
 	// watchdog can stop a running guest cheaply; nil means
 	// instrument.Module (package runtimes/wasm/instrument), whose protocol
@@ -183,12 +190,17 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	if opts.PoolSize <= 0 {
 		opts.PoolSize = 4
 	}
+	if opts.LoadTimeout <= 0 {
+		opts.LoadTimeout = 10 * time.Second
+	}
 	if opts.MemoryLimitPages == 0 {
 		opts.MemoryLimitPages = 4096
 	}
 	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, pool: make(chan *instance, opts.PoolSize),
 		realClock: opts.RealClock, realRandom: opts.RealRandom}
-	p.meta = readMeta(pl.modules)
+	if p.meta, err = readMeta(pl.modules); err != nil {
+		return nil, fmt.Errorf("component %s: %w", name, err)
+	}
 	comp := cabi.NewCompiler()
 	hostComp := cabi.NewCompiler()
 	hostComp.AllowHandles = true
@@ -333,10 +345,18 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	} else if err = p.compileAll(ctx, name, cfg, mods); err != nil {
 		return nil, err
 	}
-	// Instantiate once now, so a broken component fails at load.
-	inst, err := p.newInstance(ctx)
+	// Instantiate once now, so a broken component fails at load; its
+	// start functions run until the load timeout at most (a start function
+	// that never ends held the load, and the loading host, forever).
+	ictx, cancel := context.WithTimeout(ctx, opts.LoadTimeout)
+	inst, err := p.newInstance(ictx)
+	timedOut := ictx.Err() != nil && ctx.Err() == nil
+	cancel()
 	if err != nil {
 		p.rt.Close(ctx)
+		if timedOut {
+			return nil, fmt.Errorf("component %s: instantiate: the start functions did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", name, opts.LoadTimeout)
+		}
 		return nil, fmt.Errorf("component %s: instantiate: %w", name, err)
 	}
 	p.put(inst)
@@ -505,6 +525,12 @@ func (p *Provider) buildTools(comp *cabi.Compiler, providerID string) error {
 		p.order = append(p.order, t)
 		t.def = def
 		p.reg.Tools = append(p.reg.Tools, def)
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.meta.Tools)) {
+		if _, ok := p.tools[k]; !ok {
+			names := slices.Sorted(maps.Keys(p.tools))
+			return fmt.Errorf("custom section %s: tools.%q is not a tool of the component (its tools: %s)", MetaSection, k, strings.Join(names, ", "))
+		}
 	}
 	return nil
 }
@@ -792,14 +818,21 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 		return nil, err
 	}
 	// Start functions run under ctx: aios.tick stops them when it ends.
+	// A host function they call that fails records why in inst.state
+	// (startState), read below.
 	inst.initCtx = ctx
-	defer func() { inst.initCtx = nil }()
+	defer func() { inst.initCtx, inst.state = nil, nil }()
 	for k, cm := range p.compiled {
 		if cm == nil {
 			continue
 		}
 		m, err := p.rt.InstantiateModule(rctx, cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 		if err != nil {
+			if st := inst.state; st != nil && st.hostErr != nil {
+				// wazero's own error says only "host function aborted
+				// the call".
+				err = fmt.Errorf("start function: %w", st.hostErr)
+			}
 			return fail(fmt.Errorf("core instance %d: %w", k, err))
 		}
 		inst.mods[k] = m

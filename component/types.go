@@ -276,6 +276,9 @@ func buildDecls(td *binary.TypeDef, parent *scope) (*typeVal, error) {
 			}
 			s.push(sp[a.Idx])
 		case binary.DeclExport, binary.DeclImport:
+			if err := wit.ValidateExternName(d.Name, d.Kind == binary.DeclImport); err != nil {
+				return nil, fmt.Errorf("declaration %d: %w", i, err)
+			}
 			switch d.Extern.Sort {
 			case binary.SortFunc:
 				sp := s.typeSpace()

@@ -52,7 +52,9 @@ func PlanForEngine(b []byte, name, providerID string) (_ *EnginePlan, err error)
 		return nil, fmt.Errorf("component %s: %w", name, err)
 	}
 	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}}
-	p.meta = readMeta(pl.modules)
+	if p.meta, err = readMeta(pl.modules); err != nil {
+		return nil, fmt.Errorf("component %s: %w", name, err)
+	}
 	if err := p.buildTools(cabi.NewCompiler(), providerID); err != nil {
 		return nil, fmt.Errorf("component %s: %w", name, err)
 	}

@@ -92,7 +92,7 @@ func fromJSON(t *Type, v any, path string, depth int) (Value, error) {
 			return nil, mismatch(path, t, v)
 		}
 		if t.Kind == KindF32 {
-			if math.Abs(f) > math.MaxFloat32 && !math.IsInf(f, 0) {
+			if math.Abs(f) > MaxJSONFloat32 && !math.IsInf(f, 0) {
 				return nil, fmt.Errorf("%s: %v is out of range for f32", path, f)
 			}
 			return float32(f), nil
@@ -405,6 +405,14 @@ func intFromJSON(k Kind, v any, path string) (Value, error) {
 		}
 		if x < -9.223372036854775808e18 || x >= 1.8446744073709551616e19 {
 			return nil, fmt.Errorf("%s: %v is out of range for %s", path, x, name)
+		}
+		if x == -9.223372036854775808e18 {
+			// -2^63 as a float64: a JSON integer of that value decodes as
+			// an int64 (abi.UnmarshalJSONValue); as a float64 it is one
+			// below the int64 range (-9223372036854775809 …
+			// -9223372036854776832) rounded up into it, and was taken as
+			// s64's minimum.
+			return nil, fmt.Errorf("%s: %v is out of range for %s (a number below -9223372036854775808, rounded to it)", path, x, name)
 		}
 		if x < 0 {
 			neg = true

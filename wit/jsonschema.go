@@ -10,7 +10,7 @@ import (
 //
 //	bool                 {"type":"boolean"}
 //	s8 … u64             {"type":"integer","minimum":MIN,"maximum":MAX} (exact bounds; u64's maximum is the uint64 18446744073709551615)
-//	f32, f64             {"type":"number"} (f32 also bounded by ±MaxFloat32)
+//	f32, f64             {"type":"number"} (f32 also bounded by ±MaxJSONFloat32)
 //	char                 {"type":"string","minLength":1,"maxLength":1} (one Unicode scalar value)
 //	string               {"type":"string"}
 //	list<u8>             anyOf: base64 string (standard alphabet, padded) | array of u8; ToJSON writes base64
@@ -29,6 +29,15 @@ import (
 //
 // Names are kept exactly as written in WIT (kebab-case); doc comments
 // become "description".
+
+// MaxJSONFloat32 bounds an f32 in JSON (FromJSON and the schema): the
+// largest float32, math.MaxFloat32, as float32 printers write it
+// (strconv.FormatFloat with bitSize 32, encoding/json for a float32, C's
+// FLT_MAX with %g, Rust's f32::MAX). It is a little more than
+// math.MaxFloat32 as a float64 (3.4028234663852886e+38), which was the bound:
+// a client sending the largest f32 as its language writes it was refused
+// ("3.4028235e+38 is out of range for f32"). It rounds to math.MaxFloat32.
+const MaxJSONFloat32 = 3.4028235e38
 
 // Integer bounds per kind.
 func intRange(k Kind) (min int64, max uint64) {
@@ -213,7 +222,7 @@ func schemaOf(t *Type) map[string]any {
 		}
 		return s
 	case KindF32:
-		return map[string]any{"type": "number", "minimum": -math.MaxFloat32, "maximum": math.MaxFloat32}
+		return map[string]any{"type": "number", "minimum": -MaxJSONFloat32, "maximum": MaxJSONFloat32}
 	case KindF64:
 		return map[string]any{"type": "number"}
 	case KindChar:

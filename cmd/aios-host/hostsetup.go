@@ -279,7 +279,7 @@ func wazeroComponentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, er
 		return nil, fmt.Errorf("runtimes.wasm.memory_limit_pages: %d is above 65536 (4 GiB)", wcfg.MemoryLimitPages)
 	}
 	return component.NewLoader(component.Options{Logger: log, CacheDir: componentCacheDir(cfg), CompileTimeout: wcfg.CompileTimeout,
-		MemoryLimitPages: wcfg.MemoryLimitPages, RealClock: wcfg.Clock == "real", RealRandom: wcfg.Random == "real"}), nil
+		LoadTimeout: wcfg.LoadTimeout, MemoryLimitPages: wcfg.MemoryLimitPages, RealClock: wcfg.Clock == "real", RealRandom: wcfg.Random == "real"}), nil
 }
 
 // absPath is p made absolute (p itself when that fails), for messages.

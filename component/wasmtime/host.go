@@ -173,10 +173,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		if err != nil {
 			te := abi.AsToolError(err, abi.ProviderError)
 			msg := te.Error()
-			if st.nested == nil {
-				st.nested = map[string]*abi.ToolError{}
-			}
-			st.nested[msg] = te
+			st.nested = component.RememberNested(st.nested, msg, te)
 			return setResult(nil, msg, true)
 		}
 		b, err := json.Marshal(abi.ForJSON(res))
@@ -192,13 +189,6 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		if err != nil {
 			return fail(err)
 		}
-		st.logged++
-		if st.logged > 1000 {
-			return nil
-		}
-		if len(msg) > 4096 {
-			msg = msg[:4096] + "…"
-		}
 		level := slog.LevelInfo
 		switch nameString(ofPtr[C.wasm_name_t](&a[0])) {
 		case "debug":
@@ -208,7 +198,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		case "error":
 			level = slog.LevelError
 		}
-		st.env.Logger().Log(st.ctx, level, msg)
+		component.GuestLog(st.ctx, st.env.Logger(), &st.logged, level, msg)
 		return nil
 	}
 	return fail(fmt.Errorf("unknown aios:sdk host function %d", id))
