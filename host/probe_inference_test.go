@@ -1,0 +1,82 @@
+package host
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// TestProbeInferenceWrongShape: 2xx answers of the wrong JSON shape.
+func TestProbeInferenceWrongShape(t *testing.T) {
+	for name, body := range map[string]string{
+		"choices string": `{"choices":"nope"}`,
+		"error string":   `{"error":"model llama9 not found"}`,
+		"content number": `{"choices":[{"message":{"content":5}}]}`,
+		"array":          `[1,2,3]`,
+		"sse":            "data: {\"choices\":[]}\n\ndata: [DONE]\n",
+		"empty":          ``,
+	} {
+		te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+			_, _ = w.Write([]byte(body))
+		}, 0)
+		_, err := te.call("alice", "complete", nil)
+		t.Logf("%s: %v", name, err)
+		if abi.CodeOf(err) != abi.Unavailable || strings.Contains(err.Error(), "struct") || strings.Contains(err.Error(), "chatResponse") {
+			t.Errorf("%s: %v; want Unavailable without Go internals", name, err)
+		}
+		if name == "error string" && !strings.Contains(err.Error(), "model llama9 not found") {
+			t.Errorf("%s: %v; want the backend's error", name, err)
+		}
+	}
+}
+
+// TestProbeInferenceCancelStopsRequest: a call cancelled while the backend
+// hangs ends at once and the backend sees the request cancelled.
+func TestProbeInferenceCancelStopsRequest(t *testing.T) {
+	var gone atomic.Int32
+	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body) // the server notices a closed connection once the body is read
+		select {
+		case <-r.Context().Done():
+			gone.Add(1)
+		case <-time.After(10 * time.Second):
+		}
+	}, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := te.h.Call(ctx, &abi.ToolCall{Caller: "alice", Tool: "complete"})
+	if abi.CodeOf(err) != abi.Cancelled || time.Since(start) > 2*time.Second {
+		t.Fatalf("cancelled: %v after %v", err, time.Since(start))
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for gone.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if gone.Load() == 0 {
+		t.Fatal("the backend's request was not cancelled")
+	}
+	// Deadline while the answer trickles in.
+	te2 := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(200)
+		for i := 0; i < 100; i++ {
+			if _, err := w.Write([]byte(" ")); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			time.Sleep(50 * time.Millisecond)
+		}
+	}, 0)
+	start = time.Now()
+	_, err = te2.h.Call(context.Background(), &abi.ToolCall{Caller: "alice", Tool: "complete", Deadline: time.Now().Add(200 * time.Millisecond)})
+	t.Logf("trickle: %v", err)
+	if abi.CodeOf(err) != abi.Timeout || time.Since(start) > 2*time.Second {
+		t.Fatalf("trickle: %v after %v", err, time.Since(start))
+	}
+}
