@@ -309,6 +309,10 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: msg}
 	}
 	ch := out.Choices[0]
+	// The finish reason goes into the errors' data (and so the audit log)
+	// clipped and with the key taken out, as their messages' text is: it
+	// went there whole, megabytes and the key as the backend sent them.
+	ch.FinishReason = clip(ch.FinishReason, 64)
 	if ch.Message.Refusal != "" {
 		// An answer, not a broken backend: the model declined. Returned
 		// as text it would read as an empty completion.
@@ -319,7 +323,7 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 	if ch.Message.Content == nil {
 		msg := "inference backend " + endpoint + " sent a choice without content"
 		if ch.FinishReason != "" {
-			msg += " (finish_reason " + strconv.Quote(clip(ch.FinishReason, 64)) + ")"
+			msg += " (finish_reason " + strconv.Quote(ch.FinishReason) + ")"
 		}
 		code := abi.Unavailable
 		if ch.FinishReason == "content_filter" {

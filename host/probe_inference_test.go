@@ -80,3 +80,31 @@ func TestProbeInferenceCancelStopsRequest(t *testing.T) {
 		t.Fatalf("trickle: %v after %v", err, time.Since(start))
 	}
 }
+
+// TestProbeInferenceKeyInData: what a backend sends back goes into the
+// error's data as well as its message; the key must be in neither.
+func TestProbeInferenceKeyInData(t *testing.T) {
+	for name, body := range map[string]string{
+		"null content": `{"choices":[{"message":{"content":null},"finish_reason":"length ` + probeKey + strings.Repeat("x", 1<<20) + `"}]}`,
+		"refusal":      `{"choices":[{"message":{"refusal":"no"},"finish_reason":"stop ` + probeKey + strings.Repeat("x", 1<<20) + `"}]}`,
+	} {
+		te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+			_, _ = w.Write([]byte(body))
+		}, 0)
+		_, err := te.call("alice", "complete", nil)
+		te2 := abi.AsToolError(err, abi.Internal)
+		s := te2.Message
+		data, _ := te2.Data.(map[string]any)
+		for k, v := range data {
+			if str, ok := v.(string); ok {
+				s += " " + k + "=" + str
+				if len(str) > 4096 {
+					t.Errorf("%s: data.%s is %d bytes", name, k, len(str))
+				}
+			}
+		}
+		if strings.Contains(s, probeKey) {
+			t.Errorf("%s: the key reached the error: %.200s", name, s)
+		}
+	}
+}
