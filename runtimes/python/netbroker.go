@@ -22,7 +22,7 @@ import (
 //	net_connect {host, port}
 //
 // is checked against the patterns (host names compared lower-case; any
-// port), dialled by the host (TCP, the host resolves the name, bounded by
+// port) and the caller's grants (abi.Checker), dialled by the host (TCP, the host resolves the name, bounded by
 // the call's deadline), and the connected socket is passed to the worker
 // over a unix socket pair (fd 4, SCM_RIGHTS), in the same order as the
 // host_results. The SDK routes socket.create_connection (which urllib,
@@ -89,6 +89,14 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 		return nil, nil, &abi.ToolError{Code: abi.CapabilityDenied,
 			Message: "provider " + w.p.reg.Provider.ID + " lacks " + want.String() + " (it holds Network for " + strings.Join(w.p.NetworkHosts(), ", ") + ")",
 			Data:    map[string]any{"missing": want.String()}}
+	}
+	// The caller's grants count too, as for every host service: a tool
+	// reaches no host its caller could not (the host's Env checks the
+	// call's effective grants ∩ the provider's).
+	if ck, ok := c.env.(abi.Checker); ok {
+		if err := ck.Check(want); err != nil {
+			return nil, nil, abi.AsToolError(err, abi.CapabilityDenied)
+		}
 	}
 	ctx := c.ctx
 	if _, ok := ctx.Deadline(); !ok {
