@@ -28,7 +28,11 @@ import (
 // host_results. The SDK routes socket.create_connection (which urllib,
 // http.client, ftplib, smtplib, … use) through it. The worker cannot open a
 // socket itself, so it cannot reach any other host; a connected socket
-// cannot be re-pointed (connect(2) on it fails with EISCONN).
+// cannot be re-pointed (connect(2) on it fails with EISCONN). A brokered
+// connection is the call's: when the call ends the host shuts it down
+// (shutdown(2) of its own copy ends the socket the worker holds too), so a
+// socket kept by the worker serves no later call, whose caller may not
+// hold Network(host).
 
 // dialTimeout bounds a brokered connect when the call has no deadline.
 const dialTimeout = 30 * time.Second
@@ -52,10 +56,14 @@ func (w *worker) netConnect(c *inflight, hid string, hc *abi.HostCall) {
 	} else {
 		res.Value = value
 	}
+	if conn != nil && !c.keep(conn) {
+		_ = conn.Close()
+		conn, res.Value = nil, nil
+		res.Error = abi.Errorf(abi.Unavailable, "net_connect: call %s ended while connecting", c.id)
+	}
 	w.brokerMu.Lock()
 	defer w.brokerMu.Unlock()
 	if conn != nil {
-		defer conn.Close()
 		if serr := w.passSocket(conn); serr != nil {
 			res.Value = nil
 			res.Error = abi.Errorf(abi.ProviderError, "net_connect: passing the socket to the worker: %v", serr)
@@ -127,4 +135,33 @@ func (w *worker) passSocket(conn *net.TCPConn) error {
 		return cerr
 	}
 	return serr
+}
+
+// keep records conn as the call's, to be shut down when it ends; false
+// when it has ended already.
+func (c *inflight) keep(conn *net.TCPConn) bool {
+	c.connMu.Lock()
+	defer c.connMu.Unlock()
+	if c.ended {
+		return false
+	}
+	c.conns = append(c.conns, conn)
+	return true
+}
+
+// endConns ends the connections brokered for the call: shut down both
+// ways (the worker's duplicate of each socket included: a close of the
+// host's copy alone would leave the connection to the worker), then
+// closed.
+func (c *inflight) endConns() {
+	c.connMu.Lock()
+	conns := c.conns
+	c.conns, c.ended = nil, true
+	c.connMu.Unlock()
+	for _, conn := range conns {
+		if raw, err := conn.SyscallConn(); err == nil {
+			_ = raw.Control(func(fd uintptr) { _ = unix.Shutdown(int(fd), unix.SHUT_RDWR) })
+		}
+		_ = conn.Close()
+	}
 }

@@ -2,6 +2,8 @@ package python_test
 
 import (
 	"context"
+	"io"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,5 +57,72 @@ func TestProbeNetworkCallerIntersected(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	if n := accepted.Load(); n != 1 {
 		t.Errorf("the listener saw %d connections, want 1", n)
+	}
+}
+
+const stasher = `import socket
+from aios_sdk import Agent, Capability, tool
+
+kept = []
+
+@Agent(id="org.test.stasher", capabilities=[Capability.Network("127.0.0.1")])
+class Stasher:
+    @tool(name="stash", parameters={"port": {"type": "integer"}})
+    def stash(self, params):
+        kept.append(socket.create_connection(("127.0.0.1", params["port"]), timeout=3))
+        return {"ok": True}
+
+    @tool(name="use")
+    def use(self, params):
+        try:
+            kept[-1].sendall(b"later")
+            return {"ok": True}
+        except Exception as e:
+            return {"ok": False, "error": "%s: %s" % (type(e).__name__, e)}
+`
+
+// TestProbeNetworkConnectionEndsWithCall: a brokered connection is the
+// call's: kept by the worker past the call's end, it served a later call
+// (another caller's, which may not hold Network(host)).
+func TestProbeNetworkConnectionEndsWithCall(t *testing.T) {
+	h := netHost(t)
+	loadTool(t, h, "stasher.py", stasher)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan []byte, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		b, _ := io.ReadAll(c)
+		got <- b
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	if _, err := h.Call(context.Background(), &abi.ToolCall{Caller: "netter", Tool: "stash", Params: map[string]any{"port": int64(port)}}); err != nil {
+		t.Fatal(err)
+	}
+	// The connection ends with the call: the peer sees EOF.
+	select {
+	case b := <-got:
+		if len(b) != 0 {
+			t.Fatalf("the peer read %q", b)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the brokered connection outlived its call")
+	}
+	for i := 0; i < 2; i++ { // either worker of the pool
+		v, err := h.Call(context.Background(), &abi.ToolCall{Caller: "nobody", Tool: "use", Params: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := v.(map[string]any); m["ok"] != false {
+			t.Errorf("a later call used the connection kept from an earlier one: %v", m)
+		}
 	}
 }
