@@ -56,10 +56,11 @@ func (w *worker) netConnect(c *inflight, hid string, hc *abi.HostCall) {
 	} else {
 		res.Value = value
 	}
-	if conn != nil && !c.keep(conn) {
-		_ = conn.Close()
-		conn, res.Value = nil, nil
-		res.Error = abi.Errorf(abi.Unavailable, "net_connect: call %s ended while connecting", c.id)
+	if conn != nil {
+		if kerr := c.keep(conn); kerr != nil {
+			_ = conn.Close()
+			conn, res.Value, res.Error = nil, nil, kerr
+		}
 	}
 	w.brokerMu.Lock()
 	defer w.brokerMu.Unlock()
@@ -137,16 +138,38 @@ func (w *worker) passSocket(conn *net.TCPConn) error {
 	return serr
 }
 
-// keep records conn as the call's, to be shut down when it ends; false
-// when it has ended already.
-func (c *inflight) keep(conn *net.TCPConn) bool {
+// maxCallConns bounds the brokered connections a call holds open at once
+// (each is a file descriptor of the host's until the call ends).
+const maxCallConns = 512
+
+// keep records conn as the call's, to be shut down when it ends: nil, or
+// why not (the call has ended, or holds maxCallConns connections). The
+// host's copies of connections that have ended both ways (the tool closed
+// its socket, the SDK shutting it down first, and the peer closed too)
+// are let go first.
+func (c *inflight) keep(conn *net.TCPConn) *abi.ToolError {
 	c.connMu.Lock()
 	defer c.connMu.Unlock()
 	if c.ended {
-		return false
+		return abi.Errorf(abi.Unavailable, "net_connect: call %s ended while connecting", c.id)
+	}
+	if len(c.conns) >= maxCallConns {
+		live := c.conns[:0]
+		for _, k := range c.conns {
+			if connEnded(k) {
+				_ = k.Close()
+			} else {
+				live = append(live, k)
+			}
+		}
+		clear(c.conns[len(live):])
+		c.conns = live
+	}
+	if len(c.conns) >= maxCallConns {
+		return abi.Errorf(abi.Unavailable, "net_connect: call %s holds %d connections open, the most a call may; close some (socket.close) before opening more", c.id, maxCallConns)
 	}
 	c.conns = append(c.conns, conn)
-	return true
+	return nil
 }
 
 // endConns ends the connections brokered for the call: shut down both

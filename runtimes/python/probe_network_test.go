@@ -12,6 +12,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/python"
 	"github.com/aios-host/aios-host/space"
 )
 
@@ -124,5 +125,98 @@ func TestProbeNetworkConnectionEndsWithCall(t *testing.T) {
 		if m := v.(map[string]any); m["ok"] != false {
 			t.Errorf("a later call used the connection kept from an earlier one: %v", m)
 		}
+	}
+}
+
+const closer = `import socket, time
+from aios_sdk import Agent, Capability, tool
+
+@Agent(id="org.test.closer", capabilities=[Capability.Network("127.0.0.1")])
+class Closer:
+    @tool(name="close-then-wait", parameters={"port": {"type": "integer"}, "n": {"type": "integer"}})
+    def close_then_wait(self, params):
+        for _ in range(params["n"]):
+            s = socket.create_connection(("127.0.0.1", params["port"]), timeout=3)
+            s.sendall(b"x")
+            s.close()
+        time.sleep(1.5)
+        return {"ok": True}
+
+    @tool(name="hoard", parameters={"port": {"type": "integer"}, "n": {"type": "integer"}})
+    def hoard(self, params):
+        kept = []
+        try:
+            for _ in range(params["n"]):
+                kept.append(socket.create_connection(("127.0.0.1", params["port"]), timeout=3))
+        except OSError as e:
+            return {"ok": False, "opened": len(kept), "error": str(e)}
+        return {"ok": True, "opened": len(kept)}
+`
+
+// TestProbeNetworkCloseReachesPeer: a tool's close of a brokered
+// connection ends it at once (the peer reads EOF while the call still
+// runs), and the host keeps no copy of connections that have ended.
+func TestProbeNetworkCloseReachesPeer(t *testing.T) {
+	h := netHost(t)
+	loadTool(t, h, "closer.py", closer)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	const n = python.MaxCallConns + 50 // past the host's bound: ended connections are let go
+	eofs := make(chan time.Time, n)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+				_, _ = io.ReadAll(c)
+				eofs <- time.Now()
+			}()
+		}
+	}()
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.Call(context.Background(), &abi.ToolCall{Caller: "netter", Tool: "close-then-wait", Params: map[string]any{"port": int64(ln.Addr().(*net.TCPAddr).Port), "n": int64(n)}})
+		done <- err
+	}()
+	var last time.Time
+	for i := 0; i < n; i++ {
+		select {
+		case at := <-eofs:
+			last = at
+		case <-time.After(20 * time.Second):
+			t.Fatalf("connection %d: no EOF", i)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	// The tool sleeps 1.5 s after its last close.
+	if d := time.Since(last); d < time.Second {
+		t.Fatalf("the peer read the last EOF %v before the call's end: at the call's end, not at the tool's close", d)
+	}
+}
+
+// TestProbeNetworkConnectionsBounded: a call holds at most
+// python.MaxCallConns brokered connections open at once (each is a file
+// descriptor of the host's until the call ends); the next is refused,
+// saying so.
+func TestProbeNetworkConnectionsBounded(t *testing.T) {
+	h := netHost(t)
+	loadTool(t, h, "closer.py", closer)
+	port, _ := listener(t)
+	v, err := h.Call(context.Background(), &abi.ToolCall{Caller: "netter", Tool: "hoard", Params: map[string]any{"port": int64(port), "n": int64(python.MaxCallConns + 10)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := v.(map[string]any)
+	if r["ok"] != false || r["opened"] != int64(python.MaxCallConns) || !strings.Contains(r["error"].(string), "connections open") {
+		t.Fatalf("hoard: %v", r)
 	}
 }

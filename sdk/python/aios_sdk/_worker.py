@@ -801,6 +801,19 @@ def _install_net_broker(w, fd):
     default_timeout = socket._GLOBAL_DEFAULT_TIMEOUT
     lock = threading.Lock()
 
+    class BrokeredSocket(socket.socket):
+        """The host keeps a copy of each brokered socket until the call
+        ends (to end it then), so closing this one alone would not end the
+        connection: its last close (files made by makefile closed too)
+        shuts it down first."""
+
+        def _real_close(self, *args, **kwargs):
+            try:
+                self.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            super()._real_close(*args, **kwargs)
+
     def create_connection(address, timeout=default_timeout, source_address=None, *args, **kwargs):
         host, port = address[0], address[1]
         if not w.current_call:
@@ -821,7 +834,7 @@ def _install_net_broker(w, fd):
                 fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
         if not fds:
             raise OSError("net_connect: the host passed no socket")
-        s = socket.socket(fileno=fds[0])
+        s = BrokeredSocket(fileno=fds[0])
         if timeout is not default_timeout:
             s.settimeout(timeout)
         return s
