@@ -2,7 +2,9 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/runtimes/native"
 )
 
 // TestProbeInferenceWrongShape: 2xx answers of the wrong JSON shape.
@@ -106,5 +109,42 @@ func TestProbeInferenceKeyInData(t *testing.T) {
 		if strings.Contains(s, probeKey) {
 			t.Errorf("%s: the key reached the error: %.200s", name, s)
 		}
+	}
+}
+
+// TestProbeInferenceTemperatureNotFinite: a NaN or infinite temperature
+// (a JS tool's {temperature: NaN}, a native provider's) has no JSON form:
+// refused before the backend is asked, naming the option.
+func TestProbeInferenceTemperatureNotFinite(t *testing.T) {
+	var asked atomic.Int32
+	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		_, _ = w.Write([]byte(okAnswer))
+	}, 0)
+	p := native.New(abi.ProviderInfo{ID: "org.test.temp", Version: "1.0.0", Capabilities: []string{"Inference"}})
+	p.MustRegister(abi.ToolDef{Name: "temp", Version: "1.0.0", Parameters: map[string]any{"type": "object"}},
+		func(ctx context.Context, params any, env abi.Env) (any, error) {
+			var errs []string
+			for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+				_, err := env.Complete(ctx, abi.CompleteRequest{Prompt: "x", Temperature: &v})
+				errs = append(errs, string(abi.CodeOf(err))+": "+fmt.Sprint(err))
+			}
+			return errs, nil
+		})
+	if err := te.h.AddProvider(context.Background(), p, ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := te.call("alice", "temp", map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range v.([]any) {
+		s := e.(string)
+		if !strings.HasPrefix(s, "InvalidParams") || !strings.Contains(s, "temperature") {
+			t.Errorf("%s; want InvalidParams naming temperature", s)
+		}
+	}
+	if asked.Load() != 0 {
+		t.Errorf("the backend was asked %d times", asked.Load())
 	}
 }
