@@ -19,7 +19,7 @@ import (
 // namespace and Landlock TCP rules as a provider without Network. A worker
 // reaches the network only by asking the host: the host_call
 //
-//	net_connect {host, port}
+//	net_connect {host, port, timeout?}
 //
 // is checked against the patterns (host names compared lower-case; any
 // port) and the caller's grants (abi.Checker), dialled by the host (TCP, the host resolves the name, bounded by
@@ -113,10 +113,34 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 		ctx, cancel = context.WithTimeout(ctx, dialTimeout)
 		defer cancel()
 	}
+	// create_connection's timeout (seconds), when the tool gave one: the
+	// connect's own bound; without it a host that did not answer held the
+	// tool until the call's deadline, which then killed its worker.
+	var timeout time.Duration
+	switch t := args["timeout"].(type) {
+	case nil:
+	case float64, int64:
+		secs, _ := t.(float64)
+		if i, ok := t.(int64); ok {
+			secs = float64(i)
+		}
+		if !(secs >= 0 && secs <= 1e6) {
+			return nil, nil, abi.Errorf(abi.InvalidParams, "net_connect: timeout must be from 0 to 1e6 seconds, got %v", t)
+		}
+		timeout = max(time.Duration(secs*float64(time.Second)), time.Millisecond)
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	default:
+		return nil, nil, abi.Errorf(abi.InvalidParams, "net_connect: timeout must be a number of seconds, got %v", t)
+	}
 	addr := net.JoinHostPort(host, strconv.FormatInt(port, 10))
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
+		if timeout > 0 && ctx.Err() == context.DeadlineExceeded && c.ctx.Err() == nil {
+			return nil, nil, abi.Errorf(abi.Timeout, "net_connect %s: no connection within the timeout of %v", addr, timeout)
+		}
 		return nil, nil, abi.Errorf(abi.ProviderError, "net_connect %s: %v", addr, err)
 	}
 	return conn.(*net.TCPConn), map[string]any{"host": host, "port": port, "remote": conn.RemoteAddr().String()}, nil

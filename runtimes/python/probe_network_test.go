@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/runtimes/python"
 	"github.com/aios-host/aios-host/space"
+	"golang.org/x/sys/unix"
 )
 
 // netHost is a host whose agent "netter" holds Network(127.0.0.1) and
@@ -218,5 +220,65 @@ func TestProbeNetworkConnectionsBounded(t *testing.T) {
 	r := v.(map[string]any)
 	if r["ok"] != false || r["opened"] != int64(python.MaxCallConns) || !strings.Contains(r["error"].(string), "connections open") {
 		t.Fatalf("hoard: %v", r)
+	}
+}
+
+const timeouter = `import socket, time
+from aios_sdk import Agent, Capability, tool
+
+@Agent(id="org.test.timeouter", capabilities=[Capability.Network("127.0.0.1")])
+class Timeouter:
+    @tool(name="connect-timeout", parameters={"port": {"type": "integer"}, "timeout": {"type": "number"}})
+    def connect_timeout(self, params):
+        t = time.monotonic()
+        try:
+            socket.create_connection(("127.0.0.1", params["port"]), timeout=params["timeout"])
+            return {"ok": True, "s": time.monotonic() - t}
+        except OSError as e:
+            return {"ok": False, "s": time.monotonic() - t, "error": "%s: %s" % (type(e).__name__, e)}
+`
+
+// TestProbeNetworkConnectTimeout: create_connection's timeout bounds the
+// brokered connect too: the host dialled until the call's deadline, so a
+// tool trying one host after another spent its whole deadline on the
+// first that did not answer.
+func TestProbeNetworkConnectTimeout(t *testing.T) {
+	// A listener whose queue is full: SYNs are dropped, connects hang.
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Listen(fd, 0); err != nil {
+		t.Fatal(err)
+	}
+	sa, _ := unix.Getsockname(fd)
+	port := sa.(*unix.SockaddrInet4).Port
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	for i := 0; i < 4; i++ {
+		c, err := net.DialTimeout("tcp", addr, 300*time.Millisecond)
+		if err != nil {
+			break
+		}
+		defer c.Close()
+	}
+	if c, err := net.DialTimeout("tcp", addr, 300*time.Millisecond); err == nil {
+		c.Close()
+		t.Skip("the listen queue does not fill here")
+	}
+	h := netHost(t)
+	loadTool(t, h, "timeouter.py", timeouter)
+	v, err := h.Call(context.Background(), &abi.ToolCall{Caller: "netter", Tool: "connect-timeout",
+		Params: map[string]any{"port": int64(port), "timeout": 0.5}, Deadline: time.Now().Add(6 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := v.(map[string]any)
+	t.Logf("%v", r)
+	if r["ok"] != false || r["s"].(float64) > 3 || !strings.Contains(r["error"].(string), "timed out") {
+		t.Fatalf("connect with timeout 0.5 s: %v; want a timeout after about 0.5 s", r)
 	}
 }

@@ -820,12 +820,19 @@ def _install_net_broker(w, fd):
             raise PermissionError(13, "network access of this provider goes through aios-host and is only available while a tool call runs")
         if isinstance(port, str) and port.isdigit():
             port = int(port)
+        args = {"host": str(host), "port": port}
+        if timeout is not default_timeout and timeout is not None:
+            # The connect's own bound (the host dials; else only the
+            # call's deadline bounds it).
+            args["timeout"] = float(timeout)
         with lock:
             try:
-                w.host_roundtrip(HostOp(w, w.current_call, "net_connect", {"host": str(host), "port": port}))
+                w.host_roundtrip(HostOp(w, w.current_call, "net_connect", args))
             except ToolError as e:
                 if e.code == "CapabilityDenied":
                     raise PermissionError(13, e.message) from None
+                if e.code == "Timeout":
+                    raise socket.timeout("timed out: " + e.message) from None
                 raise OSError(e.message) from None
             fds = array.array("i")
             _, anc, _, _ = broker.recvmsg(1, socket.CMSG_LEN(fds.itemsize))
