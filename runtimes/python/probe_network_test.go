@@ -282,3 +282,44 @@ func TestProbeNetworkConnectTimeout(t *testing.T) {
 		t.Fatalf("connect with timeout 0.5 s: %v; want a timeout after about 0.5 s", r)
 	}
 }
+
+const hostForms = `import socket
+from aios_sdk import Agent, Capability, tool
+
+@Agent(id="org.test.hostforms", capabilities=[Capability.Network("127.0.0.1"), Capability.Network("xn--bcher-kva.example")])
+class HostForms:
+    @tool(name="connect-forms", parameters={"port": {"type": "integer"}})
+    def connect_forms(self, params):
+        out = {}
+        for name, host in (("bytes", b"127.0.0.1"), ("idn", "bücher.example")):
+            try:
+                socket.create_connection((host, params["port"]), timeout=1).close()
+                out[name] = "connected"
+            except OSError as e:
+                out[name] = "%s: %s" % (type(e).__name__, e)
+        return out
+`
+
+// TestProbeNetworkHostForms: create_connection takes a host as bytes or
+// as an internationalized name (Python encodes it with IDNA); the SDK
+// sent str(b"127.0.0.1") = "b'127.0.0.1'", and "bücher.example" was
+// refused as no DNS name instead of being matched as xn--bcher-kva.example.
+func TestProbeNetworkHostForms(t *testing.T) {
+	h := netHost(t)
+	loadTool(t, h, "hostforms.py", hostForms)
+	port, _ := listener(t)
+	v, err := h.Call(context.Background(), &abi.ToolCall{Caller: "netter", Tool: "connect-forms", Params: map[string]any{"port": int64(port)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := v.(map[string]any)
+	t.Logf("%v", r)
+	if r["bytes"] != "connected" {
+		t.Errorf("host as bytes: %v", r["bytes"])
+	}
+	// The IDN host is matched in its ASCII form; the caller lacks it, so
+	// the refusal names xn--bcher-kva.example.
+	if s, _ := r["idn"].(string); !strings.Contains(s, "xn--bcher-kva.example") {
+		t.Errorf("IDN host: %v; want it matched as xn--bcher-kva.example", s)
+	}
+}

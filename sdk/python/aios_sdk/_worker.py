@@ -820,7 +820,18 @@ def _install_net_broker(w, fd):
             raise PermissionError(13, "network access of this provider goes through aios-host and is only available while a tool call runs")
         if isinstance(port, str) and port.isdigit():
             port = int(port)
-        args = {"host": str(host), "port": port}
+        # As socket.getaddrinfo takes them: bytes, and a name with
+        # non-ASCII letters in its IDNA (xn--) form, which is what
+        # Network(host) patterns are matched against.
+        if isinstance(host, (bytes, bytearray)):
+            host = bytes(host).decode("ascii", "backslashreplace")
+        host = str(host)
+        if not host.isascii():
+            try:
+                host = host.encode("idna").decode("ascii")
+            except UnicodeError:
+                pass  # the host says what is wrong with it
+        args = {"host": host, "port": port}
         if timeout is not default_timeout and timeout is not None:
             # The connect's own bound (the host dials; else only the
             # call's deadline bounds it).
