@@ -2,6 +2,7 @@ package python
 
 import (
 	"context"
+	"errors"
 	"net"
 	"os"
 	"strconv"
@@ -138,7 +139,10 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		if timeout > 0 && ctx.Err() == context.DeadlineExceeded && c.ctx.Err() == nil {
+		// The dialer's own deadline (the context's) may fire before the
+		// context says it is done: its i/o timeout counts too.
+		var ne net.Error
+		if timeout > 0 && c.ctx.Err() == nil && (ctx.Err() != nil || errors.As(err, &ne) && ne.Timeout()) {
 			return nil, nil, abi.Errorf(abi.Timeout, "net_connect %s: no connection within the timeout of %v", addr, timeout)
 		}
 		return nil, nil, abi.Errorf(abi.ProviderError, "net_connect %s: %v", addr, err)
