@@ -148,3 +148,35 @@ func TestProbeInferenceTemperatureNotFinite(t *testing.T) {
 		t.Errorf("the backend was asked %d times", asked.Load())
 	}
 }
+
+// TestProbeInferenceNestedIntersected: a tool whose provider lacks
+// Inference cannot have another tool complete for it (the nested call's
+// grants are its caller's ∩ its provider's), nor can a caller without
+// Inference reach it through a tool whose provider holds it.
+func TestProbeInferenceNestedIntersected(t *testing.T) {
+	var asked atomic.Int32
+	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		_, _ = w.Write([]byte(okAnswer))
+	}, 0)
+	p := native.New(abi.ProviderInfo{ID: "org.test.relay", Version: "1.0.0", Capabilities: []string{"CallTool(*)"}})
+	p.MustRegister(abi.ToolDef{Name: "relay", Version: "1.0.0"},
+		func(ctx context.Context, params any, env abi.Env) (any, error) {
+			return env.CallTool(ctx, "complete", "", map[string]any{})
+		})
+	if err := te.h.AddProvider(context.Background(), p, ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := te.call("alice", "relay", nil); abi.CodeOf(err) != abi.CapabilityDenied || !strings.Contains(err.Error(), "Inference") {
+		t.Errorf("alice → relay (no Inference) → complete: %v; want CapabilityDenied naming Inference", err)
+	}
+	if _, err := te.call("limited", "complete", nil); abi.CodeOf(err) != abi.CapabilityDenied {
+		t.Errorf("limited → complete: %v", err)
+	}
+	if asked.Load() != 0 {
+		t.Errorf("the backend was asked %d times", asked.Load())
+	}
+	if v, err := te.call("alice", "complete", nil); err != nil || v != "hi" {
+		t.Errorf("alice → complete: %v %v", v, err)
+	}
+}
