@@ -299,7 +299,21 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 			Data: map[string]any{"status": int64(resp.StatusCode)}}
 	}
 	if jerr != nil {
-		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + " sent an answer that is not chat-completions JSON: " + shapeError(jerr)}
+		// What came instead: the decoder's "invalid character '<' looking
+		// for beginning of value" does not say it was a proxy's HTML page.
+		why := shapeError(jerr)
+		var syn *json.SyntaxError
+		switch body := bytes.TrimSpace(raw); {
+		case len(body) == 0:
+			why = "the body is empty (" + resp.Status + ")"
+		case errors.As(jerr, &syn) && syn.Offset <= 1:
+			why = "it is not JSON at all; it begins " + strconv.Quote(clip(string(body), 64))
+			if ct := resp.Header.Get("Content-Type"); ct != "" {
+				why += " (Content-Type " + strconv.Quote(clip(ct, 64)) + ")"
+			}
+			why += "; is inference.url the API's address?"
+		}
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + " sent an answer that is not chat-completions JSON: " + why}
 	}
 	if len(out.Choices) == 0 {
 		msg := "inference backend " + endpoint + " sent no choices"

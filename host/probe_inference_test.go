@@ -180,3 +180,27 @@ func TestProbeInferenceNestedIntersected(t *testing.T) {
 		t.Errorf("alice → complete: %v %v", v, err)
 	}
 }
+
+// TestProbeInferenceNotJSONSaid: a 2xx answer that is no JSON at all (an
+// empty body, a proxy's HTML login page, an event stream) was reported in
+// the decoder's words ("unexpected end of JSON input", "invalid character
+// '<' looking for beginning of value"), not what came instead.
+func TestProbeInferenceNotJSONSaid(t *testing.T) {
+	for name, c := range map[string]struct {
+		status     int
+		body, want string
+	}{
+		"empty":  {204, "", "empty"},
+		"html":   {200, "<!DOCTYPE html><html><title>Sign in</title>", `"<!DOCTYPE html><html><title>Sign in</title>"`},
+		"stream": {200, "data: {\"choices\":[]}\n\n", `"data: {`},
+	} {
+		te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(c.status)
+			_, _ = w.Write([]byte(c.body))
+		}, 0)
+		_, err := te.call("alice", "complete", nil)
+		if abi.CodeOf(err) != abi.Unavailable || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want Unavailable saying %s", name, err, c.want)
+		}
+	}
+}
