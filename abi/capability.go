@@ -128,7 +128,26 @@ func (c Capability) Covers(req Capability) bool {
 	if strings.ContainsAny(req.Arg, "*?") {
 		return false
 	}
+	if c.Kind == CapNetwork && addressPattern(c.Arg) && net.ParseIP(req.Arg) == nil {
+		// Network(10.0.0.*) grants addresses: a DNS name beginning with
+		// the same digits ("10.0.0.1.attacker.example") resolves wherever
+		// its owner says.
+		return false
+	}
 	return Glob(c.Arg, req.Arg)
+}
+
+// addressPattern reports whether a Network pattern with wildcards names IP
+// addresses: besides its wildcards it holds only digits and dots (IPv4),
+// or colons (IPv6: no host name holds one).
+func addressPattern(p string) bool {
+	if !strings.ContainsAny(p, "*?") {
+		return false
+	}
+	if strings.Contains(p, ":") {
+		return true
+	}
+	return strings.Trim(p, "0123456789.*?") == "" && strings.ContainsAny(p, "0123456789")
 }
 
 // Glob matches s against pattern with '*' (any run, including empty) and

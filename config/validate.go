@@ -368,8 +368,8 @@ func (v *validator) caps(path string, caps []string) {
 	}
 }
 
-// unmatchableArg says why c's pattern can match no tool name (CallTool)
-// or space name (ReadSpace, WriteSpace): a character neither a name nor a
+// unmatchableArg says why c's pattern can match no tool name (CallTool),
+// space name (ReadSpace, WriteSpace) or host (Network): a character neither a name nor a
 // wildcard can be, such as a version (CallTool(echo@^1): grants name
 // tools, not versions), a capital in a space name or a look-alike letter.
 // "" when it can match.
@@ -383,6 +383,14 @@ func unmatchableArg(c abi.Capability) string {
 	case abi.CapReadSpace, abi.CapWriteSpace:
 		what, rule = "space name", "a-z 0-9 _ . -"
 		valid = func(n string) bool { return space.ValidateSpaceName(n) == nil }
+	case abi.CapNetwork:
+		// Matched against abi.NetworkHost's form: a DNS name or an IP
+		// address, never a port, a scheme or a path (any port is allowed).
+		what, rule = "host name", "a-z 0-9 _ . -, an IP address"
+		valid = func(n string) bool {
+			_, err := abi.NetworkHost(n)
+			return err == nil || strings.Trim(n, "a0123456789abcdef:.") == ""
+		}
 	default:
 		return ""
 	}
@@ -390,6 +398,14 @@ func unmatchableArg(c abi.Capability) string {
 		// A character a name may hold after its first ("a").
 		if r != '*' && r != '?' && !valid("a"+string(r)) {
 			return fmt.Sprintf("%q is in no %s (%s, and the wildcards * and ?)", r, what, rule)
+		}
+	}
+	if c.Kind == abi.CapNetwork && strings.Contains(c.Arg, ":") {
+		// An IPv6 address (pattern) holds only hex digits and colons, its
+		// dotted IPv4 tail after the last colon; anything else is
+		// host:port.
+		if strings.Trim(c.Arg, "0123456789abcdef:.*?") != "" || strings.Contains(c.Arg, ".") && strings.LastIndexByte(c.Arg, ':') > strings.IndexByte(c.Arg, '.') {
+			return "a port is in no host name (Network(host) allows every port of the host; name the host alone, e.g. Network(api.example.com))"
 		}
 	}
 	return ""

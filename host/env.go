@@ -262,6 +262,11 @@ func (f *frame) Complete(ctx context.Context, req abi.CompleteRequest) (abi.Comp
 		// Python tool's value came here unchecked and went to the backend.
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.InvalidParams, Message: "inference: max_tokens must be from 0 to " + strconv.Itoa(math.MaxInt32) + " (0: the backend's default), got " + strconv.Itoa(req.MaxTokens)}
 	}
+	if t := req.Temperature; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0)) {
+		// No JSON form: it failed as "inference request: json:
+		// unsupported value: NaN", naming no option.
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.InvalidParams, Message: "inference: temperature must be a finite number, got " + strconv.FormatFloat(*t, 'g', -1, 64)}
+	}
 	if ctx == nil { // as CallTool: the call's own
 		ctx = &f.ctx
 	}

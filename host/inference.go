@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -119,9 +120,58 @@ type chatResponse struct {
 		} `json:"message"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
-	Error *struct {
+	// Error is {"message": ...} (OpenAI's) or a string (Ollama's, some
+	// proxies'); errorMessage reads either.
+	Error json.RawMessage `json:"error"`
+}
+
+// errorMessage is the backend's error text in r, "" when it sent none.
+func (r *chatResponse) errorMessage() string {
+	var obj struct {
 		Message string `json:"message"`
-	} `json:"error"`
+	}
+	var str string
+	switch {
+	case len(r.Error) == 0:
+	case json.Unmarshal(r.Error, &obj) == nil:
+		return obj.Message
+	case json.Unmarshal(r.Error, &str) == nil:
+		return str
+	}
+	return ""
+}
+
+// shapeError says what in a backend's answer is not chat-completions JSON,
+// in JSON's terms: encoding/json's own message names the Go types the host
+// decodes into ("Go struct field chatResponse.choices of type []struct {
+// Message struct {…"), which say nothing to whoever runs the backend.
+func shapeError(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	want := func(t reflect.Type) string {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Slice, reflect.Array:
+			return "an array"
+		case reflect.Struct, reflect.Map:
+			return "an object"
+		case reflect.String:
+			return "a string"
+		case reflect.Bool:
+			return "true or false"
+		case reflect.Interface:
+			return "any value"
+		}
+		return "a number"
+	}(te.Type)
+	if te.Field == "" {
+		return "the answer is a JSON " + te.Value + ", not an object"
+	}
+	return "its " + strconv.Quote(te.Field) + " is a JSON " + te.Value + ", where chat-completions JSON has " + want
 }
 
 func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest) (abi.CompleteResponse, error) {
@@ -238,8 +288,8 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 	jerr := json.Unmarshal(raw, &out)
 	if resp.StatusCode/100 != 2 {
 		msg := strings.TrimSpace(string(raw))
-		if jerr == nil && out.Error != nil && out.Error.Message != "" {
-			msg = out.Error.Message
+		if m := out.errorMessage(); jerr == nil && m != "" {
+			msg = m
 		}
 		code := abi.Unavailable
 		if resp.StatusCode == http.StatusBadRequest {
@@ -249,16 +299,34 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 			Data: map[string]any{"status": int64(resp.StatusCode)}}
 	}
 	if jerr != nil {
-		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + " sent an answer that is not chat-completions JSON: " + jerr.Error()}
+		// What came instead: the decoder's "invalid character '<' looking
+		// for beginning of value" does not say it was a proxy's HTML page.
+		why := shapeError(jerr)
+		var syn *json.SyntaxError
+		switch body := bytes.TrimSpace(raw); {
+		case len(body) == 0:
+			why = "the body is empty (" + resp.Status + ")"
+		case errors.As(jerr, &syn) && syn.Offset <= 1:
+			why = "it is not JSON at all; it begins " + strconv.Quote(clip(string(body), 64))
+			if ct := resp.Header.Get("Content-Type"); ct != "" {
+				why += " (Content-Type " + strconv.Quote(clip(ct, 64)) + ")"
+			}
+			why += "; is inference.url the API's address?"
+		}
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + " sent an answer that is not chat-completions JSON: " + why}
 	}
 	if len(out.Choices) == 0 {
 		msg := "inference backend " + endpoint + " sent no choices"
-		if out.Error != nil && out.Error.Message != "" {
-			msg += "; its error: " + clip(out.Error.Message, maxInferenceMessage)
+		if m := out.errorMessage(); m != "" {
+			msg += "; its error: " + clip(m, maxInferenceMessage)
 		}
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: msg}
 	}
 	ch := out.Choices[0]
+	// The finish reason goes into the errors' data (and so the audit log)
+	// clipped and with the key taken out, as their messages' text is: it
+	// went there whole, megabytes and the key as the backend sent them.
+	ch.FinishReason = clip(ch.FinishReason, 64)
 	if ch.Message.Refusal != "" {
 		// An answer, not a broken backend: the model declined. Returned
 		// as text it would read as an empty completion.
@@ -269,7 +337,7 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 	if ch.Message.Content == nil {
 		msg := "inference backend " + endpoint + " sent a choice without content"
 		if ch.FinishReason != "" {
-			msg += " (finish_reason " + strconv.Quote(clip(ch.FinishReason, 64)) + ")"
+			msg += " (finish_reason " + strconv.Quote(ch.FinishReason) + ")"
 		}
 		code := abi.Unavailable
 		if ch.FinishReason == "content_filter" {

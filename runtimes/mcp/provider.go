@@ -66,7 +66,7 @@ func (p *provider) Close() error {
 // bounds the wait for a hung server.
 func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (res any, err error) {
 	if p.srv.cfg.Sampling { // only then can a server ask for a completion
-		defer p.srv.calls.add(call, env)()
+		defer p.srv.calls.add(ctx, call, env)()
 	}
 	defer func() {
 		if r := recover(); r != nil {

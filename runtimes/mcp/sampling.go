@@ -35,11 +35,12 @@ type inflight struct {
 }
 
 type flight struct {
+	ctx context.Context // the call's: a completion for it ends with it
 	env abi.Env
 	seq uint64 // order of arrival
 }
 
-func (f *inflight) add(c *abi.ToolCall, env abi.Env) func() {
+func (f *inflight) add(ctx context.Context, c *abi.ToolCall, env abi.Env) func() {
 	if env == nil {
 		return func() {}
 	}
@@ -48,7 +49,7 @@ func (f *inflight) add(c *abi.ToolCall, env abi.Env) func() {
 		f.envs = map[*abi.ToolCall]flight{}
 	}
 	f.seq++
-	f.envs[c] = flight{env, f.seq}
+	f.envs[c] = flight{ctx, env, f.seq}
 	f.mu.Unlock()
 	return func() {
 		f.mu.Lock()
@@ -57,10 +58,10 @@ func (f *inflight) add(c *abi.ToolCall, env abi.Env) func() {
 	}
 }
 
-// pick returns the Env a sampling request is answered through: the one
-// call's in flight, or, when several are, the oldest one's if every one
-// of them may use Inference; else why there is none.
-func (f *inflight) pick() (abi.Env, error) {
+// pick returns the call a sampling request is answered through: the one
+// in flight, or, when several are, the oldest one if every one of them
+// may use Inference; else why there is none.
+func (f *inflight) pick() (flight, error) {
 	f.mu.Lock()
 	fs := make([]flight, 0, len(f.envs))
 	for _, fl := range f.envs {
@@ -69,22 +70,22 @@ func (f *inflight) pick() (abi.Env, error) {
 	f.mu.Unlock()
 	switch len(fs) {
 	case 0:
-		return nil, fmt.Errorf("no call of the bridge to this server is in flight: sampling is answered only for the caller of a tool call")
+		return flight{}, fmt.Errorf("no call of the bridge to this server is in flight: sampling is answered only for the caller of a tool call")
 	case 1:
-		return fs[0].env, nil
+		return fs[0], nil
 	}
 	slices.SortFunc(fs, func(a, b flight) int { return cmp.Compare(a.seq, b.seq) })
 	for _, fl := range fs {
 		c, ok := fl.env.(abi.Checker)
 		if !ok {
-			return nil, fmt.Errorf("%d calls of the bridge to this server are in flight: the sampling request cannot be tied to one caller's grants", len(fs))
+			return flight{}, fmt.Errorf("%d calls of the bridge to this server are in flight: the sampling request cannot be tied to one caller's grants", len(fs))
 		}
 		if err := c.Check(abi.Capability{Kind: abi.CapInference}); err != nil {
-			return nil, fmt.Errorf("%d calls of the bridge to this server are in flight and the request cannot be tied to one of them; call %s may not use Inference: %v",
+			return flight{}, fmt.Errorf("%d calls of the bridge to this server are in flight and the request cannot be tied to one of them; call %s may not use Inference: %v",
 				len(fs), fl.env.Call().ID, err)
 		}
 	}
-	return fs[0].env, nil
+	return fs[0], nil
 }
 
 // sample answers a server's sampling/createMessage.
@@ -93,10 +94,11 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageRequest) (
 	if p == nil {
 		return nil, fmt.Errorf("sampling/createMessage without params")
 	}
-	env, err := s.calls.pick()
+	fl, err := s.calls.pick()
 	if err != nil {
 		return nil, err
 	}
+	env := fl.env
 	var prompt strings.Builder
 	for i, m := range p.Messages {
 		if m == nil {
@@ -116,6 +118,15 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageRequest) (
 	if p.Temperature != 0 {
 		t := p.Temperature
 		cr.Temperature = &t
+	}
+	// The completion is the call's: it ends when the server withdraws
+	// its request or when the call ends (its deadline, its caller's
+	// cancel), whichever is first; it ran on to inference.timeout after
+	// the call had ended.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if fl.ctx != nil {
+		defer context.AfterFunc(fl.ctx, cancel)()
 	}
 	res, err := env.Complete(ctx, cr)
 	if err != nil {

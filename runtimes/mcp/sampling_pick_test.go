@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -38,27 +39,27 @@ func TestSamplingPick(t *testing.T) {
 	a := &checkEnv{call: abi.ToolCall{ID: "a"}, allow: true}
 	b := &checkEnv{call: abi.ToolCall{ID: "b"}, allow: true}
 	c := &checkEnv{call: abi.ToolCall{ID: "c"}, allow: false}
-	doneA := f.add(&a.call, a)
-	if env, err := f.pick(); err != nil || env != a {
-		t.Fatalf("one call: %v, %v", env, err)
+	doneA := f.add(context.Background(), &a.call, a)
+	if fl, err := f.pick(); err != nil || fl.env != a {
+		t.Fatalf("one call: %v, %v", fl.env, err)
 	}
-	doneB := f.add(&b.call, b)
+	doneB := f.add(context.Background(), &b.call, b)
 	for range 20 { // map order varies: the oldest is chosen every time
-		if env, err := f.pick(); err != nil || env != a {
-			t.Fatalf("two allowed calls: %v, %v; want the oldest, a", env, err)
+		if fl, err := f.pick(); err != nil || fl.env != a {
+			t.Fatalf("two allowed calls: %v, %v; want the oldest, a", fl.env, err)
 		}
 	}
-	doneC := f.add(&c.call, c)
+	doneC := f.add(context.Background(), &c.call, c)
 	if _, err := f.pick(); err == nil || !strings.Contains(err.Error(), "call c may not use Inference") {
 		t.Fatalf("one call may not use Inference: %v", err)
 	}
 	doneC()
 	doneA()
-	if env, err := f.pick(); err != nil || env != b {
-		t.Fatalf("after a ended: %v, %v; want b", env, err)
+	if fl, err := f.pick(); err != nil || fl.env != b {
+		t.Fatalf("after a ended: %v, %v; want b", fl.env, err)
 	}
 	p := &plainEnv{}
-	doneP := f.add(&abi.ToolCall{ID: "p"}, p)
+	doneP := f.add(context.Background(), &abi.ToolCall{ID: "p"}, p)
 	if _, err := f.pick(); err == nil || !strings.Contains(err.Error(), "cannot be tied") {
 		t.Fatalf("an Env that cannot say: %v", err)
 	}

@@ -30,3 +30,6 @@ func WorkerCgroups() int {
 	}
 	return n
 }
+
+// MaxCallConns is the most brokered connections a call holds open.
+const MaxCallConns = maxCallConns

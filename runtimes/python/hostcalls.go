@@ -12,7 +12,7 @@ import (
 // (served here, within the worker's ctx.log budget, see worker.logLine),
 // and one of Python's own:
 //
-//	net_connect {host, port}                       → {host, port, remote}, and a connected
+//	net_connect {host, port, timeout?}             → {host, port, remote}, and a connected
 //	                                                 socket on the broker fd (netbroker.go)
 
 // serveHost answers one host_call of the call in flight c (nil when none),

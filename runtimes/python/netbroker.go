@@ -2,6 +2,7 @@ package python
 
 import (
 	"context"
+	"errors"
 	"net"
 	"os"
 	"strconv"
@@ -19,16 +20,20 @@ import (
 // namespace and Landlock TCP rules as a provider without Network. A worker
 // reaches the network only by asking the host: the host_call
 //
-//	net_connect {host, port}
+//	net_connect {host, port, timeout?}
 //
 // is checked against the patterns (host names compared lower-case; any
-// port), dialled by the host (TCP, the host resolves the name, bounded by
+// port) and the caller's grants (abi.Checker), dialled by the host (TCP, the host resolves the name, bounded by
 // the call's deadline), and the connected socket is passed to the worker
 // over a unix socket pair (fd 4, SCM_RIGHTS), in the same order as the
 // host_results. The SDK routes socket.create_connection (which urllib,
 // http.client, ftplib, smtplib, … use) through it. The worker cannot open a
 // socket itself, so it cannot reach any other host; a connected socket
-// cannot be re-pointed (connect(2) on it fails with EISCONN).
+// cannot be re-pointed (connect(2) on it fails with EISCONN). A brokered
+// connection is the call's: when the call ends the host shuts it down
+// (shutdown(2) of its own copy ends the socket the worker holds too), so a
+// socket kept by the worker serves no later call, whose caller may not
+// hold Network(host).
 
 // dialTimeout bounds a brokered connect when the call has no deadline.
 const dialTimeout = 30 * time.Second
@@ -52,10 +57,15 @@ func (w *worker) netConnect(c *inflight, hid string, hc *abi.HostCall) {
 	} else {
 		res.Value = value
 	}
+	if conn != nil {
+		if kerr := c.keep(conn); kerr != nil {
+			_ = conn.Close()
+			conn, res.Value, res.Error = nil, nil, kerr
+		}
+	}
 	w.brokerMu.Lock()
 	defer w.brokerMu.Unlock()
 	if conn != nil {
-		defer conn.Close()
 		if serr := w.passSocket(conn); serr != nil {
 			res.Value = nil
 			res.Error = abi.Errorf(abi.ProviderError, "net_connect: passing the socket to the worker: %v", serr)
@@ -90,16 +100,51 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 			Message: "provider " + w.p.reg.Provider.ID + " lacks " + want.String() + " (it holds Network for " + strings.Join(w.p.NetworkHosts(), ", ") + ")",
 			Data:    map[string]any{"missing": want.String()}}
 	}
+	// The caller's grants count too, as for every host service: a tool
+	// reaches no host its caller could not (the host's Env checks the
+	// call's effective grants ∩ the provider's).
+	if ck, ok := c.env.(abi.Checker); ok {
+		if err := ck.Check(want); err != nil {
+			return nil, nil, abi.AsToolError(err, abi.CapabilityDenied)
+		}
+	}
 	ctx := c.ctx
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, dialTimeout)
 		defer cancel()
 	}
+	// create_connection's timeout (seconds), when the tool gave one: the
+	// connect's own bound; without it a host that did not answer held the
+	// tool until the call's deadline, which then killed its worker.
+	var timeout time.Duration
+	switch t := args["timeout"].(type) {
+	case nil:
+	case float64, int64:
+		secs, _ := t.(float64)
+		if i, ok := t.(int64); ok {
+			secs = float64(i)
+		}
+		if !(secs >= 0 && secs <= 1e6) {
+			return nil, nil, abi.Errorf(abi.InvalidParams, "net_connect: timeout must be from 0 to 1e6 seconds, got %v", t)
+		}
+		timeout = max(time.Duration(secs*float64(time.Second)), time.Millisecond)
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	default:
+		return nil, nil, abi.Errorf(abi.InvalidParams, "net_connect: timeout must be a number of seconds, got %v", t)
+	}
 	addr := net.JoinHostPort(host, strconv.FormatInt(port, 10))
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
+		// The dialer's own deadline (the context's) may fire before the
+		// context says it is done: its i/o timeout counts too.
+		var ne net.Error
+		if timeout > 0 && c.ctx.Err() == nil && (ctx.Err() != nil || errors.As(err, &ne) && ne.Timeout()) {
+			return nil, nil, abi.Errorf(abi.Timeout, "net_connect %s: no connection within the timeout of %v", addr, timeout)
+		}
 		return nil, nil, abi.Errorf(abi.ProviderError, "net_connect %s: %v", addr, err)
 	}
 	return conn.(*net.TCPConn), map[string]any{"host": host, "port": port, "remote": conn.RemoteAddr().String()}, nil
@@ -119,4 +164,55 @@ func (w *worker) passSocket(conn *net.TCPConn) error {
 		return cerr
 	}
 	return serr
+}
+
+// maxCallConns bounds the brokered connections a call holds open at once
+// (each is a file descriptor of the host's until the call ends).
+const maxCallConns = 512
+
+// keep records conn as the call's, to be shut down when it ends: nil, or
+// why not (the call has ended, or holds maxCallConns connections). The
+// host's copies of connections that have ended both ways (the tool closed
+// its socket, the SDK shutting it down first, and the peer closed too)
+// are let go first.
+func (c *inflight) keep(conn *net.TCPConn) *abi.ToolError {
+	c.connMu.Lock()
+	defer c.connMu.Unlock()
+	if c.ended {
+		return abi.Errorf(abi.Unavailable, "net_connect: call %s ended while connecting", c.id)
+	}
+	if len(c.conns) >= maxCallConns {
+		live := c.conns[:0]
+		for _, k := range c.conns {
+			if connEnded(k) {
+				_ = k.Close()
+			} else {
+				live = append(live, k)
+			}
+		}
+		clear(c.conns[len(live):])
+		c.conns = live
+	}
+	if len(c.conns) >= maxCallConns {
+		return abi.Errorf(abi.Unavailable, "net_connect: call %s holds %d connections open, the most a call may; close some (socket.close) before opening more", c.id, maxCallConns)
+	}
+	c.conns = append(c.conns, conn)
+	return nil
+}
+
+// endConns ends the connections brokered for the call: shut down both
+// ways (the worker's duplicate of each socket included: a close of the
+// host's copy alone would leave the connection to the worker), then
+// closed.
+func (c *inflight) endConns() {
+	c.connMu.Lock()
+	conns := c.conns
+	c.conns, c.ended = nil, true
+	c.connMu.Unlock()
+	for _, conn := range conns {
+		if raw, err := conn.SyscallConn(); err == nil {
+			_ = raw.Control(func(fd uintptr) { _ = unix.Shutdown(int(fd), unix.SHUT_RDWR) })
+		}
+		_ = conn.Close()
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -125,6 +126,12 @@ type inflight struct {
 	id  string
 	ctx context.Context
 	env abi.Env
+
+	// conns are the connections brokered for the call (netbroker.go),
+	// the host's copies: ended when the call ends.
+	connMu sync.Mutex
+	conns  []*net.TCPConn
+	ended  bool
 }
 
 // startWorker starts a sandboxed worker for p and reads its registration.
@@ -751,6 +758,7 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 	w.reading = true
 	w.mu.Unlock()
 	defer w.endCall()
+	defer c.endConns()
 	// The spin window is decided before the call is written: the worker
 	// spins after its answer only when the host spins for it (see pipe.go).
 	w.armSpin()

@@ -801,18 +801,49 @@ def _install_net_broker(w, fd):
     default_timeout = socket._GLOBAL_DEFAULT_TIMEOUT
     lock = threading.Lock()
 
+    class BrokeredSocket(socket.socket):
+        """The host keeps a copy of each brokered socket until the call
+        ends (to end it then), so closing this one alone would not end the
+        connection: its last close (files made by makefile closed too)
+        shuts it down first."""
+
+        def _real_close(self, *args, **kwargs):
+            try:
+                self.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            super()._real_close(*args, **kwargs)
+
     def create_connection(address, timeout=default_timeout, source_address=None, *args, **kwargs):
         host, port = address[0], address[1]
         if not w.current_call:
             raise PermissionError(13, "network access of this provider goes through aios-host and is only available while a tool call runs")
         if isinstance(port, str) and port.isdigit():
             port = int(port)
+        # As socket.getaddrinfo takes them: bytes, and a name with
+        # non-ASCII letters in its IDNA (xn--) form, which is what
+        # Network(host) patterns are matched against.
+        if isinstance(host, (bytes, bytearray)):
+            host = bytes(host).decode("ascii", "backslashreplace")
+        host = str(host)
+        if not host.isascii():
+            try:
+                host = host.encode("idna").decode("ascii")
+            except UnicodeError:
+                pass  # the host says what is wrong with it
+        args = {"host": host, "port": port}
+        if timeout is not default_timeout and timeout is not None:
+            # The connect's own bound (the host dials; else only the
+            # call's deadline bounds it).
+            args["timeout"] = float(timeout)
         with lock:
             try:
-                w.host_roundtrip(HostOp(w, w.current_call, "net_connect", {"host": str(host), "port": port}))
+                w.host_roundtrip(HostOp(w, w.current_call, "net_connect", args))
             except ToolError as e:
                 if e.code == "CapabilityDenied":
                     raise PermissionError(13, e.message) from None
+                if e.code == "Timeout":
+                    raise socket.timeout("timed out: " + e.message) from None
                 raise OSError(e.message) from None
             fds = array.array("i")
             _, anc, _, _ = broker.recvmsg(1, socket.CMSG_LEN(fds.itemsize))
@@ -821,7 +852,7 @@ def _install_net_broker(w, fd):
                 fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
         if not fds:
             raise OSError("net_connect: the host passed no socket")
-        s = socket.socket(fileno=fds[0])
+        s = BrokeredSocket(fileno=fds[0])
         if timeout is not default_timeout:
             s.settimeout(timeout)
         return s
