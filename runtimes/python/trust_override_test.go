@@ -81,7 +81,7 @@ func TestSandboxFollowsProviderTrustOverride(t *testing.T) {
 	t.Run("raised", func(t *testing.T) {
 		h := newHostWith(t, rt, func(c *config.Config) {
 			c.Providers = map[string]config.ProviderOverride{"org.test.raised": {Trust: "Verified"}}
-			// The caller's grants count too (TestProbeNetworkCallerIntersected).
+			// The caller's grants count too (TestNetworkCallerIntersected).
 			a := c.Agents["tester"]
 			a.Grants = append(a.Grants, "Network(127.0.0.1)")
 			c.Agents["tester"] = a

@@ -10,11 +10,11 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbePoolSizeBounded: a pool_size past what a host can hold is a
+// TestPoolSizeBounded: a pool_size past what a host can hold is a
 // config error naming the key, not an allocation of 64 bytes per slot at
 // the first load (pool_size: 1000000000 asked for 64 GB and killed the
 // host out of memory).
-func TestProbePoolSizeBounded(t *testing.T) {
+func TestPoolSizeBounded(t *testing.T) {
 	for _, tc := range []struct {
 		c   Config
 		key string
@@ -32,11 +32,11 @@ func TestProbePoolSizeBounded(t *testing.T) {
 	}
 }
 
-// TestProbePoolTimeoutsFreeSlots: many calls of a guest that loops, on a
+// TestPoolTimeoutsFreeSlots: many calls of a guest that loops, on a
 // pool of 2, all end in Timeout at their deadline (interrupted, or never
 // given an instance: named runtimes.wasm.pool_size), and every slot is free
 // afterwards: busy is 0 and the next call runs at once.
-func TestProbePoolTimeoutsFreeSlots(t *testing.T) {
+func TestPoolTimeoutsFreeSlots(t *testing.T) {
 	l := newTestLoader(t, Config{PoolSize: 2, DeadlineGranularity: time.Millisecond}, nil)
 	p := load(t, l, buildWAT(t, basicWAT("org.test.poolload", 2)))
 	env := newFakeEnv(p, 5)

@@ -16,12 +16,12 @@ import (
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
-// TestProbeSessionCapAudited: a tools/call refused because its session
+// TestSessionCapAudited: a tools/call refused because its session
 // already runs mcp.http.max_calls_per_session calls is a refused call like
 // any other: it has its audit record (RateLimited, with the session) and
 // the call observers (metrics) see it. It had neither, so a client kept at
 // its cap left no trace.
-func TestProbeSessionCapAudited(t *testing.T) {
+func TestSessionCapAudited(t *testing.T) {
 	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
 	aw, err := audit.Open(auditPath, audit.Options{})
 	if err != nil {

@@ -2,10 +2,10 @@ package config
 
 import "testing"
 
-// TestProbeNetworkGrantsThatMatchNothing: a Network pattern is matched
+// TestNetworkGrantsThatMatchNothing: a Network pattern is matched
 // against a host name or IP address; one with a port, a scheme or a path
 // can match none, and granted nothing silently.
-func TestProbeNetworkGrantsThatMatchNothing(t *testing.T) {
+func TestNetworkGrantsThatMatchNothing(t *testing.T) {
 	for src, want := range map[string]string{
 		"agents:\n  a:\n    grants: [\"Network(api.example.com:443)\"]\n":     `agents.a.grants[0]: capability "Network(api.example.com:443)": a port`,
 		"agents:\n  a:\n    grants: [\"Network(https://api.example.com)\"]\n": `'/' is in no host name`,

@@ -21,10 +21,10 @@ def nap(params):
     return {"ok": True}
 `
 
-// TestProbePoolWaitTimeoutNamesKey: a call that waits for a worker of a
+// TestPoolWaitTimeoutNamesKey: a call that waits for a worker of a
 // full pool until its deadline gets Timeout naming
 // runtimes.python.pool_size (as wasm's names runtimes.wasm.pool_size).
-func TestProbePoolWaitTimeoutNamesKey(t *testing.T) {
+func TestPoolWaitTimeoutNamesKey(t *testing.T) {
 	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
 	h := newHost(t, rt)
 	loadTool(t, h, "pool.py", probePoolSrc)
@@ -65,12 +65,12 @@ async def caller(params, ctx):
     return {"code": ""}
 `
 
-// TestProbeNestedRateLimitedInPython: a Python tool's nested call refused
+// TestNestedRateLimitedInPython: a Python tool's nested call refused
 // by a rate limit raises ToolError with code RateLimited and the retry
 // hint in e.data, and ToolError has a constant for every code of the ABI:
 // ToolError.RateLimited (and Cancelled, ProviderCrashed, …) raised
 // AttributeError, failing the very handler written to back off.
-func TestProbeNestedRateLimitedInPython(t *testing.T) {
+func TestNestedRateLimitedInPython(t *testing.T) {
 	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
 	h := newHostWith(t, rt, func(c *config.Config) {
 		c.RateLimits.PerTool = map[string]config.Rate{"target": {PerSecond: 0.5, Burst: 1}}
@@ -92,9 +92,9 @@ func TestProbeNestedRateLimitedInPython(t *testing.T) {
 	}
 }
 
-// TestProbeSDKHasEveryCode: the SDK's ToolError names every code of the
+// TestSDKHasEveryCode: the SDK's ToolError names every code of the
 // ABI (abi.KnownCodes) as a constant, so the list cannot fall behind again.
-func TestProbeSDKHasEveryCode(t *testing.T) {
+func TestSDKHasEveryCode(t *testing.T) {
 	src, err := pysdk.Files.ReadFile("aios_sdk/_core.py")
 	if err != nil {
 		t.Fatal(err)

@@ -15,11 +15,11 @@ import (
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
-// TestProbeRateConcurrentExact: many goroutines hammering one tool get
+// TestRateConcurrentExact: many goroutines hammering one tool get
 // exactly its burst admitted (no lost or double counting), the rest
 // RateLimited, and the per-caller and tool buckets together never admit more
 // than the smaller one allows, refunds included.
-func TestProbeRateConcurrentExact(t *testing.T) {
+func TestRateConcurrentExact(t *testing.T) {
 	te := newTestHost(t, func(c *config.Config) {
 		c.RateLimits.PerCaller = &config.Rate{PerSecond: 0.001, Burst: 40}
 		c.RateLimits.PerTool = map[string]config.Rate{"whoami": {PerSecond: 0.001, Burst: 15}}
@@ -72,10 +72,10 @@ func TestProbeRateConcurrentExact(t *testing.T) {
 	}
 }
 
-// TestProbeRateRetryHonest: retry_after_ms is the time until the bucket
+// TestRateRetryHonest: retry_after_ms is the time until the bucket
 // holds a token: a call made that long after is admitted, and a fractional
 // rate gives the arithmetic's value.
-func TestProbeRateRetryHonest(t *testing.T) {
+func TestRateRetryHonest(t *testing.T) {
 	te := newTestHost(t, func(c *config.Config) {
 		c.RateLimits.PerTool = map[string]config.Rate{"whoami": {PerSecond: 4, Burst: 2}, "echo": {PerSecond: 0.25}}
 	})
@@ -110,9 +110,9 @@ func TestProbeRateRetryHonest(t *testing.T) {
 	}
 }
 
-// TestProbeRateNoLeak: an agent, a tool or a provider at its limit does
+// TestRateNoLeak: an agent, a tool or a provider at its limit does
 // not hold up another.
-func TestProbeRateNoLeak(t *testing.T) {
+func TestRateNoLeak(t *testing.T) {
 	slow := config.Rate{PerSecond: 0.001, Burst: 1}
 	te := newTestHost(t, func(c *config.Config) {
 		c.Agents["carol"] = config.Agent{Grants: []string{"CallTool(*)"}}
@@ -172,10 +172,10 @@ func TestProbeRateNoLeak(t *testing.T) {
 	}
 }
 
-// TestProbeRateNested: a nested call spends no agent token but counts
+// TestRateNested: a nested call spends no agent token but counts
 // against the tool's limit; its refusal reaches the outer caller as
 // RateLimited, and both calls are audited with their codes.
-func TestProbeRateNested(t *testing.T) {
+func TestRateNested(t *testing.T) {
 	te := newTestHost(t, func(c *config.Config) {
 		c.RateLimits.PerTool = map[string]config.Rate{"whoami": {PerSecond: 0.001, Burst: 1}}
 	})
@@ -211,12 +211,12 @@ func TestProbeRateNested(t *testing.T) {
 	}
 }
 
-// TestProbeRateErrorNamesLimit: a RateLimited error names the config key
+// TestRateErrorNamesLimit: a RateLimited error names the config key
 // of the bucket that refused it and its rate, in the message and in
 // data.limit: "rate limit of caller alice" did not say whether
 // agents.alice.rate or rate_limits.per_caller applies, nor which per_tool
 // pattern gave a tool its bucket.
-func TestProbeRateErrorNamesLimit(t *testing.T) {
+func TestRateErrorNamesLimit(t *testing.T) {
 	slow := config.Rate{PerSecond: 0.5, Burst: 1}
 	tests := []struct {
 		name   string
@@ -282,12 +282,12 @@ func (p *hungProvider) Call(_ context.Context, call *abi.ToolCall, _ abi.Env) (a
 
 func (p *hungProvider) Close() error { return nil }
 
-// TestProbeDeadlineUnderLoad: many calls of a provider that ignores its
+// TestDeadlineUnderLoad: many calls of a provider that ignores its
 // deadline are each abandoned with Timeout (data.abandoned) within the
 // deadline and the grace, all at once, not one after the other; the
 // provider's tokens were spent, its other tool still answers, and each
 // abandoned call has its Timeout record.
-func TestProbeDeadlineUnderLoad(t *testing.T) {
+func TestDeadlineUnderLoad(t *testing.T) {
 	te := newTestHost(t, func(c *config.Config) {
 		c.Providers = map[string]config.ProviderOverride{"org.probe.stuck": {Rate: &config.Rate{PerSecond: 0.001, Burst: 41}}}
 	})
@@ -339,10 +339,10 @@ func TestProbeDeadlineUnderLoad(t *testing.T) {
 	}
 }
 
-// TestProbeRateSurvivesReload: replacing a provider (a hot reload) while
+// TestRateSurvivesReload: replacing a provider (a hot reload) while
 // its calls run and are limited neither resets its buckets (a reload is no
 // way around a limit) nor loses or doubles a token.
-func TestProbeRateSurvivesReload(t *testing.T) {
+func TestRateSurvivesReload(t *testing.T) {
 	te := newTestHost(t, func(c *config.Config) {
 		c.Providers = map[string]config.ProviderOverride{"org.probe.hot": {Rate: &config.Rate{PerSecond: 0.001, Burst: 30}}}
 		c.RateLimits.PerTool = map[string]config.Rate{"hot-*": {PerSecond: 0.001, Burst: 20}}
@@ -414,10 +414,10 @@ func TestProbeRateSurvivesReload(t *testing.T) {
 	}
 }
 
-// TestProbeRefuse: Host.Refuse, for a front end's own limits, audits and
+// TestRefuse: Host.Refuse, for a front end's own limits, audits and
 // reports the call refused with the reason given, spends no token and
 // runs nothing; an unknown tool is still NotFound.
-func TestProbeRefuse(t *testing.T) {
+func TestRefuse(t *testing.T) {
 	te := newTestHost(t, nil) // limited: one token
 	var codes []abi.ErrorCode
 	defer te.h.OnCall(func(st CallStats) { codes = append(codes, st.Code) })()

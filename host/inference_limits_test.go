@@ -15,8 +15,8 @@ import (
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
-// TestProbeInferenceWrongShape: 2xx answers of the wrong JSON shape.
-func TestProbeInferenceWrongShape(t *testing.T) {
+// TestInferenceWrongShape: 2xx answers of the wrong JSON shape.
+func TestInferenceWrongShape(t *testing.T) {
 	for name, body := range map[string]string{
 		"choices string": `{"choices":"nope"}`,
 		"error string":   `{"error":"model llama9 not found"}`,
@@ -39,9 +39,9 @@ func TestProbeInferenceWrongShape(t *testing.T) {
 	}
 }
 
-// TestProbeInferenceCancelStopsRequest: a call cancelled while the backend
+// TestInferenceCancelStopsRequest: a call cancelled while the backend
 // hangs ends at once and the backend sees the request cancelled.
-func TestProbeInferenceCancelStopsRequest(t *testing.T) {
+func TestInferenceCancelStopsRequest(t *testing.T) {
 	var gone atomic.Int32
 	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.ReadAll(r.Body) // the server notices a closed connection once the body is read
@@ -84,9 +84,9 @@ func TestProbeInferenceCancelStopsRequest(t *testing.T) {
 	}
 }
 
-// TestProbeInferenceKeyInData: what a backend sends back goes into the
+// TestInferenceKeyInData: what a backend sends back goes into the
 // error's data as well as its message; the key must be in neither.
-func TestProbeInferenceKeyInData(t *testing.T) {
+func TestInferenceKeyInData(t *testing.T) {
 	for name, body := range map[string]string{
 		"null content": `{"choices":[{"message":{"content":null},"finish_reason":"length ` + probeKey + strings.Repeat("x", 1<<20) + `"}]}`,
 		"refusal":      `{"choices":[{"message":{"refusal":"no"},"finish_reason":"stop ` + probeKey + strings.Repeat("x", 1<<20) + `"}]}`,
@@ -112,10 +112,10 @@ func TestProbeInferenceKeyInData(t *testing.T) {
 	}
 }
 
-// TestProbeInferenceTemperatureNotFinite: a NaN or infinite temperature
+// TestInferenceTemperatureNotFinite: a NaN or infinite temperature
 // (a JS tool's {temperature: NaN}, a native provider's) has no JSON form:
 // refused before the backend is asked, naming the option.
-func TestProbeInferenceTemperatureNotFinite(t *testing.T) {
+func TestInferenceTemperatureNotFinite(t *testing.T) {
 	var asked atomic.Int32
 	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
 		asked.Add(1)
@@ -149,11 +149,11 @@ func TestProbeInferenceTemperatureNotFinite(t *testing.T) {
 	}
 }
 
-// TestProbeInferenceNestedIntersected: a tool whose provider lacks
+// TestInferenceNestedIntersected: a tool whose provider lacks
 // Inference cannot have another tool complete for it (the nested call's
 // grants are its caller's ∩ its provider's), nor can a caller without
 // Inference reach it through a tool whose provider holds it.
-func TestProbeInferenceNestedIntersected(t *testing.T) {
+func TestInferenceNestedIntersected(t *testing.T) {
 	var asked atomic.Int32
 	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
 		asked.Add(1)
@@ -181,11 +181,11 @@ func TestProbeInferenceNestedIntersected(t *testing.T) {
 	}
 }
 
-// TestProbeInferenceNotJSONSaid: a 2xx answer that is no JSON at all (an
+// TestInferenceNotJSONSaid: a 2xx answer that is no JSON at all (an
 // empty body, a proxy's HTML login page, an event stream) was reported in
 // the decoder's words ("unexpected end of JSON input", "invalid character
 // '<' looking for beginning of value"), not what came instead.
-func TestProbeInferenceNotJSONSaid(t *testing.T) {
+func TestInferenceNotJSONSaid(t *testing.T) {
 	for name, c := range map[string]struct {
 		status     int
 		body, want string

@@ -8,12 +8,12 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbePoolWaitTimeoutSaysWhy: a call that waits for a runtime of a
+// TestPoolWaitTimeoutSaysWhy: a call that waits for a runtime of a
 // full pool until its deadline gets Timeout saying so and naming
 // runtimes.js.pool_size (it was a bare "context deadline exceeded", which
 // reads as the tool being slow, not the pool being full), as wasm and
 // python say.
-func TestProbePoolWaitTimeoutSaysWhy(t *testing.T) {
+func TestPoolWaitTimeoutSaysWhy(t *testing.T) {
 	rt := newRuntime(t, Options{PoolSize: 1})
 	p := loadSource(t, rt, "pool.js", poolProvider)
 	done := make(chan error, 1)

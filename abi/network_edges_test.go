@@ -2,11 +2,11 @@ package abi
 
 import "testing"
 
-// TestProbeNetworkIPPatternNotName: an address pattern (Network(10.0.0.*),
+// TestNetworkIPPatternNotName: an address pattern (Network(10.0.0.*),
 // a subnet) matched DNS names beginning with its digits, such as
 // "10.0.0.1.attacker.example", which resolve wherever their owner says:
 // an address pattern matches IP addresses only.
-func TestProbeNetworkIPPatternNotName(t *testing.T) {
+func TestNetworkIPPatternNotName(t *testing.T) {
 	for _, c := range []struct {
 		pattern, host string
 		want          bool

@@ -37,9 +37,9 @@ func netHost(t *testing.T) *host.Host {
 	return h
 }
 
-// TestProbeNetworkCallerIntersected: a brokered connection needs
+// TestNetworkCallerIntersected: a brokered connection needs
 // Network(host) of the caller too, as every other host service does.
-func TestProbeNetworkCallerIntersected(t *testing.T) {
+func TestNetworkCallerIntersected(t *testing.T) {
 	h := netHost(t)
 	loadTool(t, h, "netprobe.py", proberSource(`[Capability.Network("127.0.0.1")]`))
 	port, accepted := listener(t)
@@ -84,10 +84,10 @@ class Stasher:
             return {"ok": False, "error": "%s: %s" % (type(e).__name__, e)}
 `
 
-// TestProbeNetworkConnectionEndsWithCall: a brokered connection is the
+// TestNetworkConnectionEndsWithCall: a brokered connection is the
 // call's: kept by the worker past the call's end, it served a later call
 // (another caller's, which may not hold Network(host)).
-func TestProbeNetworkConnectionEndsWithCall(t *testing.T) {
+func TestNetworkConnectionEndsWithCall(t *testing.T) {
 	h := netHost(t)
 	loadTool(t, h, "stasher.py", stasher)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -155,10 +155,10 @@ class Closer:
         return {"ok": True, "opened": len(kept)}
 `
 
-// TestProbeNetworkCloseReachesPeer: a tool's close of a brokered
+// TestNetworkCloseReachesPeer: a tool's close of a brokered
 // connection ends it at once (the peer reads EOF while the call still
 // runs), and the host keeps no copy of connections that have ended.
-func TestProbeNetworkCloseReachesPeer(t *testing.T) {
+func TestNetworkCloseReachesPeer(t *testing.T) {
 	h := netHost(t)
 	loadTool(t, h, "closer.py", closer)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -205,11 +205,11 @@ func TestProbeNetworkCloseReachesPeer(t *testing.T) {
 	}
 }
 
-// TestProbeNetworkConnectionsBounded: a call holds at most
+// TestNetworkConnectionsBounded: a call holds at most
 // python.MaxCallConns brokered connections open at once (each is a file
 // descriptor of the host's until the call ends); the next is refused,
 // saying so.
-func TestProbeNetworkConnectionsBounded(t *testing.T) {
+func TestNetworkConnectionsBounded(t *testing.T) {
 	h := netHost(t)
 	loadTool(t, h, "closer.py", closer)
 	port, _ := listener(t)
@@ -238,11 +238,11 @@ class Timeouter:
             return {"ok": False, "s": time.monotonic() - t, "error": "%s: %s" % (type(e).__name__, e)}
 `
 
-// TestProbeNetworkConnectTimeout: create_connection's timeout bounds the
+// TestNetworkConnectTimeout: create_connection's timeout bounds the
 // brokered connect too: the host dialled until the call's deadline, so a
 // tool trying one host after another spent its whole deadline on the
 // first that did not answer.
-func TestProbeNetworkConnectTimeout(t *testing.T) {
+func TestNetworkConnectTimeout(t *testing.T) {
 	// A listener whose queue is full: SYNs are dropped, connects hang.
 	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
 	if err != nil {
@@ -300,11 +300,11 @@ class HostForms:
         return out
 `
 
-// TestProbeNetworkHostForms: create_connection takes a host as bytes or
+// TestNetworkHostForms: create_connection takes a host as bytes or
 // as an internationalized name (Python encodes it with IDNA); the SDK
 // sent str(b"127.0.0.1") = "b'127.0.0.1'", and "bücher.example" was
 // refused as no DNS name instead of being matched as xn--bcher-kva.example.
-func TestProbeNetworkHostForms(t *testing.T) {
+func TestNetworkHostForms(t *testing.T) {
 	h := netHost(t)
 	loadTool(t, h, "hostforms.py", hostForms)
 	port, _ := listener(t)

@@ -9,13 +9,13 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeF32MaxAsPrinted: the largest f32, as float32 printers write it
+// TestF32MaxAsPrinted: the largest f32, as float32 printers write it
 // (encoding/json for a float32, strconv with bitSize 32, Rust's f32::MAX:
 // 3.4028235e+38), was refused as "out of range for f32" by FromJSON and by
 // the schema's maximum (math.MaxFloat32 as a float64,
 // 3.4028234663852886e+38), so a client could not send it. Both accept it
 // now and it arrives as math.MaxFloat32; a larger value is still refused.
-func TestProbeF32MaxAsPrinted(t *testing.T) {
+func TestF32MaxAsPrinted(t *testing.T) {
 	f32 := Primitive(KindF32)
 	b, err := json.Marshal(float32(-math.MaxFloat32))
 	if err != nil {
@@ -52,9 +52,9 @@ func TestProbeF32MaxAsPrinted(t *testing.T) {
 	}
 }
 
-// TestProbeValidateExternName: the names components use pass; names
+// TestValidateExternName: the names components use pass; names
 // with spaces, newlines, ';', bad versions or annotations do not.
-func TestProbeValidateExternName(t *testing.T) {
+func TestValidateExternName(t *testing.T) {
 	for _, n := range []string{"run", "hello", "[method]r.f", "[constructor]r", "[static]r.new", "[async]f",
 		"[async method]r.f", "wasi:cli/stdout@0.2.0", "samples:hello/greet@0.1.0", "aios:sdk/log@0.1.0",
 		"wasi:http/types@0.2.0-rc-2023-11-10", "a:b:c/d/e", "tool-handler", "sha-256", "HTTP-client"} {
@@ -78,13 +78,13 @@ func TestProbeValidateExternName(t *testing.T) {
 	}
 }
 
-// TestProbeS64BelowRangeRounded: JSON integers below s64's minimum
+// TestS64BelowRangeRounded: JSON integers below s64's minimum
 // (-9223372036854775809 … -9223372036854776832) decode as float64 (the
 // host's abi.UnmarshalJSONValue keeps only int64 and uint64 exact) and
 // round to exactly -2^63, which FromJSON took as s64's minimum: the
 // guest got another number than the caller sent. They are refused now;
 // -9223372036854775808 itself, which decodes as an int64, still passes.
-func TestProbeS64BelowRangeRounded(t *testing.T) {
+func TestS64BelowRangeRounded(t *testing.T) {
 	s64 := Primitive(KindS64)
 	for _, lit := range []string{"-9223372036854775809", "-9223372036854776832"} {
 		var v any

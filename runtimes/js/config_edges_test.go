@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// TestProbeConfigLimits: a negative or huge pool_size, or a negative
+// TestConfigLimits: a negative or huge pool_size, or a negative
 // timeout, is a config error naming the key. A negative pool_size became
 // the default 16 silently, and pool_size: 1000000000 made a channel of a
 // billion runtimes (8 GB) at the first load.
-func TestProbeConfigLimits(t *testing.T) {
+func TestConfigLimits(t *testing.T) {
 	for _, tc := range []struct {
 		c   Config
 		key string

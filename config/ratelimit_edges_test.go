@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// TestProbeRateGlobalBurstDefault: a file that sets rate_limits.global's
+// TestRateGlobalBurstDefault: a file that sets rate_limits.global's
 // per_second and leaves burst out got the default global's burst (20000):
 // "global: {per_second: 5}" admitted 20000 calls at once instead of the
 // documented ⌈per_second⌉.
-func TestProbeRateGlobalBurstDefault(t *testing.T) {
+func TestRateGlobalBurstDefault(t *testing.T) {
 	for _, tc := range []struct {
 		yaml  string
 		burst int
@@ -40,9 +40,9 @@ func TestProbeRateGlobalBurstDefault(t *testing.T) {
 	}
 }
 
-// TestProbeRateNotMapping: a rate written as something else than a
+// TestRateNotMapping: a rate written as something else than a
 // mapping is refused in the configuration's words, with its key.
-func TestProbeRateNotMapping(t *testing.T) {
+func TestRateNotMapping(t *testing.T) {
 	for _, tc := range []struct{ yaml, want string }{
 		{"rate_limits:\n  global: 10/s\n", "c.yaml:2: rate_limits.global: cannot unmarshal !!str `10/s` into config.Rate (want a mapping such as"},
 		{"rate_limits:\n  per_caller: [1, 2]\n", "c.yaml:2: rate_limits.per_caller: cannot unmarshal !!seq into config.Rate (want a mapping such as"},
@@ -64,9 +64,9 @@ func TestProbeRateNotMapping(t *testing.T) {
 	}
 }
 
-// TestProbeRateGlobalOffHint: the global limit cannot be turned off by
+// TestRateGlobalOffHint: the global limit cannot be turned off by
 // leaving it out (that is the default's 10000/s): its error says how.
-func TestProbeRateGlobalOffHint(t *testing.T) {
+func TestRateGlobalOffHint(t *testing.T) {
 	_, err := Parse([]byte("rate_limits:\n  global: {per_second: 0}\n"), "c.yaml")
 	if err == nil || !strings.Contains(err.Error(), "rate_limits.global: null for no global limit") {
 		t.Errorf("err = %v", err)

@@ -10,12 +10,12 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeRemoteRateLimitedKeepsRetry: a RateLimited error of an aios
+// TestRemoteRateLimitedKeepsRetry: a RateLimited error of an aios
 // host behind an MCP server keeps its retry hint through the bridge
 // (abi: RateLimited's data has retry_after_ms): the code came through, the
 // hint was dropped, so a caller of the bridged tool had no time to wait.
 // Only a sane whole number of milliseconds is taken from the remote.
-func TestProbeRemoteRateLimitedKeepsRetry(t *testing.T) {
+func TestRemoteRateLimitedKeepsRetry(t *testing.T) {
 	for _, tc := range []struct {
 		meta string
 		want any // retry_after_ms, nil for none

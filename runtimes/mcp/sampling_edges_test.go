@@ -26,11 +26,11 @@ func (e *hangingEnv) Complete(ctx context.Context, _ abi.CompleteRequest) (abi.C
 	return abi.CompleteResponse{}, ctx.Err()
 }
 
-// TestProbeSamplingEndsWithCall: a completion asked for by a server's
+// TestSamplingEndsWithCall: a completion asked for by a server's
 // sampling request is the bridge call's: when that call ends (its
 // deadline, its caller's cancel), the completion is cancelled too, and
 // does not run on to inference.timeout on the caller's account.
-func TestProbeSamplingEndsWithCall(t *testing.T) {
+func TestSamplingEndsWithCall(t *testing.T) {
 	cfg := fakeConfig(t, "sampling")
 	cfg.Sampling = true
 	_, rec, _, err := startBridge(t, map[string]ServerConfig{"fake": cfg})

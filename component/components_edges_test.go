@@ -87,14 +87,14 @@ const sdkBadHex = "0061736d0d000100074701420701707d016a01000173014001096f626a656
 	"69746566020563616c6c66011a030300097370616365732d74790108746f6f6c732d74790201740111050200067370616365" +
 	"730105746f6f6c73"
 
-// TestProbeImportErrorsNameTheImport: a guest that passes aios:sdk
+// TestImportErrorsNameTheImport: a guest that passes aios:sdk
 // functions bad arguments (a string out of bounds, an enum discriminant
 // out of range) or whose realloc gives the host's answer a place out of
 // bounds failed with "tool run: result.ok: realloc returned [65534,
 // 65539), …" or "tool run: level: discriminant 9 …", which did not say
 // which import the guest had called. The error names it now, and the
 // provider serves on.
-func TestProbeImportErrorsNameTheImport(t *testing.T) {
+func TestImportErrorsNameTheImport(t *testing.T) {
 	p := loadHexComponent(t, sdkBadHex, "sdkbad.wasm")
 	env := &fakeEnv{objects: map[string][]byte{"o1": []byte("hello")}}
 	for _, c := range []struct {
@@ -168,12 +168,12 @@ const logLongHex = "0061736d0d0001000744014204016d0405646562756704696e666f047761
 	"2d6e616d65010e00000200046c6f6763010372756e010800020100036d656d010c00110200046c69626301016d010c001202" +
 	"00046c6962630201690108010100046c6f6766010d030200066c6f672d74790101740107050100036c6f67"
 
-// TestProbeGuestLogCut: aios:sdk/log.log cut a message longer than 4 KiB
+// TestGuestLogCut: aios:sdk/log.log cut a message longer than 4 KiB
 // at byte 4096, in the middle of an "é" here (the log got half a
 // character, written as U+FFFD), and dropped the messages past 1,000 a
 // call without a word. The cut is at a character boundary now, and one
 // warning says the rest of the call's messages are dropped.
-func TestProbeGuestLogCut(t *testing.T) {
+func TestGuestLogCut(t *testing.T) {
 	p := loadHexComponent(t, logLongHex, "loglong.wasm")
 	env := &fakeEnv{}
 	if v, err := call(t, p, env, "run", map[string]any{"lvl": 1, "n": 1}); err != nil || v != int64(7) {
@@ -209,12 +209,12 @@ func chainTypes(n int) []byte {
 	return sec(7, types...)
 }
 
-// TestProbeManyItemsRefused: a component of n type definitions took a few
+// TestManyItemsRefused: a component of n type definitions took a few
 // hundred bytes of host memory per definition to parse and link before
 // anything refused it: 24 MB of 5 M definitions took 4 GB and 23 s (1 M:
 // 1.2 GB, 7 s, New and Inspect). A binary of more than binary.MaxItems
 // items is refused as it is read, naming the limit.
-func TestProbeManyItemsRefused(t *testing.T) {
+func TestManyItemsRefused(t *testing.T) {
 	const n = 1_000_000
 	b := comp(chainTypes(n), sec(1, emptyModule), sec(2, []byte{0x00, 0x00, 0x00}),
 		sec(6, cat([]byte{0x00, 0x00, 0x01, 0x00}, str("f")), cat([]byte{0x00, 0x02, 0x01, 0x00}, str("memory"))),
@@ -285,11 +285,11 @@ const postTrapHex = "0061736d0d00010001d7010061736d0100000001230660047f7f7f7f017
 	"04706f737403016804016b010800020100036d656d010600110100016d010600120100016901120304000274660102746802" +
 	"026c750302746b"
 
-// TestProbePostReturnTrapNamed: a post-return function that trapped
+// TestPostReturnTrapNamed: a post-return function that trapped
 // failed the call with "tool f: wasm error: unreachable", as if f itself
 // had trapped (a trapping cabi_realloc says "cabi_realloc: …"). The error
 // says "post-return" now.
-func TestProbePostReturnTrapNamed(t *testing.T) {
+func TestPostReturnTrapNamed(t *testing.T) {
 	p := loadHexComponent(t, postTrapHex, "post.wasm")
 	env := &fakeEnv{}
 	v, err := call(t, p, env, "f", map[string]any{})
@@ -331,14 +331,14 @@ const endlessStartHex = "0061736d0d000100014a0061736d010000000108026000006000017
 	"05014000007908060100000000000b0701000166010000002f0e636f6d706f6e656e742d6e616d6501060000010001660106" +
 	"00110100016201070012010002626901050301000174"
 
-// TestProbeEndlessStartFunction: the instance a load makes ran its start
+// TestEndlessStartFunction: the instance a load makes ran its start
 // functions under the loader's context only, so a component whose start
 // function never ends held New (and the host's loading of it) forever
 // under context.Background(), and for discovery's minutes otherwise; core
 // modules and the wasmtime engine stop theirs after 10 s. The load now
 // fails after Options.LoadTimeout (runtimes.wasm.load_timeout), naming it,
 // instrumented or not.
-func TestProbeEndlessStartFunction(t *testing.T) {
+func TestEndlessStartFunction(t *testing.T) {
 	b, err := hex.DecodeString(endlessStartHex)
 	if err != nil {
 		t.Fatal(err)
@@ -426,14 +426,14 @@ const callLoopHex = "0061736d0d000100072f014203016a01730173014002046e616d65730b7
 	"0100036d656d010c00110200046c69626301016d010c00120200046c69626302016901090101000563616c6c66010f030200" +
 	"08746f6f6c732d7479010174010905010005746f6f6c73"
 
-// TestProbeNestedErrorsBounded: the host remembered every error
+// TestNestedErrorsBounded: the host remembered every error
 // tools.call-tool handed the guest (to give back the original ToolError
 // when the guest returns the message unchanged), for the whole call and,
 // in a pooled instance, after it: 20,000 calls of a missing tool with a
 // different 10 KB name each (the name is in the NotFound message) kept
 // 392 MiB after 1.5 s. At most 64 messages of at most 4 KiB are kept now,
 // and none after the call.
-func TestProbeNestedErrorsBounded(t *testing.T) {
+func TestNestedErrorsBounded(t *testing.T) {
 	p := loadHexComponent(t, callLoopHex, "loop.wasm")
 	const n = 20000
 	calls := 0
@@ -516,14 +516,14 @@ var badNamesHex = map[string]string{
 	"import": "0061736d0d00010007030142000a3101002c776173693a636c692f7374646f757440302e322e303b0a2020696d706f7274206576696c3a706b672f616c6c0500012e0061736d0100000001060160017f017f03020100070501016600000a0601040020000b0009046e616d650002016d0204010000000607010000010001660708014001016179007908060100000000010b0701000166010000003d0e636f6d706f6e656e742d6e616d650106000001000166010600110100016d0106001201000169010d030200066f75742d74790101740105050100016f",
 }
 
-// TestProbeExternNamesChecked: import and export names were not checked
+// TestExternNamesChecked: import and export names were not checked
 // against the Component Model's name grammar. A function exported as
 // "Run Now;\ninterface evil {}" loaded (its tool description held the
 // newline), and an import named "wasi:cli/stdout@0.2.0;\n  import
 // evil:pkg/all" made `inspect` print an import the component does not
 // have. Such names are refused at load, naming them (wasmparser refuses
 // them too).
-func TestProbeExternNamesChecked(t *testing.T) {
+func TestExternNamesChecked(t *testing.T) {
 	for what, h := range badNamesHex {
 		b, err := hex.DecodeString(h)
 		if err != nil {
@@ -555,13 +555,13 @@ var metaHex = map[string]string{
 	"ok":   "0061736d0d0001000190010061736d0100000001060160017f017f03020100070501016600000a0601040020000b00600d61696f732d70726f76696465727b226964223a20226f72672e782e79222c20226361706162696c6974696573223a205b22436c6f636b225d2c2022746f6f6c73223a207b2266223a207b226465736372697074696f6e223a202264227d7d7d0009046e616d650002016d0204010000000607010000010001660708014001016179007908060100000000000b0701000166010000002e0e636f6d706f6e656e742d6e616d650106000001000166010600110100016d010600120100016901050301000174",
 }
 
-// TestProbeProviderMetadataChecked: an aios-provider section whose JSON
+// TestProviderMetadataChecked: an aios-provider section whose JSON
 // did not parse, or held a misspelt key ("capabilites"), or overrode a
 // tool the component does not have, was ignored without a word: the
 // provider loaded under the default id (component.<file>) and without
 // the capabilities it asked for. Such a section refuses the load, naming
 // the fault.
-func TestProbeProviderMetadataChecked(t *testing.T) {
+func TestProviderMetadataChecked(t *testing.T) {
 	for what, want := range map[string]string{
 		"bad":  "core module 0: custom section aios-provider: unexpected EOF",
 		"key":  `custom section aios-provider: json: unknown field "capabilites"`,
@@ -605,12 +605,12 @@ const logStartHex = "0061736d0d0001000744014204016d0405646562756704696e666f04776
 	"00036d656d010c00110200046c69626301016d010c00120200046c6962630201690108010100046c6f6766010d030200066c" +
 	"6f672d74790101740107050100036c6f67"
 
-// TestProbeStartFunctionHostError: a host function that failed under a
+// TestStartFunctionHostError: a host function that failed under a
 // start function (no call yet) dropped its error, and the load failed
 // with wazero's "start function[2] failed: host function aborted the
 // call (recovered by wazero)", which names neither the import nor the
 // fault. The load error says both now.
-func TestProbeStartFunctionHostError(t *testing.T) {
+func TestStartFunctionHostError(t *testing.T) {
 	b, err := hex.DecodeString(logStartHex)
 	if err != nil {
 		t.Fatal(err)

@@ -15,11 +15,11 @@ import (
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
 
-// TestProbeRateLimitedOverSocket: a call refused by a rate limit reaches a
+// TestRateLimitedOverSocket: a call refused by a rate limit reaches a
 // JSON-RPC client as -32003 with data.code RateLimited and the retry hint
 // and limit key in data.details, over the socket, over HTTP and in a
 // batch; concurrent clients together get exactly the burst.
-func TestProbeRateLimitedOverSocket(t *testing.T) {
+func TestRateLimitedOverSocket(t *testing.T) {
 	ts := newTestServer(t, "providers:\n  org.test.native:\n    rate: {per_second: 0.001, burst: 12}\n", true)
 	ctx := context.Background()
 	var wg sync.WaitGroup
@@ -66,7 +66,7 @@ func TestProbeRateLimitedOverSocket(t *testing.T) {
 	}
 }
 
-// TestProbeHTTPRequestsPerTokenBounded: one bearer token runs at most
+// TestHTTPRequestsPerTokenBounded: one bearer token runs at most
 // server.max_requests_per_token /rpc requests at once; one more is
 // answered 429 RateLimited naming the key, without running, while other
 // principals' requests are not counted, and a request that ends makes room.
@@ -74,7 +74,7 @@ func TestProbeRateLimitedOverSocket(t *testing.T) {
 // holds a goroutine and up to max_body_bytes of body, and a token holder
 // could keep any number of slow calls open (the socket bounds a uid to
 // max_conns_per_uid × 32 calls, MCP a session to max_calls_per_session).
-func TestProbeHTTPRequestsPerTokenBounded(t *testing.T) {
+func TestHTTPRequestsPerTokenBounded(t *testing.T) {
 	ts := newTestServer(t, "  max_requests_per_token: 2\n", true)
 	ctx := context.Background()
 	peer := jsonrpc.NewHTTPClient(ts.url+"/rpc", testToken, nil)
@@ -140,11 +140,11 @@ func (p *wedged) Call(context.Context, *abi.ToolCall, abi.Env) (any, error) {
 }
 func (p *wedged) Close() error { return nil }
 
-// TestProbeAbandonedCallsFreeTheirSlots: a connection's 32 slots taken by
+// TestAbandonedCallsFreeTheirSlots: a connection's 32 slots taken by
 // calls of a provider that never returns are freed when the host abandons
 // those calls (deadline + 1 s): the connection's next request is answered,
 // not held until the provider returns.
-func TestProbeAbandonedCallsFreeTheirSlots(t *testing.T) {
+func TestAbandonedCallsFreeTheirSlots(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	w := &wedged{release: make(chan struct{})}
 	defer close(w.release)
@@ -176,10 +176,10 @@ func TestProbeAbandonedCallsFreeTheirSlots(t *testing.T) {
 	}
 }
 
-// TestProbeRateLimitedInBatch: the calls of one batch, run 8 at a time,
+// TestRateLimitedInBatch: the calls of one batch, run 8 at a time,
 // share the buckets exactly: a provider burst of 12 admits 12 of 20, and
 // each of the 8 others is its own RateLimited answer with its id and hint.
-func TestProbeRateLimitedInBatch(t *testing.T) {
+func TestRateLimitedInBatch(t *testing.T) {
 	ts := newTestServer(t, "providers:\n  org.test.native:\n    rate: {per_second: 0.001, burst: 12}\n", false)
 	var items []string
 	for i := range 20 {
