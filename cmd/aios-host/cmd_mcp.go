@@ -82,6 +82,7 @@ Claude Desktop (claude_desktop_config.json):
 	if err := d.Start(ctx); err != nil {
 		return c.fail(err)
 	}
+	warnUnmatchedSettings(h.Config(), h.Registry(), log)
 	s, err := mcpserver.New(mcpserver.Options{Host: h, Logger: log})
 	if err != nil {
 		return c.fail(err)

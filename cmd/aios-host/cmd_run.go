@@ -65,6 +65,7 @@ logged and skipped.`)
 		}
 		return exitOK
 	}
+	warnUnmatchedSettings(cfg, h.Registry(), log)
 	log.Info("aios-host serving",
 		"tools", len(h.Registry().Tools()),
 		"providers", len(h.Registry().Providers()),

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/editdist"
+	"github.com/aios-host/aios-host/registry"
+)
+
+// unmatchedSetting is a per-provider or per-tool setting of the config that
+// names nothing the host serves.
+type unmatchedSetting struct {
+	Key     string // "providers.org.x", "rate_limits.per_tool.echo"
+	Kind    string // "provider" or "tool"
+	Suggest string // the closest served name, or ""
+}
+
+// unmatchedSettings returns the providers.<id> and rate_limits.per_tool
+// keys of cfg that name no provider or tool in reg: a misspelt id or tool
+// name leaves its trust, grants or rate unapplied, silently. A disabled
+// provider is not expected to be served; a per_tool pattern with * or ? is
+// unmatched only when no served tool matches it.
+func unmatchedSettings(cfg *config.Config, reg *registry.Registry) []unmatchedSetting {
+	provs := map[string]bool{}
+	var provNames []string
+	for _, p := range reg.Providers() {
+		if !provs[p.Info.ID] {
+			provs[p.Info.ID] = true
+			provNames = append(provNames, p.Info.ID)
+		}
+	}
+	tools := map[string]bool{}
+	var toolNames []string
+	for _, e := range reg.Tools() {
+		if !tools[e.Def.Name] {
+			tools[e.Def.Name] = true
+			toolNames = append(toolNames, e.Def.Name)
+		}
+	}
+	sort.Strings(provNames)
+	sort.Strings(toolNames)
+	var out []unmatchedSetting
+	ids := make([]string, 0, len(cfg.Providers))
+	for id := range cfg.Providers {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if cfg.Providers[id].Disabled || provs[id] {
+			continue
+		}
+		out = append(out, unmatchedSetting{Key: config.JoinKey("providers", id), Kind: "provider", Suggest: closestName(id, provNames)})
+	}
+	names := make([]string, 0, len(cfg.RateLimits.PerTool))
+	for name := range cfg.RateLimits.PerTool {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if tools[name] {
+			continue
+		}
+		if strings.ContainsAny(name, "*?") {
+			matched := false
+			for _, t := range toolNames {
+				if abi.Glob(name, t) {
+					matched = true
+					break
+				}
+			}
+			if matched {
+				continue
+			}
+			out = append(out, unmatchedSetting{Key: config.JoinKey("rate_limits.per_tool", name), Kind: "tool"})
+			continue
+		}
+		out = append(out, unmatchedSetting{Key: config.JoinKey("rate_limits.per_tool", name), Kind: "tool", Suggest: closestName(name, toolNames)})
+	}
+	return out
+}
+
+// closestName returns the name of names within a quarter of name's length
+// (at least two) edits of it, case-insensitively, the closest first; "" when
+// none is.
+func closestName(name string, names []string) string {
+	lname := strings.ToLower(name)
+	best, bestDist := "", max(2, len(name)/4)+1
+	for _, n := range names {
+		if d := editdist.Levenshtein(lname, strings.ToLower(n), bestDist-1); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	return best
+}
+
+// warnUnmatchedSettings logs each setting of unmatchedSettings once the
+// plugins are loaded. A provider or tool that arrives later (hot reload)
+// still gets its settings: this is a warning, not an error.
+func warnUnmatchedSettings(cfg *config.Config, reg *registry.Registry, log *slog.Logger) {
+	for _, u := range unmatchedSettings(cfg, reg) {
+		msg := fmt.Sprintf("%s names no %s the host serves, so it applies to nothing (a %s loaded later still gets it)", u.Key, u.Kind, u.Kind)
+		if u.Suggest != "" {
+			msg += fmt.Sprintf("; did you mean %q?", u.Suggest)
+		}
+		log.Warn(msg, "setting", u.Key)
+	}
+}
