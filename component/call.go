@@ -32,6 +32,10 @@ type callState struct {
 	out    GuestOutput // its stdout and stderr
 }
 
+// nestKey marks a context as coming from a host call of p's guest: a call
+// back into p from it does not wait for a busy instance (busy.Bound).
+type nestKey struct{ p *Provider }
+
 // KeepsDeadlines implements abi.DeadlineKeeper: the watchdog stops a guest
 // at most watchGranularity after its deadline (instrumented modules trap in
 // aios.tick, the others are closed), a new instance's start functions run
@@ -64,6 +68,17 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 	}
 	if !call.Deadline.IsZero() && (dl == 0 || call.Deadline.UnixNano() < dl) {
 		dl = call.Deadline.UnixNano()
+	}
+	var dlTime time.Time
+	if dl > 0 {
+		dlTime = time.Unix(0, dl)
+	}
+	overflow, err := p.bound.Acquire(ctx, dlTime, call.Depth > 0 && ctx.Value(nestKey{p}) != nil, p.reg.Provider.ID, call.Tool, "runtimes.wasm.pool_size")
+	if err != nil {
+		return nil, err
+	}
+	if !overflow {
+		defer p.bound.Release() // after the instance is back in the pool (defers run last first)
 	}
 	wctx := context.Background()
 	inst, err := p.get(dl)
@@ -380,7 +395,7 @@ var sdkFuncs = map[string]hostFunc{
 		}
 		return wit.Result{Val: obj.ID}, nil
 	},
-	"aios:sdk/tools#call-tool": func(st *callState, _ *instance, a []wit.Value) (wit.Value, error) {
+	"aios:sdk/tools#call-tool": func(st *callState, inst *instance, a []wit.Value) (wit.Value, error) {
 		if st.env == nil {
 			return errResult("no host environment"), nil
 		}
@@ -388,7 +403,7 @@ var sdkFuncs = map[string]hostFunc{
 		if err := abi.UnmarshalJSONValue([]byte(a[1].(string)), &params); err != nil {
 			return errResult("call-tool: params-json: " + err.Error()), nil
 		}
-		res, err := st.env.CallTool(st.ctx, a[0].(string), "", params)
+		res, err := st.env.CallTool(context.WithValue(st.ctx, nestKey{inst.p}, true), a[0].(string), "", params)
 		if err != nil {
 			te := abi.AsToolError(err, abi.ProviderError)
 			msg := te.Error()

@@ -30,6 +30,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component/binary"
 	"github.com/aios-host/aios-host/component/cabi"
+	"github.com/aios-host/aios-host/internal/busy"
 	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
 	"github.com/aios-host/aios-host/runtimes/wasm/precompile"
 	"github.com/aios-host/aios-host/wit"
@@ -43,7 +44,11 @@ func IsComponent(b []byte) bool { return binary.IsComponent(b) }
 type Options struct {
 	// Logger receives load-time messages and guest logs.
 	Logger *slog.Logger
-	// PoolSize is the number of idle instances kept for reuse (default 4).
+	// PoolSize bounds the instances of one provider serving calls at once,
+	// and the idle ones kept for reuse (default 4, as runtimes.wasm.pool_size
+	// for core modules). A call that finds all busy waits for one until its
+	// deadline; a tool's nested call back into its own provider does not
+	// wait (it runs on an instance outside the bound).
 	PoolSize int
 	// MemoryLimitPages caps each memory (64 KiB pages; default 4096 = 256 MiB).
 	MemoryLimitPages uint32
@@ -136,6 +141,7 @@ type tool struct {
 // Provider is a loaded component.
 type Provider struct {
 	path     string
+	bound    *busy.Bound // instances serving calls at once (Options.PoolSize)
 	rt       wazero.Runtime
 	plan     *plan
 	compiled []wazero.CompiledModule // per core instance (nil for inline bags)
@@ -196,7 +202,7 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	if opts.MemoryLimitPages == 0 {
 		opts.MemoryLimitPages = 4096
 	}
-	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, pool: make(chan *instance, opts.PoolSize),
+	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, pool: make(chan *instance, opts.PoolSize), bound: busy.New(opts.PoolSize),
 		realClock: opts.RealClock, realRandom: opts.RealRandom}
 	if p.meta, err = readMeta(pl.modules); err != nil {
 		return nil, fmt.Errorf("component %s: %w", name, err)

@@ -53,6 +53,7 @@ var sdkInterfaces = []struct {
 type callState struct {
 	ctx    context.Context
 	env    abi.Env
+	p      *Provider // whose guest runs: its nested calls back into p do not wait for a busy instance
 	logged int
 	// nested maps the message of a ToolError handed to the guest by
 	// call-tool back to the error, so that a guest passing it through
@@ -169,7 +170,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		if err := abi.UnmarshalJSONValue([]byte(pj), &params); err != nil {
 			return setResult(nil, "call-tool: params-json: "+err.Error(), true)
 		}
-		res, err := st.env.CallTool(st.ctx, name, "", params)
+		res, err := st.env.CallTool(context.WithValue(st.ctx, nestKey{st.p}, true), name, "", params)
 		if err != nil {
 			te := abi.AsToolError(err, abi.ProviderError)
 			msg := te.Error()

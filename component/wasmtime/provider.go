@@ -30,6 +30,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
+	"github.com/aios-host/aios-host/internal/busy"
 	"github.com/aios-host/aios-host/internal/sealed"
 	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
 	"github.com/aios-host/aios-host/wit"
@@ -41,7 +42,9 @@ var bytesType = &wit.Type{Kind: wit.KindList, Elem: wit.Primitive(wit.KindU8)}
 type Options struct {
 	// Logger receives load-time messages.
 	Logger *slog.Logger
-	// PoolSize is the number of idle instances kept for reuse (default 4).
+	// PoolSize bounds the instances of one provider serving calls at once,
+	// and the idle ones kept for reuse (default 4), as on wazero
+	// (component.Options.PoolSize).
 	PoolSize int
 	// MemoryLimitPages caps each linear memory of an instance (64 KiB
 	// pages; default 4096 = 256 MiB); an instance has at most four
@@ -150,6 +153,7 @@ type Provider struct {
 	comp   *C.wasmtime_component_t
 	linker *C.wasmtime_component_linker_t
 	pool   chan *instance
+	bound  *busy.Bound // instances serving calls at once (Options.PoolSize)
 	mu     sync.Mutex
 	live   int  // instances made or being made, not yet freed (under mu)
 	closed bool // (under mu)
@@ -168,7 +172,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 	if len(plan.Tools) == 0 {
 		return nil, fmt.Errorf("component %s: exports no functions, so it offers no tools", name)
 	}
-	p := &Provider{l: l, name: name, reg: plan.Register, tools: map[string]*tool{}, pool: make(chan *instance, l.opts.PoolSize)}
+	p := &Provider{l: l, name: name, reg: plan.Register, tools: map[string]*tool{}, pool: make(chan *instance, l.opts.PoolSize), bound: busy.New(l.opts.PoolSize)}
 	p.reg.Provider.Runtime = abi.RuntimeComponent
 	defer func() {
 		if err != nil {
@@ -499,6 +503,10 @@ func (p *Provider) free() {
 	}
 }
 
+// nestKey marks a context as coming from a host call of p's guest: a call
+// back into p from it does not wait for a busy instance (busy.Bound).
+type nestKey struct{ p *Provider }
+
 // Call implements abi.Provider.
 func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_ any, err error) {
 	t, ok := p.tools[call.Tool]
@@ -516,6 +524,13 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 	if !has {
 		deadline = time.Now().Add(p.l.opts.DefaultDeadline)
 	}
+	overflow, err := p.bound.Acquire(ctx, deadline, call.Depth > 0 && ctx.Value(nestKey{p}) != nil, p.reg.Provider.ID, call.Tool, "runtimes.wasm.pool_size")
+	if err != nil {
+		return nil, err
+	}
+	if !overflow {
+		defer p.bound.Release() // after the instance is back in the pool (defers run last first)
+	}
 	inst, err := p.get(deadline)
 	if err != nil {
 		var te *abi.ToolError
@@ -528,7 +543,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 		}
 		return nil, abi.Errorf(abi.Unavailable, "component %s: new instance: %v", p.reg.Provider.ID, err)
 	}
-	st := &callState{ctx: ctx, env: env}
+	st := &callState{ctx: ctx, env: env, p: p}
 	inst.state = st
 	defer func() {
 		if r := recover(); r != nil {

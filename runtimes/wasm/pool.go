@@ -6,21 +6,18 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/busy"
 )
 
 // pool is a provider's bounded set of instances, without a lock on the
 // call path: idle instances sit in fixed slots (one cache line each) taken
-// and returned by compare-and-swap, and the bound on busy instances is an
-// atomic counter. Only a call that finds the pool full blocks, on a
-// channel a releasing call signals. (A mutex, an idle slice and a
-// semaphore channel cost six lock/unlock pairs a call and bounced between
-// cores under parallel load.)
+// and returned by compare-and-swap, and the bound on busy instances is a
+// busy.Bound (an atomic counter). Only a call that finds the pool full
+// blocks. (A mutex, an idle slice and a semaphore channel cost six
+// lock/unlock pairs a call and bounced between cores under parallel load.)
 type pool[T any] struct {
-	size    int32
-	slots   []poolSlot[T]
-	busy    atomic.Int32 // bounded instances in use (the bound is size)
-	waiters atomic.Int32 // calls blocked in acquire
-	wake    chan struct{}
+	*busy.Bound
+	slots []poolSlot[T]
 }
 
 type poolSlot[T any] struct {
@@ -29,32 +26,11 @@ type poolSlot[T any] struct {
 }
 
 func newPool[T any](size int) *pool[T] {
-	return &pool[T]{size: int32(size), slots: make([]poolSlot[T], size), wake: make(chan struct{}, size)}
-}
-
-// tryAcquire takes one unit of the bound if one is free.
-func (q *pool[T]) tryAcquire() bool {
-	for {
-		n := q.busy.Load()
-		if n >= q.size {
-			return false
-		}
-		if q.busy.CompareAndSwap(n, n+1) {
-			return true
-		}
-	}
+	return &pool[T]{Bound: busy.New(size), slots: make([]poolSlot[T], size)}
 }
 
 // release returns a unit of the bound and wakes a blocked acquire.
-func (q *pool[T]) release() {
-	q.busy.Add(-1)
-	if q.waiters.Load() > 0 {
-		select {
-		case q.wake <- struct{}{}:
-		default: // a token is already pending
-		}
-	}
-}
+func (q *pool[T]) release() { q.Release() }
 
 // acquire takes a unit of the bound, waiting while all are busy until the
 // call's deadline or cancellation. A call that comes back into the same
@@ -62,34 +38,10 @@ func (q *pool[T]) release() {
 // its caller holds an instance and waits for it — so it runs as an overflow
 // instance outside the bound (overflow true: the caller must not release).
 func (q *pool[T]) acquire(ctx context.Context, call *abi.ToolCall, nest any, providerID string) (overflow bool, err error) {
-	if q.tryAcquire() {
+	if q.TryAcquire() {
 		return false, nil
 	}
-	if call.Depth > 0 && ctx.Value(nest) != nil {
-		return true, nil
-	}
-	// Announce the wait before the last try: a release after that try sees
-	// the waiter and leaves a token (both are sequentially consistent).
-	q.waiters.Add(1)
-	defer q.waiters.Add(-1)
-	var wait <-chan time.Time
-	if !call.Deadline.IsZero() {
-		t := time.NewTimer(time.Until(call.Deadline))
-		defer t.Stop()
-		wait = t.C
-	}
-	for {
-		if q.tryAcquire() {
-			return false, nil
-		}
-		select {
-		case <-q.wake:
-		case <-wait:
-			return false, abi.Errorf(abi.Timeout, "all %d instances of %s were busy until the deadline of %s (runtimes.wasm.pool_size)", q.size, providerID, call.Tool)
-		case <-ctx.Done():
-			return false, abi.AsToolError(ctx.Err(), abi.Cancelled)
-		}
-	}
+	return q.Acquire(ctx, call.Deadline, call.Depth > 0 && ctx.Value(nest) != nil, providerID, call.Tool, "runtimes.wasm.pool_size")
 }
 
 // take removes an idle instance, the one in the lowest slot (the most

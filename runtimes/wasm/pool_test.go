@@ -98,7 +98,7 @@ func TestPoolStress(t *testing.T) {
 	if p := peak.Load(); p > size {
 		t.Fatalf("%d held at once, bound %d", p, size)
 	}
-	if n := q.busy.Load(); n != 0 {
+	if n := q.Busy(); n != 0 {
 		t.Fatalf("busy = %d after every release", n)
 	}
 	idle := q.drain()

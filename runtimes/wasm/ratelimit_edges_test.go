@@ -63,7 +63,7 @@ func TestPoolTimeoutsFreeSlots(t *testing.T) {
 	if waited.Load() == 0 {
 		t.Errorf("no call reported waiting for the pool")
 	}
-	if b := p.pool.busy.Load(); b != 0 {
+	if b := p.pool.Busy(); b != 0 {
 		t.Fatalf("pool busy %d after every call ended", b)
 	}
 	if _, err := call(p, env, "const", nil, 200*time.Millisecond); err != nil {

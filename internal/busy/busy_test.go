@@ -1,0 +1,60 @@
+package busy
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+func TestBound(t *testing.T) {
+	b := New(2)
+	ctx := context.Background()
+	for range 2 {
+		if over, err := b.Acquire(ctx, time.Time{}, false, "p", "t", "k"); over || err != nil {
+			t.Fatalf("acquire under the bound: %v %v", over, err)
+		}
+	}
+	if b.TryAcquire() {
+		t.Fatal("TryAcquire past the bound succeeded")
+	}
+	// Reentrant: runs outside the bound.
+	if over, err := b.Acquire(ctx, time.Time{}, true, "p", "t", "k"); !over || err != nil {
+		t.Fatalf("reentrant acquire at the bound: %v %v, want overflow", over, err)
+	}
+	// Deadline.
+	_, err := b.Acquire(ctx, time.Now().Add(30*time.Millisecond), false, "org.x", "echo", "runtimes.wasm.pool_size")
+	if abi.CodeOf(err) != abi.Timeout || !strings.Contains(err.Error(), "all 2 instances of org.x were busy until the deadline of echo (runtimes.wasm.pool_size)") {
+		t.Fatalf("past the deadline: %v", err)
+	}
+	// Cancellation.
+	cctx, cancel := context.WithCancel(ctx)
+	time.AfterFunc(20*time.Millisecond, cancel)
+	if _, err := b.Acquire(cctx, time.Time{}, false, "p", "t", "k"); abi.CodeOf(err) != abi.Cancelled {
+		t.Fatalf("cancelled wait: %v", err)
+	}
+	// A release wakes a waiter.
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Acquire(ctx, time.Now().Add(5*time.Second), false, "p", "t", "k")
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	b.Release()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("a release did not wake the waiting acquire")
+	}
+	if n := b.Busy(); n != 2 {
+		t.Fatalf("busy = %d, want 2", n)
+	}
+	if New(0).Size() != 1 {
+		t.Fatal("New(0) is not a bound of 1")
+	}
+}
