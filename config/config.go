@@ -327,7 +327,17 @@ type Inference struct {
 	// "api-key").
 	APIKeyHeader string        `yaml:"api_key_header"`
 	Timeout      time.Duration `yaml:"timeout"`
+	// Rate bounds the completions of all tools together (each costs the
+	// backend's time, and often money); none when unset.
+	Rate *Rate `yaml:"rate"`
+	// MaxConcurrent bounds the requests to the backend in flight at once;
+	// a completion past it waits for one to end, until its call's deadline.
+	// Default DefaultInferenceConcurrency.
+	MaxConcurrent int `yaml:"max_concurrent"`
 }
+
+// DefaultInferenceConcurrency is inference.max_concurrent's default.
+const DefaultInferenceConcurrency = 16
 
 // MaxFileBytes bounds a configuration file: Load refuses a larger one (or
 // one that never ends, such as /dev/zero) instead of reading it until

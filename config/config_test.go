@@ -138,6 +138,8 @@ func TestBadConfigs(t *testing.T) {
 		{"provider trust", "providers:\n  org.x.y:\n    trust: Root\n", `c.yaml:3: providers["org.x.y"].trust: unknown trust level "Root"`},
 		{"default agent", "default_agent: nobody\n", `c.yaml:1: default_agent: agent "nobody" is not configured`},
 		{"inference url", "inference:\n  url: ftp://x\n", "c.yaml:2: inference.url:"},
+		{"inference rate", "inference:\n  rate: {per_second: 0}\n", "c.yaml:2: inference.rate.per_second: must be positive, got 0 (leave the rate out for no limit)"},
+		{"inference concurrency", "inference:\n  max_concurrent: -1\n", "c.yaml:2: inference.max_concurrent: -1 is negative (leave it out, or 0, for the default 16)"},
 		{"inference key header", "inference:\n  api_key_header: \"api key\"\n", `c.yaml:2: inference.api_key_header: "api key" is not an HTTP header name`},
 		{"inference key header hop", "inference:\n  api_key_header: Content-Length\n", `inference.api_key_header: "Content-Length" is a header the HTTP client sets itself`},
 		{"syntax", "limits: [\n", "c.yaml:"},

@@ -106,6 +106,7 @@ func Default() *Config {
 		Inference: Inference{
 			APIKeyEnv: "AIOS_INFERENCE_API_KEY",
 			Timeout:   DefaultInferenceTimout,
+			// MaxConcurrent: DefaultInferenceConcurrency when 0 (host).
 		},
 		Registry: RegistryConfig{SemverCheck: SemverWarn},
 		Runtimes: map[string]yaml.Node{},

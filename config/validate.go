@@ -180,6 +180,10 @@ func (c *Config) Validate() error {
 		v.bad("inference.api_key_header", fmt.Sprintf("%q is a header the HTTP client sets itself; name the one the backend reads the key from (e.g. api-key)", h))
 	}
 	v.positiveDur("inference.timeout", inf.Timeout)
+	v.rate("inference.rate", inf.Rate)
+	if inf.MaxConcurrent < 0 {
+		v.bad("inference.max_concurrent", fmt.Sprintf("%d is negative (leave it out, or 0, for the default %d)", inf.MaxConcurrent, DefaultInferenceConcurrency))
+	}
 	switch c.Registry.SemverCheck {
 	case SemverWarn, SemverRefuse, SemverOff:
 	default:

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/ratelimit"
 )
 
 // inferenceClient talks to an OpenAI-compatible chat-completions endpoint:
@@ -28,6 +29,10 @@ type inferenceClient struct {
 	keyHeader string
 	timeout   time.Duration
 	http      *http.Client
+	// lim is inference.rate (nil: none); slots holds a token per request
+	// in flight (inference.max_concurrent).
+	lim   *ratelimit.Limiter
+	slots chan struct{}
 }
 
 const defaultInferenceTimeout = 60 * time.Second
@@ -70,6 +75,8 @@ func newInferenceClient(c config.Inference, hc *http.Client) *inferenceClient {
 		}(),
 		timeout: orDefault(time.Duration(c.Timeout), defaultInferenceTimeout),
 		http:    hc,
+		lim:     newLimiter(c.Rate, "inference.rate"),
+		slots:   make(chan struct{}, orDefault(c.MaxConcurrent, config.DefaultInferenceConcurrency)),
 	}
 }
 
@@ -191,6 +198,26 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 				Message: "the value of $" + c.keyEnv + " (inference.api_key_env) holds a control character, which an API key sent in an HTTP header cannot: check how the variable is set"}
 		}
 	}
+	if c.lim != nil {
+		if ok, retry := c.lim.Allow(time.Now()); !ok {
+			return abi.CompleteResponse{}, rateError(retry, "inference (all tools' completions together)", c.lim)
+		}
+	}
+	select {
+	case c.slots <- struct{}{}:
+	default:
+		select {
+		case c.slots <- struct{}{}:
+		case <-ctx.Done():
+			code, until := abi.Timeout, "the call's deadline"
+			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				code, until = abi.Cancelled, "the call was cancelled"
+			}
+			return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: "inference: all " + strconv.Itoa(cap(c.slots)) +
+				" requests to the backend allowed at once (inference.max_concurrent) were in flight until " + until}
+		}
+	}
+	defer func() { <-c.slots }()
 	resp, err := c.ask(ctx, req, key)
 	if err != nil && key != "" {
 		// A backend may quote the request's Authorization header in its

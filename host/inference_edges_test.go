@@ -119,10 +119,15 @@ func TestInferenceKeyNotInErrors(t *testing.T) {
 // was cut and then reported as "not chat-completions JSON: unexpected end
 // of JSON input", hiding that it was too large.
 func TestInferenceHugeAnswer(t *testing.T) {
+	// 8 MiB bodies read under -race on a loaded machine can take more
+	// than the test tools' default deadline of 5 s.
+	call := func(te *testEnv) (any, error) {
+		return te.h.Call(context.Background(), &abi.ToolCall{Caller: "alice", Tool: "complete", Deadline: time.Now().Add(2 * time.Minute)})
+	}
 	te := inferenceHost(t, func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"choices":[{"message":{"content":"` + strings.Repeat("x", maxInferenceBody) + `"}}]}`))
 	}, 0)
-	_, err := te.call("alice", "complete", nil)
+	_, err := call(te)
 	if abi.CodeOf(err) != abi.TooLarge || !strings.Contains(err.Error(), "more than 8 MiB") {
 		t.Fatalf("%v; want TooLarge saying the answer is over 8 MiB", err)
 	}
@@ -131,7 +136,7 @@ func TestInferenceHugeAnswer(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 		_, _ = w.Write([]byte(strings.Repeat("z", maxInferenceBody+100)))
 	}, 0)
-	if _, err := te.call("alice", "complete", nil); abi.CodeOf(err) != abi.Unavailable || !strings.Contains(err.Error(), "503") || len(err.Error()) > 1024 {
+	if _, err := call(te); abi.CodeOf(err) != abi.Unavailable || !strings.Contains(err.Error(), "503") || len(err.Error()) > 1024 {
 		t.Fatalf("503 with a huge body: %.300v; want Unavailable naming the status, the body cut", err)
 	}
 	// An answer of exactly the bound is read whole.
@@ -140,7 +145,7 @@ func TestInferenceHugeAnswer(t *testing.T) {
 		_, _ = w.Write([]byte(`{"choices":[{"message":{"content":"` + strings.Repeat("y", pad) + `"}}]}`))
 	}, 0)
 	te.h.pol.maxResult = 16 << 20
-	if v, err := te.call("alice", "complete", nil); err != nil || len(v.(string)) != pad {
+	if v, err := call(te); err != nil || len(v.(string)) != pad {
 		t.Fatalf("an answer of exactly %d bytes: %v", maxInferenceBody, err)
 	}
 }
