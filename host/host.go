@@ -13,6 +13,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/screen"
 	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/space"
 )
@@ -187,7 +188,47 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 			"provider", reg.Provider.ID, "trust", trust.String(), "dropped", dropped,
 			"hint", "trust level "+trust.String()+" does not allow them (trust.caps): "+trustHint)
 	}
-	return rec, reg.Tools, nil
+	tools := reg.Tools
+	if trust < abi.Verified && reg.Provider.Runtime != abi.RuntimeMCP {
+		tools = h.screenDefs(rec, tools)
+	}
+	return rec, tools, nil
+}
+
+// screenDefs screens what a model reads of the tools of a provider below
+// Verified (a file dropped in a folder, unsigned or vouched for by its
+// folder only) as the MCP bridge screens imported tools (internal/screen,
+// strip): hidden characters in its description, examples, deprecation
+// note and its schemas' descriptions and titles are removed, and every
+// finding (injection-like phrases too, kept) is logged. An instruction
+// hidden in a description reached MCP clients' models as it was ("tool
+// poisoning"). Imported MCP tools are screened by their server's own
+// policy (mcp.servers.NAME.screen). The provider's own registration is not
+// changed (a copy is made).
+func (h *Host) screenDefs(rec *registry.ProviderRecord, tools []abi.ToolDef) []abi.ToolDef {
+	if d, fs := screen.Text(rec.Info.Description, "/provider/description", screen.Strip); len(fs) > 0 {
+		h.log.Warn("provider description screened: hidden characters or injection-like phrases",
+			"provider", rec.Info.ID, "trust", rec.Trust.String(), "findings", screen.Summary(fs))
+		rec.Info.Description = d
+	}
+	var out []abi.ToolDef
+	for i, def := range tools {
+		sd, fs := screen.Def(def, screen.Strip)
+		if len(fs) == 0 {
+			continue
+		}
+		h.log.Warn("tool definition screened: hidden characters or injection-like phrases",
+			"provider", rec.Info.ID, "tool", def.Name, "trust", rec.Trust.String(), "findings", screen.Summary(fs),
+			"hint", "a provider below Verified has what a model reads of its tools screened (docs/trust.md, \"Screening\")")
+		if out == nil {
+			out = append([]abi.ToolDef(nil), tools...)
+		}
+		out[i] = sd
+	}
+	if out == nil {
+		return tools
+	}
+	return out
 }
 
 // missing lists the requested capabilities the granted set does not allow.

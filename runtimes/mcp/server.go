@@ -701,10 +701,7 @@ func listPages[T any](ctx context.Context, method string, list func(context.Cont
 // description). Under refuse a tool with any finding is left out.
 func (s *server) screenDef(def abi.ToolDef) (abi.ToolDef, error) {
 	p := s.cfg.policy()
-	desc, fs := screen.Text(def.Description, "/description", p)
-	params, f2 := screen.Schema(def.Parameters, p)
-	returns, f3 := screen.Schema(def.Returns, p)
-	fs = append(append(fs, prefixed(f2, "/parameters")...), prefixed(f3, "/returns")...)
+	out, fs := screen.Def(def, p)
 	if len(fs) == 0 {
 		return def, nil
 	}
@@ -713,21 +710,7 @@ func (s *server) screenDef(def abi.ToolDef) (abi.ToolDef, error) {
 	}
 	s.b.log.Warn("mcp tool definition screened: untrusted text with hidden characters or injection-like phrases",
 		"server", s.name, "tool", def.Name, "policy", string(p), "findings", screen.Summary(fs))
-	def.Description = desc
-	if m, ok := params.(map[string]any); ok {
-		def.Parameters = m
-	}
-	if m, ok := returns.(map[string]any); ok {
-		def.Returns = m
-	}
-	return def, nil
-}
-
-func prefixed(fs []screen.Finding, prefix string) []screen.Finding {
-	for i := range fs {
-		fs[i].Path = prefix + fs[i].Path
-	}
-	return fs
+	return out, nil
 }
 
 // emptyTable is the server's registration with no tools.
