@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -201,5 +202,62 @@ func TestSecretFilesBounded(t *testing.T) {
 	}
 	if v, err := (TokenConfig{Agent: "peer", TokenFile: good}).value(""); err != nil || v != "s3cret" {
 		t.Errorf("good token_file: %q, %v", v, err)
+	}
+}
+
+// TestSocketClaimRace: hosts starting at once on a path holding a stale
+// socket each found it stale; a later one removed an earlier one's new
+// socket and listened in its place, leaving that host unreachable. Under
+// the socket's lock exactly one listens, the others are told another host
+// listens there, and the one listening is reachable.
+func TestSocketClaimRace(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "race.sock")
+	for round := range 10 {
+		ln, err := net.Listen("unix", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln.(*net.UnixListener).SetUnlinkOnClose(false)
+		ln.Close() // a stale socket
+		const n = 6
+		servers := make([]*testServer, n)
+		for i := range servers {
+			servers[i] = newTestServer(t, "", false)
+		}
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				errs[i] = servers[i].s.ListenUnix(p)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		won := -1
+		for i, err := range errs {
+			switch {
+			case err == nil && won >= 0:
+				t.Fatalf("round %d: servers %d and %d both listen on %s", round, won, i, p)
+			case err == nil:
+				won = i
+			case !strings.Contains(err.Error(), "another host is already listening there"):
+				t.Fatalf("round %d: server %d: %v; want another host listening", round, i, err)
+			}
+		}
+		if won < 0 {
+			t.Fatalf("round %d: no server listens: %v", round, errs)
+		}
+		c, err := net.Dial("unix", p)
+		if err != nil {
+			t.Fatalf("round %d: the winner's socket is gone: %v", round, err)
+		}
+		c.Close()
+		servers[won].s.Close()
+		_ = os.Remove(p)
 	}
 }

@@ -216,26 +216,43 @@ func CheckSocket(path string) error {
 	return err
 }
 
+// socketPathFits says why path cannot be a unix socket address: bind(2)
+// says only EINVAL for a path that does not fit sun_path.
+func socketPathFits(path string) error {
+	if len(path) >= maxSocketPath {
+		return fmt.Errorf("socket %s: the path is too long (%d bytes; a unix socket address holds %d, with its NUL): choose a shorter one", path, len(path), maxSocketPath)
+	}
+	return nil
+}
+
+// takenError says a socket path holds what is not this host's to
+// replace: something that is not a socket, or a live host's socket.
+type takenError struct{ found, msg string }
+
+func (e *takenError) Error() string { return e.msg }
+
 // probeSocket checks the socket path: stale when a socket file is there
 // that refuses connections (its host died); an error for a path too long
 // for a socket address, a live socket, or anything but a socket there
 // (not the host's to remove).
 func probeSocket(path string) (stale bool, err error) {
-	// bind(2) says only EINVAL for a path that does not fit sun_path.
-	if len(path) >= maxSocketPath {
-		return false, fmt.Errorf("socket %s: the path is too long (%d bytes; a unix socket address holds %d, with its NUL): choose a shorter one", path, len(path), maxSocketPath)
+	if err := socketPathFits(path); err != nil {
+		return false, err
 	}
 	st, err := os.Lstat(path)
 	if err != nil {
 		return false, nil // nothing there (or a folder on the way missing: made at listen)
 	}
 	if st.Mode().Type() != os.ModeSocket {
-		return false, fmt.Errorf("socket %s: exists and is not a socket (%s): not replacing it (remove it, or choose another socket path)", path, fsperm.Kind(st.Mode()))
+		return false, &takenError{found: fsperm.Kind(st.Mode()), msg: fmt.Sprintf("socket %s: exists and is not a socket (%s): not replacing it (remove it, or choose another socket path)", path, fsperm.Kind(st.Mode()))}
 	}
 	c, err := net.DialTimeout("unix", path, 200*time.Millisecond)
 	if err == nil {
 		c.Close()
-		return false, fmt.Errorf("socket %s: another host is already listening there", path)
+		return false, &takenError{found: "another host's live socket", msg: fmt.Sprintf("socket %s: another host is already listening there", path)}
+	}
+	if errors.Is(err, syscall.ENOENT) {
+		return false, nil // removed since (its host closed): nothing there now
 	}
 	if !errors.Is(err, syscall.ECONNREFUSED) {
 		return false, fmt.Errorf("socket %s: cannot tell whether another host listens there (%v): not replacing it", path, err)
@@ -249,14 +266,7 @@ func (s *Server) ListenUnix(path string) error {
 	if path == "" {
 		path = s.cfg.Socket
 	}
-	stale, err := probeSocket(path)
-	if err != nil {
-		return err
-	}
-	if stale {
-		_ = os.Remove(path)
-	}
-	ln, id, err := listenSocket(path)
+	ln, id, err := claimSocket(path)
 	if err != nil {
 		return err
 	}

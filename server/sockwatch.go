@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"fmt"
-	"github.com/aios-host/aios-host/internal/fsperm"
 	"io/fs"
 	"net"
 	"os"
@@ -61,6 +60,66 @@ func listenSocket(path string) (net.Listener, fileID, error) {
 	return ln, id, nil
 }
 
+// lockSocket takes an exclusive lock on path+".lock" (made 0600 if
+// missing, never through a symbolic link) for the probe, removal and
+// listen that claim a socket path: two hosts starting at once on a stale
+// socket each found it stale, and the second removed the first's new
+// socket and listened in its place, leaving the first unreachable. Under
+// the lock the second finds the first's socket live. It waits up to 5 s
+// for another host's claim to end.
+func lockSocket(path string) (unlock func(), err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("socket %s: %w", path, err)
+	}
+	lp := path + ".lock"
+	f, err := os.OpenFile(lp, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("socket %s: its lock file: %w", path, err)
+	}
+	fd := int(f.Fd())
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			f.Close()
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				return nil, fmt.Errorf("socket %s: another aios-host has been claiming it for 5 s (it holds %s); not taking it", path, lp)
+			}
+			return nil, fmt.Errorf("socket %s: locking %s: %w", path, lp, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return func() {
+		_ = syscall.Flock(fd, syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
+// claimSocket listens on path under lockSocket: a stale socket there is
+// removed first; a live one, or anything else, is not this host's (the
+// error of probeSocket).
+func claimSocket(path string) (net.Listener, fileID, error) {
+	if err := socketPathFits(path); err != nil {
+		return nil, fileID{}, err // before a lock file is made for it
+	}
+	unlock, err := lockSocket(path)
+	if err != nil {
+		return nil, fileID{}, err
+	}
+	defer unlock()
+	stale, err := probeSocket(path)
+	if err != nil {
+		return nil, fileID{}, err
+	}
+	if stale {
+		_ = os.Remove(path)
+	}
+	return listenSocket(path)
+}
+
 // watchSocket looks at the socket path every socketCheckEvery until the
 // server closes. When the socket file was removed while the host runs (a
 // cleaner of /tmp or /run, an operator's rm), it listens there again, so
@@ -77,21 +136,21 @@ func (s *Server) watchSocket(path string, ln net.Listener, id fileID) {
 			return
 		case <-t.C:
 		}
-		now, st, err := idOf(path)
+		now, _, err := idOf(path)
 		if err == nil && now == id {
 			continue
 		}
-		if err == nil {
-			stale, perr := probeSocket(path)
-			if !stale {
-				s.log.Warn("server: the socket path holds something else now; this host is not reachable there until it restarts", "socket", path, "found", describeAt(st, perr))
-				return
-			}
-			_ = os.Remove(path) // a dead host's socket, as at start
-		} else if !errors.Is(err, fs.ErrNotExist) {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			continue // cannot tell now (a folder on the way unreadable); look again
 		}
-		nln, nid, err := listenSocket(path)
+		// Listen there again as at start: under the lock, a dead host's
+		// socket removed, another's live one (or a file) left alone.
+		nln, nid, err := claimSocket(path)
+		var taken *takenError
+		if errors.As(err, &taken) {
+			s.log.Warn("server: the socket path holds something else now; this host is not reachable there until it restarts", "socket", path, "found", taken.found)
+			return
+		}
 		if err != nil {
 			s.log.Warn("server: the socket was removed and listening there again failed; looking again", "socket", path, "error", err)
 			continue
@@ -118,14 +177,6 @@ func (s *Server) watchSocket(path string, ln net.Listener, id fileID) {
 		ln, id = nln, nid
 		s.log.Warn("server: the socket was removed while the host ran; listening there again", "socket", path)
 	}
-}
-
-// describeAt says what is at a socket path that is not this host's.
-func describeAt(st fs.FileInfo, probeErr error) string {
-	if probeErr != nil {
-		return probeErr.Error()
-	}
-	return fsperm.Kind(st.Mode())
 }
 
 // removeOwnSocket removes path if it is still the socket file this host
