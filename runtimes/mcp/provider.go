@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -74,6 +75,11 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		}
 	}()
 	s := p.srv
+	defer func() {
+		if err != nil {
+			err = s.redactToken(err)
+		}
+	}()
 	tg, ok := p.table.Load().targets[call.Tool]
 	if !ok {
 		return nil, abi.Errorf(abi.NotFound, "mcp server %s no longer offers %s", s.name, call.Tool)
@@ -297,4 +303,53 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		return &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("mcp server %s closed the connection during %s; the bridge is reconnecting: %v", s.name, tool, err)}
 	}
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: %s: %v", s.name, tool, err)}
+}
+
+// redactToken takes a URL server's bearer token out of a failed call's
+// error: a server or proxy quoting it ("invalid token …", an echo of its
+// request) handed it to the calling agent and into the audit record's
+// error, as the inference backend's key is not (docs/pipeline.md).
+func (s *server) redactToken(err error) error {
+	if s.cfg.URL == "" {
+		return err
+	}
+	tok, terr := s.cfg.token()
+	if terr != nil || len(strings.TrimSpace(tok)) < 4 { // a token that short would cut words, not secrets
+		return err
+	}
+	repl := "[redacted: mcp.servers." + s.name + " token]"
+	te := abi.AsToolError(err, abi.ProviderError)
+	if !strings.Contains(te.Message, tok) && !strings.Contains(fmt.Sprint(te.Data), tok) {
+		return err
+	}
+	out := *te
+	out.Message = strings.ReplaceAll(te.Message, tok, repl)
+	out.Data = redactValue(te.Data, tok, repl)
+	return &out
+}
+
+// redactValue replaces tok in every string of v (error data).
+func redactValue(v any, tok, repl string) any {
+	switch x := v.(type) {
+	case string:
+		return strings.ReplaceAll(x, tok, repl)
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[strings.ReplaceAll(k, tok, repl)] = redactValue(e, tok, repl)
+		}
+		return m
+	case []any:
+		a := make([]any, len(x))
+		for i, e := range x {
+			a[i] = redactValue(e, tok, repl)
+		}
+		return a
+	case nil:
+		return nil
+	}
+	if strings.Contains(fmt.Sprint(v), tok) {
+		return repl // a value of another type quoting it: dropped whole
+	}
+	return v
 }
