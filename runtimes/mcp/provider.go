@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/redact"
 	"github.com/aios-host/aios-host/internal/screen"
 )
 
@@ -314,42 +314,8 @@ func (s *server) redactToken(err error) error {
 		return err
 	}
 	tok, terr := s.cfg.token()
-	if terr != nil || len(strings.TrimSpace(tok)) < 4 { // a token that short would cut words, not secrets
+	if terr != nil {
 		return err
 	}
-	repl := "[redacted: mcp.servers." + s.name + " token]"
-	te := abi.AsToolError(err, abi.ProviderError)
-	if !strings.Contains(te.Message, tok) && !strings.Contains(fmt.Sprint(te.Data), tok) {
-		return err
-	}
-	out := *te
-	out.Message = strings.ReplaceAll(te.Message, tok, repl)
-	out.Data = redactValue(te.Data, tok, repl)
-	return &out
-}
-
-// redactValue replaces tok in every string of v (error data).
-func redactValue(v any, tok, repl string) any {
-	switch x := v.(type) {
-	case string:
-		return strings.ReplaceAll(x, tok, repl)
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[strings.ReplaceAll(k, tok, repl)] = redactValue(e, tok, repl)
-		}
-		return m
-	case []any:
-		a := make([]any, len(x))
-		for i, e := range x {
-			a[i] = redactValue(e, tok, repl)
-		}
-		return a
-	case nil:
-		return nil
-	}
-	if strings.Contains(fmt.Sprint(v), tok) {
-		return repl // a value of another type quoting it: dropped whole
-	}
-	return v
+	return redact.Error(err, tok, "[redacted: mcp.servers."+s.name+" token]")
 }
