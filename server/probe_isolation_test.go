@@ -2,11 +2,13 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -85,5 +87,48 @@ func TestProbeEventsHonourMethods(t *testing.T) {
 	}
 	if status, body := get("sub-token"); status != http.StatusOK || !strings.HasPrefix(body, ": subscribed") {
 		t.Errorf("GET /events as sub (methods: [aios/registry.subscribe]): %d %q, want the stream", status, body)
+	}
+}
+
+// A tools/call refused by agents.NAME.methods left no audit record: the
+// attempt of an agent the host keeps from calling tools was invisible in
+// the log, while a call refused by a front end's other limits (MCP's
+// max_calls_per_session) is recorded through Host.Refuse. It is recorded
+// now, with the agent and its principal; the answer stays the methods
+// refusal (an unknown tool is not told apart from a known one).
+func TestProbeMethodsRefusedCallAudited(t *testing.T) {
+	ts := newTestServerAgents(t, "  lim: {grants: ['CallTool(*)'], methods: ['tools/list']}\n", "default_agent: lim\naudit: {}\n", false)
+	for _, name := range []string{"echo", "no-such-tool"} {
+		m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+name+`","arguments":{"value":1}}}`)
+		e, _ := m["error"].(map[string]any)
+		msg, _ := e["message"].(string)
+		if !strings.Contains(msg, "agents.lim.methods") {
+			t.Fatalf("tools/call %s as lim: %v, want the methods refusal", name, m)
+		}
+	}
+	if err := ts.h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(ts.dir, "data", "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if line == "" {
+			continue
+		}
+		var r struct{ Caller, Principal, Tool, Outcome, Error string }
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r.Caller+" "+r.Principal+" "+r.Tool+" "+r.Outcome)
+		if r.Tool == "echo" && !strings.Contains(r.Error, "agents.lim.methods") {
+			t.Errorf("record of the refused call: error %q does not name agents.lim.methods", r.Error)
+		}
+	}
+	want := []string{"lim uid:" + strconv.Itoa(os.Getuid()) + " echo CapabilityDenied", "lim uid:" + strconv.Itoa(os.Getuid()) + " no-such-tool NotFound"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("audit records %q, want %q", got, want)
 	}
 }
