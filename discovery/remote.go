@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/redact"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 	"github.com/aios-host/aios-host/trust"
 )
@@ -327,8 +328,19 @@ func (p *RemoteProvider) drop(c *jsonrpc.Client) {
 	}
 }
 
-// Call implements abi.Provider.
-func (p *RemoteProvider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env) (any, error) {
+// Call implements abi.Provider. A remote (or a proxy before it) that
+// quotes the host's bearer token in its answer — a 401 page, an error
+// echoing the request — has it taken out of the call's error, which the
+// calling agent and the audit log see.
+func (p *RemoteProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	v, err := p.call(ctx, call, env)
+	if err != nil && p.token != "" {
+		err = redact.Error(err, p.token, "[redacted: token of remote "+p.reg.Provider.ID+"]")
+	}
+	return v, err
+}
+
+func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env) (any, error) {
 	c, err := p.client(ctx)
 	if err != nil {
 		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)

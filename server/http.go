@@ -166,6 +166,13 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	// The stream is aios/registry.subscribe over HTTP: an agent whose
+	// agents.NAME.methods leaves that out may not open it either.
+	if a, ok := s.hcfg.Agents[agent]; ok && !a.MethodAllowed("aios/registry.subscribe") {
+		writeJSON(w, http.StatusForbidden, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.CapabilityDenied,
+			"agent %q may not use aios/registry.subscribe (GET /events): it is not in agents.%s.methods", agent, agent))))
+		return
+	}
 	var list []string
 	if q := r.URL.Query().Get("events"); q != "" {
 		list = strings.Split(q, ",")

@@ -220,7 +220,11 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 
 func (s *Server) dispatch(ctx context.Context, sess *session, method string, params json.RawMessage) (any, *jsonrpc.Error) {
 	if a, ok := s.hcfg.Agents[sess.agent]; ok && !a.MethodAllowed(method) && slices.Contains(config.RPCMethods, method) {
-		return nil, jsonrpc.Errorf(abi.CapabilityDenied, "agent %q may not use %s: it is not in agents.%s.methods", sess.agent, method, sess.agent)
+		rerr := jsonrpc.Errorf(abi.CapabilityDenied, "agent %q may not use %s: it is not in agents.%s.methods", sess.agent, method, sess.agent)
+		if method == "tools/call" {
+			s.recordRefusedCall(ctx, sess, params, rerr)
+		}
+		return nil, rerr
 	}
 	switch method {
 	case "tools/list":
@@ -331,3 +335,25 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 // testHookBeforeAnswer, when set by a test, runs before a socket answer is
 // written (to widen the window between a request's handling and its answer).
 var testHookBeforeAnswer func()
+
+// recordRefusedCall gives a tools/call that agents.NAME.methods refused
+// its audit record (and its call observers' stats), as a front end's
+// refusal is recorded (host.Host.Refuse): the attempt of an agent kept
+// from calling tools is in the log with the agent and its principal. The
+// answer stays the methods refusal whatever the record says (an unknown
+// tool is NotFound there, not to the client).
+func (s *Server) recordRefusedCall(ctx context.Context, sess *session, params json.RawMessage, rerr *jsonrpc.Error) {
+	var p jsonrpc.ToolsCallParams
+	if json.Unmarshal(params, &p) != nil || p.Name == "" {
+		return // nothing that names a call
+	}
+	args, err := abi.Normalize(p.Arguments)
+	if err != nil {
+		args = nil
+	}
+	call := &abi.ToolCall{Caller: sess.agent, Tool: p.Name, Version: p.Version, Params: args, Depth: max(p.Depth, 0)}
+	if p.ParentID != "" {
+		call.ParentID = ClientParentPrefix + p.ParentID
+	}
+	_, _ = s.h.Refuse(host.WithOrigin(ctx, sess.origin), call, &abi.ToolError{Code: abi.CapabilityDenied, Message: rerr.Message})
+}

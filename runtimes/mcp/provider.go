@@ -13,6 +13,7 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/redact"
 	"github.com/aios-host/aios-host/internal/screen"
 )
 
@@ -74,6 +75,11 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		}
 	}()
 	s := p.srv
+	defer func() {
+		if err != nil {
+			err = s.redactToken(err)
+		}
+	}()
 	tg, ok := p.table.Load().targets[call.Tool]
 	if !ok {
 		return nil, abi.Errorf(abi.NotFound, "mcp server %s no longer offers %s", s.name, call.Tool)
@@ -297,4 +303,19 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		return &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("mcp server %s closed the connection during %s; the bridge is reconnecting: %v", s.name, tool, err)}
 	}
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: %s: %v", s.name, tool, err)}
+}
+
+// redactToken takes a URL server's bearer token out of a failed call's
+// error: a server or proxy quoting it ("invalid token …", an echo of its
+// request) handed it to the calling agent and into the audit record's
+// error, as the inference backend's key is not (docs/pipeline.md).
+func (s *server) redactToken(err error) error {
+	if s.cfg.URL == "" {
+		return err
+	}
+	tok, terr := s.cfg.token()
+	if terr != nil {
+		return err
+	}
+	return redact.Error(err, tok, "[redacted: mcp.servers."+s.name+" token]")
 }
