@@ -9,7 +9,7 @@ import (
 // A session id is no credential: another user (another subject, or the
 // same subject under another agent's scope) can neither call, read the
 // stream of, nor end a session it did not open.
-func TestProbeSessionOfAnotherUser(t *testing.T) {
+func TestSessionOfAnotherUser(t *testing.T) {
 	is := newIssuer(t)
 	_, base := newHTTPServer(t, is, "")
 	owner := map[string]string{"Authorization": "Bearer " + is.tokenFor(t, "alice", "aios.tools")}

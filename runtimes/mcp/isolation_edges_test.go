@@ -19,7 +19,7 @@ import (
 // handed to the calling agent and written into the audit record's error,
 // as the inference backend's key is not (pipeline.md "Inference"). The
 // bridge now replaces it, as inference does.
-func TestProbeBridgeTokenNotInErrors(t *testing.T) {
+func TestBridgeTokenNotInErrors(t *testing.T) {
 	const tok = "br1dge-t0ken-xyz"
 	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "echoer", Version: "1.0.0"}, nil)
 	s.AddTool(&mcpsdk.Tool{Name: "fails", InputSchema: map[string]any{"type": "object"}},

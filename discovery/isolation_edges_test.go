@@ -20,7 +20,7 @@ import (
 // echoing the request — had the token handed to the calling agent (the
 // error of the call) and written into the audit record's error. It is now
 // replaced, as the inference key and the MCP bridge's token are.
-func TestProbeRemoteTokenNotInErrors(t *testing.T) {
+func TestRemoteTokenNotInErrors(t *testing.T) {
 	const tok = "rem0te-t0ken-xyz"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")

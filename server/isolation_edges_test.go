@@ -63,7 +63,7 @@ func newIsolationServer(t *testing.T, agents, tokens string) *testServer {
 // GET /events is aios/registry.subscribe over HTTP: an agent whose
 // agents.NAME.methods leaves the method out, refused it over /rpc, could
 // still stream every registry change from /events.
-func TestProbeEventsHonourMethods(t *testing.T) {
+func TestEventsHonourMethods(t *testing.T) {
 	ts := newIsolationServer(t,
 		"  lim: {grants: ['CallTool(echo)'], methods: ['tools/call']}\n  sub: {grants: ['CallTool(echo)'], methods: ['aios/registry.subscribe']}\n",
 		"    - {agent: lim, token: lim-token}\n    - {agent: sub, token: sub-token}\n")
@@ -96,7 +96,7 @@ func TestProbeEventsHonourMethods(t *testing.T) {
 // max_calls_per_session) is recorded through Host.Refuse. It is recorded
 // now, with the agent and its principal; the answer stays the methods
 // refusal (an unknown tool is not told apart from a known one).
-func TestProbeMethodsRefusedCallAudited(t *testing.T) {
+func TestMethodsRefusedCallAudited(t *testing.T) {
 	ts := newTestServerAgents(t, "  lim: {grants: ['CallTool(*)'], methods: ['tools/list']}\n", "default_agent: lim\naudit: {}\n", false)
 	for _, name := range []string{"echo", "no-such-tool"} {
 		m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+name+`","arguments":{"value":1}}}`)
