@@ -250,8 +250,10 @@ func decodeMsgpackResultWith(frame []byte, dec mpw.Decoder) (*abi.Envelope, bool
 				return nil, false, nil
 			}
 		case "id":
+			// An id that is not UTF-8 takes the slow path, which
+			// reads it as JSON would (abi.MsgPack: U+FFFD).
 			s, err := mpw.ReadString(it.Value())
-			if err != nil {
+			if err != nil || !abi.ValidUTF8(s) {
 				return nil, false, nil
 			}
 			id = s
@@ -274,7 +276,7 @@ func decodeMsgpackResultWith(frame []byte, dec mpw.Decoder) (*abi.Envelope, bool
 		switch string(it.Key()) {
 		case "call_id":
 			s, err := mpw.ReadString(it.Value())
-			if err != nil {
+			if err != nil || !abi.ValidUTF8(s) {
 				return nil, false, nil
 			}
 			cid = s
