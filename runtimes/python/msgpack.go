@@ -293,6 +293,12 @@ func decodeMsgpackResultWith(frame []byte, dec mpw.Decoder) (*abi.Envelope, bool
 	if err != nil {
 		return nil, false, &valueError{kind: abi.KindResult, id: id, err: err}
 	}
+	if !abi.IsCanonical(v) {
+		// A string or member name that is not UTF-8, which the wire
+		// decoder does not check: the full path refuses it in
+		// abi.Normalize's words, as it refuses it in a host call.
+		return nil, false, nil
+	}
 	return &abi.Envelope{V: 1, Kind: abi.KindResult, ID: id, Result: &abi.ToolResult{CallID: cid, Value: v}}, true, nil
 }
 
