@@ -279,29 +279,32 @@ func unmarshalUseNumber(data []byte, v any) error {
 	return nil
 }
 
-// validText makes the string field *s valid UTF-8 the way encoding/json
-// reads a JSON string: each byte that is not part of a valid sequence
-// becomes U+FFFD. The JSON codec's strings are so already; MessagePack's
-// are whatever bytes the sender put there, so without this a guest's
-// error message, call id or log line meant one thing in JSON and another
-// (bytes that are not text) in MessagePack (found by FuzzUnmarshalEnvelope).
-func validText(s *string) {
-	if ValidUTF8(*s) {
-		return
+// ValidText is s made valid UTF-8 the way encoding/json reads a JSON
+// string: each byte that is not part of a valid sequence becomes U+FFFD.
+// The JSON codec's strings are so already; MessagePack's are whatever bytes
+// the sender put there, so without this a guest's error message, call id
+// or log line meant one thing in JSON and another (bytes that are not text)
+// in MessagePack (found by FuzzUnmarshalEnvelope).
+func ValidText(s string) string {
+	if ValidUTF8(s) {
+		return s
 	}
 	var b strings.Builder
-	b.Grow(len(*s) + 8)
-	for i := 0; i < len(*s); {
-		r, n := utf8.DecodeRuneInString((*s)[i:])
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 {
 			b.WriteString("\uFFFD")
 		} else {
-			b.WriteString((*s)[i : i+n])
+			b.WriteString(s[i : i+n])
 		}
 		i += n
 	}
-	*s = b.String()
+	return b.String()
 }
+
+// validText makes the string field *s ValidText.
+func validText(s *string) { *s = ValidText(*s) }
 
 // normalizeMessage puts the generic values inside a decoded message into
 // canonical form, and its text fields into valid UTF-8 (validText).

@@ -29,6 +29,7 @@ func FuzzDecodeResult(f *testing.F) {
 	f.Add(wire.AppendError(nil, "ProviderError", "boom", map[string]any{"n": int64(1)}))
 	f.Add([]byte{0x81, 0xa5, 'v', 'a', 'l', 'u', 'e', 0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0}) // NaN
 	f.Add([]byte{0x81, 0xa5, 'v', 'a', 'l', 'u', 'e', 0xc4, 1, 'x'})                       // bin
+	f.Add(wire.AppendError(nil, "ProviderError", "bad \xff byte", nil))                    // not UTF-8
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, guestErr, protoErr := decodeResult(data)
 		if guestErr != nil && protoErr != nil {
@@ -38,6 +39,9 @@ func FuzzDecodeResult(f *testing.F) {
 			if e != nil && (e.Code == "" || (e == protoErr && e.Message == "")) {
 				t.Fatalf("incomplete error %+v", e)
 			}
+		}
+		if guestErr != nil && (!abi.ValidUTF8(string(guestErr.Code)) || !abi.ValidUTF8(guestErr.Message)) {
+			t.Fatalf("guest error %+v is not UTF-8 text", guestErr)
 		}
 		if protoErr != nil || len(data) == 0 || data[0] != '{' {
 			return
