@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vmihailenco/msgpack/v5"
 
@@ -278,8 +279,35 @@ func unmarshalUseNumber(data []byte, v any) error {
 	return nil
 }
 
+// ValidText is s made valid UTF-8 the way encoding/json reads a JSON
+// string: each byte that is not part of a valid sequence becomes U+FFFD.
+// The JSON codec's strings are so already; MessagePack's are whatever bytes
+// the sender put there, so without this a guest's error message, call id
+// or log line meant one thing in JSON and another (bytes that are not text)
+// in MessagePack (found by FuzzUnmarshalEnvelope).
+func ValidText(s string) string {
+	if ValidUTF8(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// validText makes the string field *s ValidText.
+func validText(s *string) { *s = ValidText(*s) }
+
 // normalizeMessage puts the generic values inside a decoded message into
-// canonical form.
+// canonical form, and its text fields into valid UTF-8 (validText).
 func normalizeMessage(v any) error {
 	var err error
 	norm := func(p *any) {
@@ -296,11 +324,26 @@ func normalizeMessage(v any) error {
 	case *any:
 		norm(m)
 	case *ToolCall:
+		for _, p := range []*string{&m.ID, &m.ParentID, &m.Caller, &m.Tool, &m.Version} {
+			validText(p)
+		}
 		norm(&m.Params)
 	case *ToolResult:
+		validText(&m.CallID)
 		norm(&m.Value)
 		if m.Error != nil {
+			validText((*string)(&m.Error.Code))
+			validText(&m.Error.Message)
 			norm(&m.Error.Data)
+		}
+	case *ToolUnregister:
+		validText(&m.ProviderID)
+		for i := range m.Tools {
+			validText(&m.Tools[i])
+		}
+	case *LogRecord:
+		for _, p := range []*string{&m.Level, &m.Message, &m.CallID} {
+			validText(p)
 		}
 	case *ToolRegister:
 		for i := range m.Tools {
@@ -311,8 +354,16 @@ func normalizeMessage(v any) error {
 		normMap(m.Parameters)
 		normMap(m.Returns)
 	case *Envelope:
+		validText(&m.Kind)
+		validText(&m.ID)
 		if m.Register != nil {
 			err = normalizeMessage(m.Register)
+		}
+		if m.Unregister != nil {
+			_ = normalizeMessage(m.Unregister)
+		}
+		if m.Log != nil {
+			_ = normalizeMessage(m.Log)
 		}
 		if err == nil && m.Call != nil {
 			err = normalizeMessage(m.Call)
@@ -321,9 +372,11 @@ func normalizeMessage(v any) error {
 			err = normalizeMessage(m.Result)
 		}
 		if err == nil && m.Host != nil {
-			err = normArgs(m.Host)
+			err = normalizeMessage(m.Host)
 		}
 	case *HostCall:
+		validText(&m.CallID)
+		validText(&m.Op)
 		err = normArgs(m)
 	case *map[string]any:
 		normMap(*m)

@@ -175,9 +175,20 @@ func FuzzUnmarshalEnvelope(f *testing.F) {
 				t.Fatalf("decoded params not canonical: %v", err)
 			}
 		}
+		// ... and reads back as itself from either.
 		for _, c2 := range []Codec{MsgPack, JSON} {
-			if _, err := c2.Marshal(&e); err != nil {
+			b2, err := c2.Marshal(&e)
+			if err != nil {
 				t.Fatalf("re-encode with %s: %v", c2.Name(), err)
+			}
+			var e2 Envelope
+			if err := c2.Unmarshal(b2, &e2); err != nil {
+				t.Fatalf("%s re-encoding %q does not decode: %v", c2.Name(), b2, err)
+			}
+			// (Compared in JSON, whose maps' keys are sorted.)
+			want, _ := JSON.Marshal(&e)
+			if got, err := JSON.Marshal(&e2); err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("%q through %s:\n got %s (%v)\nwant %s", b, c2.Name(), got, err, want)
 			}
 		}
 	})

@@ -1,8 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
@@ -61,11 +64,24 @@ func FuzzHandleMessage(f *testing.F) {
 	ts := newTestServer(f, "", false)
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		out := ts.s.handleMessage(context.Background(), &session{agent: "cli", transport: "fuzz"}, msg)
-		if out == nil {
+		if out != nil && !jsonValid(out) {
+			t.Fatalf("reply is not JSON: %q", out)
+		}
+		// A request (a valid id, "jsonrpc": "2.0") is answered with its
+		// id, whatever else is wrong with it. (A message that is not
+		// UTF-8 is not JSON text: a parse error, id null.)
+		var req map[string]json.RawMessage
+		if jsonrpc.IsBatch(msg) || !utf8.Valid(msg) || json.Unmarshal(msg, &req) != nil || req == nil {
 			return
 		}
-		if !jsonValid(out) {
-			t.Fatalf("reply is not JSON: %q", out)
+		var ver string
+		if id, ok := req["id"]; ok && validID(id) && json.Unmarshal(req["jsonrpc"], &ver) == nil && ver == jsonrpc.Version {
+			var resp struct{ ID json.RawMessage }
+			var want bytes.Buffer
+			_ = json.Compact(&want, id)
+			if json.Unmarshal(out, &resp) != nil || !bytes.Equal(resp.ID, want.Bytes()) {
+				t.Fatalf("request %q answered with %q", msg, out)
+			}
 		}
 	})
 }

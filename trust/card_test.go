@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -409,10 +410,21 @@ func FuzzVerifyCard(f *testing.F) {
 	f.Add(card)
 	f.Add([]byte(`{"signature":{"algorithm":"none","key_id":"fuzz","value":"eyJhbGciOiJub25lIn0.."}}`))
 	store := storeWith(abi.Verified, k)
+	want, _, err := SigningPayload(signed)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := VerifyCard(context.Background(), data, store)
-		if err == nil && v.KeyID != "fuzz" {
+		if err != nil {
+			return
+		}
+		if v.KeyID != "fuzz" {
 			t.Fatalf("verified with key %q", v.KeyID)
+		}
+		// A card that verifies says what was signed.
+		if got, _, err := SigningPayload(data); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("verified %q, whose signed content %q is not the card's %q (%v)", data, got, want, err)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -201,6 +202,13 @@ func FuzzCanonicalize(f *testing.F) {
 		again, err := Canonicalize(out)
 		if err != nil || string(again) != string(out) {
 			t.Fatalf("not idempotent: %q -> %q (%v)", out, again, err)
+		}
+		// ... and means what the input meant.
+		var in, canon any
+		if json.Unmarshal(data, &in) == nil {
+			if err := json.Unmarshal(out, &canon); err != nil || !reflect.DeepEqual(in, canon) {
+				t.Fatalf("%q canonicalized to %q: %#v vs %#v (%v)", data, out, in, canon, err)
+			}
 		}
 	})
 }

@@ -457,7 +457,9 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_, _ = ParseSource("fuzz.wasm (decoded)", d.text(), Options{})
+		if _, err := ParseSource("fuzz.wasm (decoded)", d.text(), Options{}); err != nil {
+			t.Fatalf("decoded text does not parse: %v\n%s", err, d.text())
+		}
 	})
 }
 
@@ -480,6 +482,8 @@ func FuzzDecodeText(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_, _ = ParseSource("fuzz.wat (decoded)", d.text(), Options{})
+		if _, err := ParseSource("fuzz.wat (decoded)", d.text(), Options{}); err != nil {
+			t.Fatalf("decoded text does not parse: %v\n%s", err, d.text())
+		}
 	})
 }

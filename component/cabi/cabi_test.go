@@ -2,6 +2,7 @@ package cabi
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -446,12 +447,37 @@ func FuzzLift(f *testing.F) {
 		cx := &Context{Mem: m, Encoding: StringEncoding(enc % 3)}
 		cx.Reset()
 		cx.Budget = 1 << 20
-		_, _ = cx.Load(ct, ptr%64)
+		// Whatever lifts lowers back to itself: store it in a fresh
+		// memory and load it again (%#v: a NaN equals itself).
+		if v, err := cx.Load(ct, ptr%64); err == nil {
+			cx2, _ := newCx(4 << 20)
+			cx2.Encoding = cx.Encoding
+			p, err := cx2.allocate(ct.Align, ct.Size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cx2.Store(ct, v, p); err != nil {
+				t.Fatalf("lifted %#v does not store: %v", v, err)
+			}
+			if got, err := cx2.Load(ct, p); err != nil || fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", v) {
+				t.Fatalf("memory round trip of %#v: %#v, %v", v, got, err)
+			}
+		}
 		var flat []uint64
 		for i := 0; i+4 <= len(mem) && len(flat) < 20; i += 4 {
 			flat = append(flat, uint64(mem[i])|uint64(mem[i+1])<<8|uint64(mem[i+2])<<16|uint64(mem[i+3])<<24)
 		}
-		_, _ = cx.liftFlat(ct, &flatIter{vals: flat})
+		if v, err := cx.liftFlat(ct, &flatIter{vals: flat}); err == nil {
+			cx2, _ := newCx(4 << 20)
+			cx2.Encoding = cx.Encoding
+			out, err := cx2.lowerFlat(ct, v, nil)
+			if err != nil {
+				t.Fatalf("lifted %#v does not lower: %v", v, err)
+			}
+			if got, err := cx2.liftFlat(ct, &flatIter{vals: out}); err != nil || fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", v) {
+				t.Fatalf("flat round trip of %#v: %#v, %v", v, got, err)
+			}
+		}
 	})
 }
 

@@ -250,8 +250,10 @@ func decodeMsgpackResultWith(frame []byte, dec mpw.Decoder) (*abi.Envelope, bool
 				return nil, false, nil
 			}
 		case "id":
+			// An id that is not UTF-8 takes the slow path, which
+			// reads it as JSON would (abi.MsgPack: U+FFFD).
 			s, err := mpw.ReadString(it.Value())
-			if err != nil {
+			if err != nil || !abi.ValidUTF8(s) {
 				return nil, false, nil
 			}
 			id = s
@@ -274,7 +276,7 @@ func decodeMsgpackResultWith(frame []byte, dec mpw.Decoder) (*abi.Envelope, bool
 		switch string(it.Key()) {
 		case "call_id":
 			s, err := mpw.ReadString(it.Value())
-			if err != nil {
+			if err != nil || !abi.ValidUTF8(s) {
 				return nil, false, nil
 			}
 			cid = s
@@ -290,6 +292,12 @@ func decodeMsgpackResultWith(frame []byte, dec mpw.Decoder) (*abi.Envelope, bool
 	v, err := dec.Decode(val)
 	if err != nil {
 		return nil, false, &valueError{kind: abi.KindResult, id: id, err: err}
+	}
+	if !abi.IsCanonical(v) {
+		// A string or member name that is not UTF-8, which the wire
+		// decoder does not check: the full path refuses it in
+		// abi.Normalize's words, as it refuses it in a host call.
+		return nil, false, nil
 	}
 	return &abi.Envelope{V: 1, Kind: abi.KindResult, ID: id, Result: &abi.ToolResult{CallID: cid, Value: v}}, true, nil
 }

@@ -341,7 +341,10 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 		return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed ToolResult: %v", err)
 	}
 	if werr != nil {
-		return nil, &abi.ToolError{Code: abi.ErrorCode(werr.Code), Message: werr.Message, Data: werr.Data}, nil
+		// In MessagePack the code and message are bytes the guest chose;
+		// read them as the JSON codec does (U+FFFD for a byte that is
+		// not UTF-8).
+		return nil, &abi.ToolError{Code: abi.ErrorCode(abi.ValidText(werr.Code)), Message: abi.ValidText(werr.Message), Data: werr.Data}, nil
 	}
 	return v, nil, nil
 }
