@@ -106,14 +106,35 @@ func (c *cli) dispatch(args []string) int {
 	fs := flag.NewFlagSet("aios-host", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c.globalFlags(fs)
-	fs.Usage = func() { c.usage(fs.Output()) }
-	if wantsHelp(args) {
+	help := wantsHelp(args)
+	fs.Usage = func() {
+		if help {
+			c.usage(fs.Output())
+		}
+	}
+	if help {
 		fs.SetOutput(c.stdout)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK // usage already printed
 		}
+		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+			// A command's flag before the command's name (`aios-host
+			// --socket S call …`): say where it goes rather than print
+			// the whole usage, which does not name it.
+			cmd, see := "COMMAND", "aios-host help"
+			for _, a := range args {
+				if k, ok := c.lookup(a); ok {
+					cmd, see = k.name, "aios-host help "+k.name
+					break
+				}
+			}
+			fmt.Fprintf(stderr, "aios-host: --%s is not a global flag (those are --config, --plugins, --data and --log-level); a command's own flags go after its name: aios-host %s … --%s …; see '%s'\n",
+				name, cmd, name, see)
+			return exitUsage
+		}
+		c.usage(stderr)
 		return exitUsage
 	}
 	rest := fs.Args()
