@@ -46,3 +46,21 @@ func TestProbeSearchDeniedSaysWhy(t *testing.T) {
 		t.Fatalf("caller without ReadSpace: %v", err)
 	}
 }
+
+// TestProbeMisspeltParamHint: a call with `objectid` (or `objectId`) for
+// the required `object_id` said only "missing required property
+// "object_id"", leaving the newcomer to find the misspelling; it now names
+// the member it probably meant.
+func TestProbeMisspeltParamHint(t *testing.T) {
+	te := newTestHost(t, nil)
+	for _, bad := range []map[string]any{{"mesg": "x"}, {"MSG": "x"}, {"m-s_g": "x"}} {
+		_, err := te.call("alice", "echo", bad)
+		if abi.CodeOf(err) != abi.InvalidParams || !strings.Contains(err.Error(), `did you mean "msg"?`) {
+			t.Errorf("params %v: %v; want InvalidParams naming msg", bad, err)
+		}
+	}
+	// Unrelated members get no guess.
+	if _, err := te.call("alice", "echo", map[string]any{"zzzzzz": 1}); abi.CodeOf(err) != abi.InvalidParams || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("unrelated member: %v", err)
+	}
+}
