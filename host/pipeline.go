@@ -223,6 +223,9 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	// Nested: one of this host's Env.CallTool calls (always with its
 	// parent's deadline), not a client that gives its own depth.
 	if terr = checkCaps(f.caller, f.grants, entry, !parentDeadline.IsZero()); terr != nil {
+		if !parentDeadline.IsZero() {
+			terr = h.nestedDenied(f.caller, terr)
+		}
 		goto done
 	}
 	if terr = checkPermission(f.caller, f.maxPerm, entry, !parentDeadline.IsZero()); terr != nil {
@@ -445,6 +448,23 @@ func checkCaps(caller string, grants abi.Grants, e *registry.Entry, nested bool)
 		msg += " (a nested call holds only what both its caller and its provider hold: " + grantList(grants) + ")"
 	}
 	return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg, Data: map[string]any{"missing": req.String(), "caller": caller}}
+}
+
+// nestedDenied adds to a nested call's CapabilityDenied why the calling
+// provider does not hold the capability when that is the reason (it did
+// not ask for it, or its trust level dropped it) and what to do: "caller
+// local.relay lacks CallTool(x)" alone did not say that the fix is in the
+// provider's own capabilities.
+func (h *Host) nestedDenied(caller string, te *abi.ToolError) *abi.ToolError {
+	data, _ := te.Data.(map[string]any)
+	missing, _ := data["missing"].(string)
+	req, err := abi.ParseCapability(missing)
+	rec := h.reg.Provider(caller)
+	if err != nil || rec == nil || rec.Grants.Allows(req) {
+		return te // its own caller lacks it, which the message says
+	}
+	why := providerDenied(rec, req)
+	return &abi.ToolError{Code: te.Code, Message: te.Message + "; " + why.Message, Data: te.Data}
 }
 
 // permissionNames are the permission levels by config.PermissionRank.
