@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/aios-host/aios-host/abi"
@@ -38,5 +39,23 @@ func TestProbeInfoVersionMatchesSearch(t *testing.T) {
 	}
 	if info.Adapter.Version != UnversionedAdapter {
 		t.Fatalf("info adapter.version = %q, search says %q", info.Adapter.Version, UnversionedAdapter)
+	}
+}
+
+// TestProbeUnknownMemberHint: a misspelt member of a method's params
+// ("argument" for tools/call's "arguments") was refused with only
+// `unknown field "argument"`; the refusal now names the closest member and
+// lists those the method takes.
+func TestProbeUnknownMemberHint(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	c := dial(t, ts)
+	ctx := context.Background()
+	err := c.Call(ctx, "tools/call", map[string]any{"name": "echo", "argument": map[string]any{"value": 1}}, nil)
+	if code, _ := rpcCode(err); code != -32602 || !strings.Contains(err.Error(), `did you mean "arguments"?`) || !strings.Contains(err.Error(), "known: name, arguments") {
+		t.Fatalf("tools/call with argument: %v", err)
+	}
+	err = c.Call(ctx, "aios/registry.search", map[string]any{"querry": "x"}, nil)
+	if code, _ := rpcCode(err); code != -32602 || !strings.Contains(err.Error(), `did you mean "query"?`) {
+		t.Fatalf("search with querry: %v", err)
 	}
 }
