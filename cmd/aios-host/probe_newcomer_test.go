@@ -28,3 +28,27 @@ func TestProbeCommandFlagBeforeCommand(t *testing.T) {
 		t.Fatalf("--frob alone: %d %q", code, errs)
 	}
 }
+
+// TestProbeUsageLinesNameTheirFlags: `aios-host help call` (and list, run)
+// gave a usage line without --socket (run: without --socket, --http,
+// --engine, --wire), which README's CLI reference shows and the commands
+// take.
+func TestProbeUsageLinesNameTheirFlags(t *testing.T) {
+	e := newEnv(t)
+	for cmd, flags := range map[string][]string{
+		"call": {"[--socket PATH]"},
+		"list": {"[--socket PATH]"},
+		"run":  {"[--socket PATH]", "[--http ADDR]", "[--engine wazero|wasmtime]", "[--wire msgpack|json]"},
+	} {
+		code, out, _ := e.bare("help", cmd)
+		line, _, _ := strings.Cut(out, "\n")
+		if code != 0 {
+			t.Fatalf("help %s: exit %d", cmd, code)
+		}
+		for _, f := range flags {
+			if !strings.Contains(line, f) {
+				t.Errorf("help %s: usage line %q lacks %s", cmd, line, f)
+			}
+		}
+	}
+}
