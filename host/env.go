@@ -190,13 +190,64 @@ func (f *frame) SpaceRead(ctx context.Context, spaceName, id string) (abi.Object
 		return abi.Object{}, firstErr
 	}
 	if readable == 0 && !mayReadSomeSpace(f.grants, f.entry.Provider.Grants) {
-		return abi.Object{}, &abi.ToolError{Code: abi.CapabilityDenied, Message: "object " + id + ": no space is readable by both caller " +
-			strconv.Quote(f.caller) + " and provider " + f.entry.Provider.Info.ID + " (ReadSpace)"}
+		return abi.Object{}, f.searchDenied(id)
 	}
 	if readable == 0 {
 		return abi.Object{}, &abi.ToolError{Code: abi.NotFound, Message: "object " + id + " not found: none of the spaces this call may read exists yet"}
 	}
 	return abi.Object{}, &abi.ToolError{Code: abi.NotFound, Message: "object " + id + " is in none of the " + strconv.Itoa(readable) + " spaces this call may read"}
+}
+
+// searchDenied is the CapabilityDenied of a read by id alone that no space
+// may serve: it says which side lacks ReadSpace and how to give it (a
+// provider that asked for ReadSpace(documents) but was capped by its trust
+// level got only "no space is readable by both", without the reason).
+func (f *frame) searchDenied(id string) *abi.ToolError {
+	p := f.entry.Provider
+	msg := "object " + id + ": no space is readable by both caller " + strconv.Quote(f.caller) + " and provider " + p.Info.ID + " (ReadSpace)"
+	data := map[string]any{"missing": "ReadSpace", "caller": f.caller, "provider": p.Info.ID}
+	switch {
+	case !holdsKind(p.Grants, abi.CapReadSpace):
+		req := abi.Capability{Kind: abi.CapReadSpace, Arg: "*", HasArg: true}
+		if asked, err := abi.ParseGrants(p.Info.Capabilities); err == nil {
+			for _, c := range asked {
+				if c.Kind == abi.CapReadSpace {
+					req = c
+					break
+				}
+			}
+		}
+		te := providerDenied(p, req)
+		msg += ": " + te.Message
+		data["trust"] = p.Trust.String()
+	case !holdsKind(f.grants, abi.CapReadSpace):
+		msg += ": the caller holds no ReadSpace grant"
+		if f.call.Depth > 0 {
+			msg += " (a nested call holds only what both its caller and its provider hold)"
+		}
+	default:
+		msg += ": the caller may read " + readSpaces(f.grants) + ", the provider " + readSpaces(p.Grants) + "; name a space both may read"
+	}
+	return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg, Data: data}
+}
+
+func holdsKind(g abi.Grants, kind string) bool {
+	for _, c := range g {
+		if c.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+func readSpaces(g abi.Grants) string {
+	var out []string
+	for _, c := range g {
+		if c.Kind == abi.CapReadSpace {
+			out = append(out, c.String())
+		}
+	}
+	return joinNames(out)
 }
 
 // mayReadSomeSpace reports whether the caller's grants and the provider's

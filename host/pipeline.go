@@ -5,13 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/internal/ratelimit"
 	"github.com/aios-host/aios-host/registry"
 )
@@ -220,6 +223,9 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	// Nested: one of this host's Env.CallTool calls (always with its
 	// parent's deadline), not a client that gives its own depth.
 	if terr = checkCaps(f.caller, f.grants, entry, !parentDeadline.IsZero()); terr != nil {
+		if !parentDeadline.IsZero() {
+			terr = h.nestedDenied(f.caller, terr)
+		}
 		goto done
 	}
 	if terr = checkPermission(f.caller, f.maxPerm, entry, !parentDeadline.IsZero()); terr != nil {
@@ -444,6 +450,23 @@ func checkCaps(caller string, grants abi.Grants, e *registry.Entry, nested bool)
 	return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg, Data: map[string]any{"missing": req.String(), "caller": caller}}
 }
 
+// nestedDenied adds to a nested call's CapabilityDenied why the calling
+// provider does not hold the capability when that is the reason (it did
+// not ask for it, or its trust level dropped it) and what to do: "caller
+// local.relay lacks CallTool(x)" alone did not say that the fix is in the
+// provider's own capabilities.
+func (h *Host) nestedDenied(caller string, te *abi.ToolError) *abi.ToolError {
+	data, _ := te.Data.(map[string]any)
+	missing, _ := data["missing"].(string)
+	req, err := abi.ParseCapability(missing)
+	rec := h.reg.Provider(caller)
+	if err != nil || rec == nil || rec.Grants.Allows(req) {
+		return te // its own caller lacks it, which the message says
+	}
+	why := providerDenied(rec, req)
+	return &abi.ToolError{Code: te.Code, Message: te.Message + "; " + why.Message, Data: te.Data}
+}
+
 // permissionNames are the permission levels by config.PermissionRank.
 var permissionNames = [...]string{abi.PermissionPublic, abi.PermissionLow, abi.PermissionMedium, abi.PermissionHigh, abi.PermissionCritical}
 
@@ -547,10 +570,61 @@ func (h *Host) checkParams(params *any, e *registry.Entry) *abi.ToolError {
 	}
 	if e.Params != nil {
 		if err := e.Params.Validate(*params); err != nil {
-			return &abi.ToolError{Code: abi.InvalidParams, Message: "params of " + e.Def.Name + " violate its schema: " + err.Error()}
+			return &abi.ToolError{Code: abi.InvalidParams, Message: "params of " + e.Def.Name + " violate its schema: " + err.Error() + misspeltParam(e.Def.Parameters, *params)}
 		}
 	}
 	return nil
+}
+
+// misspeltParam is a hint for params refused by their schema: a required
+// property missing while a member the schema does not declare is close to
+// its name (`objectid` for `object_id`, `objectId`) is most likely a
+// misspelling, which "missing required property" alone does not show.
+func misspeltParam(schema map[string]any, params any) string {
+	m, ok := params.(map[string]any)
+	if !ok || len(m) == 0 || len(m) > 64 {
+		return ""
+	}
+	props, _ := schema["properties"].(map[string]any)
+	var req []any
+	switch r := schema["required"].(type) {
+	case []any:
+		req = r
+	case []string:
+		for _, n := range r {
+			req = append(req, n)
+		}
+	}
+	norm := func(s string) string {
+		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
+	}
+	for _, r := range req {
+		want, ok := r.(string)
+		if !ok {
+			continue
+		}
+		if _, given := m[want]; given {
+			continue
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if _, declared := props[k]; declared || len(k) > 128 {
+				continue
+			}
+			limit := 2
+			if len(want) <= 4 {
+				limit = 1 // short names: one edit, else everything is close
+			}
+			if norm(k) == norm(want) || editdist.Levenshtein(k, want, limit) <= limit {
+				return fmt.Sprintf(" (params has %q, which the schema does not declare: did you mean %q?)", k, want)
+			}
+		}
+	}
+	return ""
 }
 
 // canonicalErrorData returns te with its data in canonical form, as a

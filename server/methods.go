@@ -553,7 +553,12 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 			st.Error = det.Reason
 		}
 	}
-	res := map[string]any{"adapter": pick.card.Adapter, "capabilities": pick.card.Capabilities, "skills": skills, "status": st}
+	// The version search reports (the provider's, else its card's, else
+	// UnversionedAdapter): a provider without a card and without a version
+	// had "" here and "0.0.0" in search.
+	ad := pick.card.Adapter
+	ad.Version = pick.sum.Version
+	res := map[string]any{"adapter": ad, "capabilities": pick.card.Capabilities, "skills": skills, "status": st}
 	if c := pick.card; c != nil {
 		if c.Endpoints != nil {
 			res["endpoints"] = c.Endpoints

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +15,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
@@ -262,9 +265,53 @@ func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	if err := dec.Decode(dst); err != nil {
-		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", paramsError(err))
+		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s%s", paramsError(err), unknownMemberHint(err, dst))
 	}
 	return nil
+}
+
+// unknownMemberHint follows `unknown field "argument"` with the closest
+// member the method takes and the list of them: a misspelt member (tools/call's
+// "argument", search's "querry") was refused without saying what was meant.
+func unknownMemberHint(err error, dst any) string {
+	name, ok := strings.CutPrefix(err.Error(), "json: unknown field ")
+	if !ok {
+		return ""
+	}
+	name = strings.Trim(name, `"`)
+	t := reflect.TypeOf(dst)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return ""
+	}
+	var known []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || tag == "-" {
+			continue
+		}
+		if tag == "" {
+			tag = f.Name
+		}
+		known = append(known, tag)
+	}
+	if len(known) == 0 {
+		return ""
+	}
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := editdist.Levenshtein(strings.ToLower(name), strings.ToLower(k), 2); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	hint := " (known: " + strings.Join(known, ", ") + ")"
+	if best != "" {
+		hint = " (did you mean " + strconv.Quote(best) + "?; known: " + strings.Join(known, ", ") + ")"
+	}
+	return hint
 }
 
 // paramsError says a params decoding error in JSON's terms: the member's

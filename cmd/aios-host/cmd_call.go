@@ -19,7 +19,7 @@ import (
 )
 
 func runCall(c *cli, args []string) int {
-	fs := c.flags("call", "call TOOL ['JSON' | -] [--as AGENT] [--json] [--version C] [--timeout D] [global flags]", `
+	fs := c.flags("call", "call TOOL ['JSON' | -] [--as AGENT] [--json] [--version C] [--timeout D] [--socket PATH] [global flags]", `
 Call one tool through the whole pipeline (capability check, rate limits,
 schema validation, deadline, audit) and print its result. The params are a
 JSON object given as one argument, or read from standard input with "-"

@@ -34,7 +34,7 @@ type toolInfo struct {
 }
 
 func runList(c *cli, args []string) int {
-	fs := c.flags("list", "list [--json] [global flags]", `
+	fs := c.flags("list", "list [--json] [--socket PATH] [global flags]", `
 List every registered tool: name, version, runtime, provider and
 description, sorted by name (newest version first). With --json, print a JSON
 array of objects with name, version, runtime, provider, description, trust,

@@ -11,7 +11,7 @@ import (
 )
 
 func runRun(c *cli, args []string) int {
-	fs := c.flags("run", "run [global flags]", `
+	fs := c.flags("run", "run [--socket PATH] [--http ADDR] [--engine wazero|wasmtime] [--wire msgpack|json] [global flags]", `
 Load the built-in providers and every provider in the plugin folders, then
 serve until SIGINT (Ctrl-C) or SIGTERM. On shutdown every provider is closed
 and the audit log is flushed and fsynced. A plugin that fails to load is

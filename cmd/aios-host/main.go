@@ -104,16 +104,40 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func (c *cli) dispatch(args []string) int {
 	stderr := c.stderr
 	fs := flag.NewFlagSet("aios-host", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	var perr strings.Builder // the flag package's own error line, said unless replaced below
+	fs.SetOutput(&perr)
 	c.globalFlags(fs)
-	fs.Usage = func() { c.usage(fs.Output()) }
-	if wantsHelp(args) {
+	help := wantsHelp(args)
+	fs.Usage = func() {
+		if help {
+			c.usage(fs.Output())
+		}
+	}
+	if help {
 		fs.SetOutput(c.stdout)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK // usage already printed
 		}
+		name, undefined := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+		if !undefined {
+			io.WriteString(stderr, perr.String())
+			c.usage(stderr)
+			return exitUsage
+		}
+		// A command's flag before the command's name (`aios-host
+		// --socket S call …`): say where it goes rather than print
+		// the whole usage, which does not name it.
+		cmd, see := "COMMAND", "aios-host help"
+		for _, a := range args {
+			if k, ok := c.lookup(a); ok {
+				cmd, see = k.name, "aios-host help "+k.name
+				break
+			}
+		}
+		fmt.Fprintf(stderr, "aios-host: --%s is not a global flag (those are --config, --plugins, --data and --log-level); a command's own flags go after its name: aios-host %s … --%s …; see '%s'\n",
+			name, cmd, name, see)
 		return exitUsage
 	}
 	rest := fs.Args()

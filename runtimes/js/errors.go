@@ -58,6 +58,12 @@ func cleanStack(s string) string {
 // firstFrame returns "file:line:col" of the first frame that has a file
 // and is the provider's (not the SDK's, its prelude's or limits.js's).
 func firstFrame(stack string) string {
+	// A frame in the bundle itself (NAME.bundle.js: esbuild's helpers,
+	// such as __runInitializers for decorators, which the source map does
+	// not map) names a file that exists nowhere: the first frame in the
+	// provider's own source is the one to show, the helper's only when
+	// there is none.
+	helper := ""
 	for _, l := range strings.Split(stack, "\n") {
 		l = strings.TrimSpace(l)
 		if !strings.HasPrefix(l, "at ") {
@@ -68,10 +74,16 @@ func firstFrame(stack string) string {
 			l = l[i+1 : len(l)-1]
 		}
 		if l != "native" && strings.Contains(l, ":") && !strings.HasPrefix(l, "aios-sdk:") && !strings.HasPrefix(l, "aios-sdk-prelude.js:") && !strings.HasPrefix(l, "aios-limits.js:") {
+			if file, _, _ := strings.Cut(l, ":"); strings.HasSuffix(file, ".bundle.js") {
+				if helper == "" {
+					helper = l
+				}
+				continue
+			}
 			return l
 		}
 	}
-	return ""
+	return helper
 }
 
 func framesString(frames []goja.StackFrame) string {

@@ -69,6 +69,24 @@ func (s *logSink) stderrEnd() string {
 // trap only names the guest runtime's abort path. Any other failure keeps
 // the engine's whole text, followed by the end of stderr if there is one.
 func (s *logSink) failure(trap string) string {
+	msg := s.failureText(trap)
+	if strings.Contains(msg, goCommandLine) {
+		msg += "; " + goCommandHint
+	}
+	return msg
+}
+
+// goCommandLine is what the Go runtime writes when an export of a Go
+// guest built without -buildmode=c-shared (a WASI command, whose runtime
+// only _start initializes) is called; its own advice, "call _start first",
+// is not what a guest author should do.
+const (
+	goCommandLine = "wasmexport function called before runtime initialization"
+	goCommandHint = "the module is a Go WASI command, not a reactor: build a Go guest with " +
+		"GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared (docs/abi.md §7)"
+)
+
+func (s *logSink) failureText(trap string) string {
 	end := s.stderrEnd()
 	s.mu.Lock()
 	pl := s.panicLine

@@ -130,6 +130,29 @@ def _as_list(v, what):
     raise TypeError("%s: want a capability string or a list of them, got %r" % (what, v))
 
 
+_PROVIDER_OPTIONS = ("id", "name", "capabilities", "version", "description")
+_TOOL_OPTIONS = ("name", "description", "capability_required", "parameters", "returns", "version",
+                 "tags", "examples", "idempotent", "latency_class", "permission_level", "deprecated",
+                 "required", "mcp_exportable")
+
+
+def _refuse_unknown(what, unknown, known):
+    """A misspelt option (paramaters=, or JS's capabilityRequired=) fails
+    the load naming the closest known one, as the JS SDK does, rather than
+    Python's bare "unexpected keyword argument"."""
+    if not unknown:
+        return
+    key = sorted(unknown)[0]
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in key)
+    if snake in known:
+        close = [snake]
+    else:
+        import difflib
+        close = difflib.get_close_matches(key, known, 1, 0.6)
+    hint = " (did you mean %s?)" % close[0] if close else ""
+    raise TypeError("%s: unknown option %r%s; known: %s" % (what, key, hint, ", ".join(known)))
+
+
 class Agent:
     """Class decorator that makes a class a provider (the seed's @Agent).
 
@@ -150,7 +173,8 @@ class Agent:
             return Agent()(args[0])
         return super().__new__(cls)
 
-    def __init__(self, name=None, capabilities=None, id=None, version="", description=""):
+    def __init__(self, name=None, capabilities=None, id=None, version="", description="", **unknown):
+        _refuse_unknown("@Agent", unknown, _PROVIDER_OPTIONS)
         self.info = {
             "id": id or "",
             "name": name or "",
@@ -175,7 +199,7 @@ class Agent:
 _PROVIDER = []
 
 
-def provider(id=None, name=None, capabilities=None, version="", description=""):
+def provider(id=None, name=None, capabilities=None, version="", description="", **unknown):
     """Describe the provider of a file whose tools are module-level @tool
     functions (the module-level form of @Agent; JS: aios.provider):
 
@@ -189,6 +213,7 @@ def provider(id=None, name=None, capabilities=None, version="", description=""):
     Call it once, at module level; a file with an @Agent class describes
     its provider there instead (using both is a load error).
     """
+    _refuse_unknown("provider", unknown, _PROVIDER_OPTIONS)
     if _PROVIDER:
         raise RuntimeError("aios_sdk.provider(...) called twice; call it once per tool file")
     _PROVIDER.append(Agent(name=name, capabilities=capabilities, id=id, version=version, description=description).info)
@@ -261,7 +286,7 @@ def build_parameters(parameters, required=None):
 
 def tool(name=None, description="", capability_required=None, parameters=None, returns=None,
          version="", tags=None, examples=None, idempotent=False, latency_class="",
-         permission_level="", deprecated=False, required=None, mcp_exportable=False):
+         permission_level="", deprecated=False, required=None, mcp_exportable=False, **unknown):
     """Method (or function) decorator that makes it a tool.
 
     The handler is called as handler(params, ctx) - or handler(params) when
@@ -270,6 +295,7 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
     """
     if callable(name) and not isinstance(name, str):
         return tool()(name)
+    _refuse_unknown("@tool", unknown, _TOOL_OPTIONS)
 
     def deco(fn):
         target = fn.__func__ if isinstance(fn, (staticmethod, classmethod)) else fn
