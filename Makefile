@@ -25,7 +25,7 @@ run: samples build
 
 ## test: install what is needed, build the samples, run every test with the race detector
 test: deps samples
-	$(GO) test -race ./...
+	$(GO) test -race -timeout 20m ./...
 	$(MAKE) test-wasmtime
 
 ## test-wasmtime: the wasmtime engine (cgo, build tag wasmtime): its packages, the differential tests and the conformance rows

@@ -12,11 +12,11 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
-// TestProbeGoCommandGuestSaysBuildMode: a newcomer builds a Go guest
+// TestGoCommandGuestSaysBuildMode: a newcomer builds a Go guest
 // without -buildmode=c-shared (a WASI command). Its load failed with the Go
 // runtime's "call _start first", which is not the fix; the error now says
 // to build it with -buildmode=c-shared.
-func TestProbeGoCommandGuestSaysBuildMode(t *testing.T) {
+func TestGoCommandGuestSaysBuildMode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a Go guest")
 	}

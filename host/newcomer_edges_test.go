@@ -9,12 +9,12 @@ import (
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
-// TestProbeSearchDeniedSaysWhy: a newcomer's unsigned tool asks for
+// TestSearchDeniedSaysWhy: a newcomer's unsigned tool asks for
 // ReadSpace(documents), its trust level drops it, and it reads an object
 // by id alone (JS ctx.spaces.read(id)). The refusal must say that the
 // provider asked for it but its trust level does not allow it, and how to
 // give it (it said only "no space is readable by both").
-func TestProbeSearchDeniedSaysWhy(t *testing.T) {
+func TestSearchDeniedSaysWhy(t *testing.T) {
 	te := newTestHost(t, nil)
 	p := native.New(abi.ProviderInfo{ID: "org.test.newcomer", Capabilities: []string{"ReadSpace(documents)"}})
 	p.MustRegister(abi.ToolDef{Name: "newcomer-read", Version: "1.0.0", Parameters: obj(map[string]any{"id": str}, "id")},
@@ -47,11 +47,11 @@ func TestProbeSearchDeniedSaysWhy(t *testing.T) {
 	}
 }
 
-// TestProbeMisspeltParamHint: a call with `objectid` (or `objectId`) for
+// TestMisspeltParamHint: a call with `objectid` (or `objectId`) for
 // the required `object_id` said only "missing required property
 // "object_id"", leaving the newcomer to find the misspelling; it now names
 // the member it probably meant.
-func TestProbeMisspeltParamHint(t *testing.T) {
+func TestMisspeltParamHint(t *testing.T) {
 	te := newTestHost(t, nil)
 	for _, bad := range []map[string]any{{"mesg": "x"}, {"MSG": "x"}, {"m-s_g": "x"}} {
 		_, err := te.call("alice", "echo", bad)

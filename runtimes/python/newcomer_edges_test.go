@@ -8,10 +8,10 @@ import (
 	"github.com/aios-host/aios-host/host"
 )
 
-// TestProbeMisspeltOptions: a misspelt @tool/@Agent/provider option fails
+// TestMisspeltOptions: a misspelt @tool/@Agent/provider option fails
 // the load naming the closest known one (as the JS SDK does); it was
 // Python's bare "tool() got an unexpected keyword argument 'paramaters'".
-func TestProbeMisspeltOptions(t *testing.T) {
+func TestMisspeltOptions(t *testing.T) {
 	h := newHost(t, newRuntime(t, nil))
 	for _, tc := range []struct {
 		name, src string

@@ -10,10 +10,10 @@ import (
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
-// TestProbeInfoVersionMatchesSearch: a provider that declares no version
+// TestInfoVersionMatchesSearch: a provider that declares no version
 // (a plain JS file without aios.provider({version})) is reported as 0.0.0
 // by search, and info must say the same (it said "").
-func TestProbeInfoVersionMatchesSearch(t *testing.T) {
+func TestInfoVersionMatchesSearch(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	p := native.New(abi.ProviderInfo{ID: "org.test.nover"})
 	p.MustRegister(abi.ToolDef{Name: "nover", Parameters: map[string]any{"type": "object"}},
@@ -42,11 +42,11 @@ func TestProbeInfoVersionMatchesSearch(t *testing.T) {
 	}
 }
 
-// TestProbeUnknownMemberHint: a misspelt member of a method's params
+// TestUnknownMemberHint: a misspelt member of a method's params
 // ("argument" for tools/call's "arguments") was refused with only
 // `unknown field "argument"`; the refusal now names the closest member and
 // lists those the method takes.
-func TestProbeUnknownMemberHint(t *testing.T) {
+func TestUnknownMemberHint(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	c := dial(t, ts)
 	ctx := context.Background()

@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// TestProbeUnknownKeySuggestsClosest: a misspelt key (`comand` in an MCP
+// TestUnknownKeySuggestsClosest: a misspelt key (`comand` in an MCP
 // server entry, `max_deph`) listed the known keys without saying which was
 // meant (only a different case or `-`/`_` got a "did you mean"); it now
 // names the closest key.
-func TestProbeUnknownKeySuggestsClosest(t *testing.T) {
+func TestUnknownKeySuggestsClosest(t *testing.T) {
 	for doc, want := range map[string]string{
 		"limits:\n  max_call_deph: 3\n":     `did you mean "max_call_depth"?`,
 		"inference:\n  urll: http://x\n":    `did you mean "url"?`,

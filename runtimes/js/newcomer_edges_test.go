@@ -9,11 +9,11 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeDecoratorErrorNamesSource: a misspelt @tool option in a TS file
+// TestDecoratorErrorNamesSource: a misspelt @tool option in a TS file
 // fails the load "(at FILE.ts:LINE:COL)", the newcomer's file, not the
 // esbuild helper's line in the bundle ("(at typo.ts.bundle.js:20:104)",
 // a file that exists nowhere), as docs/js.md promises.
-func TestProbeDecoratorErrorNamesSource(t *testing.T) {
+func TestDecoratorErrorNamesSource(t *testing.T) {
 	rt := newRuntime(t, Options{LoadTimeout: 5 * time.Second})
 	for _, mode := range []string{"standard", "experimental"} {
 		t.Run(mode, func(t *testing.T) {

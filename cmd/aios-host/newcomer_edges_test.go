@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// TestProbeCommandFlagBeforeCommand: `aios-host --data D --socket S call …`
+// TestCommandFlagBeforeCommand: `aios-host --data D --socket S call …`
 // (a newcomer putting every flag first, as the global ones may be) printed
 // "flag provided but not defined: -socket" and the whole usage, which does
 // not mention --socket. It now says where the flag goes.
-func TestProbeCommandFlagBeforeCommand(t *testing.T) {
+func TestCommandFlagBeforeCommand(t *testing.T) {
 	e := newEnv(t)
 	code, _, errs := e.bare("--socket", "/tmp/none.sock", "call", "word-count", "{}")
 	if code != exitUsage {
@@ -29,11 +29,11 @@ func TestProbeCommandFlagBeforeCommand(t *testing.T) {
 	}
 }
 
-// TestProbeUsageLinesNameTheirFlags: `aios-host help call` (and list, run)
+// TestUsageLinesNameTheirFlags: `aios-host help call` (and list, run)
 // gave a usage line without --socket (run: without --socket, --http,
 // --engine, --wire), which README's CLI reference shows and the commands
 // take.
-func TestProbeUsageLinesNameTheirFlags(t *testing.T) {
+func TestUsageLinesNameTheirFlags(t *testing.T) {
 	e := newEnv(t)
 	for cmd, flags := range map[string][]string{
 		"call": {"[--socket PATH]"},
