@@ -80,6 +80,8 @@ type Host struct {
 	infer   *inferenceClient
 	grants  grantCache // nested-call grants
 	obs     observers  // OnCall
+	// hints say why a tool is not registered (SetNotFoundHint).
+	hints atomic.Pointer[func(tool string) string]
 
 	warned sync.Map     // "provider\x00tool@version" → struct{}: deprecation already logged
 	life   sync.RWMutex // registrations (read) against Close (write)
@@ -147,6 +149,17 @@ func (h *Host) Spaces() *space.Store { return h.spaces }
 
 // Config returns the configuration the host runs with.
 func (h *Host) Config() *config.Config { return h.cfg }
+
+// SetNotFoundHint sets fn to be asked why a called tool is not
+// registered: a non-empty answer is added to the call's NotFound message
+// (the MCP bridge says its server is not connected). nil removes it.
+func (h *Host) SetNotFoundHint(fn func(tool string) string) {
+	if fn == nil {
+		h.hints.Store(nil)
+		return
+	}
+	h.hints.Store(&fn)
+}
 
 // Logger returns the host's logger.
 func (h *Host) Logger() *slog.Logger { return h.log }

@@ -201,6 +201,11 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	entry, err = h.reg.Resolve(in.Tool, in.Version)
 	if err != nil {
 		terr = abi.AsToolError(err, abi.NotFound)
+		if hint := h.hints.Load(); hint != nil && terr.Code == abi.NotFound && h.reg.Versions(in.Tool) == nil {
+			if s := (*hint)(in.Tool); s != "" {
+				terr.Message += "; " + s
+			}
+		}
 		goto done
 	}
 	f.entry = entry

@@ -133,6 +133,7 @@ func (c *cli) startMCPBridge(ctx context.Context, h *host.Host, cfg *config.Conf
 		return err
 	}
 	c.refreshMCP = b.Refresh
+	h.SetNotFoundHint(b.NotFoundHint)
 	if err := b.Start(ctx); err != nil {
 		log.Warn("mcp servers not (yet) imported", "err", err)
 	}

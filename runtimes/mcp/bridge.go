@@ -202,6 +202,28 @@ func (b *Bridge) Status() []Status {
 	return out
 }
 
+// NotFoundHint says why tool is not registered when its name is one this
+// bridge would publish (mcp-{server}-…) for a server that is not
+// connected, else "". Its reason (the server's last error) stays in the
+// host log: it may quote the server's command line or address, which are
+// the operator's, not the caller's.
+func (b *Bridge) NotFoundHint(tool string) string {
+	var best *server
+	for _, s := range b.servers {
+		if strings.HasPrefix(tool, "mcp-"+s.name+"-") && (best == nil || len(s.name) > len(best.name)) {
+			best = s // the longest name: servers "a" and "a-b" both prefix mcp-a-b-c
+		}
+	}
+	if best == nil || best.session() != nil {
+		return ""
+	}
+	why := "it has not connected yet"
+	if best.lastError() != nil {
+		why = "it is not connected (the host log says why)"
+	}
+	return fmt.Sprintf("it would come from MCP server %s (mcp.servers.%s), and %s: its tools are registered once it connects (it is retried in the background, and at once by aios/registry.refresh)", best.name, best.name, why)
+}
+
 // Close disconnects every server and stops reconnecting: a connected stdio
 // server gets its stdin closed, then SIGTERM, then SIGKILL; one still
 // starting is killed with its process group at once. It waits (bounded)
