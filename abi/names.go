@@ -17,8 +17,13 @@ import (
 // dot-separated labels of lower-case letters, digits, '-' and '_', each
 // starting with a letter or digit; at most 255 characters.
 
+// ToolNamePattern is the tool name rule as a regular expression; the JS
+// and Python SDKs check names with the same one at the line that declares
+// the tool (their tests compare it with this).
+const ToolNamePattern = `^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$`
+
 var (
-	toolNameRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$`)
+	toolNameRE   = regexp.MustCompile(ToolNamePattern)
 	providerIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_\-]*(\.[a-z0-9][a-z0-9_\-]*)+$`)
 )
 

@@ -126,6 +126,11 @@
   function normDef(def, where) {
     if (def === null || typeof def !== 'object') throw new TypeError(where + ': the tool definition must be an object');
     if (typeof def.name !== 'string' || def.name === '') throw new TypeError(where + ': the tool definition needs a string name');
+    // abi.ToolNamePattern, checked here so that the error names this line.
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$/.test(def.name)) {
+      throw new TypeError(where + ': invalid tool name ' + JSON.stringify(def.name.length > 140 ? def.name.slice(0, 140) + '…' : def.name) +
+        ': use 1-128 characters from A-Z a-z 0-9 _ - . starting with a letter or digit');
+    }
     Object.keys(def).forEach(function (k) {
       if (defKeys.indexOf(k) >= 0) return;
       var near = k.length <= 64 ? closest(k, defKeys) : '';

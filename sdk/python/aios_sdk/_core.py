@@ -136,6 +136,9 @@ _TOOL_OPTIONS = ("name", "description", "capability_required", "parameters", "re
                  "required", "mcp_exportable")
 
 
+_TOOL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$")
+
+
 def _refuse_unknown(what, unknown, known):
     """A misspelt option (paramaters=, or JS's capabilityRequired=) fails
     the load naming the closest known one, as the JS SDK does, rather than
@@ -302,6 +305,12 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         if not callable(target):
             raise TypeError("@tool decorates a function or method, got %r" % (fn,))
         tname = name or target.__name__.replace("_", "-")
+        if not isinstance(tname, str) or not _TOOL_NAME.fullmatch(tname):
+            # abi.ToolNamePattern, checked here so that the error names
+            # the line that declares the tool.
+            shown = tname if not isinstance(tname, str) or len(tname) <= 140 else tname[:140] + "\u2026"
+            raise ValueError("@tool: invalid tool name %r: use 1-128 characters from A-Z a-z 0-9 _ - . "
+                             "starting with a letter or digit" % (shown,))
         desc = description
         if not desc and target.__doc__:
             desc = _cleandoc(target.__doc__).split("\n\n")[0]
