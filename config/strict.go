@@ -392,26 +392,15 @@ func yamlFields(t reflect.Type) map[string]reflect.StructField {
 }
 
 func suggest(key string, fields map[string]reflect.StructField) string {
-	norm := func(s string) string { return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s)) }
 	keys := sortedKeys(fields)
 	for _, k := range keys {
-		if norm(k) == norm(key) {
+		if editdist.SameSpelling(k, key) {
 			return fmt.Sprintf(", did you mean %q?", k)
 		}
 	}
 	// A misspelling (`comand`, `capabilites`): the closest key within
-	// two edits (one for short keys, where two reach too many).
-	limit := 2
-	if len(key) <= 4 {
-		limit = 1
-	}
-	best, bestD := "", limit+1
-	for _, k := range keys {
-		if d := editdist.Levenshtein(key, k, limit); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best != "" {
+	// editdist.Limit edits.
+	if best := editdist.Closest(key, keys, editdist.Limit(key)); best != "" {
 		return fmt.Sprintf(", did you mean %q?", best)
 	}
 	return ""

@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -600,9 +599,13 @@ func misspeltParam(schema map[string]any, params any) string {
 			req = append(req, n)
 		}
 	}
-	norm := func(s string) string {
-		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
+	var undeclared []string // the members the schema does not declare, sorted
+	for k := range m {
+		if _, declared := props[k]; !declared && len(k) <= 128 {
+			undeclared = append(undeclared, k)
+		}
 	}
+	slices.Sort(undeclared)
 	for _, r := range req {
 		want, ok := r.(string)
 		if !ok {
@@ -611,20 +614,8 @@ func misspeltParam(schema map[string]any, params any) string {
 		if _, given := m[want]; given {
 			continue
 		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if _, declared := props[k]; declared || len(k) > 128 {
-				continue
-			}
-			limit := 2
-			if len(want) <= 4 {
-				limit = 1 // short names: one edit, else everything is close
-			}
-			if norm(k) == norm(want) || editdist.Levenshtein(k, want, limit) <= limit {
+		for _, k := range undeclared {
+			if editdist.SameSpelling(k, want) || editdist.Levenshtein(k, want, editdist.Limit(want)) <= editdist.Limit(want) {
 				return fmt.Sprintf(" (params has %q, which the schema does not declare: did you mean %q?)", k, want)
 			}
 		}

@@ -301,12 +301,7 @@ func unknownMemberHint(err error, dst any) string {
 	if len(known) == 0 {
 		return ""
 	}
-	best, bestD := "", 3
-	for _, k := range known {
-		if d := editdist.Levenshtein(strings.ToLower(name), strings.ToLower(k), 2); d < bestD {
-			best, bestD = k, d
-		}
-	}
+	best := editdist.Closest(name, known, 2)
 	hint := " (known: " + strings.Join(known, ", ") + ")"
 	if best != "" {
 		hint = " (did you mean " + strconv.Quote(best) + "?; known: " + strings.Join(known, ", ") + ")"

@@ -54,7 +54,7 @@ func unmatchedSettings(cfg *config.Config, reg *registry.Registry) []unmatchedSe
 		if cfg.Providers[id].Disabled || provs[id] {
 			continue
 		}
-		out = append(out, unmatchedSetting{Key: config.JoinKey("providers", id), Kind: "provider", Suggest: closestName(id, provNames)})
+		out = append(out, unmatchedSetting{Key: config.JoinKey("providers", id), Kind: "provider", Suggest: editdist.Closest(id, provNames, max(2, len(id)/4))})
 	}
 	names := make([]string, 0, len(cfg.RateLimits.PerTool))
 	for name := range cfg.RateLimits.PerTool {
@@ -79,23 +79,9 @@ func unmatchedSettings(cfg *config.Config, reg *registry.Registry) []unmatchedSe
 			out = append(out, unmatchedSetting{Key: config.JoinKey("rate_limits.per_tool", name), Kind: "tool"})
 			continue
 		}
-		out = append(out, unmatchedSetting{Key: config.JoinKey("rate_limits.per_tool", name), Kind: "tool", Suggest: closestName(name, toolNames)})
+		out = append(out, unmatchedSetting{Key: config.JoinKey("rate_limits.per_tool", name), Kind: "tool", Suggest: editdist.Closest(name, toolNames, max(2, len(name)/4))})
 	}
 	return out
-}
-
-// closestName returns the name of names within a quarter of name's length
-// (at least two) edits of it, case-insensitively, the closest first; "" when
-// none is.
-func closestName(name string, names []string) string {
-	lname := strings.ToLower(name)
-	best, bestDist := "", max(2, len(name)/4)+1
-	for _, n := range names {
-		if d := editdist.Levenshtein(lname, strings.ToLower(n), bestDist-1); d < bestDist {
-			best, bestDist = n, d
-		}
-	}
-	return best
 }
 
 // warnUnmatchedSettings logs each setting of unmatchedSettings once the

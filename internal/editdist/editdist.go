@@ -2,6 +2,8 @@
 // mean" suggestions (the registry's tool names, the config's runtimes).
 package editdist
 
+import "strings"
+
 // Levenshtein is the edit distance of a and b (bytes), or limit+1 as soon
 // as every alignment costs more than limit.
 func Levenshtein(a, b string, limit int) int {
@@ -28,3 +30,36 @@ func Levenshtein(a, b string, limit int) int {
 	}
 	return prev[len(b)]
 }
+
+// Closest returns the candidate nearest to name within limit edits,
+// compared case-insensitively (the earlier candidate on a tie), or "".
+func Closest(name string, candidates []string, limit int) string {
+	lname := strings.ToLower(name)
+	best, bestD := "", limit+1
+	for _, c := range candidates {
+		if d := Levenshtein(lname, strings.ToLower(c), limit); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// Limit is how many edits a "did you mean" allows for a misspelling of
+// name: two, and one for a name of four bytes or less, where two reach too
+// many others.
+func Limit(name string) int {
+	if len(name) <= 4 {
+		return 1
+	}
+	return 2
+}
+
+// SameSpelling reports whether a and b differ only in case and in '_' and
+// '-' (objectId, object-id and object_id).
+func SameSpelling(a, b string) bool {
+	return squash(a) == squash(b)
+}
+
+var squasher = strings.NewReplacer("_", "", "-", "")
+
+func squash(s string) string { return strings.ToLower(squasher.Replace(s)) }

@@ -19,3 +19,28 @@ func TestLevenshtein(t *testing.T) {
 		}
 	}
 }
+
+func TestClosestLimitSameSpelling(t *testing.T) {
+	names := []string{"analyze-complexity", "image-resize", "Echo"}
+	for _, tc := range []struct {
+		name  string
+		limit int
+		want  string
+	}{
+		{"analyze-complexty", 2, "analyze-complexity"},
+		{"ECHO", 0, "Echo"}, // case does not count
+		{"imag-resise", 2, "image-resize"},
+		{"imag-resise", 1, ""},
+		{"nothing-near", 2, ""},
+	} {
+		if got := Closest(tc.name, names, tc.limit); got != tc.want {
+			t.Errorf("Closest(%q, %d) = %q, want %q", tc.name, tc.limit, got, tc.want)
+		}
+	}
+	if Limit("abcd") != 1 || Limit("abcde") != 2 {
+		t.Errorf("Limit: %d %d, want 1 2", Limit("abcd"), Limit("abcde"))
+	}
+	if !SameSpelling("objectId", "object_id") || !SameSpelling("object-id", "OBJECT_ID") || SameSpelling("objectid", "object_ids") {
+		t.Error("SameSpelling")
+	}
+}
