@@ -29,9 +29,6 @@ func newPool[T any](size int) *pool[T] {
 	return &pool[T]{Bound: busy.New(size), slots: make([]poolSlot[T], size)}
 }
 
-// release returns a unit of the bound and wakes a blocked acquire.
-func (q *pool[T]) release() { q.Release() }
-
 // acquire takes a unit of the bound, waiting while all are busy until the
 // call's deadline or cancellation. A call that comes back into the same
 // provider from one of its own host calls (nest is in ctx) may not wait —

@@ -45,7 +45,7 @@ func TestPoolBoundTimeoutAndCancel(t *testing.T) {
 		got <- err
 	}()
 	time.Sleep(10 * time.Millisecond)
-	q.release()
+	q.Release()
 	select {
 	case err := <-got:
 		if err != nil {
@@ -90,7 +90,7 @@ func TestPoolStress(t *testing.T) {
 					t.Error("give failed with a unit of the bound held")
 				}
 				held.Add(-1)
-				q.release()
+				q.Release()
 			}
 		}()
 	}

@@ -91,7 +91,7 @@ func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, erro
 		var err error
 		if inst, err = p.newInstance(ctx); err != nil {
 			if !overflow {
-				p.pool.release()
+				p.pool.Release()
 			}
 			return nil, abi.AsToolError(err, abi.Unavailable)
 		}
@@ -115,7 +115,7 @@ func (p *Provider) put(inst *instance) {
 	inst.used.Store(true)
 	kept := !p.closed.Load() && p.pool.give(inst)
 	if !overflow {
-		p.pool.release()
+		p.pool.Release()
 	}
 	if !kept {
 		p.closeInstance(inst)
@@ -132,7 +132,7 @@ func (p *Provider) put(inst *instance) {
 func (p *Provider) discard(inst *instance) {
 	p.closeInstance(inst)
 	if !inst.overflow {
-		p.pool.release()
+		p.pool.Release()
 	}
 }
 

@@ -928,7 +928,7 @@ func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, 
 		var err error
 		if inst, err = p.newInstance(); err != nil {
 			if !overflow {
-				p.pool.release()
+				p.pool.Release()
 			}
 			return nil, abi.AsToolError(err, abi.Unavailable)
 		}
@@ -950,7 +950,7 @@ func (p *wtProvider) put(inst *wtInstance, keep bool) {
 	}
 	kept := keep && !p.closed.Load() && p.pool.give(inst)
 	if !overflow {
-		p.pool.release()
+		p.pool.Release()
 	}
 	if !kept {
 		p.closeInstance(inst)
