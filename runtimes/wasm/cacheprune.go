@@ -9,13 +9,32 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 )
 
 // MaxCacheBytes bounds the compile cache directory: past it, the oldest
-// files go first when a loader starts. Every version of a module compiled
+// files go first when a loader starts, and again after every pruneEvery
+// modules it compiles while it runs. Every version of a module compiled
 // while plugins are developed leaves its code here (a 4 MB Go guest leaves
 // about 21 MB), and nothing else removes it.
 const MaxCacheBytes = 2 << 30
+
+// pruneEvery is how many new compilations a running loader makes between
+// two prunings of its cache: a host that runs for weeks while a plugin is
+// rewritten and reloaded hundreds of times compiled every version into the
+// cache, and pruning only at start let it grow without bound until the
+// next restart. A variable for tests.
+var pruneEvery = 8
+
+// cacheBound is the bound a running loader prunes its cache to
+// (MaxCacheBytes; smaller in tests).
+var cacheBound int64 = MaxCacheBytes
+
+// freshTemp is how old a compile cache's temporary file (wazero writes
+// "<entry>.<random>.tmp" and renames it) must be before a pruning may
+// remove it: a younger one may be written now by a concurrent compile,
+// which would then fail.
+const freshTemp = time.Minute
 
 // PruneCache is pruneCache for the other compile caches of the host (the
 // component runtime's, data/cache/component), run by the host when its
@@ -64,6 +83,9 @@ func pruneCache(dir string, max int64, log *slog.Logger) {
 			return nil
 		}
 		if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+			if strings.HasSuffix(p, ".tmp") && time.Since(info.ModTime()) < freshTemp {
+				return nil // being written by a compile in flight
+			}
 			files = append(files, file{p, info.Size(), info.ModTime().UnixNano()})
 			total += info.Size()
 		}
