@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -40,6 +41,38 @@ const freshTemp = time.Minute
 // component runtime's, data/cache/component), run by the host when its
 // loaders start: the same rules, the same bound (max).
 func PruneCache(dir string, max int64, log *slog.Logger) { pruneCache(dir, max, log) }
+
+// dirCompiles counts, per cache directory, the compilations NoteCompiled
+// was told of since it last pruned the directory.
+var dirCompiles struct {
+	sync.Mutex
+	n map[string]int
+}
+
+// NoteCompiled is for the runtimes that keep compiled code in a cache
+// directory of their own (the component runtimes, <data>/cache/component):
+// call it after each compilation written to dir; every pruneEvery of them
+// it prunes dir as a running loader prunes its own (to MaxCacheBytes), so
+// that a host left running while a component is rewritten does not grow
+// the directory until its next start.
+func NoteCompiled(dir string, log *slog.Logger) {
+	if dir == "" {
+		return
+	}
+	dirCompiles.Lock()
+	if dirCompiles.n == nil {
+		dirCompiles.n = map[string]int{}
+	}
+	dirCompiles.n[dir]++
+	due := dirCompiles.n[dir] >= pruneEvery
+	if due {
+		delete(dirCompiles.n, dir)
+	}
+	dirCompiles.Unlock()
+	if due {
+		pruneCache(dir, cacheBound, log)
+	}
+}
 
 // pruneCache removes what no loader of this build reads any more (the
 // instrumented modules of an older rewrite, code compiled by another
