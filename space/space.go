@@ -75,7 +75,16 @@ type Store struct {
 
 	usageMu sync.Mutex
 	usage   map[string]int64 // bytes in each space, counted at first use (maxSpace > 0)
+	// inflight are the bytes of Puts reserved and not yet finished, and
+	// counted the time each space was last counted from the disk
+	// (usageMu).
+	inflight map[string]int64
+	counted  map[string]time.Time
 }
+
+// recountEvery bounds how often a Put refused for the quota counts its
+// space from the disk again (a space of many objects takes a while).
+const recountEvery = time.Second
 
 // Option configures Open.
 type Option func(*Store)
@@ -93,9 +102,11 @@ func WithMaxObjectSize(n int64) Option {
 // WithMaxSpaceBytes gives every space a quota of n bytes (n > 0): a Put
 // that would make the space's objects pass it fails with ErrFull. Usage
 // is counted from the disk when a space is first written by this Store
-// and kept as Puts and Deletes of this Store go; another process writing
-// the same root is not seen until the next Open (and two concurrent Puts
-// of the same new content count it twice until then).
+// and kept as Puts and Deletes of this Store go; what another process
+// (or a person) adds or removes is seen when a Put would pass the quota:
+// the space is then counted from the disk again (at most once a second)
+// before the Put is refused, so objects removed by hand make room in a
+// running host.
 func WithMaxSpaceBytes(n int64) Option {
 	return func(s *Store) {
 		if n > 0 {
@@ -322,10 +333,26 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 	if s.usage == nil {
 		s.usage = map[string]int64{}
 	}
+	if s.inflight == nil {
+		s.inflight, s.counted = map[string]int64{}, map[string]time.Time{}
+	}
 	used, known := s.usage[space]
 	if !known {
 		if used, err = s.spaceBytes(space); err != nil {
 			return nil, err
+		}
+		used += s.inflight[space]
+		s.counted[space] = time.Now()
+	}
+	if used+n > s.maxSpace && known && time.Since(s.counted[space]) >= recountEvery {
+		// Objects may have gone meanwhile without this Store's Delete
+		// (removed by hand or by a clean-up script to make room, or by
+		// another process): count again before refusing. Without this a
+		// running host refused every write to a space made full once,
+		// however much was removed from it, until it restarted.
+		if fresh, err := s.spaceBytes(space); err == nil {
+			used = fresh + s.inflight[space]
+			s.counted[space] = time.Now()
 		}
 	}
 	if used+n > s.maxSpace {
@@ -333,11 +360,15 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 		return nil, fmt.Errorf("%w: storing %d bytes in space %q would pass its quota of %d bytes (%d used; limits.max_space_bytes)", ErrFull, n, space, s.maxSpace, used)
 	}
 	s.usage[space] = used + n
+	s.inflight[space] += n
 	return func(stored bool) {
+		s.usageMu.Lock()
+		defer s.usageMu.Unlock()
+		if s.inflight[space] -= n; s.inflight[space] <= 0 {
+			delete(s.inflight, space)
+		}
 		if !stored {
-			s.usageMu.Lock()
 			s.usage[space] -= n
-			s.usageMu.Unlock()
 		}
 	}, nil
 }
