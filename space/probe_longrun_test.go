@@ -51,3 +51,40 @@ func TestProbeQuotaSeesObjectsRemovedByHand(t *testing.T) {
 		t.Fatalf("a Put filling the quota exactly: %v", err)
 	}
 }
+
+// TestProbeStaleTempsSweptWhileRunning: a host killed during a Put and
+// restarted at once leaves a temporary file too young for Open to remove
+// (another process may be writing it). Open was the only sweep, so a
+// host then running for weeks kept it (up to max_object_bytes) until its
+// next start; a Put sweeps again once the file is stale.
+func TestProbeStaleTempsSweptWhileRunning(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, tmpDir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	left := filepath.Join(dir, tmpDir, "put-123456")
+	if err := os.WriteFile(left, bytes.Repeat([]byte("x"), 4096), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	young := time.Now().Add(-10 * time.Minute)
+	_ = os.Chtimes(left, young, young)
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(left); err != nil {
+		t.Fatalf("Open removed a temporary file 10 minutes old (it may be another process's Put): %v", err)
+	}
+	// Two hours later (the clock moved for the file and the store).
+	old := time.Now().Add(-2 * time.Hour)
+	_ = os.Chtimes(left, old, old)
+	s.sweepMu.Lock()
+	s.swept = s.swept.Add(-2 * time.Hour)
+	s.sweepMu.Unlock()
+	if _, err := s.Put("s", []byte("later")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(left); err == nil {
+		t.Fatal("a temporary file of a Put that died two hours ago is still in the store of a running host")
+	}
+}

@@ -80,6 +80,11 @@ type Store struct {
 	// (usageMu).
 	inflight map[string]int64
 	counted  map[string]time.Time
+
+	// swept is when the temporary files of unfinished Puts were last
+	// cleaned (sweepMu).
+	sweepMu sync.Mutex
+	swept   time.Time
 }
 
 // recountEvery bounds how often a Put refused for the quota counts its
@@ -142,14 +147,32 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(s)
 	}
-	removeStaleTemps(filepath.Join(abs, tmpDir), time.Now().Add(-staleTemp))
+	s.swept = time.Now()
+	removeStaleTemps(filepath.Join(abs, tmpDir), s.swept.Add(-staleTemp))
 	return s, nil
+}
+
+// sweep removes the stale temporary files again when the last sweep was
+// staleTemp ago: a file left by a crash shortly before this Store opened
+// was too young to go then, and a host that runs for weeks kept it (up to
+// max_object_bytes each, eating into min_free_bytes) until its next start.
+func (s *Store) sweep() {
+	s.sweepMu.Lock()
+	now := time.Now()
+	due := now.Sub(s.swept) >= staleTemp
+	if due {
+		s.swept = now
+	}
+	s.sweepMu.Unlock()
+	if due {
+		removeStaleTemps(filepath.Join(s.root, tmpDir), now.Add(-staleTemp))
+	}
 }
 
 // staleTemp is the age past which a temporary file of an unfinished put is
 // taken as left by a process that died (kill -9 during a put) and removed
-// at Open. Another process may share the store and be writing one now, so
-// only old ones go.
+// at Open, and by a Put at most once per staleTemp after it. Another
+// process may share the store and be writing one now, so only old ones go.
 const staleTemp = time.Hour
 
 // removeStaleTemps removes the put-* files in dir last modified before
@@ -256,6 +279,7 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	if holds(p, data) {
 		return id, nil // already stored (a damaged copy is replaced below)
 	}
+	s.sweep()
 	release, err := s.reserve(space, int64(len(data)))
 	if err != nil {
 		return "", err
