@@ -76,10 +76,10 @@ type Store struct {
 	usageMu sync.Mutex
 	usage   map[string]int64 // bytes in each space, counted at first use (maxSpace > 0)
 	// inflight are the bytes of Puts reserved and not yet finished, and
-	// counted the time each space was last counted from the disk
+	// recountAt when each space may be counted from the disk again
 	// (usageMu).
-	inflight map[string]int64
-	counted  map[string]time.Time
+	inflight  map[string]int64
+	recountAt map[string]time.Time
 
 	// swept is when the temporary files of unfinished Puts were last
 	// cleaned (sweepMu).
@@ -88,7 +88,8 @@ type Store struct {
 }
 
 // recountEvery bounds how often a Put refused for the quota counts its
-// space from the disk again (a space of many objects takes a while).
+// space from the disk again: at most once a second, and at most a tenth
+// of the time (a space of a million objects takes seconds to count).
 const recountEvery = time.Second
 
 // Option configures Open.
@@ -358,7 +359,7 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 		s.usage = map[string]int64{}
 	}
 	if s.inflight == nil {
-		s.inflight, s.counted = map[string]int64{}, map[string]time.Time{}
+		s.inflight, s.recountAt = map[string]int64{}, map[string]time.Time{}
 	}
 	used, known := s.usage[space]
 	if !known {
@@ -366,17 +367,25 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 			return nil, err
 		}
 		used += s.inflight[space]
-		s.counted[space] = time.Now()
+		s.recountAt[space] = time.Now().Add(recountEvery)
 	}
-	if used+n > s.maxSpace && known && time.Since(s.counted[space]) >= recountEvery {
+	if now := time.Now(); used+n > s.maxSpace && known && !now.Before(s.recountAt[space]) {
 		// Objects may have gone meanwhile without this Store's Delete
 		// (removed by hand or by a clean-up script to make room, or by
 		// another process): count again before refusing. Without this a
 		// running host refused every write to a space made full once,
-		// however much was removed from it, until it restarted.
-		if fresh, err := s.spaceBytes(space); err == nil {
+		// however much was removed from it, until it restarted. The count
+		// is made without the lock, so that the Puts of other spaces do
+		// not wait for it; a Put of this space finished meanwhile may be
+		// missed by it, until the next count.
+		s.recountAt[space] = now.Add(recountEvery)
+		s.usageMu.Unlock()
+		fresh, ferr := s.spaceBytes(space)
+		s.usageMu.Lock()
+		s.recountAt[space] = time.Now().Add(max(recountEvery, 10*time.Since(now)))
+		used = s.usage[space]
+		if ferr == nil {
 			used = fresh + s.inflight[space]
-			s.counted[space] = time.Now()
 		}
 	}
 	if used+n > s.maxSpace {
