@@ -31,6 +31,7 @@ import (
 	"github.com/aios-host/aios-host/component/binary"
 	"github.com/aios-host/aios-host/component/cabi"
 	"github.com/aios-host/aios-host/internal/busy"
+	"github.com/aios-host/aios-host/runtimes/wasm"
 	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
 	"github.com/aios-host/aios-host/runtimes/wasm/precompile"
 	"github.com/aios-host/aios-host/wit"
@@ -338,7 +339,10 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	if opts.CacheDir != "" {
 		var cache wazero.CompilationCache
 		if cache, err = wazero.NewCompilationCacheWithDir(opts.CacheDir); err == nil {
-			err = p.compileAll(ctx, name, cfg.WithCompilationCache(cache), mods)
+			if err = p.compileAll(ctx, name, cfg.WithCompilationCache(cache), mods); err == nil {
+				// Bounded while the host runs, not only at its start.
+				wasm.NoteCompiled(opts.CacheDir, opts.Logger)
+			}
 		}
 		if err != nil {
 			// The cache is an optimisation: when compiling through it

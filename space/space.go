@@ -75,7 +75,22 @@ type Store struct {
 
 	usageMu sync.Mutex
 	usage   map[string]int64 // bytes in each space, counted at first use (maxSpace > 0)
+	// inflight are the bytes of Puts reserved and not yet finished, and
+	// recountAt when each space may be counted from the disk again
+	// (usageMu).
+	inflight  map[string]int64
+	recountAt map[string]time.Time
+
+	// swept is when the temporary files of unfinished Puts were last
+	// cleaned (sweepMu).
+	sweepMu sync.Mutex
+	swept   time.Time
 }
+
+// recountEvery bounds how often a Put refused for the quota counts its
+// space from the disk again: at most once a second, and at most a tenth
+// of the time (a space of a million objects takes seconds to count).
+const recountEvery = time.Second
 
 // Option configures Open.
 type Option func(*Store)
@@ -93,9 +108,11 @@ func WithMaxObjectSize(n int64) Option {
 // WithMaxSpaceBytes gives every space a quota of n bytes (n > 0): a Put
 // that would make the space's objects pass it fails with ErrFull. Usage
 // is counted from the disk when a space is first written by this Store
-// and kept as Puts and Deletes of this Store go; another process writing
-// the same root is not seen until the next Open (and two concurrent Puts
-// of the same new content count it twice until then).
+// and kept as Puts and Deletes of this Store go; what another process
+// (or a person) adds or removes is seen when a Put would pass the quota:
+// the space is then counted from the disk again (at most once a second)
+// before the Put is refused, so objects removed by hand make room in a
+// running host.
 func WithMaxSpaceBytes(n int64) Option {
 	return func(s *Store) {
 		if n > 0 {
@@ -131,14 +148,32 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(s)
 	}
-	removeStaleTemps(filepath.Join(abs, tmpDir), time.Now().Add(-staleTemp))
+	s.swept = time.Now()
+	removeStaleTemps(filepath.Join(abs, tmpDir), s.swept.Add(-staleTemp))
 	return s, nil
+}
+
+// sweep removes the stale temporary files again when the last sweep was
+// staleTemp ago: a file left by a crash shortly before this Store opened
+// was too young to go then, and a host that runs for weeks kept it (up to
+// max_object_bytes each, eating into min_free_bytes) until its next start.
+func (s *Store) sweep() {
+	s.sweepMu.Lock()
+	now := time.Now()
+	due := now.Sub(s.swept) >= staleTemp
+	if due {
+		s.swept = now
+	}
+	s.sweepMu.Unlock()
+	if due {
+		removeStaleTemps(filepath.Join(s.root, tmpDir), now.Add(-staleTemp))
+	}
 }
 
 // staleTemp is the age past which a temporary file of an unfinished put is
 // taken as left by a process that died (kill -9 during a put) and removed
-// at Open. Another process may share the store and be writing one now, so
-// only old ones go.
+// at Open, and by a Put at most once per staleTemp after it. Another
+// process may share the store and be writing one now, so only old ones go.
 const staleTemp = time.Hour
 
 // removeStaleTemps removes the put-* files in dir last modified before
@@ -245,6 +280,7 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	if holds(p, data) {
 		return id, nil // already stored (a damaged copy is replaced below)
 	}
+	s.sweep()
 	release, err := s.reserve(space, int64(len(data)))
 	if err != nil {
 		return "", err
@@ -322,10 +358,34 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 	if s.usage == nil {
 		s.usage = map[string]int64{}
 	}
+	if s.inflight == nil {
+		s.inflight, s.recountAt = map[string]int64{}, map[string]time.Time{}
+	}
 	used, known := s.usage[space]
 	if !known {
 		if used, err = s.spaceBytes(space); err != nil {
 			return nil, err
+		}
+		used += s.inflight[space]
+		s.recountAt[space] = time.Now().Add(recountEvery)
+	}
+	if now := time.Now(); used+n > s.maxSpace && known && !now.Before(s.recountAt[space]) {
+		// Objects may have gone meanwhile without this Store's Delete
+		// (removed by hand or by a clean-up script to make room, or by
+		// another process): count again before refusing. Without this a
+		// running host refused every write to a space made full once,
+		// however much was removed from it, until it restarted. The count
+		// is made without the lock, so that the Puts of other spaces do
+		// not wait for it; a Put of this space finished meanwhile may be
+		// missed by it, until the next count.
+		s.recountAt[space] = now.Add(recountEvery)
+		s.usageMu.Unlock()
+		fresh, ferr := s.spaceBytes(space)
+		s.usageMu.Lock()
+		s.recountAt[space] = time.Now().Add(max(recountEvery, 10*time.Since(now)))
+		used = s.usage[space]
+		if ferr == nil {
+			used = fresh + s.inflight[space]
 		}
 	}
 	if used+n > s.maxSpace {
@@ -333,11 +393,15 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 		return nil, fmt.Errorf("%w: storing %d bytes in space %q would pass its quota of %d bytes (%d used; limits.max_space_bytes)", ErrFull, n, space, s.maxSpace, used)
 	}
 	s.usage[space] = used + n
+	s.inflight[space] += n
 	return func(stored bool) {
+		s.usageMu.Lock()
+		defer s.usageMu.Unlock()
+		if s.inflight[space] -= n; s.inflight[space] <= 0 {
+			delete(s.inflight, space)
+		}
 		if !stored {
-			s.usageMu.Lock()
 			s.usage[space] -= n
-			s.usageMu.Unlock()
 		}
 	}, nil
 }

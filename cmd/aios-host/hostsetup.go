@@ -37,8 +37,9 @@ func loaderTable(cfg *config.Config, log *slog.Logger) ([]abi.Loader, error) {
 	// .wasm: components go to the component runtime, core modules to the
 	// wasm runtime's loader (pass it as Dispatch's first argument).
 	// The component runtime's compile cache is bounded as the core
-	// modules' is (wasm.MaxCacheBytes, pruned at start): every version of
-	// a component compiled while it is developed leaves its code there.
+	// modules' is (wasm.MaxCacheBytes, pruned at start and, through
+	// wasm.NoteCompiled, while the host runs): every version of a
+	// component compiled while it is developed leaves its code there.
 	wasm.PruneCache(componentCacheDir(cfg), wasm.MaxCacheBytes, log)
 	comp, err := componentLoader(cfg, log) // runtimes.wasm.engine (engine.go)
 	if err != nil {

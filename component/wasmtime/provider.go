@@ -32,6 +32,7 @@ import (
 	"github.com/aios-host/aios-host/component"
 	"github.com/aios-host/aios-host/internal/busy"
 	"github.com/aios-host/aios-host/internal/sealed"
+	"github.com/aios-host/aios-host/runtimes/wasm"
 	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
 	"github.com/aios-host/aios-host/wit"
 )
@@ -257,7 +258,10 @@ func (l *Loader) compile(b []byte) (*C.wasmtime_component_t, error) {
 		if err := takeError(C.wasmtime_component_serialize(c, &out)); err == nil {
 			data := C.GoBytes(unsafe.Pointer(out.data), C.int(out.size))
 			C.wasm_byte_vec_delete(&out)
-			_ = sealed.WriteFile(cachePath, data, key)
+			if sealed.WriteFile(cachePath, data, key) == nil {
+				// Bounded while the host runs, not only at its start.
+				wasm.NoteCompiled(l.opts.CacheDir, l.opts.Logger)
+			}
 		}
 	}
 	return c, nil

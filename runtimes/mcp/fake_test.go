@@ -175,6 +175,14 @@ func runFake(mode string) int {
 		time.Sleep(time.Hour)
 		return 0
 	}
+	if d, err := time.ParseDuration(os.Getenv("AIOS_MCP_FAKE_EXIT_AFTER")); err == nil {
+		// A server that restarts now and then (crashes, is upgraded).
+		go func() {
+			time.Sleep(d)
+			fmt.Fprintln(os.Stderr, "fake: exiting as told")
+			os.Exit(0)
+		}()
+	}
 	f := &fakeServer{out: bufio.NewWriter(os.Stdout)}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)

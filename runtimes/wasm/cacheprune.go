@@ -9,18 +9,70 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 )
 
 // MaxCacheBytes bounds the compile cache directory: past it, the oldest
-// files go first when a loader starts. Every version of a module compiled
+// files go first when a loader starts, and again after every pruneEvery
+// modules it compiles while it runs. Every version of a module compiled
 // while plugins are developed leaves its code here (a 4 MB Go guest leaves
 // about 21 MB), and nothing else removes it.
 const MaxCacheBytes = 2 << 30
+
+// pruneEvery is how many new compilations a running loader makes between
+// two prunings of its cache: a host that runs for weeks while a plugin is
+// rewritten and reloaded hundreds of times compiled every version into the
+// cache, and pruning only at start let it grow without bound until the
+// next restart. A variable for tests.
+var pruneEvery = 8
+
+// cacheBound is the bound a running loader prunes its cache to
+// (MaxCacheBytes; smaller in tests).
+var cacheBound int64 = MaxCacheBytes
+
+// freshTemp is how old a compile cache's temporary file (wazero writes
+// "<entry>.<random>.tmp" and renames it) must be before a pruning may
+// remove it: a younger one may be written now by a concurrent compile,
+// which would then fail.
+const freshTemp = time.Minute
 
 // PruneCache is pruneCache for the other compile caches of the host (the
 // component runtime's, data/cache/component), run by the host when its
 // loaders start: the same rules, the same bound (max).
 func PruneCache(dir string, max int64, log *slog.Logger) { pruneCache(dir, max, log) }
+
+// dirCompiles counts, per cache directory, the compilations NoteCompiled
+// was told of since it last pruned the directory.
+var dirCompiles struct {
+	sync.Mutex
+	n map[string]int
+}
+
+// NoteCompiled is for the runtimes that keep compiled code in a cache
+// directory of their own (the component runtimes, <data>/cache/component):
+// call it after each compilation written to dir; every pruneEvery of them
+// it prunes dir as a running loader prunes its own (to MaxCacheBytes), so
+// that a host left running while a component is rewritten does not grow
+// the directory until its next start.
+func NoteCompiled(dir string, log *slog.Logger) {
+	if dir == "" {
+		return
+	}
+	dirCompiles.Lock()
+	if dirCompiles.n == nil {
+		dirCompiles.n = map[string]int{}
+	}
+	dirCompiles.n[dir]++
+	due := dirCompiles.n[dir] >= pruneEvery
+	if due {
+		delete(dirCompiles.n, dir)
+	}
+	dirCompiles.Unlock()
+	if due {
+		pruneCache(dir, cacheBound, log)
+	}
+}
 
 // pruneCache removes what no loader of this build reads any more (the
 // instrumented modules of an older rewrite, code compiled by another
@@ -64,6 +116,9 @@ func pruneCache(dir string, max int64, log *slog.Logger) {
 			return nil
 		}
 		if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+			if strings.HasSuffix(p, ".tmp") && time.Since(info.ModTime()) < freshTemp {
+				return nil // being written by a compile in flight
+			}
 			files = append(files, file{p, info.Size(), info.ModTime().UnixNano()})
 			total += info.Size()
 		}

@@ -45,6 +45,7 @@ type Loader struct {
 
 	mu       sync.Mutex
 	cacheOff bool // the file cache failed: compile without it (l.mu)
+	fresh    int  // modules compiled since the cache was last pruned (l.mu)
 	rts      map[rtKey]wazero.Runtime
 	mods     map[modKey]*sharedModule
 }
@@ -83,7 +84,7 @@ func NewLoader(opts Options) (*Loader, error) {
 	if cache == nil {
 		cache = wazero.NewCompilationCache()
 	}
-	pruneCache(dir, MaxCacheBytes, logger)
+	pruneCache(dir, cacheBound, logger)
 	trim := min(cfg.IdleTimeout/2, 30*time.Second)
 	return &Loader{cfg: cfg, cache: cache, logger: logger, cacheDir: dir,
 		wd:  newWatchdog(cfg.DeadlineGranularity, trim),

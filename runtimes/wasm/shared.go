@@ -93,6 +93,7 @@ func (l *Loader) module(ctx context.Context, name string, bin []byte, pages uint
 		if ierr = l.precompile(ctx, name, ib, bin, false); ierr == nil {
 			sm, err := l.compile(ctx, sum, ib, rtKey{pages: pages})
 			if err == nil {
+				l.prunePeriodically()
 				return sm, nil
 			}
 			ierr = err
@@ -117,6 +118,7 @@ func (l *Loader) module(ctx context.Context, name string, bin []byte, pages uint
 	if err != nil {
 		return nil, fmt.Errorf("%s: invalid WebAssembly module: %w", name, err)
 	}
+	l.prunePeriodically()
 	if sm.refs == 1 {
 		l.logger.Info("wasm: the module cannot be instrumented; interrupting it with wazero's checks (slower calls)", "file", name, "reason", ierr)
 	}
@@ -181,7 +183,23 @@ func (l *Loader) compileLocked(ctx context.Context, sum [32]byte, code []byte, k
 	}
 	sm := &sharedModule{key: key, cm: cm, rt: rt, instrumented: !k.checks, refs: 1}
 	l.mods[key] = sm
+	l.fresh++
 	return sm, nil
+}
+
+// prunePeriodically prunes the cache directory again once the loader has
+// compiled pruneEvery modules since it last did (at start, or here): the
+// cache stays bounded while the host runs, not only at its next start.
+func (l *Loader) prunePeriodically() {
+	l.mu.Lock()
+	due := l.fresh >= pruneEvery && l.cacheDir != "" && !l.cacheOff
+	if due {
+		l.fresh = 0
+	}
+	l.mu.Unlock()
+	if due {
+		pruneCache(l.cacheDir, cacheBound, l.logger)
+	}
 }
 
 // precompile runs precompile.Check for code (a rewrite of src, or src

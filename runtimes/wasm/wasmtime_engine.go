@@ -56,6 +56,7 @@ type WasmtimeLoader struct {
 	stop     chan struct{}
 	done     chan struct{}
 	once     sync.Once
+	fresh    atomic.Int32 // entries written since the cache was last pruned
 
 	provMu sync.Mutex
 	provs  map[*wtProvider]struct{} // open providers, for idle trimming
@@ -85,7 +86,7 @@ func NewWasmtimeLoader(opts Options) (*WasmtimeLoader, error) {
 			dir = ""
 		}
 	}
-	pruneCache(dir, MaxCacheBytes, logger)
+	pruneCache(dir, cacheBound, logger)
 	wc := wt.NewConfig()
 	wc.SetEpochInterruption(true)
 	// The features wazero has (its core 2.0): a store's memory limit is
@@ -204,8 +205,12 @@ func (l *WasmtimeLoader) compile(name string, bin []byte) (*wt.Module, error) {
 		return nil, fmt.Errorf("%s: invalid WebAssembly module: %w", name, err)
 	}
 	if path != "" {
-		if data, err := m.Serialize(); err == nil {
-			_ = sealed.WriteFile(path, data, key)
+		if data, err := m.Serialize(); err == nil && sealed.WriteFile(path, data, key) == nil {
+			// As on wazero: bounded while the host runs, not only at start.
+			if l.fresh.Add(1) >= int32(pruneEvery) {
+				l.fresh.Store(0)
+				pruneCache(l.cacheDir, cacheBound, l.logger)
+			}
 		}
 	}
 	return m, nil
