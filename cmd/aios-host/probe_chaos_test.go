@@ -236,6 +236,7 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 		mu       sync.Mutex
 		returned = map[string]int{} // top-level call id → times returned before the close
 		problems []string
+		errSeen  = map[string]int{}
 	)
 	problem := func(format string, a ...any) {
 		mu.Lock()
@@ -287,6 +288,14 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 					oks.Add(1)
 				case !allowedErr(cc, err):
 					problem("%s %v: unexpected error %v", cc.tool, cc.params, err)
+				default:
+					if os.Getenv("AIOS_CHAOS_ERRS") != "" {
+						var te *abi.ToolError
+						errors.As(err, &te)
+						mu.Lock()
+						errSeen[string(te.Code)+" "+cc.tool+": "+te.Message[:min(len(te.Message), 140)]]++
+						mu.Unlock()
+					}
 				}
 			}
 		}()
@@ -405,7 +414,7 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 				return
 			case <-time.After(reloadEvery):
 			}
-			if gen%5 == 0 {
+			if gen%5 == 0 && os.Getenv("AIOS_CHAOS_NOREMOVE") == "" {
 				_ = os.Remove(jsPath)
 				time.Sleep(150 * time.Millisecond)
 			}
@@ -437,8 +446,11 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 	// Over the socket and MCP: the servers cancel them at their close,
 	// and their records say so (docs/audit.md "What a crash can lose").
 	frontDone := make(chan error, 2)
+	var connected sync.WaitGroup
+	connected.Add(2)
 	go func() {
 		cl, err := jsonrpc.DialUnix(ctx, sock)
+		connected.Done()
 		if err != nil {
 			frontDone <- err
 			return
@@ -449,6 +461,7 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 	go func() {
 		cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "late"}, nil).Connect(ctx,
 			&mcpsdk.StreamableClientTransport{Endpoint: base + mcpserver.Path}, nil)
+		connected.Done()
 		if err != nil {
 			frontDone <- err
 			return
@@ -481,7 +494,8 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 			lateDone <- late{v, err}
 		}()
 	}
-	time.Sleep(100 * time.Millisecond)
+	connected.Wait()
+	time.Sleep(300 * time.Millisecond) // the calls reach their handlers
 	mu.Lock()
 	before := make(map[string]int, len(returned))
 	for k, n := range returned {
@@ -516,6 +530,9 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 	}
 	for _, p := range problems {
 		t.Error(p)
+	}
+	for m, n := range errSeen {
+		t.Logf("%5d × %s", n, m)
 	}
 	t.Logf("%d calls, %d ok, %d top-level call ids before the close", calls.Load(), oks.Load(), len(before))
 
