@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -44,7 +46,31 @@ aios.registerTool({ name: 'js-nested', parameters: { type: 'object', properties:
 `, gen, gen)
 }
 
+// chaosPy is the Python plugin of the chaos test (AIOS_CHAOS_PY=1).
+const chaosPy = `import asyncio
+from aios_sdk import Agent, Capability, tool
+
+
+@Agent(id="org.aios.probe.chaospy", name="Chaos (Python)", version="1.0.0", capabilities=[Capability.CallTool("*")])
+class Chaos:
+
+    @tool(name="py-echo", parameters={"value": {}})
+    async def echo(self, params, ctx):
+        return {"value": params["value"]}
+
+    @tool(name="py-sleep", parameters={"ms": {"type": "integer"}})
+    async def sleep(self, params, ctx):
+        await asyncio.sleep(params["ms"] / 1000)
+        return {"slept": params["ms"]}
+
+    @tool(name="py-nested", parameters={"tool": {"type": "string"}, "params": {"type": "object"}})
+    async def nested(self, params, ctx):
+        return {"result": await ctx.call_tool(params["tool"], params["params"])}
+`
+
 const chaosConfig = `default_agent: chaos
+server:
+  tokens: [{agent: chaos, token: "chaos-token-6f1e0c2b9a8d7e5f4c3b2a19"}]
 agents:
   chaos: {grants: ["CallTool(*)"]}
   limited: {grants: ["CallTool(*)"], rate: {per_second: 20, burst: 2}}
@@ -55,6 +81,8 @@ runtimes:
 mcp:
   http:
     anonymous_agent: chaos
+    max_calls_per_session: 2
+    max_sessions: 3
   export: ["*"]
 `
 
@@ -86,7 +114,11 @@ type chaosCall struct {
 // Knobs for a longer soak (not in the normal suite): AIOS_SOAK=1 runs the
 // chaos for 20 s instead of 2 s, AIOS_CHAOS_RELOAD=30ms rewrites the JS
 // plugin that often (default 120ms), AIOS_CHAOS_JS=in-process runs the JS
-// provider in the host process (default: a worker process).
+// provider in the host process (default: a worker process),
+// AIOS_CHAOS_PY=1 adds a Python provider (Python → WASM, component →
+// Python, Python deadlines), AIOS_CHAOS_NOREMOVE=1 only rewrites the JS
+// plugin (a reload must fail no call: docs/discovery.md),
+// AIOS_CHAOS_ERRS=1 logs the expected errors seen, by kind.
 func TestProbeChaosEverythingAtOnce(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	e := newEnv(t)
@@ -106,6 +138,12 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 	if err := os.WriteFile(jsPath, []byte(chaosJS(0)), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	withPy := os.Getenv("AIOS_CHAOS_PY") == "1"
+	if withPy {
+		if err := os.WriteFile(filepath.Join(e.plugins, "chaos_py.py"), []byte(chaosPy), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cfgPath := filepath.Join(t.TempDir(), "config.yaml")
 	if err := os.WriteFile(cfgPath, []byte(strings.NewReplacer("DESKTOP", t.TempDir(), "ISOLATION", cmp.Or(os.Getenv("AIOS_CHAOS_JS"), "process")).Replace(chaosConfig)), 0o600); err != nil {
 		t.Fatal(err)
@@ -124,6 +162,7 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 		os.Exit(2)
 	})
 	defer hang.Stop()
+	goroutinesBefore := runtime.NumGoroutine()
 	childrenBefore, _ := testutil.Children()
 	if len(childrenBefore) > 0 {
 		t.Logf("child processes before the test: %v", childrenBefore)
@@ -218,6 +257,27 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 			return chaosCall{tool: "peer-echo", agent: "limited", params: map[string]any{"value": u}, allowed: []abi.ErrorCode{abi.RateLimited},
 				check: func(v any) bool { return reflect.DeepEqual(v, map[string]any{"value": u}) }}
 		},
+	}
+	if withPy {
+		scenarios = append(scenarios,
+			func() chaosCall { // Python → WASM
+				u := next()
+				return chaosCall{tool: "py-nested", params: map[string]any{"tool": "c-echo", "params": map[string]any{"value": u}},
+					check: func(v any) bool {
+						m, _ := v.(map[string]any)
+						return m != nil && reflect.DeepEqual(m["result"], map[string]any{"value": u})
+					}}
+			},
+			func() chaosCall { // component → Python
+				u := next()
+				return chaosCall{tool: "nested", params: map[string]any{"tool": "py-echo", "params": map[string]any{"value": u}}, check: func(v any) bool {
+					return reflect.DeepEqual(v, map[string]any{"result": map[string]any{"value": u}})
+				}}
+			},
+			func() chaosCall { // deadline hit in Python
+				return chaosCall{tool: "py-sleep", params: map[string]any{"ms": int64(300)}, ctxTime: 30 * time.Millisecond,
+					allowed: []abi.ErrorCode{abi.Timeout, abi.Cancelled}, check: func(v any) bool { return false }}
+			})
 	}
 	allowedErr := func(cc chaosCall, err error) bool {
 		var te *abi.ToolError
@@ -339,6 +399,103 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 			}
 		}()
 	}
+	// A caller over HTTP /rpc, and /events streams that come and go.
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		cl := jsonrpc.NewHTTPClient(base+"/rpc", "chaos-token-6f1e0c2b9a8d7e5f4c3b2a19", nil)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			cc := scenarios[i%4]()
+			var res jsonrpc.ToolsCallResult
+			err := cl.Call(ctx, "tools/call", jsonrpc.ToolsCallParams{Name: cc.tool, Arguments: cc.params}, &res)
+			calls.Add(1)
+			if res.CallID != "" {
+				mu.Lock()
+				returned[res.CallID]++
+				mu.Unlock()
+			}
+			var je *jsonrpc.Error
+			switch {
+			case err == nil && !cc.check(res.Value):
+				problem("http rpc %s: wrong result %#v", cc.tool, res.Value)
+			case err == nil:
+				oks.Add(1)
+			case errors.As(err, &je) && je.Data != nil && allowedErr(cc, &abi.ToolError{Code: je.Data.Code}):
+			default:
+				problem("http rpc %s: %v", cc.tool, err)
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			rctx, rcancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			req, _ := http.NewRequestWithContext(rctx, http.MethodGet, base+"/events", nil)
+			req.Header.Set("Authorization", "Bearer chaos-token-6f1e0c2b9a8d7e5f4c3b2a19")
+			resp, err := http.DefaultClient.Do(req)
+			if err == nil {
+				if resp.StatusCode != http.StatusOK {
+					problem("/events: %s", resp.Status)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			} else if rctx.Err() == nil {
+				problem("/events: %v", err)
+			}
+			rcancel()
+		}
+	}()
+	// One subscriber for the whole run: its view of the JS provider
+	// (added/updated: present, removed: absent) must end as the registry's.
+	var (
+		viewMu   sync.Mutex
+		view     string // last change of org.aios.probe.chaos
+		overflow bool
+	)
+	stayer, err := jsonrpc.DialUnix(ctx, sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stayer.Close()
+	var notes atomic.Int64
+	stayer.OnNotify(func(method string, params json.RawMessage) {
+		notes.Add(1)
+		var n struct {
+			Added, Removed, Updated []struct {
+				ID string `json:"id"`
+			}
+			Overflow bool `json:"overflow"`
+		}
+		if err := json.Unmarshal(params, &n); err != nil {
+			problem("tools_changed: %v", err)
+			return
+		}
+		viewMu.Lock()
+		defer viewMu.Unlock()
+		overflow = overflow || n.Overflow
+		for kind, list := range map[string][]struct {
+			ID string `json:"id"`
+		}{"added": n.Added, "removed": n.Removed, "updated": n.Updated} {
+			for _, a := range list {
+				if a.ID == "org.aios.probe.chaos" {
+					view = kind
+				}
+			}
+		}
+	})
+	if err := stayer.Call(ctx, "aios/registry.subscribe", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
 	// Subscribers that come and go.
 	wg.Add(1)
 	go func() {
@@ -365,45 +522,63 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 		}
 	}()
 	// MCP sessions that open, call and close.
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "chaos"}, nil).Connect(ctx,
-				&mcpsdk.StreamableClientTransport{Endpoint: base + mcpserver.Path}, nil)
-			if err != nil {
-				problem("mcp connect: %v", err)
-				return
-			}
-			for i := range 3 {
-				cc := scenarios[i]()
-				res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: cc.tool, Arguments: cc.params})
-				calls.Add(1)
-				var v any
-				if err == nil && !res.IsError && len(res.Content) == 1 {
-					if tc, ok := res.Content[0].(*mcpsdk.TextContent); ok {
-						_ = json.Unmarshal([]byte(tc.Text), &v)
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "chaos"}, nil).Connect(ctx,
+					&mcpsdk.StreamableClientTransport{Endpoint: base + mcpserver.Path}, nil)
+				if err != nil {
+					problem("mcp connect: %v", err)
+					return
+				}
+				for i := range 3 {
+					cc := scenarios[i]()
+					res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: cc.tool, Arguments: cc.params})
+					calls.Add(1)
+					var v any
+					if err == nil && !res.IsError && len(res.Content) == 1 {
+						if tc, ok := res.Content[0].(*mcpsdk.TextContent); ok {
+							_ = json.Unmarshal([]byte(tc.Text), &v)
+						}
+					}
+					switch {
+					case err != nil && cc.allowed != nil && strings.Contains(err.Error(), "unknown tool"):
+						// a reloaded tool between its removal and its return
+					case err != nil:
+						problem("mcp %s: %v", cc.tool, err)
+					case !res.IsError && !cc.check(v):
+						problem("mcp %s: wrong result %#v", cc.tool, res.Content)
+					case !res.IsError:
+						oks.Add(1)
 					}
 				}
-				switch {
-				case err != nil && cc.allowed != nil && strings.Contains(err.Error(), "unknown tool"):
-					// a reloaded tool between its removal and its return
-				case err != nil:
-					problem("mcp %s: %v", cc.tool, err)
-				case !res.IsError && !cc.check(v):
-					problem("mcp %s: wrong result %#v", cc.tool, res.Content)
-				case !res.IsError:
-					oks.Add(1)
+				// A burst past max_calls_per_session, and the session
+				// closed (or displaced by max_sessions) under it.
+				var burst sync.WaitGroup
+				for range 4 {
+					burst.Add(1)
+					go func() {
+						defer burst.Done()
+						res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "js-sleep", Arguments: map[string]any{"ms": 200}})
+						calls.Add(1)
+						if err == nil && !res.IsError {
+							oks.Add(1)
+						}
+					}()
 				}
+				time.Sleep(50 * time.Millisecond)
+				_ = cs.Close()
+				burst.Wait()
 			}
-			_ = cs.Close()
-		}
-	}()
+		}()
+	}
 	// Hot reload: rewrite the JS plugin, sometimes remove it and put it back.
 	wg.Add(1)
 	go func() {
@@ -443,11 +618,50 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 		_, err := h.Registry().Resolve("js-sleep", "")
 		return err == nil
 	})
+	time.Sleep(500 * time.Millisecond) // the last notifications arrive
+	viewMu.Lock()
+	if !overflow && view == "removed" {
+		t.Errorf("the subscriber's last notification says org.aios.probe.chaos was removed; it is registered")
+	}
+	t.Logf("subscriber's last change of the JS provider: %q (overflow %v, %d notifications)", view, overflow, notes.Load())
+	viewMu.Unlock()
+	// Rescans (aios/registry.refresh) from two clients up to the close.
+	refreshing := make(chan struct{})
+	var refreshOnce sync.Once
+	var refreshers sync.WaitGroup
+	for range 2 {
+		refreshers.Add(1)
+		go func() {
+			defer refreshers.Done()
+			cl, err := jsonrpc.DialUnix(ctx, sock)
+			if err != nil {
+				problem("refresh dial: %v", err)
+				return
+			}
+			defer cl.Close()
+			for i := 0; ; i++ {
+				if i == 2 {
+					refreshOnce.Do(func() { close(refreshing) })
+				}
+				if err := cl.Call(ctx, "aios/registry.refresh", map[string]any{"scope": "local"}, nil); err != nil {
+					return // the server closed
+				}
+				// Something to load for the next rescan.
+				_ = os.WriteFile(jsPath, []byte(chaosJS(1000+i)), 0o600)
+			}
+		}()
+	}
+	<-refreshing
 	// Over the socket and MCP: the servers cancel them at their close,
 	// and their records say so (docs/audit.md "What a crash can lose").
-	frontDone := make(chan error, 2)
+	frontDone := make(chan error, 3)
 	var connected sync.WaitGroup
-	connected.Add(2)
+	connected.Add(3)
+	go func() {
+		cl := jsonrpc.NewHTTPClient(base+"/rpc", "chaos-token-6f1e0c2b9a8d7e5f4c3b2a19", nil)
+		connected.Done()
+		frontDone <- cl.Call(ctx, "tools/call", jsonrpc.ToolsCallParams{Name: "js-sleep", Arguments: map[string]any{"ms": 3000}}, nil)
+	}()
 	go func() {
 		cl, err := jsonrpc.DialUnix(ctx, sock)
 		connected.Done()
@@ -507,7 +721,8 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 	if err := closeHost(h, io.Discard); err != nil {
 		t.Errorf("close: %v", err)
 	}
-	for range 2 {
+	refreshers.Wait()
+	for range 3 {
 		select {
 		case err := <-frontDone:
 			// Each client has its answer, saying why.
@@ -560,8 +775,8 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 			shutdown++
 		}
 	}
-	if shutdown < 2 {
-		t.Errorf("%d top-level records say the host is shutting down; want one for each front-end call in flight at the close (2)", shutdown)
+	if shutdown < 3 {
+		t.Errorf("%d top-level records say the host is shutting down; want one for each front-end call in flight at the close (3)", shutdown)
 	}
 	for id, n := range recs {
 		if n != 1 {
@@ -604,6 +819,10 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 			t.Fatalf("worker processes left 10 s after the close:\n%s\nlog:\n%s", b.String(), strings.Join(ls, "\n"))
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+	stayer.Close()
+	if n := testutil.SettleGoroutines(goroutinesBefore+10, 10*time.Second); n > goroutinesBefore+10 {
+		t.Errorf("%d goroutines 10 s after the close, %d before the host started:\n%s", n, goroutinesBefore, testutil.GoroutineDump())
 	}
 }
 
