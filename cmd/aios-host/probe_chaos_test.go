@@ -102,7 +102,8 @@ type chaosCall struct {
 // (discovery watching a plugin folder, the JSON-RPC socket, MCP over HTTP)
 // with native, WASM core, component and JS providers, and calls it from
 // many goroutines (in process, over the socket, over MCP sessions that
-// open and close) while the JS plugin is rewritten and removed, calls are
+// open and close) while the JS plugin is rewritten and removed and the
+// WASM module and the component are rewritten, calls are
 // cancelled and hit deadlines, nested calls cross runtimes (JS → WASM,
 // component → native), registry subscribers come and go and a rate limit trips;
 // then it closes everything with calls in flight. Every call must end,
@@ -593,6 +594,27 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 				_ = os.Remove(jsPath)
 				time.Sleep(150 * time.Millisecond)
 			}
+			if gen%3 == 0 {
+				// The WASM module and the component, each with a custom
+				// section naming the generation: a new file to reload.
+				for _, f := range []struct{ src, dst string }{
+					{"build/wasm/c-echo.wasm", "c-echo.wasm"},
+					{"build/components/conformance.wasm", "conformance.component.wasm"},
+				} {
+					b, err := os.ReadFile(filepath.Join(root, f.src))
+					if err != nil {
+						problem("read: %v", err)
+						return
+					}
+					name := fmt.Sprintf("gen%d", gen)
+					b = append(b, 0, byte(1+len(name)), byte(len(name)))
+					b = append(b, name...)
+					dst := filepath.Join(e.plugins, f.dst)
+					if err := os.WriteFile(dst+".tmp", b, 0o600); err == nil {
+						_ = os.Rename(dst+".tmp", dst)
+					}
+				}
+			}
 			tmp := jsPath + ".tmp"
 			if err := os.WriteFile(tmp, []byte(chaosJS(gen)), 0o600); err != nil {
 				problem("write: %v", err)
@@ -746,10 +768,18 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 	for _, p := range problems {
 		t.Error(p)
 	}
+	if os.Getenv("AIOS_CHAOS_ERRS") != "" {
+		for _, l := range strings.Split(logs.String(), "\n") {
+			if strings.Contains(l, "provider reloaded") || strings.Contains(l, "provider not loaded") {
+				t.Log(l[min(len(l), 30):])
+			}
+		}
+	}
 	for m, n := range errSeen {
 		t.Logf("%5d × %s", n, m)
 	}
-	t.Logf("%d calls, %d ok, %d top-level call ids before the close", calls.Load(), oks.Load(), len(before))
+	t.Logf("%d calls, %d ok, %d top-level call ids before the close; %d reloads, %d loads refused", calls.Load(), oks.Load(), len(before),
+		strings.Count(logs.String(), `msg="provider reloaded"`), strings.Count(logs.String(), `msg="provider not loaded`))
 
 	// Audit: each top-level call that returned before the close has one record.
 	f, err := os.Open(filepath.Join(e.data, "audit.jsonl"))
