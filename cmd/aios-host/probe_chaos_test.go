@@ -856,21 +856,16 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 	}
 }
 
-// workers lists this process's children but those in before and the JS
-// bundler (closeHost does not close the JS runtime: the bundler exits when
-// idle for 30 s, or with its parent process).
+// workers lists this process's children but those in before (JS and
+// Python workers, the JS bundler: closeHost left the bundler until it had
+// been idle for 30 s).
 func workers(before []int) []int {
 	live, _ := testutil.Children()
 	var out []int
 	for _, pid := range live {
-		if slices.Contains(before, pid) {
-			continue
+		if !slices.Contains(before, pid) {
+			out = append(out, pid)
 		}
-		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		if strings.Contains(string(env), "AIOS_JS_BUNDLER=") {
-			continue
-		}
-		out = append(out, pid)
 	}
 	return out
 }

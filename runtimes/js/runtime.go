@@ -337,6 +337,12 @@ type Loader struct {
 // Runtime implements abi.Loader.
 func (l *Loader) Runtime() string { return l.runtime }
 
+// Close closes the runtime l belongs to (Runtime.Close; its .js and .ts
+// loaders share it), for an owner that kept only the loaders (a loader
+// table): it ends the bundler process, which would otherwise stay until
+// it has been idle for 30 s. Close the providers first.
+func (l *Loader) Close() error { return l.rt.Close() }
+
 // Extensions implements abi.Loader.
 func (l *Loader) Extensions() []string {
 	if l.runtime == abi.RuntimeTS {
