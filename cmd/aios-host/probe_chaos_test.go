@@ -41,6 +41,8 @@ aios.registerTool({ name: 'js-echo', parameters: { type: 'object', properties: {
   (p) => ({ value: p.value, gen: %d }));
 aios.registerTool({ name: 'js-sleep', parameters: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] } },
   async (p) => { await new Promise((r) => setTimeout(r, p.ms)); return { slept: p.ms }; });
+aios.registerTool({ name: 'js-spin', parameters: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] } },
+  (p) => { const end = Date.now() + p.ms; while (Date.now() < end) { /* spin */ } return { spun: p.ms }; });
 aios.registerTool({ name: 'js-nested', parameters: { type: 'object', properties: { tool: { type: 'string' }, params: { type: 'object' } }, required: ['tool', 'params'] } },
   async (p, ctx) => ({ result: await ctx.callTool(p.tool, p.params), gen: %d }));
 `, gen, gen)
@@ -718,11 +720,20 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 			}
 		}
 	}()
+	// A spinning JS call whose deadline comes after the close: the deadline
+	// still ends it (the JS runtime is closed under it).
+	spinDone := make(chan error, 1)
+	go func() {
+		sctx, scancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+		defer scancel()
+		_, err := h.Call(sctx, &abi.ToolCall{Caller: "chaos", Tool: "js-spin", Params: map[string]any{"ms": int64(8000)}})
+		spinDone <- err
+	}()
 	for _, tool := range []string{"sleep", "js-sleep", "nested", "echo"} {
 		go func() {
-			params := map[string]any{"ms": int64(400)}
+			params := map[string]any{"ms": int64(2000)}
 			if tool == "nested" {
-				params = map[string]any{"tool": "js-sleep", "params": map[string]any{"ms": int64(400)}}
+				params = map[string]any{"tool": "js-sleep", "params": map[string]any{"ms": int64(2000)}}
 			} else if tool == "echo" {
 				params = map[string]any{"value": "late"}
 			}
@@ -755,12 +766,22 @@ func TestProbeChaosEverythingAtOnce(t *testing.T) {
 			t.Fatalf("a front-end call in flight at the close never returned; goroutines:\n%s", testutil.GoroutineDump())
 		}
 	}
+	select {
+	case err := <-spinDone:
+		var te *abi.ToolError
+		if !errors.As(err, &te) || te.Code != abi.Timeout {
+			t.Errorf("a spinning JS call whose deadline came after the close: %v; want Timeout", err)
+		}
+	case <-time.After(6 * time.Second):
+		t.Errorf("a spinning JS call whose 1.5 s deadline came after the close has not returned after 6 s")
+	}
 	for range 4 {
 		select {
 		case r := <-lateDone:
 			if r.err == nil && r.v == nil {
 				t.Errorf("a call in flight at the close returned no result and no error")
 			}
+			t.Logf("in-process call in flight at the close: %v %v", r.v, r.err)
 		case <-time.After(15 * time.Second):
 			t.Fatalf("a call in flight at the close never returned; goroutines:\n%s", testutil.GoroutineDump())
 		}

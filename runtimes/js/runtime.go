@@ -308,7 +308,9 @@ func (r *Runtime) guard() *guard {
 	return r.g
 }
 
-// Close stops the watchdog; the providers it loaded refuse further calls
+// Close stops the watchdog once the calls in flight have ended (until then
+// it still interrupts them at their deadline or memory budget) and ends
+// the bundler; the providers it loaded refuse further calls
 // (Unavailable). Close providers first so calls in flight finish.
 func (r *Runtime) Close() error {
 	r.mu.Lock()
