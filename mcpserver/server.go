@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -85,7 +86,17 @@ type Server struct {
 	calls   sync.WaitGroup
 	stop    context.Context
 	stopAll context.CancelFunc
+	// posts counts the POST requests of /mcp being served: a call's
+	// handler has returned when calls.Wait does, but the go-sdk writes its
+	// answer on the POST's response after that. Close waits for them
+	// (at most postsGrace), so that a server closed next does not end the
+	// request before the client has its answer.
+	posts atomic.Int64
 }
+
+// postsGrace bounds how long Close waits for the POST requests of /mcp
+// to end once the calls have returned.
+const postsGrace = time.Second
 
 // New builds the server, exports the current tools and follows the
 // registry from then on.
@@ -210,6 +221,9 @@ func (s *Server) Close() error {
 		s.callsMu.Unlock()
 		s.stopAll()
 		s.calls.Wait()
+		for end := time.Now().Add(postsGrace); s.posts.Load() > 0 && time.Now().Before(end); {
+			time.Sleep(5 * time.Millisecond)
+		}
 	})
 	return nil
 }
@@ -239,7 +253,14 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) Mount(mux *http.ServeMux) {
 	sh := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.mcp },
 		&mcpsdk.StreamableHTTPOptions{SessionTimeout: s.cfg.HTTP.SessionTimeout, Logger: s.log})
-	mux.Handle(Path, s.checkOrigin(requireToken(s.verifier, s.metadataURL, s.cfg.HTTP.AnonymousAgent, s.fixHTTP(sh))))
+	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			s.posts.Add(1)
+			defer s.posts.Add(-1)
+		}
+		sh.ServeHTTP(w, r)
+	})
+	mux.Handle(Path, s.checkOrigin(requireToken(s.verifier, s.metadataURL, s.cfg.HTTP.AnonymousAgent, s.fixHTTP(counted))))
 	meta := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		md := &oauthex.ProtectedResourceMetadata{
 			Resource:               s.resourceFor(r),

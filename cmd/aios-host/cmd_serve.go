@@ -31,12 +31,18 @@ type serving struct {
 	m *mcpserver.Server // /mcp (cmd_mcp.go)
 }
 
+// close closes /mcp before the HTTP server: mcpserver.Close cancels the
+// calls of every MCP session and waits for their answers (isError, "the
+// host is shutting down") while their HTTP requests can still carry them;
+// closing the HTTP server first ended those requests, and an MCP client
+// got no answer at all ("request terminated without response"),
+// TestProbeChaosEverythingAtOnce.
 func (sv *serving) close() {
-	if sv.s != nil {
-		_ = sv.s.Close()
-	}
 	if sv.m != nil {
 		_ = sv.m.Close()
+	}
+	if sv.s != nil {
+		_ = sv.s.Close()
 	}
 	if sv.d != nil {
 		_ = sv.d.Close()

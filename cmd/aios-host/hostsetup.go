@@ -251,6 +251,13 @@ func closeHost(h *host.Host, w io.Writer) error {
 			rt.Close()
 		}
 	}
+	// The JS runtime's bundler process and watchdog: the bundler stayed
+	// until idle for 30 s (TestProbeChaosEverythingAtOnce).
+	if l, ok := h.LoaderFor("x.js"); ok {
+		if jl, ok := l.(*js.Loader); ok {
+			_ = jl.Close()
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(w, "aios-host: %v\n", err)
 		return err

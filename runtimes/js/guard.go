@@ -56,9 +56,16 @@ func newGuard(interval time.Duration) *guard {
 	return g
 }
 
+// close stops the guard once no call is running: a call in flight at
+// Close keeps its deadline and memory checks until it ends (stopping at
+// once left an in-process call that spins running past its deadline,
+// TestProbeChaosEverythingAtOnce). It waits for the guard's goroutine
+// only when no call is running.
 func (g *guard) close() {
 	g.once.Do(func() { close(g.stop) })
-	<-g.done
+	if g.active.Load() == 0 {
+		<-g.done
+	}
 }
 
 func (g *guard) add(w *worker) {
@@ -98,7 +105,11 @@ func (g *guard) run() {
 	t := time.NewTicker(g.interval)
 	defer t.Stop()
 	idleSince := time.Now()
+	stop := g.stop // nil once closed: the calls still running are watched to their end
 	for {
+		if stop == nil && g.active.Load() == 0 {
+			return
+		}
 		if g.active.Load() > 0 {
 			idleSince = time.Time{}
 		} else if idleSince.IsZero() {
@@ -119,8 +130,11 @@ func (g *guard) run() {
 		}
 		select {
 		case <-t.C:
-		case <-g.stop:
-			return
+		case <-stop:
+			if g.active.Load() == 0 {
+				return
+			}
+			stop = nil
 		}
 		if g.active.Load() > 0 {
 			g.scan()

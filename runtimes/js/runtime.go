@@ -308,7 +308,9 @@ func (r *Runtime) guard() *guard {
 	return r.g
 }
 
-// Close stops the watchdog; the providers it loaded refuse further calls
+// Close stops the watchdog once the calls in flight have ended (until then
+// it still interrupts them at their deadline or memory budget) and ends
+// the bundler; the providers it loaded refuse further calls
 // (Unavailable). Close providers first so calls in flight finish.
 func (r *Runtime) Close() error {
 	r.mu.Lock()
@@ -336,6 +338,12 @@ type Loader struct {
 
 // Runtime implements abi.Loader.
 func (l *Loader) Runtime() string { return l.runtime }
+
+// Close closes the runtime l belongs to (Runtime.Close; its .js and .ts
+// loaders share it), for an owner that kept only the loaders (a loader
+// table): it ends the bundler process, which would otherwise stay until
+// it has been idle for 30 s. Close the providers first.
+func (l *Loader) Close() error { return l.rt.Close() }
 
 // Extensions implements abi.Loader.
 func (l *Loader) Extensions() []string {
