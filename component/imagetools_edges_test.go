@@ -81,9 +81,10 @@ func TestComponentTrapOneLine(t *testing.T) {
 // serving call after call keeps its memory near what one call needs.
 // Before, from about its 350th call its memory grew by what each call
 // allocated (≈ 1 MiB) until the instance ran out of memory and calls
-// crashed: the Go runtime's collector had stopped, as in the core-module
-// Go guests (runtimes/wasm TestGoGuestHeapCollected, where the reason is
-// told); the guest now yields at the start of each call.
+// crashed: the Go runtime's collector had stopped under the fake monotonic
+// clock's 1 ms step, as in the core-module Go guests (runtimes/wasm
+// TestGoGuestHeapCollected, where the reason is told). monotonicNow is now
+// a virtual clock (1 ns a reading).
 func TestGoComponentHeapCollected(t *testing.T) {
 	p := load(t, "imagetools")
 	env := &fakeEnv{}

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"math"
 	mrand "math/rand/v2"
 	"strings"
 	"time"
@@ -67,7 +68,13 @@ func (t *handleTable) remove(h wit.Handle) error {
 
 type outStream struct{ stderr bool }
 type inStream struct{}
-type pollable struct{}
+
+// pollable is a wasi:io/poll pollable. Every one is ready at once; one
+// from the monotonic clock of a guest without Clock carries the virtual
+// instant it waits for (until, 0 for none), which waiting on it moves the
+// clock to (monotonicNow: a sleep takes no time and the clock stays
+// consistent with it).
+type pollable struct{ until uint64 }
 type wasiError struct{ msg string }
 type terminal struct{}
 
@@ -110,6 +117,40 @@ func newPollable(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error)
 	return inst.table.put(&pollable{})
 }
 
+// clockPollable is subscribe-duration (instant false: a[0] is a duration)
+// and subscribe-instant (an instant of the monotonic clock).
+func clockPollable(instant bool) hostFunc {
+	return func(_ *callState, inst *instance, a []wit.Value) (wit.Value, error) {
+		p := &pollable{}
+		if !inst.p.realClock {
+			n, _ := a[0].(uint64)
+			if !instant {
+				n = satAdd(inst.fakeMono, n)
+			}
+			p.until = n
+		}
+		return inst.table.put(p)
+	}
+}
+
+func satAdd(a, b uint64) uint64 {
+	if a+b < a {
+		return math.MaxUint64
+	}
+	return a + b
+}
+
+// waited moves the virtual monotonic clock to the instant pollable v
+// waits for, if it is later.
+func waited(inst *instance, v wit.Value) {
+	if inst.p.realClock {
+		return
+	}
+	if p, err := borrowed[*pollable](inst, v); err == nil && p.until > inst.fakeMono {
+		inst.fakeMono = p.until
+	}
+}
+
 func randomBytes(_ *callState, inst *instance, a []wit.Value) (wit.Value, error) {
 	n, _ := a[0].(uint64)
 	if n > 1<<20 {
@@ -145,13 +186,19 @@ func (inst *instance) random(b []byte) {
 // wazero's fake clock for core modules).
 const fakeEpoch = uint64(1640995200) * 1e9
 
-// monotonicNow is the monotonic clock: the host's, or a fake one that
-// advances 1 ms per reading from 0.
+// monotonicNow is the monotonic clock: the host's, or a virtual one that
+// advances 1 ns per reading from 0 and to the end of each wait on a clock
+// pollable (a sleep takes no time). It advanced 1 ms per reading, as
+// wazero's fake clock does, and then a Go guest's garbage collector
+// stalled: its GC CPU limiter, timing the collector's assists with this
+// clock (two readings each), found them most of the guest's time and
+// turned them off, and the heap grew by all each call allocated
+// (TestGoComponentHeapCollected; runtimes/wasm virtualClock).
 func (inst *instance) monotonicNow() uint64 {
 	if inst.p.realClock {
 		return uint64(time.Since(processStart).Nanoseconds())
 	}
-	inst.fakeMono += uint64(time.Millisecond)
+	inst.fakeMono++
 	return inst.fakeMono
 }
 
@@ -218,15 +265,22 @@ var wasiFuncs = map[string]hostFunc{
 		}
 		return e.msg, nil
 	},
-	"wasi:io/poll#[method]pollable.ready": func(*callState, *instance, []wit.Value) (wit.Value, error) { return true, nil },
-	"wasi:io/poll#[method]pollable.block": func(*callState, *instance, []wit.Value) (wit.Value, error) { return nil, nil },
-	"wasi:io/poll#poll": func(_ *callState, _ *instance, a []wit.Value) (wit.Value, error) {
+	"wasi:io/poll#[method]pollable.ready": func(_ *callState, inst *instance, a []wit.Value) (wit.Value, error) {
+		waited(inst, a[0])
+		return true, nil
+	},
+	"wasi:io/poll#[method]pollable.block": func(_ *callState, inst *instance, a []wit.Value) (wit.Value, error) {
+		waited(inst, a[0])
+		return nil, nil
+	},
+	"wasi:io/poll#poll": func(_ *callState, inst *instance, a []wit.Value) (wit.Value, error) {
 		list, _ := a[0].([]wit.Value)
 		if len(list) == 0 {
 			return nil, fmt.Errorf("wasi:io/poll.poll of an empty list (poll traps then)")
 		}
 		out := make([]wit.Value, len(list))
 		for i := range list {
+			waited(inst, list[i])
 			out[i] = uint64(i)
 		}
 		return out, nil
@@ -237,8 +291,8 @@ var wasiFuncs = map[string]hostFunc{
 	"wasi:clocks/monotonic-clock#resolution": func(*callState, *instance, []wit.Value) (wit.Value, error) {
 		return uint64(1), nil
 	},
-	"wasi:clocks/monotonic-clock#subscribe-duration": newPollable,
-	"wasi:clocks/monotonic-clock#subscribe-instant":  newPollable,
+	"wasi:clocks/monotonic-clock#subscribe-duration": clockPollable(false),
+	"wasi:clocks/monotonic-clock#subscribe-instant":  clockPollable(true),
 	"wasi:clocks/wall-clock#now": func(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
 		n := inst.wallNow()
 		return wit.Record{n / 1e9, n % 1e9}, nil

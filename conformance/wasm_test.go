@@ -24,8 +24,8 @@ func wasmCacheDir() string { return filepath.Join(os.TempDir(), "aios-wasm-confo
 // built by samples/wasm/build.sh into build/wasm/conformance.wasm.
 //
 // The fixture's loader runs with runtimes.wasm.clock: real. The table's
-// sleep must take real time, and under the default fake clock (every
-// reading advances 1 ms) a guest cannot measure it; the provider itself
+// sleep must take real time, and under the default virtual monotonic clock
+// (1 ns a reading; a sleep takes no time) a guest cannot measure it; the provider itself
 // asks for CallTool(*) only.
 func init() {
 	addFixture(fixture{

@@ -2,10 +2,7 @@
 
 package aios
 
-import (
-	"runtime"
-	"unsafe"
-)
+import "unsafe"
 
 // pinned keeps buffers handed to the host alive (Go's GC does not move
 // objects, so an address stays valid while the slice is referenced).
@@ -38,17 +35,7 @@ func aiosRegister() int64 {
 
 //go:wasmexport aios_call
 func aiosCall(ptr, n int32) int64 {
-	r := pack(serve(guestBytes(uint32(ptr), uint32(n))))
-	// Yield once, so that the garbage collector's own goroutines run: in a
-	// wasmexport reactor nothing else schedules them. Without a Clock grant
-	// the guest's monotonic clock advances by a fixed step at each read, and
-	// the runtime's GC CPU limiter, timing assists with it, then finds them
-	// most of the guest's time and turns them off; a cycle begun that way
-	// never ended and the heap grew by all a call allocated (the
-	// image-resize sample: ≈ 1 MiB a call from its 320th call on;
-	// runtimes/wasm TestGoGuestHeapCollected).
-	runtime.Gosched()
-	return r
+	return pack(serve(guestBytes(uint32(ptr), uint32(n))))
 }
 
 func pack(b []byte) int64 {

@@ -60,8 +60,9 @@ type Config struct {
 	// StdoutBytesPerSecond caps guest output per provider; the excess is
 	// dropped and counted. Default 65536.
 	StdoutBytesPerSecond int `yaml:"stdout_bytes_per_second"`
-	// Clock is "fake" (default: wazero's deterministic clocks, sleeping
-	// returns at once) or "real" for every provider. A provider that asks for
+	// Clock is "fake" (default: wazero's deterministic wall clock and a
+	// virtual monotonic clock, virtualClock; sleeping returns at once) or
+	// "real" for every provider. A provider that asks for
 	// and is granted the capability Clock gets real clocks regardless.
 	Clock string `yaml:"clock"`
 	// Random is "fake" (default: a deterministic source) or "real"

@@ -102,14 +102,13 @@ func TestImageResizeProgressiveJPEG(t *testing.T) {
 // call on one instance keeps its memory near what one call needs. Before,
 // from about its 320th call its memory grew by what each call allocated
 // (≈ 1 MiB: the PNG encoder's compressor) until the instance was retired at
-// three quarters of its limit. The Go runtime's collector had stopped
-// collecting: under the guest's deterministic clock (no Clock grant: the
-// monotonic clock advances by a fixed step at each read) its CPU limiter
-// counts the collector's assists as most of the guest's time and turns them
-// off, and in a wasmexport reactor the collector's own goroutines ran only
-// if a call yielded, which none did. The SDK now yields once at the end of
-// each call (runtime.Gosched in aios_call), so the collector finishes its
-// cycle. With a real clock the collector never stalled.
+// three quarters of its limit: the Go runtime's collector had stopped. The
+// guest (no Clock grant) read a fake monotonic clock that advanced 1 ms at
+// each reading, with which the runtime's GC CPU limiter timed the
+// collector's assists (two readings each) as most of the guest's time and
+// turned them off, and in a wasmexport reactor nothing else finished the
+// cycle. The clock is now virtual (virtualClock: 1 ns a reading). With a
+// real clock the collector never stalled.
 func TestGoGuestHeapCollected(t *testing.T) {
 	l := newTestLoader(t, Config{PoolSize: 1}, nil)
 	p := load(t, l, builtGuest(t, "image-resize"))

@@ -198,7 +198,8 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 
 // moduleConfig is the sandbox: no arguments, no environment, no files, no
 // network (WASI preview 1 has none), empty stdin, stdout and stderr to the
-// log sink; fake clocks and randomness unless granted.
+// log sink; unless granted, wazero's fake wall clock, a virtual monotonic
+// clock (virtualClock) and a deterministic random source.
 func (p *Provider) moduleConfig(realClock, realRandom bool) wazero.ModuleConfig {
 	mc := wazero.NewModuleConfig().
 		WithName("").
@@ -210,6 +211,9 @@ func (p *Provider) moduleConfig(realClock, realRandom bool) wazero.ModuleConfig 
 		// Sleeping (poll_oneoff) is set per instance: bounded by the
 		// call's deadline (newInstance, instance.sleep).
 		mc = mc.WithSysWalltime().WithSysNanotime()
+	} else {
+		vc := &virtualClock{}
+		mc = mc.WithNanotime(vc.now, 1).WithNanosleep(vc.sleep)
 	}
 	if realRandom {
 		mc = mc.WithRandSource(rand.Reader)

@@ -18,9 +18,10 @@ import (
 // WASI preview 1 functions clock_time_get, clock_res_get, random_get and
 // poll_oneoff are defined by the host over wasmtime's own, so that a guest
 // without the Clock grant (and runtimes.wasm.clock: real) gets wazero's
-// fake clocks (the wall clock starts at 2022-01-01, both advance 1 ms a
-// reading) and sleeps that return at once, and one without Random gets a
-// deterministic source. A granted sleep ends at the call's deadline:
+// fake wall clock (it starts at 2022-01-01 and advances 1 ms a reading) and
+// the virtual monotonic clock of the wazero engine (virtualClock: 1 ns a
+// reading, and a sleep returns at once having moved it past its end), and
+// one without Random gets a deterministic source. A granted sleep ends at the call's deadline:
 // wasmtime's own poll_oneoff sleeps in native code that epoch interruption
 // cannot stop, so a sleeping guest held its instance past any deadline.
 
@@ -40,8 +41,9 @@ const fakeEpochNanos = 1640995200000000000
 // wtSys is one provider's clocks and random source.
 type wtSys struct {
 	realClock, realRandom atomic.Bool
-	wall, mono            atomic.Int64 // the fake clocks' last readings
-	start                 time.Time    // the real monotonic clock's zero
+	wall                  atomic.Int64 // the fake wall clock's last reading
+	mono                  virtualClock
+	start                 time.Time // the real monotonic clock's zero
 	mu                    sync.Mutex
 	fakeRand              *mrand.ChaCha8
 }
@@ -49,7 +51,6 @@ type wtSys struct {
 func newWtSys() *wtSys {
 	s := &wtSys{start: time.Now(), fakeRand: mrand.NewChaCha8([32]byte{'a', 'i', 'o', 's'})}
 	s.wall.Store(fakeEpochNanos - int64(time.Millisecond))
-	s.mono.Store(-int64(time.Millisecond))
 	return s
 }
 
@@ -66,7 +67,7 @@ func (s *wtSys) now(id int32) (int64, bool) {
 		if isReal {
 			return int64(time.Since(s.start)), true
 		}
-		return s.mono.Add(int64(time.Millisecond)), true
+		return s.mono.now(), true
 	}
 	return 0, false
 }
@@ -184,7 +185,11 @@ func (p *wtProvider) pollOneoff(inst *wtInstance, mem []byte, in, out, nsubs, ne
 		}
 	}
 	binary.LittleEndian.PutUint32(mem[neventsPtr:], uint32(nsubs))
-	if fdReady || sleep <= 0 || !s.realClock.Load() {
+	if fdReady || sleep <= 0 {
+		return wasiESUCCESS
+	}
+	if !s.realClock.Load() {
+		s.mono.sleep(int64(sleep)) // virtual: no time passes
 		return wasiESUCCESS
 	}
 	ctx, dl := context.Background(), time.Time{}

@@ -105,16 +105,6 @@ var keep [][]byte
 
 //go:wasmexport my-tools:image-tools/tool-handler@1.0.0#resize
 func resize(idPtr, idLen, width, height, fmtPtr, fmtLen uint32) uint32 {
-	// Let the garbage collector's goroutines run: in a wasmexport reactor
-	// nothing else schedules them, and under the deterministic clock a
-	// guest without Clock gets, the runtime's GC CPU limiter turns its
-	// assists off, so a cycle never ended and each call's garbage stayed
-	// (the heap grew ≈ 1 MiB a call from about the 350th on until the
-	// instance ran out of memory; component TestGoComponentHeapCollected).
-	// Here, at the start of a call, not in post-return: the scheduler
-	// reads the clock, which the Canonical ABI forbids there. The Go guest
-	// SDK yields after each call.
-	runtime.Gosched()
 	id := string(guestBytes(idPtr, idLen))
 	format := string(guestBytes(fmtPtr, fmtLen))
 	out, orig, err := run(id, int(width), int(height), format)
