@@ -201,10 +201,6 @@ func (s *Server) agentForToken(tok string) (agent, name string, ok bool) {
 	return agent, name, ok
 }
 
-// maxSocketPath is the size of sockaddr_un's sun_path on Linux: a socket
-// path must be shorter (it ends with a NUL).
-const maxSocketPath = 108
-
 // CheckSocket says whether ListenUnix(path) could listen, without
 // listening or removing anything: nil when the path is free or holds a
 // stale socket (its host is gone), else why not (another host listens

@@ -26,7 +26,8 @@ import (
 // finishes (match them by id), and subscriptions push
 // aios/notification.tools_changed on the same connection.
 //
-// The caller is the socket peer's uid (SO_PEERCRED), mapped to an agent by
+// The caller is the socket peer's uid (SO_PEERCRED on Linux,
+// LOCAL_PEERCRED on macOS and FreeBSD), mapped to an agent by
 // server.uids; the host's own uid maps to default_agent (cli). Other uids
 // get one error line and the connection is closed.
 
@@ -53,7 +54,10 @@ func (s *Server) acceptUnix(ln net.Listener) {
 	}
 }
 
-// peerUID returns the uid of the process on the other end of a unix socket.
+// peerUID returns the uid of the process on the other end of a unix
+// socket (peerCredUID: SO_PEERCRED on Linux, LOCAL_PEERCRED on macOS and
+// FreeBSD; an error where the platform cannot tell, so the connection is
+// refused).
 func peerUID(conn net.Conn) (uint32, error) {
 	uc, ok := conn.(*net.UnixConn)
 	if !ok {
@@ -63,17 +67,17 @@ func peerUID(conn net.Conn) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	var cred *syscall.Ucred
+	var uid uint32
 	var cerr error
 	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+		uid, cerr = peerCredUID(fd)
 	}); err != nil {
 		return 0, err
 	}
 	if cerr != nil {
 		return 0, cerr
 	}
-	return cred.Uid, nil
+	return uid, nil
 }
 
 func (s *Server) serveUnix(conn net.Conn) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -37,16 +36,6 @@ import (
 
 // dialTimeout bounds a brokered connect when the call has no deadline.
 const dialTimeout = 30 * time.Second
-
-// socketPair returns the two ends of a unix stream socket pair (both
-// close-on-exec; the worker's end is passed as an inherited fd).
-func socketPair() (host, child *os.File, err error) {
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	return os.NewFile(uintptr(fds[0]), "python-broker"), os.NewFile(uintptr(fds[1]), "python-broker-worker"), nil
-}
 
 // netConnect serves a net_connect host call of the call in flight c.
 func (w *worker) netConnect(c *inflight, hid string, hc *abi.HostCall) {
