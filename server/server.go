@@ -201,6 +201,11 @@ func (s *Server) agentForToken(tok string) (agent, name string, ok bool) {
 	return agent, name, ok
 }
 
+// UnixSocketUnsupported says why this platform has no JSON-RPC unix
+// socket (Windows: the peer's uid cannot be read, and callers are mapped
+// to agents by uid); nil where ListenUnix can serve.
+func UnixSocketUnsupported() error { return unixSocketUnsupported() }
+
 // CheckSocket says whether ListenUnix(path) could listen, without
 // listening or removing anything: nil when the path is free or holds a
 // stale socket (its host is gone), else why not (another host listens
@@ -221,6 +226,9 @@ func socketPathFits(path string) error {
 	return nil
 }
 
+// fileID identifies a file whatever its name (sockwatch.go).
+type fileID struct{ dev, ino uint64 }
+
 // takenError says a socket path holds what is not this host's to
 // replace: something that is not a socket, or a live host's socket.
 type takenError struct{ found, msg string }
@@ -232,6 +240,9 @@ func (e *takenError) Error() string { return e.msg }
 // for a socket address, a live socket, or anything but a socket there
 // (not the host's to remove).
 func probeSocket(path string) (stale bool, err error) {
+	if err := unixSocketUnsupported(); err != nil {
+		return false, err
+	}
 	if err := socketPathFits(path); err != nil {
 		return false, err
 	}

@@ -8,10 +8,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
@@ -226,29 +223,6 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 }
 
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }
-
-// peerGone reports whether the peer of conn closed its end (POLLHUP), as
-// opposed to shutting down only its write side; true when it cannot
-// tell.
-func peerGone(conn net.Conn) bool {
-	sc, ok := conn.(syscall.Conn)
-	if !ok {
-		return true
-	}
-	raw, err := sc.SyscallConn()
-	if err != nil {
-		return true
-	}
-	gone := true
-	_ = raw.Control(func(fd uintptr) {
-		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
-		n, err := unix.Poll(fds, 0)
-		if err == nil {
-			gone = n > 0 && fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0
-		}
-	})
-	return gone
-}
 
 // waitCalls waits for the calls in flight on a half-closed connection,
 // until ctx ends (the server closes) or the peer hangs up.

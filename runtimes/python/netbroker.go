@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
-	"golang.org/x/sys/unix"
 )
 
 // Network(host pattern) without the whole network. A provider that holds
@@ -148,7 +147,7 @@ func (w *worker) passSocket(conn *net.TCPConn) error {
 	}
 	var serr error
 	if cerr := raw.Control(func(fd uintptr) {
-		serr = unix.Sendmsg(int(w.broker.Fd()), []byte{0}, unix.UnixRights(int(fd)), nil, 0)
+		serr = sendFD(w.broker, fd)
 	}); cerr != nil {
 		return cerr
 	}
@@ -200,7 +199,7 @@ func (c *inflight) endConns() {
 	c.connMu.Unlock()
 	for _, conn := range conns {
 		if raw, err := conn.SyscallConn(); err == nil {
-			_ = raw.Control(func(fd uintptr) { _ = unix.Shutdown(int(fd), unix.SHUT_RDWR) })
+			_ = raw.Control(shutdownFD)
 		}
 		_ = conn.Close()
 	}

@@ -1,28 +1,18 @@
-//go:build unix && !linux
+//go:build unix
 
 package python
 
 import (
 	"os"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// socketPair returns the two ends of a unix stream socket pair (both
-// close-on-exec; the worker's end is passed as an inherited fd). Without
-// SOCK_CLOEXEC (macOS) the flag is set under syscall.ForkLock, as the
-// standard library does, so no process forked meanwhile inherits them.
-func socketPair() (host, child *os.File, err error) {
-	syscall.ForkLock.RLock()
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
-	if err == nil {
-		unix.CloseOnExec(fds[0])
-		unix.CloseOnExec(fds[1])
-	}
-	syscall.ForkLock.RUnlock()
-	if err != nil {
-		return nil, nil, err
-	}
-	return os.NewFile(uintptr(fds[0]), "python-broker"), os.NewFile(uintptr(fds[1]), "python-broker-worker"), nil
+// sendFD sends a duplicate of the socket fd over the broker socket pair
+// (SCM_RIGHTS, with one byte).
+func sendFD(broker *os.File, fd uintptr) error {
+	return unix.Sendmsg(int(broker.Fd()), []byte{0}, unix.UnixRights(int(fd)), nil, 0)
 }
+
+// shutdownFD shuts the socket fd down both ways (every copy of it ends).
+func shutdownFD(fd uintptr) { _ = unix.Shutdown(int(fd), unix.SHUT_RDWR) }
