@@ -11,12 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // TestListenUnixKeepsNonSocket: a --socket path that names a regular
@@ -166,9 +166,7 @@ func TestListenUnixLongPathSaysWhy(t *testing.T) {
 func TestSecretFilesBounded(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "token.fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testutil.Mkfifo(t, fifo)
 	big := filepath.Join(dir, "big.token")
 	if err := os.WriteFile(big, bytes.Repeat([]byte("x"), 2<<20), 0o600); err != nil {
 		t.Fatal(err)
