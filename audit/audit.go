@@ -29,7 +29,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -253,7 +252,7 @@ func Open(path string, opts Options) (*Writer, error) {
 		}
 		return nil, fmt.Errorf("audit: %s is not a regular file (%s): the audit log must be one (check audit.path or --data)", path, fsperm.Kind(st.Mode()))
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("audit: %s is in use by another process, such as a running `aios-host run` (%v); use another --data directory or stop it: %w", path, err, ErrInUse)
 	}
@@ -998,16 +997,6 @@ func (w *Writer) reopen() error {
 	return nil
 }
 
-// deleted reports whether f has no name left (its link count is 0).
-func deleted(f *os.File) bool {
-	st, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	return ok && sys.Nlink == 0
-}
-
 // maxReplay bounds what takeReplay reads back from a deleted file: the
 // records of an fsync interval (audit.sync_interval) at any rate the
 // writer reaches fit many times over.
@@ -1092,7 +1081,7 @@ func (w *Writer) continueIn(flag int) error {
 	if err != nil {
 		return err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
 		return fmt.Errorf("lock %s: %w", w.path, err)
 	}

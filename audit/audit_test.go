@@ -10,10 +10,11 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 func entry(i int) Entry {
@@ -565,11 +566,7 @@ func BenchmarkAuditEncode(b *testing.B) {
 
 // processCPU returns the CPU time (user + system) this process has used.
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return testutil.ProcessCPU()
 }
 
 // TestWriterEncodingMatchesVerify writes records of every shape the

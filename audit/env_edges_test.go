@@ -6,9 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // TestLogFolderRemovedHoldsRecords: the log's folder removed under a
@@ -99,9 +100,7 @@ func TestOpenRefusesNonRegularFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	fifo := filepath.Join(dir, "fifo.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testutil.Mkfifo(t, fifo)
 	for _, p := range []string{devnull, fifo} {
 		w, err := Open(p, Options{})
 		if err == nil {

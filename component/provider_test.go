@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -170,11 +169,7 @@ func BenchmarkComponentCallRecord(b *testing.B) {
 
 // cpuTime is the process's CPU time; cpu-ns/op is robust on a shared machine.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return testutil.ProcessCPU()
 }
 
 // BenchmarkComponentCallRecordChecks is BenchmarkComponentCallRecord on a

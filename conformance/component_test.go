@@ -5,7 +5,6 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -99,9 +98,5 @@ func benchComponentRecord(b *testing.B, withAudit bool, wrap func(abi.Provider) 
 // shared with other work, wall-clock ns/op mostly measures waiting for a
 // CPU, cpu-ns/op the work (including wazero's watcher goroutines).
 func componentCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return testutil.ProcessCPU()
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -272,7 +271,7 @@ func TestLeakWorkersKilled(t *testing.T) {
 						kids = []int{pp.PID()}
 					}
 					for _, pid := range kids {
-						_ = syscall.Kill(pid, syscall.SIGKILL)
+						_ = testutil.Kill(pid)
 					}
 					<-done
 					// A worker killed from outside is seen dead once
@@ -336,7 +335,7 @@ func TestLeakMCPServerKilled(t *testing.T) {
 			_, err := call(ctx, h, "tester", "echo", map[string]any{"value": i}, 5*time.Second)
 			t.Logf("round %d: echo: %v", i, err)
 			for _, pid := range livePIDs() {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
+				_ = testutil.Kill(pid)
 			}
 			time.Sleep(300 * time.Millisecond)
 			s := testutil.TakeResources()

@@ -5,7 +5,6 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -193,13 +192,11 @@ func BenchmarkPipelineWASMEchoWatched(b *testing.B) {
 func wasmCPU(b *testing.B, run func()) {
 	b.ReportAllocs()
 	b.ResetTimer()
-	var ru0, ru1 syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	cpu0 := testutil.ProcessCPU()
 	run()
 	syncBenchAudit(b) // the audit writer's work belongs to these calls
 	b.StopTimer()
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
-	cpu := ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano()
+	cpu := int64(testutil.ProcessCPU() - cpu0)
 	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 }
 

@@ -3,13 +3,13 @@ package host
 import (
 	"context"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
@@ -57,11 +57,7 @@ func newBenchHostAudit(b *testing.B, withAudit bool) *Host {
 
 // processCPU returns the CPU time (user + system) this process has used.
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return testutil.ProcessCPU()
 }
 
 // reportCPU adds a cpu-ns/op metric: the process's CPU time per call,

@@ -25,6 +25,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
@@ -578,7 +579,7 @@ func TestStuckGETStreamDoesNotSilenceOthers(t *testing.T) {
 func dialSmallBuffer(t *testing.T, base string) net.Conn {
 	t.Helper()
 	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		return c.Control(func(fd uintptr) { _ = testutil.SetRecvBuffer(fd, 4096) })
 	}}
 	conn, err := d.Dial("tcp", strings.TrimPrefix(base, "http://"))
 	if err != nil {

@@ -5,11 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // TestCloseCancelSaysWhy: an MCP call cancelled because the server
@@ -65,9 +66,7 @@ func TestCloseCancelSaysWhy(t *testing.T) {
 // /mcp request with a token of a new key hung behind it.
 func TestJWKSFileFIFORefused(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "jwks.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testutil.Mkfifo(t, fifo)
 	v := newVerifier(HTTPConfig{Issuer: "https://issuer.example", JWKSFile: fifo}, func() string { return "" }, nil)
 	done := make(chan error, 1)
 	go func() {

@@ -8,14 +8,15 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // TestListenUnixKeepsNonSocket: a --socket path that names a regular
@@ -151,8 +152,8 @@ func TestListenUnixLongPathSaysWhy(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	p := filepath.Join(ts.dir, strings.Repeat("s", 120)+".sock")
 	err := ts.s.ListenUnix(p)
-	if err == nil || !strings.Contains(err.Error(), "too long") || !strings.Contains(err.Error(), "108") {
-		t.Errorf("ListenUnix(%d-byte path) = %v; want an error saying the path is too long (a unix socket address holds 108 bytes)", len(p), err)
+	if err == nil || !strings.Contains(err.Error(), "too long") || !strings.Contains(err.Error(), strconv.Itoa(maxSocketPath)) {
+		t.Errorf("ListenUnix(%d-byte path) = %v; want an error saying the path is too long (a unix socket address holds %d bytes)", len(p), err, maxSocketPath)
 	}
 }
 
@@ -165,9 +166,7 @@ func TestListenUnixLongPathSaysWhy(t *testing.T) {
 func TestSecretFilesBounded(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "token.fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testutil.Mkfifo(t, fifo)
 	big := filepath.Join(dir, "big.token")
 	if err := os.WriteFile(big, bytes.Repeat([]byte("x"), 2<<20), 0o600); err != nil {
 		t.Fatal(err)

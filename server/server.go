@@ -201,9 +201,10 @@ func (s *Server) agentForToken(tok string) (agent, name string, ok bool) {
 	return agent, name, ok
 }
 
-// maxSocketPath is the size of sockaddr_un's sun_path on Linux: a socket
-// path must be shorter (it ends with a NUL).
-const maxSocketPath = 108
+// UnixSocketUnsupported says why this platform has no JSON-RPC unix
+// socket (Windows: the peer's uid cannot be read, and callers are mapped
+// to agents by uid); nil where ListenUnix can serve.
+func UnixSocketUnsupported() error { return unixSocketUnsupported() }
 
 // CheckSocket says whether ListenUnix(path) could listen, without
 // listening or removing anything: nil when the path is free or holds a
@@ -225,6 +226,9 @@ func socketPathFits(path string) error {
 	return nil
 }
 
+// fileID identifies a file whatever its name (sockwatch.go).
+type fileID struct{ dev, ino uint64 }
+
 // takenError says a socket path holds what is not this host's to
 // replace: something that is not a socket, or a live host's socket.
 type takenError struct{ found, msg string }
@@ -236,6 +240,9 @@ func (e *takenError) Error() string { return e.msg }
 // for a socket address, a live socket, or anything but a socket there
 // (not the host's to remove).
 func probeSocket(path string) (stale bool, err error) {
+	if err := unixSocketUnsupported(); err != nil {
+		return false, err
+	}
 	if err := socketPathFits(path); err != nil {
 		return false, err
 	}

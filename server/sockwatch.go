@@ -1,3 +1,5 @@
+//go:build unix
+
 package server
 
 import (
@@ -15,9 +17,6 @@ import (
 // socketCheckEvery is how often a listening host looks at its socket
 // path (a variable for tests).
 var socketCheckEvery = 2 * time.Second
-
-// fileID identifies a file whatever its name.
-type fileID struct{ dev, ino uint64 }
 
 // idOf returns the identity of the file at path (not following a link).
 func idOf(path string) (fileID, fs.FileInfo, error) {

@@ -8,10 +8,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
@@ -26,7 +23,8 @@ import (
 // finishes (match them by id), and subscriptions push
 // aios/notification.tools_changed on the same connection.
 //
-// The caller is the socket peer's uid (SO_PEERCRED), mapped to an agent by
+// The caller is the socket peer's uid (SO_PEERCRED on Linux,
+// LOCAL_PEERCRED on macOS and FreeBSD), mapped to an agent by
 // server.uids; the host's own uid maps to default_agent (cli). Other uids
 // get one error line and the connection is closed.
 
@@ -53,7 +51,10 @@ func (s *Server) acceptUnix(ln net.Listener) {
 	}
 }
 
-// peerUID returns the uid of the process on the other end of a unix socket.
+// peerUID returns the uid of the process on the other end of a unix
+// socket (peerCredUID: SO_PEERCRED on Linux, LOCAL_PEERCRED on macOS and
+// FreeBSD; an error where the platform cannot tell, so the connection is
+// refused).
 func peerUID(conn net.Conn) (uint32, error) {
 	uc, ok := conn.(*net.UnixConn)
 	if !ok {
@@ -63,17 +64,17 @@ func peerUID(conn net.Conn) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	var cred *syscall.Ucred
+	var uid uint32
 	var cerr error
 	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+		uid, cerr = peerCredUID(fd)
 	}); err != nil {
 		return 0, err
 	}
 	if cerr != nil {
 		return 0, cerr
 	}
-	return cred.Uid, nil
+	return uid, nil
 }
 
 func (s *Server) serveUnix(conn net.Conn) {
@@ -222,29 +223,6 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 }
 
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }
-
-// peerGone reports whether the peer of conn closed its end (POLLHUP), as
-// opposed to shutting down only its write side; true when it cannot
-// tell.
-func peerGone(conn net.Conn) bool {
-	sc, ok := conn.(syscall.Conn)
-	if !ok {
-		return true
-	}
-	raw, err := sc.SyscallConn()
-	if err != nil {
-		return true
-	}
-	gone := true
-	_ = raw.Control(func(fd uintptr) {
-		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
-		n, err := unix.Poll(fds, 0)
-		if err == nil {
-			gone = n > 0 && fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0
-		}
-	})
-	return gone
-}
 
 // waitCalls waits for the calls in flight on a half-closed connection,
 // until ctx ends (the server closes) or the peer hangs up.

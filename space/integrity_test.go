@@ -7,9 +7,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // A FIFO at an object's path (a damaged or tampered store) made Get block
@@ -25,9 +26,7 @@ func TestGetOfFIFODoesNotHang(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skip("no mkfifo:", err)
-	}
+	testutil.Mkfifo(t, p)
 	done := make(chan error, 1)
 	go func() {
 		_, err := s.Get("docs", id)

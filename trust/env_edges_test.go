@@ -4,9 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // TestKeyFileFIFORefused: a discovery.keys jwks file that is a FIFO
@@ -16,9 +17,7 @@ import (
 func TestKeyFileFIFORefused(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "keys.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testutil.Mkfifo(t, fifo)
 	done := make(chan error, 1)
 	go func() {
 		_, err := LoadKeyConfigs([]KeyConfig{{Trust: "Verified", JWKS: fifo}}, "", nil)

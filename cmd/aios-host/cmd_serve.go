@@ -49,14 +49,25 @@ func (sv *serving) close() {
 	}
 }
 
+// socketUnsupported is server.UnixSocketUnsupported (a variable for the
+// tests of a platform without the socket).
+var socketUnsupported = server.UnixSocketUnsupported
+
 // startServing scans and watches the plugin folders, fetches remote
 // adapters, and listens on socket (and httpAddr when not empty). It prints
 // what it loaded, with progress when there are many units to load.
 func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, socket, httpAddr string) (*serving, error) {
 	// A socket another host listens on (or a path that cannot be one)
-	// fails now, not after every plugin has loaded.
-	if err := server.CheckSocket(socket); err != nil {
-		return nil, err
+	// fails now, not after every plugin has loaded. Where there is no
+	// unix socket (Windows) the host serves HTTP only, and needs --http.
+	noSocket := socketUnsupported()
+	if noSocket != nil && httpAddr == "" {
+		return nil, fmt.Errorf("%w; nothing to serve without --http", noSocket)
+	}
+	if noSocket == nil {
+		if err := server.CheckSocket(socket); err != nil {
+			return nil, err
+		}
 	}
 	metrics := server.NewMetrics()
 	start := time.Now()
@@ -96,11 +107,15 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 		return nil, err
 	}
 	sv.s = s
-	if err := s.ListenUnix(socket); err != nil {
-		sv.close()
-		return nil, err
+	if noSocket == nil {
+		if err := s.ListenUnix(socket); err != nil {
+			sv.close()
+			return nil, err
+		}
+		fmt.Fprintf(c.stderr, "JSON-RPC on unix socket %s\n", s.Socket())
+	} else {
+		fmt.Fprintf(c.stderr, "no JSON-RPC unix socket: %v\n", noSocket)
 	}
-	fmt.Fprintf(c.stderr, "JSON-RPC on unix socket %s\n", s.Socket())
 	if httpAddr != "" {
 		addr, err := s.ListenHTTP(httpAddr)
 		if err != nil {

@@ -4,9 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // ReadRegular reads a regular file within its limit and refuses, at once
@@ -25,9 +26,7 @@ func TestReadRegular(t *testing.T) {
 		t.Errorf("over the limit: %v", err)
 	}
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testutil.Mkfifo(t, fifo)
 	done := make(chan error, 1)
 	go func() { _, err := ReadRegular(fifo, 64); done <- err }()
 	select {

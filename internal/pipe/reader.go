@@ -102,7 +102,7 @@ func NewReader(f *os.File) (*Reader, error) {
 // calls it again when the pipe is readable).
 func (r *Reader) readOnce(fd uintptr) bool {
 	for {
-		k, e := syscall.Read(int(fd), r.p)
+		k, e := readFD(fd, r.p)
 		switch {
 		case e == syscall.EINTR:
 			continue

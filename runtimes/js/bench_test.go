@@ -8,13 +8,13 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/dop251/goja"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 const benchProvider = `
@@ -65,11 +65,7 @@ func benchProviderWarm(b *testing.B, warm int) *Provider {
 // processCPU is the process's user+system CPU time: on the shared machine
 // wall-clock ns/op mostly measures waiting for a CPU, cpu-ns/op the work.
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return testutil.ProcessCPU()
 }
 
 // BenchmarkRuntimeJSEchoSync is a sync handler through Provider.Call: pool
@@ -238,11 +234,7 @@ func bundlerCPU(rt *Runtime) time.Duration {
 
 // childrenCPU returns the CPU time of the child processes waited for.
 func childrenCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return testutil.ChildrenCPU()
 }
 
 // TestProvider200Loads keeps the benchmark's provider honest.

@@ -366,6 +366,9 @@ type procCall struct {
 // start runs a worker process, sends it the bundle and waits for its
 // registration.
 func (p *ProcessProvider) start() (*procWorker, *abi.ToolRegister, error) {
+	if errNoProcessIsolation != nil {
+		return nil, nil, errNoProcessIsolation
+	}
 	exe := p.rt.opts.WorkerCommand
 	if exe == "" {
 		var err error

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -189,7 +188,7 @@ func TestProcessIsolationDeadlineAndKill(t *testing.T) {
 		errc <- err
 	}()
 	time.Sleep(300 * time.Millisecond)
-	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
+	if err := testutil.Kill(first); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -308,7 +307,7 @@ func TestProcessIsolationClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
+	for testutil.Alive(pid) {
 		if time.Now().After(deadline) {
 			t.Fatalf("worker %d still runs 30 s after Close", pid)
 		}
@@ -459,7 +458,7 @@ func TestProcessIsolationRestartBackoff(t *testing.T) {
 		if pid == 0 {
 			t.Fatal("no worker to kill")
 		}
-		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		if err := testutil.Kill(pid); err != nil {
 			t.Fatal(err)
 		}
 		for deadline := time.Now().Add(30 * time.Second); p.PID() != 0; time.Sleep(5 * time.Millisecond) {

@@ -17,8 +17,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/pipe"
 	"github.com/aios-host/aios-host/internal/proclimit"
@@ -244,11 +242,10 @@ func (s *childServer) awaitNext() {
 	if s.spin <= 0 {
 		return
 	}
-	fds := []unix.PollFd{{Fd: 0, Events: unix.POLLIN}}
 	start := time.Now()
 	last := start
 	for {
-		if n, err := unix.Poll(fds, 0); n != 0 || (err != nil && err != unix.EINTR) {
+		if stdinReadyOrUnpollable() {
 			return
 		}
 		now := time.Now()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -250,7 +249,7 @@ func TestIdleWorkerKilled(t *testing.T) {
 	if len(pids) != 1 {
 		t.Fatalf("want one warm worker, have %v", pids)
 	}
-	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
+	if err := testutil.Kill(pids[0]); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(200 * time.Millisecond)

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/aios-host/aios-host/abi"
@@ -92,9 +91,7 @@ func benchEchoValue(b *testing.B, pc func(*python.Config), value any) {
 
 // hostCPU is the CPU time of this process in ns.
 func hostCPU() int64 {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	return int64(testutil.ProcessCPU())
 }
 
 // workersCPU is the CPU time of the given processes' main threads in ns

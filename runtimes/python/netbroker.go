@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
-	"golang.org/x/sys/unix"
 )
 
 // Network(host pattern) without the whole network. A provider that holds
@@ -37,16 +35,6 @@ import (
 
 // dialTimeout bounds a brokered connect when the call has no deadline.
 const dialTimeout = 30 * time.Second
-
-// socketPair returns the two ends of a unix stream socket pair (both
-// close-on-exec; the worker's end is passed as an inherited fd).
-func socketPair() (host, child *os.File, err error) {
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	return os.NewFile(uintptr(fds[0]), "python-broker"), os.NewFile(uintptr(fds[1]), "python-broker-worker"), nil
-}
 
 // netConnect serves a net_connect host call of the call in flight c.
 func (w *worker) netConnect(c *inflight, hid string, hc *abi.HostCall) {
@@ -159,7 +147,7 @@ func (w *worker) passSocket(conn *net.TCPConn) error {
 	}
 	var serr error
 	if cerr := raw.Control(func(fd uintptr) {
-		serr = unix.Sendmsg(int(w.broker.Fd()), []byte{0}, unix.UnixRights(int(fd)), nil, 0)
+		serr = sendFD(w.broker, fd)
 	}); cerr != nil {
 		return cerr
 	}
@@ -211,7 +199,7 @@ func (c *inflight) endConns() {
 	c.connMu.Unlock()
 	for _, conn := range conns {
 		if raw, err := conn.SyscallConn(); err == nil {
-			_ = raw.Control(func(fd uintptr) { _ = unix.Shutdown(int(fd), unix.SHUT_RDWR) })
+			_ = raw.Control(shutdownFD)
 		}
 		_ = conn.Close()
 	}

@@ -4,6 +4,7 @@ package python
 
 import (
 	"net"
+	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -31,4 +32,14 @@ func connEnded(conn *net.TCPConn) bool {
 		return true
 	}
 	return false
+}
+
+// socketPair returns the two ends of a unix stream socket pair (both
+// close-on-exec; the worker's end is passed as an inherited fd).
+func socketPair() (host, child *os.File, err error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fds[0]), "python-broker"), os.NewFile(uintptr(fds[1]), "python-broker-worker"), nil
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/runtimes/python"
 	"github.com/aios-host/aios-host/space"
-	"golang.org/x/sys/unix"
 )
 
 // netHost is a host whose agent "netter" holds Network(127.0.0.1) and
@@ -244,19 +243,7 @@ class Timeouter:
 // first that did not answer.
 func TestNetworkConnectTimeout(t *testing.T) {
 	// A listener whose queue is full: SYNs are dropped, connects hang.
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Close(fd)
-	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Listen(fd, 0); err != nil {
-		t.Fatal(err)
-	}
-	sa, _ := unix.Getsockname(fd)
-	port := sa.(*unix.SockaddrInet4).Port
+	port := backlogZeroListener(t)
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	for i := 0; i < 4; i++ {
 		c, err := net.DialTimeout("tcp", addr, 300*time.Millisecond)

@@ -2,11 +2,7 @@
 
 package python
 
-import (
-	"os"
-	"syscall"
-	"time"
-)
+import "time"
 
 // detectLayers reports every layer unavailable: the sandbox is Linux only.
 func detectLayers() Layers {
@@ -24,14 +20,4 @@ func (*workerCgroup) destroy()                   {}
 
 func removeHostFolders(time.Time) {}
 
-func spawn(s spawnSpec) (*os.Process, error) {
-	return os.StartProcess(s.argv[0], s.argv, &os.ProcAttr{Dir: s.dir, Env: s.env, Files: s.files, Sys: &syscall.SysProcAttr{Setpgid: true}})
-}
-
 func limit(int, spawnSpec) error { return nil }
-
-func killGroup(pid int) {
-	if pid > 0 {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-	}
-}

@@ -9,11 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/python"
 )
 
@@ -425,7 +425,7 @@ func TestForkedProcessesDieWithWorker(t *testing.T) {
 	if left := running(); len(left) > 0 {
 		for _, pid := range left {
 			if n, _ := strconv.Atoi(pid); n > 0 {
-				_ = syscall.Kill(n, syscall.SIGKILL)
+				_ = testutil.Kill(n)
 			}
 		}
 		t.Fatalf("processes %v outlived the worker", left)

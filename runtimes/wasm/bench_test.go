@@ -9,21 +9,17 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // processCPU is this process's user+system CPU time: on a shared machine
 // wall-clock ns/op mostly measures waiting for a CPU, cpu-ns/op the work.
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return testutil.ProcessCPU()
 }
 
 func withCPU(b *testing.B, run func()) {

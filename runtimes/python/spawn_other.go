@@ -1,0 +1,18 @@
+//go:build unix && !linux
+
+package python
+
+import (
+	"os"
+	"syscall"
+)
+
+func spawn(s spawnSpec) (*os.Process, error) {
+	return os.StartProcess(s.argv[0], s.argv, &os.ProcAttr{Dir: s.dir, Env: s.env, Files: s.files, Sys: &syscall.SysProcAttr{Setpgid: true}})
+}
+
+func killGroup(pid int) {
+	if pid > 0 {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+	}
+}

@@ -1,0 +1,10 @@
+//go:build windows
+
+package python
+
+import "os"
+
+// spawn refuses: see errNoWorkers.
+func spawn(spawnSpec) (*os.Process, error) { return nil, errNoWorkers }
+
+func killGroup(int) {}
