@@ -36,7 +36,7 @@ type serving struct {
 // host is shutting down") while their HTTP requests can still carry them;
 // closing the HTTP server first ended those requests, and an MCP client
 // got no answer at all ("request terminated without response"),
-// TestProbeChaosEverythingAtOnce.
+// TestChaosEverythingAtOnce.
 func (sv *serving) close() {
 	if sv.m != nil {
 		_ = sv.m.Close()

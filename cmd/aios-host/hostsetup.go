@@ -252,7 +252,7 @@ func closeHost(h *host.Host, w io.Writer) error {
 		}
 	}
 	// The JS runtime's bundler process and watchdog: the bundler stayed
-	// until idle for 30 s (TestProbeChaosEverythingAtOnce).
+	// until idle for 30 s (TestChaosEverythingAtOnce).
 	if l, ok := h.LoaderFor("x.js"); ok {
 		if jl, ok := l.(*js.Loader); ok {
 			_ = jl.Close()

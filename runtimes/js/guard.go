@@ -59,7 +59,7 @@ func newGuard(interval time.Duration) *guard {
 // close stops the guard once no call is running: a call in flight at
 // Close keeps its deadline and memory checks until it ends (stopping at
 // once left an in-process call that spins running past its deadline,
-// TestProbeChaosEverythingAtOnce). It waits for the guard's goroutine
+// TestChaosEverythingAtOnce). It waits for the guard's goroutine
 // only when no call is running.
 func (g *guard) close() {
 	g.once.Do(func() { close(g.stop) })

@@ -364,7 +364,7 @@ EXPORT("aios_register") u64 aios_register(void) {
 
     w_map(w, 4);
     w_kstr(w, "name", "c-echo");
-    w_kstr(w, "description", "Returns params.value unchanged (freestanding C guest, MessagePack ABI).");
+    w_kstr(w, "description", "Returns {\"value\": params.value} (freestanding C guest, MessagePack ABI).");
     w_str(w, "idempotent"); w_bool(w, 1);
     w_str(w, "parameters");
     w_map(w, 3);

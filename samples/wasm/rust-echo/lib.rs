@@ -308,7 +308,7 @@ pub extern "C" fn aios_register() -> u64 {
         w.kv("id", "org.aios.samples.rust-echo").kv("name", "Rust echo (no SDK)").kv("version", "1.0.0");
         w.str("tools").arr(2);
         w.map(4).kv("name", "rust-echo");
-        w.kv("description", "Returns params.value unchanged (Rust guest without SDK, MessagePack ABI).");
+        w.kv("description", "Returns {\"value\": params.value} (Rust guest without SDK, MessagePack ABI).");
         w.str("idempotent").bool(true);
         w.str("parameters").map(3).kv("type", "object");
         w.str("properties").map(1).str("value").map(0);

@@ -10,12 +10,12 @@ import (
 	"time"
 )
 
-// TestProbeQuotaSeesObjectsRemovedByHand: a long-running host fills a
+// TestQuotaSeesObjectsRemovedByHand: a long-running host fills a
 // space to its quota; there is no delete for tools, so the user removes
 // objects by hand (or a clean-up script does). The Store counted usage
 // only at the space's first write and from its own Puts and Deletes, so it
 // refused every write to the space until the host restarted.
-func TestProbeQuotaSeesObjectsRemovedByHand(t *testing.T) {
+func TestQuotaSeesObjectsRemovedByHand(t *testing.T) {
 	dir := t.TempDir()
 	s, err := Open(dir, WithMaxSpaceBytes(1000))
 	if err != nil {
@@ -52,12 +52,12 @@ func TestProbeQuotaSeesObjectsRemovedByHand(t *testing.T) {
 	}
 }
 
-// TestProbeStaleTempsSweptWhileRunning: a host killed during a Put and
+// TestStaleTempsSweptWhileRunning: a host killed during a Put and
 // restarted at once leaves a temporary file too young for Open to remove
 // (another process may be writing it). Open was the only sweep, so a
 // host then running for weeks kept it (up to max_object_bytes) until its
 // next start; a Put sweeps again once the file is stale.
-func TestProbeStaleTempsSweptWhileRunning(t *testing.T) {
+func TestStaleTempsSweptWhileRunning(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, tmpDir), 0o700); err != nil {
 		t.Fatal(err)

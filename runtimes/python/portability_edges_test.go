@@ -8,10 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TestProbePortabilitySocketPairCloseOnExec: both ends of the broker's
+// TestPortabilitySocketPairCloseOnExec: both ends of the broker's
 // socket pair are close-on-exec (the worker's end reaches it only as an
 // inherited ExtraFiles fd), and they are connected to each other.
-func TestProbePortabilitySocketPairCloseOnExec(t *testing.T) {
+func TestPortabilitySocketPairCloseOnExec(t *testing.T) {
 	h, c, err := socketPair()
 	if err != nil {
 		t.Fatal(err)

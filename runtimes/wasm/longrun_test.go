@@ -36,12 +36,12 @@ func dirBytes(t *testing.T, dir string) int64 {
 	return total
 }
 
-// TestProbeCompileCacheBoundedWhileRunning: a host that runs for weeks
+// TestCompileCacheBoundedWhileRunning: a host that runs for weeks
 // while a plugin is rewritten and reloaded compiles every version into
 // its cache. The cache was pruned only when a loader started, so it grew
 // without bound until the next restart; a running loader now prunes it
 // again every pruneEvery compilations.
-func TestProbeCompileCacheBoundedWhileRunning(t *testing.T) {
+func TestCompileCacheBoundedWhileRunning(t *testing.T) {
 	src, err := os.ReadFile(builtGuest(t, "c-echo"))
 	if err != nil {
 		t.Fatal(err)

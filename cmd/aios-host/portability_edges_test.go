@@ -10,10 +10,10 @@ import (
 	"testing"
 )
 
-// TestProbePortabilityRunWithoutUnixSocket: where the platform has no
+// TestPortabilityRunWithoutUnixSocket: where the platform has no
 // unix socket (Windows), run refuses without --http, saying why, and with
 // --http serves HTTP only, making no socket file.
-func TestProbePortabilityRunWithoutUnixSocket(t *testing.T) {
+func TestPortabilityRunWithoutUnixSocket(t *testing.T) {
 	why := errors.New("the JSON-RPC unix socket is not available here")
 	old := socketUnsupported
 	socketUnsupported = func() error { return why }

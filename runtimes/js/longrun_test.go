@@ -26,11 +26,11 @@ func rssKiB(t *testing.T, pid int) int {
 	return 0
 }
 
-// TestProbeBundlerBoundedOverRewrites: the bundler process lives as long
+// TestBundlerBoundedOverRewrites: the bundler process lives as long
 // as loads keep coming (it exits after 30 s idle): a developer saving a
 // TypeScript plugin every few seconds for hours keeps one process. Its
 // memory must not grow with the number of files it bundled.
-func TestProbeBundlerBoundedOverRewrites(t *testing.T) {
+func TestBundlerBoundedOverRewrites(t *testing.T) {
 	r := New(Options{})
 	defer r.Close()
 	dir := t.TempDir()

@@ -100,7 +100,7 @@ type chaosCall struct {
 	ctxTime time.Duration
 }
 
-// TestProbeChaosEverythingAtOnce runs a host as `aios-host run` builds it
+// TestChaosEverythingAtOnce runs a host as `aios-host run` builds it
 // (discovery watching a plugin folder, the JSON-RPC socket, MCP over HTTP)
 // with native, WASM core, component and JS providers, and calls it from
 // many goroutines (in process, over the socket, over MCP sessions that
@@ -122,7 +122,7 @@ type chaosCall struct {
 // Python, Python deadlines), AIOS_CHAOS_NOREMOVE=1 only rewrites the JS
 // plugin (a reload must fail no call: docs/discovery.md),
 // AIOS_CHAOS_ERRS=1 logs the expected errors seen, by kind.
-func TestProbeChaosEverythingAtOnce(t *testing.T) {
+func TestChaosEverythingAtOnce(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	e := newEnv(t)
 	for src, dst := range map[string]string{

@@ -8,11 +8,11 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
-// TestProbeRestartingServerBounded: an external stdio server that exits
+// TestRestartingServerBounded: an external stdio server that exits
 // every few hundred milliseconds, for a long time. The bridge reconnects
 // each time; what each connection held (goroutines, pipes, the process,
 // its stderr reader) must go with it.
-func TestProbeRestartingServerBounded(t *testing.T) {
+func TestRestartingServerBounded(t *testing.T) {
 	cfg := fakeConfig(t, "good")
 	cfg.Env["AIOS_MCP_FAKE_EXIT_AFTER"] = "300ms"
 	_, _, logs, err := startBridge(t, map[string]ServerConfig{"flaky": cfg})

@@ -8,13 +8,13 @@ import (
 	"time"
 )
 
-// TestProbeComponentCacheBoundedWhileRunning: the component runtime's
+// TestComponentCacheBoundedWhileRunning: the component runtime's
 // compile cache (<data>/cache/component) was pruned only when the host
 // started, so a host left running while components were rewritten and
 // reloaded grew it without bound. Loading components now prunes it as
 // the core-module loader prunes its own: a cache over the bound (a sparse
 // 3 GiB file, old) loses its oldest files while the host runs.
-func TestProbeComponentCacheBoundedWhileRunning(t *testing.T) {
+func TestComponentCacheBoundedWhileRunning(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "old-entry")
 	f, err := os.Create(big)

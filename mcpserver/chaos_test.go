@@ -16,14 +16,14 @@ import (
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
-// TestProbeCloseAnswersHTTPCallsInFlight: Close cancels the calls of every
+// TestCloseAnswersHTTPCallsInFlight: Close cancels the calls of every
 // session and returned once their handlers had returned, but the go-sdk
 // writes a call's answer on its POST's response after that; the server
 // that closes next (server.Server.Close in `aios-host run`) then ended the
 // request and the client got no answer ("request terminated without
 // response") in about one close in three. Close waits for the POST
 // requests too, so each client has "the host is shutting down".
-func TestProbeCloseAnswersHTTPCallsInFlight(t *testing.T) {
+func TestCloseAnswersHTTPCallsInFlight(t *testing.T) {
 	for round := range 30 {
 		h, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 		started := make(chan struct{}, 1)

@@ -13,12 +13,12 @@ import (
 	"github.com/aios-host/aios-host/runtimes/js"
 )
 
-// TestProbeStateBoundedUnderFileChurn: for weeks a developer's editor
+// TestStateBoundedUnderFileChurn: for weeks a developer's editor
 // and build leave plugin files of new names in a watched folder — some
 // broken, some not, some not plugins at all — and remove them. What
 // discovery keeps per path (errors, notes, retries, debounce timers,
 // candidates) must go with the files.
-func TestProbeStateBoundedUnderFileChurn(t *testing.T) {
+func TestStateBoundedUnderFileChurn(t *testing.T) {
 	dir := t.TempDir()
 	plugins := filepath.Join(dir, "plugins")
 	_ = os.MkdirAll(plugins, 0o755)

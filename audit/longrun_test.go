@@ -8,13 +8,13 @@ import (
 	"testing"
 )
 
-// TestProbeRotatedCrashRestarts: a host that runs for weeks rotates its
+// TestRotatedCrashRestarts: a host that runs for weeks rotates its
 // log many times and is killed now and then, once in the middle of the
 // first record of a fresh file (the file holds only that record's
 // beginning). Each restart continues the chain (from the newest rotated
 // file when the current one has no whole record) and the whole set of
 // rotated files and the current one verifies as one chain.
-func TestProbeRotatedCrashRestarts(t *testing.T) {
+func TestRotatedCrashRestarts(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
 	total := 0

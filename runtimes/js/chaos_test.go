@@ -8,13 +8,13 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeCloseKeepsDeadlinesOfCallsInFlight: Runtime.Close stopped the
+// TestCloseKeepsDeadlinesOfCallsInFlight: Runtime.Close stopped the
 // guard at once, and the guard is what interrupts an in-process call at
 // its deadline: a call spinning when the runtime was closed (the host
 // closing under it: `aios-host run` closes the JS runtime after the host)
 // ran on past its deadline to its natural end. The guard now watches the
 // calls in flight to their end.
-func TestProbeCloseKeepsDeadlinesOfCallsInFlight(t *testing.T) {
+func TestCloseKeepsDeadlinesOfCallsInFlight(t *testing.T) {
 	rt := newRuntime(t, Options{Isolation: IsolationInProcess})
 	p := loadSource(t, rt, "spin.js", `aios.provider({ id: 'org.t.spin', name: 'spin' });
 aios.registerTool({ name: 'spin', parameters: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] } },
