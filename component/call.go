@@ -44,6 +44,10 @@ type nestKey struct{ p *Provider }
 // sleeps (docs/components.md).
 func (p *Provider) KeepsDeadlines() bool { return true }
 
+// PoolStats implements host.PoolStats (the aios_provider_pool metric):
+// the idle instances and those serving calls.
+func (p *Provider) PoolStats() (idle, busy int) { return len(p.pool), p.bound.Busy() }
+
 var _ abi.DeadlineKeeper = (*Provider)(nil)
 
 // Call implements abi.Provider.

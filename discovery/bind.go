@@ -106,6 +106,10 @@ func (p *cardProvider) Close() error { return p.inner.Close() }
 // goroutine, without a watcher goroutine and timer per call.
 func (p *cardProvider) KeepsDeadlines() bool { return keepsDeadlines(p.inner) }
 
+// Unwrap is the artifact's provider, for what reads a runtime's own
+// optional interfaces (host.PoolStats, for /metrics).
+func (p *cardProvider) Unwrap() abi.Provider { return p.inner }
+
 func keepsDeadlines(p abi.Provider) bool {
 	k, ok := p.(abi.DeadlineKeeper)
 	return ok && k.KeepsDeadlines()
@@ -210,6 +214,10 @@ func (g *generation) Describe() *abi.ToolRegister { return g.inner.Describe() }
 // goroutine and timer, which the runtimes that interrupt their guests at
 // the deadline exist to avoid.
 func (g *generation) KeepsDeadlines() bool { return keepsDeadlines(g.inner) }
+
+// Unwrap is the wrapped provider, for what reads a runtime's own optional
+// interfaces (host.PoolStats, for /metrics).
+func (g *generation) Unwrap() abi.Provider { return g.inner }
 
 // Health forwards the inner provider's health check (a remote adapter's
 // endpoints.health probe, RemoteProvider.Health); others are healthy.

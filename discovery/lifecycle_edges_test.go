@@ -59,6 +59,10 @@ type keeperProvider struct{ capProvider }
 
 func (*keeperProvider) KeepsDeadlines() bool { return true }
 
+// PoolStats: a runtime's pool, which /metrics reads through the wrappers
+// (host.PoolStatsOf; TestGenerationKeepsDeadlines).
+func (*keeperProvider) PoolStats() (idle, busy int) { return 2, 1 }
+
 type capProvider struct {
 	reg  *abi.ToolRegister
 	mark string
@@ -226,6 +230,22 @@ func TestGenerationKeepsDeadlines(t *testing.T) {
 	}
 	if k, ok := b.(abi.DeadlineKeeper); !ok || !k.KeepsDeadlines() {
 		t.Fatal("a card-bound deadline keeper does not keep deadlines")
+	}
+	// The runtime's pool is read through both wrappers (the
+	// aios_provider_pool metric was empty for every discovered provider).
+	pools := func(p abi.Provider) bool {
+		ps, ok := host.PoolStatsOf(p)
+		if !ok {
+			return false
+		}
+		idle, busy := ps.PoolStats()
+		return idle == 2 && busy == 1
+	}
+	ek, _ := h.Registry().Resolve("k", "")
+	en, _ := h.Registry().Resolve("n", "")
+	if !pools(ek.Provider.Impl) || pools(en.Provider.Impl) || !pools(b) {
+		t.Fatalf("PoolStats through generation (keeper %v, other %v) and card binding (%v): want true, false, true",
+			pools(ek.Provider.Impl), pools(en.Provider.Impl), pools(b))
 	}
 }
 

@@ -41,6 +41,25 @@ type PoolStats interface {
 	PoolStats() (idle, busy int)
 }
 
+// PoolStatsOf finds p's PoolStats, through the wrappers that have an
+// Unwrap() abi.Provider method (discovery's generations and Adapter Card
+// wrappers: every provider loaded from a plugin folder sits in one).
+func PoolStatsOf(p abi.Provider) (PoolStats, bool) {
+	for range 8 {
+		if ps, ok := p.(PoolStats); ok {
+			return ps, true
+		}
+		u, ok := p.(interface{ Unwrap() abi.Provider })
+		if !ok {
+			return nil, false
+		}
+		if p = u.Unwrap(); p == nil {
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
 // observers is the host's copy-on-write list of call observers: the hot
 // path does one atomic load, and nothing else when it is empty.
 type observers struct {

@@ -166,7 +166,7 @@ func (c registryCollector) Collect(ch chan<- prometheus.Metric) {
 	by := map[string]int{}
 	for _, p := range reg.Providers() {
 		by[p.Info.Runtime]++
-		if ps, ok := p.Impl.(host.PoolStats); ok {
+		if ps, ok := host.PoolStatsOf(p.Impl); ok {
 			idle, busy := ps.PoolStats()
 			ch <- prometheus.MustNewConstMetric(c.m.pool, prometheus.GaugeValue, float64(idle), p.Info.ID, p.Info.Runtime, "idle")
 			ch <- prometheus.MustNewConstMetric(c.m.pool, prometheus.GaugeValue, float64(busy), p.Info.ID, p.Info.Runtime, "busy")

@@ -515,6 +515,13 @@ type pooled struct{ *native.Provider }
 
 func (pooled) PoolStats() (idle, busy int) { return 3, 1 }
 
+// wrapped hides its provider's PoolStats behind Unwrap, as discovery's
+// generation and Adapter Card wrappers do for every provider loaded from a
+// plugin folder (whose pools /metrics did not see).
+type wrapped struct{ abi.Provider }
+
+func (w wrapped) Unwrap() abi.Provider { return w.Provider }
+
 // TestMetricsSeeHostCalls: calls made on the host directly — not through
 // the server — and nested calls show up in /metrics (the server observes
 // the host with OnCall), and pool sizes of providers implementing
@@ -526,6 +533,11 @@ func TestMetricsSeeHostCalls(t *testing.T) {
 		return env.CallTool(ctx, "echo", "", map[string]any{"value": 1})
 	})
 	if err := ts.h.AddProvider(context.Background(), pooled{p}, host.ProviderMeta{Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	p2 := native.New(abi.ProviderInfo{ID: "org.test.wrapped"})
+	p2.MustRegister(abi.ToolDef{Name: "inner"}, func(context.Context, any, abi.Env) (any, error) { return 1, nil })
+	if err := ts.h.AddProvider(context.Background(), wrapped{wrapped{pooled{p2}}}, host.ProviderMeta{Trust: abi.System}); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -553,6 +565,7 @@ func TestMetricsSeeHostCalls(t *testing.T) {
 		`aios_tool_call_duration_seconds_count{runtime="native",tool="outer"} 2`,
 		`aios_provider_pool{provider="org.test.pooled",runtime="native",state="idle"} 3`,
 		`aios_provider_pool{provider="org.test.pooled",runtime="native",state="busy"} 1`,
+		`aios_provider_pool{provider="org.test.wrapped",runtime="native",state="idle"} 3`,
 	} {
 		if !strings.Contains(metrics, want) {
 			t.Errorf("/metrics lacks %s", want)

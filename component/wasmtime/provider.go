@@ -463,6 +463,10 @@ func (p *Provider) freeIfDone() {
 // Describe implements abi.Provider.
 func (p *Provider) Describe() *abi.ToolRegister { return &p.reg }
 
+// PoolStats implements host.PoolStats (the aios_provider_pool metric):
+// the idle instances and those serving calls.
+func (p *Provider) PoolStats() (idle, busy int) { return len(p.pool), p.bound.Busy() }
+
 // Close implements abi.Provider: idle instances go now, busy ones when their
 // call ends, the compiled component with the last one.
 func (p *Provider) Close() error {

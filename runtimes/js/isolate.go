@@ -149,6 +149,21 @@ func (p *ProcessProvider) Describe() *abi.ToolRegister { return p.reg }
 // deadline plus procGrace (killing a worker that does not answer).
 func (p *ProcessProvider) KeepsDeadlines() bool { return true }
 
+// PoolStats implements host.PoolStats (the aios_provider_pool metric): the
+// provider's one worker process, busy while a call is in flight.
+func (p *ProcessProvider) PoolStats() (idle, busy int) {
+	p.mu.Lock()
+	alive := p.w != nil
+	p.mu.Unlock()
+	switch {
+	case p.busy.Load() > 0:
+		return 0, 1
+	case alive:
+		return 1, 0
+	}
+	return 0, 0
+}
+
 // PID returns the process id of the provider's worker (0 when none runs).
 func (p *ProcessProvider) PID() int {
 	p.mu.Lock()

@@ -54,6 +54,14 @@ func (p *Provider) Abandoned() int { return int(p.lost.Load()) }
 // host needs no watcher goroutine of its own.
 func (p *Provider) KeepsDeadlines() bool { return true }
 
+// PoolStats implements host.PoolStats (the aios_provider_pool metric): the
+// idle runtimes and those serving calls (the pool's and any started beyond
+// it for a nested call of the provider's own tool).
+func (p *Provider) PoolStats() (idle, busy int) {
+	idle = len(p.free)
+	return idle, max(len(p.tokens)+len(p.extras)-idle, 0)
+}
+
 var _ abi.DeadlineKeeper = (*Provider)(nil)
 
 // Describe implements abi.Provider.

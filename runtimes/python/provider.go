@@ -98,6 +98,16 @@ var (
 // the caller's goroutine, without a watcher goroutine and timer per call.
 func (p *Provider) KeepsDeadlines() bool { return true }
 
+// PoolStats implements host.PoolStats (the aios_provider_pool metric): the
+// idle workers (a spare kept for nested self calls included) and those
+// serving calls.
+func (p *Provider) PoolStats() (idle, busy int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	idle = len(p.idle) + len(p.spares)
+	return idle, max(p.live-idle, 0)
+}
+
 func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src abi.Source) (*Provider, error) {
 	log := src.Logger
 	if log == nil {

@@ -127,3 +127,14 @@ func trimIdle[T any, PT interface {
 		}
 	}
 }
+
+// stats counts the idle instances and the units of the bound in use (an
+// overflow instance of a nested call is not counted).
+func (q *pool[T]) stats() (idle, busy int) {
+	for i := range q.slots {
+		if q.slots[i].p.Load() != nil {
+			idle++
+		}
+	}
+	return idle, q.Busy()
+}

@@ -353,3 +353,7 @@ func (inst *instance) sleep(ns int64) {
 // instance ends at the deadline, and host calls run under the call's
 // deadline. (Creating a new instance is bounded by load_timeout instead.)
 func (p *Provider) KeepsDeadlines() bool { return true }
+
+// PoolStats implements host.PoolStats (the aios_provider_pool metric):
+// the idle instances and those serving calls.
+func (p *Provider) PoolStats() (idle, busy int) { return p.pool.stats() }

@@ -1010,6 +1010,10 @@ func (p *wtProvider) trim(now time.Time) {
 	trimIdle(p.pool, now, p.l.cfg.MinIdle, p.l.cfg.IdleTimeout, p.closeInstance)
 }
 
+// PoolStats implements host.PoolStats (the aios_provider_pool metric):
+// the idle instances and those serving calls.
+func (p *wtProvider) PoolStats() (idle, busy int) { return p.pool.stats() }
+
 // Close implements abi.Provider: idle instances close now, busy ones when
 // their call ends.
 func (p *wtProvider) Close() error {
