@@ -277,7 +277,16 @@ func TestLeakWorkersKilled(t *testing.T) {
 					// A worker killed from outside is seen dead once
 					// reaped: calls made at the same instant may still
 					// meet it (ProviderCrashed), later ones must not.
-					time.Sleep(50 * time.Millisecond)
+					// Reaping takes its time on a loaded machine (a
+					// fixed 50 ms wait failed in a clean-clone run):
+					// wait for each killed worker to be reaped (a
+					// zombie still answers kill 0).
+					for _, pid := range kids {
+						for end := time.Now().Add(5 * time.Second); testutil.Alive(pid) && time.Now().Before(end); {
+							time.Sleep(5 * time.Millisecond)
+						}
+					}
+					time.Sleep(20 * time.Millisecond)
 				}
 				if _, err := call(ctx, h, "tester", "echo", map[string]any{"value": "last"}, 0); err != nil {
 					t.Errorf("after the kills: %v", err)

@@ -737,7 +737,11 @@ func TestChaosEverythingAtOnce(t *testing.T) {
 			} else if tool == "echo" {
 				params = map[string]any{"value": "late"}
 			}
-			v, err := h.Call(context.Background(), &abi.ToolCall{Caller: "chaos", Tool: tool, Params: params})
+			// A deadline: the component's sleep busy-waits on the guest's
+			// virtual clock (no Clock grant), where 2 s are 2e9 readings.
+			lctx, lcancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer lcancel()
+			v, err := h.Call(lctx, &abi.ToolCall{Caller: "chaos", Tool: tool, Params: params})
 			lateDone <- late{v, err}
 		}()
 	}
