@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
@@ -200,4 +202,13 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return b.base.RoundTrip(r)
+}
+
+// waitExported waits until s exports tool: the server follows the
+// registry's change events, so a provider added just before a call may
+// not be exported yet (TestBigWholeFloatText failed so in a clean-clone
+// run: "unknown tool").
+func waitExported(t *testing.T, s *Server, tool string) {
+	t.Helper()
+	testutil.Eventually(t, tool+" exported", func() bool { return slices.Contains(s.Tools(), tool) })
 }

@@ -27,6 +27,7 @@ func TestBigWholeFloatText(t *testing.T) {
 	if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "probe", Trust: abi.System}); err != nil {
 		t.Fatal(err)
 	}
+	waitExported(t, s, "pat-floats")
 	cs := connectInMemory(t, s, nil)
 	sres, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "pat-floats", Arguments: map[string]any{}})
 	if err != nil {
