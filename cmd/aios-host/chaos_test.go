@@ -363,57 +363,18 @@ func TestChaosEverythingAtOnce(t *testing.T) {
 			}
 		}()
 	}
-	// JSON-RPC callers, one connection each.
-	for range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cl, err := jsonrpc.DialUnix(ctx, sock)
-			if err != nil {
-				problem("dial: %v", err)
-				return
-			}
-			defer cl.Close()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				cc := scenarios[i%3]()
-				var res jsonrpc.ToolsCallResult
-				err := cl.Call(ctx, "tools/call", jsonrpc.ToolsCallParams{Name: cc.tool, Arguments: cc.params}, &res)
-				calls.Add(1)
-				if res.CallID != "" {
-					mu.Lock()
-					returned[res.CallID]++
-					mu.Unlock()
-				}
-				var je *jsonrpc.Error
-				switch {
-				case err == nil && !cc.check(res.Value):
-					problem("rpc %s: wrong result %#v", cc.tool, res.Value)
-				case err == nil:
-					oks.Add(1)
-				case errors.As(err, &je) && je.Data != nil && allowedErr(cc, &abi.ToolError{Code: je.Data.Code}):
-				default:
-					problem("rpc %s: %v", cc.tool, err)
-				}
-			}
-		}()
-	}
-	// A caller over HTTP /rpc, and /events streams that come and go.
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		cl := jsonrpc.NewHTTPClient(base+"/rpc", "chaos-token-6f1e0c2b9a8d7e5f4c3b2a19", nil)
+	// rpcLoop calls tools/call on cl until stop, cycling through the first
+	// n scenarios, and checks each answer (label names the front end).
+	rpcLoop := func(label string, cl interface {
+		Call(ctx context.Context, method string, params, result any) error
+	}, n int) {
 		for i := 0; ; i++ {
 			select {
 			case <-stop:
 				return
 			default:
 			}
-			cc := scenarios[i%4]()
+			cc := scenarios[i%n]()
 			var res jsonrpc.ToolsCallResult
 			err := cl.Call(ctx, "tools/call", jsonrpc.ToolsCallParams{Name: cc.tool, Arguments: cc.params}, &res)
 			calls.Add(1)
@@ -425,14 +386,34 @@ func TestChaosEverythingAtOnce(t *testing.T) {
 			var je *jsonrpc.Error
 			switch {
 			case err == nil && !cc.check(res.Value):
-				problem("http rpc %s: wrong result %#v", cc.tool, res.Value)
+				problem("%s %s: wrong result %#v", label, cc.tool, res.Value)
 			case err == nil:
 				oks.Add(1)
 			case errors.As(err, &je) && je.Data != nil && allowedErr(cc, &abi.ToolError{Code: je.Data.Code}):
 			default:
-				problem("http rpc %s: %v", cc.tool, err)
+				problem("%s %s: %v", label, cc.tool, err)
 			}
 		}
+	}
+	// JSON-RPC callers, one connection each.
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cl, err := jsonrpc.DialUnix(ctx, sock)
+			if err != nil {
+				problem("dial: %v", err)
+				return
+			}
+			defer cl.Close()
+			rpcLoop("rpc", cl, 3)
+		}()
+	}
+	// A caller over HTTP /rpc, and /events streams that come and go.
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		rpcLoop("http rpc", jsonrpc.NewHTTPClient(base+"/rpc", "chaos-token-6f1e0c2b9a8d7e5f4c3b2a19", nil), 4)
 	}()
 	go func() {
 		defer wg.Done()
