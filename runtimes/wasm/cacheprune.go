@@ -50,20 +50,24 @@ var dirCompiles struct {
 }
 
 // NoteCompiled is for the runtimes that keep compiled code in a cache
-// directory of their own (the component runtimes, <data>/cache/component):
-// call it after each compilation written to dir; every pruneEvery of them
+// directory (the core-module loaders here, the component runtimes in
+// <data>/cache/component): call it after each compilation written to dir; every pruneEvery of them
 // it prunes dir as a running loader prunes its own (to MaxCacheBytes), so
 // that a host left running while a component is rewritten does not grow
 // the directory until its next start.
-func NoteCompiled(dir string, log *slog.Logger) {
-	if dir == "" {
+func NoteCompiled(dir string, log *slog.Logger) { noteCompiled(dir, 1, log) }
+
+// noteCompiled is NoteCompiled for n compilations; the core-module loaders
+// of both engines count theirs here too, so a directory has one count.
+func noteCompiled(dir string, n int, log *slog.Logger) {
+	if dir == "" || n <= 0 {
 		return
 	}
 	dirCompiles.Lock()
 	if dirCompiles.n == nil {
 		dirCompiles.n = map[string]int{}
 	}
-	dirCompiles.n[dir]++
+	dirCompiles.n[dir] += n
 	due := dirCompiles.n[dir] >= pruneEvery
 	if due {
 		delete(dirCompiles.n, dir)

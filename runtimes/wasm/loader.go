@@ -45,7 +45,7 @@ type Loader struct {
 
 	mu       sync.Mutex
 	cacheOff bool // the file cache failed: compile without it (l.mu)
-	fresh    int  // modules compiled since the cache was last pruned (l.mu)
+	fresh    int  // modules compiled since prunePeriodically last ran (l.mu)
 	rts      map[rtKey]wazero.Runtime
 	mods     map[modKey]*sharedModule
 }

@@ -187,18 +187,18 @@ func (l *Loader) compileLocked(ctx context.Context, sum [32]byte, code []byte, k
 	return sm, nil
 }
 
-// prunePeriodically prunes the cache directory again once the loader has
-// compiled pruneEvery modules since it last did (at start, or here): the
-// cache stays bounded while the host runs, not only at its next start.
+// prunePeriodically counts the modules compiled since its last call
+// (compileLocked counts them under l.mu) towards the cache directory's next
+// pruning (noteCompiled): the cache stays bounded while the host runs, not
+// only at its next start.
 func (l *Loader) prunePeriodically() {
 	l.mu.Lock()
-	due := l.fresh >= pruneEvery && l.cacheDir != "" && !l.cacheOff
-	if due {
-		l.fresh = 0
-	}
+	n := l.fresh
+	l.fresh = 0
+	off := l.cacheOff
 	l.mu.Unlock()
-	if due {
-		pruneCache(l.cacheDir, cacheBound, l.logger)
+	if !off {
+		noteCompiled(l.cacheDir, n, l.logger)
 	}
 }
 

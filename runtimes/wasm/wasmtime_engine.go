@@ -56,7 +56,6 @@ type WasmtimeLoader struct {
 	stop     chan struct{}
 	done     chan struct{}
 	once     sync.Once
-	fresh    atomic.Int32 // entries written since the cache was last pruned
 
 	provMu sync.Mutex
 	provs  map[*wtProvider]struct{} // open providers, for idle trimming
@@ -207,10 +206,7 @@ func (l *WasmtimeLoader) compile(name string, bin []byte) (*wt.Module, error) {
 	if path != "" {
 		if data, err := m.Serialize(); err == nil && sealed.WriteFile(path, data, key) == nil {
 			// As on wazero: bounded while the host runs, not only at start.
-			if l.fresh.Add(1) >= int32(pruneEvery) {
-				l.fresh.Store(0)
-				pruneCache(l.cacheDir, cacheBound, l.logger)
-			}
+			noteCompiled(l.cacheDir, 1, l.logger)
 		}
 	}
 	return m, nil
