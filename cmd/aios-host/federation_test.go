@@ -39,17 +39,34 @@ type fedHost struct {
 func (h *fedHost) url() string    { return "http://" + h.addr }
 func (h *fedHost) config() string { return filepath.Join(h.dir, "config.yaml") }
 
-// freeAddr returns a 127.0.0.1 address that was free a moment ago.
+// freeAddr returns a 127.0.0.1 address that was free a moment ago and
+// that no earlier freeAddr of this test process returned: the kernel may
+// hand a port just closed out again, and two hosts of one test were given
+// the same one (A then imported itself, in a clean-clone run).
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	handedMu.Lock()
+	defer handedMu.Unlock()
+	for range 100 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		_ = ln.Close()
+		if !handed[addr] {
+			handed[addr] = true
+			return addr
+		}
 	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
-	return addr
+	t.Fatal("no free 127.0.0.1 port not handed out before")
+	return ""
 }
+
+var (
+	handedMu sync.Mutex
+	handed   = map[string]bool{}
+)
 
 // binRun runs the aios-host binary to completion and returns its exit
 // code, stdout and stderr.
