@@ -94,6 +94,12 @@ type Options struct {
 	// and the last record's hash as prev. Rotation happens between write
 	// groups, so no record is split. See RotatedFiles and VerifyOptions.
 	MaxBytes int64
+	// MaxFiles keeps at most this many rotated files (0: all of them).
+	// After a rotation, and at Open, the oldest beyond it are deleted, each
+	// once the file after it is checked to follow it, and the anchor of its
+	// last record is appended first to PrunedName(path), which verifying
+	// the rest starts from (PrunedAnchor). See docs/audit.md "Rotation".
+	MaxFiles int
 
 	// WriteFault, when set, replaces the writes to the log file: fault
 	// injection for tests (a full disk) of the writer and of its callers.
@@ -211,6 +217,12 @@ type Writer struct {
 	// record replayFirst on, until the new file has it (I/O goroutine).
 	replay      []byte
 	replayFirst uint64
+
+	// pruneKick asks the pruner (pruneLoop, when MaxFiles > 0) to delete
+	// the rotated files past MaxFiles; closed by Close, after which
+	// pruneDone closes.
+	pruneKick chan struct{}
+	pruneDone chan struct{}
 }
 
 // ioReq asks the I/O goroutine to write buf, then fsync when sync is set,
@@ -303,6 +315,11 @@ func Open(path string, opts Options) (*Writer, error) {
 		w.hashReq = make(chan []Entry)
 		go w.hashLoop()
 	}
+	if opts.MaxFiles > 0 {
+		w.pruneKick, w.pruneDone = make(chan struct{}, 1), make(chan struct{})
+		w.pruneKick <- struct{}{} // files left from before, or a smaller MaxFiles
+		go w.pruneLoop()
+	}
 	go w.writeLoop()
 	go w.syncLoop()
 	go w.run()
@@ -371,6 +388,10 @@ func (w *Writer) Close() error {
 		close(w.stop)
 		<-w.done
 		<-w.ioDone
+		if w.pruneKick != nil {
+			close(w.pruneKick) // the I/O goroutine, which kicks it, is done
+			<-w.pruneDone
+		}
 		w.closeErr = w.failed()
 		if err := w.f.Close(); err != nil && w.closeErr == nil {
 			w.closeErr = fmt.Errorf("audit: close %s: %w", w.path, err)
@@ -676,6 +697,8 @@ func (w *Writer) writeLoop() {
 				if !w.moved.Load() {
 					if err := w.rotate(); err != nil {
 						w.fail(err)
+					} else if w.pruneKick != nil {
+						signal(w.pruneKick)
 					}
 				}
 			}

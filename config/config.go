@@ -102,6 +102,10 @@ type AuditConfig struct {
 	// renamed <stem>.<first seq>-<last seq>.jsonl and a new one continues
 	// the chain (0: never rotate).
 	MaxBytes int64 `yaml:"max_bytes"`
+	// MaxFiles keeps at most this many rotated files: older ones are
+	// deleted after the anchor of each one's last record is appended to
+	// <stem>.pruned.jsonl (0: keep every file).
+	MaxFiles int `yaml:"max_files"`
 }
 
 // Limits bound calls.

@@ -132,6 +132,8 @@ func TestBadConfigs(t *testing.T) {
 		{"agent method", "agents:\n  bob:\n    methods: [tools/call, aios/registry.refesh]\n", `c.yaml:3: agents.bob.methods[1]: "aios/registry.refesh" names no JSON-RPC method of the host; did you mean "aios/registry.refresh"?`},
 		{"agent method prefix", "agents:\n  bob:\n    methods: [\"aios/reg*\", \"mcp/*\"]\n", `agents.bob.methods[1]: "mcp/*" names no JSON-RPC method of the host (known: initialize,`},
 		{"flush delay", "audit:\n  flush_delay: 2s\n", "c.yaml:2: audit.flush_delay: 2s is not between 0 and 1s"},
+		{"audit max files", "audit:\n  max_files: -1\n", "c.yaml:2: audit.max_files: -1 is negative; 0 keeps every rotated file"},
+		{"audit max files without rotation", "audit:\n  max_bytes: 0\n  max_files: 3\n", "c.yaml:3: audit.max_files: 3 needs rotation: audit.max_bytes is 0"},
 		{"tool rate name", "rate_limits:\n  per_tool:\n    \"a/b\": {per_second: 1}\n", `rate_limits.per_tool["a/b"]: "a/b" is not a tool name`},
 		{"agent name", "agents:\n  \"bad agent\":\n    grants: []\n", `c.yaml:2: agents["bad agent"]: invalid agent name`},
 		{"provider id", "providers:\n  NotReverse:\n    trust: System\n", `c.yaml:2: providers.NotReverse: invalid provider id`},

@@ -58,6 +58,12 @@ func (c *Config) Validate() error {
 		if a.MaxBytes != 0 && a.MaxBytes < 1<<20 {
 			v.bad("audit.max_bytes", fmt.Sprintf("%d is below 1 MiB (1048576); 0 turns rotation off", a.MaxBytes))
 		}
+		if a.MaxFiles < 0 {
+			v.bad("audit.max_files", fmt.Sprintf("%d is negative; 0 keeps every rotated file", a.MaxFiles))
+		}
+		if a.MaxFiles > 0 && a.MaxBytes == 0 {
+			v.bad("audit.max_files", fmt.Sprintf("%d needs rotation: audit.max_bytes is 0, so no file is ever rotated", a.MaxFiles))
+		}
 	}
 
 	l := c.Limits

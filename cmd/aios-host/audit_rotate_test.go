@@ -133,3 +133,95 @@ func TestAuditSignedAnchor(t *testing.T) {
 		t.Fatalf("anchor without --key: exit %d, want usage", code)
 	}
 }
+
+// writeRotated writes n records to the log at path, rotating at 1500
+// bytes and keeping maxFiles rotated files (0: all).
+func writeRotated(t *testing.T, path string, n, maxFiles int) {
+	t.Helper()
+	w, err := audit.Open(path, audit.Options{MaxBytes: 1500, MaxFiles: maxFiles})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= n; i++ {
+		w.Log(audit.Entry{Time: time.Unix(int64(i), 0), CallID: fmt.Sprint("c", i), Caller: "cli", Tool: "echo", Version: "1.0.0",
+			Runtime: "native", Provider: "org.test", Params: map[string]any{"i": int64(i)}, Result: "ok"})
+		if i%2 == 0 {
+			if err := w.Sync(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAuditVerifyPruned: after the host deleted old rotated files
+// (audit.max_files), `audit verify` and `audit show` without FILE start
+// from the anchor it kept, and say so; also when the host prunes between
+// the listing and the reading; a damaged pruned file is an error naming it.
+func TestAuditVerifyPruned(t *testing.T) {
+	e := newEnv(t)
+	path := filepath.Join(e.data, "audit.jsonl")
+	writeRotated(t, path, 30, 1)
+	rotated, _ := audit.RotatedFiles(path)
+	if len(rotated) != 1 || rotated[0].First <= 1 {
+		t.Fatalf("rotated files after pruning: %v", rotated)
+	}
+	from := rotated[0].First
+	code, out, errs := e.run("", "audit", "verify")
+	if code != 0 || !strings.Contains(out, fmt.Sprintf(" %d records, anchor 30:", 30-from+1)) || !strings.Contains(errs, fmt.Sprintf("records 1 to %d were pruned (audit.max_files)", from-1)) {
+		t.Fatalf("verify of a pruned log: %d %q %q", code, out, errs)
+	}
+	code, out, errs = e.run("", "audit", "show", "--json", "--limit", "0")
+	if code != 0 || strings.Count(out, "\n") != int(30-from+1) || !strings.HasPrefix(out, `{"call_id":"c`+fmt.Sprint(from)+`"`) {
+		t.Fatalf("show of a pruned log: %d %q %q", code, out, errs)
+	}
+	// Another file removed by hand: the kept anchor does not fit; verify
+	// fails and points at --after.
+	if err := os.Remove(rotated[0].Path); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := e.run("", "audit", "verify"); code != exitFail || !strings.Contains(errs, "--after") {
+		t.Fatalf("verify with a file removed past the pruned ones: %d %q", code, errs)
+	}
+	if err := os.WriteFile(audit.PrunedName(path), []byte("{\"file\":1}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := e.run("", "audit", "verify"); code != exitFail || !strings.Contains(errs, audit.PrunedName(path)+":1") {
+		t.Fatalf("verify with a damaged pruned file: %d %q", code, errs)
+	}
+
+	// audit.max_files from the config: files a host rotated before are
+	// pruned when the next command opens the log.
+	e = newEnv(t)
+	path = filepath.Join(e.data, "audit.jsonl")
+	writeRotated(t, path, 30, 0)
+	cfg := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(cfg, []byte("audit:\n  max_files: 2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	id := e.putSource()
+	if code, _, errs := e.run("", "call", "analyze-complexity", `{"object_id":"`+id+`"}`, "--config", cfg); code != 0 {
+		t.Fatalf("call: %d %s", code, errs)
+	}
+	if rotated, _ := audit.RotatedFiles(path); len(rotated) != 2 {
+		t.Fatalf("%d rotated files after a command with audit.max_files 2", len(rotated))
+	}
+	if code, out, errs := e.run("", "audit", "verify", "--config", cfg); code != 0 || !strings.Contains(out, "anchor 31:") {
+		t.Fatalf("verify after pruning at start-up: %d %q %q", code, out, errs)
+	}
+
+	// The host prunes after verify listed the files.
+	e = newEnv(t)
+	path = filepath.Join(e.data, "audit.jsonl")
+	writeRotated(t, path, 30, 0)
+	auditListed = func() {
+		auditListed = nil
+		writeRotated(t, path, 0, 1) // a restart with max_files 1
+	}
+	t.Cleanup(func() { auditListed = nil })
+	if code, out, errs := e.run("", "audit", "verify"); code != 0 || !strings.Contains(out, "anchor 30:") {
+		t.Fatalf("verify while the host pruned: %d %q %q", code, out, errs)
+	}
+}

@@ -38,7 +38,8 @@ With --anchor (an anchor printed earlier) or --signed-anchor and --jwks (one
 written by audit anchor) it also fails when records were cut from the end or
 the log was rewritten up to the anchored record, which the chain alone
 cannot show. --after names the record before the first file's first (when
-older rotated files were removed).
+older rotated files were removed); without FILE, when the host deleted them
+(audit.max_files), the anchor it kept in audit.pruned.jsonl is taken.
 
 audit anchor --key FILE: verify the log as above, then write its last
 record's anchor signed with the key (a compact JWS, typ
@@ -135,6 +136,16 @@ See docs/audit.md.`)
 		if auditListed != nil {
 			auditListed()
 		}
+		if opts.After.Seq == 0 {
+			a, ok, err := prunedAfter(current, files)
+			if err != nil {
+				return c.fail(err)
+			}
+			if ok {
+				opts.After = a
+				fmt.Fprintf(c.stderr, "records 1 to %d were pruned (audit.max_files): checking from the anchor %s kept in %s\n", a.Seq, a, audit.PrunedName(current))
+			}
+		}
 	}
 	if sub == "show" {
 		return c.auditShow(files, current, opts, show)
@@ -197,6 +208,23 @@ func verifyLog(files []string, current string, opts audit.VerifyOptions) ([]stri
 		}
 	}
 	total, last, failed, err := audit.VerifyFiles(files, opts)
+	if err != nil && current != "" && failed != current && errors.Is(err, os.ErrNotExist) {
+		// The host pruned the file (audit.max_files) after the listing:
+		// list again, and start from the anchor it kept when the anchor
+		// was that of a pruning too.
+		if again, lerr := logFiles(current); lerr == nil && !slices.Equal(again, files) {
+			auto := opts.After.Seq == 0
+			if !auto {
+				a, ok, perr := audit.PrunedAnchor(current, opts.After.Seq)
+				auto = perr == nil && ok && a == opts.After
+			}
+			if b, ok, perr := prunedAfter(current, again); auto && perr == nil && ok {
+				opts.After = b
+			}
+			files = again
+			total, last, failed, err = audit.VerifyFiles(files, opts)
+		}
+	}
 	if err != nil && current != "" && failed == current {
 		if again, lerr := logFiles(current); lerr == nil && !slices.Equal(again, files) {
 			files = again
@@ -204,6 +232,17 @@ func verifyLog(files []string, current string, opts audit.VerifyOptions) ([]stri
 		}
 	}
 	return files, total, last, failed, err
+}
+
+// prunedAfter returns the anchor that audit.max_files kept of the record
+// before the first of files (the log at current, as logFiles lists it)
+// when the files before it were pruned (audit.PrunedAnchor).
+func prunedAfter(current string, files []string) (audit.Anchor, bool, error) {
+	first, err := audit.FirstSeq(files[0])
+	if err != nil || first <= 1 {
+		return audit.Anchor{}, false, nil // verification says what is wrong with the file
+	}
+	return audit.PrunedAnchor(current, first-1)
 }
 
 // logFiles lists the files of the log at path, oldest first: the files

@@ -189,6 +189,7 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 			FlushDelay:   cfg.Audit.FlushDelay,
 			RepairTail:   cfg.Audit.RepairTail,
 			MaxBytes:     cfg.Audit.MaxBytes,
+			MaxFiles:     cfg.Audit.MaxFiles,
 			Logger:       log,
 		})
 		if err != nil {

@@ -1,0 +1,204 @@
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// PrunedName is the file beside the log at path where the Writer keeps,
+// for each rotated file it deletes (Options.MaxFiles), the anchor of that
+// file's last record: "<stem>.pruned.jsonl", e.g. audit.pruned.jsonl. It is
+// not named like a rotated file, so RotatedFiles never lists it.
+func PrunedName(path string) string {
+	stem, ext := splitExt(path)
+	if ext == "" {
+		ext = ".jsonl"
+	}
+	return stem + ".pruned" + ext
+}
+
+// Pruned is one line of PrunedName's file: a rotated file the Writer
+// deleted, and the anchor of its last record (what verifying the files
+// that remain needs as VerifyOptions.After).
+type Pruned struct {
+	File     string `json:"file"` // the base name of the deleted file
+	First    uint64 `json:"first"`
+	Last     uint64 `json:"last"`
+	Anchor   string `json:"anchor"` // SEQ:HASH of its last record
+	PrunedAt string `json:"pruned_at"`
+}
+
+// maxPrunedBytes bounds the pruned file a reader takes (a line is about
+// 200 bytes: a million prunings).
+const maxPrunedBytes = 256 << 20
+
+// PrunedAnchor returns the anchor the Writer kept of record seq when it
+// deleted the rotated file that ended with it (ok false when it kept none:
+// no file ending at seq was pruned, or there is no pruned file). Verifying
+// the files that remain, from record seq+1 on, takes it as
+// VerifyOptions.After.
+func PrunedAnchor(path string, seq uint64) (a Anchor, ok bool, err error) {
+	name := PrunedName(path)
+	f, err := os.Open(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return Anchor{}, false, nil
+	}
+	if err != nil {
+		return Anchor{}, false, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, maxPrunedBytes))
+	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var p Pruned
+		if err := json.Unmarshal(line, &p); err != nil {
+			return Anchor{}, false, fmt.Errorf("%s:%d: not a pruned-file record: %v", name, n, err)
+		}
+		got, err := ParseAnchor(p.Anchor)
+		if err != nil {
+			return Anchor{}, false, fmt.Errorf("%s:%d: %v", name, n, err)
+		}
+		if got.Seq == seq {
+			a, ok = got, true // the last line for seq wins
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return Anchor{}, false, fmt.Errorf("%s: %w", name, err)
+	}
+	return a, ok, nil
+}
+
+// FirstSeq returns the seq of the first record of the log file at path (0
+// when it holds none).
+func FirstSeq(path string) (uint64, error) {
+	r, err := firstRecord(path)
+	if errors.Is(err, io.EOF) {
+		return 0, nil
+	}
+	return r.Seq, err
+}
+
+// firstRecord reads and checks the first line of a log file (io.EOF when
+// the file is empty).
+func firstRecord(path string) (record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return record{}, err
+	}
+	defer f.Close()
+	line, err := readLine(bufio.NewReaderSize(io.NewSectionReader(f, 0, MaxLineBytes+1), 64<<10))
+	if err != nil {
+		if err == io.EOF {
+			return record{}, io.EOF
+		}
+		return record{}, fmt.Errorf("%s: its first record: %w", path, err)
+	}
+	r, reason := checkLine(line)
+	if reason != "" {
+		return record{}, fmt.Errorf("%s: its first record is damaged (%s)", path, reason)
+	}
+	return r, nil
+}
+
+// pruneLoop deletes the oldest rotated files while more than
+// Options.MaxFiles are left: once at Open, then after each rotation
+// (pruneKick). It ends when pruneKick is closed (Close).
+func (w *Writer) pruneLoop() {
+	defer close(w.pruneDone)
+	for range w.pruneKick {
+		if err := w.prune(); err != nil {
+			w.opts.Logger.Warn("audit: rotated files not pruned; they are kept", "path", w.path, "max_files", w.opts.MaxFiles, "err", err)
+		}
+	}
+}
+
+// prune deletes the oldest rotated files of the log until MaxFiles are
+// left. Before deleting a file it checks that the file after it follows
+// it (names, seqs and hashes: a chain broken there is evidence and is
+// kept), and appends the anchor of its last record to the pruned file,
+// fsynced, so that verifying what remains can start from it.
+func (w *Writer) prune() error {
+	files, err := RotatedFiles(w.path)
+	if err != nil {
+		return err
+	}
+	for len(files) > w.opts.MaxFiles {
+		old, next := files[0], files[1]
+		if next.First != old.Last+1 {
+			return fmt.Errorf("%s ends at record %d but the next rotated file, %s, starts at %d", old.Path, old.Last, next.Path, next.First)
+		}
+		last, err := lastRecord(old.Path)
+		if err != nil {
+			return fmt.Errorf("%s: %w", old.Path, err)
+		}
+		first, err := firstRecord(next.Path)
+		if err != nil {
+			return err
+		}
+		if last.Seq != old.Last || first.Seq != next.First {
+			return fmt.Errorf("%s holds records to %d and %s from %d, not what their names say", old.Path, last.Seq, next.Path, first.Seq)
+		}
+		if first.Prev != last.Hash {
+			return fmt.Errorf("%s does not follow %s: its first record's prev is %s, the last record's hash %s", next.Path, old.Path, first.Prev, last.Hash)
+		}
+		anchor := Anchor{Seq: last.Seq, Hash: last.Hash}
+		if err := appendPruned(PrunedName(w.path), Pruned{File: filepath.Base(old.Path), First: old.First, Last: old.Last,
+			Anchor: anchor.String(), PrunedAt: time.Now().UTC().Format(time.RFC3339)}); err != nil {
+			return err
+		}
+		if err := os.Remove(old.Path); err != nil {
+			return err
+		}
+		syncDir(filepath.Dir(old.Path))
+		w.opts.Logger.Info("audit log file pruned", "path", old.Path, "records", fmt.Sprintf("%d-%d", old.First, old.Last),
+			"anchor", anchor.String(), "kept_in", PrunedName(w.path))
+		files = files[1:]
+	}
+	return nil
+}
+
+// appendPruned appends p as a line to the pruned file name and fsyncs it
+// (and, when it was created, its folder).
+func appendPruned(name string, p Pruned) error {
+	line, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	_, statErr := os.Lstat(name)
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("%s is not a regular file", name)
+	}
+	_, err = f.Write(append(line, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if statErr != nil {
+		syncDir(filepath.Dir(name))
+	}
+	return nil
+}
