@@ -10,6 +10,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 
 	"github.com/aios-host/aios-host/internal/testutil"
+	"github.com/tetratelabs/wazero/api"
 )
 
 // TestImageToolsBombs: the image-tools component decoded a source
@@ -112,5 +113,55 @@ func TestGoComponentHeapCollected(t *testing.T) {
 	}
 	if most > 64<<20 {
 		t.Fatalf("the component's memory grew to %d MiB over 450 calls of a 64×48 image; want it near what one call needs (≈ 35 MiB)", most>>20)
+	}
+}
+
+// TestComponentRetiredPastThreeQuarters: an instance whose memory has grown
+// past three quarters of MemoryLimitPages is closed after its call instead
+// of pooled, and the next call gets a fresh one (as core modules do). Go
+// guests never give their heap back; before, such an instance was reused
+// until a call ran out of memory.
+func TestComponentRetiredPastThreeQuarters(t *testing.T) {
+	const pages = 256 // 16 MiB: retired past 12 MiB
+	p, err := New(context.Background(), sample(t, "hello"), "hello.wasm", "", Options{CacheDir: testCacheDir(), MemoryLimitPages: pages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	add := map[string]any{"a": int64(1), "b": int64(2)}
+	if _, err := call(t, p, &fakeEnv{}, "add", add); err != nil {
+		t.Fatal(err)
+	}
+	inst := <-p.pool
+	var mem api.Memory
+	for _, m := range inst.mods {
+		if m != nil && len(m.ExportedMemoryDefinitions()) > 0 {
+			mem = m.Memory()
+		}
+	}
+	if mem == nil {
+		t.Fatal("the hello component's instance has no memory")
+	}
+	// Within three quarters: pooled again.
+	if _, ok := mem.Grow(pages*3/4 - mem.Size()/65536); !ok {
+		t.Fatal("grow to three quarters failed")
+	}
+	p.put(inst)
+	if got := <-p.pool; got != inst {
+		t.Fatal("an instance at three quarters of its memory limit was not pooled")
+	}
+	// Past them: closed, not pooled.
+	if _, ok := mem.Grow(1); !ok {
+		t.Fatal("grow past three quarters failed")
+	}
+	p.put(inst)
+	if len(p.pool) != 0 {
+		t.Fatal("an instance past three quarters of its memory limit was pooled again")
+	}
+	if v, err := call(t, p, &fakeEnv{}, "add", add); err != nil || v != int64(3) {
+		t.Fatalf("the call after the retirement: %v, %v", v, err)
+	}
+	if got := <-p.pool; got == inst {
+		t.Fatal("the retired instance served again")
 	}
 }

@@ -160,6 +160,10 @@ type Provider struct {
 	realClock, realRandom bool
 	pool                  chan *instance
 	watch                 *watchdog
+	// retireAt is the size in bytes of a linear memory past which an
+	// instance is closed after its call instead of pooled (put): three
+	// quarters of MemoryLimitPages, as for core modules.
+	retireAt uint64
 	// world is the WIT rebuilt from the binary (witgen.go), built once.
 	worldOnce sync.Once
 	world     *wit.Resolved
@@ -204,7 +208,7 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 		opts.MemoryLimitPages = 4096
 	}
 	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, pool: make(chan *instance, opts.PoolSize), bound: busy.New(opts.PoolSize),
-		realClock: opts.RealClock, realRandom: opts.RealRandom}
+		realClock: opts.RealClock, realRandom: opts.RealRandom, retireAt: uint64(opts.MemoryLimitPages) * 65536 / 4 * 3}
 	if p.meta, err = readMeta(pl.modules); err != nil {
 		return nil, fmt.Errorf("component %s: %w", name, err)
 	}
@@ -719,6 +723,10 @@ type instance struct {
 	// entered by (adapterFunc refuses to enter it again).
 	running *coreRef
 	hostCM  wazero.CompiledModule // the compiled host module (close)
+	// mems are the instance's memories, which overgrown checks after each
+	// call (listed at its first check, memsListed).
+	mems       []api.Memory
+	memsListed bool
 }
 
 type memAdapter struct{ m api.Memory }
@@ -969,6 +977,37 @@ func (inst *instance) close() {
 	}
 }
 
+// overgrown reports whether a memory of the instance has grown past
+// limit bytes. Such an instance is retired rather than reused: a guest
+// whose heap is never given back (a Go guest's) would otherwise run out of
+// memory in a later call and fail it; the next call gets a fresh instance
+// (TestComponentRetiredPastThreeQuarters).
+func (inst *instance) overgrown(limit uint64) bool {
+	if !inst.memsListed {
+		// Memory() is a non-nil interface holding a nil pointer for a
+		// module without one: go by the exported memories (a component's
+		// memories are exported for its canonical options; an adapter
+		// imports its main module's). Listed once: the listing allocates.
+		inst.memsListed = true
+		for _, m := range inst.mods {
+			if m == nil {
+				continue
+			}
+			for name := range m.ExportedMemoryDefinitions() {
+				if mem := m.ExportedMemory(name); mem != nil {
+					inst.mems = append(inst.mems, mem)
+				}
+			}
+		}
+	}
+	for _, mem := range inst.mems {
+		if uint64(mem.Size()) > limit {
+			return true
+		}
+	}
+	return false
+}
+
 // get takes an idle instance or makes one; a new instance's start
 // functions run until deadline dl (UnixNano; 0 = none) at most.
 func (p *Provider) get(dl int64) (*instance, error) {
@@ -987,7 +1026,7 @@ func (p *Provider) get(dl int64) (*instance, error) {
 }
 
 func (p *Provider) put(inst *instance) {
-	if inst.broken {
+	if inst.broken || inst.overgrown(p.retireAt) {
 		inst.close()
 		return
 	}
