@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // logRotated writes n records in groups of three to a log that rotates at
@@ -125,24 +126,6 @@ func TestMaxFilesAtOpen(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for a logger's concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestPruneKeepsBrokenChain: a rotated file that the next one does not
 // follow (edited, or a file removed between them) is evidence: nothing is
 // deleted, and the writer says why.
@@ -175,7 +158,7 @@ func TestPruneKeepsBrokenChain(t *testing.T) {
 			rot, _ := RotatedFiles(path)
 			c.spoil(t, rot)
 			before, _ := RotatedFiles(path)
-			var logged syncBuffer
+			var logged testutil.SyncBuffer
 			logRotated(t, path, 41, 1, 1, slog.New(slog.NewTextHandler(&logged, nil)))
 			after, _ := RotatedFiles(path)
 			if len(after) != len(before) {

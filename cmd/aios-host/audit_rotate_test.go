@@ -17,23 +17,8 @@ import (
 func TestAuditVerifyRotated(t *testing.T) {
 	e := newEnv(t)
 	path := filepath.Join(e.data, "audit.jsonl")
-	w, err := audit.Open(path, audit.Options{MaxBytes: 1500})
-	if err != nil {
-		t.Fatal(err)
-	}
 	const n = 20
-	for i := 1; i <= n; i++ {
-		w.Log(audit.Entry{Time: time.Unix(int64(i), 0), CallID: fmt.Sprint("c", i), Caller: "cli", Tool: "echo", Version: "1.0.0",
-			Runtime: "native", Provider: "org.test", Params: map[string]any{"i": int64(i)}, Result: "ok"})
-		if i%2 == 0 {
-			if err := w.Sync(); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeRotated(t, path, n, 0)
 	rotated, err := audit.RotatedFiles(path)
 	if err != nil || len(rotated) < 2 {
 		t.Fatalf("rotated files %v, %v", rotated, err)
