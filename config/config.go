@@ -149,8 +149,9 @@ type Agent struct {
 	// calls made on its behalf included. Empty: see AgentMaxPermission.
 	MaxPermission string `yaml:"max_permission"`
 	// Methods lists the JSON-RPC methods (config.RPCMethods) this agent
-	// may use on the host's socket and HTTP JSON-RPC endpoint: exact names,
-	// a prefix ending in "*" ("aios/registry.*") or "*". Unset: all of them.
+	// may use on the host's socket and HTTP JSON-RPC endpoint, and
+	// MetricsMethod for GET /metrics: exact names, a prefix ending in "*"
+	// ("aios/registry.*") or "*". Unset: all of them.
 	// initialize and aios/registry.unsubscribe are always allowed. See
 	// MethodAllowed.
 	Methods []string `yaml:"methods"`
@@ -169,6 +170,15 @@ var RPCMethods = []string{
 	"aios/registry.subscribe",
 	"aios/registry.unsubscribe",
 }
+
+// MetricsMethod names GET /metrics in agents.NAME.methods: an agent whose
+// methods leave it out may not read the metrics with its token (they name
+// every tool and provider, and count their calls).
+const MetricsMethod = "metrics"
+
+// AgentMethods are the names agents.NAME.methods chooses from: the
+// JSON-RPC methods and MetricsMethod.
+var AgentMethods = append(slices.Clone(RPCMethods), MetricsMethod)
 
 // methodPatternMatches reports whether one entry of agents.NAME.methods
 // names method.

@@ -130,6 +130,7 @@ func TestBadConfigs(t *testing.T) {
 		{"rate", "rate_limits:\n  global: {per_second: 0}\n", "rate_limits.global.per_second: must be positive"},
 		{"max permission", "agents:\n  bob:\n    grants: []\n    max_permission: root\n", `c.yaml:4: agents.bob.max_permission: "root" is not one of public, low, medium, high, critical`},
 		{"agent method", "agents:\n  bob:\n    methods: [tools/call, aios/registry.refesh]\n", `c.yaml:3: agents.bob.methods[1]: "aios/registry.refesh" names no JSON-RPC method of the host; did you mean "aios/registry.refresh"?`},
+		{"agent method metrics", "agents:\n  bob:\n    methods: [metric]\n", `c.yaml:3: agents.bob.methods[0]: "metric" names no JSON-RPC method of the host; did you mean "metrics"?`},
 		{"agent method prefix", "agents:\n  bob:\n    methods: [\"aios/reg*\", \"mcp/*\"]\n", `agents.bob.methods[1]: "mcp/*" names no JSON-RPC method of the host (known: initialize,`},
 		{"flush delay", "audit:\n  flush_delay: 2s\n", "c.yaml:2: audit.flush_delay: 2s is not between 0 and 1s"},
 		{"audit max files", "audit:\n  max_files: -1\n", "c.yaml:2: audit.max_files: -1 is negative; 0 keeps every rotated file"},

@@ -104,8 +104,8 @@ func (c *Config) Validate() error {
 			v.bad(p+".max_permission", fmt.Sprintf("%q is not one of public, low, medium, high, critical", ag.MaxPermission))
 		}
 		for i, m := range ag.Methods {
-			if !slices.ContainsFunc(RPCMethods, func(k string) bool { return methodPatternMatches(m, k) }) {
-				v.bad(fmt.Sprintf("%s.methods[%d]", p, i), fmt.Sprintf("%q names no JSON-RPC method of the host%s (known: %s; or a prefix ending in *, or * alone)", m, suggestMethod(m), strings.Join(RPCMethods, ", ")))
+			if !slices.ContainsFunc(AgentMethods, func(k string) bool { return methodPatternMatches(m, k) }) {
+				v.bad(fmt.Sprintf("%s.methods[%d]", p, i), fmt.Sprintf("%q names no JSON-RPC method of the host%s (known: %s; or a prefix ending in *, or * alone)", m, suggestMethod(m), strings.Join(AgentMethods, ", ")))
 			}
 		}
 	}
@@ -209,7 +209,7 @@ func (c *Config) Validate() error {
 // name within three edits of a JSON-RPC method, else "".
 func suggestMethod(name string) string {
 	best, bestDist := "", 4
-	for _, m := range RPCMethods {
+	for _, m := range AgentMethods {
 		if d := editdist.Levenshtein(name, m, bestDist); d < bestDist {
 			best, bestDist = m, d
 		}

@@ -23,6 +23,10 @@ import (
 
 const testToken = "s3cret-token-for-tests"
 
+// listerToken is the token of the agent lister, whose agents.NAME.methods
+// allows tools/list alone.
+const listerToken = "lister-token-for-tests"
+
 // nativeProvider offers echo (exportable), add, fail, slow and secret.
 func nativeProvider(id, prefix string) *native.Provider {
 	p := native.New(abi.ProviderInfo{ID: id, Name: "Test " + id, Version: "1.0.0"})
@@ -101,8 +105,8 @@ func buildServer(t testing.TB, dir, extra string, ln net.Listener, providerID, p
 	}
 	doc := "plugins: []\ndata: " + filepath.Join(dir, "data") + "\n" + auditLine +
 		"rate_limits: {global: {per_second: 1000000000, burst: 1000000000}}\n" +
-		"agents:\n  cli: {grants: ['CallTool(*)', 'ReadSpace(*)']}\n  reader: {grants: ['CallTool(*)']}\n  peer: {grants: ['CallTool(" + prefix + "*)']}\n" + agents +
-		"server:\n  tokens: [{agent: peer, token: " + testToken + "}]\n  read_timeout: 300ms\n" + extra
+		"agents:\n  cli: {grants: ['CallTool(*)', 'ReadSpace(*)']}\n  reader: {grants: ['CallTool(*)']}\n  peer: {grants: ['CallTool(" + prefix + "*)']}\n  lister: {grants: [], methods: ['tools/list']}\n" + agents +
+		"server:\n  tokens: [{agent: peer, token: " + testToken + "}, {agent: lister, token: " + listerToken + "}]\n  read_timeout: 300ms\n" + extra
 	cfg, err := config.Parse([]byte(doc), filepath.Join(dir, "config.yaml"))
 	if err != nil {
 		t.Fatal(err)

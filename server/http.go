@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
@@ -53,19 +54,18 @@ func (s *Server) Handler() http.Handler {
 
 // metricsGate asks for a bearer token before /metrics as
 // server.metrics_auth says: the metrics name every tool and provider,
-// exported or not.
+// exported or not. The token's agent must be allowed config.MetricsMethod
+// by its agents.NAME.methods.
 func (s *Server) metricsGate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch s.cfg.MetricsAuth {
-		case "none":
-		case "loopback":
-			if !fromLoopback(r) {
-				if _, _, ok := s.authenticate(w, r); !ok {
-					return
-				}
+		if s.cfg.MetricsAuth == "token" || (s.cfg.MetricsAuth == "loopback" && !fromLoopback(r)) {
+			agent, _, ok := s.authenticate(w, r)
+			if !ok {
+				return
 			}
-		default:
-			if _, _, ok := s.authenticate(w, r); !ok {
+			if a, ok := s.hcfg.Agents[agent]; ok && !a.MethodAllowed(config.MetricsMethod) {
+				writeJSON(w, http.StatusForbidden, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.CapabilityDenied,
+					"agent %q may not read GET /metrics: %q is not in agents.%s.methods", agent, config.MetricsMethod, agent))))
 				return
 			}
 		}

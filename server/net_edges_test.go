@@ -427,6 +427,11 @@ func TestMetricsAuth(t *testing.T) {
 		{"token", "127.0.0.1:5000", testToken, 200},
 		{"token", "192.0.2.7:5000", "wrong", 401},
 		{"none", "192.0.2.7:5000", "", 200},
+		// An agent whose methods leave out "metrics" may not read them
+		// with its token; a loopback peer needs none.
+		{"", "192.0.2.7:5000", listerToken, 403},
+		{"token", "127.0.0.1:5000", listerToken, 403},
+		{"", "127.0.0.1:5000", listerToken, 200},
 	} {
 		extra := ""
 		if tc.mode != "" {
