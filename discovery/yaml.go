@@ -44,8 +44,9 @@ type yamlFile struct {
 	Requirements *yamlRequirements `yaml:"requirements"`
 	Extensions   []string          `yaml:"extensions"`
 	Artifact     *struct {
-		Path   string `yaml:"path"`
-		SHA256 string `yaml:"sha256"`
+		Path   string            `yaml:"path"`
+		SHA256 string            `yaml:"sha256"`
+		Files  map[string]string `yaml:"files"`
 	} `yaml:"artifact"`
 	Authentication *Authentication `yaml:"authentication"`
 }
@@ -177,7 +178,7 @@ func (y *yamlFile) toCard(name string) (*Card, error) {
 		}
 	}
 	if a := y.Artifact; a != nil {
-		c.Artifact = &trust.ArtifactPin{Path: a.Path, SHA256: a.SHA256}
+		c.Artifact = &trust.ArtifactPin{Path: a.Path, SHA256: a.SHA256, Files: a.Files}
 	}
 	return c, nil
 }
