@@ -314,11 +314,14 @@
   var ai = Object.freeze({
     complete: function (prompt, opts) { return native.complete(prompt, opts); },
   });
+  function callTool(name, params, version) { return native.callTool(name, params, version); }
   var ctx = Object.freeze({
     spaces: spaces,
     ai: ai,
     log: log,
-    callTool: function (name, params, version) { return native.callTool(name, params, version); },
+    callTool: callTool,
+    // the seed's spelling (seed 000 §9.7: call_tool('pdf-extract', {...}))
+    call_tool: callTool,
     get call() { return native.callInfo(); },
   });
 
