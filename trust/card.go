@@ -297,10 +297,9 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	}
 	parts := strings.Split(sig.Value, ".")
 	if len(parts) == 1 {
-		// Seed 001 §4.2's sketch writes a bare base64 signature over
-		// Python's json.dumps of the card, bytes no other serializer
-		// reproduces exactly; §4.1 makes the value a JWS.
-		return nil, verr(ErrMalformed, "signature.value is a bare signature, not a compact JWS (header..signature): a value made as seed 001 §4.2's sketch makes it (base64 of a signature over json.dumps of the card) is not accepted; sign the card with `aios-host sign`, or make value a JWS whose payload is the card without its signature (attached) or empty (detached, over its RFC 8785 form): docs/trust.md")
+		// Seed 001 §4.2's sketch: a bare signature over Python's
+		// json.dumps of the card, no JWS header.
+		return verifySeedSketch(ctx, card, sig, keys)
 	}
 	if len(parts) != 3 {
 		return nil, verr(ErrMalformed, "signature.value is not a compact JWS (want header..signature, got %d parts)", len(parts))
