@@ -41,3 +41,27 @@ func TestProbeYAMLArtifactFiles(t *testing.T) {
 		t.Errorf("org.test.goodpin (matching artifact.files pins) not loaded: %v", env.d.Errors()[filepath.Join(env.dir, "good")])
 	}
 }
+
+// TestProbeYAMLErrorsNameYAMLFields: a tool.aios.yaml is converted to a
+// card (seed 001 §6.1: tool.* → adapter.*, capabilities[] → skills[]) and
+// validated as one, and its errors named the card's fields, which the
+// yaml does not have ("tool.aios.yaml: adapter.version: …" for tool.version,
+// "skills[0].id" for capabilities[0].id): its author was sent looking for
+// members that are not in the file. They name the yaml's own keys.
+func TestProbeYAMLErrorsNameYAMLFields(t *testing.T) {
+	base := "tool: {id: org.example.x, name: X, version: 1.0.0}\n"
+	for _, c := range []struct{ doc, want, not string }{
+		{"tool: {id: X, name: X, version: 1.0.0}\n", "tool.aios.yaml: tool.id:", "adapter.id"},
+		{"tool: {id: org.example.x, name: X, version: one}\n", "tool.aios.yaml: tool.version:", "adapter.version"},
+		{"tool: {id: org.example.x, version: 1.0.0}\n", "tool.aios.yaml: tool.name:", "adapter.name"},
+		{"tool: {id: org.example.x, name: X, version: 1.0.0, protocol_version: 0.2.0}\n", "tool.aios.yaml: tool.protocol_version:", "adapter.protocol_version"},
+		{base + "capabilities: [{id: a}, {id: 'a b'}]\n", "tool.aios.yaml: capabilities[1].id:", "skills["},
+		{base + "capabilities: [{id: a, input_schema: {type: string}}]\n", "tool.aios.yaml: capabilities[0]", "skills["},
+		{base + "endpoints: {rpc: 'gopher://x'}\n", "tool.aios.yaml: endpoints.rpc:", "adapter"},
+	} {
+		_, err := ParseYAML([]byte(c.doc), "tool.aios.yaml")
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), c.not) {
+			t.Errorf("%q: error %v, want it to start %q and not name %q", c.doc, err, c.want, c.not)
+		}
+	}
+}
