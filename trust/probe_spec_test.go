@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto"
+	"crypto/ecdsa"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
@@ -148,7 +149,7 @@ func TestProbeSeedSketchSignatureVerifies(t *testing.T) {
 	if _, err := VerifyCard(context.Background(), withSignature(t, card, "RS256", k.KeyID, value), storeWith(abi.Verified, SigningKey{Key: other.Key, KeyID: k.KeyID, Algorithm: other.Algorithm})); !errors.Is(err, ErrTampered) {
 		t.Fatalf("another key of the same id: %v, want ErrTampered", err)
 	}
-	for _, alg := range []string{"ES256", "EdDSA", "HS256", "none"} {
+	for _, alg := range []string{"ES256", "EdDSA", "HS256", "none"} { // an RSA signature under another claim
 		if _, err := VerifyCard(context.Background(), withSignature(t, card, alg, k.KeyID, value), store); err == nil {
 			t.Fatalf("a bare signature claiming %s verified", alg)
 		}
@@ -265,4 +266,81 @@ func randomString(r *mrand.Rand) string {
 		}
 	}
 	return b.String()
+}
+
+// seedSignECPy is seed 001 §4.2's sketch with the ES256 §2.3 also lists:
+// the same payload, signed with ec.ECDSA(hashes.SHA256()) (DER).
+const seedSignECPy = `
+import json, sys, base64
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+doc = json.loads(sys.stdin.read())
+key = serialization.load_pem_private_key(doc["key"].encode(), password=None)
+card = json.loads(doc["card"])
+card_copy = {k: v for k, v in card.items() if k != 'signature'}
+payload = json.dumps(card_copy, sort_keys=True, separators=(',', ':'))
+sys.stdout.write(base64.urlsafe_b64encode(key.sign(payload.encode(), ec.ECDSA(hashes.SHA256()))).decode())
+`
+
+// TestProbeSeedSketchES256: seed 001 §2.3 gives the signature's
+// algorithm as RS256 or ES256 and its value as Base64; the §4.2 sketch
+// with an EC key signs the same json.dumps bytes, DER-encoded as Python's
+// cryptography makes it. Such a bare ES256 value verifies, as does r||s
+// (JOSE's 64 bytes); a changed card does not.
+func TestProbeSeedSketchES256(t *testing.T) {
+	k := newKey(t, "ES256")
+	card := seedCardText(t)
+	payload, err := SeedPayload(card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(payload)
+	priv := k.Key.(*ecdsa.PrivateKey)
+	der, err := ecdsa.SignASN1(rand.Reader, priv, sum[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, s, err := ecdsa.Sign(rand.Reader, priv, sum[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := append(r.FillBytes(make([]byte, 32)), s.FillBytes(make([]byte, 32))...)
+	values := map[string]string{"der": base64.URLEncoding.EncodeToString(der), "r||s": base64.RawURLEncoding.EncodeToString(rs)}
+	if _, err := exec.LookPath("python3"); err == nil {
+		pk, err := x509.MarshalPKCS8PrivateKey(k.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _ := json.Marshal(map[string]any{"card": string(card), "key": string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pk}))})
+		cmd := exec.Command("python3", "-c", seedSignECPy)
+		cmd.Stdin = bytes.NewReader(in)
+		if out, err := cmd.Output(); err == nil {
+			values["python"] = string(out)
+		} else {
+			t.Logf("python's cryptography did not sign (%v)", err)
+		}
+	}
+	store := storeWith(abi.Community, k)
+	for name, value := range values {
+		signed := withSignature(t, card, "ES256", k.KeyID, value)
+		v, err := VerifyCard(context.Background(), signed, store)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if v.Algorithm != "ES256" || v.Trust != abi.Community {
+			t.Fatalf("%s: verified %+v", name, v)
+		}
+		var m map[string]any
+		_ = json.Unmarshal(signed, &m)
+		m["skills"].([]any)[0].(map[string]any)["permission_level"] = "low"
+		tampered, _ := json.Marshal(m)
+		if _, err := VerifyCard(context.Background(), tampered, store); !errors.Is(err, ErrTampered) {
+			t.Fatalf("%s: changed card: %v, want ErrTampered", name, err)
+		}
+	}
+	// An RSA key named by the card's ES256 claim: algorithm confusion.
+	rk := newKey(t, "RS256")
+	if _, err := VerifyCard(context.Background(), withSignature(t, card, "ES256", rk.KeyID, values["der"]), storeWith(abi.Verified, rk)); !errors.Is(err, ErrAlgorithm) {
+		t.Fatalf("an RSA key under a bare ES256 claim: %v, want ErrAlgorithm", err)
+	}
 }

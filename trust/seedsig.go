@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto"
+	"crypto/ecdsa"
 	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
@@ -206,17 +207,25 @@ func appendPyFloat(out []byte, f float64) []byte {
 
 // verifySeedSketch checks a bare signature.value (no JWS header), as seed
 // 001 §4.2 makes it: RS256 (RSA PKCS#1 v1.5, SHA-256) over SeedPayload,
-// base64url with or without padding. Only RS256: the seed's sketch signs
-// so, and another algorithm needs the JWS header that names it.
+// base64url with or without padding. ES256 (§2.3 lists RS256 and ES256)
+// is taken the same way, over the same bytes: the signature as Python's
+// cryptography makes it (ec.ECDSA(hashes.SHA256()): DER), or as r||s
+// (64 bytes, JOSE's form). Other algorithms need the JWS header.
 func verifySeedSketch(ctx context.Context, card []byte, sig *Signature, keys KeyResolver) (*Verified, error) {
-	if sig.Algorithm != "RS256" {
-		return nil, verr(ErrMalformed, "signature.value is not a compact JWS (header..signature); a bare signature (seed 001 §4.2's form) is taken for RS256 only, not %q: sign with `aios-host sign` or make value a JWS", sig.Algorithm)
+	alg := sig.Algorithm
+	if alg != "RS256" && alg != "ES256" {
+		return nil, verr(ErrMalformed, "signature.value is not a compact JWS (header..signature); a bare signature (seed 001 §4.2's form) is taken for RS256 and ES256 only, not %q: sign with `aios-host sign` or make value a JWS", alg)
 	}
 	raw, err := base64.URLEncoding.Strict().DecodeString(sig.Value)
 	if err != nil {
 		if raw, err = base64.RawURLEncoding.Strict().DecodeString(sig.Value); err != nil {
 			return nil, verr(ErrMalformed, "signature.value is neither a compact JWS (header..signature) nor a base64url signature (seed 001 §4.2): %v", err)
 		}
+	}
+	// An RSA signature is as long as its key's modulus (2048 bits at
+	// least); an ECDSA P-256 one is 8 to 72 bytes of DER, or 64 of r||s.
+	if alg == "RS256" && len(raw) < 256 || alg == "ES256" && (len(raw) < 8 || len(raw) > 72) {
+		return nil, verr(ErrMalformed, "signature.value is neither a compact JWS (header..signature) nor a bare %s signature (seed 001 §4.2): %d bytes", alg, len(raw))
 	}
 	payload, err := SeedPayload(card)
 	if err != nil {
@@ -235,24 +244,45 @@ func verifySeedSketch(ctx context.Context, card []byte, sig *Signature, keys Key
 	}
 	var firstErr error
 	for _, k := range cands {
-		if err := k.usableFor("RS256"); err != nil {
+		if err := k.usableFor(alg); err != nil {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
-		pub, ok := k.JWK.Key.(*rsa.PublicKey)
-		if !ok {
-			firstErr = cmpErr(firstErr, verr(ErrAlgorithm, "key %q is not an RSA public key", sig.KeyID))
+		if err := verifyBare(k.JWK.Key, alg, sum[:], raw); err != nil {
+			firstErr = cmpErr(firstErr, verr(ErrTampered, "key %q (%s) does not verify the card's bare %s signature over its json.dumps form (seed 001 §4.2): %v", sig.KeyID, k.Source, alg, err))
 			continue
 		}
-		if err := rsa.VerifyPKCS1v15(pub, crypto.SHA256, sum[:], raw); err != nil {
-			firstErr = cmpErr(firstErr, verr(ErrTampered, "key %q (%s) does not verify the card's bare signature over its json.dumps form (seed 001 §4.2): %v", sig.KeyID, k.Source, err))
-			continue
-		}
-		v := &Verified{KeyID: sig.KeyID, Algorithm: "RS256", Trust: k.Trust, KeySource: k.Source}
+		v := &Verified{KeyID: sig.KeyID, Algorithm: alg, Trust: k.Trust, KeySource: k.Source}
 		if v.Artifact, err = ArtifactOf(card); err != nil {
 			return nil, err
 		}
 		return v, nil
 	}
 	return nil, firstErr
+}
+
+// verifyBare checks a bare signature of digest with pub (whose type
+// usableFor matched to alg).
+func verifyBare(pub any, alg string, digest, raw []byte) error {
+	switch k := pub.(type) {
+	case *rsa.PublicKey:
+		if alg == "RS256" {
+			return rsa.VerifyPKCS1v15(k, crypto.SHA256, digest, raw)
+		}
+	case *ecdsa.PublicKey:
+		if alg != "ES256" {
+			break
+		}
+		if ecdsa.VerifyASN1(k, digest, raw) {
+			return nil
+		}
+		if len(raw) == 64 {
+			r, s := new(big.Int).SetBytes(raw[:32]), new(big.Int).SetBytes(raw[32:])
+			if ecdsa.Verify(k, digest, r, s) {
+				return nil
+			}
+		}
+		return errors.New("ecdsa: verification error (DER or 64-byte r||s)")
+	}
+	return fmt.Errorf("a %T key does not verify %s", pub, alg)
 }
