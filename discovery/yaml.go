@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -44,8 +45,9 @@ type yamlFile struct {
 	Requirements *yamlRequirements `yaml:"requirements"`
 	Extensions   []string          `yaml:"extensions"`
 	Artifact     *struct {
-		Path   string `yaml:"path"`
-		SHA256 string `yaml:"sha256"`
+		Path   string            `yaml:"path"`
+		SHA256 string            `yaml:"sha256"`
+		Files  map[string]string `yaml:"files"`
 	} `yaml:"artifact"`
 	Authentication *Authentication `yaml:"authentication"`
 }
@@ -109,7 +111,26 @@ func ParseYAML(data []byte, name string) (*Card, error) {
 	if err != nil {
 		return nil, &CardError{Source: name, Msg: err.Error()}
 	}
-	return ParseCard(raw, name)
+	c, err := ParseCard(raw, name)
+	var ce *CardError
+	if errors.As(err, &ce) {
+		ce.Field = yamlField(ce.Field)
+	}
+	return c, err
+}
+
+// yamlField names a card field (a CardError's path) by the yaml key it
+// came from (§6.1 read backwards): adapter.* is tool.*, skills[] is
+// capabilities[], the card's capabilities (protocol features) are
+// features; endpoints, requirements, extensions, artifact and
+// authentication keep their names.
+func yamlField(f string) string {
+	for _, m := range []struct{ card, yaml string }{{"adapter", "tool"}, {"capabilities", "features"}, {"skills", "capabilities"}} {
+		if rest, ok := strings.CutPrefix(f, m.card); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
+			return m.yaml + rest
+		}
+	}
+	return f
 }
 
 func (y *yamlFile) toCard(name string) (*Card, error) {
@@ -177,7 +198,7 @@ func (y *yamlFile) toCard(name string) (*Card, error) {
 		}
 	}
 	if a := y.Artifact; a != nil {
-		c.Artifact = &trust.ArtifactPin{Path: a.Path, SHA256: a.SHA256}
+		c.Artifact = &trust.ArtifactPin{Path: a.Path, SHA256: a.SHA256, Files: a.Files}
 	}
 	return c, nil
 }

@@ -296,6 +296,11 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 		return nil, verr(ErrUnsigned, "the card has no \"signature\" member")
 	}
 	parts := strings.Split(sig.Value, ".")
+	if len(parts) == 1 {
+		// Seed 001 §4.2's sketch: a bare signature over Python's
+		// json.dumps of the card, no JWS header.
+		return verifySeedSketch(ctx, card, sig, keys)
+	}
 	if len(parts) != 3 {
 		return nil, verr(ErrMalformed, "signature.value is not a compact JWS (want header..signature, got %d parts)", len(parts))
 	}

@@ -86,8 +86,23 @@
       if (s.optional !== true && !('default' in s)) required.push(k);
     });
     var schema = { type: 'object', properties: properties };
-    if (required.length) schema.required = required;
+    // Sorted by code point, as the Go and Python SDKs sort them: the same
+    // parameters give the same schema in every runtime (seed 000 §9.1).
+    if (required.length) schema.required = required.sort(codePointOrder);
     return schema;
+  }
+
+  // codePointOrder compares two strings by Unicode code point (the order
+  // of Go's sort.Strings and Python's sorted), not by UTF-16 code unit.
+  function codePointOrder(a, b) {
+    var i = 0, j = 0;
+    while (i < a.length && j < b.length) {
+      var x = a.codePointAt(i), y = b.codePointAt(j);
+      if (x !== y) return x < y ? -1 : 1;
+      i += x > 0xffff ? 2 : 1;
+      j += y > 0xffff ? 2 : 1;
+    }
+    return i < a.length ? 1 : (j < b.length ? -1 : 0);
   }
 
   function pick(def, out, from, to) {
@@ -299,11 +314,14 @@
   var ai = Object.freeze({
     complete: function (prompt, opts) { return native.complete(prompt, opts); },
   });
+  function callTool(name, params, version) { return native.callTool(name, params, version); }
   var ctx = Object.freeze({
     spaces: spaces,
     ai: ai,
     log: log,
-    callTool: function (name, params, version) { return native.callTool(name, params, version); },
+    callTool: callTool,
+    // the seed's spelling (seed 000 §9.7: call_tool('pdf-extract', {...}))
+    call_tool: callTool,
     get call() { return native.callInfo(); },
   });
 

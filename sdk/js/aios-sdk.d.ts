@@ -68,6 +68,8 @@ interface AgentContext {
   };
   /** Calls another tool through the host pipeline (any runtime). Needs CallTool(name). */
   callTool<T = any>(name: string, params?: Record<string, unknown>, version?: string): Promise<T>;
+  /** The same as callTool (the seed's and the Python SDK's spelling). */
+  call_tool<T = any>(name: string, params?: Record<string, unknown>, version?: string): Promise<T>;
   /** Writes to the host log, tagged with the provider and call. */
   readonly log: AiosLog;
   readonly ai: {

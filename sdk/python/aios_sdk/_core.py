@@ -275,13 +275,17 @@ def build_parameters(parameters, required=None):
         if not isinstance(prop, dict):
             raise TypeError("@tool parameters[%r]: want a JSON Schema dict, got %r" % (key, prop))
         prop = dict(prop)
-        optional = bool(prop.pop("optional", False))
+        optional = prop.pop("optional", False) is True  # only True, as in the Go and JS SDKs
         if not optional and "default" not in prop:
             req.append(key)
         props[key] = prop
     schema = {"type": "object", "properties": props}
     if required is not None:
         req = list(required)
+    elif all(isinstance(k, str) for k in req):
+        # Sorted, as the Go and JS SDKs sort them: the same parameters give
+        # the same schema in every runtime (seed 000 section 9.1).
+        req.sort()
     if req:
         schema["required"] = req
     return schema
