@@ -9,13 +9,13 @@ import (
 	"github.com/aios-host/aios-host/guest/go/shorthand"
 )
 
-// TestProbeSeedCallToolSpelling: seed 000 §9.7 shows a TypeScript agent
+// TestSeedCallToolSpelling: seed 000 §9.7 shows a TypeScript agent
 // calling a Python tool as call_tool('pdf-extract', {object_id: '...',
 // pages: '1-5'}). The JS SDK's ctx had callTool only, so the seed's
 // spelling failed with "ctx.call_tool is not a function" (the SDK already
 // takes the Python spellings of tool options: capability_required,
 // max_tokens). ctx.call_tool is the same function as ctx.callTool.
-func TestProbeSeedCallToolSpelling(t *testing.T) {
+func TestSeedCallToolSpelling(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "agent.ts", `
 import { Agent, tool } from 'aios-sdk';
@@ -47,12 +47,12 @@ class Reader {
 	}
 }
 
-// TestProbeShorthandSameAsGo: seed 000 §9.1 — the same parameters
+// TestShorthandSameAsGo: seed 000 §9.1 — the same parameters
 // registered from any runtime are indistinguishable. The seed's Rust
 // example declares object_id, then language; the Go SDK's json_schema!
 // (shorthand.Expand) lists required names sorted, and the JS SDK must give
 // the very same schema, not the declaration order.
-func TestProbeShorthandSameAsGo(t *testing.T) {
+func TestShorthandSameAsGo(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "analyzer.js", `
 aios.registerTool({

@@ -11,14 +11,14 @@ import (
 	"github.com/aios-host/aios-host/registry"
 )
 
-// TestProbeSeedFromMCPTool: seed 000 §10.5's from_mcp_tool, field by
+// TestSeedFromMCPTool: seed 000 §10.5's from_mcp_tool, field by
 // field, for a tool of a local stdio server (§10.4: "Capability: ... None
 // for local stdio servers"): name mcp-{server}-{tool}, the description,
 // parameters straight from inputSchema, no return schema (the MCP tool
 // declares no outputSchema), no capability, version 1.0.0 (the registry's
 // default for a definition without one), not deprecated, tags ["mcp",
 // server], not idempotent, latency slow.
-func TestProbeSeedFromMCPTool(t *testing.T) {
+func TestSeedFromMCPTool(t *testing.T) {
 	var tool mcpsdk.Tool
 	if err := json.Unmarshal([]byte(`{"name":"read_file","description":"Read a file","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}`), &tool); err != nil {
 		t.Fatal(err)

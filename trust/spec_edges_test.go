@@ -82,7 +82,7 @@ func withSignature(t *testing.T, card []byte, alg, kid, value string) []byte {
 	return out
 }
 
-// TestProbeSeedSketchSignatureVerifies: seed 001 §4.2 and §4.3 give the
+// TestSeedSketchSignatureVerifies: seed 001 §4.2 and §4.3 give the
 // card signature as code: RS256 (PKCS#1 v1.5, SHA-256) over
 // json.dumps(card without signature, sort_keys=True, separators=(',',
 // ':')), base64url, no JWS header. A card signed by that code, verbatim,
@@ -90,7 +90,7 @@ func withSignature(t *testing.T, card []byte, alg, kid, value string) []byte {
 // could not produce a card this host accepts. It verifies now at its
 // key's trust; a changed card, another key, or a bare value claiming
 // another algorithm does not.
-func TestProbeSeedSketchSignatureVerifies(t *testing.T) {
+func TestSeedSketchSignatureVerifies(t *testing.T) {
 	k := newKey(t, "RS256")
 	card := seedCardText(t)
 	// The bytes the seed signs, made by the host; signed here as the
@@ -163,14 +163,14 @@ func TestProbeSeedSketchSignatureVerifies(t *testing.T) {
 	}
 }
 
-// TestProbeSeedPayloadMatchesPython: SeedPayload is byte for byte what
+// TestSeedPayloadMatchesPython: SeedPayload is byte for byte what
 // Python's json.dumps(sort_keys=True, separators=(',', ':')) writes for
 // the card json.loads reads, also for what a naive port gets wrong:
 // non-ASCII and astral characters (\uXXXX, surrogate pairs, lower-case),
 // DEL and other controls, code-point key order (not UTF-16's), Python's
 // float repr (1e-05, 1e+16, 1000000000000000.0, -0.0), integers past 64
 // bits and "-0".
-func TestProbeSeedPayloadMatchesPython(t *testing.T) {
+func TestSeedPayloadMatchesPython(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
@@ -282,12 +282,12 @@ payload = json.dumps(card_copy, sort_keys=True, separators=(',', ':'))
 sys.stdout.write(base64.urlsafe_b64encode(key.sign(payload.encode(), ec.ECDSA(hashes.SHA256()))).decode())
 `
 
-// TestProbeSeedSketchES256: seed 001 §2.3 gives the signature's
+// TestSeedSketchES256: seed 001 §2.3 gives the signature's
 // algorithm as RS256 or ES256 and its value as Base64; the §4.2 sketch
 // with an EC key signs the same json.dumps bytes, DER-encoded as Python's
 // cryptography makes it. Such a bare ES256 value verifies, as does r||s
 // (JOSE's 64 bytes); a changed card does not.
-func TestProbeSeedSketchES256(t *testing.T) {
+func TestSeedSketchES256(t *testing.T) {
 	k := newKey(t, "ES256")
 	card := seedCardText(t)
 	payload, err := SeedPayload(card)

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestProbeYAMLArtifactFiles: seed 001 §6.1 converts tool.aios.yaml into an
+// TestYAMLArtifactFiles: seed 001 §6.1 converts tool.aios.yaml into an
 // Adapter Card, and the host's yaml takes "endpoints, requirements,
 // extensions, artifact, authentication: as in a card"; docs/trust.md says
 // a tool.aios.yaml that "states sha256 or files has them checked the same
@@ -16,7 +16,7 @@ import (
 // instead ("field files not found"): a folder could not pin the files its
 // artifact imports in its yaml at all. Its pins are checked as a card's:
 // a file that differs refuses the unit naming it, matching pins load.
-func TestProbeYAMLArtifactFiles(t *testing.T) {
+func TestYAMLArtifactFiles(t *testing.T) {
 	wrong := strings.Repeat("0", 64)
 	lib := "export const word = 'one';\n"
 	sum := sha256.Sum256([]byte(lib))
@@ -42,13 +42,13 @@ func TestProbeYAMLArtifactFiles(t *testing.T) {
 	}
 }
 
-// TestProbeYAMLErrorsNameYAMLFields: a tool.aios.yaml is converted to a
+// TestYAMLErrorsNameYAMLFields: a tool.aios.yaml is converted to a
 // card (seed 001 §6.1: tool.* → adapter.*, capabilities[] → skills[]) and
 // validated as one, and its errors named the card's fields, which the
 // yaml does not have ("tool.aios.yaml: adapter.version: …" for tool.version,
 // "skills[0].id" for capabilities[0].id): its author was sent looking for
 // members that are not in the file. They name the yaml's own keys.
-func TestProbeYAMLErrorsNameYAMLFields(t *testing.T) {
+func TestYAMLErrorsNameYAMLFields(t *testing.T) {
 	base := "tool: {id: org.example.x, name: X, version: 1.0.0}\n"
 	for _, c := range []struct{ doc, want, not string }{
 		{"tool: {id: X, name: X, version: 1.0.0}\n", "tool.aios.yaml: tool.id:", "adapter.id"},

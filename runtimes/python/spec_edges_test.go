@@ -13,13 +13,13 @@ import (
 	"github.com/aios-host/aios-host/runtimes/js"
 )
 
-// TestProbeShorthandSameAsGo: seed 000 §9.1 — "a tool registered from
+// TestShorthandSameAsGo: seed 000 §9.1 — "a tool registered from
 // Python with parameters {...} is indistinguishable from the same schema
 // registered from Rust or TypeScript". The Go SDK's json_schema!
 // (shorthand.Expand) lists required names sorted; the Python SDK listed
 // them in declaration order, so the seed's §9.3 parameters (object_id,
 // then language) gave another "required" from Python than from Go.
-func TestProbeShorthandSameAsGo(t *testing.T) {
+func TestShorthandSameAsGo(t *testing.T) {
 	rt := newRuntime(t, nil)
 	h := newHost(t, rt)
 	p := loadTool(t, h, "analyzer.py", `
@@ -64,7 +64,7 @@ def explicit(params):
 	}
 }
 
-// TestProbeSeedCrossRuntimeTSToPython: seed 000 §9.7 as drawn — a
+// TestSeedCrossRuntimeTSToPython: seed 000 §9.7 as drawn — a
 // TypeScript agent calls call_tool('pdf-extract', {object_id: '...',
 // pages: '1-5'}), the host looks the tool up (the seed's PdfTools,
 // samples/plugins/pdf_tools.py, in a Python worker), checks capabilities
@@ -73,7 +73,7 @@ def explicit(params):
 // codes: a call without the required object_id is InvalidParams, and a
 // caller without ReadSpace(documents) is CapabilityDenied at the nested
 // call (its grants ∩ the agent's).
-func TestProbeSeedCrossRuntimeTSToPython(t *testing.T) {
+func TestSeedCrossRuntimeTSToPython(t *testing.T) {
 	rt := newRuntime(t, nil)
 	jsrt := js.New(js.Options{})
 	t.Cleanup(func() { _ = jsrt.Close() })
