@@ -2,7 +2,11 @@ package wire
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"unicode/utf8"
+
+	"github.com/aios-host/aios-host/abi"
 )
 
 // LoneSurrogate returns the offset of the first `\uXXXX` escape in JSON
@@ -77,4 +81,29 @@ func hex4(b []byte, i int) (rune, bool) {
 // surrogate escape LoneSurrogate found at offset i.
 func LoneSurrogateMessage(b []byte, i int) string {
 	return fmt.Sprintf("the message holds %s at offset %d, half of a UTF-16 surrogate pair without its other half: it has no Unicode form (JSON text must be Unicode; it would be read as U+FFFD, another string)", b[i:i+6], i)
+}
+
+// UnmarshalGuestJSON decodes JSON text a guest wrote (a component's JSON
+// tool result, its call-tool params-json) into canonical form, refusing
+// text that is not Unicode: an invalid UTF-8 byte or an escaped lone
+// surrogate, which encoding/json reads as U+FFFD (two member names
+// becoming one, a value lost).
+func UnmarshalGuestJSON(data []byte, out *any) error {
+	if !utf8.Valid(data) {
+		i := 0
+		for i < len(data) {
+			r, n := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			i += n
+		}
+		return fmt.Errorf("the JSON text is not valid UTF-8 (byte 0x%02x at offset %d)", data[i], i)
+	}
+	if json.Valid(data) {
+		if i := LoneSurrogate(data); i >= 0 {
+			return fmt.Errorf("the JSON text holds %s at offset %d, half of a UTF-16 surrogate pair without its other half: it has no Unicode form", data[i:i+6], i)
+		}
+	}
+	return abi.UnmarshalJSONValue(data, out)
 }
