@@ -89,6 +89,16 @@ func LoneSurrogateMessage(b []byte, i int) string {
 // surrogate, which encoding/json reads as U+FFFD (two member names
 // becoming one, a value lost).
 func UnmarshalGuestJSON(data []byte, out *any) error {
+	if err := NotUnicodeText(data); err != nil {
+		return err
+	}
+	return abi.UnmarshalJSONValue(data, out)
+}
+
+// NotUnicodeText returns an error saying what makes JSON text data other
+// than Unicode text (an invalid UTF-8 byte, an escaped lone surrogate),
+// or nil.
+func NotUnicodeText(data []byte) error {
 	if !utf8.Valid(data) {
 		i := 0
 		for i < len(data) {
@@ -105,5 +115,5 @@ func UnmarshalGuestJSON(data []byte, out *any) error {
 			return fmt.Errorf("the JSON text holds %s at offset %d, half of a UTF-16 surrogate pair without its other half: it has no Unicode form", data[i:i+6], i)
 		}
 	}
-	return abi.UnmarshalJSONValue(data, out)
+	return nil
 }
