@@ -13,6 +13,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component/cabi"
+	iwire "github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/wit"
 )
 
@@ -147,7 +148,7 @@ func (p *Provider) result(t *tool, v wit.Value, st *callState) (any, error) {
 		r := v.(wit.Result)
 		if !r.IsErr {
 			var out any
-			if err := abi.UnmarshalJSONValue([]byte(r.Val.(string)), &out); err != nil {
+			if err := iwire.UnmarshalGuestJSON([]byte(r.Val.(string)), &out); err != nil {
 				return nil, abi.Errorf(abi.InvalidResult, "tool %s returned invalid JSON: %v", t.def.Name, err)
 			}
 			return out, nil
@@ -404,7 +405,7 @@ var sdkFuncs = map[string]hostFunc{
 			return errResult("no host environment"), nil
 		}
 		var params any
-		if err := abi.UnmarshalJSONValue([]byte(a[1].(string)), &params); err != nil {
+		if err := iwire.UnmarshalGuestJSON([]byte(a[1].(string)), &params); err != nil {
 			return errResult("call-tool: params-json: " + err.Error()), nil
 		}
 		res, err := st.env.CallTool(context.WithValue(st.ctx, nestKey{inst.p}, true), a[0].(string), "", params)

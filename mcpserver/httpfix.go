@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // The streamable-HTTP side around the go-sdk's handler: the Origin check
@@ -127,6 +129,9 @@ func parsePOST(body []byte) *postBody {
 	}
 	if !utf8.Valid(body) { // (as a stdio line: check)
 		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: the body is not valid UTF-8"}
+	}
+	if i := wire.LoneSurrogate(body); i >= 0 {
+		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: " + wire.LoneSurrogateMessage(body, i)}
 	}
 	p := &postBody{}
 	var raws []json.RawMessage // (not holding body: Unmarshal would write into it)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // MaxLineBytes bounds one JSON-RPC message on stdio.
@@ -279,6 +281,9 @@ func check(line []byte) (jsonrpc.Message, int64, string, json.RawMessage) {
 	// host's own socket, server/rpc.go).
 	if !utf8.Valid(line) {
 		return nil, jsonrpc.CodeParseError, "parse error: the line is not valid UTF-8", nil
+	}
+	if i := wire.LoneSurrogate(line); i >= 0 {
+		return nil, jsonrpc.CodeParseError, "parse error: " + wire.LoneSurrogateMessage(line, i), nil
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {

@@ -55,6 +55,11 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	if !utf8.Valid(body) {
 		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid UTF-8")))
 	}
+	// Nor is an escaped lone surrogate ("\ud800"): read as U+FFFD, it would
+	// be another string, and two member names would become one.
+	if i := wire.LoneSurrogate(body); i >= 0 {
+		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: %s", wire.LoneSurrogateMessage(body, i))))
+	}
 	// What a message decodes to is bounded before it is decoded: 7 MiB of
 	// [{},{},…] would take 440 MiB, and a connection runs 32 at once.
 	if budget := s.cfg.MaxBodyBytes * decodeBudgetFactor; wire.CheckJSONCost(body, budget, 0) != nil {

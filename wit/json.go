@@ -453,7 +453,8 @@ func intFromJSON(k Kind, v any, path string) (Value, error) {
 // ToJSON converts a Value of type t to its generic JSON form (the inverse of
 // FromJSON). Integers come out as int64, except u64 values above
 // math.MaxInt64 which stay uint64 so that they are exact (encoding/json
-// writes them exactly). Non-finite floats have no JSON form and become null.
+// writes them exactly). Non-finite floats have no JSON form: an error
+// naming the path.
 // A Value of the wrong Go type for t yields an error naming the path.
 func ToJSON(t *Type, v Value) (any, error) {
 	return toJSON(t, v, "$", 0)
@@ -503,7 +504,8 @@ func toJSON(t *Type, v Value, path string, depth int) (any, error) {
 			return nil, badValue(path, t, v)
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, nil
+			// Not null: an option<f64>'s some(NaN) would read as none.
+			return nil, fmt.Errorf("%s: %v (%s) has no JSON form (JSON has no NaN or infinity)", path, f, typeName(t))
 		}
 		return f, nil
 	case KindChar:

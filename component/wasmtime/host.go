@@ -18,6 +18,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
+	iwire "github.com/aios-host/aios-host/internal/wire"
 )
 
 // The aios:sdk@0.1.0 host functions (component/wit/aios-sdk.wit), by id.
@@ -167,7 +168,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 			return fail(err)
 		}
 		var params any
-		if err := abi.UnmarshalJSONValue([]byte(pj), &params); err != nil {
+		if err := iwire.UnmarshalGuestJSON([]byte(pj), &params); err != nil {
 			return setResult(nil, "call-tool: params-json: "+err.Error(), true)
 		}
 		res, err := st.env.CallTool(context.WithValue(st.ctx, nestKey{st.p}, true), name, "", params)

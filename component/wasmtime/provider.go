@@ -32,6 +32,7 @@ import (
 	"github.com/aios-host/aios-host/component"
 	"github.com/aios-host/aios-host/internal/busy"
 	"github.com/aios-host/aios-host/internal/sealed"
+	iwire "github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/runtimes/wasm"
 	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
 	"github.com/aios-host/aios-host/wit"
@@ -696,7 +697,7 @@ func result(t *tool, v wit.Value, st *callState) (any, error) {
 		if r, ok := v.(wit.Result); ok && !r.IsErr {
 			var out any
 			s, _ := r.Val.(string)
-			if err := abi.UnmarshalJSONValue([]byte(s), &out); err != nil {
+			if err := iwire.UnmarshalGuestJSON([]byte(s), &out); err != nil {
 				return nil, abi.Errorf(abi.InvalidResult, "tool %s returned invalid JSON: %v", t.Def.Name, err)
 			}
 			return out, nil

@@ -231,11 +231,7 @@ func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 		if p, ok := params.(In); ok {
 			in = p
 		} else {
-			b, err := json.Marshal(params)
-			if err == nil {
-				err = json.Unmarshal(b, &in)
-			}
-			if err != nil {
+			if err := decodeTyped(params, &in); err != nil {
 				return nil, Errorf(InvalidParams, "%s: params do not fit %T: %v", c.Tool, in, err)
 			}
 		}

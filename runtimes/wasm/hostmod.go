@@ -214,6 +214,11 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 	}
 	var raw any
 	if useJSON {
+		// encoding/json reads an invalid byte or an escaped lone
+		// surrogate as U+FFFD: two names would become one.
+		if terr := jsonNotText(req); terr != "" {
+			return nil, abi.Errorf(abi.InvalidParams, "aios.%s: the request %s", op, terr), useJSON
+		}
 		err = abi.UnmarshalJSONValue(req, &raw)
 	} else {
 		raw, err = wire.Decoder{AllowBin: op == opSpaceWrite}.Decode(req)

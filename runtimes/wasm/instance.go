@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/guest/go/wire"
@@ -260,6 +261,34 @@ func knownGuestCode(e *abi.ToolError) *abi.ToolError {
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("%s (the guest's error code %q is not one of the ABI's)", e.Message, e.Code), Data: e.Data}
 }
 
+// notTextError is a JSON result value that is not Unicode text.
+type notTextError struct{ what string }
+
+func (e *notTextError) Error() string { return "value " + e.what }
+
+// jsonNotText says what makes JSON text b other than Unicode text (an
+// invalid UTF-8 byte, an escaped lone surrogate), or "" when nothing
+// does. encoding/json reads either as U+FFFD, so two strings, or two
+// member names, would become one (docs/abi.md §2: strings are valid
+// UTF-8).
+func jsonNotText(b []byte) string {
+	if !utf8.Valid(b) {
+		i := 0
+		for i < len(b) {
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			i += n
+		}
+		return fmt.Sprintf("is not valid UTF-8 (byte 0x%02x at offset %d): strings are Unicode text; encode bytes as base64 or store them and pass an ObjectId", b[i], i)
+	}
+	if i := iwire.LoneSurrogate(b); i >= 0 {
+		return fmt.Sprintf("holds %s at offset %d, half of a UTF-16 surrogate pair without its other half: it has no Unicode form", b[i:i+6], i)
+	}
+	return ""
+}
+
 // jsonResultMap reads a JSON ToolResult into the map wire.ParseResult
 // reads a MessagePack one from, so that both codecs mean the same: member
 // names match exactly (encoding/json's struct decoding matched them
@@ -273,6 +302,9 @@ func jsonResultMap(data []byte) (map[string]any, error) {
 	}
 	m := make(map[string]any, 2)
 	if raw, ok := top["value"]; ok {
+		if what := jsonNotText(raw); what != "" {
+			return nil, &notTextError{what}
+		}
 		var v any
 		if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
 			return nil, fmt.Errorf("value: %v", err)
@@ -319,6 +351,11 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 	var raw any
 	if codec == abi.JSON {
 		if raw, err = jsonResultMap(data); err != nil {
+			if nt, ok := err.(*notTextError); ok {
+				// As a MessagePack str that is not UTF-8: the result is
+				// wrong, the instance is not.
+				return nil, abi.Errorf(abi.InvalidResult, "the guest's result is not a JSON value: its value %s", nt.what), nil
+			}
 			return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed JSON ToolResult: %v", err)
 		}
 	} else {

@@ -109,6 +109,11 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		return resp.Error
 	}
 	if result != nil {
+		// Untrusted text: encoding/json would read an invalid byte or an
+		// escaped lone surrogate as U+FFFD, two member names as one.
+		if err := wire.NotUnicodeText(resp.Result); err != nil {
+			return Errorf(abi.InvalidResult, "the %s result of %s: %v", method, c.url, err)
+		}
 		dec := json.NewDecoder(bytes.NewReader(resp.Result))
 		dec.UseNumber()
 		if err := dec.Decode(result); err != nil {

@@ -321,6 +321,23 @@ class Worker:
             rec["message"] = _error_text(message)
             self.write({"v": FORMAT, "kind": "log", "log": rec})
 
+    def _encode_host_call(self, env, op):
+        try:
+            data = self.dumps(env)
+        except UnicodeEncodeError as e:
+            raise ValueError("%s arguments: %s" % (op.op, _surrogate_text(op.args, e))) from None
+        except ValueError as e:
+            if self.mp is None or "recursion" not in str(e):
+                raise
+            if _args_too_deep(op.args):
+                raise ValueError(_TOO_DEEP_ARGS % op.op) from None
+            data = _pack_iter(self.mp, env)
+            _refuse_not_json(env, data)
+        else:
+            if self.mp is None and data.count(b"[") + data.count(b"{") > MAX_DEPTH and _args_too_deep(op.args):
+                raise ValueError(_TOO_DEEP_ARGS % op.op)
+        return data
+
     def _send_host_call(self, op):
         self.next_id += 1
         hid = "h%d" % self.next_id
@@ -334,17 +351,10 @@ class Worker:
         # formats; arguments within the limit that the packer refused are
         # packed without its recursion (_pack_iter).
         try:
-            data = self.dumps(env)
-        except ValueError as e:
-            if self.mp is None or "recursion" not in str(e):
-                raise
-            if _args_too_deep(op.args):
-                raise ValueError(_TOO_DEEP_ARGS % op.op) from None
-            data = _pack_iter(self.mp, env)
-            _refuse_not_json(env, data)
-        else:
-            if self.mp is None and data.count(b"[") + data.count(b"{") > MAX_DEPTH and _args_too_deep(op.args):
-                raise ValueError(_TOO_DEEP_ARGS % op.op)
+            data = self._encode_host_call(env, op)
+        except (TypeError, ValueError) as e:
+            e._aios_unsent = True  # nothing was written: the tool's error (drive)
+            raise
         self._write_frame(data)
         return hid
 
@@ -466,6 +476,13 @@ class Worker:
                     try:
                         value = self.host_roundtrip(y)
                     except ToolError as e:
+                        exc = e
+                    except (TypeError, ValueError) as e:
+                        # Arguments that could not be sent (nothing was
+                        # written): the tool's error to catch, as when
+                        # it awaits on asyncio's loop or calls .wait().
+                        if not getattr(e, "_aios_unsent", False):
+                            raise
                         exc = e
                 elif y is None:
                     continue
@@ -894,6 +911,8 @@ def _not_json_text(name, r, e):
     """The InvalidResult message for result r that json.dumps refused with
     e. An awaitable in it (ctx.call_tool(...) or a coroutine returned
     without await) is named with its path, as the JS SDK names a Promise."""
+    if isinstance(e, UnicodeEncodeError):
+        return "tool %s returned a value that is not JSON: %s" % (name, _surrogate_text(r, e))
     found = _object_in(r)
     if found is not None and found[2]:
         return "tool %s returned %s at %s, which is not a JSON value (missing await?)" % (name, found[1], found[0])
@@ -965,6 +984,41 @@ def _not_json(v):
 # An error message is cut at this many characters (JS: 64 KiB,
 # runtimes/js/errors.go maxErrorText); it reaches callers and the audit log.
 _MAX_ERROR_CHARS = 64 << 10
+
+
+def _surrogate_text(v, e):
+    """What is wrong with value v, whose encoding as UTF-8 failed with
+    UnicodeEncodeError e: the path of the first string or key holding a
+    lone surrogate, and that code point (the same words in both wire
+    formats; e's position is in the frame, not the string)."""
+    stack = [(v, "$")]
+    seen = 0
+    while stack and seen < 1000000:
+        seen += 1
+        x, path = stack.pop()
+        if isinstance(x, str):
+            bad = _first_surrogate(x)
+            if bad is not None:
+                return "the string at %s holds a lone surrogate, %s at index %d (text decoded with surrogateescape, or half of a UTF-16 pair): it has no UTF-8 form; decode bytes with errors=\"replace\", or send them as base64" % (path, _error_text(x[bad]), bad)
+        elif isinstance(x, dict):
+            for k, y in reversed(list(x.items())):
+                kp = "%s.%s" % (path, _error_text(k))
+                if isinstance(k, str) and _first_surrogate(k) is not None:
+                    return "the key %s holds a lone surrogate, %s (text decoded with surrogateescape, or half of a UTF-16 pair): it has no UTF-8 form" % (kp, _error_text(k[_first_surrogate(k)]))
+                stack.append((y, kp))
+        elif isinstance(x, (list, tuple)):
+            for i in range(len(x) - 1, -1, -1):
+                stack.append((x[i], "%s[%d]" % (path, i)))
+    return _error_text(e)
+
+
+def _first_surrogate(s):
+    """The index of the first lone surrogate in s, or None."""
+    try:
+        s.encode("utf-8")
+        return None
+    except UnicodeEncodeError as e:
+        return e.start
 
 
 def _error_text(s):

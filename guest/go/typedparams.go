@@ -1,0 +1,221 @@
+package aios
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strconv"
+
+	"github.com/aios-host/aios-host/guest/go/wire"
+)
+
+// decodeTyped fills *dst (a HandleFunc handler's params type) from the
+// generic params, by encoding/json's rules with two exceptions that keep
+// numbers exact:
+//
+//   - a generic value inside dst (an `any` field, a map[string]any or []any
+//     anywhere in it) holds the canonical numbers a Handle handler gets:
+//     int64, uint64 above the int64 range, float64. encoding/json alone
+//     would make every number there a float64, rounding an integer past
+//     2^53 (9007199254740993 became 9007199254740992) without a word;
+//   - a whole float from 2^53 up is written as the integer it equals
+//     (2^60 as 1152921504606846976): encoding/json writes its shortest
+//     form, 1152921504606847000, which an int64 field took for another
+//     number.
+func decodeTyped(params any, dst any) error {
+	var floats map[string]bool
+	b, err := json.Marshal(exactWholeFloats(params, 0, &floats))
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(dst); err != nil {
+		return err
+	}
+	canonNumbers(reflect.ValueOf(dst), 0, floats)
+	return nil
+}
+
+// exactWholeFloats returns generic v with every float64 whole and from
+// 2^53 up in magnitude replaced by its exact integer literal (a copy of
+// the maps and slices holding one; v itself is not changed), and notes
+// the literals in *floats: in a generic value of dst they are floats
+// again.
+func exactWholeFloats(v any, depth int, floats *map[string]bool) any {
+	if depth > 600 {
+		return v
+	}
+	switch x := v.(type) {
+	case float64:
+		if a := math.Abs(x); a >= 1<<53 && a < 1e21 && a == math.Trunc(a) {
+			lit := strconv.FormatFloat(x, 'f', 0, 64)
+			if *floats == nil {
+				*floats = map[string]bool{}
+			}
+			(*floats)[lit] = true
+			return json.Number(lit)
+		}
+	case []any:
+		var out []any
+		for i, e := range x {
+			if n := exactWholeFloats(e, depth+1, floats); out != nil || !same(n, e) {
+				if out == nil {
+					out = append(make([]any, 0, len(x)), x[:i]...)
+				}
+				out = append(out, n)
+			}
+		}
+		if out != nil {
+			return out
+		}
+	case map[string]any:
+		var out map[string]any
+		for k, e := range x {
+			if n := exactWholeFloats(e, depth+1, floats); !same(n, e) {
+				if out == nil {
+					out = make(map[string]any, len(x))
+					for k2, e2 := range x {
+						out[k2] = e2
+					}
+				}
+				out[k] = n
+			}
+		}
+		if out != nil {
+			return out
+		}
+	}
+	return v
+}
+
+// same reports whether exactWholeFloats returned e itself.
+func same(n, e any) bool {
+	switch e.(type) {
+	case float64:
+		_, changed := n.(json.Number)
+		return !changed
+	case []any, map[string]any:
+		return reflect.ValueOf(n).UnsafePointer() == reflect.ValueOf(e).UnsafePointer()
+	}
+	return true
+}
+
+var (
+	numberType      = reflect.TypeFor[json.Number]()
+	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+)
+
+// canonNumbers replaces each json.Number that a decoding with UseNumber
+// left in an interface value inside v by its canonical number (a float64
+// for a literal of floats). Values of types with their own UnmarshalJSON
+// are left as they made themselves.
+func canonNumbers(v reflect.Value, depth int, floats map[string]bool) {
+	if depth > 600 || !v.IsValid() {
+		return
+	}
+	if v.Kind() != reflect.Interface {
+		t := v.Type()
+		if !hasInterface(t, 0) || t.Implements(unmarshalerType) || v.CanAddr() && v.Addr().Type().Implements(unmarshalerType) {
+			return
+		}
+	}
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			return
+		}
+		e := v.Elem()
+		if e.Type() == numberType {
+			if n, ok := number(e.String(), floats); ok && v.CanSet() {
+				v.Set(reflect.ValueOf(n))
+			}
+			return
+		}
+		switch x := e.Interface().(type) {
+		case []any, map[string]any:
+			canonGeneric(x, depth+1, floats)
+		}
+	case reflect.Pointer:
+		canonNumbers(v.Elem(), depth+1, floats)
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				canonNumbers(v.Field(i), depth+1, floats)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			canonNumbers(v.Index(i), depth+1, floats)
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(it.Value())
+			canonNumbers(e, depth+1, floats)
+			v.SetMapIndex(it.Key(), e)
+		}
+	}
+}
+
+// canonGeneric is canonNumbers for a generic []any or map[string]any.
+func canonGeneric(v any, depth int, floats map[string]bool) {
+	if depth > 600 {
+		return
+	}
+	switch x := v.(type) {
+	case []any:
+		for i, e := range x {
+			x[i] = canonElem(e, depth, floats)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = canonElem(e, depth, floats)
+		}
+	}
+}
+
+func canonElem(e any, depth int, floats map[string]bool) any {
+	switch y := e.(type) {
+	case json.Number:
+		if n, ok := number(string(y), floats); ok {
+			return n
+		}
+	case []any, map[string]any:
+		canonGeneric(y, depth+1, floats)
+	}
+	return e
+}
+
+// number is the canonical number of literal s: a float64 when s is one
+// of the literals exactWholeFloats wrote for floats.
+func number(s string, floats map[string]bool) (any, bool) {
+	if floats[s] {
+		f, err := strconv.ParseFloat(s, 64)
+		return f, err == nil
+	}
+	return wire.Number(s)
+}
+
+// hasInterface reports whether a value of type t may hold an interface
+// value (so a json.Number in one).
+func hasInterface(t reflect.Type, depth int) bool {
+	if depth > 32 {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		return hasInterface(t.Elem(), depth+1)
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if hasInterface(t.Field(i).Type, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
