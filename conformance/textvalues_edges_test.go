@@ -118,10 +118,10 @@ func screened(y loadedFixture, v any) bool {
 	return ok && y.fx.Runtime == abi.RuntimeMCP && strings.ContainsAny(s, "\x00\ufeff")
 }
 
-// TestProbeValuesEveryPair: for every runtime X that can call tools and
+// TestValuesEveryPair: for every runtime X that can call tools and
 // every runtime Y, X's nested tool calling Y's echo returns the value the
 // test passed, exactly.
-func TestProbeValuesEveryPair(t *testing.T) {
+func TestValuesEveryPair(t *testing.T) {
 	h, fxs := probeFixtures(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -149,9 +149,9 @@ func TestProbeValuesEveryPair(t *testing.T) {
 	}
 }
 
-// TestProbeValuesThreeHops: X → Y → Z's echo for every triple of runtimes
+// TestValuesThreeHops: X → Y → Z's echo for every triple of runtimes
 // (X and Y calling tools), with values whose kind a codec could change.
-func TestProbeValuesThreeHops(t *testing.T) {
+func TestValuesThreeHops(t *testing.T) {
 	h, fxs := probeFixtures(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -184,10 +184,10 @@ func TestProbeValuesThreeHops(t *testing.T) {
 	}
 }
 
-// TestProbeWholeAndNegativeZero: whole floats and −0 through every pair.
+// TestWholeAndNegativeZero: whole floats and −0 through every pair.
 // The value model has one number type: 1.0 may arrive as 1 (docs/abi.md),
 // but it must be the same number; −0 may lose its sign only as JSON does.
-func TestProbeWholeAndNegativeZero(t *testing.T) {
+func TestWholeAndNegativeZero(t *testing.T) {
 	h, fxs := probeFixtures(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -236,11 +236,11 @@ func nestArrays(n int, leaf any) any {
 	return v
 }
 
-// TestProbeDeepAndBigEveryPair: a value as deep as the outer call's params
+// TestDeepAndBigEveryPair: a value as deep as the outer call's params
 // allow (the leaf at level 512 of them: 510 arrays under params.params.value)
 // and a 1 MiB string of multi-byte characters cross every pair; one level more is refused at once
 // with an error naming the depth.
-func TestProbeDeepAndBigEveryPair(t *testing.T) {
+func TestDeepAndBigEveryPair(t *testing.T) {
 	h, fxs := probeFixtures(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

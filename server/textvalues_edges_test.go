@@ -8,13 +8,13 @@ import (
 	"testing"
 )
 
-// TestProbeLoneSurrogateIsParseError: an escaped lone surrogate ("\ud800",
+// TestLoneSurrogateIsParseError: an escaped lone surrogate ("\ud800",
 // half of a UTF-16 pair) has no Unicode form, as an invalid UTF-8 byte
 // has none: encoding/json read it as U+FFFD, so the arguments
 // {"\ud800":1,"\udc00":2} reached the tool as one member ({"�":2}) and a
 // value was lost without a word. It is a parse error naming the escape; a
 // surrogate pair (an emoji) is served.
-func TestProbeLoneSurrogateIsParseError(t *testing.T) {
+func TestLoneSurrogateIsParseError(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	for _, line := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":{"\ud800":1,"\udc00":2}}}}`,

@@ -11,11 +11,11 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeRemoteResultText: a remote adapter's result that is not Unicode
+// TestRemoteResultText: a remote adapter's result that is not Unicode
 // text (an invalid UTF-8 byte, an escaped lone surrogate) is refused with
 // an error saying so, not read as U+FFFD: {"\ud800":1,"\udc00":2} became
 // {"\ufffd":2}, a value lost without a word.
-func TestProbeRemoteResultText(t *testing.T) {
+func TestRemoteResultText(t *testing.T) {
 	for _, c := range []struct{ value, want string }{
 		{`{"\ud800":1,"\udc00":2}`, `\ud800`},
 		{"{\"a\xff\":1,\"a\xfe\":2}", "UTF-8"},

@@ -7,12 +7,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// TestProbeLoneSurrogateRefused: an escaped lone surrogate ("\ud800") is
+// TestLoneSurrogateRefused: an escaped lone surrogate ("\ud800") is
 // refused as a parse error naming it, on stdio and over HTTP, as invalid
 // UTF-8 is: encoding/json read it as U+FFFD, so {"\ud800":1,"\udc00":2}
 // in a tool's arguments became one member and a value was lost without a
 // word. A surrogate pair (an emoji) passes.
-func TestProbeLoneSurrogateRefused(t *testing.T) {
+func TestLoneSurrogateRefused(t *testing.T) {
 	_, s := newTestHost(t, "")
 	ss := newStdioSession(t, s)
 	ss.initialize("2025-06-18")

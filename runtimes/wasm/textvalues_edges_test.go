@@ -9,12 +9,12 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeJSONResultText: a JSON ToolResult whose text is not Unicode —
+// TestJSONResultText: a JSON ToolResult whose text is not Unicode —
 // an invalid UTF-8 byte, or an escaped lone surrogate ("\ud800") — is the
 // guest's InvalidResult, as a MessagePack one with an invalid str is
 // (docs/abi.md §2): encoding/json read each as U+FFFD, so two member
 // names became one and a value was lost without a word.
-func TestProbeJSONResultText(t *testing.T) {
+func TestJSONResultText(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"{\"value\":{\"a\xff\":1,\"a\xfe\":2}}", "UTF-8"},
 		{"{\"value\":\"x\xc3\"}", "UTF-8"},
@@ -32,11 +32,11 @@ func TestProbeJSONResultText(t *testing.T) {
 	}
 }
 
-// TestProbeJSONHostCallText: a JSON guest's call_tool request whose text is
+// TestJSONHostCallText: a JSON guest's call_tool request whose text is
 // not Unicode is InvalidParams naming what (docs/abi.md §2), and the tool
 // is not called: encoding/json made {"\ud800":1,"\udc00":2} the params
 // {"\ufffd":2}.
-func TestProbeJSONHostCallText(t *testing.T) {
+func TestJSONHostCallText(t *testing.T) {
 	for _, e := range edgeEngines {
 		t.Run(e.name, func(t *testing.T) {
 			for _, c := range []struct{ req, want string }{

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestProbeTypedValuesExact: a HandleFunc handler whose params or result
+// TestTypedValuesExact: a HandleFunc handler whose params or result
 // types hold generic values (an `any` field, a map[string]any inside a
 // struct) sees and returns the value the host sent, exactly, as a Handle
 // handler does: an integer past 2^53 is not rounded through float64 (it
@@ -15,7 +15,7 @@ import (
 // that float. (A typed result's float from 2^53 up still goes by
 // encoding/json's shortest form: 2^60 arrives as the integer
 // 1152921504606847000; docs/abi.md says so.)
-func TestProbeTypedValuesExact(t *testing.T) {
+func TestTypedValuesExact(t *testing.T) {
 	type in struct {
 		V    any            `json:"v"`
 		M    map[string]any `json:"m"`

@@ -11,13 +11,13 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeCallToolParamValues: ctx.callTool params that JSON cannot carry
+// TestCallToolParamValues: ctx.callTool params that JSON cannot carry
 // (NaN, ±Infinity, a BigInt past 2^64−1, a Map) fail the await with an
 // error naming the path, in both isolation modes, and the tool is never
 // called with them; the values it can carry (-0, BigInt at the uint64
 // edge, undefined members dropped, nested empties) reach it as the
 // in-process runtime hands them over.
-func TestProbeCallToolParamValues(t *testing.T) {
+func TestCallToolParamValues(t *testing.T) {
 	const src = `
 const bad = {
   nan: () => ({ a: [1, NaN] }),

@@ -5,12 +5,12 @@ import (
 	"testing"
 )
 
-// TestProbeCallToolParamsText: a component's call-tool params-json that is
+// TestCallToolParamsText: a component's call-tool params-json that is
 // not Unicode text (an escaped lone surrogate) is refused before the tool
 // is called: encoding/json read {"\ud800":1,"\udc00":2} as {"\ufffd":2}
 // and the tool got that. (The text is put in the guest's memory by a
 // spaces.read of an object holding it, then passed to call-tool.)
-func TestProbeCallToolParamsText(t *testing.T) {
+func TestCallToolParamsText(t *testing.T) {
 	p := loadHexComponent(t, sdkBadHex, "sdkbad.wasm")
 	for _, text := range []string{`{"\ud800":1,"\udc00":2}`, `{"a":"x\uDC00"}`} {
 		var called atomic.Bool

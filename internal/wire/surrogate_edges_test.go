@@ -2,7 +2,7 @@ package wire
 
 import "testing"
 
-func TestProbeLoneSurrogate(t *testing.T) {
+func TestLoneSurrogate(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		want int

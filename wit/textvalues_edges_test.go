@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// TestProbeNonFiniteResultRefused: a component's NaN or infinity has no
+// TestNonFiniteResultRefused: a component's NaN or infinity has no
 // JSON form. ToJSON wrote null, which a plain f64's schema refused with a
 // message about null, but some(NaN) of an option<f64> became none, a
 // value the component never returned, without a word. It is an error
 // naming the path and the value.
-func TestProbeNonFiniteResultRefused(t *testing.T) {
+func TestNonFiniteResultRefused(t *testing.T) {
 	f64 := Primitive(KindF64)
 	opt := &Type{Kind: KindOption, Elem: f64}
 	list := &Type{Kind: KindList, Elem: Primitive(KindF32)}

@@ -38,7 +38,7 @@ async def sur_host(params, ctx):
     return {"raised": None}
 `
 
-// TestProbeLoneSurrogates: a result or a host call's arguments holding a
+// TestLoneSurrogates: a result or a host call's arguments holding a
 // lone surrogate are refused alike in both wire formats, with an error
 // naming where the text is; never sent as U+FFFD. The refusal said
 // "'utf-8' codec can't encode character '\udcff' in position 98", a
@@ -47,7 +47,7 @@ async def sur_host(params, ctx):
 // (as any TypeError/ValueError of unsendable arguments) escaped the tool's
 // try/except and failed the call, where on asyncio's loop or with .wait()
 // the tool could catch it.
-func TestProbeLoneSurrogates(t *testing.T) {
+func TestLoneSurrogates(t *testing.T) {
 	results := map[string]map[string]string{}
 	for _, wf := range []string{"msgpack", "json"} {
 		t.Run(wf, func(t *testing.T) {
