@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
@@ -103,7 +102,7 @@ Example:
 		return c.usageError(fs, "%v", err)
 	}
 
-	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(c.ctx, stopSignals()...)
 	defer stop()
 	if *as == "" {
 		if hc, err := c.dialHost(cfg, *socket); err != nil {

@@ -13,9 +13,9 @@ import (
 func runRun(c *cli, args []string) int {
 	fs := c.flags("run", "run [--socket PATH] [--http ADDR] [--engine wazero|wasmtime] [--wire msgpack|json] [global flags]", `
 Load the built-in providers and every provider in the plugin folders, then
-serve until SIGINT (Ctrl-C) or SIGTERM. On shutdown every provider is closed
-and the audit log is flushed and fsynced. A plugin that fails to load is
-logged and skipped.`)
+serve until SIGINT (Ctrl-C), SIGTERM or SIGHUP (the terminal closed; not
+under nohup). On shutdown every provider is closed and the audit log is
+flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	socket := fs.String("socket", "", "unix socket `path` for JSON-RPC (default: server.socket, else <data>/aios-host.sock)")
 	httpAddr := fs.String("http", "", "serve HTTP on `addr`, e.g. 127.0.0.1:7700 (default: server.http; off when empty)")
 	fs.StringVar(&c.engine, "engine", "", "WebAssembly `engine`: wazero or wasmtime (default: runtimes.wasm.engine, else wazero; wasmtime needs a -tags wasmtime build)")
@@ -36,7 +36,7 @@ logged and skipped.`)
 	}
 	gc := applyServeGC()
 	keepServingOnBrokenPipe()
-	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(c.ctx, stopSignals()...)
 	defer stop()
 	h, err := c.newHost(ctx, log, hostOptions{audit: true, discovery: true})
 	if err != nil {
@@ -77,7 +77,9 @@ logged and skipped.`)
 	// start here once they exist.
 	<-ctx.Done()
 	// A second SIGINT or SIGTERM during the shutdown ends the process at
-	// once (what an operator pressing Ctrl-C again expects).
+	// once (what an operator pressing Ctrl-C again expects). A second
+	// SIGHUP does not: a closed terminal may send more than one (the
+	// kernel's to the foreground group, the shell's to its jobs).
 	stop()
 	again := make(chan os.Signal, 1)
 	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
@@ -106,6 +108,20 @@ func awaitShutdown(again <-chan os.Signal, log *slog.Logger, closeAll func() int
 		log.Error("second signal during shutdown: exiting without waiting for it to finish", "signal", s.String())
 		return exitFail
 	}
+}
+
+// stopSignals are the signals that stop the commands that serve or call
+// (run, mcp, call) with a clean shutdown: SIGINT, SIGTERM, and SIGHUP (the
+// terminal of a foreground host closed, an ssh session dropped), which
+// otherwise ended the process at once, its audit records not yet written
+// lost and its socket file left behind. A SIGHUP ignored when the process
+// started (nohup) stays ignored: catching it would undo nohup.
+func stopSignals() []os.Signal {
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	return sigs
 }
 
 func auditPathOf(disabled bool, path string) string {

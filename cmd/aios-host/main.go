@@ -70,7 +70,7 @@ func main() {
 
 // cli is the state of one invocation: the global flags and the streams.
 type cli struct {
-	// ctx is cancelled to stop the command (tests; SIGINT/SIGTERM are
+	// ctx is cancelled to stop the command (tests; SIGINT/SIGTERM/SIGHUP are
 	// added on top by the commands that serve or call).
 	ctx            context.Context
 	stdin          io.Reader

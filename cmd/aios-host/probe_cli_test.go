@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// probeChildEnv makes the test binary, started again by a probe test, run
+// aios-host with the arguments in AIOS_PROBE_ARGS (separated by \x1f) and
+// exit with its status: signals then reach a real process.
+const probeChildEnv = "AIOS_PROBE_CLI_CHILD"
+
+func init() {
+	if os.Getenv(probeChildEnv) != "1" {
+		return
+	}
+	args := strings.Split(os.Getenv("AIOS_PROBE_ARGS"), "\x1f")
+	os.Exit(run(context.Background(), args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// probeChild starts aios-host args in a child process (through wrapper,
+// e.g. nohup, when not empty) and waits until its stderr has marker.
+func probeChild(t *testing.T, wrapper []string, marker string, args ...string) (*exec.Cmd, *syncBuffer, chan error) {
+	t.Helper()
+	argv := append(append([]string(nil), wrapper...), os.Args[0], "-test.run=^$")
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), probeChildEnv+"=1", "AIOS_PROBE_ARGS="+strings.Join(args, "\x1f"))
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	cmd.Stdout = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-done
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(stderr.String(), marker) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in the child's log after 20 s:\n%s", marker, stderr.String())
+		}
+		select {
+		case err := <-done:
+			done <- err
+			t.Fatalf("child exited early (%v):\n%s", err, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return cmd, stderr, done
+}
+
+// TestProbeRunSIGHUPShutsDown: a SIGHUP (the terminal of a foreground
+// `aios-host run` closed, an ssh session dropped) ended the host at once,
+// Go's default: no shutdown, the audit records not yet written lost, the
+// socket file left behind. It now shuts down as for SIGTERM, exit 0.
+func TestProbeRunSIGHUPShutsDown(t *testing.T) {
+	e := newEnv(t)
+	sock := filepath.Join(t.TempDir(), "h.sock")
+	cmd, stderr, done := probeChild(t, nil, "aios-host serving", "run", "--plugins", e.plugins, "--data", e.data, "--socket", sock)
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		done <- err
+		if err != nil {
+			t.Fatalf("run after SIGHUP: %v (want exit 0 after a shutdown):\n%s", err, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("run still running 20 s after SIGHUP:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "shutting down") {
+		t.Errorf("no shutdown after SIGHUP:\n%s", stderr.String())
+	}
+	if _, err := os.Lstat(sock); err == nil {
+		t.Errorf("socket %s left behind after SIGHUP", sock)
+	}
+}
+
+// TestProbeRunNohupKeepsServing: a host started under nohup (SIGHUP
+// ignored) must keep ignoring it: catching SIGHUP must not undo nohup.
+func TestProbeRunNohupKeepsServing(t *testing.T) {
+	nohup, err := exec.LookPath("nohup")
+	if err != nil {
+		t.Skip("no nohup")
+	}
+	e := newEnv(t)
+	sock := filepath.Join(t.TempDir(), "h.sock")
+	cmd, stderr, done := probeChild(t, []string{nohup}, "aios-host serving", "run", "--plugins", e.plugins, "--data", e.data, "--socket", sock)
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		done <- err
+		t.Fatalf("run under nohup ended at SIGHUP (%v):\n%s", err, stderr.String())
+	case <-time.After(500 * time.Millisecond):
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		done <- err
+		if err != nil {
+			t.Fatalf("run under nohup after SIGTERM: %v:\n%s", err, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("run still running 20 s after SIGTERM:\n%s", stderr.String())
+	}
+}
