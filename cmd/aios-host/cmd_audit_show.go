@@ -170,11 +170,8 @@ type shown struct {
 // selected before the bad line, then the failure, and exits 1: a viewer of
 // an audit log must not show records that cannot be trusted.
 // current is the configured log when files is its listing (verifyLog).
-func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions, f showFlags) int {
-	af, err := f.filter(time.Now())
-	if err != nil {
-		return c.fail(err)
-	}
+// af is f's filter (showFlags.filter).
+func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions, f showFlags, af auditFilter) int {
 	if af.call != "" {
 		// A nested call's record comes before its parent's (it ends
 		// first), so the tree is known only after a first reading.

@@ -119,3 +119,23 @@ func TestProbeRunNohupKeepsServing(t *testing.T) {
 		t.Fatalf("run still running 20 s after SIGTERM:\n%s", stderr.String())
 	}
 }
+
+// TestProbeAuditShowBadFilterIsUsage: a bad --since, --until, --limit,
+// --tool or --outcome value of audit show exited 1, the status of a log
+// that fails verification: a script checking the log read a typo as
+// tampering. It is a usage error (exit 2), as a bad --after is.
+func TestProbeAuditShowBadFilterIsUsage(t *testing.T) {
+	e := newEnv(t)
+	for _, bad := range [][]string{
+		{"--since", "yesterday"},
+		{"--until", "-1h"},
+		{"--limit", "-1"},
+		{"--tool", "["},
+		{"--outcome", "timeout"},
+	} {
+		code, out, errs := e.run("", append([]string{"audit", "show"}, bad...)...)
+		if code != exitUsage || !strings.Contains(errs, bad[0]) || out != "" {
+			t.Errorf("audit show %v: exit %d, stdout %q, stderr %q; want exit 2 naming %s", bad, code, out, errs, bad[0])
+		}
+	}
+}
