@@ -30,6 +30,11 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	if c.wire != "" && c.wire != wire.MsgPack && c.wire != wire.JSON {
 		return c.usageError(fs, "--wire %q: want msgpack or json", c.wire)
 	}
+	if c.engine != "" {
+		if err := checkEngine(c.engine); err != nil {
+			return c.usageError(fs, "%v", err) // a bad value, as --wire's (exit 2)
+		}
+	}
 	log, err := c.logger(slog.LevelInfo)
 	if err != nil {
 		return c.usageError(fs, "%v", err)

@@ -139,3 +139,12 @@ func TestProbeAuditShowBadFilterIsUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeRunBadEngineIsUsage: `run --engine bogus` exited 1 (a failed
+// operation) where `run --wire bogus` exits 2: both are a bad flag value.
+func TestProbeRunBadEngineIsUsage(t *testing.T) {
+	code, _, errs := newEnv(t).run("", "run", "--engine", "bogus")
+	if code != exitUsage || !strings.Contains(errs, `--engine "bogus"`) {
+		t.Fatalf("run --engine bogus: %d %q", code, errs)
+	}
+}
