@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,5 +147,39 @@ func TestProbeRunBadEngineIsUsage(t *testing.T) {
 	code, _, errs := newEnv(t).run("", "run", "--engine", "bogus")
 	if code != exitUsage || !strings.Contains(errs, `--engine "bogus"`) {
 		t.Fatalf("run --engine bogus: %d %q", code, errs)
+	}
+}
+
+// TestProbeRunHTTPCheckedBeforeLoading: `run --http ADDR` with an
+// address that cannot be listened on (no port, a port in use) loaded
+// every plugin first (seconds, worker processes) and only then failed;
+// the socket is checked before loading (TestRunSocketInUseFailsBeforeLoading),
+// the HTTP address is now too.
+func TestProbeRunHTTPCheckedBeforeLoading(t *testing.T) {
+	e := newEnv(t)
+	wasm, err := os.ReadFile(filepath.Join("..", "..", "samples", "plugins", "c-echo.wasm"))
+	if err != nil {
+		t.Skip("samples not built:", err)
+	}
+	if err := os.WriteFile(filepath.Join(e.plugins, "c-echo.wasm"), wasm, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for _, addr := range []string{"7700", ln.Addr().String()} {
+		sock := filepath.Join(t.TempDir(), "h.sock")
+		code, errs := runWith(t, strings.NewReader(""), io.Discard, "run", "--plugins", e.plugins, "--data", e.data, "--socket", sock, "--http", addr)
+		if code == 0 || !strings.Contains(errs, addr) {
+			t.Errorf("run --http %s: exit %d, stderr %s; want a failure naming the address", addr, code, errs)
+		}
+		if strings.Contains(errs, "c-echo") {
+			t.Errorf("run --http %s loaded the plugins before finding the address unusable:\n%s", addr, errs)
+		}
+		if _, err := os.Lstat(sock); err == nil {
+			t.Errorf("run --http %s left its socket %s", addr, sock)
+		}
 	}
 }
