@@ -388,6 +388,9 @@ func runHelp(c *cli, args []string) int {
 		c.usage(c.stdout)
 		return exitOK
 	}
+	if len(pos) > 1 {
+		return c.usageError(fs, "help takes one COMMAND, got %q", pos)
+	}
 	cmd, found := c.lookup(pos[0])
 	if !found {
 		names := make([]string, 0, len(c.cmds))

@@ -183,3 +183,13 @@ func TestProbeRunHTTPCheckedBeforeLoading(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeHelpExtraArguments: `help run extra` printed run's help and
+// ignored the rest; like every other command's, extra arguments are a
+// usage error.
+func TestProbeHelpExtraArguments(t *testing.T) {
+	code, out, errs := newEnv(t).bare("help", "run", "extra")
+	if code != exitUsage || !strings.Contains(errs, "extra") {
+		t.Fatalf("help run extra: %d %q %q", code, out, errs)
+	}
+}
