@@ -283,6 +283,9 @@ func (c *cli) listViaSocket(hc *hostConn, asJSON bool) int {
 	}
 	sortTools(tools)
 	if asJSON {
+		if tools == nil {
+			tools = []toolInfo{} // an array, as in-process (not null)
+		}
 		if err := writeJSON(c.stdout, tools, true); err != nil {
 			return c.fail(err)
 		}

@@ -193,3 +193,21 @@ func TestProbeHelpExtraArguments(t *testing.T) {
 		t.Fatalf("help run extra: %d %q %q", code, out, errs)
 	}
 }
+
+// TestProbeListJSONEmptyThroughHost: `list --json` against a running
+// host with no tools (its built-in provider disabled, no plugins)
+// printed null, where the in-process list prints [] (README: an array).
+func TestProbeListJSONEmptyThroughHost(t *testing.T) {
+	e := newEnv(t)
+	sock := filepath.Join(e.data, "aios-host.sock")
+	startFakeHost(t, sock, func(method string) any {
+		if method == "tools/list" {
+			return map[string]any{"tools": []any{}}
+		}
+		return nil
+	})
+	code, out, errs := e.bare("list", "--json", "--data", e.data)
+	if code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Fatalf("list --json of a host without tools: %d %q %q, want []", code, out, errs)
+	}
+}
