@@ -43,16 +43,26 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	keepServingOnBrokenPipe()
 	ctx, stop := signal.NotifyContext(c.ctx, stopSignals()...)
 	defer stop()
+	// The server section is checked before anything loads: a mistake
+	// in it (server.sokcet) was found only by the server, after every
+	// plugin had loaded, and the socket checked before loading was the
+	// default one, not server.socket.
+	cfg, err := c.config()
+	if err != nil {
+		return c.fail(err)
+	}
+	sc, err := server.LoadConfig(cfg)
+	if err != nil {
+		return c.fail(err)
+	}
+	if *httpAddr == "" {
+		*httpAddr = sc.HTTP
+	}
 	h, err := c.newHost(ctx, log, hostOptions{audit: true, discovery: true})
 	if err != nil {
 		return c.fail(err)
 	}
-	cfg := h.Config()
-	if *httpAddr == "" {
-		if sc, err := server.LoadConfig(cfg); err == nil {
-			*httpAddr = sc.HTTP
-		}
-	}
+	cfg = h.Config()
 	sv, err := c.startServing(ctx, h, log, socketPath(cfg, *socket), *httpAddr)
 	if err != nil {
 		_ = closeHost(h, c.stderr)

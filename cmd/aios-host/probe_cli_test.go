@@ -211,3 +211,26 @@ func TestProbeListJSONEmptyThroughHost(t *testing.T) {
 		t.Fatalf("list --json of a host without tools: %d %q %q, want []", code, out, errs)
 	}
 }
+
+// TestProbeRunServerSectionCheckedFirst: a mistake in the config's server
+// section (server.sokcet) stopped `run` only after every plugin had
+// loaded (the server decodes it last), and the socket checked before
+// loading was the default one.
+func TestProbeRunServerSectionCheckedFirst(t *testing.T) {
+	e := newEnv(t)
+	wasm, err := os.ReadFile(filepath.Join("..", "..", "samples", "plugins", "c-echo.wasm"))
+	if err != nil {
+		t.Skip("samples not built:", err)
+	}
+	if err := os.WriteFile(filepath.Join(e.plugins, "c-echo.wasm"), wasm, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeConfig(t, "server:\n  sokcet: "+filepath.Join(t.TempDir(), "h.sock")+"\n")
+	code, errs := runWith(t, strings.NewReader(""), io.Discard, "run", "--plugins", e.plugins, "--data", e.data, "--config", cfg)
+	if code != exitFail || !strings.Contains(errs, "config.yaml:2: server.sokcet") {
+		t.Fatalf("run with server.sokcet: exit %d, stderr %s; want exit 1 naming config.yaml:2: server.sokcet", code, errs)
+	}
+	if strings.Contains(errs, "c-echo") {
+		t.Errorf("run loaded the plugins before finding the server section bad:\n%s", errs)
+	}
+}
