@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aios-host/aios-host/config"
 )
@@ -122,7 +123,7 @@ func (c *cli) dispatch(args []string) int {
 		}
 		name, undefined := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
 		if !undefined {
-			io.WriteString(stderr, perr.String())
+			fmt.Fprintf(stderr, "aios-host: %s\n\n", flagError(fs, err))
 			c.usage(stderr)
 			return exitUsage
 		}
@@ -269,12 +270,20 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) ([]string, int, bool) {
 	if wantsHelp(args) {
 		fs.SetOutput(c.stdout) // help is an answer, not an error
 	}
+	out := fs.Output()
 	for {
-		if err := fs.Parse(args); err != nil {
+		// The flag package prints its own error line, then the usage:
+		// both are kept aside, and the error said as the others are.
+		var perr strings.Builder
+		fs.SetOutput(&perr)
+		err := fs.Parse(args)
+		fs.SetOutput(out)
+		if err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, exitOK, false // usage already printed
+				io.WriteString(out, perr.String()) // the usage
+				return nil, exitOK, false
 			}
-			return nil, exitUsage, false
+			return nil, c.usageError(fs, "%s", flagError(fs, err)), false
 		}
 		rest := fs.Args()
 		consumed := len(args) - len(rest)
@@ -294,6 +303,44 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) ([]string, int, bool) {
 	}
 	return pos, 0, true
 }
+
+// flagError rewrites an error of the flag package for the command line
+// as documented: "flag provided but not defined: -x" as "unknown flag
+// --x", and for a value that does not parse ("invalid value "5" for flag
+// -timeout: parse error") what the flag wants.
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return fmt.Sprintf("unknown flag --%s (see '%s --help')", name, fs.Name())
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return fmt.Sprintf("--%s needs a value", name)
+	}
+	m := flagValueRE.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	value, name, why := m[1], m[2], m[3]
+	if f := fs.Lookup(name); f != nil && (why == "parse error" || why == "value out of range") {
+		if g, ok := f.Value.(flag.Getter); ok {
+			switch g.Get().(type) {
+			case time.Duration:
+				why = "want a duration such as 5s, 1m30s or 500ms"
+			case bool:
+				why = "want true or false"
+			case int, int64, uint, uint64:
+				if why == "parse error" {
+					why = "want a whole number"
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("--%s %s: %s", name, value, why)
+}
+
+// flagValueRE matches the flag package's error for a value its flag
+// refuses: the value (quoted), the flag's name, and why.
+var flagValueRE = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:]+): (.*)$`)
 
 // parseLogLevel is the --log-level value, or def when it is empty.
 func parseLogLevel(s string, def slog.Level) (slog.Level, error) {

@@ -234,3 +234,28 @@ func TestProbeRunServerSectionCheckedFirst(t *testing.T) {
 		t.Errorf("run loaded the plugins before finding the server section bad:\n%s", errs)
 	}
 }
+
+// TestProbeFlagErrors: the flag package's own errors reached the user as
+// they are: "flag provided but not defined: -frob" (one dash, no
+// "aios-host:"), and for a value that does not parse `invalid value "5"
+// for flag -timeout: parse error`, which does not say what is wanted.
+func TestProbeFlagErrors(t *testing.T) {
+	e := newEnv(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"list", "--frob"}, "aios-host: unknown flag --frob (see 'aios-host list --help')\n"},
+		{[]string{"call", "x", "--timeout", "5"}, `aios-host: --timeout "5": want a duration such as 5s, 1m30s or 500ms` + "\n"},
+		{[]string{"call", "x", "--timeout"}, "aios-host: --timeout needs a value\n"},
+		{[]string{"audit", "show", "--limit", "ten"}, `aios-host: --limit "ten": want a whole number` + "\n"},
+		{[]string{"list", "--json=maybe"}, `aios-host: --json "maybe": want true or false` + "\n"},
+		{[]string{"--config"}, "aios-host: --config needs a value\n"},
+		{[]string{"list", "--data="}, `aios-host: --data "": empty value` + "\n"},
+	} {
+		code, out, errs := e.bare(tc.args...)
+		if code != exitUsage || !strings.HasPrefix(errs, tc.want) || out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and stderr starting %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}
