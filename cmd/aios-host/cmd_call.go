@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -82,19 +83,25 @@ Example:
 	if err != nil {
 		return c.fail(err)
 	}
-	raw := []byte("{}")
+	raw, what := []byte("{}"), "params"
 	if len(pos) == 2 {
 		raw = []byte(pos[1])
 		if pos[1] == "-" {
-			if raw, err = readLimited(c.stdin, int64(cfg.Limits.MaxParamsBytes), "params from standard input", "limits.max_params_bytes"); err != nil {
+			what = "params from standard input"
+			if raw, err = readLimited(c.stdin, int64(cfg.Limits.MaxParamsBytes), what, "limits.max_params_bytes"); err != nil {
 				return c.fail(err)
 			}
 		}
 	}
 	var params any
+	if len(bytes.TrimSpace(raw)) == 0 {
+		// "json: EOF" said nothing of where the params came from.
+		fmt.Fprintf(c.stderr, "aios-host: %s are empty: want a JSON object, e.g. {}\n", what)
+		return exitUsage
+	}
 	if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
 		// A bad value, not a bad command line: no usage text (exit 2 still).
-		fmt.Fprintf(c.stderr, "aios-host: params are not valid JSON: %v\n", err)
+		fmt.Fprintf(c.stderr, "aios-host: %s are not valid JSON: %v\n", what, err)
 		return exitUsage
 	}
 	log, err := c.logger(slog.LevelWarn)

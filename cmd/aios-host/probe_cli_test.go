@@ -259,3 +259,21 @@ func TestProbeFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeCallEmptyParams: `call TOOL -` with nothing on standard input
+// (or an empty argument) said "params are not valid JSON: json: EOF",
+// which names neither the input nor what is wanted.
+func TestProbeCallEmptyParams(t *testing.T) {
+	e := newEnv(t)
+	for _, tc := range []struct{ arg, stdin, want string }{
+		{"-", "", "aios-host: params from standard input are empty: want a JSON object, e.g. {}\n"},
+		{"-", " \n", "aios-host: params from standard input are empty: want a JSON object, e.g. {}\n"},
+		{"", "", "aios-host: params are empty: want a JSON object, e.g. {}\n"},
+		{"-", "{", "aios-host: params from standard input are not valid JSON"},
+	} {
+		code, out, errs := e.run(tc.stdin, "call", "analyze-complexity", tc.arg)
+		if code != exitUsage || !strings.HasPrefix(errs, tc.want) || out != "" {
+			t.Errorf("call analyze-complexity %q <<< %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.arg, tc.stdin, code, out, errs, tc.want)
+		}
+	}
+}
