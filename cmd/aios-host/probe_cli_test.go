@@ -277,3 +277,21 @@ func TestProbeCallEmptyParams(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeVerifyBadJWKSURL: `verify CARD --jwks-url notaurl` (or
+// ftp://…, file://…) printed "invalid: CARD: unknown signing key: …
+// unsupported protocol scheme", exit 1, as if the card were bad; the URL
+// is the mistake, a usage error.
+func TestProbeVerifyBadJWKSURL(t *testing.T) {
+	e := newEnv(t)
+	card := filepath.Join(t.TempDir(), "adapter.json")
+	if err := os.WriteFile(card, []byte(`{}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"notaurl", "ftp://x/jwks", "file:///etc/passwd", "http://[::1", "https://"} {
+		code, out, errs := e.bare("verify", card, "--jwks-url", u)
+		if code != exitUsage || !strings.Contains(errs, "--jwks-url") || strings.Contains(out, "invalid") {
+			t.Errorf("verify --jwks-url %q: exit %d, stdout %q, stderr %q; want exit 2 naming --jwks-url", u, code, out, errs)
+		}
+	}
+}
