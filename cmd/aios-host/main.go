@@ -109,8 +109,22 @@ func (c *cli) dispatch(args []string) int {
 	fs.SetOutput(&perr)
 	c.globalFlags(fs)
 	help := wantsHelp(args)
+	// `aios-host --help run` (or -h run) asks for run's help, as
+	// `aios-host run --help` does, not for the list of commands.
+	var helpCmd *command
+	if help {
+		for _, a := range args {
+			if a == "--" {
+				break
+			}
+			if k, ok := c.lookup(a); ok {
+				helpCmd = &k
+				break
+			}
+		}
+	}
 	fs.Usage = func() {
-		if help {
+		if help && helpCmd == nil {
 			c.usage(fs.Output())
 		}
 	}
@@ -119,6 +133,9 @@ func (c *cli) dispatch(args []string) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			if helpCmd != nil {
+				return helpCmd.run(c, []string{"--help"})
+			}
 			return exitOK // usage already printed
 		}
 		name, undefined := strings.CutPrefix(err.Error(), "flag provided but not defined: -")

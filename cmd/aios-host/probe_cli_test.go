@@ -295,3 +295,19 @@ func TestProbeVerifyBadJWKSURL(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeHelpFlagBeforeCommand: `aios-host --help run` (or -h call)
+// printed the list of commands, not the help of the command named.
+func TestProbeHelpFlagBeforeCommand(t *testing.T) {
+	e := newEnv(t)
+	for _, args := range [][]string{{"--help", "run"}, {"-h", "call"}, {"--data", e.data, "-help", "audit"}} {
+		name := args[len(args)-1]
+		code, out, errs := e.bare(args...)
+		if code != 0 || !strings.HasPrefix(out, "Usage: aios-host "+name) || errs != "" {
+			t.Errorf("%q: exit %d, stdout %.80q, stderr %q; want %s's help", args, code, out, errs, name)
+		}
+	}
+	if code, out, _ := e.bare("--help"); code != 0 || !strings.Contains(out, "Commands:") {
+		t.Errorf("--help: %d %.80q", code, out)
+	}
+}
