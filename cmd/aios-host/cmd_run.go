@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/server"
@@ -91,16 +92,20 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	// Servers (JSON-RPC over the unix socket, HTTP) and the plugin watcher
 	// start here once they exist.
 	<-ctx.Done()
+	first := time.Now()
 	// A second SIGINT or SIGTERM during the shutdown ends the process at
-	// once (what an operator pressing Ctrl-C again expects). A second
-	// SIGHUP does not: a closed terminal may send more than one (the
-	// kernel's to the foreground group, the shell's to its jobs).
-	stop()
-	again := make(chan os.Signal, 1)
-	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	// once (what an operator pressing Ctrl-C again expects), unless it
+	// came within sameSignalWindow of the first. SIGHUP does not: a
+	// closed terminal may send more than one (the kernel's to the
+	// foreground group, the shell's to its jobs). The signals are caught
+	// before NotifyContext lets them go, so that none meanwhile takes its
+	// default action (ending the process).
+	again := make(chan os.Signal, 4)
+	signal.Notify(again, stopSignals()...)
 	defer signal.Stop(again)
+	stop()
 	log.Info("shutting down (a second SIGINT or SIGTERM exits without waiting)")
-	return awaitShutdown(again, log, func() int {
+	return awaitShutdown(again, first, log, func() int {
 		sv.close()
 		if err := closeHost(h, c.stderr); err != nil {
 			return exitFail
@@ -109,19 +114,33 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	})
 }
 
+// sameSignalWindow is how long after the signal that started the shutdown
+// another one is taken for the same: `timeout`, and supervisors that
+// signal the process and then its process group, send SIGTERM twice at
+// once, and the second cut every such shutdown short.
+var sameSignalWindow = time.Second
+
 // awaitShutdown runs closeAll and returns its exit code, or exitFail as
-// soon as a signal arrives on again before it has finished: the calls
-// still in flight are abandoned, and audit records not yet written are
-// lost (as in a crash: docs/audit.md, "What a crash can lose").
-func awaitShutdown(again <-chan os.Signal, log *slog.Logger, closeAll func() int) int {
+// soon as a SIGINT or SIGTERM arrives on again before it has finished
+// (and more than sameSignalWindow after first, the signal that started
+// the shutdown): the calls still in flight are abandoned, and audit
+// records not yet written are lost (as in a crash: docs/audit.md, "What a
+// crash can lose"). A SIGHUP is ignored.
+func awaitShutdown(again <-chan os.Signal, first time.Time, log *slog.Logger, closeAll func() int) int {
 	done := make(chan int, 1)
 	go func() { done <- closeAll() }()
-	select {
-	case code := <-done:
-		return code
-	case s := <-again:
-		log.Error("second signal during shutdown: exiting without waiting for it to finish", "signal", s.String())
-		return exitFail
+	for {
+		select {
+		case code := <-done:
+			return code
+		case s := <-again:
+			if s == syscall.SIGHUP || time.Since(first) < sameSignalWindow {
+				log.Info("signal during shutdown ignored (a SIGHUP, or one that came with the first)", "signal", s.String())
+				continue
+			}
+			log.Error("second signal during shutdown: exiting without waiting for it to finish", "signal", s.String())
+			return exitFail
+		}
 	}
 }
 

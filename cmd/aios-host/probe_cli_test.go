@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -309,5 +310,45 @@ func TestProbeHelpFlagBeforeCommand(t *testing.T) {
 	}
 	if code, out, _ := e.bare("--help"); code != 0 || !strings.Contains(out, "Commands:") {
 		t.Errorf("--help: %d %.80q", code, out)
+	}
+}
+
+// TestProbeShutdownDuplicateSignals: `timeout 10 aios-host run` always
+// ended with "second signal during shutdown" (exit 1, records not yet
+// written lost): timeout sends SIGTERM to the process and then to its
+// process group, so the host got two at once. And a SIGHUP during the
+// shutdown (a terminal closing sends more than one) ended the process by
+// its default action. Both are now ignored; a later SIGTERM still cuts
+// the shutdown short.
+func TestProbeShutdownDuplicateSignals(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	hang := make(chan struct{})
+	defer close(hang)
+	again := make(chan os.Signal, 4)
+	done := make(chan int, 1)
+	go func() {
+		done <- awaitShutdown(again, time.Now(), log, func() int { <-hang; return exitOK })
+	}()
+	again <- syscall.SIGTERM // the copy sent to the process group
+	again <- syscall.SIGHUP
+	select {
+	case code := <-done:
+		t.Fatalf("a SIGTERM with the first, or a SIGHUP, ended the shutdown: exit %d", code)
+	case <-time.After(sameSignalWindow + 100*time.Millisecond):
+	}
+	again <- syscall.SIGHUP
+	select {
+	case code := <-done:
+		t.Fatalf("a SIGHUP ended the shutdown: exit %d", code)
+	case <-time.After(50 * time.Millisecond):
+	}
+	again <- syscall.SIGINT // an operator's second Ctrl-C
+	select {
+	case code := <-done:
+		if code != exitFail {
+			t.Errorf("second SIGINT: exit %d, want %d", code, exitFail)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a later SIGINT did not end a hanging shutdown")
 	}
 }
