@@ -56,8 +56,11 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	if err != nil {
 		return c.fail(err)
 	}
-	if *httpAddr == "" {
-		*httpAddr = sc.HTTP
+	switch {
+	case *httpAddr != "":
+		c.httpFrom = "flag"
+	case sc.HTTP != "":
+		*httpAddr, c.httpFrom = sc.HTTP, "config"
 	}
 	h, err := c.newHost(ctx, log, hostOptions{audit: true, discovery: true})
 	if err != nil {

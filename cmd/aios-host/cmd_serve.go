@@ -76,6 +76,12 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 	if httpAddr != "" {
 		ln, err := net.Listen("tcp", httpAddr)
 		if err != nil {
+			switch c.httpFrom {
+			case "config": // located by fail: config.yaml:N: server.http: …
+				return nil, fmt.Errorf("server.http: %s: %w", httpAddr, err)
+			case "flag":
+				return nil, fmt.Errorf("--http %s: %w", httpAddr, err)
+			}
 			return nil, fmt.Errorf("http %s: %w", httpAddr, err)
 		}
 		httpLn = ln

@@ -91,6 +91,9 @@ type cli struct {
 	refreshMCP func(ctx context.Context) error
 	engine     string // run --engine: runtimes.wasm.engine
 	wire       string // run --wire: runtimes.js.wire and runtimes.python.wire
+	// httpFrom says where run's HTTP address came from, for its errors:
+	// "flag" (--http), "config" (server.http), or "" (a test's).
+	httpFrom string
 }
 
 // run executes one command line and returns the exit code.

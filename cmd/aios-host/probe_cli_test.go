@@ -179,6 +179,9 @@ func TestProbeRunHTTPCheckedBeforeLoading(t *testing.T) {
 		if strings.Contains(errs, "c-echo") {
 			t.Errorf("run --http %s loaded the plugins before finding the address unusable:\n%s", addr, errs)
 		}
+		if !strings.Contains(errs, "aios-host: --http "+addr+": ") {
+			t.Errorf("run --http %s: the error does not start by naming the flag: %s", addr, errs)
+		}
 		if _, err := os.Lstat(sock); err == nil {
 			t.Errorf("run --http %s left its socket %s", addr, sock)
 		}
@@ -350,5 +353,16 @@ func TestProbeShutdownDuplicateSignals(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("a later SIGINT did not end a hanging shutdown")
+	}
+}
+
+// TestProbeServerHTTPNamesKey: an address of server.http that cannot be
+// listened on said "http 7700: …", naming neither the key nor the file.
+func TestProbeServerHTTPNamesKey(t *testing.T) {
+	e := newEnv(t)
+	cfg := writeConfig(t, "limits: {}\nserver:\n  http: \"7700\"\n")
+	code, errs := runWith(t, strings.NewReader(""), io.Discard, "run", "--plugins", e.plugins, "--data", e.data, "--config", cfg, "--socket", filepath.Join(t.TempDir(), "h.sock"))
+	if code != exitFail || !strings.Contains(errs, "aios-host: "+cfg+":3: server.http: 7700: ") {
+		t.Fatalf("run with server.http 7700: exit %d, stderr %s; want the file, line 3 and server.http", code, errs)
 	}
 }
