@@ -366,3 +366,21 @@ func TestProbeServerHTTPNamesKey(t *testing.T) {
 		t.Fatalf("run with server.http 7700: exit %d, stderr %s; want the file, line 3 and server.http", code, errs)
 	}
 }
+
+// TestProbePythonSectionErrorNamesFileAndKey: an unknown key or a
+// mistyped value under runtimes.python said "c.yaml:2: runtimes.python:
+// config:3: bogus: unknown key", a second, made-up file name "config" and
+// the key without its path.
+func TestProbePythonSectionErrorNamesFileAndKey(t *testing.T) {
+	e := newEnv(t)
+	for _, tc := range []struct{ yaml, want string }{
+		{"runtimes:\n  python:\n    bogus: 1\n", ":3: runtimes.python.bogus: unknown key"},
+		{"runtimes:\n  python:\n    pool_size: many\n", ":3: runtimes.python.pool_size: cannot unmarshal"},
+	} {
+		cfg := writeConfig(t, tc.yaml)
+		code, _, errs := e.run("", "list", "--config", cfg)
+		if code != exitFail || !strings.HasPrefix(errs, "aios-host: "+cfg+tc.want) || strings.Contains(errs, "config:") {
+			t.Errorf("%q: exit %d, stderr %q; want %q after the file name", tc.yaml, code, errs, tc.want)
+		}
+	}
+}

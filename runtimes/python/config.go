@@ -94,8 +94,10 @@ func ConfigFrom(cfg *config.Config) (Config, error) {
 		return c, nil
 	}
 	if node, ok := cfg.Runtimes["python"]; ok {
-		if err := config.DecodeSection(node, &c); err != nil {
-			return c, fmt.Errorf("runtimes.python: %w", err)
+		// Decode, not DecodeSection: an error names the file, the
+		// line and runtimes.python.KEY ("config:3: KEY" before).
+		if err := cfg.Decode(node, "runtimes.python", &c); err != nil {
+			return c, err
 		}
 	}
 	return c, c.check()
