@@ -376,6 +376,8 @@ func TestProbePythonSectionErrorNamesFileAndKey(t *testing.T) {
 	for _, tc := range []struct{ yaml, want string }{
 		{"runtimes:\n  python:\n    bogus: 1\n", ":3: runtimes.python.bogus: unknown key"},
 		{"runtimes:\n  python:\n    pool_size: many\n", ":3: runtimes.python.pool_size: cannot unmarshal"},
+		{"runtimes:\n  python:\n    pool_size: 0\n", ":3: runtimes.python.pool_size: 0: want 1..256"},
+		{"runtimes:\n  python:\n    memory_mb: 8\n", ":3: runtimes.python.memory_mb: 8: CPython needs"},
 	} {
 		cfg := writeConfig(t, tc.yaml)
 		code, _, errs := e.run("", "list", "--config", cfg)
