@@ -244,9 +244,14 @@ func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions
 		s := &ring[(next+i)%len(ring)]
 		print(&s.rec, s.line)
 	}
+	var ve *audit.VerifyError
+	if verr != nil && n == 0 && !errors.As(verr, &ve) {
+		// A log that could not be read at all (no such file): the
+		// error alone, not a table header over nothing on stdout.
+		return c.fail(verr)
+	}
 	tw.Flush()
 	if verr != nil {
-		var ve *audit.VerifyError
 		if errors.As(verr, &ve) {
 			fmt.Fprintf(c.stderr, "%s:%d: %s\n", failed, ve.Line, ve.Reason)
 			fmt.Fprintf(c.stderr, "aios-host: the log fails verification at %s line %d: records from there on are not shown\n", failed, ve.Line)

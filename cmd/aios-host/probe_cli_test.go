@@ -386,3 +386,15 @@ func TestProbePythonSectionErrorNamesFileAndKey(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeAuditShowMissingLog: audit show of a log that does not exist
+// printed the table header on standard output, then the error.
+func TestProbeAuditShowMissingLog(t *testing.T) {
+	e := newEnv(t)
+	for _, args := range [][]string{{"audit", "show"}, {"audit", "show", filepath.Join(e.data, "none.jsonl")}} {
+		code, out, errs := e.run("", args...)
+		if code != exitFail || out != "" || !strings.Contains(errs, "no such file") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 1, the error only", args, code, out, errs)
+		}
+	}
+}
