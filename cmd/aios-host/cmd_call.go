@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/signal"
 	"time"
@@ -69,7 +70,11 @@ Example:
 	// Deadlines travel to a running host in whole milliseconds: round up,
 	// so a call in this process gets the same one.
 	if r := *timeout % time.Millisecond; r != 0 {
-		*timeout += time.Millisecond - r
+		if *timeout > math.MaxInt64-time.Millisecond {
+			*timeout -= r // rounding up would overflow into a negative deadline
+		} else {
+			*timeout += time.Millisecond - r
+		}
 	}
 	if *version != "" {
 		if _, err := semver.NewConstraint(*version); err != nil {
@@ -119,6 +124,9 @@ Example:
 			wait := cfg.Limits.MaxDeadline + socketMargin
 			if *timeout > 0 {
 				wait = *timeout + socketMargin
+				if wait < *timeout {
+					wait = math.MaxInt64 // a --timeout near the largest duration
+				}
 			}
 			return c.callViaSocket(ctx, hc, tool, *version, params, *timeout, wait, *asJSON)
 		}

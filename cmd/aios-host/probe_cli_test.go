@@ -398,3 +398,18 @@ func TestProbeAuditShowMissingLog(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeCallHugeTimeout: --timeout 9223372036854775807ns (the largest
+// duration) overflowed when rounded up to whole milliseconds: the call
+// went with a negative timeout_ms (or none in-process).
+func TestProbeCallHugeTimeout(t *testing.T) {
+	e := newEnv(t)
+	f := startFakeHost(t, filepath.Join(e.data, "aios-host.sock"), fakeAnswers)
+	if code, _, errs := e.bare("call", "echo", "{}", "--timeout", "9223372036854775807ns", "--data", e.data); code != 0 {
+		t.Fatalf("call --timeout max: %d %q", code, errs)
+	}
+	calls := f.paramsOf("tools/call")
+	if len(calls) != 1 || !strings.Contains(string(calls[0]), `"timeout_ms":9223372036854`) {
+		t.Fatalf("tools/call params %s, want timeout_ms 9223372036854", calls)
+	}
+}
