@@ -112,19 +112,9 @@ func (c *cli) dispatch(args []string) int {
 	fs.SetOutput(&perr)
 	c.globalFlags(fs)
 	help := wantsHelp(args)
-	// `aios-host --help run` (or -h run) asks for run's help, as
-	// `aios-host run --help` does, not for the list of commands.
 	var helpCmd *command
 	if help {
-		for _, a := range args {
-			if a == "--" {
-				break
-			}
-			if k, ok := c.lookup(a); ok {
-				helpCmd = &k
-				break
-			}
-		}
+		helpCmd = c.firstCommand(args)
 	}
 	fs.Usage = func() {
 		if help && helpCmd == nil {
@@ -151,11 +141,8 @@ func (c *cli) dispatch(args []string) int {
 		// --socket S call …`): say where it goes rather than print
 		// the whole usage, which does not name it.
 		cmd, see := "COMMAND", "aios-host help"
-		for _, a := range args {
-			if k, ok := c.lookup(a); ok {
-				cmd, see = k.name, "aios-host help "+k.name
-				break
-			}
+		if k := c.firstCommand(args); k != nil {
+			cmd, see = k.name, "aios-host help "+k.name
 		}
 		fmt.Fprintf(stderr, "aios-host: --%s is not a global flag (those are --config, --plugins, --data and --log-level); a command's own flags go after its name: aios-host %s … --%s …; see '%s'\n",
 			name, cmd, name, see)
@@ -173,6 +160,22 @@ func (c *cli) dispatch(args []string) int {
 		return exitUsage
 	}
 	return cmd.run(c, rest[1:])
+}
+
+// firstCommand is the first of args (before any "--") that names a
+// command, or nil: the command of `aios-host --help run` (whose help is
+// asked for, as `aios-host run --help` does) and of a command's flag given
+// before its name.
+func (c *cli) firstCommand(args []string) *command {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if k, ok := c.lookup(a); ok {
+			return &k
+		}
+	}
+	return nil
 }
 
 func (c *cli) lookup(name string) (command, bool) {
