@@ -268,6 +268,9 @@ func readSignedAnchor(file, jwksFile string) (audit.Anchor, error) {
 	if err != nil {
 		return audit.Anchor{}, err
 	}
+	if len(strings.TrimSpace(string(tok))) == 0 {
+		return audit.Anchor{}, fmt.Errorf("signed anchor %s is empty (audit anchor writes one)", file)
+	}
 	payload, _, err := trust.VerifyCompact(strings.TrimSpace(string(tok)), anchorJWSType, keys)
 	if err != nil {
 		return audit.Anchor{}, fmt.Errorf("signed anchor %s: %w", file, err)

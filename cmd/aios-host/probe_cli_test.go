@@ -413,3 +413,25 @@ func TestProbeCallHugeTimeout(t *testing.T) {
 		t.Fatalf("tools/call params %s, want timeout_ms 9223372036854", calls)
 	}
 }
+
+// TestProbeSignedAnchorErrors: an empty or garbled --signed-anchor file
+// was refused as a "malformed card signature: go-jose/go-jose: empty
+// input": no card is involved, and an empty file is said so.
+func TestProbeSignedAnchorErrors(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", filepath.Join(dir, "k")); code != 0 {
+		t.Fatalf("keygen: %s", errs)
+	}
+	jwks := filepath.Join(dir, "k", "jwks.json")
+	for body, want := range map[string]string{"": "is empty", "\n": "is empty", "abc.def": "malformed signed token"} {
+		anchor := filepath.Join(dir, "a.jws")
+		if err := os.WriteFile(anchor, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := e.run("", "audit", "verify", "--signed-anchor", anchor, "--jwks", jwks)
+		if code != exitFail || !strings.Contains(errs, anchor) || !strings.Contains(errs, want) || strings.Contains(errs, "card") {
+			t.Errorf("signed anchor %q: exit %d, stderr %q; want exit 1 naming the file and %q, not a card", body, code, errs, want)
+		}
+	}
+}
