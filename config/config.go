@@ -390,7 +390,7 @@ func Parse(data []byte, name string) (*Config, error) {
 		if errors.Is(err, io.EOF) {
 			return cfg, nil // empty file: all defaults
 		}
-		return nil, yamlSyntaxError(err, name)
+		return nil, yamlSyntaxError(err, name, data)
 	}
 	// yaml.v3 reads one document; a second one would be ignored silently.
 	var next yaml.Node
@@ -398,7 +398,7 @@ func Parse(data []byte, name string) (*Config, error) {
 	case err == nil:
 		return nil, &Error{File: name, Line: next.Line, Msg: "a second YAML document starts here: the configuration is one document (remove the --- line and merge the two)"}
 	case !errors.Is(err, io.EOF):
-		return nil, yamlSyntaxError(err, name)
+		return nil, yamlSyntaxError(err, name, data)
 	}
 	if root.Kind == 0 {
 		return cfg, nil // empty file: all defaults

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -518,14 +519,34 @@ func (w *walker) valuePath(line int, msg string) (match, onLine string) {
 }
 
 // yamlSyntaxError turns yaml.v3's "yaml: line 3: ..." into an Error.
-func yamlSyntaxError(err error, file string) error {
+// yaml.v3 leaves "line N" out when the problem is on the first line (its
+// marks count from 0, and 0 reads as unknown) and for an alias of an
+// anchor that does not exist: data, the file's text, gives those lines.
+func yamlSyntaxError(err error, file string, data []byte) error {
 	e := &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	if m := lineRE.FindStringSubmatch(e.Msg); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Msg = "YAML syntax: " + m[2]
+		return e
+	}
+	if m := unknownAnchorRE.FindStringSubmatch(e.Msg); m != nil {
+		alias := regexp.MustCompile(`\*` + regexp.QuoteMeta(m[1]) + `(?:[\s,\]}]|$)`)
+		if loc := alias.FindIndex(data); loc != nil {
+			e.Line = bytes.Count(data[:loc[0]], []byte("\n")) + 1
+		}
+		e.Msg = "YAML: " + e.Msg
+		return e
+	}
+	if !strings.Contains(e.Msg, "line ") {
+		e.Line = 1
+		e.Msg = "YAML syntax: " + e.Msg
 	}
 	return e
 }
+
+// unknownAnchorRE matches yaml.v3's error for an alias (*name) of an
+// anchor the file does not define.
+var unknownAnchorRE = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

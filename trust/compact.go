@@ -45,14 +45,14 @@ func VerifyCompact(token, typ string, keys []*Key) ([]byte, string, error) {
 		if errors.Is(err, jose.ErrUnsupportedAlgorithm) {
 			return nil, "", fmt.Errorf("%w: %v", ErrAlgorithm, err)
 		}
-		return nil, "", fmt.Errorf("%w: %v", ErrMalformed, err)
+		return nil, "", fmt.Errorf("%w: %v", errMalformedToken, err)
 	}
 	if len(obj.Signatures) != 1 {
-		return nil, "", fmt.Errorf("%w: %d signatures, want 1", ErrMalformed, len(obj.Signatures))
+		return nil, "", fmt.Errorf("%w: %d signatures, want 1", errMalformedToken, len(obj.Signatures))
 	}
 	h := obj.Signatures[0].Protected
 	if got, _ := h.ExtraHeaders[jose.HeaderType].(string); got != typ {
-		return nil, "", fmt.Errorf("%w: typ %q, want %q", ErrMalformed, got, typ)
+		return nil, "", fmt.Errorf("%w: typ %q, want %q", errMalformedToken, got, typ)
 	}
 	if h.KeyID == "" {
 		return nil, "", fmt.Errorf("%w: no kid in the header", ErrMalformed)
@@ -68,10 +68,27 @@ func VerifyCompact(token, typ string, keys []*Key) ([]byte, string, error) {
 		}
 		payload, err := obj.Verify(k.JWK.Key)
 		if err != nil {
-			last = fmt.Errorf("%w: %v", ErrTampered, err)
+			last = fmt.Errorf("%w: %v", errTamperedToken, err)
 			continue
 		}
 		return payload, h.KeyID, nil
 	}
 	return nil, "", last
 }
+
+// tokenErr is a card error (ErrMalformed, ErrTampered) said of a compact
+// JWS (a signed audit anchor), whose message must not speak of a card
+// ("signed anchor a.jws: malformed card signature" before); errors.Is
+// still finds the card error.
+type tokenErr struct {
+	is  error
+	msg string
+}
+
+func (e *tokenErr) Error() string        { return e.msg }
+func (e *tokenErr) Is(target error) bool { return target == e.is }
+
+var (
+	errMalformedToken = &tokenErr{ErrMalformed, "malformed signed token"}
+	errTamperedToken  = &tokenErr{ErrTampered, "signature does not match the token (tampered token or wrong key)"}
+)

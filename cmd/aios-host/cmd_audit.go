@@ -81,10 +81,17 @@ See docs/audit.md.`)
 		opts.After = a
 	}
 	var key trust.SigningKey
+	var filter auditFilter
 	switch sub {
 	case "show":
 		if *keyFlag != "" || *outFlag != "" || *kidFlag != "" || *signedFlag != "" || *jwksFlag != "" || *anchorFlag != "" {
 			return c.usageError(fs, "audit show takes --after, not --key, --kid, --out, --anchor, --signed-anchor or --jwks")
+		}
+		// A bad filter value is a bad command line (exit 2), not a log
+		// that fails verification (exit 1).
+		var err error
+		if filter, err = show.filter(time.Now()); err != nil {
+			return c.usageError(fs, "%v", err)
 		}
 	case "verify":
 		if *keyFlag != "" || *outFlag != "" || *kidFlag != "" {
@@ -148,7 +155,7 @@ See docs/audit.md.`)
 		}
 	}
 	if sub == "show" {
-		return c.auditShow(files, current, opts, show)
+		return c.auditShow(files, current, opts, show, filter)
 	}
 	files, total, last, failed, err := verifyLog(files, current, opts)
 	if err != nil {
@@ -299,6 +306,9 @@ func readSignedAnchor(file, jwksFile string) (audit.Anchor, error) {
 	keys, err := trust.ParseJWKS(jwks, abi.Verified, jwksFile)
 	if err != nil {
 		return audit.Anchor{}, err
+	}
+	if len(strings.TrimSpace(string(tok))) == 0 {
+		return audit.Anchor{}, fmt.Errorf("signed anchor %s is empty (audit anchor writes one)", file)
 	}
 	payload, _, err := trust.VerifyCompact(strings.TrimSpace(string(tok)), anchorJWSType, keys)
 	if err != nil {

@@ -170,11 +170,8 @@ type shown struct {
 // selected before the bad line, then the failure, and exits 1: a viewer of
 // an audit log must not show records that cannot be trusted.
 // current is the configured log when files is its listing (verifyLog).
-func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions, f showFlags) int {
-	af, err := f.filter(time.Now())
-	if err != nil {
-		return c.fail(err)
-	}
+// af is f's filter (showFlags.filter).
+func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions, f showFlags, af auditFilter) int {
 	if af.call != "" {
 		// A nested call's record comes before its parent's (it ends
 		// first), so the tree is known only after a first reading.
@@ -247,9 +244,14 @@ func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions
 		s := &ring[(next+i)%len(ring)]
 		print(&s.rec, s.line)
 	}
+	var ve *audit.VerifyError
+	if verr != nil && n == 0 && !errors.As(verr, &ve) {
+		// A log that could not be read at all (no such file): the
+		// error alone, not a table header over nothing on stdout.
+		return c.fail(verr)
+	}
 	tw.Flush()
 	if verr != nil {
-		var ve *audit.VerifyError
 		if errors.As(verr, &ve) {
 			fmt.Fprintf(c.stderr, "%s:%d: %s\n", failed, ve.Line, ve.Reason)
 			fmt.Fprintf(c.stderr, "aios-host: the log fails verification at %s line %d: records from there on are not shown\n", failed, ve.Line)

@@ -1,15 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
@@ -69,7 +70,11 @@ Example:
 	// Deadlines travel to a running host in whole milliseconds: round up,
 	// so a call in this process gets the same one.
 	if r := *timeout % time.Millisecond; r != 0 {
-		*timeout += time.Millisecond - r
+		if *timeout > math.MaxInt64-time.Millisecond {
+			*timeout -= r // rounding up would overflow into a negative deadline
+		} else {
+			*timeout += time.Millisecond - r
+		}
 	}
 	if *version != "" {
 		if _, err := semver.NewConstraint(*version); err != nil {
@@ -83,19 +88,25 @@ Example:
 	if err != nil {
 		return c.fail(err)
 	}
-	raw := []byte("{}")
+	raw, what := []byte("{}"), "params"
 	if len(pos) == 2 {
 		raw = []byte(pos[1])
 		if pos[1] == "-" {
-			if raw, err = readLimited(c.stdin, int64(cfg.Limits.MaxParamsBytes), "params from standard input", "limits.max_params_bytes"); err != nil {
+			what = "params from standard input"
+			if raw, err = readLimited(c.stdin, int64(cfg.Limits.MaxParamsBytes), what, "limits.max_params_bytes"); err != nil {
 				return c.fail(err)
 			}
 		}
 	}
 	var params any
+	if len(bytes.TrimSpace(raw)) == 0 {
+		// "json: EOF" said nothing of where the params came from.
+		fmt.Fprintf(c.stderr, "aios-host: %s are empty: want a JSON object, e.g. {}\n", what)
+		return exitUsage
+	}
 	if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
 		// A bad value, not a bad command line: no usage text (exit 2 still).
-		fmt.Fprintf(c.stderr, "aios-host: params are not valid JSON: %v\n", err)
+		fmt.Fprintf(c.stderr, "aios-host: %s are not valid JSON: %v\n", what, err)
 		return exitUsage
 	}
 	log, err := c.logger(slog.LevelWarn)
@@ -103,7 +114,7 @@ Example:
 		return c.usageError(fs, "%v", err)
 	}
 
-	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(c.ctx, stopSignals()...)
 	defer stop()
 	if *as == "" {
 		if hc, err := c.dialHost(cfg, *socket); err != nil {
@@ -113,6 +124,9 @@ Example:
 			wait := cfg.Limits.MaxDeadline + socketMargin
 			if *timeout > 0 {
 				wait = *timeout + socketMargin
+				if wait < *timeout {
+					wait = math.MaxInt64 // a --timeout near the largest duration
+				}
 			}
 			return c.callViaSocket(ctx, hc, tool, *version, params, *timeout, wait, *asJSON)
 		}

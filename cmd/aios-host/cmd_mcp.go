@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -54,7 +53,7 @@ Claude Desktop (claude_desktop_config.json):
 	}
 	gc := applyServeGC()
 	keepServingOnBrokenPipe()
-	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(c.ctx, stopSignals()...)
 	defer stop()
 	h, err := c.newHost(ctx, log, hostOptions{audit: true, discovery: true})
 	if errors.Is(err, audit.ErrInUse) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/server"
@@ -13,9 +14,9 @@ import (
 func runRun(c *cli, args []string) int {
 	fs := c.flags("run", "run [--socket PATH] [--http ADDR] [--engine wazero|wasmtime] [--wire msgpack|json] [global flags]", `
 Load the built-in providers and every provider in the plugin folders, then
-serve until SIGINT (Ctrl-C) or SIGTERM. On shutdown every provider is closed
-and the audit log is flushed and fsynced. A plugin that fails to load is
-logged and skipped.`)
+serve until SIGINT (Ctrl-C), SIGTERM or SIGHUP (the terminal closed; not
+under nohup). On shutdown every provider is closed and the audit log is
+flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	socket := fs.String("socket", "", "unix socket `path` for JSON-RPC (default: server.socket, else <data>/aios-host.sock)")
 	httpAddr := fs.String("http", "", "serve HTTP on `addr`, e.g. 127.0.0.1:7700 (default: server.http; off when empty)")
 	fs.StringVar(&c.engine, "engine", "", "WebAssembly `engine`: wazero or wasmtime (default: runtimes.wasm.engine, else wazero; wasmtime needs a -tags wasmtime build)")
@@ -30,24 +31,42 @@ logged and skipped.`)
 	if c.wire != "" && c.wire != wire.MsgPack && c.wire != wire.JSON {
 		return c.usageError(fs, "--wire %q: want msgpack or json", c.wire)
 	}
+	if c.engine != "" {
+		if err := checkEngine(c.engine); err != nil {
+			return c.usageError(fs, "%v", err) // a bad value, as --wire's (exit 2)
+		}
+	}
 	log, err := c.logger(slog.LevelInfo)
 	if err != nil {
 		return c.usageError(fs, "%v", err)
 	}
 	gc := applyServeGC()
 	keepServingOnBrokenPipe()
-	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(c.ctx, stopSignals()...)
 	defer stop()
+	// The server section is checked before anything loads: a mistake
+	// in it (server.sokcet) was found only by the server, after every
+	// plugin had loaded, and the socket checked before loading was the
+	// default one, not server.socket.
+	cfg, err := c.config()
+	if err != nil {
+		return c.fail(err)
+	}
+	sc, err := server.LoadConfig(cfg)
+	if err != nil {
+		return c.fail(err)
+	}
+	switch {
+	case *httpAddr != "":
+		c.httpFrom = "flag"
+	case sc.HTTP != "":
+		*httpAddr, c.httpFrom = sc.HTTP, "config"
+	}
 	h, err := c.newHost(ctx, log, hostOptions{audit: true, discovery: true})
 	if err != nil {
 		return c.fail(err)
 	}
-	cfg := h.Config()
-	if *httpAddr == "" {
-		if sc, err := server.LoadConfig(cfg); err == nil {
-			*httpAddr = sc.HTTP
-		}
-	}
+	cfg = h.Config()
 	sv, err := c.startServing(ctx, h, log, socketPath(cfg, *socket), *httpAddr)
 	if err != nil {
 		_ = closeHost(h, c.stderr)
@@ -76,14 +95,20 @@ logged and skipped.`)
 	// Servers (JSON-RPC over the unix socket, HTTP) and the plugin watcher
 	// start here once they exist.
 	<-ctx.Done()
+	first := time.Now()
 	// A second SIGINT or SIGTERM during the shutdown ends the process at
-	// once (what an operator pressing Ctrl-C again expects).
-	stop()
-	again := make(chan os.Signal, 1)
-	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	// once (what an operator pressing Ctrl-C again expects), unless it
+	// came within sameSignalWindow of the first. SIGHUP does not: a
+	// closed terminal may send more than one (the kernel's to the
+	// foreground group, the shell's to its jobs). The signals are caught
+	// before NotifyContext lets them go, so that none meanwhile takes its
+	// default action (ending the process).
+	again := make(chan os.Signal, 4)
+	signal.Notify(again, stopSignals()...)
 	defer signal.Stop(again)
+	stop()
 	log.Info("shutting down (a second SIGINT or SIGTERM exits without waiting)")
-	return awaitShutdown(again, log, func() int {
+	return awaitShutdown(again, first, log, func() int {
 		sv.close()
 		if err := closeHost(h, c.stderr); err != nil {
 			return exitFail
@@ -92,20 +117,48 @@ logged and skipped.`)
 	})
 }
 
+// sameSignalWindow is how long after the signal that started the shutdown
+// another one is taken for the same: `timeout`, and supervisors that
+// signal the process and then its process group, send SIGTERM twice at
+// once, and the second cut every such shutdown short.
+var sameSignalWindow = time.Second
+
 // awaitShutdown runs closeAll and returns its exit code, or exitFail as
-// soon as a signal arrives on again before it has finished: the calls
-// still in flight are abandoned, and audit records not yet written are
-// lost (as in a crash: docs/audit.md, "What a crash can lose").
-func awaitShutdown(again <-chan os.Signal, log *slog.Logger, closeAll func() int) int {
+// soon as a SIGINT or SIGTERM arrives on again before it has finished
+// (and more than sameSignalWindow after first, the signal that started
+// the shutdown): the calls still in flight are abandoned, and audit
+// records not yet written are lost (as in a crash: docs/audit.md, "What a
+// crash can lose"). A SIGHUP is ignored.
+func awaitShutdown(again <-chan os.Signal, first time.Time, log *slog.Logger, closeAll func() int) int {
 	done := make(chan int, 1)
 	go func() { done <- closeAll() }()
-	select {
-	case code := <-done:
-		return code
-	case s := <-again:
-		log.Error("second signal during shutdown: exiting without waiting for it to finish", "signal", s.String())
-		return exitFail
+	for {
+		select {
+		case code := <-done:
+			return code
+		case s := <-again:
+			if s == syscall.SIGHUP || time.Since(first) < sameSignalWindow {
+				log.Info("signal during shutdown ignored (a SIGHUP, or one that came with the first)", "signal", s.String())
+				continue
+			}
+			log.Error("second signal during shutdown: exiting without waiting for it to finish", "signal", s.String())
+			return exitFail
+		}
 	}
+}
+
+// stopSignals are the signals that stop the commands that serve or call
+// (run, mcp, call) with a clean shutdown: SIGINT, SIGTERM, and SIGHUP (the
+// terminal of a foreground host closed, an ssh session dropped), which
+// otherwise ended the process at once, its audit records not yet written
+// lost and its socket file left behind. A SIGHUP ignored when the process
+// started (nohup) stays ignored: catching it would undo nohup.
+func stopSignals() []os.Signal {
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	return sigs
 }
 
 func auditPathOf(disabled bool, path string) string {

@@ -69,6 +69,28 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 			return nil, err
 		}
 	}
+	// The HTTP address is bound now too: one that cannot be listened on
+	// (no port, a port in use) fails before the plugins load, and
+	// connections made while they load wait in the backlog.
+	var httpLn net.Listener
+	if httpAddr != "" {
+		ln, err := net.Listen("tcp", httpAddr)
+		if err != nil {
+			switch c.httpFrom {
+			case "config": // located by fail: config.yaml:N: server.http: …
+				return nil, fmt.Errorf("server.http: %s: %w", httpAddr, err)
+			case "flag":
+				return nil, fmt.Errorf("--http %s: %w", httpAddr, err)
+			}
+			return nil, fmt.Errorf("http %s: %w", httpAddr, err)
+		}
+		httpLn = ln
+		defer func() {
+			if httpLn != nil { // not handed to the server
+				httpLn.Close()
+			}
+		}()
+	}
 	metrics := server.NewMetrics()
 	start := time.Now()
 	progress := func(done, total int, path string, err error) {
@@ -116,12 +138,10 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 	} else {
 		fmt.Fprintf(c.stderr, "no JSON-RPC unix socket: %v\n", noSocket)
 	}
-	if httpAddr != "" {
-		addr, err := s.ListenHTTP(httpAddr)
-		if err != nil {
-			sv.close()
-			return nil, err
-		}
+	if httpLn != nil {
+		addr := httpLn.Addr()
+		s.ServeHTTPListener(httpLn)
+		httpLn = nil
 		sv.m.SetResource(s.PublicURL() + mcpserver.Path)
 		if a := sv.m.AnonymousAgent(); a != "" {
 			fmt.Fprintf(c.stderr, "MCP (streamable HTTP; requests without a token served as agent %q: mcp.http.anonymous_agent, for development only) on %s%s\n", a, s.PublicURL(), mcpserver.Path)
@@ -269,6 +289,9 @@ func (c *cli) listViaSocket(hc *hostConn, asJSON bool) int {
 	}
 	sortTools(tools)
 	if asJSON {
+		if tools == nil {
+			tools = []toolInfo{} // an array, as in-process (not null)
+		}
 		if err := writeJSON(c.stdout, tools, true); err != nil {
 			return c.fail(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
@@ -33,6 +34,13 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 	}
 	if *jwksFile != "" && *jwksURL != "" {
 		return c.usageError(fs, "give --jwks or --jwks-url, not both")
+	}
+	if *jwksURL != "" {
+		// A value that is no http(s) URL is a bad command line, not a
+		// card whose key could not be found ("invalid: …", exit 1).
+		if u, err := url.Parse(*jwksURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return c.usageError(fs, "--jwks-url %q: want an http or https URL, e.g. https://example.org/.well-known/jwks.json", *jwksURL)
+		}
 	}
 	data, err := readInputFile(pos[0], maxCardFileBytes, "an Adapter Card")
 	if err != nil {

@@ -33,16 +33,24 @@ func wasmEngine(cfg *config.Config) string {
 // setWasmEngine checks engine against the engines compiled in and stores it
 // as runtimes.wasm.engine.
 func setWasmEngine(cfg *config.Config, engine string) error {
+	if err := checkEngine(engine); err != nil {
+		return err
+	}
+	if cfg.Runtimes == nil {
+		cfg.Runtimes = map[string]yaml.Node{}
+	}
+	cfg.Runtimes["wasm"] = withKey(cfg.Runtimes["wasm"], "engine", engine)
+	return nil
+}
+
+// checkEngine says why --engine engine cannot be used (nil when it can).
+func checkEngine(engine string) error {
 	if !slices.Contains(wasm.Engines(), engine) {
 		if engine == wasm.EngineWasmtime {
 			return fmt.Errorf("--engine wasmtime: this binary was built without it (build with -tags wasmtime; needs cgo)")
 		}
 		return fmt.Errorf("--engine %q: want one of %q", engine, wasm.Engines())
 	}
-	if cfg.Runtimes == nil {
-		cfg.Runtimes = map[string]yaml.Node{}
-	}
-	cfg.Runtimes["wasm"] = withKey(cfg.Runtimes["wasm"], "engine", engine)
 	return nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aios-host/aios-host/config"
 )
@@ -70,7 +71,7 @@ func main() {
 
 // cli is the state of one invocation: the global flags and the streams.
 type cli struct {
-	// ctx is cancelled to stop the command (tests; SIGINT/SIGTERM are
+	// ctx is cancelled to stop the command (tests; SIGINT/SIGTERM/SIGHUP are
 	// added on top by the commands that serve or call).
 	ctx            context.Context
 	stdin          io.Reader
@@ -90,6 +91,9 @@ type cli struct {
 	refreshMCP func(ctx context.Context) error
 	engine     string // run --engine: runtimes.wasm.engine
 	wire       string // run --wire: runtimes.js.wire and runtimes.python.wire
+	// httpFrom says where run's HTTP address came from, for its errors:
+	// "flag" (--http), "config" (server.http), or "" (a test's).
+	httpFrom string
 }
 
 // run executes one command line and returns the exit code.
@@ -108,8 +112,12 @@ func (c *cli) dispatch(args []string) int {
 	fs.SetOutput(&perr)
 	c.globalFlags(fs)
 	help := wantsHelp(args)
+	var helpCmd *command
+	if help {
+		helpCmd = c.firstCommand(args)
+	}
 	fs.Usage = func() {
-		if help {
+		if help && helpCmd == nil {
 			c.usage(fs.Output())
 		}
 	}
@@ -118,11 +126,14 @@ func (c *cli) dispatch(args []string) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			if helpCmd != nil {
+				return helpCmd.run(c, []string{"--help"})
+			}
 			return exitOK // usage already printed
 		}
 		name, undefined := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
 		if !undefined {
-			io.WriteString(stderr, perr.String())
+			fmt.Fprintf(stderr, "aios-host: %s\n\n", flagError(fs, err))
 			c.usage(stderr)
 			return exitUsage
 		}
@@ -130,11 +141,8 @@ func (c *cli) dispatch(args []string) int {
 		// --socket S call …`): say where it goes rather than print
 		// the whole usage, which does not name it.
 		cmd, see := "COMMAND", "aios-host help"
-		for _, a := range args {
-			if k, ok := c.lookup(a); ok {
-				cmd, see = k.name, "aios-host help "+k.name
-				break
-			}
+		if k := c.firstCommand(args); k != nil {
+			cmd, see = k.name, "aios-host help "+k.name
 		}
 		fmt.Fprintf(stderr, "aios-host: --%s is not a global flag (those are --config, --plugins, --data and --log-level); a command's own flags go after its name: aios-host %s … --%s …; see '%s'\n",
 			name, cmd, name, see)
@@ -152,6 +160,22 @@ func (c *cli) dispatch(args []string) int {
 		return exitUsage
 	}
 	return cmd.run(c, rest[1:])
+}
+
+// firstCommand is the first of args (before any "--") that names a
+// command, or nil: the command of `aios-host --help run` (whose help is
+// asked for, as `aios-host run --help` does) and of a command's flag given
+// before its name.
+func (c *cli) firstCommand(args []string) *command {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if k, ok := c.lookup(a); ok {
+			return &k
+		}
+	}
+	return nil
 }
 
 func (c *cli) lookup(name string) (command, bool) {
@@ -269,12 +293,20 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) ([]string, int, bool) {
 	if wantsHelp(args) {
 		fs.SetOutput(c.stdout) // help is an answer, not an error
 	}
+	out := fs.Output()
 	for {
-		if err := fs.Parse(args); err != nil {
+		// The flag package prints its own error line, then the usage:
+		// both are kept aside, and the error said as the others are.
+		var perr strings.Builder
+		fs.SetOutput(&perr)
+		err := fs.Parse(args)
+		fs.SetOutput(out)
+		if err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, exitOK, false // usage already printed
+				io.WriteString(out, perr.String()) // the usage
+				return nil, exitOK, false
 			}
-			return nil, exitUsage, false
+			return nil, c.usageError(fs, "%s", flagError(fs, err)), false
 		}
 		rest := fs.Args()
 		consumed := len(args) - len(rest)
@@ -294,6 +326,44 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) ([]string, int, bool) {
 	}
 	return pos, 0, true
 }
+
+// flagError rewrites an error of the flag package for the command line
+// as documented: "flag provided but not defined: -x" as "unknown flag
+// --x", and for a value that does not parse ("invalid value "5" for flag
+// -timeout: parse error") what the flag wants.
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return fmt.Sprintf("unknown flag --%s (see '%s --help')", name, fs.Name())
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return fmt.Sprintf("--%s needs a value", name)
+	}
+	m := flagValueRE.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	value, name, why := m[1], m[2], m[3]
+	if f := fs.Lookup(name); f != nil && (why == "parse error" || why == "value out of range") {
+		if g, ok := f.Value.(flag.Getter); ok {
+			switch g.Get().(type) {
+			case time.Duration:
+				why = "want a duration such as 5s, 1m30s or 500ms"
+			case bool:
+				why = "want true or false"
+			case int, int64, uint, uint64:
+				if why == "parse error" {
+					why = "want a whole number"
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("--%s %s: %s", name, value, why)
+}
+
+// flagValueRE matches the flag package's error for a value its flag
+// refuses: the value (quoted), the flag's name, and why.
+var flagValueRE = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:]+): (.*)$`)
 
 // parseLogLevel is the --log-level value, or def when it is empty.
 func parseLogLevel(s string, def slog.Level) (slog.Level, error) {
@@ -387,6 +457,9 @@ func runHelp(c *cli, args []string) int {
 	if len(pos) == 0 {
 		c.usage(c.stdout)
 		return exitOK
+	}
+	if len(pos) > 1 {
+		return c.usageError(fs, "help takes one COMMAND, got %q", pos)
 	}
 	cmd, found := c.lookup(pos[0])
 	if !found {

@@ -148,7 +148,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{"no command", nil, "Usage:"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
-		{"unknown flag", []string{"list", "--frob"}, "flag provided but not defined"},
+		{"unknown flag", []string{"list", "--frob"}, "aios-host: unknown flag --frob"},
 		{"call without tool", []string{"call"}, "call needs a tool name"},
 		{"call bad json", []string{"call", "analyze-complexity", "{not json"}, "params are not valid JSON"},
 		{"call bad tool name", []string{"call", "../x"}, "invalid tool name"},

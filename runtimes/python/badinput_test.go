@@ -166,15 +166,15 @@ func TestConfigSection(t *testing.T) {
 			return c.PoolSize == 3 && c.MemoryMB == 128 && c.StartupTimeout == 2*time.Second && c.Interpreter == "python3"
 		}},
 		{"runtimes:\n  python:\n    pool_sise: 3\n", "pool_sise", nil},
-		{"runtimes:\n  python:\n    pool_size: 0\n", "pool_size 0", nil},
-		{"runtimes:\n  python:\n    memory_mb: 8\n", "memory_mb 8", nil},
+		{"runtimes:\n  python:\n    pool_size: 0\n", "pool_size: 0", nil},
+		{"runtimes:\n  python:\n    memory_mb: 8\n", "memory_mb: 8", nil},
 		{"", "", func(c python.Config) bool {
 			return c.PoolSize == python.DefaultPoolSize && c.Spin == python.DefaultSpin
 		}},
 		{"runtimes:\n  python:\n    spin: 120us\n", "", func(c python.Config) bool { return c.Spin == 120*time.Microsecond }},
 		{"runtimes:\n  python:\n    spin: 0s\n", "", func(c python.Config) bool { return c.Spin == 0 }},
-		{"runtimes:\n  python:\n    spin: 1s\n", "spin 1s", nil},
-		{"runtimes:\n  python:\n    spin: -1us\n", "spin -1µs", nil},
+		{"runtimes:\n  python:\n    spin: 1s\n", "spin: 1s", nil},
+		{"runtimes:\n  python:\n    spin: -1us\n", "spin: -1µs", nil},
 		{"", "", func(c python.Config) bool { return c.Wire == "msgpack" }},
 		{"runtimes:\n  python:\n    wire: json\n", "", func(c python.Config) bool { return c.Wire == "json" }},
 		{"runtimes:\n  python:\n    wire: JSON\n", `runtimes.python.wire: "JSON" is not a wire format (want msgpack or json)`, nil},

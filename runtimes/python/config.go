@@ -94,8 +94,10 @@ func ConfigFrom(cfg *config.Config) (Config, error) {
 		return c, nil
 	}
 	if node, ok := cfg.Runtimes["python"]; ok {
-		if err := config.DecodeSection(node, &c); err != nil {
-			return c, fmt.Errorf("runtimes.python: %w", err)
+		// Decode, not DecodeSection: an error names the file, the
+		// line and runtimes.python.KEY ("config:3: KEY" before).
+		if err := cfg.Decode(node, "runtimes.python", &c); err != nil {
+			return c, err
 		}
 	}
 	return c, c.check()
@@ -104,21 +106,21 @@ func ConfigFrom(cfg *config.Config) (Config, error) {
 func (c *Config) check() error {
 	switch {
 	case c.PoolSize < 1 || c.PoolSize > 256:
-		return fmt.Errorf("runtimes.python.pool_size %d: want 1..256", c.PoolSize)
+		return fmt.Errorf("runtimes.python.pool_size: %d: want 1..256", c.PoolSize)
 	case c.MemoryMB < 0:
-		return fmt.Errorf("runtimes.python.memory_mb %d: want >= 0 (0 means no limit)", c.MemoryMB)
+		return fmt.Errorf("runtimes.python.memory_mb: %d: want >= 0 (0 means no limit)", c.MemoryMB)
 	case c.MemoryMB > 0 && c.MemoryMB < 32:
-		return fmt.Errorf("runtimes.python.memory_mb %d: CPython needs at least 32 MiB of address space", c.MemoryMB)
+		return fmt.Errorf("runtimes.python.memory_mb: %d: CPython needs at least 32 MiB of address space", c.MemoryMB)
 	case c.CPUSeconds < 0:
-		return fmt.Errorf("runtimes.python.cpu_seconds %d: want >= 0 (0 means no limit)", c.CPUSeconds)
+		return fmt.Errorf("runtimes.python.cpu_seconds: %d: want >= 0 (0 means no limit)", c.CPUSeconds)
 	case c.MaxProcesses < 0 || c.MaxProcesses > 0 && c.MaxProcesses < 8:
-		return fmt.Errorf("runtimes.python.max_processes %d: want 0 (no limit) or at least 8 (a worker has a few threads)", c.MaxProcesses)
+		return fmt.Errorf("runtimes.python.max_processes: %d: want 0 (no limit) or at least 8 (a worker has a few threads)", c.MaxProcesses)
 	case c.CPUs < 0 || c.CPUs > 4096 || c.CPUs > 0 && c.CPUs < 0.01:
-		return fmt.Errorf("runtimes.python.cpus %v: want 0 (no limit) or 0.01..4096 cores", c.CPUs)
+		return fmt.Errorf("runtimes.python.cpus: %v: want 0 (no limit) or 0.01..4096 cores", c.CPUs)
 	case c.StartupTimeout < 0:
-		return fmt.Errorf("runtimes.python.startup_timeout %v: want a positive duration", c.StartupTimeout)
+		return fmt.Errorf("runtimes.python.startup_timeout: %v: want a positive duration", c.StartupTimeout)
 	case c.Spin < 0 || c.Spin > MaxSpin:
-		return fmt.Errorf("runtimes.python.spin %v: want 0 (off) .. %v", c.Spin, MaxSpin)
+		return fmt.Errorf("runtimes.python.spin: %v: want 0 (off) .. %v", c.Spin, MaxSpin)
 	}
 	w, err := wire.Check("runtimes.python.wire", c.Wire)
 	if err != nil {
