@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// TestProbeYAMLErrorLines: yaml.v3 leaves "line N" out of a syntax error
+// TestYAMLErrorLines: yaml.v3 leaves "line N" out of a syntax error
 // on the first line of the file and of an alias of an unknown anchor, so
 // the error named the file only ("c.yaml: found character that cannot
 // start any token"), without the line the README promises.
-func TestProbeYAMLErrorLines(t *testing.T) {
+func TestYAMLErrorLines(t *testing.T) {
 	for _, tc := range []struct{ yaml, want string }{
 		{"\tlimits: {}\n", "c.yaml:1: YAML syntax: found character that cannot start any token"},
 		{"limits: 1: 2\n", "c.yaml:1: YAML syntax: mapping values are not allowed in this context"},

@@ -61,11 +61,11 @@ func probeChild(t *testing.T, wrapper []string, marker string, args ...string) (
 	return cmd, stderr, done
 }
 
-// TestProbeRunSIGHUPShutsDown: a SIGHUP (the terminal of a foreground
+// TestRunSIGHUPShutsDown: a SIGHUP (the terminal of a foreground
 // `aios-host run` closed, an ssh session dropped) ended the host at once,
 // Go's default: no shutdown, the audit records not yet written lost, the
 // socket file left behind. It now shuts down as for SIGTERM, exit 0.
-func TestProbeRunSIGHUPShutsDown(t *testing.T) {
+func TestRunSIGHUPShutsDown(t *testing.T) {
 	e := newEnv(t)
 	sock := filepath.Join(t.TempDir(), "h.sock")
 	cmd, stderr, done := probeChild(t, nil, "aios-host serving", "run", "--plugins", e.plugins, "--data", e.data, "--socket", sock)
@@ -89,9 +89,9 @@ func TestProbeRunSIGHUPShutsDown(t *testing.T) {
 	}
 }
 
-// TestProbeRunNohupKeepsServing: a host started under nohup (SIGHUP
+// TestRunNohupKeepsServing: a host started under nohup (SIGHUP
 // ignored) must keep ignoring it: catching SIGHUP must not undo nohup.
-func TestProbeRunNohupKeepsServing(t *testing.T) {
+func TestRunNohupKeepsServing(t *testing.T) {
 	nohup, err := exec.LookPath("nohup")
 	if err != nil {
 		t.Skip("no nohup")
@@ -122,11 +122,11 @@ func TestProbeRunNohupKeepsServing(t *testing.T) {
 	}
 }
 
-// TestProbeAuditShowBadFilterIsUsage: a bad --since, --until, --limit,
+// TestAuditShowBadFilterIsUsage: a bad --since, --until, --limit,
 // --tool or --outcome value of audit show exited 1, the status of a log
 // that fails verification: a script checking the log read a typo as
 // tampering. It is a usage error (exit 2), as a bad --after is.
-func TestProbeAuditShowBadFilterIsUsage(t *testing.T) {
+func TestAuditShowBadFilterIsUsage(t *testing.T) {
 	e := newEnv(t)
 	for _, bad := range [][]string{
 		{"--since", "yesterday"},
@@ -142,21 +142,21 @@ func TestProbeAuditShowBadFilterIsUsage(t *testing.T) {
 	}
 }
 
-// TestProbeRunBadEngineIsUsage: `run --engine bogus` exited 1 (a failed
+// TestRunBadEngineIsUsage: `run --engine bogus` exited 1 (a failed
 // operation) where `run --wire bogus` exits 2: both are a bad flag value.
-func TestProbeRunBadEngineIsUsage(t *testing.T) {
+func TestRunBadEngineIsUsage(t *testing.T) {
 	code, _, errs := newEnv(t).run("", "run", "--engine", "bogus")
 	if code != exitUsage || !strings.Contains(errs, `--engine "bogus"`) {
 		t.Fatalf("run --engine bogus: %d %q", code, errs)
 	}
 }
 
-// TestProbeRunHTTPCheckedBeforeLoading: `run --http ADDR` with an
+// TestRunHTTPCheckedBeforeLoading: `run --http ADDR` with an
 // address that cannot be listened on (no port, a port in use) loaded
 // every plugin first (seconds, worker processes) and only then failed;
 // the socket is checked before loading (TestRunSocketInUseFailsBeforeLoading),
 // the HTTP address is now too.
-func TestProbeRunHTTPCheckedBeforeLoading(t *testing.T) {
+func TestRunHTTPCheckedBeforeLoading(t *testing.T) {
 	e := newEnv(t)
 	wasm, err := os.ReadFile(filepath.Join("..", "..", "samples", "plugins", "c-echo.wasm"))
 	if err != nil {
@@ -188,20 +188,20 @@ func TestProbeRunHTTPCheckedBeforeLoading(t *testing.T) {
 	}
 }
 
-// TestProbeHelpExtraArguments: `help run extra` printed run's help and
+// TestHelpExtraArguments: `help run extra` printed run's help and
 // ignored the rest; like every other command's, extra arguments are a
 // usage error.
-func TestProbeHelpExtraArguments(t *testing.T) {
+func TestHelpExtraArguments(t *testing.T) {
 	code, out, errs := newEnv(t).bare("help", "run", "extra")
 	if code != exitUsage || !strings.Contains(errs, "extra") {
 		t.Fatalf("help run extra: %d %q %q", code, out, errs)
 	}
 }
 
-// TestProbeListJSONEmptyThroughHost: `list --json` against a running
+// TestListJSONEmptyThroughHost: `list --json` against a running
 // host with no tools (its built-in provider disabled, no plugins)
 // printed null, where the in-process list prints [] (README: an array).
-func TestProbeListJSONEmptyThroughHost(t *testing.T) {
+func TestListJSONEmptyThroughHost(t *testing.T) {
 	e := newEnv(t)
 	sock := filepath.Join(e.data, "aios-host.sock")
 	startFakeHost(t, sock, func(method string) any {
@@ -216,11 +216,11 @@ func TestProbeListJSONEmptyThroughHost(t *testing.T) {
 	}
 }
 
-// TestProbeRunServerSectionCheckedFirst: a mistake in the config's server
+// TestRunServerSectionCheckedFirst: a mistake in the config's server
 // section (server.sokcet) stopped `run` only after every plugin had
 // loaded (the server decodes it last), and the socket checked before
 // loading was the default one.
-func TestProbeRunServerSectionCheckedFirst(t *testing.T) {
+func TestRunServerSectionCheckedFirst(t *testing.T) {
 	e := newEnv(t)
 	wasm, err := os.ReadFile(filepath.Join("..", "..", "samples", "plugins", "c-echo.wasm"))
 	if err != nil {
@@ -239,11 +239,11 @@ func TestProbeRunServerSectionCheckedFirst(t *testing.T) {
 	}
 }
 
-// TestProbeFlagErrors: the flag package's own errors reached the user as
+// TestFlagErrors: the flag package's own errors reached the user as
 // they are: "flag provided but not defined: -frob" (one dash, no
 // "aios-host:"), and for a value that does not parse `invalid value "5"
 // for flag -timeout: parse error`, which does not say what is wanted.
-func TestProbeFlagErrors(t *testing.T) {
+func TestFlagErrors(t *testing.T) {
 	e := newEnv(t)
 	for _, tc := range []struct {
 		args []string
@@ -264,10 +264,10 @@ func TestProbeFlagErrors(t *testing.T) {
 	}
 }
 
-// TestProbeCallEmptyParams: `call TOOL -` with nothing on standard input
+// TestCallEmptyParams: `call TOOL -` with nothing on standard input
 // (or an empty argument) said "params are not valid JSON: json: EOF",
 // which names neither the input nor what is wanted.
-func TestProbeCallEmptyParams(t *testing.T) {
+func TestCallEmptyParams(t *testing.T) {
 	e := newEnv(t)
 	for _, tc := range []struct{ arg, stdin, want string }{
 		{"-", "", "aios-host: params from standard input are empty: want a JSON object, e.g. {}\n"},
@@ -282,11 +282,11 @@ func TestProbeCallEmptyParams(t *testing.T) {
 	}
 }
 
-// TestProbeVerifyBadJWKSURL: `verify CARD --jwks-url notaurl` (or
+// TestVerifyBadJWKSURL: `verify CARD --jwks-url notaurl` (or
 // ftp://…, file://…) printed "invalid: CARD: unknown signing key: …
 // unsupported protocol scheme", exit 1, as if the card were bad; the URL
 // is the mistake, a usage error.
-func TestProbeVerifyBadJWKSURL(t *testing.T) {
+func TestVerifyBadJWKSURL(t *testing.T) {
 	e := newEnv(t)
 	card := filepath.Join(t.TempDir(), "adapter.json")
 	if err := os.WriteFile(card, []byte(`{}`), 0o600); err != nil {
@@ -300,9 +300,9 @@ func TestProbeVerifyBadJWKSURL(t *testing.T) {
 	}
 }
 
-// TestProbeHelpFlagBeforeCommand: `aios-host --help run` (or -h call)
+// TestHelpFlagBeforeCommand: `aios-host --help run` (or -h call)
 // printed the list of commands, not the help of the command named.
-func TestProbeHelpFlagBeforeCommand(t *testing.T) {
+func TestHelpFlagBeforeCommand(t *testing.T) {
 	e := newEnv(t)
 	for _, args := range [][]string{{"--help", "run"}, {"-h", "call"}, {"--data", e.data, "-help", "audit"}} {
 		name := args[len(args)-1]
@@ -316,14 +316,14 @@ func TestProbeHelpFlagBeforeCommand(t *testing.T) {
 	}
 }
 
-// TestProbeShutdownDuplicateSignals: `timeout 10 aios-host run` always
+// TestShutdownDuplicateSignals: `timeout 10 aios-host run` always
 // ended with "second signal during shutdown" (exit 1, records not yet
 // written lost): timeout sends SIGTERM to the process and then to its
 // process group, so the host got two at once. And a SIGHUP during the
 // shutdown (a terminal closing sends more than one) ended the process by
 // its default action. Both are now ignored; a later SIGTERM still cuts
 // the shutdown short.
-func TestProbeShutdownDuplicateSignals(t *testing.T) {
+func TestShutdownDuplicateSignals(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
 	hang := make(chan struct{})
 	defer close(hang)
@@ -356,9 +356,9 @@ func TestProbeShutdownDuplicateSignals(t *testing.T) {
 	}
 }
 
-// TestProbeServerHTTPNamesKey: an address of server.http that cannot be
+// TestServerHTTPNamesKey: an address of server.http that cannot be
 // listened on said "http 7700: …", naming neither the key nor the file.
-func TestProbeServerHTTPNamesKey(t *testing.T) {
+func TestServerHTTPNamesKey(t *testing.T) {
 	e := newEnv(t)
 	cfg := writeConfig(t, "limits: {}\nserver:\n  http: \"7700\"\n")
 	code, errs := runWith(t, strings.NewReader(""), io.Discard, "run", "--plugins", e.plugins, "--data", e.data, "--config", cfg, "--socket", filepath.Join(t.TempDir(), "h.sock"))
@@ -367,11 +367,11 @@ func TestProbeServerHTTPNamesKey(t *testing.T) {
 	}
 }
 
-// TestProbePythonSectionErrorNamesFileAndKey: an unknown key or a
+// TestPythonSectionErrorNamesFileAndKey: an unknown key or a
 // mistyped value under runtimes.python said "c.yaml:2: runtimes.python:
 // config:3: bogus: unknown key", a second, made-up file name "config" and
 // the key without its path.
-func TestProbePythonSectionErrorNamesFileAndKey(t *testing.T) {
+func TestPythonSectionErrorNamesFileAndKey(t *testing.T) {
 	e := newEnv(t)
 	for _, tc := range []struct{ yaml, want string }{
 		{"runtimes:\n  python:\n    bogus: 1\n", ":3: runtimes.python.bogus: unknown key"},
@@ -387,9 +387,9 @@ func TestProbePythonSectionErrorNamesFileAndKey(t *testing.T) {
 	}
 }
 
-// TestProbeAuditShowMissingLog: audit show of a log that does not exist
+// TestAuditShowMissingLog: audit show of a log that does not exist
 // printed the table header on standard output, then the error.
-func TestProbeAuditShowMissingLog(t *testing.T) {
+func TestAuditShowMissingLog(t *testing.T) {
 	e := newEnv(t)
 	for _, args := range [][]string{{"audit", "show"}, {"audit", "show", filepath.Join(e.data, "none.jsonl")}} {
 		code, out, errs := e.run("", args...)
@@ -399,10 +399,10 @@ func TestProbeAuditShowMissingLog(t *testing.T) {
 	}
 }
 
-// TestProbeCallHugeTimeout: --timeout 9223372036854775807ns (the largest
+// TestCallHugeTimeout: --timeout 9223372036854775807ns (the largest
 // duration) overflowed when rounded up to whole milliseconds: the call
 // went with a negative timeout_ms (or none in-process).
-func TestProbeCallHugeTimeout(t *testing.T) {
+func TestCallHugeTimeout(t *testing.T) {
 	e := newEnv(t)
 	f := startFakeHost(t, filepath.Join(e.data, "aios-host.sock"), fakeAnswers)
 	if code, _, errs := e.bare("call", "echo", "{}", "--timeout", "9223372036854775807ns", "--data", e.data); code != 0 {
@@ -414,10 +414,10 @@ func TestProbeCallHugeTimeout(t *testing.T) {
 	}
 }
 
-// TestProbeSignedAnchorErrors: an empty or garbled --signed-anchor file
+// TestSignedAnchorErrors: an empty or garbled --signed-anchor file
 // was refused as a "malformed card signature: go-jose/go-jose: empty
 // input": no card is involved, and an empty file is said so.
-func TestProbeSignedAnchorErrors(t *testing.T) {
+func TestSignedAnchorErrors(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
 	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", filepath.Join(dir, "k")); code != 0 {
