@@ -2,7 +2,6 @@ package discovery
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,31 +73,5 @@ func TestFailedFolderGoneClearsError(t *testing.T) {
 	}
 	if env.d.Errors()[sub] == "" {
 		t.Error("Refresh dropped the error of a unit still failing")
-	}
-}
-
-// TestPluginFolderIsAFile: a one-shot scan of a plugin "folder" that
-// is a file logged "plugin folder not readable … err=<nil>".
-func TestPluginFolderIsAFile(t *testing.T) {
-	var buf testutil.SyncBuffer
-	env := newEnv(t, "", nil) // for its host
-	file := filepath.Join(t.TempDir(), "notafolder")
-	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Parse([]byte("plugins: ["+file+"]\naudit: {disabled: true}\ndiscovery:\n  dirs: []\n  desktop_dirs: []\n"), "c.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := New(Options{Host: env.h, Config: cfg, Logger: slog.New(slog.NewTextHandler(&buf, nil)), Once: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	_ = d.Close()
-	if out := buf.String(); !strings.Contains(out, "plugin folder not readable") || strings.Contains(out, "err=<nil>") {
-		t.Errorf("log: %s", out)
 	}
 }

@@ -257,6 +257,17 @@ func (d *Discovery) Roots() []string { return append([]string(nil), d.roots...) 
 // Start scans every folder (reporting progress), fetches remote cards, and
 // then watches the folders until Close.
 func (d *Discovery) Start(ctx context.Context) error {
+	// A file given as a folder would be watched as one and then, at the
+	// first check of the roots, be said to be gone (TestPluginsFileRefused).
+	for _, r := range d.roots {
+		if st, err := os.Stat(r); err == nil && !st.IsDir() {
+			what := "plugin folder"
+			if d.isDesk[r] {
+				what = "desktop folder (discovery.desktop_dirs)"
+			}
+			return fmt.Errorf("discovery: %s %s is a file, not a folder: give the folder that holds it", what, r)
+		}
+	}
 	if d.cfg.watch() && !d.opts.Once {
 		w, err := fsnotify.NewWatcher()
 		if err != nil {
@@ -280,11 +291,7 @@ func (d *Discovery) Start(ctx context.Context) error {
 	}
 	if d.watcher == nil {
 		for _, r := range d.roots {
-			st, err := os.Stat(r)
-			if err == nil && !st.IsDir() {
-				err = errors.New("not a folder") // was logged as err=<nil>
-			}
-			if err != nil {
+			if _, err := os.Stat(r); err != nil { // a file was refused above
 				d.log.Warn("plugin folder not readable", "dir", r, "err", err)
 			}
 		}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/trust"
 )
@@ -418,5 +420,34 @@ func TestConflictKeepsOld(t *testing.T) {
 	testutil.Eventually(t, "conflict reported", func() bool { return env.d.Errors()[filepath.Join(env.dir, "two.fake")] != "" })
 	if _, err := env.call("two", 1); err != nil {
 		t.Fatalf("old version of two stopped serving: %v", err)
+	}
+}
+
+// TestPluginsFileRefused: a file given as a plugin folder is refused at
+// Start, naming it. It was watched as a folder, said to be unreadable and,
+// two seconds later, to be "gone, its providers removed".
+func TestPluginsFileRefused(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tool.fake")
+	writeFake(t, file, fakeSpec{ID: "org.test.a", Version: "1.0.0", Tools: []string{"a-echo"}})
+	cfg, err := config.Parse([]byte("plugins: ["+file+"]\ndata: "+filepath.Join(dir, "data")+"\naudit: {disabled: true}\ndiscovery:\n  dirs: []\n"), filepath.Join(dir, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := host.New(host.Options{Config: cfg, Loaders: []abi.Loader{&fakeLoader{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	for _, once := range []bool{false, true} {
+		d, err := New(Options{Host: h, Config: cfg, Once: once})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = d.Start(context.Background())
+		_ = d.Close()
+		if err == nil || !strings.Contains(err.Error(), "plugin folder "+file+" is a file, not a folder") {
+			t.Fatalf("Once %v: Start with a file as plugin folder: %v", once, err)
+		}
 	}
 }
