@@ -46,7 +46,7 @@ const maxPrunedBytes = 256 << 20
 // VerifyOptions.After.
 func PrunedAnchor(path string, seq uint64) (a Anchor, ok bool, err error) {
 	name := PrunedName(path)
-	f, err := os.Open(name)
+	f, err := openRegular(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return Anchor{}, false, nil
 	}
@@ -92,7 +92,7 @@ func FirstSeq(path string) (uint64, error) {
 // firstRecord reads and checks the first line of a log file (io.EOF when
 // the file is empty).
 func firstRecord(path string) (record, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return record{}, err
 	}
@@ -109,6 +109,20 @@ func firstRecord(path string) (record, error) {
 		return record{}, fmt.Errorf("%s: its first record is damaged (%s)", path, reason)
 	}
 	return r, nil
+}
+
+// openRegular opens path for reading when it is a regular file (or a
+// symbolic link to one): opening a FIFO blocks until a writer opens it, and
+// the pruner, which Close waits for, or audit verify would hang there.
+func openRegular(path string) (*os.File, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
+	}
+	return os.Open(path)
 }
 
 // pruneLoop deletes the oldest rotated files while more than
@@ -175,7 +189,12 @@ func appendPruned(name string, p Pruned) error {
 	if err != nil {
 		return err
 	}
-	_, statErr := os.Lstat(name)
+	st, statErr := os.Stat(name)
+	if statErr == nil && !st.Mode().IsRegular() {
+		// Not opened: opening a FIFO for writing blocks until someone
+		// reads it, and Close waits for the pruner.
+		return fmt.Errorf("%s is not a regular file (%s)", name, st.Mode().Type())
+	}
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
