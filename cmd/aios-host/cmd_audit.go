@@ -219,6 +219,12 @@ func verifyLog(files []string, current string, opts audit.VerifyOptions) ([]stri
 				auto = perr == nil && ok && a == opts.After
 			}
 			if b, ok, perr := prunedAfter(current, again); auto && perr == nil && ok {
+				if each != nil && seen > 0 && b.Seq > seen {
+					// Records before them were given to opts.Each
+					// (audit show printed them): going on would leave a
+					// gap in what it shows.
+					return files, total, last, failed, fmt.Errorf("records %d to %d were pruned (audit.max_files) while the records before them were read: run again", seen+1, b.Seq)
+				}
 				opts.After = b
 			}
 			files = again
