@@ -3,11 +3,16 @@
 package audit
 
 import (
+	"bytes"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // closeWithin closes w, failing the test when Close does not return in d.
@@ -56,5 +61,38 @@ func TestProbePruneFIFO(t *testing.T) {
 				t.Fatalf("%d rotated files left of %d", len(after), len(rot))
 			}
 		})
+	}
+}
+
+// TestProbePruneKeepsEditedMiddle: a rotated file edited in its middle
+// (its last record and the join to the next file intact) does not verify:
+// it is evidence, and the pruner kept only the join's check, so it deleted
+// it and the edit with it. It is kept now, and the writer says why.
+func TestProbePruneKeepsEditedMiddle(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	logRotated(t, path, 1, 40, 0, nil)
+	rot, _ := RotatedFiles(path)
+	data, err := os.ReadFile(rot[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if len(lines) < 4 {
+		t.Fatalf("%s holds %d lines", rot[0].Path, len(lines)-1)
+	}
+	first := lines[0]
+	i := bytes.Index(first, []byte(`"tool":"`))
+	first[i+8] ^= 1
+	if err := os.WriteFile(rot[0].Path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var logged testutil.SyncBuffer
+	logRotated(t, path, 41, 1, 1, slog.New(slog.NewTextHandler(&logged, nil)))
+	if _, err := os.Stat(rot[0].Path); err != nil {
+		t.Fatalf("the edited file was pruned: %v", err)
+	}
+	if !strings.Contains(logged.String(), "not pruned") || !strings.Contains(logged.String(), filepath.Base(rot[0].Path)) {
+		t.Fatalf("the writer's log does not say why:\n%s", logged.String())
 	}
 }

@@ -138,9 +138,9 @@ func (w *Writer) pruneLoop() {
 }
 
 // prune deletes the oldest rotated files of the log until MaxFiles are
-// left. Before deleting a file it checks that the file after it follows
-// it (names, seqs and hashes: a chain broken there is evidence and is
-// kept), and appends the anchor of its last record to the pruned file,
+// left. Before deleting a file it checks that the file verifies and that
+// the file after it follows it (names, seqs and hashes: a chain broken
+// there is evidence and is kept), and appends the anchor of its last record to the pruned file,
 // fsynced, so that verifying what remains can start from it.
 func (w *Writer) prune() error {
 	files, err := RotatedFiles(w.path)
@@ -167,6 +167,22 @@ func (w *Writer) prune() error {
 			return fmt.Errorf("%s does not follow %s: its first record's prev is %s, the last record's hash %s", next.Path, old.Path, first.Prev, last.Hash)
 		}
 		anchor := Anchor{Seq: last.Seq, Hash: last.Hash}
+		// The whole file must verify, not only its join to the next: a
+		// record edited in its middle is evidence too, and deleting the
+		// file would delete it. It is read once, after its rotation.
+		head, err := firstRecord(old.Path)
+		if err != nil {
+			return err
+		}
+		after := Anchor{}
+		if head.Seq > 1 {
+			after = Anchor{Seq: head.Seq - 1, Hash: head.Prev}
+		}
+		if _, got, _, err := VerifyFiles([]string{old.Path}, VerifyOptions{After: after, More: true}); err != nil {
+			return fmt.Errorf("%s does not verify: %w", old.Path, err)
+		} else if got != anchor {
+			return fmt.Errorf("%s does not verify: it ends at %s, its last record is %s", old.Path, got, anchor)
+		}
 		if err := appendPruned(PrunedName(w.path), Pruned{File: filepath.Base(old.Path), First: old.First, Last: old.Last,
 			Anchor: anchor.String(), PrunedAt: time.Now().UTC().Format(time.RFC3339)}); err != nil {
 			return err
