@@ -96,3 +96,70 @@ func TestProbePruneKeepsEditedMiddle(t *testing.T) {
 		t.Fatalf("the writer's log does not say why:\n%s", logged.String())
 	}
 }
+
+// TestProbePruneAfterHandRemoval: once the pruner has pruned, a rotated
+// file removed by someone else at the head (the oldest one left) is a gap
+// after the last pruned anchor. The pruner went on pruning the next
+// oldest, and its anchor then let verify pass over the gap: the removal
+// was laundered. It now keeps the files and says the records are missing.
+func TestProbePruneAfterHandRemoval(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	logRotated(t, path, 1, 60, 3, nil)
+	rot, _ := RotatedFiles(path)
+	if len(rot) != 3 || rot[0].First == 1 {
+		t.Fatalf("rotated files %v", rot)
+	}
+	if err := os.Remove(rot[0].Path); err != nil { // not the pruner
+		t.Fatal(err)
+	}
+	var logged testutil.SyncBuffer
+	w, err := Open(path, Options{MaxBytes: 2000, MaxFiles: 1, Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeWithin(t, w, 10*time.Second)
+	if _, err := os.Stat(rot[1].Path); err != nil {
+		t.Fatalf("the file after the one removed by hand was pruned: %v", err)
+	}
+	if a, ok, _ := PrunedAnchor(path, rot[2].First-1); ok {
+		t.Fatalf("an anchor %v was kept past the gap: verify would pass over records %d-%d", a, rot[0].First, rot[0].Last)
+	}
+	if !strings.Contains(logged.String(), "not pruned") || !strings.Contains(logged.String(), "missing") {
+		t.Fatalf("the writer's log does not say why:\n%s", logged.String())
+	}
+}
+
+// TestProbePruneAfterCrash: the host stopped after appending a file's
+// anchor and before deleting it: the next Open deletes it (the anchor
+// names its last record) and goes on; verify from the anchors passes.
+func TestProbePruneAfterCrash(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	logRotated(t, path, 1, 60, 3, nil)
+	rot, _ := RotatedFiles(path)
+	last, err := lastRecord(rot[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := appendPruned(PrunedName(path), Pruned{File: filepath.Base(rot[0].Path), First: rot[0].First, Last: rot[0].Last,
+		Anchor: Anchor{Seq: last.Seq, Hash: last.Hash}.String()}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Open(path, Options{MaxBytes: 2000, MaxFiles: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeWithin(t, w, 10*time.Second)
+	after, _ := RotatedFiles(path)
+	if len(after) != 1 || after[0] != rot[2] {
+		t.Fatalf("rotated files left %v, want %v", after, rot[2:])
+	}
+	a, ok, err := PrunedAnchor(path, rot[2].First-1)
+	if !ok || err != nil {
+		t.Fatalf("no anchor before %v: %v", rot[2], err)
+	}
+	if _, l, _, err := VerifyFiles(logFiles(t, path), VerifyOptions{After: a}); err != nil || l.Seq != 60 {
+		t.Fatalf("verify from %v: %v, %v", a, l, err)
+	}
+}

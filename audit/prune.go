@@ -45,13 +45,41 @@ const maxPrunedBytes = 256 << 20
 // the files that remain, from record seq+1 on, takes it as
 // VerifyOptions.After.
 func PrunedAnchor(path string, seq uint64) (a Anchor, ok bool, err error) {
+	err = scanPruned(path, func(got Anchor) {
+		if got.Seq == seq {
+			a, ok = got, true // the last line for seq wins
+		}
+	})
+	if err != nil {
+		return Anchor{}, false, err
+	}
+	return a, ok, nil
+}
+
+// lastPruned returns the anchor of the newest record the Writer pruned
+// (the highest seq of the pruned file; ok false when there is none).
+func lastPruned(path string) (a Anchor, ok bool, err error) {
+	err = scanPruned(path, func(got Anchor) {
+		if !ok || got.Seq >= a.Seq {
+			a, ok = got, true
+		}
+	})
+	if err != nil {
+		return Anchor{}, false, err
+	}
+	return a, ok, nil
+}
+
+// scanPruned calls fn with the anchor of each line of the pruned file of
+// the log at path, in order (nothing when there is no pruned file).
+func scanPruned(path string, fn func(Anchor)) error {
 	name := PrunedName(path)
 	f, err := openRegular(name)
 	if errors.Is(err, os.ErrNotExist) {
-		return Anchor{}, false, nil
+		return nil
 	}
 	if err != nil {
-		return Anchor{}, false, err
+		return err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(io.LimitReader(f, maxPrunedBytes))
@@ -63,20 +91,18 @@ func PrunedAnchor(path string, seq uint64) (a Anchor, ok bool, err error) {
 		}
 		var p Pruned
 		if err := json.Unmarshal(line, &p); err != nil {
-			return Anchor{}, false, fmt.Errorf("%s:%d: not a pruned-file record: %v", name, n, err)
+			return fmt.Errorf("%s:%d: not a pruned-file record: %v", name, n, err)
 		}
 		got, err := ParseAnchor(p.Anchor)
 		if err != nil {
-			return Anchor{}, false, fmt.Errorf("%s:%d: %v", name, n, err)
+			return fmt.Errorf("%s:%d: %v", name, n, err)
 		}
-		if got.Seq == seq {
-			a, ok = got, true // the last line for seq wins
-		}
+		fn(got)
 	}
 	if err := sc.Err(); err != nil {
-		return Anchor{}, false, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	return a, ok, nil
+	return nil
 }
 
 // FirstSeq returns the seq of the first record of the log file at path (0
@@ -147,6 +173,13 @@ func (w *Writer) prune() error {
 	if err != nil {
 		return err
 	}
+	var done Anchor // the newest record pruned before
+	if len(files) > w.opts.MaxFiles {
+		var err error
+		if done, _, err = lastPruned(w.path); err != nil {
+			return err
+		}
+	}
 	for len(files) > w.opts.MaxFiles {
 		old, next := files[0], files[1]
 		if next.First != old.Last+1 {
@@ -178,6 +211,16 @@ func (w *Writer) prune() error {
 		if head.Seq > 1 {
 			after = Anchor{Seq: head.Seq - 1, Hash: head.Prev}
 		}
+		// After a pruning, the oldest file left must follow the file
+		// pruned last (or be it, when the host stopped between the anchor
+		// and the deletion): else files were removed by someone else, and
+		// pruning on would give verify an anchor past the gap.
+		if done.Seq != 0 && after != done && anchor != done {
+			if done.Seq < after.Seq {
+				return fmt.Errorf("%s starts at record %d but the last file pruned ended at %d (%s): records %d to %d are missing", old.Path, head.Seq, done.Seq, PrunedName(w.path), done.Seq+1, after.Seq)
+			}
+			return fmt.Errorf("%s (records %d to %d) does not follow the last file pruned, which ended at %s (%s)", old.Path, head.Seq, last.Seq, done, PrunedName(w.path))
+		}
 		if _, got, _, err := VerifyFiles([]string{old.Path}, VerifyOptions{After: after, More: true}); err != nil {
 			return fmt.Errorf("%s does not verify: %w", old.Path, err)
 		} else if got != anchor {
@@ -191,6 +234,7 @@ func (w *Writer) prune() error {
 			return err
 		}
 		syncDir(filepath.Dir(old.Path))
+		done = anchor
 		w.opts.Logger.Info("audit log file pruned", "path", old.Path, "records", fmt.Sprintf("%d-%d", old.First, old.Last),
 			"anchor", anchor.String(), "kept_in", PrunedName(w.path))
 		files = files[1:]
