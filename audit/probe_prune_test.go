@@ -163,3 +163,41 @@ func TestProbePruneAfterCrash(t *testing.T) {
 		t.Fatalf("verify from %v: %v, %v", a, l, err)
 	}
 }
+
+// TestProbePruneStopsAtMovedLog: a log moved away under the writer (not
+// named like a rotated file) is a gap between rotated files: the pruner
+// deletes nothing past it and says so.
+func TestProbePruneStopsAtMovedLog(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	var logged testutil.SyncBuffer
+	w, err := Open(path, Options{MaxBytes: 2000, MaxFiles: 1, Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(from, n int) {
+		for i := from; i < from+n; i++ {
+			w.Log(entry(i))
+			if i%3 == 0 {
+				if err := w.Sync(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	write(1, 12)
+	if err := os.Rename(path, path+".1"); err != nil {
+		t.Fatal(err)
+	}
+	w.Log(entry(13))
+	time.Sleep(400 * time.Millisecond) // SyncInterval: the writer notices
+	write(14, 47)
+	closeWithin(t, w, 10*time.Second)
+	rot, _ := RotatedFiles(path)
+	if len(rot) < 2 {
+		t.Fatalf("rotated files %v: pruned past the moved file", rot)
+	}
+	if !strings.Contains(logged.String(), "not pruned") {
+		t.Fatalf("no Warn:\n%s", logged.String())
+	}
+}
