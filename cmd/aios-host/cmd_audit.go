@@ -261,9 +261,17 @@ func logFiles(path string) ([]string, error) {
 	}
 	var files []string
 	for _, r := range rotated {
+		// Not opened when it is no regular file: reading a FIFO would
+		// block until someone writes to it.
+		if st, err := os.Stat(r.Path); err == nil && !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s is named like a rotated file of %s but is not a regular file (%s)", r.Path, path, st.Mode().Type())
+		}
 		files = append(files, r.Path)
 	}
-	if _, err := os.Stat(path); err == nil || len(files) == 0 {
+	if st, err := os.Stat(path); err == nil || len(files) == 0 {
+		if err == nil && !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
+		}
 		files = append(files, path)
 	}
 	return files, nil

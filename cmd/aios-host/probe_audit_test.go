@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aios-host/aios-host/audit"
 )
@@ -66,5 +67,40 @@ func TestProbeShowPrunedMidRead(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(err.Error(), "were pruned (audit.max_files) while") {
 		t.Fatalf("verifyLog err %v, want the pruned records named", err)
+	}
+}
+
+// TestProbeVerifyFIFOInLog: a FIFO named like a rotated file beside the
+// log made `audit verify` (no FILE) block forever opening it; it is an
+// error naming the file now.
+func TestProbeVerifyFIFOInLog(t *testing.T) {
+	e := newEnv(t)
+	path := filepath.Join(e.data, "audit.jsonl")
+	writeRotated(t, path, 20, 0)
+	rot, _ := audit.RotatedFiles(path)
+	if err := os.Remove(rot[0].Path); err != nil {
+		t.Fatal(err)
+	}
+	if err := mkfifo(rot[0].Path); err != nil {
+		t.Skip(err)
+	}
+	type res struct {
+		code int
+		errs string
+	}
+	done := make(chan res, 1)
+	go func() {
+		code, _, errs := e.run("", "audit", "verify")
+		done <- res{code, errs}
+	}()
+	select {
+	case r := <-done:
+		if r.code == 0 || !strings.Contains(r.errs, rot[0].Path) || !strings.Contains(r.errs, "not a regular file") {
+			t.Fatalf("audit verify: exit %d, %s", r.code, r.errs)
+		}
+	case <-time.After(5 * time.Second):
+		f, _ := os.OpenFile(rot[0].Path, os.O_WRONLY, 0) // let the reader go
+		f.Close()
+		t.Fatal("audit verify hung opening a FIFO named like a rotated file")
 	}
 }
