@@ -96,9 +96,9 @@ type Options struct {
 	MaxBytes int64
 	// MaxFiles keeps at most this many rotated files (0: all of them).
 	// After a rotation, and at Open, the oldest beyond it are deleted, each
-	// once the file after it is checked to follow it, and the anchor of its
-	// last record is appended first to PrunedName(path), which verifying
-	// the rest starts from (PrunedAnchor). See docs/audit.md "Rotation".
+	// once it verifies and the file after it is checked to follow it, and
+	// the anchor of its last record is appended first to PrunedName(path),
+	// which verifying the rest starts from (PrunedAnchor). See docs/audit.md "Rotation".
 	MaxFiles int
 
 	// WriteFault, when set, replaces the writes to the log file: fault

@@ -45,13 +45,41 @@ const maxPrunedBytes = 256 << 20
 // the files that remain, from record seq+1 on, takes it as
 // VerifyOptions.After.
 func PrunedAnchor(path string, seq uint64) (a Anchor, ok bool, err error) {
-	name := PrunedName(path)
-	f, err := os.Open(name)
-	if errors.Is(err, os.ErrNotExist) {
-		return Anchor{}, false, nil
-	}
+	err = scanPruned(path, func(got Anchor) {
+		if got.Seq == seq {
+			a, ok = got, true // the last line for seq wins
+		}
+	})
 	if err != nil {
 		return Anchor{}, false, err
+	}
+	return a, ok, nil
+}
+
+// lastPruned returns the anchor of the newest record the Writer pruned
+// (the highest seq of the pruned file; ok false when there is none).
+func lastPruned(path string) (a Anchor, ok bool, err error) {
+	err = scanPruned(path, func(got Anchor) {
+		if !ok || got.Seq >= a.Seq {
+			a, ok = got, true
+		}
+	})
+	if err != nil {
+		return Anchor{}, false, err
+	}
+	return a, ok, nil
+}
+
+// scanPruned calls fn with the anchor of each line of the pruned file of
+// the log at path, in order (nothing when there is no pruned file).
+func scanPruned(path string, fn func(Anchor)) error {
+	name := PrunedName(path)
+	f, err := openRegular(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(io.LimitReader(f, maxPrunedBytes))
@@ -63,20 +91,18 @@ func PrunedAnchor(path string, seq uint64) (a Anchor, ok bool, err error) {
 		}
 		var p Pruned
 		if err := json.Unmarshal(line, &p); err != nil {
-			return Anchor{}, false, fmt.Errorf("%s:%d: not a pruned-file record: %v", name, n, err)
+			return fmt.Errorf("%s:%d: not a pruned-file record: %v", name, n, err)
 		}
 		got, err := ParseAnchor(p.Anchor)
 		if err != nil {
-			return Anchor{}, false, fmt.Errorf("%s:%d: %v", name, n, err)
+			return fmt.Errorf("%s:%d: %v", name, n, err)
 		}
-		if got.Seq == seq {
-			a, ok = got, true // the last line for seq wins
-		}
+		fn(got)
 	}
 	if err := sc.Err(); err != nil {
-		return Anchor{}, false, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	return a, ok, nil
+	return nil
 }
 
 // FirstSeq returns the seq of the first record of the log file at path (0
@@ -92,7 +118,7 @@ func FirstSeq(path string) (uint64, error) {
 // firstRecord reads and checks the first line of a log file (io.EOF when
 // the file is empty).
 func firstRecord(path string) (record, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return record{}, err
 	}
@@ -111,6 +137,20 @@ func firstRecord(path string) (record, error) {
 	return r, nil
 }
 
+// openRegular opens path for reading when it is a regular file (or a
+// symbolic link to one): opening a FIFO blocks until a writer opens it, and
+// the pruner, which Close waits for, or audit verify would hang there.
+func openRegular(path string) (*os.File, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
+	}
+	return os.Open(path)
+}
+
 // pruneLoop deletes the oldest rotated files while more than
 // Options.MaxFiles are left: once at Open, then after each rotation
 // (pruneKick). It ends when pruneKick is closed (Close).
@@ -124,14 +164,21 @@ func (w *Writer) pruneLoop() {
 }
 
 // prune deletes the oldest rotated files of the log until MaxFiles are
-// left. Before deleting a file it checks that the file after it follows
-// it (names, seqs and hashes: a chain broken there is evidence and is
-// kept), and appends the anchor of its last record to the pruned file,
+// left. Before deleting a file it checks that the file verifies and that
+// the file after it follows it (names, seqs and hashes: a chain broken
+// there is evidence and is kept), and appends the anchor of its last record to the pruned file,
 // fsynced, so that verifying what remains can start from it.
 func (w *Writer) prune() error {
 	files, err := RotatedFiles(w.path)
 	if err != nil {
 		return err
+	}
+	var done Anchor // the newest record pruned before
+	if len(files) > w.opts.MaxFiles {
+		var err error
+		if done, _, err = lastPruned(w.path); err != nil {
+			return err
+		}
 	}
 	for len(files) > w.opts.MaxFiles {
 		old, next := files[0], files[1]
@@ -153,6 +200,32 @@ func (w *Writer) prune() error {
 			return fmt.Errorf("%s does not follow %s: its first record's prev is %s, the last record's hash %s", next.Path, old.Path, first.Prev, last.Hash)
 		}
 		anchor := Anchor{Seq: last.Seq, Hash: last.Hash}
+		// The whole file must verify, not only its join to the next: a
+		// record edited in its middle is evidence too, and deleting the
+		// file would delete it. It is read once, after its rotation.
+		head, err := firstRecord(old.Path)
+		if err != nil {
+			return err
+		}
+		after := Anchor{}
+		if head.Seq > 1 {
+			after = Anchor{Seq: head.Seq - 1, Hash: head.Prev}
+		}
+		// After a pruning, the oldest file left must follow the file
+		// pruned last (or be it, when the host stopped between the anchor
+		// and the deletion): else files were removed by someone else, and
+		// pruning on would give verify an anchor past the gap.
+		if done.Seq != 0 && after != done && anchor != done {
+			if done.Seq < after.Seq {
+				return fmt.Errorf("%s starts at record %d but the last file pruned ended at %d (%s): records %d to %d are missing", old.Path, head.Seq, done.Seq, PrunedName(w.path), done.Seq+1, after.Seq)
+			}
+			return fmt.Errorf("%s (records %d to %d) does not follow the last file pruned, which ended at %s (%s)", old.Path, head.Seq, last.Seq, done, PrunedName(w.path))
+		}
+		if _, got, _, err := VerifyFiles([]string{old.Path}, VerifyOptions{After: after, More: true}); err != nil {
+			return fmt.Errorf("%s does not verify: %w", old.Path, err)
+		} else if got != anchor {
+			return fmt.Errorf("%s does not verify: it ends at %s, its last record is %s", old.Path, got, anchor)
+		}
 		if err := appendPruned(PrunedName(w.path), Pruned{File: filepath.Base(old.Path), First: old.First, Last: old.Last,
 			Anchor: anchor.String(), PrunedAt: time.Now().UTC().Format(time.RFC3339)}); err != nil {
 			return err
@@ -161,6 +234,7 @@ func (w *Writer) prune() error {
 			return err
 		}
 		syncDir(filepath.Dir(old.Path))
+		done = anchor
 		w.opts.Logger.Info("audit log file pruned", "path", old.Path, "records", fmt.Sprintf("%d-%d", old.First, old.Last),
 			"anchor", anchor.String(), "kept_in", PrunedName(w.path))
 		files = files[1:]
@@ -175,7 +249,12 @@ func appendPruned(name string, p Pruned) error {
 	if err != nil {
 		return err
 	}
-	_, statErr := os.Lstat(name)
+	st, statErr := os.Stat(name)
+	if statErr == nil && !st.Mode().IsRegular() {
+		// Not opened: opening a FIFO for writing blocks until someone
+		// reads it, and Close waits for the pruner.
+		return fmt.Errorf("%s is not a regular file (%s)", name, st.Mode().Type())
+	}
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return err

@@ -160,7 +160,7 @@ func (w *Writer) continueFromRotated() error {
 
 // lastRecord reads and checks the last line of a complete log file.
 func lastRecord(path string) (record, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return record{}, err
 	}

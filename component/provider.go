@@ -17,6 +17,7 @@ import (
 	mrand "math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -984,20 +985,21 @@ func (inst *instance) close() {
 // (TestComponentRetiredPastThreeQuarters).
 func (inst *instance) overgrown(limit uint64) bool {
 	if !inst.memsListed {
-		// Memory() is a non-nil interface holding a nil pointer for a
-		// module without one: go by the exported memories (a component's
-		// memories are exported for its canonical options; an adapter
-		// imports its main module's). Listed once: the listing allocates.
+		// Each module's own memory, defined or imported (an adapter
+		// imports its main module's: listed once), exported or not (a
+		// module's private memory grows too). Memory() is a non-nil
+		// interface holding a nil pointer for a module without one.
+		// Listed once: reflect is not per call.
 		inst.memsListed = true
 		for _, m := range inst.mods {
 			if m == nil {
 				continue
 			}
-			for name := range m.ExportedMemoryDefinitions() {
-				if mem := m.ExportedMemory(name); mem != nil {
-					inst.mems = append(inst.mems, mem)
-				}
+			mem := m.Memory()
+			if mem == nil || reflect.ValueOf(mem).IsNil() || slices.Contains(inst.mems, mem) {
+				continue
 			}
+			inst.mems = append(inst.mems, mem)
 		}
 	}
 	for _, mem := range inst.mems {

@@ -226,6 +226,12 @@ func verifyLog(files []string, current string, opts audit.VerifyOptions) ([]stri
 				auto = perr == nil && ok && a == opts.After
 			}
 			if b, ok, perr := prunedAfter(current, again); auto && perr == nil && ok {
+				if each != nil && seen > 0 && b.Seq > seen {
+					// Records before them were given to opts.Each
+					// (audit show printed them): going on would leave a
+					// gap in what it shows.
+					return files, total, last, failed, fmt.Errorf("records %d to %d were pruned (audit.max_files) while the records before them were read: run again", seen+1, b.Seq)
+				}
 				opts.After = b
 			}
 			files = again
@@ -262,9 +268,17 @@ func logFiles(path string) ([]string, error) {
 	}
 	var files []string
 	for _, r := range rotated {
+		// Not opened when it is no regular file: reading a FIFO would
+		// block until someone writes to it.
+		if st, err := os.Stat(r.Path); err == nil && !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s is named like a rotated file of %s but is not a regular file (%s)", r.Path, path, st.Mode().Type())
+		}
 		files = append(files, r.Path)
 	}
-	if _, err := os.Stat(path); err == nil || len(files) == 0 {
+	if st, err := os.Stat(path); err == nil || len(files) == 0 {
+		if err == nil && !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
+		}
 		files = append(files, path)
 	}
 	return files, nil
