@@ -11,12 +11,12 @@ import (
 	"github.com/aios-host/aios-host/audit"
 )
 
-// TestProbeShowPrunedMidRead: when the host prunes files the reading has
+// TestShowPrunedMidRead: when the host prunes files the reading has
 // not reached yet while it reads an older one (audit show of a log whose
 // host starts with a lower audit.max_files), the records of those files
 // were never given to show, yet the retry from the pruned anchor passed:
 // show printed the log with a silent gap. It fails now, naming the seqs.
-func TestProbeShowPrunedMidRead(t *testing.T) {
+func TestShowPrunedMidRead(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	writeRotated(t, path, 40, 0)
 	rot, err := audit.RotatedFiles(path)
@@ -70,10 +70,10 @@ func TestProbeShowPrunedMidRead(t *testing.T) {
 	}
 }
 
-// TestProbeVerifyFIFOInLog: a FIFO named like a rotated file beside the
+// TestVerifyFIFOInLog: a FIFO named like a rotated file beside the
 // log made `audit verify` (no FILE) block forever opening it; it is an
 // error naming the file now.
-func TestProbeVerifyFIFOInLog(t *testing.T) {
+func TestVerifyFIFOInLog(t *testing.T) {
 	e := newEnv(t)
 	path := filepath.Join(e.data, "audit.jsonl")
 	writeRotated(t, path, 20, 0)

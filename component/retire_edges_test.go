@@ -32,11 +32,11 @@ func privateMemoryComponent(grow int) []byte {
 	)
 }
 
-// TestProbeRetirePrivateMemory: an instance whose memory grew past three
+// TestRetirePrivateMemory: an instance whose memory grew past three
 // quarters of MemoryLimitPages is retired also when no core module exports
 // that memory (overgrown listed only exported memories, so such an
 // instance was pooled and reused until a call ran out of memory).
-func TestProbeRetirePrivateMemory(t *testing.T) {
+func TestRetirePrivateMemory(t *testing.T) {
 	const pages = 16 // retired past 12
 	p, err := New(context.Background(), privateMemoryComponent(13), "private.wasm", "", Options{CacheDir: t.TempDir(), MemoryLimitPages: pages})
 	if err != nil {

@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestProbeMetricsMethods: GET /metrics with an agent's token, from a
+// TestMetricsMethods: GET /metrics with an agent's token, from a
 // peer that needs one, follows each form of agents.NAME.methods; a
 // JSON-RPC request for the method "metrics" is MethodNotFound (it is no
 // JSON-RPC method), whatever the list.
-func TestProbeMetricsMethods(t *testing.T) {
+func TestMetricsMethods(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	for _, tc := range []struct {
 		methods []string

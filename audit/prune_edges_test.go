@@ -27,10 +27,10 @@ func closeWithin(t *testing.T, w *Writer, d time.Duration) {
 	}
 }
 
-// TestProbePruneFIFO: a FIFO at the pruned file's path, or at a rotated
+// TestPruneFIFO: a FIFO at the pruned file's path, or at a rotated
 // file's path, does not stop the pruner (opening a FIFO blocks until the
 // other end opens it), so Close still returns; nothing is deleted.
-func TestProbePruneFIFO(t *testing.T) {
+func TestPruneFIFO(t *testing.T) {
 	for _, at := range []string{"pruned", "rotated"} {
 		t.Run(at, func(t *testing.T) {
 			dir := t.TempDir()
@@ -64,11 +64,11 @@ func TestProbePruneFIFO(t *testing.T) {
 	}
 }
 
-// TestProbePruneKeepsEditedMiddle: a rotated file edited in its middle
+// TestPruneKeepsEditedMiddle: a rotated file edited in its middle
 // (its last record and the join to the next file intact) does not verify:
 // it is evidence, and the pruner kept only the join's check, so it deleted
 // it and the edit with it. It is kept now, and the writer says why.
-func TestProbePruneKeepsEditedMiddle(t *testing.T) {
+func TestPruneKeepsEditedMiddle(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
 	logRotated(t, path, 1, 40, 0, nil)
@@ -97,12 +97,12 @@ func TestProbePruneKeepsEditedMiddle(t *testing.T) {
 	}
 }
 
-// TestProbePruneAfterHandRemoval: once the pruner has pruned, a rotated
+// TestPruneAfterHandRemoval: once the pruner has pruned, a rotated
 // file removed by someone else at the head (the oldest one left) is a gap
 // after the last pruned anchor. The pruner went on pruning the next
 // oldest, and its anchor then let verify pass over the gap: the removal
 // was laundered. It now keeps the files and says the records are missing.
-func TestProbePruneAfterHandRemoval(t *testing.T) {
+func TestPruneAfterHandRemoval(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
 	logRotated(t, path, 1, 60, 3, nil)
@@ -130,10 +130,10 @@ func TestProbePruneAfterHandRemoval(t *testing.T) {
 	}
 }
 
-// TestProbePruneAfterCrash: the host stopped after appending a file's
+// TestPruneAfterCrash: the host stopped after appending a file's
 // anchor and before deleting it: the next Open deletes it (the anchor
 // names its last record) and goes on; verify from the anchors passes.
-func TestProbePruneAfterCrash(t *testing.T) {
+func TestPruneAfterCrash(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
 	logRotated(t, path, 1, 60, 3, nil)
@@ -164,10 +164,10 @@ func TestProbePruneAfterCrash(t *testing.T) {
 	}
 }
 
-// TestProbePruneStopsAtMovedLog: a log moved away under the writer (not
+// TestPruneStopsAtMovedLog: a log moved away under the writer (not
 // named like a rotated file) is a gap between rotated files: the pruner
 // deletes nothing past it and says so.
-func TestProbePruneStopsAtMovedLog(t *testing.T) {
+func TestPruneStopsAtMovedLog(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
 	var logged testutil.SyncBuffer
