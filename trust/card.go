@@ -269,6 +269,22 @@ type Verified struct {
 	Artifact *ArtifactPin
 }
 
+// candidates returns the trusted keys of key id kid, or ErrUnknownKey
+// when there are none.
+func candidates(ctx context.Context, keys KeyResolver, kid string) ([]*Key, error) {
+	if keys == nil {
+		return nil, verr(ErrUnknownKey, "key %q: no trusted keys are configured", kid)
+	}
+	cands, err := keys.Lookup(ctx, kid)
+	if err != nil {
+		return nil, err
+	}
+	if len(cands) == 0 {
+		return nil, verr(ErrUnknownKey, "no trusted key has key id %q", kid)
+	}
+	return cands, nil
+}
+
 // KeyResolver finds the public keys for a key id.
 type KeyResolver interface {
 	Lookup(ctx context.Context, kid string) ([]*Key, error)
@@ -358,15 +374,9 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	if err != nil {
 		return nil, verr(ErrMalformed, "parsing JWS: %v", err)
 	}
-	if keys == nil {
-		return nil, verr(ErrUnknownKey, "key %q: no trusted keys are configured", sig.KeyID)
-	}
-	cands, err := keys.Lookup(ctx, sig.KeyID)
+	cands, err := candidates(ctx, keys, sig.KeyID)
 	if err != nil {
 		return nil, err
-	}
-	if len(cands) == 0 {
-		return nil, verr(ErrUnknownKey, "no trusted key has key id %q", sig.KeyID)
 	}
 	var firstErr error
 	for _, k := range cands {

@@ -232,15 +232,9 @@ func verifySeedSketch(ctx context.Context, card []byte, sig *Signature, keys Key
 		return nil, verr(ErrMalformed, "%v", err)
 	}
 	sum := sha256.Sum256(payload)
-	if keys == nil {
-		return nil, verr(ErrUnknownKey, "key %q: no trusted keys are configured", sig.KeyID)
-	}
-	cands, err := keys.Lookup(ctx, sig.KeyID)
+	cands, err := candidates(ctx, keys, sig.KeyID)
 	if err != nil {
 		return nil, err
-	}
-	if len(cands) == 0 {
-		return nil, verr(ErrUnknownKey, "no trusted key has key id %q", sig.KeyID)
 	}
 	var firstErr error
 	for _, k := range cands {

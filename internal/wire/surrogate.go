@@ -56,6 +56,22 @@ func LoneSurrogate(b []byte) int {
 	return -1
 }
 
+// InvalidUTF8 returns the offset of the first byte of b that does not
+// begin a valid UTF-8 sequence, or -1 when b is valid UTF-8.
+func InvalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
 // hex4 reads the four hex digits of b at i.
 func hex4(b []byte, i int) (rune, bool) {
 	if i+4 > len(b) {
@@ -99,15 +115,7 @@ func UnmarshalGuestJSON(data []byte, out *any) error {
 // than Unicode text (an invalid UTF-8 byte, an escaped lone surrogate),
 // or nil.
 func NotUnicodeText(data []byte) error {
-	if !utf8.Valid(data) {
-		i := 0
-		for i < len(data) {
-			r, n := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && n == 1 {
-				break
-			}
-			i += n
-		}
+	if i := InvalidUTF8(data); i >= 0 {
 		return fmt.Errorf("the JSON text is not valid UTF-8 (byte 0x%02x at offset %d)", data[i], i)
 	}
 	if json.Valid(data) {

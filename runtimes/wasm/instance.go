@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/guest/go/wire"
@@ -272,15 +271,7 @@ func (e *notTextError) Error() string { return "value " + e.what }
 // member names, would become one (docs/abi.md §2: strings are valid
 // UTF-8).
 func jsonNotText(b []byte) string {
-	if !utf8.Valid(b) {
-		i := 0
-		for i < len(b) {
-			r, n := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && n == 1 {
-				break
-			}
-			i += n
-		}
+	if i := iwire.InvalidUTF8(b); i >= 0 {
 		return fmt.Sprintf("is not valid UTF-8 (byte 0x%02x at offset %d): strings are Unicode text; encode bytes as base64 or store them and pass an ObjectId", b[i], i)
 	}
 	if i := iwire.LoneSurrogate(b); i >= 0 {
