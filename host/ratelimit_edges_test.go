@@ -339,6 +339,13 @@ func TestDeadlineUnderLoad(t *testing.T) {
 	}
 }
 
+// closedRace reports whether err is the Unavailable of a call that
+// resolved a provider just before ReplaceProvider closed it (documented on
+// ReplaceProvider): the call passed the rate limits and spent its tokens.
+func closedRace(err error) bool {
+	return abi.CodeOf(err) == abi.Unavailable && strings.HasSuffix(err.Error(), " is closed")
+}
+
 // TestRateSurvivesReload: replacing a provider (a hot reload) while
 // its calls run and are limited neither resets its buckets (a reload is no
 // way around a limit) nor loses or doubles a token.
@@ -387,9 +394,9 @@ func TestRateSurvivesReload(t *testing.T) {
 			for range 20 {
 				_, err := te.call("alice", tool, nil)
 				switch {
-				case err == nil && tool == "hot-a":
+				case (err == nil || closedRace(err)) && tool == "hot-a":
 					okA.Add(1)
-				case err == nil:
+				case err == nil || closedRace(err):
 					okCold.Add(1)
 				case abi.CodeOf(err) != abi.RateLimited:
 					t.Errorf("%s: %v", tool, err)
@@ -401,7 +408,7 @@ func TestRateSurvivesReload(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	if okA.Load() > 20 || okA.Load()+okCold.Load() > 30 {
-		t.Fatalf("admitted hot-a %d, cold %d: over hot-* 20 or the provider's 30 across reloads", okA.Load(), okCold.Load())
+		t.Fatalf("admitted hot-a %d, cold %d (calls that met a just-closed provider included): over hot-* 20 or the provider's 30 across reloads", okA.Load(), okCold.Load())
 	}
 	rest := 30 - okA.Load() - okCold.Load()
 	for i := int64(0); i < rest; i++ {
