@@ -287,7 +287,7 @@ func (h *Host) addOrReplace(p abi.Provider, meta ProviderMeta, replace bool) err
 	}
 	for _, old := range []*registry.ProviderRecord{rep.Replaced, rep.Dropped} {
 		if old != nil && old.Impl != nil && old.Impl != p {
-			if err := old.Impl.Close(); err != nil {
+			if err := closeProvider(old.Impl); err != nil {
 				h.log.Warn("closing replaced provider", "provider", old.Info.ID, "err", err)
 			}
 		}
@@ -405,7 +405,7 @@ func (h *Host) RemoveProvider(id string) error {
 	h.noteRestored(rep.Restored)
 	h.grants.forget(rep.Replaced)
 	if old := rep.Replaced; old != nil && old.Impl != nil {
-		if err := old.Impl.Close(); err != nil {
+		if err := closeProvider(old.Impl); err != nil {
 			return fmt.Errorf("close provider %s: %w", id, err)
 		}
 	}
@@ -429,7 +429,7 @@ func (h *Host) Close() error {
 			continue // removed meanwhile, and closed by whoever removed it
 		}
 		if old := rep.Replaced; old != nil && old.Impl != nil {
-			if err := old.Impl.Close(); err != nil {
+			if err := closeProvider(old.Impl); err != nil {
 				errs = append(errs, fmt.Errorf("close provider %s: %w", rec.Info.ID, err))
 			}
 		}
@@ -440,4 +440,17 @@ func (h *Host) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// closeProvider closes p, turning a panic of its Close (a bug) into an
+// error: Close, RemoveProvider and ReplaceProvider go on with the other
+// providers and the audit log instead of handing the panic to the
+// embedder half done.
+func closeProvider(p abi.Provider) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("its Close method panicked: %v", r)
+		}
+	}()
+	return p.Close()
 }

@@ -1,0 +1,59 @@
+package host
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/runtimes/native"
+)
+
+// panicOnClose is a provider whose Close panics (an embedder's bug).
+type panicOnClose struct{ *native.Provider }
+
+func (panicOnClose) Close() error { panic("close boom") }
+
+// A provider whose Close panicked took Host.Close down with it: the panic
+// reached the embedder, the providers after it were not closed, the audit
+// log was not flushed, and a second Close returned nil as if all had been
+// done. RemoveProvider and ReplaceProvider panicked the same way. The host
+// recovers Load and Call panics; Close panics now become errors too.
+func TestProbeProviderClosePanic(t *testing.T) {
+	newP := func(id string) *native.Provider {
+		p := native.New(abi.ProviderInfo{ID: id})
+		p.MustRegister(abi.ToolDef{Name: strings.ReplaceAll(id, ".", "-"), Version: "1.0.0"},
+			func(ctx context.Context, params any, env abi.Env) (any, error) { return 1, nil })
+		return p
+	}
+	h, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, id := range []string{"org.x.a", "org.x.b"} {
+		if err := h.AddProvider(ctx, panicOnClose{newP(id)}, ProviderMeta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.RemoveProvider("org.x.a"); err == nil || !strings.Contains(err.Error(), "close boom") {
+		t.Fatalf("RemoveProvider of a provider whose Close panics: %v, want an error naming the panic", err)
+	}
+	if err := h.ReplaceProvider(ctx, newP("org.x.b"), ProviderMeta{}); err != nil {
+		t.Fatalf("ReplaceProvider over a provider whose Close panics: %v", err)
+	}
+	if err := h.AddProvider(ctx, panicOnClose{newP("org.x.c")}, ProviderMeta{}); err != nil {
+		t.Fatal(err)
+	}
+	other := newP("org.x.d")
+	if err := h.AddProvider(ctx, other, ProviderMeta{}); err != nil {
+		t.Fatal(err)
+	}
+	err = h.Close()
+	if err == nil || !strings.Contains(err.Error(), "org.x.c") || !strings.Contains(err.Error(), "close boom") {
+		t.Fatalf("Close: %v, want an error naming org.x.c and its panic", err)
+	}
+	if _, err := other.Call(ctx, &abi.ToolCall{Tool: "org-x-d"}, nil); abi.CodeOf(err) != abi.Unavailable {
+		t.Fatalf("a provider after the panicking one was not closed: its call answered %v", err)
+	}
+}
