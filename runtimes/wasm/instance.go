@@ -61,6 +61,11 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 	inst.mu.Unlock()
 	inst.deadline.Store(dlNano)
 	p.l.wd.poke()
+	// A Loader.Close that began meanwhile either sees the deadline stored
+	// above (stopAll) or is seen here: no call enters a guest unseen.
+	if p.l.wd.closing.Load() {
+		inst.interrupt(dlNano, killedClosed)
+	}
 
 	var packed uint64
 	ptr, err := inst.inPtr, error(nil)
@@ -85,6 +90,9 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 	inst.env, inst.callCtx, inst.cur = nil, nil, nil
 
 	if interrupted {
+		if reason == killedClosed {
+			return nil, abi.Errorf(abi.Unavailable, "call of %s was stopped: the wasm runtime is closing (Loader.Close)", call.Tool), false
+		}
 		if reason == killedCancelled {
 			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
 		}

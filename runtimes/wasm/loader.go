@@ -42,6 +42,12 @@ type Loader struct {
 	noInstrument bool
 	// workBudget overrides precompile's (tests; 0: its default).
 	workBudget uint64
+	// drainWait overrides closeDrainWait (tests; 0: the default).
+	drainWait time.Duration
+
+	loads     sync.WaitGroup // Loads in progress, which Close waits for
+	closeOnce sync.Once
+	closeErr  error
 
 	mu       sync.Mutex
 	cacheOff bool // the file cache failed: compile without it (l.mu)
@@ -97,9 +103,48 @@ func (l *Loader) Runtime() string { return abi.RuntimeWASM }
 // Extensions implements abi.Loader.
 func (l *Loader) Extensions() []string { return []string{".wasm"} }
 
-// Close stops the watchdog and releases the compile cache. Providers loaded
-// by l must be closed first.
+// closeDrainWait bounds how long Close waits for the calls it interrupted
+// to leave their guests.
+const closeDrainWait = 5 * time.Second
+
+// Close shuts the loader down: Loads after it fail, and so do calls of
+// its providers (Unavailable). It waits for the Loads in progress,
+// interrupts every call still running in a guest of its providers (they
+// end Unavailable, saying the runtime is closing) and waits for them to
+// leave the guests; only then does it stop the watchdog and close the
+// shared wazero runtimes and the compile cache, so that no guest runs on
+// code or memory being released. A guest that does not leave within 5 s
+// (asleep with a real clock, or waiting in a host call for a nested
+// call) keeps them: Close leaves them open, the watchdog still keeping
+// its deadline, and says so in its error. Close its providers first (the
+// host's Close does) so that their idle instances are gone too. Close
+// is safe to call more than once and from several goroutines; later
+// calls return the first one's error.
 func (l *Loader) Close() error {
+	l.closeOnce.Do(func() { l.closeErr = l.close() })
+	return l.closeErr
+}
+
+func (l *Loader) close() error {
+	l.mu.Lock()
+	l.wd.closing.Store(true)
+	l.mu.Unlock()
+	l.loads.Wait()
+	wait := l.drainWait
+	if wait <= 0 {
+		wait = closeDrainWait
+	}
+	until := time.Now().Add(wait)
+	for {
+		n := l.wd.stopAll()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(until) {
+			return fmt.Errorf("wasm: %d guest call(s) still running %v after Close interrupted them (asleep, or waiting in a host call); the runtimes and the compile cache are left open to them", n, wait)
+		}
+		time.Sleep(time.Millisecond)
+	}
 	l.wd.close()
 	l.mu.Lock()
 	for _, rt := range l.rts {
@@ -129,6 +174,16 @@ func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error)
 // names it in messages.
 func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi.Provider, error) {
 	name := src.Path
+	l.mu.Lock()
+	closing := l.wd.closing.Load()
+	if !closing {
+		l.loads.Add(1)
+	}
+	l.mu.Unlock()
+	if closing {
+		return nil, fmt.Errorf("load %s: the wasm loader is closed", name)
+	}
+	defer l.loads.Done()
 	if err := checkHeader(name, bin); err != nil {
 		return nil, err
 	}

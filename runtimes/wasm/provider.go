@@ -67,6 +67,9 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 	if p.closed.Load() {
 		return nil, &abi.ToolError{Code: abi.Unavailable, Message: "wasm provider " + p.reg.Provider.ID + " is closed"}
 	}
+	if p.l.wd.closing.Load() {
+		return nil, &abi.ToolError{Code: abi.Unavailable, Message: "wasm provider " + p.reg.Provider.ID + ": its loader is closed"}
+	}
 	inst, err := p.get(ctx, call)
 	if err != nil {
 		return nil, err
@@ -299,7 +302,9 @@ func (inst *instance) guard(what string, fn func() error) error {
 	err := fn()
 	t.Stop()
 	if !inst.deadline.CompareAndSwap(dl, 0) {
-		inst.deadline.Store(0)
+		if inst.deadline.Swap(0) == killedClosed {
+			return fmt.Errorf("%s was stopped: the wasm runtime is closing (Loader.Close)", what)
+		}
 		return fmt.Errorf("%s did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", what, d)
 	}
 	return err

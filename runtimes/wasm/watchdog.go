@@ -14,6 +14,7 @@ import (
 const (
 	killedTimeout   = -1
 	killedCancelled = -2
+	killedClosed    = -3 // the Loader is closing (Loader.Close)
 )
 
 // watchdog interrupts guests that run past their deadline.
@@ -36,9 +37,12 @@ type watchdog struct {
 	provs map[*Provider]struct{}
 
 	parked atomic.Bool
-	wake   chan struct{}
-	stop   chan struct{}
-	done   chan struct{}
+	// closing: Loader.Close has begun; calls are interrupted (stopAll)
+	// and none may enter a guest.
+	closing atomic.Bool
+	wake    chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
 }
 
 func newWatchdog(gran, trimEvery time.Duration) *watchdog {
@@ -178,10 +182,32 @@ func (inst *instance) interrupt(dl, reason int64) {
 		return
 	}
 	code := uint32(sys.ExitCodeDeadlineExceeded)
-	if reason == killedCancelled {
+	if reason != killedTimeout {
 		code = sys.ExitCodeContextCanceled
 	}
 	_ = inst.mod.CloseWithExitCode(context.Background(), code)
+}
+
+// stopAll interrupts every call running in a guest of the watched
+// providers (killedClosed) and returns how many instances are still in
+// a guest: interrupted ones count until their call has left the guest.
+func (w *watchdog) stopAll() int {
+	n := 0
+	for _, p := range w.providers() {
+		p.liveMu.Lock()
+		for inst := range p.live {
+			dl := inst.deadline.Load()
+			if dl == 0 {
+				continue
+			}
+			n++
+			if dl > 0 {
+				inst.interrupt(dl, killedClosed)
+			}
+		}
+		p.liveMu.Unlock()
+	}
+	return n
 }
 
 // cancelled reports whether the caller's context of the running call was
