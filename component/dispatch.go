@@ -25,6 +25,11 @@ func (d *dispatch) Runtime() string {
 
 func (d *dispatch) Extensions() []string { return []string{".wasm"} }
 
+// Unwrap returns the core-module and component loaders, in that order
+// (either may be nil), so that their owner can close them: Dispatch does
+// not own them.
+func (d *dispatch) Unwrap() []abi.Loader { return []abi.Loader{d.core, d.comp} }
+
 func (d *dispatch) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
 	f, err := os.Open(src.Path)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -257,6 +258,21 @@ func closeHost(h *host.Host, w io.Writer) error {
 	if l, ok := h.LoaderFor("x.js"); ok {
 		if jl, ok := l.(*js.Loader); ok {
 			_ = jl.Close()
+		}
+	}
+	// The WASM core loader's watchdog, wazero runtimes and compile cache:
+	// its Close interrupts the calls still in its guests (host.Close does
+	// not wait for calls) and waits for them to leave before it releases
+	// anything. The wasmtime loaders are left to the process's exit: their
+	// Close frees the engine (components) or stops the epoch ticker (core
+	// modules) under calls that may still be running.
+	if l, ok := h.LoaderFor("x.wasm"); ok {
+		if u, ok := l.(interface{ Unwrap() []abi.Loader }); ok {
+			for _, x := range u.Unwrap() {
+				if core, ok := x.(*wasm.Loader); ok {
+					err = errors.Join(err, core.Close())
+				}
+			}
 		}
 	}
 	if err != nil {
