@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
@@ -87,6 +88,9 @@ type Host struct {
 	life   sync.RWMutex // registrations (read) against Close (write)
 	mu     sync.Mutex
 	closed atomic.Bool
+	// calls counts the dispatches in progress (nested ones too): Close
+	// waits for them before it closes the audit log.
+	calls atomic.Int64
 }
 
 // New builds a host from opts. It fails on a policy the config cannot
@@ -413,8 +417,26 @@ func (h *Host) RemoveProvider(id string) error {
 	return nil
 }
 
-// Close unregisters and closes every provider, then closes (and so
-// flushes) the audit log. Calls arriving afterwards fail with Unavailable.
+// closeDrainWait bounds how long Close waits for the calls in flight.
+const closeDrainWait = 5 * time.Second
+
+// Close unregisters and closes every provider, waits for the calls in
+// flight to end, then closes (and so flushes) the audit log, so that every
+// call has its record. Calls arriving afterwards fail with Unavailable.
+// What a call in flight does once its provider is closed is its runtime's
+// Close (see ReplaceProvider): most run on to their end or deadline. Close
+// does not cancel them; it waits at most 5 s (a native handler that
+// ignores its ctx, a tool that calls Close itself), then closes the audit
+// log anyway and says in its error how many calls were still running:
+// their records are dropped (audit.Writer.Dropped). To shut down promptly,
+// cancel the contexts of the calls in flight first. Close is safe to call
+// more than once and concurrently; the calls after the first return nil
+// at once.
+//
+// Close does not close what the host does not own: the loaders of
+// Options.Loaders (close them after the host; a loader's Close may free
+// what calls still running use, see its runtime's docs) nor
+// Options.Spaces.
 func (h *Host) Close() error {
 	h.life.Lock()
 	done := h.closed.Swap(true)
@@ -433,6 +455,9 @@ func (h *Host) Close() error {
 				errs = append(errs, fmt.Errorf("close provider %s: %w", rec.Info.ID, err))
 			}
 		}
+	}
+	if n := h.drainCalls(closeDrainWait); n > 0 {
+		errs = append(errs, fmt.Errorf("%d call(s) still running %v after Close; their audit records are dropped", n, closeDrainWait))
 	}
 	if h.audit != nil {
 		if err := h.audit.Close(); err != nil {
@@ -453,4 +478,19 @@ func closeProvider(p abi.Provider) (err error) {
 		}
 	}()
 	return p.Close()
+}
+
+// drainCalls waits up to wait for the dispatches in progress to end and
+// returns how many are left. A dispatch counts itself before it checks
+// h.closed, so one that Close's caller set closed before does not start
+// unseen.
+func (h *Host) drainCalls(wait time.Duration) int64 {
+	until := time.Now().Add(wait)
+	for {
+		n := h.calls.Load()
+		if n <= 0 || time.Now().After(until) {
+			return n
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

@@ -172,6 +172,9 @@ func joinNames(names []string) string {
 // capability step (unknown caller); parentDeadline bounds nested calls.
 // dispatch ends f.
 func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerLim *ratelimit.Limiter, deny *abi.ToolError, parentDeadline time.Time) (result any, info CallInfo, err error) {
+	// Counted before h.closed is read (Close waits for it: drainCalls).
+	h.calls.Add(1)
+	defer h.calls.Add(-1)
 	start := time.Now()
 	var terr *abi.ToolError
 	params := in.Params

@@ -2,10 +2,13 @@ package host
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/audit"
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
@@ -55,5 +58,56 @@ func TestProbeProviderClosePanic(t *testing.T) {
 	}
 	if _, err := other.Call(ctx, &abi.ToolCall{Tool: "org-x-d"}, nil); abi.CodeOf(err) != abi.Unavailable {
 		t.Fatalf("a provider after the panicking one was not closed: its call answered %v", err)
+	}
+}
+
+// Host.Close closed the audit log without waiting for the calls in
+// flight: a call that ended after Close had run, and returned its result
+// to its caller, had no audit record (audit.Writer.Log after Close drops
+// it, counted by Dropped only). Close now waits for the calls in flight
+// (bounded) before it closes the audit log.
+func TestProbeCloseKeepsRecordOfCallInFlight(t *testing.T) {
+	aw, err := audit.Open(filepath.Join(t.TempDir(), "audit.jsonl"), audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := New(Options{Audit: aw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	p := native.New(abi.ProviderInfo{ID: "org.x.slow"})
+	p.MustRegister(abi.ToolDef{Name: "slow", Version: "1.0.0"}, func(ctx context.Context, params any, env abi.Env) (any, error) {
+		close(entered)
+		<-release
+		return "done", nil
+	})
+	if err := h.AddProvider(context.Background(), p, ProviderMeta{Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	res := make(chan error, 1)
+	go func() {
+		_, err := h.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "slow"})
+		res <- err
+	}()
+	<-entered
+	closed := make(chan error, 1)
+	go func() { closed <- h.Close() }()
+	// Release the handler once Close has returned (Close did not wait) or
+	// a moment later (Close waits): either way the call ends.
+	select {
+	case err := <-closed:
+		closed <- err
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	if err := <-res; err != nil {
+		t.Fatalf("the call in flight: %v", err)
+	}
+	if err := <-closed; err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if n := aw.Dropped(); n != 0 {
+		t.Fatalf("%d audit record(s) dropped: the call in flight at Close has no record", n)
 	}
 }
