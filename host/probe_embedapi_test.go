@@ -2,8 +2,11 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,5 +112,76 @@ func TestProbeCloseKeepsRecordOfCallInFlight(t *testing.T) {
 	}
 	if n := aw.Dropped(); n != 0 {
 		t.Fatalf("%d audit record(s) dropped: the call in flight at Close has no record", n)
+	}
+}
+
+// probeCounted counts its Close calls.
+type probeCounted struct {
+	*native.Provider
+	closes *atomic.Int32
+}
+
+func (c probeCounted) Close() error {
+	c.closes.Add(1)
+	return c.Provider.Close()
+}
+
+// Calls, registrations, removals and Close at once, with a registry
+// subscriber that never reads: no panic, race or hang, every call answers
+// a *abi.ToolError or a result, and every provider is closed exactly once
+// (by the host, or by the test when the host refused it). No defect.
+func TestProbeConcurrentLifecycle(t *testing.T) {
+	h, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, unsub := h.Registry().Subscribe(1) // never read
+	defer unsub()
+	ctx := context.Background()
+	const n = 40
+	closes := make([]atomic.Int32, n)
+	mk := func(i int) probeCounted {
+		p := native.New(abi.ProviderInfo{ID: fmt.Sprintf("org.x.p%d", i%8)})
+		p.MustRegister(abi.ToolDef{Name: fmt.Sprintf("t%d", i%8), Version: "1.0.0"},
+			func(ctx context.Context, params any, env abi.Env) (any, error) { return i, nil })
+		return probeCounted{p, &closes[i]}
+	}
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			p := mk(i)
+			var err error
+			if i%3 == 0 {
+				err = h.ReplaceProvider(ctx, p, ProviderMeta{})
+			} else {
+				err = h.AddProvider(ctx, p, ProviderMeta{})
+			}
+			if err != nil {
+				_ = p.Close() // refused: still ours
+			}
+			_, cerr := h.Call(ctx, &abi.ToolCall{Caller: "cli", Tool: fmt.Sprintf("t%d", i%8)})
+			if cerr != nil {
+				if _, ok := cerr.(*abi.ToolError); !ok {
+					t.Errorf("call error %T %v is not a *abi.ToolError", cerr, cerr)
+				}
+			}
+			if i%5 == 0 {
+				_ = h.RemoveProvider(fmt.Sprintf("org.x.p%d", i%8))
+			}
+			if i == n/2 {
+				if err := h.Close(); err != nil {
+					t.Errorf("Close: %v", err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range closes {
+		if c := closes[i].Load(); c != 1 {
+			t.Errorf("provider %d closed %d times, want 1", i, c)
+		}
 	}
 }
