@@ -26,6 +26,8 @@ type Options struct {
 	// Logger receives host messages (discarded when nil).
 	Logger *slog.Logger
 	// Loaders make up the loader table used by LoadFile, by extension.
+	// The host does not close them: close them after the host (see
+	// Close).
 	Loaders []abi.Loader
 	// Spaces is the Space store tools reach through Env. When nil, Space
 	// calls fail with Unavailable. The host does not close it.
@@ -420,7 +422,9 @@ func (h *Host) RemoveProvider(id string) error {
 // closeDrainWait bounds how long Close waits for the calls in flight.
 const closeDrainWait = 5 * time.Second
 
-// Close unregisters and closes every provider, waits for the calls in
+// Close unregisters and closes every provider, one after the other (a
+// provider's Close that blocks holds Close; one that panics is an
+// error), waits for the calls in
 // flight to end, then closes (and so flushes) the audit log, so that every
 // call has its record. Calls arriving afterwards fail with Unavailable.
 // What a call in flight does once its provider is closed is its runtime's

@@ -153,7 +153,10 @@ func (l *WasmtimeLoader) Extensions() []string { return []string{".wasm"} }
 // Engine names the engine ("wasmtime").
 func (l *WasmtimeLoader) Engine() string { return EngineWasmtime }
 
-// Close stops the epoch ticker. Providers loaded by l must be closed first.
+// Close stops the epoch ticker. Providers loaded by l must be closed
+// first, and their calls must have ended: a call still running is no
+// longer interrupted at its deadline (one that loops runs for ever).
+// Unlike Loader.Close, it does not interrupt or wait for calls.
 func (l *WasmtimeLoader) Close() error {
 	l.once.Do(func() {
 		close(l.stop)
