@@ -7,6 +7,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/aios-host/aios-host/internal/fsperm"
 	"os"
@@ -49,6 +50,9 @@ func (h *Host) LoadProvider(ctx context.Context, path string, meta ProviderMeta)
 		},
 	}
 	p, err := loadRecovering(ctx, l, src)
+	if err == nil && p == nil {
+		err = errors.New("the loader returned neither a provider nor an error (a bug in the loader)")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load %s (%s runtime): %w", path, l.Runtime(), err)
 	}

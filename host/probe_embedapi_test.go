@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -184,4 +185,43 @@ func TestProbeConcurrentLifecycle(t *testing.T) {
 			t.Errorf("provider %d closed %d times, want 1", i, c)
 		}
 	}
+}
+
+// nilLoader is an embedder's loader with a bug: no provider, no error.
+type nilLoader struct{}
+
+func (nilLoader) Runtime() string      { return "nilrt" }
+func (nilLoader) Extensions() []string { return []string{".nilp"} }
+func (nilLoader) Load(context.Context, abi.Source) (abi.Provider, error) {
+	return nil, nil
+}
+
+// A loader that returned neither a provider nor an error made LoadFile
+// panic (it closed the nil provider AddProvider refused) and LoadProvider
+// return (nil, nil), which its callers (discovery) then used. Both now
+// fail naming the file and the loader.
+func TestProbeLoaderNilProvider(t *testing.T) {
+	h, err := New(Options{Loaders: []abi.Loader{nilLoader{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	f := filepath.Join(t.TempDir(), "a.nilp")
+	if err := os.WriteFile(f, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := h.LoadProvider(context.Background(), f, ProviderMeta{})
+	if p != nil || err == nil || !strings.Contains(err.Error(), f) || !strings.Contains(err.Error(), "nilrt") {
+		t.Fatalf("LoadProvider: %v, %v; want an error naming the file and the loader", p, err)
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("LoadFile panicked: %v", r)
+			}
+		}()
+		if _, err := h.LoadFile(context.Background(), f, ProviderMeta{}); err == nil || !strings.Contains(err.Error(), f) {
+			t.Fatalf("LoadFile: %v, want an error naming the file", err)
+		}
+	}()
 }
