@@ -175,7 +175,10 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 	if p == nil {
 		return nil, nil, &abi.ToolError{Code: abi.InvalidRequest, Message: "provider from " + meta.Source + " is nil"}
 	}
-	reg := p.Describe()
+	reg, err := describe(p)
+	if err != nil {
+		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider from %s: %v", meta.Source, err)
+	}
 	if reg == nil {
 		return nil, nil, &abi.ToolError{Code: abi.InvalidRequest, Message: "provider from " + meta.Source + " describes no registration"}
 	}
@@ -497,4 +500,15 @@ func (h *Host) drainCalls(wait time.Duration) int64 {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// describe returns p.Describe(), turning a panic (a bug of the provider,
+// or a typed nil provider) into an error.
+func describe(p abi.Provider) (reg *abi.ToolRegister, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			reg, err = nil, fmt.Errorf("its Describe method panicked: %v", r)
+		}
+	}()
+	return p.Describe(), nil
 }

@@ -225,3 +225,45 @@ func TestProbeLoaderNilProvider(t *testing.T) {
 		}
 	}()
 }
+
+// describePanics is a provider whose Describe panics; a typed nil
+// provider's Describe panics the same way.
+type describePanics struct{ reg *abi.ToolRegister }
+
+func (d *describePanics) Describe() *abi.ToolRegister {
+	if d.reg == nil {
+		panic("describe boom")
+	}
+	return d.reg
+}
+func (*describePanics) Call(context.Context, *abi.ToolCall, abi.Env) (any, error) { return nil, nil }
+func (*describePanics) Close() error                                              { return nil }
+
+// AddProvider (and ReplaceProvider) handed the embedder the panic of a
+// provider whose Describe panicked, a typed nil provider's included; the
+// host recovers a loader's and a provider's other panics. It is now an
+// InvalidRequest naming the source.
+func TestProbeDescribePanic(t *testing.T) {
+	h, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	for _, p := range []abi.Provider{&describePanics{}, (*describePanics)(nil)} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("AddProvider(%#v) panicked: %v", p, r)
+				}
+			}()
+			err := h.AddProvider(context.Background(), p, ProviderMeta{Source: "embedder"})
+			if abi.CodeOf(err) != abi.InvalidRequest || !strings.Contains(err.Error(), "embedder") {
+				t.Fatalf("AddProvider(%#v): %v, want InvalidRequest naming the source", p, err)
+			}
+			err = h.ReplaceProvider(context.Background(), p, ProviderMeta{Source: "embedder"})
+			if abi.CodeOf(err) != abi.InvalidRequest {
+				t.Fatalf("ReplaceProvider(%#v): %v, want InvalidRequest", p, err)
+			}
+		}()
+	}
+}
