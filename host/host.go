@@ -130,9 +130,9 @@ func New(opts Options) (*Host, error) {
 	if err := h.reg.SetSemverCheck(mode, h.warnSemver); err != nil {
 		return nil, err
 	}
-	for _, l := range opts.Loaders {
+	for i, l := range opts.Loaders {
 		if err := h.AddLoader(l); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("Options.Loaders[%d]: %w", i, err)
 		}
 	}
 	return h, nil

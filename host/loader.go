@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -11,8 +12,12 @@ import (
 )
 
 // AddLoader adds l to the loader table under each of its extensions. Two
-// loaders claiming the same extension are refused, naming both runtimes.
+// loaders claiming the same extension are refused, naming both runtimes,
+// and so is a nil loader.
 func (h *Host) AddLoader(l abi.Loader) error {
+	if l == nil {
+		return errors.New("loader is nil")
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, ext := range l.Extensions() {

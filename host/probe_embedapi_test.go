@@ -267,3 +267,24 @@ func TestProbeDescribePanic(t *testing.T) {
 		}()
 	}
 }
+
+// A nil loader in Options.Loaders (one a program left out conditionally)
+// or given to AddLoader panicked; it is now an error.
+func TestProbeNilLoader(t *testing.T) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("panicked: %v", r)
+		}
+	}()
+	if _, err := New(Options{Loaders: []abi.Loader{nil}}); err == nil || !strings.Contains(err.Error(), "nil") {
+		t.Fatalf("New with a nil loader: %v, want an error saying it is nil", err)
+	}
+	h, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if err := h.AddLoader(nil); err == nil {
+		t.Fatal("AddLoader(nil) succeeded")
+	}
+}
