@@ -33,6 +33,8 @@ const MetaError = "org.aios/error"
 
 // Options configure a Server.
 type Options struct {
+	// Host serves the calls. It stays the caller's: Close does not close
+	// it; close it after Close.
 	Host *host.Host
 	// Config is the host configuration (Host.Config() when nil).
 	Config *config.Config

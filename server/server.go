@@ -28,6 +28,9 @@ const Version = "0.1.0"
 
 // Options configure a Server.
 type Options struct {
+	// Host serves the calls. It and Discovery stay the caller's: Close
+	// does not close them; close them after it (Close cancels the calls
+	// in flight, and Host.Close waits for them to end).
 	Host *host.Host
 	// Discovery may be nil (no folders, no remote adapters, no refresh).
 	Discovery *discovery.Discovery
