@@ -10,8 +10,8 @@ import (
 )
 
 // Dispatch returns a loader for .wasm files that reads the header and hands
-// components to comp and core modules to core (the wasm runtime's loader;
-// nil refuses core modules).
+// components to comp and core modules to core (the wasm runtime's loader).
+// A nil core refuses core modules, a nil comp components.
 func Dispatch(core, comp abi.Loader) abi.Loader { return &dispatch{core: core, comp: comp} }
 
 type dispatch struct{ core, comp abi.Loader }
@@ -20,7 +20,10 @@ func (d *dispatch) Runtime() string {
 	if d.core != nil {
 		return d.core.Runtime()
 	}
-	return d.comp.Runtime()
+	if d.comp != nil {
+		return d.comp.Runtime()
+	}
+	return abi.RuntimeComponent
 }
 
 func (d *dispatch) Extensions() []string { return []string{".wasm"} }
@@ -42,6 +45,9 @@ func (d *dispatch) Load(ctx context.Context, src abi.Source) (abi.Provider, erro
 		return nil, fmt.Errorf("load %s: not a WebAssembly binary (%d bytes)", src.Path, n)
 	}
 	if IsComponent(head) {
+		if d.comp == nil {
+			return nil, fmt.Errorf("load %s: a WebAssembly component, but the component runtime is not in the loader table", src.Path)
+		}
 		return d.comp.Load(ctx, src)
 	}
 	if d.core == nil {
