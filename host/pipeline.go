@@ -255,7 +255,13 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 		deadline = d
 	}
 	if err := ctx.Err(); err != nil {
-		terr = abi.AsToolError(err, abi.Cancelled)
+		// Say which call and that it never ran: the context's own text
+		// ("context canceled") names neither.
+		if terr = abi.AsToolError(err, abi.Cancelled); terr.Code == abi.Timeout {
+			terr = &abi.ToolError{Code: abi.Timeout, Message: "deadline of the call of " + in.Tool + " (its caller's context) passed before it started"}
+		} else {
+			terr = &abi.ToolError{Code: terr.Code, Message: "call of " + in.Tool + " was cancelled before it started: " + terr.Message}
+		}
 		goto done
 	}
 	if !start.Before(deadline) {

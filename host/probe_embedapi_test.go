@@ -288,3 +288,40 @@ func TestProbeNilLoader(t *testing.T) {
 		t.Fatal("AddLoader(nil) succeeded")
 	}
 }
+
+// A call whose context was already cancelled, or past its deadline, when
+// it reached the pipeline answered only "context canceled" or "context
+// deadline exceeded", naming neither the tool nor that it never started
+// (a past call.Deadline said both). Both do now.
+func TestProbeDoneContextNamesTool(t *testing.T) {
+	h, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ran := false
+	p := native.New(abi.ProviderInfo{ID: "org.x.ctx"})
+	p.MustRegister(abi.ToolDef{Name: "ctxtool", Version: "1.0.0"}, func(ctx context.Context, params any, env abi.Env) (any, error) {
+		ran = true
+		return 1, nil
+	})
+	if err := h.AddProvider(context.Background(), p, ProviderMeta{}); err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	past, cancel2 := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel2()
+	for _, c := range []struct {
+		ctx  context.Context
+		code abi.ErrorCode
+	}{{cancelled, abi.Cancelled}, {past, abi.Timeout}} {
+		_, err := h.Call(c.ctx, &abi.ToolCall{Caller: "cli", Tool: "ctxtool"})
+		if abi.CodeOf(err) != c.code || !strings.Contains(err.Error(), "ctxtool") || !strings.Contains(err.Error(), "before it started") {
+			t.Errorf("call with a done context: %v, want %s naming the tool and saying it never started", err, c.code)
+		}
+	}
+	if ran {
+		t.Fatal("the handler ran")
+	}
+}
