@@ -264,8 +264,10 @@ func closeHost(h *host.Host, w io.Writer) error {
 	// its Close interrupts the calls still in its guests (host.Close does
 	// not wait for calls) and waits for them to leave before it releases
 	// anything. The wasmtime loaders are left to the process's exit: their
-	// Close frees the engine (components) or stops the epoch ticker (core
-	// modules) under calls that may still be running.
+	// Close stops the epoch ticker under calls that may still be running
+	// (a wasmtime component's calls are not kept to their deadline by the
+	// host's pipeline but abandoned), which would then never be
+	// interrupted.
 	if l, ok := h.LoaderFor("x.wasm"); ok {
 		if u, ok := l.(interface{ Unwrap() []abi.Loader }); ok {
 			for _, x := range u.Unwrap() {

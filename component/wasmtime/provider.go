@@ -112,13 +112,14 @@ func (l *Loader) tick() {
 	}
 }
 
-// Close stops the epoch ticker and frees the engine. It does not wait
-// for calls: a call of one of l's providers still running then runs on
-// freed memory, and one that loops is no longer interrupted. Close it
-// only once no call runs: after its providers are closed and their calls
-// have ended (host.Host.Close waits for the host's calls and says when
-// some were left). Unlike the wazero core loader's (runtimes/wasm), this
-// Close cannot drain calls itself.
+// Close stops the epoch ticker and drops the loader's handle on the
+// engine (wasmtime reference-counts it: stores, linkers and components
+// still alive keep it). It does not wait for calls: a call of one of l's
+// providers still running is no longer interrupted at its deadline (one
+// that loops runs for ever). Close it once no call runs: after its
+// providers are closed and their calls have ended (host.Host.Close waits
+// for the host's calls and says when some were left). Unlike the wazero
+// core loader's (runtimes/wasm), this Close does not drain calls itself.
 func (l *Loader) Close() error {
 	l.once.Do(func() {
 		close(l.stop)
