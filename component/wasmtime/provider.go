@@ -72,6 +72,11 @@ type Loader struct {
 	stop   chan struct{}
 	done   chan struct{}
 	once   sync.Once
+	// calls counts the loads and calls in progress; closing refuses new
+	// ones: Close keeps the epoch ticker for those in progress.
+	calls    atomic.Int64
+	closing  atomic.Bool
+	closeErr error
 }
 
 // NewLoader makes an engine with epoch interruption and starts its epoch
@@ -112,22 +117,59 @@ func (l *Loader) tick() {
 	}
 }
 
-// Close stops the epoch ticker and drops the loader's handle on the
-// engine (wasmtime reference-counts it: stores, linkers and components
-// still alive keep it). It does not wait for calls: a call of one of l's
-// providers still running is no longer interrupted at its deadline (one
-// that loops runs for ever). Close it once no call runs: after its
-// providers are closed and their calls have ended (host.Host.Close waits
-// for the host's calls and says when some were left). Unlike the wazero
-// core loader's (runtimes/wasm), this Close does not drain calls itself.
+// closeDrainWait bounds how long Close waits for the calls in progress.
+const closeDrainWait = 5 * time.Second
+
+// Close refuses new loads and calls (Unavailable), waits for those in
+// progress to end — at most 5 s; the epoch ticker keeps their deadlines
+// meanwhile — and then stops the ticker and drops the loader's handle on
+// the engine (wasmtime reference-counts it: stores, linkers and
+// components still alive keep it). When calls are still running after
+// 5 s, Close says so in its error and the ticker stops only once they
+// have ended. Close its providers first. Close is idempotent; later
+// calls return the first one's error.
 func (l *Loader) Close() error {
 	l.once.Do(func() {
-		close(l.stop)
-		<-l.done
-		C.wasm_engine_delete(l.engine)
+		l.closing.Store(true)
+		until := time.Now().Add(closeDrainWait)
+		for l.calls.Load() > 0 {
+			if time.Now().After(until) {
+				l.closeErr = fmt.Errorf("wasmtime component loader: %d load(s) or call(s) still running %v after Close; the epoch ticker stops when they end", l.calls.Load(), closeDrainWait)
+				go func() {
+					for l.calls.Load() > 0 {
+						time.Sleep(10 * time.Millisecond)
+					}
+					l.release()
+				}()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+		l.release()
 	})
+	return l.closeErr
+}
+
+// release stops the epoch ticker and drops the engine handle.
+func (l *Loader) release() {
+	close(l.stop)
+	<-l.done
+	C.wasm_engine_delete(l.engine)
+}
+
+// enter counts a load or call in progress; it fails once Close has begun.
+// Counted before closing is read, so that Close either sees the count or
+// the caller sees closing. Call leave when enter succeeded.
+func (l *Loader) enter() error {
+	l.calls.Add(1)
+	if l.closing.Load() {
+		l.calls.Add(-1)
+		return abi.Errorf(abi.Unavailable, "the wasmtime component loader is closed")
+	}
 	return nil
 }
+
+func (l *Loader) leave() { l.calls.Add(-1) }
 
 // Runtime implements abi.Loader.
 func (l *Loader) Runtime() string { return abi.RuntimeComponent }
@@ -174,6 +216,10 @@ var _ abi.Provider = (*Provider)(nil)
 // LoadBytes loads the component in b; src.Path names it.
 func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi.Provider, err error) {
 	name := src.Path
+	if err := l.enter(); err != nil {
+		return nil, fmt.Errorf("component %s: %w", name, err)
+	}
+	defer l.leave()
 	plan, err := component.PlanForEngine(b, name, src.ProviderID)
 	if err != nil {
 		return nil, err
@@ -525,6 +571,10 @@ type nestKey struct{ p *Provider }
 
 // Call implements abi.Provider.
 func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_ any, err error) {
+	if err := p.l.enter(); err != nil {
+		return nil, err
+	}
+	defer p.l.leave()
 	t, ok := p.tools[call.Tool]
 	if !ok {
 		return nil, abi.Errorf(abi.NotFound, "component %s has no tool %q", p.reg.Provider.ID, call.Tool)
