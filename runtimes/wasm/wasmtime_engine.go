@@ -56,6 +56,11 @@ type WasmtimeLoader struct {
 	stop     chan struct{}
 	done     chan struct{}
 	once     sync.Once
+	// calls counts the loads and calls in progress; closing refuses new
+	// ones: Close keeps the epoch ticker for those in progress.
+	calls    atomic.Int64
+	closing  atomic.Bool
+	closeErr error
 
 	provMu sync.Mutex
 	provs  map[*wtProvider]struct{} // open providers, for idle trimming
@@ -153,17 +158,49 @@ func (l *WasmtimeLoader) Extensions() []string { return []string{".wasm"} }
 // Engine names the engine ("wasmtime").
 func (l *WasmtimeLoader) Engine() string { return EngineWasmtime }
 
-// Close stops the epoch ticker. Providers loaded by l must be closed
-// first, and their calls must have ended: a call still running is no
-// longer interrupted at its deadline (one that loops runs for ever).
-// Unlike Loader.Close, it does not interrupt or wait for calls.
+// Close refuses new loads and calls (Unavailable), waits for those in
+// progress to end — at most 5 s (closeDrainWait); the epoch ticker keeps
+// their deadlines meanwhile — and then stops the ticker. When calls are
+// still running after that, Close says so in its error and the ticker
+// stops only once they have ended. Close the providers loaded by l first.
+// Close is idempotent; later calls return the first one's error.
 func (l *WasmtimeLoader) Close() error {
 	l.once.Do(func() {
+		l.closing.Store(true)
+		until := time.Now().Add(closeDrainWait)
+		for l.calls.Load() > 0 {
+			if time.Now().After(until) {
+				l.closeErr = fmt.Errorf("wasm (wasmtime): %d load(s) or call(s) still running %v after Close; the epoch ticker stops when they end", l.calls.Load(), closeDrainWait)
+				go func() {
+					for l.calls.Load() > 0 {
+						time.Sleep(10 * time.Millisecond)
+					}
+					close(l.stop)
+					<-l.done
+				}()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
 		close(l.stop)
 		<-l.done
 	})
+	return l.closeErr
+}
+
+// enter counts a load or call in progress; it fails once Close has begun.
+// Counted before closing is read, so that Close either sees the count or
+// the caller sees closing. Call leave when enter succeeded.
+func (l *WasmtimeLoader) enter() error {
+	l.calls.Add(1)
+	if l.closing.Load() {
+		l.calls.Add(-1)
+		return abi.Errorf(abi.Unavailable, "the wasm (wasmtime) loader is closed")
+	}
 	return nil
 }
+
+func (l *WasmtimeLoader) leave() { l.calls.Add(-1) }
 
 // Load implements abi.Loader.
 func (l *WasmtimeLoader) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
@@ -333,6 +370,10 @@ var _ abi.Provider = (*wtProvider)(nil)
 // LoadBytes is Load with the module's bytes in memory.
 func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (_ abi.Provider, err error) {
 	name := src.Path
+	if err := l.enter(); err != nil {
+		return nil, fmt.Errorf("load %s: %w", name, err)
+	}
+	defer l.leave()
 	if err := checkHeader(name, bin); err != nil {
 		return nil, err
 	}
@@ -905,6 +946,10 @@ func (p *wtProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 	if p.closed.Load() {
 		return nil, abi.Errorf(abi.Unavailable, "wasm provider %s is closed", p.reg.Provider.ID)
 	}
+	if err := p.l.enter(); err != nil {
+		return nil, err
+	}
+	defer p.l.leave()
 	inst, err := p.get(ctx, call)
 	if err != nil {
 		return nil, err
