@@ -27,8 +27,8 @@
 // Shut down in this order: the front ends (they cancel their calls in
 // flight), then Host.Close (it closes the providers and waits for the
 // calls in flight, so that each has its audit record), then the loaders
-// (runtimes/wasm's Loader.Close interrupts any guest call still running;
-// the wasmtime loaders' Close must come after every call has ended).
+// (runtimes/wasm's Loader.Close interrupts any guest call still running,
+// the wasmtime loaders' Close keeps their deadlines until they end).
 //
 // host imports abi, registry, schema, space, audit and config. It must never
 // import a runtime package (runtimes are reached through abi.Provider and

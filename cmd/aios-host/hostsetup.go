@@ -260,19 +260,16 @@ func closeHost(h *host.Host, w io.Writer) error {
 			_ = jl.Close()
 		}
 	}
-	// The WASM core loader's watchdog, wazero runtimes and compile cache:
-	// its Close interrupts the calls still in its guests (host.Close does
-	// not wait for calls) and waits for them to leave before it releases
-	// anything. The wasmtime loaders are left to the process's exit: their
-	// Close stops the epoch ticker under calls that may still be running
-	// (a wasmtime component's calls are not kept to their deadline by the
-	// host's pipeline but abandoned), which would then never be
-	// interrupted.
+	// The .wasm loaders (component.Dispatch's core-module and component
+	// loaders): the wazero core loader's watchdog, runtimes and compile
+	// cache, the wasmtime loaders' epoch tickers. Each Close refuses new
+	// calls and waits for those still running (host.Close waits only for
+	// the calls it did not abandon) before it releases anything.
 	if l, ok := h.LoaderFor("x.wasm"); ok {
 		if u, ok := l.(interface{ Unwrap() []abi.Loader }); ok {
 			for _, x := range u.Unwrap() {
-				if core, ok := x.(*wasm.Loader); ok {
-					err = errors.Join(err, core.Close())
+				if c, ok := x.(interface{ Close() error }); ok {
+					err = errors.Join(err, c.Close())
 				}
 			}
 		}
