@@ -1,0 +1,47 @@
+package host
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/runtimes/native"
+)
+
+// TestProbeCapabilityKindTypo: a first tool asking for
+// "ReadSpaces(docs)" (or requiring "Netwrk(h)") loaded, and the only word
+// about it was "provider capabilities reduced by trust policy ...
+// dropped=[ReadSpaces(docs)] ... trust level does not allow them" — at
+// Community trust as at Untrusted — sending its author to sign the card
+// or vouch for the folder, which would never help: no grant is of that
+// kind. The config refuses such a grant ("did you mean ReadSpace?"); a
+// provider's request and a tool's capability_required are now refused
+// the same way, naming the provider.
+func TestProbeCapabilityKindTypo(t *testing.T) {
+	te := newTestHost(t, nil)
+	ok := func(context.Context, any, abi.Env) (any, error) { return "ok", nil }
+	p := native.New(abi.ProviderInfo{ID: "org.test.typo", Capabilities: []string{"ReadSpaces(docs)"}})
+	p.MustRegister(abi.ToolDef{Name: "typo-a", Version: "1.0.0"}, ok)
+	err := te.h.AddProvider(context.Background(), p, ProviderMeta{Source: "typo.js", Trust: abi.Community})
+	if err == nil {
+		t.Fatal("provider asking for ReadSpaces(docs) was registered")
+	}
+	for _, want := range []string{"org.test.typo", "typo.js", `"ReadSpaces(docs)"`, "did you mean ReadSpace?"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	q := native.New(abi.ProviderInfo{ID: "org.test.typo2"})
+	q.MustRegister(abi.ToolDef{Name: "typo-b", Version: "1.0.0", CapabilityRequired: []string{"Netwrk(api.example.com)"}}, ok)
+	err = te.h.AddProvider(context.Background(), q, ProviderMeta{Source: "typo2.js", Trust: abi.Community})
+	if err == nil || !strings.Contains(err.Error(), "typo-b") || !strings.Contains(err.Error(), "did you mean Network?") {
+		t.Fatalf("tool requiring Netwrk(...): %v", err)
+	}
+	// A custom kind far from every built-in one is still accepted.
+	r := native.New(abi.ProviderInfo{ID: "org.test.custom", Capabilities: []string{"Billing(team-a)"}})
+	r.MustRegister(abi.ToolDef{Name: "custom-c", Version: "1.0.0", CapabilityRequired: []string{"Camera"}}, ok)
+	if err := te.h.AddProvider(context.Background(), r, ProviderMeta{Source: "custom.js", Trust: abi.Community}); err != nil {
+		t.Fatalf("custom kinds: %v", err)
+	}
+}
