@@ -1,0 +1,24 @@
+package discovery
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestProbeYAMLUnknownKey: a misspelt key in a tool.aios.yaml
+// ("verison") was refused as yaml.v3 words it — "yaml: unmarshal errors:
+// line 4: field verison not found in type discovery.yamlTool" — naming a Go
+// type instead of the yaml key path, with no hint of the key meant. It is
+// now checked as the config file is: line, key path, "did you mean".
+func TestProbeYAMLUnknownKey(t *testing.T) {
+	for doc, want := range map[string]string{
+		"tool:\n  id: org.example.notes\n  name: Notes\n  verison: 1.2.0\n":                                               `tool.aios.yaml:4: tool.verison: unknown key "verison", did you mean "version"?`,
+		"tol:\n  id: org.example.notes\n":                                                                                 `tool.aios.yaml:1: tol: unknown key "tol", did you mean "tool"?`,
+		"tool: {id: org.example.x, name: X, version: 1.0.0}\ncapabilities:\n  - id: a\n    inputschema: {type: object}\n": `tool.aios.yaml:4: capabilities[0].inputschema: unknown key "inputschema", did you mean "input_schema"?`,
+	} {
+		_, err := ParseYAML([]byte(doc), "tool.aios.yaml")
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "discovery.") {
+			t.Errorf("%q: error %v, want it to start %q", doc, err, want)
+		}
+	}
+}
