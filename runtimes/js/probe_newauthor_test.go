@@ -1,0 +1,59 @@
+package js
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// TestProbeErrorColumnsOneBased: runtime errors are mapped to the original
+// file through esbuild's source map, whose columns are 0-based, and goja
+// printed them as they were: `x.foo()` at the start of a line failed "(at
+// a.js:4:0)", every column one less than an editor's (and than esbuild's
+// own syntax errors, "bad.ts:3:19", which are 1-based). Both are 1-based
+// now.
+func TestProbeErrorColumnsOneBased(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	for _, name := range []string{"col.js", "col.ts"} {
+		p := loadSource(t, rt, name, `aios.provider({ id: 'org.test.col' });
+aios.registerTool({ name: 'col', parameters: {} }, () => {
+  throw new Error('here');
+});
+aios.registerTool({ name: 'null', parameters: {} }, () => {
+  const x = null;
+x.foo();
+});
+`)
+		for tool, want := range map[string]string{"col": "(at " + name + ":3:9)", "null": "(at " + name + ":7:1)"} {
+			_, err := call(t, p, newFakeEnv(), tool, map[string]any{}, 10*time.Second)
+			if te := wantCode(t, err, abi.ProviderError); !strings.Contains(te.Message, want) {
+				t.Errorf("%s %s: %q, want %q", name, tool, te.Message, want)
+			}
+		}
+	}
+}
+
+// TestProbeVLQRoundTrip guards the source map rewrite of
+// TestProbeErrorColumnsOneBased: every value survives encode/decode, and a
+// map with no four-field segment is left alone.
+func TestProbeVLQRoundTrip(t *testing.T) {
+	for v := -5000; v <= 5000; v += 7 {
+		var b strings.Builder
+		encodeVLQ(&b, v)
+		if got, ok := decodeVLQ(b.String()); !ok || len(got) != 1 || got[0] != v {
+			t.Fatalf("%d: encoded %q, decoded %v %v", v, b.String(), got, ok)
+		}
+	}
+	// "AAAA" is [0,0,0,0]; "AAAC" the same with source column 1.
+	if got, ok := shiftFirstSourceColumn(";;A,AAAA,AAAC"); !ok || got != ";;A,AAAC,AAAC" {
+		t.Errorf("shift: %q %v", got, ok)
+	}
+	if got, ok := shiftFirstSourceColumn("A,C;E"); ok || got != "A,C;E" {
+		t.Errorf("no source column: %q %v", got, ok)
+	}
+	if oneBasedColumns("var a;\n") != "var a;\n" {
+		t.Error("code without a map changed")
+	}
+}
