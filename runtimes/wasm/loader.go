@@ -282,7 +282,7 @@ func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
 		return fmt.Errorf("provider capabilities: %w", err)
 	}
 	if len(reg.Tools) == 0 {
-		return errors.New("the guest registers no tools")
+		return errors.New("the guest registers no tools: aios_register returned an empty tools list (a Go guest calls aios.Register and aios.HandleFunc in init(): a reactor's main is never run; docs/abi.md §7)")
 	}
 	seen := make(map[string]bool, len(reg.Tools))
 	for _, t := range reg.Tools {
