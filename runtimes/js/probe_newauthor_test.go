@@ -1,6 +1,7 @@
 package js
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -55,5 +56,48 @@ func TestProbeVLQRoundTrip(t *testing.T) {
 	}
 	if oneBasedColumns("var a;\n") != "var a;\n" {
 		t.Error("code without a map changed")
+	}
+}
+
+// TestProbeUnawaitedHostCallWarned: a handler that forgets `await` on a
+// host call (ctx.spaces.write, ctx.callTool) returned its result while the
+// call still ran; the call's outcome was dropped without a word, so a write
+// that failed (or was cancelled with the call) went unnoticed. The runtime
+// now logs a warning naming the host calls still running and "missing
+// await?"; a handler that awaits gets none.
+func TestProbeUnawaitedHostCallWarned(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "forgot.js", `aios.provider({ id: 'org.test.forgot' });
+aios.registerTool({ name: 'forgot', parameters: {} }, async (params, ctx) => {
+  ctx.callTool('slow', {});
+  return { ok: true };
+});
+aios.registerTool({ name: 'awaits', parameters: {} }, async (params, ctx) => {
+  await ctx.callTool('fast', {});
+  return { ok: true };
+});
+`)
+	env := newFakeEnv()
+	release := make(chan struct{})
+	defer close(release)
+	env.tools["slow"] = func(ctx context.Context, _ any) (any, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil, nil
+	}
+	env.tools["fast"] = func(context.Context, any) (any, error) { return 1, nil }
+	if _, err := call(t, p, env, "awaits", map[string]any{}, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call(t, p, env, "forgot", map[string]any{}, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	env.mu.Lock()
+	logs := strings.Join(env.logs, "\n")
+	env.mu.Unlock()
+	if strings.Count(logs, "missing await?") != 1 || !strings.Contains(logs, "WARN") || !strings.Contains(logs, "ctx.callTool") {
+		t.Errorf("logs %q, want one warning naming ctx.callTool and \"missing await?\"", logs)
 	}
 }
