@@ -22,3 +22,19 @@ func TestProbeYAMLUnknownKey(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeCardUnknownMemberHint: a misspelt member of an Adapter Card
+// ("verison") was refused in encoding/json's words, `adapter: json: unknown
+// field "verison"`; it now says "unknown member" and the member meant, as
+// the config and tool.aios.yaml do.
+func TestProbeCardUnknownMemberHint(t *testing.T) {
+	for card, want := range map[string]string{
+		`{"adapter":{"id":"org.x.y","name":"n","verison":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},"skills":[]}`:                                                                `adapter.json: adapter: unknown member "verison", did you mean "version"?`,
+		`{"adapter":{"id":"org.x.y","name":"n","version":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},"skills":[{"id":"a","name":"a","permission_level":"low","input_shema":{}}]}`: `adapter.json: skills[0](a): unknown member "input_shema", did you mean "input_schema"?`,
+	} {
+		_, err := ParseCard([]byte(card), "adapter.json")
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: error %v, want it to start %q", card, err, want)
+		}
+	}
+}
