@@ -101,3 +101,30 @@ aios.registerTool({ name: 'awaits', parameters: {} }, async (params, ctx) => {
 		t.Errorf("logs %q, want one warning naming ctx.callTool and \"missing await?\"", logs)
 	}
 }
+
+// TestProbeNodeGlobalHint: code written for node or a browser (fetch,
+// process.env, require, Buffer) failed "ReferenceError: fetch is not
+// defined" and nothing more; the message now says that JS tools run on
+// goja with the ECMAScript built-ins and the SDK's globals, and what to
+// use instead where there is something.
+func TestProbeNodeGlobalHint(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "node.js", `aios.provider({ id: 'org.test.node' });
+aios.registerTool({ name: 'fetch', parameters: {} }, async () => { await fetch('https://example.com'); });
+aios.registerTool({ name: 'env', parameters: {} }, () => process.env.KEY);
+aios.registerTool({ name: 'other', parameters: {} }, () => notDefinedAnywhere);
+`)
+	for tool, want := range map[string]string{"fetch": "no fetch", "env": "no process", "other": ""} {
+		_, err := call(t, p, newFakeEnv(), tool, map[string]any{}, 10*time.Second)
+		te := wantCode(t, err, abi.ProviderError)
+		if want == "" {
+			if strings.Contains(te.Message, "goja") {
+				t.Errorf("%s: %q has the hint", tool, te.Message)
+			}
+			continue
+		}
+		if !strings.Contains(te.Message, want) || !strings.Contains(te.Message, "docs/js.md") || !strings.Contains(te.Message, "(at node.js:") {
+			t.Errorf("%s: %q, want the hint %q, docs/js.md and the position", tool, te.Message, want)
+		}
+	}
+}
