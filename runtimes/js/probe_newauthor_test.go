@@ -128,3 +128,29 @@ aios.registerTool({ name: 'other', parameters: {} }, () => notDefinedAnywhere);
 		}
 	}
 }
+
+// TestProbeProviderOptionTypo: aios.provider({capabilites: [...]}) (and
+// @Agent({capabilites})) loaded without a word, the provider asking for
+// nothing; a tool definition's unknown member has long been refused. The
+// provider's options are now checked the same way (Python's @Agent does).
+func TestProbeProviderOptionTypo(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	for name, src := range map[string]string{
+		"typo.js": `aios.provider({ id: 'org.test.typo', capabilites: ['ReadSpace(x)'] });
+aios.registerTool({ name: 'a', parameters: {} }, () => 1);
+`,
+		"typo.ts": `import { Agent, tool } from 'aios-sdk';
+@Agent({ name: 'T', capabilites: ['ReadSpace(x)'] } as any)
+class T {
+  @tool({ name: 'a', parameters: {} })
+  a() { return 1; }
+}
+`,
+	} {
+		path := writeSource(t, name, src)
+		_, err := rt.load(context.Background(), abi.Source{Path: path}, runtimeOf(path))
+		if err == nil || !strings.Contains(err.Error(), `unknown option "capabilites"`) || !strings.Contains(err.Error(), "did you mean capabilities?") || !strings.Contains(err.Error(), name+":") {
+			t.Errorf("%s: %v; want an error naming the option, capabilities and the line", name, err)
+		}
+	}
+}
