@@ -2,6 +2,8 @@ package python_test
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -94,6 +96,34 @@ class Forgot:
 		}
 		if line == "" || !strings.Contains(line, "level=WARN") || !strings.Contains(line, op) {
 			t.Errorf("%s: no warning naming %s and \"missing await?\" in\n%s", tool, op, logs.String())
+		}
+	}
+}
+
+// TestProbeHandlerArity: a handler taking a third parameter (or none)
+// loaded, and every call failed "TypeError: a() missing 1 required
+// positional argument: 'extra'" with no file or line. The load now fails at
+// the handler's line, saying what a handler takes.
+func TestProbeHandlerArity(t *testing.T) {
+	h := newHost(t, newRuntime(t, nil))
+	for _, tc := range []struct{ name, src, at string }{
+		{"three.py", "from aios_sdk import tool\n\n@tool(name='a', parameters={})\ndef a(params, ctx, extra):\n    return {}\n", "three.py:3"},
+		{"none.py", "from aios_sdk import tool\n\n@tool(name='b', parameters={})\ndef a():\n    return {}\n", "none.py:3"},
+		{"method.py", "from aios_sdk import Agent, tool\n\n@Agent(name='M')\nclass M:\n    @tool(name='m', parameters={})\n    def m(self, params, ctx, extra):\n        return {}\n", "method.py:5"},
+	} {
+		_, err := h.LoadFile(context.Background(), writeTool(t, tc.name, tc.src), host.ProviderMeta{Trust: abi.System})
+		if err == nil || !strings.Contains(err.Error(), tc.at) || !strings.Contains(err.Error(), "(params) or (params, ctx)") {
+			t.Errorf("%s: %v; want a load error at %s saying what a handler takes", tc.name, err, tc.at)
+		}
+	}
+	// Defaults, *args and keyword-only parameters are fine.
+	for i, src := range []string{
+		"from aios_sdk import tool\n@tool(name='d', parameters={})\ndef d(params, ctx=None, extra=1):\n    return {}\n",
+		"from aios_sdk import tool\n@tool(name='v', parameters={})\ndef v(*args):\n    return {}\n",
+		"from aios_sdk import tool\n@tool(name='k', parameters={})\ndef k(params, *, extra=1):\n    return {}\n",
+	} {
+		if _, err := h.LoadFile(context.Background(), writeTool(t, fmt.Sprintf("ok%d.py", i), src), host.ProviderMeta{Trust: abi.System}); err != nil {
+			t.Errorf("ok%d: %v", i, err)
 		}
 	}
 }

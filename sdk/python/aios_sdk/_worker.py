@@ -113,6 +113,26 @@ class Handler:
         self.wants_ctx = _wants_ctx(fn)
 
 
+def _arity_problem(fn, tname):
+    """A load error for a handler that cannot take (params) or (params,
+    ctx) — def a(params, ctx, extra), def a() — named at its definition,
+    or None. Without it every call failed with a TypeError naming no
+    line."""
+    bound = hasattr(fn, "__self__") and hasattr(fn, "__func__")
+    f = getattr(fn, "__func__", fn)
+    code = getattr(f, "__code__", None)
+    if not isinstance(f, types.FunctionType) or code is None or code.co_flags & 0x04:
+        return None
+    skip = 1 if bound else 0
+    names = code.co_varnames[skip:code.co_argcount]
+    required = len(names) - len(f.__defaults__ or ())
+    if 1 <= len(names) and required <= 2:
+        return None
+    return "%s:%d: tool %r: handler %s(%s) has the wrong parameters: a tool handler takes (params) or (params, ctx)%s" % (
+        code.co_filename, code.co_firstlineno, tname, f.__name__, ", ".join(code.co_varnames[:code.co_argcount]),
+        "" if skip or not names or names[0] != "self" else " (a method needs an @Agent class)")
+
+
 def _wants_ctx(fn):
     """Whether fn takes (params, ctx) rather than (params). Uses the code
     object, not inspect (which costs ~10 ms of worker start-up)."""
@@ -1396,6 +1416,9 @@ def load(path, pins=None):
         tname = d["name"]
         if tname in handlers:
             raise LoadError("%s: tool %r is defined twice (%s)" % (path, tname, where))
+        problem = _arity_problem(fn, tname)
+        if problem is not None:
+            raise LoadError(problem)
         defs.append(dict(d))
         handlers[tname] = Handler(tname, fn)
 
