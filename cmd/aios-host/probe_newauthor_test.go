@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -21,5 +23,40 @@ func TestProbeCallParamsQuoting(t *testing.T) {
 	// Another syntax error gets the offset, not the quoting hint.
 	if code, _, errs := e.run("", "call", "analyze-complexity", `{"n":1,}`); code != exitUsage || !strings.Contains(errs, "at byte ") || strings.Contains(errs, "double quotes") {
 		t.Errorf("trailing comma: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestProbeInspectScript: a tool author who wants to see the schema the
+// SDK made of their shorthand (which properties are required) ran
+// `aios-host inspect words.js` and got "not a WebAssembly binary": inspect
+// read .wasm files only, and list --json shows no schemas. inspect now
+// loads a JS, TS or Python file with its runtime and prints its tools
+// and schemas as it does a core module's.
+func TestProbeInspectScript(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	js := filepath.Join(dir, "words.js")
+	if err := os.WriteFile(js, []byte(`aios.provider({ id: 'org.example.words' });
+aios.registerTool({ name: 'word-count', parameters: { object_id: { type: 'string' }, lang: { type: 'string', default: 'en' } } },
+  async (params, ctx) => ({ words: 0 }));
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := e.run("", "inspect", js)
+	if code != exitOK || !strings.Contains(out, "provider org.example.words (runtime js)") || !strings.Contains(out, "tool word-count") ||
+		!strings.Contains(out, `"required": [`) || !strings.Contains(out, `"object_id"`) {
+		t.Fatalf("inspect words.js: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs = e.run("", "inspect", js, "--json")
+	if code != exitOK || !strings.Contains(out, `"kind": "js"`) || !strings.Contains(out, `"input_schema"`) {
+		t.Fatalf("inspect --json words.js: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	// A file of no runtime says what inspect reads.
+	txt := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(txt, []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := e.run("", "inspect", txt); code == exitOK || !strings.Contains(errs, ".wasm") || !strings.Contains(errs, ".js") {
+		t.Errorf("inspect notes.txt: exit %d, stderr %q", code, errs)
 	}
 }
