@@ -11,7 +11,9 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
+	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/runtimes/wasm"
+	"github.com/aios-host/aios-host/schema"
 )
 
 // runInspect describes a .wasm file without registering it: for a
@@ -41,6 +43,9 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 	var out any
 	if !bytes.HasPrefix(b, []byte("\x00asm")) {
 		reg, err := c.inspectScript(pos[0])
+		if err == nil {
+			err = checkSchemas(reg)
+		}
 		if err != nil {
 			return c.fail(err)
 		}
@@ -62,6 +67,9 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		out = in.JSON()
 	} else {
 		reg, err := wasm.Inspect(c.ctx, pos[0])
+		if err == nil {
+			err = checkSchemas(reg)
+		}
 		if err != nil {
 			return c.fail(err)
 		}
@@ -76,6 +84,27 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		return c.fail(err)
 	}
 	return exitOK
+}
+
+// checkSchemas compiles each tool's parameters and returns schema as the
+// registry does when the file is loaded: inspect showed a schema the host
+// refuses as if it were fine.
+func checkSchemas(reg *abi.ToolRegister) error {
+	for _, t := range reg.Tools {
+		v := t.Version
+		if v == "" {
+			v = registry.DefaultVersion
+		}
+		for _, s := range []struct {
+			what string
+			doc  map[string]any
+		}{{"parameters", t.Parameters}, {"returns", t.Returns}} {
+			if _, err := schema.Compile(t.Name+"@"+v+" "+s.what, s.doc); err != nil {
+				return fmt.Errorf("provider %s, tool %s: %w", reg.Provider.ID, t.Name, err)
+			}
+		}
+	}
+	return nil
 }
 
 func registerJSON(reg *abi.ToolRegister, kind string) map[string]any {

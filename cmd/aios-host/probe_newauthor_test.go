@@ -60,3 +60,21 @@ aios.registerTool({ name: 'word-count', parameters: { object_id: { type: 'string
 		t.Errorf("inspect notes.txt: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestProbeInspectInvalidSchema: inspect printed a tool whose parameters
+// schema the host refuses (a property's schema "string" instead of {type:
+// "string"}) as if it were fine, exit 0, while every load of the file
+// failed. It now reports the schema error, exit 1.
+func TestProbeInspectInvalidSchema(t *testing.T) {
+	e := newEnv(t)
+	js := filepath.Join(t.TempDir(), "bad.js")
+	if err := os.WriteFile(js, []byte(`aios.provider({ id: 'org.example.bad' });
+aios.registerTool({ name: 'b', parameters: { properties: { type: 'string' } } }, async (p) => p);
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := e.run("", "inspect", js)
+	if code != exitFail || !strings.Contains(errs, "schema of b@1.0.0 parameters is invalid") {
+		t.Fatalf("inspect bad.js: exit %d, stderr %q", code, errs)
+	}
+}
