@@ -194,6 +194,15 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 	if name == "ReferenceError" {
 		msg += hostGlobalHint(message)
 	}
+	if code := str("code"); code != "" && name == "ToolError" {
+		// new aios.ToolError('NotAllowed', …): the code was dropped
+		// without a word (the pipeline says so of a provider's unknown code).
+		codes := make([]string, len(abi.KnownCodes))
+		for i, c := range abi.KnownCodes {
+			codes[i] = string(c)
+		}
+		msg += fmt.Sprintf(" (error code %q is not one of the ABI's: %s)", cutText(code), strings.Join(codes, ", "))
+	}
 	te := &abi.ToolError{Code: abi.ProviderError, Message: msg}
 	data := map[string]any{"name": name}
 	if stack != "" {

@@ -154,3 +154,21 @@ class T {
 		}
 	}
 }
+
+// TestProbeToolErrorUnknownCode: `throw new aios.ToolError('NotAllowed',
+// 'nope')` failed "ProviderError: ToolError: nope (at x.js:2:…)", the code
+// dropped without a word; a Python tool raising the same is told the code
+// is not one of the ABI's. The JS error now says so too, naming the code.
+func TestProbeToolErrorUnknownCode(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "code.js", `aios.provider({ id: 'org.test.code' });
+aios.registerTool({ name: 'bad', parameters: {} }, () => { throw new aios.ToolError('NotAllowed', 'nope'); });
+aios.registerTool({ name: 'good', parameters: {} }, () => { throw new aios.ToolError('InvalidParams', 'no'); });
+`)
+	_, err := call(t, p, newFakeEnv(), "bad", map[string]any{}, 10*time.Second)
+	if te := wantCode(t, err, abi.ProviderError); !strings.Contains(te.Message, "nope") || !strings.Contains(te.Message, `"NotAllowed" is not one of the ABI's`) || !strings.Contains(te.Message, "InvalidParams") {
+		t.Errorf("bad: %q", te.Message)
+	}
+	_, err = call(t, p, newFakeEnv(), "good", map[string]any{}, 10*time.Second)
+	wantCode(t, err, abi.InvalidParams)
+}
