@@ -1,8 +1,11 @@
 package discovery
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // TestProbeYAMLUnknownKey: a misspelt key in a tool.aios.yaml
@@ -36,5 +39,28 @@ func TestProbeCardUnknownMemberHint(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: error %v, want it to start %q", card, err, want)
 		}
+	}
+}
+
+// TestProbeNearMissExtensionWarned: a first tool saved as words.tsx,
+// words.jsx or words.cjs was skipped with an Info line that `list` and
+// `call` (warn by default) do not show: the tool was simply missing. A file
+// whose extension is a JS/TS/Python variant the host does not load is now
+// a warning saying what to rename it to; other files (notes.txt) stay at
+// Info.
+func TestProbeNearMissExtensionWarned(t *testing.T) {
+	logs := &testutil.SyncBuffer{}
+	newEnvWith(t, "", func(dir string) {
+		writeFile(t, filepath.Join(dir, "words.tsx"), "aios.provider({});\n")
+		writeFile(t, filepath.Join(dir, "notes.txt"), "hello\n")
+	}, withLogs(logs))
+	testutil.Eventually(t, "both files noted", func() bool {
+		return logLines(logs, "words.tsx") > 0 && logLines(logs, "notes.txt") > 0
+	})
+	if logLines(logs, "level=WARN", "words.tsx", ".ts") != 1 {
+		t.Errorf("words.tsx not warned about once:\n%s", logs.String())
+	}
+	if logLines(logs, "level=WARN", "notes.txt") != 0 {
+		t.Errorf("notes.txt warned about:\n%s", logs.String())
 	}
 }
