@@ -96,6 +96,16 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 		Outdir:         dir,
 		Plugins:        []api.Plugin{sdkPlugin(dir, alone)},
 	}
+	if ext := filepath.Ext(entry); ext != strings.ToLower(ext) {
+		// The host takes Words.JS as a .js file (extensions match in any
+		// case); esbuild knew no loader for ".JS".
+		switch strings.ToLower(ext) {
+		case ".js", ".mjs":
+			opts.Loader = map[string]api.Loader{ext: api.LoaderJS}
+		case ".ts", ".mts":
+			opts.Loader = map[string]api.Loader{ext: api.LoaderTS}
+		}
+	}
 	if pins != nil {
 		// esbuild names files by their real path: a plugin folder reached
 		// through a symbolic link has its pins under both names.

@@ -172,3 +172,17 @@ aios.registerTool({ name: 'good', parameters: {} }, () => { throw new aios.ToolE
 	_, err = call(t, p, newFakeEnv(), "good", map[string]any{}, 10*time.Second)
 	wantCode(t, err, abi.InvalidParams)
 }
+
+// TestProbeUpperCaseExtension: the host hands Words.JS to the JS runtime
+// (extensions match whatever their case), and esbuild refused it: `No
+// loader is configured for ".JS" files`. The file now loads as its
+// lower-case extension would.
+func TestProbeUpperCaseExtension(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	for _, name := range []string{"Words.JS", "Words.TS"} {
+		p := loadSource(t, rt, name, "aios.provider({ id: 'org.test.upper' });\naios.registerTool({ name: 'up', parameters: {} }, () => 1);\n")
+		if got, err := call(t, p, newFakeEnv(), "up", map[string]any{}, 10*time.Second); err != nil || got != int64(1) {
+			t.Errorf("%s: %v %v", name, got, err)
+		}
+	}
+}
