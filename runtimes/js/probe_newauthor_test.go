@@ -2,6 +2,9 @@ package js
 
 import (
 	"context"
+	"io"
+	"log/slog"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -185,4 +188,36 @@ func TestProbeUpperCaseExtension(t *testing.T) {
 			t.Errorf("%s: %v %v", name, got, err)
 		}
 	}
+}
+
+// TestProbeWorkerLoadErrorNotLost: an isolated provider's load error (a
+// duplicate tool name, say) reached the author as "the JS worker process
+// ended before it registered: use of closed file" when the worker wrote
+// its error frame and exited before the host read it: the wait goroutine's
+// died() closed the read end of its stdout under the handshake
+// (TestProcessIsolationLoadErrors failed so under load). Before the worker
+// registers, died leaves the pipe to the handshake, which drains it (its
+// reads have a deadline); start closes it after.
+func TestProbeWorkerLoadErrorNotLost(t *testing.T) {
+	r, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wr.Write([]byte("last words")); err != nil {
+		t.Fatal(err)
+	}
+	wr.Close()
+	in, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	rt := newRuntime(t, Options{})
+	w := &procWorker{p: &ProcessProvider{rt: rt, logger: slog.New(slog.DiscardHandler)}, stdin: inW, out: r, dead: make(chan struct{})}
+	w.died(nil)
+	b, err := io.ReadAll(r)
+	if err != nil || string(b) != "last words" {
+		t.Fatalf("after died before registration: read %q, %v; want the worker's output", b, err)
+	}
+	r.Close()
 }
