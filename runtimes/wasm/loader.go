@@ -263,6 +263,10 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 }
 
 func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
+	if reg.Format == 0 {
+		// "format 0" named no value a guest written without an SDK wrote.
+		return fmt.Errorf("the ToolRegister from aios_register has no \"format\": give \"format\": %d, the ABI version (docs/abi.md, ToolRegister)", abi.FormatVersion)
+	}
 	if reg.Format != abi.FormatVersion {
 		return fmt.Errorf("ToolRegister format %d, want %d", reg.Format, abi.FormatVersion)
 	}

@@ -22,3 +22,18 @@ func TestProbeNoToolsHint(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeMissingFormatHint: a guest written without an SDK (C, WAT,
+// another language) whose ToolRegister left out "format" failed "ToolRegister
+// format 0, want 1": the 0 is no value the author wrote. The message now
+// says the member is missing and where the ToolRegister is described.
+func TestProbeMissingFormatHint(t *testing.T) {
+	err := validateRegister(&abi.ToolRegister{Provider: abi.ProviderInfo{ID: "org.test.wat"}, Tools: []abi.ToolDef{{Name: "t"}}}, abi.Source{Path: "/p/g.wasm"})
+	if err == nil || !strings.Contains(err.Error(), `no "format"`) || !strings.Contains(err.Error(), `"format": 1`) || !strings.Contains(err.Error(), "docs/abi.md") {
+		t.Errorf("missing format: %v", err)
+	}
+	err = validateRegister(&abi.ToolRegister{Format: 2, Provider: abi.ProviderInfo{ID: "org.test.wat"}, Tools: []abi.ToolDef{{Name: "t"}}}, abi.Source{Path: "/p/g.wasm"})
+	if err == nil || !strings.Contains(err.Error(), "format 2, want 1") {
+		t.Errorf("format 2: %v", err)
+	}
+}
