@@ -45,3 +45,22 @@ func TestProbeCapabilityKindTypo(t *testing.T) {
 		t.Fatalf("custom kinds: %v", err)
 	}
 }
+
+// TestProbeSpaceReadSwappedArgs: ctx.spaces.read('docs', id) — the space
+// first, as the Go guest SDK's c.SpaceRead(space, id) has it — failed
+// `ObjectId "docs": want "sha256:" followed by 64 lower-case hex digits`,
+// leaving the author to see that the id is in the other argument. When
+// the space argument is itself an ObjectId the message now says the
+// arguments look swapped.
+func TestProbeSpaceReadSwappedArgs(t *testing.T) {
+	te := newTestHost(t, nil)
+	id := "sha256:" + strings.Repeat("0", 64)
+	_, err := te.call("alice", "read", map[string]any{"space": id, "id": "source"})
+	if abi.CodeOf(err) != abi.InvalidParams || !strings.Contains(err.Error(), "swapped") {
+		t.Fatalf("swapped arguments: %v", err)
+	}
+	_, err = te.call("alice", "read", map[string]any{"space": "source", "id": "nonsense"})
+	if abi.CodeOf(err) != abi.InvalidParams || strings.Contains(err.Error(), "swapped") {
+		t.Fatalf("a bad id alone: %v", err)
+	}
+}
