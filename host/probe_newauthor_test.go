@@ -2,10 +2,13 @@ package host
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"testing"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
@@ -62,5 +65,37 @@ func TestProbeSpaceReadSwappedArgs(t *testing.T) {
 	_, err = te.call("alice", "read", map[string]any{"space": "source", "id": "nonsense"})
 	if abi.CodeOf(err) != abi.InvalidParams || strings.Contains(err.Error(), "swapped") {
 		t.Fatalf("a bad id alone: %v", err)
+	}
+}
+
+// TestProbeRequiredUndeclaredWarned: a hand-written parameters schema whose
+// "required" names a property its "properties" do not declare (a rename
+// done in one place: properties {n}, required ["m"]) registered without a
+// word, and every call failed "missing required property "m"" — with
+// additionalProperties: false no call could ever succeed. Registration now
+// warns, naming the tool and the property.
+func TestProbeRequiredUndeclaredWarned(t *testing.T) {
+	var logs testutil.SyncBuffer
+	h, err := New(Options{Config: config.Default(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ok := func(context.Context, any, abi.Env) (any, error) { return "ok", nil }
+	p := native.New(abi.ProviderInfo{ID: "org.test.req"})
+	p.MustRegister(abi.ToolDef{Name: "req-typo", Version: "1.0.0", Parameters: map[string]any{
+		"type": "object", "properties": map[string]any{"n": map[string]any{"type": "integer"}},
+		"required": []any{"m"}, "additionalProperties": false}}, ok)
+	p.MustRegister(abi.ToolDef{Name: "req-fine", Version: "1.0.0", Parameters: map[string]any{
+		"type": "object", "properties": map[string]any{"n": map[string]any{"type": "integer"}}, "required": []any{"n"}}}, ok)
+	if err := h.AddProvider(context.Background(), p, ProviderMeta{Source: "req.js", Trust: abi.Community}); err != nil {
+		t.Fatal(err)
+	}
+	out := logs.String()
+	if !strings.Contains(out, "level=WARN") || !strings.Contains(out, "req-typo") || !strings.Contains(out, `\"m\"`) || !strings.Contains(out, "can never succeed") {
+		t.Errorf("no warning naming req-typo and m:\n%s", out)
+	}
+	if strings.Contains(out, "req-fine") {
+		t.Errorf("a correct schema warned about:\n%s", out)
 	}
 }
