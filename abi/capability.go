@@ -5,10 +5,14 @@ import (
 	"net"
 	"sort"
 	"strings"
+
+	"github.com/aios-host/aios-host/internal/editdist"
 )
 
 // Capability kinds known to the host. The set is open: any identifier is a
-// valid kind, so new kinds need no change here.
+// valid kind, so new kinds need no change here, except one within two edits
+// of ReadSpace, WriteSpace, Network, Inference or CallTool (or equal to a
+// known kind but for case): that is taken for a typo (NearKind).
 const (
 	CapReadSpace  = "ReadSpace"  // ReadSpace(space-pattern)
 	CapWriteSpace = "WriteSpace" // WriteSpace(space-pattern)
@@ -45,6 +49,9 @@ func ParseCapability(s string) (Capability, error) {
 	if !isIdent(kind) {
 		return Capability{}, fmt.Errorf("capability %q: kind %q is not an identifier (want e.g. ReadSpace(name), Network(host), Inference, CallTool(pattern))", s, kind)
 	}
+	if k := NearKind(kind); k != "" {
+		return Capability{}, fmt.Errorf("capability %q: unknown kind %q, did you mean %s? (a grant of a kind no tool requires grants nothing; a custom kind may not be within two edits of a built-in one)", s, kind, k)
+	}
 	if strings.ContainsAny(arg, "()\n\r\t ") {
 		return Capability{}, fmt.Errorf("capability %q: argument %q contains parentheses or white space", s, arg)
 	}
@@ -73,6 +80,33 @@ func networkPattern(arg string) string {
 		arg = strings.TrimSuffix(arg, ".")
 	}
 	return strings.ToLower(arg)
+}
+
+// typoKinds are the built-in kinds a custom kind may not be within two
+// edits of; Clock and Random, short and near common words (Block, Check),
+// are only matched ignoring case.
+var typoKinds = []string{CapReadSpace, CapWriteSpace, CapNetwork, CapInference, CapCallTool}
+
+// NearKind returns the built-in capability kind that kind is a likely typo
+// of (within two edits of one of typoKinds, or equal to a built-in kind
+// but for case), or "" (a built-in kind itself, or a custom kind far from
+// every built-in one).
+func NearKind(kind string) string {
+	lower := strings.ToLower(kind)
+	for _, k := range []string{CapReadSpace, CapWriteSpace, CapNetwork, CapInference, CapCallTool, CapClock, CapRandom} {
+		if kind == k {
+			return ""
+		}
+		if lower == strings.ToLower(k) {
+			return k
+		}
+	}
+	for _, k := range typoKinds {
+		if editdist.Levenshtein(lower, strings.ToLower(k), 3) <= 2 {
+			return k
+		}
+	}
+	return ""
 }
 
 // MustCapability parses s and panics on error; for literals in code and tests.

@@ -564,7 +564,7 @@ var metaHex = map[string]string{
 func TestProviderMetadataChecked(t *testing.T) {
 	for what, want := range map[string]string{
 		"bad":  "core module 0: custom section aios-provider: unexpected EOF",
-		"key":  `custom section aios-provider: json: unknown field "capabilites"`,
+		"key":  `custom section aios-provider: unknown key "capabilites", did you mean "capabilities"?`,
 		"tool": `custom section aios-provider: tools."fo" is not a tool of the component (its tools: f)`,
 	} {
 		b, err := hex.DecodeString(metaHex[what])

@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/aios-host/aios-host/internal/editdist"
 )
 
 // MetaSection is the name of an optional custom section in a component's
@@ -44,7 +48,7 @@ func readMeta(mods [][]byte) (*providerMeta, error) {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&x); err != nil {
-			return nil, fmt.Errorf("core module %d: custom section %s: %w", k, MetaSection, err)
+			return nil, fmt.Errorf("core module %d: custom section %s: %w", k, MetaSection, unknownKey(err))
 		}
 		if dec.More() {
 			return nil, fmt.Errorf("core module %d: custom section %s: data after the JSON object", k, MetaSection)
@@ -100,4 +104,27 @@ func customSection(mod []byte, name string) []byte {
 		pos = end
 	}
 	return nil
+}
+
+var (
+	metaKeys = []string{"id", "name", "version", "description", "capabilities", "tools"}
+	toolKeys = []string{"description", "parameters", "returns", "capability_required"}
+)
+
+// unknownKey words encoding/json's `json: unknown field "capabilites"` as
+// the config's unknown keys are, with the key meant; other errors are
+// returned as they are.
+func unknownKey(err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "json: unknown field ")
+	if !ok {
+		return err
+	}
+	if n, e := strconv.Unquote(name); e == nil {
+		name = n
+	}
+	msg := fmt.Sprintf("unknown key %q", name)
+	if best := editdist.Closest(name, append(append([]string(nil), metaKeys...), toolKeys...), editdist.Limit(name)); best != "" {
+		msg += fmt.Sprintf(", did you mean %q?", best)
+	}
+	return fmt.Errorf("%s (known: %s; in tools.NAME: %s)", msg, strings.Join(metaKeys, ", "), strings.Join(toolKeys, ", "))
 }

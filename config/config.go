@@ -484,6 +484,14 @@ func DecodeSection(node yaml.Node, out any) error {
 	return decodeStrict(&node, out, "config", "", nil, nil)
 }
 
+// DecodeFile decodes node, the document of another package's YAML file
+// (a tool.aios.yaml), into out with the strictness of the configuration
+// file: unknown keys ("did you mean"), fractional integers and mistyped
+// values are errors naming file, line and key path.
+func DecodeFile(node *yaml.Node, file string, out any) error {
+	return decodeStrict(node, out, file, "", nil, nil)
+}
+
 // AuditPath returns where the audit log lives.
 func (c *Config) AuditPath() string {
 	if c.Audit.Path != "" {

@@ -369,9 +369,6 @@ func (v *validator) caps(path string, caps []string) {
 			v.bad(path+"["+strconv.Itoa(i)+"]", err.Error())
 			continue
 		}
-		if k := nearKind(c.Kind); k != "" {
-			v.bad(path+"["+strconv.Itoa(i)+"]", fmt.Sprintf("capability %q: unknown kind %q, did you mean %s? (a grant of a kind no tool requires grants nothing; a custom kind may not be within two edits of a built-in one)", s, c.Kind, k))
-		}
 		if msg := unmatchableArg(c); msg != "" {
 			v.bad(path+"["+strconv.Itoa(i)+"]", fmt.Sprintf("capability %q: %s, so it grants nothing", strings.TrimSpace(s), msg))
 		}
@@ -416,25 +413,6 @@ func unmatchableArg(c abi.Capability) string {
 		// host:port.
 		if strings.Trim(c.Arg, "0123456789abcdef:.*?") != "" || strings.Contains(c.Arg, ".") && strings.LastIndexByte(c.Arg, ':') > strings.IndexByte(c.Arg, '.') {
 			return "a port is in no host name (Network(host) allows every port of the host; name the host alone, e.g. Network(api.example.com))"
-		}
-	}
-	return ""
-}
-
-// builtinKinds are the capability kinds aios-host itself checks.
-var builtinKinds = []string{abi.CapReadSpace, abi.CapWriteSpace, abi.CapNetwork, abi.CapInference, abi.CapCallTool}
-
-// nearKind returns the built-in capability kind that kind is a likely typo
-// of (within two edits, or equal but for case), or "" (a built-in kind
-// itself, or a custom kind far from every built-in one).
-func nearKind(kind string) string {
-	if slices.Contains(builtinKinds, kind) {
-		return ""
-	}
-	lower := strings.ToLower(kind)
-	for _, k := range builtinKinds {
-		if editdist.Levenshtein(lower, strings.ToLower(k), 3) <= 2 {
-			return k
 		}
 	}
 	return ""

@@ -9,11 +9,13 @@ import (
 	"path"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/schema"
 	"github.com/aios-host/aios-host/trust"
 )
@@ -402,7 +404,7 @@ func decodeStrict(raw json.RawMessage, c *Card, member string) (string, error) {
 				}
 			}
 			if err := decodeMember(e, &c.Skills[i]); err != nil {
-				return typeErrorPath(err, field), jsonTypeError(err)
+				return typeErrorPath(err, field), unknownMemberError(jsonTypeError(err), &c.Skills[i])
 			}
 		}
 		return member, nil
@@ -420,9 +422,48 @@ func decodeStrict(raw json.RawMessage, c *Card, member string) (string, error) {
 		dst = &c.Signature
 	}
 	if err := decodeMember(raw, dst); err != nil {
-		return typeErrorPath(err, member), jsonTypeError(err)
+		return typeErrorPath(err, member), unknownMemberError(jsonTypeError(err), dst)
 	}
 	return member, nil
+}
+
+// unknownMemberError words encoding/json's `json: unknown field "verison"`
+// as the config's unknown keys are: `unknown member "verison", did you
+// mean "version"?`, the member meant being the nearest name of dst's type
+// or of a struct in it (the error does not say how deep the member was).
+// Other errors are returned as they are.
+func unknownMemberError(err error, dst any) error {
+	name, ok := strings.CutPrefix(err.Error(), "json: unknown field ")
+	if !ok {
+		return err
+	}
+	if n, e := strconv.Unquote(name); e == nil {
+		name = n
+	}
+	var names []string
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] {
+			return
+		}
+		seen[t] = true
+		for i := 0; i < t.NumField(); i++ {
+			if n := jsonName(t.Field(i)); n != "-" {
+				names = append(names, n)
+				walk(t.Field(i).Type)
+			}
+		}
+	}
+	walk(reflect.TypeOf(dst))
+	msg := fmt.Sprintf("unknown member %q", name)
+	if best := editdist.Closest(name, names, editdist.Limit(name)); best != "" {
+		msg += fmt.Sprintf(", did you mean %q?", best)
+	}
+	return errors.New(msg)
 }
 
 func decodeMember(raw json.RawMessage, dst any) error {

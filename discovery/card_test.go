@@ -83,7 +83,7 @@ func TestParseCardRejects(t *testing.T) {
 		{"bad-protocol", mutate(t, func(m map[string]any) { adapter(m)["protocol_version"] = "three" }), "protocol_version"},
 		{"no-protocol", mutate(t, func(m map[string]any) { delete(adapter(m), "protocol_version") }), "protocol_version"},
 		{"bad-homepage", mutate(t, func(m map[string]any) { adapter(m)["homepage"] = "ftp://x" }), "adapter.homepage"},
-		{"unknown-adapter-field", mutate(t, func(m map[string]any) { adapter(m)["colour"] = "red" }), "unknown field"},
+		{"unknown-adapter-field", mutate(t, func(m map[string]any) { adapter(m)["colour"] = "red" }), `unknown member "colour"`},
 		{"unknown-top", mutate(t, func(m map[string]any) { m["colour"] = "red" }), "colour: unknown member"},
 		{"wrong-type", mutate(t, func(m map[string]any) { adapter(m)["version"] = 1 }), "adapter"},
 		{"cap-not-bool", mutate(t, func(m map[string]any) { m["capabilities"].(map[string]any)["streaming"] = "yes" }), "capabilities"},

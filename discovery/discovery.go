@@ -396,8 +396,15 @@ func (d *Discovery) scanRoot(r string) []string {
 				continue
 			}
 			if !d.isDesk[r] { // a desktop folder holds caches and lists besides entries
-				d.note(slog.LevelInfo, p, "noloader", "file not loaded: no loader takes this kind of file",
-					"file", p, "loads", d.loadable())
+				if as, ok := nearMissExt[strings.ToLower(filepath.Ext(e.Name()))]; ok {
+					// A first tool saved as words.tsx was skipped at Info,
+					// which list and call do not show.
+					d.note(slog.LevelWarn, p, "noloader", "file not loaded: no loader takes this kind of file; rename it to "+as,
+						"file", p, "loads", d.loadable())
+				} else {
+					d.note(slog.LevelInfo, p, "noloader", "file not loaded: no loader takes this kind of file",
+						"file", p, "loads", d.loadable())
+				}
 			}
 		}
 	}
@@ -438,6 +445,17 @@ func (d *Discovery) loadable() string {
 // note logs, once, why path is not loaded (or only partly): at every scan
 // the same reason is not logged again; a change to path, or another
 // reason, logs it again.
+// nearMissExt maps the extensions of JavaScript, TypeScript and Python
+// variants no loader takes to what the file should be called.
+var nearMissExt = map[string]string{
+	".jsx": ".js (JSX is not supported)",
+	".tsx": ".ts (JSX is not supported)",
+	".cjs": ".js (a tool registers with the aios global, not module.exports)",
+	".cts": ".ts",
+	".pyw": ".py",
+	".py3": ".py",
+}
+
 func (d *Discovery) note(level slog.Level, path, reason, msg string, args ...any) {
 	d.notesMu.Lock()
 	same := d.notes[path] == reason

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/trust"
 )
 
@@ -89,9 +90,8 @@ func ParseYAML(data []byte, name string) (*Card, error) {
 		return nil, &CardError{Source: name, Msg: fmt.Sprintf("file is %d bytes, larger than the limit of %d", len(data), MaxCardBytes)}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	var y yamlFile
-	if err := dec.Decode(&y); err != nil {
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, &CardError{Source: name, Msg: "empty document"}
 		}
@@ -100,6 +100,13 @@ func ParseYAML(data []byte, name string) (*Card, error) {
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return nil, &CardError{Source: name, Msg: "more than one YAML document"}
+	}
+	// Checked as the config file is: an unknown key is named by its line
+	// and key path with the key it probably meant (yaml.v3's KnownFields
+	// named a Go type: "field verison not found in type discovery.yamlTool").
+	var y yamlFile
+	if err := config.DecodeFile(&doc, name, &y); err != nil {
+		return nil, err
 	}
 	card, err := y.toCard(name)
 	if err != nil {

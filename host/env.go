@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"slices"
@@ -134,7 +135,13 @@ func (f *frame) SpaceRead(ctx context.Context, spaceName, id string) (abi.Object
 		return abi.Object{}, &abi.ToolError{Code: abi.Unavailable, Message: errNoSpaces.Error() + " (set data in the config)"}
 	}
 	if err := space.ValidateID(id); err != nil {
-		return abi.Object{}, &abi.ToolError{Code: abi.InvalidParams, Message: err.Error()}
+		msg := err.Error()
+		if space.ValidateID(spaceName) == nil {
+			// ctx.spaces.read('docs', id): the order of Go's
+			// c.SpaceRead(space, id), not of JS and Python's read(id, space).
+			msg += fmt.Sprintf(" (and the space argument is the ObjectId %s: the arguments look swapped; JS ctx.spaces.read(id, space), Python ctx.spaces.read(object_id, space), Go c.SpaceRead(space, id))", spaceName)
+		}
+		return abi.Object{}, &abi.ToolError{Code: abi.InvalidParams, Message: msg}
 	}
 	if spaceName != "" {
 		// The name is checked first, as SpaceWrite checks it: a malformed

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -210,6 +211,17 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 			"provider", reg.Provider.ID, "trust", trust.String(), "dropped", dropped,
 			"hint", "trust level "+trust.String()+" does not allow them (trust.caps): "+trustHint)
 	}
+	for _, def := range reg.Tools {
+		if names, closed := undeclaredRequired(def.Parameters); len(names) > 0 {
+			consequence := "a call must send them although the schema does not describe them"
+			if closed {
+				consequence = "with additionalProperties: false a call can never succeed"
+			}
+			h.log.Warn("tool parameters require properties they do not declare",
+				"provider", reg.Provider.ID, "tool", def.Name, "source", meta.Source, "undeclared", names,
+				"hint", consequence+": declare them under properties, or drop them from required")
+		}
+	}
 	tools := reg.Tools
 	if trust < abi.Verified && reg.Provider.Runtime != abi.RuntimeMCP {
 		tools = h.screenDefs(rec, tools)
@@ -251,6 +263,40 @@ func (h *Host) screenDefs(rec *registry.ProviderRecord, tools []abi.ToolDef) []a
 		return tools
 	}
 	return out
+}
+
+// undeclaredRequired returns the names a parameters schema lists in its
+// top-level "required" but not in its "properties" (a property renamed in
+// one place: every call then fails "missing required property"), and
+// whether additionalProperties is false (then no call can succeed). A
+// schema with no properties object (a bare {"required": [...]}, one using
+// patternProperties or $ref) is not judged.
+func undeclaredRequired(params map[string]any) (names []string, closed bool) {
+	props, ok := params["properties"].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	if _, ok := params["patternProperties"]; ok {
+		return nil, false
+	}
+	var req []string
+	switch r := params["required"].(type) {
+	case []string:
+		req = r
+	case []any:
+		for _, x := range r {
+			if n, ok := x.(string); ok {
+				req = append(req, n)
+			}
+		}
+	}
+	for _, n := range req {
+		if _, ok := props[n]; !ok {
+			names = append(names, strconv.Quote(n))
+		}
+	}
+	closed = params["additionalProperties"] == false
+	return names, closed
 }
 
 // missing lists the requested capabilities the granted set does not allow.

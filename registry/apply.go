@@ -242,8 +242,12 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 				}
 				keep = false
 			case same:
-				te := abi.Errorf(abi.Conflict, "tool %s@%s from provider %s conflicts with the same tool version already registered by provider %s",
-					e.Def.Name, e.ver, id, xid)
+				from := ""
+				if src := x.Provider.Source; src != "" {
+					from = " (from " + src + ")"
+				}
+				te := abi.Errorf(abi.Conflict, "tool %s@%s from provider %s conflicts with the same tool version already registered by provider %s%s: give one of them another name or version",
+					e.Def.Name, e.ver, id, xid, from)
 				te.Data = map[string]any{"tool": e.Def.Name, "version": e.ver, "provider": id, "registered_by": xid}
 				return Report{}, te
 			case rec.Trust < x.Provider.Trust && !exists:

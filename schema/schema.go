@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -514,6 +515,10 @@ func describeLeaves(ls []leaf) []string {
 			if enumAt[l.ptr] {
 				continue
 			}
+			if hint := requiredFlagHint(l.ptr, k); hint != "" {
+				out = append(out, "at "+l.ptr+": "+l.ve.ErrorKind.LocalizedString(p)+hint)
+				continue
+			}
 		case *kind.Enum:
 			got := fmt.Sprint(k.Got)
 			if s, ok := k.Got.(string); ok {
@@ -528,6 +533,23 @@ func describeLeaves(ls []leaf) []string {
 		out = append(out, "at "+l.ptr+": "+l.ve.ErrorKind.LocalizedString(p))
 	}
 	return out
+}
+
+// requiredFlagHint shows how JSON Schema says what `"required": true`
+// inside a property (OpenAPI 2, Joi and the like) meant to: the name in the
+// enclosing object's "required" array. "" for another error.
+func requiredFlagHint(ptr string, k *kind.Type) string {
+	parent, ok := strings.CutSuffix(ptr, "/required")
+	if !ok || k.Got != "boolean" {
+		return ""
+	}
+	i := strings.LastIndex(parent, "/")
+	if i < 0 || !strings.HasSuffix(parent[:i], "/properties") {
+		return ""
+	}
+	name := strings.ReplaceAll(strings.ReplaceAll(parent[i+1:], "~1", "/"), "~0", "~")
+	q, _ := json.Marshal(name)
+	return fmt.Sprintf(` (JSON Schema names required properties in the object's "required" array: "required": [%s]; in the SDKs' shorthand parameters a property is required unless it has a "default" or "optional": true)`, q)
 }
 
 func dedupe(s []string) []string {

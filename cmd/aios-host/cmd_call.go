@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
@@ -106,7 +107,7 @@ Example:
 	}
 	if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
 		// A bad value, not a bad command line: no usage text (exit 2 still).
-		fmt.Fprintf(c.stderr, "aios-host: %s are not valid JSON: %v\n", what, err)
+		fmt.Fprintf(c.stderr, "aios-host: %s are not valid JSON: %v%s\n", what, err, jsonSyntaxHint(raw, err))
 		return exitUsage
 	}
 	log, err := c.logger(slog.LevelWarn)
@@ -203,4 +204,23 @@ func writeJSON(w io.Writer, v any, pretty bool) error {
 		enc.SetIndent("", "  ")
 	}
 	return enc.Encode(v)
+}
+
+// jsonSyntaxHint says where a syntax error is and, for a key or string
+// without double quotes ({n: 1}, {'n': 1}: a JavaScript or Python habit),
+// how JSON writes it. "" for another error.
+func jsonSyntaxHint(raw []byte, err error) string {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return ""
+	}
+	hint := fmt.Sprintf(" (at byte %d)", se.Offset)
+	if i := int(se.Offset) - 1; i >= 0 && i < len(raw) {
+		if b := raw[i]; b == '\'' || b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' {
+			if b != 't' && b != 'f' && b != 'n' || strings.Contains(se.Error(), "object key") {
+				hint += `: JSON keys and strings take double quotes, e.g. '{"name": "value"}'`
+			}
+		}
+	}
+	return hint
 }

@@ -1,37 +1,59 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
+	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/runtimes/wasm"
+	"github.com/aios-host/aios-host/schema"
 )
 
 // runInspect describes a .wasm file without registering it: for a
 // component, its WIT (rebuilt from the binary) and each tool's JSON Schema;
 // for a core module, the ToolRegister its guest returns.
 func runInspect(c *cli, args []string) int {
-	fs := c.flags("inspect", "inspect [--json] FILE.wasm", `
-Describe a WebAssembly file. A component (Component Model binary) prints its
+	fs := c.flags("inspect", "inspect [--json] FILE", `
+Describe a plugin file. A component (Component Model binary) prints its
 WIT and each exported function's tool name with its input and return JSON
-Schema; a core module prints the tools its guest registers. --json prints
-{kind, provider, wit, tools: [{name, description, input_schema, output_schema}]}.`)
+Schema; a core module prints the tools its guest registers; a .js, .ts or
+.py file is loaded with its runtime (runtimes.* of the config, unsigned)
+and prints its tools and the JSON Schemas its SDK made of their parameters.
+--json prints {kind, provider, wit, tools: [{name, description,
+input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 	asJSON := fs.Bool("json", false, "machine-readable output")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
 	}
 	if len(pos) != 1 {
-		return c.usageError(fs, "inspect takes exactly one FILE.wasm")
+		return c.usageError(fs, "inspect takes exactly one FILE")
 	}
 	b, err := readInputFile(pos[0], maxInspectBytes, "a plugin file, the default of limits.max_plugin_bytes")
 	if err != nil {
 		return c.fail(err)
 	}
 	var out any
-	if component.IsComponent(b) {
+	if !bytes.HasPrefix(b, []byte("\x00asm")) {
+		reg, err := c.inspectScript(pos[0])
+		if err == nil {
+			err = checkSchemas(reg)
+		}
+		if err != nil {
+			return c.fail(err)
+		}
+		if !*asJSON {
+			return printRegister(c, reg)
+		}
+		out = registerJSON(reg, reg.Provider.Runtime)
+	} else if component.IsComponent(b) {
 		in, err := component.Inspect(c.ctx, b, pos[0])
 		if err != nil {
 			return c.fail(err)
@@ -45,17 +67,16 @@ Schema; a core module prints the tools its guest registers. --json prints
 		out = in.JSON()
 	} else {
 		reg, err := wasm.Inspect(c.ctx, pos[0])
+		if err == nil {
+			err = checkSchemas(reg)
+		}
 		if err != nil {
 			return c.fail(err)
 		}
 		if !*asJSON {
 			return printRegister(c, reg)
 		}
-		tools := make([]component.InspectTool, 0, len(reg.Tools))
-		for _, t := range reg.Tools {
-			tools = append(tools, component.InspectTool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters, OutputSchema: t.Returns})
-		}
-		out = map[string]any{"kind": "module", "provider": reg.Provider, "tools": tools}
+		out = registerJSON(reg, "module")
 	}
 	enc := json.NewEncoder(c.stdout)
 	enc.SetIndent("", "  ")
@@ -65,8 +86,95 @@ Schema; a core module prints the tools its guest registers. --json prints
 	return exitOK
 }
 
+// checkSchemas compiles each tool's parameters and returns schema as the
+// registry does when the file is loaded: inspect showed a schema the host
+// refuses as if it were fine.
+func checkSchemas(reg *abi.ToolRegister) error {
+	for _, t := range reg.Tools {
+		v := t.Version
+		if v == "" {
+			v = registry.DefaultVersion
+		}
+		for _, s := range []struct {
+			what string
+			doc  map[string]any
+		}{{"parameters", t.Parameters}, {"returns", t.Returns}} {
+			if _, err := schema.Compile(t.Name+"@"+v+" "+s.what, s.doc); err != nil {
+				return fmt.Errorf("provider %s, tool %s: %w", reg.Provider.ID, t.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+func registerJSON(reg *abi.ToolRegister, kind string) map[string]any {
+	tools := make([]component.InspectTool, 0, len(reg.Tools))
+	for _, t := range reg.Tools {
+		tools = append(tools, component.InspectTool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters, OutputSchema: t.Returns})
+	}
+	return map[string]any{"kind": kind, "provider": reg.Provider, "tools": tools}
+}
+
+// inspectScript loads a file of a runtime other than WebAssembly (.js, .ts,
+// .py) as the host would, unsigned, and returns its registration: a tool
+// author sees the schemas the SDK made of the shorthand. inspect read
+// .wasm files only ("not a WebAssembly binary").
+func (c *cli) inspectScript(path string) (*abi.ToolRegister, error) {
+	cfg, err := c.config()
+	if err != nil {
+		return nil, err
+	}
+	log, err := c.logger(slog.LevelWarn)
+	if err != nil {
+		return nil, err
+	}
+	loaders, err := loaderTable(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, l := range loaders {
+			if cl, ok := l.(io.Closer); ok {
+				_ = cl.Close()
+			}
+		}
+	}()
+	ext := strings.ToLower(filepath.Ext(path))
+	var exts []string
+	for _, l := range loaders {
+		for _, e := range l.Extensions() {
+			if e == ".wasm" {
+				continue
+			}
+			exts = append(exts, e)
+			if e != ext {
+				continue
+			}
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return nil, err
+			}
+			p, err := l.Load(c.ctx, abi.Source{Path: abs, Trust: abi.Untrusted, Logger: log})
+			if err != nil {
+				return nil, err
+			}
+			defer p.Close()
+			reg := *p.Describe()
+			if reg.Provider.Runtime == "" {
+				reg.Provider.Runtime = l.Runtime()
+			}
+			return &reg, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: not a plugin file: inspect reads WebAssembly (.wasm, starting with the \\0asm magic) and %s files", path, strings.Join(exts, ", "))
+}
+
 func printRegister(c *cli, reg *abi.ToolRegister) int {
-	fmt.Fprintf(c.stdout, "core module provider %s (runtime %s)\n\n", reg.Provider.ID, reg.Provider.Runtime)
+	kind := "core module"
+	if reg.Provider.Runtime != abi.RuntimeWASM {
+		kind = reg.Provider.Runtime
+	}
+	fmt.Fprintf(c.stdout, "%s provider %s (runtime %s)\n\n", kind, reg.Provider.ID, reg.Provider.Runtime)
 	for _, t := range reg.Tools {
 		fmt.Fprintf(c.stdout, "tool %s\n", t.Name)
 		if t.Description != "" {

@@ -206,6 +206,11 @@ func Handle(t Tool, h Handler) { add(t, &handler{name: t.Name, fn: h}) }
 func HandleRaw(t Tool, h RawHandler) { add(t, &handler{name: t.Name, raw: h}) }
 
 func add(t Tool, h *handler) {
+	if err := validToolName(t.Name); err != nil {
+		// Refused here, where the guest's stack names the line that
+		// registers it; the host named only the .wasm file.
+		panic("aios: " + err.Error())
+	}
 	if _, dup := reg.handlers[t.Name]; dup {
 		panic("aios: tool " + t.Name + " registered twice")
 	}
@@ -493,4 +498,23 @@ func run(h *handler, c *Call, params []byte) (out []byte, err error) {
 		return nil, Errorf(InvalidResult, "%s: the result is not a JSON value: %v", c.Tool, err)
 	}
 	return out, nil
+}
+
+// validToolName checks name by the host's rule (abi.ToolNamePattern: 1-128
+// characters of A-Z a-z 0-9 _ - ., starting with a letter or digit),
+// without regexp, which would grow every guest.
+func validToolName(name string) error {
+	ok := name != "" && len(name) <= 128
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		ok = alnum || i > 0 && (c == '_' || c == '-' || c == '.')
+	}
+	if ok {
+		return nil
+	}
+	if len(name) > 140 {
+		name = name[:140] + "…"
+	}
+	return fmt.Errorf("invalid tool name %q: use 1-128 characters from A-Z a-z 0-9 _ - . starting with a letter or digit", name)
 }

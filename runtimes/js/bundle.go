@@ -2,6 +2,8 @@ package js
 
 import (
 	_ "embed"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,6 +96,16 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 		Outdir:         dir,
 		Plugins:        []api.Plugin{sdkPlugin(dir, alone)},
 	}
+	if ext := filepath.Ext(entry); ext != strings.ToLower(ext) {
+		// The host takes Words.JS as a .js file (extensions match in any
+		// case); esbuild knew no loader for ".JS".
+		switch strings.ToLower(ext) {
+		case ".js", ".mjs":
+			opts.Loader = map[string]api.Loader{ext: api.LoaderJS}
+		case ".ts", ".mts":
+			opts.Loader = map[string]api.Loader{ext: api.LoaderTS}
+		}
+	}
 	if pins != nil {
 		// esbuild names files by their real path: a plugin folder reached
 		// through a symbolic link has its pins under both names.
@@ -137,7 +149,7 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 	}
 	base := filepath.Base(entry)
 	return &bundled{
-		Code:       string(res.OutputFiles[0].Contents),
+		Code:       oneBasedColumns(string(res.OutputFiles[0].Contents)),
 		Name:       base + ".bundle.js",
 		Decorators: mode,
 	}, nil
@@ -300,5 +312,111 @@ func pinnedPlugin(pins map[string]string) api.Plugin {
 				return api.OnLoadResult{Contents: &src, Loader: loader}, nil
 			})
 		},
+	}
+}
+
+// inlineMapPrefix starts the line esbuild ends a bundle with (SourceMapInline).
+const inlineMapPrefix = "\n//# sourceMappingURL=data:application/json;base64,"
+
+// oneBasedColumns shifts every source column of code's inline source map
+// by one. Source maps count columns from 0 and goja prints the mapped
+// column as it finds it, so an error at the start of a line was "(at
+// a.js:4:0)" and every runtime error's column one less than an editor's and
+// than esbuild's syntax errors (which are 1-based). A mapping's source
+// column is relative to the previous one across the whole "mappings"
+// string, so adding one to the first shifts them all. code is returned
+// unchanged when it has no map this can read.
+func oneBasedColumns(code string) string {
+	i := strings.LastIndex(code, inlineMapPrefix)
+	if i < 0 {
+		return code
+	}
+	enc := strings.TrimRight(code[i+len(inlineMapPrefix):], "\n")
+	raw, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil {
+		return code
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return code
+	}
+	var mappings string
+	if json.Unmarshal(m["mappings"], &mappings) != nil {
+		return code
+	}
+	shifted, ok := shiftFirstSourceColumn(mappings)
+	if !ok {
+		return code
+	}
+	m["mappings"], _ = json.Marshal(shifted)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return code
+	}
+	return code[:i] + inlineMapPrefix + base64.StdEncoding.EncodeToString(out) + "\n"
+}
+
+const vlqDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+// shiftFirstSourceColumn adds one to the source column (the fourth field)
+// of the first segment of mappings that has one.
+func shiftFirstSourceColumn(mappings string) (string, bool) {
+	start := 0
+	for start < len(mappings) {
+		end := start
+		for end < len(mappings) && mappings[end] != ',' && mappings[end] != ';' {
+			end++
+		}
+		if vals, ok := decodeVLQ(mappings[start:end]); ok && len(vals) >= 4 {
+			vals[3]++
+			var b strings.Builder
+			for _, v := range vals {
+				encodeVLQ(&b, v)
+			}
+			return mappings[:start] + b.String() + mappings[end:], true
+		}
+		start = end + 1
+	}
+	return mappings, false
+}
+
+func decodeVLQ(seg string) ([]int, bool) {
+	var vals []int
+	shift, acc := 0, 0
+	for i := 0; i < len(seg); i++ {
+		d := strings.IndexByte(vlqDigits, seg[i])
+		if d < 0 || shift > 30 {
+			return nil, false
+		}
+		acc |= (d & 31) << shift
+		if d&32 != 0 {
+			shift += 5
+			continue
+		}
+		v := acc >> 1
+		if acc&1 != 0 {
+			v = -v
+		}
+		vals = append(vals, v)
+		shift, acc = 0, 0
+	}
+	return vals, shift == 0
+}
+
+func encodeVLQ(b *strings.Builder, v int) {
+	u := v << 1
+	if v < 0 {
+		u = (-v)<<1 | 1
+	}
+	for {
+		d := u & 31
+		u >>= 5
+		if u > 0 {
+			d |= 32
+		}
+		b.WriteByte(vlqDigits[d])
+		if u == 0 {
+			return
+		}
 	}
 }

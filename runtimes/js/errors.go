@@ -191,6 +191,18 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 	if f := firstFrame(stack); f != "" {
 		msg += " (at " + f + ")"
 	}
+	if name == "ReferenceError" {
+		msg += hostGlobalHint(message)
+	}
+	if code := str("code"); code != "" && name == "ToolError" {
+		// new aios.ToolError('NotAllowed', …): the code was dropped
+		// without a word (the pipeline says so of a provider's unknown code).
+		codes := make([]string, len(abi.KnownCodes))
+		for i, c := range abi.KnownCodes {
+			codes[i] = string(c)
+		}
+		msg += fmt.Sprintf(" (error code %q is not one of the ABI's: %s)", cutText(code), strings.Join(codes, ", "))
+	}
 	te := &abi.ToolError{Code: abi.ProviderError, Message: msg}
 	data := map[string]any{"name": name}
 	if stack != "" {
@@ -218,4 +230,36 @@ func describe(v goja.Value) string {
 // crashed is the ToolError for a Go panic inside the runtime.
 func crashed(r any) *abi.ToolError {
 	return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("JS runtime panicked: %v", r)}
+}
+
+// nodeGlobals are globals of node or a browser that code written for them
+// reaches for, with what a JS tool has instead.
+var nodeGlobals = map[string]string{
+	"fetch":          "no network API (ctx.callTool reaches tools that have one)",
+	"XMLHttpRequest": "no network API (ctx.callTool reaches tools that have one)",
+	"WebSocket":      "no network API (ctx.callTool reaches tools that have one)",
+	"process":        "no environment (give settings as params)",
+	"require":        "import instead: 'aios-sdk' and the plugin's own files",
+	"module":         "import and export instead of module.exports",
+	"exports":        "import and export instead of module.exports",
+	"__dirname":      "no file system",
+	"__filename":     "no file system",
+	"Buffer":         "Uint8Array instead",
+	"window":         "no DOM",
+	"document":       "no DOM",
+}
+
+// hostGlobalHint explains "X is not defined" for a node or browser global
+// X: a tool written for node failed "ReferenceError: fetch is not defined"
+// and nothing more. "" for other names.
+func hostGlobalHint(message string) string {
+	g, ok := strings.CutSuffix(message, " is not defined")
+	if !ok {
+		return ""
+	}
+	alt, ok := nodeGlobals[g]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("; JS tools run on goja, not node or a browser: no %s, %s; the globals besides ECMAScript's are aios, console, setTimeout/clearTimeout and queueMicrotask (docs/js.md)", g, alt)
 }

@@ -360,6 +360,7 @@ type procWorker struct {
 	// registered is set once the worker registered: an end before that
 	// is the load's error, not a crash to log (died).
 	registered bool
+	exited     bool // died ran (under mu, as registered: who closes out)
 
 	dead     chan struct{} // closed when the process has exited
 	deathErr *abi.ToolError
@@ -472,6 +473,7 @@ func (p *ProcessProvider) start() (*procWorker, *abi.ToolRegister, error) {
 	if err != nil {
 		w.kill()
 		<-w.dead
+		_ = w.out.Close() // died leaves it open before registration
 		if note := w.stderr.fatal(); note != "" {
 			err = fmt.Errorf("%w (worker: %s)", err, note)
 		}
@@ -479,7 +481,11 @@ func (p *ProcessProvider) start() (*procWorker, *abi.ToolRegister, error) {
 	}
 	w.mu.Lock()
 	w.registered = true
+	exited := w.exited
 	w.mu.Unlock()
+	if exited {
+		_ = w.out.Close() // died left it to the handshake
+	}
 	return w, reg, nil
 }
 
@@ -931,6 +937,7 @@ func (w *procWorker) died(err error) {
 	msg := "its JS worker process ended (" + why + ")"
 	w.mu.Lock()
 	killedBy, registered := w.killedBy, w.registered
+	w.exited = true
 	w.mu.Unlock()
 	if killedBy != "" {
 		msg = "its JS worker process was killed: " + strings.TrimPrefix(killedBy, "the JS worker process: ")
@@ -949,7 +956,13 @@ func (w *procWorker) died(err error) {
 	w.diedAt = time.Now()
 	close(w.dead)
 	_ = w.stdin.Close()
-	_ = w.out.Close() // a reader still in it gets an error: the worker is gone
+	if registered {
+		_ = w.out.Close() // a reader still in it gets an error: the worker is gone
+	}
+	// Before it registered, the handshake is reading (with a deadline):
+	// closing the pipe under it lost the load error the worker wrote just
+	// before it exited ("use of closed file"); it drains the pipe to EOF,
+	// and start closes it.
 	if err != nil && registered {
 		// Before it registered, the load fails saying why (start).
 		w.p.logger.Warn("JS worker process ended", "err", err, "note", w.stderr.fatal())

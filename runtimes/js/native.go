@@ -57,11 +57,16 @@ func (w *worker) hostAsync(what string, op func(ctx context.Context, env abi.Env
 	}
 	s := w.session()
 	s.pending++
+	if s.hostOps == nil {
+		s.hostOps = make(map[string]int)
+	}
+	s.hostOps[what]++
 	ctx := w.cs.ctx
 	go func() {
 		v, err := safeOp(ctx, env, op)
 		s.post(w, job{sess: s, run: func() error {
 			s.pending--
+			s.hostOps[what]--
 			if err != nil {
 				return reject(w.errorValue(abi.AsToolError(err, abi.ProviderError)))
 			}

@@ -187,6 +187,8 @@
   // (it used to be merged, the first id and version winning silently).
   var describedBy = null;
 
+  var providerKeys = ['id', 'name', 'version', 'description', 'capabilities'];
+
   function setInfo(opts, where) {
     if (describedBy !== null) {
       throw new Error(where + ': the provider is already described by ' + describedBy +
@@ -195,6 +197,13 @@
     describedBy = where;
     if (opts === undefined || opts === null) return;
     if (typeof opts !== 'object') throw new TypeError(where + ': options must be an object');
+    // A misspelt option (capabilites) left the provider asking for nothing.
+    Object.keys(opts).forEach(function (k) {
+      if (providerKeys.indexOf(k) >= 0) return;
+      var near = k.length <= 64 ? closest(k, providerKeys) : '';
+      throw new TypeError(where + ': unknown option "' + k + '"' +
+        (near ? ' (did you mean ' + near + '?)' : '') + '; known: ' + providerKeys.join(', '));
+    });
     var caps = capList(opts.capabilities, where);
     info = {};
     ['id', 'name', 'version', 'description'].forEach(function (k) {

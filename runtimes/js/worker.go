@@ -3,7 +3,9 @@ package js
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -217,6 +219,33 @@ type session struct {
 	pending int
 	timers  map[int64]*time.Timer
 	next    int64
+	// hostOps counts the host calls in flight by name (ctx.spaces.write):
+	// a handler that returns while one runs did not await it.
+	hostOps map[string]int
+}
+
+// warnUnawaited logs, when the handler of a call that succeeded returned
+// while host calls it started were still running, that their outcome is
+// dropped (a forgotten await: a failed ctx.spaces.write went unnoticed).
+func (w *worker) warnUnawaited(s *session) {
+	var names []string
+	n := 0
+	for name, k := range s.hostOps {
+		if k > 0 {
+			names = append(names, name)
+			n += k
+		}
+	}
+	if n == 0 || w.cs.env == nil || w.cs.call == nil {
+		return
+	}
+	logger := w.cs.env.Logger()
+	if logger == nil {
+		return
+	}
+	sort.Strings(names)
+	logger.Warn(fmt.Sprintf("the handler of %s returned while %d host call(s) it started still ran (%s): their results and errors are dropped, and they may be cancelled with the call; missing await?",
+		w.cs.call.Tool, n, strings.Join(names, ", ")), "source", "js")
 }
 
 type job struct {
@@ -487,6 +516,9 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 			res, te, discard = nil, w.panicError(r), true
 		}
 		if s := w.cs.sess; s != nil {
+			if te == nil {
+				w.warnUnawaited(s)
+			}
 			close(s.done)
 			for _, t := range s.timers {
 				t.Stop()

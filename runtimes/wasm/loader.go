@@ -318,6 +318,10 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 }
 
 func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
+	if reg.Format == 0 {
+		// "format 0" named no value a guest written without an SDK wrote.
+		return fmt.Errorf("the ToolRegister from aios_register has no \"format\": give \"format\": %d, the ABI version (docs/abi.md, ToolRegister)", abi.FormatVersion)
+	}
 	if reg.Format != abi.FormatVersion {
 		return fmt.Errorf("ToolRegister format %d, want %d", reg.Format, abi.FormatVersion)
 	}
@@ -337,7 +341,7 @@ func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
 		return fmt.Errorf("provider capabilities: %w", err)
 	}
 	if len(reg.Tools) == 0 {
-		return errors.New("the guest registers no tools")
+		return errors.New("the guest registers no tools: aios_register returned an empty tools list (a Go guest calls aios.Register and aios.HandleFunc in init(): a reactor's main is never run; docs/abi.md §7)")
 	}
 	seen := make(map[string]bool, len(reg.Tools))
 	for _, t := range reg.Tools {

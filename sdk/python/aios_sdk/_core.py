@@ -372,7 +372,7 @@ class HostOp:
     loop, so a call that only awaits host operations costs no asyncio task.
     """
 
-    __slots__ = ("worker", "call_id", "op", "args", "convert")
+    __slots__ = ("worker", "call_id", "op", "args", "convert", "started")
 
     def __init__(self, worker, call_id, op, args, convert=None):
         self.worker = worker
@@ -380,8 +380,21 @@ class HostOp:
         self.op = op
         self.args = args
         self.convert = convert
+        self.started = False
+
+    def __del__(self):
+        # Dropped without being awaited or .wait()ed: it never ran (a
+        # forgotten await made a write that did not happen, silently).
+        # Only noted here, at any point the collector may pick; the worker
+        # warns when the call returns (Worker.warn_unawaited).
+        try:
+            if not self.started:
+                self.worker.unawaited.append((self.call_id, self.op))
+        except Exception:
+            pass
 
     def __await__(self):
+        self.started = True
         if self.worker.in_asyncio:
             value = yield from self.worker.host_future(self).__await__()
         else:
@@ -390,6 +403,7 @@ class HostOp:
 
     def wait(self):
         """Run the operation synchronously (for plain, non-async tools)."""
+        self.started = True
         value = self.worker.host_roundtrip(self)
         return self.convert(value) if self.convert is not None else value
 

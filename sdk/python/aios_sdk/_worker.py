@@ -113,6 +113,26 @@ class Handler:
         self.wants_ctx = _wants_ctx(fn)
 
 
+def _arity_problem(fn, tname):
+    """A load error for a handler that cannot take (params) or (params,
+    ctx) — def a(params, ctx, extra), def a() — named at its definition,
+    or None. Without it every call failed with a TypeError naming no
+    line."""
+    bound = hasattr(fn, "__self__") and hasattr(fn, "__func__")
+    f = getattr(fn, "__func__", fn)
+    code = getattr(f, "__code__", None)
+    if not isinstance(f, types.FunctionType) or code is None or code.co_flags & 0x04:
+        return None
+    skip = 1 if bound else 0
+    names = code.co_varnames[skip:code.co_argcount]
+    required = len(names) - len(f.__defaults__ or ())
+    if 1 <= len(names) and required <= 2:
+        return None
+    return "%s:%d: tool %r: handler %s(%s) has the wrong parameters: a tool handler takes (params) or (params, ctx)%s" % (
+        code.co_filename, code.co_firstlineno, tname, f.__name__, ", ".join(code.co_varnames[:code.co_argcount]),
+        "" if skip or not names or names[0] != "self" else " (a method needs an @Agent class)")
+
+
 def _wants_ctx(fn):
     """Whether fn takes (params, ctx) rather than (params). Uses the code
     object, not inspect (which costs ~10 ms of worker start-up)."""
@@ -165,6 +185,7 @@ def _is_awaitable(r):
 
 class Worker:
     def __init__(self, in_fd, out_fd, path, spin_us=0):
+        self.unawaited = []  # (call id, op) of HostOps dropped unrun
         self.in_fd = in_fd
         # With spinning the input is non-blocking and waits are poll(2).
         self.max_spin_ns = max(0, spin_us) * 1000 * PROBE_SPIN
@@ -371,6 +392,7 @@ class Worker:
         may call it: while the call runs on the asyncio loop, another
         thread's op goes through the loop; else the round trips of
         threads take turns."""
+        op.started = True
         main = threading.get_ident() == self.main_ident
         if self.in_asyncio and not main:
             import asyncio
@@ -586,6 +608,17 @@ class Worker:
                 where = "%s:%d" % (os.path.basename(fs.filename), fs.lineno)
         return where
 
+    def warn_unawaited(self, name):
+        """Warn of the host operations this call made and dropped without
+        awaiting them (HostOp.__del__): they never ran."""
+        if not self.unawaited:
+            return
+        ops, self.unawaited = self.unawaited, []
+        ours = sorted({_OP_NAMES.get(op, op) for call_id, op in ops if call_id == self.current_call})
+        if ours:
+            self.send_log("warning", "tool %s dropped %s without awaiting it: it never ran (missing await? in a plain def tool, call .wait() on it)"
+                          % (name, ", ".join("ctx.%s(...)" % o for o in ours)), self.current_call)
+
     def handle_call(self, env):
         call = env.get("call") or {}
         cid = env.get("id") or call.get("id") or ""
@@ -612,6 +645,7 @@ class Worker:
                     r = h.fn(params)
                 if _is_awaitable(r):
                     r = self.drive(r)
+                self.warn_unawaited(name)
             finally:
                 self._exit_if_forked()
         except ToolError as e:
@@ -924,6 +958,10 @@ def _not_json_text(name, r, e):
 _JSON_TYPES = (str, int, float, bool, type(None))
 
 
+# The ctx method of each host operation, for messages.
+_OP_NAMES = {"call_tool": "call_tool", "space_read": "spaces.read", "space_write": "spaces.write", "ai_complete": "ai.complete"}
+
+
 def _object_in(v):
     """(path, description, awaitable) of the first value in v that is
     none of JSON's types (a set, a datetime, an awaitable: a HostOp, a
@@ -942,8 +980,7 @@ def _object_in(v):
         elif isinstance(x, _JSON_TYPES):
             continue
         elif isinstance(x, HostOp):
-            return path, "an un-awaited ctx.%s(...)" % {"call_tool": "call_tool", "space_read": "spaces.read",
-                                                        "space_write": "spaces.write", "ai_complete": "ai.complete"}.get(x.op, x.op), True
+            return path, "an un-awaited ctx.%s(...)" % _OP_NAMES.get(x.op, x.op), True
         elif hasattr(type(x), "__await__"):
             return path, "an un-awaited %s" % type(x).__name__, True
         else:
@@ -1379,6 +1416,9 @@ def load(path, pins=None):
         tname = d["name"]
         if tname in handlers:
             raise LoadError("%s: tool %r is defined twice (%s)" % (path, tname, where))
+        problem = _arity_problem(fn, tname)
+        if problem is not None:
+            raise LoadError(problem)
         defs.append(dict(d))
         handlers[tname] = Handler(tname, fn)
 

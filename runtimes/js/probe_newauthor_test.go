@@ -1,0 +1,223 @@
+package js
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// TestProbeErrorColumnsOneBased: runtime errors are mapped to the original
+// file through esbuild's source map, whose columns are 0-based, and goja
+// printed them as they were: `x.foo()` at the start of a line failed "(at
+// a.js:4:0)", every column one less than an editor's (and than esbuild's
+// own syntax errors, "bad.ts:3:19", which are 1-based). Both are 1-based
+// now.
+func TestProbeErrorColumnsOneBased(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	for _, name := range []string{"col.js", "col.ts"} {
+		p := loadSource(t, rt, name, `aios.provider({ id: 'org.test.col' });
+aios.registerTool({ name: 'col', parameters: {} }, () => {
+  throw new Error('here');
+});
+aios.registerTool({ name: 'null', parameters: {} }, () => {
+  const x = null;
+x.foo();
+});
+`)
+		for tool, want := range map[string]string{"col": "(at " + name + ":3:9)", "null": "(at " + name + ":7:1)"} {
+			_, err := call(t, p, newFakeEnv(), tool, map[string]any{}, 10*time.Second)
+			if te := wantCode(t, err, abi.ProviderError); !strings.Contains(te.Message, want) {
+				t.Errorf("%s %s: %q, want %q", name, tool, te.Message, want)
+			}
+		}
+	}
+}
+
+// TestProbeVLQRoundTrip guards the source map rewrite of
+// TestProbeErrorColumnsOneBased: every value survives encode/decode, and a
+// map with no four-field segment is left alone.
+func TestProbeVLQRoundTrip(t *testing.T) {
+	for v := -5000; v <= 5000; v += 7 {
+		var b strings.Builder
+		encodeVLQ(&b, v)
+		if got, ok := decodeVLQ(b.String()); !ok || len(got) != 1 || got[0] != v {
+			t.Fatalf("%d: encoded %q, decoded %v %v", v, b.String(), got, ok)
+		}
+	}
+	// "AAAA" is [0,0,0,0]; "AAAC" the same with source column 1.
+	if got, ok := shiftFirstSourceColumn(";;A,AAAA,AAAC"); !ok || got != ";;A,AAAC,AAAC" {
+		t.Errorf("shift: %q %v", got, ok)
+	}
+	if got, ok := shiftFirstSourceColumn("A,C;E"); ok || got != "A,C;E" {
+		t.Errorf("no source column: %q %v", got, ok)
+	}
+	if oneBasedColumns("var a;\n") != "var a;\n" {
+		t.Error("code without a map changed")
+	}
+}
+
+// TestProbeUnawaitedHostCallWarned: a handler that forgets `await` on a
+// host call (ctx.spaces.write, ctx.callTool) returned its result while the
+// call still ran; the call's outcome was dropped without a word, so a write
+// that failed (or was cancelled with the call) went unnoticed. The runtime
+// now logs a warning naming the host calls still running and "missing
+// await?"; a handler that awaits gets none.
+func TestProbeUnawaitedHostCallWarned(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "forgot.js", `aios.provider({ id: 'org.test.forgot' });
+aios.registerTool({ name: 'forgot', parameters: {} }, async (params, ctx) => {
+  ctx.callTool('slow', {});
+  return { ok: true };
+});
+aios.registerTool({ name: 'awaits', parameters: {} }, async (params, ctx) => {
+  await ctx.callTool('fast', {});
+  return { ok: true };
+});
+`)
+	env := newFakeEnv()
+	release := make(chan struct{})
+	defer close(release)
+	env.tools["slow"] = func(ctx context.Context, _ any) (any, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil, nil
+	}
+	env.tools["fast"] = func(context.Context, any) (any, error) { return 1, nil }
+	if _, err := call(t, p, env, "awaits", map[string]any{}, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call(t, p, env, "forgot", map[string]any{}, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	env.mu.Lock()
+	logs := strings.Join(env.logs, "\n")
+	env.mu.Unlock()
+	if strings.Count(logs, "missing await?") != 1 || !strings.Contains(logs, "WARN") || !strings.Contains(logs, "ctx.callTool") {
+		t.Errorf("logs %q, want one warning naming ctx.callTool and \"missing await?\"", logs)
+	}
+}
+
+// TestProbeNodeGlobalHint: code written for node or a browser (fetch,
+// process.env, require, Buffer) failed "ReferenceError: fetch is not
+// defined" and nothing more; the message now says that JS tools run on
+// goja with the ECMAScript built-ins and the SDK's globals, and what to
+// use instead where there is something.
+func TestProbeNodeGlobalHint(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "node.js", `aios.provider({ id: 'org.test.node' });
+aios.registerTool({ name: 'fetch', parameters: {} }, async () => { await fetch('https://example.com'); });
+aios.registerTool({ name: 'env', parameters: {} }, () => process.env.KEY);
+aios.registerTool({ name: 'other', parameters: {} }, () => notDefinedAnywhere);
+`)
+	for tool, want := range map[string]string{"fetch": "no fetch", "env": "no process", "other": ""} {
+		_, err := call(t, p, newFakeEnv(), tool, map[string]any{}, 10*time.Second)
+		te := wantCode(t, err, abi.ProviderError)
+		if want == "" {
+			if strings.Contains(te.Message, "goja") {
+				t.Errorf("%s: %q has the hint", tool, te.Message)
+			}
+			continue
+		}
+		if !strings.Contains(te.Message, want) || !strings.Contains(te.Message, "docs/js.md") || !strings.Contains(te.Message, "(at node.js:") {
+			t.Errorf("%s: %q, want the hint %q, docs/js.md and the position", tool, te.Message, want)
+		}
+	}
+}
+
+// TestProbeProviderOptionTypo: aios.provider({capabilites: [...]}) (and
+// @Agent({capabilites})) loaded without a word, the provider asking for
+// nothing; a tool definition's unknown member has long been refused. The
+// provider's options are now checked the same way (Python's @Agent does).
+func TestProbeProviderOptionTypo(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	for name, src := range map[string]string{
+		"typo.js": `aios.provider({ id: 'org.test.typo', capabilites: ['ReadSpace(x)'] });
+aios.registerTool({ name: 'a', parameters: {} }, () => 1);
+`,
+		"typo.ts": `import { Agent, tool } from 'aios-sdk';
+@Agent({ name: 'T', capabilites: ['ReadSpace(x)'] } as any)
+class T {
+  @tool({ name: 'a', parameters: {} })
+  a() { return 1; }
+}
+`,
+	} {
+		path := writeSource(t, name, src)
+		_, err := rt.load(context.Background(), abi.Source{Path: path}, runtimeOf(path))
+		if err == nil || !strings.Contains(err.Error(), `unknown option "capabilites"`) || !strings.Contains(err.Error(), "did you mean capabilities?") || !strings.Contains(err.Error(), name+":") {
+			t.Errorf("%s: %v; want an error naming the option, capabilities and the line", name, err)
+		}
+	}
+}
+
+// TestProbeToolErrorUnknownCode: `throw new aios.ToolError('NotAllowed',
+// 'nope')` failed "ProviderError: ToolError: nope (at x.js:2:…)", the code
+// dropped without a word; a Python tool raising the same is told the code
+// is not one of the ABI's. The JS error now says so too, naming the code.
+func TestProbeToolErrorUnknownCode(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "code.js", `aios.provider({ id: 'org.test.code' });
+aios.registerTool({ name: 'bad', parameters: {} }, () => { throw new aios.ToolError('NotAllowed', 'nope'); });
+aios.registerTool({ name: 'good', parameters: {} }, () => { throw new aios.ToolError('InvalidParams', 'no'); });
+`)
+	_, err := call(t, p, newFakeEnv(), "bad", map[string]any{}, 10*time.Second)
+	if te := wantCode(t, err, abi.ProviderError); !strings.Contains(te.Message, "nope") || !strings.Contains(te.Message, `"NotAllowed" is not one of the ABI's`) || !strings.Contains(te.Message, "InvalidParams") {
+		t.Errorf("bad: %q", te.Message)
+	}
+	_, err = call(t, p, newFakeEnv(), "good", map[string]any{}, 10*time.Second)
+	wantCode(t, err, abi.InvalidParams)
+}
+
+// TestProbeUpperCaseExtension: the host hands Words.JS to the JS runtime
+// (extensions match whatever their case), and esbuild refused it: `No
+// loader is configured for ".JS" files`. The file now loads as its
+// lower-case extension would.
+func TestProbeUpperCaseExtension(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	for _, name := range []string{"Words.JS", "Words.TS"} {
+		p := loadSource(t, rt, name, "aios.provider({ id: 'org.test.upper' });\naios.registerTool({ name: 'up', parameters: {} }, () => 1);\n")
+		if got, err := call(t, p, newFakeEnv(), "up", map[string]any{}, 10*time.Second); err != nil || got != int64(1) {
+			t.Errorf("%s: %v %v", name, got, err)
+		}
+	}
+}
+
+// TestProbeWorkerLoadErrorNotLost: an isolated provider's load error (a
+// duplicate tool name, say) reached the author as "the JS worker process
+// ended before it registered: use of closed file" when the worker wrote
+// its error frame and exited before the host read it: the wait goroutine's
+// died() closed the read end of its stdout under the handshake
+// (TestProcessIsolationLoadErrors failed so under load). Before the worker
+// registers, died leaves the pipe to the handshake, which drains it (its
+// reads have a deadline); start closes it after.
+func TestProbeWorkerLoadErrorNotLost(t *testing.T) {
+	r, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wr.Write([]byte("last words")); err != nil {
+		t.Fatal(err)
+	}
+	wr.Close()
+	in, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	rt := newRuntime(t, Options{})
+	w := &procWorker{p: &ProcessProvider{rt: rt, logger: slog.New(slog.DiscardHandler)}, stdin: inW, out: r, dead: make(chan struct{})}
+	w.died(nil)
+	b, err := io.ReadAll(r)
+	if err != nil || string(b) != "last words" {
+		t.Fatalf("after died before registration: read %q, %v; want the worker's output", b, err)
+	}
+	r.Close()
+}
