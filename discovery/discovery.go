@@ -9,6 +9,7 @@ import (
 	"github.com/aios-host/aios-host/internal/fsperm"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -173,6 +174,12 @@ type Discovery struct {
 	// orphanGrace passes. See settleOrphans.
 	unsettled map[string]uint64
 	orphans   map[string]*orphan // by provider id
+	// batches counts the reconcileAll runs under way: while one runs,
+	// warnMixedTrust only notes the ids in warnLater, warned about when
+	// the last batch ends (a scan applying n copies of a file would warn
+	// n−1 times, each listing every claim so far).
+	batches   int
+	warnLater map[string]bool
 
 	notesMu sync.Mutex
 	notes   map[string]string // path → why it is not loaded, as last logged
@@ -217,7 +224,7 @@ func New(opts Options) (*Discovery, error) {
 	}
 	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
 		isDesk: map[string]bool{}, isCards: map[string]bool{}, watched: map[string]bool{}, rootIDs: map[string]os.FileInfo{}, lost: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
-		errs: map[string]string{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, notes: map[string]string{},
+		errs: map[string]string{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, warnLater: map[string]bool{}, notes: map[string]string{},
 		unsettled: map[string]uint64{}, orphans: map[string]*orphan{},
 		work: make(chan string, 1024), stop: make(chan struct{})}
 	if cfg.RequireSignature {
@@ -974,6 +981,10 @@ func (d *Discovery) reconcileAll(ctx context.Context, units []string, done func(
 	for i := range res {
 		res[i].ready = make(chan struct{})
 	}
+	d.mu.Lock()
+	d.batches++
+	d.mu.Unlock()
+	defer d.endBatch()
 	sem := make(chan struct{}, loadSlots())
 	go func() {
 		for i, u := range units {
@@ -993,6 +1004,23 @@ func (d *Discovery) reconcileAll(ctx context.Context, units []string, done func(
 		err := d.apply(ctx, u, res[i].cand, res[i].err)
 		if done != nil {
 			done(i, u, err)
+		}
+	}
+}
+
+// endBatch ends a reconcileAll: when it was the last one under way, the
+// ids whose claims changed meanwhile are warned about, once each.
+func (d *Discovery) endBatch() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.batches--; d.batches > 0 {
+		return
+	}
+	ids := slices.Sorted(maps.Keys(d.warnLater))
+	clear(d.warnLater)
+	for _, id := range ids {
+		if win := d.best(id); win != nil {
+			d.warnMixedTrust(id, win)
 		}
 	}
 }
@@ -1267,6 +1295,10 @@ func (d *Discovery) best(id string) *candidate {
 	return win
 }
 
+// maxClaimsListed is how many of the descriptions claiming one id a
+// warning names; it says how many more there are.
+const maxClaimsListed = 8
+
 // warnMixedTrust warns when descriptions of different trust levels claim
 // id (once for each such set): the most trusted one serves, and a less
 // trusted file naming the id of a trusted one is worth a look. It also
@@ -1276,12 +1308,12 @@ func (d *Discovery) best(id string) *candidate {
 // copied into two plugin folders; all but one would be left out without a
 // word.
 func (d *Discovery) warnMixedTrust(id string, win *candidate) {
-	var claims []string
+	var all []*candidate
 	levels := map[abi.TrustLevel]bool{}
 	same := 0
 	for _, c := range d.cands {
 		if c.id == id && c.provider != nil {
-			claims = append(claims, c.key+" ("+c.trust.String()+", "+c.kind+")")
+			all = append(all, c)
 			levels[c.trust] = true
 			if c.trust == win.trust && c.kind != KindDesktop {
 				same++
@@ -1292,12 +1324,40 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 		delete(d.mixed, id)
 		return
 	}
-	sort.Strings(claims)
-	sig := strings.Join(claims, "; ")
+	claim := func(c *candidate) string { return c.key + " (" + c.trust.String() + ", " + c.kind + ")" }
+	sigs := make([]string, len(all))
+	for i, c := range all {
+		sigs[i] = claim(c)
+	}
+	sort.Strings(sigs)
+	sig := strings.Join(sigs, "; ")
 	if d.mixed[id] == sig {
 		return
 	}
+	if d.batches > 0 {
+		d.warnLater[id] = true
+		return
+	}
 	d.mixed[id] = sig
+	// The serving claim first, then the others as they would take over;
+	// past maxClaimsListed, how many more (n copies of a file must not
+	// cost n paths a line).
+	slices.SortFunc(all, func(a, b *candidate) int {
+		if better(a, b) {
+			return -1
+		}
+		if better(b, a) {
+			return 1
+		}
+		return 0
+	})
+	var claims []string
+	for _, c := range all[:min(len(all), maxClaimsListed)] {
+		claims = append(claims, claim(c))
+	}
+	if n := len(all) - maxClaimsListed; n > 0 {
+		claims = append(claims, fmt.Sprintf("… and %d more", n))
+	}
 	if len(levels) < 2 {
 		d.log.Warn("several descriptions claim one provider id; one serves (card > yaml > desktop, then the first path), the others are shadowed: give each its own id",
 			"provider", id, "serving", win.key, "trust", win.trust.String(), "claims", claims)

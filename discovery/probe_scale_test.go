@@ -1,0 +1,73 @@
+package discovery
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aios-host/aios-host/internal/testutil"
+)
+
+// TestProbeCopiesWarnedLinearly: n files claiming one provider id (a
+// plugin copied n times into a folder, the operator's mistake the warning
+// is for) were warned about once per file the initial scan applied, each
+// warning listing every claim so far: n−1 lines of up to n paths, 1.1 MB
+// of log for 200 copies of a WASM sample in a probe, 25 MB for 1000. The
+// initial scan (and a refresh) now warns once per id, after it applied
+// every unit, and a warning lists at most maxClaimsListed claims and how
+// many more there are, so copies added one by one while the host runs cost
+// a bounded line each.
+func TestProbeCopiesWarnedLinearly(t *testing.T) {
+	const n = 40
+	logs := &testutil.SyncBuffer{}
+	env := newEnvWith(t, "", func(dir string) {
+		for i := range n {
+			writeFake(t, filepath.Join(dir, fmt.Sprintf("copy%02d.fake", i)), fakeSpec{ID: "org.test.copied", Version: "1.0.0", Tools: []string{"copied"}})
+		}
+	}, withLogs(logs))
+	const warning = "several descriptions claim one provider id"
+	if got := logLines(logs, warning); got != 1 {
+		t.Fatalf("the initial scan of %d copies warned %d times, want once:\n%s", n, got, logs.String())
+	}
+	checkLines := func(when string) {
+		t.Helper()
+		for _, l := range strings.Split(logs.String(), "\n") {
+			if !strings.Contains(l, warning) {
+				continue
+			}
+			if c := strings.Count(l, ".fake ("); c > maxClaimsListed {
+				t.Fatalf("%s: a warning lists %d claims, want at most %d: %.400s…", when, c, maxClaimsListed, l)
+			}
+			if !strings.Contains(l, "copy00.fake") {
+				t.Fatalf("%s: the warning does not name the serving file copy00.fake: %.400s…", when, l)
+			}
+		}
+	}
+	checkLines("initial scan")
+	if !strings.Contains(logs.String(), fmt.Sprintf("%d more", n-maxClaimsListed)) {
+		t.Fatalf("the warning does not say how many claims it leaves out:\n%.2000s", logs.String())
+	}
+
+	// Copies added while the host runs are warned about as they come, each
+	// warning bounded.
+	for i := n; i < n+10; i++ {
+		writeFake(t, filepath.Join(env.dir, fmt.Sprintf("copy%02d.fake", i)), fakeSpec{ID: "org.test.copied", Version: "1.0.0", Tools: []string{"copied"}})
+	}
+	testutil.Eventually(t, "every copy known", func() bool {
+		k := 0
+		for _, a := range env.d.Adapters() {
+			if a.ID == "org.test.copied" {
+				k++
+			}
+		}
+		return k == n+10
+	})
+	testutil.Eventually(t, "the last copy warned about", func() bool {
+		return slices.ContainsFunc(strings.Split(logs.String(), "\n"), func(l string) bool {
+			return strings.Contains(l, warning) && strings.Contains(l, fmt.Sprintf("%d more", n+10-maxClaimsListed))
+		})
+	})
+	checkLines("hot adds")
+}
