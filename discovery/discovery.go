@@ -532,6 +532,17 @@ func (d *Discovery) eventLoop() {
 			if !ok {
 				return
 			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				// More changes came at once than the kernel queues (a
+				// folder of thousands of files copied or rewritten):
+				// the events past the queue are lost, so every folder
+				// is looked at again, as at a refresh.
+				d.log.Warn("folder watch overflowed (more changes at once than the kernel queues: fs.inotify.max_queued_events); rescanning every plugin folder", "err", err)
+				for _, r := range d.roots {
+					d.scheduleRoot(r)
+				}
+				continue
+			}
 			d.log.Warn("folder watch error", "err", err)
 		case ev, ok := <-d.watcher.Events:
 			if !ok {
