@@ -183,6 +183,11 @@ type Discovery struct {
 
 	notesMu sync.Mutex
 	notes   map[string]string // path → why it is not loaded, as last logged
+	// noteKids indexes notes by folder (folder → its noted entries), so
+	// that forgetting a path looks at what is noted under it, not at
+	// every note (each watch event forgets its path).
+	noteKids  map[string]map[string]bool
+	notesWork int // entries forgetNotes looked at (tests)
 
 	watcher *fsnotify.Watcher
 	work    chan string
@@ -449,24 +454,78 @@ func (d *Discovery) note(level slog.Level, path, reason, msg string, args ...any
 	d.notesMu.Lock()
 	same := d.notes[path] == reason
 	d.notes[path] = reason
+	d.indexNote(path)
 	d.notesMu.Unlock()
 	if !same {
 		d.log.Log(context.Background(), level, msg, args...)
 	}
 }
 
+// indexNote links path into noteKids under its folder, and each folder
+// above it under its own, up to one already linked. Called with notesMu.
+func (d *Discovery) indexNote(path string) {
+	if d.noteKids == nil {
+		d.noteKids = map[string]map[string]bool{}
+	}
+	for {
+		dir := filepath.Dir(path)
+		if dir == path {
+			return
+		}
+		kids := d.noteKids[dir]
+		if kids == nil {
+			kids = map[string]bool{}
+			d.noteKids[dir] = kids
+		}
+		if kids[path] {
+			return
+		}
+		kids[path] = true
+		path = dir
+	}
+}
+
+// unindexNote unlinks path from noteKids once nothing is noted at or
+// under it, and the folders above it that are left with nothing. Called
+// with notesMu.
+func (d *Discovery) unindexNote(path string) {
+	for {
+		if _, noted := d.notes[path]; noted || len(d.noteKids[path]) > 0 {
+			return
+		}
+		delete(d.noteKids, path)
+		dir := filepath.Dir(path)
+		kids := d.noteKids[dir]
+		if dir == path || !kids[path] {
+			return
+		}
+		delete(kids, path)
+		path = dir
+	}
+}
+
 // forgetNotes forgets what was noted about path and anything under it
-// (it changed: if it is still not loaded, say so again).
+// (it changed: if it is still not loaded, say so again), and about its
+// folder (a folder that held nothing loadable). It looks at what is noted
+// there only, not at every note: each watch event calls it.
 func (d *Discovery) forgetNotes(path string) {
 	d.notesMu.Lock()
 	defer d.notesMu.Unlock()
-	prefix := path + string(filepath.Separator)
-	for p := range d.notes {
-		if p == path || strings.HasPrefix(p, prefix) {
-			delete(d.notes, p)
+	d.forgetNote(path, true)
+	d.forgetNote(filepath.Dir(path), false)
+}
+
+// forgetNote forgets path's note and, with under, what is noted beneath
+// it. Called with notesMu.
+func (d *Discovery) forgetNote(path string, under bool) {
+	d.notesWork++
+	delete(d.notes, path)
+	if under {
+		for kid := range d.noteKids[path] {
+			d.forgetNote(kid, true)
 		}
 	}
-	delete(d.notes, filepath.Dir(path)) // a folder that held nothing loadable
+	d.unindexNote(path)
 }
 
 func (d *Discovery) relevant(root, name string) bool {

@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,5 +110,59 @@ func TestProbeWatchOverflowRescans(t *testing.T) {
 	})
 	if !strings.Contains(logs.String(), "rescanning") {
 		t.Fatalf("the overflow is not logged as a rescan:\n%s", logs.String())
+	}
+}
+
+// TestProbeForgetNotesNotQuadratic: every watch event (any file written in
+// a plugin folder) forgot what was noted about its path by going through
+// every note: one per file at the top of a plugin folder that no loader
+// takes, so with 40 000 data files beside the plugins each event cost
+// 40 000 map entries, rewriting them took the event loop 16 s of CPU, and
+// the kernel's queue for the watch overflowed meanwhile. It looks only at
+// the path, its folder and what is noted under the path now.
+func TestProbeForgetNotesNotQuadratic(t *testing.T) {
+	root := t.TempDir()
+	measure := func(n int) int {
+		d := &Discovery{log: slog.New(slog.DiscardHandler), notes: map[string]string{}}
+		for i := range n {
+			d.note(slog.LevelInfo, filepath.Join(root, fmt.Sprintf("data%d.txt", i)), "no loader", "not loaded")
+		}
+		for i := range n {
+			d.forgetNotes(filepath.Join(root, fmt.Sprintf("data%d.txt", i)))
+			d.forgetNotes(filepath.Join(root, fmt.Sprintf("new%d.js", i)))
+		}
+		if len(d.notes) != 0 {
+			t.Fatalf("%d notes left", len(d.notes))
+		}
+		return d.notesWork
+	}
+	const n = 500
+	w1, w8 := measure(n), measure(8*n)
+	t.Logf("n=%d: %d entries looked at; 8n: %d (×%.1f)", n, w1, w8, float64(w8)/float64(w1))
+	if w8 > 16*w1 {
+		t.Fatalf("8× the notes cost %.1f× the work: quadratic", float64(w8)/float64(w1))
+	}
+
+	// What is forgotten: the path, what is under it, its folder's note;
+	// nothing else.
+	d := &Discovery{log: slog.New(slog.DiscardHandler), notes: map[string]string{}}
+	for _, p := range []string{"a", "a/x", "a/sub", "a/sub/y", "a/deep/er/z", "ab", "b", "b/z"} {
+		d.note(slog.LevelInfo, filepath.Join(root, p), "r", "m")
+	}
+	d.forgetNotes(filepath.Join(root, "a"))
+	d.forgetNotes(filepath.Join(root, "b", "new"))
+	var left []string
+	for p := range d.notes {
+		rel, _ := filepath.Rel(root, p)
+		left = append(left, rel)
+	}
+	slices.Sort(left)
+	if want := []string{"ab", "b/z"}; !slices.Equal(left, want) {
+		t.Fatalf("notes left %v, want %v", left, want)
+	}
+	d.forgetNotes(filepath.Join(root, "b", "z"))
+	d.forgetNotes(filepath.Join(root, "ab"))
+	if len(d.notes) != 0 || len(d.noteKids) != 0 {
+		t.Fatalf("after every note was forgotten: notes %v, index %v", d.notes, d.noteKids)
 	}
 }
