@@ -9,6 +9,7 @@ import (
 	"github.com/aios-host/aios-host/internal/fsperm"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -173,9 +174,20 @@ type Discovery struct {
 	// orphanGrace passes. See settleOrphans.
 	unsettled map[string]uint64
 	orphans   map[string]*orphan // by provider id
+	// batches counts the reconcileAll runs under way: while one runs,
+	// warnMixedTrust only notes the ids in warnLater, warned about when
+	// the last batch ends (a scan applying n copies of a file would warn
+	// n−1 times, each listing every claim so far).
+	batches   int
+	warnLater map[string]bool
 
 	notesMu sync.Mutex
 	notes   map[string]string // path → why it is not loaded, as last logged
+	// noteKids indexes notes by folder (folder → its noted entries), so
+	// that forgetting a path looks at what is noted under it, not at
+	// every note (each watch event forgets its path).
+	noteKids  map[string]map[string]bool
+	notesWork int // entries forgetNotes looked at (tests)
 
 	watcher *fsnotify.Watcher
 	work    chan string
@@ -217,7 +229,7 @@ func New(opts Options) (*Discovery, error) {
 	}
 	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
 		isDesk: map[string]bool{}, isCards: map[string]bool{}, watched: map[string]bool{}, rootIDs: map[string]os.FileInfo{}, lost: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
-		errs: map[string]string{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, notes: map[string]string{},
+		errs: map[string]string{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, warnLater: map[string]bool{}, notes: map[string]string{},
 		unsettled: map[string]uint64{}, orphans: map[string]*orphan{},
 		work: make(chan string, 1024), stop: make(chan struct{})}
 	if cfg.RequireSignature {
@@ -460,24 +472,78 @@ func (d *Discovery) note(level slog.Level, path, reason, msg string, args ...any
 	d.notesMu.Lock()
 	same := d.notes[path] == reason
 	d.notes[path] = reason
+	d.indexNote(path)
 	d.notesMu.Unlock()
 	if !same {
 		d.log.Log(context.Background(), level, msg, args...)
 	}
 }
 
+// indexNote links path into noteKids under its folder, and each folder
+// above it under its own, up to one already linked. Called with notesMu.
+func (d *Discovery) indexNote(path string) {
+	if d.noteKids == nil {
+		d.noteKids = map[string]map[string]bool{}
+	}
+	for {
+		dir := filepath.Dir(path)
+		if dir == path {
+			return
+		}
+		kids := d.noteKids[dir]
+		if kids == nil {
+			kids = map[string]bool{}
+			d.noteKids[dir] = kids
+		}
+		if kids[path] {
+			return
+		}
+		kids[path] = true
+		path = dir
+	}
+}
+
+// unindexNote unlinks path from noteKids once nothing is noted at or
+// under it, and the folders above it that are left with nothing. Called
+// with notesMu.
+func (d *Discovery) unindexNote(path string) {
+	for {
+		if _, noted := d.notes[path]; noted || len(d.noteKids[path]) > 0 {
+			return
+		}
+		delete(d.noteKids, path)
+		dir := filepath.Dir(path)
+		kids := d.noteKids[dir]
+		if dir == path || !kids[path] {
+			return
+		}
+		delete(kids, path)
+		path = dir
+	}
+}
+
 // forgetNotes forgets what was noted about path and anything under it
-// (it changed: if it is still not loaded, say so again).
+// (it changed: if it is still not loaded, say so again), and about its
+// folder (a folder that held nothing loadable). It looks at what is noted
+// there only, not at every note: each watch event calls it.
 func (d *Discovery) forgetNotes(path string) {
 	d.notesMu.Lock()
 	defer d.notesMu.Unlock()
-	prefix := path + string(filepath.Separator)
-	for p := range d.notes {
-		if p == path || strings.HasPrefix(p, prefix) {
-			delete(d.notes, p)
+	d.forgetNote(path, true)
+	d.forgetNote(filepath.Dir(path), false)
+}
+
+// forgetNote forgets path's note and, with under, what is noted beneath
+// it. Called with notesMu.
+func (d *Discovery) forgetNote(path string, under bool) {
+	d.notesWork++
+	delete(d.notes, path)
+	if under {
+		for kid := range d.noteKids[path] {
+			d.forgetNote(kid, true)
 		}
 	}
-	delete(d.notes, filepath.Dir(path)) // a folder that held nothing loadable
+	d.unindexNote(path)
 }
 
 func (d *Discovery) relevant(root, name string) bool {
@@ -542,6 +608,17 @@ func (d *Discovery) eventLoop() {
 		case err, ok := <-d.watcher.Errors:
 			if !ok {
 				return
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				// More changes came at once than the kernel queues (a
+				// folder of thousands of files copied or rewritten):
+				// the events past the queue are lost, so every folder
+				// is looked at again, as at a refresh.
+				d.log.Warn("folder watch overflowed (more changes at once than the kernel queues: fs.inotify.max_queued_events); rescanning every plugin folder", "err", err)
+				for _, r := range d.roots {
+					d.scheduleRoot(r)
+				}
+				continue
 			}
 			d.log.Warn("folder watch error", "err", err)
 		case ev, ok := <-d.watcher.Events:
@@ -992,6 +1069,10 @@ func (d *Discovery) reconcileAll(ctx context.Context, units []string, done func(
 	for i := range res {
 		res[i].ready = make(chan struct{})
 	}
+	d.mu.Lock()
+	d.batches++
+	d.mu.Unlock()
+	defer d.endBatch()
 	sem := make(chan struct{}, loadSlots())
 	go func() {
 		for i, u := range units {
@@ -1011,6 +1092,23 @@ func (d *Discovery) reconcileAll(ctx context.Context, units []string, done func(
 		err := d.apply(ctx, u, res[i].cand, res[i].err)
 		if done != nil {
 			done(i, u, err)
+		}
+	}
+}
+
+// endBatch ends a reconcileAll: when it was the last one under way, the
+// ids whose claims changed meanwhile are warned about, once each.
+func (d *Discovery) endBatch() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.batches--; d.batches > 0 {
+		return
+	}
+	ids := slices.Sorted(maps.Keys(d.warnLater))
+	clear(d.warnLater)
+	for _, id := range ids {
+		if win := d.best(id); win != nil {
+			d.warnMixedTrust(id, win)
 		}
 	}
 }
@@ -1285,6 +1383,10 @@ func (d *Discovery) best(id string) *candidate {
 	return win
 }
 
+// maxClaimsListed is how many of the descriptions claiming one id a
+// warning names; it says how many more there are.
+const maxClaimsListed = 8
+
 // warnMixedTrust warns when descriptions of different trust levels claim
 // id (once for each such set): the most trusted one serves, and a less
 // trusted file naming the id of a trusted one is worth a look. It also
@@ -1294,12 +1396,12 @@ func (d *Discovery) best(id string) *candidate {
 // copied into two plugin folders; all but one would be left out without a
 // word.
 func (d *Discovery) warnMixedTrust(id string, win *candidate) {
-	var claims []string
+	var all []*candidate
 	levels := map[abi.TrustLevel]bool{}
 	same := 0
 	for _, c := range d.cands {
 		if c.id == id && c.provider != nil {
-			claims = append(claims, c.key+" ("+c.trust.String()+", "+c.kind+")")
+			all = append(all, c)
 			levels[c.trust] = true
 			if c.trust == win.trust && c.kind != KindDesktop {
 				same++
@@ -1310,12 +1412,40 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 		delete(d.mixed, id)
 		return
 	}
-	sort.Strings(claims)
-	sig := strings.Join(claims, "; ")
+	claim := func(c *candidate) string { return c.key + " (" + c.trust.String() + ", " + c.kind + ")" }
+	sigs := make([]string, len(all))
+	for i, c := range all {
+		sigs[i] = claim(c)
+	}
+	sort.Strings(sigs)
+	sig := strings.Join(sigs, "; ")
 	if d.mixed[id] == sig {
 		return
 	}
+	if d.batches > 0 {
+		d.warnLater[id] = true
+		return
+	}
 	d.mixed[id] = sig
+	// The serving claim first, then the others as they would take over;
+	// past maxClaimsListed, how many more (n copies of a file must not
+	// cost n paths a line).
+	slices.SortFunc(all, func(a, b *candidate) int {
+		if better(a, b) {
+			return -1
+		}
+		if better(b, a) {
+			return 1
+		}
+		return 0
+	})
+	var claims []string
+	for _, c := range all[:min(len(all), maxClaimsListed)] {
+		claims = append(claims, claim(c))
+	}
+	if n := len(all) - maxClaimsListed; n > 0 {
+		claims = append(claims, fmt.Sprintf("… and %d more", n))
+	}
 	if len(levels) < 2 {
 		d.log.Warn("several descriptions claim one provider id; one serves (card > yaml > desktop, then the first path), the others are shadowed: give each its own id",
 			"provider", id, "serving", win.key, "trust", win.trust.String(), "claims", claims)

@@ -464,9 +464,9 @@ func (p *ProcessProvider) start() (*procWorker, *abi.ToolRegister, error) {
 		select {
 		case <-stderrDone:
 		case <-t.C:
-			_ = errR.Close()
 		}
 		t.Stop()
+		_ = errR.Close() // read to its end, or given up on
 		w.died(err)
 	}()
 	reg, err := w.handshake()

@@ -337,7 +337,13 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 					p.extra--
 				}
 				p.mu.Unlock()
-				return nil, abi.Errorf(abi.Unavailable, "tool %s: starting a python worker: %v", call.Tool, err)
+				// A caller gone or out of time meanwhile is that, not a
+				// tool the host cannot serve.
+				code := abi.Unavailable
+				if ctx.Err() != nil {
+					code = abi.CodeOf(ctx.Err())
+				}
+				return nil, abi.Errorf(code, "tool %s: starting a python worker: %v", call.Tool, err)
 			}
 			w.extra = extra
 			return p.adopt(w)
