@@ -7,11 +7,11 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeNoToolsHint: a Go guest that registers its tools in main (a
+// TestNoToolsHint: a Go guest that registers its tools in main (a
 // reactor's main is never run) loaded with "the guest registers no tools"
 // and nothing more; the JS and Python runtimes say how to register. The
 // message now says where a Go guest registers and points at docs/abi.md §7.
-func TestProbeNoToolsHint(t *testing.T) {
+func TestNoToolsHint(t *testing.T) {
 	err := validateRegister(&abi.ToolRegister{Format: abi.FormatVersion, Provider: abi.ProviderInfo{ID: "org.test.empty"}}, abi.Source{Path: "/p/m.wasm"})
 	if err == nil {
 		t.Fatal("a registration with no tools was accepted")
@@ -23,11 +23,11 @@ func TestProbeNoToolsHint(t *testing.T) {
 	}
 }
 
-// TestProbeMissingFormatHint: a guest written without an SDK (C, WAT,
+// TestMissingFormatHint: a guest written without an SDK (C, WAT,
 // another language) whose ToolRegister left out "format" failed "ToolRegister
 // format 0, want 1": the 0 is no value the author wrote. The message now
 // says the member is missing and where the ToolRegister is described.
-func TestProbeMissingFormatHint(t *testing.T) {
+func TestMissingFormatHint(t *testing.T) {
 	err := validateRegister(&abi.ToolRegister{Provider: abi.ProviderInfo{ID: "org.test.wat"}, Tools: []abi.ToolDef{{Name: "t"}}}, abi.Source{Path: "/p/g.wasm"})
 	if err == nil || !strings.Contains(err.Error(), `no "format"`) || !strings.Contains(err.Error(), `"format": 1`) || !strings.Contains(err.Error(), "docs/abi.md") {
 		t.Errorf("missing format: %v", err)

@@ -5,13 +5,13 @@ import (
 	"testing"
 )
 
-// TestProbeRequiredTrueHint: `required: true` inside a property (OpenAPI 2,
+// TestRequiredTrueHint: `required: true` inside a property (OpenAPI 2,
 // Joi, Mongoose and the like write it so) was refused with "at
 // /properties/n/required: got boolean, want array" alone, leaving the
 // author to find out how JSON Schema says it. The message now shows the
 // form: the property's name in the object's "required" array, and the
 // SDKs' shorthand rule.
-func TestProbeRequiredTrueHint(t *testing.T) {
+func TestRequiredTrueHint(t *testing.T) {
 	_, err := Compile("a@1.0.0 parameters", map[string]any{
 		"type":       "object",
 		"properties": map[string]any{"n": map[string]any{"type": "string", "required": true}},

@@ -6,13 +6,13 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeConflictNamesFile: two plugin files registering the same tool
+// TestConflictNamesFile: two plugin files registering the same tool
 // name: the second's load failed "conflicts with the same tool version
 // already registered by provider org.example.a", and the log named the
 // second file only; an author who copied a.js to b.js had to find which
 // file holds org.example.a. The message now names its source and what to
 // change.
-func TestProbeConflictNamesFile(t *testing.T) {
+func TestConflictNamesFile(t *testing.T) {
 	r := New()
 	a := prov("org.example.a")
 	a.Source = "/home/me/plugins/a.js"

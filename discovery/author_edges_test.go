@@ -8,12 +8,12 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
-// TestProbeYAMLUnknownKey: a misspelt key in a tool.aios.yaml
+// TestYAMLUnknownKey: a misspelt key in a tool.aios.yaml
 // ("verison") was refused as yaml.v3 words it — "yaml: unmarshal errors:
 // line 4: field verison not found in type discovery.yamlTool" — naming a Go
 // type instead of the yaml key path, with no hint of the key meant. It is
 // now checked as the config file is: line, key path, "did you mean".
-func TestProbeYAMLUnknownKey(t *testing.T) {
+func TestYAMLUnknownKey(t *testing.T) {
 	for doc, want := range map[string]string{
 		"tool:\n  id: org.example.notes\n  name: Notes\n  verison: 1.2.0\n":                                               `tool.aios.yaml:4: tool.verison: unknown key "verison", did you mean "version"?`,
 		"tol:\n  id: org.example.notes\n":                                                                                 `tool.aios.yaml:1: tol: unknown key "tol", did you mean "tool"?`,
@@ -26,11 +26,11 @@ func TestProbeYAMLUnknownKey(t *testing.T) {
 	}
 }
 
-// TestProbeCardUnknownMemberHint: a misspelt member of an Adapter Card
+// TestCardUnknownMemberHint: a misspelt member of an Adapter Card
 // ("verison") was refused in encoding/json's words, `adapter: json: unknown
 // field "verison"`; it now says "unknown member" and the member meant, as
 // the config and tool.aios.yaml do.
-func TestProbeCardUnknownMemberHint(t *testing.T) {
+func TestCardUnknownMemberHint(t *testing.T) {
 	for card, want := range map[string]string{
 		`{"adapter":{"id":"org.x.y","name":"n","verison":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},"skills":[]}`:                                                                `adapter.json: adapter: unknown member "verison", did you mean "version"?`,
 		`{"adapter":{"id":"org.x.y","name":"n","version":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},"skills":[{"id":"a","name":"a","permission_level":"low","input_shema":{}}]}`: `adapter.json: skills[0](a): unknown member "input_shema", did you mean "input_schema"?`,
@@ -42,13 +42,13 @@ func TestProbeCardUnknownMemberHint(t *testing.T) {
 	}
 }
 
-// TestProbeNearMissExtensionWarned: a first tool saved as words.tsx,
+// TestNearMissExtensionWarned: a first tool saved as words.tsx,
 // words.jsx or words.cjs was skipped with an Info line that `list` and
 // `call` (warn by default) do not show: the tool was simply missing. A file
 // whose extension is a JS/TS/Python variant the host does not load is now
 // a warning saying what to rename it to; other files (notes.txt) stay at
 // Info.
-func TestProbeNearMissExtensionWarned(t *testing.T) {
+func TestNearMissExtensionWarned(t *testing.T) {
 	logs := &testutil.SyncBuffer{}
 	newEnvWith(t, "", func(dir string) {
 		writeFile(t, filepath.Join(dir, "words.tsx"), "aios.provider({});\n")

@@ -10,7 +10,7 @@ import (
 	"github.com/aios-host/aios-host/runtimes/python"
 )
 
-// TestProbeCancelledWhileWorkerStarts: a call that has to start a worker
+// TestCancelledWhileWorkerStarts: a call that has to start a worker
 // (the pool has room, every running worker is busy) and whose caller goes
 // away meanwhile (a socket client that hangs up) was answered, audited and
 // counted as Unavailable ("starting a python worker: … the python
@@ -18,7 +18,7 @@ import (
 // 509 of 20 300 calls of clients that vanished mid-call in a probe. It is
 // Cancelled now, and a deadline that passes while the worker starts is
 // Timeout.
-func TestProbeCancelledWhileWorkerStarts(t *testing.T) {
+func TestCancelledWhileWorkerStarts(t *testing.T) {
 	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 3 })
 	h := newHost(t, rt)
 	p := loadTool(t, h, "slowstart.py", `from aios_sdk import tool

@@ -26,7 +26,7 @@ func (panicOnClose) Close() error { panic("close boom") }
 // log was not flushed, and a second Close returned nil as if all had been
 // done. RemoveProvider and ReplaceProvider panicked the same way. The host
 // recovers Load and Call panics; Close panics now become errors too.
-func TestProbeProviderClosePanic(t *testing.T) {
+func TestProviderClosePanic(t *testing.T) {
 	newP := func(id string) *native.Provider {
 		p := native.New(abi.ProviderInfo{ID: id})
 		p.MustRegister(abi.ToolDef{Name: strings.ReplaceAll(id, ".", "-"), Version: "1.0.0"},
@@ -70,7 +70,7 @@ func TestProbeProviderClosePanic(t *testing.T) {
 // to its caller, had no audit record (audit.Writer.Log after Close drops
 // it, counted by Dropped only). Close now waits for the calls in flight
 // (bounded) before it closes the audit log.
-func TestProbeCloseKeepsRecordOfCallInFlight(t *testing.T) {
+func TestCloseKeepsRecordOfCallInFlight(t *testing.T) {
 	aw, err := audit.Open(filepath.Join(t.TempDir(), "audit.jsonl"), audit.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ func (c probeCounted) Close() error {
 // subscriber that never reads: no panic, race or hang, every call answers
 // a *abi.ToolError or a result, and every provider is closed exactly once
 // (by the host, or by the test when the host refused it). No defect.
-func TestProbeConcurrentLifecycle(t *testing.T) {
+func TestConcurrentLifecycle(t *testing.T) {
 	h, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +200,7 @@ func (nilLoader) Load(context.Context, abi.Source) (abi.Provider, error) {
 // panic (it closed the nil provider AddProvider refused) and LoadProvider
 // return (nil, nil), which its callers (discovery) then used. Both now
 // fail naming the file and the loader.
-func TestProbeLoaderNilProvider(t *testing.T) {
+func TestLoaderNilProvider(t *testing.T) {
 	h, err := New(Options{Loaders: []abi.Loader{nilLoader{}}})
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +243,7 @@ func (*describePanics) Close() error                                            
 // provider whose Describe panicked, a typed nil provider's included; the
 // host recovers a loader's and a provider's other panics. It is now an
 // InvalidRequest naming the source.
-func TestProbeDescribePanic(t *testing.T) {
+func TestDescribePanic(t *testing.T) {
 	h, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +270,7 @@ func TestProbeDescribePanic(t *testing.T) {
 
 // A nil loader in Options.Loaders (one a program left out conditionally)
 // or given to AddLoader panicked; it is now an error.
-func TestProbeNilLoader(t *testing.T) {
+func TestNilLoader(t *testing.T) {
 	defer func() {
 		if r := recover(); r != nil {
 			t.Fatalf("panicked: %v", r)
@@ -293,7 +293,7 @@ func TestProbeNilLoader(t *testing.T) {
 // it reached the pipeline answered only "context canceled" or "context
 // deadline exceeded", naming neither the tool nor that it never started
 // (a past call.Deadline said both). Both do now.
-func TestProbeDoneContextNamesTool(t *testing.T) {
+func TestDoneContextNamesTool(t *testing.T) {
 	h, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 // built and closed leaked them). It now closes it after the host, which
 // is safe with calls still in flight: wasm.Loader.Close interrupts them
 // and waits for them to leave their guests.
-func TestProbeCloseHostClosesWasmLoader(t *testing.T) {
+func TestCloseHostClosesWasmLoader(t *testing.T) {
 	ctx := context.Background()
 	c := &cli{ctx: ctx, stdout: io.Discard, stderr: io.Discard, data: t.TempDir(), plugins: []string{t.TempDir()}}
 	h, err := c.newHost(ctx, slog.New(slog.DiscardHandler), hostOptions{})

@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestProbeMetaKeyTypoHint: a misspelt key in a component's aios-provider
+// TestMetaKeyTypoHint: a misspelt key in a component's aios-provider
 // section was refused in encoding/json's words, `json: unknown field
 // "capabilites"`; it now names the key meant and the keys there are, as the
 // config, Adapter Cards and tool.aios.yaml do.
-func TestProbeMetaKeyTypoHint(t *testing.T) {
+func TestMetaKeyTypoHint(t *testing.T) {
 	b, err := hex.DecodeString(metaHex["key"])
 	if err != nil {
 		t.Fatal(err)

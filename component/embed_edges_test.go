@@ -14,7 +14,7 @@ import (
 // both nil, panicked instead: Runtime() on (nil, nil), Load of a
 // component on (core, nil). They now refuse with an error naming the
 // file.
-func TestProbeDispatchNilLoaders(t *testing.T) {
+func TestDispatchNilLoaders(t *testing.T) {
 	defer func() {
 		if r := recover(); r != nil {
 			t.Fatalf("panicked: %v", r)

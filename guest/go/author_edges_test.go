@@ -7,12 +7,12 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeToolNameCheckedAtHandle: a Go guest registering "Add Numbers"
+// TestToolNameCheckedAtHandle: a Go guest registering "Add Numbers"
 // built and failed to load with `invalid tool name "Add Numbers"` from the
 // host, naming the .wasm file but not the line that registered it. The SDK
 // now refuses the name in Handle/HandleFunc, whose panic the host quotes
 // with the guest's stack (main.go:LINE), by the host's rule.
-func TestProbeToolNameCheckedAtHandle(t *testing.T) {
+func TestToolNameCheckedAtHandle(t *testing.T) {
 	for _, name := range []string{"Add Numbers", "", "-x", "a/b", strings.Repeat("a", 129), "é"} {
 		got := registerPanic(t, name, func() { Handle(Tool{Name: name}, func(*Call, any) (any, error) { return nil, nil }) })
 		if !strings.Contains(got, "invalid tool name") {

@@ -49,7 +49,7 @@ func waitBusy(t *testing.T, p *Provider) {
 // embedder closing the host and then the loader, as the docs said). Close
 // now interrupts such calls (Unavailable) and waits for them to leave the
 // guest before it releases anything.
-func TestProbeLoaderCloseStopsCallsInFlight(t *testing.T) {
+func TestLoaderCloseStopsCallsInFlight(t *testing.T) {
 	l := probeLoader(t)
 	pr, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, basicWAT("org.test.closeloop", 2))})
 	if err != nil {
@@ -80,7 +80,7 @@ func TestProbeLoaderCloseStopsCallsInFlight(t *testing.T) {
 // after Close, Loads and calls of providers not yet closed went on with
 // no watchdog. Close is now idempotent (concurrent calls too) and both
 // are refused.
-func TestProbeLoaderCloseTwice(t *testing.T) {
+func TestLoaderCloseTwice(t *testing.T) {
 	l := probeLoader(t)
 	path := buildWAT(t, basicWAT("org.test.closetwice", 2))
 	pr, err := l.Load(context.Background(), abi.Source{Path: path})

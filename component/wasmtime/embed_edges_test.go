@@ -16,7 +16,7 @@ import (
 // deadline of 1 s ran its 4 s and answered success after the deadline).
 // Close now refuses new loads and calls and keeps the ticker until those
 // in progress have ended.
-func TestProbeLoaderCloseKeepsDeadlines(t *testing.T) {
+func TestLoaderCloseKeepsDeadlines(t *testing.T) {
 	l := NewLoader(Options{})
 	pr, err := l.Load(context.Background(), abi.Source{Path: sample(t, "conformance")})
 	if err != nil {

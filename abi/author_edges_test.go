@@ -5,13 +5,13 @@ import (
 	"testing"
 )
 
-// TestProbeNearKind: a capability whose kind is a likely typo of a
+// TestNearKind: a capability whose kind is a likely typo of a
 // built-in one (ReadSpaces, netwrk, clock) parsed as a custom kind that no
 // grant ever matched, so a provider asking for it was told its trust level
 // did not allow it. ParseCapability now refuses it naming the kind meant;
 // custom kinds far from the built-in ones (and Block, near Clock only) still
 // parse.
-func TestProbeNearKind(t *testing.T) {
+func TestNearKind(t *testing.T) {
 	for s, want := range map[string]string{
 		"ReadSpaces(docs)": "did you mean ReadSpace?",
 		"Netwrk(h)":        "did you mean Network?",

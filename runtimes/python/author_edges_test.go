@@ -33,13 +33,13 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestProbeUnawaitedHostOpWarned: `ctx.spaces.write(...)` without await
+// TestUnawaitedHostOpWarned: `ctx.spaces.write(...)` without await
 // (or without .wait() in a plain def) makes an awaitable that is dropped
 // unrun: the tool answered {"ok": true}, nothing was written and nothing
 // was logged (Python's own "coroutine was never awaited" does not concern
 // a HostOp). The SDK now logs a warning naming the operation and "missing
 // await?"; awaited and .wait()ed operations log none.
-func TestProbeUnawaitedHostOpWarned(t *testing.T) {
+func TestUnawaitedHostOpWarned(t *testing.T) {
 	rt := newRuntime(t, nil)
 	cfg := testConfig(t)
 	st, err := space.Open(filepath.Join(cfg.Data, "spaces"))
@@ -100,11 +100,11 @@ class Forgot:
 	}
 }
 
-// TestProbeHandlerArity: a handler taking a third parameter (or none)
+// TestHandlerArity: a handler taking a third parameter (or none)
 // loaded, and every call failed "TypeError: a() missing 1 required
 // positional argument: 'extra'" with no file or line. The load now fails at
 // the handler's line, saying what a handler takes.
-func TestProbeHandlerArity(t *testing.T) {
+func TestHandlerArity(t *testing.T) {
 	h := newHost(t, newRuntime(t, nil))
 	for _, tc := range []struct{ name, src, at string }{
 		{"three.py", "from aios_sdk import tool\n\n@tool(name='a', parameters={})\ndef a(params, ctx, extra):\n    return {}\n", "three.py:3"},

@@ -16,7 +16,7 @@ import (
 // running: a looping guest was then never interrupted, and its caller
 // hung. Close now refuses new loads and calls and keeps the ticker until
 // those in progress have ended (here: at the call's deadline).
-func TestProbeWasmtimeLoaderCloseKeepsDeadlines(t *testing.T) {
+func TestWasmtimeLoaderCloseKeepsDeadlines(t *testing.T) {
 	l, err := NewWasmtimeLoader(Options{Config: Config{CacheDir: t.TempDir(), DeadlineGranularity: time.Millisecond}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

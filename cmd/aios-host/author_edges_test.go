@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-// TestProbeCallParamsQuoting: `call TOOL '{n:1}'` or "{'n':1}" (a
+// TestCallParamsQuoting: `call TOOL '{n:1}'` or "{'n':1}" (a
 // JavaScript or Python habit) said only "json: invalid character 'n'
 // looking for beginning of object key string": neither where nor how to
 // write it. It now gives the byte offset and, for an unquoted or
 // single-quoted key or string, that JSON takes double quotes.
-func TestProbeCallParamsQuoting(t *testing.T) {
+func TestCallParamsQuoting(t *testing.T) {
 	e := newEnv(t)
 	for _, arg := range []string{`{n:1}`, `{'n':1}`, `{"n":'x'}`} {
 		code, out, errs := e.run("", "call", "analyze-complexity", arg)
@@ -26,13 +26,13 @@ func TestProbeCallParamsQuoting(t *testing.T) {
 	}
 }
 
-// TestProbeInspectScript: a tool author who wants to see the schema the
+// TestInspectScript: a tool author who wants to see the schema the
 // SDK made of their shorthand (which properties are required) ran
 // `aios-host inspect words.js` and got "not a WebAssembly binary": inspect
 // read .wasm files only, and list --json shows no schemas. inspect now
 // loads a JS, TS or Python file with its runtime and prints its tools
 // and schemas as it does a core module's.
-func TestProbeInspectScript(t *testing.T) {
+func TestInspectScript(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
 	js := filepath.Join(dir, "words.js")
@@ -61,11 +61,11 @@ aios.registerTool({ name: 'word-count', parameters: { object_id: { type: 'string
 	}
 }
 
-// TestProbeInspectInvalidSchema: inspect printed a tool whose parameters
+// TestInspectInvalidSchema: inspect printed a tool whose parameters
 // schema the host refuses (a property's schema "string" instead of {type:
 // "string"}) as if it were fine, exit 0, while every load of the file
 // failed. It now reports the schema error, exit 1.
-func TestProbeInspectInvalidSchema(t *testing.T) {
+func TestInspectInvalidSchema(t *testing.T) {
 	e := newEnv(t)
 	js := filepath.Join(t.TempDir(), "bad.js")
 	if err := os.WriteFile(js, []byte(`aios.provider({ id: 'org.example.bad' });

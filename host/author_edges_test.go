@@ -12,7 +12,7 @@ import (
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
-// TestProbeCapabilityKindTypo: a first tool asking for
+// TestCapabilityKindTypo: a first tool asking for
 // "ReadSpaces(docs)" (or requiring "Netwrk(h)") loaded, and the only word
 // about it was "provider capabilities reduced by trust policy ...
 // dropped=[ReadSpaces(docs)] ... trust level does not allow them" — at
@@ -21,7 +21,7 @@ import (
 // kind. The config refuses such a grant ("did you mean ReadSpace?"); a
 // provider's request and a tool's capability_required are now refused
 // the same way, naming the provider.
-func TestProbeCapabilityKindTypo(t *testing.T) {
+func TestCapabilityKindTypo(t *testing.T) {
 	te := newTestHost(t, nil)
 	ok := func(context.Context, any, abi.Env) (any, error) { return "ok", nil }
 	p := native.New(abi.ProviderInfo{ID: "org.test.typo", Capabilities: []string{"ReadSpaces(docs)"}})
@@ -49,13 +49,13 @@ func TestProbeCapabilityKindTypo(t *testing.T) {
 	}
 }
 
-// TestProbeSpaceReadSwappedArgs: ctx.spaces.read('docs', id) — the space
+// TestSpaceReadSwappedArgs: ctx.spaces.read('docs', id) — the space
 // first, as the Go guest SDK's c.SpaceRead(space, id) has it — failed
 // `ObjectId "docs": want "sha256:" followed by 64 lower-case hex digits`,
 // leaving the author to see that the id is in the other argument. When
 // the space argument is itself an ObjectId the message now says the
 // arguments look swapped.
-func TestProbeSpaceReadSwappedArgs(t *testing.T) {
+func TestSpaceReadSwappedArgs(t *testing.T) {
 	te := newTestHost(t, nil)
 	id := "sha256:" + strings.Repeat("0", 64)
 	_, err := te.call("alice", "read", map[string]any{"space": id, "id": "source"})
@@ -68,13 +68,13 @@ func TestProbeSpaceReadSwappedArgs(t *testing.T) {
 	}
 }
 
-// TestProbeRequiredUndeclaredWarned: a hand-written parameters schema whose
+// TestRequiredUndeclaredWarned: a hand-written parameters schema whose
 // "required" names a property its "properties" do not declare (a rename
 // done in one place: properties {n}, required ["m"]) registered without a
 // word, and every call failed "missing required property "m"" — with
 // additionalProperties: false no call could ever succeed. Registration now
 // warns, naming the tool and the property.
-func TestProbeRequiredUndeclaredWarned(t *testing.T) {
+func TestRequiredUndeclaredWarned(t *testing.T) {
 	var logs testutil.SyncBuffer
 	h, err := New(Options{Config: config.Default(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {

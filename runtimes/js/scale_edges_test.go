@@ -11,14 +11,14 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeWorkerStderrClosed: every JS worker process the host started
+// TestWorkerStderrClosed: every JS worker process the host started
 // left the read end of its stderr pipe open after it ended (closed only
 // if the worker's stderr outlived the process, else left to the garbage
 // collector's finalizer): a probe reloading one unsigned JS file 30 times
 // held 29 such pipes, and a host soaking 2000 plugin rewrites 42, until a
 // collection, which GOGC=400 makes rare. The pipe is closed when the
 // worker's stderr ends.
-func TestProbeWorkerStderrClosed(t *testing.T) {
+func TestWorkerStderrClosed(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("counts /proc/self/fd")
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
-// TestProbeCopiesWarnedLinearly: n files claiming one provider id (a
+// TestCopiesWarnedLinearly: n files claiming one provider id (a
 // plugin copied n times into a folder, the operator's mistake the warning
 // is for) were warned about once per file the initial scan applied, each
 // warning listing every claim so far: n−1 lines of up to n paths, 1.1 MB
@@ -23,7 +23,7 @@ import (
 // every unit, and a warning lists at most maxClaimsListed claims and how
 // many more there are, so copies added one by one while the host runs cost
 // a bounded line each.
-func TestProbeCopiesWarnedLinearly(t *testing.T) {
+func TestCopiesWarnedLinearly(t *testing.T) {
 	const n = 40
 	logs := &testutil.SyncBuffer{}
 	env := newEnvWith(t, "", func(dir string) {
@@ -76,7 +76,7 @@ func TestProbeCopiesWarnedLinearly(t *testing.T) {
 	checkLines("hot adds")
 }
 
-// TestProbeWatchOverflowRescans: when more changes come at once than the
+// TestWatchOverflowRescans: when more changes come at once than the
 // kernel queues for a watch (inotify's max_queued_events, 16384 by
 // default: an operator copying thousands of files into a plugin folder, or
 // rewriting them while the event loop is busy), fsnotify reports
@@ -87,7 +87,7 @@ func TestProbeCopiesWarnedLinearly(t *testing.T) {
 // every folder now. The test loses the events of one file by taking the
 // folder's watch away while the file is written, then reports the
 // overflow as fsnotify would.
-func TestProbeWatchOverflowRescans(t *testing.T) {
+func TestWatchOverflowRescans(t *testing.T) {
 	logs := &testutil.SyncBuffer{}
 	env := newEnvWith(t, "debounce: 10ms\n", nil, withLogs(logs))
 	writeFake(t, filepath.Join(env.dir, "seen.fake"), fakeSpec{ID: "org.test.seen", Version: "1.0.0", Tools: []string{"seen"}})
@@ -113,14 +113,14 @@ func TestProbeWatchOverflowRescans(t *testing.T) {
 	}
 }
 
-// TestProbeForgetNotesNotQuadratic: every watch event (any file written in
+// TestForgetNotesNotQuadratic: every watch event (any file written in
 // a plugin folder) forgot what was noted about its path by going through
 // every note: one per file at the top of a plugin folder that no loader
 // takes, so with 40 000 data files beside the plugins each event cost
 // 40 000 map entries, rewriting them took the event loop 16 s of CPU, and
 // the kernel's queue for the watch overflowed meanwhile. It looks only at
 // the path, its folder and what is noted under the path now.
-func TestProbeForgetNotesNotQuadratic(t *testing.T) {
+func TestForgetNotesNotQuadratic(t *testing.T) {
 	root := t.TempDir()
 	measure := func(n int) int {
 		d := &Discovery{log: slog.New(slog.DiscardHandler), notes: map[string]string{}}

@@ -12,13 +12,13 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeErrorColumnsOneBased: runtime errors are mapped to the original
+// TestErrorColumnsOneBased: runtime errors are mapped to the original
 // file through esbuild's source map, whose columns are 0-based, and goja
 // printed them as they were: `x.foo()` at the start of a line failed "(at
 // a.js:4:0)", every column one less than an editor's (and than esbuild's
 // own syntax errors, "bad.ts:3:19", which are 1-based). Both are 1-based
 // now.
-func TestProbeErrorColumnsOneBased(t *testing.T) {
+func TestErrorColumnsOneBased(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	for _, name := range []string{"col.js", "col.ts"} {
 		p := loadSource(t, rt, name, `aios.provider({ id: 'org.test.col' });
@@ -39,10 +39,10 @@ x.foo();
 	}
 }
 
-// TestProbeVLQRoundTrip guards the source map rewrite of
-// TestProbeErrorColumnsOneBased: every value survives encode/decode, and a
+// TestVLQRoundTrip guards the source map rewrite of
+// TestErrorColumnsOneBased: every value survives encode/decode, and a
 // map with no four-field segment is left alone.
-func TestProbeVLQRoundTrip(t *testing.T) {
+func TestVLQRoundTrip(t *testing.T) {
 	for v := -5000; v <= 5000; v += 7 {
 		var b strings.Builder
 		encodeVLQ(&b, v)
@@ -62,13 +62,13 @@ func TestProbeVLQRoundTrip(t *testing.T) {
 	}
 }
 
-// TestProbeUnawaitedHostCallWarned: a handler that forgets `await` on a
+// TestUnawaitedHostCallWarned: a handler that forgets `await` on a
 // host call (ctx.spaces.write, ctx.callTool) returned its result while the
 // call still ran; the call's outcome was dropped without a word, so a write
 // that failed (or was cancelled with the call) went unnoticed. The runtime
 // now logs a warning naming the host calls still running and "missing
 // await?"; a handler that awaits gets none.
-func TestProbeUnawaitedHostCallWarned(t *testing.T) {
+func TestUnawaitedHostCallWarned(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "forgot.js", `aios.provider({ id: 'org.test.forgot' });
 aios.registerTool({ name: 'forgot', parameters: {} }, async (params, ctx) => {
@@ -105,12 +105,12 @@ aios.registerTool({ name: 'awaits', parameters: {} }, async (params, ctx) => {
 	}
 }
 
-// TestProbeNodeGlobalHint: code written for node or a browser (fetch,
+// TestNodeGlobalHint: code written for node or a browser (fetch,
 // process.env, require, Buffer) failed "ReferenceError: fetch is not
 // defined" and nothing more; the message now says that JS tools run on
 // goja with the ECMAScript built-ins and the SDK's globals, and what to
 // use instead where there is something.
-func TestProbeNodeGlobalHint(t *testing.T) {
+func TestNodeGlobalHint(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "node.js", `aios.provider({ id: 'org.test.node' });
 aios.registerTool({ name: 'fetch', parameters: {} }, async () => { await fetch('https://example.com'); });
@@ -132,11 +132,11 @@ aios.registerTool({ name: 'other', parameters: {} }, () => notDefinedAnywhere);
 	}
 }
 
-// TestProbeProviderOptionTypo: aios.provider({capabilites: [...]}) (and
+// TestProviderOptionTypo: aios.provider({capabilites: [...]}) (and
 // @Agent({capabilites})) loaded without a word, the provider asking for
 // nothing; a tool definition's unknown member has long been refused. The
 // provider's options are now checked the same way (Python's @Agent does).
-func TestProbeProviderOptionTypo(t *testing.T) {
+func TestProviderOptionTypo(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	for name, src := range map[string]string{
 		"typo.js": `aios.provider({ id: 'org.test.typo', capabilites: ['ReadSpace(x)'] });
@@ -158,11 +158,11 @@ class T {
 	}
 }
 
-// TestProbeToolErrorUnknownCode: `throw new aios.ToolError('NotAllowed',
+// TestToolErrorUnknownCode: `throw new aios.ToolError('NotAllowed',
 // 'nope')` failed "ProviderError: ToolError: nope (at x.js:2:…)", the code
 // dropped without a word; a Python tool raising the same is told the code
 // is not one of the ABI's. The JS error now says so too, naming the code.
-func TestProbeToolErrorUnknownCode(t *testing.T) {
+func TestToolErrorUnknownCode(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "code.js", `aios.provider({ id: 'org.test.code' });
 aios.registerTool({ name: 'bad', parameters: {} }, () => { throw new aios.ToolError('NotAllowed', 'nope'); });
@@ -176,11 +176,11 @@ aios.registerTool({ name: 'good', parameters: {} }, () => { throw new aios.ToolE
 	wantCode(t, err, abi.InvalidParams)
 }
 
-// TestProbeUpperCaseExtension: the host hands Words.JS to the JS runtime
+// TestUpperCaseExtension: the host hands Words.JS to the JS runtime
 // (extensions match whatever their case), and esbuild refused it: `No
 // loader is configured for ".JS" files`. The file now loads as its
 // lower-case extension would.
-func TestProbeUpperCaseExtension(t *testing.T) {
+func TestUpperCaseExtension(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	for _, name := range []string{"Words.JS", "Words.TS"} {
 		p := loadSource(t, rt, name, "aios.provider({ id: 'org.test.upper' });\naios.registerTool({ name: 'up', parameters: {} }, () => 1);\n")
@@ -190,7 +190,7 @@ func TestProbeUpperCaseExtension(t *testing.T) {
 	}
 }
 
-// TestProbeWorkerLoadErrorNotLost: an isolated provider's load error (a
+// TestWorkerLoadErrorNotLost: an isolated provider's load error (a
 // duplicate tool name, say) reached the author as "the JS worker process
 // ended before it registered: use of closed file" when the worker wrote
 // its error frame and exited before the host read it: the wait goroutine's
@@ -198,7 +198,7 @@ func TestProbeUpperCaseExtension(t *testing.T) {
 // (TestProcessIsolationLoadErrors failed so under load). Before the worker
 // registers, died leaves the pipe to the handshake, which drains it (its
 // reads have a deadline); start closes it after.
-func TestProbeWorkerLoadErrorNotLost(t *testing.T) {
+func TestWorkerLoadErrorNotLost(t *testing.T) {
 	r, wr, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
