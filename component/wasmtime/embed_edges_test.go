@@ -28,7 +28,7 @@ func TestLoaderCloseKeepsDeadlines(t *testing.T) {
 			Deadline: time.Now().Add(time.Second)}, &fakeEnv{})
 		done <- err
 	}()
-	for l.calls.Load() == 0 {
+	for l.drain.InFlight() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	_ = pr.Close()

@@ -71,12 +71,10 @@ type Loader struct {
 	epoch  uint64 // atomic: ticks since the engine started
 	stop   chan struct{}
 	done   chan struct{}
-	once   sync.Once
-	// calls counts the loads and calls in progress; closing refuses new
-	// ones: Close keeps the epoch ticker for those in progress.
-	calls    atomic.Int64
-	closing  atomic.Bool
-	closeErr error
+	// drain counts the loads and calls in progress and refuses new ones
+	// once Close has begun: Close keeps the epoch ticker for those in
+	// progress.
+	drain wasm.Drain
 }
 
 // NewLoader makes an engine with epoch interruption and starts its epoch
@@ -129,25 +127,7 @@ const closeDrainWait = 5 * time.Second
 // have ended. Close its providers first. Close is idempotent; later
 // calls return the first one's error.
 func (l *Loader) Close() error {
-	l.once.Do(func() {
-		l.closing.Store(true)
-		until := time.Now().Add(closeDrainWait)
-		for l.calls.Load() > 0 {
-			if time.Now().After(until) {
-				l.closeErr = fmt.Errorf("wasmtime component loader: %d load(s) or call(s) still running %v after Close; the epoch ticker stops when they end", l.calls.Load(), closeDrainWait)
-				go func() {
-					for l.calls.Load() > 0 {
-						time.Sleep(10 * time.Millisecond)
-					}
-					l.release()
-				}()
-				return
-			}
-			time.Sleep(time.Millisecond)
-		}
-		l.release()
-	})
-	return l.closeErr
+	return l.drain.Close("wasmtime component loader", closeDrainWait, l.release)
 }
 
 // release stops the epoch ticker and drops the engine handle.
@@ -158,18 +138,10 @@ func (l *Loader) release() {
 }
 
 // enter counts a load or call in progress; it fails once Close has begun.
-// Counted before closing is read, so that Close either sees the count or
-// the caller sees closing. Call leave when enter succeeded.
-func (l *Loader) enter() error {
-	l.calls.Add(1)
-	if l.closing.Load() {
-		l.calls.Add(-1)
-		return abi.Errorf(abi.Unavailable, "the wasmtime component loader is closed")
-	}
-	return nil
-}
+// Call leave when enter succeeded.
+func (l *Loader) enter() error { return l.drain.Enter("wasmtime component loader") }
 
-func (l *Loader) leave() { l.calls.Add(-1) }
+func (l *Loader) leave() { l.drain.Leave() }
 
 // Runtime implements abi.Loader.
 func (l *Loader) Runtime() string { return abi.RuntimeComponent }

@@ -31,7 +31,7 @@ func TestWasmtimeLoaderCloseKeepsDeadlines(t *testing.T) {
 		_, err := call(p, newFakeEnv(p, 5), "loop", nil, 300*time.Millisecond)
 		done <- err
 	}()
-	for l.calls.Load() == 0 {
+	for l.drain.InFlight() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	_ = p.Close()

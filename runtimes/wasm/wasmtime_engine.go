@@ -55,12 +55,10 @@ type WasmtimeLoader struct {
 	cacheDir string
 	stop     chan struct{}
 	done     chan struct{}
-	once     sync.Once
-	// calls counts the loads and calls in progress; closing refuses new
-	// ones: Close keeps the epoch ticker for those in progress.
-	calls    atomic.Int64
-	closing  atomic.Bool
-	closeErr error
+	// drain counts the loads and calls in progress and refuses new ones
+	// once Close has begun: Close keeps the epoch ticker for those in
+	// progress.
+	drain Drain
 
 	provMu sync.Mutex
 	provs  map[*wtProvider]struct{} // open providers, for idle trimming
@@ -165,42 +163,17 @@ func (l *WasmtimeLoader) Engine() string { return EngineWasmtime }
 // stops only once they have ended. Close the providers loaded by l first.
 // Close is idempotent; later calls return the first one's error.
 func (l *WasmtimeLoader) Close() error {
-	l.once.Do(func() {
-		l.closing.Store(true)
-		until := time.Now().Add(closeDrainWait)
-		for l.calls.Load() > 0 {
-			if time.Now().After(until) {
-				l.closeErr = fmt.Errorf("wasm (wasmtime): %d load(s) or call(s) still running %v after Close; the epoch ticker stops when they end", l.calls.Load(), closeDrainWait)
-				go func() {
-					for l.calls.Load() > 0 {
-						time.Sleep(10 * time.Millisecond)
-					}
-					close(l.stop)
-					<-l.done
-				}()
-				return
-			}
-			time.Sleep(time.Millisecond)
-		}
+	return l.drain.Close("wasm (wasmtime)", closeDrainWait, func() {
 		close(l.stop)
 		<-l.done
 	})
-	return l.closeErr
 }
 
 // enter counts a load or call in progress; it fails once Close has begun.
-// Counted before closing is read, so that Close either sees the count or
-// the caller sees closing. Call leave when enter succeeded.
-func (l *WasmtimeLoader) enter() error {
-	l.calls.Add(1)
-	if l.closing.Load() {
-		l.calls.Add(-1)
-		return abi.Errorf(abi.Unavailable, "the wasm (wasmtime) loader is closed")
-	}
-	return nil
-}
+// Call leave when enter succeeded.
+func (l *WasmtimeLoader) enter() error { return l.drain.Enter("wasm (wasmtime) loader") }
 
-func (l *WasmtimeLoader) leave() { l.calls.Add(-1) }
+func (l *WasmtimeLoader) leave() { l.drain.Leave() }
 
 // Load implements abi.Loader.
 func (l *WasmtimeLoader) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
