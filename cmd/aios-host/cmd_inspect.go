@@ -41,19 +41,7 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		return c.fail(err)
 	}
 	var out any
-	if !bytes.HasPrefix(b, []byte("\x00asm")) {
-		reg, err := c.inspectScript(pos[0])
-		if err == nil {
-			err = checkSchemas(reg)
-		}
-		if err != nil {
-			return c.fail(err)
-		}
-		if !*asJSON {
-			return printRegister(c, reg)
-		}
-		out = registerJSON(reg, reg.Provider.Runtime)
-	} else if component.IsComponent(b) {
+	if component.IsComponent(b) {
 		in, err := component.Inspect(c.ctx, b, pos[0])
 		if err != nil {
 			return c.fail(err)
@@ -66,7 +54,14 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		}
 		out = in.JSON()
 	} else {
-		reg, err := wasm.Inspect(c.ctx, pos[0])
+		// A core module, or a .js, .ts or .py file: the tools it registers.
+		var reg *abi.ToolRegister
+		module := bytes.HasPrefix(b, []byte("\x00asm"))
+		if module {
+			reg, err = wasm.Inspect(c.ctx, pos[0])
+		} else {
+			reg, err = c.inspectScript(pos[0])
+		}
 		if err == nil {
 			err = checkSchemas(reg)
 		}
@@ -76,7 +71,11 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		if !*asJSON {
 			return printRegister(c, reg)
 		}
-		out = registerJSON(reg, "module")
+		kind := "module"
+		if !module {
+			kind = reg.Provider.Runtime
+		}
+		out = registerJSON(reg, kind)
 	}
 	enc := json.NewEncoder(c.stdout)
 	enc.SetIndent("", "  ")
