@@ -202,15 +202,20 @@ var cardAlgorithms = map[string]bool{"RS256": true, "ES256": true, "EdDSA": true
 // CardError is a validation error naming the card and the field.
 type CardError struct {
 	Source string // file name or URL
+	Line   int    // line in Source where known (a tool.aios.yaml), else 0
 	Field  string // JSON path such as skills[2].permission_level
 	Msg    string
 }
 
 func (e *CardError) Error() string {
-	if e.Field == "" {
-		return e.Source + ": " + e.Msg
+	src := e.Source
+	if e.Line > 0 {
+		src += ":" + strconv.Itoa(e.Line)
 	}
-	return e.Source + ": " + e.Field + ": " + e.Msg
+	if e.Field == "" {
+		return src + ": " + e.Msg
+	}
+	return src + ": " + e.Field + ": " + e.Msg
 }
 
 // ParseCard decodes and validates an Adapter Card. name labels errors.

@@ -47,17 +47,18 @@ func TestYAMLArtifactFiles(t *testing.T) {
 // validated as one, and its errors named the card's fields, which the
 // yaml does not have ("tool.aios.yaml: adapter.version: …" for tool.version,
 // "skills[0].id" for capabilities[0].id): its author was sent looking for
-// members that are not in the file. They name the yaml's own keys.
+// members that are not in the file. They name the yaml's own keys (and
+// their line: TestParseYAMLValueErrorLines).
 func TestYAMLErrorsNameYAMLFields(t *testing.T) {
 	base := "tool: {id: org.example.x, name: X, version: 1.0.0}\n"
 	for _, c := range []struct{ doc, want, not string }{
-		{"tool: {id: X, name: X, version: 1.0.0}\n", "tool.aios.yaml: tool.id:", "adapter.id"},
-		{"tool: {id: org.example.x, name: X, version: one}\n", "tool.aios.yaml: tool.version:", "adapter.version"},
-		{"tool: {id: org.example.x, version: 1.0.0}\n", "tool.aios.yaml: tool.name:", "adapter.name"},
-		{"tool: {id: org.example.x, name: X, version: 1.0.0, protocol_version: 0.2.0}\n", "tool.aios.yaml: tool.protocol_version:", "adapter.protocol_version"},
-		{base + "capabilities: [{id: a}, {id: 'a b'}]\n", "tool.aios.yaml: capabilities[1].id:", "skills["},
-		{base + "capabilities: [{id: a, input_schema: {type: string}}]\n", "tool.aios.yaml: capabilities[0]", "skills["},
-		{base + "endpoints: {rpc: 'gopher://x'}\n", "tool.aios.yaml: endpoints.rpc:", "adapter"},
+		{"tool: {id: X, name: X, version: 1.0.0}\n", "tool.aios.yaml:1: tool.id:", "adapter.id"},
+		{"tool: {id: org.example.x, name: X, version: one}\n", "tool.aios.yaml:1: tool.version:", "adapter.version"},
+		{"tool: {id: org.example.x, version: 1.0.0}\n", "tool.aios.yaml:1: tool.name:", "adapter.name"},
+		{"tool: {id: org.example.x, name: X, version: 1.0.0, protocol_version: 0.2.0}\n", "tool.aios.yaml:1: tool.protocol_version:", "adapter.protocol_version"},
+		{base + "capabilities: [{id: a}, {id: 'a b'}]\n", "tool.aios.yaml:2: capabilities[1].id:", "skills["},
+		{base + "capabilities: [{id: a, input_schema: {type: string}}]\n", "tool.aios.yaml:2: capabilities[0]", "skills["},
+		{base + "endpoints: {rpc: 'gopher://x'}\n", "tool.aios.yaml:2: endpoints.rpc:", "adapter"},
 	} {
 		_, err := ParseYAML([]byte(c.doc), "tool.aios.yaml")
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), c.not) {

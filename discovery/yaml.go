@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -110,7 +111,7 @@ func ParseYAML(data []byte, name string) (*Card, error) {
 	}
 	card, err := y.toCard(name)
 	if err != nil {
-		return nil, err
+		return nil, atLine(err, &doc)
 	}
 	// Round-trip through JSON so the card is validated exactly like one
 	// read from adapter.json (and Raw is its JSON form).
@@ -123,7 +124,70 @@ func ParseYAML(data []byte, name string) (*Card, error) {
 	if errors.As(err, &ce) {
 		ce.Field = yamlField(ce.Field)
 	}
-	return c, err
+	return c, atLine(err, &doc)
+}
+
+// atLine gives a CardError about a tool.aios.yaml the line of the key its
+// field names (permissions[0].level: the line of that level), or of the
+// nearest key on the way to it that the file has (a value the conversion
+// made, or a required key that is missing: its parent's line).
+func atLine(err error, doc *yaml.Node) error {
+	var ce *CardError
+	if errors.As(err, &ce) && ce.Field != "" && ce.Line == 0 {
+		ce.Line = yamlLine(doc, ce.Field)
+	}
+	return err
+}
+
+// yamlLine returns the line of the node at path (keys separated by dots,
+// sequence indexes in brackets: capabilities[1].input_schema) in doc, or
+// of the deepest node on the way that exists; 0 when not even the first
+// key does.
+func yamlLine(doc *yaml.Node, path string) int {
+	n := doc
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	line := 0
+	// A skill's id may follow its index (capabilities[1](notes.create)):
+	// it is not a key, and its dots do not separate any.
+	for strings.Contains(path, "(") {
+		open := strings.Index(path, "(")
+		end := strings.Index(path[open:], ")")
+		if end < 0 {
+			path = path[:open]
+			break
+		}
+		path = path[:open] + path[open+end+1:]
+	}
+	for _, seg := range strings.Split(path, ".") {
+		key, idx, _ := strings.Cut(seg, "[")
+		if key != "" {
+			if n.Kind != yaml.MappingNode {
+				return line
+			}
+			found := false
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == key {
+					line, n, found = n.Content[i].Line, n.Content[i+1], true
+					break
+				}
+			}
+			if !found {
+				return line
+			}
+		}
+		for idx != "" {
+			num, rest, ok := strings.Cut(idx, "]")
+			i, err := strconv.Atoi(num)
+			if !ok || err != nil || n.Kind != yaml.SequenceNode || i < 0 || i >= len(n.Content) {
+				return line
+			}
+			n, line = n.Content[i], n.Content[i].Line
+			idx = strings.TrimPrefix(rest, "[")
+		}
+	}
+	return line
 }
 
 // yamlField names a card field (a CardError's path) by the yaml key it

@@ -81,3 +81,41 @@ func FuzzParseYAML(f *testing.F) {
 		}
 	})
 }
+
+// TestParseYAMLValueErrorLines: a value error in a tool.aios.yaml names the
+// line of its key, as unknown keys and the config file's errors do
+// (level: hgh said only "permissions[0].level", p42's note); a key that is
+// missing, or a value the conversion made, gets its parent's line.
+func TestParseYAMLValueErrorLines(t *testing.T) {
+	doc := `tool:
+  id: org.example.x
+  name: X
+  version: 1.0.0
+capabilities:
+  - id: ok
+  - id: also.ok
+    input_schema:
+      type: object
+      properties: 3
+permissions:
+  - skill: "*"
+    level: hgh
+endpoints:
+  rpc: gopher://x
+`
+	cases := []struct{ name, doc, want string }{
+		{"level", doc, "tool.aios.yaml:13: permissions[0].level: \"hgh\""},
+		{"schema", strings.Replace(doc, "level: hgh", "level: low", 1), "tool.aios.yaml:8: capabilities[1](also.ok).input_schema"},
+		{"endpoint", strings.NewReplacer("level: hgh", "level: low", "properties: 3", "properties: {}").Replace(doc), "tool.aios.yaml:15: endpoints.rpc"},
+		{"version", strings.NewReplacer("level: hgh", "level: low", "version: 1.0.0", "version: one").Replace(doc), "tool.aios.yaml:4: tool.version"},
+		{"missing id", strings.Replace(doc, "  id: org.example.x\n", "", 1), "tool.aios.yaml:1: tool.id: required"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseYAML([]byte(c.doc), "tool.aios.yaml")
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Fatalf("error %v, want one starting %q", err, c.want)
+			}
+		})
+	}
+}
