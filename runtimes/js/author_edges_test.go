@@ -221,3 +221,70 @@ func TestWorkerLoadErrorNotLost(t *testing.T) {
 	}
 	r.Close()
 }
+
+// TestUnhandledRejectionWarned: a promise a handler made that was rejected
+// and that nothing handled (Promise.reject left alone; a host call that
+// failed, not awaited, while the handler awaited something else) was
+// dropped without a word when the call succeeded (p42's note). The
+// rejection tracker now has the call log a warning naming the first error
+// and "missing await?"; a rejection handled later in the call (an await, a
+// .catch), or the handler's own (its call fails with it), gives none.
+func TestUnhandledRejectionWarned(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "rejects.js", `aios.provider({ id: 'org.test.rejects' });
+aios.registerTool({ name: 'left', parameters: {} }, async (params, ctx) => {
+  Promise.reject(new Error('write failed: quota'));
+  await ctx.callTool('fast', {});
+  return { ok: true };
+});
+aios.registerTool({ name: 'leftsync', parameters: {} }, (params, ctx) => {
+  Promise.reject(new Error('sync boom'));
+  return { ok: true };
+});
+aios.registerTool({ name: 'handled', parameters: {} }, async (params, ctx) => {
+  const a = Promise.reject(new Error('handled later'));
+  await ctx.callTool('fast', {});
+  try { await a; } catch (e) {}
+  await Promise.reject(new Error('caught')).catch(() => 0);
+  return { ok: true };
+});
+aios.registerTool({ name: 'throws', parameters: {} }, async (params, ctx) => {
+  throw new Error('own error');
+});
+`)
+	env := newFakeEnv()
+	env.tools["fast"] = func(context.Context, any) (any, error) { return 1, nil }
+	logs := func() string {
+		env.mu.Lock()
+		defer env.mu.Unlock()
+		l := strings.Join(env.logs, "\n")
+		env.logs = nil
+		return l
+	}
+	for _, c := range []struct {
+		tool, want string
+	}{
+		{"left", "write failed: quota"},
+		{"leftsync", "sync boom"},
+	} {
+		if _, err := call(t, p, env, c.tool, map[string]any{}, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if l := logs(); strings.Count(l, "missing await?") != 1 || !strings.Contains(l, c.want) || !strings.Contains(l, "rejected and nothing handled them") {
+			t.Errorf("%s: logs %q, want one warning naming %q", c.tool, l, c.want)
+		}
+	}
+	if _, err := call(t, p, env, "handled", map[string]any{}, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call(t, p, env, "throws", map[string]any{}, 10*time.Second); err == nil || !strings.Contains(err.Error(), "own error") {
+		t.Fatalf("throws: %v", err)
+	}
+	// The failed call's own rejection is not carried into the next call.
+	if _, err := call(t, p, env, "handled", map[string]any{}, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if l := logs(); strings.Contains(l, "nothing handled") {
+		t.Errorf("handled rejections (or the handler's own) warned about: %q", l)
+	}
+}

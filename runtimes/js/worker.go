@@ -3,6 +3,8 @@ package js
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,6 +52,12 @@ type worker struct {
 	// Loop-goroutine state of the current call.
 	inCall bool
 	cs     callState
+	// rejected holds the current call's promises rejected with no handler
+	// (the VM's rejection tracker; a handler added later takes one out),
+	// at most maxTrackedRejections, rejectedMore counting the rest: when
+	// the call succeeds they are warned about (warnRejected).
+	rejected     []*goja.Promise
+	rejectedMore int
 
 	// The worker's own goroutine (see serve): requests in, and on done
 	// true when serve finished one, false when the watchdog gave up on an
@@ -271,6 +279,7 @@ func (p *Provider) newWorker() (*worker, error) {
 		wake:   make(chan struct{}, 1),
 		budget: p.budget,
 	}
+	vm.SetPromiseRejectionTracker(w.trackRejection)
 	if err := w.installLimits(); err != nil {
 		return nil, err
 	}
@@ -511,6 +520,10 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 	w.begin(ctx, deadline)
 	w.cs = callState{ctx: ctx, call: call, env: env}
 	w.inCall = true
+	if len(w.rejected) > 0 || w.rejectedMore > 0 { // left by a call that failed
+		clear(w.rejected)
+		w.rejected, w.rejectedMore = w.rejected[:0], 0
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			res, te, discard = nil, w.panicError(r), true
@@ -573,7 +586,66 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 		te, discard = w.errorFromJS(err)
 		return nil, te, discard, false
 	}
+	if len(w.rejected) > 0 {
+		w.warnRejected()
+	}
 	return out, nil, false, false
+}
+
+// maxTrackedRejections bounds the unhandled rejections a call keeps.
+const maxTrackedRejections = 16
+
+// trackRejection is the VM's promise rejection tracker: a promise of the
+// current call rejected with no handler is kept until a handler is added
+// to it (an await or a .catch later in the call takes it out).
+func (w *worker) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation) {
+	if !w.inCall {
+		return
+	}
+	switch op {
+	case goja.PromiseRejectionReject:
+		if len(w.rejected) < maxTrackedRejections {
+			w.rejected = append(w.rejected, p)
+		} else {
+			w.rejectedMore++
+		}
+	case goja.PromiseRejectionHandle:
+		for i, q := range w.rejected {
+			if q == p {
+				w.rejected = slices.Delete(w.rejected, i, i+1)
+				return
+			}
+		}
+		if w.rejectedMore > 0 {
+			w.rejectedMore--
+		}
+	}
+}
+
+// warnRejected logs, for a call that succeeded, the promises it made that
+// were rejected and that nothing handled (a forgotten await on a host
+// call that failed while the handler awaited something else, a
+// Promise.reject left alone): their errors would otherwise go unseen. The
+// first one's error is named. It runs in the call (its deadline holds),
+// and a reason whose message cannot be read is not an error of the call.
+func (w *worker) warnRejected() {
+	n := len(w.rejected) + w.rejectedMore
+	first := w.rejected[0].Result()
+	clear(w.rejected)
+	w.rejected, w.rejectedMore = w.rejected[:0], 0
+	var logger *slog.Logger
+	if w.cs.env != nil {
+		logger = w.cs.env.Logger()
+	}
+	if logger == nil || w.cs.call == nil {
+		return
+	}
+	what := "a value whose message cannot be read"
+	if jex := w.vm.Try(func() { what = w.errorFromValue(first, nil).Message }); jex != nil {
+		what = "a value whose message cannot be read"
+	}
+	logger.Warn(fmt.Sprintf("the handler of %s succeeded, but %d promise(s) it made were rejected and nothing handled them (the first with: %s); missing await?",
+		w.cs.call.Tool, n, what), "source", "js")
 }
 
 // await runs the event loop until pr settles, the deadline passes, or the
