@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -45,7 +46,12 @@ type Loader struct {
 	// drainWait overrides closeDrainWait (tests; 0: the default).
 	drainWait time.Duration
 
-	loads     sync.WaitGroup // Loads in progress, which Close waits for
+	loads sync.WaitGroup // Loads in progress, which Close waits for
+	// calls counts the provider calls (and Warms) in progress, counted
+	// before they read wd.closing: Close waits for them too, not only for
+	// the guests its watchdog sees (a start function runs inside
+	// InstantiateModule, before there is an instance to see).
+	calls     atomic.Int64
 	closeOnce sync.Once
 	closeErr  error
 
@@ -111,8 +117,9 @@ const closeDrainWait = 5 * time.Second
 // its providers (Unavailable). It waits for the Loads in progress,
 // interrupts every call still running in a guest of its providers (they
 // end Unavailable, saying the runtime is closing) and waits for them to
-// leave the guests; only then does it stop the watchdog and close the
-// shared wazero runtimes and the compile cache, so that no guest runs on
+// leave the guests (and for the calls still making an instance, whose
+// start function it cannot interrupt); only then does it stop the
+// watchdog and close the shared wazero runtimes and the compile cache, so that no guest runs on
 // code or memory being released. A guest that does not leave within 5 s
 // (asleep with a real clock, or waiting in a host call for a nested
 // call) keeps them: Close leaves them open, the watchdog still keeping
@@ -136,10 +143,11 @@ func (l *Loader) close() error {
 	}
 	until := time.Now().Add(wait)
 	for {
-		n := l.wd.stopAll()
-		if n == 0 {
+		n := int64(l.wd.stopAll())
+		if n == 0 && l.calls.Load() == 0 {
 			break
 		}
+		n = max(n, l.calls.Load())
 		if time.Now().After(until) {
 			return fmt.Errorf("wasm: %d guest call(s) still running %v after Close interrupted them (asleep, or waiting in a host call); the runtimes and the compile cache are left open to them", n, wait)
 		}

@@ -67,6 +67,10 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 	if p.closed.Load() {
 		return nil, &abi.ToolError{Code: abi.Unavailable, Message: "wasm provider " + p.reg.Provider.ID + " is closed"}
 	}
+	// Counted before closing is read: Loader.Close either sees the call
+	// or the call sees closing.
+	p.l.calls.Add(1)
+	defer p.l.calls.Add(-1)
 	if p.l.wd.closing.Load() {
 		return nil, &abi.ToolError{Code: abi.Unavailable, Message: "wasm provider " + p.reg.Provider.ID + ": its loader is closed"}
 	}
@@ -194,6 +198,11 @@ func (p *Provider) closeRuntime() {
 // that the first calls after a load do not pay for instantiation. It is for
 // benchmarks and start-up; it waits while the pool is busy, until ctx ends.
 func (p *Provider) Warm(ctx context.Context, n int) error {
+	p.l.calls.Add(1)
+	defer p.l.calls.Add(-1)
+	if p.l.wd.closing.Load() {
+		return &abi.ToolError{Code: abi.Unavailable, Message: "wasm provider " + p.reg.Provider.ID + ": its loader is closed"}
+	}
 	var got []*instance
 	defer func() {
 		for _, inst := range got {
