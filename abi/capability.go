@@ -10,8 +10,8 @@ import (
 )
 
 // Capability kinds known to the host. The set is open: any identifier is a
-// valid kind, so new kinds need no change here, except one within two edits
-// of ReadSpace, WriteSpace, Network, Inference or CallTool (or equal to a
+// valid kind, so new kinds need no change here, except one a slip away from
+// ReadSpace, WriteSpace, Network, Inference or CallTool (or equal to a
 // known kind but for case): that is taken for a typo (NearKind).
 const (
 	CapReadSpace  = "ReadSpace"  // ReadSpace(space-pattern)
@@ -50,7 +50,7 @@ func ParseCapability(s string) (Capability, error) {
 		return Capability{}, fmt.Errorf("capability %q: kind %q is not an identifier (want e.g. ReadSpace(name), Network(host), Inference, CallTool(pattern))", s, kind)
 	}
 	if k := NearKind(kind); k != "" {
-		return Capability{}, fmt.Errorf("capability %q: unknown kind %q, did you mean %s? (a grant of a kind no tool requires grants nothing; a custom kind may not be within two edits of a built-in one)", s, kind, k)
+		return Capability{}, fmt.Errorf("capability %q: unknown kind %q, did you mean %s? (a grant of a kind no tool requires grants nothing; a custom kind may not be one slip from a built-in one)", s, kind, k)
 	}
 	if strings.ContainsAny(arg, "()\n\r\t ") {
 		return Capability{}, fmt.Errorf("capability %q: argument %q contains parentheses or white space", s, arg)
@@ -82,15 +82,18 @@ func networkPattern(arg string) string {
 	return strings.ToLower(arg)
 }
 
-// typoKinds are the built-in kinds a custom kind may not be within two
-// edits of; Clock and Random, short and near common words (Block, Check),
+// typoKinds are the built-in kinds a custom kind may not be a slip away
+// from; Clock and Random, short and near common words (Block, Check),
 // are only matched ignoring case.
 var typoKinds = []string{CapReadSpace, CapWriteSpace, CapNetwork, CapInference, CapCallTool}
 
 // NearKind returns the built-in capability kind that kind is a likely typo
-// of (within two edits of one of typoKinds, or equal to a built-in kind
-// but for case), or "" (a built-in kind itself, or a custom kind far from
-// every built-in one).
+// of (a slip away from one of typoKinds: a letter wrong, missing or extra,
+// two adjacent letters swapped, or two letters missing or extra; or equal
+// to a built-in kind but for case), or "" (a built-in kind itself, or a
+// custom kind further from every built-in one). Two letters replaced are
+// not a slip: they make other words (ReadState, CallHook, Artwork,
+// Reference), which are custom kinds.
 func NearKind(kind string) string {
 	lower := strings.ToLower(kind)
 	for _, k := range []string{CapReadSpace, CapWriteSpace, CapNetwork, CapInference, CapCallTool, CapClock, CapRandom} {
@@ -102,11 +105,44 @@ func NearKind(kind string) string {
 		}
 	}
 	for _, k := range typoKinds {
-		if editdist.Levenshtein(lower, strings.ToLower(k), 3) <= 2 {
+		if slip(lower, strings.ToLower(k)) {
 			return k
 		}
 	}
 	return ""
+}
+
+// slip reports whether a is b with one letter wrong, missing or extra,
+// two adjacent letters swapped, or two letters missing or extra.
+func slip(a, b string) bool {
+	if editdist.Levenshtein(a, b, 2) <= 1 {
+		return true
+	}
+	if len(a) == len(b) {
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	}
+	return len(a)+len(b)-2*lcs(a, b) <= 2
+}
+
+// lcs is the length of the longest common subsequence of a and b.
+func lcs(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			if a[i-1] == b[j-1] {
+				cur[j] = prev[j-1] + 1
+			} else {
+				cur[j] = max(prev[j], cur[j-1])
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // MustCapability parses s and panics on error; for literals in code and tests.
