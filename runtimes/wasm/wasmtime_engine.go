@@ -1051,6 +1051,11 @@ func (p *wtProvider) Close() error {
 // Warm makes sure at least n instances (at most pool_size) are open; see
 // Provider.Warm.
 func (p *wtProvider) Warm(ctx context.Context, n int) error {
+	// Counted as a call: Close keeps the epoch ticker for it.
+	if err := p.l.enter(); err != nil {
+		return err
+	}
+	defer p.l.leave()
 	var got []*wtInstance
 	defer func() {
 		for _, inst := range got {
