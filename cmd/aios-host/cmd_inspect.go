@@ -12,6 +12,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
 	"github.com/aios-host/aios-host/registry"
+	"github.com/aios-host/aios-host/runtimes/python"
 	"github.com/aios-host/aios-host/runtimes/wasm"
 	"github.com/aios-host/aios-host/schema"
 )
@@ -133,9 +134,7 @@ func (c *cli) inspectScript(path string) (*abi.ToolRegister, error) {
 	}
 	defer func() {
 		for _, l := range loaders {
-			if cl, ok := l.(io.Closer); ok {
-				_ = cl.Close()
-			}
+			closeLoader(l)
 		}
 	}()
 	ext := strings.ToLower(filepath.Ext(path))
@@ -166,6 +165,25 @@ func (c *cli) inspectScript(path string) (*abi.ToolRegister, error) {
 		}
 	}
 	return nil, fmt.Errorf("%s: not a plugin file: inspect reads WebAssembly (.wasm, starting with the \\0asm magic) and %s files", path, strings.Join(exts, ", "))
+}
+
+// closeLoader closes l after its providers, as closeHost closes the
+// loaders of a host: the python runtime (whose Close has no error, so it
+// is no io.Closer) waits for its workers and removes its control-group
+// folders, and component.Dispatch's loaders are closed through Unwrap.
+func closeLoader(l abi.Loader) {
+	switch x := l.(type) {
+	case *python.Runtime:
+		x.Close()
+	case interface{ Unwrap() []abi.Loader }:
+		for _, y := range x.Unwrap() {
+			if c, ok := y.(io.Closer); ok {
+				_ = c.Close()
+			}
+		}
+	case io.Closer:
+		_ = x.Close()
+	}
 }
 
 func printRegister(c *cli, reg *abi.ToolRegister) int {
