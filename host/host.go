@@ -269,15 +269,24 @@ func (h *Host) screenDefs(rec *registry.ProviderRecord, tools []abi.ToolDef) []a
 // top-level "required" but not in its "properties" (a property renamed in
 // one place: every call then fails "missing required property"), and
 // whether additionalProperties is false (then no call can succeed). A
-// schema with no properties object (a bare {"required": [...]}, one using
-// patternProperties or $ref) is not judged.
+// schema with no properties object (a bare {"required": [...]}), or one
+// that may declare properties elsewhere (patternProperties, $ref, allOf,
+// anyOf, oneOf, if/then/else, dependentSchemas, an additionalProperties
+// or unevaluatedProperties schema) is not judged.
 func undeclaredRequired(params map[string]any) (names []string, closed bool) {
 	props, ok := params["properties"].(map[string]any)
 	if !ok {
 		return nil, false
 	}
-	if _, ok := params["patternProperties"]; ok {
-		return nil, false
+	for _, k := range []string{"patternProperties", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas", "dependencies"} {
+		if _, ok := params[k]; ok {
+			return nil, false
+		}
+	}
+	for _, k := range []string{"additionalProperties", "unevaluatedProperties"} {
+		if _, ok := params[k].(map[string]any); ok {
+			return nil, false
+		}
 	}
 	var req []string
 	switch r := params["required"].(type) {

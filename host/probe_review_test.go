@@ -2,10 +2,14 @@ package host
 
 import (
 	"context"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
@@ -48,5 +52,41 @@ func TestProbeCloseNestedCallInFlight(t *testing.T) {
 	}
 	if err := <-closed; err != nil {
 		t.Fatalf("Close: %v", err)
+	}
+}
+
+// A parameters schema whose required names a property declared elsewhere
+// than its top-level properties (an allOf/anyOf/oneOf branch, a $ref, an
+// if/then, or allowed by an additionalProperties schema) was warned about
+// at registration as requiring "properties they do not declare" that "a
+// call must send although the schema does not describe them": a false
+// warning for a valid, common schema. Such schemas are not judged now.
+func TestProbeRequiredDeclaredElsewhereNotWarned(t *testing.T) {
+	var logs testutil.SyncBuffer
+	h, err := New(Options{Config: config.Default(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ok := func(context.Context, any, abi.Env) (any, error) { return "ok", nil }
+	props := map[string]any{"a": map[string]any{"type": "string"}}
+	p := native.New(abi.ProviderInfo{ID: "org.test.reqelse"})
+	for name, extra := range map[string]map[string]any{
+		"via-allof": {"allOf": []any{map[string]any{"properties": map[string]any{"b": map[string]any{"type": "string"}}}}},
+		"via-anyof": {"anyOf": []any{map[string]any{"properties": map[string]any{"b": map[string]any{"type": "string"}}}}},
+		"via-addl":  {"additionalProperties": map[string]any{"type": "string"}},
+		"via-then":  {"if": map[string]any{"required": []any{"a"}}, "then": map[string]any{"properties": map[string]any{"b": map[string]any{}}}},
+	} {
+		params := map[string]any{"type": "object", "properties": props, "required": []any{"b"}}
+		for k, v := range extra {
+			params[k] = v
+		}
+		p.MustRegister(abi.ToolDef{Name: name, Version: "1.0.0", Parameters: params}, ok)
+	}
+	if err := h.AddProvider(context.Background(), p, ProviderMeta{Source: "reqelse.js", Trust: abi.Community}); err != nil {
+		t.Fatal(err)
+	}
+	if out := logs.String(); strings.Contains(out, "do not declare") {
+		t.Errorf("a schema declaring the property elsewhere was warned about:\n%s", out)
 	}
 }
