@@ -37,7 +37,7 @@ func ownCgroupFolders(t *testing.T) []string {
 // no io.Closer): its workers were not waited for and its control-group
 // folders stayed behind after every inspect (closeHost closes it). It
 // closes every loader now, as closeHost does.
-func TestProbeInspectPythonLeavesNoCgroup(t *testing.T) {
+func TestInspectPythonLeavesNoCgroup(t *testing.T) {
 	if len(ownCgroupFolders(t)) > 0 {
 		t.Skip("an earlier test of this process left its control-group folders")
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestProbeNearKindSparesWords: ParseCapability (since today everywhere:
+// TestNearKindSparesWords: ParseCapability (since today everywhere:
 // a provider's request and a tool's capability_required too, not only a
 // config grant) refused every kind within two edits of a built-in one,
 // and two letters replaced make another word: ReadState(session),
@@ -13,7 +13,7 @@ import (
 // refused as typos ("did you mean ReadSpace?") and a plugin asking for
 // them no longer loaded. A typo is now one slip (a letter wrong, missing,
 // extra, or two swapped) or two letters missing or extra.
-func TestProbeNearKindSparesWords(t *testing.T) {
+func TestNearKindSparesWords(t *testing.T) {
 	for _, s := range []string{"ReadState(session)", "WriteState(session)", "ReadPage(x)", "ReadPlace",
 		"CallHook(x)", "MailTool", "Artwork", "Reference", "Conference(room-a)", "Influence"} {
 		if _, err := ParseCapability(s); err != nil {

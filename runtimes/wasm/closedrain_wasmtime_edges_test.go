@@ -15,7 +15,7 @@ import (
 // (running their start functions and _initialize) after Close had
 // stopped the epoch ticker: no deadline held for them. Warm is now
 // counted and refused as a call is, as the wazero Provider.Warm is.
-func TestProbeWasmtimeWarmAfterClose(t *testing.T) {
+func TestWasmtimeWarmAfterClose(t *testing.T) {
 	l, err := NewWasmtimeLoader(Options{Config: Config{CacheDir: t.TempDir(), PoolSize: 2}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

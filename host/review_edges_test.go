@@ -17,7 +17,7 @@ import (
 // the nested dispatch counts itself and is refused (the host is closed),
 // the outer call ends with that error, and Close returns without waiting
 // out its 5 s or reporting calls left running. No defect.
-func TestProbeCloseNestedCallInFlight(t *testing.T) {
+func TestCloseNestedCallInFlight(t *testing.T) {
 	h, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func TestProbeCloseNestedCallInFlight(t *testing.T) {
 // at registration as requiring "properties they do not declare" that "a
 // call must send although the schema does not describe them": a false
 // warning for a valid, common schema. Such schemas are not judged now.
-func TestProbeRequiredDeclaredElsewhereNotWarned(t *testing.T) {
+func TestRequiredDeclaredElsewhereNotWarned(t *testing.T) {
 	var logs testutil.SyncBuffer
 	h, err := New(Options{Config: config.Default(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {

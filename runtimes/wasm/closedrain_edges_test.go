@@ -35,7 +35,7 @@ func (h *blockingHandler) WithGroup(string) slog.Handler      { return h }
 // runtimes and the compile cache (freeing the compiled code) under the
 // running start function. Close now counts the calls in progress and
 // waits for them as for the guests it interrupted.
-func TestProbeLoaderCloseWaitsForStartFunction(t *testing.T) {
+func TestLoaderCloseWaitsForStartFunction(t *testing.T) {
 	d, reg := watData(1024, `{"format":1,"provider":{"id":"org.test.closestart"},"tools":[{"name":"trap"}]}`)
 	msg, _ := watData(2048, "starting")
 	src := fmt.Sprintf(`(module
