@@ -2,13 +2,10 @@ package host
 
 import (
 	"context"
-	"log/slog"
 	"strings"
 	"testing"
 
 	"github.com/aios-host/aios-host/abi"
-	"github.com/aios-host/aios-host/config"
-	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
@@ -75,12 +72,7 @@ func TestSpaceReadSwappedArgs(t *testing.T) {
 // additionalProperties: false no call could ever succeed. Registration now
 // warns, naming the tool and the property.
 func TestRequiredUndeclaredWarned(t *testing.T) {
-	var logs testutil.SyncBuffer
-	h, err := New(Options{Config: config.Default(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h, logs := loggedHost(t)
 	ok := func(context.Context, any, abi.Env) (any, error) { return "ok", nil }
 	p := native.New(abi.ProviderInfo{ID: "org.test.req"})
 	p.MustRegister(abi.ToolDef{Name: "req-typo", Version: "1.0.0", Parameters: map[string]any{

@@ -2,14 +2,11 @@ package host
 
 import (
 	"context"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
-	"github.com/aios-host/aios-host/config"
-	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
@@ -62,12 +59,7 @@ func TestCloseNestedCallInFlight(t *testing.T) {
 // call must send although the schema does not describe them": a false
 // warning for a valid, common schema. Such schemas are not judged now.
 func TestRequiredDeclaredElsewhereNotWarned(t *testing.T) {
-	var logs testutil.SyncBuffer
-	h, err := New(Options{Config: config.Default(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h, logs := loggedHost(t)
 	ok := func(context.Context, any, abi.Env) (any, error) { return "ok", nil }
 	props := map[string]any{"a": map[string]any{"type": "string"}}
 	p := native.New(abi.ProviderInfo{ID: "org.test.reqelse"})
