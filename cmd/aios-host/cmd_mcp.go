@@ -113,10 +113,11 @@ func sessionAuditPath(log, kind string, now time.Time, pid int) string {
 // waits for each server's first listing (bounded by its connect_timeout);
 // servers that fail are logged and retried in the background. The host
 // owns the providers: closing it disconnects the servers.
-func (c *cli) startMCPBridge(ctx context.Context, h *host.Host, cfg *config.Config, log *slog.Logger) error {
-	servers, err := mcpbridge.LoadConfig(cfg)
-	if err != nil || len(servers) == 0 {
-		return err
+// servers is mcpbridge.LoadConfig's reading of cfg, taken by newHost
+// before it loads anything (a mistake there costs no plugin load).
+func (c *cli) startMCPBridge(ctx context.Context, h *host.Host, servers map[string]mcpbridge.ServerConfig, log *slog.Logger) error {
+	if len(servers) == 0 {
+		return nil
 	}
 	b, err := mcpbridge.New(mcpbridge.Options{
 		Servers: servers,

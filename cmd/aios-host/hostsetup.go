@@ -16,6 +16,7 @@ import (
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/mcpserver"
 	"github.com/aios-host/aios-host/runtimes/js"
+	mcpbridge "github.com/aios-host/aios-host/runtimes/mcp"
 	"github.com/aios-host/aios-host/runtimes/python"
 	"github.com/aios-host/aios-host/runtimes/wasm"
 	"github.com/aios-host/aios-host/samples/native/complexity"
@@ -48,22 +49,22 @@ func loaderTable(cfg *config.Config, log *slog.Logger) ([]abi.Loader, error) {
 	}
 	core, err := wasmCoreLoader(cfg, log) // section runtimes.wasm (runtimes/wasm)
 	if err != nil {
-		return nil, err
+		return []abi.Loader{comp}, err
 	}
 	loaders = append(loaders, component.Dispatch(core, comp))
 	// .js and .ts: the JS/TS runtime (goja + esbuild), section runtimes.js.
 	var jsCfg js.Config
 	if err := cfg.Decode(cfg.Runtimes["js"], "runtimes.js", &jsCfg); err != nil {
-		return nil, err
+		return loaders, err
 	}
 	if err := jsCfg.Validate(); err != nil {
-		return nil, err
+		return loaders, err
 	}
 	loaders = append(loaders, js.New(jsCfg.ToOptions(log)).Loaders()...)
 	// .py: sandboxed CPython workers, section runtimes.python.
 	pyRT, err := python.NewFromConfig(cfg, log)
 	if err != nil {
-		return nil, err
+		return loaders, err
 	}
 	loaders = append(loaders, pyRT)
 	_ = cfg
@@ -168,6 +169,13 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 	if err := mcpserver.AddDefaultAgent(cfg); err != nil {
 		return nil, err
 	}
+	// mcp.servers is read before anything loads: a mistake there was
+	// reported only after every plugin had loaded (and left the python
+	// workers' control-group folders behind; TestNewHostFailureClosesAll).
+	mcpServers, err := mcpbridge.LoadConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
 	// The cards of discovery.dirs take their folder's level too.
 	var cardDirs []string
 	if dc, err := discovery.LoadConfig(cfg); err == nil {
@@ -199,11 +207,13 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 	}
 	loaders, err := loaderTable(cfg, log)
 	if err != nil {
+		closeLoaders(loaders)
 		_ = aw.Close()
 		return nil, err
 	}
 	h, err := host.New(host.Options{Config: cfg, Logger: log, Loaders: loaders, Spaces: spaces, Audit: aw})
 	if err != nil {
+		closeLoaders(loaders)
 		_ = aw.Close()
 		return nil, err
 	}
@@ -225,19 +235,19 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 		// trusted provider's id here either), and no watching.
 		d, err := discovery.New(discovery.Options{Host: h, Config: cfg, Logger: log, Once: true})
 		if err != nil {
-			_ = h.Close()
+			_ = closeHost(h, io.Discard)
 			return nil, err
 		}
 		err = d.Start(ctx)
 		_ = d.Close()
 		if err != nil {
-			_ = h.Close()
+			_ = closeHost(h, io.Discard)
 			return nil, err
 		}
 	}
 	// MCP servers of mcp.servers become mcp-{server}-{tool} tools (cmd_mcp.go).
-	if err := c.startMCPBridge(ctx, h, cfg, log); err != nil {
-		_ = h.Close()
+	if err := c.startMCPBridge(ctx, h, mcpServers, log); err != nil {
+		_ = closeHost(h, io.Discard)
 		return nil, err
 	}
 	return h, nil
@@ -246,39 +256,46 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 // closeHost closes h and reports a close error on w.
 func closeHost(h *host.Host, w io.Writer) error {
 	err := h.Close()
-	// The python workers were told to go: wait for them and remove the
-	// control-group folders (a clean exit leaves none).
-	if l, ok := h.LoaderFor("x.py"); ok {
-		if rt, ok := l.(*python.Runtime); ok {
-			rt.Close()
+	var ls []abi.Loader
+	for _, f := range []string{"x.py", "x.js", "x.ts", "x.wasm"} {
+		if l, ok := h.LoaderFor(f); ok {
+			ls = append(ls, l)
 		}
 	}
-	// The JS runtime's bundler process and watchdog: the bundler stayed
-	// until idle for 30 s (TestChaosEverythingAtOnce).
-	if l, ok := h.LoaderFor("x.js"); ok {
-		if jl, ok := l.(*js.Loader); ok {
-			_ = jl.Close()
-		}
-	}
-	// The .wasm loaders (component.Dispatch's core-module and component
-	// loaders): the wazero core loader's watchdog, runtimes and compile
-	// cache, the wasmtime loaders' epoch tickers. Each Close refuses new
-	// calls and waits for those still running (host.Close waits only for
-	// the calls it did not abandon) before it releases anything.
-	if l, ok := h.LoaderFor("x.wasm"); ok {
-		if u, ok := l.(interface{ Unwrap() []abi.Loader }); ok {
-			for _, x := range u.Unwrap() {
-				if c, ok := x.(interface{ Close() error }); ok {
-					err = errors.Join(err, c.Close())
-				}
-			}
-		}
-	}
+	err = errors.Join(err, closeLoaders(ls))
 	if err != nil {
 		fmt.Fprintf(w, "aios-host: %v\n", err)
 		return err
 	}
 	return nil
+}
+
+// closeLoaders closes the loaders of loaderTable, after their providers
+// (closeHost) or when newHost fails before a host owns them:
+//   - the python runtime: the workers were told to go; it waits for them
+//     and removes their control-group folders (a clean exit leaves none);
+//   - the JS runtime's bundler process and watchdog (the bundler stayed
+//     until idle for 30 s: TestChaosEverythingAtOnce);
+//   - the .wasm loaders (component.Dispatch's core-module and component
+//     loaders): the wazero core loader's watchdog, runtimes and compile
+//     cache, the wasmtime loaders' epoch tickers. Each Close refuses new
+//     calls and waits for those still running (host.Close waits only for
+//     the calls it did not abandon) before it releases anything.
+func closeLoaders(ls []abi.Loader) error {
+	var err error
+	for _, l := range ls {
+		if u, ok := l.(interface{ Unwrap() []abi.Loader }); ok {
+			err = errors.Join(err, closeLoaders(u.Unwrap()))
+			continue
+		}
+		switch c := l.(type) {
+		case interface{ Close() error }:
+			err = errors.Join(err, c.Close())
+		case interface{ Close() }:
+			c.Close()
+		}
+	}
+	return err
 }
 
 // wasmCoreLoader is the loader of WebAssembly core modules (guest ABI v1,
