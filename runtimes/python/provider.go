@@ -158,7 +158,8 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 			return nil, err
 		}
 		if p.network {
-			p.log.Info("python provider holds Network(*): its workers may open sockets", "provider", reg.Provider.ID)
+			p.log.Info("python provider holds Network(*): its workers may open sockets; its tools require Network(*) of their callers", "provider", reg.Provider.ID)
+			requireWholeNetwork(reg)
 		} else {
 			p.log.Info("python provider holds Network(host patterns): its workers connect through the host, to matching hosts only",
 				"provider", reg.Provider.ID, "hosts", p.NetworkHosts())
@@ -168,6 +169,21 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 	p.live = 1
 	p.idle <- w
 	return p, nil
+}
+
+// requireWholeNetwork adds Network(*) to what each tool of reg requires of
+// its caller (check 1). The workers of a provider holding Network(*) open
+// sockets themselves, where the host cannot check each connection against
+// the caller's grants as it checks a brokered one (net_connect) and every
+// other host service: without it a caller holding no Network had the tool
+// connect anywhere for it (TestProbeWholeNetworkNeedsCallerGrant).
+func requireWholeNetwork(reg *abi.ToolRegister) {
+	const whole = abi.CapNetwork + "(*)"
+	for i := range reg.Tools {
+		if !slices.Contains(reg.Tools[i].CapabilityRequired, whole) {
+			reg.Tools[i].CapabilityRequired = append(slices.Clip(reg.Tools[i].CapabilityRequired), whole)
+		}
+	}
 }
 
 // networkAccess is what the provider's final grants (what it asked for ∩
