@@ -2,6 +2,7 @@ package python_test
 
 import (
 	"context"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -38,5 +39,52 @@ func TestProbeWholeNetworkNeedsCallerGrant(t *testing.T) {
 	}
 	if r := v.(map[string]any); r["ok"] != true {
 		t.Fatalf("caller \"wide\" (Network(*)): %v", r)
+	}
+}
+
+// refusingEnv is an Env whose caller holds no Network: Check refuses
+// every Network capability as the host's frame does.
+type refusingEnv struct {
+	abi.Env
+	call    *abi.ToolCall
+	checked []string
+}
+
+func (e *refusingEnv) Call() *abi.ToolCall  { return e.call }
+func (e *refusingEnv) Logger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+func (e *refusingEnv) Check(c abi.Capability) error {
+	e.checked = append(e.checked, c.String())
+	if c.Kind == abi.CapNetwork {
+		return &abi.ToolError{Code: abi.CapabilityDenied, Message: `caller "nobody" lacks ` + c.String()}
+	}
+	return nil
+}
+
+// TestProbeWholeNetworkCheckedAtCall: what a tool requires can be replaced
+// (an Adapter Card's capability_required overrides the artifact's), so a
+// Network(*) provider checks the caller's grant at each call as well: a
+// call whose Env refuses Network(*) does not run.
+func TestProbeWholeNetworkCheckedAtCall(t *testing.T) {
+	rt := newRuntime(t, nil)
+	all, err := abi.ParseGrants([]string{"Network(*)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := rt.Load(context.Background(), abi.Source{Path: writeTool(t, "netwhole.py", proberSource(`[Capability.Network("*")]`)), Grants: all})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	port, accepted := listener(t)
+	call := &abi.ToolCall{ID: "c-raw", Tool: "raw-socket", Params: map[string]any{"host": "127.0.0.1", "port": int64(port)}}
+	env := &refusingEnv{call: call}
+	v, err := p.Call(context.Background(), call, env)
+	if err == nil {
+		t.Fatalf("a call whose caller lacks Network(*) ran: %v", v)
+	}
+	wantCode(t, err, abi.CapabilityDenied, `"nobody"`, "Network(*)", "open sockets themselves")
+	time.Sleep(20 * time.Millisecond)
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("the listener saw %d connections", n)
 	}
 }
