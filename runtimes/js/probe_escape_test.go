@@ -2,6 +2,7 @@ package js
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +71,43 @@ func storedCtx(t *testing.T, iso string) {
 	}
 	if m["fired"] != int64(0) || timerCalls != 0 {
 		t.Errorf("the first call's timer ran in the second call (fired %v, host calls from it %d)", m["fired"], timerCalls)
+	}
+}
+
+// TestProbeNoGoObjectThroughToolError: a host call's error is made with the
+// SDK's ToolError class, which the provider's code can break
+// (Object.setPrototypeOf(aios.ToolError, a function that throws)). The
+// fallback was goja's GoError, whose "value" is the host's *abi.ToolError
+// itself, wrapped: the tool read and wrote the Go struct's fields and called
+// its methods (e.value.Message = "…", e.value.Error()). It is now a plain
+// Error carrying code, message and a copy of data.
+func TestProbeNoGoObjectThroughToolError(t *testing.T) {
+	rt := newRuntime(t, Options{PoolSize: 1, Isolation: IsolationInProcess})
+	p := loadSource(t, rt, "breaker.js", `
+aios.registerTool({name: "x"}, async (params, ctx) => {
+  Object.setPrototypeOf(aios.ToolError, function () { throw new Error("no ToolError for you"); });
+  try {
+    await ctx.callTool("missing", {});
+    return {caught: false};
+  } catch (e) {
+    let wrote = false;
+    if (e.value && typeof e.value === "object") {
+      try { e.value.Message = "rewritten by the tool"; wrote = true; } catch (_) {}
+    }
+    return {caught: true, goValue: typeof e.value, wrote, code: String(e.code), message: String(e.message), isError: e instanceof Error};
+  }
+});
+`)
+	env := newFakeEnv()
+	v, err := call(t, p, env, "x", map[string]any{}, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := v.(map[string]any)
+	if m["goValue"] != "undefined" || m["wrote"] != false {
+		t.Errorf("the tool reached the host's Go error value: %v", m)
+	}
+	if m["caught"] != true || m["code"] != "NotFound" || !strings.Contains(m["message"].(string), `no tool "missing"`) || m["isError"] != true {
+		t.Errorf("the error lost its code or message: %v", m)
 	}
 }
