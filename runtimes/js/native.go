@@ -93,7 +93,26 @@ func (w *worker) errorValue(te *abi.ToolError) goja.Value {
 	}
 	o, err := w.vm.New(w.errCtor, args...)
 	if err != nil {
-		return w.vm.NewGoError(te)
+		// The provider broke its ToolError class. Not goja's GoError:
+		// its "value" is te itself, a Go struct the tool could read,
+		// write and call methods of (TestProbeNoGoObjectThroughToolError).
+		return w.plainError(te)
+	}
+	return o
+}
+
+// plainError is te as a built-in Error with code, message and a copy of
+// data, made without running the provider's code (data properties, no
+// setters).
+func (w *worker) plainError(te *abi.ToolError) goja.Value {
+	o, err := w.vm.New(w.errBase, w.vm.ToValue(te.Message))
+	if err != nil {
+		return w.vm.NewTypeError(string(te.Code) + ": " + te.Message)
+	}
+	_ = o.DefineDataProperty("name", w.vm.ToValue("ToolError"), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = o.DefineDataProperty("code", w.vm.ToValue(string(te.Code)), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	if te.Data != nil {
+		_ = o.DefineDataProperty("data", toJS(w.vm, te.Data), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	}
 	return o
 }

@@ -29,6 +29,7 @@ type worker struct {
 	ctxObj   goja.Value
 	errCtor  goja.Value // the SDK's ToolError class
 	u8Ctor   goja.Value // Uint8Array, captured before user code runs
+	errBase  goja.Value // Error, captured before user code runs
 	limits   *limits    // size limits of the built-ins (limits.go)
 	tools    []slot
 	ex       exporter // reused for results
@@ -314,6 +315,7 @@ func (p *Provider) newWorker() (*worker, error) {
 	w.ctxObj = w.internal.Get("ctx")
 	w.errCtor = w.internal.Get("ToolError")
 	w.u8Ctor = w.internal.Get("Uint8Array")
+	w.errBase = vm.Get("Error")
 
 	p.g.add(w)
 	w.begin(context.Background(), time.Now().Add(p.rt.opts.LoadTimeout))

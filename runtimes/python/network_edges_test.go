@@ -17,13 +17,14 @@ import (
 	"github.com/aios-host/aios-host/space"
 )
 
-// netHost is a host whose agent "netter" holds Network(127.0.0.1) and
-// "nobody" only CallTool(*), with the python loader.
+// netHost is a host whose agent "netter" holds Network(127.0.0.1),
+// "wide" Network(*) and "nobody" only CallTool(*), with the python loader.
 func netHost(t *testing.T) *host.Host {
 	t.Helper()
 	rt := newRuntime(t, nil)
 	cfg := testConfig(t)
 	cfg.Agents["netter"] = config.Agent{Grants: []string{"CallTool(*)", "Network(127.0.0.1)"}}
+	cfg.Agents["wide"] = config.Agent{Grants: []string{"CallTool(*)", "Network(*)"}}
 	st, err := space.Open(filepath.Join(cfg.Data, "spaces"))
 	if err != nil {
 		t.Fatal(err)

@@ -42,6 +42,10 @@ type Provider struct {
 	// network is true when the provider asked for Network(*) and its grants
 	// allow it: its workers may open sockets.
 	network bool
+	// wholeNet is the grant that gives the workers the whole network
+	// (Network(*), or Network without a pattern): each call's caller must
+	// hold it too (Call).
+	wholeNet abi.Capability
 	// netHosts are the host patterns of the Network(pattern) capabilities
 	// it asked for and holds, when not the whole network: its workers have
 	// no network of their own and reach these hosts through the host
@@ -150,7 +154,7 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 	// shows; checkRegister has validated the capabilities.
 	requested, _ := abi.ParseGrants(reg.Provider.Capabilities)
 	_, grants := src.FinalGrants(reg.Provider.ID, requested)
-	p.network, p.netHosts = networkAccess(grants)
+	p.wholeNet, p.network, p.netHosts = networkAccess(grants)
 	if p.network || len(p.netHosts) > 0 {
 		// The first worker ran without network; start the pool afresh.
 		w.stop(0)
@@ -158,7 +162,8 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 			return nil, err
 		}
 		if p.network {
-			p.log.Info("python provider holds Network(*): its workers may open sockets", "provider", reg.Provider.ID)
+			p.log.Info("python provider holds Network(*): its workers may open sockets; its tools require Network(*) of their callers", "provider", reg.Provider.ID)
+			requireWholeNetwork(reg)
 		} else {
 			p.log.Info("python provider holds Network(host patterns): its workers connect through the host, to matching hosts only",
 				"provider", reg.Provider.ID, "hosts", p.NetworkHosts())
@@ -170,24 +175,39 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 	return p, nil
 }
 
+// requireWholeNetwork adds Network(*) to what each tool of reg requires of
+// its caller (check 1). The workers of a provider holding Network(*) open
+// sockets themselves, where the host cannot check each connection against
+// the caller's grants as it checks a brokered one (net_connect) and every
+// other host service: without it a caller holding no Network had the tool
+// connect anywhere for it (TestProbeWholeNetworkNeedsCallerGrant).
+func requireWholeNetwork(reg *abi.ToolRegister) {
+	const whole = abi.CapNetwork + "(*)"
+	for i := range reg.Tools {
+		if !slices.Contains(reg.Tools[i].CapabilityRequired, whole) {
+			reg.Tools[i].CapabilityRequired = append(slices.Clip(reg.Tools[i].CapabilityRequired), whole)
+		}
+	}
+}
+
 // networkAccess is what the provider's final grants (what it asked for ∩
 // what the host allows it) give its workers: the whole network (Network(*),
 // or Network without a pattern), or only the hosts matching the patterns
 // (lower-cased), brokered by the host.
-func networkAccess(grants abi.Grants) (whole bool, hosts abi.Grants) {
+func networkAccess(grants abi.Grants) (wholeNet abi.Capability, whole bool, hosts abi.Grants) {
 	for _, c := range grants {
 		if c.Kind != abi.CapNetwork {
 			continue
 		}
 		if !c.HasArg || c.Arg == "*" {
-			return true, nil
+			return c, true, nil
 		}
 		c.Arg = strings.ToLower(c.Arg)
 		if !slices.Contains(hosts, c) {
 			hosts = append(hosts, c)
 		}
 	}
-	return false, hosts
+	return abi.Capability{}, false, hosts
 }
 
 // checkRegister validates the worker's registration and fills in the id.
@@ -271,6 +291,21 @@ func (p *Provider) NetworkHosts() []string {
 // Call implements abi.Provider: it runs the call on an idle worker (starting
 // one if the pool has room, else waiting for one).
 func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if p.network {
+		// Its tools require Network(*) of the caller (requireWholeNetwork),
+		// but an Adapter Card's capability_required replaces what a tool
+		// requires: the call itself is checked too.
+		if ck, ok := env.(abi.Checker); ok {
+			if err := ck.Check(p.wholeNet); err != nil {
+				te := abi.AsToolError(err, abi.CapabilityDenied)
+				if te.Code == abi.CapabilityDenied {
+					te = &abi.ToolError{Code: te.Code, Data: te.Data, Message: te.Message +
+						"; provider " + p.reg.Provider.ID + " holds " + p.wholeNet.String() + ": its workers open sockets themselves, which the host cannot check against the caller's grants one by one"}
+				}
+				return nil, te
+			}
+		}
+	}
 	w, err := p.acquire(ctx, call)
 	if err != nil {
 		return nil, err
