@@ -1941,6 +1941,9 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if err := d.checkEndpoints(desc, card.Adapter.ID, cand.trust, card, ep, ""); err != nil {
 			return nil, err
 		}
+		if err := d.checkLocalSocket(desc, card.Adapter.ID, cand.trust, ep); err != nil {
+			return nil, err
+		}
 		p, err := NewRemoteProvider(card, ep, "", nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", desc, err)
@@ -2060,6 +2063,30 @@ func (d *Discovery) checkEndpoint(desc, id string, tl abi.TrustLevel, endpoint s
 	return fmt.Errorf("%s: refused: its endpoint %s would make this host send requests (calls and their arguments, or health probes) to %s, "+
 		"but provider %s at trust %s may not hold %s (trust.caps.%s); %s",
 		desc, endpoint, h, id, level, want, level, how)
+}
+
+// checkLocalSocket refuses a plugin-folder card whose calls would go to a
+// unix:// socket when its provider may not hold Network(localhost), as an
+// http endpoint on 127.0.0.1 needs. The host connects to the socket as its
+// own user, and whatever listens there takes it for that user: another
+// aios-host's socket, for one, serves a peer of its uid as the default
+// agent cli with every grant, so an unsigned card could drive that host's
+// tools with grants it was never given (TestUnixEndpointNeedsLocalNetwork).
+// The built-in known adapters (loadDesktop) are compiled in and exempt.
+func (d *Discovery) checkLocalSocket(desc, id string, tl abi.TrustLevel, endpoint string) error {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Scheme != "unix" {
+		return nil
+	}
+	want := abi.Capability{Kind: abi.CapNetwork, Arg: "localhost", HasArg: true}
+	level, caps := d.providerCaps(id, tl)
+	if caps.Allows(want) {
+		return nil
+	}
+	return fmt.Errorf("%s: refused: its endpoint %s is a local socket, which this host would connect to as its own user "+
+		"(another aios-host's registry there serves that user with every grant), but provider %s at trust %s may not hold %s (trust.caps.%s); "+
+		"sign the card with a trusted key (discovery.keys), vouch for its folder (trust.folders) or set providers.%s.trust",
+		desc, endpoint, id, level, want, level, id)
 }
 
 // override returns the config's providers.<id> entry.

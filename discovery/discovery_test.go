@@ -39,7 +39,11 @@ const cardB = `{
 }`
 
 func TestInitialScan(t *testing.T) {
-	env := newEnv(t, "", func(dir string) {
+	// The remote adapter's provider is vouched for: an unsigned card may
+	// not make the host connect to a local socket either
+	// (TestUnixEndpointNeedsLocalNetwork).
+	top := func(string) string { return "providers:\n  org.test.remote: {trust: Verified}\n" }
+	env := newEnvTop(t, top, "", func(dir string) {
 		writeFake(t, filepath.Join(dir, "a.fake"), fakeSpec{ID: "org.test.a", Version: "1.0.0", Tools: []string{"a-echo"}})
 		// A folder: card + artifact; the card renames the provider and overrides the tool.
 		writeFake(t, filepath.Join(dir, "b", "tool.fake"), fakeSpec{ID: "org.test.b-inner", Version: "1.0.0", Tools: []string{"b-echo", "b-extra"}})
@@ -58,7 +62,7 @@ func TestInitialScan(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "broken", "adapter.json"), `{"adapter": {"id": "x"}}`)
 		writeFile(t, filepath.Join(dir, "junk.fake"), `{not json`)
 		writeFile(t, filepath.Join(dir, "notes.txt"), `ignored`)
-	})
+	}, nil)
 	reg := env.h.Registry()
 	for _, tool := range []string{"a-echo", "b-echo", "b-extra", "c-echo", "r-echo"} {
 		if _, err := reg.Resolve(tool, ""); err != nil {

@@ -2,8 +2,11 @@ package discovery
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -539,4 +542,71 @@ func TestRootGoneAndBack(t *testing.T) {
 	// And watched: a later file is loaded too.
 	writeFake(t, filepath.Join(env.dir, "c.fake"), fakeSpec{ID: "org.test.c", Version: "1.0.0", Tools: []string{"c"}})
 	testutil.Eventually(t, "a file added later is loaded", func() bool { _, err := env.call("c", 1); return err == nil })
+}
+
+// TestUnixEndpointNeedsLocalNetwork: a card's unix:// endpoint made the host
+// connect, as its own user, to any local socket with no grant at all, while
+// an http endpoint on 127.0.0.1 needed Network(127.0.0.1). Whatever listens
+// there takes the connection for the host's user: another aios-host's
+// registry socket serves that uid as its default agent cli with every
+// grant, so an unsigned card could drive that host's tools with grants it
+// was never given. A plugin-folder card's local socket now needs
+// Network(localhost) in its provider's trust caps (Verified and System by
+// default); the built-in known adapters are exempt.
+func TestUnixEndpointNeedsLocalNetwork(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "peer.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skipf("no unix sockets here: %v", err)
+	}
+	defer ln.Close()
+	var conns atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			go func() {
+				defer c.Close()
+				dec := json.NewDecoder(c)
+				for {
+					var req struct {
+						ID json.RawMessage `json:"id"`
+					}
+					if dec.Decode(&req) != nil {
+						return
+					}
+					fmt.Fprintf(c, `{"jsonrpc": "2.0", "id": %s, "result": {"value": "reached"}}`+"\n", req.ID)
+				}
+			}()
+		}
+	}()
+	card := `{"adapter": {"id": "org.probe.peer", "name": "peer", "version": "1.0.0", "protocol_version": "0.3.0"},
+ "capabilities": {}, "skills": [{"id": "peer.drive", "name": "Drive", "permission_level": "public"}],
+ "endpoints": {"rpc": "unix://` + sock + `"}}`
+
+	env := newEnv(t, "", func(dir string) { writeFile(t, filepath.Join(dir, "peer.adapter.json"), card) })
+	msg := env.d.Errors()[filepath.Join(env.dir, "peer.adapter.json")]
+	for _, want := range []string{"refused", "local socket", "Network(localhost)", "Untrusted", "trust.folders"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not say %q", msg, want)
+		}
+	}
+	if _, err := env.call("peer.drive", 1); abi.CodeOf(err) != abi.NotFound {
+		t.Fatalf("peer.drive registered from an unsigned card: %v", err)
+	}
+	if n := conns.Load(); n != 0 {
+		t.Fatalf("the host connected %d times for an Untrusted card", n)
+	}
+
+	venv := newEnvTop(t, func(plugins string) string { return "trust: {folders: {" + plugins + ": Verified}}" }, "",
+		func(dir string) { writeFile(t, filepath.Join(dir, "peer.adapter.json"), card) }, nil)
+	if errs := venv.d.Errors(); len(errs) != 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	if v, err := venv.call("peer.drive", 1); err != nil || conns.Load() != 1 {
+		t.Fatalf("peer.drive from a Verified folder: %v, %v, %d connections", v, err, conns.Load())
+	}
 }

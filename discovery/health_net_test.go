@@ -76,7 +76,7 @@ func TestHealthProbedOnceServing(t *testing.T) {
 	card := `{"adapter": {"id": "org.probe.healthok", "name": "h", "version": "1.0.0", "protocol_version": "0.3.0"},
  "capabilities": {}, "skills": [{"id": "hok-echo", "name": "Echo", "permission_level": "public"}],
  "endpoints": {"rpc": "unix:///nonexistent/aios-probe.sock", "health": "` + srv.URL + `/health"}}`
-	env := newEnvTop(t, func(string) string { return `trust: {caps: {Untrusted: ["Network(127.0.0.1)"]}}` }, "", func(dir string) {
+	env := newEnvTop(t, func(string) string { return `trust: {caps: {Untrusted: ["Network(127.0.0.1)", "Network(localhost)"]}}` }, "", func(dir string) {
 		writeFile(t, filepath.Join(dir, "hok.adapter.json"), card)
 	}, nil)
 	testutil.Eventually(t, "registered and probed", func() bool {

@@ -34,7 +34,9 @@ func TestRemoteAuthUnsupported(t *testing.T) {
 		return srv
 	}
 	peer, mtls := serve(srvCard), serve(mtlsCard)
-	env := newEnvWith(t, "remotes:\n  - {url: "+peer.URL+", token: secret, allow_unsigned: true}\n  - {url: "+mtls.URL+", token: secret, allow_unsigned: true}\n", func(dir string) {
+	// The plugin-folder cards' local socket needs Network(localhost) (TestUnixEndpointNeedsLocalNetwork).
+	top := func(string) string { return `trust: {caps: {Untrusted: ["CallTool(*)", "Network(localhost)"]}}` }
+	env := newEnvTop(t, top, "remotes:\n  - {url: "+peer.URL+", token: secret, allow_unsigned: true}\n  - {url: "+mtls.URL+", token: secret, allow_unsigned: true}\n", func(dir string) {
 		writeFile(t, filepath.Join(dir, "oauth.adapter.json"), authCard("org.test.oauth", sock, `{"required": true, "schemes": ["oauth2", "api_key"]}`))
 		writeFile(t, filepath.Join(dir, "bearer.adapter.json"), authCard("org.test.bearer", sock, `{"required": true, "schemes": ["bearer"]}`))
 		writeFile(t, filepath.Join(dir, "optional.adapter.json"), authCard("org.test.optional", sock, `{"required": false, "schemes": ["oauth2"]}`))

@@ -152,7 +152,8 @@ func TestHealthProbe(t *testing.T) {
 // other tools, leaving that one out (two aios hosts both export
 // analyze-complexity 1.0.0: the whole remote used to be refused).
 func TestRemoteSharedToolLeftOut(t *testing.T) {
-	env := newEnv(t, "", nil)
+	// A local socket needs Network(localhost) (TestUnixEndpointNeedsLocalNetwork).
+	env := newEnvTop(t, func(string) string { return "providers:\n  org.test.remote: {trust: Verified}\n" }, "", nil, nil)
 	local := native.New(abi.ProviderInfo{ID: "org.test.local", Version: "1.0.0"})
 	local.MustRegister(abi.ToolDef{Name: "shared", Version: "1.0.0"}, func(context.Context, any, abi.Env) (any, error) { return "local", nil })
 	if err := env.h.AddProvider(context.Background(), local, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {

@@ -255,7 +255,8 @@ func TestInfoHidesPathsOverHTTP(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ts := newTestServer(t, "discovery: {dirs: ["+dir+"], desktop_dirs: [], known_adapters: false, watch: false}\n", true)
+	// A card's local socket needs Network(localhost) (discovery's TestUnixEndpointNeedsLocalNetwork).
+	ts := newTestServer(t, "discovery: {dirs: ["+dir+"], desktop_dirs: [], known_adapters: false, watch: false}\ntrust: {caps: {Untrusted: [\"CallTool(*)\", \"Network(localhost)\"]}}\n", true)
 	ts.startDiscovery(t)
 	if err := os.WriteFile(filepath.Join(dir, "x.adapter.json"), []byte(card[:50]), 0o644); err != nil {
 		t.Fatal(err)

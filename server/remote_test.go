@@ -128,7 +128,8 @@ func TestInfoWarnsOfAuthentication(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cards, "oauth.adapter.json"), []byte(card), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ts := buildServer(t, dir, "discovery:\n  dirs: ["+cards+"]\n  desktop_dirs: []\n", nil, "org.test.native", "", "")
+	// A card's local socket needs Network(localhost) (discovery's TestUnixEndpointNeedsLocalNetwork).
+	ts := buildServer(t, dir, "discovery:\n  dirs: ["+cards+"]\n  desktop_dirs: []\ntrust: {caps: {Untrusted: [\"CallTool(*)\", \"Network(localhost)\"]}}\n", nil, "org.test.native", "", "")
 	ts.startDiscovery(t)
 	c := dial(t, ts)
 	var info struct{ Status InfoStatus }

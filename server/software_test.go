@@ -45,7 +45,8 @@ func TestInfoSoftwareVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ts := newTestServer(t, "discovery: {dirs: ["+dir+"], desktop_dirs: []}\n", false)
+	// A card's local socket needs Network(localhost) (discovery's TestUnixEndpointNeedsLocalNetwork).
+	ts := newTestServer(t, "discovery: {dirs: ["+dir+"], desktop_dirs: []}\ntrust: {caps: {Untrusted: [\"CallTool(*)\", \"Network(localhost)\"]}}\n", false)
 	ts.startDiscovery(t)
 	c := dial(t, ts)
 	info := func(id string) InfoStatus {
