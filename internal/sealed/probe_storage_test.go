@@ -1,0 +1,66 @@
+package sealed
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestProbeWazeroSealing: SealWazero seals a new entry in place (wazero
+// ignores what follows its data) and CheckWazero keeps it; an entry
+// damaged after its sealing is removed by CheckWazero and not sealed again
+// (blessed) by SealWazero; an entry with no seal (from before sealing) is
+// removed, so its module is compiled again.
+func TestProbeWazeroSealing(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "wazero-v1-amd64-linux")
+	if err := os.MkdirAll(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	good, bad, old := filepath.Join(sub, "aa"), filepath.Join(sub, "bb"), filepath.Join(sub, "cc")
+	for _, p := range []string{good, bad} {
+		if err := os.WriteFile(p, []byte("WAZEVO entry "+p), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	SealWazero(dir)
+	b, _ := os.ReadFile(bad)
+	b[3] ^= 1
+	if err := os.WriteFile(bad, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(old, []byte("WAZEVO unsealed"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A tmp file being written by wazero is left alone.
+	tmp := filepath.Join(sub, "dd.123.tmp")
+	if err := os.WriteFile(tmp, []byte("half"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	SealWazero(dir) // seals old (new to it), must not bless bad
+	if got, _ := os.ReadFile(bad); !bytes.Equal(got, b) {
+		t.Fatal("SealWazero sealed a damaged entry again")
+	}
+	removed := CheckWazero(dir)
+	if len(removed) != 1 || removed[0] != bad {
+		t.Fatalf("removed %v, want only %s", removed, bad)
+	}
+	for _, p := range []string{good, old, tmp} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	data, err := ReadFile(good, []byte("aa"))
+	if err != nil || string(data) != "WAZEVO entry "+good {
+		t.Fatalf("the sealed entry holds %q, %v", data, err)
+	}
+	// Unsealed and not sealed since (written before sealing existed).
+	old2 := filepath.Join(sub, "ee")
+	if err := os.WriteFile(old2, []byte("WAZEVO older"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if removed := CheckWazero(dir); len(removed) != 1 || removed[0] != old2 {
+		t.Fatalf("removed %v, want %s", removed, old2)
+	}
+}
