@@ -32,8 +32,9 @@ type fileID struct {
 
 func idOf(fi os.FileInfo) fileID { return fileID{size: fi.Size(), mod: fi.ModTime()} }
 
-// wazeroEntries calls fn with the path and info of each entry of the
-// wazero file cache in dir (dir/wazero-*/*, not wazero's temporary files).
+// wazeroEntries calls fn with the path and info (Lstat) of each entry of
+// the wazero file cache in dir (dir/wazero-*/*, not wazero's temporary
+// files nor folders).
 func wazeroEntries(dir string, fn func(path string, fi os.FileInfo)) {
 	subs, _ := filepath.Glob(filepath.Join(dir, "wazero-*"))
 	for _, sub := range subs {
@@ -42,7 +43,7 @@ func wazeroEntries(dir string, fn func(path string, fi os.FileInfo)) {
 			continue
 		}
 		for _, e := range ents {
-			if !e.Type().IsRegular() || strings.HasSuffix(e.Name(), ".tmp") {
+			if e.IsDir() || strings.HasSuffix(e.Name(), ".tmp") {
 				continue
 			}
 			if fi, err := e.Info(); err == nil {
@@ -54,7 +55,8 @@ func wazeroEntries(dir string, fn func(path string, fi os.FileInfo)) {
 
 // CheckWazero removes from the wazero file cache in dir every entry that
 // is not sealed for its name (damaged, cut, moved from another name, or
-// written before entries were sealed and not sealed since), so that wazero
+// written before entries were sealed and not sealed since) or is not a
+// regular file (a FIFO, a link), so that wazero
 // compiles the module again instead of running it, and returns the paths
 // removed. Entries this process checked or sealed and unchanged since are
 // not read again.
@@ -63,6 +65,14 @@ func CheckWazero(dir string) (removed []string) {
 		return nil
 	}
 	wazeroEntries(dir, func(p string, fi os.FileInfo) {
+		if !fi.Mode().IsRegular() {
+			// wazero makes only files: a FIFO would hold its open(2)
+			// (and the load) forever, a link may lead anywhere.
+			if os.Remove(p) == nil {
+				removed = append(removed, p)
+			}
+			return
+		}
 		id := idOf(fi)
 		wazeroSeen.Lock()
 		seen, ok := wazeroSeen.m[p]
@@ -92,6 +102,9 @@ func SealWazero(dir string) {
 		return
 	}
 	wazeroEntries(dir, func(p string, fi os.FileInfo) {
+		if !fi.Mode().IsRegular() {
+			return
+		}
 		wazeroSeen.Lock()
 		seen, ok := wazeroSeen.m[p]
 		wazeroSeen.Unlock()

@@ -1,15 +1,22 @@
+//go:build unix
+
 package wasm
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // wazeroCacheEntries lists the entries of the wazero file cache in dir.
@@ -93,5 +100,54 @@ func TestProbeWazeroCacheDamagedHeader(t *testing.T) {
 				t.Errorf("the cache written again is not taken:\n%s", log3.String())
 			}
 		})
+	}
+}
+
+// TestProbeWazeroCacheEntryFIFO: an entry of the compile cache replaced
+// by a FIFO held wazero's open(2), and the load with it (and the loader's
+// lock, so every later load), forever. Such an entry is now removed, with
+// a warning, and the module compiled again.
+func TestProbeWazeroCacheEntryFIFO(t *testing.T) {
+	path := buildWAT(t, basicWAT("org.test.cachefifo", 2))
+	dir := t.TempDir()
+	l := newTestLoader(t, Config{CacheDir: dir}, nil)
+	p := load(t, l, path)
+	p.Close()
+	entries := wazeroCacheEntries(t, dir)
+	for _, e := range entries {
+		if err := os.Remove(e); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Mkfifo(e, 0o600); err != nil {
+			t.Skip("no mkfifo:", err)
+		}
+	}
+	var logBuf testutil.SyncBuffer
+	l2 := newTestLoader(t, Config{CacheDir: dir}, slog.New(slog.NewTextHandler(&logBuf, nil)))
+	done := make(chan error, 1)
+	go func() {
+		p, err := l2.Load(context.Background(), abi.Source{Path: path})
+		if err == nil {
+			_, err = call(p.(*Provider), newFakeEnv(p, 5), "const", map[string]any{}, 5*time.Second)
+			p.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("load with a FIFO in the cache: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		for _, e := range entries { // let the open return
+			if f, err := os.OpenFile(e, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				f.Close()
+			}
+		}
+		<-done
+		t.Fatal("the load hung on a FIFO in the compile cache")
+	}
+	if !strings.Contains(logBuf.String(), "compiled again") {
+		t.Errorf("no warning about the FIFO:\n%s", logBuf.String())
 	}
 }
