@@ -1,10 +1,15 @@
+//go:build unix
+
 package sealed
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestProbeWazeroSealing: SealWazero seals a new entry in place (wazero
@@ -62,5 +67,33 @@ func TestProbeWazeroSealing(t *testing.T) {
 	}
 	if removed := CheckWazero(dir); len(removed) != 1 || removed[0] != old2 {
 		t.Fatalf("removed %v, want %s", removed, old2)
+	}
+}
+
+// TestProbeReadFileFIFO: a cache entry replaced by a FIFO (the wasmtime
+// .cwasm files, the instrumented modules) made ReadFile wait in open(2)
+// for a writer forever, and the load with it. It is now refused at once
+// as not a regular file, so the module is compiled again.
+func TestProbeReadFileFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.cwasm")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skip("no mkfifo:", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := ReadFile(p, []byte("k"))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("ReadFile of a FIFO: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		<-done
+		t.Fatal("ReadFile of a FIFO hung")
 	}
 }
