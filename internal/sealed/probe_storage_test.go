@@ -68,6 +68,18 @@ func TestProbeWazeroSealing(t *testing.T) {
 	if removed := CheckWazero(dir); len(removed) != 1 || removed[0] != old2 {
 		t.Fatalf("removed %v, want %s", removed, old2)
 	}
+	// An entry pruned away is forgotten: the memory of checked entries
+	// stays as large as the cache.
+	if err := os.Remove(good); err != nil {
+		t.Fatal(err)
+	}
+	CheckWazero(dir)
+	wazeroSeen.Lock()
+	_, kept := wazeroSeen.m[good]
+	wazeroSeen.Unlock()
+	if kept {
+		t.Error("a removed entry is still remembered")
+	}
 }
 
 // TestProbeReadFileFIFO: a cache entry replaced by a FIFO (the wasmtime

@@ -36,8 +36,12 @@ func idOf(fi os.FileInfo) fileID { return fileID{size: fi.Size(), mod: fi.ModTim
 // the wazero file cache in dir (dir/wazero-*/*, not wazero's temporary
 // files nor folders).
 func wazeroEntries(dir string, fn func(path string, fi os.FileInfo)) {
-	subs, _ := filepath.Glob(filepath.Join(dir, "wazero-*"))
-	for _, sub := range subs {
+	tops, _ := os.ReadDir(dir) // not a Glob: dir may hold its metacharacters
+	for _, top := range tops {
+		if !top.IsDir() || !strings.HasPrefix(top.Name(), "wazero-") {
+			continue
+		}
+		sub := filepath.Join(dir, top.Name())
 		ents, err := os.ReadDir(sub)
 		if err != nil {
 			continue
@@ -64,7 +68,20 @@ func CheckWazero(dir string) (removed []string) {
 	if dir == "" {
 		return nil
 	}
+	present := map[string]bool{}
+	defer func() {
+		// Forget the entries that are gone (pruned), so that the map
+		// stays as large as the cache.
+		wazeroSeen.Lock()
+		for p := range wazeroSeen.m {
+			if filepath.Dir(filepath.Dir(p)) == filepath.Clean(dir) && !present[p] {
+				delete(wazeroSeen.m, p)
+			}
+		}
+		wazeroSeen.Unlock()
+	}()
 	wazeroEntries(dir, func(p string, fi os.FileInfo) {
+		present[p] = true
 		if !fi.Mode().IsRegular() {
 			// wazero makes only files: a FIFO would hold its open(2)
 			// (and the load) forever, a link may lead anywhere.
