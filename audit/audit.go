@@ -207,6 +207,10 @@ type Writer struct {
 	// moved tells the I/O goroutine to continue in a new file at the path.
 	misplaced *os.File
 	moved     atomic.Bool
+	// cut tells the I/O goroutine that the current file is shorter than
+	// what was written to it (checkPlace): it was truncated under the
+	// writer (logrotate's copytruncate).
+	cut atomic.Bool
 	// placedSize and placedLast are the current file's size and the seq of
 	// its last record (0: none) when checkPlace last found it at the path
 	// (syncer, or the I/O goroutine after a barrier): what a deleted file
@@ -250,7 +254,9 @@ func Open(path string, opts Options) (*Writer, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	// O_APPEND: a log cut under the host (logrotate's copytruncate) gets
+	// the next records at its new end, not past a hole of NUL bytes.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
@@ -672,6 +678,10 @@ func (w *Writer) writeLoop() {
 		close(w.ioDone)
 	}()
 	for r := range w.io {
+		if len(r.buf) > 0 && w.cut.Load() && w.failed() == nil {
+			w.syncBarrier() // the syncer is done with the file
+			w.resize()
+		}
 		if len(r.buf) > 0 && w.moved.Load() && w.failed() == nil {
 			w.syncBarrier() // the syncer is done with the old file
 			if err := w.f.Sync(); err != nil {
@@ -694,7 +704,10 @@ func (w *Writer) writeLoop() {
 				// for good. The next write continues in a new file
 				// (reopenRetrying), as when the syncer notices.
 				w.checkPlace(w.f, w.size, w.fileLast)
-				if !w.moved.Load() {
+				if w.cut.Load() {
+					w.resize() // not full after all, or named after what it holds now
+				}
+				if !w.moved.Load() && w.size >= w.opts.MaxBytes {
 					if err := w.rotate(); err != nil {
 						w.fail(err)
 					} else if w.pruneKick != nil {
@@ -928,6 +941,10 @@ func (w *Writer) checkPlace(f *os.File, size int64, last uint64) {
 		return
 	}
 	if err1 == nil && os.SameFile(here, cur) {
+		if f == w.f && cur.Size() < size {
+			w.cut.Store(true) // truncated under the writer: resize
+			return
+		}
 		if f == w.f && size >= w.placedSize {
 			w.placedSize, w.placedLast = size, last
 		}
@@ -941,6 +958,29 @@ func (w *Writer) checkPlace(f *os.File, size int64, last uint64) {
 	w.opts.Logger.Warn("audit log is no longer at its path (moved or deleted while the host runs): continuing the chain in a new file there",
 		"path", w.path, "now", now)
 	w.moved.Store(true)
+}
+
+// resize takes the size of the current file from the disk after it was
+// truncated under the writer (logrotate's copytruncate, or by hand), and
+// its first record (I/O goroutine only, after a sync barrier): the records
+// written since went to its new end (O_APPEND), and the next rotation must
+// name the file after the records it holds now. The records before the cut
+// are in whatever copy was made of them; the chain goes on, so the copy
+// and the file verify together.
+func (w *Writer) resize() {
+	w.cut.Store(false)
+	st, err := w.f.Stat()
+	if err != nil || st.Size() >= w.size {
+		return
+	}
+	first := firstSeq(w.f)
+	w.opts.Logger.Warn("audit log truncated while the host runs (logrotate copytruncate?): the chain continues at its new end; verify the copy of what it held and the log together (audit verify COPY LOG)",
+		"path", w.path, "bytes_before", w.size, "bytes_now", st.Size(), "first_record_now", first)
+	w.size, w.fileFirst = st.Size(), first
+	w.placedSize, w.placedLast, w.cacheFrom = w.size, w.fileLast, 0
+	if first == 0 {
+		w.fileLast = 0
+	}
 }
 
 // reopenRetrying reopens the log at its path (reopen), and while that
@@ -1080,7 +1120,11 @@ func (w *Writer) rotate() error {
 	if err := w.f.Sync(); err != nil {
 		return err
 	}
-	name := RotatedName(w.path, w.fileFirst, w.fileLast)
+	first := w.fileFirst
+	if f := firstSeq(w.f); f != 0 && f <= w.fileLast {
+		first = f // the file was cut under the writer and refilled before a sync noticed
+	}
+	name := RotatedName(w.path, first, w.fileLast)
 	if _, err := os.Lstat(name); err == nil {
 		return fmt.Errorf("rotate: %s already exists", name)
 	}
@@ -1100,7 +1144,7 @@ func (w *Writer) rotate() error {
 // only, the old file synced). A file there that is not empty is not
 // written into.
 func (w *Writer) continueIn(flag int) error {
-	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|flag, 0o600)
+	f, err := os.OpenFile(w.path, os.O_RDWR|os.O_CREATE|os.O_APPEND|flag, 0o600)
 	if err != nil {
 		return err
 	}

@@ -84,6 +84,18 @@ func scanPruned(path string, fn func(Anchor)) error {
 	defer f.Close()
 	sc := bufio.NewScanner(io.LimitReader(f, maxPrunedBytes))
 	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	// A last line without its newline is an append cut by a crash or a
+	// full disk: the file it names was not deleted (the line is fsynced
+	// before the deletion), so it is skipped, and appendPruned cuts it.
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			return i + 1, data[:i], nil
+		}
+		if atEOF {
+			return len(data), nil, nil
+		}
+		return 0, nil, nil
+	})
 	for n := 1; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
@@ -255,18 +267,22 @@ func appendPruned(name string, p Pruned) error {
 		// reads it, and Close waits for the pruner.
 		return fmt.Errorf("%s is not a regular file (%s)", name, st.Mode().Type())
 	}
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	st, err = f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
 		f.Close()
 		if err != nil {
 			return err
 		}
 		return fmt.Errorf("%s is not a regular file", name)
 	}
-	_, err = f.Write(append(line, '\n'))
+	err = cutTornLine(f, st.Size())
+	if err == nil {
+		_, err = f.Write(append(line, '\n'))
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -280,4 +296,32 @@ func appendPruned(name string, p Pruned) error {
 		syncDir(filepath.Dir(name))
 	}
 	return nil
+}
+
+// cutTornLine cuts what follows the last newline of the pruned file f of
+// size bytes: the start of a line whose append a crash or a full disk cut
+// (scanPruned skips it). Appending after it would glue the new line onto
+// it, and the file would no longer parse.
+func cutTornLine(f *os.File, size int64) error {
+	if size == 0 {
+		return nil
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], size-1); err != nil {
+		return err
+	}
+	if last[0] == '\n' {
+		return nil
+	}
+	// A line is about 200 bytes; look back far enough for any.
+	from := max(size-(64<<10)-1, 0)
+	buf := make([]byte, size-from)
+	if _, err := f.ReadAt(buf, from); err != nil {
+		return err
+	}
+	i := bytes.LastIndexByte(buf, '\n')
+	if i < 0 && from > 0 {
+		return fmt.Errorf("its last %d bytes are not a line", len(buf))
+	}
+	return f.Truncate(from + int64(i) + 1)
 }

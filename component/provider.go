@@ -32,6 +32,7 @@ import (
 	"github.com/aios-host/aios-host/component/binary"
 	"github.com/aios-host/aios-host/component/cabi"
 	"github.com/aios-host/aios-host/internal/busy"
+	"github.com/aios-host/aios-host/internal/sealed"
 	"github.com/aios-host/aios-host/runtimes/wasm"
 	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
 	"github.com/aios-host/aios-host/runtimes/wasm/precompile"
@@ -326,6 +327,9 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	// componentize-js's runtimes; both are finished proposals.
 	features := api.CoreFeaturesV2 | experimental.CoreFeaturesExtendedConst | experimental.CoreFeaturesTailCall
 	cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(!p.instrumented).WithMemoryLimitPages(opts.MemoryLimitPages).WithCoreFeatures(features)
+	// A damaged entry of the compile cache is removed (and compiled
+	// again), not read by the compiler process or run.
+	wasm.CheckCache(opts.CacheDir, opts.Logger)
 	for k, mod := range mods {
 		if mod == nil {
 			continue
@@ -343,8 +347,10 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	}
 	if opts.CacheDir != "" {
 		var cache wazero.CompilationCache
+		wasm.CheckCache(opts.CacheDir, opts.Logger) // and new ones sealed below
 		if cache, err = wazero.NewCompilationCacheWithDir(opts.CacheDir); err == nil {
 			if err = p.compileAll(ctx, name, cfg.WithCompilationCache(cache), mods); err == nil {
+				sealed.SealWazero(opts.CacheDir)
 				// Bounded while the host runs, not only at its start.
 				wasm.NoteCompiled(opts.CacheDir, opts.Logger)
 			}

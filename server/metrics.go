@@ -28,6 +28,8 @@ import (
 //	aios_providers{runtime}, aios_tools               registry sizes (read at scrape)
 //	aios_subscribers                                  live tools_changed subscriptions
 //	aios_reloads_total{action}                        discovery loads, reloads, unloads and refused changes
+//	aios_audit_log_failing                            1 while the audit log cannot be written (calls are
+//	                                                  refused), else 0 (read at scrape)
 type Metrics struct {
 	reg         *prometheus.Registry
 	calls       *prometheus.CounterVec
@@ -40,6 +42,7 @@ type Metrics struct {
 	providers   *prometheus.Desc
 	tools       *prometheus.Desc
 	pool        *prometheus.Desc
+	auditFail   *prometheus.Desc
 	srv         *Server
 
 	mu      sync.Mutex
@@ -71,6 +74,7 @@ func NewMetrics() *Metrics {
 		tools:     prometheus.NewDesc("aios_tools", "Registered tool versions.", nil, nil),
 		pool: prometheus.NewDesc("aios_provider_pool", "Workers or instances of a provider's pool by state (idle, busy); only providers implementing host.PoolStats.",
 			[]string{"provider", "runtime", "state"}, nil),
+		auditFail: prometheus.NewDesc("aios_audit_log_failing", "1 while the audit log cannot be written and calls are refused (a full disk; /health says why), else 0.", nil, nil),
 	}
 	m.reg.MustRegister(m.calls, m.nested, m.errors, m.latency, m.rpcs, m.reloads, m.subscribers, registryCollector{m},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -156,6 +160,7 @@ func (c registryCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.m.providers
 	ch <- c.m.tools
 	ch <- c.m.pool
+	ch <- c.m.auditFail
 }
 
 func (c registryCollector) Collect(ch chan<- prometheus.Metric) {
@@ -176,4 +181,9 @@ func (c registryCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(c.m.providers, prometheus.GaugeValue, float64(n), rt)
 	}
 	ch <- prometheus.MustNewConstMetric(c.m.tools, prometheus.GaugeValue, float64(len(reg.Tools())))
+	failing := 0.0
+	if c.m.srv.h.AuditFailing() != nil {
+		failing = 1
+	}
+	ch <- prometheus.MustNewConstMetric(c.m.auditFail, prometheus.GaugeValue, failing)
 }

@@ -333,6 +333,10 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 		err = os.Rename(tmpName, p)
 	}
 	if err != nil {
+		if st, serr := os.Lstat(p); serr == nil && st.IsDir() {
+			// rename(2) says only "file exists" (or "is a directory").
+			return "", fmt.Errorf("space %q: store object %s: %s is a folder, not an object file (remove it)", space, id, p)
+		}
 		return "", fmt.Errorf("space %q: store object: %w", space, err)
 	}
 	ok = true

@@ -26,6 +26,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/fsperm"
 )
 
 // Card signature format
@@ -532,9 +533,11 @@ func validatePath(field, p string) error {
 	return nil
 }
 
-// FileSHA256 returns the lower-case hex SHA-256 of the file at path.
+// FileSHA256 returns the lower-case hex SHA-256 of the file at path, a
+// regular file: a FIFO put in its place is refused, not waited on
+// (`aios-host verify` hung on one).
 func FileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := fsperm.OpenRegular(path)
 	if err != nil {
 		return "", err
 	}

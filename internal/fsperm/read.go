@@ -37,18 +37,11 @@ func Kind(m os.FileMode) string {
 // (the host hung at start, or every request behind a lock), and a device
 // (/dev/zero) is never read to its end. The errors name path.
 func ReadRegular(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", path, Kind(st.Mode()))
-	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
@@ -57,4 +50,24 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than %d bytes (check the path)", path, limit)
 	}
 	return b, nil
+}
+
+// OpenRegular opens the file at path for reading when it is a regular file
+// (or a link to one), as ReadRegular does: a FIFO, a device or a folder is
+// refused, naming path and what it is, without waiting for a writer.
+func OpenRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, Kind(st.Mode()))
+	}
+	return f, nil
 }

@@ -13,8 +13,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/aios-host/aios-host/internal/fsperm"
 )
 
 // trailer marks a sealed file; it follows the SHA-256 of the contents.
@@ -60,9 +63,16 @@ func Open(b, key []byte) ([]byte, error) {
 	return data, nil
 }
 
-// ReadFile reads and opens the sealed file at path, made from key.
+// ReadFile reads and opens the sealed file at path, made from key. Only a
+// regular file is read: a FIFO put at path is refused at once (it held the
+// load that read it, and the loader's lock, forever).
 func ReadFile(path string, key []byte) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	f, err := fsperm.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/fsperm"
 	pysdk "github.com/aios-host/aios-host/sdk/python"
 )
 
@@ -328,7 +329,9 @@ func extractSDK() (string, error) {
 func repairSDK(dir string, names []string, files map[string][]byte) error {
 	for _, n := range names {
 		p := filepath.Join(dir, filepath.FromSlash(n))
-		if b, err := os.ReadFile(p); err == nil && bytes.Equal(b, files[n]) {
+		// Not os.ReadFile: a FIFO put there would hold the runtime's
+		// start forever; it is replaced as any damaged file.
+		if b, err := fsperm.ReadRegular(p, int64(len(files[n]))); err == nil && bytes.Equal(b, files[n]) {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

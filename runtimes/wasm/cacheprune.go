@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/sealed"
 )
 
 // MaxCacheBytes bounds the compile cache directory: past it, the oldest
@@ -162,4 +164,18 @@ var wazeroVersion = func() string {
 		}
 	}
 	return ""
+}
+
+// CheckCache removes the entries of the wazero file cache in dir that are
+// not sealed (internal/sealed.CheckWazero: damaged, cut, or unsealed),
+// saying so at Warn, so that wazero compiles their modules again instead
+// of running damaged code; call it before compiling through the cache,
+// and sealed.SealWazero after. For the component runtime's cache.
+func CheckCache(dir string, log *slog.Logger) { checkCache(dir, log) }
+
+func checkCache(dir string, log *slog.Logger) {
+	if removed := sealed.CheckWazero(dir); len(removed) > 0 && log != nil {
+		log.Warn("wasm: compile cache entries that were damaged (or not sealed) removed; their modules are compiled again",
+			"cache", dir, "removed", len(removed), "first", filepath.Base(removed[0]))
+	}
 }

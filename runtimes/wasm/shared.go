@@ -177,9 +177,16 @@ func (l *Loader) compileLocked(ctx context.Context, sum [32]byte, code []byte, k
 	if err != nil {
 		return nil, err
 	}
+	cached := !k.nocache && l.cacheDir != ""
+	if cached {
+		checkCache(l.cacheDir, l.logger)
+	}
 	cm, err := rt.CompileModule(ctx, code)
 	if err != nil {
 		return nil, err
+	}
+	if cached {
+		sealed.SealWazero(l.cacheDir)
 	}
 	sm := &sharedModule{key: key, cm: cm, rt: rt, instrumented: !k.checks, refs: 1}
 	l.mods[key] = sm
@@ -211,6 +218,9 @@ func (l *Loader) precompile(ctx context.Context, name string, code, src []byte, 
 		dir = ""
 	}
 	l.mu.Unlock()
+	if dir != "" {
+		checkCache(dir, l.logger) // before the compiler process reads an entry
+	}
 	return precompile.Check(ctx, name, code, precompile.Options{
 		CacheDir: dir, CloseOnContextDone: checks, Timeout: l.cfg.CompileTimeout,
 		WorkBudget: l.workBudget, Source: src,

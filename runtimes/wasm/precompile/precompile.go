@@ -37,6 +37,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/aios-host/aios-host/internal/proclimit"
+	"github.com/aios-host/aios-host/internal/sealed"
 	"github.com/aios-host/aios-host/runtimes/wasm/instrument"
 )
 
@@ -235,10 +236,16 @@ func serve(in io.Reader, out io.Writer) int {
 		// The cache is an optimisation: when compiling through it fails
 		// (a corrupt entry, a full disk), the module is judged by a
 		// compilation without it, and the host falls back the same way.
+		// Entries are sealed (internal/sealed.CheckWazero, which the
+		// host ran before starting this process): the new one is sealed
+		// here, else the host would remove it and compile the module
+		// again itself.
 		var cache wazero.CompilationCache
 		if cache, err = wazero.NewCompilationCacheWithDir(dir); err == nil {
 			defer cache.Close(ctx)
-			err = compile(ctx, cfg.WithCompilationCache(cache), bin)
+			if err = compile(ctx, cfg.WithCompilationCache(cache), bin); err == nil {
+				sealed.SealWazero(dir)
+			}
 		}
 	}
 	if err != nil {
