@@ -604,6 +604,7 @@ type wtInstance struct {
 	fAlloc       *wt.Func
 	fCall        *wt.Func
 	fFree        *wt.Func
+	nop          *wt.Func  // does nothing; raises a host function's panic (wtCall)
 	shim         *instance // carries env, call context and encode buffers for the shared code
 	inPtr, inCap uint32
 	hostErr      error
@@ -692,12 +693,12 @@ func (inst *wtInstance) view(packed uint64, what string) ([]byte, error) {
 
 func (inst *wtInstance) alloc(n uint32) (uint32, error) {
 	inst.allocating = true
-	res, err := inst.fAlloc.Call(inst.store, int32(n))
+	res, err := wtCall(inst.store, inst, inst.fAlloc, 1, int32(n))
 	inst.allocating = false
 	if err != nil {
 		return 0, err
 	}
-	ptr := uint32(res.(int32))
+	ptr := uint32(res)
 	if ptr == 0 {
 		return 0, fmt.Errorf("aios_alloc(%d) returned 0 (the guest is out of memory)", n)
 	}
@@ -712,7 +713,7 @@ func (inst *wtInstance) input(n int) (uint32, error) {
 		return inst.inPtr, nil
 	}
 	if inst.inPtr != 0 && inst.fFree != nil {
-		if _, err := inst.fFree.Call(inst.store, int32(inst.inPtr), int32(inst.inCap)); err != nil {
+		if _, err := wtCall(inst.store, inst, inst.fFree, 0, int32(inst.inPtr), int32(inst.inCap)); err != nil {
 			return 0, err
 		}
 	}
@@ -820,7 +821,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		return nil, wtCrashError(call.Tool, err), false
 	}
 	copy(inst.mem.UnsafeData(inst.store)[ptr:], enc)
-	res, err := inst.fCall.Call(inst.store, int32(ptr), int32(len(enc)))
+	res, err := wtCall(inst.store, inst, inst.fCall, 1, int32(ptr), int32(len(enc)))
 	if err != nil {
 		if inst.hostErr != nil {
 			return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, inst.hostErr), false
@@ -833,7 +834,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		}
 		return nil, wtCrashError(call.Tool, err), false
 	}
-	data, err := inst.view(uint64(res.(int64)), "aios_call result")
+	data, err := inst.view(uint64(res), "aios_call result")
 	if err != nil {
 		return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, err), false
 	}
