@@ -539,21 +539,30 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	}
 	buf := encodeAnswer(nil, op, value, terr, useJSON, p.shim.maxMsg)
 	p.shim.trace.Frame("out", buf)
-	ex := c.GetExport(exportAlloc)
-	if ex == nil || ex.Func() == nil {
-		return nil, wt.NewTrap("aios." + op + ": the guest has no aios_alloc")
+	// The instance's aios_alloc: a lookup by name (GetExport) made an
+	// Extern with a finalizer on every host call.
+	var fAlloc *wt.Func
+	if inst != nil {
+		fAlloc = inst.fAlloc
+	}
+	if fAlloc == nil {
+		ex := c.GetExport(exportAlloc)
+		if ex == nil || ex.Func() == nil {
+			return nil, wt.NewTrap("aios." + op + ": the guest has no aios_alloc")
+		}
+		fAlloc = ex.Func()
 	}
 	if inst != nil {
 		inst.allocating = true
 	}
-	res, err := ex.Func().Call(c, int32(len(buf)))
+	res, err := wtCall(c, inst, fAlloc, 1, int32(len(buf)))
 	if inst != nil {
 		inst.allocating = false
 	}
 	if err != nil {
 		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: %s", op, len(buf), wtTrapText(err)))
 	}
-	rptr := uint32(res.(int32))
+	rptr := uint32(res)
 	mem := callerMem(c)
 	if rptr == 0 || uint64(rptr)+uint64(len(buf)) > uint64(len(mem)) {
 		// In the words of instance.alloc (wazero) and docs/abi.md §3.
