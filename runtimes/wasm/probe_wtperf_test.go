@@ -50,3 +50,41 @@ func TestProbeWasmtimeHostPanic(t *testing.T) {
 		t.Fatalf("next call: %v, %v", v, err)
 	}
 }
+
+// A wasmtime provider keeps deadlines as the wazero one does (the epoch
+// callback stops a guest at its deadline or its caller's cancel, a WASI
+// sleep ends at the deadline, instances wait in the same pool), so it
+// tells the host (abi.DeadlineKeeper), which then calls it on the caller's
+// goroutine: host.CallWatched's goroutine, timer and channel, and the stack
+// the fresh goroutine grew again on every call, were a fifth of a tool
+// call (BenchmarkPipelineWASMEcho/wasmtime).
+func TestProbeWasmtimeKeepsDeadlines(t *testing.T) {
+	g := newEdgeGuest(edgeReg)
+	ok := g.seg(`{"value":1}`)
+	g.call = fmt.Sprintf(`(loop $l (br $l)) (i64.const %d)`, ok)
+	for name, wat := range map[string]string{"loop": g.wat(), "sleep": sleepWAT()} {
+		t.Run(name, func(t *testing.T) {
+			l := newWasmtimeTestLoader(t, Config{Clock: "real"})
+			p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, wat)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if k, ok := p.(abi.DeadlineKeeper); !ok || !k.KeepsDeadlines() {
+				t.Fatal("the wasmtime provider does not promise to keep deadlines (abi.DeadlineKeeper)")
+			}
+			tool := p.Describe().Tools[0].Name
+			start := time.Now()
+			_, err = call(p, newFakeEnv(p, 2), tool, map[string]any{}, 100*time.Millisecond)
+			if took := time.Since(start); took > 2*time.Second {
+				t.Fatalf("%s held the call %v past a 100ms deadline", tool, took)
+			}
+			if err != nil && abi.CodeOf(err) != abi.Timeout {
+				t.Fatalf("%s: %v, want a result or Timeout", tool, err)
+			}
+			if name == "loop" && abi.CodeOf(err) != abi.Timeout {
+				t.Fatalf("loop: %v, want Timeout", err)
+			}
+		})
+	}
+}

@@ -587,8 +587,8 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 // (512 KiB) from where it is entered: a guest recursing most of that and
 // then calling itself through call_tool overflowed the thread's stack
 // within a few levels and killed the process (SIGSEGV), where wazero
-// answers DepthExceeded. (The host calls wasmtime providers on a fresh
-// goroutine anyway, host.CallWatched; a caller of the Provider need not.)
+// answers DepthExceeded. (The host calls a wasmtime provider on the
+// caller's goroutine, as a deadline keeper, and so the nested call too.)
 func onOwnStack(f func() (any, *abi.ToolError, bool)) (value any, terr *abi.ToolError, useJSON bool) {
 	var panicked any
 	done := make(chan struct{})
@@ -1043,6 +1043,14 @@ func (p *wtProvider) release() {
 func (p *wtProvider) trim(now time.Time) {
 	trimIdle(p.pool, now, p.l.cfg.MinIdle, p.l.cfg.IdleTimeout, p.closeInstance)
 }
+
+// KeepsDeadlines implements abi.DeadlineKeeper, as on wazero: the epoch
+// callback stops a guest at most DeadlineGranularity after its deadline
+// (or its caller's cancel), a WASI sleep ends at the deadline, waiting for
+// a free instance ends at the deadline, and host calls run under the
+// call's deadline. (Creating a new instance is bounded by load_timeout.)
+// The host then calls it on the caller's goroutine, without a watcher.
+func (p *wtProvider) KeepsDeadlines() bool { return true }
 
 // PoolStats implements host.PoolStats (the aios_provider_pool metric):
 // the idle instances and those serving calls.
