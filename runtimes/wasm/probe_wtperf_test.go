@@ -88,3 +88,14 @@ func TestProbeWasmtimeKeepsDeadlines(t *testing.T) {
 		})
 	}
 }
+
+// The layouts wtCall and wtMemData read (wasmtime-go's Func, Memory,
+// Caller, Store, Trap and Error; wasmtime's wasmtime_func_t, _memory_t and
+// _val_t) are those of the wasmtime-go in go.mod: when they change, both
+// fall back to wasmtime-go's own calls, correct but slower, and this test
+// says so.
+func TestProbeWasmtimeDirectLayouts(t *testing.T) {
+	if !wtDirectOK {
+		t.Fatal("wasmtime-go's types no longer have the layouts wasmtime_call.go reads; guest calls and memory reads go through the slow path")
+	}
+}

@@ -23,6 +23,30 @@ typedef struct aios_wt_val { uint8_t kind; aios_wt_valunion of; } aios_wt_val;
 extern wasmtime_error_t *wasmtime_func_call(wasmtime_context_t *, const aios_wt_func *,
 	const aios_wt_val *, size_t, aios_wt_val *, size_t, wasm_trap_t **);
 
+typedef struct wasmtime_store wasmtime_store_t;
+typedef struct wasmtime_caller wasmtime_caller_t;
+typedef struct aios_wt_memory { struct { uint64_t store_id; uint32_t p1; }; uint32_t p2; } aios_wt_memory;
+extern wasmtime_context_t *wasmtime_store_context(wasmtime_store_t *);
+extern wasmtime_context_t *wasmtime_caller_context(wasmtime_caller_t *);
+extern uint8_t *wasmtime_memory_data(const wasmtime_context_t *, const aios_wt_memory *);
+extern size_t wasmtime_memory_data_size(const wasmtime_context_t *, const aios_wt_memory *);
+
+typedef struct aios_wt_mem { uint8_t *data; size_t n; } aios_wt_mem;
+
+// aios_wt_mem_data is a memory's data and size, in a store (caller NULL)
+// or in a host function's caller.
+static aios_wt_mem aios_wt_mem_data(uintptr_t store, uintptr_t caller, uint64_t store_id, uint32_t p1, uint32_t p2) {
+	wasmtime_context_t *cx = caller ? wasmtime_caller_context((wasmtime_caller_t *)caller)
+		: wasmtime_store_context((wasmtime_store_t *)store);
+	aios_wt_memory m;
+	memset(&m, 0, sizeof m);
+	m.store_id = store_id;
+	m.p1 = p1;
+	m.p2 = p2;
+	aios_wt_mem r = { wasmtime_memory_data(cx, &m), wasmtime_memory_data_size(cx, &m) };
+	return r;
+}
+
 typedef struct aios_wt_ret { int64_t result; wasmtime_error_t *err; wasm_trap_t *trap; } aios_wt_ret;
 
 // aios_wt_call calls a function of nargs i32 parameters and nresults (0 or
@@ -73,6 +97,8 @@ var wtDirectOK = func() bool {
 		return ok && t.NumField() == 1 && f.Offset == 0 && t.Size() == size
 	}
 	return one(wt.Func{}, "val", 16) && unsafe.Sizeof(C.aios_wt_func{}) == 16 &&
+		one(wt.Memory{}, "val", 24) && unsafe.Sizeof(C.aios_wt_memory{}) == 24 &&
+		one(wt.Caller{}, "ptr", unsafe.Sizeof(uintptr(0))) && storePtrOK &&
 		unsafe.Sizeof(C.aios_wt_val{}) == 32 &&
 		one(wt.Trap{}, "_ptr", unsafe.Sizeof(uintptr(0))) && one(wt.Error{}, "_ptr", unsafe.Sizeof(uintptr(0)))
 }()
@@ -147,4 +173,40 @@ func wtCallSlow(s wt.Storelike, f *wt.Func, args []int32) (int64, error) {
 		return v, nil
 	}
 	return 0, nil
+}
+
+// wtMemVal is the layout of wasmtime_memory_t.
+type wtMemVal struct {
+	storeID uint64
+	p1      uint32
+	_       uint32
+	p2      uint32
+	_       uint32
+}
+
+// wtMemData is m.UnsafeData(s) in one cgo call instead of four (a context
+// for each of the data and the size): every host call reads the guest's
+// memory, most twice. s is a *wt.Store or a host function's *wt.Caller.
+func wtMemData(s wt.Storelike, m *wt.Memory) []byte {
+	if !wtDirectOK {
+		return m.UnsafeData(s)
+	}
+	var store, caller uintptr
+	switch s := s.(type) {
+	case *wt.Store:
+		store = uintptr(*(*unsafe.Pointer)(unsafe.Pointer(s)))
+	case *wt.Caller:
+		caller = uintptr(*(*unsafe.Pointer)(unsafe.Pointer(s)))
+	}
+	if store == 0 && caller == 0 { // closed, returned, or another Storelike
+		return m.UnsafeData(s) // which panics as before when closed
+	}
+	mv := (*wtMemVal)(unsafe.Pointer(m))
+	r := C.aios_wt_mem_data(C.uintptr_t(store), C.uintptr_t(caller), C.uint64_t(mv.storeID), C.uint32_t(mv.p1), C.uint32_t(mv.p2))
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(m)
+	if r.data == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(r.data)), int(r.n))
 }

@@ -471,7 +471,7 @@ func callerMem(c *wt.Caller) []byte {
 	// made an Extern with a finalizer each time: a virtual-clock reading
 	// cost 3.5 µs, most of it in SetFinalizer; 0.87 µs now (BenchmarkEngineHostCall).
 	if inst, ok := c.Data().(*wtInstance); ok && inst.mem != nil {
-		return inst.mem.UnsafeData(c)
+		return wtMemData(c, inst.mem)
 	}
 	ex := c.GetExport(exportMemory)
 	if ex == nil || ex.Memory() == nil {
@@ -693,7 +693,7 @@ func (inst *wtInstance) view(packed uint64, what string) ([]byte, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("%s is empty (ptr %d, len 0)", what, ptr)
 	}
-	data := inst.mem.UnsafeData(inst.store)
+	data := wtMemData(inst.store, inst.mem)
 	if uint64(ptr)+uint64(n) > uint64(len(data)) {
 		return nil, fmt.Errorf("%s [%d, %d) is outside the guest's %d-byte memory", what, ptr, uint64(ptr)+uint64(n), len(data))
 	}
@@ -711,7 +711,7 @@ func (inst *wtInstance) alloc(n uint32) (uint32, error) {
 	if ptr == 0 {
 		return 0, fmt.Errorf("aios_alloc(%d) returned 0 (the guest is out of memory)", n)
 	}
-	if size := inst.mem.DataSize(inst.store); uint64(ptr)+uint64(n) > uint64(size) {
+	if size := len(wtMemData(inst.store, inst.mem)); uint64(ptr)+uint64(n) > uint64(size) {
 		return 0, fmt.Errorf("aios_alloc(%d) returned [%d, %d), outside the guest's %d-byte memory", n, ptr, uint64(ptr)+uint64(n), size)
 	}
 	return ptr, nil
@@ -829,7 +829,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		}
 		return nil, wtCrashError(call.Tool, err), false
 	}
-	copy(inst.mem.UnsafeData(inst.store)[ptr:], enc)
+	copy(wtMemData(inst.store, inst.mem)[ptr:], enc)
 	res, err := wtCall(inst.store, inst, inst.fCall, 1, int32(ptr), int32(len(enc)))
 	if err != nil {
 		if inst.hostErr != nil {
@@ -980,7 +980,7 @@ func (p *wtProvider) put(inst *wtInstance, keep bool) {
 	// As on wazero (Provider.put): an instance whose memory has grown past
 	// three quarters of the limit is not reused (a Go guest's heap that is
 	// never given back would run out in a later call).
-	if keep && inst.mem != nil && inst.mem.DataSize(inst.store) > uintptr(p.pages)*65536/4*3 {
+	if keep && inst.mem != nil && uintptr(len(wtMemData(inst.store, inst.mem))) > uintptr(p.pages)*65536/4*3 {
 		keep = false
 	}
 	overflow := inst.overflow
