@@ -435,8 +435,9 @@ func (p *wtProvider) newLinker() (*wt.Linker, error) {
 	// calls; a guest may import it (docs/abi.md §4). Epochs interrupt here,
 	// so it only hands out a budget.
 	tickTy := wt.NewFuncType(nil, []*wt.ValType{i32t})
+	budget := []wt.Val{wt.ValI32(tickBudget)} // only read by wasmtime-go
 	if err := lk.FuncNew("aios", tickImport, tickTy, func(*wt.Caller, []wt.Val) ([]wt.Val, *wt.Trap) {
-		return []wt.Val{wt.ValI32(tickBudget)}, nil
+		return budget, nil
 	}); err != nil {
 		return nil, err
 	}
