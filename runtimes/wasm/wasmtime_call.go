@@ -47,6 +47,31 @@ static aios_wt_mem aios_wt_mem_data(uintptr_t store, uintptr_t caller, uint64_t 
 	return r;
 }
 
+typedef struct aios_wt_extern {
+	uint8_t kind;
+	union { aios_wt_func func; aios_wt_memory memory; uint8_t pad[64]; } of; // at least wasmtime_extern_union
+} aios_wt_extern;
+extern _Bool wasmtime_caller_export_get(wasmtime_caller_t *, const char *, size_t, aios_wt_extern *);
+extern void wasmtime_extern_delete(aios_wt_extern *);
+
+// aios_wt_caller_memory is the data and size of the calling instance's
+// export "memory" (none: NULL, 0).
+static aios_wt_mem aios_wt_caller_memory(uintptr_t caller) {
+	aios_wt_mem r = { 0, 0 };
+	aios_wt_extern e;
+	memset(&e, 0, sizeof e);
+	if (!wasmtime_caller_export_get((wasmtime_caller_t *)caller, "memory", 6, &e)) {
+		return r;
+	}
+	if (e.kind == 3) { // WASMTIME_EXTERN_MEMORY
+		wasmtime_context_t *cx = wasmtime_caller_context((wasmtime_caller_t *)caller);
+		r.data = wasmtime_memory_data(cx, &e.of.memory);
+		r.n = wasmtime_memory_data_size(cx, &e.of.memory);
+	}
+	wasmtime_extern_delete(&e);
+	return r;
+}
+
 typedef struct aios_wt_ret { int64_t result; wasmtime_error_t *err; wasm_trap_t *trap; } aios_wt_ret;
 
 // aios_wt_call calls a function of nargs i32 parameters and nresults (0 or
@@ -205,6 +230,30 @@ func wtMemData(s wt.Storelike, m *wt.Memory) []byte {
 	r := C.aios_wt_mem_data(C.uintptr_t(store), C.uintptr_t(caller), C.uint64_t(mv.storeID), C.uint32_t(mv.p1), C.uint32_t(mv.p2))
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(m)
+	if r.data == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(r.data)), int(r.n))
+}
+
+// wtCallerMem is the calling instance's memory (its export "memory"; nil
+// when it has none) in one cgo call: Caller.GetExport made an Extern with
+// a finalizer, and Caller.Data (which found the instance whose memory it
+// is) takes two cgo calls and wasmtime-go's global store lock.
+func wtCallerMem(c *wt.Caller) []byte {
+	var caller unsafe.Pointer
+	if wtDirectOK {
+		caller = *(*unsafe.Pointer)(unsafe.Pointer(c))
+	}
+	if caller == nil { // then GetExport answers nil, as before
+		ex := c.GetExport(exportMemory)
+		if ex == nil || ex.Memory() == nil {
+			return nil
+		}
+		return ex.Memory().UnsafeData(c)
+	}
+	r := C.aios_wt_caller_memory(C.uintptr_t(uintptr(caller)))
+	runtime.KeepAlive(c)
 	if r.data == nil {
 		return nil
 	}

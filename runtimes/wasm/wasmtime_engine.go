@@ -466,19 +466,17 @@ func (m wtMem) Read(off, n uint32) ([]byte, bool) {
 	return m.data[off : off+n : off+n], true
 }
 
-func callerMem(c *wt.Caller) []byte {
-	// The instance's memory as newInstance found it, once its start
-	// functions have run. A lookup by name (GetExport) on every host call
-	// made an Extern with a finalizer each time: a virtual-clock reading
-	// cost 3.5 µs, most of it in SetFinalizer; 0.87 µs now (BenchmarkEngineHostCall).
-	if inst, ok := c.Data().(*wtInstance); ok && inst.mem != nil {
+// callerMem is the calling guest's memory: inst's (c.Data, when the host
+// function needs its instance anyway) as newInstance found it once its
+// start functions had run, else the caller's export "memory". A lookup by
+// name through wasmtime-go (GetExport) on every host call made an Extern
+// with a finalizer each time: a virtual-clock reading cost 3.5 µs, most
+// of it in SetFinalizer; 0.87 µs since (BenchmarkEngineHostCall).
+func callerMem(c *wt.Caller, inst *wtInstance) []byte {
+	if inst != nil && inst.mem != nil {
 		return wtMemData(c, inst.mem)
 	}
-	ex := c.GetExport(exportMemory)
-	if ex == nil || ex.Memory() == nil {
-		return nil
-	}
-	return ex.Memory().UnsafeData(c)
+	return wtCallerMem(c)
 }
 
 func (p *wtProvider) hostLog(c *wt.Caller, lvl int32, ptr, n uint32) {
@@ -491,7 +489,8 @@ func (p *wtProvider) hostLog(c *wt.Caller, lvl int32, ptr, n uint32) {
 	case 3:
 		level = slog.LevelError
 	}
-	msg, ok := wtMem{data: callerMem(c)}.Read(ptr, n)
+	inst, _ := c.Data().(*wtInstance)
+	msg, ok := wtMem{data: callerMem(c, inst)}.Read(ptr, n)
 	if !ok {
 		msg = []byte(fmt.Sprintf("(aios.log called with [%d, +%d) outside guest memory)", ptr, n))
 		level = slog.LevelWarn
@@ -500,7 +499,7 @@ func (p *wtProvider) hostLog(c *wt.Caller, lvl int32, ptr, n uint32) {
 	// it at 4 KiB) while the guest waits; copying it whole cost an
 	// allocation as large as the guest asked for.
 	var logger *slog.Logger
-	if inst, _ := c.Data().(*wtInstance); inst != nil && inst.shim.env != nil {
+	if inst != nil && inst.shim.env != nil {
 		logger = inst.shim.env.Logger()
 	}
 	p.sink.log(level, msg, logger)
@@ -529,7 +528,7 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	}
 	// serveHost copies what it keeps out of guest memory before any guest
 	// code runs again.
-	gmem := wtMem{data: callerMem(c)}
+	gmem := wtMem{data: callerMem(c, inst)}
 	var value any
 	var terr *abi.ToolError
 	var useJSON bool
@@ -564,7 +563,7 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: %s", op, len(buf), wtTrapText(err)))
 	}
 	rptr := uint32(res)
-	mem := callerMem(c)
+	mem := callerMem(c, inst)
 	if rptr == 0 || uint64(rptr)+uint64(len(buf)) > uint64(len(mem)) {
 		// In the words of instance.alloc (wazero) and docs/abi.md §3.
 		why := fmt.Sprintf("aios_alloc(%d) returned 0 (the guest is out of memory)", len(buf))

@@ -111,7 +111,7 @@ func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
 		if !ok {
 			return errno(wasiEINVAL) // as wazero: realtime and monotonic only
 		}
-		mem, ptr := callerMem(c), uint64(uint32(a[2].I32()))
+		mem, ptr := callerMem(c, nil), uint64(uint32(a[2].I32()))
 		if !inMem(mem, ptr, 8) {
 			return errno(wasiEFAULT)
 		}
@@ -124,7 +124,7 @@ func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
 		if id := a[0].I32(); id != 0 && id != 1 {
 			return errno(wasiEINVAL)
 		}
-		mem, ptr := callerMem(c), uint64(uint32(a[1].I32()))
+		mem, ptr := callerMem(c, nil), uint64(uint32(a[1].I32()))
 		if !inMem(mem, ptr, 8) {
 			return errno(wasiEFAULT)
 		}
@@ -134,7 +134,7 @@ func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
 		return err
 	}
 	if err := lk.FuncNew(wasiModule, "random_get", ty(i32, i32), func(c *wt.Caller, a []wt.Val) ([]wt.Val, *wt.Trap) {
-		mem, ptr, n := callerMem(c), uint64(uint32(a[0].I32())), uint64(uint32(a[1].I32()))
+		mem, ptr, n := callerMem(c, nil), uint64(uint32(a[0].I32())), uint64(uint32(a[1].I32()))
 		if !inMem(mem, ptr, n) {
 			return errno(wasiEFAULT)
 		}
@@ -145,7 +145,7 @@ func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
 	}
 	return lk.FuncNew(wasiModule, "poll_oneoff", ty(i32, i32, i32, i32), func(c *wt.Caller, a []wt.Val) ([]wt.Val, *wt.Trap) {
 		inst, _ := c.Data().(*wtInstance)
-		return errno(p.pollOneoff(inst, callerMem(c), uint64(uint32(a[0].I32())), uint64(uint32(a[1].I32())),
+		return errno(p.pollOneoff(inst, callerMem(c, inst), uint64(uint32(a[0].I32())), uint64(uint32(a[1].I32())),
 			uint64(uint32(a[2].I32())), uint64(uint32(a[3].I32()))))
 	})
 }
