@@ -112,9 +112,11 @@ import (
 // error (a WASI exit, an interrupt) as *wt.Error, and a host function's
 // panic re-raised as Func.Call does.
 
-// wtDirectOK: wasmtime-go's Func is its wasmtime_func_t (one field, 16
-// bytes), and Trap and Error hold only their C pointer, as the call and
-// the error values below assume; otherwise wtCall uses Func.Call.
+// wtDirectOK: wasmtime-go's Func and Memory are their wasmtime_func_t (16
+// bytes) and wasmtime_memory_t (24), Caller, Store, Trap and Error hold
+// only their C pointer, as the calls and error values below assume;
+// otherwise wtCall, wtMemData and wtCallerMem use wasmtime-go's own calls
+// (TestProbeWasmtimeDirectLayouts fails then).
 var wtDirectOK = func() bool {
 	one := func(v any, name string, size uintptr) bool {
 		t := reflect.TypeOf(v)
