@@ -204,3 +204,38 @@ func BenchmarkEngineHostCall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEngineHostCallAnswer: one call of a guest that makes 100
+// space_read host calls (each answered through the guest's aios_alloc), so
+// ns/op ÷ 100 is about one request/response host call.
+func BenchmarkEngineHostCallAnswer(b *testing.B) {
+	g := newEdgeGuest(edgeReg)
+	ok := g.seg(`{"value":1}`)
+	reqPtr, reqN := pk(g.seg(`{"space":"s","id":"x"}`))
+	g.call = fmt.Sprintf(`(global.set $heap (i32.const 65536))
+    (local.set $a (i64.const 100))
+    (loop $l
+      (drop (call $space_read %s %s))
+      (local.set $a (i64.sub (local.get $a) (i64.const 1)))
+      (br_if $l (i64.ne (local.get $a) (i64.const 0))))
+    (i64.const %d)`, reqPtr, reqN, ok)
+	path := buildWAT(b, g.wat())
+	for _, engine := range Engines() {
+		b.Run(engine, func(b *testing.B) {
+			l := benchLoader(b, engine, b.TempDir())
+			defer l.Close()
+			p, err := l.Load(context.Background(), abi.Source{Path: path})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			env := newFakeEnv(p, 3)
+			b.ReportAllocs()
+			for b.Loop() {
+				if v, err := call(p, env, "t", map[string]any{}, time.Minute); err != nil || v == nil {
+					b.Fatalf("%v, %v", v, err)
+				}
+			}
+		})
+	}
+}

@@ -435,8 +435,9 @@ func (p *wtProvider) newLinker() (*wt.Linker, error) {
 	// calls; a guest may import it (docs/abi.md §4). Epochs interrupt here,
 	// so it only hands out a budget.
 	tickTy := wt.NewFuncType(nil, []*wt.ValType{i32t})
+	budget := []wt.Val{wt.ValI32(tickBudget)} // only read by wasmtime-go
 	if err := lk.FuncNew("aios", tickImport, tickTy, func(*wt.Caller, []wt.Val) ([]wt.Val, *wt.Trap) {
-		return []wt.Val{wt.ValI32(tickBudget)}, nil
+		return budget, nil
 	}); err != nil {
 		return nil, err
 	}
@@ -465,19 +466,17 @@ func (m wtMem) Read(off, n uint32) ([]byte, bool) {
 	return m.data[off : off+n : off+n], true
 }
 
-func callerMem(c *wt.Caller) []byte {
-	// The instance's memory as newInstance found it, once its start
-	// functions have run. A lookup by name (GetExport) on every host call
-	// made an Extern with a finalizer each time: a virtual-clock reading
-	// cost 3.5 µs, most of it in SetFinalizer; 0.87 µs now (BenchmarkEngineHostCall).
-	if inst, ok := c.Data().(*wtInstance); ok && inst.mem != nil {
-		return inst.mem.UnsafeData(c)
+// callerMem is the calling guest's memory: inst's (c.Data, when the host
+// function needs its instance anyway) as newInstance found it once its
+// start functions had run, else the caller's export "memory". A lookup by
+// name through wasmtime-go (GetExport) on every host call made an Extern
+// with a finalizer each time: a virtual-clock reading cost 3.5 µs, most
+// of it in SetFinalizer; 0.87 µs since (BenchmarkEngineHostCall).
+func callerMem(c *wt.Caller, inst *wtInstance) []byte {
+	if inst != nil && inst.mem != nil {
+		return wtMemData(c, inst.mem)
 	}
-	ex := c.GetExport(exportMemory)
-	if ex == nil || ex.Memory() == nil {
-		return nil
-	}
-	return ex.Memory().UnsafeData(c)
+	return wtCallerMem(c)
 }
 
 func (p *wtProvider) hostLog(c *wt.Caller, lvl int32, ptr, n uint32) {
@@ -490,7 +489,8 @@ func (p *wtProvider) hostLog(c *wt.Caller, lvl int32, ptr, n uint32) {
 	case 3:
 		level = slog.LevelError
 	}
-	msg, ok := wtMem{data: callerMem(c)}.Read(ptr, n)
+	inst, _ := c.Data().(*wtInstance)
+	msg, ok := wtMem{data: callerMem(c, inst)}.Read(ptr, n)
 	if !ok {
 		msg = []byte(fmt.Sprintf("(aios.log called with [%d, +%d) outside guest memory)", ptr, n))
 		level = slog.LevelWarn
@@ -499,7 +499,7 @@ func (p *wtProvider) hostLog(c *wt.Caller, lvl int32, ptr, n uint32) {
 	// it at 4 KiB) while the guest waits; copying it whole cost an
 	// allocation as large as the guest asked for.
 	var logger *slog.Logger
-	if inst, _ := c.Data().(*wtInstance); inst != nil && inst.shim.env != nil {
+	if inst != nil && inst.shim.env != nil {
 		logger = inst.shim.env.Logger()
 	}
 	p.sink.log(level, msg, logger)
@@ -528,7 +528,7 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	}
 	// serveHost copies what it keeps out of guest memory before any guest
 	// code runs again.
-	gmem := wtMem{data: callerMem(c)}
+	gmem := wtMem{data: callerMem(c, inst)}
 	var value any
 	var terr *abi.ToolError
 	var useJSON bool
@@ -539,22 +539,31 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	}
 	buf := encodeAnswer(nil, op, value, terr, useJSON, p.shim.maxMsg)
 	p.shim.trace.Frame("out", buf)
-	ex := c.GetExport(exportAlloc)
-	if ex == nil || ex.Func() == nil {
-		return nil, wt.NewTrap("aios." + op + ": the guest has no aios_alloc")
+	// The instance's aios_alloc: a lookup by name (GetExport) made an
+	// Extern with a finalizer on every host call.
+	var fAlloc *wt.Func
+	if inst != nil {
+		fAlloc = inst.fAlloc
+	}
+	if fAlloc == nil {
+		ex := c.GetExport(exportAlloc)
+		if ex == nil || ex.Func() == nil {
+			return nil, wt.NewTrap("aios." + op + ": the guest has no aios_alloc")
+		}
+		fAlloc = ex.Func()
 	}
 	if inst != nil {
 		inst.allocating = true
 	}
-	res, err := ex.Func().Call(c, int32(len(buf)))
+	res, err := wtCall(c, inst, fAlloc, 1, int32(len(buf)))
 	if inst != nil {
 		inst.allocating = false
 	}
 	if err != nil {
 		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: %s", op, len(buf), wtTrapText(err)))
 	}
-	rptr := uint32(res.(int32))
-	mem := callerMem(c)
+	rptr := uint32(res)
+	mem := callerMem(c, inst)
 	if rptr == 0 || uint64(rptr)+uint64(len(buf)) > uint64(len(mem)) {
 		// In the words of instance.alloc (wazero) and docs/abi.md §3.
 		why := fmt.Sprintf("aios_alloc(%d) returned 0 (the guest is out of memory)", len(buf))
@@ -578,8 +587,8 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 // (512 KiB) from where it is entered: a guest recursing most of that and
 // then calling itself through call_tool overflowed the thread's stack
 // within a few levels and killed the process (SIGSEGV), where wazero
-// answers DepthExceeded. (The host calls wasmtime providers on a fresh
-// goroutine anyway, host.CallWatched; a caller of the Provider need not.)
+// answers DepthExceeded. (The host calls a wasmtime provider on the
+// caller's goroutine, as a deadline keeper, and so the nested call too.)
 func onOwnStack(f func() (any, *abi.ToolError, bool)) (value any, terr *abi.ToolError, useJSON bool) {
 	var panicked any
 	done := make(chan struct{})
@@ -604,6 +613,7 @@ type wtInstance struct {
 	fAlloc       *wt.Func
 	fCall        *wt.Func
 	fFree        *wt.Func
+	nop          *wt.Func  // does nothing; raises a host function's panic (wtCall)
 	shim         *instance // carries env, call context and encode buffers for the shared code
 	inPtr, inCap uint32
 	hostErr      error
@@ -683,7 +693,7 @@ func (inst *wtInstance) view(packed uint64, what string) ([]byte, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("%s is empty (ptr %d, len 0)", what, ptr)
 	}
-	data := inst.mem.UnsafeData(inst.store)
+	data := wtMemData(inst.store, inst.mem)
 	if uint64(ptr)+uint64(n) > uint64(len(data)) {
 		return nil, fmt.Errorf("%s [%d, %d) is outside the guest's %d-byte memory", what, ptr, uint64(ptr)+uint64(n), len(data))
 	}
@@ -692,16 +702,16 @@ func (inst *wtInstance) view(packed uint64, what string) ([]byte, error) {
 
 func (inst *wtInstance) alloc(n uint32) (uint32, error) {
 	inst.allocating = true
-	res, err := inst.fAlloc.Call(inst.store, int32(n))
+	res, err := wtCall(inst.store, inst, inst.fAlloc, 1, int32(n))
 	inst.allocating = false
 	if err != nil {
 		return 0, err
 	}
-	ptr := uint32(res.(int32))
+	ptr := uint32(res)
 	if ptr == 0 {
 		return 0, fmt.Errorf("aios_alloc(%d) returned 0 (the guest is out of memory)", n)
 	}
-	if size := inst.mem.DataSize(inst.store); uint64(ptr)+uint64(n) > uint64(size) {
+	if size := len(wtMemData(inst.store, inst.mem)); uint64(ptr)+uint64(n) > uint64(size) {
 		return 0, fmt.Errorf("aios_alloc(%d) returned [%d, %d), outside the guest's %d-byte memory", n, ptr, uint64(ptr)+uint64(n), size)
 	}
 	return ptr, nil
@@ -712,7 +722,7 @@ func (inst *wtInstance) input(n int) (uint32, error) {
 		return inst.inPtr, nil
 	}
 	if inst.inPtr != 0 && inst.fFree != nil {
-		if _, err := inst.fFree.Call(inst.store, int32(inst.inPtr), int32(inst.inCap)); err != nil {
+		if _, err := wtCall(inst.store, inst, inst.fFree, 0, int32(inst.inPtr), int32(inst.inCap)); err != nil {
 			return 0, err
 		}
 	}
@@ -819,8 +829,8 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		}
 		return nil, wtCrashError(call.Tool, err), false
 	}
-	copy(inst.mem.UnsafeData(inst.store)[ptr:], enc)
-	res, err := inst.fCall.Call(inst.store, int32(ptr), int32(len(enc)))
+	copy(wtMemData(inst.store, inst.mem)[ptr:], enc)
+	res, err := wtCall(inst.store, inst, inst.fCall, 1, int32(ptr), int32(len(enc)))
 	if err != nil {
 		if inst.hostErr != nil {
 			return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, inst.hostErr), false
@@ -833,7 +843,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		}
 		return nil, wtCrashError(call.Tool, err), false
 	}
-	data, err := inst.view(uint64(res.(int64)), "aios_call result")
+	data, err := inst.view(uint64(res), "aios_call result")
 	if err != nil {
 		return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, err), false
 	}
@@ -970,7 +980,7 @@ func (p *wtProvider) put(inst *wtInstance, keep bool) {
 	// As on wazero (Provider.put): an instance whose memory has grown past
 	// three quarters of the limit is not reused (a Go guest's heap that is
 	// never given back would run out in a later call).
-	if keep && inst.mem != nil && inst.mem.DataSize(inst.store) > uintptr(p.pages)*65536/4*3 {
+	if keep && inst.mem != nil && uintptr(len(wtMemData(inst.store, inst.mem))) > uintptr(p.pages)*65536/4*3 {
 		keep = false
 	}
 	overflow := inst.overflow
@@ -1033,6 +1043,14 @@ func (p *wtProvider) release() {
 func (p *wtProvider) trim(now time.Time) {
 	trimIdle(p.pool, now, p.l.cfg.MinIdle, p.l.cfg.IdleTimeout, p.closeInstance)
 }
+
+// KeepsDeadlines implements abi.DeadlineKeeper, as on wazero: the epoch
+// callback stops a guest at most DeadlineGranularity after its deadline
+// (or its caller's cancel), a WASI sleep ends at the deadline, waiting for
+// a free instance ends at the deadline, and host calls run under the
+// call's deadline. (Creating a new instance is bounded by load_timeout.)
+// The host then calls it on the caller's goroutine, without a watcher.
+func (p *wtProvider) KeepsDeadlines() bool { return true }
 
 // PoolStats implements host.PoolStats (the aios_provider_pool metric):
 // the idle instances and those serving calls.
