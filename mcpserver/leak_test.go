@@ -35,6 +35,7 @@ func TestLeakSessions(t *testing.T) {
 	if err := h.AddProvider(context.Background(), slow, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
 		t.Fatal(err)
 	}
+	waitExported(t, s, "slow")
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 	ctx := context.Background()
@@ -124,6 +125,7 @@ func TestLeakDeleteCancelsCalls(t *testing.T) {
 	if err := h.AddProvider(context.Background(), slow, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
 		t.Fatal(err)
 	}
+	waitExported(t, s, "slow")
 	var deleteTook atomic.Int64
 	hd := s.Handler()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
