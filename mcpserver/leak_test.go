@@ -87,7 +87,7 @@ func TestLeakSessions(t *testing.T) {
 	}
 	http.DefaultClient.CloseIdleConnections()
 	srv.CloseClientConnections()
-	after := testutil.SettleGoroutines(before, 5*time.Second)
+	after := testutil.SettleGoroutines(before, 30*time.Second)
 	s.httpMu.Lock()
 	tracked := len(s.httpCalls)
 	s.httpMu.Unlock()
