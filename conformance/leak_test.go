@@ -67,7 +67,7 @@ func TestLeakSoakRuntimes(t *testing.T) {
 			for i := 0; i < n; i++ {
 				t.Run(fmt.Sprintf("c%d", i), cycle)
 			}
-			after := testutil.Settle(before.Goroutines, 30*time.Second)
+			after := testutil.Settle(before.Goroutines, 5*time.Second)
 			t.Logf("%s: before %v after %v", fx.Runtime, before, after)
 			if after.Goroutines > before.Goroutines+2 || after.FDs > before.FDs+2 || after.Children > before.Children || after.Zombies > 0 {
 				t.Errorf("%s: after %d closed hosts: %v, before: %v\n%s", fx.Runtime, n, after, before, testutil.GoroutineDump())
@@ -161,7 +161,7 @@ func probeLongHost(t *testing.T, processes bool) {
 			}
 			remove()
 			time.Sleep(3 * time.Second) // as long as the warm-up's settle waited
-			after := testutil.Settle(before.Goroutines, 30*time.Second)
+			after := testutil.Settle(before.Goroutines, 5*time.Second)
 			t.Logf("%s: after warm-up and remove %v; after %d more rounds and remove %v", fx.Runtime, before, n, after)
 			if os.Getenv("PROBE_FDS") != "" {
 				ents, _ := os.ReadDir("/proc/self/fd")
@@ -304,7 +304,7 @@ func TestLeakWorkersKilled(t *testing.T) {
 					t.Error(err)
 				}
 			})
-			after := testutil.Settle(base.Goroutines, 30*time.Second)
+			after := testutil.Settle(base.Goroutines, 5*time.Second)
 			t.Logf("%s: base %v after %v", fx.Runtime, base, after)
 			if after.Children > base.Children || after.Zombies > 0 || after.Goroutines > base.Goroutines+3 || after.FDs > base.FDs+3 {
 				t.Errorf("after the host and runtime were closed: %v (base %v)\n%s", after, base, testutil.GoroutineDump())
@@ -355,7 +355,7 @@ func TestLeakMCPServerKilled(t *testing.T) {
 		_, err = call(ctx, h, "tester", "echo", map[string]any{"value": "last"}, 5*time.Second)
 		t.Logf("after the kills: echo: %v (snapshot %v)", err, testutil.TakeResources())
 	})
-	after := testutil.Settle(base.Goroutines, 30*time.Second)
+	after := testutil.Settle(base.Goroutines, 5*time.Second)
 	t.Logf("base %v after %v", base, after)
 	if after.Children > base.Children || after.Zombies > 0 || after.Goroutines > base.Goroutines+2 || after.FDs > base.FDs+2 {
 		t.Errorf("after the bridge was closed: %v (base %v)\n%s", after, base, testutil.GoroutineDump())
