@@ -340,6 +340,12 @@ func (p *RemoteProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.E
 	return v, err
 }
 
+// timeoutMS is the timeout_ms of a call with left (> 0) of its deadline:
+// rounded up, so never 0.
+func timeoutMS(left time.Duration) int64 {
+	return int64((left + time.Millisecond - 1) / time.Millisecond)
+}
+
 func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env) (any, error) {
 	c, err := p.client(ctx)
 	if err != nil {
@@ -354,7 +360,7 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 		if left <= 0 {
 			return nil, abi.Errorf(abi.Timeout, "remote adapter %s: the deadline of %s passed before it was sent", p.reg.Provider.ID, call.Tool)
 		}
-		params.TimeoutMS = int64((left + time.Millisecond - 1) / time.Millisecond)
+		params.TimeoutMS = timeoutMS(left)
 	}
 	var res jsonrpc.ToolsCallResult
 	err = c.Call(ctx, "tools/call", params, &res)

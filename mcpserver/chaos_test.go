@@ -37,6 +37,7 @@ func TestCloseAnswersHTTPCallsInFlight(t *testing.T) {
 		if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
 			t.Fatal(err)
 		}
+		waitExported(t, s, "block")
 		// As server.Server.Close does: cancel the requests' base context,
 		// then close the connections.
 		base, stopBase := context.WithCancelCause(context.Background())
@@ -67,8 +68,10 @@ func TestCloseAnswersHTTPCallsInFlight(t *testing.T) {
 		}()
 		select {
 		case <-started:
+		case err := <-answer:
+			t.Fatalf("round %d: the call ended before it started: %v", round, err)
 		case <-time.After(10 * time.Second):
-			t.Fatal("the call did not start")
+			t.Fatalf("round %d: the call did not start", round)
 		}
 		_ = s.Close()
 		stopBase(host.ErrShuttingDown)

@@ -229,6 +229,7 @@ func TestHTTPCancelledRequestGetsNoResponse(t *testing.T) {
 	s, base := anonHTTP(t, "")
 	started := make(chan struct{}, 1)
 	addSlowTool(t, s.h, started)
+	waitExported(t, s, "slow")
 	sid := initSession(t, base)
 	h := map[string]string{sessionHeader: sid, versionHeader: "2025-06-18"}
 	got := make(chan httpAnswer, 1)

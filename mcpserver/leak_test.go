@@ -35,6 +35,7 @@ func TestLeakSessions(t *testing.T) {
 	if err := h.AddProvider(context.Background(), slow, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
 		t.Fatal(err)
 	}
+	waitExported(t, s, "slow")
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 	ctx := context.Background()
@@ -86,7 +87,7 @@ func TestLeakSessions(t *testing.T) {
 	}
 	http.DefaultClient.CloseIdleConnections()
 	srv.CloseClientConnections()
-	after := testutil.SettleGoroutines(before, 5*time.Second)
+	after := testutil.SettleGoroutines(before+3, 30*time.Second) // the bound checked below
 	s.httpMu.Lock()
 	tracked := len(s.httpCalls)
 	s.httpMu.Unlock()
@@ -124,6 +125,7 @@ func TestLeakDeleteCancelsCalls(t *testing.T) {
 	if err := h.AddProvider(context.Background(), slow, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
 		t.Fatal(err)
 	}
+	waitExported(t, s, "slow")
 	var deleteTook atomic.Int64
 	hd := s.Handler()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -50,6 +50,7 @@ func TestHTTPCancelOfAnotherUsersSession(t *testing.T) {
 	if err := s.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
 		t.Fatal(err)
 	}
+	waitExported(t, s, "slowish")
 	alice := map[string]string{"Authorization": "Bearer " + is.tokenFor(t, "alice", "aios.tools")}
 	a := post(t, base, initBody, alice)
 	sid := a.header.Get(sessionHeader)
@@ -64,7 +65,13 @@ func TestHTTPCancelOfAnotherUsersSession(t *testing.T) {
 	go func() {
 		got <- post(t, base, `{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"slowish","arguments":{}}}`, alice)
 	}()
-	<-started
+	select {
+	case <-started:
+	case a := <-got:
+		t.Fatalf("the call ended before it started: %d %q", a.status, a.body)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call did not start")
+	}
 	mallory := map[string]string{"Authorization": "Bearer " + is.tokenFor(t, "mallory", "aios.tools"),
 		sessionHeader: sid, versionHeader: "2025-06-18"}
 	if a := post(t, base, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1"}}`, mallory); a.status != http.StatusForbidden {

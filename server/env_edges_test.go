@@ -95,7 +95,7 @@ func TestShutdownCancelSaysWhy(t *testing.T) {
 		resp.Body.Close()
 		web <- string(b)
 	}()
-	time.Sleep(300 * time.Millisecond) // both calls are running
+	ts.waitSlow(t, 2)
 	if err := ts.s.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,6 +30,12 @@ const listerToken = "lister-token-for-tests"
 
 // nativeProvider offers echo (exportable), add, fail, slow and secret.
 func nativeProvider(id, prefix string) *native.Provider {
+	return nativeProviderCounting(id, prefix, new(atomic.Int32))
+}
+
+// nativeProviderCounting is nativeProvider whose slow calls count
+// themselves in running while they run.
+func nativeProviderCounting(id, prefix string, running *atomic.Int32) *native.Provider {
 	p := native.New(abi.ProviderInfo{ID: id, Name: "Test " + id, Version: "1.0.0"})
 	obj := map[string]any{"type": "object"}
 	p.MustRegister(abi.ToolDef{Name: prefix + "echo", Description: "echo the value", MCPExportable: true,
@@ -49,6 +56,8 @@ func nativeProvider(id, prefix string) *native.Provider {
 		})
 	p.MustRegister(abi.ToolDef{Name: prefix + "slow", Parameters: obj},
 		func(ctx context.Context, _ any, _ abi.Env) (any, error) {
+			running.Add(1)
+			defer running.Add(-1)
 			select {
 			case <-time.After(10 * time.Second):
 				return "late", nil
@@ -68,6 +77,22 @@ type testServer struct {
 	sock string
 	url  string
 	dir  string
+	// slow counts the calls of the tool slow running.
+	slow *atomic.Int32
+}
+
+// waitSlow waits until n calls of the tool slow are running, instead of
+// a sleep that a loaded machine (-race, 2 busy cores) may outlast before
+// the calls reach the provider; the 30 s only bounds a hang.
+func (ts *testServer) waitSlow(t testing.TB, n int32) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for ts.slow.Load() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d slow calls running after 30 s", ts.slow.Load(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // newTestServer starts a host with the native test provider, a server on a
@@ -128,7 +153,8 @@ func buildServer(t testing.TB, dir, extra string, ln net.Listener, providerID, p
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.AddProvider(context.Background(), nativeProvider(providerID, prefix), host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+	slow := new(atomic.Int32)
+	if err := h.AddProvider(context.Background(), nativeProviderCounting(providerID, prefix, slow), host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
 		t.Fatal(err)
 	}
 	m := NewMetrics()
@@ -140,7 +166,7 @@ func buildServer(t testing.TB, dir, extra string, ln net.Listener, providerID, p
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{h: h, s: s, d: d, dir: dir, sock: filepath.Join(dir, "h.sock")}
+	ts := &testServer{h: h, s: s, d: d, dir: dir, sock: filepath.Join(dir, "h.sock"), slow: slow}
 	if err := s.ListenUnix(ts.sock); err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func TestHalfCloseSlowCallAndHangUp(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, _ = c.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}` + "\n"))
-		time.Sleep(100 * time.Millisecond)
+		ts.waitSlow(t, 1)
 		if half {
 			_ = c.(*net.UnixConn).CloseWrite()
 			time.Sleep(300 * time.Millisecond)

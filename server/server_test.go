@@ -751,7 +751,7 @@ func TestCloseAnswersHTTPCallsInFlight(t *testing.T) {
 		resp.Body.Close()
 		done <- res{body: string(b), err: err}
 	}()
-	time.Sleep(300 * time.Millisecond) // the call is running
+	ts.waitSlow(t, 1)
 	start := time.Now()
 	if err := ts.s.Close(); err != nil {
 		t.Fatal(err)
@@ -778,7 +778,7 @@ func TestCloseAnswersCallsInFlight(t *testing.T) {
 	c := dial(t, ts)
 	done := make(chan error, 1)
 	go func() { done <- c.Call(context.Background(), "tools/call", map[string]any{"name": "slow"}, nil) }()
-	time.Sleep(200 * time.Millisecond) // the call is running
+	ts.waitSlow(t, 1)
 	start := time.Now()
 	if err := ts.s.Close(); err != nil {
 		t.Fatal(err)

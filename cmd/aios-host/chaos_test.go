@@ -857,7 +857,7 @@ func TestChaosEverythingAtOnce(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	stayer.Close()
-	if n := testutil.SettleGoroutines(goroutinesBefore+10, 10*time.Second); n > goroutinesBefore+10 {
+	if n := testutil.SettleGoroutines(goroutinesBefore+10, 30*time.Second); n > goroutinesBefore+10 {
 		t.Errorf("%d goroutines 10 s after the close, %d before the host started:\n%s", n, goroutinesBefore, testutil.GoroutineDump())
 	}
 }

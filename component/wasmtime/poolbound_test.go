@@ -31,17 +31,23 @@ func (e *reentrantEnv) CallTool(ctx context.Context, tool, version string, param
 // not wait.
 func TestPoolSizeBoundsBusyInstances(t *testing.T) {
 	p := loadWT(t, newLoader(t, Options{PoolSize: 2}), "conformance")
+	// The sleeps end when cancelled below, not at a deadline: with a
+	// deadline 1.5 s after start, two instances made on a loaded machine
+	// (-race, 2 busy cores) could be late enough for the sleeps to end
+	// before the third call, which then found an instance free.
+	sleeps, endSleeps := context.WithCancel(context.Background())
+	defer endSleeps()
 	start := time.Now()
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _ = p.Call(context.Background(), &abi.ToolCall{ID: "s", Tool: "sleep", Params: map[string]any{"ms": int64(1e9)}, Deadline: start.Add(1500 * time.Millisecond)}, &fakeEnv{})
+			_, _ = p.Call(sleeps, &abi.ToolCall{ID: "s", Tool: "sleep", Params: map[string]any{"ms": int64(1e9)}, Deadline: start.Add(time.Minute)}, &fakeEnv{})
 		}()
 	}
 	for p.bound.Busy() < 2 {
-		if time.Since(start) > 5*time.Second {
+		if time.Since(start) > 30*time.Second {
 			t.Fatal("the two sleeps never ran")
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -50,6 +56,7 @@ func TestPoolSizeBoundsBusyInstances(t *testing.T) {
 	if abi.CodeOf(err) != abi.Timeout || !strings.Contains(err.Error(), "all 2 instances of") || !strings.Contains(err.Error(), "runtimes.wasm.pool_size") {
 		t.Fatalf("a third call while two run: want Timeout naming the bound, got %v", err)
 	}
+	time.AfterFunc(200*time.Millisecond, endSleeps) // while the next call waits
 	got, err := callP(p, &fakeEnv{}, "add", map[string]any{"a": int64(2), "b": int64(3)}, 8*time.Second)
 	if err != nil || got.(map[string]any)["sum"] != int64(5) {
 		t.Fatalf("a call waiting for a free instance: add = %v, %v", got, err)

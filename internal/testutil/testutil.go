@@ -71,11 +71,14 @@ func (s *SyncBuffer) String() string {
 	return s.b.String()
 }
 
-// Eventually polls cond every 5 ms for up to 5 s and fails t with
-// "timed out waiting for <what>" if it never holds.
+// Eventually polls cond every 5 ms for up to 30 s and fails t with
+// "timed out waiting for <what>" if it never holds. The 30 s only bound a
+// hang: a condition that holds returns at once, and on the CI machine
+// (-race, 2 cores, packages tested in parallel) what takes milliseconds
+// alone can take seconds.
 func Eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if cond() {
 			return

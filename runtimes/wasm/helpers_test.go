@@ -122,13 +122,26 @@ func buildWAT(t testing.TB, src string) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	watPath := filepath.Join(dir, key+".wat")
-	out := filepath.Join(dir, key+".wasm")
+	// The folder is shared with every test process of the machine (the
+	// tagged run, other checkouts): each writes its own temporary files
+	// and renames the module into place, so a process never reads a
+	// module another is still writing.
+	tmp, err := os.MkdirTemp(dir, "build-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	watPath := filepath.Join(tmp, key+".wat")
+	built := filepath.Join(tmp, key+".wasm")
 	if err := os.WriteFile(watPath, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := exec.Command("wat2wasm", watPath, "-o", out).CombinedOutput(); err != nil {
+	if b, err := exec.Command("wat2wasm", watPath, "-o", built).CombinedOutput(); err != nil {
 		t.Fatalf("wat2wasm: %v\n%s", err, b)
+	}
+	out := filepath.Join(dir, key+".wasm")
+	if err := os.Rename(built, out); err != nil {
+		t.Fatal(err)
 	}
 	watCache.Store(key, out)
 	return out

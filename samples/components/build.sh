@@ -66,8 +66,12 @@ done
 
 # The reference: jco transpile, for the oracle tests (component/oracle_test.go).
 # The transpiled code imports @bytecodealliance/preview2-shim: link our node_modules.
-ln -sfn "$here/node_modules" "$out/node_modules"
-stubs="$here/oracle/stubs/aios-sdk.mjs"
+# Both the link and the stubs' import are relative to build/components, not
+# absolute: a build/ copied to another checkout (or a checkout moved)
+# imported the stubs of the checkout that built it, a second module with
+# its own object store, and the oracle's objects were "no object".
+ln -sfn "../../samples/components/node_modules" "$out/node_modules"
+stubs="../../../../samples/components/oracle/stubs/aios-sdk.mjs" # from build/components/jco/NAME/
 for s in kitchen jstext hello imagetools; do
   "$jco" transpile "$out/$s.wasm" -o "$out/jco/$s" --name "$s" \
     --map "aios:sdk/spaces@0.1.0=$stubs#spaces" --map "aios:sdk/log@0.1.0=$stubs#log" \
