@@ -184,25 +184,7 @@ func BenchmarkEngineHostCall(b *testing.B) {
     (i64.const %d)`, ok)
 	src := strings.Replace(g.wat(), "(memory (export", `(import "wasi_snapshot_preview1" "clock_time_get" (func $clock (param i32 i64 i32) (result i32)))
   (memory (export`, 1)
-	path := buildWAT(b, src)
-	for _, engine := range Engines() {
-		b.Run(engine, func(b *testing.B) {
-			l := benchLoader(b, engine, b.TempDir())
-			defer l.Close()
-			p, err := l.Load(context.Background(), abi.Source{Path: path})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer p.Close()
-			env := newFakeEnv(p, 3)
-			b.ReportAllocs()
-			for b.Loop() {
-				if v, err := call(p, env, "t", map[string]any{}, time.Minute); err != nil || v == nil {
-					b.Fatalf("%v, %v", v, err)
-				}
-			}
-		})
-	}
+	benchToolT(b, buildWAT(b, src))
 }
 
 // BenchmarkEngineHostCallAnswer: one call of a guest that makes 100
@@ -219,7 +201,11 @@ func BenchmarkEngineHostCallAnswer(b *testing.B) {
       (local.set $a (i64.sub (local.get $a) (i64.const 1)))
       (br_if $l (i64.ne (local.get $a) (i64.const 0))))
     (i64.const %d)`, reqPtr, reqN, ok)
-	path := buildWAT(b, g.wat())
+	benchToolT(b, buildWAT(b, g.wat()))
+}
+
+// benchToolT calls tool "t" of the module at path on each engine.
+func benchToolT(b *testing.B, path string) {
 	for _, engine := range Engines() {
 		b.Run(engine, func(b *testing.B) {
 			l := benchLoader(b, engine, b.TempDir())
