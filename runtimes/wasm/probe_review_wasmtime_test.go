@@ -1,35 +1,14 @@
-//go:build wasmtime
+//go:build wasmtime && unix
 
 package wasm
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
 )
-
-// slowInitWAT is a guest whose _initialize returns at once in its first
-// instance (the one that registers) and loops forever in every later one:
-// it reads the provider's virtual monotonic clock, which each reading
-// advances (the first reads 1). Its aios_call traps, so the instance that
-// served a call is not kept and the next call needs a new one.
-func slowInitWAT() string {
-	reg, packedReg := watData(1024, `{"format":1,"provider":{"id":"org.test.slowinit"},"tools":[{"name":"t"}]}`)
-	return fmt.Sprintf(`(module
-  (import "wasi_snapshot_preview1" "clock_time_get" (func $ct (param i32 i64 i32) (result i32)))
-  (memory (export "memory") 2)
-  (global $heap (mut i32) (i32.const 65536))
-  %s
-%s  (func (export "_initialize")
-    (drop (call $ct (i32.const 1) (i64.const 1) (i32.const 512)))
-    (if (i64.ge_u (i64.load (i32.const 512)) (i64.const 2)) (then (loop $l (br $l)))))
-  (func (export "aios_register") (result i64) (i64.const %d))
-  (func (export "aios_call") (param i32 i32) (result i64) unreachable)
-)`, reg, bumpAlloc, packedReg)
-}
 
 // TestProbeWasmtimeNewInstanceKeepsDeadline: since the wasmtime provider
 // says it keeps deadlines (KeepsDeadlines), the host calls it without a
