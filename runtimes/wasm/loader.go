@@ -289,7 +289,7 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 	p := inst.p
 	if v := inst.mod.ExportedFunction(exportVersion); v != nil {
 		var res []uint64
-		err := inst.guard(exportVersion, func() (err error) { res, err = v.Call(inst.ctx); return err })
+		err := inst.guard(context.Background(), exportVersion, func() (err error) { res, err = v.Call(inst.ctx); return err })
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s failed: %s", p.name, exportVersion, p.sink.failure(err.Error()))
 		}
@@ -298,7 +298,7 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 		}
 	}
 	var res []uint64
-	err := inst.guard(exportRegister, func() (err error) { res, err = inst.mod.ExportedFunction(exportRegister).Call(inst.ctx); return err })
+	err := inst.guard(context.Background(), exportRegister, func() (err error) { res, err = inst.mod.ExportedFunction(exportRegister).Call(inst.ctx); return err })
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s trapped: %s", p.name, exportRegister, p.sink.failure(err.Error()))
 	}

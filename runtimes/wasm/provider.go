@@ -2,6 +2,7 @@ package wasm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -292,8 +293,12 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	p.live[inst] = struct{}{}
 	p.liveMu.Unlock()
 	if init := mod.ExportedFunction("_initialize"); init != nil {
-		if err := inst.guard("_initialize", func() error { _, err := init.Call(inst.ctx); return err }); err != nil {
+		if err := inst.guard(ctx, "_initialize", func() error { _, err := init.Call(inst.ctx); return err }); err != nil {
 			p.closeInstance(inst)
+			if te, ok := err.(*abi.ToolError); ok { // the call's deadline or cancel
+				te.Message = p.name + ": " + te.Message
+				return nil, te
+			}
 			return nil, fmt.Errorf("%s: _initialize: %s", p.name, p.sink.failure(err.Error()))
 		}
 	}
@@ -303,16 +308,38 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 // guard runs fn (a load-time guest call) with the load timeout. Its own
 // timer interrupts the guest: while it loads, a provider is not yet among
 // the watchdog's (a looping _initialize or aios_register hung the load).
-func (inst *instance) guard(what string, fn func() error) error {
+// For a new instance a call needs, ctx is the call's: its deadline, when
+// sooner, and its cancel interrupt the guest too, answered Timeout or
+// Cancelled (the host calls a deadline keeper without a watcher:
+// TestProbeWazeroNewInstanceKeepsDeadline).
+func (inst *instance) guard(ctx context.Context, what string, fn func() error) error {
 	d := inst.p.l.cfg.LoadTimeout
-	dl := time.Now().Add(d).UnixNano()
+	end, byCall := time.Now().Add(d), false
+	if cdl, ok := ctx.Deadline(); ok && cdl.Before(end) {
+		end, byCall = cdl, true
+	}
+	dl := end.UnixNano()
 	inst.deadline.Store(dl)
-	t := time.AfterFunc(d, func() { inst.interrupt(dl, killedTimeout) })
+	t := time.AfterFunc(time.Until(end), func() { inst.interrupt(dl, killedTimeout) })
+	stop := context.AfterFunc(ctx, func() {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			inst.interrupt(dl, killedTimeout)
+		} else {
+			inst.interrupt(dl, killedCancelled)
+		}
+	})
 	err := fn()
 	t.Stop()
+	stop()
 	if !inst.deadline.CompareAndSwap(dl, 0) {
-		if inst.deadline.Swap(0) == killedClosed {
+		switch inst.deadline.Swap(0) {
+		case killedClosed:
 			return fmt.Errorf("%s was stopped: the wasm runtime is closing (Loader.Close)", what)
+		case killedCancelled:
+			return abi.Errorf(abi.Cancelled, "the call was cancelled while a new instance ran its %s; the guest was interrupted", what)
+		}
+		if byCall || ctx.Err() != nil {
+			return abi.Errorf(abi.Timeout, "a new instance's %s ran past the call's deadline; the guest was interrupted", what)
 		}
 		return fmt.Errorf("%s did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", what, d)
 	}
@@ -364,8 +391,8 @@ func (inst *instance) sleep(ns int64) {
 
 // KeepsDeadlines implements abi.DeadlineKeeper: the watchdog interrupts a
 // guest at most DeadlineGranularity after its deadline, waiting for a free
-// instance ends at the deadline, and host calls run under the call's
-// deadline. (Creating a new instance is bounded by load_timeout instead.)
+// instance ends at the deadline, host calls run under the call's deadline,
+// and so does a new instance's start (and under load_timeout).
 func (p *Provider) KeepsDeadlines() bool { return true }
 
 // PoolStats implements host.PoolStats (the aios_provider_pool metric):

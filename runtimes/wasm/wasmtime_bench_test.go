@@ -115,7 +115,7 @@ func BenchmarkEngineInstantiate(b *testing.B) {
 					}
 					p.closeInstance(inst)
 				case *wtProvider:
-					inst, err := p.newInstance()
+					inst, err := p.newInstance(context.Background(), time.Time{})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -383,7 +383,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	if p.linker, err = p.newLinker(); err != nil {
 		return nil, fmt.Errorf("%s: linker: %w", name, err)
 	}
-	inst, err := p.newInstance()
+	inst, err := p.newInstance(context.Background(), time.Time{})
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +401,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 		p.closeInstance(inst)
 		p.sys.realClock.Store(clock || wantClock)
 		p.sys.realRandom.Store(random || wantRandom)
-		if inst, err = p.newInstance(); err != nil {
+		if inst, err = p.newInstance(context.Background(), time.Time{}); err != nil {
 			return nil, err
 		}
 	}
@@ -625,7 +625,12 @@ type wtInstance struct {
 	cancelled    bool       // the epoch callback stopped the guest for its caller
 }
 
-func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
+// newInstance makes an instance and runs its start (the start function
+// and _initialize) under runtimes.wasm.load_timeout and ctx's cancel and,
+// for a call that needs it, under the call's deadline dl (zero: none) too: the host calls a deadline keeper without a watcher, so a
+// start that ran to load_timeout held the caller that long
+// (TestProbeWasmtimeNewInstanceKeepsDeadline).
+func (p *wtProvider) newInstance(ctx context.Context, dl time.Time) (_ *wtInstance, err error) {
 	// Counted live before it uses the module and linker, so that Close
 	// does not release them under it (release).
 	p.mu.Lock()
@@ -658,8 +663,28 @@ func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
 			inst.unwatch()
 		}
 	}()
-	inst.setDeadline(time.Now().Add(p.l.cfg.LoadTimeout))
+	startDL, byCall := time.Now().Add(p.l.cfg.LoadTimeout), false
+	if !dl.IsZero() && dl.Before(startDL) {
+		startDL, byCall = dl, true
+	}
+	inst.setDeadline(startDL)
+	inst.shim.callCtx = ctx // the epoch callback and poll_oneoff see its cancel
+	defer func() { inst.shim.callCtx = nil }()
+	// stopped is the error of a start the call's cancel or deadline
+	// interrupted, in the words of a call's (inst.call).
+	stopped := func(step string, err error) error {
+		switch {
+		case inst.cancelled:
+			return abi.Errorf(abi.Cancelled, "%s: the call was cancelled while a new instance ran its %s; the guest was interrupted", p.name, step)
+		case byCall && (isInterrupt(err) || !time.Now().Before(dl)):
+			return abi.Errorf(abi.Timeout, "%s: a new instance's %s ran past the call's deadline; the guest was interrupted", p.name, step)
+		}
+		return nil
+	}
 	if inst.inst, err = p.linker.Instantiate(inst.store, p.module); err != nil {
+		if serr := stopped("start function", err); serr != nil {
+			return nil, serr
+		}
 		if isInterrupt(err) {
 			return nil, fmt.Errorf("%s: instantiate: the start function did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.name, p.l.cfg.LoadTimeout)
 		}
@@ -668,6 +693,9 @@ func (p *wtProvider) newInstance() (_ *wtInstance, err error) {
 	if f := inst.inst.GetFunc(inst.store, "_initialize"); f != nil {
 		if _, err := f.Call(inst.store); err != nil {
 			p.out.drain()
+			if serr := stopped("_initialize", err); serr != nil {
+				return nil, serr
+			}
 			why := wtTrapText(err)
 			if isInterrupt(err) {
 				why = fmt.Sprintf("did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.l.cfg.LoadTimeout)
@@ -791,13 +819,7 @@ func (p *wtProvider) loadStepError(step string, err error) string {
 // call serves one ToolCall; keep is false when the instance must go.
 func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v any, err error, keep bool) {
 	p := inst.p
-	dl := call.Deadline
-	if d, ok := ctx.Deadline(); ok && (dl.IsZero() || d.Before(dl)) {
-		dl = d
-	}
-	if dl.IsZero() {
-		dl = time.Now().Add(p.l.cfg.DefaultDeadline)
-	}
+	dl := callDeadline(ctx, call, p.l.cfg.DefaultDeadline)
 	enc, terr := inst.shim.encodeCall(call, inst.shim.enc[:0])
 	if terr != nil {
 		return nil, terr, true
@@ -861,6 +883,19 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		return nil, guestErr, guestErr.Code != abi.ProviderCrashed
 	}
 	return v, nil, true
+}
+
+// callDeadline is when call must end: its deadline or its context's,
+// whichever is first, else def from now.
+func callDeadline(ctx context.Context, call *abi.ToolCall, def time.Duration) time.Time {
+	dl := call.Deadline
+	if d, ok := ctx.Deadline(); ok && (dl.IsZero() || d.Before(dl)) {
+		dl = d
+	}
+	if dl.IsZero() {
+		dl = time.Now().Add(def)
+	}
+	return dl
 }
 
 func isInterrupt(err error) bool {
@@ -965,7 +1000,7 @@ func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, 
 	inst := p.pool.take()
 	if inst == nil {
 		var err error
-		if inst, err = p.newInstance(); err != nil {
+		if inst, err = p.newInstance(ctx, callDeadline(ctx, call, p.l.cfg.DefaultDeadline)); err != nil {
 			if !overflow {
 				p.pool.Release()
 			}
@@ -1047,8 +1082,8 @@ func (p *wtProvider) trim(now time.Time) {
 // KeepsDeadlines implements abi.DeadlineKeeper, as on wazero: the epoch
 // callback stops a guest at most DeadlineGranularity after its deadline
 // (or its caller's cancel), a WASI sleep ends at the deadline, waiting for
-// a free instance ends at the deadline, and host calls run under the
-// call's deadline. (Creating a new instance is bounded by load_timeout.)
+// a free instance ends at the deadline, host calls run under the call's
+// deadline, and so does a new instance's start (and under load_timeout).
 // The host then calls it on the caller's goroutine, without a watcher.
 func (p *wtProvider) KeepsDeadlines() bool { return true }
 
