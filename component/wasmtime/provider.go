@@ -31,6 +31,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
 	"github.com/aios-host/aios-host/internal/busy"
+	"github.com/aios-host/aios-host/internal/guestcheck"
 	"github.com/aios-host/aios-host/internal/sealed"
 	iwire "github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/runtimes/wasm"
@@ -641,6 +642,20 @@ func (inst *instance) invoke(t *tool, args []wit.Value, deadline time.Time) (wit
 	if err := takeError(C.wasmtime_component_func_post_return(fn, inst.cx)); err != nil {
 		inst.broken = true
 		return nil, inst.fail(t, err, deadline)
+	}
+	// A wait in wasmtime's own WASI 0.2 (pollable.block, poll: a sleep)
+	// runs in native code that the epoch callback cannot interrupt, so a
+	// guest may return past its deadline or after its caller cancelled:
+	// its result is late, as that of a guest the callback stopped.
+	var ctx context.Context
+	if st := inst.state; st != nil {
+		ctx = st.ctx
+	}
+	switch guestcheck.Check(ctx, deadline) {
+	case guestcheck.Cancelled:
+		return nil, abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled; the component returned later (a wait in WASI, such as a sleep, is not interrupted on wasmtime) and its result was dropped", t.Def.Name)
+	case guestcheck.Deadline:
+		return nil, abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component returned later (a wait in WASI, such as a sleep, is not interrupted on wasmtime) and its result was dropped", t.Def.Name)
 	}
 	return v, nil
 }
