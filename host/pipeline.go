@@ -429,9 +429,11 @@ func CallWatched(p abi.Provider, ctx context.Context, call *abi.ToolCall, env ab
 	defer t.Stop()
 	// The caller's own context: a callCtx's Done would make a timer of
 	// its deadline, which t covers.
-	cancelled := ctx.Done()
+	var cancelled <-chan struct{}
 	if c, ok := ctx.(*callCtx); ok {
 		cancelled = c.parent.Done()
+	} else {
+		cancelled = ctx.Done()
 	}
 	select {
 	case o := <-ch:
