@@ -94,8 +94,8 @@ func sleepCall(p *Provider, tool string, ms int64, cancelAfter time.Duration) (a
 // guest the epoch callback stopped. A guest that naps in a loop is
 // stopped at its deadline or its caller's cancel by the epoch callback;
 // either way the next call is served. The provider does not claim
-// abi.DeadlineKeeper: the host's watcher answers the caller, since such a
-// sleep holds the call past its deadline (docs/components.md).
+// abi.DeadlineKeeper: the host's watcher answers the caller, since a
+// cancel does not cut a sleep short (docs/components.md).
 func TestProbeSleepPastDeadline(t *testing.T) {
 	l := newLoader(t, Options{})
 	p := loadSleeper(t, l)
@@ -120,5 +120,48 @@ func TestProbeSleepPastDeadline(t *testing.T) {
 		if v, err := callP(p, &fakeEnv{}, "sleep", map[string]any{"ms": int64(1)}, 5*time.Second); err != nil || v != int64(1) {
 			t.Errorf("after %s(%d): sleep(1) = %v (%T), %v; want 1", tc.tool, tc.ms, v, v, err)
 		}
+	}
+}
+
+// TestProbeSleepEndsAtDeadline: a guest sleeping past its deadline held
+// its instance (and with it a pool slot, and Loader.Close) to the end of
+// its sleep, 60 s here, whatever the call's deadline: wasmtime's WASI
+// waits in native code. The host now defines wasi:clocks/monotonic-clock
+// over wasmtime's and ends every clock pollable at the deadline (clock.go),
+// so the call ends at its deadline, the one instance of a pool of one
+// serves the next call, and Close does not wait.
+func TestProbeSleepEndsAtDeadline(t *testing.T) {
+	l := NewLoader(Options{PoolSize: 1})
+	p := loadSleeper(t, l)
+	for _, cancelAfter := range []time.Duration{0, 100 * time.Millisecond} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := sleepCall(p, "sleep", 60_000, cancelAfter)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			want := abi.Timeout
+			if cancelAfter > 0 {
+				want = abi.Cancelled
+			}
+			if abi.CodeOf(err) != want {
+				t.Errorf("sleep(60000) with a 300 ms deadline, cancelled after %v: %v, want %s", cancelAfter, err, want)
+			}
+		case <-time.After(4 * time.Second):
+			t.Fatalf("sleep(60000) with a 300 ms deadline, cancelled after %v: still sleeping 4 s later", cancelAfter)
+		}
+		if v, err := callP(p, &fakeEnv{}, "sleep", map[string]any{"ms": int64(1)}, time.Second); err != nil || v != int64(1) {
+			t.Errorf("the next call on a pool of one: sleep(1) = %v, %v; want 1", v, err)
+		}
+	}
+	// A sleep within the deadline still sleeps.
+	start := time.Now()
+	if v, err := callP(p, &fakeEnv{}, "sleep", map[string]any{"ms": int64(50)}, 5*time.Second); err != nil || v != int64(50) || time.Since(start) < 50*time.Millisecond {
+		t.Errorf("sleep(50) = %v, %v after %v; want 50 after 50 ms", v, err, time.Since(start))
+	}
+	_ = p.Close()
+	if err := l.Close(); err != nil {
+		t.Errorf("Loader.Close: %v", err)
 	}
 }
