@@ -411,7 +411,8 @@ func keepsDeadlines(p abi.Provider) bool {
 // or worker that does not, so that no provider can hold a caller past its
 // deadline. An abandoned call keeps running until the provider returns;
 // its frame has ended by then, so it can use no host service, and its
-// result is dropped. (Native tools and deadline keepers run in the caller's
+// result is dropped. A call whose caller cancels is abandoned at once
+// (Cancelled). (Native tools and deadline keepers run in the caller's
 // goroutine instead: a goroutine and a timer per call would cost more than
 // the whole native pipeline; native handlers must honour ctx.)
 //
@@ -426,9 +427,24 @@ func CallWatched(p abi.Provider, ctx context.Context, call *abi.ToolCall, env ab
 	}()
 	t := time.NewTimer(time.Until(deadline) + abandonGrace)
 	defer t.Stop()
+	// The caller's own context: a callCtx's Done would make a timer of
+	// its deadline, which t covers.
+	var cancelled <-chan struct{}
+	if c, ok := ctx.(*callCtx); ok {
+		cancelled = c.parent.Done()
+	} else {
+		cancelled = ctx.Done()
+	}
 	select {
 	case o := <-ch:
 		return o.res, o.err
+	case <-cancelled:
+		code, what := abi.Cancelled, "the caller cancelled"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			code, what = abi.Timeout, "the caller's deadline passed"
+		}
+		return nil, &abi.ToolError{Code: code, Message: what + " while the provider had not returned from " + call.Tool + "; the call was abandoned",
+			Data: map[string]any{"abandoned": true}}
 	case <-t.C:
 		return nil, &abi.ToolError{Code: abi.Timeout, Message: "provider did not return from " + call.Tool + " within " +
 			abandonGrace.String() + " after its deadline; the call was abandoned",

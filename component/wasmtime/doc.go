@@ -6,7 +6,8 @@
 // with the build tag "wasmtime" (it needs cgo).
 //
 // It owns: the cgo layer over wasmtime_component_* (engine, linker with WASI
-// 0.2 from wasmtime and the aios:sdk host interfaces, instantiate, call,
+// 0.2 from wasmtime, its monotonic clock capped at deadlines (clock.go), and
+// the aios:sdk host interfaces, instantiate, call,
 // post-return, serialize/deserialize for the compile cache), the conversion
 // between wasmtime_component_val_t and the wit value model, deadline
 // interruption by epoch, memory limits and a pool of instances per provider.

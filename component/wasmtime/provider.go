@@ -31,6 +31,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
 	"github.com/aios-host/aios-host/internal/busy"
+	"github.com/aios-host/aios-host/internal/guestcheck"
 	"github.com/aios-host/aios-host/internal/sealed"
 	iwire "github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/runtimes/wasm"
@@ -75,6 +76,8 @@ type Loader struct {
 	// once Close has begun: Close keeps the epoch ticker for those in
 	// progress.
 	drain wasm.Drain
+	// clock is the monotonic clock's proxy (clock.go).
+	clock clockProxy
 }
 
 // NewLoader makes an engine with epoch interruption and starts its epoch
@@ -96,6 +99,7 @@ func NewLoader(opts Options) *Loader {
 		opts.DefaultDeadline = 30 * time.Second
 	}
 	l := &Loader{opts: opts, engine: C.aios_engine_new(false), stop: make(chan struct{}), done: make(chan struct{})}
+	l.initClock()
 	go l.tick()
 	return l
 }
@@ -134,6 +138,7 @@ func (l *Loader) Close() error {
 func (l *Loader) release() {
 	close(l.stop)
 	<-l.done
+	l.clock.free()
 	C.wasm_engine_delete(l.engine)
 }
 
@@ -192,6 +197,9 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 		return nil, fmt.Errorf("component %s: %w", name, err)
 	}
 	defer l.leave()
+	if l.clock.err != nil {
+		return nil, fmt.Errorf("component %s: wasmtime: %w", name, l.clock.err)
+	}
 	plan, err := component.PlanForEngine(b, name, src.ProviderID)
 	if err != nil {
 		return nil, err
@@ -301,6 +309,10 @@ func newLinker(engine *C.wasm_engine_t) (*C.wasmtime_component_linker_t, error) 
 		C.wasmtime_component_linker_delete(lk)
 		return nil, fmt.Errorf("WASI 0.2: %w", err)
 	}
+	if err := addClock(lk); err != nil {
+		C.wasmtime_component_linker_delete(lk)
+		return nil, fmt.Errorf("WASI 0.2: %w", err)
+	}
 	for _, iface := range sdkInterfaces {
 		root := C.wasmtime_component_linker_root(lk)
 		var li *C.wasmtime_component_linker_instance_t
@@ -353,6 +365,8 @@ type instance struct {
 	// epoch callback stopped it for its caller (epoch.go).
 	dl        time.Time
 	cancelled bool
+	// clock holds wasmtime's monotonic-clock functions (clock.go).
+	clock [len(clockFuncs)]C.wasmtime_component_func_t
 }
 
 // loadStartTimeout bounds the start code of the instance a load makes.
@@ -380,6 +394,9 @@ func (p *Provider) newInstance(dl time.Time) (_ *instance, err error) {
 	// stdout and stderr into the call's log (output.go), as on wazero.
 	if err := takeError(C.wasmtime_context_set_wasi(inst.cx, C.aios_wasi_config_new(C.uintptr_t(inst.handle)))); err != nil {
 		return nil, fmt.Errorf("WASI context: %w", err)
+	}
+	if err := inst.startClock(); err != nil {
+		return nil, err
 	}
 	// Start code runs until dl: the load's, or the call's that needs
 	// this instance (docs/components.md, as on wazero).
@@ -641,6 +658,20 @@ func (inst *instance) invoke(t *tool, args []wit.Value, deadline time.Time) (wit
 	if err := takeError(C.wasmtime_component_func_post_return(fn, inst.cx)); err != nil {
 		inst.broken = true
 		return nil, inst.fail(t, err, deadline)
+	}
+	// A wait in wasmtime's own WASI 0.2 (pollable.block, poll: a sleep)
+	// runs in native code that the epoch callback cannot interrupt, so a
+	// guest may return past its deadline or after its caller cancelled:
+	// its result is late, as that of a guest the callback stopped.
+	var ctx context.Context
+	if st := inst.state; st != nil {
+		ctx = st.ctx
+	}
+	switch guestcheck.Check(ctx, deadline) {
+	case guestcheck.Cancelled:
+		return nil, abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled; the component returned later (a wait in WASI, such as a sleep, is not interrupted on wasmtime) and its result was dropped", t.Def.Name)
+	case guestcheck.Deadline:
+		return nil, abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component returned later (a wait in WASI, such as a sleep, is not interrupted on wasmtime) and its result was dropped", t.Def.Name)
 	}
 	return v, nil
 }
