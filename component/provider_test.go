@@ -254,7 +254,7 @@ func TestCorruptCompileCache(t *testing.T) {
 		t.Fatalf("add = %v, %v", got, err)
 	}
 	// The damaged entries are removed and compiled again
-	// (TestProbeComponentCacheDamagedHeader).
+	// (TestComponentCacheDamagedHeader).
 	if !strings.Contains(logs.String(), "compiled again") {
 		t.Errorf("no warning about the cache; log:\n%s", logs.String())
 	}

@@ -95,7 +95,7 @@ func (w *worker) errorValue(te *abi.ToolError) goja.Value {
 	if err != nil {
 		// The provider broke its ToolError class. Not goja's GoError:
 		// its "value" is te itself, a Go struct the tool could read,
-		// write and call methods of (TestProbeNoGoObjectThroughToolError).
+		// write and call methods of (TestNoGoObjectThroughToolError).
 		return w.plainError(te)
 	}
 	return o

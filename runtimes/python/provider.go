@@ -180,7 +180,7 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 // sockets themselves, where the host cannot check each connection against
 // the caller's grants as it checks a brokered one (net_connect) and every
 // other host service: without it a caller holding no Network had the tool
-// connect anywhere for it (TestProbeWholeNetworkNeedsCallerGrant).
+// connect anywhere for it (TestWholeNetworkNeedsCallerGrant).
 func requireWholeNetwork(reg *abi.ToolRegister) {
 	const whole = abi.CapNetwork + "(*)"
 	for i := range reg.Tools {

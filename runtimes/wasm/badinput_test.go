@@ -478,7 +478,7 @@ func TestUnusableCompileCache(t *testing.T) {
 					t.Fatalf("echo = %#v, %v", out, err)
 				}
 				// A corrupt entry is removed and compiled again, the cache
-				// kept (TestProbeWazeroCacheDamagedHeader); before, the
+				// kept (TestWazeroCacheDamagedHeader); before, the
 				// loader compiled without the cache for the rest of its life.
 				warning := "the compile cache cannot be used"
 				if mode == "corrupt" {

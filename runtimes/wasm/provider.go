@@ -311,7 +311,7 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 // For a new instance a call needs, ctx is the call's: its deadline, when
 // sooner, and its cancel interrupt the guest too, answered Timeout or
 // Cancelled (the host calls a deadline keeper without a watcher:
-// TestProbeWazeroNewInstanceKeepsDeadline).
+// TestWazeroNewInstanceKeepsDeadline).
 func (inst *instance) guard(ctx context.Context, what string, fn func() error) error {
 	d := inst.p.l.cfg.LoadTimeout
 	end, byCall := time.Now().Add(d), false

@@ -116,7 +116,7 @@ import (
 // bytes) and wasmtime_memory_t (24), Caller, Store, Trap and Error hold
 // only their C pointer, as the calls and error values below assume;
 // otherwise wtCall, wtMemData and wtCallerMem use wasmtime-go's own calls
-// (TestProbeWasmtimeDirectLayouts fails then).
+// (TestWasmtimeDirectLayouts fails then).
 var wtDirectOK = func() bool {
 	one := func(v any, name string, size uintptr) bool {
 		t := reflect.TypeOf(v)

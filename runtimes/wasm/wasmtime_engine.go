@@ -629,7 +629,7 @@ type wtInstance struct {
 // and _initialize) under runtimes.wasm.load_timeout and ctx's cancel and,
 // for a call that needs it, under the call's deadline dl (zero: none) too: the host calls a deadline keeper without a watcher, so a
 // start that ran to load_timeout held the caller that long
-// (TestProbeWasmtimeNewInstanceKeepsDeadline).
+// (TestWasmtimeNewInstanceKeepsDeadline).
 func (p *wtProvider) newInstance(ctx context.Context, dl time.Time) (_ *wtInstance, err error) {
 	// Counted live before it uses the module and linker, so that Close
 	// does not release them under it (release).

@@ -9,7 +9,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeWholeNetworkNeedsCallerGrant: a provider holding Network(*)
+// TestWholeNetworkNeedsCallerGrant: a provider holding Network(*)
 // opens sockets itself, so the host cannot check each connection against
 // the caller's grants as it does for a brokered Network(host) provider. Its
 // tools connected anywhere for any caller, also one holding no Network at
@@ -17,7 +17,7 @@ import (
 // other host service (and a bridged URL MCP server's tools) needs the
 // caller's grant too. Each of its tools now requires Network(*) of the
 // caller (check 1), so such a call is refused before the tool runs.
-func TestProbeWholeNetworkNeedsCallerGrant(t *testing.T) {
+func TestWholeNetworkNeedsCallerGrant(t *testing.T) {
 	h := netHost(t)
 	loadTool(t, h, "netwhole.py", proberSource(`[Capability.Network("*")]`))
 	port, accepted := listener(t)
@@ -60,11 +60,11 @@ func (e *refusingEnv) Check(c abi.Capability) error {
 	return nil
 }
 
-// TestProbeWholeNetworkCheckedAtCall: what a tool requires can be replaced
+// TestWholeNetworkCheckedAtCall: what a tool requires can be replaced
 // (an Adapter Card's capability_required overrides the artifact's), so a
 // Network(*) provider checks the caller's grant at each call as well: a
 // call whose Env refuses Network(*) does not run.
-func TestProbeWholeNetworkCheckedAtCall(t *testing.T) {
+func TestWholeNetworkCheckedAtCall(t *testing.T) {
 	rt := newRuntime(t, nil)
 	all, err := abi.ParseGrants([]string{"Network(*)"})
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeWasmtimeNewInstanceKeepsDeadline: since the wasmtime provider
+// TestWasmtimeNewInstanceKeepsDeadline: since the wasmtime provider
 // says it keeps deadlines (KeepsDeadlines), the host calls it without a
 // watcher; but a call that needed a new instance ran its start
 // (_initialize) under runtimes.wasm.load_timeout only: neither the call's
@@ -18,7 +18,7 @@ import (
 // whole load_timeout (10 s by default) where the host used to answer at
 // the deadline (and wazero's newInstance derives from the call's context).
 // A new instance now starts under the call's deadline and cancel too.
-func TestProbeWasmtimeNewInstanceKeepsDeadline(t *testing.T) {
+func TestWasmtimeNewInstanceKeepsDeadline(t *testing.T) {
 	const loadTimeout = 3 * time.Second
 	for _, tc := range []struct {
 		name string

@@ -35,14 +35,14 @@ func wazeroCacheEntries(t *testing.T, dir string) []string {
 	return out
 }
 
-// TestProbeWazeroCacheDamagedHeader: wazero checks a CRC of a cache
+// TestWazeroCacheDamagedHeader: wazero checks a CRC of a cache
 // entry's machine code, not of the header before it. A damaged function
 // offset (a bit flipped on the disk between two runs) made the next host
 // run the module from the wrong address: the process died ("unexpected
 // signal", SIGSEGV in guest code); a damaged function count made it
 // allocate gigabytes; a cut entry. The loader now removes an entry whose
 // seal does not hold, says so at Warn, and compiles the module again.
-func TestProbeWazeroCacheDamagedHeader(t *testing.T) {
+func TestWazeroCacheDamagedHeader(t *testing.T) {
 	path := buildWAT(t, basicWAT("org.test.cachehdr", 2))
 	for name, damage := range map[string]func(b []byte) []byte{
 		"function offsets": func(b []byte) []byte {
@@ -103,11 +103,11 @@ func TestProbeWazeroCacheDamagedHeader(t *testing.T) {
 	}
 }
 
-// TestProbeWazeroCacheEntryFIFO: an entry of the compile cache replaced
+// TestWazeroCacheEntryFIFO: an entry of the compile cache replaced
 // by a FIFO held wazero's open(2), and the load with it (and the loader's
 // lock, so every later load), forever. Such an entry is now removed, with
 // a warning, and the module compiled again.
-func TestProbeWazeroCacheEntryFIFO(t *testing.T) {
+func TestWazeroCacheEntryFIFO(t *testing.T) {
 	path := buildWAT(t, basicWAT("org.test.cachefifo", 2))
 	dir := t.TempDir()
 	l := newTestLoader(t, Config{CacheDir: dir}, nil)

@@ -12,11 +12,11 @@ import (
 	pysdk "github.com/aios-host/aios-host/sdk/python"
 )
 
-// TestProbeSDKCacheFIFO: a file of the extracted Python SDK folder (in the
+// TestSDKCacheFIFO: a file of the extracted Python SDK folder (in the
 // user's cache) replaced by a FIFO made the check of the folder wait in
 // open(2) for a writer forever, and the Python runtime with it at start.
 // It is now taken as damaged and written again.
-func TestProbeSDKCacheFIFO(t *testing.T) {
+func TestSDKCacheFIFO(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
 	dir, err := extractSDK()

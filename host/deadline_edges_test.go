@@ -9,14 +9,14 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeCancelAbandonsStuckProvider: a provider that does not keep
+// TestCancelAbandonsStuckProvider: a provider that does not keep
 // deadlines (the wasmtime component engine, whose guest can sleep in
 // wasmtime's WASI, native code nothing interrupts) is called on a watcher
 // goroutine, and the watcher waited for the call's deadline plus
 // abandonGrace even when the caller had cancelled: a cancelled call held
 // its caller up to 31 s with the default deadline. The watcher now
 // abandons the call when the caller cancels, with Cancelled.
-func TestProbeCancelAbandonsStuckProvider(t *testing.T) {
+func TestCancelAbandonsStuckProvider(t *testing.T) {
 	te := newTestHost(t, nil)
 	p := &stuckProvider{release: make(chan struct{}), after: make(chan error, 1)}
 	if err := te.h.AddProvider(context.Background(), p, ProviderMeta{Trust: abi.System}); err != nil {

@@ -13,10 +13,10 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeWasmtimeCacheCut: a .cwasm entry cut short (a crash while the
+// TestWasmtimeCacheCut: a .cwasm entry cut short (a crash while the
 // disk was full) or emptied is refused by its seal and compiled again; the
 // module runs (no defect: a guard of what wasmtime's header check misses).
-func TestProbeWasmtimeCacheCut(t *testing.T) {
+func TestWasmtimeCacheCut(t *testing.T) {
 	path := buildWAT(t, basicWAT("org.test.cachecut", 2))
 	for name, cut := range map[string]func(int) int{"half": func(n int) int { return n / 2 }, "seal cut": func(n int) int { return n - 10 }, "empty": func(int) int { return 0 }} {
 		t.Run(name, func(t *testing.T) {
@@ -51,10 +51,10 @@ func TestProbeWasmtimeCacheCut(t *testing.T) {
 	}
 }
 
-// TestProbeWasmtimeCacheFIFO: a .cwasm entry replaced by a FIFO held the
+// TestWasmtimeCacheFIFO: a .cwasm entry replaced by a FIFO held the
 // load in open(2) forever (sealed.ReadFile); it is now refused at once,
 // with the "unusable; recompiling" warning, and the module runs.
-func TestProbeWasmtimeCacheFIFO(t *testing.T) {
+func TestWasmtimeCacheFIFO(t *testing.T) {
 	path := buildWAT(t, basicWAT("org.test.cachefifo", 2))
 	dir := t.TempDir()
 	l := newWasmtimeTestLoader(t, Config{CacheDir: dir})

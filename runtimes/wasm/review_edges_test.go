@@ -15,7 +15,7 @@ import (
 	"github.com/aios-host/aios-host/internal/sealed"
 )
 
-// TestProbeSealedEntryIsACacheHit guards the sealing of wazero's compile
+// TestSealedEntryIsACacheHit guards the sealing of wazero's compile
 // cache (no defect): the seal follows what wazero reads, and wazero must
 // still take a sealed entry. Had it refused one (trailing bytes) it would
 // compile the module again on every load, in silence, and write the entry
@@ -23,7 +23,7 @@ import (
 // the host would seal it again: the cache would be a cost, not a saving.
 // A second loader's load leaves the sealed entries untouched: the same
 // file (os.SameFile: not renamed over), the same bytes.
-func TestProbeSealedEntryIsACacheHit(t *testing.T) {
+func TestSealedEntryIsACacheHit(t *testing.T) {
 	path := buildWAT(t, basicWAT("org.test.sealhit", 2))
 	dir := t.TempDir()
 	l := newTestLoader(t, Config{CacheDir: dir}, nil)
@@ -96,14 +96,14 @@ func slowInitWAT() string {
 )`, reg, bumpAlloc, packedReg)
 }
 
-// TestProbeWazeroNewInstanceKeepsDeadline: the wazero provider says it
+// TestWazeroNewInstanceKeepsDeadline: the wazero provider says it
 // keeps deadlines (KeepsDeadlines), so the host calls it without a
 // watcher; but a call that needed a new instance ran the guest's
 // _initialize under runtimes.wasm.load_timeout only (guard), so neither
 // the call's deadline nor its caller's cancel stopped it and the caller
 // waited the whole load_timeout (10 s by default). (The start function
 // was already stopped by them: it runs under the call's context.)
-func TestProbeWazeroNewInstanceKeepsDeadline(t *testing.T) {
+func TestWazeroNewInstanceKeepsDeadline(t *testing.T) {
 	const loadTimeout = 3 * time.Second
 	for _, tc := range []struct {
 		name string

@@ -27,7 +27,7 @@ func (panicHandler) Handle(context.Context, slog.Record) error {
 // call (on a new instance). wasmtime-go keeps such a panic in the store's
 // data and only its own Func.Call re-raises it; the guest calls that go
 // around Func.Call (wtCall) must do the same. No defect: a guard.
-func TestProbeWasmtimeHostPanic(t *testing.T) {
+func TestWasmtimeHostPanic(t *testing.T) {
 	g := newEdgeGuest(edgeReg)
 	ok := g.seg(`{"value":1}`)
 	msgPtr, msgN := pk(g.seg("hello"))
@@ -58,7 +58,7 @@ func TestProbeWasmtimeHostPanic(t *testing.T) {
 // goroutine: host.CallWatched's goroutine, timer and channel, and the stack
 // the fresh goroutine grew again on every call, were a fifth of a tool
 // call (BenchmarkPipelineWASMEcho/wasmtime).
-func TestProbeWasmtimeKeepsDeadlines(t *testing.T) {
+func TestWasmtimeKeepsDeadlines(t *testing.T) {
 	g := newEdgeGuest(edgeReg)
 	ok := g.seg(`{"value":1}`)
 	g.call = fmt.Sprintf(`(loop $l (br $l)) (i64.const %d)`, ok)
@@ -94,7 +94,7 @@ func TestProbeWasmtimeKeepsDeadlines(t *testing.T) {
 // _val_t) are those of the wasmtime-go in go.mod: when they change, both
 // fall back to wasmtime-go's own calls, correct but slower, and this test
 // says so.
-func TestProbeWasmtimeDirectLayouts(t *testing.T) {
+func TestWasmtimeDirectLayouts(t *testing.T) {
 	if !wtDirectOK {
 		t.Fatal("wasmtime-go's types no longer have the layouts wasmtime_call.go reads; guest calls and memory reads go through the slow path")
 	}

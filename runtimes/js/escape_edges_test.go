@@ -9,13 +9,13 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeStoredCtxServesOnlyTheCurrentCall: a provider that keeps ctx
+// TestStoredCtxServesOnlyTheCurrentCall: a provider that keeps ctx
 // (and a pending timer) from one call and uses it later never acts with
 // that call's Env: in a later call, on the same pooled runtime, a kept ctx
 // reaches the later call's Env; a timer left from the earlier call never
 // runs in the later one; in a worker process as in the host (guard test,
 // no defect).
-func TestProbeStoredCtxServesOnlyTheCurrentCall(t *testing.T) {
+func TestStoredCtxServesOnlyTheCurrentCall(t *testing.T) {
 	for _, iso := range []string{IsolationInProcess, IsolationProcess} {
 		t.Run(iso, func(t *testing.T) { storedCtx(t, iso) })
 	}
@@ -74,14 +74,14 @@ func storedCtx(t *testing.T, iso string) {
 	}
 }
 
-// TestProbeNoGoObjectThroughToolError: a host call's error is made with the
+// TestNoGoObjectThroughToolError: a host call's error is made with the
 // SDK's ToolError class, which the provider's code can break
 // (Object.setPrototypeOf(aios.ToolError, a function that throws)). The
 // fallback was goja's GoError, whose "value" is the host's *abi.ToolError
 // itself, wrapped: the tool read and wrote the Go struct's fields and called
 // its methods (e.value.Message = "…", e.value.Error()). It is now a plain
 // Error carrying code, message and a copy of data.
-func TestProbeNoGoObjectThroughToolError(t *testing.T) {
+func TestNoGoObjectThroughToolError(t *testing.T) {
 	rt := newRuntime(t, Options{PoolSize: 1, Isolation: IsolationInProcess})
 	p := loadSource(t, rt, "breaker.js", `
 aios.registerTool({name: "x"}, async (params, ctx) => {

@@ -12,12 +12,12 @@ import (
 	"time"
 )
 
-// TestProbeWazeroSealing: SealWazero seals a new entry in place (wazero
+// TestWazeroSealing: SealWazero seals a new entry in place (wazero
 // ignores what follows its data) and CheckWazero keeps it; an entry
 // damaged after its sealing is removed by CheckWazero and not sealed again
 // (blessed) by SealWazero; an entry with no seal (from before sealing) is
 // removed, so its module is compiled again.
-func TestProbeWazeroSealing(t *testing.T) {
+func TestWazeroSealing(t *testing.T) {
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "wazero-v1-amd64-linux")
 	if err := os.MkdirAll(sub, 0o700); err != nil {
@@ -82,11 +82,11 @@ func TestProbeWazeroSealing(t *testing.T) {
 	}
 }
 
-// TestProbeReadFileFIFO: a cache entry replaced by a FIFO (the wasmtime
+// TestReadFileFIFO: a cache entry replaced by a FIFO (the wasmtime
 // .cwasm files, the instrumented modules) made ReadFile wait in open(2)
 // for a writer forever, and the load with it. It is now refused at once
 // as not a regular file, so the module is compiled again.
-func TestProbeReadFileFIFO(t *testing.T) {
+func TestReadFileFIFO(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "x.cwasm")
 	if err := syscall.Mkfifo(p, 0o600); err != nil {
 		t.Skip("no mkfifo:", err)

@@ -10,13 +10,13 @@ import (
 	"testing"
 )
 
-// TestProbeComponentCacheDamagedHeader: the component runtime's compile
+// TestComponentCacheDamagedHeader: the component runtime's compile
 // cache (<data>/cache/component) is a wazero file cache, whose CRC covers
 // an entry's machine code but not the function offsets before it: an
 // offset damaged between two runs made the next host run the component's
 // code from the wrong address and die (SIGSEGV). A damaged entry is now
 // removed, with a warning, and compiled again.
-func TestProbeComponentCacheDamagedHeader(t *testing.T) {
+func TestComponentCacheDamagedHeader(t *testing.T) {
 	dir := t.TempDir()
 	p, err := New(context.Background(), sample(t, "hello"), "hello.wasm", "", Options{CacheDir: dir})
 	if err != nil {

@@ -17,13 +17,13 @@ import (
 	"github.com/aios-host/aios-host/host"
 )
 
-// TestProbeMetricsAuditFailing: while the audit log could not be written
+// TestMetricsAuditFailing: while the audit log could not be written
 // (a full disk) the host refused every call and /health said degraded,
 // but GET /metrics, what an operator's alerting scrapes, had nothing to
 // say it but Unavailable errors of a tool "unknown". It now has the gauge
 // aios_audit_log_failing, 1 while the log fails and 0 once it is written
 // again.
-func TestProbeMetricsAuditFailing(t *testing.T) {
+func TestMetricsAuditFailing(t *testing.T) {
 	dir := t.TempDir()
 	var full atomic.Bool
 	aw, err := audit.Open(filepath.Join(dir, "audit.jsonl"), audit.Options{WriteFault: func(f *os.File, b []byte) (int, error) {

@@ -12,12 +12,12 @@ import (
 	"time"
 )
 
-// TestProbeArtifactFIFODoesNotHang: a pinned artifact (or pinned file)
+// TestArtifactFIFODoesNotHang: a pinned artifact (or pinned file)
 // replaced by a FIFO made ArtifactPin.Check, and so `aios-host verify`,
 // wait in open(2) for a writer that never comes; PinArtifact (`aios-host
 // sign`) the same for the artifact. A file that is not a regular file is
 // now refused, naming it.
-func TestProbeArtifactFIFODoesNotHang(t *testing.T) {
+func TestArtifactFIFODoesNotHang(t *testing.T) {
 	dir := t.TempDir()
 	if err := syscall.Mkfifo(filepath.Join(dir, "plugin.wasm"), 0o644); err != nil {
 		t.Skip("no mkfifo:", err)

@@ -85,7 +85,7 @@ func sleepCall(p *Provider, tool string, ms int64, cancelAfter time.Duration) (a
 	return p.Call(ctx, &abi.ToolCall{ID: "s", Tool: tool, Params: map[string]any{"ms": ms}, Deadline: time.Now().Add(300 * time.Millisecond)}, &fakeEnv{})
 }
 
-// TestProbeSleepPastDeadline: wasmtime's own WASI 0.2 sleeps in native
+// TestSleepPastDeadline: wasmtime's own WASI 0.2 sleeps in native
 // code (pollable.block of a monotonic-clock pollable), which epoch
 // interruption cannot stop, so a guest that sleeps once past its deadline
 // runs to the end of its sleep. The provider then answered the guest's
@@ -96,7 +96,7 @@ func sleepCall(p *Provider, tool string, ms int64, cancelAfter time.Duration) (a
 // either way the next call is served. The provider does not claim
 // abi.DeadlineKeeper: the host's watcher answers the caller, since a
 // cancel does not cut a sleep short (docs/components.md).
-func TestProbeSleepPastDeadline(t *testing.T) {
+func TestSleepPastDeadline(t *testing.T) {
 	l := newLoader(t, Options{})
 	p := loadSleeper(t, l)
 	if k, ok := abi.Provider(p).(abi.DeadlineKeeper); ok && k.KeepsDeadlines() {
@@ -123,14 +123,14 @@ func TestProbeSleepPastDeadline(t *testing.T) {
 	}
 }
 
-// TestProbeSleepEndsAtDeadline: a guest sleeping past its deadline held
+// TestSleepEndsAtDeadline: a guest sleeping past its deadline held
 // its instance (and with it a pool slot, and Loader.Close) to the end of
 // its sleep, 60 s here, whatever the call's deadline: wasmtime's WASI
 // waits in native code. The host now defines wasi:clocks/monotonic-clock
 // over wasmtime's and ends every clock pollable at the deadline (clock.go),
 // so the call ends at its deadline, the one instance of a pool of one
 // serves the next call, and Close does not wait.
-func TestProbeSleepEndsAtDeadline(t *testing.T) {
+func TestSleepEndsAtDeadline(t *testing.T) {
 	l := NewLoader(Options{PoolSize: 1})
 	p := loadSleeper(t, l)
 	for _, cancelAfter := range []time.Duration{0, 100 * time.Millisecond} {

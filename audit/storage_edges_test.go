@@ -9,14 +9,14 @@ import (
 	"testing"
 )
 
-// TestProbePrunedFileTornLine: a crash (or a full disk) while the writer
+// TestPrunedFileTornLine: a crash (or a full disk) while the writer
 // appended a line to audit.pruned.jsonl leaves a last line without its
 // newline. The file it names was not deleted (the line is fsynced before
 // the deletion), so nothing depends on it. Before, the torn line made
 // every later pruning fail ("not a pruned-file record: unexpected end of
 // JSON input", the log grew without bound) and the next append glued a
 // line onto it; `audit verify` of what remained failed the same way.
-func TestProbePrunedFileTornLine(t *testing.T) {
+func TestPrunedFileTornLine(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
 	logRotated(t, path, 1, 40, 1, nil)
@@ -55,7 +55,7 @@ func TestProbePrunedFileTornLine(t *testing.T) {
 	}
 }
 
-// TestProbeLogTruncatedUnderHost: logrotate's copytruncate (or a person)
+// TestLogTruncatedUnderHost: logrotate's copytruncate (or a person)
 // empties the log while the host runs. Before, the writer went on writing
 // at its old offset: the file began with a hole of NUL bytes that `audit
 // verify` reported as "invalid character '\x00'" on line 1, nothing was
@@ -63,7 +63,7 @@ func TestProbePrunedFileTornLine(t *testing.T) {
 // file after records it no longer held. Now the records go to the file's
 // new end, the writer says at Warn that the log was cut, and the copy and
 // the file verify as one chain, across a rotation and a restart.
-func TestProbeLogTruncatedUnderHost(t *testing.T) {
+func TestLogTruncatedUnderHost(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
 	var logBuf bytes.Buffer

@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-// TestProbePutOverFolder: an object's file replaced by a folder (a stray
+// TestPutOverFolder: an object's file replaced by a folder (a stray
 // mkdir, a restore gone wrong) made every Put of that content fail with
 // the rename's "file exists", naming two paths and not the problem. It now
 // says that the object's path is a folder and to remove it; Get calls it
 // not a regular file; a Put after the folder is removed stores the object.
-func TestProbePutOverFolder(t *testing.T) {
+func TestPutOverFolder(t *testing.T) {
 	s, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
