@@ -145,3 +145,28 @@ func TestProbeSubscribeInstantCapped(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeLateResultMessage: a guest that sleeps past its deadline now
+// wakes at the deadline (clock.go) and its result is dropped with
+// Timeout; a cancelled caller's guest wakes at the deadline too and gets
+// Cancelled. The messages said "a wait in WASI, such as a sleep, is not
+// interrupted on wasmtime", which stopped being true when the clock was
+// capped: they now say the sleep ended at the deadline, and that a cancel
+// does not cut it short.
+func TestProbeLateResultMessage(t *testing.T) {
+	l := newLoader(t, Options{PoolSize: 1})
+	p := loadSleeper(t, l)
+	for _, tc := range []struct {
+		cancel time.Duration
+		want   abi.ErrorCode
+		says   string
+	}{
+		{0, abi.Timeout, "ends at the deadline"},
+		{100 * time.Millisecond, abi.Cancelled, "not cut short by a cancel"},
+	} {
+		_, err := sleepCall(p, "sleep", 60_000, tc.cancel)
+		if abi.CodeOf(err) != tc.want || strings.Contains(err.Error(), "not interrupted") || !strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), "tool sleep") {
+			t.Errorf("sleep(60000) under a 300 ms deadline, cancelled after %v: %v; want %s saying %q", tc.cancel, err, tc.want, tc.says)
+		}
+	}
+}

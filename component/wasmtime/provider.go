@@ -660,18 +660,19 @@ func (inst *instance) invoke(t *tool, args []wit.Value, deadline time.Time) (wit
 		return nil, inst.fail(t, err, deadline)
 	}
 	// A wait in wasmtime's own WASI 0.2 (pollable.block, poll: a sleep)
-	// runs in native code that the epoch callback cannot interrupt, so a
-	// guest may return past its deadline or after its caller cancelled:
-	// its result is late, as that of a guest the callback stopped.
+	// runs in native code that the epoch callback cannot interrupt; it
+	// ends at the deadline (clock.go), not at a cancel, so a guest may
+	// return past its deadline or after its caller cancelled: its result
+	// is late, as that of a guest the callback stopped.
 	var ctx context.Context
 	if st := inst.state; st != nil {
 		ctx = st.ctx
 	}
 	switch guestcheck.Check(ctx, deadline) {
 	case guestcheck.Cancelled:
-		return nil, abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled; the component returned later (a wait in WASI, such as a sleep, is not interrupted on wasmtime) and its result was dropped", t.Def.Name)
+		return nil, abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled; the component returned later (a wait in WASI, such as a sleep, is not cut short by a cancel on wasmtime: it ends at the deadline) and its result was dropped", t.Def.Name)
 	case guestcheck.Deadline:
-		return nil, abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component returned later (a wait in WASI, such as a sleep, is not interrupted on wasmtime) and its result was dropped", t.Def.Name)
+		return nil, abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component returned later (a wait in WASI, such as a sleep, ends at the deadline on wasmtime) and its result was dropped", t.Def.Name)
 	}
 	return v, nil
 }
