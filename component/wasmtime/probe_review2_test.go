@@ -15,14 +15,15 @@ import (
 )
 
 // sleeperAt is sleepHex importing wasi:clocks/monotonic-clock and
-// wasi:io/poll at version v (same length as 0.2.0).
+// wasi:io/poll at version v (sections re-sized).
 func sleeperAt(t *testing.T, l *Loader, v string) *Provider {
 	t.Helper()
-	h := strings.ReplaceAll(sleepHex, hex.EncodeToString([]byte("monotonic-clock@0.2.0")), hex.EncodeToString([]byte("monotonic-clock@"+v)))
-	h = strings.ReplaceAll(h, hex.EncodeToString([]byte("poll@0.2.0")), hex.EncodeToString([]byte("poll@"+v)))
-	b, err := hex.DecodeString(h)
+	b, err := hex.DecodeString(sleepHex)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, n := range []string{"wasi:clocks/monotonic-clock@", "wasi:io/poll@"} {
+		b = patchNames(b, n+"0.2.0", n+v)
 	}
 	p, err := l.LoadBytes(context.Background(), abi.Source{Path: "sleep-" + v + ".wasm"}, b)
 	if err != nil {
@@ -32,6 +33,28 @@ func sleeperAt(t *testing.T, l *Loader, v string) *Provider {
 	return p.(*Provider)
 }
 
+// patchNames replaces the name from by to (each with its length byte) in
+// the top-level sections of component b other than core modules, and
+// re-sizes them.
+func patchNames(b []byte, from, to string) []byte {
+	old, repl := append([]byte{byte(len(from))}, from...), append([]byte{byte(len(to))}, to...)
+	out := append([]byte(nil), b[:8]...)
+	for i := 8; i < len(b); {
+		id := b[i]
+		i++
+		n, w := binary.Uvarint(b[i:])
+		body := b[i+w : i+w+int(n)]
+		i += w + int(n)
+		if id != 1 { // not inside the core module
+			body = bytes.ReplaceAll(body, old, repl)
+		}
+		out = append(out, id)
+		out = binary.AppendUvarint(out, uint64(len(body)))
+		out = append(out, body...)
+	}
+	return out
+}
+
 // TestProbeClockCapEveryVersion: the host's monotonic clock is defined
 // once, at wasmtime's version (clockIface); a component may import any
 // 0.2.x, older or newer. Every one of them gets the capped clock: a 3 s
@@ -39,7 +62,7 @@ func sleeperAt(t *testing.T, l *Loader, v string) *Provider {
 // defect.
 func TestProbeClockCapEveryVersion(t *testing.T) {
 	l := newLoader(t, Options{PoolSize: 1})
-	for _, v := range []string{"0.2.0", "0.2.1", "0.2.3", "0.2.5", "0.2.6", "0.2.7", "0.2.8", "0.2.9"} {
+	for _, v := range []string{"0.2.0", "0.2.1", "0.2.3", "0.2.5", "0.2.6", "0.2.7", "0.2.8", "0.2.9", "0.2.10", "0.2.12"} {
 		p := sleeperAt(t, l, v)
 		start := time.Now()
 		done := make(chan error, 1)
@@ -81,37 +104,14 @@ func TestProbeClockPollableNoLeak(t *testing.T) {
 
 // instantHex is sleepHex with subscribe-duration replaced by
 // subscribe-instant: sleep(ms) blocks on the instant ms·10⁶ ns of the
-// monotonic clock (sections re-sized).
+// monotonic clock.
 func instantHex(t *testing.T) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(sleepHex)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, repl := append([]byte{18}, "subscribe-duration"...), append([]byte{17}, "subscribe-instant"...)
-	out := append([]byte(nil), b[:8]...)
-	for i := 8; i < len(b); {
-		id := b[i]
-		i++
-		n, w := uint64(0), 0
-		for s := uint(0); ; s += 7 {
-			c := b[i+w]
-			n |= uint64(c&0x7f) << s
-			w++
-			if c < 0x80 {
-				break
-			}
-		}
-		body := b[i+w : i+w+int(n)]
-		i += w + int(n)
-		if id != 1 { // not inside the core module
-			body = bytes.ReplaceAll(body, old, repl)
-		}
-		out = append(out, id)
-		out = binary.AppendUvarint(out, uint64(len(body)))
-		out = append(out, body...)
-	}
-	return out
+	return patchNames(b, "subscribe-duration", "subscribe-instant")
 }
 
 // TestProbeSubscribeInstantCapped: subscribe-instant (absolute) is capped
