@@ -27,7 +27,10 @@ import (
 // wasmtime_wasi.go). The pollables stay wasmtime's own (its streams and
 // poll functions know no other): each function calls wasmtime's through a
 // small proxy component (clockProxyHex), instantiated in every store with
-// a linker that has wasmtime's WASI alone. The other WASI pollables never
+// a linker that has wasmtime's WASI alone. A pollable the guest keeps
+// for a later call ends at the deadline of the call that made it: an idle
+// instance holding one that ends after a call's deadline does not serve
+// that call (Provider.get). The other WASI pollables never
 // wait: stdout and stderr go to the host, stdin is empty, sockets are
 // denied.
 
@@ -185,17 +188,27 @@ func (inst *instance) clockHost(id uintptr, cx *C.wasmtime_context_t, args *cval
 	}
 	a := *args
 	v := ofPtr[uint64](&a)
-	left := uint64(max(time.Until(inst.dl), 0))
+	start := time.Now()
+	left := uint64(max(inst.dl.Sub(start), 0))
+	in := *v // how long from now the pollable waits
 	if id == hostClockSubscribeDuration {
 		*v = min(*v, left)
+		in = *v
 	} else {
 		var now cval
 		if err := inst.callClock(cx, 0, nil, 0, &now, 1); err != nil {
 			return err
 		}
-		if end := *ofPtr[uint64](&now) + left; *v > end {
+		n := *ofPtr[uint64](&now)
+		if end := n + left; *v > end {
 			*v = end
 		}
+		in = max(*v, n) - n
+	}
+	// The guest may keep the pollable and wait on it in a later call
+	// (get).
+	if end := start.Add(time.Duration(in)); end.After(inst.clockEnd) {
+		inst.clockEnd = end
 	}
 	return inst.callClock(cx, i, &a, 1, results, nresults)
 }

@@ -170,3 +170,82 @@ func TestProbeLateResultMessage(t *testing.T) {
 		}
 	}
 }
+
+// keepHex (`jco parse`) keeps a clock pollable across calls: arm(ms)
+// subscribes ms and keeps the pollable in a global, fire() blocks on it.
+//
+//	(component $C
+//	  (import "wasi:io/poll@0.2.0" (instance $poll
+//	    (export "pollable" (type (sub resource)))
+//	    (export "[method]pollable.block" (func (param "self" (borrow 0))))))
+//	  (alias export $poll "pollable" (type $pollable))
+//	  (import "wasi:clocks/monotonic-clock@0.2.0" (instance $clock
+//	    (alias outer $C $pollable (type $p))
+//	    (export "pollable" (type $pe (eq $p)))
+//	    (export "subscribe-duration" (func (param "when" u64) (result (own $pe))))))
+//	  (core module $m
+//	    (import "clock" "subscribe" (func $sub (param i64) (result i32)))
+//	    (import "poll" "block" (func $block (param i32)))
+//	    (global $p (mut i32) (i32.const 0))
+//	    (func (export "arm") (param $ms i64) (result i64)
+//	      (global.set $p (call $sub (i64.mul (local.get $ms) (i64.const 1000000))))
+//	      (local.get $ms))
+//	    (func (export "fire") (result i64)
+//	      (call $block (global.get $p))
+//	      (i64.const 1)))
+//	  (core func $sub (canon lower (func $clock "subscribe-duration")))
+//	  (core func $block (canon lower (func $poll "[method]pollable.block")))
+//	  (core instance $ci (instantiate $m
+//	    (with "clock" (instance (export "subscribe" (func $sub))))
+//	    (with "poll" (instance (export "block" (func $block))))))
+//	  (func $arm (param "ms" u64) (result u64) (canon lift (core func $ci "arm")))
+//	  (func $fire (result u64) (canon lift (core func $ci "fire")))
+//	  (export "arm" (func $arm))
+//	  (export "fire" (func $fire)))
+const keepHex = "0061736d0d0001000739014204040008706f6c6c61626c6503010168000140010473656c660101000400165b6d6574686f645d706f6c6c61626c652e626c6f636b01020a17010012776173693a696f2f706f6c6c40302e322e300500060d0103000008706f6c6c61626c65073b0142050203020101040008706f6c6c61626c65030000016901014001047768656e7700020400127375627363726962652d6475726174696f6e01030a26010021776173693a636c6f636b732f6d6f6e6f746f6e69632d636c6f636b40302e322e30050201a1010061736d0100000001130460017e017f60017f0060017e017e6000017e02200205636c6f636b09737562736372696265000004706f6c6c05626c6f636b000103030202030606017f0141000b070e020361726d0002046669726500030a1a020f00200042c0843d7e1000240020000b08002300100142010b0027046e616d650002016d010d0200037375620105626c6f636b020701020100026d73070401000170061701010001127375627363726962652d6475726174696f6e08050101000000061b01010000165b6d6574686f645d706f6c6c61626c652e626c6f636b08050101000100022b030101097375627363726962650000010105626c6f636b000100000205636c6f636b120004706f6c6c12010709014001026d73770077060901000001020361726d080601000002000307050140000077060a0100000102046669726508060100000300040b1202000361726d01020000046669726501030000630e636f6d706f6e656e742d6e616d6500020143010f00000200037375620105626c6f636b010600110100016d010700120102026369010d0102020361726d030466697265010c03010108706f6c6c61626c65010f05020004706f6c6c0105636c6f636b"
+
+// TestProbePollableKeptAcrossCalls: a clock pollable ends at the deadline
+// of the call that made it, so one made under a long deadline and kept
+// by the guest made a later call with a short deadline wait to that
+// long deadline on the pooled instance (native code the epoch callback
+// cannot stop): fire() under 300 ms held the pool's one instance for
+// 10 s. An idle instance holding a clock pollable that may end after a
+// call's deadline is no longer given that call: it is closed and a new
+// one serves it.
+func TestProbePollableKeptAcrossCalls(t *testing.T) {
+	l := newLoader(t, Options{PoolSize: 1})
+	b, err := hex.DecodeString(keepHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p0, err := l.LoadBytes(context.Background(), abi.Source{Path: "keep.wasm"}, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p0.Close() })
+	p := p0.(*Provider)
+	if v, err := callP(p, &fakeEnv{}, "arm", map[string]any{"ms": int64(60_000)}, 10*time.Second); err != nil || v != int64(60_000) {
+		t.Fatalf("arm(60000) = %v, %v", v, err)
+	}
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		_, err := callP(p, &fakeEnv{}, "fire", nil, 300*time.Millisecond)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Errorf("fire() under 300 ms on a fresh instance (no pollable armed) succeeded after %v", time.Since(start))
+		}
+	case <-time.After(4 * time.Second):
+		t.Fatal("fire() under a 300 ms deadline still blocked 4 s later on a pollable armed under a 10 s deadline")
+	}
+	// A pollable that ends within the call's deadline is still waited on.
+	if v, err := callP(p, &fakeEnv{}, "arm", map[string]any{"ms": int64(20)}, 5*time.Second); err != nil || v != int64(20) {
+		t.Fatalf("arm(20) = %v, %v", v, err)
+	}
+	if v, err := callP(p, &fakeEnv{}, "fire", nil, 5*time.Second); err != nil || v != int64(1) {
+		t.Errorf("fire() under 5 s after arm(20) = %v, %v; want 1", v, err)
+	}
+}

@@ -365,8 +365,10 @@ type instance struct {
 	// epoch callback stopped it for its caller (epoch.go).
 	dl        time.Time
 	cancelled bool
-	// clock holds wasmtime's monotonic-clock functions (clock.go).
-	clock [len(clockFuncs)]C.wasmtime_component_func_t
+	// clock holds wasmtime's monotonic-clock functions (clock.go);
+	// clockEnd is when the last of the clock pollables it made ends.
+	clock    [len(clockFuncs)]C.wasmtime_component_func_t
+	clockEnd time.Time
 }
 
 // loadStartTimeout bounds the start code of the instance a load makes.
@@ -434,10 +436,24 @@ func (l *Loader) ticks(d time.Duration) uint64 {
 
 // get takes an idle instance or makes one whose start code runs until dl.
 func (p *Provider) get(dl time.Time) (*instance, error) {
-	select {
-	case inst := <-p.pool:
+	for {
+		var inst *instance
+		select {
+		case inst = <-p.pool:
+		default:
+		}
+		if inst == nil {
+			break
+		}
+		// A clock pollable ends at the deadline of the call that made
+		// it (clock.go); the guest may have kept one and wait on it in
+		// this call, in native code the epoch callback cannot stop: an
+		// instance that holds one ending after dl does not serve it.
+		if inst.clockEnd.After(dl) {
+			p.release(inst)
+			continue
+		}
 		return inst, nil
-	default:
 	}
 	// Counted live before newInstance uses the component and linker: the
 	// last busy instance of a closed provider frees them (release), and
