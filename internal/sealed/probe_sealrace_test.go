@@ -3,9 +3,12 @@
 package sealed
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -28,7 +31,7 @@ func writeEntry(t *testing.T, p, content string) {
 func checkWhile(t *testing.T, dir string, during func()) []string {
 	t.Helper()
 	waiting := make(chan struct{})
-	onWait = func() { close(waiting) }
+	onWait = func(string) { close(waiting) }
 	t.Cleanup(func() { onWait = nil })
 	done := make(chan []string, 1)
 	go func() { done <- CheckWazero(dir) }()
@@ -135,5 +138,50 @@ func TestProbeSealRaceBoundedWait(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("CheckWazero waited past wazeroWait")
+	}
+}
+
+// TestProbeSealRaceSingleCheck: two first loads of a process (two
+// loaders, or a loader and a component) checked the same cache at once,
+// each reading and hashing every entry: twice the work (seconds for a
+// large cache). The second check now waits for the first and finds the
+// entries checked.
+func TestProbeSealRaceSingleCheck(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "wazero-v1-amd64-linux")
+	if err := os.MkdirAll(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	const n = 8
+	for i := range n {
+		name := fmt.Sprintf("e%d", i)
+		if err := WriteFile(filepath.Join(sub, name), []byte("WAZEVO "+name), []byte(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var reads atomic.Int64
+	var once sync.Once
+	second := make(chan []string, 1)
+	onRead = func(string) {
+		reads.Add(1)
+		once.Do(func() {
+			// The first check is under way: a second one starts.
+			go func() { second <- CheckWazero(dir) }()
+			select { // before the fix it ends here at once (no assert on time)
+			case r := <-second:
+				second <- r
+			case <-time.After(300 * time.Millisecond):
+			}
+		})
+	}
+	defer func() { onRead = nil }()
+	if removed := CheckWazero(dir); len(removed) != 0 {
+		t.Fatalf("removed %v", removed)
+	}
+	if removed := <-second; len(removed) != 0 {
+		t.Fatalf("the second check removed %v", removed)
+	}
+	if got := reads.Load(); got != n {
+		t.Fatalf("%d entries read for %d entries", got, n)
 	}
 }

@@ -79,6 +79,11 @@ func CheckWazero(dir string) (removed []string) {
 	if dir == "" {
 		return nil
 	}
+	// One check of dir at a time: two first loads would otherwise both
+	// read every entry; the second finds them checked.
+	st := dirState(dir)
+	st.check.Lock()
+	defer st.check.Unlock()
 	present := map[string]bool{}
 	var unsealed []string
 	defer func() {
@@ -109,6 +114,9 @@ func CheckWazero(dir string) (removed []string) {
 		wazeroSeen.Unlock()
 		if ok && seen == id {
 			return
+		}
+		if onRead != nil {
+			onRead(p)
 		}
 		if _, err := ReadFile(p, []byte(filepath.Base(p))); err != nil {
 			if !hasTrailer(p, fi.Size()) {
@@ -161,14 +169,16 @@ func CheckWazero(dir string) (removed []string) {
 // variable for tests.
 var wazeroWait = 30 * time.Second
 
-// onWait, when set (tests), runs when CheckWazero starts waiting.
-var onWait func()
+// onWait, when set (tests), runs when CheckWazero starts waiting;
+// onRead before it reads an entry to check its seal.
+var onWait, onRead func(string)
 
 // wazeroDirs holds the state of this process for each cache directory
 // (filepath.Clean'd), a *wazeroDir.
 var wazeroDirs sync.Map
 
 type wazeroDir struct {
+	check sync.Mutex // held by CheckWazero
 	// compiling is read-held by each compilation in progress on the
 	// directory (BeginWazero to its end), and held by CheckWazero while
 	// it removes the entries that no compilation will seal.
@@ -209,7 +219,7 @@ func BeginWazero(dir string) (end func()) {
 // called.
 func waitCompiles(dir string) (release func()) {
 	if onWait != nil {
-		onWait()
+		onWait(dir)
 	}
 	st := dirState(dir)
 	deadline := time.Now().Add(wazeroWait)
