@@ -348,13 +348,16 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	if opts.CacheDir != "" {
 		var cache wazero.CompilationCache
 		wasm.CheckCache(opts.CacheDir, opts.Logger) // and new ones sealed below
+		endCompile := sealed.BeginWazero(opts.CacheDir)
 		if cache, err = wazero.NewCompilationCacheWithDir(opts.CacheDir); err == nil {
 			if err = p.compileAll(ctx, name, cfg.WithCompilationCache(cache), mods); err == nil {
 				sealed.SealWazero(opts.CacheDir)
+				endCompile()
 				// Bounded while the host runs, not only at its start.
 				wasm.NoteCompiled(opts.CacheDir, opts.Logger)
 			}
 		}
+		endCompile()
 		if err != nil {
 			// The cache is an optimisation: when compiling through it
 			// fails (a corrupt entry, a full disk), compile without it.

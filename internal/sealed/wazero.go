@@ -28,9 +28,18 @@ var wazeroSeen = struct {
 type fileID struct {
 	size int64
 	mod  time.Time
+	ino  uint64 // 0 where unknown
 }
 
-func idOf(fi os.FileInfo) fileID { return fileID{size: fi.Size(), mod: fi.ModTime()} }
+func idOf(fi os.FileInfo) fileID { return fileID{size: fi.Size(), mod: fi.ModTime(), ino: inode(fi)} }
+
+// forget drops p from wazeroSeen: a new file wazero writes there (maybe
+// with the inode number of the removed one) is a new entry to seal.
+func forget(p string) {
+	wazeroSeen.Lock()
+	delete(wazeroSeen.m, p)
+	wazeroSeen.Unlock()
+}
 
 // wazeroEntries calls fn with the path and info (Lstat) of each entry of
 // the wazero file cache in dir (dir/wazero-*/*, not wazero's temporary
@@ -63,12 +72,20 @@ func wazeroEntries(dir string, fn func(path string, fi os.FileInfo)) {
 // regular file (a FIFO, a link), so that wazero
 // compiles the module again instead of running it, and returns the paths
 // removed. Entries this process checked or sealed and unchanged since are
-// not read again.
+// not read again. An entry with no seal may be one a compilation in
+// progress (BeginWazero) wrote and has not sealed yet: CheckWazero waits
+// for the compilations in progress on dir to end before removing it.
 func CheckWazero(dir string) (removed []string) {
 	if dir == "" {
 		return nil
 	}
+	// One check of dir at a time: two first loads would otherwise both
+	// read every entry; the second finds them checked.
+	st := dirState(dir)
+	st.check.Lock()
+	defer st.check.Unlock()
 	present := map[string]bool{}
+	var unsealed []string
 	defer func() {
 		// Forget the entries that are gone (pruned), so that the map
 		// stays as large as the cache.
@@ -86,6 +103,7 @@ func CheckWazero(dir string) (removed []string) {
 			// wazero makes only files: a FIFO would hold its open(2)
 			// (and the load) forever, a link may lead anywhere.
 			if os.Remove(p) == nil {
+				forget(p)
 				removed = append(removed, p)
 			}
 			return
@@ -97,8 +115,16 @@ func CheckWazero(dir string) (removed []string) {
 		if ok && seen == id {
 			return
 		}
+		if onRead != nil {
+			onRead(p)
+		}
 		if _, err := ReadFile(p, []byte(filepath.Base(p))); err != nil {
-			if os.Remove(p) == nil {
+			if !hasTrailer(p, fi.Size()) {
+				// No seal at all: damaged or cut, or just written by a
+				// compilation in progress that has not sealed it yet.
+				unsealed = append(unsealed, p)
+			} else if os.Remove(p) == nil {
+				forget(p)
 				removed = append(removed, p)
 			}
 			return
@@ -107,7 +133,111 @@ func CheckWazero(dir string) (removed []string) {
 		wazeroSeen.m[p] = id
 		wazeroSeen.Unlock()
 	})
+	if len(unsealed) == 0 {
+		return removed
+	}
+	// The compilations in progress on dir (this process's and, where
+	// the file system has flock, other processes') seal what they wrote
+	// before they end: the entries still unsealed when none is in
+	// progress are damaged (or older than sealing).
+	release := waitCompiles(dir)
+	defer release()
+	for _, p := range unsealed {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			continue // pruned, or removed by wazero
+		}
+		if fi.Mode().IsRegular() {
+			if _, err := ReadFile(p, []byte(filepath.Base(p))); err == nil {
+				wazeroSeen.Lock()
+				wazeroSeen.m[p] = idOf(fi)
+				wazeroSeen.Unlock()
+				continue
+			}
+		}
+		if os.Remove(p) == nil {
+			forget(p)
+			removed = append(removed, p)
+		}
+	}
 	return removed
+}
+
+// wazeroWait bounds how long CheckWazero waits for the compilations in
+// progress on a directory to seal their entries; then it removes the
+// unsealed ones all the same (their modules are compiled again). A
+// variable for tests.
+var wazeroWait = 30 * time.Second
+
+// onWait, when set (tests), runs when CheckWazero starts waiting;
+// onRead before it reads an entry to check its seal.
+var onWait, onRead func(string)
+
+// wazeroDirs holds the state of this process for each cache directory
+// (filepath.Clean'd), a *wazeroDir.
+var wazeroDirs sync.Map
+
+type wazeroDir struct {
+	check sync.Mutex // held by CheckWazero
+	// compiling is read-held by each compilation in progress on the
+	// directory (BeginWazero to its end), and held by CheckWazero while
+	// it removes the entries that no compilation will seal.
+	compiling sync.RWMutex
+}
+
+func dirState(dir string) *wazeroDir {
+	st, _ := wazeroDirs.LoadOrStore(filepath.Clean(dir), &wazeroDir{})
+	return st.(*wazeroDir)
+}
+
+// BeginWazero marks a compilation through the wazero file cache in dir as
+// in progress, until the function it returns is called (after SealWazero,
+// or after a failure): CheckWazero does not remove an entry that is not
+// sealed yet while a compilation is in progress on dir, in this process
+// or (through an advisory lock on dir/wazero.lock, where the file system
+// has flock) in another; it waits for them to end, then removes the
+// entries still unsealed. Call CheckWazero before BeginWazero, not
+// between it and its end (it would wait for itself for wazeroWait).
+func BeginWazero(dir string) (end func()) {
+	if dir == "" {
+		return func() {}
+	}
+	st := dirState(dir)
+	st.compiling.RLock()
+	unlock := lockShared(dir)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			unlock()
+			st.compiling.RUnlock()
+		})
+	}
+}
+
+// waitCompiles waits until no compilation is in progress on dir (or for
+// wazeroWait at most) and keeps new ones from starting until release is
+// called.
+func waitCompiles(dir string) (release func()) {
+	if onWait != nil {
+		onWait(dir)
+	}
+	st := dirState(dir)
+	deadline := time.Now().Add(wazeroWait)
+	for d := time.Millisecond; ; d = min(2*d, 50*time.Millisecond) {
+		if st.compiling.TryLock() {
+			if unlock, ok := tryLockExclusive(dir); ok {
+				return func() {
+					unlock()
+					st.compiling.Unlock()
+				}
+			}
+			st.compiling.Unlock()
+		}
+		if time.Now().After(deadline) {
+			return func() {}
+		}
+		time.Sleep(d)
+	}
 }
 
 // SealWazero seals the entries of the wazero file cache in dir that have
@@ -125,7 +255,15 @@ func SealWazero(dir string) {
 		wazeroSeen.Lock()
 		seen, ok := wazeroSeen.m[p]
 		wazeroSeen.Unlock()
-		if ok && seen == idOf(fi) {
+		id := idOf(fi)
+		if ok && seen == id {
+			return
+		}
+		if ok && id.ino != 0 && id.ino == seen.ino {
+			// Changed in place since it was checked or sealed (cut, say):
+			// wazero writes an entry as a new file renamed into place, so
+			// this is damage, which CheckWazero removes (even while it
+			// waits for this compilation to seal what it wrote).
 			return
 		}
 		if hasTrailer(p, fi.Size()) {

@@ -122,6 +122,9 @@ func pruneCache(dir string, max int64, log *slog.Logger) {
 			return nil
 		}
 		if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+			if p == filepath.Join(dir, "wazero.lock") {
+				return nil // held by compilations in progress (internal/sealed)
+			}
 			if strings.HasSuffix(p, ".tmp") && time.Since(info.ModTime()) < freshTemp {
 				return nil // being written by a compile in flight
 			}

@@ -166,6 +166,10 @@ func (l *Loader) compile(ctx context.Context, sum [32]byte, code []byte, k rtKey
 	return sm, nil
 }
 
+// afterCompile, when set (tests), runs between a compilation through the
+// file cache and the sealing of its entries.
+var afterCompile func()
+
 // compileLocked is compile's work on the runtime for k; l.mu is held.
 func (l *Loader) compileLocked(ctx context.Context, sum [32]byte, code []byte, k rtKey) (*sharedModule, error) {
 	key := modKey{sum, k}
@@ -180,12 +184,18 @@ func (l *Loader) compileLocked(ctx context.Context, sum [32]byte, code []byte, k
 	cached := !k.nocache && l.cacheDir != ""
 	if cached {
 		checkCache(l.cacheDir, l.logger)
+		// Until its entries are sealed, another loader's check (or
+		// another host's) must not take them for damaged ones.
+		defer sealed.BeginWazero(l.cacheDir)()
 	}
 	cm, err := rt.CompileModule(ctx, code)
 	if err != nil {
 		return nil, err
 	}
 	if cached {
+		if afterCompile != nil {
+			afterCompile()
+		}
 		sealed.SealWazero(l.cacheDir)
 	}
 	sm := &sharedModule{key: key, cm: cm, rt: rt, instrumented: !k.checks, refs: 1}

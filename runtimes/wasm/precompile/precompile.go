@@ -240,6 +240,10 @@ func serve(in io.Reader, out io.Writer) int {
 		// host ran before starting this process): the new one is sealed
 		// here, else the host would remove it and compile the module
 		// again itself.
+		// Until then, the new entry is marked as being written
+		// (sealed.BeginWazero), so that the host's loaders do not take
+		// it for a damaged one.
+		end := sealed.BeginWazero(dir)
 		var cache wazero.CompilationCache
 		if cache, err = wazero.NewCompilationCacheWithDir(dir); err == nil {
 			defer cache.Close(ctx)
@@ -247,6 +251,7 @@ func serve(in io.Reader, out io.Writer) int {
 				sealed.SealWazero(dir)
 			}
 		}
+		end()
 	}
 	if err != nil {
 		err = compile(ctx, cfg, bin)
