@@ -55,12 +55,12 @@ func patchNames(b []byte, from, to string) []byte {
 	return out
 }
 
-// TestProbeClockCapEveryVersion: the host's monotonic clock is defined
+// TestClockCapEveryVersion: the host's monotonic clock is defined
 // once, at wasmtime's version (clockIface); a component may import any
 // 0.2.x, older or newer. Every one of them gets the capped clock: a 3 s
 // sleep under a 300 ms deadline ends with Timeout, not after 3 s. No
 // defect.
-func TestProbeClockCapEveryVersion(t *testing.T) {
+func TestClockCapEveryVersion(t *testing.T) {
 	l := newLoader(t, Options{PoolSize: 1})
 	for _, v := range []string{"0.2.0", "0.2.1", "0.2.3", "0.2.5", "0.2.6", "0.2.7", "0.2.8", "0.2.9", "0.2.10", "0.2.12"} {
 		p := sleeperAt(t, l, v)
@@ -79,13 +79,13 @@ func TestProbeClockCapEveryVersion(t *testing.T) {
 	}
 }
 
-// TestProbeClockPollableNoLeak: every subscribe goes through the proxy
+// TestClockPollableNoLeak: every subscribe goes through the proxy
 // instance and its pollable crosses into the guest's table, where the
 // guest drops it. 200 000 calls that each make and drop one pollable on
 // one pooled instance must not grow the process (a pollable, or a handle
 // of the proxy's table, kept per call would: ≥ 80 B a call is 16 MB).
 // No defect (3 MB for 50 000 and for 400 000 calls alike).
-func TestProbeClockPollableNoLeak(t *testing.T) {
+func TestClockPollableNoLeak(t *testing.T) {
 	l := newLoader(t, Options{PoolSize: 1})
 	p := loadSleeper(t, l)
 	for i := 0; i < 2000; i++ {
@@ -114,11 +114,11 @@ func instantHex(t *testing.T) []byte {
 	return patchNames(b, "subscribe-duration", "subscribe-instant")
 }
 
-// TestProbeSubscribeInstantCapped: subscribe-instant (absolute) is capped
+// TestSubscribeInstantCapped: subscribe-instant (absolute) is capped
 // at now + the time left, without overflow: an instant in the past is
 // ready at once, one 60 s away and the largest u64 instant end at the
 // deadline with Timeout. No defect.
-func TestProbeSubscribeInstantCapped(t *testing.T) {
+func TestSubscribeInstantCapped(t *testing.T) {
 	l := newLoader(t, Options{PoolSize: 1})
 	p0, err := l.LoadBytes(context.Background(), abi.Source{Path: "instant.wasm"}, instantHex(t))
 	if err != nil {
@@ -146,14 +146,14 @@ func TestProbeSubscribeInstantCapped(t *testing.T) {
 	}
 }
 
-// TestProbeLateResultMessage: a guest that sleeps past its deadline now
+// TestLateResultMessage: a guest that sleeps past its deadline now
 // wakes at the deadline (clock.go) and its result is dropped with
 // Timeout; a cancelled caller's guest wakes at the deadline too and gets
 // Cancelled. The messages said "a wait in WASI, such as a sleep, is not
 // interrupted on wasmtime", which stopped being true when the clock was
 // capped: they now say the sleep ended at the deadline, and that a cancel
 // does not cut it short.
-func TestProbeLateResultMessage(t *testing.T) {
+func TestLateResultMessage(t *testing.T) {
 	l := newLoader(t, Options{PoolSize: 1})
 	p := loadSleeper(t, l)
 	for _, tc := range []struct {
@@ -204,7 +204,7 @@ func TestProbeLateResultMessage(t *testing.T) {
 //	  (export "fire" (func $fire)))
 const keepHex = "0061736d0d0001000739014204040008706f6c6c61626c6503010168000140010473656c660101000400165b6d6574686f645d706f6c6c61626c652e626c6f636b01020a17010012776173693a696f2f706f6c6c40302e322e300500060d0103000008706f6c6c61626c65073b0142050203020101040008706f6c6c61626c65030000016901014001047768656e7700020400127375627363726962652d6475726174696f6e01030a26010021776173693a636c6f636b732f6d6f6e6f746f6e69632d636c6f636b40302e322e30050201a1010061736d0100000001130460017e017f60017f0060017e017e6000017e02200205636c6f636b09737562736372696265000004706f6c6c05626c6f636b000103030202030606017f0141000b070e020361726d0002046669726500030a1a020f00200042c0843d7e1000240020000b08002300100142010b0027046e616d650002016d010d0200037375620105626c6f636b020701020100026d73070401000170061701010001127375627363726962652d6475726174696f6e08050101000000061b01010000165b6d6574686f645d706f6c6c61626c652e626c6f636b08050101000100022b030101097375627363726962650000010105626c6f636b000100000205636c6f636b120004706f6c6c12010709014001026d73770077060901000001020361726d080601000002000307050140000077060a0100000102046669726508060100000300040b1202000361726d01020000046669726501030000630e636f6d706f6e656e742d6e616d6500020143010f00000200037375620105626c6f636b010600110100016d010700120102026369010d0102020361726d030466697265010c03010108706f6c6c61626c65010f05020004706f6c6c0105636c6f636b"
 
-// TestProbePollableKeptAcrossCalls: a clock pollable ends at the deadline
+// TestPollableKeptAcrossCalls: a clock pollable ends at the deadline
 // of the call that made it, so one made under a long deadline and kept
 // by the guest made a later call with a short deadline wait to that
 // long deadline on the pooled instance (native code the epoch callback
@@ -212,7 +212,7 @@ const keepHex = "0061736d0d0001000739014204040008706f6c6c61626c65030101680001400
 // 10 s. An idle instance holding a clock pollable that may end after a
 // call's deadline is no longer given that call: it is closed and a new
 // one serves it.
-func TestProbePollableKeptAcrossCalls(t *testing.T) {
+func TestPollableKeptAcrossCalls(t *testing.T) {
 	l := newLoader(t, Options{PoolSize: 1})
 	b, err := hex.DecodeString(keepHex)
 	if err != nil {

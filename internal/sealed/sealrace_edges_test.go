@@ -44,13 +44,13 @@ func checkWhile(t *testing.T, dir string, during func()) []string {
 	return <-done
 }
 
-// TestProbeSealRaceInProcess: CheckWazero (another loader's, in this
+// TestSealRaceInProcess: CheckWazero (another loader's, in this
 // process) removed as "damaged (or not sealed)" an entry that a
 // compilation in progress had just written and not sealed yet. It now
 // waits for that compilation to seal it, and keeps it; an entry cut in
 // place (which looks just as unsealed and recent) is still removed, and the
 // compilation's SealWazero does not bless it meanwhile.
-func TestProbeSealRaceInProcess(t *testing.T) {
+func TestSealRaceInProcess(t *testing.T) {
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "wazero-v1-amd64-linux")
 	if err := os.MkdirAll(sub, 0o700); err != nil {
@@ -79,11 +79,11 @@ func TestProbeSealRaceInProcess(t *testing.T) {
 	}
 }
 
-// TestProbeSealRaceOtherProcess: the same with the compilation in another
+// TestSealRaceOtherProcess: the same with the compilation in another
 // process (a compiler process, another host on the same cache), which
 // holds dir/wazero.lock shared while it compiles and seals: a second open
 // file description stands for it here.
-func TestProbeSealRaceOtherProcess(t *testing.T) {
+func TestSealRaceOtherProcess(t *testing.T) {
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "wazero-v1-amd64-linux")
 	if err := os.MkdirAll(sub, 0o700); err != nil {
@@ -114,10 +114,10 @@ func TestProbeSealRaceOtherProcess(t *testing.T) {
 	}
 }
 
-// TestProbeSealRaceBoundedWait: a compilation that never ends (a hung
+// TestSealRaceBoundedWait: a compilation that never ends (a hung
 // process holding the lock) holds CheckWazero for wazeroWait at most; the
 // unsealed entries are then removed all the same (never run unchecked).
-func TestProbeSealRaceBoundedWait(t *testing.T) {
+func TestSealRaceBoundedWait(t *testing.T) {
 	defer func(d time.Duration) { wazeroWait = d }(wazeroWait)
 	wazeroWait = 50 * time.Millisecond
 	dir := t.TempDir()
@@ -141,12 +141,12 @@ func TestProbeSealRaceBoundedWait(t *testing.T) {
 	}
 }
 
-// TestProbeSealRaceSingleCheck: two first loads of a process (two
+// TestSealRaceSingleCheck: two first loads of a process (two
 // loaders, or a loader and a component) checked the same cache at once,
 // each reading and hashing every entry: twice the work (seconds for a
 // large cache). The second check now waits for the first and finds the
 // entries checked.
-func TestProbeSealRaceSingleCheck(t *testing.T) {
+func TestSealRaceSingleCheck(t *testing.T) {
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "wazero-v1-amd64-linux")
 	if err := os.MkdirAll(sub, 0o700); err != nil {

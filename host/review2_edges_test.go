@@ -11,14 +11,14 @@ import (
 	"github.com/aios-host/aios-host/audit"
 )
 
-// TestProbeWatchedCallerDeadlineAndAudit: a provider that does not keep
+// TestWatchedCallerDeadlineAndAudit: a provider that does not keep
 // deadlines is abandoned when its caller's own context ends: Cancelled
 // for a cancel, Timeout when the caller's context has a deadline of its
 // own, earlier than the call's, that passes (not Cancelled, and not only
 // at the call's deadline plus 1 s). Each abandoned call is audited once,
 // with that outcome, and the provider's late return adds nothing. No
 // defect.
-func TestProbeWatchedCallerDeadlineAndAudit(t *testing.T) {
+func TestWatchedCallerDeadlineAndAudit(t *testing.T) {
 	te := newTestHost(t, nil)
 	p := &stuckProvider{release: make(chan struct{}), after: make(chan error, 2)}
 	if err := te.h.AddProvider(context.Background(), p, ProviderMeta{Trust: abi.System}); err != nil {

@@ -12,14 +12,14 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
-// TestProbeSealRaceFreshEntry: two loaders share a compile cache. While
+// TestSealRaceFreshEntry: two loaders share a compile cache. While
 // loader A had compiled its module (wazero had written the entry) and not
 // yet sealed it, loader B's load of another module ran the cache check,
 // which removed A's fresh entry as "damaged (or not sealed)" with a Warn,
 // and A's module was compiled again by the next host. B's check now waits
 // for the compilations in progress on the directory to seal their entries;
 // A's entry is kept and sealed, and nothing is said at Warn.
-func TestProbeSealRaceFreshEntry(t *testing.T) {
+func TestSealRaceFreshEntry(t *testing.T) {
 	pathA := buildWAT(t, basicWAT("org.test.sealracea", 2))
 	pathB := buildWAT(t, basicWAT("org.test.sealraceb", 3))
 	dir := t.TempDir()
