@@ -119,6 +119,31 @@ type stdioTransport struct {
 	terminate time.Duration
 	budget    *msgBudget
 	sandbox   *Sandbox // start the process confined (sandbox_linux.go)
+	exit      exitState
+}
+
+// exitState is the server process's exit status once childStdin.Close's
+// wait has reaped it. Read it here, not in cmd.ProcessState: that wait may
+// still be running in its own goroutine when Close gives up on an
+// unresponsive server, and it writes cmd.ProcessState when the process
+// finally goes (a data race with warnStartFailure's read, seen under load
+// in TestBridgeHungServerKilledOnClose).
+type exitState struct {
+	mu sync.Mutex
+	ps *os.ProcessState
+}
+
+func (e *exitState) set(ps *os.ProcessState) {
+	e.mu.Lock()
+	e.ps = ps
+	e.mu.Unlock()
+}
+
+// get returns the exit status, nil while the process has not been reaped.
+func (e *exitState) get() *os.ProcessState {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.ps
 }
 
 func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error) {
@@ -141,7 +166,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error)
 		// Closing the connection closes stdin, not stdout (the
 		// CommandTransport's way): the server sees EOF and exits.
 		Reader: readNopCloser{newMessageReader(stdout, t.budget)},
-		Writer: newChildStdin(t.cmd, stdin, t.terminate),
+		Writer: newChildStdin(t.cmd, stdin, t.terminate, &t.exit),
 		// The messageReader refuses what passes max_message_bytes; the
 		// go-sdk's own cap (a frame it reads may include the newline and
 		// bytes the decoder read ahead) stays as a backstop.
@@ -169,6 +194,7 @@ type childStdin struct {
 	cmd       *exec.Cmd
 	stdin     io.WriteCloser
 	terminate time.Duration
+	exit      *exitState // set when the wait of Close has reaped the process
 
 	mu      sync.Mutex
 	wake    *sync.Cond
@@ -186,8 +212,11 @@ var maxStdinQueue = 64 << 20
 
 var errStdinStalled = errors.New("the server stopped reading its stdin")
 
-func newChildStdin(cmd *exec.Cmd, stdin io.WriteCloser, terminate time.Duration) *childStdin {
-	c := &childStdin{cmd: cmd, stdin: stdin, terminate: terminate, max: maxStdinQueue, drained: make(chan struct{})}
+func newChildStdin(cmd *exec.Cmd, stdin io.WriteCloser, terminate time.Duration, exit *exitState) *childStdin {
+	if exit == nil {
+		exit = &exitState{}
+	}
+	c := &childStdin{cmd: cmd, stdin: stdin, terminate: terminate, exit: exit, max: maxStdinQueue, drained: make(chan struct{})}
 	c.wake = sync.NewCond(&c.mu)
 	go c.run()
 	return c
@@ -272,7 +301,11 @@ func (c *childStdin) Close() error {
 		return fmt.Errorf("closing stdin: %v", err)
 	}
 	exited := make(chan error, 1)
-	go func() { exited <- c.cmd.Wait() }()
+	go func() {
+		err := c.cmd.Wait()
+		c.exit.set(c.cmd.ProcessState)
+		exited <- err
+	}()
 	wait := func() (error, bool) {
 		t := time.NewTimer(c.terminate)
 		defer t.Stop()

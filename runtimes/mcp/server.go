@@ -325,7 +325,7 @@ func (s *server) run() {
 // initialize said on stderr last, and its exit status when it has exited:
 // the go-sdk's error says only EOF. It goes to the log, not into the error,
 // which callers of the server's tools see.
-func (s *server) warnStartFailure(cmd *exec.Cmd) {
+func (s *server) warnStartFailure(tr mcpsdk.Transport, cmd *exec.Cmd) {
 	if cmd == nil {
 		return
 	}
@@ -334,8 +334,10 @@ func (s *server) warnStartFailure(cmd *exec.Cmd) {
 		return
 	}
 	exit := "still running"
-	if cmd.ProcessState != nil {
-		exit = cmd.ProcessState.String()
+	if st, ok := tr.(*stdioTransport); ok {
+		if ps := st.exit.get(); ps != nil {
+			exit = ps.String()
+		}
 	}
 	tail := lw.tail()
 	if tail == "" {
@@ -374,7 +376,7 @@ func (s *server) serve() (connected bool, err error) {
 	// 2025-11-25 and earlier need not answer unknown requests.
 	sess, err := client.Connect(cctx, tr, &mcpsdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
-		s.warnStartFailure(cmd)
+		s.warnStartFailure(tr, cmd)
 		return false, fmt.Errorf("connect to %s: %w", s.source, err)
 	}
 	s.setSession(sess, nil)
