@@ -262,6 +262,43 @@ func TestIdleWorkerKilled(t *testing.T) {
 	}
 }
 
+// TestKilledWorkerCallRetried: a call that picks an idle worker killed
+// from outside, reaped but not yet seen dead by the runtime, met "writing
+// the call failed: broken pipe" (ProviderCrashed; TestLeakWorkersKilled in
+// a clean-clone CI run); the call never reached the worker, so another
+// serves it. Each round kills the worker and calls as soon as it is
+// reaped, without the sleep TestIdleWorkerKilled gives the runtime.
+func TestKilledWorkerCallRetried(t *testing.T) {
+	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
+	p, err := rt.Load(context.Background(), abi.Source{Path: writeTool(t, "m.py", misbehaving)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for i := range 10 {
+		pids := p.(*python.Provider).WorkerPIDs()
+		if len(pids) == 0 {
+			v, err := p.Call(context.Background(), &abi.ToolCall{ID: "warm", Tool: "ok", Params: map[string]any{}, Deadline: time.Now().Add(10 * time.Second)}, nil)
+			if err != nil {
+				t.Fatalf("round %d: warming: %v, %v", i, v, err)
+			}
+			pids = p.(*python.Provider).WorkerPIDs()
+		}
+		for _, pid := range pids {
+			_ = testutil.Kill(pid)
+		}
+		for _, pid := range pids {
+			for end := time.Now().Add(10 * time.Second); testutil.Alive(pid) && time.Now().Before(end); {
+				time.Sleep(time.Millisecond)
+			}
+		}
+		v, err := p.Call(context.Background(), &abi.ToolCall{ID: "c", Tool: "ok", Params: map[string]any{}, Deadline: time.Now().Add(10 * time.Second)}, nil)
+		if err != nil || v.(map[string]any)["ok"] != true {
+			t.Fatalf("round %d: a call right after the idle worker %v was killed and reaped: %v, %v", i, pids, v, err)
+		}
+	}
+}
+
 // TestCallCancelled: a caller that cancels a call in flight gets Cancelled
 // promptly (the pipe wait polls its context), the worker is killed and
 // replaced, and the next call is served.

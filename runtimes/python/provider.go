@@ -306,20 +306,31 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 			}
 		}
 	}
-	w, err := p.acquire(ctx, call)
-	if err != nil {
-		return nil, err
-	}
-	v, err, broken := w.call(ctx, call, env)
-	if broken {
-		p.discard(w)
-	} else {
-		if p.failures.Load() != 0 {
-			p.failures.Store(0)
+	for retried := false; ; retried = true {
+		w, err := p.acquire(ctx, call)
+		if err != nil {
+			return nil, err
 		}
-		p.release(w)
+		v, err, broken := w.call(ctx, call, env)
+		if broken {
+			p.discard(w)
+		} else {
+			if p.failures.Load() != 0 {
+				p.failures.Store(0)
+			}
+			p.release(w)
+		}
+		// A worker that died before it could read the call: the call
+		// never ran, so another worker serves it (once).
+		var u *undelivered
+		if errors.As(err, &u) {
+			if !retried && ctx.Err() == nil {
+				continue
+			}
+			err = u.err
+		}
+		return v, err
 	}
-	return v, err
 }
 
 func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, error) {

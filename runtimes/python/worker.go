@@ -739,6 +739,17 @@ func (w *worker) spinDone(sent time.Time) {
 	w.pr.Spin = 0
 }
 
+// undelivered wraps the error of a call whose writing failed: the worker
+// had died (its stdin closed) before it could read the call, so the call
+// never ran and Provider.Call serves it on another worker. A worker killed
+// from outside is seen dead only once its reaper has run, so a call picking
+// it from the pool just before met "writing the call failed: broken pipe"
+// (ProviderCrashed; TestLeakWorkersKilled in a clean-clone CI run).
+type undelivered struct{ err error }
+
+func (u *undelivered) Error() string { return u.err.Error() }
+func (u *undelivered) Unwrap() error { return u.err }
+
 // call serves one call on the calling goroutine: it writes the call and
 // reads the worker's frames (logs, host calls, the result) until the
 // result arrives, the deadline passes, the context is cancelled or the
@@ -773,7 +784,7 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 		}
 		w.kill("writing the call failed: " + err.Error())
 		<-w.dead
-		return nil, w.crashed(call), true
+		return nil, &undelivered{w.crashed(call)}, true
 	}
 	if err := w.pr.Begin(ctx, deadline); err != nil {
 		var se *stopError
