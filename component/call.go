@@ -86,8 +86,11 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 		defer p.bound.Release() // after the instance is back in the pool (defers run last first)
 	}
 	wctx := context.Background()
-	inst, err := p.get(dl)
+	inst, err := p.get(ctx, dl)
 	if err != nil {
+		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, abi.Errorf(abi.Cancelled, "component %s: the caller cancelled while a new instance was starting", p.reg.Provider.ID)
+		}
 		if dl > 0 && time.Now().UnixNano() >= dl {
 			return nil, abi.Errorf(abi.Timeout, "component %s: the deadline passed while a new instance was starting: %v", p.reg.Provider.ID, err)
 		}

@@ -1020,14 +1020,14 @@ func (inst *instance) overgrown(limit uint64) bool {
 }
 
 // get takes an idle instance or makes one; a new instance's start
-// functions run until deadline dl (UnixNano; 0 = none) at most.
-func (p *Provider) get(dl int64) (*instance, error) {
+// functions run until deadline dl (UnixNano; 0 = none) at most, or until
+// the caller's ctx ends.
+func (p *Provider) get(ctx context.Context, dl int64) (*instance, error) {
 	select {
 	case inst := <-p.pool:
 		return inst, nil
 	default:
 	}
-	ctx := context.Background()
 	if dl > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, time.Unix(0, dl))
