@@ -6,7 +6,6 @@ package wasmtime
 import "C"
 
 import (
-	"context"
 	"runtime/cgo"
 	"time"
 
@@ -25,7 +24,7 @@ func aiosComponentEpoch(h C.uintptr_t) C.int {
 	if !ok {
 		return C.int(guestcheck.Deadline)
 	}
-	var ctx context.Context
+	ctx := inst.startCtx
 	if st := inst.state; st != nil {
 		ctx = st.ctx
 	}

@@ -3,6 +3,7 @@
 package wasmtime
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -76,7 +77,7 @@ func TestComponentMemoriesBounded(t *testing.T) {
 	if one.linker, err = newLinker(l.engine); err != nil {
 		t.Fatal(err)
 	}
-	inst, err := one.newInstance(time.Now().Add(loadStartTimeout))
+	inst, err := one.newInstance(context.Background(), time.Now().Add(loadStartTimeout))
 	if err != nil {
 		t.Fatalf("one memory of %d pages: %v", limit, err)
 	}
@@ -90,11 +91,11 @@ func TestComponentMemoriesBounded(t *testing.T) {
 	if over.linker, err = newLinker(l.engine); err != nil {
 		t.Fatal(err)
 	}
-	if inst, err := over.newInstance(time.Now().Add(loadStartTimeout)); err == nil {
+	if inst, err := over.newInstance(context.Background(), time.Now().Add(loadStartTimeout)); err == nil {
 		inst.free()
 		t.Fatalf("a memory grew past %d pages: the probe component does not grow its memory", limit)
 	}
-	inst, err = p.newInstance(time.Now().Add(loadStartTimeout))
+	inst, err = p.newInstance(context.Background(), time.Now().Add(loadStartTimeout))
 	if err == nil {
 		inst.free()
 		t.Fatalf("an instance with MemoryLimitPages %d (%d KiB) held 64 memories of %d pages each (%d MiB, every page touched)",

@@ -236,7 +236,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 	// Instantiate once now, so a broken component (a missing import, a trap
 	// in its start code) fails at load.
 	p.live++
-	inst, err := p.newInstance(time.Now().Add(loadStartTimeout))
+	inst, err := p.newInstance(ctx, time.Now().Add(loadStartTimeout))
 	if err != nil {
 		p.live--
 		return nil, fmt.Errorf("component %s: instantiate on wasmtime: %w", name, err)
@@ -369,13 +369,18 @@ type instance struct {
 	// clockEnd is when the last of the clock pollables it made ends.
 	clock    [len(clockFuncs)]C.wasmtime_component_func_t
 	clockEnd time.Time
+	// startCtx is the context of the code that makes the instance while
+	// its start code runs (newInstance): the epoch callback stops it when
+	// that ends, as it stops a call's guest code when state.ctx does.
+	startCtx context.Context
 }
 
 // loadStartTimeout bounds the start code of the instance a load makes.
 const loadStartTimeout = 10 * time.Second
 
-// newInstance instantiates the component; its start code runs until dl.
-func (p *Provider) newInstance(dl time.Time) (_ *instance, err error) {
+// newInstance instantiates the component; its start code runs until dl,
+// or until ctx ends (its caller cancelled).
+func (p *Provider) newInstance(ctx context.Context, dl time.Time) (_ *instance, err error) {
 	inst := &instance{p: p}
 	inst.handle = cgo.NewHandle(inst)
 	inst.store = C.aios_store_new(p.l.engine, C.uintptr_t(inst.handle))
@@ -403,7 +408,13 @@ func (p *Provider) newInstance(dl time.Time) (_ *instance, err error) {
 	// Start code runs until dl: the load's, or the call's that needs
 	// this instance (docs/components.md, as on wazero).
 	inst.setDeadline(dl)
-	if err := takeError(C.wasmtime_component_linker_instantiate(p.linker, inst.cx, p.comp, &inst.ci)); err != nil {
+	inst.startCtx = ctx
+	err = takeError(C.wasmtime_component_linker_instantiate(p.linker, inst.cx, p.comp, &inst.ci))
+	inst.startCtx = nil
+	if err != nil {
+		if inst.cancelled {
+			return nil, errStartCancelled
+		}
 		if !time.Now().Before(dl) {
 			return nil, errors.New("its start code did not finish by the deadline and was interrupted")
 		}
@@ -434,8 +445,13 @@ func (l *Loader) ticks(d time.Duration) uint64 {
 	return uint64(d/l.opts.EpochInterval) + 1
 }
 
-// get takes an idle instance or makes one whose start code runs until dl.
-func (p *Provider) get(dl time.Time) (*instance, error) {
+// errStartCancelled: the caller of the code making an instance cancelled
+// while its start code ran.
+var errStartCancelled = errors.New("its start code was interrupted: the caller cancelled")
+
+// get takes an idle instance or makes one whose start code runs until dl,
+// or until ctx ends.
+func (p *Provider) get(ctx context.Context, dl time.Time) (*instance, error) {
 	for {
 		var inst *instance
 		select {
@@ -466,7 +482,7 @@ func (p *Provider) get(dl time.Time) (*instance, error) {
 	}
 	p.live++
 	p.mu.Unlock()
-	inst, err := p.newInstance(dl)
+	inst, err := p.newInstance(ctx, dl)
 	if err != nil {
 		p.gone()
 		return nil, err
@@ -602,13 +618,16 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 	if !overflow {
 		defer p.bound.Release() // after the instance is back in the pool (defers run last first)
 	}
-	inst, err := p.get(deadline)
+	inst, err := p.get(ctx, deadline)
 	if err != nil {
 		var te *abi.ToolError
 		if errors.As(err, &te) {
 			return nil, te // closed
 		}
 		// In the words of the wazero component runtime (component/call.go).
+		if errors.Is(err, errStartCancelled) {
+			return nil, abi.Errorf(abi.Cancelled, "component %s: the caller cancelled while a new instance was starting", p.reg.Provider.ID)
+		}
 		if !time.Now().Before(deadline) {
 			return nil, abi.Errorf(abi.Timeout, "component %s: the deadline passed while a new instance was starting: %v", p.reg.Provider.ID, err)
 		}

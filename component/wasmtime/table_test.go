@@ -3,6 +3,7 @@
 package wasmtime
 
 import (
+	"context"
 	"encoding/binary"
 	"strings"
 	"testing"
@@ -68,7 +69,7 @@ func TestComponentTablesBounded(t *testing.T) {
 		if p.linker, err = newLinker(l.engine); err != nil {
 			t.Fatal(err)
 		}
-		inst, err := p.newInstance(time.Now().Add(loadStartTimeout))
+		inst, err := p.newInstance(context.Background(), time.Now().Add(loadStartTimeout))
 		if err == nil {
 			inst.free()
 		}
