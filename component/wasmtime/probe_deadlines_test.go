@@ -4,6 +4,7 @@ package wasmtime
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -44,5 +45,64 @@ func TestProbeStartStopsOnCancel(t *testing.T) {
 	}
 	if n := wp.Instances(); n != 0 {
 		t.Errorf("%d instances left after the cancelled start, want 0", n)
+	}
+}
+
+// The wasmtime component provider did not implement abi.DeadlineKeeper, so
+// the host ran every call of it on a watcher goroutine with a timer, which
+// costs more than a fast call itself (on wazero the provider keeps its
+// deadlines). A component that does not import wasi:io/poll cannot wait in
+// WASI: the epoch callback stops its guest at the deadline and at the
+// caller's cancel, so the provider now keeps its deadlines for it (one
+// that imports wasi:io/poll can sleep in native code that a cancel does
+// not cut short, and stays watched). Called directly, as the host then
+// does: a cancel or the deadline stops a busy guest at once, the instance
+// is discarded before Call returns (no pool slot held), the next call is
+// served, and nothing is left running.
+func TestProbeKeepsDeadlinesUnlessItCanWait(t *testing.T) {
+	l := newLoader(t, Options{PoolSize: 1})
+	p := loadWT(t, l, "conformance")
+	keeps := func(p abi.Provider) bool {
+		k, ok := p.(abi.DeadlineKeeper)
+		return ok && k.KeepsDeadlines()
+	}
+	if !keeps(p) {
+		t.Errorf("conformance (no wasi:io/poll import) does not keep its deadlines on wasmtime")
+	}
+	if keeps(loadSleeper(t, l)) {
+		t.Errorf("a component importing wasi:io/poll keeps its deadlines: a cancel would not end its sleep")
+	}
+	goroutines := runtime.NumGoroutine()
+	for i := range 6 {
+		ctx, cancel := context.WithCancel(context.Background())
+		deadline := time.Now().Add(30 * time.Second)
+		want := abi.Cancelled
+		if i%2 == 1 {
+			deadline, want = time.Now().Add(50*time.Millisecond), abi.Timeout
+		} else {
+			time.AfterFunc(50*time.Millisecond, cancel)
+		}
+		start := time.Now()
+		_, err := p.Call(ctx, &abi.ToolCall{ID: "c", Tool: "sleep", Params: map[string]any{"ms": int64(1e9)}, Deadline: deadline}, &fakeEnv{})
+		took := time.Since(start)
+		cancel()
+		if abi.CodeOf(err) != want || took > 3*time.Second {
+			t.Fatalf("busy sleep stopped by %s: %v after %v", want, err, took)
+		}
+		if idle, busy := p.PoolStats(); busy != 0 || p.Instances() != idle {
+			t.Fatalf("after the %s call returned: %d busy, %d idle, %d live instances; want the stopped one gone", want, busy, idle, p.Instances())
+		}
+		got, err := callP(p, &fakeEnv{}, "add", map[string]any{"a": int64(2), "b": int64(3)}, 5*time.Second)
+		if err != nil || got.(map[string]any)["sum"] != int64(5) {
+			t.Fatalf("after a %s call: add = %v, %v", want, got, err)
+		}
+	}
+	// Nothing left running: the goroutine count comes back (polled, not
+	// timed: the AfterFunc goroutines end on their own).
+	for end := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > goroutines; {
+		if time.Now().After(end) {
+			t.Fatalf("%d goroutines after the calls, %d before", runtime.NumGoroutine(), goroutines)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

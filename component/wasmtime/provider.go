@@ -183,6 +183,9 @@ type Provider struct {
 	pool   chan *instance
 	bound  *busy.Bound // instances serving calls at once (Options.PoolSize)
 	mu     sync.Mutex
+	// waits: the component imports wasi:io/poll, so its guest can wait
+	// in native code that no cancel stops (KeepsDeadlines).
+	waits  bool
 	live   int  // instances made or being made, not yet freed (under mu)
 	closed bool // (under mu)
 	freed  bool // component, linker and export indices freed (under mu)
@@ -209,6 +212,11 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 	}
 	p := &Provider{l: l, name: name, reg: plan.Register, tools: map[string]*tool{}, pool: make(chan *instance, l.opts.PoolSize), bound: busy.New(l.opts.PoolSize)}
 	p.reg.Provider.Runtime = abi.RuntimeComponent
+	for _, im := range plan.Imports {
+		if im == pollIface || strings.HasPrefix(im, pollIface+"@") {
+			p.waits = true
+		}
+	}
 	defer func() {
 		if err != nil {
 			p.free()
@@ -537,6 +545,25 @@ func (p *Provider) freeIfDone() {
 
 // Describe implements abi.Provider.
 func (p *Provider) Describe() *abi.ToolRegister { return &p.reg }
+
+// pollIface is WASI's poll interface (unversioned): its pollable.block
+// and poll are the only WASI functions that wait (clock.go).
+const pollIface = "wasi:io/poll"
+
+var _ abi.DeadlineKeeper = (*Provider)(nil)
+
+// KeepsDeadlines implements abi.DeadlineKeeper, for a component that does
+// not import wasi:io/poll: the epoch callback stops its guest at its
+// deadline or its caller's cancel (a new instance's start code too),
+// waiting for a busy instance ends at the deadline or the cancel, and host
+// calls run under the caller's context; its guest cannot wait in WASI
+// (without pollable.block or poll, no WASI function it can reach waits:
+// clock.go). The host then calls it on the caller's goroutine, without a
+// watcher goroutine and timer. A component that imports wasi:io/poll can
+// sleep in wasmtime's native code, which ends at the deadline (clock.go)
+// but not at a cancel; the host keeps watching it, and so answers a
+// cancel at once.
+func (p *Provider) KeepsDeadlines() bool { return !p.waits }
 
 // PoolStats implements host.PoolStats (the aios_provider_pool metric):
 // the idle instances and those serving calls.
