@@ -46,6 +46,14 @@ func TestProbeStartStopsOnCancel(t *testing.T) {
 	if n := wp.Instances(); n != 0 {
 		t.Errorf("%d instances left after the cancelled start, want 0", n)
 	}
+	// A load's start code stops when the load's context ends, saying so.
+	lctx, lcancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer lcancel()
+	start = time.Now()
+	_, err = l.LoadBytes(lctx, abi.Source{Path: "slowstart.wasm"}, slowStartComponent(2_000_000_000))
+	if took := time.Since(start); err == nil || took > startCost/2 || !strings.Contains(err.Error(), "slowstart.wasm") || !strings.Contains(err.Error(), "did not finish by the deadline") {
+		t.Errorf("load under a 100 ms context of a component whose start takes %v: %v after %v, want an error naming the file and the deadline at once", startCost, err, took)
+	}
 }
 
 // The wasmtime component provider did not implement abi.DeadlineKeeper, so

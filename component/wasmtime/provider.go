@@ -415,6 +415,9 @@ func (p *Provider) newInstance(ctx context.Context, dl time.Time) (_ *instance, 
 	}
 	// Start code runs until dl: the load's, or the call's that needs
 	// this instance (docs/components.md, as on wazero).
+	if d, ok := ctx.Deadline(); ok && d.Before(dl) {
+		dl = d // a load's context ending before loadStartTimeout
+	}
 	inst.setDeadline(dl)
 	inst.startCtx = ctx
 	err = takeError(C.wasmtime_component_linker_instantiate(p.linker, inst.cx, p.comp, &inst.ci))
