@@ -114,3 +114,37 @@ func TestProbeKeepsDeadlinesUnlessItCanWait(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A call whose caller cancelled, or whose deadline passed, while its guest
+// ran to its end (here: before it began) fails with Cancelled / Timeout.
+// The message blamed a wait in WASI ("the component returned later (a wait
+// in WASI, such as a sleep, is not cut short by a cancel ...)") for a
+// component that cannot wait in WASI at all (no wasi:io/poll import); it
+// now says so only of one that can.
+func TestProbeLateResultMessage(t *testing.T) {
+	l := newLoader(t, Options{})
+	conf := loadWT(t, l, "conformance")
+	sleeper := loadSleeper(t, l)
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		p        *Provider
+		tool     string
+		params   map[string]any
+		mentions bool
+	}{
+		{conf, "add", map[string]any{"a": int64(1), "b": int64(2)}, false},
+		{sleeper, "sleep", map[string]any{"ms": int64(0)}, true},
+	} {
+		for _, c := range []struct {
+			ctx  context.Context
+			dl   time.Time
+			want abi.ErrorCode
+		}{{cancelled, time.Now().Add(5 * time.Second), abi.Cancelled}, {context.Background(), time.Now().Add(-time.Second), abi.Timeout}} {
+			_, err := tc.p.Call(c.ctx, &abi.ToolCall{ID: "c", Tool: tc.tool, Params: tc.params, Deadline: c.dl}, &fakeEnv{})
+			if abi.CodeOf(err) != c.want || strings.Contains(err.Error(), "WASI") != tc.mentions {
+				t.Errorf("%s of %s: %v; want %s, mentioning a wait in WASI: %v", tc.tool, tc.p.name, err, c.want, tc.mentions)
+			}
+		}
+	}
+}

@@ -733,11 +733,19 @@ func (inst *instance) invoke(t *tool, args []wit.Value, deadline time.Time) (wit
 	if st := inst.state; st != nil {
 		ctx = st.ctx
 	}
+	// Only a component that imports wasi:io/poll can wait so (the
+	// message said so of every component).
 	switch guestcheck.Check(ctx, deadline) {
 	case guestcheck.Cancelled:
-		return nil, abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled; the component returned later (a wait in WASI, such as a sleep, is not cut short by a cancel on wasmtime: it ends at the deadline) and its result was dropped", t.Def.Name)
+		if inst.p.waits {
+			return nil, abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled; the component returned later (a wait in WASI, such as a sleep, is not cut short by a cancel on wasmtime: it ends at the deadline) and its result was dropped", t.Def.Name)
+		}
+		return nil, abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled; the component returned later and its result was dropped", t.Def.Name)
 	case guestcheck.Deadline:
-		return nil, abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component returned later (a wait in WASI, such as a sleep, ends at the deadline on wasmtime) and its result was dropped", t.Def.Name)
+		if inst.p.waits {
+			return nil, abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component returned later (a wait in WASI, such as a sleep, ends at the deadline on wasmtime) and its result was dropped", t.Def.Name)
+		}
+		return nil, abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component returned later and its result was dropped", t.Def.Name)
 	}
 	return v, nil
 }
