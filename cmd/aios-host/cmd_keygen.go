@@ -69,10 +69,25 @@ symbolic link).`)
 	return exitOK
 }
 
+// syncDir fsyncs a folder so that a rename in it is durable; errors are
+// ignored (some file systems cannot fsync a folder). A variable for the
+// tests.
+var syncDir = func(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+}
+
+// replaceFileStep is called after each rename of replaceFile (a test's
+// look at the files between two renames).
+var replaceFileStep = func() {}
+
 // replaceFile writes data to a new file in path's folder, created with mode
-// 0600 and then given perm, and renames it over path. So the mode of a file
-// that was there does not carry over, and a symbolic link at path is
-// replaced, not followed.
+// 0600 and then given perm, fsyncs it, renames it over path and fsyncs the
+// folder. So a crash leaves the old file or the new one, never a torn one,
+// the mode of a file that was there does not carry over, and a symbolic
+// link at path is replaced, not followed.
 func replaceFile(path string, data []byte, perm os.FileMode) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -96,7 +111,12 @@ func replaceFile(path string, data []byte, perm os.FileMode) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), path)
+	if err = os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	replaceFileStep()
+	return nil
 }
 
 // loadSigningKey reads a private key file (PEM, from keygen). Without kid,
