@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -19,7 +20,10 @@ thumbprint; "sign" and "audit anchor" without --kid take the kid of the
 matching key in the jwks.json beside the private key, so --kid here is
 enough. Trust the key by listing DIR/jwks.json under discovery.keys in the
 config. With --force, existing files are replaced (never written through a
-symbolic link).`)
+symbolic link), each by a new file fsynced and renamed over it, jwks.json
+first getting the new public key beside the old ones: a crash at any point
+leaves a jwks.json that holds private.pem's public key (then run keygen
+--force again to drop the old keys from it).`)
 	alg := fs.String("alg", "ES256", "signature `algorithm`: ES256 (P-256), RS256 (RSA 3072) or EdDSA (Ed25519)")
 	out := fs.String("out", "", "output `dir` (created if missing)")
 	kid := fs.String("kid", "", "key `id` (default: the RFC 7638 thumbprint)")
@@ -59,6 +63,15 @@ symbolic link).`)
 			}
 		}
 	}
+	// The pair on disk stays consistent at every rename (a crash between
+	// two left a new private key beside the old public one): jwks.json
+	// first also gets the new public key, then private.pem is replaced,
+	// then jwks.json is cut down to the new key.
+	if both := jwksWith(jwksPath, jwks); both != nil {
+		if err := replaceFile(jwksPath, both, 0o644); err != nil {
+			return c.fail(err)
+		}
+	}
 	if err := replaceFile(privPath, pemBytes, 0o600); err != nil {
 		return c.fail(err)
 	}
@@ -67,6 +80,38 @@ symbolic link).`)
 	}
 	fmt.Fprintf(c.stdout, "key id:      %s\nalgorithm:   %s\nprivate key: %s\npublic JWKS: %s\n", key.KeyID, key.Algorithm, privPath, jwksPath)
 	return exitOK
+}
+
+// jwksWith returns the JWKS at path (a regular file that parses as a JWKS
+// or a single JWK) with the keys of the JWKS document add put first, or nil
+// when there is no such file to extend.
+func jwksWith(path string, add []byte) []byte {
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	data, err := readInputFile(path, maxKeyFileBytes, "a JWKS")
+	if err != nil {
+		return nil
+	}
+	var old, set struct {
+		Keys []json.RawMessage `json:"keys"`
+	}
+	if json.Unmarshal(data, &old) != nil || json.Unmarshal(add, &set) != nil {
+		return nil
+	}
+	if old.Keys == nil { // a single JWK
+		var one map[string]any
+		if json.Unmarshal(data, &one) != nil || one == nil {
+			return nil
+		}
+		old.Keys = []json.RawMessage{data}
+	}
+	set.Keys = append(set.Keys, old.Keys...)
+	out, err := json.MarshalIndent(set, "", "  ")
+	if err != nil {
+		return nil
+	}
+	return append(out, '\n')
 }
 
 // syncDir fsyncs a folder so that a rename in it is durable; errors are

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/trust"
 )
 
 // recordSyncs replaces syncDir for the test and returns the folders it
@@ -85,4 +88,75 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// pairConsistent fails the test unless dir's jwks.json holds the public
+// half of dir's private.pem.
+func pairConsistent(t *testing.T, dir, when string) {
+	t.Helper()
+	pemBytes, err := os.ReadFile(filepath.Join(dir, "private.pem"))
+	if err != nil {
+		t.Fatalf("%s: %v", when, err)
+	}
+	key, err := trust.ParsePrivateKeyPEM(pemBytes, "")
+	if err != nil {
+		t.Fatalf("%s: private.pem: %v", when, err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "jwks.json"))
+	if err != nil {
+		t.Fatalf("%s: %v", when, err)
+	}
+	pubs, err := trust.ParseJWKS(data, abi.Verified, "jwks.json")
+	if err != nil {
+		t.Fatalf("%s: jwks.json: %v", when, err)
+	}
+	for _, p := range pubs {
+		if tp, err := trust.Thumbprint(p.JWK.Key); err == nil && tp == key.KeyID {
+			return
+		}
+	}
+	t.Fatalf("%s: jwks.json (%s) does not hold the public key of private.pem (%s)", when, data, key.KeyID)
+}
+
+// keygen --force replaced private.pem, then jwks.json: a crash between the
+// two renames left a new private key beside the old public one, so what
+// it signed no longer verified with the jwks.json beside it (and sign took
+// the thumbprint, not the kid). Now every step leaves a consistent pair:
+// jwks.json first gets the new public key added to the old ones, then
+// private.pem is replaced, then jwks.json is cut down to the new key; and
+// each rename's folder is fsynced.
+func TestProbeKeygenForceKeepsPairConsistent(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(t.TempDir(), "key")
+	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", dir); code != 0 {
+		t.Fatalf("keygen: %s", errs)
+	}
+	pairConsistent(t, dir, "after the first keygen")
+	syncs := recordSyncs(t)
+	steps := 0
+	old := replaceFileStep
+	replaceFileStep = func() {
+		steps++
+		pairConsistent(t, dir, "after rename "+string(rune('0'+steps)))
+	}
+	t.Cleanup(func() { replaceFileStep = old })
+	if code, _, errs := e.bare("keygen", "--alg", "ES256", "--out", dir, "--force", "--kid", "new"); code != 0 {
+		t.Fatalf("keygen --force: %s", errs)
+	}
+	if steps < 2 {
+		t.Fatalf("%d renames seen", steps)
+	}
+	pairConsistent(t, dir, "at the end")
+	data, _ := os.ReadFile(filepath.Join(dir, "jwks.json"))
+	pubs, err := trust.ParseJWKS(data, abi.Verified, "jwks.json")
+	if err != nil || len(pubs) != 1 || pubs[0].JWK.KeyID != "new" {
+		t.Fatalf("final jwks.json should hold the new key alone: %s (%v)", data, err)
+	}
+	if got := syncs(); !contains(got, dir) {
+		t.Fatalf("the key folder was not fsynced after the renames (synced: %q)", got)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Fatalf("files left in the key folder: %v", ents)
+	}
 }
