@@ -466,9 +466,10 @@ func holds(p string, data []byte) bool {
 	return true
 }
 
-// syncDir makes a rename durable. Errors are ignored: some file systems do
-// not support fsync on directories, and the object itself is already synced.
-func syncDir(dir string) {
+// syncDir makes a rename or a removal in dir durable. Errors are
+// ignored: some file systems do not support fsync on directories, and the
+// object itself is already synced. A variable for the tests.
+var syncDir = func(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
 		_ = d.Close()
@@ -576,8 +577,16 @@ func (s *Store) Delete(space, id string) error {
 		}
 		s.usageMu.Unlock()
 	}
-	_ = os.Remove(filepath.Dir(p)) // fails harmlessly when not empty
-	syncDir(filepath.Dir(p))
+	// The removal is made durable in the folder it was made in: the
+	// fan-out folder, or, when that was emptied and removed too, the
+	// space's folder that held it (syncing the removed folder synced
+	// nothing, and a crash could bring the object back).
+	fan := filepath.Dir(p)
+	if os.Remove(fan) == nil { // fails harmlessly when not empty
+		syncDir(filepath.Dir(fan))
+	} else {
+		syncDir(fan)
+	}
 	return nil
 }
 

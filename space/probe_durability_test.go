@@ -1,0 +1,93 @@
+package space
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// recordSyncs replaces syncDir for the test and returns the folders it
+// was asked to sync.
+func recordSyncs(t *testing.T) func() []string {
+	t.Helper()
+	var mu sync.Mutex
+	var dirs []string
+	old := syncDir
+	syncDir = func(dir string) {
+		mu.Lock()
+		dirs = append(dirs, dir)
+		mu.Unlock()
+		old(dir)
+	}
+	t.Cleanup(func() { syncDir = old })
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), dirs...)
+	}
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Delete removed the object, then its fan-out folder when empty, and then
+// fsynced that fan-out folder: gone, so nothing was synced, and the
+// removal was not durable (a crash could bring the object back). It syncs
+// the fan-out folder the object was removed from and, when that folder
+// was removed too, the space's folder that held it.
+func TestProbeDeleteSyncsParent(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := s.Put("docs", []byte("only object"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := s.objectPath("docs", id)
+	fan, spaceDir := filepath.Dir(p), filepath.Dir(filepath.Dir(p))
+	syncs := recordSyncs(t)
+	if err := s.Delete("docs", id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(fan); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the emptied fan-out folder is still there: %v", err)
+	}
+	if got := syncs(); !has(got, spaceDir) {
+		t.Fatalf("Delete removed %s but did not fsync its parent %s (synced: %q)", fan, spaceDir, got)
+	}
+
+	// With another object in the fan-out folder, that folder is synced.
+	a, err := s.Put("docs", []byte("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b string
+	for i := 0; ; i++ { // another object of the same fan-out folder
+		data := []byte("b" + strings.Repeat("x", i))
+		if id := ID(data); id[len(IDPrefix):len(IDPrefix)+2] == a[len(IDPrefix):len(IDPrefix)+2] {
+			if b, err = s.Put("docs", data); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	syncs = recordSyncs(t)
+	if err := s.Delete("docs", b); err != nil {
+		t.Fatal(err)
+	}
+	pa, _ := s.objectPath("docs", a)
+	if got := syncs(); !has(got, filepath.Dir(pa)) {
+		t.Fatalf("Delete did not fsync the fan-out folder %s it removed the object from (synced: %q)", filepath.Dir(pa), got)
+	}
+}
