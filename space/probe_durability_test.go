@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -89,5 +90,54 @@ func TestProbeDeleteSyncsParent(t *testing.T) {
 	pa, _ := s.objectPath("docs", a)
 	if got := syncs(); !has(got, filepath.Dir(pa)) {
 		t.Fatalf("Delete did not fsync the fan-out folder %s it removed the object from (synced: %q)", filepath.Dir(pa), got)
+	}
+}
+
+// A Put that met a full disk (ENOSPC) or a full quota of the file system
+// (EDQUOT) failed as "space "x": write object: write /data/spaces/.tmp/put-…:
+// no space left on device", mapped to Internal: a caller could not tell it
+// from a host bug, and the host's file path reached the tool. It is ErrFull
+// (TooLarge, as the min_free_bytes reserve) and names the space and the
+// size, not the path; the temporary file is removed.
+func TestProbePutDiskFullIsErrFull(t *testing.T) {
+	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT} {
+		for _, step := range []string{"write", "sync"} {
+			root := t.TempDir()
+			s, err := Open(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			old := writeTemp
+			writeTemp = func(f *os.File, data []byte) error {
+				if step == "sync" {
+					if _, err := f.Write(data); err != nil {
+						return err
+					}
+				}
+				return &fs.PathError{Op: step, Path: f.Name(), Err: errno}
+			}
+			_, err = s.Put("docs", []byte("some content"))
+			writeTemp = old
+			if !errors.Is(err, ErrFull) {
+				t.Fatalf("%v at %s: got %v, want ErrFull", errno, step, err)
+			}
+			msg := err.Error()
+			if strings.Contains(msg, root) || strings.Contains(msg, "put-") || !strings.Contains(msg, `space "docs"`) {
+				t.Fatalf("%v at %s: the message should name the space, not the host's path: %q", errno, step, msg)
+			}
+			if ents, _ := os.ReadDir(filepath.Join(root, tmpDir)); len(ents) != 0 {
+				t.Fatalf("%v at %s: temporary files left: %v", errno, step, ents)
+			}
+		}
+	}
+
+	// The reserve's refusal named the store's root too.
+	root := t.TempDir()
+	s, err := Open(root, WithMinFreeBytes(1<<62))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put("docs", []byte("x")); !errors.Is(err, ErrFull) || strings.Contains(err.Error(), root) {
+		t.Fatalf("min_free_bytes refusal: %v (want ErrFull, without %s)", err, root)
 	}
 }

@@ -58,7 +58,8 @@ var (
 	ErrCorrupt  = errors.New("object content does not match its id")
 	// ErrFull: the object would pass its space's quota
 	// (WithMaxSpaceBytes) or leave less free disk than the reserve
-	// (WithMinFreeBytes).
+	// (WithMinFreeBytes), or the disk was full when it was written
+	// (ENOSPC, or EDQUOT: the file system's quota).
 	ErrFull = errors.New("no room")
 )
 
@@ -289,16 +290,16 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	defer func() { release(stored) }()
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("space %q: %w", space, err)
+		return "", putError(space, len(data), "", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Join(s.root, tmpDir), "put-*")
 	if err != nil {
 		// The tmp dir may have been removed under us; recreate once.
 		if mkErr := os.MkdirAll(filepath.Join(s.root, tmpDir), 0o700); mkErr != nil {
-			return "", fmt.Errorf("space %q: %w", space, err)
+			return "", putError(space, len(data), "", err)
 		}
 		if tmp, err = os.CreateTemp(filepath.Join(s.root, tmpDir), "put-*"); err != nil {
-			return "", fmt.Errorf("space %q: %w", space, err)
+			return "", putError(space, len(data), "", err)
 		}
 	}
 	tmpName := tmp.Name()
@@ -309,14 +310,11 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 			_ = os.Remove(tmpName)
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
-		return "", fmt.Errorf("space %q: write object: %w", space, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return "", fmt.Errorf("space %q: sync object: %w", space, err)
+	if err := writeTemp(tmp, data); err != nil {
+		return "", putError(space, len(data), "write object", err)
 	}
 	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("space %q: close object: %w", space, err)
+		return "", putError(space, len(data), "close object", err)
 	}
 	if err := os.Chmod(tmpName, 0o400); err != nil {
 		return "", fmt.Errorf("space %q: %w", space, err)
@@ -345,13 +343,41 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	return id, nil
 }
 
+// writeTemp writes data to a Put's temporary file and fsyncs it. A
+// variable for the tests (a full disk).
+var writeTemp = func(f *os.File, data []byte) error {
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// putError is a Put's error err at step (or none): a full disk or file
+// system quota (ENOSPC, EDQUOT) is ErrFull, something a caller can act on
+// (TooLarge, as the min_free_bytes reserve), not a host bug; and the
+// message names the space, not the temporary file's path (it reaches
+// the tool).
+func putError(space string, n int, step string, err error) error {
+	if step != "" {
+		step += ": "
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return fmt.Errorf("%w: storing %d bytes in space %q: the store's disk is full (%s%v)", ErrFull, n, space, step, err)
+	}
+	return fmt.Errorf("space %q: %s%w", space, step, err)
+}
+
 // reserve checks that n more bytes fit in space (its quota) and on the
 // disk (the reserve), and counts them against the quota; release(false)
 // gives them back when the Put failed.
 func (s *Store) reserve(space string, n int64) (release func(stored bool), err error) {
 	if s.minFree > 0 {
 		if free, ok := freeBytes(s.root); ok && free-n < s.minFree {
-			return nil, fmt.Errorf("%w: storing %d bytes in space %q would leave %d bytes free on the disk of %s, below the reserve of %d (limits.min_free_bytes)", ErrFull, n, space, max(free-n, 0), s.root, s.minFree)
+			return nil, fmt.Errorf("%w: storing %d bytes in space %q would leave %d bytes free on the store's disk, below the reserve of %d (limits.min_free_bytes)", ErrFull, n, space, max(free-n, 0), s.minFree)
 		}
 	}
 	if s.maxSpace <= 0 {
