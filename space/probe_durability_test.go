@@ -141,3 +141,43 @@ func TestProbePutDiskFullIsErrFull(t *testing.T) {
 		t.Fatalf("min_free_bytes refusal: %v (want ErrFull, without %s)", err, root)
 	}
 }
+
+// Put fsynced the fan-out folder it renamed the object into, but not the
+// folders it had just made for it (the space's, the fan-out one): their
+// own entries were not durable, so a crash could lose the object of a new
+// space or fan-out folder that Put had reported stored. It syncs the
+// parent of each folder it made.
+func TestProbePutSyncsNewFolders(t *testing.T) {
+	root := t.TempDir()
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	syncs := recordSyncs(t)
+	id, err := s.Put("fresh", []byte("first object of a new space"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := s.objectPath("fresh", id)
+	fan := filepath.Dir(p)
+	got := syncs()
+	for _, want := range []string{fan, filepath.Dir(fan), root} {
+		if !has(got, want) {
+			t.Fatalf("Put into a new space did not fsync %s (synced: %q)", want, got)
+		}
+	}
+	// Into an existing fan-out folder, that folder alone.
+	syncs = recordSyncs(t)
+	if err := os.Chmod(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("damaged"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put("fresh", []byte("first object of a new space")); err != nil {
+		t.Fatal(err)
+	}
+	if got := syncs(); len(got) != 1 || got[0] != fan {
+		t.Fatalf("Put into an existing fan-out folder synced %q, want %q alone", got, fan)
+	}
+}

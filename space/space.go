@@ -288,8 +288,13 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	}
 	stored := false
 	defer func() { release(stored) }()
+	// A folder made here (the space's, the fan-out one) is synced in its
+	// parent once the object is stored: fsyncing the fan-out folder alone
+	// left the folders' own entries, and so the object, to be lost in a
+	// crash.
 	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	made, err := mkdirs(dir)
+	if err != nil {
 		return "", putError(space, len(data), "", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Join(s.root, tmpDir), "put-*")
@@ -325,9 +330,11 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	// the MkdirAll above and here: make it again.
 	err = os.Rename(tmpName, p)
 	for try := 0; err != nil && errors.Is(err, fs.ErrNotExist) && try < 8; try++ {
-		if mkErr := os.MkdirAll(dir, 0o700); mkErr != nil {
+		m, mkErr := mkdirs(dir)
+		if mkErr != nil {
 			break
 		}
+		made = append(made, m...)
 		err = os.Rename(tmpName, p)
 	}
 	if err != nil {
@@ -340,7 +347,25 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	ok = true
 	stored = true
 	syncDir(dir)
+	for i := len(made) - 1; i >= 0; i-- {
+		syncDir(filepath.Dir(made[i]))
+	}
 	return id, nil
+}
+
+// mkdirs makes the folder dir (a fan-out folder) and those missing above
+// it (the space's), and returns those it found missing, the deepest first.
+func mkdirs(dir string) (made []string, err error) {
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return nil, nil
+	}
+	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		made = append(made, d)
+	}
+	return made, os.MkdirAll(dir, 0o700)
 }
 
 // writeTemp writes data to a Put's temporary file and fsyncs it. A
