@@ -252,8 +252,20 @@ var ErrInUse = errors.New("the audit log is locked by another process")
 // (flock) so two processes cannot interleave records.
 func Open(path string, opts Options) (*Writer, error) {
 	opts.setDefaults()
+	// Folders made here (a new data folder, audit-sessions) are synced
+	// in their parents, as the file in its folder below.
+	var made []string
+	for d := filepath.Dir(path); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		made = append(made, d)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
+	}
+	for _, d := range made {
+		syncDir(filepath.Dir(d))
 	}
 	_, statErr := os.Lstat(path)
 	// O_APPEND: a log cut under the host (logrotate's copytruncate) gets

@@ -48,3 +48,40 @@ func TestProbeOpenSyncsFolderOfNewLog(t *testing.T) {
 		}
 	}
 }
+
+// Open made the log's missing folders (a new data folder, the first
+// audit-sessions/) without fsyncing their parents: the log's entry was
+// synced in a folder whose own entry could be lost. Each made folder is
+// synced in its parent.
+func TestProbeOpenSyncsFoldersItMade(t *testing.T) {
+	var mu sync.Mutex
+	var synced []string
+	old := syncDir
+	syncDir = func(dir string) {
+		mu.Lock()
+		synced = append(synced, dir)
+		mu.Unlock()
+		old(dir)
+	}
+	t.Cleanup(func() { syncDir = old })
+	top := t.TempDir()
+	path := filepath.Join(top, "data", "audit-sessions", "call.jsonl")
+	w, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, want := range []string{top, filepath.Join(top, "data"), filepath.Join(top, "data", "audit-sessions")} {
+		found := false
+		for _, d := range synced {
+			found = found || d == want
+		}
+		if !found {
+			t.Fatalf("%s was not fsynced (synced: %q)", want, synced)
+		}
+	}
+}
