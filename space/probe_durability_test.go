@@ -181,3 +181,80 @@ func TestProbePutSyncsNewFolders(t *testing.T) {
 		t.Fatalf("Put into an existing fan-out folder synced %q, want %q alone", got, fan)
 	}
 }
+
+// The store's errors carried the host's paths ("space "docs": object
+// sha256:…: open /srv/aios/spaces/docs/ab/…: not a directory", "is a
+// folder" with the absolute path), and they reach the tool (Internal):
+// a tool learned where the host keeps its data. They name the space and
+// the object, and a path only relative to the store (SPACE/xx/…).
+func TestProbeStoreErrorsNameNoHostPath(t *testing.T) {
+	root := t.TempDir()
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []byte("blocked")
+	id := ID(data)
+	p, _ := s.objectPath("docs", id)
+	// A file where the fan-out folder should be: every reach fails.
+	if err := os.MkdirAll(filepath.Dir(filepath.Dir(p)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Dir(p), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, err error) {
+		t.Helper()
+		if err == nil {
+			t.Fatalf("%s: no error", what)
+		}
+		if strings.Contains(err.Error(), root) {
+			t.Errorf("%s: the message names the host's path: %q", what, err)
+		}
+		if !strings.Contains(err.Error(), `"docs"`) {
+			t.Errorf("%s: the message does not name the space: %q", what, err)
+		}
+	}
+	_, err = s.Get("docs", id)
+	check("Get", err)
+	_, err = s.Size("docs", id)
+	check("Size", err)
+	_, err = s.Has("docs", id)
+	check("Has", err)
+	check("Delete", s.Delete("docs", id))
+	_, err = s.Put("docs", data)
+	check("Put", err)
+
+	// A folder where the object should be: Put says where, in the store.
+	if err := os.Remove(filepath.Dir(p)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(p, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Put("docs", data)
+	check("Put onto a folder", err)
+	if rel, _ := filepath.Rel(root, p); err == nil || !strings.Contains(err.Error(), rel) {
+		t.Errorf("Put onto a folder: the message should say where in the store: %v (want %s)", err, rel)
+	}
+
+	// A file where the space's folder should be.
+	if err := os.WriteFile(filepath.Join(root, "flat"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.List("flat")
+	if err == nil || strings.Contains(err.Error(), root) || !strings.Contains(err.Error(), `"flat"`) {
+		t.Errorf("List: %v", err)
+	}
+
+	// The store's root gone, a file in its place.
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(root, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Spaces(); err == nil || strings.Contains(err.Error(), root) {
+		t.Errorf("Spaces: %v", err)
+	}
+}

@@ -322,7 +322,7 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 		return "", putError(space, len(data), "close object", err)
 	}
 	if err := os.Chmod(tmpName, 0o400); err != nil {
-		return "", fmt.Errorf("space %q: %w", space, err)
+		return "", putError(space, len(data), "", err)
 	}
 	// rename is atomic: with two concurrent Puts of the same content, both
 	// renames succeed and the file holds the same bytes either way. A
@@ -340,9 +340,11 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	if err != nil {
 		if st, serr := os.Lstat(p); serr == nil && st.IsDir() {
 			// rename(2) says only "file exists" (or "is a directory").
-			return "", fmt.Errorf("space %q: store object %s: %s is a folder, not an object file (remove it)", space, id, p)
+			// Where, relative to the store (the message reaches the tool).
+			rel, _ := filepath.Rel(s.root, p)
+			return "", fmt.Errorf("space %q: store object %s: %s in the store is a folder, not an object file (remove it)", space, id, rel)
 		}
-		return "", fmt.Errorf("space %q: store object: %w", space, err)
+		return "", putError(space, len(data), "store object", err)
 	}
 	ok = true
 	stored = true
@@ -386,14 +388,26 @@ func putError(space string, n int, step string, err error) error {
 	if step != "" {
 		step += ": "
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
-	}
+	err = noPath(err)
 	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
 		return fmt.Errorf("%w: storing %d bytes in space %q: the store's disk is full (%s%v)", ErrFull, n, space, step, err)
 	}
 	return fmt.Errorf("space %q: %s%w", space, step, err)
+}
+
+// noPath is err without the host's paths of an *fs.PathError or an
+// *os.LinkError (the store's errors reach tools, which are not told
+// where the host keeps its data): "open: not a directory".
+func noPath(err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	case errors.As(err, &le):
+		return fmt.Errorf("%s: %w", le.Op, le.Err)
+	}
+	return err
 }
 
 // reserve checks that n more bytes fit in space (its quota) and on the
@@ -479,7 +493,7 @@ func (s *Store) spaceBytes(space string) (int64, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("space %q: count its size: %w", space, err)
+		return 0, fmt.Errorf("space %q: count its size: %w", space, noPath(err))
 	}
 	return total, nil
 }
@@ -541,12 +555,12 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
-		return nil, fmt.Errorf("space %q: object %s: %w", space, id, err)
+		return nil, fmt.Errorf("space %q: object %s: %w", space, id, noPath(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("space %q: object %s: %w", space, id, err)
+		return nil, fmt.Errorf("space %q: object %s: %w", space, id, noPath(err))
 	}
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w: %s in space %q is not a regular file", ErrCorrupt, id, space)
@@ -556,7 +570,7 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, overLimit(s.maxBytes)))
 	if err != nil {
-		return nil, fmt.Errorf("space %q: read object %s: %w", space, id, err)
+		return nil, fmt.Errorf("space %q: read object %s: %w", space, id, noPath(err))
 	}
 	if int64(len(data)) > s.maxBytes {
 		return nil, fmt.Errorf("%w: %s in space %q grew past the limit of %d bytes", ErrTooLarge, id, space, s.maxBytes)
@@ -580,7 +594,7 @@ func (s *Store) Size(space, id string) (int64, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return 0, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
-		return 0, fmt.Errorf("space %q: object %s: %w", space, id, err)
+		return 0, fmt.Errorf("space %q: object %s: %w", space, id, noPath(err))
 	}
 	if !st.Mode().IsRegular() {
 		return 0, fmt.Errorf("%w: %s in space %q is not a regular file", ErrCorrupt, id, space)
@@ -599,7 +613,7 @@ func (s *Store) Has(space, id string) (bool, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return false, nil
 		}
-		return false, fmt.Errorf("space %q: object %s: %w", space, id, err)
+		return false, fmt.Errorf("space %q: object %s: %w", space, id, noPath(err))
 	}
 	return st.Mode().IsRegular(), nil
 }
@@ -619,7 +633,7 @@ func (s *Store) Delete(space, id string) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
-		return fmt.Errorf("space %q: delete %s: %w", space, id, err)
+		return fmt.Errorf("space %q: delete %s: %w", space, id, noPath(err))
 	}
 	if s.maxSpace > 0 {
 		s.usageMu.Lock()
@@ -645,7 +659,7 @@ func (s *Store) Delete(space, id string) error {
 func (s *Store) Spaces() ([]string, error) {
 	ents, err := os.ReadDir(s.root)
 	if err != nil {
-		return nil, fmt.Errorf("space: list %q: %w", s.root, err)
+		return nil, fmt.Errorf("space: list the spaces: %w", noPath(err))
 	}
 	var out []string
 	for _, e := range ents {
@@ -668,7 +682,7 @@ func (s *Store) List(space string) ([]string, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("space %q: list: %w", space, err)
+		return nil, fmt.Errorf("space %q: list: %w", space, noPath(err))
 	}
 	var out []string
 	for _, fan := range fans {
@@ -680,7 +694,7 @@ func (s *Store) List(space string) ([]string, error) {
 			continue // a Delete emptied and removed it meanwhile
 		}
 		if err != nil {
-			return nil, fmt.Errorf("space %q: list: %w", space, err)
+			return nil, fmt.Errorf("space %q: list: %w", space, noPath(err))
 		}
 		for _, e := range ents {
 			id := IDPrefix + fan.Name() + e.Name()
