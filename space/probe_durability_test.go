@@ -258,3 +258,21 @@ func TestProbeStoreErrorsNameNoHostPath(t *testing.T) {
 		t.Errorf("Spaces: %v", err)
 	}
 }
+
+// Open made the store's root (a new data folder) without fsyncing its
+// parent: the objects Put fsynced under it could be lost with the root's
+// entry in a crash. Each folder Open makes is synced in its parent.
+func TestProbeOpenSyncsRootItMade(t *testing.T) {
+	syncs := recordSyncs(t)
+	top := t.TempDir()
+	root := filepath.Join(top, "data", "spaces")
+	if _, err := Open(root); err != nil {
+		t.Fatal(err)
+	}
+	got := syncs()
+	for _, want := range []string{top, filepath.Join(top, "data")} {
+		if !has(got, want) {
+			t.Fatalf("Open did not fsync %s (synced: %q)", want, got)
+		}
+	}
+}

@@ -142,8 +142,15 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("space: root %q: %w", dir, err)
 	}
-	if err := os.MkdirAll(filepath.Join(abs, tmpDir), 0o700); err != nil {
+	made, err := mkdirs(filepath.Join(abs, tmpDir))
+	if err != nil {
 		return nil, fmt.Errorf("space: create root %q: %w", abs, err)
+	}
+	// A root made here is synced in its parent (and the folders made
+	// above it in theirs): the objects fsynced under it could otherwise
+	// be lost with its entry in a crash.
+	for _, d := range made {
+		syncDir(filepath.Dir(d))
 	}
 	s := &Store{root: abs, maxBytes: DefaultMaxObjectBytes}
 	for _, o := range opts {
