@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -54,13 +55,18 @@ leaves a jwks.json that holds private.pem's public key (then run keygen
 		return c.fail(err)
 	}
 	privPath, jwksPath := filepath.Join(*out, "private.pem"), filepath.Join(*out, "jwks.json")
-	if !*force {
-		for _, p := range []string{privPath, jwksPath} {
-			if _, err := os.Lstat(p); err == nil {
-				return c.fail(fmt.Errorf("%s exists (use --force to overwrite)", p))
-			} else if !errors.Is(err, os.ErrNotExist) {
-				return c.fail(err)
-			}
+	// Both paths are looked at before either file is written: a folder
+	// at jwks.json was found only after private.pem had been replaced.
+	for _, p := range []string{privPath, jwksPath} {
+		st, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return c.fail(err)
+		case st.IsDir():
+			return c.fail(fmt.Errorf("%s is a folder, not a file: remove it or give another --out", p))
+		case !*force:
+			return c.fail(fmt.Errorf("%s exists (use --force to overwrite)", p))
 		}
 	}
 	// The pair on disk stays consistent at every rename (a crash between
@@ -134,6 +140,25 @@ var replaceFileStep = func() {}
 // the mode of a file that was there does not carry over, and a symbolic
 // link at path is replaced, not followed.
 func replaceFile(path string, data []byte, perm os.FileMode) (err error) {
+	// The errors name path, not the temporary file ("open
+	// dir/.a.jws.tmp-4171440443: no such file or directory").
+	defer func() {
+		var pe *fs.PathError
+		var le *os.LinkError
+		switch {
+		case err == nil:
+		case errors.As(err, &le) && errors.Is(err, fs.ErrExist):
+			if st, serr := os.Lstat(path); serr == nil && st.IsDir() {
+				err = fmt.Errorf("%s is a folder, not a file", path)
+				break
+			}
+			err = fmt.Errorf("%s: %w", path, le.Err)
+		case errors.As(err, &le):
+			err = fmt.Errorf("%s: %w", path, le.Err)
+		case errors.As(err, &pe):
+			err = fmt.Errorf("%s: %s: %w", path, pe.Op, pe.Err)
+		}
+	}()
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err

@@ -160,3 +160,47 @@ func TestProbeKeygenForceKeepsPairConsistent(t *testing.T) {
 		t.Fatalf("files left in the key folder: %v", ents)
 	}
 }
+
+// keygen --force over a folder named jwks.json wrote the new private.pem
+// and then failed on jwks.json ("rename …/.jwks.json.tmp-123 …/jwks.json:
+// file exists"): the old key was gone, and the new one had no public half
+// beside it. A folder at either path is refused before anything is
+// written, naming it. audit anchor --out into a missing folder or onto a
+// folder named the temporary file ("open …/.a.jws.tmp-4171440443: no such
+// file or directory"); it names the file asked for.
+func TestProbeReplaceRefusesFoldersFirst(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(t.TempDir(), "key")
+	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", dir); code != 0 {
+		t.Fatalf("keygen: %s", errs)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, "private.pem"))
+	if err := os.Remove(filepath.Join(dir, "jwks.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "jwks.json"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", dir, "--force")
+	if code != exitFail || !strings.Contains(errs, filepath.Join(dir, "jwks.json")) || !strings.Contains(errs, "folder") {
+		t.Fatalf("keygen --force onto a folder: %d %q", code, errs)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "private.pem")); string(after) != string(before) {
+		t.Fatal("keygen --force replaced private.pem before finding jwks.json a folder")
+	}
+	if err := os.Remove(filepath.Join(dir, "jwks.json")); err != nil {
+		t.Fatal(err)
+	}
+
+	id := e.putSource()
+	if code, _, errs := e.run("", "call", "analyze-complexity", `{"object_id":"`+id+`"}`); code != 0 {
+		t.Fatal(errs)
+	}
+	other := t.TempDir()
+	for _, out := range []string{filepath.Join(other, "missing", "a.jws"), other} {
+		code, _, errs := e.run("", "audit", "anchor", "--key", filepath.Join(dir, "private.pem"), "--out", out)
+		if code != exitFail || !strings.Contains(errs, "aios-host: "+out) || strings.Contains(errs, ".tmp-") {
+			t.Errorf("audit anchor --out %s: %d %q; want an error naming it, not a temporary file", out, code, errs)
+		}
+	}
+}
