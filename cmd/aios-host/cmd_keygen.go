@@ -51,9 +51,24 @@ leaves a jwks.json that holds private.pem's public key (then run keygen
 	if err != nil {
 		return c.fail(err)
 	}
+	// The folders made here are synced in their parents (after the key
+	// files are written, below): the key files' renames were made
+	// durable in a folder whose own entry was not.
+	var made []string
+	for d := filepath.Clean(*out); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		made = append(made, d)
+	}
 	if err := os.MkdirAll(*out, 0o700); err != nil {
 		return c.fail(err)
 	}
+	defer func() {
+		for _, d := range made {
+			syncDir(filepath.Dir(d))
+		}
+	}()
 	privPath, jwksPath := filepath.Join(*out, "private.pem"), filepath.Join(*out, "jwks.json")
 	// Both paths are looked at before either file is written: a folder
 	// at jwks.json was found only after private.pem had been replaced.

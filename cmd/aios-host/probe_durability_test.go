@@ -204,3 +204,22 @@ func TestProbeReplaceRefusesFoldersFirst(t *testing.T) {
 		}
 	}
 }
+
+// keygen --out made the key folder (and any missing above it) without
+// fsyncing their parents: the key files' renames were durable in a folder
+// whose own entry could be lost in a crash. Each folder it makes is
+// synced in its parent.
+func TestProbeKeygenSyncsFoldersItMade(t *testing.T) {
+	e := newEnv(t)
+	top := t.TempDir()
+	syncs := recordSyncs(t)
+	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", filepath.Join(top, "keys", "signing")); code != 0 {
+		t.Fatalf("keygen: %s", errs)
+	}
+	got := syncs()
+	for _, want := range []string{top, filepath.Join(top, "keys"), filepath.Join(top, "keys", "signing")} {
+		if !contains(got, want) {
+			t.Fatalf("keygen did not fsync %s (synced: %q)", want, got)
+		}
+	}
+}
