@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"github.com/aios-host/aios-host/internal/fsperm"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -251,14 +252,33 @@ var ErrInUse = errors.New("the audit log is locked by another process")
 // (flock) so two processes cannot interleave records.
 func Open(path string, opts Options) (*Writer, error) {
 	opts.setDefaults()
+	// Folders made here (a new data folder, audit-sessions) are synced
+	// in their parents, as the file in its folder below.
+	var made []string
+	for d := filepath.Dir(path); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		made = append(made, d)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
+	for _, d := range made {
+		syncDir(filepath.Dir(d))
+	}
+	_, statErr := os.Lstat(path)
 	// O_APPEND: a log cut under the host (logrotate's copytruncate) gets
 	// the next records at its new end, not past a hole of NUL bytes.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		// Made here: its entry in the folder is made durable, or the
+		// records fsynced into it could go with it in a crash (as
+		// continueIn does for the file a rotation makes).
+		syncDir(filepath.Dir(path))
 	}
 	// Only a regular file keeps records: a link to /dev/null would take
 	// them and lose them (until the first fsync failed), a FIFO cannot be
@@ -1165,8 +1185,9 @@ func (w *Writer) continueIn(flag int) error {
 	return nil
 }
 
-// syncDir fsyncs a directory so a rename or create in it is durable.
-func syncDir(dir string) {
+// syncDir fsyncs a directory so a rename or create in it is durable. A
+// variable for the tests.
+var syncDir = func(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
 		d.Close()

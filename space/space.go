@@ -58,7 +58,8 @@ var (
 	ErrCorrupt  = errors.New("object content does not match its id")
 	// ErrFull: the object would pass its space's quota
 	// (WithMaxSpaceBytes) or leave less free disk than the reserve
-	// (WithMinFreeBytes).
+	// (WithMinFreeBytes), or the disk was full when it was written
+	// (ENOSPC, or EDQUOT: the file system's quota).
 	ErrFull = errors.New("no room")
 )
 
@@ -141,8 +142,15 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("space: root %q: %w", dir, err)
 	}
-	if err := os.MkdirAll(filepath.Join(abs, tmpDir), 0o700); err != nil {
+	made, err := mkdirs(filepath.Join(abs, tmpDir))
+	if err != nil {
 		return nil, fmt.Errorf("space: create root %q: %w", abs, err)
+	}
+	// A root made here is synced in its parent (and the folders made
+	// above it in theirs): the objects fsynced under it could otherwise
+	// be lost with its entry in a crash.
+	for _, d := range made {
+		syncDir(filepath.Dir(d))
 	}
 	s := &Store{root: abs, maxBytes: DefaultMaxObjectBytes}
 	for _, o := range opts {
@@ -287,18 +295,23 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	}
 	stored := false
 	defer func() { release(stored) }()
+	// A folder made here (the space's, the fan-out one) is synced in its
+	// parent once the object is stored: fsyncing the fan-out folder alone
+	// left the folders' own entries, and so the object, to be lost in a
+	// crash.
 	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("space %q: %w", space, err)
+	made, err := mkdirs(dir)
+	if err != nil {
+		return "", putError(space, len(data), "", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Join(s.root, tmpDir), "put-*")
 	if err != nil {
 		// The tmp dir may have been removed under us; recreate once.
 		if mkErr := os.MkdirAll(filepath.Join(s.root, tmpDir), 0o700); mkErr != nil {
-			return "", fmt.Errorf("space %q: %w", space, err)
+			return "", putError(space, len(data), "", err)
 		}
 		if tmp, err = os.CreateTemp(filepath.Join(s.root, tmpDir), "put-*"); err != nil {
-			return "", fmt.Errorf("space %q: %w", space, err)
+			return "", putError(space, len(data), "", err)
 		}
 	}
 	tmpName := tmp.Name()
@@ -309,17 +322,14 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 			_ = os.Remove(tmpName)
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
-		return "", fmt.Errorf("space %q: write object: %w", space, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return "", fmt.Errorf("space %q: sync object: %w", space, err)
+	if err := writeTemp(tmp, data); err != nil {
+		return "", putError(space, len(data), "write object", err)
 	}
 	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("space %q: close object: %w", space, err)
+		return "", putError(space, len(data), "close object", err)
 	}
 	if err := os.Chmod(tmpName, 0o400); err != nil {
-		return "", fmt.Errorf("space %q: %w", space, err)
+		return "", putError(space, len(data), "", err)
 	}
 	// rename is atomic: with two concurrent Puts of the same content, both
 	// renames succeed and the file holds the same bytes either way. A
@@ -327,22 +337,84 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	// the MkdirAll above and here: make it again.
 	err = os.Rename(tmpName, p)
 	for try := 0; err != nil && errors.Is(err, fs.ErrNotExist) && try < 8; try++ {
-		if mkErr := os.MkdirAll(dir, 0o700); mkErr != nil {
+		m, mkErr := mkdirs(dir)
+		if mkErr != nil {
 			break
 		}
+		made = append(made, m...)
 		err = os.Rename(tmpName, p)
 	}
 	if err != nil {
 		if st, serr := os.Lstat(p); serr == nil && st.IsDir() {
 			// rename(2) says only "file exists" (or "is a directory").
-			return "", fmt.Errorf("space %q: store object %s: %s is a folder, not an object file (remove it)", space, id, p)
+			// Where, relative to the store (the message reaches the tool).
+			rel, _ := filepath.Rel(s.root, p)
+			return "", fmt.Errorf("space %q: store object %s: %s in the store is a folder, not an object file (remove it)", space, id, rel)
 		}
-		return "", fmt.Errorf("space %q: store object: %w", space, err)
+		return "", putError(space, len(data), "store object", err)
 	}
 	ok = true
 	stored = true
 	syncDir(dir)
+	for i := len(made) - 1; i >= 0; i-- {
+		syncDir(filepath.Dir(made[i]))
+	}
 	return id, nil
+}
+
+// mkdirs makes the folder dir (a fan-out folder) and those missing above
+// it (the space's), and returns those it found missing, the deepest first.
+func mkdirs(dir string) (made []string, err error) {
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return nil, nil
+	}
+	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		made = append(made, d)
+	}
+	return made, os.MkdirAll(dir, 0o700)
+}
+
+// writeTemp writes data to a Put's temporary file and fsyncs it. A
+// variable for the tests (a full disk).
+var writeTemp = func(f *os.File, data []byte) error {
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// putError is a Put's error err at step (or none): a full disk or file
+// system quota (ENOSPC, EDQUOT) is ErrFull, something a caller can act on
+// (TooLarge, as the min_free_bytes reserve), not a host bug; and the
+// message names the space, not the temporary file's path (it reaches
+// the tool).
+func putError(space string, n int, step string, err error) error {
+	if step != "" {
+		step += ": "
+	}
+	err = noPath(err)
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return fmt.Errorf("%w: storing %d bytes in space %q: the store's disk is full (%s%v)", ErrFull, n, space, step, err)
+	}
+	return fmt.Errorf("space %q: %s%w", space, step, err)
+}
+
+// noPath is err without the host's paths of an *fs.PathError or an
+// *os.LinkError (the store's errors reach tools, which are not told
+// where the host keeps its data): "open: not a directory".
+func noPath(err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	case errors.As(err, &le):
+		return fmt.Errorf("%s: %w", le.Op, le.Err)
+	}
+	return err
 }
 
 // reserve checks that n more bytes fit in space (its quota) and on the
@@ -351,7 +423,7 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 func (s *Store) reserve(space string, n int64) (release func(stored bool), err error) {
 	if s.minFree > 0 {
 		if free, ok := freeBytes(s.root); ok && free-n < s.minFree {
-			return nil, fmt.Errorf("%w: storing %d bytes in space %q would leave %d bytes free on the disk of %s, below the reserve of %d (limits.min_free_bytes)", ErrFull, n, space, max(free-n, 0), s.root, s.minFree)
+			return nil, fmt.Errorf("%w: storing %d bytes in space %q would leave %d bytes free on the store's disk, below the reserve of %d (limits.min_free_bytes)", ErrFull, n, space, max(free-n, 0), s.minFree)
 		}
 	}
 	if s.maxSpace <= 0 {
@@ -428,7 +500,7 @@ func (s *Store) spaceBytes(space string) (int64, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("space %q: count its size: %w", space, err)
+		return 0, fmt.Errorf("space %q: count its size: %w", space, noPath(err))
 	}
 	return total, nil
 }
@@ -466,9 +538,10 @@ func holds(p string, data []byte) bool {
 	return true
 }
 
-// syncDir makes a rename durable. Errors are ignored: some file systems do
-// not support fsync on directories, and the object itself is already synced.
-func syncDir(dir string) {
+// syncDir makes a rename or a removal in dir durable. Errors are
+// ignored: some file systems do not support fsync on directories, and the
+// object itself is already synced. A variable for the tests.
+var syncDir = func(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
 		_ = d.Close()
@@ -489,12 +562,12 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
-		return nil, fmt.Errorf("space %q: object %s: %w", space, id, err)
+		return nil, fmt.Errorf("space %q: object %s: %w", space, id, noPath(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("space %q: object %s: %w", space, id, err)
+		return nil, fmt.Errorf("space %q: object %s: %w", space, id, noPath(err))
 	}
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w: %s in space %q is not a regular file", ErrCorrupt, id, space)
@@ -504,7 +577,7 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, overLimit(s.maxBytes)))
 	if err != nil {
-		return nil, fmt.Errorf("space %q: read object %s: %w", space, id, err)
+		return nil, fmt.Errorf("space %q: read object %s: %w", space, id, noPath(err))
 	}
 	if int64(len(data)) > s.maxBytes {
 		return nil, fmt.Errorf("%w: %s in space %q grew past the limit of %d bytes", ErrTooLarge, id, space, s.maxBytes)
@@ -528,7 +601,7 @@ func (s *Store) Size(space, id string) (int64, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return 0, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
-		return 0, fmt.Errorf("space %q: object %s: %w", space, id, err)
+		return 0, fmt.Errorf("space %q: object %s: %w", space, id, noPath(err))
 	}
 	if !st.Mode().IsRegular() {
 		return 0, fmt.Errorf("%w: %s in space %q is not a regular file", ErrCorrupt, id, space)
@@ -547,7 +620,7 @@ func (s *Store) Has(space, id string) (bool, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return false, nil
 		}
-		return false, fmt.Errorf("space %q: object %s: %w", space, id, err)
+		return false, fmt.Errorf("space %q: object %s: %w", space, id, noPath(err))
 	}
 	return st.Mode().IsRegular(), nil
 }
@@ -567,7 +640,7 @@ func (s *Store) Delete(space, id string) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
-		return fmt.Errorf("space %q: delete %s: %w", space, id, err)
+		return fmt.Errorf("space %q: delete %s: %w", space, id, noPath(err))
 	}
 	if s.maxSpace > 0 {
 		s.usageMu.Lock()
@@ -576,8 +649,16 @@ func (s *Store) Delete(space, id string) error {
 		}
 		s.usageMu.Unlock()
 	}
-	_ = os.Remove(filepath.Dir(p)) // fails harmlessly when not empty
-	syncDir(filepath.Dir(p))
+	// The removal is made durable in the folder it was made in: the
+	// fan-out folder, or, when that was emptied and removed too, the
+	// space's folder that held it (syncing the removed folder synced
+	// nothing, and a crash could bring the object back).
+	fan := filepath.Dir(p)
+	if os.Remove(fan) == nil { // fails harmlessly when not empty
+		syncDir(filepath.Dir(fan))
+	} else {
+		syncDir(fan)
+	}
 	return nil
 }
 
@@ -585,7 +666,7 @@ func (s *Store) Delete(space, id string) error {
 func (s *Store) Spaces() ([]string, error) {
 	ents, err := os.ReadDir(s.root)
 	if err != nil {
-		return nil, fmt.Errorf("space: list %q: %w", s.root, err)
+		return nil, fmt.Errorf("space: list the spaces: %w", noPath(err))
 	}
 	var out []string
 	for _, e := range ents {
@@ -608,7 +689,7 @@ func (s *Store) List(space string) ([]string, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("space %q: list: %w", space, err)
+		return nil, fmt.Errorf("space %q: list: %w", space, noPath(err))
 	}
 	var out []string
 	for _, fan := range fans {
@@ -620,7 +701,7 @@ func (s *Store) List(space string) ([]string, error) {
 			continue // a Delete emptied and removed it meanwhile
 		}
 		if err != nil {
-			return nil, fmt.Errorf("space %q: list: %w", space, err)
+			return nil, fmt.Errorf("space %q: list: %w", space, noPath(err))
 		}
 		for _, e := range ents {
 			id := IDPrefix + fan.Name() + e.Name()

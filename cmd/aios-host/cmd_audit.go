@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -44,7 +45,8 @@ older rotated files were removed); without FILE, when the host deleted them
 audit anchor --key FILE: verify the log as above, then write its last
 record's anchor signed with the key (a compact JWS, typ
 aios-audit-anchor+jws; keys from aios-host keygen) to standard output or
---out. Keep it away from the host; audit verify --signed-anchor checks it.
+--out (a file there is replaced whole, by a new one fsynced and renamed
+over it). Keep it away from the host; audit verify --signed-anchor checks it.
 
 audit show: verify the log as above and print its records as a table (SEQ,
 TIME, CALLER, PRINCIPAL, TOOL@VERSION, OUTCOME, LATENCY, CALL, PARENT), or
@@ -299,7 +301,17 @@ func (c *cli) writeSignedAnchor(path string, a audit.Anchor, key trust.SigningKe
 		fmt.Fprintln(c.stdout, tok)
 		return exitOK
 	}
-	if err := os.WriteFile(out, []byte(tok+"\n"), 0o600); err != nil {
+	// A file is replaced whole (a temporary file fsynced and renamed over
+	// it): rewritten in place, a crash left a torn anchor where the good
+	// one had been. A device or a FIFO (/dev/stdout) is written to; a
+	// symbolic link is followed, as before, and its target replaced.
+	write, target := replaceFile, out
+	if st, err := os.Stat(out); err == nil && st.Mode()&(os.ModeDevice|os.ModeNamedPipe|os.ModeSocket) != 0 {
+		write = os.WriteFile
+	} else if real, err := filepath.EvalSymlinks(out); err == nil {
+		target = real
+	}
+	if err := write(target, []byte(tok+"\n"), 0o600); err != nil {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.stdout, "signed anchor %s written to %s (key %s)\n", a, out, key.KeyID)

@@ -27,9 +27,10 @@ schema validation, deadline, audit) and print its result. The params are a
 JSON object given as one argument, or read from standard input with "-"
 (at most limits.max_params_bytes); they default to {}.
 
-When a host is running on the socket (--socket, else the data directory's)
-and --as is not given, the call goes through that host, with its tools:
---plugins and --config do not change them. Otherwise it runs in this
+When a host is running on the socket (--socket, else the config's
+server.socket, else the data directory's) and --as is not given, the call
+goes through that host, with its tools: --plugins and --config do not
+change them; a server section that does not load is an error. Otherwise it runs in this
 process; when another aios-host holds the audit log, the call is recorded
 in a log of its own, <data>/audit-sessions/call-<time>-<pid>.jsonl.
 
@@ -46,7 +47,7 @@ Example:
 	asJSON := fs.Bool("json", false, "print the result (or the error) as JSON on standard output")
 	version := fs.String("version", "", "SemVer `constraint` for the tool version, e.g. ^1.2 (default: newest)")
 	timeout := fs.Duration("timeout", 0, "deadline for the call, e.g. 5s; at least 1ms, rounded up to whole milliseconds (default: the config's limits.default_deadline)")
-	socket := fs.String("socket", "", "call through the host running on this unix socket `path` (default: the default socket when a host answers there and --as is not given, else in-process)")
+	socket := fs.String("socket", "", "call through the host running on this unix socket `path` (default: server.socket, else <data>/aios-host.sock, when a host answers there and --as is not given, else in-process)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code

@@ -26,10 +26,12 @@ TO defaults to the newest version, FROM to the version just below TO.
 With --json, print {tool, from, to, from_provider, to_provider, breaking,
 changes: [{path, kind, breaking, old, new}]}.
 
-When a host is running on the socket (--socket, else the data directory's),
-its tools are compared: --plugins and --config do not change them.`)
+When a host is running on the socket (--socket, else the config's
+server.socket, else the data directory's), its tools are compared:
+--plugins and --config do not change them; a server section that does not
+load is an error.`)
 	asJSON := fs.Bool("json", false, "print the diff as JSON")
-	socket := fs.String("socket", "", "ask the host running on this unix socket `path` (default: the default socket when a host answers there, else load in-process)")
+	socket := fs.String("socket", "", "ask the host running on this unix socket `path` (default: server.socket, else <data>/aios-host.sock, when a host answers there, else load in-process)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code

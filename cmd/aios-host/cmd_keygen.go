@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -19,7 +21,10 @@ thumbprint; "sign" and "audit anchor" without --kid take the kid of the
 matching key in the jwks.json beside the private key, so --kid here is
 enough. Trust the key by listing DIR/jwks.json under discovery.keys in the
 config. With --force, existing files are replaced (never written through a
-symbolic link).`)
+symbolic link), each by a new file fsynced and renamed over it, jwks.json
+first getting the new public key beside the old ones: a crash at any point
+leaves a jwks.json that holds private.pem's public key (then run keygen
+--force again to drop the old keys from it).`)
 	alg := fs.String("alg", "ES256", "signature `algorithm`: ES256 (P-256), RS256 (RSA 3072) or EdDSA (Ed25519)")
 	out := fs.String("out", "", "output `dir` (created if missing)")
 	kid := fs.String("kid", "", "key `id` (default: the RFC 7638 thumbprint)")
@@ -46,17 +51,46 @@ symbolic link).`)
 	if err != nil {
 		return c.fail(err)
 	}
+	// The folders made here are synced in their parents (after the key
+	// files are written, below): the key files' renames were made
+	// durable in a folder whose own entry was not.
+	var made []string
+	for d := filepath.Clean(*out); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		made = append(made, d)
+	}
 	if err := os.MkdirAll(*out, 0o700); err != nil {
 		return c.fail(err)
 	}
+	defer func() {
+		for _, d := range made {
+			syncDir(filepath.Dir(d))
+		}
+	}()
 	privPath, jwksPath := filepath.Join(*out, "private.pem"), filepath.Join(*out, "jwks.json")
-	if !*force {
-		for _, p := range []string{privPath, jwksPath} {
-			if _, err := os.Lstat(p); err == nil {
-				return c.fail(fmt.Errorf("%s exists (use --force to overwrite)", p))
-			} else if !errors.Is(err, os.ErrNotExist) {
-				return c.fail(err)
-			}
+	// Both paths are looked at before either file is written: a folder
+	// at jwks.json was found only after private.pem had been replaced.
+	for _, p := range []string{privPath, jwksPath} {
+		st, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return c.fail(err)
+		case st.IsDir():
+			return c.fail(fmt.Errorf("%s is a folder, not a file: remove it or give another --out", p))
+		case !*force:
+			return c.fail(fmt.Errorf("%s exists (use --force to overwrite)", p))
+		}
+	}
+	// The pair on disk stays consistent at every rename (a crash between
+	// two left a new private key beside the old public one): jwks.json
+	// first also gets the new public key, then private.pem is replaced,
+	// then jwks.json is cut down to the new key.
+	if both := jwksWith(jwksPath, jwks); both != nil {
+		if err := replaceFile(jwksPath, both, 0o644); err != nil {
+			return c.fail(err)
 		}
 	}
 	if err := replaceFile(privPath, pemBytes, 0o600); err != nil {
@@ -69,11 +103,77 @@ symbolic link).`)
 	return exitOK
 }
 
+// jwksWith returns the JWKS at path (a regular file that parses as a JWKS
+// or a single JWK) with the keys of the JWKS document add put first, or nil
+// when there is no such file to extend.
+func jwksWith(path string, add []byte) []byte {
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	data, err := readInputFile(path, maxKeyFileBytes, "a JWKS")
+	if err != nil {
+		return nil
+	}
+	var old, set struct {
+		Keys []json.RawMessage `json:"keys"`
+	}
+	if json.Unmarshal(data, &old) != nil || json.Unmarshal(add, &set) != nil {
+		return nil
+	}
+	if old.Keys == nil { // a single JWK
+		var one map[string]any
+		if json.Unmarshal(data, &one) != nil || one == nil {
+			return nil
+		}
+		old.Keys = []json.RawMessage{data}
+	}
+	set.Keys = append(set.Keys, old.Keys...)
+	out, err := json.MarshalIndent(set, "", "  ")
+	if err != nil {
+		return nil
+	}
+	return append(out, '\n')
+}
+
+// syncDir fsyncs a folder so that a rename in it is durable; errors are
+// ignored (some file systems cannot fsync a folder). A variable for the
+// tests.
+var syncDir = func(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+}
+
+// replaceFileStep is called after each rename of replaceFile (a test's
+// look at the files between two renames).
+var replaceFileStep = func() {}
+
 // replaceFile writes data to a new file in path's folder, created with mode
-// 0600 and then given perm, and renames it over path. So the mode of a file
-// that was there does not carry over, and a symbolic link at path is
-// replaced, not followed.
+// 0600 and then given perm, fsyncs it, renames it over path and fsyncs the
+// folder. So a crash leaves the old file or the new one, never a torn one,
+// the mode of a file that was there does not carry over, and a symbolic
+// link at path is replaced, not followed.
 func replaceFile(path string, data []byte, perm os.FileMode) (err error) {
+	// The errors name path, not the temporary file ("open
+	// dir/.a.jws.tmp-4171440443: no such file or directory").
+	defer func() {
+		var pe *fs.PathError
+		var le *os.LinkError
+		switch {
+		case err == nil:
+		case errors.As(err, &le) && errors.Is(err, fs.ErrExist):
+			if st, serr := os.Lstat(path); serr == nil && st.IsDir() {
+				err = fmt.Errorf("%s is a folder, not a file", path)
+				break
+			}
+			err = fmt.Errorf("%s: %w", path, le.Err)
+		case errors.As(err, &le):
+			err = fmt.Errorf("%s: %w", path, le.Err)
+		case errors.As(err, &pe):
+			err = fmt.Errorf("%s: %s: %w", path, pe.Op, pe.Err)
+		}
+	}()
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
@@ -96,7 +196,12 @@ func replaceFile(path string, data []byte, perm os.FileMode) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), path)
+	if err = os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	replaceFileStep()
+	return nil
 }
 
 // loadSigningKey reads a private key file (PEM, from keygen). Without kid,

@@ -42,10 +42,12 @@ capability_required, tags, deprecated, source, registered_at (when the host
 registered that definition, UTC) and semver_violation (set when the version
 breaks callers of the version below it without a major version increase).
 
-When a host is running on the socket (--socket, else the data directory's),
-its tools are listed: --plugins and --config do not change them.`)
+When a host is running on the socket (--socket, else the config's
+server.socket, else the data directory's), its tools are listed: --plugins
+and --config do not change them; a server section that does not load is
+an error.`)
 	asJSON := fs.Bool("json", false, "print a JSON array")
-	socket := fs.String("socket", "", "ask the host running on this unix socket `path` (default: the default socket when a host answers there, else load in-process)")
+	socket := fs.String("socket", "", "ask the host running on this unix socket `path` (default: server.socket, else <data>/aios-host.sock, when a host answers there, else load in-process)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code

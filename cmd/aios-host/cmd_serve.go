@@ -207,6 +207,15 @@ type hostConn struct {
 // none answers (the command then runs in-process) unless the socket was
 // given explicitly, which makes a failure an error.
 func (c *cli) dialHost(cfg *config.Config, flag string) (*hostConn, error) {
+	if flag == "" {
+		// The socket is server.socket's: a section that does not load
+		// (server.sokcet) was dropped without a word, the default socket
+		// looked at instead, and the plugins loaded in this process
+		// beside the host running on the socket the section meant.
+		if _, err := server.LoadConfig(cfg); err != nil {
+			return nil, fmt.Errorf("%w (the running host's socket is found from the server section: fix it, or give --socket)", err)
+		}
+	}
 	path := socketPath(cfg, flag)
 	ctx, cancel := context.WithTimeout(c.ctx, 500*time.Millisecond)
 	defer cancel()

@@ -283,6 +283,7 @@ func extractSDK() (string, error) {
 		base = os.TempDir()
 	}
 	dir := filepath.Join(base, "aios-host", "python-sdk-"+hex.EncodeToString(h.Sum(nil))[:16])
+	removeStaleSDKTemps(filepath.Dir(dir))
 	if _, err := os.Stat(filepath.Join(dir, "aios_sdk", "_worker.py")); err == nil {
 		// The folder is named by the content, but what is on disk may
 		// differ (a full disk during an earlier extraction, a stray
@@ -322,6 +323,29 @@ func extractSDK() (string, error) {
 		return "", fmt.Errorf("python SDK folder: %v", err)
 	}
 	return dir, nil
+}
+
+// staleSDKTemp is the age past which a ".sdk-*" folder beside the SDK
+// folders is taken as left by an extraction whose process died (another
+// host may be extracting now: a younger one is kept).
+const staleSDKTemp = time.Hour
+
+// removeStaleSDKTemps removes the temporary folders of extractions cut
+// short (a host killed while extracting) from parent; errors are ignored
+// (the next start tries again).
+func removeStaleSDKTemps(parent string) {
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), ".sdk-") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleSDKTemp {
+			_ = os.RemoveAll(filepath.Join(parent, e.Name()))
+		}
+	}
 }
 
 // repairSDK rewrites each file of the extracted SDK at dir that is missing
