@@ -255,6 +255,10 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			defer func() { _ = http.NewResponseController(w).SetWriteDeadline(time.Time{}) }()
 			w = &deadlineWriter{ResponseWriter: w, timeout: s.writeTimeout}
 		}
+		if sid := r.Header.Get(sessionHeader); r.Method == http.MethodGet && sid != "" {
+			s.serveGET(w, r, sid, next)
+			return
+		}
 		ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if r.Method != http.MethodPost || ct != "application/json" || r.Body == nil {
 			next.ServeHTTP(w, r)

@@ -1,0 +1,111 @@
+package mcpserver
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/native"
+)
+
+// openGET opens the GET stream of session sid; the caller closes the body.
+func openGET(t *testing.T, base, sid string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, base+Path, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set(sessionHeader, sid)
+	req.Header.Set(versionHeader, "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// TestProbeSecondGETStream: MCP (2025-06-18, 2025-11-25, "Multiple
+// Connections") lets a client stay connected to several SSE streams at
+// once; the server sends each message on one of them. The go-sdk answers a
+// second GET on a session with 409 Conflict while the first is open, so a
+// client whose stream broke without the server noticing (a network change,
+// a laptop asleep: the old connection is half-open) could not open it again
+// — the TypeScript SDK gives up after two tries — and heard no
+// tools/list_changed for the rest of the session; clients that open a
+// second GET (Claude's does) got 409 too. Now the newest GET of the session
+// gets the notifications and an older one stays open, silent, until its
+// client closes it or the session ends.
+func TestProbeSecondGETStream(t *testing.T) {
+	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	srv := newHTTPTestServer(t, s)
+	base := srv
+	sid := initSession(t, base)
+	first := openGET(t, base, sid)
+	defer first.Body.Close()
+	if first.StatusCode != 200 {
+		t.Fatalf("first GET: %d", first.StatusCode)
+	}
+	second := openGET(t, base, sid)
+	defer second.Body.Close()
+	if second.StatusCode != 200 || !strings.HasPrefix(second.Header.Get("Content-Type"), "text/event-stream") {
+		b, _ := io.ReadAll(second.Body)
+		t.Fatalf("second GET of the session: %d %q, want 200 text/event-stream", second.StatusCode, b)
+	}
+	// A tool list change reaches the second stream.
+	p := native.New(abi.ProviderInfo{ID: "org.test.more"})
+	p.MustRegister(abi.ToolDef{Name: "more", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
+		func(context.Context, any, abi.Env) (any, error) { return "x", nil })
+	if err := s.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(second.Body)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "notifications/tools/list_changed") {
+				got <- sc.Text()
+				return
+			}
+		}
+		got <- ""
+	}()
+	select {
+	case l := <-got:
+		if l == "" {
+			t.Fatal("the second GET stream ended without tools/list_changed")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no tools/list_changed on the second GET stream")
+	}
+	// Ending the session ends the first stream too, which got nothing (a
+	// message goes to one stream only).
+	req, _ := http.NewRequest(http.MethodDelete, base+Path, nil)
+	req.Header.Set(sessionHeader, sid)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	rest := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(first.Body); rest <- string(b) }()
+	select {
+	case b := <-rest:
+		if strings.Contains(b, "list_changed") {
+			t.Errorf("the first stream got the notification too: %q", b)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first GET stream stayed open after the session was deleted")
+	}
+}
+
+func newHTTPTestServer(t *testing.T, s *Server) string {
+	t.Helper()
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
