@@ -3,12 +3,17 @@ package mcpserver
 import (
 	"bufio"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
@@ -108,4 +113,53 @@ func newHTTPTestServer(t *testing.T, s *Server) string {
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// TestProbeHTTPBatchUnknownMethod: in a 2025-03-26 session (JSON-RPC
+// batches allowed) a batch holding a request of a method the server does
+// not know was refused as a whole — 400, one -32600 error with id null —
+// so none of its requests was served and the client could not tell which
+// one failed, where stdio answers each (-32601 for the unknown one). Now
+// the unknown method's requests get -32601 with their ids, its
+// notifications are dropped (JSON-RPC answers none), and the rest of the
+// batch is served.
+func TestProbeHTTPBatchUnknownMethod(t *testing.T) {
+	_, base := anonHTTP(t, "")
+	sid := initSessionVersion(t, base, "2025-03-26")
+	h := map[string]string{sessionHeader: sid, versionHeader: "2025-03-26"}
+	byID := func(a httpAnswer) map[string]int64 {
+		t.Helper()
+		out := map[string]int64{}
+		var ms []map[string]any
+		if err := json.Unmarshal([]byte(a.body), &ms); err != nil {
+			ms = a.messages(t)
+		}
+		for _, m := range ms {
+			var code int64
+			if e, ok := m["error"].(map[string]any); ok {
+				c, _ := e["code"].(float64)
+				code = int64(c)
+			}
+			out[fmt.Sprint(m["id"])] = code
+		}
+		return out
+	}
+	a := post(t, base, `[{"jsonrpc":"2.0","id":5,"method":"nope"},{"jsonrpc":"2.0","method":"notifications/nope"},{"jsonrpc":"2.0","id":6,"method":"ping"},{"jsonrpc":"2.0","id":7,"method":"other/nope"}]`, h)
+	if got, want := byID(a), map[string]int64{"5": jsonrpc.CodeMethodNotFound, "6": 0, "7": jsonrpc.CodeMethodNotFound}; a.status != 200 || !maps.Equal(got, want) {
+		t.Errorf("batch with unknown methods: %d %s: answers %v, want %v", a.status, a.body, got, want)
+	}
+	// Only unknown requests: one JSON array.
+	a = post(t, base, `[{"jsonrpc":"2.0","id":8,"method":"nope"}]`, h)
+	if got := byID(a); a.status != 200 || !strings.HasPrefix(strings.TrimSpace(a.body), "[") || !maps.Equal(got, map[string]int64{"8": jsonrpc.CodeMethodNotFound}) {
+		t.Errorf("batch of an unknown request: %d %s", a.status, a.body)
+	}
+	// Only an unknown notification: accepted, nothing to answer.
+	if a = post(t, base, `[{"jsonrpc":"2.0","method":"notifications/nope"}]`, h); a.status != 202 || a.body != "" {
+		t.Errorf("batch of an unknown notification: %d %q, want 202", a.status, a.body)
+	}
+	// An unknown notification beside a request the go-sdk serves.
+	a = post(t, base, `[{"jsonrpc":"2.0","method":"notifications/nope"},{"jsonrpc":"2.0","id":9,"method":"ping"}]`, h)
+	if got := byID(a); a.status != 200 || !maps.Equal(got, map[string]int64{"9": 0}) {
+		t.Errorf("batch of an unknown notification and a ping: %d %s", a.status, a.body)
+	}
 }
