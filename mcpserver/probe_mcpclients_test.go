@@ -163,3 +163,23 @@ func TestProbeHTTPBatchUnknownMethod(t *testing.T) {
 		t.Errorf("batch of an unknown notification and a ping: %d %s", a.status, a.body)
 	}
 }
+
+// TestProbeSetLevelInvalid: MCP (logging, "Error Handling") asks for -32602
+// on an invalid log level; logging/setLevel took any string ("bogus") and
+// answered {}. Each of the eight syslog levels is still accepted.
+func TestProbeSetLevelInvalid(t *testing.T) {
+	_, s := newTestHost(t, "")
+	ss := newStdioSession(t, s)
+	ss.initialize("2025-06-18")
+	ss.send(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"bogus"}}`)
+	if l := ss.mustRead(); errorsOf(t, l)["1"] != jsonrpc.CodeInvalidParams || !strings.Contains(l, "bogus") {
+		t.Errorf("setLevel bogus: %s, want -32602 naming the level", l)
+	}
+	for i, lv := range []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"} {
+		id := itoa(10 + i)
+		ss.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"logging/setLevel","params":{"level":"` + lv + `"}}`)
+		if l := ss.mustRead(); l != `{"jsonrpc":"2.0","id":`+id+`,"result":{}}` {
+			t.Errorf("setLevel %s: %s", lv, l)
+		}
+	}
+}

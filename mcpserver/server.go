@@ -8,12 +8,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
@@ -143,6 +145,7 @@ func New(opts Options) (*Server, error) {
 			Capabilities: s.capabilities(),
 			Instructions: "Tools of an aios-host: each call is checked against this client's agent grants, validated against the tool's schema, rate limited and audited.",
 		})
+	s.mcp.AddReceivingMiddleware(checkLogLevel)
 	if s.resourcesOn() {
 		s.mcp.AddReceivingMiddleware(s.resourceMiddleware)
 	}
@@ -435,6 +438,20 @@ func (s *Server) toolsListMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHan
 		}
 		s.mu.Unlock()
 		return out, nil
+	}
+}
+
+// logLevels are MCP's log levels (RFC 5424's).
+var logLevels = []mcpsdk.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// checkLogLevel refuses logging/setLevel with a level that is none of
+// logLevels (-32602, as MCP asks): the go-sdk takes any string.
+func checkLogLevel(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		if p, ok := req.GetParams().(*mcpsdk.SetLoggingLevelParams); ok && method == "logging/setLevel" && p != nil && !slices.Contains(logLevels, p.Level) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid log level %q: one of debug, info, notice, warning, error, critical, alert, emergency", p.Level)}
+		}
+		return next(ctx, method, req)
 	}
 }
 
