@@ -297,7 +297,7 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			writeRPCError(w, http.StatusBadRequest, id, code, msg)
 			return
 		}
-		fw := &rpcWriter{ResponseWriter: w, in: in, timeout: s.writeTimeout}
+		fw := &rpcWriter{ResponseWriter: w, in: in, timeout: s.writeTimeout, version: r.Header.Get(versionHeader)}
 		// The server has no write timeout (GET streams are long-lived): a
 		// write to this response that makes no progress for writeTimeout
 		// fails, and the deadline is cleared for the connection's next
@@ -365,7 +365,7 @@ func (s *Server) serveBatch(w http.ResponseWriter, r *http.Request, next http.Ha
 		}
 		body := append(append([]byte{'['}, bytes.Join(raws, []byte{','})...), ']')
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-		fw = &rpcWriter{ResponseWriter: w, in: rest, timeout: s.writeTimeout, calls: fw.calls, hold202: len(unknown) > 0}
+		fw = &rpcWriter{ResponseWriter: w, in: rest, timeout: s.writeTimeout, calls: fw.calls, hold202: len(unknown) > 0, version: fw.version}
 		next.ServeHTTP(fw, r)
 	}
 	switch {
@@ -488,8 +488,9 @@ type rpcWriter struct {
 	timeout time.Duration // of each write (0: none)
 	in      *postBody
 	calls   []*httpCall
-	sent    bool // the header went out
-	hold202 bool // hold back a 202 (serveBatch has answers to send)
+	sent    bool   // the header went out
+	hold202 bool   // hold back a 202 (serveBatch has answers to send)
+	version string // the request's Mcp-Protocol-Version
 	held202 bool
 	held    int          // status of a plain-text error held back to be rewritten (0: none)
 	buf     bytes.Buffer // its text
@@ -639,6 +640,17 @@ func (w *rpcWriter) finish() {
 		return
 	}
 	msg := strings.TrimSpace(w.buf.String())
+	if list, ok := strings.CutPrefix(msg, "Bad Request: Unsupported protocol version (supported versions: "); ok {
+		// The go-sdk lists the session-less versions too, which a
+		// session (this server) refuses.
+		var usable []string
+		for _, v := range strings.Split(strings.TrimSuffix(list, ")"), ",") {
+			if v = strings.TrimSpace(v); v != "" && v < sessionlessVersion {
+				usable = append(usable, v)
+			}
+		}
+		msg = fmt.Sprintf("Bad Request: unsupported %s header %q: this server speaks %s", versionHeader, w.version, strings.Join(usable, ", "))
+	}
 	status, code, id := w.held, int64(jsonrpc.CodeInvalidRequest), json.RawMessage(nil)
 	switch c := w.in.call(); {
 	case w.in.code != 0:

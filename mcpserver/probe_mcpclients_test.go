@@ -183,3 +183,22 @@ func TestProbeSetLevelInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeUnsupportedVersionHeaderSaysWhich: a request whose
+// Mcp-Protocol-Version the server does not speak is refused (400, as MCP
+// asks), but the message did not name the version sent and listed
+// 2026-07-28 among the "supported versions", which this (stateful) server
+// refuses (-32022): a client picking it from the list failed again. The
+// message names the header's value and the versions a session can use.
+func TestProbeUnsupportedVersionHeaderSaysWhich(t *testing.T) {
+	_, base := anonHTTP(t, "")
+	sid := initSession(t, base)
+	a := post(t, base, `{"jsonrpc":"2.0","id":3,"method":"ping"}`, map[string]string{sessionHeader: sid, versionHeader: "1999-01-01"})
+	code, id := a.errorCode(t)
+	if a.status != 400 || code != jsonrpc.CodeInvalidRequest || id != float64(3) {
+		t.Fatalf("ping with version 1999-01-01: %d %s", a.status, a.body)
+	}
+	if !strings.Contains(a.body, "1999-01-01") || strings.Contains(a.body, sessionlessVersion) || !strings.Contains(a.body, "2025-11-25") {
+		t.Errorf("message %s: want the version sent named and only versions a session can use (not %s)", a.body, sessionlessVersion)
+	}
+}
