@@ -202,3 +202,20 @@ func TestProbeUnsupportedVersionHeaderSaysWhich(t *testing.T) {
 		t.Errorf("message %s: want the version sent named and only versions a session can use (not %s)", a.body, sessionlessVersion)
 	}
 }
+
+// TestProbeBadCursorSaysSo: MCP answers an invalid pagination cursor with
+// -32602; tools/list (and prompts/list) said only "invalid params", not
+// which parameter nor what was wrong with it. The message names the
+// cursor.
+func TestProbeBadCursorSaysSo(t *testing.T) {
+	_, s := newTestHost(t, "")
+	ss := newStdioSession(t, s)
+	ss.initialize("2025-06-18")
+	for i, m := range []string{"tools/list", "prompts/list"} {
+		id := itoa(i + 1)
+		ss.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"` + m + `","params":{"cursor":"garbage"}}`)
+		if l := ss.mustRead(); errorsOf(t, l)[id] != jsonrpc.CodeInvalidParams || !strings.Contains(l, "cursor") || !strings.Contains(l, "garbage") {
+			t.Errorf("%s with a bad cursor: %s, want -32602 naming the cursor", m, l)
+		}
+	}
+}

@@ -145,7 +145,7 @@ func New(opts Options) (*Server, error) {
 			Capabilities: s.capabilities(),
 			Instructions: "Tools of an aios-host: each call is checked against this client's agent grants, validated against the tool's schema, rate limited and audited.",
 		})
-	s.mcp.AddReceivingMiddleware(checkLogLevel)
+	s.mcp.AddReceivingMiddleware(checkLogLevel, explainCursor)
 	if s.resourcesOn() {
 		s.mcp.AddReceivingMiddleware(s.resourceMiddleware)
 	}
@@ -452,6 +452,42 @@ func checkLogLevel(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid log level %q: one of debug, info, notice, warning, error, critical, alert, emergency", p.Level)}
 		}
 		return next(ctx, method, req)
+	}
+}
+
+// explainCursor says what is wrong when a list request's cursor is
+// refused: the go-sdk answers a cursor it cannot decode with -32602
+// "invalid params" alone.
+func explainCursor(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		res, err := next(ctx, method, req)
+		var we *jsonrpc.Error
+		if err == nil || !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams || we.Message != "invalid params" {
+			return res, err
+		}
+		var cursor string
+		switch p := req.GetParams().(type) {
+		case *mcpsdk.ListToolsParams:
+			if p != nil {
+				cursor = p.Cursor
+			}
+		case *mcpsdk.ListPromptsParams:
+			if p != nil {
+				cursor = p.Cursor
+			}
+		case *mcpsdk.ListResourcesParams:
+			if p != nil {
+				cursor = p.Cursor
+			}
+		case *mcpsdk.ListResourceTemplatesParams:
+			if p != nil {
+				cursor = p.Cursor
+			}
+		}
+		if cursor == "" {
+			return res, err
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: pass the nextCursor of an earlier %s page, or no cursor for the first page", cursor, method)}
 	}
 }
 
