@@ -219,3 +219,35 @@ func TestProbeBadCursorSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeParkedGETsBounded: the older GET streams a session keeps open
+// (TestProbeSecondGETStream) are bounded: past maxParkedGETs the oldest is
+// ended, so a client cannot hold a goroutine per GET it ever opened.
+func TestProbeParkedGETsBounded(t *testing.T) {
+	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	base := newHTTPTestServer(t, s)
+	sid := initSession(t, base)
+	var gets []*http.Response
+	for i := 0; i < maxParkedGETs+2; i++ {
+		g := openGET(t, base, sid)
+		defer g.Body.Close()
+		if g.StatusCode != 200 {
+			t.Fatalf("GET %d: %d", i, g.StatusCode)
+		}
+		gets = append(gets, g)
+	}
+	// The first was parked, then ended when the sixth parked the fifth.
+	done := make(chan error, 1)
+	go func() { _, err := io.ReadAll(gets[0].Body); done <- err }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the oldest parked GET stream is still open")
+	}
+	s.getMu.Lock()
+	n := len(s.parked[sid])
+	s.getMu.Unlock()
+	if n != maxParkedGETs {
+		t.Errorf("%d parked streams, want %d", n, maxParkedGETs)
+	}
+}
