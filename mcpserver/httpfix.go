@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -164,7 +165,13 @@ func parsePOST(body []byte) *postBody {
 				return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + why, batch: p.batch, badID: idOf(raw)}
 			}
 		}
-		p.msgs = append(p.msgs, rpcMsg{id: id, method: w.Method, params: w.Params, raw: raw})
+		m := rpcMsg{id: id, method: w.Method, params: w.Params, raw: raw}
+		if m.isCall() && slices.ContainsFunc(p.msgs, func(o rpcMsg) bool { return o.isCall() && o.id == id }) {
+			// The go-sdk would run one and drop the other unanswered.
+			return &postBody{code: jsonrpc.CodeInvalidRequest, err: fmt.Sprintf("invalid request: request id %s appears twice in the batch; the batch was not processed", idOf(raw)),
+				batch: true, badID: idOf(raw)}
+		}
+		p.msgs = append(p.msgs, m)
 	}
 	return p
 }

@@ -251,3 +251,18 @@ func TestProbeParkedGETsBounded(t *testing.T) {
 		t.Errorf("%d parked streams, want %d", n, maxParkedGETs)
 	}
 }
+
+// TestProbeHTTPBatchRepeatedID: a batch (2025-03-26 session) holding two
+// requests with one id got one answer: the go-sdk ran the first and
+// dropped the other without a word (MCP: a request id is never reused in a
+// session). It is refused as a whole, as on stdio: 400, -32600 saying
+// which id.
+func TestProbeHTTPBatchRepeatedID(t *testing.T) {
+	_, base := anonHTTP(t, "")
+	sid := initSessionVersion(t, base, "2025-03-26")
+	a := post(t, base, `[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":7,"method":"ping"}]`,
+		map[string]string{sessionHeader: sid, versionHeader: "2025-03-26"})
+	if code, _ := a.errorCode(t); a.status != 400 || code != jsonrpc.CodeInvalidRequest || !strings.Contains(a.body, "7") || !strings.Contains(a.body, "twice") {
+		t.Errorf("batch repeating id 7: %d %s, want 400 -32600 naming the id", a.status, a.body)
+	}
+}
