@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 	"sync/atomic"
 )
 
@@ -62,7 +63,8 @@ func (s *Server) serveGET(w http.ResponseWriter, r *http.Request, sid string, ne
 		case cw.conflict:
 			http.Error(w, "stream ID conflicts with ongoing stream", http.StatusConflict)
 			return
-		case g.detached.Load():
+		case g.detached.Load() && strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream"):
+			// (A GET the go-sdk refused meanwhile has its answer.)
 			s.park(r.Context(), sid)
 			return
 		default:
