@@ -266,3 +266,20 @@ func TestProbeHTTPBatchRepeatedID(t *testing.T) {
 		t.Errorf("batch repeating id 7: %d %s, want 400 -32600 naming the id", a.status, a.body)
 	}
 }
+
+// TestProbeResourceCursorsChecked: MCP answers an invalid pagination cursor
+// with -32602. resources/templates/list (one page, so no cursor of its
+// own) ignored any cursor and listed everything again, and resources/list
+// refused a bad one as "invalid cursor" without naming it.
+func TestProbeResourceCursorsChecked(t *testing.T) {
+	_, s := newTestHost(t, "")
+	ss := newStdioSession(t, s)
+	ss.initialize("2025-06-18")
+	for i, m := range []string{"resources/templates/list", "resources/list"} {
+		id := itoa(i + 1)
+		ss.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"` + m + `","params":{"cursor":"%%bad"}}`)
+		if l := ss.mustRead(); errorsOf(t, l)[id] != jsonrpc.CodeInvalidParams || !strings.Contains(l, "%%bad") {
+			t.Errorf("%s with a bad cursor: %s, want -32602 naming the cursor", m, l)
+		}
+	}
+}
