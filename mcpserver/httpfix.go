@@ -8,6 +8,8 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -118,6 +120,7 @@ type rpcMsg struct {
 	id     jsonrpc.ID
 	method string
 	params json.RawMessage
+	raw    json.RawMessage // as sent
 }
 
 func (m *rpcMsg) isCall() bool { return m.method != "" && m.id.IsValid() }
@@ -162,7 +165,13 @@ func parsePOST(body []byte) *postBody {
 				return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + why, batch: p.batch, badID: idOf(raw)}
 			}
 		}
-		p.msgs = append(p.msgs, rpcMsg{id: id, method: w.Method, params: w.Params})
+		m := rpcMsg{id: id, method: w.Method, params: w.Params, raw: raw}
+		if m.isCall() && slices.ContainsFunc(p.msgs, func(o rpcMsg) bool { return o.isCall() && o.id == id }) {
+			// The go-sdk would run one and drop the other unanswered.
+			return &postBody{code: jsonrpc.CodeInvalidRequest, err: fmt.Sprintf("invalid request: request id %s appears twice in the batch; the batch was not processed", idOf(raw)),
+				batch: true, badID: idOf(raw)}
+		}
+		p.msgs = append(p.msgs, m)
 	}
 	return p
 }
@@ -255,6 +264,10 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			defer func() { _ = http.NewResponseController(w).SetWriteDeadline(time.Time{}) }()
 			w = &deadlineWriter{ResponseWriter: w, timeout: s.writeTimeout}
 		}
+		if sid := r.Header.Get(sessionHeader); r.Method == http.MethodGet && sid != "" {
+			s.serveGET(w, r, sid, next)
+			return
+		}
 		ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if r.Method != http.MethodPost || ct != "application/json" || r.Body == nil {
 			next.ServeHTTP(w, r)
@@ -291,7 +304,7 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			writeRPCError(w, http.StatusBadRequest, id, code, msg)
 			return
 		}
-		fw := &rpcWriter{ResponseWriter: w, in: in, timeout: s.writeTimeout}
+		fw := &rpcWriter{ResponseWriter: w, in: in, timeout: s.writeTimeout, version: r.Header.Get(versionHeader)}
 		// The server has no write timeout (GET streams are long-lived): a
 		// write to this response that makes no progress for writeTimeout
 		// fails, and the deadline is cleared for the connection's next
@@ -307,13 +320,90 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			defer s.untrackCalls(fw.calls)
 		}
 		next.ServeHTTP(fw, r)
-		fw.finish()
+		if sid != "" && in.batch {
+			s.serveBatch(w, r, next, fw)
+		} else {
+			fw.finish()
+		}
 		if c := in.call(); sid == "" && c != nil && c.method == "initialize" {
 			if id := w.Header().Get(sessionHeader); id != "" {
 				s.openedSession(id, userOf(r))
 			}
 		}
 	})
+}
+
+// serveBatch finishes a batch POST of a session (fw: the go-sdk's answer
+// to it). The go-sdk refuses a batch holding a method it does not know as
+// a whole (400), serving none of it; JSON-RPC answers each request of a
+// batch. So the unknown method's requests are answered -32601 with their
+// ids, its notifications dropped (JSON-RPC answers none), and the rest of
+// the batch is served again, once per unknown method.
+func (s *Server) serveBatch(w http.ResponseWriter, r *http.Request, next http.Handler, fw *rpcWriter) {
+	var unknown []json.RawMessage // the -32601 answers
+	for {
+		m := fw.unknownMethod()
+		if m == "" {
+			break
+		}
+		rest := &postBody{batch: true}
+		for _, msg := range fw.in.msgs {
+			switch {
+			case msg.method != m:
+				rest.msgs = append(rest.msgs, msg)
+			case msg.isCall():
+				unknown = append(unknown, errorJSON(rawID(msg.id), jsonrpc.CodeMethodNotFound, fmt.Sprintf("method not found: %q", m)))
+			}
+		}
+		if len(rest.msgs) == len(fw.in.msgs) {
+			break // (the go-sdk named no method of the batch)
+		}
+		h := w.Header()
+		h.Del("Content-Type")
+		h.Del("X-Content-Type-Options")
+		h.Del("Content-Length")
+		if len(rest.msgs) == 0 {
+			writeAnswers(w, unknown)
+			return
+		}
+		raws := make([][]byte, len(rest.msgs))
+		for i, msg := range rest.msgs {
+			raws[i] = msg.raw
+		}
+		body := append(append([]byte{'['}, bytes.Join(raws, []byte{','})...), ']')
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		fw = &rpcWriter{ResponseWriter: w, in: rest, timeout: s.writeTimeout, calls: fw.calls, hold202: len(unknown) > 0, version: fw.version}
+		next.ServeHTTP(fw, r)
+	}
+	switch {
+	case len(unknown) == 0 || fw.held != 0:
+		fw.finish()
+	case fw.held202:
+		writeAnswers(w, unknown) // the rest were notifications
+	case strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream"):
+		// The go-sdk's stream of the other answers has ended; the
+		// request goes on until this returns.
+		for _, a := range unknown {
+			fw.deadline()
+			if _, err := fmt.Fprintf(w, "event: message\ndata: %s\n\n", a); err != nil {
+				return
+			}
+		}
+		fw.deadline()
+		_ = http.NewResponseController(w).Flush()
+	}
+}
+
+// writeAnswers answers a batch with answers (202 when there are none).
+func writeAnswers(w http.ResponseWriter, answers []json.RawMessage) {
+	if len(answers) == 0 {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	b, _ := json.Marshal(answers)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
 }
 
 // userOf is the user of a request's verified token ("" without one).
@@ -405,13 +495,20 @@ type rpcWriter struct {
 	timeout time.Duration // of each write (0: none)
 	in      *postBody
 	calls   []*httpCall
-	sent    bool         // the header went out
+	sent    bool   // the header went out
+	hold202 bool   // hold back a 202 (serveBatch has answers to send)
+	version string // the request's Mcp-Protocol-Version
+	held202 bool
 	held    int          // status of a plain-text error held back to be rewritten (0: none)
 	buf     bytes.Buffer // its text
 }
 
 func (w *rpcWriter) WriteHeader(code int) {
 	if w.sent || w.held != 0 {
+		return
+	}
+	if code == http.StatusAccepted && w.hold202 {
+		w.held202 = true
 		return
 	}
 	if code == http.StatusBadRequest && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
@@ -523,12 +620,44 @@ func sseData(p []byte) (before, data, after []byte, ok bool) {
 	return p[:start], p[start : start+end], p[start+end:], true
 }
 
+// unknownMethod is the method the held answer of the go-sdk says it does
+// not know ("" when it says something else).
+func (w *rpcWriter) unknownMethod() string {
+	if w.held != http.StatusBadRequest {
+		return ""
+	}
+	rest, ok := strings.CutPrefix(strings.TrimSpace(w.buf.String()), "JSON RPC not handled: ")
+	if !ok {
+		return ""
+	}
+	q, ok := strings.CutSuffix(rest, " unsupported")
+	if !ok {
+		return ""
+	}
+	m, err := strconv.Unquote(q)
+	if err != nil {
+		return ""
+	}
+	return m
+}
+
 // finish writes the plain-text 400 answer held back, as a JSON-RPC error.
 func (w *rpcWriter) finish() {
 	if w.held == 0 {
 		return
 	}
 	msg := strings.TrimSpace(w.buf.String())
+	if list, ok := strings.CutPrefix(msg, "Bad Request: Unsupported protocol version (supported versions: "); ok {
+		// The go-sdk lists the session-less versions too, which a
+		// session (this server) refuses.
+		var usable []string
+		for _, v := range strings.Split(strings.TrimSuffix(list, ")"), ",") {
+			if v = strings.TrimSpace(v); v != "" && v < sessionlessVersion {
+				usable = append(usable, v)
+			}
+		}
+		msg = fmt.Sprintf("Bad Request: unsupported %s header %q: this server speaks %s", versionHeader, w.version, strings.Join(usable, ", "))
+	}
 	status, code, id := w.held, int64(jsonrpc.CodeInvalidRequest), json.RawMessage(nil)
 	switch c := w.in.call(); {
 	case w.in.code != 0:

@@ -53,6 +53,10 @@ func (s *Server) resourceMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHand
 			}
 			return s.listSpaceResources(s.agentOfExtra(req.GetExtra()), cursor)
 		case "resources/templates/list":
+			// One page: a cursor is none this server gave.
+			if p, ok := req.GetParams().(*mcpsdk.ListResourceTemplatesParams); ok && p != nil && p.Cursor != "" {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: resources/templates/list has one page, which needs no cursor", p.Cursor)}
+			}
 			return &mcpsdk.ListResourceTemplatesResult{Cacheable: mcpsdk.Cacheable{CacheScope: "public"}, ResourceTemplates: []*mcpsdk.ResourceTemplate{{
 				URITemplate: spaceTemplate,
 				Name:        "space-object",
@@ -100,7 +104,7 @@ func (s *Server) listSpaceResources(agent, cursor string) (*mcpsdk.ListResources
 	if cursor != "" {
 		b, err := base64.RawURLEncoding.DecodeString(cursor)
 		if err != nil || !utf8.Valid(b) {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: pass the nextCursor of an earlier resources/list page, or no cursor for the first page", cursor)}
 		}
 		after = string(b)
 	}

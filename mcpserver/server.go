@@ -8,12 +8,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
@@ -76,6 +78,11 @@ type Server struct {
 	sessSeq   uint64
 	sessCalls map[string]map[uint64]context.CancelFunc // tools/call handlers running, by HTTP session
 
+	getMu   sync.Mutex
+	gets    map[string][]*getStream    // GET requests the go-sdk serves, by session (getstreams.go)
+	parked  map[string][]chan struct{} // older GET streams kept open, by session
+	sessEnd map[string]chan struct{}   // closed when the session ends
+
 	unsub     func()
 	done      chan struct{}
 	closeOnce sync.Once
@@ -120,7 +127,8 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{}, sessUse: map[string]*sessionUse{},
 		sessCalls: map[string]map[uint64]context.CancelFunc{},
-		done:      make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes, writeTimeout: DefaultWriteTimeout}
+		gets:      map[string][]*getStream{}, parked: map[string][]chan struct{}{}, sessEnd: map[string]chan struct{}{},
+		done: make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes, writeTimeout: DefaultWriteTimeout}
 	s.stop, s.stopAll = context.WithCancel(context.Background())
 	if s.maxParams <= 0 {
 		s.maxParams = config.DefaultMaxParamsBytes
@@ -137,6 +145,7 @@ func New(opts Options) (*Server, error) {
 			Capabilities: s.capabilities(),
 			Instructions: "Tools of an aios-host: each call is checked against this client's agent grants, validated against the tool's schema, rate limited and audited.",
 		})
+	s.mcp.AddReceivingMiddleware(checkLogLevel, explainCursor)
 	if s.resourcesOn() {
 		s.mcp.AddReceivingMiddleware(s.resourceMiddleware)
 	}
@@ -429,6 +438,56 @@ func (s *Server) toolsListMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHan
 		}
 		s.mu.Unlock()
 		return out, nil
+	}
+}
+
+// logLevels are MCP's log levels (RFC 5424's).
+var logLevels = []mcpsdk.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// checkLogLevel refuses logging/setLevel with a level that is none of
+// logLevels (-32602, as MCP asks): the go-sdk takes any string.
+func checkLogLevel(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		if p, ok := req.GetParams().(*mcpsdk.SetLoggingLevelParams); ok && method == "logging/setLevel" && p != nil && !slices.Contains(logLevels, p.Level) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid log level %q: one of debug, info, notice, warning, error, critical, alert, emergency", p.Level)}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// explainCursor says what is wrong when a list request's cursor is
+// refused: the go-sdk answers a cursor it cannot decode with -32602
+// "invalid params" alone.
+func explainCursor(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		res, err := next(ctx, method, req)
+		var we *jsonrpc.Error
+		if err == nil || !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams || we.Message != "invalid params" {
+			return res, err
+		}
+		var cursor string
+		switch p := req.GetParams().(type) {
+		case *mcpsdk.ListToolsParams:
+			if p != nil {
+				cursor = p.Cursor
+			}
+		case *mcpsdk.ListPromptsParams:
+			if p != nil {
+				cursor = p.Cursor
+			}
+		case *mcpsdk.ListResourcesParams:
+			if p != nil {
+				cursor = p.Cursor
+			}
+		case *mcpsdk.ListResourceTemplatesParams:
+			if p != nil {
+				cursor = p.Cursor
+			}
+		}
+		if cursor == "" {
+			return res, err
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: pass the nextCursor of an earlier %s page, or no cursor for the first page", cursor, method)}
 	}
 }
 

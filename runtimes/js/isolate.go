@@ -534,6 +534,13 @@ func (w *procWorker) handshake() (*abi.ToolRegister, error) {
 	}
 	w.rmu.Lock()
 	env, err := w.readEnvelope()
+	// What the bundle logs while it loads (console.log at its top) comes
+	// before its registration: to the host log (bounded as any of the
+	// provider's lines; the read deadline bounds the wait).
+	for err == nil && env.Kind == abi.KindLog {
+		w.log(env.Log)
+		env, err = w.readEnvelope()
+	}
 	w.rmu.Unlock()
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):

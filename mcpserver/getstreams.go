@@ -1,0 +1,171 @@
+package mcpserver
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"sync/atomic"
+)
+
+// GET streams of a session. MCP (2025-06-18 and later, "Multiple
+// Connections") lets a client stay connected to several SSE streams at
+// once, the server sending each message on one of them. The go-sdk keeps
+// one GET stream per session and answers another GET with 409 Conflict
+// while it is open — for ever, when the connection under it is half-open:
+// a client whose stream broke without the server noticing (a network
+// change, a laptop asleep) could not open it again and heard no
+// tools/list_changed for the rest of the session. So the newest GET of a
+// session takes the stream over: the go-sdk lets the older one go, and
+// the older one stays open without messages (parked) until its client
+// closes it, the session ends, or the server closes; closing it would make
+// a client that keeps two streams open reopen it, taking the stream back.
+
+// getStream is a GET request the go-sdk serves.
+type getStream struct {
+	detach   context.CancelFunc // makes the go-sdk let the stream go
+	detached atomic.Bool
+	released chan struct{} // closed once the go-sdk has let it go
+}
+
+// maxParkedGETs bounds the older GET streams a session keeps open; the
+// oldest ends when another is parked.
+const maxParkedGETs = 4
+
+// serveGET serves a GET of session sid through next (the go-sdk), taking
+// the session's stream over from an older GET.
+func (s *Server) serveGET(w http.ResponseWriter, r *http.Request, sid string, next http.Handler) {
+	for attempt := 0; ; attempt++ {
+		ctx, cancel := context.WithCancel(r.Context())
+		g := &getStream{detach: cancel, released: make(chan struct{})}
+		s.getMu.Lock()
+		s.gets[sid] = append(s.gets[sid], g)
+		s.getMu.Unlock()
+		cw := &conflictWriter{ResponseWriter: w}
+		next.ServeHTTP(cw, r.WithContext(ctx))
+		s.getMu.Lock()
+		if l := slices.DeleteFunc(s.gets[sid], func(o *getStream) bool { return o == g }); len(l) > 0 {
+			s.gets[sid] = l
+		} else {
+			delete(s.gets, sid)
+		}
+		s.getMu.Unlock()
+		close(g.released)
+		cancel()
+		switch {
+		case cw.conflict && attempt < 3:
+			// The go-sdk checked the request (its session, its user) and
+			// refused it only for the stream another GET holds.
+			s.detachGETs(sid)
+			h := w.Header()
+			h.Del("Content-Type")
+			h.Del("X-Content-Type-Options")
+		case cw.conflict:
+			http.Error(w, "stream ID conflicts with ongoing stream", http.StatusConflict)
+			return
+		case g.detached.Load() && strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream"):
+			// (A GET the go-sdk refused meanwhile has its answer.)
+			s.park(r.Context(), sid)
+			return
+		default:
+			return
+		}
+	}
+}
+
+// detachGETs makes the go-sdk let go of the GET streams of session sid
+// it serves, and waits until it has.
+func (s *Server) detachGETs(sid string) {
+	s.getMu.Lock()
+	gs := slices.Clone(s.gets[sid])
+	s.getMu.Unlock()
+	for _, g := range gs {
+		g.detached.Store(true)
+		g.detach()
+	}
+	for _, g := range gs {
+		<-g.released
+	}
+}
+
+// park holds a GET stream the go-sdk let go until its client closes it,
+// the session ends, the server closes, or maxParkedGETs newer ones are
+// parked.
+func (s *Server) park(ctx context.Context, sid string) {
+	var ended <-chan struct{}
+	for ss := range s.mcp.Sessions() {
+		if ss.ID() == sid {
+			ended = s.sessionEnded(sid, ss.Wait)
+			break
+		}
+	}
+	if ended == nil {
+		return // the session is gone
+	}
+	evict := make(chan struct{})
+	s.getMu.Lock()
+	p := append(s.parked[sid], evict)
+	if len(p) > maxParkedGETs {
+		close(p[0])
+		p = p[1:]
+	}
+	s.parked[sid] = p
+	s.getMu.Unlock()
+	select {
+	case <-ctx.Done():
+	case <-ended:
+	case <-s.stop.Done():
+	case <-evict:
+	}
+	s.getMu.Lock()
+	if l := slices.DeleteFunc(s.parked[sid], func(c chan struct{}) bool { return c == evict }); len(l) > 0 {
+		s.parked[sid] = l
+	} else {
+		delete(s.parked, sid)
+	}
+	s.getMu.Unlock()
+}
+
+// sessionEnded is a channel closed when session sid ends (wait returns):
+// one watcher per session, however many streams are parked on it.
+func (s *Server) sessionEnded(sid string, wait func() error) <-chan struct{} {
+	s.getMu.Lock()
+	defer s.getMu.Unlock()
+	if c := s.sessEnd[sid]; c != nil {
+		return c
+	}
+	c := make(chan struct{})
+	s.sessEnd[sid] = c
+	go func() {
+		_ = wait()
+		s.getMu.Lock()
+		delete(s.sessEnd, sid)
+		s.getMu.Unlock()
+		close(c)
+	}()
+	return c
+}
+
+// conflictWriter holds back the go-sdk's 409 answer to a GET (the session's
+// stream is held by another GET), so that the GET can be served again.
+type conflictWriter struct {
+	http.ResponseWriter
+	conflict bool
+}
+
+func (w *conflictWriter) WriteHeader(code int) {
+	if code == http.StatusConflict {
+		w.conflict = true
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *conflictWriter) Write(p []byte) (int, error) {
+	if w.conflict {
+		return len(p), nil
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *conflictWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
