@@ -26,7 +26,8 @@ import (
 	"github.com/aios-host/aios-host/registry"
 )
 
-// Version is the server version announced to MCP clients.
+// Version is the server version announced to MCP clients when
+// Options.Version is empty.
 const Version = "0.1.0"
 
 // MetaError is the _meta key of a failed call's result holding the
@@ -47,6 +48,9 @@ type Options struct {
 	Resource string
 	// HTTPClient fetches the issuer's JWKS (a 5 s timeout client when nil).
 	HTTPClient *http.Client
+	// Version is announced to clients as serverInfo.version (Version
+	// when empty); cmd passes the build's, as `aios-host version` prints.
+	Version string
 }
 
 // Server serves the host's exportable tools over MCP. One Server serves
@@ -140,7 +144,11 @@ func New(opts Options) (*Server, error) {
 	if cfg.HTTP.Issuer != "" {
 		s.verifier = newVerifier(cfg.HTTP, s.currentResource, opts.HTTPClient)
 	}
-	s.mcp = mcpsdk.NewServer(&mcpsdk.Implementation{Name: "aios-host", Title: "aios-host tools", Version: Version},
+	version := opts.Version
+	if version == "" {
+		version = Version
+	}
+	s.mcp = mcpsdk.NewServer(&mcpsdk.Implementation{Name: "aios-host", Title: "aios-host tools", Version: version},
 		&mcpsdk.ServerOptions{
 			Capabilities: s.capabilities(),
 			Instructions: "Tools of an aios-host: each call is checked against this client's agent grants, validated against the tool's schema, rate limited and audited.",

@@ -82,7 +82,7 @@ Claude Desktop (claude_desktop_config.json):
 		return c.fail(err)
 	}
 	warnUnmatchedSettings(h.Config(), h.Registry(), log)
-	s, err := mcpserver.New(mcpserver.Options{Host: h, Logger: log})
+	s, err := mcpserver.New(mcpserver.Options{Host: h, Logger: log, Version: buildVersion()})
 	if err != nil {
 		return c.fail(err)
 	}
@@ -142,7 +142,7 @@ func (c *cli) startMCPBridge(ctx context.Context, h *host.Host, servers map[stri
 
 // startMCPHTTP builds the MCP server that `run` mounts at /mcp.
 func startMCPHTTP(h *host.Host, log *slog.Logger) (*mcpserver.Server, error) {
-	return mcpserver.New(mcpserver.Options{Host: h, Logger: log})
+	return mcpserver.New(mcpserver.Options{Host: h, Logger: log, Version: buildVersion()})
 }
 
 // onRefresh is the server's aios/registry.refresh hook: the MCP bridge

@@ -95,7 +95,14 @@ func TestMCPStdioSession(t *testing.T) {
 		return strings.Join(names, ",")
 	}
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	next("initialize", 30*time.Second, byID(1))
+	init := next("initialize", 30*time.Second, byID(1))
+	// serverInfo.version is the build's, as `aios-host version` prints it
+	// (it was a constant "0.1.0" whatever the build).
+	if res, _ := init["result"].(map[string]any); res == nil {
+		t.Fatalf("initialize: %v", init)
+	} else if info, _ := res["serverInfo"].(map[string]any); info == nil || info["version"] != buildVersion() {
+		t.Fatalf("initialize: serverInfo %v, want version %q", res["serverInfo"], buildVersion())
+	}
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 	if got := toolNames(next("tools/list", 10*time.Second, byID(2))); !strings.Contains(got, "first-tool") || strings.Contains(got, "second-tool") {
