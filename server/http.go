@@ -42,14 +42,34 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /rpc", s.serveRPC)
 	mux.HandleFunc("GET /events", s.serveEvents)
-	mux.HandleFunc("GET /.well-known/aios-adapter.json", s.serveCard)
-	mux.HandleFunc("GET /.well-known/jwks.json", s.serveJWKS)
-	mux.HandleFunc("GET /health", s.serveHealth)
-	mux.Handle("GET /metrics", s.metricsGate(s.metrics.Handler()))
+	mux.Handle("GET /.well-known/aios-adapter.json", s.bounded(http.HandlerFunc(s.serveCard)))
+	mux.Handle("GET /.well-known/jwks.json", s.bounded(http.HandlerFunc(s.serveJWKS)))
+	mux.Handle("GET /health", s.bounded(http.HandlerFunc(s.serveHealth)))
+	mux.Handle("GET /metrics", s.bounded(s.metricsGate(s.metrics.Handler())))
 	if s.mount != nil {
 		s.mount(mux) // Options.Mount: /mcp and its OAuth metadata (mcpserver)
 	}
 	return mux
+}
+
+// answerDeadline bounds writing the answer to w by server.write_timeout
+// from now. The HTTP server has no WriteTimeout (GET /events and the /mcp
+// streams are long-lived, and a call may run for minutes), so without it a
+// client that stops reading would hold the handler (its goroutine, its
+// answer, its token's request slot) for ever. The deadline stays set after
+// the handler returns, so the server's final flush of the answer is
+// bounded too; net/http clears it once the answer is written, before the
+// connection's next request.
+func (s *Server) answerDeadline(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+}
+
+// bounded runs next with its answer bounded by answerDeadline.
+func (s *Server) bounded(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.answerDeadline(w)
+		next.ServeHTTP(w, r)
+	})
 }
 
 // metricsGate asks for a bearer token before /metrics as
@@ -110,6 +130,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (agent, na
 }
 
 func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
+	s.answerDeadline(w) // (the refusals below; the answer sets its own)
 	agent, name, ok := s.authenticate(w, r)
 	if !ok {
 		return
@@ -154,6 +175,7 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := s.handleMessage(r.Context(), &session{agent: agent, transport: "http", origin: host.Origin{Principal: "token:" + name}}, body)
+	s.answerDeadline(w) // from when the answer is ready: the call may have run for minutes
 	if out == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return

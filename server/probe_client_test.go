@@ -1,0 +1,121 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/native"
+)
+
+// addBigTool registers tool big, whose answer is n bytes of text; called
+// is closed when it first runs.
+func addBigTool(t *testing.T, ts *testServer, n int) (called chan struct{}) {
+	t.Helper()
+	called = make(chan struct{})
+	var once sync.Once
+	p := native.New(abi.ProviderInfo{ID: "org.test.big", Version: "1.0.0"})
+	p.MustRegister(abi.ToolDef{Name: "big", Parameters: map[string]any{"type": "object"}},
+		func(context.Context, any, abi.Env) (any, error) {
+			once.Do(func() { close(called) })
+			return strings.Repeat("x", n), nil
+		})
+	if err := ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	return called
+}
+
+// waitNoRequests waits until no /rpc request of any token is in flight;
+// false after 5 s.
+func waitNoRequests(s *Server) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		n := len(s.tokenReqs)
+		s.mu.Unlock()
+		if n == 0 {
+			return true
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return false
+}
+
+// TestProbeRPCAnswerWriteBounded: server.write_timeout is "to write one
+// response" (docs/discovery.md), but POST /rpc wrote its answer without
+// any deadline (the HTTP server has no WriteTimeout, as GET /events and
+// /mcp streams are long-lived). A client that sent a request and stopped
+// reading held the handler — its goroutine, its answer in memory and one
+// of its token's server.max_requests_per_token slots — for as long as it
+// kept the connection open: a few such clients and the token was refused
+// for good. The answer's write now fails after write_timeout without
+// progress and the request ends.
+func TestProbeRPCAnswerWriteBounded(t *testing.T) {
+	ts := newTestServer(t, "  write_timeout: 200ms\n", true)
+	called := addBigTool(t, ts, 6<<20)
+	d := net.Dialer{}
+	conn, err := d.Dial("tcp", strings.TrimPrefix(ts.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.(*net.TCPConn).SetReadBuffer(4096)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big"}}`
+	fmt.Fprintf(conn, "POST /rpc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", testToken, len(body), body)
+	<-called
+	if !waitNoRequests(ts.s) {
+		t.Fatal("a client that does not read its answer still holds its /rpc request 5 s later (server.write_timeout is 200ms)")
+	}
+}
+
+// A write deadline one answer sets must not fail the next request on the
+// same keep-alive connection, however long after it comes, whether that
+// request's handler sets a deadline of its own or not (the mux's 404):
+// net/http clears it after each answer.
+// (A raw connection: net/http's client would retry a GET that failed so
+// on a new connection, and hide it.)
+func TestProbeRPCKeepAliveAfterAnswerDeadline(t *testing.T) {
+	ts := newTestServer(t, "  write_timeout: 20ms\n", true)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	br := bufio.NewReader(conn)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	reqs := []struct {
+		req  string
+		want int
+	}{
+		{fmt.Sprintf("POST /rpc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s", testToken, len(body), body), 200},
+		{"GET /nope HTTP/1.1\r\nHost: x\r\n\r\n", 404},
+		{"GET /health HTTP/1.1\r\nHost: x\r\n\r\n", 200},
+		{"GET /nope HTTP/1.1\r\nHost: x\r\n\r\n", 404},
+	}
+	for i, r := range reqs {
+		if _, err := io.WriteString(conn, r.req); err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("request %d (%q) on the kept-alive connection: %v", i, strings.SplitN(r.req, "\r", 2)[0], err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != r.want || len(b) == 0 {
+			t.Fatalf("request %d: HTTP %d, %d bytes, %v; want %d", i, resp.StatusCode, len(b), err, r.want)
+		}
+		time.Sleep(40 * time.Millisecond) // past the last answer's deadline
+	}
+}
