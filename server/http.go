@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"mime"
 	"net"
 	"net/http"
 	"strings"
@@ -157,7 +158,7 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		}
 		s.mu.Unlock()
 	}()
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !jsonMediaType(ct) {
 		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
 			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q; send application/json", ct))))
 		return
@@ -181,6 +182,14 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// jsonMediaType says whether a Content-Type names JSON: application/json,
+// or application/json-rpc or application/jsonrequest (the JSON-RPC over
+// HTTP draft's), in any case (RFC 9110 §8.3.1), with any parameters.
+func jsonMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || mt == "application/json-rpc" || mt == "application/jsonrequest")
 }
 
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {

@@ -119,3 +119,45 @@ func TestProbeRPCKeepAliveAfterAnswerDeadline(t *testing.T) {
 		time.Sleep(40 * time.Millisecond) // past the last answer's deadline
 	}
 }
+
+// postRPC posts body to /rpc with the peer's token and content type ct
+// (none when ""), and returns the status and the answer.
+func postRPC(t *testing.T, ts *testServer, ct, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", ts.url+"/rpc", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	if ct != "" {
+		req.Header.Set("Content-Type", ct)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestProbeRPCContentTypeCaseInsensitive: a media type's type and subtype
+// are case-insensitive (RFC 9110 §8.3.1), but POST /rpc compared the
+// header's bytes: "Application/JSON" was refused 415 ("send
+// application/json"), while "application/jsonp" or "application/json-rpc
+// x" passed as JSON. The header is parsed as a media type: application/json
+// in any case, with any parameters, passes (and application/json-rpc and
+// application/jsonrequest, the JSON-RPC over HTTP draft's names); other
+// types are refused, naming the type.
+func TestProbeRPCContentTypeCaseInsensitive(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize"}`
+	for _, ct := range []string{"", "application/json", "Application/JSON", "APPLICATION/JSON; charset=UTF-8", "application/json ;charset=utf-8",
+		"application/json-rpc", "application/jsonrequest"} {
+		if code, out := postRPC(t, ts, ct, body); code != 200 || !strings.Contains(out, `"result"`) {
+			t.Errorf("Content-Type %q: HTTP %d %s; want 200 and a result", ct, code, out)
+		}
+	}
+	for _, ct := range []string{"application/jsonp", "text/plain", "application/x-www-form-urlencoded", "application/json/x", "json"} {
+		if code, out := postRPC(t, ts, ct, body); code != 415 || !strings.Contains(out, "Content-Type") {
+			t.Errorf("Content-Type %q: HTTP %d %s; want 415 naming the Content-Type", ct, code, out)
+		}
+	}
+}
