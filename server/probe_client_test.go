@@ -161,3 +161,16 @@ func TestProbeRPCContentTypeCaseInsensitive(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeInitializeParamsErrorInJSONTerms: initialize's params error
+// was Go's ("json: cannot unmarshal number into Go struct field
+// initializeParams.protocol_version of type string"); every other method
+// says it in JSON's terms (paramsError): "protocol_version: want string,
+// got number".
+func TestProbeInitializeParamsErrorInJSONTerms(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	_, out := postRPC(t, ts, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocol_version":3}}`)
+	if !strings.Contains(out, "protocol_version: want string, got number") || strings.Contains(out, "Go struct") {
+		t.Fatalf("answer %s; want the error in JSON's terms", out)
+	}
+}
