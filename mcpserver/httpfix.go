@@ -150,7 +150,14 @@ func parsePOST(body []byte) *postBody {
 			Method  string          `json:"method"`
 			Params  json.RawMessage `json:"params"`
 		}
-		if json.Unmarshal(raw, &w) != nil || w.JSONRPC != "2.0" {
+		err := json.Unmarshal(raw, &w)
+		if err != nil && w.JSONRPC == "2.0" && w.Method != "" {
+			// (the rest is decoded past a type error)
+			if why := numberIDProblem(raw); why != "" { // an id past a float64 (1e999)
+				return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + why, batch: p.batch, badID: idOf(raw)}
+			}
+		}
+		if err != nil || w.JSONRPC != "2.0" {
 			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: not a JSON-RPC 2.0 message", batch: p.batch}
 		}
 		id, err := jsonrpc.MakeID(w.ID)
