@@ -1,6 +1,8 @@
 package discovery
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -83,5 +85,55 @@ func TestProbeRemoteCallRedirectOffOrigin(t *testing.T) {
 	}
 	if n := elsewhere.Load(); n != 0 {
 		t.Fatalf("the call was sent to the redirect's target %d times", n)
+	}
+}
+
+// TestProbeHostileCardServer: a remote card server that is hostile or
+// broken. An endless body (or a gzip bomb) was refused as "card is 1048577
+// bytes", a size it never had (the read stops one byte past the limit);
+// one that drips its card byte by byte was refused as "context deadline
+// exceeded", naming neither what took too long nor the setting that
+// bounds it. Both errors now say what is wrong; a redirect loop and a
+// page that is not JSON were already refused clearly (guarded here).
+func TestProbeHostileCardServer(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte(`{"x-pad":"`))
+	_, _ = zw.Write(bytes.Repeat([]byte("a"), 2<<20))
+	_ = zw.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch strings.TrimSuffix(r.URL.Path, WellKnownPath) {
+		case "/endless":
+			_, _ = w.Write([]byte(`{"x-pad":"`))
+			for r.Context().Err() == nil {
+				if _, err := w.Write(bytes.Repeat([]byte("a"), 64<<10)); err != nil {
+					return
+				}
+			}
+		case "/drip":
+			_, _ = w.Write([]byte(`{`))
+			w.(http.Flusher).Flush()
+			<-r.Context().Done() // (the rest never comes)
+		case "/gzip":
+			w.Header().Set("Content-Encoding", "gzip")
+			_, _ = w.Write(gz.Bytes())
+		case "/loop":
+			http.Redirect(w, r, r.URL.Path, http.StatusFound)
+		case "/html":
+			_, _ = w.Write([]byte(`<html>hi</html>`))
+		}
+	}))
+	defer srv.Close()
+	for _, c := range []struct{ path, want string }{
+		{"/endless", "larger than 1048576 bytes"},
+		{"/gzip", "larger than 1048576 bytes"},
+		{"/drip", "not received within 200ms (discovery.remotes[].timeout)"},
+		{"/loop", "stopped after 10 redirects"},
+		{"/html", "not a JSON object"},
+	} {
+		_, err := FetchRemoteCard(context.Background(), RemoteConfig{URL: srv.URL + c.path, Timeout: 200 * time.Millisecond, AllowUnsigned: true}, nil, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "1048577") {
+			t.Errorf("%s: %v; want an error saying %q", c.path, err, c.want)
+		}
 	}
 }

@@ -83,9 +83,18 @@ func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolve
 	if err != nil {
 		return nil, err
 	}
+	// A remote that answers slowly, or drips its card, fails with its
+	// context's "deadline exceeded": say what did not arrive in time and
+	// the setting that bounds it.
+	fetchErr := func(err error) error {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("fetching %s: the card was not received within %s (discovery.remotes[].timeout): %w", cardURL, timeout, err)
+		}
+		return fmt.Errorf("fetching %s: %w", cardURL, err)
+	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("fetching %s: %w", cardURL, err)
+		return nil, fetchErr(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -93,7 +102,12 @@ func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolve
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxCardBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("fetching %s: %w", cardURL, err)
+		return nil, fetchErr(err)
+	}
+	if len(data) > MaxCardBytes {
+		// (an endless body, a gzip bomb: its size is not known, only
+		// that it passes the limit)
+		return nil, fmt.Errorf("fetching %s: the card is larger than %d bytes, the limit; not read further", cardURL, MaxCardBytes)
 	}
 	card, err := ParseCard(data, cardURL)
 	if err != nil {
