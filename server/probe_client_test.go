@@ -174,3 +174,107 @@ func TestProbeInitializeParamsErrorInJSONTerms(t *testing.T) {
 		t.Fatalf("answer %s; want the error in JSON's terms", out)
 	}
 }
+
+// streamsOf is how many GET /events streams agent holds.
+func streamsOf(s *Server, agent string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.streams[agent]
+}
+
+// smallSendBuffers accepts connections whose kernel send buffer is
+// small, so that a peer that does not read blocks the server's writes
+// after kilobytes rather than megabytes.
+type smallSendBuffers struct{ net.Listener }
+
+func (l smallSendBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(4096)
+	}
+	return c, err
+}
+
+// TestProbeEventsSubscriberThatNeverReads (no defect): a GET /events
+// client that never reads its stream neither blocks registry changes nor
+// another stream, nor holds its own stream for ever: once a
+// notification's write makes no progress for server.write_timeout the
+// stream ends (and with it its registry subscriber and its slot of the
+// agent's 64).
+func TestProbeEventsSubscriberThatNeverReads(t *testing.T) {
+	ts := newTestServer(t, "  write_timeout: 100ms\n", false)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.s.ServeHTTPListener(smallSendBuffers{ln})
+	url := "http://" + ln.Addr().String()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.(*net.TCPConn).SetReadBuffer(4096)
+	fmt.Fprintf(conn, "GET /events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n\r\n", testToken)
+	deadline := time.Now().Add(10 * time.Second)
+	for streamsOf(ts.s, "peer") == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the stream that never reads was not opened")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// A stream that reads.
+	req, _ := http.NewRequest("GET", url+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	last := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "data: ") && strings.Contains(sc.Text(), "org.test.last") {
+				close(last)
+				return
+			}
+		}
+	}()
+	if n := streamsOf(ts.s, "peer"); n != 2 {
+		t.Fatalf("%d streams open, want 2", n)
+	}
+	// Notifications of ~20 KB each (an adapter of 120 tools with long
+	// names) until the stream that never reads has been dropped.
+	long := strings.Repeat("n", 120)
+	p := native.New(abi.ProviderInfo{ID: "org.test.many", Version: "1.0.0"})
+	for i := range 120 {
+		p.MustRegister(abi.ToolDef{Name: fmt.Sprintf("%s%03d", long, i), Parameters: map[string]any{"type": "object"}},
+			func(context.Context, any, abi.Env) (any, error) { return nil, nil })
+	}
+	ctx := context.Background()
+	for streamsOf(ts.s, "peer") > 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("a GET /events client that never reads still holds its stream 10 s later (server.write_timeout is 100ms)")
+		}
+		if err := ts.h.AddProvider(ctx, p, host.ProviderMeta{Trust: abi.System}); err != nil {
+			t.Fatal(err)
+		}
+		if err := ts.h.RemoveProvider("org.test.many"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := streamsOf(ts.s, "peer"); n != 1 {
+		t.Fatalf("%d streams open, want 1: the one that reads", n)
+	}
+	// The other stream still receives.
+	if err := ts.h.AddProvider(ctx, native.New(abi.ProviderInfo{ID: "org.test.last", Version: "1.0.0"}), host.ProviderMeta{Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-last:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the reading stream did not receive the last change")
+	}
+}
