@@ -61,10 +61,14 @@ func waitNoRequests(s *Server) bool {
 // for good. The answer's write now fails after write_timeout without
 // progress and the request ends.
 func TestProbeRPCAnswerWriteBounded(t *testing.T) {
-	ts := newTestServer(t, "  write_timeout: 200ms\n", true)
-	called := addBigTool(t, ts, 6<<20)
-	d := net.Dialer{}
-	conn, err := d.Dial("tcp", strings.TrimPrefix(ts.url, "http://"))
+	ts := newTestServer(t, "  write_timeout: 200ms\n", false)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.s.ServeHTTPListener(smallSendBuffers{ln})
+	called := addBigTool(t, ts, 1<<20)
+	conn, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
