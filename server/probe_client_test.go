@@ -282,3 +282,29 @@ func TestProbeEventsSubscriberThatNeverReads(t *testing.T) {
 		t.Fatal("the reading stream did not receive the last change")
 	}
 }
+
+// TestProbeOversizedBatchRefusedBeforeDecoding: a batch past
+// server.max_batch was decoded whole before its length was checked: 2 MB
+// of [1,1,…] (a million members, within the decode budget) cost 130 MB of
+// allocations and a third of a second to be told "batch of 1048576
+// requests exceeds the limit of 100", and a connection runs 32 messages
+// at once. The members are counted before anything is decoded.
+func TestProbeOversizedBatchRefusedBeforeDecoding(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	body := []byte("[" + strings.TrimSuffix(strings.Repeat(`1,"x,]",{"a":[1,2]},`, 100_000), ",") + "]")
+	sess := &session{agent: "cli", transport: "unix"}
+	var out []byte
+	allocs := testing.AllocsPerRun(1, func() { out = ts.s.handleMessage(context.Background(), sess, body) })
+	if !strings.Contains(string(out), "batch of 300000 requests exceeds the limit of 100 (server.max_batch)") {
+		t.Fatalf("answer %.300s", out)
+	}
+	if allocs > 1000 {
+		t.Fatalf("%.0f allocations to refuse a batch of 300000 members: it was decoded", allocs)
+	}
+	// A batch within the limit, with members that hold commas and
+	// brackets in strings and nested values, is still counted right.
+	ok := `[{"jsonrpc":"2.0","id":"a,]","method":"initialize","params":{"x":[1,[2,{"y":"]\",["}]]}},{"jsonrpc":"2.0","id":2,"method":"initialize"}]`
+	if out := ts.s.handleMessage(context.Background(), sess, []byte(ok)); strings.Count(string(out), `"result"`) != 2 {
+		t.Fatalf("a batch of 2: %.300s", out)
+	}
+}

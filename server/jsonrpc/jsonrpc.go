@@ -161,6 +161,33 @@ func IsBatch(body []byte) bool {
 	return len(b) > 0 && b[0] == '['
 }
 
+// BatchLen counts the members of a batch (a valid JSON array) without
+// decoding it: a batch is refused by its length before its members cost
+// anything.
+func BatchLen(body []byte) int {
+	b := bytes.TrimSpace(body)
+	if len(b) < 2 || len(bytes.TrimSpace(b[1:len(b)-1])) == 0 {
+		return 0
+	}
+	n, depth, inString := 1, 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++ // the escaped byte
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 1:
+			n++
+		}
+	}
+	return n
+}
+
 // ToolsCallParams are the params of tools/call.
 type ToolsCallParams struct {
 	Name      string `json:"name"`
