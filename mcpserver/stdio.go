@@ -366,6 +366,10 @@ func idOf(raw []byte) json.RawMessage {
 // and its requests as one batch (the go-sdk would wait for a response to
 // each notification of a batch, and never answer it), or refuses it.
 func (j *jsonLines) batch(line []byte) {
+	if n := wire.ArrayLen(line); n > maxBatch {
+		j.answer(nil, jsonrpc.CodeInvalidRequest, batchTooLong(n))
+		return
+	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(line, &raws); err != nil || len(raws) == 0 {
 		j.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: empty batch")

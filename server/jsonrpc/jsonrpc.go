@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // Version is the "jsonrpc" member of every message.
@@ -162,31 +163,9 @@ func IsBatch(body []byte) bool {
 }
 
 // BatchLen counts the members of a batch (a valid JSON array) without
-// decoding it: a batch is refused by its length before its members cost
-// anything.
-func BatchLen(body []byte) int {
-	b := bytes.TrimSpace(body)
-	if len(b) < 2 || len(bytes.TrimSpace(b[1:len(b)-1])) == 0 {
-		return 0
-	}
-	n, depth, inString := 1, 0, false
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case inString && c == '\\':
-			i++ // the escaped byte
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '[' || c == '{':
-			depth++
-		case c == ']' || c == '}':
-			depth--
-		case c == ',' && depth == 1:
-			n++
-		}
-	}
-	return n
-}
+// decoding it (wire.ArrayLen): a batch is refused by its length before its
+// members cost anything.
+func BatchLen(body []byte) int { return wire.ArrayLen(body) }
 
 // ToolsCallParams are the params of tools/call.
 type ToolsCallParams struct {
