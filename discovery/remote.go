@@ -83,9 +83,18 @@ func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolve
 	if err != nil {
 		return nil, err
 	}
+	// A remote that answers slowly, or drips its card, fails with its
+	// context's "deadline exceeded": say what did not arrive in time and
+	// the setting that bounds it.
+	fetchErr := func(err error) error {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("fetching %s: the card was not received within %s (discovery.remotes[].timeout): %w", cardURL, timeout, err)
+		}
+		return fmt.Errorf("fetching %s: %w", cardURL, err)
+	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("fetching %s: %w", cardURL, err)
+		return nil, fetchErr(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -93,7 +102,12 @@ func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolve
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxCardBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("fetching %s: %w", cardURL, err)
+		return nil, fetchErr(err)
+	}
+	if len(data) > MaxCardBytes {
+		// (an endless body, a gzip bomb: its size is not known, only
+		// that it passes the limit)
+		return nil, fmt.Errorf("fetching %s: the card is larger than %d bytes, the limit; not read further", cardURL, MaxCardBytes)
 	}
 	card, err := ParseCard(data, cardURL)
 	if err != nil {
@@ -259,11 +273,38 @@ func NewRemoteProvider(card *Card, endpoint, token string, hc *http.Client) (*Re
 	if hc == nil {
 		hc = &http.Client{}
 	}
+	hc = sameOriginRedirects(hc, card.Adapter.ID)
 	p := &RemoteProvider{reg: reg, endpoint: endpoint, token: token, hc: hc, healthURL: healthEndpoint(card, endpoint)}
 	if p.healthURL != "" {
 		p.stopHealth = make(chan struct{})
 	}
 	return p, nil
+}
+
+// sameOriginRedirects is hc following redirects within the origin
+// (scheme, host and port) of each request only: checkEndpoints vetted the
+// hosts a card makes this host reach, and a redirect elsewhere would send
+// a call's arguments — and, Go's client keeps it when only the port or
+// scheme differs, the remote's token — to a host nobody vetted (a loopback
+// service of this host, plain http). Another origin is refused, naming it,
+// as the MCP bridge and the inference client refuse it.
+func sameOriginRedirects(hc *http.Client, id string) *http.Client {
+	own := *hc
+	next := hc.CheckRedirect
+	own.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if from := via[0].URL; !strings.EqualFold(req.URL.Scheme, from.Scheme) || !strings.EqualFold(req.URL.Host, from.Host) {
+			return fmt.Errorf("remote adapter %s redirected %s to %s://%s, another origin: refused (the host follows an adapter's redirects within the origin of its card's endpoints only; put the URL it redirects to in the card)",
+				id, from.Redacted(), req.URL.Scheme, req.URL.Host)
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &own
 }
 
 // HealthURL is the URL StartHealth probes ("" when the card names none).

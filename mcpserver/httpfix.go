@@ -112,6 +112,18 @@ type postBody struct {
 	// badID is the id of a request that the go-sdk would answer with
 	// another id or not at all (idProblem): fixHTTP refuses the body.
 	badID json.RawMessage
+	// refuse: fixHTTP refuses the body itself (a batch past maxBatch,
+	// which the go-sdk would decode whole first).
+	refuse bool
+}
+
+// maxBatch bounds the members of a JSON-RPC batch (MCP 2025-03-26; later
+// versions take none): the go-sdk decodes each member with a decoder of
+// its own (about 64 KB), so 4 MB of pings cost it 6 GB and 25 s.
+const maxBatch = 100
+
+func batchTooLong(n int) string {
+	return fmt.Sprintf("invalid request: a batch of %d messages exceeds the limit of %d; send fewer at once", n, maxBatch)
 }
 
 // rpcMsg is one message of a POST: a request (call when id is valid), a
@@ -140,6 +152,9 @@ func parsePOST(body []byte) *postBody {
 	var raws []json.RawMessage // (not holding body: Unmarshal would write into it)
 	if body[0] == '[' {
 		p.batch = true
+		if n := wire.ArrayLen(body); n > maxBatch {
+			return &postBody{code: jsonrpc.CodeInvalidRequest, err: batchTooLong(n), batch: true, refuse: true}
+		}
 		if json.Unmarshal(body, &raws) != nil || len(raws) == 0 {
 			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: empty batch", batch: true}
 		}
@@ -153,7 +168,14 @@ func parsePOST(body []byte) *postBody {
 			Method  string          `json:"method"`
 			Params  json.RawMessage `json:"params"`
 		}
-		if json.Unmarshal(raw, &w) != nil || w.JSONRPC != "2.0" {
+		err := json.Unmarshal(raw, &w)
+		if err != nil && w.JSONRPC == "2.0" && w.Method != "" {
+			// (the rest is decoded past a type error)
+			if why := numberIDProblem(raw); why != "" { // an id past a float64 (1e999)
+				return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + why, batch: p.batch, badID: idOf(raw)}
+			}
+		}
+		if err != nil || w.JSONRPC != "2.0" {
 			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: not a JSON-RPC 2.0 message", batch: p.batch}
 		}
 		id, err := jsonrpc.MakeID(w.ID)
@@ -284,6 +306,10 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			return
 		}
 		in := parsePOST(body)
+		if in.refuse {
+			writeRPCError(w, http.StatusBadRequest, nil, in.code, in.err)
+			return
+		}
 		if in.badID != nil {
 			id := in.badID
 			if in.batch {

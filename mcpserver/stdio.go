@@ -285,7 +285,7 @@ func check(line []byte) (jsonrpc.Message, int64, string, json.RawMessage) {
 	if i := wire.LoneSurrogate(line); i >= 0 {
 		return nil, jsonrpc.CodeParseError, "parse error: " + wire.LoneSurrogateMessage(line, i), nil
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
+	msg, err := decodeMessage(line)
 	if err != nil {
 		return nil, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error(), idOf(line)
 	}
@@ -309,21 +309,42 @@ func idProblem(msg jsonrpc.Message, raw []byte) string {
 	if _, ok := msg.(*jsonrpc.Request); !ok {
 		return ""
 	}
-	id := bytes.TrimSpace(idOf(raw))
-	switch {
-	case len(id) == 0 || id[0] == '"':
-		return ""
-	case string(id) == "null":
+	if id := bytes.TrimSpace(idOf(raw)); string(id) == "null" {
 		return "id must not be null (MCP: a string or an integer)"
 	}
-	if id[0] != '-' && (id[0] < '0' || id[0] > '9') {
-		return "" // not a number: DecodeMessage refused it
+	return numberIDProblem(raw)
+}
+
+// numberIDProblem says why raw's id, a number, is no MCP id ("" when it is
+// none or fits). A plain integer (no fraction, no exponent) of at most
+// 2^53 is one the go-sdk reads exactly.
+func numberIDProblem(raw []byte) string {
+	id := bytes.TrimSpace(idOf(raw))
+	if len(id) == 0 || (id[0] != '-' && (id[0] < '0' || id[0] > '9')) {
+		return "" // a string, null, or not a number: DecodeMessage refused it
 	}
-	// A plain integer (no fraction, no exponent) the go-sdk reads exactly.
 	if n, err := strconv.ParseInt(string(id), 10, 64); err != nil || n > maxExactID || n < -maxExactID {
-		return fmt.Sprintf("id %s is not an integer of at most 2^53 in magnitude written without a fraction or exponent (MCP: a string or an integer)", id)
+		shown := string(id)
+		if len(shown) > 40 {
+			shown = shown[:20] + "…" + shown[len(shown)-10:] + fmt.Sprintf(" (%d digits)", len(shown))
+		}
+		return fmt.Sprintf("id %s is not an integer of at most 2^53 in magnitude written without a fraction or exponent (MCP: a string or an integer)", shown)
 	}
 	return ""
+}
+
+// decodeMessage is jsonrpc.DecodeMessage, whose error for a number id
+// past a float64 (1e999, 400 digits) spoke of Go ("cannot unmarshal …
+// into Go struct field jsonrpc2.wireDecode.id of type float64"): such an
+// id is refused as every other inexact one is (numberIDProblem).
+func decodeMessage(raw []byte) (jsonrpc.Message, error) {
+	msg, err := jsonrpc.DecodeMessage(raw)
+	if err != nil {
+		if p := numberIDProblem(raw); p != "" {
+			return nil, errors.New(p)
+		}
+	}
+	return msg, err
 }
 
 // idOf is the "id" member of a JSON object when it is a string or a
@@ -345,6 +366,10 @@ func idOf(raw []byte) json.RawMessage {
 // and its requests as one batch (the go-sdk would wait for a response to
 // each notification of a batch, and never answer it), or refuses it.
 func (j *jsonLines) batch(line []byte) {
+	if n := wire.ArrayLen(line); n > maxBatch {
+		j.answer(nil, jsonrpc.CodeInvalidRequest, batchTooLong(n))
+		return
+	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(line, &raws); err != nil || len(raws) == 0 {
 		j.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: empty batch")
@@ -369,7 +394,7 @@ func (j *jsonLines) batch(line []byte) {
 	for i, raw := range raws {
 		e := &elems[i]
 		e.raw = bytes.TrimSpace(raw)
-		e.msg, e.err = jsonrpc.DecodeMessage(e.raw)
+		e.msg, e.err = decodeMessage(e.raw)
 		if p := idProblem(e.msg, e.raw); e.err == nil && p != "" {
 			e.msg, e.err = nil, errors.New(p)
 		}

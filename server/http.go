@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"mime"
 	"net"
 	"net/http"
 	"strings"
@@ -42,14 +43,34 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /rpc", s.serveRPC)
 	mux.HandleFunc("GET /events", s.serveEvents)
-	mux.HandleFunc("GET /.well-known/aios-adapter.json", s.serveCard)
-	mux.HandleFunc("GET /.well-known/jwks.json", s.serveJWKS)
-	mux.HandleFunc("GET /health", s.serveHealth)
-	mux.Handle("GET /metrics", s.metricsGate(s.metrics.Handler()))
+	mux.Handle("GET /.well-known/aios-adapter.json", s.bounded(http.HandlerFunc(s.serveCard)))
+	mux.Handle("GET /.well-known/jwks.json", s.bounded(http.HandlerFunc(s.serveJWKS)))
+	mux.Handle("GET /health", s.bounded(http.HandlerFunc(s.serveHealth)))
+	mux.Handle("GET /metrics", s.bounded(s.metricsGate(s.metrics.Handler())))
 	if s.mount != nil {
 		s.mount(mux) // Options.Mount: /mcp and its OAuth metadata (mcpserver)
 	}
 	return mux
+}
+
+// answerDeadline bounds writing the answer to w by server.write_timeout
+// from now. The HTTP server has no WriteTimeout (GET /events and the /mcp
+// streams are long-lived, and a call may run for minutes), so without it a
+// client that stops reading would hold the handler (its goroutine, its
+// answer, its token's request slot) for ever. The deadline stays set after
+// the handler returns, so the server's final flush of the answer is
+// bounded too; net/http clears it once the answer is written, before the
+// connection's next request.
+func (s *Server) answerDeadline(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+}
+
+// bounded runs next with its answer bounded by answerDeadline.
+func (s *Server) bounded(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.answerDeadline(w)
+		next.ServeHTTP(w, r)
+	})
 }
 
 // metricsGate asks for a bearer token before /metrics as
@@ -110,6 +131,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (agent, na
 }
 
 func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
+	s.answerDeadline(w) // (the refusals below; the answer sets its own)
 	agent, name, ok := s.authenticate(w, r)
 	if !ok {
 		return
@@ -136,7 +158,7 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		}
 		s.mu.Unlock()
 	}()
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !jsonMediaType(ct) {
 		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
 			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q; send application/json", ct))))
 		return
@@ -154,11 +176,20 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := s.handleMessage(r.Context(), &session{agent: agent, transport: "http", origin: host.Origin{Principal: "token:" + name}}, body)
+	s.answerDeadline(w) // from when the answer is ready: the call may have run for minutes
 	if out == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// jsonMediaType says whether a Content-Type names JSON: application/json,
+// or application/json-rpc or application/jsonrequest (the JSON-RPC over
+// HTTP draft's), in any case (RFC 9110 §8.3.1), with any parameters.
+func jsonMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || mt == "application/json-rpc" || mt == "application/jsonrequest")
 }
 
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {

@@ -1073,7 +1073,7 @@ func (s *Server) initialize(params json.RawMessage) (any, *jsonrpc.Error) {
 			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: pass params by name (a JSON object)")
 		}
 		if err := json.Unmarshal(pr, &p); err != nil {
-			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", paramsError(err))
 		}
 	}
 	if p.ProtocolVersion != "" {

@@ -74,6 +74,11 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 		}
 		return mustMarshal(resp)
 	}
+	if n := jsonrpc.BatchLen(body); n > s.cfg.MaxBatch {
+		// (counted, not decoded: a million small members would cost
+		// 130 MB to be refused)
+		return mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.TooLarge, "invalid request: batch of %d requests exceeds the limit of %d (server.max_batch)", n, s.cfg.MaxBatch)))
+	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(body, &items); err != nil {
 		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: %v", err)))

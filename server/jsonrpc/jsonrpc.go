@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // Version is the "jsonrpc" member of every message.
@@ -160,6 +161,11 @@ func IsBatch(body []byte) bool {
 	b := bytes.TrimLeft(body, " \t\r\n")
 	return len(b) > 0 && b[0] == '['
 }
+
+// BatchLen counts the members of a batch (a valid JSON array) without
+// decoding it (wire.ArrayLen): a batch is refused by its length before its
+// members cost anything.
+func BatchLen(body []byte) int { return wire.ArrayLen(body) }
 
 // ToolsCallParams are the params of tools/call.
 type ToolsCallParams struct {
