@@ -345,16 +345,19 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			fw.calls = s.trackCalls(sid, user, in)
 			defer s.untrackCalls(fw.calls)
 		}
+		if c := in.call(); sid == "" && c != nil && c.method == "initialize" {
+			// The session is noted before its id reaches the client:
+			// noted after the answer, a DELETE the client sent at once
+			// could come first and find it unknown, leaving its calls
+			// running (TestSessionKnownBeforeInitializeAnswer).
+			user := userOf(r)
+			fw.opened = func(id string) { s.openedSession(id, user) }
+		}
 		next.ServeHTTP(fw, r)
 		if sid != "" && in.batch {
 			s.serveBatch(w, r, next, fw)
 		} else {
 			fw.finish()
-		}
-		if c := in.call(); sid == "" && c != nil && c.method == "initialize" {
-			if id := w.Header().Get(sessionHeader); id != "" {
-				s.openedSession(id, userOf(r))
-			}
 		}
 	})
 }
@@ -527,6 +530,20 @@ type rpcWriter struct {
 	held202 bool
 	held    int          // status of a plain-text error held back to be rewritten (0: none)
 	buf     bytes.Buffer // its text
+	// opened is called with the new session's id (an initialize's
+	// Mcp-Session-Id) as its answer's header goes out, once.
+	opened func(id string)
+}
+
+// open calls w.opened once, when the answer about to go out (status
+// code) opens a session.
+func (w *rpcWriter) open(code int) {
+	if f := w.opened; f != nil {
+		w.opened = nil
+		if id := w.Header().Get(sessionHeader); id != "" && code < 300 {
+			f(id)
+		}
+	}
 }
 
 func (w *rpcWriter) WriteHeader(code int) {
@@ -541,6 +558,7 @@ func (w *rpcWriter) WriteHeader(code int) {
 		w.held = code
 		return
 	}
+	w.open(code)
 	w.sent = true
 	w.ResponseWriter.WriteHeader(code)
 }
@@ -555,6 +573,9 @@ func (w *rpcWriter) deadline() {
 func (w *rpcWriter) Write(p []byte) (int, error) {
 	if w.held != 0 {
 		return w.buf.Write(p)
+	}
+	if !w.sent {
+		w.open(http.StatusOK)
 	}
 	w.sent = true
 	w.deadline()
@@ -574,6 +595,9 @@ func (w *rpcWriter) Write(p []byte) (int, error) {
 func (w *rpcWriter) FlushError() error {
 	if w.held != 0 {
 		return nil
+	}
+	if !w.sent {
+		w.open(http.StatusOK) // (a flush sends the header)
 	}
 	w.deadline()
 	return http.NewResponseController(w.ResponseWriter).Flush()

@@ -172,3 +172,72 @@ func TestLeakDeleteCancelsCalls(t *testing.T) {
 		t.Errorf("DELETE took %v: it waited for the session's call", d)
 	}
 }
+
+// headerCheck calls check as the answer's header goes out.
+type headerCheck struct {
+	http.ResponseWriter
+	check func(h http.Header)
+	done  bool
+}
+
+func (w *headerCheck) WriteHeader(code int) {
+	if !w.done {
+		w.done = true
+		w.check(w.Header())
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *headerCheck) Write(p []byte) (int, error) {
+	if !w.done {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *headerCheck) Flush() {
+	if !w.done {
+		w.WriteHeader(http.StatusOK)
+	}
+	http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// TestSessionKnownBeforeInitializeAnswer: the server noted a session
+// (its user, for DELETE and max_sessions) only after the answer to its
+// initialize had gone out. A client that sent DELETE at once could be
+// served first under load: its calls were not cancelled and ran to their
+// deadline (TestLeakDeleteCancelsCalls failed so once, the call ending
+// 20 s after the DELETE). The session must be known by the time its id
+// reaches the client.
+func TestSessionKnownBeforeInitializeAnswer(t *testing.T) {
+	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	hd := s.Handler()
+	var checked, known atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hw := &headerCheck{ResponseWriter: w, check: func(h http.Header) {
+			id := h.Get(sessionHeader)
+			if id == "" || r.Header.Get(sessionHeader) != "" {
+				return
+			}
+			checked.Add(1)
+			s.sessMu.Lock()
+			if s.sessUse[id] != nil {
+				known.Add(1)
+			}
+			s.sessMu.Unlock()
+		}}
+		hd.ServeHTTP(hw, r)
+	}))
+	defer srv.Close()
+	for i := 0; i < 3; i++ {
+		cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(context.Background(),
+			&mcpsdk.StreamableClientTransport{Endpoint: srv.URL + Path, DisableStandaloneSSE: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = cs.Close()
+	}
+	if checked.Load() != 3 || known.Load() != 3 {
+		t.Fatalf("%d of %d initialize answers went out before their session was noted", checked.Load()-known.Load(), checked.Load())
+	}
+}
