@@ -51,7 +51,7 @@ func waitNoRequests(s *Server) bool {
 	return false
 }
 
-// TestProbeRPCAnswerWriteBounded: server.write_timeout is "to write one
+// TestRPCAnswerWriteBounded: server.write_timeout is "to write one
 // response" (docs/discovery.md), but POST /rpc wrote its answer without
 // any deadline (the HTTP server has no WriteTimeout, as GET /events and
 // /mcp streams are long-lived). A client that sent a request and stopped
@@ -60,7 +60,7 @@ func waitNoRequests(s *Server) bool {
 // kept the connection open: a few such clients and the token was refused
 // for good. The answer's write now fails after write_timeout without
 // progress and the request ends.
-func TestProbeRPCAnswerWriteBounded(t *testing.T) {
+func TestRPCAnswerWriteBounded(t *testing.T) {
 	ts := newTestServer(t, "  write_timeout: 200ms\n", false)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -88,7 +88,7 @@ func TestProbeRPCAnswerWriteBounded(t *testing.T) {
 // net/http clears it after each answer.
 // (A raw connection: net/http's client would retry a GET that failed so
 // on a new connection, and hide it.)
-func TestProbeRPCKeepAliveAfterAnswerDeadline(t *testing.T) {
+func TestRPCKeepAliveAfterAnswerDeadline(t *testing.T) {
 	ts := newTestServer(t, "  write_timeout: 20ms\n", true)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.url, "http://"))
 	if err != nil {
@@ -142,7 +142,7 @@ func postRPC(t *testing.T, ts *testServer, ct, body string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// TestProbeRPCContentTypeCaseInsensitive: a media type's type and subtype
+// TestRPCContentTypeCaseInsensitive: a media type's type and subtype
 // are case-insensitive (RFC 9110 §8.3.1), but POST /rpc compared the
 // header's bytes: "Application/JSON" was refused 415 ("send
 // application/json"), while "application/jsonp" or "application/json-rpc
@@ -150,7 +150,7 @@ func postRPC(t *testing.T, ts *testServer, ct, body string) (int, string) {
 // in any case, with any parameters, passes (and application/json-rpc and
 // application/jsonrequest, the JSON-RPC over HTTP draft's names); other
 // types are refused, naming the type.
-func TestProbeRPCContentTypeCaseInsensitive(t *testing.T) {
+func TestRPCContentTypeCaseInsensitive(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize"}`
 	for _, ct := range []string{"", "application/json", "Application/JSON", "APPLICATION/JSON; charset=UTF-8", "application/json ;charset=utf-8",
@@ -166,12 +166,12 @@ func TestProbeRPCContentTypeCaseInsensitive(t *testing.T) {
 	}
 }
 
-// TestProbeInitializeParamsErrorInJSONTerms: initialize's params error
+// TestInitializeParamsErrorInJSONTerms: initialize's params error
 // was Go's ("json: cannot unmarshal number into Go struct field
 // initializeParams.protocol_version of type string"); every other method
 // says it in JSON's terms (paramsError): "protocol_version: want string,
 // got number".
-func TestProbeInitializeParamsErrorInJSONTerms(t *testing.T) {
+func TestInitializeParamsErrorInJSONTerms(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	_, out := postRPC(t, ts, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocol_version":3}}`)
 	if !strings.Contains(out, "protocol_version: want string, got number") || strings.Contains(out, "Go struct") {
@@ -199,13 +199,13 @@ func (l smallSendBuffers) Accept() (net.Conn, error) {
 	return c, err
 }
 
-// TestProbeEventsSubscriberThatNeverReads (no defect): a GET /events
+// TestEventsSubscriberThatNeverReads (no defect): a GET /events
 // client that never reads its stream neither blocks registry changes nor
 // another stream, nor holds its own stream for ever: once a
 // notification's write makes no progress for server.write_timeout the
 // stream ends (and with it its registry subscriber and its slot of the
 // agent's 64).
-func TestProbeEventsSubscriberThatNeverReads(t *testing.T) {
+func TestEventsSubscriberThatNeverReads(t *testing.T) {
 	ts := newTestServer(t, "  write_timeout: 100ms\n", false)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -283,13 +283,13 @@ func TestProbeEventsSubscriberThatNeverReads(t *testing.T) {
 	}
 }
 
-// TestProbeOversizedBatchRefusedBeforeDecoding: a batch past
+// TestOversizedBatchRefusedBeforeDecoding: a batch past
 // server.max_batch was decoded whole before its length was checked: 2 MB
 // of [1,1,…] (a million members, within the decode budget) cost 130 MB of
 // allocations and a third of a second to be told "batch of 1048576
 // requests exceeds the limit of 100", and a connection runs 32 messages
 // at once. The members are counted before anything is decoded.
-func TestProbeOversizedBatchRefusedBeforeDecoding(t *testing.T) {
+func TestOversizedBatchRefusedBeforeDecoding(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	body := []byte("[" + strings.TrimSuffix(strings.Repeat(`1,"x,]",{"a":[1,2]},`, 100_000), ",") + "]")
 	sess := &session{agent: "cli", transport: "unix"}

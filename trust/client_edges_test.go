@@ -9,7 +9,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeHugeRSAKeyRefused (no defect): a JWKS (1 MiB at most) can
+// TestHugeRSAKeyRefused (no defect): a JWKS (1 MiB at most) can
 // hold an RSA key of millions of bits; were it taken, every card whose
 // signature names its kid — any junk a remote card server serves, at
 // every refresh — would cost a modular exponentiation on numbers that
@@ -17,7 +17,7 @@ import (
 // jose.MaxRSAModulusBits (4096): the key is left out and the set, with
 // no other key, refused. This guards that bound (a go-jose upgrade, or a
 // parse of JWKs that bypasses it).
-func TestProbeHugeRSAKeyRefused(t *testing.T) {
+func TestHugeRSAKeyRefused(t *testing.T) {
 	n := make([]byte, 512<<10) // a 4 Mbit modulus
 	if _, err := rand.Read(n); err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeRemoteCallRedirectOffOrigin: a remote adapter's endpoint that
+// TestRemoteCallRedirectOffOrigin: a remote adapter's endpoint that
 // answers tools/call with a 307 made the host POST the call — its
 // arguments, and Go's client keeps the Authorization header when only the
 // port or scheme differs — to wherever the Location said: a host its card
@@ -26,7 +26,7 @@ import (
 // host, or plain http. Redirects are followed within the endpoint's origin
 // only (as the MCP bridge's and the inference client's are); another is
 // refused, naming it, and nothing is sent there.
-func TestProbeRemoteCallRedirectOffOrigin(t *testing.T) {
+func TestRemoteCallRedirectOffOrigin(t *testing.T) {
 	const tok = "rem0te-t0ken-redirect"
 	var elsewhere atomic.Int32
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -88,14 +88,14 @@ func TestProbeRemoteCallRedirectOffOrigin(t *testing.T) {
 	}
 }
 
-// TestProbeHostileCardServer: a remote card server that is hostile or
+// TestHostileCardServer: a remote card server that is hostile or
 // broken. An endless body (or a gzip bomb) was refused as "card is 1048577
 // bytes", a size it never had (the read stops one byte past the limit);
 // one that drips its card byte by byte was refused as "context deadline
 // exceeded", naming neither what took too long nor the setting that
 // bounds it. Both errors now say what is wrong; a redirect loop and a
 // page that is not JSON were already refused clearly (guarded here).
-func TestProbeHostileCardServer(t *testing.T) {
+func TestHostileCardServer(t *testing.T) {
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
 	_, _ = zw.Write([]byte(`{"x-pad":"`))

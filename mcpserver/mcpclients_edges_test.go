@@ -34,7 +34,7 @@ func openGET(t *testing.T, base, sid string) *http.Response {
 	return resp
 }
 
-// TestProbeSecondGETStream: MCP (2025-06-18, 2025-11-25, "Multiple
+// TestSecondGETStream: MCP (2025-06-18, 2025-11-25, "Multiple
 // Connections") lets a client stay connected to several SSE streams at
 // once; the server sends each message on one of them. The go-sdk answers a
 // second GET on a session with 409 Conflict while the first is open, so a
@@ -45,7 +45,7 @@ func openGET(t *testing.T, base, sid string) *http.Response {
 // second GET (Claude's does) got 409 too. Now the newest GET of the session
 // gets the notifications and an older one stays open, silent, until its
 // client closes it or the session ends.
-func TestProbeSecondGETStream(t *testing.T) {
+func TestSecondGETStream(t *testing.T) {
 	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 	srv := newHTTPTestServer(t, s)
 	base := srv
@@ -115,7 +115,7 @@ func newHTTPTestServer(t *testing.T, s *Server) string {
 	return srv.URL
 }
 
-// TestProbeHTTPBatchUnknownMethod: in a 2025-03-26 session (JSON-RPC
+// TestHTTPBatchUnknownMethod: in a 2025-03-26 session (JSON-RPC
 // batches allowed) a batch holding a request of a method the server does
 // not know was refused as a whole — 400, one -32600 error with id null —
 // so none of its requests was served and the client could not tell which
@@ -123,7 +123,7 @@ func newHTTPTestServer(t *testing.T, s *Server) string {
 // the unknown method's requests get -32601 with their ids, its
 // notifications are dropped (JSON-RPC answers none), and the rest of the
 // batch is served.
-func TestProbeHTTPBatchUnknownMethod(t *testing.T) {
+func TestHTTPBatchUnknownMethod(t *testing.T) {
 	_, base := anonHTTP(t, "")
 	sid := initSessionVersion(t, base, "2025-03-26")
 	h := map[string]string{sessionHeader: sid, versionHeader: "2025-03-26"}
@@ -164,10 +164,10 @@ func TestProbeHTTPBatchUnknownMethod(t *testing.T) {
 	}
 }
 
-// TestProbeSetLevelInvalid: MCP (logging, "Error Handling") asks for -32602
+// TestSetLevelInvalid: MCP (logging, "Error Handling") asks for -32602
 // on an invalid log level; logging/setLevel took any string ("bogus") and
 // answered {}. Each of the eight syslog levels is still accepted.
-func TestProbeSetLevelInvalid(t *testing.T) {
+func TestSetLevelInvalid(t *testing.T) {
 	_, s := newTestHost(t, "")
 	ss := newStdioSession(t, s)
 	ss.initialize("2025-06-18")
@@ -184,13 +184,13 @@ func TestProbeSetLevelInvalid(t *testing.T) {
 	}
 }
 
-// TestProbeUnsupportedVersionHeaderSaysWhich: a request whose
+// TestUnsupportedVersionHeaderSaysWhich: a request whose
 // Mcp-Protocol-Version the server does not speak is refused (400, as MCP
 // asks), but the message did not name the version sent and listed
 // 2026-07-28 among the "supported versions", which this (stateful) server
 // refuses (-32022): a client picking it from the list failed again. The
 // message names the header's value and the versions a session can use.
-func TestProbeUnsupportedVersionHeaderSaysWhich(t *testing.T) {
+func TestUnsupportedVersionHeaderSaysWhich(t *testing.T) {
 	_, base := anonHTTP(t, "")
 	sid := initSession(t, base)
 	a := post(t, base, `{"jsonrpc":"2.0","id":3,"method":"ping"}`, map[string]string{sessionHeader: sid, versionHeader: "1999-01-01"})
@@ -203,11 +203,11 @@ func TestProbeUnsupportedVersionHeaderSaysWhich(t *testing.T) {
 	}
 }
 
-// TestProbeBadCursorSaysSo: MCP answers an invalid pagination cursor with
+// TestBadCursorSaysSo: MCP answers an invalid pagination cursor with
 // -32602; tools/list (and prompts/list) said only "invalid params", not
 // which parameter nor what was wrong with it. The message names the
 // cursor.
-func TestProbeBadCursorSaysSo(t *testing.T) {
+func TestBadCursorSaysSo(t *testing.T) {
 	_, s := newTestHost(t, "")
 	ss := newStdioSession(t, s)
 	ss.initialize("2025-06-18")
@@ -220,10 +220,10 @@ func TestProbeBadCursorSaysSo(t *testing.T) {
 	}
 }
 
-// TestProbeParkedGETsBounded: the older GET streams a session keeps open
-// (TestProbeSecondGETStream) are bounded: past maxParkedGETs the oldest is
+// TestParkedGETsBounded: the older GET streams a session keeps open
+// (TestSecondGETStream) are bounded: past maxParkedGETs the oldest is
 // ended, so a client cannot hold a goroutine per GET it ever opened.
-func TestProbeParkedGETsBounded(t *testing.T) {
+func TestParkedGETsBounded(t *testing.T) {
 	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 	base := newHTTPTestServer(t, s)
 	sid := initSession(t, base)
@@ -252,12 +252,12 @@ func TestProbeParkedGETsBounded(t *testing.T) {
 	}
 }
 
-// TestProbeHTTPBatchRepeatedID: a batch (2025-03-26 session) holding two
+// TestHTTPBatchRepeatedID: a batch (2025-03-26 session) holding two
 // requests with one id got one answer: the go-sdk ran the first and
 // dropped the other without a word (MCP: a request id is never reused in a
 // session). It is refused as a whole, as on stdio: 400, -32600 saying
 // which id.
-func TestProbeHTTPBatchRepeatedID(t *testing.T) {
+func TestHTTPBatchRepeatedID(t *testing.T) {
 	_, base := anonHTTP(t, "")
 	sid := initSessionVersion(t, base, "2025-03-26")
 	a := post(t, base, `[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":7,"method":"ping"}]`,
@@ -267,11 +267,11 @@ func TestProbeHTTPBatchRepeatedID(t *testing.T) {
 	}
 }
 
-// TestProbeResourceCursorsChecked: MCP answers an invalid pagination cursor
+// TestResourceCursorsChecked: MCP answers an invalid pagination cursor
 // with -32602. resources/templates/list (one page, so no cursor of its
 // own) ignored any cursor and listed everything again, and resources/list
 // refused a bad one as "invalid cursor" without naming it.
-func TestProbeResourceCursorsChecked(t *testing.T) {
+func TestResourceCursorsChecked(t *testing.T) {
 	_, s := newTestHost(t, "")
 	ss := newStdioSession(t, s)
 	ss.initialize("2025-06-18")

@@ -17,7 +17,7 @@ import (
 // under its caller's cancel too: the epoch callback read the context of a
 // running call only, and start code has none, so a caller that cancelled
 // while a slow start ran waited for the whole start (then got Cancelled).
-func TestProbeStartStopsOnCancel(t *testing.T) {
+func TestStartStopsOnCancel(t *testing.T) {
 	l := newLoader(t, Options{PoolSize: 1})
 	start := time.Now()
 	p, err := l.LoadBytes(context.Background(), abi.Source{Path: "slowstart.wasm"}, slowStartComponent(2_000_000_000))
@@ -67,7 +67,7 @@ func TestProbeStartStopsOnCancel(t *testing.T) {
 // does: a cancel or the deadline stops a busy guest at once, the instance
 // is discarded before Call returns (no pool slot held), the next call is
 // served, and nothing is left running.
-func TestProbeKeepsDeadlinesUnlessItCanWait(t *testing.T) {
+func TestKeepsDeadlinesUnlessItCanWait(t *testing.T) {
 	l := newLoader(t, Options{PoolSize: 1})
 	p := loadWT(t, l, "conformance")
 	keeps := func(p abi.Provider) bool {
@@ -121,7 +121,7 @@ func TestProbeKeepsDeadlinesUnlessItCanWait(t *testing.T) {
 // in WASI, such as a sleep, is not cut short by a cancel ...)") for a
 // component that cannot wait in WASI at all (no wasi:io/poll import); it
 // now says so only of one that can.
-func TestProbeLateResultMessage(t *testing.T) {
+func TestLateResultMessageWaitOnlyWithPoll(t *testing.T) {
 	l := newLoader(t, Options{})
 	conf := loadWT(t, l, "conformance")
 	sleeper := loadSleeper(t, l)

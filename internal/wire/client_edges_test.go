@@ -7,7 +7,7 @@ import (
 
 // ArrayLen counts a batch's members as decoding it would, whatever its
 // strings hold (escaped quotes and backslashes, commas, brackets).
-func TestProbeArrayLen(t *testing.T) {
+func TestArrayLen(t *testing.T) {
 	for _, b := range []string{`[]`, ` [ ] `, `[1]`, `[ {} ]`, `[1,2,3]`, `[[1,2],{"a":[3,4]},"5,6"]`,
 		`["\"", "\\", "\\\"]", "a\\\\"]`, `[{"a":"}],["},{}]`, "[\n1 ,\t2\r\n]", `[null,true,false,-1.5e3,"\u005d"]`} {
 		var items []json.RawMessage

@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// TestProbeHugeNumberID: an MCP id must be a string or an integer the
+// TestHugeNumberID: an MCP id must be a string or an integer the
 // go-sdk reads exactly, and an inexact one (1.5, 2^60) is refused naming
 // the id. A number past a float64 — 1e999, or 400 digits — was refused
 // too, but over HTTP as "not a JSON-RPC 2.0 message" (which it is) and on
 // stdio in Go's words ("cannot unmarshal … into Go struct field
 // jsonrpc2.wireDecode.id of type float64"). It gets the same answer as any
 // inexact id, with the id, shortened.
-func TestProbeHugeNumberID(t *testing.T) {
+func TestHugeNumberID(t *testing.T) {
 	big := strings.Repeat("9", 400)
 	ids := []string{"1e999", big, "-" + big}
 	_, base := anonHTTP(t, "")
@@ -54,14 +54,14 @@ func batchOf(n int) string {
 	return b.String() + "]"
 }
 
-// TestProbeBatchBounded: MCP 2025-03-26 allows JSON-RPC batches, and
+// TestBatchBounded: MCP 2025-03-26 allows JSON-RPC batches, and
 // nothing bounded their length: the go-sdk decodes each member with a
 // fresh decoder (about 64 KB each), so one 4 MB POST of 90,000 pings cost
 // 6 GB of allocations and 25 s — 3 s and 5.8 GB just to be refused on a
 // 2025-06-18 session, which takes no batches — from any client that may
 // open a session. A batch of more than 100 members is refused before
 // anything is decoded, over HTTP and on stdio, naming the limit.
-func TestProbeBatchBounded(t *testing.T) {
+func TestBatchBounded(t *testing.T) {
 	_, base := anonHTTP(t, "")
 	for _, ver := range []string{"2025-03-26", "2025-06-18"} {
 		a := post(t, base, strings.Replace(initBody, "2025-06-18", ver, 1), nil)

@@ -11,7 +11,7 @@ import (
 // records fsynced into it could be lost with it in a crash, though Sync
 // had returned. It fsyncs the folder when it made the file (rotation
 // already did), and not when the file was there.
-func TestProbeOpenSyncsFolderOfNewLog(t *testing.T) {
+func TestOpenSyncsFolderOfNewLog(t *testing.T) {
 	var mu sync.Mutex
 	var synced []string
 	old := syncDir
@@ -53,7 +53,7 @@ func TestProbeOpenSyncsFolderOfNewLog(t *testing.T) {
 // audit-sessions/) without fsyncing their parents: the log's entry was
 // synced in a folder whose own entry could be lost. Each made folder is
 // synced in its parent.
-func TestProbeOpenSyncsFoldersItMade(t *testing.T) {
+func TestOpenSyncsFoldersItMade(t *testing.T) {
 	var mu sync.Mutex
 	var synced []string
 	old := syncDir

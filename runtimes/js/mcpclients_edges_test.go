@@ -8,14 +8,14 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
-// TestProbeIsolatedConsoleAtLoad: a provider run in a worker process (an
+// TestIsolatedConsoleAtLoad: a provider run in a worker process (an
 // Untrusted plugin, as a file dropped into the plugin folder of `aios-host
 // mcp`) that logs while it loads — console.log at the top of the file —
 // was not loaded: "the JS worker process answered the bundle with a "log"
 // message" (the handshake took the log line for the answer to the bundle).
 // The in-process runtime loads it. The line goes to the host log and the
 // load goes on.
-func TestProbeIsolatedConsoleAtLoad(t *testing.T) {
+func TestIsolatedConsoleAtLoad(t *testing.T) {
 	var logs testutil.SyncBuffer
 	p := loadIsolated(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, `
 console.log('loading the noisy provider');

@@ -12,7 +12,7 @@ import (
 // the user cache for good (each start after an upgrade could add one).
 // One left an hour ago or more is removed at the next start; a newer one
 // may be another host's extraction in progress and is kept.
-func TestProbeSDKStaleTempRemoved(t *testing.T) {
+func TestSDKStaleTempRemoved(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
 	dir, err := extractSDK()

@@ -46,7 +46,7 @@ func has(list []string, s string) bool {
 // removal was not durable (a crash could bring the object back). It syncs
 // the fan-out folder the object was removed from and, when that folder
 // was removed too, the space's folder that held it.
-func TestProbeDeleteSyncsParent(t *testing.T) {
+func TestDeleteSyncsParent(t *testing.T) {
 	s, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func TestProbeDeleteSyncsParent(t *testing.T) {
 // from a host bug, and the host's file path reached the tool. It is ErrFull
 // (TooLarge, as the min_free_bytes reserve) and names the space and the
 // size, not the path; the temporary file is removed.
-func TestProbePutDiskFullIsErrFull(t *testing.T) {
+func TestPutDiskFullIsErrFull(t *testing.T) {
 	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT} {
 		for _, step := range []string{"write", "sync"} {
 			root := t.TempDir()
@@ -147,7 +147,7 @@ func TestProbePutDiskFullIsErrFull(t *testing.T) {
 // own entries were not durable, so a crash could lose the object of a new
 // space or fan-out folder that Put had reported stored. It syncs the
 // parent of each folder it made.
-func TestProbePutSyncsNewFolders(t *testing.T) {
+func TestPutSyncsNewFolders(t *testing.T) {
 	root := t.TempDir()
 	s, err := Open(root)
 	if err != nil {
@@ -187,7 +187,7 @@ func TestProbePutSyncsNewFolders(t *testing.T) {
 // folder" with the absolute path), and they reach the tool (Internal):
 // a tool learned where the host keeps its data. They name the space and
 // the object, and a path only relative to the store (SPACE/xx/…).
-func TestProbeStoreErrorsNameNoHostPath(t *testing.T) {
+func TestStoreErrorsNameNoHostPath(t *testing.T) {
 	root := t.TempDir()
 	s, err := Open(root)
 	if err != nil {
@@ -262,7 +262,7 @@ func TestProbeStoreErrorsNameNoHostPath(t *testing.T) {
 // Open made the store's root (a new data folder) without fsyncing its
 // parent: the objects Put fsynced under it could be lost with the root's
 // entry in a crash. Each folder Open makes is synced in its parent.
-func TestProbeOpenSyncsRootItMade(t *testing.T) {
+func TestOpenSyncsRootItMade(t *testing.T) {
 	syncs := recordSyncs(t)
 	top := t.TempDir()
 	root := filepath.Join(top, "data", "spaces")

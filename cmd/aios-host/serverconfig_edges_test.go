@@ -12,7 +12,7 @@ import (
 // nothing, and loaded the plugins in this process, beside the host running
 // on the socket the section meant (run refuses such a section). They say
 // what is wrong with it, as run does; --socket does without it.
-func TestProbeClientCommandsReportBadServerSection(t *testing.T) {
+func TestClientCommandsReportBadServerSection(t *testing.T) {
 	e := newEnv(t)
 	sock := filepath.Join(t.TempDir(), "h.sock")
 	for _, body := range []string{

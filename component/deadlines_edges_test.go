@@ -19,7 +19,7 @@ const slowStartHex = "0061736d0d000100070d036f047d7d7d7d700040000001015d0061736d
 // their context from context.Background() and the deadline alone, so a
 // caller that cancelled while a slow start ran waited for the whole start
 // (and then got its result).
-func TestProbeStartStopsOnCancel(t *testing.T) {
+func TestStartStopsOnCancel(t *testing.T) {
 	b, err := hex.DecodeString(slowStartHex)
 	if err != nil {
 		t.Fatal(err)

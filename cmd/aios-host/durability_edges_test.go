@@ -38,7 +38,7 @@ func recordSyncs(t *testing.T) func() []string {
 // the same folder, fsyncs it, renames it over the old one and fsyncs the
 // folder: a hard link to the old anchor keeps the old bytes (the file was
 // replaced, not rewritten), and no temporary file is left.
-func TestProbeAnchorOutReplacedAtomically(t *testing.T) {
+func TestAnchorOutReplacedAtomically(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
 	keyDir := filepath.Join(dir, "key")
@@ -125,7 +125,7 @@ func pairConsistent(t *testing.T, dir, when string) {
 // jwks.json first gets the new public key added to the old ones, then
 // private.pem is replaced, then jwks.json is cut down to the new key; and
 // each rename's folder is fsynced.
-func TestProbeKeygenForceKeepsPairConsistent(t *testing.T) {
+func TestKeygenForceKeepsPairConsistent(t *testing.T) {
 	e := newEnv(t)
 	dir := filepath.Join(t.TempDir(), "key")
 	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", dir); code != 0 {
@@ -168,7 +168,7 @@ func TestProbeKeygenForceKeepsPairConsistent(t *testing.T) {
 // written, naming it. audit anchor --out into a missing folder or onto a
 // folder named the temporary file ("open …/.a.jws.tmp-4171440443: no such
 // file or directory"); it names the file asked for.
-func TestProbeReplaceRefusesFoldersFirst(t *testing.T) {
+func TestReplaceRefusesFoldersFirst(t *testing.T) {
 	e := newEnv(t)
 	dir := filepath.Join(t.TempDir(), "key")
 	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", dir); code != 0 {
@@ -209,7 +209,7 @@ func TestProbeReplaceRefusesFoldersFirst(t *testing.T) {
 // fsyncing their parents: the key files' renames were durable in a folder
 // whose own entry could be lost in a crash. Each folder it makes is
 // synced in its parent.
-func TestProbeKeygenSyncsFoldersItMade(t *testing.T) {
+func TestKeygenSyncsFoldersItMade(t *testing.T) {
 	e := newEnv(t)
 	top := t.TempDir()
 	syncs := recordSyncs(t)
