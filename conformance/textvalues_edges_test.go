@@ -252,7 +252,11 @@ func TestDeepAndBigEveryPair(t *testing.T) {
 		for _, y := range fxs {
 			t.Run(x.fx.Runtime+"→"+y.fx.Runtime, func(t *testing.T) {
 				for _, v := range []any{nestArrays(510, "leaf"), nestArrays(200, map[string]any{"k": nestArrays(309, int64(1))}), big} {
-					got, err := h.Call(ctx, &abi.ToolCall{Caller: "tester", Tool: x.tool("nested"),
+					// A deadline of a minute, not the default 10 s: a 1 MiB
+					// string through an MCP server took 10 s of wall time
+					// under -race on a machine starved of CPU (a clean-clone
+					// run beside three other sessions), though 3.5 s of CPU.
+					got, err := h.Call(ctx, &abi.ToolCall{Caller: "tester", Tool: x.tool("nested"), Deadline: time.Now().Add(time.Minute),
 						Params: map[string]any{"tool": y.tool("echo"), "params": map[string]any{"value": v}}})
 					want := map[string]any{"result": map[string]any{"value": v}}
 					if err != nil {
