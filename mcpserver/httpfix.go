@@ -122,6 +122,10 @@ type postBody struct {
 // its own (about 64 KB), so 4 MB of pings cost it 6 GB and 25 s.
 const maxBatch = 100
 
+// maxUnknownMethods bounds the methods the go-sdk does not know in a batch
+// (serveBatch serves it again without each).
+const maxUnknownMethods = 4
+
 func batchTooLong(n int) string {
 	return fmt.Sprintf("invalid request: a batch of %d messages exceeds the limit of %d; send fewer at once", n, maxBatch)
 }
@@ -368,12 +372,26 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 // batch. So the unknown method's requests are answered -32601 with their
 // ids, its notifications dropped (JSON-RPC answers none), and the rest of
 // the batch is served again, once per unknown method.
+// The go-sdk decodes each member of the batch again in each pass (about
+// 64 KB each), so the passes are bounded: past maxUnknownMethods unknown
+// methods the batch is refused as a whole (none of it was served).
 func (s *Server) serveBatch(w http.ResponseWriter, r *http.Request, next http.Handler, fw *rpcWriter) {
 	var unknown []json.RawMessage // the -32601 answers
+	var names []string            // the unknown methods
 	for {
 		m := fw.unknownMethod()
 		if m == "" {
 			break
+		}
+		if names = append(names, strconv.Quote(m)); len(names) > maxUnknownMethods {
+			h := w.Header()
+			h.Del("Content-Type")
+			h.Del("X-Content-Type-Options")
+			h.Del("Content-Length")
+			writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+				"invalid request: the batch names more than %d methods this server does not know (%s); none of it was processed: send them apart",
+				maxUnknownMethods, strings.Join(names, ", ")))
+			return
 		}
 		rest := &postBody{batch: true}
 		for _, msg := range fw.in.msgs {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bufio"
 	"context"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +77,38 @@ func TestProbeParkedStreamResumes(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no tools/list_changed on the first GET stream, the session's only one")
+	}
+}
+
+// TestProbeBatchUnknownMethodsBounded: serveBatch serves a batch again
+// once per method the go-sdk does not know, and the go-sdk decodes every
+// member of it each time (about 64 KB each), so the batch limit (100,
+// maxBatch) no longer bounded a POST's cost: 100 requests of 100 unknown
+// methods were served 100 times — 5050 member decodes, 320 MB allocated
+// and half a second of CPU for one 5 KB POST, 50 times a batch of 100
+// pings. Past maxUnknownMethods unknown methods the batch is refused as a
+// whole (none of it was served), naming the limit; fewer are answered
+// -32601 each as before.
+func TestProbeBatchUnknownMethodsBounded(t *testing.T) {
+	_, base := anonHTTP(t, "")
+	sid := initSessionVersion(t, base, "2025-03-26")
+	h := map[string]string{sessionHeader: sid, versionHeader: "2025-03-26"}
+	batch := func(n int) string {
+		parts := []string{`{"jsonrpc":"2.0","id":"p","method":"ping"}`}
+		for i := 0; i < n; i++ {
+			parts = append(parts, `{"jsonrpc":"2.0","id":`+itoa(i+1)+`,"method":"nope/`+itoa(i)+`"}`)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	a := post(t, base, batch(99), h)
+	if a.status != 400 {
+		t.Fatalf("a batch of 99 unknown methods: %d %.300s, want 400", a.status, a.body)
+	}
+	if code, _ := a.errorCode(t); code != jsonrpc.CodeInvalidRequest || !strings.Contains(a.body, "more than "+itoa(maxUnknownMethods)) {
+		t.Errorf("a batch of 99 unknown methods: %d %.300s, want 400 -32600 naming the limit", a.status, a.body)
+	}
+	a = post(t, base, batch(maxUnknownMethods), h)
+	if a.status != 200 || strings.Count(a.body, "-32601") != maxUnknownMethods || !strings.Contains(a.body, `"id":"p","result"`) {
+		t.Errorf("a batch of %d unknown methods and a ping: %d %.500s", maxUnknownMethods, a.status, a.body)
 	}
 }
