@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -110,5 +112,64 @@ func TestProbeBatchUnknownMethodsBounded(t *testing.T) {
 	a = post(t, base, batch(maxUnknownMethods), h)
 	if a.status != 200 || strings.Count(a.body, "-32601") != maxUnknownMethods || !strings.Contains(a.body, `"id":"p","result"`) {
 		t.Errorf("a batch of %d unknown methods and a ping: %d %.500s", maxUnknownMethods, a.status, a.body)
+	}
+}
+
+// TestProbeParkedStreamEndsOnClose: a parked GET stream (open, silent)
+// ends when the server closes, so an HTTP server's Shutdown after Close
+// does not wait on it (no defect found).
+func TestProbeParkedStreamEndsOnClose(t *testing.T) {
+	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	base := newHTTPTestServer(t, s)
+	sid := initSession(t, base)
+	first := openGET(t, base, sid)
+	defer first.Body.Close()
+	second := openGET(t, base, sid)
+	defer second.Body.Close()
+	if !waitGETs(s, sid, 1, 1) {
+		t.Fatal("the first GET was not parked beside the second")
+	}
+	_ = s.Close()
+	done := make(chan struct{})
+	go func() { _, _ = io.Copy(io.Discard, first.Body); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the parked GET stream is still open 5 s after the server closed")
+	}
+}
+
+// TestProbeGETStateFreedOnSessionEnd: once a session with parked GET
+// streams is deleted, nothing of it stays in the server's GET state
+// (gets, parked, sessEnd): a server whose clients come and go does not
+// grow (no defect found).
+func TestProbeGETStateFreedOnSessionEnd(t *testing.T) {
+	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	base := newHTTPTestServer(t, s)
+	sid := initSession(t, base)
+	for i := 0; i < 3; i++ {
+		g := openGET(t, base, sid)
+		defer g.Body.Close()
+	}
+	if !waitGETs(s, sid, 1, 2) {
+		t.Fatal("want one GET served and two parked")
+	}
+	req, _ := http.NewRequest(http.MethodDelete, base+Path, nil)
+	req.Header.Set(sessionHeader, sid)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		s.getMu.Lock()
+		n := len(s.gets) + len(s.parked) + len(s.sessEnd)
+		s.getMu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("5 s after the session was deleted: %d entries of GET state left", n)
+		}
 	}
 }
