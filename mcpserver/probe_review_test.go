@@ -3,9 +3,12 @@ package mcpserver
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +174,64 @@ func TestProbeGETStateFreedOnSessionEnd(t *testing.T) {
 		if time.Now().After(end) {
 			t.Fatalf("5 s after the session was deleted: %d entries of GET state left", n)
 		}
+	}
+}
+
+// TestProbeSlowReaderGetsWholeResult: a write to a POST's answer fails
+// "when it makes no progress for" the write timeout (docs/mcp.md), but
+// the go-sdk writes a tools/call result as one SSE event, in one write,
+// under one deadline: a client reading a large result (up to
+// limits.max_result_bytes, 16 MB) slowly but steadily — it needs longer
+// than the write timeout for it all — lost it midway though it never
+// stopped reading. The deadline is now renewed as the answer makes
+// progress (each 32 KB).
+func TestProbeSlowReaderGetsWholeResult(t *testing.T) {
+	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	s.writeTimeout = 500 * time.Millisecond
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &httptest.Server{Listener: smallBufListener{ln}, Config: &http.Server{Handler: s.Handler()}}
+	srv.Start()
+	defer srv.Close()
+	const n = 512 << 10
+	p := native.New(abi.ProviderInfo{ID: "org.test.bigslow"})
+	p.MustRegister(abi.ToolDef{Name: "bigslow", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
+		func(context.Context, any, abi.Env) (any, error) { return strings.Repeat("x", n), nil })
+	if err := s.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !contains(s.Tools(), "bigslow"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("bigslow not exported")
+		}
+	}
+	sid := initSession(t, srv.URL)
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.(*net.TCPConn).SetReadBuffer(32 << 10)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"bigslow","arguments":{}}}`
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: %d\r\n\r\n%s",
+		ln.Addr(), sid, len(body), body)
+	// Read at n bytes per 1.5 s: three times the write timeout for the
+	// whole answer, but a few KB every few milliseconds.
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	start, rate := time.Now(), float64(n)/1.5
+	var got int
+	buf := make([]byte, 4<<10)
+	for got < n {
+		m, err := conn.Read(buf)
+		got += m
+		if err != nil {
+			break
+		}
+		time.Sleep(time.Until(start.Add(time.Duration(float64(got) / rate * float64(time.Second)))))
+	}
+	if got < n {
+		t.Fatalf("a client reading its %d-byte result slowly but steadily got %d bytes before the server gave up", n, got)
 	}
 }
