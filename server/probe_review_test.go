@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"testing"
@@ -87,5 +88,39 @@ func TestProbeRPCSlowReaderGetsWholeAnswer(t *testing.T) {
 	}
 	if got < n {
 		t.Fatalf("a client reading its %d-byte answer slowly but steadily got %d bytes before the server gave up", n, got)
+	}
+}
+
+// TestProbeSocketSlowReaderGetsWholeAnswer: on the socket too, "a peer
+// that stops reading is dropped by server.write_timeout", but an answer
+// was written in one write under one deadline: a peer reading a large
+// answer slowly but steadily was dropped midway. The deadline is renewed
+// each 32 KB written.
+func TestProbeSocketSlowReaderGetsWholeAnswer(t *testing.T) {
+	ts := newTestServer(t, "  write_timeout: 500ms\n", false)
+	const n = 512 << 10
+	addBigTool(t, ts, n)
+	srvEnd, conn := net.Pipe() // (a write waits for the reader: no buffer)
+	go ts.s.ServeConn(srvEnd, "cli")
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(conn, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big"}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	// Read at n bytes per 1.5 s: three times write_timeout for the
+	// whole answer, but a few KB every few milliseconds.
+	start, rate := time.Now(), float64(n)/1.5
+	var got int
+	buf := make([]byte, 4<<10)
+	for got < n {
+		m, err := conn.Read(buf)
+		got += m
+		if err != nil {
+			break
+		}
+		time.Sleep(time.Until(start.Add(time.Duration(float64(got) / rate * float64(time.Second)))))
+	}
+	if got < n {
+		t.Fatalf("a peer reading its %d-byte answer slowly but steadily got %d bytes before the server dropped it", n, got)
 	}
 }
