@@ -20,6 +20,9 @@ import (
 // the older one stays open without messages (parked) until its client
 // closes it, the session ends, or the server closes; closing it would make
 // a client that keeps two streams open reopen it, taking the stream back.
+// When the stream serving the messages ends (its client closed it), the
+// newest parked one serves them again: open, it would be the client's
+// stream that hears nothing (TestProbeParkedStreamResumes).
 
 // getStream is a GET request the go-sdk serves.
 type getStream struct {
@@ -35,13 +38,18 @@ const maxParkedGETs = 4
 // serveGET serves a GET of session sid through next (the go-sdk), taking
 // the session's stream over from an older GET.
 func (s *Server) serveGET(w http.ResponseWriter, r *http.Request, sid string, next http.Handler) {
+	resumed := false // a parked stream served again (its header went out)
 	for attempt := 0; ; attempt++ {
 		ctx, cancel := context.WithCancel(r.Context())
 		g := &getStream{detach: cancel, released: make(chan struct{})}
 		s.getMu.Lock()
 		s.gets[sid] = append(s.gets[sid], g)
 		s.getMu.Unlock()
-		cw := &conflictWriter{ResponseWriter: w}
+		var sw http.ResponseWriter = w
+		if resumed {
+			sw = &headerSent{ResponseWriter: w}
+		}
+		cw := &conflictWriter{ResponseWriter: sw}
 		next.ServeHTTP(cw, r.WithContext(ctx))
 		s.getMu.Lock()
 		if l := slices.DeleteFunc(s.gets[sid], func(o *getStream) bool { return o == g }); len(l) > 0 {
@@ -53,6 +61,11 @@ func (s *Server) serveGET(w http.ResponseWriter, r *http.Request, sid string, ne
 		close(g.released)
 		cancel()
 		switch {
+		case cw.conflict && resumed:
+			// A newer GET took the stream meanwhile: park again.
+			if !s.park(r.Context(), sid) {
+				return
+			}
 		case cw.conflict && attempt < 3:
 			// The go-sdk checked the request (its session, its user) and
 			// refused it only for the stream another GET holds.
@@ -65,9 +78,16 @@ func (s *Server) serveGET(w http.ResponseWriter, r *http.Request, sid string, ne
 			return
 		case g.detached.Load() && strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream"):
 			// (A GET the go-sdk refused meanwhile has its answer.)
-			s.park(r.Context(), sid)
-			return
+			if !s.park(r.Context(), sid) {
+				return
+			}
+			resumed = true
 		default:
+			if r.Context().Err() != nil && strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
+				// The stream's client left: a parked one serves the
+				// messages now.
+				s.resumeParked(sid)
+			}
 			return
 		}
 	}
@@ -90,8 +110,9 @@ func (s *Server) detachGETs(sid string) {
 
 // park holds a GET stream the go-sdk let go until its client closes it,
 // the session ends, the server closes, or maxParkedGETs newer ones are
-// parked.
-func (s *Server) park(ctx context.Context, sid string) {
+// parked (false), or it is to serve the session's messages again (true,
+// resumeParked).
+func (s *Server) park(ctx context.Context, sid string) bool {
 	var ended <-chan struct{}
 	for ss := range s.mcp.Sessions() {
 		if ss.ID() == sid {
@@ -100,13 +121,15 @@ func (s *Server) park(ctx context.Context, sid string) {
 		}
 	}
 	if ended == nil {
-		return // the session is gone
+		return false // the session is gone
 	}
-	evict := make(chan struct{})
+	// Told once, under getMu, by whoever takes it off s.parked: false to
+	// end, true to serve again.
+	wake := make(chan bool, 1)
 	s.getMu.Lock()
-	p := append(s.parked[sid], evict)
+	p := append(s.parked[sid], wake)
 	if len(p) > maxParkedGETs {
-		close(p[0])
+		p[0] <- false
 		p = p[1:]
 	}
 	s.parked[sid] = p
@@ -115,15 +138,42 @@ func (s *Server) park(ctx context.Context, sid string) {
 	case <-ctx.Done():
 	case <-ended:
 	case <-s.stop.Done():
-	case <-evict:
+	case resume := <-wake:
+		return resume
 	}
 	s.getMu.Lock()
-	if l := slices.DeleteFunc(s.parked[sid], func(c chan struct{}) bool { return c == evict }); len(l) > 0 {
+	if l := slices.DeleteFunc(s.parked[sid], func(c chan bool) bool { return c == wake }); len(l) > 0 {
 		s.parked[sid] = l
 	} else {
 		delete(s.parked, sid)
 	}
 	s.getMu.Unlock()
+	select {
+	case resume := <-wake:
+		if resume && ctx.Err() == nil && s.stop.Err() == nil {
+			// (told to serve again as it ended: the next one will)
+			s.resumeParked(sid)
+		}
+	default:
+	}
+	return false
+}
+
+// resumeParked tells the newest parked GET stream of session sid, if any,
+// to serve its messages again.
+func (s *Server) resumeParked(sid string) {
+	s.getMu.Lock()
+	defer s.getMu.Unlock()
+	p := s.parked[sid]
+	if len(p) == 0 {
+		return
+	}
+	p[len(p)-1] <- true
+	if p = p[:len(p)-1]; len(p) > 0 {
+		s.parked[sid] = p
+	} else {
+		delete(s.parked, sid)
+	}
 }
 
 // sessionEnded is a channel closed when session sid ends (wait returns):
@@ -145,6 +195,25 @@ func (s *Server) sessionEnded(sid string, wait func() error) <-chan struct{} {
 	}()
 	return c
 }
+
+// headerSent is the response of a parked GET stream served again: its
+// header went out when it was first served. An answer other than 200 (the
+// session ended meanwhile: 404) is not written into the stream.
+type headerSent struct {
+	http.ResponseWriter
+	refused bool
+}
+
+func (w *headerSent) WriteHeader(code int) { w.refused = w.refused || code != http.StatusOK }
+
+func (w *headerSent) Write(p []byte) (int, error) {
+	if w.refused {
+		return len(p), nil
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *headerSent) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // conflictWriter holds back the go-sdk's 409 answer to a GET (the session's
 // stream is held by another GET), so that the GET can be served again.

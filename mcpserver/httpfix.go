@@ -122,6 +122,10 @@ type postBody struct {
 // its own (about 64 KB), so 4 MB of pings cost it 6 GB and 25 s.
 const maxBatch = 100
 
+// maxUnknownMethods bounds the methods the go-sdk does not know in a batch
+// (serveBatch serves it again without each).
+const maxUnknownMethods = 4
+
 func batchTooLong(n int) string {
 	return fmt.Sprintf("invalid request: a batch of %d messages exceeds the limit of %d; send fewer at once", n, maxBatch)
 }
@@ -368,12 +372,26 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 // batch. So the unknown method's requests are answered -32601 with their
 // ids, its notifications dropped (JSON-RPC answers none), and the rest of
 // the batch is served again, once per unknown method.
+// The go-sdk decodes each member of the batch again in each pass (about
+// 64 KB each), so the passes are bounded: past maxUnknownMethods unknown
+// methods the batch is refused as a whole (none of it was served).
 func (s *Server) serveBatch(w http.ResponseWriter, r *http.Request, next http.Handler, fw *rpcWriter) {
 	var unknown []json.RawMessage // the -32601 answers
+	var names []string            // the unknown methods
 	for {
 		m := fw.unknownMethod()
 		if m == "" {
 			break
+		}
+		if names = append(names, strconv.Quote(m)); len(names) > maxUnknownMethods {
+			h := w.Header()
+			h.Del("Content-Type")
+			h.Del("X-Content-Type-Options")
+			h.Del("Content-Length")
+			writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+				"invalid request: the batch names more than %d methods this server does not know (%s); none of it was processed: send them apart",
+				maxUnknownMethods, strings.Join(names, ", ")))
+			return
 		}
 		rest := &postBody{batch: true}
 		for _, msg := range fw.in.msgs {
@@ -504,8 +522,33 @@ type deadlineWriter struct {
 }
 
 func (w *deadlineWriter) Write(p []byte) (int, error) {
-	_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.timeout))
-	return w.ResponseWriter.Write(p)
+	return writeProgress(w.ResponseWriter, p, w.timeout)
+}
+
+// progressChunk is how much of a write goes out under one deadline.
+const progressChunk = 32 << 10
+
+// writeProgress writes p to w progressChunk bytes at a time, each under
+// a write deadline of timeout (none when 0) from when it starts: a write
+// fails when it makes no progress for timeout, not when it takes longer
+// than that in all (a large result to a slow but steady reader: the
+// go-sdk writes one as one event, TestProbeSlowReaderGetsWholeResult).
+func writeProgress(w http.ResponseWriter, p []byte, timeout time.Duration) (n int, err error) {
+	if timeout <= 0 {
+		return w.Write(p)
+	}
+	rc := http.NewResponseController(w)
+	for len(p) > 0 {
+		c := min(len(p), progressChunk)
+		_ = rc.SetWriteDeadline(time.Now().Add(timeout))
+		m, err := w.Write(p[:c])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		p = p[c:]
+	}
+	return n, nil
 }
 
 func (w *deadlineWriter) FlushError() error {
@@ -584,9 +627,9 @@ func (w *rpcWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	if out == nil {
-		return w.ResponseWriter.Write(p)
+		return writeProgress(w.ResponseWriter, p, w.timeout)
 	}
-	if _, err := w.ResponseWriter.Write(out); err != nil {
+	if _, err := writeProgress(w.ResponseWriter, out, w.timeout); err != nil {
 		return 0, err
 	}
 	return len(p), nil

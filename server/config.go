@@ -28,7 +28,7 @@ import (
 //	  max_batch_answer_bytes: 33554432  # the answers of one batch together (32 MiB); past it the rest are TooLarge
 //	  read_timeout: 10s         # to read one whole request once it has started
 //	  idle_timeout: 5m          # a socket connection with no request is closed
-//	  write_timeout: 10s        # to write one response or notification
+//	  write_timeout: 10s        # a response or notification making no progress this long is given up
 //	  id: org.aios.host.mybox   # adapter id of the host's own card (default org.aios.host.<hostname>)
 //	  name: My box              # its display name
 //	  public_url: http://127.0.0.1:7700  # base URL written into the card (default http://<http address>)

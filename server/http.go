@@ -65,13 +65,43 @@ func (s *Server) answerDeadline(w http.ResponseWriter) {
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
 }
 
-// bounded runs next with its answer bounded by answerDeadline.
+// bounded runs next with its answer bounded by answerDeadline, renewed as
+// the answer makes progress (progressWriter).
 func (s *Server) bounded(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.answerDeadline(w)
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(&progressWriter{ResponseWriter: w, timeout: s.cfg.WriteTimeout}, r)
 	})
 }
+
+// progressChunk is how much of an answer is written under one deadline.
+const progressChunk = 32 << 10
+
+// progressWriter writes an answer progressChunk bytes at a time, each
+// under a write deadline of timeout from when it starts: an answer is
+// given up when it makes no progress for timeout, not when it takes
+// longer than that in all (a large answer to a slow but steady reader).
+type progressWriter struct {
+	http.ResponseWriter
+	timeout time.Duration
+}
+
+func (w *progressWriter) Write(p []byte) (n int, err error) {
+	rc := http.NewResponseController(w.ResponseWriter)
+	for len(p) > 0 {
+		c := min(len(p), progressChunk)
+		_ = rc.SetWriteDeadline(time.Now().Add(w.timeout))
+		m, err := w.ResponseWriter.Write(p[:c])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		p = p[c:]
+	}
+	return n, nil
+}
+
+func (w *progressWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // metricsGate asks for a bearer token before /metrics as
 // server.metrics_auth says: the metrics name every tool and provider,
@@ -181,7 +211,7 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(&progressWriter{ResponseWriter: w, timeout: s.cfg.WriteTimeout}, http.StatusOK, out)
 }
 
 // jsonMediaType says whether a Content-Type names JSON: application/json,

@@ -134,8 +134,17 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 	write := func(b []byte) error {
 		wmu.Lock()
 		defer wmu.Unlock()
-		_ = conn.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
-		_, err := conn.Write(append(b, '\n'))
+		// Each progressChunk under a deadline of its own: a peer that
+		// stops reading is dropped, not one reading a large answer
+		// slowly.
+		b = append(b, '\n')
+		var err error
+		for len(b) > 0 && err == nil {
+			c := min(len(b), progressChunk)
+			_ = conn.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+			_, err = conn.Write(b[:c])
+			b = b[c:]
+		}
 		if err != nil {
 			conn.Close() // a peer that does not read is dropped
 		}

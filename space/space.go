@@ -31,6 +31,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -59,7 +60,8 @@ var (
 	// ErrFull: the object would pass its space's quota
 	// (WithMaxSpaceBytes) or leave less free disk than the reserve
 	// (WithMinFreeBytes), or the disk was full when it was written
-	// (ENOSPC, or EDQUOT: the file system's quota).
+	// (ENOSPC, or EDQUOT: the file system's quota; ERROR_DISK_FULL on
+	// Windows).
 	ErrFull = errors.New("no room")
 )
 
@@ -387,7 +389,8 @@ var writeTemp = func(f *os.File, data []byte) error {
 }
 
 // putError is a Put's error err at step (or none): a full disk or file
-// system quota (ENOSPC, EDQUOT) is ErrFull, something a caller can act on
+// system quota (ENOSPC, EDQUOT; on Windows ERROR_DISK_FULL,
+// ERROR_HANDLE_DISK_FULL: diskFullErrnos) is ErrFull, something a caller can act on
 // (TooLarge, as the min_free_bytes reserve), not a host bug; and the
 // message names the space, not the temporary file's path (it reaches
 // the tool).
@@ -396,7 +399,7 @@ func putError(space string, n int, step string, err error) error {
 		step += ": "
 	}
 	err = noPath(err)
-	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+	if slices.ContainsFunc(diskFullErrnos, func(e syscall.Errno) bool { return errors.Is(err, e) }) {
 		return fmt.Errorf("%w: storing %d bytes in space %q: the store's disk is full (%s%v)", ErrFull, n, space, step, err)
 	}
 	return fmt.Errorf("space %q: %s%w", space, step, err)
