@@ -397,9 +397,7 @@ func (d *Discovery) scanRoot(r string) []string {
 					d.note(slog.LevelInfo, p, "nested", "folder not read: desktop entries are read only at the top of a desktop folder", "folder", p)
 					continue
 				}
-				if d.watcher != nil {
-					_ = d.watcher.Add(p)
-				}
+				d.watchTree(p)
 				units = append(units, p)
 				continue
 			}
@@ -577,8 +575,17 @@ func (d *Discovery) unitOf(path string) (string, bool) {
 			if ignored(parts[1]) {
 				return "", false
 			}
-			// A package's aios/ folder holds its card (seed §2.1).
-			if len(parts) > 3 || (len(parts) == 3 && (parts[1] != trust.PackageCardFolder || ignored(parts[2]))) {
+			// Deeper down: the package's aios/ folder (its card, seed
+			// §2.1), an artifact a card names in a subfolder
+			// (build/tool.wasm), files the artifact imports
+			// (lib/util.js): all part of the unit (codeDigest), but not
+			// what is in folders that hold no code.
+			for _, dir := range parts[1 : len(parts)-1] {
+				if skipCodeDir(dir) {
+					return "", false
+				}
+			}
+			if len(parts) > 2 && ignored(parts[len(parts)-1]) {
 				return "", false
 			}
 			return unit, true
@@ -638,7 +645,10 @@ func (d *Discovery) eventLoop() {
 			}
 			if ev.Has(fsnotify.Create) {
 				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
-					_ = d.watcher.Add(ev.Name)
+					// A folder made (or moved in) inside a provider
+					// folder, or a provider folder itself: its files
+					// count in the unit's code (codeDigest).
+					d.watchTree(ev.Name)
 				}
 			}
 			if unit, ok := d.unitOf(ev.Name); ok {
@@ -646,6 +656,56 @@ func (d *Discovery) eventLoop() {
 			}
 		}
 	}
+}
+
+// maxWatchedFolders bounds the folders watched inside one provider folder.
+const maxWatchedFolders = 1000
+
+// watchTree watches dir, a provider folder or a folder made inside one,
+// and the folders below it that may hold the unit's code (skipCodeDir
+// leaves out .git, __pycache__, node_modules): an edit at any depth
+// (build/tool.wasm a card names, lib/util.js an artifact imports) reloads
+// the unit. Nothing in a desktop folder is watched below its top.
+func (d *Discovery) watchTree(dir string) {
+	if d.watcher == nil {
+		return
+	}
+	under := false
+	for _, r := range d.roots {
+		rel, err := filepath.Rel(r, dir)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		parts := strings.Split(rel, string(filepath.Separator))
+		if d.isDesk[r] || ignored(parts[0]) || slices.ContainsFunc(parts[1:], skipCodeDir) {
+			return
+		}
+		under = true
+		break
+	}
+	if !under {
+		return
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return
+	}
+	n := 0
+	_ = filepath.WalkDir(real, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || !e.IsDir() {
+			return nil
+		}
+		if path != real && skipCodeDir(e.Name()) {
+			return filepath.SkipDir
+		}
+		if n++; n > maxWatchedFolders {
+			d.note(slog.LevelWarn, dir, "watchcap", fmt.Sprintf("provider folder has more than %d subfolders; edits in the others are loaded at the next aios/registry.refresh", maxWatchedFolders), "folder", dir)
+			return filepath.SkipAll
+		}
+		rel, _ := filepath.Rel(real, path)
+		_ = d.watcher.Add(filepath.Join(dir, rel)) // named as under the root, so its events map to the unit
+		return nil
+	})
 }
 
 // notLoadedMsg words a failed load: a one-shot scan (Options.Once) has

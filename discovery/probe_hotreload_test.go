@@ -1,0 +1,70 @@
+package discovery
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/aios-host/aios-host/internal/testutil"
+)
+
+// toolNames lists the names of the registered tools of provider id.
+func toolNames(env *testEnv, id string) []string {
+	var out []string
+	for _, e := range env.h.Registry().Tools() {
+		if e.Provider != nil && e.Provider.Info.ID == id {
+			out = append(out, e.Def.Name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestProbeNestedFileEditReloads: a provider folder's files below its top
+// level were never seen by the watch: a card whose artifact.path is
+// build/tool.fake (a build writing its output there) and a file the
+// artifact imports from a subfolder (./lib/util.js, a Python package)
+// count in the unit's digest, and aios/registry.refresh reloaded them, but
+// the watch dropped every event deeper than the folder's top (and its
+// aios/), so `npm run build` or an edit of lib/util.js left the old
+// version serving until a refresh or a restart. Now an edit at any depth
+// of a provider folder (hidden entries, __pycache__ and node_modules left
+// out) reloads its unit, also in a subfolder made after the start.
+func TestProbeNestedFileEditReloads(t *testing.T) {
+	env := newEnv(t, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "c", "build", "tool.fake"), fakeSpec{ID: "org.test.c", Version: "1.0.0", Tools: []string{"c-one"}})
+		writeFile(t, filepath.Join(dir, "c", "adapter.json"), `{
+  "adapter": {"id": "org.test.c", "name": "C", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [], "artifact": {"path": "build/tool.fake"}}`)
+		writeFake(t, filepath.Join(dir, "f", "tool.fake"), fakeSpec{ID: "org.test.f", Version: "1.0.0", Tools: []string{"f-one"}})
+		writeFile(t, filepath.Join(dir, "f", "lib", "deep", "util.js"), "export const word = 'one';\n")
+	})
+	if got := toolNames(env, "org.test.c"); !slices.Equal(got, []string{"c-one"}) {
+		t.Fatalf("org.test.c serves %v; errors %v", got, env.d.Errors())
+	}
+	// A rebuild of the artifact a card names in a subfolder.
+	writeFake(t, filepath.Join(env.dir, "c", "build", "tool.fake"), fakeSpec{ID: "org.test.c", Version: "1.0.0", Tools: []string{"c-two"}})
+	testutil.Eventually(t, "rebuilt build/tool.fake served", func() bool {
+		return slices.Equal(toolNames(env, "org.test.c"), []string{"c-two"})
+	})
+	// An edit of an imported file two folders down.
+	before := env.load.loads.Load()
+	writeFile(t, filepath.Join(env.dir, "f", "lib", "deep", "util.js"), "export const word = 'two';\n")
+	testutil.Eventually(t, "f reloaded after lib/deep/util.js changed", func() bool { return env.load.loads.Load() > before })
+	// A subfolder made while the host runs is watched too.
+	if err := os.MkdirAll(filepath.Join(env.dir, "f", "more"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "f settled", func() bool { return len(env.d.Errors()) == 0 })
+	before = env.load.loads.Load()
+	writeFile(t, filepath.Join(env.dir, "f", "more", "x.js"), "export const x = 1;\n")
+	testutil.Eventually(t, "f reloaded after more/x.js appeared", func() bool { return env.load.loads.Load() > before })
+	// Folders that hold no code are not followed: npm filling
+	// node_modules, Python writing __pycache__, git its .git.
+	for _, rel := range []string{"f/node_modules/x/index.js", "f/__pycache__/tool.pyc", "f/.git/objects/ab/cd", "f/lib/.util.js.swp", "f/lib/util.js~"} {
+		if u, ok := env.d.unitOf(filepath.Join(env.dir, filepath.FromSlash(rel))); ok {
+			t.Errorf("a change of %s reloads %s", rel, u)
+		}
+	}
+}
