@@ -633,6 +633,9 @@ func (d *Discovery) eventLoop() {
 				return
 			}
 			d.forgetNotes(ev.Name)
+			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				d.unwatchBelow(ev.Name)
+			}
 			if (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && slices.Contains(d.roots, ev.Name) {
 				// The root's own watch ended (deleted) or follows it
 				// elsewhere (moved): the next root check watches what
@@ -706,6 +709,21 @@ func (d *Discovery) watchTree(dir string) {
 		_ = d.watcher.Add(filepath.Join(dir, rel)) // named as under the root, so its events map to the unit
 		return nil
 	})
+}
+
+// unwatchBelow ends the watches of the folders below path, which was
+// removed or moved away. A watch follows its folder, but its events keep
+// the name it was added with: after `mv pkg pkg2` the edits in pkg2/aios/
+// would be taken for changes of the gone pkg, and adding pkg2/aios finds
+// that same watch, under its old name. The folder's new name, if under a
+// root, is watched afresh (watchTree) when its Create comes.
+func (d *Discovery) unwatchBelow(path string) {
+	prefix := path + string(filepath.Separator)
+	for _, w := range d.watcher.WatchList() {
+		if strings.HasPrefix(w, prefix) {
+			_ = d.watcher.Remove(w)
+		}
+	}
 }
 
 // notLoadedMsg words a failed load: a one-shot scan (Options.Once) has

@@ -68,3 +68,35 @@ func TestProbeNestedFileEditReloads(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeRenamedFolderSubfoldersWatched: a provider folder renamed in
+// place (mv pkg pkg2) kept its subfolders' watches under the old name
+// (an inotify watch follows its folder; fsnotify names its events by the
+// path it was added as, and adding the new path finds the same watch), so
+// an edit of pkg2/aios/adapter.json or pkg2/build/tool.fake was taken for
+// a change of the gone pkg and the renamed package never reloaded. Now
+// the watches below a folder that moves away go with it, and the folder
+// under its new name is watched afresh.
+func TestProbeRenamedFolderSubfoldersWatched(t *testing.T) {
+	env := newEnv(t, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "pkg", "build", "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"aios-echo"}})
+		writeFile(t, filepath.Join(dir, "pkg", "aios", "adapter.json"), aiosCard("org.test.pkg", "1.0.0", "build/tool.fake"))
+	})
+	if toolDescOf(env, "aios-echo") != "card 1.0.0" {
+		t.Fatalf("not loaded: %v", env.d.Errors())
+	}
+	pkg2 := filepath.Join(env.dir, "pkg2")
+	if err := os.Rename(filepath.Join(env.dir, "pkg"), pkg2); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "pkg2 serving", func() bool {
+		a, ok := env.d.Adapter("org.test.pkg")
+		return ok && a.Active && a.Source == pkg2
+	})
+	writeFile(t, filepath.Join(pkg2, "aios", "adapter.json"), aiosCard("org.test.pkg", "1.1.0", "build/tool.fake"))
+	testutil.Eventually(t, "pkg2/aios/adapter.json edit loaded", func() bool { return toolDescOf(env, "aios-echo") == "card 1.1.0" })
+	writeFake(t, filepath.Join(pkg2, "build", "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"aios-echo", "more"}})
+	testutil.Eventually(t, "pkg2/build/tool.fake rebuild loaded", func() bool {
+		return slices.Equal(toolNames(env, "org.test.pkg"), []string{"aios-echo", "more"})
+	})
+}
