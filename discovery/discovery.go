@@ -1868,7 +1868,7 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 	}
 	p, err := d.h.LoadProvider(ctx, path, meta)
 	if err != nil {
-		return nil, err
+		return nil, d.loadFailed(ctx, err, path, sum, path)
 	}
 	if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path); err != nil || after != sum {
 		_ = p.Close()
@@ -1880,6 +1880,21 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 		return nil, fmt.Errorf("%s: provider describes no registration", path)
 	}
 	return &candidate{key: unit, id: reg.Provider.ID, kind: KindArtifact, trust: tl, digest: digest, provider: p}, nil
+}
+
+// loadFailed is the error of a load that failed: errChangedWhileLoading
+// when files no longer hold what was loaded (sum), since the failure is
+// then of bytes that are gone (a file deleted or rewritten while it
+// loaded: git checkout, a save in steps) and the change's own event
+// loads the unit again; else err.
+func (d *Discovery) loadFailed(ctx context.Context, err error, unit, sum string, files ...string) error {
+	if ctx.Err() != nil {
+		return err
+	}
+	if after, _, e := fileSums(ctx, d.h.MaxPluginBytes(), files...); e != nil || after != sum {
+		return fmt.Errorf("%s %w (the load failed: %w)", unit, errChangedWhileLoading, err)
+	}
+	return err
 }
 
 // loadDescribed loads a unit described by a card or tool.aios.yaml (desc),
@@ -1999,7 +2014,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		}
 		p, err := d.h.LoadProvider(ctx, artifact, meta)
 		if err != nil {
-			return nil, err
+			return nil, d.loadFailed(ctx, err, unit, sum, files...)
 		}
 		if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), files...); err != nil || after != sum {
 			_ = p.Close()

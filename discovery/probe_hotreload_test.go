@@ -100,3 +100,46 @@ func TestProbeRenamedFolderSubfoldersWatched(t *testing.T) {
 		return slices.Equal(toolNames(env, "org.test.pkg"), []string{"aios-echo", "more"})
 	})
 }
+
+// TestProbeGoneWhileLoadingNotAnError: a file deleted while it loads (git
+// checkout removing a file the watch had just seen, a tool's temporary
+// renamed away) made its load fail with "no such file or directory",
+// logged at ERROR as a broken provider though nothing is wrong: its own
+// event unloads it a moment later. A load that fails while the unit's
+// files changed under it is said at Info, as a load that succeeded on
+// bytes that changed meanwhile was already ("changed while it was
+// loading"); a load that fails on the bytes still there stays an error.
+func TestProbeGoneWhileLoadingNotAnError(t *testing.T) {
+	var logs testutil.SyncBuffer
+	env := newEnvWith(t, "", nil, withLogs(&logs))
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	hook := func(path string) {
+		if filepath.Base(path) == "gone.fake" {
+			select {
+			case started <- struct{}{}:
+			default:
+			}
+			<-release
+		}
+	}
+	env.load.beforeRead.Store(&hook)
+	gone := filepath.Join(env.dir, "gone.fake")
+	writeFake(t, gone, fakeSpec{ID: "org.test.gone", Version: "1.0.0", Tools: []string{"gone-echo"}})
+	<-started
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	testutil.Eventually(t, "the failed load said and its unit settled", func() bool {
+		_, failed := env.d.Errors()[gone]
+		return logLines(&logs, "provider not loaded", "gone.fake") > 0 && !failed
+	})
+	if n := logLines(&logs, "level=ERROR"); n > 0 {
+		t.Errorf("a file deleted while it loaded was logged as an error:\n%s", logs.String())
+	}
+	// A file that is broken as it stands is still an error.
+	writeFile(t, filepath.Join(env.dir, "bad.fake"), "{not json")
+	testutil.Eventually(t, "bad.fake refused", func() bool {
+		return logLines(&logs, "level=ERROR", "provider not loaded", "bad.fake") > 0
+	})
+}
