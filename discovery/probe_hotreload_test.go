@@ -1,10 +1,12 @@
 package discovery
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/aios-host/aios-host/internal/testutil"
 )
@@ -142,4 +144,41 @@ func TestProbeGoneWhileLoadingNotAnError(t *testing.T) {
 	testutil.Eventually(t, "bad.fake refused", func() bool {
 		return logLines(&logs, "level=ERROR", "provider not loaded", "bad.fake") > 0
 	})
+}
+
+// TestProbeTouchChmodNoReload guards the documented choice (no defect):
+// `touch` (times only) and `chmod` (mode only) of a provider's file are
+// not changes of its content, so neither the watch nor a refresh loads it
+// again.
+func TestProbeTouchChmodNoReload(t *testing.T) {
+	env := newEnv(t, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "a.fake"), fakeSpec{ID: "org.test.a", Version: "1.0.0", Tools: []string{"a-echo"}})
+		writeFake(t, filepath.Join(dir, "pkg", "tool.fake"), fakeSpec{ID: "org.test.pkg", Version: "1.0.0", Tools: []string{"pkg-echo"}})
+	})
+	before := env.load.loads.Load()
+	later := time.Now().Add(time.Hour)
+	for _, f := range []string{"a.fake", "pkg/tool.fake"} {
+		p := filepath.Join(env.dir, filepath.FromSlash(f))
+		if err := os.Chtimes(p, later, later); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	for _, u := range []string{"a.fake", "pkg"} {
+		if err := env.d.reconcile(ctx, filepath.Join(env.dir, u)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := env.d.Refresh(ctx, "local"); err != nil {
+		t.Fatal(err)
+	}
+	if n := env.load.loads.Load() - before; n != 0 {
+		t.Errorf("touch and chmod loaded %d providers again", n)
+	}
+	if _, err := env.call("a-echo", 1); err != nil {
+		t.Errorf("a-echo after touch: %v", err)
+	}
 }
