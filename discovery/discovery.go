@@ -711,16 +711,17 @@ func (d *Discovery) watchTree(dir string) {
 	})
 }
 
-// unwatchBelow ends the watches of the folders below path, which was
-// removed or moved away. A watch follows its folder, but its events keep
-// the name it was added with: after `mv pkg pkg2` the edits in pkg2/aios/
-// would be taken for changes of the gone pkg, and adding pkg2/aios finds
-// that same watch, under its old name. The folder's new name, if under a
+// unwatchBelow ends the watches of path, which was removed or moved away,
+// and of the folders below it. A watch follows its folder, but its events
+// keep the name it was added with: after `mv pkg pkg2` the edits in pkg2
+// would be taken for changes of the gone pkg, and adding pkg2 finds that
+// same watch, under its old name (which fsnotify then drops at the move's
+// IN_MOVE_SELF, leaving pkg2 unwatched). The folder's new name, if under a
 // root, is watched afresh (watchTree) when its Create comes.
 func (d *Discovery) unwatchBelow(path string) {
 	prefix := path + string(filepath.Separator)
 	for _, w := range d.watcher.WatchList() {
-		if strings.HasPrefix(w, prefix) {
+		if w == path || strings.HasPrefix(w, prefix) {
 			_ = d.watcher.Remove(w)
 		}
 	}

@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -180,5 +181,34 @@ func TestProbeTouchChmodNoReload(t *testing.T) {
 	}
 	if _, err := env.call("a-echo", 1); err != nil {
 		t.Errorf("a-echo after touch: %v", err)
+	}
+}
+
+// TestProbeRenamedFolderTopWatched: after `mv pkg pkg2` the watch of pkg
+// itself (which follows the folder) was still there when pkg2 was added:
+// adding pkg2 found that same watch, under the name pkg, and fsnotify then
+// dropped it on the move's IN_MOVE_SELF, so, depending on which came
+// first, the renamed folder was watched under its old name or not at all,
+// and an edit of pkg2/tool.fake was never loaded. The watch of a folder
+// that moves away ends at its Rename event; its new name is watched
+// afresh.
+func TestProbeRenamedFolderTopWatched(t *testing.T) {
+	env := newEnv(t, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "pkg0", "tool.fake"), fakeSpec{ID: "org.test.pkg", Version: "1.0.0", Tools: []string{"t0"}})
+	})
+	for i := 1; i <= 10; i++ {
+		from, to := filepath.Join(env.dir, fmt.Sprintf("pkg%d", i-1)), filepath.Join(env.dir, fmt.Sprintf("pkg%d", i))
+		if err := os.Rename(from, to); err != nil {
+			t.Fatal(err)
+		}
+		testutil.Eventually(t, to+" serving", func() bool {
+			a, ok := env.d.Adapter("org.test.pkg")
+			return ok && a.Active && a.Source == to
+		})
+		tool := fmt.Sprintf("t%d", i)
+		writeFile(t, filepath.Join(to, "tool.fake"), fmt.Sprintf(`{"id": "org.test.pkg", "version": "1.0.0", "tools": [%q]}`, tool))
+		testutil.Eventually(t, "the edit of "+to+"/tool.fake loaded", func() bool {
+			return slices.Equal(toolNames(env, "org.test.pkg"), []string{tool})
+		})
 	}
 }
