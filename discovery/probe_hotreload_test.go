@@ -212,3 +212,27 @@ func TestProbeRenamedFolderTopWatched(t *testing.T) {
 		})
 	}
 }
+
+// TestProbeStagedInstallWatched: an installer that builds a package in a
+// hidden folder and renames it into place (plugins/.pkg.tmp → plugins/pkg)
+// left pkg watched under the hidden name, whose events are ignored, or not
+// watched at all (the watch added for .pkg.tmp was found again for pkg):
+// edits of the installed package were never loaded. Hidden folders are
+// not watched, and a folder's watch ends when it is renamed.
+func TestProbeStagedInstallWatched(t *testing.T) {
+	env := newEnv(t, "", nil)
+	stage := filepath.Join(env.dir, ".pkg.tmp")
+	writeFake(t, filepath.Join(stage, "tool.fake"), fakeSpec{ID: "org.test.staged", Version: "1.0.0", Tools: []string{"s1"}})
+	// Events are handled in order: once this loads, .pkg.tmp was seen.
+	writeFake(t, filepath.Join(env.dir, "mark.fake"), fakeSpec{ID: "org.test.mark", Version: "1.0.0", Tools: []string{"mark"}})
+	testutil.Eventually(t, "mark loaded", func() bool { return env.h.Registry().Provider("org.test.mark") != nil })
+	pkg := filepath.Join(env.dir, "pkg")
+	if err := os.Rename(stage, pkg); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "pkg serving", func() bool { return slices.Equal(toolNames(env, "org.test.staged"), []string{"s1"}) })
+	writeFile(t, filepath.Join(pkg, "tool.fake"), `{"id": "org.test.staged", "version": "1.0.0", "tools": ["s2"]}`)
+	testutil.Eventually(t, "the edit of pkg/tool.fake loaded", func() bool {
+		return slices.Equal(toolNames(env, "org.test.staged"), []string{"s2"})
+	})
+}
