@@ -421,10 +421,15 @@ func (d *Discovery) scanRoot(r string) []string {
 	return units
 }
 
-// ignored skips hidden files and editors' temporaries.
+// ignored skips hidden files and editors' temporaries: vim's swap and
+// backup files and the 4913 it makes to see whether it may write in a
+// folder, emacs's auto-save #x#, JetBrains' safe-write x___jb_tmp___ and
+// x___jb_old___, and .tmp and .part files.
 func ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, "~") || strings.HasSuffix(name, ".swp") ||
-		strings.HasSuffix(name, ".tmp") || strings.HasSuffix(name, ".part")
+		strings.HasSuffix(name, ".tmp") || strings.HasSuffix(name, ".part") ||
+		name == "4913" || (len(name) > 1 && strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#")) ||
+		strings.HasSuffix(name, "___jb_tmp___") || strings.HasSuffix(name, "___jb_old___")
 }
 
 func isCardName(name string) bool {

@@ -236,3 +236,33 @@ func TestProbeStagedInstallWatched(t *testing.T) {
 		return slices.Equal(toolNames(env, "org.test.staged"), []string{"s2"})
 	})
 }
+
+// TestProbeEditorTemporariesIgnored: the temporaries of common editors
+// other than vim's swap and backup files — emacs's auto-save #x.js#,
+// JetBrains' safe-write x.js___jb_tmp___ and x.js___jb_old___, vim's
+// 4913 (the file it makes to see whether it may write in the folder) —
+// were not among the ignored editor temporaries: each save in a provider
+// folder said at Info that they are files no loader takes, and a refresh
+// said so of those at the top of a plugin folder.
+func TestProbeEditorTemporariesIgnored(t *testing.T) {
+	temps := []string{"#tool.fake#", "tool.fake___jb_tmp___", "tool.fake___jb_old___", "4913"}
+	var logs testutil.SyncBuffer
+	env := newEnvWith(t, "watch: false\n", func(dir string) {
+		writeFake(t, filepath.Join(dir, "pkg", "tool.fake"), fakeSpec{ID: "org.test.pkg", Version: "1.0.0", Tools: []string{"pkg-echo"}})
+		for _, n := range temps {
+			writeFile(t, filepath.Join(dir, "pkg", n), "x")
+			writeFile(t, filepath.Join(dir, n), "x")
+		}
+	}, withLogs(&logs))
+	if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range temps {
+		if logLines(&logs, n) > 0 {
+			t.Errorf("%s mentioned:\n%s", n, logs.String())
+		}
+	}
+	if len(env.d.Errors()) != 0 || env.h.Registry().Provider("org.test.pkg") == nil {
+		t.Fatalf("pkg not loaded: %v", env.d.Errors())
+	}
+}
