@@ -397,9 +397,7 @@ func (d *Discovery) scanRoot(r string) []string {
 					d.note(slog.LevelInfo, p, "nested", "folder not read: desktop entries are read only at the top of a desktop folder", "folder", p)
 					continue
 				}
-				if d.watcher != nil {
-					_ = d.watcher.Add(p)
-				}
+				d.watchTree(p)
 				units = append(units, p)
 				continue
 			}
@@ -423,10 +421,15 @@ func (d *Discovery) scanRoot(r string) []string {
 	return units
 }
 
-// ignored skips hidden files and editors' temporaries.
+// ignored skips hidden files and editors' temporaries: vim's swap and
+// backup files and the 4913 it makes to see whether it may write in a
+// folder, emacs's auto-save #x#, JetBrains' safe-write x___jb_tmp___ and
+// x___jb_old___, and .tmp and .part files.
 func ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, "~") || strings.HasSuffix(name, ".swp") ||
-		strings.HasSuffix(name, ".tmp") || strings.HasSuffix(name, ".part")
+		strings.HasSuffix(name, ".tmp") || strings.HasSuffix(name, ".part") ||
+		name == "4913" || (len(name) > 1 && strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#")) ||
+		strings.HasSuffix(name, "___jb_tmp___") || strings.HasSuffix(name, "___jb_old___")
 }
 
 func isCardName(name string) bool {
@@ -577,8 +580,17 @@ func (d *Discovery) unitOf(path string) (string, bool) {
 			if ignored(parts[1]) {
 				return "", false
 			}
-			// A package's aios/ folder holds its card (seed §2.1).
-			if len(parts) > 3 || (len(parts) == 3 && (parts[1] != trust.PackageCardFolder || ignored(parts[2]))) {
+			// Deeper down: the package's aios/ folder (its card, seed
+			// §2.1), an artifact a card names in a subfolder
+			// (build/tool.wasm), files the artifact imports
+			// (lib/util.js): all part of the unit (codeDigest), but not
+			// what is in folders that hold no code.
+			for _, dir := range parts[1 : len(parts)-1] {
+				if skipCodeDir(dir) {
+					return "", false
+				}
+			}
+			if len(parts) > 2 && ignored(parts[len(parts)-1]) {
 				return "", false
 			}
 			return unit, true
@@ -626,6 +638,9 @@ func (d *Discovery) eventLoop() {
 				return
 			}
 			d.forgetNotes(ev.Name)
+			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				d.unwatchBelow(ev.Name)
+			}
 			if (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && slices.Contains(d.roots, ev.Name) {
 				// The root's own watch ended (deleted) or follows it
 				// elsewhere (moved): the next root check watches what
@@ -638,12 +653,81 @@ func (d *Discovery) eventLoop() {
 			}
 			if ev.Has(fsnotify.Create) {
 				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
-					_ = d.watcher.Add(ev.Name)
+					// A folder made (or moved in) inside a provider
+					// folder, or a provider folder itself: its files
+					// count in the unit's code (codeDigest).
+					d.watchTree(ev.Name)
 				}
 			}
 			if unit, ok := d.unitOf(ev.Name); ok {
 				d.schedule(unit)
 			}
+		}
+	}
+}
+
+// maxWatchedFolders bounds the folders watched inside one provider folder.
+const maxWatchedFolders = 1000
+
+// watchTree watches dir, a provider folder or a folder made inside one,
+// and the folders below it that may hold the unit's code (skipCodeDir
+// leaves out .git, __pycache__, node_modules): an edit at any depth
+// (build/tool.wasm a card names, lib/util.js an artifact imports) reloads
+// the unit. Nothing in a desktop folder is watched below its top.
+func (d *Discovery) watchTree(dir string) {
+	if d.watcher == nil {
+		return
+	}
+	under := false
+	for _, r := range d.roots {
+		rel, err := filepath.Rel(r, dir)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		parts := strings.Split(rel, string(filepath.Separator))
+		if d.isDesk[r] || ignored(parts[0]) || slices.ContainsFunc(parts[1:], skipCodeDir) {
+			return
+		}
+		under = true
+		break
+	}
+	if !under {
+		return
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return
+	}
+	n := 0
+	_ = filepath.WalkDir(real, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || !e.IsDir() {
+			return nil
+		}
+		if path != real && skipCodeDir(e.Name()) {
+			return filepath.SkipDir
+		}
+		if n++; n > maxWatchedFolders {
+			d.note(slog.LevelWarn, dir, "watchcap", fmt.Sprintf("provider folder has more than %d subfolders; edits in the others are loaded at the next aios/registry.refresh", maxWatchedFolders), "folder", dir)
+			return filepath.SkipAll
+		}
+		rel, _ := filepath.Rel(real, path)
+		_ = d.watcher.Add(filepath.Join(dir, rel)) // named as under the root, so its events map to the unit
+		return nil
+	})
+}
+
+// unwatchBelow ends the watches of path, which was removed or moved away,
+// and of the folders below it. A watch follows its folder, but its events
+// keep the name it was added with: after `mv pkg pkg2` the edits in pkg2
+// would be taken for changes of the gone pkg, and adding pkg2 finds that
+// same watch, under its old name (which fsnotify then drops at the move's
+// IN_MOVE_SELF, leaving pkg2 unwatched). The folder's new name, if under a
+// root, is watched afresh (watchTree) when its Create comes.
+func (d *Discovery) unwatchBelow(path string) {
+	prefix := path + string(filepath.Separator)
+	for _, w := range d.watcher.WatchList() {
+		if w == path || strings.HasPrefix(w, prefix) {
+			_ = d.watcher.Remove(w)
 		}
 	}
 }
@@ -1790,7 +1874,7 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 	}
 	p, err := d.h.LoadProvider(ctx, path, meta)
 	if err != nil {
-		return nil, err
+		return nil, d.loadFailed(ctx, err, path, sum, path)
 	}
 	if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path); err != nil || after != sum {
 		_ = p.Close()
@@ -1802,6 +1886,21 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 		return nil, fmt.Errorf("%s: provider describes no registration", path)
 	}
 	return &candidate{key: unit, id: reg.Provider.ID, kind: KindArtifact, trust: tl, digest: digest, provider: p}, nil
+}
+
+// loadFailed is the error of a load that failed: errChangedWhileLoading
+// when files no longer hold what was loaded (sum), since the failure is
+// then of bytes that are gone (a file deleted or rewritten while it
+// loaded: git checkout, a save in steps) and the change's own event
+// loads the unit again; else err.
+func (d *Discovery) loadFailed(ctx context.Context, err error, unit, sum string, files ...string) error {
+	if ctx.Err() != nil {
+		return err
+	}
+	if after, _, e := fileSums(ctx, d.h.MaxPluginBytes(), files...); e != nil || after != sum {
+		return fmt.Errorf("%s %w (the load failed: %w)", unit, errChangedWhileLoading, err)
+	}
+	return err
 }
 
 // loadDescribed loads a unit described by a card or tool.aios.yaml (desc),
@@ -1921,7 +2020,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		}
 		p, err := d.h.LoadProvider(ctx, artifact, meta)
 		if err != nil {
-			return nil, err
+			return nil, d.loadFailed(ctx, err, unit, sum, files...)
 		}
 		if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), files...); err != nil || after != sum {
 			_ = p.Close()

@@ -177,7 +177,7 @@ func codeDigest(ctx context.Context, dir, artifact string, limit int64, skip ...
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules" {
+			if skipCodeDir(name) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -197,6 +197,13 @@ func codeDigest(ctx context.Context, dir, artifact string, limit int64, skip ...
 		return nil
 	})
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// skipCodeDir reports whether a folder of that name inside a provider
+// folder holds none of its code: hidden folders (.git), __pycache__ and
+// node_modules. codeDigest leaves them out, and the watch does not enter them.
+func skipCodeDir(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules"
 }
 
 // withCode mixes a unit folder's code digest (codeDigest) into digest.

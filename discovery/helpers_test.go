@@ -28,6 +28,10 @@ type fakeLoader struct {
 
 	mu   sync.Mutex
 	made []*fakeProvider // every provider loaded, in order
+
+	// beforeRead, when set, is called with the file's path as a load
+	// begins, before the file is read.
+	beforeRead atomic.Pointer[func(path string)]
 }
 
 // open lists the providers loaded and not closed, as "id@version".
@@ -58,6 +62,9 @@ type fakeSpec struct {
 func (*fakeLoader) Runtime() string      { return "fake" }
 func (*fakeLoader) Extensions() []string { return []string{".fake"} }
 func (l *fakeLoader) Load(_ context.Context, src abi.Source) (abi.Provider, error) {
+	if f := l.beforeRead.Load(); f != nil {
+		(*f)(src.Path)
+	}
 	data, err := os.ReadFile(src.Path)
 	if err != nil {
 		return nil, err
