@@ -1,0 +1,200 @@
+package python_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/js"
+)
+
+const parityPy = `
+from aios_sdk import ToolError, provider, tool
+
+provider(id="org.probe.py", capabilities=["CallTool(allowed-*)", "ReadSpace(documents)"])
+
+def _err(e):
+    return {"code": getattr(e, "code", type(e).__name__), "message": getattr(e, "message", str(e))}
+
+@tool(name="py-read-missing", parameters={})
+async def read_missing(params, ctx):
+    try:
+        await ctx.spaces.read("sha256:" + "0" * 64)
+    except Exception as e:
+        return _err(e)
+    return {"code": "none"}
+
+@tool(name="py-call-denied", parameters={})
+async def call_denied(params, ctx):
+    try:
+        await ctx.call_tool("denied-target", {})
+    except Exception as e:
+        return _err(e)
+    return {"code": "none"}
+
+@tool(name="py-raise", parameters={})
+async def raise_code(params, ctx):
+    raise ToolError("NotFound", "no such thing")
+
+@tool(name="py-bytes", parameters={})
+async def bytes_result(params, ctx):
+    return {"b": b"ab"}
+
+@tool(name="py-unknown-code", parameters={})
+def unknown_code(params, ctx):
+    raise ToolError("Bogus", "odd code")
+
+@tool(name="py-data", parameters={})
+def with_data(params, ctx):
+    raise ToolError("Conflict", "taken", {"k": [1, 2]})
+
+@tool(name="py-plain", parameters={})
+def plain(params, ctx):
+    raise ValueError("bad value")
+
+@tool(name="py-write-denied", parameters={})
+async def write_denied(params, ctx):
+    try:
+        await ctx.spaces.write("documents", "x")
+    except Exception as e:
+        return _err(e)
+    return {"code": "none"}
+
+@tool(name="py-read-space-denied", parameters={})
+async def read_space_denied(params, ctx):
+    try:
+        await ctx.spaces.read("sha256:" + "0" * 64, "images")
+    except Exception as e:
+        return _err(e)
+    return {"code": "none"}
+
+@tool(name="py-call-missing", parameters={})
+async def call_missing(params, ctx):
+    try:
+        await ctx.call_tool("allowed-nothing", {})
+    except Exception as e:
+        return _err(e)
+    return {"code": "none"}
+
+@tool(name="py-bigint", parameters={})
+async def big(params, ctx):
+    return {"n": 2**64}
+`
+
+const parityTS = `
+import { ToolError, registerTool, provider } from 'aios-sdk';
+
+provider({ id: 'org.probe.ts', capabilities: ['CallTool(allowed-*)', 'ReadSpace(documents)'] });
+
+const err = (e: any) => ({ code: e.code ?? e.name, message: e.message });
+
+registerTool({ name: 'ts-read-missing', parameters: {} }, async (params: any, ctx: AgentContext) => {
+  try { await ctx.spaces.read('sha256:' + '0'.repeat(64)); } catch (e) { return err(e); }
+  return { code: 'none' };
+});
+registerTool({ name: 'ts-call-denied', parameters: {} }, async (params: any, ctx: AgentContext) => {
+  try { await ctx.callTool('denied-target', {}); } catch (e) { return err(e); }
+  return { code: 'none' };
+});
+registerTool({ name: 'ts-raise', parameters: {} }, async () => { throw new ToolError('NotFound', 'no such thing'); });
+registerTool({ name: 'ts-bytes', parameters: {} }, async () => ({ b: new Uint8Array([97, 98]) }));
+registerTool({ name: 'ts-unknown-code', parameters: {} }, () => { throw new ToolError('Bogus', 'odd code'); });
+registerTool({ name: 'ts-data', parameters: {} }, () => { throw new ToolError('Conflict', 'taken', { k: [1, 2] }); });
+registerTool({ name: 'ts-plain', parameters: {} }, () => { throw new RangeError('bad value'); });
+registerTool({ name: 'ts-write-denied', parameters: {} }, async (params: any, ctx: AgentContext) => {
+  try { await ctx.spaces.write('documents', 'x'); } catch (e) { return err(e); }
+  return { code: 'none' };
+});
+registerTool({ name: 'ts-read-space-denied', parameters: {} }, async (params: any, ctx: AgentContext) => {
+  try { await ctx.spaces.read('sha256:' + '0'.repeat(64), 'images'); } catch (e) { return err(e); }
+  return { code: 'none' };
+});
+registerTool({ name: 'ts-call-missing', parameters: {} }, async (params: any, ctx: AgentContext) => {
+  try { await ctx.callTool('allowed-nothing', {}); } catch (e) { return err(e); }
+  return { code: 'none' };
+});
+registerTool({ name: 'ts-bigint', parameters: {} }, async () => ({ n: 2n ** 64n }));
+`
+
+const parityTarget = `
+from aios_sdk import provider, tool
+provider(id="org.probe.target")
+@tool(name="denied-target", parameters={})
+def target(params, ctx):
+    return {"ok": True}
+`
+
+// TestProbeSDKParity (no defect) guards the parity of the Python and the
+// TypeScript SDK for the failures a tool author meets most: a space read of
+// a missing object, a nested call the provider may not make, a space it may
+// not read or write, a nested call of no tool, a handler raising a
+// ToolError (with data, with a code outside the ABI's), any other
+// exception, and a result holding bytes or an integer past uint64. Each
+// gives the same ToolError code in both, and the host-made messages are
+// the same but for the provider's and the tool's names.
+func TestProbeSDKParity(t *testing.T) {
+	rt := newRuntime(t, nil)
+	jsrt := js.New(js.Options{})
+	t.Cleanup(func() { _ = jsrt.Close() })
+	h := newHost(t, rt, jsrt.Loaders()...)
+	for name, src := range map[string]string{"parity.py": parityPy, "parity.ts": parityTS, "target.py": parityTarget} {
+		f := writeTool(t, name, src)
+		if _, err := h.LoadFile(context.Background(), f, host.ProviderMeta{Source: f, Trust: abi.Community}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// outcome is the code and message of a call: its error's, or the
+	// error the handler caught and returned.
+	outcome := func(rtn, op string) (code, msg string, data any) {
+		got, err := call(h, rtn+"-"+op, map[string]any{}, 0)
+		var te *abi.ToolError
+		if errors.As(err, &te) {
+			return string(te.Code), te.Message, te.Data
+		}
+		if err != nil {
+			t.Fatalf("%s-%s: %v", rtn, op, err)
+		}
+		m, _ := got.(map[string]any)
+		code, _ = m["code"].(string)
+		msg, _ = m["message"].(string)
+		return code, msg, nil
+	}
+	same := strings.NewReplacer("org.probe.py", "P", "org.probe.ts", "P", "py-", "T-", "ts-", "T-")
+	for _, c := range []struct {
+		op, code  string
+		sameMsg   bool
+		inMessage string
+	}{
+		{"read-missing", "NotFound", true, "is in none of the 1 spaces"},
+		{"call-denied", "CapabilityDenied", true, "CallTool(denied-target)"},
+		{"write-denied", "CapabilityDenied", true, "WriteSpace(documents)"},
+		{"read-space-denied", "CapabilityDenied", true, "ReadSpace(images)"},
+		{"call-missing", "NotFound", true, `tool "allowed-nothing" not found`},
+		{"raise", "NotFound", true, "no such thing"},
+		{"data", "Conflict", true, "taken"},
+		{"unknown-code", "ProviderError", false, `"Bogus" is not one of the ABI's`},
+		{"plain", "ProviderError", false, "bad value (at parity."},
+		{"bytes", "InvalidResult", false, "$.b"},
+		{"bigint", "InvalidResult", false, "18446744073709551616"},
+	} {
+		pc, pm, pd := outcome("py", c.op)
+		tc, tm, td := outcome("ts", c.op)
+		if pc != c.code || tc != c.code {
+			t.Errorf("%s: Python gave %s (%s), TypeScript %s (%s); want %s in both", c.op, pc, pm, tc, tm, c.code)
+			continue
+		}
+		if !strings.Contains(pm, c.inMessage) || !strings.Contains(tm, c.inMessage) {
+			t.Errorf("%s: messages do not both say %q:\nPython:     %s\nTypeScript: %s", c.op, c.inMessage, pm, tm)
+		}
+		if c.sameMsg && same.Replace(pm) != same.Replace(tm) {
+			t.Errorf("%s: messages differ:\nPython:     %s\nTypeScript: %s", c.op, pm, tm)
+		}
+		if c.op == "data" && (!reflect.DeepEqual(pd, td) || pd == nil) {
+			t.Errorf("data: ToolError data differ: Python %#v, TypeScript %#v", pd, td)
+		}
+	}
+}
