@@ -198,3 +198,59 @@ func TestProbeSDKParity(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeCompleteOptionsChecked: ctx.ai.complete converted its options
+// with int() and float() before the host saw them, so max_tokens=3.7 asked
+// for 3 tokens, max_tokens="100" and True for 100 and 1, and
+// temperature="hot" raised a bare ValueError; a falsy system or model of
+// another type (0) was dropped. JS refuses such options and the host's
+// ai_complete check (InvalidParams naming the option) exists for exactly
+// this: the options now reach it as given.
+func TestProbeCompleteOptionsChecked(t *testing.T) {
+	h := newHost(t, newRuntime(t, nil))
+	loadTool(t, h, "opts.py", `
+from aios_sdk import ToolError, tool
+
+CASES = {
+    "max_tokens=3.7": dict(max_tokens=3.7),
+    "max_tokens='100'": dict(max_tokens="100"),
+    "max_tokens=True": dict(max_tokens=True),
+    "max_tokens=-1": dict(max_tokens=-1),
+    "temperature='hot'": dict(temperature="hot"),
+    "system=0": dict(system=0),
+    "model=5": dict(model=5),
+}
+
+@tool(name="opts", parameters={})
+async def opts(params, ctx):
+    out = {}
+    for name, kw in CASES.items():
+        try:
+            await ctx.ai.complete("hi", **kw)
+            out[name] = "accepted"
+        except ToolError as e:
+            out[name] = e.code + ": " + e.message
+        except Exception as e:
+            out[name] = type(e).__name__ + ": " + str(e)
+    return out
+`)
+	got, err := call(h, "opts", map[string]any{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := got.(map[string]any)
+	for name, want := range map[string]string{
+		"max_tokens=3.7":    `"max_tokens" must be an integer`,
+		"max_tokens='100'":  `"max_tokens" must be a number, not a string`,
+		"max_tokens=True":   `"max_tokens" must be a number, not a boolean`,
+		"max_tokens=-1":     `"max_tokens" must be an integer`,
+		"temperature='hot'": `"temperature" must be a number, not a string`,
+		"system=0":          `"system" must be a string`,
+		"model=5":           `"model" must be a string`,
+	} {
+		s, _ := m[name].(string)
+		if !strings.HasPrefix(s, "InvalidParams: ") || !strings.Contains(s, want) {
+			t.Errorf("ctx.ai.complete(%s): %q; want InvalidParams saying %s", name, s, want)
+		}
+	}
+}

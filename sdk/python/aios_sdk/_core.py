@@ -460,15 +460,13 @@ class AI:
         self._ctx = ctx
 
     def complete(self, prompt, max_tokens=None, system=None, temperature=None, model=None):
+        # The options go to the host as given: it checks them (InvalidParams
+        # naming the option), as for JS and the WASM guests. int() and
+        # float() here made max_tokens=3.7 ask for 3 tokens, "100" for 100.
         args = {"prompt": prompt}
-        if max_tokens is not None:
-            args["max_tokens"] = int(max_tokens)
-        if system:
-            args["system"] = system
-        if temperature is not None:
-            args["temperature"] = float(temperature)
-        if model:
-            args["model"] = model
+        for k, v in (("max_tokens", max_tokens), ("system", system), ("temperature", temperature), ("model", model)):
+            if v is not None:
+                args[k] = v
         return self._ctx._op("ai_complete", args, lambda v: (v or {}).get("text", ""))
 
 
