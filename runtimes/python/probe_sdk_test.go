@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
@@ -251,6 +252,49 @@ async def opts(params, ctx):
 		s, _ := m[name].(string)
 		if !strings.HasPrefix(s, "InvalidParams: ") || !strings.Contains(s, want) {
 			t.Errorf("ctx.ai.complete(%s): %q; want InvalidParams saying %s", name, s, want)
+		}
+	}
+}
+
+// TestProbeBytesStringArg: docs/python.md says a string argument given as
+// another type, bytes or a number, raises ToolError InvalidParams naming
+// it. A bytes one raised TypeError "bytes (bytes) at $.host.args.space is
+// not JSON serializable", naming the SDK's envelope rather than the
+// argument; it is InvalidParams naming the operation and the argument now,
+// as a number is.
+func TestProbeBytesStringArg(t *testing.T) {
+	h := newHost(t, newRuntime(t, nil))
+	loadTool(t, h, "b.py", `
+from aios_sdk import ToolError, tool
+
+@tool(name="b", parameters={})
+async def b(params, ctx):
+    out = {}
+    for name, f in (("space_read space", lambda: ctx.spaces.read("sha256:" + "0" * 64, space=b"docs")),
+                    ("space_read id", lambda: ctx.spaces.read(bytearray(b"sha256:x"))),
+                    ("space_write space", lambda: ctx.spaces.write(b"docs", "x")),
+                    ("ai_complete prompt", lambda: ctx.ai.complete(b"hi")),
+                    ("ai_complete model", lambda: ctx.ai.complete("hi", model=b"m")),
+                    ("call_tool tool", lambda: ctx.call_tool(b"x", {})),
+                    ("call_tool version", lambda: ctx.call_tool("x", {}, version=memoryview(b"1")))):
+        try:
+            await f()
+            out[name] = "accepted"
+        except ToolError as e:
+            out[name] = e.code + ": " + e.message
+        except Exception as e:
+            out[name] = type(e).__name__ + ": " + str(e)
+    return out
+`)
+	got, err := call(h, "b", map[string]any{}, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, v := range got.(map[string]any) {
+		op, arg, _ := strings.Cut(name, " ")
+		s, _ := v.(string)
+		if want := "InvalidParams: " + op + `: "` + arg + `" must be a string, not bytes`; !strings.HasPrefix(s, want) {
+			t.Errorf("%s as bytes: %q; want %q…", name, s, want)
 		}
 	}
 }

@@ -491,6 +491,14 @@ class Context:
         self.ai = AI(self)
 
     def _op(self, op, args, convert=None):
+        # A bytes string argument is refused here, as the host refuses a
+        # number (InvalidParams naming it): it failed with TypeError
+        # "bytes ... at $.host.args.space is not JSON serializable".
+        for k in _STR_ARGS:
+            v = args.get(k)
+            if isinstance(v, (bytes, bytearray, memoryview)):
+                raise ToolError(ToolError.InvalidParams, '%s: "%s" must be a string, not bytes (%s); decode it first'
+                                % (op, k, type(v).__name__))
         return HostOp(self._worker, self.call_id, op, args, convert)
 
     def call_tool(self, name, params=None, version=""):
@@ -517,6 +525,8 @@ class Context:
         return Done(None)
 
 
+# The host-call arguments that are strings (internal/hostop).
+_STR_ARGS = ("id", "space", "tool", "version", "prompt", "system", "model")
 _LOG_LEVELS = {"debug", "info", "warn", "warning", "error"}
 # The host keeps 64 KiB of a log line; a longer message is cut here so that
 # its frame stays small.
