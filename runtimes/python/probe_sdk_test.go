@@ -298,3 +298,42 @@ async def b(params, ctx):
 		}
 	}
 }
+
+// TestProbeContextCallInfo: the Python ctx had no parent id (JS has
+// ctx.call.parentId, the Go guest c.ParentID; the host sends it) and an
+// undocumented ctx.deadline holding the frame's RFC 3339 text with
+// nanoseconds, which datetime.fromisoformat of Python before 3.11 cannot
+// read. ctx.parent_id is the calling call's id ("" at the top) and
+// ctx.deadline the deadline in seconds since the epoch, as time.time()
+// counts (JS's ctx.call.deadline is in milliseconds), or None.
+func TestProbeContextCallInfo(t *testing.T) {
+	h := newHost(t, newRuntime(t, nil))
+	loadTool(t, h, "info.py", `
+import time
+from aios_sdk import provider, tool
+provider(id="org.probe.info", capabilities=["CallTool(inner)"])
+
+@tool(name="inner", parameters={})
+def inner(params, ctx):
+    return {"parent_id": ctx.parent_id, "deadline": ctx.deadline, "now": time.time(), "id": ctx.call_id}
+
+@tool(name="outer", parameters={})
+async def outer(params, ctx):
+    r = await ctx.call_tool("inner", {})
+    return {"inner": r, "id": ctx.call_id, "parent_id": ctx.parent_id}
+`)
+	got, err := call(h, "outer", map[string]any{}, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := got.(map[string]any)
+	in := m["inner"].(map[string]any)
+	if m["parent_id"] != "" || in["parent_id"] != m["id"] || m["id"] == "" {
+		t.Errorf("outer id %v parent_id %q; inner parent_id %q (want the outer's id)", m["id"], m["parent_id"], in["parent_id"])
+	}
+	dl, ok1 := in["deadline"].(float64)
+	now, ok2 := in["now"].(float64)
+	if !ok1 || !ok2 || dl <= now || dl > now+11 {
+		t.Errorf("ctx.deadline %#v at time.time() %#v: want seconds since the epoch, within 10 s of now", in["deadline"], in["now"])
+	}
+}

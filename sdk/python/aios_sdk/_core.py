@@ -6,7 +6,9 @@ awaitables the worker resolves over its pipe.
 """
 
 import base64
+import calendar
 import re
+import time
 
 __all__ = [
     "Agent",
@@ -478,17 +480,35 @@ class Context:
     the calling agent's grants intersected with the provider's.
     """
 
-    __slots__ = ("_worker", "call_id", "tool", "caller", "depth", "deadline", "spaces", "ai")
+    __slots__ = ("_worker", "call_id", "parent_id", "tool", "caller", "depth", "_deadline", "spaces", "ai")
 
     def __init__(self, worker, call):
         self._worker = worker
         self.call_id = call.get("id", "")
+        self.parent_id = call.get("parent_id", "")
         self.tool = call.get("tool", "")
         self.caller = call.get("caller", "")
         self.depth = call.get("depth", 0)
-        self.deadline = call.get("deadline")
+        self._deadline = call.get("deadline")
         self.spaces = Spaces(self)
         self.ai = AI(self)
+
+    @property
+    def deadline(self):
+        """The call's deadline in seconds since the epoch (as time.time()), or None.
+
+        The frame carries it as RFC 3339 text in UTC with up to nine
+        fractional digits, which datetime.fromisoformat of Python < 3.11
+        cannot read; it is parsed on use only."""
+        d = self._deadline
+        if not isinstance(d, str):
+            return d
+        try:
+            base, _, frac = d.rstrip("Z").partition(".")
+            secs = calendar.timegm(time.strptime(base, "%Y-%m-%dT%H:%M:%S"))
+            return secs + (float("0." + frac) if frac else 0.0)
+        except ValueError:
+            return None
 
     def _op(self, op, args, convert=None):
         # A bytes string argument is refused here, as the host refuses a
