@@ -1,0 +1,114 @@
+package js
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// probeMembersTS uses every member aios-sdk.d.ts declares and checks its
+// run-time type and value; each failed check is one entry of the result.
+const probeMembersTS = `
+import aiosDefault, { Agent, tool, Capability, registerTool, provider, ToolError } from 'aios-sdk';
+
+const bad: string[] = [];
+const check = (what: string, ok: boolean, got?: unknown) => { if (!ok) bad.push(what + ' (got ' + String(got) + ')'); };
+
+check('default is the aios global', aiosDefault === aios);
+for (const [k, v] of Object.entries({ Agent, tool, Capability, registerTool, provider, ToolError })) {
+  check('export ' + k + ' is aios.' + k, (aios as any)[k] === v);
+}
+check('Capability.ReadSpace', Capability.ReadSpace('d') === 'ReadSpace(d)', Capability.ReadSpace('d'));
+check('Capability.WriteSpace', Capability.WriteSpace('d') === 'WriteSpace(d)');
+check('Capability.Network', Capability.Network('h') === 'Network(h)');
+check('Capability.CallTool', Capability.CallTool('t*') === 'CallTool(t*)');
+check('Capability.Inference', Capability.Inference === 'Inference');
+
+provider({ id: 'org.probe.members', capabilities: [Capability.ReadSpace('docs')] });
+
+registerTool({ name: 'members', parameters: {} }, async (params: any, ctx: AgentContext) => {
+  const e = new ToolError('NotFound', 'm', { a: 1 });
+  check('ToolError is an Error', e instanceof Error);
+  check('ToolError.code', e.code === 'NotFound', e.code);
+  check('ToolError.message', e.message === 'm', e.message);
+  check('ToolError.data', (e.data as any)?.a === 1, e.data);
+  check('ToolError.name', e.name === 'ToolError', e.name);
+
+  const textId: string = await ctx.spaces.write('docs', 'hello');
+  check('spaces.write(string) → ObjectId', typeof textId === 'string' && textId.startsWith('sha256:'), textId);
+  const binId = await ctx.spaces.write('docs', new Uint8Array([0xff, 0xfe]));
+  check('spaces.write(Uint8Array) → ObjectId', typeof binId === 'string' && binId.startsWith('sha256:'), binId);
+  const abId = await ctx.spaces.write('docs', new Uint8Array([1, 2]).buffer);
+  check('spaces.write(ArrayBuffer) → ObjectId', typeof abId === 'string' && abId.startsWith('sha256:'), abId);
+  const t = await ctx.spaces.read(textId);
+  check('spaces.read(text) → string', t === 'hello', t);
+  const b = await ctx.spaces.read(binId, 'docs');
+  check('spaces.read(binary) → Uint8Array', b instanceof Uint8Array && b.length === 2 && b[0] === 0xff, b);
+  const rb = await ctx.spaces.readBytes(textId);
+  check('spaces.readBytes → Uint8Array', rb instanceof Uint8Array && rb.length === 5, rb);
+  try {
+    await ctx.spaces.read('sha256:' + '0'.repeat(64));
+    check('spaces.read(missing) rejects', false);
+  } catch (err) {
+    check('a refusal is a ToolError', err instanceof ToolError, err);
+    check('a refusal has code NotFound', (err as any).code === 'NotFound', (err as any).code);
+  }
+
+  const r = await ctx.callTool<{ v: number }>('peer', { x: 1 });
+  check('callTool result', r.v === 1, JSON.stringify(r));
+  check('call_tool is callTool', ctx.call_tool === ctx.callTool);
+  const r2 = await ctx.call_tool('peer', { x: 2 }, '^1');
+  check('call_tool result', r2.v === 2, JSON.stringify(r2));
+
+  const text: string = await ctx.ai.complete('hi', { maxTokens: 5, max_tokens: 5, system: 's', temperature: 0.5, model: 'm' });
+  check('ai.complete → string', text === 'done', text);
+
+  check('log is callable', typeof ctx.log === 'function');
+  for (const lv of ['debug', 'info', 'warn', 'error'] as const) check('log.' + lv, typeof ctx.log[lv] === 'function');
+  ctx.log('plain', 1); ctx.log.debug('d'); ctx.log.info('i'); ctx.log.warn('w'); ctx.log.error('e');
+
+  const c = ctx.call;
+  check('call.id', typeof c.id === 'string' && c.id === 'c1', c.id);
+  check('call.parentId', typeof c.parentId === 'string', c.parentId);
+  check('call.caller', typeof c.caller === 'string', c.caller);
+  check('call.tool', c.tool === 'members', c.tool);
+  check('call.depth', typeof c.depth === 'number', c.depth);
+  check('call.deadline ms', typeof c.deadline === 'number' && c.deadline > Date.now() && c.deadline < Date.now() + 60000, c.deadline);
+
+  const id: number = setTimeout(() => {}, 10);
+  check('setTimeout → number', typeof id === 'number', typeof id);
+  clearTimeout(id);
+  await new Promise<void>((res) => queueMicrotask(res));
+  for (const k of ['log', 'info', 'debug', 'warn', 'error'] as const) check('console.' + k, typeof console[k] === 'function');
+  return { bad };
+});
+`
+
+// TestProbeDeclaredMembersAtRunTime (no defect) checks every member
+// aios-sdk.d.ts declares exists at run time with the declared type.
+func TestProbeDeclaredMembersAtRunTime(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "members.ts", probeMembersTS)
+	env := newFakeEnv()
+	env.tools["peer"] = func(ctx context.Context, params any) (any, error) {
+		return map[string]any{"v": params.(map[string]any)["x"]}, nil
+	}
+	env.complete = func(req abi.CompleteRequest) (abi.CompleteResponse, error) {
+		return abi.CompleteResponse{Text: "done"}, nil
+	}
+	got, err := call(t, p, env, "members", map[string]any{}, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, _ := got.(map[string]any)["bad"].([]any)
+	for _, b := range bad {
+		t.Errorf("aios-sdk.d.ts vs run time: %v", b)
+	}
+	if n := len(env.logs); n != 5 || !strings.Contains(strings.Join(env.logs, "|"), "plain 1") {
+		t.Errorf("ctx.log lines: %q", env.logs)
+	}
+}
+
