@@ -334,6 +334,19 @@
     get call() { return native.callInfo(); },
   });
 
+  // goja took toLocaleString's locale argument as toString's radix:
+  // (1234.5).toLocaleString('en-US') threw "RangeError: toString() radix
+  // argument must be between 2 and 36". Without ECMA-402 (no Intl here)
+  // ECMA-262 lets those parameter positions mean nothing else, so they are
+  // ignored, as Date's and Array's toLocaleString ignore them.
+  [[Number.prototype, Number.prototype.toString], [BigInt.prototype, BigInt.prototype.toString]].forEach(function (pt) {
+    var toStr = pt[1];
+    Object.defineProperty(pt[0], 'toLocaleString', {
+      value: function toLocaleString() { return toStr.call(this); },
+      writable: true, enumerable: false, configurable: true,
+    });
+  });
+
   var aios = Object.freeze({
     registerTool: registerTool,
     provider: provider,

@@ -112,3 +112,40 @@ func TestProbeDeclaredMembersAtRunTime(t *testing.T) {
 	}
 }
 
+// TestProbeToLocaleStringLocale: goja took the locale argument of
+// Number.prototype.toLocaleString and BigInt.prototype.toLocaleString as
+// toString's radix, so (1234.5).toLocaleString('en-US') — which
+// aios-sdk.d.ts (lib ES2020) accepts — threw "RangeError: toString() radix
+// argument must be between 2 and 36". ECMA-262 says an implementation
+// without ECMA-402 (there is no Intl here, docs/js.md) must not use those
+// parameter positions for anything else: the arguments are ignored now,
+// as Date's and Array's toLocaleString already ignore them.
+func TestProbeToLocaleStringLocale(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "locale.ts", `
+aios.registerTool({ name: 'locale', parameters: {} }, () => ({
+  n: (1234.5).toLocaleString('en-US'),
+  n2: (1234.5).toLocaleString('de-DE', { maximumFractionDigits: 0 }),
+  n16: (255).toLocaleString(16 as any),
+  b: (5n).toLocaleString('en'),
+  plain: (7).toLocaleString(),
+  boxed: new Number(8).toLocaleString('fr'),
+}));
+aios.registerTool({ name: 'wrong-this', parameters: {} }, () => Number.prototype.toLocaleString.call('x' as any));
+`)
+	got, err := call(t, p, newFakeEnv(), "locale", map[string]any{}, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"n": "1234.5", "n2": "1234.5", "n16": "255", "b": "5", "plain": "7", "boxed": "8"}
+	for k, v := range want {
+		if m := got.(map[string]any); m[k] != v {
+			t.Errorf("%s: %#v, want %#v", k, m[k], v)
+		}
+	}
+	// A this that is not a number is still a TypeError.
+	_, err = call(t, p, newFakeEnv(), "wrong-this", map[string]any{}, 5*time.Second)
+	if te := wantCode(t, err, abi.ProviderError); !strings.Contains(te.Message, "TypeError") {
+		t.Errorf("toLocaleString on a string: %s", te.Message)
+	}
+}
