@@ -2,6 +2,8 @@ package js
 
 import (
 	"context"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -147,5 +149,26 @@ aios.registerTool({ name: 'wrong-this', parameters: {} }, () => Number.prototype
 	_, err = call(t, p, newFakeEnv(), "wrong-this", map[string]any{}, 5*time.Second)
 	if te := wantCode(t, err, abi.ProviderError); !strings.Contains(te.Message, "TypeError") {
 		t.Errorf("toLocaleString on a string: %s", te.Message)
+	}
+}
+
+// TestProbeDeclaredMembersTypeCheck (no defect): the provider of
+// TestProbeDeclaredMembersAtRunTime, which uses every declared member, and
+// the seed's §9.5 example verbatim type-check against aios-sdk.d.ts with
+// the pinned compiler, in both decorator modes.
+func TestProbeDeclaredMembersTypeCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tsc takes seconds; skipped with -short")
+	}
+	root, bin := tsc(t)
+	members := writeSource(t, "members.ts", probeMembersTS)
+	seed := filepath.Join(root, "samples", "plugins", "summarizer.ts")
+	for _, mode := range []string{"false", "true"} {
+		out, err := exec.Command(bin, "--noEmit", "--strict", "--experimentalDecorators", mode, "--target", "ES2020", "--lib", "ES2020",
+			"--typeRoots", filepath.Join(root, "sdk", "js", "no-types"),
+			filepath.Join(root, "sdk", "js", "aios-sdk.d.ts"), members, seed).CombinedOutput()
+		if err != nil {
+			t.Errorf("tsc --experimentalDecorators %s: %v\n%s", mode, err, out)
+		}
 	}
 }
