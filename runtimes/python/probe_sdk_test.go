@@ -11,6 +11,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/runtimes/js"
+	"github.com/aios-host/aios-host/runtimes/python"
 )
 
 const parityPy = `
@@ -179,7 +180,7 @@ func TestProbeSDKParity(t *testing.T) {
 		{"data", "Conflict", true, "taken"},
 		{"unknown-code", "ProviderError", false, `"Bogus" is not one of the ABI's`},
 		{"plain", "ProviderError", false, "bad value (at parity."},
-		{"bytes", "InvalidResult", false, "$.b"},
+		{"bytes", "InvalidResult", false, "store it with ctx.spaces.write and return the ObjectId, or encode it as base64"},
 		{"bigint", "InvalidResult", false, "18446744073709551616"},
 	} {
 		pc, pm, pd := outcome("py", c.op)
@@ -335,5 +336,26 @@ async def outer(params, ctx):
 	now, ok2 := in["now"].(float64)
 	if !ok1 || !ok2 || dl <= now || dl > now+11 {
 		t.Errorf("ctx.deadline %#v at time.time() %#v: want seconds since the epoch, within 10 s of now", in["deadline"], in["now"])
+	}
+}
+
+// TestProbeBytesResultSaysWhatToDo: a Python result holding bytes was
+// refused as "not JSON: bytes (bytes) at $.b" and nothing more, where the
+// JS SDK says what to do instead (store it with ctx.spaces.write and
+// return the ObjectId, or encode it as base64); it says so too now, over
+// either wire format.
+func TestProbeBytesResultSaysWhatToDo(t *testing.T) {
+	for _, w := range []string{"msgpack", "json"} {
+		t.Run(w, func(t *testing.T) {
+			h := newHost(t, newRuntime(t, func(c *python.Config) { c.Wire = w }))
+			loadTool(t, h, "b.py", `
+from aios_sdk import tool
+@tool(name="b", parameters={})
+def b(params, ctx):
+    return {"b": [1, bytearray(b"ab")]}
+`)
+			_, err := call(h, "b", map[string]any{}, 10*time.Second)
+			wantCode(t, err, abi.InvalidResult, "$.b[1]", "bytearray", "store it with ctx.spaces.write and return the ObjectId, or encode it as base64")
+		})
 	}
 }
