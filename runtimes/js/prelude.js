@@ -114,7 +114,7 @@
   // (paramaters) would otherwise leave the tool without a schema, silently.
   var defKeys = ['name', 'description', 'parameters', 'returns', 'version', 'tags', 'examples',
     'idempotent', 'deprecated', 'latencyClass', 'latency_class', 'permissionLevel', 'permission_level',
-    'mcpExportable', 'mcp_exportable', 'capabilityRequired', 'capability_required'];
+    'mcpExportable', 'mcp_exportable', 'capabilityRequired', 'capability_required', 'deprecation'];
 
   function closest(k, keys) {
     var lk = k.toLowerCase(), best = '', bestD = 3;
@@ -162,6 +162,12 @@
     pick(def, out, 'examples', 'examples');
     pick(def, out, 'idempotent', 'idempotent');
     pick(def, out, 'deprecated', 'deprecated');
+    // {since, message, replacement}, as the Go SDKs' Deprecation: the host
+    // returns it to callers (docs/registry.md); present, it sets deprecated.
+    if (def.deprecation !== undefined && def.deprecation !== null) {
+      out.deprecation = def.deprecation;
+      out.deprecated = true;
+    }
     pick(def, out, 'latencyClass', 'latency_class');
     pick(def, out, 'latency_class', 'latency_class');
     pick(def, out, 'permissionLevel', 'permission_level');

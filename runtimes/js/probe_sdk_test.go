@@ -172,3 +172,23 @@ func TestProbeDeclaredMembersTypeCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeDeprecationNote: a tool's deprecation note (since, message,
+// replacement), which the ABI, the registry, the native and the Go guest
+// SDKs carry and the host returns to callers, could not be given from JS
+// or TS: "deprecation" was an unknown member of the tool definition (and
+// undeclared in aios-sdk.d.ts), so a JS author could say only
+// deprecated: true, never what to use instead. It is taken now, as
+// docs/registry.md says: present, it sets deprecated.
+func TestProbeDeprecationNote(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "dep.ts", `
+import { registerTool } from 'aios-sdk';
+registerTool({ name: 'old', deprecation: { since: '1.2.0', message: 'slow', replacement: 'new' } }, () => ({}));
+`)
+	d := p.Describe().Tools[0]
+	want := abi.Deprecation{Since: "1.2.0", Message: "slow", Replacement: "new"}
+	if d.Deprecation == nil || *d.Deprecation != want || !d.Deprecated {
+		t.Fatalf("deprecated %v, deprecation %+v; want true, %+v", d.Deprecated, d.Deprecation, want)
+	}
+}

@@ -97,6 +97,8 @@ interface AiosToolDefinition {
   examples?: string[];
   idempotent?: boolean;
   deprecated?: boolean;
+  /** Why the tool is deprecated and what to use instead; returned to callers. Sets deprecated. */
+  deprecation?: { since?: string; message?: string; replacement?: string };
   latencyClass?: 'fast' | 'normal' | 'slow';
   permissionLevel?: 'public' | 'low' | 'medium' | 'high' | 'critical';
   mcpExportable?: boolean;
