@@ -359,3 +359,23 @@ def b(params, ctx):
 		})
 	}
 }
+
+// TestProbeDeprecationNote: @tool had no deprecation= (since, message,
+// replacement), which the ABI, the registry, the native and Go guest SDKs
+// carry and the host returns to callers: a Python author could say only
+// deprecated=True, never what to use instead. It is taken now, as in JS;
+// given, it sets deprecated.
+func TestProbeDeprecationNote(t *testing.T) {
+	h := newHost(t, newRuntime(t, nil))
+	p := loadTool(t, h, "dep.py", `
+from aios_sdk import tool
+@tool(name="old", parameters={}, deprecation={"since": "1.2.0", "message": "slow", "replacement": "new"})
+def old(params, ctx):
+    return {}
+`)
+	d := p.Describe().Tools[0]
+	want := abi.Deprecation{Since: "1.2.0", Message: "slow", Replacement: "new"}
+	if d.Deprecation == nil || *d.Deprecation != want || !d.Deprecated {
+		t.Fatalf("deprecated %v, deprecation %+v; want true, %+v", d.Deprecated, d.Deprecation, want)
+	}
+}

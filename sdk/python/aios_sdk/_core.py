@@ -135,7 +135,7 @@ def _as_list(v, what):
 _PROVIDER_OPTIONS = ("id", "name", "capabilities", "version", "description")
 _TOOL_OPTIONS = ("name", "description", "capability_required", "parameters", "returns", "version",
                  "tags", "examples", "idempotent", "latency_class", "permission_level", "deprecated",
-                 "required", "mcp_exportable")
+                 "deprecation", "required", "mcp_exportable")
 
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$")
@@ -295,7 +295,8 @@ def build_parameters(parameters, required=None):
 
 def tool(name=None, description="", capability_required=None, parameters=None, returns=None,
          version="", tags=None, examples=None, idempotent=False, latency_class="",
-         permission_level="", deprecated=False, required=None, mcp_exportable=False, **unknown):
+         permission_level="", deprecated=False, required=None, mcp_exportable=False, deprecation=None,
+         **unknown):
     """Method (or function) decorator that makes it a tool.
 
     The handler is called as handler(params, ctx) - or handler(params) when
@@ -341,6 +342,14 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         if permission_level:
             d["permission_level"] = permission_level
         if deprecated:
+            d["deprecated"] = True
+        if deprecation is not None:
+            # {"since", "message", "replacement"}, as the Go SDKs'
+            # Deprecation: returned to callers; it sets deprecated.
+            if not isinstance(deprecation, dict):
+                raise TypeError("@tool %s: deprecation must be a dict with since, message and replacement, got %r"
+                                % (tname, deprecation))
+            d["deprecation"] = deprecation
             d["deprecated"] = True
         if mcp_exportable:
             d["mcp_exportable"] = True
