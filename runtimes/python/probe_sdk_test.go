@@ -3,6 +3,7 @@ package python_test
 import (
 	"context"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -377,5 +378,36 @@ def old(params, ctx):
 	want := abi.Deprecation{Since: "1.2.0", Message: "slow", Replacement: "new"}
 	if d.Deprecation == nil || *d.Deprecation != want || !d.Deprecated {
 		t.Fatalf("deprecated %v, deprecation %+v; want true, %+v", d.Deprecated, d.Deprecation, want)
+	}
+}
+
+// TestProbeDeadlineFromContext: a Provider called directly (embedding,
+// without the host's pipeline) with the deadline on its context alone ran
+// the call to that deadline, but ctx.deadline was None: the frame carried
+// call.Deadline only. (JS's ctx.call.deadline is the context's then.) The
+// frame carries the deadline the call runs to.
+func TestProbeDeadlineFromContext(t *testing.T) {
+	rt := newRuntime(t, nil)
+	p, err := rt.Load(context.Background(), abi.Source{Path: writeTool(t, "dl.py", `
+from aios_sdk import tool
+@tool(name="dl", parameters={})
+def dl(params, ctx):
+    return {"deadline": ctx.deadline}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	want := time.Now().Add(7 * time.Second)
+	ctx, cancel := context.WithDeadline(context.Background(), want)
+	defer cancel()
+	c := &abi.ToolCall{Tool: "dl", Params: map[string]any{}}
+	got, err := p.Call(ctx, c, &refusingEnv{call: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl, ok := got.(map[string]any)["deadline"].(float64)
+	if !ok || math.Abs(dl-float64(want.UnixNano())/1e9) > 0.001 {
+		t.Fatalf("ctx.deadline %#v; want %v (the context's deadline)", got.(map[string]any)["deadline"], float64(want.UnixNano())/1e9)
 	}
 }
