@@ -19,6 +19,14 @@
     }
   }
 
+  // A constant for every code of the ABI (abi.KnownCodes), as the Python
+  // SDK's: e.code === ToolError.RateLimited, new ToolError(ToolError.NotFound, …).
+  ['InvalidParams', 'NotFound', 'CapabilityDenied', 'RateLimited', 'Timeout', 'ProviderError',
+    'ProviderCrashed', 'Unavailable', 'Internal', 'InvalidResult', 'Conflict', 'InvalidRequest',
+    'Cancelled', 'DepthExceeded', 'TooLarge'].forEach(function (c) {
+    Object.defineProperty(ToolError, c, { value: c, enumerable: true, writable: false, configurable: false });
+  });
+
   var Capability = Object.freeze({
     ReadSpace: function (s) { return 'ReadSpace(' + s + ')'; },
     WriteSpace: function (s) { return 'WriteSpace(' + s + ')'; },

@@ -38,6 +38,7 @@ registerTool({ name: 'members', parameters: {} }, async (params: any, ctx: Agent
   check('ToolError.message', e.message === 'm', e.message);
   check('ToolError.data', (e.data as any)?.a === 1, e.data);
   check('ToolError.name', e.name === 'ToolError', e.name);
+  check('ToolError.RateLimited', ToolError.RateLimited === 'RateLimited', ToolError.RateLimited);
 
   const textId: string = await ctx.spaces.write('docs', 'hello');
   check('spaces.write(string) → ObjectId', typeof textId === 'string' && textId.startsWith('sha256:'), textId);
@@ -191,4 +192,38 @@ registerTool({ name: 'old', deprecation: { since: '1.2.0', message: 'slow', repl
 	if d.Deprecation == nil || *d.Deprecation != want || !d.Deprecated {
 		t.Fatalf("deprecated %v, deprecation %+v; want true, %+v", d.Deprecated, d.Deprecation, want)
 	}
+}
+
+// TestProbeToolErrorCodeConstants: the Python SDK has a ToolError constant
+// for every code of the ABI (ToolError.NotFound, docs/python.md) and the
+// JS SDK had none, undocumented: ToolError.RateLimited was undefined, so
+// a JS handler's e.code === ToolError.RateLimited never matched and new
+// ToolError(ToolError.NotFound, …) failed with ProviderError. Every code
+// is a static member of the JS ToolError now, declared in aios-sdk.d.ts.
+func TestProbeToolErrorCodeConstants(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "codes.ts", `
+import { ToolError } from 'aios-sdk';
+aios.registerTool({ name: 'codes', parameters: {} }, () => {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(ToolError)) out[k] = (ToolError as any)[k];
+  return out;
+});
+aios.registerTool({ name: 'raise', parameters: {} }, () => { throw new ToolError(ToolError.Conflict, 'taken'); });
+`)
+	got, err := call(t, p, newFakeEnv(), "codes", map[string]any{}, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := got.(map[string]any)
+	for _, c := range abi.KnownCodes {
+		if m[string(c)] != string(c) {
+			t.Errorf("ToolError.%s = %#v", c, m[string(c)])
+		}
+	}
+	if len(m) != len(abi.KnownCodes) {
+		t.Errorf("ToolError's own enumerable members: %v; want the %d codes", m, len(abi.KnownCodes))
+	}
+	_, err = call(t, p, newFakeEnv(), "raise", map[string]any{}, 5*time.Second)
+	wantCode(t, err, abi.Conflict)
 }
