@@ -227,3 +227,33 @@ aios.registerTool({ name: 'raise', parameters: {} }, () => { throw new ToolError
 	_, err = call(t, p, newFakeEnv(), "raise", map[string]any{}, 5*time.Second)
 	wantCode(t, err, abi.Conflict)
 }
+
+// TestProbeToolErrorDataLeftOutSaysSo: a thrown ToolError whose data is
+// not a JSON value (a BigInt past uint64, a typed array, a cycle) or is
+// over 1 MiB reached the caller with its code and message and no data,
+// without a word. The Python SDK says "(its data was left out: why)" in
+// the message (docs/python.md); the JS SDK says so now too.
+func TestProbeToolErrorDataLeftOutSaysSo(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "data.js", `
+aios.registerTool({ name: 'big' }, () => { throw new aios.ToolError('Conflict', 'taken', { n: 2n ** 70n }); });
+aios.registerTool({ name: 'typed' }, () => { throw new aios.ToolError('Conflict', 'taken', { u: new Uint8Array(2) }); });
+aios.registerTool({ name: 'cycle' }, () => { const a = {}; a.a = a; throw new aios.ToolError('Conflict', 'taken', a); });
+aios.registerTool({ name: 'huge' }, () => { throw new aios.ToolError('Conflict', 'taken', { s: 'x'.repeat(2 << 20) }); });
+aios.registerTool({ name: 'fine' }, () => { throw new aios.ToolError('Conflict', 'taken', { k: [1, 2] }); });
+`)
+	for tool, why := range map[string]string{"big": "$.n", "typed": "$.u", "cycle": "cycle", "huge": "", "fine": ""} {
+		_, err := call(t, p, newFakeEnv(), tool, map[string]any{}, 5*time.Second)
+		te := wantCode(t, err, abi.Conflict)
+		t.Logf("%s: %.300s", tool, te.Message)
+		if tool == "fine" {
+			if te.Message != "taken" || te.Data == nil {
+				t.Errorf("fine: %q data %#v", te.Message, te.Data)
+			}
+			continue
+		}
+		if te.Data != nil || !strings.HasPrefix(te.Message, "taken (its data was left out: ") || !strings.Contains(te.Message, why) {
+			t.Errorf("%s: message %.200q, data %.100v; want the data left out, saying why (%s)", tool, te.Message, te.Data, why)
+		}
+	}
+}
