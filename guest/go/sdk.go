@@ -449,7 +449,7 @@ func serve(msg []byte) []byte {
 // Error method panics are ProviderErrors saying so: either used to panic
 // here, outside the handler's recover, and trap the guest. Data that is
 // not a JSON value is converted with encoding/json rules ([]byte becomes
-// base64) or, if that fails, dropped.
+// base64) or, if that fails, dropped, saying so in the message.
 func errorResult(tool string, err error) (out []byte) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -463,13 +463,18 @@ func errorResult(tool string, err error) (out []byte) {
 	case !ok:
 		return wire.AppendError(reg.out[:0], ProviderError, err.Error(), nil)
 	}
-	data := e.Data
+	data, msg := e.Data, e.Message
 	if data != nil {
 		if _, jerr := wire.AppendJSONValue(nil, data); jerr != nil {
-			data, _ = jsonGeneric(data) // nil when encoding/json refuses it too
+			var gerr error
+			// nil when encoding/json refuses it too: said in the message,
+			// as the JS and Python SDKs say it (it was dropped silently).
+			if data, gerr = jsonGeneric(data); gerr != nil {
+				msg += " (its data was left out: " + gerr.Error() + ")"
+			}
 		}
 	}
-	return wire.AppendError(reg.out[:0], e.Code, e.Message, data)
+	return wire.AppendError(reg.out[:0], e.Code, msg, data)
 }
 
 // run calls h and encodes its result, turning a panic into ProviderCrashed

@@ -171,6 +171,14 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 			ex := exporter{vm: w.vm, limit: 1 << 20}
 			if dv, _, err := ex.export(d); err == nil {
 				te.Data = dv
+			} else {
+				// Said, as the Python SDK says it: it was left out
+				// without a word (TestProbeToolErrorDataLeftOutSaysSo).
+				why := abi.AsToolError(err, abi.InvalidResult).Message
+				if len(why) > 500 {
+					why = strings.ToValidUTF8(why[:500], "") + "…"
+				}
+				te.Message += " (its data was left out: " + why + ")"
 			}
 		}
 		return te

@@ -19,6 +19,14 @@
     }
   }
 
+  // A constant for every code of the ABI (abi.KnownCodes), as the Python
+  // SDK's: e.code === ToolError.RateLimited, new ToolError(ToolError.NotFound, …).
+  ['InvalidParams', 'NotFound', 'CapabilityDenied', 'RateLimited', 'Timeout', 'ProviderError',
+    'ProviderCrashed', 'Unavailable', 'Internal', 'InvalidResult', 'Conflict', 'InvalidRequest',
+    'Cancelled', 'DepthExceeded', 'TooLarge'].forEach(function (c) {
+    Object.defineProperty(ToolError, c, { value: c, enumerable: true, writable: false, configurable: false });
+  });
+
   var Capability = Object.freeze({
     ReadSpace: function (s) { return 'ReadSpace(' + s + ')'; },
     WriteSpace: function (s) { return 'WriteSpace(' + s + ')'; },
@@ -114,7 +122,7 @@
   // (paramaters) would otherwise leave the tool without a schema, silently.
   var defKeys = ['name', 'description', 'parameters', 'returns', 'version', 'tags', 'examples',
     'idempotent', 'deprecated', 'latencyClass', 'latency_class', 'permissionLevel', 'permission_level',
-    'mcpExportable', 'mcp_exportable', 'capabilityRequired', 'capability_required'];
+    'mcpExportable', 'mcp_exportable', 'capabilityRequired', 'capability_required', 'deprecation'];
 
   function closest(k, keys) {
     var lk = k.toLowerCase(), best = '', bestD = 3;
@@ -162,6 +170,12 @@
     pick(def, out, 'examples', 'examples');
     pick(def, out, 'idempotent', 'idempotent');
     pick(def, out, 'deprecated', 'deprecated');
+    // {since, message, replacement}, as the Go SDKs' Deprecation: the host
+    // returns it to callers (docs/registry.md); present, it sets deprecated.
+    if (def.deprecation !== undefined && def.deprecation !== null) {
+      out.deprecation = def.deprecation;
+      out.deprecated = true;
+    }
     pick(def, out, 'latencyClass', 'latency_class');
     pick(def, out, 'latency_class', 'latency_class');
     pick(def, out, 'permissionLevel', 'permission_level');
@@ -332,6 +346,19 @@
     // the seed's spelling (seed 000 §9.7: call_tool('pdf-extract', {...}))
     call_tool: callTool,
     get call() { return native.callInfo(); },
+  });
+
+  // goja took toLocaleString's locale argument as toString's radix:
+  // (1234.5).toLocaleString('en-US') threw "RangeError: toString() radix
+  // argument must be between 2 and 36". Without ECMA-402 (no Intl here)
+  // ECMA-262 lets those parameter positions mean nothing else, so they are
+  // ignored, as Date's and Array's toLocaleString ignore them.
+  [[Number.prototype, Number.prototype.toString], [BigInt.prototype, BigInt.prototype.toString]].forEach(function (pt) {
+    var toStr = pt[1];
+    Object.defineProperty(pt[0], 'toLocaleString', {
+      value: function toLocaleString() { return toStr.call(this); },
+      writable: true, enumerable: false, configurable: true,
+    });
   });
 
   var aios = Object.freeze({

@@ -763,6 +763,13 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
 		deadline = d
 	}
+	if !deadline.Equal(call.Deadline) {
+		// The frame carries the deadline the call runs to (ctx.deadline):
+		// a context's alone made it None (TestProbeDeadlineFromContext).
+		cc := *call
+		cc.Deadline = deadline
+		call = &cc
+	}
 	c := &inflight{id: id, ctx: ctx, env: env}
 	w.mu.Lock()
 	w.cur = c

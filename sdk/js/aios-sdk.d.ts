@@ -97,6 +97,8 @@ interface AiosToolDefinition {
   examples?: string[];
   idempotent?: boolean;
   deprecated?: boolean;
+  /** Why the tool is deprecated and what to use instead; returned to callers. Sets deprecated. */
+  deprecation?: { since?: string; message?: string; replacement?: string };
   latencyClass?: 'fast' | 'normal' | 'slow';
   permissionLevel?: 'public' | 'low' | 'medium' | 'high' | 'critical';
   mcpExportable?: boolean;
@@ -157,6 +159,22 @@ declare module 'aios-sdk' {
     constructor(code: string, message: string, data?: unknown);
     code: string;
     data?: unknown;
+    /** A constant for every code of the ABI, as in the Python SDK. */
+    static readonly InvalidParams: 'InvalidParams';
+    static readonly NotFound: 'NotFound';
+    static readonly CapabilityDenied: 'CapabilityDenied';
+    static readonly RateLimited: 'RateLimited';
+    static readonly Timeout: 'Timeout';
+    static readonly ProviderError: 'ProviderError';
+    static readonly ProviderCrashed: 'ProviderCrashed';
+    static readonly Unavailable: 'Unavailable';
+    static readonly Internal: 'Internal';
+    static readonly InvalidResult: 'InvalidResult';
+    static readonly Conflict: 'Conflict';
+    static readonly InvalidRequest: 'InvalidRequest';
+    static readonly Cancelled: 'Cancelled';
+    static readonly DepthExceeded: 'DepthExceeded';
+    static readonly TooLarge: 'TooLarge';
   }
 
   const aios: {

@@ -6,7 +6,9 @@ awaitables the worker resolves over its pipe.
 """
 
 import base64
+import calendar
 import re
+import time
 
 __all__ = [
     "Agent",
@@ -133,7 +135,7 @@ def _as_list(v, what):
 _PROVIDER_OPTIONS = ("id", "name", "capabilities", "version", "description")
 _TOOL_OPTIONS = ("name", "description", "capability_required", "parameters", "returns", "version",
                  "tags", "examples", "idempotent", "latency_class", "permission_level", "deprecated",
-                 "required", "mcp_exportable")
+                 "deprecation", "required", "mcp_exportable")
 
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$")
@@ -293,7 +295,8 @@ def build_parameters(parameters, required=None):
 
 def tool(name=None, description="", capability_required=None, parameters=None, returns=None,
          version="", tags=None, examples=None, idempotent=False, latency_class="",
-         permission_level="", deprecated=False, required=None, mcp_exportable=False, **unknown):
+         permission_level="", deprecated=False, required=None, mcp_exportable=False, deprecation=None,
+         **unknown):
     """Method (or function) decorator that makes it a tool.
 
     The handler is called as handler(params, ctx) - or handler(params) when
@@ -339,6 +342,14 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         if permission_level:
             d["permission_level"] = permission_level
         if deprecated:
+            d["deprecated"] = True
+        if deprecation is not None:
+            # {"since", "message", "replacement"}, as the Go SDKs'
+            # Deprecation: returned to callers; it sets deprecated.
+            if not isinstance(deprecation, dict):
+                raise TypeError("@tool %s: deprecation must be a dict with since, message and replacement, got %r"
+                                % (tname, deprecation))
+            d["deprecation"] = deprecation
             d["deprecated"] = True
         if mcp_exportable:
             d["mcp_exportable"] = True
@@ -460,15 +471,13 @@ class AI:
         self._ctx = ctx
 
     def complete(self, prompt, max_tokens=None, system=None, temperature=None, model=None):
+        # The options go to the host as given: it checks them (InvalidParams
+        # naming the option), as for JS and the WASM guests. int() and
+        # float() here made max_tokens=3.7 ask for 3 tokens, "100" for 100.
         args = {"prompt": prompt}
-        if max_tokens is not None:
-            args["max_tokens"] = int(max_tokens)
-        if system:
-            args["system"] = system
-        if temperature is not None:
-            args["temperature"] = float(temperature)
-        if model:
-            args["model"] = model
+        for k, v in (("max_tokens", max_tokens), ("system", system), ("temperature", temperature), ("model", model)):
+            if v is not None:
+                args[k] = v
         return self._ctx._op("ai_complete", args, lambda v: (v or {}).get("text", ""))
 
 
@@ -480,19 +489,45 @@ class Context:
     the calling agent's grants intersected with the provider's.
     """
 
-    __slots__ = ("_worker", "call_id", "tool", "caller", "depth", "deadline", "spaces", "ai")
+    __slots__ = ("_worker", "call_id", "parent_id", "tool", "caller", "depth", "_deadline", "spaces", "ai")
 
     def __init__(self, worker, call):
         self._worker = worker
         self.call_id = call.get("id", "")
+        self.parent_id = call.get("parent_id", "")
         self.tool = call.get("tool", "")
         self.caller = call.get("caller", "")
         self.depth = call.get("depth", 0)
-        self.deadline = call.get("deadline")
+        self._deadline = call.get("deadline")
         self.spaces = Spaces(self)
         self.ai = AI(self)
 
+    @property
+    def deadline(self):
+        """The call's deadline in seconds since the epoch (as time.time()), or None.
+
+        The frame carries it as RFC 3339 text in UTC with up to nine
+        fractional digits, which datetime.fromisoformat of Python < 3.11
+        cannot read; it is parsed on use only."""
+        d = self._deadline
+        if not isinstance(d, str):
+            return d
+        try:
+            base, _, frac = d.rstrip("Z").partition(".")
+            secs = calendar.timegm(time.strptime(base, "%Y-%m-%dT%H:%M:%S"))
+            return secs + (float("0." + frac) if frac else 0.0)
+        except ValueError:
+            return None
+
     def _op(self, op, args, convert=None):
+        # A bytes string argument is refused here, as the host refuses a
+        # number (InvalidParams naming it): it failed with TypeError
+        # "bytes ... at $.host.args.space is not JSON serializable".
+        for k in _STR_ARGS:
+            v = args.get(k)
+            if isinstance(v, (bytes, bytearray, memoryview)):
+                raise ToolError(ToolError.InvalidParams, '%s: "%s" must be a string, not bytes (%s); decode it first'
+                                % (op, k, type(v).__name__))
         return HostOp(self._worker, self.call_id, op, args, convert)
 
     def call_tool(self, name, params=None, version=""):
@@ -519,6 +554,8 @@ class Context:
         return Done(None)
 
 
+# The host-call arguments that are strings (internal/hostop).
+_STR_ARGS = ("id", "space", "tool", "version", "prompt", "system", "model")
 _LOG_LEVELS = {"debug", "info", "warn", "warning", "error"}
 # The host keeps 64 KiB of a log line; a longer message is cut here so that
 # its frame stays small.

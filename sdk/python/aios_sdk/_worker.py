@@ -769,7 +769,8 @@ class Worker:
         elif _is_int_note(what):
             self._error(cid, "InvalidResult", "tool %s returned %s at %s: %s" % (name, what, path, _INT_RANGE))
         else:
-            self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s at %s" % (name, what, path))
+            hint = _BYTES_HINT if what.startswith("bytes (") else ""
+            self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s at %s%s" % (name, what, path, hint))
 
     def _repack_result(self, cid, name, r, e):
         """The result frame of r after the packer refused it with e, or
@@ -951,8 +952,13 @@ def _not_json_text(name, r, e):
     if found is not None and found[2]:
         return "tool %s returned %s at %s, which is not a JSON value (missing await?)" % (name, found[1], found[0])
     if found is not None:
-        return "tool %s returned a value that is not JSON: %s (at %s)" % (name, e, found[0])
+        hint = _BYTES_HINT if re.search(r"of type (bytes|bytearray|memoryview) ", str(e)) else ""
+        return "tool %s returned a value that is not JSON: %s (at %s)%s" % (name, e, found[0], hint)
     return "tool %s returned a value that is not JSON: %s" % (name, e)
+
+
+# What to do with bytes in a result, said as the JS SDK says it.
+_BYTES_HINT = "; store it with ctx.spaces.write and return the ObjectId, or encode it as base64"
 
 
 _JSON_TYPES = (str, int, float, bool, type(None))
