@@ -22,7 +22,7 @@ import (
 // a client that keeps two streams open reopen it, taking the stream back.
 // When the stream serving the messages ends (its client closed it), the
 // newest parked one serves them again: open, it would be the client's
-// stream that hears nothing (TestProbeParkedStreamResumes).
+// stream that hears nothing (TestParkedStreamResumes).
 
 // getStream is a GET request the go-sdk serves.
 type getStream struct {

@@ -532,7 +532,7 @@ const progressChunk = 32 << 10
 // a write deadline of timeout (none when 0) from when it starts: a write
 // fails when it makes no progress for timeout, not when it takes longer
 // than that in all (a large result to a slow but steady reader: the
-// go-sdk writes one as one event, TestProbeSlowReaderGetsWholeResult).
+// go-sdk writes one as one event, TestSlowReaderGetsWholeResult).
 func writeProgress(w http.ResponseWriter, p []byte, timeout time.Duration) (n int, err error) {
 	if timeout <= 0 {
 		return w.Write(p)

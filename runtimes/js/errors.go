@@ -173,7 +173,7 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 				te.Data = dv
 			} else {
 				// Said, as the Python SDK says it: it was left out
-				// without a word (TestProbeToolErrorDataLeftOutSaysSo).
+				// without a word (TestToolErrorDataLeftOutSaysSo).
 				why := abi.AsToolError(err, abi.InvalidResult).Message
 				if len(why) > 500 {
 					why = strings.ToValidUTF8(why[:500], "") + "…"

@@ -765,7 +765,7 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 	}
 	if !deadline.Equal(call.Deadline) {
 		// The frame carries the deadline the call runs to (ctx.deadline):
-		// a context's alone made it None (TestProbeDeadlineFromContext).
+		// a context's alone made it None (TestDeadlineFromContext).
 		cc := *call
 		cc.Deadline = deadline
 		call = &cc

@@ -90,9 +90,9 @@ registerTool({ name: 'members', parameters: {} }, async (params: any, ctx: Agent
 });
 `
 
-// TestProbeDeclaredMembersAtRunTime (no defect) checks every member
+// TestDeclaredMembersAtRunTime (no defect) checks every member
 // aios-sdk.d.ts declares exists at run time with the declared type.
-func TestProbeDeclaredMembersAtRunTime(t *testing.T) {
+func TestDeclaredMembersAtRunTime(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "members.ts", probeMembersTS)
 	env := newFakeEnv()
@@ -115,7 +115,7 @@ func TestProbeDeclaredMembersAtRunTime(t *testing.T) {
 	}
 }
 
-// TestProbeToLocaleStringLocale: goja took the locale argument of
+// TestToLocaleStringLocale: goja took the locale argument of
 // Number.prototype.toLocaleString and BigInt.prototype.toLocaleString as
 // toString's radix, so (1234.5).toLocaleString('en-US') — which
 // aios-sdk.d.ts (lib ES2020) accepts — threw "RangeError: toString() radix
@@ -123,7 +123,7 @@ func TestProbeDeclaredMembersAtRunTime(t *testing.T) {
 // without ECMA-402 (there is no Intl here, docs/js.md) must not use those
 // parameter positions for anything else: the arguments are ignored now,
 // as Date's and Array's toLocaleString already ignore them.
-func TestProbeToLocaleStringLocale(t *testing.T) {
+func TestToLocaleStringLocale(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "locale.ts", `
 aios.registerTool({ name: 'locale', parameters: {} }, () => ({
@@ -153,11 +153,11 @@ aios.registerTool({ name: 'wrong-this', parameters: {} }, () => Number.prototype
 	}
 }
 
-// TestProbeDeclaredMembersTypeCheck (no defect): the provider of
-// TestProbeDeclaredMembersAtRunTime, which uses every declared member, and
+// TestDeclaredMembersTypeCheck (no defect): the provider of
+// TestDeclaredMembersAtRunTime, which uses every declared member, and
 // the seed's §9.5 example verbatim type-check against aios-sdk.d.ts with
 // the pinned compiler, in both decorator modes.
-func TestProbeDeclaredMembersTypeCheck(t *testing.T) {
+func TestDeclaredMembersTypeCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("tsc takes seconds; skipped with -short")
 	}
@@ -174,14 +174,14 @@ func TestProbeDeclaredMembersTypeCheck(t *testing.T) {
 	}
 }
 
-// TestProbeDeprecationNote: a tool's deprecation note (since, message,
+// TestDeprecationNote: a tool's deprecation note (since, message,
 // replacement), which the ABI, the registry, the native and the Go guest
 // SDKs carry and the host returns to callers, could not be given from JS
 // or TS: "deprecation" was an unknown member of the tool definition (and
 // undeclared in aios-sdk.d.ts), so a JS author could say only
 // deprecated: true, never what to use instead. It is taken now, as
 // docs/registry.md says: present, it sets deprecated.
-func TestProbeDeprecationNote(t *testing.T) {
+func TestDeprecationNote(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "dep.ts", `
 import { registerTool } from 'aios-sdk';
@@ -194,13 +194,13 @@ registerTool({ name: 'old', deprecation: { since: '1.2.0', message: 'slow', repl
 	}
 }
 
-// TestProbeToolErrorCodeConstants: the Python SDK has a ToolError constant
+// TestToolErrorCodeConstants: the Python SDK has a ToolError constant
 // for every code of the ABI (ToolError.NotFound, docs/python.md) and the
 // JS SDK had none, undocumented: ToolError.RateLimited was undefined, so
 // a JS handler's e.code === ToolError.RateLimited never matched and new
 // ToolError(ToolError.NotFound, …) failed with ProviderError. Every code
 // is a static member of the JS ToolError now, declared in aios-sdk.d.ts.
-func TestProbeToolErrorCodeConstants(t *testing.T) {
+func TestToolErrorCodeConstants(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "codes.ts", `
 import { ToolError } from 'aios-sdk';
@@ -228,12 +228,12 @@ aios.registerTool({ name: 'raise', parameters: {} }, () => { throw new ToolError
 	wantCode(t, err, abi.Conflict)
 }
 
-// TestProbeToolErrorDataLeftOutSaysSo: a thrown ToolError whose data is
+// TestToolErrorDataLeftOutSaysSo: a thrown ToolError whose data is
 // not a JSON value (a BigInt past uint64, a typed array, a cycle) or is
 // over 1 MiB reached the caller with its code and message and no data,
 // without a word. The Python SDK says "(its data was left out: why)" in
 // the message (docs/python.md); the JS SDK says so now too.
-func TestProbeToolErrorDataLeftOutSaysSo(t *testing.T) {
+func TestToolErrorDataLeftOutSaysSo(t *testing.T) {
 	rt := newRuntime(t, Options{})
 	p := loadSource(t, rt, "data.js", `
 aios.registerTool({ name: 'big' }, () => { throw new aios.ToolError('Conflict', 'taken', { n: 2n ** 70n }); });

@@ -32,7 +32,7 @@ func waitGETs(s *Server, sid string, active, parked int) bool {
 	return false
 }
 
-// TestProbeParkedStreamResumes: a second GET of a session took the
+// TestParkedStreamResumes: a second GET of a session took the
 // stream over and the first was parked — open, silent — but when the
 // second's client then closed it (a client that keeps two streams open
 // and lets one go, a probe, a reconnect that gave up), the first stayed
@@ -41,7 +41,7 @@ func waitGETs(s *Server, sid string, active, parked int) bool {
 // tools/list_changed for the rest of the session (before the takeover,
 // the first stream kept the messages). The newest parked stream now takes
 // the messages again when the stream serving them ends.
-func TestProbeParkedStreamResumes(t *testing.T) {
+func TestParkedStreamResumes(t *testing.T) {
 	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 	base := newHTTPTestServer(t, s)
 	sid := initSession(t, base)
@@ -85,7 +85,7 @@ func TestProbeParkedStreamResumes(t *testing.T) {
 	}
 }
 
-// TestProbeBatchUnknownMethodsBounded: serveBatch serves a batch again
+// TestBatchUnknownMethodsBounded: serveBatch serves a batch again
 // once per method the go-sdk does not know, and the go-sdk decodes every
 // member of it each time (about 64 KB each), so the batch limit (100,
 // maxBatch) no longer bounded a POST's cost: 100 requests of 100 unknown
@@ -94,7 +94,7 @@ func TestProbeParkedStreamResumes(t *testing.T) {
 // pings. Past maxUnknownMethods unknown methods the batch is refused as a
 // whole (none of it was served), naming the limit; fewer are answered
 // -32601 each as before.
-func TestProbeBatchUnknownMethodsBounded(t *testing.T) {
+func TestBatchUnknownMethodsBounded(t *testing.T) {
 	_, base := anonHTTP(t, "")
 	sid := initSessionVersion(t, base, "2025-03-26")
 	h := map[string]string{sessionHeader: sid, versionHeader: "2025-03-26"}
@@ -118,10 +118,10 @@ func TestProbeBatchUnknownMethodsBounded(t *testing.T) {
 	}
 }
 
-// TestProbeParkedStreamEndsOnClose: a parked GET stream (open, silent)
+// TestParkedStreamEndsOnClose: a parked GET stream (open, silent)
 // ends when the server closes, so an HTTP server's Shutdown after Close
 // does not wait on it (no defect found).
-func TestProbeParkedStreamEndsOnClose(t *testing.T) {
+func TestParkedStreamEndsOnClose(t *testing.T) {
 	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 	base := newHTTPTestServer(t, s)
 	sid := initSession(t, base)
@@ -142,11 +142,11 @@ func TestProbeParkedStreamEndsOnClose(t *testing.T) {
 	}
 }
 
-// TestProbeGETStateFreedOnSessionEnd: once a session with parked GET
+// TestGETStateFreedOnSessionEnd: once a session with parked GET
 // streams is deleted, nothing of it stays in the server's GET state
 // (gets, parked, sessEnd): a server whose clients come and go does not
 // grow (no defect found).
-func TestProbeGETStateFreedOnSessionEnd(t *testing.T) {
+func TestGETStateFreedOnSessionEnd(t *testing.T) {
 	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 	base := newHTTPTestServer(t, s)
 	sid := initSession(t, base)
@@ -177,7 +177,7 @@ func TestProbeGETStateFreedOnSessionEnd(t *testing.T) {
 	}
 }
 
-// TestProbeSlowReaderGetsWholeResult: a write to a POST's answer fails
+// TestSlowReaderGetsWholeResult: a write to a POST's answer fails
 // "when it makes no progress for" the write timeout (docs/mcp.md), but
 // the go-sdk writes a tools/call result as one SSE event, in one write,
 // under one deadline: a client reading a large result (up to
@@ -185,7 +185,7 @@ func TestProbeGETStateFreedOnSessionEnd(t *testing.T) {
 // than the write timeout for it all — lost it midway though it never
 // stopped reading. The deadline is now renewed as the answer makes
 // progress (each 32 KB).
-func TestProbeSlowReaderGetsWholeResult(t *testing.T) {
+func TestSlowReaderGetsWholeResult(t *testing.T) {
 	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 	s.writeTimeout = 500 * time.Millisecond
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -15,11 +15,11 @@ import (
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
-// TestProbeRPCCallLongerThanWriteTimeout: POST /rpc sets a write deadline
+// TestRPCCallLongerThanWriteTimeout: POST /rpc sets a write deadline
 // of server.write_timeout as it starts (for its refusals) and again once
 // the answer is ready; a call that runs past the first still gets its
 // answer (write_timeout bounds writing it, not the call) (no defect).
-func TestProbeRPCCallLongerThanWriteTimeout(t *testing.T) {
+func TestRPCCallLongerThanWriteTimeout(t *testing.T) {
 	ts := newTestServer(t, "  write_timeout: 20ms\n", true)
 	release, started := make(chan struct{}), make(chan struct{})
 	p := native.New(abi.ProviderInfo{ID: "org.test.slow", Version: "1.0.0"})
@@ -47,7 +47,7 @@ func TestProbeRPCCallLongerThanWriteTimeout(t *testing.T) {
 	}
 }
 
-// TestProbeRPCSlowReaderGetsWholeAnswer: an answer "that makes no
+// TestRPCSlowReaderGetsWholeAnswer: an answer "that makes no
 // progress for write_timeout is given up" (docs/discovery.md), but POST
 // /rpc wrote its answer in one write under one deadline, write_timeout
 // from when it was ready: a client reading steadily but slowly — a
@@ -55,7 +55,7 @@ func TestProbeRPCCallLongerThanWriteTimeout(t *testing.T) {
 // that needs more than write_timeout for it — lost its connection midway
 // though it never stopped reading. The deadline is now renewed as the
 // answer makes progress (each 32 KB).
-func TestProbeRPCSlowReaderGetsWholeAnswer(t *testing.T) {
+func TestRPCSlowReaderGetsWholeAnswer(t *testing.T) {
 	ts := newTestServer(t, "  write_timeout: 500ms\n", false)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -91,12 +91,12 @@ func TestProbeRPCSlowReaderGetsWholeAnswer(t *testing.T) {
 	}
 }
 
-// TestProbeSocketSlowReaderGetsWholeAnswer: on the socket too, "a peer
+// TestSocketSlowReaderGetsWholeAnswer: on the socket too, "a peer
 // that stops reading is dropped by server.write_timeout", but an answer
 // was written in one write under one deadline: a peer reading a large
 // answer slowly but steadily was dropped midway. The deadline is renewed
 // each 32 KB written.
-func TestProbeSocketSlowReaderGetsWholeAnswer(t *testing.T) {
+func TestSocketSlowReaderGetsWholeAnswer(t *testing.T) {
 	ts := newTestServer(t, "  write_timeout: 500ms\n", false)
 	const n = 512 << 10
 	addBigTool(t, ts, n)

@@ -24,7 +24,7 @@ func toolNames(env *testEnv, id string) []string {
 	return out
 }
 
-// TestProbeNestedFileEditReloads: a provider folder's files below its top
+// TestNestedFileEditReloads: a provider folder's files below its top
 // level were never seen by the watch: a card whose artifact.path is
 // build/tool.fake (a build writing its output there) and a file the
 // artifact imports from a subfolder (./lib/util.js, a Python package)
@@ -34,7 +34,7 @@ func toolNames(env *testEnv, id string) []string {
 // version serving until a refresh or a restart. Now an edit at any depth
 // of a provider folder (hidden entries, __pycache__ and node_modules left
 // out) reloads its unit, also in a subfolder made after the start.
-func TestProbeNestedFileEditReloads(t *testing.T) {
+func TestNestedFileEditReloads(t *testing.T) {
 	env := newEnv(t, "", func(dir string) {
 		writeFake(t, filepath.Join(dir, "c", "build", "tool.fake"), fakeSpec{ID: "org.test.c", Version: "1.0.0", Tools: []string{"c-one"}})
 		writeFile(t, filepath.Join(dir, "c", "adapter.json"), `{
@@ -72,7 +72,7 @@ func TestProbeNestedFileEditReloads(t *testing.T) {
 	}
 }
 
-// TestProbeRenamedFolderSubfoldersWatched: a provider folder renamed in
+// TestRenamedFolderSubfoldersWatched: a provider folder renamed in
 // place (mv pkg pkg2) kept its subfolders' watches under the old name
 // (an inotify watch follows its folder; fsnotify names its events by the
 // path it was added as, and adding the new path finds the same watch), so
@@ -80,7 +80,7 @@ func TestProbeNestedFileEditReloads(t *testing.T) {
 // a change of the gone pkg and the renamed package never reloaded. Now
 // the watches below a folder that moves away go with it, and the folder
 // under its new name is watched afresh.
-func TestProbeRenamedFolderSubfoldersWatched(t *testing.T) {
+func TestRenamedFolderSubfoldersWatched(t *testing.T) {
 	env := newEnv(t, "", func(dir string) {
 		writeFake(t, filepath.Join(dir, "pkg", "build", "tool.fake"), fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"aios-echo"}})
 		writeFile(t, filepath.Join(dir, "pkg", "aios", "adapter.json"), aiosCard("org.test.pkg", "1.0.0", "build/tool.fake"))
@@ -104,7 +104,7 @@ func TestProbeRenamedFolderSubfoldersWatched(t *testing.T) {
 	})
 }
 
-// TestProbeGoneWhileLoadingNotAnError: a file deleted while it loads (git
+// TestGoneWhileLoadingNotAnError: a file deleted while it loads (git
 // checkout removing a file the watch had just seen, a tool's temporary
 // renamed away) made its load fail with "no such file or directory",
 // logged at ERROR as a broken provider though nothing is wrong: its own
@@ -112,7 +112,7 @@ func TestProbeRenamedFolderSubfoldersWatched(t *testing.T) {
 // files changed under it is said at Info, as a load that succeeded on
 // bytes that changed meanwhile was already ("changed while it was
 // loading"); a load that fails on the bytes still there stays an error.
-func TestProbeGoneWhileLoadingNotAnError(t *testing.T) {
+func TestGoneWhileLoadingNotAnError(t *testing.T) {
 	var logs testutil.SyncBuffer
 	env := newEnvWith(t, "", nil, withLogs(&logs))
 	started, release := make(chan struct{}, 1), make(chan struct{})
@@ -147,11 +147,11 @@ func TestProbeGoneWhileLoadingNotAnError(t *testing.T) {
 	})
 }
 
-// TestProbeTouchChmodNoReload guards the documented choice (no defect):
+// TestTouchChmodNoReload guards the documented choice (no defect):
 // `touch` (times only) and `chmod` (mode only) of a provider's file are
 // not changes of its content, so neither the watch nor a refresh loads it
 // again.
-func TestProbeTouchChmodNoReload(t *testing.T) {
+func TestTouchChmodNoReload(t *testing.T) {
 	env := newEnv(t, "", func(dir string) {
 		writeFake(t, filepath.Join(dir, "a.fake"), fakeSpec{ID: "org.test.a", Version: "1.0.0", Tools: []string{"a-echo"}})
 		writeFake(t, filepath.Join(dir, "pkg", "tool.fake"), fakeSpec{ID: "org.test.pkg", Version: "1.0.0", Tools: []string{"pkg-echo"}})
@@ -184,7 +184,7 @@ func TestProbeTouchChmodNoReload(t *testing.T) {
 	}
 }
 
-// TestProbeRenamedFolderTopWatched: after `mv pkg pkg2` the watch of pkg
+// TestRenamedFolderTopWatched: after `mv pkg pkg2` the watch of pkg
 // itself (which follows the folder) was still there when pkg2 was added:
 // adding pkg2 found that same watch, under the name pkg, and fsnotify then
 // dropped it on the move's IN_MOVE_SELF, so, depending on which came
@@ -192,7 +192,7 @@ func TestProbeTouchChmodNoReload(t *testing.T) {
 // and an edit of pkg2/tool.fake was never loaded. The watch of a folder
 // that moves away ends at its Rename event; its new name is watched
 // afresh.
-func TestProbeRenamedFolderTopWatched(t *testing.T) {
+func TestRenamedFolderTopWatched(t *testing.T) {
 	env := newEnv(t, "", func(dir string) {
 		writeFake(t, filepath.Join(dir, "pkg0", "tool.fake"), fakeSpec{ID: "org.test.pkg", Version: "1.0.0", Tools: []string{"t0"}})
 	})
@@ -213,13 +213,13 @@ func TestProbeRenamedFolderTopWatched(t *testing.T) {
 	}
 }
 
-// TestProbeStagedInstallWatched: an installer that builds a package in a
+// TestStagedInstallWatched: an installer that builds a package in a
 // hidden folder and renames it into place (plugins/.pkg.tmp → plugins/pkg)
 // left pkg watched under the hidden name, whose events are ignored, or not
 // watched at all (the watch added for .pkg.tmp was found again for pkg):
 // edits of the installed package were never loaded. Hidden folders are
 // not watched, and a folder's watch ends when it is renamed.
-func TestProbeStagedInstallWatched(t *testing.T) {
+func TestStagedInstallWatched(t *testing.T) {
 	env := newEnv(t, "", nil)
 	stage := filepath.Join(env.dir, ".pkg.tmp")
 	writeFake(t, filepath.Join(stage, "tool.fake"), fakeSpec{ID: "org.test.staged", Version: "1.0.0", Tools: []string{"s1"}})
@@ -237,14 +237,14 @@ func TestProbeStagedInstallWatched(t *testing.T) {
 	})
 }
 
-// TestProbeEditorTemporariesIgnored: the temporaries of common editors
+// TestEditorTemporariesIgnored: the temporaries of common editors
 // other than vim's swap and backup files — emacs's auto-save #x.js#,
 // JetBrains' safe-write x.js___jb_tmp___ and x.js___jb_old___, vim's
 // 4913 (the file it makes to see whether it may write in the folder) —
 // were not among the ignored editor temporaries: each save in a provider
 // folder said at Info that they are files no loader takes, and a refresh
 // said so of those at the top of a plugin folder.
-func TestProbeEditorTemporariesIgnored(t *testing.T) {
+func TestEditorTemporariesIgnored(t *testing.T) {
 	temps := []string{"#tool.fake#", "tool.fake___jb_tmp___", "tool.fake___jb_old___", "4913"}
 	var logs testutil.SyncBuffer
 	env := newEnvWith(t, "watch: false\n", func(dir string) {

@@ -131,7 +131,7 @@ def target(params, ctx):
     return {"ok": True}
 `
 
-// TestProbeSDKParity (no defect) guards the parity of the Python and the
+// TestSDKParity (no defect) guards the parity of the Python and the
 // TypeScript SDK for the failures a tool author meets most: a space read of
 // a missing object, a nested call the provider may not make, a space it may
 // not read or write, a nested call of no tool, a handler raising a
@@ -139,7 +139,7 @@ def target(params, ctx):
 // exception, and a result holding bytes or an integer past uint64. Each
 // gives the same ToolError code in both, and the host-made messages are
 // the same but for the provider's and the tool's names.
-func TestProbeSDKParity(t *testing.T) {
+func TestSDKParity(t *testing.T) {
 	rt := newRuntime(t, nil)
 	jsrt := js.New(js.Options{})
 	t.Cleanup(func() { _ = jsrt.Close() })
@@ -202,14 +202,14 @@ func TestProbeSDKParity(t *testing.T) {
 	}
 }
 
-// TestProbeCompleteOptionsChecked: ctx.ai.complete converted its options
+// TestCompleteOptionsChecked: ctx.ai.complete converted its options
 // with int() and float() before the host saw them, so max_tokens=3.7 asked
 // for 3 tokens, max_tokens="100" and True for 100 and 1, and
 // temperature="hot" raised a bare ValueError; a falsy system or model of
 // another type (0) was dropped. JS refuses such options and the host's
 // ai_complete check (InvalidParams naming the option) exists for exactly
 // this: the options now reach it as given.
-func TestProbeCompleteOptionsChecked(t *testing.T) {
+func TestCompleteOptionsChecked(t *testing.T) {
 	h := newHost(t, newRuntime(t, nil))
 	loadTool(t, h, "opts.py", `
 from aios_sdk import ToolError, tool
@@ -258,13 +258,13 @@ async def opts(params, ctx):
 	}
 }
 
-// TestProbeBytesStringArg: docs/python.md says a string argument given as
+// TestBytesStringArg: docs/python.md says a string argument given as
 // another type, bytes or a number, raises ToolError InvalidParams naming
 // it. A bytes one raised TypeError "bytes (bytes) at $.host.args.space is
 // not JSON serializable", naming the SDK's envelope rather than the
 // argument; it is InvalidParams naming the operation and the argument now,
 // as a number is.
-func TestProbeBytesStringArg(t *testing.T) {
+func TestBytesStringArg(t *testing.T) {
 	h := newHost(t, newRuntime(t, nil))
 	loadTool(t, h, "b.py", `
 from aios_sdk import ToolError, tool
@@ -301,14 +301,14 @@ async def b(params, ctx):
 	}
 }
 
-// TestProbeContextCallInfo: the Python ctx had no parent id (JS has
+// TestContextCallInfo: the Python ctx had no parent id (JS has
 // ctx.call.parentId, the Go guest c.ParentID; the host sends it) and an
 // undocumented ctx.deadline holding the frame's RFC 3339 text with
 // nanoseconds, which datetime.fromisoformat of Python before 3.11 cannot
 // read. ctx.parent_id is the calling call's id ("" at the top) and
 // ctx.deadline the deadline in seconds since the epoch, as time.time()
 // counts (JS's ctx.call.deadline is in milliseconds), or None.
-func TestProbeContextCallInfo(t *testing.T) {
+func TestContextCallInfo(t *testing.T) {
 	h := newHost(t, newRuntime(t, nil))
 	loadTool(t, h, "info.py", `
 import time
@@ -340,12 +340,12 @@ async def outer(params, ctx):
 	}
 }
 
-// TestProbeBytesResultSaysWhatToDo: a Python result holding bytes was
+// TestBytesResultSaysWhatToDo: a Python result holding bytes was
 // refused as "not JSON: bytes (bytes) at $.b" and nothing more, where the
 // JS SDK says what to do instead (store it with ctx.spaces.write and
 // return the ObjectId, or encode it as base64); it says so too now, over
 // either wire format.
-func TestProbeBytesResultSaysWhatToDo(t *testing.T) {
+func TestBytesResultSaysWhatToDo(t *testing.T) {
 	for _, w := range []string{"msgpack", "json"} {
 		t.Run(w, func(t *testing.T) {
 			h := newHost(t, newRuntime(t, func(c *python.Config) { c.Wire = w }))
@@ -361,12 +361,12 @@ def b(params, ctx):
 	}
 }
 
-// TestProbeDeprecationNote: @tool had no deprecation= (since, message,
+// TestDeprecationNote: @tool had no deprecation= (since, message,
 // replacement), which the ABI, the registry, the native and Go guest SDKs
 // carry and the host returns to callers: a Python author could say only
 // deprecated=True, never what to use instead. It is taken now, as in JS;
 // given, it sets deprecated.
-func TestProbeDeprecationNote(t *testing.T) {
+func TestDeprecationNote(t *testing.T) {
 	h := newHost(t, newRuntime(t, nil))
 	p := loadTool(t, h, "dep.py", `
 from aios_sdk import tool
@@ -381,12 +381,12 @@ def old(params, ctx):
 	}
 }
 
-// TestProbeDeadlineFromContext: a Provider called directly (embedding,
+// TestDeadlineFromContext: a Provider called directly (embedding,
 // without the host's pipeline) with the deadline on its context alone ran
 // the call to that deadline, but ctx.deadline was None: the frame carried
 // call.Deadline only. (JS's ctx.call.deadline is the context's then.) The
 // frame carries the deadline the call runs to.
-func TestProbeDeadlineFromContext(t *testing.T) {
+func TestDeadlineFromContext(t *testing.T) {
 	rt := newRuntime(t, nil)
 	p, err := rt.Load(context.Background(), abi.Source{Path: writeTool(t, "dl.py", `
 from aios_sdk import tool

@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-// TestProbeWindowsDiskFullIsErrFull: a Put that finds the disk full is
+// TestWindowsDiskFullIsErrFull: a Put that finds the disk full is
 // ErrFull (TestPutDiskFullIsErrFull), but only ENOSPC and EDQUOT were
 // recognised, which Windows never returns (its syscall package invents
 // them): a full disk there is ERROR_DISK_FULL or ERROR_HANDLE_DISK_FULL,
 // and was a host error. (Vetted with GOOS=windows; the tests do not run
 // on Windows here.)
-func TestProbeWindowsDiskFullIsErrFull(t *testing.T) {
+func TestWindowsDiskFullIsErrFull(t *testing.T) {
 	for _, errno := range []syscall.Errno{112, 39} { // ERROR_DISK_FULL, ERROR_HANDLE_DISK_FULL
 		err := putError("docs", 12, "write object", &fs.PathError{Op: "write", Path: `C:\data\spaces\.tmp\put-1`, Err: errno})
 		if !errors.Is(err, ErrFull) {

@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestProbeErrorDataLeftOutSaysSo: an *Error whose Data encoding/json
+// TestErrorDataLeftOutSaysSo: an *Error whose Data encoding/json
 // refuses too (NaN, a channel) reached the caller without it and without a
 // word; the JS and Python SDKs add "(its data was left out: why)" to the
 // message, and so does the Go guest SDK now.
-func TestProbeErrorDataLeftOutSaysSo(t *testing.T) {
+func TestErrorDataLeftOutSaysSo(t *testing.T) {
 	probeTool(t, "probe-errnan", func() {
 		Handle(Tool{Name: "probe-errnan"}, func(c *Call, p any) (any, error) {
 			return nil, &Error{Code: Conflict, Message: "taken", Data: map[string]any{"f": math.NaN()}}

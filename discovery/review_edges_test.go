@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// TestProbeRedirectDefaultPortSameOrigin: a remote adapter's redirects
+// TestRedirectDefaultPortSameOrigin: a remote adapter's redirects
 // are followed within the request's origin (TestRemoteCallRedirectOffOrigin),
 // but the origin was compared as the URL's host text, so a redirect from
 // https://a.example/rpc to https://a.example:443/v2/rpc — the same origin,
 // its default port written out — was refused as "another origin" (the MCP
 // bridge, whose rule this is, makes default ports explicit). Another
 // port, scheme or host is still refused.
-func TestProbeRedirectDefaultPortSameOrigin(t *testing.T) {
+func TestRedirectDefaultPortSameOrigin(t *testing.T) {
 	check := sameOriginRedirects(&http.Client{}, "org.test.redir").CheckRedirect
 	for _, tc := range []struct {
 		from, to string
