@@ -148,10 +148,21 @@ func (c *Client) callConn(ctx context.Context, id string, body []byte) (*Respons
 	if err != nil {
 		return nil, fmt.Errorf("writing to %s: %w", c.conn.RemoteAddr(), err)
 	}
+	if testHookBeforeWait != nil {
+		testHookBeforeWait(c)
+	}
 	select {
 	case r := <-ch:
 		return r, nil
 	case <-c.done:
+		// A server that answers and then closes (one shutting down):
+		// the answer came before the end, and select picks either
+		// when both are there by the time it runs.
+		select {
+		case r := <-ch:
+			return r, nil
+		default:
+		}
 		c.pmu.Lock()
 		err := c.readErr
 		c.pmu.Unlock()
@@ -160,6 +171,10 @@ func (c *Client) callConn(ctx context.Context, id string, body []byte) (*Respons
 		return nil, ctx.Err()
 	}
 }
+
+// testHookBeforeWait runs after a request is written on a connection,
+// before the wait for its answer (tests).
+var testHookBeforeWait func(c *Client)
 
 func (c *Client) readLoop() {
 	r := bufio.NewReaderSize(c.conn, 64<<10)

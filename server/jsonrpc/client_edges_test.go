@@ -104,3 +104,36 @@ func TestRemoteAnswerDecodeBudget(t *testing.T) {
 		t.Errorf("socket: %v", err)
 	}
 }
+
+// TestAnswerThenCloseIsAnswered: a server that answers a request and then
+// closes the connection (one shutting down answers its calls Cancelled,
+// then closes) gave the caller "the server closed the connection" when
+// its answer and the end were both in by the time the caller waited for
+// them: select picked either (server TestShutdownCancelSaysWhy failed so
+// once in a clean-clone run). The answer counts.
+func TestAnswerThenCloseIsAnswered(t *testing.T) {
+	testHookBeforeWait = func(c *Client) { <-c.done } // the answer and the end both in
+	defer func() { testHookBeforeWait = nil }()
+	for i := range 40 {
+		cs, ss := net.Pipe()
+		go func() {
+			r := bufio.NewReader(ss)
+			line, err := r.ReadBytes('\n')
+			if err != nil {
+				ss.Close()
+				return
+			}
+			var req Request
+			_ = json.Unmarshal(line, &req)
+			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": "bye"})
+			_, _ = ss.Write(append(b, '\n'))
+			ss.Close()
+		}()
+		c := NewConnClient(cs)
+		var got string
+		if err := c.Call(context.Background(), "m", nil, &got); err != nil || got != "bye" {
+			t.Fatalf("call %d: %q, %v; want the answer sent before the close", i, got, err)
+		}
+		c.Close()
+	}
+}
