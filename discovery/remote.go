@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/origin"
 	"github.com/aios-host/aios-host/internal/redact"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 	"github.com/aios-host/aios-host/trust"
@@ -292,7 +293,7 @@ func sameOriginRedirects(hc *http.Client, id string) *http.Client {
 	own := *hc
 	next := hc.CheckRedirect
 	own.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if from := via[0].URL; !sameOrigin(req.URL, from) {
+		if from := via[0].URL; !origin.Same(req.URL, from) {
 			return fmt.Errorf("remote adapter %s redirected %s to %s://%s, another origin: refused (the host follows an adapter's redirects within the origin of its card's endpoints only; put the URL it redirects to in the card)",
 				id, from.Redacted(), req.URL.Scheme, req.URL.Host)
 		}
@@ -305,22 +306,6 @@ func sameOriginRedirects(hc *http.Client, id string) *http.Client {
 		return nil
 	}
 	return &own
-}
-
-// sameOrigin says whether u has origin's scheme, host and port, default
-// ports made explicit (as the MCP bridge's sameOrigin: https://a and
-// https://a:443 are one origin).
-func sameOrigin(u, origin *url.URL) bool {
-	port := func(u *url.URL) string {
-		if p := u.Port(); p != "" {
-			return p
-		}
-		if strings.EqualFold(u.Scheme, "https") {
-			return "443"
-		}
-		return "80"
-	}
-	return strings.EqualFold(u.Scheme, origin.Scheme) && strings.EqualFold(u.Hostname(), origin.Hostname()) && port(u) == port(origin)
 }
 
 // HealthURL is the URL StartHealth probes ("" when the card names none).

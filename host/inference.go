@@ -17,6 +17,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/origin"
 	"github.com/aios-host/aios-host/internal/ratelimit"
 )
 
@@ -51,7 +52,7 @@ func newInferenceClient(c config.Inference, hc *http.Client) *inferenceClient {
 	own := *hc
 	next := hc.CheckRedirect
 	own.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if from := via[0].URL; req.URL.Scheme != from.Scheme || req.URL.Host != from.Host {
+		if from := via[0].URL; !origin.Same(req.URL, from) { // (https://a and https://a:443 are one)
 			return &offOriginRedirect{to: req.URL.Redacted()}
 		}
 		if next != nil {

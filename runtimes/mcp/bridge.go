@@ -16,6 +16,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/origin"
 )
 
 // Version is the client version the bridge announces to MCP servers.
@@ -260,13 +261,13 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 		hc := *base
 		// Every response body is checked (budget.go) before the go-sdk
 		// reads it. The token goes to the server's origin only.
-		origin, _ := url.Parse(s.cfg.URL) // checked by normalize
-		hc.Transport = &budgetTransport{base: &bearerTransport{base: rt, token: tok, origin: origin}, budget: s.budget()}
+		home, _ := url.Parse(s.cfg.URL) // checked by normalize
+		hc.Transport = &budgetTransport{base: &bearerTransport{base: rt, token: tok, origin: home}, budget: s.budget()}
 		hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 			// A redirect to another origin would reach a host the tools'
 			// Network grant does not name (and the bridge's token was
 			// meant for this one): refused.
-			if !sameOrigin(req.URL, origin) {
+			if !origin.Same(req.URL, home) {
 				return fmt.Errorf("mcp server %s redirected the bridge to %s://%s, another origin than its url %s; the bridge follows redirects within the url's origin only (configure the url it redirects to)",
 					s.name, req.URL.Scheme, req.URL.Host, s.cfg.URL)
 			}
@@ -352,30 +353,12 @@ type bearerTransport struct {
 }
 
 func (t *bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if t.token == "" || !sameOrigin(r.URL, t.origin) {
+	if t.token == "" || !origin.Same(r.URL, t.origin) {
 		return t.base.RoundTrip(r)
 	}
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+t.token)
 	return t.base.RoundTrip(r)
-}
-
-// sameOrigin says whether u has origin's scheme, host and port (default
-// ports made explicit).
-func sameOrigin(u, origin *url.URL) bool {
-	if u == nil || origin == nil {
-		return false
-	}
-	port := func(u *url.URL) string {
-		if p := u.Port(); p != "" {
-			return p
-		}
-		if strings.EqualFold(u.Scheme, "https") {
-			return "443"
-		}
-		return "80"
-	}
-	return strings.EqualFold(u.Scheme, origin.Scheme) && strings.EqualFold(u.Hostname(), origin.Hostname()) && port(u) == port(origin)
 }
 
 // logWriter turns a stdio server's stderr into debug log lines, and keeps
