@@ -254,18 +254,8 @@ func Open(path string, opts Options) (*Writer, error) {
 	opts.setDefaults()
 	// Folders made here (a new data folder, audit-sessions) are synced
 	// in their parents, as the file in its folder below.
-	var made []string
-	for d := filepath.Dir(path); d != filepath.Dir(d); d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		made = append(made, d)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := fsperm.MkdirAll(filepath.Dir(path), 0o700, syncDir); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
-	}
-	for _, d := range made {
-		syncDir(filepath.Dir(d))
 	}
 	_, statErr := os.Lstat(path)
 	// O_APPEND: a log cut under the host (logrotate's copytruncate) gets
@@ -1185,14 +1175,9 @@ func (w *Writer) continueIn(flag int) error {
 	return nil
 }
 
-// syncDir fsyncs a directory so a rename or create in it is durable. A
-// variable for the tests.
-var syncDir = func(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-}
+// syncDir fsyncs a directory so a rename or create in it is durable
+// (fsperm.SyncDir). A variable for the tests.
+var syncDir = fsperm.SyncDir
 
 // fail records the first I/O error (I/O goroutine and syncer).
 func (w *Writer) fail(err error) {

@@ -16,8 +16,9 @@
 // Capability checks (ReadSpace/WriteSpace) are the host's job; this package
 // only guarantees that no id or space name can reach outside the root.
 //
-// space imports only the standard library; it must never import host,
-// registry, runtimes or cmd.
+// space imports only the standard library and internal/fsperm (itself
+// standard library only); it must never import host, registry, runtimes or
+// cmd.
 package space
 
 import (
@@ -37,6 +38,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/fsperm"
 )
 
 // IDPrefix starts every ObjectId.
@@ -144,15 +147,11 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("space: root %q: %w", dir, err)
 	}
-	made, err := mkdirs(filepath.Join(abs, tmpDir))
-	if err != nil {
-		return nil, fmt.Errorf("space: create root %q: %w", abs, err)
-	}
 	// A root made here is synced in its parent (and the folders made
 	// above it in theirs): the objects fsynced under it could otherwise
 	// be lost with its entry in a crash.
-	for _, d := range made {
-		syncDir(filepath.Dir(d))
+	if err := fsperm.MkdirAll(filepath.Join(abs, tmpDir), 0o700, syncDir); err != nil {
+		return nil, fmt.Errorf("space: create root %q: %w", abs, err)
 	}
 	s := &Store{root: abs, maxBytes: DefaultMaxObjectBytes}
 	for _, o := range opts {
@@ -298,12 +297,10 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	stored := false
 	defer func() { release(stored) }()
 	// A folder made here (the space's, the fan-out one) is synced in its
-	// parent once the object is stored: fsyncing the fan-out folder alone
-	// left the folders' own entries, and so the object, to be lost in a
-	// crash.
+	// parent: fsyncing the fan-out folder alone left the folders' own
+	// entries, and so the object, to be lost in a crash.
 	dir := filepath.Dir(p)
-	made, err := mkdirs(dir)
-	if err != nil {
+	if err := fsperm.MkdirAll(dir, 0o700, syncDir); err != nil {
 		return "", putError(space, len(data), "", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Join(s.root, tmpDir), "put-*")
@@ -339,11 +336,9 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	// the MkdirAll above and here: make it again.
 	err = os.Rename(tmpName, p)
 	for try := 0; err != nil && errors.Is(err, fs.ErrNotExist) && try < 8; try++ {
-		m, mkErr := mkdirs(dir)
-		if mkErr != nil {
+		if fsperm.MkdirAll(dir, 0o700, syncDir) != nil {
 			break
 		}
-		made = append(made, m...)
 		err = os.Rename(tmpName, p)
 	}
 	if err != nil {
@@ -358,25 +353,7 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	ok = true
 	stored = true
 	syncDir(dir)
-	for i := len(made) - 1; i >= 0; i-- {
-		syncDir(filepath.Dir(made[i]))
-	}
 	return id, nil
-}
-
-// mkdirs makes the folder dir (a fan-out folder) and those missing above
-// it (the space's), and returns those it found missing, the deepest first.
-func mkdirs(dir string) (made []string, err error) {
-	if st, err := os.Stat(dir); err == nil && st.IsDir() {
-		return nil, nil
-	}
-	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		made = append(made, d)
-	}
-	return made, os.MkdirAll(dir, 0o700)
 }
 
 // writeTemp writes data to a Put's temporary file and fsyncs it. A
@@ -541,15 +518,9 @@ func holds(p string, data []byte) bool {
 	return true
 }
 
-// syncDir makes a rename or a removal in dir durable. Errors are
-// ignored: some file systems do not support fsync on directories, and the
-// object itself is already synced. A variable for the tests.
-var syncDir = func(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
-}
+// syncDir makes a rename, a removal or a folder made in dir durable
+// (fsperm.SyncDir). A variable for the tests.
+var syncDir = fsperm.SyncDir
 
 // Get returns the content of object id in space. It re-hashes the content and
 // returns ErrCorrupt when it does not match id.

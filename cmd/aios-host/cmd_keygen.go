@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/fsperm"
 	"github.com/aios-host/aios-host/trust"
 )
 
@@ -51,24 +52,11 @@ leaves a jwks.json that holds private.pem's public key (then run keygen
 	if err != nil {
 		return c.fail(err)
 	}
-	// The folders made here are synced in their parents (after the key
-	// files are written, below): the key files' renames were made
-	// durable in a folder whose own entry was not.
-	var made []string
-	for d := filepath.Clean(*out); d != filepath.Dir(d); d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); !errors.Is(err, os.ErrNotExist) {
-			break
-		}
-		made = append(made, d)
-	}
-	if err := os.MkdirAll(*out, 0o700); err != nil {
+	// The folders made here are synced in their parents: the key files'
+	// renames were made durable in a folder whose own entry was not.
+	if err := fsperm.MkdirAll(*out, 0o700, syncDir); err != nil {
 		return c.fail(err)
 	}
-	defer func() {
-		for _, d := range made {
-			syncDir(filepath.Dir(d))
-		}
-	}()
 	privPath, jwksPath := filepath.Join(*out, "private.pem"), filepath.Join(*out, "jwks.json")
 	// Both paths are looked at before either file is written: a folder
 	// at jwks.json was found only after private.pem had been replaced.
@@ -135,15 +123,9 @@ func jwksWith(path string, add []byte) []byte {
 	return append(out, '\n')
 }
 
-// syncDir fsyncs a folder so that a rename in it is durable; errors are
-// ignored (some file systems cannot fsync a folder). A variable for the
-// tests.
-var syncDir = func(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
-}
+// syncDir fsyncs a folder so that a rename in it is durable
+// (fsperm.SyncDir). A variable for the tests.
+var syncDir = fsperm.SyncDir
 
 // replaceFileStep is called after each rename of replaceFile (a test's
 // look at the files between two renames).
