@@ -525,30 +525,12 @@ func (w *deadlineWriter) Write(p []byte) (int, error) {
 	return writeProgress(w.ResponseWriter, p, w.timeout)
 }
 
-// progressChunk is how much of a write goes out under one deadline.
-const progressChunk = 32 << 10
-
-// writeProgress writes p to w progressChunk bytes at a time, each under
-// a write deadline of timeout (none when 0) from when it starts: a write
-// fails when it makes no progress for timeout, not when it takes longer
-// than that in all (a large result to a slow but steady reader: the
-// go-sdk writes one as one event, TestSlowReaderGetsWholeResult).
+// writeProgress writes p to w under a write deadline of timeout (none
+// when 0) renewed every wire.ProgressChunk: a large result to a slow but
+// steady reader is not cut off (the go-sdk writes one as one event,
+// TestSlowReaderGetsWholeResult).
 func writeProgress(w http.ResponseWriter, p []byte, timeout time.Duration) (n int, err error) {
-	if timeout <= 0 {
-		return w.Write(p)
-	}
-	rc := http.NewResponseController(w)
-	for len(p) > 0 {
-		c := min(len(p), progressChunk)
-		_ = rc.SetWriteDeadline(time.Now().Add(timeout))
-		m, err := w.Write(p[:c])
-		n += m
-		if err != nil {
-			return n, err
-		}
-		p = p[c:]
-	}
-	return n, nil
+	return wire.WriteProgress(w, http.NewResponseController(w).SetWriteDeadline, p, timeout)
 }
 
 func (w *deadlineWriter) FlushError() error {

@@ -15,6 +15,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
 
@@ -74,31 +75,17 @@ func (s *Server) bounded(next http.Handler) http.Handler {
 	})
 }
 
-// progressChunk is how much of an answer is written under one deadline.
-const progressChunk = 32 << 10
-
-// progressWriter writes an answer progressChunk bytes at a time, each
-// under a write deadline of timeout from when it starts: an answer is
-// given up when it makes no progress for timeout, not when it takes
-// longer than that in all (a large answer to a slow but steady reader).
+// progressWriter writes an answer under a write deadline of timeout
+// renewed every wire.ProgressChunk: an answer is given up when it makes
+// no progress for timeout, not when it takes longer than that in all (a
+// large answer to a slow but steady reader).
 type progressWriter struct {
 	http.ResponseWriter
 	timeout time.Duration
 }
 
 func (w *progressWriter) Write(p []byte) (n int, err error) {
-	rc := http.NewResponseController(w.ResponseWriter)
-	for len(p) > 0 {
-		c := min(len(p), progressChunk)
-		_ = rc.SetWriteDeadline(time.Now().Add(w.timeout))
-		m, err := w.ResponseWriter.Write(p[:c])
-		n += m
-		if err != nil {
-			return n, err
-		}
-		p = p[c:]
-	}
-	return n, nil
+	return wire.WriteProgress(w.ResponseWriter, http.NewResponseController(w.ResponseWriter).SetWriteDeadline, p, w.timeout)
 }
 
 func (w *progressWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
 
@@ -134,17 +135,10 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 	write := func(b []byte) error {
 		wmu.Lock()
 		defer wmu.Unlock()
-		// Each progressChunk under a deadline of its own: a peer that
-		// stops reading is dropped, not one reading a large answer
+		// Each wire.ProgressChunk under a deadline of its own: a peer
+		// that stops reading is dropped, not one reading a large answer
 		// slowly.
-		b = append(b, '\n')
-		var err error
-		for len(b) > 0 && err == nil {
-			c := min(len(b), progressChunk)
-			_ = conn.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
-			_, err = conn.Write(b[:c])
-			b = b[c:]
-		}
+		_, err := wire.WriteProgress(conn, conn.SetWriteDeadline, append(b, '\n'), s.cfg.WriteTimeout)
 		if err != nil {
 			conn.Close() // a peer that does not read is dropped
 		}
