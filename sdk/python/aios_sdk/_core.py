@@ -431,6 +431,10 @@ class Done:
         return self.value
         yield  # pragma: no cover - makes this a generator
 
+    def wait(self):
+        """The value, as HostOp.wait gives one (for plain, non-async tools)."""
+        return self.value
+
 
 def _object_from(value):
     value = value or {}
