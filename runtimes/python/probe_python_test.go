@@ -1,7 +1,11 @@
 package python_test
 
 import (
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
 )
 
 // docs/python.md: "ctx (every method returns an awaitable; in a plain def
@@ -30,4 +34,37 @@ def ok(params):
 		t.Fatalf("logwait returned %#v, want {r: None}", got)
 	}
 	stillServes(t, h, "logwait")
+}
+
+// A tool that closes every descriptor (a careless "daemonize" helper) takes
+// the worker's protocol pipe with it. The host read the end of the pipe,
+// killed the still-running worker without saying why, and reported the
+// resulting SIGKILL as "signal: killed (killed: the memory or CPU limit may
+// have been reached)": a limit had nothing to do with it. The worker is now
+// given a moment to end by itself, and if it does not, it is killed with
+// the reason.
+func TestProbeClosedPipeNotBlamedOnLimits(t *testing.T) {
+	h := newHost(t, newRuntime(t, nil))
+	loadTool(t, h, "closeall.py", `import os, time
+from aios_sdk import tool
+
+@tool
+def closeall(params):
+    for fd in range(64):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    time.sleep(30)
+
+@tool
+def ok(params):
+    return {"ok": True}
+`)
+	_, err := call(h, "closeall", map[string]any{}, 20*time.Second)
+	wantCode(t, err, abi.ProviderCrashed, "closeall.py", "closed")
+	if strings.Contains(err.Error(), "memory or CPU limit") {
+		t.Fatalf("a closed pipe blamed on the limits: %v", err)
+	}
+	stillServes(t, h, "closeall")
 }

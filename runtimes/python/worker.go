@@ -827,8 +827,8 @@ func (w *worker) call(ctx context.Context, call *abi.ToolCall, env abi.Env) (v a
 				continue
 			case errors.As(err, &pe):
 				w.kill("protocol violation: " + pe.msg)
-			default: // EOF or a closed pipe: the worker is gone
-				w.killAll()
+			default: // EOF or a closed pipe
+				w.endOfOutput()
 			}
 			<-w.dead
 			return nil, w.crashed(call), true
@@ -869,6 +869,27 @@ func (w *worker) endCall() {
 	w.mu.Unlock()
 	if exited {
 		_ = w.out.Close()
+	}
+}
+
+// outputGrace is how long a worker whose output reached its end during a
+// call has to end by itself before it is killed.
+const outputGrace = time.Second
+
+// endOfOutput handles the end of the worker's output during a call. A
+// worker that is ending closes it on its way out: its own exit status (or
+// the signal that ended it) is what the call reports. One that lives on
+// closed the pipe itself (a tool closing descriptors it does not own) and
+// is killed saying so; before, it was killed without a reason and the
+// SIGKILL blamed on the memory or CPU limit
+// (TestProbeClosedPipeNotBlamedOnLimits).
+func (w *worker) endOfOutput() {
+	t := time.NewTimer(outputGrace)
+	defer t.Stop()
+	select {
+	case <-w.dead:
+	case <-t.C:
+		w.kill("it closed the pipe it answers on during the call, and lived on (does the tool close file descriptors it did not open?)")
 	}
 }
 
