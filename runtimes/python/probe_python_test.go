@@ -1,11 +1,16 @@
 package python_test
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/python"
 )
 
 // docs/python.md: "ctx (every method returns an awaitable; in a plain def
@@ -67,4 +72,43 @@ def ok(params):
 		t.Fatalf("a closed pipe blamed on the limits: %v", err)
 	}
 	stillServes(t, h, "closeall")
+}
+
+// A worker that crashes is replaced in the background; when the replacement
+// could not start (the file now fails at import), a call waiting for the
+// pool's one worker was never told: it waited its whole deadline and got
+// "Timeout: waiting for a free python worker (all 1 of … busy …)", though
+// no worker was busy. The failed replacement wakes the waiters now, and the
+// call starts a worker itself and gets the load error at once.
+func TestProbeFailedReplacementWakesWaiters(t *testing.T) {
+	h := newHost(t, newRuntime(t, func(c *python.Config) { c.PoolSize = 1 }))
+	p := writeTool(t, "crashy.py", `import os
+from aios_sdk import tool
+
+if os.path.exists(os.path.join(os.path.dirname(__file__), "broken")):
+    raise RuntimeError("import fails from now on")
+
+@tool
+def ok(params):
+    return {"ok": True}
+
+@tool
+def die(params):
+    os._exit(9)
+`)
+	if _, err := h.LoadFile(context.Background(), p, host.ProviderMeta{Source: "crashy.py", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(p), "broken"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := call(h, "die", map[string]any{}, 0)
+	wantCode(t, err, abi.ProviderCrashed, "exit status 9")
+	// The replacement is starting (and will fail) while this call waits.
+	start := time.Now()
+	_, err = call(h, "ok", map[string]any{}, 4*time.Second)
+	wantCode(t, err, abi.Unavailable, "crashy.py:5", "import fails from now on")
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("the call waited %v for a worker that was not coming", d)
+	}
 }

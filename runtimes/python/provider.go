@@ -382,6 +382,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 				if extra {
 					p.extra--
 				}
+				p.wake() // a waiting call may start one now
 				p.mu.Unlock()
 				// A caller gone or out of time meanwhile is that, not a
 				// tool the host cannot serve.
@@ -480,7 +481,8 @@ func (p *Provider) reap() {
 	}
 }
 
-// wake lets nested calls waiting for a worker look again (p.mu held).
+// wake lets calls waiting for a worker look again (p.mu held): a spare
+// freed, or a worker that could not be started (the pool has room again).
 func (p *Provider) wake() {
 	close(p.freed)
 	p.freed = make(chan struct{})
@@ -559,6 +561,10 @@ func (p *Provider) discard(w *worker) {
 		if err != nil {
 			p.mu.Lock()
 			p.live--
+			// A call waiting for this worker starts one itself now (and
+			// gets the error): it waited its whole deadline and was told
+			// every worker was busy (TestProbeFailedReplacementWakesWaiters).
+			p.wake()
 			p.mu.Unlock()
 			if err != errClosed {
 				p.log.Error("python worker not replaced", "provider", p.reg.Provider.ID, "err", err)
