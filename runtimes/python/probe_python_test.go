@@ -2,6 +2,7 @@ package python_test
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,4 +112,37 @@ def die(params):
 	if d := time.Since(start); d > 3*time.Second {
 		t.Fatalf("the call waited %v for a worker that was not coming", d)
 	}
+}
+
+// A worker that ended between calls (a tool's thread calling os._exit after
+// the call, an alarm it set, a kill from outside) was replaced at the next
+// call without a word: how it ended was nowhere in the log (the JS runtime
+// warns "JS worker process ended"). It is logged as a warning now, with its
+// exit status and stderr.
+func TestProbeIdleWorkerDeathLogged(t *testing.T) {
+	h, capt := newCapturingHost(t, nil)
+	loadTool(t, h, "idleexit.py", `import os, threading, time
+from aios_sdk import tool
+
+@tool
+def later(params):
+    def run():
+        time.sleep(0.1)
+        print("leaving now", flush=True)
+        os._exit(5)
+    threading.Thread(target=run, daemon=True).start()
+    return {"ok": True}
+
+@tool
+def ok(params):
+    return {"ok": True}
+`)
+	if _, err := call(h, "later", map[string]any{}, 0); err != nil {
+		t.Fatal(err)
+	}
+	rec := capt.waitRecord(t, "python worker ended while idle", 10*time.Second)
+	if rec.level != slog.LevelWarn || !strings.Contains(rec.attrs["err"], "exit status 5") || !strings.Contains(rec.attrs["err"], "leaving now") {
+		t.Fatalf("idle death logged as %v %q", rec.level, rec.attrs)
+	}
+	stillServes(t, h, "the idle worker's death")
 }

@@ -412,6 +412,15 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 	}
 }
 
+// serves reports whether w is one of the provider's workers (registered,
+// not yet discarded).
+func (p *Provider) serves(w *worker) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, ok := p.workers[w]
+	return ok
+}
+
 // adopt adds a new worker to the provider's set (or stops it if the
 // provider was closed meanwhile).
 func (p *Provider) adopt(w *worker) (*worker, error) {

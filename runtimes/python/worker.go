@@ -547,12 +547,18 @@ func (w *worker) waitLoop() {
 	}
 	w.mu.Lock()
 	w.exited = true
-	reading := w.reading
+	reading, stopping := w.reading, w.stopping
 	w.mu.Unlock()
 	if !reading {
 		_ = w.out.Close()
 	} // else the call closes it when it stops reading
 	close(w.dead)
+	if !reading && !stopping && why == "" && w.p.serves(w) {
+		// No call reports it: a thread of a tool exiting after the call,
+		// an alarm it set, a kill from outside. It was replaced at the
+		// next call without a word (TestProbeIdleWorkerDeathLogged).
+		w.p.log.Warn("python worker ended while idle", "pid", w.pid, "err", w.deathMsg)
+	}
 }
 
 // kill kills the worker's process group, remembering why.
