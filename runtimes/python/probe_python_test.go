@@ -146,3 +146,50 @@ def ok(params):
 	}
 	stillServes(t, h, "the idle worker's death")
 }
+
+// A result or host-call argument that contains itself was "Circular
+// reference detected" without a path over JSON and "nested deeper than 512
+// levels …; return it flatter or as a string" over MessagePack (the
+// packer counts a cycle as nesting): two messages for one value, the second
+// with the wrong advice (docs/python.md: "the same value or message in
+// both"). Both now name the cycle and its path, as JS does ("cycle").
+func TestProbeCycleNamedAlike(t *testing.T) {
+	const src = `from aios_sdk import tool
+
+@tool
+def cycle(params):
+    l = [1]
+    l.append(l)
+    return {"l": l}
+
+@tool
+def shared(params):
+    # Shared, not cyclic: a value met twice is no cycle.
+    x = {"a": 1}
+    return {"p": [x, x], "q": x}
+
+@tool
+def argcycle(params, ctx):
+    d = {}
+    d["d"] = d
+    return ctx.call_tool("ok", {"x": [d]}).wait()
+
+@tool
+def ok(params):
+    return {"ok": True}
+`
+	for _, format := range []string{"msgpack", "json"} {
+		t.Run(format, func(t *testing.T) {
+			h := newHost(t, newRuntime(t, func(c *python.Config) { c.Wire = format }))
+			loadTool(t, h, "cyc.py", src)
+			_, err := call(h, "cycle", map[string]any{}, 0)
+			wantCode(t, err, abi.InvalidResult, "tool cycle returned a value that is not JSON: Circular reference detected (at $.l[1]: the value contains itself")
+			if _, err := call(h, "shared", map[string]any{}, 0); err != nil {
+				t.Fatalf("a shared value: %v", err)
+			}
+			_, err = call(h, "argcycle", map[string]any{}, 0)
+			wantCode(t, err, abi.ProviderError, "ValueError: call_tool arguments: Circular reference detected (at $.params.x[0].d: the value contains itself", "cyc.py:19")
+			stillServes(t, h, "cycles")
+		})
+	}
+}

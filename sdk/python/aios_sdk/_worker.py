@@ -348,6 +348,10 @@ class Worker:
         except UnicodeEncodeError as e:
             raise ValueError("%s arguments: %s" % (op.op, _surrogate_text(op.args, e))) from None
         except ValueError as e:
+            if "Circular reference" in str(e) or (self.mp is not None and "recursion" in str(e)):
+                cyc = _cycle_path(op.args, "$")
+                if cyc is not None:
+                    raise ValueError("%s arguments: %s" % (op.op, _CYCLE % cyc)) from None
             if self.mp is None or "recursion" not in str(e):
                 raise
             if _args_too_deep(op.args):
@@ -719,6 +723,10 @@ class Worker:
             self._error(cid, "InvalidResult", "tool %s returned a value too large to encode as JSON: out of memory (%s); a result is at most 64 MiB, and limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, _memory_limit()))
             return None
         except (TypeError, ValueError) as e:
+            cyc = _cycle_path(r) if "Circular reference" in str(e) else None
+            if cyc is not None:
+                self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, _CYCLE % cyc))
+                return None
             self._error(cid, "InvalidResult", _not_json_text(name, r, e))
             return None
         self._error(cid, err[0], "tool %s returned %d bytes of JSON, above the frame limit of %d bytes (64 MiB) between the python worker and the host; a result must also fit limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, err[1], MAX_FRAME))
@@ -780,7 +788,11 @@ class Worker:
         decimal); those are packed again by _pack_deep."""
         if isinstance(e, RecursionError) or (isinstance(e, ValueError) and "recursion" in str(e)):
             if _too_deep(r):
-                self._error(cid, "InvalidResult", _TOO_DEEP % name)
+                cyc = _cycle_path(r)
+                if cyc is not None:
+                    self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, _CYCLE % cyc))
+                else:
+                    self._error(cid, "InvalidResult", _TOO_DEEP % name)
                 return None
         bad = _not_json(r)
         if bad is not None:
@@ -1130,6 +1142,47 @@ def _args_too_deep(args):
     if isinstance(args, dict):
         return any(_too_deep(v) for v in args.values())
     return _too_deep(args)
+
+
+def _cycle_path(v, root="$"):
+    """The path of the first list or dict in v that holds itself (directly
+    or deeper), or None. json.dumps says only "Circular reference
+    detected", and the MessagePack packer counts a cycle as nesting past
+    its limit: both formats now name the cycle and where it is. Each
+    container is walked once (a value shared in many places is not walked
+    again), and a path is spelt out only for the cycle found (v may be
+    nested 100 000 levels deep). Iterative."""
+    on_path, done = set(), set()
+    stack = [(v, None, False)]  # (value, (parent's node, key), leaving)
+    while stack:
+        x, node, leaving = stack.pop()
+        if leaving:
+            on_path.discard(id(x))
+            done.add(id(x))
+            continue
+        if isinstance(x, dict):
+            items = [(".%s" % (k,), y) for k, y in x.items()]
+        elif isinstance(x, (list, tuple)):
+            items = enumerate(x)
+        else:
+            continue
+        if id(x) in on_path:
+            parts = []
+            while node is not None:
+                node, k = node
+                parts.append(k if isinstance(k, str) else "[%d]" % k)
+            return root + "".join(reversed(parts))
+        if id(x) in done:
+            continue
+        on_path.add(id(x))
+        stack.append((x, node, True))
+        for k, y in reversed(list(items)):
+            if isinstance(y, (dict, list, tuple)):
+                stack.append((y, (node, k), False))
+    return None
+
+
+_CYCLE = "Circular reference detected (at %s: the value contains itself; JSON cannot carry cycles)"
 
 
 def _too_deep(v):
