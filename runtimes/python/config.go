@@ -15,7 +15,7 @@ import (
 //	    interpreter: /usr/bin/python3   # default: python3 from PATH
 //	    pool_size: 4                    # workers per provider
 //	    memory_mb: 512                  # RLIMIT_AS per worker
-//	    cpu_seconds: 600                # RLIMIT_CPU per worker (its lifetime)
+//	    cpu_seconds: 600                # RLIMIT_CPU per worker (its lifetime; replaced between calls at half)
 //	    max_processes: 128              # tasks (processes and threads) of a worker's tree, in its cgroup
 //	    cpus: 1                         # CPU of a worker's tree, in its cgroup (cores; 0: no limit)
 //	    startup_timeout: 10s            # start + import + register

@@ -193,3 +193,29 @@ def ok(params):
 		})
 	}
 }
+
+// cpu_seconds is RLIMIT_CPU over a worker's whole life, so a worker that
+// served enough ordinary calls was killed by SIGXCPU in the middle of the
+// next one, whichever it was: a busy host saw innocent calls fail with
+// ProviderCrashed every cpu_seconds of CPU. A worker is now replaced between
+// calls once it has used half of its CPU limit.
+func TestProbeCPULimitSparesInnocentCalls(t *testing.T) {
+	h := newHost(t, newRuntime(t, func(c *python.Config) { c.PoolSize = 1; c.CPUSeconds = 1 }))
+	loadTool(t, h, "burn.py", `import os, time
+from aios_sdk import tool
+
+@tool
+def burn(params):
+    t = time.process_time()
+    while time.process_time() - t < 0.3:
+        pass
+    return {"pid": os.getpid(), "cpu": time.process_time()}
+`)
+	for i := range 9 {
+		got, err := call(h, "burn", map[string]any{}, 20*time.Second)
+		t.Logf("burn %d: %v", i, got)
+		if err != nil {
+			t.Fatalf("call %d (0.3 s of CPU each, cpu_seconds 1): %v", i, err)
+		}
+	}
+}

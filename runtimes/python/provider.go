@@ -318,7 +318,11 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 			if p.failures.Load() != 0 {
 				p.failures.Store(0)
 			}
-			p.release(w)
+			if w.worn(time.Now()) {
+				p.recycle(w)
+			} else {
+				p.release(w)
+			}
 		}
 		// A worker that died before it could read the call: the call
 		// never ran, so another worker serves it (once).
@@ -540,12 +544,36 @@ func (p *Provider) discard(w *worker) {
 		return
 	}
 	p.mu.Unlock()
-	// The replacement takes over w's place in live. Close waits for it.
+	p.replace(backoff(n))
+}
+
+// recycle replaces a worker that has used half of its CPU limit
+// (worker.worn) after a call it served: it ends when told (stdin closed)
+// and a new one takes its place, without counting as a failure.
+func (p *Provider) recycle(w *worker) {
+	p.mu.Lock()
+	if _, ok := p.workers[w]; !ok || p.closed || w.extra {
+		if ok && w.extra && !p.closed {
+			p.retire(w) // a spare is not replaced
+		}
+		p.mu.Unlock()
+		w.stop(time.Second)
+		return
+	}
+	delete(p.workers, w)
+	p.mu.Unlock()
+	w.stop(time.Second)
+	p.replace(0)
+}
+
+// replace starts, after delay, a worker that takes over the place in live
+// of one dropped from the set. Close waits for it.
+func (p *Provider) replace(delay time.Duration) {
 	p.bg.Add(1)
 	go func() {
 		defer p.bg.Done()
 		select {
-		case <-time.After(backoff(n)):
+		case <-time.After(delay):
 		case <-p.closing:
 		}
 		var nw *worker

@@ -2,6 +2,7 @@ package python
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -98,6 +99,11 @@ type worker struct {
 	// host_result in the same order on the two channels.
 	broker   *os.File
 	brokerMu sync.Mutex
+
+	// cpuLimit is the worker's RLIMIT_CPU (0: none), which counts its
+	// whole life; cpuCheck when worn next reads the CPU it has used.
+	cpuLimit time.Duration
+	cpuCheck time.Time
 
 	mu        sync.Mutex
 	cur       *inflight
@@ -199,6 +205,9 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 		errDone: make(chan struct{}),
 
 		hostSlots: hostop.NewSlots(),
+	}
+	if l := p.rt.Layers(); !l.Disabled && l.Rlimits && cfg.CPUSeconds > 0 {
+		w.cpuLimit = time.Duration(cfg.CPUSeconds) * time.Second
 	}
 	pid := ps.Pid
 	w.errBudget = linebudget.New(stderrLinesPerSecond, func(n int) {
@@ -559,6 +568,48 @@ func (w *worker) waitLoop() {
 		// next call without a word (TestProbeIdleWorkerDeathLogged).
 		w.p.log.Warn("python worker ended while idle", "pid", w.pid, "err", w.deathMsg)
 	}
+}
+
+// worn reports, after a call, whether the worker has used half of its CPU
+// limit. RLIMIT_CPU counts a worker's whole life: a worker that served
+// enough calls was killed in the middle of the next one, whichever it was
+// (TestProbeCPULimitSparesInnocentCalls). The CPU is read at most every
+// eighth of the limit (and every second), so a worker found under half
+// has used at most five eighths of it (one core, the default cpus) when
+// its next call starts.
+func (w *worker) worn(now time.Time) bool {
+	if w.cpuLimit == 0 || now.Before(w.cpuCheck) {
+		return false
+	}
+	w.cpuCheck = now.Add(min(w.cpuLimit/8, time.Second))
+	used, ok := processCPU(w.pid)
+	return ok && used >= w.cpuLimit/2
+}
+
+// processCPU is the CPU time (user and system, all threads) process pid
+// has used, from /proc/PID/stat; ok is false where it cannot be read.
+func processCPU(pid int) (time.Duration, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	// The fields after the command name (in parentheses, which may hold
+	// anything): state is the 3rd field of the line, utime the 14th,
+	// stime the 15th, in clock ticks (USER_HZ, 100 on Linux).
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, false
+	}
+	ut, err1 := strconv.ParseUint(f[11], 10, 64)
+	st, err2 := strconv.ParseUint(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(ut+st) * (time.Second / 100), true
 }
 
 // kill kills the worker's process group, remembering why.
