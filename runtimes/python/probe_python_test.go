@@ -219,3 +219,43 @@ def burn(params):
 		}
 	}
 }
+
+// Cancelling a call kills its worker, and each such kill counted as a
+// failure in a row for the replacement's backoff (0, 50 ms, … 5 s): after a
+// few cancelled calls (a client that gives up, an MCP cancel) the next call
+// of a healthy tool waited seconds for its worker. A cancellation is the
+// caller's doing, not the tool's: its replacement starts at once.
+func TestProbeCancelsDoNotBackOff(t *testing.T) {
+	h, capt := newCapturingHost(t, nil)
+	loadTool(t, h, "sl.py", `import time
+from aios_sdk import tool
+
+@tool
+def slow(params, ctx):
+    ctx.log("slow started")
+    time.sleep(30)
+
+@tool
+def ok(params):
+    return {"ok": True}
+`)
+	for i := range 8 {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := h.Call(ctx, &abi.ToolCall{Caller: "tester", Tool: "slow", Params: map[string]any{}, Deadline: time.Now().Add(60 * time.Second)})
+			done <- err
+		}()
+		for n := 0; len(capt.records("slow started")) <= i; n++ {
+			if n == 3000 {
+				t.Fatalf("call %d never started", i)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+		wantCode(t, <-done, abi.Cancelled, "the call was cancelled; python worker")
+	}
+	if _, err := call(h, "ok", map[string]any{}, 2*time.Second); err != nil {
+		t.Fatalf("after 8 cancelled calls: %v", err)
+	}
+}

@@ -312,7 +312,11 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 			return nil, err
 		}
 		v, err, broken := w.call(ctx, call, env)
-		if broken {
+		if broken && abi.CodeOf(err) == abi.Cancelled {
+			// The caller's doing, not the tool's: no backoff
+			// (TestProbeCancelsDoNotBackOff).
+			p.drop(w, false)
+		} else if broken {
 			p.discard(w)
 		} else {
 			if p.failures.Load() != 0 {
@@ -521,9 +525,17 @@ func backoff(n int32) time.Duration {
 
 // discard drops a dead or killed worker and starts a replacement in the
 // background, after a backoff that grows with failures in a row.
-func (p *Provider) discard(w *worker) {
+func (p *Provider) discard(w *worker) { p.drop(w, true) }
+
+// drop is discard; a worker dropped without failing (killed because its
+// caller cancelled) is replaced at once and leaves the failures in a row
+// as they were.
+func (p *Provider) drop(w *worker, failed bool) {
 	killGroup(w.pid)
-	n := p.failures.Add(1)
+	n := p.failures.Load()
+	if failed {
+		n = p.failures.Add(1)
+	}
 	p.mu.Lock()
 	if _, ok := p.workers[w]; !ok {
 		p.mu.Unlock()
@@ -544,7 +556,11 @@ func (p *Provider) discard(w *worker) {
 		return
 	}
 	p.mu.Unlock()
-	p.replace(backoff(n))
+	delay := time.Duration(0)
+	if failed {
+		delay = backoff(n)
+	}
+	p.replace(delay)
 }
 
 // recycle replaces a worker that has used half of its CPU limit
