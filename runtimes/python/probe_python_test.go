@@ -259,3 +259,29 @@ def ok(params):
 		t.Fatalf("after 8 cancelled calls: %v", err)
 	}
 }
+
+// A call that waited for the pool while its worker was being replaced
+// (after crashes, with backoff) was told "all 1 of … busy;
+// runtimes.python.pool_size", pointing at the pool size when no worker was
+// busy: it now says how many are being started in place of ones that ended.
+func TestProbePoolWaitSaysReplacing(t *testing.T) {
+	h := newHost(t, newRuntime(t, func(c *python.Config) { c.PoolSize = 1 }))
+	loadTool(t, h, "dies.py", `import os
+from aios_sdk import tool
+
+@tool
+def die(params):
+    os._exit(3)
+
+@tool
+def ok(params):
+    return {"ok": True}
+`)
+	// Six crashes in a row: the next replacement waits backoff(6) = 800 ms.
+	for range 6 {
+		_, err := call(h, "die", map[string]any{}, 20*time.Second)
+		wantCode(t, err, abi.ProviderCrashed, "exit status 3")
+	}
+	_, err := call(h, "ok", map[string]any{}, 300*time.Millisecond)
+	wantCode(t, err, abi.Timeout, "waiting for a free python worker", "1 being started in place of a worker that ended")
+}

@@ -64,6 +64,9 @@ type Provider struct {
 	// of the provider's own tools (see acquire); between such calls
 	// they wait in spares.
 	extra int
+	// replacing counts the workers being started (or waiting out their
+	// backoff) in place of ones that ended (replace).
+	replacing int
 	// freed is closed (and replaced, by wake) when an extra worker goes or
 	// becomes spare, so that nested calls waiting for a worker look again.
 	freed chan struct{}
@@ -414,7 +417,16 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 		case <-freed:
 		case <-ctx.Done():
 			te := abi.AsToolError(ctx.Err(), abi.Timeout)
-			te.Message = fmt.Sprintf("tool %s: waiting for a free python worker (all %d of %s busy; runtimes.python.pool_size): %s", call.Tool, p.size, p.reg.Provider.ID, te.Message)
+			p.mu.Lock()
+			replacing := p.replacing
+			p.mu.Unlock()
+			state := fmt.Sprintf("all %d of %s busy", p.size, p.reg.Provider.ID)
+			if replacing > 0 {
+				// Not busy: a pool size would not help
+				// (TestProbePoolWaitSaysReplacing).
+				state = fmt.Sprintf("of the %d of %s, %d being started in place of a worker that ended (see the log), the rest busy", p.size, p.reg.Provider.ID, replacing)
+			}
+			te.Message = fmt.Sprintf("tool %s: waiting for a free python worker (%s; runtimes.python.pool_size): %s", call.Tool, state, te.Message)
 			return nil, te
 		}
 	}
@@ -586,8 +598,16 @@ func (p *Provider) recycle(w *worker) {
 // of one dropped from the set. Close waits for it.
 func (p *Provider) replace(delay time.Duration) {
 	p.bg.Add(1)
+	p.mu.Lock()
+	p.replacing++
+	p.mu.Unlock()
 	go func() {
 		defer p.bg.Done()
+		defer func() {
+			p.mu.Lock()
+			p.replacing--
+			p.mu.Unlock()
+		}()
 		select {
 		case <-time.After(delay):
 		case <-p.closing:
