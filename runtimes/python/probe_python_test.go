@@ -285,3 +285,53 @@ def ok(params):
 	_, err := call(h, "ok", map[string]any{}, 300*time.Millisecond)
 	wantCode(t, err, abi.Timeout, "waiting for a free python worker", "1 being started in place of a worker that ended")
 }
+
+// A plain def tool that runs async code on an event loop of its own
+// (asyncio.run, the usual bridge from sync to async code, or a loop in an
+// executor thread) could not await ctx there: "RuntimeError: Task got bad
+// yield: <aios_sdk._core.HostOp object at 0x…>". On a loop that is not the
+// worker's, an awaited ctx operation now makes its round trip directly, as
+// .wait() does.
+func TestProbeCtxOnOwnEventLoop(t *testing.T) {
+	h := newHost(t, newRuntime(t, nil))
+	loadTool(t, h, "ownloop.py", `import asyncio, concurrent.futures
+from aios_sdk import Capability, provider, tool
+
+provider(capabilities=[Capability.CallTool("ok")])
+
+@tool
+def syncrun(params, ctx):
+    async def main():
+        await asyncio.sleep(0.01)
+        a, b = await asyncio.gather(ctx.call_tool("ok", {}), ctx.call_tool("ok", {}))
+        await ctx.log("on my own loop")
+        return {"a": a, "b": b}
+    return asyncio.run(main())
+
+@tool
+async def inthread(params, ctx):
+    await asyncio.sleep(0)  # on the worker's asyncio loop
+    async def one():
+        return await ctx.call_tool("ok", {})
+    def work():
+        return asyncio.run(one())
+    with concurrent.futures.ThreadPoolExecutor(1) as ex:
+        return await asyncio.get_running_loop().run_in_executor(ex, work)
+
+@tool
+def ok(params):
+    return {"ok": True}
+`)
+	got, err := call(h, "syncrun", map[string]any{}, 0)
+	if err != nil {
+		t.Fatalf("asyncio.run in a plain tool: %v", err)
+	}
+	if m, _ := got.(map[string]any); m == nil || m["a"] == nil || m["b"] == nil {
+		t.Fatalf("syncrun returned %#v", got)
+	}
+	got, err = call(h, "inthread", map[string]any{}, 0)
+	if m, _ := got.(map[string]any); err != nil || m["ok"] != true {
+		t.Fatalf("asyncio.run in an executor thread of an async tool: %#v, %v", got, err)
+	}
+	stillServes(t, h, "own event loops")
+}

@@ -8,6 +8,7 @@ awaitables the worker resolves over its pipe.
 import base64
 import calendar
 import re
+import sys
 import time
 
 __all__ = [
@@ -376,6 +377,13 @@ class Object(bytes):
         return self.decode(encoding, errors)
 
 
+def _running_loop():
+    """The asyncio loop running in this thread, or None (asyncio is not
+    imported unless a tool imported it)."""
+    aio = sys.modules.get("asyncio")
+    return aio._get_running_loop() if aio is not None else None
+
+
 class HostOp:
     """An awaitable host operation (space read, nested call, ...).
 
@@ -406,8 +414,16 @@ class HostOp:
 
     def __await__(self):
         self.started = True
-        if self.worker.in_asyncio:
-            value = yield from self.worker.host_future(self).__await__()
+        w = self.worker
+        loop = _running_loop()
+        if loop is not None and loop is not w.loop:
+            # An event loop of the tool's own (asyncio.run in a plain def
+            # tool, or in a thread): it cannot resolve this op (it failed
+            # with "Task got bad yield"); the round trip is made here, as
+            # .wait() makes it, holding up that loop meanwhile.
+            value = w.host_roundtrip(self)
+        elif w.in_asyncio:
+            value = yield from w.host_future(self).__await__()
         else:
             value = yield self
         return self.convert(value) if self.convert is not None else value
