@@ -335,3 +335,68 @@ def ok(params):
 	}
 	stillServes(t, h, "own event loops")
 }
+
+// A MemoryError leaves the worker serving ("the worker lives on"), right for
+// one oversized allocation; but when the memory is held (a module-level
+// cache that grows with every call), every later call that allocates
+// failed with MemoryError for the worker's whole life, whichever tool it
+// was. A worker that still holds half of its memory limit after a
+// MemoryError is now replaced after that call.
+func TestProbeMemoryErrorWithHeldMemoryReplaces(t *testing.T) {
+	h := newHost(t, newRuntime(t, func(c *python.Config) { c.PoolSize = 1; c.MemoryMB = 256 }))
+	loadTool(t, h, "leak.py", `import os
+from aios_sdk import tool
+cache = []
+token = os.urandom(8).hex()  # which worker
+
+@tool
+def which(params):
+    return token
+
+@tool
+def leak(params):
+    cache.append(bytearray(40 << 20))
+    return {"n": len(cache)}
+
+@tool
+def work(params):
+    return {"n": len(bytearray(60 << 20))}
+
+@tool
+def huge(params):
+    return {"n": len(bytearray(1 << 30))}
+`)
+	which := func() any {
+		t.Helper()
+		v, err := call(h, "which", map[string]any{}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	// One oversized allocation: the worker lives on (its memory is free).
+	first := which()
+	_, err := call(h, "huge", map[string]any{}, 0)
+	wantCode(t, err, abi.ProviderError, "MemoryError in tool huge")
+	if w := which(); w != first {
+		t.Fatalf("worker %v replaced by %v after one oversized allocation", first, w)
+	}
+	var failed bool
+	for i := 0; i < 10 && !failed; i++ {
+		_, err := call(h, "leak", map[string]any{}, 0)
+		if err != nil {
+			wantCode(t, err, abi.ProviderError, "MemoryError in tool leak")
+			failed = true
+		}
+	}
+	if !failed {
+		t.Fatal("400 MiB held within a 256 MiB limit without a MemoryError")
+	}
+	if _, err := call(h, "work", map[string]any{}, 0); err != nil {
+		t.Fatalf("after a MemoryError with the memory held: %v", err)
+	}
+	got, err := call(h, "leak", map[string]any{}, 0)
+	if m, _ := got.(map[string]any); err != nil || m["n"] != int64(1) {
+		t.Fatalf("leak on a fresh worker: %#v, %v", got, err)
+	}
+}

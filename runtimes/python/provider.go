@@ -325,7 +325,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 			if p.failures.Load() != 0 {
 				p.failures.Store(0)
 			}
-			if w.worn(time.Now()) {
+			if w.worn(time.Now()) || w.memoryHeld(err) {
 				p.recycle(w)
 			} else {
 				p.release(w)
@@ -575,9 +575,10 @@ func (p *Provider) drop(w *worker, failed bool) {
 	p.replace(delay)
 }
 
-// recycle replaces a worker that has used half of its CPU limit
-// (worker.worn) after a call it served: it ends when told (stdin closed)
-// and a new one takes its place, without counting as a failure.
+// recycle replaces a worker after a call it served, one that has used
+// half of its CPU limit (worker.worn) or holds half of its memory limit
+// after a MemoryError (worker.memoryHeld): it ends when told (stdin
+// closed) and a new one takes its place, without counting as a failure.
 func (p *Provider) recycle(w *worker) {
 	p.mu.Lock()
 	if _, ok := p.workers[w]; !ok || p.closed || w.extra {

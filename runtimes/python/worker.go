@@ -104,6 +104,8 @@ type worker struct {
 	// whole life; cpuCheck when worn next reads the CPU it has used.
 	cpuLimit time.Duration
 	cpuCheck time.Time
+	// memLimit is its RLIMIT_AS in bytes (0: none).
+	memLimit uint64
 
 	mu        sync.Mutex
 	cur       *inflight
@@ -208,6 +210,9 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 	}
 	if l := p.rt.Layers(); !l.Disabled && l.Rlimits && cfg.CPUSeconds > 0 {
 		w.cpuLimit = time.Duration(cfg.CPUSeconds) * time.Second
+	}
+	if l := p.rt.Layers(); !l.Disabled && l.Rlimits && cfg.MemoryMB > 0 {
+		w.memLimit = uint64(cfg.MemoryMB) << 20
 	}
 	pid := ps.Pid
 	w.errBudget = linebudget.New(stderrLinesPerSecond, func(n int) {
@@ -584,6 +589,29 @@ func (w *worker) worn(now time.Time) bool {
 	w.cpuCheck = now.Add(min(w.cpuLimit/8, time.Second))
 	used, ok := processCPU(w.pid)
 	return ok && used >= w.cpuLimit/2
+}
+
+// memoryHeld reports, after a call that failed with err, whether it was a
+// MemoryError (the SDK's "MemoryError in tool …") while the worker still
+// holds half of its memory limit: memory kept from call to call (a cache
+// that grows), so that every later call that allocates would fail too
+// (TestProbeMemoryErrorWithHeldMemoryReplaces). After one oversized
+// allocation the memory is free again and the worker lives on.
+func (w *worker) memoryHeld(err error) bool {
+	te, ok := err.(*abi.ToolError)
+	if !ok || w.memLimit == 0 || te.Code != abi.ProviderError || !strings.HasPrefix(te.Message, "MemoryError in tool ") {
+		return false
+	}
+	b, rerr := os.ReadFile("/proc/" + strconv.Itoa(w.pid) + "/statm")
+	if rerr != nil {
+		return false
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return false
+	}
+	pages, perr := strconv.ParseUint(f[0], 10, 64) // the size of its address space, which RLIMIT_AS bounds
+	return perr == nil && pages*uint64(os.Getpagesize()) >= w.memLimit/2
 }
 
 // processCPU is the CPU time (user and system, all threads) process pid
