@@ -400,3 +400,23 @@ def huge(params):
 		t.Fatalf("leak on a fresh worker: %#v, %v", got, err)
 	}
 }
+
+// A worker killed by its CPU limit in the middle of a call was reported as
+// "signal: killed (killed: the memory or CPU limit may have been reached)":
+// a guess, though the host knows the CPU time the worker used when it
+// reaps it. It now says the CPU limit was reached, and names the setting.
+func TestProbeCPULimitKillNamed(t *testing.T) {
+	h := newHost(t, newRuntime(t, func(c *python.Config) { c.PoolSize = 1; c.CPUSeconds = 1 }))
+	loadTool(t, h, "spin.py", `from aios_sdk import tool
+
+@tool
+def spin(params):
+    while True:
+        pass
+`)
+	_, err := call(h, "spin", map[string]any{}, 20*time.Second)
+	wantCode(t, err, abi.ProviderCrashed, "spin.py", "its CPU limit was reached", "runtimes.python.cpu_seconds")
+	if strings.Contains(err.Error(), "memory") {
+		t.Fatalf("a CPU limit kill blamed on memory too: %v", err)
+	}
+}

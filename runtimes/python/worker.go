@@ -549,7 +549,12 @@ func (w *worker) waitLoop() {
 	if why != "" {
 		msg = fmt.Sprintf("python worker (pid %d) of %s was killed: %s", w.pid, filepath.Base(w.p.path), why)
 	} else if strings.Contains(state, "signal: killed") || strings.Contains(state, "cpu time") {
-		msg += " (killed: the memory or CPU limit may have been reached)"
+		if w.cpuLimit > 0 && st != nil && st.UserTime()+st.SystemTime() >= w.cpuLimit {
+			// The host knows: it was a guess (TestProbeCPULimitKillNamed).
+			msg += fmt.Sprintf(" (its CPU limit was reached: %s of CPU, runtimes.python.cpu_seconds)", w.cpuLimit)
+		} else {
+			msg += " (killed: the memory or CPU limit may have been reached)"
+		}
 	}
 	w.deathMsg = msg + w.stderrNote()
 	w.logBudget.Flush()
