@@ -420,3 +420,63 @@ def spin(params):
 		t.Fatalf("a CPU limit kill blamed on memory too: %v", err)
 	}
 }
+
+// A result whose own methods raise while it is encoded (a dict or list
+// subclass whose items() or __iter__ fails: a lazy proxy of some library)
+// ended the worker: ProviderCrashed "exit status 1; stderr: Traceback …",
+// though "a failure never ends the worker". It is InvalidResult naming the
+// exception now, in both wire formats, and the worker lives on; a
+// ToolError's data that raises so is left out, as data that is not JSON is.
+func TestProbeResultEncodingRaises(t *testing.T) {
+	const src = `import os
+from aios_sdk import ToolError, tool
+token = os.urandom(8).hex()
+
+class D(dict):
+    def items(self):
+        raise RuntimeError("boom items")
+    def keys(self):
+        raise RuntimeError("boom keys")
+    def __iter__(self):
+        raise RuntimeError("boom iter")
+
+class L(list):
+    def __iter__(self):
+        raise RuntimeError("boom list")
+
+@tool
+def d(params):
+    return {"x": D(a=1)}
+
+@tool
+def l(params):
+    return {"x": L([1, 2])}
+
+@tool
+def e(params):
+    raise ToolError(ToolError.NotFound, "no such thing", D(a=1))
+
+@tool
+def which(params):
+    return token
+`
+	for _, format := range []string{"msgpack", "json"} {
+		t.Run(format, func(t *testing.T) {
+			h := newHost(t, newRuntime(t, func(c *python.Config) { c.Wire = format; c.PoolSize = 1 }))
+			loadTool(t, h, "weird.py", src)
+			before, err := call(h, "which", map[string]any{}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = call(h, "d", map[string]any{}, 0)
+			wantCode(t, err, abi.InvalidResult, "tool d returned a value that could not be encoded: RuntimeError: boom")
+			_, err = call(h, "l", map[string]any{}, 0)
+			wantCode(t, err, abi.InvalidResult, "tool l returned a value that could not be encoded: RuntimeError: boom list")
+			_, err = call(h, "e", map[string]any{}, 0)
+			wantCode(t, err, abi.NotFound, "no such thing (its data was left out: boom")
+			if after, err := call(h, "which", map[string]any{}, 0); err != nil || after != before {
+				t.Fatalf("worker %v, then %v (%v): it did not live on", before, after, err)
+			}
+		})
+	}
+}

@@ -597,7 +597,7 @@ class Worker:
             if self.mp is None and _too_deep(data):
                 raise ValueError("nested deeper than %d levels" % MAX_DEPTH)
             self.write(env)
-        except (TypeError, ValueError, OverflowError, RecursionError, ToolError) as e:
+        except Exception as e:  # also the data's own methods raising (TestProbeResultEncodingRaises)
             del err["data"]
             err["message"] = "%s (its data was left out: %s)" % (message, _error_text(e)[:500])
             self.write(env)
@@ -675,10 +675,24 @@ class Worker:
                 msg += " (at %s)" % where
             self._error(cid, "ProviderError", msg)
             return
-        if self.mp is not None:
-            data = self._encode_result_msgpack(cid, name, r)
-        else:
-            data = self._encode_result(cid, name, r)
+        try:
+            if self.mp is not None:
+                data = self._encode_result_msgpack(cid, name, r)
+            else:
+                data = self._encode_result(cid, name, r)
+        except Exception as e:
+            # The value's own methods raised while it was encoded (a dict
+            # or list subclass whose items() or __iter__ fails): the
+            # call's InvalidResult; it ended the worker
+            # (TestProbeResultEncodingRaises).
+            if self.mp is not None:
+                self.pack_result = self.mp.Packer(use_bin_type=True).pack
+            try:
+                what = "%s: %s" % (type(e).__name__, e)
+            except Exception:
+                what = type(e).__name__
+            self._error(cid, "InvalidResult", "tool %s returned a value that could not be encoded: %s" % (name, what))
+            return
         if data is not None:
             self._write_frame(data)
 
