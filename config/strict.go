@@ -306,8 +306,15 @@ func (w *walker) merge(v *yaml.Node, t reflect.Type, path string, via *yaml.Node
 }
 
 // duration refuses a duration string that time.ParseDuration would
-// truncate ("1.5ns" is 1ns). Other bad durations are left to Decode.
+// truncate ("1.5ns" is 1ns). Other bad durations are left to Decode. A
+// bare 0, which the docs offer for "the default" and which needs no unit
+// (time.ParseDuration reads "0"), is decoded as the zero duration: yaml.v3
+// takes a duration from a string only.
 func (w *walker) duration(n *yaml.Node, path string, via *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" && n.Value == "0" {
+		n.Tag = "!!str"
+		return
+	}
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
 		return
 	}

@@ -1,0 +1,45 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestProbeDurationZero: example.yaml documents "flush_delay: ... (0 =
+// 1ms)", and the server and discovery sections say "leave it out, or 0,
+// for the default", but a bare 0 was refused ("cannot unmarshal !!int `0`
+// into time.Duration"): yaml.v3 takes a duration from a string only. 0 is
+// the zero duration (as time.ParseDuration reads "0"); other bare numbers
+// stay refused, a unit being needed.
+func TestProbeDurationZero(t *testing.T) {
+	c, err := Parse([]byte("audit:\n  flush_delay: 0\n"), "c.yaml")
+	if err != nil {
+		t.Fatalf("flush_delay: 0: %v", err)
+	}
+	if c.Audit.FlushDelay != 0 {
+		t.Errorf("flush_delay = %v, want 0", c.Audit.FlushDelay)
+	}
+	// In a section decoded by its owner too.
+	c, err = Parse([]byte("discovery:\n  debounce: 0\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Debounce time.Duration `yaml:"debounce"`
+	}
+	d.Debounce = time.Hour
+	if err := c.Decode(c.Discovery, "discovery", &d); err != nil || d.Debounce != 0 {
+		t.Errorf("discovery.debounce: 0: %v, %v", d.Debounce, err)
+	}
+	// Zero stays refused where a positive duration is needed, by validation.
+	_, err = Parse([]byte("limits:\n  default_deadline: 0\n"), "c.yaml")
+	if err == nil || !strings.Contains(err.Error(), "c.yaml:2: limits.default_deadline: must be a positive duration") {
+		t.Errorf("default_deadline: 0: %v", err)
+	}
+	// A number without a unit is still refused.
+	_, err = Parse([]byte("limits:\n  default_deadline: 30\n"), "c.yaml")
+	if err == nil || !strings.Contains(err.Error(), "c.yaml:2: limits.default_deadline: cannot unmarshal !!int `30`") {
+		t.Errorf("default_deadline: 30: %v", err)
+	}
+}
