@@ -183,6 +183,13 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	if c.Socket == "" {
 		c.Socket = DefaultSocket(cfg)
 	}
+	// "~/" is the home folder, as in the other paths of the file (data,
+	// plugins): a socket: ~/aios.sock made a folder named "~".
+	c.Socket = config.ExpandHome(c.Socket)
+	c.SigningKey = config.ExpandHome(c.SigningKey)
+	for i := range c.Tokens {
+		c.Tokens[i].TokenFile = config.ExpandHome(c.Tokens[i].TokenFile)
+	}
 	for uid := range c.UIDs {
 		if _, err := strconv.ParseUint(uid, 10, 32); err != nil {
 			p := config.JoinKey("server.uids", uid)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,5 +24,21 @@ func TestProbeConfigErrorsNameFileLine(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%q:\n got %v\nwant %s…", tc.doc, err, tc.want)
 		}
+	}
+}
+
+// TestProbeConfigHomePaths: "~/" in server.socket, server.signing_key and
+// server.tokens[].token_file was taken literally: `socket: ~/aios.sock`
+// made a folder named "~" in the working directory and listened there,
+// while data, plugins and discovery.dirs read "~/" as the home folder.
+func TestProbeConfigHomePaths(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	c, err := LoadConfig(mustParse(t, "server:\n  socket: ~/aios.sock\n  signing_key: ~/k.pem\n  tokens:\n    - {agent: cli, token_file: ~/tok}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Socket != filepath.Join(home, "aios.sock") || c.SigningKey != filepath.Join(home, "k.pem") || c.Tokens[0].TokenFile != filepath.Join(home, "tok") {
+		t.Errorf("socket %q, signing_key %q, token_file %q: want them in %s", c.Socket, c.SigningKey, c.Tokens[0].TokenFile, home)
 	}
 }
