@@ -106,6 +106,11 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		c.DesktopDirs = existing("/usr/share/applications", filepath.Join(home, ".local/share/applications"))
 	}
 	c.Dirs, c.DesktopDirs = expand(c.Dirs), expand(c.DesktopDirs)
+	// A key file's "~/" is the home folder too (it was taken from the
+	// config file's folder: <folder>/~/keys.json).
+	for i := range c.Keys {
+		c.Keys[i].JWKS = config.ExpandHome(c.Keys[i].JWKS)
+	}
 	return c, nil
 }
 
