@@ -1,6 +1,9 @@
 package config
 
 import (
+	"os"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -42,4 +45,33 @@ func TestProbeDurationZero(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "c.yaml:2: limits.default_deadline: cannot unmarshal !!int `30`") {
 		t.Errorf("default_deadline: 30: %v", err)
 	}
+}
+
+// TestProbeExampleNamesEveryKey: config/example.yaml "documents every key"
+// (README, package doc) but left out inference.api_key_header. Every key
+// of the file's schema (the sections kept as yaml.Node are their owners')
+// must appear in it.
+func TestProbeExampleNamesEveryKey(t *testing.T) {
+	b, err := os.ReadFile("example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[reflect.Type]bool{}
+	var walk func(ty reflect.Type, path string)
+	walk = func(ty reflect.Type, path string) {
+		for ty.Kind() == reflect.Pointer || ty.Kind() == reflect.Slice || ty.Kind() == reflect.Map {
+			ty = ty.Elem()
+		}
+		if ty.Kind() != reflect.Struct || ty == nodeType || seen[ty] {
+			return
+		}
+		seen[ty] = true
+		for name, f := range yamlFields(ty) {
+			if !regexp.MustCompile(`(?m)^[ #]*(- )?` + regexp.QuoteMeta(name) + `:|[{ ]` + regexp.QuoteMeta(name) + `:`).Match(b) {
+				t.Errorf("example.yaml does not name %s", join(path, name))
+			}
+			walk(f.Type, join(path, name))
+		}
+	}
+	walk(reflect.TypeOf(Config{}), "")
 }
