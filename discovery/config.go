@@ -2,8 +2,10 @@ package discovery
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -80,6 +82,28 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}{{"debounce", c.Debounce}, {"remote_refresh", c.RemoteRefresh}} {
 		if d.v < 0 {
 			return c, fmt.Errorf("%s: discovery.%s: %s is negative (leave it out, or 0, for the default)", where(cfg, "discovery."+d.key), d.key, d.v)
+		}
+	}
+	// A remote's URL, timeout and token are checked here, with the
+	// file's line: a missing or malformed url was only logged as a
+	// provider not loaded ("remote \"\": not an http(s) URL"), naming no
+	// line, and the host served on without it.
+	for i, r := range c.Remotes {
+		p := fmt.Sprintf("discovery.remotes[%d]", i)
+		u, err := url.Parse(strings.TrimRight(r.URL, "/"))
+		switch {
+		case r.URL == "":
+			return c, fmt.Errorf("%s: %s: no url: give the remote host's base URL, e.g. http://127.0.0.1:7702", where(cfg, p), p)
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+			shown := r.URL
+			if err == nil {
+				shown = u.Redacted()
+			}
+			return c, fmt.Errorf("%s: %s.url: %q is not an http(s) URL", where(cfg, p+".url"), p, shown)
+		case r.Timeout < 0:
+			return c, fmt.Errorf("%s: %s.timeout: %s is negative (leave it out, or 0, for the default 5s)", where(cfg, p+".timeout"), p, r.Timeout)
+		case r.Token != "" && r.TokenEnv != "":
+			return c, fmt.Errorf("%s: %s: give token or token_env, not both", where(cfg, p), p)
 		}
 	}
 	if c.Debounce <= 0 {
