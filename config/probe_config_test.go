@@ -4,9 +4,12 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/trust"
 )
 
 // TestProbeDurationZero: example.yaml documents "flush_delay: ... (0 =
@@ -74,4 +77,25 @@ func TestProbeExampleNamesEveryKey(t *testing.T) {
 		}
 	}
 	walk(reflect.TypeOf(Config{}), "")
+}
+
+// TestProbeDiscoveryKeyTypo: a misspelt key in a discovery.keys entry
+// ({trust: Verified, jwsk: f}) was reported as "give exactly one of jwks
+// (file), jwks_url or jwk (inline)", which hides the typo; it is named,
+// with its line and a did-you-mean, as unknown keys are everywhere else.
+func TestProbeDiscoveryKeyTypo(t *testing.T) {
+	_, err := Parse([]byte("discovery:\n  keys:\n    - trust: Verified\n      jwsk: k.json\n"), "c.yaml")
+	want := `c.yaml:4: discovery.keys[0].jwsk: unknown key "jwsk", did you mean`
+	if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "exactly one") {
+		t.Errorf("err = %v, want %s…", err, want)
+	}
+}
+
+// TestProbeDiscoveryKeyFields: discoveryKeyFields are trust.KeyConfig's
+// keys.
+func TestProbeDiscoveryKeyFields(t *testing.T) {
+	got := sortedKeys(yamlFields(reflect.TypeOf(trust.KeyConfig{})))
+	if !slices.Equal(got, discoveryKeyFields) {
+		t.Errorf("trust.KeyConfig's keys %v, discoveryKeyFields %v", got, discoveryKeyFields)
+	}
 }
