@@ -99,3 +99,25 @@ func TestProbeDiscoveryKeyFields(t *testing.T) {
 		t.Errorf("trust.KeyConfig's keys %v, discoveryKeyFields %v", got, discoveryKeyFields)
 	}
 }
+
+// TestProbeDurationTooLong: a duration past 292 years ("9999999999h",
+// "300y" is no duration) was refused with "want a duration such as 30s,
+// 500ms or 2m", which it is; the error says it is too long.
+func TestProbeDurationTooLong(t *testing.T) {
+	for _, v := range []string{"9999999999h", "2562048h", "99999999999999999999ns", "1h9999999999999m"} {
+		_, err := Parse([]byte("limits:\n  max_deadline: "+v+"\n"), "c.yaml")
+		want := "c.yaml:2: limits.max_deadline: \"" + v + "\" is longer than the longest duration, 2562047h47m16.854775807s"
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %s…", v, err, want)
+		}
+	}
+	for _, v := range []string{"1d", "5 s", "s", "1.2.3s"} {
+		_, err := Parse([]byte("limits:\n  max_deadline: "+v+"\n"), "c.yaml")
+		if err == nil || !strings.Contains(err.Error(), "want a duration such as 30s") {
+			t.Errorf("%s: err = %v", v, err)
+		}
+	}
+	if c, err := Parse([]byte("limits:\n  max_deadline: 2562047h\n"), "c.yaml"); err != nil || c.Limits.MaxDeadline != 2562047*time.Hour {
+		t.Errorf("2562047h: %v", err)
+	}
+}

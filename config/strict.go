@@ -319,12 +319,20 @@ func (w *walker) duration(n *yaml.Node, path string, via *yaml.Node) {
 		return
 	}
 	if _, err := time.ParseDuration(n.Value); err != nil {
+		if durationSyntax.MatchString(n.Value) {
+			// Written right, but past what a duration holds: yaml.v3
+			// said "want a duration such as 30s", which it is.
+			w.bad(n, path, fmt.Sprintf("%q is longer than the longest duration, %s (about 292 years)", n.Value, time.Duration(1<<63-1)), via)
+		}
 		return
 	}
 	if !wholeNanoseconds(n.Value) {
 		w.bad(n, path, fmt.Sprintf("%q is not a whole number of nanoseconds", n.Value), via)
 	}
 }
+
+// durationSyntax matches what time.ParseDuration reads, whatever its size.
+var durationSyntax = regexp.MustCompile(`^[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:ns|us|\x{b5}s|\x{3bc}s|ms|s|m|h))+$`)
 
 var durationUnits = map[string]int64{
 	"ns": 1, "us": 1e3, "\u00b5s": 1e3, "\u03bcs": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9,
