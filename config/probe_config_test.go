@@ -121,3 +121,21 @@ func TestProbeDurationTooLong(t *testing.T) {
 		t.Errorf("2562047h: %v", err)
 	}
 }
+
+// TestProbeDuplicateKeyPath: a key given twice was reported under the
+// path of whatever value sat on the line of its second occurrence
+// ("c.yaml:2: limits.max_call_depth: mapping key \"limits\" already
+// defined at line 1"), or under none; it names the key given twice.
+func TestProbeDuplicateKeyPath(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"limits: {max_call_depth: 3}\nlimits: {max_call_depth: 4}\n", `c.yaml:2: limits: mapping key "limits" already defined at line 1`},
+		{"agents:\n  cli:\n    grants: [Inference]\n  cli:\n    grants: []\n", `c.yaml:4: agents.cli: mapping key "cli" already defined at line 2`},
+		{"providers:\n  org.a.b: {disabled: true}\n  org.a.b: {disabled: false}\n", `c.yaml:3: providers["org.a.b"]: mapping key "org.a.b" already defined at line 2`},
+		{"limits:\n  max_call_depth: 3\n  max_call_depth: 4\n", `c.yaml:3: limits.max_call_depth: mapping key "max_call_depth" already defined at line 2`},
+	} {
+		_, err := Parse([]byte(tc.doc), "c.yaml")
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%q:\n got %v\nwant %s", tc.doc, err, tc.want)
+		}
+	}
+}

@@ -467,7 +467,12 @@ func (w *walker) typeErrors(err error) error {
 			e.Line, _ = strconv.Atoi(m[1])
 			e.Msg = m[2] + typeHint(m[2])
 			match, onLine := w.valuePath(e.Line, e.Msg)
+			dup := w.duplicatePath(e.Msg)
 			switch {
+			case dup != "":
+				// The key given twice, not a value that happens to be on
+				// the line of its second one.
+				e.Path = dup
 			case match != "":
 				e.Path = match
 			case byLine[e.Line] != "":
@@ -479,6 +484,32 @@ func (w *walker) typeErrors(err error) error {
 		errs.add(e)
 	}
 	return errs.err()
+}
+
+var duplicateRE = regexp.MustCompile(`^mapping key "(.*)" already defined at line (\d+)$`)
+
+// duplicatePath is the key path of the key yaml.v3's message msg says is
+// given twice ("mapping key \"limits\" already defined at line 1"): the
+// path recorded for that key at its first line; "" when msg says
+// something else or no path fits.
+func (w *walker) duplicatePath(msg string) string {
+	m := duplicateRE.FindStringSubmatch(msg)
+	if m == nil {
+		return ""
+	}
+	line, _ := strconv.Atoi(m[2])
+	best := ""
+	for p, l := range w.lines {
+		if l != line {
+			continue
+		}
+		if p == m[1] || strings.HasSuffix(p, "."+m[1]) || strings.HasSuffix(p, "["+strconv.Quote(m[1])+"]") {
+			if best == "" || len(p) < len(best) || len(p) == len(best) && p < best {
+				best = p
+			}
+		}
+	}
+	return best
 }
 
 // typeHints say in the configuration's words what a value of a Go type
