@@ -1,0 +1,31 @@
+package mcp
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/aios-host/aios-host/config"
+)
+
+// TestProbeConfigEntryKeyLine: a negative connect_timeout (or any of four
+// other keys) was refused with "max_resources, connect_timeout,
+// reconnect_max, max_message_bytes and decode_budget must not be
+// negative", not saying which; and every error about one key of an
+// mcp.servers entry named the entry's line, not the key's.
+func TestProbeConfigEntryKeyLine(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"mcp:\n  servers:\n    x:\n      command: /bin/true\n      connect_timeout: -1s\n", "c.yaml:5: mcp.servers.x: connect_timeout must not be negative, got -1s"},
+		{"mcp:\n  servers:\n    x:\n      command: /bin/true\n      decode_budget: -3\n", "c.yaml:5: mcp.servers.x: decode_budget must not be negative, got -3"},
+		{"mcp:\n  servers:\n    x:\n      command: /bin/true\n      sandbox:\n        read: [/a, \"\"]\n", "c.yaml:6: mcp.servers.x: sandbox.read[1]: empty path"},
+		{"mcp:\n  servers:\n    x:\n      url: ftp://a\n", `c.yaml:4: mcp.servers.x: url "ftp://a"`},
+		{"mcp:\n  servers:\n    x: {}\n", "c.yaml:3: mcp.servers.x: needs a command"},
+	} {
+		cfg, err := config.Parse([]byte(tc.doc), "c.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadConfig(cfg); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q:\n got %v\nwant %s…", tc.doc, err, tc.want)
+		}
+	}
+}
