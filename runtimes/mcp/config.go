@@ -170,6 +170,10 @@ type section struct {
 	HTTP    yaml.Node               `yaml:"http"`
 	// Resources is mcpserver's (Space objects as resources).
 	Resources yaml.Node `yaml:"resources"`
+	// ToolsList is mcpserver's too (which exported tools tools/list
+	// shows). Every key of mcpserver.Config must be here, or the
+	// documented key is refused as unknown (TestProbeSectionKeysMatchServer).
+	ToolsList yaml.Node `yaml:"tools_list"`
 }
 
 var serverNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)

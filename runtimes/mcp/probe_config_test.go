@@ -1,10 +1,13 @@
 package mcp
 
 import (
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/mcpserver"
 )
 
 // TestProbeConfigEntryKeyLine: a negative connect_timeout (or any of four
@@ -27,5 +30,33 @@ func TestProbeConfigEntryKeyLine(t *testing.T) {
 		if _, err := LoadConfig(cfg); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%q:\n got %v\nwant %s…", tc.doc, err, tc.want)
 		}
+	}
+}
+
+// TestProbeSectionKeysMatchServer: mcp.tools_list (README: "tools_list:
+// callable … (or: all)"), a key of mcpserver's, was not in this package's
+// view of the mcp section, so every command that loads a host (run, list,
+// call, mcp) refused it: `unknown key "tools_list"`. The two views of the
+// section must name the same keys.
+func TestProbeSectionKeysMatchServer(t *testing.T) {
+	keys := func(ty reflect.Type) []string {
+		var out []string
+		for i := 0; i < ty.NumField(); i++ {
+			if name, _, _ := strings.Cut(ty.Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
+				out = append(out, name)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if a, b := keys(reflect.TypeOf(section{})), keys(reflect.TypeOf(mcpserver.Config{})); !slices.Equal(a, b) {
+		t.Errorf("runtimes/mcp reads the mcp keys %v, mcpserver %v", a, b)
+	}
+	cfg, err := config.Parse([]byte("mcp:\n  tools_list: all\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(cfg); err != nil {
+		t.Errorf("mcp.tools_list: all: %v", err)
 	}
 }
