@@ -189,8 +189,11 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	if h.JWKSURL != "" && h.JWKSFile != "" {
 		return c, bad("http.jwks_url", "give jwks_url or jwks_file, not both")
 	}
-	if h.ClockSkew < 0 || h.SessionTimeout < 0 {
-		return c, bad("http", "clock_skew and session_timeout must not be negative")
+	if h.ClockSkew < 0 {
+		return c, bad("http.clock_skew", "%s: must not be negative (0 for the default, %s)", h.ClockSkew, DefaultClockSkew)
+	}
+	if h.SessionTimeout < 0 {
+		return c, bad("http.session_timeout", "%s: must not be negative (0 for the default, %s)", h.SessionTimeout, DefaultSessionTimeout)
 	}
 	if h.MaxCallsPerSession < 0 {
 		return c, bad("http.max_calls_per_session", "%d: must be at least 1 (0 for the default, %d)", h.MaxCallsPerSession, DefaultMaxCallsPerSession)

@@ -31,3 +31,24 @@ func TestProbeConfigErrorsNameLine(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeConfigNegativeDurationNamed: a negative mcp.http.session_timeout
+// was refused as "mcp.http: clock_skew and session_timeout must not be
+// negative", naming neither the key given nor its line.
+func TestProbeConfigNegativeDurationNamed(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"mcp:\n  http:\n    session_timeout: -1m\n", "c.yaml:3: mcp.http.session_timeout: -1m0s: must not be negative"},
+		{"mcp:\n  http:\n    clock_skew: -1s\n", "c.yaml:3: mcp.http.clock_skew: -1s: must not be negative"},
+	} {
+		cfg, err := config.Parse([]byte(tc.doc), "c.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := AddDefaultAgent(cfg); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadConfig(cfg); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q:\n got %v\nwant %s…", tc.doc, err, tc.want)
+		}
+	}
+}
