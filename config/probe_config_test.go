@@ -139,3 +139,19 @@ func TestProbeDuplicateKeyPath(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeIntegerTooLarge: a count or size past its field's range
+// (max_call_depth: 9223372036854775808) was refused with "want a whole
+// number", which it is; the error says it is too large.
+func TestProbeIntegerTooLarge(t *testing.T) {
+	for _, v := range []string{"9223372036854775808", "0x8000000000000000", "9_223_372_036_854_775_808"} {
+		_, err := Parse([]byte("limits:\n  max_object_bytes: "+v+"\n"), "c.yaml")
+		want := "c.yaml:2: limits.max_object_bytes: " + v + " is too large (at most 9223372036854775807)"
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %s…", v, err, want)
+		}
+	}
+	if c, err := Parse([]byte("limits:\n  max_object_bytes: 9223372036854775807\n  max_call_depth: 0x10\n"), "c.yaml"); err != nil || c.Limits.MaxCallDepth != 16 {
+		t.Errorf("in range: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -257,6 +258,23 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 		// the smallest int64): refuse every float, 4.0 and 1e6 included.
 		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" {
 			w.bad(n, path, fmt.Sprintf("want an integer, got %s", n.Value), via)
+		}
+		// A whole number past the field's range was refused with "want a
+		// whole number", which it is.
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" {
+			v := strings.ReplaceAll(n.Value, "_", "")
+			var err error
+			var most string
+			if t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uintptr {
+				_, err = strconv.ParseUint(strings.TrimPrefix(v, "+"), 0, t.Bits())
+				most = strconv.FormatUint(1<<t.Bits()-1, 10)
+			} else {
+				_, err = strconv.ParseInt(v, 0, t.Bits())
+				most = strconv.FormatInt(1<<(t.Bits()-1)-1, 10)
+			}
+			if errors.Is(err, strconv.ErrRange) {
+				w.bad(n, path, fmt.Sprintf("%s is too large (at most %s)", n.Value, most), via)
+			}
 		}
 	}
 }
