@@ -113,11 +113,16 @@ func (c *cli) config() (*config.Config, error) {
 	} else {
 		cfg = config.Default()
 	}
+	// "~/" is the home folder, as in the file: the shell leaves the "~"
+	// of --data=~/x alone, and a folder named "~" was made.
 	if c.data != "" {
-		cfg.Data = c.data
+		cfg.Data = config.ExpandHome(c.data)
 	}
 	if len(c.plugins) > 0 {
-		cfg.Plugins = append([]string(nil), c.plugins...)
+		cfg.Plugins = make([]string, len(c.plugins))
+		for i, p := range c.plugins {
+			cfg.Plugins[i] = config.ExpandHome(p)
+		}
 	}
 	if c.engine != "" {
 		if err := setWasmEngine(cfg, c.engine); err != nil {

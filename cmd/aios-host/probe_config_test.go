@@ -35,3 +35,23 @@ func TestProbeConfigPathErrorsNameSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeFlagPathsExpandHome: --data=~/x, --plugins=~/p and
+// --socket=~/s.sock (the shell expands no "~" after "=") were taken
+// literally, making a folder named "~" in the working directory, while the
+// configuration file's "~/" is the home folder.
+func TestProbeFlagPathsExpandHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	c := &cli{data: "~/state", plugins: stringList{"~/plugins"}}
+	cfg, err := c.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Data != filepath.Join(home, "state") || cfg.Plugins[0] != filepath.Join(home, "plugins") {
+		t.Errorf("data %q, plugins %q: want them in %s", cfg.Data, cfg.Plugins, home)
+	}
+	if got := socketPath(cfg, "~/h.sock"); got != filepath.Join(home, "h.sock") {
+		t.Errorf("socket %q", got)
+	}
+}
