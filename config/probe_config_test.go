@@ -2,6 +2,7 @@ package config
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -153,5 +154,17 @@ func TestProbeIntegerTooLarge(t *testing.T) {
 	}
 	if c, err := Parse([]byte("limits:\n  max_object_bytes: 9223372036854775807\n  max_call_depth: 0x10\n"), "c.yaml"); err != nil || c.Limits.MaxCallDepth != 16 {
 		t.Errorf("in range: %v", err)
+	}
+}
+
+// TestProbeAIOSDataHome: AIOS_DATA="~/state" (quoted, or from a systemd
+// Environment= line: no shell expands it) was taken literally, a folder
+// named "~" made in the working directory.
+func TestProbeAIOSDataHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("AIOS_DATA", "~/state")
+	if got := DefaultDataDir(); got != filepath.Join(home, "state") {
+		t.Errorf("DefaultDataDir() = %q", got)
 	}
 }
