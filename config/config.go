@@ -590,17 +590,23 @@ func (c *Config) UnmatchedTrustFolders(also ...string) []string {
 	return out
 }
 
-// expandHome replaces a leading "~/" in path settings with the home folder.
-func (c *Config) expandHome() {
+// ExpandHome returns p with a leading "~" or "~/" replaced by the home
+// folder (p itself when it has none, or when there is no home folder), as
+// every path setting of the configuration reads it.
+func ExpandHome(p string) string {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p
+	}
 	home, err := os.UserHomeDir()
 	if err != nil || home == "" {
-		return
+		return p
 	}
-	exp := func(p *string) {
-		if *p == "~" || strings.HasPrefix(*p, "~/") {
-			*p = filepath.Join(home, strings.TrimPrefix(*p, "~"))
-		}
-	}
+	return filepath.Join(home, strings.TrimPrefix(p, "~"))
+}
+
+// expandHome replaces a leading "~/" in path settings with the home folder.
+func (c *Config) expandHome() {
+	exp := func(p *string) { *p = ExpandHome(*p) }
 	exp(&c.Data)
 	exp(&c.Spaces)
 	exp(&c.Audit.Path)

@@ -124,7 +124,9 @@ func Default() *Config {
 // ~/.local/state/aios-host (or ./.aios-host when there is no home).
 func DefaultDataDir() string {
 	if d := os.Getenv("AIOS_DATA"); d != "" {
-		return d
+		// A "~/" that no shell expanded (a systemd Environment=, a
+		// quoted value) is the home folder, not a folder named "~".
+		return ExpandHome(d)
 	}
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
 		return filepath.Join(d, "aios-host")

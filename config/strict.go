@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -258,6 +259,23 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" {
 			w.bad(n, path, fmt.Sprintf("want an integer, got %s", n.Value), via)
 		}
+		// A whole number past the field's range was refused with "want a
+		// whole number", which it is.
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" {
+			v := strings.ReplaceAll(n.Value, "_", "")
+			var err error
+			var most string
+			if t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uintptr {
+				_, err = strconv.ParseUint(strings.TrimPrefix(v, "+"), 0, t.Bits())
+				most = strconv.FormatUint(1<<t.Bits()-1, 10)
+			} else {
+				_, err = strconv.ParseInt(v, 0, t.Bits())
+				most = strconv.FormatInt(1<<(t.Bits()-1)-1, 10)
+			}
+			if errors.Is(err, strconv.ErrRange) {
+				w.bad(n, path, fmt.Sprintf("%s is too large (at most %s)", n.Value, most), via)
+			}
+		}
 	}
 }
 
@@ -306,18 +324,33 @@ func (w *walker) merge(v *yaml.Node, t reflect.Type, path string, via *yaml.Node
 }
 
 // duration refuses a duration string that time.ParseDuration would
-// truncate ("1.5ns" is 1ns). Other bad durations are left to Decode.
+// truncate ("1.5ns" is 1ns). Other bad durations are left to Decode. A
+// bare 0, which the docs offer for "the default" and which needs no unit
+// (time.ParseDuration reads "0"), is decoded as the zero duration: yaml.v3
+// takes a duration from a string only.
 func (w *walker) duration(n *yaml.Node, path string, via *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" && n.Value == "0" {
+		n.Tag = "!!str"
+		return
+	}
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
 		return
 	}
 	if _, err := time.ParseDuration(n.Value); err != nil {
+		if durationSyntax.MatchString(n.Value) {
+			// Written right, but past what a duration holds: yaml.v3
+			// said "want a duration such as 30s", which it is.
+			w.bad(n, path, fmt.Sprintf("%q is longer than the longest duration, %s (about 292 years)", n.Value, time.Duration(1<<63-1)), via)
+		}
 		return
 	}
 	if !wholeNanoseconds(n.Value) {
 		w.bad(n, path, fmt.Sprintf("%q is not a whole number of nanoseconds", n.Value), via)
 	}
 }
+
+// durationSyntax matches what time.ParseDuration reads, whatever its size.
+var durationSyntax = regexp.MustCompile(`^[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:ns|us|\x{b5}s|\x{3bc}s|ms|s|m|h))+$`)
 
 var durationUnits = map[string]int64{
 	"ns": 1, "us": 1e3, "\u00b5s": 1e3, "\u03bcs": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9,
@@ -452,7 +485,12 @@ func (w *walker) typeErrors(err error) error {
 			e.Line, _ = strconv.Atoi(m[1])
 			e.Msg = m[2] + typeHint(m[2])
 			match, onLine := w.valuePath(e.Line, e.Msg)
+			dup := w.duplicatePath(e.Msg)
 			switch {
+			case dup != "":
+				// The key given twice, not a value that happens to be on
+				// the line of its second one.
+				e.Path = dup
 			case match != "":
 				e.Path = match
 			case byLine[e.Line] != "":
@@ -464,6 +502,32 @@ func (w *walker) typeErrors(err error) error {
 		errs.add(e)
 	}
 	return errs.err()
+}
+
+var duplicateRE = regexp.MustCompile(`^mapping key "(.*)" already defined at line (\d+)$`)
+
+// duplicatePath is the key path of the key yaml.v3's message msg says is
+// given twice ("mapping key \"limits\" already defined at line 1"): the
+// path recorded for that key at its first line; "" when msg says
+// something else or no path fits.
+func (w *walker) duplicatePath(msg string) string {
+	m := duplicateRE.FindStringSubmatch(msg)
+	if m == nil {
+		return ""
+	}
+	line, _ := strconv.Atoi(m[2])
+	best := ""
+	for p, l := range w.lines {
+		if l != line {
+			continue
+		}
+		if p == m[1] || strings.HasSuffix(p, "."+m[1]) || strings.HasSuffix(p, "["+strconv.Quote(m[1])+"]") {
+			if best == "" || len(p) < len(best) || len(p) == len(best) && p < best {
+				best = p
+			}
+		}
+	}
+	return best
 }
 
 // typeHints say in the configuration's words what a value of a Go type

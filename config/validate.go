@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -276,10 +277,21 @@ func (v *validator) discoveryKeys() {
 		if e, _ = resolveAlias(e); e == nil || e.Kind != yaml.MappingNode {
 			continue
 		}
-		var trustSeen bool
+		var trustSeen, unknown bool
 		var sources []string
 		for j := 0; j+1 < len(e.Content); j += 2 {
 			name, _ := keyName(e.Content[j])
+			if !slices.Contains(discoveryKeyFields, name) && !isMerge(e.Content[j]) {
+				// A misspelt key ("jwsk") was reported as "give exactly
+				// one of jwks, jwks_url or jwk", not by its name.
+				unknown = true
+				known := map[string]reflect.StructField{}
+				for _, k := range discoveryKeyFields {
+					known[k] = reflect.StructField{}
+				}
+				v.badAt(e.Content[j].Line, path+"."+name, fmt.Sprintf("unknown key %q%s (known keys: %s)", name, suggest(name, known), strings.Join(discoveryKeyFields, ", ")))
+				continue
+			}
 			val, _ := resolveAlias(e.Content[j+1])
 			if val == nil {
 				continue
@@ -315,6 +327,9 @@ func (v *validator) discoveryKeys() {
 				}
 			}
 		}
+		if unknown {
+			continue // what is missing may be what was misspelt
+		}
 		if !trustSeen {
 			v.badAt(line, path, "no trust: give trust: System, Verified or Community")
 		}
@@ -327,6 +342,11 @@ func (v *validator) discoveryKeys() {
 		}
 	}
 }
+
+// discoveryKeyFields are the keys of a discovery.keys entry: the yaml
+// names of trust.KeyConfig's fields (TestProbeDiscoveryKeyFields keeps
+// them in step), sorted.
+var discoveryKeyFields = []string{"expires", "jwk", "jwks", "jwks_url", "kid", "not_before", "trust"}
 
 type validator struct {
 	c    *Config

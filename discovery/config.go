@@ -2,8 +2,10 @@ package discovery
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -82,6 +84,28 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 			return c, fmt.Errorf("%s: discovery.%s: %s is negative (leave it out, or 0, for the default)", where(cfg, "discovery."+d.key), d.key, d.v)
 		}
 	}
+	// A remote's URL, timeout and token are checked here, with the
+	// file's line: a missing or malformed url was only logged as a
+	// provider not loaded ("remote \"\": not an http(s) URL"), naming no
+	// line, and the host served on without it.
+	for i, r := range c.Remotes {
+		p := fmt.Sprintf("discovery.remotes[%d]", i)
+		u, err := url.Parse(strings.TrimRight(r.URL, "/"))
+		switch {
+		case r.URL == "":
+			return c, fmt.Errorf("%s: %s: no url: give the remote host's base URL, e.g. http://127.0.0.1:7702", where(cfg, p), p)
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+			shown := r.URL
+			if err == nil {
+				shown = u.Redacted()
+			}
+			return c, fmt.Errorf("%s: %s.url: %q is not an http(s) URL", where(cfg, p+".url"), p, shown)
+		case r.Timeout < 0:
+			return c, fmt.Errorf("%s: %s.timeout: %s is negative (leave it out, or 0, for the default 5s)", where(cfg, p+".timeout"), p, r.Timeout)
+		case r.Token != "" && r.TokenEnv != "":
+			return c, fmt.Errorf("%s: %s: give token or token_env, not both", where(cfg, p), p)
+		}
+	}
 	if c.Debounce <= 0 {
 		c.Debounce = DefaultDebounce
 	}
@@ -106,6 +130,11 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		c.DesktopDirs = existing("/usr/share/applications", filepath.Join(home, ".local/share/applications"))
 	}
 	c.Dirs, c.DesktopDirs = expand(c.Dirs), expand(c.DesktopDirs)
+	// A key file's "~/" is the home folder too (it was taken from the
+	// config file's folder: <folder>/~/keys.json).
+	for i := range c.Keys {
+		c.Keys[i].JWKS = config.ExpandHome(c.Keys[i].JWKS)
+	}
 	return c, nil
 }
 

@@ -130,7 +130,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		c.ToolsList = "callable"
 	case "callable", "all":
 	default:
-		return c, fmt.Errorf("%s: mcp.tools_list: %q: want callable or all", fileOf(cfg), c.ToolsList)
+		return c, fmt.Errorf("%s: mcp.tools_list: %q: want callable or all", whereOf(cfg, "mcp.tools_list"), c.ToolsList)
 	}
 	h := &c.HTTP
 	if h.ClockSkew == 0 {
@@ -146,7 +146,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		h.MaxCallsPerSession = DefaultMaxCallsPerSession
 	}
 	bad := func(key, format string, a ...any) error {
-		return fmt.Errorf("%s: mcp.%s: %s", fileOf(cfg), key, fmt.Sprintf(format, a...))
+		return fmt.Errorf("%s: mcp.%s: %s", whereOf(cfg, "mcp."+key), key, fmt.Sprintf(format, a...))
 	}
 	for i, p := range c.Export {
 		if p == "" {
@@ -189,8 +189,11 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	if h.JWKSURL != "" && h.JWKSFile != "" {
 		return c, bad("http.jwks_url", "give jwks_url or jwks_file, not both")
 	}
-	if h.ClockSkew < 0 || h.SessionTimeout < 0 {
-		return c, bad("http", "clock_skew and session_timeout must not be negative")
+	if h.ClockSkew < 0 {
+		return c, bad("http.clock_skew", "%s: must not be negative (0 for the default, %s)", h.ClockSkew, DefaultClockSkew)
+	}
+	if h.SessionTimeout < 0 {
+		return c, bad("http.session_timeout", "%s: must not be negative (0 for the default, %s)", h.SessionTimeout, DefaultSessionTimeout)
 	}
 	if h.MaxCallsPerSession < 0 {
 		return c, bad("http.max_calls_per_session", "%d: must be at least 1 (0 for the default, %d)", h.MaxCallsPerSession, DefaultMaxCallsPerSession)
@@ -224,6 +227,16 @@ func AddDefaultAgent(cfg *config.Config) error {
 	}
 	cfg.Agents[DefaultAgent] = config.Agent{Grants: grants}
 	return nil
+}
+
+// whereOf is "FILE:LINE" of key path in cfg's file (the line of the
+// nearest enclosing key it gives), else the file's name: the checks of
+// LoadConfig named the file only.
+func whereOf(cfg *config.Config, path string) string {
+	if l := cfg.LineOf(path); l > 0 && cfg.File != "" {
+		return fmt.Sprintf("%s:%d", cfg.File, l)
+	}
+	return fileOf(cfg)
 }
 
 func fileOf(cfg *config.Config) string {

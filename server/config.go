@@ -169,7 +169,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		c.MetricsAuth = "loopback"
 	case "loopback", "token", "none":
 	default:
-		return c, fmt.Errorf("server.metrics_auth: %q: want loopback, token or none", c.MetricsAuth)
+		return c, fmt.Errorf("%s: server.metrics_auth: %q: want loopback, token or none", where(cfg, "server.metrics_auth"), c.MetricsAuth)
 	}
 	if c.ReadTimeout <= 0 {
 		c.ReadTimeout = DefaultReadTimeout
@@ -183,22 +183,32 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	if c.Socket == "" {
 		c.Socket = DefaultSocket(cfg)
 	}
+	// "~/" is the home folder, as in the other paths of the file (data,
+	// plugins): a socket: ~/aios.sock made a folder named "~".
+	c.Socket = config.ExpandHome(c.Socket)
+	c.SigningKey = config.ExpandHome(c.SigningKey)
+	for i := range c.Tokens {
+		c.Tokens[i].TokenFile = config.ExpandHome(c.Tokens[i].TokenFile)
+	}
 	for uid := range c.UIDs {
 		if _, err := strconv.ParseUint(uid, 10, 32); err != nil {
-			return c, fmt.Errorf("server.uids: %q is not a numeric uid", uid)
+			p := config.JoinKey("server.uids", uid)
+			return c, fmt.Errorf("%s: %s: %q is not a numeric uid", where(cfg, p), p, uid)
 		}
 	}
 	names := map[string]int{}
 	for i := range c.Tokens {
 		t := &c.Tokens[i]
 		if t.Agent == "" {
-			return c, fmt.Errorf("server.tokens[%d]: agent is required", i)
+			p := fmt.Sprintf("server.tokens[%d]", i)
+			return c, fmt.Errorf("%s: %s: agent is required", where(cfg, p), p)
 		}
 		if t.Name == "" {
 			t.Name = t.Agent + "#" + strconv.Itoa(i)
 		}
 		if j, dup := names[t.Name]; dup {
-			return c, fmt.Errorf("server.tokens[%d]: name %q is also server.tokens[%d]'s; audit records tell tokens apart by name", i, t.Name, j)
+			p := fmt.Sprintf("server.tokens[%d]", i)
+			return c, fmt.Errorf("%s: %s: name %q is also server.tokens[%d]'s; audit records tell tokens apart by name", where(cfg, p), p, t.Name, j)
 		}
 		names[t.Name] = i
 		n := 0
@@ -208,7 +218,8 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 			}
 		}
 		if n != 1 {
-			return c, fmt.Errorf("server.tokens[%d] (agent %s): give exactly one of token, token_env, token_file", i, t.Agent)
+			p := fmt.Sprintf("server.tokens[%d]", i)
+			return c, fmt.Errorf("%s: %s: give exactly one of token, token_env, token_file (agent %s)", where(cfg, p), p, t.Agent)
 		}
 	}
 	return c, nil

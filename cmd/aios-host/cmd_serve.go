@@ -181,7 +181,7 @@ func (c *cli) printLoaded(h *host.Host, d *discovery.Discovery, took time.Durati
 // socketPath is --socket, else the config's server.socket, else the default.
 func socketPath(cfg *config.Config, flag string) string {
 	if flag != "" {
-		return flag
+		return config.ExpandHome(flag) // --socket=~/h.sock: the shell leaves that "~" alone
 	}
 	if sc, err := server.LoadConfig(cfg); err == nil && sc.Socket != "" {
 		return sc.Socket

@@ -44,7 +44,7 @@ func runSpace(c *cli, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	store, err := openSpaces(cfg)
+	store, err := c.openSpaces(cfg)
 	if err != nil {
 		return c.fail(err)
 	}

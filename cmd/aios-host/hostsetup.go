@@ -113,11 +113,16 @@ func (c *cli) config() (*config.Config, error) {
 	} else {
 		cfg = config.Default()
 	}
+	// "~/" is the home folder, as in the file: the shell leaves the "~"
+	// of --data=~/x alone, and a folder named "~" was made.
 	if c.data != "" {
-		cfg.Data = c.data
+		cfg.Data = config.ExpandHome(c.data)
 	}
 	if len(c.plugins) > 0 {
-		cfg.Plugins = append([]string(nil), c.plugins...)
+		cfg.Plugins = make([]string, len(c.plugins))
+		for i, p := range c.plugins {
+			cfg.Plugins[i] = config.ExpandHome(p)
+		}
 	}
 	if c.engine != "" {
 		if err := setWasmEngine(cfg, c.engine); err != nil {
@@ -147,9 +152,34 @@ func (c *cli) logger(def slog.Level) (*slog.Logger, error) {
 }
 
 // openSpaces opens the Space store of cfg.
-func openSpaces(cfg *config.Config) (*space.Store, error) {
-	return space.Open(cfg.SpacesDir(), space.WithMaxObjectSize(cfg.Limits.MaxObjectBytes),
+// A failure names the setting the folder came from (spaces, else data,
+// else --data), with its line in the file.
+func (c *cli) openSpaces(cfg *config.Config) (*space.Store, error) {
+	st, err := space.Open(cfg.SpacesDir(), space.WithMaxObjectSize(cfg.Limits.MaxObjectBytes),
 		space.WithMaxSpaceBytes(cfg.Limits.MaxSpaceBytes), space.WithMinFreeBytes(cfg.Limits.MinFreeBytes))
+	if err != nil {
+		return nil, c.pathErr(cfg, cfg.Spaces, "spaces", err)
+	}
+	return st, nil
+}
+
+// pathErr puts in front of err, a failure to use a path of the
+// configuration, the setting that path came from: key when the
+// configuration sets it (val != ""), else --data or data (the folder it
+// defaults to beneath), with the file and line that give it. "audit: open
+// /x: is a directory" did not say that audit.path or data chose /x.
+func (c *cli) pathErr(cfg *config.Config, val, key string, err error) error {
+	switch {
+	case val != "":
+	case c.data != "":
+		return fmt.Errorf("--data %s: %w", c.data, err)
+	default:
+		key = "data"
+	}
+	if l := cfg.Line(key); l > 0 && cfg.File != "" {
+		return fmt.Errorf("%s:%d: %s: %w", cfg.File, l, key, err)
+	}
+	return fmt.Errorf("%s: %w", key, err)
 }
 
 // newHost builds a host from the configuration: Space storage, the audit
@@ -185,7 +215,7 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 		log.Warn("trust.folders names a folder that is neither a plugin folder nor one of discovery.dirs, so it gives no provider its level (relative paths are taken from the working directory)",
 			"folder", f, "resolved", absPath(f), "plugin_folders", cfg.Plugins, "discovery_dirs", cardDirs)
 	}
-	spaces, err := openSpaces(cfg)
+	spaces, err := c.openSpaces(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +232,7 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 			Logger:       log,
 		})
 		if err != nil {
-			return nil, err
+			return nil, c.pathErr(cfg, cfg.Audit.Path, "audit.path", err)
 		}
 	}
 	loaders, err := loaderTable(cfg, log)

@@ -237,7 +237,7 @@ func (c *cli) checkStdout(out *errWriter, code int) int {
 func (c *cli) globalFlags(fs *flag.FlagSet) {
 	fs.Var((*nonEmpty)(&c.configFile), "config", "configuration `file` (YAML; default: built-in defaults, see config/example.yaml)")
 	fs.Var(&c.plugins, "plugins", "plugin `dir` to load providers from (repeatable; replaces the config's plugins)")
-	fs.Var((*nonEmpty)(&c.data), "data", "state `dir`: spaces and the audit log at DIR/audit.jsonl (default $AIOS_DATA or ~/.local/state/aios-host)")
+	fs.Var((*nonEmpty)(&c.data), "data", "state `dir`: spaces and the audit log at DIR/audit.jsonl (default $AIOS_DATA, else $XDG_STATE_HOME/aios-host, else ~/.local/state/aios-host)")
 	fs.StringVar(&c.logLevel, "log-level", c.logLevel, "log `level`: debug, info, warn or error (default info for run, warn otherwise)")
 }
 
@@ -256,7 +256,8 @@ Commands:
 Global flags (before or after the command name):
   --config FILE    configuration file (YAML); see config/example.yaml
   --plugins DIR    plugin folder, repeatable (default: the bundled samples/plugins)
-  --data DIR       state directory: spaces and audit log (default $AIOS_DATA or ~/.local/state/aios-host)
+  --data DIR       state directory: spaces and audit log (default $AIOS_DATA, else
+                   $XDG_STATE_HOME/aios-host, else ~/.local/state/aios-host)
   --log-level L    debug, info, warn or error
 
 Exit codes: 0 ok, 1 tool error or failed check, 2 usage.

@@ -170,6 +170,10 @@ type section struct {
 	HTTP    yaml.Node               `yaml:"http"`
 	// Resources is mcpserver's (Space objects as resources).
 	Resources yaml.Node `yaml:"resources"`
+	// ToolsList is mcpserver's too (which exported tools tools/list
+	// shows). Every key of mcpserver.Config must be here, or the
+	// documented key is refused as unknown (TestProbeSectionKeysMatchServer).
+	ToolsList yaml.Node `yaml:"tools_list"`
 }
 
 var serverNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)
@@ -210,6 +214,13 @@ func LoadConfig(cfg *config.Config) (map[string]ServerConfig, error) {
 		sc, err := sec.Servers[n].normalize(n, base)
 		if err != nil {
 			line := keyLine(&cfg.MCP, "servers", n)
+			// An error about one key of the entry ("sandbox.read[0]: …",
+			// "url …") is placed at that key's line, not the entry's.
+			if m := entryKeyRE.FindStringSubmatch(err.Error()); m != nil {
+				if l := cfg.Line(config.JoinKey("mcp.servers", n) + "." + m[1]); l > 0 {
+					line = l
+				}
+			}
 			file := cfg.File
 			if file == "" {
 				file = "config"
@@ -228,6 +239,9 @@ func LoadConfig(cfg *config.Config) (map[string]ServerConfig, error) {
 	}
 	return out, nil
 }
+
+// entryKeyRE matches the key path an error of normalize starts with.
+var entryKeyRE = regexp.MustCompile(`^([a-z_]+(?:\.[a-z_]+|\[[0-9]+\])*)[: ]`)
 
 // normalize checks one entry and fills its defaults.
 func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
@@ -309,8 +323,18 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 		return sc, err
 	}
 	sc.screen = p
-	if sc.MaxResources < 0 || sc.ConnectTimeout < 0 || sc.ReconnectMax < 0 || sc.MaxMessageBytes < 0 || sc.DecodeBudget < 0 {
-		return sc, fmt.Errorf("max_resources, connect_timeout, reconnect_max, max_message_bytes and decode_budget must not be negative")
+	for _, n := range []struct {
+		key string
+		neg bool
+		v   any
+	}{
+		{"max_resources", sc.MaxResources < 0, sc.MaxResources}, {"connect_timeout", sc.ConnectTimeout < 0, sc.ConnectTimeout},
+		{"reconnect_max", sc.ReconnectMax < 0, sc.ReconnectMax}, {"max_message_bytes", sc.MaxMessageBytes < 0, sc.MaxMessageBytes},
+		{"decode_budget", sc.DecodeBudget < 0, sc.DecodeBudget},
+	} {
+		if n.neg {
+			return sc, fmt.Errorf("%s must not be negative, got %v (leave it out, or 0, for the default)", n.key, n.v)
+		}
 	}
 	if sc.MaxMessageBytes == 0 {
 		sc.MaxMessageBytes = DefaultMaxMessageBytes
