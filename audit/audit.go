@@ -1277,6 +1277,21 @@ func (w *Writer) loadTail() error {
 		w.seq, w.prev = r.Seq, append(w.prev[:0], r.Hash...)
 	}
 	if len(tail) > 0 {
+		// A crash just before the newline leaves a whole record: it is
+		// kept (the record of a call that ran), when it follows the one
+		// before it (any, as the first line: it may follow a rotated
+		// file, as a complete first line is taken).
+		if r, reason := checkLine(tail); reason == "" && (keep == 0 || r.Seq == w.seq+1 && r.Prev == string(w.prev)) {
+			w.opts.Logger.Warn("audit: adding the newline missing after the last record (a crash during a write)", "path", w.path, "seq", r.Seq)
+			if _, err := w.f.Write([]byte{'\n'}); err != nil {
+				return fmt.Errorf("audit: repair %s: %w", w.path, err)
+			}
+			if err := w.f.Sync(); err != nil {
+				return fmt.Errorf("audit: repair %s: %w", w.path, err)
+			}
+			w.seq, w.prev = r.Seq, append(w.prev[:0], r.Hash...)
+			return nil
+		}
 		w.opts.Logger.Warn("audit: cutting an incomplete last record", "path", w.path, "bytes", len(tail), "text", clipText(tail))
 		if err := w.f.Truncate(keep); err != nil {
 			return fmt.Errorf("audit: repair %s: %w", w.path, err)
