@@ -12,6 +12,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
+	"github.com/aios-host/aios-host/internal/fsperm"
 	"github.com/aios-host/aios-host/trust"
 )
 
@@ -273,13 +274,13 @@ func logFiles(path string) ([]string, error) {
 		// Not opened when it is no regular file: reading a FIFO would
 		// block until someone writes to it.
 		if st, err := os.Stat(r.Path); err == nil && !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s is named like a rotated file of %s but is not a regular file (%s)", r.Path, path, st.Mode().Type())
+			return nil, fmt.Errorf("%s is named like a rotated file of %s but is not a regular file (%s)", r.Path, path, fsperm.Kind(st.Mode()))
 		}
 		files = append(files, r.Path)
 	}
 	if st, err := os.Stat(path); err == nil || len(files) == 0 {
 		if err == nil && !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
+			return nil, fmt.Errorf("%s is not a regular file (%s)", path, fsperm.Kind(st.Mode()))
 		}
 		files = append(files, path)
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -60,5 +62,28 @@ func TestProbeShowCallHoldsOnlyCallsInProgress(t *testing.T) {
 		if got := strings.Join(slices.Sorted(maps.Keys(ct.tree)), " "); got != tc.wantT {
 			t.Errorf("--call %s over %v: tree %q, want %q", tc.root, tc.recs, got, tc.wantT)
 		}
+	}
+}
+
+// TestProbeAuditVerifyNamesWhatIsThere: a folder where the log or a
+// rotated file should be was reported as "not a regular file
+// (d---------)", the mode's letters; it says "a folder" now, as Open does.
+func TestProbeAuditVerifyNamesWhatIsThere(t *testing.T) {
+	e := newEnv(t)
+	path := filepath.Join(e.data, "audit.jsonl")
+	writeRotated(t, path, 20, 0)
+	rot, _ := audit.RotatedFiles(path)
+	for _, p := range []string{path, rot[0].Path} {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := e.run("", "audit", "verify")
+		if code != exitFail || !strings.Contains(errs, p+" ") || !strings.Contains(errs, "(a folder)") {
+			t.Errorf("audit verify with %s a folder: exit %d, %q", p, code, errs)
+		}
+		os.Remove(p)
 	}
 }
