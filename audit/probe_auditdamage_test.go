@@ -2,8 +2,10 @@ package audit
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +45,42 @@ func TestProbeRepairKeepsWholeRecordWithoutNewline(t *testing.T) {
 				t.Fatalf("after Open and one record: Verify = %d, %v; want %d records", n, err, c.want)
 			}
 		})
+	}
+}
+
+// TestProbeVerifyBlamesCutRotatedFile: a rotated file emptied or cut short
+// (by hand, a clean-up script) failed verification only at the next
+// file's first line, "seq is N, want M: a record before it was deleted",
+// naming the file that was whole. The file whose name says it holds more
+// than it does is named now, at the line after its last record.
+func TestProbeVerifyBlamesCutRotatedFile(t *testing.T) {
+	dir := t.TempDir()
+	_, lines := writeLog(t, 6)
+	a := filepath.Join(dir, "audit.1-2.jsonl")
+	b := filepath.Join(dir, "audit.3-4.jsonl")
+	c := filepath.Join(dir, "audit.jsonl")
+	for _, tc := range []struct {
+		name     string
+		b        []byte
+		line     int
+		contains string
+	}{
+		{"emptied", nil, 1, "the file is empty, but its name says it holds records 3 to 4"},
+		{"cut", lines[2], 2, "records 4 to 4 were cut from its end"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.WriteFile(a, join(lines[:2]), 0o600)
+			os.WriteFile(b, tc.b, 0o600)
+			os.WriteFile(c, join(lines[4:]), 0o600)
+			_, _, failed, err := VerifyFiles([]string{a, b, c}, VerifyOptions{})
+			var ve *VerifyError
+			if !errors.As(err, &ve) || failed != b || ve.Line != tc.line || !strings.Contains(ve.Reason, tc.contains) {
+				t.Fatalf("VerifyFiles: failed %s, %v; want %s line %d: %s", failed, err, b, tc.line, tc.contains)
+			}
+		})
+	}
+	os.WriteFile(b, join(lines[2:4]), 0o600)
+	if n, _, _, err := VerifyFiles([]string{a, b, c}, VerifyOptions{}); err != nil || n != 6 {
+		t.Fatalf("whole files: %d, %v", n, err)
 	}
 }
