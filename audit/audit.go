@@ -15,6 +15,7 @@
 package audit
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"errors"
@@ -188,6 +189,8 @@ type Writer struct {
 	io     chan ioReq
 	free   chan []byte
 	ioDone chan struct{} // closed when the I/O goroutine and the syncer are done
+	// checkDone is closed when checkOpened is done (nil: not started).
+	checkDone chan struct{}
 	// Between the I/O goroutine and the syncer (syncLoop), which fsyncs
 	// what was written while the I/O goroutine goes on writing.
 	syncs    chan syncJob
@@ -336,10 +339,54 @@ func Open(path string, opts Options) (*Writer, error) {
 		w.pruneKick <- struct{}{} // files left from before, or a smaller MaxFiles
 		go w.pruneLoop()
 	}
+	if w.size > 0 {
+		if rf, err := os.Open(path); err == nil {
+			w.checkDone = make(chan struct{})
+			go w.checkOpened(rf, w.size)
+		}
+	}
 	go w.writeLoop()
 	go w.syncLoop()
 	go w.run()
 	return w, nil
+}
+
+// checkOpened verifies, in the background, the records f (the log) held
+// when it was opened, and says at Warn where they fail: Open checks only
+// the last one, and the chain goes on from it whatever came before (a
+// record edited, deleted or inserted in the middle). The file's first
+// record is taken as it links (it may follow a rotated file). Close stops
+// it.
+func (w *Writer) checkOpened(f *os.File, size int64) {
+	defer close(w.checkDone)
+	defer f.Close()
+	var after Anchor
+	if line, err := readLine(bufio.NewReaderSize(io.NewSectionReader(f, 0, min(size, MaxLineBytes+1)), 64<<10)); err == nil {
+		if r, reason := checkLine(line); reason == "" && r.Seq > 0 {
+			after = Anchor{Seq: r.Seq - 1, Hash: r.Prev}
+		}
+	}
+	n, _, err := VerifyWith(stopReader{io.NewSectionReader(f, 0, size), w.stop}, VerifyOptions{After: after})
+	var ve *VerifyError
+	if errors.As(err, &ve) {
+		w.opts.Logger.Warn("audit: the log fails verification before the records this host appends to it; the chain goes on from its last record: check it with `aios-host audit verify`",
+			"path", w.path, "line", ve.Line, "reason", ve.Reason, "records_verified", n)
+	}
+}
+
+// stopReader reads r until stop is closed.
+type stopReader struct {
+	r    io.Reader
+	stop chan struct{}
+}
+
+func (s stopReader) Read(p []byte) (int, error) {
+	select {
+	case <-s.stop:
+		return 0, errors.New("audit: closed")
+	default:
+	}
+	return s.r.Read(p)
 }
 
 // Log queues e for writing. It never drops a record: when the queue is full
@@ -403,6 +450,9 @@ func (w *Writer) Close() error {
 		w.mu.Unlock()
 		close(w.stop)
 		<-w.done
+		if w.checkDone != nil {
+			<-w.checkDone
+		}
 		<-w.ioDone
 		if w.pruneKick != nil {
 			close(w.pruneKick) // the I/O goroutine, which kicks it, is done

@@ -3,6 +3,7 @@ package audit
 import (
 	"bytes"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,40 @@ func TestProbeVerifyBlamesCutRotatedFile(t *testing.T) {
 	os.WriteFile(b, join(lines[2:4]), 0o600)
 	if n, _, _, err := VerifyFiles([]string{a, b, c}, VerifyOptions{}); err != nil || n != 6 {
 		t.Fatalf("whole files: %d, %v", n, err)
+	}
+}
+
+// TestProbeOpenSaysLogIsBrokenBefore: Open reads only the last record of
+// an existing log, so a log with a record edited or deleted in its middle
+// was continued without a word: the host appended to a chain that no
+// longer verifies, and nobody knew until someone ran audit verify. The
+// writer now checks, in the background, what the file held when it was
+// opened and says at Warn where it fails; an intact log says nothing.
+func TestProbeOpenSaysLogIsBrokenBefore(t *testing.T) {
+	path, lines := writeLog(t, 5)
+	open := func() string {
+		t.Helper()
+		var buf bytes.Buffer
+		w, err := Open(path, Options{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Log(entry(9))
+		if w.checkDone != nil {
+			<-w.checkDone // Close would stop it
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	if out := open(); strings.Contains(out, "fails verification") {
+		t.Fatalf("an intact log: %s", out)
+	}
+	edited := bytes.Replace(lines[2], []byte(`"tool":"t3"`), []byte(`"tool":"t8"`), 1)
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, bytes.Replace(data, lines[2], edited, 1), 0o600)
+	if out := open(); !strings.Contains(out, "fails verification") || !strings.Contains(out, "line=3") || !strings.Contains(out, "hash mismatch") {
+		t.Fatalf("a log edited at line 3: %s", out)
 	}
 }
