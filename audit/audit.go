@@ -1293,20 +1293,28 @@ func (w *Writer) loadTail() error {
 	if size == 0 {
 		return nil
 	}
-	tail, keep, err := lastLine(w.f, size, MaxLineBytes)
+	// Zeros at the end are what a power loss leaves where the writes
+	// since the last fsync were, however many (sync_every records can be
+	// megabytes): the last line is looked for before them.
+	end, err := zerosStart(w.f, size)
+	if err != nil {
+		return fmt.Errorf("audit: read %s: %w", w.path, err)
+	}
+	tail, keep, err := lastLine(w.f, end, MaxLineBytes)
 	if errors.Is(err, errNoLineEnd) {
 		return fmt.Errorf("audit: refusing to append to %s: there is no line break in its last %d bytes, so it is not an audit log (check audit.path)", w.path, MaxLineBytes)
 	}
 	if err != nil {
 		return fmt.Errorf("audit: read %s: %w", w.path, err)
 	}
-	if len(tail) > 0 {
+	cut := size - keep // the incomplete record, and the zeros after it
+	if cut > 0 {
 		if !crashTail(tail) {
 			return fmt.Errorf("audit: refusing to append to %s: it ends with %d bytes that are not the beginning of a record (%s), not what a crash during a write leaves; check it with `aios-host audit verify %s`", w.path, len(tail), clipQuote(tail), w.path)
 		}
 		if !w.opts.RepairTail {
 			return fmt.Errorf("audit: %s ends with an incomplete record of %d bytes (a crash during a write?); "+
-				"check it with `aios-host audit verify`, then cut the last line or open with repair enabled", w.path, len(tail))
+				"check it with `aios-host audit verify`, then cut the last line or open with repair enabled", w.path, cut)
 		}
 	}
 	if keep > 0 {
@@ -1326,12 +1334,12 @@ func (w *Writer) loadTail() error {
 		}
 		w.seq, w.prev = r.Seq, append(w.prev[:0], r.Hash...)
 	}
-	if len(tail) > 0 {
+	if cut > 0 {
 		// A crash just before the newline leaves a whole record: it is
 		// kept (the record of a call that ran), when it follows the one
 		// before it (any, as the first line: it may follow a rotated
 		// file, as a complete first line is taken).
-		if r, reason := checkLine(tail); reason == "" && (keep == 0 || r.Seq == w.seq+1 && r.Prev == string(w.prev)) {
+		if r, reason := checkLine(tail); end == size && reason == "" && (keep == 0 || r.Seq == w.seq+1 && r.Prev == string(w.prev)) {
 			w.opts.Logger.Warn("audit: adding the newline missing after the last record (a crash during a write)", "path", w.path, "seq", r.Seq)
 			if _, err := w.f.Write([]byte{'\n'}); err != nil {
 				return fmt.Errorf("audit: repair %s: %w", w.path, err)
@@ -1342,7 +1350,7 @@ func (w *Writer) loadTail() error {
 			w.seq, w.prev = r.Seq, append(w.prev[:0], r.Hash...)
 			return nil
 		}
-		w.opts.Logger.Warn("audit: cutting an incomplete last record", "path", w.path, "bytes", len(tail), "text", clipText(tail))
+		w.opts.Logger.Warn("audit: cutting an incomplete last record", "path", w.path, "bytes", cut, "text", clipText(tail))
 		if err := w.f.Truncate(keep); err != nil {
 			return fmt.Errorf("audit: repair %s: %w", w.path, err)
 		}
@@ -1351,6 +1359,26 @@ func (w *Writer) loadTail() error {
 		}
 	}
 	return nil
+}
+
+// zerosStart returns where the zero bytes that end f's first size bytes
+// begin (size when the last byte is not zero).
+func zerosStart(f *os.File, size int64) (int64, error) {
+	buf := make([]byte, 64<<10)
+	for end := size; end > 0; {
+		off := max(end-int64(len(buf)), 0)
+		b := buf[:end-off]
+		if _, err := f.ReadAt(b, off); err != nil && err != io.EOF {
+			return 0, err
+		}
+		for i := len(b) - 1; i >= 0; i-- {
+			if b[i] != 0 {
+				return off + int64(i) + 1, nil
+			}
+		}
+		end = off
+	}
+	return 0, nil
 }
 
 // errNoLineEnd: lastLine found no line break within its limit.

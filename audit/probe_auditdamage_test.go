@@ -120,3 +120,44 @@ func TestProbeOpenSaysLogIsBrokenBefore(t *testing.T) {
 		t.Fatalf("a log edited at line 3: %s", out)
 	}
 }
+
+// TestProbeRepairCutsLongZeroTail: a power loss can leave zeros where the
+// writes since the last fsync were (up to sync_every records, megabytes).
+// Open cut a zero tail only when it was shorter than MaxLineBytes: past
+// that it found "no line break in its last 1048576 bytes" and refused the
+// log as "not an audit log", and the host did not start. Zeros at the end
+// are a crash's, however many.
+func TestProbeRepairCutsLongZeroTail(t *testing.T) {
+	path, lines := writeLog(t, 3)
+	for _, zeros := range []int{3 << 20, 100} {
+		content := append(join(lines), make([]byte, zeros)...)
+		if zeros == 100 { // a record's beginning, then zeros
+			content = append(append(join(lines), lines[0][:20]...), make([]byte, 2<<20)...)
+		}
+		if err := os.WriteFile(path, content, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		w, err := Open(path, Options{RepairTail: true})
+		if err != nil {
+			t.Fatalf("Open of a log with %d zeros at its end: %v", zeros, err)
+		}
+		w.Log(entry(4))
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(path)
+		if n, err := Verify(bytes.NewReader(data)); err != nil || n != 4 {
+			t.Fatalf("after repair: Verify = %d, %v; want 4", n, err)
+		}
+	}
+	// Without RepairTail it is refused, and left as it was.
+	content := append(join(lines), make([]byte, 3<<20)...)
+	os.WriteFile(path, content, 0o600)
+	if w, err := Open(path, Options{}); err == nil {
+		w.Close()
+		t.Fatal("Open without RepairTail took a log with a zero tail")
+	}
+	if st, _ := os.Stat(path); st.Size() != int64(len(content)) {
+		t.Fatalf("the refused file changed: %d bytes", st.Size())
+	}
+}
