@@ -161,3 +161,22 @@ func TestProbeRepairCutsLongZeroTail(t *testing.T) {
 		t.Fatalf("the refused file changed: %d bytes", st.Size())
 	}
 }
+
+// TestProbeVerifySaysZerosArePowerLoss: verify called the zeros a power
+// loss leaves "line longer than 1048576 bytes" (more than 1 MiB of them)
+// or "invalid character '\x00'" (zeros and then records): the operator
+// learnt nothing of what happened. It says zero bytes now.
+func TestProbeVerifySaysZerosArePowerLoss(t *testing.T) {
+	_, lines := writeLog(t, 3)
+	for _, content := range [][]byte{
+		append(join(lines[:2]), make([]byte, 2<<20)...),
+		append(join(lines[:2]), make([]byte, 100)...),
+		append(append(join(lines[:2]), make([]byte, 100)...), lines[2]...),
+	} {
+		_, err := Verify(bytes.NewReader(content))
+		var ve *VerifyError
+		if !errors.As(err, &ve) || ve.Line != 3 || !strings.Contains(ve.Reason, "zero bytes") {
+			t.Errorf("Verify of a log with zeros at line 3: %v", err)
+		}
+	}
+}
