@@ -180,3 +180,23 @@ func TestProbeVerifySaysZerosArePowerLoss(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeVerifySaysWholeRecordLacksNewline: a last record whose only
+// missing byte is its newline was reported as "incomplete last record",
+// though the host keeps it at its next start
+// (TestProbeRepairKeepsWholeRecordWithoutNewline): the operator was told a
+// record was cut. Verify says it is whole now, and still fails (the file
+// is not as the host leaves it).
+func TestProbeVerifySaysWholeRecordLacksNewline(t *testing.T) {
+	_, lines := writeLog(t, 3)
+	content := join(lines)
+	_, err := Verify(bytes.NewReader(content[:len(content)-1]))
+	var ve *VerifyError
+	if !errors.As(err, &ve) || ve.Line != 3 || !strings.Contains(ve.Reason, "the record is whole") {
+		t.Fatalf("Verify of a log whose last newline is missing: %v", err)
+	}
+	_, err = Verify(bytes.NewReader(content[:len(content)-5]))
+	if !errors.As(err, &ve) || ve.Line != 3 || !strings.Contains(ve.Reason, "incomplete last record") {
+		t.Fatalf("Verify of a log whose last record is cut: %v", err)
+	}
+}

@@ -217,6 +217,9 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 			if allZero(buf) {
 				return nil, &VerifyError{Reason: fmt.Sprintf("%d zero bytes at the end, no newline: %s", len(buf), zerosWhy), incomplete: true}
 			}
+			if _, reason := checkLine(buf); reason == "" {
+				return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes): only its newline is missing, a crash just before it; the record is whole, and the host adds the newline when it next opens the log (audit.repair_tail)", len(buf)), incomplete: true}
+			}
 			return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes, no newline): a crash during a write, or the log was cut", len(buf)), incomplete: true}
 		default:
 			return nil, err
