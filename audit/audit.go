@@ -15,6 +15,7 @@
 package audit
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"errors"
@@ -188,6 +189,8 @@ type Writer struct {
 	io     chan ioReq
 	free   chan []byte
 	ioDone chan struct{} // closed when the I/O goroutine and the syncer are done
+	// checkDone is closed when checkOpened is done (nil: not started).
+	checkDone chan struct{}
 	// Between the I/O goroutine and the syncer (syncLoop), which fsyncs
 	// what was written while the I/O goroutine goes on writing.
 	syncs    chan syncJob
@@ -336,10 +339,54 @@ func Open(path string, opts Options) (*Writer, error) {
 		w.pruneKick <- struct{}{} // files left from before, or a smaller MaxFiles
 		go w.pruneLoop()
 	}
+	if w.size > 0 {
+		if rf, err := os.Open(path); err == nil {
+			w.checkDone = make(chan struct{})
+			go w.checkOpened(rf, w.size)
+		}
+	}
 	go w.writeLoop()
 	go w.syncLoop()
 	go w.run()
 	return w, nil
+}
+
+// checkOpened verifies, in the background, the records f (the log) held
+// when it was opened, and says at Warn where they fail: Open checks only
+// the last one, and the chain goes on from it whatever came before (a
+// record edited, deleted or inserted in the middle). The file's first
+// record is taken as it links (it may follow a rotated file). Close stops
+// it.
+func (w *Writer) checkOpened(f *os.File, size int64) {
+	defer close(w.checkDone)
+	defer f.Close()
+	var after Anchor
+	if line, err := readLine(bufio.NewReaderSize(io.NewSectionReader(f, 0, min(size, MaxLineBytes+1)), 64<<10)); err == nil {
+		if r, reason := checkLine(line); reason == "" && r.Seq > 0 {
+			after = Anchor{Seq: r.Seq - 1, Hash: r.Prev}
+		}
+	}
+	n, _, err := VerifyWith(stopReader{io.NewSectionReader(f, 0, size), w.stop}, VerifyOptions{After: after})
+	var ve *VerifyError
+	if errors.As(err, &ve) {
+		w.opts.Logger.Warn("audit: the log fails verification before the records this host appends to it; the chain goes on from its last record: check it with `aios-host audit verify`",
+			"path", w.path, "line", ve.Line, "reason", ve.Reason, "records_verified", n)
+	}
+}
+
+// stopReader reads r until stop is closed.
+type stopReader struct {
+	r    io.Reader
+	stop chan struct{}
+}
+
+func (s stopReader) Read(p []byte) (int, error) {
+	select {
+	case <-s.stop:
+		return 0, errors.New("audit: closed")
+	default:
+	}
+	return s.r.Read(p)
 }
 
 // Log queues e for writing. It never drops a record: when the queue is full
@@ -403,6 +450,9 @@ func (w *Writer) Close() error {
 		w.mu.Unlock()
 		close(w.stop)
 		<-w.done
+		if w.checkDone != nil {
+			<-w.checkDone
+		}
 		<-w.ioDone
 		if w.pruneKick != nil {
 			close(w.pruneKick) // the I/O goroutine, which kicks it, is done
@@ -1243,20 +1293,28 @@ func (w *Writer) loadTail() error {
 	if size == 0 {
 		return nil
 	}
-	tail, keep, err := lastLine(w.f, size, MaxLineBytes)
+	// Zeros at the end are what a power loss leaves where the writes
+	// since the last fsync were, however many (sync_every records can be
+	// megabytes): the last line is looked for before them.
+	end, err := zerosStart(w.f, size)
+	if err != nil {
+		return fmt.Errorf("audit: read %s: %w", w.path, err)
+	}
+	tail, keep, err := lastLine(w.f, end, MaxLineBytes)
 	if errors.Is(err, errNoLineEnd) {
 		return fmt.Errorf("audit: refusing to append to %s: there is no line break in its last %d bytes, so it is not an audit log (check audit.path)", w.path, MaxLineBytes)
 	}
 	if err != nil {
 		return fmt.Errorf("audit: read %s: %w", w.path, err)
 	}
-	if len(tail) > 0 {
+	cut := size - keep // the incomplete record, and the zeros after it
+	if cut > 0 {
 		if !crashTail(tail) {
 			return fmt.Errorf("audit: refusing to append to %s: it ends with %d bytes that are not the beginning of a record (%s), not what a crash during a write leaves; check it with `aios-host audit verify %s`", w.path, len(tail), clipQuote(tail), w.path)
 		}
 		if !w.opts.RepairTail {
 			return fmt.Errorf("audit: %s ends with an incomplete record of %d bytes (a crash during a write?); "+
-				"check it with `aios-host audit verify`, then cut the last line or open with repair enabled", w.path, len(tail))
+				"check it with `aios-host audit verify`, then cut the last line or open with repair enabled", w.path, cut)
 		}
 	}
 	if keep > 0 {
@@ -1276,8 +1334,23 @@ func (w *Writer) loadTail() error {
 		}
 		w.seq, w.prev = r.Seq, append(w.prev[:0], r.Hash...)
 	}
-	if len(tail) > 0 {
-		w.opts.Logger.Warn("audit: cutting an incomplete last record", "path", w.path, "bytes", len(tail), "text", clipText(tail))
+	if cut > 0 {
+		// A crash just before the newline leaves a whole record: it is
+		// kept (the record of a call that ran), when it follows the one
+		// before it (any, as the first line: it may follow a rotated
+		// file, as a complete first line is taken).
+		if r, reason := checkLine(tail); end == size && reason == "" && (keep == 0 || r.Seq == w.seq+1 && r.Prev == string(w.prev)) {
+			w.opts.Logger.Warn("audit: adding the newline missing after the last record (a crash during a write)", "path", w.path, "seq", r.Seq)
+			if _, err := w.f.Write([]byte{'\n'}); err != nil {
+				return fmt.Errorf("audit: repair %s: %w", w.path, err)
+			}
+			if err := w.f.Sync(); err != nil {
+				return fmt.Errorf("audit: repair %s: %w", w.path, err)
+			}
+			w.seq, w.prev = r.Seq, append(w.prev[:0], r.Hash...)
+			return nil
+		}
+		w.opts.Logger.Warn("audit: cutting an incomplete last record", "path", w.path, "bytes", cut, "text", clipText(tail))
 		if err := w.f.Truncate(keep); err != nil {
 			return fmt.Errorf("audit: repair %s: %w", w.path, err)
 		}
@@ -1286,6 +1359,26 @@ func (w *Writer) loadTail() error {
 		}
 	}
 	return nil
+}
+
+// zerosStart returns where the zero bytes that end f's first size bytes
+// begin (size when the last byte is not zero).
+func zerosStart(f *os.File, size int64) (int64, error) {
+	buf := make([]byte, 64<<10)
+	for end := size; end > 0; {
+		off := max(end-int64(len(buf)), 0)
+		b := buf[:end-off]
+		if _, err := f.ReadAt(b, off); err != nil && err != io.EOF {
+			return 0, err
+		}
+		for i := len(b) - 1; i >= 0; i-- {
+			if b[i] != 0 {
+				return off + int64(i) + 1, nil
+			}
+		}
+		end = off
+	}
+	return 0, nil
 }
 
 // errNoLineEnd: lastLine found no line break within its limit.

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/fsperm"
 )
 
 // PrunedName is the file beside the log at path where the Writer keeps,
@@ -158,7 +160,7 @@ func openRegular(path string) (*os.File, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fsperm.Kind(st.Mode()))
 	}
 	return os.Open(path)
 }
@@ -265,7 +267,7 @@ func appendPruned(name string, p Pruned) error {
 	if statErr == nil && !st.Mode().IsRegular() {
 		// Not opened: opening a FIFO for writing blocks until someone
 		// reads it, and Close waits for the pruner.
-		return fmt.Errorf("%s is not a regular file (%s)", name, st.Mode().Type())
+		return fmt.Errorf("%s is not a regular file (%s)", name, fsperm.Kind(st.Mode()))
 	}
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {

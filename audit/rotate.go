@@ -101,12 +101,50 @@ func VerifyFiles(files []string, o VerifyOptions) (records int, last Anchor, fai
 		o.More = i < len(files)-1
 		n, l, err := verifyPath(p, o)
 		records += n
+		if err == nil {
+			err = checkRotatedRange(p, n, o.After, l)
+		}
 		if err != nil {
 			return records, l, p, err
 		}
 		o.After = l
 	}
 	return records, o.After, "", nil
+}
+
+// checkRotatedRange checks that a file named like a rotated file
+// (RotatedName: STEM.FIRST-LAST.jsonl) holds the records its name says:
+// n records after the record after, the last one last. A rotated file
+// emptied or cut short otherwise failed only at the next file's first
+// line ("seq is 5417, want 3646"), which blamed the file that was whole.
+func checkRotatedRange(path string, n int, after, last Anchor) error {
+	first, end, ok := rotatedRange(path)
+	if !ok {
+		return nil
+	}
+	switch {
+	case n == 0 && after.Seq+1 == first:
+		return &VerifyError{Line: 1, Reason: fmt.Sprintf("the file is empty, but its name says it holds records %d to %d: they were removed", first, end)}
+	case n > 0 && after.Seq+1 == first && last.Seq < end:
+		return &VerifyError{Line: n + 1, Reason: fmt.Sprintf("the file ends at record %d, but its name says it holds records %d to %d: records %d to %d were cut from its end", last.Seq, first, end, last.Seq+1, end)}
+	}
+	return nil
+}
+
+// rotatedRange reads the seq range of a name RotatedName makes.
+func rotatedRange(path string) (first, last uint64, ok bool) {
+	stem, _ := splitExt(filepath.Base(path))
+	dot := strings.LastIndexByte(stem, '.')
+	if dot <= 0 {
+		return 0, 0, false
+	}
+	a, b, ok := strings.Cut(stem[dot+1:], "-")
+	first, err1 := strconv.ParseUint(a, 10, 64)
+	last, err2 := strconv.ParseUint(b, 10, 64)
+	if !ok || err1 != nil || err2 != nil || first == 0 || last < first {
+		return 0, 0, false
+	}
+	return first, last, true
 }
 
 func verifyPath(path string, o VerifyOptions) (int, Anchor, error) {

@@ -200,6 +200,9 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 		chunk, err := br.ReadSlice('\n')
 		buf = append(buf, chunk...)
 		if len(buf) > MaxLineBytes {
+			if allZero(buf) {
+				return nil, &VerifyError{Reason: fmt.Sprintf("more than %d zero bytes where records should be: %s", MaxLineBytes, zerosWhy)}
+			}
 			return nil, &VerifyError{Reason: fmt.Sprintf("line longer than %d bytes", MaxLineBytes)}
 		}
 		switch {
@@ -211,11 +214,30 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 			if len(buf) == 0 {
 				return nil, io.EOF
 			}
+			if allZero(buf) {
+				return nil, &VerifyError{Reason: fmt.Sprintf("%d zero bytes at the end, no newline: %s", len(buf), zerosWhy), incomplete: true}
+			}
+			if _, reason := checkLine(buf); reason == "" {
+				return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes): only its newline is missing, a crash just before it; the record is whole, and the host adds the newline when it next opens the log (audit.repair_tail)", len(buf)), incomplete: true}
+			}
 			return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes, no newline): a crash during a write, or the log was cut", len(buf)), incomplete: true}
 		default:
 			return nil, err
 		}
 	}
+}
+
+// zerosWhy says what zeros in a log are.
+const zerosWhy = "what a power loss (or a crash of the machine) leaves of writes that were not yet on the disk"
+
+// allZero says whether b holds only zero bytes.
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func checkLine(raw []byte) (record, string) {
@@ -236,6 +258,9 @@ func checkLineScratch(raw []byte, scratch *[]byte) (record, string) {
 	}
 	if bytes.HasPrefix(raw, []byte("\xef\xbb\xbf")) {
 		return r, "line starts with a UTF-8 byte order mark: the file was saved by an editor that adds one"
+	}
+	if raw[0] == 0 {
+		return r, "the line starts with zero bytes: " + zerosWhy
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
+	"github.com/aios-host/aios-host/server"
 )
 
 // auditFilter is what `audit show` selects: every set field must match.
@@ -159,6 +160,53 @@ func (af *auditFilter) match(r *audit.Record) bool {
 	return true
 }
 
+// callTree finds, in one reading of the log, a call and every call
+// nested in it, at any depth (--call). A nested call's record comes before
+// its parent's, so a record whose parent is not (yet) in the tree is kept
+// in pending, under its parent, until the parent joins the tree or the
+// top-level call above it has its record: then all of that call's nested
+// calls have theirs and, outside the tree, they are forgotten. What is held
+// is the tree and the nested calls of the top-level calls in progress, not
+// every nested call of the log (before, a map of them all: 430 MB to show
+// one call of a 600 MB log).
+type callTree struct {
+	tree    map[string]bool
+	pending map[string][]string // parent id → ids of its calls seen so far
+}
+
+func newCallTree(root string) *callTree {
+	return &callTree{tree: map[string]bool{root: true}, pending: map[string][]string{}}
+}
+
+// add takes the records in log order.
+func (t *callTree) add(r *audit.Record) {
+	switch {
+	case t.tree[r.CallID] || r.ParentID != "" && t.tree[r.ParentID]:
+		// The root, or a call nested in the tree (a late record too: a
+		// nested call that ended after its parent), with the calls
+		// nested in it that came first.
+		t.walk(r.CallID, true)
+	case r.ParentID == "" || strings.HasPrefix(r.ParentID, server.ClientParentPrefix):
+		t.walk(r.CallID, false) // a top-level call outside the tree
+	default:
+		t.pending[r.ParentID] = append(t.pending[r.ParentID], r.CallID)
+	}
+}
+
+// walk moves id and the calls pending under it, at any depth, into the
+// tree (join) or drops them.
+func (t *callTree) walk(id string, join bool) {
+	for todo := []string{id}; len(todo) > 0; {
+		id := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if join && id != "" {
+			t.tree[id] = true
+		}
+		todo = append(todo, t.pending[id]...)
+		delete(t.pending, id) // before its calls: a cycle (an edited log) ends
+	}
+}
+
 // shown is one selected record, kept for --limit.
 type shown struct {
 	rec  audit.Record
@@ -175,24 +223,14 @@ func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions
 	if af.call != "" {
 		// A nested call's record comes before its parent's (it ends
 		// first), so the tree is known only after a first reading.
-		children := map[string][]string{}
+		ct := newCallTree(af.call)
 		o := opts
 		o.Each = func(r *audit.Record, _ []byte) error {
-			if r.ParentID != "" {
-				children[r.ParentID] = append(children[r.ParentID], r.CallID)
-			}
+			ct.add(r)
 			return nil
 		}
 		files, _, _, _, _ = verifyLog(files, current, o) // a failure is reported by the reading below
-		af.tree = map[string]bool{}
-		for todo := []string{af.call}; len(todo) > 0; {
-			id := todo[len(todo)-1]
-			todo = todo[:len(todo)-1]
-			if !af.tree[id] {
-				af.tree[id] = true
-				todo = append(todo, children[id]...)
-			}
-		}
+		af.tree = ct.tree
 	}
 	limit := *f.limit
 	var ring []shown
