@@ -277,11 +277,26 @@ type httpCallKey struct {
 //     response: its stream ends without one.
 func (s *Server) fixHTTP(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		versionErr := ""
 		if sid := r.Header.Get(sessionHeader); sid != "" {
 			s.touchSession(sid, userOf(r))
 			if r.Method == http.MethodDelete {
 				s.endSession(sid, userOf(r))
+			} else if v := s.sessionVersion(sid, userOf(r)); v != "" {
+				// The go-sdk applies the rules of the header's version
+				// (2025-03-26 without one: batches), not the session's.
+				switch got := r.Header.Get(versionHeader); {
+				case got == "":
+					r.Header.Set(versionHeader, v)
+				case got != v && slices.Contains(mcpsdk.SupportedProtocolVersions(), got):
+					// (an unsupported one: the go-sdk's 400 names those it speaks)
+					versionErr = fmt.Sprintf("Bad Request: %s header %q is not the version this session negotiated at initialize, %q: send that one", versionHeader, got, v)
+				}
 			}
+		}
+		if versionErr != "" && r.Method != http.MethodPost {
+			http.Error(w, versionErr, http.StatusBadRequest)
+			return
 		}
 		if r.Method == http.MethodGet && s.writeTimeout > 0 {
 			// The session's stream of notifications: the go-sdk writes
@@ -320,6 +335,14 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 				id = nil
 			}
 			writeRPCError(w, http.StatusBadRequest, id, in.code, in.err)
+			return
+		}
+		if versionErr != "" {
+			var id json.RawMessage
+			if c := in.call(); c != nil {
+				id = rawID(c.id)
+			}
+			writeRPCError(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest, versionErr)
 			return
 		}
 		sid := r.Header.Get(sessionHeader)

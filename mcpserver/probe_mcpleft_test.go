@@ -41,3 +41,40 @@ func TestProbeUndeclaredCapabilityMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeVersionHeaderIsTheSessions: the go-sdk applies the rules of
+// the version in a request's Mcp-Protocol-Version header (2025-03-26 when
+// there is none), not those of the version the session negotiated: a
+// session that negotiated 2025-06-18 (no JSON-RPC batches) had a batch
+// served when it was sent with header 2025-03-26, or with no header. A
+// request whose header names another version than the session's is
+// refused with 400 (the client must send the negotiated one); one without
+// the header is served as of the session's version.
+func TestProbeVersionHeaderIsTheSessions(t *testing.T) {
+	_, base := anonHTTP(t, "")
+	sid := initSession(t, base) // 2025-06-18
+	batch := `[{"jsonrpc":"2.0","id":11,"method":"ping"},{"jsonrpc":"2.0","id":12,"method":"ping"}]`
+	a := post(t, base, batch, map[string]string{sessionHeader: sid, versionHeader: "2025-03-26"})
+	if code, _ := a.errorCode(t); a.status != 400 || code != jsonrpc.CodeInvalidRequest || !strings.Contains(a.body, "2025-03-26") || !strings.Contains(a.body, "2025-06-18") {
+		t.Errorf("batch with header 2025-03-26 on a 2025-06-18 session: %d %s, want 400 -32600 naming both versions", a.status, a.body)
+	}
+	a = post(t, base, `{"jsonrpc":"2.0","id":"p","method":"ping"}`, map[string]string{sessionHeader: sid, versionHeader: "2025-11-25"})
+	if code, id := a.errorCode(t); a.status != 400 || code != jsonrpc.CodeInvalidRequest || id != "p" {
+		t.Errorf("ping with header 2025-11-25 on a 2025-06-18 session: %d %s, want 400 -32600 with the id", a.status, a.body)
+	}
+	a = post(t, base, batch, map[string]string{sessionHeader: sid})
+	if code, _ := a.errorCode(t); a.status != 400 || code != jsonrpc.CodeInvalidRequest || !strings.Contains(a.body, "batch") {
+		t.Errorf("batch without the header on a 2025-06-18 session: %d %s, want it refused", a.status, a.body)
+	}
+	for _, h := range []map[string]string{{sessionHeader: sid}, {sessionHeader: sid, versionHeader: "2025-06-18"}} {
+		if code, _ := post(t, base, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, h).errorCode(t); code != 0 {
+			t.Errorf("ping with headers %v: error %d", h, code)
+		}
+	}
+	// A 2025-03-26 session's client may send no header (its version has
+	// none): its batches are served.
+	old := initSessionVersion(t, base, "2025-03-26")
+	if a := post(t, base, batch, map[string]string{sessionHeader: old}); a.status != 200 || len(a.messages(t)) != 2 {
+		t.Errorf("batch without the header on a 2025-03-26 session: %d %s", a.status, a.body)
+	}
+}
