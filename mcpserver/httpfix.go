@@ -446,6 +446,24 @@ func (s *Server) serveBatch(w http.ResponseWriter, r *http.Request, next http.Ha
 		next.ServeHTTP(fw, r)
 	}
 	switch {
+	case fw.held != 0 && fw.in.code == 0 && fw.version < batchesRemoved && (len(unknown) > 0 || slices.ContainsFunc(fw.in.msgs, func(m rpcMsg) bool { return m.isCall() })):
+		// The go-sdk refused the rest as a whole, for one of its requests
+		// (one that lacks the params its method requires): each request
+		// is answered with its id, rather than by one error of id null
+		// that answers none of them.
+		why := strings.TrimSpace(fw.buf.String()) + "; the batch was not processed"
+		for _, msg := range fw.in.msgs {
+			if msg.isCall() {
+				unknown = append(unknown, errorJSON(rawID(msg.id), jsonrpc.CodeInvalidRequest, why))
+			}
+		}
+		h := w.Header()
+		h.Del("X-Content-Type-Options")
+		h.Del("Content-Length")
+		b, _ := json.Marshal(unknown)
+		h.Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write(b)
 	case len(unknown) == 0 || fw.held != 0:
 		fw.finish()
 	case fw.held202:

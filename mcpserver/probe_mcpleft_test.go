@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 
@@ -76,5 +78,60 @@ func TestProbeVersionHeaderIsTheSessions(t *testing.T) {
 	old := initSessionVersion(t, base, "2025-03-26")
 	if a := post(t, base, batch, map[string]string{sessionHeader: old}); a.status != 200 || len(a.messages(t)) != 2 {
 		t.Errorf("batch without the header on a 2025-03-26 session: %d %s", a.status, a.body)
+	}
+}
+
+// TestProbeBatchRefusedAnswersEachRequest: in a 2025-03-26 session the
+// go-sdk refuses a whole batch when one of its requests lacks the params
+// its method requires (tools/call without params): the answer was one
+// -32600 error with id null — no response object with the id of any
+// request, so a client waiting on them by id waited for ever — and the
+// -32601 answers of the batch's unknown methods were dropped. Each request
+// now gets an answer with its id: -32601 for an unknown method, -32600
+// saying why the batch was not processed for the others.
+func TestProbeBatchRefusedAnswersEachRequest(t *testing.T) {
+	_, base := anonHTTP(t, "")
+	sid := initSessionVersion(t, base, "2025-03-26")
+	h := map[string]string{sessionHeader: sid, versionHeader: "2025-03-26"}
+	for _, tc := range []struct {
+		batch string
+		want  map[float64]int64
+	}{
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"bogus/x"},{"jsonrpc":"2.0","method":"notifications/bogus"},{"jsonrpc":"2.0","id":3,"method":"tools/call"}]`,
+			map[float64]int64{1: jsonrpc.CodeInvalidRequest, 2: jsonrpc.CodeMethodNotFound, 3: jsonrpc.CodeInvalidRequest}},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":3,"method":"tools/call"}]`,
+			map[float64]int64{1: jsonrpc.CodeInvalidRequest, 3: jsonrpc.CodeInvalidRequest}},
+	} {
+		a := post(t, base, tc.batch, h)
+		var ms []struct {
+			ID    any `json:"id"`
+			Error *struct {
+				Code    int64  `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(a.body), &ms); err != nil {
+			t.Errorf("%s: %d %s: want a JSON array of answers", tc.batch, a.status, a.body)
+			continue
+		}
+		got := map[float64]int64{}
+		for _, m := range ms {
+			id, _ := m.ID.(float64)
+			if m.Error == nil {
+				t.Errorf("%s: answer %v has no error", tc.batch, m)
+				continue
+			}
+			got[id] = m.Error.Code
+			if m.Error.Code == jsonrpc.CodeInvalidRequest && !strings.Contains(m.Error.Message, "params") {
+				t.Errorf("%s: answer to %v: %q, want the reason (params)", tc.batch, id, m.Error.Message)
+			}
+		}
+		if !maps.Equal(got, tc.want) {
+			t.Errorf("%s: %d %s: answers %v, want %v", tc.batch, a.status, a.body, got, tc.want)
+		}
+	}
+	// The session still serves.
+	if code, _ := post(t, base, `{"jsonrpc":"2.0","id":9,"method":"ping"}`, h).errorCode(t); code != 0 {
+		t.Errorf("ping after: %d", code)
 	}
 }
