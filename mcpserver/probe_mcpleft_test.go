@@ -2,9 +2,13 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"io"
 	"maps"
+	"net/http"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -133,5 +137,67 @@ func TestProbeBatchRefusedAnswersEachRequest(t *testing.T) {
 	// The session still serves.
 	if code, _ := post(t, base, `{"jsonrpc":"2.0","id":9,"method":"ping"}`, h).errorCode(t); code != 0 {
 		t.Errorf("ping after: %d", code)
+	}
+}
+
+// TestProbeNoGoroutineLeftAfterClose: a session with a parked GET stream
+// had a goroutine of this package waiting for the session's end (ss.Wait)
+// that outlived Server.Close — for as long as the session lived, for ever
+// without a session timeout. Once Close has returned and the streams'
+// clients are gone, no goroutine runs this package's code.
+func TestProbeNoGoroutineLeftAfterClose(t *testing.T) {
+	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	base := newHTTPTestServer(t, s)
+	sid := initSession(t, base)
+	first := openGET(t, base, sid)
+	second := openGET(t, base, sid)
+	if !waitGETs(s, sid, 1, 1) {
+		t.Fatal("the first GET was not parked beside the second")
+	}
+	_ = s.Close()
+	first.Body.Close()
+	second.Body.Close()
+	ours := func() []string {
+		buf := make([]byte, 1<<20)
+		var out []string
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if strings.Contains(g, "mcpserver.(*Server)") && !strings.Contains(g, "TestProbeNoGoroutine") {
+				out = append(out, g)
+			}
+		}
+		return out
+	}
+	for end := time.Now().Add(5 * time.Second); len(ours()) > 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("5 s after Close, goroutines of the server still run:\n%s", strings.Join(ours(), "\n\n"))
+		}
+	}
+}
+
+// TestProbeParkedEndsWithSession: a parked GET stream ends when its
+// session ends, whoever ends it (here the server's session timeout),
+// with no goroutine per session waiting for that.
+func TestProbeParkedEndsWithSession(t *testing.T) {
+	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n    session_timeout: 300ms\n")
+	base := newHTTPTestServer(t, s)
+	sid := initSession(t, base)
+	first := openGET(t, base, sid)
+	defer first.Body.Close()
+	second := openGET(t, base, sid)
+	defer second.Body.Close()
+	if !waitGETs(s, sid, 1, 1) {
+		t.Fatal("the first GET was not parked beside the second")
+	}
+	for _, g := range []*http.Response{first, second} {
+		done := make(chan struct{})
+		go func() { _, _ = io.Copy(io.Discard, g.Body); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a GET stream is still open 10 s after its session timed out")
+		}
+	}
+	if !waitGETs(s, sid, 0, 0) {
+		t.Error("GET state left after the session ended")
 	}
 }

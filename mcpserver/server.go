@@ -83,10 +83,10 @@ type Server struct {
 	sessSeq   uint64
 	sessCalls map[string]map[uint64]context.CancelFunc // tools/call handlers running, by HTTP session
 
-	getMu   sync.Mutex
-	gets    map[string][]*getStream  // GET requests the go-sdk serves, by session (getstreams.go)
-	parked  map[string][]chan bool   // older GET streams kept open, by session (park)
-	sessEnd map[string]chan struct{} // closed when the session ends
+	getMu     sync.Mutex
+	gets      map[string][]*getStream // GET requests the go-sdk serves, by session (getstreams.go)
+	parked    map[string][]chan bool  // older GET streams kept open, by session (park)
+	endedGETs []string                // the last sessions whose served GET stream the go-sdk ended (endParked)
 
 	unsub     func()
 	done      chan struct{}
@@ -132,7 +132,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{}, sessUse: map[string]*sessionUse{},
 		sessCalls: map[string]map[uint64]context.CancelFunc{},
-		gets:      map[string][]*getStream{}, parked: map[string][]chan bool{}, sessEnd: map[string]chan struct{}{},
+		gets:      map[string][]*getStream{}, parked: map[string][]chan bool{},
 		done: make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes, writeTimeout: DefaultWriteTimeout}
 	s.stop, s.stopAll = context.WithCancel(context.Background())
 	if s.maxParams <= 0 {
