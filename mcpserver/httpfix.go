@@ -288,8 +288,10 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 				switch got := r.Header.Get(versionHeader); {
 				case got == "":
 					r.Header.Set(versionHeader, v)
-				case got != v && slices.Contains(mcpsdk.SupportedProtocolVersions(), got):
-					// (an unsupported one: the go-sdk's 400 names those it speaks)
+				case got != v && (got >= sessionlessVersion || slices.Contains(mcpsdk.SupportedProtocolVersions(), got)):
+					// (an older unsupported one: the go-sdk's 400 names
+					// those it speaks; a later one it takes for the
+					// session-less protocol)
 					versionErr = fmt.Sprintf("Bad Request: %s header %q is not the version this session negotiated at initialize, %q: send that one", versionHeader, got, v)
 				}
 			}

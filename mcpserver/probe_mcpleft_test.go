@@ -201,3 +201,26 @@ func TestProbeParkedEndsWithSession(t *testing.T) {
 		t.Error("GET state left after the session ended")
 	}
 }
+
+// TestProbeFutureVersionHeaderOnSession: on a session, a header naming a
+// version past the server's (2099-01-01, which the go-sdk takes for the
+// session-less protocol of 2026-07-28 and later) got, for a notification,
+// 400 "missing required Mcp-Method header" — a header of a protocol the
+// session does not speak — and a response (to a server request) was
+// accepted (202), though MCP asks for 400 on an unsupported version. Both
+// are refused naming the header's version and the session's.
+func TestProbeFutureVersionHeaderOnSession(t *testing.T) {
+	_, base := anonHTTP(t, "")
+	sid := initSession(t, base)
+	h := map[string]string{sessionHeader: sid, versionHeader: "2099-01-01"}
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`,
+		`{"jsonrpc":"2.0","id":99,"result":{}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+	} {
+		a := post(t, base, body, h)
+		if code, _ := a.errorCode(t); a.status != 400 || code != jsonrpc.CodeInvalidRequest || !strings.Contains(a.body, "2099-01-01") || !strings.Contains(a.body, "2025-06-18") {
+			t.Errorf("%s with header 2099-01-01: %d %s, want 400 -32600 naming both versions", body, a.status, a.body)
+		}
+	}
+}
