@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"maps"
@@ -11,6 +12,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/native"
 )
 
 // TestProbeUndeclaredCapabilityMethods: the server declares no prompts
@@ -200,6 +205,42 @@ func TestProbeParkedEndsWithSession(t *testing.T) {
 	if !waitGETs(s, sid, 0, 0) {
 		t.Error("GET state left after the session ended")
 	}
+}
+
+// TestProbeStdioCancelEndsTheCall: notifications/cancelled of a
+// tools/call in flight on stdio ends the tool's run (its context is
+// cancelled), not only its answer (no defect found: the guard of what
+// TestStdioCancelledRequestGetsNoResponse does not check).
+func TestProbeStdioCancelEndsTheCall(t *testing.T) {
+	h, s := newTestHost(t, "")
+	started, ended := make(chan struct{}, 1), make(chan error, 1)
+	p := native.New(abi.ProviderInfo{ID: "org.test.slowend"})
+	p.MustRegister(abi.ToolDef{Name: "slowend", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ any, _ abi.Env) (any, error) {
+			started <- struct{}{}
+			<-ctx.Done()
+			ended <- ctx.Err()
+			return nil, ctx.Err()
+		})
+	if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	waitExported(t, s, "slowend")
+	ss := newStdioSession(t, s)
+	ss.initialize("2025-06-18")
+	ss.send(`{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"slowend","arguments":{},"_meta":{"progressToken":"pt"}}}`)
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the tool did not start")
+	}
+	ss.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c","reason":"user"}}`)
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the cancelled call still runs 5 s after notifications/cancelled")
+	}
+	ss.ping(1)
 }
 
 // TestProbeFutureVersionHeaderOnSession: on a session, a header naming a
