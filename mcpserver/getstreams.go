@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // GET streams of a session. MCP (2025-06-18 and later, "Multiple
@@ -124,7 +125,7 @@ func (s *Server) park(ctx context.Context, sid string) bool {
 	// end, true to serve again.
 	wake := make(chan bool, 1)
 	s.getMu.Lock()
-	if slices.Contains(s.endedGETs, sid) {
+	if s.recentlyEnded(sid) {
 		s.getMu.Unlock()
 		return false
 	}
@@ -176,17 +177,39 @@ func (s *Server) sessionLive(sid string) bool {
 // maxEndedGETs bounds endedGETs.
 const maxEndedGETs = 16
 
+// endedGrace is how long after endParked a GET of the session is not
+// parked: the go-sdk lists an ended session a moment longer (it takes
+// milliseconds). Not for longer: a stream the go-sdk ended for another
+// reason (a write that timed out) leaves its session live, whose client
+// may keep two streams.
+const endedGrace = time.Second
+
+// endedGET is a session whose served GET stream the go-sdk ended, and when.
+type endedGET struct {
+	sid string
+	at  time.Time
+}
+
+// recentlyEnded says whether endParked ran for sid within endedGrace
+// (getMu held).
+func (s *Server) recentlyEnded(sid string) bool {
+	for _, e := range s.endedGETs {
+		if e.sid == sid && time.Since(e.at) < endedGrace {
+			return true
+		}
+	}
+	return false
+}
+
 // endParked ends the parked GET streams of session sid, whose served
-// stream the go-sdk ended, and refuses to park more (a GET parking as the
-// session ends, which the go-sdk may list a moment longer).
+// stream the go-sdk ended, and for endedGrace refuses to park more (a GET
+// parking as the session ends, which the go-sdk may list a moment longer).
 func (s *Server) endParked(sid string) {
 	s.getMu.Lock()
 	defer s.getMu.Unlock()
-	if !slices.Contains(s.endedGETs, sid) {
-		s.endedGETs = append(s.endedGETs, sid)
-		if len(s.endedGETs) > maxEndedGETs {
-			s.endedGETs = slices.Delete(s.endedGETs, 0, 1)
-		}
+	s.endedGETs = append(s.endedGETs, endedGET{sid, time.Now()})
+	if len(s.endedGETs) > maxEndedGETs {
+		s.endedGETs = slices.Delete(s.endedGETs, 0, 1)
 	}
 	for _, wake := range s.parked[sid] {
 		wake <- false

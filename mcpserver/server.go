@@ -86,7 +86,7 @@ type Server struct {
 	getMu     sync.Mutex
 	gets      map[string][]*getStream // GET requests the go-sdk serves, by session (getstreams.go)
 	parked    map[string][]chan bool  // older GET streams kept open, by session (park)
-	endedGETs []string                // the last sessions whose served GET stream the go-sdk ended (endParked)
+	endedGETs []endedGET              // the last sessions whose served GET stream the go-sdk ended (endParked)
 
 	unsub     func()
 	done      chan struct{}
