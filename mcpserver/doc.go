@@ -20,7 +20,10 @@
 // go-sdk sends with code 0 get a standard code. Over HTTP a request whose
 // Origin is not this server's (nor in mcp.http.allowed_origins) is refused
 // with 403, a POST without Mcp-Session-Id that is not initialize with 400,
-// and an unknown method gets a JSON-RPC -32601 error. An allowed browser
+// as is a request whose Mcp-Protocol-Version is not its session's (one
+// without the header is served as of its session's version), and an
+// unknown method gets a JSON-RPC -32601 error, as do the methods of
+// capabilities the server does not declare (prompts). An allowed browser
 // origin gets CORS headers. A user holds at most mcp.http.max_sessions
 // sessions (one more closes their least recently used); a session that ends
 // (DELETE, or closed so) has its calls cancelled; a write of an answer or

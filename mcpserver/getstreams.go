@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // GET streams of a session. MCP (2025-06-18 and later, "Multiple
@@ -83,10 +84,16 @@ func (s *Server) serveGET(w http.ResponseWriter, r *http.Request, sid string, ne
 			}
 			resumed = true
 		default:
-			if r.Context().Err() != nil && strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
+			switch sse := strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream"); {
+			case sse && r.Context().Err() != nil:
 				// The stream's client left: a parked one serves the
 				// messages now.
 				s.resumeParked(sid)
+			case sse:
+				// The go-sdk ended the stream it serves, its client still
+				// there: the session ended (the go-sdk lists it a moment
+				// longer). The parked ones end with it.
+				s.endParked(sid)
 			}
 			return
 		}
@@ -109,24 +116,19 @@ func (s *Server) detachGETs(sid string) {
 }
 
 // park holds a GET stream the go-sdk let go until its client closes it,
-// the session ends, the server closes, or maxParkedGETs newer ones are
-// parked (false), or it is to serve the session's messages again (true,
-// resumeParked).
+// the session ends (endParked: the stream the go-sdk serves ends with it),
+// the server closes, or maxParkedGETs newer ones are parked (false), or it
+// is to serve the session's messages again (true, resumeParked). No
+// goroutine waits for the session's end: one would outlive Close.
 func (s *Server) park(ctx context.Context, sid string) bool {
-	var ended <-chan struct{}
-	for ss := range s.mcp.Sessions() {
-		if ss.ID() == sid {
-			ended = s.sessionEnded(sid, ss.Wait)
-			break
-		}
-	}
-	if ended == nil {
-		return false // the session is gone
-	}
 	// Told once, under getMu, by whoever takes it off s.parked: false to
 	// end, true to serve again.
 	wake := make(chan bool, 1)
 	s.getMu.Lock()
+	if s.recentlyEnded(sid) {
+		s.getMu.Unlock()
+		return false
+	}
 	p := append(s.parked[sid], wake)
 	if len(p) > maxParkedGETs {
 		p[0] <- false
@@ -134,12 +136,15 @@ func (s *Server) park(ctx context.Context, sid string) bool {
 	}
 	s.parked[sid] = p
 	s.getMu.Unlock()
-	select {
-	case <-ctx.Done():
-	case <-ended:
-	case <-s.stop.Done():
-	case resume := <-wake:
-		return resume
+	// Checked once parked: a session that ends from now on has its parked
+	// streams ended (endParked, once its served stream has ended).
+	if s.sessionLive(sid) {
+		select {
+		case <-ctx.Done():
+		case <-s.stop.Done():
+		case resume := <-wake:
+			return resume
+		}
 	}
 	s.getMu.Lock()
 	if l := slices.DeleteFunc(s.parked[sid], func(c chan bool) bool { return c == wake }); len(l) > 0 {
@@ -159,6 +164,59 @@ func (s *Server) park(ctx context.Context, sid string) bool {
 	return false
 }
 
+// sessionLive says whether the go-sdk still has session sid.
+func (s *Server) sessionLive(sid string) bool {
+	for ss := range s.mcp.Sessions() {
+		if ss.ID() == sid {
+			return true
+		}
+	}
+	return false
+}
+
+// maxEndedGETs bounds endedGETs.
+const maxEndedGETs = 16
+
+// endedGrace is how long after endParked a GET of the session is not
+// parked: the go-sdk lists an ended session a moment longer (it takes
+// milliseconds). Not for longer: a stream the go-sdk ended for another
+// reason (a write that timed out) leaves its session live, whose client
+// may keep two streams.
+const endedGrace = time.Second
+
+// endedGET is a session whose served GET stream the go-sdk ended, and when.
+type endedGET struct {
+	sid string
+	at  time.Time
+}
+
+// recentlyEnded says whether endParked ran for sid within endedGrace
+// (getMu held).
+func (s *Server) recentlyEnded(sid string) bool {
+	for _, e := range s.endedGETs {
+		if e.sid == sid && time.Since(e.at) < endedGrace {
+			return true
+		}
+	}
+	return false
+}
+
+// endParked ends the parked GET streams of session sid, whose served
+// stream the go-sdk ended, and for endedGrace refuses to park more (a GET
+// parking as the session ends, which the go-sdk may list a moment longer).
+func (s *Server) endParked(sid string) {
+	s.getMu.Lock()
+	defer s.getMu.Unlock()
+	s.endedGETs = append(s.endedGETs, endedGET{sid, time.Now()})
+	if len(s.endedGETs) > maxEndedGETs {
+		s.endedGETs = slices.Delete(s.endedGETs, 0, 1)
+	}
+	for _, wake := range s.parked[sid] {
+		wake <- false
+	}
+	delete(s.parked, sid)
+}
+
 // resumeParked tells the newest parked GET stream of session sid, if any,
 // to serve its messages again.
 func (s *Server) resumeParked(sid string) {
@@ -174,26 +232,6 @@ func (s *Server) resumeParked(sid string) {
 	} else {
 		delete(s.parked, sid)
 	}
-}
-
-// sessionEnded is a channel closed when session sid ends (wait returns):
-// one watcher per session, however many streams are parked on it.
-func (s *Server) sessionEnded(sid string, wait func() error) <-chan struct{} {
-	s.getMu.Lock()
-	defer s.getMu.Unlock()
-	if c := s.sessEnd[sid]; c != nil {
-		return c
-	}
-	c := make(chan struct{})
-	s.sessEnd[sid] = c
-	go func() {
-		_ = wait()
-		s.getMu.Lock()
-		delete(s.sessEnd, sid)
-		s.getMu.Unlock()
-		close(c)
-	}()
-	return c
 }
 
 // headerSent is the response of a parked GET stream served again: its

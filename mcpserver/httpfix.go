@@ -277,11 +277,28 @@ type httpCallKey struct {
 //     response: its stream ends without one.
 func (s *Server) fixHTTP(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		versionErr := ""
 		if sid := r.Header.Get(sessionHeader); sid != "" {
 			s.touchSession(sid, userOf(r))
 			if r.Method == http.MethodDelete {
 				s.endSession(sid, userOf(r))
+			} else if v := s.sessionVersion(sid, userOf(r)); v != "" {
+				// The go-sdk applies the rules of the header's version
+				// (2025-03-26 without one: batches), not the session's.
+				switch got := r.Header.Get(versionHeader); {
+				case got == "":
+					r.Header.Set(versionHeader, v)
+				case got != v && (got >= sessionlessVersion || slices.Contains(mcpsdk.SupportedProtocolVersions(), got)):
+					// (an older unsupported one: the go-sdk's 400 names
+					// those it speaks; a later one it takes for the
+					// session-less protocol)
+					versionErr = fmt.Sprintf("Bad Request: %s header %q is not the version this session negotiated at initialize, %q: send that one", versionHeader, got, v)
+				}
 			}
+		}
+		if versionErr != "" && r.Method != http.MethodPost {
+			http.Error(w, versionErr, http.StatusBadRequest)
+			return
 		}
 		if r.Method == http.MethodGet && s.writeTimeout > 0 {
 			// The session's stream of notifications: the go-sdk writes
@@ -320,6 +337,14 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 				id = nil
 			}
 			writeRPCError(w, http.StatusBadRequest, id, in.code, in.err)
+			return
+		}
+		if versionErr != "" {
+			var id json.RawMessage
+			if c := in.call(); c != nil {
+				id = rawID(c.id)
+			}
+			writeRPCError(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest, versionErr)
 			return
 		}
 		sid := r.Header.Get(sessionHeader)
@@ -371,7 +396,9 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 // a whole (400), serving none of it; JSON-RPC answers each request of a
 // batch. So the unknown method's requests are answered -32601 with their
 // ids, its notifications dropped (JSON-RPC answers none), and the rest of
-// the batch is served again, once per unknown method.
+// the batch is served again, once per unknown method. So too for a member
+// the go-sdk refuses as invalid (invalidMember): answered -32600 when it
+// is a request, dropped when it is a notification.
 // The go-sdk decodes each member of the batch again in each pass (about
 // 64 KB each), so the passes are bounded: past maxUnknownMethods unknown
 // methods the batch is refused as a whole (none of it was served).
@@ -380,26 +407,39 @@ func (s *Server) serveBatch(w http.ResponseWriter, r *http.Request, next http.Ha
 	var names []string            // the unknown methods
 	for {
 		m := fw.unknownMethod()
+		bad, why := -1, ""
 		if m == "" {
-			break
+			if bad, why = fw.invalidMember(); bad < 0 {
+				break
+			}
 		}
-		if names = append(names, strconv.Quote(m)); len(names) > maxUnknownMethods {
+		name := strconv.Quote(m)
+		if m == "" {
+			name = strconv.Quote(fw.in.msgs[bad].method) + " (invalid)"
+		}
+		if names = append(names, name); len(names) > maxUnknownMethods {
 			h := w.Header()
 			h.Del("Content-Type")
 			h.Del("X-Content-Type-Options")
 			h.Del("Content-Length")
 			writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
-				"invalid request: the batch names more than %d methods this server does not know (%s); none of it was processed: send them apart",
+				"invalid request: the batch names more than %d methods this server does not know or requests it refuses (%s); none of it was processed: send them apart",
 				maxUnknownMethods, strings.Join(names, ", ")))
 			return
 		}
 		rest := &postBody{batch: true}
-		for _, msg := range fw.in.msgs {
+		for i, msg := range fw.in.msgs {
 			switch {
-			case msg.method != m:
+			case m != "" && msg.method == m:
+				if msg.isCall() {
+					unknown = append(unknown, errorJSON(rawID(msg.id), jsonrpc.CodeMethodNotFound, fmt.Sprintf("method not found: %q", m)))
+				}
+			case m == "" && i == bad:
+				if msg.isCall() {
+					unknown = append(unknown, errorJSON(rawID(msg.id), jsonrpc.CodeInvalidRequest, why))
+				}
+			default:
 				rest.msgs = append(rest.msgs, msg)
-			case msg.isCall():
-				unknown = append(unknown, errorJSON(rawID(msg.id), jsonrpc.CodeMethodNotFound, fmt.Sprintf("method not found: %q", m)))
 			}
 		}
 		if len(rest.msgs) == len(fw.in.msgs) {
@@ -423,6 +463,24 @@ func (s *Server) serveBatch(w http.ResponseWriter, r *http.Request, next http.Ha
 		next.ServeHTTP(fw, r)
 	}
 	switch {
+	case fw.held != 0 && fw.in.code == 0 && fw.version < batchesRemoved && (len(unknown) > 0 || slices.ContainsFunc(fw.in.msgs, func(m rpcMsg) bool { return m.isCall() })):
+		// The go-sdk refused the rest as a whole, for one of its requests
+		// (one that lacks the params its method requires): each request
+		// is answered with its id, rather than by one error of id null
+		// that answers none of them.
+		why := strings.TrimSpace(fw.buf.String()) + "; the batch was not processed"
+		for _, msg := range fw.in.msgs {
+			if msg.isCall() {
+				unknown = append(unknown, errorJSON(rawID(msg.id), jsonrpc.CodeInvalidRequest, why))
+			}
+		}
+		h := w.Header()
+		h.Del("X-Content-Type-Options")
+		h.Del("Content-Length")
+		b, _ := json.Marshal(unknown)
+		h.Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write(b)
 	case len(unknown) == 0 || fw.held != 0:
 		fw.finish()
 	case fw.held202:
@@ -714,6 +772,53 @@ func (w *rpcWriter) unknownMethod() string {
 		return ""
 	}
 	return m
+}
+
+// paramsOptional are the methods a client may send without params (the
+// go-sdk's, from the MCP schema); the others it refuses without them.
+var paramsOptional = map[string]bool{"ping": true, "tools/list": true, "prompts/list": true, "resources/list": true,
+	"resources/templates/list": true, "server/discover": true, "notifications/cancelled": true,
+	"notifications/initialized": true, "notifications/roots/list_changed": true}
+
+// invalidMember is the index in the batch of the member for which the
+// held answer of the go-sdk refuses the batch as a whole — a request
+// without the params its method requires, a request of a notification's
+// method, a notification of a request's method — and what to answer it
+// (-1 when the answer says something else).
+func (w *rpcWriter) invalidMember() (int, string) {
+	if w.held != http.StatusBadRequest {
+		return -1, ""
+	}
+	msg := strings.TrimSpace(w.buf.String())
+	why, ok := strings.CutPrefix(msg, "invalid request: ")
+	if !ok {
+		return -1, ""
+	}
+	for _, kind := range []struct {
+		prefix string
+		call   bool
+	}{{"unexpected id for ", true}, {"missing id for ", false}} {
+		if q, ok := strings.CutPrefix(why, kind.prefix); ok {
+			m, err := strconv.Unquote(q)
+			if err != nil {
+				return -1, ""
+			}
+			for i, x := range w.in.msgs {
+				if x.method == m && x.isCall() == kind.call {
+					return i, msg
+				}
+			}
+			return -1, ""
+		}
+	}
+	if why == `missing required "params"` {
+		for i, x := range w.in.msgs {
+			if x.method != "" && !paramsOptional[x.method] && len(x.params) == 0 {
+				return i, fmt.Sprintf("invalid request: %s requires params", x.method)
+			}
+		}
+	}
+	return -1, ""
 }
 
 // finish writes the plain-text 400 answer held back, as a JSON-RPC error.

@@ -204,14 +204,14 @@ func TestUnsupportedVersionHeaderSaysWhich(t *testing.T) {
 }
 
 // TestBadCursorSaysSo: MCP answers an invalid pagination cursor with
-// -32602; tools/list (and prompts/list) said only "invalid params", not
+// -32602; tools/list said only "invalid params", not
 // which parameter nor what was wrong with it. The message names the
 // cursor.
 func TestBadCursorSaysSo(t *testing.T) {
 	_, s := newTestHost(t, "")
 	ss := newStdioSession(t, s)
 	ss.initialize("2025-06-18")
-	for i, m := range []string{"tools/list", "prompts/list"} {
+	for i, m := range []string{"tools/list"} {
 		id := itoa(i + 1)
 		ss.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"` + m + `","params":{"cursor":"garbage"}}`)
 		if l := ss.mustRead(); errorsOf(t, l)[id] != jsonrpc.CodeInvalidParams || !strings.Contains(l, "cursor") || !strings.Contains(l, "garbage") {

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -82,10 +83,10 @@ type Server struct {
 	sessSeq   uint64
 	sessCalls map[string]map[uint64]context.CancelFunc // tools/call handlers running, by HTTP session
 
-	getMu   sync.Mutex
-	gets    map[string][]*getStream  // GET requests the go-sdk serves, by session (getstreams.go)
-	parked  map[string][]chan bool   // older GET streams kept open, by session (park)
-	sessEnd map[string]chan struct{} // closed when the session ends
+	getMu     sync.Mutex
+	gets      map[string][]*getStream // GET requests the go-sdk serves, by session (getstreams.go)
+	parked    map[string][]chan bool  // older GET streams kept open, by session (park)
+	endedGETs []endedGET              // the last sessions whose served GET stream the go-sdk ended (endParked)
 
 	unsub     func()
 	done      chan struct{}
@@ -131,7 +132,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{}, sessUse: map[string]*sessionUse{},
 		sessCalls: map[string]map[uint64]context.CancelFunc{},
-		gets:      map[string][]*getStream{}, parked: map[string][]chan bool{}, sessEnd: map[string]chan struct{}{},
+		gets:      map[string][]*getStream{}, parked: map[string][]chan bool{},
 		done: make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes, writeTimeout: DefaultWriteTimeout}
 	s.stop, s.stopAll = context.WithCancel(context.Background())
 	if s.maxParams <= 0 {
@@ -153,7 +154,7 @@ func New(opts Options) (*Server, error) {
 			Capabilities: s.capabilities(),
 			Instructions: "Tools of an aios-host: each call is checked against this client's agent grants, validated against the tool's schema, rate limited and audited.",
 		})
-	s.mcp.AddReceivingMiddleware(checkLogLevel, explainCursor)
+	s.mcp.AddReceivingMiddleware(s.undeclared, checkLogLevel, explainCursor)
 	if s.resourcesOn() {
 		s.mcp.AddReceivingMiddleware(s.resourceMiddleware)
 	}
@@ -446,6 +447,21 @@ func (s *Server) toolsListMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHan
 		}
 		s.mu.Unlock()
 		return out, nil
+	}
+}
+
+// undeclared answers the methods of a capability the server did not
+// declare — prompts, and resources with mcp.resources false — with -32601,
+// as a method it does not serve (the go-sdk answers them: prompts/list an
+// empty list, prompts/get "unknown prompt"). (The go-sdk writes its own
+// message for -32601: "method not found: <method>".)
+func (s *Server) undeclared(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		capability, _, _ := strings.Cut(method, "/")
+		if capability == "prompts" || (capability == "resources" && !s.resourcesOn()) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)}
+		}
+		return next(ctx, method, req)
 	}
 }
 

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"slices"
 	"sort"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,8 +18,9 @@ import (
 
 // sessionUse is what the server knows of an HTTP session it saw opened.
 type sessionUse struct {
-	user string
-	last uint64 // s.sessSeq at its last request
+	user    string
+	last    uint64 // s.sessSeq at its last request
+	version string // the protocol version it negotiated ("" if unknown)
 }
 
 // touchSession notes a request of user on session sid.
@@ -29,6 +31,33 @@ func (s *Server) touchSession(sid, user string) {
 		s.sessSeq++
 		u.last = s.sessSeq
 	}
+}
+
+// sessionVersion is the protocol version session sid of user negotiated
+// ("" when this server did not see user open it).
+func (s *Server) sessionVersion(sid, user string) string {
+	s.sessMu.Lock()
+	defer s.sessMu.Unlock()
+	if u := s.sessUse[sid]; u != nil && u.user == user {
+		return u.version
+	}
+	return ""
+}
+
+// negotiatedVersion is the version initialize negotiates when the client
+// asks for v, as the go-sdk does: v when the go-sdk speaks it (and it
+// has sessions), else the newest that has sessions.
+func negotiatedVersion(v string) string {
+	supported := mcpsdk.SupportedProtocolVersions()
+	if slices.Contains(supported, v) && v < sessionlessVersion {
+		return v
+	}
+	for _, sv := range supported {
+		if sv < sessionlessVersion {
+			return sv
+		}
+	}
+	return ""
 }
 
 // openedSession notes that user opened session sid (an initialize that
@@ -44,7 +73,11 @@ func (s *Server) openedSession(sid, user string) {
 	var evict []*mcpsdk.ServerSession
 	s.sessMu.Lock()
 	s.sessSeq++
-	s.sessUse[sid] = &sessionUse{user: user, last: s.sessSeq}
+	u := &sessionUse{user: user, last: s.sessSeq}
+	if ss := live[sid]; ss != nil && ss.InitializeParams() != nil {
+		u.version = negotiatedVersion(ss.InitializeParams().ProtocolVersion)
+	}
+	s.sessUse[sid] = u
 	var stop []context.CancelFunc
 	var mine []string
 	for id, u := range s.sessUse {
