@@ -65,6 +65,10 @@ type Options struct {
 	// Once scans the folders once, without watching them (one-shot
 	// commands: `aios-host list` and `call` in their own process).
 	Once bool
+
+	// addWatch, when set, replaces the watcher's Add (tests: a watch
+	// that fails as at fs.inotify.max_user_watches).
+	addWatch func(w *fsnotify.Watcher, path string) error
 }
 
 // ReloadEvent describes one change discovery applied or refused.
@@ -188,6 +192,10 @@ type Discovery struct {
 	// every note (each watch event forgets its path).
 	noteKids  map[string]map[string]bool
 	notesWork int // entries forgetNotes looked at (tests)
+	// watchFails are the folders whose watch failed, as said (notesMu);
+	// watchLimitSaid: the watch limit was said to be reached (once).
+	watchFails     map[string]bool
+	watchLimitSaid bool
 
 	watcher *fsnotify.Watcher
 	work    chan string
@@ -287,11 +295,9 @@ func (d *Discovery) Start(ctx context.Context) error {
 		}
 		d.watcher = w
 		for _, r := range d.roots {
-			if err := w.Add(r); err != nil {
+			if err := d.watchAdd(r); err != nil {
 				if errors.Is(err, os.ErrNotExist) {
 					d.log.Warn("plugin folder does not exist; it is watched for when it appears", "dir", r)
-				} else {
-					d.log.Warn("cannot watch folder", "dir", r, "err", err)
 				}
 				continue
 			}
@@ -711,9 +717,55 @@ func (d *Discovery) watchTree(dir string) {
 			return filepath.SkipAll
 		}
 		rel, _ := filepath.Rel(real, path)
-		_ = d.watcher.Add(filepath.Join(dir, rel)) // named as under the root, so its events map to the unit
+		_ = d.watchAdd(filepath.Join(dir, rel)) // named as under the root, so its events map to the unit
 		return nil
 	})
+}
+
+// watchAdd watches path. A failure other than the folder being gone is
+// logged at Warn, once for each folder (again after it was watched),
+// and the kernel's watch limit (ENOSPC: fs.inotify.max_user_watches
+// reached, every watch of this user counted) once in all: until then
+// a watch that could not be added was silent, and edits there were
+// simply never seen.
+func (d *Discovery) watchAdd(path string) error {
+	var err error
+	if d.opts.addWatch != nil {
+		err = d.opts.addWatch(d.watcher, path)
+	} else {
+		err = d.watcher.Add(path)
+	}
+	d.notesMu.Lock()
+	defer d.notesMu.Unlock()
+	if err == nil {
+		delete(d.watchFails, path)
+		return nil
+	}
+	if errors.Is(err, os.ErrNotExist) || d.watchFails[path] {
+		return err
+	}
+	if d.watchFails == nil {
+		d.watchFails = map[string]bool{}
+	}
+	d.watchFails[path] = true
+	const later = "; its changes are not seen: they are loaded at the next aios/registry.refresh or restart"
+	if errors.Is(err, syscall.ENOSPC) {
+		if d.watchLimitSaid {
+			d.log.Debug("cannot watch folder: the inotify watch limit is reached", "dir", path)
+			return err
+		}
+		d.watchLimitSaid = true
+		limit := "fs.inotify.max_user_watches"
+		if b, rerr := os.ReadFile("/proc/sys/fs/inotify/max_user_watches"); rerr == nil {
+			limit += " = " + strings.TrimSpace(string(b))
+		}
+		d.log.Warn("cannot watch folder: the kernel's limit of inotify watches for this user is reached ("+limit+
+			", shared by every program of the user)"+later+", as are those of the other folders past the limit (said once); "+
+			"raise it: sysctl fs.inotify.max_user_watches=524288 (and in /etc/sysctl.d/ to keep it)", "dir", path, "err", err)
+		return err
+	}
+	d.log.Warn("cannot watch folder"+later, "dir", path, "err", err)
+	return err
 }
 
 // unwatchBelow ends the watches of path, which was removed or moved away,
@@ -762,7 +814,7 @@ func (d *Discovery) checkRoots() {
 			// installer moving a fresh copy into place, rm -rf and mkdir):
 			// the watch is on the old one, or died with it.
 			_ = d.watcher.Remove(r)
-			if err := d.watcher.Add(r); err != nil {
+			if err := d.watchAdd(r); err != nil {
 				d.mu.Lock()
 				d.watched[r] = false
 				delete(d.rootIDs, r)
@@ -778,7 +830,7 @@ func (d *Discovery) checkRoots() {
 			d.log.Info("plugin folder replaced by another; watching the new one and reloading its providers", "dir", r)
 			d.scheduleRoot(r)
 		case exists && !was:
-			if err := d.watcher.Add(r); err != nil {
+			if err := d.watchAdd(r); err != nil {
 				continue
 			}
 			d.mu.Lock()
@@ -1784,7 +1836,7 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 // descriptions (a card's artifact.path may still name one).
 func (d *Discovery) packageCards(dir string) (card, yml string, err error) {
 	if d.watcher != nil {
-		_ = d.watcher.Add(dir) // an edit of the card reloads the package
+		_ = d.watchAdd(dir) // an edit of the card reloads the package
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
