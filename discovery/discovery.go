@@ -69,6 +69,9 @@ type Options struct {
 	// addWatch, when set, replaces the watcher's Add (tests: a watch
 	// that fails as at fs.inotify.max_user_watches).
 	addWatch func(w *fsnotify.Watcher, path string) error
+	// maxDelay, when set, replaces the cap on a unit's debounce
+	// (maxDebounce; tests).
+	maxDelay time.Duration
 }
 
 // ReloadEvent describes one change discovery applied or refused.
@@ -168,8 +171,11 @@ type Discovery struct {
 	// be fetched (trust.ErrKeyFetch): retryKeyUnits schedules them again.
 	keyRetry map[string]bool
 	pending  map[string]*time.Timer // debounce timers by unit key
-	mixed    map[string]string      // provider id → the trust mix last warned about
-	capped   map[string]string      // remote URL → the trust cap last warned about
+	// firstChange is when each pending unit's first change since its
+	// timer was started came (d.mu): the debounce is capped there.
+	firstChange map[string]time.Time
+	mixed       map[string]string // provider id → the trust mix last warned about
+	capped      map[string]string // remote URL → the trust cap last warned about
 	// unsettled counts, per unit, the changes scheduled since the unit's
 	// last reconcile began; a unit leaves it when a reconcile that saw its
 	// last change ends. orphans are the descriptions of units that
@@ -237,7 +243,7 @@ func New(opts Options) (*Discovery, error) {
 	}
 	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
 		isDesk: map[string]bool{}, isCards: map[string]bool{}, watched: map[string]bool{}, rootIDs: map[string]os.FileInfo{}, lost: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
-		errs: map[string]string{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, warnLater: map[string]bool{}, notes: map[string]string{},
+		errs: map[string]string{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, firstChange: map[string]time.Time{}, mixed: map[string]string{}, warnLater: map[string]bool{}, notes: map[string]string{},
 		unsettled: map[string]uint64{}, orphans: map[string]*orphan{},
 		work: make(chan string, 1024), stop: make(chan struct{})}
 	if cfg.RequireSignature {
@@ -872,7 +878,20 @@ func (d *Discovery) scheduleRoot(r string) {
 	}
 }
 
-// schedule (re)starts the debounce timer of a unit.
+// maxDebounce is the most a unit's reload waits after the first of its
+// changes: ten times discovery.debounce, at least 1 s.
+func (d *Discovery) maxDebounce() time.Duration {
+	if d.opts.maxDelay > 0 {
+		return d.opts.maxDelay
+	}
+	return max(time.Second, 10*d.cfg.Debounce)
+}
+
+// schedule (re)starts the debounce timer of a unit. The timer waits for
+// discovery.debounce of quiet, but no longer than maxDebounce after the
+// unit's first change: a folder written more often than the debounce (a
+// build, a tool writing a file beside itself) would else put its reload
+// off for as long as the writes go on.
 func (d *Discovery) schedule(unit string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -881,12 +900,18 @@ func (d *Discovery) schedule(unit string) {
 	}
 	d.unsettled[unit]++
 	if t := d.pending[unit]; t != nil {
-		t.Reset(d.cfg.Debounce)
+		left := d.maxDebounce() - time.Since(d.firstChange[unit])
+		if left <= 0 {
+			return // due: the timer fires at the cap, or has fired
+		}
+		t.Reset(min(d.cfg.Debounce, left))
 		return
 	}
+	d.firstChange[unit] = time.Now()
 	d.pending[unit] = time.AfterFunc(d.cfg.Debounce, func() {
 		d.mu.Lock()
 		delete(d.pending, unit)
+		delete(d.firstChange, unit)
 		d.mu.Unlock()
 		select {
 		case d.work <- unit:

@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/fsnotify/fsnotify"
 
@@ -72,4 +74,37 @@ func TestProbeWatchFailureLogged(t *testing.T) {
 	if n := logLines(logs, "level=WARN", "cannot watch folder", "dir="+filepath.Join(env.dir, "c", "lib"), "permission denied"); n != 1 {
 		t.Errorf("c/lib's failed watch said %d times at Warn, want once naming it:\n%s", n, logs.String())
 	}
+}
+
+// TestProbeDebounceCapped: each change of a unit restarted its debounce
+// timer, with no cap, so a folder written more often than
+// discovery.debounce (a build, a tool writing beside itself) put its
+// reload off for as long as the writes went on. Now a unit's reload waits
+// at most maxDebounce after the first of its changes. Here the debounce
+// is 1 h and the cap 20 ms: the edit is loaded while the writes go on.
+func TestProbeDebounceCapped(t *testing.T) {
+	env := newEnvWith(t, "debounce: 1h\n", func(dir string) {
+		writeFake(t, filepath.Join(dir, "p", "tool.fake"), fakeSpec{ID: "org.test.p", Version: "1.0.0", Tools: []string{"p"}})
+	}, func(o *Options) { o.maxDelay = 20 * time.Millisecond })
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			// Not writeFake: t.Fatal is for the test's goroutine.
+			_ = os.WriteFile(filepath.Join(env.dir, "p", "tool.fake"), []byte(`{"id":"org.test.p","version":"2.0.0","tools":["p"]}`), 0o644)
+			_ = os.WriteFile(filepath.Join(env.dir, "p", "data.json"), []byte(strconv.Itoa(i)), 0o644)
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	testutil.Eventually(t, "2.0.0 served while the folder keeps being written", func() bool {
+		m, err := env.call("p", 1)
+		return err == nil && m["version"] == "2.0.0"
+	})
 }
