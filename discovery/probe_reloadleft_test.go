@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -107,4 +108,32 @@ func TestProbeDebounceCapped(t *testing.T) {
 		m, err := env.call("p", 1)
 		return err == nil && m["version"] == "2.0.0"
 	})
+}
+
+// TestProbeRenameSendsUpdated: a plugin renamed in place with the same
+// tools (x.js → x.ts; here a.fake → b.fake) changed the provider's
+// source, and its runtime, but the registry's event stream (aios/registry
+// events, /events) said nothing. Now the swap is one "updated" of the
+// provider, with no tool changes, and never a "removed".
+func TestProbeRenameSendsUpdated(t *testing.T) {
+	env := newEnv(t, "debounce: 20ms\n", nil)
+	from := filepath.Join(env.dir, "a.fake")
+	to := filepath.Join(env.dir, "b.fake")
+	writeFake(t, from, fakeSpec{ID: "org.test.ren", Version: "1.0.0", Tools: []string{"ren"}})
+	testutil.Eventually(t, "loaded", func() bool { _, err := env.call("ren", 1); return err == nil })
+	events, cancel := env.h.Registry().Subscribe(64)
+	defer cancel()
+	if err := os.Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "served from the new name", func() bool { return activeSource(env.d, "org.test.ren") == to })
+	var got []string
+	for len(events) > 0 {
+		if ev := <-events; ev.Provider != nil {
+			got = append(got, ev.Provider.Action)
+		}
+	}
+	if !slices.Equal(got, []string{"updated"}) {
+		t.Errorf("events of the rename: %v, want [updated]", got)
+	}
 }
