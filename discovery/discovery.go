@@ -1122,11 +1122,12 @@ func signerGone(err error) bool {
 // wrapping errSignerGone when it no longer verifies. Its bytes did not
 // change, so any refusal says the keys changed: one gone, expired, or
 // other material under its kid (a signature that "does not match").
-func (d *Discovery) recheck(ctx context.Context, raw []byte) error {
-	if _, err := trust.VerifyCard(ctx, raw, d.keys); err != nil {
-		return fmt.Errorf("%w; %w", err, errSignerGone)
+func (d *Discovery) recheck(ctx context.Context, raw []byte) (*trust.Verified, error) {
+	v, err := trust.VerifyCard(ctx, raw, d.keys)
+	if err != nil {
+		return nil, fmt.Errorf("%w; %w", err, errSignerGone)
 	}
-	return nil
+	return v, nil
 }
 
 func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*candidate, error) {
@@ -2030,15 +2031,21 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		digest = withCode(sum, codeDigest(ctx, unit, artifact, d.h.MaxPluginBytes(), files...))
 	}
 	if old != nil && old.digest == digest {
-		if old.verified != nil {
-			// Unchanged, but is its signer still trusted? A key removed
-			// from its JWKS, expired or replaced must not keep vouching
-			// for a provider loaded while it was valid.
-			if err := d.recheck(ctx, card.Raw); err != nil {
-				return nil, fmt.Errorf("%s: refused: %w", desc, err)
-			}
+		if old.verified == nil {
+			return nil, errUnchanged
 		}
-		return nil, errUnchanged
+		// Unchanged, but is its signer still trusted, and as much? A key
+		// removed from its JWKS, expired or replaced must not keep
+		// vouching for a provider loaded while it was valid; one that
+		// left the Verified set but is still in a Community one vouches
+		// at Community: the unit is loaded again below, at that level.
+		v, err := d.recheck(ctx, card.Raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: refused: %w", desc, err)
+		}
+		if v.Trust == old.verified.Trust {
+			return nil, errUnchanged
+		}
 	}
 	cand := &candidate{key: unit, id: card.Adapter.ID, kind: kind, card: card, digest: digest, trust: d.folderTrust(root)}
 	// Signature (§3.1 step 5).

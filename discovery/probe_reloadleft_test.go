@@ -2,6 +2,8 @@ package discovery
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +16,9 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/testutil"
+	"github.com/aios-host/aios-host/trust"
 )
 
 // TestProbeWatchFailureLogged: a watch that could not be added (the
@@ -135,5 +139,46 @@ func TestProbeRenameSendsUpdated(t *testing.T) {
 	}
 	if !slices.Equal(got, []string{"updated"}) {
 		t.Errorf("events of the rename: %v, want [updated]", got)
+	}
+}
+
+// TestProbeUnchangedCardRecheckedAtLowerTrust: an unchanged signed card
+// was checked again only for its key being gone: a key still trusted,
+// but now at a lower level (removed from the Verified key set, still in
+// a Community one), kept its provider served at the first level until a
+// restart. Now the unit is loaded again at the level its signature
+// verifies at, as remote cards already were (TestRemoteResignedAtLowerTrust).
+func TestProbeUnchangedCardRecheckedAtLowerTrust(t *testing.T) {
+	k := newTestKey(t, "Verified")
+	jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var revoked atomic.Bool
+	verified := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if revoked.Load() {
+			_, _ = w.Write([]byte(`{"keys":[]}`))
+			return
+		}
+		_, _ = w.Write(jwks)
+	}))
+	defer verified.Close()
+	community := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(jwks) }))
+	defer community.Close()
+	card := `{"adapter": {"id": "org.test.low", "name": "L", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [], "artifact": {"path": "tool.fake"}}`
+	env := newEnv(t, "watch: false\nkeys: [{trust: Verified, jwks_url: "+verified.URL+"}, {trust: Community, jwks_url: "+community.URL+"}]\n", func(dir string) {
+		signedFolder(t, k, filepath.Join(dir, "low"), card, fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"low-echo"}})
+	})
+	if p := env.h.Registry().Provider("org.test.low"); p == nil || p.Trust != abi.Verified {
+		t.Fatalf("org.test.low not served at Verified: %+v %v", p, env.d.Errors())
+	}
+	revoked.Store(true)
+	env.d.Keys().TTL, env.d.Keys().MinRefetch = 0, 0 // refetch at once
+	if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
+		t.Fatal(err)
+	}
+	if p := env.h.Registry().Provider("org.test.low"); p == nil || p.Trust != abi.Community {
+		t.Fatalf("after its key left the Verified set: %+v, want served at Community; errors %v", p, env.d.Errors())
 	}
 }
