@@ -203,6 +203,16 @@ type Discovery struct {
 	watchFails     map[string]bool
 	watchLimitSaid bool
 
+	// treeMu guards treeReal and realNames: the folders watchTree
+	// watches, by the name they were watched under (→ the folder they
+	// are), and each such folder's names. Two symlinks to one folder
+	// share one inotify watch, which fsnotify names by the first path
+	// added: an event under one name counts for every name (aliases),
+	// and the watch stays while a name is left (unwatchBelow).
+	treeMu    sync.Mutex
+	treeReal  map[string]string
+	realNames map[string][]string
+
 	watcher *fsnotify.Watcher
 	work    chan string
 	stop    chan struct{}
@@ -674,6 +684,11 @@ func (d *Discovery) eventLoop() {
 			if unit, ok := d.unitOf(ev.Name); ok {
 				d.schedule(unit)
 			}
+			for _, a := range d.aliases(ev.Name) {
+				if unit, ok := d.unitOf(a); ok {
+					d.schedule(unit)
+				}
+			}
 		}
 	}
 }
@@ -723,9 +738,42 @@ func (d *Discovery) watchTree(dir string) {
 			return filepath.SkipAll
 		}
 		rel, _ := filepath.Rel(real, path)
-		_ = d.watchAdd(filepath.Join(dir, rel)) // named as under the root, so its events map to the unit
+		name := filepath.Join(dir, rel) // named as under the root, so its events map to the unit
+		if d.watchAdd(name) == nil {
+			d.treeMu.Lock()
+			if d.treeReal == nil {
+				d.treeReal, d.realNames = map[string]string{}, map[string][]string{}
+			}
+			if old, ok := d.treeReal[name]; ok {
+				d.realNames[old] = slices.DeleteFunc(d.realNames[old], func(n string) bool { return n == name })
+			}
+			d.treeReal[name] = path
+			if !slices.Contains(d.realNames[path], name) {
+				d.realNames[path] = append(d.realNames[path], name)
+			}
+			d.treeMu.Unlock()
+		}
 		return nil
 	})
+}
+
+// aliases are the other names of the watched folder that holds path (two
+// symlinks to one folder): path as under each of them.
+func (d *Discovery) aliases(path string) []string {
+	dir := filepath.Dir(path)
+	d.treeMu.Lock()
+	defer d.treeMu.Unlock()
+	real, ok := d.treeReal[dir]
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, n := range d.realNames[real] {
+		if n != dir {
+			out = append(out, filepath.Join(n, filepath.Base(path)))
+		}
+	}
+	return out
 }
 
 // watchAdd watches path. A failure other than the folder being gone is
@@ -781,10 +829,40 @@ func (d *Discovery) watchAdd(path string) error {
 // same watch, under its old name (which fsnotify then drops at the move's
 // IN_MOVE_SELF, leaving pkg2 unwatched). The folder's new name, if under a
 // root, is watched afresh (watchTree) when its Create comes.
+//
+// A folder that has other names (two symlinks to it) keeps its watch
+// while one is left: removing one symlink must not end the other's
+// reloads. Its events keep the name fsnotify has (aliases maps them).
 func (d *Discovery) unwatchBelow(path string) {
 	prefix := path + string(filepath.Separator)
+	under := func(w string) bool { return w == path || strings.HasPrefix(w, prefix) }
+	d.treeMu.Lock()
+	for name, real := range d.treeReal {
+		if under(name) {
+			d.realNames[real] = slices.DeleteFunc(d.realNames[real], func(n string) bool { return n == name })
+		}
+	}
+	// A name goes with the last name of its folder: until then the
+	// watch, whatever name fsnotify gives it, stays, and its events
+	// still map to the names left.
+	keep, drop := map[string]bool{}, map[string]bool{}
+	for name, real := range d.treeReal {
+		switch {
+		case len(d.realNames[real]) > 0:
+			keep[name] = true
+		default:
+			drop[name] = true
+			delete(d.treeReal, name)
+		}
+	}
+	for real, names := range d.realNames {
+		if len(names) == 0 {
+			delete(d.realNames, real)
+		}
+	}
+	d.treeMu.Unlock()
 	for _, w := range d.watcher.WatchList() {
-		if w == path || strings.HasPrefix(w, prefix) {
+		if (under(w) || drop[w]) && !keep[w] {
 			_ = d.watcher.Remove(w)
 		}
 	}

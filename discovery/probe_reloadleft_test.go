@@ -182,3 +182,48 @@ func TestProbeUnchangedCardRecheckedAtLowerTrust(t *testing.T) {
 		t.Fatalf("after its key left the Verified set: %+v, want served at Community; errors %v", p, env.d.Errors())
 	}
 }
+
+// TestProbeSymlinkedTwiceKeepsReloading: two symlinks to one folder
+// (plugins/a and plugins/b → pkg) share one inotify watch, which fsnotify
+// names by the first path added: an edit in pkg reloaded a only (b, its
+// shadowed copy, kept the old code and served it when a went), and
+// removing the symlink a ended the shared watch, so edits in pkg never
+// reloaded b again. Now an edit under one name counts for every name of
+// the folder, and the watch stays while a name of it is left.
+func TestProbeSymlinkedTwiceKeepsReloading(t *testing.T) {
+	ext := filepath.Join(t.TempDir(), "pkg")
+	writeFake(t, filepath.Join(ext, "tool.fake"), fakeSpec{ID: "org.test.sym", Version: "1.0.0", Tools: []string{"sym"}})
+	env := newEnv(t, "debounce: 10ms\n", func(dir string) {
+		for _, n := range []string{"a", "b"} {
+			if err := os.Symlink(ext, filepath.Join(dir, n)); err != nil {
+				t.Skip("symlinks:", err)
+			}
+		}
+	})
+	version := func() any {
+		m, err := env.call("sym", 1)
+		if err != nil {
+			return err.Error()
+		}
+		return m["version"]
+	}
+	if v := version(); v != "1.0.0" {
+		t.Fatalf("not served: %v %v", v, env.d.Errors())
+	}
+	first := activeSource(env.d, "org.test.sym")
+	writeFake(t, filepath.Join(ext, "tool.fake"), fakeSpec{ID: "org.test.sym", Version: "2.0.0", Tools: []string{"sym"}})
+	testutil.Eventually(t, "2.0.0 served", func() bool { return version() == "2.0.0" })
+	if err := os.Remove(first); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(env.dir, "a")
+	if first == other {
+		other = filepath.Join(env.dir, "b")
+	}
+	testutil.Eventually(t, "served by the other link", func() bool { return activeSource(env.d, "org.test.sym") == other })
+	if v := version(); v != "2.0.0" {
+		t.Errorf("the other link serves %v after the first went, want 2.0.0 (its copy was not reloaded)", v)
+	}
+	writeFake(t, filepath.Join(ext, "tool.fake"), fakeSpec{ID: "org.test.sym", Version: "3.0.0", Tools: []string{"sym"}})
+	testutil.Eventually(t, "3.0.0 served through the remaining link", func() bool { return version() == "3.0.0" })
+}
