@@ -19,7 +19,7 @@ import (
 //	  dirs: [~/.local/share/aios/adapters]   # extra folders of cards / tool.aios.yaml
 //	  desktop_dirs: [/usr/share/applications] # folders of .desktop entries
 //	  watch: true              # watch folders for changes (default true)
-//	  debounce: 50ms           # quiet time before a changed file is (re)loaded
+//	  debounce: 50ms           # quiet time before a changed file is (re)loaded (at most 10× this, ≥ 1 s, after its first change)
 //	  known_adapters: true     # match .desktop entries to the built-in library
 //	  require_signature: false # refuse unsigned cards and bare artifacts (and unsigned remotes)
 //	  keys:                    # trusted signing keys (see docs/trust.md)

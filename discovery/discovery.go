@@ -65,6 +65,13 @@ type Options struct {
 	// Once scans the folders once, without watching them (one-shot
 	// commands: `aios-host list` and `call` in their own process).
 	Once bool
+
+	// addWatch, when set, replaces the watcher's Add (tests: a watch
+	// that fails as at fs.inotify.max_user_watches).
+	addWatch func(w *fsnotify.Watcher, path string) error
+	// maxDelay, when set, replaces the cap on a unit's debounce
+	// (maxDebounce; tests).
+	maxDelay time.Duration
 }
 
 // ReloadEvent describes one change discovery applied or refused.
@@ -164,8 +171,11 @@ type Discovery struct {
 	// be fetched (trust.ErrKeyFetch): retryKeyUnits schedules them again.
 	keyRetry map[string]bool
 	pending  map[string]*time.Timer // debounce timers by unit key
-	mixed    map[string]string      // provider id → the trust mix last warned about
-	capped   map[string]string      // remote URL → the trust cap last warned about
+	// firstChange is when each pending unit's first change since its
+	// timer was started came (d.mu): the debounce is capped there.
+	firstChange map[string]time.Time
+	mixed       map[string]string // provider id → the trust mix last warned about
+	capped      map[string]string // remote URL → the trust cap last warned about
 	// unsettled counts, per unit, the changes scheduled since the unit's
 	// last reconcile began; a unit leaves it when a reconcile that saw its
 	// last change ends. orphans are the descriptions of units that
@@ -188,6 +198,20 @@ type Discovery struct {
 	// every note (each watch event forgets its path).
 	noteKids  map[string]map[string]bool
 	notesWork int // entries forgetNotes looked at (tests)
+	// watchFails are the folders whose watch failed, as said (notesMu);
+	// watchLimitSaid: the watch limit was said to be reached (once).
+	watchFails     map[string]bool
+	watchLimitSaid bool
+
+	// treeMu guards treeReal and realNames: the folders watchTree
+	// watches, by the name they were watched under (→ the folder they
+	// are), and each such folder's names. Two symlinks to one folder
+	// share one inotify watch, which fsnotify names by the first path
+	// added: an event under one name counts for every name (aliases),
+	// and the watch stays while a name is left (unwatchBelow).
+	treeMu    sync.Mutex
+	treeReal  map[string]string
+	realNames map[string][]string
 
 	watcher *fsnotify.Watcher
 	work    chan string
@@ -229,7 +253,7 @@ func New(opts Options) (*Discovery, error) {
 	}
 	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
 		isDesk: map[string]bool{}, isCards: map[string]bool{}, watched: map[string]bool{}, rootIDs: map[string]os.FileInfo{}, lost: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
-		errs: map[string]string{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, mixed: map[string]string{}, warnLater: map[string]bool{}, notes: map[string]string{},
+		errs: map[string]string{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, firstChange: map[string]time.Time{}, mixed: map[string]string{}, warnLater: map[string]bool{}, notes: map[string]string{},
 		unsettled: map[string]uint64{}, orphans: map[string]*orphan{},
 		work: make(chan string, 1024), stop: make(chan struct{})}
 	if cfg.RequireSignature {
@@ -287,11 +311,9 @@ func (d *Discovery) Start(ctx context.Context) error {
 		}
 		d.watcher = w
 		for _, r := range d.roots {
-			if err := w.Add(r); err != nil {
+			if err := d.watchAdd(r); err != nil {
 				if errors.Is(err, os.ErrNotExist) {
 					d.log.Warn("plugin folder does not exist; it is watched for when it appears", "dir", r)
-				} else {
-					d.log.Warn("cannot watch folder", "dir", r, "err", err)
 				}
 				continue
 			}
@@ -662,6 +684,11 @@ func (d *Discovery) eventLoop() {
 			if unit, ok := d.unitOf(ev.Name); ok {
 				d.schedule(unit)
 			}
+			for _, a := range d.aliases(ev.Name) {
+				if unit, ok := d.unitOf(a); ok {
+					d.schedule(unit)
+				}
+			}
 		}
 	}
 }
@@ -711,9 +738,88 @@ func (d *Discovery) watchTree(dir string) {
 			return filepath.SkipAll
 		}
 		rel, _ := filepath.Rel(real, path)
-		_ = d.watcher.Add(filepath.Join(dir, rel)) // named as under the root, so its events map to the unit
+		name := filepath.Join(dir, rel) // named as under the root, so its events map to the unit
+		if d.watchAdd(name) == nil {
+			d.treeMu.Lock()
+			if d.treeReal == nil {
+				d.treeReal, d.realNames = map[string]string{}, map[string][]string{}
+			}
+			if old, ok := d.treeReal[name]; ok {
+				d.realNames[old] = slices.DeleteFunc(d.realNames[old], func(n string) bool { return n == name })
+			}
+			d.treeReal[name] = path
+			if !slices.Contains(d.realNames[path], name) {
+				d.realNames[path] = append(d.realNames[path], name)
+			}
+			d.treeMu.Unlock()
+		}
 		return nil
 	})
+}
+
+// aliases are the other names of the watched folder that holds path (two
+// symlinks to one folder): path as under each of them.
+func (d *Discovery) aliases(path string) []string {
+	dir := filepath.Dir(path)
+	d.treeMu.Lock()
+	defer d.treeMu.Unlock()
+	real, ok := d.treeReal[dir]
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, n := range d.realNames[real] {
+		if n != dir {
+			out = append(out, filepath.Join(n, filepath.Base(path)))
+		}
+	}
+	return out
+}
+
+// watchAdd watches path. A failure other than the folder being gone is
+// logged at Warn, once for each folder (again after it was watched),
+// and the kernel's watch limit (ENOSPC: fs.inotify.max_user_watches
+// reached, every watch of this user counted) once in all: until then
+// a watch that could not be added was silent, and edits there were
+// simply never seen.
+func (d *Discovery) watchAdd(path string) error {
+	var err error
+	if d.opts.addWatch != nil {
+		err = d.opts.addWatch(d.watcher, path)
+	} else {
+		err = d.watcher.Add(path)
+	}
+	d.notesMu.Lock()
+	defer d.notesMu.Unlock()
+	if err == nil {
+		delete(d.watchFails, path)
+		return nil
+	}
+	if errors.Is(err, os.ErrNotExist) || d.watchFails[path] {
+		return err
+	}
+	if d.watchFails == nil {
+		d.watchFails = map[string]bool{}
+	}
+	d.watchFails[path] = true
+	const later = "; its changes are not seen: they are loaded at the next aios/registry.refresh or restart"
+	if errors.Is(err, syscall.ENOSPC) {
+		if d.watchLimitSaid {
+			d.log.Debug("cannot watch folder: the inotify watch limit is reached", "dir", path)
+			return err
+		}
+		d.watchLimitSaid = true
+		limit := "fs.inotify.max_user_watches"
+		if b, rerr := os.ReadFile("/proc/sys/fs/inotify/max_user_watches"); rerr == nil {
+			limit += " = " + strings.TrimSpace(string(b))
+		}
+		d.log.Warn("cannot watch folder: the kernel's limit of inotify watches for this user is reached ("+limit+
+			", shared by every program of the user)"+later+", as are those of the other folders past the limit (said once); "+
+			"raise it: sysctl fs.inotify.max_user_watches=524288 (and in /etc/sysctl.d/ to keep it)", "dir", path, "err", err)
+		return err
+	}
+	d.log.Warn("cannot watch folder"+later, "dir", path, "err", err)
+	return err
 }
 
 // unwatchBelow ends the watches of path, which was removed or moved away,
@@ -723,10 +829,40 @@ func (d *Discovery) watchTree(dir string) {
 // same watch, under its old name (which fsnotify then drops at the move's
 // IN_MOVE_SELF, leaving pkg2 unwatched). The folder's new name, if under a
 // root, is watched afresh (watchTree) when its Create comes.
+//
+// A folder that has other names (two symlinks to it) keeps its watch
+// while one is left: removing one symlink must not end the other's
+// reloads. Its events keep the name fsnotify has (aliases maps them).
 func (d *Discovery) unwatchBelow(path string) {
 	prefix := path + string(filepath.Separator)
+	under := func(w string) bool { return w == path || strings.HasPrefix(w, prefix) }
+	d.treeMu.Lock()
+	for name, real := range d.treeReal {
+		if under(name) {
+			d.realNames[real] = slices.DeleteFunc(d.realNames[real], func(n string) bool { return n == name })
+		}
+	}
+	// A name goes with the last name of its folder: until then the
+	// watch, whatever name fsnotify gives it, stays, and its events
+	// still map to the names left.
+	keep, drop := map[string]bool{}, map[string]bool{}
+	for name, real := range d.treeReal {
+		switch {
+		case len(d.realNames[real]) > 0:
+			keep[name] = true
+		default:
+			drop[name] = true
+			delete(d.treeReal, name)
+		}
+	}
+	for real, names := range d.realNames {
+		if len(names) == 0 {
+			delete(d.realNames, real)
+		}
+	}
+	d.treeMu.Unlock()
 	for _, w := range d.watcher.WatchList() {
-		if w == path || strings.HasPrefix(w, prefix) {
+		if (under(w) || drop[w]) && !keep[w] {
 			_ = d.watcher.Remove(w)
 		}
 	}
@@ -762,7 +898,7 @@ func (d *Discovery) checkRoots() {
 			// installer moving a fresh copy into place, rm -rf and mkdir):
 			// the watch is on the old one, or died with it.
 			_ = d.watcher.Remove(r)
-			if err := d.watcher.Add(r); err != nil {
+			if err := d.watchAdd(r); err != nil {
 				d.mu.Lock()
 				d.watched[r] = false
 				delete(d.rootIDs, r)
@@ -778,7 +914,7 @@ func (d *Discovery) checkRoots() {
 			d.log.Info("plugin folder replaced by another; watching the new one and reloading its providers", "dir", r)
 			d.scheduleRoot(r)
 		case exists && !was:
-			if err := d.watcher.Add(r); err != nil {
+			if err := d.watchAdd(r); err != nil {
 				continue
 			}
 			d.mu.Lock()
@@ -820,7 +956,20 @@ func (d *Discovery) scheduleRoot(r string) {
 	}
 }
 
-// schedule (re)starts the debounce timer of a unit.
+// maxDebounce is the most a unit's reload waits after the first of its
+// changes: ten times discovery.debounce, at least 1 s.
+func (d *Discovery) maxDebounce() time.Duration {
+	if d.opts.maxDelay > 0 {
+		return d.opts.maxDelay
+	}
+	return max(time.Second, 10*d.cfg.Debounce)
+}
+
+// schedule (re)starts the debounce timer of a unit. The timer waits for
+// discovery.debounce of quiet, but no longer than maxDebounce after the
+// unit's first change: a folder written more often than the debounce (a
+// build, a tool writing a file beside itself) would else put its reload
+// off for as long as the writes go on.
 func (d *Discovery) schedule(unit string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -829,12 +978,18 @@ func (d *Discovery) schedule(unit string) {
 	}
 	d.unsettled[unit]++
 	if t := d.pending[unit]; t != nil {
-		t.Reset(d.cfg.Debounce)
+		left := d.maxDebounce() - time.Since(d.firstChange[unit])
+		if left <= 0 {
+			return // due: the timer fires at the cap, or has fired
+		}
+		t.Reset(min(d.cfg.Debounce, left))
 		return
 	}
+	d.firstChange[unit] = time.Now()
 	d.pending[unit] = time.AfterFunc(d.cfg.Debounce, func() {
 		d.mu.Lock()
 		delete(d.pending, unit)
+		delete(d.firstChange, unit)
 		d.mu.Unlock()
 		select {
 		case d.work <- unit:
@@ -1045,11 +1200,12 @@ func signerGone(err error) bool {
 // wrapping errSignerGone when it no longer verifies. Its bytes did not
 // change, so any refusal says the keys changed: one gone, expired, or
 // other material under its kid (a signature that "does not match").
-func (d *Discovery) recheck(ctx context.Context, raw []byte) error {
-	if _, err := trust.VerifyCard(ctx, raw, d.keys); err != nil {
-		return fmt.Errorf("%w; %w", err, errSignerGone)
+func (d *Discovery) recheck(ctx context.Context, raw []byte) (*trust.Verified, error) {
+	v, err := trust.VerifyCard(ctx, raw, d.keys)
+	if err != nil {
+		return nil, fmt.Errorf("%w; %w", err, errSignerGone)
 	}
-	return nil
+	return v, nil
 }
 
 func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*candidate, error) {
@@ -1784,7 +1940,7 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 // descriptions (a card's artifact.path may still name one).
 func (d *Discovery) packageCards(dir string) (card, yml string, err error) {
 	if d.watcher != nil {
-		_ = d.watcher.Add(dir) // an edit of the card reloads the package
+		_ = d.watchAdd(dir) // an edit of the card reloads the package
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -1953,15 +2109,21 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		digest = withCode(sum, codeDigest(ctx, unit, artifact, d.h.MaxPluginBytes(), files...))
 	}
 	if old != nil && old.digest == digest {
-		if old.verified != nil {
-			// Unchanged, but is its signer still trusted? A key removed
-			// from its JWKS, expired or replaced must not keep vouching
-			// for a provider loaded while it was valid.
-			if err := d.recheck(ctx, card.Raw); err != nil {
-				return nil, fmt.Errorf("%s: refused: %w", desc, err)
-			}
+		if old.verified == nil {
+			return nil, errUnchanged
 		}
-		return nil, errUnchanged
+		// Unchanged, but is its signer still trusted, and as much? A key
+		// removed from its JWKS, expired or replaced must not keep
+		// vouching for a provider loaded while it was valid; one that
+		// left the Verified set but is still in a Community one vouches
+		// at Community: the unit is loaded again below, at that level.
+		v, err := d.recheck(ctx, card.Raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: refused: %w", desc, err)
+		}
+		if v.Trust == old.verified.Trust {
+			return nil, errUnchanged
+		}
 	}
 	cand := &candidate{key: unit, id: card.Adapter.ID, kind: kind, card: card, digest: digest, trust: d.folderTrust(root)}
 	// Signature (§3.1 step 5).

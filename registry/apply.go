@@ -734,7 +734,11 @@ func providerEvent(id string, o, n *provState, pc *pairCache) Event {
 	case o != nil && n == nil:
 		ev.Provider = &ProviderChange{ID: id, Name: o.rec.Info.Name, Version: o.rec.Info.Version, Action: "removed"}
 	case o != nil && (len(ev.Added)+len(ev.Removed)+len(ev.Updated) > 0 || o.rec.Info.Name != n.rec.Info.Name ||
-		o.rec.Info.Version != n.rec.Info.Version || o.rec.Info.Description != n.rec.Info.Description):
+		o.rec.Info.Version != n.rec.Info.Version || o.rec.Info.Description != n.rec.Info.Description ||
+		// What tools/list shows of each tool: a plugin renamed x.js →
+		// x.ts, moved to a folder of another trust, or served by another
+		// description is an update even with the same tools.
+		o.rec.Info.Runtime != n.rec.Info.Runtime || o.rec.Trust != n.rec.Trust || o.rec.Source != n.rec.Source):
 		ev.Provider = &ProviderChange{ID: id, Name: n.rec.Info.Name, Version: n.rec.Info.Version, Action: "updated"}
 	}
 	return ev

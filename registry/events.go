@@ -16,8 +16,9 @@ type Event struct {
 	Updated  []ToolRef `json:"updated,omitempty"`
 	Overflow bool      `json:"overflow,omitempty"`
 	// Provider is the provider (adapter) the change is about: added (it
-	// was not registered), removed (it is gone), or updated (its tools or
-	// its name, version or description changed). Nil with Overflow.
+	// was not registered), removed (it is gone), or updated (its tools, or
+	// its name, version, description, runtime, trust or source changed).
+	// Nil with Overflow.
 	Provider *ProviderChange `json:"provider,omitempty"`
 	// Violations are the tool versions of this change that break callers
 	// of the version below them without a major version increase

@@ -822,7 +822,8 @@ type ToolRef struct {
 
 // ToolsChanged is the params of aios/notification.tools_changed: the
 // adapters added (new), removed (gone) and updated (tools or name, version,
-// description changed). One registry change is about one adapter.
+// description, runtime, trust or source changed). One registry change is
+// about one adapter.
 type ToolsChanged struct {
 	Added        []AdapterRef `json:"added"`
 	Removed      []AdapterRef `json:"removed"`
