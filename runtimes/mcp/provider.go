@@ -91,12 +91,14 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if sess == nil && s.isStopped() {
 		// Its provider was closed (removed or replaced) while this call
 		// was being dispatched: no reconnect will come.
-		return nil, abi.Errorf(abi.Unavailable, "mcp server %s (%s) was stopped: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.source)
+		return nil, abi.Errorf(abi.Unavailable, "mcp server %s (mcp.servers.%s) was stopped: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.name)
 	}
 	if sess == nil {
-		msg := fmt.Sprintf("mcp server %s (%s) is not connected; the bridge is reconnecting", s.name, s.source)
-		if err := s.lastError(); err != nil {
-			msg += ": last error: " + err.Error()
+		msg := fmt.Sprintf("mcp server %s (mcp.servers.%s) is not connected; the bridge is reconnecting", s.name, s.name)
+		if s.lastError() != nil {
+			// Not the error itself: it may quote the server's command
+			// line or address (as the NotFound of bridge.go).
+			msg += " (the host log says why)"
 		}
 		s.kickReconnect()
 		return nil, &abi.ToolError{Code: abi.Unavailable, Message: msg}
@@ -247,7 +249,7 @@ func (s *server) noteFindings(call *abi.ToolCall, what string, fs []screen.Findi
 // (ctx cancelled while the caller's context goes on): Unavailable.
 func (s *server) callFailed(caller, ctx context.Context, sess *mcpsdk.ClientSession, call *abi.ToolCall, err error, since time.Time) error {
 	if errors.Is(ctx.Err(), context.Canceled) && caller.Err() == nil {
-		return abi.Errorf(abi.Unavailable, "mcp server %s (%s) was stopped during %s: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.source, call.Tool)
+		return abi.Errorf(abi.Unavailable, "mcp server %s (mcp.servers.%s) was stopped during %s: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.name, call.Tool)
 	}
 	return s.callError(ctx, sess, call, err, since)
 }
@@ -268,15 +270,15 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		if s.cfg.URL == "" {
 			again = "restarting it"
 		}
-		return &abi.ToolError{Code: abi.TooLarge, Message: fmt.Sprintf("mcp server %s (%s): during %s the bridge refused %v before decoding it; it closed the connection and is %s",
-			s.name, s.source, tool, re, again)}
+		return &abi.ToolError{Code: abi.TooLarge, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s): during %s the bridge refused %v before decoding it; it closed the connection and is %s",
+			s.name, s.name, tool, re, again)}
 	}
 	if errors.Is(err, errStdinStalled) {
 		// Its stdin queue overflowed: the connection is over (the calls
 		// queued behind this one would otherwise wait for their
 		// deadlines on a server that reads nothing).
 		s.dropped(sess)
-		return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("mcp server %s (%s) stopped reading during %s; the bridge closed the connection and is restarting it: %v", s.name, s.source, tool, err)}
+		return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s) stopped reading during %s; the bridge closed the connection and is restarting it: %v", s.name, s.name, tool, err)}
 	}
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
@@ -298,7 +300,7 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 			// breaks the protocol, and is then stopped): it crashed
 			// handling this call, as a worker of any other runtime can;
 			// the bridge restarts it.
-			return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("mcp server %s (%s) died during %s; the bridge is restarting it: %v", s.name, s.source, tool, err)}
+			return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s) died during %s; the bridge is restarting it: %v", s.name, s.name, tool, err)}
 		}
 		return &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("mcp server %s closed the connection during %s; the bridge is reconnecting: %v", s.name, tool, err)}
 	}
