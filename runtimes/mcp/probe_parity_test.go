@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -37,5 +38,28 @@ func TestProbeCrashErrorKeepsCommandLine(t *testing.T) {
 	}
 	if !strings.Contains(msg, "mcp.servers.fake") {
 		t.Errorf("the error does not name the server's config key mcp.servers.fake: %s", msg)
+	}
+}
+
+// TestProbeMCPTextNotUnicode (no defect; guards docs/mcp.md "Text that is
+// not Unicode"): a bridged server's text holding an escaped lone
+// surrogate or a byte that is not UTF-8 reaches the caller with U+FFFD in
+// its place, where the other runtimes refuse such text with
+// InvalidResult; the call is not failed and the connection stays up.
+func TestProbeMCPTextNotUnicode(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"fake": fakeConfig(t, "text")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.fake")
+	for _, tool := range []string{"mcp-fake-lone", "mcp-fake-badutf8"} {
+		v, err := call(t, p, tool, map[string]any{}, 5*time.Second)
+		want := map[string]any{"content": []any{map[string]any{"type": "text", "text": "a\ufffdb"}}}
+		if err != nil || !reflect.DeepEqual(v, want) {
+			t.Errorf("%s: %#v %v; want %#v, as docs/mcp.md says", tool, v, err, want)
+		}
+	}
+	if _, err := call(t, p, "mcp-fake-echo", map[string]any{"message": "x"}, 5*time.Second); err != nil {
+		t.Errorf("the connection did not stay up: %v", err)
 	}
 }
