@@ -123,7 +123,8 @@ func (f *fakeServer) tools() []any {
 	if os.Getenv("AIOS_MCP_FAKE") == "text" {
 		ts = append(ts,
 			map[string]any{"name": "lone", "description": "answers a text holding an escaped lone surrogate", "inputSchema": obj(`{"type":"object"}`)},
-			map[string]any{"name": "badutf8", "description": "answers a text holding a byte that is not UTF-8", "inputSchema": obj(`{"type":"object"}`)})
+			map[string]any{"name": "badutf8", "description": "answers a text holding a byte that is not UTF-8", "inputSchema": obj(`{"type":"object"}`)},
+			map[string]any{"name": "vanish", "description": "listed, but answered as an unknown tool", "inputSchema": obj(`{"type":"object"}`)})
 	}
 	if os.Getenv("AIOS_MCP_FAKE") == "sampling" {
 		ts = append(ts, map[string]any{"name": "sample", "description": "asks the client for a completion", "inputSchema": obj(`{"type":"object"}`)})

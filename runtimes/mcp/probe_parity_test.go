@@ -63,3 +63,18 @@ func TestProbeMCPTextNotUnicode(t *testing.T) {
 		t.Errorf("the connection did not stay up: %v", err)
 	}
 }
+
+// TestProbeVanishedToolIsNotFound: a tool the server listed but no longer
+// has is answered by MCP with -32602 ("unknown tool"), which the bridge
+// gave the caller as InvalidParams, blaming its params, where a tool that
+// does not exist is NotFound in every runtime. It is NotFound now.
+func TestProbeVanishedToolIsNotFound(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"fake": fakeConfig(t, "text")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = call(t, rec.provider("org.aios.mcp.fake"), "mcp-fake-vanish", map[string]any{}, 5*time.Second)
+	if abi.CodeOf(err) != abi.NotFound || !strings.Contains(err.Error(), "unknown tool vanish") {
+		t.Errorf("err = %v; want NotFound quoting the server's unknown tool", err)
+	}
+}

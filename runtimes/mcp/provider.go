@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -286,6 +287,17 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		switch we.Code {
 		case jsonrpc.CodeInvalidParams:
 			code = abi.InvalidParams
+			if strings.HasPrefix(strings.ToLower(we.Message), "unknown tool") {
+				// MCP answers a call of a tool the server does not have
+				// with -32602 ("Unknown tool: x" in the spec, the
+				// go-sdk's `unknown tool "x"`): the tool is gone since
+				// the bridge listed it. NotFound, as a tool that does
+				// not exist is in every runtime, not InvalidParams,
+				// which blames the caller's params; and the list is read
+				// again.
+				s.onListChanged()
+				return &abi.ToolError{Code: abi.NotFound, Message: fmt.Sprintf("mcp server %s no longer offers %s (it answered: %s); the bridge lists its tools again", s.name, call.Tool, s.screenErrorText(call, we.Message))}
+			}
 		case jsonrpc.CodeMethodNotFound:
 			code = abi.NotFound
 		case -32002: // resources/read: resource not found (before SEP-2164 made it -32602)
