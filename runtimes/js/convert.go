@@ -35,9 +35,9 @@ import (
 // and BigInt results within the int64 range come back as int64, those
 // within 2^63 … 2^64−1 as uint64; other BigInts are refused. The strings
 // and keys of one value are bounded in total (TooLarge). A lone surrogate
-// becomes U+FFFD in a string and is an error in a key (whose property would
-// otherwise be lost: Keys gives it with U+FFFD, under which Get finds
-// nothing).
+// is an error in a string (it has no UTF-8 form; goja would give U+FFFD)
+// and in a key (whose property would otherwise be lost: Keys gives it with
+// U+FFFD, under which Get finds nothing).
 
 const maxExportDepth = 512
 
@@ -103,6 +103,30 @@ func (e *exporter) fail(code abi.ErrorCode, format string, args ...any) error {
 	return &exportError{code: code, msg: pathString(e.path) + ": " + fmt.Sprintf(format, args...)}
 }
 
+// loneSurrogate refuses a string holding half of a UTF-16 surrogate pair,
+// which has no UTF-8 form: goja exports it as U+FFFD, and the text would
+// reach the caller changed without a word, where a Python tool's (a
+// surrogateescape'd file name) and a WASM guest's invalid UTF-8 are
+// InvalidResult naming the path. Called only for an exported string
+// holding U+FFFD, so other strings are not read twice.
+func (e *exporter) loneSurrogate(v goja.Value) error {
+	s, ok := v.(goja.String)
+	if !ok {
+		return nil
+	}
+	n := s.Length()
+	for i := 0; i < n; i++ {
+		c := s.CharAt(i)
+		switch {
+		case c >= 0xD800 && c <= 0xDBFF && i+1 < n && s.CharAt(i+1) >= 0xDC00 && s.CharAt(i+1) <= 0xDFFF:
+			i++ // a pair
+		case c >= 0xD800 && c <= 0xDFFF:
+			return e.fail(abi.InvalidResult, "the string holds a lone surrogate, \\u%04x at index %d (half of a UTF-16 surrogate pair, a string cut inside an emoji say), which has no UTF-8 form", c, i)
+		}
+	}
+	return nil
+}
+
 func (e *exporter) add(n int) error {
 	e.size += n
 	if e.limit > 0 && e.size > e.limit {
@@ -151,7 +175,13 @@ func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
 	}
 	o, ok := v.(*goja.Object)
 	if !ok {
-		return e.walk(v.Export(), depth)
+		x := v.Export()
+		if str, isStr := x.(string); isStr && strings.ContainsRune(str, utf8.RuneError) {
+			if err := e.loneSurrogate(v); err != nil {
+				return nil, false, err
+			}
+		}
+		return e.walk(x, depth)
 	}
 	kind := 0 // 1: properties, 2: array, 3: Set
 	switch cls, typ := o.ClassName(), o.ExportType(); {

@@ -27,6 +27,18 @@ func (w *worker) throw(format string, args ...any) {
 	panic(w.vm.NewTypeError(fmt.Sprintf(format, args...)))
 }
 
+// throwArg throws the TypeError of a host call's argument of another type
+// (or missing), with code InvalidParams: uncaught, the caller gets
+// InvalidParams, as from a Python tool (whose SDK raises ToolError
+// InvalidParams for the same mistake) and from the host's own check of a
+// worker's host call (internal/hostop), not a ProviderError "TypeError: …".
+// It is still a TypeError to the handler that catches it.
+func (w *worker) throwArg(format string, args ...any) {
+	e := w.vm.NewTypeError(fmt.Sprintf(format, args...))
+	_ = e.Set("code", string(abi.InvalidParams))
+	panic(e)
+}
+
 func (w *worker) requireCall(what string) {
 	if !w.inCall {
 		w.throw("%s is only available while a tool call runs (not in top-level code or after the call returned)", what)
@@ -39,10 +51,10 @@ func (w *worker) argString(fc goja.FunctionCall, i int, what string, optional bo
 		if optional {
 			return ""
 		}
-		w.throw("%s: argument %d is missing", what, i+1)
+		w.throwArg("%s: argument %d is missing", what, i+1)
 	}
 	if !goja.IsString(a) {
-		w.throw("%s: argument %d must be a string, got %s", what, i+1, a.String())
+		w.throwArg("%s: argument %d must be a string, got %s", what, i+1, a.String())
 	}
 	return a.String()
 }
@@ -203,7 +215,7 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 	if a := fc.Argument(1); !goja.IsUndefined(a) && !goja.IsNull(a) {
 		o, ok := w.exportArg(a, "ctx.ai.complete options").(map[string]any)
 		if !ok {
-			w.throw("ctx.ai.complete: options must be an object ({maxTokens, system, temperature, model}), got %s", a.String())
+			w.throwArg("ctx.ai.complete: options must be an object ({maxTokens, system, temperature, model}), got %s", a.String())
 		}
 		opt := func(keys ...string) (string, any) {
 			for _, k := range keys {
@@ -221,10 +233,10 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 			case float64:
 				n = x
 			default:
-				w.throw("ctx.ai.complete: option %s must be an integer, got %s", k, jsTypeName(v))
+				w.throwArg("ctx.ai.complete: option %s must be an integer, got %s", k, jsTypeName(v))
 			}
 			if n != math.Trunc(n) || n < 0 || n > math.MaxInt32 {
-				w.throw("ctx.ai.complete: option %s must be an integer from 0 to %d, got %v", k, math.MaxInt32, v)
+				w.throwArg("ctx.ai.complete: option %s must be an integer from 0 to %d, got %v", k, math.MaxInt32, v)
 			}
 			req.MaxTokens = int(n)
 		}
@@ -236,7 +248,7 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 			case float64:
 				t = x
 			default:
-				w.throw("ctx.ai.complete: option temperature must be a number, got %s", jsTypeName(v))
+				w.throwArg("ctx.ai.complete: option temperature must be a number, got %s", jsTypeName(v))
 			}
 			req.Temperature = &t
 		}
@@ -244,7 +256,7 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 			if _, v := opt(k); v != nil {
 				s, ok := v.(string)
 				if !ok {
-					w.throw("ctx.ai.complete: option %s must be a string, got %s", k, jsTypeName(v))
+					w.throwArg("ctx.ai.complete: option %s must be a string, got %s", k, jsTypeName(v))
 				}
 				if k == "system" {
 					req.System = s

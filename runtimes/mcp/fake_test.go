@@ -120,6 +120,12 @@ func (f *fakeServer) tools() []any {
 			map[string]any{"name": "bloat", "description": "answers 15 MB that decode to gigabytes", "inputSchema": obj(`{"type":"object"}`)},
 			map[string]any{"name": "big", "description": "answers a 2 MiB text", "inputSchema": obj(`{"type":"object"}`)})
 	}
+	if os.Getenv("AIOS_MCP_FAKE") == "text" {
+		ts = append(ts,
+			map[string]any{"name": "lone", "description": "answers a text holding an escaped lone surrogate", "inputSchema": obj(`{"type":"object"}`)},
+			map[string]any{"name": "badutf8", "description": "answers a text holding a byte that is not UTF-8", "inputSchema": obj(`{"type":"object"}`)},
+			map[string]any{"name": "vanish", "description": "listed, but answered as an unknown tool", "inputSchema": obj(`{"type":"object"}`)})
+	}
 	if os.Getenv("AIOS_MCP_FAKE") == "sampling" {
 		ts = append(ts, map[string]any{"name": "sample", "description": "asks the client for a completion", "inputSchema": obj(`{"type":"object"}`)})
 	}
@@ -366,6 +372,10 @@ func runFake(mode string) int {
 					time.Sleep(10 * time.Millisecond)
 					f.send(map[string]any{"jsonrpc": "2.0", "method": changed})
 				}()
+			case "lone":
+				f.replyRaw(m.ID, []byte(`{"content":[{"type":"text","text":"a\ud800b"}]}`))
+			case "badutf8":
+				f.replyRaw(m.ID, []byte("{\"content\":[{\"type\":\"text\",\"text\":\"a\xffb\"}]}"))
 			case "bloat":
 				f.replyRaw(m.ID, bloatResult())
 			case "big":

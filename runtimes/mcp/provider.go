@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -91,12 +92,14 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if sess == nil && s.isStopped() {
 		// Its provider was closed (removed or replaced) while this call
 		// was being dispatched: no reconnect will come.
-		return nil, abi.Errorf(abi.Unavailable, "mcp server %s (%s) was stopped: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.source)
+		return nil, abi.Errorf(abi.Unavailable, "mcp server %s (mcp.servers.%s) was stopped: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.name)
 	}
 	if sess == nil {
-		msg := fmt.Sprintf("mcp server %s (%s) is not connected; the bridge is reconnecting", s.name, s.source)
-		if err := s.lastError(); err != nil {
-			msg += ": last error: " + err.Error()
+		msg := fmt.Sprintf("mcp server %s (mcp.servers.%s) is not connected; the bridge is reconnecting", s.name, s.name)
+		if s.lastError() != nil {
+			// Not the error itself: it may quote the server's command
+			// line or address (as the NotFound of bridge.go).
+			msg += " (the host log says why)"
 		}
 		s.kickReconnect()
 		return nil, &abi.ToolError{Code: abi.Unavailable, Message: msg}
@@ -247,7 +250,7 @@ func (s *server) noteFindings(call *abi.ToolCall, what string, fs []screen.Findi
 // (ctx cancelled while the caller's context goes on): Unavailable.
 func (s *server) callFailed(caller, ctx context.Context, sess *mcpsdk.ClientSession, call *abi.ToolCall, err error, since time.Time) error {
 	if errors.Is(ctx.Err(), context.Canceled) && caller.Err() == nil {
-		return abi.Errorf(abi.Unavailable, "mcp server %s (%s) was stopped during %s: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.source, call.Tool)
+		return abi.Errorf(abi.Unavailable, "mcp server %s (mcp.servers.%s) was stopped during %s: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.name, call.Tool)
 	}
 	return s.callError(ctx, sess, call, err, since)
 }
@@ -268,15 +271,15 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		if s.cfg.URL == "" {
 			again = "restarting it"
 		}
-		return &abi.ToolError{Code: abi.TooLarge, Message: fmt.Sprintf("mcp server %s (%s): during %s the bridge refused %v before decoding it; it closed the connection and is %s",
-			s.name, s.source, tool, re, again)}
+		return &abi.ToolError{Code: abi.TooLarge, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s): during %s the bridge refused %v before decoding it; it closed the connection and is %s",
+			s.name, s.name, tool, re, again)}
 	}
 	if errors.Is(err, errStdinStalled) {
 		// Its stdin queue overflowed: the connection is over (the calls
 		// queued behind this one would otherwise wait for their
 		// deadlines on a server that reads nothing).
 		s.dropped(sess)
-		return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("mcp server %s (%s) stopped reading during %s; the bridge closed the connection and is restarting it: %v", s.name, s.source, tool, err)}
+		return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s) stopped reading during %s; the bridge closed the connection and is restarting it: %v", s.name, s.name, tool, err)}
 	}
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
@@ -284,6 +287,17 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		switch we.Code {
 		case jsonrpc.CodeInvalidParams:
 			code = abi.InvalidParams
+			if strings.HasPrefix(strings.ToLower(we.Message), "unknown tool") {
+				// MCP answers a call of a tool the server does not have
+				// with -32602 ("Unknown tool: x" in the spec, the
+				// go-sdk's `unknown tool "x"`): the tool is gone since
+				// the bridge listed it. NotFound, as a tool that does
+				// not exist is in every runtime, not InvalidParams,
+				// which blames the caller's params; and the list is read
+				// again.
+				s.onListChanged()
+				return &abi.ToolError{Code: abi.NotFound, Message: fmt.Sprintf("mcp server %s no longer offers %s (it answered: %s); the bridge lists its tools again", s.name, call.Tool, s.screenErrorText(call, we.Message))}
+			}
 		case jsonrpc.CodeMethodNotFound:
 			code = abi.NotFound
 		case -32002: // resources/read: resource not found (before SEP-2164 made it -32602)
@@ -298,7 +312,7 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 			// breaks the protocol, and is then stopped): it crashed
 			// handling this call, as a worker of any other runtime can;
 			// the bridge restarts it.
-			return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("mcp server %s (%s) died during %s; the bridge is restarting it: %v", s.name, s.source, tool, err)}
+			return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s) died during %s; the bridge is restarting it: %v", s.name, s.name, tool, err)}
 		}
 		return &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("mcp server %s closed the connection during %s; the bridge is reconnecting: %v", s.name, tool, err)}
 	}

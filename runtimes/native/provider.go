@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -200,7 +201,7 @@ func crashError(provider, toolName string, r any) *abi.ToolError {
 			count++
 			sb.WriteString(f.Function)
 			sb.WriteString("\n\t")
-			sb.WriteString(f.File)
+			sb.WriteString(framePath(f.Function, f.File))
 			sb.WriteByte(':')
 			sb.WriteString(strconv.Itoa(f.Line))
 			sb.WriteByte('\n')
@@ -214,4 +215,25 @@ func crashError(provider, toolName string, r any) *abi.ToolError {
 		Message: "tool " + toolName + " of provider " + provider + " panicked: " + msg,
 		Data:    map[string]any{"panic": msg, "stack": sb.String()},
 	}
+}
+
+// framePath names a frame's file as `go build -trimpath` does, by its
+// package path and base name (github.com/x/y/pkg/file.go): the absolute
+// path of the machine that built the host (its user's home, its GOROOT)
+// is no business of a caller. A path that is not absolute (a -trimpath
+// build) is kept.
+func framePath(function, file string) string {
+	if !filepath.IsAbs(file) {
+		return file
+	}
+	fn := function
+	if i := strings.IndexByte(fn, '['); i >= 0 { // type arguments may hold slashes
+		fn = fn[:i]
+	}
+	slash := strings.LastIndexByte(fn, '/')
+	dot := strings.IndexByte(fn[slash+1:], '.')
+	if dot < 0 {
+		return filepath.Base(file)
+	}
+	return fn[:slash+1+dot] + "/" + filepath.Base(file)
 }

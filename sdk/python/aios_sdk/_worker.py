@@ -612,6 +612,19 @@ class Worker:
                 where = "%s:%d" % (os.path.basename(fs.filename), fs.lineno)
         return where
 
+    def _stack(self, tb):
+        """The frames of tb in the tool's folder as JS prints a stack,
+        innermost first: "\n\tat func (file.py:LINE)" each, by base name (no
+        host folders, no SDK frames), at most 12 and then how many more."""
+        import traceback
+        folder = os.path.dirname(self.path)
+        frames = ["\n\tat %s (%s:%d)" % (fs.name, os.path.basename(fs.filename), fs.lineno)
+                  for fs in traceback.extract_tb(tb) if fs.filename.startswith(folder)]
+        frames.reverse()
+        if len(frames) > 12:
+            frames = frames[:12] + ["\n\t... %d more frames" % (len(frames) - 12)]
+        return "".join(frames)
+
     def warn_unawaited(self, name):
         """Warn of the host operations this call made and dropped without
         awaiting them (HostOp.__del__): they never ran."""
@@ -671,9 +684,14 @@ class Worker:
                 msg = "%s: %s" % (type(e).__name__, e)
             except Exception as e2:
                 msg = "%s (str() of it failed: %s: %s)" % (type(e).__name__, type(e2).__name__, e2)
+            head = _error_text(msg)
+            if len(head) > _MAX_ERROR_CHARS:
+                head = "%s … (%d characters cut)" % (head[:_MAX_ERROR_CHARS], len(head) - _MAX_ERROR_CHARS)
             if where:
                 msg += " (at %s)" % where
-            self._error(cid, "ProviderError", msg)
+            # data {"name", "stack"} as a JS tool's error has.
+            data = {"name": type(e).__name__, "stack": head + self._stack(e.__traceback__)}
+            self._error(cid, "ProviderError", msg, data)
             return
         try:
             if self.mp is not None:
