@@ -305,6 +305,14 @@ type ProviderOverride struct {
 	Disabled bool `yaml:"disabled"`
 	// Trust sets the provider's trust level (a level name).
 	Trust string `yaml:"trust"`
+	// Source, when set, binds Trust to where the provider is loaded from: a
+	// file or folder path (taken from the working directory, like every
+	// path of the config; "~/" is the home folder), which the provider's
+	// file must be or be inside, or another source exactly as the host
+	// names it (a remote card's URL). A provider with this id from anywhere
+	// else keeps the level it has without the override. Without Source the
+	// level applies to whatever file claims the id (docs/trust.md).
+	Source string `yaml:"source"`
 	// Grants, when set, narrows what the provider may hold: its effective
 	// grants are what it asks for ∩ its trust level's caps ∩ these.
 	Grants []string `yaml:"grants"`
@@ -540,6 +548,25 @@ func (c *Config) TrustCapsOf(level abi.TrustLevel) (caps []string, ok bool) {
 	}
 	caps, ok = c.Trust.Caps[name]
 	return caps, ok
+}
+
+// TrustAppliesTo reports whether o's Trust applies to a provider loaded
+// from source: always when o has no Source; else when source is o.Source
+// or (both taken as paths, after "~/", filepath.Abs and Clean) a file or
+// folder inside it.
+func (o ProviderOverride) TrustAppliesTo(source string) bool {
+	if o.Source == "" || source == o.Source {
+		return true
+	}
+	if strings.Contains(o.Source, "://") || strings.Contains(source, "://") {
+		return false
+	}
+	want, got := absClean(ExpandHome(o.Source)), absClean(source)
+	if got == want {
+		return true
+	}
+	rel, err := filepath.Rel(want, got)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // UnsignedTrust returns the level of unsigned providers.

@@ -334,3 +334,47 @@ func TestAgentMethodAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustAppliesTo: providers.<id>.source binds the trust level to a
+// file or a folder it is in, or to a non-path source exactly.
+func TestTrustAppliesTo(t *testing.T) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Skip("no home folder")
+	}
+	for _, tc := range []struct {
+		bound, source string
+		want          bool
+	}{
+		{"", "/anything/x.js", true},
+		{"/p/vendor", "/p/vendor", true},
+		{"/p/vendor", "/p/vendor/tool.wasm", true},
+		{"/p/vendor/", "/p/vendor/a/b.js", true},
+		{"/p/vendor", "/p/vendor-evil/tool.wasm", false},
+		{"/p/vendor", "/p/other/tool.wasm", false},
+		{"/p/vendor", "/p", false},
+		{"/p/vendor/tool.wasm", "/p/vendor/tool.wasm", true},
+		{"/p/vendor/tool.wasm", "/p/vendor/other.wasm", false},
+		{"~/plugins/v", home + "/plugins/v/t.py", true},
+		{"remote:https://a.example/", "remote:https://a.example/", true},
+		{"remote:https://a.example", "remote:https://a.example.evil", false},
+		{"remote:https://a.example", "remote:https://a.example/x", false},
+	} {
+		if got := (ProviderOverride{Trust: "Verified", Source: tc.bound}).TrustAppliesTo(tc.source); got != tc.want {
+			t.Errorf("source %q, provider from %q: applies = %v, want %v", tc.bound, tc.source, got, tc.want)
+		}
+	}
+}
+
+// TestSourceWithoutTrust: providers.<id>.source binds the trust level, so
+// one without trust is a mistake, named with its line.
+func TestSourceWithoutTrust(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(path, []byte("providers:\n  org.example.x:\n    source: plugins/x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path)
+	if err == nil || !strings.Contains(err.Error(), "c.yaml:3") || !strings.Contains(err.Error(), `providers["org.example.x"].source`) || !strings.Contains(err.Error(), "trust is not set") {
+		t.Fatalf("err = %v; want c.yaml:3 naming the entry's source and the missing trust", err)
+	}
+}

@@ -164,6 +164,9 @@ func (c *Config) Validate() error {
 		if po.Trust != "" {
 			v.level(p+".trust", po.Trust)
 		}
+		if po.Source != "" && po.Trust == "" {
+			v.bad(p+".source", "binds providers."+id+".trust to a source, but trust is not set; set trust too, or leave source out")
+		}
 		v.caps(p+".grants", po.Grants)
 		v.rate(p+".rate", po.Rate)
 	}

@@ -1235,7 +1235,7 @@ func (d *Discovery) remoteCandidate(ctx context.Context, rc RemoteConfig) (*cand
 	// The configured URL is the user's word for its host; an endpoint the
 	// card names on another host needs Network(that host) at its trust.
 	if base, err := url.Parse(rc.URL); err == nil {
-		if err := d.checkEndpoints(rc.URL+WellKnownPath, r.Card.Adapter.ID, r.Trust, r.Card, r.Endpoint, base.Hostname()); err != nil {
+		if err := d.checkEndpoints(rc.URL+WellKnownPath, "remote:"+rc.URL, r.Card.Adapter.ID, r.Trust, r.Card, r.Endpoint, base.Hostname()); err != nil {
 			return nil, err
 		}
 	}
@@ -2199,10 +2199,10 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if ep == "" {
 			ep = strings.TrimRight(card.Endpoints.HTTP, "/") + "/rpc"
 		}
-		if err := d.checkEndpoints(desc, card.Adapter.ID, cand.trust, card, ep, ""); err != nil {
+		if err := d.checkEndpoints(desc, unit, card.Adapter.ID, cand.trust, card, ep, ""); err != nil {
 			return nil, err
 		}
-		if err := d.checkLocalSocket(desc, card.Adapter.ID, cand.trust, ep); err != nil {
+		if err := d.checkLocalSocket(desc, unit, card.Adapter.ID, cand.trust, ep); err != nil {
 			return nil, err
 		}
 		p, err := NewRemoteProvider(card, ep, "", nil)
@@ -2254,7 +2254,7 @@ func (d *Discovery) loadDesktop(path string, old *candidate) (*candidate, error)
 	if old != nil && old.digest == digest {
 		return nil, errUnchanged
 	}
-	if err := d.checkEndpoints(path, card.Adapter.ID, abi.Untrusted, card, card.Endpoints.RPC, ""); err != nil {
+	if err := d.checkEndpoints(path, path, card.Adapter.ID, abi.Untrusted, card, card.Endpoints.RPC, ""); err != nil {
 		return nil, err
 	}
 	p, err := NewRemoteProvider(card, card.Endpoints.RPC, "", nil)
@@ -2269,7 +2269,7 @@ func (d *Discovery) loadDesktop(path string, old *candidate) (*candidate, error)
 // card makes the host reach: the endpoint its calls go to, its
 // endpoints.http and its health URL (probed every HealthInterval). URLs on
 // host allowed (the configured remote's own host: the user's word) pass.
-func (d *Discovery) checkEndpoints(desc, id string, tl abi.TrustLevel, card *Card, endpoint, allowed string) error {
+func (d *Discovery) checkEndpoints(desc, source, id string, tl abi.TrustLevel, card *Card, endpoint, allowed string) error {
 	urls := []string{endpoint}
 	if e := card.Endpoints; e != nil && e.HTTP != "" {
 		urls = append(urls, e.HTTP)
@@ -2281,7 +2281,7 @@ func (d *Discovery) checkEndpoints(desc, id string, tl abi.TrustLevel, card *Car
 		if pu, err := url.Parse(u); err == nil && allowed != "" && strings.EqualFold(pu.Hostname(), allowed) {
 			continue
 		}
-		if err := d.checkEndpoint(desc, id, tl, u); err != nil {
+		if err := d.checkEndpoint(desc, source, id, tl, u); err != nil {
 			return err
 		}
 	}
@@ -2293,7 +2293,7 @@ func (d *Discovery) checkEndpoints(desc, id string, tl abi.TrustLevel, card *Car
 // within the caps of its trust level (trust.caps; providers.<id>.trust
 // sets the level, providers.<id>.grants narrows it), as for any provider
 // reaching the network. A unix:// socket is local and needs nothing.
-func (d *Discovery) checkEndpoint(desc, id string, tl abi.TrustLevel, endpoint string) error {
+func (d *Discovery) checkEndpoint(desc, source, id string, tl abi.TrustLevel, endpoint string) error {
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "tcp") {
 		return nil
@@ -2303,13 +2303,13 @@ func (d *Discovery) checkEndpoint(desc, id string, tl abi.TrustLevel, endpoint s
 		return fmt.Errorf("%s: endpoint %s: %v", desc, endpoint, err)
 	}
 	want := abi.Capability{Kind: abi.CapNetwork, Arg: h, HasArg: true}
-	level, caps := d.providerCaps(id, tl)
+	level, caps := d.providerCaps(id, source, tl)
 	if caps.Allows(want) {
 		return nil
 	}
 	var ok []string
 	for l := abi.Untrusted; l <= abi.System; l++ {
-		if _, c := d.providerCaps(id, l); c.Allows(want) && l != level {
+		if _, c := d.providerCaps(id, source, l); c.Allows(want) && l != level {
 			ok = append(ok, l.String())
 		}
 	}
@@ -2334,13 +2334,13 @@ func (d *Discovery) checkEndpoint(desc, id string, tl abi.TrustLevel, endpoint s
 // agent cli with every grant, so an unsigned card could drive that host's
 // tools with grants it was never given (TestUnixEndpointNeedsLocalNetwork).
 // The built-in known adapters (loadDesktop) are compiled in and exempt.
-func (d *Discovery) checkLocalSocket(desc, id string, tl abi.TrustLevel, endpoint string) error {
+func (d *Discovery) checkLocalSocket(desc, source, id string, tl abi.TrustLevel, endpoint string) error {
 	u, err := url.Parse(endpoint)
 	if err != nil || u.Scheme != "unix" {
 		return nil
 	}
 	want := abi.Capability{Kind: abi.CapNetwork, Arg: "localhost", HasArg: true}
-	level, caps := d.providerCaps(id, tl)
+	level, caps := d.providerCaps(id, source, tl)
 	if caps.Allows(want) {
 		return nil
 	}
@@ -2363,9 +2363,9 @@ func (d *Discovery) override(id string) (config.ProviderOverride, bool) {
 // host's trust policy computes it: the level's caps (trust.caps, else the
 // defaults; providers.<id>.trust replaces the level) narrowed by
 // providers.<id>.grants when set.
-func (d *Discovery) providerCaps(id string, tl abi.TrustLevel) (abi.TrustLevel, abi.Grants) {
+func (d *Discovery) providerCaps(id, source string, tl abi.TrustLevel) (abi.TrustLevel, abi.Grants) {
 	ov, hasOv := d.override(id)
-	if hasOv && ov.Trust != "" {
+	if hasOv && ov.Trust != "" && ov.TrustAppliesTo(source) {
 		if l, err := abi.ParseTrustLevel(ov.Trust); err == nil {
 			tl = l
 		}

@@ -204,7 +204,12 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 	if err != nil {
 		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) asks for a bad capability: %v", reg.Provider.ID, meta.Source, err)
 	}
-	trust, grants := h.pol.providerGrants(reg.Provider.ID, meta.Trust, requested)
+	trust, grants := h.pol.providerGrants(reg.Provider.ID, meta.Source, meta.Trust, requested)
+	if bound := h.pol.trustNotApplied(reg.Provider.ID, meta.Source); bound != "" {
+		h.log.Warn("provider's configured trust level not applied: it is bound to another source",
+			"provider", reg.Provider.ID, "source", meta.Source, "trust", trust.String(),
+			"bound_to", bound, "hint", "providers."+reg.Provider.ID+".source names where the provider this level vouches for is loaded from")
+	}
 	rec := &registry.ProviderRecord{Info: reg.Provider, Trust: trust, Grants: grants, Impl: p, Source: meta.Source}
 	if dropped := missing(requested, grants); len(dropped) > 0 {
 		h.log.Warn("provider capabilities reduced by trust policy",

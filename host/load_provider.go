@@ -46,7 +46,16 @@ func (h *Host) LoadProvider(ctx context.Context, path string, meta ProviderMeta)
 				// A bad capability refuses the provider at registration.
 				requested, _ = abi.ParseGrants(meta.Capabilities)
 			}
-			return h.pol.providerGrants(id, meta.Trust, requested)
+			// The source the registration will name (meta.Unit: a
+			// provider folder's files register under the folder).
+			source := meta.Unit
+			if source == "" {
+				source = meta.Source
+			}
+			if source == "" {
+				source = path
+			}
+			return h.pol.providerGrants(id, source, meta.Trust, requested)
 		},
 	}
 	p, err := loadRecovering(ctx, l, src)

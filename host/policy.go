@@ -53,6 +53,8 @@ type providerOverride struct {
 	hasGrants bool
 	trust     abi.TrustLevel
 	hasTrust  bool
+	// cfg is the config's entry, for its Source (TrustAppliesTo).
+	cfg config.ProviderOverride
 }
 
 // newLimiter makes the limiter of r (nil for none); key is the config
@@ -145,7 +147,7 @@ func newPolicy(cfg *config.Config) (*policy, error) {
 		p.trustCaps[level] = g
 	}
 	for id, o := range cfg.Providers {
-		ov := providerOverride{disabled: o.Disabled}
+		ov := providerOverride{disabled: o.Disabled, cfg: o}
 		if o.Trust != "" {
 			t, err := abi.ParseTrustLevel(o.Trust)
 			if err != nil {
@@ -209,10 +211,11 @@ func (p *policy) trustCap(t abi.TrustLevel) abi.Grants {
 // providerGrants computes a provider's trust level and effective grants:
 // what it asks for ∩ what its trust level allows ∩ the config's override
 // grants for that provider (when set: an override can only narrow). An
-// override may also set the trust level.
-func (p *policy) providerGrants(id string, trust abi.TrustLevel, requested abi.Grants) (abi.TrustLevel, abi.Grants) {
+// override may also set the trust level: for a provider loaded from its
+// providers.<id>.source when that is set (config.TrustAppliesTo).
+func (p *policy) providerGrants(id, source string, trust abi.TrustLevel, requested abi.Grants) (abi.TrustLevel, abi.Grants) {
 	ov, hasOv := p.overrides[id]
-	if hasOv && ov.hasTrust {
+	if hasOv && ov.hasTrust && ov.cfg.TrustAppliesTo(source) {
 		trust = ov.trust
 	}
 	if trust < abi.Untrusted || trust > abi.System {
@@ -223,6 +226,17 @@ func (p *policy) providerGrants(id string, trust abi.TrustLevel, requested abi.G
 		g = abi.Intersect(g, ov.grants)
 	}
 	return trust, g
+}
+
+// trustNotApplied returns the providers.<id>.source that kept the
+// configured trust level from a provider of id loaded from source, or ""
+// when the level applies (or none is set).
+func (p *policy) trustNotApplied(id, source string) string {
+	ov, ok := p.overrides[id]
+	if !ok || !ov.hasTrust || ov.cfg.TrustAppliesTo(source) {
+		return ""
+	}
+	return ov.cfg.Source
 }
 
 // disabled reports whether the config disables provider id.
