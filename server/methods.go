@@ -537,12 +537,6 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 	if healthErr != "" && st.Error == "" {
 		st.Error = healthErr
 	}
-	if sess == nil || sess.transport != "unix" {
-		st.Source = "" // a path on this host: for local peers only, as in tools/list
-		cut := s.rootCutter()
-		st.ShadowedBy, st.Error, st.SoftwareReason = cut(st.ShadowedBy), cut(st.Error), cut(st.SoftwareReason)
-		st.Warnings, st.SoftwareNotes = mapStrings(st.Warnings, cut), mapStrings(st.SoftwareNotes, cut)
-	}
 	if det, ok := s.detectSoftware(pick); ok {
 		st.SoftwareInstalled, st.SoftwareRunning = det.Installed, det.Running
 		st.SoftwareVersion, st.VersionSource, st.VersionOK = det.Version, det.VersionSource, det.VersionOK
@@ -552,6 +546,14 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 		if !det.Installed && st.Error == "" {
 			st.Error = det.Reason
 		}
+	}
+	// After detection, which fills the software fields (a desktop file
+	// "not found in" the desktop folders) and may fill error.
+	if sess == nil || sess.transport != "unix" {
+		st.Source = "" // a path on this host: for local peers only, as in tools/list
+		cut := s.rootCutter()
+		st.ShadowedBy, st.Error, st.SoftwareReason = cut(st.ShadowedBy), cut(st.Error), cut(st.SoftwareReason)
+		st.Warnings, st.SoftwareNotes = mapStrings(st.Warnings, cut), mapStrings(st.SoftwareNotes, cut)
 	}
 	// The version search reports (the provider's, else its card's, else
 	// UnversionedAdapter): a provider without a card and without a version

@@ -1,0 +1,53 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// aios/registry.info over HTTP is meant to cut the discovery folders from
+// status.software_reason and software_notes (docs/discovery.md; commit
+// c7d70b1: "desktop folders under the user's home"), but the cut ran
+// before software detection filled those fields in, so it cut nothing:
+// a card whose desktop_file is missing answered an HTTP peer
+// "x.desktop not found in /home/…/applications", in software_reason and
+// in status.error.
+func TestProbeInfoSoftwareReasonHidesFoldersOverHTTP(t *testing.T) {
+	dir, err := os.MkdirTemp("", "aiosplug")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	desk := filepath.Join(dir, "applications")
+	cards := filepath.Join(dir, "cards")
+	for _, d := range []string{desk, cards} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	card := `{"adapter":{"id":"org.x.sw","name":"X","version":"1.0.0","protocol_version":"0.3.0"},"capabilities":{},` +
+		`"skills":[{"id":"x.open","name":"open","permission_level":"low"}],"endpoints":{"rpc":"unix:///nonexistent/aios-probe.sock"},` +
+		`"requirements":{"software":{"name":"X","detection":{"desktop_file":"aios-probe-missing.desktop"}}}}`
+	if err := os.WriteFile(filepath.Join(cards, "x.adapter.json"), []byte(card), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, "discovery: {dirs: ["+cards+"], desktop_dirs: ["+desk+"], known_adapters: false, watch: false}\n"+
+		"trust: {caps: {Untrusted: [\"CallTool(*)\", \"Network(localhost)\"]}}\n", true)
+	ts.startDiscovery(t)
+	req := `{"jsonrpc":"2.0","id":1,"method":"aios/registry.info","params":{"adapter_id":"org.x.sw"}}`
+	status, body := httpPost(t, ts.url+"/rpc", testToken, "application/json", req)
+	if status != 200 || !strings.Contains(string(body), `"software_reason":"aios-probe-missing.desktop not found in`) {
+		t.Fatalf("HTTP registry.info: %d %s; want software_reason saying the desktop file is missing", status, body)
+	}
+	if strings.Contains(string(body), dir) {
+		t.Fatalf("HTTP registry.info names the folder %s: %s", dir, body)
+	}
+	// The socket peer (local) still sees the path.
+	m := rawExchange(t, ts, req)
+	st := m["result"].(map[string]any)["status"].(map[string]any)
+	if !strings.Contains(st["software_reason"].(string), desk) {
+		t.Fatalf("socket registry.info status %v: want the desktop folder", st)
+	}
+}
