@@ -1,6 +1,8 @@
 package server
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,5 +51,54 @@ func TestProbeInfoSoftwareReasonHidesFoldersOverHTTP(t *testing.T) {
 	st := m["result"].(map[string]any)["status"].(map[string]any)
 	if !strings.Contains(st["software_reason"].(string), desk) {
 		t.Fatalf("socket registry.info status %v: want the desktop folder", st)
+	}
+}
+
+// A -32700 said only "parse error: the message is not valid JSON": not
+// where, nor what. A client writing JSON by hand (curl, a shell script)
+// had to find the fault itself — a missing brace, two messages on one
+// socket line, a byte order mark its editor added, an empty HTTP body.
+// The message now says what the JSON decoder found and at which byte
+// (data.details.offset, counted from 1 as in encoding/json), and names
+// the empty body and the byte order mark.
+func TestProbeParseErrorSaysWhere(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	req := `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search"}`
+	for _, c := range []struct {
+		line, want string
+		offset     float64
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"aios/registry.search"`, "unexpected end of JSON input", 0},
+		{`{"jsonrpc":"2.0","id":1,"method":'aios/registry.search'}`, "invalid character '\\'' looking for beginning of value (at byte 34)", 34},
+		{req + req, "invalid character '{' after top-level value (at byte 57)", 57},
+		{"\ufeff" + req, "byte order mark", 0},
+	} {
+		for _, transport := range []string{"socket", "http"} {
+			var m map[string]any
+			if transport == "socket" {
+				m = rawExchange(t, ts, c.line)
+			} else {
+				status, body := httpPost(t, ts.url+"/rpc", testToken, "application/json", c.line)
+				if status != 200 || json.Unmarshal(body, &m) != nil {
+					t.Fatalf("HTTP %q: %d %s", c.line, status, body)
+				}
+			}
+			e, _ := m["error"].(map[string]any)
+			if errCode(m) != -32700 || !strings.Contains(fmt.Sprint(e["message"]), c.want) {
+				t.Errorf("%s %q: %v; want -32700 saying %q", transport, c.line, m, c.want)
+				continue
+			}
+			if c.offset > 0 {
+				d, _ := e["data"].(map[string]any)
+				det, _ := d["details"].(map[string]any)
+				if det["offset"] != c.offset {
+					t.Errorf("%s %q: data %v; want details.offset %v", transport, c.line, d, c.offset)
+				}
+			}
+		}
+	}
+	status, body := httpPost(t, ts.url+"/rpc", testToken, "application/json", " \n")
+	if status != 200 || !strings.Contains(string(body), "-32700") || !strings.Contains(string(body), "empty") {
+		t.Fatalf("HTTP empty body: %d %s; want -32700 saying the body is empty", status, body)
 	}
 }

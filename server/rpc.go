@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 	"strconv"
@@ -47,7 +48,7 @@ const maxParallelBatch = 8
 // only).
 func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) []byte {
 	if !json.Valid(body) {
-		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON")))
+		return mustMarshal(errorResponse(nil, parseError(body)))
 	}
 	// JSON text is UTF-8 (RFC 8259 §8.1); encoding/json accepts invalid
 	// bytes in strings, and an id echoed with them would make the answer
@@ -142,6 +143,30 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	}
 	buf.WriteByte(']')
 	return buf.Bytes()
+}
+
+// parseError is the -32700 for a body that is not JSON, saying what the
+// decoder found and at which byte (data.details.offset, from 1, as
+// encoding/json counts), so that a client writing JSON by hand need not
+// hunt for a missing brace, or two messages on one socket line.
+func parseError(body []byte) *jsonrpc.Error {
+	switch {
+	case len(bytes.TrimSpace(body)) == 0:
+		return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is empty")
+	case bytes.HasPrefix(body, []byte("\uFEFF")):
+		return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message starts with a byte order mark (U+FEFF), which JSON text must not (RFC 8259 §8.1)")
+	}
+	var se *json.SyntaxError
+	if err := json.Unmarshal(body, new(json.RawMessage)); errors.As(err, &se) {
+		e := jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON: %s (at byte %d)", se.Error(), se.Offset)
+		if se.Offset > 0 && se.Offset <= int64(len(body)) {
+			e.Data.Details = map[string]any{"offset": se.Offset}
+		}
+		return e
+	} else if err != nil {
+		return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON")
 }
 
 // requestID is the id of a batch member that is a request (not a
