@@ -102,3 +102,43 @@ func TestProbeParseErrorSaysWhere(t *testing.T) {
 		t.Fatalf("HTTP empty body: %d %s; want -32700 saying the body is empty", status, body)
 	}
 }
+
+// The seed's search answer has adapters and total, and no offset: total
+// counts every match, also those past limit, so a client can tell that
+// it saw only part (no defect; docs/discovery.md said neither this nor
+// which members of an adapter may be absent: kind for a provider
+// discovery did not load, as the test server's built-in one).
+func TestProbeSearchTotalPastLimit(t *testing.T) {
+	dir, err := os.MkdirTemp("", "aiosplug")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for _, id := range []string{"a", "b"} {
+		card := `{"adapter":{"id":"org.x.` + id + `","name":"X","version":"1.0.0","protocol_version":"0.3.0"},"capabilities":{"streaming":true},` +
+			`"skills":[{"id":"compat.` + id + `","name":"s","permission_level":"low"}],"endpoints":{"rpc":"unix:///nonexistent/aios-probe.sock"}}`
+		if err := os.WriteFile(filepath.Join(dir, id+".adapter.json"), []byte(card), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts := newTestServer(t, "discovery: {dirs: ["+dir+"], desktop_dirs: [], known_adapters: false, watch: false}\n"+
+		"trust: {caps: {Untrusted: [\"CallTool(*)\", \"Network(localhost)\"]}}\n", false)
+	ts.startDiscovery(t)
+	m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":"1","method":"aios/registry.search","params":{"type":"compat","capabilities":["streaming"],"limit":1}}`)
+	res, _ := m["result"].(map[string]any)
+	ads, _ := res["adapters"].([]any)
+	if len(ads) != 1 || res["total"] != float64(2) {
+		t.Fatalf("search limit 1 of 2 matches: %v; want 1 adapter and total 2", m)
+	}
+	if a := ads[0].(map[string]any); a["id"] != "org.x.a" || a["kind"] != "card" || a["skills_count"] != float64(1) {
+		t.Fatalf("adapter %v", a)
+	}
+	m = rawExchange(t, ts, `{"jsonrpc":"2.0","id":"1","method":"aios/registry.search","params":{"query":"org.test.native"}}`)
+	ads, _ = m["result"].(map[string]any)["adapters"].([]any)
+	if len(ads) != 1 {
+		t.Fatalf("search of the built-in provider: %v", m)
+	}
+	if a := ads[0].(map[string]any); a["kind"] != nil || a["status"] != "available" {
+		t.Fatalf("built-in adapter %v: want no kind (docs: kind?)", a)
+	}
+}
