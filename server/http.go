@@ -180,6 +180,15 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q; send application/json", ct))))
 		return
 	}
+	// A compressed body would be read as JSON and answered "parse error",
+	// blaming what the client sent; no content coding but identity is
+	// decoded (RFC 9110 §15.5.16: 415 for a content coding not accepted).
+	if ce := r.Header.Values("Content-Encoding"); len(ce) > 0 && !identityEncoding(ce) {
+		w.Header().Set("Accept-Encoding", "identity")
+		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
+			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Encoding %q is not supported; send the body uncompressed", strings.Join(ce, ", ")))))
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -199,6 +208,19 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(&progressWriter{ResponseWriter: w, timeout: s.cfg.WriteTimeout}, http.StatusOK, out)
+}
+
+// identityEncoding says whether Content-Encoding values name no coding
+// but identity.
+func identityEncoding(values []string) bool {
+	for _, v := range values {
+		for c := range strings.SplitSeq(v, ",") {
+			if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // jsonMediaType says whether a Content-Type names JSON: application/json,

@@ -3,6 +3,8 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,5 +142,41 @@ func TestProbeSearchTotalPastLimit(t *testing.T) {
 	}
 	if a := ads[0].(map[string]any); a["kind"] != nil || a["status"] != "available" {
 		t.Fatalf("built-in adapter %v: want no kind (docs: kind?)", a)
+	}
+}
+
+// POST /rpc ignored Content-Encoding: a client that gzips its requests
+// (some HTTP libraries offer it, proxies do it) was answered -32700
+// "parse error", blaming the JSON it had sent correctly. A content coding
+// the server does not decode is HTTP 415 naming it (RFC 9110 §15.5.16);
+// identity is accepted.
+func TestProbeRPCContentEncodingRefused(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	body := `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search","params":{"limit":1}}`
+	for _, c := range []struct {
+		enc    string
+		status int
+		want   string
+	}{
+		{"gzip", 415, `Content-Encoding \"gzip\"`},
+		{"deflate, gzip", 415, `Content-Encoding \"deflate, gzip\"`},
+		{"identity", 200, `"result"`},
+		{"", 200, `"result"`},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, ts.url+"/rpc", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		req.Header.Set("Content-Type", "application/json")
+		if c.enc != "" {
+			req.Header.Set("Content-Encoding", c.enc)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.status || !strings.Contains(string(b), c.want) {
+			t.Errorf("Content-Encoding %q: %d %s; want %d with %s", c.enc, resp.StatusCode, b, c.status, c.want)
+		}
 	}
 }
