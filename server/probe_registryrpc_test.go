@@ -180,3 +180,38 @@ func TestProbeRPCContentEncodingRefused(t *testing.T) {
 		}
 	}
 }
+
+// Params members were matched ignoring case (encoding/json's rule), so
+// {"ADAPTER_ID": …} was read as adapter_id and {"limit": 1, "Limit": 2}
+// as whichever came last, while the docs refuse unknown members and JSON
+// member names are case-sensitive; tools/call's {"name": "a", "NAME": "b"}
+// called b. A member that differs from a known one only in case is now
+// -32602 naming both.
+func TestProbeParamsMembersCaseSensitive(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	for _, c := range []struct{ method, params, bad, want string }{
+		{"aios/registry.info", `{"ADAPTER_ID":"org.test.native"}`, "ADAPTER_ID", "adapter_id"},
+		{"aios/registry.search", `{"limit":1,"Limit":2}`, "Limit", "limit"},
+		{"aios/registry.refresh", `{"Scope":"local"}`, "Scope", "scope"},
+		{"tools/call", `{"name":"echo","NAME":"echo","arguments":{"value":1}}`, "NAME", "name"},
+		{"tools/call", `{"name":"echo","Arguments":{"value":1}}`, "Arguments", "arguments"},
+	} {
+		line := `{"jsonrpc":"2.0","id":1,"method":"` + c.method + `","params":` + c.params + `}`
+		m := rawExchange(t, ts, line)
+		e, _ := m["error"].(map[string]any)
+		msg := fmt.Sprint(e["message"])
+		if errCode(m) != -32602 || !strings.Contains(msg, `"`+c.bad+`"`) || !strings.Contains(msg, `"`+c.want+`"`) {
+			t.Errorf("%s: %v; want -32602 naming %q and %q", line, m, c.bad, c.want)
+		}
+	}
+	// Members of arguments are the tool's: any case passes through.
+	m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":{"Name":1,"name":2}}}}`)
+	if m["error"] != nil {
+		t.Fatalf("arguments with case-variant members: %v", m)
+	}
+	// An escaped member name is compared by its value.
+	m = rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"aios/registry.info","params":{"adapter\u005fid":"org.test.native"}}`)
+	if m["error"] != nil {
+		t.Fatalf("escaped member name: %v", m)
+	}
+}

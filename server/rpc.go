@@ -302,7 +302,81 @@ func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
 	if err := dec.Decode(dst); err != nil {
 		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s%s", paramsError(err), unknownMemberHint(err, dst))
 	}
+	if bad, want := caseVariantMember(p, paramNames(dst)); bad != "" {
+		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: unknown field %q (member names are case-sensitive: did you mean %q?)", bad, want)
+	}
 	return nil
+}
+
+// paramNames are the member names of the struct dst points to.
+func paramNames(dst any) []string {
+	t := reflect.TypeOf(dst)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || tag == "-" {
+			continue
+		}
+		if tag == "" {
+			tag = f.Name
+		}
+		names = append(names, tag)
+	}
+	return names
+}
+
+// caseVariantMember finds a top-level member of the JSON object p whose
+// name is none of names but equals one ignoring case ("ADAPTER_ID"):
+// encoding/json takes it for that member, so {"name": "a", "NAME": "b"}
+// was read as whichever came last. It returns the member's name and the
+// name it differs from; "" when there is none. p is valid JSON (the
+// message was checked whole); nested values (a tool's arguments) are not
+// looked into, and nothing is copied but the names.
+func caseVariantMember(p []byte, names []string) (bad, want string) {
+	depth := 0
+	expectKey := false
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '{', '[':
+			depth++
+			expectKey = depth == 1 && c == '{'
+		case '}', ']':
+			depth--
+		case ',':
+			expectKey = depth == 1
+		case '"':
+			j := i + 1
+			for j < len(p) && p[j] != '"' {
+				if p[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if expectKey {
+				key := string(p[i+1 : j])
+				if strings.IndexByte(key, '\\') >= 0 {
+					_ = json.Unmarshal(p[i:j+1], &key)
+				}
+				if !slices.Contains(names, key) {
+					for _, n := range names {
+						if strings.EqualFold(n, key) {
+							return key, n
+						}
+					}
+				}
+				expectKey = false
+			}
+			i = j
+		}
+	}
+	return "", ""
 }
 
 // unknownMemberHint follows `unknown field "argument"` with the closest
@@ -314,25 +388,7 @@ func unknownMemberHint(err error, dst any) string {
 		return ""
 	}
 	name = strings.Trim(name, `"`)
-	t := reflect.TypeOf(dst)
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil || t.Kind() != reflect.Struct {
-		return ""
-	}
-	var known []string
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || tag == "-" {
-			continue
-		}
-		if tag == "" {
-			tag = f.Name
-		}
-		known = append(known, tag)
-	}
+	known := paramNames(dst)
 	if len(known) == 0 {
 		return ""
 	}
