@@ -215,3 +215,25 @@ func TestProbeParamsMembersCaseSensitive(t *testing.T) {
 		t.Fatalf("escaped member name: %v", m)
 	}
 }
+
+// A member given twice in params ({"name": "a", "name": "b"}) was read as
+// the last one, silently; which the client meant is anyone's guess (RFC
+// 8259 leaves it to the reader, I-JSON forbids it). It is now -32602
+// naming the member.
+func TestProbeParamsDuplicateMemberRefused(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fail","name":"echo","arguments":{"value":1}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"aios/registry.search","params":{"limit":1,"query":"x","limit":2}}`,
+	} {
+		m := rawExchange(t, ts, line)
+		if e, _ := m["error"].(map[string]any); errCode(m) != -32602 || !strings.Contains(fmt.Sprint(e["message"]), "twice") {
+			t.Errorf("%s: %v; want -32602 saying a member is given twice", line, m)
+		}
+	}
+	// The same name in arguments, or in two nested objects, is no concern of the server's.
+	m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":{"a":{"x":1},"b":{"x":2}}}}}`)
+	if m["error"] != nil {
+		t.Fatalf("nested members: %v", m)
+	}
+}

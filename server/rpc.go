@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -302,8 +303,8 @@ func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
 	if err := dec.Decode(dst); err != nil {
 		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s%s", paramsError(err), unknownMemberHint(err, dst))
 	}
-	if bad, want := caseVariantMember(p, paramNames(dst)); bad != "" {
-		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: unknown field %q (member names are case-sensitive: did you mean %q?)", bad, want)
+	if msg := memberProblem(p, paramNames(dst)); msg != "" {
+		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", msg)
 	}
 	return nil
 }
@@ -332,14 +333,15 @@ func paramNames(dst any) []string {
 	return names
 }
 
-// caseVariantMember finds a top-level member of the JSON object p whose
-// name is none of names but equals one ignoring case ("ADAPTER_ID"):
-// encoding/json takes it for that member, so {"name": "a", "NAME": "b"}
-// was read as whichever came last. It returns the member's name and the
-// name it differs from; "" when there is none. p is valid JSON (the
-// message was checked whole); nested values (a tool's arguments) are not
-// looked into, and nothing is copied but the names.
-func caseVariantMember(p []byte, names []string) (bad, want string) {
+// memberProblem says what is wrong with the top-level member names of the
+// JSON object p that encoding/json lets pass: a name that is none of
+// names but equals one ignoring case ("ADAPTER_ID"), which it takes for
+// that member, and a name given twice; either way {"name": "a", "NAME":
+// "b"} was read as whichever came last. "" when there is none. p is valid
+// JSON (the message was checked whole); nested values (a tool's
+// arguments) are not looked into, and nothing is copied but the names.
+func memberProblem(p []byte, names []string) string {
+	var seen []string
 	depth := 0
 	expectKey := false
 	for i := 0; i < len(p); i++ {
@@ -367,16 +369,20 @@ func caseVariantMember(p []byte, names []string) (bad, want string) {
 				if !slices.Contains(names, key) {
 					for _, n := range names {
 						if strings.EqualFold(n, key) {
-							return key, n
+							return fmt.Sprintf("unknown field %q (member names are case-sensitive: did you mean %q?)", key, n)
 						}
 					}
 				}
+				if slices.Contains(seen, key) {
+					return fmt.Sprintf("member %q is given twice", key)
+				}
+				seen = append(seen, key)
 				expectKey = false
 			}
 			i = j
 		}
 	}
-	return "", ""
+	return ""
 }
 
 // unknownMemberHint follows `unknown field "argument"` with the closest
