@@ -917,9 +917,19 @@ func (s *Server) subscribe(ctx context.Context, sess *session, params json.RawMe
 	if rerr != nil {
 		return nil, rerr
 	}
+	events := make([]string, 0, len(want))
+	for e := range want {
+		events = append(events, e)
+	}
+	sort.Strings(events)
 	if sess.notify == nil {
-		return map[string]any{"subscription": nil, "transport": "sse", "events_url": "/events",
-			"note": "HTTP POST cannot carry notifications: GET /events (Server-Sent Events) with the same bearer token"}, nil
+		// The stream filters as asked: "/events" alone sends every event.
+		url := "/events"
+		if len(events) < 3 {
+			url += "?events=" + strings.Join(events, ",")
+		}
+		return map[string]any{"subscription": nil, "transport": "sse", "events_url": url, "events": events,
+			"note": "HTTP POST cannot carry notifications: GET " + url + " (Server-Sent Events) with the same bearer token"}, nil
 	}
 	s.mu.Lock()
 	s.nextSub++
@@ -980,11 +990,6 @@ func (s *Server) subscribe(ctx context.Context, sess *session, params json.RawMe
 			}
 		}
 	}()
-	events := make([]string, 0, len(want))
-	for e := range want {
-		events = append(events, e)
-	}
-	sort.Strings(events)
 	return map[string]any{"subscription": id, "events": events}, nil
 }
 

@@ -237,3 +237,29 @@ func TestProbeParamsDuplicateMemberRefused(t *testing.T) {
 		t.Fatalf("nested members: %v", m)
 	}
 }
+
+// aios/registry.subscribe over HTTP with an events filter answered
+// events_url "/events", which streams every event: the filter the client
+// gave was dropped without a word, and the answer had no events member
+// (the socket's has). events_url now carries the filter (?events=…), and
+// events says which are sent, as on the socket.
+func TestProbeHTTPSubscribeKeepsEventFilter(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	for _, c := range []struct{ params, url, events string }{
+		{`{"events":["removed","added"]}`, "/events?events=added,removed", "[added removed]"},
+		{`{"events":["added","removed","updated"]}`, "/events", "[added removed updated]"},
+		{`{}`, "/events", "[added removed updated]"},
+	} {
+		status, body := httpPost(t, ts.url+"/rpc", testToken, "application/json",
+			`{"jsonrpc":"2.0","id":"4","method":"aios/registry.subscribe","params":`+c.params+`}`)
+		var m struct {
+			Result struct {
+				EventsURL string   `json:"events_url"`
+				Events    []string `json:"events"`
+			}
+		}
+		if status != 200 || json.Unmarshal(body, &m) != nil || m.Result.EventsURL != c.url || fmt.Sprint(m.Result.Events) != c.events {
+			t.Errorf("subscribe %s over HTTP: %d %s; want events_url %s and events %s", c.params, status, body, c.url, c.events)
+		}
+	}
+}
