@@ -243,9 +243,13 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			"agent %q may not use aios/registry.subscribe (GET /events): it is not in agents.%s.methods", agent, agent))))
 		return
 	}
+	// Every events= counts: a list may come as events=a,b or as
+	// events=a&events=b (how HTTP libraries encode a list).
 	var list []string
-	if q := r.URL.Query().Get("events"); q != "" {
-		list = strings.Split(q, ",")
+	for _, q := range r.URL.Query()["events"] {
+		if q != "" {
+			list = append(list, strings.Split(q, ",")...)
+		}
 	}
 	want, rerr := parseEvents(list)
 	if rerr != nil {

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
 )
 
 // aios/registry.info over HTTP is meant to cut the discovery folders from
@@ -261,5 +267,62 @@ func TestProbeHTTPSubscribeKeepsEventFilter(t *testing.T) {
 		if status != 200 || json.Unmarshal(body, &m) != nil || m.Result.EventsURL != c.url || fmt.Sprint(m.Result.Events) != c.events {
 			t.Errorf("subscribe %s over HTTP: %d %s; want events_url %s and events %s", c.params, status, body, c.url, c.events)
 		}
+	}
+}
+
+// GET /events read only the first events= of the query: a client that
+// sends a list as repeated parameters (Python requests' params={"events":
+// ["removed", "added"]} gives events=removed&events=added) got a stream of
+// removals only, and a bad value after the first was not refused. Every
+// events= value counts now.
+func TestProbeEventsRepeatedQueryParameter(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	get := func(q string) *http.Response {
+		req, _ := http.NewRequest(http.MethodGet, ts.url+"/events?"+q, nil)
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	if r := get("events=added&events=bogus"); r.StatusCode != http.StatusBadRequest {
+		t.Fatalf("events=added&events=bogus: %d; want 400 naming bogus", r.StatusCode)
+	} else if b, _ := io.ReadAll(r.Body); !strings.Contains(string(b), "bogus") {
+		t.Fatalf("events=added&events=bogus: %s; want 400 naming bogus", b)
+	}
+	r := get("events=removed&events=added")
+	if r.StatusCode != 200 {
+		t.Fatalf("events=removed&events=added: %d", r.StatusCode)
+	}
+	br := bufio.NewReader(r.Body)
+	if line, _ := br.ReadString('\n'); !strings.HasPrefix(line, ": subscribed") {
+		t.Fatalf("stream: %q", line)
+	}
+	if err := ts.h.AddProvider(context.Background(), nativeProvider("org.test.more", "more-"), host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				got <- "error: " + err.Error()
+				return
+			}
+			if strings.HasPrefix(line, "data: ") {
+				got <- line
+				return
+			}
+		}
+	}()
+	select {
+	case line := <-got:
+		if !strings.Contains(line, `"added":[{"id":"org.test.more"`) {
+			t.Fatalf("stream of removed and added: %s; want the addition", line)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("stream of events=removed&events=added: no addition sent in 10 s")
 	}
 }
