@@ -179,6 +179,12 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
 			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q; send application/json", ct))))
 		return
+	} else if cs := mediaCharset(ct); cs != "" && !strings.EqualFold(cs, "utf-8") {
+		// JSON text is UTF-8 (RFC 8259 §8.1): a body in another charset
+		// would be answered "parse error", blaming its JSON.
+		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
+			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q: JSON is UTF-8; send the body in UTF-8 (charset=utf-8, or no charset)", ct))))
+		return
 	}
 	// A compressed body would be read as JSON and answered "parse error",
 	// blaming what the client sent; no content coding but identity is
@@ -221,6 +227,15 @@ func identityEncoding(values []string) bool {
 		}
 	}
 	return true
+}
+
+// mediaCharset is the charset parameter of a Content-Type ("" when none).
+func mediaCharset(ct string) string {
+	_, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return ""
+	}
+	return params["charset"]
 }
 
 // jsonMediaType says whether a Content-Type names JSON: application/json,
