@@ -258,10 +258,19 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			"agent %q may not use aios/registry.subscribe (GET /events): it is not in agents.%s.methods", agent, agent))))
 		return
 	}
+	query := r.URL.Query()
+	for k := range query {
+		if k != "events" {
+			// A typo (?event=added) would stream every event.
+			writeJSON(w, http.StatusBadRequest, mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams,
+				"invalid params: unknown query parameter %q of GET /events (it takes events=added,removed,updated)", k))))
+			return
+		}
+	}
 	// Every events= counts: a list may come as events=a,b or as
 	// events=a&events=b (how HTTP libraries encode a list).
 	var list []string
-	for _, q := range r.URL.Query()["events"] {
+	for _, q := range query["events"] {
 		if q != "" {
 			list = append(list, strings.Split(q, ",")...)
 		}

@@ -351,3 +351,24 @@ func TestProbeRPCCharsetNotUTF8Refused(t *testing.T) {
 		}
 	}
 }
+
+// GET /events ignored query parameters it does not know: ?event=added (a
+// typo of events) streamed every event, the filter dropped without a
+// word, as subscribe's params refuse an unknown member. It is now HTTP 400
+// naming the parameter and the one it takes.
+func TestProbeEventsUnknownQueryParameter(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	req, _ := http.NewRequest(http.MethodGet, ts.url+"/events?event=added", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("GET /events?event=added: %d; want 400", resp.StatusCode)
+	}
+	if b, _ := io.ReadAll(resp.Body); !strings.Contains(string(b), `\"event\"`) || !strings.Contains(string(b), "events") {
+		t.Fatalf("GET /events?event=added: %s; want the parameter named", b)
+	}
+}
