@@ -372,3 +372,27 @@ func TestProbeEventsUnknownQueryParameter(t *testing.T) {
 		t.Fatalf("GET /events?event=added: %s; want the parameter named", b)
 	}
 }
+
+// The -32600 answers said what a member must be, not what the request
+// had: `"jsonrpc" must be "2.0"` for a request without the member and for
+// one saying "1.0" alike, `method must be a non-empty string` for
+// "method": 7. They now name what was given (or that it is missing).
+func TestProbeInvalidRequestSaysWhatWasGiven(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	for _, c := range []struct{ line, want string }{
+		{`{"id":1,"method":"aios/registry.search"}`, `"jsonrpc" must be "2.0" (it is missing)`},
+		{`{"jsonrpc":"1.0","id":1,"method":"aios/registry.search"}`, `"jsonrpc" must be "2.0" (got "1.0")`},
+		{`{"jsonrpc":2.0,"id":1,"method":"aios/registry.search"}`, `"jsonrpc" must be "2.0" (got the number 2.0)`},
+		{`{"jsonrpc":"2.0","id":1,"method":7}`, `method must be a non-empty string (got the number 7)`},
+		{`{"jsonrpc":"2.0","id":1}`, `method must be a non-empty string (it is missing)`},
+		{`{"jsonrpc":"2.0","id":1,"method":""}`, `method must be a non-empty string (got "")`},
+		{`{"jsonrpc":"2.0","id":true,"method":"x"}`, `id must be a string, a number or null (got true)`},
+		{`{"jsonrpc":"2.0","id":1,"method":"x","params":"all"}`, `params must be an object or an array (got "all")`},
+	} {
+		m := rawExchange(t, ts, c.line)
+		e, _ := m["error"].(map[string]any)
+		if errCode(m) != -32600 || !strings.Contains(fmt.Sprint(e["message"]), c.want) {
+			t.Errorf("%s: %v; want -32600 saying %s", c.line, m, c.want)
+		}
+	}
+}

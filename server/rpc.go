@@ -217,6 +217,29 @@ func validID(raw json.RawMessage) bool {
 	return false
 }
 
+// given says what a request member held, for an invalid request's
+// message: "it is missing", `got "1.0"`, "got the number 7", "got true";
+// a long value is cut.
+func given(raw json.RawMessage, present bool) string {
+	b := bytes.TrimSpace(raw)
+	if !present {
+		return "it is missing"
+	}
+	q := string(b[:min(len(b), 4*41)]) // (40 runes and a bit: a params string may be megabytes)
+	if r := []rune(q); len(r) > 40 {
+		q = string(r[:40]) + "…"
+	}
+	if len(b) > 0 && (b[0] == '-' || b[0] >= '0' && b[0] <= '9') {
+		return "got the number " + q
+	}
+	return "got " + q
+}
+
+func hasMember(m map[string]json.RawMessage, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
 // handleOne processes one request object.
 func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessage) *jsonrpc.Response {
 	var m map[string]json.RawMessage
@@ -225,19 +248,19 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 	}
 	id, hasID := m["id"]
 	if hasID && !validID(id) {
-		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: id must be a string, a number or null"))
+		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: id must be a string, a number or null (%s)", given(id, true)))
 	}
 	var version string
 	if err := json.Unmarshal(m["jsonrpc"], &version); err != nil || version != jsonrpc.Version {
-		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`))
+		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0" (%s)`, given(m["jsonrpc"], hasMember(m, "jsonrpc"))))
 	}
 	var method string
 	if err := json.Unmarshal(m["method"], &method); err != nil || method == "" {
-		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: method must be a non-empty string"))
+		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: method must be a non-empty string (%s)", given(m["method"], hasMember(m, "method"))))
 	}
 	params := m["params"]
 	if p := bytes.TrimSpace(params); len(p) > 0 && p[0] != '{' && p[0] != '[' {
-		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: params must be an object or an array"))
+		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: params must be an object or an array (%s)", given(params, true)))
 	}
 	if p := bytes.TrimSpace(params); len(p) > 0 && p[0] == '[' && len(bytes.TrimSpace(p[1:len(p)-1])) == 0 {
 		params = nil // "params": [] passes no parameter (client libraries send it for none)
