@@ -396,3 +396,27 @@ func TestProbeInvalidRequestSaysWhatWasGiven(t *testing.T) {
 		}
 	}
 }
+
+// A request object with a member twice ("id": 1, "id": 2) was read as the
+// last one: answered with id 2, so a client waiting for id 1 waited for
+// ever; and "ID": 1 made the request a notification, answered by nothing.
+// Both are now -32600 naming the member.
+func TestProbeRequestMembersTwiceOrMiscased(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	for _, c := range []struct{ line, want string }{
+		{`{"jsonrpc":"2.0","id":1,"id":2,"method":"aios/registry.search"}`, `member "id" is given twice`},
+		{`{"jsonrpc":"2.0","id":1,"method":"nope","method":"aios/registry.search"}`, `member "method" is given twice`},
+		{`{"jsonrpc":"2.0","ID":1,"method":"aios/registry.search"}`, `"ID"`},
+	} {
+		m := rawExchange(t, ts, c.line)
+		e, _ := m["error"].(map[string]any)
+		if errCode(m) != -32600 || !strings.Contains(fmt.Sprint(e["message"]), c.want) {
+			t.Errorf("%s: %v; want -32600 saying %s", c.line, m, c.want)
+		}
+	}
+	// Other members pass, as before.
+	m := rawExchange(t, ts, `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search","params":{"limit":1},"extra":{"id":2}}`)
+	if m["error"] != nil || m["id"] != 1.0 {
+		t.Fatalf("request with an extra member: %v", m)
+	}
+}

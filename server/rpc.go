@@ -217,6 +217,9 @@ func validID(raw json.RawMessage) bool {
 	return false
 }
 
+// requestMembers are the members of a request object.
+var requestMembers = []string{"jsonrpc", "id", "method", "params"}
+
 // given says what a request member held, for an invalid request's
 // message: "it is missing", `got "1.0"`, "got the number 7", "got true";
 // a long value is cut.
@@ -245,6 +248,12 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
 		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: not a JSON object"))
+	}
+	// A member twice, or one of these in another case ("ID", taken for
+	// none: the request would be a notification, answered by nothing),
+	// leaves what the client meant unknown.
+	if msg := memberProblem(bytes.TrimSpace(raw), requestMembers); msg != "" {
+		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: %s", msg))
 	}
 	id, hasID := m["id"]
 	if hasID && !validID(id) {
