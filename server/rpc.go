@@ -341,6 +341,9 @@ func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
 	return nil
 }
 
+// paramNamesOf caches paramNames by type (reflect.Type → []string).
+var paramNamesOf sync.Map
+
 // paramNames are the member names of the struct dst points to.
 func paramNames(dst any) []string {
 	t := reflect.TypeOf(dst)
@@ -350,6 +353,15 @@ func paramNames(dst any) []string {
 	if t == nil || t.Kind() != reflect.Struct {
 		return nil
 	}
+	if v, ok := paramNamesOf.Load(t); ok {
+		return v.([]string)
+	}
+	names := structNames(t)
+	paramNamesOf.Store(t, names)
+	return names
+}
+
+func structNames(t reflect.Type) []string {
 	var names []string
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -373,7 +385,7 @@ func paramNames(dst any) []string {
 // JSON (the message was checked whole); nested values (a tool's
 // arguments) are not looked into, and nothing is copied but the names.
 func memberProblem(p []byte, names []string) string {
-	var seen []string
+	var seen uint64 // names[k] seen: bit k (a request or params struct has fewer than 64 members)
 	depth := 0
 	expectKey := false
 	for i := 0; i < len(p); i++ {
@@ -394,24 +406,41 @@ func memberProblem(p []byte, names []string) string {
 				j++
 			}
 			if expectKey {
-				key := string(p[i+1 : j])
-				if strings.IndexByte(key, '\\') >= 0 {
-					_ = json.Unmarshal(p[i:j+1], &key)
+				if msg := checkMember(p[i:j+1], names, &seen); msg != "" {
+					return msg
 				}
-				if !slices.Contains(names, key) {
-					for _, n := range names {
-						if strings.EqualFold(n, key) {
-							return fmt.Sprintf("unknown field %q (member names are case-sensitive: did you mean %q?)", key, n)
-						}
-					}
-				}
-				if slices.Contains(seen, key) {
-					return fmt.Sprintf("member %q is given twice", key)
-				}
-				seen = append(seen, key)
 				expectKey = false
 			}
 			i = j
+		}
+	}
+	return ""
+}
+
+// checkMember is memberProblem's look at one member name, quoted as in
+// the JSON text; it allocates nothing for a name without escapes.
+func checkMember(quoted []byte, names []string, seen *uint64) string {
+	raw := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		var key string
+		if json.Unmarshal(quoted, &key) == nil {
+			raw = []byte(key)
+		}
+	}
+	for k, n := range names {
+		if string(raw) == n {
+			if k < 64 && *seen&(1<<k) != 0 {
+				return fmt.Sprintf("member %q is given twice", n)
+			}
+			if k < 64 {
+				*seen |= 1 << k
+			}
+			return ""
+		}
+	}
+	for _, n := range names {
+		if bytes.EqualFold([]byte(n), raw) {
+			return fmt.Sprintf("unknown field %q (member names are case-sensitive: did you mean %q?)", raw, n)
 		}
 	}
 	return ""
