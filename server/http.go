@@ -179,6 +179,21 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
 			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q; send application/json", ct))))
 		return
+	} else if cs := mediaCharset(ct); cs != "" && !strings.EqualFold(cs, "utf-8") {
+		// JSON text is UTF-8 (RFC 8259 §8.1): a body in another charset
+		// would be answered "parse error", blaming its JSON.
+		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
+			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q: JSON is UTF-8; send the body in UTF-8 (charset=utf-8, or no charset)", ct))))
+		return
+	}
+	// A compressed body would be read as JSON and answered "parse error",
+	// blaming what the client sent; no content coding but identity is
+	// decoded (RFC 9110 §15.5.16: 415 for a content coding not accepted).
+	if ce := r.Header.Values("Content-Encoding"); len(ce) > 0 && !identityEncoding(ce) {
+		w.Header().Set("Accept-Encoding", "identity")
+		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
+			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Encoding %q is not supported; send the body uncompressed", strings.Join(ce, ", ")))))
+		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
 	if err != nil {
@@ -201,6 +216,28 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 	writeJSON(&progressWriter{ResponseWriter: w, timeout: s.cfg.WriteTimeout}, http.StatusOK, out)
 }
 
+// identityEncoding says whether Content-Encoding values name no coding
+// but identity.
+func identityEncoding(values []string) bool {
+	for _, v := range values {
+		for c := range strings.SplitSeq(v, ",") {
+			if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mediaCharset is the charset parameter of a Content-Type ("" when none).
+func mediaCharset(ct string) string {
+	_, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return ""
+	}
+	return params["charset"]
+}
+
 // jsonMediaType says whether a Content-Type names JSON: application/json,
 // or application/json-rpc or application/jsonrequest (the JSON-RPC over
 // HTTP draft's), in any case (RFC 9110 §8.3.1), with any parameters.
@@ -221,9 +258,22 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			"agent %q may not use aios/registry.subscribe (GET /events): it is not in agents.%s.methods", agent, agent))))
 		return
 	}
+	query := r.URL.Query()
+	for k := range query {
+		if k != "events" {
+			// A typo (?event=added) would stream every event.
+			writeJSON(w, http.StatusBadRequest, mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams,
+				"invalid params: unknown query parameter %q of GET /events (it takes events=added,removed,updated)", k))))
+			return
+		}
+	}
+	// Every events= counts: a list may come as events=a,b or as
+	// events=a&events=b (how HTTP libraries encode a list).
 	var list []string
-	if q := r.URL.Query().Get("events"); q != "" {
-		list = strings.Split(q, ",")
+	for _, q := range query["events"] {
+		if q != "" {
+			list = append(list, strings.Split(q, ",")...)
+		}
 	}
 	want, rerr := parseEvents(list)
 	if rerr != nil {

@@ -537,12 +537,6 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 	if healthErr != "" && st.Error == "" {
 		st.Error = healthErr
 	}
-	if sess == nil || sess.transport != "unix" {
-		st.Source = "" // a path on this host: for local peers only, as in tools/list
-		cut := s.rootCutter()
-		st.ShadowedBy, st.Error, st.SoftwareReason = cut(st.ShadowedBy), cut(st.Error), cut(st.SoftwareReason)
-		st.Warnings, st.SoftwareNotes = mapStrings(st.Warnings, cut), mapStrings(st.SoftwareNotes, cut)
-	}
 	if det, ok := s.detectSoftware(pick); ok {
 		st.SoftwareInstalled, st.SoftwareRunning = det.Installed, det.Running
 		st.SoftwareVersion, st.VersionSource, st.VersionOK = det.Version, det.VersionSource, det.VersionOK
@@ -552,6 +546,14 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 		if !det.Installed && st.Error == "" {
 			st.Error = det.Reason
 		}
+	}
+	// After detection, which fills the software fields (a desktop file
+	// "not found in" the desktop folders) and may fill error.
+	if sess == nil || sess.transport != "unix" {
+		st.Source = "" // a path on this host: for local peers only, as in tools/list
+		cut := s.rootCutter()
+		st.ShadowedBy, st.Error, st.SoftwareReason = cut(st.ShadowedBy), cut(st.Error), cut(st.SoftwareReason)
+		st.Warnings, st.SoftwareNotes = mapStrings(st.Warnings, cut), mapStrings(st.SoftwareNotes, cut)
 	}
 	// The version search reports (the provider's, else its card's, else
 	// UnversionedAdapter): a provider without a card and without a version
@@ -916,9 +918,19 @@ func (s *Server) subscribe(ctx context.Context, sess *session, params json.RawMe
 	if rerr != nil {
 		return nil, rerr
 	}
+	events := make([]string, 0, len(want))
+	for e := range want {
+		events = append(events, e)
+	}
+	sort.Strings(events)
 	if sess.notify == nil {
-		return map[string]any{"subscription": nil, "transport": "sse", "events_url": "/events",
-			"note": "HTTP POST cannot carry notifications: GET /events (Server-Sent Events) with the same bearer token"}, nil
+		// The stream filters as asked: "/events" alone sends every event.
+		url := "/events"
+		if len(events) < 3 {
+			url += "?events=" + strings.Join(events, ",")
+		}
+		return map[string]any{"subscription": nil, "transport": "sse", "events_url": url, "events": events,
+			"note": "HTTP POST cannot carry notifications: GET " + url + " (Server-Sent Events) with the same bearer token"}, nil
 	}
 	s.mu.Lock()
 	s.nextSub++
@@ -979,11 +991,6 @@ func (s *Server) subscribe(ctx context.Context, sess *session, params json.RawMe
 			}
 		}
 	}()
-	events := make([]string, 0, len(want))
-	for e := range want {
-		events = append(events, e)
-	}
-	sort.Strings(events)
 	return map[string]any{"subscription": id, "events": events}, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -47,7 +49,7 @@ const maxParallelBatch = 8
 // only).
 func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) []byte {
 	if !json.Valid(body) {
-		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON")))
+		return mustMarshal(errorResponse(nil, parseError(body)))
 	}
 	// JSON text is UTF-8 (RFC 8259 §8.1); encoding/json accepts invalid
 	// bytes in strings, and an id echoed with them would make the answer
@@ -144,6 +146,30 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	return buf.Bytes()
 }
 
+// parseError is the -32700 for a body that is not JSON, saying what the
+// decoder found and at which byte (data.details.offset, from 1, as
+// encoding/json counts), so that a client writing JSON by hand need not
+// hunt for a missing brace, or two messages on one socket line.
+func parseError(body []byte) *jsonrpc.Error {
+	switch {
+	case len(bytes.TrimSpace(body)) == 0:
+		return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is empty")
+	case bytes.HasPrefix(body, []byte("\uFEFF")):
+		return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message starts with a byte order mark (U+FEFF), which JSON text must not (RFC 8259 §8.1)")
+	}
+	var se *json.SyntaxError
+	if err := json.Unmarshal(body, new(json.RawMessage)); errors.As(err, &se) {
+		e := jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON: %s (at byte %d)", se.Error(), se.Offset)
+		if se.Offset > 0 && se.Offset <= int64(len(body)) {
+			e.Data.Details = map[string]any{"offset": se.Offset}
+		}
+		return e
+	} else if err != nil {
+		return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON")
+}
+
 // requestID is the id of a batch member that is a request (not a
 // notification) and that handleOne would answer with it; ok is false for
 // a notification. A member that is not an object, or whose id is not
@@ -191,27 +217,59 @@ func validID(raw json.RawMessage) bool {
 	return false
 }
 
+// requestMembers are the members of a request object.
+var requestMembers = []string{"jsonrpc", "id", "method", "params"}
+
+// given says what a request member held, for an invalid request's
+// message: "it is missing", `got "1.0"`, "got the number 7", "got true";
+// a long value is cut.
+func given(raw json.RawMessage, present bool) string {
+	b := bytes.TrimSpace(raw)
+	if !present {
+		return "it is missing"
+	}
+	q := string(b[:min(len(b), 4*41)]) // (40 runes and a bit: a params string may be megabytes)
+	if r := []rune(q); len(r) > 40 {
+		q = string(r[:40]) + "…"
+	}
+	if len(b) > 0 && (b[0] == '-' || b[0] >= '0' && b[0] <= '9') {
+		return "got the number " + q
+	}
+	return "got " + q
+}
+
+func hasMember(m map[string]json.RawMessage, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
 // handleOne processes one request object.
 func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessage) *jsonrpc.Response {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
 		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: not a JSON object"))
 	}
+	// A member twice, or one of these in another case ("ID", taken for
+	// none: the request would be a notification, answered by nothing),
+	// leaves what the client meant unknown.
+	if msg := memberProblem(bytes.TrimSpace(raw), requestMembers); msg != "" {
+		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: %s", msg))
+	}
 	id, hasID := m["id"]
 	if hasID && !validID(id) {
-		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: id must be a string, a number or null"))
+		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: id must be a string, a number or null (%s)", given(id, true)))
 	}
 	var version string
 	if err := json.Unmarshal(m["jsonrpc"], &version); err != nil || version != jsonrpc.Version {
-		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`))
+		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0" (%s)`, given(m["jsonrpc"], hasMember(m, "jsonrpc"))))
 	}
 	var method string
 	if err := json.Unmarshal(m["method"], &method); err != nil || method == "" {
-		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: method must be a non-empty string"))
+		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: method must be a non-empty string (%s)", given(m["method"], hasMember(m, "method"))))
 	}
 	params := m["params"]
 	if p := bytes.TrimSpace(params); len(p) > 0 && p[0] != '{' && p[0] != '[' {
-		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: params must be an object or an array"))
+		return errorResponse(id, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: params must be an object or an array (%s)", given(params, true)))
 	}
 	if p := bytes.TrimSpace(params); len(p) > 0 && p[0] == '[' && len(bytes.TrimSpace(p[1:len(p)-1])) == 0 {
 		params = nil // "params": [] passes no parameter (client libraries send it for none)
@@ -277,7 +335,115 @@ func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
 	if err := dec.Decode(dst); err != nil {
 		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s%s", paramsError(err), unknownMemberHint(err, dst))
 	}
+	if msg := memberProblem(p, paramNames(dst)); msg != "" {
+		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", msg)
+	}
 	return nil
+}
+
+// paramNamesOf caches paramNames by type (reflect.Type → []string).
+var paramNamesOf sync.Map
+
+// paramNames are the member names of the struct dst points to.
+func paramNames(dst any) []string {
+	t := reflect.TypeOf(dst)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	if v, ok := paramNamesOf.Load(t); ok {
+		return v.([]string)
+	}
+	names := structNames(t)
+	paramNamesOf.Store(t, names)
+	return names
+}
+
+func structNames(t reflect.Type) []string {
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || tag == "-" {
+			continue
+		}
+		if tag == "" {
+			tag = f.Name
+		}
+		names = append(names, tag)
+	}
+	return names
+}
+
+// memberProblem says what is wrong with the top-level member names of the
+// JSON object p that encoding/json lets pass: a name that is none of
+// names but equals one ignoring case ("ADAPTER_ID"), which it takes for
+// that member, and a name given twice; either way {"name": "a", "NAME":
+// "b"} was read as whichever came last. "" when there is none. p is valid
+// JSON (the message was checked whole); nested values (a tool's
+// arguments) are not looked into, and nothing is copied but the names.
+func memberProblem(p []byte, names []string) string {
+	var seen uint64 // names[k] seen: bit k (a request or params struct has fewer than 64 members)
+	depth := 0
+	expectKey := false
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '{', '[':
+			depth++
+			expectKey = depth == 1 && c == '{'
+		case '}', ']':
+			depth--
+		case ',':
+			expectKey = depth == 1
+		case '"':
+			j := i + 1
+			for j < len(p) && p[j] != '"' {
+				if p[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if expectKey {
+				if msg := checkMember(p[i:j+1], names, &seen); msg != "" {
+					return msg
+				}
+				expectKey = false
+			}
+			i = j
+		}
+	}
+	return ""
+}
+
+// checkMember is memberProblem's look at one member name, quoted as in
+// the JSON text; it allocates nothing for a name without escapes.
+func checkMember(quoted []byte, names []string, seen *uint64) string {
+	raw := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		var key string
+		if json.Unmarshal(quoted, &key) == nil {
+			raw = []byte(key)
+		}
+	}
+	for k, n := range names {
+		if string(raw) == n {
+			if k < 64 && *seen&(1<<k) != 0 {
+				return fmt.Sprintf("member %q is given twice", n)
+			}
+			if k < 64 {
+				*seen |= 1 << k
+			}
+			return ""
+		}
+	}
+	for _, n := range names {
+		if bytes.EqualFold([]byte(n), raw) {
+			return fmt.Sprintf("unknown field %q (member names are case-sensitive: did you mean %q?)", raw, n)
+		}
+	}
+	return ""
 }
 
 // unknownMemberHint follows `unknown field "argument"` with the closest
@@ -289,25 +455,7 @@ func unknownMemberHint(err error, dst any) string {
 		return ""
 	}
 	name = strings.Trim(name, `"`)
-	t := reflect.TypeOf(dst)
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil || t.Kind() != reflect.Struct {
-		return ""
-	}
-	var known []string
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || tag == "-" {
-			continue
-		}
-		if tag == "" {
-			tag = f.Name
-		}
-		known = append(known, tag)
-	}
+	known := paramNames(dst)
 	if len(known) == 0 {
 		return ""
 	}
