@@ -347,7 +347,7 @@ func (v *validator) discoveryKeys() {
 }
 
 // discoveryKeyFields are the keys of a discovery.keys entry: the yaml
-// names of trust.KeyConfig's fields (TestProbeDiscoveryKeyFields keeps
+// names of trust.KeyConfig's fields (TestDiscoveryKeyFields keeps
 // them in step), sorted.
 var discoveryKeyFields = []string{"expires", "jwk", "jwks", "jwks_url", "kid", "not_before", "trust"}
 

@@ -172,7 +172,7 @@ type section struct {
 	Resources yaml.Node `yaml:"resources"`
 	// ToolsList is mcpserver's too (which exported tools tools/list
 	// shows). Every key of mcpserver.Config must be here, or the
-	// documented key is refused as unknown (TestProbeSectionKeysMatchServer).
+	// documented key is refused as unknown (TestSectionKeysMatchServer).
 	ToolsList yaml.Node `yaml:"tools_list"`
 }
 

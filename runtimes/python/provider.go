@@ -317,7 +317,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 		v, err, broken := w.call(ctx, call, env)
 		if broken && abi.CodeOf(err) == abi.Cancelled {
 			// The caller's doing, not the tool's: no backoff
-			// (TestProbeCancelsDoNotBackOff).
+			// (TestCancelsDoNotBackOff).
 			p.drop(w, false)
 		} else if broken {
 			p.discard(w)
@@ -423,7 +423,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 			state := fmt.Sprintf("all %d of %s busy", p.size, p.reg.Provider.ID)
 			if replacing > 0 {
 				// Not busy: a pool size would not help
-				// (TestProbePoolWaitSaysReplacing).
+				// (TestPoolWaitSaysReplacing).
 				state = fmt.Sprintf("of the %d of %s, %d being started in place of a worker that ended (see the log), the rest busy", p.size, p.reg.Provider.ID, replacing)
 			}
 			te.Message = fmt.Sprintf("tool %s: waiting for a free python worker (%s; runtimes.python.pool_size): %s", call.Tool, state, te.Message)
@@ -637,7 +637,7 @@ func (p *Provider) replace(delay time.Duration) {
 			p.live--
 			// A call waiting for this worker starts one itself now (and
 			// gets the error): it waited its whole deadline and was told
-			// every worker was busy (TestProbeFailedReplacementWakesWaiters).
+			// every worker was busy (TestFailedReplacementWakesWaiters).
 			p.wake()
 			p.mu.Unlock()
 			if err != errClosed {

@@ -550,7 +550,7 @@ func (w *worker) waitLoop() {
 		msg = fmt.Sprintf("python worker (pid %d) of %s was killed: %s", w.pid, filepath.Base(w.p.path), why)
 	} else if strings.Contains(state, "signal: killed") || strings.Contains(state, "cpu time") {
 		if w.cpuLimit > 0 && st != nil && st.UserTime()+st.SystemTime() >= w.cpuLimit {
-			// The host knows: it was a guess (TestProbeCPULimitKillNamed).
+			// The host knows: it was a guess (TestCPULimitKillNamed).
 			msg += fmt.Sprintf(" (its CPU limit was reached: %s of CPU, runtimes.python.cpu_seconds)", w.cpuLimit)
 		} else {
 			msg += " (killed: the memory or CPU limit may have been reached)"
@@ -575,7 +575,7 @@ func (w *worker) waitLoop() {
 	if !reading && !stopping && why == "" && w.p.serves(w) {
 		// No call reports it: a thread of a tool exiting after the call,
 		// an alarm it set, a kill from outside. It was replaced at the
-		// next call without a word (TestProbeIdleWorkerDeathLogged).
+		// next call without a word (TestIdleWorkerDeathLogged).
 		w.p.log.Warn("python worker ended while idle", "pid", w.pid, "err", w.deathMsg)
 	}
 }
@@ -583,7 +583,7 @@ func (w *worker) waitLoop() {
 // worn reports, after a call, whether the worker has used half of its CPU
 // limit. RLIMIT_CPU counts a worker's whole life: a worker that served
 // enough calls was killed in the middle of the next one, whichever it was
-// (TestProbeCPULimitSparesInnocentCalls). The CPU is read at most every
+// (TestCPULimitSparesInnocentCalls). The CPU is read at most every
 // eighth of the limit (and every second), so a worker found under half
 // has used at most five eighths of it (one core, the default cpus) when
 // its next call starts.
@@ -600,7 +600,7 @@ func (w *worker) worn(now time.Time) bool {
 // MemoryError (the SDK's "MemoryError in tool …") while the worker still
 // holds half of its memory limit: memory kept from call to call (a cache
 // that grows), so that every later call that allocates would fail too
-// (TestProbeMemoryErrorWithHeldMemoryReplaces). After one oversized
+// (TestMemoryErrorWithHeldMemoryReplaces). After one oversized
 // allocation the memory is free again and the worker lives on.
 func (w *worker) memoryHeld(err error) bool {
 	te, ok := err.(*abi.ToolError)
@@ -972,7 +972,7 @@ const outputGrace = time.Second
 // closed the pipe itself (a tool closing descriptors it does not own) and
 // is killed saying so; before, it was killed without a reason and the
 // SIGKILL blamed on the memory or CPU limit
-// (TestProbeClosedPipeNotBlamedOnLimits).
+// (TestClosedPipeNotBlamedOnLimits).
 func (w *worker) endOfOutput() {
 	t := time.NewTimer(outputGrace)
 	defer t.Stop()

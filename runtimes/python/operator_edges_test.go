@@ -19,7 +19,7 @@ import (
 // without .wait(), so a plain def tool following the docs,
 // ctx.log("x").wait(), failed with "AttributeError: 'Done' object has no
 // attribute 'wait'".
-func TestProbeLogWaitInPlainTool(t *testing.T) {
+func TestLogWaitInPlainTool(t *testing.T) {
 	h := newHost(t, newRuntime(t, nil))
 	loadTool(t, h, "logwait.py", `from aios_sdk import tool
 
@@ -49,7 +49,7 @@ def ok(params):
 // have been reached)": a limit had nothing to do with it. The worker is now
 // given a moment to end by itself, and if it does not, it is killed with
 // the reason.
-func TestProbeClosedPipeNotBlamedOnLimits(t *testing.T) {
+func TestClosedPipeNotBlamedOnLimits(t *testing.T) {
 	h := newHost(t, newRuntime(t, nil))
 	loadTool(t, h, "closeall.py", `import os, time
 from aios_sdk import tool
@@ -81,7 +81,7 @@ def ok(params):
 // "Timeout: waiting for a free python worker (all 1 of … busy …)", though
 // no worker was busy. The failed replacement wakes the waiters now, and the
 // call starts a worker itself and gets the load error at once.
-func TestProbeFailedReplacementWakesWaiters(t *testing.T) {
+func TestFailedReplacementWakesWaiters(t *testing.T) {
 	h := newHost(t, newRuntime(t, func(c *python.Config) { c.PoolSize = 1 }))
 	p := writeTool(t, "crashy.py", `import os
 from aios_sdk import tool
@@ -119,7 +119,7 @@ def die(params):
 // call without a word: how it ended was nowhere in the log (the JS runtime
 // warns "JS worker process ended"). It is logged as a warning now, with its
 // exit status and stderr.
-func TestProbeIdleWorkerDeathLogged(t *testing.T) {
+func TestIdleWorkerDeathLogged(t *testing.T) {
 	h, capt := newCapturingHost(t, nil)
 	loadTool(t, h, "idleexit.py", `import os, threading, time
 from aios_sdk import tool
@@ -153,7 +153,7 @@ def ok(params):
 // packer counts a cycle as nesting): two messages for one value, the second
 // with the wrong advice (docs/python.md: "the same value or message in
 // both"). Both now name the cycle and its path, as JS does ("cycle").
-func TestProbeCycleNamedAlike(t *testing.T) {
+func TestCycleNamedAlike(t *testing.T) {
 	const src = `from aios_sdk import tool
 
 @tool
@@ -199,7 +199,7 @@ def ok(params):
 // next one, whichever it was: a busy host saw innocent calls fail with
 // ProviderCrashed every cpu_seconds of CPU. A worker is now replaced between
 // calls once it has used half of its CPU limit.
-func TestProbeCPULimitSparesInnocentCalls(t *testing.T) {
+func TestCPULimitSparesInnocentCalls(t *testing.T) {
 	h := newHost(t, newRuntime(t, func(c *python.Config) { c.PoolSize = 1; c.CPUSeconds = 1 }))
 	loadTool(t, h, "burn.py", `import os, time
 from aios_sdk import tool
@@ -225,7 +225,7 @@ def burn(params):
 // few cancelled calls (a client that gives up, an MCP cancel) the next call
 // of a healthy tool waited seconds for its worker. A cancellation is the
 // caller's doing, not the tool's: its replacement starts at once.
-func TestProbeCancelsDoNotBackOff(t *testing.T) {
+func TestCancelsDoNotBackOff(t *testing.T) {
 	h, capt := newCapturingHost(t, nil)
 	loadTool(t, h, "sl.py", `import time
 from aios_sdk import tool
@@ -264,7 +264,7 @@ def ok(params):
 // (after crashes, with backoff) was told "all 1 of … busy;
 // runtimes.python.pool_size", pointing at the pool size when no worker was
 // busy: it now says how many are being started in place of ones that ended.
-func TestProbePoolWaitSaysReplacing(t *testing.T) {
+func TestPoolWaitSaysReplacing(t *testing.T) {
 	h := newHost(t, newRuntime(t, func(c *python.Config) { c.PoolSize = 1 }))
 	loadTool(t, h, "dies.py", `import os
 from aios_sdk import tool
@@ -292,7 +292,7 @@ def ok(params):
 // yield: <aios_sdk._core.HostOp object at 0x…>". On a loop that is not the
 // worker's, an awaited ctx operation now makes its round trip directly, as
 // .wait() does.
-func TestProbeCtxOnOwnEventLoop(t *testing.T) {
+func TestCtxOnOwnEventLoop(t *testing.T) {
 	h := newHost(t, newRuntime(t, nil))
 	loadTool(t, h, "ownloop.py", `import asyncio, concurrent.futures
 from aios_sdk import Capability, provider, tool
@@ -342,7 +342,7 @@ def ok(params):
 // failed with MemoryError for the worker's whole life, whichever tool it
 // was. A worker that still holds half of its memory limit after a
 // MemoryError is now replaced after that call.
-func TestProbeMemoryErrorWithHeldMemoryReplaces(t *testing.T) {
+func TestMemoryErrorWithHeldMemoryReplaces(t *testing.T) {
 	h := newHost(t, newRuntime(t, func(c *python.Config) { c.PoolSize = 1; c.MemoryMB = 256 }))
 	loadTool(t, h, "leak.py", `import os
 from aios_sdk import tool
@@ -405,7 +405,7 @@ def huge(params):
 // "signal: killed (killed: the memory or CPU limit may have been reached)":
 // a guess, though the host knows the CPU time the worker used when it
 // reaps it. It now says the CPU limit was reached, and names the setting.
-func TestProbeCPULimitKillNamed(t *testing.T) {
+func TestCPULimitKillNamed(t *testing.T) {
 	h := newHost(t, newRuntime(t, func(c *python.Config) { c.PoolSize = 1; c.CPUSeconds = 1 }))
 	loadTool(t, h, "spin.py", `from aios_sdk import tool
 
@@ -427,7 +427,7 @@ def spin(params):
 // though "a failure never ends the worker". It is InvalidResult naming the
 // exception now, in both wire formats, and the worker lives on; a
 // ToolError's data that raises so is left out, as data that is not JSON is.
-func TestProbeResultEncodingRaises(t *testing.T) {
+func TestResultEncodingRaises(t *testing.T) {
 	const src = `import os
 from aios_sdk import ToolError, tool
 token = os.urandom(8).hex()

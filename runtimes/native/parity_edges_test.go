@@ -10,7 +10,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbePanicStackNoHostPaths: the stack of a native tool's panic, in
+// TestPanicStackNoHostPaths: the stack of a native tool's panic, in
 // the ProviderCrashed error every caller gets (MCP clients and remote
 // agents too), named each frame's file by its absolute path on the
 // machine that built the host (/home/<user>/src/aios-host/…/x.go:141),
@@ -18,7 +18,7 @@ import (
 // names. It names the file by its package path and base name now
 // (github.com/aios-host/aios-host/runtimes/native/provider_test.go:24),
 // what `go build -trimpath` would print.
-func TestProbePanicStackNoHostPaths(t *testing.T) {
+func TestPanicStackNoHostPaths(t *testing.T) {
 	wd, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)

@@ -6,13 +6,13 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeReplaceRuntimeSourceTrustIsUpdate: a Replace with the same
+// TestReplaceRuntimeSourceTrustIsUpdate: a Replace with the same
 // tools but another runtime, source or trust (a plugin renamed x.js →
 // x.ts, a file moved to a folder of another trust, a shadowed description
 // taking over) sent no event: a subscriber kept showing the tools'
 // runtime, trust and source (tools/list shows them) as they were. Now
 // the provider is "updated", with no tool changes.
-func TestProbeReplaceRuntimeSourceTrustIsUpdate(t *testing.T) {
+func TestReplaceRuntimeSourceTrustIsUpdate(t *testing.T) {
 	r := New()
 	r.SetSemverCheck(SemverOff, nil)
 	defs := []abi.ToolDef{tool("foo", "1.0.0")}

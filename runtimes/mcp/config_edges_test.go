@@ -10,12 +10,12 @@ import (
 	"github.com/aios-host/aios-host/mcpserver"
 )
 
-// TestProbeConfigEntryKeyLine: a negative connect_timeout (or any of four
+// TestConfigEntryKeyLine: a negative connect_timeout (or any of four
 // other keys) was refused with "max_resources, connect_timeout,
 // reconnect_max, max_message_bytes and decode_budget must not be
 // negative", not saying which; and every error about one key of an
 // mcp.servers entry named the entry's line, not the key's.
-func TestProbeConfigEntryKeyLine(t *testing.T) {
+func TestConfigEntryKeyLine(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{"mcp:\n  servers:\n    x:\n      command: /bin/true\n      connect_timeout: -1s\n", "c.yaml:5: mcp.servers.x: connect_timeout must not be negative, got -1s"},
 		{"mcp:\n  servers:\n    x:\n      command: /bin/true\n      decode_budget: -3\n", "c.yaml:5: mcp.servers.x: decode_budget must not be negative, got -3"},
@@ -33,12 +33,12 @@ func TestProbeConfigEntryKeyLine(t *testing.T) {
 	}
 }
 
-// TestProbeSectionKeysMatchServer: mcp.tools_list (README: "tools_list:
+// TestSectionKeysMatchServer: mcp.tools_list (README: "tools_list:
 // callable … (or: all)"), a key of mcpserver's, was not in this package's
 // view of the mcp section, so every command that loads a host (run, list,
 // call, mcp) refused it: `unknown key "tools_list"`. The two views of the
 // section must name the same keys.
-func TestProbeSectionKeysMatchServer(t *testing.T) {
+func TestSectionKeysMatchServer(t *testing.T) {
 	keys := func(ty reflect.Type) []string {
 		var out []string
 		for i := 0; i < ty.NumField(); i++ {

@@ -13,13 +13,13 @@ import (
 	"github.com/aios-host/aios-host/trust"
 )
 
-// TestProbeDurationZero: example.yaml documents "flush_delay: ... (0 =
+// TestDurationZero: example.yaml documents "flush_delay: ... (0 =
 // 1ms)", and the server and discovery sections say "leave it out, or 0,
 // for the default", but a bare 0 was refused ("cannot unmarshal !!int `0`
 // into time.Duration"): yaml.v3 takes a duration from a string only. 0 is
 // the zero duration (as time.ParseDuration reads "0"); other bare numbers
 // stay refused, a unit being needed.
-func TestProbeDurationZero(t *testing.T) {
+func TestDurationZero(t *testing.T) {
 	c, err := Parse([]byte("audit:\n  flush_delay: 0\n"), "c.yaml")
 	if err != nil {
 		t.Fatalf("flush_delay: 0: %v", err)
@@ -51,11 +51,11 @@ func TestProbeDurationZero(t *testing.T) {
 	}
 }
 
-// TestProbeExampleNamesEveryKey: config/example.yaml "documents every key"
+// TestExampleNamesEveryKey: config/example.yaml "documents every key"
 // (README, package doc) but left out inference.api_key_header. Every key
 // of the file's schema (the sections kept as yaml.Node are their owners')
 // must appear in it.
-func TestProbeExampleNamesEveryKey(t *testing.T) {
+func TestExampleNamesEveryKey(t *testing.T) {
 	b, err := os.ReadFile("example.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -80,11 +80,11 @@ func TestProbeExampleNamesEveryKey(t *testing.T) {
 	walk(reflect.TypeOf(Config{}), "")
 }
 
-// TestProbeDiscoveryKeyTypo: a misspelt key in a discovery.keys entry
+// TestDiscoveryKeyTypo: a misspelt key in a discovery.keys entry
 // ({trust: Verified, jwsk: f}) was reported as "give exactly one of jwks
 // (file), jwks_url or jwk (inline)", which hides the typo; it is named,
 // with its line and a did-you-mean, as unknown keys are everywhere else.
-func TestProbeDiscoveryKeyTypo(t *testing.T) {
+func TestDiscoveryKeyTypo(t *testing.T) {
 	_, err := Parse([]byte("discovery:\n  keys:\n    - trust: Verified\n      jwsk: k.json\n"), "c.yaml")
 	want := `c.yaml:4: discovery.keys[0].jwsk: unknown key "jwsk", did you mean`
 	if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "exactly one") {
@@ -92,19 +92,19 @@ func TestProbeDiscoveryKeyTypo(t *testing.T) {
 	}
 }
 
-// TestProbeDiscoveryKeyFields: discoveryKeyFields are trust.KeyConfig's
+// TestDiscoveryKeyFields: discoveryKeyFields are trust.KeyConfig's
 // keys.
-func TestProbeDiscoveryKeyFields(t *testing.T) {
+func TestDiscoveryKeyFields(t *testing.T) {
 	got := sortedKeys(yamlFields(reflect.TypeOf(trust.KeyConfig{})))
 	if !slices.Equal(got, discoveryKeyFields) {
 		t.Errorf("trust.KeyConfig's keys %v, discoveryKeyFields %v", got, discoveryKeyFields)
 	}
 }
 
-// TestProbeDurationTooLong: a duration past 292 years ("9999999999h",
+// TestDurationTooLong: a duration past 292 years ("9999999999h",
 // "300y" is no duration) was refused with "want a duration such as 30s,
 // 500ms or 2m", which it is; the error says it is too long.
-func TestProbeDurationTooLong(t *testing.T) {
+func TestDurationTooLong(t *testing.T) {
 	for _, v := range []string{"9999999999h", "2562048h", "99999999999999999999ns", "1h9999999999999m"} {
 		_, err := Parse([]byte("limits:\n  max_deadline: "+v+"\n"), "c.yaml")
 		want := "c.yaml:2: limits.max_deadline: \"" + v + "\" is longer than the longest duration, 2562047h47m16.854775807s"
@@ -123,11 +123,11 @@ func TestProbeDurationTooLong(t *testing.T) {
 	}
 }
 
-// TestProbeDuplicateKeyPath: a key given twice was reported under the
+// TestDuplicateKeyPath: a key given twice was reported under the
 // path of whatever value sat on the line of its second occurrence
 // ("c.yaml:2: limits.max_call_depth: mapping key \"limits\" already
 // defined at line 1"), or under none; it names the key given twice.
-func TestProbeDuplicateKeyPath(t *testing.T) {
+func TestDuplicateKeyPath(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{"limits: {max_call_depth: 3}\nlimits: {max_call_depth: 4}\n", `c.yaml:2: limits: mapping key "limits" already defined at line 1`},
 		{"agents:\n  cli:\n    grants: [Inference]\n  cli:\n    grants: []\n", `c.yaml:4: agents.cli: mapping key "cli" already defined at line 2`},
@@ -141,10 +141,10 @@ func TestProbeDuplicateKeyPath(t *testing.T) {
 	}
 }
 
-// TestProbeIntegerTooLarge: a count or size past its field's range
+// TestIntegerTooLarge: a count or size past its field's range
 // (max_call_depth: 9223372036854775808) was refused with "want a whole
 // number", which it is; the error says it is too large.
-func TestProbeIntegerTooLarge(t *testing.T) {
+func TestIntegerTooLarge(t *testing.T) {
 	for _, v := range []string{"9223372036854775808", "0x8000000000000000", "9_223_372_036_854_775_808"} {
 		_, err := Parse([]byte("limits:\n  max_object_bytes: "+v+"\n"), "c.yaml")
 		want := "c.yaml:2: limits.max_object_bytes: " + v + " is too large (at most 9223372036854775807)"
@@ -157,10 +157,10 @@ func TestProbeIntegerTooLarge(t *testing.T) {
 	}
 }
 
-// TestProbeAIOSDataHome: AIOS_DATA="~/state" (quoted, or from a systemd
+// TestAIOSDataHome: AIOS_DATA="~/state" (quoted, or from a systemd
 // Environment= line: no shell expands it) was taken literally, a folder
 // named "~" made in the working directory.
-func TestProbeAIOSDataHome(t *testing.T) {
+func TestAIOSDataHome(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("AIOS_DATA", "~/state")

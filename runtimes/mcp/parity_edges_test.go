@@ -9,7 +9,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeCrashErrorKeepsCommandLine: a stdio server that dies during a
+// TestCrashErrorKeepsCommandLine: a stdio server that dies during a
 // call is ProviderCrashed, as a crashed worker of any runtime; the error
 // its caller sees named the server by its whole command line ("mcp
 // server fake (/abs/path/to/server -test.run=^$) died during …"): the
@@ -19,7 +19,7 @@ import (
 // its base name only, and the bridge's own NotFound for a server that is
 // down leaves the command line out on purpose (docs/mcp.md). It now names
 // the server's config key; the command line stays in the host log.
-func TestProbeCrashErrorKeepsCommandLine(t *testing.T) {
+func TestCrashErrorKeepsCommandLine(t *testing.T) {
 	cfg := fakeConfig(t, "good")
 	cfg.Args = append(cfg.Args, "--api-key=s3cr3t-token")
 	_, rec, _, err := startBridge(t, map[string]ServerConfig{"fake": cfg})
@@ -41,12 +41,12 @@ func TestProbeCrashErrorKeepsCommandLine(t *testing.T) {
 	}
 }
 
-// TestProbeMCPTextNotUnicode (no defect; guards docs/mcp.md "Text that is
+// TestMCPTextNotUnicode (no defect; guards docs/mcp.md "Text that is
 // not Unicode"): a bridged server's text holding an escaped lone
 // surrogate or a byte that is not UTF-8 reaches the caller with U+FFFD in
 // its place, where the other runtimes refuse such text with
 // InvalidResult; the call is not failed and the connection stays up.
-func TestProbeMCPTextNotUnicode(t *testing.T) {
+func TestMCPTextNotUnicode(t *testing.T) {
 	_, rec, _, err := startBridge(t, map[string]ServerConfig{"fake": fakeConfig(t, "text")})
 	if err != nil {
 		t.Fatal(err)
@@ -64,11 +64,11 @@ func TestProbeMCPTextNotUnicode(t *testing.T) {
 	}
 }
 
-// TestProbeVanishedToolIsNotFound: a tool the server listed but no longer
+// TestVanishedToolIsNotFound: a tool the server listed but no longer
 // has is answered by MCP with -32602 ("unknown tool"), which the bridge
 // gave the caller as InvalidParams, blaming its params, where a tool that
 // does not exist is NotFound in every runtime. It is NotFound now.
-func TestProbeVanishedToolIsNotFound(t *testing.T) {
+func TestVanishedToolIsNotFound(t *testing.T) {
 	_, rec, _, err := startBridge(t, map[string]ServerConfig{"fake": fakeConfig(t, "text")})
 	if err != nil {
 		t.Fatal(err)

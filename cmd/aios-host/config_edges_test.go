@@ -8,11 +8,11 @@ import (
 	"testing"
 )
 
-// TestProbeConfigPathErrorsNameSetting: a path of the configuration that
+// TestConfigPathErrorsNameSetting: a path of the configuration that
 // cannot be used (data or spaces under a regular file, audit.path a
 // folder) failed with the path alone ("audit: open /x: is a directory"),
 // not saying which setting, line or flag chose it.
-func TestProbeConfigPathErrorsNameSetting(t *testing.T) {
+func TestConfigPathErrorsNameSetting(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "afile")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
@@ -36,11 +36,11 @@ func TestProbeConfigPathErrorsNameSetting(t *testing.T) {
 	}
 }
 
-// TestProbeFlagPathsExpandHome: --data=~/x, --plugins=~/p and
+// TestFlagPathsExpandHome: --data=~/x, --plugins=~/p and
 // --socket=~/s.sock (the shell expands no "~" after "=") were taken
 // literally, making a folder named "~" in the working directory, while the
 // configuration file's "~/" is the home folder.
-func TestProbeFlagPathsExpandHome(t *testing.T) {
+func TestFlagPathsExpandHome(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	c := &cli{data: "~/state", plugins: stringList{"~/plugins"}}

@@ -10,7 +10,7 @@ import (
 	"github.com/aios-host/aios-host/host"
 )
 
-// TestProbeNotFoundVsDeniedEveryRuntime (no defect; guards
+// TestNotFoundVsDeniedEveryRuntime (no defect; guards
 // docs/pipeline.md "Existence is not a secret"): the same mistakes made
 // through ctx.callTool/call_tool of every runtime reach the caller the
 // same way, code and message, as at top level: a tool that does not
@@ -18,7 +18,7 @@ import (
 // params of the wrong type InvalidParams naming the path (the host
 // validates them before the callee runs), a nested callee's own error
 // unchanged.
-func TestProbeNotFoundVsDeniedEveryRuntime(t *testing.T) {
+func TestNotFoundVsDeniedEveryRuntime(t *testing.T) {
 	fixturesMu.Lock()
 	list := append([]fixture(nil), fixtures...)
 	fixturesMu.Unlock()

@@ -18,13 +18,13 @@ import (
 	"github.com/aios-host/aios-host/runtimes/native"
 )
 
-// TestProbeUndeclaredCapabilityMethods: the server declares no prompts
+// TestUndeclaredCapabilityMethods: the server declares no prompts
 // capability (nor resources with mcp.resources false), yet prompts/list
 // answered an empty list, prompts/get -32602 "unknown prompt", and with
 // resources off resources/list and resources/templates/list answered
 // empty lists. A server answers a method of a capability it did not
 // declare as one it does not serve: -32601, as the SDKs' servers do.
-func TestProbeUndeclaredCapabilityMethods(t *testing.T) {
+func TestUndeclaredCapabilityMethods(t *testing.T) {
 	for _, tc := range []struct {
 		cfg     string
 		methods []string
@@ -53,7 +53,7 @@ func TestProbeUndeclaredCapabilityMethods(t *testing.T) {
 	}
 }
 
-// TestProbeVersionHeaderIsTheSessions: the go-sdk applies the rules of
+// TestVersionHeaderIsTheSessions: the go-sdk applies the rules of
 // the version in a request's Mcp-Protocol-Version header (2025-03-26 when
 // there is none), not those of the version the session negotiated: a
 // session that negotiated 2025-06-18 (no JSON-RPC batches) had a batch
@@ -61,7 +61,7 @@ func TestProbeUndeclaredCapabilityMethods(t *testing.T) {
 // request whose header names another version than the session's is
 // refused with 400 (the client must send the negotiated one); one without
 // the header is served as of the session's version.
-func TestProbeVersionHeaderIsTheSessions(t *testing.T) {
+func TestVersionHeaderIsTheSessions(t *testing.T) {
 	_, base := anonHTTP(t, "")
 	sid := initSession(t, base) // 2025-06-18
 	batch := `[{"jsonrpc":"2.0","id":11,"method":"ping"},{"jsonrpc":"2.0","id":12,"method":"ping"}]`
@@ -90,7 +90,7 @@ func TestProbeVersionHeaderIsTheSessions(t *testing.T) {
 	}
 }
 
-// TestProbeBatchRefusedAnswersEachRequest: in a 2025-03-26 session the
+// TestBatchRefusedAnswersEachRequest: in a 2025-03-26 session the
 // go-sdk refuses a whole batch when one of its members is invalid — a
 // request without the params its method requires (tools/call without
 // params), a request of a notification's method, a notification of a
@@ -100,7 +100,7 @@ func TestProbeVersionHeaderIsTheSessions(t *testing.T) {
 // were dropped. As on stdio, the invalid member is now answered -32600
 // with its id (a notification: not at all), the unknown methods -32601,
 // and the rest of the batch is served.
-func TestProbeBatchRefusedAnswersEachRequest(t *testing.T) {
+func TestBatchRefusedAnswersEachRequest(t *testing.T) {
 	_, base := anonHTTP(t, "")
 	sid := initSessionVersion(t, base, "2025-03-26")
 	h := map[string]string{sessionHeader: sid, versionHeader: "2025-03-26"}
@@ -145,12 +145,12 @@ func TestProbeBatchRefusedAnswersEachRequest(t *testing.T) {
 	}
 }
 
-// TestProbeNoGoroutineLeftAfterClose: a session with a parked GET stream
+// TestNoGoroutineLeftAfterClose: a session with a parked GET stream
 // had a goroutine of this package waiting for the session's end (ss.Wait)
 // that outlived Server.Close — for as long as the session lived, for ever
 // without a session timeout. Once Close has returned and the streams'
 // clients are gone, no goroutine runs this package's code.
-func TestProbeNoGoroutineLeftAfterClose(t *testing.T) {
+func TestNoGoroutineLeftAfterClose(t *testing.T) {
 	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
 	base := newHTTPTestServer(t, s)
 	sid := initSession(t, base)
@@ -166,7 +166,7 @@ func TestProbeNoGoroutineLeftAfterClose(t *testing.T) {
 		buf := make([]byte, 1<<20)
 		var out []string
 		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
-			if strings.Contains(g, "mcpserver.(*Server)") && !strings.Contains(g, "TestProbeNoGoroutine") {
+			if strings.Contains(g, "mcpserver.(*Server)") && !strings.Contains(g, "TestNoGoroutine") {
 				out = append(out, g)
 			}
 		}
@@ -179,10 +179,10 @@ func TestProbeNoGoroutineLeftAfterClose(t *testing.T) {
 	}
 }
 
-// TestProbeParkedEndsWithSession: a parked GET stream ends when its
+// TestParkedEndsWithSession: a parked GET stream ends when its
 // session ends, whoever ends it (here the server's session timeout),
 // with no goroutine per session waiting for that.
-func TestProbeParkedEndsWithSession(t *testing.T) {
+func TestParkedEndsWithSession(t *testing.T) {
 	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n    session_timeout: 300ms\n")
 	base := newHTTPTestServer(t, s)
 	sid := initSession(t, base)
@@ -207,11 +207,11 @@ func TestProbeParkedEndsWithSession(t *testing.T) {
 	}
 }
 
-// TestProbeStdioCancelEndsTheCall: notifications/cancelled of a
+// TestStdioCancelEndsTheCall: notifications/cancelled of a
 // tools/call in flight on stdio ends the tool's run (its context is
 // cancelled), not only its answer (no defect found: the guard of what
 // TestStdioCancelledRequestGetsNoResponse does not check).
-func TestProbeStdioCancelEndsTheCall(t *testing.T) {
+func TestStdioCancelEndsTheCall(t *testing.T) {
 	h, s := newTestHost(t, "")
 	started, ended := make(chan struct{}, 1), make(chan error, 1)
 	p := native.New(abi.ProviderInfo{ID: "org.test.slowend"})
@@ -243,14 +243,14 @@ func TestProbeStdioCancelEndsTheCall(t *testing.T) {
 	ss.ping(1)
 }
 
-// TestProbeFutureVersionHeaderOnSession: on a session, a header naming a
+// TestFutureVersionHeaderOnSession: on a session, a header naming a
 // version past the server's (2099-01-01, which the go-sdk takes for the
 // session-less protocol of 2026-07-28 and later) got, for a notification,
 // 400 "missing required Mcp-Method header" — a header of a protocol the
 // session does not speak — and a response (to a server request) was
 // accepted (202), though MCP asks for 400 on an unsupported version. Both
 // are refused naming the header's version and the session's.
-func TestProbeFutureVersionHeaderOnSession(t *testing.T) {
+func TestFutureVersionHeaderOnSession(t *testing.T) {
 	_, base := anonHTTP(t, "")
 	sid := initSession(t, base)
 	h := map[string]string{sessionHeader: sid, versionHeader: "2099-01-01"}

@@ -10,13 +10,13 @@ import (
 	"testing"
 )
 
-// TestProbeRepairKeepsWholeRecordWithoutNewline: a crash can cut a write
+// TestRepairKeepsWholeRecordWithoutNewline: a crash can cut a write
 // just before a record's newline (the newline in a page that did not reach
 // the disk). The record is whole and chained, yet Open (RepairTail) cut it
 // as "incomplete": the record of a call that ran was lost. Now the newline
 // is added and the chain goes on after it; only a record that is not whole
 // or does not follow the one before is cut.
-func TestProbeRepairKeepsWholeRecordWithoutNewline(t *testing.T) {
+func TestRepairKeepsWholeRecordWithoutNewline(t *testing.T) {
 	_, lines := writeLog(t, 3)
 	for _, c := range []struct {
 		name    string
@@ -49,12 +49,12 @@ func TestProbeRepairKeepsWholeRecordWithoutNewline(t *testing.T) {
 	}
 }
 
-// TestProbeVerifyBlamesCutRotatedFile: a rotated file emptied or cut short
+// TestVerifyBlamesCutRotatedFile: a rotated file emptied or cut short
 // (by hand, a clean-up script) failed verification only at the next
 // file's first line, "seq is N, want M: a record before it was deleted",
 // naming the file that was whole. The file whose name says it holds more
 // than it does is named now, at the line after its last record.
-func TestProbeVerifyBlamesCutRotatedFile(t *testing.T) {
+func TestVerifyBlamesCutRotatedFile(t *testing.T) {
 	dir := t.TempDir()
 	_, lines := writeLog(t, 6)
 	a := filepath.Join(dir, "audit.1-2.jsonl")
@@ -86,13 +86,13 @@ func TestProbeVerifyBlamesCutRotatedFile(t *testing.T) {
 	}
 }
 
-// TestProbeOpenSaysLogIsBrokenBefore: Open reads only the last record of
+// TestOpenSaysLogIsBrokenBefore: Open reads only the last record of
 // an existing log, so a log with a record edited or deleted in its middle
 // was continued without a word: the host appended to a chain that no
 // longer verifies, and nobody knew until someone ran audit verify. The
 // writer now checks, in the background, what the file held when it was
 // opened and says at Warn where it fails; an intact log says nothing.
-func TestProbeOpenSaysLogIsBrokenBefore(t *testing.T) {
+func TestOpenSaysLogIsBrokenBefore(t *testing.T) {
 	path, lines := writeLog(t, 5)
 	open := func() string {
 		t.Helper()
@@ -121,13 +121,13 @@ func TestProbeOpenSaysLogIsBrokenBefore(t *testing.T) {
 	}
 }
 
-// TestProbeRepairCutsLongZeroTail: a power loss can leave zeros where the
+// TestRepairCutsLongZeroTail: a power loss can leave zeros where the
 // writes since the last fsync were (up to sync_every records, megabytes).
 // Open cut a zero tail only when it was shorter than MaxLineBytes: past
 // that it found "no line break in its last 1048576 bytes" and refused the
 // log as "not an audit log", and the host did not start. Zeros at the end
 // are a crash's, however many.
-func TestProbeRepairCutsLongZeroTail(t *testing.T) {
+func TestRepairCutsLongZeroTail(t *testing.T) {
 	path, lines := writeLog(t, 3)
 	for _, zeros := range []int{3 << 20, 100} {
 		content := append(join(lines), make([]byte, zeros)...)
@@ -162,11 +162,11 @@ func TestProbeRepairCutsLongZeroTail(t *testing.T) {
 	}
 }
 
-// TestProbeVerifySaysZerosArePowerLoss: verify called the zeros a power
+// TestVerifySaysZerosArePowerLoss: verify called the zeros a power
 // loss leaves "line longer than 1048576 bytes" (more than 1 MiB of them)
 // or "invalid character '\x00'" (zeros and then records): the operator
 // learnt nothing of what happened. It says zero bytes now.
-func TestProbeVerifySaysZerosArePowerLoss(t *testing.T) {
+func TestVerifySaysZerosArePowerLoss(t *testing.T) {
 	_, lines := writeLog(t, 3)
 	for _, content := range [][]byte{
 		append(join(lines[:2]), make([]byte, 2<<20)...),
@@ -181,13 +181,13 @@ func TestProbeVerifySaysZerosArePowerLoss(t *testing.T) {
 	}
 }
 
-// TestProbeVerifySaysWholeRecordLacksNewline: a last record whose only
+// TestVerifySaysWholeRecordLacksNewline: a last record whose only
 // missing byte is its newline was reported as "incomplete last record",
 // though the host keeps it at its next start
-// (TestProbeRepairKeepsWholeRecordWithoutNewline): the operator was told a
+// (TestRepairKeepsWholeRecordWithoutNewline): the operator was told a
 // record was cut. Verify says it is whole now, and still fails (the file
 // is not as the host leaves it).
-func TestProbeVerifySaysWholeRecordLacksNewline(t *testing.T) {
+func TestVerifySaysWholeRecordLacksNewline(t *testing.T) {
 	_, lines := writeLog(t, 3)
 	content := join(lines)
 	_, err := Verify(bytes.NewReader(content[:len(content)-1]))

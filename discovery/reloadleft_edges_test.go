@@ -21,14 +21,14 @@ import (
 	"github.com/aios-host/aios-host/trust"
 )
 
-// TestProbeWatchFailureLogged: a watch that could not be added (the
+// TestWatchFailureLogged: a watch that could not be added (the
 // kernel's fs.inotify.max_user_watches reached: ENOSPC from
 // inotify_add_watch; a subfolder the host may not read) was dropped
 // silently in the provider folders' subfolders (watchTree, aios/) and at
 // a root's reappearance, so edits there were never seen and nothing said
 // why. Now each failed folder is said at Warn once, naming it, and the
 // watch limit once in all, naming the sysctl to raise.
-func TestProbeWatchFailureLogged(t *testing.T) {
+func TestWatchFailureLogged(t *testing.T) {
 	logs := &testutil.SyncBuffer{}
 	var fail atomic.Pointer[func(path string) error]
 	env := newEnvWith(t, "", func(dir string) {
@@ -81,13 +81,13 @@ func TestProbeWatchFailureLogged(t *testing.T) {
 	}
 }
 
-// TestProbeDebounceCapped: each change of a unit restarted its debounce
+// TestDebounceCapped: each change of a unit restarted its debounce
 // timer, with no cap, so a folder written more often than
 // discovery.debounce (a build, a tool writing beside itself) put its
 // reload off for as long as the writes went on. Now a unit's reload waits
 // at most maxDebounce after the first of its changes. Here the debounce
 // is 1 h and the cap 20 ms: the edit is loaded while the writes go on.
-func TestProbeDebounceCapped(t *testing.T) {
+func TestDebounceCapped(t *testing.T) {
 	env := newEnvWith(t, "debounce: 1h\n", func(dir string) {
 		writeFake(t, filepath.Join(dir, "p", "tool.fake"), fakeSpec{ID: "org.test.p", Version: "1.0.0", Tools: []string{"p"}})
 	}, func(o *Options) { o.maxDelay = 20 * time.Millisecond })
@@ -114,12 +114,12 @@ func TestProbeDebounceCapped(t *testing.T) {
 	})
 }
 
-// TestProbeRenameSendsUpdated: a plugin renamed in place with the same
+// TestRenameSendsUpdated: a plugin renamed in place with the same
 // tools (x.js → x.ts; here a.fake → b.fake) changed the provider's
 // source, and its runtime, but the registry's event stream (aios/registry
 // events, /events) said nothing. Now the swap is one "updated" of the
 // provider, with no tool changes, and never a "removed".
-func TestProbeRenameSendsUpdated(t *testing.T) {
+func TestRenameSendsUpdated(t *testing.T) {
 	env := newEnv(t, "debounce: 20ms\n", nil)
 	from := filepath.Join(env.dir, "a.fake")
 	to := filepath.Join(env.dir, "b.fake")
@@ -142,13 +142,13 @@ func TestProbeRenameSendsUpdated(t *testing.T) {
 	}
 }
 
-// TestProbeUnchangedCardRecheckedAtLowerTrust: an unchanged signed card
+// TestUnchangedCardRecheckedAtLowerTrust: an unchanged signed card
 // was checked again only for its key being gone: a key still trusted,
 // but now at a lower level (removed from the Verified key set, still in
 // a Community one), kept its provider served at the first level until a
 // restart. Now the unit is loaded again at the level its signature
 // verifies at, as remote cards already were (TestRemoteResignedAtLowerTrust).
-func TestProbeUnchangedCardRecheckedAtLowerTrust(t *testing.T) {
+func TestUnchangedCardRecheckedAtLowerTrust(t *testing.T) {
 	k := newTestKey(t, "Verified")
 	jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
 	if err != nil {
@@ -183,14 +183,14 @@ func TestProbeUnchangedCardRecheckedAtLowerTrust(t *testing.T) {
 	}
 }
 
-// TestProbeSymlinkedTwiceKeepsReloading: two symlinks to one folder
+// TestSymlinkedTwiceKeepsReloading: two symlinks to one folder
 // (plugins/a and plugins/b → pkg) share one inotify watch, which fsnotify
 // names by the first path added: an edit in pkg reloaded a only (b, its
 // shadowed copy, kept the old code and served it when a went), and
 // removing the symlink a ended the shared watch, so edits in pkg never
 // reloaded b again. Now an edit under one name counts for every name of
 // the folder, and the watch stays while a name of it is left.
-func TestProbeSymlinkedTwiceKeepsReloading(t *testing.T) {
+func TestSymlinkedTwiceKeepsReloading(t *testing.T) {
 	ext := filepath.Join(t.TempDir(), "pkg")
 	writeFake(t, filepath.Join(ext, "tool.fake"), fakeSpec{ID: "org.test.sym", Version: "1.0.0", Tools: []string{"sym"}})
 	env := newEnv(t, "debounce: 10ms\n", func(dir string) {

@@ -10,7 +10,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeExceptionStackLikeJS: a tool that throws is ProviderError
+// TestExceptionStackLikeJS: a tool that throws is ProviderError
 // "Name: message (at file:line)" in both scripting runtimes, but only
 // JS gave the caller data {"name", "stack"}; a Python tool's exception came
 // with no data, so a caller (or the audit log) had the innermost line and
@@ -18,7 +18,7 @@ import (
 // "stack": "ValueError: bad\n\tat inner (t.py:7)\n\tat tool (t.py:11)"},
 // innermost first as JS prints it, the frames of the tool's folder only,
 // by base name (no host paths, no SDK frames).
-func TestProbeExceptionStackLikeJS(t *testing.T) {
+func TestExceptionStackLikeJS(t *testing.T) {
 	rt := newRuntime(t, nil)
 	h := newHost(t, rt)
 	loadTool(t, h, "thrower.py", `from aios_sdk import Agent, tool

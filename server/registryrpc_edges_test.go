@@ -24,7 +24,7 @@ import (
 // a card whose desktop_file is missing answered an HTTP peer
 // "x.desktop not found in /home/…/applications", in software_reason and
 // in status.error.
-func TestProbeInfoSoftwareReasonHidesFoldersOverHTTP(t *testing.T) {
+func TestInfoSoftwareReasonHidesFoldersOverHTTP(t *testing.T) {
 	dir, err := os.MkdirTemp("", "aiosplug")
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +69,7 @@ func TestProbeInfoSoftwareReasonHidesFoldersOverHTTP(t *testing.T) {
 // The message now says what the JSON decoder found and at which byte
 // (data.details.offset, counted from 1 as in encoding/json), and names
 // the empty body and the byte order mark.
-func TestProbeParseErrorSaysWhere(t *testing.T) {
+func TestParseErrorSaysWhere(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	req := `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search"}`
 	for _, c := range []struct {
@@ -116,7 +116,7 @@ func TestProbeParseErrorSaysWhere(t *testing.T) {
 // it saw only part (no defect; docs/discovery.md said neither this nor
 // which members of an adapter may be absent: kind for a provider
 // discovery did not load, as the test server's built-in one).
-func TestProbeSearchTotalPastLimit(t *testing.T) {
+func TestSearchTotalPastLimit(t *testing.T) {
 	dir, err := os.MkdirTemp("", "aiosplug")
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func TestProbeSearchTotalPastLimit(t *testing.T) {
 // "parse error", blaming the JSON it had sent correctly. A content coding
 // the server does not decode is HTTP 415 naming it (RFC 9110 §15.5.16);
 // identity is accepted.
-func TestProbeRPCContentEncodingRefused(t *testing.T) {
+func TestRPCContentEncodingRefused(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	body := `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search","params":{"limit":1}}`
 	for _, c := range []struct {
@@ -193,7 +193,7 @@ func TestProbeRPCContentEncodingRefused(t *testing.T) {
 // member names are case-sensitive; tools/call's {"name": "a", "NAME": "b"}
 // called b. A member that differs from a known one only in case is now
 // -32602 naming both.
-func TestProbeParamsMembersCaseSensitive(t *testing.T) {
+func TestParamsMembersCaseSensitive(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	for _, c := range []struct{ method, params, bad, want string }{
 		{"aios/registry.info", `{"ADAPTER_ID":"org.test.native"}`, "ADAPTER_ID", "adapter_id"},
@@ -226,7 +226,7 @@ func TestProbeParamsMembersCaseSensitive(t *testing.T) {
 // the last one, silently; which the client meant is anyone's guess (RFC
 // 8259 leaves it to the reader, I-JSON forbids it). It is now -32602
 // naming the member.
-func TestProbeParamsDuplicateMemberRefused(t *testing.T) {
+func TestParamsDuplicateMemberRefused(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	for _, line := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fail","name":"echo","arguments":{"value":1}}}`,
@@ -249,7 +249,7 @@ func TestProbeParamsDuplicateMemberRefused(t *testing.T) {
 // gave was dropped without a word, and the answer had no events member
 // (the socket's has). events_url now carries the filter (?events=…), and
 // events says which are sent, as on the socket.
-func TestProbeHTTPSubscribeKeepsEventFilter(t *testing.T) {
+func TestHTTPSubscribeKeepsEventFilter(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	for _, c := range []struct{ params, url, events string }{
 		{`{"events":["removed","added"]}`, "/events?events=added,removed", "[added removed]"},
@@ -275,7 +275,7 @@ func TestProbeHTTPSubscribeKeepsEventFilter(t *testing.T) {
 // ["removed", "added"]} gives events=removed&events=added) got a stream of
 // removals only, and a bad value after the first was not refused. Every
 // events= value counts now.
-func TestProbeEventsRepeatedQueryParameter(t *testing.T) {
+func TestEventsRepeatedQueryParameter(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	get := func(q string) *http.Response {
 		req, _ := http.NewRequest(http.MethodGet, ts.url+"/events?"+q, nil)
@@ -331,7 +331,7 @@ func TestProbeEventsRepeatedQueryParameter(t *testing.T) {
 // application/json; charset=utf-16 was answered -32700 "invalid character
 // 'ÿ'", blaming its JSON. JSON is UTF-8 (RFC 8259 §8.1): another charset
 // is HTTP 415 naming it; utf-8 (any case) and none pass.
-func TestProbeRPCCharsetNotUTF8Refused(t *testing.T) {
+func TestRPCCharsetNotUTF8Refused(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	body := `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search","params":{"limit":1}}`
 	for _, c := range []struct {
@@ -356,7 +356,7 @@ func TestProbeRPCCharsetNotUTF8Refused(t *testing.T) {
 // typo of events) streamed every event, the filter dropped without a
 // word, as subscribe's params refuse an unknown member. It is now HTTP 400
 // naming the parameter and the one it takes.
-func TestProbeEventsUnknownQueryParameter(t *testing.T) {
+func TestEventsUnknownQueryParameter(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	req, _ := http.NewRequest(http.MethodGet, ts.url+"/events?event=added", nil)
 	req.Header.Set("Authorization", "Bearer "+testToken)
@@ -377,7 +377,7 @@ func TestProbeEventsUnknownQueryParameter(t *testing.T) {
 // had: `"jsonrpc" must be "2.0"` for a request without the member and for
 // one saying "1.0" alike, `method must be a non-empty string` for
 // "method": 7. They now name what was given (or that it is missing).
-func TestProbeInvalidRequestSaysWhatWasGiven(t *testing.T) {
+func TestInvalidRequestSaysWhatWasGiven(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	for _, c := range []struct{ line, want string }{
 		{`{"id":1,"method":"aios/registry.search"}`, `"jsonrpc" must be "2.0" (it is missing)`},
@@ -401,7 +401,7 @@ func TestProbeInvalidRequestSaysWhatWasGiven(t *testing.T) {
 // last one: answered with id 2, so a client waiting for id 1 waited for
 // ever; and "ID": 1 made the request a notification, answered by nothing.
 // Both are now -32600 naming the member.
-func TestProbeRequestMembersTwiceOrMiscased(t *testing.T) {
+func TestRequestMembersTwiceOrMiscased(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	for _, c := range []struct{ line, want string }{
 		{`{"jsonrpc":"2.0","id":1,"id":2,"method":"aios/registry.search"}`, `member "id" is given twice`},

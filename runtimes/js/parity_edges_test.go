@@ -9,7 +9,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProbeHostCallArgTypeIsInvalidParams: the same mistake in a tool of
+// TestHostCallArgTypeIsInvalidParams: the same mistake in a tool of
 // either scripting runtime — a host call's argument of another type,
 // ctx.callTool(5, {}) or ctx.callTool('t', {}, 5), an ai.complete option
 // maxTokens: '100' — reached the caller as InvalidParams from Python (its
@@ -17,7 +17,7 @@ import (
 // as ProviderError "TypeError: …" from JS. The TypeError now carries code
 // InvalidParams (still a TypeError to a handler that catches it), in
 // both isolations.
-func TestProbeHostCallArgTypeIsInvalidParams(t *testing.T) {
+func TestHostCallArgTypeIsInvalidParams(t *testing.T) {
 	for _, iso := range []string{IsolationInProcess, IsolationProcess} {
 		t.Run(iso, func(t *testing.T) {
 			rt := newRuntime(t, Options{Isolation: iso})
@@ -59,14 +59,14 @@ aios.registerTool({name: 'caught', parameters: {type: 'object'}}, async (p, ctx)
 	}
 }
 
-// TestProbeLoneSurrogateStringRefused: a string result holding half of a
+// TestLoneSurrogateStringRefused: a string result holding half of a
 // UTF-16 surrogate pair ('a\ud800b', text cut inside an emoji) reached the
 // caller as "a\ufffdb", changed without a word, where a Python tool's
 // lone surrogate and a WASM guest's invalid UTF-8 are InvalidResult
 // naming the path (docs/python.md "never sent as U+FFFD", docs/abi.md
 // section 2). JS refuses it alike now; a real U+FFFD and whole pairs pass
 // unchanged.
-func TestProbeLoneSurrogateStringRefused(t *testing.T) {
+func TestLoneSurrogateStringRefused(t *testing.T) {
 	for _, iso := range []string{IsolationInProcess, IsolationProcess} {
 		t.Run(iso, func(t *testing.T) {
 			rt := newRuntime(t, Options{Isolation: iso})

@@ -13,7 +13,7 @@ import (
 	"github.com/aios-host/aios-host/audit"
 )
 
-// TestProbeShowCallHoldsOnlyCallsInProgress: `audit show --call` read the
+// TestShowCallHoldsOnlyCallsInProgress: `audit show --call` read the
 // log once to learn the call's tree and, for that, kept every nested
 // call's parent link of the whole log in a map (430 MB of RSS to show one
 // call of a 600 MB log, against 37 MB for --tool). Now a nested call is
@@ -22,7 +22,7 @@ import (
 // whatever the order of the records (a grandchild before its parent, a
 // nested call that ended after its parent, a call under a client's
 // parent_id).
-func TestProbeShowCallHoldsOnlyCallsInProgress(t *testing.T) {
+func TestShowCallHoldsOnlyCallsInProgress(t *testing.T) {
 	rec := func(id, parent string) *audit.Record { return &audit.Record{CallID: id, ParentID: parent} }
 	ct := newCallTree("c5-top")
 	for i := range 10000 {
@@ -66,10 +66,10 @@ func TestProbeShowCallHoldsOnlyCallsInProgress(t *testing.T) {
 	}
 }
 
-// TestProbeAuditVerifyNamesWhatIsThere: a folder where the log or a
+// TestAuditVerifyNamesWhatIsThere: a folder where the log or a
 // rotated file should be was reported as "not a regular file
 // (d---------)", the mode's letters; it says "a folder" now, as Open does.
-func TestProbeAuditVerifyNamesWhatIsThere(t *testing.T) {
+func TestAuditVerifyNamesWhatIsThere(t *testing.T) {
 	e := newEnv(t)
 	path := filepath.Join(e.data, "audit.jsonl")
 	writeRotated(t, path, 20, 0)
@@ -89,7 +89,7 @@ func TestProbeAuditVerifyNamesWhatIsThere(t *testing.T) {
 	}
 }
 
-// TestProbeVerifyRotationAndPruningMidRead: with audit.max_files, a
+// TestVerifyRotationAndPruningMidRead: with audit.max_files, a
 // rotation during a verify also prunes: the current file then fails (it
 // now follows a file the listing did not have) and verifyLog lists the
 // files again, but it kept the old --after anchor when the listing's
@@ -98,7 +98,7 @@ func TestProbeAuditVerifyNamesWhatIsThere(t *testing.T) {
 // host rotating 1 MiB files, by hand). The anchor kept for the new oldest
 // file is taken, as when a file is pruned before it is opened (and audit
 // show, which printed records before the gap, says to run again).
-func TestProbeVerifyRotationAndPruningMidRead(t *testing.T) {
+func TestVerifyRotationAndPruningMidRead(t *testing.T) {
 	e := newEnv(t)
 	path := filepath.Join(e.data, "audit.jsonl")
 	writeRotated(t, path, 30, 1)

@@ -8,10 +8,10 @@ import (
 	"github.com/aios-host/aios-host/config"
 )
 
-// TestProbeConfigKeyFileHome: discovery.keys[].jwks: ~/keys.json was
+// TestConfigKeyFileHome: discovery.keys[].jwks: ~/keys.json was
 // joined to the config file's folder (<folder>/~/keys.json), while
 // discovery.dirs and the top-level paths read "~/" as the home folder.
-func TestProbeConfigKeyFileHome(t *testing.T) {
+func TestConfigKeyFileHome(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	cfg, err := config.Parse([]byte("discovery:\n  dirs: []\n  keys:\n    - {trust: Verified, jwks: ~/keys.json}\n"), "c.yaml")
@@ -27,12 +27,12 @@ func TestProbeConfigKeyFileHome(t *testing.T) {
 	}
 }
 
-// TestProbeConfigRemoteChecked: a discovery.remotes entry without a url,
+// TestConfigRemoteChecked: a discovery.remotes entry without a url,
 // with one that is no http(s) URL, with a negative timeout or with both
 // token and token_env loaded "fine": the first two were logged later as a
 // provider not loaded, naming no file or line, the others taken silently
 // (token_env won over token). Each is an error naming file, line and key.
-func TestProbeConfigRemoteChecked(t *testing.T) {
+func TestConfigRemoteChecked(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{"discovery:\n  remotes:\n    - {token: x}\n", "c.yaml:3: discovery.remotes[0]: no url"},
 		{"discovery:\n  remotes:\n    - url: ftp://h\n", `c.yaml:3: discovery.remotes[0].url: "ftp://h" is not an http(s) URL`},

@@ -7,11 +7,11 @@ import (
 	"github.com/aios-host/aios-host/config"
 )
 
-// TestProbeConfigErrorsNameLine: LoadConfig's checks of the mcp section
+// TestConfigErrorsNameLine: LoadConfig's checks of the mcp section
 // (an unknown agent, an empty export pattern, a bad resource URL, …) named
 // the file but not the line ("c.yaml: mcp.agent: …"), and the CLI, seeing
 // the file's name first, added none.
-func TestProbeConfigErrorsNameLine(t *testing.T) {
+func TestConfigErrorsNameLine(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{"mcp:\n  agent: nobody\n", `c.yaml:2: mcp.agent: agent "nobody" is not defined under agents`},
 		{"mcp:\n  export: [a, \"\"]\n", `c.yaml:2: mcp.export[1]: empty pattern`},
@@ -32,10 +32,10 @@ func TestProbeConfigErrorsNameLine(t *testing.T) {
 	}
 }
 
-// TestProbeConfigNegativeDurationNamed: a negative mcp.http.session_timeout
+// TestConfigNegativeDurationNamed: a negative mcp.http.session_timeout
 // was refused as "mcp.http: clock_skew and session_timeout must not be
 // negative", naming neither the key given nor its line.
-func TestProbeConfigNegativeDurationNamed(t *testing.T) {
+func TestConfigNegativeDurationNamed(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{"mcp:\n  http:\n    session_timeout: -1m\n", "c.yaml:3: mcp.http.session_timeout: -1m0s: must not be negative"},
 		{"mcp:\n  http:\n    clock_skew: -1s\n", "c.yaml:3: mcp.http.clock_skew: -1s: must not be negative"},

@@ -6,13 +6,13 @@ import (
 	"testing"
 )
 
-// TestProbeConfigErrorsNameFileLine: server.LoadConfig's own checks
+// TestConfigErrorsNameFileLine: server.LoadConfig's own checks
 // (metrics_auth, uids, tokens) named the key but not the file and line,
 // unlike every other configuration error; the CLI put them in front only
 // when the message began with a bare key path, which
 // "server.tokens[0] (agent cli): give exactly one of …" did not, and a
 // bad uid was placed at the line of uids:, not of the uid.
-func TestProbeConfigErrorsNameFileLine(t *testing.T) {
+func TestConfigErrorsNameFileLine(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{"server:\n  metrics_auth: tokn\n", `t.yaml:2: server.metrics_auth: "tokn": want loopback, token or none`},
 		{"server:\n  uids:\n    \"0\": cli\n    bob: cli\n", `t.yaml:4: server.uids.bob: "bob" is not a numeric uid`},
@@ -27,11 +27,11 @@ func TestProbeConfigErrorsNameFileLine(t *testing.T) {
 	}
 }
 
-// TestProbeConfigHomePaths: "~/" in server.socket, server.signing_key and
+// TestConfigHomePaths: "~/" in server.socket, server.signing_key and
 // server.tokens[].token_file was taken literally: `socket: ~/aios.sock`
 // made a folder named "~" in the working directory and listened there,
 // while data, plugins and discovery.dirs read "~/" as the home folder.
-func TestProbeConfigHomePaths(t *testing.T) {
+func TestConfigHomePaths(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	c, err := LoadConfig(mustParse(t, "server:\n  socket: ~/aios.sock\n  signing_key: ~/k.pem\n  tokens:\n    - {agent: cli, token_file: ~/tok}\n"))
