@@ -1594,16 +1594,35 @@ func (d *Discovery) event(ev ReloadEvent) {
 }
 
 // better reports whether candidate a wins over b for the same provider id:
-// the higher trust level, then the higher kind (card > yaml > desktop),
-// then the lexically first source.
-func better(a, b *candidate) bool {
-	if a.trust != b.trust {
-		return a.trust > b.trust
+// the higher trust level (d.rank), then the higher kind (card > yaml >
+// desktop), then the lexically first source.
+func (d *Discovery) better(a, b *candidate) bool {
+	if ra, rb := d.rank(a), d.rank(b); ra != rb {
+		return ra > rb
 	}
 	if pa, pb := priority(a.kind), priority(b.kind); pa != pb {
 		return pa > pb
 	}
 	return a.key < b.key
+}
+
+// rank is c's trust level in priority: the level discovery gave it (its
+// signer's, else its folder's), or providers.<id>.trust when that is bound
+// to c's source (providers.<id>.source): the bound provider competes at
+// the level it is served at, so a stray file that ties with it by the
+// levels discovery computes and sorts first by path cannot shadow it
+// (TestProbeBoundTrustWinsPriority). A level set without a source applies
+// to every claim of the id alike and leaves priority to their own levels.
+func (d *Discovery) rank(c *candidate) abi.TrustLevel {
+	ov, ok := d.override(c.id)
+	if !ok || ov.Trust == "" || ov.Source == "" || !ov.TrustAppliesTo(c.key) {
+		return c.trust
+	}
+	l, err := abi.ParseTrustLevel(ov.Trust)
+	if err != nil {
+		return c.trust
+	}
+	return l
 }
 
 // best picks the winning description of id (see better).
@@ -1613,7 +1632,7 @@ func (d *Discovery) best(id string) *candidate {
 		if c.id != id || c.provider == nil {
 			continue
 		}
-		if win == nil || better(c, win) {
+		if win == nil || d.better(c, win) {
 			win = c
 		}
 	}
@@ -1642,8 +1661,8 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 	for _, c := range d.cands {
 		if c.id == id && c.provider != nil {
 			all = append(all, c)
-			levels[c.trust] = true
-			if c.trust == win.trust && c.kind != KindDesktop {
+			levels[d.rank(c)] = true
+			if d.rank(c) == d.rank(win) && c.kind != KindDesktop {
 				same++
 			}
 		}
@@ -1652,7 +1671,7 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 		delete(d.mixed, id)
 		return
 	}
-	claim := func(c *candidate) string { return c.key + " (" + c.trust.String() + ", " + c.kind + ")" }
+	claim := func(c *candidate) string { return c.key + " (" + d.rank(c).String() + ", " + c.kind + ")" }
 	sigs := make([]string, len(all))
 	for i, c := range all {
 		sigs[i] = claim(c)
@@ -1671,10 +1690,10 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 	// past maxClaimsListed, how many more (n copies of a file must not
 	// cost n paths a line).
 	slices.SortFunc(all, func(a, b *candidate) int {
-		if better(a, b) {
+		if d.better(a, b) {
 			return -1
 		}
-		if better(b, a) {
+		if d.better(b, a) {
 			return 1
 		}
 		return 0
@@ -1688,11 +1707,11 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 	}
 	if len(levels) < 2 {
 		d.log.Warn("several descriptions claim one provider id; one serves (card > yaml > desktop, then the first path), the others are shadowed: give each its own id",
-			"provider", id, "serving", win.key, "trust", win.trust.String(), "claims", claims)
+			"provider", id, "serving", win.key, "trust", d.rank(win).String(), "claims", claims)
 		return
 	}
 	d.log.Warn("descriptions of different trust levels claim one provider id; the most trusted serves, the others are shadowed",
-		"provider", id, "serving", win.key, "trust", win.trust.String(), "claims", claims)
+		"provider", id, "serving", win.key, "trust", d.rank(win).String(), "claims", claims)
 }
 
 // resolve makes the host serve the best description of id. Called with mu.
@@ -2428,8 +2447,8 @@ func (d *Discovery) Adapters() []Adapter {
 		if out[i].ID != out[j].ID {
 			return out[i].ID < out[j].ID
 		}
-		return better(&candidate{trust: out[i].Trust, kind: out[i].Kind, key: out[i].Source},
-			&candidate{trust: out[j].Trust, kind: out[j].Kind, key: out[j].Source})
+		return d.better(&candidate{id: out[i].ID, trust: out[i].Trust, kind: out[i].Kind, key: out[i].Source},
+			&candidate{id: out[j].ID, trust: out[j].Trust, kind: out[j].Kind, key: out[j].Source})
 	})
 	return out
 }

@@ -1,0 +1,56 @@
+package discovery
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/testutil"
+)
+
+// TestProbeBoundTrustWinsPriority: with providers.<id>.trust bound to a
+// source, a stray file that claims the id and ties with the bound one by
+// the levels discovery computes (both unsigned, same folder level, same
+// kind) but sorts first by path served the id, at its own lower level: the
+// provider the operator vouched for was shadowed by anyone able to drop a
+// file in a watched folder. Priority now counts the bound source at the
+// level it is served at, and the mixed-claims warning says so.
+func TestProbeBoundTrustWinsPriority(t *testing.T) {
+	logs := &testutil.SyncBuffer{}
+	top := func(plugins string) string {
+		return "providers:\n  org.test.vendor: {trust: Verified, source: " + filepath.Join(plugins, "vendor") + "}\n"
+	}
+	env := newEnvTop(t, top, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "aaa.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"stray-echo"}})
+		writeFake(t, filepath.Join(dir, "vendor", "tool.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"v-echo"}})
+	}, withLogs(logs))
+	p := env.h.Registry().Provider("org.test.vendor")
+	if p == nil {
+		t.Fatalf("org.test.vendor not served: %v", env.d.Errors())
+	}
+	if want := filepath.Join(env.dir, "vendor"); p.Source != want || p.Trust != abi.Verified {
+		t.Errorf("org.test.vendor served from %s at %s; want %s at Verified (the override is bound to it)", p.Source, p.Trust, want)
+	}
+	if n := logLines(logs, "descriptions of different trust levels", "serving="+filepath.Join(env.dir, "vendor")+" trust=Verified"); n != 1 {
+		t.Errorf("%d mixed-claims warnings naming vendor/ at Verified as serving; want 1:\n%s", n, logs.String())
+	}
+}
+
+// TestProbeUnboundTrustKeepsPriority: providers.<id>.trust without a
+// source applies to every claim of the id, so it leaves priority to their
+// own levels as before: of two unsigned artifacts the first path serves,
+// at the configured level (no defect; guards the rank of bound levels).
+func TestProbeUnboundTrustKeepsPriority(t *testing.T) {
+	top := func(string) string { return "providers:\n  org.test.vendor: {trust: Verified}\n" }
+	env := newEnvTop(t, top, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "aaa.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"stray-echo"}})
+		writeFake(t, filepath.Join(dir, "vendor", "tool.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"v-echo"}})
+	}, nil)
+	p := env.h.Registry().Provider("org.test.vendor")
+	if p == nil {
+		t.Fatalf("org.test.vendor not served: %v", env.d.Errors())
+	}
+	if want := filepath.Join(env.dir, "aaa.fake"); p.Source != want || p.Trust != abi.Verified {
+		t.Errorf("org.test.vendor served from %s at %s; want %s at Verified", p.Source, p.Trust, want)
+	}
+}
