@@ -1614,8 +1614,18 @@ func (d *Discovery) better(a, b *candidate) bool {
 // (TestProbeBoundTrustWinsPriority). A level set without a source applies
 // to every claim of the id alike and leaves priority to their own levels.
 func (d *Discovery) rank(c *candidate) abi.TrustLevel {
+	if ov, ok := d.override(c.id); !ok || ov.Source == "" {
+		return c.trust
+	}
+	return d.servedTrust(c)
+}
+
+// servedTrust is the level the host serves c at: providers.<id>.trust
+// when it applies to c's source (config.ProviderOverride.TrustAppliesTo,
+// as the host's policy decides), else the level discovery gave c.
+func (d *Discovery) servedTrust(c *candidate) abi.TrustLevel {
 	ov, ok := d.override(c.id)
-	if !ok || ov.Trust == "" || ov.Source == "" || !ov.TrustAppliesTo(c.key) {
+	if !ok || ov.Trust == "" || !ov.TrustAppliesTo(c.key) {
 		return c.trust
 	}
 	l, err := abi.ParseTrustLevel(ov.Trust)
@@ -1814,11 +1824,11 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 	if rp, ok := win.provider.(*RemoteProvider); ok {
 		rp.StartHealth()
 	}
-	d.log.Info("provider "+action+"ed", "provider", id, "kind", win.kind, "trust", win.trust.String(), "source", win.key)
+	d.log.Info("provider "+action+"ed", "provider", id, "kind", win.kind, "trust", d.servedTrust(win).String(), "source", win.key)
 	if cur != nil && cur.key != win.key && d.cands[cur.key] == cur {
 		d.log.Info("provider now served by another description; the previous one is shadowed",
-			"provider", id, "serving", win.key, "trust", win.trust.String(), "kind", win.kind,
-			"shadowed", cur.key, "shadowed_trust", cur.trust.String(), "shadowed_kind", cur.kind)
+			"provider", id, "serving", win.key, "trust", d.servedTrust(win).String(), "kind", win.kind,
+			"shadowed", cur.key, "shadowed_trust", d.servedTrust(cur).String(), "shadowed_kind", cur.kind)
 	}
 	d.event(ReloadEvent{Provider: id, Source: win.key, Action: action})
 	return nil

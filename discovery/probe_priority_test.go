@@ -54,3 +54,29 @@ func TestProbeUnboundTrustKeepsPriority(t *testing.T) {
 		t.Errorf("org.test.vendor served from %s at %s; want %s at Verified", p.Source, p.Trust, want)
 	}
 }
+
+// TestProbeLoadedLogSaysServedTrust: the "provider loaded" line said the
+// level discovery gave the description (Untrusted for an unsigned file)
+// while the host served it at providers.<id>.trust (Verified), bound to
+// its source or not: the log now says the level the provider is served at.
+func TestProbeLoadedLogSaysServedTrust(t *testing.T) {
+	for _, bound := range []bool{true, false} {
+		logs := &testutil.SyncBuffer{}
+		top := func(plugins string) string {
+			src := ""
+			if bound {
+				src = ", source: " + filepath.Join(plugins, "vendor")
+			}
+			return "providers:\n  org.test.vendor: {trust: Verified" + src + "}\n"
+		}
+		env := newEnvTop(t, top, "", func(dir string) {
+			writeFake(t, filepath.Join(dir, "vendor", "tool.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"v-echo"}})
+		}, withLogs(logs))
+		if p := env.h.Registry().Provider("org.test.vendor"); p == nil || p.Trust != abi.Verified {
+			t.Fatalf("bound=%v: org.test.vendor not served at Verified: %+v %v", bound, p, env.d.Errors())
+		}
+		if n := logLines(logs, "provider loaded", "org.test.vendor", "trust=Verified"); n != 1 {
+			t.Errorf("bound=%v: %d 'provider loaded ... trust=Verified' lines; want 1:\n%s", bound, n, logs.String())
+		}
+	}
+}
