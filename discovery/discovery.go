@@ -1759,7 +1759,7 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 		}
 		return nil
 	})
-	gen.trust = win.trust
+	gen.trust = d.servedTrust(win)
 	meta := host.ProviderMeta{Source: win.key, Trust: win.trust}
 	if _, remote := win.provider.(*RemoteProvider); remote {
 		// A remote adapter's tool that a provider of equal or higher

@@ -80,3 +80,36 @@ func TestProbeLoadedLogSaysServedTrust(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeGenerationTrustIsServedTrust: a generation's trust is the level
+// a call that reaches it after a hot swap checks before it is forwarded to
+// the new code (TestForwardNotToLowerTrust): it was the level discovery
+// gave the description, not the level the host served it at, so a provider
+// raised to Verified by providers.<id>.trust and swapped for an unsigned
+// stray (both "Untrusted" to discovery) lent the stray a Verified call's
+// grants. It is now the registry's level.
+func TestProbeGenerationTrustIsServedTrust(t *testing.T) {
+	for _, bound := range []bool{true, false} {
+		top := func(plugins string) string {
+			src := ""
+			if bound {
+				src = ", source: " + filepath.Join(plugins, "vendor")
+			}
+			return "providers:\n  org.test.vendor: {trust: Verified" + src + "}\n"
+		}
+		env := newEnvTop(t, top, "", func(dir string) {
+			writeFake(t, filepath.Join(dir, "vendor", "tool.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"v-echo"}})
+		}, nil)
+		p := env.h.Registry().Provider("org.test.vendor")
+		if p == nil {
+			t.Fatalf("bound=%v: org.test.vendor not served: %v", bound, env.d.Errors())
+		}
+		g, ok := env.d.gens.Load("org.test.vendor")
+		if !ok {
+			t.Fatalf("bound=%v: no generation for org.test.vendor", bound)
+		}
+		if gt := g.(*generation).trust; gt != p.Trust {
+			t.Errorf("bound=%v: generation's trust %s, registry's %s; want the same", bound, gt, p.Trust)
+		}
+	}
+}
