@@ -973,6 +973,11 @@ func (d *Discovery) maxDebounce() time.Duration {
 func (d *Discovery) schedule(unit string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.scheduleLocked(unit)
+}
+
+// scheduleLocked is schedule, called with mu.
+func (d *Discovery) scheduleLocked(unit string) {
 	if d.closed {
 		return
 	}
@@ -982,7 +987,13 @@ func (d *Discovery) schedule(unit string) {
 		if left <= 0 {
 			return // due: the timer fires at the cap, or has fired
 		}
-		t.Reset(min(d.cfg.Debounce, left))
+		// A timer that has fired (its callback waits for mu) is left
+		// alone: the reload it sends reads the files after this change.
+		// Reset would arm it again, and the unit would be reloaded twice
+		// (TestProbeFiredDebounceNotRearmed).
+		if t.Stop() {
+			t.Reset(min(d.cfg.Debounce, left))
+		}
 		return
 	}
 	d.firstChange[unit] = time.Now()

@@ -2,7 +2,10 @@ package discovery
 
 import (
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/testutil"
@@ -112,4 +115,55 @@ func TestProbeGenerationTrustIsServedTrust(t *testing.T) {
 			t.Errorf("bound=%v: generation's trust %s, registry's %s; want the same", bound, gt, p.Trust)
 		}
 	}
+}
+
+// TestProbeFiredDebounceNotRearmed: a change that came while the unit's
+// debounce timer had fired and its callback was waiting for the lock reset
+// the fired timer, which armed it again: the callback sent the unit to be
+// reloaded, and the timer fired once more and sent it a second time (and
+// dropped the pending timer of a later change, if any, from the map). The
+// waiting callback's reload sees that change already (it reads the files
+// after): the timer is left alone, the unit reloaded once.
+func TestProbeFiredDebounceNotRearmed(t *testing.T) {
+	d := &Discovery{cfg: Config{Debounce: time.Millisecond}, opts: Options{maxDelay: time.Hour},
+		pending: map[string]*time.Timer{}, firstChange: map[string]time.Time{}, unsettled: map[string]uint64{},
+		work: make(chan string, 8), stop: make(chan struct{})}
+	defer close(d.stop)
+	d.schedule("u")
+	d.mu.Lock()
+	// Wait (holding the lock) until the timer has fired and its callback
+	// waits for the lock.
+	deadline := time.Now().Add(5 * time.Second)
+	for !callbackWaiting() {
+		if time.Now().After(deadline) {
+			d.mu.Unlock()
+			t.Fatal("the debounce callback never waited for the lock")
+		}
+		runtime.Gosched()
+	}
+	d.scheduleLocked("u") // the change that comes meanwhile
+	d.mu.Unlock()
+	select {
+	case <-d.work:
+	case <-time.After(5 * time.Second):
+		t.Fatal("unit never sent to be reloaded")
+	}
+	select {
+	case <-d.work:
+		t.Error("unit sent to be reloaded twice for one settled change")
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// callbackWaiting reports whether a debounce callback (schedule's
+// AfterFunc) is blocked on a mutex.
+func callbackWaiting() bool {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "[sync.Mutex.Lock") && strings.Contains(g, "scheduleLocked.func1") {
+			return true
+		}
+	}
+	return false
 }
