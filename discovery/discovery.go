@@ -88,8 +88,8 @@ type Adapter struct {
 	ID       string
 	Kind     string // card, yaml, desktop, artifact, remote
 	Source   string
-	Card     *Card // nil for a bare artifact
-	Trust    abi.TrustLevel
+	Card     *Card          // nil for a bare artifact
+	Trust    abi.TrustLevel // the level it is served at (providers.<id>.trust when it applies)
 	Signed   bool
 	KeyID    string
 	Active   bool   // registered and serving
@@ -2449,8 +2449,14 @@ func (d *Discovery) Adapters() []Adapter {
 			all = append(all, o.cand)
 		}
 	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].id != all[j].id {
+			return all[i].id < all[j].id
+		}
+		return d.better(all[i], all[j])
+	})
 	for _, c := range all {
-		a := Adapter{ID: c.id, Kind: c.kind, Source: c.key, Card: c.card, Trust: c.trust, Active: c.active, Detected: c.detected, Warnings: c.warnings}
+		a := Adapter{ID: c.id, Kind: c.kind, Source: c.key, Card: c.card, Trust: d.servedTrust(c), Active: c.active, Detected: c.detected, Warnings: c.warnings}
 		if c.verified != nil {
 			a.Signed, a.KeyID = true, c.verified.KeyID
 		}
@@ -2464,13 +2470,6 @@ func (d *Discovery) Adapters() []Adapter {
 		}
 		out = append(out, a)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].ID != out[j].ID {
-			return out[i].ID < out[j].ID
-		}
-		return d.better(&candidate{id: out[i].ID, trust: out[i].Trust, kind: out[i].Kind, key: out[i].Source},
-			&candidate{id: out[j].ID, trust: out[j].Trust, kind: out[j].Kind, key: out[j].Source})
-	})
 	return out
 }
 

@@ -3,6 +3,8 @@ package discovery
 import (
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -166,4 +168,32 @@ func callbackWaiting() bool {
 		}
 	}
 	return false
+}
+
+// TestProbeShadowedAdapterSaysServedTrust: Adapters (aios/registry.search
+// and info, for a description that does not serve) said the level
+// discovery gave a description, not the one it is served at: a provider
+// bound to providers.<id>.trust Verified and shadowed by a System-signed
+// card was listed as Untrusted. It now says the level it serves at when
+// it serves, and the serving description stays first.
+func TestProbeShadowedAdapterSaysServedTrust(t *testing.T) {
+	k := newTestKey(t, "System")
+	top := func(plugins string) string {
+		return "providers:\n  org.test.vendor: {trust: Verified, source: " + filepath.Join(plugins, "vendor") + "}\n"
+	}
+	env := newEnvTop(t, top, k.cfg, func(dir string) {
+		writeFake(t, filepath.Join(dir, "vendor", "tool.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"v-echo"}})
+		signedFolder(t, k, filepath.Join(dir, "sys"), `{"adapter": {"id": "org.test.vendor", "name": "Sys", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "s-echo", "name": "S", "permission_level": "low"}], "artifact": {"path": "tool.fake"}}`,
+			fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"s-echo"}})
+	}, nil)
+	var got []string
+	for _, a := range env.d.Adapters() {
+		if a.ID == "org.test.vendor" {
+			got = append(got, filepath.Base(a.Source)+" "+a.Trust.String()+" "+strconv.FormatBool(a.Active))
+		}
+	}
+	if want := []string{"sys System true", "vendor Verified false"}; !slices.Equal(got, want) {
+		t.Errorf("Adapters() of org.test.vendor: %q; want %q (%v)", got, want, env.d.Errors())
+	}
 }
