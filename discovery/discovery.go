@@ -1692,7 +1692,14 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 		delete(d.mixed, id)
 		return
 	}
-	claim := func(c *candidate) string { return c.key + " (" + d.rank(c).String() + ", " + c.kind + ")" }
+	// A claim's level is the one priority compares; one served at another
+	// (providers.<id>.trust without a source) says so.
+	claim := func(c *candidate) string {
+		if st := d.servedTrust(c); st != d.rank(c) {
+			return c.key + " (" + d.rank(c).String() + ", " + c.kind + ", served at " + st.String() + ")"
+		}
+		return c.key + " (" + d.rank(c).String() + ", " + c.kind + ")"
+	}
 	sigs := make([]string, len(all))
 	for i, c := range all {
 		sigs[i] = claim(c)
@@ -1728,11 +1735,11 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 	}
 	if len(levels) < 2 {
 		d.log.Warn("several descriptions claim one provider id; one serves (card > yaml > desktop, then the first path), the others are shadowed: give each its own id",
-			"provider", id, "serving", win.key, "trust", d.rank(win).String(), "claims", claims)
+			"provider", id, "serving", win.key, "trust", d.servedTrust(win).String(), "claims", claims)
 		return
 	}
 	d.log.Warn("descriptions of different trust levels claim one provider id; the most trusted serves, the others are shadowed",
-		"provider", id, "serving", win.key, "trust", d.rank(win).String(), "claims", claims)
+		"provider", id, "serving", win.key, "trust", d.servedTrust(win).String(), "claims", claims)
 }
 
 // resolve makes the host serve the best description of id. Called with mu.

@@ -197,3 +197,23 @@ func TestProbeShadowedAdapterSaysServedTrust(t *testing.T) {
 		t.Errorf("Adapters() of org.test.vendor: %q; want %q (%v)", got, want, env.d.Errors())
 	}
 }
+
+// TestProbeMixedClaimsWarningSaysServedTrust: with providers.<id>.trust
+// set without a source, the several-claims warning said the serving stray
+// was Untrusted (the level discovery gave it) while the host served it at
+// the configured Verified, hiding the very risk the warning is for. It now
+// says the served level, and each claim served at another level than its
+// own says so.
+func TestProbeMixedClaimsWarningSaysServedTrust(t *testing.T) {
+	logs := &testutil.SyncBuffer{}
+	top := func(string) string { return "providers:\n  org.test.vendor: {trust: Verified}\n" }
+	env := newEnvTop(t, top, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "aaa.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"stray-echo"}})
+		writeFake(t, filepath.Join(dir, "vendor", "tool.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"v-echo"}})
+	}, withLogs(logs))
+	stray := filepath.Join(env.dir, "aaa.fake")
+	if n := logLines(logs, "several descriptions claim one provider id", "serving="+stray+" trust=Verified",
+		stray+" (Untrusted, artifact, served at Verified)"); n != 1 {
+		t.Errorf("%d several-claims warnings saying %s serves at Verified; want 1:\n%s", n, stray, logs.String())
+	}
+}
