@@ -175,6 +175,7 @@ type Discovery struct {
 	// timer was started came (d.mu): the debounce is capped there.
 	firstChange map[string]time.Time
 	mixed       map[string]string // provider id → the trust mix last warned about
+	unmatched   map[string]string // provider id → the claims last warned to miss providers.<id>.source
 	capped      map[string]string // remote URL → the trust cap last warned about
 	// unsettled counts, per unit, the changes scheduled since the unit's
 	// last reconcile began; a unit leaves it when a reconcile that saw its
@@ -253,7 +254,7 @@ func New(opts Options) (*Discovery, error) {
 	}
 	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
 		isDesk: map[string]bool{}, isCards: map[string]bool{}, watched: map[string]bool{}, rootIDs: map[string]os.FileInfo{}, lost: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
-		errs: map[string]string{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, firstChange: map[string]time.Time{}, mixed: map[string]string{}, warnLater: map[string]bool{}, notes: map[string]string{},
+		errs: map[string]string{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, firstChange: map[string]time.Time{}, mixed: map[string]string{}, unmatched: map[string]string{}, warnLater: map[string]bool{}, notes: map[string]string{},
 		unsettled: map[string]uint64{}, orphans: map[string]*orphan{},
 		work: make(chan string, 1024), stop: make(chan struct{})}
 	if cfg.RequireSignature {
@@ -1688,6 +1689,7 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 			}
 		}
 	}
+	d.warnUnmatchedSource(id, all)
 	if len(levels) < 2 && same < 2 {
 		delete(d.mixed, id)
 		return
@@ -1742,6 +1744,49 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 		"provider", id, "serving", win.key, "trust", d.servedTrust(win).String(), "claims", claims)
 }
 
+// warnUnmatchedSource warns when providers.<id>.source (with a trust
+// level) matches none of the descriptions claiming id, all: the level
+// applies to none of them, and the host names only the one that serves
+// (a stray, say), never the provider meant, when its source was spelt
+// another way (the artifact of a folder provider, a path through a
+// symlink). Once for each set of claims; called with mu.
+func (d *Discovery) warnUnmatchedSource(id string, all []*candidate) {
+	ov, ok := d.override(id)
+	if !ok || ov.Trust == "" || ov.Source == "" {
+		return
+	}
+	keys := make([]string, 0, len(all))
+	for _, c := range all {
+		if ov.TrustAppliesTo(c.key) {
+			delete(d.unmatched, id)
+			return
+		}
+		keys = append(keys, c.key)
+	}
+	sort.Strings(keys)
+	sig := strings.Join(keys, "\n")
+	if d.unmatched[id] == sig {
+		return
+	}
+	if d.batches > 0 {
+		d.warnLater[id] = true
+		return
+	}
+	d.unmatched[id] = sig
+	resolved := ov.Source
+	if !strings.Contains(resolved, "://") {
+		if abs, err := filepath.Abs(config.ExpandHome(resolved)); err == nil {
+			resolved = abs
+		}
+	}
+	if n := len(keys) - maxClaimsListed; n > 0 {
+		keys = append(keys[:maxClaimsListed], fmt.Sprintf("… and %d more", n))
+	}
+	d.log.Warn("providers."+id+".source matches none of the descriptions claiming the id, so its trust level applies to none of them",
+		"provider", id, "source", ov.Source, "resolved", resolved, "claims", keys,
+		"hint", "a folder provider's source is its folder, an artifact's its file, a remote's remote:URL; paths are compared as written (after ~/ and the working directory), symlinks are not followed")
+}
+
 // resolve makes the host serve the best description of id. Called with mu.
 func (d *Discovery) resolve(ctx context.Context, id string) error { return d.resolveDrop(ctx, id, "") }
 
@@ -1755,6 +1800,7 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 		d.warnMixedTrust(id, win)
 	} else {
 		delete(d.mixed, id)
+		delete(d.unmatched, id)
 	}
 	if win == cur {
 		return nil

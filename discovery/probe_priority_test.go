@@ -217,3 +217,34 @@ func TestProbeMixedClaimsWarningSaysServedTrust(t *testing.T) {
 		t.Errorf("%d several-claims warnings saying %s serves at Verified; want 1:\n%s", n, stray, logs.String())
 	}
 }
+
+// TestProbeUnmatchedSourceWarned: providers.<id>.source naming the
+// artifact inside a folder provider (whose source is its folder), or the
+// folder by another path (a symlink), matches no description: the level
+// applied to nothing, and with a stray claiming the id only the stray was
+// named ("not applied"), never the provider meant. Discovery now warns
+// that the source matches none of the descriptions claiming the id, lists
+// them, and says how sources are compared; not when one matches.
+func TestProbeUnmatchedSourceWarned(t *testing.T) {
+	for _, tc := range []struct {
+		source func(plugins string) string
+		warn   int
+	}{
+		{func(p string) string { return filepath.Join(p, "vendor", "tool.fake") }, 1},
+		{func(p string) string { return filepath.Join(p, "vendor") }, 0},
+	} {
+		logs := &testutil.SyncBuffer{}
+		top := func(plugins string) string {
+			return "providers:\n  org.test.vendor: {trust: Verified, source: " + tc.source(plugins) + "}\n"
+		}
+		env := newEnvTop(t, top, "", func(dir string) {
+			writeFake(t, filepath.Join(dir, "aaa.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"stray-echo"}})
+			writeFake(t, filepath.Join(dir, "vendor", "tool.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"v-echo"}})
+		}, withLogs(logs))
+		src := tc.source(env.dir)
+		if n := logLines(logs, "providers.org.test.vendor.source matches none of the descriptions", "source="+src,
+			filepath.Join(env.dir, "vendor"), "a folder provider's source is its folder"); n != tc.warn {
+			t.Errorf("source %s: %d unmatched-source warnings; want %d:\n%s", src, n, tc.warn, logs.String())
+		}
+	}
+}
