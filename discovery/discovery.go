@@ -1606,11 +1606,16 @@ func (d *Discovery) event(ev ReloadEvent) {
 }
 
 // better reports whether candidate a wins over b for the same provider id:
-// the higher trust level (d.rank), then the higher kind (card > yaml >
-// desktop), then the lexically first source.
+// the higher trust level (d.rank), then the one from providers.<id>.source
+// (a level that lowers the bound provider must not let a stray of that
+// level shadow it: TestProbeBoundSourceWinsTies), then the higher kind
+// (card > yaml > desktop), then the lexically first source.
 func (d *Discovery) better(a, b *candidate) bool {
 	if ra, rb := d.rank(a), d.rank(b); ra != rb {
 		return ra > rb
+	}
+	if ba, bb := d.bound(a), d.bound(b); ba != bb {
+		return ba
 	}
 	if pa, pb := priority(a.kind), priority(b.kind); pa != pb {
 		return pa > pb
@@ -1630,6 +1635,13 @@ func (d *Discovery) rank(c *candidate) abi.TrustLevel {
 		return c.trust
 	}
 	return d.servedTrust(c)
+}
+
+// bound reports whether c is loaded from the source providers.<id>.trust
+// is bound to (providers.<id>.source).
+func (d *Discovery) bound(c *candidate) bool {
+	ov, ok := d.override(c.id)
+	return ok && ov.Trust != "" && ov.Source != "" && ov.TrustAppliesTo(c.key)
 }
 
 // servedTrust is the level the host serves c at: providers.<id>.trust
@@ -1734,6 +1746,11 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 	}
 	if n := len(all) - maxClaimsListed; n > 0 {
 		claims = append(claims, fmt.Sprintf("… and %d more", n))
+	}
+	if len(levels) < 2 && d.bound(win) {
+		d.log.Warn("several descriptions claim one provider id; the one from providers."+id+".source serves, the others are shadowed",
+			"provider", id, "serving", win.key, "trust", d.servedTrust(win).String(), "claims", claims)
+		return
 	}
 	if len(levels) < 2 {
 		d.log.Warn("several descriptions claim one provider id; one serves (card > yaml > desktop, then the first path), the others are shadowed: give each its own id",

@@ -248,3 +248,36 @@ func TestProbeUnmatchedSourceWarned(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeBoundSourceWinsTies: providers.<id>.trust bound to a source
+// that lowers its level (a signed Verified card the operator serves at
+// Untrusted) made it tie with an unsigned stray card of the id, which then
+// served by sorting first by path: the provider the config names for the
+// id shadowed by a dropped file. Among descriptions of one level the
+// bound one now wins, before kind and path, and the warning says so.
+func TestProbeBoundSourceWinsTies(t *testing.T) {
+	logs := &testutil.SyncBuffer{}
+	k := newTestKey(t, "Verified")
+	card := func(skill string) string {
+		return `{"adapter": {"id": "org.test.vendor", "name": "V", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "` + skill + `", "name": "S", "permission_level": "low"}], "artifact": {"path": "tool.fake"}}`
+	}
+	top := func(plugins string) string {
+		return "providers:\n  org.test.vendor: {trust: Untrusted, source: " + filepath.Join(plugins, "vendor") + "}\n"
+	}
+	env := newEnvTop(t, top, k.cfg, func(dir string) {
+		writeFake(t, filepath.Join(dir, "aaa", "tool.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"stray-echo"}})
+		writeFile(t, filepath.Join(dir, "aaa", "adapter.json"), card("stray-echo"))
+		signedFolder(t, k, filepath.Join(dir, "vendor"), card("v-echo"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"v-echo"}})
+	}, withLogs(logs))
+	p := env.h.Registry().Provider("org.test.vendor")
+	if p == nil {
+		t.Fatalf("org.test.vendor not served: %v", env.d.Errors())
+	}
+	if want := filepath.Join(env.dir, "vendor"); p.Source != want || p.Trust != abi.Untrusted {
+		t.Errorf("org.test.vendor served from %s at %s; want %s at Untrusted (bound to it)", p.Source, p.Trust, want)
+	}
+	if n := logLines(logs, "the one from providers.org.test.vendor.source serves", "serving="+filepath.Join(env.dir, "vendor")); n != 1 {
+		t.Errorf("%d several-claims warnings naming the bound source as serving; want 1:\n%s", n, logs.String())
+	}
+}
