@@ -1,0 +1,24 @@
+package config
+
+import "testing"
+
+// TestProbeIntegerPastUint64: the range check added for a whole number past
+// its field's range (TestIntegerTooLarge) saw only what yaml.v3 tags !!int,
+// which is what fits in an int64 or a uint64; a whole number past that
+// (99999999999999999999, -9223372036854775809) yaml.v3 tags !!float, and it
+// was still refused with "want an integer, got 99999999999999999999", which
+// it is. A negative one past the range now says too small, not too large.
+func TestProbeIntegerPastUint64(t *testing.T) {
+	for _, tc := range []struct{ v, want string }{
+		{"99999999999999999999", "99999999999999999999 is too large (at most 9223372036854775807)"},
+		{"18446744073709551616", "18446744073709551616 is too large (at most 9223372036854775807)"},
+		{"-9223372036854775809", "-9223372036854775809 is too small (at least -9223372036854775808)"},
+		{"4.5", "want an integer, got 4.5"},
+		{"1e30", "want an integer, got 1e30"},
+	} {
+		_, err := Parse([]byte("limits:\n  max_object_bytes: "+tc.v+"\n"), "c.yaml")
+		if want := "c.yaml:2: limits.max_object_bytes: " + tc.want; err == nil || err.Error() != want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.v, err, want)
+		}
+	}
+}
