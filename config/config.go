@@ -435,6 +435,19 @@ func (c *Config) Line(path string) int { return c.lines[path] }
 // the nearest enclosing key the file gives; 0 when the file gives none.
 func (c *Config) LineOf(path string) int { return c.lineOf(path) }
 
+// Where is where an error about key path puts itself: "FILE:LINE" (the
+// line LineOf gives), else the file's name, else "config" (no file: the
+// built-in defaults, or a nil c).
+func (c *Config) Where(path string) string {
+	switch {
+	case c == nil || c.File == "":
+		return "config"
+	case c.lineOf(path) > 0:
+		return fmt.Sprintf("%s:%d", c.File, c.lineOf(path))
+	}
+	return c.File
+}
+
 // lineOf returns the line of path, or, when path lies inside a value given
 // by an alias whose anchored node was checked under another path (so the
 // lines of its keys are recorded there), the line of that alias's key, or

@@ -22,3 +22,25 @@ func TestProbeIntegerPastUint64(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeWhere (no defect): Where is the one helper for "FILE:LINE" of
+// a key path, which server, discovery and mcpserver each had a copy of
+// (mcpserver's the third, added with its line numbers).
+func TestProbeWhere(t *testing.T) {
+	var none *Config
+	if got := none.Where("x"); got != "config" {
+		t.Errorf("nil config: %q", got)
+	}
+	if got := Default().Where("limits"); got != "config" {
+		t.Errorf("no file: %q", got)
+	}
+	c, err := Parse([]byte("limits:\n  max_call_depth: 3\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{"limits.max_call_depth": "c.yaml:2", "limits.max_params_bytes": "c.yaml:1"} {
+		if got := c.Where(path); got != want {
+			t.Errorf("Where(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
