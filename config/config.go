@@ -564,14 +564,18 @@ func (c *Config) TrustCapsOf(level abi.TrustLevel) (caps []string, ok bool) {
 }
 
 // TrustAppliesTo reports whether o's Trust applies to a provider loaded
-// from source: always when o has no Source; else when source is o.Source
-// or (both taken as paths, after "~/", filepath.Abs and Clean) a file or
-// folder inside it.
+// from source: always when o has no Source; else when source is o.Source,
+// or an absolute path of a file or folder inside it (o.Source taken as a
+// path, after "~/", filepath.Abs and Clean).
 func (o ProviderOverride) TrustAppliesTo(source string) bool {
 	if o.Source == "" || source == o.Source {
 		return true
 	}
-	if strings.Contains(o.Source, "://") || strings.Contains(source, "://") {
+	// A source that is no absolute path is none of a file's (discovery
+	// names files by absolute paths): "builtin", "mcp:<command line>", a
+	// URL, none at all. Resolved against the working directory, it was
+	// "inside" a bound folder that holds it.
+	if strings.Contains(o.Source, "://") || !filepath.IsAbs(source) {
 		return false
 	}
 	want, got := absClean(ExpandHome(o.Source)), absClean(source)

@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"path/filepath"
+	"testing"
+)
 
 // TestProbeIntegerPastUint64: the range check added for a whole number past
 // its field's range (TestIntegerTooLarge) saw only what yaml.v3 tags !!int,
@@ -42,5 +45,36 @@ func TestProbeWhere(t *testing.T) {
 		if got := c.Where(path); got != want {
 			t.Errorf("Where(%q) = %q, want %q", path, got, want)
 		}
+	}
+}
+
+// TestProbeTrustSourceNotAPath: TrustAppliesTo took every source but a
+// URL for a path and resolved it against the working directory, so a
+// source the host gives that is no file — a built-in provider's
+// "builtin", an MCP bridge's "mcp:<command line>", a provider
+// registered with none — was "inside" a bound folder that holds the
+// working directory (source: . , or ~ with the host started in the home
+// folder), and got the level bound to that folder. Such a source now
+// matches only exactly; the files discovery loads are named by absolute
+// paths, which are compared as before.
+func TestProbeTrustSourceNotAPath(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	o := ProviderOverride{Trust: "System", Source: "."}
+	for source, want := range map[string]bool{
+		"":                          false,
+		"builtin":                   false,
+		"mcp:notes --api-key=x":     false,
+		"mcp:/usr/bin/mcp-notes":    false,
+		dir + "/tool.wasm":          true,
+		dir:                         true,
+		filepath.Dir(dir) + "/x.js": false,
+	} {
+		if got := o.TrustAppliesTo(source); got != want {
+			t.Errorf("source . (the working directory %s), provider from %q: applies = %v, want %v", dir, source, got, want)
+		}
+	}
+	if !(ProviderOverride{Trust: "System", Source: "builtin"}).TrustAppliesTo("builtin") {
+		t.Error("source builtin: does not apply to the provider from builtin")
 	}
 }
