@@ -435,6 +435,19 @@ func (c *Config) Line(path string) int { return c.lines[path] }
 // the nearest enclosing key the file gives; 0 when the file gives none.
 func (c *Config) LineOf(path string) int { return c.lineOf(path) }
 
+// Where is where an error about key path puts itself: "FILE:LINE" (the
+// line LineOf gives), else the file's name, else "config" (no file: the
+// built-in defaults, or a nil c).
+func (c *Config) Where(path string) string {
+	switch {
+	case c == nil || c.File == "":
+		return "config"
+	case c.lineOf(path) > 0:
+		return fmt.Sprintf("%s:%d", c.File, c.lineOf(path))
+	}
+	return c.File
+}
+
 // lineOf returns the line of path, or, when path lies inside a value given
 // by an alias whose anchored node was checked under another path (so the
 // lines of its keys are recorded there), the line of that alias's key, or
@@ -551,14 +564,18 @@ func (c *Config) TrustCapsOf(level abi.TrustLevel) (caps []string, ok bool) {
 }
 
 // TrustAppliesTo reports whether o's Trust applies to a provider loaded
-// from source: always when o has no Source; else when source is o.Source
-// or (both taken as paths, after "~/", filepath.Abs and Clean) a file or
-// folder inside it.
+// from source: always when o has no Source; else when source is o.Source,
+// or an absolute path of a file or folder inside it (o.Source taken as a
+// path, after "~/", filepath.Abs and Clean).
 func (o ProviderOverride) TrustAppliesTo(source string) bool {
 	if o.Source == "" || source == o.Source {
 		return true
 	}
-	if strings.Contains(o.Source, "://") || strings.Contains(source, "://") {
+	// A source that is no absolute path is none of a file's (discovery
+	// names files by absolute paths): "builtin", "mcp:<command line>", a
+	// URL, none at all. Resolved against the working directory, it was
+	// "inside" a bound folder that holds it.
+	if strings.Contains(o.Source, "://") || !filepath.IsAbs(source) {
 		return false
 	}
 	want, got := absClean(ExpandHome(o.Source)), absClean(source)

@@ -254,27 +254,34 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 			w.duration(n, path, via)
 			return
 		}
+		// A whole number past the field's range was refused with "want a
+		// whole number", which it is: one past the int64 and uint64 range
+		// too, which yaml.v3 tags !!float.
+		v := strings.ReplaceAll(n.Value, "_", "")
+		if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float" && wholeNumber.MatchString(v)) {
+			var err error
+			var most, least string
+			if t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uintptr {
+				_, err = strconv.ParseUint(strings.TrimPrefix(v, "+"), 0, t.Bits())
+				most, least = strconv.FormatUint(1<<t.Bits()-1, 10), "0"
+			} else {
+				_, err = strconv.ParseInt(v, 0, t.Bits())
+				most, least = strconv.FormatInt(1<<(t.Bits()-1)-1, 10), strconv.FormatInt(-1<<(t.Bits()-1), 10)
+			}
+			switch {
+			case errors.Is(err, strconv.ErrRange) && strings.HasPrefix(v, "-"):
+				w.bad(n, path, fmt.Sprintf("%s is too small (at least %s)", n.Value, least), via)
+			case errors.Is(err, strconv.ErrRange):
+				w.bad(n, path, fmt.Sprintf("%s is too large (at most %s)", n.Value, most), via)
+			case n.ShortTag() == "!!float": // !!float 1024
+				w.bad(n, path, fmt.Sprintf("want an integer, got %s", n.Value), via)
+			}
+			return
+		}
 		// yaml.v3 truncates a float into an integer (4.5 becomes 4, -.inf
 		// the smallest int64): refuse every float, 4.0 and 1e6 included.
 		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" {
 			w.bad(n, path, fmt.Sprintf("want an integer, got %s", n.Value), via)
-		}
-		// A whole number past the field's range was refused with "want a
-		// whole number", which it is.
-		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" {
-			v := strings.ReplaceAll(n.Value, "_", "")
-			var err error
-			var most string
-			if t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uintptr {
-				_, err = strconv.ParseUint(strings.TrimPrefix(v, "+"), 0, t.Bits())
-				most = strconv.FormatUint(1<<t.Bits()-1, 10)
-			} else {
-				_, err = strconv.ParseInt(v, 0, t.Bits())
-				most = strconv.FormatInt(1<<(t.Bits()-1)-1, 10)
-			}
-			if errors.Is(err, strconv.ErrRange) {
-				w.bad(n, path, fmt.Sprintf("%s is too large (at most %s)", n.Value, most), via)
-			}
 		}
 	}
 }
@@ -348,6 +355,10 @@ func (w *walker) duration(n *yaml.Node, path string, via *yaml.Node) {
 		w.bad(n, path, fmt.Sprintf("%q is not a whole number of nanoseconds", n.Value), via)
 	}
 }
+
+// wholeNumber matches a whole number as YAML writes one (underscores
+// removed), whatever its size.
+var wholeNumber = regexp.MustCompile(`^[-+]?(?:[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$`)
 
 // durationSyntax matches what time.ParseDuration reads, whatever its size.
 var durationSyntax = regexp.MustCompile(`^[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:ns|us|\x{b5}s|\x{3bc}s|ms|s|m|h))+$`)

@@ -81,7 +81,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		v   time.Duration
 	}{{"debounce", c.Debounce}, {"remote_refresh", c.RemoteRefresh}} {
 		if d.v < 0 {
-			return c, fmt.Errorf("%s: discovery.%s: %s is negative (leave it out, or 0, for the default)", where(cfg, "discovery."+d.key), d.key, d.v)
+			return c, fmt.Errorf("%s: discovery.%s: %s is negative (leave it out, or 0, for the default)", cfg.Where("discovery."+d.key), d.key, d.v)
 		}
 	}
 	// A remote's URL, timeout and token are checked here, with the
@@ -93,17 +93,17 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		u, err := url.Parse(strings.TrimRight(r.URL, "/"))
 		switch {
 		case r.URL == "":
-			return c, fmt.Errorf("%s: %s: no url: give the remote host's base URL, e.g. http://127.0.0.1:7702", where(cfg, p), p)
+			return c, fmt.Errorf("%s: %s: no url: give the remote host's base URL, e.g. http://127.0.0.1:7702", cfg.Where(p), p)
 		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
 			shown := r.URL
 			if err == nil {
 				shown = u.Redacted()
 			}
-			return c, fmt.Errorf("%s: %s.url: %q is not an http(s) URL", where(cfg, p+".url"), p, shown)
+			return c, fmt.Errorf("%s: %s.url: %q is not an http(s) URL", cfg.Where(p+".url"), p, shown)
 		case r.Timeout < 0:
-			return c, fmt.Errorf("%s: %s.timeout: %s is negative (leave it out, or 0, for the default 5s)", where(cfg, p+".timeout"), p, r.Timeout)
+			return c, fmt.Errorf("%s: %s.timeout: %s is negative (leave it out, or 0, for the default 5s)", cfg.Where(p+".timeout"), p, r.Timeout)
 		case r.Token != "" && r.TokenEnv != "":
-			return c, fmt.Errorf("%s: %s: give token or token_env, not both", where(cfg, p), p)
+			return c, fmt.Errorf("%s: %s: give token or token_env, not both", cfg.Where(p), p)
 		}
 	}
 	if c.Debounce <= 0 {
@@ -136,17 +136,6 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		c.Keys[i].JWKS = config.ExpandHome(c.Keys[i].JWKS)
 	}
 	return c, nil
-}
-
-// where is "FILE:LINE" of key in cfg's file, or what names it without one.
-func where(cfg *config.Config, key string) string {
-	switch {
-	case cfg == nil || cfg.File == "":
-		return "config"
-	case cfg.LineOf(key) > 0:
-		return fmt.Sprintf("%s:%d", cfg.File, cfg.LineOf(key))
-	}
-	return cfg.File
 }
 
 func existing(paths ...string) []string {

@@ -130,7 +130,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		c.ToolsList = "callable"
 	case "callable", "all":
 	default:
-		return c, fmt.Errorf("%s: mcp.tools_list: %q: want callable or all", whereOf(cfg, "mcp.tools_list"), c.ToolsList)
+		return c, fmt.Errorf("%s: mcp.tools_list: %q: want callable or all", cfg.Where("mcp.tools_list"), c.ToolsList)
 	}
 	h := &c.HTTP
 	if h.ClockSkew == 0 {
@@ -146,7 +146,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		h.MaxCallsPerSession = DefaultMaxCallsPerSession
 	}
 	bad := func(key, format string, a ...any) error {
-		return fmt.Errorf("%s: mcp.%s: %s", whereOf(cfg, "mcp."+key), key, fmt.Sprintf(format, a...))
+		return fmt.Errorf("%s: mcp.%s: %s", cfg.Where("mcp."+key), key, fmt.Sprintf(format, a...))
 	}
 	for i, p := range c.Export {
 		if p == "" {
@@ -227,21 +227,4 @@ func AddDefaultAgent(cfg *config.Config) error {
 	}
 	cfg.Agents[DefaultAgent] = config.Agent{Grants: grants}
 	return nil
-}
-
-// whereOf is "FILE:LINE" of key path in cfg's file (the line of the
-// nearest enclosing key it gives), else the file's name: the checks of
-// LoadConfig named the file only.
-func whereOf(cfg *config.Config, path string) string {
-	if l := cfg.LineOf(path); l > 0 && cfg.File != "" {
-		return fmt.Sprintf("%s:%d", cfg.File, l)
-	}
-	return fileOf(cfg)
-}
-
-func fileOf(cfg *config.Config) string {
-	if cfg.File == "" {
-		return "config"
-	}
-	return cfg.File
 }

@@ -141,9 +141,9 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	} {
 		switch {
 		case n.v < 0:
-			return c, fmt.Errorf("%s: server.%s: %d is negative (leave it out, or 0, for the default)", where(cfg, "server."+n.key), n.key, n.v)
+			return c, fmt.Errorf("%s: server.%s: %d is negative (leave it out, or 0, for the default)", cfg.Where("server."+n.key), n.key, n.v)
 		case n.d < 0:
-			return c, fmt.Errorf("%s: server.%s: %s is negative (leave it out, or 0, for the default)", where(cfg, "server."+n.key), n.key, n.d)
+			return c, fmt.Errorf("%s: server.%s: %s is negative (leave it out, or 0, for the default)", cfg.Where("server."+n.key), n.key, n.d)
 		}
 	}
 	if c.MaxBodyBytes <= 0 {
@@ -169,7 +169,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		c.MetricsAuth = "loopback"
 	case "loopback", "token", "none":
 	default:
-		return c, fmt.Errorf("%s: server.metrics_auth: %q: want loopback, token or none", where(cfg, "server.metrics_auth"), c.MetricsAuth)
+		return c, fmt.Errorf("%s: server.metrics_auth: %q: want loopback, token or none", cfg.Where("server.metrics_auth"), c.MetricsAuth)
 	}
 	if c.ReadTimeout <= 0 {
 		c.ReadTimeout = DefaultReadTimeout
@@ -193,7 +193,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	for uid := range c.UIDs {
 		if _, err := strconv.ParseUint(uid, 10, 32); err != nil {
 			p := config.JoinKey("server.uids", uid)
-			return c, fmt.Errorf("%s: %s: %q is not a numeric uid", where(cfg, p), p, uid)
+			return c, fmt.Errorf("%s: %s: %q is not a numeric uid", cfg.Where(p), p, uid)
 		}
 	}
 	names := map[string]int{}
@@ -201,14 +201,14 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		t := &c.Tokens[i]
 		if t.Agent == "" {
 			p := fmt.Sprintf("server.tokens[%d]", i)
-			return c, fmt.Errorf("%s: %s: agent is required", where(cfg, p), p)
+			return c, fmt.Errorf("%s: %s: agent is required", cfg.Where(p), p)
 		}
 		if t.Name == "" {
 			t.Name = t.Agent + "#" + strconv.Itoa(i)
 		}
 		if j, dup := names[t.Name]; dup {
 			p := fmt.Sprintf("server.tokens[%d]", i)
-			return c, fmt.Errorf("%s: %s: name %q is also server.tokens[%d]'s; audit records tell tokens apart by name", where(cfg, p), p, t.Name, j)
+			return c, fmt.Errorf("%s: %s: name %q is also server.tokens[%d]'s; audit records tell tokens apart by name", cfg.Where(p), p, t.Name, j)
 		}
 		names[t.Name] = i
 		n := 0
@@ -219,7 +219,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		}
 		if n != 1 {
 			p := fmt.Sprintf("server.tokens[%d]", i)
-			return c, fmt.Errorf("%s: %s: give exactly one of token, token_env, token_file (agent %s)", where(cfg, p), p, t.Agent)
+			return c, fmt.Errorf("%s: %s: give exactly one of token, token_env, token_file (agent %s)", cfg.Where(p), p, t.Agent)
 		}
 	}
 	return c, nil
@@ -265,16 +265,4 @@ func trimSpace(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-// where names the place of key in cfg's file: FILE:LINE, FILE, or
-// "config" for a configuration that came from no file.
-func where(cfg *config.Config, key string) string {
-	switch {
-	case cfg == nil || cfg.File == "":
-		return "config"
-	case cfg.LineOf(key) > 0:
-		return fmt.Sprintf("%s:%d", cfg.File, cfg.LineOf(key))
-	}
-	return cfg.File
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
@@ -175,15 +176,10 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		}
 		s.mu.Unlock()
 	}()
-	if ct := r.Header.Get("Content-Type"); ct != "" && !jsonMediaType(ct) {
+	ct := r.Header.Get("Content-Type")
+	if ct != "" && !jsonMediaType(ct) {
 		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
 			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q; send application/json", ct))))
-		return
-	} else if cs := mediaCharset(ct); cs != "" && !strings.EqualFold(cs, "utf-8") {
-		// JSON text is UTF-8 (RFC 8259 §8.1): a body in another charset
-		// would be answered "parse error", blaming its JSON.
-		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
-			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q: JSON is UTF-8; send the body in UTF-8 (charset=utf-8, or no charset)", ct))))
 		return
 	}
 	// A compressed body would be read as JSON and answered "parse error",
@@ -205,6 +201,16 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusRequestTimeout, mustMarshal(errorResponse(nil,
 			jsonrpc.Errorf(abi.Timeout, "reading the request body: %v", err))))
+		return
+	}
+	if cs := mediaCharset(ct); cs != "" && !strings.EqualFold(cs, "utf-8") && !(utf8.Valid(body) && json.Valid(body)) {
+		// JSON text is UTF-8 (RFC 8259 §8.1): a body in another charset
+		// would be answered "parse error", blaming its JSON. A charset
+		// label has no effect otherwise (RFC 8259 §11): charset=utf8, and
+		// the ASCII body of a client that labels every body ISO-8859-1,
+		// are UTF-8 JSON.
+		writeJSON(w, http.StatusUnsupportedMediaType, mustMarshal(errorResponse(nil,
+			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q: JSON is UTF-8; send the body in UTF-8 (charset=utf-8, or no charset)", ct))))
 		return
 	}
 	out := s.handleMessage(r.Context(), &session{agent: agent, transport: "http", origin: host.Origin{Principal: "token:" + name}}, body)

@@ -330,22 +330,26 @@ func TestEventsRepeatedQueryParameter(t *testing.T) {
 // POST /rpc took any charset parameter: a client that says (and sends)
 // application/json; charset=utf-16 was answered -32700 "invalid character
 // 'ÿ'", blaming its JSON. JSON is UTF-8 (RFC 8259 §8.1): another charset
-// is HTTP 415 naming it; utf-8 (any case) and none pass.
+// is HTTP 415 naming it when the body is not UTF-8 JSON; utf-8 (any
+// case) and none pass (and another label on a UTF-8 body:
+// TestProbeCharsetLabelOnUTF8Body).
 func TestRPCCharsetNotUTF8Refused(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	body := `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search","params":{"limit":1}}`
+	utf16 := "\xff\xfe" + strings.Join(strings.Split(body, ""), "\x00") + "\x00"
+	latin1 := strings.Replace(body, `"limit":1`, `"query":"caf\xe9"`, 1)
 	for _, c := range []struct {
-		ct     string
-		status int
-		want   string
+		ct, body string
+		status   int
+		want     string
 	}{
-		{"application/json; charset=utf-16", 415, "utf-16"},
-		{"application/json; charset=ISO-8859-1", 415, "ISO-8859-1"},
-		{"application/json; charset=UTF-8", 200, `"result"`},
-		{"application/json;charset=\"utf-8\"", 200, `"result"`},
-		{"application/json", 200, `"result"`},
+		{"application/json; charset=utf-16", utf16, 415, "utf-16"},
+		{"application/json; charset=ISO-8859-1", latin1, 415, "ISO-8859-1"},
+		{"application/json; charset=UTF-8", body, 200, `"result"`},
+		{"application/json;charset=\"utf-8\"", body, 200, `"result"`},
+		{"application/json", body, 200, `"result"`},
 	} {
-		status, b := httpPost(t, ts.url+"/rpc", testToken, c.ct, body)
+		status, b := httpPost(t, ts.url+"/rpc", testToken, c.ct, c.body)
 		if status != c.status || !strings.Contains(string(b), c.want) {
 			t.Errorf("Content-Type %q: %d %s; want %d with %s", c.ct, status, b, c.status, c.want)
 		}

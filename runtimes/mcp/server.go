@@ -717,11 +717,18 @@ func (s *server) screenDef(def abi.ToolDef) (abi.ToolDef, error) {
 
 // emptyTable is the server's registration with no tools.
 func (s *server) emptyTable() *table {
+	// A URL (displayURL: redacted), not a command line: callers see the
+	// description (aios/registry.search), and a command line holds host
+	// paths and arguments (tokens), as the errors do not say either.
+	where := s.source
+	if s.cfg.URL == "" {
+		where = "mcp.servers." + s.name
+	}
 	info := abi.ProviderInfo{
 		ID:          ProviderID(s.name),
 		Name:        "MCP server " + s.name,
 		Runtime:     abi.RuntimeMCP,
-		Description: "Tools of the MCP server " + s.name + " (" + s.source + "), imported by the MCP bridge",
+		Description: "Tools of the MCP server " + s.name + " (" + where + "), imported by the MCP bridge",
 	}
 	if s.host != "" {
 		info.Capabilities = []string{abi.CapNetwork + "(" + s.host + ")"}
