@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -329,16 +330,99 @@ func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
 	if p[0] != '{' {
 		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: pass params by name (a JSON object)")
 	}
-	dec := json.NewDecoder(bytes.NewReader(p))
-	dec.DisallowUnknownFields()
-	dec.UseNumber()
-	if err := dec.Decode(dst); err != nil {
-		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s%s", paramsError(err), unknownMemberHint(err, dst))
+	in := p
+	for pass := 0; ; pass++ { // each pass mends one integral float (below)
+		dec := json.NewDecoder(bytes.NewReader(in))
+		dec.DisallowUnknownFields()
+		dec.UseNumber()
+		err := dec.Decode(dst)
+		if err == nil {
+			break
+		}
+		var mended []byte
+		var msg string
+		if pass < 64 {
+			mended, msg = mendIntegral(in, err)
+		}
+		if msg != "" {
+			return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", msg)
+		}
+		if mended == nil {
+			return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s%s", paramsError(err), unknownMemberHint(err, dst))
+		}
+		in = mended
 	}
 	if msg := memberProblem(p, paramNames(dst)); msg != "" {
 		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", msg)
 	}
 	return nil
+}
+
+// mendIntegral answers a decoding error that is a number given for an
+// integer member: JSON Schema (and package schema) count an integral
+// number as an integer, so 10.0 or 1e2 (what a client serialising a float
+// sends) stands for 10 or 100. It returns params with that member written
+// as the integer, to decode again; or msg when the number is not whole
+// (10.5) or too large to be exact (from 2^53 on); or neither when err is
+// another error, or the member cannot be found by the error's path (in an
+// array).
+func mendIntegral(params []byte, err error) (mended []byte, msg string) {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil || !strings.HasPrefix(te.Value, "number") || te.Field == "" {
+		return nil, ""
+	}
+	switch te.Type.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	default:
+		return nil, ""
+	}
+	var lit string
+	mended = setMember(params, strings.Split(te.Field, "."), func(old json.RawMessage) json.RawMessage {
+		lit = string(bytes.TrimSpace(old))
+		f, perr := strconv.ParseFloat(lit, 64)
+		if perr != nil || math.Abs(f) >= 1<<53 || f != math.Trunc(f) {
+			return nil
+		}
+		return strconv.AppendInt(nil, int64(f), 10)
+	})
+	if mended != nil || !strings.ContainsAny(lit, ".eE") {
+		return mended, "" // (an integer out of the type's range keeps its error)
+	}
+	if f, perr := strconv.ParseFloat(lit, 64); perr == nil && f != math.Trunc(f) {
+		return nil, fmt.Sprintf("%s: want integer, got %s, which is not a whole number", te.Field, lit)
+	}
+	return nil, fmt.Sprintf("%s: want integer, got %s", te.Field, lit)
+}
+
+// setMember rewrites the member at path in the JSON object obj by fn (given
+// the member's value, nil to give up), keeping the other members' text;
+// nil when the path leads nowhere or fn gives up.
+func setMember(obj []byte, path []string, fn func(json.RawMessage) json.RawMessage) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(obj, &m) != nil || m == nil {
+		return nil
+	}
+	v, ok := m[path[0]]
+	if !ok {
+		return nil
+	}
+	if len(path) == 1 {
+		v = fn(v)
+	} else {
+		v = setMember(v, path[1:], fn)
+	}
+	if v == nil {
+		return nil
+	}
+	m[path[0]] = v
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(m) != nil {
+		return nil
+	}
+	return bytes.TrimSpace(b.Bytes())
 }
 
 // paramNamesOf caches paramNames by type (reflect.Type → []string).
