@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -58,6 +59,30 @@ func TestProbeIntegralFloatParams(t *testing.T) {
 		}
 		if !strings.Contains(e.Message, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.in, e.Message, tc.want)
+		}
+	}
+}
+
+// A JSON-RPC response object sent to the server (a client echoing one, or
+// a peer that takes the socket for two-way) was answered -32600 with that
+// response's id, which the client may take for the answer to its own
+// request of that id. The server sends no requests, so a response answers
+// nothing of its: it is refused as one, with id null (JSON-RPC 2.0 §5: an
+// invalid request's id is null).
+func TestProbeResponseObjectNotAnsweredWithItsID(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":7,"result":{"ok":true}}`,
+		`{"jsonrpc":"2.0","id":"a","error":{"code":-32000,"message":"x"}}`,
+		`{"jsonrpc":"2.0","id":7,"result":null}`,
+	} {
+		var m map[string]any
+		if err := json.Unmarshal(rawLine(t, ts, line), &m); err != nil {
+			t.Fatal(err)
+		}
+		id, has := m["id"]
+		if !has || id != nil || errCode(m) != -32600 || !strings.Contains(fmt.Sprint(m["error"]), "response") {
+			t.Errorf("%s: reply %v; want -32600 with id null saying a response is not taken", line, m)
 		}
 	}
 }

@@ -184,7 +184,7 @@ func requestID(raw json.RawMessage) (json.RawMessage, bool) {
 	if !has {
 		return nil, false
 	}
-	if !validID(id) {
+	if !validID(id) || isResponse(m) {
 		return nil, true
 	}
 	return id, true
@@ -216,6 +216,23 @@ func validID(raw json.RawMessage) bool {
 		return true
 	}
 	return false
+}
+
+// isResponse reports whether a message is a JSON-RPC response (it has
+// "result" or "error" and no "method"). Its id is one the sender gave a
+// request of its own: answering with it could be taken for the answer to
+// the sender's request of that id, so a response is refused with id null.
+func isResponse(m map[string]json.RawMessage) bool {
+	return !hasMember(m, "method") && responseMember(m) != ""
+}
+
+func responseMember(m map[string]json.RawMessage) string {
+	for _, k := range []string{"result", "error"} {
+		if hasMember(m, k) {
+			return k
+		}
+	}
+	return ""
 }
 
 // requestMembers are the members of a request object.
@@ -255,6 +272,9 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 	// leaves what the client meant unknown.
 	if msg := memberProblem(bytes.TrimSpace(raw), requestMembers); msg != "" {
 		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: %s", msg))
+	}
+	if isResponse(m) {
+		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, `invalid request: this is a response (it has %q and no "method"); the server sends no requests, so it takes no responses`, responseMember(m)))
 	}
 	id, hasID := m["id"]
 	if hasID && !validID(id) {
