@@ -3,6 +3,8 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -83,6 +85,39 @@ func TestProbeResponseObjectNotAnsweredWithItsID(t *testing.T) {
 		id, has := m["id"]
 		if !has || id != nil || errCode(m) != -32600 || !strings.Contains(fmt.Sprint(m["error"]), "response") {
 			t.Errorf("%s: reply %v; want -32600 with id null saying a response is not taken", line, m)
+		}
+	}
+}
+
+// GET /rpc (405) and a path the server does not serve (404) were answered
+// by net/http in text/plain ("Method Not Allowed", "404 page not found"),
+// where every other answer of the server, errors included, is a JSON-RPC
+// error object. They are JSON now, saying what is served, the status and
+// the Allow header unchanged.
+func TestProbeHTTPStatusAnswersAreJSON(t *testing.T) {
+	ts := newTestServer(t, "", true)
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		allow, want  string
+	}{
+		{"GET", "/rpc", http.StatusMethodNotAllowed, "POST", "allowed: POST"},
+		{"PUT", "/health", http.StatusMethodNotAllowed, "GET, HEAD", "allowed: GET, HEAD"},
+		{"GET", "/nope", http.StatusNotFound, "", "POST /rpc"},
+	} {
+		req, _ := http.NewRequest(tc.method, ts.url+tc.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var m map[string]any
+		if resp.StatusCode != tc.status || resp.Header.Get("Allow") != tc.allow ||
+			resp.Header.Get("Content-Type") != "application/json" || json.Unmarshal(body, &m) != nil ||
+			!strings.Contains(fmt.Sprint(m["error"]), tc.want) {
+			t.Errorf("%s %s: %d %q Allow %q: %s; want %d JSON saying %q", tc.method, tc.path, resp.StatusCode,
+				resp.Header.Get("Content-Type"), resp.Header.Get("Allow"), body, tc.status, tc.want)
 		}
 	}
 }
