@@ -158,15 +158,12 @@ func parseError(body []byte) *jsonrpc.Error {
 	case bytes.HasPrefix(body, []byte("\uFEFF")):
 		return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message starts with a byte order mark (U+FEFF), which JSON text must not (RFC 8259 §8.1)")
 	}
-	var se *json.SyntaxError
-	if err := json.Unmarshal(body, new(json.RawMessage)); errors.As(err, &se) {
-		e := jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON: %s (at byte %d)", se.Error(), se.Offset)
-		if se.Offset > 0 && se.Offset <= int64(len(body)) {
-			e.Data.Details = map[string]any{"offset": se.Offset}
+	if msg, offset := wire.JSONSyntax(body); msg != "" {
+		e := jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON: %s", msg)
+		if offset > 0 {
+			e.Data.Details = map[string]any{"offset": offset}
 		}
 		return e
-	} else if err != nil {
-		return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON")
 }
