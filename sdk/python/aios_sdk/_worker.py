@@ -666,8 +666,11 @@ class Worker:
             finally:
                 self._exit_if_forked()
         except ToolError as e:
-            # A subclass may not have called ToolError.__init__.
-            code = getattr(e, "code", None) or "ProviderError"
+            # A subclass may not have called ToolError.__init__: no code
+            # is ProviderError. A code given, even None or "" (a table
+            # that lacked it), goes as it is, for the host to name as not
+            # one of the ABI's (it was a silent ProviderError).
+            code = getattr(e, "code", "ProviderError")
             message = getattr(e, "message", None)
             if message is None:
                 message = e.args[0] if len(e.args) == 1 else ", ".join(map(str, e.args))
