@@ -33,3 +33,34 @@ func TestProbeToolErrorNoneCodeNamed(t *testing.T) {
 	_, err = call(h, "empty-code", map[string]any{}, 20*time.Second)
 	wantCode(t, err, abi.ProviderError, "empty code", `""`, "not one of the ABI's")
 }
+
+// A tool file that closes file descriptors 0–2 at import (a daemonising
+// idiom) loads and serves; but when its worker exits (sys.exit in a tool)
+// Python cannot flush stdout and ends with status 120, so the call's
+// ProviderCrashed said only "exited: exit status 120", with no traceback
+// (stderr is closed too). The status is explained.
+const probeClosedFDsSrc = `
+import os, sys
+os.close(0)
+os.close(1)
+os.close(2)
+from aios_sdk import tool
+
+@tool
+def ok(params):
+    print("to a closed stdout")
+    return {"ok": True}
+
+@tool
+def bye(params):
+    sys.exit(3)
+`
+
+func TestProbeExitStatus120Explained(t *testing.T) {
+	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
+	h := newHost(t, rt)
+	loadTool(t, h, "fds.py", probeClosedFDsSrc)
+	stillServes(t, h, "closing fds 0-2")
+	_, err := call(h, "bye", map[string]any{}, 20*time.Second)
+	wantCode(t, err, abi.ProviderCrashed, "exit status 120", "flush", "file descriptor 1 or 2")
+}
