@@ -22,6 +22,8 @@ func TestProbeIntegralFloatParams(t *testing.T) {
 		Limit int             `json:"limit"`
 		Deep  deep            `json:"deep"`
 		Args  json.RawMessage `json:"args"`
+		IDs   []int           `json:"ids"`
+		Caps  map[string]int  `json:"caps"`
 	}
 	for _, tc := range []struct {
 		in    string
@@ -47,7 +49,14 @@ func TestProbeIntegralFloatParams(t *testing.T) {
 	if e := decodeParams(json.RawMessage(`{"limit":2.0,"args":{"x":10.0}}`), &p); e != nil || string(p.Args) != `{"x":10.0}` {
 		t.Errorf("args %s, error %v", p.Args, e)
 	}
+	var q params
+	if e := decodeParams(json.RawMessage(`{"ids":[1, 2.0, 3e0],"caps":{"a":4.0,"b":5}}`), &q); e != nil || len(q.IDs) != 3 || q.IDs[2] != 3 || q.Caps["a"] != 4 {
+		t.Errorf("ids %v caps %v, error %v", q.IDs, q.Caps, e)
+	}
 	for _, tc := range []struct{ in, want string }{
+		{`{"ids":[1, 2.5]}`, `ids: want integer, got 2.5, which is not a whole number`},
+		{`{"caps":{"a":0.5}}`, `caps: want integer, got 0.5, which is not a whole number`},
+		{`{"ids":["x"]}`, `ids: want integer, got string`},
 		{`{"limit":10.5}`, `limit: want integer, got 10.5, which is not a whole number`},
 		{`{"deep":{"n":1e-3}}`, `deep.n: want integer, got 1e-3, which is not a whole number`},
 		{`{"limit":1e300}`, `limit: want integer, got 1e300`},

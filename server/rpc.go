@@ -394,22 +394,84 @@ func mendIntegral(params []byte, err error) (mended []byte, msg string) {
 	default:
 		return nil, ""
 	}
-	var lit string
-	mended = setMember(params, strings.Split(te.Field, "."), func(old json.RawMessage) json.RawMessage {
-		lit = string(bytes.TrimSpace(old))
-		f, perr := strconv.ParseFloat(lit, 64)
+	var bad string // the first number that is not a whole one, or too large
+	changed := false
+	whole := func(raw json.RawMessage) (json.RawMessage, bool) {
+		t := bytes.TrimSpace(raw)
+		if len(t) == 0 || t[0] != '-' && (t[0] < '0' || t[0] > '9') || !bytes.ContainsAny(t, ".eE") {
+			return raw, true // not a number, or an integer literal already
+		}
+		f, perr := strconv.ParseFloat(string(t), 64)
 		if perr != nil || math.Abs(f) >= 1<<53 || f != math.Trunc(f) {
+			if bad == "" {
+				bad = string(t)
+			}
+			return nil, false
+		}
+		changed = true
+		return strconv.AppendInt(nil, int64(f), 10), true
+	}
+	// The error's path stops at an array or a map of integers ("ids" for
+	// []int): their items are mended alike.
+	mended = setMember(params, strings.Split(te.Field, "."), func(old json.RawMessage) json.RawMessage {
+		t := bytes.TrimSpace(old)
+		var out any
+		switch {
+		case len(t) > 0 && t[0] == '[':
+			var a []json.RawMessage
+			if json.Unmarshal(t, &a) != nil {
+				return nil
+			}
+			for i := range a {
+				var ok bool
+				if a[i], ok = whole(a[i]); !ok {
+					return nil
+				}
+			}
+			out = a
+		case len(t) > 0 && t[0] == '{':
+			var m map[string]json.RawMessage
+			if json.Unmarshal(t, &m) != nil {
+				return nil
+			}
+			for k, v := range m {
+				var ok bool
+				if m[k], ok = whole(v); !ok {
+					return nil
+				}
+			}
+			out = m
+		default:
+			r, ok := whole(t)
+			if !ok || !changed {
+				return nil
+			}
+			return r
+		}
+		if !changed {
 			return nil
 		}
-		return strconv.AppendInt(nil, int64(f), 10)
+		return marshalRaw(out)
 	})
-	if mended != nil || !strings.ContainsAny(lit, ".eE") {
+	if mended != nil || bad == "" {
 		return mended, "" // (an integer out of the type's range keeps its error)
 	}
-	if f, perr := strconv.ParseFloat(lit, 64); perr == nil && f != math.Trunc(f) {
-		return nil, fmt.Sprintf("%s: want integer, got %s, which is not a whole number", te.Field, lit)
+	if f, perr := strconv.ParseFloat(bad, 64); perr == nil && f != math.Trunc(f) {
+		return nil, fmt.Sprintf("%s: want integer, got %s, which is not a whole number", te.Field, bad)
 	}
-	return nil, fmt.Sprintf("%s: want integer, got %s", te.Field, lit)
+	return nil, fmt.Sprintf("%s: want integer, got %s", te.Field, bad)
+}
+
+// marshalRaw encodes v without escaping <, > and & (the text of the
+// members it holds stays as sent); nil if it cannot.
+func marshalRaw(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return nil
+	}
+	return bytes.TrimSpace(b.Bytes())
 }
 
 // setMember rewrites the member at path in the JSON object obj by fn (given
@@ -433,13 +495,7 @@ func setMember(obj []byte, path []string, fn func(json.RawMessage) json.RawMessa
 		return nil
 	}
 	m[path[0]] = v
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(m) != nil {
-		return nil
-	}
-	return bytes.TrimSpace(b.Bytes())
+	return marshalRaw(m)
 }
 
 // paramNamesOf caches paramNames by type (reflect.Type → []string).
