@@ -35,32 +35,48 @@ func TestProbeToolErrorNoneCodeNamed(t *testing.T) {
 }
 
 // A tool file that closes file descriptors 0–2 at import (a daemonising
-// idiom) loads and serves; but when its worker exits (sys.exit in a tool)
-// Python cannot flush stdout and ends with status 120, so the call's
-// ProviderCrashed said only "exited: exit status 120", with no traceback
-// (stderr is closed too). The status is explained.
+// idiom) loads and serves; but when its worker exited (sys.exit(3) in a
+// tool) Python could not flush stdout and ended with status 120 instead of
+// 3, so the call's ProviderCrashed said only "exited: exit status 120",
+// with no traceback (stderr is closed too). The worker drops a standard
+// stream it cannot flush before it exits, so the tool's status is the
+// one reported; and a 120 that still happens (a stream whose flush fails
+// at exit, set by an atexit handler) is explained.
 const probeClosedFDsSrc = `
-import os, sys
-os.close(0)
-os.close(1)
-os.close(2)
+import atexit, os, sys
 from aios_sdk import tool
 
 @tool
 def ok(params):
-    print("to a closed stdout")
     return {"ok": True}
 
 @tool
 def bye(params):
+    os.close(0)
+    os.close(1)
+    os.close(2)
+    print("to a closed stdout")
     sys.exit(3)
+
+class Broken:
+    def write(self, s):
+        return len(s)
+    def flush(self):
+        raise OSError(9, "Bad file descriptor")
+
+@tool
+def bye_broken(params):
+    atexit.register(lambda: setattr(sys, "stdout", Broken()))
+    sys.exit(4)
 `
 
 func TestProbeExitStatus120Explained(t *testing.T) {
 	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
 	h := newHost(t, rt)
 	loadTool(t, h, "fds.py", probeClosedFDsSrc)
-	stillServes(t, h, "closing fds 0-2")
 	_, err := call(h, "bye", map[string]any{}, 20*time.Second)
+	wantCode(t, err, abi.ProviderCrashed, "exit status 3")
+	stillServes(t, h, "a worker that closed fds 0-2 and exited")
+	_, err = call(h, "bye-broken", map[string]any{}, 20*time.Second)
 	wantCode(t, err, abi.ProviderCrashed, "exit status 120", "flush", "file descriptor 1 or 2")
 }

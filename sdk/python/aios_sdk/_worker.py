@@ -1624,10 +1624,29 @@ def main():
                  "register": {"format": FORMAT, "provider": provider, "tools": defs}})
     except (TypeError, ValueError, OverflowError, RecursionError, ToolError) as e:
         _load_failed(w, _definition_error(w, path, provider, defs, e))
-    w.serve()
+    try:
+        w.serve()
+    except SystemExit:
+        _drop_unflushable_std()
+        raise
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
+
+
+def _drop_unflushable_std():
+    """A tool ends its worker (sys.exit): a standard stream that cannot be
+    flushed (a tool that closed fds 1 and 2) would make Python exit with
+    status 120 instead of the tool's, its traceback lost; it is dropped
+    (None, which Python's exit skips) before the exit."""
+    for name in ("stdout", "stderr"):
+        f = getattr(sys, name, None)
+        if f is None:
+            continue
+        try:
+            f.flush()
+        except Exception:
+            setattr(sys, name, None)
 
 
 if __name__ == "__main__":
