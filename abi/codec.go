@@ -94,6 +94,9 @@ func (msgpackCodec) Unmarshal(data []byte, v any) (err error) {
 	dec := msgpack.NewDecoder(bytes.NewReader(data))
 	dec.UseLooseInterfaceDecoding(true)
 	if err := dec.Decode(v); err != nil {
+		if strings.HasPrefix(err.Error(), "msgpack: ") {
+			return err // (the decoder's own say where they come from)
+		}
 		return fmt.Errorf("msgpack: %w", err)
 	}
 	return normalizeMessage(v)

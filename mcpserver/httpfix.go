@@ -142,10 +142,11 @@ type rpcMsg struct {
 func (m *rpcMsg) isCall() bool { return m.method != "" && m.id.IsValid() }
 
 func parsePOST(body []byte) *postBody {
-	body = bytes.TrimSpace(body)
 	if !json.Valid(body) {
-		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: the body is not JSON"}
+		msg, _ := wire.JSONSyntax(body)
+		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: the body is not JSON: " + msg}
 	}
+	body = bytes.TrimSpace(body)
 	if !utf8.Valid(body) { // (as a stdio line: check)
 		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: the body is not valid UTF-8"}
 	}

@@ -273,7 +273,8 @@ func (j *jsonLines) readLine() (line []byte, tooLong bool, err error) {
 // request id when one can be read.
 func check(line []byte) (jsonrpc.Message, int64, string, json.RawMessage) {
 	if !json.Valid(line) {
-		return nil, jsonrpc.CodeParseError, "parse error: the line is not JSON", nil
+		msg, _ := wire.JSONSyntax(line)
+		return nil, jsonrpc.CodeParseError, "parse error: the line is not JSON: " + msg, nil
 	}
 	// JSON text is UTF-8 (RFC 8259 §8.1): encoding/json reads an invalid
 	// byte as U+FFFD, so {"a\xff":1,"a\xfe":2} would become one member

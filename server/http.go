@@ -33,7 +33,9 @@ import (
 //
 // /rpc answers HTTP 200 with the JSON-RPC response (errors included), 204
 // for notifications only, 401 without a valid token, 413 for a body over
-// server.max_body_bytes, 415 for a non-JSON content type.
+// server.max_body_bytes, 415 for a non-JSON content type. A path the
+// server does not serve is 404, a method an endpoint does not take (GET
+// /rpc) 405 with Allow; all of these carry a JSON-RPC error object.
 
 // maxEventStreamsPerAgent bounds the GET /events streams one agent holds
 // at once: each is a registry subscriber, a goroutine and an open
@@ -52,8 +54,59 @@ func (s *Server) Handler() http.Handler {
 	if s.mount != nil {
 		s.mount(mux) // Options.Mount: /mcp and its OAuth metadata (mcpserver)
 	}
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := mux.Handler(r); pattern == "" {
+			w = &statusJSONWriter{ResponseWriter: w, r: r}
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
+
+// endpointList names the endpoints Handler serves, for a 404's message.
+const endpointList = "POST /rpc, GET /events, GET /.well-known/aios-adapter.json, GET /.well-known/jwks.json, GET /health, GET /metrics"
+
+// statusJSONWriter turns the mux's own text/plain answers, 404 for a path
+// it does not serve and 405 for a method it does not take there (GET
+// /rpc), into JSON-RPC error objects as the server's other answers are;
+// the status and the Allow header stay. Other answers (redirects) pass.
+type statusJSONWriter struct {
+	http.ResponseWriter
+	r    *http.Request
+	done bool
+}
+
+func (w *statusJSONWriter) WriteHeader(code int) {
+	var e *jsonrpc.Error
+	switch code {
+	case http.StatusNotFound:
+		e = jsonrpc.Errorf(abi.NotFound, "%s %s: not found: this server serves %s", w.r.Method, cutPath(w.r.URL.Path), endpointList)
+	case http.StatusMethodNotAllowed:
+		e = jsonrpc.Errorf(abi.InvalidRequest, "%s %s: method not allowed (allowed: %s)", w.r.Method, cutPath(w.r.URL.Path), w.Header().Get("Allow"))
+	default:
+		w.ResponseWriter.WriteHeader(code)
+		return
+	}
+	w.done = true
+	w.Header().Del("X-Content-Type-Options")
+	writeJSON(w.ResponseWriter, code, mustMarshal(errorResponse(nil, e)))
+}
+
+// cutPath is a request's path for a message, cut after 200 bytes.
+func cutPath(p string) string {
+	if len(p) > 200 {
+		return strings.ToValidUTF8(p[:200], "") + "…"
+	}
+	return p
+}
+
+func (w *statusJSONWriter) Write(p []byte) (int, error) {
+	if w.done {
+		return len(p), nil // (the mux's text, replaced)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *statusJSONWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // answerDeadline bounds writing the answer to w by server.write_timeout
 // from now. The HTTP server has no WriteTimeout (GET /events and the /mcp

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -157,15 +158,12 @@ func parseError(body []byte) *jsonrpc.Error {
 	case bytes.HasPrefix(body, []byte("\uFEFF")):
 		return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message starts with a byte order mark (U+FEFF), which JSON text must not (RFC 8259 §8.1)")
 	}
-	var se *json.SyntaxError
-	if err := json.Unmarshal(body, new(json.RawMessage)); errors.As(err, &se) {
-		e := jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON: %s (at byte %d)", se.Error(), se.Offset)
-		if se.Offset > 0 && se.Offset <= int64(len(body)) {
-			e.Data.Details = map[string]any{"offset": se.Offset}
+	if msg, offset := wire.JSONSyntax(body); msg != "" {
+		e := jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON: %s", msg)
+		if offset > 0 {
+			e.Data.Details = map[string]any{"offset": offset}
 		}
 		return e
-	} else if err != nil {
-		return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON")
 }
@@ -183,7 +181,7 @@ func requestID(raw json.RawMessage) (json.RawMessage, bool) {
 	if !has {
 		return nil, false
 	}
-	if !validID(id) {
+	if !validID(id) || isResponse(m) {
 		return nil, true
 	}
 	return id, true
@@ -215,6 +213,23 @@ func validID(raw json.RawMessage) bool {
 		return true
 	}
 	return false
+}
+
+// isResponse reports whether a message is a JSON-RPC response (it has
+// "result" or "error" and no "method"). Its id is one the sender gave a
+// request of its own: answering with it could be taken for the answer to
+// the sender's request of that id, so a response is refused with id null.
+func isResponse(m map[string]json.RawMessage) bool {
+	return !hasMember(m, "method") && responseMember(m) != ""
+}
+
+func responseMember(m map[string]json.RawMessage) string {
+	for _, k := range []string{"result", "error"} {
+		if hasMember(m, k) {
+			return k
+		}
+	}
+	return ""
 }
 
 // requestMembers are the members of a request object.
@@ -254,6 +269,9 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 	// leaves what the client meant unknown.
 	if msg := memberProblem(bytes.TrimSpace(raw), requestMembers); msg != "" {
 		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: %s", msg))
+	}
+	if isResponse(m) {
+		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, `invalid request: this is a response (it has %q and no "method"); the server sends no requests, so it takes no responses`, responseMember(m)))
 	}
 	id, hasID := m["id"]
 	if hasID && !validID(id) {
@@ -329,16 +347,155 @@ func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
 	if p[0] != '{' {
 		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: pass params by name (a JSON object)")
 	}
-	dec := json.NewDecoder(bytes.NewReader(p))
-	dec.DisallowUnknownFields()
-	dec.UseNumber()
-	if err := dec.Decode(dst); err != nil {
-		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s%s", paramsError(err), unknownMemberHint(err, dst))
+	in := p
+	for pass := 0; ; pass++ { // each pass mends one integral float (below)
+		dec := json.NewDecoder(bytes.NewReader(in))
+		dec.DisallowUnknownFields()
+		dec.UseNumber()
+		err := dec.Decode(dst)
+		if err == nil {
+			break
+		}
+		var mended []byte
+		var msg string
+		if pass < 64 {
+			mended, msg = mendIntegral(in, err)
+		}
+		if msg != "" {
+			return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", msg)
+		}
+		if mended == nil {
+			return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s%s", paramsError(err), unknownMemberHint(err, dst))
+		}
+		in = mended
 	}
 	if msg := memberProblem(p, paramNames(dst)); msg != "" {
 		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", msg)
 	}
 	return nil
+}
+
+// mendIntegral answers a decoding error that is a number given for an
+// integer member: JSON Schema (and package schema) count an integral
+// number as an integer, so 10.0 or 1e2 (what a client serialising a float
+// sends) stands for 10 or 100. It returns params with that member written
+// as the integer, to decode again; or msg when the number is not whole
+// (10.5) or too large to be exact (from 2^53 on); or neither when err is
+// another error, or the member cannot be found by the error's path (in an
+// array).
+func mendIntegral(params []byte, err error) (mended []byte, msg string) {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil || !strings.HasPrefix(te.Value, "number") || te.Field == "" {
+		return nil, ""
+	}
+	switch te.Type.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	default:
+		return nil, ""
+	}
+	var bad string // the first number that is not a whole one, or too large
+	changed := false
+	whole := func(raw json.RawMessage) (json.RawMessage, bool) {
+		t := bytes.TrimSpace(raw)
+		if len(t) == 0 || t[0] != '-' && (t[0] < '0' || t[0] > '9') || !bytes.ContainsAny(t, ".eE") {
+			return raw, true // not a number, or an integer literal already
+		}
+		f, perr := strconv.ParseFloat(string(t), 64)
+		if perr != nil || math.Abs(f) >= 1<<53 || f != math.Trunc(f) {
+			if bad == "" {
+				bad = string(t)
+			}
+			return nil, false
+		}
+		changed = true
+		return strconv.AppendInt(nil, int64(f), 10), true
+	}
+	// The error's path stops at an array or a map of integers ("ids" for
+	// []int): their items are mended alike.
+	mended = setMember(params, strings.Split(te.Field, "."), func(old json.RawMessage) json.RawMessage {
+		t := bytes.TrimSpace(old)
+		var out any
+		switch {
+		case len(t) > 0 && t[0] == '[':
+			var a []json.RawMessage
+			if json.Unmarshal(t, &a) != nil {
+				return nil
+			}
+			for i := range a {
+				var ok bool
+				if a[i], ok = whole(a[i]); !ok {
+					return nil
+				}
+			}
+			out = a
+		case len(t) > 0 && t[0] == '{':
+			var m map[string]json.RawMessage
+			if json.Unmarshal(t, &m) != nil {
+				return nil
+			}
+			for k, v := range m {
+				var ok bool
+				if m[k], ok = whole(v); !ok {
+					return nil
+				}
+			}
+			out = m
+		default:
+			r, ok := whole(t)
+			if !ok || !changed {
+				return nil
+			}
+			return r
+		}
+		if !changed {
+			return nil
+		}
+		return marshalRaw(out)
+	})
+	if mended != nil || bad == "" {
+		return mended, "" // (an integer out of the type's range keeps its error)
+	}
+	if f, perr := strconv.ParseFloat(bad, 64); perr == nil && f != math.Trunc(f) {
+		return nil, fmt.Sprintf("%s: want integer, got %s, which is not a whole number", te.Field, bad)
+	}
+	return nil, fmt.Sprintf("%s: want integer, got %s", te.Field, bad)
+}
+
+// marshalRaw encodes v without escaping <, > and & (the text of the
+// members it holds stays as sent); nil if it cannot.
+func marshalRaw(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return nil
+	}
+	return bytes.TrimSpace(b.Bytes())
+}
+
+// setMember rewrites the member at path in the JSON object obj by fn (given
+// the member's value, nil to give up), keeping the other members' text;
+// nil when the path leads nowhere or fn gives up.
+func setMember(obj []byte, path []string, fn func(json.RawMessage) json.RawMessage) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(obj, &m) != nil || m == nil {
+		return nil
+	}
+	v, ok := m[path[0]]
+	if !ok {
+		return nil
+	}
+	if len(path) == 1 {
+		v = fn(v)
+	} else {
+		v = setMember(v, path[1:], fn)
+	}
+	if v == nil {
+		return nil
+	}
+	m[path[0]] = v
+	return marshalRaw(m)
 }
 
 // paramNamesOf caches paramNames by type (reflect.Type → []string).

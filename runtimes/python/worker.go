@@ -555,6 +555,11 @@ func (w *worker) waitLoop() {
 		} else {
 			msg += " (killed: the memory or CPU limit may have been reached)"
 		}
+	} else if st != nil && st.ExitCode() == 120 {
+		// Python's own status when it cannot flush stdout or stderr as it
+		// exits: it replaces the tool's status and its traceback goes
+		// nowhere (TestProbeExitStatus120Explained).
+		msg += " (Python's status when it cannot flush stdout or stderr as it exits: the tool closed or broke file descriptor 1 or 2, and the status it exited with, and any traceback, were lost)"
 	}
 	w.deathMsg = msg + w.stderrNote()
 	w.logBudget.Flush()

@@ -666,8 +666,11 @@ class Worker:
             finally:
                 self._exit_if_forked()
         except ToolError as e:
-            # A subclass may not have called ToolError.__init__.
-            code = getattr(e, "code", None) or "ProviderError"
+            # A subclass may not have called ToolError.__init__: no code
+            # is ProviderError. A code given, even None or "" (a table
+            # that lacked it), goes as it is, for the host to name as not
+            # one of the ABI's (it was a silent ProviderError).
+            code = getattr(e, "code", "ProviderError")
             message = getattr(e, "message", None)
             if message is None:
                 message = e.args[0] if len(e.args) == 1 else ", ".join(map(str, e.args))
@@ -1621,10 +1624,29 @@ def main():
                  "register": {"format": FORMAT, "provider": provider, "tools": defs}})
     except (TypeError, ValueError, OverflowError, RecursionError, ToolError) as e:
         _load_failed(w, _definition_error(w, path, provider, defs, e))
-    w.serve()
+    try:
+        w.serve()
+    except SystemExit:
+        _drop_unflushable_std()
+        raise
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
+
+
+def _drop_unflushable_std():
+    """A tool ends its worker (sys.exit): a standard stream that cannot be
+    flushed (a tool that closed fds 1 and 2) would make Python exit with
+    status 120 instead of the tool's, its traceback lost; it is dropped
+    (None, which Python's exit skips) before the exit."""
+    for name in ("stdout", "stderr"):
+        f = getattr(sys, name, None)
+        if f is None:
+            continue
+        try:
+            f.flush()
+        except Exception:
+            setattr(sys, name, None)
 
 
 if __name__ == "__main__":

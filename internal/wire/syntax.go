@@ -1,0 +1,29 @@
+package wire
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// JSONSyntax says why b is not JSON text, as encoding/json found it, and
+// where: "invalid character '}' looking for beginning of object key string
+// (at byte 48)", with offset 48 (from 1, as encoding/json counts; 0 when
+// there is no byte to point at). msg is "" when b is JSON. The host's /rpc
+// and the MCP server's parse errors (-32700) say it, so that a client
+// writing JSON by hand need not hunt for a missing brace.
+func JSONSyntax(b []byte) (msg string, offset int64) {
+	err := json.Unmarshal(b, new(json.RawMessage))
+	var se *json.SyntaxError
+	switch {
+	case err == nil:
+		return "", 0
+	case errors.As(err, &se):
+		if se.Offset > 0 && se.Offset <= int64(len(b)) {
+			offset = se.Offset
+		}
+		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset), offset
+	}
+	return strings.TrimPrefix(err.Error(), "json: "), 0
+}
