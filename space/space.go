@@ -38,6 +38,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/internal/fsperm"
 )
@@ -237,17 +238,28 @@ func ValidateSpaceName(name string) error {
 	if name == "" {
 		return fmt.Errorf("%w: empty space name", ErrInvalid)
 	}
-	if len(name) > 64 {
-		return fmt.Errorf("%w: space name %q is longer than 64 characters", ErrInvalid, clip(name))
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
+	// Character by character, not byte by byte: a non-ASCII letter was
+	// reported as one byte of its UTF-8 read as Latin-1 ('Ã' for "é").
+	i := 0
+	for off, c := range name {
 		switch {
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
 		case (c == '_' || c == '.' || c == '-') && i > 0:
+		case c == utf8.RuneError && !strings.HasPrefix(name[off:], string(utf8.RuneError)):
+			return fmt.Errorf("%w: space name %q: byte %#x at %d is not UTF-8 (use a-z 0-9 _ . -, starting with a letter or digit)", ErrInvalid, clip(name), name[off], i)
 		default:
-			return fmt.Errorf("%w: space name %q: character %q at %d not allowed (use a-z 0-9 _ . -, starting with a letter or digit)", ErrInvalid, clip(name), c, i)
+			char := fmt.Sprintf("%q", c)
+			if c >= utf8.RuneSelf {
+				char += fmt.Sprintf(" (U+%04X)", c) // a combining mark, a look-alike
+			}
+			return fmt.Errorf("%w: space name %q: character %s at %d not allowed (use a-z 0-9 _ . -, starting with a letter or digit)", ErrInvalid, clip(name), char, i)
 		}
+		i++
+	}
+	// Checked after the characters, which are then ASCII: a byte is a
+	// character.
+	if len(name) > 64 {
+		return fmt.Errorf("%w: space name %q is longer than 64 characters", ErrInvalid, clip(name))
 	}
 	if strings.Contains(name, "..") {
 		return fmt.Errorf("%w: space name %q contains \"..\"", ErrInvalid, name)
