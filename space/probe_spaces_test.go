@@ -32,3 +32,30 @@ func TestProbeSpaceNameErrorNamesTheCharacter(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeSpaceNamesPortable: "docs." and "aux", "con", "nul.txt",
+// "com1" were valid space names. A space is a folder: on Windows (a
+// store made there, or moved there) "docs." is the folder of "docs", so
+// a tool granted ReadSpace(docs.) or WriteSpace(docs.) read and wrote
+// space docs; and a device name is no folder (Put failed with a host
+// error, or wrote to the device). They are refused, on every system
+// alike, so a config or a store is valid wherever it is taken.
+func TestProbeSpaceNamesPortable(t *testing.T) {
+	for _, name := range []string{"docs.", "a.", "con", "prn", "aux", "nul", "aux.txt", "nul.tar.gz", "com1", "com0", "lpt9", "con.d"} {
+		if err := ValidateSpaceName(name); !errors.Is(err, ErrInvalid) {
+			t.Errorf("ValidateSpaceName(%q) = %v, want ErrInvalid", name, err)
+		}
+	}
+	for _, name := range []string{"docs", "a.b", "console", "auxiliary", "null", "com", "com10", "lpt", "com1x", "my.con", "x-nul", "v1.0", "a-", "a_"} {
+		if err := ValidateSpaceName(name); err != nil {
+			t.Errorf("ValidateSpaceName(%q) = %v, want it valid", name, err)
+		}
+	}
+	s := openTemp(t)
+	if _, err := s.Put("docs.", []byte("x")); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `"docs"`) {
+		t.Errorf(`Put("docs.") = %v, want ErrInvalid naming "docs"`, err)
+	}
+	if _, err := s.Put("nul", []byte("x")); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "Windows device name") {
+		t.Errorf(`Put("nul") = %v, want ErrInvalid naming a device name`, err)
+	}
+}

@@ -233,7 +233,9 @@ func ValidateID(id string) error {
 }
 
 // ValidateSpaceName checks a space name: 1 to 64 characters from a-z 0-9
-// '_' '.' '-', starting with a letter or digit, and never containing "..".
+// '_' '.' '-', starting with a letter or digit, never containing ".." or
+// ending with '.', and no Windows device name (con, nul, aux.txt, com1):
+// every name is a folder of its own on every system.
 func ValidateSpaceName(name string) error {
 	if name == "" {
 		return fmt.Errorf("%w: empty space name", ErrInvalid)
@@ -264,7 +266,27 @@ func ValidateSpaceName(name string) error {
 	if strings.Contains(name, "..") {
 		return fmt.Errorf("%w: space name %q contains \"..\"", ErrInvalid, name)
 	}
+	// A space is a folder, and the store's folder may be on Windows (or
+	// moved there): Windows drops a final dot, so "docs." would be the
+	// folder of "docs" and ReadSpace(docs.) would read it; and a device
+	// name (with or without an extension) is no folder at all.
+	if strings.HasSuffix(name, ".") {
+		return fmt.Errorf("%w: space name %q ends with \".\" (Windows drops it: the folder would be %q's)", ErrInvalid, name, strings.TrimRight(name, "."))
+	}
+	if base, _, _ := strings.Cut(name, "."); windowsDevice(base) {
+		return fmt.Errorf("%w: space name %q: %q is a Windows device name, not a folder", ErrInvalid, name, base)
+	}
 	return nil
+}
+
+// windowsDevice reports whether s (lower case) is a name Windows keeps
+// for a device: con, prn, aux, nul, com0-com9, lpt0-lpt9.
+func windowsDevice(s string) bool {
+	switch s {
+	case "con", "prn", "aux", "nul":
+		return true
+	}
+	return len(s) == 4 && (s[:3] == "com" || s[:3] == "lpt") && s[3] >= '0' && s[3] <= '9'
 }
 
 // clip shortens s for error messages.
