@@ -59,3 +59,29 @@ func TestProbeSpaceNamesPortable(t *testing.T) {
 		t.Errorf(`Put("nul") = %v, want ErrInvalid naming a device name`, err)
 	}
 }
+
+// TestProbeTooLargeNamesTheLimit: an object over max_object_bytes was
+// refused as "over the limit of 10" (a Get after the limit was lowered,
+// a tool's write), naming no setting, while the quota and the free-space
+// reserve name theirs. It names limits.max_object_bytes.
+func TestProbeTooLargeNamesTheLimit(t *testing.T) {
+	dir := t.TempDir()
+	big, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := big.Put("docs", []byte("more than ten bytes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := Open(dir, WithMaxObjectSize(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := small.Get("docs", id); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "limits.max_object_bytes") {
+		t.Errorf("Get over the limit: %v, want ErrTooLarge naming limits.max_object_bytes", err)
+	}
+	if _, err := small.Put("docs", []byte("more than ten bytes too")); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "limits.max_object_bytes") {
+		t.Errorf("Put over the limit: %v, want ErrTooLarge naming limits.max_object_bytes", err)
+	}
+}

@@ -313,7 +313,7 @@ func (s *Store) objectPath(space, id string) (string, error) {
 // concurrent reader sees the whole object or none.
 func (s *Store) Put(space string, data []byte) (string, error) {
 	if int64(len(data)) > s.maxBytes {
-		return "", fmt.Errorf("%w: %d bytes for space %q exceeds the limit of %d", ErrTooLarge, len(data), space, s.maxBytes)
+		return "", fmt.Errorf("%w: %d bytes for space %q exceeds the limit of %d (limits.max_object_bytes)", ErrTooLarge, len(data), space, s.maxBytes)
 	}
 	id := ID(data)
 	p, err := s.objectPath(space, id)
@@ -581,14 +581,14 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s in space %q is not a regular file", ErrCorrupt, id, space)
 	}
 	if st.Size() > s.maxBytes {
-		return nil, fmt.Errorf("%w: %s in space %q has %d bytes, over the limit of %d", ErrTooLarge, id, space, st.Size(), s.maxBytes)
+		return nil, fmt.Errorf("%w: %s in space %q has %d bytes, over the limit of %d (limits.max_object_bytes)", ErrTooLarge, id, space, st.Size(), s.maxBytes)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, overLimit(s.maxBytes)))
 	if err != nil {
 		return nil, fmt.Errorf("space %q: read object %s: %w", space, id, noPath(err))
 	}
 	if int64(len(data)) > s.maxBytes {
-		return nil, fmt.Errorf("%w: %s in space %q grew past the limit of %d bytes", ErrTooLarge, id, space, s.maxBytes)
+		return nil, fmt.Errorf("%w: %s in space %q grew past the limit of %d bytes (limits.max_object_bytes)", ErrTooLarge, id, space, s.maxBytes)
 	}
 	if got := ID(data); got != id {
 		return nil, fmt.Errorf("%w: %s in space %q hashes to %s", ErrCorrupt, id, space, got)
