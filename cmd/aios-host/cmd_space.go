@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -112,7 +113,23 @@ func readLimited(r io.Reader, limit int64, what, key string) ([]byte, error) {
 	if limit == math.MaxInt64 {
 		bound = limit // limit+1 would overflow into a bound of nothing
 	}
-	data, err := io.ReadAll(io.LimitReader(r, bound))
+	var buf bytes.Buffer
+	if f, ok := r.(*os.File); ok {
+		// A regular file (standard input redirected from one too) says
+		// its size: one over the limit is refused unread (reading the
+		// limit's worth of a disk image took seconds and twice that in
+		// memory), and one within it is read into a buffer of its size.
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if st.Size() > limit {
+				return nil, fmt.Errorf("%s is more than %d bytes (%s)", what, limit, key)
+			}
+			if st.Size() < math.MaxInt32 { // an int on every platform
+				buf.Grow(int(st.Size()) + bytes.MinRead + 1)
+			}
+		}
+	}
+	_, err := buf.ReadFrom(io.LimitReader(r, bound))
+	data := buf.Bytes()
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
