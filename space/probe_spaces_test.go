@@ -2,8 +2,11 @@ package space
 
 import (
 	"errors"
+	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestProbeSpaceNameErrorNamesTheCharacter: a space name with a
@@ -83,5 +86,57 @@ func TestProbeTooLargeNamesTheLimit(t *testing.T) {
 	}
 	if _, err := small.Put("docs", []byte("more than ten bytes too")); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "limits.max_object_bytes") {
 		t.Errorf("Put over the limit: %v, want ErrTooLarge naming limits.max_object_bytes", err)
+	}
+}
+
+// TestProbeConcurrentSamePutUnderQuota: two writers of one object at
+// once (a tool called twice with the same input) each reserved its size
+// against the space's quota: with room for the object once, the second
+// was refused as passing the quota though it adds nothing, and with room
+// for it twice the space was counted with it twice (a later Put that
+// fits was refused). A Put of an object another Put of this Store is
+// storing waits for it and then finds the object stored.
+func TestProbeConcurrentSamePutUnderQuota(t *testing.T) {
+	for _, quota := range []int64{10, 16} {
+		s, err := Open(t.TempDir(), WithMaxSpaceBytes(quota))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := []byte("object")
+		inWrite, release := make(chan struct{}), make(chan struct{})
+		var first sync.Once
+		old := writeTemp
+		writeTemp = func(f *os.File, d []byte) error {
+			first.Do(func() { close(inWrite); <-release })
+			return old(f, d)
+		}
+		firstErr := make(chan error, 1)
+		go func() { _, err := s.Put("docs", data); firstErr <- err }()
+		<-inWrite // the first Put is storing the object
+		second := make(chan error, 1)
+		go func() { _, err := s.Put("docs", data); second <- err }()
+		var err2 error
+		done := false
+		select {
+		case err2 = <-second: // finished while the first was storing
+			done = true
+		case <-time.After(100 * time.Millisecond): // waiting for the first: no assert on time
+		}
+		close(release)
+		if err := <-firstErr; err != nil {
+			t.Fatalf("quota %d: first Put: %v", quota, err)
+		}
+		if !done {
+			err2 = <-second
+		}
+		writeTemp = old
+		if err2 != nil {
+			t.Errorf("quota %d: a second Put of the object being stored: %v", quota, err2)
+		}
+		if quota == 16 {
+			if _, err := s.Put("docs", []byte("fits!")); err != nil {
+				t.Errorf("quota 16, 6 bytes used: a Put of 5 bytes: %v", err)
+			}
+		}
 	}
 }

@@ -88,6 +88,11 @@ type Store struct {
 	inflight  map[string]int64
 	recountAt map[string]time.Time
 
+	// objLocks are the objects Puts are storing now, by path (objMu):
+	// a second Put of one waits for the first.
+	objMu    sync.Mutex
+	objLocks map[string]*objectLock
+
 	// swept is when the temporary files of unfinished Puts were last
 	// cleaned (sweepMu).
 	sweepMu sync.Mutex
@@ -323,6 +328,14 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	if holds(p, data) {
 		return id, nil // already stored (a damaged copy is replaced below)
 	}
+	// Another Put of this object may be storing it now: wait for it, and
+	// look again. Both reserved its size against the quota, so a space
+	// with room for it once refused the second, or counted it twice.
+	unlock := s.lockObject(p)
+	defer unlock()
+	if holds(p, data) {
+		return id, nil
+	}
 	s.sweep()
 	release, err := s.reserve(space, int64(len(data)))
 	if err != nil {
@@ -388,6 +401,37 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	stored = true
 	syncDir(dir)
 	return id, nil
+}
+
+// objectLock serializes the Puts of one object (objMu).
+type objectLock struct {
+	mu      sync.Mutex
+	waiting int
+}
+
+// lockObject locks the object file p against the other Puts of this
+// Store; unlock releases it.
+func (s *Store) lockObject(p string) (unlock func()) {
+	s.objMu.Lock()
+	if s.objLocks == nil {
+		s.objLocks = map[string]*objectLock{}
+	}
+	l := s.objLocks[p]
+	if l == nil {
+		l = &objectLock{}
+		s.objLocks[p] = l
+	}
+	l.waiting++
+	s.objMu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		s.objMu.Lock()
+		if l.waiting--; l.waiting == 0 {
+			delete(s.objLocks, p)
+		}
+		s.objMu.Unlock()
+	}
 }
 
 // writeTemp writes data to a Put's temporary file and fsyncs it. A
