@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
@@ -65,6 +67,16 @@ func runSpace(c *cli, args []string) int {
 		fmt.Fprintln(c.stdout, id)
 	case "get":
 		data, err := store.Get(pos[1], pos[2])
+		if errors.Is(err, space.ErrNotFound) {
+			// A tool's result names an id, not its space: say where it is.
+			if in := spacesHolding(store, pos[2]); len(in) > 0 {
+				what := "space"
+				if len(in) > 1 {
+					what = "spaces"
+				}
+				err = fmt.Errorf("%w (it is in %s %s)", err, what, strings.Join(in, ", "))
+			}
+		}
 		if err != nil {
 			return c.spaceFail(err)
 		}
@@ -89,6 +101,18 @@ func runSpace(c *cli, args []string) int {
 		}
 	}
 	return exitOK
+}
+
+// spacesHolding is the quoted names of the spaces holding object id.
+func spacesHolding(store *space.Store, id string) []string {
+	names, _ := store.Spaces()
+	var in []string
+	for _, n := range names {
+		if ok, _ := store.Has(n, id); ok {
+			in = append(in, strconv.Quote(n))
+		}
+	}
+	return in
 }
 
 // readObject reads the content for space put: the file name, or standard

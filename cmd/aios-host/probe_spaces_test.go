@@ -64,3 +64,26 @@ func TestProbeSpacePutBigFile(t *testing.T) {
 		t.Errorf("standard input over the limit: %v; allocated %d bytes", err, n)
 	}
 }
+
+// TestProbeSpaceGetNamesWhereTheObjectIs: a tool's result gives an
+// ObjectId, not its space (image-resize writes "to the space the input
+// came from", the first readable one holding it), and `space get` in
+// another space said only "object not found": the operator, who may read
+// every space, had to look in each. The error names the spaces holding
+// it; an id in none says so plainly.
+func TestProbeSpaceGetNamesWhereTheObjectIs(t *testing.T) {
+	e := newEnv(t)
+	code, out, errs := e.run("thumbnail bytes", "space", "put", "thumbs", "-")
+	if code != exitOK {
+		t.Fatalf("put: %d %q", code, errs)
+	}
+	id := strings.TrimSpace(out)
+	code, _, errs = e.run("", "space", "get", "images", id)
+	if code != exitFail || !strings.Contains(errs, `space "images"`) || !strings.Contains(errs, `it is in space "thumbs"`) {
+		t.Errorf("get from the wrong space: %d %q, want exit 1 naming space thumbs", code, errs)
+	}
+	code, _, errs = e.run("", "space", "get", "images", "sha256:"+strings.Repeat("0", 64))
+	if code != exitFail || strings.Contains(errs, "it is in") || !strings.Contains(errs, "object not found") {
+		t.Errorf("get of an id in no space: %d %q", code, errs)
+	}
+}
