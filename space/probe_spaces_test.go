@@ -3,6 +3,7 @@ package space
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -138,5 +139,41 @@ func TestProbeConcurrentSamePutUnderQuota(t *testing.T) {
 				t.Errorf("quota 16, 6 bytes used: a Put of 5 bytes: %v", err)
 			}
 		}
+	}
+}
+
+// TestProbeRepairInFullSpace: Put replaces a damaged copy of an object
+// (TestPutRepairsSameSizeDamage), but it counted the object's size
+// against the quota again, as if new: in a space with less room left
+// than the object's size the damaged object could never be repaired
+// ("would pass its quota"), however often the space was counted again.
+// The copy it replaces is counted off.
+func TestProbeRepairInFullSpace(t *testing.T) {
+	s, err := Open(t.TempDir(), WithMaxSpaceBytes(16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []byte("hello world\n") // 12 of the 16 bytes
+	id, err := s.Put("docs", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := id[len(IDPrefix):]
+	p := filepath.Join(s.Root(), "docs", h[:2], h[2:])
+	if err := os.Chmod(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("jello world\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Put("docs", data); err != nil || got != id {
+		t.Fatalf("repairing Put in a space with 4 bytes left: %q, %v", got, err)
+	}
+	if got, err := s.Get("docs", id); err != nil || string(got) != string(data) {
+		t.Fatalf("Get after the repair: %q, %v", got, err)
+	}
+	// Counted once: 4 bytes still fit.
+	if _, err := s.Put("docs", []byte("four")); err != nil {
+		t.Errorf("a Put of 4 bytes after the repair: %v", err)
 	}
 }

@@ -337,7 +337,11 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 		return id, nil
 	}
 	s.sweep()
-	release, err := s.reserve(space, int64(len(data)))
+	var replaced int64 // a damaged copy's size
+	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
+		replaced = st.Size()
+	}
+	release, err := s.reserve(space, int64(len(data)), replaced)
 	if err != nil {
 		return "", err
 	}
@@ -475,10 +479,11 @@ func noPath(err error) error {
 	return err
 }
 
-// reserve checks that n more bytes fit in space (its quota) and on the
-// disk (the reserve), and counts them against the quota; release(false)
+// reserve checks that n more bytes fit in space (its quota, where they
+// replace a file of replaced bytes) and on the disk (the reserve), and
+// counts them against the quota; release(false)
 // gives them back when the Put failed.
-func (s *Store) reserve(space string, n int64) (release func(stored bool), err error) {
+func (s *Store) reserve(space string, n, replaced int64) (release func(stored bool), err error) {
 	if s.minFree > 0 {
 		if free, ok := freeBytes(s.root); ok && free-n < s.minFree {
 			return nil, fmt.Errorf("%w: storing %d bytes in space %q would leave %d bytes free on the store's disk, below the reserve of %d (limits.min_free_bytes)", ErrFull, n, space, max(free-n, 0), s.minFree)
@@ -487,6 +492,9 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 	if s.maxSpace <= 0 {
 		return func(bool) {}, nil
 	}
+	// The quota counts what the space grows by: a damaged copy of the
+	// object that the Put replaces is counted already.
+	grow := max(n-replaced, 0)
 	s.usageMu.Lock()
 	defer s.usageMu.Unlock()
 	if s.usage == nil {
@@ -503,7 +511,7 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 		used += s.inflight[space]
 		s.recountAt[space] = time.Now().Add(recountEvery)
 	}
-	if now := time.Now(); used+n > s.maxSpace && known && !now.Before(s.recountAt[space]) {
+	if now := time.Now(); used+grow > s.maxSpace && known && !now.Before(s.recountAt[space]) {
 		// Objects may have gone meanwhile without this Store's Delete
 		// (removed by hand or by a clean-up script to make room, or by
 		// another process): count again before refusing. Without this a
@@ -522,20 +530,20 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 			used = fresh + s.inflight[space]
 		}
 	}
-	if used+n > s.maxSpace {
+	if used+grow > s.maxSpace {
 		s.usage[space] = used
 		return nil, fmt.Errorf("%w: storing %d bytes in space %q would pass its quota of %d bytes (%d used; limits.max_space_bytes)", ErrFull, n, space, s.maxSpace, used)
 	}
-	s.usage[space] = used + n
-	s.inflight[space] += n
+	s.usage[space] = used + grow
+	s.inflight[space] += grow
 	return func(stored bool) {
 		s.usageMu.Lock()
 		defer s.usageMu.Unlock()
-		if s.inflight[space] -= n; s.inflight[space] <= 0 {
+		if s.inflight[space] -= grow; s.inflight[space] <= 0 {
 			delete(s.inflight, space)
 		}
 		if !stored {
-			s.usage[space] -= n
+			s.usage[space] -= grow
 		}
 	}, nil
 }
