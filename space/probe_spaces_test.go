@@ -177,3 +177,22 @@ func TestProbeRepairInFullSpace(t *testing.T) {
 		t.Errorf("a Put of 4 bytes after the repair: %v", err)
 	}
 }
+
+// TestProbeIDErrorNamesTheCharacter: an ObjectId with a non-ASCII
+// character in its hex digits (a look-alike "а", a pasted "…") was
+// refused naming one byte of its UTF-8 read as Latin-1 ('Ð'). The
+// error names the character.
+func TestProbeIDErrorNamesTheCharacter(t *testing.T) {
+	hex := strings.Repeat("a", 62)
+	for id, want := range map[string]string{
+		IDPrefix + hex + "а":      `'а' (U+0430)`, // Cyrillic а: 2 bytes
+		IDPrefix + hex[:61] + "…": `'…' (U+2026)`, // 3 bytes
+		IDPrefix + hex + "A1":     `byte 69 ('A')`,
+		IDPrefix + hex + "a\xff":  `byte 70 (0xff) is not UTF-8`,
+	} {
+		err := ValidateID(id)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), want) {
+			t.Errorf("ValidateID(%q) = %v, want it to say %s", id, err, want)
+		}
+	}
+}

@@ -231,6 +231,15 @@ func ValidateID(id string) error {
 	for i := len(IDPrefix); i < len(id); i++ {
 		c := id[i]
 		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			// A non-ASCII character is named, not its first byte read
+			// as Latin-1 ('Ð' for a Cyrillic а).
+			switch r, size := utf8.DecodeRuneInString(id[i:]); {
+			case c < utf8.RuneSelf:
+			case r == utf8.RuneError && size <= 1:
+				return fmt.Errorf("%w: ObjectId %q: byte %d (%#x) is not UTF-8, not a lower-case hex digit", ErrInvalid, clip(id), i, c)
+			default:
+				return fmt.Errorf("%w: ObjectId %q: character %q (U+%04X) at byte %d is not a lower-case hex digit", ErrInvalid, clip(id), r, r, i)
+			}
 			return fmt.Errorf("%w: ObjectId %q: byte %d (%q) is not a lower-case hex digit", ErrInvalid, clip(id), i, c)
 		}
 	}
