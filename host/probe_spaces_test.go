@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 )
 
 // TestProbeReadSpaceGrantConfined: a caller granted ReadSpace(source)
@@ -33,6 +34,25 @@ func TestProbeReadSpaceGrantConfined(t *testing.T) {
 		}
 		if m := v.(map[string]any); m["space"] != "source" || m["data"] != "hello" {
 			t.Errorf("read of space %q = %v", sp, m)
+		}
+	}
+}
+
+// TestProbeWriteSpaceGlobGrant: a caller granted WriteSpace(out-*)
+// writes to out-1 and out-a.b, and not to out, outx, ou, nor to the
+// pattern itself as a name (out-*: InvalidParams). No defect.
+func TestProbeWriteSpaceGlobGrant(t *testing.T) {
+	te := newTestHost(t, func(c *config.Config) {
+		c.Agents["globber"] = config.Agent{Grants: []string{"CallTool(write)", "WriteSpace(out-*)"}}
+	})
+	for sp, want := range map[string]abi.ErrorCode{
+		"out-1": "", "out-a.b": "",
+		"out": abi.CapabilityDenied, "outx": abi.CapabilityDenied, "ou": abi.CapabilityDenied, "xout-1": abi.CapabilityDenied,
+		"out-*": abi.InvalidParams, "out-.": abi.InvalidParams, "OUT-1": abi.InvalidParams,
+	} {
+		_, err := te.call("globber", "write", map[string]any{"space": sp, "data": "x"})
+		if got := abi.CodeOf(err); got != want {
+			t.Errorf("write to %q with WriteSpace(out-*): %v (code %q), want code %q", sp, err, got, want)
 		}
 	}
 }
