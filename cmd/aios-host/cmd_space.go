@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -137,7 +136,7 @@ func readLimited(r io.Reader, limit int64, what, key string) ([]byte, error) {
 	if limit == math.MaxInt64 {
 		bound = limit // limit+1 would overflow into a bound of nothing
 	}
-	var buf bytes.Buffer
+	var buf []byte
 	if f, ok := r.(*os.File); ok {
 		// A regular file (standard input redirected from one too) says
 		// its size: one over the limit is refused unread (reading the
@@ -148,12 +147,11 @@ func readLimited(r io.Reader, limit int64, what, key string) ([]byte, error) {
 				return nil, fmt.Errorf("%s is more than %d bytes (%s)", what, limit, key)
 			}
 			if st.Size() < math.MaxInt32 { // an int on every platform
-				buf.Grow(int(st.Size()) + bytes.MinRead + 1)
+				buf = make([]byte, 0, st.Size()+1)
 			}
 		}
 	}
-	_, err := buf.ReadFrom(io.LimitReader(r, bound))
-	data := buf.Bytes()
+	data, err := readAll(io.LimitReader(r, bound), buf)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -165,6 +163,23 @@ func readLimited(r io.Reader, limit int64, what, key string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is more than %d bytes (%s)", what, limit, key)
 	}
 	return data, nil
+}
+
+// readAll is io.ReadAll appending to buf (which may have room already).
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // more room
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // spaceFail reports a store error; a malformed id or space name is a usage
