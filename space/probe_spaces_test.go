@@ -196,3 +196,30 @@ func TestProbeIDErrorNamesTheCharacter(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeSymlinkedSpaceListed: a space whose folder the operator moved
+// to another disk and linked back (DATA/spaces/big -> /mnt/big) was read
+// and written through the link, but Spaces left it out, so a read by id
+// alone (which searches the spaces) and the MCP resource list never saw
+// its objects. A link to a folder is listed as the folder would be.
+func TestProbeSymlinkedSpaceListed(t *testing.T) {
+	s := openTemp(t)
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(s.Root(), "big")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	id, err := s.Put("big", []byte("moved"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(elsewhere, "nothing"), filepath.Join(s.Root(), "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	names, err := s.Spaces()
+	if err != nil || len(names) != 1 || names[0] != "big" {
+		t.Errorf("Spaces = %v, %v; want [big]", names, err)
+	}
+	if ids, err := s.List("big"); err != nil || len(ids) != 1 || ids[0] != id {
+		t.Errorf("List(big) = %v, %v", ids, err)
+	}
+}

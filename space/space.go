@@ -739,7 +739,17 @@ func (s *Store) Spaces() ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents {
-		if e.IsDir() && ValidateSpaceName(e.Name()) == nil {
+		if ValidateSpaceName(e.Name()) != nil {
+			continue
+		}
+		dir := e.IsDir()
+		if !dir && e.Type()&fs.ModeSymlink != 0 {
+			// A space moved to another disk and linked back: Get and
+			// Put go through the link, so the space is there.
+			st, err := os.Stat(filepath.Join(s.root, e.Name()))
+			dir = err == nil && st.IsDir()
+		}
+		if dir {
 			out = append(out, e.Name())
 		}
 	}
