@@ -223,3 +223,28 @@ func TestProbeSymlinkedSpaceListed(t *testing.T) {
 		t.Errorf("List(big) = %v, %v", ids, err)
 	}
 }
+
+// TestProbeSymlinkedSpaceQuota: the quota counted a space's bytes by
+// walking its folder, which does not follow a link: a space linked to
+// another disk counted as empty and took objects past its quota.
+func TestProbeSymlinkedSpaceQuota(t *testing.T) {
+	root := t.TempDir()
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(root, "big")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	first, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.Put("big", []byte("twelve bytes")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(root, WithMaxSpaceBytes(16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put("big", []byte("five!")); !errors.Is(err, ErrFull) {
+		t.Errorf("12 of 16 bytes used, a Put of 5: %v, want ErrFull", err)
+	}
+}

@@ -560,7 +560,9 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 // spaceBytes adds up the sizes of space's object files.
 func (s *Store) spaceBytes(space string) (int64, error) {
 	var total int64
-	err := filepath.WalkDir(filepath.Join(s.root, space), func(_ string, d fs.DirEntry, err error) error {
+	// The trailing separator makes WalkDir follow a space folder that is
+	// a link (moved to another disk): it counted as empty.
+	err := filepath.WalkDir(filepath.Join(s.root, space)+string(filepath.Separator), func(_ string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
