@@ -1,6 +1,9 @@
 package space
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -16,5 +19,34 @@ func TestProbeFreeBytesUseFragmentSize(t *testing.T) {
 	}
 	if got := availBytes(&syscall.Statfs_t{Bavail: 100, Bsize: 4096}); got != 100*4096 {
 		t.Errorf("statfs without frsize: %d free, want %d", got, 100*4096)
+	}
+}
+
+// TestProbeSpaceOnOtherFileSystem: a space folder linked to another file
+// system is read through the link, but a Put, which writes its object in
+// the store's .tmp folder and renames it into the space, failed with
+// "rename: invalid cross-device link", naming nothing to do. It says
+// the space is on another file system than the store, and what to do.
+func TestProbeSpaceOnOtherFileSystem(t *testing.T) {
+	root := t.TempDir()
+	other, err := os.MkdirTemp("/dev/shm", "space-probe-")
+	if err != nil {
+		t.Skip("no /dev/shm:", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(other) })
+	var a, b syscall.Stat_t
+	if syscall.Stat(root, &a) != nil || syscall.Stat(other, &b) != nil || a.Dev == b.Dev {
+		t.Skip("/dev/shm is on the file system of", root)
+	}
+	if err := os.Symlink(other, filepath.Join(root, "big")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Put("big", []byte("x"))
+	if err == nil || !strings.Contains(err.Error(), `space "big"`) || !strings.Contains(err.Error(), "another file system") {
+		t.Errorf("Put into a space on another file system: %v, want it to say so", err)
 	}
 }

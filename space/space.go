@@ -408,6 +408,11 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 			rel, _ := filepath.Rel(s.root, p)
 			return "", fmt.Errorf("space %q: store object %s: %s in the store is a folder, not an object file (remove it)", space, id, rel)
 		}
+		if errors.Is(err, syscall.EXDEV) {
+			// The space's folder is a link to another disk: an object
+			// is written in the store's .tmp folder and moved into it.
+			return "", fmt.Errorf("space %q: store object %s: the space's folder is on another file system than the store (a link?): objects are written in the store's .tmp folder and renamed into their space, so a space must stay on the store's file system", space, id)
+		}
 		return "", putError(space, len(data), "store object", err)
 	}
 	ok = true
