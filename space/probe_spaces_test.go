@@ -198,8 +198,8 @@ func TestProbeIDErrorNamesTheCharacter(t *testing.T) {
 }
 
 // TestProbeSymlinkedSpaceListed: a space whose folder the operator moved
-// to another disk and linked back (DATA/spaces/big -> /mnt/big) was read
-// and written through the link, but Spaces left it out, so a read by id
+// and linked back (DATA/spaces/big -> ../big) was read and written
+// through the link, but Spaces left it out, so a read by id
 // alone (which searches the spaces) and the MCP resource list never saw
 // its objects. A link to a folder is listed as the folder would be.
 func TestProbeSymlinkedSpaceListed(t *testing.T) {
@@ -225,8 +225,8 @@ func TestProbeSymlinkedSpaceListed(t *testing.T) {
 }
 
 // TestProbeSymlinkedSpaceQuota: the quota counted a space's bytes by
-// walking its folder, which does not follow a link: a space linked to
-// another disk counted as empty and took objects past its quota.
+// walking its folder, which does not follow a link: a space linked from
+// elsewhere counted as empty and took objects past its quota.
 func TestProbeSymlinkedSpaceQuota(t *testing.T) {
 	root := t.TempDir()
 	elsewhere := t.TempDir()

@@ -751,8 +751,9 @@ func (s *Store) Spaces() ([]string, error) {
 		}
 		dir := e.IsDir()
 		if !dir && e.Type()&fs.ModeSymlink != 0 {
-			// A space moved to another disk and linked back: Get and
-			// Put go through the link, so the space is there.
+			// A space folder linked from elsewhere: Get goes through
+			// the link (and Put, on the store's file system), so the
+			// space is there.
 			st, err := os.Stat(filepath.Join(s.root, e.Name()))
 			dir = err == nil && st.IsDir()
 		}
