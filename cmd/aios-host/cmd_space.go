@@ -6,11 +6,13 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/space"
 )
 
@@ -86,6 +88,16 @@ func runSpace(c *cli, args []string) int {
 		ids, err := store.List(pos[1])
 		if err != nil {
 			return c.spaceFail(err)
+		}
+		if len(ids) == 0 {
+			// Empty, or a typo: say which.
+			if names, err := store.Spaces(); err == nil && !slices.Contains(names, pos[1]) {
+				msg := fmt.Sprintf("aios-host: no space %q yet (a space is made by its first object)", pos[1])
+				if near := editdist.Closest(pos[1], names, editdist.Limit(pos[1])); near != "" {
+					msg += fmt.Sprintf("; did you mean %q?", near)
+				}
+				fmt.Fprintln(c.stderr, msg)
+			}
 		}
 		for _, id := range ids {
 			fmt.Fprintln(c.stdout, id)

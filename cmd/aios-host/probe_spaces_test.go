@@ -87,3 +87,23 @@ func TestProbeSpaceGetNamesWhereTheObjectIs(t *testing.T) {
 		t.Errorf("get of an id in no space: %d %q", code, errs)
 	}
 }
+
+// TestProbeSpaceListOfNoSuchSpace: `space list imgaes` (a typo) printed
+// nothing and exited 0, as for a space with no objects: nothing told the
+// user the space does not exist. It still exits 0 with no ids (a space
+// is made by its first object), and says on standard error that there is
+// no such space, with the one meant.
+func TestProbeSpaceListOfNoSuchSpace(t *testing.T) {
+	e := newEnv(t)
+	if code, _, errs := e.run("x", "space", "put", "images", "-"); code != exitOK {
+		t.Fatalf("put: %d %q", code, errs)
+	}
+	code, out, errs := e.run("", "space", "list", "imgaes")
+	if code != exitOK || out != "" || !strings.Contains(errs, `no space "imgaes"`) || !strings.Contains(errs, `did you mean "images"?`) {
+		t.Errorf("list of a misspelt space: %d %q %q", code, out, errs)
+	}
+	code, out, errs = e.run("", "space", "list", "images")
+	if code != exitOK || strings.Count(out, "sha256:") != 1 || errs != "" {
+		t.Errorf("list of a space: %d %q %q", code, out, errs)
+	}
+}
