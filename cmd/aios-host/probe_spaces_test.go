@@ -31,7 +31,7 @@ func TestProbeSpacePutBigFile(t *testing.T) {
 	if err := os.WriteFile(over, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(over, 4<<30); err != nil { // sparse
+	if err := os.Truncate(over, 2*limit); err != nil { // sparse
 		t.Fatal(err)
 	}
 	c := &cli{}
