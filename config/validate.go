@@ -425,9 +425,17 @@ func unmatchableArg(c abi.Capability) string {
 		return ""
 	}
 	for _, r := range c.Arg {
-		// A character a name may hold after its first ("a").
-		if r != '*' && r != '?' && !valid("a"+string(r)) {
+		// A character a name may hold between two others ("a.a": a name
+		// may not end with a dot).
+		if r != '*' && r != '?' && !valid("a"+string(r)+"a") {
 			return fmt.Sprintf("%q is in no %s (%s, and the wildcards * and ?)", r, what, rule)
+		}
+	}
+	if (c.Kind == abi.CapReadSpace || c.Kind == abi.CapWriteSpace) && !strings.ContainsAny(c.Arg, "*?") {
+		// Characters a name may hold, in an order or at a place no name
+		// may ("docs.", "aux", "-x", "a..b").
+		if err := space.ValidateSpaceName(c.Arg); err != nil {
+			return "no space can be named so (" + strings.TrimPrefix(err.Error(), space.ErrInvalid.Error()+": ") + ")"
 		}
 	}
 	if c.Kind == abi.CapNetwork && strings.Contains(c.Arg, ":") {

@@ -11,5 +11,5 @@ func freeBytes(dir string) (int64, bool) {
 	if err := syscall.Statfs(dir, &st); err != nil {
 		return 0, false
 	}
-	return int64(st.Bavail) * int64(st.Bsize), true
+	return availBytes(&st), true
 }

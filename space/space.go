@@ -38,6 +38,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/internal/fsperm"
 )
@@ -86,6 +87,11 @@ type Store struct {
 	// (usageMu).
 	inflight  map[string]int64
 	recountAt map[string]time.Time
+
+	// objLocks are the objects Puts are storing now, by path (objMu):
+	// a second Put of one waits for the first.
+	objMu    sync.Mutex
+	objLocks map[string]*objectLock
 
 	// swept is when the temporary files of unfinished Puts were last
 	// cleaned (sweepMu).
@@ -225,6 +231,15 @@ func ValidateID(id string) error {
 	for i := len(IDPrefix); i < len(id); i++ {
 		c := id[i]
 		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			// A non-ASCII character is named, not its first byte read
+			// as Latin-1 ('Ð' for a Cyrillic а).
+			switch r, size := utf8.DecodeRuneInString(id[i:]); {
+			case c < utf8.RuneSelf:
+			case r == utf8.RuneError && size <= 1:
+				return fmt.Errorf("%w: ObjectId %q: byte %d (%#x) is not UTF-8, not a lower-case hex digit", ErrInvalid, clip(id), i, c)
+			default:
+				return fmt.Errorf("%w: ObjectId %q: character %q (U+%04X) at byte %d is not a lower-case hex digit", ErrInvalid, clip(id), r, r, i)
+			}
 			return fmt.Errorf("%w: ObjectId %q: byte %d (%q) is not a lower-case hex digit", ErrInvalid, clip(id), i, c)
 		}
 	}
@@ -232,27 +247,60 @@ func ValidateID(id string) error {
 }
 
 // ValidateSpaceName checks a space name: 1 to 64 characters from a-z 0-9
-// '_' '.' '-', starting with a letter or digit, and never containing "..".
+// '_' '.' '-', starting with a letter or digit, never containing ".." or
+// ending with '.', and no Windows device name (con, nul, aux.txt, com1):
+// every name is a folder of its own on every system.
 func ValidateSpaceName(name string) error {
 	if name == "" {
 		return fmt.Errorf("%w: empty space name", ErrInvalid)
 	}
-	if len(name) > 64 {
-		return fmt.Errorf("%w: space name %q is longer than 64 characters", ErrInvalid, clip(name))
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
+	// Character by character, not byte by byte: a non-ASCII letter was
+	// reported as one byte of its UTF-8 read as Latin-1 ('Ã' for "é").
+	i := 0
+	for off, c := range name {
 		switch {
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
 		case (c == '_' || c == '.' || c == '-') && i > 0:
+		case c == utf8.RuneError && !strings.HasPrefix(name[off:], string(utf8.RuneError)):
+			return fmt.Errorf("%w: space name %q: byte %#x at %d is not UTF-8 (use a-z 0-9 _ . -, starting with a letter or digit)", ErrInvalid, clip(name), name[off], i)
 		default:
-			return fmt.Errorf("%w: space name %q: character %q at %d not allowed (use a-z 0-9 _ . -, starting with a letter or digit)", ErrInvalid, clip(name), c, i)
+			char := fmt.Sprintf("%q", c)
+			if c >= utf8.RuneSelf {
+				char += fmt.Sprintf(" (U+%04X)", c) // a combining mark, a look-alike
+			}
+			return fmt.Errorf("%w: space name %q: character %s at %d not allowed (use a-z 0-9 _ . -, starting with a letter or digit)", ErrInvalid, clip(name), char, i)
 		}
+		i++
+	}
+	// Checked after the characters, which are then ASCII: a byte is a
+	// character.
+	if len(name) > 64 {
+		return fmt.Errorf("%w: space name %q is longer than 64 characters", ErrInvalid, clip(name))
 	}
 	if strings.Contains(name, "..") {
 		return fmt.Errorf("%w: space name %q contains \"..\"", ErrInvalid, name)
 	}
+	// A space is a folder, and the store's folder may be on Windows (or
+	// moved there): Windows drops a final dot, so "docs." would be the
+	// folder of "docs" and ReadSpace(docs.) would read it; and a device
+	// name (with or without an extension) is no folder at all.
+	if strings.HasSuffix(name, ".") {
+		return fmt.Errorf("%w: space name %q ends with \".\" (Windows drops it: the folder would be %q's)", ErrInvalid, name, strings.TrimRight(name, "."))
+	}
+	if base, _, _ := strings.Cut(name, "."); windowsDevice(base) {
+		return fmt.Errorf("%w: space name %q: %q is a Windows device name, not a folder", ErrInvalid, name, base)
+	}
 	return nil
+}
+
+// windowsDevice reports whether s (lower case) is a name Windows keeps
+// for a device: con, prn, aux, nul, com0-com9, lpt0-lpt9.
+func windowsDevice(s string) bool {
+	switch s {
+	case "con", "prn", "aux", "nul":
+		return true
+	}
+	return len(s) == 4 && (s[:3] == "com" || s[:3] == "lpt") && s[3] >= '0' && s[3] <= '9'
 }
 
 // clip shortens s for error messages.
@@ -279,7 +327,7 @@ func (s *Store) objectPath(space, id string) (string, error) {
 // concurrent reader sees the whole object or none.
 func (s *Store) Put(space string, data []byte) (string, error) {
 	if int64(len(data)) > s.maxBytes {
-		return "", fmt.Errorf("%w: %d bytes for space %q exceeds the limit of %d", ErrTooLarge, len(data), space, s.maxBytes)
+		return "", fmt.Errorf("%w: %d bytes for space %q exceeds the limit of %d (limits.max_object_bytes)", ErrTooLarge, len(data), space, s.maxBytes)
 	}
 	id := ID(data)
 	p, err := s.objectPath(space, id)
@@ -289,8 +337,20 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	if holds(p, data) {
 		return id, nil // already stored (a damaged copy is replaced below)
 	}
+	// Another Put of this object may be storing it now: wait for it, and
+	// look again. Both reserved its size against the quota, so a space
+	// with room for it once refused the second, or counted it twice.
+	unlock := s.lockObject(p)
+	defer unlock()
+	if holds(p, data) {
+		return id, nil
+	}
 	s.sweep()
-	release, err := s.reserve(space, int64(len(data)))
+	var replaced int64 // a damaged copy's size
+	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
+		replaced = st.Size()
+	}
+	release, err := s.reserve(space, int64(len(data)), replaced)
 	if err != nil {
 		return "", err
 	}
@@ -348,12 +408,48 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 			rel, _ := filepath.Rel(s.root, p)
 			return "", fmt.Errorf("space %q: store object %s: %s in the store is a folder, not an object file (remove it)", space, id, rel)
 		}
+		if errors.Is(err, syscall.EXDEV) {
+			// The space's folder is a link to another disk: an object
+			// is written in the store's .tmp folder and moved into it.
+			return "", fmt.Errorf("space %q: store object %s: the space's folder is on another file system than the store (a link?): objects are written in the store's .tmp folder and renamed into their space, so a space must stay on the store's file system", space, id)
+		}
 		return "", putError(space, len(data), "store object", err)
 	}
 	ok = true
 	stored = true
 	syncDir(dir)
 	return id, nil
+}
+
+// objectLock serializes the Puts of one object (objMu).
+type objectLock struct {
+	mu      sync.Mutex
+	waiting int
+}
+
+// lockObject locks the object file p against the other Puts of this
+// Store; unlock releases it.
+func (s *Store) lockObject(p string) (unlock func()) {
+	s.objMu.Lock()
+	if s.objLocks == nil {
+		s.objLocks = map[string]*objectLock{}
+	}
+	l := s.objLocks[p]
+	if l == nil {
+		l = &objectLock{}
+		s.objLocks[p] = l
+	}
+	l.waiting++
+	s.objMu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		s.objMu.Lock()
+		if l.waiting--; l.waiting == 0 {
+			delete(s.objLocks, p)
+		}
+		s.objMu.Unlock()
+	}
 }
 
 // writeTemp writes data to a Put's temporary file and fsyncs it. A
@@ -397,10 +493,11 @@ func noPath(err error) error {
 	return err
 }
 
-// reserve checks that n more bytes fit in space (its quota) and on the
-// disk (the reserve), and counts them against the quota; release(false)
+// reserve checks that n more bytes fit in space (its quota, where they
+// replace a file of replaced bytes) and on the disk (the reserve), and
+// counts them against the quota; release(false)
 // gives them back when the Put failed.
-func (s *Store) reserve(space string, n int64) (release func(stored bool), err error) {
+func (s *Store) reserve(space string, n, replaced int64) (release func(stored bool), err error) {
 	if s.minFree > 0 {
 		if free, ok := freeBytes(s.root); ok && free-n < s.minFree {
 			return nil, fmt.Errorf("%w: storing %d bytes in space %q would leave %d bytes free on the store's disk, below the reserve of %d (limits.min_free_bytes)", ErrFull, n, space, max(free-n, 0), s.minFree)
@@ -409,6 +506,9 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 	if s.maxSpace <= 0 {
 		return func(bool) {}, nil
 	}
+	// The quota counts what the space grows by: a damaged copy of the
+	// object that the Put replaces is counted already.
+	grow := max(n-replaced, 0)
 	s.usageMu.Lock()
 	defer s.usageMu.Unlock()
 	if s.usage == nil {
@@ -425,7 +525,7 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 		used += s.inflight[space]
 		s.recountAt[space] = time.Now().Add(recountEvery)
 	}
-	if now := time.Now(); used+n > s.maxSpace && known && !now.Before(s.recountAt[space]) {
+	if now := time.Now(); used+grow > s.maxSpace && known && !now.Before(s.recountAt[space]) {
 		// Objects may have gone meanwhile without this Store's Delete
 		// (removed by hand or by a clean-up script to make room, or by
 		// another process): count again before refusing. Without this a
@@ -444,20 +544,20 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 			used = fresh + s.inflight[space]
 		}
 	}
-	if used+n > s.maxSpace {
+	if used+grow > s.maxSpace {
 		s.usage[space] = used
 		return nil, fmt.Errorf("%w: storing %d bytes in space %q would pass its quota of %d bytes (%d used; limits.max_space_bytes)", ErrFull, n, space, s.maxSpace, used)
 	}
-	s.usage[space] = used + n
-	s.inflight[space] += n
+	s.usage[space] = used + grow
+	s.inflight[space] += grow
 	return func(stored bool) {
 		s.usageMu.Lock()
 		defer s.usageMu.Unlock()
-		if s.inflight[space] -= n; s.inflight[space] <= 0 {
+		if s.inflight[space] -= grow; s.inflight[space] <= 0 {
 			delete(s.inflight, space)
 		}
 		if !stored {
-			s.usage[space] -= n
+			s.usage[space] -= grow
 		}
 	}, nil
 }
@@ -465,7 +565,9 @@ func (s *Store) reserve(space string, n int64) (release func(stored bool), err e
 // spaceBytes adds up the sizes of space's object files.
 func (s *Store) spaceBytes(space string) (int64, error) {
 	var total int64
-	err := filepath.WalkDir(filepath.Join(s.root, space), func(_ string, d fs.DirEntry, err error) error {
+	// The trailing separator makes WalkDir follow a space folder that is
+	// a link (moved to another disk): it counted as empty.
+	err := filepath.WalkDir(filepath.Join(s.root, space)+string(filepath.Separator), func(_ string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
@@ -547,14 +649,14 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s in space %q is not a regular file", ErrCorrupt, id, space)
 	}
 	if st.Size() > s.maxBytes {
-		return nil, fmt.Errorf("%w: %s in space %q has %d bytes, over the limit of %d", ErrTooLarge, id, space, st.Size(), s.maxBytes)
+		return nil, fmt.Errorf("%w: %s in space %q has %d bytes, over the limit of %d (limits.max_object_bytes)", ErrTooLarge, id, space, st.Size(), s.maxBytes)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, overLimit(s.maxBytes)))
 	if err != nil {
 		return nil, fmt.Errorf("space %q: read object %s: %w", space, id, noPath(err))
 	}
 	if int64(len(data)) > s.maxBytes {
-		return nil, fmt.Errorf("%w: %s in space %q grew past the limit of %d bytes", ErrTooLarge, id, space, s.maxBytes)
+		return nil, fmt.Errorf("%w: %s in space %q grew past the limit of %d bytes (limits.max_object_bytes)", ErrTooLarge, id, space, s.maxBytes)
 	}
 	if got := ID(data); got != id {
 		return nil, fmt.Errorf("%w: %s in space %q hashes to %s", ErrCorrupt, id, space, got)
@@ -644,7 +746,18 @@ func (s *Store) Spaces() ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents {
-		if e.IsDir() && ValidateSpaceName(e.Name()) == nil {
+		if ValidateSpaceName(e.Name()) != nil {
+			continue
+		}
+		dir := e.IsDir()
+		if !dir && e.Type()&fs.ModeSymlink != 0 {
+			// A space folder linked from elsewhere: Get goes through
+			// the link (and Put, on the store's file system), so the
+			// space is there.
+			st, err := os.Stat(filepath.Join(s.root, e.Name()))
+			dir = err == nil && st.IsDir()
+		}
+		if dir {
 			out = append(out, e.Name())
 		}
 	}

@@ -6,9 +6,13 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/space"
 )
 
@@ -64,6 +68,16 @@ func runSpace(c *cli, args []string) int {
 		fmt.Fprintln(c.stdout, id)
 	case "get":
 		data, err := store.Get(pos[1], pos[2])
+		if errors.Is(err, space.ErrNotFound) {
+			// A tool's result names an id, not its space: say where it is.
+			if in := spacesHolding(store, pos[2]); len(in) > 0 {
+				what := "space"
+				if len(in) > 1 {
+					what = "spaces"
+				}
+				err = fmt.Errorf("%w (it is in %s %s)", err, what, strings.Join(in, ", "))
+			}
+		}
 		if err != nil {
 			return c.spaceFail(err)
 		}
@@ -74,6 +88,16 @@ func runSpace(c *cli, args []string) int {
 		ids, err := store.List(pos[1])
 		if err != nil {
 			return c.spaceFail(err)
+		}
+		if len(ids) == 0 {
+			// Empty, or a typo: say which.
+			if names, err := store.Spaces(); err == nil && !slices.Contains(names, pos[1]) {
+				msg := fmt.Sprintf("aios-host: no space %q yet (a space is made by its first object)", pos[1])
+				if near := editdist.Closest(pos[1], names, editdist.Limit(pos[1])); near != "" {
+					msg += fmt.Sprintf("; did you mean %q?", near)
+				}
+				fmt.Fprintln(c.stderr, msg)
+			}
 		}
 		for _, id := range ids {
 			fmt.Fprintln(c.stdout, id)
@@ -88,6 +112,18 @@ func runSpace(c *cli, args []string) int {
 		}
 	}
 	return exitOK
+}
+
+// spacesHolding is the quoted names of the spaces holding object id.
+func spacesHolding(store *space.Store, id string) []string {
+	names, _ := store.Spaces()
+	var in []string
+	for _, n := range names {
+		if ok, _ := store.Has(n, id); ok {
+			in = append(in, strconv.Quote(n))
+		}
+	}
+	return in
 }
 
 // readObject reads the content for space put: the file name, or standard
@@ -112,7 +148,22 @@ func readLimited(r io.Reader, limit int64, what, key string) ([]byte, error) {
 	if limit == math.MaxInt64 {
 		bound = limit // limit+1 would overflow into a bound of nothing
 	}
-	data, err := io.ReadAll(io.LimitReader(r, bound))
+	var buf []byte
+	if f, ok := r.(*os.File); ok {
+		// A regular file (standard input redirected from one too) says
+		// its size: one over the limit is refused unread (reading the
+		// limit's worth of a disk image took seconds and twice that in
+		// memory), and one within it is read into a buffer of its size.
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if st.Size() > limit {
+				return nil, fmt.Errorf("%s is more than %d bytes (%s)", what, limit, key)
+			}
+			if st.Size() < math.MaxInt32 { // an int on every platform
+				buf = make([]byte, 0, st.Size()+1)
+			}
+		}
+	}
+	data, err := readAll(io.LimitReader(r, bound), buf)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -124,6 +175,23 @@ func readLimited(r io.Reader, limit int64, what, key string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is more than %d bytes (%s)", what, limit, key)
 	}
 	return data, nil
+}
+
+// readAll is io.ReadAll appending to buf (which may have room already).
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // more room
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // spaceFail reports a store error; a malformed id or space name is a usage
