@@ -178,18 +178,31 @@ const maxRunTimeSource = 256 << 10
 
 // checkSource is limits.js's checkSource(name, args): it throws a
 // RangeError when the strings in args (what eval or a Function constructor
-// is about to compile) are longer together than maxRunTimeSource.
+// is about to compile) are longer together than maxRunTimeSource, and
+// returns them in a new array, which is what the original compiles: the
+// source compiled is the source counted. limits.js converts the arguments
+// to strings in a plain loop; it used args.map(...), a method the provider
+// can replace: replaced, the arguments reached the original constructor
+// unconverted, and the check, which counted strings only, let any source
+// through as an object whose toString returns it
+// (TestProbePatchedBuiltinsKeepSourceLimit). A value that is not a string
+// is a TypeError now, not a value left uncounted.
 func (l *limits) checkSource(c goja.FunctionCall) goja.Value {
 	name := c.Argument(0).String()
 	args := c.Argument(1).ToObject(l.vm)
+	k := int(l.lengthOf(args))
+	strs := make([]any, k)
 	n := 0
-	for i := range int(l.lengthOf(args)) {
-		if s, ok := args.Get(strconv.Itoa(i)).(goja.String); ok {
-			n += s.Length()
+	for i := range k {
+		s, ok := args.Get(strconv.Itoa(i)).(goja.String)
+		if !ok {
+			panic(l.vm.NewTypeError(fmt.Sprintf("the sandbox's source check: argument %d is not a string", i+1)))
 		}
+		n += s.Length()
+		strs[i] = s
 	}
 	if n <= maxRunTimeSource {
-		return goja.Undefined()
+		return l.vm.NewArray(strs...)
 	}
 	what := "new Function"
 	if name == "eval" {
