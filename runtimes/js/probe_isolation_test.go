@@ -62,3 +62,71 @@ func TestProbePatchedBuiltinsKeepSourceLimit(t *testing.T) {
 		}
 	}
 }
+
+// twoFacedProvider asks the sized built-ins for 40-80 MB (over a 64 MiB
+// budget: 32 Mi characters, 64 Mi bytes) through arguments whose
+// conversion answers small the first time it runs and large after, or, for
+// ArrayBuffer, through an object whose valueOf is the size.
+const twoFacedProvider = `
+function twoFaced(small, large) { let k = 0; return { valueOf() { return k++ ? large : small; }, toString() { return String(k++ ? large : small); } }; }
+const tools = {
+  repeat: () => 'x'.repeat(twoFaced(1, 40e6)).length,
+  padStart: () => ''.padStart(twoFaced(1, 40e6)).length,
+  joinSeparator: () => { let k = 0; return new Array(100).join({ toString() { return k++ ? 'x'.repeat(1e6) : ','; } }).length; },
+  arrayBufferValueOf: () => new ArrayBuffer({ valueOf() { return 80e6; } }).byteLength,
+  arrayBufferTwoFaced: () => new ArrayBuffer(twoFaced(1, 80e6)).byteLength,
+  typedLengthGetter: () => { let k = 0; return new Float64Array({ get length() { return k++ ? 10e6 : 1; } }).length; },
+};
+for (const name of Object.keys(tools)) aios.registerTool({ name, parameters: { type: 'object' } }, tools[name]);
+aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, () => {
+  let calls = 0;
+  const n = { valueOf() { calls++; return 3; } };
+  const lengths = { length: 2, 0: 7, 1: 8 };
+  return ['ab'.repeat(n), 'x'.padStart(n, '-'), [1, 2].join({ toString() { return '+'; } }),
+    new ArrayBuffer(n).byteLength, new Uint8Array(lengths).join(), 'a,b,c'.split(',', n).length, calls];
+});
+`
+
+// TestProbeSizeChecksConvertOnce: the size checks of the built-ins
+// (limits.go) converted an object argument to a number (or a string) for
+// the check, and the built-in converted it again, so an argument whose
+// valueOf or toString answered small to the check and large to the
+// built-in passed: an allocation of any size, a fatal error of the host
+// process when larger than the machine's memory (in-process isolation).
+// ArrayBuffer's object argument was sized by its length property, not by
+// its valueOf, which is what the constructor reads. An object argument is
+// now converted once, by the check, and the built-in gets the converted
+// value (as a built-in converts it once); a typed array made from an
+// array-like gets a view of it whose length is the one checked.
+func TestProbeSizeChecksConvertOnce(t *testing.T) {
+	rt := newRuntime(t, Options{MemoryBudget: 64 << 20, PoolSize: 1})
+	p := loadSource(t, rt, "twofaced.js", twoFacedProvider)
+	env := newFakeEnv()
+	// The two-faced arguments are converted once: the built-in makes what
+	// the check saw (small); the others are over the budget.
+	for _, tc := range []struct {
+		name string
+		want any // nil: the RangeError of the budget
+	}{
+		{"repeat", int64(1)}, {"padStart", int64(1)}, {"joinSeparator", int64(99)},
+		{"arrayBufferValueOf", nil}, {"arrayBufferTwoFaced", int64(1)}, {"typedLengthGetter", int64(1)},
+	} {
+		v, err := call(t, p, env, tc.name, map[string]any{}, 20*time.Second)
+		switch {
+		case tc.want != nil && err == nil && v == tc.want:
+		case tc.want != nil:
+			t.Errorf("%s: got %v, %v; want %v, what the size check saw", tc.name, v, err, tc.want)
+		case err == nil:
+			t.Errorf("%s: the built-in made %v (over the 64 MiB budget), want the RangeError of the budget", tc.name, v)
+		case !strings.Contains(err.Error(), "RangeError") || !strings.Contains(err.Error(), "memory budget (64 MiB)"):
+			t.Errorf("%s: %v: want the RangeError of the budget, before the allocation", tc.name, err)
+		}
+	}
+	v, err := call(t, p, env, "ok", map[string]any{}, 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustJSON(t, v), `["ababab","--x","1+2",3,"7,8",3,4]`; got != want {
+		t.Errorf("ordinary uses: got %s, want %s (valueOf called once per conversion)", got, want)
+	}
+}
