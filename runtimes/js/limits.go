@@ -280,12 +280,7 @@ func (l *limits) checkCtor(c goja.FunctionCall) goja.Value {
 	default:
 		n = l.lengthOf(o) // an ArrayBuffer (a view: nothing copied) has no length
 		if it := o.GetSymbol(goja.SymIterator); o.ExportType() != typeArrayBuffer && (it == nil || goja.IsUndefined(it) || goja.IsNull(it)) {
-			view := l.vm.NewObject()
-			if err := view.SetPrototype(o); err != nil {
-				panic(err)
-			}
-			_ = view.DefineDataProperty("length", l.vm.ToValue(n), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
-			_ = args.Set("0", view)
+			_ = args.Set("0", l.lengthView(o, n))
 		}
 	}
 	if b := n * elemBytes[name]; b > l.maxBytes {
@@ -364,9 +359,9 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 			l.checkElems("an array", n)
 		}},
 		// Argument lists: f.apply(x, {length: 2 ** 32}) builds one in one step.
-		{vm.Get("Function").ToObject(vm).Get("prototype").ToObject(vm), "apply", func(c *goja.FunctionCall) { l.checkArgs(c.Argument(1)) }},
-		{vm.Get("Reflect").ToObject(vm), "apply", func(c *goja.FunctionCall) { l.checkArgs(c.Argument(2)) }},
-		{vm.Get("Reflect").ToObject(vm), "construct", func(c *goja.FunctionCall) { l.checkArgs(c.Argument(1)) }},
+		{vm.Get("Function").ToObject(vm).Get("prototype").ToObject(vm), "apply", func(c *goja.FunctionCall) { l.checkArgs(c, 1) }},
+		{vm.Get("Reflect").ToObject(vm), "apply", func(c *goja.FunctionCall) { l.checkArgs(c, 2) }},
+		{vm.Get("Reflect").ToObject(vm), "construct", func(c *goja.FunctionCall) { l.checkArgs(c, 1) }},
 		// Array.from(arrayLike): sized by its length when it is not
 		// iterable (array iterators are checked above; a generator is JS).
 		{arrayCtor, "from", func(c *goja.FunctionCall) {
@@ -409,8 +404,34 @@ func (l *limits) checkJoin(this, sep goja.Value) {
 	}
 }
 
-func (l *limits) checkArgs(list goja.Value) {
-	if o, ok := list.(*goja.Object); ok {
-		l.checkElems("an argument list", l.lengthOf(o))
+// checkArgs sizes the argument list argument i of c, an array-like, by
+// its length. One that is not an array is handed to the built-in as a
+// view whose length is the one checked (lengthView): the built-in read
+// the length again, and a getter answering 1 to the check and 2^31 to the
+// built-in passed (TestProbeArgumentListLengthReadOnce).
+func (l *limits) checkArgs(c *goja.FunctionCall, i int) {
+	o, ok := c.Argument(i).(*goja.Object)
+	if !ok {
+		return
 	}
+	n := l.lengthOf(o)
+	l.checkElems("an argument list", n)
+	if o.ClassName() != "Array" { // an array's length is its own data property
+		args := make([]goja.Value, len(c.Arguments))
+		copy(args, c.Arguments)
+		args[i] = l.lengthView(o, n)
+		c.Arguments = args
+	}
+}
+
+// lengthView is an object whose prototype is o and whose length is n, its
+// own data property: what a built-in reads of it is o's elements and the
+// length a check read once.
+func (l *limits) lengthView(o *goja.Object, n float64) *goja.Object {
+	view := l.vm.NewObject()
+	if err := view.SetPrototype(o); err != nil {
+		panic(err)
+	}
+	_ = view.DefineDataProperty("length", l.vm.ToValue(n), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	return view
 }

@@ -130,3 +130,30 @@ func TestProbeSizeChecksConvertOnce(t *testing.T) {
 		t.Errorf("ordinary uses: got %s, want %s (valueOf called once per conversion)", got, want)
 	}
 }
+
+// TestProbeArgumentListLengthReadOnce: the argument list of
+// Function.prototype.apply, Reflect.apply and Reflect.construct was sized
+// by one read of the array-like's length and built by the built-in after a
+// second read, so a length getter answering 1 to the check and 5 000 000 to
+// the built-in (80 MB of arguments, over the 64 MiB budget) passed: any
+// length, an allocation that ends the host process when larger than the
+// machine's memory. The built-in now gets a view of the array-like whose
+// length is the one checked.
+func TestProbeArgumentListLengthReadOnce(t *testing.T) {
+	rt := newRuntime(t, Options{MemoryBudget: 64 << 20, PoolSize: 1})
+	p := loadSource(t, rt, "arglist.js", `
+function twoFaced() { let k = 0; return { get length() { return k++ ? 5e6 : 1; }, 0: 'a' }; }
+function count() { return arguments.length; }
+class C { constructor(...a) { this.n = a.length; } }
+aios.registerTool({ name: 'lists', parameters: { type: 'object' } }, () =>
+  [count.apply(null, twoFaced()), Reflect.apply(count, null, twoFaced()), Reflect.construct(C, twoFaced()).n,
+   count.apply(null, ['x', 'y']), count.apply(null, { length: 3 }), Math.max.apply(null, { length: 2, 0: 4, 1: 9 })]);
+`)
+	v, err := call(t, p, newFakeEnv(), "lists", map[string]any{}, 20*time.Second)
+	if err != nil {
+		t.Fatalf("lists: %v", err)
+	}
+	if got, want := mustJSON(t, v), `[1,1,1,2,3,9]`; got != want {
+		t.Errorf("argument lists: got %s, want %s (the length the check read)", got, want)
+	}
+}
