@@ -95,5 +95,11 @@ func TestProbeKeptCtxActsWithNoOtherCallsGrants(t *testing.T) {
 		if s == "read" || !strings.HasPrefix(s, "InvalidRequest") {
 			t.Errorf("%s: a later call by \"nobody\" got %q, want InvalidRequest (the earlier call is over)", k, s)
 		}
+		// The tool author is told why: the message named a host_call
+		// id and "a call this worker is not serving", nothing about the
+		// ctx kept from an ended call.
+		if !strings.Contains(s, "has ended") || !strings.Contains(s, "use the ctx the current call received") {
+			t.Errorf("%s: %q does not say the kept ctx's call has ended and to use the current call's ctx", k, s)
+		}
 	}
 }
