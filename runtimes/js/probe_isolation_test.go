@@ -157,3 +157,32 @@ aios.registerTool({ name: 'lists', parameters: { type: 'object' } }, () =>
 		t.Errorf("argument lists: got %s, want %s (the length the check read)", got, want)
 	}
 }
+
+// TestProbeReceiverLengthReadOnce: the array methods that build their
+// result from a generic receiver (Array.prototype.join.call(o), slice,
+// flat, toReversed, toSorted, toSpliced, with, toLocaleString) were sized
+// by one read of o.length, and the built-in read it again: a length getter
+// answering 1 to the check and millions to the built-in passed, an
+// allocation of any size in one native call. The built-in now gets a view
+// of o whose length is the one checked (the methods that hand the receiver
+// to a callback, map and flatMap, or write to it, fill, sort…, keep the
+// receiver and are not covered: docs/js.md).
+func TestProbeReceiverLengthReadOnce(t *testing.T) {
+	rt := newRuntime(t, Options{MemoryBudget: 64 << 20, PoolSize: 1})
+	p := loadSource(t, rt, "receiver.js", `
+function twoFaced(large) { let k = 0; return { get length() { return k++ ? large : 1; }, 0: 'a' }; }
+const A = Array.prototype;
+aios.registerTool({ name: 'receivers', parameters: { type: 'object' } }, () => [
+  A.join.call(twoFaced(4e7)).length, A.slice.call(twoFaced(6e6)).length, A.flat.call(twoFaced(6e6)).length,
+  A.toReversed.call(twoFaced(6e6)).length, A.toSorted.call(twoFaced(6e6)).length, A.toSpliced.call(twoFaced(6e6), 0, 0).length,
+  A.with.call(twoFaced(6e6), 0, 'b').length, A.toLocaleString.call(twoFaced(4e7)).length,
+  A.join.call({ length: 3, 0: 'x', 2: 'z' }, '-'), A.slice.call({ length: 2, 0: 1, 1: 2 }), A.join.call(new Uint8Array([1, 2]))]);
+`)
+	v, err := call(t, p, newFakeEnv(), "receivers", map[string]any{}, 20*time.Second)
+	if err != nil {
+		t.Fatalf("receivers: %v", err)
+	}
+	if got, want := mustJSON(t, v), `[1,1,1,1,1,1,1,1,"x--z",[1,2],"1,2"]`; got != want {
+		t.Errorf("generic receivers: got %s, want %s (the length the check read)", got, want)
+	}
+}
