@@ -34,7 +34,10 @@ func Answer(ctx context.Context, env abi.Env, hid string, hc *abi.HostCall, serv
 	case hc == nil:
 		err = abi.Errorf(abi.InvalidRequest, "host_call %s has no host field", hid)
 	case !serving:
-		err = abi.Errorf(abi.InvalidRequest, "host_call %s (%s) names call %q, which this worker is not serving", hid, hc.Op, hc.CallID)
+		// Said to the tool's author: what reaches here is mostly a ctx
+		// kept from an ended call (the message named only ids).
+		err = abi.Errorf(abi.InvalidRequest, "host_call %s (%s) names call %q, which this worker is not serving: that call has ended (or was never this worker's); "+
+			"a ctx acts only while its call runs, so a ctx kept from an earlier call, or a thread that call started, cannot act in a later one: use the ctx the current call received", hid, hc.Op, hc.CallID)
 	case env == nil:
 		err = abi.Errorf(abi.Unavailable, "host_call %s: no host services for this call", hc.Op)
 	default:

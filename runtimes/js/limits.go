@@ -3,6 +3,7 @@ package js
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -72,6 +73,33 @@ func count(v goja.Value) float64 {
 	return math.Floor(f)
 }
 
+// argOnce returns argument i of c converted by conv (the conversion the
+// built-in applies to it: toNumber, toString) when it is an object, and
+// puts the converted value in c's arguments (a copy), so the built-in
+// that wrap calls next gets the value the check saw. An object's valueOf
+// or toString then runs once, as for the built-in alone; it ran once for
+// the check and again in the built-in, and an argument that answered
+// small to the check and large to the built-in passed the check
+// (TestProbeSizeChecksConvertOnce).
+func (l *limits) argOnce(c *goja.FunctionCall, i int, conv func(goja.Value) goja.Value) goja.Value {
+	v := c.Argument(i)
+	if _, ok := v.(*goja.Object); !ok {
+		return v
+	}
+	v = conv(v)
+	args := make([]goja.Value, len(c.Arguments))
+	copy(args, c.Arguments)
+	args[i] = v
+	c.Arguments = args
+	return v
+}
+
+func toNumber(v goja.Value) goja.Value { return v.ToNumber() }
+
+var typeArrayBuffer = reflect.TypeOf(goja.ArrayBuffer{})
+
+func toString(v goja.Value) goja.Value { return v.ToString() }
+
 // lengthOf is the length a generic method sees on its receiver.
 func (l *limits) lengthOf(v goja.Value) float64 {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
@@ -98,7 +126,7 @@ func (l *limits) checkChars(n float64) {
 // wrap replaces obj[name] with a Go function that runs check and then the
 // original. The replacement keeps the original's name, length and property
 // attributes; like a built-in method it is not a constructor.
-func (l *limits) wrap(obj *goja.Object, name string, check func(c goja.FunctionCall)) (goja.Value, error) {
+func (l *limits) wrap(obj *goja.Object, name string, check func(c *goja.FunctionCall)) (goja.Value, error) {
 	orig, ok := goja.AssertFunction(obj.Get(name))
 	if !ok {
 		return nil, nil // not in this goja version
@@ -106,7 +134,7 @@ func (l *limits) wrap(obj *goja.Object, name string, check func(c goja.FunctionC
 	origObj := obj.Get(name).(*goja.Object)
 	f := l.vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		l.checkStop()
-		check(c)
+		check(&c) // may replace an argument by its conversion (argOnce)
 		v, err := orig(c.This, c.Arguments...)
 		if err != nil {
 			panic(err)
@@ -178,18 +206,31 @@ const maxRunTimeSource = 256 << 10
 
 // checkSource is limits.js's checkSource(name, args): it throws a
 // RangeError when the strings in args (what eval or a Function constructor
-// is about to compile) are longer together than maxRunTimeSource.
+// is about to compile) are longer together than maxRunTimeSource, and
+// returns them in a new array, which is what the original compiles: the
+// source compiled is the source counted. limits.js converts the arguments
+// to strings in a plain loop; it used args.map(...), a method the provider
+// can replace: replaced, the arguments reached the original constructor
+// unconverted, and the check, which counted strings only, let any source
+// through as an object whose toString returns it
+// (TestProbePatchedBuiltinsKeepSourceLimit). A value that is not a string
+// is a TypeError now, not a value left uncounted.
 func (l *limits) checkSource(c goja.FunctionCall) goja.Value {
 	name := c.Argument(0).String()
 	args := c.Argument(1).ToObject(l.vm)
+	k := int(l.lengthOf(args))
+	strs := make([]any, k)
 	n := 0
-	for i := range int(l.lengthOf(args)) {
-		if s, ok := args.Get(strconv.Itoa(i)).(goja.String); ok {
-			n += s.Length()
+	for i := range k {
+		s, ok := args.Get(strconv.Itoa(i)).(goja.String)
+		if !ok {
+			panic(l.vm.NewTypeError(fmt.Sprintf("the sandbox's source check: argument %d is not a string", i+1)))
 		}
+		n += s.Length()
+		strs[i] = s
 	}
 	if n <= maxRunTimeSource {
-		return goja.Undefined()
+		return l.vm.NewArray(strs...)
 	}
 	what := "new Function"
 	if name == "eval" {
@@ -221,9 +262,26 @@ func (l *limits) checkCtor(c goja.FunctionCall) goja.Value {
 		}
 		return goja.Undefined()
 	}
-	n := count(a0)
-	if o, ok := a0.(*goja.Object); ok {
+	// An object argument is converted (or measured) once, here, and the
+	// constructor gets what was checked (see argOnce): ArrayBuffer's size
+	// is the object's number (its valueOf; it was sized by its length
+	// property, which that constructor does not read); a typed array made
+	// from an array-like (no iterator) gets a view of it whose length is
+	// the length checked, so a length getter answers once.
+	var n float64
+	o, isObj := a0.(*goja.Object)
+	switch {
+	case !isObj:
+		n = count(a0)
+	case name == "ArrayBuffer" || name == "SharedArrayBuffer":
+		num := a0.ToNumber()
+		n = count(num)
+		_ = args.Set("0", num)
+	default:
 		n = l.lengthOf(o) // an ArrayBuffer (a view: nothing copied) has no length
+		if it := o.GetSymbol(goja.SymIterator); o.ExportType() != typeArrayBuffer && (it == nil || goja.IsUndefined(it) || goja.IsNull(it)) {
+			_ = args.Set("0", l.lengthView(o, n))
+		}
 	}
 	if b := n * elemBytes[name]; b > l.maxBytes {
 		l.over("a buffer", b, "bytes", l.maxBytes)
@@ -238,29 +296,42 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 	type wrapping struct {
 		obj   *goja.Object
 		name  string
-		check func(goja.FunctionCall)
+		check func(*goja.FunctionCall)
 	}
-	thisLength := func(c goja.FunctionCall) { l.checkElems("an array", l.lengthOf(c.This)) }
+	thisLength := func(c *goja.FunctionCall) { l.checkElems("an array", l.lengthOf(c.This)) }
+	// thisView is thisLength for the methods that build their result
+	// from the receiver and neither write to it nor hand it to a
+	// callback: a receiver that is not an array is replaced by a view
+	// whose length is the one checked (lengthView). The built-in read the
+	// length again, and a getter answering 1 to the check and millions to
+	// the built-in passed (TestProbeReceiverLengthReadOnce).
+	thisView := func(c *goja.FunctionCall) {
+		n := l.lengthOf(c.This)
+		l.checkElems("an array", n)
+		if o, ok := c.This.(*goja.Object); ok && o.ClassName() != "Array" {
+			c.This = l.lengthView(o, n)
+		}
+	}
 	list := []wrapping{
 		// Strings.
-		{sp, "repeat", func(c goja.FunctionCall) {
-			if n := count(c.Argument(0)); n > 0 {
+		{sp, "repeat", func(c *goja.FunctionCall) {
+			if n := count(l.argOnce(c, 0, toNumber)); n > 0 {
 				l.checkChars(l.lengthOf(c.This) * n)
 			}
 		}},
-		{sp, "padStart", func(c goja.FunctionCall) { l.checkChars(count(c.Argument(0))) }},
-		{sp, "padEnd", func(c goja.FunctionCall) { l.checkChars(count(c.Argument(0))) }},
+		{sp, "padStart", func(c *goja.FunctionCall) { l.checkChars(count(l.argOnce(c, 0, toNumber))) }},
+		{sp, "padEnd", func(c *goja.FunctionCall) { l.checkChars(count(l.argOnce(c, 0, toNumber))) }},
 		// split with a string separator: as many strings as separators,
 		// counted exactly only when the string is long enough to matter
 		// (a RegExp separator is not sized).
-		{sp, "split", func(c goja.FunctionCall) {
+		{sp, "split", func(c *goja.FunctionCall) {
 			sep, ok := c.Argument(0).(goja.String)
 			if !ok {
 				return
 			}
 			n := l.lengthOf(c.This)
 			lim := math.Inf(1)
-			if a1 := c.Argument(1); !goja.IsUndefined(a1) {
+			if a1 := l.argOnce(c, 1, toNumber); !goja.IsUndefined(a1) {
 				lim = float64(uint32(a1.ToInteger()))
 			}
 			parts := n + 1
@@ -278,18 +349,24 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 		// Array methods that build a result or an iterator sized by the
 		// receiver's length, in a native loop the interrupt does not reach.
 		{ap, "copyWithin", thisLength}, {ap, "entries", thisLength}, {ap, "fill", thisLength},
-		{ap, "flat", thisLength}, {ap, "flatMap", thisLength}, {ap, "keys", thisLength},
-		{ap, "map", thisLength}, {ap, "reverse", thisLength}, {ap, "slice", thisLength},
-		{ap, "sort", thisLength}, {ap, "splice", thisLength}, {ap, "toLocaleString", thisLength},
-		{ap, "toReversed", thisLength}, {ap, "toSorted", thisLength}, {ap, "toSpliced", thisLength},
-		{ap, "with", thisLength},
-		{ap, "join", func(c goja.FunctionCall) { l.checkJoin(c.This, c.Argument(0)) }},
-		{ap, "toString", func(c goja.FunctionCall) {
+		{ap, "flat", thisView}, {ap, "flatMap", thisLength}, {ap, "keys", thisLength},
+		{ap, "map", thisLength}, {ap, "reverse", thisLength}, {ap, "slice", thisView},
+		{ap, "sort", thisLength}, {ap, "splice", thisLength}, {ap, "toLocaleString", thisView},
+		{ap, "toReversed", thisView}, {ap, "toSorted", thisView}, {ap, "toSpliced", thisView},
+		{ap, "with", thisView},
+		{ap, "join", func(c *goja.FunctionCall) {
+			sep := l.argOnce(c, 0, toString)
+			n := l.checkJoin(c.This, sep)
+			if o, ok := c.This.(*goja.Object); ok && o.ClassName() != "Array" {
+				c.This = l.lengthView(o, n) // as thisView
+			}
+		}},
+		{ap, "toString", func(c *goja.FunctionCall) {
 			if o, ok := c.This.(*goja.Object); ok && o.ClassName() == "Array" {
 				l.checkJoin(c.This, nil)
 			}
 		}},
-		{ap, "concat", func(c goja.FunctionCall) {
+		{ap, "concat", func(c *goja.FunctionCall) {
 			n := l.lengthOf(c.This)
 			for _, a := range c.Arguments {
 				if o, ok := a.(*goja.Object); ok && o.ClassName() == "Array" {
@@ -301,12 +378,12 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 			l.checkElems("an array", n)
 		}},
 		// Argument lists: f.apply(x, {length: 2 ** 32}) builds one in one step.
-		{vm.Get("Function").ToObject(vm).Get("prototype").ToObject(vm), "apply", func(c goja.FunctionCall) { l.checkArgs(c.Argument(1)) }},
-		{vm.Get("Reflect").ToObject(vm), "apply", func(c goja.FunctionCall) { l.checkArgs(c.Argument(2)) }},
-		{vm.Get("Reflect").ToObject(vm), "construct", func(c goja.FunctionCall) { l.checkArgs(c.Argument(1)) }},
+		{vm.Get("Function").ToObject(vm).Get("prototype").ToObject(vm), "apply", func(c *goja.FunctionCall) { l.checkArgs(c, 1) }},
+		{vm.Get("Reflect").ToObject(vm), "apply", func(c *goja.FunctionCall) { l.checkArgs(c, 2) }},
+		{vm.Get("Reflect").ToObject(vm), "construct", func(c *goja.FunctionCall) { l.checkArgs(c, 1) }},
 		// Array.from(arrayLike): sized by its length when it is not
 		// iterable (array iterators are checked above; a generator is JS).
-		{arrayCtor, "from", func(c goja.FunctionCall) {
+		{arrayCtor, "from", func(c *goja.FunctionCall) {
 			src, ok := c.Argument(0).(*goja.Object)
 			if ok && goja.IsUndefined(src.GetSymbol(goja.SymIterator)) {
 				l.checkElems("an array", l.lengthOf(src))
@@ -330,20 +407,51 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 	return nil
 }
 
-func (l *limits) checkJoin(this, sep goja.Value) {
-	n := l.lengthOf(this)
+func (l *limits) checkJoin(this, sep goja.Value) (n float64) {
+	n = l.lengthOf(this)
 	l.checkElems("an array", n)
 	s := 1.0
 	if sep != nil && !goja.IsUndefined(sep) {
-		s = float64(sep.ToString().(goja.String).Length())
+		str, ok := sep.ToString().(goja.String)
+		if !ok {
+			return n // a Symbol: the built-in throws its TypeError
+		}
+		s = float64(str.Length())
 	}
 	if n > 1 {
 		l.checkChars((n - 1) * s)
 	}
+	return n
 }
 
-func (l *limits) checkArgs(list goja.Value) {
-	if o, ok := list.(*goja.Object); ok {
-		l.checkElems("an argument list", l.lengthOf(o))
+// checkArgs sizes the argument list argument i of c, an array-like, by
+// its length. One that is not an array is handed to the built-in as a
+// view whose length is the one checked (lengthView): the built-in read
+// the length again, and a getter answering 1 to the check and 2^31 to the
+// built-in passed (TestProbeArgumentListLengthReadOnce).
+func (l *limits) checkArgs(c *goja.FunctionCall, i int) {
+	o, ok := c.Argument(i).(*goja.Object)
+	if !ok {
+		return
 	}
+	n := l.lengthOf(o)
+	l.checkElems("an argument list", n)
+	if o.ClassName() != "Array" { // an array's length is its own data property
+		args := make([]goja.Value, len(c.Arguments))
+		copy(args, c.Arguments)
+		args[i] = l.lengthView(o, n)
+		c.Arguments = args
+	}
+}
+
+// lengthView is an object whose prototype is o and whose length is n, its
+// own data property: what a built-in reads of it is o's elements and the
+// length a check read once.
+func (l *limits) lengthView(o *goja.Object, n float64) *goja.Object {
+	view := l.vm.NewObject()
+	if err := view.SetPrototype(o); err != nil {
+		panic(err)
+	}
+	_ = view.DefineDataProperty("length", l.vm.ToValue(n), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	return view
 }

@@ -40,9 +40,9 @@
   // GeneratorFunction constructors (goja has no async generators) parse source with goja's
   // parser, whose recursion a deeply nested string can take past the
   // stack limit, a fatal error of the process. checkSource refuses source
-  // over a size at which that cannot happen. The arguments
-  // are converted to strings once, here (ToString, as the constructor
-  // would), and the strings are what the original compiles. eval becomes
+  // over a size at which that cannot happen. The arguments are converted
+  // to strings once, here (ToString, as the constructor would), and the
+  // array of them checkSource returns is what the original compiles. eval becomes
   // indirect (global scope), as any eval through a replacement is.
   var origEval = globalThis.eval;
   var E = function (x) {
@@ -54,8 +54,11 @@
   var getProto = Object.getPrototypeOf;
   [Function, getProto(async function () {}).constructor, getProto(function* () {}).constructor].forEach(function (C) {
     var F = function (...args) {
-      args = args.map(function (a) { return `${a}`; });
-      checkSource('Function', args);
+      // args is this function's own rest array: a plain loop converts
+      // its elements in place, calling nothing the provider can replace
+      // (args.map could be).
+      for (var i = 0; i < args.length; i++) args[i] = `${args[i]}`;
+      args = checkSource('Function', args);
       return rConstruct(C, args, new.target === undefined || new.target === F ? C : new.target);
     };
     defineProperty(F, 'prototype', { value: C.prototype, writable: false, enumerable: false, configurable: false });
