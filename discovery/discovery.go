@@ -991,7 +991,7 @@ func (d *Discovery) scheduleLocked(unit string) {
 		// A timer that has fired (its callback waits for mu) is left
 		// alone: the reload it sends reads the files after this change.
 		// Reset would arm it again, and the unit would be reloaded twice
-		// (TestProbeFiredDebounceNotRearmed).
+		// (TestFiredDebounceNotRearmed).
 		if t.Stop() {
 			t.Reset(min(d.cfg.Debounce, left))
 		}
@@ -1608,7 +1608,7 @@ func (d *Discovery) event(ev ReloadEvent) {
 // better reports whether candidate a wins over b for the same provider id:
 // the higher trust level (d.rank), then the one from providers.<id>.source
 // (a level that lowers the bound provider must not let a stray of that
-// level shadow it: TestProbeBoundSourceWinsTies), then the higher kind
+// level shadow it: TestBoundSourceWinsTies), then the higher kind
 // (card > yaml > desktop), then the lexically first source.
 func (d *Discovery) better(a, b *candidate) bool {
 	if ra, rb := d.rank(a), d.rank(b); ra != rb {
@@ -1628,7 +1628,7 @@ func (d *Discovery) better(a, b *candidate) bool {
 // to c's source (providers.<id>.source): the bound provider competes at
 // the level it is served at, so a stray file that ties with it by the
 // levels discovery computes and sorts first by path cannot shadow it
-// (TestProbeBoundTrustWinsPriority). A level set without a source applies
+// (TestBoundTrustWinsPriority). A level set without a source applies
 // to every claim of the id alike and leaves priority to their own levels.
 func (d *Discovery) rank(c *candidate) abi.TrustLevel {
 	if ov, ok := d.override(c.id); !ok || ov.Source == "" {

@@ -332,7 +332,7 @@ func TestEventsRepeatedQueryParameter(t *testing.T) {
 // 'ÿ'", blaming its JSON. JSON is UTF-8 (RFC 8259 §8.1): another charset
 // is HTTP 415 naming it when the body is not UTF-8 JSON; utf-8 (any
 // case) and none pass (and another label on a UTF-8 body:
-// TestProbeCharsetLabelOnUTF8Body).
+// TestCharsetLabelOnUTF8Body).
 func TestRPCCharsetNotUTF8Refused(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	body := `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search","params":{"limit":1}}`

@@ -80,7 +80,7 @@ func count(v goja.Value) float64 {
 // or toString then runs once, as for the built-in alone; it ran once for
 // the check and again in the built-in, and an argument that answered
 // small to the check and large to the built-in passed the check
-// (TestProbeSizeChecksConvertOnce).
+// (TestSizeChecksConvertOnce).
 func (l *limits) argOnce(c *goja.FunctionCall, i int, conv func(goja.Value) goja.Value) goja.Value {
 	v := c.Argument(i)
 	if _, ok := v.(*goja.Object); !ok {
@@ -213,7 +213,7 @@ const maxRunTimeSource = 256 << 10
 // can replace: replaced, the arguments reached the original constructor
 // unconverted, and the check, which counted strings only, let any source
 // through as an object whose toString returns it
-// (TestProbePatchedBuiltinsKeepSourceLimit). A value that is not a string
+// (TestPatchedBuiltinsKeepSourceLimit). A value that is not a string
 // is a TypeError now, not a value left uncounted.
 func (l *limits) checkSource(c goja.FunctionCall) goja.Value {
 	name := c.Argument(0).String()
@@ -304,7 +304,7 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 	// callback: a receiver that is not an array is replaced by a view
 	// whose length is the one checked (lengthView). The built-in read the
 	// length again, and a getter answering 1 to the check and millions to
-	// the built-in passed (TestProbeReceiverLengthReadOnce).
+	// the built-in passed (TestReceiverLengthReadOnce).
 	thisView := func(c *goja.FunctionCall) {
 		n := l.lengthOf(c.This)
 		l.checkElems("an array", n)
@@ -428,7 +428,7 @@ func (l *limits) checkJoin(this, sep goja.Value) (n float64) {
 // its length. One that is not an array is handed to the built-in as a
 // view whose length is the one checked (lengthView): the built-in read
 // the length again, and a getter answering 1 to the check and 2^31 to the
-// built-in passed (TestProbeArgumentListLengthReadOnce).
+// built-in passed (TestArgumentListLengthReadOnce).
 func (l *limits) checkArgs(c *goja.FunctionCall, i int) {
 	o, ok := c.Argument(i).(*goja.Object)
 	if !ok {

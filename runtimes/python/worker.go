@@ -558,7 +558,7 @@ func (w *worker) waitLoop() {
 	} else if st != nil && st.ExitCode() == 120 {
 		// Python's own status when it cannot flush stdout or stderr as it
 		// exits: it replaces the tool's status and its traceback goes
-		// nowhere (TestProbeExitStatus120Explained).
+		// nowhere (TestExitStatus120Explained).
 		msg += " (Python's status when it cannot flush stdout or stderr as it exits: the tool closed or broke file descriptor 1 or 2, and the status it exited with, and any traceback, were lost)"
 	}
 	w.deathMsg = msg + w.stderrNote()

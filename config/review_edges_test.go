@@ -5,13 +5,13 @@ import (
 	"testing"
 )
 
-// TestProbeIntegerPastUint64: the range check added for a whole number past
+// TestIntegerPastUint64: the range check added for a whole number past
 // its field's range (TestIntegerTooLarge) saw only what yaml.v3 tags !!int,
 // which is what fits in an int64 or a uint64; a whole number past that
 // (99999999999999999999, -9223372036854775809) yaml.v3 tags !!float, and it
 // was still refused with "want an integer, got 99999999999999999999", which
 // it is. A negative one past the range now says too small, not too large.
-func TestProbeIntegerPastUint64(t *testing.T) {
+func TestIntegerPastUint64(t *testing.T) {
 	for _, tc := range []struct{ v, want string }{
 		{"99999999999999999999", "99999999999999999999 is too large (at most 9223372036854775807)"},
 		{"18446744073709551616", "18446744073709551616 is too large (at most 9223372036854775807)"},
@@ -26,10 +26,10 @@ func TestProbeIntegerPastUint64(t *testing.T) {
 	}
 }
 
-// TestProbeWhere (no defect): Where is the one helper for "FILE:LINE" of
+// TestWhere (no defect): Where is the one helper for "FILE:LINE" of
 // a key path, which server, discovery and mcpserver each had a copy of
 // (mcpserver's the third, added with its line numbers).
-func TestProbeWhere(t *testing.T) {
+func TestWhere(t *testing.T) {
 	var none *Config
 	if got := none.Where("x"); got != "config" {
 		t.Errorf("nil config: %q", got)
@@ -48,7 +48,7 @@ func TestProbeWhere(t *testing.T) {
 	}
 }
 
-// TestProbeTrustSourceNotAPath: TrustAppliesTo took every source but a
+// TestTrustSourceNotAPath: TrustAppliesTo took every source but a
 // URL for a path and resolved it against the working directory, so a
 // source the host gives that is no file — a built-in provider's
 // "builtin", an MCP bridge's "mcp:<command line>", a provider
@@ -57,7 +57,7 @@ func TestProbeWhere(t *testing.T) {
 // folder), and got the level bound to that folder. Such a source now
 // matches only exactly; the files discovery loads are named by absolute
 // paths, which are compared as before.
-func TestProbeTrustSourceNotAPath(t *testing.T) {
+func TestTrustSourceNotAPath(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	o := ProviderOverride{Trust: "System", Source: "."}

@@ -10,13 +10,13 @@ import (
 	"time"
 )
 
-// TestProbeSpaceNameErrorNamesTheCharacter: a space name with a
+// TestSpaceNameErrorNamesTheCharacter: a space name with a
 // non-ASCII letter ("é", "docs" with a Cyrillic "о") was refused naming
 // one byte of its UTF-8 encoding as a Latin-1 character ('Ã' at 0 for
 // "é"), a character the user never typed, at a byte offset; and 40
 // such letters were "longer than 64 characters". The error names the
 // character itself and its position in characters.
-func TestProbeSpaceNameErrorNamesTheCharacter(t *testing.T) {
+func TestSpaceNameErrorNamesTheCharacter(t *testing.T) {
 	cases := []struct{ name, want string }{
 		{"é", `character 'é' (U+00E9) at 0`},
 		{"e\u0301", `(U+0301) at 1`},            // NFD: e + combining acute
@@ -37,14 +37,14 @@ func TestProbeSpaceNameErrorNamesTheCharacter(t *testing.T) {
 	}
 }
 
-// TestProbeSpaceNamesPortable: "docs." and "aux", "con", "nul.txt",
+// TestSpaceNamesPortable: "docs." and "aux", "con", "nul.txt",
 // "com1" were valid space names. A space is a folder: on Windows (a
 // store made there, or moved there) "docs." is the folder of "docs", so
 // a tool granted ReadSpace(docs.) or WriteSpace(docs.) read and wrote
 // space docs; and a device name is no folder (Put failed with a host
 // error, or wrote to the device). They are refused, on every system
 // alike, so a config or a store is valid wherever it is taken.
-func TestProbeSpaceNamesPortable(t *testing.T) {
+func TestSpaceNamesPortable(t *testing.T) {
 	for _, name := range []string{"docs.", "a.", "con", "prn", "aux", "nul", "aux.txt", "nul.tar.gz", "com1", "com0", "lpt9", "con.d"} {
 		if err := ValidateSpaceName(name); !errors.Is(err, ErrInvalid) {
 			t.Errorf("ValidateSpaceName(%q) = %v, want ErrInvalid", name, err)
@@ -64,11 +64,11 @@ func TestProbeSpaceNamesPortable(t *testing.T) {
 	}
 }
 
-// TestProbeTooLargeNamesTheLimit: an object over max_object_bytes was
+// TestTooLargeNamesTheLimit: an object over max_object_bytes was
 // refused as "over the limit of 10" (a Get after the limit was lowered,
 // a tool's write), naming no setting, while the quota and the free-space
 // reserve name theirs. It names limits.max_object_bytes.
-func TestProbeTooLargeNamesTheLimit(t *testing.T) {
+func TestTooLargeNamesTheLimit(t *testing.T) {
 	dir := t.TempDir()
 	big, err := Open(dir)
 	if err != nil {
@@ -90,14 +90,14 @@ func TestProbeTooLargeNamesTheLimit(t *testing.T) {
 	}
 }
 
-// TestProbeConcurrentSamePutUnderQuota: two writers of one object at
+// TestConcurrentSamePutUnderQuota: two writers of one object at
 // once (a tool called twice with the same input) each reserved its size
 // against the space's quota: with room for the object once, the second
 // was refused as passing the quota though it adds nothing, and with room
 // for it twice the space was counted with it twice (a later Put that
 // fits was refused). A Put of an object another Put of this Store is
 // storing waits for it and then finds the object stored.
-func TestProbeConcurrentSamePutUnderQuota(t *testing.T) {
+func TestConcurrentSamePutUnderQuota(t *testing.T) {
 	for _, quota := range []int64{10, 16} {
 		s, err := Open(t.TempDir(), WithMaxSpaceBytes(quota))
 		if err != nil {
@@ -142,13 +142,13 @@ func TestProbeConcurrentSamePutUnderQuota(t *testing.T) {
 	}
 }
 
-// TestProbeRepairInFullSpace: Put replaces a damaged copy of an object
+// TestRepairInFullSpace: Put replaces a damaged copy of an object
 // (TestPutRepairsSameSizeDamage), but it counted the object's size
 // against the quota again, as if new: in a space with less room left
 // than the object's size the damaged object could never be repaired
 // ("would pass its quota"), however often the space was counted again.
 // The copy it replaces is counted off.
-func TestProbeRepairInFullSpace(t *testing.T) {
+func TestRepairInFullSpace(t *testing.T) {
 	s, err := Open(t.TempDir(), WithMaxSpaceBytes(16))
 	if err != nil {
 		t.Fatal(err)
@@ -178,11 +178,11 @@ func TestProbeRepairInFullSpace(t *testing.T) {
 	}
 }
 
-// TestProbeIDErrorNamesTheCharacter: an ObjectId with a non-ASCII
+// TestIDErrorNamesTheCharacter: an ObjectId with a non-ASCII
 // character in its hex digits (a look-alike "а", a pasted "…") was
 // refused naming one byte of its UTF-8 read as Latin-1 ('Ð'). The
 // error names the character.
-func TestProbeIDErrorNamesTheCharacter(t *testing.T) {
+func TestIDErrorNamesTheCharacter(t *testing.T) {
 	hex := strings.Repeat("a", 62)
 	for id, want := range map[string]string{
 		IDPrefix + hex + "а":      `'а' (U+0430)`, // Cyrillic а: 2 bytes
@@ -197,12 +197,12 @@ func TestProbeIDErrorNamesTheCharacter(t *testing.T) {
 	}
 }
 
-// TestProbeSymlinkedSpaceListed: a space whose folder the operator moved
+// TestSymlinkedSpaceListed: a space whose folder the operator moved
 // and linked back (DATA/spaces/big -> ../big) was read and written
 // through the link, but Spaces left it out, so a read by id
 // alone (which searches the spaces) and the MCP resource list never saw
 // its objects. A link to a folder is listed as the folder would be.
-func TestProbeSymlinkedSpaceListed(t *testing.T) {
+func TestSymlinkedSpaceListed(t *testing.T) {
 	s := openTemp(t)
 	elsewhere := t.TempDir()
 	if err := os.Symlink(elsewhere, filepath.Join(s.Root(), "big")); err != nil {
@@ -224,10 +224,10 @@ func TestProbeSymlinkedSpaceListed(t *testing.T) {
 	}
 }
 
-// TestProbeSymlinkedSpaceQuota: the quota counted a space's bytes by
+// TestSymlinkedSpaceQuota: the quota counted a space's bytes by
 // walking its folder, which does not follow a link: a space linked from
 // elsewhere counted as empty and took objects past its quota.
-func TestProbeSymlinkedSpaceQuota(t *testing.T) {
+func TestSymlinkedSpaceQuota(t *testing.T) {
 	root := t.TempDir()
 	elsewhere := t.TempDir()
 	if err := os.Symlink(elsewhere, filepath.Join(root, "big")); err != nil {

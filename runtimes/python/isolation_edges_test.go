@@ -64,13 +64,13 @@ async def use(params, ctx):
     return out
 `
 
-// TestProbeKeptCtxActsWithNoOtherCallsGrants: a Python tool that keeps the
+// TestKeptCtxActsWithNoOtherCallsGrants: a Python tool that keeps the
 // ctx of a call by an agent holding ReadSpace(documents), and uses it (or
 // its call id, or a thread of that call) in a later call by an agent that
 // does not hold it, on the same pooled worker, reads nothing: the host
 // answers only host calls naming the call the worker serves, and that call
 // is the later caller's (guard test, no defect).
-func TestProbeKeptCtxActsWithNoOtherCallsGrants(t *testing.T) {
+func TestKeptCtxActsWithNoOtherCallsGrants(t *testing.T) {
 	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
 	h := newHost(t, rt)
 	loadTool(t, h, "keeper.py", keeperPy)

@@ -14,7 +14,7 @@ import (
 // got number", although JSON Schema (and the project's schema package)
 // count an integral number as an integer. It is taken as that integer; a
 // number with a fraction is still refused, saying so.
-func TestProbeIntegralFloatParams(t *testing.T) {
+func TestIntegralFloatParams(t *testing.T) {
 	type deep struct {
 		N int64 `json:"n"`
 	}
@@ -80,7 +80,7 @@ func TestProbeIntegralFloatParams(t *testing.T) {
 // request of that id. The server sends no requests, so a response answers
 // nothing of its: it is refused as one, with id null (JSON-RPC 2.0 §5: an
 // invalid request's id is null).
-func TestProbeResponseObjectNotAnsweredWithItsID(t *testing.T) {
+func TestResponseObjectNotAnsweredWithItsID(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	for _, line := range []string{
 		`{"jsonrpc":"2.0","id":7,"result":{"ok":true}}`,
@@ -103,7 +103,7 @@ func TestProbeResponseObjectNotAnsweredWithItsID(t *testing.T) {
 // where every other answer of the server, errors included, is a JSON-RPC
 // error object. They are JSON now, saying what is served, the status and
 // the Allow header unchanged.
-func TestProbeHTTPStatusAnswersAreJSON(t *testing.T) {
+func TestHTTPStatusAnswersAreJSON(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	for _, tc := range []struct {
 		method, path string

@@ -2,11 +2,11 @@ package config
 
 import "testing"
 
-// TestProbeSpaceGrantNoSpaceCanHave: a ReadSpace or WriteSpace grant
+// TestSpaceGrantNoSpaceCanHave: a ReadSpace or WriteSpace grant
 // naming a space no space can be, though each of its characters may be
 // in one ("docs.", "aux", "-x", "a..b"), was taken and granted nothing,
 // silently. It is refused as a grant with a bad character is.
-func TestProbeSpaceGrantNoSpaceCanHave(t *testing.T) {
+func TestSpaceGrantNoSpaceCanHave(t *testing.T) {
 	for src, want := range map[string]string{
 		"agents:\n  a:\n    grants: [\"ReadSpace(docs.)\"]\n": `agents.a.grants[0]: capability "ReadSpace(docs.)": no space can be named so (space name "docs." ends with "."`,
 		"agents:\n  a:\n    grants: [\"WriteSpace(aux)\"]\n":  `"aux" is a Windows device name`,

@@ -13,14 +13,14 @@ import (
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
-// TestProbeBoundTrustWinsPriority: with providers.<id>.trust bound to a
+// TestBoundTrustWinsPriority: with providers.<id>.trust bound to a
 // source, a stray file that claims the id and ties with the bound one by
 // the levels discovery computes (both unsigned, same folder level, same
 // kind) but sorts first by path served the id, at its own lower level: the
 // provider the operator vouched for was shadowed by anyone able to drop a
 // file in a watched folder. Priority now counts the bound source at the
 // level it is served at, and the mixed-claims warning says so.
-func TestProbeBoundTrustWinsPriority(t *testing.T) {
+func TestBoundTrustWinsPriority(t *testing.T) {
 	logs := &testutil.SyncBuffer{}
 	top := func(plugins string) string {
 		return "providers:\n  org.test.vendor: {trust: Verified, source: " + filepath.Join(plugins, "vendor") + "}\n"
@@ -41,11 +41,11 @@ func TestProbeBoundTrustWinsPriority(t *testing.T) {
 	}
 }
 
-// TestProbeUnboundTrustKeepsPriority: providers.<id>.trust without a
+// TestUnboundTrustKeepsPriority: providers.<id>.trust without a
 // source applies to every claim of the id, so it leaves priority to their
 // own levels as before: of two unsigned artifacts the first path serves,
 // at the configured level (no defect; guards the rank of bound levels).
-func TestProbeUnboundTrustKeepsPriority(t *testing.T) {
+func TestUnboundTrustKeepsPriority(t *testing.T) {
 	top := func(string) string { return "providers:\n  org.test.vendor: {trust: Verified}\n" }
 	env := newEnvTop(t, top, "", func(dir string) {
 		writeFake(t, filepath.Join(dir, "aaa.fake"), fakeSpec{ID: "org.test.vendor", Version: "1.0.0", Tools: []string{"stray-echo"}})
@@ -60,11 +60,11 @@ func TestProbeUnboundTrustKeepsPriority(t *testing.T) {
 	}
 }
 
-// TestProbeLoadedLogSaysServedTrust: the "provider loaded" line said the
+// TestLoadedLogSaysServedTrust: the "provider loaded" line said the
 // level discovery gave the description (Untrusted for an unsigned file)
 // while the host served it at providers.<id>.trust (Verified), bound to
 // its source or not: the log now says the level the provider is served at.
-func TestProbeLoadedLogSaysServedTrust(t *testing.T) {
+func TestLoadedLogSaysServedTrust(t *testing.T) {
 	for _, bound := range []bool{true, false} {
 		logs := &testutil.SyncBuffer{}
 		top := func(plugins string) string {
@@ -86,14 +86,14 @@ func TestProbeLoadedLogSaysServedTrust(t *testing.T) {
 	}
 }
 
-// TestProbeGenerationTrustIsServedTrust: a generation's trust is the level
+// TestGenerationTrustIsServedTrust: a generation's trust is the level
 // a call that reaches it after a hot swap checks before it is forwarded to
 // the new code (TestForwardNotToLowerTrust): it was the level discovery
 // gave the description, not the level the host served it at, so a provider
 // raised to Verified by providers.<id>.trust and swapped for an unsigned
 // stray (both "Untrusted" to discovery) lent the stray a Verified call's
 // grants. It is now the registry's level.
-func TestProbeGenerationTrustIsServedTrust(t *testing.T) {
+func TestGenerationTrustIsServedTrust(t *testing.T) {
 	for _, bound := range []bool{true, false} {
 		top := func(plugins string) string {
 			src := ""
@@ -119,14 +119,14 @@ func TestProbeGenerationTrustIsServedTrust(t *testing.T) {
 	}
 }
 
-// TestProbeFiredDebounceNotRearmed: a change that came while the unit's
+// TestFiredDebounceNotRearmed: a change that came while the unit's
 // debounce timer had fired and its callback was waiting for the lock reset
 // the fired timer, which armed it again: the callback sent the unit to be
 // reloaded, and the timer fired once more and sent it a second time (and
 // dropped the pending timer of a later change, if any, from the map). The
 // waiting callback's reload sees that change already (it reads the files
 // after): the timer is left alone, the unit reloaded once.
-func TestProbeFiredDebounceNotRearmed(t *testing.T) {
+func TestFiredDebounceNotRearmed(t *testing.T) {
 	d := &Discovery{cfg: Config{Debounce: time.Millisecond}, opts: Options{maxDelay: time.Hour},
 		pending: map[string]*time.Timer{}, firstChange: map[string]time.Time{}, unsettled: map[string]uint64{},
 		work: make(chan string, 8), stop: make(chan struct{})}
@@ -170,13 +170,13 @@ func callbackWaiting() bool {
 	return false
 }
 
-// TestProbeShadowedAdapterSaysServedTrust: Adapters (aios/registry.search
+// TestShadowedAdapterSaysServedTrust: Adapters (aios/registry.search
 // and info, for a description that does not serve) said the level
 // discovery gave a description, not the one it is served at: a provider
 // bound to providers.<id>.trust Verified and shadowed by a System-signed
 // card was listed as Untrusted. It now says the level it serves at when
 // it serves, and the serving description stays first.
-func TestProbeShadowedAdapterSaysServedTrust(t *testing.T) {
+func TestShadowedAdapterSaysServedTrust(t *testing.T) {
 	k := newTestKey(t, "System")
 	top := func(plugins string) string {
 		return "providers:\n  org.test.vendor: {trust: Verified, source: " + filepath.Join(plugins, "vendor") + "}\n"
@@ -198,13 +198,13 @@ func TestProbeShadowedAdapterSaysServedTrust(t *testing.T) {
 	}
 }
 
-// TestProbeMixedClaimsWarningSaysServedTrust: with providers.<id>.trust
+// TestMixedClaimsWarningSaysServedTrust: with providers.<id>.trust
 // set without a source, the several-claims warning said the serving stray
 // was Untrusted (the level discovery gave it) while the host served it at
 // the configured Verified, hiding the very risk the warning is for. It now
 // says the served level, and each claim served at another level than its
 // own says so.
-func TestProbeMixedClaimsWarningSaysServedTrust(t *testing.T) {
+func TestMixedClaimsWarningSaysServedTrust(t *testing.T) {
 	logs := &testutil.SyncBuffer{}
 	top := func(string) string { return "providers:\n  org.test.vendor: {trust: Verified}\n" }
 	env := newEnvTop(t, top, "", func(dir string) {
@@ -218,14 +218,14 @@ func TestProbeMixedClaimsWarningSaysServedTrust(t *testing.T) {
 	}
 }
 
-// TestProbeUnmatchedSourceWarned: providers.<id>.source naming the
+// TestUnmatchedSourceWarned: providers.<id>.source naming the
 // artifact inside a folder provider (whose source is its folder), or the
 // folder by another path (a symlink), matches no description: the level
 // applied to nothing, and with a stray claiming the id only the stray was
 // named ("not applied"), never the provider meant. Discovery now warns
 // that the source matches none of the descriptions claiming the id, lists
 // them, and says how sources are compared; not when one matches.
-func TestProbeUnmatchedSourceWarned(t *testing.T) {
+func TestUnmatchedSourceWarned(t *testing.T) {
 	for _, tc := range []struct {
 		source func(plugins string) string
 		warn   int
@@ -249,13 +249,13 @@ func TestProbeUnmatchedSourceWarned(t *testing.T) {
 	}
 }
 
-// TestProbeBoundSourceWinsTies: providers.<id>.trust bound to a source
+// TestBoundSourceWinsTies: providers.<id>.trust bound to a source
 // that lowers its level (a signed Verified card the operator serves at
 // Untrusted) made it tie with an unsigned stray card of the id, which then
 // served by sorting first by path: the provider the config names for the
 // id shadowed by a dropped file. Among descriptions of one level the
 // bound one now wins, before kind and path, and the warning says so.
-func TestProbeBoundSourceWinsTies(t *testing.T) {
+func TestBoundSourceWinsTies(t *testing.T) {
 	logs := &testutil.SyncBuffer{}
 	k := newTestKey(t, "Verified")
 	card := func(skill string) string {

@@ -24,7 +24,7 @@ def empty_code(params):
     raise ToolError("", "empty code")
 `
 
-func TestProbeToolErrorNoneCodeNamed(t *testing.T) {
+func TestToolErrorNoneCodeNamed(t *testing.T) {
 	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
 	h := newHost(t, rt)
 	loadTool(t, h, "codes.py", probeNoneCodeSrc)
@@ -70,7 +70,7 @@ def bye_broken(params):
     sys.exit(4)
 `
 
-func TestProbeExitStatus120Explained(t *testing.T) {
+func TestExitStatus120Explained(t *testing.T) {
 	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 1 })
 	h := newHost(t, rt)
 	loadTool(t, h, "fds.py", probeClosedFDsSrc)

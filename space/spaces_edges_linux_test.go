@@ -8,12 +8,12 @@ import (
 	"testing"
 )
 
-// TestProbeFreeBytesUseFragmentSize: free space was bavail × f_bsize,
+// TestFreeBytesUseFragmentSize: free space was bavail × f_bsize,
 // but Linux counts blocks in f_frsize units; on a file system whose
 // bsize is its I/O size (1 MiB on Docker Desktop's virtiofs, over 4 KiB
 // blocks) the free space was 256 times too much and min_free_bytes never
 // refused a write. It is bavail × f_frsize (f_bsize when frsize is 0).
-func TestProbeFreeBytesUseFragmentSize(t *testing.T) {
+func TestFreeBytesUseFragmentSize(t *testing.T) {
 	if got := availBytes(&syscall.Statfs_t{Bavail: 100, Bsize: 1 << 20, Frsize: 4096}); got != 100*4096 {
 		t.Errorf("virtiofs-like statfs: %d free, want %d", got, 100*4096)
 	}
@@ -22,12 +22,12 @@ func TestProbeFreeBytesUseFragmentSize(t *testing.T) {
 	}
 }
 
-// TestProbeSpaceOnOtherFileSystem: a space folder linked to another file
+// TestSpaceOnOtherFileSystem: a space folder linked to another file
 // system is read through the link, but a Put, which writes its object in
 // the store's .tmp folder and renames it into the space, failed with
 // "rename: invalid cross-device link", naming nothing to do. It says
 // the space is on another file system than the store, and what to do.
-func TestProbeSpaceOnOtherFileSystem(t *testing.T) {
+func TestSpaceOnOtherFileSystem(t *testing.T) {
 	root := t.TempDir()
 	other, err := os.MkdirTemp("/dev/shm", "space-probe-")
 	if err != nil {

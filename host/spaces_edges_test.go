@@ -7,12 +7,12 @@ import (
 	"github.com/aios-host/aios-host/config"
 )
 
-// TestProbeReadSpaceGrantConfined: a caller granted ReadSpace(source)
+// TestReadSpaceGrantConfined: a caller granted ReadSpace(source)
 // (alice) reads an object of space source, and the same id through every
 // name that is not source — a longer name, a pattern, a path, another
 // case, a trailing dot — is refused (CapabilityDenied or InvalidParams),
 // never served; the id alone finds it only in source. No defect.
-func TestProbeReadSpaceGrantConfined(t *testing.T) {
+func TestReadSpaceGrantConfined(t *testing.T) {
 	te := newTestHost(t, nil)
 	id, err := te.spaces.Put("source", []byte("hello"))
 	if err != nil {
@@ -38,10 +38,10 @@ func TestProbeReadSpaceGrantConfined(t *testing.T) {
 	}
 }
 
-// TestProbeWriteSpaceGlobGrant: a caller granted WriteSpace(out-*)
+// TestWriteSpaceGlobGrant: a caller granted WriteSpace(out-*)
 // writes to out-1 and out-a.b, and not to out, outx, ou, nor to the
 // pattern itself as a name (out-*: InvalidParams). No defect.
-func TestProbeWriteSpaceGlobGrant(t *testing.T) {
+func TestWriteSpaceGlobGrant(t *testing.T) {
 	te := newTestHost(t, func(c *config.Config) {
 		c.Agents["globber"] = config.Agent{Grants: []string{"CallTool(write)", "WriteSpace(out-*)"}}
 	})

@@ -17,14 +17,14 @@ func allocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
-// TestProbeSpacePutBigFile: `space put` of a file over
+// TestSpacePutBigFile: `space put` of a file over
 // limits.max_object_bytes (a 4 GB disk image by mistake) read the
 // limit's worth of it into memory (256 MiB, grown by doubling: 600 MB of
 // memory and seconds) before refusing it; a file within the limit took
 // about twice its size. A regular file's size is looked at first: one
 // over the limit is refused without being read, and one within it is
 // read into a buffer of its size.
-func TestProbeSpacePutBigFile(t *testing.T) {
+func TestSpacePutBigFile(t *testing.T) {
 	const limit = 32 << 20
 	dir := t.TempDir()
 	over := filepath.Join(dir, "over.img")
@@ -65,13 +65,13 @@ func TestProbeSpacePutBigFile(t *testing.T) {
 	}
 }
 
-// TestProbeSpaceGetNamesWhereTheObjectIs: a tool's result gives an
+// TestSpaceGetNamesWhereTheObjectIs: a tool's result gives an
 // ObjectId, not its space (image-resize writes "to the space the input
 // came from", the first readable one holding it), and `space get` in
 // another space said only "object not found": the operator, who may read
 // every space, had to look in each. The error names the spaces holding
 // it; an id in none says so plainly.
-func TestProbeSpaceGetNamesWhereTheObjectIs(t *testing.T) {
+func TestSpaceGetNamesWhereTheObjectIs(t *testing.T) {
 	e := newEnv(t)
 	code, out, errs := e.run("thumbnail bytes", "space", "put", "thumbs", "-")
 	if code != exitOK {
@@ -88,12 +88,12 @@ func TestProbeSpaceGetNamesWhereTheObjectIs(t *testing.T) {
 	}
 }
 
-// TestProbeSpaceListOfNoSuchSpace: `space list imgaes` (a typo) printed
+// TestSpaceListOfNoSuchSpace: `space list imgaes` (a typo) printed
 // nothing and exited 0, as for a space with no objects: nothing told the
 // user the space does not exist. It still exits 0 with no ids (a space
 // is made by its first object), and says on standard error that there is
 // no such space, with the one meant.
-func TestProbeSpaceListOfNoSuchSpace(t *testing.T) {
+func TestSpaceListOfNoSuchSpace(t *testing.T) {
 	e := newEnv(t)
 	if code, _, errs := e.run("x", "space", "put", "images", "-"); code != exitOK {
 		t.Fatalf("put: %d %q", code, errs)

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestProbeDescriptionKeepsCommandLine: 691a8b7 stopped the bridge's
+// TestDescriptionKeepsCommandLine: 691a8b7 stopped the bridge's
 // errors from telling callers a stdio server's command line (host paths,
 // arguments such as --api-key=…), but the provider's description still
 // held it whole ("Tools of the MCP server fake (/path/to/fake
@@ -15,7 +15,7 @@ import (
 // info show a provider's description to every peer, over HTTP too (only
 // its source is hidden there). The description now names the server by
 // its config key, as the errors do; a URL server keeps its redacted URL.
-func TestProbeDescriptionKeepsCommandLine(t *testing.T) {
+func TestDescriptionKeepsCommandLine(t *testing.T) {
 	b := &Bridge{ctx: context.Background()}
 	cfg := ServerConfig{Command: "/home/alice/bin/mcp-notes", Args: []string{"--api-key=s3cr3t-token"}}
 	s := newServer(b, "notes", cfg, nil)

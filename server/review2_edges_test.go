@@ -6,7 +6,7 @@ import (
 	"unicode/utf16"
 )
 
-// TestProbeCharsetLabelOnUTF8Body: the refusal of a charset other than
+// TestCharsetLabelOnUTF8Body: the refusal of a charset other than
 // utf-8 on POST /rpc (TestRPCCharsetNotUTF8Refused) refused bodies that
 // are UTF-8 JSON and were served before: "charset=utf8" (a label of UTF-8
 // every browser knows), and the ASCII bodies of clients that label every
@@ -15,7 +15,7 @@ import (
 // effect on compliant recipients". The charset now matters only when the
 // body is not UTF-8 JSON, where it says why (a UTF-16 body: 415 naming the
 // charset, not "parse error" blaming the JSON).
-func TestProbeCharsetLabelOnUTF8Body(t *testing.T) {
+func TestCharsetLabelOnUTF8Body(t *testing.T) {
 	ts := newTestServer(t, "", true)
 	body := `{"jsonrpc":"2.0","id":1,"method":"aios/registry.search","params":{"limit":1}}`
 	for _, ct := range []string{"application/json; charset=utf8", "application/json; charset=ISO-8859-1", "application/json; charset=us-ascii"} {

@@ -8,7 +8,7 @@ import (
 // A MessagePack message the decoder refused read "msgpack: msgpack:
 // unexpected code=a3 decoding map length": the codec put its prefix before
 // the decoder's own. The prefix is there once.
-func TestProbeMsgpackErrorPrefixOnce(t *testing.T) {
+func TestMsgpackErrorPrefixOnce(t *testing.T) {
 	for _, b := range [][]byte{
 		{0xa3, 'a', 'b', 'c'},                    // a string, not a map
 		{0x92, 1, 2},                             // an array

@@ -30,7 +30,7 @@ aios.registerTool({ name: 'later', parameters: { type: 'object' } }, () => {
 aios.registerTool({ name: 'afterPatch', parameters: { type: 'object' } }, () => new Function(arg)());
 `
 
-// TestProbePatchedBuiltinsKeepSourceLimit: limits.js's replacement of the
+// TestPatchedBuiltinsKeepSourceLimit: limits.js's replacement of the
 // Function constructors converted their arguments with args.map(...), a
 // method of Array.prototype the provider can replace. A provider that
 // replaced it (in the same call, or in an earlier call of the same pooled
@@ -39,7 +39,7 @@ aios.registerTool({ name: 'afterPatch', parameters: { type: 'object' } }, () => 
 // any source passed it, and a deeply nested one ends the host process in
 // goja's parser. The conversion is now done by the check itself, in Go,
 // and the original compiles the strings the check counted.
-func TestProbePatchedBuiltinsKeepSourceLimit(t *testing.T) {
+func TestPatchedBuiltinsKeepSourceLimit(t *testing.T) {
 	rt := newRuntime(t, Options{MemoryBudget: 64 << 20, PoolSize: 1})
 	p := loadSource(t, rt, "patched.js", patchedCompilersProvider)
 	env := newFakeEnv()
@@ -87,7 +87,7 @@ aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, () => {
 });
 `
 
-// TestProbeSizeChecksConvertOnce: the size checks of the built-ins
+// TestSizeChecksConvertOnce: the size checks of the built-ins
 // (limits.go) converted an object argument to a number (or a string) for
 // the check, and the built-in converted it again, so an argument whose
 // valueOf or toString answered small to the check and large to the
@@ -98,7 +98,7 @@ aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, () => {
 // now converted once, by the check, and the built-in gets the converted
 // value (as a built-in converts it once); a typed array made from an
 // array-like gets a view of it whose length is the one checked.
-func TestProbeSizeChecksConvertOnce(t *testing.T) {
+func TestSizeChecksConvertOnce(t *testing.T) {
 	rt := newRuntime(t, Options{MemoryBudget: 64 << 20, PoolSize: 1})
 	p := loadSource(t, rt, "twofaced.js", twoFacedProvider)
 	env := newFakeEnv()
@@ -131,7 +131,7 @@ func TestProbeSizeChecksConvertOnce(t *testing.T) {
 	}
 }
 
-// TestProbeArgumentListLengthReadOnce: the argument list of
+// TestArgumentListLengthReadOnce: the argument list of
 // Function.prototype.apply, Reflect.apply and Reflect.construct was sized
 // by one read of the array-like's length and built by the built-in after a
 // second read, so a length getter answering 1 to the check and 5 000 000 to
@@ -139,7 +139,7 @@ func TestProbeSizeChecksConvertOnce(t *testing.T) {
 // length, an allocation that ends the host process when larger than the
 // machine's memory. The built-in now gets a view of the array-like whose
 // length is the one checked.
-func TestProbeArgumentListLengthReadOnce(t *testing.T) {
+func TestArgumentListLengthReadOnce(t *testing.T) {
 	rt := newRuntime(t, Options{MemoryBudget: 64 << 20, PoolSize: 1})
 	p := loadSource(t, rt, "arglist.js", `
 function twoFaced() { let k = 0; return { get length() { return k++ ? 5e6 : 1; }, 0: 'a' }; }
@@ -158,7 +158,7 @@ aios.registerTool({ name: 'lists', parameters: { type: 'object' } }, () =>
 	}
 }
 
-// TestProbeReceiverLengthReadOnce: the array methods that build their
+// TestReceiverLengthReadOnce: the array methods that build their
 // result from a generic receiver (Array.prototype.join.call(o), slice,
 // flat, toReversed, toSorted, toSpliced, with, toLocaleString) were sized
 // by one read of o.length, and the built-in read it again: a length getter
@@ -167,7 +167,7 @@ aios.registerTool({ name: 'lists', parameters: { type: 'object' } }, () =>
 // of o whose length is the one checked (the methods that hand the receiver
 // to a callback, map and flatMap, or write to it, fill, sort…, keep the
 // receiver and are not covered: docs/js.md).
-func TestProbeReceiverLengthReadOnce(t *testing.T) {
+func TestReceiverLengthReadOnce(t *testing.T) {
 	rt := newRuntime(t, Options{MemoryBudget: 64 << 20, PoolSize: 1})
 	p := loadSource(t, rt, "receiver.js", `
 function twoFaced(large) { let k = 0; return { get length() { return k++ ? large : 1; }, 0: 'a' }; }

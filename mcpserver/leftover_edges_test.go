@@ -11,7 +11,7 @@ import (
 // is not JSON" (stdio) or "the body is not JSON" (HTTP), where the host's
 // own /rpc says what the decoder found and at which byte: a client writing
 // JSON by hand had to hunt for the fault. Both say it now.
-func TestProbeParseErrorSaysWhere(t *testing.T) {
+func TestParseErrorSaysWhere(t *testing.T) {
 	const msg = `{"jsonrpc":"2.0","id":1,"method":"tools/list",}`
 	_, code, text, _ := check([]byte(msg + "\n"))
 	if code != jsonrpc.CodeParseError || !strings.Contains(text, "invalid character '}'") || !strings.Contains(text, "at byte 47") {
