@@ -3,6 +3,7 @@ package component
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/aios-host/aios-host/component/binary"
 	"github.com/aios-host/aios-host/wit"
@@ -124,6 +125,46 @@ type frame struct {
 	coreMems   []coreRef
 	coreTables []coreRef
 	coreGlobs  []coreRef
+	// the names of the component's imports and of its exports, each
+	// strongly-unique (uniqueNames)
+	importNames, exportNames uniqueNames
+}
+
+// uniqueNames holds the names of one scope: a component's imports, its
+// exports, an instance's exports, an instance type's declarations. The
+// Component Model requires them to be strongly-unique (Explainer.md, "Name
+// Uniqueness"; wasmparser refuses the binary): two names may not be equal
+// once lowercased and stripped of an annotation other than [constructor]
+// ([method]r.r and [static]r.r count as r). The linker kept the last of
+// two equal names of an inline instance: the interface it was exported as
+// had two tools calling one function, the other lost.
+type uniqueNames map[string]string
+
+func (u *uniqueNames) add(what, name string) error {
+	if *u == nil {
+		*u = uniqueNames{}
+	}
+	k := strongName(name)
+	if prev, ok := (*u)[k]; ok {
+		if prev == name {
+			return fmt.Errorf("%s name %q is not unique: it is given twice", what, name)
+		}
+		return fmt.Errorf("%s name %q is not unique: it is the earlier %q but for case or an annotation", what, name, prev)
+	}
+	(*u)[k] = name
+	return nil
+}
+
+// strongName is name as strong uniqueness compares it.
+func strongName(name string) string {
+	s := strings.ToLower(name)
+	if tag, rest, ok := strings.Cut(strings.TrimPrefix(s, "["), "]"); ok && strings.HasPrefix(s, "[") && tag != "constructor" {
+		if r, fn, ok := strings.Cut(rest, "."); ok && r == fn && (tag == "method" || tag == "static") {
+			return r
+		}
+		return rest
+	}
+	return s
 }
 
 func newInstVal() *instVal {
@@ -440,6 +481,9 @@ func (f *frame) importDef(d *binary.Def) error {
 	if err := wit.ValidateExternName(im.Name, true); err != nil {
 		return f.fail(d, "import %v", err)
 	}
+	if err := f.importNames.add("import", im.Name); err != nil {
+		return f.fail(d, "%v", err)
+	}
 	if f.nested {
 		a, ok := f.args[im.Name]
 		if !ok {
@@ -540,9 +584,13 @@ func (f *frame) instance(d *binary.Def) error {
 	in := d.Instance
 	if !in.Instantiate {
 		iv := newInstVal()
+		var names uniqueNames
 		for _, e := range in.Exports {
 			if err := wit.ValidateExternName(e.Name, false); err != nil {
 				return f.fail(d, "instance export %v", err)
+			}
+			if err := names.add("instance export", e.Name); err != nil {
+				return f.fail(d, "%v", err)
 			}
 			v, err := f.ref(d, e.Ref)
 			if err != nil {
@@ -594,6 +642,9 @@ func (f *frame) export(d *binary.Def) error {
 	e := d.Export
 	if err := wit.ValidateExternName(e.Name, false); err != nil {
 		return f.fail(d, "export %v", err)
+	}
+	if err := f.exportNames.add("export", e.Name); err != nil {
+		return f.fail(d, "%v", err)
 	}
 	v, err := f.ref(d, e.Ref)
 	if err != nil {
