@@ -2,6 +2,7 @@ package component
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -646,6 +647,9 @@ func (f *frame) export(d *binary.Def) error {
 	if err := f.exportNames.add("export", e.Name); err != nil {
 		return f.fail(d, "%v", err)
 	}
+	if e.Extern != nil && e.Extern.Sort != e.Ref.Sort {
+		return f.fail(d, "export %q: the %s is ascribed a type of sort %s", e.Name, e.Ref.Sort, e.Extern.Sort)
+	}
 	v, err := f.ref(d, e.Ref)
 	if err != nil {
 		return err
@@ -662,8 +666,8 @@ func (f *frame) export(d *binary.Def) error {
 			if t.fn == nil {
 				return f.fail(d, "export %q: ascribed type %d is not a function type", e.Name, e.Extern.Idx)
 			}
-			if len(t.fn.Params) != len(x.wf.Params) {
-				return f.fail(d, "export %q: ascribed type does not match the function", e.Name)
+			if why := funcMismatch(x.wf, t.fn); why != "" {
+				return f.fail(d, "export %q: the ascribed type %s does not match the function's type %s: %s", e.Name, signature(t.fn), signature(x.wf), why)
 			}
 			wf = *t.fn
 		}
@@ -716,6 +720,87 @@ func (f *frame) export(d *binary.Def) error {
 		}
 	}
 	return nil
+}
+
+// funcMismatch says how the type ascribed to an exported function differs
+// from the function's own type ("" when they are equal): the Component
+// Model requires them to be equal (its subtyping of function types;
+// wasmparser refuses the binary). The linker compared the number of
+// parameters alone and then used the ascribed type, so a u32 function
+// exported as s32 or string took and returned what the ascription said
+// (TestProbeExportAscriptionChecked). Type names and docs do not count
+// (wit-component ascribes the exported, named copies of the types); labels
+// do.
+func funcMismatch(have, want *wit.Func) string {
+	if have.Async != want.Async {
+		return "one is async"
+	}
+	if len(have.Params) != len(want.Params) {
+		return fmt.Sprintf("%d parameters against %d", len(want.Params), len(have.Params))
+	}
+	eq := typeEq{}
+	for i, p := range want.Params {
+		if p.Name != have.Params[i].Name {
+			return fmt.Sprintf("parameter %d is %q, not %q", i, p.Name, have.Params[i].Name)
+		}
+		if !eq.same(have.Params[i].Type, p.Type) {
+			return fmt.Sprintf("parameter %s differs", p.Name)
+		}
+	}
+	if !eq.same(have.Result, want.Result) {
+		return "the result differs"
+	}
+	return ""
+}
+
+// typeEq compares value types by structure, remembering the pairs found
+// equal: types share parts by index, and written out as trees they can be
+// exponentially larger (wit.MaxFuncTreeSize).
+type typeEq map[[2]*wit.Type]bool
+
+func (eq typeEq) same(a, b *wit.Type) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.Kind != b.Kind {
+		return false
+	}
+	if eq[[2]*wit.Type{a, b}] {
+		return true
+	}
+	ok := true
+	switch a.Kind {
+	case wit.KindList, wit.KindOption, wit.KindStream, wit.KindFuture:
+		ok = a.Len == b.Len && eq.same(a.Elem, b.Elem)
+	case wit.KindMap:
+		ok = eq.same(a.Key, b.Key) && eq.same(a.Elem, b.Elem)
+	case wit.KindRecord:
+		ok = len(a.Fields) == len(b.Fields)
+		for i := 0; ok && i < len(a.Fields); i++ {
+			ok = a.Fields[i].Name == b.Fields[i].Name && eq.same(a.Fields[i].Type, b.Fields[i].Type)
+		}
+	case wit.KindVariant:
+		ok = len(a.Cases) == len(b.Cases)
+		for i := 0; ok && i < len(a.Cases); i++ {
+			ok = a.Cases[i].Name == b.Cases[i].Name && eq.same(a.Cases[i].Type, b.Cases[i].Type)
+		}
+	case wit.KindEnum, wit.KindFlags:
+		ok = slices.Equal(a.Names, b.Names)
+	case wit.KindTuple:
+		ok = len(a.Tuple) == len(b.Tuple)
+		for i := 0; ok && i < len(a.Tuple); i++ {
+			ok = eq.same(a.Tuple[i], b.Tuple[i])
+		}
+	case wit.KindResult:
+		ok = eq.same(a.Ok, b.Ok) && eq.same(a.Err, b.Err)
+	case wit.KindOwn, wit.KindBorrow:
+		// Handles in exported functions are refused when they are
+		// compiled; which resource is not followed here.
+	}
+	if ok {
+		eq[[2]*wit.Type{a, b}] = true
+	}
+	return ok
 }
 
 // nameType gives a type exported under a name its WIT name, when it is a
