@@ -490,6 +490,25 @@ func (f *frame) importDef(d *binary.Def) error {
 		if !ok {
 			return f.fail(d, "nested component import %q has no argument", im.Name)
 		}
+		// The argument goes to the index space of the import's sort:
+		// one of another sort went to its own, and shifted the indices
+		// of every later item of both (TestProbeNestedArgumentSort).
+		var got binary.Sort
+		switch a.(type) {
+		case *funcVal:
+			got = binary.SortFunc
+		case *typeVal:
+			got = binary.SortType
+		case *instVal:
+			got = binary.SortInstance
+		case compVal:
+			got = binary.SortComponent
+		default:
+			return f.fail(d, "import %q: unsupported argument", im.Name)
+		}
+		if got != im.Extern.Sort {
+			return f.fail(d, "nested component import %q is of sort %s, but the instantiation gives it an item of sort %s", im.Name, im.Extern.Sort, got)
+		}
 		switch x := a.(type) {
 		case *funcVal:
 			f.funcs = append(f.funcs, x)
@@ -499,8 +518,6 @@ func (f *frame) importDef(d *binary.Def) error {
 			f.insts = append(f.insts, x)
 		case compVal:
 			f.comps = append(f.comps, x)
-		default:
-			return f.fail(d, "import %q: unsupported argument", im.Name)
 		}
 		return nil
 	}
