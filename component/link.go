@@ -247,6 +247,9 @@ func (f *frame) coreInstance(d *binary.Def) error {
 			if err != nil {
 				return err
 			}
+			if _, dup := pl.args[a.Name]; dup { // the last one was kept
+				return f.fail(d, "core instantiation argument %q is given twice", a.Name)
+			}
 			pl.args[a.Name] = k
 		}
 	} else {
@@ -268,6 +271,9 @@ func (f *frame) coreInstance(d *binary.Def) error {
 			r, err := idx(f, d, space, e.Idx, e.Sort.String())
 			if err != nil {
 				return err
+			}
+			if _, dup := pl.items[e.Name]; dup { // the last one was kept
+				return f.fail(d, "core instance export name %q is given twice", e.Name)
 			}
 			pl.items[e.Name] = r
 		}
@@ -630,6 +636,9 @@ func (f *frame) instance(d *binary.Def) error {
 		v, err := f.ref(d, a.Ref)
 		if err != nil {
 			return err
+		}
+		if _, dup := args[a.Name]; dup { // the last one was kept
+			return f.fail(d, "instantiation argument %q is given twice", a.Name)
 		}
 		args[a.Name] = v
 	}

@@ -13,6 +13,12 @@ import (
 // (its import "f") as "h", instantiated with fArg and gArg (sort and
 // index), and h exported at the top level.
 func nestedReexport(fArg, gArg []byte) []byte {
+	return nestedWithArgs(cat([]byte{0x02}, str("f"), fArg, str("g"), gArg))
+}
+
+// nestedWithArgs is nestedReexport instantiated with args (their count
+// first, then name and sort and index of each).
+func nestedWithArgs(args []byte) []byte {
 	nested := comp(
 		sec(7, []byte{0x40, 0x00, 0x00, 0x79}),
 		sec(10, cat([]byte{0x00}, str("f"), []byte{0x01, 0x00}), cat([]byte{0x00}, str("g"), []byte{0x01, 0x00})),
@@ -22,7 +28,7 @@ func nestedReexport(fArg, gArg []byte) []byte {
 		coreSec(4, nested),
 		sec(5,
 			cat([]byte{0x01, 0x01, 0x00}, str("x"), []byte{0x01, 0x00}),
-			cat([]byte{0x00, 0x00, 0x02}, str("f"), fArg, str("g"), gArg)),
+			cat([]byte{0x00, 0x00}, args)),
 		sec(6, cat([]byte{0x01, 0x00, 0x01}, str("h"))),
 		sec(11, cat([]byte{0x00}, str("h"), []byte{0x01, 0x02, 0x00})),
 	)
