@@ -682,6 +682,12 @@ func (f *frame) export(d *binary.Def) error {
 	}
 	switch x := v.(type) {
 	case *funcVal:
+		if !f.nested && x.lift == nil {
+			// As for a function of an exported interface: its tool had
+			// no core function, and each call failed with a nil-pointer
+			// error (TestProbeReexportedImport).
+			return f.fail(d, "export %q is not a lifted function (a component's imports cannot be served as its tools)", e.Name)
+		}
 		fn := *x
 		wf := *x.wf
 		if e.Extern != nil && e.Extern.Sort == binary.SortFunc {
