@@ -522,11 +522,14 @@ func (inst *instance) resolveLifted(fv *funcVal, cf *cabi.Func) (*liftedFn, erro
 	if lf, ok := inst.lifted[fv]; ok {
 		return lf, nil
 	}
-	f, err := inst.coreFunc(fv.lift)
-	if err != nil || f == nil {
-		return nil, fmt.Errorf("function %s is not available yet: %v", fv.wf.Name, err)
+	f, err := inst.coreFunc(fv.lift, "core function")
+	if err != nil {
+		return nil, fmt.Errorf("function %s: %w", fv.wf.Name, err)
 	}
-	post, err := inst.coreFunc(fv.opts.postReturn)
+	if f == nil {
+		return nil, fmt.Errorf("function %s is not available yet", fv.wf.Name)
+	}
+	post, err := inst.coreFunc(fv.opts.postReturn, "post-return")
 	if err != nil {
 		return nil, err
 	}

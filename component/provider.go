@@ -745,12 +745,15 @@ func (a memAdapter) Read(off, n uint32) ([]byte, bool) { return a.m.Read(off, n)
 func (a memAdapter) Write(off uint32, b []byte) bool   { return a.m.Write(off, b) }
 func (a memAdapter) Size() uint32                      { return a.m.Size() }
 
-func (inst *instance) coreFunc(r *coreRef) (api.Function, error) {
+// coreFunc resolves r, the core function a canon lift calls or uses as
+// what ("core function", "realloc", "post-return"), in inst.
+func (inst *instance) coreFunc(r *coreRef, what string) (api.Function, error) {
 	if r == nil {
 		return nil, nil
 	}
 	if r.inst < 0 {
-		return nil, fmt.Errorf("a lowered host function used as realloc or post-return is not supported")
+		// It said "used as realloc or post-return" whatever the use.
+		return nil, fmt.Errorf("%s: a lowered function (canon lower or a built-in) is not supported there, only a function of a core instance", what)
 	}
 	if inst.mods[r.inst] == nil {
 		return nil, nil // not instantiated yet (a start function is running)
@@ -772,7 +775,7 @@ func (inst *instance) context(o optsPlan) (cabi.Context, error) {
 		}
 		cx.Mem = memAdapter{m}
 	}
-	rf, err := inst.coreFunc(o.realloc)
+	rf, err := inst.coreFunc(o.realloc, "realloc")
 	if err != nil {
 		return cx, err
 	}
@@ -882,11 +885,11 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	}
 	maxStack := 1
 	for _, t := range p.order {
-		f, err := inst.coreFunc(t.exp.fn.lift)
+		f, err := inst.coreFunc(t.exp.fn.lift, "core function")
 		if err != nil {
 			return fail(fmt.Errorf("export %s: %w", t.def.Name, err))
 		}
-		post, err := inst.coreFunc(t.exp.fn.opts.postReturn)
+		post, err := inst.coreFunc(t.exp.fn.opts.postReturn, "post-return")
 		if err != nil {
 			return fail(fmt.Errorf("export %s: %w", t.def.Name, err))
 		}

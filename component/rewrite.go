@@ -85,6 +85,9 @@ func rewriteImportSection(b []byte, resolve func(module, field string) (string, 
 		kind := b[pos]
 		pos++
 		skipU := func() error {
+			if pos > len(b) { // a tag's attribute byte read past the end
+				return fmt.Errorf("truncated import %q %q", mod, field)
+			}
 			_, n := uleb(b[pos:])
 			if n == 0 {
 				return fmt.Errorf("bad import %q %q", mod, field)

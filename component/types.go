@@ -249,6 +249,7 @@ func buildType(td *binary.TypeDef, s *scope) (*typeVal, error) {
 func buildDecls(td *binary.TypeDef, parent *scope) (*typeVal, error) {
 	s := &scope{parent: parent}
 	it := &instType{funcs: map[string]*wit.Func{}, types: map[string]*typeVal{}}
+	var imports, exports uniqueNames
 	for i, d := range td.Decls {
 		switch d.Kind {
 		case binary.DeclCoreType:
@@ -277,6 +278,13 @@ func buildDecls(td *binary.TypeDef, parent *scope) (*typeVal, error) {
 			s.push(sp[a.Idx])
 		case binary.DeclExport, binary.DeclImport:
 			if err := wit.ValidateExternName(d.Name, d.Kind == binary.DeclImport); err != nil {
+				return nil, fmt.Errorf("declaration %d: %w", i, err)
+			}
+			names, what := &exports, "export"
+			if d.Kind == binary.DeclImport {
+				names, what = &imports, "import"
+			}
+			if err := names.add(what, d.Name); err != nil {
 				return nil, fmt.Errorf("declaration %d: %w", i, err)
 			}
 			switch d.Extern.Sort {
