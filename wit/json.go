@@ -453,8 +453,9 @@ func intFromJSON(k Kind, v any, path string) (Value, error) {
 // ToJSON converts a Value of type t to its generic JSON form (the inverse of
 // FromJSON). Integers come out as int64, except u64 values above
 // math.MaxInt64 which stay uint64 so that they are exact (encoding/json
-// writes them exactly). Non-finite floats have no JSON form: an error
-// naming the path.
+// writes them exactly). An f32 comes out as the shortest decimal that
+// reads back as it (0.1, not 0.10000000149011612). Non-finite floats have
+// no JSON form: an error naming the path.
 // A Value of the wrong Go type for t yields an error naming the path.
 func ToJSON(t *Type, v Value) (any, error) {
 	return toJSON(t, v, "$", 0)
@@ -497,7 +498,7 @@ func toJSON(t *Type, v Value, path string, depth int) (any, error) {
 		var f float64
 		switch x := v.(type) {
 		case float32:
-			f = float64(x)
+			f = f32JSON(x)
 		case float64:
 			f = x
 		default:
@@ -694,6 +695,22 @@ func toJSON(t *Type, v Value, path string, depth int) (any, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("%s: %s values have no JSON form", path, typeName(t))
+}
+
+// f32JSON is the float64 that JSON writes for the f32 x: the shortest
+// decimal that reads back as x (0.1, as encoding/json, Rust's serde and
+// wasm-tools write an f32), not float64(x), whose shortest form is that of
+// x's binary value (0.10000000149011612): a caller sending 0.1 to a tool
+// echoing an f32 got that back. It reads back (FromJSON) as x; should the
+// rounding to float64 and then to float32 ever not give x, x's own value is
+// kept.
+func f32JSON(x float32) float64 {
+	var buf [32]byte
+	f, err := strconv.ParseFloat(string(strconv.AppendFloat(buf[:0], float64(x), 'g', -1, 32)), 64)
+	if err != nil || float32(f) != x {
+		return float64(x)
+	}
+	return f
 }
 
 func listToJSON(elem *Type, arr []Value, path string, depth int) (any, error) {
