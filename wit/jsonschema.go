@@ -13,7 +13,8 @@ import (
 //	f32, f64             {"type":"number"} (f32 also bounded by ±MaxJSONFloat32)
 //	char                 {"type":"string","minLength":1,"maxLength":1} (one Unicode scalar value)
 //	string               {"type":"string"}
-//	list<u8>             anyOf: base64 string (standard alphabet, padded) | array of u8; ToJSON writes base64
+//	list<u8>             anyOf: base64 string | array of u8; ToJSON writes standard padded base64, FromJSON
+//	                     also takes the URL-safe alphabet and no padding (bytesFromBase64)
 //	list<T>              {"type":"array","items":T} (+ minItems = maxItems = N for list<T, N>)
 //	tuple<A, B>          {"type":"array","prefixItems":[A,B],"items":false,"minItems":2,"maxItems":2}
 //	record               {"type":"object","properties":…,"required":[non-option fields],"additionalProperties":false}
@@ -234,7 +235,7 @@ func schemaOf(t *Type) map[string]any {
 			return map[string]any{"anyOf": []any{
 				map[string]any{"type": "string", "contentEncoding": "base64"},
 				map[string]any{"type": "array", "items": schemaOf(t.Elem)},
-			}, "description": "bytes: a base64 string (standard alphabet, padded) or an array of integers 0..255"}
+			}, "description": "bytes: a base64 string (standard or URL-safe alphabet, padding optional) or an array of integers 0..255"}
 		}
 		s := map[string]any{"type": "array", "items": JSONSchema(t.Elem)}
 		if t.Len > 0 {
