@@ -1,6 +1,8 @@
 package wit
 
 import (
+	"encoding/json"
+	"math/rand"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -406,5 +408,92 @@ func TestProbeBytesBase64Forms(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "$.params.data: ") {
 			t.Errorf("%q: %v, want the path and %q", c.in, err, c.want)
 		}
+	}
+}
+
+func mutations(v any) []any {
+	out := []any{v, []any{v}, map[string]any{"some": v}, map[string]any{"tag": v}, nil}
+	switch x := v.(type) {
+	case map[string]any:
+		for k := range x {
+			m := map[string]any{}
+			for k2, e := range x {
+				if k2 != k {
+					m[k2] = e
+				}
+			}
+			out = append(out, m)
+			m2 := map[string]any{}
+			for k2, e := range x {
+				m2[k2] = e
+			}
+			m2[k] = nil
+			out = append(out, m2)
+			m3 := map[string]any{}
+			for k2, e := range x {
+				m3[k2] = e
+			}
+			m3[k] = map[string]any{"some": x[k]}
+			out = append(out, m3)
+		}
+		m := map[string]any{"zz": int64(1)}
+		for k2, e := range x {
+			m[k2] = e
+		}
+		out = append(out, m)
+	case []any:
+		if len(x) > 0 {
+			out = append(out, x[1:], append(append([]any{}, x...), x[0]))
+			for i := range x {
+				c := append([]any{}, x...)
+				for _, m := range mutations(x[i])[1:] {
+					c[i] = m
+					out = append(out, append([]any{}, c...))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestProbeSchemaAcceptsWhatConvertsRandom: over random types (randType)
+// and, for each, a value of its JSON form (probeSample), that value
+// mutated (a member dropped, nulled, wrapped in {"some": …} or added; an
+// element dropped, repeated or mutated; the whole wrapped) and every
+// value of probeValues, the params schema accepts {"x": value} exactly
+// when the conversion does (but for a list<u8> string that is not base64,
+// see TestProbeSchemaAcceptsWhatConverts).
+func TestProbeSchemaAcceptsWhatConvertsRandom(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	bad, checked := 0, 0
+	for i := 0; i < 300 && bad < 20; i++ {
+		typ := randType(r, 0)
+		f := &Func{Name: "f", Params: []Param{{Name: "x", Type: typ}}}
+		v, err := schema.Compile("f", FuncParamsSchema(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vals []any
+		for _, m := range mutations(probeSample(typ)) {
+			b, _ := json.Marshal(m)
+			vals = append(vals, string(b))
+		}
+		for _, s := range probeValues {
+			vals = append(vals, s)
+		}
+		for _, s := range vals {
+			pv := probeDecode(t, `{"x": `+s.(string)+`}`)
+			checked++
+			verr := v.Validate(pv)
+			_, cerr := FuncParamsFromJSON(f, pv)
+			if (verr == nil) != (cerr == nil) && !(cerr != nil && strings.Contains(cerr.Error(), "expected bytes as base64")) {
+				sb, _ := json.Marshal(FuncParamsSchema(f))
+				t.Errorf("%s: schema %v conv %v\n%s", s, verr, cerr, sb)
+				bad++
+			}
+		}
+	}
+	if checked < 40000 {
+		t.Errorf("only %d values checked", checked)
 	}
 }
