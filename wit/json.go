@@ -390,10 +390,9 @@ func bytesFromBase64(s string) ([]byte, error) {
 			breaks = true
 		default:
 			r, w := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && w == 1 {
+			if w == 1 && r == utf8.RuneError {
 				return nil, fmt.Errorf("byte 0x%02x at character %d is not base64", c, pos)
 			}
-			i += w
 			return nil, fmt.Errorf("%s at character %d is not a base64 character (A-Z a-z 0-9 + / or - _, then =)", runeName(r), pos)
 		}
 		i++
@@ -404,7 +403,7 @@ func bytesFromBase64(s string) ([]byte, error) {
 	if want := (4 - n%4) % 4; pad != 0 && pad != want {
 		return nil, fmt.Errorf("%d data characters take %d padding characters '=', not %d", n, want, pad)
 	}
-	data := s
+	data := s[:n] // the padding, if any, follows the n data characters
 	if breaks {
 		b := make([]byte, 0, n)
 		for i := 0; i < len(s); i++ {
@@ -413,8 +412,6 @@ func bytesFromBase64(s string) ([]byte, error) {
 			}
 		}
 		data = string(b)
-	} else {
-		data = s[:n]
 	}
 	enc := base64.RawStdEncoding
 	if url {
