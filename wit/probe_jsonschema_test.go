@@ -306,7 +306,7 @@ func corpusFuncs(res *Resolved) []*Func {
 // as JSON its schema accepts. Nothing panics.
 func TestProbeCorpusSchemas(t *testing.T) {
 	dir := corpusDir(t)
-	funcs := 0
+	funcs, errors := 0, 0
 	for _, p := range corpusInputs(t, dir) {
 		res, err := Parse(p, corpusOpts)
 		if err != nil {
@@ -369,13 +369,38 @@ func TestProbeCorpusSchemas(t *testing.T) {
 				if err := rs.Validate(wire); err != nil {
 					t.Errorf("%s: result %s refused by its schema: %v", name, text, err)
 				}
+				if f.Result.Kind != KindResult {
+					return
+				}
+				// The error side: a ProviderError whose data is E's JSON,
+				// which FuncErrorSchema describes.
+				ev, err := FromJSON(f.Result.Err, probeSample(f.Result.Err), "$")
+				if err != nil {
+					t.Errorf("%s: error sample: %v", name, err)
+					return
+				}
+				res, data, failed, err := FuncResultToJSON(f, Result{IsErr: true, Val: ev})
+				if err != nil || !failed || res != nil {
+					t.Errorf("%s: error result: %v %v %v", name, res, failed, err)
+					return
+				}
+				es, err := schema.Compile(name, FuncErrorSchema(f))
+				if err != nil {
+					t.Errorf("%s: error schema: %v", name, err)
+					return
+				}
+				errors++
+				wire, text = probeWire(t, data)
+				if err := es.Validate(wire); err != nil {
+					t.Errorf("%s: error data %s refused by its schema: %v", name, text, err)
+				}
 			}()
 		}
 	}
-	if funcs < 50 {
-		t.Errorf("only %d functions with a JSON form in the corpus", funcs)
+	if funcs < 50 || errors < 2 {
+		t.Errorf("only %d functions with a JSON form in the corpus, %d with an error side", funcs, errors)
 	}
-	t.Logf("%d functions checked", funcs)
+	t.Logf("%d functions checked, %d with an error side", funcs, errors)
 }
 
 // TestProbeBytesBase64Forms: a list<u8> param takes base64 in the
