@@ -120,9 +120,9 @@ func fromJSON(t *Type, v any, path string, depth int) (Value, error) {
 	case KindList:
 		if isBytes(t) {
 			if s, ok := v.(string); ok {
-				b, err := base64.StdEncoding.DecodeString(s)
+				b, err := bytesFromBase64(s)
 				if err != nil {
-					return nil, fmt.Errorf("%s: expected base64 bytes: %v", path, err)
+					return nil, fmt.Errorf("%s: expected bytes as base64 (standard or URL-safe alphabet, padding optional) or an array of integers 0..255: %v", path, err)
 				}
 				return b, nil
 			}
@@ -354,6 +354,80 @@ func fromJSON(t *Type, v any, path string, depth int) (Value, error) {
 	return nil, fmt.Errorf("%s: %s values cannot be given as JSON", path, typeName(t))
 }
 
+// bytesFromBase64 decodes the base64 text of a list<u8>: the standard
+// (+ /) or the URL-safe (- _) alphabet, with or without its padding, line
+// breaks ignored (as MIME writes them). It took the standard padded form
+// only, so the unpadded and URL-safe text many encoders write (Node's
+// base64url, Python's urlsafe_b64encode, JWT-style libraries) was refused,
+// and the error named a byte that was not wrong ("aGk": "illegal base64
+// data at input byte 0"). The schema cannot check a string is base64 (a
+// pattern takes about a second over the megabytes of an image), so this
+// is where a string that is not is refused; the error names the character
+// and its position, or what is wrong with the padding.
+func bytesFromBase64(s string) ([]byte, error) {
+	var std, url, breaks bool
+	n, pad := 0, 0 // data characters, padding characters
+	pos := 0       // character position (line breaks counted)
+	for i := 0; i < len(s); pos++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_':
+			if pad > 0 {
+				return nil, fmt.Errorf("%q at character %d follows the padding '=' (padding ends base64)", c, pos)
+			}
+			if c == '+' || c == '/' {
+				std = true
+			} else if c == '-' || c == '_' {
+				url = true
+			}
+			if std && url {
+				return nil, fmt.Errorf("%q at character %d mixes the URL-safe alphabet (- _) with the standard one (+ /)", c, pos)
+			}
+			n++
+		case c == '=':
+			pad++
+		case c == '\r' || c == '\n':
+			breaks = true
+		default:
+			r, w := utf8.DecodeRuneInString(s[i:])
+			if w == 1 && r == utf8.RuneError {
+				return nil, fmt.Errorf("byte 0x%02x at character %d is not base64", c, pos)
+			}
+			return nil, fmt.Errorf("%s at character %d is not a base64 character (A-Z a-z 0-9 + / or - _, then =)", runeName(r), pos)
+		}
+		i++
+	}
+	if n%4 == 1 {
+		return nil, fmt.Errorf("%d characters end with a lone one: base64 comes in groups of 4 characters, the last of 2 to 4 (is a character missing or one too many?)", n)
+	}
+	if want := (4 - n%4) % 4; pad != 0 && pad != want {
+		return nil, fmt.Errorf("%d data characters take %d padding characters '=', not %d", n, want, pad)
+	}
+	data := s[:n] // the padding, if any, follows the n data characters
+	if breaks {
+		b := make([]byte, 0, n)
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c != '\r' && c != '\n' && c != '=' {
+				b = append(b, c)
+			}
+		}
+		data = string(b)
+	}
+	enc := base64.RawStdEncoding
+	if url {
+		enc = base64.RawURLEncoding
+	}
+	return enc.DecodeString(data)
+}
+
+// runeName quotes r, with its code point when it is not ASCII.
+func runeName(r rune) string {
+	if r < 0x80 {
+		return strconv.QuoteRune(r)
+	}
+	return fmt.Sprintf("%q (U+%04X)", r, r)
+}
+
 func countPresent(t *Type, m map[string]any) int {
 	n := 0
 	for _, f := range t.Fields {
@@ -453,8 +527,9 @@ func intFromJSON(k Kind, v any, path string) (Value, error) {
 // ToJSON converts a Value of type t to its generic JSON form (the inverse of
 // FromJSON). Integers come out as int64, except u64 values above
 // math.MaxInt64 which stay uint64 so that they are exact (encoding/json
-// writes them exactly). Non-finite floats have no JSON form: an error
-// naming the path.
+// writes them exactly). An f32 comes out as the shortest decimal that
+// reads back as it (0.1, not 0.10000000149011612). Non-finite floats have
+// no JSON form: an error naming the path.
 // A Value of the wrong Go type for t yields an error naming the path.
 func ToJSON(t *Type, v Value) (any, error) {
 	return toJSON(t, v, "$", 0)
@@ -497,7 +572,7 @@ func toJSON(t *Type, v Value, path string, depth int) (any, error) {
 		var f float64
 		switch x := v.(type) {
 		case float32:
-			f = float64(x)
+			f = f32JSON(x)
 		case float64:
 			f = x
 		default:
@@ -694,6 +769,22 @@ func toJSON(t *Type, v Value, path string, depth int) (any, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("%s: %s values have no JSON form", path, typeName(t))
+}
+
+// f32JSON is the float64 that JSON writes for the f32 x: the shortest
+// decimal that reads back as x (0.1, as encoding/json, Rust's serde and
+// wasm-tools write an f32), not float64(x), whose shortest form is that of
+// x's binary value (0.10000000149011612): a caller sending 0.1 to a tool
+// echoing an f32 got that back. It reads back (FromJSON) as x; should the
+// rounding to float64 and then to float32 ever not give x, x's own value is
+// kept.
+func f32JSON(x float32) float64 {
+	var buf [32]byte
+	f, err := strconv.ParseFloat(string(strconv.AppendFloat(buf[:0], float64(x), 'g', -1, 32)), 64)
+	if err != nil || float32(f) != x {
+		return float64(x)
+	}
+	return f
 }
 
 func listToJSON(elem *Type, arr []Value, path string, depth int) (any, error) {

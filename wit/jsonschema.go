@@ -13,14 +13,15 @@ import (
 //	f32, f64             {"type":"number"} (f32 also bounded by ±MaxJSONFloat32)
 //	char                 {"type":"string","minLength":1,"maxLength":1} (one Unicode scalar value)
 //	string               {"type":"string"}
-//	list<u8>             anyOf: base64 string (standard alphabet, padded) | array of u8; ToJSON writes base64
+//	list<u8>             anyOf: base64 string | array of u8; ToJSON writes standard padded base64, FromJSON
+//	                     also takes the URL-safe alphabet and no padding (bytesFromBase64)
 //	list<T>              {"type":"array","items":T} (+ minItems = maxItems = N for list<T, N>)
 //	tuple<A, B>          {"type":"array","prefixItems":[A,B],"items":false,"minItems":2,"maxItems":2}
 //	record               {"type":"object","properties":…,"required":[non-option fields],"additionalProperties":false}
 //	option<T>            anyOf: null (none) | T (some); when T is itself an option: null | {"some": T}
 //	                     a record field of option type is optional: absent or null is none
-//	enum                 {"type":"string","enum":[cases]}
-//	flags                {"type":"array","items":{"enum":[flags]},"uniqueItems":true}
+//	enum                 {"type":"string","enum":[cases]}; with case docs "oneOf":[{"const":case,"description":docs}…] for "enum"
+//	flags                {"type":"array","items":{"enum":[flags]},"uniqueItems":true}; flag docs as for enum cases
 //	variant              oneOf: {"tag":"case"} | {"tag":"case","val":payload}
 //	result<T, E>         oneOf: {"ok": T} | {"err": E} (null when that side has no type)
 //	map<string, V>       {"type":"object","additionalProperties":V}
@@ -234,7 +235,7 @@ func schemaOf(t *Type) map[string]any {
 			return map[string]any{"anyOf": []any{
 				map[string]any{"type": "string", "contentEncoding": "base64"},
 				map[string]any{"type": "array", "items": schemaOf(t.Elem)},
-			}, "description": "bytes: a base64 string (standard alphabet, padded) or an array of integers 0..255"}
+			}, "description": "bytes: a base64 string (standard or URL-safe alphabet, padding optional) or an array of integers 0..255"}
 		}
 		s := map[string]any{"type": "array", "items": JSONSchema(t.Elem)}
 		if t.Len > 0 {
@@ -274,9 +275,9 @@ func schemaOf(t *Type) map[string]any {
 		}
 		return map[string]any{"anyOf": []any{map[string]any{"type": "null"}, inner}}
 	case KindEnum:
-		return map[string]any{"type": "string", "enum": strs(t.Names)}
+		return namesSchema(t)
 	case KindFlags:
-		return map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": strs(t.Names)}, "uniqueItems": true}
+		return map[string]any{"type": "array", "items": namesSchema(t), "uniqueItems": true}
 	case KindVariant:
 		var alts []any
 		for _, c := range t.Cases {
@@ -307,6 +308,26 @@ func schemaOf(t *Type) map[string]any {
 			"prefixItems": []any{JSONSchema(t.Key), JSONSchema(t.Elem)}, "items": false, "minItems": int64(2), "maxItems": int64(2)}}
 	}
 	return map[string]any{"not": map[string]any{}, "description": t.Kind.String() + " values have no JSON form"}
+}
+
+// namesSchema is the schema of one of t's enum cases or flags:
+// {"type":"string","enum":[names]}, or, when a name has a doc comment,
+// {"type":"string","oneOf":[{"const":name,"description":docs}, …]}, which
+// accepts the same strings and carries the docs as record fields' and
+// variant cases' schemas do (an "enum" list has no place for them).
+func namesSchema(t *Type) map[string]any {
+	if t.NameDocs == nil {
+		return map[string]any{"type": "string", "enum": strs(t.Names)}
+	}
+	alts := make([]any, len(t.Names))
+	for i, n := range t.Names {
+		alt := map[string]any{"const": n}
+		if i < len(t.NameDocs) && t.NameDocs[i] != "" {
+			alt["description"] = t.NameDocs[i]
+		}
+		alts[i] = alt
+	}
+	return map[string]any{"type": "string", "oneOf": alts}
 }
 
 func strs(ss []string) []any {
