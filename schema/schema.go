@@ -64,7 +64,7 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 	if name == "" {
 		loc = "urn:aios:schema:unnamed"
 	}
-	inst, patterns, err := compileRef(name, loc, norm)
+	inst, patterns, err := compileRef(name, loc, norm, true)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 		// v.ref is only read (by buildFast) from now on; validations
 		// take instances of their own.
 		v.insts = newRefPool(func() (*refInst, error) {
-			i, _, err := compileRef(name, loc, norm)
+			i, _, err := compileRef(name, loc, norm, false)
 			return i, err
 		})
 		v.insts.put(inst)
@@ -83,8 +83,10 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 }
 
 // compileRef compiles norm with the reference; patterns reports whether it
-// has ECMA patterns (whose matches share the instance's budget).
-func compileRef(name, loc string, norm any) (*refInst, bool, error) {
+// has ECMA patterns (whose matches share the instance's budget). check
+// checks the schema's validation cost and reference cycles (once: further
+// instances of a checked schema need not be).
+func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) {
 	b := &matchBudget{left: patternTimeout}
 	st := &engineState{compiling: true}
 	c := jsonschema.NewCompiler()
@@ -98,8 +100,15 @@ func compileRef(name, loc string, norm any) (*refInst, bool, error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("schema of %s is invalid: %s", name, describeCompileError(err, loc))
 	}
-	if cyc := refCycle(sch); cyc != "" {
-		return nil, false, fmt.Errorf("schema of %s is invalid: %s (a $ref that comes back to itself without descending into the value never ends)", name, strings.ReplaceAll(cyc, loc, "schema"))
+	if check {
+		// The cost first: refCycle validates, which an exponential
+		// schema would not finish.
+		if err := checkCost(sch, loc); err != nil {
+			return nil, false, fmt.Errorf("schema of %s is invalid: %v", name, err)
+		}
+		if cyc := refCycle(sch); cyc != "" {
+			return nil, false, fmt.Errorf("schema of %s is invalid: %s (a $ref that comes back to itself without descending into the value never ends)", name, strings.ReplaceAll(cyc, loc, "schema"))
+		}
 	}
 	b.left = patternTimeout
 	st.compiling = false
