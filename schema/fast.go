@@ -446,6 +446,11 @@ func (n *node) validateObject(obj map[string]any) (status, *failure) {
 			continue
 		}
 		found++
+		if p.n.reject {
+			f := failf("%s", propertyFalseMessage(p.name))
+			f.segs = append(f.segs, p.name)
+			return stFail, f
+		}
 		if p.n.typeOnly {
 			if t, ok := typeOf(pv); ok && (p.n.types == 0 || p.n.types&t != 0) {
 				continue
@@ -527,6 +532,14 @@ func (n *node) validateArray(arr []any) (status, *failure) {
 				break
 			}
 			continue
+		}
+		if sub.reject {
+			f := failf("item %d not allowed (its schema in prefixItems is false)", i)
+			if i >= len(n.prefix) {
+				f = failf("%s", itemsFalseMessage(strconv.Itoa(i)))
+			}
+			f.segs = append(f.segs, strconv.Itoa(i))
+			return stFail, f
 		}
 		st, f := sub.validate(item)
 		if st != stOK {

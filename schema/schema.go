@@ -284,6 +284,13 @@ func convertError(ve *jsonschema.ValidationError) *ValidationError {
 	case *kind.MultipleOf:
 		msg = fmt.Sprintf("must be a multiple of %s, got %s", ratText(k.Want), ratText(k.Got))
 	}
+	if _, ok := best.ve.ErrorKind.(*kind.FalseSchema); ok {
+		ptr := ""
+		if i := strings.LastIndexByte(best.ve.SchemaURL, '#'); i >= 0 {
+			ptr = best.ve.SchemaURL[i+1:]
+		}
+		msg = falseMessage(ptr, best.ve.InstanceLocation)
+	}
 	if _, ok := best.ve.ErrorKind.(*kind.Const); ok {
 		var wants []string
 		for _, l := range ls {
@@ -638,4 +645,63 @@ type refusingLoader struct{}
 
 func (refusingLoader) Load(u string) (any, error) {
 	return nil, fmt.Errorf("external schema %q refused: schemas must be self-contained (use $defs and local $ref)", u)
+}
+
+// falseMessage words a failure of the false schema at schema pointer ptr
+// (a URL fragment: "/unevaluatedProperties", "/properties/x") for the
+// value at inst: it names the member or item and the keyword that refused
+// it. The reference says only "false schema".
+func falseMessage(ptr string, inst []string) string {
+	kw, parent := lastKeyword(ptr)
+	last := ""
+	if len(inst) > 0 {
+		last = inst[len(inst)-1]
+	}
+	switch {
+	case kw == "unevaluatedProperties":
+		return fmt.Sprintf("property %q not allowed (unevaluatedProperties is false, and no properties, patternProperties or additionalProperties of the schema or of a subschema applied to the object declares it)", last)
+	case kw == "unevaluatedItems":
+		return fmt.Sprintf("item %s not allowed (unevaluatedItems is false, and no prefixItems, items or contains of the schema or of a subschema applied to the array covers it)", last)
+	case kw == "items" && !parent:
+		return itemsFalseMessage(last)
+	case kw == "properties":
+		return propertyFalseMessage(last)
+	case kw == "prefixItems" || kw == "items":
+		return fmt.Sprintf("item %s not allowed (its schema in %s is false)", last, kw)
+	case kw == "patternProperties":
+		return fmt.Sprintf("property %q not allowed (a patternProperties schema it matches is false)", last)
+	}
+	if ptr == "" {
+		ptr = "/"
+	}
+	return fmt.Sprintf("value not allowed here (the schema at %s is false)", ptr)
+}
+
+// lastKeyword returns the keyword of the last subschema on schema pointer
+// ptr, and whether it is a member of that keyword's map or array
+// (/properties/a: "properties", true; /items: "items", false).
+func lastKeyword(ptr string) (kw string, member bool) {
+	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i := 0; i < len(toks); i++ {
+		kw, member = toks[i], false
+		multi := slices.Contains(subschemaMapKeywords, kw) || kw == "allOf" || kw == "anyOf" || kw == "oneOf" || kw == "prefixItems"
+		if kw == "items" && i+1 < len(toks) && toks[i+1] != "" && strings.Trim(toks[i+1], "0123456789") == "" {
+			multi = true // draft-07 items array
+		}
+		if multi && i+1 < len(toks) {
+			member = true
+			i++
+		}
+	}
+	return kw, member
+}
+
+// propertyFalseMessage and itemsFalseMessage word the false schema of
+// properties/name and of items (after prefixItems), on both paths.
+func propertyFalseMessage(name string) string {
+	return fmt.Sprintf("property %q not allowed (its schema in properties is false)", name)
+}
+
+func itemsFalseMessage(index string) string {
+	return fmt.Sprintf("item %s not allowed (items is false: the array takes at most %s items)", index, index)
 }
