@@ -60,9 +60,9 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s: %v", name, err)
 	}
-	loc := "urn:aios:schema:" + url.PathEscape(name)
+	loc := schemaBase + url.PathEscape(name)
 	if name == "" {
-		loc = "urn:aios:schema:unnamed"
+		loc = schemaBase + "unnamed"
 	}
 	inst, patterns, err := compileRef(name, loc, norm, true)
 	if err != nil {
@@ -471,7 +471,9 @@ func describeCompileError(err error, loc string) string {
 	if errors.As(err, &rxe) {
 		return fmt.Sprintf("pattern %q at %s is not a valid ECMA-262 regular expression: %v", rxe.Regex, strings.TrimPrefix(rxe.URL, loc+"#"), rxe.Err)
 	}
-	return strings.ReplaceAll(err.Error(), loc, "schema")
+	// A document beside the schema is named as its $ref was written.
+	msg := strings.ReplaceAll(err.Error(), loc, "schema")
+	return strings.ReplaceAll(msg, `"`+schemaBase, `"`)
 }
 
 // leaf is one innermost error of a schema's validation against the
@@ -638,12 +640,22 @@ func clampCounts(s any, depth int) {
 	}
 }
 
+// schemaBase is the base URI of every schema without an $id of its own.
+// It is hierarchical so that a relative $ref to another document
+// ("common.json") resolves to another URI (schemaBase+"common.json"),
+// which the loader refuses; against an opaque base such as a URN it
+// resolved to the schema itself.
+const schemaBase = "aios-schema:///"
+
 // refusingLoader refuses every external resource: a tool's schema must be
 // self-contained, and loading files or URLs on its behalf would let a
 // provider read the host's files.
 type refusingLoader struct{}
 
 func (refusingLoader) Load(u string) (any, error) {
+	if rel, ok := strings.CutPrefix(u, schemaBase); ok {
+		return nil, fmt.Errorf("external schema %q (a document beside the schema) refused: schemas must be self-contained (use $defs and local $ref)", rel)
+	}
 	return nil, fmt.Errorf("external schema %q refused: schemas must be self-contained (use $defs and local $ref)", u)
 }
 
