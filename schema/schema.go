@@ -249,6 +249,7 @@ var _ error = (*ValidationError)(nil)
 // at the same place are listed together ("must be one of 'circle',
 // 'rect'").
 func convertError(ve *jsonschema.ValidationError) *ValidationError {
+	mergeTypeAlternatives(ve)
 	var ls []leaf
 	chosenLeaves(ve, &ls)
 	if len(ls) == 0 {
@@ -305,6 +306,52 @@ func convertError(ve *jsonschema.ValidationError) *ValidationError {
 		}
 	}
 	return &ValidationError{Path: pointer(best.ve.InstanceLocation), Message: msg}
+}
+
+// mergeTypeAlternatives replaces, in ve's tree, an anyOf or oneOf each of
+// whose branches failed only on its type by one type error wanting any of
+// them: {"anyOf": [{"type": "string"}, {"type": "null"}]} (Optional[str]
+// in pydantic) refusing 5 said "got number, want string", as if null were
+// not allowed.
+func mergeTypeAlternatives(ve *jsonschema.ValidationError) {
+	for _, c := range ve.Causes {
+		mergeTypeAlternatives(c)
+	}
+	switch ve.ErrorKind.(type) {
+	case *kind.AnyOf, *kind.OneOf:
+	default:
+		return
+	}
+	var merged *kind.Type
+	for _, c := range ve.Causes {
+		t := onlyType(c)
+		if t == nil || !slices.Equal(c.InstanceLocation, ve.InstanceLocation) {
+			return
+		}
+		if merged == nil {
+			merged = &kind.Type{Got: t.Got}
+		}
+		for _, w := range t.Want {
+			if !slices.Contains(merged.Want, w) {
+				merged.Want = append(merged.Want, w)
+			}
+		}
+	}
+	if merged != nil {
+		ve.ErrorKind, ve.Causes = merged, nil
+	}
+}
+
+// onlyType returns the type error ve is, alone or through errors of one
+// cause ($ref), or nil.
+func onlyType(ve *jsonschema.ValidationError) *kind.Type {
+	for len(ve.Causes) == 1 {
+		ve = ve.Causes[0]
+	}
+	if t, ok := ve.ErrorKind.(*kind.Type); ok && len(ve.Causes) == 0 {
+		return t
+	}
+	return nil
 }
 
 // chosenLeaves collects the innermost errors of ve, keeping, under a
