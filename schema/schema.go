@@ -249,6 +249,7 @@ var _ error = (*ValidationError)(nil)
 // at the same place are listed together ("must be one of 'circle',
 // 'rect'").
 func convertError(ve *jsonschema.ValidationError) *ValidationError {
+	foldWholeValueErrors(ve)
 	mergeTypeAlternatives(ve)
 	var ls []leaf
 	chosenLeaves(ve, &ls)
@@ -307,6 +308,38 @@ func convertError(ve *jsonschema.ValidationError) *ValidationError {
 	}
 	return &ValidationError{Path: pointer(best.ve.InstanceLocation), Message: msg}
 }
+
+// foldWholeValueErrors makes leaves of the errors whose causes would
+// mislead when reported alone. contains fails for the array as a whole:
+// its causes are why each item did not match, and the deepest one ("at
+// /0: got number, want string") read as if item 0 had to match. A
+// propertyNames failure's causes are located in the key, a string of its
+// own, so they were reported at the object ("at /: does not match pattern
+// …") without naming the key; the key is named in the message.
+func foldWholeValueErrors(ve *jsonschema.ValidationError) {
+	switch k := ve.ErrorKind.(type) {
+	case *kind.Contains, *kind.MinContains:
+		ve.Causes = nil
+		return
+	case *kind.PropertyNames:
+		if len(ve.Causes) > 0 {
+			inner := convertError(&jsonschema.ValidationError{ErrorKind: &kind.Group{}, Causes: ve.Causes})
+			q, _ := json.Marshal(shortString(k.Property))
+			ve.ErrorKind, ve.Causes = wordedKind(fmt.Sprintf("property name %s: %s", q, inner.Message)), nil
+		}
+		return
+	}
+	for _, c := range ve.Causes {
+		foldWholeValueErrors(c)
+	}
+}
+
+// wordedKind is an error kind of a message worded here.
+type wordedKind string
+
+func (k wordedKind) KeywordPath() []string { return nil }
+
+func (k wordedKind) LocalizedString(*message.Printer) string { return string(k) }
 
 // mergeTypeAlternatives replaces, in ve's tree, an anyOf or oneOf each of
 // whose branches failed only on its type by one type error wanting any of
@@ -503,6 +536,7 @@ func describeCompileError(err error, loc string) string {
 	if errors.As(err, &sve) {
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
+			foldWholeValueErrors(ve)
 			var ls []leaf
 			collectLeaves(ve, &ls)
 			leaves := describeLeaves(ls)
