@@ -98,6 +98,10 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 	}
 	sch, err := c.Compile(loc)
 	if err != nil {
+		var le *jsonschema.LoadURLError
+		if errors.As(err, &le) && namesDialect(norm, le.URL, 0) {
+			return nil, false, fmt.Errorf("schema of %s is invalid: $schema %q is not a JSON Schema draft this host knows (https://json-schema.org/draft/2020-12/schema, …/2019-09/schema, http://json-schema.org/draft-07/schema#, draft-06, draft-04), and dialects are not loaded; remove $schema to use 2020-12, or name the draft the schema follows", name, le.URL)
+		}
 		return nil, false, fmt.Errorf("schema of %s is invalid: %s", name, describeCompileError(err, loc))
 	}
 	if check {
@@ -113,6 +117,32 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 	b.left = patternTimeout
 	st.compiling = false
 	return &refInst{sch: sch, b: b}, st.used, nil
+}
+
+// namesDialect reports whether u is the $schema of doc or of a schema in
+// it (a resource with a $schema of its own).
+func namesDialect(doc any, u string, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	switch x := doc.(type) {
+	case map[string]any:
+		if d, ok := x["$schema"].(string); ok && strings.TrimSuffix(d, "#") == strings.TrimSuffix(u, "#") {
+			return true
+		}
+		for _, v := range x {
+			if namesDialect(v, u, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		for _, v := range x {
+			if namesDialect(v, u, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // cycleProbes are values of every JSON type, empty.
