@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -446,6 +447,9 @@ func (g *costGraph) inplaceOrder(loc string) ([]int, error) {
 type keyed struct {
 	def int64
 	m   map[string]int64
+	// shared: m is another bound's (read-only until copied).
+	shared bool
+	hi     int64 // the largest of def and m's values
 }
 
 // maxKeys bounds the names a keyed tracks; beyond it, every name costs
@@ -459,32 +463,51 @@ func (a keyed) get(k string) int64 {
 	return a.def
 }
 
-func (a keyed) top() int64 {
-	t := a.def
-	for _, v := range a.m {
-		t = max(t, v)
-	}
-	return t
-}
+func (a keyed) top() int64 { return a.hi }
 
-// combine returns a and b combined name by name with f (sat: both apply
-// to the member; max: one of them does).
-func combine(a, b keyed, f func(x, y int64) int64) keyed {
-	out := keyed{def: f(a.def, b.def)}
-	if len(a.m)+len(b.m) == 0 {
-		return out
+// merge combines b into a, name by name, with f (sat: both apply to the
+// member; max: one of them does). a owns its map. Names only a holds
+// are visited only when b's default changes them, so merging many small
+// bounds into one stays linear.
+func (a *keyed) merge(b keyed, f func(x, y int64) int64) {
+	if a.m == nil && a.def == 0 {
+		// f(0, v) == v for sat and max: a becomes b, sharing its
+		// names (a $ref to a schema of many properties copies none).
+		*a = b
+		a.shared = b.m != nil
+		return
 	}
-	out.m = make(map[string]int64, max(len(a.m), len(b.m)))
-	for k := range a.m {
-		out.m[k] = f(a.get(k), b.get(k))
+	if a.shared && (b.def != 0 || len(b.m) > 0) {
+		a.m, a.shared = maps.Clone(a.m), false
 	}
-	for k := range b.m {
-		out.m[k] = f(a.get(k), b.get(k))
+	oldDef := a.def
+	hi := a.hi
+	if b.def != 0 {
+		for k, v := range a.m {
+			if _, inB := b.m[k]; !inB {
+				v = f(v, b.def)
+				a.m[k] = v
+				hi = max(hi, v)
+			}
+		}
 	}
-	if len(out.m) > maxKeys {
-		out = keyed{def: out.top()}
+	if len(b.m) > 0 && a.m == nil {
+		a.m = make(map[string]int64, len(b.m))
 	}
-	return out
+	for k, bv := range b.m {
+		av, ok := a.m[k]
+		if !ok {
+			av = oldDef
+		}
+		v := f(av, bv)
+		a.m[k] = v
+		hi = max(hi, v)
+	}
+	a.def = f(oldDef, b.def)
+	a.hi = max(hi, a.def)
+	if len(a.m) > maxKeys {
+		*a = keyed{def: a.hi, hi: a.hi}
+	}
 }
 
 // objectCost returns the evaluations a node one level or more below an
@@ -502,11 +525,14 @@ func (g *costGraph) objectCost(i int, prev []costs, members [][3]keyed) int64 {
 		own := keyed{}
 		if n.addl >= 0 {
 			own.def = prev[n.addl][ct]
+			own.hi = own.def
 		}
 		if len(n.names) > 0 {
 			own.m = make(map[string]int64, len(n.names))
 			for j, name := range n.names {
-				own.m[name] = prev[n.props[j]][ct]
+				v := prev[n.props[j]][ct]
+				own.m[name] = v
+				own.hi = max(own.hi, v)
 			}
 		}
 		var all int64 // applies to every member: patterns, unevaluatedProperties
@@ -518,16 +544,16 @@ func (g *costGraph) objectCost(i int, prev []costs, members [][3]keyed) int64 {
 				all = sat(all, prev[j][ct]) // a key is a string; its level is the member's
 			}
 		}
-		own = combine(own, keyed{def: all}, sat)
+		own.merge(keyed{def: all}, sat)
 		for _, k := range n.inplace {
-			own = combine(own, members[k][ct], sat)
+			own.merge(members[k][ct], sat)
 		}
 		for _, alt := range n.alts {
 			var m keyed
 			for _, k := range alt {
-				m = combine(m, members[k][ct], maxInt)
+				m.merge(members[k][ct], maxInt)
 			}
-			own = combine(own, m, sat)
+			own.merge(m, sat)
 		}
 		members[i][ct] = own
 		worst = max(worst, own.top())
