@@ -377,13 +377,13 @@ func (n *node) validate(v any) (status, *failure) {
 			return stUnsupported, nil
 		}
 		if !eq {
-			return stFail, failf("value must be %s", short(n.constVal))
+			return stFail, failf("%s", mustBeOneOf([]any{n.constVal}))
 		}
 	}
 	if n.enumSet != nil {
 		str, isStr := v.(string)
 		if _, found := n.enumSet[str]; !isStr || !found {
-			return stFail, failf("value must be one of %s", short(n.enum))
+			return stFail, failf("%s", mustBeOneOf(n.enum))
 		}
 	} else if n.hasEnum {
 		found := false
@@ -398,7 +398,7 @@ func (n *node) validate(v any) (status, *failure) {
 			}
 		}
 		if !found {
-			return stFail, failf("value must be one of %s", short(n.enum))
+			return stFail, failf("%s", mustBeOneOf(n.enum))
 		}
 	}
 	switch x := v.(type) {
@@ -612,13 +612,4 @@ func quoteList(names []string) string {
 		q[i] = strconv.Quote(n)
 	}
 	return strings.Join(q, ", ")
-}
-
-// short renders a value for an error message, cut to a readable length.
-func short(v any) string {
-	s := fmt.Sprintf("%v", v)
-	if len(s) > 80 {
-		s = s[:77] + "..."
-	}
-	return s
 }

@@ -323,18 +323,19 @@ func convertError(ve *jsonschema.ValidationError) *ValidationError {
 		}
 		msg = falseMessage(ptr, best.ve.InstanceLocation)
 	}
-	if _, ok := best.ve.ErrorKind.(*kind.Const); ok {
-		var wants []string
+	switch k := best.ve.ErrorKind.(type) {
+	case *kind.Enum:
+		msg = mustBeOneOf(k.Want)
+	case *kind.Const:
+		var wants []any
 		for _, l := range ls {
 			if c, ok := l.ve.ErrorKind.(*kind.Const); ok && l.ptr == best.ptr {
-				if w := fmt.Sprintf("%v", c.Want); !slices.Contains(wants, w) {
-					wants = append(wants, w)
+				if !slices.ContainsFunc(wants, func(w any) bool { eq, _ := equal(w, c.Want); return eq }) {
+					wants = append(wants, c.Want)
 				}
 			}
 		}
-		if len(wants) > 1 {
-			msg = "value must be one of " + quoteAll(wants)
-		}
+		msg = mustBeOneOf(wants)
 	}
 	return &ValidationError{Path: pointer(best.ve.InstanceLocation), Message: msg}
 }
@@ -538,12 +539,43 @@ func shortNames(names []string) []string {
 	return out
 }
 
-func quoteAll(ws []string) string {
-	q := make([]string, len(ws))
-	for i, w := range ws {
-		q[i] = "'" + w + "'"
+// mustBeOneOf words an enum or const failure alike on both paths: each
+// value as JSON but strings in single quotes ('dark blue', not the
+// ambiguous [red dark blue]; the empty string as two quotes), each cut to about
+// 64 bytes, and the first ten of a longer list (an enum of 10 000 names
+// made a message of all of them).
+func mustBeOneOf(vals []any) string {
+	const n = 10
+	parts := make([]string, 0, min(len(vals), n+1))
+	for i, v := range vals {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("… %d more", len(vals)-n))
+			break
+		}
+		parts = append(parts, displayValue(v))
 	}
-	return strings.Join(q, ", ")
+	if len(parts) == 1 {
+		return "value must be " + parts[0]
+	}
+	return "value must be one of " + strings.Join(parts, ", ")
+}
+
+func displayValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		q := strconv.Quote(shortString(x))
+		q = strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`)
+		return "'" + strings.ReplaceAll(q, "'", `\'`) + "'"
+	case []any, map[string]any:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return "value"
+		}
+		return shortString(string(b))
+	}
+	return fmt.Sprint(v)
 }
 
 func pointer(tokens []string) string {
