@@ -102,7 +102,13 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 		if errors.As(err, &le) && namesDialect(norm, le.URL, 0) {
 			return nil, false, fmt.Errorf("schema of %s is invalid: $schema %q is not a JSON Schema draft this host knows (https://json-schema.org/draft/2020-12/schema, …/2019-09/schema, http://json-schema.org/draft-07/schema#, draft-06, draft-04), and dialects are not loaded; remove $schema to use 2020-12, or name the draft the schema follows", name, le.URL)
 		}
-		return nil, false, fmt.Errorf("schema of %s is invalid: %s", name, describeCompileError(err, loc))
+		where := ""
+		if le != nil {
+			if at := refTo(norm, le.URL, "", 0); at != "" {
+				where = "at " + at + ": "
+			}
+		}
+		return nil, false, fmt.Errorf("schema of %s is invalid: %s%s", name, where, describeCompileError(err, loc))
 	}
 	if check {
 		// The cost first: refCycle validates, which an exponential
@@ -117,6 +123,45 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 	b.left = patternTimeout
 	st.compiling = false
 	return &refInst{sch: sch, b: b}, st.used, nil
+}
+
+// refTo returns the JSON pointer of the first $ref (or $dynamicRef,
+// $recursiveRef) in doc that may name document u, "" if none does; ptr
+// is doc's own pointer. A relative reference matches the end of u.
+func refTo(doc any, u, ptr string, depth int) string {
+	if depth > 64 {
+		return ""
+	}
+	switch x := doc.(type) {
+	case map[string]any:
+		for _, kw := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
+			if r, ok := x[kw].(string); ok {
+				file, _, _ := strings.Cut(r, "#")
+				for {
+					t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(file, "../"), "./"), "/")
+					if t == file {
+						break
+					}
+					file = t
+				}
+				if file != "" && strings.HasSuffix(u, file) {
+					return ptr + "/" + kw
+				}
+			}
+		}
+		for _, k := range sortedKeys(x) {
+			if at := refTo(x[k], u, ptr+"/"+strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1"), depth+1); at != "" {
+				return at
+			}
+		}
+	case []any:
+		for i, v := range x {
+			if at := refTo(v, u, ptr+"/"+strconv.Itoa(i), depth+1); at != "" {
+				return at
+			}
+		}
+	}
+	return ""
 }
 
 // namesDialect reports whether u is the $schema of doc or of a schema in
