@@ -323,7 +323,7 @@ var _ error = (*ValidationError)(nil)
 // one that is not a mere type or constant mismatch; constants that failed
 // at the same place are listed together ("must be one of 'circle',
 // 'rect'").
-func convertError(ve *jsonschema.ValidationError) *ValidationError {
+func convertError(ve *jsonschema.ValidationError) (verr *ValidationError) {
 	foldWholeValueErrors(ve)
 	mergeTypeAlternatives(ve)
 	var ls []leaf
@@ -361,13 +361,17 @@ func convertError(ve *jsonschema.ValidationError) *ValidationError {
 	case *kind.MultipleOf:
 		msg = fmt.Sprintf("must be a multiple of %s, got %s", ratText(k.Want), ratText(k.Got))
 	}
-	if _, ok := best.ve.ErrorKind.(*kind.FalseSchema); ok {
-		ptr := ""
-		if i := strings.LastIndexByte(best.ve.SchemaURL, '#'); i >= 0 {
-			ptr = best.ve.SchemaURL[i+1:]
-		}
-		msg = falseMessage(ptr, best.ve.InstanceLocation)
+	ptr := ""
+	if i := strings.LastIndexByte(best.ve.SchemaURL, '#'); i >= 0 {
+		ptr = best.ve.SchemaURL[i+1:]
 	}
+	switch best.ve.ErrorKind.(type) {
+	case *kind.FalseSchema:
+		msg = falseMessage(ptr, best.ve.InstanceLocation)
+	case *kind.Not:
+		msg = "value must not match the schema at " + ptr + "/not"
+	}
+	defer func() { verr.Message += conditionNote(ptr) }()
 	switch k := best.ve.ErrorKind.(type) {
 	case *kind.Enum:
 		msg = mustBeOneOf(k.Want)
@@ -894,6 +898,31 @@ func lastKeyword(ptr string) (kw string, member bool) {
 		}
 	}
 	return kw, member
+}
+
+// conditionNote names, for a failure of a keyword under a then or an else
+// (schema pointer ptr), the if that applied it: "missing property 'y'"
+// alone does not say that y is required only because the value matched
+// the if. "" elsewhere.
+func conditionNote(ptr string) string {
+	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	note := ""
+	for i := 0; i < len(toks); i++ {
+		kw := toks[i]
+		if kw == "then" || kw == "else" {
+			at := "/" + strings.Join(toks[:i], "/")
+			verb := "matches"
+			if kw == "else" {
+				verb = "does not match"
+			}
+			note = fmt.Sprintf(" (by %s, as the value %s %s)", strings.TrimSuffix(at, "/")+"/"+kw, verb, strings.TrimSuffix(at, "/")+"/if")
+		}
+		multi := slices.Contains(subschemaMapKeywords, kw) || kw == "allOf" || kw == "anyOf" || kw == "oneOf" || kw == "prefixItems"
+		if multi {
+			i++
+		}
+	}
+	return note
 }
 
 // propertyFalseMessage and itemsFalseMessage word the false schema of
