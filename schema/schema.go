@@ -345,6 +345,11 @@ func convertError(ve *jsonschema.ValidationError) (verr *ValidationError) {
 		// (docs/audit.md) — a token that missed its pattern would.
 		msg = fmt.Sprintf("does not match pattern %q", k.Want)
 	}
+	if k, ok := best.ve.ErrorKind.(*kind.Format); ok {
+		// Likewise for a format asserted (draft-07 and before): the
+		// reference quoted the string ("'hunter2' is not valid email").
+		msg = formatMessage(k)
+	}
 	// Numeric bounds are worded as the fast path words them, with both
 	// numbers exact: the reference prints them rounded to 16 digits
 	// ("maximum: got 9.223372036854776×10¹⁸, want 9.223372036854776×10¹⁸"
@@ -586,6 +591,20 @@ func shortNames(names []string) []string {
 		out = append(out, shortString(name))
 	}
 	return out
+}
+
+// formatMessage words a failed format without the value: the reason,
+// unless it quotes the value (a date's or an address's parse error does).
+func formatMessage(k *kind.Format) string {
+	msg := "is not valid " + k.Want + " (format)"
+	if k.Err == nil {
+		return msg
+	}
+	reason := k.Err.Error()
+	if s, ok := k.Got.(string); ok && s != "" && strings.Contains(reason, s) || len(reason) > 120 {
+		return msg
+	}
+	return msg + ": " + reason
 }
 
 // mustBeOneOf words an enum or const failure alike on both paths: each
