@@ -323,8 +323,14 @@ var _ error = (*ValidationError)(nil)
 // one that is not a mere type or constant mismatch; constants that failed
 // at the same place are listed together ("must be one of 'circle',
 // 'rect'").
-func convertError(ve *jsonschema.ValidationError) (verr *ValidationError) {
-	foldWholeValueErrors(ve)
+func convertError(ve *jsonschema.ValidationError) *ValidationError {
+	return convertErr(ve, false)
+}
+
+// convertErr is convertError; schemaText is set when the value validated
+// is a schema (its metaschema's errors), whose strings may be quoted.
+func convertErr(ve *jsonschema.ValidationError, schemaText bool) (verr *ValidationError) {
+	foldWholeValueErrors(ve, schemaText)
 	mergeTypeAlternatives(ve)
 	var ls []leaf
 	chosenLeaves(ve, &ls)
@@ -345,7 +351,7 @@ func convertError(ve *jsonschema.ValidationError) (verr *ValidationError) {
 		// (docs/audit.md) — a token that missed its pattern would.
 		msg = fmt.Sprintf("does not match pattern %q", k.Want)
 	}
-	if k, ok := best.ve.ErrorKind.(*kind.Format); ok {
+	if k, ok := best.ve.ErrorKind.(*kind.Format); ok && !schemaText {
 		// Likewise for a format asserted (draft-07 and before): the
 		// reference quoted the string ("'hunter2' is not valid email").
 		msg = formatMessage(k)
@@ -401,21 +407,21 @@ func convertError(ve *jsonschema.ValidationError) (verr *ValidationError) {
 // propertyNames failure's causes are located in the key, a string of its
 // own, so they were reported at the object ("at /: does not match pattern
 // …") without naming the key; the key is named in the message.
-func foldWholeValueErrors(ve *jsonschema.ValidationError) {
+func foldWholeValueErrors(ve *jsonschema.ValidationError, schemaText bool) {
 	switch k := ve.ErrorKind.(type) {
 	case *kind.Contains, *kind.MinContains:
 		ve.Causes = nil
 		return
 	case *kind.PropertyNames:
 		if len(ve.Causes) > 0 {
-			inner := convertError(&jsonschema.ValidationError{ErrorKind: &kind.Group{}, Causes: ve.Causes})
+			inner := convertErr(&jsonschema.ValidationError{ErrorKind: &kind.Group{}, Causes: ve.Causes}, schemaText)
 			q, _ := json.Marshal(shortString(k.Property))
 			ve.ErrorKind, ve.Causes = wordedKind(fmt.Sprintf("property name %s: %s", q, inner.Message)), nil
 		}
 		return
 	}
 	for _, c := range ve.Causes {
-		foldWholeValueErrors(c)
+		foldWholeValueErrors(c, schemaText)
 	}
 }
 
@@ -666,7 +672,7 @@ func describeCompileError(err error, loc string) string {
 	if errors.As(err, &sve) {
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
-			foldWholeValueErrors(ve)
+			foldWholeValueErrors(ve, true)
 			var ls []leaf
 			collectLeaves(ve, &ls)
 			leaves := describeLeaves(ls)
