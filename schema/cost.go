@@ -38,12 +38,13 @@ type costNode struct {
 	// groups of which one applies ($dynamicRef, $recursiveRef targets).
 	inplace []int
 	alts    [][]int
-	// Subschemas applied to a child of the value: the property of its
-	// name or addl for a member (plus every matching pattern,
-	// unevaluatedProperties); one of items for an item (plus contains,
-	// unevaluatedItems).
+	// Subschemas applied to a child of the value: for a member, the
+	// property of its name and every pattern it matches, or else addl
+	// (plus unevaluatedProperties, in objSum); for an item, one of items
+	// (plus contains, unevaluatedItems).
 	names         []string
 	props, objSum []int
+	patterns      []int
 	addl          int // -1: none
 	items, arrSum []int
 	keys          []int // propertyNames: applied to each key, a string
@@ -134,7 +135,7 @@ func checkCost(root *jsonschema.Schema, loc string) error {
 			n.addl = g.add(a)
 		}
 		for _, c := range s.PatternProperties {
-			n.objSum = append(n.objSum, g.add(c))
+			n.patterns = append(n.patterns, g.add(c))
 		}
 		n.objSum = append(n.objSum, one(s.UnevaluatedProperties)...)
 		n.keys = one(s.PropertyNames)
@@ -350,7 +351,7 @@ func (g *costGraph) culprit(levels [][]costs, loc string) string {
 			var kids []int
 			switch t {
 			case vObject:
-				kids = slices.Concat(n.props, n.objSum, n.keys)
+				kids = slices.Concat(n.props, n.patterns, n.objSum, n.keys)
 				if n.addl >= 0 {
 					kids = append(kids, n.addl)
 				}
@@ -522,20 +523,29 @@ func (g *costGraph) objectCost(i int, prev []costs, members [][3]keyed) int64 {
 	}
 	var worst int64
 	for ct := range vtype(3) {
-		own := keyed{}
-		if n.addl >= 0 {
-			own.def = prev[n.addl][ct]
-			own.hi = own.def
+		// A member gets its property's schema and those of the patterns
+		// it matches (any of them, as far as the names tell), or, when
+		// none applies, additionalProperties: a schema with both
+		// patternProperties and additionalProperties referring back to
+		// itself applies one of them per level, not both.
+		var pats int64
+		for _, j := range n.patterns {
+			pats = sat(pats, prev[j][ct])
 		}
+		own := keyed{def: pats}
+		if n.addl >= 0 {
+			own.def = max(pats, prev[n.addl][ct])
+		}
+		own.hi = own.def
 		if len(n.names) > 0 {
 			own.m = make(map[string]int64, len(n.names))
 			for j, name := range n.names {
-				v := prev[n.props[j]][ct]
+				v := sat(prev[n.props[j]][ct], pats)
 				own.m[name] = v
 				own.hi = max(own.hi, v)
 			}
 		}
-		var all int64 // applies to every member: patterns, unevaluatedProperties
+		var all int64 // applies to every member: unevaluatedProperties, propertyNames
 		for _, j := range n.objSum {
 			all = sat(all, prev[j][ct])
 		}

@@ -137,6 +137,8 @@ func TestProbeCostOfOrdinarySchemas(t *testing.T) {
 			"node": map[string]any{"allOf": []any{map[string]any{"$ref": "#/$defs/base"},
 				map[string]any{"properties": map[string]any{"children": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/$defs/node"}}}}},
 				"unevaluatedProperties": false}}, "$ref": "#/$defs/node"},
+		// extensions by pattern, anything else by additionalProperties, recursively
+		{"type": "object", "patternProperties": map[string]any{"^x-": map[string]any{"$ref": "#"}}, "additionalProperties": map[string]any{"$ref": "#"}},
 		// a parameter that is itself a JSON Schema
 		{"type": "object", "properties": map[string]any{"schema": map[string]any{"$ref": "https://json-schema.org/draft/2020-12/schema"}}},
 		{"type": "object", "properties": map[string]any{"schema": map[string]any{"$ref": "http://json-schema.org/draft-07/schema#"}}},
