@@ -76,6 +76,16 @@ func TestProbeExponentialSchemaRefused(t *testing.T) {
 			}
 		}
 	}
+	// A union of node kinds each recursing through "children" is
+	// validated under every branch per level (3^depth): refused too.
+	var kinds []any
+	for _, k := range []string{"a", "b", "c"} {
+		kinds = append(kinds, map[string]any{"type": "object", "properties": map[string]any{
+			"kind": map[string]any{"const": k}, "children": map[string]any{"type": "array", "items": map[string]any{"$ref": "#"}}}})
+	}
+	if _, err := compileWithin(t, 10*time.Second, "tree@1.0.0", map[string]any{"oneOf": kinds}); err == nil || !strings.Contains(err.Error(), "schema evaluations") {
+		t.Errorf("a union of recursive node kinds: %v, want it refused for its cost", err)
+	}
 	// A short chain costs little and stays valid: 2^5 evaluations.
 	v, err := Compile("ok@1.0.0", chain(5, "allOf", true))
 	if err != nil {
