@@ -108,8 +108,11 @@ func checkCost(root *jsonschema.Schema, loc string) error {
 		n.inplace = append(n.inplace, many(s.AnyOf)...)
 		n.inplace = append(n.inplace, many(s.OneOf)...)
 		n.inplace = append(n.inplace, one(s.If)...)
-		n.inplace = append(n.inplace, one(s.Then)...)
-		n.inplace = append(n.inplace, one(s.Else)...)
+		if s.If != nil { // then or else applies, not both
+			if branches := append(one(s.Then), one(s.Else)...); len(branches) > 0 {
+				n.alts = append(n.alts, branches)
+			}
+		}
 		for _, k := range sortedKeys(s.DependentSchemas) {
 			n.inplace = append(n.inplace, g.add(s.DependentSchemas[k]))
 		}

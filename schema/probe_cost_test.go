@@ -147,6 +147,10 @@ func TestProbeCostOfOrdinarySchemas(t *testing.T) {
 			"node": map[string]any{"allOf": []any{map[string]any{"$ref": "#/$defs/base"},
 				map[string]any{"properties": map[string]any{"children": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/$defs/node"}}}}},
 				"unevaluatedProperties": false}}, "$ref": "#/$defs/node"},
+		// if/then/else recursing through the same member in then and in else
+		{"type": "object", "if": map[string]any{"properties": map[string]any{"t": map[string]any{"const": "a"}}},
+			"then": map[string]any{"properties": map[string]any{"next": map[string]any{"$ref": "#"}}},
+			"else": map[string]any{"properties": map[string]any{"next": map[string]any{"$ref": "#"}, "n": map[string]any{"type": "integer"}}}},
 		// extensions by pattern, anything else by additionalProperties, recursively
 		{"type": "object", "patternProperties": map[string]any{"^x-": map[string]any{"$ref": "#"}}, "additionalProperties": map[string]any{"$ref": "#"}},
 		// a parameter that is itself a JSON Schema
