@@ -35,7 +35,8 @@ const maxCostDepth = 520
 type costNode struct {
 	s *jsonschema.Schema
 	// inplace subschemas apply to the same value, each in turn; alts are
-	// groups of which one applies ($dynamicRef, $recursiveRef targets).
+	// groups of which one applies (then or else; the schemas a
+	// $dynamicRef or $recursiveRef may resolve to).
 	inplace []int
 	alts    [][]int
 	// Subschemas applied to a child of the value: for a member, the
