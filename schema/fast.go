@@ -377,13 +377,13 @@ func (n *node) validate(v any) (status, *failure) {
 			return stUnsupported, nil
 		}
 		if !eq {
-			return stFail, failf("value must be %s", short(n.constVal))
+			return stFail, failf("%s", mustBeOneOf([]any{n.constVal}))
 		}
 	}
 	if n.enumSet != nil {
 		str, isStr := v.(string)
 		if _, found := n.enumSet[str]; !isStr || !found {
-			return stFail, failf("value must be one of %s", short(n.enum))
+			return stFail, failf("%s", mustBeOneOf(n.enum))
 		}
 	} else if n.hasEnum {
 		found := false
@@ -398,7 +398,7 @@ func (n *node) validate(v any) (status, *failure) {
 			}
 		}
 		if !found {
-			return stFail, failf("value must be one of %s", short(n.enum))
+			return stFail, failf("%s", mustBeOneOf(n.enum))
 		}
 	}
 	switch x := v.(type) {
@@ -446,6 +446,11 @@ func (n *node) validateObject(obj map[string]any) (status, *failure) {
 			continue
 		}
 		found++
+		if p.n.reject {
+			f := failf("%s", propertyFalseMessage(p.name))
+			f.segs = append(f.segs, p.name)
+			return stFail, f
+		}
 		if p.n.typeOnly {
 			if t, ok := typeOf(pv); ok && (p.n.types == 0 || p.n.types&t != 0) {
 				continue
@@ -528,6 +533,14 @@ func (n *node) validateArray(arr []any) (status, *failure) {
 			}
 			continue
 		}
+		if sub.reject {
+			f := failf("item %d not allowed (its schema in prefixItems is false)", i)
+			if i >= len(n.prefix) {
+				f = failf("%s", itemsFalseMessage(strconv.Itoa(i)))
+			}
+			f.segs = append(f.segs, strconv.Itoa(i))
+			return stFail, f
+		}
 		st, f := sub.validate(item)
 		if st != stOK {
 			if f != nil {
@@ -599,13 +612,4 @@ func quoteList(names []string) string {
 		q[i] = strconv.Quote(n)
 	}
 	return strings.Join(q, ", ")
-}
-
-// short renders a value for an error message, cut to a readable length.
-func short(v any) string {
-	s := fmt.Sprintf("%v", v)
-	if len(s) > 80 {
-		s = s[:77] + "..."
-	}
-	return s
 }

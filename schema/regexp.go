@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
@@ -36,15 +37,16 @@ type patternTimedOut struct {
 
 // ecmaPattern adapts regexp2 (ECMAScript mode) to the reference's Regexp.
 type ecmaPattern struct {
-	re *regexp2.Regexp
-	b  *matchBudget
+	re  *regexp2.Regexp
+	src string // the pattern as the schema has it
+	b   *matchBudget
 }
 
-func (p ecmaPattern) String() string { return p.re.String() }
+func (p ecmaPattern) String() string { return p.src }
 
 func (p ecmaPattern) MatchString(s string) bool {
 	if p.b.left <= 0 {
-		panic(patternTimedOut{p.re.String(), s})
+		panic(patternTimedOut{p.src, s})
 	}
 	p.re.MatchTimeout = p.b.left
 	start := time.Now()
@@ -53,7 +55,7 @@ func (p ecmaPattern) MatchString(s string) bool {
 	if err != nil {
 		// Timed out: not a verdict. Refusing the value is the only safe
 		// answer (under "not", no match would accept it).
-		panic(patternTimedOut{p.re.String(), s})
+		panic(patternTimedOut{p.src, s})
 	}
 	return ok
 }
@@ -78,13 +80,54 @@ func ecmaEngine(b *matchBudget, st *engineState) jsonschema.RegexpEngine {
 		if st.compiling {
 			st.used = true
 		}
-		re, err := regexp2.Compile(s, regexp2.ECMAScript|regexp2.Unicode)
+		src, err := propertyEscapes(s)
+		if err != nil {
+			return nil, err
+		}
+		re, err := regexp2.Compile(src, regexp2.ECMAScript|regexp2.Unicode)
 		if err != nil {
 			return nil, err
 		}
 		re.MatchTimeout = patternTimeout
-		return ecmaPattern{re, b}, nil
+		return ecmaPattern{re, s, b}, nil
 	}
+}
+
+// propertyEscapes rewrites the ECMA-262 property escapes regexp2 does not
+// read: \p{Script=Greek} and \p{sc=Greek} (and \P) become \p{Greek},
+// \p{General_Category=Letter} and \p{gc=Letter} \p{Letter}, which it
+// reads. Script_Extensions (scx) is refused, saying so: Go has no tables
+// for it, and Script instead would refuse characters it allows.
+func propertyEscapes(p string) (string, error) {
+	if !strings.Contains(p, "=") {
+		return p, nil
+	}
+	var sb strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] != '\\' || i+1 >= len(p) {
+			sb.WriteByte(p[i])
+			continue
+		}
+		c := p[i+1]
+		if (c == 'p' || c == 'P') && i+2 < len(p) && p[i+2] == '{' {
+			if j := strings.IndexByte(p[i+3:], '}'); j >= 0 {
+				body := p[i+3 : i+3+j]
+				if name, value, ok := strings.Cut(body, "="); ok {
+					switch name {
+					case "Script", "sc", "General_Category", "gc":
+						sb.WriteString("\\" + string(c) + "{" + value + "}")
+						i += 3 + j
+						continue
+					case "Script_Extensions", "scx":
+						return "", fmt.Errorf("\\%c{%s}: Script_Extensions is not supported (no tables for it); \\%c{Script=%s} matches the characters of that script alone", c, body, c, value)
+					}
+				}
+			}
+		}
+		sb.WriteString(p[i : i+2])
+		i++
+	}
+	return sb.String(), nil
 }
 
 // refInst is one compilation of a schema that has patterns, with its own

@@ -60,11 +60,11 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s: %v", name, err)
 	}
-	loc := "urn:aios:schema:" + url.PathEscape(name)
+	loc := schemaBase + url.PathEscape(name)
 	if name == "" {
-		loc = "urn:aios:schema:unnamed"
+		loc = schemaBase + "unnamed"
 	}
-	inst, patterns, err := compileRef(name, loc, norm)
+	inst, patterns, err := compileRef(name, loc, norm, true)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 		// v.ref is only read (by buildFast) from now on; validations
 		// take instances of their own.
 		v.insts = newRefPool(func() (*refInst, error) {
-			i, _, err := compileRef(name, loc, norm)
+			i, _, err := compileRef(name, loc, norm, false)
 			return i, err
 		})
 		v.insts.put(inst)
@@ -83,8 +83,10 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 }
 
 // compileRef compiles norm with the reference; patterns reports whether it
-// has ECMA patterns (whose matches share the instance's budget).
-func compileRef(name, loc string, norm any) (*refInst, bool, error) {
+// has ECMA patterns (whose matches share the instance's budget). check
+// checks the schema's validation cost and reference cycles (once: further
+// instances of a checked schema need not be).
+func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) {
 	b := &matchBudget{left: patternTimeout}
 	st := &engineState{compiling: true}
 	c := jsonschema.NewCompiler()
@@ -96,14 +98,96 @@ func compileRef(name, loc string, norm any) (*refInst, bool, error) {
 	}
 	sch, err := c.Compile(loc)
 	if err != nil {
-		return nil, false, fmt.Errorf("schema of %s is invalid: %s", name, describeCompileError(err, loc))
+		var le *jsonschema.LoadURLError
+		if errors.As(err, &le) && namesDialect(norm, le.URL, 0) {
+			return nil, false, fmt.Errorf("schema of %s is invalid: $schema %q is not a JSON Schema draft this host knows (https://json-schema.org/draft/2020-12/schema, …/2019-09/schema, http://json-schema.org/draft-07/schema#, draft-06, draft-04), and dialects are not loaded; remove $schema to use 2020-12, or name the draft the schema follows", name, le.URL)
+		}
+		where := ""
+		if le != nil {
+			if at := refTo(norm, le.URL, "", 0); at != "" {
+				where = "at " + at + ": "
+			}
+		}
+		return nil, false, fmt.Errorf("schema of %s is invalid: %s%s", name, where, describeCompileError(err, loc))
 	}
-	if cyc := refCycle(sch); cyc != "" {
-		return nil, false, fmt.Errorf("schema of %s is invalid: %s (a $ref that comes back to itself without descending into the value never ends)", name, strings.ReplaceAll(cyc, loc, "schema"))
+	if check {
+		// The cost first: refCycle validates, which an exponential
+		// schema would not finish.
+		if err := checkCost(sch, loc); err != nil {
+			return nil, false, fmt.Errorf("schema of %s is invalid: %v", name, err)
+		}
+		if cyc := refCycle(sch); cyc != "" {
+			return nil, false, fmt.Errorf("schema of %s is invalid: %s (a $ref that comes back to itself without descending into the value never ends)", name, strings.ReplaceAll(cyc, loc, "schema"))
+		}
 	}
 	b.left = patternTimeout
 	st.compiling = false
 	return &refInst{sch: sch, b: b}, st.used, nil
+}
+
+// refTo returns the JSON pointer of the first $ref (or $dynamicRef,
+// $recursiveRef) in doc that may name document u, "" if none does; ptr
+// is doc's own pointer. A relative reference matches the end of u.
+func refTo(doc any, u, ptr string, depth int) string {
+	if depth > 64 {
+		return ""
+	}
+	switch x := doc.(type) {
+	case map[string]any:
+		for _, kw := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
+			if r, ok := x[kw].(string); ok {
+				file, _, _ := strings.Cut(r, "#")
+				for {
+					t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(file, "../"), "./"), "/")
+					if t == file {
+						break
+					}
+					file = t
+				}
+				if file != "" && strings.HasSuffix(u, file) {
+					return ptr + "/" + kw
+				}
+			}
+		}
+		for _, k := range sortedKeys(x) {
+			if at := refTo(x[k], u, ptr+"/"+strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1"), depth+1); at != "" {
+				return at
+			}
+		}
+	case []any:
+		for i, v := range x {
+			if at := refTo(v, u, ptr+"/"+strconv.Itoa(i), depth+1); at != "" {
+				return at
+			}
+		}
+	}
+	return ""
+}
+
+// namesDialect reports whether u is the $schema of doc or of a schema in
+// it (a resource with a $schema of its own).
+func namesDialect(doc any, u string, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	switch x := doc.(type) {
+	case map[string]any:
+		if d, ok := x["$schema"].(string); ok && strings.TrimSuffix(d, "#") == strings.TrimSuffix(u, "#") {
+			return true
+		}
+		for _, v := range x {
+			if namesDialect(v, u, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		for _, v := range x {
+			if namesDialect(v, u, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // cycleProbes are values of every JSON type, empty.
@@ -240,6 +324,14 @@ var _ error = (*ValidationError)(nil)
 // at the same place are listed together ("must be one of 'circle',
 // 'rect'").
 func convertError(ve *jsonschema.ValidationError) *ValidationError {
+	return convertErr(ve, false)
+}
+
+// convertErr is convertError; schemaText is set when the value validated
+// is a schema (its metaschema's errors), whose strings may be quoted.
+func convertErr(ve *jsonschema.ValidationError, schemaText bool) (verr *ValidationError) {
+	foldWholeValueErrors(ve, schemaText)
+	mergeTypeAlternatives(ve)
 	var ls []leaf
 	chosenLeaves(ve, &ls)
 	if len(ls) == 0 {
@@ -259,6 +351,11 @@ func convertError(ve *jsonschema.ValidationError) *ValidationError {
 		// (docs/audit.md) — a token that missed its pattern would.
 		msg = fmt.Sprintf("does not match pattern %q", k.Want)
 	}
+	if k, ok := best.ve.ErrorKind.(*kind.Format); ok && !schemaText {
+		// Likewise for a format asserted (draft-07 and before): the
+		// reference quoted the string ("'hunter2' is not valid email").
+		msg = formatMessage(k)
+	}
 	// Numeric bounds are worded as the fast path words them, with both
 	// numbers exact: the reference prints them rounded to 16 digits
 	// ("maximum: got 9.223372036854776×10¹⁸, want 9.223372036854776×10¹⁸"
@@ -275,20 +372,110 @@ func convertError(ve *jsonschema.ValidationError) *ValidationError {
 	case *kind.MultipleOf:
 		msg = fmt.Sprintf("must be a multiple of %s, got %s", ratText(k.Want), ratText(k.Got))
 	}
-	if _, ok := best.ve.ErrorKind.(*kind.Const); ok {
-		var wants []string
+	ptr := ""
+	if i := strings.LastIndexByte(best.ve.SchemaURL, '#'); i >= 0 {
+		ptr = best.ve.SchemaURL[i+1:]
+	}
+	switch best.ve.ErrorKind.(type) {
+	case *kind.FalseSchema:
+		msg = falseMessage(ptr, best.ve.InstanceLocation)
+	case *kind.Not:
+		msg = "value must not match the schema at " + ptr + "/not"
+	}
+	defer func() { verr.Message += conditionNote(ptr) }()
+	switch k := best.ve.ErrorKind.(type) {
+	case *kind.Enum:
+		msg = mustBeOneOf(k.Want)
+	case *kind.Const:
+		var wants []any
 		for _, l := range ls {
 			if c, ok := l.ve.ErrorKind.(*kind.Const); ok && l.ptr == best.ptr {
-				if w := fmt.Sprintf("%v", c.Want); !slices.Contains(wants, w) {
-					wants = append(wants, w)
+				if !slices.ContainsFunc(wants, func(w any) bool { eq, _ := equal(w, c.Want); return eq }) {
+					wants = append(wants, c.Want)
 				}
 			}
 		}
-		if len(wants) > 1 {
-			msg = "value must be one of " + quoteAll(wants)
-		}
+		msg = mustBeOneOf(wants)
 	}
 	return &ValidationError{Path: pointer(best.ve.InstanceLocation), Message: msg}
+}
+
+// foldWholeValueErrors makes leaves of the errors whose causes would
+// mislead when reported alone. contains fails for the array as a whole:
+// its causes are why each item did not match, and the deepest one ("at
+// /0: got number, want string") read as if item 0 had to match. A
+// propertyNames failure's causes are located in the key, a string of its
+// own, so they were reported at the object ("at /: does not match pattern
+// …") without naming the key; the key is named in the message.
+func foldWholeValueErrors(ve *jsonschema.ValidationError, schemaText bool) {
+	switch k := ve.ErrorKind.(type) {
+	case *kind.Contains, *kind.MinContains:
+		ve.Causes = nil
+		return
+	case *kind.PropertyNames:
+		if len(ve.Causes) > 0 {
+			inner := convertErr(&jsonschema.ValidationError{ErrorKind: &kind.Group{}, Causes: ve.Causes}, schemaText)
+			q, _ := json.Marshal(shortString(k.Property))
+			ve.ErrorKind, ve.Causes = wordedKind(fmt.Sprintf("property name %s: %s", q, inner.Message)), nil
+		}
+		return
+	}
+	for _, c := range ve.Causes {
+		foldWholeValueErrors(c, schemaText)
+	}
+}
+
+// wordedKind is an error kind of a message worded here.
+type wordedKind string
+
+func (k wordedKind) KeywordPath() []string { return nil }
+
+func (k wordedKind) LocalizedString(*message.Printer) string { return string(k) }
+
+// mergeTypeAlternatives replaces, in ve's tree, an anyOf or oneOf each of
+// whose branches failed only on its type by one type error wanting any of
+// them: {"anyOf": [{"type": "string"}, {"type": "null"}]} (Optional[str]
+// in pydantic) refusing 5 said "got number, want string", as if null were
+// not allowed.
+func mergeTypeAlternatives(ve *jsonschema.ValidationError) {
+	for _, c := range ve.Causes {
+		mergeTypeAlternatives(c)
+	}
+	switch ve.ErrorKind.(type) {
+	case *kind.AnyOf, *kind.OneOf:
+	default:
+		return
+	}
+	var merged *kind.Type
+	for _, c := range ve.Causes {
+		t := onlyType(c)
+		if t == nil || !slices.Equal(c.InstanceLocation, ve.InstanceLocation) {
+			return
+		}
+		if merged == nil {
+			merged = &kind.Type{Got: t.Got}
+		}
+		for _, w := range t.Want {
+			if !slices.Contains(merged.Want, w) {
+				merged.Want = append(merged.Want, w)
+			}
+		}
+	}
+	if merged != nil {
+		ve.ErrorKind, ve.Causes = merged, nil
+	}
+}
+
+// onlyType returns the type error ve is, alone or through errors of one
+// cause ($ref), or nil.
+func onlyType(ve *jsonschema.ValidationError) *kind.Type {
+	for len(ve.Causes) == 1 {
+		ve = ve.Causes[0]
+	}
+	if t, ok := ve.ErrorKind.(*kind.Type); ok && len(ve.Causes) == 0 {
+		return t
+	}
+	return nil
 }
 
 // chosenLeaves collects the innermost errors of ve, keeping, under a
@@ -412,12 +599,57 @@ func shortNames(names []string) []string {
 	return out
 }
 
-func quoteAll(ws []string) string {
-	q := make([]string, len(ws))
-	for i, w := range ws {
-		q[i] = "'" + w + "'"
+// formatMessage words a failed format without the value: the reason,
+// unless it quotes the value (a date's or an address's parse error does).
+func formatMessage(k *kind.Format) string {
+	msg := "is not valid " + k.Want + " (format)"
+	if k.Err == nil {
+		return msg
 	}
-	return strings.Join(q, ", ")
+	reason := k.Err.Error()
+	if s, ok := k.Got.(string); ok && s != "" && strings.Contains(reason, s) || len(reason) > 120 {
+		return msg
+	}
+	return msg + ": " + reason
+}
+
+// mustBeOneOf words an enum or const failure alike on both paths: each
+// value as JSON but strings in single quotes ('dark blue', not the
+// ambiguous [red dark blue]; the empty string as two quotes), each cut to about
+// 64 bytes, and the first ten of a longer list (an enum of 10 000 names
+// made a message of all of them).
+func mustBeOneOf(vals []any) string {
+	const n = 10
+	parts := make([]string, 0, min(len(vals), n+1))
+	for i, v := range vals {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("… %d more", len(vals)-n))
+			break
+		}
+		parts = append(parts, displayValue(v))
+	}
+	if len(parts) == 1 {
+		return "value must be " + parts[0]
+	}
+	return "value must be one of " + strings.Join(parts, ", ")
+}
+
+func displayValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		q := strconv.Quote(shortString(x))
+		q = strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`)
+		return "'" + strings.ReplaceAll(q, "'", `\'`) + "'"
+	case []any, map[string]any:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return "value"
+		}
+		return shortString(string(b))
+	}
+	return fmt.Sprint(v)
 }
 
 func pointer(tokens []string) string {
@@ -440,6 +672,7 @@ func describeCompileError(err error, loc string) string {
 	if errors.As(err, &sve) {
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
+			foldWholeValueErrors(ve, true)
 			var ls []leaf
 			collectLeaves(ve, &ls)
 			leaves := describeLeaves(ls)
@@ -455,7 +688,9 @@ func describeCompileError(err error, loc string) string {
 	if errors.As(err, &rxe) {
 		return fmt.Sprintf("pattern %q at %s is not a valid ECMA-262 regular expression: %v", rxe.Regex, strings.TrimPrefix(rxe.URL, loc+"#"), rxe.Err)
 	}
-	return strings.ReplaceAll(err.Error(), loc, "schema")
+	// A document beside the schema is named as its $ref was written.
+	msg := strings.ReplaceAll(err.Error(), loc, "schema")
+	return strings.ReplaceAll(msg, `"`+schemaBase, `"`)
 }
 
 // leaf is one innermost error of a schema's validation against the
@@ -622,11 +857,105 @@ func clampCounts(s any, depth int) {
 	}
 }
 
+// schemaBase is the base URI of every schema without an $id of its own.
+// It is hierarchical so that a relative $ref to another document
+// ("common.json") resolves to another URI (schemaBase+"common.json"),
+// which the loader refuses; against an opaque base such as a URN it
+// resolved to the schema itself.
+const schemaBase = "aios-schema:///"
+
 // refusingLoader refuses every external resource: a tool's schema must be
 // self-contained, and loading files or URLs on its behalf would let a
 // provider read the host's files.
 type refusingLoader struct{}
 
 func (refusingLoader) Load(u string) (any, error) {
+	if rel, ok := strings.CutPrefix(u, schemaBase); ok {
+		return nil, fmt.Errorf("external schema %q (a document beside the schema) refused: schemas must be self-contained (use $defs and local $ref)", rel)
+	}
 	return nil, fmt.Errorf("external schema %q refused: schemas must be self-contained (use $defs and local $ref)", u)
+}
+
+// falseMessage words a failure of the false schema at schema pointer ptr
+// (a URL fragment: "/unevaluatedProperties", "/properties/x") for the
+// value at inst: it names the member or item and the keyword that refused
+// it. The reference says only "false schema".
+func falseMessage(ptr string, inst []string) string {
+	kw, parent := lastKeyword(ptr)
+	last := ""
+	if len(inst) > 0 {
+		last = inst[len(inst)-1]
+	}
+	switch {
+	case kw == "unevaluatedProperties":
+		return fmt.Sprintf("property %q not allowed (unevaluatedProperties is false, and no properties, patternProperties or additionalProperties of the schema or of a subschema applied to the object declares it)", last)
+	case kw == "unevaluatedItems":
+		return fmt.Sprintf("item %s not allowed (unevaluatedItems is false, and no prefixItems, items or contains of the schema or of a subschema applied to the array covers it)", last)
+	case kw == "items" && !parent:
+		return itemsFalseMessage(last)
+	case kw == "properties":
+		return propertyFalseMessage(last)
+	case kw == "prefixItems" || kw == "items":
+		return fmt.Sprintf("item %s not allowed (its schema in %s is false)", last, kw)
+	case kw == "patternProperties":
+		return fmt.Sprintf("property %q not allowed (a patternProperties schema it matches is false)", last)
+	}
+	if ptr == "" {
+		ptr = "/"
+	}
+	return fmt.Sprintf("value not allowed here (the schema at %s is false)", ptr)
+}
+
+// lastKeyword returns the keyword of the last subschema on schema pointer
+// ptr, and whether it is a member of that keyword's map or array
+// (/properties/a: "properties", true; /items: "items", false).
+func lastKeyword(ptr string) (kw string, member bool) {
+	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i := 0; i < len(toks); i++ {
+		kw, member = toks[i], false
+		multi := slices.Contains(subschemaMapKeywords, kw) || kw == "allOf" || kw == "anyOf" || kw == "oneOf" || kw == "prefixItems"
+		if kw == "items" && i+1 < len(toks) && toks[i+1] != "" && strings.Trim(toks[i+1], "0123456789") == "" {
+			multi = true // draft-07 items array
+		}
+		if multi && i+1 < len(toks) {
+			member = true
+			i++
+		}
+	}
+	return kw, member
+}
+
+// conditionNote names, for a failure of a keyword under a then or an else
+// (schema pointer ptr), the if that applied it: "missing property 'y'"
+// alone does not say that y is required only because the value matched
+// the if. "" elsewhere.
+func conditionNote(ptr string) string {
+	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	note := ""
+	for i := 0; i < len(toks); i++ {
+		kw := toks[i]
+		if kw == "then" || kw == "else" {
+			at := "/" + strings.Join(toks[:i], "/")
+			verb := "matches"
+			if kw == "else" {
+				verb = "does not match"
+			}
+			note = fmt.Sprintf(" (by %s, as the value %s %s)", strings.TrimSuffix(at, "/")+"/"+kw, verb, strings.TrimSuffix(at, "/")+"/if")
+		}
+		multi := slices.Contains(subschemaMapKeywords, kw) || kw == "allOf" || kw == "anyOf" || kw == "oneOf" || kw == "prefixItems"
+		if multi {
+			i++
+		}
+	}
+	return note
+}
+
+// propertyFalseMessage and itemsFalseMessage word the false schema of
+// properties/name and of items (after prefixItems), on both paths.
+func propertyFalseMessage(name string) string {
+	return fmt.Sprintf("property %q not allowed (its schema in properties is false)", name)
+}
+
+func itemsFalseMessage(index string) string {
+	return fmt.Sprintf("item %s not allowed (items is false: the array takes at most %s items)", index, index)
 }
