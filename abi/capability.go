@@ -179,9 +179,10 @@ func (c Capability) String() string {
 
 // Covers reports whether holding c allows what req asks for: same kind, and
 // c's argument pattern matches req's argument. A pattern argument in req is
-// covered only when c's pattern covers every string req's could match; this
-// is checked conservatively (c is "*", or the two are equal, or req has no
-// wildcard and matches).
+// covered only when c's pattern covers every string req's could match
+// (ReadSpace(a*) covers ReadSpace(ab*) and ReadSpace(a?c), not
+// ReadSpace(*b)); this is checked conservatively (patternWithin: a few
+// inclusions are not seen, and are refused).
 func (c Capability) Covers(req Capability) bool {
 	if c.Kind != req.Kind {
 		return false
@@ -196,7 +197,12 @@ func (c Capability) Covers(req Capability) bool {
 		return true
 	}
 	if strings.ContainsAny(req.Arg, "*?") {
-		return false
+		// A pattern is covered when every name it matches c matches
+		// too: ReadSpace(a*) covers ReadSpace(ab*).
+		if c.Kind == CapNetwork && addressPattern(c.Arg) && !addressPattern(req.Arg) {
+			return false // req matches DNS names, c addresses only
+		}
+		return patternWithin(req.Arg, c.Arg)
 	}
 	if c.Kind == CapNetwork && addressPattern(c.Arg) && net.ParseIP(req.Arg) == nil {
 		// Network(10.0.0.*) grants addresses: a DNS name beginning with
@@ -245,6 +251,39 @@ func Glob(pattern, s string) bool {
 		p++
 	}
 	return p == len(pattern)
+}
+
+// patternWithin reports whether every string pattern p matches, pattern q
+// matches too. It reads p as a string in which q's '*' may stand for any
+// run of p's characters and wildcards, q's '?' for one character or '?'
+// of p, q's other characters for themselves: such a match exists only
+// when q matches whatever p's wildcards become (sound). A few inclusions
+// it does not see (a* within *?) are answered false, which refuses more,
+// never less. Glob's algorithm: the first occurrence of each run between
+// q's stars is the one to take.
+func patternWithin(p, q string) bool {
+	i, j := 0, 0 // in p, in q
+	star, mark := -1, 0
+	for i < len(p) {
+		switch {
+		case j < len(q) && q[j] != '*' && (q[j] == p[i] || q[j] == '?' && p[i] != '*'):
+			i++
+			j++
+		case j < len(q) && q[j] == '*':
+			star, mark = j, i
+			j++
+		case star >= 0:
+			j = star + 1
+			mark++
+			i = mark
+		default:
+			return false
+		}
+	}
+	for j < len(q) && q[j] == '*' {
+		j++
+	}
+	return j == len(q)
 }
 
 // Grants is a set of capabilities held by an agent or a provider.
