@@ -3,6 +3,7 @@ package abi
 import (
 	"fmt"
 	"net"
+	"slices"
 	"sort"
 	"strings"
 
@@ -286,6 +287,71 @@ func patternWithin(p, q string) bool {
 	return j == len(q)
 }
 
+// meetBudget bounds globMeet: steps of its recursion, patterns it returns.
+const (
+	meetSteps    = 4096
+	meetPatterns = 16
+)
+
+// globMeet returns patterns that together match exactly the strings both
+// p and q match (none when none does): CallTool(pdf-*) and
+// CallTool(*-extract) meet in pdf-*-extract and pdf-extract. ok is false
+// when that takes more than meetSteps steps or meetPatterns patterns.
+func globMeet(p, q string) (out []string, ok bool) {
+	steps := 0
+	var meet func(p, q string) []string
+	meet = func(p, q string) []string {
+		if steps++; steps > meetSteps {
+			return nil
+		}
+		switch {
+		case p == "" || q == "":
+			if strings.Trim(p+q, "*") == "" {
+				return []string{""}
+			}
+			return nil
+		case p[0] == '*' && q[0] == '*':
+			// A string both match is a run both stars can take
+			// followed by one that the rest of p and all of q, or
+			// all of p and the rest of q, match.
+			return prefixAll("*", append(meet(p[1:], q), meet(p, q[1:])...))
+		case p[0] == '*':
+			// p's star takes nothing, or the character q's first matches.
+			return append(meet(p[1:], q), prefixAll(q[:1], meet(p, q[1:]))...)
+		case q[0] == '*':
+			return append(meet(p, q[1:]), prefixAll(p[:1], meet(p[1:], q))...)
+		case p[0] == q[0] || q[0] == '?':
+			return prefixAll(p[:1], meet(p[1:], q[1:]))
+		case p[0] == '?':
+			return prefixAll(q[:1], meet(p[1:], q[1:]))
+		}
+		return nil
+	}
+	all := meet(p, q)
+	if steps > meetSteps {
+		return nil, false
+	}
+	for _, s := range all {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	if len(out) > meetPatterns {
+		return nil, false
+	}
+	return out, true
+}
+
+// prefixAll puts prefix before each of list ("*" before "*x" makes "*x").
+func prefixAll(prefix string, list []string) []string {
+	for i, s := range list {
+		if prefix != "*" || !strings.HasPrefix(s, "*") {
+			list[i] = prefix + s
+		}
+	}
+	return list
+}
+
 // Grants is a set of capabilities held by an agent or a provider.
 type Grants []Capability
 
@@ -333,7 +399,10 @@ func (g Grants) Strings() []string {
 }
 
 // Intersect returns grants held by both a and b: every capability of a that
-// b covers and every capability of b that a covers. The result never allows
+// b covers, every capability of b that a covers, and for two patterns of a
+// kind that overlap, neither covering the other, the patterns of what both
+// match (ReadSpace(a*) ∩ ReadSpace(*b) = ReadSpace(a*b); globMeet: one
+// that takes more than its budget is left out). The result never allows
 // anything that either side alone would refuse, which is what nested calls
 // need (no confused deputy).
 func Intersect(a, b Grants) Grants {
@@ -353,6 +422,30 @@ func Intersect(a, b Grants) Grants {
 	for _, c := range b {
 		if a.Allows(c) {
 			add(c)
+		}
+	}
+	// Two patterns that overlap, neither within the other
+	// (ReadSpace(a*) and ReadSpace(*b)): what both match. Each pattern
+	// kept is checked to be within both (Covers), so a step globMeet got
+	// wrong could only leave something out.
+	for _, c := range a {
+		if !c.HasArg || !strings.ContainsAny(c.Arg, "*?") || b.Allows(c) {
+			continue
+		}
+		for _, d := range b {
+			if d.Kind != c.Kind || !d.HasArg || !strings.ContainsAny(d.Arg, "*?") || a.Allows(d) {
+				continue
+			}
+			args, _ := globMeet(c.Arg, d.Arg)
+			for _, arg := range args {
+				if arg == "" {
+					continue
+				}
+				m := Capability{Kind: c.Kind, Arg: arg, HasArg: true}
+				if c.Covers(m) && d.Covers(m) {
+					add(m)
+				}
+			}
 		}
 	}
 	return out
