@@ -55,18 +55,19 @@ func (f *frame) allow(req abi.Capability) *abi.ToolError {
 			Data: map[string]any{"missing": req.String(), "caller": f.caller}}
 	}
 	if !f.entry.Provider.Grants.Allows(req) {
-		return providerDenied(f.entry.Provider, req)
+		return f.h.providerDenied(f.entry.Provider, req)
 	}
 	return nil
 }
 
 // providerDenied is the CapabilityDenied of a provider that does not hold
 // req, saying how to give it: declare the capability when the provider did
-// not ask for it; raise its trust level when its level's cap dropped it.
-func providerDenied(p *registry.ProviderRecord, req abi.Capability) *abi.ToolError {
+// not ask for it; add it to providers.<id>.grants when that list dropped
+// it; raise its trust level when its level's cap dropped it.
+func (h *Host) providerDenied(p *registry.ProviderRecord, req abi.Capability) *abi.ToolError {
 	msg := "provider " + p.Info.ID + " (trust " + p.Trust.String() + ") does not hold " + req.String() + "; grants: " + grantList(p.Grants)
 	if asked, err := abi.ParseGrants(p.Info.Capabilities); err == nil && asked.Allows(req) {
-		msg += ". It asked for it, but trust level " + p.Trust.String() + " does not allow it (trust.caps): " + trustHint
+		msg += ". It asked for it, but " + h.pol.whyDropped(p.Info.ID, p.Trust, []string{req.String()})
 	} else {
 		msg += ". It did not ask for it: declare it in the provider's capabilities"
 	}
@@ -224,7 +225,7 @@ func (f *frame) searchDenied(id string) *abi.ToolError {
 				}
 			}
 		}
-		te := providerDenied(p, req)
+		te := f.h.providerDenied(p, req)
 		msg += ": " + te.Message
 		data["trust"] = p.Trust.String()
 	case !holdsKind(f.grants, abi.CapReadSpace):

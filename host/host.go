@@ -214,7 +214,7 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 	if dropped := missing(requested, grants); len(dropped) > 0 {
 		h.log.Warn("provider capabilities reduced by trust policy",
 			"provider", reg.Provider.ID, "trust", trust.String(), "dropped", dropped,
-			"hint", "trust level "+trust.String()+" does not allow them (trust.caps): "+trustHint)
+			"hint", h.pol.whyDropped(reg.Provider.ID, trust, dropped))
 	}
 	for _, def := range reg.Tools {
 		if names, closed := undeclaredRequired(def.Parameters); len(names) > 0 {

@@ -492,7 +492,7 @@ func (h *Host) nestedDenied(caller string, te *abi.ToolError) *abi.ToolError {
 	if err != nil || rec == nil || rec.Grants.Allows(req) {
 		return te // its own caller lacks it, which the message says
 	}
-	why := providerDenied(rec, req)
+	why := h.providerDenied(rec, req)
 	return &abi.ToolError{Code: te.Code, Message: te.Message + "; " + why.Message, Data: te.Data}
 }
 
