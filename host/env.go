@@ -50,14 +50,60 @@ func (f *frame) allow(req abi.Capability) *abi.ToolError {
 		return f.endedError()
 	}
 	if !f.grants.Allows(req) {
-		return &abi.ToolError{Code: abi.CapabilityDenied, Message: "caller " + strconv.Quote(f.caller) + " lacks " + req.String() +
-			" (needed by " + f.entry.Provider.Info.ID + " while serving " + f.call.Tool + ")",
+		msg := "caller " + strconv.Quote(f.caller) + " lacks " + req.String() +
+			" (needed by " + f.entry.Provider.Info.ID + " while serving " + f.call.Tool + ")"
+		if why := f.whyLacks(req); why != "" {
+			msg += "; " + why
+			if par := f.parent.Load(); par != nil && par.entry.Provider.Grants.Allows(req) {
+				msg += " (a nested call holds only what every caller before it holds)"
+			}
+		}
+		return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg,
 			Data: map[string]any{"missing": req.String(), "caller": f.caller}}
 	}
 	if !f.entry.Provider.Grants.Allows(req) {
 		return f.h.providerDenied(f.entry.Provider, req)
 	}
 	return nil
+}
+
+// whyLacks says why nested call f's grants (what every caller on its way
+// holds) lack req: the provider making the call does not hold it (what to
+// do: providerDenied), or, when it does, who before it does not: the
+// agent that started the chain, or a provider the chain passed through.
+// "caller X lacks WriteSpace(x)" alone blamed a provider that holds it.
+// It returns "" for a top-level call.
+func (f *frame) whyLacks(req abi.Capability) string {
+	par := f.parent.Load()
+	if par == nil {
+		return ""
+	}
+	if rec := par.entry.Provider; !rec.Grants.Allows(req) {
+		return f.h.providerDenied(rec, req).Message
+	}
+	var who []string
+	for a := par; a != nil; {
+		up := a.parent.Load()
+		if up == nil {
+			// A top-level call's frame, unless it has ended (an
+			// abandoned call's ancestors may have): the chain is then
+			// cut, and the rest of it unknown. (A frame is marked
+			// ended before its parent is dropped.)
+			if !a.ended.Load() && !a.grants.Allows(req) {
+				who = append(who, "agent "+strconv.Quote(a.caller)+", which started the chain of calls, does not hold it (agents."+a.caller+".grants)")
+			}
+			break
+		}
+		if rec := up.entry.Provider; !rec.Grants.Allows(req) {
+			who = append(who, "provider "+rec.Info.ID+", through which the call came, does not hold it")
+		}
+		a = up
+	}
+	if len(who) == 0 {
+		return ""
+	}
+	slices.Reverse(who)
+	return strings.Join(who, "; ")
 }
 
 // providerDenied is the CapabilityDenied of a provider that does not hold
@@ -105,6 +151,7 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 	}
 	h := f.h
 	nf := &frame{h: h, caller: f.entry.Provider.Info.ID, grants: f.nestedGrants(), maxPerm: f.maxPerm, origin: f.origin}
+	nf.parent.Store(f)
 	// The audit log hashes the params and the result after the call, on
 	// its own goroutine. Other runtimes hand over values decoded for this
 	// host call and copy the result into their guest; Go code keeps its
