@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/space"
 )
@@ -114,11 +115,27 @@ func (h *Host) providerDenied(p *registry.ProviderRecord, req abi.Capability) *a
 	msg := "provider " + p.Info.ID + " (trust " + p.Trust.String() + ") does not hold " + req.String() + "; grants: " + grantList(p.Grants)
 	if asked, err := abi.ParseGrants(p.Info.Capabilities); err == nil && asked.Allows(req) {
 		msg += ". It asked for it, but " + h.pol.whyDropped(p.Info.ID, p.Trust, []string{req.String()})
+	} else if c, why := unmatchableAsk(asked, req.Kind); why != "" {
+		msg += ". It asked for " + c.String() + ", which grants nothing: " + why
 	} else {
 		msg += ". It did not ask for it: declare it in the provider's capabilities"
 	}
 	return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg,
 		Data: map[string]any{"missing": req.String(), "provider": p.Info.ID, "trust": p.Trust.String()}}
+}
+
+// unmatchableAsk returns the first capability of kind among asked whose
+// pattern can match no name (config.UnmatchableArg: a port in a Network
+// host, a capital in a space name) and why, or "".
+func unmatchableAsk(asked abi.Grants, kind string) (abi.Capability, string) {
+	for _, c := range asked {
+		if c.Kind == kind {
+			if why := config.UnmatchableArg(c); why != "" {
+				return c, why
+			}
+		}
+	}
+	return abi.Capability{}, ""
 }
 
 // trustHint says how a provider gets a higher trust level (docs/trust.md).

@@ -204,6 +204,14 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 	if err != nil {
 		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) asks for a bad capability: %v", reg.Provider.ID, meta.Source, err)
 	}
+	for _, c := range requested {
+		// Not refused (a provider's request is its author's, not the
+		// operator's), but it would grant nothing without a word.
+		if why := config.UnmatchableArg(c); why != "" {
+			h.log.Warn("provider asks for a capability that grants nothing", "provider", reg.Provider.ID, "source", meta.Source,
+				"capability", c.String(), "why", why)
+		}
+	}
 	trust, grants := h.pol.providerGrants(reg.Provider.ID, meta.Source, meta.Trust, requested)
 	if bound := h.pol.trustNotApplied(reg.Provider.ID, meta.Source); bound != "" {
 		h.log.Warn("provider's configured trust level not applied: it is bound to another source",
