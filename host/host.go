@@ -225,6 +225,15 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 			"hint", h.pol.whyDropped(reg.Provider.ID, trust, dropped))
 	}
 	for _, def := range reg.Tools {
+		for _, r := range def.CapabilityRequired {
+			if c, err := abi.ParseCapability(r); err == nil {
+				if why := config.UnmatchableArg(c); why != "" {
+					h.log.Warn("tool requires a capability no grant names but a wildcard", "provider", reg.Provider.ID, "tool", def.Name,
+						"source", meta.Source, "capability", c.String(), "why", why,
+						"hint", "only callers holding a pattern such as "+c.Kind+"(*) may call it: fix its capability_required")
+				}
+			}
+		}
 		if names, closed := undeclaredRequired(def.Parameters); len(names) > 0 {
 			consequence := "a call must send them although the schema does not describe them"
 			if closed {

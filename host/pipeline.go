@@ -476,6 +476,12 @@ func checkCaps(caller string, grants abi.Grants, e *registry.Entry, nested bool)
 	} else if c, miss := grants.Missing(e.Caps); miss {
 		req = c
 		what = "lacks " + c.String() + ", which tool " + e.Def.Name + " requires"
+		if why := config.UnmatchableArg(c); why != "" {
+			// The tool's fault, not the caller's: no grant of the
+			// config can name it (ReadSpace(Docs)), only a wildcard.
+			what += " (its capability_required names what no grant names but a wildcard such as " + c.Kind + "(*): " + why +
+				"; the tool's author should fix it)"
+		}
 	} else {
 		return nil
 	}
