@@ -107,6 +107,29 @@ func (f *frame) whyLacks(req abi.Capability) string {
 	return strings.Join(who, "; ")
 }
 
+// holdsNone names who on the way to nested call f holds no grant of kind
+// (the agent that started the chain, the providers it came through),
+// when its grants hold none: the message's "caller" is the provider
+// making the call, which may hold some. "" for a top-level call.
+func (f *frame) holdsNone(kind string) string {
+	var who []string
+	for a := f.parent.Load(); a != nil; {
+		if rec := a.entry.Provider; !holdsKind(rec.Grants, kind) {
+			who = append(who, "provider "+rec.Info.ID+" holds none")
+		}
+		up := a.parent.Load()
+		if up == nil {
+			if !a.ended.Load() && !holdsKind(a.grants, kind) { // see whyLacks
+				who = append(who, "agent "+strconv.Quote(a.caller)+", which started the chain of calls, holds none (agents."+a.caller+".grants)")
+			}
+			break
+		}
+		a = up
+	}
+	slices.Reverse(who)
+	return strings.Join(who, "; ")
+}
+
 // providerDenied is the CapabilityDenied of a provider that does not hold
 // req, saying how to give it: declare the capability when the provider did
 // not ask for it; add it to providers.<id>.grants when that list dropped
@@ -296,6 +319,9 @@ func (f *frame) searchDenied(id string) *abi.ToolError {
 		msg += ": the caller holds no ReadSpace grant"
 		if f.call.Depth > 0 {
 			msg += " (a nested call holds only what both its caller and its provider hold)"
+		}
+		if who := f.holdsNone(abi.CapReadSpace); who != "" {
+			msg += "; " + who
 		}
 	default:
 		msg += ": the caller may read " + readSpaces(f.grants) + ", the provider " + readSpaces(p.Grants) + "; name a space both may read"
