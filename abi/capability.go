@@ -287,21 +287,27 @@ func patternWithin(p, q string) bool {
 	return j == len(q)
 }
 
-// meetBudget bounds globMeet: steps of its recursion, patterns it returns.
+// The bounds of globMeet: steps of its recursion for one pair of patterns,
+// patterns it returns, and steps for all the pairs of one Intersect (a
+// provider asking for a thousand patterns built to take the most steps
+// each made one intersection take half a second).
 const (
 	meetSteps    = 4096
 	meetPatterns = 16
+	meetBudget   = 1 << 16
 )
 
 // globMeet returns patterns that together match exactly the strings both
 // p and q match (none when none does): CallTool(pdf-*) and
 // CallTool(*-extract) meet in pdf-*-extract and pdf-extract. ok is false
-// when that takes more than meetSteps steps or meetPatterns patterns.
-func globMeet(p, q string) (out []string, ok bool) {
-	steps := 0
+// when that takes more than meetSteps steps (or the *budget left, which
+// it spends) or meetPatterns patterns.
+func globMeet(p, q string, budget *int) (out []string, ok bool) {
+	steps, most := 0, min(meetSteps, *budget)
+	defer func() { *budget -= steps }()
 	var meet func(p, q string) []string
 	meet = func(p, q string) []string {
-		if steps++; steps > meetSteps {
+		if steps++; steps > most {
 			return nil
 		}
 		switch {
@@ -328,7 +334,7 @@ func globMeet(p, q string) (out []string, ok bool) {
 		return nil
 	}
 	all := meet(p, q)
-	if steps > meetSteps {
+	if steps > most {
 		return nil, false
 	}
 	for _, s := range all {
@@ -424,6 +430,7 @@ func Intersect(a, b Grants) Grants {
 			add(c)
 		}
 	}
+	budget := meetBudget
 	// Two patterns that overlap, neither within the other
 	// (ReadSpace(a*) and ReadSpace(*b)): what both match. Each pattern
 	// kept is checked to be within both (Covers), so a step globMeet got
@@ -436,7 +443,10 @@ func Intersect(a, b Grants) Grants {
 			if d.Kind != c.Kind || !d.HasArg || !strings.ContainsAny(d.Arg, "*?") || a.Allows(d) {
 				continue
 			}
-			args, _ := globMeet(c.Arg, d.Arg)
+			if budget <= 0 {
+				break
+			}
+			args, _ := globMeet(c.Arg, d.Arg, &budget)
 			for _, arg := range args {
 				if arg == "" {
 					continue

@@ -1,6 +1,9 @@
 package abi
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // TestProbeGlobMeetExact: the patterns globMeet gives for two patterns
 // match exactly the strings both match (every pair of patterns up to 4
@@ -20,7 +23,8 @@ func TestProbeGlobMeetExact(t *testing.T) {
 	for i, p := range pats {
 		for k := i; k < len(pats); k++ {
 			q := pats[k]
-			meet, ok := globMeet(p, q)
+			budget := meetBudget
+			meet, ok := globMeet(p, q, &budget)
 			if !ok {
 				t.Fatalf("globMeet(%q, %q) over its budget", p, q)
 			}
@@ -48,8 +52,29 @@ func TestProbeGlobMeetExact(t *testing.T) {
 	}
 	// A pair past the budget is left out: it allows nothing.
 	long := "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a"
-	if _, ok := globMeet(long, "*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b"); ok {
+	budget := meetBudget
+	if _, ok := globMeet(long, "*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b*b", &budget); ok {
 		t.Fatal("globMeet of two long star patterns stayed within its budget")
+	}
+	// A thousand such patterns against ten: one Intersect spends at most
+	// meetBudget steps on overlaps in all (half a second before), and
+	// still keeps what one side covers.
+	var many, ten []string
+	for i := range 1000 {
+		many = append(many, "ReadSpace(*a*a*a*a*a*a*a*a*a*a"+strconv.Itoa(i)+")")
+	}
+	for i := range 10 {
+		ten = append(ten, "ReadSpace(*b*b*b*b*b*b*b*b"+strconv.Itoa(i)+")")
+	}
+	ten = append(ten, "ReadSpace(*)")
+	g = Intersect(mustGrants(t, many...), mustGrants(t, ten...))
+	for _, s := range many {
+		if !g.Allows(MustCapability(s)) {
+			t.Fatalf("Intersect lost %s, which ReadSpace(*) covers", s)
+		}
+	}
+	if g.Allows(MustCapability("ReadSpace(bbbbbbbb1)")) {
+		t.Fatal("Intersect allows ReadSpace(bbbbbbbb1), which no pattern of the thousand matches")
 	}
 }
 
