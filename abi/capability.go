@@ -3,6 +3,7 @@ package abi
 import (
 	"fmt"
 	"net"
+	"slices"
 	"sort"
 	"strings"
 
@@ -179,9 +180,10 @@ func (c Capability) String() string {
 
 // Covers reports whether holding c allows what req asks for: same kind, and
 // c's argument pattern matches req's argument. A pattern argument in req is
-// covered only when c's pattern covers every string req's could match; this
-// is checked conservatively (c is "*", or the two are equal, or req has no
-// wildcard and matches).
+// covered only when c's pattern covers every string req's could match
+// (ReadSpace(a*) covers ReadSpace(ab*) and ReadSpace(a?c), not
+// ReadSpace(*b)); this is checked conservatively (patternWithin: a few
+// inclusions are not seen, and are refused).
 func (c Capability) Covers(req Capability) bool {
 	if c.Kind != req.Kind {
 		return false
@@ -196,7 +198,12 @@ func (c Capability) Covers(req Capability) bool {
 		return true
 	}
 	if strings.ContainsAny(req.Arg, "*?") {
-		return false
+		// A pattern is covered when every name it matches c matches
+		// too: ReadSpace(a*) covers ReadSpace(ab*).
+		if c.Kind == CapNetwork && addressPattern(c.Arg) && !addressPattern(req.Arg) {
+			return false // req matches DNS names, c addresses only
+		}
+		return patternWithin(req.Arg, c.Arg)
 	}
 	if c.Kind == CapNetwork && addressPattern(c.Arg) && net.ParseIP(req.Arg) == nil {
 		// Network(10.0.0.*) grants addresses: a DNS name beginning with
@@ -247,6 +254,110 @@ func Glob(pattern, s string) bool {
 	return p == len(pattern)
 }
 
+// patternWithin reports whether every string pattern p matches, pattern q
+// matches too. It reads p as a string in which q's '*' may stand for any
+// run of p's characters and wildcards, q's '?' for one character or '?'
+// of p, q's other characters for themselves: such a match exists only
+// when q matches whatever p's wildcards become (sound). A few inclusions
+// it does not see (a* within *?) are answered false, which refuses more,
+// never less. Glob's algorithm: the first occurrence of each run between
+// q's stars is the one to take.
+func patternWithin(p, q string) bool {
+	i, j := 0, 0 // in p, in q
+	star, mark := -1, 0
+	for i < len(p) {
+		switch {
+		case j < len(q) && q[j] != '*' && (q[j] == p[i] || q[j] == '?' && p[i] != '*'):
+			i++
+			j++
+		case j < len(q) && q[j] == '*':
+			star, mark = j, i
+			j++
+		case star >= 0:
+			j = star + 1
+			mark++
+			i = mark
+		default:
+			return false
+		}
+	}
+	for j < len(q) && q[j] == '*' {
+		j++
+	}
+	return j == len(q)
+}
+
+// The bounds of globMeet: steps of its recursion for one pair of patterns,
+// patterns it returns, and steps for all the pairs of one Intersect (a
+// provider asking for a thousand patterns built to take the most steps
+// each made one intersection take half a second).
+const (
+	meetSteps    = 4096
+	meetPatterns = 16
+	meetBudget   = 1 << 16
+)
+
+// globMeet returns patterns that together match exactly the strings both
+// p and q match (none when none does): CallTool(pdf-*) and
+// CallTool(*-extract) meet in pdf-*-extract and pdf-extract. ok is false
+// when that takes more than meetSteps steps (or the *budget left, which
+// it spends) or meetPatterns patterns.
+func globMeet(p, q string, budget *int) (out []string, ok bool) {
+	steps, most := 0, min(meetSteps, *budget)
+	defer func() { *budget -= steps }()
+	var meet func(p, q string) []string
+	meet = func(p, q string) []string {
+		if steps++; steps > most {
+			return nil
+		}
+		switch {
+		case p == "" || q == "":
+			if strings.Trim(p+q, "*") == "" {
+				return []string{""}
+			}
+			return nil
+		case p[0] == '*' && q[0] == '*':
+			// A string both match is a run both stars can take
+			// followed by one that the rest of p and all of q, or
+			// all of p and the rest of q, match.
+			return prefixAll("*", append(meet(p[1:], q), meet(p, q[1:])...))
+		case p[0] == '*':
+			// p's star takes nothing, or the character q's first matches.
+			return append(meet(p[1:], q), prefixAll(q[:1], meet(p, q[1:]))...)
+		case q[0] == '*':
+			return append(meet(p, q[1:]), prefixAll(p[:1], meet(p[1:], q))...)
+		case p[0] == q[0] || q[0] == '?':
+			return prefixAll(p[:1], meet(p[1:], q[1:]))
+		case p[0] == '?':
+			return prefixAll(q[:1], meet(p[1:], q[1:]))
+		}
+		return nil
+	}
+	all := meet(p, q)
+	if steps > most {
+		return nil, false
+	}
+	for _, s := range all {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	if len(out) > meetPatterns {
+		return nil, false
+	}
+	return out, true
+}
+
+// prefixAll puts prefix before each of list ("*" before "*x" makes "*x").
+func prefixAll(prefix string, list []string) []string {
+	for i, s := range list {
+		if prefix != "*" || !strings.HasPrefix(s, "*") {
+			list[i] = prefix + s
+		}
+	}
+	return list
+}
+
 // Grants is a set of capabilities held by an agent or a provider.
 type Grants []Capability
 
@@ -294,7 +405,10 @@ func (g Grants) Strings() []string {
 }
 
 // Intersect returns grants held by both a and b: every capability of a that
-// b covers and every capability of b that a covers. The result never allows
+// b covers, every capability of b that a covers, and for two patterns of a
+// kind that overlap, neither covering the other, the patterns of what both
+// match (ReadSpace(a*) ∩ ReadSpace(*b) = ReadSpace(a*b); globMeet: one
+// that takes more than its budget is left out). The result never allows
 // anything that either side alone would refuse, which is what nested calls
 // need (no confused deputy).
 func Intersect(a, b Grants) Grants {
@@ -314,6 +428,34 @@ func Intersect(a, b Grants) Grants {
 	for _, c := range b {
 		if a.Allows(c) {
 			add(c)
+		}
+	}
+	budget := meetBudget
+	// Two patterns that overlap, neither within the other
+	// (ReadSpace(a*) and ReadSpace(*b)): what both match. Each pattern
+	// kept is checked to be within both (Covers), so a step globMeet got
+	// wrong could only leave something out.
+	for _, c := range a {
+		if !c.HasArg || !strings.ContainsAny(c.Arg, "*?") || b.Allows(c) {
+			continue
+		}
+		for _, d := range b {
+			if d.Kind != c.Kind || !d.HasArg || !strings.ContainsAny(d.Arg, "*?") || a.Allows(d) {
+				continue
+			}
+			if budget <= 0 {
+				break
+			}
+			args, _ := globMeet(c.Arg, d.Arg, &budget)
+			for _, arg := range args {
+				if arg == "" {
+					continue
+				}
+				m := Capability{Kind: c.Kind, Arg: arg, HasArg: true}
+				if c.Covers(m) && d.Covers(m) {
+					add(m)
+				}
+			}
 		}
 	}
 	return out

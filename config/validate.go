@@ -392,18 +392,19 @@ func (v *validator) caps(path string, caps []string) {
 			v.bad(path+"["+strconv.Itoa(i)+"]", err.Error())
 			continue
 		}
-		if msg := unmatchableArg(c); msg != "" {
+		if msg := UnmatchableArg(c); msg != "" {
 			v.bad(path+"["+strconv.Itoa(i)+"]", fmt.Sprintf("capability %q: %s, so it grants nothing", strings.TrimSpace(s), msg))
 		}
 	}
 }
 
-// unmatchableArg says why c's pattern can match no tool name (CallTool),
+// UnmatchableArg says why c's pattern can match no tool name (CallTool),
 // space name (ReadSpace, WriteSpace) or host (Network): a character neither a name nor a
 // wildcard can be, such as a version (CallTool(echo@^1): grants name
 // tools, not versions), a capital in a space name or a look-alike letter.
-// "" when it can match.
-func unmatchableArg(c abi.Capability) string {
+// "" when it can match. The host asks it of a provider's requests too
+// (they are warned of, not refused).
+func UnmatchableArg(c abi.Capability) string {
 	var valid func(name string) bool // the name rule of what the pattern names
 	var what, rule string
 	switch c.Kind {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/space"
 )
@@ -50,28 +51,114 @@ func (f *frame) allow(req abi.Capability) *abi.ToolError {
 		return f.endedError()
 	}
 	if !f.grants.Allows(req) {
-		return &abi.ToolError{Code: abi.CapabilityDenied, Message: "caller " + strconv.Quote(f.caller) + " lacks " + req.String() +
-			" (needed by " + f.entry.Provider.Info.ID + " while serving " + f.call.Tool + ")",
+		msg := "caller " + strconv.Quote(f.caller) + " lacks " + req.String() +
+			" (needed by " + f.entry.Provider.Info.ID + " while serving " + f.call.Tool + ")"
+		if why := f.whyLacks(req); why != "" {
+			msg += "; " + why
+			if par := f.parent.Load(); par != nil && par.entry.Provider.Grants.Allows(req) {
+				msg += " (a nested call holds only what every caller before it holds)"
+			}
+		}
+		return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg,
 			Data: map[string]any{"missing": req.String(), "caller": f.caller}}
 	}
 	if !f.entry.Provider.Grants.Allows(req) {
-		return providerDenied(f.entry.Provider, req)
+		return f.h.providerDenied(f.entry.Provider, req)
 	}
 	return nil
 }
 
+// whyLacks says why nested call f's grants (what every caller on its way
+// holds) lack req: the provider making the call does not hold it (what to
+// do: providerDenied), or, when it does, who before it does not: the
+// agent that started the chain, or a provider the chain passed through.
+// "caller X lacks WriteSpace(x)" alone blamed a provider that holds it.
+// It returns "" for a top-level call.
+func (f *frame) whyLacks(req abi.Capability) string {
+	par := f.parent.Load()
+	if par == nil {
+		return ""
+	}
+	if rec := par.entry.Provider; !rec.Grants.Allows(req) {
+		return f.h.providerDenied(rec, req).Message
+	}
+	var who []string
+	for a := par; a != nil; {
+		up := a.parent.Load()
+		if up == nil {
+			// A top-level call's frame, unless it has ended (an
+			// abandoned call's ancestors may have): the chain is then
+			// cut, and the rest of it unknown. (A frame is marked
+			// ended before its parent is dropped.)
+			if !a.ended.Load() && !a.grants.Allows(req) {
+				who = append(who, "agent "+strconv.Quote(a.caller)+", which started the chain of calls, does not hold it (agents."+a.caller+".grants)")
+			}
+			break
+		}
+		if rec := up.entry.Provider; !rec.Grants.Allows(req) {
+			who = append(who, "provider "+rec.Info.ID+", through which the call came, does not hold it")
+		}
+		a = up
+	}
+	if len(who) == 0 {
+		return ""
+	}
+	slices.Reverse(who)
+	return strings.Join(who, "; ")
+}
+
+// holdsNone names who on the way to nested call f holds no grant of kind
+// (the agent that started the chain, the providers it came through),
+// when its grants hold none: the message's "caller" is the provider
+// making the call, which may hold some. "" for a top-level call.
+func (f *frame) holdsNone(kind string) string {
+	var who []string
+	for a := f.parent.Load(); a != nil; {
+		if rec := a.entry.Provider; !holdsKind(rec.Grants, kind) {
+			who = append(who, "provider "+rec.Info.ID+" holds none")
+		}
+		up := a.parent.Load()
+		if up == nil {
+			if !a.ended.Load() && !holdsKind(a.grants, kind) { // see whyLacks
+				who = append(who, "agent "+strconv.Quote(a.caller)+", which started the chain of calls, holds none (agents."+a.caller+".grants)")
+			}
+			break
+		}
+		a = up
+	}
+	slices.Reverse(who)
+	return strings.Join(who, "; ")
+}
+
 // providerDenied is the CapabilityDenied of a provider that does not hold
 // req, saying how to give it: declare the capability when the provider did
-// not ask for it; raise its trust level when its level's cap dropped it.
-func providerDenied(p *registry.ProviderRecord, req abi.Capability) *abi.ToolError {
+// not ask for it; add it to providers.<id>.grants when that list dropped
+// it; raise its trust level when its level's cap dropped it.
+func (h *Host) providerDenied(p *registry.ProviderRecord, req abi.Capability) *abi.ToolError {
 	msg := "provider " + p.Info.ID + " (trust " + p.Trust.String() + ") does not hold " + req.String() + "; grants: " + grantList(p.Grants)
 	if asked, err := abi.ParseGrants(p.Info.Capabilities); err == nil && asked.Allows(req) {
-		msg += ". It asked for it, but trust level " + p.Trust.String() + " does not allow it (trust.caps): " + trustHint
+		msg += ". It asked for it, but " + h.pol.whyDropped(p.Info.ID, p.Trust, []string{req.String()})
+	} else if c, why := unmatchableAsk(asked, req.Kind); why != "" {
+		msg += ". It asked for " + c.String() + ", which grants nothing: " + why
 	} else {
 		msg += ". It did not ask for it: declare it in the provider's capabilities"
 	}
 	return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg,
 		Data: map[string]any{"missing": req.String(), "provider": p.Info.ID, "trust": p.Trust.String()}}
+}
+
+// unmatchableAsk returns the first capability of kind among asked whose
+// pattern can match no name (config.UnmatchableArg: a port in a Network
+// host, a capital in a space name) and why, or "".
+func unmatchableAsk(asked abi.Grants, kind string) (abi.Capability, string) {
+	for _, c := range asked {
+		if c.Kind == kind {
+			if why := config.UnmatchableArg(c); why != "" {
+				return c, why
+			}
+		}
+	}
+	return abi.Capability{}, ""
 }
 
 // trustHint says how a provider gets a higher trust level (docs/trust.md).
@@ -104,6 +191,7 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 	}
 	h := f.h
 	nf := &frame{h: h, caller: f.entry.Provider.Info.ID, grants: f.nestedGrants(), maxPerm: f.maxPerm, origin: f.origin}
+	nf.parent.Store(f)
 	// The audit log hashes the params and the result after the call, on
 	// its own goroutine. Other runtimes hand over values decoded for this
 	// host call and copy the result into their guest; Go code keeps its
@@ -224,13 +312,16 @@ func (f *frame) searchDenied(id string) *abi.ToolError {
 				}
 			}
 		}
-		te := providerDenied(p, req)
+		te := f.h.providerDenied(p, req)
 		msg += ": " + te.Message
 		data["trust"] = p.Trust.String()
 	case !holdsKind(f.grants, abi.CapReadSpace):
 		msg += ": the caller holds no ReadSpace grant"
 		if f.call.Depth > 0 {
 			msg += " (a nested call holds only what both its caller and its provider hold)"
+		}
+		if who := f.holdsNone(abi.CapReadSpace); who != "" {
+			msg += "; " + who
 		}
 	default:
 		msg += ": the caller may read " + readSpaces(f.grants) + ", the provider " + readSpaces(p.Grants) + "; name a space both may read"

@@ -204,6 +204,14 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 	if err != nil {
 		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) asks for a bad capability: %v", reg.Provider.ID, meta.Source, err)
 	}
+	for _, c := range requested {
+		// Not refused (a provider's request is its author's, not the
+		// operator's), but it would grant nothing without a word.
+		if why := config.UnmatchableArg(c); why != "" {
+			h.log.Warn("provider asks for a capability that grants nothing", "provider", reg.Provider.ID, "source", meta.Source,
+				"capability", c.String(), "why", why)
+		}
+	}
 	trust, grants := h.pol.providerGrants(reg.Provider.ID, meta.Source, meta.Trust, requested)
 	if bound := h.pol.trustNotApplied(reg.Provider.ID, meta.Source); bound != "" {
 		h.log.Warn("provider's configured trust level not applied: it is bound to another source",
@@ -214,9 +222,18 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 	if dropped := missing(requested, grants); len(dropped) > 0 {
 		h.log.Warn("provider capabilities reduced by trust policy",
 			"provider", reg.Provider.ID, "trust", trust.String(), "dropped", dropped,
-			"hint", "trust level "+trust.String()+" does not allow them (trust.caps): "+trustHint)
+			"hint", h.pol.whyDropped(reg.Provider.ID, trust, dropped))
 	}
 	for _, def := range reg.Tools {
+		for _, r := range def.CapabilityRequired {
+			if c, err := abi.ParseCapability(r); err == nil {
+				if why := config.UnmatchableArg(c); why != "" {
+					h.log.Warn("tool requires a capability no grant names but a wildcard", "provider", reg.Provider.ID, "tool", def.Name,
+						"source", meta.Source, "capability", c.String(), "why", why,
+						"hint", "only callers holding a pattern such as "+c.Kind+"(*) may call it: fix its capability_required")
+				}
+			}
+		}
 		if names, closed := undeclaredRequired(def.Parameters); len(names) > 0 {
 			consequence := "a call must send them although the schema does not describe them"
 			if closed {

@@ -56,6 +56,10 @@ type frame struct {
 	// inherited by nested calls; nil for calls from within the process.
 	origin *Origin
 	idBuf  [32]byte // the bytes of the call id (see callIDs.frameID)
+	// parent is the frame of the call that made this nested one (nil at
+	// top level and once the call has ended): a refusal names who on
+	// the way lacked what this call's grants lack.
+	parent atomic.Pointer[frame]
 }
 
 // Origin says who, behind the agent, asked for a call: a server that maps
@@ -231,7 +235,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	// parent's deadline), not a client that gives its own depth.
 	if terr = checkCaps(f.caller, f.grants, entry, !parentDeadline.IsZero()); terr != nil {
 		if !parentDeadline.IsZero() {
-			terr = h.nestedDenied(f.caller, terr)
+			terr = h.nestedDenied(f, terr)
 		}
 		goto done
 	}
@@ -344,6 +348,9 @@ done:
 		h.notify(*obs, st)
 	}
 	f.ended.Store(true)
+	if f.parent.Load() != nil {
+		f.parent.Store(nil) // a frame kept after its call keeps no other
+	}
 	f.ctx.release()
 	if terr != nil {
 		return nil, info, terr
@@ -469,6 +476,12 @@ func checkCaps(caller string, grants abi.Grants, e *registry.Entry, nested bool)
 	} else if c, miss := grants.Missing(e.Caps); miss {
 		req = c
 		what = "lacks " + c.String() + ", which tool " + e.Def.Name + " requires"
+		if why := config.UnmatchableArg(c); why != "" {
+			// The tool's fault, not the caller's: no grant of the
+			// config can name it (ReadSpace(Docs)), only a wildcard.
+			what += " (its capability_required names what no grant names but a wildcard such as " + c.Kind + "(*): " + why +
+				"; the tool's author should fix it)"
+		}
 	} else {
 		return nil
 	}
@@ -479,21 +492,21 @@ func checkCaps(caller string, grants abi.Grants, e *registry.Entry, nested bool)
 	return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg, Data: map[string]any{"missing": req.String(), "caller": caller}}
 }
 
-// nestedDenied adds to a nested call's CapabilityDenied why the calling
-// provider does not hold the capability when that is the reason (it did
-// not ask for it, or its trust level dropped it) and what to do: "caller
+// nestedDenied adds to the CapabilityDenied of nested call f why its
+// grants lack the capability and what to do (f.whyLacks): "caller
 // local.relay lacks CallTool(x)" alone did not say that the fix is in the
-// provider's own capabilities.
-func (h *Host) nestedDenied(caller string, te *abi.ToolError) *abi.ToolError {
+// provider's own capabilities, nor that the agent behind it lacked it.
+func (h *Host) nestedDenied(f *frame, te *abi.ToolError) *abi.ToolError {
 	data, _ := te.Data.(map[string]any)
 	missing, _ := data["missing"].(string)
 	req, err := abi.ParseCapability(missing)
-	rec := h.reg.Provider(caller)
-	if err != nil || rec == nil || rec.Grants.Allows(req) {
-		return te // its own caller lacks it, which the message says
+	if err != nil {
+		return te
 	}
-	why := providerDenied(rec, req)
-	return &abi.ToolError{Code: te.Code, Message: te.Message + "; " + why.Message, Data: te.Data}
+	if why := f.whyLacks(req); why != "" {
+		return &abi.ToolError{Code: te.Code, Message: te.Message + "; " + why, Data: te.Data}
+	}
+	return te
 }
 
 // permissionNames are the permission levels by config.PermissionRank.

@@ -228,6 +228,37 @@ func (p *policy) providerGrants(id, source string, trust abi.TrustLevel, request
 	return trust, g
 }
 
+// whyDropped says which setting keeps the capabilities dropped (asked for
+// by provider id, at level trust) from it: providers.<id>.grants for those
+// its trust level's caps allow but that list does not, trust.caps for the
+// others. A provider narrowed by its grants was told to raise its trust
+// level, which changes nothing.
+func (p *policy) whyDropped(id string, trust abi.TrustLevel, dropped []string) string {
+	var byGrants, byTrust []string
+	ov := p.overrides[id]
+	for _, s := range dropped {
+		c, err := abi.ParseCapability(s)
+		if err == nil && ov.hasGrants && !ov.grants.Allows(c) && p.trustCap(trust).Allows(c) {
+			byGrants = append(byGrants, s)
+		} else {
+			byTrust = append(byTrust, s)
+		}
+	}
+	var why []string
+	if len(byGrants) > 0 {
+		why = append(why, "providers."+id+".grants in the config does not include "+strings.Join(byGrants, ", ")+
+			" (it narrows what the provider holds): add it there, or remove that list")
+	}
+	if len(byTrust) > 0 {
+		what := "it"
+		if len(dropped) > 1 {
+			what = strings.Join(byTrust, ", ")
+		}
+		why = append(why, "trust level "+trust.String()+" does not allow "+what+" (trust.caps): "+trustHint)
+	}
+	return strings.Join(why, "; ")
+}
+
 // trustNotApplied returns the providers.<id>.source that kept the
 // configured trust level from a provider of id loaded from source, or ""
 // when the level applies (or none is set).
