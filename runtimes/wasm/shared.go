@@ -26,8 +26,9 @@ import (
 // 50 compilations.
 
 // instrumentedDir is the cache folder of instrumented modules, named for
-// the rewrite's version (v2: tables are capped).
-const instrumentedDir = "aios-instrumented-v2"
+// the rewrite's version (v2: tables are capped; v3: checks at the entry
+// of functions that call functions of the module).
+const instrumentedDir = "aios-instrumented-v3"
 
 type rtKey struct {
 	pages   uint32

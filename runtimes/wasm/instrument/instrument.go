@@ -15,21 +15,26 @@
 //
 // Instead the loader rewrites the module once at load time: it appends a
 // mutable i32 global $tick (exported as "aios_tick") and a host import
-// aios.tick () -> i32, and inserts at the top of every loop body
+// aios.tick () -> i32, and inserts at the top of every loop body, and at
+// the entry of every function that may call a function of the module
+// (directly, through a table or a reference, or as a tail call),
 //
 //	global.get $tick  i32.const 1  i32.sub  global.set $tick
 //	global.get $tick  i32.const 0  i32.le_s
 //	if  call $aios.tick  global.set $tick  end
 //
-// A loop iteration costs a decrement and a branch; every 65536 iterations
-// the guest calls into Go, which keeps a looping guest preemptible (Go's
-// stop-the-world phases cannot interrupt native code that never returns to
-// Go: without this a runaway loop would stall the garbage collector and so
-// the whole host). To stop a guest, the watchdog sets $tick to 0; at its next
-// loop header the guest calls aios.tick, which sees the call was
-// interrupted and traps, and the call reports Timeout. Straight-line code
-// cannot run long without a loop, and unbounded recursion ends in wazero's
-// stack limit.
+// A loop iteration or such a call costs a decrement and a branch; every
+// 65536 of them the guest calls into Go, which keeps a looping guest
+// preemptible (Go's stop-the-world phases cannot interrupt native code that
+// never returns to Go: without this a runaway loop would stall the garbage
+// collector and so the whole host). To stop a guest, the watchdog sets
+// $tick to 0; at its next loop header or call the guest calls aios.tick,
+// which sees the call was interrupted and traps, and the call reports
+// Timeout. Code that runs long either loops or calls functions of the
+// module without end: straight-line code cannot, and a recursion without a
+// loop, even one never deeper than a few frames (f calling f twice, n deep,
+// makes 2^n calls), passes a function entry each time. Leaf functions and
+// those that call imports only are left as they are.
 //
 // Adding an import shifts the index of every function defined by the
 // module, so calls, ref.func, exports, the start function, element segments
@@ -660,14 +665,23 @@ func instrumentCode(payload []byte, pl *plan) ([]byte, error) {
 }
 
 // instrumentBody copies one function body, inserting check after every loop
-// header and renumbering function indices. A body that names the new
-// global (which did not exist before) is refused: it could reset $tick.
+// header and renumbering function indices. A body that may call a function
+// of the module (call or return_call of a defined function, call_indirect,
+// call_ref and their tail forms) also gets check at its entry: a recursion
+// without a loop (f calling f twice, n deep, is 2^n calls; a tail call
+// loops without a frame) passes no loop header and would otherwise never
+// be stopped. A body that calls imports only cannot recurse (the host's
+// functions do not call back into a guest that is not inside aios_alloc,
+// which may not call them). A body that names the new global (which did
+// not exist before) is refused: it could reset $tick.
 func instrumentBody(b, check, out []byte, pl *plan) ([]byte, error) {
 	r := &wreader{b: b}
 	for n := r.u32(); n > 0 && r.err == nil; n-- { // locals
 		r.u32()
 		r.valType()
 	}
+	entry := len(out) + r.off // where the instructions start in out
+	calls := false
 	mark := 0
 	for r.off < len(b) && r.err == nil {
 		op := r.byte()
@@ -679,8 +693,13 @@ func instrumentBody(b, check, out []byte, pl *plan) ([]byte, error) {
 			mark = r.off
 		case op == 0x10 || op == 0x12 || op == 0xd2: // call, return_call, ref.func
 			out = append(out, b[mark:r.off]...)
-			out = appendLEB(out, uint64(pl.fn(r.u32())))
+			idx := r.u32()
+			calls = calls || (op != 0xd2 && idx >= pl.nImportFuncs)
+			out = appendLEB(out, uint64(pl.fn(idx)))
 			mark = r.off
+		case op == 0x11 || op == 0x13 || op == 0x14 || op == 0x15: // call_indirect, return_call_indirect, call_ref, return_call_ref
+			calls = true
+			r.operands(op)
 		case op == 0x23 || op == 0x24: // global.get, global.set
 			if uint64(r.u32()) >= pl.tickGlobal {
 				r.fail("global index out of range")
@@ -692,7 +711,13 @@ func instrumentBody(b, check, out []byte, pl *plan) ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	return append(out, b[mark:]...), nil
+	out = append(out, b[mark:]...)
+	if calls {
+		out = append(out, check...) // room
+		copy(out[entry+len(check):], out[entry:len(out)-len(check)])
+		copy(out[entry:], check)
+	}
+	return out, nil
 }
 
 // operands skips the immediates of the instruction op (already read).
