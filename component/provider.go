@@ -301,7 +301,7 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 				break
 			}
 		}
-		if errors.Is(ierr, instrument.ErrTableLimit) {
+		if errors.Is(ierr, instrument.ErrTableLimit) || errors.Is(ierr, instrument.ErrReservedExport) {
 			return nil, fmt.Errorf("component %s: %w", name, ierr)
 		}
 		if ierr == nil {

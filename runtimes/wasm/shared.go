@@ -84,7 +84,7 @@ func (l *Loader) module(ctx context.Context, name string, bin []byte, pages uint
 		return sm, nil
 	}
 	ib, ierr := l.instrumented(sum, bin)
-	if errors.Is(ierr, instr.ErrTableLimit) {
+	if errors.Is(ierr, instr.ErrTableLimit) || errors.Is(ierr, instr.ErrReservedExport) {
 		return nil, fmt.Errorf("%s: %w", name, ierr)
 	}
 	if l.noInstrument {

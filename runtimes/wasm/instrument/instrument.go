@@ -83,6 +83,12 @@ const MaxTableElements = 1 << 20
 // unrewritten would not bound it either).
 var ErrTableLimit = errors.New("table above the element limit")
 
+// ErrReservedExport is wrapped by Module's error for a module that
+// exports TickExport itself: its rewrite would export the name twice and
+// not compile, and run unrewritten a guest would choose wazero's checks,
+// which are at loop headers only. The caller refuses it.
+var ErrReservedExport = errors.New("export name reserved by the host")
+
 type wreader struct {
 	b   []byte
 	off int
@@ -571,7 +577,11 @@ func rewriteExports(payload []byte, pl *plan) ([]byte, error) {
 	out := appendLEB(nil, uint64(n)+1)
 	for i := uint32(0); i < n && r.err == nil; i++ {
 		start := r.off
-		r.skip(int(r.u32()))
+		nlen := int(r.u32())
+		r.skip(nlen)
+		if r.err == nil && string(payload[r.off-nlen:r.off]) == TickExport {
+			return nil, fmt.Errorf("%w: the module exports %q, a name the host reserves for the export its instrumentation adds (the $tick global that lets it stop the guest); rename it", ErrReservedExport, TickExport)
+		}
 		kind := r.byte()
 		out = append(out, payload[start:r.off]...)
 		idx := r.u32()
