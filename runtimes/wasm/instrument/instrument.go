@@ -737,7 +737,7 @@ func (r *wreader) operands(op byte) {
 		r.blockType()
 	case op == 0x0c || op == 0x0d || op == 0x14 || op == 0x15 ||
 		op == 0x10 || op == 0x12 || op == 0xd2 ||
-		op == 0x07 || op == 0x08 || op == 0x09 || op == 0x18 || op == 0xd4 || op == 0xd6 ||
+		op == 0x07 || op == 0x08 || op == 0x09 || op == 0x18 || op == 0xd5 || op == 0xd6 || // ... br_on_null, br_on_non_null
 		(op >= 0x20 && op <= 0x26):
 		r.u32()
 	case op == 0x0e: // br_table
@@ -780,7 +780,7 @@ func (r *wreader) operands(op byte) {
 	case op == 0xd0:
 		r.heapType()
 	case op <= 0x01 || op == 0x05 || op == 0x0a || op == 0x0b || op == 0x0f || op == 0x19 || op == 0x1a || op == 0x1b ||
-		(op >= 0x45 && op <= 0xc4) || op == 0xd1 || op == 0xd3 || op == 0xd5:
+		(op >= 0x45 && op <= 0xc4) || op == 0xd1 || op == 0xd3 || op == 0xd4: // ... ref.is_null, ref.eq, ref.as_non_null
 	case op == 0xfc:
 		switch sub := r.u32(); {
 		case sub <= 7:
