@@ -211,7 +211,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 			l.release(sm)
 		}
 	}()
-	if err := checkABI(name, sm.cm); err != nil {
+	if err := checkABI(name, sm.cm, bin); err != nil {
 		return nil, err
 	}
 	p := &Provider{
