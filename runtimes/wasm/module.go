@@ -3,9 +3,11 @@ package wasm
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
@@ -247,4 +249,62 @@ func nonFuncImports(bin []byte) []nonFuncImport {
 		return out
 	}
 	return nil
+}
+
+// checkMemoryMin refuses a module whose memory starts above the memory
+// limit of the provider loaded from src (pages), naming the keys that
+// raise it: wazero called such a module "invalid WebAssembly module"
+// ("section memory: min 5000 pages (312 Mi) over limit of 4096 pages"),
+// though it is valid and the limit is the host's. Both engines use it.
+func checkMemoryMin(name string, bin []byte, pages uint32, src abi.Source) error {
+	min, ok := memoryMin(bin)
+	if !ok || min <= uint64(pages) {
+		return nil
+	}
+	key := src.ProviderID
+	if key == "" {
+		key = strings.TrimSuffix(filepath.Base(src.Path), filepath.Ext(src.Path))
+	}
+	size := func(p uint64) string { return fmt.Sprintf("%g MiB", float64(p)/16) }
+	return fmt.Errorf("%s: its memory starts at %d pages (%s), above the memory limit of %d pages (%s) for it: raise runtimes.wasm.providers.%s.memory_limit_pages (for it alone) or runtimes.wasm.memory_limit_pages, at most 65536 (4 GiB)",
+		name, min, size(min), pages, size(uint64(pages)), key)
+}
+
+// memoryMin returns the minimum, in pages, of the memory the core module
+// bin defines (its memory section's first), and whether it has one.
+func memoryMin(bin []byte) (uint64, bool) {
+	off := 8
+	leb := func() (uint64, bool) {
+		var v uint64
+		for shift := 0; shift < 64; shift += 7 {
+			if off >= len(bin) {
+				return 0, false
+			}
+			c := bin[off]
+			off++
+			v |= uint64(c&0x7f) << shift
+			if c&0x80 == 0 {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	for off < len(bin) {
+		id := bin[off]
+		off++
+		size, ok := leb()
+		if !ok || size > uint64(len(bin)-off) {
+			return 0, false
+		}
+		if id != 5 {
+			off += int(size)
+			continue
+		}
+		if n, ok := leb(); !ok || n == 0 || off >= len(bin) {
+			return 0, false
+		}
+		off++ // limits flags
+		return leb()
+	}
+	return 0, false
 }

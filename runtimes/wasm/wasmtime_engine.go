@@ -351,6 +351,9 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 		return nil, err
 	}
 	pages, poolSize := l.cfg.limitsFor(src)
+	if err := checkMemoryMin(name, bin, pages, src); err != nil {
+		return nil, err
+	}
 	logger := src.Logger
 	if logger == nil {
 		logger = l.logger.With("runtime", abi.RuntimeWASM, "engine", EngineWasmtime, "file", src.Path)
