@@ -3,6 +3,7 @@ package wasm
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,5 +86,28 @@ func TestProbeRecursionWithoutLoopInterrupted(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestProbeRecursionInStartFunctionStopped: the same recursion in a start
+// function (no instance yet, only the load's context, which aios.tick
+// reads) ends the load at runtimes.wasm.load_timeout, naming it; before
+// the checks at function entries it held the load for minutes.
+func TestProbeRecursionInStartFunctionStopped(t *testing.T) {
+	src := strings.Replace(treeWAT("org.test.treestart", 34, false), `(func (export "aios_alloc")`,
+		`(func $st (call $f (i32.const 34))) (start $st) (func (export "aios_alloc")`, 1)
+	for engine, l := range probeLoaders(t, Config{LoadTimeout: 300 * time.Millisecond}, nil) {
+		t.Run(engine, func(t *testing.T) {
+			start := time.Now()
+			p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, src)})
+			took := time.Since(start)
+			if err == nil {
+				p.Close()
+				t.Fatalf("loaded after %v", took)
+			}
+			if took > 5*time.Second || !strings.Contains(err.Error(), "load_timeout") {
+				t.Fatalf("load failed after %v with %v; want it stopped at the 300ms load_timeout, naming it", took, err)
+			}
+		})
 	}
 }
