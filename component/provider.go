@@ -301,7 +301,7 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 				break
 			}
 		}
-		if errors.Is(ierr, instrument.ErrTableLimit) {
+		if errors.Is(ierr, instrument.ErrTableLimit) || errors.Is(ierr, instrument.ErrReservedExport) {
 			return nil, fmt.Errorf("component %s: %w", name, ierr)
 		}
 		if ierr == nil {
@@ -328,14 +328,19 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	features := api.CoreFeaturesV2 | experimental.CoreFeaturesExtendedConst | experimental.CoreFeaturesTailCall
 	cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(!p.instrumented).WithMemoryLimitPages(opts.MemoryLimitPages).WithCoreFeatures(features)
 	// A damaged entry of the compile cache is removed (and compiled
-	// again), not read by the compiler process or run.
-	wasm.CheckCache(opts.CacheDir, opts.Logger)
+	// again), not read by the compiler process or run; one that cannot
+	// be removed keeps this load off the cache.
+	cacheDir := opts.CacheDir
+	if err := wasm.CheckCache(cacheDir, opts.Logger); err != nil {
+		opts.Logger.Warn("component: the compile cache cannot be used; compiled without it", "cache", cacheDir, "reason", err)
+		cacheDir = ""
+	}
 	for k, mod := range mods {
 		if mod == nil {
 			continue
 		}
 		err := precompile.Check(ctx, fmt.Sprintf("component %s: core module of instance %d", name, k), mod, precompile.Options{
-			CacheDir: opts.CacheDir, CloseOnContextDone: !p.instrumented, Features: features, Timeout: opts.CompileTimeout,
+			CacheDir: cacheDir, CloseOnContextDone: !p.instrumented, Features: features, Timeout: opts.CompileTimeout,
 			Source: pl.modules[pl.coreInsts[k].module],
 		})
 		if ce := (*precompile.CompileError)(nil); errors.As(err, &ce) {
@@ -345,16 +350,19 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 			return nil, err
 		}
 	}
-	if opts.CacheDir != "" {
+	if cacheDir != "" {
 		var cache wazero.CompilationCache
-		wasm.CheckCache(opts.CacheDir, opts.Logger) // and new ones sealed below
-		endCompile := sealed.BeginWazero(opts.CacheDir)
-		if cache, err = wazero.NewCompilationCacheWithDir(opts.CacheDir); err == nil {
+		endCompile := func() {}
+		if err = wasm.CheckCache(cacheDir, opts.Logger); err == nil { // and new ones sealed below
+			endCompile = sealed.BeginWazero(cacheDir)
+			cache, err = wazero.NewCompilationCacheWithDir(cacheDir)
+		}
+		if err == nil {
 			if err = p.compileAll(ctx, name, cfg.WithCompilationCache(cache), mods); err == nil {
-				sealed.SealWazero(opts.CacheDir)
+				sealed.SealWazero(cacheDir)
 				endCompile()
 				// Bounded while the host runs, not only at its start.
-				wasm.NoteCompiled(opts.CacheDir, opts.Logger)
+				wasm.NoteCompiled(cacheDir, opts.Logger)
 			}
 		}
 		endCompile()
@@ -364,7 +372,7 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 			if err2 := p.compileAll(ctx, name, cfg, mods); err2 != nil {
 				return nil, err2
 			}
-			opts.Logger.Warn("component: the compile cache cannot be used; compiled without it", "cache", opts.CacheDir, "reason", err)
+			opts.Logger.Warn("component: the compile cache cannot be used; compiled without it", "cache", cacheDir, "reason", err)
 		}
 	} else if err = p.compileAll(ctx, name, cfg, mods); err != nil {
 		return nil, err

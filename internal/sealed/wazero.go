@@ -66,18 +66,47 @@ func wazeroEntries(dir string, fn func(path string, fi os.FileInfo)) {
 	}
 }
 
-// CheckWazero removes from the wazero file cache in dir every entry that
-// is not sealed for its name (damaged, cut, moved from another name, or
-// written before entries were sealed and not sealed since) or is not a
-// regular file (a FIFO, a link), so that wazero
-// compiles the module again instead of running it, and returns the paths
-// removed. Entries this process checked or sealed and unchanged since are
-// not read again. An entry with no seal may be one a compilation in
-// progress (BeginWazero) wrote and has not sealed yet: CheckWazero waits
-// for the compilations in progress on dir to end before removing it.
-func CheckWazero(dir string) (removed []string) {
+// CheckWazero is CheckWazeroReport's list of the entries removed.
+func CheckWazero(dir string) (removed []string) { return CheckWazeroReport(dir).Removed }
+
+// WazeroCheck is what CheckWazeroReport did.
+type WazeroCheck struct {
+	// Removed lists the entries removed.
+	Removed []string
+	// Stuck lists the entries that had to go but could not be removed (a
+	// cache folder the host may not write): wazero would read them (run
+	// damaged code, open a FIFO), so the caller must not compile through
+	// the cache while any stays. Err says why the first could not go.
+	Stuck []string
+	Err   error
+}
+
+// CheckWazeroReport removes from the wazero file cache in dir every entry
+// that is not sealed for its name (damaged, cut, moved from another name,
+// or written before entries were sealed and not sealed since) or is not a
+// regular file (a FIFO, a link), so that wazero compiles the module again
+// instead of running it, and reports the paths removed and those it could
+// not remove. Entries this process checked or sealed and unchanged since
+// are not read again. An entry with no seal may be one a compilation in
+// progress (BeginWazero) wrote and has not sealed yet: it waits for the
+// compilations in progress on dir to end before removing it.
+func CheckWazeroReport(dir string) (res WazeroCheck) {
 	if dir == "" {
-		return nil
+		return res
+	}
+	drop := func(p string) {
+		switch err := os.Remove(p); {
+		case err == nil:
+			forget(p)
+			res.Removed = append(res.Removed, p)
+		case os.IsNotExist(err): // gone meanwhile (pruned)
+			forget(p)
+		default:
+			res.Stuck = append(res.Stuck, p)
+			if res.Err == nil {
+				res.Err = err
+			}
+		}
 	}
 	// One check of dir at a time: two first loads would otherwise both
 	// read every entry; the second finds them checked.
@@ -102,10 +131,7 @@ func CheckWazero(dir string) (removed []string) {
 		if !fi.Mode().IsRegular() {
 			// wazero makes only files: a FIFO would hold its open(2)
 			// (and the load) forever, a link may lead anywhere.
-			if os.Remove(p) == nil {
-				forget(p)
-				removed = append(removed, p)
-			}
+			drop(p)
 			return
 		}
 		id := idOf(fi)
@@ -123,9 +149,8 @@ func CheckWazero(dir string) (removed []string) {
 				// No seal at all: damaged or cut, or just written by a
 				// compilation in progress that has not sealed it yet.
 				unsealed = append(unsealed, p)
-			} else if os.Remove(p) == nil {
-				forget(p)
-				removed = append(removed, p)
+			} else {
+				drop(p)
 			}
 			return
 		}
@@ -134,7 +159,7 @@ func CheckWazero(dir string) (removed []string) {
 		wazeroSeen.Unlock()
 	})
 	if len(unsealed) == 0 {
-		return removed
+		return res
 	}
 	// The compilations in progress on dir (this process's and, where
 	// the file system has flock, other processes') seal what they wrote
@@ -155,12 +180,9 @@ func CheckWazero(dir string) (removed []string) {
 				continue
 			}
 		}
-		if os.Remove(p) == nil {
-			forget(p)
-			removed = append(removed, p)
-		}
+		drop(p)
 	}
-	return removed
+	return res
 }
 
 // wazeroWait bounds how long CheckWazero waits for the compilations in

@@ -633,19 +633,29 @@ func manyTablesWAT(n int, extra string) string { return tablesWAT(n, 1, 1048576,
 
 // TestTablesBoundedInAll: the bound is on the module's tables together
 // (100 tables of a million elements each took 800 MB), also when the
-// module runs without the rest of the rewrite (it exports aios_tick, which
-// the rewrite adds, so it falls back to wazero's checks) and when its
-// instrumented cache entry is damaged.
+// module runs without the rest of the rewrite (the loader's rewrite
+// switched off, as for a module it cannot read; a module exporting
+// aios_tick, which used to fall back so, is refused now:
+// TestProbeGuestExportingTickRefused) and when its instrumented cache
+// entry is damaged.
 func TestTablesBoundedInAll(t *testing.T) {
 	dir := t.TempDir()
 	l := newTestLoader(t, Config{CacheDir: dir}, nil)
 	for name, src := range map[string]string{
 		"100 tables":     manyTablesWAT(100, ""),
-		"not rewritable": manyTablesWAT(1, `(func (export "aios_tick"))`),
+		"not rewritable": manyTablesWAT(1, ""),
 		"two big tables": manyTablesWAT(2, ""),
 	} {
 		t.Run(name, func(t *testing.T) {
-			p := load(t, l, buildWAT(t, src))
+			ll := l
+			if name == "not rewritable" {
+				ll = newTestLoader(t, Config{CacheDir: dir}, nil)
+				ll.noInstrument = true
+			}
+			p := load(t, ll, buildWAT(t, src))
+			if p.instrumented == ll.noInstrument {
+				t.Fatalf("instrumented = %v", p.instrumented)
+			}
 			v, err := call(p, newFakeEnv(p, 2), "grow", map[string]any{}, 30*time.Second)
 			if err != nil || v.(map[string]any)["refused"] != true {
 				t.Fatalf("grow = %v, %v; want a table.grow refused", v, err)

@@ -2,6 +2,7 @@ package wasm
 
 import (
 	"cmp"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -173,12 +174,23 @@ var wazeroVersion = func() string {
 // not sealed (internal/sealed.CheckWazero: damaged, cut, or unsealed),
 // saying so at Warn, so that wazero compiles their modules again instead
 // of running damaged code; call it before compiling through the cache,
-// and sealed.SealWazero after. For the component runtime's cache.
-func CheckCache(dir string, log *slog.Logger) { checkCache(dir, log) }
+// and sealed.SealWazero after. For the component runtime's cache. An
+// error says such an entry could not be removed (a folder the host may
+// not write): wazero would read it, so do not compile through the cache.
+func CheckCache(dir string, log *slog.Logger) error { return checkCache(dir, log) }
 
-func checkCache(dir string, log *slog.Logger) {
-	if removed := sealed.CheckWazero(dir); len(removed) > 0 && log != nil {
+func checkCache(dir string, log *slog.Logger) error {
+	res := sealed.CheckWazeroReport(dir)
+	if removed := res.Removed; len(removed) > 0 && log != nil {
 		log.Warn("wasm: compile cache entries that were damaged (or not sealed) removed; their modules are compiled again",
 			"cache", dir, "removed", len(removed), "first", filepath.Base(removed[0]))
 	}
+	if n := len(res.Stuck); n > 0 {
+		what := "a compile cache entry that is damaged (or not sealed, or not a file) cannot be removed"
+		if n > 1 {
+			what = fmt.Sprintf("%d compile cache entries that are damaged (or not sealed, or not files) cannot be removed; the first", n)
+		}
+		return fmt.Errorf("%s: %v; wazero would read it, so the cache is not used (remove the entries of the folder, or make it writable)", what, res.Err)
+	}
+	return nil
 }

@@ -73,7 +73,7 @@ func TestInputAllocFailureAsWazero(t *testing.T) {
 	}{
 		{"returns 0", `(return (i32.const 0))`, abi.ProviderCrashed, "t: the guest trapped: aios_alloc(200042) returned 0 (the guest is out of memory)"},
 		{"outside memory", `(return (i32.const 131000))`, abi.ProviderCrashed, "t: the guest trapped: aios_alloc(200042) returned [131000, 331042), outside the guest's 131072-byte memory"},
-		{"traps", `unreachable`, abi.ProviderCrashed, "t: the guest trapped: wasm error: unreachable"},
+		{"traps", `unreachable`, abi.ProviderCrashed, "t: the guest trapped: aios_alloc(200042): wasm error: unreachable"},
 		{"loops", `(loop $l (br $l))`, abi.Timeout, "t ran past its deadline; the guest was interrupted"},
 	} {
 		for _, e := range edgeEngines {

@@ -185,7 +185,7 @@ func allocOutsideCall(ctx context.Context, mod api.Module, n uint32) (uint32, er
 	f := mod.ExportedFunction(exportAlloc)
 	res, err := f.Call(context.WithValue(ctx, allocKey{}, true), uint64(n))
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("aios_alloc(%d): %w", n, err)
 	}
 	ptr := uint32(res[0])
 	if ptr == 0 || uint64(ptr)+uint64(n) > uint64(mod.Memory().Size()) {

@@ -183,7 +183,9 @@ func (inst *instance) alloc(n uint32) (uint32, error) {
 	err := inst.fAlloc.CallWithStack(inst.ctx, st[:])
 	inst.allocating = false
 	if err != nil {
-		return 0, err
+		// Named: "delivering the answer: wasm error: unreachable" did
+		// not say the guest's allocator trapped.
+		return 0, fmt.Errorf("aios_alloc(%d): %w", n, err)
 	}
 	ptr := uint32(st[0])
 	if ptr == 0 {

@@ -196,6 +196,9 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 		return nil, err
 	}
 	pages, poolSize := l.cfg.limitsFor(src)
+	if err := checkMemoryMin(name, bin, pages, src); err != nil {
+		return nil, err
+	}
 	logger := src.Logger
 	if logger == nil {
 		logger = l.logger.With("runtime", abi.RuntimeWASM, "file", src.Path)
@@ -211,7 +214,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 			l.release(sm)
 		}
 	}()
-	if err := checkABI(name, sm.cm); err != nil {
+	if err := checkABI(name, sm.cm, bin); err != nil {
 		return nil, err
 	}
 	p := &Provider{

@@ -26,8 +26,9 @@ import (
 // 50 compilations.
 
 // instrumentedDir is the cache folder of instrumented modules, named for
-// the rewrite's version (v2: tables are capped).
-const instrumentedDir = "aios-instrumented-v2"
+// the rewrite's version (v2: tables are capped; v3: checks at the entry
+// of functions that call functions of the module).
+const instrumentedDir = "aios-instrumented-v3"
 
 type rtKey struct {
 	pages   uint32
@@ -83,7 +84,7 @@ func (l *Loader) module(ctx context.Context, name string, bin []byte, pages uint
 		return sm, nil
 	}
 	ib, ierr := l.instrumented(sum, bin)
-	if errors.Is(ierr, instr.ErrTableLimit) {
+	if errors.Is(ierr, instr.ErrTableLimit) || errors.Is(ierr, instr.ErrReservedExport) {
 		return nil, fmt.Errorf("%s: %w", name, ierr)
 	}
 	if l.noInstrument {
@@ -183,7 +184,9 @@ func (l *Loader) compileLocked(ctx context.Context, sum [32]byte, code []byte, k
 	}
 	cached := !k.nocache && l.cacheDir != ""
 	if cached {
-		checkCache(l.cacheDir, l.logger)
+		if err := checkCache(l.cacheDir, l.logger); err != nil {
+			return nil, err // compile compiles without the cache
+		}
 		// Until its entries are sealed, another loader's check (or
 		// another host's) must not take them for damaged ones.
 		defer sealed.BeginWazero(l.cacheDir)()
@@ -228,8 +231,8 @@ func (l *Loader) precompile(ctx context.Context, name string, code, src []byte, 
 		dir = ""
 	}
 	l.mu.Unlock()
-	if dir != "" {
-		checkCache(dir, l.logger) // before the compiler process reads an entry
+	if dir != "" && checkCache(dir, l.logger) != nil { // before the compiler process reads an entry
+		dir = "" // an entry that must go stays: compile said so, or will
 	}
 	return precompile.Check(ctx, name, code, precompile.Options{
 		CacheDir: dir, CloseOnContextDone: checks, Timeout: l.cfg.CompileTimeout,

@@ -351,6 +351,9 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 		return nil, err
 	}
 	pages, poolSize := l.cfg.limitsFor(src)
+	if err := checkMemoryMin(name, bin, pages, src); err != nil {
+		return nil, err
+	}
 	logger := src.Logger
 	if logger == nil {
 		logger = l.logger.With("runtime", abi.RuntimeWASM, "engine", EngineWasmtime, "file", src.Path)
@@ -560,7 +563,7 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 		inst.allocating = false
 	}
 	if err != nil {
-		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: %s", op, len(buf), wtTrapText(err)))
+		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: aios_alloc(%d): %s", op, len(buf), len(buf), wtTrapText(err)))
 	}
 	rptr := uint32(res)
 	mem := callerMem(c, inst)
@@ -733,7 +736,12 @@ func (inst *wtInstance) alloc(n uint32) (uint32, error) {
 	res, err := wtCall(inst.store, inst, inst.fAlloc, 1, int32(n))
 	inst.allocating = false
 	if err != nil {
-		return 0, err
+		var we *wt.Error
+		if isInterrupt(err) || (errors.As(err, &we) && func() bool { _, ok := we.ExitStatus(); return ok }()) {
+			return 0, err
+		}
+		// Named, as on wazero (instance.alloc).
+		return 0, fmt.Errorf("aios_alloc(%d): %s", n, wtTrapText(err))
 	}
 	ptr := uint32(res)
 	if ptr == 0 {

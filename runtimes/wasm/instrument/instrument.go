@@ -15,21 +15,26 @@
 //
 // Instead the loader rewrites the module once at load time: it appends a
 // mutable i32 global $tick (exported as "aios_tick") and a host import
-// aios.tick () -> i32, and inserts at the top of every loop body
+// aios.tick () -> i32, and inserts at the top of every loop body, and at
+// the entry of every function that may call a function of the module
+// (directly, through a table or a reference, or as a tail call),
 //
 //	global.get $tick  i32.const 1  i32.sub  global.set $tick
 //	global.get $tick  i32.const 0  i32.le_s
 //	if  call $aios.tick  global.set $tick  end
 //
-// A loop iteration costs a decrement and a branch; every 65536 iterations
-// the guest calls into Go, which keeps a looping guest preemptible (Go's
-// stop-the-world phases cannot interrupt native code that never returns to
-// Go: without this a runaway loop would stall the garbage collector and so
-// the whole host). To stop a guest, the watchdog sets $tick to 0; at its next
-// loop header the guest calls aios.tick, which sees the call was
-// interrupted and traps, and the call reports Timeout. Straight-line code
-// cannot run long without a loop, and unbounded recursion ends in wazero's
-// stack limit.
+// A loop iteration or such a call costs a decrement and a branch; every
+// 65536 of them the guest calls into Go, which keeps a looping guest
+// preemptible (Go's stop-the-world phases cannot interrupt native code that
+// never returns to Go: without this a runaway loop would stall the garbage
+// collector and so the whole host). To stop a guest, the watchdog sets
+// $tick to 0; at its next loop header or call the guest calls aios.tick,
+// which sees the call was interrupted and traps, and the call reports
+// Timeout. Code that runs long either loops or calls functions of the
+// module without end: straight-line code cannot, and a recursion without a
+// loop, even one never deeper than a few frames (f calling f twice, n deep,
+// makes 2^n calls), passes a function entry each time. Leaf functions and
+// those that call imports only are left as they are.
 //
 // Adding an import shifts the index of every function defined by the
 // module, so calls, ref.func, exports, the start function, element segments
@@ -77,6 +82,12 @@ const MaxTableElements = 1 << 20
 // starts above MaxTableElements: the caller refuses it (running it
 // unrewritten would not bound it either).
 var ErrTableLimit = errors.New("table above the element limit")
+
+// ErrReservedExport is wrapped by Module's error for a module that
+// exports TickExport itself: its rewrite would export the name twice and
+// not compile, and run unrewritten a guest would choose wazero's checks,
+// which are at loop headers only. The caller refuses it.
+var ErrReservedExport = errors.New("export name reserved by the host")
 
 type wreader struct {
 	b   []byte
@@ -566,7 +577,11 @@ func rewriteExports(payload []byte, pl *plan) ([]byte, error) {
 	out := appendLEB(nil, uint64(n)+1)
 	for i := uint32(0); i < n && r.err == nil; i++ {
 		start := r.off
-		r.skip(int(r.u32()))
+		nlen := int(r.u32())
+		r.skip(nlen)
+		if r.err == nil && string(payload[r.off-nlen:r.off]) == TickExport {
+			return nil, fmt.Errorf("%w: the module exports %q, a name the host reserves for the export its instrumentation adds (the $tick global that lets it stop the guest); rename it", ErrReservedExport, TickExport)
+		}
 		kind := r.byte()
 		out = append(out, payload[start:r.off]...)
 		idx := r.u32()
@@ -660,14 +675,23 @@ func instrumentCode(payload []byte, pl *plan) ([]byte, error) {
 }
 
 // instrumentBody copies one function body, inserting check after every loop
-// header and renumbering function indices. A body that names the new
-// global (which did not exist before) is refused: it could reset $tick.
+// header and renumbering function indices. A body that may call a function
+// of the module (call or return_call of a defined function, call_indirect,
+// call_ref and their tail forms) also gets check at its entry: a recursion
+// without a loop (f calling f twice, n deep, is 2^n calls; a tail call
+// loops without a frame) passes no loop header and would otherwise never
+// be stopped. A body that calls imports only cannot recurse (the host's
+// functions do not call back into a guest that is not inside aios_alloc,
+// which may not call them). A body that names the new global (which did
+// not exist before) is refused: it could reset $tick.
 func instrumentBody(b, check, out []byte, pl *plan) ([]byte, error) {
 	r := &wreader{b: b}
 	for n := r.u32(); n > 0 && r.err == nil; n-- { // locals
 		r.u32()
 		r.valType()
 	}
+	entry := len(out) + r.off // where the instructions start in out
+	calls := false
 	mark := 0
 	for r.off < len(b) && r.err == nil {
 		op := r.byte()
@@ -679,8 +703,13 @@ func instrumentBody(b, check, out []byte, pl *plan) ([]byte, error) {
 			mark = r.off
 		case op == 0x10 || op == 0x12 || op == 0xd2: // call, return_call, ref.func
 			out = append(out, b[mark:r.off]...)
-			out = appendLEB(out, uint64(pl.fn(r.u32())))
+			idx := r.u32()
+			calls = calls || (op != 0xd2 && idx >= pl.nImportFuncs)
+			out = appendLEB(out, uint64(pl.fn(idx)))
 			mark = r.off
+		case op == 0x11 || op == 0x13 || op == 0x14 || op == 0x15: // call_indirect, return_call_indirect, call_ref, return_call_ref
+			calls = true
+			r.operands(op)
 		case op == 0x23 || op == 0x24: // global.get, global.set
 			if uint64(r.u32()) >= pl.tickGlobal {
 				r.fail("global index out of range")
@@ -692,7 +721,13 @@ func instrumentBody(b, check, out []byte, pl *plan) ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	return append(out, b[mark:]...), nil
+	out = append(out, b[mark:]...)
+	if calls {
+		out = append(out, check...) // room
+		copy(out[entry+len(check):], out[entry:len(out)-len(check)])
+		copy(out[entry:], check)
+	}
+	return out, nil
 }
 
 // operands skips the immediates of the instruction op (already read).
@@ -702,7 +737,7 @@ func (r *wreader) operands(op byte) {
 		r.blockType()
 	case op == 0x0c || op == 0x0d || op == 0x14 || op == 0x15 ||
 		op == 0x10 || op == 0x12 || op == 0xd2 ||
-		op == 0x07 || op == 0x08 || op == 0x09 || op == 0x18 || op == 0xd4 || op == 0xd6 ||
+		op == 0x07 || op == 0x08 || op == 0x09 || op == 0x18 || op == 0xd5 || op == 0xd6 || // ... br_on_null, br_on_non_null
 		(op >= 0x20 && op <= 0x26):
 		r.u32()
 	case op == 0x0e: // br_table
@@ -745,7 +780,7 @@ func (r *wreader) operands(op byte) {
 	case op == 0xd0:
 		r.heapType()
 	case op <= 0x01 || op == 0x05 || op == 0x0a || op == 0x0b || op == 0x0f || op == 0x19 || op == 0x1a || op == 0x1b ||
-		(op >= 0x45 && op <= 0xc4) || op == 0xd1 || op == 0xd3 || op == 0xd5:
+		(op >= 0x45 && op <= 0xc4) || op == 0xd1 || op == 0xd3 || op == 0xd4: // ... ref.is_null, ref.eq, ref.as_non_null
 	case op == 0xfc:
 		switch sub := r.u32(); {
 		case sub <= 7:
