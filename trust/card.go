@@ -362,9 +362,11 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	// Explicit typing (RFC 8725 §3.11): a JWS made for something else (an
 	// audit anchor, aios-audit-anchor+jws; an access token) by the same
 	// key is not a card signature. No typ, or a generic one, is taken:
-	// the seed's own example header says "typ": "JWT".
-	switch strings.ToLower(hdr.Typ) {
-	case "", strings.ToLower(JWSType), "jwt", "jose", "jws", "application/jose":
+	// the seed's own example header says "typ": "JWT". typ is a media
+	// type, written with or without its "application/" prefix, in any
+	// case (RFC 7515 §4.1.9).
+	switch typMediaType(hdr.Typ) {
+	case "", typMediaType(JWSType), "application/jwt", "application/jose", "application/jws":
 	default:
 		return nil, verr(ErrMalformed, "JWS header typ %q is not a card signature's (%s)", hdr.Typ, JWSType)
 	}
@@ -396,6 +398,17 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 		return v, nil
 	}
 	return nil, firstErr
+}
+
+// typMediaType is the media type a JWS typ header names (RFC 7515
+// §4.1.9): lower-cased, with "application/" put before a value that has
+// no '/' ("" stays "").
+func typMediaType(typ string) string {
+	t := strings.ToLower(typ)
+	if t != "" && !strings.Contains(t, "/") {
+		t = "application/" + t
+	}
+	return t
 }
 
 // cmpErr keeps the most telling error: a signature mismatch beats a key
