@@ -38,7 +38,8 @@ import (
 // value is a JWS in compact serialization with a DETACHED payload (RFC 7515
 // Appendix F): "<protected header>..<signature>", both base64url. The payload
 // that was signed is the RFC 8785 canonical form (Canonicalize) of the whole
-// card with its top-level "signature" member removed. The protected header
+// card with its top-level "signature" member removed (or, seed 001 §4.2's
+// form, SeedPayload of it). The protected header
 // holds {"alg": algorithm, "kid": key_id, "typ": "aios-adapter+jws"}; alg and
 // kid must equal the signature member's algorithm and key_id.
 //
@@ -327,7 +328,8 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	// signature) in some serialization: the same I-JSON value, so its
 	// canonical form is the card's.
 	signed := payload
-	if parts[1] != "" {
+	detached := parts[1] == ""
+	if !detached {
 		pb, err := base64.RawURLEncoding.DecodeString(parts[1])
 		if err != nil {
 			return nil, verr(ErrMalformed, "JWS payload is not base64url: %v", err)
@@ -381,14 +383,32 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	if err != nil {
 		return nil, err
 	}
+	// A detached JWS may also sign seed 001 §4.2's form of the card
+	// (Python's json.dumps, SeedPayload), as an attached one may carry
+	// it: both are this card's value, only serialized otherwise. Tried
+	// when the canonical form does not verify.
+	var seedForm []byte
 	var firstErr error
 	for _, k := range cands {
 		if err := k.usableFor(hdr.Alg); err != nil {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
-		if err := jws.DetachedVerify(signed, k.JWK.Key); err != nil {
-			firstErr = cmpErr(firstErr, verr(ErrTampered, "key %q (%s) does not verify the canonical card: %v", sig.KeyID, k.Source, err))
+		err := jws.DetachedVerify(signed, k.JWK.Key)
+		if err != nil && detached {
+			if seedForm == nil {
+				seedForm, _ = SeedPayload(card)
+			}
+			if seedForm != nil && !bytes.Equal(seedForm, signed) && jws.DetachedVerify(seedForm, k.JWK.Key) == nil {
+				err = nil
+			}
+		}
+		if err != nil {
+			what := "the canonical card"
+			if detached {
+				what = "the card (neither its canonical form, RFC 8785, nor seed 001 §4.2's json.dumps form)"
+			}
+			firstErr = cmpErr(firstErr, verr(ErrTampered, "key %q (%s) does not verify %s: %v", sig.KeyID, k.Source, what, err))
 			continue
 		}
 		v := &Verified{KeyID: sig.KeyID, Algorithm: hdr.Alg, Trust: k.Trust, KeySource: k.Source}
