@@ -2,6 +2,7 @@ package trust
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -271,8 +272,11 @@ type Verified struct {
 	Artifact *ArtifactPin
 }
 
-// candidates returns the trusted keys of key id kid, or ErrUnknownKey
-// when there are none.
+// candidates returns the trusted keys of key id kid, the most trusted
+// first, or ErrUnknownKey when there are none. A key that several
+// entries of the key list hold (a set at Community and one key of it at
+// Verified, a JWKS URL and an inline copy) so verifies at the highest
+// level under which it is valid now, whatever the entries' order.
 func candidates(ctx context.Context, keys KeyResolver, kid string) ([]*Key, error) {
 	if keys == nil {
 		return nil, verr(ErrUnknownKey, "key %q: no trusted keys are configured", kid)
@@ -284,6 +288,8 @@ func candidates(ctx context.Context, keys KeyResolver, kid string) ([]*Key, erro
 	if len(cands) == 0 {
 		return nil, verr(ErrUnknownKey, "no trusted key has key id %q", kid)
 	}
+	cands = slices.Clone(cands)
+	slices.SortStableFunc(cands, func(a, b *Key) int { return cmp.Compare(b.Trust, a.Trust) })
 	return cands, nil
 }
 
