@@ -90,8 +90,12 @@ var (
 	// URL that could not be fetched (the network or the hub is down):
 	// trying again later may succeed.
 	ErrKeyFetch = errors.New("key set could not be fetched")
-	ErrTampered = errors.New("signature does not match the card (tampered card or wrong key)")
-	ErrArtifact = errors.New("artifact does not match the card's pinned digest")
+	// ErrKeyNotPublished comes with ErrUnknownKey when no key has the
+	// kid but a JWKS URL that may list it later was looked in: a key
+	// rotated in may be published after the card signed with it.
+	ErrKeyNotPublished = errors.New("key not in the key sets fetched")
+	ErrTampered        = errors.New("signature does not match the card (tampered card or wrong key)")
+	ErrArtifact        = errors.New("artifact does not match the card's pinned digest")
 )
 
 // VerifyError says why a card or artifact was refused.

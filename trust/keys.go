@@ -289,7 +289,12 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 	urls := s.urls
 	s.mu.RUnlock()
 	var fetchErr error
+	var looked []string
 	for _, u := range urls {
+		if u.kid != "" && u.kid != kid {
+			continue // the entry keeps another key of its set only
+		}
+		looked = append(looked, u.url)
 		ks, err := s.fromURL(ctx, u, kid)
 		if err != nil {
 			fetchErr = err
@@ -299,6 +304,13 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 	if len(out) == 0 && fetchErr != nil {
 		e := verr(ErrUnknownKey, "key %q: not in the key store and %v", kid, fetchErr)
 		e.Also = ErrKeyFetch
+		return nil, e
+	}
+	if len(out) == 0 && len(looked) > 0 {
+		// A key set fetched from a URL may list the key later (a key
+		// rotated in, a card that came before its key was published).
+		e := verr(ErrUnknownKey, "no trusted key has key id %q: not in the config's keys nor in the JWKS of %s as last fetched (a key published there later is found on a later look)", kid, strings.Join(looked, ", "))
+		e.Also = ErrKeyNotPublished
 		return nil, e
 	}
 	return out, nil
