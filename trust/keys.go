@@ -50,7 +50,9 @@ func (k *Key) usableFor(alg string) error {
 	if !k.NotBefore.IsZero() && now.Before(k.NotBefore) {
 		return verr(ErrKeyExpired, "key %q (%s) is not valid before %s", k.JWK.KeyID, k.Source, k.NotBefore.UTC().Format(time.RFC3339))
 	}
-	if k.JWK.Algorithm != "" && k.JWK.Algorithm != alg {
+	// RFC 9864 names EdDSA over Ed25519 "Ed25519": a key tagged so is for
+	// the one algorithm cards call EdDSA (its key type is checked below).
+	if ka := k.JWK.Algorithm; ka != "" && ka != alg && !(ka == "Ed25519" && alg == string(jose.EdDSA)) {
 		return verr(ErrAlgorithm, "key %q is for alg %q but the card is signed with %q", k.JWK.KeyID, k.JWK.Algorithm, alg)
 	}
 	if k.JWK.Use != "" && k.JWK.Use != "sig" {
