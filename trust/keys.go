@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -129,6 +130,18 @@ func parseJWK(raw []byte, trust abi.TrustLevel, source string) (*Key, error) {
 	}
 	if err := json.Unmarshal(raw, &times); err != nil {
 		return nil, fmt.Errorf("exp/nbf must be numbers (seconds since the epoch): %w", err)
+	}
+	// "key_ops" says what the key is for as "use" does (RFC 7517 §4.3),
+	// which go-jose does not read: a key not for "verify" (an encryption
+	// key, ["encrypt", "wrapKey"]) must not verify cards.
+	var ops struct {
+		KeyOps *[]string `json:"key_ops"`
+	}
+	if err := json.Unmarshal(raw, &ops); err != nil {
+		return nil, fmt.Errorf("key_ops must be an array of strings: %w", err)
+	}
+	if ops.KeyOps != nil && !slices.Contains(*ops.KeyOps, "verify") {
+		return nil, fmt.Errorf("key_ops %q does not include \"verify\": the key is not for verifying signatures", *ops.KeyOps)
 	}
 	if _, ok := jwk.Key.([]byte); ok {
 		return nil, errors.New("symmetric (oct) keys cannot verify cards; give a public key")
