@@ -308,7 +308,8 @@ type jwsHeader struct {
 	Typ string `json:"typ"`
 	B64 *bool  `json:"b64"`
 	// Crit lists header parameters the verifier must understand (RFC 7515
-	// §4.1.11); none is, so a signature with crit is refused as malformed.
+	// §4.1.11); only "b64" is (RFC 7797, with b64 true), so a signature
+	// whose crit names anything else is refused as malformed.
 	Crit []string `json:"crit"`
 }
 
@@ -368,8 +369,13 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	if hdr.Kid != "" && hdr.Kid != sig.KeyID {
 		return nil, verr(ErrMalformed, "JWS header kid %q differs from signature.key_id %q", hdr.Kid, sig.KeyID)
 	}
-	if len(hdr.Crit) > 0 {
-		return nil, verr(ErrMalformed, "JWS header crit %q names extensions this verifier does not support", hdr.Crit)
+	// crit may name only "b64" (RFC 7797, which requires it there), the
+	// one extension read here, and only with a b64 header (checked below:
+	// false is refused).
+	for _, c := range hdr.Crit {
+		if c != "b64" || hdr.B64 == nil {
+			return nil, verr(ErrMalformed, "JWS header crit %q names extensions this verifier does not support, or a header it lacks (only \"b64\" with a b64 header is understood)", hdr.Crit)
+		}
 	}
 	// Explicit typing (RFC 8725 §3.11): a JWS made for something else (an
 	// audit anchor, aios-audit-anchor+jws; an access token) by the same
