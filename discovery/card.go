@@ -687,17 +687,29 @@ func (c *Card) validate() error {
 	return nil
 }
 
-// CheckProtocolVersion reports whether v is in SupportedProtocols.
+// CheckProtocolVersion reports whether v is in SupportedProtocols, by
+// SemVer precedence: a pre-release inside the range (0.3.1-draft.1) is
+// in it, though the constraint library leaves pre-releases out of every
+// range; one of 0.3.0 itself precedes 0.3.0 and is not.
 func CheckProtocolVersion(v string) error {
 	ver, err := semver.NewVersion(v)
 	if err != nil {
 		return fmt.Errorf("%q is not a version: %v", v, err)
 	}
 	cons, _ := semver.NewConstraint(SupportedProtocols)
-	if !cons.Check(ver) {
-		return fmt.Errorf("protocol version %s is not supported (this host speaks %s, accepts %s)", v, ProtocolVersion, SupportedProtocols)
+	if cons.Check(ver) {
+		return nil
 	}
-	return nil
+	if ver.Prerelease() != "" {
+		release, _ := ver.SetPrerelease("")
+		release, _ = release.SetMetadata("")
+		lowest := semver.MustParse(ProtocolVersion)
+		if cons.Check(&release) && !ver.LessThan(lowest) {
+			return nil
+		}
+		return fmt.Errorf("protocol version %s, a pre-release of %s, is not supported (this host speaks %s, accepts %s)", v, release.String(), ProtocolVersion, SupportedProtocols)
+	}
+	return fmt.Errorf("protocol version %s is not supported (this host speaks %s, accepts %s)", v, ProtocolVersion, SupportedProtocols)
 }
 
 // Tools maps the card's skills to tool definitions.

@@ -168,7 +168,8 @@ type Discovery struct {
 	gens   sync.Map              // provider id → *generation (live)
 	errs   map[string]string     // unit key → last error
 	// keyRetry are the local units refused because a key set could not
-	// be fetched (trust.ErrKeyFetch): retryKeyUnits schedules them again.
+	// be fetched (trust.ErrKeyFetch) or did not list their key
+	// (trust.ErrKeyNotPublished): retryKeyUnits schedules them again.
 	keyRetry map[string]bool
 	pending  map[string]*time.Timer // debounce timers by unit key
 	// firstChange is when each pending unit's first change since its
@@ -1135,8 +1136,10 @@ func (d *Discovery) refreshRemotesNow() {
 
 // retryKeyUnits schedules again the local units refused because a key
 // set could not be fetched (a host started before the network, a key hub
-// down): without it they stayed refused until a change in their folder, a
-// refresh or a restart. It runs every remote_refresh.
+// down) or did not list their key yet (trust.ErrKeyNotPublished: a key
+// rotated in, published after the card): without it they stayed refused
+// until a change in their folder, a refresh or a restart. It runs every
+// remote_refresh.
 func (d *Discovery) retryKeyUnits() {
 	d.mu.Lock()
 	units := make([]string, 0, len(d.keyRetry))
@@ -1501,7 +1504,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		}
 		retrying := d.keyRetry[unit]
 		delete(d.keyRetry, unit)
-		if errors.Is(err, trust.ErrKeyFetch) && !strings.HasPrefix(unit, "remote:") {
+		if (errors.Is(err, trust.ErrKeyFetch) || errors.Is(err, trust.ErrKeyNotPublished)) && !strings.HasPrefix(unit, "remote:") {
 			d.keyRetry[unit] = true
 			if retrying {
 				level = slog.LevelDebug // said once; tried again every remote_refresh

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
@@ -512,13 +514,14 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: adapter_id is required")
 	}
 	var pick *adapterView
-	for _, v := range s.adapterViews() {
+	views := s.adapterViews()
+	for _, v := range views {
 		if v.sum.ID == p.AdapterID && (pick == nil || v.rec != nil) {
 			pick = v
 		}
 	}
 	if pick == nil {
-		return nil, jsonrpc.Errorf(abi.NotFound, "adapter %q not found", p.AdapterID)
+		return nil, jsonrpc.FromError(adapterNotFound(p.AdapterID, views))
 	}
 	skills := infoSkills(pick)
 	st := InfoStatus{Available: pick.rec != nil, SoftwareInstalled: true, Trust: pick.sum.Trust, Kind: pick.sum.Kind, Runtime: pick.sum.Runtime}
@@ -576,6 +579,52 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 		}
 	}
 	return res, nil
+}
+
+// adapterNotFound is info's NotFound for id, saying what was likely
+// meant: the adapter serving a tool of that name (a skill id given as
+// adapter_id), else up to 3 adapter ids close to it (within edit distance
+// 2, or a quarter of the id).
+func adapterNotFound(id string, views []*adapterView) *abi.ToolError {
+	for _, v := range views {
+		for _, t := range v.tools {
+			if t.Name == id {
+				te := abi.Errorf(abi.NotFound, "adapter %q not found: %q is a tool of adapter %q; pass that adapter's id as adapter_id", id, id, v.sum.ID)
+				te.Data = map[string]any{"adapter_id": id, "tool_of": v.sum.ID}
+				return te
+			}
+		}
+	}
+	var near, quoted []string
+	if len(id) <= 255 {
+		limit := max(2, len(id)/4)
+		lid := strings.ToLower(id)
+		type cand struct {
+			id string
+			d  int
+		}
+		var cs []cand
+		for _, v := range views {
+			if slices.ContainsFunc(cs, func(c cand) bool { return c.id == v.sum.ID }) {
+				continue
+			}
+			if d := editdist.Levenshtein(lid, strings.ToLower(v.sum.ID), limit); d <= limit {
+				cs = append(cs, cand{v.sum.ID, d})
+			}
+		}
+		slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
+		for i := 0; i < len(cs) && i < 3; i++ {
+			near, quoted = append(near, cs[i].id), append(quoted, strconv.Quote(cs[i].id))
+		}
+	}
+	if len(near) == 0 {
+		te := abi.Errorf(abi.NotFound, "adapter %q not found", id)
+		te.Data = map[string]any{"adapter_id": id}
+		return te
+	}
+	te := abi.Errorf(abi.NotFound, "adapter %q not found; did you mean %s?", id, strings.Join(quoted, ", "))
+	te.Data = map[string]any{"adapter_id": id, "suggestions": near}
+	return te
 }
 
 // mapStrings is f applied to each of l (nil for nil).

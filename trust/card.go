@@ -2,6 +2,7 @@ package trust
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -38,7 +39,8 @@ import (
 // value is a JWS in compact serialization with a DETACHED payload (RFC 7515
 // Appendix F): "<protected header>..<signature>", both base64url. The payload
 // that was signed is the RFC 8785 canonical form (Canonicalize) of the whole
-// card with its top-level "signature" member removed. The protected header
+// card with its top-level "signature" member removed (or, seed 001 §4.2's
+// form, SeedPayload of it). The protected header
 // holds {"alg": algorithm, "kid": key_id, "typ": "aios-adapter+jws"}; alg and
 // kid must equal the signature member's algorithm and key_id.
 //
@@ -88,8 +90,12 @@ var (
 	// URL that could not be fetched (the network or the hub is down):
 	// trying again later may succeed.
 	ErrKeyFetch = errors.New("key set could not be fetched")
-	ErrTampered = errors.New("signature does not match the card (tampered card or wrong key)")
-	ErrArtifact = errors.New("artifact does not match the card's pinned digest")
+	// ErrKeyNotPublished comes with ErrUnknownKey when no key has the
+	// kid but a JWKS URL that may list it later was looked in: a key
+	// rotated in may be published after the card signed with it.
+	ErrKeyNotPublished = errors.New("key not in the key sets fetched")
+	ErrTampered        = errors.New("signature does not match the card (tampered card or wrong key)")
+	ErrArtifact        = errors.New("artifact does not match the card's pinned digest")
 )
 
 // VerifyError says why a card or artifact was refused.
@@ -270,8 +276,11 @@ type Verified struct {
 	Artifact *ArtifactPin
 }
 
-// candidates returns the trusted keys of key id kid, or ErrUnknownKey
-// when there are none.
+// candidates returns the trusted keys of key id kid, the most trusted
+// first, or ErrUnknownKey when there are none. A key that several
+// entries of the key list hold (a set at Community and one key of it at
+// Verified, a JWKS URL and an inline copy) so verifies at the highest
+// level under which it is valid now, whatever the entries' order.
 func candidates(ctx context.Context, keys KeyResolver, kid string) ([]*Key, error) {
 	if keys == nil {
 		return nil, verr(ErrUnknownKey, "key %q: no trusted keys are configured", kid)
@@ -283,6 +292,8 @@ func candidates(ctx context.Context, keys KeyResolver, kid string) ([]*Key, erro
 	if len(cands) == 0 {
 		return nil, verr(ErrUnknownKey, "no trusted key has key id %q", kid)
 	}
+	cands = slices.Clone(cands)
+	slices.SortStableFunc(cands, func(a, b *Key) int { return cmp.Compare(b.Trust, a.Trust) })
 	return cands, nil
 }
 
@@ -297,7 +308,8 @@ type jwsHeader struct {
 	Typ string `json:"typ"`
 	B64 *bool  `json:"b64"`
 	// Crit lists header parameters the verifier must understand (RFC 7515
-	// §4.1.11); none is, so a signature with crit is refused as malformed.
+	// §4.1.11); only "b64" is (RFC 7797, with b64 true), so a signature
+	// whose crit names anything else is refused as malformed.
 	Crit []string `json:"crit"`
 }
 
@@ -327,7 +339,8 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	// signature) in some serialization: the same I-JSON value, so its
 	// canonical form is the card's.
 	signed := payload
-	if parts[1] != "" {
+	detached := parts[1] == ""
+	if !detached {
 		pb, err := base64.RawURLEncoding.DecodeString(parts[1])
 		if err != nil {
 			return nil, verr(ErrMalformed, "JWS payload is not base64url: %v", err)
@@ -356,15 +369,22 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	if hdr.Kid != "" && hdr.Kid != sig.KeyID {
 		return nil, verr(ErrMalformed, "JWS header kid %q differs from signature.key_id %q", hdr.Kid, sig.KeyID)
 	}
-	if len(hdr.Crit) > 0 {
-		return nil, verr(ErrMalformed, "JWS header crit %q names extensions this verifier does not support", hdr.Crit)
+	// crit may name only "b64" (RFC 7797, which requires it there), the
+	// one extension read here, and only with a b64 header (checked below:
+	// false is refused).
+	for _, c := range hdr.Crit {
+		if c != "b64" || hdr.B64 == nil {
+			return nil, verr(ErrMalformed, "JWS header crit %q names extensions this verifier does not support, or a header it lacks (only \"b64\" with a b64 header is understood)", hdr.Crit)
+		}
 	}
 	// Explicit typing (RFC 8725 §3.11): a JWS made for something else (an
 	// audit anchor, aios-audit-anchor+jws; an access token) by the same
 	// key is not a card signature. No typ, or a generic one, is taken:
-	// the seed's own example header says "typ": "JWT".
-	switch strings.ToLower(hdr.Typ) {
-	case "", strings.ToLower(JWSType), "jwt", "jose", "jws", "application/jose":
+	// the seed's own example header says "typ": "JWT". typ is a media
+	// type, written with or without its "application/" prefix, in any
+	// case (RFC 7515 §4.1.9).
+	switch typMediaType(hdr.Typ) {
+	case "", typMediaType(JWSType), "application/jwt", "application/jose", "application/jws":
 	default:
 		return nil, verr(ErrMalformed, "JWS header typ %q is not a card signature's (%s)", hdr.Typ, JWSType)
 	}
@@ -379,14 +399,32 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	if err != nil {
 		return nil, err
 	}
+	// A detached JWS may also sign seed 001 §4.2's form of the card
+	// (Python's json.dumps, SeedPayload), as an attached one may carry
+	// it: both are this card's value, only serialized otherwise. Tried
+	// when the canonical form does not verify.
+	var seedForm []byte
 	var firstErr error
 	for _, k := range cands {
 		if err := k.usableFor(hdr.Alg); err != nil {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
-		if err := jws.DetachedVerify(signed, k.JWK.Key); err != nil {
-			firstErr = cmpErr(firstErr, verr(ErrTampered, "key %q (%s) does not verify the canonical card: %v", sig.KeyID, k.Source, err))
+		err := jws.DetachedVerify(signed, k.JWK.Key)
+		if err != nil && detached {
+			if seedForm == nil {
+				seedForm, _ = SeedPayload(card)
+			}
+			if seedForm != nil && !bytes.Equal(seedForm, signed) && jws.DetachedVerify(seedForm, k.JWK.Key) == nil {
+				err = nil
+			}
+		}
+		if err != nil {
+			what := "the canonical card"
+			if detached {
+				what = "the card (neither its canonical form, RFC 8785, nor seed 001 §4.2's json.dumps form)"
+			}
+			firstErr = cmpErr(firstErr, verr(ErrTampered, "key %q (%s) does not verify %s: %v", sig.KeyID, k.Source, what, err))
 			continue
 		}
 		v := &Verified{KeyID: sig.KeyID, Algorithm: hdr.Alg, Trust: k.Trust, KeySource: k.Source}
@@ -396,6 +434,17 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 		return v, nil
 	}
 	return nil, firstErr
+}
+
+// typMediaType is the media type a JWS typ header names (RFC 7515
+// §4.1.9): lower-cased, with "application/" put before a value that has
+// no '/' ("" stays "").
+func typMediaType(typ string) string {
+	t := strings.ToLower(typ)
+	if t != "" && !strings.Contains(t, "/") {
+		t = "application/" + t
+	}
+	return t
 }
 
 // cmpErr keeps the most telling error: a signature mismatch beats a key

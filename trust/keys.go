@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -50,7 +51,9 @@ func (k *Key) usableFor(alg string) error {
 	if !k.NotBefore.IsZero() && now.Before(k.NotBefore) {
 		return verr(ErrKeyExpired, "key %q (%s) is not valid before %s", k.JWK.KeyID, k.Source, k.NotBefore.UTC().Format(time.RFC3339))
 	}
-	if k.JWK.Algorithm != "" && k.JWK.Algorithm != alg {
+	// RFC 9864 names EdDSA over Ed25519 "Ed25519": a key tagged so is for
+	// the one algorithm cards call EdDSA (its key type is checked below).
+	if ka := k.JWK.Algorithm; ka != "" && ka != alg && !(ka == "Ed25519" && alg == string(jose.EdDSA)) {
 		return verr(ErrAlgorithm, "key %q is for alg %q but the card is signed with %q", k.JWK.KeyID, k.JWK.Algorithm, alg)
 	}
 	if k.JWK.Use != "" && k.JWK.Use != "sig" {
@@ -127,6 +130,18 @@ func parseJWK(raw []byte, trust abi.TrustLevel, source string) (*Key, error) {
 	}
 	if err := json.Unmarshal(raw, &times); err != nil {
 		return nil, fmt.Errorf("exp/nbf must be numbers (seconds since the epoch): %w", err)
+	}
+	// "key_ops" says what the key is for as "use" does (RFC 7517 §4.3),
+	// which go-jose does not read: a key not for "verify" (an encryption
+	// key, ["encrypt", "wrapKey"]) must not verify cards.
+	var ops struct {
+		KeyOps *[]string `json:"key_ops"`
+	}
+	if err := json.Unmarshal(raw, &ops); err != nil {
+		return nil, fmt.Errorf("key_ops must be an array of strings: %w", err)
+	}
+	if ops.KeyOps != nil && !slices.Contains(*ops.KeyOps, "verify") {
+		return nil, fmt.Errorf("key_ops %q does not include \"verify\": the key is not for verifying signatures", *ops.KeyOps)
 	}
 	if _, ok := jwk.Key.([]byte); ok {
 		return nil, errors.New("symmetric (oct) keys cannot verify cards; give a public key")
@@ -289,7 +304,12 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 	urls := s.urls
 	s.mu.RUnlock()
 	var fetchErr error
+	var looked []string
 	for _, u := range urls {
+		if u.kid != "" && u.kid != kid {
+			continue // the entry keeps another key of its set only
+		}
+		looked = append(looked, u.url)
 		ks, err := s.fromURL(ctx, u, kid)
 		if err != nil {
 			fetchErr = err
@@ -299,6 +319,13 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 	if len(out) == 0 && fetchErr != nil {
 		e := verr(ErrUnknownKey, "key %q: not in the key store and %v", kid, fetchErr)
 		e.Also = ErrKeyFetch
+		return nil, e
+	}
+	if len(out) == 0 && len(looked) > 0 {
+		// A key set fetched from a URL may list the key later (a key
+		// rotated in, a card that came before its key was published).
+		e := verr(ErrUnknownKey, "no trusted key has key id %q: not in the config's keys nor in the JWKS of %s as last fetched (a key published there later is found on a later look)", kid, strings.Join(looked, ", "))
+		e.Also = ErrKeyNotPublished
 		return nil, e
 	}
 	return out, nil

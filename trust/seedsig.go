@@ -207,20 +207,19 @@ func appendPyFloat(out []byte, f float64) []byte {
 
 // verifySeedSketch checks a bare signature.value (no JWS header), as seed
 // 001 §4.2 makes it: RS256 (RSA PKCS#1 v1.5, SHA-256) over SeedPayload,
-// base64url with or without padding. ES256 (§2.3 lists RS256 and ES256)
-// is taken the same way, over the same bytes: the signature as Python's
-// cryptography makes it (ec.ECDSA(hashes.SHA256()): DER), or as r||s
-// (64 bytes, JOSE's form). Other algorithms need the JWS header.
+// base64url or standard Base64, with or without padding. ES256 (§2.3
+// lists RS256 and ES256) is taken the same way, over the same bytes: the
+// signature as Python's cryptography makes it (ec.ECDSA(hashes.SHA256()):
+// DER), or as r||s (64 bytes, JOSE's form). Other algorithms need the JWS
+// header.
 func verifySeedSketch(ctx context.Context, card []byte, sig *Signature, keys KeyResolver) (*Verified, error) {
 	alg := sig.Algorithm
 	if alg != "RS256" && alg != "ES256" {
 		return nil, verr(ErrMalformed, "signature.value is not a compact JWS (header..signature); a bare signature (seed 001 §4.2's form) is taken for RS256 and ES256 only, not %q: sign with `aios-host sign` or make value a JWS", alg)
 	}
-	raw, err := base64.URLEncoding.Strict().DecodeString(sig.Value)
+	raw, err := decodeBareSignature(sig.Value)
 	if err != nil {
-		if raw, err = base64.RawURLEncoding.Strict().DecodeString(sig.Value); err != nil {
-			return nil, verr(ErrMalformed, "signature.value is neither a compact JWS (header..signature) nor a base64url signature (seed 001 §4.2): %v", err)
-		}
+		return nil, verr(ErrMalformed, "signature.value is neither a compact JWS (header..signature) nor a signature in base64url or standard Base64 (seed 001 §4.2, §2.3): %v", err)
 	}
 	// An RSA signature is as long as its key's modulus (2048 bits at
 	// least); an ECDSA P-256 one is 8 to 72 bytes of DER, or 64 of r||s.
@@ -253,6 +252,22 @@ func verifySeedSketch(ctx context.Context, card []byte, sig *Signature, keys Key
 		return v, nil
 	}
 	return nil, firstErr
+}
+
+// decodeBareSignature decodes a bare signature.value: base64url, as the
+// §4.2 sketch writes it (urlsafe_b64encode), or standard Base64, as
+// §2.3's field table names it ("签名值 (Base64)"); padded or not. The
+// alphabets differ only in '-', '_' against '+', '/', so a value is read
+// one way at most.
+func decodeBareSignature(v string) ([]byte, error) {
+	enc := base64.URLEncoding
+	if strings.ContainsAny(v, "+/") {
+		enc = base64.StdEncoding
+	}
+	if strings.HasSuffix(v, "=") {
+		return enc.Strict().DecodeString(v)
+	}
+	return enc.WithPadding(base64.NoPadding).Strict().DecodeString(v)
 }
 
 // verifyBare checks a bare signature of digest with pub (whose type
