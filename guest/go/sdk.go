@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	schemashort "github.com/aios-host/aios-host/guest/go/shorthand"
+	"math"
 	"reflect"
 	"runtime/debug"
 	"sort"
@@ -132,9 +133,10 @@ type Handler func(c *Call, params any) (any, error)
 type RawHandler func(c *Call, params []byte, out []byte) ([]byte, error)
 
 type handler struct {
-	name string
-	fn   Handler
-	raw  RawHandler
+	name  string
+	fn    Handler
+	raw   RawHandler
+	typed bool // HandleFunc's: its result goes by encoding/json's rules
 }
 
 type registry struct {
@@ -222,7 +224,10 @@ func add(t Tool, h *handler) {
 
 // HandleFunc registers a typed tool: params are decoded into In with
 // encoding/json rules (field tags `json:"..."`), the result Out is encoded
-// the same way. In and Out may be any or map[string]any to skip conversion.
+// the same way. In and Out may be any or map[string]any to skip conversion:
+// params are then passed as they came, and a result holding generic values
+// only is sent as it is (the Go values inside one, a []Item or a
+// time.Time, are converted with encoding/json rules).
 //
 // HandleFunc panics (in the init that calls it, which the host reports in
 // its load error) when In or Out holds a type encoding/json cannot handle
@@ -231,7 +236,7 @@ func add(t Tool, h *handler) {
 func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 	t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
 	checkTyped(t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
-	Handle(t, func(c *Call, params any) (any, error) {
+	add(t, &handler{name: t.Name, typed: true, fn: func(c *Call, params any) (any, error) {
 		var in In
 		if p, ok := params.(In); ok {
 			in = p
@@ -245,12 +250,14 @@ func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 			return nil, err
 		}
 		return toGeneric(c.Tool, out)
-	})
+	}})
 }
 
 // toGeneric turns a typed handler's result into a generic value with
 // encoding/json rules; a result encoding/json refuses (NaN, a channel) is
-// the tool's InvalidResult, as a generic handler's.
+// the tool's InvalidResult, as a generic handler's. A map[string]any or
+// []any is passed on as it is: run converts the Go values inside one
+// (jsonValue) only if it must.
 func toGeneric(tool string, v any) (any, error) {
 	switch v.(type) {
 	case nil, bool, int64, uint64, float64, string, []any, map[string]any:
@@ -261,6 +268,46 @@ func toGeneric(tool string, v any) (any, error) {
 		return nil, Errorf(InvalidResult, "%s: the result is not a JSON value: %v", tool, err)
 	}
 	return g, nil
+}
+
+// jsonValue is v, a map[string]any or []any, as a canonical generic value:
+// each value inside that is not one (a struct, a time.Time, an int32, a
+// []byte) converted by encoding/json's rules, the rest kept as it is (a
+// float64 from 2^53 up stays a float). v itself is not changed.
+func jsonValue(v any, depth int) (any, error) {
+	if depth > wire.MaxDepth {
+		return nil, fmt.Errorf("value nested deeper than %d levels", wire.MaxDepth)
+	}
+	switch x := v.(type) {
+	case nil, bool, int64, uint64, string:
+		return v, nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("json: unsupported value: %v", x)
+		}
+		return v, nil
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			n, err := jsonValue(e, depth+1)
+			if err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
+			out[i] = n
+		}
+		return out, nil
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			n, err := jsonValue(e, depth+1)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", k, err)
+			}
+			out[k] = n
+		}
+		return out, nil
+	}
+	return jsonGeneric(v)
 }
 
 // jsonGeneric is v as encoding/json writes it, read back as a canonical
@@ -496,7 +543,17 @@ func run(h *handler, c *Call, params []byte) (out []byte, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if out, err = wire.AppendJSONValue(out, res); err != nil {
+	mark := len(out)
+	if out, err = wire.AppendJSONValue(out, res); err != nil && h.typed {
+		// A typed handler's map[string]any or []any holding Go values
+		// (a []Item, a time.Time): encoding/json's rules, as HandleFunc
+		// promises and as a native Go tool's result (abi.Normalize).
+		var g any
+		if g, err = jsonValue(res, 0); err == nil {
+			out, err = wire.AppendJSONValue(out[:mark], g)
+		}
+	}
+	if err != nil {
 		// As the JS and Python SDKs: InvalidResult naming the path (a
 		// []byte written as bin was refused by the host as a malformed
 		// ToolResult).
