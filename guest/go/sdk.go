@@ -2,12 +2,14 @@ package aios
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	schemashort "github.com/aios-host/aios-host/guest/go/shorthand"
 	"math"
 	"reflect"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"unsafe"
 
 	"github.com/aios-host/aios-host/guest/go/wire"
@@ -35,8 +37,9 @@ const (
 	Cancelled        = "Cancelled"
 )
 
-// Error is a ToolError: returned by a handler it reaches the caller with its
-// code; returned by a host call it carries the host's code.
+// Error is a ToolError: returned by a handler, or wrapped in the error it
+// returns (fmt.Errorf("fetching: %w", err)), it reaches the caller with its
+// code and data; returned by a host call it carries the host's code.
 type Error struct {
 	Code    string
 	Message string
@@ -491,7 +494,10 @@ func serve(msg []byte) []byte {
 	return out
 }
 
-// errorResult encodes a handler's error. A typed nil *Error (`var err
+// errorResult encodes a handler's error: the code and data of the *Error
+// in its chain (errors.As), with the handler's words around that *Error's
+// message when it is wrapped; any other error is a ProviderError with its
+// message. A typed nil *Error (`var err
 // *aios.Error; return v, err`: an error that is not nil) and an error whose
 // Error method panics are ProviderErrors saying so: either used to panic
 // here, outside the handler's recover, and trap the guest. Data that is
@@ -503,14 +509,25 @@ func errorResult(tool string, err error) (out []byte) {
 			out = wire.AppendError(reg.out[:0], ProviderError, fmt.Sprintf("%s: the handler's error (a %T): its Error method panicked: %v", tool, err, r), nil)
 		}
 	}()
-	e, ok := err.(*Error)
-	switch {
-	case ok && e == nil:
+	if e, ok := err.(*Error); ok && e == nil {
 		return wire.AppendError(reg.out[:0], ProviderError, tool+": the handler returned a nil *aios.Error as its error, which is not a nil error (return a literal nil, or declare the variable as error)", nil)
-	case !ok:
+	}
+	var e *Error
+	if !errors.As(err, &e) || e == nil {
 		return wire.AppendError(reg.out[:0], ProviderError, err.Error(), nil)
 	}
-	data, msg := e.Data, e.Message
+	data, msg, code := e.Data, e.Message, e.Code
+	if error(e) != err {
+		// Wrapped (fmt.Errorf("…: %w", err)): the code and data of the
+		// *Error inside, as a native tool's wrapped *abi.ToolError, and
+		// the handler's words around its message.
+		full := err.Error()
+		if i := strings.LastIndex(full, e.Error()); i >= 0 {
+			msg = full[:i] + e.Message + full[i+len(e.Error()):]
+		} else {
+			msg = full
+		}
+	}
 	if data != nil {
 		if _, jerr := wire.AppendJSONValue(nil, data); jerr != nil {
 			var gerr error
@@ -521,7 +538,7 @@ func errorResult(tool string, err error) (out []byte) {
 			}
 		}
 	}
-	return wire.AppendError(reg.out[:0], e.Code, msg, data)
+	return wire.AppendError(reg.out[:0], code, msg, data)
 }
 
 // run calls h and encodes its result, turning a panic into ProviderCrashed
