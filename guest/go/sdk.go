@@ -39,7 +39,8 @@ const (
 
 // Error is a ToolError: returned by a handler, or wrapped in the error it
 // returns (fmt.Errorf("fetching: %w", err)), it reaches the caller with its
-// code and data; returned by a host call it carries the host's code.
+// code and data (an empty Code is sent as ProviderError, saying so);
+// returned by a host call it carries the host's code.
 type Error struct {
 	Code    string
 	Message string
@@ -527,6 +528,12 @@ func errorResult(tool string, err error) (out []byte) {
 		} else {
 			msg = full
 		}
+	}
+	if code == "" {
+		// {"code": ""} is a malformed ToolResult to the host, which
+		// would discard the instance and lose the message.
+		code = ProviderError
+		msg += " (the handler's *aios.Error has an empty Code: set it to one of the codes aios declares, such as aios.NotFound)"
 	}
 	if data != nil {
 		if _, jerr := wire.AppendJSONValue(nil, data); jerr != nil {
