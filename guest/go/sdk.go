@@ -6,9 +6,11 @@ import (
 	"fmt"
 	schemashort "github.com/aios-host/aios-host/guest/go/shorthand"
 	"math"
+	"path"
 	"reflect"
-	"runtime/debug"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -553,7 +555,8 @@ func errorResult(tool string, err error) (out []byte) {
 func run(h *handler, c *Call, params []byte) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &Error{Code: ProviderCrashed, Message: fmt.Sprintf("%s panicked: %v", c.Tool, r), Data: map[string]any{"stack": string(debug.Stack())}}
+			msg := fmt.Sprint(r)
+			err = &Error{Code: ProviderCrashed, Message: c.Tool + " panicked: " + msg, Data: map[string]any{"panic": msg, "stack": panicStack()}}
 		}
 	}()
 	out = wire.AppendString(wire.AppendMapHeader(reg.out[:0], 1), "value")
@@ -584,6 +587,74 @@ func run(h *handler, c *Call, params []byte) (out []byte, err error) {
 		return nil, Errorf(InvalidResult, "%s: the result is not a JSON value: %v", c.Tool, err)
 	}
 	return out, nil
+}
+
+// sdkPackage is this package's import path, to tell its frames.
+const sdkPackage = "github.com/aios-host/aios-host/guest/go"
+
+// maxStackFrames bounds the stack reported with a crash, as a native
+// tool's.
+const maxStackFrames = 12
+
+// panicStack is the stack of a handler's panic as a native Go tool's
+// (runtimes/native): the frames from the panicking function up to the
+// SDK's, runtime frames left out, at most maxStackFrames, each as its
+// function and file:line, the file named by its package path and base
+// name. debug.Stack() gave every caller the guest's build machine's paths
+// (its author's home, its GOROOT) and seven frames of the SDK and the
+// runtime around the tool's own. Called from run's deferred recover.
+func panicStack() string {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(3, pcs) // past Callers, panicStack, run's recover
+	frames := runtime.CallersFrames(pcs[:n])
+	var sb strings.Builder
+	afterPanic, count := false, 0
+	for {
+		f, more := frames.Next()
+		switch {
+		case !afterPanic:
+			afterPanic = f.Function == "runtime.gopanic"
+		case strings.HasPrefix(f.Function, "runtime."):
+		case f.Function == sdkPackage+".run":
+			more = false
+		case strings.HasPrefix(f.Function, sdkPackage+".HandleFunc["): // its typed wrapper
+		case count < maxStackFrames:
+			count++
+			sb.WriteString(f.Function)
+			sb.WriteString("\n\t")
+			sb.WriteString(framePath(f.Function, f.File))
+			sb.WriteByte(':')
+			sb.WriteString(strconv.Itoa(f.Line))
+			sb.WriteByte('\n')
+		}
+		if !more {
+			break
+		}
+	}
+	return sb.String()
+}
+
+// framePath names a frame's file as `go build -trimpath` does, by its
+// package path and base name (example.com/tools/resize.go; main's files by
+// their base name), whatever the machine that built the guest (a Windows
+// path, C:/Users/…, is no absolute path on wasip1). A path that is neither
+// absolute nor a drive's (a -trimpath build) is kept.
+func framePath(function, file string) string {
+	file = strings.ReplaceAll(file, "\\", "/")
+	if !strings.HasPrefix(file, "/") && !(len(file) > 2 && file[1] == ':' && file[2] == '/') {
+		return file
+	}
+	base := path.Base(file)
+	fn := function
+	if i := strings.IndexByte(fn, '['); i >= 0 { // type arguments may hold slashes
+		fn = fn[:i]
+	}
+	slash := strings.LastIndexByte(fn, '/')
+	dot := strings.IndexByte(fn[slash+1:], '.')
+	if dot < 0 || fn[:slash+1+dot] == "main" {
+		return base
+	}
+	return fn[:slash+1+dot] + "/" + base
 }
 
 // validToolName checks name by the host's rule (abi.ToolNamePattern: 1-128
