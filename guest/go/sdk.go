@@ -237,10 +237,12 @@ func add(t Tool, h *handler) {
 //
 // HandleFunc panics (in the init that calls it, which the host reports in
 // its load error) when In or Out holds a type encoding/json cannot handle
-// (a channel, a function, a complex number), or when In is a struct with no
-// field for a property t.Parameters requires.
+// (a channel, a function, a complex number), when In is a struct with no
+// field for a property t.Parameters requires, or when Out is a struct that
+// encoding/json writes without a property t.Returns requires.
 func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 	t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
+	t.Returns = schemaValue(t.Name, "Returns", t.Returns)
 	checkTyped(t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
 	add(t, &handler{name: t.Name, typed: true, fn: func(c *Call, params any) (any, error) {
 		var in In

@@ -33,6 +33,7 @@ func checkTyped(t Tool, in, out reflect.Type) {
 	if why := jsonTypeProblem(out, false, nil); why != "" {
 		panic(fmt.Sprintf(typeProblemFormat, t.Name, "result", out, "encoded as", why))
 	}
+	checkReturns(t, out)
 	st := in
 	for st != nil && st.Kind() == reflect.Pointer {
 		st = st.Elem()
@@ -77,6 +78,79 @@ func checkTyped(t Tool, in, out reflect.Type) {
 		panic(fmt.Sprintf("aios: tool %s: its Parameters schema requires %q, but HandleFunc's params type %v has no field for it (its JSON field names: %s): encoding/json would drop the value; tag a field `json:%q`",
 			t.Name, p, in, strings.Join(names, ", "), p))
 	}
+}
+
+// checkReturns panics, naming the tool, when a typed handler's result type
+// out is a struct that encoding/json writes without a property the tool's
+// Returns schema requires: no field has that exact name (encoding, unlike
+// decoding, is case-sensitive: Sum is written "Sum"), which fails every
+// call, or its field has omitempty or omitzero, which fails the calls whose
+// value is zero. The host holds every result to Returns (InvalidResult).
+func checkReturns(t Tool, out reflect.Type) {
+	req, _ := t.Returns["required"].([]any)
+	st := out
+	for st != nil && st.Kind() == reflect.Pointer {
+		st = st.Elem()
+	}
+	if len(req) == 0 || st == nil || st.Kind() != reflect.Struct || implementsAny(st, jsonMarshaler, textMarshaler) {
+		return
+	}
+	fields := jsonFields(st, nil)
+	for _, r := range req {
+		p, ok := r.(string)
+		if !ok {
+			continue
+		}
+		var f *jsonField
+		for i := range fields {
+			if fields[i].name == p {
+				f = &fields[i]
+				break
+			}
+		}
+		switch {
+		case f == nil:
+			var names []string
+			for _, f := range fields {
+				names = append(names, f.name)
+			}
+			sort.Strings(names)
+			panic(fmt.Sprintf("aios: tool %s: its Returns schema requires %q, but HandleFunc's result type %v has no field encoding/json writes as %q (its JSON field names: %s; encoding/json writes the tag's name, else the Go name, exactly): the host would refuse every result; tag a field `json:%q`",
+				t.Name, p, out, p, strings.Join(names, ", "), p))
+		case f.omit == "omitzero" || f.omit == "omitempty" && omittable(f.typ):
+			panic(fmt.Sprintf("aios: tool %s: its Returns schema requires %q, but field %s of HandleFunc's result type %v has the %s option: a result whose %s is %s leaves %q out and the host refuses it; drop %s",
+				t.Name, p, f.goName, out, f.omit, f.goName, emptyOf(f.typ), p, f.omit))
+		}
+	}
+}
+
+// omittable reports whether omitempty leaves a value of type t out when
+// it is empty (never a struct, nor a non-empty array).
+func omittable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Struct:
+		return false
+	case reflect.Array:
+		return t.Len() == 0
+	}
+	return true
+}
+
+// emptyOf names the value omitempty leaves out for type t.
+func emptyOf(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "false"
+	case reflect.String:
+		return `""`
+	case reflect.Pointer, reflect.Interface:
+		return "nil"
+	case reflect.Slice, reflect.Map, reflect.Array:
+		return "empty"
+	case reflect.Struct:
+		return "its zero value"
+	}
+	return "0"
 }
 
 func implementsAny(t reflect.Type, ifaces ...reflect.Type) bool {
@@ -147,6 +221,7 @@ type jsonField struct {
 	name, goName string
 	typ          reflect.Type
 	quoted       bool
+	omit         string // "omitempty" or "omitzero" when its tag says so
 }
 
 // jsonFields lists the fields encoding/json reads into struct t, embedded
@@ -173,11 +248,14 @@ func jsonFields(t reflect.Type, fields []jsonField) []jsonField {
 		if name == "" {
 			name = f.Name
 		}
-		quoted := false
+		quoted, omit := false, ""
 		for _, o := range strings.Split(opts, ",") {
 			quoted = quoted || o == "string"
+			if o == "omitempty" || o == "omitzero" {
+				omit = o
+			}
 		}
-		fields = append(fields, jsonField{name: name, goName: f.Name, typ: f.Type, quoted: quoted})
+		fields = append(fields, jsonField{name: name, goName: f.Name, typ: f.Type, quoted: quoted, omit: omit})
 	}
 	return fields
 }
