@@ -20,7 +20,8 @@ var (
 // checkTyped panics, naming the tool, when a typed handler's params type
 // In or result type Out holds something encoding/json cannot decode or
 // encode (a channel, a function, a complex number, a map key that is not a
-// string, an integer or a TextMarshaler), when In is a struct without a
+// string, an integer or a TextMarshaler; in In, an interface with methods,
+// such as io.Reader), when In is a struct without a
 // field for a property the tool's Parameters schema requires (encoding/json
 // would drop that value, which every caller must send), or when a property's
 // schema type cannot decode into its field (integer into a string, number
@@ -185,6 +186,12 @@ func jsonTypeProblem(t reflect.Type, in bool, seen map[reflect.Type]bool) string
 	switch t.Kind() {
 	case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
 		return fmt.Sprintf("a %v has no JSON form", t)
+	case reflect.Interface:
+		if in && t.NumMethod() > 0 {
+			// Written by its value, but never read: encoding/json
+			// cannot tell which type to make.
+			return fmt.Sprintf("a %v is an interface with methods, which encoding/json cannot decode into (use a concrete type, or any)", t)
+		}
 	case reflect.Pointer, reflect.Slice, reflect.Array:
 		return jsonTypeProblem(t.Elem(), in, seen)
 	case reflect.Map:
