@@ -42,7 +42,7 @@ func checkTyped(t Tool, in, out reflect.Type) {
 	if st == nil || st.Kind() != reflect.Struct || implementsAny(st, jsonUnmarshaler, textUnmarshaler) {
 		return
 	}
-	fields := jsonFields(st, nil)
+	fields := jsonFields(st)
 	if props, _ := t.Parameters["properties"].(map[string]any); props != nil {
 		keys := make([]string, 0, len(props))
 		for k := range props {
@@ -96,7 +96,7 @@ func checkReturns(t Tool, out reflect.Type) {
 	if len(req) == 0 || st == nil || st.Kind() != reflect.Struct || implementsAny(st, jsonMarshaler, textMarshaler) {
 		return
 	}
-	fields := jsonFields(st, nil)
+	fields := jsonFields(st)
 	for _, r := range req {
 		p, ok := r.(string)
 		if !ok {
@@ -229,40 +229,75 @@ type jsonField struct {
 	typ          reflect.Type
 	quoted       bool
 	omit         string // "omitempty" or "omitzero" when its tag says so
+	depth        int    // 0 for t's own fields, 1 for an embedded struct's…
+	tagged       bool   // its tag names it
 }
 
-// jsonFields lists the fields encoding/json reads into struct t, embedded
-// structs' fields included.
-func jsonFields(t reflect.Type, fields []jsonField) []jsonField {
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		ft := f.Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
-			fields = jsonFields(ft, fields)
-			continue
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		quoted, omit := false, ""
-		for _, o := range strings.Split(opts, ",") {
-			quoted = quoted || o == "string"
-			if o == "omitempty" || o == "omitzero" {
-				omit = o
+// jsonFields lists the fields encoding/json reads into and writes from
+// struct t, by its rules: embedded structs' fields included, level by
+// level, each embedded type once (a type that embeds itself through a
+// pointer does not recurse), and of the fields of one JSON name the
+// shallowest, a tagged one among equals, none when still ambiguous (an
+// outer field shadows an embedded one of its name).
+func jsonFields(t reflect.Type) []jsonField {
+	var all []jsonField
+	visited := map[reflect.Type]bool{}
+	for depth, level := 0, []reflect.Type{t}; len(level) > 0; depth++ {
+		var next []reflect.Type
+		for _, st := range level {
+			if visited[st] {
+				continue
+			}
+			visited[st] = true
+			for i := 0; i < st.NumField(); i++ {
+				f := st.Field(i)
+				tag := f.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, opts, _ := strings.Cut(tag, ",")
+				ft := f.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+					next = append(next, ft)
+					continue
+				}
+				if !f.IsExported() {
+					continue
+				}
+				tagged := name != ""
+				if !tagged {
+					name = f.Name
+				}
+				quoted, omit := false, ""
+				for _, o := range strings.Split(opts, ",") {
+					quoted = quoted || o == "string"
+					if o == "omitempty" || o == "omitzero" {
+						omit = o
+					}
+				}
+				all = append(all, jsonField{name: name, goName: f.Name, typ: f.Type, quoted: quoted, omit: omit, depth: depth, tagged: tagged})
 			}
 		}
-		fields = append(fields, jsonField{name: name, goName: f.Name, typ: f.Type, quoted: quoted, omit: omit})
+		level = next
+	}
+	var fields []jsonField
+	for i, f := range all {
+		best, ambiguous := i, false
+		for j, g := range all {
+			switch {
+			case j == i || g.name != f.name:
+			case g.depth < all[best].depth || g.depth == all[best].depth && g.tagged && !all[best].tagged:
+				best, ambiguous = j, false
+			case g.depth == all[best].depth && g.tagged == all[best].tagged:
+				ambiguous = true
+			}
+		}
+		if best == i && !ambiguous {
+			fields = append(fields, f)
+		}
 	}
 	return fields
 }
