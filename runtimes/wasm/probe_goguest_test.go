@@ -3,13 +3,16 @@ package wasm
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/testutil"
 )
 
@@ -87,6 +90,20 @@ func init() {
 	aios.HandleFunc(aios.Tool{Name: "call-without-params"}, func(c *aios.Call, in struct{ Tool string }) (any, error) {
 		return c.CallTool(in.Tool, nil)
 	})
+	aios.HandleFunc(aios.Tool{Name: "deadlock"}, func(c *aios.Call, in map[string]any) (any, error) {
+		<-make(chan int) // nothing will send: the Go runtime's fatal error
+		return nil, nil
+	})
+	aios.HandleFunc(aios.Tool{Name: "goroutine-panic"}, func(c *aios.Call, in map[string]any) (any, error) {
+		done := make(chan bool)
+		go func() { // a panic outside the handler's goroutine: no recover
+			var m map[string]int
+			m["fan-out"] = 1
+			done <- true
+		}()
+		<-done
+		return nil, nil
+	})
 }
 
 func main() {}
@@ -116,5 +133,43 @@ func TestProbeCallToolWithoutParams(t *testing.T) {
 	}
 	if len(got) != 1 || !reflect.DeepEqual(got[0], map[string]any{}) {
 		t.Fatalf("the called tool got params %#v, want {} as from the JS, Python and component runtimes", got)
+	}
+}
+
+// TestProbeGoFatalErrorSaysWhy: a Go guest that deadlocked in a handler,
+// or whose goroutine panicked outside the handler's (no recover there),
+// wrote the Go runtime's reason to stderr and trapped: the caller got
+// "the guest trapped: wasm error: unreachable", naming nothing of why
+// (load errors quote the guest's panic line). A call whose instance wrote
+// a panic line to its stderr now quotes it; another instance's output,
+// another call's, is never quoted.
+func TestProbeGoFatalErrorSaysWhy(t *testing.T) {
+	l := newTestLoader(t, Config{}, nil)
+	p := load(t, l, probeGoGuest(t, probeGuestSrc))
+	env := newFakeEnv(p, 4)
+	for tool, want := range map[string]string{
+		"deadlock":        "fatal error: all goroutines are asleep - deadlock!",
+		"goroutine-panic": "panic: assignment to entry in nil map",
+	} {
+		_, err := call(p, env, tool, map[string]any{}, 10*time.Second)
+		if abi.CodeOf(err) != abi.ProviderCrashed || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want ProviderCrashed quoting %q", tool, err, want)
+		}
+	}
+	// Two instances' lines interleaved in the provider's sink: each notes
+	// only its own.
+	sink := newLogSink(slog.New(slog.DiscardHandler), 1<<20, true)
+	a, b := &instance{}, &instance{}
+	wa, wb := instStderr{sink, &a}, instStderr{sink, &b}
+	_, _ = wa.Write([]byte("fatal error: a's secret"))
+	_, _ = wb.Write([]byte("panic: b's own\n"))
+	_, _ = wa.Write([]byte(" ran out\n"))
+	if a.panicLine != "fatal error: a's secret ran out" || b.panicLine != "panic: b's own" {
+		t.Errorf("interleaved stderr: a noted %q, b %q", a.panicLine, b.panicLine)
+	}
+	// The next call's crash of another kind does not quote the last one's.
+	_, err := call(p, env, "deadlock", map[string]any{}, 10*time.Second)
+	if strings.Contains(err.Error(), "nil map") {
+		t.Errorf("deadlock after goroutine-panic: %v quotes the earlier crash", err)
 	}
 }
