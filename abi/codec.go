@@ -276,8 +276,10 @@ func unmarshalUseNumber(data []byte, v any) error {
 		}
 		return fmt.Errorf("json: %w", err)
 	}
-	if dec.More() {
-		return errors.New("json: trailing data after the message")
+	// Only white space may follow (dec.More was false before a closing
+	// bracket or brace: `{"a":1}},"b":2}` read as {"a":1}).
+	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return fmt.Errorf("json: trailing data after the message at byte %d: %.20q", len(data)-len(rest), rest)
 	}
 	return nil
 }

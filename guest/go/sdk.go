@@ -2,11 +2,16 @@ package aios
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	schemashort "github.com/aios-host/aios-host/guest/go/shorthand"
+	"math"
+	"path"
 	"reflect"
-	"runtime/debug"
+	"runtime"
 	"sort"
+	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/aios-host/aios-host/guest/go/wire"
@@ -34,8 +39,10 @@ const (
 	Cancelled        = "Cancelled"
 )
 
-// Error is a ToolError: returned by a handler it reaches the caller with its
-// code; returned by a host call it carries the host's code.
+// Error is a ToolError: returned by a handler, or wrapped in the error it
+// returns (fmt.Errorf("fetching: %w", err)), it reaches the caller with its
+// code and data (an empty Code is sent as ProviderError, saying so);
+// returned by a host call it carries the host's code.
 type Error struct {
 	Code    string
 	Message string
@@ -132,9 +139,10 @@ type Handler func(c *Call, params any) (any, error)
 type RawHandler func(c *Call, params []byte, out []byte) ([]byte, error)
 
 type handler struct {
-	name string
-	fn   Handler
-	raw  RawHandler
+	name  string
+	fn    Handler
+	raw   RawHandler
+	typed bool // HandleFunc's: its result goes by encoding/json's rules
 }
 
 type registry struct {
@@ -222,16 +230,21 @@ func add(t Tool, h *handler) {
 
 // HandleFunc registers a typed tool: params are decoded into In with
 // encoding/json rules (field tags `json:"..."`), the result Out is encoded
-// the same way. In and Out may be any or map[string]any to skip conversion.
+// the same way. In and Out may be any or map[string]any to skip conversion:
+// params are then passed as they came, and a result holding generic values
+// only is sent as it is (the Go values inside one, a []Item or a
+// time.Time, are converted with encoding/json rules).
 //
 // HandleFunc panics (in the init that calls it, which the host reports in
 // its load error) when In or Out holds a type encoding/json cannot handle
-// (a channel, a function, a complex number), or when In is a struct with no
-// field for a property t.Parameters requires.
+// (a channel, a function, a complex number), when In is a struct with no
+// field for a property t.Parameters requires, or when Out is a struct that
+// encoding/json writes without a property t.Returns requires.
 func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 	t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
+	t.Returns = schemaValue(t.Name, "Returns", t.Returns)
 	checkTyped(t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
-	Handle(t, func(c *Call, params any) (any, error) {
+	add(t, &handler{name: t.Name, typed: true, fn: func(c *Call, params any) (any, error) {
 		var in In
 		if p, ok := params.(In); ok {
 			in = p
@@ -245,12 +258,14 @@ func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 			return nil, err
 		}
 		return toGeneric(c.Tool, out)
-	})
+	}})
 }
 
 // toGeneric turns a typed handler's result into a generic value with
 // encoding/json rules; a result encoding/json refuses (NaN, a channel) is
-// the tool's InvalidResult, as a generic handler's.
+// the tool's InvalidResult, as a generic handler's. A map[string]any or
+// []any is passed on as it is: run converts the Go values inside one
+// (jsonValue) only if it must.
 func toGeneric(tool string, v any) (any, error) {
 	switch v.(type) {
 	case nil, bool, int64, uint64, float64, string, []any, map[string]any:
@@ -261,6 +276,46 @@ func toGeneric(tool string, v any) (any, error) {
 		return nil, Errorf(InvalidResult, "%s: the result is not a JSON value: %v", tool, err)
 	}
 	return g, nil
+}
+
+// jsonValue is v, a map[string]any or []any, as a canonical generic value:
+// each value inside that is not one (a struct, a time.Time, an int32, a
+// []byte) converted by encoding/json's rules, the rest kept as it is (a
+// float64 from 2^53 up stays a float). v itself is not changed.
+func jsonValue(v any, depth int) (any, error) {
+	if depth > wire.MaxDepth {
+		return nil, fmt.Errorf("value nested deeper than %d levels", wire.MaxDepth)
+	}
+	switch x := v.(type) {
+	case nil, bool, int64, uint64, string:
+		return v, nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("json: unsupported value: %v", x)
+		}
+		return v, nil
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			n, err := jsonValue(e, depth+1)
+			if err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
+			out[i] = n
+		}
+		return out, nil
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			n, err := jsonValue(e, depth+1)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", k, err)
+			}
+			out[k] = n
+		}
+		return out, nil
+	}
+	return jsonGeneric(v)
 }
 
 // jsonGeneric is v as encoding/json writes it, read back as a canonical
@@ -444,7 +499,10 @@ func serve(msg []byte) []byte {
 	return out
 }
 
-// errorResult encodes a handler's error. A typed nil *Error (`var err
+// errorResult encodes a handler's error: the code and data of the *Error
+// in its chain (errors.As), with the handler's words around that *Error's
+// message when it is wrapped; any other error is a ProviderError with its
+// message. A typed nil *Error (`var err
 // *aios.Error; return v, err`: an error that is not nil) and an error whose
 // Error method panics are ProviderErrors saying so: either used to panic
 // here, outside the handler's recover, and trap the guest. Data that is
@@ -456,14 +514,31 @@ func errorResult(tool string, err error) (out []byte) {
 			out = wire.AppendError(reg.out[:0], ProviderError, fmt.Sprintf("%s: the handler's error (a %T): its Error method panicked: %v", tool, err, r), nil)
 		}
 	}()
-	e, ok := err.(*Error)
-	switch {
-	case ok && e == nil:
+	if e, ok := err.(*Error); ok && e == nil {
 		return wire.AppendError(reg.out[:0], ProviderError, tool+": the handler returned a nil *aios.Error as its error, which is not a nil error (return a literal nil, or declare the variable as error)", nil)
-	case !ok:
+	}
+	var e *Error
+	if !errors.As(err, &e) || e == nil {
 		return wire.AppendError(reg.out[:0], ProviderError, err.Error(), nil)
 	}
-	data, msg := e.Data, e.Message
+	data, msg, code := e.Data, e.Message, e.Code
+	if error(e) != err {
+		// Wrapped (fmt.Errorf("…: %w", err)): the code and data of the
+		// *Error inside, as a native tool's wrapped *abi.ToolError, and
+		// the handler's words around its message.
+		full := err.Error()
+		if i := strings.LastIndex(full, e.Error()); i >= 0 {
+			msg = full[:i] + e.Message + full[i+len(e.Error()):]
+		} else {
+			msg = full
+		}
+	}
+	if code == "" {
+		// {"code": ""} is a malformed ToolResult to the host, which
+		// would discard the instance and lose the message.
+		code = ProviderError
+		msg += " (the handler's *aios.Error has an empty Code: set it to one of the codes aios declares, such as aios.NotFound)"
+	}
 	if data != nil {
 		if _, jerr := wire.AppendJSONValue(nil, data); jerr != nil {
 			var gerr error
@@ -474,7 +549,7 @@ func errorResult(tool string, err error) (out []byte) {
 			}
 		}
 	}
-	return wire.AppendError(reg.out[:0], e.Code, msg, data)
+	return wire.AppendError(reg.out[:0], code, msg, data)
 }
 
 // run calls h and encodes its result, turning a panic into ProviderCrashed
@@ -482,7 +557,8 @@ func errorResult(tool string, err error) (out []byte) {
 func run(h *handler, c *Call, params []byte) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &Error{Code: ProviderCrashed, Message: fmt.Sprintf("%s panicked: %v", c.Tool, r), Data: map[string]any{"stack": string(debug.Stack())}}
+			msg := fmt.Sprint(r)
+			err = &Error{Code: ProviderCrashed, Message: c.Tool + " panicked: " + msg, Data: map[string]any{"panic": msg, "stack": panicStack()}}
 		}
 	}()
 	out = wire.AppendString(wire.AppendMapHeader(reg.out[:0], 1), "value")
@@ -496,13 +572,91 @@ func run(h *handler, c *Call, params []byte) (out []byte, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if out, err = wire.AppendJSONValue(out, res); err != nil {
+	mark := len(out)
+	if out, err = wire.AppendJSONValue(out, res); err != nil && h.typed {
+		// A typed handler's map[string]any or []any holding Go values
+		// (a []Item, a time.Time): encoding/json's rules, as HandleFunc
+		// promises and as a native Go tool's result (abi.Normalize).
+		var g any
+		if g, err = jsonValue(res, 0); err == nil {
+			out, err = wire.AppendJSONValue(out[:mark], g)
+		}
+	}
+	if err != nil {
 		// As the JS and Python SDKs: InvalidResult naming the path (a
 		// []byte written as bin was refused by the host as a malformed
 		// ToolResult).
 		return nil, Errorf(InvalidResult, "%s: the result is not a JSON value: %v", c.Tool, err)
 	}
 	return out, nil
+}
+
+// sdkPackage is this package's import path, to tell its frames.
+const sdkPackage = "github.com/aios-host/aios-host/guest/go"
+
+// maxStackFrames bounds the stack reported with a crash, as a native
+// tool's.
+const maxStackFrames = 12
+
+// panicStack is the stack of a handler's panic as a native Go tool's
+// (runtimes/native): the frames from the panicking function up to the
+// SDK's, runtime frames left out, at most maxStackFrames, each as its
+// function and file:line, the file named by its package path and base
+// name. debug.Stack() gave every caller the guest's build machine's paths
+// (its author's home, its GOROOT) and seven frames of the SDK and the
+// runtime around the tool's own. Called from run's deferred recover.
+func panicStack() string {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(3, pcs) // past Callers, panicStack, run's recover
+	frames := runtime.CallersFrames(pcs[:n])
+	var sb strings.Builder
+	afterPanic, count := false, 0
+	for {
+		f, more := frames.Next()
+		switch {
+		case !afterPanic:
+			afterPanic = f.Function == "runtime.gopanic"
+		case strings.HasPrefix(f.Function, "runtime."):
+		case f.Function == sdkPackage+".run":
+			more = false
+		case strings.HasPrefix(f.Function, sdkPackage+".HandleFunc["): // its typed wrapper
+		case count < maxStackFrames:
+			count++
+			sb.WriteString(f.Function)
+			sb.WriteString("\n\t")
+			sb.WriteString(framePath(f.Function, f.File))
+			sb.WriteByte(':')
+			sb.WriteString(strconv.Itoa(f.Line))
+			sb.WriteByte('\n')
+		}
+		if !more {
+			break
+		}
+	}
+	return sb.String()
+}
+
+// framePath names a frame's file as `go build -trimpath` does, by its
+// package path and base name (example.com/tools/resize.go; main's files by
+// their base name), whatever the machine that built the guest (a Windows
+// path, C:/Users/…, is no absolute path on wasip1). A path that is neither
+// absolute nor a drive's (a -trimpath build) is kept.
+func framePath(function, file string) string {
+	file = strings.ReplaceAll(file, "\\", "/")
+	if !strings.HasPrefix(file, "/") && !(len(file) > 2 && file[1] == ':' && file[2] == '/') {
+		return file
+	}
+	base := path.Base(file)
+	fn := function
+	if i := strings.IndexByte(fn, '['); i >= 0 { // type arguments may hold slashes
+		fn = fn[:i]
+	}
+	slash := strings.LastIndexByte(fn, '/')
+	dot := strings.IndexByte(fn[slash+1:], '.')
+	if dot < 0 || fn[:slash+1+dot] == "main" {
+		return base
+	}
+	return fn[:slash+1+dot] + "/" + base
 }
 
 // validToolName checks name by the host's rule (abi.ToolNamePattern: 1-128

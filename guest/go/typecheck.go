@@ -20,7 +20,8 @@ var (
 // checkTyped panics, naming the tool, when a typed handler's params type
 // In or result type Out holds something encoding/json cannot decode or
 // encode (a channel, a function, a complex number, a map key that is not a
-// string, an integer or a TextMarshaler), when In is a struct without a
+// string, an integer or a TextMarshaler; in In, an interface with methods,
+// such as io.Reader), when In is a struct without a
 // field for a property the tool's Parameters schema requires (encoding/json
 // would drop that value, which every caller must send), or when a property's
 // schema type cannot decode into its field (integer into a string, number
@@ -33,6 +34,7 @@ func checkTyped(t Tool, in, out reflect.Type) {
 	if why := jsonTypeProblem(out, false, nil); why != "" {
 		panic(fmt.Sprintf(typeProblemFormat, t.Name, "result", out, "encoded as", why))
 	}
+	checkReturns(t, out)
 	st := in
 	for st != nil && st.Kind() == reflect.Pointer {
 		st = st.Elem()
@@ -40,7 +42,7 @@ func checkTyped(t Tool, in, out reflect.Type) {
 	if st == nil || st.Kind() != reflect.Struct || implementsAny(st, jsonUnmarshaler, textUnmarshaler) {
 		return
 	}
-	fields := jsonFields(st, nil)
+	fields := jsonFields(st)
 	if props, _ := t.Parameters["properties"].(map[string]any); props != nil {
 		keys := make([]string, 0, len(props))
 		for k := range props {
@@ -79,6 +81,79 @@ func checkTyped(t Tool, in, out reflect.Type) {
 	}
 }
 
+// checkReturns panics, naming the tool, when a typed handler's result type
+// out is a struct that encoding/json writes without a property the tool's
+// Returns schema requires: no field has that exact name (encoding, unlike
+// decoding, is case-sensitive: Sum is written "Sum"), which fails every
+// call, or its field has omitempty or omitzero, which fails the calls whose
+// value is zero. The host holds every result to Returns (InvalidResult).
+func checkReturns(t Tool, out reflect.Type) {
+	req, _ := t.Returns["required"].([]any)
+	st := out
+	for st != nil && st.Kind() == reflect.Pointer {
+		st = st.Elem()
+	}
+	if len(req) == 0 || st == nil || st.Kind() != reflect.Struct || implementsAny(st, jsonMarshaler, textMarshaler) {
+		return
+	}
+	fields := jsonFields(st)
+	for _, r := range req {
+		p, ok := r.(string)
+		if !ok {
+			continue
+		}
+		var f *jsonField
+		for i := range fields {
+			if fields[i].name == p {
+				f = &fields[i]
+				break
+			}
+		}
+		switch {
+		case f == nil:
+			var names []string
+			for _, f := range fields {
+				names = append(names, f.name)
+			}
+			sort.Strings(names)
+			panic(fmt.Sprintf("aios: tool %s: its Returns schema requires %q, but HandleFunc's result type %v has no field encoding/json writes as %q (its JSON field names: %s; encoding/json writes the tag's name, else the Go name, exactly): the host would refuse every result; tag a field `json:%q`",
+				t.Name, p, out, p, strings.Join(names, ", "), p))
+		case f.omit == "omitzero" || f.omit == "omitempty" && omittable(f.typ):
+			panic(fmt.Sprintf("aios: tool %s: its Returns schema requires %q, but field %s of HandleFunc's result type %v has the %s option: a result whose %s is %s leaves %q out and the host refuses it; drop %s",
+				t.Name, p, f.goName, out, f.omit, f.goName, emptyOf(f.typ), p, f.omit))
+		}
+	}
+}
+
+// omittable reports whether omitempty leaves a value of type t out when
+// it is empty (never a struct, nor a non-empty array).
+func omittable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Struct:
+		return false
+	case reflect.Array:
+		return t.Len() == 0
+	}
+	return true
+}
+
+// emptyOf names the value omitempty leaves out for type t.
+func emptyOf(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "false"
+	case reflect.String:
+		return `""`
+	case reflect.Pointer, reflect.Interface:
+		return "nil"
+	case reflect.Slice, reflect.Map, reflect.Array:
+		return "empty"
+	case reflect.Struct:
+		return "its zero value"
+	}
+	return "0"
+}
+
 func implementsAny(t reflect.Type, ifaces ...reflect.Type) bool {
 	for _, i := range ifaces {
 		if t.Implements(i) || (t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(i)) {
@@ -111,6 +186,12 @@ func jsonTypeProblem(t reflect.Type, in bool, seen map[reflect.Type]bool) string
 	switch t.Kind() {
 	case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
 		return fmt.Sprintf("a %v has no JSON form", t)
+	case reflect.Interface:
+		if in && t.NumMethod() > 0 {
+			// Written by its value, but never read: encoding/json
+			// cannot tell which type to make.
+			return fmt.Sprintf("a %v is an interface with methods, which encoding/json cannot decode into (use a concrete type, or any)", t)
+		}
 	case reflect.Pointer, reflect.Slice, reflect.Array:
 		return jsonTypeProblem(t.Elem(), in, seen)
 	case reflect.Map:
@@ -147,37 +228,76 @@ type jsonField struct {
 	name, goName string
 	typ          reflect.Type
 	quoted       bool
+	omit         string // "omitempty" or "omitzero" when its tag says so
+	depth        int    // 0 for t's own fields, 1 for an embedded struct's…
+	tagged       bool   // its tag names it
 }
 
-// jsonFields lists the fields encoding/json reads into struct t, embedded
-// structs' fields included.
-func jsonFields(t reflect.Type, fields []jsonField) []jsonField {
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
+// jsonFields lists the fields encoding/json reads into and writes from
+// struct t, by its rules: embedded structs' fields included, level by
+// level, each embedded type once (a type that embeds itself through a
+// pointer does not recurse), and of the fields of one JSON name the
+// shallowest, a tagged one among equals, none when still ambiguous (an
+// outer field shadows an embedded one of its name).
+func jsonFields(t reflect.Type) []jsonField {
+	var all []jsonField
+	visited := map[reflect.Type]bool{}
+	for depth, level := 0, []reflect.Type{t}; len(level) > 0; depth++ {
+		var next []reflect.Type
+		for _, st := range level {
+			if visited[st] {
+				continue
+			}
+			visited[st] = true
+			for i := 0; i < st.NumField(); i++ {
+				f := st.Field(i)
+				tag := f.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, opts, _ := strings.Cut(tag, ",")
+				ft := f.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+					next = append(next, ft)
+					continue
+				}
+				if !f.IsExported() {
+					continue
+				}
+				tagged := name != ""
+				if !tagged {
+					name = f.Name
+				}
+				quoted, omit := false, ""
+				for _, o := range strings.Split(opts, ",") {
+					quoted = quoted || o == "string"
+					if o == "omitempty" || o == "omitzero" {
+						omit = o
+					}
+				}
+				all = append(all, jsonField{name: name, goName: f.Name, typ: f.Type, quoted: quoted, omit: omit, depth: depth, tagged: tagged})
+			}
 		}
-		name, opts, _ := strings.Cut(tag, ",")
-		ft := f.Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
+		level = next
+	}
+	var fields []jsonField
+	for i, f := range all {
+		best, ambiguous := i, false
+		for j, g := range all {
+			switch {
+			case j == i || g.name != f.name:
+			case g.depth < all[best].depth || g.depth == all[best].depth && g.tagged && !all[best].tagged:
+				best, ambiguous = j, false
+			case g.depth == all[best].depth && g.tagged == all[best].tagged:
+				ambiguous = true
+			}
 		}
-		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
-			fields = jsonFields(ft, fields)
-			continue
+		if best == i && !ambiguous {
+			fields = append(fields, f)
 		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		quoted := false
-		for _, o := range strings.Split(opts, ",") {
-			quoted = quoted || o == "string"
-		}
-		fields = append(fields, jsonField{name: name, goName: f.Name, typ: f.Type, quoted: quoted})
 	}
 	return fields
 }

@@ -252,7 +252,14 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 		if terr != nil {
 			return nil, terr, useJSON
 		}
-		v, err := env.CallTool(context.WithValue(ctx, nestKey{p}, true), tool, version, m["params"])
+		params := m["params"]
+		if params == nil {
+			// A call without params (c.CallTool("list", nil)) is a call
+			// with {}, as from JS, Python and components: null failed
+			// every tool whose schema is an object.
+			params = map[string]any{}
+		}
+		v, err := env.CallTool(context.WithValue(ctx, nestKey{p}, true), tool, version, params)
 		return v, abi.AsToolError(err, abi.ProviderError), useJSON
 	case opSpaceRead:
 		space, terr := str("space", false)

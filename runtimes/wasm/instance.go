@@ -68,6 +68,7 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 	}
 
 	var packed uint64
+	inst.panicLine, inst.errLine = "", inst.errLine[:0]
 	ptr, err := inst.inPtr, error(nil)
 	if !direct {
 		ptr, err = inst.input(len(enc))
@@ -122,17 +123,28 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 	return v, nil, true
 }
 
-// crashError turns a wazero call error into ProviderCrashed.
+// crashError turns a wazero call error into ProviderCrashed, quoting the
+// panic line the instance wrote to stderr during the call, if any: a Go
+// guest's fatal error (a deadlock, a panic outside the handler's goroutine,
+// a stack overflow, running out of memory) traps it as "unreachable",
+// which alone names nothing.
 func (inst *instance) crashError(tool string, err error) *abi.ToolError {
+	why := ""
+	if inst.panicLine != "" {
+		why = "; its stderr said: " + inst.panicLine
+	}
 	var exit *sys.ExitError
 	if errors.As(err, &exit) {
+		if why != "" {
+			return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d%s", tool, exit.ExitCode(), why)
+		}
 		return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory; see the host log for its stderr)", tool, exit.ExitCode())
 	}
 	msg := err.Error()
 	if i := strings.IndexByte(msg, '\n'); i > 0 {
 		msg = msg[:i]
 	}
-	return abi.Errorf(abi.ProviderCrashed, "%s: the guest trapped: %s", tool, msg)
+	return abi.Errorf(abi.ProviderCrashed, "%s: the guest trapped: %s%s", tool, msg, why)
 }
 
 // view returns the bytes of a packed (ptr<<32 | len) guest buffer, without

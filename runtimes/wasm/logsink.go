@@ -129,6 +129,44 @@ func (w stream) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// instStderr is the stderr of one wazero instance: into its provider's
+// sink, and the instance notes the panic line ("fatal error: …",
+// "panic: …") it wrote during its call, which crashError quotes. It reads
+// its own lines (the sink's partial line is shared by the provider's
+// instances), so it never notes another instance's output. WASI writes run
+// on the goroutine of the instance's call (or of its instantiation, when
+// *inst is still nil).
+type instStderr struct {
+	s    *logSink
+	inst **instance
+}
+
+func (w instStderr) Write(p []byte) (int, error) {
+	w.s.write(1, p)
+	if inst := *w.inst; inst != nil {
+		inst.noteStderr(p)
+	}
+	return len(p), nil
+}
+
+// noteStderr reads the instance's stderr line by line, keeping the last
+// panic line of the call in panicLine.
+func (inst *instance) noteStderr(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			inst.errLine = append(inst.errLine, p[:min(len(p), max(stderrTailLine-len(inst.errLine), 0))]...)
+			return
+		}
+		line := append(inst.errLine, p[:min(i, max(stderrTailLine-len(inst.errLine), 0))]...)
+		if l := tailLine(line); isPanicLine(l) {
+			inst.panicLine = l
+		}
+		inst.errLine = line[:0]
+		p = p[i+1:]
+	}
+}
+
 var streamNames = [2]string{"stdout", "stderr"}
 
 // allow charges n bytes to the budget; the caller holds mu.

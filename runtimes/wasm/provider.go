@@ -247,6 +247,7 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	d := p.l.cfg.LoadTimeout
 	ictx, cancel := context.WithTimeout(context.WithValue(ctx, startKey{}, p), d)
 	var self *instance // set below, once instantiated
+	cfg = cfg.WithStderr(instStderr{p.sink, &self})
 	if p.realClock {
 		startDL, _ := ictx.Deadline()
 		cfg = cfg.WithNanosleep(func(ns int64) {
@@ -372,6 +373,12 @@ type instance struct {
 
 	mu       sync.Mutex
 	watchCtx context.Context // read by the watchdog under mu
+
+	// panicLine is the last panic line ("fatal error: …") the instance
+	// wrote to stderr during its current call (instStderr), for crashError;
+	// errLine is its stderr's unfinished line.
+	panicLine string
+	errLine   []byte
 }
 
 // sleep is the guest's nanosleep with a real clock: a sleep ends at the

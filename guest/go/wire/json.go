@@ -17,8 +17,10 @@ func FromJSON(data []byte) (any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, fmt.Errorf("json: %w", err)
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("json: trailing data after the value")
+	// Only white space may follow (dec.More was false before a closing
+	// bracket or brace: `{"a":1}},"b":2}` read as {"a":1}).
+	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return nil, fmt.Errorf("json: trailing data after the value at byte %d: %.20q", len(data)-len(rest), rest)
 	}
 	return fromJSON(v)
 }
