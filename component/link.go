@@ -498,7 +498,7 @@ func (f *frame) importDef(d *binary.Def) error {
 		}
 		// The argument goes to the index space of the import's sort:
 		// one of another sort went to its own, and shifted the indices
-		// of every later item of both (TestProbeNestedArgumentSort).
+		// of every later item of both (TestNestedArgumentSort).
 		var got binary.Sort
 		switch a.(type) {
 		case *funcVal:
@@ -685,7 +685,7 @@ func (f *frame) export(d *binary.Def) error {
 		if !f.nested && x.lift == nil {
 			// As for a function of an exported interface: its tool had
 			// no core function, and each call failed with a nil-pointer
-			// error (TestProbeReexportedImport).
+			// error (TestReexportedImport).
 			return f.fail(d, "export %q is not a lifted function (a component's imports cannot be served as its tools)", e.Name)
 		}
 		fn := *x
@@ -760,7 +760,7 @@ func (f *frame) export(d *binary.Def) error {
 // wasmparser refuses the binary). The linker compared the number of
 // parameters alone and then used the ascribed type, so a u32 function
 // exported as s32 or string took and returned what the ascription said
-// (TestProbeExportAscriptionChecked). Type names and docs do not count
+// (TestExportAscriptionChecked). Type names and docs do not count
 // (wit-component ascribes the exported, named copies of the types); labels
 // do.
 func funcMismatch(have, want *wit.Func) string {

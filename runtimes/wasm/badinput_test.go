@@ -636,7 +636,7 @@ func manyTablesWAT(n int, extra string) string { return tablesWAT(n, 1, 1048576,
 // module runs without the rest of the rewrite (the loader's rewrite
 // switched off, as for a module it cannot read; a module exporting
 // aios_tick, which used to fall back so, is refused now:
-// TestProbeGuestExportingTickRefused) and when its instrumented cache
+// TestGuestExportingTickRefused) and when its instrumented cache
 // entry is damaged.
 func TestTablesBoundedInAll(t *testing.T) {
 	dir := t.TempDir()

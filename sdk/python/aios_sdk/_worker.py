@@ -597,7 +597,7 @@ class Worker:
             if self.mp is None and _too_deep(data):
                 raise ValueError("nested deeper than %d levels" % MAX_DEPTH)
             self.write(env)
-        except Exception as e:  # also the data's own methods raising (TestProbeResultEncodingRaises)
+        except Exception as e:  # also the data's own methods raising (TestResultEncodingRaises)
             del err["data"]
             err["message"] = "%s (its data was left out: %s)" % (message, _error_text(e)[:500])
             self.write(env)
@@ -705,7 +705,7 @@ class Worker:
             # The value's own methods raised while it was encoded (a dict
             # or list subclass whose items() or __iter__ fails): the
             # call's InvalidResult; it ended the worker
-            # (TestProbeResultEncodingRaises).
+            # (TestResultEncodingRaises).
             if self.mp is not None:
                 self.pack_result = self.mp.Packer(use_bin_type=True).pack
             try:
