@@ -54,7 +54,7 @@ func TestPanicStackIsTheTools(t *testing.T) {
 	if first != "github.com/aios-host/aios-host/guest/go.probePanicker" {
 		t.Errorf("the stack starts with %q, want the panicking function:\n%s", first, stack)
 	}
-	want := "\tgithub.com/aios-host/aios-host/guest/go/probe_panicstack_test.go:" + strconv.Itoa(probePanicLine) + "\n"
+	want := "\tgithub.com/aios-host/aios-host/guest/go/panicstack_edges_test.go:" + strconv.Itoa(probePanicLine) + "\n"
 	if !strings.Contains(stack, want) {
 		t.Errorf("the stack does not name the panic's line as %q:\n%s", want, stack)
 	}

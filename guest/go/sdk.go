@@ -6,15 +6,13 @@ import (
 	"fmt"
 	schemashort "github.com/aios-host/aios-host/guest/go/shorthand"
 	"math"
-	"path"
 	"reflect"
-	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"unsafe"
 
 	"github.com/aios-host/aios-host/guest/go/wire"
+	"github.com/aios-host/aios-host/internal/panicstack"
 )
 
 // ABIVersion is the guest ABI version this SDK implements.
@@ -594,69 +592,17 @@ func run(h *handler, c *Call, params []byte) (out []byte, err error) {
 // sdkPackage is this package's import path, to tell its frames.
 const sdkPackage = "github.com/aios-host/aios-host/guest/go"
 
-// maxStackFrames bounds the stack reported with a crash, as a native
-// tool's.
-const maxStackFrames = 12
-
 // panicStack is the stack of a handler's panic as a native Go tool's
 // (runtimes/native): the frames from the panicking function up to the
-// SDK's, runtime frames left out, at most maxStackFrames, each as its
+// SDK's, runtime frames left out, at most panicstack.MaxFrames, each as its
 // function and file:line, the file named by its package path and base
 // name. debug.Stack() gave every caller the guest's build machine's paths
 // (its author's home, its GOROOT) and seven frames of the SDK and the
 // runtime around the tool's own. Called from run's deferred recover.
 func panicStack() string {
-	pcs := make([]uintptr, 64)
-	n := runtime.Callers(3, pcs) // past Callers, panicStack, run's recover
-	frames := runtime.CallersFrames(pcs[:n])
-	var sb strings.Builder
-	afterPanic, count := false, 0
-	for {
-		f, more := frames.Next()
-		switch {
-		case !afterPanic:
-			afterPanic = f.Function == "runtime.gopanic"
-		case strings.HasPrefix(f.Function, "runtime."):
-		case f.Function == sdkPackage+".run":
-			more = false
-		case strings.HasPrefix(f.Function, sdkPackage+".HandleFunc["): // its typed wrapper
-		case count < maxStackFrames:
-			count++
-			sb.WriteString(f.Function)
-			sb.WriteString("\n\t")
-			sb.WriteString(framePath(f.Function, f.File))
-			sb.WriteByte(':')
-			sb.WriteString(strconv.Itoa(f.Line))
-			sb.WriteByte('\n')
-		}
-		if !more {
-			break
-		}
-	}
-	return sb.String()
-}
-
-// framePath names a frame's file as `go build -trimpath` does, by its
-// package path and base name (example.com/tools/resize.go; main's files by
-// their base name), whatever the machine that built the guest (a Windows
-// path, C:/Users/…, is no absolute path on wasip1). A path that is neither
-// absolute nor a drive's (a -trimpath build) is kept.
-func framePath(function, file string) string {
-	file = strings.ReplaceAll(file, "\\", "/")
-	if !strings.HasPrefix(file, "/") && !(len(file) > 2 && file[1] == ':' && file[2] == '/') {
-		return file
-	}
-	base := path.Base(file)
-	fn := function
-	if i := strings.IndexByte(fn, '['); i >= 0 { // type arguments may hold slashes
-		fn = fn[:i]
-	}
-	slash := strings.LastIndexByte(fn, '/')
-	dot := strings.IndexByte(fn[slash+1:], '.')
-	if dot < 0 || fn[:slash+1+dot] == "main" {
-		return base
-	}
-	return fn[:slash+1+dot] + "/" + base
+	return panicstack.Format(2, func(fn string) (skip, stop bool) { // past panicStack and run's recover
+		return strings.HasPrefix(fn, sdkPackage+".HandleFunc["), fn == sdkPackage+".run" // its typed wrapper; the SDK's caller
+	})
 }
 
 // validToolName checks name by the host's rule (abi.ToolNamePattern: 1-128

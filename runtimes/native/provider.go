@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/panicstack"
 )
 
 // Handler serves one call of a native tool. params is the call's params in
@@ -176,64 +175,17 @@ func convertError(ctx context.Context, err error) *abi.ToolError {
 	return abi.AsToolError(err, abi.ProviderError)
 }
 
-// maxStackFrames bounds the stack reported with a crash.
-const maxStackFrames = 12
-
 // crashError builds the ProviderCrashed error for a recovered panic, with
 // the panic value and the stack of the panicking code (runtime frames and
 // this package's own frames left out).
 func crashError(provider, toolName string, r any) *abi.ToolError {
 	msg := fmt.Sprint(r)
-	pcs := make([]uintptr, 64)
-	n := runtime.Callers(3, pcs)
-	frames := runtime.CallersFrames(pcs[:n])
-	var sb strings.Builder
-	afterPanic, count := false, 0
-	for {
-		f, more := frames.Next()
-		switch {
-		case !afterPanic:
-			afterPanic = f.Function == "runtime.gopanic"
-		case strings.HasPrefix(f.Function, "runtime."):
-		case strings.HasPrefix(f.Function, "github.com/aios-host/aios-host/runtimes/native.(*Provider).Call"):
-			more = false
-		case count < maxStackFrames:
-			count++
-			sb.WriteString(f.Function)
-			sb.WriteString("\n\t")
-			sb.WriteString(framePath(f.Function, f.File))
-			sb.WriteByte(':')
-			sb.WriteString(strconv.Itoa(f.Line))
-			sb.WriteByte('\n')
-		}
-		if !more {
-			break
-		}
-	}
+	stack := panicstack.Format(2, func(fn string) (skip, stop bool) { // past crashError and Call's recover
+		return false, strings.HasPrefix(fn, "github.com/aios-host/aios-host/runtimes/native.(*Provider).Call")
+	})
 	return &abi.ToolError{
 		Code:    abi.ProviderCrashed,
 		Message: "tool " + toolName + " of provider " + provider + " panicked: " + msg,
-		Data:    map[string]any{"panic": msg, "stack": sb.String()},
+		Data:    map[string]any{"panic": msg, "stack": stack},
 	}
-}
-
-// framePath names a frame's file as `go build -trimpath` does, by its
-// package path and base name (github.com/x/y/pkg/file.go): the absolute
-// path of the machine that built the host (its user's home, its GOROOT)
-// is no business of a caller. A path that is not absolute (a -trimpath
-// build) is kept.
-func framePath(function, file string) string {
-	if !filepath.IsAbs(file) {
-		return file
-	}
-	fn := function
-	if i := strings.IndexByte(fn, '['); i >= 0 { // type arguments may hold slashes
-		fn = fn[:i]
-	}
-	slash := strings.LastIndexByte(fn, '/')
-	dot := strings.IndexByte(fn[slash+1:], '.')
-	if dot < 0 {
-		return filepath.Base(file)
-	}
-	return fn[:slash+1+dot] + "/" + filepath.Base(file)
 }
