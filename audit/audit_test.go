@@ -166,6 +166,7 @@ func TestTamperDetected(t *testing.T) {
 		{"respace", edit(3, `,"caller"`, `, "caller"`), 4, "canonical form"},
 		{"extra key", edit(3, `{"call_id"`, `{"x":1,"call_id"`), 4, "unknown field"},
 		{"bad json", edit(1, `}`, ``), 2, "not a valid record"},
+		{"trailing brace", edit(2, "}\n", "}}\n"), 3, "trailing data after the record"}, // json.Decoder.More is false before it
 		{"delete first", del(0), 1, "seq is 2, want 1"},
 		{"delete middle", del(3), 4, "seq is 5, want 4"},
 		{"reorder", swap(2, 3), 3, "seq is 4, want 3"},

@@ -267,8 +267,8 @@ func checkLineScratch(raw []byte, scratch *[]byte) (record, string) {
 	if err := dec.Decode(&r); err != nil {
 		return r, "not a valid record: " + err.Error()
 	}
-	if dec.More() {
-		return r, "trailing data after the record"
+	if rest := bytes.TrimLeft(raw[dec.InputOffset():], " \t\r\n"); len(rest) > 0 { // dec.More is false before a ] or }
+		return r, fmt.Sprintf("trailing data after the record: %.20q", rest)
 	}
 	if !strings.HasPrefix(r.Hash, "sha256:") || len(r.Hash) != 71 {
 		return r, fmt.Sprintf("hash %q is not a sha256 digest", r.Hash)

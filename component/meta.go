@@ -50,8 +50,10 @@ func readMeta(mods [][]byte) (*providerMeta, error) {
 		if err := dec.Decode(&x); err != nil {
 			return nil, fmt.Errorf("core module %d: custom section %s: %w", k, MetaSection, unknownKey(err))
 		}
-		if dec.More() {
-			return nil, fmt.Errorf("core module %d: custom section %s: data after the JSON object", k, MetaSection)
+		// Only white space may follow: dec.More is false before a closing
+		// bracket or brace, so `{"id":"a"}],"tools":{…}}` read as {"id":"a"}.
+		if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+			return nil, fmt.Errorf("core module %d: custom section %s: data after the JSON object at byte %d: %.20q", k, MetaSection, len(data)-len(rest), rest)
 		}
 		for k, t := range x.Tools {
 			t.Parameters = normalizeMap(t.Parameters)
