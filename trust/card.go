@@ -363,7 +363,7 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	if err := checkAlg(hdr.Alg); err != nil {
 		return nil, err
 	}
-	if hdr.Alg != sig.Algorithm {
+	if cardAlg(hdr.Alg) != cardAlg(sig.Algorithm) {
 		return nil, verr(ErrAlgorithm, "JWS header alg %q differs from signature.algorithm %q", hdr.Alg, sig.Algorithm)
 	}
 	if hdr.Kid != "" && hdr.Kid != sig.KeyID {
@@ -391,9 +391,9 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	if hdr.B64 != nil && !*hdr.B64 {
 		return nil, verr(ErrMalformed, `JWS header "b64": false is not supported`)
 	}
-	jws, err := jose.ParseDetached(sig.Value, signed, Algorithms())
+	verify, err := jwsVerifier(sig.Value, hdr.Alg, signed)
 	if err != nil {
-		return nil, verr(ErrMalformed, "parsing JWS: %v", err)
+		return nil, err
 	}
 	cands, err := candidates(ctx, keys, sig.KeyID)
 	if err != nil {
@@ -406,16 +406,16 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	var seedForm []byte
 	var firstErr error
 	for _, k := range cands {
-		if err := k.usableFor(hdr.Alg); err != nil {
+		if err := k.usableFor(cardAlg(hdr.Alg)); err != nil {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
-		err := jws.DetachedVerify(signed, k.JWK.Key)
+		err := verify(signed, k.JWK.Key)
 		if err != nil && detached {
 			if seedForm == nil {
 				seedForm, _ = SeedPayload(card)
 			}
-			if seedForm != nil && !bytes.Equal(seedForm, signed) && jws.DetachedVerify(seedForm, k.JWK.Key) == nil {
+			if seedForm != nil && !bytes.Equal(seedForm, signed) && verify(seedForm, k.JWK.Key) == nil {
 				err = nil
 			}
 		}
@@ -456,7 +456,61 @@ func cmpErr(old, new error) error {
 	return old
 }
 
+// algEd25519 is RFC 9864's fully-specified name for EdDSA over Ed25519,
+// which deprecates the polymorphic "EdDSA" in new JWS headers. go-jose
+// knows only "EdDSA"; cards signed under either name verify alike.
+const algEd25519 = "Ed25519"
+
+// cardAlg returns the card algorithm alg names: "EdDSA" for "Ed25519",
+// alg itself otherwise.
+func cardAlg(alg string) string {
+	if alg == algEd25519 {
+		return string(jose.EdDSA)
+	}
+	return alg
+}
+
+// jwsVerifier returns the function that checks the detached compact JWS
+// value (header..signature) over a payload with a key. A header alg of
+// "Ed25519" is checked here with crypto/ed25519 over RFC 7515's signing
+// input, since go-jose refuses that name; every other alg by go-jose.
+func jwsVerifier(value, alg string, payload []byte) (func(payload []byte, key any) error, error) {
+	if alg != algEd25519 {
+		jws, err := jose.ParseDetached(value, payload, Algorithms())
+		if err != nil {
+			return nil, verr(ErrMalformed, "parsing JWS: %v", err)
+		}
+		return func(p []byte, key any) error { return jws.DetachedVerify(p, key) }, nil
+	}
+	header, rest, _ := strings.Cut(value, ".")
+	_, sigPart, _ := strings.Cut(rest, ".")
+	sigBytes, err := base64.RawURLEncoding.DecodeString(sigPart)
+	if err != nil {
+		return nil, verr(ErrMalformed, "JWS signature is not base64url: %v", err)
+	}
+	if len(sigBytes) != ed25519.SignatureSize {
+		return nil, verr(ErrMalformed, "JWS signature under alg %q is %d bytes, want %d", alg, len(sigBytes), ed25519.SignatureSize)
+	}
+	return func(p []byte, key any) error {
+		pub, ok := key.(ed25519.PublicKey)
+		if !ok {
+			return fmt.Errorf("key is %T, not an Ed25519 public key", key)
+		}
+		input := make([]byte, 0, len(header)+1+base64.RawURLEncoding.EncodedLen(len(p)))
+		input = append(input, header...)
+		input = append(input, '.')
+		input = base64.RawURLEncoding.AppendEncode(input, p)
+		if !ed25519.Verify(pub, input, sigBytes) {
+			return errors.New("signature does not match")
+		}
+		return nil
+	}, nil
+}
+
 func checkAlg(alg string) error {
+	if alg == algEd25519 {
+		return nil
+	}
 	switch {
 	case alg == "":
 		return verr(ErrAlgorithm, "JWS header has no alg")
@@ -470,7 +524,7 @@ func checkAlg(alg string) error {
 			return nil
 		}
 	}
-	return verr(ErrAlgorithm, "alg %q is not accepted (want RS256, ES256 or EdDSA)", alg)
+	return verr(ErrAlgorithm, "alg %q is not accepted (want RS256, ES256, or EdDSA, also named Ed25519)", alg)
 }
 
 // ArtifactOf returns the card's "artifact" member, nil when there is none.
