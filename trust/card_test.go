@@ -408,6 +408,7 @@ func FuzzVerifyCard(f *testing.F) {
 	signed, _ := SignCard(card, k)
 	f.Add(signed)
 	f.Add(card)
+	f.Add(signEd25519Alg(f, card, k, "Ed25519", false))
 	f.Add([]byte(`{"signature":{"algorithm":"none","key_id":"fuzz","value":"eyJhbGciOiJub25lIn0.."}}`))
 	store := storeWith(abi.Verified, k)
 	want, _, err := SigningPayload(signed)

@@ -16,7 +16,7 @@ import (
 // 9864's fully-specified name for EdDSA over Ed25519 (which deprecates the
 // polymorphic "EdDSA"), with its payload detached or attached, and member
 // naming the signature member's algorithm.
-func signEd25519Alg(t *testing.T, card []byte, k SigningKey, member string, attached bool) []byte {
+func signEd25519Alg(t testing.TB, card []byte, k SigningKey, member string, attached bool) []byte {
 	t.Helper()
 	payload, _, err := SigningPayload(card)
 	if err != nil {
