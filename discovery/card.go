@@ -232,6 +232,18 @@ func ParseCard(data []byte, name string) (*Card, error) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		return fail("", "not a JSON object: %v", err)
 	}
+	// encoding/json takes the last of two members of one name and turns
+	// bytes that are not UTF-8 into U+FFFD: a card naming "id" twice
+	// would load under the second without a word. A card must be I-JSON
+	// (RFC 7493) to be signed and verified; every card is held to it.
+	if err := trust.CheckIJSON(data); err != nil {
+		var se *trust.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(data, se.Offset)
+			return fail("", "line %d, column %d: %s (a card must be I-JSON, RFC 7493)", line, col, se.Msg)
+		}
+		return fail("", "not I-JSON (RFC 7493): %v", err)
+	}
 	if top == nil {
 		return fail("", "not a JSON object")
 	}
@@ -799,4 +811,11 @@ func (c *Card) Marshal() ([]byte, error) {
 		m[k] = v
 	}
 	return json.Marshal(m)
+}
+
+// lineCol is the 1-based line and column (in bytes) of offset in data.
+func lineCol(data []byte, offset int) (line, col int) {
+	offset = min(offset, len(data))
+	line = 1 + bytes.Count(data[:offset], []byte{'\n'})
+	return line, offset - bytes.LastIndexByte(data[:offset], '\n')
 }

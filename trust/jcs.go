@@ -2,7 +2,6 @@ package trust
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -34,10 +33,27 @@ const maxJCSDepth = 256
 
 // Canonicalize returns the RFC 8785 canonical form of the JSON text data.
 func Canonicalize(data []byte) ([]byte, error) {
-	if !utf8.Valid(data) {
-		return nil, errors.New("jcs: input is not valid UTF-8")
+	v, err := parseIJSON(data, false)
+	if err != nil {
+		return nil, err
 	}
-	p := &jparser{s: data}
+	out := make([]byte, 0, len(data))
+	return appendCanonical(out, v)
+}
+
+// CheckIJSON returns the error Canonicalize would return for data, nil
+// when there is none, without building its value: a card's check before
+// it is decoded costs little more memory than its text.
+func CheckIJSON(data []byte) error {
+	_, err := parseIJSON(data, true)
+	return err
+}
+
+func parseIJSON(data []byte, check bool) (any, error) {
+	if !utf8.Valid(data) {
+		return nil, &SyntaxError{Offset: invalidUTF8(data), Msg: "input is not valid UTF-8"}
+	}
+	p := &jparser{s: data, check: check}
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
@@ -45,10 +61,9 @@ func Canonicalize(data []byte) ([]byte, error) {
 	}
 	p.ws()
 	if p.i != len(p.s) {
-		return nil, fmt.Errorf("jcs: offset %d: trailing data after the JSON value", p.i)
+		return nil, p.errf("trailing data after the JSON value")
 	}
-	out := make([]byte, 0, len(data))
-	return appendCanonical(out, v)
+	return v, nil
 }
 
 // CanonicalizeValue returns the canonical form of a generic value in abi's
@@ -69,16 +84,38 @@ type jmember struct {
 }
 
 type jparser struct {
-	s []byte
-	i int
+	check bool // only check: build no objects or arrays
+	s     []byte
+	i     int
 	// exactInts refuses an integer literal that a double cannot hold
 	// exactly (SigningPayload: a card's signed form).
 	exactInts bool
 }
 
 func (p *jparser) errf(format string, args ...any) error {
-	return fmt.Errorf("jcs: offset %d: %s", p.i, fmt.Sprintf(format, args...))
+	return &SyntaxError{Offset: p.i, Msg: fmt.Sprintf(format, args...)}
 }
+
+// invalidUTF8 is the offset of b's first byte that is not valid UTF-8.
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// SyntaxError is Canonicalize's error for input that is not I-JSON: what
+// is wrong, and the byte offset in the input where it was found.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("jcs: offset %d: %s", e.Offset, e.Msg) }
 
 func (p *jparser) ws() {
 	for p.i < len(p.s) {
@@ -128,8 +165,11 @@ func (p *jparser) lit(w string) error {
 
 func (p *jparser) object(depth int) (any, error) {
 	p.i++ // {
-	obj := jobject{}
-	seen := map[string]bool{}
+	var obj jobject
+	if !p.check {
+		obj = jobject{}
+	}
+	var seen map[string]bool
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
@@ -147,6 +187,9 @@ func (p *jparser) object(depth int) (any, error) {
 		if seen[name] {
 			return nil, p.errf("duplicate member name %q", name)
 		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
 		seen[name] = true
 		p.ws()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
@@ -158,7 +201,9 @@ func (p *jparser) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		obj = append(obj, jmember{name, v})
+		if !p.check {
+			obj = append(obj, jmember{name, v})
+		}
 		p.ws()
 		if p.i >= len(p.s) {
 			return nil, p.errf("unterminated object")
@@ -177,7 +222,10 @@ func (p *jparser) object(depth int) (any, error) {
 
 func (p *jparser) array(depth int) (any, error) {
 	p.i++ // [
-	arr := []any{}
+	var arr []any
+	if !p.check {
+		arr = []any{}
+	}
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
@@ -189,7 +237,9 @@ func (p *jparser) array(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		arr = append(arr, v)
+		if !p.check {
+			arr = append(arr, v)
+		}
 		p.ws()
 		if p.i >= len(p.s) {
 			return nil, p.errf("unterminated array")
@@ -329,7 +379,7 @@ func (p *jparser) number() (any, error) {
 	}
 	f, err := strconv.ParseFloat(string(p.s[start:p.i]), 64)
 	if err != nil || math.IsInf(f, 0) {
-		return nil, fmt.Errorf("jcs: offset %d: number %s does not fit an IEEE 754 double", start, p.s[start:p.i])
+		return nil, &SyntaxError{Offset: start, Msg: fmt.Sprintf("number %s does not fit an IEEE 754 double", p.s[start:p.i])}
 	}
 	// The host reads an integer literal that fits 64 bits exactly (abi's
 	// int64 and uint64), but JCS reads every number as a double: in a
@@ -344,7 +394,7 @@ func (p *jparser) number() (any, error) {
 		_, ierr := strconv.ParseInt(lit, 10, 64)
 		_, uerr := strconv.ParseUint(lit, 10, 64)
 		if canon, _ := AppendNumber(nil, f); (ierr == nil || uerr == nil) && string(canon) != lit {
-			return nil, fmt.Errorf("jcs: offset %d: integer %s is beyond ±2^53 and not the canonical form of the double it reads as (%s), so others share its signature; write %s, or pass the number as a string", start, lit, canon, canon)
+			return nil, &SyntaxError{Offset: start, Msg: fmt.Sprintf("integer %s is beyond ±2^53 and not the canonical form of the double it reads as (%s), so others share its signature; write %s, or pass the number as a string", lit, canon, canon)}
 		}
 	}
 	return f, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"reflect"
@@ -193,6 +194,10 @@ func FuzzCanonicalize(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		out, err := Canonicalize(data)
+		// CheckIJSON is the same parser building nothing: the same verdict.
+		if cerr := CheckIJSON(data); fmt.Sprint(cerr) != fmt.Sprint(err) {
+			t.Fatalf("%q: CheckIJSON says %v, Canonicalize %v", data, cerr, err)
+		}
 		if err != nil {
 			return
 		}
