@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -112,23 +113,29 @@ func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
 	if err != nil {
 		return identity{}, err
 	}
-	var claims jwt.Claims
-	var extra struct {
-		Scope string   `json:"scope"`
-		Scp   []string `json:"scp"`
-	}
+	// The signature is checked first and the claims decoded after, so that
+	// a claim of an unexpected shape is not reported as a bad signature.
+	var payload json.RawMessage
 	verified := false
 	for _, k := range keys {
 		if k.Use != "" && k.Use != "sig" {
 			continue
 		}
-		if err := tok.Claims(k.Key, &claims, &extra); err == nil {
+		if err := tok.Claims(k.Key, &payload); err == nil {
 			verified = true
 			break
 		}
 	}
 	if !verified {
 		return identity{}, &errToken{"token signature does not verify with the issuer's keys"}
+	}
+	var claims jwt.Claims
+	if err := json.Unmarshal(payload, &claims); err != nil {
+		return identity{}, &errToken{"token claims: " + err.Error()}
+	}
+	scopes, err := scopeClaims(payload)
+	if err != nil {
+		return identity{}, &errToken{err.Error()}
 	}
 	if claims.Expiry == nil {
 		return identity{}, &errToken{"token has no exp claim"}
@@ -157,8 +164,6 @@ func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
 			return identity{}, &errToken{"token rejected: " + err.Error()}
 		}
 	}
-	scopes := strings.Fields(extra.Scope)
-	scopes = append(scopes, extra.Scp...)
 	id := identity{subject: claims.Subject, scopes: scopes, expiry: claims.Expiry.Time()}
 	for _, m := range v.cfg.Scopes {
 		if slices.Contains(scopes, m.Scope) {
@@ -179,6 +184,52 @@ func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
 	v.cache[sum] = id
 	v.mu.Unlock()
 	return id, nil
+}
+
+// scopeClaims are the scopes of a token's claims: "scope" (RFC 8693 §4.2:
+// a space-separated string; some servers write an array) and "scp" (an
+// array at Okta, a space-separated string at Microsoft Entra ID), each
+// taken in either shape.
+func scopeClaims(payload json.RawMessage) ([]string, error) {
+	var c struct {
+		Scope json.RawMessage `json:"scope"`
+		Scp   json.RawMessage `json:"scp"`
+	}
+	if err := json.Unmarshal(payload, &c); err != nil {
+		return nil, fmt.Errorf("token claims: %v", err)
+	}
+	var out []string
+	for _, claim := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"scope", c.Scope}, {"scp", c.Scp}} {
+		if len(claim.raw) == 0 || string(claim.raw) == "null" {
+			continue
+		}
+		var s string
+		if json.Unmarshal(claim.raw, &s) == nil {
+			out = append(out, strings.Fields(s)...)
+			continue
+		}
+		var l []string
+		if json.Unmarshal(claim.raw, &l) != nil {
+			return nil, fmt.Errorf("token claim %q is %s: want a space-separated string of scopes or an array of them", claim.name, shortJSON(claim.raw))
+		}
+		out = append(out, l...)
+	}
+	return out, nil
+}
+
+// shortJSON is raw for a message: compacted, cut to 40 characters.
+func shortJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return "not JSON"
+	}
+	if r := []rune(b.String()); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return b.String()
 }
 
 // keysFor returns the keys that may have signed a token with kid, fetching
