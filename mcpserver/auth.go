@@ -58,9 +58,11 @@ type verifier struct {
 	mu        sync.Mutex
 	keys      *jose.JSONWebKeySet
 	fetchedAt time.Time
-	triedAt   time.Time // the last fetch, good or failed
-	fetches   int       // fetches ended
-	fetchErr  error     // of the last one
+	triedAt   time.Time  // the last fetch, good or failed
+	fetches   int        // fetches ended
+	fetching  int        // requests fetching, or waiting to (fetchMu)
+	fetched   *sync.Cond // on mu: broadcast when one of them is done
+	fetchErr  error      // of the last one
 	cache     map[[32]byte]identity
 
 	fetchMu sync.Mutex // one JWKS fetch at a time (taken before mu)
@@ -70,7 +72,9 @@ func newVerifier(cfg HTTPConfig, resource func() string, client *http.Client) *v
 	if client == nil {
 		client = &http.Client{Timeout: 5 * time.Second}
 	}
-	return &verifier{cfg: cfg, resource: resource, client: client, now: time.Now, cache: map[[32]byte]identity{}}
+	v := &verifier{cfg: cfg, resource: resource, client: client, now: time.Now, cache: map[[32]byte]identity{}}
+	v.fetched = sync.NewCond(&v.mu)
+	return v
 }
 
 // audience is what a token's "aud" must contain.
@@ -239,7 +243,10 @@ func shortJSON(raw json.RawMessage) string {
 // every token check takes: a token with an unknown kid, which anyone can
 // send, must not stall the checks of cached tokens and known keys. Fetches
 // run one at a time (fetchMu); a request that waited for another's fetch
-// uses its outcome rather than fetching again.
+// uses its outcome rather than fetching again, and a token of a key id the
+// keys lack, arriving while a fetch is under way (the issuer rotated its
+// keys: the first tokens of the new one come together), waits for it
+// rather than being refused.
 func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -254,8 +261,21 @@ func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, 
 	}
 	stale := v.keys == nil || v.now().Sub(v.fetchedAt) > DefaultJWKSRefresh
 	ks := pick()
-	if (len(ks) == 0 || stale) && (v.keys == nil || v.now().Sub(v.triedAt) > 10*time.Second) {
+	due := v.keys == nil || v.now().Sub(v.triedAt) > 10*time.Second
+	if len(ks) == 0 && !due && v.fetching > 0 {
+		// A key the keys lack (the issuer may just have added it) while a
+		// fetch is under way: its outcome is waited for, not refused.
+		for v.fetching > 0 {
+			v.fetched.Wait()
+		}
+		ks = pick()
+		if err := v.fetchErr; err != nil && len(ks) == 0 {
+			return nil, fmt.Errorf("issuer keys: %w", err)
+		}
+	}
+	if (len(ks) == 0 || stale) && due {
 		v.triedAt = v.now()
+		v.fetching++
 		gen := v.fetches
 		v.mu.Unlock()
 		v.fetchMu.Lock()
@@ -270,6 +290,8 @@ func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, 
 				v.keys, v.fetchedAt = set, v.now()
 			}
 		}
+		v.fetching--
+		v.fetched.Broadcast()
 		err := v.fetchErr
 		v.fetchMu.Unlock()
 		ks = pick()
