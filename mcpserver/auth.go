@@ -282,7 +282,13 @@ func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, 
 		v.mu.Lock()
 		if v.fetches == gen { // no fetch ended while this one waited
 			v.mu.Unlock()
-			set, err := v.fetch(ctx)
+			// The fetch is every waiting request's: it runs to its own
+			// timeout, not to the end of the request that started it (a
+			// client that hung up would fail it for all, and the next
+			// fetch is 10 s away).
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), jwksFetchTimeout)
+			set, err := v.fetch(fctx)
+			cancel()
 			v.mu.Lock()
 			v.fetches++
 			v.fetchErr = err
@@ -310,6 +316,10 @@ func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, 
 	}
 	return ks, nil
 }
+
+// jwksFetchTimeout bounds a fetch of the issuer's keys (besides the HTTP
+// client's own timeout, 5 s by default).
+const jwksFetchTimeout = 10 * time.Second
 
 // maxJWKSBytes bounds a key set, read from jwks_file or jwks_url.
 const maxJWKSBytes = 1 << 20

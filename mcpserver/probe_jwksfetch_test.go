@@ -97,3 +97,24 @@ func TestProbeJWKSFetchWaitedFor(t *testing.T) {
 		t.Errorf("the token that made the verifier fetch: %v", err)
 	}
 }
+
+// TestProbeJWKSFetchOutlivesItsRequester: the fetch of the JWKS that a
+// token of a new key starts is every request's (those waiting for it take
+// its outcome) but ran under the context of the request that started it:
+// a client that hung up mid-fetch (anyone may send a token with a new kid)
+// failed it ("issuer keys: context canceled"), and for the next 10 s every
+// token of the issuer's new key was refused with 401 invalid_token. The
+// fetch now runs to its own timeout whoever asked for it.
+func TestProbeJWKSFetchOutlivesItsRequester(t *testing.T) {
+	ri := newRotatingIssuer(t)
+	ri.rotate()
+	ctx, cancel := context.WithCancel(context.Background())
+	gone := make(chan struct{})
+	go func() { defer close(gone); _, _ = ri.v.verify(ctx, ri.newKeyToken("mallory")) }()
+	<-ri.fetched // the fetch is under way
+	cancel()     // and its client hangs up
+	<-gone
+	if _, err := ri.v.verify(context.Background(), ri.newKeyToken("alice")); err != nil {
+		t.Errorf("a token of the new key, after another client hung up during the fetch of the keys: %v", err)
+	}
+}
