@@ -379,14 +379,20 @@ type tokenInfoKey struct{}
 // when set, serves requests without Authorization as that agent.
 func requireToken(v *verifier, metadataURL func(*http.Request) string, anonymous string, next http.Handler) http.Handler {
 	// auth.RequireBearerToken stores TokenInfo where the go-sdk looks for
-	// it; its verifier only reads back what we verified.
+	// it; its verifier only reads back what we verified. It checks the
+	// expiry again: with the same leeway (mcp.http.clock_skew), or it
+	// would refuse, without a challenge, a token v took within it.
+	var skew time.Duration
+	if v != nil {
+		skew = v.cfg.ClockSkew
+	}
 	inner := auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
 		ti, _ := ctx.Value(tokenInfoKey{}).(*auth.TokenInfo)
 		if ti == nil {
 			return nil, auth.ErrInvalidToken
 		}
 		return ti, nil
-	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true, ClockSkew: skew})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		challenge := func(status int, errCode, desc string) {
 			p := []string{fmt.Sprintf("resource_metadata=%q", metadataURL(r))}
