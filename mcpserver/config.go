@@ -169,9 +169,15 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 			return c, bad(key, "agent %q is not defined under agents", a)
 		}
 	}
-	if h.Resource != "" {
-		if u, err := url.Parse(h.Resource); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return c, bad("http.resource", "%q is not an http(s) URL", h.Resource)
+	// URLs: checked here, or a mistake shows only when clients come,
+	// each refused with 503 (the keys cannot be fetched), or, the issuer,
+	// named to clients as their authorization server.
+	for _, u := range []struct{ key, val string }{{"http.resource", h.Resource}, {"http.issuer", h.Issuer}, {"http.jwks_url", h.JWKSURL}} {
+		if u.val == "" {
+			continue
+		}
+		if p, err := url.Parse(u.val); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			return c, bad(u.key, "%q is not an http(s) URL", u.val)
 		}
 	}
 	for i, o := range h.AllowedOrigins {
