@@ -46,6 +46,7 @@ type identity struct {
 	subject string
 	scopes  []string
 	expiry  time.Time
+	keysAt  time.Time // when the keys it was verified with were fetched
 }
 
 // verifier checks bearer JWTs against the issuer's JWKS.
@@ -97,11 +98,18 @@ func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
 	now := v.now()
 	v.mu.Lock()
 	if id, ok := v.cache[sum]; ok {
-		v.mu.Unlock()
-		if now.After(id.expiry.Add(v.cfg.ClockSkew)) {
-			return identity{}, &errToken{"token expired"}
+		// Good while the keys it was verified with are the keys held and
+		// not stale: past that it is verified again (a key the issuer
+		// removed stops its tokens at the next fetch, not at their exp).
+		if v.keys == nil || !id.keysAt.Equal(v.fetchedAt) || now.Sub(v.fetchedAt) > DefaultJWKSRefresh {
+			delete(v.cache, sum)
+		} else {
+			v.mu.Unlock()
+			if now.After(id.expiry.Add(v.cfg.ClockSkew)) {
+				return identity{}, &errToken{"token expired"}
+			}
+			return id, nil
 		}
-		return id, nil
 	}
 	v.mu.Unlock()
 
@@ -113,7 +121,7 @@ func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
 		return identity{}, &errToken{"token must have exactly one signature"}
 	}
 	kid := tok.Headers[0].KeyID
-	keys, err := v.keysFor(ctx, kid)
+	keys, keysAt, err := v.keysFor(ctx, kid)
 	if err != nil {
 		return identity{}, err
 	}
@@ -168,7 +176,7 @@ func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
 			return identity{}, &errToken{"token rejected: " + err.Error()}
 		}
 	}
-	id := identity{subject: claims.Subject, scopes: scopes, expiry: claims.Expiry.Time()}
+	id := identity{subject: claims.Subject, scopes: scopes, expiry: claims.Expiry.Time(), keysAt: keysAt}
 	for _, m := range v.cfg.Scopes {
 		if slices.Contains(scopes, m.Scope) {
 			id.agent = m.Agent
@@ -236,8 +244,9 @@ func shortJSON(raw json.RawMessage) string {
 	return b.String()
 }
 
-// keysFor returns the keys that may have signed a token with kid, fetching
-// the JWKS when it is stale or does not know kid (at most every 10 s).
+// keysFor returns the keys that may have signed a token with kid, and when
+// they were fetched, fetching the JWKS when it is stale or does not know
+// kid (at most every 10 s).
 //
 // The fetch (up to the client's 5 s timeout) runs without v.mu, which
 // every token check takes: a token with an unknown kid, which anyone can
@@ -247,7 +256,7 @@ func shortJSON(raw json.RawMessage) string {
 // keys lack, arriving while a fetch is under way (the issuer rotated its
 // keys: the first tokens of the new one come together), waits for it
 // rather than being refused.
-func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
+func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, time.Time, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	pick := func() []jose.JSONWebKey {
@@ -270,7 +279,7 @@ func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, 
 		}
 		ks = pick()
 		if err := v.fetchErr; err != nil && len(ks) == 0 {
-			return nil, fmt.Errorf("issuer keys: %w", err)
+			return nil, time.Time{}, fmt.Errorf("issuer keys: %w", err)
 		}
 	}
 	if (len(ks) == 0 || stale) && due {
@@ -303,18 +312,18 @@ func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, 
 		ks = pick()
 		if err != nil {
 			if ks != nil && v.now().Sub(v.fetchedAt) <= DefaultJWKSMaxStale {
-				return ks, nil // keep serving with the keys we have, for a while
+				return ks, v.fetchedAt, nil // keep serving with the keys we have, for a while
 			}
-			return nil, fmt.Errorf("issuer keys: %w", err)
+			return nil, time.Time{}, fmt.Errorf("issuer keys: %w", err)
 		}
 	}
 	if v.keys != nil && v.now().Sub(v.fetchedAt) > DefaultJWKSMaxStale {
-		return nil, fmt.Errorf("issuer keys: fetched at %s, more than %s ago, and not fetched since", v.fetchedAt.UTC().Format(time.RFC3339), DefaultJWKSMaxStale)
+		return nil, time.Time{}, fmt.Errorf("issuer keys: fetched at %s, more than %s ago, and not fetched since", v.fetchedAt.UTC().Format(time.RFC3339), DefaultJWKSMaxStale)
 	}
 	if len(ks) == 0 {
-		return nil, &errToken{fmt.Sprintf("token key id %q is not among the issuer's keys", kid)}
+		return nil, time.Time{}, &errToken{fmt.Sprintf("token key id %q is not among the issuer's keys", kid)}
 	}
-	return ks, nil
+	return ks, v.fetchedAt, nil
 }
 
 // jwksFetchTimeout bounds a fetch of the issuer's keys (besides the HTTP
