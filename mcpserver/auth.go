@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -45,6 +46,7 @@ type identity struct {
 	subject string
 	scopes  []string
 	expiry  time.Time
+	keysAt  time.Time // when the keys it was verified with were fetched
 }
 
 // verifier checks bearer JWTs against the issuer's JWKS.
@@ -57,9 +59,11 @@ type verifier struct {
 	mu        sync.Mutex
 	keys      *jose.JSONWebKeySet
 	fetchedAt time.Time
-	triedAt   time.Time // the last fetch, good or failed
-	fetches   int       // fetches ended
-	fetchErr  error     // of the last one
+	triedAt   time.Time  // the last fetch, good or failed
+	fetches   int        // fetches ended
+	fetching  int        // requests fetching, or waiting to (fetchMu)
+	fetched   *sync.Cond // on mu: broadcast when one of them is done
+	fetchErr  error      // of the last one
 	cache     map[[32]byte]identity
 
 	fetchMu sync.Mutex // one JWKS fetch at a time (taken before mu)
@@ -69,7 +73,9 @@ func newVerifier(cfg HTTPConfig, resource func() string, client *http.Client) *v
 	if client == nil {
 		client = &http.Client{Timeout: 5 * time.Second}
 	}
-	return &verifier{cfg: cfg, resource: resource, client: client, now: time.Now, cache: map[[32]byte]identity{}}
+	v := &verifier{cfg: cfg, resource: resource, client: client, now: time.Now, cache: map[[32]byte]identity{}}
+	v.fetched = sync.NewCond(&v.mu)
+	return v
 }
 
 // audience is what a token's "aud" must contain.
@@ -92,11 +98,18 @@ func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
 	now := v.now()
 	v.mu.Lock()
 	if id, ok := v.cache[sum]; ok {
-		v.mu.Unlock()
-		if now.After(id.expiry.Add(v.cfg.ClockSkew)) {
-			return identity{}, &errToken{"token expired"}
+		// Good while the keys it was verified with are the keys held and
+		// not stale: past that it is verified again (a key the issuer
+		// removed stops its tokens at the next fetch, not at their exp).
+		if v.keys == nil || !id.keysAt.Equal(v.fetchedAt) || now.Sub(v.fetchedAt) > DefaultJWKSRefresh {
+			delete(v.cache, sum)
+		} else {
+			v.mu.Unlock()
+			if now.After(id.expiry.Add(v.cfg.ClockSkew)) {
+				return identity{}, &errToken{"token expired"}
+			}
+			return id, nil
 		}
-		return id, nil
 	}
 	v.mu.Unlock()
 
@@ -108,27 +121,33 @@ func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
 		return identity{}, &errToken{"token must have exactly one signature"}
 	}
 	kid := tok.Headers[0].KeyID
-	keys, err := v.keysFor(ctx, kid)
+	keys, keysAt, err := v.keysFor(ctx, kid)
 	if err != nil {
 		return identity{}, err
 	}
-	var claims jwt.Claims
-	var extra struct {
-		Scope string   `json:"scope"`
-		Scp   []string `json:"scp"`
-	}
+	// The signature is checked first and the claims decoded after, so that
+	// a claim of an unexpected shape is not reported as a bad signature.
+	var payload json.RawMessage
 	verified := false
 	for _, k := range keys {
 		if k.Use != "" && k.Use != "sig" {
 			continue
 		}
-		if err := tok.Claims(k.Key, &claims, &extra); err == nil {
+		if err := tok.Claims(k.Key, &payload); err == nil {
 			verified = true
 			break
 		}
 	}
 	if !verified {
 		return identity{}, &errToken{"token signature does not verify with the issuer's keys"}
+	}
+	var claims jwt.Claims
+	if err := json.Unmarshal(payload, &claims); err != nil {
+		return identity{}, &errToken{"token claims: " + err.Error()}
+	}
+	scopes, err := scopeClaims(payload)
+	if err != nil {
+		return identity{}, &errToken{err.Error()}
 	}
 	if claims.Expiry == nil {
 		return identity{}, &errToken{"token has no exp claim"}
@@ -157,9 +176,7 @@ func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
 			return identity{}, &errToken{"token rejected: " + err.Error()}
 		}
 	}
-	scopes := strings.Fields(extra.Scope)
-	scopes = append(scopes, extra.Scp...)
-	id := identity{subject: claims.Subject, scopes: scopes, expiry: claims.Expiry.Time()}
+	id := identity{subject: claims.Subject, scopes: scopes, expiry: claims.Expiry.Time(), keysAt: keysAt}
 	for _, m := range v.cfg.Scopes {
 		if slices.Contains(scopes, m.Scope) {
 			id.agent = m.Agent
@@ -181,15 +198,65 @@ func (v *verifier) verify(ctx context.Context, token string) (identity, error) {
 	return id, nil
 }
 
-// keysFor returns the keys that may have signed a token with kid, fetching
-// the JWKS when it is stale or does not know kid (at most every 10 s).
+// scopeClaims are the scopes of a token's claims: "scope" (RFC 8693 §4.2:
+// a space-separated string; some servers write an array) and "scp" (an
+// array at Okta, a space-separated string at Microsoft Entra ID), each
+// taken in either shape.
+func scopeClaims(payload json.RawMessage) ([]string, error) {
+	var c struct {
+		Scope json.RawMessage `json:"scope"`
+		Scp   json.RawMessage `json:"scp"`
+	}
+	if err := json.Unmarshal(payload, &c); err != nil {
+		return nil, fmt.Errorf("token claims: %v", err)
+	}
+	var out []string
+	for _, claim := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"scope", c.Scope}, {"scp", c.Scp}} {
+		if len(claim.raw) == 0 || string(claim.raw) == "null" {
+			continue
+		}
+		var s string
+		if json.Unmarshal(claim.raw, &s) == nil {
+			out = append(out, strings.Fields(s)...)
+			continue
+		}
+		var l []string
+		if json.Unmarshal(claim.raw, &l) != nil {
+			return nil, fmt.Errorf("token claim %q is %s: want a space-separated string of scopes or an array of them", claim.name, shortJSON(claim.raw))
+		}
+		out = append(out, l...)
+	}
+	return out, nil
+}
+
+// shortJSON is raw for a message: compacted, cut to 40 characters.
+func shortJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return "not JSON"
+	}
+	if r := []rune(b.String()); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return b.String()
+}
+
+// keysFor returns the keys that may have signed a token with kid, and when
+// they were fetched, fetching the JWKS when it is stale or does not know
+// kid (at most every 10 s).
 //
 // The fetch (up to the client's 5 s timeout) runs without v.mu, which
 // every token check takes: a token with an unknown kid, which anyone can
 // send, must not stall the checks of cached tokens and known keys. Fetches
 // run one at a time (fetchMu); a request that waited for another's fetch
-// uses its outcome rather than fetching again.
-func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
+// uses its outcome rather than fetching again, and a token of a key id the
+// keys lack, arriving while a fetch is under way (the issuer rotated its
+// keys: the first tokens of the new one come together), waits for it
+// rather than being refused.
+func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, time.Time, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	pick := func() []jose.JSONWebKey {
@@ -203,15 +270,34 @@ func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, 
 	}
 	stale := v.keys == nil || v.now().Sub(v.fetchedAt) > DefaultJWKSRefresh
 	ks := pick()
-	if (len(ks) == 0 || stale) && (v.keys == nil || v.now().Sub(v.triedAt) > 10*time.Second) {
+	due := v.keys == nil || v.now().Sub(v.triedAt) > 10*time.Second
+	if len(ks) == 0 && !due && v.fetching > 0 {
+		// A key the keys lack (the issuer may just have added it) while a
+		// fetch is under way: its outcome is waited for, not refused.
+		for v.fetching > 0 {
+			v.fetched.Wait()
+		}
+		ks = pick()
+		if err := v.fetchErr; err != nil && len(ks) == 0 {
+			return nil, time.Time{}, fmt.Errorf("issuer keys: %w", err)
+		}
+	}
+	if (len(ks) == 0 || stale) && due {
 		v.triedAt = v.now()
+		v.fetching++
 		gen := v.fetches
 		v.mu.Unlock()
 		v.fetchMu.Lock()
 		v.mu.Lock()
 		if v.fetches == gen { // no fetch ended while this one waited
 			v.mu.Unlock()
-			set, err := v.fetch(ctx)
+			// The fetch is every waiting request's: it runs to its own
+			// timeout, not to the end of the request that started it (a
+			// client that hung up would fail it for all, and the next
+			// fetch is 10 s away).
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), jwksFetchTimeout)
+			set, err := v.fetch(fctx)
+			cancel()
 			v.mu.Lock()
 			v.fetches++
 			v.fetchErr = err
@@ -219,24 +305,30 @@ func (v *verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, 
 				v.keys, v.fetchedAt = set, v.now()
 			}
 		}
+		v.fetching--
+		v.fetched.Broadcast()
 		err := v.fetchErr
 		v.fetchMu.Unlock()
 		ks = pick()
 		if err != nil {
 			if ks != nil && v.now().Sub(v.fetchedAt) <= DefaultJWKSMaxStale {
-				return ks, nil // keep serving with the keys we have, for a while
+				return ks, v.fetchedAt, nil // keep serving with the keys we have, for a while
 			}
-			return nil, fmt.Errorf("issuer keys: %w", err)
+			return nil, time.Time{}, fmt.Errorf("issuer keys: %w", err)
 		}
 	}
 	if v.keys != nil && v.now().Sub(v.fetchedAt) > DefaultJWKSMaxStale {
-		return nil, fmt.Errorf("issuer keys: fetched at %s, more than %s ago, and not fetched since", v.fetchedAt.UTC().Format(time.RFC3339), DefaultJWKSMaxStale)
+		return nil, time.Time{}, fmt.Errorf("issuer keys: fetched at %s, more than %s ago, and not fetched since", v.fetchedAt.UTC().Format(time.RFC3339), DefaultJWKSMaxStale)
 	}
 	if len(ks) == 0 {
-		return nil, &errToken{fmt.Sprintf("token key id %q is not among the issuer's keys", kid)}
+		return nil, time.Time{}, &errToken{fmt.Sprintf("token key id %q is not among the issuer's keys", kid)}
 	}
-	return ks, nil
+	return ks, v.fetchedAt, nil
 }
+
+// jwksFetchTimeout bounds a fetch of the issuer's keys (besides the HTTP
+// client's own timeout, 5 s by default).
+const jwksFetchTimeout = 10 * time.Second
 
 // maxJWKSBytes bounds a key set, read from jwks_file or jwks_url.
 const maxJWKSBytes = 1 << 20
@@ -296,14 +388,20 @@ type tokenInfoKey struct{}
 // when set, serves requests without Authorization as that agent.
 func requireToken(v *verifier, metadataURL func(*http.Request) string, anonymous string, next http.Handler) http.Handler {
 	// auth.RequireBearerToken stores TokenInfo where the go-sdk looks for
-	// it; its verifier only reads back what we verified.
+	// it; its verifier only reads back what we verified. It checks the
+	// expiry again: with the same leeway (mcp.http.clock_skew), or it
+	// would refuse, without a challenge, a token v took within it.
+	var skew time.Duration
+	if v != nil {
+		skew = v.cfg.ClockSkew
+	}
 	inner := auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
 		ti, _ := ctx.Value(tokenInfoKey{}).(*auth.TokenInfo)
 		if ti == nil {
 			return nil, auth.ErrInvalidToken
 		}
 		return ti, nil
-	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true, ClockSkew: skew})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		challenge := func(status int, errCode, desc string) {
 			p := []string{fmt.Sprintf("resource_metadata=%q", metadataURL(r))}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -57,7 +58,7 @@ const (
 //	    resource: https://box.example.com/mcp        # this resource's URI (default <public url>/mcp)
 //	    audience: [https://box.example.com/mcp]      # accepted "aud" values (default [resource])
 //	    issuer: https://auth.example.com             # the authorization server ("iss")
-//	    jwks_url: https://auth.example.com/jwks.json # its signing keys (or jwks_file: path)
+//	    jwks_url: https://auth.example.com/jwks.json # its signing keys (or jwks_file: path, from the config file's folder)
 //	    scopes:                                      # first listed scope a token holds picks its agent
 //	      - {scope: "aios.admin", agent: cli}
 //	      - {scope: "aios.tools", agent: mcp}
@@ -168,9 +169,15 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 			return c, bad(key, "agent %q is not defined under agents", a)
 		}
 	}
-	if h.Resource != "" {
-		if u, err := url.Parse(h.Resource); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return c, bad("http.resource", "%q is not an http(s) URL", h.Resource)
+	// URLs: checked here, or a mistake shows only when clients come,
+	// each refused with 503 (the keys cannot be fetched), or, the issuer,
+	// named to clients as their authorization server.
+	for _, u := range []struct{ key, val string }{{"http.resource", h.Resource}, {"http.issuer", h.Issuer}, {"http.jwks_url", h.JWKSURL}} {
+		if u.val == "" {
+			continue
+		}
+		if p, err := url.Parse(u.val); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			return c, bad(u.key, "%q is not an http(s) URL", u.val)
 		}
 	}
 	for i, o := range h.AllowedOrigins {
@@ -188,6 +195,15 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if h.JWKSURL != "" && h.JWKSFile != "" {
 		return c, bad("http.jwks_url", "give jwks_url or jwks_file, not both")
+	}
+	if h.JWKSFile != "" {
+		// A key file, taken from the config file's folder (it travels
+		// with it) as server.signing_key and discovery.keys are; "~/" is
+		// the home folder.
+		h.JWKSFile = config.ExpandHome(h.JWKSFile)
+		if !filepath.IsAbs(h.JWKSFile) && cfg.File != "" {
+			h.JWKSFile = filepath.Join(filepath.Dir(cfg.File), h.JWKSFile)
+		}
 	}
 	if h.ClockSkew < 0 {
 		return c, bad("http.clock_skew", "%s: must not be negative (0 for the default, %s)", h.ClockSkew, DefaultClockSkew)

@@ -213,25 +213,17 @@ func (p *postBody) call() *rpcMsg {
 
 // opensSession says whether a POST without Mcp-Session-Id may go to the
 // go-sdk: initialize, and what the go-sdk answers itself for clients
-// negotiating a session-less version (server/discover, requests of
-// 2026-07-28 and later).
+// negotiating a session-less version (server/discover, requests whose
+// Mcp-Protocol-Version is 2026-07-28 or later). A request carrying only the
+// session-less protocol's _meta key (metaVersionKey) is not: the go-sdk
+// reads its missing header as 2025-03-26 and answers that this version is
+// not supported, listing it among those that are.
 func (p *postBody) opensSession(r *http.Request) bool {
 	if v := r.Header.Get(versionHeader); v >= sessionlessVersion {
 		return true
 	}
 	c := p.call()
-	if c == nil {
-		return false
-	}
-	if c.method == "initialize" || c.method == "server/discover" {
-		return true
-	}
-	var params struct {
-		Meta map[string]any `json:"_meta"`
-	}
-	_ = json.Unmarshal(c.params, &params)
-	_, ok := params.Meta[metaVersionKey]
-	return ok
+	return c != nil && (c.method == "initialize" || c.method == "server/discover")
 }
 
 // rawID is id as JSON.

@@ -227,7 +227,7 @@ func (j *jsonLines) Read(p []byte) (int, error) {
 		line, tooLong, err := j.readLine()
 		if tooLong {
 			j.answer(nil, jsonrpc.CodeInvalidRequest, "message longer than the line limit")
-		} else if t := bytes.TrimSpace(line); len(t) > 0 {
+		} else if t := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(line), utf8BOM)); len(t) > 0 {
 			if t[0] == '[' && json.Valid(t) && utf8.Valid(t) {
 				j.batch(t)
 			} else if msg, code, text, id := check(t); code != 0 {
@@ -248,6 +248,11 @@ func (j *jsonLines) Read(p []byte) (int, error) {
 	j.pending = j.pending[n:]
 	return n, nil
 }
+
+// utf8BOM is U+FEFF in UTF-8: a client writing through an encoder that
+// emits one (.NET's Encoding.UTF8) starts its stream with it. RFC 8259
+// lets a parser ignore it, and it is ignored before a message.
+var utf8BOM = []byte("\ufeff")
 
 // readLine reads one line, bounded by MaxLineBytes (the rest of a longer
 // line is discarded).
