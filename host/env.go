@@ -107,6 +107,59 @@ func (f *frame) whyLacks(req abi.Capability) string {
 	return strings.Join(who, "; ")
 }
 
+// chainText says, for a DepthExceeded refusal of tool, the chain of calls
+// that led to it: the agent, each tool on the way (a long chain shortened
+// to its ends) and the first tool that calls itself, which is what a user
+// must change ("call of pong is nested 9 deep" named neither). depth is
+// the refused call's.
+func (f *frame) chainText(tool string, depth int) string {
+	names := []string{tool}
+	top := f
+	for a := f.parent.Load(); a != nil; a = a.parent.Load() {
+		names = append(names, a.entry.Def.Name)
+		top = a
+	}
+	slices.Reverse(names)
+	var b strings.Builder
+	b.WriteString(": ")
+	switch {
+	case top.ended.Load():
+		b.WriteString("… → ") // an abandoned call's ancestors have ended
+	case top.caller != "":
+		b.WriteString("agent " + strconv.Quote(top.caller) + " → ")
+	}
+	if given := depth - (len(names) - 1); given > 0 {
+		b.WriteString("(a call its client gave depth " + strconv.Itoa(given) + ") → ")
+	}
+	const head, tail = 4, 6
+	for i, n := range names {
+		if len(names) > head+tail+1 && i >= head && i < len(names)-tail {
+			if i == head {
+				b.WriteString(" → … (" + strconv.Itoa(len(names)-head-tail) + " more)")
+			}
+			continue
+		}
+		if i > 0 {
+			b.WriteString(" → ")
+		}
+		b.WriteString(n)
+	}
+	// The first tool called again within its own call.
+	for j := 1; j < len(names); j++ {
+		if i := slices.Index(names[:j], names[j]); i >= 0 {
+			b.WriteString("; " + names[i] + " calls itself")
+			if via := names[i+1 : j]; len(via) > 0 {
+				if len(via) > 3 {
+					via = append(via[:3:3], "…")
+				}
+				b.WriteString(" through " + strings.Join(via, " → "))
+			}
+			break
+		}
+	}
+	return b.String()
+}
+
 // holdsNone names who on the way to nested call f holds no grant of kind
 // (the agent that started the chain, the providers it came through),
 // when its grants hold none: the message's "caller" is the provider

@@ -224,7 +224,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 
 	// 2. depth and capabilities
 	if in.Depth > h.pol.maxDepth {
-		terr = &abi.ToolError{Code: abi.DepthExceeded, Message: "call of " + in.Tool + " is nested " + strconv.Itoa(in.Depth) + " deep; the limit is " + strconv.Itoa(h.pol.maxDepth) + " (limits.max_call_depth)"}
+		terr = &abi.ToolError{Code: abi.DepthExceeded, Message: "call of " + in.Tool + " is nested " + strconv.Itoa(in.Depth) + " deep; the limit is " + strconv.Itoa(h.pol.maxDepth) + " (limits.max_call_depth)" + f.chainText(entry.Def.Name, in.Depth)}
 		goto done
 	}
 	if deny != nil {

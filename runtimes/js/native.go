@@ -201,7 +201,7 @@ func (w *worker) nativeCallTool(fc goja.FunctionCall) goja.Value {
 	}
 	version := w.argString(fc, 2, "ctx.callTool", true)
 	return w.hostAsync("ctx.callTool", func(ctx context.Context, env abi.Env) (any, error) {
-		return env.CallTool(ctx, name, version, params)
+		return env.CallTool(context.WithValue(ctx, nestKey{w.p}, true), name, version, params)
 	}, func(v any) goja.Value { return toJS(w.vm, v) })
 }
 

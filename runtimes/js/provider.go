@@ -142,8 +142,15 @@ func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*worker, error)
 	}
 }
 
+// nestKey marks the context of a ctx.callTool of p's: a call that reaches
+// p again with it (directly, or through tools of other providers and
+// runtimes, whose contexts carry it on) was made while one of p's runtimes
+// waits for it (runtimes/wasm does the same).
+type nestKey struct{ p *Provider }
+
 // getSlow makes a runtime or waits for one. A nested call of this
-// provider's own tool (its caller is this provider) was made by one of its
+// provider's own tool (its caller is this provider, or a tool this
+// provider's ctx.callTool called on the way: nestKey) was made by one of its
 // runtimes, which waits for it and cannot serve it: with every pooled
 // runtime busy in such calls (or a pool of one) waiting would last until
 // the deadline, so such a call that finds the pool full gets a runtime
@@ -152,7 +159,7 @@ func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*worker, error)
 //go:noinline
 func (p *Provider) getSlow(ctx context.Context, call *abi.ToolCall) (*worker, error) {
 	var extras chan struct{} // nil: never ready
-	if call.Depth > 0 && call.Caller == p.reg.Provider.ID {
+	if call.Depth > 0 && (call.Caller == p.reg.Provider.ID || ctx.Value(nestKey{p}) != nil) {
 		select {
 		case w := <-p.free:
 			return w, nil

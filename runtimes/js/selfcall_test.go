@@ -44,10 +44,13 @@ aios.registerTool({name: 'jouter', parameters: {type: 'object'}}, async (params,
 	}
 
 	// A call from anyone else still waits for the pool (and times out):
-	// only a provider's own nested calls get runtimes beyond it.
-	env.tools["jinner"] = func(ctx context.Context, params any) (any, error) {
+	// only a provider's own nested calls (and those that come back along
+	// the chain of its ctx.callTool, TestProbeCallBackThroughAnotherProvider)
+	// get runtimes beyond it. This one comes from elsewhere: not from
+	// the context of jouter's host call.
+	env.tools["jinner"] = func(_ context.Context, params any) (any, error) {
 		c := &abi.ToolCall{ID: "other", Caller: "someone-else", Tool: "jinner", Params: params, Depth: 1, Deadline: time.Now().Add(300 * time.Millisecond)}
-		cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+		cctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		defer cancel()
 		return p.Call(cctx, c, env)
 	}

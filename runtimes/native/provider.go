@@ -158,19 +158,29 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	}()
 	res, err = t.h(ctx, call.Params, env)
 	if err != nil {
-		return nil, convertError(ctx, err)
+		return nil, convertError(ctx, err, p.info.ID, call)
 	}
 	return res, nil
 }
 
-// convertError maps a handler's error onto the ABI codes.
-func convertError(ctx context.Context, err error) *abi.ToolError {
+// convertError maps a handler's error onto the ABI codes. A deadline or
+// cancel names the tool and provider: the context's own words ("context
+// deadline exceeded") name neither, and through nested calls the caller
+// could not tell which tool ran out of time.
+func convertError(ctx context.Context, err error, provider string, call *abi.ToolCall) *abi.ToolError {
 	var te *abi.ToolError
 	if errors.As(err, &te) {
 		return te
 	}
+	tool := call.Tool
+	if call.Version != "" {
+		tool += "@" + call.Version
+	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &abi.ToolError{Code: abi.Timeout, Message: "deadline exceeded: " + err.Error()}
+		return &abi.ToolError{Code: abi.Timeout, Message: "tool " + tool + " of provider " + provider + " stopped at its deadline: " + err.Error()}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &abi.ToolError{Code: abi.Cancelled, Message: "tool " + tool + " of provider " + provider + " stopped, its caller having cancelled: " + err.Error()}
 	}
 	return abi.AsToolError(err, abi.ProviderError)
 }

@@ -260,7 +260,9 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 			params = map[string]any{}
 		}
 		v, err := env.CallTool(context.WithValue(ctx, nestKey{p}, true), tool, version, params)
-		return v, abi.AsToolError(err, abi.ProviderError), useJSON
+		te := abi.AsToolError(err, abi.ProviderError)
+		inst.notePassedCrash(te)
+		return v, te, useJSON
 	case opSpaceRead:
 		space, terr := str("space", false)
 		if terr != nil {

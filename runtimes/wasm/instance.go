@@ -68,7 +68,7 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 	}
 
 	var packed uint64
-	inst.panicLine, inst.errLine = "", inst.errLine[:0]
+	inst.panicLine, inst.errLine, inst.crashes = "", inst.errLine[:0], inst.crashes[:0]
 	ptr, err := inst.inPtr, error(nil)
 	if !direct {
 		ptr, err = inst.input(len(enc))
@@ -118,7 +118,7 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 	if guestErr != nil {
 		guestErr = knownGuestCode(guestErr)
 		// A guest that reports its own crash is not trusted to continue.
-		return nil, guestErr, guestErr.Code != abi.ProviderCrashed
+		return nil, guestErr, inst.keepAfter(guestErr)
 	}
 	return v, nil, true
 }

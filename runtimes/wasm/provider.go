@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -379,6 +380,39 @@ type instance struct {
 	// errLine is its stderr's unfinished line.
 	panicLine string
 	errLine   []byte
+
+	// crashes are the messages of the ProviderCrashed errors call_tool
+	// handed the guest during its current call (at most maxCrashes): a
+	// guest that returns one of them passes on a callee's crash, and its
+	// instance is not discarded for it (passedOn).
+	crashes []string
+}
+
+// maxCrashes bounds instance.crashes: a guest calling a crashing tool in
+// a loop keeps the latest ones.
+const maxCrashes = 8
+
+// notePassedCrash remembers te, a call_tool answer, when it is a crash.
+func (inst *instance) notePassedCrash(te *abi.ToolError) {
+	if te == nil || te.Code != abi.ProviderCrashed {
+		return
+	}
+	if len(inst.crashes) >= maxCrashes {
+		inst.crashes = append(inst.crashes[:0], inst.crashes[1:]...)
+	}
+	inst.crashes = append(inst.crashes, te.Message)
+}
+
+// keepAfter reports whether the instance may serve again after its guest
+// returned te: not after a crash of its own (a guest reporting one, e.g.
+// after recovering a panic, is not trusted to continue), but after a
+// callee's crash it passes on as call_tool gave it (its caller's healthy
+// instance was discarded for it).
+func (inst *instance) keepAfter(te *abi.ToolError) bool {
+	if te.Code != abi.ProviderCrashed {
+		return true
+	}
+	return inst != nil && slices.Contains(inst.crashes, te.Message)
 }
 
 // sleep is the guest's nanosleep with a real clock: a sleep ends at the

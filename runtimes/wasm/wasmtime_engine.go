@@ -840,6 +840,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	}
 	p.shim.trace.Frame("out", enc)
 	inst.shim.env, inst.shim.callCtx, inst.shim.cur = env, ctx, call
+	inst.shim.crashes = inst.shim.crashes[:0]
 	inst.hostErr = nil
 	defer func() { inst.shim.env, inst.shim.callCtx, inst.shim.cur = nil, nil, nil }()
 
@@ -888,7 +889,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	}
 	if guestErr != nil {
 		guestErr = knownGuestCode(guestErr)
-		return nil, guestErr, guestErr.Code != abi.ProviderCrashed
+		return nil, guestErr, inst.shim.keepAfter(guestErr)
 	}
 	return v, nil, true
 }
