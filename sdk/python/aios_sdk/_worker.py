@@ -625,6 +625,24 @@ class Worker:
             frames = frames[:12] + ["\n\t... %d more frames" % (len(frames) - 12)]
         return "".join(frames)
 
+    def _say_exit(self, name, e):
+        """Write on stderr that tool name called sys.exit, and where."""
+        where = self._where(e.__traceback__)
+        try:
+            code = repr(e.code)
+        except Exception:
+            code = type(e.code).__name__
+        line = "tool %s called sys.exit(%s)%s: a tool that exits ends its worker; raise an exception or ToolError to fail the call\n" % (
+            name, code[:200], " at " + where if where else "")
+        try:
+            sys.stderr.flush()
+        except Exception:
+            pass
+        try:
+            os.write(2, line.encode("utf-8", "backslashreplace"))
+        except OSError:
+            pass
+
     def warn_unawaited(self, name):
         """Warn of the host operations this call made and dropped without
         awaiting them (HostOp.__del__): they never ran."""
@@ -679,8 +697,12 @@ class Worker:
         except MemoryError:
             self._error(cid, "ProviderError", "MemoryError in tool %s: out of memory (%s)" % (name, _memory_limit()))
             return
-        except SystemExit:
-            raise  # the tool ends its worker (ProviderCrashed, docs/python.md)
+        except SystemExit as e:
+            # The tool ends its worker (ProviderCrashed, docs/python.md):
+            # stderr, whose tail the host reports, says which tool and
+            # where; the crash said only "exit status N".
+            self._say_exit(name, e)
+            raise
         except BaseException as e:  # Exception, asyncio.CancelledError, KeyboardInterrupt
             where = self._where(e.__traceback__)
             try:
