@@ -229,9 +229,13 @@ def _is_whole_schema(d):
     """Whether dict d is a whole JSON Schema rather than the shorthand (a
     map of property schemas): it has a string "type" or "$schema" (the JS
     SDK's rule: a mistyped type then gets the host's schema error naming
-    it) or a "properties" dict."""
+    it) or a "properties" dict of schemas. A "properties" dict holding a
+    value that is not a schema ({"type": "object"}) is the schema of a
+    parameter named properties, in the shorthand (it failed the load:
+    "at /properties/type: got string, want boolean or object")."""
+    props = d.get("properties")
     return (isinstance(d.get("type"), str) or isinstance(d.get("$schema"), str)
-            or isinstance(d.get("properties"), dict))
+            or (isinstance(props, dict) and all(isinstance(v, (dict, bool)) for v in props.values())))
 
 
 # JSON Schema keywords whose values are not schemas; the same list as the JS,
