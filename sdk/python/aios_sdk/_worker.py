@@ -602,13 +602,19 @@ class Worker:
             err["message"] = "%s (its data was left out: %s)" % (message, _error_text(e)[:500])
             self.write(env)
 
+    def _in_folder(self, filename):
+        """Whether filename is in the tool's folder: beneath it, not merely
+        a path that begins with its name (/srv/tools-lib/x.py is not in
+        /srv/tools)."""
+        folder = os.path.dirname(self.path)
+        return filename.startswith(folder if folder.endswith(os.sep) else folder + os.sep)
+
     def _where(self, tb):
         """file:line of the innermost frame in the tool's folder."""
         import traceback
         where = ""
-        folder = os.path.dirname(self.path)
         for fs in traceback.extract_tb(tb):
-            if fs.filename.startswith(folder):
+            if self._in_folder(fs.filename):
                 where = "%s:%d" % (os.path.basename(fs.filename), fs.lineno)
         return where
 
@@ -617,9 +623,8 @@ class Worker:
         innermost first: "\n\tat func (file.py:LINE)" each, by base name (no
         host folders, no SDK frames), at most 12 and then how many more."""
         import traceback
-        folder = os.path.dirname(self.path)
         frames = ["\n\tat %s (%s:%d)" % (fs.name, os.path.basename(fs.filename), fs.lineno)
-                  for fs in traceback.extract_tb(tb) if fs.filename.startswith(folder)]
+                  for fs in traceback.extract_tb(tb) if self._in_folder(fs.filename)]
         frames.reverse()
         if len(frames) > 12:
             frames = frames[:12] + ["\n\t... %d more frames" % (len(frames) - 12)]
