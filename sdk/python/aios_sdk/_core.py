@@ -308,7 +308,9 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
     it takes one argument - with params a dict; it returns a JSON value (a
     dict in practice). It may be `async def` and await ctx services.
     """
-    if callable(name) and not isinstance(name, str):
+    if isinstance(name, (staticmethod, classmethod)) or (callable(name) and not isinstance(name, str)):
+        # Bare @tool. A classmethod is not callable: it was taken as
+        # @tool(name=<classmethod>) and the tool silently went missing.
         return tool()(name)
     _refuse_unknown("@tool", unknown, _TOOL_OPTIONS)
 
