@@ -313,6 +313,13 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         # @tool(name=<classmethod>) and the tool silently went missing.
         return tool()(name)
     _refuse_unknown("@tool", unknown, _TOOL_OPTIONS)
+    if name is not None and not isinstance(name, str):
+        # A bare @tool over what is neither callable nor a str (a
+        # @property) came here as the name: the attribute became deco
+        # and the tool went missing without a word.
+        shown = repr(name)
+        raise TypeError("@tool: name must be a str, got %s %s; @tool decorates a function or method "
+                        "(not a property)" % (type(name).__name__, shown if len(shown) <= 80 else shown[:80] + "\u2026"))
 
     def deco(fn):
         target = fn.__func__ if isinstance(fn, (staticmethod, classmethod)) else fn
