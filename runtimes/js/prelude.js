@@ -58,6 +58,18 @@
   var SCHEMA_KEYWORDS = Object.create(null);
   ["$ref", "$id", "$anchor", "$comment", "$dynamicRef", "enum", "const", "anyOf", "oneOf", "allOf", "prefixItems", "required", "format", "pattern", "title", "description", "default", "examples", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "dependentRequired", "nullable", "readOnly", "writeOnly", "deprecated"].forEach(function (k) { SCHEMA_KEYWORDS[k] = true; });
 
+  // isSchemaMap: whether v is a "properties" map of schemas (objects or
+  // booleans). One holding another value ({type: 'object'}) is the schema
+  // of a parameter named properties, in the shorthand (it failed the load:
+  // "at /properties/type: got string, want boolean or object").
+  function isSchemaMap(v) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+    return Object.keys(v).every(function (k) {
+      var s = v[k];
+      return typeof s === 'boolean' || (s !== null && typeof s === 'object' && !Array.isArray(s));
+    });
+  }
+
   function toSchema(p, where, what) {
     what = what || 'parameters';
     if (p === undefined || p === null) return { type: 'object' };
@@ -65,7 +77,7 @@
       throw new TypeError(where + ': ' + what + ' must be an object (a JSON Schema or a map of property schemas)');
     }
     if (typeof p.type === 'string') return p;
-    if (typeof p.$schema === 'string' || (p.properties !== null && typeof p.properties === 'object' && !Array.isArray(p.properties))) {
+    if (typeof p.$schema === 'string' || isSchemaMap(p.properties)) {
       // (a type that is not a string, ['object', 'null'], is kept, as by
       // the Python, native and Go guest SDKs)
       var full = { type: 'object' };

@@ -19,7 +19,7 @@ import (
 // a property is required unless it has a "default" or "optional": true (the
 // "optional" member is removed); required names are sorted. A map that
 // already is a whole schema (a string "type" or "$schema", or a
-// "properties" map: the JS and Python SDKs' rule) is returned as it is,
+// "properties" map of schemas: the JS and Python SDKs' rule) is returned as it is,
 // with "type": "object" added when it has no type, and nil gives
 // {"type": "object"}. A property whose schema is not a
 // map is a programming mistake: JSONSchema panics naming it.

@@ -2,9 +2,11 @@
 // rule every AIOS SDK applies (JS, Python, native Go and the Go guest SDK),
 // so that one declared schema gives the same tool in every runtime:
 //
-//   - a map with a string "type", or with a "properties" map or a string
-//     "$schema" (then given "type": "object" when it has no "type"), is a
-//     whole JSON Schema;
+//   - a map with a string "type", or with a "properties" map of schemas
+//     (maps or booleans) or a string "$schema" (then given "type": "object"
+//     when it has no "type"), is a whole JSON Schema; a "properties" map
+//     holding another value ({"type": "object"}) is the schema of a
+//     parameter named properties, in the shorthand;
 //   - so is one with a keyword whose value is not a schema ({"enum":
 //     [...]}, {"anyOf": [...]}, {"$ref": "..."}), used as given;
 //   - any other map is the seed's shorthand, property name → property
@@ -40,8 +42,7 @@ func Expand(s map[string]any) (map[string]any, error) {
 		return s, nil
 	}
 	_, dialect := s["$schema"].(string)
-	_, props := s["properties"].(map[string]any)
-	if dialect || props {
+	if dialect || schemaMap(s["properties"]) {
 		if _, ok := s["type"]; ok {
 			return s, nil
 		}
@@ -86,4 +87,21 @@ func Expand(s map[string]any) (map[string]any, error) {
 		out["required"] = req
 	}
 	return out, nil
+}
+
+// schemaMap reports whether v is a "properties" map of schemas: a map
+// whose every value is a map or a boolean.
+func schemaMap(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, s := range m {
+		switch s.(type) {
+		case map[string]any, bool:
+		default:
+			return false
+		}
+	}
+	return true
 }

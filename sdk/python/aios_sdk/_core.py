@@ -229,9 +229,13 @@ def _is_whole_schema(d):
     """Whether dict d is a whole JSON Schema rather than the shorthand (a
     map of property schemas): it has a string "type" or "$schema" (the JS
     SDK's rule: a mistyped type then gets the host's schema error naming
-    it) or a "properties" dict."""
+    it) or a "properties" dict of schemas. A "properties" dict holding a
+    value that is not a schema ({"type": "object"}) is the schema of a
+    parameter named properties, in the shorthand (it failed the load:
+    "at /properties/type: got string, want boolean or object")."""
+    props = d.get("properties")
     return (isinstance(d.get("type"), str) or isinstance(d.get("$schema"), str)
-            or isinstance(d.get("properties"), dict))
+            or (isinstance(props, dict) and all(isinstance(v, (dict, bool)) for v in props.values())))
 
 
 # JSON Schema keywords whose values are not schemas; the same list as the JS,
@@ -304,9 +308,18 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
     it takes one argument - with params a dict; it returns a JSON value (a
     dict in practice). It may be `async def` and await ctx services.
     """
-    if callable(name) and not isinstance(name, str):
+    if isinstance(name, (staticmethod, classmethod)) or (callable(name) and not isinstance(name, str)):
+        # Bare @tool. A classmethod is not callable: it was taken as
+        # @tool(name=<classmethod>) and the tool silently went missing.
         return tool()(name)
     _refuse_unknown("@tool", unknown, _TOOL_OPTIONS)
+    if name is not None and not isinstance(name, str):
+        # A bare @tool over what is neither callable nor a str (a
+        # @property) came here as the name: the attribute became deco
+        # and the tool went missing without a word.
+        shown = repr(name)
+        raise TypeError("@tool: name must be a str, got %s %s; @tool decorates a function or method "
+                        "(not a property)" % (type(name).__name__, shown if len(shown) <= 80 else shown[:80] + "\u2026"))
 
     def deco(fn):
         target = fn.__func__ if isinstance(fn, (staticmethod, classmethod)) else fn

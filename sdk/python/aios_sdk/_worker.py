@@ -602,13 +602,19 @@ class Worker:
             err["message"] = "%s (its data was left out: %s)" % (message, _error_text(e)[:500])
             self.write(env)
 
+    def _in_folder(self, filename):
+        """Whether filename is in the tool's folder: beneath it, not merely
+        a path that begins with its name (/srv/tools-lib/x.py is not in
+        /srv/tools)."""
+        folder = os.path.dirname(self.path)
+        return filename.startswith(folder if folder.endswith(os.sep) else folder + os.sep)
+
     def _where(self, tb):
         """file:line of the innermost frame in the tool's folder."""
         import traceback
         where = ""
-        folder = os.path.dirname(self.path)
         for fs in traceback.extract_tb(tb):
-            if fs.filename.startswith(folder):
+            if self._in_folder(fs.filename):
                 where = "%s:%d" % (os.path.basename(fs.filename), fs.lineno)
         return where
 
@@ -617,13 +623,30 @@ class Worker:
         innermost first: "\n\tat func (file.py:LINE)" each, by base name (no
         host folders, no SDK frames), at most 12 and then how many more."""
         import traceback
-        folder = os.path.dirname(self.path)
         frames = ["\n\tat %s (%s:%d)" % (fs.name, os.path.basename(fs.filename), fs.lineno)
-                  for fs in traceback.extract_tb(tb) if fs.filename.startswith(folder)]
+                  for fs in traceback.extract_tb(tb) if self._in_folder(fs.filename)]
         frames.reverse()
         if len(frames) > 12:
             frames = frames[:12] + ["\n\t... %d more frames" % (len(frames) - 12)]
         return "".join(frames)
+
+    def _say_exit(self, name, e):
+        """Write on stderr that tool name called sys.exit, and where."""
+        where = self._where(e.__traceback__)
+        try:
+            code = repr(e.code)
+        except Exception:
+            code = type(e.code).__name__
+        line = "tool %s called sys.exit(%s)%s: a tool that exits ends its worker; raise an exception or ToolError to fail the call\n" % (
+            name, code[:200], " at " + where if where else "")
+        try:
+            sys.stderr.flush()
+        except Exception:
+            pass
+        try:
+            os.write(2, line.encode("utf-8", "backslashreplace"))
+        except OSError:
+            pass
 
     def warn_unawaited(self, name):
         """Warn of the host operations this call made and dropped without
@@ -679,8 +702,12 @@ class Worker:
         except MemoryError:
             self._error(cid, "ProviderError", "MemoryError in tool %s: out of memory (%s)" % (name, _memory_limit()))
             return
-        except SystemExit:
-            raise  # the tool ends its worker (ProviderCrashed, docs/python.md)
+        except SystemExit as e:
+            # The tool ends its worker (ProviderCrashed, docs/python.md):
+            # stderr, whose tail the host reports, says which tool and
+            # where; the crash said only "exit status N".
+            self._say_exit(name, e)
+            raise
         except BaseException as e:  # Exception, asyncio.CancelledError, KeyboardInterrupt
             where = self._where(e.__traceback__)
             try:
