@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -133,6 +134,15 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		return c, fmt.Errorf("%s: mcp.tools_list: %q: want callable or all", cfg.Where("mcp.tools_list"), c.ToolsList)
 	}
 	h := &c.HTTP
+	// jwks_file is a key file: "~/" is the home folder, and a relative
+	// path is taken from the config file's folder, as for discovery.keys
+	// and server.signing_key (README "Configuration").
+	if h.JWKSFile != "" {
+		h.JWKSFile = config.ExpandHome(h.JWKSFile)
+		if !filepath.IsAbs(h.JWKSFile) && cfg.File != "" {
+			h.JWKSFile = filepath.Join(filepath.Dir(cfg.File), h.JWKSFile)
+		}
+	}
 	if h.ClockSkew == 0 {
 		h.ClockSkew = DefaultClockSkew
 	}
