@@ -134,6 +134,15 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		return c, fmt.Errorf("%s: mcp.tools_list: %q: want callable or all", cfg.Where("mcp.tools_list"), c.ToolsList)
 	}
 	h := &c.HTTP
+	// jwks_file is a key file: "~/" is the home folder, and a relative
+	// path is taken from the config file's folder, as for discovery.keys
+	// and server.signing_key (README "Configuration").
+	if h.JWKSFile != "" {
+		h.JWKSFile = config.ExpandHome(h.JWKSFile)
+		if !filepath.IsAbs(h.JWKSFile) && cfg.File != "" {
+			h.JWKSFile = filepath.Join(filepath.Dir(cfg.File), h.JWKSFile)
+		}
+	}
 	if h.ClockSkew == 0 {
 		h.ClockSkew = DefaultClockSkew
 	}
@@ -195,15 +204,6 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if h.JWKSURL != "" && h.JWKSFile != "" {
 		return c, bad("http.jwks_url", "give jwks_url or jwks_file, not both")
-	}
-	if h.JWKSFile != "" {
-		// A key file, taken from the config file's folder (it travels
-		// with it) as server.signing_key and discovery.keys are; "~/" is
-		// the home folder.
-		h.JWKSFile = config.ExpandHome(h.JWKSFile)
-		if !filepath.IsAbs(h.JWKSFile) && cfg.File != "" {
-			h.JWKSFile = filepath.Join(filepath.Dir(cfg.File), h.JWKSFile)
-		}
 	}
 	if h.ClockSkew < 0 {
 		return c, bad("http.clock_skew", "%s: must not be negative (0 for the default, %s)", h.ClockSkew, DefaultClockSkew)

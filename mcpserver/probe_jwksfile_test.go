@@ -33,23 +33,28 @@ func TestProbeJWKSFileRelativeToConfig(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	t.Chdir(t.TempDir()) // the working directory holds no keys
-	for _, path := range []string{"keys/jwks.json", "~/keys/jwks.json"} {
-		doc := "mcp:\n  http:\n    resource: http://aios.test/mcp\n    issuer: " + is.url + "\n    jwks_file: " + path + "\n    agent: mcp\n"
-		cfg, err := config.Parse([]byte(doc), filepath.Join(confDir, "c.yaml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := AddDefaultAgent(cfg); err != nil {
-			t.Fatal(err)
-		}
-		c, err := LoadConfig(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := newVerifier(c.HTTP, func() string { return "http://aios.test/mcp" }, nil)
-		if _, err := v.verify(context.Background(), is.token(t, tokenOpts{aud: "http://aios.test/mcp", scope: "s"})); err != nil {
-			t.Errorf("jwks_file: %s (config in %s): %v", path, confDir, err)
+	// The working directory holds no keys; the config file is named by
+	// an absolute path, then by one relative to the working directory
+	// (a merge once took a relative config file's folder twice).
+	t.Chdir(filepath.Dir(confDir))
+	for _, cfgPath := range []string{filepath.Join(confDir, "c.yaml"), filepath.Join(filepath.Base(confDir), "c.yaml")} {
+		for _, path := range []string{"keys/jwks.json", "~/keys/jwks.json"} {
+			doc := "mcp:\n  http:\n    resource: http://aios.test/mcp\n    issuer: " + is.url + "\n    jwks_file: " + path + "\n    agent: mcp\n"
+			cfg, err := config.Parse([]byte(doc), cfgPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := AddDefaultAgent(cfg); err != nil {
+				t.Fatal(err)
+			}
+			c, err := LoadConfig(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := newVerifier(c.HTTP, func() string { return "http://aios.test/mcp" }, nil)
+			if _, err := v.verify(context.Background(), is.token(t, tokenOpts{aud: "http://aios.test/mcp", scope: "s"})); err != nil {
+				t.Errorf("jwks_file: %s (config %s): %v", path, cfgPath, err)
+			}
 		}
 	}
 }

@@ -269,8 +269,11 @@ func (s *Server) Handler() http.Handler {
 	return mux
 }
 
-// Mount adds the handlers of Handler to mux.
-func (s *Server) Mount(mux *http.ServeMux) {
+// Mount adds the handlers of Handler to mux (an *http.ServeMux, or the
+// server package's: server.Options.Mount).
+func (s *Server) Mount(mux interface {
+	Handle(pattern string, handler http.Handler)
+}) {
 	sh := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.mcp },
 		&mcpsdk.StreamableHTTPOptions{SessionTimeout: s.cfg.HTTP.SessionTimeout, Logger: s.log})
 	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

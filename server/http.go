@@ -44,9 +44,9 @@ const maxEventStreamsPerAgent = 64
 
 // Handler returns the HTTP handler with every endpoint.
 func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /rpc", s.serveRPC)
-	mux.HandleFunc("GET /events", s.serveEvents)
+	mux := &routes{mux: http.NewServeMux()}
+	mux.Handle("POST /rpc", http.HandlerFunc(s.serveRPC))
+	mux.Handle("GET /events", http.HandlerFunc(s.serveEvents))
 	mux.Handle("GET /.well-known/aios-adapter.json", s.bounded(http.HandlerFunc(s.serveCard)))
 	mux.Handle("GET /.well-known/jwks.json", s.bounded(http.HandlerFunc(s.serveJWKS)))
 	mux.Handle("GET /health", s.bounded(http.HandlerFunc(s.serveHealth)))
@@ -54,16 +54,32 @@ func (s *Server) Handler() http.Handler {
 	if s.mount != nil {
 		s.mount(mux) // Options.Mount: /mcp and its OAuth metadata (mcpserver)
 	}
+	served := strings.Join(mux.patterns, ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := mux.Handler(r); pattern == "" {
-			w = &statusJSONWriter{ResponseWriter: w, r: r}
+		if _, pattern := mux.mux.Handler(r); pattern == "" {
+			w = &statusJSONWriter{ResponseWriter: w, r: r, served: served}
 		}
-		mux.ServeHTTP(w, r)
+		mux.mux.ServeHTTP(w, r)
 	})
 }
 
-// endpointList names the endpoints Handler serves, for a 404's message.
-const endpointList = "POST /rpc, GET /events, GET /.well-known/aios-adapter.json, GET /.well-known/jwks.json, GET /health, GET /metrics"
+// Mux is where Options.Mount registers its endpoints (an *http.ServeMux
+// satisfies it).
+type Mux = interface {
+	Handle(pattern string, handler http.Handler)
+}
+
+// routes is Handler's mux, keeping the patterns registered (the server's
+// own and Options.Mount's) for a 404's message.
+type routes struct {
+	mux      *http.ServeMux
+	patterns []string
+}
+
+func (r *routes) Handle(pattern string, handler http.Handler) {
+	r.mux.Handle(pattern, handler)
+	r.patterns = append(r.patterns, pattern)
+}
 
 // statusJSONWriter turns the mux's own text/plain answers, 404 for a path
 // it does not serve and 405 for a method it does not take there (GET
@@ -71,15 +87,16 @@ const endpointList = "POST /rpc, GET /events, GET /.well-known/aios-adapter.json
 // the status and the Allow header stay. Other answers (redirects) pass.
 type statusJSONWriter struct {
 	http.ResponseWriter
-	r    *http.Request
-	done bool
+	r      *http.Request
+	served string // the endpoints served, for a 404
+	done   bool
 }
 
 func (w *statusJSONWriter) WriteHeader(code int) {
 	var e *jsonrpc.Error
 	switch code {
 	case http.StatusNotFound:
-		e = jsonrpc.Errorf(abi.NotFound, "%s %s: not found: this server serves %s", w.r.Method, cutPath(w.r.URL.Path), endpointList)
+		e = jsonrpc.Errorf(abi.NotFound, "%s %s: not found: this server serves %s", w.r.Method, cutPath(w.r.URL.Path), w.served)
 	case http.StatusMethodNotAllowed:
 		e = jsonrpc.Errorf(abi.InvalidRequest, "%s %s: method not allowed (allowed: %s)", w.r.Method, cutPath(w.r.URL.Path), w.Header().Get("Allow"))
 	default:

@@ -42,7 +42,9 @@ type Options struct {
 	Metrics *Metrics
 	// Mount, when set, adds more endpoints to the HTTP mux (engineer M:
 	// mcpserver mounts /mcp and /.well-known/oauth-protected-resource).
-	Mount func(mux *http.ServeMux)
+	// The patterns it registers are named, with the server's own, in the
+	// answer to a path the server does not serve.
+	Mount func(mux Mux)
 	// OnRefresh, when set, also runs on aios/registry.refresh with scope
 	// "all" or "remote" (engineer M: the MCP bridge re-lists its servers).
 	OnRefresh func(ctx context.Context, scope string) error
@@ -59,7 +61,7 @@ type Server struct {
 	tokens  []tokenAgent
 	uids    map[uint32]string
 	signer  *trust.SigningKey
-	mount   func(mux *http.ServeMux)                      // Options.Mount (MCP endpoints)
+	mount   func(mux Mux)                                 // Options.Mount (MCP endpoints)
 	refresh func(ctx context.Context, scope string) error // Options.OnRefresh
 	// refreshes: one coalescer per aios/registry.refresh scope.
 	refreshes map[string]*coalescer

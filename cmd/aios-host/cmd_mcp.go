@@ -91,8 +91,9 @@ Claude Desktop (claude_desktop_config.json):
 	log.Info("serving MCP over stdio", "tools", len(s.Tools())-len(hidden), "gc_percent", gc.Percent, "gc_memory_limit", gc.MemLimit)
 	if len(hidden) > 0 {
 		// A newcomer looking for a tool in the assistant's list learns
-		// why it is not there.
-		log.Info("exported tools the client's agent may not call are not listed", "agent", s.StdioAgent(), "tools", hidden,
+		// why it is not there: at Warn, mcp's default level (an MCP
+		// client starts it without --log-level).
+		log.Warn("exported tools the client's agent may not call are not listed", "agent", s.StdioAgent(), "tools", hidden,
 			"hint", "grant what they need in agents."+s.StdioAgent()+" (or set mcp.tools_list: all to list them anyway)")
 	}
 	if err := s.Run(ctx, mcpserver.StdioTransport(c.stdin, c.stdout)); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {

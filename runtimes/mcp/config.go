@@ -273,6 +273,7 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 			return sc, fmt.Errorf("env: invalid variable name %q", k)
 		}
 	}
+	sc.Dir = config.ExpandHome(sc.Dir) // "~/": the home folder, as for sandbox paths
 	if sc.Dir != "" && !filepath.IsAbs(sc.Dir) && base != "" {
 		sc.Dir = filepath.Join(base, sc.Dir)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/runtimes/wasm/precompile"
 )
 
@@ -132,6 +133,9 @@ func (c Config) withDefaults() (Config, error) {
 			return c, fmt.Errorf("runtimes.wasm.providers.%s.pool_size: %d is more than %d", id, pc.PoolSize, MaxPoolSize)
 		}
 	}
+	// "~/" is the home folder, as in every path of the config (README
+	// "Configuration"), not a folder named "~" in the working directory.
+	c.CacheDir = config.ExpandHome(c.CacheDir)
 	if c.MemoryLimitPages == 0 {
 		c.MemoryLimitPages = 4096
 	}
