@@ -130,6 +130,10 @@ func (c *Config) check() error {
 	if c.Interpreter == "" {
 		c.Interpreter = "python3"
 	}
+	// "~/": the home folder, as in every path setting (no shell expands
+	// it in a config file); "python3" is still looked up in PATH.
+	c.Interpreter = config.ExpandHome(c.Interpreter)
+	c.SDKPath = config.ExpandHome(c.SDKPath)
 	if c.StartupTimeout == 0 {
 		c.StartupTimeout = DefaultStartupTimeout
 	}
