@@ -1,6 +1,7 @@
 package js
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -163,7 +164,18 @@ func (w *worker) nativeWrite(fc goja.FunctionCall) goja.Value {
 	var data []byte
 	switch a := fc.Argument(1); {
 	case goja.IsString(a):
+		// Stored as UTF-8, which a lone surrogate has no form of: goja
+		// gives U+FFFD for it, and the object stored was other text than
+		// the tool's, without a word, where a Python tool's str.encode
+		// raises and ctx.callTool's params refuse it.
+		// Looked for only when the text holds U+FFFD.
 		data = []byte(a.String())
+		if !bytes.Contains(data, []byte("\uFFFD")) {
+			break
+		}
+		if c, i, ok := loneSurrogateIn(a); ok {
+			w.throw("ctx.spaces.write: the data string holds a lone surrogate, \\u%04x at index %d (half of a UTF-16 surrogate pair, a string cut inside an emoji say), which has no UTF-8 form: it would be stored as U+FFFD; write whole characters, or a Uint8Array of the bytes meant", c, i)
+		}
 	default:
 		switch x := a.Export().(type) {
 		case goja.ArrayBuffer:
