@@ -59,3 +59,36 @@ aios.registerTool({name: 'fine', parameters: {type: 'object'}}, (p, ctx) => w(ct
 		})
 	}
 }
+
+// TestProbeSpaceWriteDataTypeNamed: ctx.spaces.write of a typed array
+// other than a Uint8Array was refused as "data must be a string,
+// Uint8Array or ArrayBuffer, got 258" (a Uint16Array [258]: its elements
+// joined, read as a number; a Float64Array of a million zeros, two
+// megabytes of "0,0,…" in the error), an array as "got 1,2". The error
+// names the typed array and its length, and how to write its bytes; an
+// array by its length; a ctx.spaces.read id likewise.
+func TestProbeSpaceWriteDataTypeNamed(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "types.js", `
+const w = async (ctx, d) => { try { await ctx.spaces.write('s', d); return 'written'; } catch (e) { return e.message; } };
+aios.registerTool({name: 'u16', parameters: {type: 'object'}}, (p, ctx) => w(ctx, new Uint16Array([258])));
+aios.registerTool({name: 'f64', parameters: {type: 'object'}}, (p, ctx) => w(ctx, new Float64Array(1000000)));
+aios.registerTool({name: 'arr', parameters: {type: 'object'}}, (p, ctx) => w(ctx, [1, 2]));
+aios.registerTool({name: 'clamped', parameters: {type: 'object'}}, (p, ctx) => w(ctx, new Uint8ClampedArray([1])));
+aios.registerTool({name: 'readarr', parameters: {type: 'object'}}, async (p, ctx) => { try { await ctx.spaces.read(new Array(100000).fill(7)); } catch (e) { return e.message; } });
+`)
+	env := newFakeEnv()
+	for tool, want := range map[string]string{
+		"u16":     "got a Uint16Array of 1 elements: write its bytes as new Uint8Array(a.buffer, a.byteOffset, a.byteLength)",
+		"f64":     "got a Float64Array of 1000000 elements: write its bytes",
+		"arr":     "got an array of 2 elements",
+		"clamped": "written",
+		"readarr": "ctx.spaces.read: argument 1 must be a string, got an array of 100000 elements",
+	} {
+		v, err := call(t, p, env, tool, map[string]any{}, 10*time.Second)
+		s, _ := v.(string)
+		if err != nil || !strings.Contains(s, want) || len(s) > 300 {
+			t.Errorf("%s: %.300q %v; want %q in a short message", tool, s, err, want)
+		}
+	}
+}
