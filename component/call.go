@@ -25,7 +25,8 @@ type callState struct {
 	wctx    context.Context // the guest's, for wazero
 	env     abi.Env
 	hostErr error
-	// nested holds ToolErrors returned to the guest by tools.call-tool, by
+	// nested holds ToolErrors returned to the guest by tools.call-tool,
+	// spaces.read and spaces.write (hostError), by
 	// message, so that a guest passing the error string through unchanged
 	// returns the original ToolError (same code).
 	nested map[string]*abi.ToolError
@@ -379,6 +380,19 @@ func RememberNested(m map[string]*abi.ToolError, msg string, te *abi.ToolError) 
 	return m
 }
 
+// hostError is the error string handed to the guest for a host call's
+// failure (spaces.read, spaces.write, tools.call-tool), remembered so that
+// the guest returning it unchanged as its own error gives its caller the
+// ToolError, code and all: a spaces.read NotFound passed on (a guest's
+// spaces::read(id)?) reached the caller as ProviderError "NotFound: …",
+// where JS, Python and Go guests pass the code on, and call-tool's did.
+func (st *callState) hostError(err error) string {
+	te := abi.AsToolError(err, abi.ProviderError)
+	msg := te.Error()
+	st.nested = RememberNested(st.nested, msg, te)
+	return msg
+}
+
 // sdkFuncs are the aios:sdk functions, by version-less interface name and
 // function name. It is read-only.
 var sdkFuncs = map[string]hostFunc{
@@ -388,7 +402,7 @@ var sdkFuncs = map[string]hostFunc{
 		}
 		obj, err := st.env.SpaceRead(st.ctx, "", a[0].(string))
 		if err != nil {
-			return errResult(err.Error()), nil
+			return errResult(st.hostError(err)), nil
 		}
 		return wit.Result{Val: obj.Data}, nil
 	},
@@ -399,7 +413,7 @@ var sdkFuncs = map[string]hostFunc{
 		data, _ := a[1].([]byte)
 		obj, err := st.env.SpaceWrite(st.ctx, a[0].(string), data)
 		if err != nil {
-			return errResult(err.Error()), nil
+			return errResult(st.hostError(err)), nil
 		}
 		return wit.Result{Val: obj.ID}, nil
 	},
@@ -413,10 +427,7 @@ var sdkFuncs = map[string]hostFunc{
 		}
 		res, err := st.env.CallTool(context.WithValue(st.ctx, nestKey{inst.p}, true), a[0].(string), "", params)
 		if err != nil {
-			te := abi.AsToolError(err, abi.ProviderError)
-			msg := te.Error()
-			st.nested = RememberNested(st.nested, msg, te)
-			return errResult(msg), nil
+			return errResult(st.hostError(err)), nil
 		}
 		b, err := json.Marshal(abi.ForJSON(res))
 		if err != nil {

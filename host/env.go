@@ -239,6 +239,12 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 	if f.ended.Load() {
 		return nil, f.endedError()
 	}
+	if tool == "" {
+		// As internal/hostop refuses it for Python and JS worker
+		// processes: a nested call of "" was NotFound from a native,
+		// in-process JS or component provider, InvalidParams from those.
+		return nil, abi.Errorf(abi.InvalidParams, "call_tool: no tool name")
+	}
 	if ctx == nil {
 		ctx = &f.ctx
 	}

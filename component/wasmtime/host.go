@@ -57,12 +57,23 @@ type callState struct {
 	p      *Provider // whose guest runs: its nested calls back into p do not wait for a busy instance
 	logged int
 	// nested maps the message of a ToolError handed to the guest by
-	// call-tool back to the error, so that a guest passing it through
-	// returns the same code.
+	// call-tool, spaces.read or spaces.write back to the error, so that
+	// a guest passing it through returns the same code.
 	nested  map[string]*abi.ToolError
 	hostErr error
 	// The guest's stdout and stderr (output.go).
 	out component.GuestOutput
+}
+
+// hostError is the error string handed to the guest for a host call's
+// failure, remembered as the wazero engine's (component/call.go): a
+// spaces.read NotFound a guest passed on reached its caller as
+// ProviderError "NotFound: …".
+func (st *callState) hostError(err error) string {
+	te := abi.AsToolError(err, abi.ProviderError)
+	msg := te.Error()
+	st.nested = component.RememberNested(st.nested, msg, te)
+	return msg
 }
 
 //export aiosComponentHost
@@ -140,7 +151,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		}
 		obj, err := st.env.SpaceRead(st.ctx, "", oid)
 		if err != nil {
-			return setResult(nil, err.Error(), true)
+			return setResult(nil, st.hostError(err), true)
 		}
 		return setResult(func(v *cval) {
 			if err := lower(bytesType, obj.Data, v, 0); err != nil {
@@ -161,7 +172,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		}
 		obj, err := st.env.SpaceWrite(st.ctx, space, d.([]byte))
 		if err != nil {
-			return setResult(nil, err.Error(), true)
+			return setResult(nil, st.hostError(err), true)
 		}
 		return setResult(stringOK(obj.ID), "", false)
 	case hostCallTool:
@@ -179,10 +190,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		}
 		res, err := st.env.CallTool(context.WithValue(st.ctx, nestKey{st.p}, true), name, "", params)
 		if err != nil {
-			te := abi.AsToolError(err, abi.ProviderError)
-			msg := te.Error()
-			st.nested = component.RememberNested(st.nested, msg, te)
-			return setResult(nil, msg, true)
+			return setResult(nil, st.hostError(err), true)
 		}
 		b, err := json.Marshal(abi.ForJSON(res))
 		if err != nil {

@@ -112,6 +112,13 @@ func (c *Call) Complete(r CompleteRequest) (string, error) {
 	req := map[string]any{"prompt": r.Prompt}
 	setStr(req, "system", r.System)
 	setStr(req, "model", r.Model)
+	// 0 is the backend's default. Another value out of range is refused,
+	// as JS, Python and native providers are refused it (InvalidParams
+	// naming it): a negative one was left out, the default used without
+	// a word, and one past 2^31-1 was the host's InvalidRequest.
+	if r.MaxTokens < 0 || r.MaxTokens > maxTokensLimit {
+		return "", Errorf(InvalidParams, "ai_complete: MaxTokens must be from 0 to %d (0: the backend's default), got %d", maxTokensLimit, r.MaxTokens)
+	}
 	if r.MaxTokens > 0 {
 		req["max_tokens"] = int64(r.MaxTokens)
 	}
@@ -126,6 +133,10 @@ func (c *Call) Complete(r CompleteRequest) (string, error) {
 	text, _ := m["text"].(string)
 	return text, nil
 }
+
+// maxTokensLimit is the largest CompleteRequest.MaxTokens (docs/abi.md
+// section 4: max_tokens is an integer from 0 to 2^31-1).
+const maxTokensLimit = 1<<31 - 1
 
 const (
 	opCallTool   = 0

@@ -110,9 +110,18 @@ func (e *exporter) fail(code abi.ErrorCode, format string, args ...any) error {
 // InvalidResult naming the path. Called only for an exported string
 // holding U+FFFD, so other strings are not read twice.
 func (e *exporter) loneSurrogate(v goja.Value) error {
+	if c, i, ok := loneSurrogateIn(v); ok {
+		return e.fail(abi.InvalidResult, "the string holds a lone surrogate, \\u%04x at index %d (half of a UTF-16 surrogate pair, a string cut inside an emoji say), which has no UTF-8 form", c, i)
+	}
+	return nil
+}
+
+// loneSurrogateIn finds the first code unit of v, a string, that is half of
+// a UTF-16 surrogate pair without its other half, and its index.
+func loneSurrogateIn(v goja.Value) (c uint16, at int, found bool) {
 	s, ok := v.(goja.String)
 	if !ok {
-		return nil
+		return 0, 0, false
 	}
 	n := s.Length()
 	for i := 0; i < n; i++ {
@@ -121,10 +130,10 @@ func (e *exporter) loneSurrogate(v goja.Value) error {
 		case c >= 0xD800 && c <= 0xDBFF && i+1 < n && s.CharAt(i+1) >= 0xDC00 && s.CharAt(i+1) <= 0xDFFF:
 			i++ // a pair
 		case c >= 0xD800 && c <= 0xDFFF:
-			return e.fail(abi.InvalidResult, "the string holds a lone surrogate, \\u%04x at index %d (half of a UTF-16 surrogate pair, a string cut inside an emoji say), which has no UTF-8 form", c, i)
+			return c, i, true
 		}
 	}
-	return nil
+	return 0, 0, false
 }
 
 func (e *exporter) add(n int) error {

@@ -1,10 +1,12 @@
 package js
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"math"
+	"reflect"
 	"time"
 	"unicode/utf8"
 
@@ -54,7 +56,7 @@ func (w *worker) argString(fc goja.FunctionCall, i int, what string, optional bo
 		w.throwArg("%s: argument %d is missing", what, i+1)
 	}
 	if !goja.IsString(a) {
-		w.throwArg("%s: argument %d must be a string, got %s", what, i+1, a.String())
+		w.throwArg("%s: argument %d must be a string, got %s", what, i+1, describeArg(a))
 	}
 	return a.String()
 }
@@ -163,7 +165,18 @@ func (w *worker) nativeWrite(fc goja.FunctionCall) goja.Value {
 	var data []byte
 	switch a := fc.Argument(1); {
 	case goja.IsString(a):
+		// Stored as UTF-8, which a lone surrogate has no form of: goja
+		// gives U+FFFD for it, and the object stored was other text than
+		// the tool's, without a word, where a Python tool's str.encode
+		// raises and ctx.callTool's params refuse it.
+		// Looked for only when the text holds U+FFFD.
 		data = []byte(a.String())
+		if !bytes.Contains(data, []byte("\uFFFD")) {
+			break
+		}
+		if c, i, ok := loneSurrogateIn(a); ok {
+			w.throw("ctx.spaces.write: the data string holds a lone surrogate, \\u%04x at index %d (half of a UTF-16 surrogate pair, a string cut inside an emoji say), which has no UTF-8 form: it would be stored as U+FFFD; write whole characters, or a Uint8Array of the bytes meant", c, i)
+		}
 	default:
 		switch x := a.Export().(type) {
 		case goja.ArrayBuffer:
@@ -171,7 +184,11 @@ func (w *worker) nativeWrite(fc goja.FunctionCall) goja.Value {
 		case []byte:
 			data = append([]byte(nil), x...)
 		default:
-			w.throw("ctx.spaces.write: data must be a string, Uint8Array or ArrayBuffer, got %s", a.String())
+			hint := ""
+			if typedArrayNames[a.ExportType()] != "" {
+				hint = ": write its bytes as new Uint8Array(a.buffer, a.byteOffset, a.byteLength)"
+			}
+			w.throw("ctx.spaces.write: data must be a string, Uint8Array or ArrayBuffer, got %s%s", describeArg(a), hint)
 		}
 	}
 	return w.hostAsync("ctx.spaces.write", func(ctx context.Context, env abi.Env) (any, error) {
@@ -215,7 +232,7 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 	if a := fc.Argument(1); !goja.IsUndefined(a) && !goja.IsNull(a) {
 		o, ok := w.exportArg(a, "ctx.ai.complete options").(map[string]any)
 		if !ok {
-			w.throwArg("ctx.ai.complete: options must be an object ({maxTokens, system, temperature, model}), got %s", a.String())
+			w.throwArg("ctx.ai.complete: options must be an object ({maxTokens, system, temperature, model}), got %s", describeArg(a))
 		}
 		opt := func(keys ...string) (string, any) {
 			for _, k := range keys {
@@ -276,6 +293,38 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 }
 
 // jsTypeName names the JavaScript type of an exported value.
+// typedArrayNames names the typed arrays by the Go type goja exports them
+// as (a Uint8Array and a Uint8ClampedArray are []byte, taken as bytes).
+var typedArrayNames = map[reflect.Type]string{
+	reflect.TypeFor[[]int8]():    "Int8Array",
+	reflect.TypeFor[[]int16]():   "Int16Array",
+	reflect.TypeFor[[]uint16]():  "Uint16Array",
+	reflect.TypeFor[[]int32]():   "Int32Array",
+	reflect.TypeFor[[]uint32]():  "Uint32Array",
+	reflect.TypeFor[[]float32](): "Float32Array",
+	reflect.TypeFor[[]float64](): "Float64Array",
+	reflect.TypeFor[[]int64]():   "BigInt64Array",
+	reflect.TypeFor[[]uint64]():  "BigUint64Array",
+}
+
+// describeArg names what a host call was given instead of what it takes:
+// a typed array by its type and length (its text, the elements joined,
+// read as a number: "got 258" for a Uint16Array, or megabytes of them),
+// anything else as its text, cut at 64 characters.
+func describeArg(v goja.Value) string {
+	if name := typedArrayNames[v.ExportType()]; name != "" {
+		return fmt.Sprintf("a %s of %d elements", name, reflect.ValueOf(v.Export()).Len())
+	}
+	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Array" {
+		return fmt.Sprintf("an array of %d elements", o.Get("length").ToInteger())
+	}
+	s := v.String()
+	if r := []rune(s); len(r) > 64 {
+		s = string(r[:64]) + "…"
+	}
+	return s
+}
+
 func jsTypeName(v any) string {
 	switch v.(type) {
 	case string:

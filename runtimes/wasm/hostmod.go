@@ -234,11 +234,16 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 		return nil, abi.Errorf(abi.Unavailable, "aios.%s: host calls are only served while the guest handles aios_call", op), useJSON
 	}
 	ctx, env := inst.callCtx, inst.env
+	// A field of another type, or a required one absent, is a malformed
+	// request; an empty string is the tool's argument and goes to the
+	// host, which refuses an empty tool name, id or space as it refuses
+	// them from every runtime (InvalidParams, saying why): the guest was
+	// told InvalidRequest "request needs a non-empty string" instead.
 	str := func(key string, required bool) (string, *abi.ToolError) {
 		v, present := m[key]
 		s, ok := v.(string)
-		if (present && !ok && v != nil) || (required && s == "") {
-			return "", abi.Errorf(abi.InvalidRequest, "aios.%s: request needs a non-empty string %q", op, key)
+		if (present && !ok && v != nil) || (required && !ok) {
+			return "", abi.Errorf(abi.InvalidRequest, "aios.%s: request needs a string %q", op, key)
 		}
 		return s, nil
 	}
