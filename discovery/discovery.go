@@ -1162,10 +1162,19 @@ func (d *Discovery) everyRefresh(f func()) {
 	}
 }
 
-// refreshRemotesNow re-fetches the remote cards, within a minute.
+// refreshRemotesNow re-fetches the remote cards, within a minute; Close
+// ends it (a remote that does not answer would else hold Close, which
+// waits for it, for its whole fetch timeout).
 func (d *Discovery) refreshRemotesNow() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	go func() {
+		select {
+		case <-d.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	d.refreshRemotes(ctx)
 }
 
