@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/Masterminds/semver/v3"
+
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
 )
@@ -279,6 +281,8 @@ func changedFor(old, cur *abi.ToolRegister, call *abi.ToolCall) string {
 	switch {
 	case n == nil:
 		return "the new version has no such tool"
+	case versionBreaks(call.Version, defVersion(cur, n)):
+		return "its version changed from " + call.Version + " to " + defVersion(cur, n) + ", which callers of " + call.Version + " cannot count on"
 	case !reflect.DeepEqual(o.Parameters, n.Parameters):
 		return "its parameters changed"
 	case !reflect.DeepEqual(o.Returns, n.Returns):
@@ -291,6 +295,38 @@ func changedFor(old, cur *abi.ToolRegister, call *abi.ToolCall) string {
 		return "the capabilities its provider asks for changed"
 	}
 	return ""
+}
+
+// defVersion is def's version in r (the provider's when def has none).
+func defVersion(r *abi.ToolRegister, def *abi.ToolDef) string {
+	if def.Version != "" {
+		return def.Version
+	}
+	return r.Provider.Version
+}
+
+// versionBreaks reports whether a call the pipeline resolved at version
+// from may not be served by version to: an older version, or a newer one
+// of another major (for 0.x, of another minor), which SemVer lets break
+// its callers (a caller asking for ^1 keeps away from 2.0.0). A later
+// compatible version (a patch or minor release) may serve it, as a new
+// call would be served. Versions that do not parse are not judged.
+func versionBreaks(from, to string) bool {
+	if from == to || from == "" || to == "" {
+		return false
+	}
+	f, err1 := semver.StrictNewVersion(from)
+	t, err2 := semver.StrictNewVersion(to)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	switch {
+	case t.LessThan(f), t.Major() != f.Major():
+		return true
+	case t.Major() == 0 && t.Minor() != f.Minor():
+		return true
+	}
+	return false
 }
 
 // toolOf finds the definition of call's tool in r: the one of its name and

@@ -1072,14 +1072,49 @@ func (d *Discovery) workLoop() {
 // least 2, since part of a load is waiting on another process.
 func loadSlots() int { return max(2, runtime.GOMAXPROCS(0)) }
 
+// ErrClosed is Refresh's error once Close has been called (or when Close
+// cut the refresh short).
+var ErrClosed = errors.New("discovery is closed (the host is shutting down)")
+
 // Refresh rescans (scope "local"), re-fetches remote cards ("remote") or
 // both ("all" or ""). It returns the number of adapters known afterwards.
+// After Close it does nothing and returns ErrClosed; Close cancels a
+// Refresh under way (its loads are interrupted, what they loaded closed)
+// and waits for it, as for the watch's reloads.
 func (d *Discovery) Refresh(ctx context.Context, scope string) (int, error) {
 	switch scope {
 	case "", "all", "local", "remote":
 	default:
 		return 0, fmt.Errorf("scope %q: want local, remote or all", scope)
 	}
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return 0, ErrClosed
+	}
+	d.wg.Add(1) // Close waits for it
+	d.mu.Unlock()
+	defer d.wg.Done()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-d.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	n, err := d.refresh(ctx, scope)
+	select {
+	case <-d.stop:
+		return n, ErrClosed
+	default:
+	}
+	return n, err
+}
+
+// refresh is Refresh, counted by d.wg.
+func (d *Discovery) refresh(ctx context.Context, scope string) (int, error) {
 	if scope != "remote" {
 		seen := map[string]bool{}
 		units := d.scanRoots()
@@ -1127,10 +1162,19 @@ func (d *Discovery) everyRefresh(f func()) {
 	}
 }
 
-// refreshRemotesNow re-fetches the remote cards, within a minute.
+// refreshRemotesNow re-fetches the remote cards, within a minute; Close
+// ends it (a remote that does not answer would else hold Close, which
+// waits for it, for its whole fetch timeout).
 func (d *Discovery) refreshRemotesNow() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	go func() {
+		select {
+		case <-d.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	d.refreshRemotes(ctx)
 }
 

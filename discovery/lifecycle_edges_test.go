@@ -300,7 +300,16 @@ func TestForwardedCallKeepsTrust(t *testing.T) {
 		e, err := h.Registry().Resolve("t", "")
 		return err == nil && e.Provider.Trust == abi.Untrusted
 	})
-	res, err := old.Provider.Impl.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "t", Version: "1.0.0", Params: map[string]any{}}, nil)
+	// The host closes the old generation just after the registry swap:
+	// until then a call reaching it is served by the old (Community) code,
+	// as it should be.
+	var res any
+	var err error
+	testutil.Eventually(t, "old generation closed", func() bool {
+		res, err = old.Provider.Impl.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "t", Version: "1.0.0", Params: map[string]any{}}, nil)
+		m, _ := res.(map[string]any)
+		return err != nil || m["mark"] != "community"
+	})
 	if err == nil {
 		t.Fatalf("a call resolved at Community trust ran in the Untrusted code: %v", res)
 	}

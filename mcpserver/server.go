@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -590,10 +591,17 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			return errorResult(abi.Errorf(abi.Unavailable, "the MCP server is shutting down")), nil
 		}
 		defer s.calls.Done()
+		// The call's context is the request's, but with a cause of its
+		// own: the go-sdk ends a request whose connection's input ended
+		// with the read error as cause (io.EOF when a stdio client closes
+		// its end, the MCP stdio shutdown), which the call's answer and
+		// record would give as its whole reason ("EOF (…)").
+		reqCtx := ctx
 		var cancelCause context.CancelCauseFunc
-		ctx, cancelCause = context.WithCancelCause(ctx)
+		ctx, cancelCause = context.WithCancelCause(context.WithoutCancel(reqCtx))
 		cancel := func() { cancelCause(nil) }
 		defer cancel()
+		defer context.AfterFunc(reqCtx, func() { cancelCause(connectionCause(context.Cause(reqCtx))) })()
 		// Cancelled at Close or at the end of Run's ctx (SIGTERM): the
 		// call's answer and record say the host is shutting down, not that
 		// its client gave up.
@@ -624,6 +632,24 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		}
 		return successResult(v, structured)
 	}
+}
+
+// errClientClosed is the cause of the calls cancelled because the MCP
+// client closed the connection (end of its input).
+var errClientClosed = errors.New("the MCP client closed the connection")
+
+// connectionCause says why the go-sdk ended a request's context: a client
+// cancel (notifications/cancelled, context.Canceled) stays as it is; the
+// end of the connection's input (io.EOF: a stdio client closed its end)
+// is errClientClosed; any other read or write error names the connection.
+func connectionCause(err error) error {
+	switch {
+	case err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return errClientClosed
+	}
+	return fmt.Errorf("the MCP connection ended: %w", err)
 }
 
 // mcpEnvelope turns a bridged tool's {"content": [...],

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -759,6 +760,9 @@ func (s *Server) registryRefresh(ctx context.Context, sess *session, params json
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, jsonrpc.Errorf(abi.Cancelled, "refresh: %v", err)
+		}
+		if errors.Is(err, discovery.ErrClosed) {
+			return nil, jsonrpc.Errorf(abi.Unavailable, "refresh: %v", err)
 		}
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
 	}

@@ -196,6 +196,9 @@ func findMsgpack(suffixes []string) string {
 	return ""
 }
 
+// probeTimeout bounds the interpreter's probe.
+var probeTimeout = 20 * time.Second
+
 // probeInterpreter runs the interpreter once, unsandboxed and with the
 // host's environment (so shims such as pyenv's resolve), to learn the real
 // binary and the folders it needs.
@@ -207,12 +210,25 @@ func probeInterpreter(ctx context.Context, name string) (*interp, error) {
 		}
 		return nil, fmt.Errorf("python interpreter %q: %v", name, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	load := ctx
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "-I", "-c", probeScript)
+	// A wrapper (a shim, a script) killed at the context's end may leave a
+	// child holding the output pipes: Run would wait for it, past the
+	// cancellation and the timeout, for as long as it lives.
+	cmd.WaitDelay = time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		switch {
+		case load.Err() != nil:
+			// The load was cancelled (SIGTERM while loading, discovery
+			// closing): not the interpreter's fault.
+			return nil, fmt.Errorf("python interpreter %s: its probe was interrupted: %w", path, load.Err())
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("python interpreter %s did not answer its probe (a one-line script) within %v: is it a wrapper that waits for something?", path, probeTimeout)
+		}
 		return nil, fmt.Errorf("python interpreter %s does not run: %v: %s", path, err, strings.TrimSpace(stderr.String()))
 	}
 	var out struct {
