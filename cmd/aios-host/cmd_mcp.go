@@ -24,7 +24,7 @@ import (
 	mcpbridge "github.com/aios-host/aios-host/runtimes/mcp"
 )
 
-func runMCP(c *cli, args []string) int {
+func runMCP(c *cli, args []string) (rc int) {
 	fs := c.flags("mcp", "mcp [global flags]", `
 Serve the exportable tools (mcp_exportable, or matching mcp.export) to one
 MCP client over stdio: JSON-RPC on standard input and output, logs on
@@ -70,7 +70,14 @@ Claude Desktop (claude_desktop_config.json):
 	if err != nil {
 		return c.fail(err)
 	}
-	defer closeHost(h, c.stderr)
+	// A shutdown that drops audit records or cannot close the log fails
+	// the command, as it fails run (it said exit 0 whatever closeHost
+	// reported).
+	defer func() {
+		if err := closeHost(h, c.stderr); err != nil && rc == exitOK {
+			rc = exitFail
+		}
+	}()
 	// Load and watch the plugin folders as run does, so that the tool list
 	// follows hot reloads.
 	d, err := discovery.New(discovery.Options{Host: h, Config: h.Config(), Logger: log})
