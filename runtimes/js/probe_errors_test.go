@@ -1,0 +1,67 @@
+package js
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// TestProbeAggregateErrorNamesItsErrors: Promise.any over host calls that
+// all failed reached the caller as "AggregateError: " and nothing else;
+// the message and data.errors name each error, its code kept.
+func TestProbeAggregateErrorNamesItsErrors(t *testing.T) {
+	const src = `
+aios.registerTool({ name: 'any' }, async (p, ctx) =>
+  Promise.any([ctx.callTool('nope', {}), Promise.reject(new TypeError('second'))]));
+aios.registerTool({ name: 'thrown' }, () => {
+  throw new AggregateError([new RangeError('a'), 'b'], 'many');
+});
+aios.registerTool({ name: 'one' }, () => { throw new AggregateError([new Error('only')]); });
+aios.registerTool({ name: 'lots' }, () => {
+  throw new AggregateError(Array.from({ length: 20 }, (_, i) => new Error('e' + i)), 'lots');
+});
+`
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "agg.js", src)
+	cases := []struct {
+		tool string
+		want []string
+		data []any
+	}{
+		{"any", []string{`AggregateError; its 2 errors: [0] NotFound: no tool "nope"`, "; [1] TypeError: second (at agg.js:3:"},
+			[]any{map[string]any{"code": "NotFound", "message": `no tool "nope"`}, map[string]any{"code": "ProviderError"}}},
+		{"thrown", []string{"AggregateError: many (at agg.js:5:", `its 2 errors: [0] RangeError: a (at agg.js:5:`, `[1] uncaught "b"`}, nil},
+		{"one", []string{"AggregateError (at agg.js:7:", "; its 1 error: [0] Error: only"}, nil},
+		{"lots", []string{"its 20 errors: [0] Error: e0", "[7] Error: e7 (at agg.js:9:", "; and 12 more"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.tool, func(t *testing.T) {
+			_, err := call(t, p, newFakeEnv(), tc.tool, map[string]any{}, 5*time.Second)
+			te := wantCode(t, err, abi.ProviderError)
+			for _, w := range tc.want {
+				if !strings.Contains(te.Message, w) {
+					t.Errorf("message %q lacks %q", te.Message, w)
+				}
+			}
+			if strings.Contains(te.Message, "[8]") {
+				t.Errorf("message %q lists more than 8 errors", te.Message)
+			}
+			data, _ := te.Data.(map[string]any)
+			errs, _ := data["errors"].([]any)
+			if len(errs) == 0 {
+				t.Fatalf("data %v has no errors", te.Data)
+			}
+			for i, w := range tc.data {
+				got := errs[i].(map[string]any)
+				for k, v := range w.(map[string]any) {
+					if !reflect.DeepEqual(got[k], v) {
+						t.Errorf("data.errors[%d].%s = %v, want %v", i, k, got[k], v)
+					}
+				}
+			}
+		})
+	}
+}
