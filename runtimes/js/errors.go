@@ -20,7 +20,8 @@ import (
 //   - any other thrown value is ProviderError "<Name>: <message> (at
 //     file:line:col)" with Data {"name", "stack"}, positions of the original
 //     source; an AggregateError's errors are named in its message and
-//     in Data["errors"];
+//     in Data["errors"], an error's cause in its message and
+//     Data["cause"];
 //   - stack overflow (goja's uncatchable StackOverflowError) and Go panics
 //     are ProviderCrashed and the runtime is discarded;
 //   - an interrupt carries the watchdog's reason (Timeout, Cancelled, or
@@ -153,10 +154,12 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 const (
 	maxListedErrors = 8
 	maxListedError  = 2 << 10
+	maxCauseDepth   = 3
 )
 
-// thrownError is errorFromValue; depth counts the AggregateErrors it is
-// inside, whose errors it lists one level deep.
+// thrownError is errorFromValue; depth counts the AggregateErrors and
+// causes it is inside: an AggregateError's errors are listed one level
+// deep, causes maxCauseDepth levels.
 func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.ToolError {
 	o, isObj := v.(*goja.Object)
 	if !isObj {
@@ -237,6 +240,23 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 		msg += fmt.Sprintf(" (error code %q is not one of the ABI's: %s)", cutText(code), strings.Join(codes, ", "))
 	}
 	data := map[string]any{"name": name}
+	if depth < maxCauseDepth {
+		// new Error('saving failed', { cause: err }) said "Error: saving
+		// failed" and nothing of err: the cause is named, as node prints
+		// it, and its own cause after it.
+		if c := o.Get("cause"); c != nil && !goja.IsUndefined(c) {
+			ct := w.thrownError(c, nil, depth+1)
+			text := ct.Message
+			if ct.Code != abi.ProviderError {
+				text = string(ct.Code) + ": " + text
+			}
+			if len(text) > maxListedError {
+				text = strings.ToValidUTF8(text[:maxListedError], "") + "…"
+			}
+			msg += "; cause: " + text
+			data["cause"] = map[string]any{"code": string(ct.Code), "message": ct.Message}
+		}
+	}
 	if listed > 0 {
 		noun := "errors"
 		if listed == 1 {

@@ -65,3 +65,64 @@ aios.registerTool({ name: 'lots' }, () => {
 		})
 	}
 }
+
+// TestProbeErrorCauseNamed: an error wrapping another
+// (new Error('saving failed', { cause: err }), ES2022) reached the caller
+// as "Error: saving failed" and nothing of err; its cause is named, a
+// host error's code kept, and a chain of causes three deep.
+func TestProbeErrorCauseNamed(t *testing.T) {
+	const src = `
+aios.registerTool({ name: 'wrap' }, async (p, ctx) => {
+  try { await ctx.callTool('nope', {}); } catch (e) { throw new Error('saving failed', { cause: e }); }
+});
+aios.registerTool({ name: 'chain' }, () => {
+  const a = new RangeError('disk'), b = new Error('write', { cause: a });
+  throw new TypeError('save', { cause: b });
+});
+aios.registerTool({ name: 'plain' }, () => { throw new Error('x', { cause: 'a string' }); });
+aios.registerTool({ name: 'loop' }, () => { const e = new Error('me'); e.cause = e; throw e; });
+aios.registerTool({ name: 'none' }, () => { throw new Error('alone'); });
+`
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "cause.js", src)
+	cases := []struct {
+		tool  string
+		want  []string
+		cause map[string]any
+	}{
+		{"wrap", []string{"Error: saving failed (at cause.js:3:", `; cause: NotFound: no tool "nope"`},
+			map[string]any{"code": "NotFound", "message": `no tool "nope"`}},
+		{"chain", []string{"TypeError: save (at cause.js:7:", "; cause: Error: write (at cause.js:6:", "; cause: RangeError: disk (at cause.js:6:"}, nil},
+		{"plain", []string{`Error: x (at cause.js:9:`, `; cause: uncaught "a string"`}, nil},
+		{"loop", []string{"Error: me (at cause.js:10:", "; cause: Error: me"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.tool, func(t *testing.T) {
+			_, err := call(t, p, newFakeEnv(), tc.tool, map[string]any{}, 5*time.Second)
+			te := wantCode(t, err, abi.ProviderError)
+			for _, w := range tc.want {
+				if !strings.Contains(te.Message, w) {
+					t.Errorf("message %q lacks %q", te.Message, w)
+				}
+			}
+			if n := strings.Count(te.Message, "; cause:"); n > 3 {
+				t.Errorf("message %q follows %d causes, more than 3", te.Message, n)
+			}
+			data, _ := te.Data.(map[string]any)
+			c, _ := data["cause"].(map[string]any)
+			if c == nil {
+				t.Fatalf("data %v has no cause", te.Data)
+			}
+			for k, v := range tc.cause {
+				if c[k] != v {
+					t.Errorf("data.cause.%s = %v, want %v", k, c[k], v)
+				}
+			}
+		})
+	}
+	_, err := call(t, p, newFakeEnv(), "none", map[string]any{}, 5*time.Second)
+	te := wantCode(t, err, abi.ProviderError)
+	if strings.Contains(te.Message, "; cause:") || te.Data.(map[string]any)["cause"] != nil {
+		t.Errorf("an error without a cause is given one: %q %v", te.Message, te.Data)
+	}
+}
