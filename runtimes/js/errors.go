@@ -1,6 +1,7 @@
 package js
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -21,7 +22,7 @@ import (
 //     file:line:col)" with Data {"name", "stack"}, positions of the original
 //     source; an AggregateError's errors are named in its message and
 //     in Data["errors"], an error's cause in its message and
-//     Data["cause"];
+//     Data["cause"]; a plain object thrown is shown as its JSON;
 //   - stack overflow (goja's uncatchable StackOverflowError) and Go panics
 //     are ProviderCrashed and the runtime is discarded;
 //   - an interrupt carries the watchdog's reason (Timeout, Cancelled, or
@@ -222,7 +223,7 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 		}
 	}
 	if message == "" && o.ClassName() != "Error" {
-		msg = "uncaught " + describe(v)
+		msg = "uncaught " + w.describeObject(o)
 	}
 	if f := firstFrame(stack); f != "" {
 		msg += " (at " + f + ")"
@@ -334,6 +335,26 @@ func describe(v goja.Value) string {
 		s = s[:200] + "..."
 	}
 	return s
+}
+
+// describeObject renders a thrown object that is no Error and has no
+// message: a plain object or array as its JSON (throw {status: 404,
+// reason: 'missing'} said "uncaught [object Object]"), cut as describe
+// cuts; anything else, or one JSON cannot carry, as its string.
+func (w *worker) describeObject(o *goja.Object) string {
+	if c := o.ClassName(); c == "Object" || c == "Array" {
+		ex := exporter{vm: w.vm, limit: 64 << 10}
+		if d, _, err := ex.export(o); err == nil {
+			if b, err := json.Marshal(d); err == nil {
+				s := string(b)
+				if len(s) > 200 {
+					s = strings.ToValidUTF8(s[:200], "") + "..."
+				}
+				return s
+			}
+		}
+	}
+	return describe(o)
 }
 
 // crashed is the ToolError for a Go panic inside the runtime.

@@ -126,3 +126,38 @@ aios.registerTool({ name: 'none' }, () => { throw new Error('alone'); });
 		t.Errorf("an error without a cause is given one: %q %v", te.Message, te.Data)
 	}
 }
+
+// TestProbeThrownObjectShown: a thrown plain object (throw {status: 404,
+// reason: 'missing'}, as code written against an HTTP client does) reached
+// the caller as "uncaught [object Object]"; a plain object or array is shown
+// as its JSON, cut at 200 bytes.
+func TestProbeThrownObjectShown(t *testing.T) {
+	const src = `
+aios.registerTool({ name: 'obj' }, () => { throw { status: 404, reason: 'missing' }; });
+aios.registerTool({ name: 'arr' }, () => { throw [1, 'two']; });
+aios.registerTool({ name: 'big' }, () => { throw { text: 'x'.repeat(1000) }; });
+aios.registerTool({ name: 'fn' }, () => { throw { f() {} }; });
+aios.registerTool({ name: 'rejected' }, async () => Promise.reject({ code: 'E_HTTP', status: 500 }));
+`
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "obj.js", src)
+	cases := []struct{ tool, want string }{
+		{"obj", `uncaught {"reason":"missing","status":404} (at obj.js:2:`},
+		{"arr", `uncaught [1,"two"] (at obj.js:3:`},
+		{"big", `uncaught {"text":"xxxxxxxx`},
+		{"fn", `uncaught [object Object] (at obj.js:5:`},
+		{"rejected", `uncaught {"code":"E_HTTP","status":500}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.tool, func(t *testing.T) {
+			_, err := call(t, p, newFakeEnv(), tc.tool, map[string]any{}, 5*time.Second)
+			te := wantCode(t, err, abi.ProviderError)
+			if !strings.Contains(te.Message, tc.want) {
+				t.Errorf("message %q lacks %q", te.Message, tc.want)
+			}
+			if len(te.Message) > 300 {
+				t.Errorf("message is %d bytes, not cut: %q", len(te.Message), te.Message)
+			}
+		})
+	}
+}
