@@ -173,6 +173,16 @@ func entryFile(abs string) (string, error) {
 	return "", fmt.Errorf("provider folder %s has neither index.ts nor index.js", abs)
 }
 
+// buildHint says what to do instead of what esbuild refuses for the
+// bundle's target: its "Top-level await is not available in the configured
+// target environment ("es2017")" spoke of a setting the author has none of.
+func buildHint(text string) string {
+	if strings.HasPrefix(text, "Top-level await is not available") { // also for a top-level for await
+		return "; a JS tool's top-level code runs once at load, synchronously (ctx and its host calls exist only in a call): await in the handler, or keep a promise at the top (const ready = init();) and await it there (docs/js.md)"
+	}
+	return ""
+}
+
 // buildError renders esbuild's messages as "file:line:col: text" lines with
 // the original (pre-transpile) position; esbuild columns are 0-based.
 func buildError(dir string, msgs []api.Message) error {
@@ -192,7 +202,7 @@ func buildError(dir string, msgs []api.Message) error {
 					file = filepath.Join(dir, file)
 				}
 			}
-			fmt.Fprintf(&b, "%s:%d:%d: %s", file, l.Line, l.Column+1, m.Text)
+			fmt.Fprintf(&b, "%s:%d:%d: %s%s", file, l.Line, l.Column+1, m.Text, buildHint(m.Text))
 			if t := strings.TrimSpace(l.LineText); t != "" && len(t) < 200 {
 				fmt.Fprintf(&b, "\n    %s", t)
 			}

@@ -1,9 +1,11 @@
 package js
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -18,7 +20,9 @@ import (
 //     ToolError rethrown unchanged, or `throw new aios.ToolError(code, msg)`);
 //   - any other thrown value is ProviderError "<Name>: <message> (at
 //     file:line:col)" with Data {"name", "stack"}, positions of the original
-//     source;
+//     source; an AggregateError's errors are named in its message and
+//     in Data["errors"], an error's cause in its message and
+//     Data["cause"]; a plain object thrown is shown as its JSON;
 //   - stack overflow (goja's uncatchable StackOverflowError) and Go panics
 //     are ProviderCrashed and the runtime is discarded;
 //   - an interrupt carries the watchdog's reason (Timeout, Cancelled, or
@@ -143,6 +147,21 @@ func (w *worker) errorFromJS(err error) (te *abi.ToolError, discard bool) {
 // errorFromValue converts a thrown or rejected JS value. ex, when not nil,
 // supplies the stack for values that carry none.
 func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError {
+	return w.thrownError(v, ex, 0)
+}
+
+// maxListedErrors bounds the errors of an AggregateError named in its
+// message (and data.errors); maxListedError bounds each one's text.
+const (
+	maxListedErrors = 8
+	maxListedError  = 2 << 10
+	maxCauseDepth   = 3
+)
+
+// thrownError is errorFromValue; depth counts the AggregateErrors and
+// causes it is inside: an AggregateError's errors are listed one level
+// deep, causes maxCauseDepth levels.
+func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.ToolError {
 	o, isObj := v.(*goja.Object)
 	if !isObj {
 		msg := "uncaught " + describe(v)
@@ -193,8 +212,18 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 	}
 	stack = cutText(cleanStack(stack))
 	msg := name + ": " + message
+	var list listedErrors
+	listed := 0
+	if depth == 0 {
+		// An AggregateError (Promise.any's, all of whose promises were
+		// rejected) said "AggregateError: " and nothing of why: its
+		// errors are named, as node prints them.
+		if list, listed = w.listErrors(o, depth); listed > 0 && message == "" {
+			msg = name
+		}
+	}
 	if message == "" && o.ClassName() != "Error" {
-		msg = "uncaught " + describe(v)
+		msg = "uncaught " + w.describeObject(o)
 	}
 	if f := firstFrame(stack); f != "" {
 		msg += " (at " + f + ")"
@@ -211,13 +240,86 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 		}
 		msg += fmt.Sprintf(" (error code %q is not one of the ABI's: %s)", cutText(code), strings.Join(codes, ", "))
 	}
-	te := &abi.ToolError{Code: abi.ProviderError, Message: msg}
 	data := map[string]any{"name": name}
+	if depth < maxCauseDepth {
+		// new Error('saving failed', { cause: err }) said "Error: saving
+		// failed" and nothing of err: the cause is named, as node prints
+		// it, and its own cause after it.
+		if c := o.Get("cause"); c != nil && !goja.IsUndefined(c) {
+			ct := w.thrownError(c, nil, depth+1)
+			text := ct.Message
+			if ct.Code != abi.ProviderError {
+				text = string(ct.Code) + ": " + text
+			}
+			if len(text) > maxListedError {
+				text = strings.ToValidUTF8(text[:maxListedError], "") + "…"
+			}
+			msg += "; cause: " + text
+			data["cause"] = map[string]any{"code": string(ct.Code), "message": ct.Message}
+		}
+	}
+	if listed > 0 {
+		noun := "errors"
+		if listed == 1 {
+			noun = "error"
+		}
+		msg += fmt.Sprintf("; its %d %s: %s", listed, noun, list.text)
+		data["errors"] = list.data
+	}
+	te := &abi.ToolError{Code: abi.ProviderError, Message: msg}
 	if stack != "" {
 		data["stack"] = stack
 	}
 	te.Data = data
 	return te
+}
+
+type listedErrors struct {
+	text string
+	data []any
+}
+
+// listErrors names the errors of an Error object's `errors` array (an
+// AggregateError's): "[0] NotFound: …; [1] TypeError: … (at f.ts:3:9)",
+// at most maxListedErrors of them, and gives each one's code and message
+// for the error's data. n is how many the array holds, 0 when o has none.
+func (w *worker) listErrors(o *goja.Object, depth int) (listedErrors, int) {
+	if o.ClassName() != "Error" {
+		return listedErrors{}, 0
+	}
+	ev, ok := o.Get("errors").(*goja.Object)
+	if !ok || ev.ClassName() != "Array" {
+		return listedErrors{}, 0
+	}
+	n := int(ev.Get("length").ToInteger())
+	if n <= 0 {
+		return listedErrors{}, 0
+	}
+	var b strings.Builder
+	var data []any
+	for i := 0; i < n && i < maxListedErrors; i++ {
+		e := ev.Get(strconv.Itoa(i))
+		if e == nil {
+			e = goja.Undefined()
+		}
+		te := w.thrownError(e, nil, depth+1)
+		text := te.Message
+		if te.Code != abi.ProviderError {
+			text = string(te.Code) + ": " + text
+		}
+		if len(text) > maxListedError {
+			text = strings.ToValidUTF8(text[:maxListedError], "") + "…"
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "[%d] %s", i, text)
+		data = append(data, map[string]any{"code": string(te.Code), "message": te.Message})
+	}
+	if n > maxListedErrors {
+		fmt.Fprintf(&b, "; and %d more", n-maxListedErrors)
+	}
+	return listedErrors{text: b.String(), data: data}, n
 }
 
 // describe renders a thrown non-Error value for a message.
@@ -233,6 +335,26 @@ func describe(v goja.Value) string {
 		s = s[:200] + "..."
 	}
 	return s
+}
+
+// describeObject renders a thrown object that is no Error and has no
+// message: a plain object or array as its JSON (throw {status: 404,
+// reason: 'missing'} said "uncaught [object Object]"), cut as describe
+// cuts; anything else, or one JSON cannot carry, as its string.
+func (w *worker) describeObject(o *goja.Object) string {
+	if c := o.ClassName(); c == "Object" || c == "Array" {
+		ex := exporter{vm: w.vm, limit: 64 << 10}
+		if d, _, err := ex.export(o); err == nil {
+			if b, err := json.Marshal(d); err == nil {
+				s := string(b)
+				if len(s) > 200 {
+					s = strings.ToValidUTF8(s[:200], "") + "..."
+				}
+				return s
+			}
+		}
+	}
+	return describe(o)
 }
 
 // crashed is the ToolError for a Go panic inside the runtime.

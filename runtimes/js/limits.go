@@ -28,10 +28,11 @@ import (
 // new.target for subclassing. What the limits cannot see is listed in docs/js.md
 // ("Sandbox").
 type limits struct {
-	vm       *goja.Runtime
-	maxBytes float64
-	rangeErr goja.Constructor
-	stop     atomic.Bool // set when the runtime is interrupted (jsonlimit.go)
+	vm        *goja.Runtime
+	maxBytes  float64
+	rangeErr  goja.Constructor
+	syntaxErr goja.Constructor
+	stop      atomic.Bool // set when the runtime is interrupted (jsonlimit.go)
 	// stopThrown: a native loop threw because of stop, so the call's
 	// error is the interrupt's (worker.invoke).
 	stopThrown bool
@@ -159,6 +160,9 @@ func (w *worker) installLimits() error {
 	if l.rangeErr, ok = goja.AssertConstructor(vm.Get("RangeError")); !ok {
 		return fmt.Errorf("JS limits: no RangeError")
 	}
+	if l.syntaxErr, ok = goja.AssertConstructor(vm.Get("SyntaxError")); !ok {
+		return fmt.Errorf("JS limits: no SyntaxError")
+	}
 	arrayCtor := vm.Get("Array").ToObject(vm) // before limits.js replaces the global
 	if err := l.wrapAll(arrayCtor); err != nil {
 		return fmt.Errorf("JS limits: %w", err)
@@ -174,7 +178,7 @@ func (w *worker) installLimits() error {
 	if !ok {
 		return fmt.Errorf("JS limits: not a function")
 	}
-	names := []any{"Array"}
+	names := []any{"Array", "RegExp"}
 	for n := range elemBytes {
 		names = append(names, n)
 	}
@@ -262,6 +266,10 @@ func (l *limits) checkCtor(c goja.FunctionCall) goja.Value {
 		}
 		return goja.Undefined()
 	}
+	if name == "RegExp" {
+		l.checkRegExp(a0, args.Get("1"))
+		return goja.Undefined()
+	}
 	// An object argument is converted (or measured) once, here, and the
 	// constructor gets what was checked (see argOnce): ArrayBuffer's size
 	// is the object's number (its valueOf; it was sized by its length
@@ -287,6 +295,51 @@ func (l *limits) checkCtor(c goja.FunctionCall) goja.Value {
 		l.over("a buffer", b, "bytes", l.maxBytes)
 	}
 	return goja.Undefined()
+}
+
+// checkRegExp refuses a Unicode property escape (\p{L}, \P{Script=Greek})
+// in a regular expression with the u or v flag, which goja does not
+// implement: it matched the text "p{L}", so /\p{L}+/u.test('é') was false
+// without a word. esbuild turns every such literal into new RegExp(…) (the
+// escapes are ES2018, the bundle's target ES2017), so the constructor sees
+// them all. A pattern or flags given as an object other than a RegExp is
+// not converted here (the constructor converts it; converting it twice
+// would call its toString twice).
+func (l *limits) checkRegExp(pattern, flags goja.Value) {
+	var src string
+	if goja.IsString(pattern) {
+		src = pattern.String()
+	} else if o, ok := pattern.(*goja.Object); ok && o.ClassName() == "RegExp" {
+		src = o.Get("source").String()
+		if flags == nil || goja.IsUndefined(flags) {
+			flags = o.Get("flags")
+		}
+	} else {
+		return
+	}
+	if flags == nil || !goja.IsString(flags) || !strings.ContainsAny(flags.String(), "uv") {
+		return
+	}
+	for i := 0; i+2 < len(src); i++ {
+		if src[i] != '\\' {
+			continue
+		}
+		if (src[i+1] == 'p' || src[i+1] == 'P') && src[i+2] == '{' {
+			end := strings.IndexByte(src[i:], '}')
+			esc := src[i:]
+			if end >= 0 {
+				esc = src[i : i+end+1]
+			}
+			msg := fmt.Sprintf("Invalid regular expression: /%s/%s: the Unicode property escape %s is not supported by goja, the engine JS tools run on (it would match the text %q); use a character class of the ranges you mean, such as [A-Za-z\\u00C0-\\u024F] (docs/js.md)",
+				cutText(src), flags.String(), esc, esc[1:])
+			e, err := l.syntaxErr(nil, l.vm.ToValue(msg))
+			if err != nil {
+				panic(err)
+			}
+			panic(e)
+		}
+		i++ // the escaped character
+	}
 }
 
 func (l *limits) wrapAll(arrayCtor *goja.Object) error {

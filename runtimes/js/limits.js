@@ -1,7 +1,8 @@
 // Replaces the constructors that allocate in one native step (Array,
-// ArrayBuffer, SharedArrayBuffer, the typed arrays) by functions that first
-// ask check(name, args) — limits.go, which throws a RangeError when the
-// size asked for is over the provider's memory budget — and then construct
+// ArrayBuffer, SharedArrayBuffer, the typed arrays) and RegExp by functions
+// that first ask check(name, args) — limits.go, which throws a RangeError
+// when the size asked for is over the provider's memory budget, or a
+// SyntaxError for a regular expression goja would get wrong — and then construct
 // the original (or call it, for Array(n)). This part is JS because it needs
 // new.target: the replacement shares the original's prototype object, so
 // instanceof and subclassing keep working, and inherits its static methods

@@ -10,6 +10,15 @@
   var pending = [];
   var info = null;
 
+  // Symbol.asyncIterator (ES2018, in aios-sdk.d.ts's lib), which goja
+  // lacks: an object or class made async-iterable with it got the key
+  // "undefined", and for await over it failed "Object has no member
+  // 'Symbol.iterator'" (esbuild's lowered for await and async generators
+  // read Symbol.asyncIterator when they run, so they use this one).
+  if (typeof Symbol.asyncIterator !== 'symbol') {
+    Object.defineProperty(Symbol, 'asyncIterator', { value: Symbol('Symbol.asyncIterator'), writable: false, enumerable: false, configurable: false });
+  }
+
   class ToolError extends Error {
     constructor(code, message, data) {
       super(message);
