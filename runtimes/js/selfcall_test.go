@@ -45,7 +45,7 @@ aios.registerTool({name: 'jouter', parameters: {type: 'object'}}, async (params,
 
 	// A call from anyone else still waits for the pool (and times out):
 	// only a provider's own nested calls (and those that come back along
-	// the chain of its ctx.callTool, TestProbeCallBackThroughAnotherProvider)
+	// the chain of its ctx.callTool, TestCallBackThroughAnotherProvider)
 	// get runtimes beyond it. This one comes from elsewhere: not from
 	// the context of jouter's host call.
 	env.tools["jinner"] = func(_ context.Context, params any) (any, error) {
