@@ -136,12 +136,17 @@ func callWithin(p abi.Provider, ctx context.Context, call *abi.ToolCall, env abi
 type sharedProvider struct {
 	p abi.Provider
 
+	// closeFailed hears of an error from p's Close (nil: dropped).
+	closeFailed func(error)
+
 	mu     sync.Mutex
 	refs   int
 	closed bool
 }
 
-func newShared(p abi.Provider) *sharedProvider { return &sharedProvider{p: p, refs: 1} }
+func newShared(p abi.Provider, closeFailed func(error)) *sharedProvider {
+	return &sharedProvider{p: p, refs: 1, closeFailed: closeFailed}
+}
 
 func (s *sharedProvider) acquire() {
 	s.mu.Lock()
@@ -159,7 +164,11 @@ func (s *sharedProvider) release() error {
 	}
 	s.mu.Unlock()
 	if last {
-		return s.p.Close()
+		err := s.p.Close()
+		if err != nil && s.closeFailed != nil {
+			s.closeFailed(err)
+		}
+		return err
 	}
 	return nil
 }
@@ -186,7 +195,6 @@ type generation struct {
 	inflight int
 	closing  bool
 	closed   bool
-	closeErr error
 	drained  chan struct{}
 }
 
@@ -370,7 +378,7 @@ func (g *generation) release() {
 }
 
 func (g *generation) finish() {
-	g.closeErr = g.shared.release()
+	_ = g.shared.release() // an error is logged by the shared provider
 	close(g.drained)
 }
 

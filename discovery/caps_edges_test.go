@@ -40,9 +40,9 @@ func TestForwardNotToLowerTrust(t *testing.T) {
 		var cur *generation
 		current := func() *generation { return cur }
 		oldP, newP := &edgeProv{}, &edgeProv{}
-		g1 := newGeneration(newShared(oldP), current)
+		g1 := newGeneration(newShared(oldP, nil), current)
 		g1.trust = tc.old
-		g2 := newGeneration(newShared(newP), current)
+		g2 := newGeneration(newShared(newP, nil), current)
 		g2.trust = tc.new
 		cur = g2
 		_ = g1.Close()

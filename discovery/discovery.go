@@ -121,16 +121,25 @@ type candidate struct {
 
 // hold makes discovery a holder of c's provider; called with mu when c
 // becomes a unit's description.
-func (c *candidate) hold() {
+func (c *candidate) hold(log *slog.Logger) {
 	if c.shared == nil && c.provider != nil {
-		c.shared = newShared(c.provider)
+		c.shared = newShared(c.provider, func(err error) { c.closeFailed(log, err) })
+	}
+}
+
+// closeFailed logs a failure of c's provider's Close: nothing else hears
+// of it (the host's swap and unload close a generation, which reports
+// success whenever its provider closes).
+func (c *candidate) closeFailed(log *slog.Logger, err error) {
+	if err != nil && log != nil {
+		log.Warn("closing a provider failed", "provider", c.id, "source", c.key, "err", err)
 	}
 }
 
 // discard lets go of c's provider: it is closed now, or when the last
 // generation wrapping it drains. Called with mu (or on a candidate never
 // applied).
-func (c *candidate) discard() {
+func (c *candidate) discard(log *slog.Logger) {
 	if c.discarded || c.provider == nil {
 		return
 	}
@@ -139,7 +148,7 @@ func (c *candidate) discard() {
 		_ = c.shared.release()
 		return
 	}
-	_ = c.provider.Close()
+	c.closeFailed(log, c.provider.Close())
 }
 
 // Discovery scans and watches provider folders and remote adapters and
@@ -374,11 +383,11 @@ func (d *Discovery) Close() error {
 	// serving ones when the host closes their generation.
 	d.mu.Lock()
 	for _, c := range d.cands {
-		c.discard()
+		c.discard(d.log)
 	}
 	for id, o := range d.orphans {
 		o.timer.Stop()
-		o.cand.discard()
+		o.cand.discard(d.log)
 		delete(d.orphans, id)
 	}
 	d.mu.Unlock()
@@ -1208,7 +1217,7 @@ func (d *Discovery) refreshRemotes(ctx context.Context) {
 		}
 		if err == nil {
 			if old != nil && old.digest == cand.digest && old.trust == cand.trust {
-				cand.discard()
+				cand.discard(d.log)
 				// The same card as the one serving: nothing to swap, and
 				// whatever failed since (a fetch, a tampered copy) is over.
 				d.mu.Lock()
@@ -1483,7 +1492,7 @@ func (d *Discovery) settleOrphans(ctx context.Context) {
 		if !o.cand.active {
 			o.timer.Stop()
 			delete(d.orphans, id)
-			o.cand.discard()
+			o.cand.discard(d.log)
 		} else if len(d.unsettled) == 0 {
 			d.dropOrphan(ctx, id)
 		}
@@ -1500,7 +1509,7 @@ func (d *Discovery) dropOrphan(ctx context.Context, id string) {
 	o.timer.Stop()
 	delete(d.orphans, id)
 	_ = d.resolve(ctx, id)
-	o.cand.discard()
+	o.cand.discard(d.log)
 }
 
 // conflictingOrphan returns the id of the orphan whose registration err
@@ -1523,7 +1532,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 	defer d.mu.Unlock()
 	if d.closed {
 		if cand != nil {
-			cand.discard()
+			cand.discard(d.log)
 		}
 		return nil
 	}
@@ -1559,7 +1568,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		if old := d.cands[unit]; old != nil && errors.Is(err, errSignerGone) {
 			delete(d.cands, unit)
 			_ = d.resolve(ctx, old.id)
-			old.discard()
+			old.discard(d.log)
 		}
 		return err
 	}
@@ -1575,10 +1584,10 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 			return nil
 		}
 		_ = d.resolve(ctx, old.id)
-		old.discard()
+		old.discard(d.log)
 		return nil
 	}
-	cand.hold()
+	cand.hold(d.log)
 	d.cands[unit] = cand
 	if old != nil && old.id != cand.id && old.active && d.best(old.id) == nil {
 		// The unit's provider id changed in place and nothing else
@@ -1616,7 +1625,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		} else {
 			delete(d.cands, unit)
 		}
-		cand.discard()
+		cand.discard(d.log)
 		d.errs[unit] = err.Error()
 		d.log.Error(d.notLoadedMsg("registered"), "file", unit, "err", err)
 		d.event(ReloadEvent{Provider: cand.id, Source: unit, Action: "error", Err: err})
@@ -1629,7 +1638,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		// A serving old version's generation was closed by the host on
 		// the swap; its provider closes when that generation drains.
 		if old.provider != cand.provider {
-			old.discard()
+			old.discard(d.log)
 		}
 	}
 	return nil
@@ -1880,7 +1889,7 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 		d.event(ReloadEvent{Provider: id, Source: cur.key, Action: "unload"})
 		return nil
 	}
-	win.hold()
+	win.hold(d.log)
 	gen := newGeneration(win.shared, func() *generation {
 		if g, ok := d.gens.Load(id); ok {
 			return g.(*generation)

@@ -3,6 +3,7 @@ package discovery
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -57,6 +58,8 @@ type fakeSpec struct {
 	WaitFor string `json:"wait_for,omitempty"`
 	// LoadMS makes the load itself take this long (a runtime slow to start).
 	LoadMS int `json:"load_ms,omitempty"`
+	// CloseErr makes Close fail with this message.
+	CloseErr string `json:"close_err,omitempty"`
 }
 
 func (*fakeLoader) Runtime() string      { return "fake" }
@@ -129,7 +132,13 @@ func (p *fakeProvider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env) 
 	}
 	return map[string]any{"value": v, "version": p.spec.Version}, nil
 }
-func (p *fakeProvider) Close() error { p.closed.Store(true); return nil }
+func (p *fakeProvider) Close() error {
+	p.closed.Store(true)
+	if p.spec.CloseErr != "" {
+		return errors.New(p.spec.CloseErr)
+	}
+	return nil
+}
 
 func writeFake(t testing.TB, path string, s fakeSpec) {
 	t.Helper()
