@@ -225,6 +225,19 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 	if message == "" && o.ClassName() != "Error" {
 		msg = "uncaught " + w.describeObject(o)
 	}
+	// A code that is not the ABI's (node's err.code = 'ENOENT', a
+	// library's own) was dropped without a word: the message names it
+	// unless its text already does, and data.code keeps it.
+	var foreignCode string
+	if code := str("code"); code != "" && name != "ToolError" {
+		if len(code) > 200 {
+			code = strings.ToValidUTF8(code[:200], "") + "…"
+		}
+		foreignCode = code
+		if !strings.Contains(message, code) {
+			msg += fmt.Sprintf(" (code %q)", code)
+		}
+	}
 	if f := firstFrame(stack); f != "" {
 		msg += " (at " + f + ")"
 	}
@@ -241,6 +254,9 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 		msg += fmt.Sprintf(" (error code %q is not one of the ABI's: %s)", cutText(code), strings.Join(codes, ", "))
 	}
 	data := map[string]any{"name": name}
+	if foreignCode != "" {
+		data["code"] = foreignCode
+	}
 	if depth < maxCauseDepth {
 		// new Error('saving failed', { cause: err }) said "Error: saving
 		// failed" and nothing of err: the cause is named, as node prints
