@@ -64,12 +64,14 @@ aios.registerTool({ name: 'word-count', parameters: { object_id: { type: 'string
 // TestInspectInvalidSchema: inspect printed a tool whose parameters
 // schema the host refuses (a property's schema "string" instead of {type:
 // "string"}) as if it were fine, exit 0, while every load of the file
-// failed. It now reports the schema error, exit 1.
+// failed. It now reports the schema error, exit 1. (The schema says
+// type: 'object': {properties: {type: 'string'}} alone is now the
+// shorthand for one parameter named "properties", p80.)
 func TestInspectInvalidSchema(t *testing.T) {
 	e := newEnv(t)
 	js := filepath.Join(t.TempDir(), "bad.js")
 	if err := os.WriteFile(js, []byte(`aios.provider({ id: 'org.example.bad' });
-aios.registerTool({ name: 'b', parameters: { properties: { type: 'string' } } }, async (p) => p);
+aios.registerTool({ name: 'b', parameters: { type: 'object', properties: { name: 'string' } } }, async (p) => p);
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
