@@ -1104,15 +1104,8 @@ func (d *Discovery) Refresh(ctx context.Context, scope string) (int, error) {
 	d.wg.Add(1) // Close waits for it
 	d.mu.Unlock()
 	defer d.wg.Done()
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := d.untilStop(ctx)
 	defer cancel()
-	go func() {
-		select {
-		case <-d.stop:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	n, err := d.refresh(ctx, scope)
 	select {
 	case <-d.stop:
@@ -1177,13 +1170,8 @@ func (d *Discovery) everyRefresh(f func()) {
 func (d *Discovery) refreshRemotesNow() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	go func() {
-		select {
-		case <-d.stop:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+	ctx, cancelStop := d.untilStop(ctx)
+	defer cancelStop()
 	d.refreshRemotes(ctx)
 }
 
@@ -2618,4 +2606,17 @@ func (d *Discovery) Errors() map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// untilStop returns ctx ended also by Close (d.stop), and its cancel.
+func (d *Discovery) untilStop(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-d.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }

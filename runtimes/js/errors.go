@@ -263,14 +263,7 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 		// it, and its own cause after it.
 		if c := o.Get("cause"); c != nil && !goja.IsUndefined(c) {
 			ct := w.thrownError(c, nil, depth+1)
-			text := ct.Message
-			if ct.Code != abi.ProviderError {
-				text = string(ct.Code) + ": " + text
-			}
-			if len(text) > maxListedError {
-				text = strings.ToValidUTF8(text[:maxListedError], "") + "…"
-			}
-			msg += "; cause: " + text
+			msg += "; cause: " + listedText(ct)
 			data["cause"] = map[string]any{"code": string(ct.Code), "message": ct.Message}
 		}
 	}
@@ -288,6 +281,20 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 	}
 	te.Data = data
 	return te
+}
+
+// listedText is how an error inside another (its cause, an
+// AggregateError's item) is named: "Code: message" (the code left out
+// when it is ProviderError), cut at maxListedError bytes.
+func listedText(te *abi.ToolError) string {
+	text := te.Message
+	if te.Code != abi.ProviderError {
+		text = string(te.Code) + ": " + text
+	}
+	if len(text) > maxListedError {
+		text = strings.ToValidUTF8(text[:maxListedError], "") + "…"
+	}
+	return text
 }
 
 type listedErrors struct {
@@ -319,13 +326,7 @@ func (w *worker) listErrors(o *goja.Object, depth int) (listedErrors, int) {
 			e = goja.Undefined()
 		}
 		te := w.thrownError(e, nil, depth+1)
-		text := te.Message
-		if te.Code != abi.ProviderError {
-			text = string(te.Code) + ": " + text
-		}
-		if len(text) > maxListedError {
-			text = strings.ToValidUTF8(text[:maxListedError], "") + "…"
-		}
+		text := listedText(te)
 		if i > 0 {
 			b.WriteString("; ")
 		}
