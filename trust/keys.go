@@ -53,7 +53,7 @@ func (k *Key) usableFor(alg string) error {
 	}
 	// RFC 9864 names EdDSA over Ed25519 "Ed25519": a key tagged so is for
 	// the one algorithm cards call EdDSA (its key type is checked below).
-	if ka := k.JWK.Algorithm; ka != "" && ka != alg && !(ka == "Ed25519" && alg == string(jose.EdDSA)) {
+	if ka := k.JWK.Algorithm; ka != "" && cardAlg(ka) != alg {
 		return verr(ErrAlgorithm, "key %q is for alg %q but the card is signed with %q", k.JWK.KeyID, k.JWK.Algorithm, alg)
 	}
 	if k.JWK.Use != "" && k.JWK.Use != "sig" {
