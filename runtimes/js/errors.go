@@ -194,9 +194,7 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 				// Said, as the Python SDK says it: it was left out
 				// without a word (TestToolErrorDataLeftOutSaysSo).
 				why := abi.AsToolError(err, abi.InvalidResult).Message
-				if len(why) > 500 {
-					why = strings.ToValidUTF8(why[:500], "") + "…"
-				}
+				why = clip(why, 500)
 				te.Message += " (its data was left out: " + why + ")"
 			}
 		}
@@ -230,9 +228,7 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 	// unless its text already does, and data.code keeps it.
 	var foreignCode string
 	if code := str("code"); code != "" && name != "ToolError" {
-		if len(code) > 200 {
-			code = strings.ToValidUTF8(code[:200], "") + "…"
-		}
+		code = clip(code, 200)
 		foreignCode = code
 		if !strings.Contains(message, code) {
 			msg += fmt.Sprintf(" (code %q)", code)
@@ -291,10 +287,7 @@ func listedText(te *abi.ToolError) string {
 	if te.Code != abi.ProviderError {
 		text = string(te.Code) + ": " + text
 	}
-	if len(text) > maxListedError {
-		text = strings.ToValidUTF8(text[:maxListedError], "") + "…"
-	}
-	return text
+	return clip(text, maxListedError)
 }
 
 type listedErrors struct {
@@ -347,11 +340,16 @@ func describe(v goja.Value) string {
 	if goja.IsString(v) {
 		return fmt.Sprintf("%q", cutText(v.String()))
 	}
-	s := v.String()
-	if len(s) > 200 {
-		s = s[:200] + "..."
+	return clip(v.String(), 200)
+}
+
+// clip cuts s to at most n bytes (a whole UTF-8 sequence at its end) and
+// marks the cut with "…".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s
+	return strings.ToValidUTF8(s[:n], "") + "…"
 }
 
 // describeObject renders a thrown object that is no Error and has no
@@ -363,11 +361,7 @@ func (w *worker) describeObject(o *goja.Object) string {
 		ex := exporter{vm: w.vm, limit: 64 << 10}
 		if d, _, err := ex.export(o); err == nil {
 			if b, err := json.Marshal(d); err == nil {
-				s := string(b)
-				if len(s) > 200 {
-					s = strings.ToValidUTF8(s[:200], "") + "..."
-				}
-				return s
+				return clip(string(b), 200)
 			}
 		}
 	}
