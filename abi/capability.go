@@ -420,13 +420,15 @@ func Intersect(a, b Grants) Grants {
 			out = append(out, c)
 		}
 	}
-	for _, c := range a {
-		if b.Allows(c) {
+	// inB[i]: b allows a[i]; inA[j]: a allows b[j] (read again below).
+	inB, inA := make([]bool, len(a)), make([]bool, len(b))
+	for i, c := range a {
+		if inB[i] = b.Allows(c); inB[i] {
 			add(c)
 		}
 	}
-	for _, c := range b {
-		if a.Allows(c) {
+	for j, c := range b {
+		if inA[j] = a.Allows(c); inA[j] {
 			add(c)
 		}
 	}
@@ -435,12 +437,12 @@ func Intersect(a, b Grants) Grants {
 	// (ReadSpace(a*) and ReadSpace(*b)): what both match. Each pattern
 	// kept is checked to be within both (Covers), so a step globMeet got
 	// wrong could only leave something out.
-	for _, c := range a {
-		if !c.HasArg || !strings.ContainsAny(c.Arg, "*?") || b.Allows(c) {
+	for i, c := range a {
+		if !c.HasArg || !strings.ContainsAny(c.Arg, "*?") || inB[i] {
 			continue
 		}
-		for _, d := range b {
-			if d.Kind != c.Kind || !d.HasArg || !strings.ContainsAny(d.Arg, "*?") || a.Allows(d) {
+		for j, d := range b {
+			if d.Kind != c.Kind || !d.HasArg || !strings.ContainsAny(d.Arg, "*?") || inA[j] {
 				continue
 			}
 			if budget <= 0 {
