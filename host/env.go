@@ -82,26 +82,34 @@ func (f *frame) whyLacks(req abi.Capability) string {
 	if rec := par.entry.Provider; !rec.Grants.Allows(req) {
 		return f.h.providerDenied(rec, req).Message
 	}
+	return chainLacking(par, false, func(g abi.Grants) bool { return !g.Allows(req) },
+		func(id string) string { return "provider " + id + ", through which the call came, does not hold it" },
+		func(agent string) string {
+			return "agent " + strconv.Quote(agent) + ", which started the chain of calls, does not hold it (agents." + agent + ".grants)"
+		})
+}
+
+// chainLacking names who on the chain of calls from frame s up lacks
+// something: the provider of each frame above s (and of s itself when
+// withS) for which lacks(its grants), then the agent that started the
+// chain, when lacks(the top frame's grants), named by provider and agent;
+// the chain's start first, "; " between. A top frame that has ended (an
+// abandoned call's ancestors may have) cuts the chain: the rest of it is
+// unknown. (A frame is marked ended before its parent is dropped.)
+func chainLacking(s *frame, withS bool, lacks func(abi.Grants) bool, provider, agent func(string) string) string {
 	var who []string
-	for a := par; a != nil; {
+	for a := s; a != nil; {
+		if rec := a.entry.Provider; (a != s || withS) && lacks(rec.Grants) {
+			who = append(who, provider(rec.Info.ID))
+		}
 		up := a.parent.Load()
 		if up == nil {
-			// A top-level call's frame, unless it has ended (an
-			// abandoned call's ancestors may have): the chain is then
-			// cut, and the rest of it unknown. (A frame is marked
-			// ended before its parent is dropped.)
-			if !a.ended.Load() && !a.grants.Allows(req) {
-				who = append(who, "agent "+strconv.Quote(a.caller)+", which started the chain of calls, does not hold it (agents."+a.caller+".grants)")
+			if !a.ended.Load() && lacks(a.grants) {
+				who = append(who, agent(a.caller))
 			}
 			break
 		}
-		if rec := up.entry.Provider; !rec.Grants.Allows(req) {
-			who = append(who, "provider "+rec.Info.ID+", through which the call came, does not hold it")
-		}
 		a = up
-	}
-	if len(who) == 0 {
-		return ""
 	}
 	slices.Reverse(who)
 	return strings.Join(who, "; ")
@@ -165,22 +173,11 @@ func (f *frame) chainText(tool string, depth int) string {
 // when its grants hold none: the message's "caller" is the provider
 // making the call, which may hold some. "" for a top-level call.
 func (f *frame) holdsNone(kind string) string {
-	var who []string
-	for a := f.parent.Load(); a != nil; {
-		if rec := a.entry.Provider; !holdsKind(rec.Grants, kind) {
-			who = append(who, "provider "+rec.Info.ID+" holds none")
-		}
-		up := a.parent.Load()
-		if up == nil {
-			if !a.ended.Load() && !holdsKind(a.grants, kind) { // see whyLacks
-				who = append(who, "agent "+strconv.Quote(a.caller)+", which started the chain of calls, holds none (agents."+a.caller+".grants)")
-			}
-			break
-		}
-		a = up
-	}
-	slices.Reverse(who)
-	return strings.Join(who, "; ")
+	return chainLacking(f.parent.Load(), true, func(g abi.Grants) bool { return !holdsKind(g, kind) },
+		func(id string) string { return "provider " + id + " holds none" },
+		func(agent string) string {
+			return "agent " + strconv.Quote(agent) + ", which started the chain of calls, holds none (agents." + agent + ".grants)"
+		})
 }
 
 // providerDenied is the CapabilityDenied of a provider that does not hold
