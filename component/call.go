@@ -386,10 +386,14 @@ func RememberNested(m map[string]*abi.ToolError, msg string, te *abi.ToolError) 
 // ToolError, code and all: a spaces.read NotFound passed on (a guest's
 // spaces::read(id)?) reached the caller as ProviderError "NotFound: …",
 // where JS, Python and Go guests pass the code on, and call-tool's did.
-func (st *callState) hostError(err error) string {
+func (st *callState) hostError(err error) string { return RememberHostError(&st.nested, err) }
+
+// RememberHostError is the error string handed to a guest for a host
+// call's failure err, remembered in *m (RememberNested) for both engines.
+func RememberHostError(m *map[string]*abi.ToolError, err error) string {
 	te := abi.AsToolError(err, abi.ProviderError)
 	msg := te.Error()
-	st.nested = RememberNested(st.nested, msg, te)
+	*m = RememberNested(*m, msg, te)
 	return msg
 }
 

@@ -70,10 +70,7 @@ type callState struct {
 // spaces.read NotFound a guest passed on reached its caller as
 // ProviderError "NotFound: …".
 func (st *callState) hostError(err error) string {
-	te := abi.AsToolError(err, abi.ProviderError)
-	msg := te.Error()
-	st.nested = component.RememberNested(st.nested, msg, te)
-	return msg
+	return component.RememberHostError(&st.nested, err)
 }
 
 //export aiosComponentHost
