@@ -206,12 +206,14 @@ func Register(p Provider) {
 }
 
 // Handle registers a tool served on generic values.
-func Handle(t Tool, h Handler) { add(t, &handler{name: t.Name, fn: h}) }
+func Handle(t Tool, h Handler) { add(t, &handler{name: t.Name, fn: h}, false) }
 
 // HandleRaw registers a tool served on MessagePack bytes (see RawHandler).
-func HandleRaw(t Tool, h RawHandler) { add(t, &handler{name: t.Name, raw: h}) }
+func HandleRaw(t Tool, h RawHandler) { add(t, &handler{name: t.Name, raw: h}, false) }
 
-func add(t Tool, h *handler) {
+// add registers t, served by h; expanded says t's schemas have been read
+// by schemaValue already (HandleFunc's, which checks its types against them).
+func add(t Tool, h *handler, expanded bool) {
 	if err := validToolName(t.Name); err != nil {
 		// Refused here, where the guest's stack names the line that
 		// registers it; the host named only the .wasm file.
@@ -220,8 +222,10 @@ func add(t Tool, h *handler) {
 	if _, dup := reg.handlers[t.Name]; dup {
 		panic("aios: tool " + t.Name + " registered twice")
 	}
-	t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
-	t.Returns = schemaValue(t.Name, "Returns", t.Returns)
+	if !expanded {
+		t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
+		t.Returns = schemaValue(t.Name, "Returns", t.Returns)
+	}
 	reg.tools = append(reg.tools, t)
 	reg.handlers[t.Name] = h
 }
@@ -256,7 +260,7 @@ func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 			return nil, err
 		}
 		return toGeneric(c.Tool, out)
-	}})
+	}}, true)
 }
 
 // toGeneric turns a typed handler's result into a generic value with
