@@ -20,8 +20,9 @@
   names.forEach(function (name) {
     var C = globalThis[name];
     if (typeof C !== 'function') return;
+    var isRE = name === 'RegExp';
     var F = function (...args) {
-      check(name, args);
+      if (!isRE || reNeedsCheck(args)) check(name, args);
       if (new.target === undefined) return rApply(C, undefined, args);
       return rConstruct(C, args, new.target === F ? C : new.target);
     };
@@ -34,9 +35,23 @@
     defineProperty(F, 'prototype', { value: C.prototype, writable: false, enumerable: false, configurable: false });
     defineProperty(F, 'name', { value: C.name, configurable: true });
     defineProperty(F, 'length', { value: C.length, configurable: true });
+    if (isRE) {
+      // The species of a RegExp is the original (a subclass's, itself):
+      // split, matchAll and replace build their matchers by it, and
+      // goja takes its fast path only for the original constructor.
+      defineProperty(F, Symbol.species, { get: function () { return this === F ? C : this; }, configurable: true });
+    }
     defineProperty(C.prototype, 'constructor', { value: F, writable: true, enumerable: false, configurable: true });
     defineProperty(globalThis, name, { value: F, writable: true, enumerable: false, configurable: true });
   });
+  // A RegExp is checked (limits.go's checkRegExp) only when its flags
+  // may hold u or v: flags as a string that does, or none given with a
+  // pattern that is an object (a RegExp, whose flags count).
+  function reNeedsCheck(args) {
+    var f = args[1];
+    if (typeof f === 'string') return f.indexOf('u') >= 0 || f.indexOf('v') >= 0;
+    return f === undefined && args[0] !== null && typeof args[0] === 'object';
+  }
   // The compilers: eval and the Function, AsyncFunction and
   // GeneratorFunction constructors (goja has no async generators) parse source with goja's
   // parser, whose recursion a deeply nested string can take past the
