@@ -263,15 +263,14 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 }
 
 // moduleConfig is the sandbox: no arguments, no environment, no files, no
-// network (WASI preview 1 has none), empty stdin, stdout and stderr to the
-// log sink; unless granted, wazero's fake wall clock, a virtual monotonic
+// network (WASI preview 1 has none), empty stdin, stdout to the log sink
+// (stderr is set per instance: newInstance's instStderr); unless granted, wazero's fake wall clock, a virtual monotonic
 // clock (virtualClock) and a deterministic random source.
 func (p *Provider) moduleConfig(realClock, realRandom bool) wazero.ModuleConfig {
 	mc := wazero.NewModuleConfig().
 		WithName("").
 		WithStartFunctions(). // _initialize runs under the watchdog, see newInstance
-		WithStdout(stream{p.sink, 0}).
-		WithStderr(stream{p.sink, 1})
+		WithStdout(stream{p.sink, 0})
 	p.realClock = realClock
 	if realClock {
 		// Sleeping (poll_oneoff) is set per instance: bounded by the
