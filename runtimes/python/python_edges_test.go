@@ -196,7 +196,11 @@ func TestWaitFromThreads(t *testing.T) {
 				tool string
 				n    int
 			}{{"threads", 40}, {"executor", 10}, {"threads", 40}} {
-				v, err := call(h, c.tool, map[string]any{}, 10*time.Second)
+				// 30 s: executor's ten nested self-calls may start up to
+				// nine workers beyond the pool of 2, each a sandboxed
+				// CPython start; under -race on a loaded 2-core machine
+				// that once took past 10 s (a deadlock would still fail).
+				v, err := call(h, c.tool, map[string]any{}, 30*time.Second)
 				if err != nil {
 					t.Fatalf("%s: %v", c.tool, err)
 				}
