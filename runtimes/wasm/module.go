@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/aios-host/aios-host/abi"
+	instr "github.com/aios-host/aios-host/runtimes/wasm/instrument"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
@@ -141,112 +142,20 @@ func checkABI(name string, cm wazero.CompiledModule, bin []byte) error {
 	// The host defines no memory, table, global or tag to import (wazero
 	// said only "module[env] not instantiated" at instantiation; the
 	// wasmtime engine's check names them).
-	for _, im := range nonFuncImports(bin) {
+	imports, _ := instr.Imports(bin) // bin has been validated
+	for _, im := range imports {
+		if im.Kind == instr.KindFunc {
+			continue
+		}
 		hint := ""
-		if im.kind == "memory" {
+		if im.Kind == instr.KindMemory {
 			hint = ` (a guest defines its memory and exports it as "memory": link without --import-memory)`
 		}
-		problems = append(problems, fmt.Sprintf("imports the %s %s.%s, but the host offers only the functions of the modules aios and wasi_snapshot_preview1%s", im.kind, im.module, im.name, hint))
+		problems = append(problems, fmt.Sprintf("imports the %s %s.%s, but the host offers only the functions of the modules aios and wasi_snapshot_preview1%s", instr.KindName(im.Kind), im.Module, im.Name, hint))
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("%s: not an AIOS guest module (ABI v1 needs exports memory, aios_alloc, aios_register, aios_call; see docs/abi.md): %s",
 			name, strings.Join(problems, "; "))
-	}
-	return nil
-}
-
-// nonFuncImport is an import of a memory, table, global or tag.
-type nonFuncImport struct{ module, name, kind string }
-
-// nonFuncImports lists the imports of the core module bin that are not
-// functions, reading its import section (bin has been validated: a
-// reading that goes wrong ends the list).
-func nonFuncImports(bin []byte) []nonFuncImport {
-	off := 8
-	fail := false
-	u32 := func() int {
-		var v uint64
-		for shift := 0; shift < 35; shift += 7 {
-			if off >= len(bin) {
-				fail = true
-				return 0
-			}
-			c := bin[off]
-			off++
-			v |= uint64(c&0x7f) << shift
-			if c&0x80 == 0 {
-				return int(min(v, uint64(len(bin))))
-			}
-		}
-		fail = true
-		return 0
-	}
-	str := func() string {
-		n := u32()
-		if fail || n > len(bin)-off {
-			fail = true
-			return ""
-		}
-		off += n
-		return string(bin[off-n : off])
-	}
-	skipLimits := func() {
-		if off >= len(bin) {
-			fail = true
-			return
-		}
-		flags := bin[off]
-		off++
-		u32()
-		if flags&1 != 0 {
-			u32()
-		}
-	}
-	for off < len(bin) && !fail {
-		id := bin[off]
-		off++
-		size := u32()
-		if fail || size > len(bin)-off {
-			return nil
-		}
-		if id != 2 {
-			off += size
-			continue
-		}
-		var out []nonFuncImport
-		for n := u32(); n > 0 && !fail; n-- {
-			mod, name := str(), str()
-			if fail || off >= len(bin) {
-				break
-			}
-			kind := bin[off]
-			off++
-			switch kind {
-			case 0x00:
-				u32()
-				continue
-			case 0x01:
-				if off < len(bin) && (bin[off] == 0x63 || bin[off] == 0x64) {
-					off++
-				}
-				off++ // the reference type (or heap type)
-				skipLimits()
-				out = append(out, nonFuncImport{mod, name, "table"})
-			case 0x02:
-				skipLimits()
-				out = append(out, nonFuncImport{mod, name, "memory"})
-			case 0x03:
-				off += 2 // value type, mutability
-				out = append(out, nonFuncImport{mod, name, "global"})
-			case 0x04:
-				off++
-				u32()
-				out = append(out, nonFuncImport{mod, name, "tag"})
-			default:
-				return out
-			}
-		}
-		return out
 	}
 	return nil
 }
@@ -257,7 +166,7 @@ func nonFuncImports(bin []byte) []nonFuncImport {
 // ("section memory: min 5000 pages (312 Mi) over limit of 4096 pages"),
 // though it is valid and the limit is the host's. Both engines use it.
 func checkMemoryMin(name string, bin []byte, pages uint32, src abi.Source) error {
-	min, ok := memoryMin(bin)
+	min, ok, _ := instr.MemoryMin(bin) // bin has been validated
 	if !ok || min <= uint64(pages) {
 		return nil
 	}
@@ -268,43 +177,4 @@ func checkMemoryMin(name string, bin []byte, pages uint32, src abi.Source) error
 	size := func(p uint64) string { return fmt.Sprintf("%g MiB", float64(p)/16) }
 	return fmt.Errorf("%s: its memory starts at %d pages (%s), above the memory limit of %d pages (%s) for it: raise runtimes.wasm.providers.%s.memory_limit_pages (for it alone) or runtimes.wasm.memory_limit_pages, at most 65536 (4 GiB)",
 		name, min, size(min), pages, size(uint64(pages)), key)
-}
-
-// memoryMin returns the minimum, in pages, of the memory the core module
-// bin defines (its memory section's first), and whether it has one.
-func memoryMin(bin []byte) (uint64, bool) {
-	off := 8
-	leb := func() (uint64, bool) {
-		var v uint64
-		for shift := 0; shift < 64; shift += 7 {
-			if off >= len(bin) {
-				return 0, false
-			}
-			c := bin[off]
-			off++
-			v |= uint64(c&0x7f) << shift
-			if c&0x80 == 0 {
-				return v, true
-			}
-		}
-		return 0, false
-	}
-	for off < len(bin) {
-		id := bin[off]
-		off++
-		size, ok := leb()
-		if !ok || size > uint64(len(bin)-off) {
-			return 0, false
-		}
-		if id != 5 {
-			off += int(size)
-			continue
-		}
-		if n, ok := leb(); !ok || n == 0 || off >= len(bin) {
-			return 0, false
-		}
-		off++ // limits flags
-		return leb()
-	}
-	return 0, false
 }

@@ -136,30 +136,56 @@ func (r *wreader) u32() uint32 { return uint32(r.leb(5)) }
 // imports reads an import section's payload and counts the imported
 // functions and globals.
 func (r *wreader) imports() (funcs uint32, globals int) {
-	for n := r.u32(); n > 0 && r.err == nil; n-- {
-		r.skip(int(r.u32()))
-		r.skip(int(r.u32()))
-		switch kind := r.byte(); kind {
-		case 0x00:
-			r.u32()
+	r.eachImport(func(_, _ []byte, kind byte) {
+		switch kind {
+		case KindFunc:
 			funcs++
-		case 0x01:
+		case KindGlobal:
+			globals++
+		}
+	})
+	return funcs, globals
+}
+
+// eachImport reads an import section's payload, calling fn with each
+// import's module, name and kind.
+func (r *wreader) eachImport(fn func(module, name []byte, kind byte)) {
+	for n := r.u32(); n > 0 && r.err == nil; n-- {
+		module := r.bytes()
+		name := r.bytes()
+		kind := r.byte()
+		switch kind {
+		case KindFunc:
+			r.u32()
+		case KindTable:
 			r.valType()
 			r.limits()
-		case 0x02:
+		case KindMemory:
 			r.limits()
-		case 0x03:
+		case KindGlobal:
 			r.valType()
 			r.byte()
-			globals++
-		case 0x04:
+		case KindTag:
 			r.byte()
 			r.u32()
 		default:
 			r.fail("unknown import kind 0x%02x", kind)
 		}
+		if r.err == nil {
+			fn(module, name, kind)
+		}
 	}
-	return funcs, globals
+}
+
+// bytes reads a length-prefixed byte string (a name).
+func (r *wreader) bytes() []byte {
+	n := int(r.u32())
+	start := r.off
+	r.skip(n)
+	if r.err != nil {
+		return nil
+	}
+	return r.b[start:r.off]
 }
 
 func (r *wreader) skip(n int) {
