@@ -28,7 +28,7 @@ func TestStartStopsOnCancel(t *testing.T) {
 	// (NoInstrument) the load alone takes longer than load_timeout.
 	for _, noInstr := range []bool{false} {
 		start := time.Now()
-		p, err := New(context.Background(), b, "slowstart.wasm", "", Options{PoolSize: 1, NoInstrument: noInstr})
+		p, err := New(context.Background(), b, "slowstart.wasm", "", Options{PoolSize: 1, NoInstrument: noInstr, LoadTimeout: 2 * time.Minute}) // under -race on a loaded machine the start alone passed the default 10 s
 		if err != nil {
 			t.Fatal(err)
 		}
