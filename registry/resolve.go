@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -151,50 +150,15 @@ func notFoundTool(s *snapshot, name string) *abi.ToolError {
 	return te
 }
 
-// suggest returns up to n registered names close to name: within edit
-// distance 2 (or a quarter of the name), or containing it, case-insensitively.
+// suggest returns up to n registered names close to name (editdist.Near).
 func suggest(s *snapshot, name string, n int) []string {
-	if name == "" || len(name) > 128 {
-		return nil
-	}
-	lname := strings.ToLower(name)
-	maxD := max(2, len(name)/4)
-	type cand struct {
-		name string
-		d    int
-	}
-	var cs []cand
-	for k := range s.tools.all {
-		lk := strings.ToLower(k)
-		if strings.Contains(lk, lname) || strings.Contains(lname, lk) {
-			cs = append(cs, cand{k, abs(len(k) - len(name))})
-			continue
+	return editdist.Near(name, func(yield func(string) bool) {
+		for k := range s.tools.all {
+			if !yield(k) {
+				return
+			}
 		}
-		if abs(len(k)-len(name)) > maxD {
-			continue
-		}
-		if d := editdist.Levenshtein(lname, lk, maxD); d <= maxD {
-			cs = append(cs, cand{k, d})
-		}
-	}
-	slices.SortFunc(cs, func(a, b cand) int {
-		if a.d != b.d {
-			return a.d - b.d
-		}
-		return strings.Compare(a.name, b.name)
-	})
-	out := make([]string, 0, n)
-	for i := 0; i < len(cs) && i < n; i++ {
-		out = append(out, cs[i].name)
-	}
-	return out
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
+	}, n)
 }
 
 // constraintCache keeps parsed constraints, bounded; when full, an

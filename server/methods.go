@@ -584,8 +584,7 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 
 // adapterNotFound is info's NotFound for id, saying what was likely
 // meant: the adapter serving a tool of that name (a skill id given as
-// adapter_id), else up to 3 adapter ids close to it (within edit distance
-// 2, or a quarter of the id).
+// adapter_id), else up to 3 adapter ids close to it (editdist.Near).
 func adapterNotFound(id string, views []*adapterView) *abi.ToolError {
 	for _, v := range views {
 		for _, t := range v.tools {
@@ -596,28 +595,14 @@ func adapterNotFound(id string, views []*adapterView) *abi.ToolError {
 			}
 		}
 	}
-	var near, quoted []string
-	if len(id) <= 255 {
-		limit := max(2, len(id)/4)
-		lid := strings.ToLower(id)
-		type cand struct {
-			id string
-			d  int
-		}
-		var cs []cand
+	near := editdist.Near(id, func(yield func(string) bool) {
 		for _, v := range views {
-			if slices.ContainsFunc(cs, func(c cand) bool { return c.id == v.sum.ID }) {
-				continue
-			}
-			if d := editdist.Levenshtein(lid, strings.ToLower(v.sum.ID), limit); d <= limit {
-				cs = append(cs, cand{v.sum.ID, d})
+			if !yield(v.sum.ID) {
+				return
 			}
 		}
-		slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
-		for i := 0; i < len(cs) && i < 3; i++ {
-			near, quoted = append(near, cs[i].id), append(quoted, strconv.Quote(cs[i].id))
-		}
-	}
+	}, 3)
+	quoted := mapStrings(near, strconv.Quote)
 	if len(near) == 0 {
 		te := abi.Errorf(abi.NotFound, "adapter %q not found", id)
 		te.Data = map[string]any{"adapter_id": id}

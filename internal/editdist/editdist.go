@@ -2,7 +2,11 @@
 // mean" suggestions (the registry's tool names, the config's runtimes).
 package editdist
 
-import "strings"
+import (
+	"iter"
+	"slices"
+	"strings"
+)
 
 // Levenshtein is the edit distance of a and b (bytes), or limit+1 as soon
 // as every alignment costs more than limit.
@@ -63,3 +67,51 @@ func SameSpelling(a, b string) bool {
 var squasher = strings.NewReplacer("_", "", "-", "")
 
 func squash(s string) string { return strings.ToLower(squasher.Replace(s)) }
+
+// Near returns up to n of candidates close to name, nearest first (then
+// in byte order), each once: within max(2, len(name)/4) edits, or
+// containing name or contained in it (ranked by their difference in
+// length), compared case-insensitively. A name that is empty or longer
+// than 255 bytes has none.
+func Near(name string, candidates iter.Seq[string], n int) []string {
+	if name == "" || len(name) > 255 || n <= 0 {
+		return nil
+	}
+	lname := strings.ToLower(name)
+	limit := max(2, len(name)/4)
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	for c := range candidates {
+		lc := strings.ToLower(c)
+		switch {
+		case strings.Contains(lc, lname) || strings.Contains(lname, lc):
+			cs = append(cs, cand{c, abs(len(c) - len(name))})
+		case abs(len(c)-len(name)) <= limit:
+			if d := Levenshtein(lname, lc, limit); d <= limit {
+				cs = append(cs, cand{c, d})
+			}
+		}
+	}
+	slices.SortFunc(cs, func(a, b cand) int {
+		if a.d != b.d {
+			return a.d - b.d
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	cs = slices.CompactFunc(cs, func(a, b cand) bool { return a.name == b.name })
+	out := make([]string, 0, min(n, len(cs)))
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].name)
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -44,3 +44,43 @@ func TestClosestLimitSameSpelling(t *testing.T) {
 		t.Error("SameSpelling")
 	}
 }
+
+// TestNear: the one "did you mean" of the registry's tool names and the
+// server's adapter ids (each had its own copy, which differed: the
+// server's did not suggest an id containing the one given).
+func TestNear(t *testing.T) {
+	cands := []string{"image-resize", "Image-Tools", "pdf-tools", "image-resize", "resize", "zzz"}
+	for _, tc := range []struct {
+		name string
+		n    int
+		want []string
+	}{
+		{"image-resise", 3, []string{"image-resize"}},         // one edit, listed once
+		{"IMAGE", 3, []string{"Image-Tools", "image-resize"}}, // containing it, case-insensitively, nearest in length first
+		{"resize", 2, []string{"resize", "image-resize"}},     // itself, then one containing it
+		{"pdf-toolz", 3, []string{"pdf-tools"}},               // one edit
+		{"image-tools", 1, []string{"Image-Tools"}},           // n bounds the list
+		{"nothing-near", 3, []string{}},                       // none
+		{"", 3, nil},                                          // no name
+		{string(make([]byte, 256)), 3, nil},                   // too long to compare
+	} {
+		var got []string
+		got = Near(tc.name, func(yield func(string) bool) {
+			for _, c := range cands {
+				if !yield(c) {
+					return
+				}
+			}
+		}, tc.n)
+		if len(got) != len(tc.want) || (tc.want == nil) != (got == nil) {
+			t.Errorf("Near(%.20q, %d) = %q; want %q", tc.name, tc.n, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("Near(%.20q, %d) = %q; want %q", tc.name, tc.n, got, tc.want)
+				break
+			}
+		}
+	}
+}
