@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -365,7 +366,7 @@ func fromJSON(t *Type, v any, path string, depth int) (Value, error) {
 // is where a string that is not is refused; the error names the character
 // and its position, or what is wrong with the padding.
 func bytesFromBase64(s string) ([]byte, error) {
-	var std, url, breaks bool
+	var std, url bool
 	n, pad := 0, 0 // data characters, padding characters
 	pos := 0       // character position (line breaks counted)
 	for i := 0; i < len(s); pos++ {
@@ -387,7 +388,6 @@ func bytesFromBase64(s string) ([]byte, error) {
 		case c == '=':
 			pad++
 		case c == '\r' || c == '\n':
-			breaks = true
 		default:
 			r, w := utf8.DecodeRuneInString(s[i:])
 			if w == 1 && r == utf8.RuneError {
@@ -403,16 +403,9 @@ func bytesFromBase64(s string) ([]byte, error) {
 	if want := (4 - n%4) % 4; pad != 0 && pad != want {
 		return nil, fmt.Errorf("%d data characters take %d padding characters '=', not %d", n, want, pad)
 	}
-	data := s[:n] // the padding, if any, follows the n data characters
-	if breaks {
-		b := make([]byte, 0, n)
-		for i := 0; i < len(s); i++ {
-			if c := s[i]; c != '\r' && c != '\n' && c != '=' {
-				b = append(b, c)
-			}
-		}
-		data = string(b)
-	}
+	// Everything after the first '=' is padding or line breaks (checked
+	// above), and the decoder skips the line breaks within: no copy.
+	data := strings.TrimRight(s, "=\r\n")
 	enc := base64.RawStdEncoding
 	if url {
 		enc = base64.RawURLEncoding

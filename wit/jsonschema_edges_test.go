@@ -1,6 +1,8 @@
 package wit
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"math/rand"
 	"path/filepath"
@@ -520,5 +522,37 @@ func TestSchemaAcceptsWhatConvertsRandom(t *testing.T) {
 	}
 	if checked < 40000 {
 		t.Errorf("only %d values checked", checked)
+	}
+}
+
+// TestBase64LineBreaksNotCopied: base64 with MIME line breaks (76
+// characters a line) was copied twice without them before decoding, three
+// allocations of its size for a picture of some megabytes; the decoder
+// skips line breaks itself, so only the decoded bytes are allocated.
+func TestBase64LineBreaksNotCopied(t *testing.T) {
+	raw := make([]byte, 1<<20)
+	for i := range raw {
+		raw[i] = byte(i * 7)
+	}
+	enc := base64.StdEncoding.EncodeToString(raw)
+	var mime strings.Builder
+	for len(enc) > 76 {
+		mime.WriteString(enc[:76] + "\r\n")
+		enc = enc[76:]
+	}
+	mime.WriteString(enc + "\r\n")
+	text := mime.String()
+	got, err := bytesFromBase64(text)
+	if err != nil || !bytes.Equal(got, raw) {
+		t.Fatalf("MIME base64 of 1 MiB: %d bytes, %v", len(got), err)
+	}
+	for _, s := range []string{"aG\nk\n=", "aGk\n=\n", "-_-_\n-_8"} {
+		want, _ := base64.RawURLEncoding.DecodeString(strings.NewReplacer("\n", "", "=", "").Replace(s))
+		if got, err := bytesFromBase64(s); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%q: %q, %v; want %q", s, got, err, want)
+		}
+	}
+	if n := testing.AllocsPerRun(5, func() { _, _ = bytesFromBase64(text) }); n > 1 {
+		t.Errorf("decoding 1 MiB of MIME base64 allocates %v times; want the decoded bytes only", n)
 	}
 }
