@@ -132,7 +132,14 @@ func (b *Bound) Acquire(ctx context.Context, deadline time.Time, reentrant bool,
 	case <-wait:
 		err = abi.Errorf(abi.Timeout, "all %d instances of %s were busy until the deadline of %s (%s)", b.size, provider, tool, setting)
 	case <-ctx.Done():
-		err = abi.AsToolError(ctx.Err(), abi.Cancelled)
+		// Say which call and that it waited for the pool: the
+		// context's own text ("context canceled") names neither.
+		te := abi.AsToolError(ctx.Err(), abi.Cancelled)
+		what := "was cancelled"
+		if te.Code == abi.Timeout {
+			what = "reached its deadline"
+		}
+		err = abi.Errorf(te.Code, "the call of %s %s while all %d instances of %s were busy (%s): %s", tool, what, b.size, provider, setting, te.Message)
 	}
 	// Leave the queue; a unit handed over meanwhile goes to the next.
 	b.mu.Lock()
