@@ -210,6 +210,11 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 		select {
 		case c.slots <- struct{}{}:
 		case <-ctx.Done():
+			// Never sent: the request gives back its token of
+			// inference.rate, which bounds what reaches the backend.
+			if c.lim != nil {
+				c.lim.Refund()
+			}
 			code, until := abi.Timeout, "the call's deadline"
 			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				code, until = abi.Cancelled, "the call was cancelled"

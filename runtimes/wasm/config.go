@@ -196,19 +196,24 @@ func (c Config) withDefaults() (Config, error) {
 
 // limitsFor returns the memory limit (pages) and pool size for the provider
 // loaded from src: a providers entry keyed by src.ProviderID, else by the
-// file's stem, overrides the loader-wide values. Both engines use it.
-func (c Config) limitsFor(src abi.Source) (pages uint32, poolSize int) {
+// file's stem, overrides the loader-wide values. poolKey is the config key
+// that set the pool size, which a call that waited for a full pool names.
+// Both engines use it.
+func (c Config) limitsFor(src abi.Source) (pages uint32, poolSize int, poolKey string) {
 	stem := strings.TrimSuffix(filepath.Base(src.Path), filepath.Ext(src.Path))
-	pc, ok := c.Providers[src.ProviderID]
-	if !ok || src.ProviderID == "" {
+	key := src.ProviderID
+	pc, ok := c.Providers[key]
+	if !ok || key == "" {
+		key = stem
 		pc = c.Providers[stem]
 	}
-	pages, poolSize = c.MemoryLimitPages, c.PoolSize
+	pages, poolSize, poolKey = c.MemoryLimitPages, c.PoolSize, "runtimes.wasm.pool_size"
 	if pc.MemoryLimitPages > 0 {
 		pages = pc.MemoryLimitPages
 	}
 	if pc.PoolSize > 0 {
 		poolSize = pc.PoolSize
+		poolKey = config.JoinKey("runtimes.wasm.providers", key) + ".pool_size"
 	}
-	return pages, poolSize
+	return pages, poolSize, poolKey
 }

@@ -195,7 +195,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 	if err := checkHeader(name, bin); err != nil {
 		return nil, err
 	}
-	pages, poolSize := l.cfg.limitsFor(src)
+	pages, poolSize, poolKey := l.cfg.limitsFor(src)
 	if err := checkMemoryMin(name, bin, pages, src); err != nil {
 		return nil, err
 	}
@@ -224,7 +224,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 		poolSize: poolSize,
 		retireAt: uint64(pages) * 65536 / 4 * 3,
 		live:     make(map[*instance]struct{}),
-		pool:     newPool[instance](poolSize),
+		pool:     newPool[instance](poolSize, poolKey),
 		maxMsg:   l.cfg.MaxMessageBytes,
 	}
 	_, p.hasFree = sm.cm.ExportedFunctions()[exportFree]

@@ -18,6 +18,10 @@ import (
 type pool[T any] struct {
 	*busy.Bound
 	slots []poolSlot[T]
+	// key is the config key that set the bound (runtimes.wasm.pool_size,
+	// or the provider's own runtimes.wasm.providers.<id>.pool_size), which
+	// a call that waited for a full pool until its deadline names.
+	key string
 }
 
 type poolSlot[T any] struct {
@@ -25,8 +29,8 @@ type poolSlot[T any] struct {
 	_ [56]byte // a slot per cache line: two cores do not share one
 }
 
-func newPool[T any](size int) *pool[T] {
-	return &pool[T]{Bound: busy.New(size), slots: make([]poolSlot[T], size)}
+func newPool[T any](size int, key string) *pool[T] {
+	return &pool[T]{Bound: busy.New(size), slots: make([]poolSlot[T], size), key: key}
 }
 
 // acquire takes a unit of the bound, waiting while all are busy until the
@@ -38,7 +42,7 @@ func (q *pool[T]) acquire(ctx context.Context, call *abi.ToolCall, nest any, pro
 	if q.TryAcquire() {
 		return false, nil
 	}
-	return q.Acquire(ctx, call.Deadline, call.Depth > 0 && ctx.Value(nest) != nil, providerID, call.Tool, "runtimes.wasm.pool_size")
+	return q.Acquire(ctx, call.Deadline, call.Depth > 0 && ctx.Value(nest) != nil, providerID, call.Tool, q.key)
 }
 
 // take removes an idle instance, the one in the lowest slot (the most

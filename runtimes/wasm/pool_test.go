@@ -14,7 +14,7 @@ import (
 type poolNestKey struct{}
 
 func TestPoolBoundTimeoutAndCancel(t *testing.T) {
-	q := newPool[int](2)
+	q := newPool[int](2, "runtimes.wasm.pool_size")
 	ctx := context.Background()
 	call := &abi.ToolCall{Tool: "echo", Deadline: time.Now().Add(30 * time.Millisecond)}
 	for range 2 {
@@ -61,7 +61,7 @@ func TestPoolBoundTimeoutAndCancel(t *testing.T) {
 // instances are handed out once each.
 func TestPoolStress(t *testing.T) {
 	const size, goroutines, rounds = 3, 16, 300
-	q := newPool[int](size)
+	q := newPool[int](size, "runtimes.wasm.pool_size")
 	var held, peak atomic.Int32
 	var wg sync.WaitGroup
 	for g := range goroutines {

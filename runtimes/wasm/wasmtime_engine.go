@@ -350,7 +350,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	if err := checkHeader(name, bin); err != nil {
 		return nil, err
 	}
-	pages, poolSize := l.cfg.limitsFor(src)
+	pages, poolSize, poolKey := l.cfg.limitsFor(src)
 	if err := checkMemoryMin(name, bin, pages, src); err != nil {
 		return nil, err
 	}
@@ -367,7 +367,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	}
 	p := &wtProvider{l: l, name: name, module: m, pages: pages, poolSize: poolSize,
 		sink: newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
-		pool: newPool[wtInstance](poolSize)}
+		pool: newPool[wtInstance](poolSize, poolKey)}
 	p.shim = &Provider{name: name, logger: logger, sink: p.sink, maxMsg: l.cfg.MaxMessageBytes, trace: iwire.NewTracer(logger, "")}
 	p.sys = newWtSys()
 	clock, random := l.cfg.Clock == "real", l.cfg.Random == "real"
