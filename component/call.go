@@ -79,7 +79,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 	if dl > 0 {
 		dlTime = time.Unix(0, dl)
 	}
-	overflow, err := p.bound.Acquire(ctx, dlTime, call.Depth > 0 && ctx.Value(nestKey{p}) != nil, p.reg.Provider.ID, call.Tool, "runtimes.wasm.pool_size")
+	overflow, err := p.bound.Acquire(ctx, dlTime, call.Depth > 0 && ctx.Value(nestKey{p}) != nil, p.reg.Provider.ID, call.Tool, p.poolKey)
 	if err != nil {
 		return nil, err
 	}

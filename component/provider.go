@@ -55,6 +55,16 @@ type Options struct {
 	PoolSize int
 	// MemoryLimitPages caps each memory (64 KiB pages; default 4096 = 256 MiB).
 	MemoryLimitPages uint32
+	// PoolKey is the config key that set PoolSize, which a call that
+	// waited for a full pool until its deadline names (default
+	// runtimes.wasm.pool_size).
+	PoolKey string
+	// ProviderLimits, if set, gives the memory limit, pool size and pool
+	// key of the component loaded from src — runtimes.wasm.providers.<id
+	// or stem> over the loader-wide values, as for core modules
+	// (wasm.Config.LimitsFor) — in place of MemoryLimitPages, PoolSize and
+	// PoolKey. Without it those keys did nothing for a component.
+	ProviderLimits func(src abi.Source) (pages uint32, poolSize int, poolKey string)
 	// CacheDir, if set, holds wazero's compilation cache.
 	CacheDir string
 	// CompileTimeout bounds the compilation of a core module whose
@@ -119,6 +129,9 @@ func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error)
 	} else if opts.Logger != nil {
 		opts.Logger = opts.Logger.With("file", src.Path)
 	}
+	if opts.ProviderLimits != nil {
+		opts.MemoryLimitPages, opts.PoolSize, opts.PoolKey = opts.ProviderLimits(src)
+	}
 	p, err := New(ctx, b, src.Path, src.ProviderID, opts)
 	if err != nil {
 		return nil, err
@@ -145,6 +158,7 @@ type tool struct {
 type Provider struct {
 	path     string
 	bound    *busy.Bound // instances serving calls at once (Options.PoolSize)
+	poolKey  string      // the config key that set the bound (Options.PoolKey)
 	rt       wazero.Runtime
 	plan     *plan
 	compiled []wazero.CompiledModule // per core instance (nil for inline bags)
@@ -209,7 +223,10 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	if opts.MemoryLimitPages == 0 {
 		opts.MemoryLimitPages = 4096
 	}
-	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, pool: make(chan *instance, opts.PoolSize), bound: busy.New(opts.PoolSize),
+	if opts.PoolKey == "" {
+		opts.PoolKey = "runtimes.wasm.pool_size"
+	}
+	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, pool: make(chan *instance, opts.PoolSize), bound: busy.New(opts.PoolSize), poolKey: opts.PoolKey,
 		realClock: opts.RealClock, realRandom: opts.RealRandom, retireAt: uint64(opts.MemoryLimitPages) * 65536 / 4 * 3}
 	if p.meta, err = readMeta(pl.modules); err != nil {
 		return nil, fmt.Errorf("component %s: %w", name, err)

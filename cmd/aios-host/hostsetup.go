@@ -339,8 +339,9 @@ func wasmCoreLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
 }
 
 // wazeroComponentLoader returns the component runtime on wazero, which
-// takes compile_timeout, memory_limit_pages, pool_size, clock and random
-// from the core modules' section (runtimes.wasm).
+// takes compile_timeout, memory_limit_pages, pool_size, clock, random and
+// the providers entries' memory_limit_pages and pool_size from the core
+// modules' section (runtimes.wasm).
 func wazeroComponentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
 	var wcfg wasm.Config
 	if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
@@ -350,7 +351,8 @@ func wazeroComponentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, er
 		return nil, fmt.Errorf("runtimes.wasm.memory_limit_pages: %d is above 65536 (4 GiB)", wcfg.MemoryLimitPages)
 	}
 	return component.NewLoader(component.Options{Logger: log, CacheDir: componentCacheDir(cfg), CompileTimeout: wcfg.CompileTimeout, PoolSize: wcfg.PoolSize,
-		LoadTimeout: wcfg.LoadTimeout, MemoryLimitPages: wcfg.MemoryLimitPages, RealClock: wcfg.Clock == "real", RealRandom: wcfg.Random == "real"}), nil
+		LoadTimeout: wcfg.LoadTimeout, MemoryLimitPages: wcfg.MemoryLimitPages, RealClock: wcfg.Clock == "real", RealRandom: wcfg.Random == "real",
+		ProviderLimits: wcfg.LimitsFor}), nil
 }
 
 // absPath is p made absolute (p itself when that fails), for messages.

@@ -53,6 +53,12 @@ type Options struct {
 	// pages; default 4096 = 256 MiB); an instance has at most four
 	// (maxMemories).
 	MemoryLimitPages uint32
+	// ProviderLimits, if set, gives the memory limit, pool size and the
+	// config key that set the pool size for the component loaded from src
+	// (runtimes.wasm.providers.<id or stem> over the loader-wide values:
+	// wasm.Config.LimitsFor), in place of MemoryLimitPages and PoolSize,
+	// as on wazero (component.Options.ProviderLimits).
+	ProviderLimits func(src abi.Source) (pages uint32, poolSize int, poolKey string)
 	// CacheDir, if set, keeps compiled components (wasmtime's serialized
 	// form) keyed by the SHA-256 of the binary. It must be private to the
 	// host: a serialized component is trusted native code.
@@ -182,7 +188,11 @@ type Provider struct {
 	linker *C.wasmtime_component_linker_t
 	pool   chan *instance
 	bound  *busy.Bound // instances serving calls at once (Options.PoolSize)
-	mu     sync.Mutex
+	// memoryPages caps each memory of an instance; poolKey is the config
+	// key that set the bound (Options.ProviderLimits).
+	memoryPages uint32
+	poolKey     string
+	mu          sync.Mutex
 	// waits: the component imports wasi:io/poll, so its guest can wait
 	// in native code that no cancel stops (KeepsDeadlines).
 	waits  bool
@@ -210,7 +220,18 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 	if len(plan.Tools) == 0 {
 		return nil, fmt.Errorf("component %s: exports no functions, so it offers no tools", name)
 	}
-	p := &Provider{l: l, name: name, reg: plan.Register, tools: map[string]*tool{}, pool: make(chan *instance, l.opts.PoolSize), bound: busy.New(l.opts.PoolSize)}
+	pages, poolSize, poolKey := l.opts.MemoryLimitPages, l.opts.PoolSize, "runtimes.wasm.pool_size"
+	if l.opts.ProviderLimits != nil {
+		pages, poolSize, poolKey = l.opts.ProviderLimits(src)
+		if pages == 0 || pages > 65536 {
+			pages = l.opts.MemoryLimitPages
+		}
+		if poolSize <= 0 {
+			poolSize = l.opts.PoolSize
+		}
+	}
+	p := &Provider{l: l, name: name, reg: plan.Register, tools: map[string]*tool{}, pool: make(chan *instance, poolSize), bound: busy.New(poolSize),
+		memoryPages: pages, poolKey: poolKey}
 	p.reg.Provider.Runtime = abi.RuntimeComponent
 	for _, im := range plan.Imports {
 		if im == pollIface || strings.HasPrefix(im, pollIface+"@") {
@@ -398,8 +419,8 @@ func (p *Provider) newInstance(ctx context.Context, dl time.Time) (_ *instance, 
 			inst.free()
 		}
 	}()
-	mem := int64(p.l.opts.MemoryLimitPages) * 65536
-	// Each linear memory grows to MemoryLimitPages at most and a store
+	mem := int64(p.memoryPages) * 65536
+	// Each linear memory grows to memoryPages at most and a store
 	// holds at most maxMemories of them (wasmtime's limiter bounds each
 	// memory, not their sum). Tables are host memory too: each grows to
 	// instrument.MaxTableElements at most, as a core module's do (a
@@ -641,7 +662,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 	if !has {
 		deadline = time.Now().Add(p.l.opts.DefaultDeadline)
 	}
-	overflow, err := p.bound.Acquire(ctx, deadline, call.Depth > 0 && ctx.Value(nestKey{p}) != nil, p.reg.Provider.ID, call.Tool, "runtimes.wasm.pool_size")
+	overflow, err := p.bound.Acquire(ctx, deadline, call.Depth > 0 && ctx.Value(nestKey{p}) != nil, p.reg.Provider.ID, call.Tool, p.poolKey)
 	if err != nil {
 		return nil, err
 	}

@@ -194,12 +194,12 @@ func (c Config) withDefaults() (Config, error) {
 	return c, nil
 }
 
-// limitsFor returns the memory limit (pages) and pool size for the provider
+// LimitsFor returns the memory limit (pages) and pool size for the provider
 // loaded from src: a providers entry keyed by src.ProviderID, else by the
 // file's stem, overrides the loader-wide values. poolKey is the config key
 // that set the pool size, which a call that waited for a full pool names.
-// Both engines use it.
-func (c Config) limitsFor(src abi.Source) (pages uint32, poolSize int, poolKey string) {
+// Both engines use it, for core modules and components.
+func (c Config) LimitsFor(src abi.Source) (pages uint32, poolSize int, poolKey string) {
 	stem := strings.TrimSuffix(filepath.Base(src.Path), filepath.Ext(src.Path))
 	key := src.ProviderID
 	pc, ok := c.Providers[key]

@@ -195,7 +195,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 	if err := checkHeader(name, bin); err != nil {
 		return nil, err
 	}
-	pages, poolSize, poolKey := l.cfg.limitsFor(src)
+	pages, poolSize, poolKey := l.cfg.LimitsFor(src)
 	if err := checkMemoryMin(name, bin, pages, src); err != nil {
 		return nil, err
 	}
