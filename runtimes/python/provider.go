@@ -291,10 +291,11 @@ func (p *Provider) NetworkHosts() []string {
 	return out
 }
 
-// nestKey marks the context of a call p's worker serves, and so of its host
-// calls: a call that reaches p again with it (through tools of other
+// nestKey marks the context of the host calls of a call p's worker serves
+// (serveHost): a call that reaches p again with it (through tools of other
 // providers and runtimes, whose contexts carry it on) is one that worker
-// waits for (runtimes/wasm and runtimes/js do the same).
+// waits for (runtimes/wasm and runtimes/js do the same). Only a call that
+// makes host calls pays for the mark.
 type nestKey struct{ p *Provider }
 
 // Call implements abi.Provider: it runs the call on an idle worker (starting
@@ -320,9 +321,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 		if err != nil {
 			return nil, err
 		}
-		// Host calls made during the call carry the mark on: a call
-		// back into p along them is one its worker waits for.
-		v, err, broken := w.call(context.WithValue(ctx, nestKey{p}, true), call, env)
+		v, err, broken := w.call(ctx, call, env)
 		if broken && abi.CodeOf(err) == abi.Cancelled {
 			// The caller's doing, not the tool's: no backoff
 			// (TestCancelsDoNotBackOff).
@@ -353,6 +352,15 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 }
 
 func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, error) {
+	// A nested call of this provider's own tool (its caller is this
+	// provider, or a tool a worker's host call called on the way:
+	// nestKey) was made by one of its workers, which waits for it and
+	// cannot serve it: with every worker busy in such calls (or a pool of
+	// one) waiting for a free worker would last until the deadline. It
+	// gets a spare worker beyond the pool (one done with such a call less
+	// than spareLinger ago) or starts one, kept after the call for the
+	// next such call until spareLinger passes without one.
+	self := call.Depth > 0 && (call.Caller == p.reg.Provider.ID || ctx.Value(nestKey{p}) != nil)
 	for {
 		select {
 		case w := <-p.idle:
@@ -368,16 +376,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 			p.mu.Unlock()
 			return nil, abi.Errorf(abi.Unavailable, "python provider %s is closed", p.reg.Provider.ID)
 		}
-		// A nested call of this provider's own tool (its caller is this
-		// provider, or a tool a worker's host call called on the way:
-		// nestKey) was made by one of its workers, which waits for it and
-		// cannot serve it: with every worker busy in such calls (or a pool
-		// of one) waiting for a free worker would last until the deadline.
-		// It gets a spare worker beyond the pool (one done with such a call
-		// less than spareLinger ago) or starts one, kept after the call
-		// for the next such call until spareLinger passes without one.
 		pooled := p.live - p.extra
-		self := call.Depth > 0 && (call.Caller == p.reg.Provider.ID || ctx.Value(nestKey{p}) != nil)
 		if self && pooled >= p.size && len(p.spares) > 0 {
 			w := p.spares[len(p.spares)-1].w
 			p.spares = p.spares[:len(p.spares)-1]
