@@ -124,14 +124,19 @@ func TestHostileCardServer(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	for _, c := range []struct{ path, want string }{
-		{"/endless", "larger than 1048576 bytes"},
-		{"/gzip", "larger than 1048576 bytes"},
-		{"/drip", "not received within 200ms (discovery.remotes[].timeout)"},
-		{"/loop", "stopped after 10 redirects"},
-		{"/html", "not a JSON object"},
+	// The size checks get a minute: reading a MiB took more than 200 ms
+	// once on a loaded machine (under -race).
+	for _, c := range []struct {
+		path, want string
+		timeout    time.Duration
+	}{
+		{"/endless", "larger than 1048576 bytes", time.Minute},
+		{"/gzip", "larger than 1048576 bytes", time.Minute},
+		{"/drip", "not received within 200ms (discovery.remotes[].timeout)", 200 * time.Millisecond},
+		{"/loop", "stopped after 10 redirects", time.Minute},
+		{"/html", "not a JSON object", time.Minute},
 	} {
-		_, err := FetchRemoteCard(context.Background(), RemoteConfig{URL: srv.URL + c.path, Timeout: 200 * time.Millisecond, AllowUnsigned: true}, nil, nil)
+		_, err := FetchRemoteCard(context.Background(), RemoteConfig{URL: srv.URL + c.path, Timeout: c.timeout, AllowUnsigned: true}, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "1048577") {
 			t.Errorf("%s: %v; want an error saying %q", c.path, err, c.want)
 		}

@@ -338,9 +338,11 @@ func TestUnreadResponseDoesNotHoldSession(t *testing.T) {
 	}
 	// The answer fills the window; the write gives up after 0.5 s; the
 	// session, idle from then on, ends 1 s later.
-	for deadline := time.Now().Add(20 * time.Second); liveSessions(s) > 0; time.Sleep(100 * time.Millisecond) {
+	// (20 s passed once on a machine loaded by other sessions, under
+	// -race: the 12 MiB answer is encoded and hashed first.)
+	for deadline := time.Now().Add(90 * time.Second); liveSessions(s) > 0; time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the session of a client that stopped reading its answer is still open 20 s later (session_timeout 1 s): the unread answer holds it")
+			t.Fatal("the session of a client that stopped reading its answer is still open 90 s later (session_timeout 1 s): the unread answer holds it")
 		}
 	}
 }
