@@ -2,6 +2,7 @@ package abi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -76,7 +77,7 @@ func normalize(v any, path string, depth int) (any, error) {
 	case json.Number:
 		n, ok := wire.Number(string(x))
 		if !ok {
-			return nil, fmt.Errorf("%s: bad number %q", path, string(x))
+			return nil, badNumber(path, string(x))
 		}
 		return n, nil
 	case []any:
@@ -117,6 +118,22 @@ func normalize(v any, path string, depth int) (any, error) {
 		return nil, fmt.Errorf("%s: raw bytes are not a JSON value (encode as base64 string or pass an ObjectId)", path)
 	}
 	return normalizeReflect(v, path, depth)
+}
+
+// badNumber is the error of a number text s at path that wire.Number
+// refuses: a JSON number beyond a float64's range (a caller's million
+// digits, 1e400), or text that is no JSON number. It quotes at most the
+// first 40 characters of s and says how long it is: the message goes back
+// to the caller and into the audit log.
+func badNumber(path, s string) error {
+	shown := strconv.Quote(s)
+	if len(s) > 40 {
+		shown = strconv.Quote(s[:40]) + "… (" + strconv.Itoa(len(s)) + " characters)"
+	}
+	if _, err := strconv.ParseFloat(s, 64); errors.Is(err, strconv.ErrRange) {
+		return fmt.Errorf("%s: the number %s is beyond the range of a 64-bit float (about ±1.8e308), which the host reads numbers as; send it as a string", path, shown)
+	}
+	return fmt.Errorf("%s: %s is not a JSON number", path, shown)
 }
 
 // invalidUTF8 is the error of a string (or member name) s at path that is

@@ -29,7 +29,8 @@ const batchesRemoved = "2025-06-18"
 // JSON-RPC on in and out. Unlike the go-sdk's own, which ends the session
 // at the first line it cannot decode, it answers such a line with a
 // JSON-RPC error — -32700 for text that is not JSON, -32600 for JSON that
-// is not a JSON-RPC message, -32600 for a line over MaxLineBytes — and
+// is not a JSON-RPC message, -32600 for a line over MaxLineBytes (with the
+// request's id when the line's first 64 KiB give it) — and
 // keeps serving. Neither stream is closed.
 //
 // JSON-RPC batches (arrays) are served while the negotiated protocol
@@ -226,7 +227,11 @@ func (j *jsonLines) Read(p []byte) (int, error) {
 	for len(j.pending) == 0 {
 		line, tooLong, err := j.readLine()
 		if tooLong {
-			j.answer(nil, jsonrpc.CodeInvalidRequest, "message longer than the line limit")
+			// line is the head of the message: its id, when given
+			// before the bulk, answers the request, which would
+			// otherwise wait for ever on a client without a timeout.
+			j.answer(headID(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+				"invalid request: message longer than %d bytes (16 MiB), the most one stdio line may hold; pass bulk data as a Space ObjectId (aios-host space put) rather than in the arguments", MaxLineBytes))
 		} else if t := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(line), utf8BOM)); len(t) > 0 {
 			if t[0] == '[' && json.Valid(t) && utf8.Valid(t) {
 				j.batch(t)
@@ -254,14 +259,14 @@ func (j *jsonLines) Read(p []byte) (int, error) {
 // lets a parser ignore it, and it is ignored before a message.
 var utf8BOM = []byte("\ufeff")
 
-// readLine reads one line, bounded by MaxLineBytes (the rest of a longer
-// line is discarded).
+// readLine reads one line, bounded by MaxLineBytes: of a longer line
+// (tooLong) it returns the first headBytes, the rest is discarded.
 func (j *jsonLines) readLine() (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := j.r.ReadSlice('\n')
 		if !tooLong {
 			if len(line)+len(chunk) > MaxLineBytes {
-				tooLong, line = true, nil
+				tooLong, line = true, append([]byte(nil), line[:min(len(line), headBytes)]...)
 			} else {
 				line = append(line, chunk...)
 			}
@@ -270,6 +275,62 @@ func (j *jsonLines) readLine() (line []byte, tooLong bool, err error) {
 			continue
 		}
 		return line, tooLong, err
+	}
+}
+
+// headBytes is how much of a line over MaxLineBytes is kept to find its
+// request id.
+const headBytes = 64 << 10
+
+// headID is the id of the request whose line begins with head (cut
+// anywhere), when head gives it at the top level of the object before
+// anything cuts it off: a string, or an integer of at most 2^53 (an MCP
+// id the go-sdk would have kept); else nil.
+func headID(head []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for {
+		k, err := dec.Token()
+		key, ok := k.(string)
+		if err != nil || !ok {
+			return nil
+		}
+		if key == "id" {
+			v, err := dec.Token()
+			if err != nil {
+				return nil
+			}
+			switch x := v.(type) {
+			case string:
+				b, _ := json.Marshal(x)
+				return b
+			case json.Number:
+				if n, err := strconv.ParseInt(string(x), 10, 64); err == nil && n <= maxExactID && n >= -maxExactID {
+					return json.RawMessage(x)
+				}
+			}
+			return nil
+		}
+		// Skip the member's value, however deep.
+		depth := 0
+		for {
+			t, err := dec.Token()
+			if err != nil {
+				return nil
+			}
+			switch t {
+			case json.Delim('{'), json.Delim('['):
+				depth++
+			case json.Delim('}'), json.Delim(']'):
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
 	}
 }
 

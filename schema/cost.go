@@ -73,6 +73,16 @@ func (g *costGraph) add(s *jsonschema.Schema) int {
 // subschemas apply each other to the same value in a cycle; nil otherwise.
 // loc is the schema's URL, left out of the locations named.
 func checkCost(root *jsonschema.Schema, loc string) error {
+	g := newCostGraph(root)
+	order, err := g.inplaceOrder(loc)
+	if err != nil {
+		return err
+	}
+	return g.checkLevels(order, loc)
+}
+
+// newCostGraph builds the graph of the compiled schema root.
+func newCostGraph(root *jsonschema.Schema) *costGraph {
 	g := &costGraph{index: map[*jsonschema.Schema]int{}}
 	g.add(root)
 	// Dynamic targets are resolved against the whole graph once it is
@@ -178,11 +188,12 @@ func checkCost(root *jsonschema.Schema, loc string) error {
 		}
 		g.nodes[d.from].alts = append(g.nodes[d.from].alts, alt)
 	}
+	return g
+}
 
-	order, err := g.inplaceOrder(loc)
-	if err != nil {
-		return err
-	}
+// checkLevels is checkCost's walk down the levels of a value, in-place
+// children first (order).
+func (g *costGraph) checkLevels(order []int, loc string) error {
 	levels := [][]costs{}
 	var recent [][]costs // the last levels
 	prev := make([]costs, len(g.nodes))
@@ -229,6 +240,42 @@ func checkCost(root *jsonschema.Schema, loc string) error {
 		prev = cur
 	}
 	return nil
+}
+
+// uniqueOnCycle says whether a schema with uniqueItems can apply to a value
+// nested in another it applies to (it is on a cycle of the graph, which
+// descends into the value: in-place cycles are refused): the reference
+// hashes each such array's whole subtree, at every level of the value.
+func (g *costGraph) uniqueOnCycle() bool {
+	next := func(n *costNode) []int {
+		out := slices.Concat(n.inplace, n.props, n.objSum, n.patterns, n.items, n.arrSum, n.keys, n.content)
+		if n.addl >= 0 {
+			out = append(out, n.addl)
+		}
+		for _, a := range n.alts {
+			out = append(out, a...)
+		}
+		return out
+	}
+	for u := range g.nodes {
+		if s := g.nodes[u].s; s.Bool != nil || !s.UniqueItems {
+			continue
+		}
+		seen := make([]bool, len(g.nodes))
+		stack := next(&g.nodes[u])
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if i == u {
+				return true
+			}
+			if !seen[i] {
+				seen[i] = true
+				stack = append(stack, next(&g.nodes[i])...)
+			}
+		}
+	}
+	return false
 }
 
 // vtype is the type of a value, as far as the cost depends on it: whether

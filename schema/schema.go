@@ -29,6 +29,10 @@ type Validator struct {
 	// insts holds compilations of a schema with ECMA patterns, one per
 	// concurrent validation (nil: ref has no pattern and is used as is).
 	insts *refPool
+	// uniqueRec: a uniqueItems schema can apply at many levels of one
+	// value (it is on a recursive path), so the value's arrays are
+	// sized before the reference hashes them (maxUniqueWork).
+	uniqueRec bool
 }
 
 // ValidationError says where an instance violates its schema and how.
@@ -70,6 +74,7 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 	}
 	v.ref = inst.sch
 	v.fast = buildFast(inst.sch)
+	v.uniqueRec = newCostGraph(inst.sch).uniqueOnCycle()
 	if patterns {
 		// v.ref is only read (by buildFast) from now on; validations
 		// take instances of their own.
@@ -276,10 +281,52 @@ func (v *Validator) Validate(value any) error {
 	return v.validateRef(value)
 }
 
+// maxUniqueWork bounds the values a schema whose uniqueItems applies at
+// many levels (Validator.uniqueRec) lets the reference hash: the sum, over
+// the value's arrays, of the values each holds at any depth. A flat array
+// counts its items once; a value 400 arrays deep over 400 000 integers
+// counts them 400 times (and took 4 minutes). About a second or two.
+const maxUniqueWork = 2_000_000
+
+// arrayWork is the sum over v's arrays of the values each holds at any
+// depth, counted until it passes limit.
+func arrayWork(v any, limit int) int {
+	work := 0
+	var size func(v any) int
+	size = func(v any) int {
+		n := 1
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				if work > limit {
+					return n
+				}
+				n += size(e)
+			}
+			work += n - 1
+		case map[string]any:
+			for _, e := range x {
+				if work > limit {
+					return n
+				}
+				n += size(e)
+			}
+		}
+		return n
+	}
+	size(v)
+	return work
+}
+
 // validateRef validates with the reference validator only.
 func (v *Validator) validateRef(value any) (verr error) {
 	if v == nil || v.ref == nil {
 		return nil
+	}
+	if v.uniqueRec {
+		if w := arrayWork(value, maxUniqueWork); w > maxUniqueWork {
+			return &ValidationError{Message: fmt.Sprintf("the value is too large to check uniqueItems under this recursive schema: its arrays hold more than %d values in all, counting every level (an array's items and all they hold; the check hashes each array whole, at every level it applies); send it flatter or in smaller parts", maxUniqueWork)}
+		}
 	}
 	sch := v.ref
 	if v.insts != nil {

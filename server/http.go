@@ -269,8 +269,12 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 				jsonrpc.Errorf(abi.TooLarge, "invalid request: body larger than %d bytes (server.max_body_bytes)", s.cfg.MaxBodyBytes))))
 			return
 		}
-		writeJSON(w, http.StatusRequestTimeout, mustMarshal(errorResponse(nil,
-			jsonrpc.Errorf(abi.Timeout, "reading the request body: %v", err))))
+		msg := fmt.Sprintf("reading the request body: %v", err)
+		if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() {
+			// (the error named the sockets' addresses, not the limit)
+			msg = fmt.Sprintf("the request was not received within %s (server.read_timeout, from its first byte); send the body at once, or raise server.read_timeout", s.cfg.ReadTimeout)
+		}
+		writeJSON(w, http.StatusRequestTimeout, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.Timeout, "%s", msg))))
 		return
 	}
 	if cs := mediaCharset(ct); cs != "" && !strings.EqualFold(cs, "utf-8") && !(utf8.Valid(body) && json.Valid(body)) {

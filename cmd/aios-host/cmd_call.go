@@ -18,6 +18,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 func runCall(c *cli, args []string) int {
@@ -108,7 +109,18 @@ Example:
 	}
 	if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
 		// A bad value, not a bad command line: no usage text (exit 2 still).
-		fmt.Fprintf(c.stderr, "aios-host: %s are not valid JSON: %v%s\n", what, err, jsonSyntaxHint(raw, err))
+		var se *json.SyntaxError
+		switch msg, _ := wire.JSONSyntax(raw); {
+		case errors.As(err, &se) && strings.HasSuffix(se.Error(), "exceeded max depth"):
+			// JSON, nested past the parser's limit: say that limit.
+			fmt.Fprintf(c.stderr, "aios-host: %s cannot be read: %s\n", what, msg)
+		case msg == "" && !errors.As(err, &se):
+			// JSON the host does not take (nested past 512 levels, a
+			// number beyond a float64): not a syntax error to hunt for.
+			fmt.Fprintf(c.stderr, "aios-host: %s cannot be taken: %v\n", what, err)
+		default:
+			fmt.Fprintf(c.stderr, "aios-host: %s are not valid JSON: %v%s\n", what, err, jsonSyntaxHint(raw, err))
+		}
 		return exitUsage
 	}
 	log, err := c.logger(slog.LevelWarn)
