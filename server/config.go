@@ -34,7 +34,7 @@ import (
 //	  public_url: http://127.0.0.1:7700  # base URL written into the card (default http://<http address>)
 //	  signing_key: keys/host.pem        # sign the card (PEM private key); its JWK is served at /.well-known/jwks.json
 //	  signing_kid: ""                   # key id (default the key's RFC 7638 thumbprint)
-//	  metrics_auth: loopback            # GET /metrics: token from any peer but loopback (default), token, or none
+//	  metrics_auth: loopback            # GET /metrics: token but from the local user (loopback peer and Host, not proxied; default), token, or none
 //	  export: ["pdf-*"]                 # tools listed in the card besides the mcp_exportable ones of providers above Untrusted (glob patterns)
 type Config struct {
 	Socket       string            `yaml:"socket"`
@@ -56,8 +56,9 @@ type Config struct {
 	SigningKID     string        `yaml:"signing_kid"`
 	Export         []string      `yaml:"export"`
 	// MetricsAuth says who may read GET /metrics, which names every tool
-	// and provider: "loopback" (default: a peer on a loopback address
-	// without a token, any other with a valid bearer token), "token"
+	// and provider: "loopback" (default: the local user without a token,
+	// a loopback peer naming a loopback Host, not proxied (notLocal); any
+	// other with a valid bearer token), "token"
 	// (everyone with one), "none" (everyone).
 	MetricsAuth string `yaml:"metrics_auth"`
 	// ListPageSize is how many tools one tools/list answer holds; past it
