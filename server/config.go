@@ -244,6 +244,10 @@ func (t TokenConfig) value(base string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("token of agent %s: %w", t.Agent, err)
 		}
+		if threat, err := secretFileSafe(p); err != nil {
+			return "", fmt.Errorf("token of agent %s: token_file %s is not safe: %v: another account could %s and call as agent %s over HTTP (chmod o-rwx,g-w, or chown it to this user; or give the token by token_env)",
+				t.Agent, p, err, threat, t.Agent)
+		}
 		s := string(trimSpace(b))
 		if s == "" {
 			return "", fmt.Errorf("token of agent %s: %s is empty", t.Agent, p)
@@ -251,6 +255,27 @@ func (t TokenConfig) value(base string) (string, error) {
 		return s, nil
 	}
 	return t.Token, nil
+}
+
+// secretFileSafe refuses a secret file (a token_file) that an account
+// other than root or the host's could write, as discovery.keys refuses a
+// key file (fsperm.OwnedSafely: the file or a folder on its way writable by
+// group or others, a sticky folder excepted, or owned by another user), or
+// that every account may read. Its group may read it: a token shared on
+// purpose.
+// threat says what another account could do with the file.
+func secretFileSafe(path string) (threat string, err error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if err := fsperm.OwnedSafely(path, st); err != nil {
+		return "write a token of its choosing", err
+	}
+	if st.Mode().Perm()&0o004 != 0 {
+		return "read the token", fmt.Errorf("%s is readable by others", path)
+	}
+	return "", nil
 }
 
 // maxTokenFileBytes bounds a token_file: a bearer token is a line, not a
