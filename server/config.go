@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"github.com/aios-host/aios-host/internal/fsperm"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -191,11 +193,20 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	for i := range c.Tokens {
 		c.Tokens[i].TokenFile = config.ExpandHome(c.Tokens[i].TokenFile)
 	}
-	for uid := range c.UIDs {
-		if _, err := strconv.ParseUint(uid, 10, 32); err != nil {
-			p := config.JoinKey("server.uids", uid)
+	// Two keys naming one uid ("1001" and "01001") would each set its
+	// agent, the last in Go's map order winning: the peer one agent on
+	// one start and another on the next.
+	seen := map[uint64]string{}
+	for _, uid := range slices.Sorted(maps.Keys(c.UIDs)) {
+		n, err := strconv.ParseUint(uid, 10, 32)
+		p := config.JoinKey("server.uids", uid)
+		if err != nil {
 			return c, fmt.Errorf("%s: %s: %q is not a numeric uid", cfg.Where(p), p, uid)
 		}
+		if o, dup := seen[n]; dup {
+			return c, fmt.Errorf("%s: %s: uid %d is also server.uids.%s (agent %s, here %s): write each uid once", cfg.Where(p), p, n, o, c.UIDs[o], c.UIDs[uid])
+		}
+		seen[n] = uid
 	}
 	names := map[string]int{}
 	for i := range c.Tokens {
