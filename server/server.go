@@ -137,7 +137,7 @@ func New(opts Options) (*Server, error) {
 	if hcfg.File != "" {
 		base = filepath.Dir(hcfg.File)
 	}
-	for _, t := range cfg.Tokens {
+	for i, t := range cfg.Tokens {
 		if _, ok := hcfg.Agents[t.Agent]; !ok {
 			return nil, fmt.Errorf("server.tokens: agent %q is not in agents", t.Agent)
 		}
@@ -145,10 +145,16 @@ func New(opts Options) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("server.tokens: %w", err)
 		}
-		for _, o := range s.tokens {
-			if string(o.token) == v && o.agent != t.Agent {
+		for j, o := range s.tokens {
+			switch {
+			case string(o.token) != v:
+			case o.agent != t.Agent:
 				// The last would win: a token meant for one agent would act as another.
 				return nil, fmt.Errorf("server.tokens: agents %s and %s have the same token; give each agent its own", o.agent, t.Agent)
+			default:
+				// The last would name every request: the audit log could
+				// not tell the peers apart, the name of one never shown.
+				return nil, fmt.Errorf("server.tokens[%d] (%s) has the same token as server.tokens[%d] (%s), of the same agent %s: the audit records would name every request of either %s; give each peer its own token, or list it once", i, t.Name, j, o.name, t.Agent, t.Name)
 			}
 		}
 		s.tokens = append(s.tokens, tokenAgent{token: []byte(v), agent: t.Agent, name: t.Name})
