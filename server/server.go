@@ -279,15 +279,17 @@ func probeSocket(path string) (stale bool, err error) {
 }
 
 // ListenUnix listens on the unix socket path (a stale socket file left by
-// a dead host is replaced; a live one is an error). The socket is 0600.
+// a dead host is replaced; a live one is an error). The socket is 0600,
+// or 0666 when server.uids lists another user (socketMode).
 func (s *Server) ListenUnix(path string) error {
 	if path == "" {
 		path = s.cfg.Socket
 	}
-	ln, id, err := claimSocket(path)
+	ln, id, err := claimSocket(path, s.socketMode())
 	if err != nil {
 		return err
 	}
+	s.warnUnreachable(path)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -308,6 +310,40 @@ func (s *Server) ListenUnix(path string) error {
 	go s.acceptUnix(ln)
 	go s.watchSocket(path, ln, id)
 	return nil
+}
+
+// socketMode is the socket file's mode: 0600 when only the host's own
+// user is served, 0666 when server.uids lists another uid. A listed uid
+// could not connect to a 0600 socket at all (EACCES before its uid is
+// read); the uid, read from the connection (SO_PEERCRED), decides who is
+// served, and any other uid gets one error line.
+func (s *Server) socketMode() os.FileMode {
+	own := uint32(os.Getuid())
+	for uid := range s.uids {
+		if uid != own {
+			return 0o666
+		}
+	}
+	return 0o600
+}
+
+// warnUnreachable says at start when server.uids lists another user but a
+// folder on the socket's path does not let other users search it (the
+// data folder is 0700): those uids cannot reach the socket.
+func (s *Server) warnUnreachable(path string) {
+	if s.socketMode() != 0o666 {
+		return
+	}
+	for d := filepath.Dir(path); ; d = filepath.Dir(d) {
+		if st, err := os.Stat(d); err == nil && st.Mode().Perm()&0o001 == 0 {
+			s.log.Warn("server: server.uids lists other users, but they cannot reach the socket: a folder on its path does not let others search it; put server.socket in a folder they can reach (e.g. /run/aios-host, mode 0755)",
+				"socket", path, "folder", d, "mode", fmt.Sprintf("%04o", st.Mode().Perm()))
+			return
+		}
+		if d == filepath.Dir(d) {
+			return
+		}
+	}
 }
 
 // ListenHTTP serves the HTTP endpoints on addr and returns the bound
