@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aios-host/aios-host/config"
@@ -241,7 +242,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 func (t TokenConfig) value(base string) (string, error) {
 	switch {
 	case t.TokenEnv != "":
-		v := string(trimSpace([]byte(os.Getenv(t.TokenEnv)))) // as token_file's: a presented token is trimmed
+		v := strings.TrimSpace(os.Getenv(t.TokenEnv)) // as a presented token is (authenticate)
 		if v == "" {
 			return "", fmt.Errorf("token of agent %s: environment variable %s is empty", t.Agent, t.TokenEnv)
 		}
@@ -259,13 +260,19 @@ func (t TokenConfig) value(base string) (string, error) {
 			return "", fmt.Errorf("token of agent %s: token_file %s is not safe: %v: another account could %s and call as agent %s over HTTP (chmod o-rwx,g-w, or chown it to this user; or give the token by token_env)",
 				t.Agent, p, err, threat, t.Agent)
 		}
-		s := string(trimSpace(b))
+		s := strings.TrimSpace(string(b))
 		if s == "" {
 			return "", fmt.Errorf("token of agent %s: %s is empty", t.Agent, p)
 		}
 		return s, nil
 	}
-	return t.Token, nil
+	// Trimmed too (token: | leaves a newline): a presented token is, so
+	// one written with white space around it could never be presented.
+	v := strings.TrimSpace(t.Token)
+	if v == "" {
+		return "", fmt.Errorf("token of agent %s: token is empty (only white space)", t.Agent)
+	}
+	return v, nil
 }
 
 // secretFileSafe refuses a secret file (a token_file) that an account
@@ -296,10 +303,3 @@ const maxTokenFileBytes = 64 << 10
 // maxKeyFileBytes bounds server.signing_key (a PEM private key is a few
 // KiB, an RSA one with its parameters well under this).
 const maxKeyFileBytes = 1 << 20
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
-		b = b[:len(b)-1]
-	}
-	return b
-}
