@@ -439,7 +439,10 @@ func requireToken(v *verifier, metadataURL func(*http.Request) string, anonymous
 		h := r.Header.Get("Authorization")
 		if h == "" {
 			if anonymous != "" {
-				ti := &auth.TokenInfo{UserID: "anonymous:" + anonymous, Extra: map[string]any{"agent": anonymous, "principal": "anonymous"}}
+				// A token's user is AGENT:SUBJECT, and "anonymous" is a valid
+				// agent name: "(anonymous)" is none (config.ValidateAgentName),
+				// so no token's user is the tokenless clients'.
+				ti := &auth.TokenInfo{UserID: "(anonymous):" + anonymous, Extra: map[string]any{"agent": anonymous, "principal": "anonymous"}}
 				r.Header.Set("Authorization", "Bearer anonymous")
 				inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tokenInfoKey{}, ti)))
 				return
