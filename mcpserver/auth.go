@@ -10,6 +10,7 @@ import (
 	"github.com/aios-host/aios-host/internal/fsperm"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -336,6 +337,11 @@ const maxJWKSBytes = 1 << 20
 func (v *verifier) fetch(ctx context.Context) (*jose.JSONWebKeySet, error) {
 	var data []byte
 	if v.cfg.JWKSFile != "" {
+		// Checked at every fetch: it may have been made writable since
+		// the start.
+		if err := jwksFileSafe(v.cfg.JWKSFile); err != nil {
+			return nil, err
+		}
 		// A regular file only, bounded: a FIFO with no writer would hold
 		// fetchMu, and every token of a new key would wait behind it.
 		b, err := fsperm.ReadRegular(v.cfg.JWKSFile, maxJWKSBytes)
@@ -377,6 +383,25 @@ func (v *verifier) fetch(ctx context.Context) (*jose.JSONWebKeySet, error) {
 	return &set, nil
 }
 
+// jwksFileSafe refuses an mcp.http.jwks_file that another account could
+// write, as discovery.keys refuses such a key file (docs/trust.md): the
+// file itself or a folder on its way (as named and as resolved) writable by
+// group or others (a sticky folder such as /tmp excepted), or owned by
+// another user than root or the host's. Whoever can write it adds a key of
+// their own and mints tokens of any scope, so acts as any agent
+// mcp.http.scopes maps. A file that cannot be found passes: the read says
+// so.
+func jwksFileSafe(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if err := fsperm.OwnedSafely(path, st); err != nil {
+		return fmt.Errorf("jwks_file %s is not safe: %v: another account could add a key and mint tokens of any scope (chmod go-w, or chown it to this user)", path, err)
+	}
+	return nil
+}
+
 // tokenInfoKey carries a verified identity from requireToken to the
 // go-sdk middleware that puts it into the MCP request.
 type tokenInfoKey struct{}
@@ -414,7 +439,10 @@ func requireToken(v *verifier, metadataURL func(*http.Request) string, anonymous
 		h := r.Header.Get("Authorization")
 		if h == "" {
 			if anonymous != "" {
-				ti := &auth.TokenInfo{UserID: "anonymous:" + anonymous, Extra: map[string]any{"agent": anonymous, "principal": "anonymous"}}
+				// A token's user is AGENT:SUBJECT, and "anonymous" is a valid
+				// agent name: "(anonymous)" is none (config.ValidateAgentName),
+				// so no token's user is the tokenless clients'.
+				ti := &auth.TokenInfo{UserID: "(anonymous):" + anonymous, Extra: map[string]any{"agent": anonymous, "principal": "anonymous"}}
 				r.Header.Set("Authorization", "Bearer anonymous")
 				inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tokenInfoKey{}, ti)))
 				return

@@ -58,7 +58,7 @@ const (
 //	    resource: https://box.example.com/mcp        # this resource's URI (default <public url>/mcp)
 //	    audience: [https://box.example.com/mcp]      # accepted "aud" values (default [resource])
 //	    issuer: https://auth.example.com             # the authorization server ("iss")
-//	    jwks_url: https://auth.example.com/jwks.json # its signing keys (or jwks_file: path, from the config file's folder)
+//	    jwks_url: https://auth.example.com/jwks.json # its signing keys (or jwks_file: path, from the config file's folder, writable by no other account)
 //	    scopes:                                      # first listed scope a token holds picks its agent
 //	      - {scope: "aios.admin", agent: cli}
 //	      - {scope: "aios.tools", agent: mcp}
@@ -141,6 +141,13 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		h.JWKSFile = config.ExpandHome(h.JWKSFile)
 		if !filepath.IsAbs(h.JWKSFile) && cfg.File != "" {
 			h.JWKSFile = filepath.Join(filepath.Dir(cfg.File), h.JWKSFile)
+		}
+	}
+	// Refused now when it is there and another account could write it
+	// (and at every fetch after: jwksFileSafe).
+	if h.JWKSFile != "" {
+		if err := jwksFileSafe(h.JWKSFile); err != nil {
+			return c, fmt.Errorf("%s: mcp.http.jwks_file: %v", cfg.Where("mcp.http.jwks_file"), err)
 		}
 	}
 	if h.ClockSkew == 0 {

@@ -4,9 +4,12 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"github.com/aios-host/aios-host/internal/fsperm"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aios-host/aios-host/config"
@@ -34,7 +37,7 @@ import (
 //	  public_url: http://127.0.0.1:7700  # base URL written into the card (default http://<http address>)
 //	  signing_key: keys/host.pem        # sign the card (PEM private key); its JWK is served at /.well-known/jwks.json
 //	  signing_kid: ""                   # key id (default the key's RFC 7638 thumbprint)
-//	  metrics_auth: loopback            # GET /metrics: token from any peer but loopback (default), token, or none
+//	  metrics_auth: loopback            # GET /metrics: token but from the local user (loopback peer and Host, not proxied; default), token, or none
 //	  export: ["pdf-*"]                 # tools listed in the card besides the mcp_exportable ones of providers above Untrusted (glob patterns)
 type Config struct {
 	Socket       string            `yaml:"socket"`
@@ -56,8 +59,9 @@ type Config struct {
 	SigningKID     string        `yaml:"signing_kid"`
 	Export         []string      `yaml:"export"`
 	// MetricsAuth says who may read GET /metrics, which names every tool
-	// and provider: "loopback" (default: a peer on a loopback address
-	// without a token, any other with a valid bearer token), "token"
+	// and provider: "loopback" (default: the local user without a token,
+	// a loopback peer naming a loopback Host, not proxied (notLocal); any
+	// other with a valid bearer token), "token"
 	// (everyone with one), "none" (everyone).
 	MetricsAuth string `yaml:"metrics_auth"`
 	// ListPageSize is how many tools one tools/list answer holds; past it
@@ -190,11 +194,20 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	for i := range c.Tokens {
 		c.Tokens[i].TokenFile = config.ExpandHome(c.Tokens[i].TokenFile)
 	}
-	for uid := range c.UIDs {
-		if _, err := strconv.ParseUint(uid, 10, 32); err != nil {
-			p := config.JoinKey("server.uids", uid)
+	// Two keys naming one uid ("1001" and "01001") would each set its
+	// agent, the last in Go's map order winning: the peer one agent on
+	// one start and another on the next.
+	seen := map[uint64]string{}
+	for _, uid := range slices.Sorted(maps.Keys(c.UIDs)) {
+		n, err := strconv.ParseUint(uid, 10, 32)
+		p := config.JoinKey("server.uids", uid)
+		if err != nil {
 			return c, fmt.Errorf("%s: %s: %q is not a numeric uid", cfg.Where(p), p, uid)
 		}
+		if o, dup := seen[n]; dup {
+			return c, fmt.Errorf("%s: %s: uid %d is also server.uids.%s (agent %s, here %s): write each uid once", cfg.Where(p), p, n, o, c.UIDs[o], c.UIDs[uid])
+		}
+		seen[n] = uid
 	}
 	names := map[string]int{}
 	for i := range c.Tokens {
@@ -229,7 +242,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 func (t TokenConfig) value(base string) (string, error) {
 	switch {
 	case t.TokenEnv != "":
-		v := string(trimSpace([]byte(os.Getenv(t.TokenEnv)))) // as token_file's: a presented token is trimmed
+		v := strings.TrimSpace(os.Getenv(t.TokenEnv)) // as a presented token is (authenticate)
 		if v == "" {
 			return "", fmt.Errorf("token of agent %s: environment variable %s is empty", t.Agent, t.TokenEnv)
 		}
@@ -243,13 +256,44 @@ func (t TokenConfig) value(base string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("token of agent %s: %w", t.Agent, err)
 		}
-		s := string(trimSpace(b))
+		if threat, err := secretFileSafe(p); err != nil {
+			return "", fmt.Errorf("token of agent %s: token_file %s is not safe: %v: another account could %s and call as agent %s over HTTP (chmod o-rwx,g-w, or chown it to this user; or give the token by token_env)",
+				t.Agent, p, err, threat, t.Agent)
+		}
+		s := strings.TrimSpace(string(b))
 		if s == "" {
 			return "", fmt.Errorf("token of agent %s: %s is empty", t.Agent, p)
 		}
 		return s, nil
 	}
-	return t.Token, nil
+	// Trimmed too (token: | leaves a newline): a presented token is, so
+	// one written with white space around it could never be presented.
+	v := strings.TrimSpace(t.Token)
+	if v == "" {
+		return "", fmt.Errorf("token of agent %s: token is empty (only white space)", t.Agent)
+	}
+	return v, nil
+}
+
+// secretFileSafe refuses a secret file (a token_file) that an account
+// other than root or the host's could write, as discovery.keys refuses a
+// key file (fsperm.OwnedSafely: the file or a folder on its way writable by
+// group or others, a sticky folder excepted, or owned by another user), or
+// that every account may read. Its group may read it: a token shared on
+// purpose.
+// threat says what another account could do with the file.
+func secretFileSafe(path string) (threat string, err error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if err := fsperm.OwnedSafely(path, st); err != nil {
+		return "write a token of its choosing", err
+	}
+	if st.Mode().Perm()&0o004 != 0 {
+		return "read the token", fmt.Errorf("%s is readable by others", path)
+	}
+	return "", nil
 }
 
 // maxTokenFileBytes bounds a token_file: a bearer token is a line, not a
@@ -259,10 +303,3 @@ const maxTokenFileBytes = 64 << 10
 // maxKeyFileBytes bounds server.signing_key (a PEM private key is a few
 // KiB, an RSA one with its parameters well under this).
 const maxKeyFileBytes = 1 << 20
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
-		b = b[:len(b)-1]
-	}
-	return b
-}

@@ -29,7 +29,7 @@ import (
 //	GET  /.well-known/aios-adapter.json  the host's own Adapter Card (signed when server.signing_key is set)
 //	GET  /.well-known/jwks.json        the public key that signs that card
 //	GET  /health                       {"status":"ok", ...}
-//	GET  /metrics                      Prometheus text format (server.metrics_auth: a bearer token unless from loopback)
+//	GET  /metrics                      Prometheus text format (server.metrics_auth: a bearer token unless from the local user, notLocal)
 //
 // /rpc answers HTTP 200 with the JSON-RPC response (errors included), 204
 // for notifications only, 401 without a valid token, 413 for a body over
@@ -167,8 +167,12 @@ func (w *progressWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter 
 // by its agents.NAME.methods.
 func (s *Server) metricsGate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.cfg.MetricsAuth == "token" || (s.cfg.MetricsAuth == "loopback" && !fromLoopback(r)) {
-			agent, _, ok := s.authenticate(w, r)
+		hint := ""
+		if s.cfg.MetricsAuth == "loopback" {
+			hint = notLocal(r)
+		}
+		if s.cfg.MetricsAuth == "token" || hint != "" {
+			agent, _, ok := s.authenticateHint(w, r, hint)
 			if !ok {
 				return
 			}
@@ -182,11 +186,40 @@ func (s *Server) metricsGate(next http.Handler) http.Handler {
 	})
 }
 
-// fromLoopback says whether the request's peer is on a loopback address.
-func fromLoopback(r *http.Request) bool {
+// notLocal says why a request is not the local user's for
+// server.metrics_auth: loopback, "" when it is: its peer is on a loopback
+// address, its Host names a loopback host (localhost, 127.0.0.1, [::1]),
+// and it carries no Forwarded or X-Forwarded-For header. A loopback peer
+// alone is not enough: a web page that rebinds its own name to 127.0.0.1
+// (DNS rebinding) connects from loopback, its browser sending the page's
+// Host, and reads the answer as same-origin; a reverse proxy on the same
+// machine connects from loopback for peers anywhere, and says so in those
+// headers.
+func notLocal(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+		return "the peer is not on a loopback address"
+	}
+	if !loopbackHost(r.Host) {
+		return fmt.Sprintf("Host %q is not a loopback host (localhost, 127.0.0.1, [::1])", cutPath(r.Host))
+	}
+	for _, h := range []string{"Forwarded", "X-Forwarded-For"} {
+		if r.Header.Get(h) != "" {
+			return "the request came through a proxy (" + h + ")"
+		}
+	}
+	return ""
+}
+
+// loopbackHost says whether a Host header names the local machine by a
+// loopback name or address, with or without a port.
+func loopbackHost(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
 	if err != nil {
-		return false
+		host = strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
@@ -202,6 +235,12 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 // authenticate maps the request's bearer token to an agent and the
 // token's name, or answers 401.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (agent, name string, ok bool) {
+	return s.authenticateHint(w, r, "")
+}
+
+// authenticateHint is authenticate whose 401 for a missing token says why
+// the request needs one (GET /metrics: why it is not the local user's).
+func (s *Server) authenticateHint(w http.ResponseWriter, r *http.Request, hint string) (agent, name string, ok bool) {
 	h := r.Header.Get("Authorization")
 	scheme, tok, ok := strings.Cut(h, " ")
 	if ok && strings.EqualFold(scheme, "Bearer") { // the scheme is case-insensitive
@@ -210,6 +249,9 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (agent, na
 		}
 	}
 	msg := "missing bearer token (Authorization: Bearer <token>, see server.tokens)"
+	if hint != "" {
+		msg += "; server.metrics_auth: loopback asks one of this request: " + hint
+	}
 	if h != "" {
 		msg = "invalid bearer token"
 	}

@@ -137,7 +137,7 @@ func New(opts Options) (*Server, error) {
 	if hcfg.File != "" {
 		base = filepath.Dir(hcfg.File)
 	}
-	for _, t := range cfg.Tokens {
+	for i, t := range cfg.Tokens {
 		if _, ok := hcfg.Agents[t.Agent]; !ok {
 			return nil, fmt.Errorf("server.tokens: agent %q is not in agents", t.Agent)
 		}
@@ -145,10 +145,16 @@ func New(opts Options) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("server.tokens: %w", err)
 		}
-		for _, o := range s.tokens {
-			if string(o.token) == v && o.agent != t.Agent {
+		for j, o := range s.tokens {
+			switch {
+			case string(o.token) != v:
+			case o.agent != t.Agent:
 				// The last would win: a token meant for one agent would act as another.
 				return nil, fmt.Errorf("server.tokens: agents %s and %s have the same token; give each agent its own", o.agent, t.Agent)
+			default:
+				// The last would name every request: the audit log could
+				// not tell the peers apart, the name of one never shown.
+				return nil, fmt.Errorf("server.tokens[%d] (%s) has the same token as server.tokens[%d] (%s), of the same agent %s: the audit records would name every request of either %s; give each peer its own token, or list it once", i, t.Name, j, o.name, t.Agent, t.Name)
 			}
 		}
 		s.tokens = append(s.tokens, tokenAgent{token: []byte(v), agent: t.Agent, name: t.Name})
@@ -273,15 +279,17 @@ func probeSocket(path string) (stale bool, err error) {
 }
 
 // ListenUnix listens on the unix socket path (a stale socket file left by
-// a dead host is replaced; a live one is an error). The socket is 0600.
+// a dead host is replaced; a live one is an error). The socket is 0600,
+// or 0666 when server.uids lists another user (socketMode).
 func (s *Server) ListenUnix(path string) error {
 	if path == "" {
 		path = s.cfg.Socket
 	}
-	ln, id, err := claimSocket(path)
+	ln, id, err := claimSocket(path, s.socketMode())
 	if err != nil {
 		return err
 	}
+	s.warnUnreachable(path)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -302,6 +310,40 @@ func (s *Server) ListenUnix(path string) error {
 	go s.acceptUnix(ln)
 	go s.watchSocket(path, ln, id)
 	return nil
+}
+
+// socketMode is the socket file's mode: 0600 when only the host's own
+// user is served, 0666 when server.uids lists another uid. A listed uid
+// could not connect to a 0600 socket at all (EACCES before its uid is
+// read); the uid, read from the connection (SO_PEERCRED), decides who is
+// served, and any other uid gets one error line.
+func (s *Server) socketMode() os.FileMode {
+	own := uint32(os.Getuid())
+	for uid := range s.uids {
+		if uid != own {
+			return 0o666
+		}
+	}
+	return 0o600
+}
+
+// warnUnreachable says at start when server.uids lists another user but a
+// folder on the socket's path does not let other users search it (the
+// data folder is 0700): those uids cannot reach the socket.
+func (s *Server) warnUnreachable(path string) {
+	if s.socketMode() != 0o666 {
+		return
+	}
+	for d := filepath.Dir(path); ; d = filepath.Dir(d) {
+		if st, err := os.Stat(d); err == nil && st.Mode().Perm()&0o001 == 0 {
+			s.log.Warn("server: server.uids lists other users, but they cannot reach the socket: a folder on its path does not let others search it; put server.socket in a folder they can reach (e.g. /run/aios-host, mode 0755)",
+				"socket", path, "folder", d, "mode", fmt.Sprintf("%04o", st.Mode().Perm()))
+			return
+		}
+		if d == filepath.Dir(d) {
+			return
+		}
+	}
 }
 
 // ListenHTTP serves the HTTP endpoints on addr and returns the bound

@@ -32,11 +32,12 @@ func idOf(path string) (fileID, fs.FileInfo, error) {
 }
 
 // listenSocket listens on path (nothing there, or a stale socket already
-// removed) with mode 0600 and returns the listener and the socket file's
+// removed) with mode (Server.socketMode: 0600, or 0666 when server.uids
+// lists other users) and returns the listener and the socket file's
 // identity. The listener does not unlink the path when closed: by then it
 // may be another's (Close and watchSocket remove it only while it is this
 // host's).
-func listenSocket(path string) (net.Listener, fileID, error) {
+func listenSocket(path string, mode os.FileMode) (net.Listener, fileID, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fileID{}, fmt.Errorf("socket %s: %w", path, err)
 	}
@@ -45,7 +46,7 @@ func listenSocket(path string) (net.Listener, fileID, error) {
 		return nil, fileID{}, fmt.Errorf("socket %s: %w", path, err)
 	}
 	ln.(*net.UnixListener).SetUnlinkOnClose(false)
-	if err := os.Chmod(path, 0o600); err != nil {
+	if err := os.Chmod(path, mode); err != nil {
 		ln.Close()
 		_ = os.Remove(path)
 		return nil, fileID{}, err
@@ -100,7 +101,7 @@ func lockSocket(path string) (unlock func(), err error) {
 // claimSocket listens on path under lockSocket: a stale socket there is
 // removed first; a live one, or anything else, is not this host's (the
 // error of probeSocket).
-func claimSocket(path string) (net.Listener, fileID, error) {
+func claimSocket(path string, mode os.FileMode) (net.Listener, fileID, error) {
 	if err := socketPathFits(path); err != nil {
 		return nil, fileID{}, err // before a lock file is made for it
 	}
@@ -116,7 +117,7 @@ func claimSocket(path string) (net.Listener, fileID, error) {
 	if stale {
 		_ = os.Remove(path)
 	}
-	return listenSocket(path)
+	return listenSocket(path, mode)
 }
 
 // watchSocket looks at the socket path every socketCheckEvery until the
@@ -144,7 +145,7 @@ func (s *Server) watchSocket(path string, ln net.Listener, id fileID) {
 		}
 		// Listen there again as at start: under the lock, a dead host's
 		// socket removed, another's live one (or a file) left alone.
-		nln, nid, err := claimSocket(path)
+		nln, nid, err := claimSocket(path, s.socketMode())
 		var taken *takenError
 		if errors.As(err, &taken) {
 			s.log.Warn("server: the socket path holds something else now; this host is not reachable there until it restarts", "socket", path, "found", taken.found)

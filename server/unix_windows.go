@@ -5,6 +5,7 @@ package server
 import (
 	"errors"
 	"net"
+	"os"
 )
 
 // The unix socket transport is not served on Windows: the peer's
@@ -18,7 +19,9 @@ func unixSocketUnsupported() error { return errNoUnixSocket }
 // maxSocketPath is the size of sockaddr_un's sun_path.
 const maxSocketPath = 108
 
-func claimSocket(string) (net.Listener, fileID, error) { return nil, fileID{}, errNoUnixSocket }
+func claimSocket(string, os.FileMode) (net.Listener, fileID, error) {
+	return nil, fileID{}, errNoUnixSocket
+}
 
 func (s *Server) watchSocket(string, net.Listener, fileID) { s.wg.Done() }
 
