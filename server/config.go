@@ -256,7 +256,7 @@ func (t TokenConfig) value(base string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("token of agent %s: %w", t.Agent, err)
 		}
-		if threat, err := secretFileSafe(p); err != nil {
+		if threat, err := secretFileSafe(p, "token"); err != nil {
 			return "", fmt.Errorf("token of agent %s: token_file %s is not safe: %v: another account could %s and call as agent %s over HTTP (chmod o-rwx,g-w, or chown it to this user; or give the token by token_env)",
 				t.Agent, p, err, threat, t.Agent)
 		}
@@ -275,23 +275,24 @@ func (t TokenConfig) value(base string) (string, error) {
 	return v, nil
 }
 
-// secretFileSafe refuses a secret file (a token_file) that an account
+// secretFileSafe refuses a secret file (a token_file, the signing_key) that an account
 // other than root or the host's could write, as discovery.keys refuses a
 // key file (fsperm.OwnedSafely: the file or a folder on its way writable by
 // group or others, a sticky folder excepted, or owned by another user), or
 // that every account may read. Its group may read it: a token shared on
 // purpose.
-// threat says what another account could do with the file.
-func secretFileSafe(path string) (threat string, err error) {
+// threat says what another account could do with the file, which holds
+// a secret of the kind what ("token", "key").
+func secretFileSafe(path, what string) (threat string, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return "", err
 	}
 	if err := fsperm.OwnedSafely(path, st); err != nil {
-		return "write a token of its choosing", err
+		return "write a " + what + " of its choosing", err
 	}
 	if st.Mode().Perm()&0o004 != 0 {
-		return "read the token", fmt.Errorf("%s is readable by others", path)
+		return "read the " + what, fmt.Errorf("%s is readable by others", path)
 	}
 	return "", nil
 }

@@ -8,6 +8,9 @@ import (
 	"runtime"
 )
 
+// Checkable says whether OwnedSafely can check a file here: not off Unix.
+const Checkable = false
+
 // OwnedSafely cannot check path off Unix (aios-host reads no owner or ACL
 // there), so it refuses: a file another account may have written is not
 // trusted unchecked.

@@ -9,6 +9,9 @@ import (
 	"syscall"
 )
 
+// Checkable says whether OwnedSafely can check a file here: on Unix.
+const Checkable = true
+
 // OwnedSafely checks path (whose os.Stat is st) and every folder on its
 // way, as named and as resolved.
 func OwnedSafely(path string, st os.FileInfo) error {
