@@ -73,6 +73,16 @@ type Env interface {
 	Logger() *slog.Logger
 }
 
+// VersionReporter is an Env (the host's is one) that a provider handing a
+// call on to another version of its code tells which version served it:
+// discovery forwards a call that reached a generation a hot reload
+// replaced to the new code (a patch or minor release), and the call's
+// CallInfo and audit record name the version that ran, not the one the
+// pipeline looked up.
+type VersionReporter interface {
+	ServedVersion(version string)
+}
+
 // Checker is an Env that can say whether serving its call may use a host
 // service, without using it (the host's Env is one). A bridge that must
 // pick one of several calls to answer for (MCP sampling) asks it.

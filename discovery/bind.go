@@ -260,6 +260,16 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 				// the new code must not serve it unchecked.
 				return nil, abi.Errorf(abi.Unavailable, "tool %s@%s was reloaded while this call started and %s; call it again", call.Tool, call.Version, why)
 			}
+			// The new code serves it: its record names that version.
+			if r, ok := env.(abi.VersionReporter); ok {
+				if reg := cur.inner.Describe(); reg != nil {
+					if n := toolOf(reg, call); n != nil {
+						if v := defVersion(reg, n); v != call.Version {
+							r.ServedVersion(v)
+						}
+					}
+				}
+			}
 			if g.KeepsDeadlines() && !cur.KeepsDeadlines() {
 				return callWithin(cur, ctx, call, env)
 			}

@@ -57,3 +57,36 @@ func TestForwardNotAcrossBreakingVersion(t *testing.T) {
 		})
 	}
 }
+
+type versionEnv struct {
+	abi.Env
+	served []string
+}
+
+func (e *versionEnv) ServedVersion(v string) { e.served = append(e.served, v) }
+
+// TestForwardReportsServedVersion: a call forwarded to the new code of a
+// patch or minor release was recorded (CallInfo, audit) under the version
+// the pipeline had looked up, not the one that ran (p91 found it); the
+// generation now tells the host's Env (abi.VersionReporter) which did.
+func TestForwardReportsServedVersion(t *testing.T) {
+	h, plugins := newCapEnv(t)
+	path := filepath.Join(plugins, "p.capfake")
+	writeCap(t, path, capSpec{ID: "org.probe.ver", Tool: "t", Version: "1.0.0", Mark: "old"})
+	testutil.Eventually(t, "old loaded", func() bool { _, err := h.Registry().Resolve("t", ""); return err == nil })
+	old, _ := h.Registry().Resolve("t", "")
+	// The old generation, still serving: nothing to report.
+	env := &versionEnv{}
+	if _, err := old.Provider.Impl.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "t", Version: "1.0.0", Params: map[string]any{}}, env); err != nil || len(env.served) != 0 {
+		t.Fatalf("a call served by its own generation: %v, reported %q", err, env.served)
+	}
+	writeCap(t, path, capSpec{ID: "org.probe.ver", Tool: "t", Version: "1.0.1", Mark: "new"})
+	testutil.Eventually(t, "new loaded", func() bool {
+		e, err := h.Registry().Resolve("t", "")
+		return err == nil && e.Def.Version == "1.0.1"
+	})
+	res, err := old.Provider.Impl.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: "t", Version: "1.0.0", Params: map[string]any{}}, env)
+	if err != nil || fmt.Sprint(res.(map[string]any)["mark"]) != "new" || len(env.served) != 1 || env.served[0] != "1.0.1" {
+		t.Fatalf("a call of 1.0.0 forwarded to 1.0.1: %v, %v, reported %q; want the new code, reported 1.0.1", res, err, env.served)
+	}
+}

@@ -22,6 +22,10 @@ var (
 	_ abi.Checker = (*frame)(nil)
 )
 
+// ServedVersion implements abi.VersionReporter: the call's CallInfo and
+// audit record name version, the code that served it.
+func (f *frame) ServedVersion(version string) { f.served.Store(&version) }
+
 // Check implements abi.Checker: the second check, without using anything.
 func (f *frame) Check(c abi.Capability) error {
 	if terr := f.allow(c); terr != nil {

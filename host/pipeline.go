@@ -60,6 +60,9 @@ type frame struct {
 	// top level and once the call has ended): a refusal names who on
 	// the way lacked what this call's grants lack.
 	parent atomic.Pointer[frame]
+	// served is the version that served the call when its provider
+	// handed it to another (ServedVersion), else nil.
+	served atomic.Pointer[string]
 }
 
 // Origin says who, behind the agent, asked for a call: a server that maps
@@ -292,6 +295,9 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 			result, err = callProvider(entry.Provider.Impl, &f.ctx, &f.call, f)
 		} else {
 			result, err = CallWatched(entry.Provider.Impl, &f.ctx, &f.call, f, deadline)
+		}
+		if v := f.served.Load(); v != nil {
+			info.Version = *v
 		}
 		// time.Since reads only the monotonic clock (cheaper than
 		// time.Now, which reads the wall clock too).
