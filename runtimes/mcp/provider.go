@@ -283,6 +283,8 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 	}
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
+		// The server's text, bounded as an isError result's is.
+		text := cutErrorText(we.Message)
 		code := abi.ProviderError
 		switch we.Code {
 		case jsonrpc.CodeInvalidParams:
@@ -296,14 +298,14 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 				// which blames the caller's params; and the list is read
 				// again.
 				s.onListChanged()
-				return &abi.ToolError{Code: abi.NotFound, Message: fmt.Sprintf("mcp server %s no longer offers %s (it answered: %s); the bridge lists its tools again", s.name, call.Tool, s.screenErrorText(call, we.Message))}
+				return &abi.ToolError{Code: abi.NotFound, Message: fmt.Sprintf("mcp server %s no longer offers %s (it answered: %s); the bridge lists its tools again", s.name, call.Tool, s.screenErrorText(call, text))}
 			}
 		case jsonrpc.CodeMethodNotFound:
 			code = abi.NotFound
 		case -32002: // resources/read: resource not found (before SEP-2164 made it -32602)
 			code = abi.NotFound
 		}
-		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, call.Tool, s.screenErrorText(call, we.Message))}
+		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, call.Tool, s.screenErrorText(call, text))}
 	}
 	if errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, mcpsdk.ErrSessionMissing) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || s.session() == nil {
 		s.dropped(sess)
