@@ -262,7 +262,9 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 		// Every response body is checked (budget.go) before the go-sdk
 		// reads it. The token goes to the server's origin only.
 		home, _ := url.Parse(s.cfg.URL) // checked by normalize
-		hc.Transport = &budgetTransport{base: &bearerTransport{base: rt, token: tok, origin: home}, budget: s.budget()}
+		// A 401 or 403 to a POST is that request's error (auth.go).
+		hc.Transport = &budgetTransport{budget: s.budget(), base: &authTransport{server: s.name, token: tok != "",
+			base: &bearerTransport{base: rt, token: tok, origin: home}}}
 		hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 			// A redirect to another origin would reach a host the tools'
 			// Network grant does not name (and the bridge's token was

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -273,6 +274,17 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		}
 		return &abi.ToolError{Code: abi.TooLarge, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s): during %s the bridge refused %v before decoding it; it closed the connection and is %s",
 			s.name, s.name, tool, re, again)}
+	}
+	var ae *authError
+	if errors.As(err, &ae) {
+		// The server refused the bridge's credentials for this request
+		// (auth.go): the session goes on. A 401 holds for every call
+		// until the operator changes the token.
+		code := abi.Unavailable
+		if ae.status == http.StatusForbidden {
+			code = abi.ProviderError
+		}
+		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, tool, s.screenErrorText(call, ae.Error()))}
 	}
 	if errors.Is(err, errStdinStalled) {
 		// Its stdin queue overflowed: the connection is over (the calls

@@ -377,6 +377,10 @@ func (s *server) serve() (connected bool, err error) {
 	sess, err := client.Connect(cctx, tr, &mcpsdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
 		s.warnStartFailure(tr, cmd)
+		var ae *authError
+		if errors.As(err, &ae) {
+			err = ae // not the go-sdk's and net/http's wrapping, which quotes the URL whole
+		}
 		return false, fmt.Errorf("connect to %s: %w", s.source, err)
 	}
 	s.setSession(sess, nil)
