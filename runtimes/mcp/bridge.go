@@ -273,6 +273,17 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 				return fmt.Errorf("mcp server %s redirected the bridge to %s://%s, another origin than its url %s; the bridge follows redirects within the url's origin only (configure the url it redirects to)",
 					s.name, req.URL.Scheme, req.URL.Host, s.cfg.URL)
 			}
+			if len(via) > 0 && via[len(via)-1].Method == http.MethodPost && req.Method != http.MethodPost {
+				// 301, 302 and 303 make the POST a GET without the
+				// message: the server would answer that (400 or a stream),
+				// and the bridge said only "Bad Request".
+				status := 0
+				if req.Response != nil {
+					status = req.Response.StatusCode
+				}
+				return fmt.Errorf("mcp server %s answered the bridge's POST with a %d redirect to %s, which HTTP follows with a GET without the message (307 and 308 keep the POST); set its url (%s) to where it redirects",
+					s.name, status, displayURL(req.URL.String()), s.source)
+			}
 			if base.CheckRedirect != nil {
 				return base.CheckRedirect(req, via)
 			}
