@@ -262,7 +262,9 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 		// Every response body is checked (budget.go) before the go-sdk
 		// reads it. The token goes to the server's origin only.
 		home, _ := url.Parse(s.cfg.URL) // checked by normalize
-		hc.Transport = &budgetTransport{base: &bearerTransport{base: rt, token: tok, origin: home}, budget: s.budget()}
+		// A 401 or 403 to a POST is that request's error (auth.go).
+		hc.Transport = &budgetTransport{budget: s.budget(), base: &authTransport{server: s.name, token: tok != "",
+			base: &bearerTransport{base: rt, token: tok, origin: home}}}
 		hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 			// A redirect to another origin would reach a host the tools'
 			// Network grant does not name (and the bridge's token was
@@ -270,6 +272,17 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 			if !origin.Same(req.URL, home) {
 				return fmt.Errorf("mcp server %s redirected the bridge to %s://%s, another origin than its url %s; the bridge follows redirects within the url's origin only (configure the url it redirects to)",
 					s.name, req.URL.Scheme, req.URL.Host, s.cfg.URL)
+			}
+			if len(via) > 0 && via[len(via)-1].Method == http.MethodPost && req.Method != http.MethodPost {
+				// 301, 302 and 303 make the POST a GET without the
+				// message: the server would answer that (400 or a stream),
+				// and the bridge said only "Bad Request".
+				status := 0
+				if req.Response != nil {
+					status = req.Response.StatusCode
+				}
+				return fmt.Errorf("mcp server %s answered the bridge's POST with a %d redirect to %s, which HTTP follows with a GET without the message (307 and 308 keep the POST); set its url (%s) to where it redirects",
+					s.name, status, displayURL(req.URL.String()), s.source)
 			}
 			if base.CheckRedirect != nil {
 				return base.CheckRedirect(req, via)

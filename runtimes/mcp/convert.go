@@ -15,9 +15,18 @@ import (
 	"github.com/aios-host/aios-host/schema"
 )
 
-// maxErrorText bounds the message of a ProviderError built from a tool's
-// error content.
+// maxErrorText bounds the server's text in the message of a ToolError:
+// a tool's error content, a JSON-RPC error's message.
 const maxErrorText = 4 << 10
+
+// cutErrorText cuts a server's error text to maxErrorText bytes (at a
+// character boundary), marking the cut.
+func cutErrorText(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	return strings.ToValidUTF8(s[:maxErrorText], "") + "…"
+}
 
 // ToolName is the aios name of MCP tool tool of server server.
 func ToolName(server, tool string) string { return "mcp-" + server + "-" + tool }
@@ -319,7 +328,7 @@ func contentText(content []mcpsdk.Content) string {
 			b.WriteString(t.Text)
 		}
 		if b.Len() > maxErrorText {
-			return strings.ToValidUTF8(b.String()[:maxErrorText], "") + "…"
+			return cutErrorText(b.String())
 		}
 	}
 	return b.String()

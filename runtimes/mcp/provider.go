@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -274,6 +275,17 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		return &abi.ToolError{Code: abi.TooLarge, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s): during %s the bridge refused %v before decoding it; it closed the connection and is %s",
 			s.name, s.name, tool, re, again)}
 	}
+	var ae *authError
+	if errors.As(err, &ae) {
+		// The server refused the bridge's credentials for this request
+		// (auth.go): the session goes on. A 401 holds for every call
+		// until the operator changes the token.
+		code := abi.Unavailable
+		if ae.status == http.StatusForbidden {
+			code = abi.ProviderError
+		}
+		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, tool, s.screenErrorText(call, ae.Error()))}
+	}
 	if errors.Is(err, errStdinStalled) {
 		// Its stdin queue overflowed: the connection is over (the calls
 		// queued behind this one would otherwise wait for their
@@ -283,6 +295,8 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 	}
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
+		// The server's text, bounded as an isError result's is.
+		text := cutErrorText(we.Message)
 		code := abi.ProviderError
 		switch we.Code {
 		case jsonrpc.CodeInvalidParams:
@@ -296,14 +310,14 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 				// which blames the caller's params; and the list is read
 				// again.
 				s.onListChanged()
-				return &abi.ToolError{Code: abi.NotFound, Message: fmt.Sprintf("mcp server %s no longer offers %s (it answered: %s); the bridge lists its tools again", s.name, call.Tool, s.screenErrorText(call, we.Message))}
+				return &abi.ToolError{Code: abi.NotFound, Message: fmt.Sprintf("mcp server %s no longer offers %s (it answered: %s); the bridge lists its tools again", s.name, call.Tool, s.screenErrorText(call, text))}
 			}
 		case jsonrpc.CodeMethodNotFound:
 			code = abi.NotFound
 		case -32002: // resources/read: resource not found (before SEP-2164 made it -32602)
 			code = abi.NotFound
 		}
-		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, call.Tool, s.screenErrorText(call, we.Message))}
+		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, call.Tool, s.screenErrorText(call, text))}
 	}
 	if errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, mcpsdk.ErrSessionMissing) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || s.session() == nil {
 		s.dropped(sess)

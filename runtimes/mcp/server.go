@@ -377,6 +377,10 @@ func (s *server) serve() (connected bool, err error) {
 	sess, err := client.Connect(cctx, tr, &mcpsdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
 		s.warnStartFailure(tr, cmd)
+		var ae *authError
+		if errors.As(err, &ae) {
+			err = ae // not the go-sdk's and net/http's wrapping, which quotes the URL whole
+		}
 		return false, fmt.Errorf("connect to %s: %w", s.source, err)
 	}
 	s.setSession(sess, nil)
@@ -476,7 +480,7 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 		}
 		def, err := importTool(s.name, tool, s.host, s.cfg.TrustHints)
 		if err == nil {
-			def, err = s.screenDef(def)
+			def, err = s.admit(def)
 		}
 		if err != nil {
 			s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", err)
@@ -513,7 +517,7 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			}
 			def, err := importResource(s.name, res, s.host)
 			if err == nil {
-				def, err = s.screenDef(def)
+				def, err = s.admit(def)
 			}
 			if err != nil {
 				s.b.log.Warn("mcp resource skipped", "server", s.name, "reason", err)
@@ -621,7 +625,7 @@ func importListed[T any](ctx context.Context, s *server, t *table, what, method 
 		}
 		def, tg, name, err := convert(e)
 		if err == nil {
-			def, err = s.screenDef(def)
+			def, err = s.admit(def)
 		}
 		if err != nil {
 			s.b.log.Warn("mcp "+strings.TrimSuffix(what, "s")+" skipped", "server", s.name, "reason", err)
@@ -695,6 +699,32 @@ func listPages[T any](ctx context.Context, method string, list func(context.Cont
 			cursor = next
 		}
 	}
+}
+
+// admit checks an imported tool's definition before it is added to the
+// server's table: its name must not fall in another server's namespace
+// (ownerOf), and what a model reads of it is screened (screenDef).
+func (s *server) admit(def abi.ToolDef) (abi.ToolDef, error) {
+	if o := s.ownerOf(def.Name); o != "" {
+		return def, fmt.Errorf("%s is in the namespace of MCP server %s (mcp.servers.%s: its tools are named mcp-%s-…), so it is left out: the name calls %s's tool, whichever server connects first; rename one of the two servers in mcp.servers to import it",
+			def.Name, o, o, o, o)
+	}
+	return s.screenDef(def)
+}
+
+// ownerOf returns the name of another server of the bridge whose
+// namespace (mcp-{other}-…) holds tool, a name of this server: servers
+// "gh" and "gh-enterprise" both make mcp-gh-enterprise-x, from gh's tool
+// enterprise-x and gh-enterprise's x. The name is the longer server's, as
+// NotFoundHint takes it; "" when it is this server's.
+func (s *server) ownerOf(tool string) string {
+	owner := ""
+	for _, o := range s.b.servers {
+		if len(o.name) > len(s.name) && len(o.name) > len(owner) && strings.HasPrefix(o.name, s.name+"-") && strings.HasPrefix(tool, "mcp-"+o.name+"-") {
+			owner = o.name
+		}
+	}
+	return owner
 }
 
 // screenDef screens what a model reads of an imported tool — its

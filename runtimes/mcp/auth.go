@@ -1,0 +1,109 @@
+package mcp
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// An HTTP server that refuses the bridge's credentials answers 401 (no
+// token, or one it does not take) or 403 (MCP authorization: a token that
+// lacks a scope the request needs, error="insufficient_scope"), with a
+// WWW-Authenticate challenge saying why. The go-sdk turned either into a
+// bare "Unauthorized"/"Forbidden" and, being no transient status, failed
+// the whole session: every call in flight on it failed with the one
+// refused. authTransport makes such an answer to a POST the request's
+// error instead (an *authError, which the go-sdk passes to that request
+// alone, as it does a request that did not reach the server), saying what
+// the challenge says and which keys give the bridge its token. The bridge
+// runs no OAuth flow: its token is the operator's (token, token_env).
+
+// authTransport turns a 401 or 403 answer to a POST into an *authError.
+// (A GET of the standalone stream answered so is taken by the go-sdk as a
+// server without that stream, and the session goes on.)
+type authTransport struct {
+	base   http.RoundTripper
+	server string
+	token  bool // the bridge sends a token
+}
+
+func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(r)
+	if err != nil || r.Method != http.MethodPost || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
+		return resp, err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return nil, &authError{server: t.server, status: resp.StatusCode, token: t.token,
+		challenge: parseChallenge(resp.Header.Values("WWW-Authenticate"))}
+}
+
+// authError is a URL server's 401 or 403 answer to one request.
+type authError struct {
+	server    string
+	status    int
+	token     bool              // the bridge sent a token
+	challenge map[string]string // the Bearer challenge's error, error_description, scope
+}
+
+func (e *authError) Error() string {
+	var why []string
+	for _, k := range []string{"error", "error_description"} {
+		if v := e.challenge[k]; v != "" {
+			why = append(why, v)
+		}
+	}
+	if v := e.challenge["scope"]; v != "" {
+		why = append(why, "scope "+strconv.Quote(v))
+	}
+	said := ""
+	if len(why) > 0 {
+		said = " (" + strings.Join(why, ": ") + ")"
+	}
+	status := fmt.Sprintf("HTTP %d %s%s", e.status, http.StatusText(e.status), said)
+	keys := fmt.Sprintf("mcp.servers.%s.token or token_env; the bridge runs no OAuth flow", e.server)
+	switch {
+	case e.status == http.StatusForbidden && e.challenge["error"] == "insufficient_scope":
+		return fmt.Sprintf("the server refused the request: %s: the bridge's token lacks a scope it needs; give the bridge a token with that scope (%s)", status, keys)
+	case e.status == http.StatusForbidden:
+		return fmt.Sprintf("the server refused the request: %s (the bridge's token is %s)", status, keys)
+	case e.token:
+		return fmt.Sprintf("the server refused the bridge's token: %s; give the bridge a token it takes (%s)", status, keys)
+	}
+	return fmt.Sprintf("the server wants a token and the bridge has none: %s; give the bridge one (%s)", status, keys)
+}
+
+// challengeParam is one auth-param of a WWW-Authenticate challenge.
+var challengeParam = regexp.MustCompile(`([A-Za-z_]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))`)
+
+// parseChallenge takes error, error_description and scope of the Bearer
+// challenge (RFC 6750 section 3) among values, each cut at 200 bytes
+// (the server's text reaches the calls' callers).
+func parseChallenge(values []string) map[string]string {
+	out := map[string]string{}
+	for _, v := range values {
+		if !strings.HasPrefix(strings.ToLower(strings.TrimSpace(v)), "bearer") {
+			continue
+		}
+		for _, m := range challengeParam.FindAllStringSubmatch(v, -1) {
+			k := strings.ToLower(m[1])
+			if k != "error" && k != "error_description" && k != "scope" {
+				continue
+			}
+			val := m[3]
+			if m[3] == "" {
+				val = strings.ReplaceAll(m[2], `\"`, `"`)
+			}
+			if len(val) > 200 {
+				val = strings.ToValidUTF8(val[:200], "") + "…"
+			}
+			if _, ok := out[k]; !ok {
+				out[k] = val
+			}
+		}
+	}
+	return out
+}
