@@ -132,8 +132,10 @@ func (c *cli) startMCPBridge(ctx context.Context, h *host.Host, servers map[stri
 		Logger:  log,
 		Publish: func(ctx context.Context, p abi.Provider, source string) error {
 			// Partial: a tool whose mcp-{server}-{tool} name another
-			// provider holds (servers "a" and "a-b" may both make
-			// mcp-a-b-c) costs that tool, not the server's others.
+			// provider holds (a native or plugin tool of that name; the
+			// bridge itself leaves out a tool in another server's
+			// namespace, docs/mcp.md) costs that tool, not the
+			// server's others.
 			return h.ReplaceProvider(ctx, p, host.ProviderMeta{Source: "mcp:" + source, Trust: abi.Untrusted, Partial: true})
 		},
 	})
