@@ -506,14 +506,15 @@ func (e *exporter) walk(v any, depth int) (any, bool, error) {
 	return nil, false, e.fail(abi.InvalidResult, "a JS value exported as %T is not a JSON value", v)
 }
 
-// setProp defines an own data property; "__proto__" from params must not
-// set the object's prototype, as a plain assignment would.
+// setProp defines an own data property, as JSON.parse does. An assignment
+// would let Object.prototype have its say: "__proto__" would set the
+// object's prototype, a key Object.prototype holds read-only
+// (Object.freeze(Object.prototype): constructor, toString) would be
+// dropped without a word, and a setter there would get the value
+// (TestProbeParamsKeysUnderFrozenPrototype). The importer, on every
+// call's path, gets the same without an allocation a key (importer.value).
 func setProp(o *goja.Object, k string, v goja.Value) {
-	if k == "__proto__" {
-		_ = o.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-		return
-	}
-	_ = o.Set(k, v)
+	_ = o.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 
 // toJS converts a canonical value (or anything abi.Normalize accepts) into a
@@ -528,8 +529,18 @@ func toJS(vm *goja.Runtime, v any) goja.Value {
 // has one and uses it on its own goroutine only.
 type importer struct {
 	vm    *goja.Runtime
-	props []prop // a stack: each object sorts its properties at the top
-	items []any  // a stack: each array collects its items at the top
+	proto *goja.Object // the realm's Object.prototype (objectProto)
+	props []prop       // a stack: each object sorts its properties at the top
+	items []any        // a stack: each array collects its items at the top
+}
+
+// objectProto is the realm's own Object.prototype (the one an object
+// literal gets), whatever the global Object has become.
+func (im *importer) objectProto() *goja.Object {
+	if im.proto == nil {
+		im.proto = im.vm.NewObject().Prototype()
+	}
+	return im.proto
 }
 
 type prop struct {
@@ -562,10 +573,14 @@ func (im *importer) value(v any) goja.Value {
 		im.items = im.items[:base]
 		return a
 	case map[string]any:
-		o := vm.NewObject()
 		if len(x) == 0 {
-			return o
+			return vm.NewObject()
 		}
+		// Made without a prototype, so that each assignment below makes
+		// an own data property whatever Object.prototype holds (see
+		// setProp: DefineDataProperty does the same at an allocation a
+		// key), and given Object.prototype once they are set.
+		o := vm.CreateObject(nil)
 		// One pass over the map (no lookups afterwards), keys sorted.
 		base := len(im.props)
 		for k, e := range x {
@@ -582,10 +597,11 @@ func (im *importer) value(v any) goja.Value {
 		for i := base; i < base+len(x); i++ {
 			// im.props may grow (nested objects) but keeps its prefix.
 			p := im.props[i]
-			setProp(o, p.k, im.value(p.v))
+			_ = o.Set(p.k, im.value(p.v))
 		}
 		clear(im.props[base:])
 		im.props = im.props[:base]
+		_ = o.SetPrototype(im.objectProto())
 		return o
 	}
 	n, err := abi.Normalize(v)

@@ -117,6 +117,13 @@ func knownCode(s string) (abi.ErrorCode, bool) {
 // run, or a promise job) into a ToolError. discard reports that the runtime
 // must not be reused.
 func (w *worker) errorFromJS(err error) (te *abi.ToolError, discard bool) {
+	// A thrown value first, and by its type: errors.As would call the
+	// Exception's Unwrap, which reads the value (its prototype chain, a
+	// Proxy's getPrototypeOf trap, its "value" property) outside any JS
+	// frame, where a revoked Proxy panicked (TestProbeExoticThrownValues).
+	if ex, ok := err.(*goja.Exception); ok {
+		return w.errorFromValue(ex.Value(), ex), false
+	}
 	var intr *goja.InterruptedError
 	if errors.As(err, &intr) {
 		if t, ok := intr.Value().(*abi.ToolError); ok {
@@ -147,7 +154,35 @@ func (w *worker) errorFromJS(err error) (te *abi.ToolError, discard bool) {
 // errorFromValue converts a thrown or rejected JS value. ex, when not nil,
 // supplies the stack for values that carry none.
 func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError {
-	return w.thrownError(v, ex, 0)
+	return w.readThrown(v, ex, 0)
+}
+
+// readThrown is thrownError for a value whose reading may throw: a getter
+// of it, or goja itself outside any JS frame (a revoked Proxy, an Error
+// whose name is a Symbol), which made ProviderCrashed "JS runtime
+// panicked: TypeError: Proxy already revoked" and dropped the runtime as
+// crashed. It is ProviderError saying the value could not be read and
+// what reading it threw (TestProbeExoticThrownValues). An interrupt still
+// panics (the caller's recover keeps its reason).
+func (w *worker) readThrown(v goja.Value, ex *goja.Exception, depth int) (te *abi.ToolError) {
+	rex := w.vm.Try(func() { te = w.thrownError(v, ex, depth) })
+	if rex == nil {
+		return te
+	}
+	why := "reading that threw too"
+	if jex := w.vm.Try(func() { why = listedText(w.thrownError(rex.Value(), rex, maxCauseDepth)) }); jex != nil {
+		why = "reading that threw too"
+	}
+	te = &abi.ToolError{Code: abi.ProviderError, Message: "uncaught value that could not be read (reading it threw " + why + ")"}
+	if ex != nil {
+		if st := framesString(ex.Stack()); st != "" {
+			te.Data = map[string]any{"stack": st}
+			if f := firstFrame(st); f != "" {
+				te.Message += " (at " + f + ")"
+			}
+		}
+	}
+	return te
 }
 
 // maxListedErrors bounds the errors of an AggregateError named in its
@@ -258,7 +293,7 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 		// failed" and nothing of err: the cause is named, as node prints
 		// it, and its own cause after it.
 		if c := o.Get("cause"); c != nil && !goja.IsUndefined(c) {
-			ct := w.thrownError(c, nil, depth+1)
+			ct := w.readThrown(c, nil, depth+1)
 			msg += "; cause: " + listedText(ct)
 			data["cause"] = map[string]any{"code": string(ct.Code), "message": ct.Message}
 		}
@@ -318,7 +353,7 @@ func (w *worker) listErrors(o *goja.Object, depth int) (listedErrors, int) {
 		if e == nil {
 			e = goja.Undefined()
 		}
-		te := w.thrownError(e, nil, depth+1)
+		te := w.readThrown(e, nil, depth+1)
 		text := listedText(te)
 		if i > 0 {
 			b.WriteString("; ")

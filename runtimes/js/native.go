@@ -372,15 +372,15 @@ func (w *worker) nativeCallInfo(goja.FunctionCall) goja.Value {
 	w.requireCall("ctx.call")
 	c := w.cs.call
 	o := w.vm.NewObject()
-	_ = o.Set("id", c.ID)
-	_ = o.Set("parentId", c.ParentID)
-	_ = o.Set("caller", c.Caller)
-	_ = o.Set("tool", c.Tool)
-	_ = o.Set("depth", c.Depth)
+	setProp(o, "id", w.vm.ToValue(c.ID))
+	setProp(o, "parentId", w.vm.ToValue(c.ParentID))
+	setProp(o, "caller", w.vm.ToValue(c.Caller))
+	setProp(o, "tool", w.vm.ToValue(c.Tool))
+	setProp(o, "depth", w.vm.ToValue(c.Depth))
 	w.mu.Lock()
 	dl := w.deadline
 	w.mu.Unlock()
-	_ = o.Set("deadline", dl/int64(time.Millisecond))
+	setProp(o, "deadline", w.vm.ToValue(dl/int64(time.Millisecond)))
 	return o
 }
 

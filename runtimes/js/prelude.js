@@ -19,12 +19,21 @@
     Object.defineProperty(Symbol, 'asyncIterator', { value: Symbol('Symbol.asyncIterator'), writable: false, enumerable: false, configurable: false });
   }
 
+  // ToolError's own properties are defined, not assigned: a provider that
+  // froze Error.prototype (lockdown-style hardening, in any call of the
+  // runtime) made this.name = … throw "Cannot assign to read only property
+  // 'name'" (strict code), so it could make no ToolError and host refusals
+  // became plain Errors. defineProperty is the one the prelude found.
+  var defineProperty = Object.defineProperty;
+  function own(o, k, v) {
+    defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  }
   class ToolError extends Error {
     constructor(code, message, data) {
       super(message);
-      this.name = 'ToolError';
-      this.code = code;
-      if (data !== undefined) this.data = data;
+      own(this, 'name', 'ToolError');
+      own(this, 'code', code);
+      if (data !== undefined) own(this, 'data', data);
     }
   }
 
