@@ -1,8 +1,8 @@
 //go:build linux
 
 // Package seccomp builds and installs the seccomp filter of worker
-// processes (Python workers, JS workers): socket(2) refused unless network
-// is allowed, no raising of resource limits, no io_uring, no other
+// processes (Python workers, JS workers): socket(2) and connect(2)
+// refused unless network is allowed, no raising of resource limits, no io_uring, no other
 // architecture's system calls; everything else allowed.
 package seccomp
 
@@ -30,8 +30,8 @@ const (
 )
 
 // Program builds the filter: other architectures' syscalls
-// (and x32) fail with EPERM; socket(2) fails with EACCES unless network is
-// allowed, and then still for AF_UNIX; setrlimit, prlimit64 with a new limit and io_uring_setup fail
+// (and x32) fail with EPERM; socket(2) and connect(2) fail with EACCES
+// unless network is allowed, and then socket(2) still for AF_UNIX; setrlimit, prlimit64 with a new limit and io_uring_setup fail
 // with EPERM; everything else is allowed.
 func Program(network bool) ([]unix.SockFilter, error) {
 	var arch uint32
@@ -54,10 +54,16 @@ func Program(network bool) ([]unix.SockFilter, error) {
 	// is the network, not the host's local sockets: its JSON-RPC socket
 	// takes the peer's uid — the host's — for the default agent, and the
 	// user's session bus or ssh-agent listen there too. socketpair(2) is
-	// another system call and stays allowed.
+	// another system call and stays allowed. Without network connect(2) is
+	// refused too: a worker holds no socket of its own, but a Python
+	// worker with Network(host) holds TCP sockets the host connected for
+	// it, in the host's network namespace, and connect(AF_UNSPEC) would
+	// disconnect one and a second connect (or sendto with MSG_FASTOPEN)
+	// re-point it at any address, which only Landlock ABI >= 4 refuses.
 	sock := []unix.SockFilter{
-		/* 6 */ jmp(bpfJeqK, unix.SYS_SOCKET, 0, 1),
-		/* 7 */ st(bpfRetK, eacces),
+		/* 6 */ jmp(bpfJeqK, unix.SYS_SOCKET, 1, 0),
+		/* 7 */ jmp(bpfJeqK, unix.SYS_CONNECT, 0, 1),
+		/* 8 */ st(bpfRetK, eacces),
 	}
 	if network {
 		sock = []unix.SockFilter{

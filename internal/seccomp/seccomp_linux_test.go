@@ -57,6 +57,7 @@ func TestInstallProcess(t *testing.T) {
 	for _, want := range []string{
 		"installer socket: permission denied",
 		"installer setrlimit: operation not permitted",
+		"installer connect: permission denied",
 		"other socket: permission denied",
 		"other setrlimit: operation not permitted",
 		"other getrlimit: ok",
@@ -105,6 +106,9 @@ func tryAll(who string) string {
 		unix.Close(fd)
 	}
 	res("socket", err)
+	// A socket of another's making (a brokered one) would be re-pointed
+	// by connect: refused before the descriptor is looked at.
+	res("connect", unix.Connect(-1, &unix.SockaddrInet4{Port: 1}))
 	var lim syscall.Rlimit
 	err = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
 	res("getrlimit", err)

@@ -27,7 +27,9 @@ import (
 // host_results. The SDK routes socket.create_connection (which urllib,
 // http.client, ftplib, smtplib, … use) through it. The worker cannot open a
 // socket itself, so it cannot reach any other host; a connected socket
-// cannot be re-pointed (connect(2) on it fails with EISCONN). A brokered
+// cannot be re-pointed: connect(2) fails (the seccomp rule; connect with
+// AF_UNSPEC would disconnect it, and Landlock refuses the next connect
+// only from ABI 4). A brokered
 // connection is the call's: when the call ends the host shuts it down
 // (shutdown(2) of its own copy ends the socket the worker holds too), so a
 // socket kept by the worker serves no later call, whose caller may not
