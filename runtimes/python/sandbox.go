@@ -78,7 +78,7 @@ func (l Layers) Degraded() []string {
 		out = append(out, "resource limits unavailable: "+l.RlimitsErr+"; python workers have no memory or CPU limit")
 	}
 	if l.Cgroup == "" {
-		out = append(out, "control groups unavailable: "+l.CgroupErr+"; the processes a python tool forks have no shared task, memory or CPU limit (each has its own rlimits)")
+		out = append(out, "control groups unavailable: "+l.CgroupErr+"; the processes a python tool forks have no shared task, memory or CPU limit (each has its own rlimits, which do not count memory written to a memfd)")
 	}
 	if l.Cgroup != "" && l.Landlock == 0 {
 		out = append(out, "control groups without Landlock: a python worker runs as the host's user and can write its own control group's limits or leave it (cgroupfs is reachable), so they bound only tools that do not try")
