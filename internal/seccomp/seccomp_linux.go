@@ -2,7 +2,8 @@
 
 // Package seccomp builds and installs the seccomp filter of worker
 // processes (Python workers, JS workers): socket(2) and connect(2)
-// refused unless network is allowed, no user namespaces, no raising of
+// refused unless network is allowed, no user namespaces, no kernel
+// keyrings, no raising of
 // resource limits, no io_uring, no other
 // architecture's system calls; everything else allowed.
 package seccomp
@@ -35,7 +36,8 @@ const (
 // (and x32) fail with EPERM; socket(2) and connect(2) fail with EACCES
 // unless network is allowed, and then socket(2) still for AF_UNIX;
 // unshare and clone with CLONE_NEWUSER fail with EPERM and clone3 with
-// ENOSYS (no user namespaces); setrlimit, prlimit64 with a new limit and io_uring_setup fail
+// ENOSYS (no user namespaces); keyctl, add_key and request_key fail with
+// EPERM (no kernel keyrings); setrlimit, prlimit64 with a new limit and io_uring_setup fail
 // with EPERM; everything else is allowed.
 func Program(network bool) ([]unix.SockFilter, error) {
 	var arch uint32
@@ -104,6 +106,14 @@ func Program(network bool) ([]unix.SockFilter, error) {
 		jmp(bpfJsetK, unix.CLONE_NEWUSER, 0, 1),
 		st(bpfRetK, eperm),
 		st(bpfLdWAbs, 0), // nr again
+		// No kernel keyrings: Landlock does not cover them, and the
+		// user and session keyrings of the host's user (a Kerberos
+		// ticket cache, a passphrase systemd cached for cryptsetup) were
+		// readable to a worker with keyctl(KEYCTL_SEARCH, KEYCTL_READ).
+		jmp(bpfJeqK, unix.SYS_KEYCTL, 2, 0),
+		jmp(bpfJeqK, unix.SYS_ADD_KEY, 1, 0),
+		jmp(bpfJeqK, unix.SYS_REQUEST_KEY, 0, 1),
+		st(bpfRetK, eperm),
 		jmp(bpfJeqK, unix.SYS_SETRLIMIT, 0, 1),
 		st(bpfRetK, eperm),
 		jmp(bpfJeqK, unix.SYS_IO_URING_SETUP, 0, 1),

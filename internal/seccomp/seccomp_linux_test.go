@@ -61,6 +61,8 @@ func TestInstallProcess(t *testing.T) {
 		"installer unshare: operation not permitted",
 		"installer clone3: function not implemented",
 		"other unshare: operation not permitted",
+		"installer keyctl: operation not permitted",
+		"other keyctl: operation not permitted",
 		"other socket: permission denied",
 		"other setrlimit: operation not permitted",
 		"other getrlimit: ok",
@@ -121,6 +123,9 @@ func tryAll(who string) string {
 	} else {
 		res("clone3", nil)
 	}
+	// No kernel keyrings (the host user's keys are in them).
+	_, err = unix.KeyctlGetKeyringID(unix.KEY_SPEC_USER_KEYRING, false)
+	res("keyctl", err)
 	var lim syscall.Rlimit
 	err = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
 	res("getrlimit", err)
