@@ -1,8 +1,10 @@
 //go:build linux
 
 // Package seccomp builds and installs the seccomp filter of worker
-// processes (Python workers, JS workers): socket(2) refused unless network
-// is allowed, no raising of resource limits, no io_uring, no other
+// processes (Python workers, JS workers): socket(2) and connect(2)
+// refused unless network is allowed, no user namespaces, no kernel
+// keyrings, no raising of
+// resource limits, no io_uring, no other
 // architecture's system calls; everything else allowed.
 package seccomp
 
@@ -19,6 +21,7 @@ const (
 	bpfLdWAbs = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 	bpfJeqK   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
 	bpfJgeK   = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+	bpfJsetK  = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
 	bpfRetK   = unix.BPF_RET | unix.BPF_K
 
 	secRetAllow = 0x7fff0000
@@ -30,8 +33,11 @@ const (
 )
 
 // Program builds the filter: other architectures' syscalls
-// (and x32) fail with EPERM; socket(2) fails with EACCES unless network is
-// allowed, and then still for AF_UNIX; setrlimit, prlimit64 with a new limit and io_uring_setup fail
+// (and x32) fail with EPERM; socket(2) and connect(2) fail with EACCES
+// unless network is allowed, and then socket(2) still for AF_UNIX;
+// unshare and clone with CLONE_NEWUSER fail with EPERM and clone3 with
+// ENOSYS (no user namespaces); keyctl, add_key and request_key fail with
+// EPERM (no kernel keyrings); setrlimit, prlimit64 with a new limit and io_uring_setup fail
 // with EPERM; everything else is allowed.
 func Program(network bool) ([]unix.SockFilter, error) {
 	var arch uint32
@@ -46,6 +52,7 @@ func Program(network bool) ([]unix.SockFilter, error) {
 	}
 	eacces := uint32(secRetErrno | uint32(unix.EACCES))
 	eperm := uint32(secRetErrno | uint32(unix.EPERM))
+	enosys := uint32(secRetErrno | uint32(unix.ENOSYS))
 	st := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
 	jmp := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
 		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
@@ -54,40 +61,71 @@ func Program(network bool) ([]unix.SockFilter, error) {
 	// is the network, not the host's local sockets: its JSON-RPC socket
 	// takes the peer's uid — the host's — for the default agent, and the
 	// user's session bus or ssh-agent listen there too. socketpair(2) is
-	// another system call and stays allowed.
+	// another system call and stays allowed. Without network connect(2) is
+	// refused too: a worker holds no socket of its own, but a Python
+	// worker with Network(host) holds TCP sockets the host connected for
+	// it, in the host's network namespace, and connect(AF_UNSPEC) would
+	// disconnect one and a second connect (or sendto with MSG_FASTOPEN)
+	// re-point it at any address, which only Landlock ABI >= 4 refuses.
 	sock := []unix.SockFilter{
-		/* 6 */ jmp(bpfJeqK, unix.SYS_SOCKET, 0, 1),
-		/* 7 */ st(bpfRetK, eacces),
+		jmp(bpfJeqK, unix.SYS_SOCKET, 1, 0),
+		jmp(bpfJeqK, unix.SYS_CONNECT, 0, 1),
+		st(bpfRetK, eacces),
 	}
 	if network {
 		sock = []unix.SockFilter{
-			/* 6 */ jmp(bpfJeqK, unix.SYS_SOCKET, 0, 4),
-			/* 7 */ st(bpfLdWAbs, 16), // args[0] low word: the domain
-			/* 8 */ jmp(bpfJeqK, unix.AF_UNIX, 0, 1),
-			/* 9 */ st(bpfRetK, eacces),
-			/* 10 */ st(bpfRetK, secRetAllow),
+			jmp(bpfJeqK, unix.SYS_SOCKET, 0, 4),
+			st(bpfLdWAbs, 16), // args[0] low word: the domain
+			jmp(bpfJeqK, unix.AF_UNIX, 0, 1),
+			st(bpfRetK, eacces),
+			st(bpfRetK, secRetAllow),
 		}
 	}
 	return append(append([]unix.SockFilter{
-		/* 0 */ st(bpfLdWAbs, 4), // arch
-		/* 1 */ jmp(bpfJeqK, arch, 1, 0),
-		/* 2 */ st(bpfRetK, eperm),
-		/* 3 */ st(bpfLdWAbs, 0), // nr
-		/* 4 */ jmp(bpfJgeK, x32, 0, 1),
-		/* 5 */ st(bpfRetK, eperm),
+		st(bpfLdWAbs, 4), // arch
+		jmp(bpfJeqK, arch, 1, 0),
+		st(bpfRetK, eperm),
+		st(bpfLdWAbs, 0), // nr
+		jmp(bpfJgeK, x32, 0, 1),
+		st(bpfRetK, eperm),
 	}, sock...), []unix.SockFilter{
-		/* 8 */ jmp(bpfJeqK, unix.SYS_SETRLIMIT, 0, 1),
-		/* 9 */ st(bpfRetK, eperm),
-		/* 10 */ jmp(bpfJeqK, unix.SYS_IO_URING_SETUP, 0, 1),
-		/* 11 */ st(bpfRetK, eperm),
-		/* 12 */ jmp(bpfJeqK, unix.SYS_PRLIMIT64, 1, 0),
-		/* 13 */ st(bpfRetK, secRetAllow),
-		/* 14 */ st(bpfLdWAbs, 16+2*8), // args[2] low word: the new limit
-		/* 15 */ jmp(bpfJeqK, 0, 0, 3),
-		/* 16 */ st(bpfLdWAbs, 16+2*8+4), // args[2] high word
-		/* 17 */ jmp(bpfJeqK, 0, 0, 1),
-		/* 18 */ st(bpfRetK, secRetAllow),
-		/* 19 */ st(bpfRetK, eperm),
+		// No user namespaces: in one a process holds every capability
+		// over the namespaces it then makes (mount, network, PID, ...).
+		// Landlock and this filter still refuse it mounts and sockets,
+		// but the kernel code only a namespace's root reaches is a
+		// source of many a local privilege escalation. unshare and
+		// clone with CLONE_NEWUSER fail with EPERM; clone3 passes its
+		// flags in memory a filter cannot read, so it fails with ENOSYS,
+		// on which libc falls back to clone (Go's fork of a worker uses
+		// clone: it asks for no cgroup fd and no time namespace).
+		jmp(bpfJeqK, unix.SYS_CLONE3, 0, 1),
+		st(bpfRetK, enosys),
+		jmp(bpfJeqK, unix.SYS_UNSHARE, 1, 0),
+		jmp(bpfJeqK, unix.SYS_CLONE, 0, 3),
+		st(bpfLdWAbs, 16), // args[0] low word: the flags
+		jmp(bpfJsetK, unix.CLONE_NEWUSER, 0, 1),
+		st(bpfRetK, eperm),
+		st(bpfLdWAbs, 0), // nr again
+		// No kernel keyrings: Landlock does not cover them, and the
+		// user and session keyrings of the host's user (a Kerberos
+		// ticket cache, a passphrase systemd cached for cryptsetup) were
+		// readable to a worker with keyctl(KEYCTL_SEARCH, KEYCTL_READ).
+		jmp(bpfJeqK, unix.SYS_KEYCTL, 2, 0),
+		jmp(bpfJeqK, unix.SYS_ADD_KEY, 1, 0),
+		jmp(bpfJeqK, unix.SYS_REQUEST_KEY, 0, 1),
+		st(bpfRetK, eperm),
+		jmp(bpfJeqK, unix.SYS_SETRLIMIT, 0, 1),
+		st(bpfRetK, eperm),
+		jmp(bpfJeqK, unix.SYS_IO_URING_SETUP, 0, 1),
+		st(bpfRetK, eperm),
+		jmp(bpfJeqK, unix.SYS_PRLIMIT64, 1, 0),
+		st(bpfRetK, secRetAllow),
+		st(bpfLdWAbs, 16+2*8), // args[2] low word: the new limit
+		jmp(bpfJeqK, 0, 0, 3),
+		st(bpfLdWAbs, 16+2*8+4), // args[2] high word
+		jmp(bpfJeqK, 0, 0, 1),
+		st(bpfRetK, secRetAllow),
+		st(bpfRetK, eperm),
 	}...), nil
 }
 

@@ -57,6 +57,12 @@ func TestInstallProcess(t *testing.T) {
 	for _, want := range []string{
 		"installer socket: permission denied",
 		"installer setrlimit: operation not permitted",
+		"installer connect: permission denied",
+		"installer unshare: operation not permitted",
+		"installer clone3: function not implemented",
+		"other unshare: operation not permitted",
+		"installer keyctl: operation not permitted",
+		"other keyctl: operation not permitted",
 		"other socket: permission denied",
 		"other setrlimit: operation not permitted",
 		"other getrlimit: ok",
@@ -105,6 +111,21 @@ func tryAll(who string) string {
 		unix.Close(fd)
 	}
 	res("socket", err)
+	// A socket of another's making (a brokered one) would be re-pointed
+	// by connect: refused before the descriptor is looked at.
+	res("connect", unix.Connect(-1, &unix.SockaddrInet4{Port: 1}))
+	// No user namespace (EINVAL without the filter: the process has
+	// threads), and no clone3, whose flags the filter cannot read (an
+	// empty argument: EINVAL without the filter).
+	res("unshare", unix.Unshare(unix.CLONE_NEWUSER))
+	if _, _, e := unix.Syscall(unix.SYS_CLONE3, 0, 0, 0); e != 0 {
+		res("clone3", e)
+	} else {
+		res("clone3", nil)
+	}
+	// No kernel keyrings (the host user's keys are in them).
+	_, err = unix.KeyctlGetKeyringID(unix.KEY_SPEC_USER_KEYRING, false)
+	res("keyctl", err)
 	var lim syscall.Rlimit
 	err = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
 	res("getrlimit", err)

@@ -23,9 +23,9 @@ import (
 // take its confinement with it): no_new_privs, then Landlock (read and
 // execute beneath SandboxSystemPaths, the command, its dir and read;
 // write beneath write; with no network, no TCP bind or connect), then the
-// seccomp filter the JS and Python workers get (socket(2) refused, or
-// with network refused for unix sockets only; no raising rlimits;
-// no io_uring). Where a layer is missing the server is not started: a
+// seccomp filter the JS and Python workers get (socket(2) and connect(2)
+// refused, or with network socket(2) refused for unix sockets only; no
+// user namespaces; no kernel keyrings; no raising rlimits; no io_uring). Where a layer is missing the server is not started: a
 // sandbox that was asked for is never quietly dropped.
 
 var (

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/netip"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -27,7 +29,9 @@ import (
 // host_results. The SDK routes socket.create_connection (which urllib,
 // http.client, ftplib, smtplib, … use) through it. The worker cannot open a
 // socket itself, so it cannot reach any other host; a connected socket
-// cannot be re-pointed (connect(2) on it fails with EISCONN). A brokered
+// cannot be re-pointed: connect(2) fails (the seccomp rule; connect with
+// AF_UNSPEC would disconnect it, and Landlock refuses the next connect
+// only from ABI 4). A brokered
 // connection is the call's: when the call ends the host shuts it down
 // (shutdown(2) of its own copy ends the socket the worker holds too), so a
 // socket kept by the worker serves no later call, whose caller may not
@@ -125,7 +129,17 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 	}
 	addr := net.JoinHostPort(host, strconv.FormatInt(port, 10))
 	var d net.Dialer
+	if _, err := netip.ParseAddr(host); err != nil && host != "localhost" && !strings.HasSuffix(host, ".localhost") {
+		d.ControlContext = func(_ context.Context, _, address string, _ syscall.RawConn) error {
+			return namedLocal(host, address)
+		}
+	}
 	conn, err := d.DialContext(ctx, "tcp", addr)
+	var le *localAddrError
+	if errors.As(err, &le) {
+		return nil, nil, &abi.ToolError{Code: abi.CapabilityDenied, Message: "net_connect " + addr + ": " + le.Error(),
+			Data: map[string]any{"missing": abi.Capability{Kind: abi.CapNetwork, Arg: le.addr.String(), HasArg: true}.String()}}
+	}
 	if err != nil {
 		// The dialer's own deadline (the context's) may fire before the
 		// context says it is done: its i/o timeout counts too.
@@ -136,6 +150,41 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 		return nil, nil, abi.Errorf(abi.ProviderError, "net_connect %s: %v", addr, err)
 	}
 	return conn.(*net.TCPConn), map[string]any{"host": host, "port": port, "remote": conn.RemoteAddr().String()}, nil
+}
+
+// localAddrError: a host name resolved to an address of the host's own
+// machine (or its link).
+type localAddrError struct {
+	host string
+	addr netip.Addr
+}
+
+func (e *localAddrError) Error() string {
+	or := ""
+	if e.addr.IsLoopback() {
+		or = " (or connect to localhost under Network(localhost))"
+	}
+	return e.host + " resolves to " + e.addr.String() + ", an address of this machine or its link (loopback, unspecified or link-local): a Network(host name) grant reaches another machine; grant Network(" + e.addr.String() + ")" + or + " to reach it"
+}
+
+// namedLocal refuses the address a host name resolved to when it is
+// loopback, unspecified or link-local. Network(api.example.com) names
+// another machine, and whoever controls that name's DNS (the tool's
+// vendor, a rebinding attacker) could otherwise point it at 127.0.0.1 and
+// reach the services of the host's own machine (the host's /metrics, a
+// local inference server, a database bound to loopback) or a cloud's
+// metadata service (169.254.169.254). The address itself, or localhost,
+// granted as such, reaches them.
+func namedLocal(host, address string) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return nil
+	}
+	a := ap.Addr().Unmap()
+	if a.IsLoopback() || a.IsUnspecified() || a.IsLinkLocalUnicast() {
+		return &localAddrError{host: host, addr: a}
+	}
+	return nil
 }
 
 // passSocket sends a duplicate of conn's socket to the worker (the

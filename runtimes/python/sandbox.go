@@ -66,7 +66,7 @@ func (l Layers) Degraded() []string {
 		out = append(out, "landlock unavailable: "+l.LandlockErr+"; python workers can read the whole filesystem")
 	}
 	if !l.Seccomp {
-		out = append(out, "seccomp unavailable: "+l.SeccompErr+"; python workers can open sockets (unless in their own network namespace) and raise their resource limits")
+		out = append(out, "seccomp unavailable: "+l.SeccompErr+"; python workers can open sockets (unless in their own network namespace), raise their resource limits, make user namespaces and read the kernel keyrings of the host's user")
 	}
 	if !l.NetNS {
 		out = append(out, "network namespace unavailable: "+l.NetNSErr+"; python workers share the host's network namespace")
@@ -78,7 +78,7 @@ func (l Layers) Degraded() []string {
 		out = append(out, "resource limits unavailable: "+l.RlimitsErr+"; python workers have no memory or CPU limit")
 	}
 	if l.Cgroup == "" {
-		out = append(out, "control groups unavailable: "+l.CgroupErr+"; the processes a python tool forks have no shared task, memory or CPU limit (each has its own rlimits)")
+		out = append(out, "control groups unavailable: "+l.CgroupErr+"; the processes a python tool forks have no shared task, memory or CPU limit (each has its own rlimits, which do not count memory written to a memfd)")
 	}
 	if l.Cgroup != "" && l.Landlock == 0 {
 		out = append(out, "control groups without Landlock: a python worker runs as the host's user and can write its own control group's limits or leave it (cgroupfs is reachable), so they bound only tools that do not try")
