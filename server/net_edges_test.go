@@ -440,7 +440,7 @@ func TestMetricsAuth(t *testing.T) {
 		ts := newTestServer(t, extra, false)
 		r := httptest.NewRequest("GET", "/metrics", nil)
 		r.RemoteAddr = tc.remote
-		r.Host = tc.remote // (a loopback peer names a loopback host: TestProbeMetricsLoopbackNotRebound)
+		r.Host = tc.remote // (a loopback peer names a loopback host: TestMetricsLoopbackNotRebound)
 		if tc.token != "" {
 			r.Header.Set("Authorization", "Bearer "+tc.token)
 		}

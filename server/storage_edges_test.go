@@ -52,7 +52,7 @@ func TestMetricsAuditFailing(t *testing.T) {
 		t.Helper()
 		r := httptest.NewRequest("GET", "/metrics", nil)
 		r.RemoteAddr = "127.0.0.1:5000"
-		r.Host = "127.0.0.1:7700" // the local user (TestProbeMetricsLoopbackNotRebound)
+		r.Host = "127.0.0.1:7700" // the local user (TestMetricsLoopbackNotRebound)
 		w := httptest.NewRecorder()
 		s.Handler().ServeHTTP(w, r)
 		for _, l := range strings.Split(w.Body.String(), "\n") {

@@ -511,7 +511,7 @@ func (e *exporter) walk(v any, depth int) (any, bool, error) {
 // object's prototype, a key Object.prototype holds read-only
 // (Object.freeze(Object.prototype): constructor, toString) would be
 // dropped without a word, and a setter there would get the value
-// (TestProbeParamsKeysUnderFrozenPrototype). The importer, on every
+// (TestParamsKeysUnderFrozenPrototype). The importer, on every
 // call's path, gets the same without an allocation a key (importer.value).
 func setProp(o *goja.Object, k string, v goja.Value) {
 	_ = o.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)

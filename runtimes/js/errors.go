@@ -120,7 +120,7 @@ func (w *worker) errorFromJS(err error) (te *abi.ToolError, discard bool) {
 	// A thrown value first, and by its type: errors.As would call the
 	// Exception's Unwrap, which reads the value (its prototype chain, a
 	// Proxy's getPrototypeOf trap, its "value" property) outside any JS
-	// frame, where a revoked Proxy panicked (TestProbeExoticThrownValues).
+	// frame, where a revoked Proxy panicked (TestExoticThrownValues).
 	if ex, ok := err.(*goja.Exception); ok {
 		return w.errorFromValue(ex.Value(), ex), false
 	}
@@ -162,7 +162,7 @@ func (w *worker) errorFromValue(v goja.Value, ex *goja.Exception) *abi.ToolError
 // whose name is a Symbol), which made ProviderCrashed "JS runtime
 // panicked: TypeError: Proxy already revoked" and dropped the runtime as
 // crashed. It is ProviderError saying the value could not be read and
-// what reading it threw (TestProbeExoticThrownValues). An interrupt still
+// what reading it threw (TestExoticThrownValues). An interrupt still
 // panics (the caller's recover keeps its reason).
 func (w *worker) readThrown(v goja.Value, ex *goja.Exception, depth int) (te *abi.ToolError) {
 	rex := w.vm.Try(func() { te = w.thrownError(v, ex, depth) })

@@ -210,7 +210,7 @@ func (jl *jsonLimit) copyListed(jc *jsonCall, holder, o *goja.Object) goja.Value
 		// Defined, not assigned: a key Object.prototype holds read-only
 		// (after Object.freeze(Object.prototype)) threw "Cannot assign to
 		// read only property", and a setter there ran
-		// (TestProbeStringifyListUnderFrozenPrototype).
+		// (TestStringifyListUnderFrozenPrototype).
 		if err := cp.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
 			panic(err)
 		}

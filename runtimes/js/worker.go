@@ -541,7 +541,7 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 			// are this call's and run now, with its ctx. Left queued,
 			// they ran at the start of the runtime's next call, another
 			// agent's, where ctx serves that call
-			// (TestProbeLateMicrotaskStaysInItsCall).
+			// (TestLateMicrotaskStaysInItsCall).
 			if _, err := w.drain(goja.Undefined()); err != nil {
 				discard = true
 			}
