@@ -174,15 +174,23 @@ func (w *worker) readThrown(v goja.Value, ex *goja.Exception, depth int) (te *ab
 		why = "reading that threw too"
 	}
 	te = &abi.ToolError{Code: abi.ProviderError, Message: "uncaught value that could not be read (reading it threw " + why + ")"}
-	if ex != nil {
-		if st := framesString(ex.Stack()); st != "" {
-			te.Data = map[string]any{"stack": st}
-			if f := firstFrame(st); f != "" {
-				te.Message += " (at " + f + ")"
-			}
+	withThrowSite(te, ex)
+	return te
+}
+
+// withThrowSite gives te, the error of a thrown value that is not an
+// Error, the stack of ex (nil: none) in data.stack and its first frame in
+// the message.
+func withThrowSite(te *abi.ToolError, ex *goja.Exception) {
+	if ex == nil {
+		return
+	}
+	if st := framesString(ex.Stack()); st != "" {
+		te.Data = map[string]any{"stack": st}
+		if f := firstFrame(st); f != "" {
+			te.Message += " (at " + f + ")"
 		}
 	}
-	return te
 }
 
 // maxListedErrors bounds the errors of an AggregateError named in its
@@ -199,16 +207,8 @@ const (
 func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.ToolError {
 	o, isObj := v.(*goja.Object)
 	if !isObj {
-		msg := "uncaught " + describe(v)
-		te := &abi.ToolError{Code: abi.ProviderError, Message: msg}
-		if ex != nil {
-			if st := framesString(ex.Stack()); st != "" {
-				te.Data = map[string]any{"stack": st}
-				if f := firstFrame(st); f != "" {
-					te.Message += " (at " + f + ")"
-				}
-			}
-		}
+		te := &abi.ToolError{Code: abi.ProviderError, Message: "uncaught " + describe(v)}
+		withThrowSite(te, ex)
 		return te
 	}
 	str := func(name string) string {

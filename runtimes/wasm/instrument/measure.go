@@ -43,23 +43,13 @@ type Cost struct {
 // the module; an error says it could not be read.
 func Measure(bin []byte) (Cost, error) {
 	var c Cost
-	if len(bin) < 8 {
-		return c, fmt.Errorf("%w: %d bytes is no module", ErrNotInstrumentable, len(bin))
-	}
-	r := &wreader{b: bin, off: 8}
 	imported := 0
 	var typeParams []uint64 // parameters of each function type
 	var funcParams []uint64 // parameters of each defined function
 	var maxWork uint64
-	for r.off < len(bin) && r.err == nil {
-		id := r.byte()
-		n := int(r.u32())
-		start := r.off
-		r.skip(n)
-		if r.err != nil {
-			break
-		}
-		sr := &wreader{b: bin[:r.off], off: start}
+	var ferr error // a function body countNodes could not read
+	err := sections(bin, func(id byte, sr *wreader) bool {
+		n := len(sr.b) - sr.off // the payload's size
 		switch id {
 		case 1:
 			for k := sr.u32(); k > 0 && sr.err == nil; k-- {
@@ -99,7 +89,8 @@ func Measure(bin []byte) (Cost, error) {
 				}
 				nodes, locals, err := countNodes(bin[bstart:sr.off])
 				if err != nil {
-					return c, fmt.Errorf("function %d: %w", imported+i, err)
+					ferr = fmt.Errorf("function %d: %w", imported+i, err)
+					return false
 				}
 				if i < len(funcParams) {
 					locals += funcParams[i]
@@ -113,14 +104,15 @@ func Measure(bin []byte) (Cost, error) {
 				}
 			}
 		}
-		if sr.err == nil && (id == 1 || id == 2 || id == 3 || id == 10) && sr.off != r.off {
-			sr.fail("%d trailing bytes in section %d", r.off-sr.off, id)
+		if sr.err == nil && (id == 1 || id == 2 || id == 3 || id == 10) && sr.off != len(sr.b) {
+			sr.fail("%d trailing bytes in section %d", len(sr.b)-sr.off, id)
 		}
-		if sr.err != nil {
-			return c, sr.err
-		}
+		return true
+	})
+	if ferr != nil {
+		return c, ferr
 	}
-	return c, r.err
+	return c, err
 }
 
 // countNodes counts the control-flow nodes and the declared locals of one
