@@ -419,7 +419,11 @@ func (p *Provider) newInstance(ctx context.Context, dl time.Time) (_ *instance, 
 			inst.free()
 		}
 	}()
-	mem := int64(p.memoryPages) * 65536
+	pages := p.memoryPages
+	if pages == 0 { // a Provider made without LoadBytes (tests)
+		pages = p.l.opts.MemoryLimitPages
+	}
+	mem := int64(pages) * 65536
 	// Each linear memory grows to memoryPages at most and a store
 	// holds at most maxMemories of them (wasmtime's limiter bounds each
 	// memory, not their sum). Tables are host memory too: each grows to
