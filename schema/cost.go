@@ -72,13 +72,14 @@ func (g *costGraph) add(s *jsonschema.Schema) int {
 // one value could take more than maxEvaluations evaluations, or where
 // subschemas apply each other to the same value in a cycle; nil otherwise.
 // loc is the schema's URL, left out of the locations named.
-func checkCost(root *jsonschema.Schema, loc string) error {
+// The graph is returned for what else reads it (uniqueOnCycle).
+func checkCost(root *jsonschema.Schema, loc string) (*costGraph, error) {
 	g := newCostGraph(root)
 	order, err := g.inplaceOrder(loc)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return g.checkLevels(order, loc)
+	return g, g.checkLevels(order, loc)
 }
 
 // newCostGraph builds the graph of the compiled schema root.

@@ -137,6 +137,9 @@ func propertyEscapes(p string) (string, error) {
 type refInst struct {
 	sch *jsonschema.Schema
 	b   *matchBudget
+	// uniqueRec is Validator.uniqueRec, found by the cost check (set
+	// only when compileRef checked).
+	uniqueRec bool
 }
 
 type refPool struct {

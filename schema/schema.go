@@ -74,7 +74,7 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 	}
 	v.ref = inst.sch
 	v.fast = buildFast(inst.sch)
-	v.uniqueRec = newCostGraph(inst.sch).uniqueOnCycle()
+	v.uniqueRec = inst.uniqueRec
 	if patterns {
 		// v.ref is only read (by buildFast) from now on; validations
 		// take instances of their own.
@@ -115,19 +115,22 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 		}
 		return nil, false, fmt.Errorf("schema of %s is invalid: %s%s", name, where, describeCompileError(err, loc))
 	}
+	uniqueRec := false
 	if check {
 		// The cost first: refCycle validates, which an exponential
 		// schema would not finish.
-		if err := checkCost(sch, loc); err != nil {
+		g, err := checkCost(sch, loc)
+		if err != nil {
 			return nil, false, fmt.Errorf("schema of %s is invalid: %v", name, err)
 		}
+		uniqueRec = g.uniqueOnCycle()
 		if cyc := refCycle(sch); cyc != "" {
 			return nil, false, fmt.Errorf("schema of %s is invalid: %s (a $ref that comes back to itself without descending into the value never ends)", name, strings.ReplaceAll(cyc, loc, "schema"))
 		}
 	}
 	b.left = patternTimeout
 	st.compiling = false
-	return &refInst{sch: sch, b: b}, st.used, nil
+	return &refInst{sch: sch, b: b, uniqueRec: uniqueRec}, st.used, nil
 }
 
 // refTo returns the JSON pointer of the first $ref (or $dynamicRef,
