@@ -169,10 +169,8 @@ func (w *worker) readThrown(v goja.Value, ex *goja.Exception, depth int) (te *ab
 	if rex == nil {
 		return te
 	}
-	why := "reading that threw too"
-	if jex := w.vm.Try(func() { why = listedText(w.thrownError(rex.Value(), rex, maxCauseDepth)) }); jex != nil {
-		why = "reading that threw too"
-	}
+	why := "reading that threw too" // kept when reading rex throws as well
+	_ = w.vm.Try(func() { why = listedText(w.thrownError(rex.Value(), rex, maxCauseDepth)) })
 	te = &abi.ToolError{Code: abi.ProviderError, Message: "uncaught value that could not be read (reading it threw " + why + ")"}
 	withThrowSite(te, ex)
 	return te
