@@ -285,8 +285,8 @@ func (t TokenConfig) value(base string) (string, error) {
 // a secret of the kind what ("token", "key").
 func secretFileSafe(path, what string) (threat string, err error) {
 	st, err := os.Stat(path)
-	if err != nil {
-		return "", err
+	if err != nil { // (gone since it was read)
+		return "replace it with one of its choosing", err
 	}
 	if err := fsperm.OwnedSafely(path, st); err != nil {
 		return "write a " + what + " of its choosing", err

@@ -183,8 +183,10 @@ func New(opts Options) (*Server, error) {
 		// write it could make the host sign with a key of its own. Off
 		// Unix, where nothing can be checked, it is taken as it is (a
 		// token has token_env instead; a key has no other way in).
-		if threat, err := secretFileSafe(p, "key"); fsperm.Checkable && err != nil {
-			return nil, fmt.Errorf("server.signing_key %s is not safe: %v: another account could %s and sign Adapter Cards as this host (chmod o-rwx,g-w, or chown it to this user; aios-host keygen writes it 0600)", p, err, threat)
+		if fsperm.Checkable {
+			if threat, err := secretFileSafe(p, "key"); err != nil {
+				return nil, fmt.Errorf("server.signing_key %s is not safe: %v: another account could %s and sign Adapter Cards as this host (chmod o-rwx,g-w, or chown it to this user; aios-host keygen writes it 0600)", p, err, threat)
+			}
 		}
 		k, err := trust.ParsePrivateKeyPEM(data, cfg.SigningKID)
 		if err != nil {
