@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -315,6 +316,28 @@ func (s *Server) SetResource(uri string) {
 	s.resMu.Lock()
 	s.resource = uri
 	s.resMu.Unlock()
+	s.warnWildcardAudience(uri)
+}
+
+// warnWildcardAudience warns when /mcp verifies tokens (mcp.http.issuer)
+// against the resource URI derived from the listen address (neither
+// mcp.http.resource nor mcp.http.audience set, nor server.public_url) and
+// it names an unspecified address (0.0.0.0, [::]): no authorization server
+// issues a token with that aud, every token is refused, and an MCP client
+// refuses the metadata naming it (RFC 9728 §3.3).
+func (s *Server) warnWildcardAudience(resource string) {
+	if s.cfg.HTTP.Issuer == "" || len(s.cfg.HTTP.Audience) > 0 {
+		return
+	}
+	u, err := url.Parse(resource)
+	if err != nil {
+		return
+	}
+	if ip := net.ParseIP(u.Hostname()); ip == nil || !ip.IsUnspecified() {
+		return
+	}
+	s.log.Warn("/mcp takes tokens for the resource "+resource+", which names the unspecified listen address (0.0.0.0 or [::]), not one a client connects to: no token carries it as aud, and MCP clients refuse its metadata",
+		"resource", resource, "hint", "set server.public_url to the URL clients use (the resource is it + /mcp), or mcp.http.resource")
 }
 
 func (s *Server) currentResource() string {

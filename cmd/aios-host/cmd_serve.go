@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -144,7 +143,6 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 		s.ServeHTTPListener(httpLn)
 		httpLn = nil
 		sv.m.SetResource(s.PublicURL() + mcpserver.Path)
-		warnWildcardAudience(h.Config(), s.PublicURL()+mcpserver.Path, log)
 		if a := sv.m.AnonymousAgent(); a != "" {
 			fmt.Fprintf(c.stderr, "MCP (streamable HTTP; requests without a token served as agent %q: mcp.http.anonymous_agent, for development only) on %s%s\n", a, s.PublicURL(), mcpserver.Path)
 			if ta, ok := addr.(*net.TCPAddr); !ok || !ta.IP.IsLoopback() {
@@ -157,29 +155,6 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 		fmt.Fprintf(c.stderr, "HTTP on http://%s (POST /rpc, GET /events, /.well-known/aios-adapter.json, /health, /metrics)\n", addr)
 	}
 	return sv, nil
-}
-
-// warnWildcardAudience warns when /mcp verifies tokens (mcp.http.issuer)
-// against the default resource URI (neither mcp.http.resource nor
-// mcp.http.audience set) and that URI, from the listen address
-// (server.public_url not set), names an unspecified address (0.0.0.0,
-// [::]): no authorization server issues a token with that aud, every token
-// is refused, and an MCP client refuses the metadata naming it (RFC 9728
-// §3.3).
-func warnWildcardAudience(cfg *config.Config, resource string, log *slog.Logger) {
-	mc, err := mcpserver.LoadConfig(cfg)
-	if err != nil || mc.HTTP.Issuer == "" || mc.HTTP.Resource != "" || len(mc.HTTP.Audience) > 0 {
-		return
-	}
-	u, err := url.Parse(resource)
-	if err != nil {
-		return
-	}
-	if ip := net.ParseIP(u.Hostname()); ip == nil || !ip.IsUnspecified() {
-		return
-	}
-	log.Warn("/mcp takes tokens for the resource "+resource+", which names the unspecified listen address (0.0.0.0 or [::]), not one a client connects to: no token carries it as aud, and MCP clients refuse its metadata",
-		"resource", resource, "hint", "set server.public_url to the URL clients use (the resource is it + /mcp), or mcp.http.resource")
 }
 
 // printLoaded lists the providers now registered and the files that failed.
