@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // An HTTP server that refuses the bridge's credentials answers 401 (no
@@ -76,34 +77,31 @@ func (e *authError) Error() string {
 	return fmt.Sprintf("the server wants a token and the bridge has none: %s; give the bridge one (%s)", status, keys)
 }
 
-// challengeParam is one auth-param of a WWW-Authenticate challenge.
-var challengeParam = regexp.MustCompile(`([A-Za-z_]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))`)
-
-// parseChallenge takes error, error_description and scope of the Bearer
-// challenge (RFC 6750 section 3) among values, each cut at 200 bytes
-// (the server's text reaches the calls' callers).
+// parseChallenge takes error, error_description and scope of the first
+// Bearer challenge (RFC 6750 section 3) among values, parsed by the
+// go-sdk's oauthex.ParseWWWAuthenticate (a Bearer challenge after another
+// scheme's is found, and another challenge's parameters are not taken),
+// each cut at 200 bytes (the server's text reaches the calls' callers).
+// A header that does not parse gives nothing.
 func parseChallenge(values []string) map[string]string {
 	out := map[string]string{}
-	for _, v := range values {
-		if !strings.HasPrefix(strings.ToLower(strings.TrimSpace(v)), "bearer") {
+	cs, err := oauthex.ParseWWWAuthenticate(values)
+	if err != nil {
+		return out
+	}
+	for _, c := range cs {
+		if c.Scheme != "bearer" {
 			continue
 		}
-		for _, m := range challengeParam.FindAllStringSubmatch(v, -1) {
-			k := strings.ToLower(m[1])
-			if k != "error" && k != "error_description" && k != "scope" {
-				continue
-			}
-			val := m[3]
-			if m[3] == "" {
-				val = strings.ReplaceAll(m[2], `\"`, `"`)
-			}
-			if len(val) > 200 {
-				val = strings.ToValidUTF8(val[:200], "") + "…"
-			}
-			if _, ok := out[k]; !ok {
+		for _, k := range []string{"error", "error_description", "scope"} {
+			if val, ok := c.Params[k]; ok {
+				if len(val) > 200 {
+					val = strings.ToValidUTF8(val[:200], "") + "…"
+				}
 				out[k] = val
 			}
 		}
+		break
 	}
 	return out
 }

@@ -94,3 +94,17 @@ func TestAuthChallengeSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestParseChallengeAfterOtherScheme: the Bearer challenge is found after
+// another scheme's, and the parameters of the challenge after it are not
+// taken (the hand-written parser skipped the first header and took the
+// second's realm-less scope).
+func TestParseChallengeAfterOtherScheme(t *testing.T) {
+	got := parseChallenge([]string{`DPoP algs="ES256", Bearer error="insufficient_scope", scope="a b"`, `Basic realm="x", scope="other"`})
+	if got["error"] != "insufficient_scope" || got["scope"] != "a b" || len(got) != 2 {
+		t.Fatalf("parseChallenge = %v; want error insufficient_scope, scope \"a b\"", got)
+	}
+	if got := parseChallenge([]string{`Bearer error="invalid_token", error_description="the \"token\" expired"`, `Basic scope="no"`}); got["error_description"] != `the "token" expired` || got["scope"] != "" {
+		t.Fatalf("parseChallenge = %v", got)
+	}
+}
