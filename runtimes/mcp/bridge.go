@@ -203,18 +203,26 @@ func (b *Bridge) Status() []Status {
 	return out
 }
 
+// serverFor is the server whose namespace (mcp-{name}-…) holds tool, nil
+// when none: of two whose names both prefix it (servers "a" and "a-b" both
+// prefix mcp-a-b-c), the longer name's.
+func (b *Bridge) serverFor(tool string) *server {
+	var best *server
+	for _, s := range b.servers {
+		if strings.HasPrefix(tool, "mcp-"+s.name+"-") && (best == nil || len(s.name) > len(best.name)) {
+			best = s
+		}
+	}
+	return best
+}
+
 // NotFoundHint says why tool is not registered when its name is one this
 // bridge would publish (mcp-{server}-…) for a server that is not
 // connected, else "". Its reason (the server's last error) stays in the
 // host log: it may quote the server's command line or address, which are
 // the operator's, not the caller's.
 func (b *Bridge) NotFoundHint(tool string) string {
-	var best *server
-	for _, s := range b.servers {
-		if strings.HasPrefix(tool, "mcp-"+s.name+"-") && (best == nil || len(s.name) > len(best.name)) {
-			best = s // the longest name: servers "a" and "a-b" both prefix mcp-a-b-c
-		}
-	}
+	best := b.serverFor(tool)
 	if best == nil || best.session() != nil {
 		return ""
 	}

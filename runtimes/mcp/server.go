@@ -703,28 +703,17 @@ func listPages[T any](ctx context.Context, method string, list func(context.Cont
 
 // admit checks an imported tool's definition before it is added to the
 // server's table: its name must not fall in another server's namespace
-// (ownerOf), and what a model reads of it is screened (screenDef).
+// (Bridge.serverFor: servers "gh" and "gh-enterprise" both make
+// mcp-gh-enterprise-x, from gh's tool enterprise-x and gh-enterprise's x;
+// the name is the longer server's, as NotFoundHint takes it), and what a
+// model reads of it is screened (screenDef).
 func (s *server) admit(def abi.ToolDef) (abi.ToolDef, error) {
-	if o := s.ownerOf(def.Name); o != "" {
+	if owner := s.b.serverFor(def.Name); owner != nil && owner != s {
+		o := owner.name
 		return def, fmt.Errorf("%s is in the namespace of MCP server %s (mcp.servers.%s: its tools are named mcp-%s-…), so it is left out: the name calls %s's tool, whichever server connects first; rename one of the two servers in mcp.servers to import it",
 			def.Name, o, o, o, o)
 	}
 	return s.screenDef(def)
-}
-
-// ownerOf returns the name of another server of the bridge whose
-// namespace (mcp-{other}-…) holds tool, a name of this server: servers
-// "gh" and "gh-enterprise" both make mcp-gh-enterprise-x, from gh's tool
-// enterprise-x and gh-enterprise's x. The name is the longer server's, as
-// NotFoundHint takes it; "" when it is this server's.
-func (s *server) ownerOf(tool string) string {
-	owner := ""
-	for _, o := range s.b.servers {
-		if len(o.name) > len(s.name) && len(o.name) > len(owner) && strings.HasPrefix(o.name, s.name+"-") && strings.HasPrefix(tool, "mcp-"+o.name+"-") {
-			owner = o.name
-		}
-	}
-	return owner
 }
 
 // screenDef screens what a model reads of an imported tool — its
