@@ -15,7 +15,7 @@ import (
 func IsCanonical(v any) bool { return isCanonical(v, 0) }
 
 func isCanonical(v any, depth int) bool {
-	if depth > maxDepth {
+	if depth > MaxDepth {
 		return false
 	}
 	switch x := v.(type) {

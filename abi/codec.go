@@ -103,8 +103,8 @@ func (msgpackCodec) Unmarshal(data []byte, v any) (err error) {
 }
 
 // maxMessageDepth bounds the nesting of a decoded message: a value's
-// maxDepth plus the envelope's own levels (envelope, call, params).
-const maxMessageDepth = maxDepth + 8
+// MaxDepth plus the envelope's own levels (envelope, call, params).
+const maxMessageDepth = MaxDepth + 8
 
 // checkMsgpack refuses a message whose strings, binaries, extensions or
 // containers declare more than the bytes that follow, or that nests deeper
@@ -148,7 +148,7 @@ func bigWholeFloat(f float64) bool {
 }
 
 func hasBigWholeFloat(v any, depth int) bool {
-	if depth > maxDepth {
+	if depth > MaxDepth {
 		return false // refused elsewhere
 	}
 	switch x := v.(type) {

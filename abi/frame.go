@@ -90,6 +90,12 @@ type Envelope struct {
 	Result     *ToolResult     `json:"result,omitempty" msgpack:"result,omitempty"`
 	Host       *HostCall       `json:"host,omitempty" msgpack:"host,omitempty"`
 	Log        *LogRecord      `json:"log,omitempty" msgpack:"log,omitempty"`
+	// Nested marks a call (kind "call") that comes back into the
+	// provider through one of its own host calls (a call_tool that
+	// reached another provider, which called this one): the worker
+	// serves it even when all its runtimes are busy, since one of them
+	// waits for it.
+	Nested bool `json:"nested,omitempty" msgpack:"nested,omitempty"`
 }
 
 // HostCall is a provider's request for a host service during a call.

@@ -49,6 +49,10 @@ type CompleteRequest struct {
 type CompleteResponse struct {
 	Text  string `json:"text"`
 	Model string `json:"model,omitempty"`
+	// FinishReason is why the backend stopped, as it says it (OpenAI's
+	// "stop", "length": cut at max_tokens), cut at 64 bytes; "" when it
+	// said nothing.
+	FinishReason string `json:"finish_reason,omitempty"`
 }
 
 // Env is the host as seen by a provider while it serves one call. Every

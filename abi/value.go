@@ -35,11 +35,13 @@ func Normalize(v any) (any, error) {
 	return normalize(v, "$", 0)
 }
 
-const maxDepth = 512
+// MaxDepth is the deepest a value may nest (arrays and objects) in params,
+// arguments and results: Normalize refuses deeper ones.
+const MaxDepth = 512
 
 func normalize(v any, path string, depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, fmt.Errorf("%s: value nested deeper than %d levels", path, maxDepth)
+	if depth > MaxDepth {
+		return nil, fmt.Errorf("%s: value nested deeper than %d levels", path, MaxDepth)
 	}
 	switch x := v.(type) {
 	case nil, bool, int64:

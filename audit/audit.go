@@ -60,6 +60,10 @@ type Entry struct {
 	Principal string
 	// Session is the client session the call came in (an MCP session id).
 	Session string
+	// Remote is the network address the request came from: the TCP
+	// peer (IP:port) of an HTTP request; "" for the unix socket, stdio
+	// and calls from within the host's process.
+	Remote string
 }
 
 // Options tune a Writer. The zero value gives the defaults.
@@ -204,6 +208,9 @@ type Writer struct {
 	// (0: none yet), for rotation (I/O goroutine).
 	size                int64
 	fileFirst, fileLast uint64
+	// rotateAt is the size at which the current file is rotated when a
+	// rotation could not rename it (0: MaxBytes; I/O goroutine).
+	rotateAt int64
 	// cacheFrom is where the current file's page cache was last dropped to
 	// (a page boundary): bytes below it are synced and out of the cache.
 	cacheFrom int64
@@ -288,7 +295,7 @@ func Open(path string, opts Options) (*Writer, error) {
 		return nil, fmt.Errorf("audit: %s is in use by another process, such as a running `aios-host run` (%v); use another --data directory or stop it: %w", path, err, ErrInUse)
 	}
 	w := &Writer{
-		path:     path,
+		path:     logFile(path),
 		opts:     opts,
 		f:        f,
 		failSig:  make(chan struct{}),
@@ -756,7 +763,7 @@ func (w *Writer) writeLoop() {
 				w.fileFirst = r.first
 			}
 			w.fileLast = r.last
-			if w.opts.MaxBytes > 0 && w.size >= w.opts.MaxBytes {
+			if w.opts.MaxBytes > 0 && w.size >= max(w.opts.MaxBytes, w.rotateAt) {
 				w.syncBarrier() // the syncer is done with the old file
 				// A file moved or deleted (its folder removed) before an
 				// fsync noticed is not rotated: the rename would take
@@ -767,8 +774,16 @@ func (w *Writer) writeLoop() {
 				if w.cut.Load() {
 					w.resize() // not full after all, or named after what it holds now
 				}
-				if !w.moved.Load() && w.size >= w.opts.MaxBytes {
-					if err := w.rotate(); err != nil {
+				if !w.moved.Load() && w.size >= max(w.opts.MaxBytes, w.rotateAt) {
+					var kept *notRotated
+					if err := w.rotate(); errors.As(err, &kept) {
+						// Nothing changed: the file (synced) is
+						// written on, and rotated once it has grown
+						// by MaxBytes more, if it can be then.
+						w.rotateAt = w.size + w.opts.MaxBytes
+						w.opts.Logger.Warn("audit log not rotated: it is kept and written on, and rotation tried again when it has grown by audit.max_bytes more (an append-only or immutable file, chattr +a or +i, cannot be renamed: set audit.max_bytes: 0 for one file)",
+							"path", w.path, "bytes", w.size, "err", kept.err)
+					} else if err != nil {
 						w.fail(err)
 					} else if w.pruneKick != nil {
 						signal(w.pruneKick)
@@ -1036,7 +1051,7 @@ func (w *Writer) resize() {
 	first := firstSeq(w.f)
 	w.opts.Logger.Warn("audit log truncated while the host runs (logrotate copytruncate?): the chain continues at its new end; verify the copy of what it held and the log together (audit verify COPY LOG)",
 		"path", w.path, "bytes_before", w.size, "bytes_now", st.Size(), "first_record_now", first)
-	w.size, w.fileFirst = st.Size(), first
+	w.size, w.fileFirst, w.rotateAt = st.Size(), first, 0
 	w.placedSize, w.placedLast, w.cacheFrom = w.size, w.fileLast, 0
 	if first == 0 {
 		w.fileLast = 0
@@ -1186,10 +1201,10 @@ func (w *Writer) rotate() error {
 	}
 	name := RotatedName(w.path, first, w.fileLast)
 	if _, err := os.Lstat(name); err == nil {
-		return fmt.Errorf("rotate: %s already exists", name)
+		return &notRotated{fmt.Errorf("%s already exists", name)}
 	}
-	if err := os.Rename(w.path, name); err != nil {
-		return fmt.Errorf("rotate: %w", err)
+	if err := renameLog(w.path, name); err != nil {
+		return &notRotated{err}
 	}
 	if err := w.continueIn(os.O_EXCL); err != nil {
 		return fmt.Errorf("rotate: %w", err)
@@ -1197,6 +1212,18 @@ func (w *Writer) rotate() error {
 	w.opts.Logger.Info("audit log rotated", "path", w.path, "to", name)
 	return nil
 }
+
+// notRotated is rotate's error when it changed nothing: the file is where
+// it was, whole and synced, and can be written on (a file that cannot be
+// renamed: append-only or immutable, chattr +a or +i). Before, that
+// stopped the log for good, and a restart did not help: the next write
+// tried again.
+type notRotated struct{ err error }
+
+func (e *notRotated) Error() string { return "rotate: " + e.err.Error() }
+
+// renameLog renames the log file at a rotation. A variable for the tests.
+var renameLog = os.Rename
 
 // continueIn opens an empty file at the log's path (created, or with
 // flag os.O_EXCL only created), locks it and makes it the file the chain
@@ -1219,7 +1246,7 @@ func (w *Writer) continueIn(flag int) error {
 	syncDir(filepath.Dir(w.path))
 	dropCache(w.f, w.cacheFrom, w.size)
 	old := w.f
-	w.f, w.size, w.fileFirst, w.fileLast, w.cacheFrom = f, 0, 0, 0, 0
+	w.f, w.size, w.fileFirst, w.fileLast, w.cacheFrom, w.rotateAt = f, 0, 0, 0, 0, 0
 	w.placedSize, w.placedLast = 0, 0
 	_ = old.Close()
 	return nil
@@ -1338,9 +1365,16 @@ func (w *Writer) loadTail() error {
 		// A crash just before the newline leaves a whole record: it is
 		// kept (the record of a call that ran), when it follows the one
 		// before it (any, as the first line: it may follow a rotated
-		// file, as a complete first line is taken).
-		if r, reason := checkLine(tail); end == size && reason == "" && (keep == 0 || r.Seq == w.seq+1 && r.Prev == string(w.prev)) {
-			w.opts.Logger.Warn("audit: adding the newline missing after the last record (a crash during a write)", "path", w.path, "seq", r.Seq)
+		// file, as a complete first line is taken). So is one followed
+		// by zeros: a power loss lost the page its newline began (the
+		// record ended at a page's end), and the zeros go.
+		if r, reason := checkLine(tail); reason == "" && (keep == 0 || r.Seq == w.seq+1 && r.Prev == string(w.prev)) {
+			w.opts.Logger.Warn("audit: adding the newline missing after the last record (a crash during a write)", "path", w.path, "seq", r.Seq, "zero_bytes_cut", size-end)
+			if end < size {
+				if err := w.f.Truncate(end); err != nil {
+					return fmt.Errorf("audit: repair %s: %w", w.path, err)
+				}
+			}
 			if _, err := w.f.Write([]byte{'\n'}); err != nil {
 				return fmt.Errorf("audit: repair %s: %w", w.path, err)
 			}

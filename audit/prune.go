@@ -14,12 +14,13 @@ import (
 	"github.com/aios-host/aios-host/internal/fsperm"
 )
 
-// PrunedName is the file beside the log at path where the Writer keeps,
+// PrunedName is the file beside the log at path (beside the file it
+// links to, for a link: logFile) where the Writer keeps,
 // for each rotated file it deletes (Options.MaxFiles), the anchor of that
 // file's last record: "<stem>.pruned.jsonl", e.g. audit.pruned.jsonl. It is
 // not named like a rotated file, so RotatedFiles never lists it.
 func PrunedName(path string) string {
-	stem, ext := splitExt(path)
+	stem, ext := splitExt(logFile(path))
 	if ext == "" {
 		ext = ".jsonl"
 	}

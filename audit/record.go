@@ -37,6 +37,7 @@ type record struct {
 	// before they existed verify unchanged).
 	Principal  string `json:"principal,omitempty"`
 	Provider   string `json:"provider"`
+	Remote     string `json:"remote,omitempty"` // as Principal
 	ResultHash string `json:"result_hash"`
 	Runtime    string `json:"runtime"`
 	Seq        uint64 `json:"seq"`
@@ -86,6 +87,10 @@ func appendTail(buf []byte, r *record) []byte {
 	}
 	buf = append(buf, `,"provider":`...)
 	buf = jsonenc.AppendString(buf, r.Provider)
+	if r.Remote != "" {
+		buf = append(buf, `,"remote":`...)
+		buf = jsonenc.AppendString(buf, r.Remote)
+	}
 	buf = append(buf, `,"result_hash":`...)
 	buf = jsonenc.AppendString(buf, r.ResultHash)
 	buf = append(buf, `,"runtime":`...)
@@ -152,6 +157,10 @@ func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]
 	}
 	b = append(b, `,"provider":`...)
 	b = appendField(b, e.Provider, maxFieldBytes)
+	if e.Remote != "" {
+		b = append(b, `,"remote":`...)
+		b = appendField(b, e.Remote, maxFieldBytes)
+	}
 	b = append(b, `,"result_hash":`...)
 	b = appendDigest(b, &rh, hasR)
 	b = append(b, `,"runtime":`...)
@@ -167,7 +176,7 @@ func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]
 	if t.IsZero() {
 		t = time.Now()
 	}
-	b = w.clock.append(b, t)
+	b = w.clock.append(b, inRFC3339(t))
 	b = append(b, `","tool":`...)
 	b = appendField(b, e.Tool, maxFieldBytes)
 	b = append(b, `,"untrusted":`...)
@@ -433,6 +442,26 @@ func appendFloat(b []byte, f float64) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// Bounds of the times RFC 3339 writes: four-digit years.
+var (
+	minRFC3339 = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxRFC3339 = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+)
+
+// inRFC3339 is t, or the nearest time RFC 3339 can write when t is
+// outside years 0000 to 9999 (a clock gone wrong, an embedder's Entry):
+// written as it was ("10000-01-01T00:00:00Z"), the record was one that
+// verify refused as edited, and Open refused to continue a log it ended.
+func inRFC3339(t time.Time) time.Time {
+	switch {
+	case t.Before(minRFC3339):
+		return minRFC3339
+	case t.After(maxRFC3339):
+		return maxRFC3339
+	}
+	return t
 }
 
 // timeFormatter writes times as t.UTC().AppendFormat(b, time.RFC3339Nano)

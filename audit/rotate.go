@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,12 +36,32 @@ type RotatedFile struct {
 	First, Last uint64
 }
 
+// logFile is the file of the log at path: path, or, when path is a
+// symbolic link (to put the log on another disk), the file it points to
+// (through every link). The Writer rotates that file, makes the next
+// one there and keeps the pruned file beside it, and RotatedFiles and
+// PrunedName look there: renaming the link at the first rotation put
+// every later file of the log in the link's folder, and pruning deleted
+// links and left the files they pointed to. (Links are followed
+// everywhere in the path then.)
+func logFile(path string) string {
+	if st, err := os.Lstat(path); err != nil || st.Mode()&fs.ModeSymlink == 0 {
+		return path
+	}
+	// As the kernel follows it: a relative target's ".." is taken from
+	// the link's real folder, not by cutting the path given.
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return path // a link to nothing yet: Open makes the file, through it
+}
+
 // RotatedFiles lists the files rotated off the log at path, oldest (lowest
 // first seq) first. Verifying them in this order, then path itself, with
 // each file's VerifyOptions.After the previous file's last record, checks
 // the whole chain.
 func RotatedFiles(path string) ([]RotatedFile, error) {
-	stem, ext := splitExt(path)
+	stem, ext := splitExt(logFile(path))
 	matches, err := filepath.Glob(escapeGlob(stem) + ".*-*" + ext)
 	if err != nil {
 		return nil, err

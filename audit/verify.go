@@ -168,7 +168,14 @@ func verify(r io.Reader, o VerifyOptions) (int, Anchor, error) {
 func checkLink(rec *record, want uint64, prev string, line int) string {
 	if rec.Seq != want {
 		what := "a record before it was deleted or records were reordered"
-		if rec.Seq < want {
+		switch {
+		case line == 1 && want > 1 && rec.Seq < want:
+			// The first line of a file that follows another (or
+			// --after): nothing was inserted in it.
+			what = fmt.Sprintf("the files do not join: this file starts at record %d, not after record %d (a file given twice or out of order, another log's file, or --after naming a record the file does not follow)", rec.Seq, want-1)
+		case line == 1 && want > 1:
+			what = fmt.Sprintf("the files do not join: records %d to %d are missing before this file (a file before it removed or not given, or --after naming an older record)", want, rec.Seq-1)
+		case rec.Seq < want:
 			what = "a record was inserted before it or records were reordered"
 		}
 		return fmt.Sprintf("seq is %d, want %d: %s", rec.Seq, want, what)
@@ -219,6 +226,11 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 			}
 			if _, reason := checkLine(buf); reason == "" {
 				return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes): only its newline is missing, a crash just before it; the record is whole, and the host adds the newline when it next opens the log (audit.repair_tail)", len(buf)), incomplete: true}
+			}
+			if rec := bytes.TrimRight(buf, "\x00"); len(rec) > 0 && len(rec) < len(buf) {
+				if _, reason := checkLine(rec); reason == "" {
+					return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes): its newline is missing and %d zero bytes follow it, %s; the record is whole, and the host cuts the zeros and adds the newline when it next opens the log (audit.repair_tail)", len(rec), len(buf)-len(rec), zerosWhy), incomplete: true}
+				}
 			}
 			return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes, no newline): a crash during a write, or the log was cut", len(buf)), incomplete: true}
 		default:

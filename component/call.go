@@ -165,17 +165,33 @@ func (p *Provider) result(t *tool, v wit.Value, st *callState) (any, error) {
 	if !failed {
 		return res, nil
 	}
-	if s, ok := errData.(string); ok {
-		if te, ok := st.nested[s]; ok {
-			return nil, te
-		}
-		return nil, &abi.ToolError{Code: abi.ProviderError, Message: s}
-	}
+	return nil, ToolFailure(t.def.Name, t.witFn, errData, st.nested)
+}
+
+// ToolFailure is the error of tool f that returned the err side of its
+// top-level result<T, E>, errData being E's JSON form (FuncResultToJSON),
+// for both engines. A string E is the message (or, when it is an error
+// string a host call handed the guest, that call's ToolError: nested).
+// Any other E is the ToolError's Data, with its JSON text as the message,
+// or the text itself when that JSON is a string (an enum's case, a char).
+// An enum E was taken for a string E, its case the message and no Data,
+// where docs/wit.md promises Data is E's JSON (TestEnumErrorData).
+func ToolFailure(tool string, f *wit.Func, errData any, nested map[string]*abi.ToolError) *abi.ToolError {
 	if errData == nil {
-		return nil, abi.Errorf(abi.ProviderError, "tool %s failed", t.def.Name)
+		return abi.Errorf(abi.ProviderError, "tool %s failed", tool)
 	}
-	b, _ := json.Marshal(errData)
-	return nil, &abi.ToolError{Code: abi.ProviderError, Message: string(b), Data: errData}
+	s, isText := errData.(string)
+	if f.Result.Err.Kind == wit.KindString {
+		if te, ok := nested[s]; ok {
+			return te
+		}
+		return &abi.ToolError{Code: abi.ProviderError, Message: s}
+	}
+	if !isText {
+		b, _ := json.Marshal(errData)
+		s = string(b)
+	}
+	return &abi.ToolError{Code: abi.ProviderError, Message: s, Data: errData}
 }
 
 // invoke runs the export: lower the arguments, call, lift the result, post-return.

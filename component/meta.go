@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/editdist"
 )
 
@@ -17,11 +19,23 @@ import (
 // description, capability_required).
 const MetaSection = "aios-provider"
 
+// toolMeta is what tools.NAME may set: every member of a ToolRegister's
+// tool (docs/abi.md) but its name, which is the function's, so that a
+// component's tool is described as any other runtime's.
 type toolMeta struct {
-	Description        string         `json:"description"`
-	Parameters         map[string]any `json:"parameters"`
-	Returns            map[string]any `json:"returns"`
-	CapabilityRequired []string       `json:"capability_required"`
+	Description        string           `json:"description"`
+	Parameters         map[string]any   `json:"parameters"`
+	Returns            map[string]any   `json:"returns"`
+	CapabilityRequired []string         `json:"capability_required"`
+	Version            string           `json:"version"`
+	Tags               []string         `json:"tags"`
+	Examples           []string         `json:"examples"`
+	Idempotent         bool             `json:"idempotent"`
+	LatencyClass       string           `json:"latency_class"`
+	PermissionLevel    string           `json:"permission_level"`
+	MCPExportable      bool             `json:"mcp_exportable"`
+	Deprecated         bool             `json:"deprecated"`
+	Deprecation        *abi.Deprecation `json:"deprecation"`
 }
 
 type providerMeta struct {
@@ -110,7 +124,8 @@ func customSection(mod []byte, name string) []byte {
 
 var (
 	metaKeys = []string{"id", "name", "version", "description", "capabilities", "tools"}
-	toolKeys = []string{"description", "parameters", "returns", "capability_required"}
+	toolKeys = []string{"description", "parameters", "returns", "capability_required", "version", "tags", "examples",
+		"idempotent", "latency_class", "permission_level", "mcp_exportable", "deprecated", "deprecation"}
 )
 
 // unknownKey words encoding/json's `json: unknown field "capabilites"` as
@@ -125,8 +140,17 @@ func unknownKey(err error) error {
 		name = n
 	}
 	msg := fmt.Sprintf("unknown key %q", name)
-	if best := editdist.Closest(name, append(append([]string(nil), metaKeys...), toolKeys...), editdist.Limit(name)); best != "" {
-		msg += fmt.Sprintf(", did you mean %q?", best)
+	switch {
+	// A key of the other level (encoding/json does not say where it
+	// was): "did you mean" the same key said nothing.
+	case slices.Contains(metaKeys, name):
+		msg += fmt.Sprintf(": %q is a key of the section's top level, not of tools.NAME", name)
+	case slices.Contains(toolKeys, name):
+		msg += fmt.Sprintf(": %q is a key of tools.NAME, not of the section's top level", name)
+	default:
+		if best := editdist.Closest(name, append(append([]string(nil), metaKeys...), toolKeys...), editdist.Limit(name)); best != "" {
+			msg += fmt.Sprintf(", did you mean %q?", best)
+		}
 	}
 	return fmt.Errorf("%s (known: %s; in tools.NAME: %s)", msg, strings.Join(metaKeys, ", "), strings.Join(toolKeys, ", "))
 }

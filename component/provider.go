@@ -208,6 +208,9 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 		return nil, fmt.Errorf("component %s: %w", name, err)
 	}
 	pl, err := link(c)
+	if err == nil {
+		err = notWITPackage(b, pl)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("component %s: %w", name, err)
 	}
@@ -491,6 +494,20 @@ func checkOptions(f *cabi.Func, op optsPlan, lower bool) error {
 	return nil
 }
 
+// notWITPackage refuses a WIT package in its binary encoding (a component
+// of types alone: no core module, no function exported), which is a
+// component by its header: it loaded as a provider of no tools without a
+// word, and inspect printed an empty world (TestWITPackageNotLoaded).
+func notWITPackage(b []byte, pl *plan) error {
+	if len(pl.modules) > 0 || len(pl.exports) > 0 {
+		return nil
+	}
+	if _, err := wit.DecodeBinary("", b, wit.Options{AllFeatures: true}); err != nil {
+		return nil
+	}
+	return errors.New("a WIT package (the binary encoding of WIT: types alone, no code), not a component to run: it has no functions to serve as tools; 'aios-host wit FILE' prints its WIT")
+}
+
 // Tool naming: a function exported at the top level keeps its name; a
 // function of an exported interface is named by its function name when that
 // is unique in the component, else "<interface>.<function>" with the
@@ -532,23 +549,32 @@ func (p *Provider) buildTools(comp *cabi.Compiler, providerID string) error {
 			return err
 		}
 		used[name] = true
-		f, err := cabi.NewFunc(comp, e.fn.wf)
-		if err != nil {
-			return fmt.Errorf("export %s: %w", name, err)
+		// A function an instance exports may have no name of its own (a
+		// lifted function exported under e.name): the errors said
+		// "function  parameter s", naming nothing (TestUnsupportedTypeNamed).
+		wf := e.fn.wf
+		if wf.Name != e.name {
+			c := *wf
+			c.Name = e.name
+			wf = &c
 		}
-		t := &tool{exp: e, fn: f, witFn: e.fn.wf, idx: len(p.order)}
+		f, err := cabi.NewFunc(comp, wf)
+		if err != nil {
+			return fmt.Errorf("export %s: %w", qualified(e), err)
+		}
+		t := &tool{exp: e, fn: f, witFn: wf, idx: len(p.order)}
 		_, rs := f.CoreSignature(false)
 		t.nResults = len(rs)
-		t.jsonTool = isJSONTool(e.fn.wf)
-		def := abi.ToolDef{Name: name, Description: e.fn.wf.Docs, Version: p.meta.Version}
+		t.jsonTool = isJSONTool(wf)
+		def := abi.ToolDef{Name: name, Description: wf.Docs, Version: p.meta.Version}
 		if t.jsonTool {
 			def.Parameters = map[string]any{"type": "object"}
 		} else {
-			if err := wit.FuncJSONCompatible(e.fn.wf); err != nil {
-				return fmt.Errorf("export %s: %w", name, err)
+			if err := wit.FuncJSONCompatible(wf); err != nil {
+				return fmt.Errorf("export %s: %w", qualified(e), err)
 			}
-			def.Parameters = wit.FuncParamsSchema(e.fn.wf)
-			def.Returns = wit.FuncResultSchema(e.fn.wf)
+			def.Parameters = wit.FuncParamsSchema(wf)
+			def.Returns = wit.FuncResultSchema(wf)
 		}
 		if m, ok := p.meta.Tools[name]; ok {
 			if m.Parameters != nil {
@@ -560,7 +586,14 @@ func (p *Provider) buildTools(comp *cabi.Compiler, providerID string) error {
 			if m.Description != "" {
 				def.Description = m.Description
 			}
+			if m.Version != "" {
+				def.Version = m.Version
+			}
 			def.CapabilityRequired = m.CapabilityRequired
+			def.Tags, def.Examples = m.Tags, m.Examples
+			def.Idempotent, def.MCPExportable = m.Idempotent, m.MCPExportable
+			def.LatencyClass, def.PermissionLevel = m.LatencyClass, m.PermissionLevel
+			def.Deprecated, def.Deprecation = m.Deprecated || m.Deprecation != nil, m.Deprecation
 		}
 		if def.Description == "" {
 			def.Description = fmt.Sprintf("%s (WebAssembly component function %s)", name, qualified(e))
@@ -644,6 +677,11 @@ func sanitizeName(s string) string {
 	return out
 }
 
+// sanitizeID is the default provider id's label from the file stem: lower
+// case, other characters than a-z 0-9 _ - made '-', at most 128 bytes as
+// abi.LocalProviderID's (a file of a longer name, up to the 255 bytes a
+// file name may have, failed its load with "invalid provider id", an id
+// the author never wrote: TestLongFileNameLoads).
 func sanitizeID(s string) string {
 	s = strings.ToLower(s)
 	var b strings.Builder
@@ -653,6 +691,9 @@ func sanitizeID(s string) string {
 			b.WriteRune(r)
 		default:
 			b.WriteByte('-')
+		}
+		if b.Len() >= 128 {
+			break
 		}
 	}
 	out := strings.Trim(b.String(), "-_")

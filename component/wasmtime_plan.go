@@ -48,6 +48,9 @@ func PlanForEngine(b []byte, name, providerID string) (_ *EnginePlan, err error)
 		return nil, fmt.Errorf("component %s: %w", name, err)
 	}
 	pl, err := link(c)
+	if err == nil {
+		err = notWITPackage(b, pl)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("component %s: %w", name, err)
 	}

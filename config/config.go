@@ -70,6 +70,10 @@ type Config struct {
 	// shared holds the key paths whose value is an anchored node that was
 	// checked (and its keys' lines recorded) under another path.
 	shared map[string]bool
+	// nullLists holds the key paths of the lists the file gives as null
+	// (`methods:` with no value): they decode as no list, which for some
+	// keys means the opposite of an empty one (Validate refuses those).
+	nullLists map[string]bool
 }
 
 // KnownRuntimes are the sections of runtimes: that some package decodes:
@@ -412,7 +416,8 @@ func Parse(data []byte, name string) (*Config, error) {
 		return cfg, nil // empty file: all defaults
 	}
 	defFolders := maps.Clone(cfg.Trust.Folders)
-	if err := decodeStrict(&root, cfg, name, "", cfg.lines, cfg.shared); err != nil {
+	cfg.nullLists = map[string]bool{}
+	if err := decodeStrictNulls(&root, cfg, name, "", cfg.lines, cfg.shared, cfg.nullLists); err != nil {
 		return nil, err
 	}
 	cfg.expandHome()
@@ -456,27 +461,26 @@ func (c *Config) lineOf(path string) int {
 	if l := c.lines[path]; l > 0 {
 		return l
 	}
-	best := ""
-	for p := range c.shared {
-		if len(p) > len(best) && len(path) > len(p) && strings.HasPrefix(path, p) && (path[len(p)] == '.' || path[len(p)] == '[') {
-			best = p
+	// The paths enclosing path are path cut before one of its '.' or
+	// '[' (a cut inside a quoted key names no recorded path): looked up,
+	// longest first, rather than every recorded path compared with path,
+	// which made a file of many keys and many errors take minutes (each
+	// error walked every key of the file).
+	for i := len(path) - 1; i > 0; i-- {
+		if (path[i] == '.' || path[i] == '[') && c.shared[path[:i]] {
+			return c.lines[path[:i]]
 		}
 	}
-	if best == "" {
-		// A key the file leaves out (a rate without per_second): the
-		// line of the nearest enclosing key that it gives.
-		for p := range c.lines {
-			if len(p) > len(best) && isPathPrefix(p, path) {
-				best = p
+	// A key the file leaves out (a rate without per_second): the line of
+	// the nearest enclosing key that it gives.
+	for i := len(path) - 1; i > 0; i-- {
+		if path[i] == '.' || path[i] == '[' {
+			if l, ok := c.lines[path[:i]]; ok {
+				return l
 			}
 		}
 	}
-	return c.lines[best]
-}
-
-// isPathPrefix reports whether key path p encloses path.
-func isPathPrefix(p, path string) bool {
-	return len(path) > len(p) && strings.HasPrefix(path, p) && (path[len(p)] == '.' || path[len(p)] == '[')
+	return 0
 }
 
 // Decode decodes a section owned by another package, as DecodeSection does,

@@ -120,15 +120,21 @@ func Default() *Config {
 	return c
 }
 
-// DefaultDataDir returns $AIOS_DATA, else $XDG_STATE_HOME/aios-host, else
-// ~/.local/state/aios-host (or ./.aios-host when there is no home).
+// DefaultDataDir returns $AIOS_DATA, else $XDG_STATE_HOME/aios-host (when
+// it is an absolute path), else ~/.local/state/aios-host (or ./.aios-host
+// when there is no home).
 func DefaultDataDir() string {
 	if d := os.Getenv("AIOS_DATA"); d != "" {
 		// A "~/" that no shell expanded (a systemd Environment=, a
 		// quoted value) is the home folder, not a folder named "~".
 		return ExpandHome(d)
 	}
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+	// A relative XDG_STATE_HOME is invalid and ignored (XDG Base
+	// Directory spec): taken, it made the state directory depend on the
+	// working directory, so a `call` or `space put` run from another
+	// folder used other spaces and another audit log (and "~/…", which
+	// no shell expands in a systemd Environment=, a folder named "~").
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "aios-host")
 	}
 	if home, err := os.UserHomeDir(); err == nil && home != "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/internal/editdist"
 	"gopkg.in/yaml.v3"
@@ -51,6 +53,13 @@ var (
 // anchored node already checked under another path are added to shared
 // (when not nil): see Config.lineOf.
 func decodeStrict(root *yaml.Node, out any, file, prefix string, lines map[string]int, shared map[string]bool) error {
+	return decodeStrictNulls(root, out, file, prefix, lines, shared, nil)
+}
+
+// decodeStrictNulls is decodeStrict that also adds to nulls (when not nil)
+// the key paths of the lists the file gives as null (`methods:` with no
+// value), which decode as no list at all: see Config.nullLists.
+func decodeStrictNulls(root *yaml.Node, out any, file, prefix string, lines map[string]int, shared, nulls map[string]bool) error {
 	n := root
 	if n.Kind == yaml.DocumentNode {
 		if len(n.Content) == 0 {
@@ -63,6 +72,7 @@ func decodeStrict(root *yaml.Node, out any, file, prefix string, lines map[strin
 		return fmt.Errorf("config: decode needs a pointer, got %T", out)
 	}
 	w := newWalker(file, lines, shared)
+	w.nulls = nulls
 	w.check(n, t.Elem(), prefix, nil)
 	if err := w.errs.err(); err != nil {
 		return err
@@ -86,6 +96,7 @@ type walker struct {
 	file   string
 	lines  map[string]int     // key path → line of its key
 	shared map[string]bool    // paths whose (aliased) value was checked under another path
+	nulls  map[string]bool    // paths of lists given as null (nil: not recorded)
 	values map[int][]valueAt  // line → typed value nodes on it, for yaml.v3's type errors
 	seen   map[walkVisit]bool // (node, type) pairs checked
 	errs   errList
@@ -216,6 +227,14 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 		if n.Kind != yaml.MappingNode {
 			return
 		}
+		if len(n.Content)/2 > MaxMapEntries {
+			// yaml.v3 compares every key of a mapping it decodes into a
+			// map with every other: 75000 keys (a 1 MiB tool.aios.yaml
+			// of artifact.files) took 20 s to decode, 128000 agents 3.5
+			// minutes.
+			w.bad(n, path, fmt.Sprintf("%d entries, more than the %d one mapping may hold", len(n.Content)/2, MaxMapEntries), via)
+			return
+		}
 		var merges []*yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
@@ -235,6 +254,9 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 			w.merge(m, t, path, via)
 		}
 	case reflect.Slice, reflect.Array:
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" && w.nulls != nil {
+			w.nulls[path] = true
+		}
 		if n.Kind != yaml.SequenceNode {
 			return
 		}
@@ -248,10 +270,17 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 			}
 			w.check(e, t.Elem(), p, via)
 		}
+	case reflect.Float32, reflect.Float64:
+		if n.ShortTag() == "!!int" { // 010 read as 8; 010.5 is 10.5
+			w.leadingZero(n, path, via)
+		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		if t == durationType {
 			w.duration(n, path, via)
+			return
+		}
+		if w.leadingZero(n, path, via) {
 			return
 		}
 		// A whole number past the field's range was refused with "want a
@@ -285,6 +314,27 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 		}
 	}
 }
+
+// MaxMapEntries bounds the entries of one mapping decoded into a map
+// (agents, providers, rate_limits.per_tool, a card's artifact.files):
+// decoding compares every key with every other, so a bigger one cost
+// seconds to minutes of CPU (10000 cost 0.1 s).
+const MaxMapEntries = 10000
+
+// leadingZero refuses a number written with a leading 0 (010, 08,
+// 04194304), which yaml.v3 reads as YAML 1.1 octal when it can (010 was
+// 8, silently, as a count or a rate) and as a float otherwise ("want an
+// integer, got 08"). It reports whether n is one.
+func (w *walker) leadingZero(n *yaml.Node, path string, via *yaml.Node) bool {
+	if n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!int" && n.ShortTag() != "!!float") || !leadingZeroRE.MatchString(n.Value) {
+		return false
+	}
+	w.bad(n, path, fmt.Sprintf("%s has a leading 0, which makes YAML read it as octal (010 is 8): write it without the leading 0, or with 0o for octal", n.Value), via)
+	return true
+}
+
+// leadingZeroRE matches a number with a leading 0 before a digit.
+var leadingZeroRE = regexp.MustCompile(`^[-+]?0[0-9_]*[0-9]`)
 
 // maxSectionDepth bounds how deep sectionLines records key paths.
 const maxSectionDepth = 16
@@ -443,12 +493,32 @@ func suggest(key string, fields map[string]reflect.StructField) string {
 			return fmt.Sprintf(", did you mean %q?", k)
 		}
 	}
+	// Two adjacent letters swapped (`wrie`, `ptah`, `jwsk`): two edits,
+	// past editdist.Limit for a key of four letters or less, which found
+	// no key or a shorter one (`jwk` for `jwsk`).
+	for _, k := range keys {
+		if swapped(strings.ToLower(key), strings.ToLower(k)) {
+			return fmt.Sprintf(", did you mean %q?", k)
+		}
+	}
 	// A misspelling (`comand`, `capabilites`): the closest key within
 	// editdist.Limit edits.
 	if best := editdist.Closest(key, keys, editdist.Limit(key)); best != "" {
 		return fmt.Sprintf(", did you mean %q?", best)
 	}
 	return ""
+}
+
+// swapped reports whether a is b with two adjacent bytes swapped.
+func swapped(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
 
 var plainKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
@@ -560,8 +630,25 @@ func typeHint(msg string) string {
 			return " (" + h.hint + ")"
 		}
 	}
+	// The other Go types a value goes into: a section or an entry (a
+	// struct, "into config.Limits", "into js.Config"), a map, a list,
+	// a single value given a list or a mapping.
+	switch {
+	case strings.Contains(msg, " into map["):
+		return " (want a mapping of names to values, such as name: value)"
+	case strings.Contains(msg, " into []"):
+		return " (want a list such as [a, b])"
+	case goStructRE.MatchString(msg):
+		return " (want a mapping of keys, such as key: value)"
+	case strings.HasSuffix(msg, " into string") && (strings.HasPrefix(msg, "cannot unmarshal !!seq ") || strings.HasPrefix(msg, "cannot unmarshal !!map ")):
+		return " (want a single value, not a list or a mapping)"
+	}
 	return ""
 }
+
+// goStructRE matches yaml.v3's words for a value that does not go into a
+// struct type ("into config.Limits").
+var goStructRE = regexp.MustCompile(`^cannot unmarshal .* into \*?[a-z][a-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$`)
 
 // morePrecise prefers the longer (more specific) path, then the smaller.
 func morePrecise(p, than string) bool {
@@ -602,6 +689,7 @@ func yamlSyntaxError(err error, file string, data []byte) error {
 	if m := lineRE.FindStringSubmatch(e.Msg); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Msg = "YAML syntax: " + m[2]
+		tabHint(e, data)
 		return e
 	}
 	if m := unknownAnchorRE.FindStringSubmatch(e.Msg); m != nil {
@@ -615,8 +703,83 @@ func yamlSyntaxError(err error, file string, data []byte) error {
 	if !strings.Contains(e.Msg, "line ") {
 		e.Line = 1
 		e.Msg = "YAML syntax: " + e.Msg
+		tabHint(e, data)
+		badByte(e, data)
 	}
 	return e
+}
+
+// badByte gives the line of the first character yaml.v3's reader refuses
+// to an error of that reader ("invalid leading UTF-8 octet", "control
+// characters are not allowed"), which carries none: such an error named
+// line 1 wherever the character was (a comment saved in Latin-1 at line
+// 40), and says which byte or character it is. A file starting with a
+// UTF-16 byte-order mark is left as it is.
+func badByte(e *Error, data []byte) {
+	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
+		return
+	}
+	utf8Err := strings.Contains(e.Msg, "UTF-8") || strings.HasSuffix(e.Msg, "invalid Unicode character")
+	if !utf8Err && !strings.HasSuffix(e.Msg, "control characters are not allowed") {
+		return
+	}
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		var what string
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			what = fmt.Sprintf("byte 0x%02X is not UTF-8; save the file as UTF-8", data[i])
+		case !yamlPrintable(r):
+			what = fmt.Sprintf("%U is a control character", r)
+		}
+		if what != "" {
+			e.Line = line
+			e.Msg += fmt.Sprintf(" (column %d: %s)", col, what)
+			return
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+}
+
+// yamlPrintable reports whether YAML allows r in a file (YAML 1.2
+// §5.1, as yaml.v3's reader checks it).
+func yamlPrintable(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0x7E || r == 0x85 ||
+		r >= 0xA0 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+// tabHint says so when a syntax error is a tab indenting a line, which
+// yaml.v3 words as "found character that cannot start any token", naming
+// no tab, or as "found a tab character that violates indentation" at the
+// line of the key before the tab's (blank and comment lines between
+// included): the error takes the tab's line.
+func tabHint(e *Error, data []byte) {
+	var from, to int
+	switch {
+	case strings.HasSuffix(e.Msg, "found character that cannot start any token"):
+		from, to = e.Line, e.Line
+	case strings.HasSuffix(e.Msg, "found a tab character that violates indentation"):
+		from, to = e.Line, math.MaxInt
+	default:
+		return
+	}
+	for n, line := range bytes.SplitAfter(data, []byte("\n")) {
+		if n+1 < from || n+1 > to {
+			continue
+		}
+		indent := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
+		if bytes.IndexByte(indent, '\t') >= 0 {
+			e.Line = n + 1
+			e.Msg += " (a tab indents this line: YAML indents with spaces only)"
+			return
+		}
+	}
 }
 
 // unknownAnchorRE matches yaml.v3's error for an alias (*name) of an

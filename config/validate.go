@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/editdist"
@@ -89,8 +90,11 @@ func (c *Config) Validate() error {
 		v.bad("limits.min_free_bytes", fmt.Sprintf("must not be negative, got %d (0: no reserve)", l.MinFreeBytes))
 	}
 	v.positive("limits.max_tools_per_provider", l.MaxToolsPerProvider)
-	if l.MaxPluginBytes < 0 {
-		v.bad("limits.max_plugin_bytes", fmt.Sprintf("must be positive, got %d", l.MaxPluginBytes))
+	if l.MaxPluginBytes <= 0 {
+		// 0 was taken, and read as the default 256 MiB, where 0 of the
+		// other sizes (max_space_bytes, min_free_bytes, audit.max_bytes)
+		// means none.
+		v.bad("limits.max_plugin_bytes", fmt.Sprintf("must be positive, got %d (there is no unlimited; the default is %d)", l.MaxPluginBytes, DefaultMaxPluginBytes))
 	}
 
 	for _, name := range sortedKeys(c.Agents) {
@@ -103,6 +107,10 @@ func (c *Config) Validate() error {
 		v.rate(p+".rate", ag.Rate)
 		if _, ok := PermissionRank(ag.MaxPermission); ag.MaxPermission != "" && !ok {
 			v.bad(p+".max_permission", fmt.Sprintf("%q is not one of public, low, medium, high, critical", ag.MaxPermission))
+		}
+		if ag.Methods == nil && c.nullLists[p+".methods"] {
+			// Decoded as no list: every method, the opposite of [].
+			v.bad(p+".methods", "empty (null), which would allow every method: give [] to allow none but initialize, list the methods, or leave methods out for all")
 		}
 		for i, m := range ag.Methods {
 			if !slices.ContainsFunc(AgentMethods, func(k string) bool { return methodPatternMatches(m, k) }) {
@@ -167,6 +175,10 @@ func (c *Config) Validate() error {
 		if po.Source != "" && po.Trust == "" {
 			v.bad(p+".source", "binds providers."+id+".trust to a source, but trust is not set; set trust too, or leave source out")
 		}
+		if po.Grants == nil && c.nullLists[p+".grants"] {
+			// Decoded as no list: no narrowing, the opposite of [].
+			v.bad(p+".grants", "empty (null), which would narrow nothing: give [] for the provider to hold nothing, list what it may hold, or leave grants out to narrow nothing")
+		}
 		v.caps(p+".grants", po.Grants)
 		v.rate(p+".rate", po.Rate)
 	}
@@ -182,12 +194,32 @@ func (c *Config) Validate() error {
 				shown = "…" + shown[i:]
 			}
 			v.bad("inference.url", fmt.Sprintf("%q is not an http(s) URL", shown))
+		} else if strings.ContainsFunc(inf.URL, unicode.IsSpace) {
+			// A space pasted at the end of a quoted url went into its
+			// path: POST /v1 /v1/chat/completions, answered 404.
+			v.bad("inference.url", fmt.Sprintf("%q holds white space, which no URL does (a space at its end?)", u.Redacted()))
+		} else if n, err := strconv.Atoi(u.Port()); u.Port() != "" && (err != nil || n < 1 || n > 65535) {
+			// Taken, it failed at the first completion.
+			v.bad("inference.url", fmt.Sprintf("%q: port %s is not a number from 1 to 65535", u.Redacted(), u.Port()))
 		}
+	}
+	if e := inf.APIKeyEnv; e != "" && !validEnvName(e) {
+		// Not quoted: a value that is no variable name is most likely
+		// the key itself, pasted in, which this error must not spread.
+		why := "is not the name of an environment variable (letters, digits and _, not starting with a digit): give the name of the variable that holds the key, not the key itself (the value is not shown here, as it may be the key)"
+		if n := strings.Trim(e, "${}"); e[0] == '$' && validEnvName(n) {
+			why = fmt.Sprintf("is a shell's reference to the variable, which the host does not expand: write its name, %s, without the $", n)
+		}
+		v.bad("inference.api_key_env", why)
 	}
 	if h := inf.APIKeyHeader; h != "" && !validHeaderName(h) {
 		v.bad("inference.api_key_header", fmt.Sprintf("%q is not an HTTP header name (letters, digits and !#$%%&'*+-.^_`|~ only)", h))
 	} else if isHopHeader(h) {
 		v.bad("inference.api_key_header", fmt.Sprintf("%q is a header the HTTP client sets itself; name the one the backend reads the key from (e.g. api-key)", h))
+	} else if l := strings.ToLower(h); l != "authorization" && editdist.Levenshtein(l, "authorization", 2) <= 2 {
+		// Authorisation, Authorizaton: the key went, whole, in a header
+		// no backend reads, and the backend answered 401.
+		v.bad("inference.api_key_header", fmt.Sprintf("%q is no header a backend reads the key from; did you mean Authorization (the default: leave api_key_header out for \"Authorization: Bearer KEY\")?", h))
 	}
 	v.positiveDur("inference.timeout", inf.Timeout)
 	v.rate("inference.rate", inf.Rate)
@@ -493,6 +525,18 @@ func (r Rate) BurstOf() int {
 
 // validHeaderName reports whether s is an HTTP field name (RFC 9110 §5.1:
 // a token).
+// validEnvName reports whether s is a POSIX environment variable name.
+func validEnvName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return s != ""
+}
+
 func validHeaderName(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]

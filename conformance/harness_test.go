@@ -115,12 +115,23 @@ func harnessConfig(dataDir string) *config.Config {
 // newHarnessHost builds a fresh host with the peer provider loaded.
 func newHarnessHost(t *testing.T) *host.Host {
 	t.Helper()
+	return newHarnessHostDeadline(t, 0)
+}
+
+// newHarnessHostDeadline is newHarnessHost whose calls without a deadline
+// of their own (nested calls too) get d (harnessConfig's when 0).
+func newHarnessHostDeadline(t *testing.T, d time.Duration) *host.Host {
+	t.Helper()
 	dir := t.TempDir()
 	st, err := space.Open(filepath.Join(dir, "spaces"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := host.New(host.Options{Config: harnessConfig(dir), Spaces: st})
+	cfg := harnessConfig(dir)
+	if d > 0 {
+		cfg.Limits.DefaultDeadline = d
+	}
+	h, err := host.New(host.Options{Config: cfg, Spaces: st})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,10 @@ func probeFixtures(t *testing.T) (*host.Host, []loadedFixture) {
 	fixturesMu.Lock()
 	list := append([]fixture(nil), fixtures...)
 	fixturesMu.Unlock()
-	h := newHarnessHost(t)
+	// A minute for every call, nested ones too: a 1 MiB string through
+	// an MCP server and back took more than the harness's 10 s under
+	// -race on a machine starved of CPU (TestDeepAndBigEveryPair).
+	h := newHarnessHostDeadline(t, time.Minute)
 	var out []loadedFixture
 	for _, fx := range list {
 		prefix, ok := want[fx.Runtime]
@@ -252,10 +255,10 @@ func TestDeepAndBigEveryPair(t *testing.T) {
 		for _, y := range fxs {
 			t.Run(x.fx.Runtime+"→"+y.fx.Runtime, func(t *testing.T) {
 				for _, v := range []any{nestArrays(510, "leaf"), nestArrays(200, map[string]any{"k": nestArrays(309, int64(1))}), big} {
-					// A deadline of a minute, not the default 10 s: a 1 MiB
-					// string through an MCP server took 10 s of wall time
-					// under -race on a machine starved of CPU (a clean-clone
-					// run beside three other sessions), though 3.5 s of CPU.
+					// A deadline of a minute, for this call and (the host's
+					// default, probeFixtures) its nested one: a 1 MiB string
+					// through an MCP server took 10 s of wall time under
+					// -race on a machine starved of CPU, though 3.5 s of CPU.
 					got, err := h.Call(ctx, &abi.ToolCall{Caller: "tester", Tool: x.tool("nested"), Deadline: time.Now().Add(time.Minute),
 						Params: map[string]any{"tool": y.tool("echo"), "params": map[string]any{"value": v}}})
 					want := map[string]any{"result": map[string]any{"value": v}}

@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/Masterminds/semver/v3"
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/aios-host/aios-host/abi"
@@ -166,16 +167,22 @@ type Discovery struct {
 	isDesk map[string]bool
 	// isCards marks the adapter folders (discovery.dirs, the seed's
 	// /usr/share/aios/adapters): any *.yaml at their top is a description.
-	isCards map[string]bool
-	watched map[string]bool        // roots with a watch (d.mu)
-	rootIDs map[string]os.FileInfo // the folder each watched root was when watched (d.mu)
-	lost    map[string]bool        // watched roots whose watch ended (deleted or moved away) (d.mu)
+	isCards   map[string]bool
+	watched   map[string]bool        // roots with a watch (d.mu)
+	deepFirst []string               // roots, the deepest first (a root inside another before it)
+	rootIDs   map[string]os.FileInfo // the folder each watched root was when watched (d.mu)
+	rootReal  map[string]string      // each watched root's path, symlinks resolved, when watched (d.mu)
+	lost      map[string]bool        // watched roots whose watch ended (deleted or moved away) (d.mu)
 
 	mu     sync.Mutex // guards the maps below and serializes reconciling
 	cands  map[string]*candidate
 	active map[string]*candidate // by provider id
 	gens   sync.Map              // provider id → *generation (live)
 	errs   map[string]string     // unit key → last error
+	// blocked maps the units whose registration was refused for a tool
+	// another provider holds to that provider's id: when its tools change
+	// or go, they are loaded again (retryBlocked).
+	blocked map[string]blockedBy
 	// keyRetry are the local units refused because a key set could not
 	// be fetched (trust.ErrKeyFetch) or did not list their key
 	// (trust.ErrKeyNotPublished): retryKeyUnits schedules them again.
@@ -223,6 +230,10 @@ type Discovery struct {
 	treeMu    sync.Mutex
 	treeReal  map[string]string
 	realNames map[string][]string
+	// fileLinks maps the symlinks to a file at the top of a root to the
+	// file they resolve to (treeMu): a change of that file, when it is in
+	// a watched folder, is the link's too (linksTo).
+	fileLinks map[string]string
 
 	watcher *fsnotify.Watcher
 	work    chan string
@@ -263,8 +274,8 @@ func New(opts Options) (*Discovery, error) {
 		}
 	}
 	d := &Discovery{h: opts.Host, cfg: cfg, hcfg: opts.Config, log: log, keys: keys, lib: lib, hc: hc, opts: opts,
-		isDesk: map[string]bool{}, isCards: map[string]bool{}, watched: map[string]bool{}, rootIDs: map[string]os.FileInfo{}, lost: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
-		errs: map[string]string{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, firstChange: map[string]time.Time{}, mixed: map[string]string{}, unmatched: map[string]string{}, warnLater: map[string]bool{}, notes: map[string]string{},
+		isDesk: map[string]bool{}, isCards: map[string]bool{}, watched: map[string]bool{}, rootIDs: map[string]os.FileInfo{}, rootReal: map[string]string{}, lost: map[string]bool{}, cands: map[string]*candidate{}, active: map[string]*candidate{},
+		errs: map[string]string{}, blocked: map[string]blockedBy{}, keyRetry: map[string]bool{}, pending: map[string]*time.Timer{}, firstChange: map[string]time.Time{}, mixed: map[string]string{}, unmatched: map[string]string{}, warnLater: map[string]bool{}, notes: map[string]string{},
 		unsettled: map[string]uint64{}, orphans: map[string]*orphan{},
 		work: make(chan string, 1024), stop: make(chan struct{})}
 	if cfg.RequireSignature {
@@ -292,6 +303,11 @@ func New(opts Options) (*Discovery, error) {
 	}
 	add(cfg.Dirs, false, true)
 	add(cfg.DesktopDirs, true, false)
+	// A root inside another (plugins: [~/aios, ~/aios/extra]) owns what is
+	// under it: a change there is its unit's, not the outer root's
+	// provider folder's (TestRootInsideRootReloads).
+	d.deepFirst = slices.Clone(d.roots)
+	slices.SortStableFunc(d.deepFirst, func(a, b string) int { return len(b) - len(a) })
 	return d, nil
 }
 
@@ -331,6 +347,7 @@ func (d *Discovery) Start(ctx context.Context) error {
 			d.watched[r] = true
 			if st, err := os.Stat(r); err == nil {
 				d.rootIDs[r] = st
+				d.rootReal[r], _ = filepath.EvalSymlinks(r)
 			}
 		}
 	}
@@ -416,14 +433,15 @@ func (d *Discovery) scanRoot(r string) []string {
 		}
 		for _, e := range ents {
 			p := filepath.Join(r, e.Name())
-			if ignored(e.Name()) {
-				continue
+			if ignored(e.Name()) || slices.Contains(d.roots, p) {
+				continue // a root inside this one is read as a root, not as a provider folder
 			}
 			isDir := e.IsDir()
 			if e.Type()&fs.ModeSymlink != 0 {
 				if st, err := os.Stat(p); err == nil {
 					isDir = st.IsDir() // a symlink to a provider folder is a provider folder
 				}
+				d.trackLink(p)
 			}
 			if isDir {
 				if d.isDesk[r] {
@@ -596,7 +614,10 @@ func (d *Discovery) relevant(root, name string) bool {
 // unitOf maps a changed path to its unit: the file itself at a root's top
 // level, or the root's subfolder that contains it.
 func (d *Discovery) unitOf(path string) (string, bool) {
-	for _, r := range d.roots {
+	if slices.Contains(d.roots, path) {
+		return "", false // a root inside another is no unit of it: checkRoots watches it
+	}
+	for _, r := range d.deepFirst {
 		rel, err := filepath.Rel(r, path)
 		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 			continue
@@ -684,19 +705,29 @@ func (d *Discovery) eventLoop() {
 				d.mu.Unlock()
 				continue
 			}
-			if ev.Has(fsnotify.Create) {
+			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
 					// A folder made (or moved in) inside a provider
 					// folder, or a provider folder itself: its files
-					// count in the unit's code (codeDigest).
+					// count in the unit's code (codeDigest). Or, at a
+					// Remove or Rename, a folder that holds the name
+					// already: two folders swapped (mv --exchange
+					// .pkg.new pkg) give the new one's Create before
+					// the old one's Rename, whose unwatchBelow ended the
+					// new folder's watches (TestExchangedFolderWatched).
 					d.watchTree(ev.Name)
 				}
 			}
-			if unit, ok := d.unitOf(ev.Name); ok {
-				d.schedule(unit)
+			if slices.Contains(d.roots, filepath.Dir(ev.Name)) {
+				d.trackLink(ev.Name)
 			}
-			for _, a := range d.aliases(ev.Name) {
-				if unit, ok := d.unitOf(a); ok {
+			names := append([]string{ev.Name}, d.aliases(ev.Name)...)
+			names = append(names, d.rootAliases(ev.Name)...)
+			names = append(names, d.linksTo(ev.Name)...)
+			scheduled := map[string]bool{}
+			for _, n := range names {
+				if unit, ok := d.unitOf(n); ok && !scheduled[unit] {
+					scheduled[unit] = true
 					d.schedule(unit)
 				}
 			}
@@ -716,8 +747,11 @@ func (d *Discovery) watchTree(dir string) {
 	if d.watcher == nil {
 		return
 	}
+	if slices.Contains(d.roots, dir) {
+		return // a root inside another: its own watch is checkRoots'
+	}
 	under := false
-	for _, r := range d.roots {
+	for _, r := range d.deepFirst {
 		rel, err := filepath.Rel(r, dir)
 		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 			continue
@@ -735,6 +769,47 @@ func (d *Discovery) watchTree(dir string) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return
+	}
+	d.treeMu.Lock()
+	was, had := d.treeReal[dir]
+	d.treeMu.Unlock()
+	if had && was != real {
+		// The name is another folder now (a symlink switched by a
+		// blue/green deploy: ln -s v2 .cur && mv -T .cur current): the
+		// old folder's watches under this name go first. Adding the name
+		// again moved fsnotify's entry to the new folder and left the
+		// kernel's watch of the old one (and of each of its subfolders)
+		// behind, a few more at each deploy (TestSwitchedLinkWatchesFreed).
+		d.treeMu.Lock()
+		others := slices.DeleteFunc(slices.Clone(d.realNames[was]), func(n string) bool { return n == dir })
+		d.treeMu.Unlock()
+		d.unwatchBelow(dir)
+		if len(others) > 0 {
+			// The old folder has other names (plugins/v1, which current
+			// pointed to): fsnotify keys its one watch by the name added
+			// first, which may be this one; adding this name for the new
+			// folder took that watch over, and the old folder's edits
+			// were lost (TestSwitchedLinkKeepsTargetWatched). End the
+			// watches under this name and watch the old folder again
+			// under its others.
+			prefix := dir + string(filepath.Separator)
+			for _, w := range d.watcher.WatchList() {
+				if w == dir || strings.HasPrefix(w, prefix) {
+					_ = d.watcher.Remove(w)
+				}
+			}
+			d.treeMu.Lock()
+			for name, r := range d.treeReal {
+				if name == dir || strings.HasPrefix(name, prefix) {
+					d.realNames[r] = slices.DeleteFunc(d.realNames[r], func(n string) bool { return n == name })
+					delete(d.treeReal, name)
+				}
+			}
+			d.treeMu.Unlock()
+			for _, o := range others {
+				d.watchTree(o)
+			}
+		}
 	}
 	n := 0
 	_ = filepath.WalkDir(real, func(path string, e fs.DirEntry, err error) error {
@@ -782,6 +857,99 @@ func (d *Discovery) aliases(path string) []string {
 	for _, n := range d.realNames[real] {
 		if n != dir {
 			out = append(out, filepath.Join(n, filepath.Base(path)))
+		}
+	}
+	return out
+}
+
+// trackLink notes whether p, at the top of a root, is a symlink to a file
+// (and to which), or no longer one.
+func (d *Discovery) trackLink(p string) {
+	target := ""
+	if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if t, err := filepath.EvalSymlinks(p); err == nil {
+			if st, err := os.Stat(t); err == nil && !st.IsDir() {
+				target = t
+			}
+		}
+	}
+	d.treeMu.Lock()
+	defer d.treeMu.Unlock()
+	if target == "" {
+		delete(d.fileLinks, p)
+		return
+	}
+	if d.fileLinks == nil {
+		d.fileLinks = map[string]string{}
+	}
+	d.fileLinks[p] = target
+}
+
+// linksTo lists the symlinks at the top of a root that point to path,
+// which changed: a link to a file beside it (tool.fake -> tool-1.2.fake)
+// saw no event of its own when that file was edited or deleted, so its
+// copy kept the code it had at start, and served it when the file was
+// deleted, through a link to nothing (TestLinkedFileChangeReloadsLink).
+func (d *Discovery) linksTo(path string) []string {
+	d.treeMu.Lock()
+	n := len(d.fileLinks)
+	d.treeMu.Unlock()
+	if n == 0 {
+		return nil
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return nil
+	}
+	real := filepath.Join(dir, filepath.Base(path))
+	d.treeMu.Lock()
+	defer d.treeMu.Unlock()
+	var out []string
+	for link, target := range d.fileLinks {
+		if target == real && link != path {
+			out = append(out, link)
+		}
+	}
+	return out
+}
+
+// rootAliases are path's names under the other roots that are the same
+// folder as its root, or as a folder under it (a plugin folder listed
+// twice, once through a symlink: plugins: [/srv/aios, /opt/aios] with
+// /opt/aios -> /srv/aios; or a root linked to a provider folder of
+// another). The kernel watches such a folder once, and fsnotify names its
+// events by the name added first, so the other name's units were never
+// reloaded: its copy of a file kept the code it had at start, and served
+// it again when the file was deleted (TestRootListedTwiceFollowsDisk).
+func (d *Discovery) rootAliases(path string) []string {
+	d.mu.Lock()
+	reals := make(map[string]string, len(d.rootReal))
+	for r, real := range d.rootReal {
+		if real != "" {
+			reals[r] = real
+		}
+	}
+	d.mu.Unlock()
+	if len(reals) < 2 {
+		return nil
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return nil
+	}
+	real := filepath.Join(dir, filepath.Base(path))
+	var out []string
+	for _, o := range d.roots {
+		ro, ok := reals[o]
+		if !ok {
+			continue
+		}
+		rel, err := filepath.Rel(ro, real)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		if alias := filepath.Join(o, rel); alias != path {
+			out = append(out, alias)
 		}
 	}
 	return out
@@ -906,13 +1074,17 @@ func (d *Discovery) checkRoots() {
 		switch {
 		case exists && was && (lost || id != nil && !os.SameFile(id, st)):
 			// Another folder took the name between two checks (an
-			// installer moving a fresh copy into place, rm -rf and mkdir):
-			// the watch is on the old one, or died with it.
-			_ = d.watcher.Remove(r)
+			// installer moving a fresh copy into place, rm -rf and mkdir,
+			// a symlinked root switched): the watches are on the old one,
+			// or died with it. Its subfolders' go too: those the new one
+			// lacks were kept, watching the old release
+			// (TestSwitchedRootWatchesFreed).
+			d.unwatchBelow(r)
 			if err := d.watchAdd(r); err != nil {
 				d.mu.Lock()
 				d.watched[r] = false
 				delete(d.rootIDs, r)
+				delete(d.rootReal, r)
 				d.mu.Unlock()
 				d.log.Warn("plugin folder replaced; cannot watch the new one", "dir", r, "err", err)
 				d.scheduleRoot(r)
@@ -920,6 +1092,7 @@ func (d *Discovery) checkRoots() {
 			}
 			d.mu.Lock()
 			d.rootIDs[r] = st
+			d.rootReal[r], _ = filepath.EvalSymlinks(r)
 			delete(d.lost, r)
 			d.mu.Unlock()
 			d.log.Info("plugin folder replaced by another; watching the new one and reloading its providers", "dir", r)
@@ -931,6 +1104,7 @@ func (d *Discovery) checkRoots() {
 			d.mu.Lock()
 			d.watched[r] = true
 			d.rootIDs[r] = st
+			d.rootReal[r], _ = filepath.EvalSymlinks(r)
 			d.mu.Unlock()
 			d.log.Info("plugin folder appeared; watching it", "dir", r)
 			d.scheduleRoot(r)
@@ -939,6 +1113,7 @@ func (d *Discovery) checkRoots() {
 			d.mu.Lock()
 			d.watched[r] = false
 			delete(d.rootIDs, r)
+			delete(d.rootReal, r)
 			delete(d.lost, r)
 			d.mu.Unlock()
 			d.log.Warn("plugin folder is gone; its providers are removed, and it is watched for when it comes back", "dir", r)
@@ -1202,6 +1377,12 @@ func (d *Discovery) refreshRemotes(ctx context.Context) {
 		d.mu.Unlock()
 		if err != nil && old != nil && old.verified != nil && signerGone(err) {
 			err = fmt.Errorf("%w; %w", err, errSignerGone)
+		} else if err != nil && ctx.Err() == nil {
+			// A refused card (tampered, another key's) leaves the one
+			// serving only while its own signature still holds.
+			if gone := d.servingSignerGone(ctx, old); gone != nil {
+				err = fmt.Errorf("%w; and the version serving is no longer vouched for: %w", err, gone)
+			}
 		}
 		if err == nil {
 			if old != nil && old.digest == cand.digest && old.trust == cand.trust {
@@ -1234,6 +1415,11 @@ func checkPins(a *trust.ArtifactPin, sums []string, artifactPinned bool) error {
 	}
 	return nil
 }
+
+// descriptionRead is called when loadDescribed has read a description,
+// before it hashes the unit's files (a test's seam for a card replaced in
+// between).
+var descriptionRead = func(string) {}
 
 // errChangedWhileLoading: the file's bytes changed between the load and
 // the check after it (a save in progress); the change's own event loads
@@ -1497,6 +1683,7 @@ func (d *Discovery) dropOrphan(ctx context.Context, id string) {
 	o.timer.Stop()
 	delete(d.orphans, id)
 	_ = d.resolve(ctx, id)
+	d.retryBlocked(id)
 	o.cand.discard(d.log)
 }
 
@@ -1524,6 +1711,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		}
 		return nil
 	}
+	delete(d.blocked, unit)
 	if errors.Is(err, errUnchanged) {
 		// The unit holds what serves (or is shadowed) already: whatever
 		// was refused since (a tampered or half-written file) is gone.
@@ -1556,6 +1744,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		if old := d.cands[unit]; old != nil && errors.Is(err, errSignerGone) {
 			delete(d.cands, unit)
 			_ = d.resolve(ctx, old.id)
+			d.retryBlocked(old.id)
 			old.discard(d.log)
 		}
 		return err
@@ -1572,6 +1761,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 			return nil
 		}
 		_ = d.resolve(ctx, old.id)
+		d.retryBlocked(old.id)
 		old.discard(d.log)
 		return nil
 	}
@@ -1615,13 +1805,18 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		}
 		cand.discard(d.log)
 		d.errs[unit] = err.Error()
+		if b, ok := conflictOf(err); ok && b.holder != cand.id {
+			d.blocked[unit] = b
+		}
 		d.log.Error(d.notLoadedMsg("registered"), "file", unit, "err", err)
 		d.event(ReloadEvent{Provider: cand.id, Source: unit, Action: "error", Err: err})
 		return err
 	}
+	d.retryBlocked(cand.id)
 	if old != nil {
 		if old.id != cand.id {
 			_ = d.resolve(ctx, old.id)
+			d.retryBlocked(old.id)
 		}
 		// A serving old version's generation was closed by the host on
 		// the swap; its provider closes when that generation drains.
@@ -1632,15 +1827,61 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 	return nil
 }
 
+// blockedBy is what refused a unit's registration: provider holder
+// holds tool (at version, when exact: the same tool version; else the
+// tool, at a higher trust).
+type blockedBy struct {
+	holder, tool, version string
+	exact                 bool
+}
+
+// conflictOf reads what a registration refused for a tool another
+// provider holds (a Conflict naming it) says.
+func conflictOf(err error) (blockedBy, bool) {
+	var te *abi.ToolError
+	if !errors.As(err, &te) || te.Code != abi.Conflict {
+		return blockedBy{}, false
+	}
+	m, _ := te.Data.(map[string]any)
+	b := blockedBy{}
+	b.holder, _ = m["registered_by"].(string)
+	b.tool, _ = m["tool"].(string)
+	b.version, _ = m["version"].(string)
+	_, byTrust := m["registered_by_trust"]
+	b.exact = !byTrust
+	return b, b.holder != ""
+}
+
+// retryBlocked loads again the units refused for a tool that provider id
+// held: its tools changed or went, so they may register now. A tool moved
+// from one file to another, the new file written first (refused: the old
+// one still held it), was served by neither until a restart
+// (TestToolMovedBetweenFilesServed). Called with mu.
+func (d *Discovery) retryBlocked(id string) {
+	if d.watcher == nil || d.opts.Once {
+		return // nothing watches: a refresh or restart loads them
+	}
+	for u, b := range d.blocked {
+		if b.holder != id {
+			continue
+		}
+		if b.exact {
+			// A reload of the holder that keeps the tool version changes
+			// nothing for the unit: loading it again would fail the same.
+			if e, err := d.h.Registry().Resolve(b.tool, b.version); err == nil && e.Provider != nil && e.Provider.Info.ID == id {
+				continue
+			}
+		}
+		delete(d.blocked, u)
+		d.scheduleLocked(u)
+	}
+}
+
 // conflictsWith reports whether err is the registry refusing a tool that
 // provider id holds.
 func conflictsWith(err error, id string) bool {
-	var te *abi.ToolError
-	if !errors.As(err, &te) || te.Code != abi.Conflict {
-		return false
-	}
-	m, ok := te.Data.(map[string]any)
-	return ok && m["registered_by"] == id
+	b, ok := conflictOf(err)
+	return ok && b.holder == id
 }
 
 func (d *Discovery) event(ev ReloadEvent) {
@@ -1653,7 +1894,10 @@ func (d *Discovery) event(ev ReloadEvent) {
 // the higher trust level (d.rank), then the one from providers.<id>.source
 // (a level that lowers the bound provider must not let a stray of that
 // level shadow it: TestBoundSourceWinsTies), then the higher kind
-// (card > yaml > desktop), then the lexically first source.
+// (card > yaml > desktop), then the higher adapter version (an older
+// release, validly signed, dropped beside the current one in a folder
+// that sorts first must not serve the id: TestOlderSignedCopyDoesNotShadowNewer),
+// then the lexically first source.
 func (d *Discovery) better(a, b *candidate) bool {
 	if ra, rb := d.rank(a), d.rank(b); ra != rb {
 		return ra > rb
@@ -1664,7 +1908,51 @@ func (d *Discovery) better(a, b *candidate) bool {
 	if pa, pb := priority(a.kind), priority(b.kind); pa != pb {
 		return pa > pb
 	}
+	if va, vb := a.version(), b.version(); va != nil && vb != nil {
+		if c := va.Compare(vb); c != 0 {
+			return c > 0
+		}
+	}
 	return a.key < b.key
+}
+
+// warnDowngrade warns when id, served by cur, is now served by win at a
+// lower adapter version: a signature has no date, so an older release,
+// validly signed, put in place of the current one (by anyone able to write
+// the folder, or a card server) loads as any release does; the operator
+// hears of it (docs/trust.md, "Downgrade and replay").
+func (d *Discovery) warnDowngrade(id string, cur, win *candidate) {
+	from, to := cur.version(), win.version()
+	if from == nil || to == nil || !to.LessThan(from) {
+		return
+	}
+	args := []any{"provider", id, "from", from.Original(), "to", to.Original(), "source", win.key, "trust", d.servedTrust(win).String()}
+	if win.verified != nil {
+		args = append(args, "key_id", win.verified.KeyID)
+	}
+	if cur.key != win.key {
+		args = append(args, "previous_source", cur.key)
+	}
+	d.log.Warn("provider now serves an older version than before (a downgrade): if nobody meant to roll it back, restore the newer release and check who can write to its folder", args...)
+}
+
+// version is the adapter version c describes (its card's, else what its
+// provider registers), nil when it is not SemVer.
+func (c *candidate) version() *semver.Version {
+	v := ""
+	switch {
+	case c.card != nil:
+		v = c.card.Adapter.Version
+	case c.provider != nil:
+		if reg := c.provider.Describe(); reg != nil {
+			v = reg.Provider.Version
+		}
+	}
+	sv, err := semver.StrictNewVersion(v)
+	if err != nil {
+		return nil
+	}
+	return sv
 }
 
 // rank is c's trust level in priority: the level discovery gave it (its
@@ -1950,6 +2238,9 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 		rp.StartHealth()
 	}
 	d.log.Info("provider "+action+"ed", "provider", id, "kind", win.kind, "trust", d.servedTrust(win).String(), "source", win.key)
+	if cur != nil {
+		d.warnDowngrade(id, cur, win)
+	}
 	if cur != nil && cur.key != win.key && d.cands[cur.key] == cur {
 		d.log.Info("provider now served by another description; the previous one is shadowed",
 			"provider", id, "serving", win.key, "trust", d.servedTrust(win).String(), "kind", win.kind,
@@ -1961,7 +2252,44 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 
 // load reads one unit. It returns (nil, nil) when the unit is gone or
 // describes nothing, errUnchanged when its content has not changed.
+//
+// When the unit's new bytes are refused, the version serving keeps
+// serving only while its own signature still verifies at the level it
+// was loaded at: a folder changed (by anyone able to write to it) into
+// something refused must not keep the version loaded before under a key
+// revoked or expired since (TestRevokedKeyUnloadsTamperedUnit).
 func (d *Discovery) load(ctx context.Context, unit string, old *candidate) (*candidate, error) {
+	cand, err := d.loadUnit(ctx, unit, old)
+	if err != nil && !errors.Is(err, errUnchanged) && !errors.Is(err, errSignerGone) && ctx.Err() == nil {
+		if gone := d.servingSignerGone(ctx, old); gone != nil {
+			err = fmt.Errorf("%w; and the version serving is no longer vouched for: %w", err, gone)
+		}
+	}
+	return cand, err
+}
+
+// servingSignerGone checks the signature of old, a unit's serving version
+// whose files changed since it was loaded, again: an error wrapping
+// errSignerGone when its key no longer verifies it (gone, expired,
+// replaced) or vouches for it at a lower level than it was loaded at (it
+// cannot be loaded again at that level: its files are no longer those
+// signed), else nil. An unsigned old version has nothing to check.
+func (d *Discovery) servingSignerGone(ctx context.Context, old *candidate) error {
+	if old == nil || old.verified == nil || old.card == nil {
+		return nil
+	}
+	v, err := d.recheck(ctx, old.card.Raw)
+	if err != nil {
+		return err
+	}
+	if v.Trust < old.verified.Trust {
+		return fmt.Errorf("its key %q now vouches for %s only at %s, not at %s as when it was loaded, and its files changed since; %w",
+			v.KeyID, old.id, v.Trust, old.verified.Trust, errSignerGone)
+	}
+	return nil
+}
+
+func (d *Discovery) loadUnit(ctx context.Context, unit string, old *candidate) (*candidate, error) {
 	st, err := os.Stat(unit)
 	// ENOTDIR: a folder on the way is now a file (the plugin folder
 	// replaced by one): the unit is gone with it.
@@ -2220,6 +2548,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	if err != nil {
 		return nil, err
 	}
+	descriptionRead(desc)
 	kind := KindCard
 	var card *Card
 	if ext := filepath.Ext(desc); ext == ".yaml" || ext == ".yml" {
@@ -2257,6 +2586,12 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	sum, sums, err := fileSums(ctx, d.h.MaxPluginBytes(), files...)
 	if err != nil {
 		return nil, err
+	}
+	if h := sha256.Sum256(data); sums[0] != hex.EncodeToString(h[:]) {
+		// The card was replaced since it was read: the digest must
+		// describe the card verified below, not the one now on disk
+		// (TestCardSwappedAfterReadNotTrackedAsLoaded).
+		return nil, fmt.Errorf("%s %w", desc, errChangedWhileLoading)
 	}
 	digest := sum
 	if !topLevel && artifact != "" { // a folder: the files the artifact imports count too
@@ -2395,6 +2730,13 @@ func (d *Discovery) loadDesktop(path string, old *candidate) (*candidate, error)
 	}
 	card := d.lib.Match(e)
 	if card == nil {
+		return nil, nil
+	}
+	if d.cfg.RequireSignature {
+		// A known adapter's card is built in and unsigned; a .desktop
+		// file anyone of the host's user can write would register its
+		// tools (TestDesktopUnderRequireSignature).
+		d.note(slog.LevelInfo, path, "unsigned", "known adapter matched but not loaded: its built-in card is unsigned and discovery.require_signature refuses unsigned cards; to use it, sign a copy of the card (aios-host sign) and put it in a plugin folder", "desktop", path, "adapter", card.Adapter.ID)
 		return nil, nil
 	}
 	dirs := append(d.desktopDirs(), filepath.Dir(path))

@@ -214,3 +214,29 @@ func withCode(digest, code string) string {
 	sum := sha256.Sum256([]byte(digest + "\x00" + code))
 	return hex.EncodeToString(sum[:])
 }
+
+// ArtifactIn returns the artifact discovery loads with a card in the
+// provider folder dir (a package's folder for a card in its aios/
+// folder): among the regular files of dir that loadable takes (by name),
+// tool.<ext>, else the only one; "" when there is none or several. A
+// card signed without pinning it is refused there ("the card is signed
+// but does not pin its artifact"), so `aios-host verify` asks the same.
+func ArtifactIn(dir string, loadable func(name string) bool) string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var artifacts []string
+	for _, e := range ents {
+		n := e.Name()
+		if ignored(n) || isCardName(n) || isYAMLName(n) || !loadable(n) {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		artifacts = append(artifacts, p)
+	}
+	return pickArtifact(artifacts)
+}

@@ -69,8 +69,8 @@ func TestIDChangeToClaimedID(t *testing.T) {
 	}
 }
 
-// Two files describe org.test.x (a.fake serves: its name sorts first;
-// b.fake is shadowed). a.fake's id is edited to org.test.y, keeping its
+// Two files describe org.test.x at one version (a.fake serves: its name
+// sorts first; b.fake is shadowed). a.fake's id is edited to org.test.y, keeping its
 // tool: org.test.x should pass to b.fake and org.test.y serve t1. Since
 // best(old id) != nil, apply calls plain resolve(new id), whose
 // AddProvider clashes with a.fake's own previous registration, and the
@@ -79,7 +79,7 @@ func TestIDChangeWithSecondClaimant(t *testing.T) {
 	env := newEnv(t, "debounce: 10ms\n", nil)
 	a := filepath.Join(env.dir, "a.fake")
 	writeFake(t, a, fakeSpec{ID: "org.test.x", Version: "1.0.0", Tools: []string{"t1"}})
-	writeFake(t, filepath.Join(env.dir, "b.fake"), fakeSpec{ID: "org.test.x", Version: "2.0.0", Tools: []string{"t2"}})
+	writeFake(t, filepath.Join(env.dir, "b.fake"), fakeSpec{ID: "org.test.x", Version: "1.0.0", Tools: []string{"t2"}})
 	testutil.Eventually(t, "loaded", func() bool {
 		_, e1 := env.call("t1", 1)
 		return e1 == nil && len(env.load.open()) == 2

@@ -406,6 +406,16 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 	}
 	var res jsonrpc.ToolsCallResult
 	err = c.Call(ctx, "tools/call", params, &res)
+	if errors.Is(err, jsonrpc.ErrNotSent) && ctx.Err() == nil {
+		// A kept connection the remote closed meanwhile (its
+		// server.idle_timeout: 5 minutes without a call): the call
+		// did not reach it, and goes on a new connection, once.
+		p.drop(c)
+		if c, err = p.client(ctx); err != nil {
+			return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)
+		}
+		err = c.Call(ctx, "tools/call", params, &res)
+	}
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {

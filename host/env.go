@@ -38,8 +38,15 @@ func (f *frame) Check(c abi.Capability) error {
 func (f *frame) Call() *abi.ToolCall { return &f.call }
 
 // Logger implements abi.Env: the host logger tagged with provider and call.
+// When the call was made with a WithCallLog context, what is logged also
+// goes to its CallLogFunc.
 func (f *frame) Logger() *slog.Logger {
-	return f.h.log.With("provider", f.entry.Provider.Info.ID, "tool", f.call.Tool, "call", f.call.ID)
+	l := f.h.log.With("provider", f.entry.Provider.Info.ID, "tool", f.call.Tool, "call", f.call.ID)
+	if fn := f.callLog(); fn != nil {
+		l = slog.New(&observedHandler{base: l.Handler(), fn: fn,
+			head: CallLog{Provider: f.entry.Provider.Info.ID, Tool: f.call.Tool, CallID: f.call.ID}})
+	}
+	return l
 }
 
 // endedError refuses an Env service asked for after the call ended.
@@ -250,7 +257,7 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 		ctx = &f.ctx
 	}
 	h := f.h
-	nf := &frame{h: h, caller: f.entry.Provider.Info.ID, grants: f.nestedGrants(), maxPerm: f.maxPerm, origin: f.origin}
+	nf := &frame{h: h, caller: f.entry.Provider.Info.ID, grants: f.nestedGrants(), maxPerm: f.maxPerm, origin: f.origin, logFn: f.callLog()}
 	nf.parent.Store(f)
 	// The audit log hashes the params and the result after the call, on
 	// its own goroutine. Other runtimes hand over values decoded for this
@@ -478,6 +485,16 @@ func (f *frame) Complete(ctx context.Context, req abi.CompleteRequest) (abi.Comp
 	}
 	if ctx == nil { // as CallTool: the call's own
 		ctx = &f.ctx
+	} else if ctx != context.Context(&f.ctx) {
+		// A completion is the call's: one asked for under another
+		// context (a native tool's goroutine with context.Background())
+		// ran on after the call had returned, its deadline passed or its
+		// caller cancelled, to inference.timeout, holding a place among
+		// inference.max_concurrent. It ends with the call.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(&f.ctx, cancel)()
 	}
 	return f.h.infer.complete(ctx, req)
 }

@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"io"
@@ -53,7 +54,17 @@ func newInferenceClient(c config.Inference, hc *http.Client) *inferenceClient {
 	next := hc.CheckRedirect
 	own.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if from := via[0].URL; !origin.Same(req.URL, from) { // (https://a and https://a:443 are one)
-			return &offOriginRedirect{to: req.URL.Redacted()}
+			return &refusedRedirect{to: req.URL.Redacted()}
+		}
+		if req.Method != via[0].Method {
+			// A 301, 302 or 303 is followed as a GET without the body:
+			// the backend answered that GET (405, a page, another
+			// API's JSON), and the error quoted it as the completion's.
+			status := 0
+			if req.Response != nil {
+				status = req.Response.StatusCode
+			}
+			return &refusedRedirect{to: req.URL.Redacted(), status: status}
 		}
 		if next != nil {
 			return next(req, via)
@@ -81,16 +92,26 @@ func newInferenceClient(c config.Inference, hc *http.Client) *inferenceClient {
 	}
 }
 
-// offOriginRedirect is a backend's redirect out of inference.url's origin,
-// not followed.
-type offOriginRedirect struct{ to string }
+// refusedRedirect is a backend's redirect not followed: out of
+// inference.url's origin, or (status not 0) within it but one that would
+// turn the POST into a GET (301, 302, 303).
+type refusedRedirect struct {
+	to     string
+	status int
+}
 
-func (e *offOriginRedirect) Error() string {
+func (e *refusedRedirect) Error() string {
+	if e.status != 0 {
+		return "redirected (" + strconv.Itoa(e.status) + ") to " + e.to + ", which an HTTP client follows as a GET without the request; such redirects are not followed: set inference.url to the address that answers"
+	}
 	return "redirected to " + e.to + ", outside the origin (scheme, host and port) of inference.url; such redirects are not followed, so that the API key is sent nowhere else: set inference.url to the address that answers"
 }
 
 // maxInferenceMessage bounds the backend's error text quoted in an error.
 const maxInferenceMessage = 512
+
+// maxInferenceStatus bounds the backend's status line quoted in an error.
+const maxInferenceStatus = 128
 
 // clipText cuts s to at most n bytes without splitting a UTF-8 sequence,
 // and replaces invalid ones (a backend's body may be anything).
@@ -199,6 +220,13 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 				Message: "the value of $" + c.keyEnv + " (inference.api_key_env) holds a control character, which an API key sent in an HTTP header cannot: check how the variable is set"}
 		}
 	}
+	if perr := ctx.Err(); perr != nil {
+		// The call has ended (a tool finishing up after its cancel, or
+		// ignoring it): nothing would be sent, and a token of
+		// inference.rate, which all tools share, would be spent for it.
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.AsToolError(perr, abi.Cancelled).Code,
+			Message: "inference: not asked, the call has ended (" + perr.Error() + ")"}
+	}
 	if c.lim != nil {
 		if ok, retry := c.lim.Allow(time.Now()); !ok {
 			return abi.CompleteResponse{}, rateError(retry, "inference (all tools' completions together)", c.lim)
@@ -287,36 +315,58 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 		return &abi.ToolError{Code: abi.Timeout, Message: "inference backend " + endpoint + ": " + what + " within inference.timeout (" + c.timeout.String() + ")",
 			Data: map[string]any{"timeout_ms": c.timeout.Milliseconds()}}
 	}
-	resp, err := c.http.Do(hreq)
-	if err != nil {
-		var off *offOriginRedirect
-		if errors.As(err, &off) {
-			return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + ": " + off.Error()}
-		}
-		if ctx.Err() != nil {
-			return abi.CompleteResponse{}, waitErr("no answer")
-		}
-		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + ": " + err.Error()}
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxInferenceBody+1))
-	if err != nil {
-		if ctx.Err() != nil {
-			return abi.CompleteResponse{}, waitErr("the answer did not arrive whole")
-		}
-		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + ": reading the answer: " + err.Error()}
-	}
-	if len(raw) > maxInferenceBody && resp.StatusCode/100 == 2 { // a failure's status says more; its text is cut below
-		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.TooLarge, Message: "inference backend " + endpoint + " answered " + resp.Status + " with more than " +
-			strconv.Itoa(maxInferenceBody>>20) + " MiB, the most the host reads; ask for fewer tokens (max_tokens)", Data: map[string]any{"limit": int64(maxInferenceBody), "status": int64(resp.StatusCode)}}
-	}
-	raw = raw[:min(len(raw), maxInferenceBody)]
 	// clip cuts a backend's text for a message, the key taken out first:
 	// Complete's redaction looks for the whole key, and a cut through it
 	// would leave its first part.
 	clip := func(s string, n int) string {
 		return clipText(c.redact(s, key), n)
 	}
+	resp, err := c.http.Do(hreq)
+	if err != nil {
+		var off *refusedRedirect
+		if errors.As(err, &off) {
+			// Where it pointed is the backend's Location header, of any
+			// length, and may quote the key.
+			shown := *off
+			shown.to = clip(off.to, maxInferenceStatus)
+			return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + ": " + shown.Error()}
+		}
+		if ctx.Err() != nil {
+			return abi.CompleteResponse{}, waitErr("no answer")
+		}
+		// The client's error quotes what the backend sent instead of a
+		// status line ("malformed HTTP response \"…\""), whole.
+		msg := "inference backend " + endpoint + ": " + clip(err.Error(), maxInferenceMessage)
+		if cv := (*tls.CertificateVerificationError)(nil); errors.As(err, &cv) {
+			// Go's "x509: certificate signed by unknown authority" says
+			// neither which setting nor how to trust a private CA.
+			msg += "; the host checks the backend's certificate against the system's certificate authorities: for one a private authority signed, set SSL_CERT_FILE (a PEM file) or SSL_CERT_DIR in the host's environment to that authority's certificate, or set inference.url to a name the certificate holds"
+		}
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: msg}
+	}
+	defer resp.Body.Close()
+	// The status line's reason phrase is the backend's text too, of any
+	// length (up to the client's 10 MiB of headers).
+	status := clip(resp.Status, maxInferenceStatus)
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxInferenceBody+1))
+	if err != nil {
+		// The status came whole: a 503 whose body stalls or breaks off is
+		// a 503, which the error says.
+		if ctx.Err() != nil {
+			return abi.CompleteResponse{}, waitErr("answered " + status + ", but the answer did not arrive whole")
+		}
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable, Message: "inference backend " + endpoint + " answered " + status + ", but reading the answer failed: " + clip(err.Error(), maxInferenceMessage),
+			Data: map[string]any{"status": int64(resp.StatusCode)}}
+	}
+	if len(raw) > maxInferenceBody && resp.StatusCode/100 == 2 { // a failure's status says more; its text is cut below
+		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.TooLarge, Message: "inference backend " + endpoint + " answered " + status + " with more than " +
+			strconv.Itoa(maxInferenceBody>>20) + " MiB, the most the host reads; ask for fewer tokens (max_tokens)", Data: map[string]any{"limit": int64(maxInferenceBody), "status": int64(resp.StatusCode)}}
+	}
+	raw = raw[:min(len(raw), maxInferenceBody)]
+	// A byte order mark before the JSON (some Windows and .NET servers and
+	// proxies write one) is not part of it (RFC 8259 8.1 lets a parser
+	// ignore it); the answer was refused as "not JSON at all".
+	raw = bytes.TrimPrefix(raw, []byte("\uFEFF"))
 	var out chatResponse
 	jerr := json.Unmarshal(raw, &out)
 	if resp.StatusCode/100 != 2 {
@@ -328,8 +378,28 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 		if resp.StatusCode == http.StatusBadRequest {
 			code = abi.InvalidParams
 		}
-		return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: "inference backend " + endpoint + " answered " + resp.Status + ": " + clip(msg, maxInferenceMessage),
-			Data: map[string]any{"status": int64(resp.StatusCode)}}
+		msg = "inference backend " + endpoint + " answered " + status + ": " + clip(msg, maxInferenceMessage)
+		if key == "" && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
+			// The backend's "Unauthorized" does not say that the host
+			// sent no key, nor where the host takes one from.
+			if c.keyEnv == "" {
+				msg += "; no API key was sent: set inference.api_key_env to the name of the environment variable holding it"
+			} else {
+				msg += "; no API key was sent: $" + c.keyEnv + " (inference.api_key_env) is not set or empty in the host's environment"
+			}
+		}
+		if body.Model == "" && (resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusUnprocessableEntity) {
+			// "you must provide a model parameter": the host's to send,
+			// as neither inference.model nor the tool named one.
+			msg += "; no model was sent: set inference.model to the backend's name of the model in the config"
+		}
+		data := map[string]any{"status": int64(resp.StatusCode)}
+		if ms, ok := retryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			// A 429's or a 503's when to try again: the caller's to know.
+			data["retry_after_ms"] = ms
+			msg += " (Retry-After: " + (time.Duration(ms) * time.Millisecond).String() + ")"
+		}
+		return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: msg, Data: data}
 	}
 	if jerr != nil {
 		// What came instead: the decoder's "invalid character '<' looking
@@ -338,7 +408,7 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 		var syn *json.SyntaxError
 		switch body := bytes.TrimSpace(raw); {
 		case len(body) == 0:
-			why = "the body is empty (" + resp.Status + ")"
+			why = "the body is empty (" + status + ")"
 		case errors.As(jerr, &syn) && syn.Offset <= 1:
 			why = "it is not JSON at all; it begins " + strconv.Quote(clip(string(body), 64))
 			if ct := resp.Header.Get("Content-Type"); ct != "" {
@@ -378,7 +448,32 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 		}
 		return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: msg, Data: map[string]any{"finish_reason": ch.FinishReason}}
 	}
-	return abi.CompleteResponse{Text: *ch.Message.Content, Model: out.Model}, nil
+	return abi.CompleteResponse{Text: *ch.Message.Content, Model: out.Model, FinishReason: ch.FinishReason}, nil
+}
+
+// maxRetryAfter bounds a backend's Retry-After taken into an error.
+const maxRetryAfter = 24 * time.Hour
+
+// retryAfter reads a Retry-After header (delay-seconds or an HTTP date,
+// RFC 9110 10.2.3) as milliseconds from now, at most a day; ok is false
+// for none or one that does not parse.
+func retryAfter(v string, now time.Time) (ms int64, ok bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	var d time.Duration
+	if n, err := strconv.ParseUint(v, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		d = maxRetryAfter
+		if err == nil && n < uint64(maxRetryAfter/time.Second) {
+			d = time.Duration(n) * time.Second
+		}
+	} else if at, err := http.ParseTime(v); err == nil {
+		d = min(max(at.Sub(now), 0), maxRetryAfter)
+	} else {
+		return 0, false
+	}
+	return d.Milliseconds(), true
 }
 
 // chatEndpoint is the chat completions URL of the OpenAI-compatible API at

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -63,6 +64,8 @@ type frame struct {
 	// served is the version that served the call when its provider
 	// handed it to another (ServedVersion), else nil.
 	served atomic.Pointer[string]
+	// logFn is a nested call's CallLogFunc, its parent's (callLog).
+	logFn CallLogFunc
 }
 
 // Origin says who, behind the agent, asked for a call: a server that maps
@@ -76,6 +79,9 @@ type Origin struct {
 	Principal string
 	// Session is the client session: an MCP session id.
 	Session string
+	// Remote is the network address the request came from: an HTTP
+	// request's TCP peer (IP:port; behind a proxy, the proxy's).
+	Remote string
 }
 
 type originKey struct{}
@@ -315,6 +321,12 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 				// ProviderError that names it.
 				terr = &abi.ToolError{Code: abi.ProviderError, Data: terr.Data,
 					Message: fmt.Sprintf("%s (provider %s's error code %q is not one of the ABI's)", terr.Message, entry.Provider.Info.ID, terr.Code)}
+			} else if strings.TrimSpace(terr.Message) == "" {
+				// A bare code (the seed's `ToolError::InvalidParams`, a
+				// Python or JS ToolError(code)): "InvalidParams: " alone
+				// named neither the tool nor who failed.
+				terr = &abi.ToolError{Code: terr.Code, Data: terr.Data,
+					Message: "tool " + entry.Def.Name + " of provider " + entry.Provider.Info.ID + " failed with " + string(terr.Code) + " and gave no message"}
 			}
 			terr = canonicalErrorData(terr)
 			if late && terr.Code != abi.ProviderCrashed && terr.Code != abi.Timeout {
@@ -744,7 +756,7 @@ func (h *Host) logAudit(start time.Time, in *abi.ToolCall, f *frame, e *registry
 		Latency:  info.Latency,
 	}
 	if f.origin != nil {
-		ae.Principal, ae.Session = f.origin.Principal, f.origin.Session
+		ae.Principal, ae.Session, ae.Remote = f.origin.Principal, f.origin.Session, f.origin.Remote
 	}
 	if e != nil {
 		ae.Tool = e.Def.Name

@@ -94,7 +94,7 @@ func (h *Host) ReadSpaceAs(ctx context.Context, agent, spaceName, id string) (da
 		e := audit.Entry{Time: start, CallID: callID, Caller: agent, Provider: "host", Tool: SpaceReadTool, Runtime: "host",
 			Params: map[string]any{"space": spaceName, "object_id": id}, Outcome: "ok", Latency: time.Since(start)}
 		if o, _ := ctx.Value(originKey{}).(*Origin); o != nil {
-			e.Principal, e.Session = o.Principal, o.Session
+			e.Principal, e.Session, e.Remote = o.Principal, o.Session, o.Remote
 		}
 		if terr != nil {
 			e.Outcome, e.Error = string(terr.Code), terr.Message

@@ -442,7 +442,7 @@ func requireToken(v *verifier, metadataURL func(*http.Request) string, anonymous
 				// A token's user is AGENT:SUBJECT, and "anonymous" is a valid
 				// agent name: "(anonymous)" is none (config.ValidateAgentName),
 				// so no token's user is the tokenless clients'.
-				ti := &auth.TokenInfo{UserID: "(anonymous):" + anonymous, Extra: map[string]any{"agent": anonymous, "principal": "anonymous"}}
+				ti := &auth.TokenInfo{UserID: "(anonymous):" + anonymous, Extra: map[string]any{"agent": anonymous, "principal": "anonymous", "remote": r.RemoteAddr}}
 				r.Header.Set("Authorization", "Bearer anonymous")
 				inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tokenInfoKey{}, ti)))
 				return
@@ -479,7 +479,7 @@ func requireToken(v *verifier, metadataURL func(*http.Request) string, anonymous
 			return
 		}
 		ti := &auth.TokenInfo{Scopes: id.scopes, Expiration: id.expiry, UserID: id.agent + ":" + id.subject,
-			Extra: map[string]any{"agent": id.agent, "principal": "oauth:" + id.subject}}
+			Extra: map[string]any{"agent": id.agent, "principal": "oauth:" + id.subject, "remote": r.RemoteAddr}}
 		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tokenInfoKey{}, ti)))
 	})
 }

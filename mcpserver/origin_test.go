@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/aios-host/aios-host/audit"
@@ -79,6 +80,10 @@ mcp:
 		}
 		if r["caller"] != w.caller || r["principal"] != w.principal || r["session"] != w.session {
 			t.Errorf("record %d: caller %v principal %v session %v, want %s %s %s", i+1, r["caller"], r["principal"], r["session"], w.caller, w.principal, w.session)
+		}
+		// The request's TCP peer, from loopback.
+		if remote, _ := r["remote"].(string); !strings.HasPrefix(remote, "127.0.0.1:") {
+			t.Errorf("record %d: remote %v, want 127.0.0.1:PORT", i+1, r["remote"])
 		}
 	}
 }

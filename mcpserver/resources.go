@@ -193,7 +193,9 @@ func (s *Server) resourcesOn() bool { return s.cfg.Resources == nil || *s.cfg.Re
 // capabilities are the server's: tools, and resources when Space objects
 // are served.
 func (s *Server) capabilities() *mcpsdk.ServerCapabilities {
-	c := &mcpsdk.ServerCapabilities{Tools: &mcpsdk.ToolCapabilities{ListChanged: true}}
+	// logging: the messages tools log while serving a client's call go
+	// to that client (calllog.go).
+	c := &mcpsdk.ServerCapabilities{Tools: &mcpsdk.ToolCapabilities{ListChanged: true}, Logging: &mcpsdk.LoggingCapabilities{}}
 	if s.resourcesOn() {
 		c.Resources = &mcpsdk.ResourceCapabilities{}
 	}

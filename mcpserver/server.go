@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -25,6 +26,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/origin"
 	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/registry"
 )
@@ -36,6 +38,11 @@ const Version = "0.1.0"
 // MetaError is the _meta key of a failed call's result holding the
 // ToolError ({code, message, data}), for clients that want the code.
 const MetaError = "org.aios/error"
+
+// MetaDeprecation is the _meta key of a successful call's result that
+// holds the deprecation (since, message, replacement) of the tool version
+// that served it.
+const MetaDeprecation = "org.aios/deprecation"
 
 // Options configure a Server.
 type Options struct {
@@ -84,6 +91,9 @@ type Server struct {
 	sessUse   map[string]*sessionUse // HTTP sessions by id (sessions.go)
 	sessSeq   uint64
 	sessCalls map[string]map[uint64]context.CancelFunc // tools/call handlers running, by HTTP session
+
+	levelMu   sync.Mutex
+	logLevels map[*mcpsdk.ServerSession]mcpsdk.LoggingLevel // logging/setLevel's, by session (calllog.go)
 
 	getMu     sync.Mutex
 	gets      map[string][]*getStream // GET requests the go-sdk serves, by session (getstreams.go)
@@ -146,6 +156,13 @@ func New(opts Options) (*Server, error) {
 	}
 	if cfg.HTTP.Issuer != "" {
 		s.verifier = newVerifier(cfg.HTTP, s.currentResource, opts.HTTPClient)
+		if u, err := url.Parse(cfg.HTTP.JWKSURL); err == nil && u.Scheme == "http" && !origin.LoopbackHost(u.Host) {
+			// Taken (a key server on a private network, such as a
+			// container's, is a real set-up), but said: the keys decide
+			// which tokens are taken.
+			log.Warn("mcp.http.jwks_url is plain http to another machine: whoever is on the network path could swap the keys and mint tokens of any scope; use https unless that network is yours alone",
+				"jwks_url", cfg.HTTP.JWKSURL)
+		}
 	}
 	version := opts.Version
 	if version == "" {
@@ -156,7 +173,7 @@ func New(opts Options) (*Server, error) {
 			Capabilities: s.capabilities(),
 			Instructions: "Tools of an aios-host: each call is checked against this client's agent grants, validated against the tool's schema, rate limited and audited.",
 		})
-	s.mcp.AddReceivingMiddleware(s.undeclared, checkLogLevel, explainCursor)
+	s.mcp.AddReceivingMiddleware(s.undeclared, s.checkLogLevel, explainCursor)
 	if s.resourcesOn() {
 		s.mcp.AddReceivingMiddleware(s.resourceMiddleware)
 	}
@@ -492,17 +509,35 @@ func (s *Server) undeclared(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 	}
 }
 
-// logLevels are MCP's log levels (RFC 5424's).
-var logLevels = []mcpsdk.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+// mcpLogLevels are MCP's log levels (RFC 5424's), lowest first.
+var mcpLogLevels = []mcpsdk.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
 // checkLogLevel refuses logging/setLevel with a level that is none of
-// logLevels (-32602, as MCP asks): the go-sdk takes any string.
-func checkLogLevel(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+// logLevels (-32602, as MCP asks): the go-sdk takes any string. So too a
+// request whose _meta "io.modelcontextprotocol/logLevel" (2026-07-28's
+// per-request level) is none of them: the go-sdk took any value for
+// debug, so a client asking for "Error" got every debug line. A level
+// set is noted for the session's forwarders (setSessionLogLevel).
+func (s *Server) checkLogLevel(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
-		if p, ok := req.GetParams().(*mcpsdk.SetLoggingLevelParams); ok && method == "logging/setLevel" && p != nil && !slices.Contains(logLevels, p.Level) {
+		if p, ok := req.GetParams().(*mcpsdk.SetLoggingLevelParams); ok && method == "logging/setLevel" && p != nil && !slices.Contains(mcpLogLevels, p.Level) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid log level %q: one of debug, info, notice, warning, error, critical, alert, emergency", p.Level)}
 		}
-		return next(ctx, method, req)
+		if p := req.GetParams(); p != nil && !reflect.ValueOf(p).IsNil() {
+			if v, ok := p.GetMeta()[mcpsdk.MetaKeyLogLevel]; ok {
+				if l, _ := v.(string); !slices.Contains(mcpLogLevels, mcpsdk.LoggingLevel(l)) {
+					b, _ := json.Marshal(v)
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid log level %s in _meta %q: one of debug, info, notice, warning, error, critical, alert, emergency", b, mcpsdk.MetaKeyLogLevel)}
+				}
+			}
+		}
+		res, err := next(ctx, method, req)
+		if p, ok := req.GetParams().(*mcpsdk.SetLoggingLevelParams); ok && method == "logging/setLevel" && p != nil && err == nil {
+			if ss, ok := req.GetSession().(*mcpsdk.ServerSession); ok && ss != nil {
+				s.setSessionLogLevel(ss, p.Level)
+			}
+		}
+		return res, err
 	}
 }
 
@@ -568,6 +603,7 @@ func originOf(extra *mcpsdk.RequestExtra, ss *mcpsdk.ServerSession) host.Origin 
 	var o host.Origin
 	if extra != nil && extra.TokenInfo != nil {
 		o.Principal, _ = extra.TokenInfo.Extra["principal"].(string)
+		o.Remote, _ = extra.TokenInfo.Extra["remote"].(string)
 	}
 	if ss != nil {
 		o.Session = ss.ID()
@@ -633,6 +669,10 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			defer context.AfterFunc(rc, func() { cancelCause(host.ErrShuttingDown) })()
 		}
 		ctx = host.WithOrigin(ctx, originOf(req.Extra, req.Session))
+		if fw := newLogForwarder(reqCtx, req.Session, name, s.logLevelOf(req)); fw != nil {
+			ctx = host.WithCallLog(ctx, fw.log)
+			defer fw.close(s.stop.Done())
+		}
 		call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params}
 		if req.Session != nil {
 			done, n, ok := s.sessionCall(req.Session.ID(), cancel)
@@ -644,16 +684,28 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			}
 			defer done()
 		}
-		v, err := s.h.Call(ctx, call)
+		v, info, err := s.h.CallWithInfo(ctx, call)
 		if err != nil {
 			return errorResult(abi.AsToolError(err, abi.Internal)), nil
 		}
+		var r *mcpsdk.CallToolResult
 		if bridged && !structured {
-			if r, ok := mcpEnvelope(v); ok {
-				return r, nil
+			r, _ = mcpEnvelope(v)
+		}
+		if r == nil {
+			if r, err = successResult(v, structured); err != nil {
+				return r, err
 			}
 		}
-		return successResult(v, structured)
+		if info.Deprecation != nil && !r.IsError {
+			// Served, and the caller should move on: say since when,
+			// why and what replaces it, as tools/call over JSON-RPC does.
+			if r.Meta == nil {
+				r.Meta = mcpsdk.Meta{}
+			}
+			r.Meta[MetaDeprecation] = info.Deprecation
+		}
+		return r, nil
 	}
 }
 
@@ -698,6 +750,12 @@ func mcpEnvelope(v any) (*mcpsdk.CallToolResult, bool) {
 	if err := json.Unmarshal(b, &r); err != nil || len(r.Content) != len(content) {
 		return nil, false
 	}
+	if sc, ok := m["structuredContent"]; ok && sc != nil {
+		// The go-sdk decoded it into float64s (9007199254740993 became
+		// …992): the value the host holds goes, written as successResult
+		// writes any (abi.ForJSON).
+		r.StructuredContent = abi.ForJSON(sc)
+	}
 	return &r, true
 }
 
@@ -726,7 +784,7 @@ func successResult(v any, structured bool) (*mcpsdk.CallToolResult, error) {
 func errorResult(te *abi.ToolError) *mcpsdk.CallToolResult {
 	e := map[string]any{"code": string(te.Code), "message": te.Message}
 	if te.Data != nil {
-		e["data"] = te.Data
+		e["data"] = abi.ForJSON(te.Data) // as successResult writes a result
 	}
 	return &mcpsdk.CallToolResult{
 		IsError: true,

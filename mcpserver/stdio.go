@@ -66,6 +66,10 @@ type stdioState struct {
 	calls map[jsonrpc.ID]bool
 	// batched holds the requests of forwarded batches not answered yet.
 	batched map[jsonrpc.ID]struct{}
+	// inits counts the initialize requests received; firstInit is the id
+	// of the first.
+	inits     int
+	firstInit jsonrpc.ID
 }
 
 func newStdioState() *stdioState {
@@ -83,6 +87,9 @@ func (s *stdioState) received(msg jsonrpc.Message) {
 	defer s.mu.Unlock()
 	switch {
 	case req.IsCall() && req.Method == "initialize":
+		if s.inits++; s.inits == 1 {
+			s.firstInit = req.ID
+		}
 		if s.version == "" {
 			s.initializing[req.ID] = struct{}{}
 		}
@@ -157,9 +164,32 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		if c.st.answered(resp) {
 			return nil
 		}
-		msg = fixResponse(resp)
+		msg = c.st.explainDuplicate(fixResponse(resp))
 	}
 	return c.Connection.Write(ctx, msg)
+}
+
+// explainDuplicate rewrites the go-sdk's refusal of the client's first
+// initialize as a duplicate: the go-sdk takes the session's parameters
+// from the first request of the session-less 2026-07-28 protocol (its
+// _meta names the version and the client's capabilities) and then refuses
+// initialize as `duplicate "initialize" received`, though the client sent
+// none.
+func (s *stdioState) explainDuplicate(resp *jsonrpc.Response) *jsonrpc.Response {
+	var we *jsonrpc.Error
+	if resp.Error == nil || !errors.As(resp.Error, &we) || we.Message != `duplicate "initialize" received` {
+		return resp
+	}
+	s.mu.Lock()
+	first := s.inits > 0 && s.firstInit == resp.ID && s.version == ""
+	s.mu.Unlock()
+	if !first {
+		return resp
+	}
+	fixed := *resp
+	fixed.Error = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
+		"initialize after a request of the session-less protocol %s (its _meta %q): this connection follows that protocol since then, whose clients send no initialize; start a new connection to initialize", sessionlessVersion, mcpsdk.MetaKeyProtocolVersion), Data: we.Data}
+	return &fixed
 }
 
 // lockedWriter serializes our error answers with the go-sdk's writes (each

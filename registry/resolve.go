@@ -138,6 +138,7 @@ func clipConstraint(c string) string {
 
 func notFoundTool(s *snapshot, name string) *abi.ToolError {
 	sugg := suggest(s, name, 3)
+	name = clipConstraint(name) // (a caller's name of megabytes, as a constraint)
 	msg := "tool \"" + name + "\" not found"
 	if len(sugg) > 0 {
 		msg += "; did you mean " + strings.Join(sugg, ", ") + "?"

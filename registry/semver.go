@@ -142,6 +142,7 @@ func (r *Registry) Diff(name, from, to string) (*ToolDiff, error) {
 	vs := set.versions
 	find := func(which, v string) (int, error) {
 		want, err := semver.StrictNewVersion(v)
+		v = clipConstraint(v) // as the errors show it
 		if err != nil {
 			te := abi.Errorf(abi.InvalidParams, "%s version %q of tool %s is not a SemVer version (want e.g. 1.2.3): %v", which, v, name, err)
 			te.Data = map[string]any{"tool": name, which: v}

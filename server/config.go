@@ -297,6 +297,10 @@ func secretFileSafe(path, what string) (threat string, err error) {
 	return "", nil
 }
 
+// minTokenChars is the shortest bearer token New takes without a warning:
+// 16 random hex characters are 64 bits.
+const minTokenChars = 16
+
 // maxTokenFileBytes bounds a token_file: a bearer token is a line, not a
 // file's worth.
 const maxTokenFileBytes = 64 << 10

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -16,6 +17,8 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/authlimit"
+	"github.com/aios-host/aios-host/internal/origin"
 	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
@@ -96,9 +99,9 @@ func (w *statusJSONWriter) WriteHeader(code int) {
 	var e *jsonrpc.Error
 	switch code {
 	case http.StatusNotFound:
-		e = jsonrpc.Errorf(abi.NotFound, "%s %s: not found: this server serves %s", w.r.Method, cutPath(w.r.URL.Path), w.served)
+		e = jsonrpc.Errorf(abi.NotFound, "%s %s: not found: this server serves %s", w.r.Method, cutEcho(w.r.URL.Path), w.served)
 	case http.StatusMethodNotAllowed:
-		e = jsonrpc.Errorf(abi.InvalidRequest, "%s %s: method not allowed (allowed: %s)", w.r.Method, cutPath(w.r.URL.Path), w.Header().Get("Allow"))
+		e = jsonrpc.Errorf(abi.InvalidRequest, "%s %s: method not allowed (allowed: %s)", w.r.Method, cutEcho(w.r.URL.Path), w.Header().Get("Allow"))
 	default:
 		w.ResponseWriter.WriteHeader(code)
 		return
@@ -106,14 +109,6 @@ func (w *statusJSONWriter) WriteHeader(code int) {
 	w.done = true
 	w.Header().Del("X-Content-Type-Options")
 	writeJSON(w.ResponseWriter, code, mustMarshal(errorResponse(nil, e)))
-}
-
-// cutPath is a request's path for a message, cut after 200 bytes.
-func cutPath(p string) string {
-	if len(p) > 200 {
-		return strings.ToValidUTF8(p[:200], "") + "…"
-	}
-	return p
 }
 
 func (w *statusJSONWriter) Write(p []byte) (int, error) {
@@ -200,8 +195,8 @@ func notLocal(r *http.Request) string {
 	if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
 		return "the peer is not on a loopback address"
 	}
-	if !loopbackHost(r.Host) {
-		return fmt.Sprintf("Host %q is not a loopback host (localhost, 127.0.0.1, [::1])", cutPath(r.Host))
+	if !origin.LoopbackHost(r.Host) {
+		return fmt.Sprintf("Host %q is not a loopback host (localhost, 127.0.0.1, [::1])", cutEcho(r.Host))
 	}
 	for _, h := range []string{"Forwarded", "X-Forwarded-For"} {
 		if r.Header.Get(h) != "" {
@@ -209,20 +204,6 @@ func notLocal(r *http.Request) string {
 		}
 	}
 	return ""
-}
-
-// loopbackHost says whether a Host header names the local machine by a
-// loopback name or address, with or without a port.
-func loopbackHost(hostport string) bool {
-	host, _, err := net.SplitHostPort(hostport)
-	if err != nil {
-		host = strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
@@ -242,11 +223,28 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (agent, na
 // the request needs one (GET /metrics: why it is not the local user's).
 func (s *Server) authenticateHint(w http.ResponseWriter, r *http.Request, hint string) (agent, name string, ok bool) {
 	h := r.Header.Get("Authorization")
+	key := authlimit.Key(r.RemoteAddr)
+	if h != "" {
+		// An address that sent too many invalid tokens is refused,
+		// whatever it sends, until its window ends: guessing a token
+		// gets 10 tries a minute.
+		if left, blocked := s.badTokens.Blocked(key); blocked {
+			secs := int(left/time.Second) + 1
+			w.Header().Set("Retry-After", strconv.Itoa(secs))
+			writeJSON(w, http.StatusTooManyRequests, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.RateLimited,
+				"too many invalid bearer tokens from %s (%d within %v): retry in %d s", key, authlimit.DefaultFailures, authlimit.DefaultWindow, secs))))
+			return "", "", false
+		}
+	}
 	scheme, tok, ok := strings.Cut(h, " ")
 	if ok && strings.EqualFold(scheme, "Bearer") { // the scheme is case-insensitive
 		if agent, name, ok := s.agentForToken(strings.TrimSpace(tok)); ok {
 			return agent, name, true
 		}
+	}
+	if h != "" && s.badTokens.Fail(key) {
+		s.log.Warn("HTTP client refused for a while: too many invalid bearer tokens", "remote", key,
+			"failures", authlimit.DefaultFailures, "window", authlimit.DefaultWindow)
 	}
 	msg := "missing bearer token (Authorization: Bearer <token>, see server.tokens)"
 	if hint != "" {
@@ -329,7 +327,7 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q: JSON is UTF-8; send the body in UTF-8 (charset=utf-8, or no charset)", ct))))
 		return
 	}
-	out := s.handleMessage(r.Context(), &session{agent: agent, transport: "http", origin: host.Origin{Principal: "token:" + name}}, body)
+	out := s.handleMessage(r.Context(), &session{agent: agent, transport: "http", origin: host.Origin{Principal: "token:" + name, Remote: r.RemoteAddr}}, body)
 	s.answerDeadline(w) // from when the answer is ready: the call may have run for minutes
 	if out == nil {
 		w.WriteHeader(http.StatusNoContent)
@@ -396,6 +394,13 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		if q != "" {
 			list = append(list, strings.Split(q, ",")...)
 		}
+	}
+	if query.Has("events") && len(list) == 0 {
+		// ?events= (a list left empty: ?events=$EVENTS unset) streamed
+		// every event, where subscribe's "events": [] is refused.
+		writeJSON(w, http.StatusBadRequest, mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams,
+			"invalid params: events= of GET /events is empty; leave it out to stream every event, or name them (events=added,removed,updated)"))))
+		return
 	}
 	want, rerr := parseEvents(list)
 	if rerr != nil {

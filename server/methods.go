@@ -235,8 +235,13 @@ func (s *Server) toolsCall(ctx context.Context, sess *session, params json.RawMe
 	// integer literals a client reading integers exactly takes them for
 	// other numbers.
 	v = abi.ForJSON(v)
-	res := jsonrpc.ToolsCallResult{Value: v, Tool: info.Tool, Version: info.Version, CallID: info.CallID}
-	if text, err := json.Marshal(v); err == nil {
+	res := jsonrpc.ToolsCallResult{Value: v, Tool: info.Tool, Version: info.Version, CallID: info.CallID, Deprecation: info.Deprecation}
+	// A string is its own text, as the MCP server renders it (a summary's
+	// lines were "\"line 1\\nline 2\"", quoted and escaped); any
+	// other value is its JSON.
+	if str, ok := v.(string); ok {
+		res.Content = []jsonrpc.TextContent{{Type: "text", Text: str}}
+	} else if text, err := json.Marshal(v); err == nil {
 		res.Content = []jsonrpc.TextContent{{Type: "text", Text: string(text)}}
 	}
 	return res, nil
@@ -451,8 +456,13 @@ func (s *Server) registrySearch(params json.RawMessage) (any, *jsonrpc.Error) {
 			continue
 		}
 		if _, err := abi.ParseCapability(c); err != nil {
-			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: capabilities[%d] %q is neither a card feature (%s) nor a capability (%v)",
-				i, c, strings.Join(cardFeatures, ", "), err)
+			why := err.Error()
+			if len(c) > maxEcho {
+				// (it quotes c again, and maybe its kind or argument)
+				why = cutEcho(strings.TrimPrefix(why, "capability "+strconv.Quote(strings.TrimSpace(c))+": "))
+			}
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: capabilities[%d] %s is neither a card feature (%s) nor a capability (%s)",
+				i, echo(c), strings.Join(cardFeatures, ", "), why)
 		}
 	}
 	out := []AdapterSummary{}
@@ -589,8 +599,8 @@ func adapterNotFound(id string, views []*adapterView) *abi.ToolError {
 	for _, v := range views {
 		for _, t := range v.tools {
 			if t.Name == id {
-				te := abi.Errorf(abi.NotFound, "adapter %q not found: %q is a tool of adapter %q; pass that adapter's id as adapter_id", id, id, v.sum.ID)
-				te.Data = map[string]any{"adapter_id": id, "tool_of": v.sum.ID}
+				te := abi.Errorf(abi.NotFound, "adapter %s not found: %s is a tool of adapter %q; pass that adapter's id as adapter_id", echo(id), echo(id), v.sum.ID)
+				te.Data = map[string]any{"adapter_id": cutEcho(id), "tool_of": v.sum.ID}
 				return te
 			}
 		}
@@ -604,12 +614,12 @@ func adapterNotFound(id string, views []*adapterView) *abi.ToolError {
 	}, 3)
 	quoted := mapStrings(near, strconv.Quote)
 	if len(near) == 0 {
-		te := abi.Errorf(abi.NotFound, "adapter %q not found", id)
-		te.Data = map[string]any{"adapter_id": id}
+		te := abi.Errorf(abi.NotFound, "adapter %s not found", echo(id))
+		te.Data = map[string]any{"adapter_id": cutEcho(id)}
 		return te
 	}
-	te := abi.Errorf(abi.NotFound, "adapter %q not found; did you mean %s?", id, strings.Join(quoted, ", "))
-	te.Data = map[string]any{"adapter_id": id, "suggestions": near}
+	te := abi.Errorf(abi.NotFound, "adapter %s not found; did you mean %s?", echo(id), strings.Join(quoted, ", "))
+	te.Data = map[string]any{"adapter_id": cutEcho(id), "suggestions": near}
 	return te
 }
 
@@ -729,7 +739,7 @@ func (s *Server) registryRefresh(ctx context.Context, sess *session, params json
 	}
 	g, ok := s.refreshes[p.Scope]
 	if !ok {
-		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: scope %q: want local, remote or all", p.Scope)
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: scope %s: want local, remote or all", echo(p.Scope))
 	}
 	// One rescan at a time per scope; requests meanwhile share the next
 	// (coalesce.go): any number of clients cost at most two.
@@ -918,7 +928,7 @@ func parseEvents(list []string) (map[string]bool, *jsonrpc.Error) {
 		case "added", "removed", "updated":
 			want[e] = true
 		default:
-			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: event %q is not added, removed or updated", e)
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: event %s is not added, removed or updated", echo(e))
 		}
 	}
 	return want, nil
@@ -1033,7 +1043,9 @@ func (s *Server) subscribe(ctx context.Context, sess *session, params json.RawMe
 }
 
 type unsubscribeParams struct {
-	Subscription string `json:"subscription"`
+	// Subscription is nil when left out (or null): every subscription of
+	// the connection ends. An empty id names none.
+	Subscription *string `json:"subscription"`
 }
 
 func (s *Server) unsubscribe(sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
@@ -1044,7 +1056,12 @@ func (s *Server) unsubscribe(sess *session, params json.RawMessage) (any, *jsonr
 	if sess.subs == nil {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: this transport has no subscriptions (close the /events stream instead)")
 	}
-	if p.Subscription == "" {
+	if p.Subscription != nil && *p.Subscription == "" {
+		// ("subscription": "" from an id the client lost) ended every
+		// subscription of the connection, as if left out.
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, `invalid params: subscription is "": pass the id aios/registry.subscribe returned, or leave subscription out to end every subscription of the connection`)
+	}
+	if p.Subscription == nil {
 		// The seed (001 §5.2, §7) subscribes without a handle and lists
 		// unsubscribe without params: without an id, every subscription
 		// of the connection ends. A connection that holds none is told
@@ -1068,15 +1085,16 @@ func (s *Server) unsubscribe(sess *session, params json.RawMessage) (any, *jsonr
 		sort.Strings(ids)
 		return map[string]any{"unsubscribed": ids}, nil
 	}
+	id := *p.Subscription
 	sess.subs.mu.Lock()
-	stop, ok := sess.subs.subs[p.Subscription]
-	delete(sess.subs.subs, p.Subscription)
+	stop, ok := sess.subs.subs[id]
+	delete(sess.subs.subs, id)
 	sess.subs.mu.Unlock()
 	if !ok {
-		return nil, jsonrpc.Errorf(abi.NotFound, "subscription %q not found on this connection", p.Subscription)
+		return nil, jsonrpc.Errorf(abi.NotFound, "subscription %s not found on this connection", echo(id))
 	}
 	stop()
-	return map[string]any{"unsubscribed": p.Subscription}, nil
+	return map[string]any{"unsubscribed": id}, nil
 }
 
 type diffParams struct {
@@ -1118,9 +1136,19 @@ func (s *Server) initialize(params json.RawMessage) (any, *jsonrpc.Error) {
 		if pr[0] != '{' {
 			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: pass params by name (a JSON object)")
 		}
+		// Other members are ignored, but not protocol_version given twice
+		// or in another case, which encoding/json takes (the last, or
+		// PROTOCOL_VERSION for it): the check of the first "9" was passed
+		// by a second "0.3.0".
+		if msg := memberProblem(pr, paramNames(&p)); msg != "" {
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", msg)
+		}
 		if err := json.Unmarshal(pr, &p); err != nil {
 			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", paramsError(err))
 		}
+	}
+	if len(p.ProtocolVersion) > maxEcho {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: protocol_version: %s is not a version (this host speaks %s)", echo(p.ProtocolVersion), discovery.ProtocolVersion)
 	}
 	if p.ProtocolVersion != "" {
 		if err := discovery.CheckProtocolVersion(p.ProtocolVersion); err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -50,13 +51,21 @@ func TestOriginInAuditRecords(t *testing.T) {
 	var got []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		var r struct{ Caller, Principal string }
+		var r struct{ Caller, Principal, Remote string }
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, r.Caller+" "+r.Principal)
+		if r.Remote != "" {
+			// The HTTP client's TCP peer address, from loopback.
+			host, port, err := net.SplitHostPort(r.Remote)
+			if err != nil || host != "127.0.0.1" || port == "" {
+				t.Errorf("remote %q, want 127.0.0.1:PORT", r.Remote)
+			}
+			r.Remote = "127.0.0.1"
+		}
+		got = append(got, strings.TrimSpace(r.Caller+" "+r.Principal+" "+r.Remote))
 	}
-	want := []string{"cli uid:" + strconv.Itoa(os.Getuid()), "peer token:peer#0"}
+	want := []string{"cli uid:" + strconv.Itoa(os.Getuid()), "peer token:peer#0 127.0.0.1"}
 	if len(got) != len(want) {
 		t.Fatalf("records %q, want %q", got, want)
 	}

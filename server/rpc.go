@@ -168,6 +168,17 @@ func parseError(body []byte) *jsonrpc.Error {
 	return jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid JSON")
 }
 
+// clearID is the id of the request object raw (decoded: m) when it is not
+// in doubt: given once, in its case, valid, and not in a response; else
+// nil.
+func clearID(raw json.RawMessage, m map[string]json.RawMessage) json.RawMessage {
+	id, ok := m["id"]
+	if !ok || !validID(id) || isResponse(m) || memberProblem(bytes.TrimSpace(raw), []string{"id"}) != "" {
+		return nil
+	}
+	return id
+}
+
 // requestID is the id of a batch member that is a request (not a
 // notification) and that handleOne would answer with it; ok is false for
 // a notification. A member that is not an object, or whose id is not
@@ -177,14 +188,10 @@ func requestID(raw json.RawMessage) (json.RawMessage, bool) {
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
 		return nil, true
 	}
-	id, has := m["id"]
-	if !has {
+	if _, has := m["id"]; !has {
 		return nil, false
 	}
-	if !validID(id) || isResponse(m) {
-		return nil, true
-	}
-	return id, true
+	return clearID(raw, m), true
 }
 
 func mustMarshal(v any) []byte {
@@ -268,7 +275,11 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 	// none: the request would be a notification, answered by nothing),
 	// leaves what the client meant unknown.
 	if msg := memberProblem(bytes.TrimSpace(raw), requestMembers); msg != "" {
-		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: %s", msg))
+		// Answered with its id when that is not in doubt (given once,
+		// in its case, in a request): a "pArAms" or "method" given twice
+		// was answered with id null, which the client could match to
+		// none of its requests (FuzzHandleMessage).
+		return errorResponse(clearID(raw, m), jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: %s", msg))
 	}
 	if isResponse(m) {
 		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, `invalid request: this is a response (it has %q and no "method"); the server sends no requests, so it takes no responses`, responseMember(m)))
@@ -335,7 +346,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session, method string, par
 	case "initialize":
 		return s.initialize(params)
 	}
-	return nil, jsonrpc.Protocol(jsonrpc.CodeMethodNotFound, "method %q not found (known: %s)", method, strings.Join(config.RPCMethods, ", "))
+	return nil, jsonrpc.Protocol(jsonrpc.CodeMethodNotFound, "method %s not found (known: %s)", echo(method), strings.Join(config.RPCMethods, ", "))
 }
 
 // decodeParams decodes by-name params strictly into dst.
@@ -453,13 +464,80 @@ func mendIntegral(params []byte, err error) (mended []byte, msg string) {
 		}
 		return marshalRaw(out)
 	})
-	if mended != nil || bad == "" {
-		return mended, "" // (an integer out of the type's range keeps its error)
+	if mended != nil {
+		return mended, ""
 	}
-	if f, perr := strconv.ParseFloat(bad, 64); perr == nil && f != math.Trunc(f) {
-		return nil, fmt.Sprintf("%s: want integer, got %s, which is not a whole number", te.Field, bad)
+	if bad == "" {
+		// An integer literal beyond the type's range, which encoding/json
+		// calls a "number": "depth: want integer, got number" of
+		// 9223372036854775808 named neither the value nor what is wrong.
+		if lit, ok := strings.CutPrefix(te.Value, "number "); ok && lit != "" && !strings.ContainsAny(lit, ".eE") {
+			return nil, fmt.Sprintf("%s: want integer, got %s, %s", te.Field, cutNumber(lit), outOfRange(te.Type))
+		}
+		return nil, ""
 	}
-	return nil, fmt.Sprintf("%s: want integer, got %s", te.Field, bad)
+	f, perr := strconv.ParseFloat(bad, 64)
+	switch {
+	case perr == nil && f != math.Trunc(f):
+		return nil, fmt.Sprintf("%s: want integer, got %s, which is not a whole number", te.Field, cutNumber(bad))
+	case perr != nil || !fitsInt(f, te.Type):
+		return nil, fmt.Sprintf("%s: want integer, got %s, %s", te.Field, cutNumber(bad), outOfRange(te.Type))
+	}
+	return nil, fmt.Sprintf("%s: want integer, got %s, which from 2^53 on may not be exact written with a fraction or exponent: write it as an integer literal", te.Field, cutNumber(bad))
+}
+
+// maxEcho bounds the bytes of a request's value quoted in an error
+// message: a method, a member name or an id may be megabytes, and the
+// messages quoted them whole (a capability of 2 MiB of U+00AD was answered
+// with 22 MB: %q and the JSON escape each quote it again).
+const maxEcho = 200
+
+// echo is s quoted for a message, cut after maxEcho bytes.
+func echo(s string) string {
+	if len(s) <= maxEcho {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(strings.ToValidUTF8(s[:maxEcho], "")) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// cutEcho is s, a value of the request, cut after maxEcho bytes (for an
+// error's data).
+func cutEcho(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	return strings.ToValidUTF8(s[:maxEcho], "") + "…"
+}
+
+// cutNumber is a number's text for a message, cut after 40 characters (a
+// number may be megabytes of digits).
+func cutNumber(n string) string {
+	if len(n) > 40 {
+		return n[:40] + "… (" + strconv.Itoa(len(n)) + " characters)"
+	}
+	return n
+}
+
+// fitsInt reports whether the whole number f is in the range of the
+// integer type t.
+func fitsInt(f float64, t reflect.Type) bool {
+	bits := t.Bits()
+	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return f >= 0 && f < math.Ldexp(1, bits)
+	}
+	return f >= -math.Ldexp(1, bits-1) && f < math.Ldexp(1, bits-1)
+}
+
+// outOfRange says the range of the integer type t, for a value beyond it.
+func outOfRange(t reflect.Type) string {
+	bits := t.Bits()
+	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return fmt.Sprintf("which is out of range (from 0 to %d)", uint64(math.MaxUint64)>>(64-bits))
+	}
+	hi := uint64(1)<<(bits-1) - 1
+	return fmt.Sprintf("which is out of range (from %d to %d)", -int64(hi)-1, hi)
 }
 
 // marshalRaw encodes v without escaping <, > and & (the text of the
@@ -603,6 +681,12 @@ func checkMember(quoted []byte, names []string, seen *uint64) string {
 	return ""
 }
 
+// memberAliases are other specs' names of members the methods take: seed
+// 000 §10.2's ToolCallRequest { tool_name, params } and abi.ToolCall's
+// tool are tools/call's name and arguments. A member so named, and near no
+// member by spelling, is answered with the member it stands for.
+var memberAliases = map[string]string{"tool_name": "name", "tool": "name", "params": "arguments"}
+
 // unknownMemberHint follows `unknown field "argument"` with the closest
 // member the method takes and the list of them: a misspelt member (tools/call's
 // "argument", search's "querry") was refused without saying what was meant.
@@ -617,6 +701,9 @@ func unknownMemberHint(err error, dst any) string {
 		return ""
 	}
 	best := editdist.Closest(name, known, 2)
+	if a, ok := memberAliases[name]; ok && best == "" && slices.Contains(known, a) {
+		best = a
+	}
 	hint := " (known: " + strings.Join(known, ", ") + ")"
 	if best != "" {
 		hint = " (did you mean " + strconv.Quote(best) + "?; known: " + strings.Join(known, ", ") + ")"
@@ -631,7 +718,13 @@ func paramsError(err error) string {
 	field, want, got, ok := abi.JSONTypeMismatch(err)
 	switch {
 	case !ok:
-		return strings.TrimPrefix(err.Error(), "json: ")
+		msg := strings.TrimPrefix(err.Error(), "json: ")
+		if name, ok := strings.CutPrefix(msg, "unknown field "); ok {
+			if n, uerr := strconv.Unquote(name); uerr == nil {
+				return "unknown field " + echo(n) // (a member name may be megabytes)
+			}
+		}
+		return msg
 	case field == "":
 		return "want " + want + ", got " + got
 	}

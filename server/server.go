@@ -20,6 +20,7 @@ import (
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/authlimit"
 	"github.com/aios-host/aios-host/trust"
 )
 
@@ -87,6 +88,9 @@ type Server struct {
 	streams map[string]int
 	// uidConns counts each socket peer uid's open connections.
 	uidConns map[uint32]int
+	// badTokens refuses an HTTP client address that presented too many
+	// invalid bearer tokens (authenticateHint).
+	badTokens *authlimit.Limiter
 	// tokenReqs counts each bearer token's HTTP /rpc requests in flight
 	// (by token name).
 	tokenReqs map[string]int
@@ -129,7 +133,8 @@ func New(opts Options) (*Server, error) {
 		m = NewMetrics()
 	}
 	s := &Server{h: opts.Host, d: opts.Discovery, hcfg: hcfg, cfg: cfg, log: log, metrics: m,
-		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelCauseFunc{}, streams: map[string]int{}, uidConns: map[uint32]int{}, tokenReqs: map[string]int{}, mount: opts.Mount, refresh: opts.OnRefresh}
+		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelCauseFunc{}, streams: map[string]int{}, uidConns: map[uint32]int{}, tokenReqs: map[string]int{}, mount: opts.Mount, refresh: opts.OnRefresh,
+		badTokens: authlimit.New(0, 0)}
 	s.base, s.stopBase = context.WithCancelCause(context.Background())
 	s.refreshes = map[string]*coalescer{"all": {}, "local": {}, "remote": {}}
 	m.attach(s)
@@ -156,6 +161,13 @@ func New(opts Options) (*Server, error) {
 				// not tell the peers apart, the name of one never shown.
 				return nil, fmt.Errorf("server.tokens[%d] (%s) has the same token as server.tokens[%d] (%s), of the same agent %s: the audit records would name every request of either %s; give each peer its own token, or list it once", i, t.Name, j, o.name, t.Agent, t.Name)
 			}
+		}
+		if len(v) < minTokenChars {
+			// Taken (a test set-up, a loopback-only host), but said:
+			// 10 tries a minute per address (badTokens), from many
+			// addresses, still guess a short one.
+			s.log.Warn(fmt.Sprintf("server.tokens[%d] is %d characters long: a short token can be guessed by trying; use %d or more random characters (e.g. openssl rand -hex 32)", i, len(v), minTokenChars),
+				"agent", t.Agent, "name", t.Name)
 		}
 		s.tokens = append(s.tokens, tokenAgent{token: []byte(v), agent: t.Agent, name: t.Name})
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -147,15 +148,23 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 	sess := &session{agent: agent, transport: "unix", subs: &subscriptions{}, origin: origin}
 	sess.notify = func(n *jsonrpc.Notification) error { return write(mustMarshal(n)) }
 	var inflight sync.WaitGroup
+	// busy counts the messages being handled, lastDone is when the last
+	// one ended (unix nanoseconds): a connection waiting for an answer is
+	// not idle, and its idle time starts when its last answer is written.
+	var busy atomic.Int32
+	var lastDone atomic.Int64
+	var idleUntil time.Time // the end of the idle wait, when not from now
 	sem := make(chan struct{}, maxConcurrentPerConn)
 	halfClosed := false
 	defer func() {
 		if halfClosed {
 			// The peer shut down only its write side (`nc -N`, socat
-			// after its input ends): it waits for the answers. The
-			// calls run on until they end, the server closes or the
+			// after its input ends): it waits for the answers, and
+			// for the notifications of its subscriptions (it got EOF
+			// after the subscribe answer). The calls run on until they
+			// end, the subscriptions until the server closes or the
 			// peer hangs up.
-			waitCalls(ctx, conn, &inflight)
+			waitCalls(ctx, conn, &inflight, sess.subs.active)
 		}
 		// The calls in flight end (cancelled when the server closes or
 		// the peer hangs up) and their responses are written before the
@@ -175,19 +184,31 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		// read_timeout. A connection holding a subscription is not idle:
 		// it waits for notifications without sending anything, for as
 		// long as the peer keeps it open (a peer that stops reading is
-		// dropped by the write deadline).
+		// dropped by the write deadline). Nor is one waiting for an
+		// answer: a call running past idle_timeout (limits.max_deadline
+		// allows 10 minutes, idle_timeout is 5) was cancelled with its
+		// connection, as if its caller had gone.
 		if ctx.Err() != nil {
 			return // the server is closing
 		}
 		if sess.subs.active() {
 			_ = conn.SetReadDeadline(time.Time{})
+		} else if !idleUntil.IsZero() {
+			_ = conn.SetReadDeadline(idleUntil)
+			idleUntil = time.Time{}
 		} else {
 			_ = conn.SetReadDeadline(time.Now().Add(s.cfg.IdleTimeout))
 		}
 		if _, err := r.Peek(1); err != nil {
 			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() && sess.subs.active() && ctx.Err() == nil {
-				continue // subscribed while the idle wait ran
+			if errors.As(err, &ne) && ne.Timeout() && ctx.Err() == nil {
+				if sess.subs.active() || busy.Load() > 0 {
+					continue // subscribed, or an answer awaited, while the idle wait ran
+				}
+				if until := time.Unix(0, lastDone.Load()).Add(s.cfg.IdleTimeout); time.Now().Before(until) {
+					idleUntil = until // idle since the last answer only
+					continue
+				}
 			}
 			halfClosed = isEOF(err) && !peerGone(conn)
 			return
@@ -211,8 +232,14 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		}
 		sem <- struct{}{}
 		inflight.Add(1)
+		busy.Add(1)
 		go func(msg []byte) {
-			defer func() { <-sem; inflight.Done() }()
+			defer func() {
+				lastDone.Store(time.Now().UnixNano())
+				busy.Add(-1)
+				<-sem
+				inflight.Done()
+			}()
 			gate := &answerGate{Context: ctx}
 			defer gate.open()
 			if out := s.handleMessage(gate, sess, msg); out != nil {
@@ -228,8 +255,9 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }
 
 // waitCalls waits for the calls in flight on a half-closed connection,
-// until ctx ends (the server closes) or the peer hangs up.
-func waitCalls(ctx context.Context, conn net.Conn, inflight *sync.WaitGroup) {
+// and then while subscribed says it holds a subscription, until ctx ends
+// (the server closes) or the peer hangs up.
+func waitCalls(ctx context.Context, conn net.Conn, inflight *sync.WaitGroup, subscribed func() bool) {
 	done := make(chan struct{})
 	go func() {
 		inflight.Wait()
@@ -240,11 +268,14 @@ func waitCalls(ctx context.Context, conn net.Conn, inflight *sync.WaitGroup) {
 	for {
 		select {
 		case <-done:
-			return
+			if !subscribed() {
+				return
+			}
+			done = nil // the calls ended; the subscriptions go on
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			if peerGone(conn) {
+			if peerGone(conn) || done == nil && !subscribed() {
 				return
 			}
 		}

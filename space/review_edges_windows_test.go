@@ -15,7 +15,8 @@ import (
 // on Windows here.)
 func TestWindowsDiskFullIsErrFull(t *testing.T) {
 	for _, errno := range []syscall.Errno{112, 39} { // ERROR_DISK_FULL, ERROR_HANDLE_DISK_FULL
-		err := putError("docs", 12, "write object", &fs.PathError{Op: "write", Path: `C:\data\spaces\.tmp\put-1`, Err: errno})
+		s := &Store{root: `C:\data\spaces`}
+		err := s.putError("docs", 12, "write object", &fs.PathError{Op: "write", Path: `C:\data\spaces\.tmp\put-1`, Err: errno})
 		if !errors.Is(err, ErrFull) {
 			t.Errorf("Windows error %d: %v, want ErrFull", errno, err)
 		}

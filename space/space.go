@@ -361,16 +361,16 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	// entries, and so the object, to be lost in a crash.
 	dir := filepath.Dir(p)
 	if err := fsperm.MkdirAll(dir, 0o700, syncDir); err != nil {
-		return "", putError(space, len(data), "", err)
+		return "", s.putError(space, len(data), "", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Join(s.root, tmpDir), "put-*")
 	if err != nil {
 		// The tmp dir may have been removed under us; recreate once.
 		if mkErr := os.MkdirAll(filepath.Join(s.root, tmpDir), 0o700); mkErr != nil {
-			return "", putError(space, len(data), "", err)
+			return "", s.putError(space, len(data), "", err)
 		}
 		if tmp, err = os.CreateTemp(filepath.Join(s.root, tmpDir), "put-*"); err != nil {
-			return "", putError(space, len(data), "", err)
+			return "", s.putError(space, len(data), "", err)
 		}
 	}
 	tmpName := tmp.Name()
@@ -382,13 +382,13 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 		}
 	}()
 	if err := writeTemp(tmp, data); err != nil {
-		return "", putError(space, len(data), "write object", err)
+		return "", s.putError(space, len(data), "write object", err)
 	}
 	if err := tmp.Close(); err != nil {
-		return "", putError(space, len(data), "close object", err)
+		return "", s.putError(space, len(data), "close object", err)
 	}
 	if err := os.Chmod(tmpName, 0o400); err != nil {
-		return "", putError(space, len(data), "", err)
+		return "", s.putError(space, len(data), "", err)
 	}
 	// rename is atomic: with two concurrent Puts of the same content, both
 	// renames succeed and the file holds the same bytes either way. A
@@ -413,7 +413,7 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 			// is written in the store's .tmp folder and moved into it.
 			return "", fmt.Errorf("space %q: store object %s: the space's folder is on another file system than the store (a link?): objects are written in the store's .tmp folder and renamed into their space, so a space must stay on the store's file system", space, id)
 		}
-		return "", putError(space, len(data), "store object", err)
+		return "", s.putError(space, len(data), "store object", err)
 	}
 	ok = true
 	stored = true
@@ -465,32 +465,50 @@ var writeTemp = func(f *os.File, data []byte) error {
 // system quota (ENOSPC, EDQUOT; on Windows ERROR_DISK_FULL,
 // ERROR_HANDLE_DISK_FULL: diskFullErrnos) is ErrFull, something a caller can act on
 // (TooLarge, as the min_free_bytes reserve), not a host bug; and the
-// message names the space, not the temporary file's path (it reaches
-// the tool).
-func putError(space string, n int, step string, err error) error {
+// message names the space, and a path only relative to the store (it
+// reaches the tool).
+func (s *Store) putError(space string, n int, step string, err error) error {
 	if step != "" {
 		step += ": "
 	}
-	err = noPath(err)
+	err = s.noPath(err)
 	if slices.ContainsFunc(diskFullErrnos, func(e syscall.Errno) bool { return errors.Is(err, e) }) {
 		return fmt.Errorf("%w: storing %d bytes in space %q: the store's disk is full (%s%v)", ErrFull, n, space, step, err)
 	}
 	return fmt.Errorf("space %q: %s%w", space, step, err)
 }
 
-// noPath is err without the host's paths of an *fs.PathError or an
-// *os.LinkError (the store's errors reach tools, which are not told
-// where the host keeps its data): "open: not a directory".
-func noPath(err error) error {
+// noPath is err with the paths of an *fs.PathError or an *os.LinkError
+// made relative to the store (the store's errors reach tools, which are
+// not told where the host keeps its data), and left out when outside it:
+// "mkdir docs/ab: not a directory" says which folder is a file, where
+// "mkdir: not a directory" said nothing of it.
+func (s *Store) noPath(err error) error {
 	var pe *fs.PathError
 	var le *os.LinkError
 	switch {
 	case errors.As(err, &pe):
-		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+		return fmt.Errorf("%s%s: %w", pe.Op, s.rel(pe.Path), pe.Err)
 	case errors.As(err, &le):
-		return fmt.Errorf("%s: %w", le.Op, le.Err)
+		return fmt.Errorf("%s%s%s: %w", le.Op, s.rel(le.Old), s.rel(le.New), le.Err)
 	}
 	return err
+}
+
+// rel is " " and path p relative to the store's root ("the store's
+// folder" for the root itself, ".tmp" for a Put's temporary file, whose
+// random name says nothing), or "" when p is not in the store.
+func (s *Store) rel(p string) string {
+	r, err := filepath.Rel(s.root, p)
+	switch {
+	case err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r):
+		return ""
+	case r == ".":
+		return " (the store's folder)"
+	case strings.HasPrefix(r, tmpDir+string(filepath.Separator)):
+		return " " + tmpDir
+	}
+	return " " + filepath.ToSlash(r)
 }
 
 // reserve checks that n more bytes fit in space (its quota, where they
@@ -582,7 +600,7 @@ func (s *Store) spaceBytes(space string) (int64, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("space %q: count its size: %w", space, noPath(err))
+		return 0, fmt.Errorf("space %q: count its size: %w", space, s.noPath(err))
 	}
 	return total, nil
 }
@@ -638,12 +656,12 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
-		return nil, fmt.Errorf("space %q: object %s: %w", space, id, noPath(err))
+		return nil, fmt.Errorf("space %q: object %s: %w", space, id, s.noPath(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("space %q: object %s: %w", space, id, noPath(err))
+		return nil, fmt.Errorf("space %q: object %s: %w", space, id, s.noPath(err))
 	}
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w: %s in space %q is not a regular file", ErrCorrupt, id, space)
@@ -653,7 +671,7 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, overLimit(s.maxBytes)))
 	if err != nil {
-		return nil, fmt.Errorf("space %q: read object %s: %w", space, id, noPath(err))
+		return nil, fmt.Errorf("space %q: read object %s: %w", space, id, s.noPath(err))
 	}
 	if int64(len(data)) > s.maxBytes {
 		return nil, fmt.Errorf("%w: %s in space %q grew past the limit of %d bytes (limits.max_object_bytes)", ErrTooLarge, id, space, s.maxBytes)
@@ -677,7 +695,7 @@ func (s *Store) Size(space, id string) (int64, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return 0, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
-		return 0, fmt.Errorf("space %q: object %s: %w", space, id, noPath(err))
+		return 0, fmt.Errorf("space %q: object %s: %w", space, id, s.noPath(err))
 	}
 	if !st.Mode().IsRegular() {
 		return 0, fmt.Errorf("%w: %s in space %q is not a regular file", ErrCorrupt, id, space)
@@ -696,7 +714,7 @@ func (s *Store) Has(space, id string) (bool, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return false, nil
 		}
-		return false, fmt.Errorf("space %q: object %s: %w", space, id, noPath(err))
+		return false, fmt.Errorf("space %q: object %s: %w", space, id, s.noPath(err))
 	}
 	return st.Mode().IsRegular(), nil
 }
@@ -716,7 +734,7 @@ func (s *Store) Delete(space, id string) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
-		return fmt.Errorf("space %q: delete %s: %w", space, id, noPath(err))
+		return fmt.Errorf("space %q: delete %s: %w", space, id, s.noPath(err))
 	}
 	if s.maxSpace > 0 {
 		s.usageMu.Lock()
@@ -739,10 +757,18 @@ func (s *Store) Delete(space, id string) error {
 }
 
 // Spaces lists the spaces that exist (hold or held an object), sorted.
+// A store whose folder was removed (Put makes it again) has none.
 func (s *Store) Spaces() ([]string, error) {
 	ents, err := os.ReadDir(s.root)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Removed under a running host (to make room): the spaces are
+		// gone, as List finds a space gone. An error here failed every
+		// read by id alone (Internal), while a read naming the space
+		// was NotFound.
+		return nil, nil
+	}
 	if err != nil {
-		return nil, fmt.Errorf("space: list the spaces: %w", noPath(err))
+		return nil, fmt.Errorf("space: list the spaces: %w", s.noPath(err))
 	}
 	var out []string
 	for _, e := range ents {
@@ -776,7 +802,7 @@ func (s *Store) List(space string) ([]string, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("space %q: list: %w", space, noPath(err))
+		return nil, fmt.Errorf("space %q: list: %w", space, s.noPath(err))
 	}
 	var out []string
 	for _, fan := range fans {
@@ -788,7 +814,7 @@ func (s *Store) List(space string) ([]string, error) {
 			continue // a Delete emptied and removed it meanwhile
 		}
 		if err != nil {
-			return nil, fmt.Errorf("space %q: list: %w", space, noPath(err))
+			return nil, fmt.Errorf("space %q: list: %w", space, s.noPath(err))
 		}
 		for _, e := range ents {
 			id := IDPrefix + fan.Name() + e.Name()

@@ -1,6 +1,7 @@
 package wit
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,6 +20,14 @@ type Options struct {
 	Features []string
 	// AllFeatures enables every feature.
 	AllFeatures bool
+	// Builtin holds packages that come with the program, by full name
+	// ("aios:sdk@0.1.0"), each the text of one WIT file defining it. One is
+	// resolved only when a package refers to it and neither the file nor
+	// its deps/ defines a package of that name and version: aios-host
+	// gives its own aios:sdk this way, so that a world importing
+	// aios:sdk/spaces@0.1.0, as the seed's does, resolves without a copy
+	// of the host's WIT beside it.
+	Builtin map[string]string
 }
 
 // Parse parses and resolves a WIT file or a package directory (its *.wit
@@ -80,11 +89,27 @@ func decodeFile(path string, src []byte) (*decoded, error) {
 	} else {
 		d, err = decodeBinary(src)
 	}
+	if errors.Is(err, ErrNotPackage) {
+		return nil, &NotPackageError{Path: path, Err: err}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return d, nil
 }
+
+// NotPackageError is the error for a file holding a component with code
+// where a WIT package belongs: the file given to Parse, or one in a
+// package folder's deps/. It wraps ErrNotPackage and names the file, so a
+// caller can point at it (aios-host wit sent the user to inspect the
+// folder given, not the file in its deps/: TestWitDepComponentHint).
+type NotPackageError struct {
+	Path string
+	Err  error
+}
+
+func (e *NotPackageError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *NotPackageError) Unwrap() error { return e.Err }
 
 // decodedName labels the WIT source decoded from path in positions.
 func decodedName(path string) string { return path + " (decoded)" }
@@ -238,6 +263,7 @@ type srcPkg struct {
 type resolver struct {
 	features map[string]bool
 	all      bool
+	builtin  map[string]string // Options.Builtin
 	pkgs     map[string]*srcPkg
 	order    []*srcPkg
 	root     *srcPkg
@@ -245,7 +271,7 @@ type resolver struct {
 }
 
 func newResolver(opts Options) *resolver {
-	r := &resolver{features: map[string]bool{}, all: opts.AllFeatures, pkgs: map[string]*srcPkg{}, scopes: map[*Interface]*scope{}}
+	r := &resolver{features: map[string]bool{}, all: opts.AllFeatures, builtin: opts.Builtin, pkgs: map[string]*srcPkg{}, scopes: map[*Interface]*scope{}}
 	for _, f := range opts.Features {
 		r.features[f] = true
 	}
@@ -343,12 +369,57 @@ func (r *resolver) lookupPkg(n *astPkgName) (*srcPkg, error) {
 			return found, nil
 		}
 	}
+	if sp, ok, err := r.addBuiltin(n); ok || err != nil {
+		return sp, err
+	}
 	var known []string
 	for _, sp := range r.order {
 		known = append(known, sp.key)
 	}
+	for k := range r.builtin {
+		if _, ok := r.pkgs[k]; !ok {
+			known = append(known, k+" (built in)")
+		}
+	}
 	sort.Strings(known)
 	return nil, errAt(n.pos, "package '%s' not found. known packages: %s", n.key(), strings.Join(known, ", "))
+}
+
+// addBuiltin adds the built-in package n names (Options.Builtin), when
+// there is one: by its full name, or for a name without a version the
+// only built-in version of it. ok is false when there is none.
+func (r *resolver) addBuiltin(n *astPkgName) (sp *srcPkg, ok bool, err error) {
+	key := n.key()
+	if n.version == "" {
+		key = ""
+		for k := range r.builtin {
+			if strings.HasPrefix(k, n.key()+"@") {
+				if key != "" {
+					return nil, false, errAt(n.pos, "package `%s:%s` is ambiguous: several versions are built in, name one with @version", n.ns, n.name)
+				}
+				key = k
+			}
+		}
+	}
+	src, found := r.builtin[key]
+	if !found {
+		return nil, false, nil
+	}
+	if _, defined := r.pkgs[key]; defined {
+		return nil, false, nil
+	}
+	name := key + " (built in)"
+	f, err := parseFile(name, src)
+	if err != nil {
+		return nil, false, err
+	}
+	if f.pkg == nil || f.pkg.key() != key {
+		return nil, false, fmt.Errorf("%s: does not define package %s", name, key)
+	}
+	if err := r.addRoot([]*astFile{f}, name); err != nil {
+		return nil, false, err
+	}
+	return r.pkgs[key], true, nil
 }
 
 // foreignRefs lists the foreign package paths referenced by a package.

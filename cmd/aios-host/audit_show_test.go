@@ -25,9 +25,9 @@ func TestAuditShow(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	entries := []audit.Entry{
 		{Time: t0, CallID: "c1", Caller: "cli", Tool: "echo", Version: "1.0.0", Provider: "p", Runtime: "native", Result: "x"},
-		{Time: t0.Add(time.Minute), CallID: "c3", ParentID: "c2", Caller: "org.p", Tool: "image-resize", Version: "2.0.0", Principal: "oauth:alice", Session: "S1", Result: 1},
-		{Time: t0.Add(time.Minute), CallID: "c2", Caller: "peer", Tool: "relay", Version: "1.0.0", Principal: "oauth:alice", Session: "S1", Result: 1},
-		{Time: t0.Add(2 * time.Minute), CallID: "c4", Caller: "peer", Tool: "nope\x1b[2J", Outcome: "NotFound", Error: "not found", Principal: "token:laptop"},
+		{Time: t0.Add(time.Minute), CallID: "c3", ParentID: "c2", Caller: "org.p", Tool: "image-resize", Version: "2.0.0", Principal: "oauth:alice", Session: "S1", Remote: "10.0.0.5:4000", Result: 1},
+		{Time: t0.Add(time.Minute), CallID: "c2", Caller: "peer", Tool: "relay", Version: "1.0.0", Principal: "oauth:alice", Session: "S1", Remote: "10.0.0.5:4000", Result: 1},
+		{Time: t0.Add(2 * time.Minute), CallID: "c4", Caller: "peer", Tool: "nope\x1b[2J", Outcome: "NotFound", Error: "not found", Principal: "token:laptop", Remote: "[::1]:5000"},
 		{Time: t0.Add(3 * time.Minute), CallID: "c5", Caller: "cli", Tool: "echo", Version: "1.0.0", Outcome: "Timeout", Error: "late"},
 		{Time: t0.Add(4 * time.Minute), CallID: "c8", ParentID: "c7", Caller: "org.q", Tool: "leaf"},
 		{Time: t0.Add(4 * time.Minute), CallID: "c7", ParentID: "c6", Caller: "org.p", Tool: "middle"},
@@ -61,6 +61,10 @@ func TestAuditShow(t *testing.T) {
 		{[]string{"--principal", "oauth:alice"}, "c3 c2"},
 		{[]string{"--session", "S1", "--caller", "peer"}, "c2"},
 		{[]string{"--outcome", "error"}, "c4 c5"},
+		{[]string{"--remote", "10.0.0.5"}, "c3 c2"},
+		{[]string{"--remote", "::1"}, "c4"},
+		{[]string{"--remote", "[::1]:5000"}, "c4"},
+		{[]string{"--remote", "10.0.0.6"}, ""},
 		{[]string{"--outcome", "Timeout"}, "c5"},
 		{[]string{"--call", "c2"}, "c3 c2"},
 		{[]string{"--call", "c6"}, "c8 c7 c9 c6"},

@@ -51,25 +51,28 @@ over it). Keep it away from the host; audit verify --signed-anchor checks it.
 
 audit show: verify the log as above and print its records as a table (SEQ,
 TIME, CALLER, PRINCIPAL, TOOL@VERSION, OUTCOME, LATENCY, CALL, PARENT), or
-with --json as the log has them, selected by --tool, --caller, --principal,
+with --json as the log has them, selected by --tool, --caller, --principal, --remote,
 --session, --outcome, --call, --since and --until (all must match), the
 last --limit of them. Records from a line that fails verification on are
 not shown, and it exits 1.
 See docs/audit.md.`)
-	anchorFlag := fs.String("anchor", "", "verify: an anchor `SEQ:HASH` printed by an earlier verify: the log must still hold that record")
-	afterFlag := fs.String("after", "", "the anchor `SEQ:HASH` of the record before the first file's first record (default: the log starts at record 1)")
-	signedFlag := fs.String("signed-anchor", "", "verify: a signed anchor `file` written by audit anchor (needs --jwks)")
-	jwksFlag := fs.String("jwks", "", "verify: the JWKS `file` (keygen's jwks.json) that checks --signed-anchor")
+	anchorFlag := nonEmptyString(fs, "anchor", "verify: an anchor `SEQ:HASH` printed by an earlier verify: the log must still hold that record")
+	afterFlag := nonEmptyString(fs, "after", "the anchor `SEQ:HASH` of the record before the first file's first record (default: the log starts at record 1)")
+	signedFlag := nonEmptyString(fs, "signed-anchor", "verify: a signed anchor `file` written by audit anchor (needs --jwks)")
+	jwksFlag := nonEmptyString(fs, "jwks", "verify: the JWKS `file` (keygen's jwks.json) that checks --signed-anchor")
 	keyFlag := fs.String("key", "", "anchor: the private key `file` (PEM, from keygen)")
 	kidFlag := fs.String("kid", "", "anchor: key `id` (default: the kid of the matching key in the jwks.json beside the key file, as keygen wrote it, else the key's RFC 7638 thumbprint)")
-	outFlag := fs.String("out", "", "anchor: write the signed anchor to `file` instead of standard output")
+	outFlag := nonEmptyString(fs, "out", "anchor: write the signed anchor to `file` instead of standard output")
 	show := addShowFlags(fs)
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
 	}
+	if len(pos) == 1 && pos[0] == "help" { // as `aios-host help audit`
+		return runAudit(c, []string{"--help"})
+	}
 	if len(pos) == 0 || (pos[0] != "verify" && pos[0] != "anchor" && pos[0] != "show") {
-		return c.usageError(fs, "want: audit verify [--anchor SEQ:HASH | --signed-anchor FILE --jwks FILE] [--after SEQ:HASH] [FILE...], audit anchor --key FILE [--out FILE] [FILE...], or audit show [--tool P] [--caller A] [--principal P] [--session S] [--outcome O] [--call ID] [--since T] [--until T] [--limit N] [--json] [FILE...]")
+		return c.usageError(fs, "want: audit verify [--anchor SEQ:HASH | --signed-anchor FILE --jwks FILE] [--after SEQ:HASH] [FILE...], audit anchor --key FILE [--out FILE] [FILE...], or audit show [--tool P] [--caller A] [--principal P] [--session S] [--remote ADDR] [--outcome O] [--call ID] [--since T] [--until T] [--limit N] [--json] [FILE...]")
 	}
 	if given := show.set(fs); pos[0] != "show" && len(given) > 0 {
 		return c.usageError(fs, "only audit show takes %s", strings.Join(given, ", "))
@@ -160,6 +163,17 @@ See docs/audit.md.`)
 	if sub == "show" {
 		return c.auditShow(files, current, opts, show, filter)
 	}
+	if sub == "anchor" && *outFlag != "" {
+		// --out is replaced whole: naming a file of the log (a slip of
+		// tab completion) replaced the records the anchor vouches for.
+		logs := files
+		if current != "" {
+			logs = append(slices.Clone(files), audit.PrunedName(current))
+		}
+		if what := sameFileAs(*outFlag, logs, *keyFlag); what != "" {
+			return c.usageError(fs, "--out %s is %s: the signed anchor would replace it; write it elsewhere (away from the host)", *outFlag, what)
+		}
+	}
 	files, total, last, failed, err := verifyLog(files, current, opts)
 	if err != nil {
 		var ve *audit.VerifyError
@@ -193,6 +207,29 @@ See docs/audit.md.`)
 	}
 	fmt.Fprintf(c.stdout, "OK: %s: %d records, anchor %s\n", what, total, last)
 	return exitOK
+}
+
+// sameFileAs says which file out is, following links: one of the log's
+// files ("the log file F") or the key ("the key file F"); "" when none
+// (or out does not exist yet).
+func sameFileAs(out string, logFiles []string, key string) string {
+	st, err := os.Stat(out)
+	if err != nil {
+		return ""
+	}
+	same := func(f string) bool {
+		fst, err := os.Stat(f)
+		return err == nil && os.SameFile(st, fst)
+	}
+	for _, f := range logFiles {
+		if same(f) {
+			return "the log file " + f
+		}
+	}
+	if same(key) {
+		return "the key file " + key
+	}
+	return ""
 }
 
 // auditListed, in tests, runs after audit verify listed the log's files.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"path"
 	"strconv"
 	"strings"
@@ -19,18 +20,18 @@ import (
 
 // auditFilter is what `audit show` selects: every set field must match.
 type auditFilter struct {
-	tool, caller, principal, session, outcome, call string
-	since, until                                    time.Time
-	toolSlashless                                   string // tool for toolGlob
+	tool, caller, principal, session, outcome, call, remote string
+	since, until                                            time.Time
+	toolSlashless                                           string // tool for toolGlob
 	// tree is the call and every call nested in it, at any depth (--call).
 	tree map[string]bool
 }
 
 // showFlags are the flags of `audit show`.
 type showFlags struct {
-	tool, caller, principal, session, outcome, call, since, until *string
-	limit                                                         *int
-	json                                                          *bool
+	tool, caller, principal, session, outcome, call, since, until, remote *string
+	limit                                                                 *int
+	json                                                                  *bool
 }
 
 func addShowFlags(fs *flag.FlagSet) showFlags {
@@ -39,6 +40,7 @@ func addShowFlags(fs *flag.FlagSet) showFlags {
 		caller:    fs.String("caller", "", "show: records of this `agent` (or provider, for nested calls)"),
 		principal: fs.String("principal", "", "show: records of this `principal` (uid:N, token:NAME, oauth:SUB, anonymous)"),
 		session:   fs.String("session", "", "show: records of this MCP `session` id"),
+		remote:    fs.String("remote", "", "show: records of HTTP requests from this `address` (an IP, or IP:port)"),
 		outcome:   fs.String("outcome", "", "show: records with this `outcome`: ok, an error code (CapabilityDenied, Timeout, …), or error (any but ok)"),
 		call:      fs.String("call", "", "show: the record of this call `id` and those of the calls nested in it, at any depth"),
 		since:     fs.String("since", "", "show: records of calls started at or after `TIME` (RFC 3339, or a duration before now: 1h, 30m)"),
@@ -71,7 +73,7 @@ func parseShowTime(s string, now time.Time) (time.Time, error) {
 }
 
 func (f showFlags) filter(now time.Time) (auditFilter, error) {
-	af := auditFilter{tool: *f.tool, caller: *f.caller, principal: *f.principal, session: *f.session, outcome: *f.outcome, call: *f.call}
+	af := auditFilter{tool: *f.tool, caller: *f.caller, principal: *f.principal, session: *f.session, outcome: *f.outcome, call: *f.call, remote: *f.remote}
 	if af.tool != "" {
 		if _, err := path.Match(af.tool, ""); err != nil {
 			return af, fmt.Errorf("--tool %q: %v", af.tool, err)
@@ -134,7 +136,7 @@ func (af *auditFilter) match(r *audit.Record) bool {
 		return false
 	}
 	if af.caller != "" && r.Caller != af.caller || af.principal != "" && r.Principal != af.principal ||
-		af.session != "" && r.Session != af.session {
+		af.session != "" && r.Session != af.session || af.remote != "" && !remoteMatch(af.remote, r.Remote) {
 		return false
 	}
 	switch af.outcome {
@@ -360,4 +362,17 @@ func cell(s string) string {
 	}
 	q := strconv.Quote(s)
 	return q[1 : len(q)-1]
+}
+
+// remoteMatch says whether a record's remote address (IP:port) is want:
+// the same address, or want is its IP.
+func remoteMatch(want, remote string) bool {
+	if remote == "" {
+		return false
+	}
+	if want == remote {
+		return true
+	}
+	ip, _, err := net.SplitHostPort(remote)
+	return err == nil && strings.EqualFold(strings.Trim(want, "[]"), ip)
 }

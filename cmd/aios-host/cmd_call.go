@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,11 +46,16 @@ error exits with status 1.
 Example:
   id=$(aios-host space put source main.go)
   aios-host call analyze-complexity "{\"object_id\": \"$id\", \"language\": \"go\"}"`)
-	as := fs.String("as", "", "call as this `agent` (default: the config's default_agent, cli)")
+	// An empty --as (a script's --as "$AGENT" with AGENT unset) is
+	// refused: taken as no --as, it called as the default agent.
+	as := nonEmptyString(fs, "as", "call as this `agent` (default: the config's default_agent, cli; not empty)")
 	asJSON := fs.Bool("json", false, "print the result (or the error) as JSON on standard output")
-	version := fs.String("version", "", "SemVer `constraint` for the tool version, e.g. ^1.2 (default: newest)")
+	// An empty --version (a script's --version "$PIN" with PIN lost) is
+	// refused: taken as no --version, it called the newest version,
+	// which may break the script's callers.
+	version := nonEmptyString(fs, "version", "SemVer `constraint` for the tool version, e.g. ^1.2 (default: newest; not empty)")
 	timeout := fs.Duration("timeout", 0, "deadline for the call, e.g. 5s; at least 1ms, rounded up to whole milliseconds (default: the config's limits.default_deadline)")
-	socket := fs.String("socket", "", "call through the host running on this unix socket `path` (default: server.socket, else <data>/aios-host.sock, when a host answers there and --as is not given, else in-process)")
+	socket := nonEmptyString(fs, "socket", "call through the host running on this unix socket `path` (default: server.socket, else <data>/aios-host.sock, when a host answers there and --as is not given, else in-process)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
@@ -142,8 +149,15 @@ Example:
 					wait = math.MaxInt64 // a --timeout near the largest duration
 				}
 			}
-			return c.callViaSocket(ctx, hc, tool, *version, params, *timeout, wait, *asJSON)
+			return c.callViaSocket(ctx, log, hc, tool, *version, params, *timeout, wait, *asJSON)
 		}
+	}
+	if *as == "" && cfg.DefaultAgent == "" {
+		// default_agent: "" names no agent: the call was made, after
+		// every plugin had loaded, and refused as one that "names no
+		// caller; set caller to an agent", which says nothing of --as.
+		fmt.Fprintf(c.stderr, "aios-host: no agent to call as: %s: default_agent is empty; give --as AGENT (agents: %s)\n", cfg.Where("default_agent"), strings.Join(slices.Sorted(maps.Keys(cfg.Agents)), ", "))
+		return exitUsage
 	}
 	h, err := c.newHost(ctx, log, hostOptions{audit: true})
 	if errors.Is(err, audit.ErrInUse) {
@@ -182,7 +196,8 @@ Example:
 }
 
 // printToolError reports a failed call: as a JSON object {code, message,
-// data} on stdout with --json, else "code: message" on stderr.
+// data} on stdout with --json, else "code: message" on stderr, escaped
+// for the terminal (the message is the tool's: termText).
 func (c *cli) printToolError(te *abi.ToolError, asJSON bool) int {
 	if asJSON {
 		out := map[string]any{"code": te.Code, "message": te.Message}
@@ -191,7 +206,7 @@ func (c *cli) printToolError(te *abi.ToolError, asJSON bool) int {
 		}
 		_ = writeJSON(c.stdout, out, false)
 	} else {
-		fmt.Fprintf(c.stderr, "%s: %s\n", te.Code, te.Message)
+		fmt.Fprintf(c.stderr, "%s: %s\n", termText(string(te.Code)), termText(te.Message))
 	}
 	return exitFail
 }
@@ -209,14 +224,21 @@ func (c *cli) printResult(value any, asJSON bool) int {
 	return exitOK
 }
 
-// writeJSON prints v as JSON (indented when pretty) and a newline.
+// writeJSON prints v as JSON (indented when pretty) and a newline, with
+// what a terminal acts on but JSON leaves as it is written as \u escapes
+// (termSafeJSON): its strings are a tool's or a provider's.
 func writeJSON(w io.Writer, v any, pretty bool) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if pretty {
 		enc.SetIndent("", "  ")
 	}
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(termSafeJSON(b.Bytes()))
+	return err
 }
 
 // jsonSyntaxHint says where a syntax error is and, for a key or string

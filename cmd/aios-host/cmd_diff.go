@@ -31,7 +31,7 @@ server.socket, else the data directory's), its tools are compared:
 --plugins and --config do not change them; a server section that does not
 load is an error.`)
 	asJSON := fs.Bool("json", false, "print the diff as JSON")
-	socket := fs.String("socket", "", "ask the host running on this unix socket `path` (default: server.socket, else <data>/aios-host.sock, when a host answers there, else load in-process)")
+	socket := nonEmptyString(fs, "socket", "ask the host running on this unix socket `path` (default: server.socket, else <data>/aios-host.sock, when a host answers there, else load in-process)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
@@ -100,7 +100,8 @@ load is an error.`)
 }
 
 // printDiff prints a diff for people: a summary line, then one line per
-// change.
+// change. A path names the schema's properties and a value is the
+// schema's, as the provider wrote them: both are printed through termCell.
 func (c *cli) printDiff(d *registry.ToolDiff) int {
 	verdict := "compatible"
 	if d.Breaking {
@@ -124,7 +125,7 @@ func (c *cli) printDiff(d *registry.ToolDiff) int {
 		if ch.Old != nil || ch.New != nil {
 			detail = fmt.Sprintf("%s → %s", jsonBrief(ch.Old), jsonBrief(ch.New))
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", mark, ch.Path, ch.Kind, detail)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", mark, termCell(ch.Path), ch.Kind, termCell(detail))
 	}
 	if err := tw.Flush(); err != nil {
 		return c.fail(err)

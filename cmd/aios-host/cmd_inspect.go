@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,7 +15,6 @@ import (
 	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/runtimes/python"
 	"github.com/aios-host/aios-host/runtimes/wasm"
-	"github.com/aios-host/aios-host/schema"
 )
 
 // runInspect describes a .wasm file without registering it: for a
@@ -44,13 +44,18 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 	var out any
 	if component.IsComponent(b) {
 		in, err := component.Inspect(c.ctx, b, pos[0])
+		if err == nil {
+			err = checkRegistrable(&abi.ToolRegister{Provider: in.Provider, Tools: in.Tools})
+		}
 		if err != nil {
 			return c.fail(err)
 		}
 		if !*asJSON {
-			if err := in.WriteText(c.stdout); err != nil {
+			var text strings.Builder
+			if err := in.WriteText(&text); err != nil {
 				return c.fail(err)
 			}
+			io.WriteString(c.stdout, termText(text.String()))
 			return exitOK
 		}
 		out = in.JSON()
@@ -59,12 +64,15 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		var reg *abi.ToolRegister
 		module := bytes.HasPrefix(b, []byte("\x00asm"))
 		if module {
-			reg, err = wasm.Inspect(c.ctx, pos[0])
+			// The bytes read above: read again, a pipe (`<(…)`)
+			// gave nothing ("not a WebAssembly binary"), and a file
+			// replaced meanwhile was another module, unbounded.
+			reg, err = wasm.InspectBytes(c.ctx, pos[0], b)
 		} else {
 			reg, err = c.inspectScript(pos[0])
 		}
 		if err == nil {
-			err = checkSchemas(reg)
+			err = checkRegistrable(reg)
 		}
 		if err != nil {
 			return c.fail(err)
@@ -78,33 +86,33 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		}
 		out = registerJSON(reg, kind)
 	}
-	enc := json.NewEncoder(c.stdout)
+	// The file's texts (descriptions, names) are its author's choice:
+	// what JSON leaves as it is but a terminal acts on is escaped.
+	var js bytes.Buffer
+	enc := json.NewEncoder(&js)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(out); err != nil {
 		return c.fail(err)
 	}
+	c.stdout.Write(termSafeJSON(js.Bytes()))
 	return exitOK
 }
 
-// checkSchemas compiles each tool's parameters and returns schema as the
-// registry does when the file is loaded: inspect showed a schema the host
-// refuses as if it were fine.
-func checkSchemas(reg *abi.ToolRegister) error {
-	for _, t := range reg.Tools {
-		v := t.Version
-		if v == "" {
-			v = registry.DefaultVersion
-		}
-		for _, s := range []struct {
-			what string
-			doc  map[string]any
-		}{{"parameters", t.Parameters}, {"returns", t.Returns}} {
-			if _, err := schema.Compile(t.Name+"@"+v+" "+s.what, s.doc); err != nil {
-				return fmt.Errorf("provider %s, tool %s: %w", reg.Provider.ID, t.Name, err)
-			}
-		}
+// checkRegistrable checks each tool as the registry does when the file is
+// loaded (name, version, capability_required, parameters and returns
+// schemas), by registering reg in a registry of its own: inspect showed a
+// tool the host refuses as if it were fine. It compiled only the schemas,
+// and for core modules and scripts only: a component whose aios-provider
+// section gave a tool a schema or a capability_required the host refuses
+// was printed, exit 0, and every load of it failed
+// (TestInspectComponentRegistrable).
+func checkRegistrable(reg *abi.ToolRegister) error {
+	err := registry.New().Register(&registry.ProviderRecord{Info: reg.Provider}, reg.Tools)
+	var te *abi.ToolError
+	if errors.As(err, &te) {
+		return errors.New(te.Message)
 	}
-	return nil
+	return err
 }
 
 func registerJSON(reg *abi.ToolRegister, kind string) map[string]any {
@@ -186,22 +194,26 @@ func closeLoader(l abi.Loader) {
 	}
 }
 
+// printRegister prints reg for people. Its texts are the plugin's (not yet
+// screened or checked by the registry): they are printed through termText.
 func printRegister(c *cli, reg *abi.ToolRegister) int {
 	kind := "core module"
 	if reg.Provider.Runtime != abi.RuntimeWASM {
 		kind = reg.Provider.Runtime
 	}
-	fmt.Fprintf(c.stdout, "%s provider %s (runtime %s)\n\n", kind, reg.Provider.ID, reg.Provider.Runtime)
+	var text strings.Builder
+	fmt.Fprintf(&text, "%s provider %s (runtime %s)\n\n", kind, reg.Provider.ID, reg.Provider.Runtime)
 	for _, t := range reg.Tools {
-		fmt.Fprintf(c.stdout, "tool %s\n", t.Name)
+		fmt.Fprintf(&text, "tool %s\n", t.Name)
 		if t.Description != "" {
-			fmt.Fprintf(c.stdout, "  %s\n", t.Description)
+			fmt.Fprintf(&text, "  %s\n", t.Description)
 		}
 		b, err := json.MarshalIndent(t.Parameters, "  ", "  ")
 		if err != nil {
 			return c.fail(err)
 		}
-		fmt.Fprintf(c.stdout, "  input schema: %s\n\n", b)
+		fmt.Fprintf(&text, "  input schema: %s\n\n", b)
 	}
+	io.WriteString(c.stdout, termText(text.String()))
 	return exitOK
 }

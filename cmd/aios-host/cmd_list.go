@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"sort"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/registry"
 )
 
@@ -25,7 +25,9 @@ type toolInfo struct {
 	CapabilityRequired []string `json:"capability_required"`
 	Tags               []string `json:"tags"`
 	Deprecated         bool     `json:"deprecated"`
-	Source             string   `json:"source,omitempty"`
+	// Deprecation: since when, why and what replaces it, when given.
+	Deprecation *abi.Deprecation `json:"deprecation,omitempty"`
+	Source      string           `json:"source,omitempty"`
 	// RegisteredAt is when the host registered this definition (UTC).
 	RegisteredAt time.Time `json:"registered_at,omitzero"`
 	// SemverViolation: the version breaks callers of the one below it
@@ -38,7 +40,8 @@ func runList(c *cli, args []string) int {
 List every registered tool: name, version, runtime, provider and
 description, sorted by name (newest version first). With --json, print a JSON
 array of objects with name, version, runtime, provider, description, trust,
-capability_required, tags, deprecated, source, registered_at (when the host
+capability_required, tags, deprecated, deprecation (since, message,
+replacement, when given), source, registered_at (when the host
 registered that definition, UTC) and semver_violation (set when the version
 breaks callers of the version below it without a major version increase).
 
@@ -47,7 +50,7 @@ server.socket, else the data directory's), its tools are listed: --plugins
 and --config do not change them; a server section that does not load is
 an error.`)
 	asJSON := fs.Bool("json", false, "print a JSON array")
-	socket := fs.String("socket", "", "ask the host running on this unix socket `path` (default: server.socket, else <data>/aios-host.sock, when a host answers there, else load in-process)")
+	socket := nonEmptyString(fs, "socket", "ask the host running on this unix socket `path` (default: server.socket, else <data>/aios-host.sock, when a host answers there, else load in-process)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
@@ -84,6 +87,7 @@ an error.`)
 			CapabilityRequired: nonNil(e.Def.CapabilityRequired),
 			Tags:               nonNil(e.Def.Tags),
 			Deprecated:         e.Def.Deprecated,
+			Deprecation:        e.Def.Deprecation,
 			RegisteredAt:       e.RegisteredAt,
 			SemverViolation:    e.Violation,
 		}
@@ -100,9 +104,7 @@ an error.`)
 		if tools == nil {
 			tools = []toolInfo{}
 		}
-		enc := json.NewEncoder(c.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(tools); err != nil {
+		if err := writeJSON(c.stdout, tools, true); err != nil {
 			return c.fail(err)
 		}
 		return exitOK
@@ -143,7 +145,10 @@ func sortTools(tools []toolInfo) {
 	})
 }
 
-// printToolTable prints tools as the human-readable `list` table.
+// printToolTable prints tools as the human-readable `list` table. Every
+// cell goes through termCell: a Verified provider's description is served
+// as it was given (only those below Verified are screened), and a
+// running host's answer is another process's.
 func (c *cli) printToolTable(tools []toolInfo) int {
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tVERSION\tRUNTIME\tPROVIDER\tDESCRIPTION")
@@ -152,7 +157,7 @@ func (c *cli) printToolTable(tools []toolInfo) int {
 		if t.Deprecated {
 			desc = "(deprecated) " + desc
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.Version, t.Runtime, t.Provider, clip(desc, 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termCell(t.Name), termCell(t.Version), termCell(t.Runtime), termCell(t.Provider), termCell(clip(desc, 70)))
 	}
 	if err := tw.Flush(); err != nil {
 		return c.fail(err)

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,7 +20,7 @@ Load the built-in providers and every provider in the plugin folders, then
 serve until SIGINT (Ctrl-C), SIGTERM or SIGHUP (the terminal closed; not
 under nohup). On shutdown every provider is closed and the audit log is
 flushed and fsynced. A plugin that fails to load is logged and skipped.`)
-	socket := fs.String("socket", "", "unix socket `path` for JSON-RPC (default: server.socket, else <data>/aios-host.sock)")
+	socket := nonEmptyString(fs, "socket", "unix socket `path` for JSON-RPC (default: server.socket, else <data>/aios-host.sock)")
 	httpAddr := fs.String("http", "", "serve HTTP on `addr`, e.g. 127.0.0.1:7700 (default: server.http; off when empty)")
 	fs.StringVar(&c.engine, "engine", "", "WebAssembly `engine`: wazero or wasmtime (default: runtimes.wasm.engine, else wazero; wasmtime needs a -tags wasmtime build)")
 	fs.StringVar(&c.wire, "wire", "", "wire `format` of JS and Python worker processes: msgpack or json (for debugging; with --log-level debug every frame is logged); default: runtimes.js.wire / runtimes.python.wire, else msgpack")
@@ -30,6 +33,14 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	}
 	if c.wire != "" && c.wire != wire.MsgPack && c.wire != wire.JSON {
 		return c.usageError(fs, "--wire %q: want msgpack or json", c.wire)
+	}
+	if *httpAddr != "" {
+		// An address that is no host:port (--http 7700, :99999) is a bad
+		// value, as --wire's (exit 2), not a failure to listen (exit 1:
+		// a port in use).
+		if err := checkListenAddr(*httpAddr); err != nil {
+			return c.usageError(fs, "--http %s: %v", *httpAddr, err)
+		}
 	}
 	if c.engine != "" {
 		if err := checkEngine(c.engine); err != nil {
@@ -178,4 +189,21 @@ func auditPathOf(disabled bool, path string) string {
 // worker processes the host starts; a caught one is reset at exec.
 func keepServingOnBrokenPipe() {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+}
+
+// checkListenAddr checks that addr is written as a TCP listen address:
+// host:port (the host may be empty, the port a number up to 65535 or a
+// service name).
+func checkListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		if ae, ok := err.(*net.AddrError); ok {
+			err = errors.New(ae.Err) // without "address X:", said already
+		}
+		return fmt.Errorf("%v: want host:port, e.g. 127.0.0.1:7700 or :7700", err)
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("port %q: want a number from 0 to 65535, e.g. 127.0.0.1:7700", port)
+	}
+	return nil
 }

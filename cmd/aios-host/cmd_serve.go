@@ -158,13 +158,15 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 }
 
 // printLoaded lists the providers now registered and the files that failed.
+// A file's path and why it did not load (what its code threw) are the
+// plugin's: they are printed through termCell and termText.
 func (c *cli) printLoaded(h *host.Host, d *discovery.Discovery, took time.Duration) {
 	provs := h.Registry().Providers()
 	sort.Slice(provs, func(i, j int) bool { return provs[i].Info.ID < provs[j].Info.ID })
 	fmt.Fprintf(c.stderr, "loaded %d providers, %d tools in %s:\n", len(provs), len(h.Registry().Tools()), took.Round(time.Millisecond))
 	for _, p := range provs {
 		n := len(h.Registry().ProviderTools(p.Info.ID))
-		fmt.Fprintf(c.stderr, "  %-40s %-9s %3d tools  %-9s %s\n", p.Info.ID, p.Info.Runtime, n, p.Trust, p.Source)
+		fmt.Fprintf(c.stderr, "  %-40s %-9s %3d tools  %-9s %s\n", p.Info.ID, p.Info.Runtime, n, p.Trust, termCell(p.Source))
 	}
 	errs := d.Errors()
 	keys := make([]string, 0, len(errs))
@@ -173,9 +175,13 @@ func (c *cli) printLoaded(h *host.Host, d *discovery.Discovery, took time.Durati
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(c.stderr, "  not loaded: %s: %s\n", k, errs[k])
+		fmt.Fprintf(c.stderr, "  not loaded: %s: %s\n", termCell(k), termText(errs[k]))
 	}
-	fmt.Fprintf(c.stderr, "watching: %s\n", strings.Join(d.Roots(), ", "))
+	roots := d.Roots()
+	for i, r := range roots {
+		roots[i] = termCell(r)
+	}
+	fmt.Fprintf(c.stderr, "watching: %s\n", strings.Join(roots, ", "))
 }
 
 // socketPath is --socket, else the config's server.socket, else the default.
@@ -286,7 +292,7 @@ func (c *cli) listViaSocket(hc *hostConn, asJSON bool) int {
 		for _, t := range res.Tools {
 			tools = append(tools, toolInfo{Name: t.Name, Version: t.Version, Runtime: t.Runtime, Provider: t.Provider,
 				Description: t.Description, Trust: t.Trust, CapabilityRequired: nonNil(t.CapabilityRequired),
-				Tags: nonNil(t.Tags), Deprecated: t.Deprecated, Source: t.Source, RegisteredAt: t.RegisteredAt, SemverViolation: t.SemverViolation})
+				Tags: nonNil(t.Tags), Deprecated: t.Deprecated, Deprecation: t.Deprecation, Source: t.Source, RegisteredAt: t.RegisteredAt, SemverViolation: t.SemverViolation})
 		}
 		if res.NextCursor == "" {
 			break
@@ -316,7 +322,7 @@ func (c *cli) listViaSocket(hc *hostConn, asJSON bool) int {
 // callViaSocket is `call` against a running host, waiting at most wait for
 // its answer. The caller is the agent the host maps this process's uid to
 // (server.uids; default_agent for the host's own uid).
-func (c *cli) callViaSocket(ctx context.Context, hc *hostConn, tool, version string, params any, timeout, wait time.Duration, asJSON bool) int {
+func (c *cli) callViaSocket(ctx context.Context, log *slog.Logger, hc *hostConn, tool, version string, params any, timeout, wait time.Duration, asJSON bool) int {
 	defer hc.Close()
 	p := jsonrpc.ToolsCallParams{Name: tool, Arguments: params, Version: version, TimeoutMS: timeout.Milliseconds()}
 	var res jsonrpc.ToolsCallResult
@@ -331,6 +337,12 @@ func (c *cli) callViaSocket(ctx context.Context, hc *hostConn, tool, version str
 	value, err := abi.Normalize(res.Value)
 	if err != nil {
 		return c.fail(err)
+	}
+	if d := res.Deprecation; d != nil {
+		// What the host logs when an in-process call reaches a
+		// deprecated version: the running host logs it in its own log.
+		log.Warn("deprecated tool called", "tool", res.Tool, "version", res.Version,
+			"since", d.Since, "replacement", d.Replacement, "message", d.Message)
 	}
 	return c.printResult(value, asJSON)
 }

@@ -36,6 +36,9 @@ func runSpace(c *cli, args []string) int {
 	if len(pos) == 0 {
 		return c.usageError(fs, "space needs a sub-command: put, get, list or spaces")
 	}
+	if len(pos) == 1 && pos[0] == "help" { // as `aios-host help space`
+		return runSpace(c, []string{"--help"})
+	}
 	want := map[string]int{"put": 2, "get": 2, "list": 1, "spaces": 0}
 	n, known := want[pos[0]]
 	if !known {

@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/trust"
 )
@@ -23,8 +26,8 @@ the package, for a card in a package's aios/ folder). Keys come from --jwks (a J
 or single JWK file), --jwks-url, or else the trusted keys of the config
 (discovery.keys). Prints "valid" with the key id and trust level and exits
 0, or prints why the card is refused and exits 1.`)
-	jwksFile := fs.String("jwks", "", "JWKS `file` with the public key(s)")
-	jwksURL := fs.String("jwks-url", "", "JWKS `URL` with the public key(s)")
+	jwksFile := nonEmptyString(fs, "jwks", "JWKS `file` with the public key(s)")
+	jwksURL := nonEmptyString(fs, "jwks-url", "JWKS `URL` with the public key(s)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
@@ -100,6 +103,17 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 			fmt.Fprintf(c.stdout, "invalid: %s: %v\n", pos[0], err)
 			return exitFail
 		}
+		if c.pluginFolder(root) {
+			// Discovery loads each file there as a unit of its own.
+			fmt.Fprintf(c.stdout, "invalid: %s: a card at the top of a plugin folder cannot name an artifact, and discovery refuses it; put the card and %s in their own folder\n", pos[0], v.Artifact.Path)
+			return exitFail
+		}
+	} else if art := c.unpinnedArtifact(root); art != "" {
+		// Discovery refuses such a folder (run, list, mcp): verify says
+		// so too rather than "valid".
+		fmt.Fprintf(c.stdout, "invalid: %s: the card is signed but does not pin its artifact %s beside it, and discovery refuses the folder: add \"artifact\": {\"path\": %q} to the card and sign it again with `aios-host sign`, which pins the file and the code beside it\n",
+			pos[0], art, art)
+		return exitFail
 	}
 	fmt.Fprintf(c.stdout, "valid: %s signed with %s by key %q (%s)", pos[0], v.Algorithm, v.KeyID, v.KeySource)
 	if *jwksFile == "" && *jwksURL == "" {
@@ -119,4 +133,65 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 		}
 	}
 	return exitOK
+}
+
+// unpinnedArtifact returns the artifact (relative to the provider folder
+// dir) that discovery would load with a card in dir that pins none, or ""
+// when there is none or dir is a plugin folder itself (whose files are
+// units of their own beside a card at its top).
+func (c *cli) unpinnedArtifact(dir string) string {
+	cfg, err := c.config()
+	if err != nil || c.pluginFolder(dir) {
+		return ""
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	log := slog.New(slog.DiscardHandler)
+	loaders, err := loaderTable(cfg, log)
+	defer func() {
+		for _, l := range loaders {
+			closeLoader(l)
+		}
+	}()
+	if err != nil {
+		return ""
+	}
+	var exts []string
+	for _, l := range loaders {
+		exts = append(exts, l.Extensions()...)
+	}
+	art := discovery.ArtifactIn(abs, func(name string) bool { // as host.LoaderFor matches
+		name = strings.ToLower(name)
+		return slices.ContainsFunc(exts, func(e string) bool { return strings.HasSuffix(name, e) })
+	})
+	if art == "" {
+		return ""
+	}
+	return filepath.Base(art)
+}
+
+// pluginFolder reports whether dir is one of the config's plugin folders
+// (plugins, discovery.dirs), where discovery reads a card as a unit of its
+// own rather than a provider folder's description.
+func (c *cli) pluginFolder(dir string) bool {
+	cfg, err := c.config()
+	if err != nil {
+		return false
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	roots := slices.Clone(cfg.Plugins)
+	if dc, err := discovery.LoadConfig(cfg); err == nil {
+		roots = append(roots, dc.Dirs...)
+	}
+	for _, r := range roots {
+		if ra, err := filepath.Abs(config.ExpandHome(r)); err == nil && ra == abs {
+			return true
+		}
+	}
+	return false
 }

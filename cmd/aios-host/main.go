@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/editdist"
 )
 
 // Exit codes.
@@ -155,7 +156,7 @@ func (c *cli) dispatch(args []string) int {
 	}
 	cmd, ok := c.lookup(rest[0])
 	if !ok {
-		fmt.Fprintf(stderr, "aios-host: unknown command %q\n\n", rest[0])
+		fmt.Fprintf(stderr, "aios-host: unknown command %q%s\n\n", rest[0], c.meant(rest[0]))
 		c.usage(stderr)
 		return exitUsage
 	}
@@ -176,6 +177,22 @@ func (c *cli) firstCommand(args []string) *command {
 		}
 	}
 	return nil
+}
+
+// meant is ` (did you mean "list"?)` for a command name close to name
+// (a typo: lsit), or "".
+func (c *cli) meant(name string) string {
+	near := editdist.Near(name, func(yield func(string) bool) {
+		for _, k := range c.cmds {
+			if !yield(k.name) {
+				return
+			}
+		}
+	}, 1)
+	if len(near) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", near[0])
 }
 
 func (c *cli) lookup(name string) (command, bool) {
@@ -436,6 +453,16 @@ func (s *nonEmpty) Set(v string) error {
 	return nil
 }
 
+// nonEmptyString defines a string flag that refuses an empty value: one
+// that names what a command checks against or writes to (a script's
+// --anchor "$SAVED" with SAVED lost) was taken as no flag, and the check
+// ran without it.
+func nonEmptyString(fs *flag.FlagSet, name, usage string) *string {
+	p := new(string)
+	fs.Var((*nonEmpty)(p), name, usage)
+	return p
+}
+
 // stringList is a repeatable string flag.
 type stringList []string
 
@@ -469,7 +496,7 @@ func runHelp(c *cli, args []string) int {
 			names = append(names, k.name)
 		}
 		sort.Strings(names)
-		fmt.Fprintf(c.stderr, "aios-host: unknown command %q (commands: %s)\n", pos[0], strings.Join(names, ", "))
+		fmt.Fprintf(c.stderr, "aios-host: unknown command %q%s (commands: %s)\n", pos[0], c.meant(pos[0]), strings.Join(names, ", "))
 		return exitUsage
 	}
 	return cmd.run(c, []string{"--help"})

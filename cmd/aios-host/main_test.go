@@ -159,6 +159,9 @@ func TestUsageErrors(t *testing.T) {
 		{"run args", []string{"run", "extra"}, "run takes no arguments"},
 		{"bad log level", []string{"list", "--log-level", "loud"}, "--log-level"},
 		{"help unknown", []string{"help", "nope"}, "unknown command"},
+		// A typo of a command is answered with the command meant.
+		{"misspelt command", []string{"lsit"}, `unknown command "lsit" (did you mean "list"?)`},
+		{"help misspelt", []string{"help", "inspcet"}, `unknown command "inspcet" (did you mean "inspect"?)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -418,5 +421,19 @@ func TestParseInterspersed(t *testing.T) {
 	pos, _, ok := c.parse(fs, []string{"a", "--json", "b", "--data", "d", "--", "--not-a-flag"})
 	if !ok || !*j || c.data != "d" || strings.Join(pos, " ") != "a b --not-a-flag" {
 		t.Fatalf("pos %q json %v data %q ok %v", pos, *j, c.data, ok)
+	}
+}
+
+// TestSubcommandHelp: `space help` and `audit help` were usage errors
+// (exit 2, "unknown space sub-command \"help\""); they print the
+// command's help, as `help space` and `space --help` do.
+func TestSubcommandHelp(t *testing.T) {
+	e := newEnv(t)
+	for _, cmd := range []string{"space", "audit"} {
+		code, out, errs := e.bare(cmd, "help")
+		_, want, _ := e.bare("help", cmd)
+		if code != 0 || errs != "" || out != want || !strings.Contains(out, "Usage: aios-host "+cmd) {
+			t.Errorf("%s help: exit %d, stdout %.80q, stderr %.80q; want exit 0 and the help of 'help %s'", cmd, code, out, errs, cmd)
+		}
 	}
 }

@@ -150,6 +150,9 @@ func (c *Compiler) compile(t *wit.Type, depth int) (*Type, error) {
 	name := t.Name
 	if name == "" {
 		name = t.Kind.String()
+		if (t.Kind == wit.KindOwn || t.Kind == wit.KindBorrow) && t.Resource != nil {
+			name += "<" + t.Resource.Name + ">" // own<output-stream>, not own
+		}
 	}
 	sub := func(u *wit.Type, what string) (*Type, error) {
 		x, err := c.compile(u, depth+1)

@@ -869,17 +869,7 @@ func result(t *tool, v wit.Value, st *callState) (any, error) {
 	if !failed {
 		return res, nil
 	}
-	if s, ok := errData.(string); ok {
-		if te, ok := st.nested[s]; ok {
-			return nil, te
-		}
-		return nil, &abi.ToolError{Code: abi.ProviderError, Message: s}
-	}
-	if errData == nil {
-		return nil, abi.Errorf(abi.ProviderError, "tool %s failed", t.Def.Name)
-	}
-	b, _ := json.Marshal(errData)
-	return nil, &abi.ToolError{Code: abi.ProviderError, Message: string(b), Data: errData}
+	return nil, component.ToolFailure(t.Def.Name, t.WIT, errData, st.nested)
 }
 
 // Instances reports open instances (for tests).

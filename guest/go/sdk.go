@@ -251,7 +251,7 @@ func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 		if p, ok := params.(In); ok {
 			in = p
 		} else {
-			if err := decodeTyped(params, &in); err != nil {
+			if err := wire.DecodeTyped(params, &in); err != nil {
 				return nil, Errorf(InvalidParams, "%s: params do not fit %T: %v", c.Tool, in, err)
 			}
 		}

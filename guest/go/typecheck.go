@@ -21,7 +21,7 @@ var (
 // In or result type Out holds something encoding/json cannot decode or
 // encode (a channel, a function, a complex number, a map key that is not a
 // string, an integer or a TextMarshaler; in In, an interface with methods,
-// such as io.Reader), when In is a struct without a
+// such as io.Reader, or an embedded pointer to an unexported struct), when In is a struct without a
 // field for a property the tool's Parameters schema requires (encoding/json
 // would drop that value, which every caller must send), or when a property's
 // schema type cannot decode into its field (integer into a string, number
@@ -213,6 +213,13 @@ func jsonTypeProblem(t reflect.Type, in bool, seen map[reflect.Type]bool) string
 			}
 			if tag := f.Tag.Get("json"); tag == "-" {
 				continue
+			}
+			if in && f.Anonymous && !f.IsExported() && f.Type.Kind() == reflect.Pointer &&
+				f.Type.Elem().Kind() == reflect.Struct && f.Tag.Get("json") == "" && len(jsonFields(f.Type.Elem())) > 0 {
+				// encoding/json reads its fields, but cannot make
+				// the struct they live in: every call sending one of
+				// them failed as the caller's InvalidParams.
+				return fmt.Sprintf("embedded field %s is a pointer to an unexported struct, which encoding/json cannot set (\"cannot set embedded pointer to unexported struct\"): embed it by value, or export its type", f.Type)
 			}
 			if why := jsonTypeProblem(f.Type, in, seen); why != "" {
 				return "field " + f.Name + ": " + why

@@ -6,6 +6,7 @@
 package origin
 
 import (
+	"net"
 	"net/url"
 	"strings"
 )
@@ -29,4 +30,19 @@ func port(u *url.URL) string {
 		return "443"
 	}
 	return "80"
+}
+
+// LoopbackHost says whether hostport (a Host header, a URL's host) names
+// this machine by a loopback name or address ("localhost", 127.0.0.0/8,
+// ::1), with or without a port.
+func LoopbackHost(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/aios-host/aios-host/abi"
 )
 
 // maxParserDepth is encoding/json's nesting limit (its scanner's
@@ -29,7 +31,7 @@ func JSONSyntax(b []byte) (msg string, offset int64) {
 		}
 		if strings.HasSuffix(se.Error(), "exceeded max depth") {
 			// encoding/json's own limit, which named no depth.
-			return fmt.Sprintf("arrays and objects nested deeper than %d levels (at byte %d), the most the host's JSON parser reads; a value (params, arguments, a result) may nest at most 512 levels: send it flatter", maxParserDepth, se.Offset), offset
+			return fmt.Sprintf("arrays and objects nested deeper than %d levels (at byte %d), the most the host's JSON parser reads; a value (params, arguments, a result) may nest at most %d levels: send it flatter", maxParserDepth, se.Offset, abi.MaxDepth), offset
 		}
 		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset), offset
 	}

@@ -145,7 +145,11 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 		return nil, buildError(dir, res.Errors)
 	}
 	if len(res.OutputFiles) != 1 {
-		return nil, fmt.Errorf("%s: esbuild produced %d output files, want 1", entry, len(res.OutputFiles))
+		names := make([]string, len(res.OutputFiles))
+		for i, f := range res.OutputFiles {
+			names[i] = filepath.Base(f.Path)
+		}
+		return nil, fmt.Errorf("%s: esbuild produced %d output files (%s), want 1: an import of a file esbuild writes apart from the bundle; a provider imports JS, TS, JSON and .txt files", entry, len(res.OutputFiles), strings.Join(names, ", "))
 	}
 	base := filepath.Base(entry)
 	return &bundled{
@@ -233,6 +237,12 @@ func sdkPlugin(root string, alone bool) api.Plugin {
 					return api.OnResolveResult{Path: "aios-sdk", Namespace: "aios-sdk"}, nil
 				}
 				if strings.HasPrefix(a.Path, "./") || strings.HasPrefix(a.Path, "../") || filepath.IsAbs(a.Path) {
+					if strings.EqualFold(filepath.Ext(a.Path), ".css") {
+						// esbuild writes imported CSS to a file of its own:
+						// the load failed "esbuild produced 2 output files,
+						// want 1", naming no import.
+						return api.OnResolveResult{}, fmt.Errorf("cannot import %q: a JS tool has no use for CSS (esbuild would write it apart from the bundle); a provider imports JS, TS, JSON and .txt files", a.Path)
+					}
 					if alone {
 						return api.OnResolveResult{}, fmt.Errorf("import %q leaves the provider's folder: a file at the top of a plugin folder is a provider of its own and may import only 'aios-sdk' (the plugin folder holds other providers); put it and its modules in a folder of their own (plugins/NAME/index.ts) to import local files", a.Path)
 					}

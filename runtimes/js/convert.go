@@ -24,7 +24,7 @@ import (
 // Values coming out of JS (results, callTool params, error data) become
 // canonical values by the rules of JSON.stringify, except that values JSON
 // cannot carry are clear errors naming their path instead of silent loss:
-// functions, a Symbol result, NaN/Infinity, Map, typed arrays, ArrayBuffer, Proxy,
+// functions, a Symbol result, NaN/Infinity, Map, typed arrays, ArrayBuffer, DataView, iterators, Proxy,
 // Promise (a missing await) and cycles. Properties whose value is undefined
 // are skipped and undefined array elements become null, as in JSON. A Date
 // becomes its ISO string (what its toJSON gives); other toJSON methods are
@@ -47,6 +47,23 @@ var typePromise = reflect.TypeOf((*goja.Promise)(nil))
 // BigInt so they are not rounded, and BigInt results within int64 come back
 // as int64 — an int64 round-trips through a handler exactly.
 const maxSafe = 1<<53 - 1
+
+// isoString is t as Date.prototype.toISOString writes it (ECMA-262
+// 21.4.4.36, the date time string format): a year from 0 to 9999 in four
+// digits, any other with its sign and six. Year 1 is a date (Go's zero
+// time, which became null), 275760 "+275760", -1 "-000001".
+func isoString(t time.Time) string {
+	t = t.UTC()
+	rest := t.Format("-01-02T15:04:05.000Z")
+	switch y := t.Year(); {
+	case y >= 0 && y <= 9999:
+		return fmt.Sprintf("%04d", y) + rest
+	case y < 0:
+		return fmt.Sprintf("-%06d", -y) + rest
+	default:
+		return fmt.Sprintf("+%06d", y) + rest
+	}
+}
 
 // exportError is a conversion failure with the JSON path of the value.
 type exportError struct {
@@ -251,6 +268,24 @@ func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
 	return out, false, nil
 }
 
+// asyncIterator reports whether o, whose next is the function next, is
+// async-iterable (Symbol.asyncIterator, which the prelude defines).
+func (e *exporter) asyncIterator(o *goja.Object, next goja.Value) bool {
+	if _, ok := goja.AssertFunction(next); !ok || e.vm == nil {
+		return false
+	}
+	sym, ok := e.vm.Get("Symbol").(*goja.Object)
+	if !ok {
+		return false
+	}
+	ai, ok := sym.Get("asyncIterator").(*goja.Symbol)
+	if !ok {
+		return false
+	}
+	_, ok = goja.AssertFunction(o.GetSymbol(ai))
+	return ok
+}
+
 // memoEntry is a converted object: its value, the size charged for it and
 // how many levels it nests below itself.
 type memoEntry struct {
@@ -262,6 +297,22 @@ type memoEntry struct {
 // object converts an object's own enumerable string-keyed properties.
 func (e *exporter) object(o *goja.Object, depth int) (any, error) {
 	keys := o.Keys()
+	if len(keys) == 0 {
+		// A DataView is an object without own properties to goja (class
+		// Object, exported as a map): it became {}, its bytes lost without
+		// a word, where a typed array or ArrayBuffer is refused. Only an
+		// object without keys is looked at, so others cost nothing more.
+		if tag := o.GetSymbol(goja.SymToStringTag); tag != nil && goja.IsString(tag) && tag.String() == "DataView" {
+			return nil, e.fail(abi.InvalidResult, "binary data (DataView) is not a JSON value; store it with ctx.spaces.write and return the ObjectId, or encode it as base64")
+		}
+		// An iterator (a generator function's handler, arr.values(),
+		// map.keys()) became {} too, its values lost without a word.
+		if _, ok := goja.AssertFunction(o.Get("next")); ok {
+			if _, ok := goja.AssertFunction(o.GetSymbol(goja.SymIterator)); ok {
+				return nil, e.fail(abi.InvalidResult, "an iterator (a generator's, or what values(), keys() or entries() return) is not a JSON value; make an array of it: [...it] or Array.from(it)")
+			}
+		}
+	}
 	m := make(map[string]any, len(keys))
 	var replaced []string // keys holding U+FFFD met so far
 	for _, k := range keys {
@@ -282,6 +333,13 @@ func (e *exporter) object(o *goja.Object, depth int) (any, error) {
 		}
 		r, skip, err := e.value(v, depth+1)
 		if err != nil {
+			if k == "next" && e.asyncIterator(o, v) {
+				// An async generator's handler (lowered by esbuild to an
+				// object with next, throw and return) said only "$.next:
+				// a function is not a JSON value".
+				e.path = e.path[:len(e.path)-1]
+				return nil, e.fail(abi.InvalidResult, "an async iterator (an async generator's) is not a JSON value; collect it into an array (for await (const x of it) a.push(x)) and return that")
+			}
 			return nil, err
 		}
 		e.path = e.path[:len(e.path)-1]
@@ -470,10 +528,8 @@ func (e *exporter) walk(v any, depth int) (any, bool, error) {
 		}
 		return x, false, nil
 	case time.Time:
-		if x.IsZero() {
-			return nil, false, nil
-		}
-		s := x.UTC().Format("2006-01-02T15:04:05.000Z")
+		// (An invalid Date exports as nil: null, as its toJSON gives.)
+		s := isoString(x)
 		return s, false, e.add(len(s))
 	case *big.Int:
 		if x.IsInt64() {

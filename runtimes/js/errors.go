@@ -273,14 +273,20 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 	if name == "ReferenceError" {
 		msg += hostGlobalHint(message)
 	}
-	if code := str("code"); code != "" && name == "ToolError" {
+	if name == "ToolError" {
 		// new aios.ToolError('NotAllowed', …): the code was dropped
 		// without a word (the pipeline says so of a provider's unknown code).
+		// Without one (new aios.ToolError(undefined, …), a constant
+		// misspelt: ToolError.Notfound) nothing said what was wrong.
 		codes := make([]string, len(abi.KnownCodes))
 		for i, c := range abi.KnownCodes {
 			codes[i] = string(c)
 		}
-		msg += fmt.Sprintf(" (error code %q is not one of the ABI's: %s)", cutText(code), strings.Join(codes, ", "))
+		if code := str("code"); code != "" {
+			msg += fmt.Sprintf(" (error code %q is not one of the ABI's: %s)", cutText(code), strings.Join(codes, ", "))
+		} else {
+			msg += fmt.Sprintf(" (the ToolError has no error code: new aios.ToolError(code, message, data) takes one of the ABI's: %s)", strings.Join(codes, ", "))
+		}
 	}
 	data := map[string]any{"name": name}
 	if foreignCode != "" {
@@ -421,6 +427,35 @@ var nodeGlobals = map[string]string{
 	"Buffer":         "Uint8Array instead",
 	"window":         "no DOM",
 	"document":       "no DOM",
+	// Browser and node globals past ECMAScript that goja lacks too: they
+	// failed "X is not defined" and nothing more.
+	"global":          "globalThis instead",
+	"setInterval":     "setTimeout instead, armed again in its callback (timers live only while the call runs)",
+	"clearInterval":   "setTimeout and clearTimeout instead",
+	"setImmediate":    "setTimeout(fn, 0) or queueMicrotask instead",
+	"TextEncoder":     "ctx.spaces.write(space, text) stores a string as UTF-8",
+	"TextDecoder":     "ctx.spaces.read gives UTF-8 text as a string",
+	"structuredClone": "JSON.parse(JSON.stringify(x)) copies a JSON value",
+	"crypto":          "no random UUIDs or digests (Math.random is not cryptographic; ctx.callTool reaches tools that have them)",
+	"atob":            "no base64 built-in: encode bytes with a few lines of your own, or store them with ctx.spaces.write",
+	"btoa":            "no base64 built-in: encode bytes with a few lines of your own, or store them with ctx.spaces.write",
+	"URL":             "no URL parser (encodeURIComponent and decodeURIComponent exist)",
+	"URLSearchParams": "no URL parser (encodeURIComponent and decodeURIComponent exist)",
+	"performance":     "Date.now() instead",
+	"Intl":            "no locale data: toLocaleString ignores its locale and options",
+	"navigator":       "no DOM",
+	"localStorage":    "no storage but ctx.spaces",
+	"sessionStorage":  "no storage but ctx.spaces",
+	"AbortController": "no network API; a call's deadline is ctx.call.deadline",
+	"MessageChannel":  "setTimeout or queueMicrotask instead",
+	"Worker":          "no threads: one call runs on one runtime",
+	"WebAssembly":     "no WebAssembly API: ctx.callTool reaches the host's WASM tools",
+	"EventTarget":     "no DOM",
+	"Blob":            "Uint8Array instead, stored with ctx.spaces.write",
+	"FormData":        "no network API (ctx.callTool reaches tools that have one)",
+	"Headers":         "no network API (ctx.callTool reaches tools that have one)",
+	"Request":         "no network API (ctx.callTool reaches tools that have one)",
+	"Response":        "no network API (ctx.callTool reaches tools that have one)",
 }
 
 // hostGlobalHint explains "X is not defined" for a node or browser global

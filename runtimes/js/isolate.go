@@ -226,8 +226,16 @@ func (p *ProcessProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.
 	if deadline.IsZero() {
 		deadline = time.Now().Add(p.rt.opts.DefaultTimeout)
 	}
-	return w.call(ctx, call, env, deadline)
+	// A call that comes back through one of this provider's host calls
+	// (procNestKey, put on in serveHost) is marked so, for the worker's
+	// pool: the runtime that made the host call waits for it.
+	nested := call.Depth > 0 && ctx.Value(procNestKey{p}) != nil
+	return w.call(ctx, call, env, deadline, nested)
 }
+
+// procNestKey marks the context of a host call of p's worker: a call that
+// reaches p again with it comes back through one of p's own calls.
+type procNestKey struct{ p *ProcessProvider }
 
 // worker returns the running worker, starting one when there is none or
 // the last one died.
@@ -398,6 +406,15 @@ func (p *ProcessProvider) start() (*procWorker, *abi.ToolRegister, error) {
 	// on this VM; the hand-offs of one call cost ~12 µs with two threads,
 	// ~1.5 µs with one); it also caps an untrusted provider at one core.
 	cmd.Env = []string{workerEnv + "=1", "GOTRACEBACK=single", "GOMAXPROCS=1"}
+	// The host's time zone: without TZ (and, confined, without the zone
+	// files: landlockThread) a worker's Dates were in UTC while the same
+	// provider in-process used the host's local time, so
+	// new Date(2020, 0, 1) was another instant once it ran unsigned.
+	for _, k := range []string{"TZ", "ZONEINFO"} {
+		if v, ok := os.LookupEnv(k); ok {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
 	if workerFormats != "" {
 		cmd.Env = append(cmd.Env, formatsEnv+"="+workerFormats)
 	}
@@ -754,7 +771,14 @@ func callKey(hc *abi.HostCall) string {
 func (w *procWorker) serveHost(c *procCall, hid string, hc *abi.HostCall) {
 	var res *abi.ToolResult
 	if c != nil {
-		res = hostop.Answer(c.ctx, c.env, hid, hc, true)
+		ctx := c.ctx
+		if hc != nil && hc.Op == "call_tool" {
+			// Only a nested call can come back to this provider
+			// (procNestKey); the other host calls need no context of
+			// their own.
+			ctx = context.WithValue(ctx, procNestKey{w.p}, true)
+		}
+		res = hostop.Answer(ctx, c.env, hid, hc, true)
 	} else {
 		res = hostop.Answer(context.Background(), nil, hid, hc, false)
 	}
@@ -803,7 +827,7 @@ func (w *procWorker) log(rec *abi.LogRecord) {
 
 // call sends a call to the worker and waits for its result, the worker's
 // death, or the deadline plus procGrace.
-func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, deadline time.Time) (any, error) {
+func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, deadline time.Time, nested bool) (any, error) {
 	c := &procCall{ctx: ctx, env: env, done: make(chan *abi.ToolResult, 1)}
 	w.mu.Lock()
 	w.seq++
@@ -817,7 +841,7 @@ func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, 
 	}
 	cc := *call
 	cc.Deadline = deadline
-	if err := w.send(&abi.Envelope{Kind: abi.KindCall, ID: id, Call: &cc}); err != nil {
+	if err := w.send(&abi.Envelope{Kind: abi.KindCall, ID: id, Call: &cc, Nested: nested}); err != nil {
 		forget()
 		select {
 		case <-w.dead:

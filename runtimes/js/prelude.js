@@ -45,11 +45,24 @@
     Object.defineProperty(ToolError, c, { value: c, enumerable: true, writable: false, configurable: false });
   });
 
+  // capOf checks a Capability helper's argument as the Python SDK's _cap
+  // does: Capability.ReadSpace() (the space forgotten) made
+  // "ReadSpace(undefined)", a grant of a space named undefined, and an
+  // array "ReadSpace(a,b)", both loaded without a word.
+  function capOf(kind, arg) {
+    if (typeof arg !== 'string' || !/^[^()\s]+$/.test(arg)) {
+      var shown = typeof arg === 'string' ? JSON.stringify(arg.length > 64 ? arg.slice(0, 64) + '…' : arg)
+        : arg === undefined || arg === null ? String(arg) : (/^[aeiou]/.test(typeof arg) ? 'an ' : 'a ') + typeof arg;
+      throw new TypeError('Capability.' + kind + '(' + shown + '): the argument must be a non-empty string without ' +
+        "parentheses or white space, e.g. Capability." + kind + "('documents')");
+    }
+    return kind + '(' + arg + ')';
+  }
   var Capability = Object.freeze({
-    ReadSpace: function (s) { return 'ReadSpace(' + s + ')'; },
-    WriteSpace: function (s) { return 'WriteSpace(' + s + ')'; },
-    Network: function (h) { return 'Network(' + h + ')'; },
-    CallTool: function (p) { return 'CallTool(' + p + ')'; },
+    ReadSpace: function (s) { return capOf('ReadSpace', s); },
+    WriteSpace: function (s) { return capOf('WriteSpace', s); },
+    Network: function (h) { return capOf('Network', h); },
+    CallTool: function (p) { return capOf('CallTool', p); },
     Inference: 'Inference',
   });
 
@@ -217,7 +230,19 @@
     return out;
   }
 
+  // notInCall refuses to describe the provider from a tool call: the
+  // host reads the tools and the provider's description once, after the
+  // top-level code ran, so aios.registerTool (or a class with @Agent)
+  // in a handler registered nothing, without a word.
+  function notInCall(where) {
+    if (native.inCall()) {
+      throw new Error(where + ': tools and the provider are declared by the file\'s top-level code, which the host runs at load; ' +
+        'called during a tool call this declares nothing (register every tool at the top level)');
+    }
+  }
+
   function add(def, fn, self, where) {
+    notInCall(where);
     var d = normDef(def, where);
     if (typeof fn !== 'function') throw new TypeError(where + ' ' + d.name + ': the handler is not a function');
     if (byName[d.name]) throw new Error('duplicate tool name "' + d.name + '" (' + where + '): every tool of a provider needs its own name');
@@ -234,6 +259,7 @@
   var providerKeys = ['id', 'name', 'version', 'description', 'capabilities'];
 
   function setInfo(opts, where) {
+    notInCall(where);
     if (describedBy !== null) {
       throw new Error(where + ': the provider is already described by ' + describedBy +
         '; a file describes its provider once (one aios.provider(...) or one @Agent class)');
@@ -251,7 +277,15 @@
     var caps = capList(opts.capabilities, where);
     info = {};
     ['id', 'name', 'version', 'description'].forEach(function (k) {
-      if (opts[k] !== undefined) info[k] = String(opts[k]);
+      if (opts[k] === undefined || opts[k] === null) return;
+      // String(...) made a description of { text: '…' } "[object Object]"
+      // and an id of 5 "5", without a word (the Python SDK's and the
+      // host's decoding refuse them).
+      if (typeof opts[k] !== 'string') {
+        throw new TypeError(where + ': option ' + k + ' must be a string, got ' +
+          (Array.isArray(opts[k]) ? 'an array' : (/^[aeiou]/.test(typeof opts[k]) ? 'an ' : 'a ') + typeof opts[k]));
+      }
+      info[k] = opts[k];
     });
     info.capabilities = caps;
   }
@@ -267,6 +301,14 @@
   function tool(opts) {
     if (arguments.length > 1 || typeof opts === 'function') {
       return tool(undefined).apply(this, arguments);
+    }
+    // @tool('summarize') (Python's @tool takes the name first) failed
+    // 'unknown member "0" in the tool definition': the string was spread
+    // into the definition a character a member.
+    if (opts !== undefined && opts !== null && (typeof opts !== 'object' || Array.isArray(opts))) {
+      var got = typeof opts === 'string' ? 'the string ' + JSON.stringify(opts.length > 64 ? opts.slice(0, 64) + '…' : opts) : (Array.isArray(opts) ? 'an array' : 'a ' + typeof opts);
+      throw new TypeError('@tool takes its options as one object, @tool({ name: ' + (typeof opts === 'string' ? JSON.stringify(opts.slice(0, 64)) : "'…'") +
+        ', parameters: {…} }) (or nothing: the name is the method\'s), got ' + got);
     }
     return function (target, key, desc) {
       if (key !== null && typeof key === 'object' && typeof key.kind === 'string') {
@@ -284,7 +326,14 @@
         return;
       }
       if (typeof target === 'function') throw new TypeError('@tool decorates instance methods, not static ones (' + String(key) + ')');
-      var fn = desc && typeof desc.value === 'function' ? desc.value : target[key];
+      // A getter, setter or field (no descriptor) said "the handler is
+      // not a function", after running the getter on the prototype: the
+      // same words as in standard mode instead.
+      if (desc === undefined || desc === null || typeof desc.get === 'function' || typeof desc.set === 'function') {
+        throw new TypeError('@tool decorates public instance methods, not a ' +
+          (desc ? (typeof desc.get === 'function' ? 'getter' : 'setter') : 'field') + ' (' + String(key) + ')');
+      }
+      var fn = typeof desc.value === 'function' ? desc.value : target[key];
       pending.push({ opts: opts, fn: fn, key: String(key), proto: target });
     };
   }
@@ -338,6 +387,7 @@
     for (var i = 0; i < args.length; i++) {
       var a = args[i];
       if (typeof a === 'string') { out.push(a); continue; }
+      if (typeof a === 'bigint') { out.push(a + 'n'); continue; } // not "7n", quoted
       if (a instanceof Error) { out.push(String(a.stack || a)); continue; }
       try {
         var s = JSON.stringify(a, function (k, v) { return typeof v === 'bigint' ? v.toString() + 'n' : v; });
@@ -400,13 +450,93 @@
     ToolError: ToolError,
   });
   Object.defineProperty(globalThis, 'aios', { value: aios, enumerable: false, writable: false, configurable: false });
+  // console has the members of node's and browsers' that write lines
+  // (dir, trace, assert, table, time…, count…, group…), not only the five
+  // levels: console.dir(x) failed the call with "TypeError: Object has no
+  // member 'dir'". Formatting options (dir's depth, table's columns,
+  // group's indentation) are not followed; a line is fmt's.
+  var timers = Object.create(null), counts = Object.create(null);
+  function labelOf(l) { return l === undefined ? 'default' : String(l); }
+  function rest(args, from) { var a = []; for (var i = from; i < args.length; i++) a.push(args[i]); return a; }
+  function timeLine(label, args, end) {
+    var k = labelOf(label);
+    if (!(k in timers)) { native.log('warn', 'console: no timer "' + k + '" (console.time(label) starts one)'); return; }
+    var line = k + ': ' + (Date.now() - timers[k]) + 'ms' + (args.length > 1 ? ' ' + fmt(rest(args, 1)) : '');
+    if (end) delete timers[k];
+    native.log('info', line);
+  }
+  // cfmt is fmt with the format specifiers of node's and browsers'
+  // console (%s %d %i %f %j %o %O %c %%) when the first argument is a
+  // string: console.log('%s=%d', 'a', 5) logged "%s=%d a 5". ctx.log
+  // joins its arguments as they are, as Python's ctx.log does.
+  function cfmt(args) {
+    var f = args[0];
+    if (typeof f !== 'string' || f.indexOf('%') < 0 || args.length < 2) return fmt(args);
+    var next = 1, out = '', i = 0;
+    while (i < f.length) {
+      var c = f.charAt(i);
+      if (c !== '%' || i + 1 >= f.length) { out += c; i++; continue; }
+      var k = f.charAt(i + 1);
+      if (k === '%') { out += '%'; i += 2; continue; }
+      if ('sdifjoOc'.indexOf(k) < 0 || next >= args.length) { out += c; i++; continue; }
+      var v = args[next++];
+      switch (k) {
+        case 's': out += typeof v === 'string' ? v : (typeof v === 'bigint' ? v + 'n' : (typeof v === 'symbol' ? v.toString() : fmt([v]))); break;
+        case 'd': case 'i': case 'f':
+          if (typeof v === 'bigint') { out += v + 'n'; break; }
+          var n = typeof v === 'symbol' || (v !== null && typeof v === 'object') ? NaN : Number(v);
+          if (typeof v === 'string' && k !== 'd') n = v;
+          out += String(k === 'd' ? n : (k === 'i' ? parseInt(n, 10) : parseFloat(n)));
+          break;
+        case 'c': break;
+        default: out += fmt([v]);
+      }
+      i += 2;
+    }
+    var tail = [];
+    for (; next < args.length; next++) tail.push(args[next]);
+    return tail.length ? out + ' ' + fmt(tail) : out;
+  }
+  function clogger(level) {
+    return function () { native.log(level, cfmt(arguments)); };
+  }
+  var consoleObj = {
+    log: clogger('info'), info: clogger('info'), debug: clogger('debug'), warn: clogger('warn'), error: clogger('error'),
+    dir: function (v) { native.log('info', fmt([v])); },
+    dirxml: clogger('info'),
+    table: function (v) { native.log('info', fmt([v])); },
+    trace: function () {
+      var st = String(new Error().stack || '').split('\n').slice(1).filter(function (l) { return l.indexOf('aios-sdk-prelude.js') < 0; });
+      native.log('info', 'Trace' + (arguments.length ? ': ' + cfmt(arguments) : '') + (st.length ? '\n' + st.join('\n') : ''));
+    },
+    assert: function (cond) {
+      if (!cond) native.log('error', 'Assertion failed' + (arguments.length > 1 ? ': ' + cfmt(rest(arguments, 1)) : ''));
+    },
+    time: function (label) { timers[labelOf(label)] = Date.now(); },
+    timeLog: function (label) { timeLine(label, arguments, false); },
+    timeEnd: function (label) { timeLine(label, arguments, true); },
+    count: function (label) { var k = labelOf(label); counts[k] = (counts[k] || 0) + 1; native.log('info', k + ': ' + counts[k]); },
+    countReset: function (label) { delete counts[labelOf(label)]; },
+    group: function () { if (arguments.length) native.log('info', cfmt(arguments)); },
+    groupCollapsed: function () { if (arguments.length) native.log('info', cfmt(arguments)); },
+    groupEnd: function () {},
+  };
   Object.defineProperty(globalThis, 'console', {
-    value: Object.freeze({ log: log, info: log.info, debug: log.debug, warn: log.warn, error: log.error }),
+    value: Object.freeze(consoleObj),
     enumerable: false, writable: true, configurable: true,
   });
   globalThis.setTimeout = native.setTimeout;
   globalThis.clearTimeout = native.clearTimeout;
-  globalThis.queueMicrotask = function (fn) { Promise.resolve().then(fn); };
+  // A callback that is not a function is a TypeError, as in browsers and
+  // node and as setTimeout's: Promise.prototype.then ignored it, so
+  // queueMicrotask(work()) ran nothing without a word.
+  var resolved = Promise.resolve(), then = Promise.prototype.then;
+  globalThis.queueMicrotask = function queueMicrotask(fn) {
+    if (typeof fn !== 'function') {
+      throw new TypeError('queueMicrotask: the argument must be a function, got ' + (fn === null ? 'null' : typeof fn));
+    }
+    then.call(resolved, function () { fn(); });
+  };
 
   return {
     tools: tools,

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -111,6 +113,16 @@ func landlockThread(exe string) string {
 	}
 	rules := []landlock.Rule{{Path: exe}}
 	paths := []string{"/lib", "/lib32", "/lib64", "/usr/lib", "/usr/lib32", "/usr/lib64", "/etc/ld.so.cache"}
+	// The time zone data Go reads for time.Local (TZ, else /etc/localtime,
+	// a link into the zoneinfo folder), so that a worker's local time is
+	// the host's (isolate.go passes TZ and ZONEINFO on).
+	paths = append(paths, "/etc/localtime", "/usr/share/zoneinfo", "/usr/share/lib/zoneinfo", "/usr/lib/locale/TZ")
+	if z := os.Getenv("ZONEINFO"); filepath.IsAbs(z) {
+		paths = append(paths, z)
+	}
+	if tz := strings.TrimPrefix(os.Getenv("TZ"), ":"); filepath.IsAbs(tz) {
+		paths = append(paths, tz)
+	}
 	if proclimit.Race {
 		paths = append(paths, "/proc")
 	}

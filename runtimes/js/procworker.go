@@ -178,7 +178,7 @@ func (s *childServer) serve(in io.Reader) int {
 			}
 			s.wg.Add(1)
 			s.busy.Add(1)
-			go s.call(env.ID, env.Call)
+			go s.call(env.ID, env.Call, env.Nested)
 		case abi.KindHostResult:
 			s.mu.Lock()
 			ch := s.waits[env.ID]
@@ -199,11 +199,18 @@ func (s *childServer) serve(in io.Reader) int {
 }
 
 // call serves one call and sends its result.
-func (s *childServer) call(id string, call *abi.ToolCall) {
+func (s *childServer) call(id string, call *abi.ToolCall, nested bool) {
 	defer s.wg.Done()
-	ctx, cancel := context.WithCancel(context.Background())
+	base := context.Background()
+	if nested {
+		// It came back through a host call of one of this worker's
+		// calls (Envelope.Nested): the provider's pool serves it as
+		// it serves its own nested calls in process (getSlow).
+		base = context.WithValue(base, nestKey{s.prov}, true)
+	}
+	ctx, cancel := context.WithCancel(base)
 	if !call.Deadline.IsZero() {
-		ctx, cancel = context.WithDeadline(context.Background(), call.Deadline)
+		ctx, cancel = context.WithDeadline(base, call.Deadline)
 	}
 	s.mu.Lock()
 	s.cancels[id] = cancel

@@ -298,6 +298,7 @@ func (p *Provider) newWorker() (*worker, error) {
 		"callInfo":     w.nativeCallInfo,
 		"setTimeout":   w.nativeSetTimeout,
 		"clearTimeout": w.nativeClearTimeout,
+		"inCall":       func(goja.FunctionCall) goja.Value { return w.vm.ToValue(w.inCall) },
 	} {
 		if err := native.Set(name, fn); err != nil {
 			return nil, err

@@ -340,7 +340,8 @@ func (c *childStdin) Close() error {
 // values spanning lines, so splitting at newlines alone would let a
 // message dodge the check in pieces), bounds the bytes read for one value
 // to max_message_bytes, costs each value (msgBudget.check) and passes it
-// on, as it came, followed by a newline. Its errors (a refusal, malformed
+// on, as it came (but a result's structuredContent, carried as its text:
+// structuredAsText), followed by a newline. Its errors (a refusal, malformed
 // JSON, trailing data on a line, the stream's end) are sticky; the go-sdk
 // ends the connection at the first.
 type messageReader struct {
@@ -393,6 +394,7 @@ func (m *messageReader) next() {
 		m.err = err
 		return
 	}
+	raw, _ = structuredAsText(raw)
 	m.pending = append(raw, '\n')
 }
 
@@ -554,7 +556,8 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 			r.err = err
 		default:
 			if r.err = r.b.check(buf, "a response body"); r.err == nil {
-				r.buf, r.err = buf, io.EOF
+				r.buf, _ = structuredAsText(buf)
+				r.err = io.EOF
 			}
 		}
 	}
@@ -652,7 +655,8 @@ func (s *sseReader) readLine() {
 	}
 }
 
-// dispatch checks the event's data and releases the event.
+// dispatch checks the event's data and releases the event (its data
+// rewritten when it carries a result's structuredContent: structuredAsText).
 func (s *sseReader) dispatch() {
 	if err := s.b.check(s.data, "an SSE event"); err != nil {
 		s.err = err
@@ -660,7 +664,27 @@ func (s *sseReader) dispatch() {
 		return
 	}
 	s.out, s.event = s.event, nil
+	if data, ok := structuredAsText(s.data); ok {
+		s.out = withData(s.out, data)
+	}
 	s.data, s.hasData = s.data[:0], false
+}
+
+// withData is the SSE event with its data replaced by data (its other
+// fields kept), ending with the empty line that dispatches it.
+func withData(event, data []byte) []byte {
+	out := make([]byte, 0, len(data)+len(event)/8+64)
+	for line := range bytes.Lines(event) {
+		field := bytes.TrimRight(line, "\r\n")
+		if name, _, _ := bytes.Cut(field, []byte{':'}); len(field) == 0 || string(name) == "data" {
+			continue
+		}
+		out = append(append(out, field...), '\n')
+	}
+	for line := range bytes.Lines(data) {
+		out = append(append(append(out, "data: "...), bytes.TrimRight(line, "\n")...), '\n')
+	}
+	return append(out, '\n')
 }
 
 // appendDoubling is append that doubles a full buffer (append grows a

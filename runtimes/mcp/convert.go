@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -204,7 +205,10 @@ func toolResult(server, tool string, r *mcpsdk.CallToolResult, structured bool) 
 		return nil, te
 	}
 	var sc any
-	if v, ok := exactStructured(r); ok {
+	if v, ok, err := structuredText(r); ok {
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: tool %s: structuredContent: %v", server, tool, err)
+		}
 		sc = v
 	} else if r.StructuredContent != nil {
 		v, err := toGeneric(r.StructuredContent)
@@ -236,35 +240,83 @@ func toolResult(server, tool string, r *mcpsdk.CallToolResult, structured bool) 
 	return out, nil
 }
 
-// exactStructured recovers the exact structuredContent of r. The SDK
-// decodes structuredContent into float64 numbers, so an integer beyond 2^53
-// (-9007199254740993) would arrive rounded; but a tool that returns
-// structured content should also return it serialized in a text block (MCP
-// spec, "Structured Content"). When the one text block decodes to the same
-// value as structuredContent (compared at float64 precision), the text is
-// decoded again exactly (integers as int64) and used instead.
-func exactStructured(r *mcpsdk.CallToolResult) (any, bool) {
-	if r.StructuredContent == nil || len(r.Content) != 1 {
-		return nil, false
+// The go-sdk decodes structuredContent into float64 numbers, so an
+// integer beyond ±2^53 (9007199254740993, uint64's maximum) would arrive
+// rounded or as a float, and a whole float from 2^53 up (2^60) as the
+// integer of its shortest form (1152921504606847000), another number.
+// So the bridge, which reads each message of a server before the go-sdk
+// does (budget.go), hands on a response's result.structuredContent as a
+// JSON string holding its text, marked in result._meta with a value
+// drawn once per process (a server cannot forge it), and toolResult
+// decodes that text exactly (integers as int64 or uint64), as the host
+// reads any JSON value.
+const metaStructuredText = "org.aios/structuredContent-text"
+
+var structuredTextMark = rand.Text()
+
+// structuredAsText is msg with its result's structuredContent carried as
+// its JSON text (see metaStructuredText), and true; msg itself and false
+// when it has none (a request, a notification, another result) or cannot
+// be read (the go-sdk reports that).
+func structuredAsText(msg []byte) ([]byte, bool) {
+	if !bytes.Contains(msg, []byte(`"structuredContent"`)) {
+		return msg, false
 	}
-	t, ok := r.Content[0].(*mcpsdk.TextContent)
-	if !ok || len(t.Text) == 0 || (t.Text[0] != '{' && t.Text[0] != '[') {
-		return nil, false
+	var top map[string]json.RawMessage
+	if json.Unmarshal(msg, &top) != nil || top["result"] == nil {
+		return msg, false
 	}
-	var loose any
-	if err := json.Unmarshal([]byte(t.Text), &loose); err != nil {
-		return nil, false
+	var res map[string]json.RawMessage
+	if json.Unmarshal(top["result"], &res) != nil || res["structuredContent"] == nil {
+		return msg, false
 	}
-	a, err1 := json.Marshal(loose)
-	b, err2 := json.Marshal(r.StructuredContent)
-	if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
-		return nil, false
+	text, err := json.Marshal(string(res["structuredContent"]))
+	if err != nil {
+		return msg, false
 	}
-	var exact any
-	if err := abi.UnmarshalJSONValue([]byte(t.Text), &exact); err != nil {
-		return nil, false
+	meta := map[string]json.RawMessage{}
+	_ = json.Unmarshal(res["_meta"], &meta) // (one that is no object is replaced)
+	if meta == nil {
+		meta = map[string]json.RawMessage{}
 	}
-	return exact, true
+	mark, _ := json.Marshal(structuredTextMark)
+	meta[metaStructuredText] = mark
+	metaJSON, err := json.Marshal(meta)
+	if err != nil {
+		return msg, false
+	}
+	res["structuredContent"], res["_meta"] = text, metaJSON
+	out := make([]byte, 0, len(msg)+len(text)-len(top["result"])+len(metaJSON)+64)
+	out = appendMembers(out, res)
+	top["result"] = out
+	return appendMembers(nil, top), true
+}
+
+// appendMembers appends the JSON object of members (their values as they
+// are) to b.
+func appendMembers(b []byte, members map[string]json.RawMessage) []byte {
+	b = append(b, '{')
+	first := true
+	for k, v := range members {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		key, _ := json.Marshal(k)
+		b = append(append(append(b, key...), ':'), v...)
+	}
+	return append(b, '}')
+}
+
+// structuredText is the exact structuredContent of a result that
+// structuredAsText carried as text (ok false for any other).
+func structuredText(r *mcpsdk.CallToolResult) (v any, ok bool, err error) {
+	text, isText := r.StructuredContent.(string)
+	if !isText || r.Meta[metaStructuredText] != structuredTextMark {
+		return nil, false, nil
+	}
+	err = abi.UnmarshalJSONValue([]byte(text), &v)
+	return v, true, err
 }
 
 // resourceResult converts a resources/read answer into {"contents": [...]},

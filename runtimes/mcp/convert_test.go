@@ -118,7 +118,8 @@ func TestToolResult(t *testing.T) {
 		{"structured kept beside content", `{"content":[],"structuredContent":{"n":1}}`, false, `{"content":[],"structuredContent":{"n":1}}`},
 		{"structured only", `{"content":[],"structuredContent":{"n":1}}`, true, `{"n":1}`},
 		{"structured tool without structuredContent", `{"content":[{"type":"text","text":"a"}]}`, true, "InvalidResult"},
-		{"big integer exact from the text block", `{"content":[{"type":"text","text":"{\"n\":-9007199254740993,\"f\":0.5}"}],"structuredContent":{"n":-9007199254740993,"f":0.5}}`, true, `{"f":0.5,"n":-9007199254740993}`},
+		{"big integer exact (carried as text)", `{"content":[{"type":"text","text":"{\"n\":-9007199254740993,\"f\":0.5}"}],"structuredContent":{"n":-9007199254740993,"f":0.5}}`, true, `{"f":0.5,"n":-9007199254740993}`},
+		{"a server's mark is not taken", `{"content":[],"structuredContent":{"n":1},"_meta":{"org.aios/structuredContent-text":"guess"}}`, true, `{"n":1}`},
 		{"text disagreeing with structuredContent is ignored", `{"content":[{"type":"text","text":"{\"n\":2}"}],"structuredContent":{"n":1}}`, true, `{"n":1}`},
 		{"error", `{"isError":true,"content":[{"type":"text","text":"boom"}]}`, false, "ProviderError"},
 		{"error without text", `{"isError":true,"content":[]}`, false, "ProviderError"},
@@ -127,8 +128,14 @@ func TestToolResult(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			// (As the bridge reads it: budget.go carries structuredContent as text.)
+			msg, _ := structuredAsText([]byte(`{"jsonrpc":"2.0","id":1,"result":` + tc.result + `}`))
+			var resp struct{ Result json.RawMessage }
 			var r mcpsdk.CallToolResult
-			if err := json.Unmarshal([]byte(tc.result), &r); err != nil {
+			if err := json.Unmarshal(msg, &resp); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(resp.Result, &r); err != nil {
 				t.Fatal(err)
 			}
 			v, err := toolResult("s", "t", &r, tc.structured)

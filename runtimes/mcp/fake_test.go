@@ -126,6 +126,12 @@ func (f *fakeServer) tools() []any {
 			map[string]any{"name": "badutf8", "description": "answers a text holding a byte that is not UTF-8", "inputSchema": obj(`{"type":"object"}`)},
 			map[string]any{"name": "vanish", "description": "listed, but answered as an unknown tool", "inputSchema": obj(`{"type":"object"}`)})
 	}
+	if os.Getenv("AIOS_MCP_FAKE") == "numbers" {
+		ts = append(ts,
+			map[string]any{"name": "nums", "description": "answers numbers beyond 2^53 as structuredContent beside a summary",
+				"inputSchema": obj(`{"type":"object"}`), "outputSchema": obj(`{"type":"object"}`)},
+			map[string]any{"name": "numsenv", "description": "nums without an output schema", "inputSchema": obj(`{"type":"object"}`)})
+	}
 	if os.Getenv("AIOS_MCP_FAKE") == "sampling" {
 		ts = append(ts, map[string]any{"name": "sample", "description": "asks the client for a completion", "inputSchema": obj(`{"type":"object"}`)})
 	}
@@ -219,12 +225,13 @@ func runFake(mode string) int {
 				Content struct {
 					Text string `json:"text"`
 				} `json:"content"`
+				StopReason string `json:"stopReason"`
 			}
 			if len(m.Error) > 0 {
 				f.reply(f.sampling, map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "sampling refused: " + string(m.Error)}}})
 			} else {
 				_ = json.Unmarshal(m.Result, &r)
-				f.reply(f.sampling, map[string]any{"content": []any{map[string]any{"type": "text", "text": "sampled: " + r.Content.Text}}})
+				f.reply(f.sampling, map[string]any{"content": []any{map[string]any{"type": "text", "text": "sampled: " + r.Content.Text + " [stop: " + r.StopReason + "]"}}})
 			}
 			f.sampling = nil
 			continue
@@ -372,6 +379,8 @@ func runFake(mode string) int {
 					time.Sleep(10 * time.Millisecond)
 					f.send(map[string]any{"jsonrpc": "2.0", "method": changed})
 				}()
+			case "nums", "numsenv":
+				f.replyRaw(m.ID, []byte(`{"content":[{"type":"text","text":"5 numbers"}],"structuredContent":`+probeNumbers+`}`))
 			case "lone":
 				f.replyRaw(m.ID, []byte(`{"content":[{"type":"text","text":"a\ud800b"}]}`))
 			case "badutf8":

@@ -132,5 +132,15 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageRequest) (
 	if err != nil {
 		return nil, err
 	}
-	return &mcpsdk.CreateMessageResult{Content: &mcpsdk.TextContent{Text: res.Text}, Model: res.Model, Role: "assistant", StopReason: "endTurn"}, nil
+	// The server may go on from an answer cut at its maxTokens: "endTurn"
+	// for every answer said it was whole.
+	stop := "endTurn"
+	switch res.FinishReason {
+	case "", "stop":
+	case "length":
+		stop = "maxTokens"
+	default:
+		stop = res.FinishReason // MCP's stopReason is open
+	}
+	return &mcpsdk.CreateMessageResult{Content: &mcpsdk.TextContent{Text: res.Text}, Model: res.Model, Role: "assistant", StopReason: stop}, nil
 }

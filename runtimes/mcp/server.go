@@ -374,7 +374,14 @@ func (s *server) serve() (connected bool, err error) {
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "aios-host", Version: Version}, copts)
 	// Start with initialize (no server/discover probe): MCP servers of
 	// 2025-11-25 and earlier need not answer unknown requests.
-	sess, err := client.Connect(cctx, tr, &mcpsdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	ctr := tr
+	if _, ok := tr.(*stdioTransport); ok {
+		// (Not a URL server's: the go-sdk's streamable connection has
+		// methods of its own that the go-sdk looks for, which a wrapper
+		// would hide.)
+		ctr = &idTransport{base: tr}
+	}
+	sess, err := client.Connect(cctx, ctr, &mcpsdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
 		s.warnStartFailure(tr, cmd)
 		var ae *authError

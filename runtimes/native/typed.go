@@ -1,17 +1,21 @@
 package native
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/guest/go/wire"
 )
 
 // Typed adapts a function on Go types to a Handler.
 //
 // Params are decoded into In by a JSON round trip (encoding/json, so struct
-// tags apply): about 1–3 µs and a handful of allocations for small params.
+// tags apply; wire.DecodeTyped, as the Go guest SDK's HandleFunc: numbers
+// stay exact, a generic value inside In holding the canonical int64,
+// uint64 or float64): about 1–3 µs and a handful of allocations for
+// small params.
 // When params already have type In (In is any, map[string]any, string,
 // int64 ...) they are passed as they are, at no
 // cost. The result is converted to canonical form with abi.Normalize: free
@@ -47,12 +51,12 @@ func decodeParams[In any](params any) (In, error) {
 		return in, nil // In is any, map[string]any, or exactly the params' type
 	}
 	var in In
-	data, err := json.Marshal(params)
-	if err != nil {
-		return in, &abi.ToolError{Code: abi.InvalidParams, Message: "params cannot be encoded: " + err.Error()}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&in); err != nil {
+	if err := wire.DecodeTyped(params, &in); err != nil {
+		var ue *json.UnsupportedValueError
+		var ute *json.UnsupportedTypeError
+		if errors.As(err, &ue) || errors.As(err, &ute) {
+			return in, &abi.ToolError{Code: abi.InvalidParams, Message: "params cannot be encoded: " + err.Error()}
+		}
 		return in, &abi.ToolError{Code: abi.InvalidParams, Message: "params do not fit the tool's Go type: " + err.Error()}
 	}
 	return in, nil

@@ -124,6 +124,9 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 	if err != nil {
 		return nil, err
 	}
+	if l := rt.Layers(); !l.Disabled && l.Landlock > 0 {
+		wp.Landlock = true
+	}
 	pins, err := json.Marshal(wp)
 	if err != nil {
 		return nil, err
@@ -219,19 +222,25 @@ func (p *Provider) checkRegister(reg *abi.ToolRegister, src abi.Source) error {
 		return fmt.Errorf("%s: registration format %d, want %d", p.path, reg.Format, abi.FormatVersion)
 	}
 	reg.Format = abi.FormatVersion
+	// The file's own id and capabilities come from @Agent(...) or
+	// provider(...); the errors named @Agent alone, also to a file that
+	// wrote provider(...).
+	idFrom := "@Agent(id=...) or provider(id=...)"
 	if src.ProviderID != "" {
 		reg.Provider.ID = src.ProviderID
+		idFrom = "the provider id of its card"
 	}
 	if reg.Provider.ID == "" {
 		reg.Provider.ID = src.LocalID()
+		idFrom = "the provider id made from its file name (give one with @Agent(id=...) or provider(id=...))"
 	}
 	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
-		return fmt.Errorf("%s: @Agent(id=...): %v", p.path, err)
+		return fmt.Errorf("%s: %s: %v", p.path, idFrom, err)
 	}
 	reg.Provider.Runtime = abi.RuntimePython
 	for _, c := range reg.Provider.Capabilities {
 		if _, err := abi.ParseCapability(c); err != nil {
-			return fmt.Errorf("%s: @Agent capabilities: %v", p.path, err)
+			return fmt.Errorf("%s: @Agent(capabilities=...) or provider(capabilities=...): %v", p.path, err)
 		}
 	}
 	if len(reg.Tools) == 0 {
@@ -734,6 +743,9 @@ type workerPins struct {
 	Strict  bool              `json:"strict"`
 	Files   map[string]string `json:"files"`
 	Sources map[string]string `json:"sources"`
+	// Landlock says the worker's files are confined (the SDK then adds
+	// what the sandbox allows to a PermissionError a tool fails with).
+	Landlock bool `json:"landlock,omitempty"`
 }
 
 // maxShippedSource bounds the Python source a provider keeps to hand its

@@ -37,6 +37,9 @@ const bootstrap = "import sys;p=sys.argv[1].split(chr(10));sys.path[:0]=p[:1];sy
 const (
 	gateFd   = 3
 	brokerFd = 4
+	// noNetworkArg in the worker's broker argument (argv 5) says its
+	// sandbox gives it no network at all (no Network capability held).
+	noNetworkArg = "-2"
 )
 
 // stderrTail is how much of a worker's stderr is kept for crash reports.
@@ -271,6 +274,11 @@ func (p *Provider) argv() []string {
 	broker := "-1"
 	if len(p.netHosts) > 0 {
 		broker = strconv.Itoa(brokerFd)
+	} else if l := p.rt.Layers(); !p.network && !l.Disabled && (l.Seccomp || l.NetNS || l.Landlock >= 4) {
+		// No network at all: the SDK says so (and which capability to ask
+		// for) where a tool connects, rather than leaving it "Temporary
+		// failure in name resolution" or a bare EACCES.
+		broker = noNetworkArg
 	}
 	return append(args, "-c", bootstrap, paths, p.path, strconv.Itoa(gateFd), strconv.FormatInt(p.rt.cfg.Spin.Microseconds(), 10), broker, p.msgpackArg())
 }
@@ -728,16 +736,27 @@ func (w *worker) send(env *abi.Envelope) error {
 	codec := abi.JSON
 	if w.mp {
 		codec = abi.MsgPack
-	} else if r := env.Result; r != nil && r.Value != nil {
-		// encoding/json writes the float 3.0 as 3, which Python reads as
-		// an int: the value goes as appendValue writes it (3.0), as in
-		// call frames and as MessagePack keeps it.
-		raw, err := appendValue(nil, r.Value, 0)
-		if err != nil {
-			return err
-		}
+	} else if r := env.Result; r != nil && (r.Value != nil || r.Error != nil && r.Error.Data != nil) {
+		// encoding/json writes the float 3.0 as 3 (and -0.0 as -0), which
+		// Python reads as an int: the value and a host error's data go as
+		// appendValue writes them (3.0), as in call frames and as
+		// MessagePack keeps them.
 		rc := *r
-		rc.Value = json.RawMessage(raw)
+		if r.Value != nil {
+			raw, err := appendValue(nil, r.Value, 0)
+			if err != nil {
+				return err
+			}
+			rc.Value = json.RawMessage(raw)
+		}
+		if r.Error != nil && r.Error.Data != nil {
+			// (Data appendValue cannot write goes as the codec writes it.)
+			if raw, err := appendValue(nil, r.Error.Data, 0); err == nil {
+				te := *r.Error
+				te.Data = json.RawMessage(raw)
+				rc.Error = &te
+			}
+		}
 		ec := *env
 		ec.Result = &rc
 		env = &ec

@@ -50,6 +50,12 @@ func loadRejectCases(t *testing.T) []loadRejectCase {
 		{"missing exports", mustWAT(t, `(module (memory (export "memory") 1))`), "missing export(s) aios_alloc, aios_register, aios_call"},
 		{"no memory", mustWAT(t, `(module (func (export "aios_alloc") (param i32) (result i32) (i32.const 0))
 			(func (export "aios_register") (result i64) (i64.const 0)) (func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`), "missing export(s) memory"},
+		// An ABI name exported as another kind is said so, not
+		// "missing" (the author sees the name there).
+		{"memory is a function", mustWAT(t, `(module (func (export "memory")) (func (export "aios_alloc") (param i32) (result i32) (i32.const 0))
+			(func (export "aios_register") (result i64) (i64.const 0)) (func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`), "export memory is a function, want a memory"},
+		{"function is a memory", mustWAT(t, `(module (memory $m 1) (export "memory" (memory $m)) (export "aios_call" (memory $m))
+			(func (export "aios_alloc") (param i32) (result i32) (i32.const 0)) (func (export "aios_register") (result i64) (i64.const 0)))`), "export aios_call is a memory, want a function"},
 		{"wrong signature", mustWAT(t, `(module (memory (export "memory") 1) (func (export "aios_alloc") (param i32) (result i32) (i32.const 0))
 			(func (export "aios_register") (result i32) (i32.const 0)) (func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`), "export aios_register has type () -> (i32), want () -> (i64)"},
 		{"foreign import", mustWAT(t, `(module (import "env" "foo" (func)) (memory (export "memory") 1))`), "imports env.foo"},

@@ -160,7 +160,7 @@ func TestGoFatalErrorSaysWhy(t *testing.T) {
 	// only its own.
 	sink := newLogSink(slog.New(slog.DiscardHandler), 1<<20, true)
 	a, b := &instance{}, &instance{}
-	wa, wb := instStderr{sink, &a}, instStderr{sink, &b}
+	wa, wb := instStderr{sink, &a, &lines{s: sink}}, instStderr{sink, &b, &lines{s: sink}}
 	_, _ = wa.Write([]byte("fatal error: a's secret"))
 	_, _ = wb.Write([]byte("panic: b's own\n"))
 	_, _ = wa.Write([]byte(" ran out\n"))

@@ -18,6 +18,13 @@ func Inspect(ctx context.Context, path string) (*abi.ToolRegister, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inspect %s: %w", path, err)
 	}
+	return InspectBytes(ctx, path, bin)
+}
+
+// InspectBytes is Inspect of the module bytes bin, read from path (which
+// names it in messages): a caller that has read the file already does not
+// read it again (a pipe, `<(…)`, gives its bytes once).
+func InspectBytes(ctx context.Context, path string, bin []byte) (*abi.ToolRegister, error) {
 	if err := checkHeader(path, bin); err != nil {
 		return nil, err
 	}

@@ -80,6 +80,7 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 			inst.stack[0], inst.stack[1] = uint64(ptr), uint64(len(enc))
 			err = inst.fCall.CallWithStack(inst.ctx, inst.stack)
 			packed = inst.stack[0]
+			inst.out.flush()
 		}
 	}
 

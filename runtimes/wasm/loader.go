@@ -199,6 +199,9 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 	if err := checkMemoryMin(name, bin, pages, src); err != nil {
 		return nil, err
 	}
+	if err := checkElements(name, bin); err != nil {
+		return nil, err
+	}
 	logger := src.Logger
 	if logger == nil {
 		logger = l.logger.With("runtime", abi.RuntimeWASM, "file", src.Path)
@@ -222,6 +225,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 		sink:     newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
 		trace:    iwire.NewTracer(logger, ""),
 		poolSize: poolSize,
+		start:    startIndex(bin),
 		retireAt: uint64(pages) * 65536 / 4 * 3,
 		live:     make(map[*instance]struct{}),
 		pool:     newPool[instance](poolSize, poolKey),
@@ -263,14 +267,13 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 }
 
 // moduleConfig is the sandbox: no arguments, no environment, no files, no
-// network (WASI preview 1 has none), empty stdin, stdout to the log sink
-// (stderr is set per instance: newInstance's instStderr); unless granted, wazero's fake wall clock, a virtual monotonic
+// network (WASI preview 1 has none), empty stdin (stdout and stderr go to
+// the log sink, set per instance: newInstance's stream and instStderr); unless granted, wazero's fake wall clock, a virtual monotonic
 // clock (virtualClock) and a deterministic random source.
 func (p *Provider) moduleConfig(realClock, realRandom bool) wazero.ModuleConfig {
 	mc := wazero.NewModuleConfig().
 		WithName("").
-		WithStartFunctions(). // _initialize runs under the watchdog, see newInstance
-		WithStdout(stream{p.sink, 0})
+		WithStartFunctions() // _initialize runs under the watchdog, see newInstance
 	p.realClock = realClock
 	if realClock {
 		// Sleeping (poll_oneoff) is set per instance: bounded by the

@@ -118,14 +118,20 @@ func newLogSink(logger *slog.Logger, budget int, discard bool) *logSink {
 	return &logSink{logger: logger, budget: budget, discard: discard}
 }
 
-// stream is an io.Writer for one guest stream (0 stdout, 1 stderr).
+// stream is an io.Writer for one guest stream (0 stdout, 1 stderr); its
+// unfinished line is in o when set (a wazero instance's), else the sink's.
 type stream struct {
 	s  *logSink
 	ix int
+	o  *lines
 }
 
 func (w stream) Write(p []byte) (int, error) {
-	w.s.write(w.ix, p)
+	if w.o != nil {
+		w.s.writeTo(&w.o.buf, w.ix, p)
+	} else {
+		w.s.write(w.ix, p)
+	}
 	return len(p), nil
 }
 
@@ -139,10 +145,11 @@ func (w stream) Write(p []byte) (int, error) {
 type instStderr struct {
 	s    *logSink
 	inst **instance
+	o    *lines
 }
 
 func (w instStderr) Write(p []byte) (int, error) {
-	w.s.write(1, p)
+	w.s.writeTo(&w.o.buf, 1, p)
 	if inst := *w.inst; inst != nil {
 		inst.noteStderr(p)
 	}
@@ -186,41 +193,81 @@ func (s *logSink) allow(n int) bool {
 	return true
 }
 
-func (s *logSink) write(ix int, p []byte) {
+func (s *logSink) write(ix int, p []byte) { s.writeTo(&s.partial, ix, p) }
+
+// writeTo logs the lines of p, output of stream ix, whose unfinished line
+// so far is buf[ix] (a wazero instance's own: lines.flush ends it when a
+// guest call returns).
+func (s *logSink) writeTo(buf *[2][]byte, ix int, p []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
-			room := maxLine + 1 - len(s.partial[ix])
+			room := maxLine + 1 - len(buf[ix])
 			if room <= 0 {
 				s.dropped += len(p)
 				return
 			}
-			s.partial[ix] = append(s.partial[ix], p[:min(room, len(p))]...)
+			buf[ix] = append(buf[ix], p[:min(room, len(p))]...)
 			return
 		}
 		line := p[:i]
-		if len(s.partial[ix]) > 0 {
-			line = append(s.partial[ix], line...)
-			s.partial[ix] = s.partial[ix][:0]
+		if len(buf[ix]) > 0 {
+			line = append(buf[ix], line...)
+			buf[ix] = buf[ix][:0]
 		}
 		p = p[i+1:]
-		if ix == 1 {
-			// Blank lines (Go's between the panic and its stack) say
-			// nothing in a one-line quote.
-			if l := tailLine(line); l != "" {
-				if len(s.tail) == stderrTail {
-					s.tail = append(s.tail[:0], s.tail[1:]...)
-				}
-				s.tail = append(s.tail, l)
-				if isPanicLine(l) {
-					s.panicLine = l
-				}
+		s.lineLocked(ix, line)
+	}
+}
+
+// lineLocked logs one whole line of stream ix; the caller holds mu.
+func (s *logSink) lineLocked(ix int, line []byte) {
+	if ix == 1 {
+		// Blank lines (Go's between the panic and its stack) say
+		// nothing in a one-line quote.
+		if l := tailLine(line); l != "" {
+			if len(s.tail) == stderrTail {
+				s.tail = append(s.tail[:0], s.tail[1:]...)
+			}
+			s.tail = append(s.tail, l)
+			if isPanicLine(l) {
+				s.panicLine = l
 			}
 		}
-		if !s.discard {
-			s.emitLocked(slog.LevelInfo, streamNames[ix], line, nil)
+	}
+	if !s.discard {
+		s.emitLocked(slog.LevelInfo, streamNames[ix], line, nil)
+	}
+}
+
+// lines are the unfinished output lines of one wazero instance, stdout's
+// and stderr's: each instance has its own, so that one's output without a
+// newline is not joined to another's line.
+type lines struct {
+	s   *logSink
+	buf [2][]byte
+}
+
+// flush logs the unfinished lines as lines: a guest call (or load step)
+// has returned, and output it left without a newline ends with it (it
+// was never logged, or joined to the next call's first line).
+//
+// It runs after every guest call: with nothing unfinished (the usual
+// case) it takes no lock, since the sink's mutex is shared by all the
+// provider's instances. buf is written only by this instance's guest,
+// on the goroutine calling it, which is the one flushing.
+func (o *lines) flush() {
+	if len(o.buf[0]) == 0 && len(o.buf[1]) == 0 {
+		return
+	}
+	o.s.mu.Lock()
+	defer o.s.mu.Unlock()
+	for ix := range o.buf {
+		if len(o.buf[ix]) > 0 {
+			o.s.lineLocked(ix, o.buf[ix])
+			o.buf[ix] = o.buf[ix][:0]
 		}
 	}
 }

@@ -2,15 +2,18 @@ package wasm
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/aios-host/aios-host/abi"
 	instr "github.com/aios-host/aios-host/runtimes/wasm/instrument"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
 // ABIVersion is the guest ABI version this runtime speaks.
@@ -76,6 +79,46 @@ var hostImports = map[string]sig{
 	tickImport:    {nil, []api.ValueType{i32}}, // added by instrument.go
 }
 
+// wasiImports are the functions of WASI preview 1 as the host defines
+// them (wazero's; wasmtime's preview 1 has the same names and types).
+var wasiImports = sync.OnceValue(func() map[string]sig {
+	ctx := context.Background()
+	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigInterpreter())
+	defer rt.Close(ctx)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		return nil
+	}
+	m := rt.Module(wasi_snapshot_preview1.ModuleName)
+	if m == nil {
+		return nil
+	}
+	out := map[string]sig{}
+	for name, d := range m.ExportedFunctionDefinitions() {
+		out[name] = sig{d.ParamTypes(), d.ResultTypes()}
+	}
+	return out
+})
+
+// wasiImportProblem says what is wrong with a function import fn of
+// type got from wasi_snapshot_preview1, or "": a name WASI preview 1 does
+// not define, or another type than its own (wazero said only
+// "signature mismatch: i32_i32 != i32i32i32i32_i32" at instantiation,
+// naming neither which type was the guest's nor the ABI's).
+func wasiImportProblem(fn string, got sig) string {
+	known := wasiImports()
+	if known == nil {
+		return "" // left to the engine
+	}
+	want, ok := known[fn]
+	if !ok {
+		return fmt.Sprintf("imports wasi_snapshot_preview1.%s, which WASI preview 1 does not define", fn)
+	}
+	if !sameTypes(got.params, want.params) || !sameTypes(got.results, want.results) {
+		return fmt.Sprintf("imports wasi_snapshot_preview1.%s with type %s, want %s", fn, sigString(got), sigString(want))
+	}
+	return ""
+}
+
 func sameTypes(a, b []api.ValueType) bool {
 	return bytes.Equal(a, b)
 }
@@ -89,6 +132,27 @@ func sigString(s sig) string {
 		return strings.Join(out, ", ")
 	}
 	return "(" + name(s.params) + ") -> (" + name(s.results) + ")"
+}
+
+// exportKinds splits missing (ABI exports not found as the kind they must
+// be: memory a memory, the rest functions) into those the module does not
+// export at all and a problem for each it exports as another kind (kindOf:
+// "function", "memory", …, or "" when it does not export the name): "export
+// memory is a function, want a memory" where "missing export(s) memory"
+// sent the author looking for a name that is there.
+func exportKinds(missing []string, kindOf func(string) string) (absent, problems []string) {
+	for _, name := range missing {
+		want := "function"
+		if name == exportMemory {
+			want = "memory"
+		}
+		if k := kindOf(name); k != "" && k != want {
+			problems = append(problems, fmt.Sprintf("export %s is a %s, want a %s", name, k, want))
+			continue
+		}
+		absent = append(absent, name)
+	}
+	return absent, problems
 }
 
 // checkABI verifies that a compiled module (of the bytes bin) exports the
@@ -113,6 +177,17 @@ func checkABI(name string, cm wazero.CompiledModule, bin []byte) error {
 			problems = append(problems, fmt.Sprintf("export %s has type %s, want %s", e.name, sigString(got), sigString(e.sig)))
 		}
 	}
+	mems := cm.ExportedMemories()
+	missing, wrongKind := exportKinds(missing, func(name string) string {
+		if _, ok := fns[name]; ok {
+			return "function"
+		}
+		if _, ok := mems[name]; ok {
+			return "memory"
+		}
+		return ""
+	})
+	problems = append(wrongKind, problems...)
 	if len(missing) > 0 {
 		problems = append([]string{"missing export(s) " + strings.Join(missing, ", ")}, problems...)
 	}
@@ -120,6 +195,9 @@ func checkABI(name string, cm wazero.CompiledModule, bin []byte) error {
 		mod, fn, _ := d.Import()
 		switch mod {
 		case "wasi_snapshot_preview1":
+			if why := wasiImportProblem(fn, sig{d.ParamTypes(), d.ResultTypes()}); why != "" {
+				problems = append(problems, why)
+			}
 		case "aios":
 			want, ok := hostImports[fn]
 			if !ok {
@@ -156,6 +234,45 @@ func checkABI(name string, cm wazero.CompiledModule, bin []byte) error {
 	if len(problems) > 0 {
 		return fmt.Errorf("%s: not an AIOS guest module (ABI v1 needs exports memory, aios_alloc, aios_register, aios_call; see docs/abi.md): %s",
 			name, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// startIndex is the index of bin's start function, -1 when it has none.
+func startIndex(bin []byte) int64 {
+	i, ok, _ := instr.StartFunction(bin) // bin has been validated
+	if !ok {
+		return -1
+	}
+	return int64(i)
+}
+
+// startFailed is the reason of a start function's failure as both engines
+// give it: "start function[N] failed: <reason>", N its index in the module
+// as written (wazero numbers it in the rewritten module, one past, since
+// the rewrite adds the aios.tick import).
+func startFailed(start int64, why string) string {
+	return fmt.Sprintf("start function[%d] failed: %s", start, why)
+}
+
+// instantiateError is a failed instantiation's error: one line, wrapping
+// the engine's (whose own text may go on with a wasm stack trace).
+type instantiateError struct {
+	msg string
+	err error
+}
+
+func (e *instantiateError) Error() string { return e.msg }
+func (e *instantiateError) Unwrap() error { return e.err }
+
+// checkElements refuses a module an active element segment of which does
+// not fit in its table (instrument.ElementOutside): its instantiation
+// fails, as wasmtime fails it, where wazero skipped that segment and every
+// one after it and ran the module with those table entries null
+// (TestElementSegmentOutsideTable).
+func checkElements(name string, bin []byte) error {
+	if i, ok := instr.ElementOutside(bin); ok {
+		return fmt.Errorf("%s: instantiate: elem[%d]: out of bounds table access (the segment reaches past the end of its table's initial size)", name, i)
 	}
 	return nil
 }

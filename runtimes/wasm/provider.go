@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +39,7 @@ type Provider struct {
 	// instrumented: the module carries the aios_interrupt global (see
 	// instrument.go); otherwise wazero's own checks stop it.
 	instrumented bool
+	start        int64 // the module's start function (its index as written), or -1
 
 	hasFree  bool
 	poolSize int
@@ -248,7 +250,8 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	d := p.l.cfg.LoadTimeout
 	ictx, cancel := context.WithTimeout(context.WithValue(ctx, startKey{}, p), d)
 	var self *instance // set below, once instantiated
-	cfg = cfg.WithStderr(instStderr{p.sink, &self})
+	out := &lines{s: p.sink}
+	cfg = cfg.WithStdout(stream{p.sink, 0, out}).WithStderr(instStderr{p.sink, &self, out})
 	if p.realClock {
 		startDL, _ := ictx.Deadline()
 		cfg = cfg.WithNanosleep(func(ns int64) {
@@ -259,13 +262,23 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 		})
 	}
 	mod, err := p.rt.InstantiateModule(ictx, p.cm, cfg)
+	out.flush() // the start function's output
 	timedOut := ictx.Err() != nil && ctx.Err() == nil
 	cancel()
 	if err != nil {
 		if timedOut {
 			return nil, fmt.Errorf("%s: instantiate: the start function did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.name, d)
 		}
-		return nil, fmt.Errorf("%s: instantiate: %w", p.name, err)
+		// One line, as the wasmtime engine's: wazero's text goes on with
+		// a wasm stack trace, and names the start function by its index
+		// in the rewritten module.
+		why, _, _ := strings.Cut(err.Error(), "\n")
+		if rest, ok := strings.CutPrefix(why, "start function["); ok && p.start >= 0 {
+			if _, reason, ok := strings.Cut(rest, "] failed: "); ok {
+				why = startFailed(p.start, reason)
+			}
+		}
+		return nil, &instantiateError{fmt.Sprintf("%s: instantiate: %s", p.name, why), err}
 	}
 	inst := &instance{
 		p:      p,
@@ -276,6 +289,7 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 		fFree:  mod.ExportedFunction(exportFree),
 		stack:  make([]uint64, 2),
 		enc:    make([]byte, 0, 512),
+		out:    out,
 	}
 	self = inst
 	if inst.mem == nil {
@@ -331,6 +345,7 @@ func (inst *instance) guard(ctx context.Context, what string, fn func() error) e
 		}
 	})
 	err := fn()
+	inst.out.flush()
 	t.Stop()
 	stop()
 	if !inst.deadline.CompareAndSwap(dl, 0) {
@@ -380,6 +395,10 @@ type instance struct {
 	// errLine is its stderr's unfinished line.
 	panicLine string
 	errLine   []byte
+
+	// out holds its unfinished stdout and stderr lines, logged when a
+	// guest call returns.
+	out *lines
 
 	// crashes are the messages of the ProviderCrashed errors call_tool
 	// handed the guest during its current call (at most maxCrashes): a

@@ -189,6 +189,13 @@ func (l *WasmtimeLoader) Load(ctx context.Context, src abi.Source) (abi.Provider
 
 // compile compiles bin or deserializes it from the cache.
 func (l *WasmtimeLoader) compile(name string, bin []byte) (*wt.Module, error) {
+	// The features wazero has (NewWasmtimeLoader); wasmtime's C API
+	// cannot turn extended-const off, so it is refused here, before the
+	// cache is read, in wazero's words: a module that loaded on wasmtime
+	// failed on wazero, the default engine (TestExtendedConstAsWazero).
+	if where, op, ok := instr.ExtendedConst(bin); ok {
+		return nil, fmt.Errorf("%s: invalid WebAssembly module: %s: %s is not supported in a constant expression as feature \"extended-const\" is disabled", name, where, op)
+	}
 	// Tables are bounded in all, as on wazero (the store's limiter bounds
 	// each table, not their number).
 	if capped, err := instr.CapTables(bin); errors.Is(err, instr.ErrTableLimit) {
@@ -255,12 +262,20 @@ func wtSig(ft *wt.FuncType) sig {
 func checkABIWasmtime(name string, m *wt.Module) error {
 	var problems, missing []string
 	funcs := map[string]sig{}
+	kinds := map[string]string{}
 	hasMem := false
 	for _, e := range m.Exports() {
-		if ft := e.Type().FuncType(); ft != nil {
-			funcs[e.Name()] = wtSig(ft)
-		} else if e.Type().MemoryType() != nil && e.Name() == exportMemory {
-			hasMem = true
+		switch t := e.Type(); {
+		case t.FuncType() != nil:
+			funcs[e.Name()] = wtSig(t.FuncType())
+			kinds[e.Name()] = "function"
+		case t.MemoryType() != nil:
+			hasMem = hasMem || e.Name() == exportMemory
+			kinds[e.Name()] = "memory"
+		case t.GlobalType() != nil:
+			kinds[e.Name()] = "global"
+		case t.TableType() != nil:
+			kinds[e.Name()] = "table"
 		}
 	}
 	if !hasMem {
@@ -278,6 +293,8 @@ func checkABIWasmtime(name string, m *wt.Module) error {
 			problems = append(problems, fmt.Sprintf("export %s has type %s, want %s", e.name, sigString(got), sigString(e.sig)))
 		}
 	}
+	missing, wrongKind := exportKinds(missing, func(name string) string { return kinds[name] })
+	problems = append(wrongKind, problems...)
 	if len(missing) > 0 {
 		problems = append([]string{"missing export(s) " + strings.Join(missing, ", ")}, problems...)
 	}
@@ -289,6 +306,9 @@ func checkABIWasmtime(name string, m *wt.Module) error {
 		ft := im.Type().FuncType()
 		switch {
 		case mod == "wasi_snapshot_preview1" && ft != nil:
+			if why := wasiImportProblem(fn, wtSig(ft)); why != "" {
+				problems = append(problems, why)
+			}
 		case mod == "aios" && ft != nil:
 			want, ok := hostImports[fn]
 			if !ok {
@@ -325,6 +345,7 @@ type wtProvider struct {
 	sink     *logSink
 	pages    uint32
 	poolSize int
+	start    int64 // the module's start function (its index as written), or -1
 	// shim is a wazero-engine Provider value carrying only what the shared
 	// guest-ABI code reads (json, maxMsg, sink): serveHost runs on it.
 	shim *Provider
@@ -354,6 +375,9 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	if err := checkMemoryMin(name, bin, pages, src); err != nil {
 		return nil, err
 	}
+	if err := checkElements(name, bin); err != nil {
+		return nil, err
+	}
 	logger := src.Logger
 	if logger == nil {
 		logger = l.logger.With("runtime", abi.RuntimeWASM, "engine", EngineWasmtime, "file", src.Path)
@@ -365,7 +389,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	if err := checkABIWasmtime(name, m); err != nil {
 		return nil, err
 	}
-	p := &wtProvider{l: l, name: name, module: m, pages: pages, poolSize: poolSize,
+	p := &wtProvider{l: l, name: name, module: m, pages: pages, poolSize: poolSize, start: startIndex(bin),
 		sink: newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
 		pool: newPool[wtInstance](poolSize, poolKey)}
 	p.shim = &Provider{name: name, logger: logger, sink: p.sink, maxMsg: l.cfg.MaxMessageBytes, trace: iwire.NewTracer(logger, "")}
@@ -691,7 +715,7 @@ func (p *wtProvider) newInstance(ctx context.Context, dl time.Time) (_ *wtInstan
 		if isInterrupt(err) {
 			return nil, fmt.Errorf("%s: instantiate: the start function did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.name, p.l.cfg.LoadTimeout)
 		}
-		return nil, fmt.Errorf("%s: instantiate: %s", p.name, wtTrapText(err))
+		return nil, &instantiateError{fmt.Sprintf("%s: instantiate: %s", p.name, p.instantiateError(err)), err}
 	}
 	if f := inst.inst.GetFunc(inst.store, "_initialize"); f != nil {
 		if _, err := f.Call(inst.store); err != nil {
@@ -715,6 +739,35 @@ func (p *wtProvider) newInstance(ctx context.Context, dl time.Time) (_ *wtInstan
 	inst.fCall = inst.inst.GetFunc(inst.store, exportCall)
 	inst.fFree = inst.inst.GetFunc(inst.store, exportFree)
 	return inst, nil
+}
+
+// instantiateError is why instantiation failed, in wazero's words
+// (Provider.newInstance): wasmtime's text named neither the start function
+// that trapped nor the segment that did not fit ("wasm error:
+// unreachable"), and a proc_exit there read "Exited with i32 exit status
+// 3" (TestInstantiateFailureNamed).
+func (p *wtProvider) instantiateError(err error) string {
+	var we *wt.Error
+	if errors.As(err, &we) {
+		if code, ok := we.ExitStatus(); ok {
+			return fmt.Sprintf("module closed with exit_code(%d)", code)
+		}
+	}
+	why := wtTrapText(err)
+	var tr *wt.Trap
+	if !errors.As(err, &tr) {
+		return why
+	}
+	c := tr.Code()
+	switch {
+	case len(tr.Frames()) > 0 && p.start >= 0: // guest code ran: the start function's
+		return startFailed(p.start, why)
+	case c != nil && *c == wt.MemoryOutOfBounds:
+		return "a data segment does not fit in the memory: " + strings.TrimPrefix(why, "wasm error: ")
+	case c != nil && (*c == wt.TableOutOfBounds || *c == wt.IndirectCallToNull):
+		return "an element segment does not fit in its table: " + strings.TrimPrefix(why, "wasm error: ")
+	}
+	return why
 }
 
 // view returns the bytes of a packed guest buffer (valid until the guest

@@ -40,7 +40,7 @@ type guestPipe struct {
 func newGuestOutput(sink *logSink) (*guestOutput, error) {
 	o := &guestOutput{}
 	for ix := range o.pipes {
-		p, err := newGuestPipe(stream{sink, ix})
+		p, err := newGuestPipe(stream{sink, ix, nil})
 		if err != nil {
 			o.close()
 			return nil, fmt.Errorf("guest %s: %w", streamNames[ix], err)

@@ -202,4 +202,22 @@ declare const console: {
   debug(...args: unknown[]): void;
   warn(...args: unknown[]): void;
   error(...args: unknown[]): void;
+  /** The value as console.log writes it (options are not followed). */
+  dir(value?: unknown, options?: unknown): void;
+  dirxml(...args: unknown[]): void;
+  /** The data as console.log writes it (columns are not followed). */
+  table(data?: unknown, columns?: string[]): void;
+  /** "Trace: …" and the stack. */
+  trace(...args: unknown[]): void;
+  /** "Assertion failed: …" at level error when condition is falsy. */
+  assert(condition?: unknown, ...args: unknown[]): void;
+  time(label?: string): void;
+  timeLog(label?: string, ...args: unknown[]): void;
+  timeEnd(label?: string): void;
+  count(label?: string): void;
+  countReset(label?: string): void;
+  /** Writes its arguments, if any; lines are not indented. */
+  group(...args: unknown[]): void;
+  groupCollapsed(...args: unknown[]): void;
+  groupEnd(): void;
 };

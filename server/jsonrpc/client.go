@@ -35,6 +35,9 @@ type Client struct {
 	pending map[string]chan *Response
 	done    chan struct{}
 	readErr error
+	// refused: the server said why it closed the connection (readErr
+	// has its words).
+	refused bool
 	notify  atomic.Pointer[func(method string, params json.RawMessage)]
 
 	// http
@@ -128,7 +131,7 @@ func (c *Client) callConn(ctx context.Context, id string, body []byte) (*Respons
 	c.pmu.Lock()
 	if c.readErr != nil {
 		c.pmu.Unlock()
-		return nil, c.readErr
+		return nil, notSent{c.readErr} // (a kept connection the server closed since: idle_timeout)
 	}
 	c.pending[id] = ch
 	c.pmu.Unlock()
@@ -146,7 +149,11 @@ func (c *Client) callConn(ctx context.Context, id string, body []byte) (*Respons
 	_, err := c.conn.Write(append(body, '\n'))
 	c.wmu.Unlock()
 	if err != nil {
-		return nil, fmt.Errorf("writing to %s: %w", c.conn.RemoteAddr(), err)
+		// Its '\n' was not written: the server runs no part of it.
+		if rerr := c.refusal(ctx, err); rerr != nil {
+			return nil, notSent{rerr}
+		}
+		return nil, notSent{fmt.Errorf("writing to %s: %w", c.conn.RemoteAddr(), err)}
 	}
 	if testHookBeforeWait != nil {
 		testHookBeforeWait(c)
@@ -172,6 +179,43 @@ func (c *Client) callConn(ctx context.Context, id string, body []byte) (*Respons
 	}
 }
 
+// ErrNotSent is in the chain of a call's error when its request did not
+// reach the server whole, so nothing of it ran: the connection had ended
+// before (a kept connection the server closed as idle) or the request
+// could not be written. The caller may send it again on a new connection.
+var ErrNotSent = errors.New("the request was not sent")
+
+// notSent is err, marked ErrNotSent.
+type notSent struct{ err error }
+
+func (e notSent) Error() string   { return e.err.Error() }
+func (e notSent) Unwrap() []error { return []error{e.err, ErrNotSent} }
+
+// refusal is the server's reason for closing the connection when a write
+// failed because it did (a broken pipe: the server said why in a line and
+// closed before the request was written), else nil. The reader reaches
+// that line and the end soon after; it is waited for at most a second.
+func (c *Client) refusal(ctx context.Context, werr error) error {
+	if ne, ok := werr.(net.Error); ok && ne.Timeout() {
+		return nil
+	}
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-c.done:
+	case <-ctx.Done():
+		return nil
+	case <-t.C:
+		return nil
+	}
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	if c.refused {
+		return c.readErr
+	}
+	return nil
+}
+
 // testHookBeforeWait runs after a request is written on a connection,
 // before the wait for its answer (tests).
 var testHookBeforeWait func(c *Client)
@@ -179,6 +223,11 @@ var testHookBeforeWait func(c *Client)
 func (c *Client) readLoop() {
 	r := bufio.NewReaderSize(c.conn, 64<<10)
 	var err error
+	// refused is the last error the server answered with id null: why it
+	// closes the connection (a uid it does not serve, one over
+	// server.max_conns_per_uid, a message over server.max_body_bytes),
+	// which no pending call's id names.
+	var refused *Error
 	for {
 		var line []byte
 		line, err = readLine(r, MaxMessageBytes)
@@ -199,6 +248,7 @@ func (c *Client) readLoop() {
 		if json.Unmarshal(line, &probe) != nil {
 			continue
 		}
+		refused = nil // (not the last word)
 		if probe.Method != "" && len(probe.ID) == 0 {
 			if f := c.notify.Load(); f != nil {
 				(*f)(probe.Method, probe.Params)
@@ -207,6 +257,10 @@ func (c *Client) readLoop() {
 		}
 		var resp Response
 		if json.Unmarshal(line, &resp) != nil {
+			continue
+		}
+		if resp.Error != nil && (len(resp.ID) == 0 || string(resp.ID) == "null") {
+			refused = resp.Error
 			continue
 		}
 		var id string
@@ -223,32 +277,48 @@ func (c *Client) readLoop() {
 			}
 		}
 	}
-	if errors.Is(err, io.EOF) {
+	said := refused != nil && !errors.Is(err, net.ErrClosed)
+	switch {
+	case said:
+		// (the end after it may be a reset: the server closed with our
+		// request unread.) Its words, not the *Error: no call was
+		// answered with it, and a caller taking it for an answer (a
+		// remote adapter) would keep the dead connection.
+		err = fmt.Errorf("the server closed the connection: %s", refused.Error())
+	case errors.Is(err, io.EOF):
 		err = errors.New("the server closed the connection")
 	}
 	c.pmu.Lock()
 	c.readErr = fmt.Errorf("connection to %s: %w", c.conn.RemoteAddr(), err)
+	c.refused = said
 	c.pmu.Unlock()
 	close(c.done)
 }
 
-// readLine reads one '\n'-terminated line of at most max bytes.
+// readLine reads one '\n'-terminated line whose message, the line without
+// its "\n" or "\r\n", is at most max bytes: the terminator is not part of
+// the message (a message of max bytes is taken on the socket as in an HTTP
+// body of max bytes).
 func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	tooLong := func() ([]byte, error) { return nil, fmt.Errorf("message longer than %d bytes", max) }
 	var buf []byte
 	for {
 		frag, err := r.ReadSlice('\n')
-		if len(buf)+len(frag) > max {
-			return nil, fmt.Errorf("message longer than %d bytes", max)
+		if len(buf)+len(frag) > max+2 {
+			return tooLong()
 		}
 		buf = append(buf, frag...)
-		if err == nil {
+		if err == nil || len(buf) > 0 && errors.Is(err, io.EOF) {
+			if len(bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))) > max {
+				return tooLong()
+			}
 			return buf, nil
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
-			if len(buf) > 0 && errors.Is(err, io.EOF) {
-				return buf, nil
-			}
 			return nil, err
+		}
+		if len(buf) > max+1 { // (its last byte may be the '\r' of "\r\n")
+			return tooLong()
 		}
 	}
 }

@@ -136,7 +136,9 @@ func FromError(err error) *Error {
 		return e
 	}
 	te := abi.AsToolError(err, abi.Internal)
-	return &Error{Code: CodeFor(te.Code), Message: te.Message, Data: &ErrorData{Code: te.Code, Details: te.Data}}
+	// Whole floats from 2^53 up go in exponent form, as the server writes
+	// a result (abi.ForJSON): an integer literal reads back as another number.
+	return &Error{Code: CodeFor(te.Code), Message: te.Message, Data: &ErrorData{Code: te.Code, Details: abi.ForJSON(te.Data)}}
 }
 
 // ToolError converts the error object back into a ToolError, by data.code
@@ -187,13 +189,16 @@ type ToolsCallParams struct {
 }
 
 // ToolsCallResult is the result of tools/call: the tool's value, plus an
-// MCP-style text rendering of it.
+// MCP-style text rendering of it. Deprecation is set when the version that
+// served the call is deprecated (an empty note when it is marked so without
+// one): the call succeeded, and the caller should move on.
 type ToolsCallResult struct {
-	Value   any           `json:"value"`
-	Content []TextContent `json:"content,omitempty"`
-	Tool    string        `json:"tool,omitempty"`
-	Version string        `json:"version,omitempty"`
-	CallID  string        `json:"call_id,omitempty"`
+	Value       any              `json:"value"`
+	Content     []TextContent    `json:"content,omitempty"`
+	Tool        string           `json:"tool,omitempty"`
+	Version     string           `json:"version,omitempty"`
+	CallID      string           `json:"call_id,omitempty"`
+	Deprecation *abi.Deprecation `json:"deprecation,omitempty"`
 }
 
 // TextContent is an MCP text content block.

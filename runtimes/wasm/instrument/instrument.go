@@ -557,30 +557,40 @@ func constExpr(r *wreader, pl *plan, out []byte) []byte {
 		case 0xd2:
 			out = appendLEB(append(out, op), uint64(pl.fn(r.u32())))
 			continue
-		case 0x41:
-			r.leb(5)
-		case 0x42:
-			r.leb(10)
-		case 0x43:
-			r.skip(4)
-		case 0x44:
-			r.skip(8)
-		case 0x23:
-			r.u32()
-		case 0xd0:
-			r.heapType()
-		case 0x6a, 0x6b, 0x6c, 0x7c, 0x7d, 0x7e:
-		case 0xfd: // v128.const
-			if r.u32() != 12 {
-				r.fail("unsupported constant instruction")
-			}
-			r.skip(16)
-		default:
-			r.fail("unsupported constant instruction 0x%02x", op)
 		}
+		r.constImmediate(op)
 		out = append(out, r.b[start:r.off]...)
 	}
 	return out
+}
+
+// constImmediate reads the immediate of op, an instruction of a constant
+// expression other than end (i32/i64/f32/f64.const, global.get,
+// ref.null, ref.func, v128.const, and the extended-const arithmetic,
+// which has none), and fails on any other instruction.
+func (r *wreader) constImmediate(op byte) {
+	switch op {
+	case 0x41:
+		r.leb(5)
+	case 0x42:
+		r.leb(10)
+	case 0x43:
+		r.skip(4)
+	case 0x44:
+		r.skip(8)
+	case 0x23, 0xd2:
+		r.u32()
+	case 0xd0:
+		r.heapType()
+	case 0x6a, 0x6b, 0x6c, 0x7c, 0x7d, 0x7e:
+	case 0xfd: // v128.const
+		if r.u32() != 12 {
+			r.fail("unsupported constant instruction")
+		}
+		r.skip(16)
+	default:
+		r.fail("unsupported constant instruction 0x%02x", op)
+	}
 }
 
 func rewriteGlobals(payload []byte, pl *plan) ([]byte, error) {

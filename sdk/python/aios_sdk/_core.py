@@ -201,8 +201,10 @@ class Agent:
         return cls
 
 
-# The aios_sdk.provider(...) call of the tool file (a worker loads one).
+# The aios_sdk.provider(...) call of the tool file (a worker loads one),
+# and its line (for load errors).
 _PROVIDER = []
+_PROVIDER_LINE = []
 
 
 def provider(id=None, name=None, capabilities=None, version="", description="", **unknown):
@@ -223,6 +225,10 @@ def provider(id=None, name=None, capabilities=None, version="", description="", 
     if _PROVIDER:
         raise RuntimeError("aios_sdk.provider(...) called twice; call it once per tool file")
     _PROVIDER.append(Agent(name=name, capabilities=capabilities, id=id, version=version, description=description).info)
+    try:
+        _PROVIDER_LINE.append(sys._getframe(1).f_lineno)
+    except Exception:
+        pass
 
 
 def _is_whole_schema(d):
@@ -325,6 +331,12 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         target = fn.__func__ if isinstance(fn, (staticmethod, classmethod)) else fn
         if not callable(target):
             raise TypeError("@tool decorates a function or method, got %r" % (fn,))
+        if isinstance(target, type):
+            # A class is callable, but the worker looks for tools among
+            # functions and @Agent classes' methods: it went missing
+            # without a word.
+            raise TypeError("@tool decorates a function or method, not a class (%s): make the class a provider "
+                            "with @Agent and its methods tools with @tool" % target.__name__)
         tname = name or target.__name__.replace("_", "-")
         if not isinstance(tname, str) or not _TOOL_NAME.fullmatch(tname):
             # abi.ToolNamePattern, checked here so that the error names
@@ -397,6 +409,10 @@ def _running_loop():
     return aio._get_running_loop() if aio is not None else None
 
 
+# OP_NAMES are the host operations as a tool writes them (ctx.<name>).
+OP_NAMES = {"call_tool": "call_tool", "space_read": "spaces.read", "space_write": "spaces.write", "ai_complete": "ai.complete"}
+
+
 class HostOp:
     """An awaitable host operation (space read, nested call, ...).
 
@@ -424,6 +440,26 @@ class HostOp:
                 self.worker.unawaited.append((self.call_id, self.op))
         except Exception:
             pass
+
+    # Used as its result (r["text"], r.get(...), for x in r) it was
+    # "'HostOp' object is not subscriptable", naming neither the missing
+    # await nor the operation.
+    def _not_awaited(self, what):
+        op = object.__getattribute__(self, "op")
+        op = OP_NAMES.get(op, op)
+        return ("%s of ctx.%s(...), which was not awaited: it returns an awaitable, not its result; "
+                "write await ctx.%s(...) (in a plain def tool, ctx.%s(...).wait())" % (what, op, op, op))
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(self._not_awaited("no attribute %r" % name))
+
+    def __getitem__(self, key):
+        raise TypeError(self._not_awaited("no item %r" % (key,)))
+
+    def __iter__(self):
+        raise TypeError(self._not_awaited("no items"))
 
     def __await__(self):
         self.started = True

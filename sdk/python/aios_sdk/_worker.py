@@ -38,6 +38,9 @@ capabilities but not the whole network: the worker cannot open sockets
 itself; socket.create_connection asks the host ("net_connect" host call),
 which checks the pattern, connects, and passes the connected socket over
 this unix socket (SCM_RIGHTS). See runtimes/python/netbroker.go.
+BROKER_FD -2 (NO_NETWORK) says the sandbox gives the worker no network at
+all: where a tool connects it is told so, and what to ask for
+(_explain_sockets).
 """
 
 import hashlib
@@ -56,10 +59,18 @@ import types
 from . import _core
 from ._core import AGENT_ATTR, TOOL_ATTR, Context, HostOp, ToolError
 
+# The SDK's own exits (the host gone, a load failed, the end) use the real
+# os._exit: install_exit_note replaces os._exit for tools, and would say a
+# tool called it when the worker ends during a call.
+_real_exit = os._exit
+
 FORMAT = 1
 RUNTIME = "python"
 EXIT_LOAD_FAILED = 3
 EXIT_PROTOCOL = 2
+# BROKER_FD of a worker whose sandbox has no network at all (the provider
+# holds no Network capability; runtimes/python/worker.go noNetworkArg).
+NO_NETWORK = -2
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 _loads = json.loads
@@ -104,13 +115,50 @@ class LoadError(Exception):
     pass
 
 
-class Handler:
-    __slots__ = ("fn", "wants_ctx", "name")
+# What Landlock lets a worker touch, added to a PermissionError a tool
+# fails with (it said only "[Errno 13] Permission denied: '/etc/passwd'",
+# not that the sandbox refused it); set when the host says Landlock is on.
+_SANDBOX_FILES = ""
+_SANDBOX_FILES_TEXT = ("; the sandbox lets a tool read (and run) only files of its own folder (a tool file alone at the top of a "
+                       "plugin folder: only itself), the Python installation and the SDK, and write no file "
+                       "(docs/python.md \"Sandbox\")")
 
-    def __init__(self, name, fn):
+
+def _sandbox_note(e):
+    """_SANDBOX_FILES for a PermissionError on a file (errno EACCES with a
+    file name), else ""."""
+    if _SANDBOX_FILES and isinstance(e, PermissionError) and e.errno == 13 and e.filename is not None:
+        return _SANDBOX_FILES
+    return ""
+
+
+class Handler:
+    __slots__ = ("fn", "wants_ctx", "name", "where", "at")
+
+    def __init__(self, name, fn, where=""):
         self.name = name
         self.fn = fn
         self.wants_ctx = _wants_ctx(fn)
+        # Where it is defined, for a load error naming both definitions
+        # of a name: the function (or Class.method) and its line.
+        self.where, self.at = where or name, _def_line(fn)
+
+
+def _def_line(fn):
+    """(file, line) where handler fn is defined (its first decorator's
+    line), or ("", 0) (a callable without code: a partial of a builtin)."""
+    f = getattr(fn, "__func__", fn)
+    for _ in range(16):
+        if isinstance(f, types.FunctionType):
+            break
+        if type(f).__name__ == "partial" and callable(getattr(f, "func", None)):
+            f = f.func
+        elif callable(getattr(f, "__wrapped__", None)):
+            f = f.__wrapped__
+        else:
+            break
+    code = getattr(f, "__code__", None)
+    return (code.co_filename, code.co_firstlineno) if code is not None else ("", 0)
 
 
 def _arity_problem(fn, tname):
@@ -121,16 +169,102 @@ def _arity_problem(fn, tname):
     bound = hasattr(fn, "__self__") and hasattr(fn, "__func__")
     f = getattr(fn, "__func__", fn)
     code = getattr(f, "__code__", None)
-    if not isinstance(f, types.FunctionType) or code is None or code.co_flags & 0x04:
+    if not isinstance(f, types.FunctionType) or code is None:
         return None
+    # A keyword-only parameter without a default (def a(params, *, ctx))
+    # is never given: every call failed "missing 1 required keyword-only
+    # argument", naming no line.
+    kwonly = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+    kw_required = [k for k in kwonly if k not in (f.__kwdefaults__ or {})]
     skip = 1 if bound else 0
     names = code.co_varnames[skip:code.co_argcount]
     required = len(names) - len(f.__defaults__ or ())
-    if 1 <= len(names) and required <= 2:
+    if not kw_required and (code.co_flags & 0x04 or (1 <= len(names) and required <= 2)):
         return None
-    return "%s:%d: tool %r: handler %s(%s) has the wrong parameters: a tool handler takes (params) or (params, ctx)%s" % (
-        code.co_filename, code.co_firstlineno, tname, f.__name__, ", ".join(code.co_varnames[:code.co_argcount]),
+    return "%s:%d: tool %r: handler %s(%s) has the wrong parameters: a tool handler takes (params) or (params, ctx)%s%s" % (
+        code.co_filename, code.co_firstlineno, tname, f.__name__, _signature(code),
+        "" if not kw_required else ("; its keyword-only parameter %s has no default and is never given" % kw_required[0]
+                                    if len(kw_required) == 1 else
+                                    "; its keyword-only parameters %s have no default and are never given" % ", ".join(kw_required)),
         "" if skip or not names or names[0] != "self" else " (a method needs an @Agent class)")
+
+
+# What a handler's params can never be: it is a dict (the call's
+# arguments), and ctx a Context. Names as an annotation may be written
+# (strings under "from __future__ import annotations").
+_NOT_A_DICT = {int: "int", float: "float", str: "str", bool: "bool", bytes: "bytes", bytearray: "bytearray",
+               list: "list", tuple: "tuple", set: "set", frozenset: "frozenset", complex: "complex"}
+_NOT_A_DICT_NAME = re.compile(r"^(?:typing\.)?(int|float|str|bool|bytes|bytearray|list|tuple|set|frozenset|complex"
+                              r"|List|Tuple|Set|FrozenSet)(?:\[.*\])?$")
+
+
+def _not_a_dict(a, first):
+    """The name of annotation a when a dict (first: params) or a Context
+    (else: ctx) can never be one, else None: a scalar or sequence type,
+    a generic alias of one (list[int]), or for params a dataclass or an
+    enum; not Any, a Union, a dict, a TypedDict or a Mapping."""
+    if isinstance(a, str):
+        m = _NOT_A_DICT_NAME.match(a.strip())
+        return a.strip() if m else None
+    origin = getattr(a, "__origin__", None)
+    if isinstance(origin, type) and origin in _NOT_A_DICT:
+        return repr(a).replace("typing.", "")
+    if not isinstance(a, type):
+        return None
+    if a in _NOT_A_DICT:
+        return _NOT_A_DICT[a]
+    if first and not issubclass(a, dict) and (hasattr(a, "__dataclass_fields__") or
+                                              any(b.__name__ == "Enum" for b in a.__mro__[1:])):
+        return a.__name__
+    return None
+
+
+def _annotation_problem(fn, tname):
+    """A load error for a handler whose type hints show it expects the
+    call's arguments as its parameters (def add(a: int, b: int)), or None:
+    it is given (params, ctx) and the SDK does not read type hints, so
+    every call failed inside the tool ("unsupported operand type(s) for +:
+    'dict' and 'Context'") and its schema took any object."""
+    bound = hasattr(fn, "__self__") and hasattr(fn, "__func__")
+    f = getattr(fn, "__func__", fn)
+    code = getattr(f, "__code__", None)
+    if not isinstance(f, types.FunctionType) or code is None:
+        return None
+    try:
+        ann = f.__annotations__ or {}
+    except Exception:  # annotations evaluated lazily (3.14) may fail
+        return None
+    names = code.co_varnames[1 if bound else 0:code.co_argcount][:2]
+    for i, n in enumerate(names):
+        a = ann.get(n)
+        shown = _not_a_dict(a, i == 0) if a is not None else None
+        if shown is None:
+            continue
+        return ("%s:%d: tool %r: handler %s(%s) annotates its parameter %s as %s, but it is given %s; "
+                "aios_sdk does not read type hints: a handler takes (params, ctx), params being the dict "
+                "of the call's arguments; declare them with @tool(parameters={...}) and read params[%r]" % (
+                    code.co_filename, code.co_firstlineno, tname, f.__name__, _signature(code), n, shown,
+                    "params (a dict of the call's arguments)" if i == 0 else "ctx (the call's Context)",
+                    names[0] if i == 0 else n))
+    return None
+
+
+def _signature(code):
+    """The parameters of code as written: a, b, *args, k, **kw (defaults
+    left out)."""
+    n = code.co_argcount
+    parts = list(code.co_varnames[:n])
+    kwonly = list(code.co_varnames[n:n + code.co_kwonlyargcount])
+    i = n + code.co_kwonlyargcount
+    if code.co_flags & 0x04:
+        parts.append("*" + code.co_varnames[i])
+        i += 1
+    elif kwonly:
+        parts.append("*")
+    parts += kwonly
+    if code.co_flags & 0x08:
+        parts.append("**" + code.co_varnames[i])
+    return ", ".join(parts)
 
 
 def _wants_ctx(fn):
@@ -164,19 +298,30 @@ def _wants_ctx(fn):
     return code.co_argcount - skip >= 2
 
 
-def _module_tool(v, name):
+def _module_tool(v, name, folder):
     """Whether module-level value v of the tool module name is one of its
-    @tool functions: a function defined there, or another callable
-    @tool marked (a functools.partial, a decorator's wrapper object)."""
+    @tool functions: a function, or another callable @tool marked (a
+    functools.partial, a decorator's wrapper object), defined there or
+    imported into it from a module of its folder (from helpers import
+    fetch: it was left out without a word, though docs/python.md says
+    module-level functions decorated with @tool are tools). One imported
+    from elsewhere (a library's, imported to be called) is not."""
     if isinstance(v, types.FunctionType):
-        return v.__module__ == name and hasattr(v, TOOL_ATTR)
+        return hasattr(v, TOOL_ATTR) and (v.__module__ == name or _def_line(v)[0].startswith(folder))
     try:
         if isinstance(v, type) or not callable(v):
             return False
         d = object.__getattribute__(v, "__dict__")
     except Exception:
         return False
-    return isinstance(d, dict) and isinstance(d.get(TOOL_ATTR), dict) and d.get("__module__", name) == name
+    return (isinstance(d, dict) and isinstance(d.get(TOOL_ATTR), dict)
+            and (d.get("__module__", name) == name or _def_line(v)[0].startswith(folder)))
+
+
+def _folder_module(cls, folder):
+    """Whether class cls comes from a module of the tool's folder."""
+    f = getattr(sys.modules.get(getattr(cls, "__module__", None)), "__file__", None)
+    return isinstance(f, str) and os.path.abspath(f).startswith(folder)
 
 
 def _is_awaitable(r):
@@ -218,6 +363,7 @@ class Worker:
         self.pending = {}
         self.next_id = 0
         self.current_call = ""
+        self.current_tool = ""  # the tool of current_call (install_exit_note)
         # The wire format: JSON until the hello exchange picks MessagePack.
         self.mp = None
         self.loads = _loads
@@ -260,7 +406,7 @@ class Worker:
         if not isinstance(h, dict) or h.get("v") != FORMAT or h.get("kind") != "hello" or h.get("format") not in formats:
             sys.stderr.write("aios python worker: the host answered the hello (offering %s) with %r\n" % (formats, frame[:200]))
             sys.stderr.flush()
-            os._exit(EXIT_PROTOCOL)
+            _real_exit(EXIT_PROTOCOL)
         return h["format"]
 
     def _write_frame(self, data):
@@ -452,7 +598,7 @@ class Worker:
             except BlockingIOError:
                 return
             if not chunk:
-                os._exit(0)  # the host is gone
+                _real_exit(0)  # the host is gone
             self.buf += chunk
             while True:
                 f = self._take_frame()
@@ -573,7 +719,7 @@ class Worker:
             try:
                 sys.stderr.flush()
             finally:
-                os._exit(0)
+                _real_exit(0)
 
     def _error(self, cid, code, message, data=None):
         """Answer call cid with an error. A failing tool must not end the
@@ -609,26 +755,44 @@ class Worker:
         folder = os.path.dirname(self.path)
         return filename.startswith(folder if folder.endswith(os.sep) else folder + os.sep)
 
+    def _tool_frames(self, tb, keep):
+        """(the innermost keep frames of traceback tb in the tool's folder,
+        as (function, base name, line), innermost first; how many such
+        frames there are). It walks tb itself: traceback.extract_tb made a
+        FrameSummary (and read the source line) of every frame, and for
+        the million frames of a recursion under a raised recursion limit
+        its MemoryError ended the worker (TestHugeTracebackKeepsWorker)."""
+        import collections
+        last = collections.deque(maxlen=keep)
+        folder = os.path.dirname(self.path)
+        prefix = folder if folder.endswith(os.sep) else folder + os.sep
+        seen, n = {}, 0
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            fn = code.co_filename
+            ours = seen.get(fn)
+            if ours is None:
+                ours = seen[fn] = isinstance(fn, str) and fn.startswith(prefix)
+            if ours:
+                n += 1
+                last.append((code, tb.tb_lineno))
+            tb = tb.tb_next
+        return [(c.co_name, os.path.basename(c.co_filename), line or 0) for c, line in reversed(last)], n
+
     def _where(self, tb):
         """file:line of the innermost frame in the tool's folder."""
-        import traceback
-        where = ""
-        for fs in traceback.extract_tb(tb):
-            if self._in_folder(fs.filename):
-                where = "%s:%d" % (os.path.basename(fs.filename), fs.lineno)
-        return where
+        frames, _ = self._tool_frames(tb, 1)
+        return "%s:%d" % frames[0][1:] if frames else ""
 
     def _stack(self, tb):
         """The frames of tb in the tool's folder as JS prints a stack,
         innermost first: "\n\tat func (file.py:LINE)" each, by base name (no
         host folders, no SDK frames), at most 12 and then how many more."""
-        import traceback
-        frames = ["\n\tat %s (%s:%d)" % (fs.name, os.path.basename(fs.filename), fs.lineno)
-                  for fs in traceback.extract_tb(tb) if self._in_folder(fs.filename)]
-        frames.reverse()
-        if len(frames) > 12:
-            frames = frames[:12] + ["\n\t... %d more frames" % (len(frames) - 12)]
-        return "".join(frames)
+        frames, n = self._tool_frames(tb, 12)
+        out = ["\n\tat %s (%s:%d)" % f for f in frames]
+        if n > 12:
+            out.append("\n\t... %d more frames" % (n - 12))
+        return "".join(out)
 
     def _say_exit(self, name, e):
         """Write on stderr that tool name called sys.exit, and where."""
@@ -648,13 +812,56 @@ class Worker:
         except OSError:
             pass
 
+    def install_exit_note(self):
+        """os._exit from a tool mid-call (it skips every handler, so the
+        SystemExit note of _say_exit cannot catch it) writes on stderr
+        which tool called it and where before exiting; the crash said only
+        "exit status 7". Not in a forked child (its exit is its own)."""
+        real, real_abort = os._exit, os.abort
+
+        def note(call, extra=""):
+            try:
+                name = self.current_tool
+                if name and not self.forked:
+                    # The innermost frame of the tool's folder, walked
+                    # frame by frame: extract_stack would build (and read
+                    # the source line of) every frame of a deep recursion.
+                    where, f = "", sys._getframe(2)
+                    while f is not None:
+                        if self._in_folder(f.f_code.co_filename):
+                            where = "%s:%d" % (os.path.basename(f.f_code.co_filename), f.f_lineno)
+                            break
+                        f = f.f_back
+                    line = "tool %s called %s%s: a tool that exits ends its worker; raise an exception or ToolError to fail the call%s\n" % (
+                        name, call, " at " + where if where else "", extra)
+                    try:
+                        sys.stderr.flush()
+                    except Exception:
+                        pass
+                    os.write(2, line.encode("utf-8", "backslashreplace"))
+            except Exception:
+                pass
+
+        def _exit(status):
+            note("os._exit(%r)" % (status,))
+            real(status)
+
+        def abort():
+            # As its PID namespace's init the worker ignores the SIGABRT
+            # abort(3) raises, which then ends it with SIGSEGV: the crash
+            # said "signal: segmentation fault".
+            note("os.abort()", " (in its PID namespace the abort ends the worker with SIGSEGV)" if os.getpid() == 1 else "")
+            real_abort()
+        _exit.__doc__, abort.__doc__ = real.__doc__, real_abort.__doc__
+        os._exit, os.abort = _exit, abort
+
     def warn_unawaited(self, name):
         """Warn of the host operations this call made and dropped without
         awaiting them (HostOp.__del__): they never ran."""
         if not self.unawaited:
             return
         ops, self.unawaited = self.unawaited, []
-        ours = sorted({_OP_NAMES.get(op, op) for call_id, op in ops if call_id == self.current_call})
+        ours = sorted({_core.OP_NAMES.get(op, op) for call_id, op in ops if call_id == self.current_call})
         if ours:
             self.send_log("warning", "tool %s dropped %s without awaiting it: it never ran (missing await? in a plain def tool, call .wait() on it)"
                           % (name, ", ".join("ctx.%s(...)" % o for o in ours)), self.current_call)
@@ -663,10 +870,11 @@ class Worker:
         call = env.get("call") or {}
         cid = env.get("id") or call.get("id") or ""
         self.current_call = call.get("id") or cid
+        self.current_tool = call.get("tool", "")
         try:
             self._handle_call(env, call, cid)
         finally:
-            self.current_call = ""
+            self.current_call = self.current_tool = ""
 
     def _handle_call(self, env, call, cid):
         name = call.get("tool", "")
@@ -699,8 +907,15 @@ class Worker:
                 message = e.args[0] if len(e.args) == 1 else ", ".join(map(str, e.args))
             self._error(cid, code, message, getattr(e, "data", None))
             return
-        except MemoryError:
-            self._error(cid, "ProviderError", "MemoryError in tool %s: out of memory (%s)" % (name, _memory_limit()))
+        except MemoryError as e:
+            # Where, as for any other exception (it named no line).
+            try:
+                where = self._where(e.__traceback__)
+            except MemoryError:
+                where = ""
+            e = None
+            self._error(cid, "ProviderError", "MemoryError in tool %s%s: out of memory (%s)" % (
+                name, " at " + where if where else "", _memory_limit()))
             return
         except SystemExit as e:
             # The tool ends its worker (ProviderCrashed, docs/python.md):
@@ -711,7 +926,11 @@ class Worker:
         except BaseException as e:  # Exception, asyncio.CancelledError, KeyboardInterrupt
             where = self._where(e.__traceback__)
             try:
-                msg = "%s: %s" % (type(e).__name__, e)
+                # Without a message (raise MyError(), KeyboardInterrupt) the
+                # name alone, as Python's traceback prints it: it was
+                # "MyError:  (at file.py:3)".
+                text = str(e)
+                msg = "%s: %s" % (type(e).__name__, text) if text else type(e).__name__
             except Exception as e2:
                 msg = "%s (str() of it failed: %s: %s)" % (type(e).__name__, type(e2).__name__, e2)
             head = _error_text(msg)
@@ -719,6 +938,7 @@ class Worker:
                 head = "%s … (%d characters cut)" % (head[:_MAX_ERROR_CHARS], len(head) - _MAX_ERROR_CHARS)
             if where:
                 msg += " (at %s)" % where
+            msg += _sandbox_note(e)
             # data {"name", "stack"} as a JS tool's error has.
             data = {"name": type(e).__name__, "stack": head + self._stack(e.__traceback__)}
             self._error(cid, "ProviderError", msg, data)
@@ -986,6 +1206,84 @@ def _install_net_broker(w, fd):
     socket.create_connection = create_connection
 
 
+_NO_NETWORK = ("this provider holds no Network capability, so its sandbox has no network: ask for one, "
+               "@Agent(capabilities=[Capability.Network(%r)]) or provider(capabilities=[...]) (its trust level "
+               "must allow it, and its caller must hold it too; docs/python.md \"Sandbox\")")
+_BROKERED = ("this provider reaches its Network(host) hosts through aios-host only: use "
+             "socket.create_connection (urllib and http.client do), which the host connects; "
+             "a socket the tool opens or a name it resolves itself is refused by the sandbox")
+
+
+def _explain_sockets(socket, brokered):
+    """Where the sandbox refuses the network, say so (and what to ask for)
+    instead of "[Errno -3] Temporary failure in name resolution" (no
+    resolver: the network namespace is empty, /etc is not readable) or a
+    bare "[Errno 13] Permission denied" (the seccomp rule refuses
+    socket(2)). brokered: the provider holds Network(host) patterns and
+    socket.create_connection is the host's (_install_net_broker);
+    else it holds no Network at all and create_connection is refused."""
+    import errno
+
+    def host_of(args):
+        a = args[0] if args else None
+        return str(a[0]) if isinstance(a, tuple) and a else "<host>"
+
+    real_getaddrinfo = socket.getaddrinfo
+
+    def getaddrinfo(*args, **kwargs):
+        try:
+            return real_getaddrinfo(*args, **kwargs)
+        except socket.gaierror as e:
+            why = _BROKERED if brokered else _NO_NETWORK % (str(args[0]) if args else "<host>",)
+            raise socket.gaierror(e.errno, "%s (%s)" % (e.strerror, why)) from None
+
+    socket.getaddrinfo = getaddrinfo
+    real_init = socket.socket.__init__
+
+    def __init__(self, family=-1, type=-1, proto=-1, fileno=None):
+        try:
+            real_init(self, family, type, proto, fileno)
+        except PermissionError as e:
+            if fileno is not None or e.errno != errno.EACCES:
+                raise
+            raise PermissionError(e.errno, "%s: socket.socket(): %s" % (
+                e.strerror, _BROKERED if brokered else _NO_NETWORK % ("<host>",))) from None
+
+    socket.socket.__init__ = __init__
+    if not brokered:
+        def create_connection(address, *args, **kwargs):
+            raise PermissionError(errno.EACCES, "socket.create_connection(%r): %s" % (
+                address, _NO_NETWORK % (host_of((address,)),)))
+        socket.create_connection = create_connection
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs fn(module) right after the module name is first imported
+    (the worker's asyncio hook, _asyncio_hook; the socket explanations).
+    One-shot."""
+
+    def __init__(self, name, fn):
+        self.name, self.fn = name, fn
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.name:
+            return None
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:
+            pass
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        real, fn = spec.loader.exec_module, self.fn
+
+        def exec_module(module):
+            real(module)
+            fn(module)
+        spec.loader.exec_module = exec_module
+        return spec
+
+
 def _big_int_path(v):
     """(JSON path, value) of an integer in v outside -2**63 .. 2**64-1, or
     None. Iterative: v may be nested deeply."""
@@ -1027,10 +1325,44 @@ def _not_json_text(name, r, e):
         return "tool %s returned %s at %s, which is not a JSON value (missing await?)" % (name, found[1], found[0])
     if found is not None:
         hint = _BYTES_HINT if re.search(r"of type (bytes|bytearray|memoryview) ", str(e)) else ""
+        if found[1] in ("generator", "async_generator"):
+            hint = _GENERATOR_HINT % ("its handler yields, but a tool returns one value, not a stream" if found[0] == "$"
+                                      else "a generator is not a value",
+                                      "list(...)" if found[1] == "generator" else "[x async for x in ...]")
+        elif found[1] in _LAZY_SEQUENCES:
+            hint = "; make it a list: list(...)"
+        elif not hint and len(found) > 3:
+            hint = _value_hint(found[3])
         return "tool %s returned a value that is not JSON: %s (at %s)%s" % (name, e, found[0], hint)
     return "tool %s returned a value that is not JSON: %s" % (name, e)
 
 
+# A handler that yields, or a lazy sequence in a result: a tool returns
+# one JSON value (the type's name alone did not say what to do).
+_GENERATOR_HINT = "; %s: collect the items in a list, %s"
+_LAZY_SEQUENCES = ("map", "filter", "zip", "range", "reversed", "enumerate", "dict_keys", "dict_values", "dict_items")
+def _value_hint(x):
+    """What to return instead of x, a value JSON does not carry, for the
+    common ones (the message named the type alone): "" for others."""
+    mro = [c.__name__ for c in type(x).__mro__]
+    if "Enum" in mro:
+        return "; return its value, x.value"
+    if hasattr(type(x), "__dataclass_fields__"):
+        return "; return a dict of it, dataclasses.asdict(x)"
+    for names, hint in _VALUE_HINTS:
+        if any(n in mro for n in names):
+            return hint
+    return ""
+
+
+_VALUE_HINTS = (
+    (("datetime", "date", "time"), "; return it as text, x.isoformat()"),
+    (("timedelta",), "; return its seconds, x.total_seconds()"),
+    (("Decimal", "Fraction"), "; return str(x) (exact) or float(x)"),
+    (("set", "frozenset"), "; return a list, sorted(x) or list(x)"),
+    (("UUID", "PurePath"), "; return its text, str(x)"),
+    (("complex",), "; return its parts, [x.real, x.imag]"),
+)
 # What to do with bytes in a result, said as the JS SDK says it.
 _BYTES_HINT = "; store it with ctx.spaces.write and return the ObjectId, or encode it as base64"
 
@@ -1039,13 +1371,13 @@ _JSON_TYPES = (str, int, float, bool, type(None))
 
 
 # The ctx method of each host operation, for messages.
-_OP_NAMES = {"call_tool": "call_tool", "space_read": "spaces.read", "space_write": "spaces.write", "ai_complete": "ai.complete"}
 
 
 def _object_in(v):
     """(path, description, awaitable) of the first value in v that is
     none of JSON's types (a set, a datetime, an awaitable: a HostOp, a
-    coroutine, a Future), or None. Iterative, like _not_json."""
+    coroutine, a Future), or None; for one not awaitable, the value too,
+    fourth. Iterative, like _not_json."""
     stack = [(v, "$")]
     seen = 0
     while stack and seen < 100000:
@@ -1060,11 +1392,11 @@ def _object_in(v):
         elif isinstance(x, _JSON_TYPES):
             continue
         elif isinstance(x, HostOp):
-            return path, "an un-awaited ctx.%s(...)" % _OP_NAMES.get(x.op, x.op), True
+            return path, "an un-awaited ctx.%s(...)" % _core.OP_NAMES.get(x.op, x.op), True
         elif hasattr(type(x), "__await__"):
             return path, "an un-awaited %s" % type(x).__name__, True
         else:
-            return path, type(x).__name__, False
+            return path, type(x).__name__, False, x
     return None
 
 
@@ -1339,7 +1671,7 @@ def _module_name(path):
     return "aios_tool_" + re.sub(r"\W", "_", stem)
 
 
-class _AsyncioImportHook(importlib.abc.MetaPathFinder):
+def _asyncio_hook(w):
     """When a tool imports asyncio for the first time inside a coroutine
     the worker drives (Worker.drive), the worker's loop becomes the
     running one right after the import, as drive makes it when asyncio was
@@ -1347,27 +1679,10 @@ class _AsyncioImportHook(importlib.abc.MetaPathFinder):
     another loop ("attached to a different loop", "no running event
     loop"). One-shot: it leaves sys.meta_path at asyncio's import."""
 
-    def __init__(self, w):
-        self.w = w
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname != "asyncio":
-            return None
-        try:
-            sys.meta_path.remove(self)
-        except ValueError:
-            pass
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is None or not hasattr(spec.loader, "exec_module"):
-            return spec
-        real, w = spec.loader.exec_module, self.w
-
-        def exec_module(module):
-            real(module)
-            if w.driving and threading.get_ident() == w.main_ident:
-                module.events._set_running_loop(w._get_loop())
-        spec.loader.exec_module = exec_module
-        return spec
+    def fn(module):
+        if w.driving and threading.get_ident() == w.main_ident:
+            module.events._set_running_loop(w._get_loop())
+    return _AfterImport("asyncio", fn)
 
 
 class Pins:
@@ -1509,24 +1824,41 @@ def load(path, pins=None):
             msg = str(e)
         except Exception:
             msg = "(str() of it failed)"
-        raise LoadError("%s: %s while loading%s" % (where, type(e).__name__, ": " + msg if msg else ""))
+        raise LoadError("%s: %s while loading%s%s" % (where, type(e).__name__, ": " + msg if msg else "", _sandbox_note(e)))
 
-    agents, loose_classes = [], []
+    agents, loose_classes, imported = [], [], []
+    # Tools and an @Agent class imported from modules of the tool's
+    # folder are its own; a library's are not.
+    folder = os.path.dirname(path) + os.sep
     for v in list(vars(mod).values()):
         if isinstance(v, type) and getattr(v, "__module__", None) == name:
             if AGENT_ATTR in v.__dict__:
                 agents.append(v)
             elif any(hasattr(_func(x), TOOL_ATTR) for x in v.__dict__.values()):
-                loose_classes.append(v.__name__)
+                loose_classes.append(v)
+        elif isinstance(v, type) and AGENT_ATTR in v.__dict__ and _folder_module(v, folder):
+            imported.append(v)
+    if not agents and not _core._PROVIDER:
+        # An @Agent class imported into the tool file (from helpers
+        # import PdfTools) is its provider when the file describes none
+        # (the file "registered no tools"); one the file's own @Agent
+        # class derives from is not, nor one beside provider(...).
+        agents = imported
+    # These name a line too (they named the file alone): the first @tool
+    # method of a class, the second @Agent class, the provider(...) call.
+    def at(line):
+        return "%s:%d" % (path, line) if line else path
     if loose_classes:
-        raise LoadError("%s: class %s has @tool methods but no @Agent(...) decorator" % (path, ", ".join(loose_classes)))
+        raise LoadError("%s: class %s has @tool methods but no @Agent(...) decorator" % (
+            at(_class_line(loose_classes[0], path, True)), ", ".join(c.__name__ for c in loose_classes)))
     if len(agents) > 1:
         raise LoadError("%s: %d @Agent classes (%s); one provider per file" % (
-            path, len(agents), ", ".join(a.__name__ for a in agents)))
+            at(_class_line(agents[1], path)), len(agents), ", ".join(a.__name__ for a in agents)))
 
     module_info = _core._PROVIDER[0] if _core._PROVIDER else None
     if module_info is not None and agents:
-        raise LoadError("%s: both an @Agent class (%s) and aios_sdk.provider(...); describe the provider with one of them" % (path, agents[0].__name__))
+        raise LoadError("%s: both an @Agent class (%s) and aios_sdk.provider(...); describe the provider with one of them" % (
+            at(_core._PROVIDER_LINE[0] if _core._PROVIDER_LINE else 0), agents[0].__name__))
 
     info = {"id": "", "name": "", "version": "", "description": "", "capabilities": []}
     if module_info is not None:
@@ -1536,12 +1868,21 @@ def load(path, pins=None):
     def add(d, fn, where):
         tname = d["name"]
         if tname in handlers:
-            raise LoadError("%s: tool %r is defined twice (%s)" % (path, tname, where))
-        problem = _arity_problem(fn, tname)
+            # Both definitions by line (the message named neither line).
+            first, at = handlers[tname], _def_line(fn)
+
+            def shown(at):
+                if not at[1]:
+                    return ""
+                return " (line %d)" % at[1] if at[0] == path else " (%s:%d)" % at
+            line = next((a[1] for a in (at, first.at) if a[0] == path and a[1]), 0)
+            raise LoadError("%s%s: tool %r is defined twice: %s%s and %s%s; give one of them another name=" % (
+                path, ":%d" % line if line else "", tname, where, shown(at), first.where, shown(first.at)))
+        problem = _arity_problem(fn, tname) or _annotation_problem(fn, tname)
         if problem is not None:
             raise LoadError(problem)
         defs.append(dict(d))
-        handlers[tname] = Handler(tname, fn)
+        handlers[tname] = Handler(tname, fn, where)
 
     if agents:
         cls = agents[0]
@@ -1549,7 +1890,22 @@ def load(path, pins=None):
         try:
             inst = cls()
         except Exception as e:
-            raise LoadError("%s: creating %s(): %s: %s" % (path, cls.__name__, type(e).__name__, e))
+            # At the line of the tool file that failed (it named the file
+            # alone), else at its __init__, which is called without
+            # arguments.
+            line, tb, hint = 0, e.__traceback__, ""
+            while tb is not None:
+                if tb.tb_frame.f_code.co_filename == path:
+                    line = tb.tb_lineno or 0
+                tb = tb.tb_next
+            if not line:
+                code = getattr(getattr(cls, "__init__", None), "__code__", None)
+                if code is not None and code.co_filename == path:
+                    line = code.co_firstlineno
+                if isinstance(e, TypeError):
+                    hint = " (an @Agent class is instantiated once per worker, without arguments)"
+            raise LoadError("%s%s: creating %s(): %s: %s%s%s" % (
+                path, ":%d" % line if line else "", cls.__name__, type(e).__name__, e, hint, _sandbox_note(e)))
         seen = set()
         for klass in cls.__mro__:
             for k, v in klass.__dict__.items():
@@ -1560,7 +1916,7 @@ def load(path, pins=None):
                 if d is not None:
                     add(d, getattr(inst, k), "%s.%s" % (cls.__name__, k))
     for k, v in list(vars(mod).items()):
-        if _module_tool(v, name):
+        if _module_tool(v, name, folder):
             add(getattr(v, TOOL_ATTR), v, k)
     if not defs:
         raise LoadError("%s registers no tools: decorate module-level functions with @tool(...), or methods of an @Agent(...) class" % path)
@@ -1579,21 +1935,47 @@ def _load_failed(w, msg):
         msg = "%s … (%d characters cut)" % (msg[:_MAX_ERROR_CHARS], len(msg) - _MAX_ERROR_CHARS)
     w.send_log("error", msg)
     sys.stderr.flush()
-    os._exit(EXIT_LOAD_FAILED)
+    _real_exit(EXIT_LOAD_FAILED)
 
 
 def _definition_error(w, path, provider, defs, e):
-    """Which part of the register message could not be encoded (e)."""
+    """Which part of the register message could not be encoded (e): the
+    tool at its line, and the path of the value in its definition (they
+    named the file alone: an enum member among a parameter's values had
+    to be searched for)."""
     for d in defs:
         try:
             w.dumps(d)
         except Exception as de:
-            return "%s: tool %r: its definition (the @tool arguments) is not JSON: %s" % (path, d.get("name"), de)
+            h = w.handlers.get(d.get("name")) if isinstance(w.handlers, dict) else None
+            at = h.at if h is not None else ("", 0)
+            found = _object_in(d)
+            return "%s%s: tool %r: its definition (the @tool arguments) is not JSON: %s%s" % (
+                path, ":%d" % at[1] if at[0] == path and at[1] else "", d.get("name"), de,
+                " (at %s)" % found[0] if found is not None else "")
     try:
         w.dumps(provider)
     except Exception as pe:
         e = pe
     return "%s: the provider's description (@Agent(...) or provider(...)) is not JSON: %s" % (path, e)
+
+
+def _class_line(cls, path, tools_only=False):
+    """The line of class cls in the tool file path: its class statement
+    (Python 3.13's __firstlineno__), else its first method (or first
+    @tool method) defined there; 0 if none."""
+    line = getattr(cls, "__firstlineno__", None)
+    if isinstance(line, int) and not tools_only:
+        return line
+    lines = []
+    for v in cls.__dict__.values():
+        f = _func(v)
+        if tools_only and not hasattr(f, TOOL_ATTR):
+            continue
+        code = getattr(getattr(f, "__wrapped__", f), "__code__", None)
+        if code is not None and code.co_filename == path:
+            lines.append(code.co_firstlineno)
+    return min(lines) if lines else 0
 
 
 def _func(v):
@@ -1632,15 +2014,25 @@ def main():
         if chunks:
             p = json.loads(b"".join(chunks))
             pins = Pins(bool(p.get("strict")), p.get("files") or {}, p.get("sources") or {})
+            if p.get("landlock"):
+                global _SANDBOX_FILES
+                _SANDBOX_FILES = _SANDBOX_FILES_TEXT
     sys.argv = [path]
     w = Worker(in_fd, out_fd, path, spin_us)
     if "asyncio" not in sys.modules:
-        sys.meta_path.insert(0, _AsyncioImportHook(w))
+        sys.meta_path.insert(0, _asyncio_hook(w))
     mp = _import_msgpack(msgpack_at)
     if w.negotiate(["msgpack", "json"] if mp is not None else ["json"]) == "msgpack":
         w.use_msgpack(mp)
+    w.install_exit_note()
     if broker_fd >= 0:
         _install_net_broker(w, broker_fd)
+        _explain_sockets(sys.modules["socket"], True)
+    elif broker_fd == NO_NETWORK:
+        if "socket" in sys.modules:
+            _explain_sockets(sys.modules["socket"], False)
+        else:
+            sys.meta_path.insert(0, _AfterImport("socket", lambda m: _explain_sockets(m, False)))
     try:
         provider, defs, handlers = load(path, pins)
     except LoadError as e:
@@ -1658,7 +2050,7 @@ def main():
         raise
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(0)
+    _real_exit(0)
 
 
 def _drop_unflushable_std():

@@ -1,4 +1,4 @@
-package aios
+package wire
 
 import (
 	"bytes"
@@ -6,13 +6,12 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-
-	"github.com/aios-host/aios-host/guest/go/wire"
 )
 
-// decodeTyped fills *dst (a HandleFunc handler's params type) from the
-// generic params, by encoding/json's rules with two exceptions that keep
-// numbers exact:
+// DecodeTyped fills *dst (the params type of a Go guest's HandleFunc
+// handler, of a native tool's native.Typed handler) from the generic
+// params, by encoding/json's rules with two exceptions that keep numbers
+// exact:
 //
 //   - a generic value inside dst (an `any` field, a map[string]any or []any
 //     anywhere in it) holds the canonical numbers a Handle handler gets:
@@ -23,7 +22,7 @@ import (
 //     (2^60 as 1152921504606846976): encoding/json writes its shortest
 //     form, 1152921504606847000, which an int64 field took for another
 //     number.
-func decodeTyped(params any, dst any) error {
+func DecodeTyped(params any, dst any) error {
 	var floats map[string]bool
 	b, err := json.Marshal(exactWholeFloats(params, 0, &floats))
 	if err != nil {
@@ -196,7 +195,7 @@ func number(s string, floats map[string]bool) (any, bool) {
 		f, err := strconv.ParseFloat(s, 64)
 		return f, err == nil
 	}
-	return wire.Number(s)
+	return Number(s)
 }
 
 // hasInterface reports whether a value of type t may hold an interface
