@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -140,31 +139,16 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 // when there is none or dir is a plugin folder itself (whose files are
 // units of their own beside a card at its top).
 func (c *cli) unpinnedArtifact(dir string) string {
-	cfg, err := c.config()
-	if err != nil || c.pluginFolder(dir) {
+	if c.pluginFolder(dir) {
 		return ""
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return ""
 	}
-	log := slog.New(slog.DiscardHandler)
-	loaders, err := loaderTable(cfg, log)
-	defer func() {
-		for _, l := range loaders {
-			closeLoader(l)
-		}
-	}()
-	if err != nil {
-		return ""
-	}
-	var exts []string
-	for _, l := range loaders {
-		exts = append(exts, l.Extensions()...)
-	}
 	art := discovery.ArtifactIn(abs, func(name string) bool { // as host.LoaderFor matches
 		name = strings.ToLower(name)
-		return slices.ContainsFunc(exts, func(e string) bool { return strings.HasSuffix(name, e) })
+		return slices.ContainsFunc(pluginExtensions, func(e string) bool { return strings.HasSuffix(name, e) })
 	})
 	if art == "" {
 		return ""

@@ -72,6 +72,14 @@ func loaderTable(cfg *config.Config, log *slog.Logger) ([]abi.Loader, error) {
 	return loaders, nil
 }
 
+// pluginExtensions lists the file extensions loaderTable's loaders take, for
+// a command that only needs to recognise a plugin file (verify): building
+// every runtime for that started Python workers' checks, pruned the compile
+// cache, and a runtime that failed to start skipped the check without a
+// word. TestPluginExtensionsMatchLoaders keeps the list in step with the
+// loaders.
+var pluginExtensions = []string{".wasm", ".js", ".mjs", ".ts", ".mts", ".py"}
+
 // componentCacheDir is where the component runtime keeps compiled code
 // ("" keeps it in memory).
 func componentCacheDir(cfg *config.Config) string {
