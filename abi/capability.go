@@ -120,11 +120,7 @@ func slip(a, b string) bool {
 		return true
 	}
 	if len(a) == len(b) {
-		i := 0
-		for i < len(a) && a[i] == b[i] {
-			i++
-		}
-		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+		return editdist.Transposed(a, b)
 	}
 	return len(a)+len(b)-2*lcs(a, b) <= 2
 }

@@ -497,7 +497,7 @@ func suggest(key string, fields map[string]reflect.StructField) string {
 	// past editdist.Limit for a key of four letters or less, which found
 	// no key or a shorter one (`jwk` for `jwsk`).
 	for _, k := range keys {
-		if swapped(strings.ToLower(key), strings.ToLower(k)) {
+		if editdist.Transposed(strings.ToLower(key), strings.ToLower(k)) {
 			return fmt.Sprintf(", did you mean %q?", k)
 		}
 	}
@@ -507,18 +507,6 @@ func suggest(key string, fields map[string]reflect.StructField) string {
 		return fmt.Sprintf(", did you mean %q?", best)
 	}
 	return ""
-}
-
-// swapped reports whether a is b with two adjacent bytes swapped.
-func swapped(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	i := 0
-	for i < len(a) && a[i] == b[i] {
-		i++
-	}
-	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
 
 var plainKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)

@@ -58,6 +58,19 @@ func Limit(name string) int {
 	return 2
 }
 
+// Transposed reports whether a is b with two adjacent bytes swapped
+// ("chaneg" for "change"), which Levenshtein counts as two edits.
+func Transposed(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+}
+
 // SameSpelling reports whether a and b differ only in case and in '_' and
 // '-' (objectId, object-id and object_id).
 func SameSpelling(a, b string) bool {

@@ -84,3 +84,23 @@ func TestNear(t *testing.T) {
 		}
 	}
 }
+
+func TestTransposed(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"chaneg", "change", true},
+		{"ab", "ba", true},
+		{"abc", "abc", false},
+		{"acb", "abcd", false},
+		{"abdc", "abce", false},
+		{"bac", "abd", false},
+		{"", "", false},
+		{"a", "a", false},
+	} {
+		if got := Transposed(c.a, c.b); got != c.want {
+			t.Errorf("Transposed(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
