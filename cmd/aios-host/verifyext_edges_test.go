@@ -43,19 +43,7 @@ func TestPluginExtensionsMatchLoaders(t *testing.T) {
 // of the running host's data folder.
 func TestVerifyLeavesComponentCacheAlone(t *testing.T) {
 	e := newEnv(t)
-	keys := filepath.Join(t.TempDir(), "keys")
-	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", keys); code != 0 {
-		t.Fatalf("keygen: %s", errs)
-	}
-	draft := filepath.Join(t.TempDir(), "draft.json")
-	if err := os.WriteFile(draft, []byte(`{"adapter": {"id": "org.example.demo", "name": "Demo", "version": "1.0.0", "protocol_version": "0.3.0"},
-  "capabilities": {}, "skills": [], "endpoints": {"rpc": "unix:///run/demo.sock"}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, signed, errs := e.bare("sign", draft, "--key", filepath.Join(keys, "private.pem"))
-	if code != 0 {
-		t.Fatalf("sign: %s", errs)
-	}
+	signed, jwks := signedDemoCard(t, e)
 	folder := filepath.Join(t.TempDir(), "demo")
 	if err := os.MkdirAll(folder, 0o755); err != nil {
 		t.Fatal(err)
@@ -72,7 +60,7 @@ func TestVerifyLeavesComponentCacheAlone(t *testing.T) {
 	if err := os.WriteFile(stale, make([]byte, 64), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, errs := e.run("", "verify", filepath.Join(folder, "adapter.json"), "--jwks", filepath.Join(keys, "jwks.json")); code != 0 {
+	if code, out, errs := e.run("", "verify", filepath.Join(folder, "adapter.json"), "--jwks", jwks); code != 0 {
 		t.Fatalf("verify: exit %d, %s %s", code, out, errs)
 	}
 	if _, err := os.Stat(stale); err != nil {

@@ -15,13 +15,14 @@ import (
 // it in was told it would load. verify now refuses it the same way. A card
 // at the top of a plugin folder, whose files beside it are units of their
 // own, is still valid.
-func TestVerifyRefusesUnpinnedArtifact(t *testing.T) {
-	e := newEnv(t)
+// signedDemoCard makes a key pair and signs with it a card that pins no
+// artifact, returning the signed card and the public key set's path.
+func signedDemoCard(t *testing.T, e *env) (signed, jwks string) {
+	t.Helper()
 	keys := filepath.Join(t.TempDir(), "keys")
 	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", keys); code != 0 {
 		t.Fatalf("keygen: %s", errs)
 	}
-	jwks := filepath.Join(keys, "jwks.json")
 	draft := filepath.Join(t.TempDir(), "draft.json")
 	if err := os.WriteFile(draft, []byte(`{"adapter": {"id": "org.example.demo", "name": "Demo", "version": "1.0.0", "protocol_version": "0.3.0"},
   "capabilities": {}, "skills": [], "endpoints": {"rpc": "unix:///run/demo.sock"}}`), 0o644); err != nil {
@@ -31,6 +32,12 @@ func TestVerifyRefusesUnpinnedArtifact(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sign: %s", errs)
 	}
+	return signed, filepath.Join(keys, "jwks.json")
+}
+
+func TestVerifyRefusesUnpinnedArtifact(t *testing.T) {
+	e := newEnv(t)
+	signed, jwks := signedDemoCard(t, e)
 	js := "export const x = 1;\n"
 	folder := filepath.Join(e.plugins, "demo")
 	for path, body := range map[string]string{
