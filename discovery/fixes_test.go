@@ -63,6 +63,27 @@ func newTestKey(t *testing.T, level string) testKey {
 	return testKey{key: key, cfg: "keys: [{trust: " + level + ", jwks: " + path + "}]\n"}
 }
 
+// revocableJWKS serves k's public key set over HTTP, or an empty set
+// while revoke(true) holds: a vendor removing its key (and putting it
+// back with revoke(false)).
+func revocableJWKS(t *testing.T, k testKey) (url string, revoke func(bool)) {
+	t.Helper()
+	jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var revoked atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if revoked.Load() {
+			_, _ = w.Write([]byte(`{"keys":[]}`))
+			return
+		}
+		_, _ = w.Write(jwks)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, revoked.Store
+}
+
 // signedFolder writes a folder (card signed by k, pinning tool.fake made
 // of inner) elsewhere and moves it to dst. It returns the fake's bytes.
 func signedFolder(t *testing.T, k testKey, dst, card string, inner fakeSpec) []byte {

@@ -2,8 +2,6 @@ package discovery
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,7 +16,6 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/testutil"
-	"github.com/aios-host/aios-host/trust"
 )
 
 // TestWatchFailureLogged: a watch that could not be added (the
@@ -150,30 +147,17 @@ func TestRenameSendsUpdated(t *testing.T) {
 // verifies at, as remote cards already were (TestRemoteResignedAtLowerTrust).
 func TestUnchangedCardRecheckedAtLowerTrust(t *testing.T) {
 	k := newTestKey(t, "Verified")
-	jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var revoked atomic.Bool
-	verified := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		if revoked.Load() {
-			_, _ = w.Write([]byte(`{"keys":[]}`))
-			return
-		}
-		_, _ = w.Write(jwks)
-	}))
-	defer verified.Close()
-	community := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(jwks) }))
-	defer community.Close()
+	verifiedURL, revoked := revocableJWKS(t, k)
+	communityURL, _ := revocableJWKS(t, k)
 	card := `{"adapter": {"id": "org.test.low", "name": "L", "version": "1.0.0", "protocol_version": "0.3.0"},
   "capabilities": {}, "skills": [], "artifact": {"path": "tool.fake"}}`
-	env := newEnv(t, "watch: false\nkeys: [{trust: Verified, jwks_url: "+verified.URL+"}, {trust: Community, jwks_url: "+community.URL+"}]\n", func(dir string) {
+	env := newEnv(t, "watch: false\nkeys: [{trust: Verified, jwks_url: "+verifiedURL+"}, {trust: Community, jwks_url: "+communityURL+"}]\n", func(dir string) {
 		signedFolder(t, k, filepath.Join(dir, "low"), card, fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"low-echo"}})
 	})
 	if p := env.h.Registry().Provider("org.test.low"); p == nil || p.Trust != abi.Verified {
 		t.Fatalf("org.test.low not served at Verified: %+v %v", p, env.d.Errors())
 	}
-	revoked.Store(true)
+	revoked(true)
 	env.d.Keys().TTL, env.d.Keys().MinRefetch = 0, 0 // refetch at once
 	if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
 		t.Fatal(err)

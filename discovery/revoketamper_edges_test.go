@@ -2,15 +2,10 @@ package discovery
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
-
-	"github.com/aios-host/aios-host/trust"
 )
 
 // TestRevokedKeyUnloadsTamperedUnit: a signed provider is served;
@@ -26,22 +21,10 @@ func TestRevokedKeyUnloadsTamperedUnit(t *testing.T) {
 	for _, tamper := range []string{"artifact", "card"} {
 		t.Run(tamper, func(t *testing.T) {
 			k := newTestKey(t, "Verified")
-			jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
-			if err != nil {
-				t.Fatal(err)
-			}
-			var revoked atomic.Bool
-			hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-				if revoked.Load() {
-					_, _ = w.Write([]byte(`{"keys":[]}`))
-					return
-				}
-				_, _ = w.Write(jwks)
-			}))
-			defer hub.Close()
+			hubURL, revoked := revocableJWKS(t, k)
 			card := `{"adapter": {"id": "org.test.revoked", "name": "R", "version": "1.0.0", "protocol_version": "0.3.0"},
   "capabilities": {}, "skills": [], "artifact": {"path": "tool.fake"}}`
-			env := newEnv(t, "watch: false\nkeys: [{trust: Verified, jwks_url: "+hub.URL+"}]\n", func(dir string) {
+			env := newEnv(t, "watch: false\nkeys: [{trust: Verified, jwks_url: "+hubURL+"}]\n", func(dir string) {
 				signedFolder(t, k, filepath.Join(dir, "vendor"), card, fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"revoked-echo"}})
 			})
 			unit := filepath.Join(env.dir, "vendor")
@@ -70,7 +53,7 @@ func TestRevokedKeyUnloadsTamperedUnit(t *testing.T) {
 			if e := env.d.Errors()[unit]; e == "" {
 				t.Fatalf("the tampered folder was not refused")
 			}
-			revoked.Store(true)
+			revoked(true)
 			env.d.Keys().TTL, env.d.Keys().MinRefetch = 0, 0
 			if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
 				t.Fatal(err)
@@ -93,24 +76,11 @@ func TestRevokedKeyUnloadsTamperedUnit(t *testing.T) {
 // its signer no longer has.
 func TestTamperedUnitLowerTrustUnloaded(t *testing.T) {
 	k := newTestKey(t, "Verified")
-	jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lowered atomic.Bool
-	verified := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		if lowered.Load() {
-			_, _ = w.Write([]byte(`{"keys":[]}`))
-			return
-		}
-		_, _ = w.Write(jwks)
-	}))
-	defer verified.Close()
-	community := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(jwks) }))
-	defer community.Close()
+	verifiedURL, lowered := revocableJWKS(t, k)
+	communityURL, _ := revocableJWKS(t, k)
 	card := `{"adapter": {"id": "org.test.lowered", "name": "L", "version": "1.0.0", "protocol_version": "0.3.0"},
   "capabilities": {}, "skills": [], "artifact": {"path": "tool.fake"}}`
-	env := newEnv(t, "watch: false\nkeys: [{trust: Verified, jwks_url: "+verified.URL+"}, {trust: Community, jwks_url: "+community.URL+"}]\n", func(dir string) {
+	env := newEnv(t, "watch: false\nkeys: [{trust: Verified, jwks_url: "+verifiedURL+"}, {trust: Community, jwks_url: "+communityURL+"}]\n", func(dir string) {
 		signedFolder(t, k, filepath.Join(dir, "vendor"), card, fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"lowered-echo"}})
 	})
 	unit := filepath.Join(env.dir, "vendor")
@@ -121,7 +91,7 @@ func TestTamperedUnitLowerTrustUnloaded(t *testing.T) {
 	if p := env.h.Registry().Provider("org.test.lowered"); p == nil || p.Trust.String() != "Verified" {
 		t.Fatalf("the version loaded should keep serving at Verified while the new bytes are refused: %+v", p)
 	}
-	lowered.Store(true)
+	lowered(true)
 	env.d.Keys().TTL, env.d.Keys().MinRefetch = 0, 0
 	if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
 		t.Fatal(err)

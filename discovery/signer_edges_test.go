@@ -148,19 +148,7 @@ func TestImportedFileEditReloads(t *testing.T) {
 // gives what a restart would.
 func TestRevokedKeyStopsServing(t *testing.T) {
 	k := newTestKey(t, "Verified")
-	jwks, err := trust.MarshalJWKS(k.key.PublicJWK())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var revoked atomic.Bool
-	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		if revoked.Load() {
-			_, _ = w.Write([]byte(`{"keys":[]}`))
-			return
-		}
-		_, _ = w.Write(jwks)
-	}))
-	defer hub.Close()
+	hubURL, revoked := revocableJWKS(t, k)
 	remoteCard, err := trust.SignCard([]byte(`{"adapter": {"id": "org.test.far", "name": "Far", "version": "1.0.0", "protocol_version": "0.3.0"},
   "capabilities": {}, "skills": [{"id": "far-echo", "name": "Far", "permission_level": "low"}]}`), k.key)
 	if err != nil {
@@ -172,7 +160,7 @@ func TestRevokedKeyStopsServing(t *testing.T) {
 	defer remote.Close()
 	card := `{"adapter": {"id": "org.test.rev", "name": "R", "version": "1.0.0", "protocol_version": "0.3.0"},
   "capabilities": {}, "skills": [], "artifact": {"path": "tool.fake"}}`
-	env := newEnv(t, "watch: false\nkeys: [{trust: Verified, jwks_url: "+hub.URL+"}]\nremotes: [{url: "+remote.URL+"}]\n", func(dir string) {
+	env := newEnv(t, "watch: false\nkeys: [{trust: Verified, jwks_url: "+hubURL+"}]\nremotes: [{url: "+remote.URL+"}]\n", func(dir string) {
 		signedFolder(t, k, filepath.Join(dir, "rev"), card, fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"rev-echo"}})
 	})
 	for _, id := range []string{"org.test.rev", "org.test.far"} {
@@ -180,7 +168,7 @@ func TestRevokedKeyStopsServing(t *testing.T) {
 			t.Fatalf("%s not loaded as signed: %v", id, env.d.Errors())
 		}
 	}
-	revoked.Store(true)
+	revoked(true)
 	env.d.Keys().TTL, env.d.Keys().MinRefetch = 0, 0 // refetch at once
 	if _, err := env.d.Refresh(context.Background(), "all"); err != nil {
 		t.Fatal(err)
@@ -194,7 +182,7 @@ func TestRevokedKeyStopsServing(t *testing.T) {
 		}
 	}
 	// The key back: the next refresh serves them again.
-	revoked.Store(false)
+	revoked(false)
 	if _, err := env.d.Refresh(context.Background(), "all"); err != nil {
 		t.Fatal(err)
 	}
