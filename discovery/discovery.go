@@ -923,10 +923,13 @@ func (d *Discovery) linksTo(path string) []string {
 // it again when the file was deleted (TestRootListedTwiceFollowsDisk).
 func (d *Discovery) rootAliases(path string) []string {
 	d.mu.Lock()
-	reals := make(map[string]string, len(d.rootReal))
-	for r, real := range d.rootReal {
-		if real != "" {
-			reals[r] = real
+	var reals map[string]string // copied only when two roots could alias
+	if len(d.rootReal) >= 2 {
+		reals = make(map[string]string, len(d.rootReal))
+		for r, real := range d.rootReal {
+			if real != "" {
+				reals[r] = real
+			}
 		}
 	}
 	d.mu.Unlock()
