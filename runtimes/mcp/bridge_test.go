@@ -103,7 +103,13 @@ func startBridge(t *testing.T, servers map[string]ServerConfig) (*Bridge, *recor
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = b.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	// 20 s, or longer when a server is given longer to connect
+	// (TestPaginationGrows: its 60 s were cut at 20 under load).
+	d := 20 * time.Second
+	for _, sc := range servers {
+		d = max(d, sc.ConnectTimeout+5*time.Second)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	return b, rec, logs, b.Start(ctx)
 }
