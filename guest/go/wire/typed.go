@@ -3,9 +3,12 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
+	"sort"
 	"strconv"
+	"strings"
 )
 
 // DecodeTyped fills *dst (the params type of a Go guest's HandleFunc
@@ -22,20 +25,72 @@ import (
 //     (2^60 as 1152921504606846976): encoding/json writes its shortest
 //     form, 1152921504606847000, which an int64 field took for another
 //     number.
+//
+// A value that does not fit is named by its JSON pointer in the params
+// ("at /items/1/when: parsing time …"): encoding/json names the Go field
+// of a type mismatch only, not the one whose ",string" tag, time.Time or
+// base64 []byte refused a string.
 func DecodeTyped(params any, dst any) error {
 	var floats map[string]bool
-	b, err := json.Marshal(exactWholeFloats(params, 0, &floats))
+	v := exactWholeFloats(params, 0, &floats)
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(dst); err != nil {
+	if err := decodeJSON(b, dst); err != nil {
+		t := reflect.TypeOf(dst).Elem()
+		fails := func(doc any) bool {
+			b, err := json.Marshal(doc)
+			return err == nil && decodeJSON(b, reflect.New(t).Interface()) != nil
+		}
+		if at := failingPart(v, func(x any) any { return x }, fails, 0); at != "" {
+			return fmt.Errorf("at %s: %w", at, err)
+		}
 		return err
 	}
 	canonNumbers(reflect.ValueOf(dst), 0, floats)
 	return nil
 }
+
+func decodeJSON(b []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	return dec.Decode(dst)
+}
+
+// failingPart is the JSON pointer, below v, of the innermost member or
+// element that fails to decode on its own (wrap places it where v is in
+// the whole params, its siblings left out), or "" when none does.
+func failingPart(v any, wrap func(any) any, fails func(any) bool, depth int) string {
+	if depth > 64 {
+		return ""
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			w := func(e any) any { return wrap(map[string]any{k: e}) }
+			if fails(w(x[k])) {
+				return "/" + pointerToken.Replace(k) + failingPart(x[k], w, fails, depth+1)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			w := func(e any) any { return wrap([]any{e}) }
+			if fails(w(e)) {
+				return "/" + strconv.Itoa(i) + failingPart(e, w, fails, depth+1)
+			}
+		}
+	}
+	return ""
+}
+
+// pointerToken escapes a JSON pointer token (RFC 6901).
+var pointerToken = strings.NewReplacer("~", "~0", "/", "~1")
 
 // exactWholeFloats returns generic v with every float64 whole and from
 // 2^53 up in magnitude replaced by its exact integer literal (a copy of
