@@ -245,12 +245,16 @@ type jsonField struct {
 // level, each embedded type once (a type that embeds itself through a
 // pointer does not recurse), and of the fields of one JSON name the
 // shallowest, a tagged one among equals, none when still ambiguous (an
-// outer field shadows an embedded one of its name).
+// outer field shadows an embedded one of its name; a struct embedded twice
+// at one depth, through two embedded structs, has each of its fields
+// twice there, so none).
 func jsonFields(t reflect.Type) []jsonField {
 	var all []jsonField
 	visited := map[reflect.Type]bool{}
+	count := map[reflect.Type]int{}
 	for depth, level := 0, []reflect.Type{t}; len(level) > 0; depth++ {
 		var next []reflect.Type
+		nextCount := map[reflect.Type]int{}
 		for _, st := range level {
 			if visited[st] {
 				continue
@@ -268,7 +272,9 @@ func jsonFields(t reflect.Type) []jsonField {
 					ft = ft.Elem()
 				}
 				if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
-					next = append(next, ft)
+					if nextCount[ft]++; nextCount[ft] == 1 {
+						next = append(next, ft)
+					}
 					continue
 				}
 				if !f.IsExported() {
@@ -285,10 +291,14 @@ func jsonFields(t reflect.Type) []jsonField {
 						omit = o
 					}
 				}
-				all = append(all, jsonField{name: name, goName: f.Name, typ: f.Type, quoted: quoted, omit: omit, depth: depth, tagged: tagged})
+				jf := jsonField{name: name, goName: f.Name, typ: f.Type, quoted: quoted, omit: omit, depth: depth, tagged: tagged}
+				all = append(all, jf)
+				if count[st] > 1 { // as encoding/json: a second copy makes it ambiguous
+					all = append(all, jf)
+				}
 			}
 		}
-		level = next
+		level, count = next, nextCount
 	}
 	var fields []jsonField
 	for i, f := range all {
