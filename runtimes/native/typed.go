@@ -40,7 +40,15 @@ func Typed[In, Out any](fn func(ctx context.Context, in In, env abi.Env) (Out, e
 		}
 		v, err = abi.Normalize(v)
 		if err != nil {
-			return nil, &abi.ToolError{Code: abi.ProviderError, Message: "tool result is not a JSON value: " + err.Error()}
+			// As the host answers a plain handler's (checkResult) and
+			// the Go guest SDK a HandleFunc's.
+			what := "tool result"
+			if env != nil {
+				if c := env.Call(); c != nil {
+					what = "result of " + c.Tool
+				}
+			}
+			return nil, &abi.ToolError{Code: abi.InvalidResult, Message: what + " is not a JSON value: " + err.Error()}
 		}
 		return v, nil
 	}
