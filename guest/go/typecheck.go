@@ -348,7 +348,8 @@ func fieldFits(typ string, f jsonField) string {
 	}
 	k := t.Kind()
 	isInt := k >= reflect.Int && k <= reflect.Uintptr
-	isFloat := k == reflect.Float32 || k == reflect.Float64
+	// json.Number, a string kind, takes any JSON number.
+	isFloat := k == reflect.Float32 || k == reflect.Float64 || t == reflect.TypeFor[json.Number]()
 	if f.quoted && (isInt || isFloat || k == reflect.Bool || k == reflect.String) {
 		if typ != "string" {
 			return "its tag's \",string\" option wants the value as a JSON string"
