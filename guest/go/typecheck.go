@@ -20,7 +20,7 @@ var (
 // checkTyped panics, naming the tool, when a typed handler's params type
 // In or result type Out holds something encoding/json cannot decode or
 // encode (a channel, a function, a complex number, a map key that is not a
-// string, an integer or a TextMarshaler; in In, an interface with methods,
+// string, an integer or the TextUnmarshaler (In) or TextMarshaler (Out) encoding/json uses; in In, an interface with methods,
 // such as io.Reader, or an embedded pointer to an unexported struct), when In is a struct without a
 // field for a property the tool's Parameters schema requires (encoding/json
 // would drop that value, which every caller must send), or when a property's
@@ -200,7 +200,13 @@ func jsonTypeProblem(t reflect.Type, in bool, seen map[reflect.Type]bool) string
 		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		default:
-			if !implementsAny(k, textMarshaler, textUnmarshaler) {
+			// encoding/json reads a key with UnmarshalText only, and
+			// writes one with MarshalText only, of the key's own
+			// method set (a map key is not addressable).
+			if in && !implementsAny(k, textUnmarshaler) {
+				return fmt.Sprintf("a map key of type %v (JSON object keys are strings: use a string, an integer or an encoding.TextUnmarshaler)", k)
+			}
+			if !in && !k.Implements(textMarshaler) {
 				return fmt.Sprintf("a map key of type %v (JSON object keys are strings: use a string, an integer or an encoding.TextMarshaler)", k)
 			}
 		}
