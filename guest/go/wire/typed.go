@@ -39,11 +39,21 @@ func DecodeTyped(params any, dst any) error {
 	}
 	if err := decodeJSON(b, dst); err != nil {
 		t := reflect.TypeOf(dst).Elem()
-		fails := func(doc any) bool {
+		budget := 4096 // decodings spent naming the part; past it, err as it is
+		errOf := func(doc any) string {
+			if budget--; budget < 0 {
+				return ""
+			}
 			b, err := json.Marshal(doc)
-			return err == nil && decodeJSON(b, reflect.New(t).Interface()) != nil
+			if err != nil {
+				return ""
+			}
+			if err := decodeJSON(b, reflect.New(t).Interface()); err != nil {
+				return err.Error()
+			}
+			return ""
 		}
-		if at := failingPart(v, func(x any) any { return x }, fails, 0); at != "" {
+		if at := failingPart(v, func(x any) any { return x }, errOf, err.Error(), 0); at != "" && budget >= 0 {
 			return fmt.Errorf("at %s: %w", at, err)
 		}
 		return err
@@ -59,9 +69,12 @@ func decodeJSON(b []byte, dst any) error {
 }
 
 // failingPart is the JSON pointer, below v, of the innermost member or
-// element that fails to decode on its own (wrap places it where v is in
-// the whole params, its siblings left out), or "" when none does.
-func failingPart(v any, wrap func(any) any, fails func(any) bool, depth int) string {
+// element whose value fails to decode with the error want: alone (wrap
+// places it where v is in the whole params, without its siblings) it fails
+// with want, and without it (its siblings kept) it does not, so that a
+// member is not blamed for an error about another (a type whose
+// UnmarshalJSON wants a member that is missing). "" when none is.
+func failingPart(v any, wrap func(any) any, errOf func(any) string, want string, depth int) string {
 	if depth > 64 {
 		return ""
 	}
@@ -74,15 +87,27 @@ func failingPart(v any, wrap func(any) any, fails func(any) bool, depth int) str
 		sort.Strings(keys)
 		for _, k := range keys {
 			w := func(e any) any { return wrap(map[string]any{k: e}) }
-			if fails(w(x[k])) {
-				return "/" + pointerToken.Replace(k) + failingPart(x[k], w, fails, depth+1)
+			if errOf(w(x[k])) != want {
+				continue
+			}
+			rest := make(map[string]any, len(x))
+			for k2, e := range x {
+				if k2 != k {
+					rest[k2] = e
+				}
+			}
+			if errOf(wrap(rest)) != want {
+				return "/" + pointerToken.Replace(k) + failingPart(x[k], w, errOf, want, depth+1)
 			}
 		}
 	case []any:
 		for i, e := range x {
 			w := func(e any) any { return wrap([]any{e}) }
-			if fails(w(e)) {
-				return "/" + strconv.Itoa(i) + failingPart(e, w, fails, depth+1)
+			if errOf(w(e)) != want {
+				continue
+			}
+			if errOf(wrap(append(x[:i:i], x[i+1:]...))) != want {
+				return "/" + strconv.Itoa(i) + failingPart(e, w, errOf, want, depth+1)
 			}
 		}
 	}

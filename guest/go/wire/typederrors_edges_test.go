@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -66,5 +68,43 @@ func TestDecodeTypedErrorNamesProperty(t *testing.T) {
 	}
 	if err := DecodeTyped(good, &dst); err != nil || dst.Count != 3 || dst.Name != "n" {
 		t.Errorf("good params: %v, %+v", err, dst)
+	}
+}
+
+// needsName checks, in its own UnmarshalJSON, that "name" is there.
+type needsName struct {
+	Name string `json:"name"`
+	Age  int64  `json:"age"`
+}
+
+func (n *needsName) UnmarshalJSON(b []byte) error {
+	type plain needsName
+	if err := json.Unmarshal(b, (*plain)(n)); err != nil {
+		return err
+	}
+	if n.Name == "" {
+		return errors.New("needsName: name is missing")
+	}
+	return nil
+}
+
+// TestDecodeTypedErrorBlamesNoInnocentProperty: the JSON pointer is of the
+// member whose value fails, not of one that fails only when alone (a type
+// whose UnmarshalJSON wants another member): {"age": 3} for a type that
+// needs "name" is not "at /age"; of two members that fail, the one whose
+// failure encoding/json reports is named.
+func TestDecodeTypedErrorBlamesNoInnocentProperty(t *testing.T) {
+	var dst needsName
+	err := DecodeTyped(map[string]any{"age": int64(3), "zeta": true}, &dst)
+	if err == nil || err.Error() != "needsName: name is missing" {
+		t.Fatalf("%v, want the type's own error, unprefixed", err)
+	}
+	var two struct {
+		When time.Time `json:"when"`
+		Blob []byte    `json:"blob"`
+	}
+	err = DecodeTyped(map[string]any{"when": "soon", "blob": "!!"}, &two)
+	if err == nil || !strings.HasPrefix(err.Error(), "at /blob: illegal base64") && !strings.HasPrefix(err.Error(), "at /when: parsing time") {
+		t.Fatalf("%v, want the member whose failure encoding/json reports named", err)
 	}
 }
