@@ -24,6 +24,13 @@ import (
 //
 // A params value that does not decode into In fails with InvalidParams
 // naming the problem (the schema should already have caught it).
+//
+// Typed is never inlined: its handler's frame is then always named
+// native.Typed[...], which a panic's stack leaves out (crashError); inlined
+// into the author's code it was named as theirs, at a typed.go of their
+// package.
+//
+//go:noinline
 func Typed[In, Out any](fn func(ctx context.Context, in In, env abi.Env) (Out, error)) Handler {
 	return func(ctx context.Context, params any, env abi.Env) (any, error) {
 		in, err := decodeParams[In](params)
