@@ -338,6 +338,11 @@ func jsonGeneric(v any) (any, error) {
 // quotes the panic in its load error).
 func schemaValue(tool, field string, s map[string]any) map[string]any {
 	if s == nil {
+		if field == "Parameters" {
+			// No parameters: an object, as the JS and Python SDKs
+			// and native.JSONSchema(nil) give (none accepted any params).
+			return map[string]any{"type": "object"}
+		}
 		return nil
 	}
 	if _, err := wire.AppendJSONValue(nil, s); err != nil {
