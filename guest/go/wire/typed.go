@@ -40,10 +40,17 @@ func DecodeTyped(params any, dst any) error {
 	if err := decodeJSON(b, dst); err != nil {
 		t := reflect.TypeOf(dst).Elem()
 		budget := 4096 // decodings spent naming the part; past it, err as it is
-		errOf := func(doc any) string {
+		errOf := func(doc any) (msg string) {
 			if budget--; budget < 0 {
 				return ""
 			}
+			// A part alone may panic a type's UnmarshalJSON written for
+			// the whole params: it names nothing.
+			defer func() {
+				if recover() != nil {
+					msg = ""
+				}
+			}()
 			b, err := json.Marshal(doc)
 			if err != nil {
 				return ""

@@ -108,3 +108,39 @@ func TestDecodeTypedErrorBlamesNoInnocentProperty(t *testing.T) {
 		t.Fatalf("%v, want the member whose failure encoding/json reports named", err)
 	}
 }
+
+// fragile's UnmarshalJSON panics when "b" is missing (as one written for
+// the whole params may) and fails when "a" is "bad".
+type fragile struct{ A, B any }
+
+func (f *fragile) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	_ = m["b"][0] // panics when "b" is missing
+	if string(m["a"]) == `"bad"` {
+		return errors.New("fragile: a is bad")
+	}
+	return nil
+}
+
+// TestDecodeTypedNamingNeverPanics: naming the failing member decodes
+// parts of the params on their own, which a type's UnmarshalJSON written
+// for the whole params may panic on: the caller's InvalidParams must stay
+// one (a panic in the guest is ProviderCrashed), with the type's own error.
+func TestDecodeTypedNamingNeverPanics(t *testing.T) {
+	var dst fragile
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("DecodeTyped panicked: %v", r)
+			}
+		}()
+		err = DecodeTyped(map[string]any{"a": "bad", "b": int64(1)}, &dst)
+	}()
+	if err == nil || err.Error() != "fragile: a is bad" {
+		t.Fatalf("%v, want the type's own error", err)
+	}
+}
