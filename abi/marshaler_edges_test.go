@@ -29,6 +29,11 @@ type hexBytes []byte
 
 func (h hexBytes) MarshalText() ([]byte, error) { return fmt.Appendf(nil, "%x", []byte(h)), nil }
 
+// flags is a map with bool keys that writes itself.
+type flags map[bool]string
+
+func (f flags) MarshalJSON() ([]byte, error) { return json.Marshal(map[string]string{"yes": f[true]}) }
+
 // TestNormalizeHonoursMarshalers: Normalize, which makes a native tool's
 // result canonical (the host's checkResult; native.Typed's, documented as
 // encoding/json's rules), read a value that is not a struct by its Go kind
@@ -55,6 +60,7 @@ func TestNormalizeHonoursMarshalers(t *testing.T) {
 		{"enumSlice", []color{0, 1}},
 		{"nilPointer", map[string]any{"u": nilUUID}},
 		{"pointer", map[string]any{"u": &uuidLike{9, 9, 9, 9}}},
+		{"mapMarshaler", flags{true: "y"}},
 	} {
 		b, err := json.Marshal(c.in)
 		if err != nil {

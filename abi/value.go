@@ -219,7 +219,9 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 	if rv.Kind() == reflect.Pointer && rv.IsNil() {
 		return nil, nil
 	}
-	if rv.Kind() == reflect.Map {
+	_, mj := v.(json.Marshaler)
+	_, mt := v.(encoding.TextMarshaler)
+	if rv.Kind() == reflect.Map && !mj && !mt {
 		switch k := rv.Type().Key(); k.Kind() {
 		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
@@ -229,8 +231,6 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 			}
 		}
 	}
-	_, mj := v.(json.Marshaler)
-	_, mt := v.(encoding.TextMarshaler)
 	if mj || mt || rv.Kind() == reflect.Map && rv.Type().Key().Kind() != reflect.String {
 		// A value that writes itself (an enum's MarshalText, a UUID's
 		// [16]byte) or a map with integer or TextMarshaler keys: as
