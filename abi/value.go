@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,8 +30,9 @@ import (
 // numbers such as time.Duration, a json.RawMessage's JSON text ...) into it.
 
 // Normalize returns v in canonical form. It fails on values JSON cannot carry
-// (functions, channels, NaN and infinities, non-string map keys) naming the
-// path of the offending value.
+// (functions, channels, NaN and infinities, map keys encoding/json cannot
+// write) naming the path of the offending value. A Go value that writes
+// itself (MarshalJSON, MarshalText) is written as encoding/json writes it.
 func Normalize(v any) (any, error) {
 	return normalize(v, "$", 0)
 }
@@ -214,11 +216,30 @@ func normUint(u uint64) any {
 
 func normalizeReflect(v any, path string, depth int) (any, error) {
 	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer && rv.IsNil() {
+		return nil, nil
+	}
+	_, mj := v.(json.Marshaler)
+	_, mt := v.(encoding.TextMarshaler)
+	if rv.Kind() == reflect.Map && !mj && !mt {
+		switch k := rv.Type().Key(); k.Kind() {
+		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		default:
+			if !k.Implements(reflect.TypeFor[encoding.TextMarshaler]()) {
+				return nil, fmt.Errorf("%s: map key type %s is not a string, an integer or an encoding.TextMarshaler", path, k)
+			}
+		}
+	}
+	if mj || mt || rv.Kind() == reflect.Map && rv.Type().Key().Kind() != reflect.String {
+		// A value that writes itself (an enum's MarshalText, a UUID's
+		// [16]byte) or a map with integer or TextMarshaler keys: as
+		// encoding/json writes it, as a struct holding it is; by its
+		// kind it was a number, an array of bytes, or refused.
+		return jsonRoundTrip(v, path)
+	}
 	switch rv.Kind() {
 	case reflect.Map:
-		if rv.Type().Key().Kind() != reflect.String {
-			return nil, fmt.Errorf("%s: map key type %s is not string", path, rv.Type().Key())
-		}
 		out := make(map[string]any, rv.Len())
 		it := rv.MapRange()
 		for it.Next() {
@@ -268,17 +289,22 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 		// Round-trip through encoding/json so struct tags are honoured
 		// (which writes a string field's invalid UTF-8 as U+FFFD, as it
 		// does for any Go program's structs).
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
-		}
-		var out any
-		if err := UnmarshalJSONValue(b, &out); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
-		}
-		return out, nil
+		return jsonRoundTrip(v, path)
 	}
 	return nil, fmt.Errorf("%s: a Go %T is not a JSON value", path, v)
+}
+
+// jsonRoundTrip is v as encoding/json writes it, read back canonical.
+func jsonRoundTrip(v any, path string) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	var out any
+	if err := UnmarshalJSONValue(b, &out); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return out, nil
 }
 
 // UnmarshalJSONValue decodes JSON into *out in canonical form (numbers as

@@ -690,7 +690,7 @@ func canonicalErrorData(te *abi.ToolError) *abi.ToolError {
 		return te
 	}
 	c := *te
-	n, err := abi.Normalize(abi.Copy(te.Data)) // not the provider's own maps
+	n, err := normalizeProviderValue(abi.Copy(te.Data)) // not the provider's own maps
 	if err != nil {
 		c.Data = nil
 		c.Message += " (its error data was dropped: it is not a JSON value: " + err.Error() + ")"
@@ -700,11 +700,34 @@ func canonicalErrorData(te *abi.ToolError) *abi.ToolError {
 	return &c
 }
 
+// marshalPanic is a panic in a Go value's own MarshalJSON or MarshalText.
+type marshalPanic struct{ value string }
+
+func (m *marshalPanic) Error() string { return "encoding it as JSON panicked: " + m.value }
+
+// normalizeProviderValue is abi.Normalize of a provider's result or error
+// data, a panic of a native tool's Go value in its own MarshalJSON or
+// MarshalText returned as a *marshalPanic: it ran in the host's pipeline,
+// past callProvider's recover, and unwound the caller's goroutine.
+func normalizeProviderValue(v any) (n any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			n, err = nil, &marshalPanic{value: fmt.Sprint(r)}
+		}
+	}()
+	return abi.Normalize(v)
+}
+
 // checkResult normalizes, bounds and validates a successful result.
 func (h *Host) checkResult(result *any, e *registry.Entry) *abi.ToolError {
 	size, canonical := measure(*result, h.pol.maxResult)
 	if !canonical {
-		n, err := abi.Normalize(*result)
+		n, err := normalizeProviderValue(*result)
+		var crash *marshalPanic
+		if errors.As(err, &crash) {
+			return &abi.ToolError{Code: abi.ProviderCrashed, Message: "result of " + e.Def.Name + ": " + err.Error(),
+				Data: map[string]any{"panic": crash.value}}
+		}
 		if err != nil {
 			return &abi.ToolError{Code: abi.InvalidResult, Message: "result of " + e.Def.Name + " is not a JSON value: " + err.Error()}
 		}

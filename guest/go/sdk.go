@@ -338,6 +338,11 @@ func jsonGeneric(v any) (any, error) {
 // quotes the panic in its load error).
 func schemaValue(tool, field string, s map[string]any) map[string]any {
 	if s == nil {
+		if field == "Parameters" {
+			// No parameters: an object, as the JS and Python SDKs
+			// and native.JSONSchema(nil) give (none accepted any params).
+			return map[string]any{"type": "object"}
+		}
 		return nil
 	}
 	if _, err := wire.AppendJSONValue(nil, s); err != nil {
@@ -546,12 +551,24 @@ func errorResult(tool string, err error) (out []byte) {
 			var gerr error
 			// nil when encoding/json refuses it too: said in the message,
 			// as the JS and Python SDKs say it (it was dropped silently).
-			if data, gerr = jsonGeneric(data); gerr != nil {
+			if data, gerr = dataGeneric(data); gerr != nil {
 				msg += " (its data was left out: " + gerr.Error() + ")"
 			}
 		}
 	}
 	return wire.AppendError(reg.out[:0], code, msg, data)
+}
+
+// dataGeneric is jsonGeneric of an error's data, a panic in a Go value's
+// own MarshalJSON or MarshalText an error: errorResult's recover took it
+// for the error's Error method panicking, its code and message lost.
+func dataGeneric(v any) (g any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			g, err = nil, fmt.Errorf("encoding it as JSON panicked: %v", r)
+		}
+	}()
+	return jsonGeneric(v)
 }
 
 // run calls h and encodes its result, turning a panic into ProviderCrashed

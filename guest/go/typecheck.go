@@ -20,7 +20,7 @@ var (
 // checkTyped panics, naming the tool, when a typed handler's params type
 // In or result type Out holds something encoding/json cannot decode or
 // encode (a channel, a function, a complex number, a map key that is not a
-// string, an integer or a TextMarshaler; in In, an interface with methods,
+// string, an integer or the TextUnmarshaler (In) or TextMarshaler (Out) encoding/json uses; in In, an interface with methods,
 // such as io.Reader, or an embedded pointer to an unexported struct), when In is a struct without a
 // field for a property the tool's Parameters schema requires (encoding/json
 // would drop that value, which every caller must send), or when a property's
@@ -200,7 +200,13 @@ func jsonTypeProblem(t reflect.Type, in bool, seen map[reflect.Type]bool) string
 		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		default:
-			if !implementsAny(k, textMarshaler, textUnmarshaler) {
+			// encoding/json reads a key with UnmarshalText only, and
+			// writes one with MarshalText only, of the key's own
+			// method set (a map key is not addressable).
+			if in && !implementsAny(k, textUnmarshaler) {
+				return fmt.Sprintf("a map key of type %v (JSON object keys are strings: use a string, an integer or an encoding.TextUnmarshaler)", k)
+			}
+			if !in && !k.Implements(textMarshaler) {
 				return fmt.Sprintf("a map key of type %v (JSON object keys are strings: use a string, an integer or an encoding.TextMarshaler)", k)
 			}
 		}
@@ -245,12 +251,16 @@ type jsonField struct {
 // level, each embedded type once (a type that embeds itself through a
 // pointer does not recurse), and of the fields of one JSON name the
 // shallowest, a tagged one among equals, none when still ambiguous (an
-// outer field shadows an embedded one of its name).
+// outer field shadows an embedded one of its name; a struct embedded twice
+// at one depth, through two embedded structs, has each of its fields
+// twice there, so none).
 func jsonFields(t reflect.Type) []jsonField {
 	var all []jsonField
 	visited := map[reflect.Type]bool{}
+	count := map[reflect.Type]int{}
 	for depth, level := 0, []reflect.Type{t}; len(level) > 0; depth++ {
 		var next []reflect.Type
+		nextCount := map[reflect.Type]int{}
 		for _, st := range level {
 			if visited[st] {
 				continue
@@ -268,7 +278,9 @@ func jsonFields(t reflect.Type) []jsonField {
 					ft = ft.Elem()
 				}
 				if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
-					next = append(next, ft)
+					if nextCount[ft]++; nextCount[ft] == 1 {
+						next = append(next, ft)
+					}
 					continue
 				}
 				if !f.IsExported() {
@@ -285,10 +297,14 @@ func jsonFields(t reflect.Type) []jsonField {
 						omit = o
 					}
 				}
-				all = append(all, jsonField{name: name, goName: f.Name, typ: f.Type, quoted: quoted, omit: omit, depth: depth, tagged: tagged})
+				jf := jsonField{name: name, goName: f.Name, typ: f.Type, quoted: quoted, omit: omit, depth: depth, tagged: tagged}
+				all = append(all, jf)
+				if count[st] > 1 { // as encoding/json: a second copy makes it ambiguous
+					all = append(all, jf)
+				}
 			}
 		}
-		level = next
+		level, count = next, nextCount
 	}
 	var fields []jsonField
 	for i, f := range all {
@@ -338,7 +354,8 @@ func fieldFits(typ string, f jsonField) string {
 	}
 	k := t.Kind()
 	isInt := k >= reflect.Int && k <= reflect.Uintptr
-	isFloat := k == reflect.Float32 || k == reflect.Float64
+	// json.Number, a string kind, takes any JSON number.
+	isFloat := k == reflect.Float32 || k == reflect.Float64 || t == reflect.TypeFor[json.Number]()
 	if f.quoted && (isInt || isFloat || k == reflect.Bool || k == reflect.String) {
 		if typ != "string" {
 			return "its tag's \",string\" option wants the value as a JSON string"

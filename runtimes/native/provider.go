@@ -191,7 +191,8 @@ func convertError(ctx context.Context, err error, provider string, call *abi.Too
 func crashError(provider, toolName string, r any) *abi.ToolError {
 	msg := fmt.Sprint(r)
 	stack := panicstack.Format(2, func(fn string) (skip, stop bool) { // past crashError and Call's recover
-		return false, strings.HasPrefix(fn, "github.com/aios-host/aios-host/runtimes/native.(*Provider).Call")
+		return strings.HasPrefix(fn, "github.com/aios-host/aios-host/runtimes/native.Typed["), // its wrapper
+			strings.HasPrefix(fn, "github.com/aios-host/aios-host/runtimes/native.(*Provider).Call")
 	})
 	return &abi.ToolError{
 		Code:    abi.ProviderCrashed,

@@ -24,6 +24,13 @@ import (
 //
 // A params value that does not decode into In fails with InvalidParams
 // naming the problem (the schema should already have caught it).
+//
+// Typed is never inlined: its handler's frame is then always named
+// native.Typed[...], which a panic's stack leaves out (crashError); inlined
+// into the author's code it was named as theirs, at a typed.go of their
+// package.
+//
+//go:noinline
 func Typed[In, Out any](fn func(ctx context.Context, in In, env abi.Env) (Out, error)) Handler {
 	return func(ctx context.Context, params any, env abi.Env) (any, error) {
 		in, err := decodeParams[In](params)
@@ -40,7 +47,15 @@ func Typed[In, Out any](fn func(ctx context.Context, in In, env abi.Env) (Out, e
 		}
 		v, err = abi.Normalize(v)
 		if err != nil {
-			return nil, &abi.ToolError{Code: abi.ProviderError, Message: "tool result is not a JSON value: " + err.Error()}
+			// As the host answers a plain handler's (checkResult) and
+			// the Go guest SDK a HandleFunc's.
+			what := "tool result"
+			if env != nil {
+				if c := env.Call(); c != nil {
+					what = "result of " + c.Tool
+				}
+			}
+			return nil, &abi.ToolError{Code: abi.InvalidResult, Message: what + " is not a JSON value: " + err.Error()}
 		}
 		return v, nil
 	}

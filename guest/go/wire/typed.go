@@ -3,9 +3,12 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
+	"sort"
 	"strconv"
+	"strings"
 )
 
 // DecodeTyped fills *dst (the params type of a Go guest's HandleFunc
@@ -22,20 +25,104 @@ import (
 //     (2^60 as 1152921504606846976): encoding/json writes its shortest
 //     form, 1152921504606847000, which an int64 field took for another
 //     number.
+//
+// A value that does not fit is named by its JSON pointer in the params
+// ("at /items/1/when: parsing time …"): encoding/json names the Go field
+// of a type mismatch only, not the one whose ",string" tag, time.Time or
+// base64 []byte refused a string.
 func DecodeTyped(params any, dst any) error {
 	var floats map[string]bool
-	b, err := json.Marshal(exactWholeFloats(params, 0, &floats))
+	v := exactWholeFloats(params, 0, &floats)
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(dst); err != nil {
+	if err := decodeJSON(b, dst); err != nil {
+		t := reflect.TypeOf(dst).Elem()
+		budget := 4096 // decodings spent naming the part; past it, err as it is
+		errOf := func(doc any) (msg string) {
+			if budget--; budget < 0 {
+				return ""
+			}
+			// A part alone may panic a type's UnmarshalJSON written for
+			// the whole params: it names nothing.
+			defer func() {
+				if recover() != nil {
+					msg = ""
+				}
+			}()
+			b, err := json.Marshal(doc)
+			if err != nil {
+				return ""
+			}
+			if err := decodeJSON(b, reflect.New(t).Interface()); err != nil {
+				return err.Error()
+			}
+			return ""
+		}
+		if at := failingPart(v, func(x any) any { return x }, errOf, err.Error(), 0); at != "" && budget >= 0 {
+			return fmt.Errorf("at %s: %w", at, err)
+		}
 		return err
 	}
 	canonNumbers(reflect.ValueOf(dst), 0, floats)
 	return nil
 }
+
+func decodeJSON(b []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	return dec.Decode(dst)
+}
+
+// failingPart is the JSON pointer, below v, of the innermost member or
+// element whose value fails to decode with the error want: alone (wrap
+// places it where v is in the whole params, without its siblings) it fails
+// with want, and without it (its siblings kept) it does not, so that a
+// member is not blamed for an error about another (a type whose
+// UnmarshalJSON wants a member that is missing). "" when none is.
+func failingPart(v any, wrap func(any) any, errOf func(any) string, want string, depth int) string {
+	if depth > 64 {
+		return ""
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			w := func(e any) any { return wrap(map[string]any{k: e}) }
+			if errOf(w(x[k])) != want {
+				continue
+			}
+			rest := make(map[string]any, len(x))
+			for k2, e := range x {
+				if k2 != k {
+					rest[k2] = e
+				}
+			}
+			if errOf(wrap(rest)) != want {
+				return "/" + pointerToken.Replace(k) + failingPart(x[k], w, errOf, want, depth+1)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			w := func(e any) any { return wrap([]any{e}) }
+			if errOf(w(e)) != want {
+				continue
+			}
+			if errOf(wrap(append(x[:i:i], x[i+1:]...))) != want {
+				return "/" + strconv.Itoa(i) + failingPart(e, w, errOf, want, depth+1)
+			}
+		}
+	}
+	return ""
+}
+
+// pointerToken escapes a JSON pointer token (RFC 6901).
+var pointerToken = strings.NewReplacer("~", "~0", "/", "~1")
 
 // exactWholeFloats returns generic v with every float64 whole and from
 // 2^53 up in magnitude replaced by its exact integer literal (a copy of
