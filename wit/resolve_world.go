@@ -171,8 +171,16 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 		return err
 	}
 	// Pass 2: imports and exports in order.
-	var exports []*WorldItem
-	var exportPos []Position
+	// exportPos holds where each export came from (its `export` or the
+	// `include` that brought it), for the errors of export elaboration.
+	exportPos := map[*WorldItem]Position{}
+	notePos := func(pos Position) {
+		for _, e := range w.Exports {
+			if _, ok := exportPos[e]; !ok {
+				exportPos[e] = pos
+			}
+		}
+	}
 	for _, it := range a.items {
 		switch x := it.(type) {
 		case *astUse:
@@ -250,8 +258,7 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 				return err
 			}
 			if dir == dirExport {
-				exports = append(exports, item)
-				exportPos = append(exportPos, pos)
+				notePos(pos)
 			}
 		case *astInclude:
 			if err := ps.checkSince(x.gate, x.path.name.pos); err != nil {
@@ -267,6 +274,7 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 			if err := wb.include(inc, x); err != nil {
 				return err
 			}
+			notePos(x.path.name.pos)
 		}
 	}
 	// Export elaboration: what an export depends on is satisfied by another
@@ -278,14 +286,11 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 			exported[it.Interface] = true
 		}
 	}
-	for i, it := range w.Exports {
+	for _, it := range w.Exports {
 		if it.Interface == nil {
 			continue
 		}
-		pos := Position{}
-		if i < len(exportPos) {
-			pos = exportPos[i]
-		}
+		pos := exportPos[it]
 		for _, d := range it.Interface.Uses {
 			if exported[d] {
 				continue
@@ -308,7 +313,6 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 			}
 		}
 	}
-	_ = exports
 	return nil
 }
 
