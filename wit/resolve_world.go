@@ -299,11 +299,7 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 			transitiveDeps(d, deps)
 			for x := range deps {
 				if exported[x] {
-					name := it.Name
-					if it.Interface.Name == "" {
-						name = "anon"
-					}
-					return errAt(pos, "interface `%s` transitively depends on an interface in incompatible ways", name)
+					return errAt(pos, "interface `%s` transitively depends on an interface in incompatible ways", it.Name)
 				}
 			}
 			if _, ok := wb.keys[dirImport][d.ID()]; !ok {

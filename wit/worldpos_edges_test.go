@@ -2,6 +2,7 @@ package wit
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,24 @@ world inner { export base; }
 		if we.Pos.File != "x.wit" || we.Pos.Line != 9 {
 			t.Errorf("%s: %v, want it at x.wit:9 (export top)", name, err)
 		}
+	}
+}
+
+// TestInlineExportNamedInDependencyError: the same error called every
+// inline interface export `anon` (the name of the one in wasm-tools'
+// import-and-export5 test); it names the export as written, as
+// wasm-tools does.
+func TestInlineExportNamedInDependencyError(t *testing.T) {
+	src := `package a:b;
+interface base { type id = u64; }
+interface mid { use base.{id}; }
+world w {
+  export base;
+  export tools: interface { use mid.{id}; }
+}
+`
+	_, err := ParseSource("x.wit", src, Options{})
+	if err == nil || !strings.Contains(err.Error(), "interface `tools` transitively depends") {
+		t.Errorf("%v, want it to name the export `tools`", err)
 	}
 }
