@@ -27,3 +27,26 @@ func TestGatedOutNameStillDefined(t *testing.T) {
 		}
 	}
 }
+
+// TestGatedOutWorldItemStillDefined: the same for a world's imports and
+// exports: `@unstable(feature = x) import f: func(); import f: func(x: u32);`
+// was accepted with the feature off.
+func TestGatedOutWorldItemStillDefined(t *testing.T) {
+	for _, body := range []string{
+		"@unstable(feature = x) import f: func(); import f: func(x: u32);",
+		"export f: func(x: u32); @unstable(feature = x) export f: func();",
+		"@unstable(feature = x) export i: interface { f: func(); } export i: func();",
+	} {
+		src := "package a:b@1.0.0;\nworld w { " + body + " }\n"
+		for _, opts := range []Options{{}, {Features: []string{"x"}}} {
+			_, err := ParseSource("x.wit", src, opts)
+			if err == nil || !strings.HasPrefix(err.Error(), "x.wit:2:") {
+				t.Errorf("%s (features %v): %v", body, opts.Features, err)
+			}
+		}
+	}
+	// An import and an export may share a name.
+	if _, err := ParseSource("x.wit", "package a:b@1.0.0;\nworld w { @unstable(feature = x) import f: func(); export f: func(); }\n", Options{}); err != nil {
+		t.Error(err)
+	}
+}

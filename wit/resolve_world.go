@@ -174,6 +174,7 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 	// exportPos holds where each export came from (its `export` or the
 	// `include` that brought it), for the errors of export elaboration.
 	exportPos := map[*WorldItem]Position{}
+	named := [2]map[string]bool{{}, {}}
 	notePos := func(pos Position) {
 		for _, e := range w.Exports {
 			if _, ok := exportPos[e]; !ok {
@@ -217,12 +218,21 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 			if err := ps.checkSince(x.gate, pos); err != nil {
 				return err
 			}
-			if !ps.r.active(x.gate) {
-				continue
-			}
 			dir := dirImport
 			if x.export {
 				dir = dirExport
+			}
+			// Two items of one name conflict whatever their gates, as
+			// in wasm-tools: the world must not change meaning when a
+			// feature is turned on.
+			if n := x.name.name; n != "" {
+				if named[dir][n] {
+					return errAt(pos, "%s `%s` is defined more than once", dirName[dir], n)
+				}
+				named[dir][n] = true
+			}
+			if !ps.r.active(x.gate) {
+				continue
 			}
 			item := &WorldItem{Name: x.name.name, Docs: x.docs, Gate: x.gate.stability()}
 			switch {
