@@ -378,8 +378,12 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 			cache, err = wazero.NewCompilationCacheWithDir(cacheDir)
 		}
 		if err == nil {
-			if err = p.compileAll(ctx, name, cfg.WithCompilationCache(cache), mods); err == nil {
-				sealed.SealWazero(cacheDir)
+			err = p.compileAll(ctx, name, cfg.WithCompilationCache(cache), mods)
+			// Seal what the modules before a failing one wrote too (wazero
+			// writes an entry whole, renamed into place): left unsealed, the
+			// next load took them for damage and said so.
+			sealed.SealWazero(cacheDir)
+			if err == nil {
 				endCompile()
 				// Bounded while the host runs, not only at its start.
 				wasm.NoteCompiled(cacheDir, opts.Logger)
