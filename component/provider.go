@@ -378,8 +378,12 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 			cache, err = wazero.NewCompilationCacheWithDir(cacheDir)
 		}
 		if err == nil {
-			if err = p.compileAll(ctx, name, cfg.WithCompilationCache(cache), mods); err == nil {
-				sealed.SealWazero(cacheDir)
+			err = p.compileAll(ctx, name, cfg.WithCompilationCache(cache), mods)
+			// Seal what the modules before a failing one wrote too (wazero
+			// writes an entry whole, renamed into place): left unsealed, the
+			// next load took them for damage and said so.
+			sealed.SealWazero(cacheDir)
+			if err == nil {
 				endCompile()
 				// Bounded while the host runs, not only at its start.
 				wasm.NoteCompiled(cacheDir, opts.Logger)
@@ -447,11 +451,21 @@ func orTop(iface string) string {
 }
 
 // importKey drops the version of an interface name: "wasi:io/streams@0.2.3" → "wasi:io/streams".
-func importKey(iface, fn string) string {
-	if i := strings.IndexByte(iface, '@'); i >= 0 {
-		iface = iface[:i]
+// Only versions the host's interfaces are compatible with are dropped: any
+// 0.2.x of WASI and 0.1.x of aios:sdk; another (wasi:io/streams@0.3.0) gives
+// ok false, an import the host does not provide.
+func importKey(iface, fn string) (key string, ok bool) {
+	name, ver, versioned := strings.Cut(iface, "@")
+	if versioned {
+		want := "0.2."
+		if strings.HasPrefix(name, "aios:sdk/") {
+			want = "0.1."
+		}
+		if !strings.HasPrefix(ver, want) {
+			return "", false
+		}
 	}
-	return iface + "#" + fn
+	return name + "#" + fn, true
 }
 
 // resolveImport maps an import (module, field) of core instance k to the

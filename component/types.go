@@ -172,6 +172,9 @@ func buildType(td *binary.TypeDef, s *scope) (*typeVal, error) {
 		}
 		w.Elem, w.Len = x, td.Len
 	case binary.TypeTuple:
+		if len(td.Types) == 0 {
+			return nil, fmt.Errorf("empty tuple")
+		}
 		w.Kind = wit.KindTuple
 		for i := range td.Types {
 			x, err := vt(i)
@@ -181,8 +184,14 @@ func buildType(td *binary.TypeDef, s *scope) (*typeVal, error) {
 			w.Tuple = append(w.Tuple, x)
 		}
 	case binary.TypeFlags:
+		if len(td.Labels) == 0 || len(td.Labels) > 32 {
+			return nil, fmt.Errorf("flags with %d labels (at least 1, at most 32)", len(td.Labels))
+		}
 		w.Kind, w.Names = wit.KindFlags, td.Labels
 	case binary.TypeEnum:
+		if len(td.Labels) == 0 {
+			return nil, fmt.Errorf("enum without cases")
+		}
 		w.Kind, w.Names = wit.KindEnum, td.Labels
 	case binary.TypeResult:
 		w.Kind = wit.KindResult

@@ -453,7 +453,10 @@ func dropResource(name string) hostFunc {
 // wasi:filesystem a denial (error-code.access) when the function can report
 // one.
 func hostImpl(iface, fun string, f *wit.Func) (hostFunc, bool) {
-	key := importKey(iface, fun)
+	key, ok := importKey(iface, fun)
+	if !ok {
+		return nil, false
+	}
 	if h, ok := sdkFuncs[key]; ok {
 		return h, true
 	}

@@ -523,8 +523,11 @@ func (r *resolver) active(g astGate) bool {
 
 // checkSince refuses @since versions newer than the package version.
 func (ps *pkgState) checkSince(g astGate, pos Position) error {
-	if g.since == "" || ps.src.name.version == "" {
+	if g.since == "" {
 		return nil
+	}
+	if ps.src.name.version == "" {
+		return errAt(pos, "package [%s] contains a feature gate with a version specifier, so it must have a version", ps.src.key)
 	}
 	if compareVersions(g.since, ps.src.name.version) > 0 {
 		return errAt(pos, "feature gate cannot reference unreleased version %s of package [%s] (current version %s)", g.since, ps.src.key, ps.src.name.version)

@@ -306,15 +306,7 @@ func newScope(ps *pkgState, f *pkgFile, owner string) *scope {
 }
 
 func (sc *scope) define(e *entry) error {
-	if old, ok := sc.names[e.name]; ok {
-		if old.kind == eExcluded {
-			sc.names[e.name] = e
-			sc.entries = append(sc.entries, e)
-			return nil
-		}
-		if e.kind == eExcluded {
-			return nil
-		}
+	if _, ok := sc.names[e.name]; ok {
 		return errAt(e.pos, "name `%s` is defined more than once", e.name)
 	}
 	if e.kind != eExcluded {

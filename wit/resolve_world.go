@@ -171,8 +171,17 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 		return err
 	}
 	// Pass 2: imports and exports in order.
-	var exports []*WorldItem
-	var exportPos []Position
+	// exportPos holds where each export came from (its `export` or the
+	// `include` that brought it), for the errors of export elaboration.
+	exportPos := map[*WorldItem]Position{}
+	named := [2]map[string]bool{{}, {}}
+	notePos := func(pos Position) {
+		for _, e := range w.Exports {
+			if _, ok := exportPos[e]; !ok {
+				exportPos[e] = pos
+			}
+		}
+	}
 	for _, it := range a.items {
 		switch x := it.(type) {
 		case *astUse:
@@ -209,12 +218,21 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 			if err := ps.checkSince(x.gate, pos); err != nil {
 				return err
 			}
-			if !ps.r.active(x.gate) {
-				continue
-			}
 			dir := dirImport
 			if x.export {
 				dir = dirExport
+			}
+			// Two items of one name conflict whatever their gates, as
+			// in wasm-tools: the world must not change meaning when a
+			// feature is turned on.
+			if n := x.name.name; n != "" {
+				if named[dir][n] {
+					return errAt(pos, "%s `%s` is defined more than once", dirName[dir], n)
+				}
+				named[dir][n] = true
+			}
+			if !ps.r.active(x.gate) {
+				continue
 			}
 			item := &WorldItem{Name: x.name.name, Docs: x.docs, Gate: x.gate.stability()}
 			switch {
@@ -250,8 +268,7 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 				return err
 			}
 			if dir == dirExport {
-				exports = append(exports, item)
-				exportPos = append(exportPos, pos)
+				notePos(pos)
 			}
 		case *astInclude:
 			if err := ps.checkSince(x.gate, x.path.name.pos); err != nil {
@@ -267,6 +284,7 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 			if err := wb.include(inc, x); err != nil {
 				return err
 			}
+			notePos(x.path.name.pos)
 		}
 	}
 	// Export elaboration: what an export depends on is satisfied by another
@@ -278,14 +296,11 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 			exported[it.Interface] = true
 		}
 	}
-	for i, it := range w.Exports {
+	for _, it := range w.Exports {
 		if it.Interface == nil {
 			continue
 		}
-		pos := Position{}
-		if i < len(exportPos) {
-			pos = exportPos[i]
-		}
+		pos := exportPos[it]
 		for _, d := range it.Interface.Uses {
 			if exported[d] {
 				continue
@@ -294,11 +309,7 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 			transitiveDeps(d, deps)
 			for x := range deps {
 				if exported[x] {
-					name := it.Name
-					if it.Interface.Name == "" {
-						name = "anon"
-					}
-					return errAt(pos, "interface `%s` transitively depends on an interface in incompatible ways", name)
+					return errAt(pos, "interface `%s` transitively depends on an interface in incompatible ways", it.Name)
 				}
 			}
 			if _, ok := wb.keys[dirImport][d.ID()]; !ok {
@@ -308,7 +319,6 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 			}
 		}
 	}
-	_ = exports
 	return nil
 }
 

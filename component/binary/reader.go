@@ -703,9 +703,8 @@ func (r *reader) typeDef(depth int) (*TypeDef, error) {
 		if err != nil {
 			return nil, err
 		}
-		if n == 0 {
-			return nil, r.fail("empty tuple")
-		}
+		// An empty tuple, like an empty record, is not a valid component
+		// type but encodes the WIT `tuple<>`; the linker refuses it.
 		for i := 0; i < n; i++ {
 			vt, err := r.valType()
 			if err != nil {
@@ -721,12 +720,9 @@ func (r *reader) typeDef(depth int) (*TypeDef, error) {
 		if t.Labels, err = r.labels(); err != nil {
 			return nil, err
 		}
-		if len(t.Labels) == 0 {
-			return nil, r.fail("flags or enum without labels")
-		}
-		if c == 0x6e && len(t.Labels) > 32 {
-			return nil, r.fail("flags with %d labels (at most 32)", len(t.Labels))
-		}
+		// Empty flags or enums and more than 32 flags are not valid
+		// component types but encode valid WIT (`flags f {}`); the
+		// linker refuses them.
 	case 0x6a:
 		t.Kind = TypeResult
 		ok, err := r.optValType()

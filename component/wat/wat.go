@@ -495,8 +495,20 @@ func externName(n *node) (string, error) {
 
 // namedExtern reads the `"name" externdesc` of an import or an export
 // declaration f.
+//
+// The name attribute (implements "ns:pkg/i"), which wasm-tools writes for a
+// world's `import x: ns:pkg/i;`, is skipped, as the binary reader skips it.
 func (p *parser) namedExtern(f *node, args []*node, s *scope) (string, binary.ExternDesc, error) {
+	for len(args) > 2 && args[1].head() == "implements" {
+		if len(args[1].kids) != 2 || !args[1].kids[1].str {
+			return "", binary.ExternDesc{}, args[1].errf("(implements \"ns:pkg/i\")")
+		}
+		args = append(args[:1:1], args[2:]...)
+	}
 	if len(args) != 2 {
+		if len(args) > 2 {
+			return "", binary.ExternDesc{}, args[1].errf("(%s \"name\" externdesc): unexpected %s", f.head(), args[1].describe())
+		}
 		return "", binary.ExternDesc{}, f.errf("(%s \"name\" externdesc)", f.head())
 	}
 	name, err := externName(args[0])
