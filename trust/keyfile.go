@@ -55,7 +55,16 @@ func MarshalPrivateKeyPEM(k crypto.Signer) ([]byte, error) {
 // ParsePrivateKeyPEM reads a PKCS #8, PKCS #1 (RSA) or SEC 1 (EC) PEM
 // private key. kid may be empty: the key's thumbprint is used.
 func ParsePrivateKeyPEM(data []byte, kid string) (SigningKey, error) {
-	block, _ := pem.Decode(data)
+	block, rest := pem.Decode(data)
+	// openssl ecparam -genkey writes the curve's parameters before the key.
+	params := false
+	for block != nil && block.Type == "EC PARAMETERS" {
+		params = true
+		block, rest = pem.Decode(rest)
+	}
+	if block == nil && params {
+		return SigningKey{}, errors.New("only EC PARAMETERS, no private key PEM block found (openssl ecparam needs -genkey)")
+	}
 	if block == nil {
 		return SigningKey{}, errors.New("no PEM block found (want a PRIVATE KEY)")
 	}
