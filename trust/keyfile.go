@@ -12,6 +12,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/go-jose/go-jose/v4"
 )
@@ -67,6 +68,10 @@ func ParsePrivateKeyPEM(data []byte, kid string) (SigningKey, error) {
 	}
 	if block == nil {
 		return SigningKey{}, errors.New("no PEM block found (want a PRIVATE KEY)")
+	}
+	// PKCS #8's encrypted form, or OpenSSL's legacy one (RFC 1421 headers).
+	if block.Type == "ENCRYPTED PRIVATE KEY" || strings.HasPrefix(block.Headers["Proc-Type"], "4,ENCRYPTED") {
+		return SigningKey{}, fmt.Errorf("the private key (PEM block %q) is encrypted with a passphrase: decrypt it first (openssl pkey -in FILE -out PLAIN.pem)", block.Type)
 	}
 	var key any
 	var err error

@@ -41,3 +41,21 @@ func TestPEMWithECParametersBlock(t *testing.T) {
 		t.Fatalf("parameters alone: err = %v, want one saying there is no private key", err)
 	}
 }
+
+// TestEncryptedPEMSaysEncrypted: a passphrase-protected key, PKCS #8
+// ("ENCRYPTED PRIVATE KEY") or OpenSSL's legacy form (an "RSA PRIVATE KEY"
+// with a Proc-Type: 4,ENCRYPTED header), was refused as `PEM block
+// "ENCRYPTED PRIVATE KEY" is not a private key` or with an asn1 structure
+// error. The error now says the key is encrypted and how to decrypt it.
+func TestEncryptedPEMSaysEncrypted(t *testing.T) {
+	pkcs8 := pem.EncodeToMemory(&pem.Block{Type: "ENCRYPTED PRIVATE KEY", Bytes: []byte{0x30, 0x03, 0x02, 0x01, 0x00}})
+	legacy := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY",
+		Headers: map[string]string{"Proc-Type": "4,ENCRYPTED", "DEK-Info": "AES-128-CBC,80C0A109443078FB98BC022B3FC4CECF"},
+		Bytes:   []byte("0123456789abcdef0123456789abcdef")})
+	for name, file := range map[string][]byte{"pkcs8": pkcs8, "legacy": legacy} {
+		_, err := ParsePrivateKeyPEM(file, "")
+		if err == nil || !strings.Contains(err.Error(), "encrypted") || !strings.Contains(err.Error(), "openssl pkey") {
+			t.Errorf("%s: err = %v, want one saying the key is encrypted and how to decrypt it", name, err)
+		}
+	}
+}
