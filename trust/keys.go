@@ -526,6 +526,10 @@ func (s *KeyStore) addConfig(e KeyConfig, baseDir string) error {
 		if err != nil {
 			return fmt.Errorf("inline jwk: %w", err)
 		}
+		if e.KeyID != "" && k.JWK.KeyID != e.KeyID {
+			// As for a jwks file: a kid that keeps no key trusts nothing.
+			return fmt.Errorf("inline jwk has kid %q, not the entry's kid %q: give the jwk its kid (\"kid\": %q inside jwk) or drop the entry's", k.JWK.KeyID, e.KeyID, e.KeyID)
+		}
 		s.Add(filterKeys([]*Key{k}, e.KeyID, nbf, exp)...)
 	}
 	return nil
