@@ -406,7 +406,7 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	var seedForm []byte
 	var firstErr error
 	for _, k := range cands {
-		if err := k.usableFor(cardAlg(hdr.Alg)); err != nil {
+		if err := k.usableFor(cardAlg(hdr.Alg), "card"); err != nil {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}

@@ -62,7 +62,7 @@ func VerifyCompact(token, typ string, keys []*Key) ([]byte, string, error) {
 		if k.JWK.KeyID != h.KeyID {
 			continue
 		}
-		if err := k.usableFor(h.Algorithm); err != nil {
+		if err := k.usableFor(h.Algorithm, "token"); err != nil {
 			last = err
 			continue
 		}

@@ -39,8 +39,9 @@ type Key struct {
 	now func() time.Time
 }
 
-// usableFor checks that the key may verify a signature with alg.
-func (k *Key) usableFor(alg string) error {
+// usableFor checks that the key may verify a signature with alg; what
+// names the signed thing in errors ("card", "token").
+func (k *Key) usableFor(alg, what string) error {
 	now := time.Now()
 	if k.now != nil {
 		now = k.now()
@@ -54,7 +55,7 @@ func (k *Key) usableFor(alg string) error {
 	// RFC 9864 names EdDSA over Ed25519 "Ed25519": a key tagged so is for
 	// the one algorithm cards call EdDSA (its key type is checked below).
 	if ka := k.JWK.Algorithm; ka != "" && cardAlg(ka) != alg {
-		return verr(ErrAlgorithm, "key %q is for alg %q but the card is signed with %q", k.JWK.KeyID, k.JWK.Algorithm, alg)
+		return verr(ErrAlgorithm, "key %q is for alg %q but the %s is signed with %q", k.JWK.KeyID, k.JWK.Algorithm, what, alg)
 	}
 	if k.JWK.Use != "" && k.JWK.Use != "sig" {
 		return verr(ErrAlgorithm, "key %q has use %q, not sig", k.JWK.KeyID, k.JWK.Use)
@@ -64,7 +65,7 @@ func (k *Key) usableFor(alg string) error {
 		return verr(ErrAlgorithm, "key %q: %v", k.JWK.KeyID, err)
 	}
 	if string(want) != alg {
-		return verr(ErrAlgorithm, "key %q is a %s key but the card claims alg %q (algorithm confusion)", k.JWK.KeyID, want, alg)
+		return verr(ErrAlgorithm, "key %q is a %s key but the %s claims alg %q (algorithm confusion)", k.JWK.KeyID, want, what, alg)
 	}
 	return nil
 }

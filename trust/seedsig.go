@@ -237,7 +237,7 @@ func verifySeedSketch(ctx context.Context, card []byte, sig *Signature, keys Key
 	}
 	var firstErr error
 	for _, k := range cands {
-		if err := k.usableFor(alg); err != nil {
+		if err := k.usableFor(alg, "card"); err != nil {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
