@@ -12,6 +12,8 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-jose/go-jose/v4"
@@ -56,15 +58,22 @@ func MarshalPrivateKeyPEM(k crypto.Signer) ([]byte, error) {
 // ParsePrivateKeyPEM reads a PKCS #8, PKCS #1 (RSA) or SEC 1 (EC) PEM
 // private key. kid may be empty: the key's thumbprint is used.
 func ParsePrivateKeyPEM(data []byte, kid string) (SigningKey, error) {
-	block, rest := pem.Decode(data)
-	// openssl ecparam -genkey writes the curve's parameters before the key.
-	params := false
-	for block != nil && block.Type == "EC PARAMETERS" {
-		params = true
+	// The key may follow other blocks: the curve's parameters (openssl
+	// ecparam -genkey), a certificate (a combined certificate and key file).
+	var block *pem.Block
+	var others []string
+	for rest := data; ; {
 		block, rest = pem.Decode(rest)
+		if block == nil || strings.HasSuffix(block.Type, "PRIVATE KEY") {
+			break
+		}
+		others = append(others, strconv.Quote(block.Type))
 	}
-	if block == nil && params {
+	if block == nil && slices.Equal(others, []string{`"EC PARAMETERS"`}) {
 		return SigningKey{}, errors.New("only EC PARAMETERS, no private key PEM block found (openssl ecparam needs -genkey)")
+	}
+	if block == nil && len(others) > 0 {
+		return SigningKey{}, fmt.Errorf("no private key PEM block found, only %s", strings.Join(others, ", "))
 	}
 	if block == nil {
 		return SigningKey{}, errors.New("no PEM block found (want a PRIVATE KEY)")

@@ -59,3 +59,37 @@ func TestEncryptedPEMSaysEncrypted(t *testing.T) {
 		}
 	}
 }
+
+// TestPEMBundleCertificateBeforeKey: a PEM bundle with the certificate
+// first and its key after it (what `openssl req -x509 -keyout same.pem
+// -out same.pem`, a server's combined .pem, or a PKCS #12 export writes)
+// was refused as `PEM block "CERTIFICATE" is not a private key`, only the
+// first block being read. The key in the file is found now; a file that
+// holds no private key says which blocks it holds.
+func TestPEMBundleCertificateBeforeKey(t *testing.T) {
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte{0x30, 0x00}})
+	file := append(append([]byte{}, cert...), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})...)
+	sk, err := ParsePrivateKeyPEM(file, "")
+	if err != nil {
+		t.Fatalf("certificate + key bundle refused: %v", err)
+	}
+	if !k.PublicKey.Equal(sk.Key.Public()) {
+		t.Fatal("another key than the bundle's was read")
+	}
+	pub, err := x509.MarshalPKIXPublicKey(&k.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParsePrivateKeyPEM(append(cert, pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pub})...), "")
+	if err == nil || !strings.Contains(err.Error(), "no private key") || !strings.Contains(err.Error(), `"CERTIFICATE"`) || !strings.Contains(err.Error(), `"PUBLIC KEY"`) {
+		t.Fatalf("certificate and public key only: err = %v, want one saying there is no private key and naming the blocks found", err)
+	}
+}
