@@ -92,7 +92,7 @@ func ParsePrivateKeyPEM(data []byte, kid string) (SigningKey, error) {
 	case "EC PRIVATE KEY":
 		key, err = x509.ParseECPrivateKey(block.Bytes)
 	default:
-		return SigningKey{}, fmt.Errorf("PEM block %q is not a private key", block.Type)
+		return SigningKey{}, fmt.Errorf("a %s is not a key format read here: give a PKCS #8 PRIVATE KEY (as aios-host keygen makes), a PKCS #1 RSA PRIVATE KEY or a SEC 1 EC PRIVATE KEY", block.Type)
 	}
 	if err != nil {
 		return SigningKey{}, err

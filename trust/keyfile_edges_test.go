@@ -93,3 +93,20 @@ func TestPEMBundleCertificateBeforeKey(t *testing.T) {
 		t.Fatalf("certificate and public key only: err = %v, want one saying there is no private key and naming the blocks found", err)
 	}
 }
+
+// TestOpenSSHKeySaysFormat: a key from ssh-keygen ("OPENSSH PRIVATE
+// KEY"), or OpenSSL's legacy DSA one, was refused as `PEM block "OPENSSH
+// PRIVATE KEY" is not a private key`, which it is. The error now says the
+// format is not one sign reads, and names those it does.
+func TestOpenSSHKeySaysFormat(t *testing.T) {
+	for _, typ := range []string{"OPENSSH PRIVATE KEY", "DSA PRIVATE KEY"} {
+		_, err := ParsePrivateKeyPEM(pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: []byte("openssh-key-v1\x00")}), "")
+		if err == nil || strings.Contains(err.Error(), "is not a private key") || !strings.Contains(err.Error(), "PKCS #8") {
+			t.Errorf("%s: err = %v, want one naming the formats that are read", typ, err)
+		}
+	}
+	_, err := ParsePrivateKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "OPENSSH PRIVATE KEY", Bytes: []byte("x")}), "")
+	if err == nil || !strings.Contains(err.Error(), "keygen") {
+		t.Errorf("OpenSSH: err = %v, want one pointing to aios-host keygen", err)
+	}
+}
