@@ -11,10 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -303,6 +305,10 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 	s.mu.RLock()
 	out := append([]*Key(nil), s.static[kid]...)
 	urls := s.urls
+	held := ""
+	if len(out) == 0 {
+		held = s.staticSummary()
+	}
 	s.mu.RUnlock()
 	var fetchErr error
 	var looked []string
@@ -322,6 +328,11 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 		e.Also = ErrKeyFetch
 		return nil, e
 	}
+	if len(out) == 0 && len(looked) == 0 && held != "" {
+		// Say where it looked: a wrong key file and a card signed
+		// with a key rotated out read the same otherwise.
+		return nil, verr(ErrUnknownKey, "no trusted key has key id %q (%s)", kid, held)
+	}
 	if len(out) == 0 && len(looked) > 0 {
 		// A key set fetched from a URL may list the key later (a key
 		// rotated in, a card that came before its key was published).
@@ -330,6 +341,37 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 		return nil, e
 	}
 	return out, nil
+}
+
+// staticSummary names the sources of the static keys with their key
+// ids, a few of each, for an error; s.mu is held.
+func (s *KeyStore) staticSummary() string {
+	bySource := map[string][]string{}
+	for kid, ks := range s.static {
+		for _, k := range ks {
+			if !slices.Contains(bySource[k.Source], kid) {
+				bySource[k.Source] = append(bySource[k.Source], kid)
+			}
+		}
+	}
+	const most = 5
+	var parts []string
+	for _, src := range slices.Sorted(maps.Keys(bySource)) {
+		kids := bySource[src]
+		slices.Sort(kids)
+		quoted := make([]string, 0, most)
+		for _, kid := range kids[:min(len(kids), most)] {
+			quoted = append(quoted, strconv.Quote(kid))
+		}
+		if len(kids) > most {
+			quoted = append(quoted, fmt.Sprintf("and %d more", len(kids)-most))
+		}
+		parts = append(parts, fmt.Sprintf("%s has %s", src, strings.Join(quoted, ", ")))
+	}
+	if len(parts) > most {
+		parts = append(parts[:most], fmt.Sprintf("and %d more key sources", len(parts)-most))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (s *KeyStore) fromURL(ctx context.Context, u *jwksURL, kid string) ([]*Key, error) {
