@@ -57,17 +57,17 @@ func (k *Key) usableFor(alg, what string) error {
 	// RFC 9864 names EdDSA over Ed25519 "Ed25519": a key tagged so is for
 	// the one algorithm cards call EdDSA (its key type is checked below).
 	if ka := k.JWK.Algorithm; ka != "" && cardAlg(ka) != alg {
-		return verr(ErrAlgorithm, "key %q is for alg %q but the %s is signed with %q", k.JWK.KeyID, k.JWK.Algorithm, what, alg)
+		return verr(ErrAlgorithm, "key %q (%s) is for alg %q but the %s is signed with %q", k.JWK.KeyID, k.Source, k.JWK.Algorithm, what, alg)
 	}
 	if k.JWK.Use != "" && k.JWK.Use != "sig" {
-		return verr(ErrAlgorithm, "key %q has use %q, not sig", k.JWK.KeyID, k.JWK.Use)
+		return verr(ErrAlgorithm, "key %q (%s) has use %q, not sig", k.JWK.KeyID, k.Source, k.JWK.Use)
 	}
 	want, err := AlgorithmFor(k.JWK.Key)
 	if err != nil {
-		return verr(ErrAlgorithm, "key %q: %v", k.JWK.KeyID, err)
+		return verr(ErrAlgorithm, "key %q (%s): %v", k.JWK.KeyID, k.Source, err)
 	}
 	if string(want) != alg {
-		return verr(ErrAlgorithm, "key %q is a %s key but the %s claims alg %q (algorithm confusion)", k.JWK.KeyID, want, what, alg)
+		return verr(ErrAlgorithm, "key %q (%s) is a %s key but the %s claims alg %q (algorithm confusion)", k.JWK.KeyID, k.Source, want, what, alg)
 	}
 	return nil
 }
