@@ -48,6 +48,10 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 	if err != nil {
 		return c.fail(err)
 	}
+	if err := yamlDescription(pos[0], data); err != nil {
+		fmt.Fprintf(c.stdout, "invalid: %v\n", err)
+		return exitFail
+	}
 	var keys *trust.KeyStore
 	noKeys := false // neither flag nor discovery.keys gave any
 	switch {
