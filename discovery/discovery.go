@@ -1359,11 +1359,22 @@ func (d *Discovery) refreshRemotesNow() {
 // rotated in, published after the card): without it they stayed refused
 // until a change in their folder, a refresh or a restart. It runs every
 // remote_refresh.
+//
+// It also schedules the local units loaded under a key that has expired
+// since: their signature is looked at again only when something looks at
+// the unit, and they kept serving at the key's trust after it expired
+// (TestExpiredKeyUnloadsWithoutChange).
 func (d *Discovery) retryKeyUnits() {
+	now := time.Now()
 	d.mu.Lock()
 	units := make([]string, 0, len(d.keyRetry))
 	for u := range d.keyRetry {
 		units = append(units, u)
+	}
+	for u, c := range d.cands {
+		if v := c.verified; v != nil && !d.keyRetry[u] && !strings.HasPrefix(u, "remote:") && !v.KeyExpires.IsZero() && now.After(v.KeyExpires) {
+			units = append(units, u)
+		}
 	}
 	d.mu.Unlock()
 	for _, u := range units {

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/go-jose/go-jose/v4"
@@ -272,6 +273,10 @@ type Verified struct {
 	Algorithm string
 	Trust     abi.TrustLevel
 	KeySource string
+	// KeyExpires is when the key that verified the card stops being valid
+	// (its exp or the config's expires, the stricter; zero = never): the
+	// card no longer verifies from then on.
+	KeyExpires time.Time
 	// Artifact is the card's pinned artifact, nil when it pins none.
 	Artifact *ArtifactPin
 }
@@ -427,7 +432,7 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 			firstErr = cmpErr(firstErr, verr(ErrTampered, "key %q (%s) does not verify %s: %v", sig.KeyID, k.Source, what, err))
 			continue
 		}
-		v := &Verified{KeyID: sig.KeyID, Algorithm: hdr.Alg, Trust: k.Trust, KeySource: k.Source}
+		v := &Verified{KeyID: sig.KeyID, Algorithm: hdr.Alg, Trust: k.Trust, KeySource: k.Source, KeyExpires: k.Expires}
 		if v.Artifact, err = ArtifactOf(card); err != nil {
 			return nil, err
 		}
