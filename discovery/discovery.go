@@ -184,8 +184,9 @@ type Discovery struct {
 	// or go, they are loaded again (retryBlocked).
 	blocked map[string]blockedBy
 	// keyRetry are the local units refused because a key set could not
-	// be fetched (trust.ErrKeyFetch) or did not list their key
-	// (trust.ErrKeyNotPublished): retryKeyUnits schedules them again.
+	// be fetched (trust.ErrKeyFetch), did not list their key
+	// (trust.ErrKeyNotPublished) or their key is not valid yet
+	// (trust.ErrKeyNotYetValid): retryKeyUnits schedules them again.
 	keyRetry map[string]bool
 	pending  map[string]*time.Timer // debounce timers by unit key
 	// firstChange is when each pending unit's first change since its
@@ -1747,7 +1748,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		}
 		retrying := d.keyRetry[unit]
 		delete(d.keyRetry, unit)
-		if (errors.Is(err, trust.ErrKeyFetch) || errors.Is(err, trust.ErrKeyNotPublished)) && !strings.HasPrefix(unit, "remote:") {
+		if (errors.Is(err, trust.ErrKeyFetch) || errors.Is(err, trust.ErrKeyNotPublished) || errors.Is(err, trust.ErrKeyNotYetValid)) && !strings.HasPrefix(unit, "remote:") {
 			d.keyRetry[unit] = true
 			if retrying {
 				level = slog.LevelDebug // said once; tried again every remote_refresh

@@ -95,8 +95,11 @@ var (
 	// kid but a JWKS URL that may list it later was looked in: a key
 	// rotated in may be published after the card signed with it.
 	ErrKeyNotPublished = errors.New("key not in the key sets fetched")
-	ErrTampered        = errors.New("signature does not match the card (tampered card or wrong key)")
-	ErrArtifact        = errors.New("artifact does not match the card's pinned digest")
+	// ErrKeyNotYetValid comes with ErrKeyExpired when the key's nbf or
+	// not_before is still ahead: the card verifies from then on.
+	ErrKeyNotYetValid = errors.New("key not valid yet")
+	ErrTampered       = errors.New("signature does not match the card (tampered card or wrong key)")
+	ErrArtifact       = errors.New("artifact does not match the card's pinned digest")
 )
 
 // VerifyError says why a card or artifact was refused.

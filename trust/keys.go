@@ -52,7 +52,9 @@ func (k *Key) usableFor(alg, what string) error {
 		return verr(ErrKeyExpired, "key %q (%s) expired at %s", k.JWK.KeyID, k.Source, k.Expires.UTC().Format(time.RFC3339))
 	}
 	if !k.NotBefore.IsZero() && now.Before(k.NotBefore) {
-		return verr(ErrKeyExpired, "key %q (%s) is not valid before %s", k.JWK.KeyID, k.Source, k.NotBefore.UTC().Format(time.RFC3339))
+		e := verr(ErrKeyExpired, "key %q (%s) is not valid before %s", k.JWK.KeyID, k.Source, k.NotBefore.UTC().Format(time.RFC3339))
+		e.Also = ErrKeyNotYetValid
+		return e
 	}
 	// RFC 9864 names EdDSA over Ed25519 "Ed25519": a key tagged so is for
 	// the one algorithm cards call EdDSA (its key type is checked below).
