@@ -64,6 +64,9 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 		if err != nil {
 			return c.fail(err)
 		}
+		if len(ks) == 0 { // as discovery.keys refuses such a file
+			return c.fail(fmt.Errorf("%s: the key set holds no keys", *jwksFile))
+		}
 		keys = trust.NewKeyStore(nil)
 		keys.Add(ks...)
 	case *jwksURL != "":
