@@ -348,12 +348,20 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 // staticSummary names the sources of the static keys with their key
 // ids, a few of each, for an error; s.mu is held.
 func (s *KeyStore) staticSummary() string {
+	var all []*Key
+	for _, ks := range s.static {
+		all = append(all, ks...)
+	}
+	return keySummary(all)
+}
+
+// keySummary names the sources of keys with their key ids, a few of each,
+// for an error ("keys/jwks.json has \"a\", \"b\"").
+func keySummary(keys []*Key) string {
 	bySource := map[string][]string{}
-	for kid, ks := range s.static {
-		for _, k := range ks {
-			if !slices.Contains(bySource[k.Source], kid) {
-				bySource[k.Source] = append(bySource[k.Source], kid)
-			}
+	for _, k := range keys {
+		if kid := k.JWK.KeyID; !slices.Contains(bySource[k.Source], kid) {
+			bySource[k.Source] = append(bySource[k.Source], kid)
 		}
 	}
 	const most = 5
