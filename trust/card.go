@@ -129,6 +129,9 @@ func SigningPayload(card []byte) ([]byte, *Signature, error) {
 	if !bytesValidUTF8(card) {
 		return nil, nil, errors.New("card: not valid UTF-8")
 	}
+	if bytes.HasPrefix(card, []byte("\xef\xbb\xbf")) {
+		return nil, nil, errors.New("card: starts with a UTF-8 byte order mark (EF BB BF): save it without one")
+	}
 	p := &jparser{s: card, exactInts: true}
 	p.ws()
 	v, err := p.value(0)
