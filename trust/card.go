@@ -464,6 +464,12 @@ func cmpErr(old, new error) error {
 	if old == nil || errors.Is(new, ErrTampered) {
 		return new
 	}
+	// A key that fits the card's algorithm says more than one that does
+	// not (usableFor checks the fit before the validity): the kid's other
+	// key, rotated to another algorithm, is not why the card is refused.
+	if errors.Is(new, ErrKeyExpired) && errors.Is(old, ErrAlgorithm) {
+		return new
+	}
 	return old
 }
 

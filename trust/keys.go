@@ -44,18 +44,6 @@ type Key struct {
 // usableFor checks that the key may verify a signature with alg; what
 // names the signed thing in errors ("card", "token").
 func (k *Key) usableFor(alg, what string) error {
-	now := time.Now()
-	if k.now != nil {
-		now = k.now()
-	}
-	if !k.Expires.IsZero() && now.After(k.Expires) {
-		return verr(ErrKeyExpired, "key %q (%s) expired at %s", k.JWK.KeyID, k.Source, k.Expires.UTC().Format(time.RFC3339))
-	}
-	if !k.NotBefore.IsZero() && now.Before(k.NotBefore) {
-		e := verr(ErrKeyExpired, "key %q (%s) is not valid before %s", k.JWK.KeyID, k.Source, k.NotBefore.UTC().Format(time.RFC3339))
-		e.Also = ErrKeyNotYetValid
-		return e
-	}
 	// RFC 9864 names EdDSA over Ed25519 "Ed25519": a key tagged so is for
 	// the one algorithm cards call EdDSA (its key type is checked below).
 	if ka := k.JWK.Algorithm; ka != "" && cardAlg(ka) != alg {
@@ -70,6 +58,18 @@ func (k *Key) usableFor(alg, what string) error {
 	}
 	if string(want) != alg {
 		return verr(ErrAlgorithm, "key %q (%s) is a %s key but the %s claims alg %q (algorithm confusion)", k.JWK.KeyID, k.Source, want, what, alg)
+	}
+	now := time.Now()
+	if k.now != nil {
+		now = k.now()
+	}
+	if !k.Expires.IsZero() && now.After(k.Expires) {
+		return verr(ErrKeyExpired, "key %q (%s) expired at %s", k.JWK.KeyID, k.Source, k.Expires.UTC().Format(time.RFC3339))
+	}
+	if !k.NotBefore.IsZero() && now.Before(k.NotBefore) {
+		e := verr(ErrKeyExpired, "key %q (%s) is not valid before %s", k.JWK.KeyID, k.Source, k.NotBefore.UTC().Format(time.RFC3339))
+		e.Also = ErrKeyNotYetValid
+		return e
 	}
 	return nil
 }
