@@ -228,6 +228,9 @@ func ParseCard(data []byte, name string) (*Card, error) {
 	if len(data) > MaxCardBytes {
 		return fail("", "card is %d bytes, larger than the limit of %d", len(data), MaxCardBytes)
 	}
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return fail("", "starts with a UTF-8 byte order mark (EF BB BF): save the card without one")
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return fail("", "not a JSON object: %v", err)

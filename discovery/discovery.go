@@ -184,8 +184,9 @@ type Discovery struct {
 	// or go, they are loaded again (retryBlocked).
 	blocked map[string]blockedBy
 	// keyRetry are the local units refused because a key set could not
-	// be fetched (trust.ErrKeyFetch) or did not list their key
-	// (trust.ErrKeyNotPublished): retryKeyUnits schedules them again.
+	// be fetched (trust.ErrKeyFetch), did not list their key
+	// (trust.ErrKeyNotPublished) or their key is not valid yet
+	// (trust.ErrKeyNotYetValid): retryKeyUnits schedules them again.
 	keyRetry map[string]bool
 	pending  map[string]*time.Timer // debounce timers by unit key
 	// firstChange is when each pending unit's first change since its
@@ -1359,11 +1360,22 @@ func (d *Discovery) refreshRemotesNow() {
 // rotated in, published after the card): without it they stayed refused
 // until a change in their folder, a refresh or a restart. It runs every
 // remote_refresh.
+//
+// It also schedules the local units loaded under a key that has expired
+// since: their signature is looked at again only when something looks at
+// the unit, and they kept serving at the key's trust after it expired
+// (TestExpiredKeyUnloadsWithoutChange).
 func (d *Discovery) retryKeyUnits() {
+	now := time.Now()
 	d.mu.Lock()
 	units := make([]string, 0, len(d.keyRetry))
 	for u := range d.keyRetry {
 		units = append(units, u)
+	}
+	for u, c := range d.cands {
+		if v := c.verified; v != nil && !d.keyRetry[u] && !strings.HasPrefix(u, "remote:") && !v.KeyExpires.IsZero() && now.After(v.KeyExpires) {
+			units = append(units, u)
+		}
 	}
 	d.mu.Unlock()
 	for _, u := range units {
@@ -1736,7 +1748,7 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		}
 		retrying := d.keyRetry[unit]
 		delete(d.keyRetry, unit)
-		if (errors.Is(err, trust.ErrKeyFetch) || errors.Is(err, trust.ErrKeyNotPublished)) && !strings.HasPrefix(unit, "remote:") {
+		if (errors.Is(err, trust.ErrKeyFetch) || errors.Is(err, trust.ErrKeyNotPublished) || errors.Is(err, trust.ErrKeyNotYetValid)) && !strings.HasPrefix(unit, "remote:") {
 			d.keyRetry[unit] = true
 			if retrying {
 				level = slog.LevelDebug // said once; tried again every remote_refresh

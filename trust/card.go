@@ -22,6 +22,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/go-jose/go-jose/v4"
@@ -94,8 +95,11 @@ var (
 	// kid but a JWKS URL that may list it later was looked in: a key
 	// rotated in may be published after the card signed with it.
 	ErrKeyNotPublished = errors.New("key not in the key sets fetched")
-	ErrTampered        = errors.New("signature does not match the card (tampered card or wrong key)")
-	ErrArtifact        = errors.New("artifact does not match the card's pinned digest")
+	// ErrKeyNotYetValid comes with ErrKeyExpired when the key's nbf or
+	// not_before is still ahead: the card verifies from then on.
+	ErrKeyNotYetValid = errors.New("key not valid yet")
+	ErrTampered       = errors.New("signature does not match the card (tampered card or wrong key)")
+	ErrArtifact       = errors.New("artifact does not match the card's pinned digest")
 )
 
 // VerifyError says why a card or artifact was refused.
@@ -124,6 +128,9 @@ func verr(kind error, format string, args ...any) *VerifyError {
 func SigningPayload(card []byte) ([]byte, *Signature, error) {
 	if !bytesValidUTF8(card) {
 		return nil, nil, errors.New("card: not valid UTF-8")
+	}
+	if bytes.HasPrefix(card, []byte("\xef\xbb\xbf")) {
+		return nil, nil, errors.New("card: starts with a UTF-8 byte order mark (EF BB BF): save it without one")
 	}
 	p := &jparser{s: card, exactInts: true}
 	p.ws()
@@ -272,6 +279,10 @@ type Verified struct {
 	Algorithm string
 	Trust     abi.TrustLevel
 	KeySource string
+	// KeyExpires is when the key that verified the card stops being valid
+	// (its exp or the config's expires, the stricter; zero = never): the
+	// card no longer verifies from then on.
+	KeyExpires time.Time
 	// Artifact is the card's pinned artifact, nil when it pins none.
 	Artifact *ArtifactPin
 }
@@ -406,7 +417,7 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	var seedForm []byte
 	var firstErr error
 	for _, k := range cands {
-		if err := k.usableFor(cardAlg(hdr.Alg)); err != nil {
+		if err := k.usableFor(cardAlg(hdr.Alg), "card"); err != nil {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
@@ -427,7 +438,7 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 			firstErr = cmpErr(firstErr, verr(ErrTampered, "key %q (%s) does not verify %s: %v", sig.KeyID, k.Source, what, err))
 			continue
 		}
-		v := &Verified{KeyID: sig.KeyID, Algorithm: hdr.Alg, Trust: k.Trust, KeySource: k.Source}
+		v := &Verified{KeyID: sig.KeyID, Algorithm: hdr.Alg, Trust: k.Trust, KeySource: k.Source, KeyExpires: k.Expires}
 		if v.Artifact, err = ArtifactOf(card); err != nil {
 			return nil, err
 		}
@@ -451,6 +462,12 @@ func typMediaType(typ string) string {
 // that merely did not fit.
 func cmpErr(old, new error) error {
 	if old == nil || errors.Is(new, ErrTampered) {
+		return new
+	}
+	// A key that fits the card's algorithm says more than one that does
+	// not (usableFor checks the fit before the validity): the kid's other
+	// key, rotated to another algorithm, is not why the card is refused.
+	if errors.Is(new, ErrKeyExpired) && errors.Is(old, ErrAlgorithm) {
 		return new
 	}
 	return old

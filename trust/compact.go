@@ -58,11 +58,14 @@ func VerifyCompact(token, typ string, keys []*Key) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("%w: no kid in the header", ErrMalformed)
 	}
 	var last error = fmt.Errorf("%w: no key with kid %q", ErrUnknownKey, h.KeyID)
+	if held := keySummary(keys); held != "" {
+		last = fmt.Errorf("%w: no key with kid %q (%s)", ErrUnknownKey, h.KeyID, held)
+	}
 	for _, k := range keys {
 		if k.JWK.KeyID != h.KeyID {
 			continue
 		}
-		if err := k.usableFor(h.Algorithm); err != nil {
+		if err := k.usableFor(h.Algorithm, "token"); err != nil {
 			last = err
 			continue
 		}

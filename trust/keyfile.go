@@ -12,6 +12,9 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/go-jose/go-jose/v4"
 )
@@ -55,9 +58,29 @@ func MarshalPrivateKeyPEM(k crypto.Signer) ([]byte, error) {
 // ParsePrivateKeyPEM reads a PKCS #8, PKCS #1 (RSA) or SEC 1 (EC) PEM
 // private key. kid may be empty: the key's thumbprint is used.
 func ParsePrivateKeyPEM(data []byte, kid string) (SigningKey, error) {
-	block, _ := pem.Decode(data)
+	// The key may follow other blocks: the curve's parameters (openssl
+	// ecparam -genkey), a certificate (a combined certificate and key file).
+	var block *pem.Block
+	var others []string
+	for rest := data; ; {
+		block, rest = pem.Decode(rest)
+		if block == nil || strings.HasSuffix(block.Type, "PRIVATE KEY") {
+			break
+		}
+		others = append(others, strconv.Quote(block.Type))
+	}
+	if block == nil && slices.Equal(others, []string{`"EC PARAMETERS"`}) {
+		return SigningKey{}, errors.New("only EC PARAMETERS, no private key PEM block found (openssl ecparam needs -genkey)")
+	}
+	if block == nil && len(others) > 0 {
+		return SigningKey{}, fmt.Errorf("no private key PEM block found, only %s", strings.Join(others, ", "))
+	}
 	if block == nil {
 		return SigningKey{}, errors.New("no PEM block found (want a PRIVATE KEY)")
+	}
+	// PKCS #8's encrypted form, or OpenSSL's legacy one (RFC 1421 headers).
+	if block.Type == "ENCRYPTED PRIVATE KEY" || strings.HasPrefix(block.Headers["Proc-Type"], "4,ENCRYPTED") {
+		return SigningKey{}, fmt.Errorf("the private key (PEM block %q) is encrypted with a passphrase: decrypt it first (openssl pkey -in FILE -out PLAIN.pem)", block.Type)
 	}
 	var key any
 	var err error
@@ -69,7 +92,7 @@ func ParsePrivateKeyPEM(data []byte, kid string) (SigningKey, error) {
 	case "EC PRIVATE KEY":
 		key, err = x509.ParseECPrivateKey(block.Bytes)
 	default:
-		return SigningKey{}, fmt.Errorf("PEM block %q is not a private key", block.Type)
+		return SigningKey{}, fmt.Errorf("a %s is not a key format read here: give a PKCS #8 PRIVATE KEY (as aios-host keygen makes), a PKCS #1 RSA PRIVATE KEY or a SEC 1 EC PRIVATE KEY", block.Type)
 	}
 	if err != nil {
 		return SigningKey{}, err

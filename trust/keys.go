@@ -11,10 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -39,8 +41,24 @@ type Key struct {
 	now func() time.Time
 }
 
-// usableFor checks that the key may verify a signature with alg.
-func (k *Key) usableFor(alg string) error {
+// usableFor checks that the key may verify a signature with alg; what
+// names the signed thing in errors ("card", "token").
+func (k *Key) usableFor(alg, what string) error {
+	// RFC 9864 names EdDSA over Ed25519 "Ed25519": a key tagged so is for
+	// the one algorithm cards call EdDSA (its key type is checked below).
+	if ka := k.JWK.Algorithm; ka != "" && cardAlg(ka) != alg {
+		return verr(ErrAlgorithm, "key %q (%s) is for alg %q but the %s is signed with %q", k.JWK.KeyID, k.Source, k.JWK.Algorithm, what, alg)
+	}
+	if k.JWK.Use != "" && k.JWK.Use != "sig" {
+		return verr(ErrAlgorithm, "key %q (%s) has use %q, not sig", k.JWK.KeyID, k.Source, k.JWK.Use)
+	}
+	want, err := AlgorithmFor(k.JWK.Key)
+	if err != nil {
+		return verr(ErrAlgorithm, "key %q (%s): %v", k.JWK.KeyID, k.Source, err)
+	}
+	if string(want) != alg {
+		return verr(ErrAlgorithm, "key %q (%s) is a %s key but the %s claims alg %q (algorithm confusion)", k.JWK.KeyID, k.Source, want, what, alg)
+	}
 	now := time.Now()
 	if k.now != nil {
 		now = k.now()
@@ -49,22 +67,9 @@ func (k *Key) usableFor(alg string) error {
 		return verr(ErrKeyExpired, "key %q (%s) expired at %s", k.JWK.KeyID, k.Source, k.Expires.UTC().Format(time.RFC3339))
 	}
 	if !k.NotBefore.IsZero() && now.Before(k.NotBefore) {
-		return verr(ErrKeyExpired, "key %q (%s) is not valid before %s", k.JWK.KeyID, k.Source, k.NotBefore.UTC().Format(time.RFC3339))
-	}
-	// RFC 9864 names EdDSA over Ed25519 "Ed25519": a key tagged so is for
-	// the one algorithm cards call EdDSA (its key type is checked below).
-	if ka := k.JWK.Algorithm; ka != "" && cardAlg(ka) != alg {
-		return verr(ErrAlgorithm, "key %q is for alg %q but the card is signed with %q", k.JWK.KeyID, k.JWK.Algorithm, alg)
-	}
-	if k.JWK.Use != "" && k.JWK.Use != "sig" {
-		return verr(ErrAlgorithm, "key %q has use %q, not sig", k.JWK.KeyID, k.JWK.Use)
-	}
-	want, err := AlgorithmFor(k.JWK.Key)
-	if err != nil {
-		return verr(ErrAlgorithm, "key %q: %v", k.JWK.KeyID, err)
-	}
-	if string(want) != alg {
-		return verr(ErrAlgorithm, "key %q is a %s key but the card claims alg %q (algorithm confusion)", k.JWK.KeyID, want, alg)
+		e := verr(ErrKeyExpired, "key %q (%s) is not valid before %s", k.JWK.KeyID, k.Source, k.NotBefore.UTC().Format(time.RFC3339))
+		e.Also = ErrKeyNotYetValid
+		return e
 	}
 	return nil
 }
@@ -302,6 +307,10 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 	s.mu.RLock()
 	out := append([]*Key(nil), s.static[kid]...)
 	urls := s.urls
+	held := ""
+	if len(out) == 0 {
+		held = s.staticSummary()
+	}
 	s.mu.RUnlock()
 	var fetchErr error
 	var looked []string
@@ -321,6 +330,11 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 		e.Also = ErrKeyFetch
 		return nil, e
 	}
+	if len(out) == 0 && len(looked) == 0 && held != "" {
+		// Say where it looked: a wrong key file and a card signed
+		// with a key rotated out read the same otherwise.
+		return nil, verr(ErrUnknownKey, "no trusted key has key id %q (%s)", kid, held)
+	}
 	if len(out) == 0 && len(looked) > 0 {
 		// A key set fetched from a URL may list the key later (a key
 		// rotated in, a card that came before its key was published).
@@ -329,6 +343,45 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 		return nil, e
 	}
 	return out, nil
+}
+
+// staticSummary names the sources of the static keys with their key
+// ids, a few of each, for an error; s.mu is held.
+func (s *KeyStore) staticSummary() string {
+	var all []*Key
+	for _, ks := range s.static {
+		all = append(all, ks...)
+	}
+	return keySummary(all)
+}
+
+// keySummary names the sources of keys with their key ids, a few of each,
+// for an error ("keys/jwks.json has \"a\", \"b\"").
+func keySummary(keys []*Key) string {
+	bySource := map[string][]string{}
+	for _, k := range keys {
+		if kid := k.JWK.KeyID; !slices.Contains(bySource[k.Source], kid) {
+			bySource[k.Source] = append(bySource[k.Source], kid)
+		}
+	}
+	const most = 5
+	var parts []string
+	for _, src := range slices.Sorted(maps.Keys(bySource)) {
+		kids := bySource[src]
+		slices.Sort(kids)
+		quoted := make([]string, 0, most)
+		for _, kid := range kids[:min(len(kids), most)] {
+			quoted = append(quoted, strconv.Quote(kid))
+		}
+		if len(kids) > most {
+			quoted = append(quoted, fmt.Sprintf("and %d more", len(kids)-most))
+		}
+		parts = append(parts, fmt.Sprintf("%s has %s", src, strings.Join(quoted, ", ")))
+	}
+	if len(parts) > most {
+		parts = append(parts[:most], fmt.Sprintf("and %d more key sources", len(parts)-most))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (s *KeyStore) fromURL(ctx context.Context, u *jwksURL, kid string) ([]*Key, error) {
@@ -525,6 +578,10 @@ func (s *KeyStore) addConfig(e KeyConfig, baseDir string) error {
 		k, err := parseJWK(raw, trust, "config")
 		if err != nil {
 			return fmt.Errorf("inline jwk: %w", err)
+		}
+		if e.KeyID != "" && k.JWK.KeyID != e.KeyID {
+			// As for a jwks file: a kid that keeps no key trusts nothing.
+			return fmt.Errorf("inline jwk has kid %q, not the entry's kid %q: give the jwk its kid (\"kid\": %q inside jwk) or drop the entry's", k.JWK.KeyID, e.KeyID, e.KeyID)
 		}
 		s.Add(filterKeys([]*Key{k}, e.KeyID, nbf, exp)...)
 	}

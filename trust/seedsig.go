@@ -237,7 +237,7 @@ func verifySeedSketch(ctx context.Context, card []byte, sig *Signature, keys Key
 	}
 	var firstErr error
 	for _, k := range cands {
-		if err := k.usableFor(alg); err != nil {
+		if err := k.usableFor(alg, "card"); err != nil {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
@@ -245,7 +245,7 @@ func verifySeedSketch(ctx context.Context, card []byte, sig *Signature, keys Key
 			firstErr = cmpErr(firstErr, verr(ErrTampered, "key %q (%s) does not verify the card's bare %s signature over its json.dumps form (seed 001 §4.2): %v", sig.KeyID, k.Source, alg, err))
 			continue
 		}
-		v := &Verified{KeyID: sig.KeyID, Algorithm: alg, Trust: k.Trust, KeySource: k.Source}
+		v := &Verified{KeyID: sig.KeyID, Algorithm: alg, Trust: k.Trust, KeySource: k.Source, KeyExpires: k.Expires}
 		if v.Artifact, err = ArtifactOf(card); err != nil {
 			return nil, err
 		}

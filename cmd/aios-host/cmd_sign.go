@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/trust"
@@ -34,6 +37,9 @@ requires. See docs/trust.md.`)
 	}
 	card, err := readInputFile(pos[0], maxCardFileBytes, "an Adapter Card")
 	if err != nil {
+		return c.fail(err)
+	}
+	if err := yamlDescription(pos[0], card); err != nil {
 		return c.fail(err)
 	}
 	key, err := loadSigningKey(*keyFile, *kid)
@@ -72,4 +78,15 @@ func cardRoot(path string, card []byte) (root, rel string) {
 		art = pin.Path
 	}
 	return trust.CardRoot(path, art)
+}
+
+// yamlDescription says that path is a YAML description (tool.aios.yaml,
+// seed 001 §6.1), which has no signature, when it is one: a JSON parser's
+// complaint about its first byte does not tell.
+func yamlDescription(path string, data []byte) error {
+	ext := strings.ToLower(filepath.Ext(path))
+	if (ext != ".yaml" && ext != ".yml") || bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+		return nil
+	}
+	return fmt.Errorf("%s is a YAML description (tool.aios.yaml), which cannot be signed: write it as an Adapter Card (adapter.json, seed 001 §2.2) and sign that", path)
 }

@@ -48,6 +48,10 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 	if err != nil {
 		return c.fail(err)
 	}
+	if err := yamlDescription(pos[0], data); err != nil {
+		fmt.Fprintf(c.stdout, "invalid: %v\n", err)
+		return exitFail
+	}
 	var keys *trust.KeyStore
 	noKeys := false // neither flag nor discovery.keys gave any
 	switch {
@@ -59,6 +63,9 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 		ks, err := trust.ParseJWKS(kd, abi.Verified, *jwksFile)
 		if err != nil {
 			return c.fail(err)
+		}
+		if len(ks) == 0 { // as discovery.keys refuses such a file
+			return c.fail(fmt.Errorf("%s: the key set holds no keys", *jwksFile))
 		}
 		keys = trust.NewKeyStore(nil)
 		keys.Add(ks...)
