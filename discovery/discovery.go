@@ -188,7 +188,9 @@ type Discovery struct {
 	// (trust.ErrKeyNotPublished) or their key is not valid yet
 	// (trust.ErrKeyNotYetValid): retryKeyUnits schedules them again.
 	keyRetry map[string]bool
-	pending  map[string]*time.Timer // debounce timers by unit key
+	// keyFileErr is the refusal of a jwks file last logged (d.mu).
+	keyFileErr string
+	pending    map[string]*time.Timer // debounce timers by unit key
 	// firstChange is when each pending unit's first change since its
 	// timer was started came (d.mu): the debounce is capped there.
 	firstChange map[string]time.Time
@@ -376,7 +378,48 @@ func (d *Discovery) Start(ctx context.Context) error {
 		d.wg.Add(1)
 		go d.everyRefresh(d.refreshRemotesNow)
 	}
+	if d.keys.HasFiles() {
+		d.wg.Add(1)
+		go d.everyRefresh(d.reloadKeyFiles)
+	}
 	return nil
+}
+
+// reloadKeyFiles reads the config's jwks files again (every
+// remote_refresh) and, when a key came or went, looks again at every
+// unit, as aios/registry.refresh does: a key its owner removed from
+// the file (revoked) unloaded nothing, and one added loaded nothing,
+// until a restart (TestKeyFileEditTakesEffect).
+func (d *Discovery) reloadKeyFiles() {
+	if !d.keyFilesChanged() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ctx, cancelStop := d.untilStop(ctx)
+	defer cancelStop()
+	_, _ = d.refresh(ctx, "all")
+}
+
+// keyFilesChanged reads the jwks files again, logging a file refused (at
+// Error once, until it reads again), and reports whether a key came or
+// went.
+func (d *Discovery) keyFilesChanged() bool {
+	changed, err := d.keys.ReloadFiles()
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	d.mu.Lock()
+	last := d.keyFileErr
+	d.keyFileErr = msg
+	d.mu.Unlock()
+	if msg != "" && msg != last {
+		d.log.Error("a trusted key file was refused: the keys it held verify nothing until it is mended", "err", msg)
+	} else if msg == "" && last != "" {
+		d.log.Info("the trusted key files read again")
+	}
+	return changed
 }
 
 // Close stops watching. Registered providers stay with the host.
@@ -1296,6 +1339,9 @@ func (d *Discovery) Refresh(ctx context.Context, scope string) (int, error) {
 
 // refresh is Refresh, counted by d.wg.
 func (d *Discovery) refresh(ctx context.Context, scope string) (int, error) {
+	// A key file edited since (a key revoked or added) counts here as on
+	// the timer: the units are looked at again below anyway.
+	d.keyFilesChanged()
 	if scope != "remote" {
 		seen := map[string]bool{}
 		units := d.scanRoots()

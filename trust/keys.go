@@ -6,6 +6,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/rsa"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -38,7 +39,8 @@ type Key struct {
 	// Source names where the key came from (file, URL, config entry).
 	Source string
 
-	now func() time.Time
+	now    func() time.Time
+	fileOf *keyFile // the config's jwks file it was read from, if any
 }
 
 // usableFor checks that the key may verify a signature with alg; what
@@ -224,8 +226,12 @@ type KeyStore struct {
 	mu     sync.RWMutex
 	static map[string][]*Key
 	urls   []*jwksURL
-	client *http.Client
-	now    func() time.Time
+	// files are the config's jwks files, read again by ReloadFiles; their
+	// keys are in static, each Key's fileOf being its file.
+	files    []*keyFile
+	reloadMu sync.Mutex // one ReloadFiles at a time: it updates files' stamps
+	client   *http.Client
+	now      func() time.Time
 	// TTL is how long a fetched JWKS is fresh; MinRefetch bounds refetches
 	// triggered by unknown kids. MaxStale is how long the keys of a JWKS
 	// stay trusted while refetching it fails: a key its owner removed
@@ -475,6 +481,128 @@ func filterKeys(keys []*Key, kid string, nbf, exp time.Time) []*Key {
 	return out
 }
 
+// keyFile is a jwks file of the config, as its entry narrows it.
+type keyFile struct {
+	path     string
+	trust    abi.TrustLevel
+	kid      string
+	nbf, exp time.Time
+	stamp    string // the digest of its content when last read, "" after a refusal
+}
+
+// read reads the file's keys with the checks the config gets: the file is
+// safe from other accounts, regular, at most maxJWKSBytes, and keeps at
+// least one key that can verify cards. It returns them with the digest of
+// the content read.
+func (kf *keyFile) read() ([]*Key, string, error) {
+	path := kf.path
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, "", err
+	}
+	// Whoever can write the file chooses which signatures count.
+	if err := fsperm.OwnedSafely(path, st); err != nil {
+		return nil, "", fmt.Errorf("key file %s is not safe: %v: another account could add a key and sign cards with it (chmod go-w, or chown it to this user)", path, err)
+	}
+	// Not a FIFO or a device: reading one would wait for a writer
+	// forever (the host hung at start) or never end.
+	if !st.Mode().IsRegular() {
+		return nil, "", fmt.Errorf("key file %s is not a regular file (%s)", path, fsperm.Kind(st.Mode()))
+	}
+	if st.Size() > maxJWKSBytes {
+		return nil, "", fmt.Errorf("key file %s is larger than %d bytes: not a key set (check the path)", path, maxJWKSBytes)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxJWKSBytes+1))
+	f.Close()
+	if err != nil {
+		return nil, "", err
+	}
+	if len(data) > maxJWKSBytes {
+		return nil, "", fmt.Errorf("key file %s is larger than %d bytes: not a key set (check the path)", path, maxJWKSBytes)
+	}
+	keys, skipped, err := parseJWKSet(data, kf.trust, path)
+	if err != nil {
+		return nil, "", err
+	}
+	keys = filterKeys(keys, kf.kid, kf.nbf, kf.exp)
+	if len(keys) == 0 {
+		why := ""
+		if len(skipped) > 0 {
+			why = " (" + strings.Join(skipped, "; ") + ")"
+		}
+		if kf.kid == "" {
+			return nil, "", fmt.Errorf("%s: no key can verify cards%s", path, why)
+		}
+		return nil, "", fmt.Errorf("%s has no key with kid %q that can verify cards%s", path, kf.kid, why)
+	}
+	sum := sha256.Sum256(data)
+	return keys, string(sum[:]), nil
+}
+
+// HasFiles reports whether the store holds keys of jwks files, which
+// ReloadFiles reads again.
+func (s *KeyStore) HasFiles() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.files) > 0
+}
+
+// ReloadFiles reads again each jwks file of the config and, when its
+// content changed since it was read, replaces its keys: a key
+// its owner removed from the file (revoked, rotated out) stops verifying,
+// one added starts, without a restart. A file that can no longer be read
+// or is refused (gone, unsafe, no key left) trusts nothing until it is
+// mended: its keys are dropped and the error, naming the file, returned
+// (fail closed: a file half written is refused, and read again at the
+// next call). changed reports whether any key came or went.
+func (s *KeyStore) ReloadFiles() (changed bool, err error) {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	s.mu.RLock()
+	files := slices.Clone(s.files)
+	s.mu.RUnlock()
+	var errs []error
+	fresh := map[*keyFile][]*Key{}
+	for _, kf := range files {
+		keys, stamp, e := kf.read()
+		switch {
+		case e != nil:
+			errs = append(errs, e)
+			if kf.stamp == "" {
+				continue // refused at the last look too: nothing to drop
+			}
+		case stamp == kf.stamp:
+			continue
+		}
+		fresh[kf] = keys
+		kf.stamp = stamp // "" after a refusal: read again next time
+	}
+	if len(fresh) == 0 {
+		return false, errors.Join(errs...)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for kf, keys := range fresh {
+		for kid, ks := range s.static {
+			kept := slices.DeleteFunc(slices.Clone(ks), func(k *Key) bool { return k.fileOf == kf })
+			if len(kept) == 0 {
+				delete(s.static, kid)
+			} else {
+				s.static[kid] = kept
+			}
+		}
+		for _, k := range keys {
+			k.now, k.fileOf = s.now, kf
+			s.static[k.JWK.KeyID] = append(s.static[k.JWK.KeyID], k)
+		}
+	}
+	return true, errors.Join(errs...)
+}
+
 // LoadKeyConfigs builds a store from config entries; relative file paths
 // are resolved against baseDir. Errors name the entry.
 func LoadKeyConfigs(entries []KeyConfig, baseDir string, client *http.Client) (*KeyStore, error) {
@@ -526,49 +654,18 @@ func (s *KeyStore) addConfig(e KeyConfig, baseDir string) error {
 		if !filepath.IsAbs(path) && baseDir != "" {
 			path = filepath.Join(baseDir, path)
 		}
-		st, err := os.Stat(path)
+		kf := &keyFile{path: path, trust: trust, kid: e.KeyID, nbf: nbf, exp: exp}
+		keys, stamp, err := kf.read()
 		if err != nil {
 			return err
 		}
-		// Whoever can write the file chooses which signatures count.
-		if err := fsperm.OwnedSafely(path, st); err != nil {
-			return fmt.Errorf("key file %s is not safe: %v: another account could add a key and sign cards with it (chmod go-w, or chown it to this user)", path, err)
+		kf.stamp = stamp
+		for _, k := range keys {
+			k.fileOf = kf
 		}
-		// Not a FIFO or a device: reading one would wait for a writer
-		// forever (the host hung at start) or never end.
-		if !st.Mode().IsRegular() {
-			return fmt.Errorf("key file %s is not a regular file (%s)", path, fsperm.Kind(st.Mode()))
-		}
-		if st.Size() > maxJWKSBytes {
-			return fmt.Errorf("key file %s is larger than %d bytes: not a key set (check the path)", path, maxJWKSBytes)
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		data, err := io.ReadAll(io.LimitReader(f, maxJWKSBytes+1))
-		f.Close()
-		if err != nil {
-			return err
-		}
-		if len(data) > maxJWKSBytes {
-			return fmt.Errorf("key file %s is larger than %d bytes: not a key set (check the path)", path, maxJWKSBytes)
-		}
-		keys, skipped, err := parseJWKSet(data, trust, path)
-		if err != nil {
-			return err
-		}
-		keys = filterKeys(keys, e.KeyID, nbf, exp)
-		if len(keys) == 0 {
-			why := ""
-			if len(skipped) > 0 {
-				why = " (" + strings.Join(skipped, "; ") + ")"
-			}
-			if e.KeyID == "" {
-				return fmt.Errorf("%s: no key can verify cards%s", path, why)
-			}
-			return fmt.Errorf("%s has no key with kid %q that can verify cards%s", path, e.KeyID, why)
-		}
+		s.mu.Lock()
+		s.files = append(s.files, kf)
+		s.mu.Unlock()
 		s.Add(keys...)
 	default:
 		raw, err := json.Marshal(e.JWK)
