@@ -158,7 +158,9 @@ func (s *Server) readSpaceResource(ctx context.Context, agent, uri string) (*mcp
 		return nil, toRPCError(te)
 	}
 	c := &mcpsdk.ResourceContents{URI: uri, MIMEType: http.DetectContentType(data)}
-	if utf8.Valid(data) && textual(c.MIMEType) {
+	// An empty object is an empty blob: the go-sdk omits an empty text,
+	// and MCP requires contents to hold text or blob.
+	if len(data) > 0 && utf8.Valid(data) && textual(c.MIMEType) {
 		c.Text = string(data)
 	} else {
 		c.Blob = data
