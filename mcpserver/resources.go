@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -149,7 +150,19 @@ func (s *Server) readSpaceResource(ctx context.Context, agent, uri string) (*mcp
 		return nil, toRPCError(abi.Errorf(abi.Unavailable, "the MCP server is shutting down"))
 	}
 	defer s.calls.Done()
-	data, err := s.h.ReadSpaceAs(ctx, agent, space, id)
+	var c *mcpsdk.ResourceContents
+	_, err = s.h.ReadSpaceAsChecked(ctx, agent, space, id, func(data []byte) *abi.ToolError {
+		c = spaceContents(uri, data)
+		if n := encodedLen(c); n > maxContentBytes {
+			as := "JSON text"
+			if c.Blob != nil {
+				as = "base64"
+			}
+			return &abi.ToolError{Code: abi.TooLarge, Message: fmt.Sprintf("object %s in space %s has %d bytes, %d as %s in a resources/read answer: over the 16 MiB one MCP message may hold (what clients built on the go-sdk read, and this server's stdio takes); read it with a tool or aios-host space get",
+				id, space, len(data), n, as), Data: map[string]any{"limit": int64(maxContentBytes)}}
+		}
+		return nil
+	})
 	if err != nil {
 		te := abi.AsToolError(err, abi.Internal)
 		if te.Code == abi.NotFound {
@@ -157,6 +170,29 @@ func (s *Server) readSpaceResource(ctx context.Context, agent, uri string) (*mcp
 		}
 		return nil, toRPCError(te)
 	}
+	return &mcpsdk.ReadResourceResult{Cacheable: private, Contents: []*mcpsdk.ResourceContents{c}}, nil
+}
+
+// maxContentBytes bounds the encoded text or blob of a resources/read
+// answer: one message holds at most MaxLineBytes (the go-sdk's line and
+// SSE event limits), less room for the rest of the answer.
+const maxContentBytes = MaxLineBytes - 64<<10
+
+// encodedLen is the length of c's text or blob as JSON (a short text's
+// own length: escaped, it still fits).
+func encodedLen(c *mcpsdk.ResourceContents) int {
+	if c.Blob != nil {
+		return base64.StdEncoding.EncodedLen(len(c.Blob))
+	}
+	if len(c.Text) <= maxContentBytes/6 {
+		return len(c.Text) // at most 6 bytes a byte (\u001b): it fits
+	}
+	b, _ := json.Marshal(c.Text)
+	return len(b)
+}
+
+// spaceContents is data, the object of uri, as a resource's contents.
+func spaceContents(uri string, data []byte) *mcpsdk.ResourceContents {
 	c := &mcpsdk.ResourceContents{URI: uri, MIMEType: http.DetectContentType(data)}
 	// An empty object is an empty blob: the go-sdk omits an empty text,
 	// and MCP requires contents to hold text or blob.
@@ -168,7 +204,7 @@ func (s *Server) readSpaceResource(ctx context.Context, agent, uri string) (*mcp
 			c.Blob = []byte{}
 		}
 	}
-	return &mcpsdk.ReadResourceResult{Cacheable: private, Contents: []*mcpsdk.ResourceContents{c}}, nil
+	return c
 }
 
 // textual says whether a sniffed MIME type is text (sent as text rather

@@ -1,8 +1,13 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"strings"
 	"testing"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestEmptyObjectReadHasText: resources/read of an empty Space object
@@ -33,5 +38,45 @@ func TestEmptyObjectReadHasText(t *testing.T) {
 	blob, isBlob := c["blob"]
 	if !(isText && text == "") && !(isBlob && blob == "") {
 		t.Fatalf("contents %v have neither an empty text nor an empty blob", c)
+	}
+}
+
+// TestLargeBinaryObjectReadKeepsSession: a binary object under
+// limits.max_result_bytes (16 MiB) whose base64 passes 16 MiB — the
+// longest message a go-sdk client reads (its stdio line and SSE event
+// limits, and this server's own stdio input) — was sent whole: the
+// client refused the line and closed its session, every later request
+// failing. Now such a read is TooLarge, naming the object, its size and
+// the limit, its audit record says so, and the session goes on.
+func TestLargeBinaryObjectReadKeepsSession(t *testing.T) {
+	h, s := newSpaceHost(t, "agents:\n  mcp:\n    grants: [\"CallTool(*)\", \"ReadSpace(docs)\"]\n")
+	data := make([]byte, 13<<20) // 17.3 MiB as base64
+	for i := range data {
+		data[i] = byte(i*7 + i>>8)
+	}
+	id, err := h.Spaces().Put("docs", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); inW.Close(); outR.Close() })
+	go func() { _ = s.Run(ctx, StdioTransport(inR, outW)); outW.Close() }()
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx, &mcpsdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	_, err = cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: spaceURI("docs", id)})
+	if err == nil || !strings.Contains(err.Error(), "TooLarge") || !strings.Contains(err.Error(), id) || !strings.Contains(err.Error(), "16 MiB") {
+		t.Fatalf("read of a 13 MiB binary object: %v; want TooLarge naming it and the 16 MiB limit", err)
+	}
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("the session ended after the read: %v", err)
+	}
+	recs := auditRecords(t, h)
+	if last := recs[len(recs)-1]; last["tool"] != "aios/space.read" || last["outcome"] != "TooLarge" {
+		t.Errorf("audit record %v, want aios/space.read TooLarge", last)
 	}
 }
