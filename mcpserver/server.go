@@ -697,6 +697,10 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 				return r, err
 			}
 		}
+		if n, over := resultLen(r, bridged); over {
+			return errorResult(abi.Errorf(abi.TooLarge, "result of %s comes to %d bytes in a tools/call answer: over the 16 MiB one MCP message may hold (what clients built on the go-sdk read, and this server's stdio takes); have the tool return less, or store it in a Space and return its ObjectId",
+				name, n)), nil
+		}
 		if info.Deprecation != nil && !r.IsError {
 			// Served, and the caller should move on: say since when,
 			// why and what replaces it, as tools/call over JSON-RPC does.
@@ -707,6 +711,33 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		}
 		return r, nil
 	}
+}
+
+// resultLen is the length of r as JSON and whether it passes
+// maxContentBytes: a result within limits.max_result_bytes can still (as
+// text and structuredContent both, or escaped) pass what one MCP message
+// holds. A host result's one text block is measured by itself when even
+// escaped it fits.
+func resultLen(r *mcpsdk.CallToolResult, bridged bool) (int, bool) {
+	if !bridged {
+		n := 0
+		for _, c := range r.Content {
+			if t, ok := c.(*mcpsdk.TextContent); ok {
+				n += len(t.Text)
+			}
+		}
+		if r.StructuredContent != nil {
+			n *= 2 // the text is its JSON
+		}
+		if 6*n <= maxContentBytes { // at most 6 bytes a byte (\u003c)
+			return n, false
+		}
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return 0, false
+	}
+	return len(b), len(b) > maxContentBytes
 }
 
 // errClientClosed is the cause of the calls cancelled because the MCP
