@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -51,5 +52,45 @@ func TestLargeStructuredResultKeepsSession(t *testing.T) {
 	}
 	if _, err := cs.ListTools(ctx, nil); err != nil {
 		t.Fatalf("the session ended after the call: %v", err)
+	}
+}
+
+// TestBridgedEmptyResourceHasBlob: a bridged tool's embedded resource
+// with an empty text was passed on with neither "text" nor "blob" (the
+// go-sdk omits an empty text), which MCP requires one of: a client
+// validating the result (the TypeScript SDK) refused the whole result.
+// It is passed on as an empty blob.
+func TestBridgedEmptyResourceHasBlob(t *testing.T) {
+	h, s := newTestHost(t, exportCfg)
+	envelope := map[string]any{"content": []any{
+		map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///empty.txt", "mimeType": "text/plain", "text": ""}},
+	}}
+	p := native.New(abi.ProviderInfo{ID: "org.test.bridged"})
+	p.MustRegister(abi.ToolDef{Name: "pat-empty", Version: "1.0.0"}, func(context.Context, any, abi.Env) (any, error) { return envelope, nil })
+	if err := h.AddProvider(context.Background(), runtimeAs{p, abi.RuntimeMCP}, host.ProviderMeta{Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	waitExported(t, s, "pat-empty")
+	ss := newStdioSession(t, s)
+	ss.initialize("2025-06-18")
+	ss.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pat-empty","arguments":{}}}`)
+	line := ss.mustRead()
+	var answer struct {
+		Result struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Type     string         `json:"type"`
+				Resource map[string]any `json:"resource"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(line), &answer); err != nil || answer.Result.IsError || len(answer.Result.Content) != 1 {
+		t.Fatalf("answer %s: %v", line, err)
+	}
+	res := answer.Result.Content[0].Resource
+	text, isText := res["text"]
+	blob, isBlob := res["blob"]
+	if res["uri"] != "file:///empty.txt" || (!(isText && text == "") && !(isBlob && blob == "")) {
+		t.Fatalf("resource %v has neither an empty text nor an empty blob", res)
 	}
 }

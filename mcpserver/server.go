@@ -781,6 +781,13 @@ func mcpEnvelope(v any) (*mcpsdk.CallToolResult, bool) {
 	if err := json.Unmarshal(b, &r); err != nil || len(r.Content) != len(content) {
 		return nil, false
 	}
+	for _, c := range r.Content {
+		// An empty text would be left out (the go-sdk omits it), and
+		// MCP requires a resource's text or blob: an empty blob.
+		if er, ok := c.(*mcpsdk.EmbeddedResource); ok && er.Resource != nil && er.Resource.Text == "" && er.Resource.Blob == nil {
+			er.Resource.Blob = []byte{}
+		}
+	}
 	if sc, ok := m["structuredContent"]; ok && sc != nil {
 		// The go-sdk decoded it into float64s (9007199254740993 became
 		// …992): the value the host holds goes, written as successResult
