@@ -3,11 +3,14 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/host"
 )
 
 // TestEmptyObjectReadHasText: resources/read of an empty Space object
@@ -79,4 +82,57 @@ func TestLargeBinaryObjectReadKeepsSession(t *testing.T) {
 	if last := recs[len(recs)-1]; last["tool"] != "aios/space.read" || last["outcome"] != "TooLarge" {
 		t.Errorf("audit record %v, want aios/space.read TooLarge", last)
 	}
+}
+
+// TestLongObjectIDReadKeepsSession: resources/read of a URI whose id is
+// megabytes long was refused with a message holding the whole id, twice
+// (message and data), so the answer passed the 16 MiB a go-sdk client
+// reads and the client closed its session; the read's audit record held
+// it too. Now the id is cut in the message, as the store's own
+// message cuts it.
+func TestLongObjectIDReadKeepsSession(t *testing.T) {
+	h, s := newSpaceHost(t, "agents:\n  mcp:\n    grants: [\"CallTool(*)\", \"ReadSpace(docs)\"]\n")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); inW.Close(); outR.Close() })
+	go func() { _ = s.Run(ctx, StdioTransport(inR, outW)); outW.Close() }()
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx, &mcpsdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	_, err = cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: "aios-space://docs/sha256:" + strings.Repeat("a", 9<<20)})
+	if err == nil || !strings.Contains(err.Error(), "InvalidParams") || len(err.Error()) > 4096 {
+		t.Fatalf("read of a 9 MiB id: %.300v (%d bytes); want a short InvalidParams", err, len(fmt.Sprint(err)))
+	}
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("the session ended after the read: %v", err)
+	}
+	lastRead(t, h, cs, s, func(rec map[string]any) {
+		if msg := fmt.Sprint(rec["error"]); rec["outcome"] != "InvalidParams" || len(msg) > 4096 {
+			t.Errorf("audit record of the read: %v, error of %d bytes", rec["outcome"], len(msg))
+		}
+	})
+}
+
+// lastRead closes the session, the server and the host (flushing the
+// audit log) and checks the last record of a resources/read.
+func lastRead(t *testing.T, h *host.Host, cs *mcpsdk.ClientSession, s *Server, check func(map[string]any)) {
+	t.Helper()
+	_ = cs.Close()
+	_ = s.Close()
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var last map[string]any
+	for _, rec := range auditRecords(t, h) {
+		if rec["tool"] == host.SpaceReadTool {
+			last = rec
+		}
+	}
+	if last == nil {
+		t.Fatal("no audit record of the read")
+	}
+	check(last)
 }
