@@ -78,10 +78,11 @@ func TestLargeBinaryObjectReadKeepsSession(t *testing.T) {
 	if _, err := cs.ListTools(ctx, nil); err != nil {
 		t.Fatalf("the session ended after the read: %v", err)
 	}
-	recs := auditRecords(t, h)
-	if last := recs[len(recs)-1]; last["tool"] != "aios/space.read" || last["outcome"] != "TooLarge" {
-		t.Errorf("audit record %v, want aios/space.read TooLarge", last)
-	}
+	lastRead(t, h, cs, s, func(rec map[string]any) {
+		if rec["outcome"] != "TooLarge" {
+			t.Errorf("audit record of the read: %v, want TooLarge", rec["outcome"])
+		}
+	})
 }
 
 // TestLongObjectIDReadKeepsSession: resources/read of a URI whose id is
