@@ -94,3 +94,42 @@ func TestBridgedEmptyResourceHasBlob(t *testing.T) {
 		t.Fatalf("resource %v has neither an empty text nor an empty blob", res)
 	}
 }
+
+// TestLargeToolErrorKeepsSession: a tool's error goes out with its
+// message twice (the text, and _meta's ToolError), so a tool failing with
+// a 9 MiB message made an 18 MiB answer, over the 16 MiB a go-sdk client
+// reads in one message: the client closed its session. Now such an error
+// is a TooLarge error naming the tool, its code and the size, with the
+// beginning of its message, and the session goes on.
+func TestLargeToolErrorKeepsSession(t *testing.T) {
+	h, s := newTestHost(t, "")
+	p := native.New(abi.ProviderInfo{ID: "org.test.bigerr"})
+	p.MustRegister(abi.ToolDef{Name: "bigerr", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
+		func(context.Context, any, abi.Env) (any, error) {
+			return nil, abi.Errorf(abi.ProviderError, "disk on fire: %s", strings.Repeat("e", 9<<20))
+		})
+	if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	waitExported(t, s, "bigerr")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); inW.Close(); outR.Close() })
+	go func() { _ = s.Run(ctx, StdioTransport(inR, outW)); outW.Close() }()
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx, &mcpsdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	r, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "bigerr"})
+	if err != nil {
+		t.Fatalf("call of a tool failing with a 9 MiB message: %v; want a TooLarge tool error", err)
+	}
+	if text := r.Content[0].(*mcpsdk.TextContent).Text; !r.IsError || !strings.HasPrefix(text, "TooLarge") || !strings.Contains(text, "ProviderError") || !strings.Contains(text, "disk on fire") || len(text) > 4096 {
+		t.Fatalf("result isError %v %.300q (%d bytes); want a short TooLarge naming the error's code and its beginning", r.IsError, text, len(text))
+	}
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("the session ended after the call: %v", err)
+	}
+}

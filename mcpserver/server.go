@@ -686,7 +686,13 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		}
 		v, info, err := s.h.CallWithInfo(ctx, call)
 		if err != nil {
-			return errorResult(abi.AsToolError(err, abi.Internal)), nil
+			te := abi.AsToolError(err, abi.Internal)
+			r := errorResult(te)
+			if n, over := resultLen(r, bridged); over {
+				return errorResult(abi.Errorf(abi.TooLarge, "the %s error of %s comes to %d bytes in a tools/call answer: over the 16 MiB one MCP message may hold (what clients built on the go-sdk read, and this server's stdio takes); its message begins %q",
+					te.Code, name, n, cutText(te.Message, 512))), nil
+			}
+			return r, nil
 		}
 		var r *mcpsdk.CallToolResult
 		if bridged && !structured {
@@ -719,7 +725,7 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 // holds. A host result's one text block is measured by itself when even
 // escaped it fits.
 func resultLen(r *mcpsdk.CallToolResult, bridged bool) (int, bool) {
-	if !bridged {
+	if !bridged && r.Meta == nil { // an error's _meta holds its message and data again
 		n := 0
 		for _, c := range r.Content {
 			if t, ok := c.(*mcpsdk.TextContent); ok {
