@@ -251,3 +251,13 @@ func cutText(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// quoteCut is s quoted (%q), cut at 100 bytes ("…" after the quote): a
+// client's input quoted whole in an error could make the answer longer
+// than a client reads (each U+200B sent is 7 bytes quoted).
+func quoteCut(s string) string {
+	if c := cutText(s, 100); len(c) < len(s) {
+		return fmt.Sprintf("%q…", c)
+	}
+	return fmt.Sprintf("%q", s)
+}

@@ -56,7 +56,7 @@ func (s *Server) resourceMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHand
 		case "resources/templates/list":
 			// One page: a cursor is none this server gave.
 			if p, ok := req.GetParams().(*mcpsdk.ListResourceTemplatesParams); ok && p != nil && p.Cursor != "" {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: resources/templates/list has one page, which needs no cursor", p.Cursor)}
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %s: resources/templates/list has one page, which needs no cursor", quoteCut(p.Cursor))}
 			}
 			return &mcpsdk.ListResourceTemplatesResult{Cacheable: mcpsdk.Cacheable{CacheScope: "public"}, ResourceTemplates: []*mcpsdk.ResourceTemplate{{
 				URITemplate: spaceTemplate,
@@ -83,17 +83,17 @@ func spaceURI(space, id string) string { return SpaceScheme + "://" + space + "/
 func parseSpaceURI(uri string) (space, id string, err error) {
 	rest, ok := strings.CutPrefix(uri, SpaceScheme+"://")
 	if !ok {
-		return "", "", fmt.Errorf("resource URI %q: want %s://<space>/<object id>", uri, SpaceScheme)
+		return "", "", fmt.Errorf("resource URI %s: want %s://<space>/<object id>", quoteCut(uri), SpaceScheme)
 	}
 	space, id, ok = strings.Cut(rest, "/")
 	if !ok || space == "" || id == "" {
-		return "", "", fmt.Errorf("resource URI %q: want %s://<space>/<object id>", uri, SpaceScheme)
+		return "", "", fmt.Errorf("resource URI %s: want %s://<space>/<object id>", quoteCut(uri), SpaceScheme)
 	}
 	if space, err = url.PathUnescape(space); err == nil {
 		id, err = url.PathUnescape(id)
 	}
 	if err != nil {
-		return "", "", fmt.Errorf("resource URI %q: %v", uri, err)
+		return "", "", fmt.Errorf("resource URI %s: %v", quoteCut(uri), err)
 	}
 	return space, id, nil
 }
@@ -105,7 +105,7 @@ func (s *Server) listSpaceResources(agent, cursor string) (*mcpsdk.ListResources
 	if cursor != "" {
 		b, err := base64.RawURLEncoding.DecodeString(cursor)
 		if err != nil || !utf8.Valid(b) {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: pass the nextCursor of an earlier resources/list page, or no cursor for the first page", cursor)}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %s: pass the nextCursor of an earlier resources/list page, or no cursor for the first page", quoteCut(cursor))}
 		}
 		after = string(b)
 	}

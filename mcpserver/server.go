@@ -573,7 +573,7 @@ func explainCursor(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 		if cursor == "" {
 			return res, err
 		}
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: pass the nextCursor of an earlier %s page, or no cursor for the first page", cursor, method)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %s: pass the nextCursor of an earlier %s page, or no cursor for the first page", quoteCut(cursor), method)}
 	}
 }
 
