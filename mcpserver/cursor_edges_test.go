@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -49,5 +50,34 @@ func TestLongCursorKeepsSession(t *testing.T) {
 	}
 	if _, err := cs.ListTools(ctx, nil); err != nil {
 		t.Fatalf("the session ended after resources/read: %v", err)
+	}
+}
+
+// TestLongUnknownToolNameKeepsSession: a tools/call of a tool that does
+// not exist was answered by the go-sdk's "unknown tool %q", the name
+// quoted whole: an 8 MiB name of U+200B (7 bytes each quoted, 3 sent)
+// made an answer past the 16 MiB a go-sdk client reads in one message,
+// and the client closed its session. The name is now cut in the message.
+func TestLongUnknownToolNameKeepsSession(t *testing.T) {
+	_, s := newTestHost(t, "")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); inW.Close(); outR.Close() })
+	go func() { _ = s.Run(ctx, StdioTransport(inR, outW)); outW.Close() }()
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx, &mcpsdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	_, err = cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: strings.Repeat("\u200b", 8<<20/3)})
+	if err == nil || !strings.Contains(err.Error(), "unknown tool") || len(err.Error()) > 4096 {
+		t.Fatalf("tools/call of an 8 MiB name: %.200v (%d bytes); want a short unknown tool error", err, len(fmt.Sprint(err)))
+	}
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("the session ended after the call: %v", err)
+	}
+	if _, err = cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "nosuch"}); err == nil || !strings.Contains(err.Error(), `unknown tool "nosuch"`) {
+		t.Fatalf("tools/call of nosuch: %v", err)
 	}
 }

@@ -543,13 +543,19 @@ func (s *Server) checkLogLevel(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 
 // explainCursor says what is wrong when a list request's cursor is
 // refused: the go-sdk answers a cursor it cannot decode with -32602
-// "invalid params" alone.
+// "invalid params" alone. It cuts the name of an unknown tool, which the
+// go-sdk quotes whole.
 func explainCursor(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
 		res, err := next(ctx, method, req)
 		var we *jsonrpc.Error
-		if err == nil || !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams || we.Message != "invalid params" {
+		if err == nil || !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams {
 			return res, err
+		}
+		if p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw); ok && p != nil && len(p.Name) > 100 && we.Message == fmt.Sprintf("unknown tool %q", p.Name) {
+			// The go-sdk quotes the name whole: a long one made an
+			// answer longer than a client reads.
+			return nil, &jsonrpc.Error{Code: we.Code, Message: "unknown tool " + quoteCut(p.Name), Data: we.Data}
 		}
 		var cursor string
 		switch p := req.GetParams().(type) {
@@ -570,7 +576,7 @@ func explainCursor(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 				cursor = p.Cursor
 			}
 		}
-		if cursor == "" {
+		if cursor == "" || we.Message != "invalid params" {
 			return res, err
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %s: pass the nextCursor of an earlier %s page, or no cursor for the first page", quoteCut(cursor), method)}
