@@ -450,11 +450,16 @@ func (f *frame) SpaceWrite(ctx context.Context, spaceName string, data []byte) (
 	return abi.Object{Space: spaceName, ID: id, Data: data}, nil
 }
 
+// maxNameInError bounds a space name or object id quoted in an error.
+const maxNameInError = 80
+
 // spaceError maps the store's errors onto ABI codes.
 func spaceError(err error, spaceName, id string) *abi.ToolError {
-	what := "space " + spaceName
+	// Cut as the store cuts them in its messages: a caller's id may be
+	// megabytes long, and the message goes into answers and the audit log.
+	what := "space " + clipText(spaceName, maxNameInError)
 	if id != "" {
-		what = "object " + id + " in " + what
+		what = "object " + clipText(id, maxNameInError) + " in " + what
 	}
 	switch {
 	case errors.Is(err, space.ErrNotFound):

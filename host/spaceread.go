@@ -80,6 +80,14 @@ func (h *Host) spaceGrant(agent, spaceName string) *abi.ToolError {
 // result {object_id, bytes}). While the audit log cannot be written it is
 // refused, as calls are.
 func (h *Host) ReadSpaceAs(ctx context.Context, agent, spaceName, id string) (data []byte, err error) {
+	return h.ReadSpaceAsChecked(ctx, agent, spaceName, id, nil)
+}
+
+// ReadSpaceAsChecked is ReadSpaceAs with a last check of the data read
+// (check may be nil): its error is the read's, in the answer and in the
+// audit record (an MCP server refusing an object too large for its
+// messages).
+func (h *Host) ReadSpaceAsChecked(ctx context.Context, agent, spaceName, id string, check func([]byte) *abi.ToolError) (data []byte, err error) {
 	start := time.Now()
 	var terr *abi.ToolError
 	unaudited := false // refused because nothing can be recorded
@@ -145,6 +153,11 @@ func (h *Host) ReadSpaceAs(ctx context.Context, agent, spaceName, id string) (da
 		terr = &abi.ToolError{Code: abi.TooLarge, Message: "object " + id + " in space " + spaceName + " has " + strconv.FormatInt(size, 10) +
 			" bytes, over limits.max_result_bytes (" + strconv.Itoa(h.pol.maxResult) + ")", Data: map[string]any{"limit": int64(h.pol.maxResult)}}
 		return
+	}
+	if check != nil {
+		if terr = check(data); terr != nil {
+			return
+		}
 	}
 	return data, nil
 }

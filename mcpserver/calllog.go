@@ -200,11 +200,7 @@ func logParams(e host.CallLog) *mcpsdk.LoggingMessageParams {
 	}
 	msg := e.Message
 	if len(msg) > maxLogText {
-		cut := maxLogText
-		for cut > 0 && !utf8.RuneStart(msg[cut]) {
-			cut--
-		}
-		msg = msg[:cut]
+		msg = cutText(msg, maxLogText)
 		data["truncated"] = true
 	}
 	data["message"] = msg
@@ -243,4 +239,25 @@ func logValue(v any) any {
 		return v.Error()
 	}
 	return fmt.Sprint(v)
+}
+
+// cutText is s cut to at most n bytes, not inside a UTF-8 sequence.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// quoteCut is s quoted (%q), cut at 100 bytes ("…" after the quote): a
+// client's input quoted whole in an error could make the answer longer
+// than a client reads (each U+200B sent is 7 bytes quoted).
+func quoteCut(s string) string {
+	if c := cutText(s, 100); len(c) < len(s) {
+		return fmt.Sprintf("%q…", c)
+	}
+	return fmt.Sprintf("%q", s)
 }

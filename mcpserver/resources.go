@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -55,7 +56,7 @@ func (s *Server) resourceMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHand
 		case "resources/templates/list":
 			// One page: a cursor is none this server gave.
 			if p, ok := req.GetParams().(*mcpsdk.ListResourceTemplatesParams); ok && p != nil && p.Cursor != "" {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: resources/templates/list has one page, which needs no cursor", p.Cursor)}
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %s: resources/templates/list has one page, which needs no cursor", quoteCut(p.Cursor))}
 			}
 			return &mcpsdk.ListResourceTemplatesResult{Cacheable: mcpsdk.Cacheable{CacheScope: "public"}, ResourceTemplates: []*mcpsdk.ResourceTemplate{{
 				URITemplate: spaceTemplate,
@@ -82,17 +83,17 @@ func spaceURI(space, id string) string { return SpaceScheme + "://" + space + "/
 func parseSpaceURI(uri string) (space, id string, err error) {
 	rest, ok := strings.CutPrefix(uri, SpaceScheme+"://")
 	if !ok {
-		return "", "", fmt.Errorf("resource URI %q: want %s://<space>/<object id>", uri, SpaceScheme)
+		return "", "", fmt.Errorf("resource URI %s: want %s://<space>/<object id>", quoteCut(uri), SpaceScheme)
 	}
 	space, id, ok = strings.Cut(rest, "/")
 	if !ok || space == "" || id == "" {
-		return "", "", fmt.Errorf("resource URI %q: want %s://<space>/<object id>", uri, SpaceScheme)
+		return "", "", fmt.Errorf("resource URI %s: want %s://<space>/<object id>", quoteCut(uri), SpaceScheme)
 	}
 	if space, err = url.PathUnescape(space); err == nil {
 		id, err = url.PathUnescape(id)
 	}
 	if err != nil {
-		return "", "", fmt.Errorf("resource URI %q: %v", uri, err)
+		return "", "", fmt.Errorf("resource URI %s: %v", quoteCut(uri), err)
 	}
 	return space, id, nil
 }
@@ -104,7 +105,7 @@ func (s *Server) listSpaceResources(agent, cursor string) (*mcpsdk.ListResources
 	if cursor != "" {
 		b, err := base64.RawURLEncoding.DecodeString(cursor)
 		if err != nil || !utf8.Valid(b) {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: pass the nextCursor of an earlier resources/list page, or no cursor for the first page", cursor)}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %s: pass the nextCursor of an earlier resources/list page, or no cursor for the first page", quoteCut(cursor))}
 		}
 		after = string(b)
 	}
@@ -149,7 +150,19 @@ func (s *Server) readSpaceResource(ctx context.Context, agent, uri string) (*mcp
 		return nil, toRPCError(abi.Errorf(abi.Unavailable, "the MCP server is shutting down"))
 	}
 	defer s.calls.Done()
-	data, err := s.h.ReadSpaceAs(ctx, agent, space, id)
+	var c *mcpsdk.ResourceContents
+	_, err = s.h.ReadSpaceAsChecked(ctx, agent, space, id, func(data []byte) *abi.ToolError {
+		c = spaceContents(uri, data)
+		if n := encodedLen(c); n > maxContentBytes {
+			as := "JSON text"
+			if c.Blob != nil {
+				as = "base64"
+			}
+			return &abi.ToolError{Code: abi.TooLarge, Message: fmt.Sprintf("object %s in space %s has %d bytes, %d as %s in a resources/read answer: over the 16 MiB one MCP message may hold (what clients built on the go-sdk read, and this server's stdio takes); read it with a tool or aios-host space get",
+				id, space, len(data), n, as), Data: map[string]any{"limit": int64(maxContentBytes)}}
+		}
+		return nil
+	})
 	if err != nil {
 		te := abi.AsToolError(err, abi.Internal)
 		if te.Code == abi.NotFound {
@@ -157,8 +170,33 @@ func (s *Server) readSpaceResource(ctx context.Context, agent, uri string) (*mcp
 		}
 		return nil, toRPCError(te)
 	}
+	return &mcpsdk.ReadResourceResult{Cacheable: private, Contents: []*mcpsdk.ResourceContents{c}}, nil
+}
+
+// maxContentBytes bounds the encoded text or blob of a resources/read
+// answer: one message holds at most MaxLineBytes (the go-sdk's line and
+// SSE event limits), less room for the rest of the answer.
+const maxContentBytes = MaxLineBytes - 64<<10
+
+// encodedLen is the length of c's text or blob as JSON (a short text's
+// own length: escaped, it still fits).
+func encodedLen(c *mcpsdk.ResourceContents) int {
+	if c.Blob != nil {
+		return base64.StdEncoding.EncodedLen(len(c.Blob))
+	}
+	if len(c.Text) <= maxContentBytes/6 {
+		return len(c.Text) // at most 6 bytes a byte (\u001b): it fits
+	}
+	b, _ := json.Marshal(c.Text)
+	return len(b)
+}
+
+// spaceContents is data, the object of uri, as a resource's contents.
+func spaceContents(uri string, data []byte) *mcpsdk.ResourceContents {
 	c := &mcpsdk.ResourceContents{URI: uri, MIMEType: http.DetectContentType(data)}
-	if utf8.Valid(data) && textual(c.MIMEType) {
+	// An empty object is an empty blob: the go-sdk omits an empty text,
+	// and MCP requires contents to hold text or blob.
+	if len(data) > 0 && utf8.Valid(data) && textual(c.MIMEType) {
 		c.Text = string(data)
 	} else {
 		c.Blob = data
@@ -166,7 +204,7 @@ func (s *Server) readSpaceResource(ctx context.Context, agent, uri string) (*mcp
 			c.Blob = []byte{}
 		}
 	}
-	return &mcpsdk.ReadResourceResult{Cacheable: private, Contents: []*mcpsdk.ResourceContents{c}}, nil
+	return c
 }
 
 // textual says whether a sniffed MIME type is text (sent as text rather

@@ -543,13 +543,19 @@ func (s *Server) checkLogLevel(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 
 // explainCursor says what is wrong when a list request's cursor is
 // refused: the go-sdk answers a cursor it cannot decode with -32602
-// "invalid params" alone.
+// "invalid params" alone. It cuts the name of an unknown tool, which the
+// go-sdk quotes whole.
 func explainCursor(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
 		res, err := next(ctx, method, req)
 		var we *jsonrpc.Error
-		if err == nil || !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams || we.Message != "invalid params" {
+		if err == nil || !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams {
 			return res, err
+		}
+		if p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw); ok && p != nil && len(p.Name) > 100 && we.Message == fmt.Sprintf("unknown tool %q", p.Name) {
+			// The go-sdk quotes the name whole: a long one made an
+			// answer longer than a client reads.
+			return nil, &jsonrpc.Error{Code: we.Code, Message: "unknown tool " + quoteCut(p.Name), Data: we.Data}
 		}
 		var cursor string
 		switch p := req.GetParams().(type) {
@@ -570,10 +576,10 @@ func explainCursor(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 				cursor = p.Cursor
 			}
 		}
-		if cursor == "" {
+		if cursor == "" || we.Message != "invalid params" {
 			return res, err
 		}
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: pass the nextCursor of an earlier %s page, or no cursor for the first page", cursor, method)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %s: pass the nextCursor of an earlier %s page, or no cursor for the first page", quoteCut(cursor), method)}
 	}
 }
 
@@ -686,7 +692,13 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		}
 		v, info, err := s.h.CallWithInfo(ctx, call)
 		if err != nil {
-			return errorResult(abi.AsToolError(err, abi.Internal)), nil
+			te := abi.AsToolError(err, abi.Internal)
+			r := errorResult(te)
+			if n, over := resultLen(r, bridged); over {
+				return errorResult(abi.Errorf(abi.TooLarge, "the %s error of %s comes to %d bytes in a tools/call answer: over the 16 MiB one MCP message may hold (what clients built on the go-sdk read, and this server's stdio takes); its message begins %q",
+					te.Code, name, n, cutText(te.Message, 512))), nil
+			}
+			return r, nil
 		}
 		var r *mcpsdk.CallToolResult
 		if bridged && !structured {
@@ -696,6 +708,10 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			if r, err = successResult(v, structured); err != nil {
 				return r, err
 			}
+		}
+		if n, over := resultLen(r, bridged); over {
+			return errorResult(abi.Errorf(abi.TooLarge, "result of %s comes to %d bytes in a tools/call answer: over the 16 MiB one MCP message may hold (what clients built on the go-sdk read, and this server's stdio takes); have the tool return less, or store it in a Space and return its ObjectId",
+				name, n)), nil
 		}
 		if info.Deprecation != nil && !r.IsError {
 			// Served, and the caller should move on: say since when,
@@ -707,6 +723,33 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		}
 		return r, nil
 	}
+}
+
+// resultLen is the length of r as JSON and whether it passes
+// maxContentBytes: a result within limits.max_result_bytes can still (as
+// text and structuredContent both, or escaped) pass what one MCP message
+// holds. A host result's one text block is measured by itself when even
+// escaped it fits.
+func resultLen(r *mcpsdk.CallToolResult, bridged bool) (int, bool) {
+	if !bridged && r.Meta == nil { // an error's _meta holds its message and data again
+		n := 0
+		for _, c := range r.Content {
+			if t, ok := c.(*mcpsdk.TextContent); ok {
+				n += len(t.Text)
+			}
+		}
+		if r.StructuredContent != nil {
+			n *= 2 // the text is its JSON
+		}
+		if 6*n <= maxContentBytes { // at most 6 bytes a byte (\u003c)
+			return n, false
+		}
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return 0, false
+	}
+	return len(b), len(b) > maxContentBytes
 }
 
 // errClientClosed is the cause of the calls cancelled because the MCP
@@ -749,6 +792,13 @@ func mcpEnvelope(v any) (*mcpsdk.CallToolResult, bool) {
 	var r mcpsdk.CallToolResult
 	if err := json.Unmarshal(b, &r); err != nil || len(r.Content) != len(content) {
 		return nil, false
+	}
+	for _, c := range r.Content {
+		// An empty text would be left out (the go-sdk omits it), and
+		// MCP requires a resource's text or blob: an empty blob.
+		if er, ok := c.(*mcpsdk.EmbeddedResource); ok && er.Resource != nil && er.Resource.Text == "" && er.Resource.Blob == nil {
+			er.Resource.Blob = []byte{}
+		}
 	}
 	if sc, ok := m["structuredContent"]; ok && sc != nil {
 		// The go-sdk decoded it into float64s (9007199254740993 became
