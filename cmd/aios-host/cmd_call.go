@@ -104,6 +104,12 @@ Example:
 		if pos[1] == "-" {
 			what = "params from standard input"
 			if raw, err = readLimited(c.stdin, int64(cfg.Limits.MaxParamsBytes), what, "limits.max_params_bytes"); err != nil {
+				if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
+					// The host's TooLarge for params over the limit
+					// given inline (with --json, the same object).
+					return c.printToolError(&abi.ToolError{Code: abi.TooLarge, Message: err.Error() + "; pass bulk data as a Space ObjectId",
+						Data: map[string]any{"limit": tl.limit}}, *asJSON)
+				}
 				return c.fail(err)
 			}
 		}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCallStdinParamsTooLargeIsToolErrorJSON: params over
+// limits.max_params_bytes given inline are refused by the host as a
+// TooLarge tool error, printed with --json as {"code": "TooLarge", …} on
+// stdout; the same params read from stdin ("-") were refused by the CLI
+// with a plain line on stderr and nothing on stdout, so a script reading
+// the --json object (jq .code) got nothing to read. Now both print the
+// same TooLarge object (exit 1).
+func TestCallStdinParamsTooLargeIsToolErrorJSON(t *testing.T) {
+	e := newEnv(t)
+	cfg := filepath.Join(t.TempDir(), "aios.yaml")
+	if err := os.WriteFile(cfg, []byte("limits:\n  max_params_bytes: 1024\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big := `{"object_id": "` + strings.Repeat("a", 2000) + `"}`
+	for _, tc := range []struct{ name, stdin, arg string }{
+		{"inline", "", big},
+		{"stdin", big, "-"},
+	} {
+		code, out, errs := e.run(tc.stdin, "call", "analyze-complexity", tc.arg, "--json", "--config", cfg)
+		var got struct {
+			Code string         `json:"code"`
+			Data map[string]any `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); code != exitFail || err != nil || got.Code != "TooLarge" || got.Data["limit"] != float64(1024) {
+			t.Errorf("%s params over the limit with --json: exit %d, stdout %q (%v), stderr %q; want exit 1 and {\"code\": \"TooLarge\", \"data\": {\"limit\": 1024}}", tc.name, code, out, err, errs)
+		}
+	}
+	// Without --json the TooLarge error is said on stderr, as for any
+	// tool error.
+	code, out, errs := e.run(big, "call", "analyze-complexity", "-", "--config", cfg)
+	if code != exitFail || out != "" || !strings.HasPrefix(errs, "TooLarge: ") || !strings.Contains(errs, "limits.max_params_bytes") {
+		t.Errorf("stdin params over the limit: exit %d, stdout %q, stderr %q; want exit 1 and TooLarge: … limits.max_params_bytes on stderr", code, out, errs)
+	}
+}
