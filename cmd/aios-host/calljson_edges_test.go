@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCallStdinParamsTooLargeIsToolErrorJSON: params over
@@ -40,5 +42,32 @@ func TestCallStdinParamsTooLargeIsToolErrorJSON(t *testing.T) {
 	code, out, errs := e.run(big, "call", "analyze-complexity", "-", "--config", cfg)
 	if code != exitFail || out != "" || !strings.HasPrefix(errs, "TooLarge: ") || !strings.Contains(errs, "limits.max_params_bytes") {
 		t.Errorf("stdin params over the limit: exit %d, stdout %q, stderr %q; want exit 1 and TooLarge: … limits.max_params_bytes on stderr", code, out, errs)
+	}
+}
+
+// TestCallViaSocketFailureIsJSON: `call --json` through a running host
+// whose answer never came (or whose connection broke) printed only a line
+// on stderr and nothing on stdout, although --json promises the result or
+// an error object there: a script reading the object (jq .code) got
+// nothing to read. Now the failure is also printed as an Unavailable
+// error object on stdout (exit 1, the line on stderr as before).
+func TestCallViaSocketFailureIsJSON(t *testing.T) {
+	defer func(l, m time.Duration) { listWait, socketMargin = l, m }(listWait, socketMargin)
+	listWait, socketMargin = 300*time.Millisecond, 300*time.Millisecond
+	e := newEnv(t)
+	sock := filepath.Join(e.data, "mute.sock")
+	startFakeHost(t, sock, func(string) any { return nil })
+	var out bytes.Buffer
+	code, errs := runWith(t, strings.NewReader(""), &out, "call", "echo", "{}", "--timeout", "200ms", "--socket", sock, "--data", e.data, "--json")
+	var got struct{ Code, Message string }
+	if err := json.Unmarshal(out.Bytes(), &got); code != exitFail || err != nil || got.Code != "Unavailable" ||
+		!strings.Contains(got.Message, "did not answer tools/call") || !strings.Contains(errs, "did not answer tools/call") {
+		t.Fatalf("call --json on a mute socket: exit %d, stdout %q (%v), stderr %q; want exit 1, an Unavailable object on stdout and the reason on stderr", code, out.String(), err, errs)
+	}
+	// Without --json, stdout stays empty.
+	out.Reset()
+	code, errs = runWith(t, strings.NewReader(""), &out, "call", "echo", "{}", "--timeout", "200ms", "--socket", sock, "--data", e.data)
+	if code != exitFail || out.Len() != 0 || !strings.Contains(errs, "did not answer tools/call") {
+		t.Fatalf("call on a mute socket: exit %d, stdout %q, stderr %q", code, out.String(), errs)
 	}
 }

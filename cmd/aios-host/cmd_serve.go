@@ -330,6 +330,11 @@ func (c *cli) callViaSocket(ctx context.Context, log *slog.Logger, hc *hostConn,
 	if err != nil {
 		var je *jsonrpc.Error
 		if !errors.As(err, &je) {
+			if asJSON {
+				// No answer (or a broken connection): still the
+				// error object --json promises on stdout.
+				_ = writeJSON(c.stdout, map[string]any{"code": abi.Unavailable, "message": err.Error()}, false)
+			}
 			return c.fail(err)
 		}
 		return c.printToolError(je.ToolError(), asJSON)
