@@ -51,7 +51,13 @@ func runSpace(c *cli, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	store, err := c.openSpaces(cfg)
+	var reading []space.Option
+	if pos[0] != "put" {
+		// Reads create nothing: a read-only data folder, or one not
+		// made yet (it holds no space), is read as it is.
+		reading = append(reading, space.ForReading())
+	}
+	store, err := c.openSpaces(cfg, reading...)
 	if err != nil {
 		return c.fail(err)
 	}

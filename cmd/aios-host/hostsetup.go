@@ -159,12 +159,13 @@ func (c *cli) logger(def slog.Level) (*slog.Logger, error) {
 	return slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: level})), nil
 }
 
-// openSpaces opens the Space store of cfg.
+// openSpaces opens the Space store of cfg (with more options after its
+// limits: space.ForReading for the commands that only read).
 // A failure names the setting the folder came from (spaces, else data,
 // else --data), with its line in the file.
-func (c *cli) openSpaces(cfg *config.Config) (*space.Store, error) {
-	st, err := space.Open(cfg.SpacesDir(), space.WithMaxObjectSize(cfg.Limits.MaxObjectBytes),
-		space.WithMaxSpaceBytes(cfg.Limits.MaxSpaceBytes), space.WithMinFreeBytes(cfg.Limits.MinFreeBytes))
+func (c *cli) openSpaces(cfg *config.Config, more ...space.Option) (*space.Store, error) {
+	st, err := space.Open(cfg.SpacesDir(), append([]space.Option{space.WithMaxObjectSize(cfg.Limits.MaxObjectBytes),
+		space.WithMaxSpaceBytes(cfg.Limits.MaxSpaceBytes), space.WithMinFreeBytes(cfg.Limits.MinFreeBytes)}, more...)...)
 	if err != nil {
 		return nil, c.pathErr(cfg, cfg.Spaces, "spaces", err)
 	}

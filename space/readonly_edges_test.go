@@ -1,0 +1,39 @@
+package space
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestForReadingCreatesNothing: Open made the root and its .tmp folder
+// even for a store only read (aios-host space get, list, spaces), which
+// failed on a read-only folder. ForReading creates nothing, reads what
+// is there, and refuses a Put.
+func TestForReadingCreatesNothing(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "spaces")
+	s, err := Open(root, ForReading())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names, err := s.Spaces(); err != nil || len(names) != 0 {
+		t.Fatalf("Spaces of a root not made: %v %v", names, err)
+	}
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Fatalf("Open ForReading made the root (%v)", err)
+	}
+	if _, err := s.Put("docs", []byte("x")); err == nil {
+		t.Fatal("Put on a store opened for reading succeeded")
+	}
+	w, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := w.Put("docs", []byte("hello"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Get("docs", id); err != nil || string(got) != "hello" {
+		t.Fatalf("Get through the reading store: %q %v", got, err)
+	}
+}
