@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -69,5 +70,40 @@ func TestCallViaSocketFailureIsJSON(t *testing.T) {
 	code, errs = runWith(t, strings.NewReader(""), &out, "call", "echo", "{}", "--timeout", "200ms", "--socket", sock, "--data", e.data)
 	if code != exitFail || out.Len() != 0 || !strings.Contains(errs, "did not answer tools/call") {
 		t.Fatalf("call on a mute socket: exit %d, stdout %q, stderr %q", code, out.String(), errs)
+	}
+}
+
+// TestCallInterruptedIsCancelledJSON: a call interrupted (SIGINT, SIGTERM:
+// the command's context cancelled) printed only a line on stderr with
+// --json, through a running host or in this process while the plugins
+// loaded: nothing on stdout. Now --json prints a Cancelled error object
+// there (exit 1).
+func TestCallInterruptedIsCancelledJSON(t *testing.T) {
+	e := newEnv(t)
+	sock := filepath.Join(e.data, "slow.sock")
+	f := startFakeHost(t, sock, func(string) any { return nil })
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		deadline := time.Now().Add(15 * time.Second)
+		for len(f.paramsOf("tools/call")) == 0 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	var out, errb syncBuffer
+	code := run(ctx, []string{"call", "echo", "{}", "--socket", sock, "--data", e.data, "--json"}, strings.NewReader(""), &out, &errb)
+	var got struct{ Code string }
+	if err := json.Unmarshal([]byte(out.String()), &got); code != exitFail || err != nil || got.Code != "Cancelled" {
+		t.Errorf("call --json through a host, interrupted: exit %d, stdout %q (%v), stderr %q; want exit 1 and a Cancelled object", code, out.String(), err, errb.String())
+	}
+
+	// In this process: interrupted before the plugins had loaded.
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	var out2, errb2 syncBuffer
+	code = run(done, []string{"call", "analyze-complexity", "{}", "--as", "cli", "--plugins", e.plugins, "--data", e.data, "--json"}, strings.NewReader(""), &out2, &errb2)
+	got.Code = ""
+	if err := json.Unmarshal([]byte(out2.String()), &got); code != exitFail || err != nil || got.Code != "Cancelled" || !strings.Contains(errb2.String(), "interrupted") {
+		t.Errorf("call --json in this process, interrupted: exit %d, stdout %q (%v), stderr %q; want exit 1, a Cancelled object and the reason on stderr", code, out2.String(), err, errb2.String())
 	}
 }

@@ -181,7 +181,11 @@ Example:
 		// Interrupted while the plugins loaded: say so, rather than a
 		// NotFound for a tool whose provider did not finish loading.
 		_ = closeHost(h, c.stderr)
-		fmt.Fprintln(c.stderr, "aios-host: interrupted while loading the plugins; the tool was not called")
+		const msg = "interrupted while loading the plugins; the tool was not called"
+		fmt.Fprintln(c.stderr, "aios-host: "+msg)
+		if *asJSON {
+			_ = writeJSON(c.stdout, map[string]any{"code": abi.Cancelled, "message": msg}, false)
+		}
 		return exitFail
 	}
 	call := &abi.ToolCall{Caller: *as, Tool: tool, Version: *version, Params: params}

@@ -331,9 +331,13 @@ func (c *cli) callViaSocket(ctx context.Context, log *slog.Logger, hc *hostConn,
 		var je *jsonrpc.Error
 		if !errors.As(err, &je) {
 			if asJSON {
-				// No answer (or a broken connection): still the
-				// error object --json promises on stdout.
-				_ = writeJSON(c.stdout, map[string]any{"code": abi.Unavailable, "message": err.Error()}, false)
+				// No answer (or a broken connection, or interrupted):
+				// still the error object --json promises on stdout.
+				code := abi.Unavailable
+				if ctx.Err() != nil {
+					code = abi.Cancelled
+				}
+				_ = writeJSON(c.stdout, map[string]any{"code": code, "message": err.Error()}, false)
 			}
 			return c.fail(err)
 		}
