@@ -186,9 +186,11 @@ See docs/audit.md.`)
 			return c.fail(fmt.Errorf("read %s: %w", failed, err))
 		}
 		fmt.Fprintf(c.stderr, "%s:%d: %s\n", failed, ve.Line, ve.Reason)
-		if signedLog != "" && !sameLog(signedLog, files[len(files)-1]) {
+		if filepath.IsAbs(signedLog) && !sameLog(signedLog, files[len(files)-1]) {
 			// The anchor vouches for another log: not (only) a
-			// log cut short or rewritten.
+			// log cut short or rewritten. (One written before its
+			// log was made absolute names it from a folder not
+			// known: not compared.)
 			fmt.Fprintf(c.stderr, "(the signed anchor %s is of the log %s, not of %s: an anchor of another log, or that log was moved)\n", *signedFlag, signedLog, files[len(files)-1])
 		}
 		if failed == files[0] && opts.After.Seq == 0 && strings.Contains(ve.Reason, "want 1:") {
@@ -355,7 +357,9 @@ func logFiles(path string) ([]string, error) {
 // writeSignedAnchor signs a's anchor of the log at path with key and writes
 // the compact JWS (and a newline) to out, or standard output.
 func (c *cli) writeSignedAnchor(path string, a audit.Anchor, key trust.SigningKey, out string) int {
-	payload, err := json.Marshal(signedAnchor{Log: path, Seq: a.Seq, Hash: a.Hash, SignedAt: time.Now().UTC().Format(time.RFC3339)})
+	// The log's absolute path: a relative one names another file from
+	// any other folder.
+	payload, err := json.Marshal(signedAnchor{Log: absClean(path), Seq: a.Seq, Hash: a.Hash, SignedAt: time.Now().UTC().Format(time.RFC3339)})
 	if err != nil {
 		return c.fail(err)
 	}
