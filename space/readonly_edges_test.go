@@ -3,6 +3,7 @@ package space
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,5 +36,20 @@ func TestForReadingCreatesNothing(t *testing.T) {
 	}
 	if got, err := s.Get("docs", id); err != nil || string(got) != "hello" {
 		t.Fatalf("Get through the reading store: %q %v", got, err)
+	}
+}
+
+// TestForReadingRootNotAFolder: a root that is a file, or under one, is
+// an error naming it, as Open without ForReading says, not a failure of
+// a later read that names no path.
+func TestForReadingRootNotAFolder(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "data")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{file, filepath.Join(file, "spaces")} {
+		if _, err := Open(root, ForReading()); err == nil || !strings.Contains(err.Error(), root) {
+			t.Errorf("Open(%s, ForReading()): %v; want an error naming it", root, err)
+		}
 	}
 }

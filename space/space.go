@@ -169,6 +169,13 @@ func Open(dir string, opts ...Option) (*Store, error) {
 		o(s)
 	}
 	if s.readOnly {
+		// Nothing is made, but a root that cannot be one (a file, or
+		// under one) is said here, naming it, as when it is made.
+		if st, err := os.Stat(abs); err == nil && !st.IsDir() {
+			return nil, fmt.Errorf("space: root %q: not a directory", abs)
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("space: root %q: %w", abs, err)
+		}
 		return s, nil
 	}
 	// A root made here is synced in its parent (and the folders made
