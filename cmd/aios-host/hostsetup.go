@@ -99,7 +99,8 @@ func builtinProviders() []abi.Provider {
 
 // hostOptions says what a command needs from the host.
 type hostOptions struct {
-	// audit opens the audit log (commands that call tools).
+	// audit opens the audit log (commands that call tools); without it
+	// the Space store is opened for reading (space.ForReading).
 	audit bool
 	// discovery leaves the plugin folders to package discovery (run), which
 	// also reads Adapter Cards and watches the folders.
@@ -224,7 +225,13 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 		log.Warn("trust.folders names a folder that is neither a plugin folder nor one of discovery.dirs, so it gives no provider its level (relative paths are taken from the working directory)",
 			"folder", f, "resolved", absPath(f), "plugin_folders", cfg.Plugins, "discovery_dirs", cardDirs)
 	}
-	spaces, err := c.openSpaces(cfg)
+	var reading []space.Option
+	if !opts.audit {
+		// list and diff call no tool: nothing is written to the
+		// store, which may be in a data folder they cannot write.
+		reading = append(reading, space.ForReading())
+	}
+	spaces, err := c.openSpaces(cfg, reading...)
 	if err != nil {
 		return nil, err
 	}

@@ -45,3 +45,26 @@ func TestSpaceReadsCreateNothing(t *testing.T) {
 		t.Fatalf("space get made %s again", tmp)
 	}
 }
+
+// TestListMakesNoSpaceStore: list and diff, which call no tool, opened the
+// Space store as call does, making DATA/spaces/.tmp: on a data folder
+// they may not write (the service's, /var/lib/aios-host, read by a CI
+// user while no host runs) they failed with "mkdir …/spaces: permission
+// denied" before listing a tool. Now they open it for reading and make
+// no spaces folder.
+func TestListMakesNoSpaceStore(t *testing.T) {
+	e := newEnv(t)
+	for _, args := range [][]string{
+		{"list", "--json"},
+		{"diff", "analyze-complexity", "1.0.0", "1.0.0"},
+	} {
+		data := filepath.Join(t.TempDir(), "data")
+		code, _, errs := e.bare(append(args, "--plugins", e.plugins, "--data", data)...)
+		if code != 0 {
+			t.Fatalf("aios-host %s: exit %d: %s", strings.Join(args, " "), code, errs)
+		}
+		if _, err := os.Stat(filepath.Join(data, "spaces")); err == nil {
+			t.Errorf("aios-host %s made %s", strings.Join(args, " "), filepath.Join(data, "spaces"))
+		}
+	}
+}
