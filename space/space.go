@@ -97,6 +97,9 @@ type Store struct {
 	// cleaned (sweepMu).
 	sweepMu sync.Mutex
 	swept   time.Time
+
+	// readOnly: opened ForReading; Put refuses.
+	readOnly bool
 }
 
 // recountEvery bounds how often a Put refused for the quota counts its
@@ -144,6 +147,14 @@ func WithMinFreeBytes(n int64) Option {
 	}
 }
 
+// ForReading opens a store only to read it: Open creates nothing (a root
+// that does not exist holds no space) and removes no temporary files, so
+// a store on a read-only file system or in another user's folder can be
+// read; Put refuses.
+func ForReading() Option {
+	return func(s *Store) { s.readOnly = true }
+}
+
 // Open opens (creating if needed) a store rooted at dir.
 func Open(dir string, opts ...Option) (*Store, error) {
 	if dir == "" {
@@ -153,15 +164,25 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("space: root %q: %w", dir, err)
 	}
+	s := &Store{root: abs, maxBytes: DefaultMaxObjectBytes}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.readOnly {
+		// Nothing is made, but a root that cannot be one (a file, or
+		// under one) is said here, naming it, as when it is made.
+		if st, err := os.Stat(abs); err == nil && !st.IsDir() {
+			return nil, fmt.Errorf("space: root %q: not a directory", abs)
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("space: root %q: %w", abs, err)
+		}
+		return s, nil
+	}
 	// A root made here is synced in its parent (and the folders made
 	// above it in theirs): the objects fsynced under it could otherwise
 	// be lost with its entry in a crash.
 	if err := fsperm.MkdirAll(filepath.Join(abs, tmpDir), 0o700, syncDir); err != nil {
 		return nil, fmt.Errorf("space: create root %q: %w", abs, err)
-	}
-	s := &Store{root: abs, maxBytes: DefaultMaxObjectBytes}
-	for _, o := range opts {
-		o(s)
 	}
 	s.swept = time.Now()
 	removeStaleTemps(filepath.Join(abs, tmpDir), s.swept.Add(-staleTemp))
@@ -326,6 +347,9 @@ func (s *Store) objectPath(space, id string) (string, error) {
 // already there is a no-op returning the same id. The write is atomic: a
 // concurrent reader sees the whole object or none.
 func (s *Store) Put(space string, data []byte) (string, error) {
+	if s.readOnly {
+		return "", fmt.Errorf("space %q: store %s was opened for reading", space, s.root)
+	}
 	if int64(len(data)) > s.maxBytes {
 		return "", fmt.Errorf("%w: %d bytes for space %q exceeds the limit of %d (limits.max_object_bytes)", ErrTooLarge, len(data), space, s.maxBytes)
 	}

@@ -79,6 +79,7 @@ See docs/audit.md.`)
 	}
 	sub := pos[0]
 	var opts audit.VerifyOptions
+	signedLog := "" // the log a --signed-anchor names
 	if *afterFlag != "" {
 		a, err := audit.ParseAnchor(*afterFlag)
 		if err != nil {
@@ -117,11 +118,11 @@ See docs/audit.md.`)
 			opts.Anchor = &a
 		}
 		if *signedFlag != "" {
-			a, err := readSignedAnchor(*signedFlag, *jwksFlag)
+			a, log, err := readSignedAnchor(*signedFlag, *jwksFlag)
 			if err != nil {
 				return c.fail(err)
 			}
-			opts.Anchor = &a
+			opts.Anchor, signedLog = &a, log
 		}
 	case "anchor":
 		if *anchorFlag != "" || *signedFlag != "" || *jwksFlag != "" {
@@ -185,6 +186,13 @@ See docs/audit.md.`)
 			return c.fail(fmt.Errorf("read %s: %w", failed, err))
 		}
 		fmt.Fprintf(c.stderr, "%s:%d: %s\n", failed, ve.Line, ve.Reason)
+		if filepath.IsAbs(signedLog) && !sameLog(signedLog, files[len(files)-1]) {
+			// The anchor vouches for another log: not (only) a
+			// log cut short or rewritten. (One written before its
+			// log was made absolute names it from a folder not
+			// known: not compared.)
+			fmt.Fprintf(c.stderr, "(the signed anchor %s is of the log %s, not of %s: an anchor of another log, or that log was moved)\n", *signedFlag, signedLog, files[len(files)-1])
+		}
 		if failed == files[0] && opts.After.Seq == 0 && strings.Contains(ve.Reason, "want 1:") {
 			fmt.Fprintf(c.stderr, "(if the files before %s were removed on purpose, give --after with the anchor of the record before its first)\n", failed)
 		}
@@ -207,6 +215,24 @@ See docs/audit.md.`)
 	}
 	fmt.Fprintf(c.stdout, "OK: %s: %d records, anchor %s\n", what, total, last)
 	return exitOK
+}
+
+// sameLog says whether the log file a signed anchor names (as audit
+// anchor was given it) is file: the same path, or the same file.
+func sameLog(signed, file string) bool {
+	if absClean(signed) == absClean(file) {
+		return true
+	}
+	a, err1 := os.Stat(signed)
+	b, err2 := os.Stat(file)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
+func absClean(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
 }
 
 // sameFileAs says which file out is, following links: one of the log's
@@ -331,7 +357,9 @@ func logFiles(path string) ([]string, error) {
 // writeSignedAnchor signs a's anchor of the log at path with key and writes
 // the compact JWS (and a newline) to out, or standard output.
 func (c *cli) writeSignedAnchor(path string, a audit.Anchor, key trust.SigningKey, out string) int {
-	payload, err := json.Marshal(signedAnchor{Log: path, Seq: a.Seq, Hash: a.Hash, SignedAt: time.Now().UTC().Format(time.RFC3339)})
+	// The log's absolute path: a relative one names another file from
+	// any other folder.
+	payload, err := json.Marshal(signedAnchor{Log: absClean(path), Seq: a.Seq, Hash: a.Hash, SignedAt: time.Now().UTC().Format(time.RFC3339)})
 	if err != nil {
 		return c.fail(err)
 	}
@@ -361,34 +389,35 @@ func (c *cli) writeSignedAnchor(path string, a audit.Anchor, key trust.SigningKe
 }
 
 // readSignedAnchor checks a signed anchor file against a JWKS file and
-// returns its anchor.
-func readSignedAnchor(file, jwksFile string) (audit.Anchor, error) {
+// returns its anchor and the log it names (its "log", as audit anchor was
+// given that log's path).
+func readSignedAnchor(file, jwksFile string) (audit.Anchor, string, error) {
 	tok, err := readInputFile(file, maxKeyFileBytes, "a signed anchor")
 	if err != nil {
-		return audit.Anchor{}, err
+		return audit.Anchor{}, "", err
 	}
 	jwks, err := readInputFile(jwksFile, maxKeyFileBytes, "a JWKS")
 	if err != nil {
-		return audit.Anchor{}, err
+		return audit.Anchor{}, "", err
 	}
 	keys, err := trust.ParseJWKS(jwks, abi.Verified, jwksFile)
 	if err != nil {
-		return audit.Anchor{}, err
+		return audit.Anchor{}, "", err
 	}
 	if len(strings.TrimSpace(string(tok))) == 0 {
-		return audit.Anchor{}, fmt.Errorf("signed anchor %s is empty (audit anchor writes one)", file)
+		return audit.Anchor{}, "", fmt.Errorf("signed anchor %s is empty (audit anchor writes one)", file)
 	}
 	payload, _, err := trust.VerifyCompact(strings.TrimSpace(string(tok)), anchorJWSType, keys)
 	if err != nil {
-		return audit.Anchor{}, fmt.Errorf("signed anchor %s: %w", file, err)
+		return audit.Anchor{}, "", fmt.Errorf("signed anchor %s: %w", file, err)
 	}
 	var sa signedAnchor
 	if err := json.Unmarshal(payload, &sa); err != nil {
-		return audit.Anchor{}, fmt.Errorf("signed anchor %s: payload: %w", file, err)
+		return audit.Anchor{}, "", fmt.Errorf("signed anchor %s: payload: %w", file, err)
 	}
 	a, err := audit.ParseAnchor(fmt.Sprintf("%d:%s", sa.Seq, sa.Hash))
 	if err != nil {
-		return audit.Anchor{}, fmt.Errorf("signed anchor %s: %w", file, err)
+		return audit.Anchor{}, "", fmt.Errorf("signed anchor %s: %w", file, err)
 	}
-	return a, nil
+	return a, sa.Log, nil
 }

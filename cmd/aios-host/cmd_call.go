@@ -104,6 +104,12 @@ Example:
 		if pos[1] == "-" {
 			what = "params from standard input"
 			if raw, err = readLimited(c.stdin, int64(cfg.Limits.MaxParamsBytes), what, "limits.max_params_bytes"); err != nil {
+				if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
+					// The host's TooLarge for params over the limit
+					// given inline (with --json, the same object).
+					return c.printToolError(&abi.ToolError{Code: abi.TooLarge, Message: err.Error() + "; pass bulk data as a Space ObjectId",
+						Data: map[string]any{"limit": tl.limit}}, *asJSON)
+				}
 				return c.fail(err)
 			}
 		}
@@ -175,7 +181,11 @@ Example:
 		// Interrupted while the plugins loaded: say so, rather than a
 		// NotFound for a tool whose provider did not finish loading.
 		_ = closeHost(h, c.stderr)
-		fmt.Fprintln(c.stderr, "aios-host: interrupted while loading the plugins; the tool was not called")
+		const msg = "interrupted while loading the plugins; the tool was not called"
+		fmt.Fprintln(c.stderr, "aios-host: "+msg)
+		if *asJSON {
+			_ = writeJSON(c.stdout, map[string]any{"code": abi.Cancelled, "message": msg}, false)
+		}
 		return exitFail
 	}
 	call := &abi.ToolCall{Caller: *as, Tool: tool, Version: *version, Params: params}

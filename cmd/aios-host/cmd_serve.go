@@ -330,6 +330,15 @@ func (c *cli) callViaSocket(ctx context.Context, log *slog.Logger, hc *hostConn,
 	if err != nil {
 		var je *jsonrpc.Error
 		if !errors.As(err, &je) {
+			if asJSON {
+				// No answer (or a broken connection, or interrupted):
+				// still the error object --json promises on stdout.
+				code := abi.Unavailable
+				if ctx.Err() != nil {
+					code = abi.Cancelled
+				}
+				_ = writeJSON(c.stdout, map[string]any{"code": code, "message": err.Error()}, false)
+			}
 			return c.fail(err)
 		}
 		return c.printToolError(je.ToolError(), asJSON)

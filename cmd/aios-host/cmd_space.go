@@ -51,7 +51,13 @@ func runSpace(c *cli, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	store, err := c.openSpaces(cfg)
+	var reading []space.Option
+	if pos[0] != "put" {
+		// Reads create nothing: a read-only data folder, or one not
+		// made yet (it holds no space), is read as it is.
+		reading = append(reading, space.ForReading())
+	}
+	store, err := c.openSpaces(cfg, reading...)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -143,9 +149,19 @@ func (c *cli) readObject(name string, limit int64) ([]byte, error) {
 	return readLimited(f, limit, name, "limits.max_object_bytes")
 }
 
+// tooLargeError is readLimited's error for an input over its limit.
+type tooLargeError struct {
+	what, key string
+	limit     int64
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("%s is more than %d bytes (%s)", e.what, e.limit, e.key)
+}
+
 // readLimited reads r to its end, but never more than limit+1 bytes: more
-// than limit is an error naming the input (what) and the config key that
-// sets the limit.
+// than limit is a *tooLargeError naming the input (what) and the config
+// key that sets the limit.
 func readLimited(r io.Reader, limit int64, what, key string) ([]byte, error) {
 	bound := limit + 1
 	if limit == math.MaxInt64 {
@@ -159,7 +175,7 @@ func readLimited(r io.Reader, limit int64, what, key string) ([]byte, error) {
 		// memory), and one within it is read into a buffer of its size.
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 			if st.Size() > limit {
-				return nil, fmt.Errorf("%s is more than %d bytes (%s)", what, limit, key)
+				return nil, &tooLargeError{what: what, key: key, limit: limit}
 			}
 			if st.Size() < math.MaxInt32 { // an int on every platform
 				buf = make([]byte, 0, st.Size()+1)
@@ -175,7 +191,7 @@ func readLimited(r io.Reader, limit int64, what, key string) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", what, err)
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s is more than %d bytes (%s)", what, limit, key)
+		return nil, &tooLargeError{what: what, key: key, limit: limit}
 	}
 	return data, nil
 }

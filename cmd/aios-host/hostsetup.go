@@ -99,7 +99,8 @@ func builtinProviders() []abi.Provider {
 
 // hostOptions says what a command needs from the host.
 type hostOptions struct {
-	// audit opens the audit log (commands that call tools).
+	// audit opens the audit log (commands that call tools); without it
+	// the Space store is opened for reading (space.ForReading).
 	audit bool
 	// discovery leaves the plugin folders to package discovery (run), which
 	// also reads Adapter Cards and watches the folders.
@@ -159,12 +160,13 @@ func (c *cli) logger(def slog.Level) (*slog.Logger, error) {
 	return slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: level})), nil
 }
 
-// openSpaces opens the Space store of cfg.
+// openSpaces opens the Space store of cfg (with more options after its
+// limits: space.ForReading for the commands that only read).
 // A failure names the setting the folder came from (spaces, else data,
 // else --data), with its line in the file.
-func (c *cli) openSpaces(cfg *config.Config) (*space.Store, error) {
-	st, err := space.Open(cfg.SpacesDir(), space.WithMaxObjectSize(cfg.Limits.MaxObjectBytes),
-		space.WithMaxSpaceBytes(cfg.Limits.MaxSpaceBytes), space.WithMinFreeBytes(cfg.Limits.MinFreeBytes))
+func (c *cli) openSpaces(cfg *config.Config, more ...space.Option) (*space.Store, error) {
+	st, err := space.Open(cfg.SpacesDir(), append([]space.Option{space.WithMaxObjectSize(cfg.Limits.MaxObjectBytes),
+		space.WithMaxSpaceBytes(cfg.Limits.MaxSpaceBytes), space.WithMinFreeBytes(cfg.Limits.MinFreeBytes)}, more...)...)
 	if err != nil {
 		return nil, c.pathErr(cfg, cfg.Spaces, "spaces", err)
 	}
@@ -223,7 +225,13 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 		log.Warn("trust.folders names a folder that is neither a plugin folder nor one of discovery.dirs, so it gives no provider its level (relative paths are taken from the working directory)",
 			"folder", f, "resolved", absPath(f), "plugin_folders", cfg.Plugins, "discovery_dirs", cardDirs)
 	}
-	spaces, err := c.openSpaces(cfg)
+	var reading []space.Option
+	if !opts.audit {
+		// list and diff call no tool: nothing is written to the
+		// store, which may be in a data folder they cannot write.
+		reading = append(reading, space.ForReading())
+	}
+	spaces, err := c.openSpaces(cfg, reading...)
 	if err != nil {
 		return nil, err
 	}
