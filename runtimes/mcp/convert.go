@@ -231,6 +231,15 @@ func toolResult(server, tool string, r *mcpsdk.CallToolResult, structured bool) 
 		if err != nil {
 			return nil, abi.Errorf(abi.InvalidResult, "mcp server %s: tool %s: content[%d]: %v", server, tool, i, err)
 		}
+		// The go-sdk omits an empty text: an embedded resource of no
+		// bytes reached the caller with neither text nor blob.
+		if er, ok := c.(*mcpsdk.EmbeddedResource); ok && er.Resource != nil && er.Resource.Blob == nil && er.Resource.Text == "" {
+			if m, ok := v.(map[string]any); ok {
+				if res, ok := m["resource"].(map[string]any); ok {
+					res["text"] = ""
+				}
+			}
+		}
 		content = append(content, v)
 	}
 	out := map[string]any{"content": content}
