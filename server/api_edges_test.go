@@ -166,12 +166,17 @@ func rawLine(t *testing.T, ts *testServer, line string) []byte {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	// 30 s: a megabyte line read and answered under a loaded -race run
+	// passed 5 s.
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
 	if _, err := conn.Write([]byte(line + "\n")); err != nil {
 		t.Fatal(err)
 	}
 	reply, err := bufio.NewReader(conn).ReadBytes('\n')
 	if err != nil {
+		if len(line) > 300 { // the request is not the failure's news
+			line = fmt.Sprintf("%.300s… (%d bytes)", line, len(line))
+		}
 		t.Fatalf("%q: no reply: %v", line, err)
 	}
 	return reply
