@@ -727,7 +727,7 @@ func (p *wtProvider) newInstance(ctx context.Context, dl time.Time) (_ *wtInstan
 			if isInterrupt(err) {
 				why = fmt.Sprintf("did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.l.cfg.LoadTimeout)
 			}
-			return nil, fmt.Errorf("%s: instantiate: _initialize: %s", p.name, p.sink.failure(why))
+			return nil, fmt.Errorf("%s: _initialize: %s", p.name, p.sink.failure(why)) // wazero's words
 		}
 	}
 	ex := inst.inst.GetExport(inst.store, exportMemory)
@@ -991,10 +991,17 @@ var trapNames = map[wt.TrapCode]string{
 	wt.Interrupt: "interrupted (deadline)", wt.OutOfFuel: "out of fuel",
 }
 
-// wtTrapText is the reason of a wasmtime error in one line: the trap's
-// code, else the "Caused by:" line of its message (whose first line is
-// only "error while executing at wasm backtrace:"), else its first line.
+// wtTrapText is the reason of a wasmtime error in one line: a WASI exit in
+// wazero's words, the trap's code, else the "Caused by:" line of its
+// message (whose first line is only "error while executing at wasm
+// backtrace:"), else its first line.
 func wtTrapText(err error) string {
+	var we *wt.Error
+	if errors.As(err, &we) {
+		if code, ok := we.ExitStatus(); ok {
+			return fmt.Sprintf("module closed with exit_code(%d)", code)
+		}
+	}
 	var tr *wt.Trap
 	if errors.As(err, &tr) {
 		if c := tr.Code(); c != nil {
