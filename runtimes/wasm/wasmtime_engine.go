@@ -298,18 +298,32 @@ func checkABIWasmtime(name string, m *wt.Module) error {
 	if len(missing) > 0 {
 		problems = append([]string{"missing export(s) " + strings.Join(missing, ", ")}, problems...)
 	}
+	var others []string // imports other than functions, after those as on wazero
 	for _, im := range m.Imports() {
 		mod, fn := im.Module(), ""
 		if n := im.Name(); n != nil {
 			fn = *n
 		}
 		ft := im.Type().FuncType()
+		if ft == nil {
+			kind := byte(instr.KindTag)
+			switch t := im.Type(); {
+			case t.MemoryType() != nil:
+				kind = instr.KindMemory
+			case t.TableType() != nil:
+				kind = instr.KindTable
+			case t.GlobalType() != nil:
+				kind = instr.KindGlobal
+			}
+			others = append(others, nonFuncImportProblem(kind, mod, fn))
+			continue
+		}
 		switch {
-		case mod == "wasi_snapshot_preview1" && ft != nil:
+		case mod == "wasi_snapshot_preview1":
 			if why := wasiImportProblem(fn, wtSig(ft)); why != "" {
 				problems = append(problems, why)
 			}
-		case mod == "aios" && ft != nil:
+		case mod == "aios":
 			want, ok := hostImports[fn]
 			if !ok {
 				known := make([]string, 0, len(hostImports))
@@ -328,6 +342,7 @@ func checkABIWasmtime(name string, m *wt.Module) error {
 			problems = append(problems, fmt.Sprintf("imports %s.%s, but the host offers only the functions of the modules aios and wasi_snapshot_preview1", mod, fn))
 		}
 	}
+	problems = append(problems, others...)
 	if len(problems) > 0 {
 		return fmt.Errorf("%s: not an AIOS guest module (ABI v1 needs exports memory, aios_alloc, aios_register, aios_call; see docs/abi.md): %s",
 			name, strings.Join(problems, "; "))
