@@ -187,13 +187,12 @@ func checkABI(name string, cm wazero.CompiledModule, bin []byte) error {
 			problems = append(problems, fmt.Sprintf("export %s has type %s, want %s", e.name, sigString(got), sigString(e.sig)))
 		}
 	}
-	mems := cm.ExportedMemories()
+	// wazero lists exported functions and memories only: the kinds of
+	// the rest (a global, a table) come from the export section.
+	kinds, _ := instr.ExportKinds(bin) // bin has been validated
 	missing, wrongKind := exportKinds(missing, func(name string) string {
-		if _, ok := fns[name]; ok {
-			return "function"
-		}
-		if _, ok := mems[name]; ok {
-			return "memory"
+		if k, ok := kinds[name]; ok {
+			return instr.KindName(k)
 		}
 		return ""
 	})
