@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	mrand "math/rand"
 	"os"
 	"path/filepath"
 	"runtime/cgo"
@@ -660,11 +661,12 @@ type wtInstance struct {
 	inPtr, inCap uint32
 	hostErr      error
 	overflow     bool
-	idleMark                // used since the last trim pass, idle since (wtProvider.trim)
-	allocating   bool       // inside the guest's aios_alloc (a host call refuses to run)
-	dl           time.Time  // the running call's (or load's) deadline, for poll_oneoff
-	handle       cgo.Handle // this instance, for the epoch callback (wasmtime_epoch.go)
-	cancelled    bool       // the epoch callback stopped the guest for its caller
+	idleMark                 // used since the last trim pass, idle since (wtProvider.trim)
+	allocating   bool        // inside the guest's aios_alloc (a host call refuses to run)
+	dl           time.Time   // the running call's (or load's) deadline, for poll_oneoff
+	handle       cgo.Handle  // this instance, for the epoch callback (wasmtime_epoch.go)
+	cancelled    bool        // the epoch callback stopped the guest for its caller
+	fakeRand     *mrand.Rand // random_get's source without the Random grant (wasmtime_wasi.go)
 }
 
 // newInstance makes an instance and runs its start (the start function
