@@ -603,6 +603,12 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 		inst.allocating = false
 	}
 	if err != nil {
+		var we *wt.Error
+		if inst != nil && errors.As(err, &we) {
+			if _, ok := we.ExitStatus(); ok {
+				inst.exitErr = err // the call ends as the guest's exit (call)
+			}
+		}
 		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: aios_alloc(%d): %s", op, len(buf), len(buf), wtTrapText(err)))
 	}
 	rptr := uint32(res)
@@ -660,6 +666,7 @@ type wtInstance struct {
 	shim         *instance // carries env, call context and encode buffers for the shared code
 	inPtr, inCap uint32
 	hostErr      error
+	exitErr      error // the guest's proc_exit inside a host call (hostCall)
 	overflow     bool
 	idleMark                 // used since the last trim pass, idle since (wtProvider.trim)
 	allocating   bool        // inside the guest's aios_alloc (a host call refuses to run)
@@ -911,7 +918,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	p.shim.trace.Frame("out", enc)
 	inst.shim.env, inst.shim.callCtx, inst.shim.cur = env, ctx, call
 	inst.shim.crashes = inst.shim.crashes[:0]
-	inst.hostErr = nil
+	inst.hostErr, inst.exitErr = nil, nil
 	defer func() { inst.shim.env, inst.shim.callCtx, inst.shim.cur = nil, nil, nil }()
 
 	// The deadline first: input may run the guest's aios_free and
@@ -935,6 +942,9 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	if err != nil {
 		if inst.hostErr != nil {
 			return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, inst.hostErr), false
+		}
+		if inst.exitErr != nil {
+			return nil, wtCrashError(call.Tool, inst.exitErr), false // in wazero's words
 		}
 		if inst.cancelled {
 			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
