@@ -23,7 +23,7 @@ func componentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
 		if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
 			return nil, err
 		}
-		wt := wtcomp.NewLoader(wtcomp.Options{Logger: log, CacheDir: componentCacheDir(cfg), MemoryLimitPages: wcfg.MemoryLimitPages, PoolSize: wcfg.PoolSize, ProviderLimits: wcfg.LimitsFor})
+		wt := wtcomp.NewLoader(wtcomp.Options{Logger: log, CacheDir: componentCacheDir(cfg), MemoryLimitPages: wcfg.MemoryLimitPages, PoolSize: wcfg.PoolSize, LoadTimeout: wcfg.LoadTimeout, ProviderLimits: wcfg.LimitsFor})
 		if wcfg.UntrustedComponents == wasm.UntrustedComponentsEngine {
 			return wt, nil
 		}

@@ -68,6 +68,10 @@ type Options struct {
 	EpochInterval time.Duration
 	// DefaultDeadline applies to a call without one (default 30s).
 	DefaultDeadline time.Duration
+	// LoadTimeout bounds the start code of the instance a load makes
+	// (runtimes.wasm.load_timeout; default 10s), as on wazero
+	// (component.Options.LoadTimeout).
+	LoadTimeout time.Duration
 }
 
 // Loader loads .wasm components on one wasmtime engine. Close it after the
@@ -103,6 +107,9 @@ func NewLoader(opts Options) *Loader {
 	}
 	if opts.DefaultDeadline <= 0 {
 		opts.DefaultDeadline = 30 * time.Second
+	}
+	if opts.LoadTimeout <= 0 {
+		opts.LoadTimeout = loadStartTimeout
 	}
 	l := &Loader{opts: opts, engine: C.aios_engine_new(false), stop: make(chan struct{}), done: make(chan struct{})}
 	l.initClock()
@@ -265,9 +272,14 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 	// Instantiate once now, so a broken component (a missing import, a trap
 	// in its start code) fails at load.
 	p.live++
-	inst, err := p.newInstance(ctx, time.Now().Add(loadStartTimeout))
+	dl := time.Now().Add(l.opts.LoadTimeout)
+	inst, err := p.newInstance(ctx, dl)
 	if err != nil {
 		p.live--
+		if d, ok := ctx.Deadline(); errors.Is(err, errStartDeadline) && (!ok || !d.Before(dl)) {
+			// In wazero's words (component.New), naming the key.
+			return nil, fmt.Errorf("component %s: instantiate: the start functions did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", name, l.opts.LoadTimeout)
+		}
 		return nil, fmt.Errorf("component %s: instantiate on wasmtime: %w", name, err)
 	}
 	p.put(inst)
@@ -404,8 +416,11 @@ type instance struct {
 	startCtx context.Context
 }
 
-// loadStartTimeout bounds the start code of the instance a load makes.
+// loadStartTimeout is Options.LoadTimeout's default.
 const loadStartTimeout = 10 * time.Second
+
+// errStartDeadline: a new instance's start code ran past its deadline.
+var errStartDeadline = errors.New("its start code did not finish by the deadline and was interrupted")
 
 // newInstance instantiates the component; its start code runs until dl,
 // or until ctx ends (its caller cancelled).
@@ -452,7 +467,7 @@ func (p *Provider) newInstance(ctx context.Context, dl time.Time) (_ *instance, 
 			return nil, errStartCancelled
 		}
 		if !time.Now().Before(dl) {
-			return nil, errors.New("its start code did not finish by the deadline and was interrupted")
+			return nil, errStartDeadline
 		}
 		return nil, err
 	}

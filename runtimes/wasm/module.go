@@ -134,6 +134,16 @@ func sigString(s sig) string {
 	return "(" + name(s.params) + ") -> (" + name(s.results) + ")"
 }
 
+// nonFuncImportProblem says why an import of a memory, table, global or
+// tag (kind: instr.KindMemory …) is refused; both engines' checks use it.
+func nonFuncImportProblem(kind byte, mod, name string) string {
+	hint := ""
+	if kind == instr.KindMemory {
+		hint = ` (a guest defines its memory and exports it as "memory": link without --import-memory)`
+	}
+	return fmt.Sprintf("imports the %s %s.%s, but the host offers only the functions of the modules aios and wasi_snapshot_preview1%s", instr.KindName(kind), mod, name, hint)
+}
+
 // exportKinds splits missing (ABI exports not found as the kind they must
 // be: memory a memory, the rest functions) into those the module does not
 // export at all and a problem for each it exports as another kind (kindOf:
@@ -177,13 +187,12 @@ func checkABI(name string, cm wazero.CompiledModule, bin []byte) error {
 			problems = append(problems, fmt.Sprintf("export %s has type %s, want %s", e.name, sigString(got), sigString(e.sig)))
 		}
 	}
-	mems := cm.ExportedMemories()
+	// wazero lists exported functions and memories only: the kinds of
+	// the rest (a global, a table) come from the export section.
+	kinds, _ := instr.ExportKinds(bin) // bin has been validated
 	missing, wrongKind := exportKinds(missing, func(name string) string {
-		if _, ok := fns[name]; ok {
-			return "function"
-		}
-		if _, ok := mems[name]; ok {
-			return "memory"
+		if k, ok := kinds[name]; ok {
+			return instr.KindName(k)
 		}
 		return ""
 	})
@@ -222,14 +231,9 @@ func checkABI(name string, cm wazero.CompiledModule, bin []byte) error {
 	// wasmtime engine's check names them).
 	imports, _ := instr.Imports(bin) // bin has been validated
 	for _, im := range imports {
-		if im.Kind == instr.KindFunc {
-			continue
+		if im.Kind != instr.KindFunc {
+			problems = append(problems, nonFuncImportProblem(im.Kind, im.Module, im.Name))
 		}
-		hint := ""
-		if im.Kind == instr.KindMemory {
-			hint = ` (a guest defines its memory and exports it as "memory": link without --import-memory)`
-		}
-		problems = append(problems, fmt.Sprintf("imports the %s %s.%s, but the host offers only the functions of the modules aios and wasi_snapshot_preview1%s", instr.KindName(im.Kind), im.Module, im.Name, hint))
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("%s: not an AIOS guest module (ABI v1 needs exports memory, aios_alloc, aios_register, aios_call; see docs/abi.md): %s",

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	mrand "math/rand"
 	"os"
 	"path/filepath"
 	"runtime/cgo"
@@ -298,18 +299,32 @@ func checkABIWasmtime(name string, m *wt.Module) error {
 	if len(missing) > 0 {
 		problems = append([]string{"missing export(s) " + strings.Join(missing, ", ")}, problems...)
 	}
+	var others []string // imports other than functions, after those as on wazero
 	for _, im := range m.Imports() {
 		mod, fn := im.Module(), ""
 		if n := im.Name(); n != nil {
 			fn = *n
 		}
 		ft := im.Type().FuncType()
+		if ft == nil {
+			kind := byte(instr.KindTag)
+			switch t := im.Type(); {
+			case t.MemoryType() != nil:
+				kind = instr.KindMemory
+			case t.TableType() != nil:
+				kind = instr.KindTable
+			case t.GlobalType() != nil:
+				kind = instr.KindGlobal
+			}
+			others = append(others, nonFuncImportProblem(kind, mod, fn))
+			continue
+		}
 		switch {
-		case mod == "wasi_snapshot_preview1" && ft != nil:
+		case mod == "wasi_snapshot_preview1":
 			if why := wasiImportProblem(fn, wtSig(ft)); why != "" {
 				problems = append(problems, why)
 			}
-		case mod == "aios" && ft != nil:
+		case mod == "aios":
 			want, ok := hostImports[fn]
 			if !ok {
 				known := make([]string, 0, len(hostImports))
@@ -328,6 +343,7 @@ func checkABIWasmtime(name string, m *wt.Module) error {
 			problems = append(problems, fmt.Sprintf("imports %s.%s, but the host offers only the functions of the modules aios and wasi_snapshot_preview1", mod, fn))
 		}
 	}
+	problems = append(problems, others...)
 	if len(problems) > 0 {
 		return fmt.Errorf("%s: not an AIOS guest module (ABI v1 needs exports memory, aios_alloc, aios_register, aios_call; see docs/abi.md): %s",
 			name, strings.Join(problems, "; "))
@@ -587,6 +603,12 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 		inst.allocating = false
 	}
 	if err != nil {
+		var we *wt.Error
+		if inst != nil && errors.As(err, &we) {
+			if _, ok := we.ExitStatus(); ok {
+				inst.exitErr = err // the call ends as the guest's exit (call)
+			}
+		}
 		return nil, wt.NewTrap(fmt.Sprintf("aios.%s: delivering the %d-byte answer: aios_alloc(%d): %s", op, len(buf), len(buf), wtTrapText(err)))
 	}
 	rptr := uint32(res)
@@ -644,12 +666,14 @@ type wtInstance struct {
 	shim         *instance // carries env, call context and encode buffers for the shared code
 	inPtr, inCap uint32
 	hostErr      error
+	exitErr      error // the guest's proc_exit inside a host call (hostCall)
 	overflow     bool
-	idleMark                // used since the last trim pass, idle since (wtProvider.trim)
-	allocating   bool       // inside the guest's aios_alloc (a host call refuses to run)
-	dl           time.Time  // the running call's (or load's) deadline, for poll_oneoff
-	handle       cgo.Handle // this instance, for the epoch callback (wasmtime_epoch.go)
-	cancelled    bool       // the epoch callback stopped the guest for its caller
+	idleMark                 // used since the last trim pass, idle since (wtProvider.trim)
+	allocating   bool        // inside the guest's aios_alloc (a host call refuses to run)
+	dl           time.Time   // the running call's (or load's) deadline, for poll_oneoff
+	handle       cgo.Handle  // this instance, for the epoch callback (wasmtime_epoch.go)
+	cancelled    bool        // the epoch callback stopped the guest for its caller
+	fakeRand     *mrand.Rand // random_get's source without the Random grant (wasmtime_wasi.go)
 }
 
 // newInstance makes an instance and runs its start (the start function
@@ -727,7 +751,7 @@ func (p *wtProvider) newInstance(ctx context.Context, dl time.Time) (_ *wtInstan
 			if isInterrupt(err) {
 				why = fmt.Sprintf("did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.l.cfg.LoadTimeout)
 			}
-			return nil, fmt.Errorf("%s: instantiate: _initialize: %s", p.name, p.sink.failure(why))
+			return nil, fmt.Errorf("%s: _initialize: %s", p.name, p.sink.failure(why)) // wazero's words
 		}
 	}
 	ex := inst.inst.GetExport(inst.store, exportMemory)
@@ -894,7 +918,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	p.shim.trace.Frame("out", enc)
 	inst.shim.env, inst.shim.callCtx, inst.shim.cur = env, ctx, call
 	inst.shim.crashes = inst.shim.crashes[:0]
-	inst.hostErr = nil
+	inst.hostErr, inst.exitErr = nil, nil
 	defer func() { inst.shim.env, inst.shim.callCtx, inst.shim.cur = nil, nil, nil }()
 
 	// The deadline first: input may run the guest's aios_free and
@@ -918,6 +942,9 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	if err != nil {
 		if inst.hostErr != nil {
 			return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, inst.hostErr), false
+		}
+		if inst.exitErr != nil {
+			return nil, wtCrashError(call.Tool, inst.exitErr), false // in wazero's words
 		}
 		if inst.cancelled {
 			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
@@ -991,10 +1018,17 @@ var trapNames = map[wt.TrapCode]string{
 	wt.Interrupt: "interrupted (deadline)", wt.OutOfFuel: "out of fuel",
 }
 
-// wtTrapText is the reason of a wasmtime error in one line: the trap's
-// code, else the "Caused by:" line of its message (whose first line is
-// only "error while executing at wasm backtrace:"), else its first line.
+// wtTrapText is the reason of a wasmtime error in one line: a WASI exit in
+// wazero's words, the trap's code, else the "Caused by:" line of its
+// message (whose first line is only "error while executing at wasm
+// backtrace:"), else its first line.
 func wtTrapText(err error) string {
+	var we *wt.Error
+	if errors.As(err, &we) {
+		if code, ok := we.ExitStatus(); ok {
+			return fmt.Sprintf("module closed with exit_code(%d)", code)
+		}
+	}
 	var tr *wt.Trap
 	if errors.As(err, &tr) {
 		if c := tr.Code(); c != nil {

@@ -569,8 +569,8 @@ func TestWasmtimeClocksAndSleep(t *testing.T) {
 	}
 	s := newWtSys()
 	a, b := make([]byte, 16), make([]byte, 16)
-	s.random(a)
-	newWtSys().random(b)
+	s.random(func() *wtInstance { return &wtInstance{} }, a)
+	newWtSys().random(func() *wtInstance { return &wtInstance{} }, b)
 	if !bytes.Equal(a, b) {
 		t.Error("the fake random source is not deterministic")
 	}

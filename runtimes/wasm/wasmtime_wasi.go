@@ -6,8 +6,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
-	mrand "math/rand/v2"
-	"sync"
+	mrand "math/rand"
 	"sync/atomic"
 	"time"
 
@@ -44,12 +43,10 @@ type wtSys struct {
 	wall                  atomic.Int64 // the fake wall clock's last reading
 	mono                  virtualClock
 	start                 time.Time // the real monotonic clock's zero
-	mu                    sync.Mutex
-	fakeRand              *mrand.ChaCha8
 }
 
 func newWtSys() *wtSys {
-	s := &wtSys{start: time.Now(), fakeRand: mrand.NewChaCha8([32]byte{'a', 'i', 'o', 's'})}
+	s := &wtSys{start: time.Now()}
 	s.wall.Store(fakeEpochNanos - int64(time.Millisecond))
 	return s
 }
@@ -72,15 +69,25 @@ func (s *wtSys) now(id int32) (int64, bool) {
 	return 0, false
 }
 
-// random fills b.
-func (s *wtSys) random(b []byte) {
+// random fills b for inst's guest (inst called only without the grant:
+// Caller.Data takes wasmtime-go's process-wide store lock): from
+// crypto/rand when granted, else from the instance's fake source, wazero's
+// default (math/rand seeded 42, per instance: a fresh instance reads the
+// same bytes, and the same as on wazero; TestFakeRandomSameOnBothEngines).
+func (s *wtSys) random(inst func() *wtInstance, b []byte) {
 	if s.realRandom.Load() {
 		_, _ = rand.Read(b)
 		return
 	}
-	s.mu.Lock()
-	_, _ = s.fakeRand.Read(b)
-	s.mu.Unlock()
+	i := inst()
+	if i == nil {
+		clear(b)
+		return
+	}
+	if i.fakeRand == nil {
+		i.fakeRand = mrand.New(mrand.NewSource(42)) // wazero's platform.NewFakeRandSource
+	}
+	_, _ = i.fakeRand.Read(b)
 }
 
 // inMem reports whether [ptr, ptr+n) is inside mem.
@@ -138,7 +145,7 @@ func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
 		if !inMem(mem, ptr, n) {
 			return errno(wasiEFAULT)
 		}
-		s.random(mem[ptr : ptr+n])
+		s.random(func() *wtInstance { inst, _ := c.Data().(*wtInstance); return inst }, mem[ptr:ptr+n])
 		return errno(wasiESUCCESS)
 	}); err != nil {
 		return err

@@ -82,6 +82,28 @@ func Imports(bin []byte) ([]Import, error) {
 	return out, err
 }
 
+// ExportKinds maps each export of the core module bin to its kind
+// (KindFunc … KindTag). It does not validate the module; an error says its
+// export section could not be read.
+func ExportKinds(bin []byte) (map[string]byte, error) {
+	out := map[string]byte{}
+	err := sections(bin, func(id byte, r *wreader) bool {
+		if id != 7 {
+			return true
+		}
+		for n := r.u32(); n > 0 && r.err == nil; n-- {
+			name := r.bytes()
+			kind := r.byte()
+			r.u32()
+			if r.err == nil {
+				out[string(name)] = kind
+			}
+		}
+		return false
+	})
+	return out, err
+}
+
 // MemoryMin returns the minimum, in pages, of the first memory the core
 // module bin defines (its memory section's first), and whether it defines
 // one. It does not validate the module; an error says its memory section
