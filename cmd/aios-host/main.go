@@ -142,8 +142,14 @@ func (c *cli) dispatch(args []string) int {
 		// --socket S call …`): say where it goes rather than print
 		// the whole usage, which does not name it.
 		cmd, see := "COMMAND", "aios-host help"
-		if k := c.firstCommand(args); k != nil {
+		k := c.firstCommand(args)
+		if k != nil {
 			cmd, see = k.name, "aios-host help "+k.name
+		}
+		if k == nil && name == "version" {
+			// `aios-host --version` asks for the version: the command gives it.
+			fmt.Fprintf(stderr, "aios-host: --version is not a flag of aios-host itself: run 'aios-host version' to print the version\n")
+			return exitUsage
 		}
 		fmt.Fprintf(stderr, "aios-host: --%s is not a global flag (those are --config, --plugins, --data and --log-level); a command's own flags go after its name: aios-host %s … --%s …; see '%s'\n",
 			name, cmd, name, see)
