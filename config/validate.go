@@ -77,7 +77,12 @@ func (c *Config) Validate() error {
 	}
 	v.positiveDur("limits.default_deadline", l.DefaultDeadline)
 	v.positiveDur("limits.max_deadline", l.MaxDeadline)
-	if l.MaxDeadline > 0 && l.DefaultDeadline > l.MaxDeadline {
+	switch {
+	case l.MaxDeadline <= 0 || l.DefaultDeadline <= l.MaxDeadline:
+	case c.File != "" && c.Line("limits.default_deadline") == 0:
+		// Only max_deadline was written: name it, not a key the file lacks.
+		v.bad("limits.max_deadline", fmt.Sprintf("%s is shorter than limits.default_deadline (its default %s, the deadline of a call that asks for none): set default_deadline too, at most %s", l.MaxDeadline, l.DefaultDeadline, l.MaxDeadline))
+	default:
 		v.bad("limits.default_deadline", fmt.Sprintf("%s is longer than limits.max_deadline (%s)", l.DefaultDeadline, l.MaxDeadline))
 	}
 	if l.MaxObjectBytes <= 0 {

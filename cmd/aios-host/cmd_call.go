@@ -256,6 +256,11 @@ func writeJSON(w io.Writer, v any, pretty bool) error {
 // how JSON writes it. "" for another error.
 func jsonSyntaxHint(raw []byte, err error) string {
 	var se *json.SyntaxError
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		// Cut short (a closing brace lost to shell quoting): say where it
+		// ends, as a syntax error says its byte.
+		return fmt.Sprintf(" (the JSON ends at byte %d before its value is complete: a closing }, ] or \" is missing)", len(bytes.TrimRight(raw, " \t\r\n")))
+	}
 	if !errors.As(err, &se) {
 		return ""
 	}

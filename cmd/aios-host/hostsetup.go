@@ -221,6 +221,11 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 	if dc, err := discovery.LoadConfig(cfg); err == nil {
 		cardDirs = dc.Dirs
 	}
+	// No --plugins, no plugins: key, and no bundled folder found (a binary
+	// outside the checkout): say why only the built-in tools load.
+	if len(cfg.Plugins) == 0 && len(c.plugins) == 0 && cfg.Line("plugins") == 0 {
+		log.Warn("no plugin folder: the bundled samples/plugins folder was not found next to the executable (../samples/plugins) or above the working directory, so only the built-in providers load; give --plugins DIR or plugins: in a config file")
+	}
 	for _, f := range cfg.UnmatchedTrustFolders(cardDirs...) {
 		log.Warn("trust.folders names a folder that is neither a plugin folder nor one of discovery.dirs, so it gives no provider its level (relative paths are taken from the working directory)",
 			"folder", f, "resolved", absPath(f), "plugin_folders", cfg.Plugins, "discovery_dirs", cardDirs)

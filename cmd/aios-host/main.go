@@ -55,13 +55,13 @@ var commands = []command{
 	{"call", "call one tool and print its result", runCall},
 	{"diff", "compare the schemas of two versions of a tool", runDiff},
 	{"mcp", "serve the exportable tools to an MCP client over stdio", runMCP},
-	{"space", "put and get Space storage objects", runSpace},
-	{"audit", "verify an audit log, or sign its anchor", runAudit},
+	{"space", "put, get and list Space storage objects", runSpace},
+	{"audit", "verify an audit log, show its records, or sign its anchor", runAudit},
 	{"keygen", "make a key pair for signing Adapter Cards", runKeygen},
 	{"sign", "sign an Adapter Card (pinning its artifact)", runSign},
 	{"verify", "verify an Adapter Card's signature and artifact", runVerify},
 	{"wit", "parse a WIT file or package folder and print it resolved", runWit},
-	{"inspect", "describe a .wasm component or module: WIT and tool schemas", runInspect},
+	{"inspect", "describe a .wasm component or module, or a .js/.ts/.py tool: its tools and schemas", runInspect},
 	{"version", "print the version", runVersion},
 	{"help", "show help for a command", runHelp},
 }
@@ -142,8 +142,14 @@ func (c *cli) dispatch(args []string) int {
 		// --socket S call …`): say where it goes rather than print
 		// the whole usage, which does not name it.
 		cmd, see := "COMMAND", "aios-host help"
-		if k := c.firstCommand(args); k != nil {
+		k := c.firstCommand(args)
+		if k != nil {
 			cmd, see = k.name, "aios-host help "+k.name
+		}
+		if k == nil && name == "version" {
+			// `aios-host --version` asks for the version: the command gives it.
+			fmt.Fprintf(stderr, "aios-host: --version is not a flag of aios-host itself: run 'aios-host version' to print the version\n")
+			return exitUsage
 		}
 		fmt.Fprintf(stderr, "aios-host: --%s is not a global flag (those are --config, --plugins, --data and --log-level); a command's own flags go after its name: aios-host %s … --%s …; see '%s'\n",
 			name, cmd, name, see)
