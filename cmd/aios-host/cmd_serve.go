@@ -266,7 +266,11 @@ func (c *cli) noticeRunningHost(path, bypass string) {
 	if len(given) == 0 {
 		return
 	}
-	fmt.Fprintf(c.stderr, "aios-host: using the tools of the host running on %s: %s do not change them; %s\n", path, strings.Join(given, " and "), bypass)
+	verb := "does"
+	if len(given) > 1 {
+		verb = "do"
+	}
+	fmt.Fprintf(c.stderr, "aios-host: using the tools of the host running on %s: %s %s not change them; %s\n", path, strings.Join(given, " and "), verb, bypass)
 }
 
 // listViaSocket is `list` against a running host.

@@ -39,13 +39,16 @@ func runSpace(c *cli, args []string) int {
 	if len(pos) == 1 && pos[0] == "help" { // as `aios-host help space`
 		return runSpace(c, []string{"--help"})
 	}
-	want := map[string]int{"put": 2, "get": 2, "list": 1, "spaces": 0}
-	n, known := want[pos[0]]
+	want := map[string][]string{"put": {"SPACE", "FILE"}, "get": {"SPACE", "ID"}, "list": {"SPACE"}, "spaces": nil}
+	names, known := want[pos[0]]
 	if !known {
 		return c.usageError(fs, "unknown space sub-command %q (want put, get, list or spaces)", pos[0])
 	}
-	if len(pos)-1 != n {
-		return c.usageError(fs, "space %s needs %d arguments, got %d", pos[0], n, len(pos)-1)
+	if got := len(pos) - 1; got != len(names) {
+		if len(names) == 0 {
+			return c.usageError(fs, "space %s takes no arguments, got %d", pos[0], got)
+		}
+		return c.usageError(fs, "space %s takes %s, got %d argument(s)", pos[0], strings.Join(names, " and "), got)
 	}
 	cfg, err := c.config()
 	if err != nil {

@@ -154,7 +154,7 @@ func TestUsageErrors(t *testing.T) {
 		{"call bad tool name", []string{"call", "../x"}, "invalid tool name"},
 		{"space no sub", []string{"space"}, "space needs a sub-command"},
 		{"space bad sub", []string{"space", "rm", "x"}, "unknown space sub-command"},
-		{"space put args", []string{"space", "put", "source"}, "needs 2 arguments"},
+		{"space put args", []string{"space", "put", "source"}, "space put takes SPACE and FILE, got 1 argument(s)"},
 		{"audit no verify", []string{"audit"}, "want: audit verify"},
 		{"run args", []string{"run", "extra"}, "run takes no arguments"},
 		{"bad log level", []string{"list", "--log-level", "loud"}, "--log-level"},
