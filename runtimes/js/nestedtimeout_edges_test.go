@@ -14,7 +14,10 @@ import (
 // of outer awaited 1 pending host calls or timers", never saying which
 // nested call (which hop of a chain js → python → wasm) it waited for; a
 // cancel said as little. Now the message names the host calls in flight:
-// ctx.callTool("slow-inner"). (A timer is named as a timer.)
+// ctx.callTool("slow-inner"). (A timer is named as a timer.) The
+// deadline is the call's alone, not the context's: the watchdog stops the
+// handler, whose message ("the JS handler of provider … was interrupted")
+// now says what it awaited too.
 func TestNestedTimeoutNamesPendingCall(t *testing.T) {
 	src := `aios.registerTool({ name: 'outer', parameters: { type: 'object' } }, async (p, ctx) => {
   setTimeout(() => {}, 60000);
@@ -41,7 +44,7 @@ func TestNestedTimeoutNamesPendingCall(t *testing.T) {
 				return nil, ctx.Err()
 			}
 			deadline := time.Now().Add(2 * time.Second)
-			ctx, cancel := context.WithDeadline(context.Background(), deadline)
+			ctx, cancel := context.WithCancel(context.Background())
 			if cancelled {
 				deadline = time.Now().Add(60 * time.Second)
 				time.AfterFunc(time.Second, cancel)

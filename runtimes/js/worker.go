@@ -693,6 +693,13 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 			w.mu.Lock()
 			te := w.interrupted
 			w.mu.Unlock()
+			if te != nil && (te.Code == abi.Timeout || te.Code == abi.Cancelled) && w.pendingCount() > 0 {
+				// The watchdog's words, and what the handler awaited
+				// (which nested call of a chain), as below.
+				c := *te
+				c.Message = fmt.Sprintf("%s while it awaited %d pending host calls or timers%s", te.Message, w.pendingCount(), w.pendingOps())
+				te = &c
+			}
 			if te != nil {
 				return te, true
 			}
