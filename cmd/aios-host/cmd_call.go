@@ -212,7 +212,7 @@ func (c *cli) printToolError(te *abi.ToolError, asJSON bool) int {
 	if asJSON {
 		out := map[string]any{"code": te.Code, "message": te.Message}
 		if te.Data != nil {
-			out["data"] = te.Data
+			out["data"] = abi.ForJSON(te.Data)
 		}
 		_ = writeJSON(c.stdout, out, false)
 	} else {
@@ -228,7 +228,10 @@ func (c *cli) printResult(value any, asJSON bool) int {
 		fmt.Fprintln(c.stdout, s)
 		return exitOK
 	}
-	if err := writeJSON(c.stdout, value, !asJSON); err != nil {
+	// Whole floats from 2^53 up in exponent form (abi.ForJSON), as the
+	// server writes them: 2^60 left as 1152921504606847000, another number
+	// to a reader that takes integers exactly.
+	if err := writeJSON(c.stdout, abi.ForJSON(value), !asJSON); err != nil {
 		return c.fail(fmt.Errorf("print result: %w", err))
 	}
 	return exitOK

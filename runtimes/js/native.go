@@ -217,7 +217,9 @@ func (w *worker) nativeCallTool(fc goja.FunctionCall) goja.Value {
 		params = map[string]any{}
 	}
 	version := w.argString(fc, 2, "ctx.callTool", true)
-	return w.hostAsync("ctx.callTool", func(ctx context.Context, env abi.Env) (any, error) {
+	// Named with its tool (cut at 64 characters): a timeout or cancel
+	// while it runs says which nested call the handler awaited.
+	return w.hostAsync(fmt.Sprintf("ctx.callTool(%.64q)", name), func(ctx context.Context, env abi.Env) (any, error) {
 		return env.CallTool(context.WithValue(ctx, nestKey{w.p}, true), name, version, params)
 	}, func(v any) goja.Value { return toJS(w.vm, v) })
 }

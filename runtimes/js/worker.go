@@ -693,15 +693,22 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 			w.mu.Lock()
 			te := w.interrupted
 			w.mu.Unlock()
+			if te != nil && (te.Code == abi.Timeout || te.Code == abi.Cancelled) && w.pendingCount() > 0 {
+				// The watchdog's words, and what the handler awaited
+				// (which nested call of a chain), as below.
+				c := *te
+				c.Message = fmt.Sprintf("%s while it awaited %d pending host calls or timers%s", te.Message, w.pendingCount(), w.pendingOps())
+				te = &c
+			}
 			if te != nil {
 				return te, true
 			}
 		case <-ctx.Done():
 			te := abi.AsToolError(ctx.Err(), abi.Cancelled)
 			if te.Code == abi.Timeout {
-				te = &abi.ToolError{Code: abi.Timeout, Message: fmt.Sprintf("deadline exceeded while the handler of %s awaited %d pending host calls or timers", w.cs.call.Tool, w.pendingCount())}
+				te = &abi.ToolError{Code: abi.Timeout, Message: fmt.Sprintf("deadline exceeded while the handler of %s awaited %d pending host calls or timers%s", w.cs.call.Tool, w.pendingCount(), w.pendingOps())}
 			} else {
-				te.Message = fmt.Sprintf("cancelled by its caller while the handler of %s awaited %d pending host calls or timers", w.cs.call.Tool, w.pendingCount())
+				te.Message = fmt.Sprintf("cancelled by its caller while the handler of %s awaited %d pending host calls or timers%s", w.cs.call.Tool, w.pendingCount(), w.pendingOps())
 			}
 			return te, true
 		}
@@ -714,6 +721,33 @@ func (w *worker) pendingCount() int {
 		return 0
 	}
 	return w.cs.sess.pending
+}
+
+// pendingOps names the host calls in flight ("ctx.callTool(\"t\")") and
+// the timers, for a message: ": ctx.callTool("t"), 1 timer", or "".
+func (w *worker) pendingOps() string {
+	s := w.cs.sess
+	if s == nil || s.pending == 0 {
+		return ""
+	}
+	var names []string
+	for name, k := range s.hostOps {
+		if k == 1 {
+			names = append(names, name)
+		} else if k > 1 {
+			names = append(names, fmt.Sprintf("%d× %s", k, name))
+		}
+	}
+	sort.Strings(names)
+	if len(names) > 8 {
+		names = append(names[:8], fmt.Sprintf("%d more", len(names)-8))
+	}
+	if n := len(s.timers); n == 1 {
+		names = append(names, "1 timer")
+	} else if n > 1 {
+		names = append(names, fmt.Sprintf("%d timers", n))
+	}
+	return ": " + strings.Join(names, ", ")
 }
 
 // session returns the current call's session, making it on first use.

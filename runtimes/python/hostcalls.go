@@ -34,6 +34,9 @@ func (w *worker) serveHost(c *inflight, hid string, hc *abi.HostCall) {
 		w.logLine(hc.CallID, level, msg)
 		res = &abi.ToolResult{CallID: hc.CallID}
 	case c != nil && hc != nil && hc.CallID == c.id:
+		name := hostOpName(hc)
+		c.hostBegin(name)
+		defer c.hostEnd(name) // (after the answer is sent)
 		res = hostop.Answer(context.WithValue(c.ctx, nestKey{w.p}, true), c.env, hid, hc, true)
 	default:
 		res = hostop.Answer(context.Background(), nil, hid, hc, false)

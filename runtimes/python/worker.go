@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -143,6 +144,66 @@ type inflight struct {
 	connMu sync.Mutex
 	conns  []*net.TCPConn
 	ended  bool
+
+	// hostOps counts the host calls being served for the call by name
+	// (call_tool("t"), space_read): a timeout or cancel names them.
+	hostMu  sync.Mutex
+	hostOps map[string]int
+}
+
+// hostOpName names hc for a message: call_tool("tool") (cut at 64
+// characters), else its op.
+func hostOpName(hc *abi.HostCall) string {
+	if hc.Op == "call_tool" {
+		if args, _ := hc.Args.(map[string]any); args != nil {
+			if t, ok := args["tool"].(string); ok {
+				return fmt.Sprintf("call_tool(%.64q)", t)
+			}
+		}
+	}
+	return fmt.Sprintf("%.64s", hc.Op)
+}
+
+// hostBegin and hostEnd count a host call being served for c.
+func (c *inflight) hostBegin(name string) {
+	c.hostMu.Lock()
+	if c.hostOps == nil {
+		c.hostOps = map[string]int{}
+	}
+	c.hostOps[name]++
+	c.hostMu.Unlock()
+}
+
+func (c *inflight) hostEnd(name string) {
+	c.hostMu.Lock()
+	c.hostOps[name]--
+	c.hostMu.Unlock()
+}
+
+// pendingOps is " while it awaited call_tool("t")" when host calls are
+// being served for c, else "".
+func (c *inflight) pendingOps() string {
+	if c == nil {
+		return ""
+	}
+	c.hostMu.Lock()
+	defer c.hostMu.Unlock()
+	var names []string
+	for name, k := range c.hostOps {
+		if k == 1 {
+			names = append(names, name)
+		} else if k > 1 {
+			names = append(names, fmt.Sprintf("%d× %s", k, name))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	sort.Strings(names)
+	if len(names) > 8 {
+		names = append(names[:8], fmt.Sprintf("%d more", len(names)-8))
+	}
+	return " while it awaited " + strings.Join(names, ", ")
 }
 
 // startWorker starts a sandboxed worker for p and reads its registration.
@@ -1026,12 +1087,15 @@ const killClosed = "the provider was closed"
 
 // interrupt kills the worker at the deadline or on cancellation.
 func (w *worker) interrupt(call *abi.ToolCall, cause error) *abi.ToolError {
+	w.mu.Lock()
+	pending := w.cur.pendingOps()
+	w.mu.Unlock()
 	if errors.Is(cause, context.Canceled) {
 		w.kill("the call was cancelled")
-		return abi.Errorf(abi.Cancelled, "tool %s: the call was cancelled; python worker (pid %d) killed and replaced", call.Tool, w.pid)
+		return abi.Errorf(abi.Cancelled, "tool %s: the call was cancelled%s; python worker (pid %d) killed and replaced", call.Tool, pending, w.pid)
 	}
 	w.kill("the call's deadline passed")
-	return abi.Errorf(abi.Timeout, "tool %s: the deadline passed; python worker (pid %d) and its process group killed and replaced", call.Tool, w.pid)
+	return abi.Errorf(abi.Timeout, "tool %s: the deadline passed%s; python worker (pid %d) and its process group killed and replaced", call.Tool, pending, w.pid)
 }
 
 // stop ends an idle worker: stdin is closed so it exits by itself, and its

@@ -264,7 +264,13 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 			// every tool whose schema is an object.
 			params = map[string]any{}
 		}
+		before := inst.deadline.Load()
 		v, err := env.CallTool(context.WithValue(ctx, nestKey{p}, true), tool, version, params)
+		if before != 0 && inst.deadline.Load() != before {
+			// Interrupted (deadline, cancel) while it waited: the
+			// call's error names what it waited for.
+			inst.awaited = fmt.Sprintf("call_tool(%.64q)", tool)
+		}
 		te := abi.AsToolError(err, abi.ProviderError)
 		inst.notePassedCrash(te)
 		return v, te, useJSON

@@ -68,7 +68,7 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 	}
 
 	var packed uint64
-	inst.panicLine, inst.errLine, inst.crashes = "", inst.errLine[:0], inst.crashes[:0]
+	inst.panicLine, inst.errLine, inst.crashes, inst.awaited = "", inst.errLine[:0], inst.crashes[:0], ""
 	ptr, err := inst.inPtr, error(nil)
 	if !direct {
 		ptr, err = inst.input(len(enc))
@@ -95,10 +95,14 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 		if reason == killedClosed {
 			return nil, abi.Errorf(abi.Unavailable, "call of %s was stopped: the wasm runtime is closing (Loader.Close)", call.Tool), false
 		}
-		if reason == killedCancelled {
-			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
+		while := ""
+		if inst.awaited != "" {
+			while = " while it awaited " + inst.awaited
 		}
-		return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline; the guest was interrupted", call.Tool), false
+		if reason == killedCancelled {
+			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled%s; the guest was interrupted", call.Tool, while), false
+		}
+		return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline%s; the guest was interrupted", call.Tool, while), false
 	}
 	if err != nil {
 		return nil, inst.crashError(call.Tool, err), false

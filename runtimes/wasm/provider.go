@@ -365,6 +365,9 @@ func (inst *instance) guard(ctx context.Context, what string, fn func() error) e
 
 // instance is one instantiated guest.
 type instance struct {
+	// awaited names the call_tool the guest was in when the call was
+	// interrupted ("" if none): the Timeout or Cancelled says it.
+	awaited              string
 	p                    *Provider
 	mod                  api.Module
 	mem                  api.Memory

@@ -100,6 +100,25 @@ type ErrorData struct {
 	Details any           `json:"details,omitempty"`
 }
 
+// UnmarshalJSON reads Details in canonical form (abi.UnmarshalJSONValue:
+// int64, uint64 above it, float64), as a result is read: decoded into any
+// by encoding/json, a tool's error data {"n": 9007199254740993} reached a
+// client as 9007199254740992.
+func (d *ErrorData) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Code    abi.ErrorCode   `json:"code"`
+		Details json.RawMessage `json:"details"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	d.Code, d.Details = raw.Code, nil
+	if len(raw.Details) == 0 {
+		return nil
+	}
+	return abi.UnmarshalJSONValue(raw.Details, &d.Details)
+}
+
 func (e *Error) Error() string {
 	if e.Data != nil {
 		return fmt.Sprintf("%s: %s (JSON-RPC %d)", e.Data.Code, e.Message, e.Code)
