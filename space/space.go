@@ -88,8 +88,8 @@ type Store struct {
 	inflight  map[string]int64
 	recountAt map[string]time.Time
 
-	// objLocks are the objects Puts are storing now, by path (objMu):
-	// a second Put of one waits for the first.
+	// objLocks are the objects Puts are storing or Deletes removing now,
+	// by path (objMu): a second Put or a Delete of one waits for the first.
 	objMu    sync.Mutex
 	objLocks map[string]*objectLock
 
@@ -445,14 +445,14 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	return id, nil
 }
 
-// objectLock serializes the Puts of one object (objMu).
+// objectLock serializes the Puts and Deletes of one object (objMu).
 type objectLock struct {
 	mu      sync.Mutex
 	waiting int
 }
 
-// lockObject locks the object file p against the other Puts of this
-// Store; unlock releases it.
+// lockObject locks the object file p against the other Puts and Deletes
+// of this Store; unlock releases it.
 func (s *Store) lockObject(p string) (unlock func()) {
 	s.objMu.Lock()
 	if s.objLocks == nil {
@@ -750,11 +750,18 @@ func (s *Store) Delete(space, id string) error {
 	if err != nil {
 		return err
 	}
+	// The object's lock, as a Put of it holds it: a Put's rename between
+	// this Lstat and the Remove made the size 0 and the object's bytes
+	// stayed counted against the quota after it was gone
+	// (TestOneObjectPutGetDeleteConcurrently).
+	unlock := s.lockObject(p)
 	var size int64
 	if st, err := os.Lstat(p); err == nil {
 		size = st.Size()
 	}
-	if err := os.Remove(p); err != nil {
+	err = os.Remove(p)
+	unlock()
+	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
