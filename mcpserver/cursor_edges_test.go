@@ -1,9 +1,7 @@
 package mcpserver
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
@@ -18,16 +16,7 @@ import (
 // aios-space URI. The cursor and the URI are now cut in the message.
 func TestLongCursorKeepsSession(t *testing.T) {
 	_, s := newSpaceHost(t, resourcesConfig)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); inW.Close(); outR.Close() })
-	go func() { _ = s.Run(ctx, StdioTransport(inR, outW)); outW.Close() }()
-	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx, &mcpsdk.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	ctx, cs := connectStdio(t, s)
 	cursor := strings.Repeat("\u200b", 8<<20/3)
 	check := func(method string, err error) {
 		t.Helper()
@@ -38,7 +27,7 @@ func TestLongCursorKeepsSession(t *testing.T) {
 			t.Fatalf("the session ended after %s: %v", method, err)
 		}
 	}
-	_, err = cs.ListTools(ctx, &mcpsdk.ListToolsParams{Cursor: cursor})
+	_, err := cs.ListTools(ctx, &mcpsdk.ListToolsParams{Cursor: cursor})
 	check("tools/list", err)
 	_, err = cs.ListResources(ctx, &mcpsdk.ListResourcesParams{Cursor: cursor})
 	check("resources/list", err)
@@ -60,17 +49,8 @@ func TestLongCursorKeepsSession(t *testing.T) {
 // and the client closed its session. The name is now cut in the message.
 func TestLongUnknownToolNameKeepsSession(t *testing.T) {
 	_, s := newTestHost(t, "")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); inW.Close(); outR.Close() })
-	go func() { _ = s.Run(ctx, StdioTransport(inR, outW)); outW.Close() }()
-	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx, &mcpsdk.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	_, err = cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: strings.Repeat("\u200b", 8<<20/3)})
+	ctx, cs := connectStdio(t, s)
+	_, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: strings.Repeat("\u200b", 8<<20/3)})
 	if err == nil || !strings.Contains(err.Error(), "unknown tool") || len(err.Error()) > 4096 {
 		t.Fatalf("tools/call of an 8 MiB name: %.200v (%d bytes); want a short unknown tool error", err, len(fmt.Sprint(err)))
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -119,6 +120,24 @@ func connectInMemory(t testing.TB, s *Server, opts *mcpsdk.ClientOptions) *mcpsd
 	}
 	t.Cleanup(func() { _ = cs.Close() })
 	return cs
+}
+
+// connectStdio connects a go-sdk client to s over its stdio transport
+// (through pipes), where the client's 16 MiB message limit applies, and
+// returns the session with the context that ends it at the test's end.
+func connectStdio(t testing.TB, s *Server) (context.Context, *mcpsdk.ClientSession) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); inW.Close(); outR.Close() })
+	go func() { _ = s.Run(ctx, StdioTransport(inR, outW)); outW.Close() }()
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx, &mcpsdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return ctx, cs
 }
 
 // issuer is a test authorization server: an ECDSA key, its JWKS served on

@@ -1,10 +1,8 @@
 package mcpserver
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
@@ -61,16 +59,7 @@ func TestLargeBinaryObjectReadKeepsSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); inW.Close(); outR.Close() })
-	go func() { _ = s.Run(ctx, StdioTransport(inR, outW)); outW.Close() }()
-	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx, &mcpsdk.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	ctx, cs := connectStdio(t, s)
 	_, err = cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: spaceURI("docs", id)})
 	if err == nil || !strings.Contains(err.Error(), "TooLarge") || !strings.Contains(err.Error(), id) || !strings.Contains(err.Error(), "16 MiB") {
 		t.Fatalf("read of a 13 MiB binary object: %v; want TooLarge naming it and the 16 MiB limit", err)
@@ -93,17 +82,8 @@ func TestLargeBinaryObjectReadKeepsSession(t *testing.T) {
 // message cuts it.
 func TestLongObjectIDReadKeepsSession(t *testing.T) {
 	h, s := newSpaceHost(t, "agents:\n  mcp:\n    grants: [\"CallTool(*)\", \"ReadSpace(docs)\"]\n")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); inW.Close(); outR.Close() })
-	go func() { _ = s.Run(ctx, StdioTransport(inR, outW)); outW.Close() }()
-	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx, &mcpsdk.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	_, err = cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: "aios-space://docs/sha256:" + strings.Repeat("a", 9<<20)})
+	ctx, cs := connectStdio(t, s)
+	_, err := cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: "aios-space://docs/sha256:" + strings.Repeat("a", 9<<20)})
 	if err == nil || !strings.Contains(err.Error(), "InvalidParams") || len(err.Error()) > 4096 {
 		t.Fatalf("read of a 9 MiB id: %.300v (%d bytes); want a short InvalidParams", err, len(fmt.Sprint(err)))
 	}

@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 
@@ -33,16 +32,7 @@ func TestLargeStructuredResultKeepsSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitExported(t, s, "big")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); inW.Close(); outR.Close() })
-	go func() { _ = s.Run(ctx, StdioTransport(inR, outW)); outW.Close() }()
-	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx, &mcpsdk.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	ctx, cs := connectStdio(t, s)
 	r, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "big"})
 	if err != nil {
 		t.Fatalf("call of a tool with a 9 MiB structured result: %v; want a TooLarge tool error", err)
@@ -112,16 +102,7 @@ func TestLargeToolErrorKeepsSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitExported(t, s, "bigerr")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); inW.Close(); outR.Close() })
-	go func() { _ = s.Run(ctx, StdioTransport(inR, outW)); outW.Close() }()
-	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t"}, nil).Connect(ctx, &mcpsdk.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	ctx, cs := connectStdio(t, s)
 	r, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "bigerr"})
 	if err != nil {
 		t.Fatalf("call of a tool failing with a 9 MiB message: %v; want a TooLarge tool error", err)
