@@ -398,7 +398,7 @@ func (d *Discovery) reloadKeyFiles() {
 	defer cancel()
 	ctx, cancelStop := d.untilStop(ctx)
 	defer cancelStop()
-	_, _ = d.refresh(ctx, "all")
+	_, _ = d.rescan(ctx, "all")
 }
 
 // keyFilesChanged reads the jwks files again, logging a file refused (at
@@ -1342,6 +1342,12 @@ func (d *Discovery) refresh(ctx context.Context, scope string) (int, error) {
 	// A key file edited since (a key revoked or added) counts here as on
 	// the timer: the units are looked at again below anyway.
 	d.keyFilesChanged()
+	return d.rescan(ctx, scope)
+}
+
+// rescan is refresh without reading the key files again (reloadKeyFiles
+// has just read them).
+func (d *Discovery) rescan(ctx context.Context, scope string) (int, error) {
 	if scope != "remote" {
 		seen := map[string]bool{}
 		units := d.scanRoots()
