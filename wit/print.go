@@ -163,7 +163,11 @@ func (pp *printer) gate(g *Stability, ind string) {
 	if g == nil {
 		return
 	}
-	if g.Since != "" {
+	// An item a world took in through `include` keeps the @since of the
+	// package it came from; where the printing package has no version, or
+	// an older one, that gate would not parse here, so it is left out: it
+	// records history and does not decide whether the item is active.
+	if g.Since != "" && pp.sinceFits(g.Since) {
 		pp.w(ind, "@since(version = ", g.Since)
 		if g.Feature != "" {
 			pp.w(", feature = ", ident(g.Feature))
@@ -176,6 +180,15 @@ func (pp *printer) gate(g *Stability, ind string) {
 	if g.Deprecated != "" {
 		pp.w(ind, "@deprecated(version = ", g.Deprecated, ")\n")
 	}
+}
+
+// sinceFits reports whether @since(version = v) is valid in the package
+// being printed (see pkgState.checkSince).
+func (pp *printer) sinceFits(v string) bool {
+	if pp.cur == nil {
+		return true
+	}
+	return pp.cur.Name.Version != "" && compareVersions(v, pp.cur.Name.Version) <= 0
 }
 
 func pkgRef(n PackageName) string {

@@ -31,3 +31,34 @@ func TestSinceNeedsPackageVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintDropsForeignSince: a world that includes a world of a versioned
+// package takes in its items with their @since gates; printed in a package
+// without a version (or an older one) those gates did not parse again. The
+// printer leaves out a @since the printing package could not hold, and
+// keeps the ones it can.
+func TestPrintDropsForeignSince(t *testing.T) {
+	for _, tc := range []struct{ root, wantSince string }{
+		{"package a:root;", ""},
+		{"package a:root@0.1.0;", ""},
+		{"package a:root@2.0.0;", "@since(version = 1.0.0)"},
+	} {
+		src := tc.root + "\nworld w {\n  include b:dep/imports@1.0.0;\n}\n" +
+			"package b:dep@1.0.0 {\n  world imports {\n    @since(version = 1.0.0) import f: func();\n  }\n}\n"
+		res, err := ParseSource("x.wit", src, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.root, err)
+		}
+		text := Print(res)
+		if _, err := ParseSource("printed.wit", text, Options{}); err != nil {
+			t.Errorf("%s: printed text does not parse: %v\n%s", tc.root, err, text)
+		}
+		rootText := text[:strings.Index(text, "package b:dep")]
+		if tc.wantSince == "" && strings.Contains(rootText, "@since") || tc.wantSince != "" && !strings.Contains(rootText, tc.wantSince) {
+			t.Errorf("%s: root package printed as\n%s", tc.root, rootText)
+		}
+		if !strings.Contains(text[len(rootText):], "@since(version = 1.0.0)") {
+			t.Errorf("%s: the dependency lost its own gate:\n%s", tc.root, text)
+		}
+	}
+}
