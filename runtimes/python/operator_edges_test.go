@@ -11,6 +11,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/testutil"
 	"github.com/aios-host/aios-host/runtimes/python"
 )
 
@@ -478,5 +479,44 @@ def which(params):
 				t.Fatalf("worker %v, then %v (%v): it did not live on", before, after, err)
 			}
 		})
+	}
+}
+
+// A nested call of a provider's own tool that waited past the pool and
+// the workers started beyond it for such calls was told "all 1 of … busy;
+// runtimes.python.pool_size", as if the pool were all it had: it now says
+// the extra workers for nested calls were busy too, and their bound.
+func TestDeepSelfNestingSaysExtraWorkers(t *testing.T) {
+	h := newHost(t, newRuntime(t, func(c *python.Config) { c.PoolSize = 1 }))
+	p := loadTool(t, h, "hold.py", `import time
+from aios_sdk import tool
+
+@tool
+def hold(params):
+    time.sleep(30)
+    return {}
+`).(*python.Provider)
+	id := p.Describe().Provider.ID
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const held = 1 + 8 // the pool, then max(pool_size, 8) extra workers
+	done := make(chan error, held)
+	nested := func(ctx context.Context, d time.Duration) error {
+		_, err := p.Call(ctx, &abi.ToolCall{Caller: id, Tool: "hold", Params: map[string]any{}, Depth: 1, Deadline: time.Now().Add(d)}, nil)
+		return err
+	}
+	for range held {
+		go func() { done <- nested(ctx, time.Minute) }()
+	}
+	testutil.Eventually(t, "every worker busy", func() bool {
+		_, busy := p.PoolStats()
+		return busy == held
+	})
+	wctx, wcancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer wcancel()
+	wantCode(t, nested(wctx, time.Minute), abi.Timeout, "waiting for a free python worker", "all 1 of "+id+" busy, and the 8 more it starts for nested calls of its own tools")
+	cancel()
+	for range held {
+		<-done
 	}
 }

@@ -438,6 +438,12 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 			replacing := p.replacing
 			p.mu.Unlock()
 			state := fmt.Sprintf("all %d of %s busy", p.size, p.reg.Provider.ID)
+			if self {
+				// A nested call of its own tools also had the workers
+				// started beyond the pool for such calls, all busy too
+				// (TestDeepSelfNestingSaysExtraWorkers).
+				state = fmt.Sprintf("all %d of %s busy, and the %d more it starts for nested calls of its own tools (at most max(pool_size, 8))", p.size, p.reg.Provider.ID, p.maxExtra())
+			}
 			if replacing > 0 {
 				// Not busy: a pool size would not help
 				// (TestPoolWaitSaysReplacing).
