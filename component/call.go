@@ -32,6 +32,10 @@ type callState struct {
 	nested map[string]*abi.ToolError
 	logged int
 	out    GuestOutput // its stdout and stderr
+	// awaited names the tools.call-tool the guest was in when its
+	// deadline passed or its caller cancelled ("" if none): the Timeout
+	// or Cancelled says it.
+	awaited string
 }
 
 // nestKey marks a context as coming from a host call of p's guest: a call
@@ -238,13 +242,17 @@ func (inst *instance) fail(ctx context.Context, t *tool, err error, code abi.Err
 		}
 		return abi.Errorf(abi.ProviderCrashed, "tool %s: %v", t.def.Name, st.hostErr)
 	}
+	while := ""
+	if st != nil && st.awaited != "" {
+		while = " while it awaited " + st.awaited
+	}
 	switch inst.killed.Load() {
 	case killedTimeout:
 		inst.broken = true
-		return abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component instance was stopped", t.def.Name)
+		return abi.Errorf(abi.Timeout, "tool %s: deadline passed%s; the component instance was stopped", t.def.Name, while)
 	case killedCancelled:
 		inst.broken = true
-		return abi.Errorf(abi.Cancelled, "tool %s: cancelled", t.def.Name)
+		return abi.Errorf(abi.Cancelled, "tool %s: cancelled%s", t.def.Name, while)
 	}
 	var ce *cabi.Error
 	if errors.As(err, &ce) && !ce.Trap && code == abi.InvalidParams {
@@ -446,6 +454,9 @@ var sdkFuncs = map[string]hostFunc{
 			return errResult("call-tool: params-json: " + err.Error()), nil
 		}
 		res, err := st.env.CallTool(context.WithValue(st.ctx, nestKey{inst.p}, true), a[0].(string), "", params)
+		if inst.killed.Load() != 0 || st.ctx.Err() != nil {
+			st.awaited = fmt.Sprintf("tools.call-tool(%.64q)", a[0].(string))
+		}
 		if err != nil {
 			return errResult(st.hostError(err)), nil
 		}

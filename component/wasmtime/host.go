@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/cgo"
+	"time"
 	"unsafe"
 
 	"github.com/aios-host/aios-host/abi"
@@ -63,6 +64,19 @@ type callState struct {
 	hostErr error
 	// The guest's stdout and stderr (output.go).
 	out component.GuestOutput
+	// deadline is the call's; awaited names the call-tool the guest was
+	// in when the deadline passed or its caller cancelled ("" if none).
+	deadline time.Time
+	awaited  string
+}
+
+// while is " while it awaited …" when the call ended (deadline, cancel)
+// while the guest waited in call-tool, else "".
+func (st *callState) while() string {
+	if st == nil || st.awaited == "" {
+		return ""
+	}
+	return " while it awaited " + st.awaited
 }
 
 // hostError is the error string handed to the guest for a host call's
@@ -186,6 +200,9 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 			return setResult(nil, "call-tool: params-json: "+err.Error(), true)
 		}
 		res, err := st.env.CallTool(context.WithValue(st.ctx, nestKey{st.p}, true), name, "", params)
+		if st.ctx.Err() != nil || !st.deadline.IsZero() && !time.Now().Before(st.deadline) {
+			st.awaited = fmt.Sprintf("tools.call-tool(%.64q)", name)
+		}
 		if err != nil {
 			return setResult(nil, st.hostError(err), true)
 		}

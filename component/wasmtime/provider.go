@@ -703,7 +703,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 		}
 		return nil, abi.Errorf(abi.Unavailable, "component %s: new instance: %v", p.reg.Provider.ID, err)
 	}
-	st := &callState{ctx: ctx, env: env, p: p}
+	st := &callState{ctx: ctx, env: env, p: p, deadline: deadline}
 	inst.state = st
 	defer func() {
 		if r := recover(); r != nil {
@@ -773,19 +773,20 @@ func (inst *instance) invoke(t *tool, args []wit.Value, deadline time.Time) (wit
 	if st := inst.state; st != nil {
 		ctx = st.ctx
 	}
+	while := inst.state.while()
 	// Only a component that imports wasi:io/poll can wait so (the
 	// message said so of every component).
 	switch guestcheck.Check(ctx, deadline) {
 	case guestcheck.Cancelled:
 		if inst.p.waits {
-			return nil, abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled; the component returned later (a wait in WASI, such as a sleep, is not cut short by a cancel on wasmtime: it ends at the deadline) and its result was dropped", t.Def.Name)
+			return nil, abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled%s; the component returned later (a wait in WASI, such as a sleep, is not cut short by a cancel on wasmtime: it ends at the deadline) and its result was dropped", t.Def.Name, while)
 		}
-		return nil, abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled; the component returned later and its result was dropped", t.Def.Name)
+		return nil, abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled%s; the component returned later and its result was dropped", t.Def.Name, while)
 	case guestcheck.Deadline:
 		if inst.p.waits {
-			return nil, abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component returned later (a wait in WASI, such as a sleep, ends at the deadline on wasmtime) and its result was dropped", t.Def.Name)
+			return nil, abi.Errorf(abi.Timeout, "tool %s: deadline passed%s; the component returned later (a wait in WASI, such as a sleep, ends at the deadline on wasmtime) and its result was dropped", t.Def.Name, while)
 		}
-		return nil, abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component returned later and its result was dropped", t.Def.Name)
+		return nil, abi.Errorf(abi.Timeout, "tool %s: deadline passed%s; the component returned later and its result was dropped", t.Def.Name, while)
 	}
 	return v, nil
 }
@@ -799,11 +800,14 @@ func (inst *instance) fail(t *tool, err error, deadline time.Time) error {
 		return abi.Errorf(abi.ProviderCrashed, "tool %s: host function failed: %v", t.Def.Name, st.hostErr)
 	}
 	msg := err.Error()
+	// Stopped while it waited in call-tool: the message names that call,
+	// in the wazero engine's words (component/call.go).
+	while := inst.state.while()
 	if inst.cancelled {
-		return abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled; the component instance was stopped", t.Def.Name)
+		return abi.Errorf(abi.Cancelled, "tool %s: the caller cancelled%s; the component instance was stopped", t.Def.Name, while)
 	}
 	if !time.Now().Before(deadline) || strings.Contains(msg, "interrupt") {
-		return abi.Errorf(abi.Timeout, "tool %s: deadline passed; the component instance was stopped", t.Def.Name)
+		return abi.Errorf(abi.Timeout, "tool %s: deadline passed%s; the component instance was stopped", t.Def.Name, while)
 	}
 	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s", t.Def.Name, trapReason(msg))
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/guest/go/wire"
@@ -266,9 +267,12 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 		}
 		before := inst.deadline.Load()
 		v, err := env.CallTool(context.WithValue(ctx, nestKey{p}, true), tool, version, params)
-		if before != 0 && inst.deadline.Load() != before {
-			// Interrupted (deadline, cancel) while it waited: the
-			// call's error names what it waited for.
+		if before != 0 && inst.deadline.Load() != before ||
+			before == 0 && inst.cur != nil && (ctx.Err() != nil || !inst.cur.Deadline.IsZero() && !time.Now().Before(inst.cur.Deadline)) {
+			// Interrupted (deadline, cancel) while it waited (wazero's
+			// watchdog swapped the deadline; the wasmtime engine, which
+			// keeps no deadline here, sees the call's end): the call's
+			// error names what it waited for.
 			inst.awaited = fmt.Sprintf("call_tool(%.64q)", tool)
 		}
 		te := abi.AsToolError(err, abi.ProviderError)

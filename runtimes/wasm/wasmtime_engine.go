@@ -917,7 +917,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	}
 	p.shim.trace.Frame("out", enc)
 	inst.shim.env, inst.shim.callCtx, inst.shim.cur = env, ctx, call
-	inst.shim.crashes = inst.shim.crashes[:0]
+	inst.shim.crashes, inst.shim.awaited = inst.shim.crashes[:0], ""
 	inst.hostErr, inst.exitErr = nil, nil
 	defer func() { inst.shim.env, inst.shim.callCtx, inst.shim.cur = nil, nil, nil }()
 
@@ -946,11 +946,17 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		if inst.exitErr != nil {
 			return nil, wtCrashError(call.Tool, inst.exitErr), false // in wazero's words
 		}
+		// Interrupted while it waited in call_tool: the message names
+		// that call, in wazero's words (instance.call).
+		while := ""
+		if inst.shim.awaited != "" {
+			while = " while it awaited " + inst.shim.awaited
+		}
 		if inst.cancelled {
-			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
+			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled%s; the guest was interrupted", call.Tool, while), false
 		}
 		if !time.Now().Before(dl) || isInterrupt(err) {
-			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline; the guest was interrupted", call.Tool), false
+			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline%s; the guest was interrupted", call.Tool, while), false
 		}
 		return nil, wtCrashError(call.Tool, err), false
 	}
