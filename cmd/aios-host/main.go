@@ -117,11 +117,7 @@ func (c *cli) dispatch(args []string) int {
 	if help {
 		helpCmd = c.firstCommand(args)
 	}
-	fs.Usage = func() {
-		if help && helpCmd == nil {
-			c.usage(fs.Output())
-		}
-	}
+	fs.Usage = func() {} // printed below, once the command asked for is known
 	if help {
 		fs.SetOutput(c.stdout)
 	}
@@ -130,7 +126,12 @@ func (c *cli) dispatch(args []string) int {
 			if helpCmd != nil {
 				return helpCmd.run(c, []string{"--help"})
 			}
-			return exitOK // usage already printed
+			if name := firstPositional(fs, args); name != "" {
+				// `aios-host --help nosuch`, as `aios-host help nosuch`.
+				return c.unknownCommand(name)
+			}
+			c.usage(c.stdout)
+			return exitOK
 		}
 		name, undefined := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
 		if !undefined {
@@ -497,13 +498,43 @@ func runHelp(c *cli, args []string) int {
 	}
 	cmd, found := c.lookup(pos[0])
 	if !found {
-		names := make([]string, 0, len(c.cmds))
-		for _, k := range c.cmds {
-			names = append(names, k.name)
-		}
-		sort.Strings(names)
-		fmt.Fprintf(c.stderr, "aios-host: unknown command %q%s (commands: %s)\n", pos[0], c.meant(pos[0]), strings.Join(names, ", "))
-		return exitUsage
+		return c.unknownCommand(pos[0])
 	}
 	return cmd.run(c, []string{"--help"})
+}
+
+// unknownCommand says name is no command, listing the commands, and
+// returns exitUsage.
+func (c *cli) unknownCommand(name string) int {
+	names := make([]string, 0, len(c.cmds))
+	for _, k := range c.cmds {
+		names = append(names, k.name)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(c.stderr, "aios-host: unknown command %q%s (commands: %s)\n", name, c.meant(name), strings.Join(names, ", "))
+	return exitUsage
+}
+
+// firstPositional is the first argument before any "--" that is neither a
+// global flag nor a global flag's value, or "".
+func firstPositional(fs *flag.FlagSet, args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return ""
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			return a
+		}
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+				i++ // its value
+			}
+		}
+	}
+	return ""
 }

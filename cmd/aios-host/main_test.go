@@ -162,6 +162,10 @@ func TestUsageErrors(t *testing.T) {
 		// A typo of a command is answered with the command meant.
 		{"misspelt command", []string{"lsit"}, `unknown command "lsit" (did you mean "list"?)`},
 		{"help misspelt", []string{"help", "inspcet"}, `unknown command "inspcet" (did you mean "inspect"?)`},
+		// --help before an unknown command printed the general help and
+		// exited 0, as if the command were known.
+		{"--help unknown", []string{"--help", "nope"}, `unknown command "nope"`},
+		{"--help after global flags", []string{"--log-level", "debug", "--help", "inspcet"}, `unknown command "inspcet" (did you mean "inspect"?)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
