@@ -5,8 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
+
+	"github.com/aios-host/aios-host/internal/fsperm"
 )
 
 // Provider is what every runtime implements: one loaded unit (a Go package, a
@@ -136,6 +140,33 @@ type Source struct {
 	// or whose digest differs, and runs only bytes it has checked — the
 	// artifact at Path too (CheckPinned).
 	Pinned map[string]string
+	// MaxBytes, when above 0, is the most a loader reads of the file at
+	// Path (the host sets limits.max_plugin_bytes): the host checks the
+	// size before the loader runs, but the file may grow, or be swapped
+	// for another, in between. ReadFile keeps to it.
+	MaxBytes int64
+}
+
+// ReadFile reads the file at Path as a loader should: a regular file (a
+// FIFO swapped in is refused, not waited on) of at most MaxBytes when that
+// is set. The errors name Path.
+func (s Source) ReadFile() ([]byte, error) {
+	if s.MaxBytes <= 0 {
+		return os.ReadFile(s.Path)
+	}
+	f, err := fsperm.OpenRegular(s.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, s.MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.Path, err)
+	}
+	if int64(len(b)) > s.MaxBytes {
+		return nil, fmt.Errorf("%s is more than %d bytes, the most a plugin may have (limits.max_plugin_bytes)", s.Path, s.MaxBytes)
+	}
+	return b, nil
 }
 
 // CheckPinned checks data, the bytes a runtime read from s.Path and is

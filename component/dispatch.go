@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/fsperm"
 )
 
 // Dispatch returns a loader for .wasm files that reads the header and hands
@@ -34,7 +34,7 @@ func (d *dispatch) Extensions() []string { return []string{".wasm"} }
 func (d *dispatch) Unwrap() []abi.Loader { return []abi.Loader{d.core, d.comp} }
 
 func (d *dispatch) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
-	f, err := os.Open(src.Path)
+	f, err := fsperm.OpenRegular(src.Path) // a FIFO swapped in is refused, not waited on
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}

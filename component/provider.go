@@ -15,7 +15,6 @@ import (
 	"log/slog"
 	"maps"
 	mrand "math/rand/v2"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -114,7 +113,7 @@ func (l *Loader) Extensions() []string { return []string{".wasm"} }
 
 // Load implements abi.Loader.
 func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
-	b, err := os.ReadFile(src.Path)
+	b, err := src.ReadFile()
 	if err != nil {
 		return nil, fmt.Errorf("component %s: %w", src.Path, err)
 	}

@@ -35,6 +35,9 @@ func (h *Host) LoadProvider(ctx context.Context, path string, meta ProviderMeta)
 		Trust:  meta.Trust,
 		Unit:   meta.Unit,
 		Pinned: meta.Pinned,
+		// checkPluginFile saw the size; a loader that reads the file
+		// keeps to the bound when it grew since.
+		MaxBytes: h.pol.maxPluginBytes,
 		// What record will compute once the id is known (the config's
 		// providers.<id>.trust and .grants included): runtimes configure
 		// their sandboxes with it (python network, WASI clocks).

@@ -169,7 +169,7 @@ func (l *Loader) Extensions() []string { return []string{".wasm"} }
 
 // Load implements abi.Loader.
 func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
-	b, err := os.ReadFile(src.Path)
+	b, err := src.ReadFile()
 	if err != nil {
 		return nil, fmt.Errorf("component %s: %w", src.Path, err)
 	}

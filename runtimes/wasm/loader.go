@@ -168,7 +168,7 @@ func (l *Loader) close() error {
 // module at src.Path, checks that it speaks the guest ABI, instantiates one
 // instance and asks it for its ToolRegister.
 func (l *Loader) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
-	bin, err := os.ReadFile(src.Path)
+	bin, err := src.ReadFile()
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}

@@ -178,7 +178,7 @@ func (l *WasmtimeLoader) leave() { l.drain.Leave() }
 
 // Load implements abi.Loader.
 func (l *WasmtimeLoader) Load(ctx context.Context, src abi.Source) (abi.Provider, error) {
-	bin, err := os.ReadFile(src.Path)
+	bin, err := src.ReadFile()
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", src.Path, err)
 	}
