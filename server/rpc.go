@@ -99,9 +99,18 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	// each of those is a TooLarge error with its id.
 	out := make([][]byte, len(items))
 	var used atomic.Int64
-	over := func(id json.RawMessage) []byte {
-		return mustMarshal(errorResponse(id, jsonrpc.Errorf(abi.TooLarge,
-			"the answers of this batch pass %d bytes (server.max_batch_answer_bytes); send this request again on its own or in a later batch", s.cfg.MaxBatchAnswer)))
+	// ran says whether the request ran: one whose answer is left out
+	// (a tools/call whose effects happened) must not be taken for one
+	// not run, which the client may simply send again.
+	over := func(id json.RawMessage, ran bool) []byte {
+		e := jsonrpc.Errorf(abi.TooLarge,
+			"the answers of this batch pass %d bytes (server.max_batch_answer_bytes): this request was not run; send it again on its own or in a later batch", s.cfg.MaxBatchAnswer)
+		if ran {
+			e = jsonrpc.Errorf(abi.TooLarge,
+				"this request ran, but its answer is left out: the answers of this batch pass %d bytes (server.max_batch_answer_bytes); what it did is done (a tools/call's effects), and sent again it runs again", s.cfg.MaxBatchAnswer)
+		}
+		e.Data.Details = map[string]any{"ran": ran}
+		return mustMarshal(errorResponse(id, e))
 	}
 	sem := make(chan struct{}, maxParallelBatch)
 	var wg sync.WaitGroup
@@ -112,7 +121,7 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 			defer func() { <-sem; wg.Done() }()
 			if used.Load() > s.cfg.MaxBatchAnswer {
 				if id, ok := requestID(it); ok {
-					out[i] = over(id)
+					out[i] = over(id, false)
 				}
 				return
 			}
@@ -122,7 +131,7 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 			}
 			b := mustMarshal(r)
 			if used.Add(int64(len(b))) > s.cfg.MaxBatchAnswer {
-				b = over(r.ID)
+				b = over(r.ID, true)
 			}
 			out[i] = b
 		}()
