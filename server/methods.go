@@ -1158,3 +1158,25 @@ func (s *Server) initialize(params json.RawMessage) (any, *jsonrpc.Error) {
 	adapter, caps := s.hostDeclaration()
 	return map[string]any{"protocol_version": discovery.ProtocolVersion, "adapter": adapter, "capabilities": caps}, nil
 }
+
+type cancelParams struct {
+	RequestID json.RawMessage `json:"requestId"`
+	Reason    string          `json:"reason"`
+}
+
+// cancelRequest is notifications/cancelled: it cancels the requests of
+// requestId in flight on this connection. Sent as a request, it answers
+// {cancelled: N}; a request that ended meanwhile is no error (N is 0).
+func (s *Server) cancelRequest(sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
+	var p cancelParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if len(p.RequestID) == 0 || !validID(p.RequestID) || bytes.Equal(bytes.TrimSpace(p.RequestID), []byte("null")) {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: requestId is required: the id (a string or a number) of the request to cancel, sent on this connection")
+	}
+	if sess.inflight == nil {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: this transport has no requests to cancel by id (close the HTTP request instead)")
+	}
+	return map[string]any{"cancelled": sess.inflight.cancel(p.RequestID)}, nil
+}

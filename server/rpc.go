@@ -34,6 +34,70 @@ type session struct {
 	// notify sends a notification on the same connection; nil for HTTP POST.
 	notify func(n *jsonrpc.Notification) error
 	subs   *subscriptions
+	// inflight are the requests of a socket connection running, by id,
+	// for notifications/cancelled; nil for HTTP (a client gives up on a
+	// request by closing it).
+	inflight *inflightRequests
+}
+
+// CancelMethod is the notification that cancels a request in flight on
+// the same connection ({requestId, reason?}, as MCP's): the socket's
+// requests share one connection, which a client that gives up on one of
+// them cannot close.
+const CancelMethod = "notifications/cancelled"
+
+// errCancelledByClient is the cause of a request that its client
+// cancelled with CancelMethod.
+var errCancelledByClient = errors.New("its client cancelled it (" + CancelMethod + ")")
+
+// inflightRequests maps the ids of a connection's requests in flight to
+// their cancel functions (several for an id a client reused).
+type inflightRequests struct {
+	mu sync.Mutex
+	m  map[string][]*context.CancelCauseFunc
+}
+
+// idKey is the key of a request id: a string by its value (however
+// escaped), a number or null by its text.
+func idKey(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return "s" + s
+	}
+	return "n" + string(bytes.TrimSpace(raw))
+}
+
+// track registers a request of id run under ctx; the context returned is
+// cancelled by cancel(id), and done must be called when the request ends.
+func (r *inflightRequests) track(ctx context.Context, id json.RawMessage) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	k := idKey(id)
+	r.mu.Lock()
+	if r.m == nil {
+		r.m = map[string][]*context.CancelCauseFunc{}
+	}
+	r.m[k] = append(r.m[k], &cancel)
+	r.mu.Unlock()
+	return ctx, func() {
+		r.mu.Lock()
+		r.m[k] = slices.DeleteFunc(r.m[k], func(c *context.CancelCauseFunc) bool { return c == &cancel })
+		if len(r.m[k]) == 0 {
+			delete(r.m, k)
+		}
+		r.mu.Unlock()
+		cancel(nil)
+	}
+}
+
+// cancel cancels the requests of id in flight and says how many.
+func (r *inflightRequests) cancel(id json.RawMessage) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fns := r.m[idKey(id)]
+	for _, c := range fns {
+		(*c)(errCancelledByClient)
+	}
+	return len(fns)
 }
 
 // decodeBudgetFactor × max_body_bytes bounds what one message may decode
@@ -313,6 +377,11 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 		params = nil // "params": [] passes no parameter (client libraries send it for none)
 	}
 	s.metrics.rpc(sess.transport, method)
+	if hasID && sess.inflight != nil && method != CancelMethod {
+		var done func()
+		ctx, done = sess.inflight.track(ctx, id)
+		defer done()
+	}
 	result, rerr := s.dispatch(ctx, sess, method, params)
 	if !hasID {
 		return nil
@@ -354,6 +423,8 @@ func (s *Server) dispatch(ctx context.Context, sess *session, method string, par
 		return s.unsubscribe(sess, params)
 	case "initialize":
 		return s.initialize(params)
+	case CancelMethod:
+		return s.cancelRequest(sess, params)
 	}
 	return nil, jsonrpc.Protocol(jsonrpc.CodeMethodNotFound, "method %s not found (known: %s)", echo(method), strings.Join(config.RPCMethods, ", "))
 }

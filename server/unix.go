@@ -145,7 +145,7 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		}
 		return err
 	}
-	sess := &session{agent: agent, transport: "unix", subs: &subscriptions{}, origin: origin}
+	sess := &session{agent: agent, transport: "unix", subs: &subscriptions{}, origin: origin, inflight: &inflightRequests{}}
 	sess.notify = func(n *jsonrpc.Notification) error { return write(mustMarshal(n)) }
 	var inflight sync.WaitGroup
 	// busy counts the messages being handled, lastDone is when the last
