@@ -419,19 +419,24 @@ func (v *adapterView) matches(p *searchParams) bool {
 		if v.card != nil && v.card.Capabilities.Has(c) {
 			continue
 		}
-		want, err := abi.ParseCapability(c)
-		if err != nil {
-			return false
-		}
-		var held abi.Grants
-		if v.rec != nil {
-			held = v.rec.Grants
-		}
-		if !held.Allows(want) {
+		if !v.holds(c) {
 			return false
 		}
 	}
 	return true
+}
+
+// holds reports whether the adapter's provider holds capability c.
+func (v *adapterView) holds(c string) bool {
+	want, err := abi.ParseCapability(c)
+	if err != nil {
+		return false
+	}
+	var held abi.Grants
+	if v.rec != nil {
+		held = v.rec.Grants
+	}
+	return held.Allows(want)
 }
 
 func (s *Server) registrySearch(params json.RawMessage) (any, *jsonrpc.Error) {
@@ -465,9 +470,21 @@ func (s *Server) registrySearch(params json.RawMessage) (any, *jsonrpc.Error) {
 				i, echo(c), strings.Join(cardFeatures, ", "), why)
 		}
 	}
+	views := s.adapterViews()
+	// A card feature in another case or a letter off ("Streaming",
+	// "streming") parses as a custom capability, which no adapter holds:
+	// an empty answer to a mistake too, unless some adapter holds it.
+	for i, c := range p.Capabilities {
+		meant := editdist.Closest(c, cardFeatures, 2)
+		if meant == "" || meant == c || slices.ContainsFunc(views, func(v *adapterView) bool { return v.holds(c) }) {
+			continue
+		}
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: capabilities[%d] %s is not a card feature: did you mean %q? (card features are written in lower case: %s)",
+			i, echo(c), meant, strings.Join(cardFeatures, ", "))
+	}
 	out := []AdapterSummary{}
 	total := 0
-	for _, v := range s.adapterViews() {
+	for _, v := range views {
 		if !v.matches(&p) {
 			continue
 		}
