@@ -156,7 +156,8 @@ type Agent struct {
 	// may use on the host's socket and HTTP JSON-RPC endpoint, and
 	// MetricsMethod for GET /metrics: exact names, a prefix ending in "*"
 	// ("aios/registry.*") or "*". Unset: all of them.
-	// initialize and aios/registry.unsubscribe are always allowed. See
+	// initialize, aios/registry.unsubscribe and notifications/cancelled
+	// are always allowed. See
 	// MethodAllowed.
 	Methods []string `yaml:"methods"`
 }
@@ -173,6 +174,7 @@ var RPCMethods = []string{
 	"aios/registry.refresh",
 	"aios/registry.subscribe",
 	"aios/registry.unsubscribe",
+	"notifications/cancelled",
 }
 
 // MetricsMethod names GET /metrics in agents.NAME.methods: an agent whose
@@ -194,10 +196,11 @@ func methodPatternMatches(pattern, method string) bool {
 }
 
 // MethodAllowed reports whether the agent with these settings may use the
-// JSON-RPC method: every method when Methods is unset (nil), initialize
-// and aios/registry.unsubscribe always, else a method one entry names.
+// JSON-RPC method: every method when Methods is unset (nil), initialize,
+// aios/registry.unsubscribe and notifications/cancelled always, else a
+// method one entry names.
 func (a Agent) MethodAllowed(method string) bool {
-	if a.Methods == nil || method == "initialize" || method == "aios/registry.unsubscribe" {
+	if a.Methods == nil || method == "initialize" || method == "aios/registry.unsubscribe" || method == "notifications/cancelled" {
 		return true
 	}
 	for _, p := range a.Methods {

@@ -419,19 +419,24 @@ func (v *adapterView) matches(p *searchParams) bool {
 		if v.card != nil && v.card.Capabilities.Has(c) {
 			continue
 		}
-		want, err := abi.ParseCapability(c)
-		if err != nil {
-			return false
-		}
-		var held abi.Grants
-		if v.rec != nil {
-			held = v.rec.Grants
-		}
-		if !held.Allows(want) {
+		if !v.holds(c) {
 			return false
 		}
 	}
 	return true
+}
+
+// holds reports whether the adapter's provider holds capability c.
+func (v *adapterView) holds(c string) bool {
+	want, err := abi.ParseCapability(c)
+	if err != nil {
+		return false
+	}
+	var held abi.Grants
+	if v.rec != nil {
+		held = v.rec.Grants
+	}
+	return held.Allows(want)
 }
 
 func (s *Server) registrySearch(params json.RawMessage) (any, *jsonrpc.Error) {
@@ -465,9 +470,21 @@ func (s *Server) registrySearch(params json.RawMessage) (any, *jsonrpc.Error) {
 				i, echo(c), strings.Join(cardFeatures, ", "), why)
 		}
 	}
+	views := s.adapterViews()
+	// A card feature in another case or a letter off ("Streaming",
+	// "streming") parses as a custom capability, which no adapter holds:
+	// an empty answer to a mistake too, unless some adapter holds it.
+	for i, c := range p.Capabilities {
+		meant := editdist.Closest(c, cardFeatures, 2)
+		if meant == "" || meant == c || slices.ContainsFunc(views, func(v *adapterView) bool { return v.holds(c) }) {
+			continue
+		}
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: capabilities[%d] %s is not a card feature: did you mean %q? (card features are written in lower case: %s)",
+			i, echo(c), meant, strings.Join(cardFeatures, ", "))
+	}
 	out := []AdapterSummary{}
 	total := 0
-	for _, v := range s.adapterViews() {
+	for _, v := range views {
 		if !v.matches(&p) {
 			continue
 		}
@@ -1157,4 +1174,26 @@ func (s *Server) initialize(params json.RawMessage) (any, *jsonrpc.Error) {
 	}
 	adapter, caps := s.hostDeclaration()
 	return map[string]any{"protocol_version": discovery.ProtocolVersion, "adapter": adapter, "capabilities": caps}, nil
+}
+
+type cancelParams struct {
+	RequestID json.RawMessage `json:"requestId"`
+	Reason    string          `json:"reason"`
+}
+
+// cancelRequest is notifications/cancelled: it cancels the requests of
+// requestId in flight on this connection. Sent as a request, it answers
+// {cancelled: N}; a request that ended meanwhile is no error (N is 0).
+func (s *Server) cancelRequest(sess *session, params json.RawMessage) (any, *jsonrpc.Error) {
+	var p cancelParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if len(p.RequestID) == 0 || !validID(p.RequestID) || bytes.Equal(bytes.TrimSpace(p.RequestID), []byte("null")) {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: requestId is required: the id (a string or a number) of the request to cancel, sent on this connection")
+	}
+	if sess.inflight == nil {
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: this transport has no requests to cancel by id (close the HTTP request instead)")
+	}
+	return map[string]any{"cancelled": sess.inflight.cancel(p.RequestID)}, nil
 }

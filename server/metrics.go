@@ -122,7 +122,7 @@ func (m *Metrics) observe(st host.CallStats) {
 }
 
 var knownMethods = map[string]bool{"tools/list": true, "tools/call": true, "aios/registry.search": true,
-	"aios/registry.info": true, "aios/registry.diff": true, "aios/registry.refresh": true, "aios/registry.subscribe": true, "aios/registry.unsubscribe": true}
+	"aios/registry.info": true, "aios/registry.diff": true, "aios/registry.refresh": true, "aios/registry.subscribe": true, "aios/registry.unsubscribe": true, CancelMethod: true}
 
 func (m *Metrics) rpc(transport, method string) {
 	if !knownMethods[method] {

@@ -34,6 +34,70 @@ type session struct {
 	// notify sends a notification on the same connection; nil for HTTP POST.
 	notify func(n *jsonrpc.Notification) error
 	subs   *subscriptions
+	// inflight are the requests of a socket connection running, by id,
+	// for notifications/cancelled; nil for HTTP (a client gives up on a
+	// request by closing it).
+	inflight *inflightRequests
+}
+
+// CancelMethod is the notification that cancels a request in flight on
+// the same connection ({requestId, reason?}, as MCP's): the socket's
+// requests share one connection, which a client that gives up on one of
+// them cannot close.
+const CancelMethod = "notifications/cancelled"
+
+// errCancelledByClient is the cause of a request that its client
+// cancelled with CancelMethod.
+var errCancelledByClient = errors.New("its client cancelled it (" + CancelMethod + ")")
+
+// inflightRequests maps the ids of a connection's requests in flight to
+// their cancel functions (several for an id a client reused).
+type inflightRequests struct {
+	mu sync.Mutex
+	m  map[string][]*context.CancelCauseFunc
+}
+
+// idKey is the key of a request id: a string by its value (however
+// escaped), a number or null by its text.
+func idKey(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return "s" + s
+	}
+	return "n" + string(bytes.TrimSpace(raw))
+}
+
+// track registers a request of id run under ctx; the context returned is
+// cancelled by cancel(id), and done must be called when the request ends.
+func (r *inflightRequests) track(ctx context.Context, id json.RawMessage) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	k := idKey(id)
+	r.mu.Lock()
+	if r.m == nil {
+		r.m = map[string][]*context.CancelCauseFunc{}
+	}
+	r.m[k] = append(r.m[k], &cancel)
+	r.mu.Unlock()
+	return ctx, func() {
+		r.mu.Lock()
+		r.m[k] = slices.DeleteFunc(r.m[k], func(c *context.CancelCauseFunc) bool { return c == &cancel })
+		if len(r.m[k]) == 0 {
+			delete(r.m, k)
+		}
+		r.mu.Unlock()
+		cancel(nil)
+	}
+}
+
+// cancel cancels the requests of id in flight and says how many.
+func (r *inflightRequests) cancel(id json.RawMessage) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fns := r.m[idKey(id)]
+	for _, c := range fns {
+		(*c)(errCancelledByClient)
+	}
+	return len(fns)
 }
 
 // decodeBudgetFactor × max_body_bytes bounds what one message may decode
@@ -99,9 +163,18 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	// each of those is a TooLarge error with its id.
 	out := make([][]byte, len(items))
 	var used atomic.Int64
-	over := func(id json.RawMessage) []byte {
-		return mustMarshal(errorResponse(id, jsonrpc.Errorf(abi.TooLarge,
-			"the answers of this batch pass %d bytes (server.max_batch_answer_bytes); send this request again on its own or in a later batch", s.cfg.MaxBatchAnswer)))
+	// ran says whether the request ran: one whose answer is left out
+	// (a tools/call whose effects happened) must not be taken for one
+	// not run, which the client may simply send again.
+	over := func(id json.RawMessage, ran bool) []byte {
+		e := jsonrpc.Errorf(abi.TooLarge,
+			"the answers of this batch pass %d bytes (server.max_batch_answer_bytes): this request was not run; send it again on its own or in a later batch", s.cfg.MaxBatchAnswer)
+		if ran {
+			e = jsonrpc.Errorf(abi.TooLarge,
+				"this request ran, but its answer is left out: the answers of this batch pass %d bytes (server.max_batch_answer_bytes); what it did is done (a tools/call's effects), and sent again it runs again", s.cfg.MaxBatchAnswer)
+		}
+		e.Data.Details = map[string]any{"ran": ran}
+		return mustMarshal(errorResponse(id, e))
 	}
 	sem := make(chan struct{}, maxParallelBatch)
 	var wg sync.WaitGroup
@@ -112,7 +185,7 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 			defer func() { <-sem; wg.Done() }()
 			if used.Load() > s.cfg.MaxBatchAnswer {
 				if id, ok := requestID(it); ok {
-					out[i] = over(id)
+					out[i] = over(id, false)
 				}
 				return
 			}
@@ -122,7 +195,7 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 			}
 			b := mustMarshal(r)
 			if used.Add(int64(len(b))) > s.cfg.MaxBatchAnswer {
-				b = over(r.ID)
+				b = over(r.ID, true)
 			}
 			out[i] = b
 		}()
@@ -304,6 +377,11 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 		params = nil // "params": [] passes no parameter (client libraries send it for none)
 	}
 	s.metrics.rpc(sess.transport, method)
+	if hasID && sess.inflight != nil && method != CancelMethod {
+		var done func()
+		ctx, done = sess.inflight.track(ctx, id)
+		defer done()
+	}
 	result, rerr := s.dispatch(ctx, sess, method, params)
 	if !hasID {
 		return nil
@@ -345,6 +423,8 @@ func (s *Server) dispatch(ctx context.Context, sess *session, method string, par
 		return s.unsubscribe(sess, params)
 	case "initialize":
 		return s.initialize(params)
+	case CancelMethod:
+		return s.cancelRequest(sess, params)
 	}
 	return nil, jsonrpc.Protocol(jsonrpc.CodeMethodNotFound, "method %s not found (known: %s)", echo(method), strings.Join(config.RPCMethods, ", "))
 }

@@ -145,7 +145,7 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		}
 		return err
 	}
-	sess := &session{agent: agent, transport: "unix", subs: &subscriptions{}, origin: origin}
+	sess := &session{agent: agent, transport: "unix", subs: &subscriptions{}, origin: origin, inflight: &inflightRequests{}}
 	sess.notify = func(n *jsonrpc.Notification) error { return write(mustMarshal(n)) }
 	var inflight sync.WaitGroup
 	// busy counts the messages being handled, lastDone is when the last
@@ -230,7 +230,11 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		if len(trimNL(line)) == 0 {
 			continue
 		}
-		sem <- struct{}{}
+		// While every slot is taken the loop does not read, so it
+		// would not see the peer hang up: acquire watches for that.
+		if !acquire(conn, sem) {
+			return // the peer hung up: its calls are cancelled
+		}
 		inflight.Add(1)
 		busy.Add(1)
 		go func(msg []byte) {
@@ -253,6 +257,32 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 }
 
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }
+
+// acquire takes a slot of sem for a message of conn. While every slot is
+// taken it looks at the peer every 200 ms, and gives up (false) when the
+// peer has hung up: a peer that sent more requests than run at once and
+// then went had its calls run on to their deadline. (When the server
+// closes, the calls are cancelled and free their slots, so the message
+// is still answered, Cancelled.)
+func acquire(conn net.Conn, sem chan struct{}) bool {
+	select {
+	case sem <- struct{}{}:
+		return true
+	default:
+	}
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case sem <- struct{}{}:
+			return true
+		case <-tick.C:
+			if peerHungUp(conn) {
+				return false
+			}
+		}
+	}
+}
 
 // waitCalls waits for the calls in flight on a half-closed connection,
 // and then while subscribed says it holds a subscription, until ctx ends

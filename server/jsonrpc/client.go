@@ -175,8 +175,26 @@ func (c *Client) callConn(ctx context.Context, id string, body []byte) (*Respons
 		c.pmu.Unlock()
 		return nil, err
 	case <-ctx.Done():
+		// The connection stays, shared by other calls: the server is
+		// told to cancel this one (it ran on to its deadline), without
+		// waiting for another call's write to end.
+		go c.cancelRequest(id)
 		return nil, ctx.Err()
 	}
+}
+
+// cancelRequest sends notifications/cancelled for the request of id,
+// best effort: a server that does not know it ignores a notification.
+func (c *Client) cancelRequest(id string) {
+	b, err := json.Marshal(Notification{JSONRPC: Version, Method: "notifications/cancelled",
+		Params: map[string]any{"requestId": id}})
+	if err != nil {
+		return
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_ = c.conn.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = c.conn.Write(append(b, '\n'))
 }
 
 // ErrNotSent is in the chain of a call's error when its request did not
