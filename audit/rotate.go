@@ -120,6 +120,10 @@ func VerifyFiles(files []string, o VerifyOptions) (records int, last Anchor, fai
 	}
 	for i, p := range files {
 		o.More = i < len(files)-1
+		o.named = [2]uint64{}
+		if first, last, ok := rotatedRange(p); ok {
+			o.named = [2]uint64{first, last}
+		}
 		n, l, err := verifyPath(p, o)
 		records += n
 		if err == nil {

@@ -106,6 +106,9 @@ type VerifyOptions struct {
 	// then that line is a write in progress (a running host), not a crash,
 	// and verify ends before it.
 	tailChanged func() bool
+	// named, when set (VerifyFiles, for a file named like a rotated
+	// one), is the first and last seq the file's name says it holds.
+	named [2]uint64
 }
 
 // VerifyWith verifies one file of a log under o. It returns the number of
@@ -145,7 +148,7 @@ func verify(r io.Reader, o VerifyOptions) (int, Anchor, error) {
 		}
 		rec, reason := checkLineScratch(raw, &scratch)
 		if reason == "" {
-			reason = checkLink(&rec, base+uint64(line), prev, line)
+			reason = checkLink(&rec, base+uint64(line), prev, line, o.named)
 		}
 		if reason == "" && o.Anchor != nil && rec.Seq == o.Anchor.Seq && rec.Hash != o.Anchor.Hash {
 			reason = fmt.Sprintf("hash %s differs from the anchor %s: the log was rewritten up to this record", rec.Hash, o.Anchor)
@@ -164,11 +167,20 @@ func verify(r io.Reader, o VerifyOptions) (int, Anchor, error) {
 }
 
 // checkLink checks that rec is record want of the log, chained to prev;
-// line is its line number in the file.
-func checkLink(rec *record, want uint64, prev string, line int) string {
+// line is its line number in the file; named is the first and last seq
+// the file's name says it holds (zeros: not named so).
+func checkLink(rec *record, want uint64, prev string, line int, named [2]uint64) string {
 	if rec.Seq != want {
 		what := "a record before it was deleted or records were reordered"
 		switch {
+		case line == 1 && named[0] == want && rec.Seq > want:
+			// The file's name says it starts where it should: its
+			// own first records are gone, not a file before it.
+			removed := fmt.Sprintf("records %d to %d were", want, rec.Seq-1)
+			if rec.Seq-1 == want {
+				removed = fmt.Sprintf("record %d was", want)
+			}
+			what = fmt.Sprintf("its name says it holds records %d to %d, but it starts at record %d: %s removed from its start", want, named[1], rec.Seq, removed)
 		case line == 1 && want > 1 && rec.Seq < want:
 			// The first line of a file that follows another (or
 			// --after): nothing was inserted in it.

@@ -193,7 +193,7 @@ See docs/audit.md.`)
 			// known: not compared.)
 			fmt.Fprintf(c.stderr, "(the signed anchor %s is of the log %s, not of %s: an anchor of another log, or that log was moved)\n", *signedFlag, signedLog, files[len(files)-1])
 		}
-		if failed == files[0] && opts.After.Seq == 0 && strings.Contains(ve.Reason, "want 1:") {
+		if failed == files[0] && opts.After.Seq == 0 && strings.Contains(ve.Reason, "want 1:") && !strings.Contains(ve.Reason, "removed from its start") {
 			fmt.Fprintf(c.stderr, "(if the files before %s were removed on purpose, give --after with the anchor of the record before its first)\n", failed)
 		}
 		fmt.Fprintf(c.stdout, "FAIL: %s: %d records verified before line %d\n", failed, total, ve.Line)
