@@ -36,15 +36,15 @@ type showFlags struct {
 
 func addShowFlags(fs *flag.FlagSet) showFlags {
 	return showFlags{
-		tool:      fs.String("tool", "", "show: records of tools matching this glob `pattern` (* and ?)"),
-		caller:    fs.String("caller", "", "show: records of this `agent` (or provider, for nested calls)"),
-		principal: fs.String("principal", "", "show: records of this `principal` (uid:N, token:NAME, oauth:SUB, anonymous)"),
-		session:   fs.String("session", "", "show: records of this MCP `session` id"),
-		remote:    fs.String("remote", "", "show: records of HTTP requests from this `address` (an IP, or IP:port)"),
-		outcome:   fs.String("outcome", "", "show: records with this `outcome`: ok, an error code (CapabilityDenied, Timeout, …), or error (any but ok)"),
-		call:      fs.String("call", "", "show: the record of this call `id` and those of the calls nested in it, at any depth"),
-		since:     fs.String("since", "", "show: records of calls started at or after `TIME` (RFC 3339, or a duration before now: 1h, 30m)"),
-		until:     fs.String("until", "", "show: records of calls started before `TIME` (RFC 3339, or a duration before now)"),
+		tool:      nonEmptyString(fs, "tool", "show: records of tools matching this glob `pattern` (* and ?)"),
+		caller:    nonEmptyString(fs, "caller", "show: records of this `agent` (or provider, for nested calls)"),
+		principal: nonEmptyString(fs, "principal", "show: records of this `principal` (uid:N, token:NAME, oauth:SUB, anonymous)"),
+		session:   nonEmptyString(fs, "session", "show: records of this MCP `session` id"),
+		remote:    nonEmptyString(fs, "remote", "show: records of HTTP requests from this `address` (an IP, or IP:port)"),
+		outcome:   nonEmptyString(fs, "outcome", "show: records with this `outcome`: ok, an error code (CapabilityDenied, Timeout, …), or error (any but ok)"),
+		call:      nonEmptyString(fs, "call", "show: the record of this call `id` and those of the calls nested in it, at any depth"),
+		since:     nonEmptyString(fs, "since", "show: records of calls started at or after `TIME` (RFC 3339, or a duration before now: 1h, 30m)"),
+		until:     nonEmptyString(fs, "until", "show: records of calls started before `TIME` (RFC 3339, or a duration before now)"),
 		limit:     fs.Int("limit", 0, "show: only the last `N` matching records (0: all)"),
 		json:      fs.Bool("json", false, "show: print the matching records as they are in the log, one JSON object a line"),
 	}
