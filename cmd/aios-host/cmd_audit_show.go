@@ -99,6 +99,11 @@ func (f showFlags) filter(now time.Time) (auditFilter, error) {
 			return af, fmt.Errorf("--until: %v", err)
 		}
 	}
+	if !af.since.IsZero() && !af.until.IsZero() && !af.since.Before(af.until) {
+		// The wrong way round (--since 1h --until 2h): no call can
+		// match, and "no record matches" read as none in that time.
+		return af, fmt.Errorf("--since %s (%s) is not before --until %s (%s): no call starts in that time", *f.since, af.since.UTC().Format(time.RFC3339Nano), *f.until, af.until.UTC().Format(time.RFC3339Nano))
+	}
 	if *f.limit < 0 {
 		return af, fmt.Errorf("--limit %d: want 0 (all) or more", *f.limit)
 	}
