@@ -4,7 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
+	"net/netip"
 	"path"
 	"strconv"
 	"strings"
@@ -23,6 +23,8 @@ type auditFilter struct {
 	tool, caller, principal, session, outcome, call, remote string
 	since, until                                            time.Time
 	toolSlashless                                           string // tool for toolGlob
+	// remoteAddr is remote parsed: an IP (port 0), or an IP and port.
+	remoteAddr netip.AddrPort
 	// tree is the call and every call nested in it, at any depth (--call).
 	tree map[string]bool
 }
@@ -79,6 +81,13 @@ func (f showFlags) filter(now time.Time) (auditFilter, error) {
 			return af, fmt.Errorf("--tool %q: %v", af.tool, err)
 		}
 		af.toolSlashless = slashFree(af.tool)
+	}
+	if af.remote != "" {
+		ap, err := parseRemote(af.remote)
+		if err != nil {
+			return af, fmt.Errorf("--remote %q: want an IP address (10.0.0.5, 2001:db8::1) or IP:port (10.0.0.5:4000, [2001:db8::1]:4000)", af.remote)
+		}
+		af.remoteAddr = ap
 	}
 	// Codes are case-sensitive: "timeout" would select no record of a
 	// log full of Timeout ones, which reads as "no call timed out". An
@@ -141,7 +150,7 @@ func (af *auditFilter) match(r *audit.Record) bool {
 		return false
 	}
 	if af.caller != "" && r.Caller != af.caller || af.principal != "" && r.Principal != af.principal ||
-		af.session != "" && r.Session != af.session || af.remote != "" && !remoteMatch(af.remote, r.Remote) {
+		af.session != "" && r.Session != af.session || af.remote != "" && !remoteMatch(af.remoteAddr, r.Remote) {
 		return false
 	}
 	switch af.outcome {
@@ -369,15 +378,32 @@ func cell(s string) string {
 	return q[1 : len(q)-1]
 }
 
+// parseRemote reads an IP address ([ ] around an IPv6 one allowed), port
+// 0, or an IP:port.
+func parseRemote(s string) (netip.AddrPort, error) {
+	if ip, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")); err == nil {
+		return netip.AddrPortFrom(ip.Unmap(), 0), nil
+	}
+	ap, err := netip.ParseAddrPort(s)
+	if err != nil {
+		return ap, err
+	}
+	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
+}
+
 // remoteMatch says whether a record's remote address (IP:port) is want:
-// the same address, or want is its IP.
-func remoteMatch(want, remote string) bool {
+// the same address, or want (port 0) is its IP. They are compared as
+// addresses: 2001:DB8:0::1 is 2001:db8::1, ::ffff:10.0.0.5 is 10.0.0.5.
+func remoteMatch(want netip.AddrPort, remote string) bool {
 	if remote == "" {
 		return false
 	}
-	if want == remote {
-		return true
+	got, err := parseRemote(remote)
+	if err != nil {
+		return false
 	}
-	ip, _, err := net.SplitHostPort(remote)
-	return err == nil && strings.EqualFold(strings.Trim(want, "[]"), ip)
+	if want.Port() == 0 {
+		return got.Addr() == want.Addr()
+	}
+	return got == want
 }
