@@ -125,6 +125,11 @@ func verify(r io.Reader, o VerifyOptions) (int, Anchor, error) {
 	line := 0
 	var scratch []byte
 	last := func() Anchor { return Anchor{Seq: base + uint64(line), Hash: prev} }
+	if head, _ := br.Peek(6); compression(head) != "" {
+		// Not "invalid character '\x1f'", nor, with no newline in
+		// the compressed bytes, a crash's incomplete record.
+		return 0, last(), &VerifyError{Line: 1, Reason: fmt.Sprintf("the file is %s-compressed (logrotate's compress, or by hand), not a log as the host writes it: verify its decompressed copy", compression(head))}
+	}
 	for {
 		raw, err := readLine(br)
 		if err != nil && err != io.EOF && !o.More && o.tailChanged != nil && isIncomplete(err) && o.tailChanged() {
@@ -249,6 +254,22 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// compression names the format whose magic number head starts with
+// (gzip, zstd, xz, bzip2), or "". No record starts with these bytes.
+func compression(head []byte) string {
+	for _, c := range []struct{ magic, name string }{
+		{"\x1f\x8b", "gzip"},
+		{"\x28\xb5\x2f\xfd", "zstd"},
+		{"\xfd7zXZ\x00", "xz"},
+		{"BZh", "bzip2"},
+	} {
+		if bytes.HasPrefix(head, []byte(c.magic)) {
+			return c.name
+		}
+	}
+	return ""
 }
 
 // zerosWhy says what zeros in a log are.
