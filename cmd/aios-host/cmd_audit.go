@@ -147,6 +147,10 @@ See docs/audit.md.`)
 		if files, err = logFiles(current); err != nil {
 			return c.fail(err)
 		}
+		if _, err := os.Stat(current); cfg.Audit.Disabled && len(files) == 1 && errors.Is(err, os.ErrNotExist) {
+			// Not "open …: no such file", which reads as a log deleted.
+			return c.fail(fmt.Errorf("no audit log at %s: the log is turned off (%s: audit.disabled: true), so the host writes none", current, cfg.Where("audit.disabled")))
+		}
 		if auditListed != nil {
 			auditListed()
 		}
