@@ -192,6 +192,10 @@ func checkLink(rec *record, want uint64, prev string, line int, named [2]uint64)
 			what = fmt.Sprintf("the files do not join: this file starts at record %d, not after record %d (a file given twice or out of order, another log's file, or --after naming a record the file does not follow)", rec.Seq, want-1)
 		case line == 1 && want > 1:
 			what = fmt.Sprintf("the files do not join: records %d to %d are missing before this file (a file before it removed or not given, or --after naming an older record)", want, rec.Seq-1)
+		case line > 1 && rec.Seq == want-1 && rec.Hash == prev:
+			what = fmt.Sprintf("the same record as line %d, given twice", line-1)
+		case line > 1 && rec.Seq == 1 && rec.Prev == "":
+			what = fmt.Sprintf("the first record of a log, after record %d: a log (this one again, or another) was appended to this file", want-1)
 		case rec.Seq < want:
 			what = "a record was inserted before it or records were reordered"
 		}
