@@ -198,7 +198,13 @@ See docs/audit.md.`)
 			fmt.Fprintf(c.stderr, "(the signed anchor %s is of the log %s, not of %s: an anchor of another log, or that log was moved)\n", *signedFlag, signedLog, files[len(files)-1])
 		}
 		if failed == files[0] && opts.After.Seq == 0 && strings.Contains(ve.Reason, "want 1:") && !strings.Contains(ve.Reason, "removed from its start") {
-			fmt.Fprintf(c.stderr, "(if the files before %s were removed on purpose, give --after with the anchor of the record before its first)\n", failed)
+			if rotated, err := audit.RotatedFiles(failed); err == nil && len(rotated) > 0 && ve.Line == 1 {
+				// The current file given alone: the files before
+				// it are there, nothing was removed.
+				fmt.Fprintf(c.stderr, "(%s follows the files rotation split off it, %s … %s: run audit verify without FILE to check them together, or give them before it)\n", failed, rotated[0].Path, rotated[len(rotated)-1].Path)
+			} else {
+				fmt.Fprintf(c.stderr, "(if the files before %s were removed on purpose, give --after with the anchor of the record before its first)\n", failed)
+			}
 		}
 		fmt.Fprintf(c.stdout, "FAIL: %s: %d records verified before line %d\n", failed, total, ve.Line)
 		return exitFail
