@@ -314,6 +314,10 @@ func checkLineScratch(raw []byte, scratch *[]byte) (record, string) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			// Not "unexpected EOF": the line, not the file, ended.
+			return r, "not a valid record: the line ends in the middle of the record (a line break put into it, as an editor or a mail client wrapping long lines does, or the rest of it cut)"
+		}
 		return r, "not a valid record: " + err.Error()
 	}
 	if rest := bytes.TrimLeft(raw[dec.InputOffset():], " \t\r\n"); len(rest) > 0 { // dec.More is false before a ] or }
