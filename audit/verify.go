@@ -252,6 +252,9 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 				if _, reason := checkLine(rec); reason == "" {
 					return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes): its newline is missing and %d zero bytes follow it, %s; the record is whole, and the host cuts the zeros and adds the newline when it next opens the log (audit.repair_tail)", len(rec), len(buf)-len(rec), zerosWhy), incomplete: true}
 				}
+				if crashTail(rec) { // the beginning of a record, as Open cuts it
+					return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record: %d bytes of a record, then %d zero bytes, no newline: %s; the host cuts them when it next opens the log (audit.repair_tail)", len(rec), len(buf)-len(rec), zerosWhy), incomplete: true}
+				}
 			}
 			return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes, no newline): a crash during a write, or the log was cut", len(buf)), incomplete: true}
 		default:
