@@ -279,6 +279,14 @@ func compression(head []byte) string {
 	return ""
 }
 
+// isPrunedLine says whether raw is a line of PrunedName's file.
+func isPrunedLine(raw []byte) bool {
+	var p Pruned
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(&p) == nil && p.File != "" && p.Anchor != ""
+}
+
 // zerosWhy says what zeros in a log are.
 const zerosWhy = "what a power loss (or a crash of the machine) leaves of writes that were not yet on the disk"
 
@@ -320,6 +328,9 @@ func checkLineScratch(raw []byte, scratch *[]byte) (record, string) {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			// Not "unexpected EOF": the line, not the file, ended.
 			return r, "not a valid record: the line ends in the middle of the record (a line break put into it, as an editor or a mail client wrapping long lines does, or the rest of it cut)"
+		}
+		if isPrunedLine(raw) {
+			return r, "not a record but the anchor of a pruned file (audit.max_files), a line of the log's .pruned.jsonl file: leave it out (audit verify without FILE reads it itself)"
 		}
 		return r, "not a valid record: " + err.Error()
 	}
