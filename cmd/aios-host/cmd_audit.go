@@ -197,7 +197,7 @@ See docs/audit.md.`)
 			// known: not compared.)
 			fmt.Fprintf(c.stderr, "(the signed anchor %s is of the log %s, not of %s: an anchor of another log, or that log was moved)\n", *signedFlag, signedLog, files[len(files)-1])
 		}
-		if failed == files[0] && opts.After.Seq == 0 && strings.Contains(ve.Reason, "want 1:") && !strings.Contains(ve.Reason, "removed from its start") {
+		if failed == files[0] && opts.After.Seq == 0 && strings.Contains(ve.Reason, "want 1:") && !strings.Contains(ve.Reason, "removed from its start") && !strings.Contains(ve.Reason, "the files are out of order") {
 			if rotated, err := audit.RotatedFiles(failed); err == nil && len(rotated) > 0 && ve.Line == 1 {
 				// The current file given alone: the files before
 				// it are there, nothing was removed.
