@@ -3,6 +3,7 @@ package audit
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -120,10 +121,25 @@ func VerifyFiles(files []string, o VerifyOptions) (records int, last Anchor, fai
 	}
 	for i, p := range files {
 		o.More = i < len(files)-1
+		o.named = [2]uint64{}
+		if first, last, ok := rotatedRange(p); ok {
+			o.named = [2]uint64{first, last}
+		}
 		n, l, err := verifyPath(p, o)
 		records += n
 		if err == nil {
 			err = checkRotatedRange(p, n, o.After, l)
+		}
+		var ve *VerifyError
+		if errors.As(err, &ve) && ve.Line == 1 && n == 0 {
+			// A file after it holds the record it lacks: given
+			// out of order (a shell's glob sorts by name).
+			for _, later := range files[i+1:] {
+				if first, _, ok := rotatedRange(later); ok && first == o.After.Seq+1 {
+					ve.Reason += fmt.Sprintf("; %s, which starts at record %d, is given after it: the files are out of order (a shell's glob sorts them by name, not by seq; audit verify without FILE orders them)", later, first)
+					break
+				}
+			}
 		}
 		if err != nil {
 			return records, l, p, err

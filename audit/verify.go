@@ -106,6 +106,9 @@ type VerifyOptions struct {
 	// then that line is a write in progress (a running host), not a crash,
 	// and verify ends before it.
 	tailChanged func() bool
+	// named, when set (VerifyFiles, for a file named like a rotated
+	// one), is the first and last seq the file's name says it holds.
+	named [2]uint64
 }
 
 // VerifyWith verifies one file of a log under o. It returns the number of
@@ -122,6 +125,11 @@ func verify(r io.Reader, o VerifyOptions) (int, Anchor, error) {
 	line := 0
 	var scratch []byte
 	last := func() Anchor { return Anchor{Seq: base + uint64(line), Hash: prev} }
+	if head, _ := br.Peek(6); compression(head) != "" {
+		// Not "invalid character '\x1f'", nor, with no newline in
+		// the compressed bytes, a crash's incomplete record.
+		return 0, last(), &VerifyError{Line: 1, Reason: fmt.Sprintf("the file is %s-compressed (logrotate's compress, or by hand), not a log as the host writes it: verify its decompressed copy", compression(head))}
+	}
 	for {
 		raw, err := readLine(br)
 		if err != nil && err != io.EOF && !o.More && o.tailChanged != nil && isIncomplete(err) && o.tailChanged() {
@@ -145,7 +153,7 @@ func verify(r io.Reader, o VerifyOptions) (int, Anchor, error) {
 		}
 		rec, reason := checkLineScratch(raw, &scratch)
 		if reason == "" {
-			reason = checkLink(&rec, base+uint64(line), prev, line)
+			reason = checkLink(&rec, base+uint64(line), prev, line, o.named)
 		}
 		if reason == "" && o.Anchor != nil && rec.Seq == o.Anchor.Seq && rec.Hash != o.Anchor.Hash {
 			reason = fmt.Sprintf("hash %s differs from the anchor %s: the log was rewritten up to this record", rec.Hash, o.Anchor)
@@ -164,17 +172,30 @@ func verify(r io.Reader, o VerifyOptions) (int, Anchor, error) {
 }
 
 // checkLink checks that rec is record want of the log, chained to prev;
-// line is its line number in the file.
-func checkLink(rec *record, want uint64, prev string, line int) string {
+// line is its line number in the file; named is the first and last seq
+// the file's name says it holds (zeros: not named so).
+func checkLink(rec *record, want uint64, prev string, line int, named [2]uint64) string {
 	if rec.Seq != want {
 		what := "a record before it was deleted or records were reordered"
 		switch {
+		case line == 1 && named[0] == want && rec.Seq > want:
+			// The file's name says it starts where it should: its
+			// own first records are gone, not a file before it.
+			removed := fmt.Sprintf("records %d to %d were", want, rec.Seq-1)
+			if rec.Seq-1 == want {
+				removed = fmt.Sprintf("record %d was", want)
+			}
+			what = fmt.Sprintf("its name says it holds records %d to %d, but it starts at record %d: %s removed from its start", want, named[1], rec.Seq, removed)
 		case line == 1 && want > 1 && rec.Seq < want:
 			// The first line of a file that follows another (or
 			// --after): nothing was inserted in it.
 			what = fmt.Sprintf("the files do not join: this file starts at record %d, not after record %d (a file given twice or out of order, another log's file, or --after naming a record the file does not follow)", rec.Seq, want-1)
 		case line == 1 && want > 1:
 			what = fmt.Sprintf("the files do not join: records %d to %d are missing before this file (a file before it removed or not given, or --after naming an older record)", want, rec.Seq-1)
+		case line > 1 && rec.Seq == want-1 && rec.Hash == prev:
+			what = fmt.Sprintf("the same record as line %d, given twice", line-1)
+		case line > 1 && rec.Seq == 1 && rec.Prev == "":
+			what = fmt.Sprintf("the first record of a log, after record %d: a log (this one again, or another) was appended to this file", want-1)
 		case rec.Seq < want:
 			what = "a record was inserted before it or records were reordered"
 		}
@@ -231,12 +252,39 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 				if _, reason := checkLine(rec); reason == "" {
 					return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes): its newline is missing and %d zero bytes follow it, %s; the record is whole, and the host cuts the zeros and adds the newline when it next opens the log (audit.repair_tail)", len(rec), len(buf)-len(rec), zerosWhy), incomplete: true}
 				}
+				if crashTail(rec) { // the beginning of a record, as Open cuts it
+					return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record: %d bytes of a record, then %d zero bytes, no newline: %s; the host cuts them when it next opens the log (audit.repair_tail)", len(rec), len(buf)-len(rec), zerosWhy), incomplete: true}
+				}
 			}
 			return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes, no newline): a crash during a write, or the log was cut", len(buf)), incomplete: true}
 		default:
 			return nil, err
 		}
 	}
+}
+
+// compression names the format whose magic number head starts with
+// (gzip, zstd, xz, bzip2), or "". No record starts with these bytes.
+func compression(head []byte) string {
+	for _, c := range []struct{ magic, name string }{
+		{"\x1f\x8b", "gzip"},
+		{"\x28\xb5\x2f\xfd", "zstd"},
+		{"\xfd7zXZ\x00", "xz"},
+		{"BZh", "bzip2"},
+	} {
+		if bytes.HasPrefix(head, []byte(c.magic)) {
+			return c.name
+		}
+	}
+	return ""
+}
+
+// isPrunedLine says whether raw is a line of PrunedName's file.
+func isPrunedLine(raw []byte) bool {
+	var p Pruned
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(&p) == nil && p.File != "" && p.Anchor != ""
 }
 
 // zerosWhy says what zeros in a log are.
@@ -277,6 +325,13 @@ func checkLineScratch(raw []byte, scratch *[]byte) (record, string) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			// Not "unexpected EOF": the line, not the file, ended.
+			return r, "not a valid record: the line ends in the middle of the record (a line break put into it, as an editor or a mail client wrapping long lines does, or the rest of it cut)"
+		}
+		if isPrunedLine(raw) {
+			return r, "not a record but the anchor of a pruned file (audit.max_files), a line of the log's .pruned.jsonl file: leave it out (audit verify without FILE reads it itself)"
+		}
 		return r, "not a valid record: " + err.Error()
 	}
 	if rest := bytes.TrimLeft(raw[dec.InputOffset():], " \t\r\n"); len(rest) > 0 { // dec.More is false before a ] or }

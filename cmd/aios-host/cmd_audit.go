@@ -147,6 +147,10 @@ See docs/audit.md.`)
 		if files, err = logFiles(current); err != nil {
 			return c.fail(err)
 		}
+		if _, err := os.Stat(current); cfg.Audit.Disabled && len(files) == 1 && errors.Is(err, os.ErrNotExist) {
+			// Not "open …: no such file", which reads as a log deleted.
+			return c.fail(fmt.Errorf("no audit log at %s: the log is turned off (%s: audit.disabled: true), so the host writes none", current, cfg.Where("audit.disabled")))
+		}
 		if auditListed != nil {
 			auditListed()
 		}
@@ -193,8 +197,14 @@ See docs/audit.md.`)
 			// known: not compared.)
 			fmt.Fprintf(c.stderr, "(the signed anchor %s is of the log %s, not of %s: an anchor of another log, or that log was moved)\n", *signedFlag, signedLog, files[len(files)-1])
 		}
-		if failed == files[0] && opts.After.Seq == 0 && strings.Contains(ve.Reason, "want 1:") {
-			fmt.Fprintf(c.stderr, "(if the files before %s were removed on purpose, give --after with the anchor of the record before its first)\n", failed)
+		if failed == files[0] && opts.After.Seq == 0 && strings.Contains(ve.Reason, "want 1:") && !strings.Contains(ve.Reason, "removed from its start") && !strings.Contains(ve.Reason, "the files are out of order") {
+			if rotated, err := audit.RotatedFiles(failed); err == nil && len(rotated) > 0 && ve.Line == 1 {
+				// The current file given alone: the files before
+				// it are there, nothing was removed.
+				fmt.Fprintf(c.stderr, "(%s follows the files rotation split off it, %s … %s: run audit verify without FILE to check them together, or give them before it)\n", failed, rotated[0].Path, rotated[len(rotated)-1].Path)
+			} else {
+				fmt.Fprintf(c.stderr, "(if the files before %s were removed on purpose, give --after with the anchor of the record before its first)\n", failed)
+			}
 		}
 		fmt.Fprintf(c.stdout, "FAIL: %s: %d records verified before line %d\n", failed, total, ve.Line)
 		return exitFail

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
+	"net/netip"
 	"path"
 	"strconv"
 	"strings"
@@ -23,6 +23,8 @@ type auditFilter struct {
 	tool, caller, principal, session, outcome, call, remote string
 	since, until                                            time.Time
 	toolSlashless                                           string // tool for toolGlob
+	// remoteAddr is remote parsed: an IP (port 0), or an IP and port.
+	remoteAddr netip.AddrPort
 	// tree is the call and every call nested in it, at any depth (--call).
 	tree map[string]bool
 }
@@ -36,15 +38,15 @@ type showFlags struct {
 
 func addShowFlags(fs *flag.FlagSet) showFlags {
 	return showFlags{
-		tool:      fs.String("tool", "", "show: records of tools matching this glob `pattern` (* and ?)"),
-		caller:    fs.String("caller", "", "show: records of this `agent` (or provider, for nested calls)"),
-		principal: fs.String("principal", "", "show: records of this `principal` (uid:N, token:NAME, oauth:SUB, anonymous)"),
-		session:   fs.String("session", "", "show: records of this MCP `session` id"),
-		remote:    fs.String("remote", "", "show: records of HTTP requests from this `address` (an IP, or IP:port)"),
-		outcome:   fs.String("outcome", "", "show: records with this `outcome`: ok, an error code (CapabilityDenied, Timeout, …), or error (any but ok)"),
-		call:      fs.String("call", "", "show: the record of this call `id` and those of the calls nested in it, at any depth"),
-		since:     fs.String("since", "", "show: records of calls started at or after `TIME` (RFC 3339, or a duration before now: 1h, 30m)"),
-		until:     fs.String("until", "", "show: records of calls started before `TIME` (RFC 3339, or a duration before now)"),
+		tool:      nonEmptyString(fs, "tool", "show: records of tools matching this glob `pattern` (* and ?)"),
+		caller:    nonEmptyString(fs, "caller", "show: records of this `agent` (or provider, for nested calls)"),
+		principal: nonEmptyString(fs, "principal", "show: records of this `principal` (uid:N, token:NAME, oauth:SUB, anonymous)"),
+		session:   nonEmptyString(fs, "session", "show: records of this MCP `session` id"),
+		remote:    nonEmptyString(fs, "remote", "show: records of HTTP requests from this `address` (an IP, or IP:port)"),
+		outcome:   nonEmptyString(fs, "outcome", "show: records with this `outcome`: ok, an error code (CapabilityDenied, Timeout, …), or error (any but ok)"),
+		call:      nonEmptyString(fs, "call", "show: the record of this call `id` and those of the calls nested in it, at any depth"),
+		since:     nonEmptyString(fs, "since", "show: records of calls started at or after `TIME` (RFC 3339, or a duration before now: 1h, 30m)"),
+		until:     nonEmptyString(fs, "until", "show: records of calls started before `TIME` (RFC 3339, or a duration before now)"),
 		limit:     fs.Int("limit", 0, "show: only the last `N` matching records (0: all)"),
 		json:      fs.Bool("json", false, "show: print the matching records as they are in the log, one JSON object a line"),
 	}
@@ -80,6 +82,13 @@ func (f showFlags) filter(now time.Time) (auditFilter, error) {
 		}
 		af.toolSlashless = slashFree(af.tool)
 	}
+	if af.remote != "" {
+		ap, err := parseRemote(af.remote)
+		if err != nil {
+			return af, fmt.Errorf("--remote %q: want an IP address (10.0.0.5, 2001:db8::1) or IP:port (10.0.0.5:4000, [2001:db8::1]:4000)", af.remote)
+		}
+		af.remoteAddr = ap
+	}
 	// Codes are case-sensitive: "timeout" would select no record of a
 	// log full of Timeout ones, which reads as "no call timed out". An
 	// unknown code is taken as it is (an older log's).
@@ -98,6 +107,11 @@ func (f showFlags) filter(now time.Time) (auditFilter, error) {
 		if af.until, err = parseShowTime(*f.until, now); err != nil {
 			return af, fmt.Errorf("--until: %v", err)
 		}
+	}
+	if !af.since.IsZero() && !af.until.IsZero() && !af.since.Before(af.until) {
+		// The wrong way round (--since 1h --until 2h): no call can
+		// match, and "no record matches" read as none in that time.
+		return af, fmt.Errorf("--since %s (%s) is not before --until %s (%s): no call starts in that time", *f.since, af.since.UTC().Format(time.RFC3339Nano), *f.until, af.until.UTC().Format(time.RFC3339Nano))
 	}
 	if *f.limit < 0 {
 		return af, fmt.Errorf("--limit %d: want 0 (all) or more", *f.limit)
@@ -136,7 +150,7 @@ func (af *auditFilter) match(r *audit.Record) bool {
 		return false
 	}
 	if af.caller != "" && r.Caller != af.caller || af.principal != "" && r.Principal != af.principal ||
-		af.session != "" && r.Session != af.session || af.remote != "" && !remoteMatch(af.remote, r.Remote) {
+		af.session != "" && r.Session != af.session || af.remote != "" && !remoteMatch(af.remoteAddr, r.Remote) {
 		return false
 	}
 	switch af.outcome {
@@ -364,15 +378,32 @@ func cell(s string) string {
 	return q[1 : len(q)-1]
 }
 
+// parseRemote reads an IP address ([ ] around an IPv6 one allowed), port
+// 0, or an IP:port.
+func parseRemote(s string) (netip.AddrPort, error) {
+	if ip, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")); err == nil {
+		return netip.AddrPortFrom(ip.Unmap(), 0), nil
+	}
+	ap, err := netip.ParseAddrPort(s)
+	if err != nil {
+		return ap, err
+	}
+	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
+}
+
 // remoteMatch says whether a record's remote address (IP:port) is want:
-// the same address, or want is its IP.
-func remoteMatch(want, remote string) bool {
+// the same address, or want (port 0) is its IP. They are compared as
+// addresses: 2001:DB8:0::1 is 2001:db8::1, ::ffff:10.0.0.5 is 10.0.0.5.
+func remoteMatch(want netip.AddrPort, remote string) bool {
 	if remote == "" {
 		return false
 	}
-	if want == remote {
-		return true
+	got, err := parseRemote(remote)
+	if err != nil {
+		return false
 	}
-	ip, _, err := net.SplitHostPort(remote)
-	return err == nil && strings.EqualFold(strings.Trim(want, "[]"), ip)
+	if want.Port() == 0 {
+		return got.Addr() == want.Addr()
+	}
+	return got == want
 }
