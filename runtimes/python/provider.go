@@ -415,8 +415,8 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 				// A caller gone or out of time meanwhile is that, not a
 				// tool the host cannot serve.
 				code := abi.Unavailable
-				if ctx.Err() != nil {
-					code = abi.CodeOf(ctx.Err())
+				if cerr := ctxEnded(ctx); cerr != nil {
+					code = abi.CodeOf(cerr)
 				}
 				return nil, abi.Errorf(code, "tool %s: starting a python worker: %v", call.Tool, err)
 			}
