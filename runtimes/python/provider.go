@@ -107,12 +107,13 @@ func (p *Provider) KeepsDeadlines() bool { return true }
 
 // PoolStats implements host.PoolStats (the aios_provider_pool metric): the
 // idle workers (a spare kept for nested self calls included) and those
-// serving calls.
+// serving calls. A worker being started in place of one that ended
+// (replace; maybe waiting out a backoff) is neither: it was counted busy.
 func (p *Provider) PoolStats() (idle, busy int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	idle = len(p.idle) + len(p.spares)
-	return idle, max(p.live-idle, 0)
+	return idle, max(p.live-idle-p.replacing, 0)
 }
 
 func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src abi.Source) (*Provider, error) {
