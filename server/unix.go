@@ -230,7 +230,9 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		if len(trimNL(line)) == 0 {
 			continue
 		}
-		sem <- struct{}{}
+		if !waitSlot(conn, sem) {
+			return // the peer hung up: its calls are cancelled
+		}
 		inflight.Add(1)
 		busy.Add(1)
 		go func(msg []byte) {
@@ -253,6 +255,35 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 }
 
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }
+
+// slotCheckEvery is how often a connection whose requests fill its
+// maxConcurrentPerConn slots looks whether its peer hung up.
+const slotCheckEvery = 200 * time.Millisecond
+
+// waitSlot takes one of a connection's slots (sem), waiting while all are
+// taken; false when the peer hangs up meanwhile. The read loop that waits
+// here does not read, so it would not see the hangup that cancels the
+// connection's calls: a peer gone with more requests queued than slots
+// left its calls running to their deadlines, then the queued ones.
+func waitSlot(conn net.Conn, sem chan struct{}) bool {
+	select {
+	case sem <- struct{}{}:
+		return true
+	default:
+	}
+	t := time.NewTicker(slotCheckEvery)
+	defer t.Stop()
+	for {
+		select {
+		case sem <- struct{}{}:
+			return true
+		case <-t.C:
+			if gone, known := hungUp(conn); gone && known {
+				return false
+			}
+		}
+	}
+}
 
 // waitCalls waits for the calls in flight on a half-closed connection,
 // and then while subscribed says it holds a subscription, until ctx ends

@@ -30,3 +30,5 @@ func removeOwnSocket(string, fileID) {}
 func peerCredUID(uintptr) (uint32, error) { return 0, errNoUnixSocket }
 
 func peerGone(net.Conn) bool { return true }
+
+func hungUp(net.Conn) (gone, known bool) { return false, false }
