@@ -58,3 +58,30 @@ func TestFloatsWithinSizeLimitsAdmitted(t *testing.T) {
 		t.Errorf("a result of 300 floats at a limit of 1024: %v, want TooLarge", err)
 	}
 }
+
+// TestEscapedStringsCountedAtTheirJSONSize: a string was counted at its
+// length, not at its JSON's, where '"', '\\' and control characters are
+// escaped (a control character takes six bytes, \u0001), so params and
+// results of such strings passed limits.max_params_bytes and
+// max_result_bytes, limits of encoded JSON, at up to six times their size
+// (found by p117: 1000 bytes of \x01, 6002 bytes of JSON, admitted at a
+// 1024-byte limit). A string counts at its encoded length.
+func TestEscapedStringsCountedAtTheirJSONSize(t *testing.T) {
+	te := newTestHost(t, nil) // max_params_bytes and max_result_bytes: 1024
+	for _, s := range []string{strings.Repeat("\x01", 1000), strings.Repeat(`"`, 600), strings.Repeat("\n", 600)} {
+		params := map[string]any{"msg": s}
+		b, _ := json.Marshal(params)
+		_, err := te.call("alice", "whoami", params)
+		if abi.CodeOf(err) != abi.TooLarge || !strings.Contains(err.Error(), "limits.max_params_bytes") {
+			t.Errorf("params of %d bytes of JSON (a string of %d) at a limit of 1024: %v, want TooLarge", len(b), len(s), err)
+		}
+		// Within the limit once escaped: still served.
+		if _, err := te.call("alice", "echo", map[string]any{"msg": s[:100]}); err != nil {
+			t.Errorf("echo of 100 escaped characters: %v", err)
+		}
+	}
+	_, err := te.call("alice", "whoami", map[string]any{strings.Repeat("\x01", 300): int64(1)})
+	if abi.CodeOf(err) != abi.TooLarge {
+		t.Errorf("a member name of 300 control characters (1800 bytes of JSON) at a limit of 1024: %v, want TooLarge", err)
+	}
+}
