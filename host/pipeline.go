@@ -624,7 +624,7 @@ func (h *Host) checkParams(params *any, e *registry.Entry) *abi.ToolError {
 		*params = n
 		size, _ = measure(n, h.pol.maxParams)
 	}
-	if size > h.pol.maxParams {
+	if size > h.pol.maxParams && encodedLen(*params) > h.pol.maxParams {
 		return &abi.ToolError{Code: abi.TooLarge, Message: "params of " + e.Def.Name + " exceed " + strconv.Itoa(h.pol.maxParams) + " bytes (limits.max_params_bytes); pass bulk data as a Space ObjectId",
 			Data: map[string]any{"limit": int64(h.pol.maxParams)}}
 	}
@@ -734,7 +734,7 @@ func (h *Host) checkResult(result *any, e *registry.Entry) *abi.ToolError {
 		*result = n
 		size, _ = measure(n, h.pol.maxResult)
 	}
-	if size > h.pol.maxResult {
+	if size > h.pol.maxResult && encodedLen(*result) > h.pol.maxResult {
 		return &abi.ToolError{Code: abi.TooLarge, Message: "result of " + e.Def.Name + " exceeds " + strconv.Itoa(h.pol.maxResult) + " bytes (limits.max_result_bytes)",
 			Data: map[string]any{"limit": int64(h.pol.maxResult)}}
 	}

@@ -92,3 +92,25 @@ func AppendString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// QuotedLen is the length of AppendString(nil, s) for s of valid UTF-8:
+// its length, the quotes and what escapes add ('"', '\\', \n, \r and \t
+// one byte each, other control characters five). It reads eight plain
+// bytes at a time, as AppendString does, and allocates nothing.
+func QuotedLen(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); {
+		for i+8 <= len(s) && plain8(load8(s, i)) {
+			i += 8
+		}
+		for end := min(i+8, len(s)); i < end; i++ {
+			switch c := s[i]; {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+				n++
+			case c < 0x20:
+				n += 5
+			}
+		}
+	}
+	return n
+}

@@ -264,7 +264,7 @@ func BenchmarkDeadlineWatchdog(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		w.begin(ctx, time.Now().Add(time.Minute))
+		w.begin(ctx, time.Now().Add(time.Minute), "echo")
 		w.end()
 	}
 }

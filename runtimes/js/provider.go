@@ -257,7 +257,7 @@ func (p *Provider) forget(w *worker) {
 // registration runs the provider's getters (a returns schema, examples, a
 // whole parameters schema), which may loop or throw.
 func (p *Provider) registerGuarded(w *worker, src abi.Source, runtime string) (reg *abi.ToolRegister, err error) {
-	w.begin(context.Background(), time.Now().Add(p.rt.opts.LoadTimeout))
+	w.begin(context.Background(), time.Now().Add(p.rt.opts.LoadTimeout), "")
 	func() {
 		defer func() {
 			if r := recover(); r != nil {

@@ -42,7 +42,8 @@ type worker struct {
 	mu          sync.Mutex
 	busy        bool
 	ctx         context.Context
-	deadline    int64 // unix nanoseconds
+	deadline    int64  // unix nanoseconds
+	tool        string // the tool of the current call ("" while loading)
 	heapBase    uint64
 	interrupted *abi.ToolError
 	intrAt      int64 // when interrupted was set (unix nanoseconds)
@@ -146,6 +147,9 @@ func (w *worker) giveUp() (*abi.ToolError, bool) {
 	w.mu.Lock()
 	finished := w.finished
 	te := w.interrupted
+	if te == nil {
+		te = &abi.ToolError{Code: abi.Timeout, Message: w.timeoutMessage()}
+	}
 	if !finished {
 		w.abandoned = true
 		w.p.lost.Add(1) // before serve can see abandoned and call lostDone
@@ -153,9 +157,6 @@ func (w *worker) giveUp() (*abi.ToolError, bool) {
 	w.mu.Unlock()
 	if finished {
 		return nil, false
-	}
-	if te == nil {
-		te = &abi.ToolError{Code: abi.Timeout, Message: w.timeoutMessage()}
 	}
 	return &abi.ToolError{Code: te.Code, Message: te.Message + " (the runtime did not stop within " +
 		abandonGrace().String() + ", it was abandoned)", Data: te.Data}, true
@@ -323,7 +324,7 @@ func (p *Provider) newWorker() (*worker, error) {
 	w.errBase = vm.Get("Error")
 
 	p.g.add(w)
-	w.begin(context.Background(), time.Now().Add(p.rt.opts.LoadTimeout))
+	w.begin(context.Background(), time.Now().Add(p.rt.opts.LoadTimeout), "")
 	_, err = vm.RunProgram(p.program)
 	var te *abi.ToolError
 	if err != nil {
@@ -413,11 +414,12 @@ func (w *worker) panicError(r any) (te *abi.ToolError) {
 }
 
 // begin marks the worker busy for the watchdog.
-func (w *worker) begin(ctx context.Context, deadline time.Time) {
+func (w *worker) begin(ctx context.Context, deadline time.Time, tool string) {
 	w.mu.Lock()
 	w.busy = true
 	w.ctx = ctx
 	w.deadline = deadline.UnixNano()
+	w.tool = tool
 	w.heapBase = 0
 	w.interrupted = nil
 	w.finished, w.abandoned, w.abandonSent = false, false, false
@@ -468,7 +470,7 @@ func (w *worker) check(now int64, heap uint64) checkResult {
 		if te.Code == abi.Timeout { // the caller's context had the earlier deadline
 			te.Message = w.timeoutMessage()
 		} else {
-			te.Message = fmt.Sprintf("cancelled by its caller: the JS handler of provider %s was interrupted", w.p.path)
+			te.Message = "cancelled by its caller: the JS handler " + w.handlerName() + " was interrupted"
 		}
 		w.interruptLocked(te)
 		return checkOK
@@ -503,7 +505,17 @@ func (w *worker) checkMemory(heap uint64) {
 }
 
 func (w *worker) timeoutMessage() string {
-	return fmt.Sprintf("deadline exceeded: the JS handler of provider %s was interrupted", w.p.path)
+	return "deadline exceeded: the JS handler " + w.handlerName() + " was interrupted"
+}
+
+// handlerName names the handler the worker runs (w.mu held): "of tool T
+// of provider FILE", or "of provider FILE" while it loads. The provider's
+// file alone did not say which of its tools ran past its deadline.
+func (w *worker) handlerName() string {
+	if w.tool == "" {
+		return "of provider " + w.p.path
+	}
+	return "of tool " + w.tool + " of provider " + w.p.path
 }
 
 func (w *worker) interruptLocked(te *abi.ToolError) {
@@ -524,7 +536,7 @@ func (w *worker) interruptLocked(te *abi.ToolError) {
 //
 // abandoned reports that run gave up waiting for this call (see giveUp).
 func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env abi.Env, deadline time.Time) (res any, te *abi.ToolError, discard, abandoned bool) {
-	w.begin(ctx, deadline)
+	w.begin(ctx, deadline, call.Tool)
 	w.cs = callState{ctx: ctx, call: call, env: env}
 	w.inCall = true
 	if len(w.rejected) > 0 || w.rejectedMore > 0 { // left by a call that failed

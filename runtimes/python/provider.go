@@ -107,12 +107,13 @@ func (p *Provider) KeepsDeadlines() bool { return true }
 
 // PoolStats implements host.PoolStats (the aios_provider_pool metric): the
 // idle workers (a spare kept for nested self calls included) and those
-// serving calls.
+// serving calls. A worker being started in place of one that ended
+// (replace; maybe waiting out a backoff) is neither: it was counted busy.
 func (p *Provider) PoolStats() (idle, busy int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	idle = len(p.idle) + len(p.spares)
-	return idle, max(p.live-idle, 0)
+	return idle, max(p.live-idle-p.replacing, 0)
 }
 
 func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src abi.Source) (*Provider, error) {
@@ -415,8 +416,8 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 				// A caller gone or out of time meanwhile is that, not a
 				// tool the host cannot serve.
 				code := abi.Unavailable
-				if ctx.Err() != nil {
-					code = abi.CodeOf(ctx.Err())
+				if cerr := ctxEnded(ctx); cerr != nil {
+					code = abi.CodeOf(cerr)
 				}
 				return nil, abi.Errorf(code, "tool %s: starting a python worker: %v", call.Tool, err)
 			}

@@ -424,11 +424,25 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 	return nil, fmt.Errorf("%s: the python worker sent %q before registering", w.p.path, env.Kind)
 }
 
+// ctxEnded is ctx.Err(), or context.DeadlineExceeded once ctx's deadline
+// has passed: a read given that deadline ends before the context's timer
+// runs, while its Err is still nil, and a start cut short by its call's
+// deadline was blamed on runtimes.python.startup_timeout.
+func ctxEnded(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
 // startError words a failed read of the worker's first frames.
 func (w *worker) startError(ctx context.Context, err error, timeout time.Duration) error {
-	if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+	if cerr := ctxEnded(ctx); errors.Is(err, os.ErrDeadlineExceeded) && cerr != nil {
 		w.killAll()
-		return fmt.Errorf("%s: the python worker's start was cancelled: %w", w.p.path, ctx.Err())
+		return fmt.Errorf("%s: the python worker's start was cancelled: %w", w.p.path, cerr)
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		w.killAll()
