@@ -88,8 +88,10 @@ func TestDebounceCapped(t *testing.T) {
 	env := newEnvWith(t, "debounce: 1h\n", func(dir string) {
 		writeFake(t, filepath.Join(dir, "p", "tool.fake"), fakeSpec{ID: "org.test.p", Version: "1.0.0", Tools: []string{"p"}})
 	}, func(o *Options) { o.maxDelay = 20 * time.Millisecond })
+	writeFake(t, filepath.Join(env.dir, "p", "tool.fake"), fakeSpec{ID: "org.test.p", Version: "2.0.0", Tools: []string{"p"}})
 	stop := make(chan struct{})
 	done := make(chan struct{})
+	tmp := t.TempDir()
 	go func() {
 		defer close(done)
 		for i := 0; ; i++ {
@@ -98,9 +100,16 @@ func TestDebounceCapped(t *testing.T) {
 				return
 			default:
 			}
+			// The same bytes put in place whole, again and again: the
+			// folder changes all the time (each rename an event that put
+			// the reload off), but its content does not, so a load is
+			// not told that its files changed while it read them, as it
+			// was on a loaded machine when the writes changed them.
 			// Not writeFake: t.Fatal is for the test's goroutine.
-			_ = os.WriteFile(filepath.Join(env.dir, "p", "tool.fake"), []byte(`{"id":"org.test.p","version":"2.0.0","tools":["p"]}`), 0o644)
-			_ = os.WriteFile(filepath.Join(env.dir, "p", "data.json"), []byte(strconv.Itoa(i)), 0o644)
+			f := filepath.Join(tmp, "data"+strconv.Itoa(i))
+			if os.WriteFile(f, []byte("{}"), 0o644) == nil && os.Rename(f, filepath.Join(env.dir, "p", "data.json")) != nil {
+				_ = os.Remove(f)
+			}
 			time.Sleep(2 * time.Millisecond)
 		}
 	}()
