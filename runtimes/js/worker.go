@@ -2,6 +2,7 @@ package js
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -330,6 +331,18 @@ func (p *Provider) newWorker() (*worker, error) {
 		te = w.jsError(err) // still under the deadline: it may run getters
 	}
 	intr, _ := w.end()
+	if ie := (*goja.InterruptedError)(nil); errors.As(err, &ie) && te != nil && te.Code == abi.Timeout {
+		// The watchdog's words are a call's ("the JS handler of provider
+		// … was interrupted"): say which limit the top-level code ran
+		// past, and where it was (TestTopLevelLoopNamesLoadTimeout).
+		p.g.remove(w)
+		msg := fmt.Sprintf("deadline exceeded: top-level code ran past the load timeout of %v (runtimes.js.load_timeout): it runs once at load, before any call; a loop that never ends, or work that belongs in a handler?", p.rt.opts.LoadTimeout)
+		// A frame of the bundle names a file that exists nowhere.
+		if f := firstFrame(framesString(ie.Stack())); f != "" && !strings.Contains(f, ".bundle.js:") {
+			msg += " (at " + f + ")"
+		}
+		return nil, errors.New(msg)
+	}
 	if te != nil {
 		p.g.remove(w)
 		return nil, fmt.Errorf("top-level code failed: %s%s", te.Message, stackSuffix(te))
