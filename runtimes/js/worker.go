@@ -590,7 +590,7 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 	v, err := t.fn(t.self, w.args[:]...) // no per-call []Value
 	if err != nil {
 		te, discard = w.errorFromJS(err)
-		return nil, te, discard, false
+		return nil, interruptedWhere(err, te, call.Tool), discard, false
 	}
 	if o, ok := v.(*goja.Object); ok && o.ExportType() == typePromise {
 		pr := o.Export().(*goja.Promise)
@@ -622,6 +622,26 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 		w.warnRejected()
 	}
 	return out, nil, false, false
+}
+
+// interruptedWhere adds to the watchdog's error for a handler it stopped
+// while it ran (a deadline, a cancel, the memory budget) the tool and the
+// source line it was stopped at: "the JS handler of provider … was
+// interrupted" named neither (TestBusyHandlerTimeoutNamesToolAndLine).
+// te is the watchdog's, shared: it is copied.
+func interruptedWhere(err error, te *abi.ToolError, tool string) *abi.ToolError {
+	var ie *goja.InterruptedError
+	if te == nil || !errors.As(err, &ie) {
+		return te
+	}
+	c := *te
+	where := "tool " + tool
+	// A frame of the bundle names a file that exists nowhere.
+	if f := firstFrame(framesString(ie.Stack())); f != "" && !strings.Contains(f, ".bundle.js:") {
+		where += ", at " + f
+	}
+	c.Message += " (" + where + ")"
+	return &c
 }
 
 // maxTrackedRejections bounds the unhandled rejections a call keeps.
@@ -695,7 +715,7 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 			if err := j.run(); err != nil {
 				te, discard := w.errorFromJS(err)
 				if discard {
-					return te, true
+					return interruptedWhere(err, te, w.cs.call.Tool), true
 				}
 				if w.cs.uncaught == nil {
 					te.Message = "uncaught in a timer callback: " + te.Message
