@@ -726,7 +726,9 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 			w.mu.Lock()
 			te := w.interrupted
 			w.mu.Unlock()
-			if te != nil && (te.Code == abi.Timeout || te.Code == abi.Cancelled) && w.pendingCount() > 0 {
+			if te != nil && te.Code == abi.Timeout && w.pendingCount() == 0 {
+				te = &abi.ToolError{Code: abi.Timeout, Message: w.unsettledMessage()}
+			} else if te != nil && (te.Code == abi.Timeout || te.Code == abi.Cancelled) && w.pendingCount() > 0 {
 				// The watchdog's words, and what the handler awaited
 				// (which nested call of a chain), as below.
 				c := *te
@@ -738,7 +740,9 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 			}
 		case <-ctx.Done():
 			te := abi.AsToolError(ctx.Err(), abi.Cancelled)
-			if te.Code == abi.Timeout {
+			if te.Code == abi.Timeout && w.pendingCount() == 0 {
+				te = &abi.ToolError{Code: abi.Timeout, Message: w.unsettledMessage()}
+			} else if te.Code == abi.Timeout {
 				te = &abi.ToolError{Code: abi.Timeout, Message: fmt.Sprintf("deadline exceeded while the handler of %s awaited %d pending host calls or timers%s", w.cs.call.Tool, w.pendingCount(), w.pendingOps())}
 			} else {
 				te.Message = fmt.Sprintf("cancelled by its caller while the handler of %s awaited %d pending host calls or timers%s", w.cs.call.Tool, w.pendingCount(), w.pendingOps())
@@ -747,6 +751,15 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 		}
 	}
 	return nil, false
+}
+
+// unsettledMessage is the Timeout of a handler whose promise was pending
+// at its deadline with no host call or timer in flight: nothing could
+// ever settle it. It said "the JS handler of provider … was interrupted",
+// as if busy, or "… awaited 0 pending host calls or timers"
+// (TestNeverSettlingPromiseSaysSo).
+func (w *worker) unsettledMessage() string {
+	return fmt.Sprintf("deadline exceeded: the promise of the handler of %s (provider %s) never settled, and no host call or timer that could settle it was pending (a Promise whose resolve or reject is never called?)", w.cs.call.Tool, w.p.path)
 }
 
 func (w *worker) pendingCount() int {
