@@ -53,7 +53,10 @@ type worker struct {
 
 	// Loop-goroutine state of the current call.
 	inCall bool
-	cs     callState
+	// loading is set while the provider's top-level code runs: its
+	// unhandled rejections are tracked too (warnTopLevelRejected).
+	loading bool
+	cs      callState
 	// rejected holds the current call's promises rejected with no handler
 	// (the VM's rejection tracker; a handler added later takes one out),
 	// at most maxTrackedRejections, rejectedMore counting the rest: when
@@ -325,10 +328,14 @@ func (p *Provider) newWorker() (*worker, error) {
 
 	p.g.add(w)
 	w.begin(context.Background(), time.Now().Add(p.rt.opts.LoadTimeout))
+	w.loading = true
 	_, err = vm.RunProgram(p.program)
+	w.loading = false
 	var te *abi.ToolError
 	if err != nil {
 		te = w.jsError(err) // still under the deadline: it may run getters
+	} else {
+		w.warnTopLevelRejected() // under the deadline too
 	}
 	intr, _ := w.end()
 	if ie := (*goja.InterruptedError)(nil); errors.As(err, &ie) && te != nil && te.Code == abi.Timeout {
@@ -651,7 +658,7 @@ const maxTrackedRejections = 16
 // current call rejected with no handler is kept until a handler is added
 // to it (an await or a .catch later in the call takes it out).
 func (w *worker) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation) {
-	if !w.inCall {
+	if !w.inCall && !w.loading {
 		return
 	}
 	switch op {
@@ -672,6 +679,29 @@ func (w *worker) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperati
 			w.rejectedMore--
 		}
 	}
+}
+
+// warnTopLevelRejected logs the promises the provider's top-level code
+// rejected and left unhandled (an async init that failed), once, at the
+// provider's load (not again for every runtime of its pool): they loaded
+// without a word (TestTopLevelRejectionWarned).
+func (w *worker) warnTopLevelRejected() {
+	n := len(w.rejected) + w.rejectedMore
+	if n == 0 {
+		return
+	}
+	first := w.rejected[0].Result()
+	clear(w.rejected)
+	w.rejected, w.rejectedMore = w.rejected[:0], 0
+	if w.p.reg != nil || w.p.logger == nil {
+		return
+	}
+	what := "a value whose message cannot be read"
+	if jex := w.vm.Try(func() { what = w.errorFromValue(first, nil).Message }); jex != nil {
+		what = "a value whose message cannot be read"
+	}
+	w.p.logger.Warn(fmt.Sprintf("provider %s: its top-level code left %d rejected promise(s) that nothing handled (the first with: %s); an async initialisation that failed? (the provider loaded; await the promise in a handler, or .catch it)",
+		w.p.path, n, what), "source", "js")
 }
 
 // warnRejected logs, for a call that succeeded, the promises it made that
