@@ -338,7 +338,7 @@ func (p *Provider) newWorker() (*worker, error) {
 		w.warnTopLevelRejected() // under the deadline too
 	}
 	intr, _ := w.end()
-	if ie := (*goja.InterruptedError)(nil); errors.As(err, &ie) && te != nil && te.Code == abi.Timeout {
+	if ie := asInterrupted(err); ie != nil && te != nil && te.Code == abi.Timeout {
 		// The watchdog's words are a call's ("the JS handler of provider
 		// … was interrupted"): say which limit the top-level code ran
 		// past, and where it was (TestTopLevelLoopNamesLoadTimeout).
@@ -631,14 +631,29 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 	return out, nil, false, false
 }
 
+// asInterrupted returns err's InterruptedError, if any. A thrown value
+// is checked for first, by its type: errors.As would call the Exception's
+// Unwrap, which reads the value outside any JS frame, where a revoked
+// Proxy panicked (as errorFromJS says; TestExoticThrownValues).
+func asInterrupted(err error) *goja.InterruptedError {
+	if _, ok := err.(*goja.Exception); ok || err == nil {
+		return nil
+	}
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		return ie
+	}
+	return nil
+}
+
 // interruptedWhere adds to the watchdog's error for a handler it stopped
 // while it ran (a deadline, a cancel, the memory budget) the tool and the
 // source line it was stopped at: "the JS handler of provider … was
 // interrupted" named neither (TestBusyHandlerTimeoutNamesToolAndLine).
 // te is the watchdog's, shared: it is copied.
 func interruptedWhere(err error, te *abi.ToolError, tool string) *abi.ToolError {
-	var ie *goja.InterruptedError
-	if te == nil || !errors.As(err, &ie) {
+	ie := asInterrupted(err)
+	if te == nil || ie == nil {
 		return te
 	}
 	c := *te
