@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -26,7 +27,9 @@ Describe a plugin file. A component (Component Model binary) prints its
 WIT and each exported function's tool name with its input and return JSON
 Schema; a core module prints the tools its guest registers; a .js, .ts or
 .py file is loaded with its runtime (runtimes.* of the config, unsigned)
-and prints its tools and the JSON Schemas its SDK made of their parameters.
+and prints its tools and the JSON Schemas its SDK made of their parameters;
+so is a JS/TS provider folder (its index.ts or index.js and the modules
+it imports).
 --json prints {kind, provider, wit, tools: [{name, description,
 input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 	asJSON := fs.Bool("json", false, "machine-readable output")
@@ -36,6 +39,22 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 	}
 	if len(pos) != 1 {
 		return c.usageError(fs, "inspect takes exactly one FILE")
+	}
+	if st, err := os.Stat(pos[0]); err == nil && st.IsDir() {
+		// A JS/TS provider folder (plugins/NAME/index.ts with its own
+		// modules), loaded as the host loads one: it failed "is a
+		// directory" (TestInspectProviderFolder).
+		reg, err := c.inspectFolder(pos[0])
+		if err == nil {
+			err = checkRegistrable(reg)
+		}
+		if err != nil {
+			return c.fail(err)
+		}
+		if !*asJSON {
+			return printRegister(c, reg)
+		}
+		return printInspectJSON(c, registerJSON(reg, reg.Provider.Runtime))
 	}
 	b, err := readInputFile(pos[0], maxInspectBytes, "a plugin file, the default of limits.max_plugin_bytes")
 	if err != nil {
@@ -86,6 +105,11 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		}
 		out = registerJSON(reg, kind)
 	}
+	return printInspectJSON(c, out)
+}
+
+// printInspectJSON prints inspect's --json output.
+func printInspectJSON(c *cli, out any) int {
 	// The file's texts (descriptions, names) are its author's choice:
 	// what JSON leaves as it is but a terminal acts on is escaped.
 	var js bytes.Buffer
@@ -128,6 +152,28 @@ func registerJSON(reg *abi.ToolRegister, kind string) map[string]any {
 // author sees the schemas the SDK made of the shorthand. inspect read
 // .wasm files only ("not a WebAssembly binary").
 func (c *cli) inspectScript(path string) (*abi.ToolRegister, error) {
+	return c.inspectSource(path, "", strings.ToLower(filepath.Ext(path)))
+}
+
+// inspectFolder loads a provider folder (its index.ts or index.js, which
+// may import the folder's other files) as discovery loads a folder of its
+// own: Path and Unit the folder.
+func (c *cli) inspectFolder(dir string) (*abi.ToolRegister, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range []string{"index.ts", "index.js"} {
+		if st, err := os.Stat(filepath.Join(abs, n)); err == nil && !st.IsDir() {
+			return c.inspectSource(abs, abs, filepath.Ext(n))
+		}
+	}
+	return nil, fmt.Errorf("%s is a folder without index.ts or index.js: inspect reads a plugin file, or a JS/TS provider folder (plugins/NAME/index.ts)", dir)
+}
+
+// inspectSource loads path (a file, or with unit a provider folder) with
+// the loader of extension ext.
+func (c *cli) inspectSource(path, unit, ext string) (*abi.ToolRegister, error) {
 	cfg, err := c.config()
 	if err != nil {
 		return nil, err
@@ -145,7 +191,6 @@ func (c *cli) inspectScript(path string) (*abi.ToolRegister, error) {
 			closeLoader(l)
 		}
 	}()
-	ext := strings.ToLower(filepath.Ext(path))
 	var exts []string
 	for _, l := range loaders {
 		for _, e := range l.Extensions() {
@@ -160,7 +205,7 @@ func (c *cli) inspectScript(path string) (*abi.ToolRegister, error) {
 			if err != nil {
 				return nil, err
 			}
-			p, err := l.Load(c.ctx, abi.Source{Path: abs, Trust: abi.Untrusted, Logger: log})
+			p, err := l.Load(c.ctx, abi.Source{Path: abs, Unit: unit, Trust: abi.Untrusted, Logger: log})
 			if err != nil {
 				return nil, err
 			}

@@ -18,6 +18,16 @@
   if (typeof Symbol.asyncIterator !== 'symbol') {
     Object.defineProperty(Symbol, 'asyncIterator', { value: Symbol('Symbol.asyncIterator'), writable: false, enumerable: false, configurable: false });
   }
+  // Symbol.dispose and Symbol.asyncDispose, for TypeScript's `using` and
+  // `await using` (esbuild's lowered helpers read them when they run):
+  // without them [Symbol.dispose]() was stored under the key "undefined"
+  // and every `using` failed "Object not disposable"
+  // (TestUsingDeclarationsDispose).
+  ['dispose', 'asyncDispose'].forEach(function (n) {
+    if (typeof Symbol[n] !== 'symbol') {
+      Object.defineProperty(Symbol, n, { value: Symbol('Symbol.' + n), writable: false, enumerable: false, configurable: false });
+    }
+  });
 
   // ToolError's own properties are defined, not assigned: a provider that
   // froze Error.prototype (lockdown-style hardening, in any call of the

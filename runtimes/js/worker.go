@@ -2,6 +2,7 @@ package js
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -53,7 +54,10 @@ type worker struct {
 
 	// Loop-goroutine state of the current call.
 	inCall bool
-	cs     callState
+	// loading is set while the provider's top-level code runs: its
+	// unhandled rejections are tracked too (warnTopLevelRejected).
+	loading bool
+	cs      callState
 	// rejected holds the current call's promises rejected with no handler
 	// (the VM's rejection tracker; a handler added later takes one out),
 	// at most maxTrackedRejections, rejectedMore counting the rest: when
@@ -325,12 +329,28 @@ func (p *Provider) newWorker() (*worker, error) {
 
 	p.g.add(w)
 	w.begin(context.Background(), time.Now().Add(p.rt.opts.LoadTimeout), "")
+	w.loading = true
 	_, err = vm.RunProgram(p.program)
+	w.loading = false
 	var te *abi.ToolError
 	if err != nil {
 		te = w.jsError(err) // still under the deadline: it may run getters
+	} else {
+		w.warnTopLevelRejected() // under the deadline too
 	}
 	intr, _ := w.end()
+	if ie := asInterrupted(err); ie != nil && te != nil && te.Code == abi.Timeout {
+		// The watchdog's words are a call's ("the JS handler of provider
+		// … was interrupted"): say which limit the top-level code ran
+		// past, and where it was (TestTopLevelLoopNamesLoadTimeout).
+		p.g.remove(w)
+		msg := fmt.Sprintf("deadline exceeded: top-level code ran past the load timeout of %v (runtimes.js.load_timeout): it runs once at load, before any call; a loop that never ends, or work that belongs in a handler?", p.rt.opts.LoadTimeout)
+		// A frame of the bundle names a file that exists nowhere.
+		if f := firstFrame(framesString(ie.Stack())); f != "" && !strings.Contains(f, ".bundle.js:") {
+			msg += " (at " + f + ")"
+		}
+		return nil, errors.New(msg)
+	}
 	if te != nil {
 		p.g.remove(w)
 		return nil, fmt.Errorf("top-level code failed: %s%s", te.Message, stackSuffix(te))
@@ -589,7 +609,7 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 	v, err := t.fn(t.self, w.args[:]...) // no per-call []Value
 	if err != nil {
 		te, discard = w.errorFromJS(err)
-		return nil, te, discard, false
+		return nil, interruptedWhere(err, te, call.Tool), discard, false
 	}
 	if o, ok := v.(*goja.Object); ok && o.ExportType() == typePromise {
 		pr := o.Export().(*goja.Promise)
@@ -623,6 +643,42 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 	return out, nil, false, false
 }
 
+// asInterrupted returns err's InterruptedError, if any. A thrown value
+// is checked for first, by its type: errors.As would call the Exception's
+// Unwrap, which reads the value outside any JS frame, where a revoked
+// Proxy panicked (as errorFromJS says; TestExoticThrownValues).
+func asInterrupted(err error) *goja.InterruptedError {
+	if _, ok := err.(*goja.Exception); ok || err == nil {
+		return nil
+	}
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		return ie
+	}
+	return nil
+}
+
+// interruptedWhere adds to the watchdog's error for a handler it stopped
+// while it ran (a deadline, a cancel, the memory budget) the tool and the
+// source line it was stopped at: "the JS handler of provider … was
+// interrupted" named neither (TestBusyHandlerTimeoutNamesToolAndLine).
+// te is the watchdog's, shared: it is copied.
+func interruptedWhere(err error, te *abi.ToolError, tool string) *abi.ToolError {
+	ie := asInterrupted(err)
+	if te == nil || ie == nil {
+		return te
+	}
+	c := *te
+	if !strings.Contains(c.Message, "of tool "+tool+" ") {
+		c.Message += " (tool " + tool + ")"
+	}
+	// A frame of the bundle names a file that exists nowhere.
+	if f := firstFrame(framesString(ie.Stack())); f != "" && !strings.Contains(f, ".bundle.js:") {
+		c.Message += " (at " + f + ")"
+	}
+	return &c
+}
+
 // maxTrackedRejections bounds the unhandled rejections a call keeps.
 const maxTrackedRejections = 16
 
@@ -630,7 +686,7 @@ const maxTrackedRejections = 16
 // current call rejected with no handler is kept until a handler is added
 // to it (an await or a .catch later in the call takes it out).
 func (w *worker) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation) {
-	if !w.inCall {
+	if !w.inCall && !w.loading {
 		return
 	}
 	switch op {
@@ -651,6 +707,29 @@ func (w *worker) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperati
 			w.rejectedMore--
 		}
 	}
+}
+
+// warnTopLevelRejected logs the promises the provider's top-level code
+// rejected and left unhandled (an async init that failed), once, at the
+// provider's load (not again for every runtime of its pool): they loaded
+// without a word (TestTopLevelRejectionWarned).
+func (w *worker) warnTopLevelRejected() {
+	n := len(w.rejected) + w.rejectedMore
+	if n == 0 {
+		return
+	}
+	first := w.rejected[0].Result()
+	clear(w.rejected)
+	w.rejected, w.rejectedMore = w.rejected[:0], 0
+	if w.p.reg != nil || w.p.logger == nil {
+		return
+	}
+	what := "a value whose message cannot be read"
+	if jex := w.vm.Try(func() { what = w.errorFromValue(first, nil).Message }); jex != nil {
+		what = "a value whose message cannot be read"
+	}
+	w.p.logger.Warn(fmt.Sprintf("provider %s: its top-level code left %d rejected promise(s) that nothing handled (the first with: %s); an async initialisation that failed? (the provider loaded; await the promise in a handler, or .catch it)",
+		w.p.path, n, what), "source", "js")
 }
 
 // warnRejected logs, for a call that succeeded, the promises it made that
@@ -694,7 +773,7 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 			if err := j.run(); err != nil {
 				te, discard := w.errorFromJS(err)
 				if discard {
-					return te, true
+					return interruptedWhere(err, te, w.cs.call.Tool), true
 				}
 				if w.cs.uncaught == nil {
 					te.Message = "uncaught in a timer callback: " + te.Message
@@ -705,7 +784,9 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 			w.mu.Lock()
 			te := w.interrupted
 			w.mu.Unlock()
-			if te != nil && (te.Code == abi.Timeout || te.Code == abi.Cancelled) && w.pendingCount() > 0 {
+			if te != nil && te.Code == abi.Timeout && w.pendingCount() == 0 {
+				te = &abi.ToolError{Code: abi.Timeout, Message: w.unsettledMessage()}
+			} else if te != nil && (te.Code == abi.Timeout || te.Code == abi.Cancelled) && w.pendingCount() > 0 {
 				// The watchdog's words, and what the handler awaited
 				// (which nested call of a chain), as below.
 				c := *te
@@ -717,7 +798,9 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 			}
 		case <-ctx.Done():
 			te := abi.AsToolError(ctx.Err(), abi.Cancelled)
-			if te.Code == abi.Timeout {
+			if te.Code == abi.Timeout && w.pendingCount() == 0 {
+				te = &abi.ToolError{Code: abi.Timeout, Message: w.unsettledMessage()}
+			} else if te.Code == abi.Timeout {
 				te = &abi.ToolError{Code: abi.Timeout, Message: fmt.Sprintf("deadline exceeded while the handler of %s awaited %d pending host calls or timers%s", w.cs.call.Tool, w.pendingCount(), w.pendingOps())}
 			} else {
 				te.Message = fmt.Sprintf("cancelled by its caller while the handler of %s awaited %d pending host calls or timers%s", w.cs.call.Tool, w.pendingCount(), w.pendingOps())
@@ -726,6 +809,15 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 		}
 	}
 	return nil, false
+}
+
+// unsettledMessage is the Timeout of a handler whose promise was pending
+// at its deadline with no host call or timer in flight: nothing could
+// ever settle it. It said "the JS handler of provider … was interrupted",
+// as if busy, or "… awaited 0 pending host calls or timers"
+// (TestNeverSettlingPromiseSaysSo).
+func (w *worker) unsettledMessage() string {
+	return fmt.Sprintf("deadline exceeded: the promise of the handler of %s (provider %s) never settled, and no host call or timer that could settle it was pending (a Promise whose resolve or reject is never called?)", w.cs.call.Tool, w.p.path)
 }
 
 func (w *worker) pendingCount() int {
