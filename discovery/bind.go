@@ -23,6 +23,9 @@ import (
 type cardProvider struct {
 	inner abi.Provider
 	reg   *abi.ToolRegister
+	// gate refuses calls while the card's requirements.software is not
+	// installed (nil: the card names none).
+	gate *softwareGate
 }
 
 // BindCard wraps inner (loaded from the card's artifact) so it registers as
@@ -99,6 +102,9 @@ func mergeTool(t abi.ToolDef, s Skill, version string) abi.ToolDef {
 
 func (p *cardProvider) Describe() *abi.ToolRegister { return p.reg }
 func (p *cardProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if err := p.gate.check(); err != nil {
+		return nil, err
+	}
 	return p.inner.Call(ctx, call, env)
 }
 func (p *cardProvider) Close() error { return p.inner.Close() }

@@ -2749,6 +2749,9 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 			_ = p.Close()
 			return nil, fmt.Errorf("%s: %w", desc, err)
 		}
+		if cp, ok := bound.(*cardProvider); ok {
+			cp.gate = d.softwareGate(card, cand.kind, cand.trust)
+		}
 		cand.provider = bound
 	case card.Endpoints != nil && (card.Endpoints.RPC != "" || card.Endpoints.HTTP != ""):
 		ep := card.Endpoints.RPC
@@ -2768,11 +2771,18 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if w := d.warnAuth(desc, card, ep, "", false); w != "" {
 			cand.warnings = []string{w}
 		}
+		p.gate = d.softwareGate(card, cand.kind, cand.trust)
 		cand.provider = p
 	default:
 		return nil, fmt.Errorf("%s: the card names neither an artifact (put one beside it) nor endpoints.rpc/http", desc)
 	}
 	return cand, nil
+}
+
+// softwareGate is the call gate of card's requirements.software, detected
+// as aios/registry.search and info detect it (server.detectSoftware).
+func (d *Discovery) softwareGate(card *Card, kind string, tl abi.TrustLevel) *softwareGate {
+	return newSoftwareGate(card, DetectOptions{DesktopDirs: d.cfg.DesktopDirs, RunVersion: d.cfg.VersionCommandAllowed(kind, tl)})
 }
 
 func (d *Discovery) desktopDirs() []string {
@@ -2824,6 +2834,8 @@ func (d *Discovery) loadDesktop(path string, old *candidate) (*candidate, error)
 	if err != nil {
 		return nil, err
 	}
+	// Found installed; its calls are refused if it is removed later.
+	p.gate = newSoftwareGate(card, DetectOptions{DesktopDirs: dirs, RunVersion: d.cfg.VersionCommandAllowed(KindDesktop, abi.Untrusted)})
 	return &candidate{key: path, id: card.Adapter.ID, kind: KindDesktop, card: card, trust: abi.Untrusted,
 		digest: digest, provider: p, detected: &det}, nil
 }

@@ -174,6 +174,10 @@ type RemoteProvider struct {
 	stopHealth chan struct{}
 	startOnce  sync.Once
 	closeOnce  sync.Once
+	// gate refuses calls while the card's requirements.software is not
+	// installed (nil: the card names none, or the provider was made
+	// outside discovery).
+	gate *softwareGate
 }
 
 // HealthInterval is how often a remote adapter's endpoints.health is
@@ -375,6 +379,9 @@ func (p *RemoteProvider) drop(c *jsonrpc.Client) {
 // echoing the request — has it taken out of the call's error, which the
 // calling agent and the audit log see.
 func (p *RemoteProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if err := p.gate.check(); err != nil {
+		return nil, err
+	}
 	v, err := p.call(ctx, call, env)
 	if err != nil && p.token != "" {
 		err = redact.Error(err, p.token, "[redacted: token of remote "+p.reg.Provider.ID+"]")
