@@ -152,7 +152,14 @@ func registerJSON(reg *abi.ToolRegister, kind string) map[string]any {
 // author sees the schemas the SDK made of the shorthand. inspect read
 // .wasm files only ("not a WebAssembly binary").
 func (c *cli) inspectScript(path string) (*abi.ToolRegister, error) {
-	return c.inspectSource(path, "", strings.ToLower(filepath.Ext(path)))
+	reg, err := c.inspectSource(path, "", strings.ToLower(filepath.Ext(path)))
+	if err != nil && strings.Contains(err.Error(), "leaves the provider's folder") {
+		// A file is inspected as one at the top of a plugin folder; the
+		// error's own advice (plugins/NAME/index.ts) was refused the
+		// same way when inspect was given that file.
+		err = fmt.Errorf("%w\ninspect reads a file as one at the top of a plugin folder: to load a provider folder with its modules, give the folder (aios-host inspect %s)", err, filepath.Dir(path))
+	}
+	return reg, err
 }
 
 // inspectFolder loads a provider folder (its index.ts or index.js, which

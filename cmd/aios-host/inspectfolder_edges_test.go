@@ -45,3 +45,26 @@ aios.registerTool({ name: 'word-count', parameters: { text: { type: 'string' } }
 		t.Errorf("inspect of an empty folder: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestInspectFolderFileSaysGiveTheFolder: `inspect plugins/NAME/index.ts`
+// of a provider folder whose index imports its own modules was refused
+// with the advice to put the provider in plugins/NAME/index.ts, the file
+// given (found by p118). The error now says inspect reads a file as a
+// top-level one and to give the folder.
+func TestInspectFolderFileSaysGiveTheFolder(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(t.TempDir(), "prov")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "lib.ts"), []byte("export const count = 1;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "index.ts"), []byte("import { count } from './lib';\naios.registerTool({ name: 'wc' }, () => ({ n: count }));\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := e.run("", "inspect", filepath.Join(dir, "index.ts"))
+	if code == exitOK || !strings.Contains(errs, "give the folder (aios-host inspect "+dir+")") {
+		t.Fatalf("inspect of a provider folder's index.ts: exit %d, stderr %q", code, errs)
+	}
+}
