@@ -157,7 +157,7 @@ func TestBadHandlers(t *testing.T) {
 		{"async-loop", 100 * time.Millisecond, abi.Timeout, []string{"deadline exceeded"}},
 		{"recursion", 10 * time.Second, abi.ProviderCrashed, []string{"stack overflow", "bad.ts:3:"}},
 		{"bomb", 5 * time.Minute, abi.ProviderCrashed, []string{"memory budget exceeded", "64 MiB"}}, // only the guard, never the deadline, may stop it
-		{"huge", 20 * time.Second, abi.TooLarge, []string{"larger than the limit of 4194304 bytes"}},
+		{"huge", 20 * time.Second, abi.TooLarge, []string{"larger than the JS runtime's bound of 4194304 bytes", "limits.max_result_bytes"}},
 		{"function", 10 * time.Second, abi.InvalidResult, []string{"$.f: a function is not a JSON value"}},
 		{"cycle", 10 * time.Second, abi.InvalidResult, []string{"$.b.a: cycle"}},
 		{"bigint", 10 * time.Second, abi.InvalidResult, []string{"$.n: a BigInt (1180591620717411303424) outside the int64 and uint64 ranges"}},

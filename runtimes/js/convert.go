@@ -116,6 +116,14 @@ type exporter struct {
 	maxElems int64
 }
 
+// limitText names the limit a value passed: the runtime's own bound on
+// one value, which no configuration key raises ("larger than the limit of
+// 67108864 bytes" named none, and a result under it may still pass
+// limits.max_result_bytes).
+func (e *exporter) limitText() string {
+	return fmt.Sprintf("the JS runtime's bound of %d bytes on the strings and keys of one value (fixed; limits.max_result_bytes and max_params_bytes apply after it)", e.limit)
+}
+
 func (e *exporter) fail(code abi.ErrorCode, format string, args ...any) error {
 	return &exportError{code: code, msg: pathString(e.path) + ": " + fmt.Sprintf(format, args...)}
 }
@@ -156,7 +164,7 @@ func loneSurrogateIn(v goja.Value) (c uint16, at int, found bool) {
 func (e *exporter) add(n int) error {
 	e.size += n
 	if e.limit > 0 && e.size > e.limit {
-		return e.fail(abi.TooLarge, "value is larger than the limit of %d bytes", e.limit)
+		return e.fail(abi.TooLarge, "value is larger than %s", e.limitText())
 	}
 	return nil
 }
@@ -354,7 +362,7 @@ func (e *exporter) object(o *goja.Object, depth int) (any, error) {
 // charged to the limit before anything is allocated.
 func (e *exporter) array(o *goja.Object, n int64, get func(int64) goja.Value, depth int) (any, error) {
 	if e.limit > 0 && n > int64(e.limit) {
-		return nil, e.fail(abi.TooLarge, "an array of %d elements is larger than the limit of %d bytes", n, e.limit)
+		return nil, e.fail(abi.TooLarge, "an array of %d elements is larger than %s", n, e.limitText())
 	}
 	if e.maxElems > 0 && n > e.maxElems {
 		return nil, e.fail(abi.TooLarge, "an array of %d elements would take more than the provider's memory budget to convert (%d elements at most)", n, e.maxElems)
@@ -391,7 +399,7 @@ func (e *exporter) setValues(o *goja.Object) ([]goja.Value, error) {
 		return goja.Undefined()
 	}))
 	if err == nil && n > len(items) {
-		return nil, e.fail(abi.TooLarge, "a Set of %d values is larger than the limit of %d bytes", n, e.limit)
+		return nil, e.fail(abi.TooLarge, "a Set of %d values is larger than %s", n, e.limitText())
 	}
 	return items, err
 }
