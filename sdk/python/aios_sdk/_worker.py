@@ -1992,6 +1992,15 @@ def main():
     # input() of tools see stderr and an empty stdin.
     in_fd, out_fd = os.dup(0), os.dup(1)
     os.dup2(2, 1)
+    # Neither is a terminal, so Python buffers stdout (and, before 3.9,
+    # stderr) in blocks: a line printed by a call that returned reached the
+    # host log only after 8 KiB more, and one printed before a loop the
+    # deadline stopped was lost with the killed worker.
+    for f in (sys.stdout, sys.stderr):
+        try:
+            f.reconfigure(line_buffering=True)
+        except (AttributeError, ValueError, OSError):
+            pass
     try:
         nul = os.open(os.devnull, os.O_RDONLY)
         os.dup2(nul, 0)
