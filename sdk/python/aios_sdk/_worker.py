@@ -730,8 +730,7 @@ class Worker:
         is left out with a note in the message."""
         code = _error_text(code)
         message = _error_text(message)
-        if len(message) > _MAX_ERROR_CHARS:
-            message = "%s … (%d characters cut)" % (message[:_MAX_ERROR_CHARS], len(message) - _MAX_ERROR_CHARS)
+        message = _cut(message, _MAX_ERROR_CHARS)
         err = {"code": code, "message": message}
         if data is not None:
             err["data"] = data
@@ -933,12 +932,12 @@ class Worker:
                 msg = "%s: %s" % (type(e).__name__, text) if text else type(e).__name__
             except Exception as e2:
                 msg = "%s (str() of it failed: %s: %s)" % (type(e).__name__, type(e2).__name__, e2)
-            head = _error_text(msg)
-            if len(head) > _MAX_ERROR_CHARS:
-                head = "%s … (%d characters cut)" % (head[:_MAX_ERROR_CHARS], len(head) - _MAX_ERROR_CHARS)
-            if where:
-                msg += " (at %s)" % where
-            msg += _sandbox_note(e)
+            text = _error_text(msg)
+            head = _cut(text, _MAX_ERROR_CHARS)
+            # The text is cut before the location is added: cut after, a
+            # long message lost its "(at file.py:LINE)".
+            tail = (" (at %s)" % where if where else "") + _sandbox_note(e)
+            msg = _cut(text, _MAX_ERROR_CHARS - len(tail) - 40) + tail
             # data {"name", "stack"} as a JS tool's error has.
             data = {"name": type(e).__name__, "stack": head + self._stack(e.__traceback__)}
             self._error(cid, "ProviderError", msg, data)
@@ -1468,6 +1467,11 @@ def _first_surrogate(s):
         return None
     except UnicodeEncodeError as e:
         return e.start
+
+
+def _cut(s, n):
+    """s, or its first n characters and how many were cut."""
+    return s if len(s) <= n else "%s … (%d characters cut)" % (s[:n], len(s) - n)
 
 
 def _error_text(s):
