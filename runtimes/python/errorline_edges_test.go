@@ -42,3 +42,40 @@ func TestLongExceptionMessageKeepsLine(t *testing.T) {
 	}
 	stillServes(t, h, "a long exception message")
 }
+
+const stopIterationSrc = `from aios_sdk import tool
+
+@tool(name="ok")
+def ok(params):
+    return {"ok": True}
+
+def first(items):
+    return next(iter(items))
+
+@tool(name="first-of")
+async def first_of(params, ctx):
+    return first(params["items"])
+`
+
+// TestStopIterationInAsyncToolNamesLine: next() on an exhausted iterator in
+// an async def tool (StopIteration, which Python turns into "RuntimeError:
+// coroutine raised StopIteration" as it leaves the coroutine) failed with
+// that message alone, no "(at file.py:LINE)" and no frame in its stack: the
+// RuntimeError's traceback holds only the SDK's frames, the tool's are in
+// its cause. Now the location and the stack come from the first exception
+// of the chain (cause, then context) that has frames of the tool's folder.
+func TestStopIterationInAsyncToolNamesLine(t *testing.T) {
+	rt := newRuntime(t, nil)
+	h := newHost(t, rt)
+	loadTool(t, h, "stopiter.py", stopIterationSrc)
+	_, err := call(h, "first-of", map[string]any{"items": []any{}}, 20*time.Second)
+	wantCode(t, err, abi.ProviderError, "RuntimeError: coroutine raised StopIteration (at stopiter.py:8)")
+	var te *abi.ToolError
+	errors.As(err, &te)
+	data, _ := te.Data.(map[string]any)
+	want := "RuntimeError: coroutine raised StopIteration\n\tat first (stopiter.py:8)\n\tat first_of (stopiter.py:12)"
+	if data["stack"] != want {
+		t.Errorf("stack %q, want %q", data["stack"], want)
+	}
+	stillServes(t, h, "a StopIteration in an async tool")
+}

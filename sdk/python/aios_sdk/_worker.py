@@ -778,6 +778,21 @@ class Worker:
             tb = tb.tb_next
         return [(c.co_name, os.path.basename(c.co_filename), line or 0) for c, line in reversed(last)], n
 
+    def _tool_tb(self, e):
+        """The traceback that locates e: its own, or when that has no frame
+        of the tool's folder, that of the first exception of its chain
+        (cause, else context) that has one. A StopIteration leaving an
+        async def tool becomes "RuntimeError: coroutine raised
+        StopIteration", whose traceback holds only the SDK's frames; the
+        tool's are in its cause (TestStopIterationInAsyncToolNamesLine)."""
+        x, seen = e, set()
+        while x is not None and id(x) not in seen and len(seen) < 16:
+            seen.add(id(x))
+            if self._tool_frames(x.__traceback__, 1)[1]:
+                return x.__traceback__
+            x = x.__cause__ or x.__context__
+        return e.__traceback__
+
     def _where(self, tb):
         """file:line of the innermost frame in the tool's folder."""
         frames, _ = self._tool_frames(tb, 1)
@@ -923,7 +938,8 @@ class Worker:
             self._say_exit(name, e)
             raise
         except BaseException as e:  # Exception, asyncio.CancelledError, KeyboardInterrupt
-            where = self._where(e.__traceback__)
+            tb = self._tool_tb(e)
+            where = self._where(tb)
             try:
                 # Without a message (raise MyError(), KeyboardInterrupt) the
                 # name alone, as Python's traceback prints it: it was
@@ -939,7 +955,7 @@ class Worker:
             tail = (" (at %s)" % where if where else "") + _sandbox_note(e)
             msg = _cut(text, _MAX_ERROR_CHARS - len(tail) - 40) + tail
             # data {"name", "stack"} as a JS tool's error has.
-            data = {"name": type(e).__name__, "stack": head + self._stack(e.__traceback__)}
+            data = {"name": type(e).__name__, "stack": head + self._stack(tb)}
             self._error(cid, "ProviderError", msg, data)
             return
         try:
