@@ -2065,7 +2065,13 @@ def main():
     try:
         provider, defs, handlers = load(path, pins)
     except LoadError as e:
+        w._exit_if_forked()
         _load_failed(w, str(e))
+    # A child the tool file forked at import (os.fork() at module level)
+    # went on importing: it sent a second register on the worker's pipe,
+    # and every call failed as a protocol violation
+    # (TestForkAtImportDoesNotRegisterTwice).
+    w._exit_if_forked()
     w.handlers = handlers
     try:
         w.write({"v": FORMAT, "kind": "register",
