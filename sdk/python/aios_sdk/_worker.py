@@ -324,6 +324,11 @@ def _folder_module(cls, folder):
     return isinstance(f, str) and os.path.abspath(f).startswith(folder)
 
 
+# _START, as the first thing a coroutine yielded, has Worker._run_asyncio
+# start it on the loop.
+_START = object()
+
+
 def _is_awaitable(r):
     return isinstance(r, types.CoroutineType) or hasattr(type(r), "__await__")
 
@@ -628,11 +633,14 @@ class Worker:
         the coroutine awaits anything else (asyncio.sleep, a task, gather)
         the rest of it runs on an asyncio loop."""
         coro = aw if isinstance(aw, types.CoroutineType) else aw.__await__()
-        # If asyncio is loaded (the tool imported it), make our loop the
-        # running one so asyncio functions called inline find it.
         aio = sys.modules.get("asyncio")
         if aio is not None:
-            aio.events._set_running_loop(self._get_loop())
+            # The tool uses asyncio: the call runs as a task from its
+            # start. Driven inline, it had no task until its first await
+            # of something else, and asyncio.timeout(), TaskGroup() and
+            # current_task() failed or were None there
+            # (TestAsyncioTaskFromTheStart).
+            return self._run_asyncio(coro, _START)
         # Else a tool importing asyncio now gets our loop running as well
         # (_AsyncioImportHook).
         self.driving = True
@@ -674,10 +682,11 @@ class Worker:
         def bridge(y):
             while True:
                 value, exc = None, None
-                try:
-                    value = yield y
-                except BaseException as e:  # delivered by the task (cancel, errors)
-                    exc = e
+                if y is not _START:
+                    try:
+                        value = yield y
+                    except BaseException as e:  # delivered by the task (cancel, errors)
+                        exc = e
                 try:
                     y = coro.throw(exc) if exc is not None else coro.send(value)
                 except StopIteration as stop:
