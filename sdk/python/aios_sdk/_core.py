@@ -461,7 +461,7 @@ class HostOp:
     loop, so a call that only awaits host operations costs no asyncio task.
     """
 
-    __slots__ = ("worker", "call_id", "op", "args", "convert", "started")
+    __slots__ = ("worker", "call_id", "op", "args", "convert", "started", "_steps")
 
     def __init__(self, worker, call_id, op, args, convert=None):
         self.worker = worker
@@ -517,6 +517,30 @@ class HostOp:
         else:
             value = yield self
         return self.convert(value) if self.convert is not None else value
+
+    # The coroutine protocol beside __await__: asyncio.create_task and
+    # TaskGroup.create_task take coroutines only, and a task of
+    # ctx.call_tool(...) failed "a coroutine was expected, got HostOp"
+    # (TestCreateTaskOfCtxCall).
+    def send(self, value):
+        try:
+            steps = object.__getattribute__(self, "_steps")
+        except AttributeError:
+            steps = self._steps = self.__await__()
+        return steps.send(value)
+
+    def throw(self, *args):
+        try:
+            steps = object.__getattribute__(self, "_steps")
+        except AttributeError:
+            steps = self._steps = self.__await__()
+        return steps.throw(*args)
+
+    def close(self):
+        try:
+            object.__getattribute__(self, "_steps").close()
+        except AttributeError:
+            pass
 
     def wait(self):
         """Run the operation synchronously (for plain, non-async tools)."""
