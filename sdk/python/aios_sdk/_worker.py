@@ -369,6 +369,7 @@ class Worker:
         self.next_id = 0
         self.current_call = ""
         self.current_tool = ""  # the tool of current_call (install_exit_note)
+        self.loading = False  # importing the tool file (install_exit_note)
         # The wire format: JSON until the hello exchange picks MessagePack.
         self.mp = None
         self.loads = _loads
@@ -845,7 +846,7 @@ class Worker:
         def note(call, extra=""):
             try:
                 name = self.current_tool
-                if name and not self.forked:
+                if (name or self.loading) and not self.forked:
                     # The innermost frame of the tool's folder, walked
                     # frame by frame: extract_stack would build (and read
                     # the source line of) every frame of a deep recursion.
@@ -855,8 +856,14 @@ class Worker:
                             where = "%s:%d" % (os.path.basename(f.f_code.co_filename), f.f_lineno)
                             break
                         f = f.f_back
-                    line = "tool %s called %s%s: a tool that exits ends its worker; raise an exception or ToolError to fail the call%s\n" % (
-                        name, call, " at " + where if where else "", extra)
+                    if name:
+                        line = "tool %s called %s%s: a tool that exits ends its worker; raise an exception or ToolError to fail the call%s\n" % (
+                            name, call, " at " + where if where else "", extra)
+                    else:
+                        # At import: it said only "exited before
+                        # registering (exit status 0)" (TestOsExitAtImportNamesLine).
+                        line = "the tool file called %s%s while loading: a tool file must not exit (raise an exception to fail the load)%s\n" % (
+                            call, " at " + where if where else "", extra)
                     try:
                         sys.stderr.flush()
                     except Exception:
@@ -2071,11 +2078,13 @@ def main():
             _explain_sockets(sys.modules["socket"], False)
         else:
             sys.meta_path.insert(0, _AfterImport("socket", lambda m: _explain_sockets(m, False)))
+    w.loading = True
     try:
         provider, defs, handlers = load(path, pins)
     except LoadError as e:
         w._exit_if_forked()
         _load_failed(w, str(e))
+    w.loading = False
     # A child the tool file forked at import (os.fork() at module level)
     # went on importing: it sent a second register on the worker's pipe,
     # and every call failed as a protocol violation
