@@ -27,9 +27,9 @@ Describe a plugin file. A component (Component Model binary) prints its
 WIT and each exported function's tool name with its input and return JSON
 Schema; a core module prints the tools its guest registers; a .js, .ts or
 .py file is loaded with its runtime (runtimes.* of the config, unsigned)
-and prints its tools and the JSON Schemas its SDK made of their parameters;
-so is a JS/TS provider folder (its index.ts or index.js and the modules
-it imports).
+and prints its tools and the JSON Schemas its SDK made of their parameters
+and returns; so is a JS/TS provider folder (its index.ts or index.js and
+the modules it imports).
 --json prints {kind, provider, wit, tools: [{name, description,
 input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 	asJSON := fs.Bool("json", false, "machine-readable output")
@@ -264,7 +264,16 @@ func printRegister(c *cli, reg *abi.ToolRegister) int {
 		if err != nil {
 			return c.fail(err)
 		}
-		fmt.Fprintf(&text, "  input schema: %s\n\n", b)
+		fmt.Fprintf(&text, "  input schema: %s\n", b)
+		if t.Returns != nil {
+			// As --json prints it (output_schema) and a component's text
+			// its return schema: the text printed none.
+			if b, err = json.MarshalIndent(t.Returns, "  ", "  "); err != nil {
+				return c.fail(err)
+			}
+			fmt.Fprintf(&text, "  output schema: %s\n", b)
+		}
+		text.WriteString("\n")
 	}
 	io.WriteString(c.stdout, termText(text.String()))
 	return exitOK

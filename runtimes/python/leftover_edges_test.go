@@ -55,7 +55,7 @@ def bye(params):
     os.close(0)
     os.close(1)
     os.close(2)
-    print("to a closed stdout")
+    print("to a closed stdout", end="")  # no newline: still buffered at exit (print() is line-buffered)
     sys.exit(3)
 
 class Broken:

@@ -133,6 +133,39 @@ def _as_list(v, what):
     raise TypeError("%s: want a capability string or a list of them, got %r" % (what, v))
 
 
+def _shown(v):
+    r = repr(v)
+    return r if len(r) <= 80 else r[:80] + "\u2026"
+
+
+def _want_str(what, v):
+    """v, a str option (None: unset, ""). Another type went to the host,
+    whose decoder refused the register frame naming neither the option
+    nor the line (TestOptionTypesCheckedWhereDeclared)."""
+    if v is None:
+        return ""
+    if not isinstance(v, str):
+        raise TypeError("%s must be a str, got %s %s" % (what, type(v).__name__, _shown(v)))
+    return v
+
+
+def _want_strs(what, v):
+    """v, a list (or tuple, ...) of str, as a list; a str alone is refused:
+    list("search") made a tag of each letter."""
+    if v is None:
+        return []
+    if isinstance(v, str):
+        raise TypeError("%s must be a list of strings, got str %s; write %s=[%s]"
+                        % (what, _shown(v), what.rsplit(" ", 1)[-1], _shown(v)))
+    if isinstance(v, (bytes, dict)) or not hasattr(v, "__iter__"):
+        raise TypeError("%s must be a list of strings, got %s %s" % (what, type(v).__name__, _shown(v)))
+    out = list(v)
+    for x in out:
+        if not isinstance(x, str):
+            raise TypeError("%s must be a list of strings, got %s %s" % (what, type(x).__name__, _shown(x)))
+    return out
+
+
 _PROVIDER_OPTIONS = ("id", "name", "capabilities", "version", "description")
 _TOOL_OPTIONS = ("name", "description", "capability_required", "parameters", "returns", "version",
                  "tags", "examples", "idempotent", "latency_class", "permission_level", "deprecated",
@@ -182,10 +215,10 @@ class Agent:
     def __init__(self, name=None, capabilities=None, id=None, version="", description="", **unknown):
         _refuse_unknown("@Agent", unknown, _PROVIDER_OPTIONS)
         self.info = {
-            "id": id or "",
-            "name": name or "",
-            "version": version or "",
-            "description": description or "",
+            "id": _want_str("@Agent: id", id),
+            "name": _want_str("@Agent: name", name),
+            "version": _want_str("@Agent: version", version),
+            "description": _want_str("@Agent: description", description),
             "capabilities": _as_list(capabilities, "@Agent capabilities"),
         }
 
@@ -224,6 +257,8 @@ def provider(id=None, name=None, capabilities=None, version="", description="", 
     _refuse_unknown("provider", unknown, _PROVIDER_OPTIONS)
     if _PROVIDER:
         raise RuntimeError("aios_sdk.provider(...) called twice; call it once per tool file")
+    for k, v in (("id", id), ("name", name), ("version", version), ("description", description)):
+        _want_str("provider: " + k, v)
     _PROVIDER.append(Agent(name=name, capabilities=capabilities, id=id, version=version, description=description).info)
     try:
         _PROVIDER_LINE.append(sys._getframe(1).f_lineno)
@@ -344,7 +379,8 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
             shown = tname if not isinstance(tname, str) or len(tname) <= 140 else tname[:140] + "\u2026"
             raise ValueError("@tool: invalid tool name %r: use 1-128 characters from A-Z a-z 0-9 _ - . "
                              "starting with a letter or digit" % (shown,))
-        desc = description
+        what = "@tool " + tname + ": "
+        desc = _want_str(what + "description", description)
         if not desc and target.__doc__:
             desc = _cleandoc(target.__doc__).split("\n\n")[0]
         d = {"name": tname, "parameters": build_parameters(parameters, required)}
@@ -354,18 +390,21 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         if caps:
             d["capability_required"] = caps
         if returns is not None:
-            d["returns"] = build_parameters(returns) if isinstance(returns, dict) else returns
-        if version:
+            if not isinstance(returns, dict):
+                raise TypeError("%sreturns must be a dict (a JSON Schema or property schemas), got %s %s"
+                                % (what, type(returns).__name__, _shown(returns)))
+            d["returns"] = build_parameters(returns)
+        if _want_str(what + "version", version):
             d["version"] = version
-        if tags:
+        if _want_strs(what + "tags", tags):
             d["tags"] = list(tags)
-        if examples:
+        if _want_strs(what + "examples", examples):
             d["examples"] = list(examples)
         if idempotent:
             d["idempotent"] = True
-        if latency_class:
+        if _want_str(what + "latency_class", latency_class):
             d["latency_class"] = latency_class
-        if permission_level:
+        if _want_str(what + "permission_level", permission_level):
             d["permission_level"] = permission_level
         if deprecated:
             d["deprecated"] = True
@@ -375,6 +414,8 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
             if not isinstance(deprecation, dict):
                 raise TypeError("@tool %s: deprecation must be a dict with since, message and replacement, got %r"
                                 % (tname, deprecation))
+            for k in ("since", "message", "replacement"):
+                _want_str("%sdeprecation's %s" % (what, k), deprecation.get(k))
             d["deprecation"] = deprecation
             d["deprecated"] = True
         if mcp_exportable:
@@ -420,7 +461,7 @@ class HostOp:
     loop, so a call that only awaits host operations costs no asyncio task.
     """
 
-    __slots__ = ("worker", "call_id", "op", "args", "convert", "started")
+    __slots__ = ("worker", "call_id", "op", "args", "convert", "started", "_steps")
 
     def __init__(self, worker, call_id, op, args, convert=None):
         self.worker = worker
@@ -476,6 +517,30 @@ class HostOp:
         else:
             value = yield self
         return self.convert(value) if self.convert is not None else value
+
+    # The coroutine protocol beside __await__: asyncio.create_task and
+    # TaskGroup.create_task take coroutines only, and a task of
+    # ctx.call_tool(...) failed "a coroutine was expected, got HostOp"
+    # (TestCreateTaskOfCtxCall).
+    def send(self, value):
+        try:
+            steps = object.__getattribute__(self, "_steps")
+        except AttributeError:
+            steps = self._steps = self.__await__()
+        return steps.send(value)
+
+    def throw(self, *args):
+        try:
+            steps = object.__getattribute__(self, "_steps")
+        except AttributeError:
+            steps = self._steps = self.__await__()
+        return steps.throw(*args)
+
+    def close(self):
+        try:
+            object.__getattribute__(self, "_steps").close()
+        except AttributeError:
+            pass
 
     def wait(self):
         """Run the operation synchronously (for plain, non-async tools)."""

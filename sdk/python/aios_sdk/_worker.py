@@ -324,6 +324,11 @@ def _folder_module(cls, folder):
     return isinstance(f, str) and os.path.abspath(f).startswith(folder)
 
 
+# _START, as the first thing a coroutine yielded, has Worker._run_asyncio
+# start it on the loop.
+_START = object()
+
+
 def _is_awaitable(r):
     return isinstance(r, types.CoroutineType) or hasattr(type(r), "__await__")
 
@@ -364,6 +369,7 @@ class Worker:
         self.next_id = 0
         self.current_call = ""
         self.current_tool = ""  # the tool of current_call (install_exit_note)
+        self.loading = False  # importing the tool file (install_exit_note)
         # The wire format: JSON until the hello exchange picks MessagePack.
         self.mp = None
         self.loads = _loads
@@ -628,11 +634,14 @@ class Worker:
         the coroutine awaits anything else (asyncio.sleep, a task, gather)
         the rest of it runs on an asyncio loop."""
         coro = aw if isinstance(aw, types.CoroutineType) else aw.__await__()
-        # If asyncio is loaded (the tool imported it), make our loop the
-        # running one so asyncio functions called inline find it.
         aio = sys.modules.get("asyncio")
         if aio is not None:
-            aio.events._set_running_loop(self._get_loop())
+            # The tool uses asyncio: the call runs as a task from its
+            # start. Driven inline, it had no task until its first await
+            # of something else, and asyncio.timeout(), TaskGroup() and
+            # current_task() failed or were None there
+            # (TestAsyncioTaskFromTheStart).
+            return self._run_asyncio(coro, _START)
         # Else a tool importing asyncio now gets our loop running as well
         # (_AsyncioImportHook).
         self.driving = True
@@ -674,10 +683,11 @@ class Worker:
         def bridge(y):
             while True:
                 value, exc = None, None
-                try:
-                    value = yield y
-                except BaseException as e:  # delivered by the task (cancel, errors)
-                    exc = e
+                if y is not _START:
+                    try:
+                        value = yield y
+                    except BaseException as e:  # delivered by the task (cancel, errors)
+                        exc = e
                 try:
                     y = coro.throw(exc) if exc is not None else coro.send(value)
                 except StopIteration as stop:
@@ -730,8 +740,7 @@ class Worker:
         is left out with a note in the message."""
         code = _error_text(code)
         message = _error_text(message)
-        if len(message) > _MAX_ERROR_CHARS:
-            message = "%s … (%d characters cut)" % (message[:_MAX_ERROR_CHARS], len(message) - _MAX_ERROR_CHARS)
+        message = _cut(message, _MAX_ERROR_CHARS)
         err = {"code": code, "message": message}
         if data is not None:
             err["data"] = data
@@ -779,6 +788,21 @@ class Worker:
             tb = tb.tb_next
         return [(c.co_name, os.path.basename(c.co_filename), line or 0) for c, line in reversed(last)], n
 
+    def _tool_tb(self, e):
+        """The traceback that locates e: its own, or when that has no frame
+        of the tool's folder, that of the first exception of its chain
+        (cause, else context) that has one. A StopIteration leaving an
+        async def tool becomes "RuntimeError: coroutine raised
+        StopIteration", whose traceback holds only the SDK's frames; the
+        tool's are in its cause (TestStopIterationInAsyncToolNamesLine)."""
+        x, seen = e, set()
+        while x is not None and id(x) not in seen and len(seen) < 16:
+            seen.add(id(x))
+            if self._tool_frames(x.__traceback__, 1)[1]:
+                return x.__traceback__
+            x = x.__cause__ or x.__context__
+        return e.__traceback__
+
     def _where(self, tb):
         """file:line of the innermost frame in the tool's folder."""
         frames, _ = self._tool_frames(tb, 1)
@@ -822,7 +846,7 @@ class Worker:
         def note(call, extra=""):
             try:
                 name = self.current_tool
-                if name and not self.forked:
+                if (name or self.loading) and not self.forked:
                     # The innermost frame of the tool's folder, walked
                     # frame by frame: extract_stack would build (and read
                     # the source line of) every frame of a deep recursion.
@@ -832,8 +856,14 @@ class Worker:
                             where = "%s:%d" % (os.path.basename(f.f_code.co_filename), f.f_lineno)
                             break
                         f = f.f_back
-                    line = "tool %s called %s%s: a tool that exits ends its worker; raise an exception or ToolError to fail the call%s\n" % (
-                        name, call, " at " + where if where else "", extra)
+                    if name:
+                        line = "tool %s called %s%s: a tool that exits ends its worker; raise an exception or ToolError to fail the call%s\n" % (
+                            name, call, " at " + where if where else "", extra)
+                    else:
+                        # At import: it said only "exited before
+                        # registering (exit status 0)" (TestOsExitAtImportNamesLine).
+                        line = "the tool file called %s%s while loading: a tool file must not exit (raise an exception to fail the load)%s\n" % (
+                            call, " at " + where if where else "", extra)
                     try:
                         sys.stderr.flush()
                     except Exception:
@@ -924,7 +954,8 @@ class Worker:
             self._say_exit(name, e)
             raise
         except BaseException as e:  # Exception, asyncio.CancelledError, KeyboardInterrupt
-            where = self._where(e.__traceback__)
+            tb = self._tool_tb(e)
+            where = self._where(tb)
             try:
                 # Without a message (raise MyError(), KeyboardInterrupt) the
                 # name alone, as Python's traceback prints it: it was
@@ -933,14 +964,14 @@ class Worker:
                 msg = "%s: %s" % (type(e).__name__, text) if text else type(e).__name__
             except Exception as e2:
                 msg = "%s (str() of it failed: %s: %s)" % (type(e).__name__, type(e2).__name__, e2)
-            head = _error_text(msg)
-            if len(head) > _MAX_ERROR_CHARS:
-                head = "%s … (%d characters cut)" % (head[:_MAX_ERROR_CHARS], len(head) - _MAX_ERROR_CHARS)
-            if where:
-                msg += " (at %s)" % where
-            msg += _sandbox_note(e)
+            text = _error_text(msg)
+            head = _cut(text, _MAX_ERROR_CHARS)
+            # The text is cut before the location is added: cut after, a
+            # long message lost its "(at file.py:LINE)".
+            tail = (" (at %s)" % where if where else "") + _sandbox_note(e)
+            msg = _cut(text, _MAX_ERROR_CHARS - len(tail) - 40) + tail
             # data {"name", "stack"} as a JS tool's error has.
-            data = {"name": type(e).__name__, "stack": head + self._stack(e.__traceback__)}
+            data = {"name": type(e).__name__, "stack": head + self._stack(tb)}
             self._error(cid, "ProviderError", msg, data)
             return
         try:
@@ -1470,6 +1501,11 @@ def _first_surrogate(s):
         return e.start
 
 
+def _cut(s, n):
+    """s, or its first n characters and how many were cut."""
+    return s if len(s) <= n else "%s … (%d characters cut)" % (s[:n], len(s) - n)
+
+
 def _error_text(s):
     """s as a str that encodes as UTF-8: lone surrogates become
     backslash escapes."""
@@ -1992,6 +2028,15 @@ def main():
     # input() of tools see stderr and an empty stdin.
     in_fd, out_fd = os.dup(0), os.dup(1)
     os.dup2(2, 1)
+    # Neither is a terminal, so Python buffers stdout (and, before 3.9,
+    # stderr) in blocks: a line printed by a call that returned reached the
+    # host log only after 8 KiB more, and one printed before a loop the
+    # deadline stopped was lost with the killed worker.
+    for f in (sys.stdout, sys.stderr):
+        try:
+            f.reconfigure(line_buffering=True)
+        except (AttributeError, ValueError, OSError):
+            pass
     try:
         nul = os.open(os.devnull, os.O_RDONLY)
         os.dup2(nul, 0)
@@ -2033,10 +2078,18 @@ def main():
             _explain_sockets(sys.modules["socket"], False)
         else:
             sys.meta_path.insert(0, _AfterImport("socket", lambda m: _explain_sockets(m, False)))
+    w.loading = True
     try:
         provider, defs, handlers = load(path, pins)
     except LoadError as e:
+        w._exit_if_forked()
         _load_failed(w, str(e))
+    w.loading = False
+    # A child the tool file forked at import (os.fork() at module level)
+    # went on importing: it sent a second register on the worker's pipe,
+    # and every call failed as a protocol violation
+    # (TestForkAtImportDoesNotRegisterTwice).
+    w._exit_if_forked()
     w.handlers = handlers
     try:
         w.write({"v": FORMAT, "kind": "register",
