@@ -13,7 +13,8 @@ import (
 // alone and said OK of a log cut short after the anchored record, and
 // verify --jwks "" checked the card against the config's keys instead of
 // the file meant; audit anchor --out "" wrote the anchor to standard
-// output and exited 0, no file written. Each is a usage error (exit 2) naming the flag.
+// output and exited 0, no file written; audit anchor --kid "" signed with
+// the default key id. Each is a usage error (exit 2) naming the flag.
 func TestEmptyCheckFlagsRefused(t *testing.T) {
 	e := newEnv(t)
 	log := filepath.Join(t.TempDir(), "audit.jsonl")
@@ -33,6 +34,8 @@ func TestEmptyCheckFlagsRefused(t *testing.T) {
 		{[]string{"audit", "verify", "--signed-anchor", "", "--jwks", "", log}, "--signed-anchor"},
 		{[]string{"audit", "verify", "--after", "", log}, "--after"},
 		{[]string{"audit", "anchor", "--key", card, "--out", "", log}, "--out"},
+		// --kid "" signed with the default key id (found by p115).
+		{[]string{"audit", "anchor", "--key", card, "--kid", "", log}, "--kid"},
 		{[]string{"verify", card, "--jwks", ""}, "--jwks"},
 		{[]string{"verify", card, "--jwks-url", ""}, "--jwks-url"},
 	} {
