@@ -67,7 +67,7 @@ func TestVerifyBlamesCutRotatedFile(t *testing.T) {
 		contains string
 	}{
 		{"emptied", nil, 1, "the file is empty, but its name says it holds records 3 to 4"},
-		{"cut", lines[2], 2, "records 4 to 4 were cut from its end"},
+		{"cut", lines[2], 2, "record 4 was cut from its end"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			os.WriteFile(a, join(lines[:2]), 0o600)

@@ -232,7 +232,7 @@ func (w *Writer) prune() error {
 		// pruning on would give verify an anchor past the gap.
 		if done.Seq != 0 && after != done && anchor != done {
 			if done.Seq < after.Seq {
-				return fmt.Errorf("%s starts at record %d but the last file pruned ended at %d (%s): records %d to %d are missing", old.Path, head.Seq, done.Seq, PrunedName(w.path), done.Seq+1, after.Seq)
+				return fmt.Errorf("%s starts at record %d but the last file pruned ended at %d (%s): %s missing", old.Path, head.Seq, done.Seq, PrunedName(w.path), records(done.Seq+1, after.Seq, "is", "are"))
 			}
 			return fmt.Errorf("%s (records %d to %d) does not follow the last file pruned, which ended at %s (%s)", old.Path, head.Seq, last.Seq, done, PrunedName(w.path))
 		}

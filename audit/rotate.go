@@ -163,7 +163,7 @@ func checkRotatedRange(path string, n int, after, last Anchor) error {
 	case n == 0 && after.Seq+1 == first:
 		return &VerifyError{Line: 1, Reason: fmt.Sprintf("the file is empty, but its name says it holds records %d to %d: they were removed", first, end)}
 	case n > 0 && after.Seq+1 == first && last.Seq < end:
-		return &VerifyError{Line: n + 1, Reason: fmt.Sprintf("the file ends at record %d, but its name says it holds records %d to %d: records %d to %d were cut from its end", last.Seq, first, end, last.Seq+1, end)}
+		return &VerifyError{Line: n + 1, Reason: fmt.Sprintf("the file ends at record %d, but its name says it holds records %d to %d: %s cut from its end", last.Seq, first, end, records(last.Seq+1, end, "was", "were"))}
 	}
 	return nil
 }

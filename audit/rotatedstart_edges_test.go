@@ -45,7 +45,7 @@ func TestVerifyBlamesRotatedFileCutAtStart(t *testing.T) {
 
 	// A file not named like a rotated one is blamed as before.
 	_, _, failed, err = VerifyFiles([]string{c}, VerifyOptions{After: Anchor{Seq: 3, Hash: "sha256:x"}})
-	if !errors.As(err, &ve) || failed != c || !strings.Contains(ve.Reason, "records 4 to 4 are missing before this file") {
+	if !errors.As(err, &ve) || failed != c || !strings.Contains(ve.Reason, "record 4 is missing before this file") {
 		t.Fatalf("VerifyFiles of the current file: failed %s, %v", failed, err)
 	}
 }

@@ -181,17 +181,13 @@ func checkLink(rec *record, want uint64, prev string, line int, named [2]uint64)
 		case line == 1 && named[0] == want && rec.Seq > want:
 			// The file's name says it starts where it should: its
 			// own first records are gone, not a file before it.
-			removed := fmt.Sprintf("records %d to %d were", want, rec.Seq-1)
-			if rec.Seq-1 == want {
-				removed = fmt.Sprintf("record %d was", want)
-			}
-			what = fmt.Sprintf("its name says it holds records %d to %d, but it starts at record %d: %s removed from its start", want, named[1], rec.Seq, removed)
+			what = fmt.Sprintf("its name says it holds records %d to %d, but it starts at record %d: %s removed from its start", want, named[1], rec.Seq, records(want, rec.Seq-1, "was", "were"))
 		case line == 1 && want > 1 && rec.Seq < want:
 			// The first line of a file that follows another (or
 			// --after): nothing was inserted in it.
 			what = fmt.Sprintf("the files do not join: this file starts at record %d, not after record %d (a file given twice or out of order, another log's file, or --after naming a record the file does not follow)", rec.Seq, want-1)
 		case line == 1 && want > 1:
-			what = fmt.Sprintf("the files do not join: records %d to %d are missing before this file (a file before it removed or not given, or --after naming an older record)", want, rec.Seq-1)
+			what = fmt.Sprintf("the files do not join: %s missing before this file (a file before it removed or not given, or --after naming an older record)", records(want, rec.Seq-1, "is", "are"))
 		case line > 1 && rec.Seq == want-1 && rec.Hash == prev:
 			what = fmt.Sprintf("the same record as line %d, given twice", line-1)
 		case line > 1 && rec.Seq == 1 && rec.Prev == "":
@@ -353,4 +349,14 @@ func checkLineScratch(raw []byte, scratch *[]byte) (record, string) {
 		return r, "record is not in canonical form (keys missing, repeated, reordered or re-spaced): the line was edited"
 	}
 	return r, ""
+}
+
+// records is "record A was" for one record, "records A to B were" for
+// more (with the verb given for each): "records 1926 to 1926 are missing"
+// read as a range.
+func records(a, b uint64, one, more string) string {
+	if a == b {
+		return fmt.Sprintf("record %d %s", a, one)
+	}
+	return fmt.Sprintf("records %d to %d %s", a, b, more)
 }
