@@ -67,6 +67,11 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	if err != nil {
 		return c.fail(err)
 	}
+	// Its tokens, uids and signing key too: an empty token_env was
+	// found by the server after every plugin had loaded.
+	if err := server.CheckAuth(cfg); err != nil {
+		return c.fail(err)
+	}
 	switch {
 	case *httpAddr != "":
 		c.httpFrom = "flag"
