@@ -22,13 +22,14 @@ var configPollInterval = 2 * time.Second
 // would no longer load, why (its file, line and key), as a restart would
 // then fail. Polled, so that a file written in place, renamed over (as
 // editors save), removed or created again is seen alike; a change of its
-// times or mode only (touch) is none.
+// times or mode only (touch) is none. A file that is no regular file at
+// start (a pipe: --config <(…)) is not watched.
 func watchConfigFile(ctx context.Context, path string, log *slog.Logger) {
-	last, _ := readConfigFile(path)
-	var lastStat os.FileInfo
-	if st, err := os.Stat(path); err == nil {
-		lastStat = st
+	lastStat, err := os.Stat(path)
+	if err != nil || !lastStat.Mode().IsRegular() {
+		return // a pipe (--config <(…)): read once, nothing to look at again
 	}
+	last, _ := readConfigFile(path)
 	gone := false
 	t := time.NewTicker(configPollInterval)
 	defer t.Stop()

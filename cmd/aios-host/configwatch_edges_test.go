@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -80,4 +81,34 @@ func TestConfigEditWhileRunningSaysRestart(t *testing.T) {
 		t.Errorf("%d change notices, want 2 (a touch is no change):\n%s", n, r.stderr.String())
 	}
 	r.stop()
+}
+
+// TestConfigFromPipeNotWatched: a --config that is a pipe
+// (`--config <(sops -d host.yaml)`) is read once at start; the watch of
+// the file (TestConfigEditWhileRunningSaysRestart) took the pipe, no
+// regular file, for a file gone and warned that a restart would fail.
+func TestConfigFromPipeNotWatched(t *testing.T) {
+	old := configPollInterval
+	configPollInterval = 10 * time.Millisecond
+	t.Cleanup(func() { configPollInterval = old })
+	e := newEnv(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	if _, err := w.WriteString("limits:\n  max_call_depth: 4\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	path := "/dev/fd/" + strconv.Itoa(int(r.Fd()))
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("no /dev/fd:", err)
+	}
+	h := e.startRun("aios-host serving", "--config", path, "--socket", filepath.Join(t.TempDir(), "h.sock"))
+	time.Sleep(30 * configPollInterval)
+	if s := h.stderr.String(); strings.Contains(s, "configuration file") {
+		t.Errorf("a pipe given as --config was looked at again:\n%s", s)
+	}
+	h.stop()
 }
