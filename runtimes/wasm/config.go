@@ -122,6 +122,11 @@ func (c Config) withDefaults() (Config, error) {
 			return c, fmt.Errorf("runtimes.wasm.%s: %s is negative (leave it out, or 0, for the default)", n.key, n.d)
 		}
 	}
+	if g := c.DeadlineGranularity; g > 0 && g < time.Millisecond {
+		// The watchdog's timer fired back to back while a call ran
+		// (TestTinyDeadlineGranularityRefused).
+		return c, fmt.Errorf("runtimes.wasm.deadline_granularity: %s is below 1ms: the watchdog would check running calls back to back, taking a core from them (leave it out, or 0, for the default 5ms)", g)
+	}
 	if c.PoolSize > MaxPoolSize {
 		return c, fmt.Errorf("runtimes.wasm.pool_size: %d is more than %d", c.PoolSize, MaxPoolSize)
 	}
