@@ -85,6 +85,16 @@ func (c *Config) Validate() error {
 	}
 	v.positiveDur("limits.default_deadline", l.DefaultDeadline)
 	v.positiveDur("limits.max_deadline", l.MaxDeadline)
+	// A call's deadline is whole milliseconds: below 1ms every call
+	// failed "within its deadline of 0s" (TestSubMillisecondDeadlineRefused).
+	for _, d := range []struct {
+		key string
+		v   time.Duration
+	}{{"limits.default_deadline", l.DefaultDeadline}, {"limits.max_deadline", l.MaxDeadline}} {
+		if d.v > 0 && d.v < time.Millisecond {
+			v.bad(d.key, fmt.Sprintf("%s is below 1ms, the shortest deadline a call can have (deadlines are whole milliseconds)", d.v))
+		}
+	}
 	switch {
 	case l.MaxDeadline <= 0 || l.DefaultDeadline <= l.MaxDeadline:
 	case c.File != "" && c.Line("limits.default_deadline") == 0:
