@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,6 +11,11 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/runtimes/js"
+	mcpbridge "github.com/aios-host/aios-host/runtimes/mcp"
+	"github.com/aios-host/aios-host/runtimes/python"
+	"github.com/aios-host/aios-host/runtimes/wasm"
 	"github.com/aios-host/aios-host/server"
 )
 
@@ -90,13 +96,46 @@ func readConfigFile(path string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, config.MaxFileBytes+1))
 }
 
-// checkConfigFile loads path as `run` does before it loads anything: the
-// file, and its server section.
+// checkConfigFile loads path as `run` would: the file, and the sections
+// of the server, discovery, the MCP bridge and the runtimes (decoded and
+// checked, nothing started; the files they name, such as token files,
+// are read).
 func checkConfigFile(path string) error {
 	cfg, err := config.Load(path)
 	if err != nil {
 		return err
 	}
-	_, err = server.LoadConfig(cfg)
+	if err := checkSections(cfg); err != nil {
+		return errors.New(locateIn(cfg, err)) // with the file and line, as run says it
+	}
+	return nil
+}
+
+// checkSections checks the sections of cfg its owners decode.
+func checkSections(cfg *config.Config) error {
+	if err := server.CheckAuth(cfg); err != nil {
+		return err
+	}
+	if _, err := discovery.LoadConfig(cfg); err != nil {
+		return err
+	}
+	if _, err := mcpbridge.LoadConfig(cfg); err != nil {
+		return err
+	}
+	var wcfg wasm.Config
+	if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
+		return err
+	}
+	if err := wcfg.Check(); err != nil {
+		return err
+	}
+	var jsCfg js.Config
+	if err := cfg.Decode(cfg.Runtimes["js"], "runtimes.js", &jsCfg); err != nil {
+		return err
+	}
+	if err := jsCfg.Validate(); err != nil {
+		return err
+	}
+	_, err := python.ConfigFrom(cfg)
 	return err
 }

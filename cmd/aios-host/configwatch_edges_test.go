@@ -17,7 +17,8 @@ import (
 // of the file's content (written in place or renamed over it, as editors
 // do) and logs that it keeps the configuration it started with until a
 // restart, or, for a file that would not load, the error (file, line,
-// key); a file removed is said to be gone. A touch logs nothing.
+// key, of the file or of a section another part of run decodes); a file
+// removed is said to be gone. A touch logs nothing.
 func TestConfigEditWhileRunningSaysRestart(t *testing.T) {
 	old := configPollInterval
 	configPollInterval = 20 * time.Millisecond
@@ -65,6 +66,13 @@ func TestConfigEditWhileRunningSaysRestart(t *testing.T) {
 	waitLog("does not load", 1)
 	if !strings.Contains(r.stderr.String(), `max_call_dept: unknown key`) || !strings.Contains(r.stderr.String(), "host.yaml:2") {
 		t.Errorf("the refusal does not name the line and key:\n%s", r.stderr.String())
+	}
+
+	// A section that run's other parts decode is checked too.
+	write("runtimes:\n  wasm:\n    compile_timeout: -1s\n")
+	waitLog("does not load", 2)
+	if !strings.Contains(r.stderr.String(), "host.yaml:3: runtimes.wasm.compile_timeout") {
+		t.Errorf("the refusal of a runtimes.wasm value does not name its line and key:\n%s", r.stderr.String())
 	}
 
 	if err := os.Remove(cfgPath); err != nil {

@@ -101,6 +101,13 @@ const (
 // up to memory_limit_pages of memory.
 const MaxPoolSize = 1024
 
+// Check reports what NewLoader would refuse in c (a negative or too small
+// value), without building anything.
+func (c Config) Check() error {
+	_, err := c.withDefaults()
+	return err
+}
+
 func (c Config) withDefaults() (Config, error) {
 	// 0 (or leaving the key out) means the default; a negative value is
 	// a mistake, said rather than replaced.
