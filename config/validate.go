@@ -31,6 +31,9 @@ func ValidateAgentName(name string) error {
 
 var toolPatternRE = regexp.MustCompile(`^[A-Za-z0-9_.*?\-]{1,128}$`)
 
+// MinSyncInterval is the shortest audit.sync_interval taken.
+const MinSyncInterval = 10 * time.Millisecond
+
 // Validate checks every value and reports all problems at once, each naming
 // its key path (and line, when the configuration came from a file).
 func (c *Config) Validate() error {
@@ -52,6 +55,11 @@ func (c *Config) Validate() error {
 	a := c.Audit
 	if !a.Disabled {
 		v.positiveDur("audit.sync_interval", a.SyncInterval)
+		if a.SyncInterval > 0 && a.SyncInterval < MinSyncInterval {
+			// The writer's timer fired back to back: an idle host burnt
+			// 40 % of a core at 1ns (TestTinyAuditSyncIntervalRefused).
+			v.bad("audit.sync_interval", fmt.Sprintf("%s is below %s: the timer would wake the audit writer back to back; to fsync after every record give sync_every: 1", a.SyncInterval, MinSyncInterval))
+		}
 		v.positive("audit.sync_every", a.SyncEvery)
 		v.positive("audit.buffer", a.Buffer)
 		if a.FlushDelay < 0 || a.FlushDelay > time.Second {
@@ -77,6 +85,16 @@ func (c *Config) Validate() error {
 	}
 	v.positiveDur("limits.default_deadline", l.DefaultDeadline)
 	v.positiveDur("limits.max_deadline", l.MaxDeadline)
+	// A call's deadline is whole milliseconds: below 1ms every call
+	// failed "within its deadline of 0s" (TestSubMillisecondDeadlineRefused).
+	for _, d := range []struct {
+		key string
+		v   time.Duration
+	}{{"limits.default_deadline", l.DefaultDeadline}, {"limits.max_deadline", l.MaxDeadline}} {
+		if d.v > 0 && d.v < time.Millisecond {
+			v.bad(d.key, fmt.Sprintf("%s is below 1ms, the shortest deadline a call can have (deadlines are whole milliseconds)", d.v))
+		}
+	}
 	switch {
 	case l.MaxDeadline <= 0 || l.DefaultDeadline <= l.MaxDeadline:
 	case c.File != "" && c.Line("limits.default_deadline") == 0:

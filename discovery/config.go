@@ -67,6 +67,9 @@ func (c Config) VersionCommandAllowed(kind string, tl abi.TrustLevel) bool {
 // DefaultDebounce is the quiet time after the last event on a file.
 const DefaultDebounce = 50 * time.Millisecond
 
+// MinRemoteRefresh is the shortest discovery.remote_refresh taken.
+const MinRemoteRefresh = 100 * time.Millisecond
+
 // LoadConfig decodes the discovery section of cfg (strict, with lines) and
 // fills defaults.
 func LoadConfig(cfg *config.Config) (Config, error) {
@@ -83,6 +86,13 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		if d.v < 0 {
 			return c, fmt.Errorf("%s: discovery.%s: %s is negative (leave it out, or 0, for the default)", cfg.Where("discovery."+d.key), d.key, d.v)
 		}
+	}
+	// The timers of remote_refresh fire back to back at a tiny period
+	// (1ns, or 1ms written for 1m): an idle host burnt a third of a core
+	// and fetched its remotes' cards without pause
+	// (TestTinyRemoteRefreshRefused).
+	if c.RemoteRefresh > 0 && c.RemoteRefresh < MinRemoteRefresh {
+		return c, fmt.Errorf("%s: discovery.remote_refresh: %s is below %s: it is how often remote cards are fetched and trusted key files read again (leave it out, or 0, for the default 30s)", cfg.Where("discovery.remote_refresh"), c.RemoteRefresh, MinRemoteRefresh)
 	}
 	// A remote's URL, timeout and token are checked here, with the
 	// file's line: a missing or malformed url was only logged as a

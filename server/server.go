@@ -138,73 +138,8 @@ func New(opts Options) (*Server, error) {
 	s.base, s.stopBase = context.WithCancelCause(context.Background())
 	s.refreshes = map[string]*coalescer{"all": {}, "local": {}, "remote": {}}
 	m.attach(s)
-	base := ""
-	if hcfg.File != "" {
-		base = filepath.Dir(hcfg.File)
-	}
-	for i, t := range cfg.Tokens {
-		if _, ok := hcfg.Agents[t.Agent]; !ok {
-			return nil, fmt.Errorf("server.tokens: agent %q is not in agents", t.Agent)
-		}
-		v, err := t.value(base)
-		if err != nil {
-			return nil, fmt.Errorf("server.tokens: %w", err)
-		}
-		for j, o := range s.tokens {
-			switch {
-			case string(o.token) != v:
-			case o.agent != t.Agent:
-				// The last would win: a token meant for one agent would act as another.
-				return nil, fmt.Errorf("server.tokens: agents %s and %s have the same token; give each agent its own", o.agent, t.Agent)
-			default:
-				// The last would name every request: the audit log could
-				// not tell the peers apart, the name of one never shown.
-				return nil, fmt.Errorf("server.tokens[%d] (%s) has the same token as server.tokens[%d] (%s), of the same agent %s: the audit records would name every request of either %s; give each peer its own token, or list it once", i, t.Name, j, o.name, t.Agent, t.Name)
-			}
-		}
-		if len(v) < minTokenChars {
-			// Taken (a test set-up, a loopback-only host), but said:
-			// 10 tries a minute per address (badTokens), from many
-			// addresses, still guess a short one.
-			s.log.Warn(fmt.Sprintf("server.tokens[%d] is %d characters long: a short token can be guessed by trying; use %d or more random characters (e.g. openssl rand -hex 32)", i, len(v), minTokenChars),
-				"agent", t.Agent, "name", t.Name)
-		}
-		s.tokens = append(s.tokens, tokenAgent{token: []byte(v), agent: t.Agent, name: t.Name})
-	}
-	for uid, agent := range cfg.UIDs {
-		if _, ok := hcfg.Agents[agent]; !ok {
-			return nil, fmt.Errorf("server.uids: agent %q (uid %s) is not in agents", agent, uid)
-		}
-		n, _ := strconv.ParseUint(uid, 10, 32)
-		s.uids[uint32(n)] = agent
-	}
-	if _, listed := s.uids[uint32(os.Getuid())]; !listed && hcfg.DefaultAgent != "" {
-		s.uids[uint32(os.Getuid())] = hcfg.DefaultAgent
-	}
-	if cfg.SigningKey != "" {
-		p := cfg.SigningKey
-		if !filepath.IsAbs(p) && base != "" {
-			p = filepath.Join(base, p)
-		}
-		data, err := fsperm.ReadRegular(p, maxKeyFileBytes)
-		if err != nil {
-			return nil, fmt.Errorf("server.signing_key: %w", err)
-		}
-		// The card-signing key, as a token_file: another account that
-		// could read it could sign cards as this host, one that could
-		// write it could make the host sign with a key of its own. Off
-		// Unix, where nothing can be checked, it is taken as it is (a
-		// token has token_env instead; a key has no other way in).
-		if fsperm.Checkable {
-			if threat, err := secretFileSafe(p, "key"); err != nil {
-				return nil, fmt.Errorf("server.signing_key %s is not safe: %v: another account could %s and sign Adapter Cards as this host (chmod o-rwx,g-w, or chown it to this user; aios-host keygen writes it 0600)", p, err, threat)
-			}
-		}
-		k, err := trust.ParsePrivateKeyPEM(data, cfg.SigningKID)
-		if err != nil {
-			return nil, fmt.Errorf("server.signing_key %s: %w", p, err)
-		}
-		s.signer = &k
+	if err := s.loadAuth(hcfg, cfg); err != nil {
+		return nil, err
 	}
 	s.publicURL = cfg.PublicURL
 	return s, nil
@@ -461,6 +396,95 @@ func (s *Server) Close() error {
 	s.wg.Wait()
 	for path, id := range socks {
 		removeOwnSocket(path, id) // not another host's, put there since
+	}
+	return nil
+}
+
+// CheckAuth reads and checks what New reads of the server section of hcfg
+// (its bearer tokens, uids and signing key), without serving: `run` asks
+// it before loading the plugins, so a token_env that is empty, a
+// token_file or signing_key that is missing or unsafe, an agent that is
+// not configured, fails at once, not after every plugin has loaded and
+// been closed again (TestRunServerSecretsCheckedFirst).
+func CheckAuth(hcfg *config.Config) error {
+	cfg, err := LoadConfig(hcfg)
+	if err != nil {
+		return err
+	}
+	s := &Server{log: slog.New(slog.DiscardHandler), uids: map[uint32]string{}}
+	return s.loadAuth(hcfg, cfg)
+}
+
+// loadAuth reads the bearer tokens, the uids and the signing key of cfg
+// into s.
+func (s *Server) loadAuth(hcfg *config.Config, cfg Config) error {
+	base := ""
+	if hcfg.File != "" {
+		base = filepath.Dir(hcfg.File)
+	}
+	for i, t := range cfg.Tokens {
+		if _, ok := hcfg.Agents[t.Agent]; !ok {
+			return fmt.Errorf("server.tokens: agent %q is not in agents", t.Agent)
+		}
+		v, err := t.value(base)
+		if err != nil {
+			return fmt.Errorf("server.tokens: %w", err)
+		}
+		for j, o := range s.tokens {
+			switch {
+			case string(o.token) != v:
+			case o.agent != t.Agent:
+				// The last would win: a token meant for one agent would act as another.
+				return fmt.Errorf("server.tokens: agents %s and %s have the same token; give each agent its own", o.agent, t.Agent)
+			default:
+				// The last would name every request: the audit log could
+				// not tell the peers apart, the name of one never shown.
+				return fmt.Errorf("server.tokens[%d] (%s) has the same token as server.tokens[%d] (%s), of the same agent %s: the audit records would name every request of either %s; give each peer its own token, or list it once", i, t.Name, j, o.name, t.Agent, t.Name)
+			}
+		}
+		if len(v) < minTokenChars {
+			// Taken (a test set-up, a loopback-only host), but said:
+			// 10 tries a minute per address (badTokens), from many
+			// addresses, still guess a short one.
+			s.log.Warn(fmt.Sprintf("server.tokens[%d] is %d characters long: a short token can be guessed by trying; use %d or more random characters (e.g. openssl rand -hex 32)", i, len(v), minTokenChars),
+				"agent", t.Agent, "name", t.Name)
+		}
+		s.tokens = append(s.tokens, tokenAgent{token: []byte(v), agent: t.Agent, name: t.Name})
+	}
+	for uid, agent := range cfg.UIDs {
+		if _, ok := hcfg.Agents[agent]; !ok {
+			return fmt.Errorf("server.uids: agent %q (uid %s) is not in agents", agent, uid)
+		}
+		n, _ := strconv.ParseUint(uid, 10, 32)
+		s.uids[uint32(n)] = agent
+	}
+	if _, listed := s.uids[uint32(os.Getuid())]; !listed && hcfg.DefaultAgent != "" {
+		s.uids[uint32(os.Getuid())] = hcfg.DefaultAgent
+	}
+	if cfg.SigningKey != "" {
+		p := cfg.SigningKey
+		if !filepath.IsAbs(p) && base != "" {
+			p = filepath.Join(base, p)
+		}
+		data, err := fsperm.ReadRegular(p, maxKeyFileBytes)
+		if err != nil {
+			return fmt.Errorf("server.signing_key: %w", err)
+		}
+		// The card-signing key, as a token_file: another account that
+		// could read it could sign cards as this host, one that could
+		// write it could make the host sign with a key of its own. Off
+		// Unix, where nothing can be checked, it is taken as it is (a
+		// token has token_env instead; a key has no other way in).
+		if fsperm.Checkable {
+			if threat, err := secretFileSafe(p, "key"); err != nil {
+				return fmt.Errorf("server.signing_key %s is not safe: %v: another account could %s and sign Adapter Cards as this host (chmod o-rwx,g-w, or chown it to this user; aios-host keygen writes it 0600)", p, err, threat)
+			}
+		}
+		k, err := trust.ParsePrivateKeyPEM(data, cfg.SigningKID)
+		if err != nil {
+			return fmt.Errorf("server.signing_key %s: %w", p, err)
+		}
+		s.signer = &k
 	}
 	return nil
 }

@@ -67,6 +67,11 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	if err != nil {
 		return c.fail(err)
 	}
+	// Its tokens, uids and signing key too: an empty token_env was
+	// found by the server after every plugin had loaded.
+	if err := server.CheckAuth(cfg); err != nil {
+		return c.fail(err)
+	}
 	switch {
 	case *httpAddr != "":
 		c.httpFrom = "flag"
@@ -103,8 +108,11 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 		"data", cfg.Data,
 		"audit", auditPathOf(cfg.Audit.Disabled, cfg.AuditPath()),
 		"gc_percent", gc.Percent, "gc_memory_limit", gc.MemLimit)
-	// Servers (JSON-RPC over the unix socket, HTTP) and the plugin watcher
-	// start here once they exist.
+	if c.configFile != "" {
+		// Read at start only: an edit while the host runs is said to
+		// take a restart, or, when it would not load, why.
+		go watchConfigFile(ctx, c.configFile, log)
+	}
 	<-ctx.Done()
 	first := time.Now()
 	// A second SIGINT or SIGTERM during the shutdown ends the process at

@@ -435,14 +435,17 @@ var keyPathRE = regexp.MustCompile(`^([a-z_]+(?:\.[a-z0-9_]+|\[[^\]]*\])+): `)
 // locate puts the configuration file and line in front of an error that
 // names a key path the file gives (README: a bad value stops the host
 // with the file, line and key), as config's own errors have them.
-func (c *cli) locate(err error) string {
+func (c *cli) locate(err error) string { return locateIn(c.cfg, err) }
+
+// locateIn is locate for the configuration cfg.
+func locateIn(cfg *config.Config, err error) string {
 	msg := err.Error()
 	m := keyPathRE.FindStringSubmatch(msg)
-	if m == nil || c.cfg == nil || c.cfg.File == "" || m[1] == filepath.Base(c.cfg.File) || strings.HasPrefix(msg, c.cfg.File) {
+	if m == nil || cfg == nil || cfg.File == "" || m[1] == filepath.Base(cfg.File) || strings.HasPrefix(msg, cfg.File) {
 		return msg // no key path, or the file's own name (limits.yaml: …)
 	}
-	if line := c.cfg.LineOf(m[1]); line > 0 {
-		return fmt.Sprintf("%s:%d: %s", c.cfg.File, line, msg)
+	if line := cfg.LineOf(m[1]); line > 0 {
+		return fmt.Sprintf("%s:%d: %s", cfg.File, line, msg)
 	}
 	return msg
 }

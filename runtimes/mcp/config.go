@@ -352,6 +352,12 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 	if sc.ReconnectMax == 0 {
 		sc.ReconnectMax = DefaultReconnectMax
 	}
+	if sc.ReconnectMax < DefaultReconnectMin {
+		// The backoff fell to it after the first retry: a server that
+		// fails at once was started again ten times a second for good
+		// (TestTinyReconnectMaxRefused).
+		return sc, fmt.Errorf("reconnect_max %s is below %s, the first wait: a server that fails would be started again without pause (leave it out, or 0, for the default %s)", sc.ReconnectMax, DefaultReconnectMin, DefaultReconnectMax)
+	}
 	return sc, nil
 }
 

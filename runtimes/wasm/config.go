@@ -101,6 +101,13 @@ const (
 // up to memory_limit_pages of memory.
 const MaxPoolSize = 1024
 
+// Check reports what NewLoader would refuse in c (a negative or too small
+// value), without building anything.
+func (c Config) Check() error {
+	_, err := c.withDefaults()
+	return err
+}
+
 func (c Config) withDefaults() (Config, error) {
 	// 0 (or leaving the key out) means the default; a negative value is
 	// a mistake, said rather than replaced.
@@ -121,6 +128,11 @@ func (c Config) withDefaults() (Config, error) {
 		case n.d < 0:
 			return c, fmt.Errorf("runtimes.wasm.%s: %s is negative (leave it out, or 0, for the default)", n.key, n.d)
 		}
+	}
+	if g := c.DeadlineGranularity; g > 0 && g < time.Millisecond {
+		// The watchdog's timer fired back to back while a call ran
+		// (TestTinyDeadlineGranularityRefused).
+		return c, fmt.Errorf("runtimes.wasm.deadline_granularity: %s is below 1ms: the watchdog would check running calls back to back, taking a core from them (leave it out, or 0, for the default 5ms)", g)
 	}
 	if c.PoolSize > MaxPoolSize {
 		return c, fmt.Errorf("runtimes.wasm.pool_size: %d is more than %d", c.PoolSize, MaxPoolSize)

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/runtimes/js"
+	mcpbridge "github.com/aios-host/aios-host/runtimes/mcp"
+	"github.com/aios-host/aios-host/runtimes/python"
+	"github.com/aios-host/aios-host/runtimes/wasm"
+	"github.com/aios-host/aios-host/server"
+)
+
+// configPollInterval is how often `run` looks at its --config file.
+var configPollInterval = 2 * time.Second
+
+// watchConfigFile logs, until ctx ends, each change of the content of the
+// configuration file at path, which `run` read at start only: a change
+// takes effect at the next start, and the log says so, or, when the file
+// would no longer load, why (its file, line and key), as a restart would
+// then fail. Polled, so that a file written in place, renamed over (as
+// editors save), removed or created again is seen alike; a change of its
+// times or mode only (touch) is none. A file that is no regular file at
+// start (a pipe: --config <(…)) is not watched.
+func watchConfigFile(ctx context.Context, path string, log *slog.Logger) {
+	lastStat, err := os.Stat(path)
+	if err != nil || !lastStat.Mode().IsRegular() {
+		return // a pipe (--config <(…)): read once, nothing to look at again
+	}
+	last, _ := readConfigFile(path)
+	gone := false
+	t := time.NewTicker(configPollInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		st, err := os.Stat(path)
+		if err == nil && !st.Mode().IsRegular() {
+			err = fmt.Errorf("%s is not a regular file", path)
+		}
+		if err != nil {
+			if !gone {
+				gone = true
+				log.Warn("the configuration file is gone: the running host keeps the configuration it started with, and a restart would fail", "file", path, "err", err)
+			}
+			lastStat = nil
+			continue
+		}
+		if lastStat != nil && os.SameFile(st, lastStat) && st.Size() == lastStat.Size() && st.ModTime().Equal(lastStat.ModTime()) {
+			continue
+		}
+		lastStat = st
+		data, err := readConfigFile(path)
+		if err != nil {
+			continue // not readable now: looked at again at the next tick
+		}
+		wasGone := gone
+		gone = false
+		if bytes.Equal(data, last) {
+			if wasGone {
+				log.Info("the configuration file is back as the running host read it", "file", path)
+			}
+			continue
+		}
+		last = data
+		if err := checkConfigFile(path); err != nil {
+			log.Error("the configuration file was edited and now does not load: the running host keeps the configuration it started with, and a restart would fail", "file", path, "err", err)
+			continue
+		}
+		log.Warn("the configuration file changed: the running host keeps the configuration it started with; restart it to apply the change", "file", path)
+	}
+}
+
+// readConfigFile reads at most config.MaxFileBytes+1 bytes of path, a
+// regular file (a FIFO put in its place is not waited on).
+func readConfigFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, config.MaxFileBytes+1))
+}
+
+// checkConfigFile loads path as `run` would: the file, and the sections
+// of the server, discovery, the MCP bridge and the runtimes (decoded and
+// checked, nothing started; the files they name, such as token files,
+// are read).
+func checkConfigFile(path string) error {
+	cfg, err := config.Load(path)
+	if err != nil {
+		return err
+	}
+	if err := checkSections(cfg); err != nil {
+		return errors.New(locateIn(cfg, err)) // with the file and line, as run says it
+	}
+	return nil
+}
+
+// checkSections checks the sections of cfg its owners decode.
+func checkSections(cfg *config.Config) error {
+	if err := server.CheckAuth(cfg); err != nil {
+		return err
+	}
+	if _, err := discovery.LoadConfig(cfg); err != nil {
+		return err
+	}
+	if _, err := mcpbridge.LoadConfig(cfg); err != nil {
+		return err
+	}
+	var wcfg wasm.Config
+	if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
+		return err
+	}
+	if err := wcfg.Check(); err != nil {
+		return err
+	}
+	var jsCfg js.Config
+	if err := cfg.Decode(cfg.Runtimes["js"], "runtimes.js", &jsCfg); err != nil {
+		return err
+	}
+	if err := jsCfg.Validate(); err != nil {
+		return err
+	}
+	_, err := python.ConfigFrom(cfg)
+	return err
+}
