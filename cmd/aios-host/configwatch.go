@@ -12,6 +12,7 @@ import (
 
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/internal/fsperm"
 	"github.com/aios-host/aios-host/runtimes/js"
 	mcpbridge "github.com/aios-host/aios-host/runtimes/mcp"
 	"github.com/aios-host/aios-host/runtimes/python"
@@ -85,14 +86,11 @@ func watchConfigFile(ctx context.Context, path string, log *slog.Logger) {
 // readConfigFile reads at most config.MaxFileBytes+1 bytes of path, a
 // regular file (a FIFO put in its place is not waited on).
 func readConfigFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := fsperm.OpenRegular(path) // without blocking on a FIFO
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
 	return io.ReadAll(io.LimitReader(f, config.MaxFileBytes+1))
 }
 
