@@ -99,10 +99,14 @@ const (
 	// DefaultMaxBatchAnswer is 32 MiB: room for one result of the default
 	// limits.max_result_bytes (16 MiB) and the rest of a batch.
 	DefaultMaxBatchAnswer = 32 << 20
-	DefaultReadTimeout    = 10 * time.Second
-	DefaultIdleTimeout    = 5 * time.Minute
-	DefaultWriteTimeout   = 10 * time.Second
-	SocketName            = "aios-host.sock"
+	// minConnTimeout is the least read_timeout, idle_timeout and
+	// write_timeout may be (TestTinyConnTimeoutsRefused).
+	minConnTimeout = 10 * time.Millisecond
+
+	DefaultReadTimeout  = 10 * time.Second
+	DefaultIdleTimeout  = 5 * time.Minute
+	DefaultWriteTimeout = 10 * time.Second
+	SocketName          = "aios-host.sock"
 )
 
 // DefaultSocket is where the host listens and the CLI looks:
@@ -148,6 +152,11 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 			return c, fmt.Errorf("%s: server.%s: %d is negative (leave it out, or 0, for the default)", cfg.Where("server."+n.key), n.key, n.v)
 		case n.d < 0:
 			return c, fmt.Errorf("%s: server.%s: %s is negative (leave it out, or 0, for the default)", cfg.Where("server."+n.key), n.key, n.d)
+		case n.d > 0 && n.d < minConnTimeout:
+			// 1ns, or 1ms written for 1m: every socket connection was
+			// closed at once, the clients told only that the server
+			// closed it, and nothing said in the log.
+			return c, fmt.Errorf("%s: server.%s: %s is below %s, which closes every connection at once (1m, not 1ms?)", cfg.Where("server."+n.key), n.key, n.d, minConnTimeout)
 		}
 	}
 	if c.MaxBodyBytes <= 0 {

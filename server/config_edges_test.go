@@ -42,3 +42,22 @@ func TestConfigHomePaths(t *testing.T) {
 		t.Errorf("socket %q, signing_key %q, token_file %q: want them in %s", c.Socket, c.SigningKey, c.Tokens[0].TokenFile, home)
 	}
 }
+
+// TestTinyConnTimeoutsRefused: server.read_timeout, idle_timeout or
+// write_timeout of 1ns (or 1ms written for 1m) was taken, and every
+// socket connection was closed at once, the client told only that the
+// server closed it and nothing in the log (found by p116). Below 10ms is
+// refused naming the file, line and key; 10ms is taken.
+func TestTinyConnTimeoutsRefused(t *testing.T) {
+	for _, key := range []string{"read_timeout", "idle_timeout", "write_timeout"} {
+		for _, v := range []string{"1ns", "1ms", "9ms"} {
+			_, err := LoadConfig(mustParse(t, "server:\n  "+key+": "+v+"\n"))
+			if err == nil || !strings.HasPrefix(err.Error(), "t.yaml:2: server."+key+": ") || !strings.Contains(err.Error(), "below 10ms") {
+				t.Errorf("%s: %s: %v", key, v, err)
+			}
+		}
+		if _, err := LoadConfig(mustParse(t, "server:\n  "+key+": 10ms\n")); err != nil {
+			t.Errorf("%s: 10ms: %v", key, err)
+		}
+	}
+}
