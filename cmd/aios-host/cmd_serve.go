@@ -74,6 +74,13 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 	// connections made while they load wait in the backlog.
 	var httpLn net.Listener
 	if httpAddr != "" {
+		if c.httpFrom == "config" {
+			// Said as --http's is (server.http: 7700 failed "listen tcp:
+			// address 7700: missing port in address", with no hint).
+			if err := checkListenAddr(httpAddr); err != nil {
+				return nil, fmt.Errorf("server.http: %s: %w", httpAddr, err)
+			}
+		}
 		ln, err := net.Listen("tcp", httpAddr)
 		if err != nil {
 			switch c.httpFrom {

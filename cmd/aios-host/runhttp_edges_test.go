@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -24,5 +26,25 @@ func TestRunHTTPAddressBadValueIsUsage(t *testing.T) {
 		if strings.Contains(errs, "loaded") {
 			t.Errorf("--http %q: providers were loaded first:\n%s", tc.addr, errs)
 		}
+	}
+}
+
+// TestRunHTTPAddressFromConfigSaysWhatToWrite: server.http: 7700 in the
+// config failed with Go's "listen tcp: address 7700: missing port in
+// address", where --http 7700 says what to write (found by p116). The
+// config's value gets the same words, at its file and line.
+func TestRunHTTPAddressFromConfigSaysWhatToWrite(t *testing.T) {
+	e := newEnv(t)
+	cfg := filepath.Join(t.TempDir(), "host.yaml")
+	if err := os.WriteFile(cfg, []byte("server:\n  http: \"7700\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := e.run("", "--config", cfg, "run")
+	want := cfg + ":2: server.http: 7700: missing port in address: want host:port, e.g. 127.0.0.1:7700 or :7700"
+	if code == exitOK || !strings.Contains(errs, want) {
+		t.Fatalf("exit %d, stderr %q; want %q", code, errs, want)
+	}
+	if strings.Contains(errs, "loaded") {
+		t.Errorf("providers were loaded first:\n%s", errs)
 	}
 }
