@@ -229,6 +229,10 @@ func TestTypeHintedHandlerSaysHintsAreNotRead(t *testing.T) {
 		{"typedctx.py", "from aios_sdk import Agent, tool\n\n@Agent\nclass T:\n    @tool\n    def upper(self, params: dict, text: str) -> str:\n        return text.upper()\n", "typedctx.py:5", "parameter text as str, but it is given ctx"},
 		{"typedfuture.py", "from __future__ import annotations\nfrom aios_sdk import tool\n\n@tool\nasync def neg(x: float):\n    return -x\n", "typedfuture.py:4", "parameter x as float"},
 		{"typeddc.py", "import dataclasses\nfrom aios_sdk import tool\n\n@dataclasses.dataclass\nclass Point:\n    x: int\n\n@tool\ndef norm(p: Point):\n    return p.x\n", "typeddc.py:8", "parameter p as Point"},
+		// A Union of types a dict never is loaded (found by p119).
+		{"typedunion.py", "from typing import Union\nfrom aios_sdk import tool\n\n@tool\ndef pick(v: Union[int, str]):\n    return v\n", "typedunion.py:4", "parameter v as int | str"},
+		{"typedoptional.py", "from aios_sdk import tool\n\n@tool\ndef maybe(n: int | None):\n    return n\n", "typedoptional.py:3", "parameter n as int | None"},
+		{"typedfutureunion.py", "from __future__ import annotations\nfrom aios_sdk import tool\n\n@tool\ndef maybe(n: int | None):\n    return n\n", "typedfutureunion.py:4", "parameter n as int | None"},
 	} {
 		_, err := h.LoadFile(context.Background(), writeTool(t, tc.name, tc.src), host.ProviderMeta{Trust: abi.System})
 		if err == nil {
@@ -256,7 +260,7 @@ def plain(params: dict[str, Any], ctx: Context) -> dict:
     return {"r": params["a"] * 2}
 
 @tool(parameters={"a": {"type": "integer"}})
-async def typed(params: Args, ctx: Optional[Context] = None) -> Dict[str, int]:
+async def typed(params: Optional[Args], ctx: Optional[Context] = None) -> Dict[str, int]:
     return {"r": params["a"] + 1}
 `), host.ProviderMeta{Trust: abi.System})
 	if err != nil {

@@ -202,11 +202,29 @@ def _not_a_dict(a, first):
     """The name of annotation a when a dict (first: params) or a Context
     (else: ctx) can never be one, else None: a scalar or sequence type,
     a generic alias of one (list[int]), or for params a dataclass or an
-    enum; not Any, a Union, a dict, a TypedDict or a Mapping."""
+    enum, or a Union of only such types and None (int | None); not Any,
+    a dict, a TypedDict, a Mapping or a Union with one of them."""
     if isinstance(a, str):
-        m = _NOT_A_DICT_NAME.match(a.strip())
-        return a.strip() if m else None
+        a = a.strip()
+        # "int | None" under `from __future__ import annotations`.
+        parts = [x.strip() for x in a.split("|")] if "[" not in a else [a]
+        if all(x == "None" or _NOT_A_DICT_NAME.match(x) for x in parts) and any(x != "None" for x in parts):
+            return a
+        return None
     origin = getattr(a, "__origin__", None)
+    if getattr(origin, "_name", None) == "Union" or type(a).__name__ == "UnionType":
+        # Union[int, str], Optional[int], int | None: a dict can match
+        # it only if one of its members can.
+        names = []
+        for x in getattr(a, "__args__", ()):
+            if x is type(None):
+                names.append("None")
+                continue
+            n = _not_a_dict(x, first)
+            if n is None:
+                return None
+            names.append(n)
+        return " | ".join(names) if any(n != "None" for n in names) else None
     if isinstance(origin, type) and origin in _NOT_A_DICT:
         return repr(a).replace("typing.", "")
     if not isinstance(a, type):
