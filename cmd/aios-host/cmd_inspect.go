@@ -45,22 +45,12 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		// modules), loaded as the host loads one: it failed "is a
 		// directory" (TestInspectProviderFolder).
 		reg, err := c.inspectFolder(pos[0])
-		if err == nil {
-			err = checkRegistrable(reg)
-		}
-		if err != nil {
-			return c.fail(err)
-		}
-		if !*asJSON {
-			return printRegister(c, reg)
-		}
-		return printInspectJSON(c, registerJSON(reg, reg.Provider.Runtime))
+		return c.printInspected(reg, err, *asJSON, "")
 	}
 	b, err := readInputFile(pos[0], maxInspectBytes, "a plugin file, the default of limits.max_plugin_bytes")
 	if err != nil {
 		return c.fail(err)
 	}
-	var out any
 	if component.IsComponent(b) {
 		in, err := component.Inspect(c.ctx, b, pos[0])
 		if err == nil {
@@ -77,35 +67,36 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 			io.WriteString(c.stdout, termText(text.String()))
 			return exitOK
 		}
-		out = in.JSON()
-	} else {
-		// A core module, or a .js, .ts or .py file: the tools it registers.
-		var reg *abi.ToolRegister
-		module := bytes.HasPrefix(b, []byte("\x00asm"))
-		if module {
-			// The bytes read above: read again, a pipe (`<(…)`)
-			// gave nothing ("not a WebAssembly binary"), and a file
-			// replaced meanwhile was another module, unbounded.
-			reg, err = wasm.InspectBytes(c.ctx, pos[0], b)
-		} else {
-			reg, err = c.inspectScript(pos[0])
-		}
-		if err == nil {
-			err = checkRegistrable(reg)
-		}
-		if err != nil {
-			return c.fail(err)
-		}
-		if !*asJSON {
-			return printRegister(c, reg)
-		}
-		kind := "module"
-		if !module {
-			kind = reg.Provider.Runtime
-		}
-		out = registerJSON(reg, kind)
+		return printInspectJSON(c, in.JSON())
 	}
-	return printInspectJSON(c, out)
+	// A core module, or a .js, .ts or .py file: the tools it registers.
+	if bytes.HasPrefix(b, []byte("\x00asm")) {
+		// The bytes read above: read again, a pipe (`<(…)`) gave
+		// nothing ("not a WebAssembly binary"), and a file replaced
+		// meanwhile was another module, unbounded.
+		reg, err := wasm.InspectBytes(c.ctx, pos[0], b)
+		return c.printInspected(reg, err, *asJSON, "module")
+	}
+	reg, err := c.inspectScript(pos[0])
+	return c.printInspected(reg, err, *asJSON, "")
+}
+
+// printInspected checks that reg could be registered and prints it, as
+// text or as inspect's JSON with kind (its runtime when "").
+func (c *cli) printInspected(reg *abi.ToolRegister, err error, asJSON bool, kind string) int {
+	if err == nil {
+		err = checkRegistrable(reg)
+	}
+	if err != nil {
+		return c.fail(err)
+	}
+	if !asJSON {
+		return printRegister(c, reg)
+	}
+	if kind == "" {
+		kind = reg.Provider.Runtime
+	}
+	return printInspectJSON(c, registerJSON(reg, kind))
 }
 
 // printInspectJSON prints inspect's --json output.
