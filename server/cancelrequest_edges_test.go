@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"net"
 	"strings"
 	"testing"
@@ -83,5 +84,22 @@ func TestCancelledNotificationNamesItsCause(t *testing.T) {
 	}
 	if n := ts.slow.Load(); n != 1 {
 		t.Fatalf("%d slow calls running, want the other connection's still running", n)
+	}
+}
+
+// TestIDKeyByValue: a request id names the request by its value, so a
+// notifications/cancelled may write a string id escaped otherwise than the
+// request did; a number and the string of its digits are different ids.
+func TestIDKeyByValue(t *testing.T) {
+	same := [][2]string{{`"a"`, `"\u0061"`}, {`"x/y"`, `"x\/y"`}, {` "b" `, `"b"`}, {`7`, ` 7`}}
+	for _, p := range same {
+		if idKey(json.RawMessage(p[0])) != idKey(json.RawMessage(p[1])) {
+			t.Errorf("%s and %s: different keys", p[0], p[1])
+		}
+	}
+	for _, p := range [][2]string{{`1`, `"1"`}, {`null`, `"null"`}, {`"a"`, `"b"`}} {
+		if idKey(json.RawMessage(p[0])) == idKey(json.RawMessage(p[1])) {
+			t.Errorf("%s and %s: the same key", p[0], p[1])
+		}
 	}
 }

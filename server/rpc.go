@@ -60,11 +60,17 @@ type inflightRequests struct {
 // idKey is the key of a request id: a string by its value (however
 // escaped), a number or null by its text.
 func idKey(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return "s" + s
+	raw = bytes.TrimSpace(raw)
+	if len(raw) >= 2 && raw[0] == '"' {
+		if bytes.IndexByte(raw, '\\') < 0 {
+			return "s" + string(raw[1:len(raw)-1]) // no escape: the text is the value
+		}
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return "s" + s
+		}
 	}
-	return "n" + string(bytes.TrimSpace(raw))
+	return "n" + string(raw)
 }
 
 // track registers a request of id run under ctx; the context returned is
