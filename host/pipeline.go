@@ -570,7 +570,14 @@ func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller str
 		for _, t := range taken[:n] {
 			t.Refund()
 		}
-		return rateError(retry, who, l)
+		te := rateError(retry, who, l)
+		if e != nil && who != "tool "+e.Def.Name {
+			// The caller's, provider's or global bucket: through a
+			// chain of nested calls, which hop was refused (found by
+			// p117; TestRateErrorNamesLimit).
+			te.Message = "call of " + e.Def.Name + ": " + te.Message
+		}
+		return te
 	}
 	if callerLim != nil {
 		if ok, retry := callerLim.Allow(now); !ok {

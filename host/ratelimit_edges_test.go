@@ -215,7 +215,8 @@ func TestRateNested(t *testing.T) {
 // of the bucket that refused it and its rate, in the message and in
 // data.limit: "rate limit of caller alice" did not say whether
 // agents.alice.rate or rate_limits.per_caller applies, nor which per_tool
-// pattern gave a tool its bucket.
+// pattern gave a tool its bucket; and only the per-tool bucket named the
+// tool (found by p117).
 func TestRateErrorNamesLimit(t *testing.T) {
 	slow := config.Rate{PerSecond: 0.5, Burst: 1}
 	tests := []struct {
@@ -250,6 +251,12 @@ func TestRateErrorNamesLimit(t *testing.T) {
 			}
 			if want := "(" + tc.key + ": " + tc.rate + ")"; !strings.Contains(terr.Message, want) {
 				t.Errorf("message %q does not name %s", terr.Message, want)
+			}
+			// Every bucket's refusal names the tool whose call it
+			// refused: the caller's, provider's and global ones did not,
+			// so through nested calls the hop refused was not told.
+			if !strings.Contains(terr.Message, tc.tool) {
+				t.Errorf("message %q does not name the tool %s", terr.Message, tc.tool)
 			}
 			if d, _ := terr.Data.(map[string]any); d["limit"] != tc.key {
 				t.Errorf("data = %#v, want limit %q", terr.Data, tc.key)
