@@ -64,7 +64,9 @@ func TestSessionCapAudited(t *testing.T) {
 	}()
 	<-started
 	a := post(t, base, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"value":"hi"}}}`, hd)
-	if !strings.Contains(a.body, "RateLimited") || !strings.Contains(a.body, "mcp.http.max_calls_per_session") {
+	// The message names the call refused, as the host's rate buckets'
+	// do (found by p117).
+	if !strings.Contains(a.body, "RateLimited") || !strings.Contains(a.body, "mcp.http.max_calls_per_session") || !strings.Contains(a.body, "call of echo") {
 		t.Fatalf("second call of the session: %s", a.body)
 	}
 	once.Do(func() { close(release) })

@@ -685,7 +685,7 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			if !ok {
 				// Refused without running, audited and counted as any
 				// refused call.
-				_, err := s.h.Refuse(ctx, call, abi.Errorf(abi.RateLimited, "this session already runs %d calls, the limit (mcp.http.max_calls_per_session): wait for one to end, or open another session", n))
+				_, err := s.h.Refuse(ctx, call, abi.Errorf(abi.RateLimited, "call of %s: this session already runs %d calls, the limit (mcp.http.max_calls_per_session): wait for one to end, or open another session", name, n))
 				return errorResult(abi.AsToolError(err, abi.Internal)), nil
 			}
 			defer done()
