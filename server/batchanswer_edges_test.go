@@ -23,7 +23,7 @@ func TestBatchAnswerLeftOutSaysTheRequestRan(t *testing.T) {
 	const n = 40
 	var reqs []string
 	for i := range n {
-		reqs = append(reqs, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"value":"%s"}}}`, i, strings.Repeat("x", 100)))
+		reqs = append(reqs, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"value":"%s"}}}`, i, strings.Repeat("x", 600)))
 	}
 	batch := rawExchange(t, ts, "["+strings.Join(reqs, ",")+"]")["batch"].([]any)
 	if len(batch) != n {
@@ -59,5 +59,47 @@ func TestBatchAnswerLeftOutSaysTheRequestRan(t *testing.T) {
 	}
 	if ran == 0 || notRun == 0 {
 		t.Fatalf("want answers both left out and not run (limit 3000 bytes): %d ran, %d not run", ran, notRun)
+	}
+}
+
+// TestBatchPastAnswerLimitKeepsSmallAnswers: past
+// server.max_batch_answer_bytes, a subscribe that ran had its answer
+// (the subscription's id) replaced by a longer error, so the client was
+// subscribed with no id to end the subscription by, and a member that is
+// not a request object (5) was told "not run; send it again" instead of
+// being an invalid request (left over from p120). Now an answer no longer
+// than the error is kept, and a non-object member is answered as one.
+func TestBatchPastAnswerLimitKeepsSmallAnswers(t *testing.T) {
+	ts := newTestServer(t, "  max_batch_answer_bytes: 100\n", false)
+	var reqs []string
+	for i := range 8 {
+		reqs = append(reqs, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"aios/registry.subscribe","params":{"events":["added"]}}`, i))
+	}
+	reqs = append(reqs, `5`)
+	batch := rawExchange(t, ts, "["+strings.Join(reqs, ",")+"]")["batch"].([]any)
+	subscribed := 0
+	var five map[string]any
+	for _, a := range batch {
+		a := a.(map[string]any)
+		if a["id"] == nil {
+			five = a
+			continue
+		}
+		if r, _ := a["result"].(map[string]any); r != nil && r["subscription"] != nil {
+			subscribed++
+			continue
+		}
+		// Not run is fine: the client sends it again. Run and left out
+		// is not: it is subscribed with no id.
+		if e, _ := a["error"].(map[string]any); e == nil || !strings.Contains(e["message"].(string), "not run") {
+			t.Errorf("subscribe %v: answered %v; want its subscription id, or refused as not run", a["id"], a)
+		}
+	}
+	// Each answer is ≈ 78 bytes: the first two always run, and pass 100.
+	if subscribed < 2 {
+		t.Fatalf("%d subscriptions made: the batch did not pass the 100-byte limit: %v", subscribed, batch)
+	}
+	if five == nil || errCode(five) != -32600 {
+		t.Fatalf("the member 5 past the limit was answered %v; want an invalid request (-32600)", five)
 	}
 }

@@ -189,7 +189,10 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			if used.Load() > s.cfg.MaxBatchAnswer {
+			// A member that is not a request object is answered as
+			// handleOne answers it (invalid request, cheap and small),
+			// not "not run; send it again", which it never can be.
+			if used.Load() > s.cfg.MaxBatchAnswer && isObject(it) {
 				if id, ok := requestID(it); ok {
 					out[i] = over(id, false)
 				}
@@ -201,7 +204,13 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 			}
 			b := mustMarshal(r)
 			if used.Add(int64(len(b))) > s.cfg.MaxBatchAnswer {
-				b = over(r.ID, true)
+				// An answer no longer than the error that would replace
+				// it is kept: leaving it out saves nothing, and loses
+				// what the request did (a subscription's id, which the
+				// client needs to receive and end it).
+				if e := over(r.ID, true); len(e) < len(b) {
+					b = e
+				}
 			}
 			out[i] = b
 		}()
@@ -256,6 +265,12 @@ func clearID(raw json.RawMessage, m map[string]json.RawMessage) json.RawMessage 
 		return nil
 	}
 	return id
+}
+
+// isObject reports whether the batch member raw is a JSON object.
+func isObject(raw json.RawMessage) bool {
+	b := bytes.TrimLeft(raw, " \t\r\n")
+	return len(b) > 0 && b[0] == '{'
 }
 
 // requestID is the id of a batch member that is a request (not a
