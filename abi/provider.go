@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -154,19 +153,7 @@ func (s Source) ReadFile() ([]byte, error) {
 	if s.MaxBytes <= 0 {
 		return os.ReadFile(s.Path)
 	}
-	f, err := fsperm.OpenRegular(s.Path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, s.MaxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", s.Path, err)
-	}
-	if int64(len(b)) > s.MaxBytes {
-		return nil, fmt.Errorf("%s is more than %d bytes, the most a plugin may have (limits.max_plugin_bytes)", s.Path, s.MaxBytes)
-	}
-	return b, nil
+	return fsperm.ReadRegularWithin(s.Path, s.MaxBytes, "the most a plugin may have: limits.max_plugin_bytes")
 }
 
 // CheckPinned checks data, the bytes a runtime read from s.Path and is

@@ -37,6 +37,12 @@ func Kind(m os.FileMode) string {
 // (the host hung at start, or every request behind a lock), and a device
 // (/dev/zero) is never read to its end. The errors name path.
 func ReadRegular(path string, limit int64) ([]byte, error) {
+	return ReadRegularWithin(path, limit, "check the path")
+}
+
+// ReadRegularWithin is ReadRegular whose error for a file past limit
+// says, in parentheses, what the limit is (a config key).
+func ReadRegularWithin(path string, limit int64, what string) ([]byte, error) {
 	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
@@ -47,7 +53,7 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes (check the path)", path, limit)
+		return nil, fmt.Errorf("%s is larger than %d bytes (%s)", path, limit, what)
 	}
 	return b, nil
 }
