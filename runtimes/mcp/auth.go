@@ -19,8 +19,10 @@ import (
 // refused. authTransport makes such an answer to a POST the request's
 // error instead (an *authError, which the go-sdk passes to that request
 // alone, as it does a request that did not reach the server), saying what
-// the challenge says and which keys give the bridge its token. The bridge
-// runs no OAuth flow: its token is the operator's (token, token_env).
+// the challenge says and which keys give the bridge its token: the
+// operator's (token, token_env), or one the bridge gets with the OAuth
+// client credentials grant (oauth, oauth.go), which has already asked for
+// a new token once when this answer comes.
 
 // authTransport turns a 401 or 403 answer to a POST into an *authError.
 // (A GET of the standalone stream answered so is taken by the go-sdk as a
@@ -29,6 +31,7 @@ type authTransport struct {
 	base   http.RoundTripper
 	server string
 	token  bool // the bridge sends a token
+	oauth  bool // got by the client credentials grant (oauth.go)
 }
 
 func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -38,7 +41,7 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
-	return nil, &authError{server: t.server, status: resp.StatusCode, token: t.token,
+	return nil, &authError{server: t.server, status: resp.StatusCode, token: t.token || t.oauth, oauth: t.oauth,
 		challenge: parseChallenge(resp.Header.Values("WWW-Authenticate"))}
 }
 
@@ -47,6 +50,7 @@ type authError struct {
 	server    string
 	status    int
 	token     bool              // the bridge sent a token
+	oauth     bool              // one got with its OAuth client credentials
 	challenge map[string]string // the Bearer challenge's error, error_description, scope
 }
 
@@ -65,7 +69,10 @@ func (e *authError) Error() string {
 		said = " (" + strings.Join(why, ": ") + ")"
 	}
 	status := fmt.Sprintf("HTTP %d %s%s", e.status, http.StatusText(e.status), said)
-	keys := fmt.Sprintf("mcp.servers.%s.token or token_env; the bridge runs no OAuth flow", e.server)
+	keys := fmt.Sprintf("mcp.servers.%s.token or token_env, or oauth for the client credentials grant", e.server)
+	if e.oauth {
+		keys = fmt.Sprintf("mcp.servers.%s.oauth: the token is its authorization server's, got with the bridge's client credentials; check the client's grants and scopes there", e.server)
+	}
 	switch {
 	case e.status == http.StatusForbidden && e.challenge["error"] == "insufficient_scope":
 		return fmt.Sprintf("the server refused the request: %s: the bridge's token lacks a scope it needs; give the bridge a token with that scope (%s)", status, keys)

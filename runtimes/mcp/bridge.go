@@ -271,8 +271,14 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 		// reads it. The token goes to the server's origin only.
 		home, _ := url.Parse(s.cfg.URL) // checked by normalize
 		// A 401 or 403 to a POST is that request's error (auth.go).
+		var creds http.RoundTripper = &bearerTransport{base: rt, token: tok, origin: home}
+		if s.cfg.OAuth != nil {
+			if creds, err = newOAuthTransport(s.b.ctx, s.name, s.cfg.OAuth, home, rt); err != nil {
+				return nil, nil, err
+			}
+		}
 		hc.Transport = &budgetTransport{budget: s.budget(), base: &authTransport{server: s.name, token: tok != "",
-			base: &bearerTransport{base: rt, token: tok, origin: home}}}
+			oauth: s.cfg.OAuth != nil, base: creds}}
 		hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 			// A redirect to another origin would reach a host the tools'
 			// Network grant does not name (and the bridge's token was

@@ -44,6 +44,9 @@ const (
 //	    search:
 //	      url: https://mcp.example.com/mcp   # streamable-HTTP server
 //	      token_env: SEARCH_TOKEN            # bearer token from the environment (or token: "...")
+//	      oauth:                             # or get it with OAuth client credentials (oauth.go)
+//	        client_id: aios-host
+//	        client_secret_env: SEARCH_CLIENT_SECRET
 //	      resources: false               # do not import resources as read tools (default true)
 //	      resource_templates: false      # do not import resource templates as read tools (default true)
 //	      prompts: false                 # do not import prompts as tools (default true)
@@ -59,21 +62,24 @@ const (
 //	      capability_required:           # MCP has no capabilities: add them per tool
 //	        read_file: ["ReadSpace(files)"]  # (MCP tool name → capabilities its aios tool requires)
 type ServerConfig struct {
-	Command        string            `yaml:"command"`
-	Args           []string          `yaml:"args"`
-	Env            map[string]string `yaml:"env"`
-	InheritEnv     bool              `yaml:"inherit_env"`
-	Dir            string            `yaml:"dir"`
-	URL            string            `yaml:"url"`
-	Token          string            `yaml:"token"`
-	TokenEnv       string            `yaml:"token_env"`
-	Resources      *bool             `yaml:"resources"`
-	Templates      *bool             `yaml:"resource_templates"`
-	Prompts        *bool             `yaml:"prompts"`
-	MaxResources   int               `yaml:"max_resources"`
-	ConnectTimeout time.Duration     `yaml:"connect_timeout"`
-	ReconnectMax   time.Duration     `yaml:"reconnect_max"`
-	Disabled       bool              `yaml:"disabled"`
+	Command    string            `yaml:"command"`
+	Args       []string          `yaml:"args"`
+	Env        map[string]string `yaml:"env"`
+	InheritEnv bool              `yaml:"inherit_env"`
+	Dir        string            `yaml:"dir"`
+	URL        string            `yaml:"url"`
+	Token      string            `yaml:"token"`
+	TokenEnv   string            `yaml:"token_env"`
+	// OAuth gets the bearer token with the client credentials grant
+	// (oauth.go) instead of token or token_env.
+	OAuth          *OAuth        `yaml:"oauth"`
+	Resources      *bool         `yaml:"resources"`
+	Templates      *bool         `yaml:"resource_templates"`
+	Prompts        *bool         `yaml:"prompts"`
+	MaxResources   int           `yaml:"max_resources"`
+	ConnectTimeout time.Duration `yaml:"connect_timeout"`
+	ReconnectMax   time.Duration `yaml:"reconnect_max"`
+	Disabled       bool          `yaml:"disabled"`
 	// TrustHints takes the server's tool annotations at their word:
 	// readOnlyHint makes a tool's permission level low, destructiveHint
 	// false medium, idempotentHint marks it idempotent. Off by default (the
@@ -262,11 +268,19 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 		if len(sc.Args) > 0 || len(sc.Env) > 0 || sc.Dir != "" || sc.InheritEnv {
 			return sc, fmt.Errorf("args, env, inherit_env and dir apply to command servers only")
 		}
-	} else if sc.Token != "" || sc.TokenEnv != "" {
-		return sc, fmt.Errorf("token and token_env apply to url servers only")
+	} else if sc.Token != "" || sc.TokenEnv != "" || sc.OAuth != nil {
+		return sc, fmt.Errorf("token, token_env and oauth apply to url servers only")
 	}
 	if sc.Token != "" && sc.TokenEnv != "" {
 		return sc, fmt.Errorf("has both token and token_env; give one")
+	}
+	if sc.OAuth != nil {
+		if sc.Token != "" || sc.TokenEnv != "" {
+			return sc, fmt.Errorf("oauth: has both oauth and a token (token or token_env); give one: with oauth the bridge gets its tokens itself")
+		}
+		if err := sc.OAuth.check(); err != nil {
+			return sc, err
+		}
 	}
 	for k := range sc.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
