@@ -394,14 +394,20 @@ func (sc ServerConfig) importTemplates() bool { return sc.Templates == nil || *s
 
 // token returns the bearer token of a URL server ("" when none).
 func (sc ServerConfig) token() (string, error) {
-	if sc.TokenEnv != "" {
-		v := os.Getenv(sc.TokenEnv)
-		if v == "" {
-			return "", fmt.Errorf("token_env %s is empty or unset", sc.TokenEnv)
-		}
-		return v, nil
+	return literalOrEnv(sc.Token, "token_env", sc.TokenEnv)
+}
+
+// literalOrEnv is the value of the environment variable env when it is
+// named (key is its config key, for the error), else literal.
+func literalOrEnv(literal, key, env string) (string, error) {
+	if env == "" {
+		return literal, nil
 	}
-	return sc.Token, nil
+	v := os.Getenv(env)
+	if v == "" {
+		return "", fmt.Errorf("%s %s is empty or unset", key, env)
+	}
+	return v, nil
 }
 
 // endpointHost is the host name a URL server's tools need Network() for.

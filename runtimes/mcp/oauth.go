@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -81,14 +80,7 @@ func (o *OAuth) check() error {
 
 // secret returns the client secret.
 func (o *OAuth) secret() (string, error) {
-	if o.ClientSecretEnv != "" {
-		v := os.Getenv(o.ClientSecretEnv)
-		if v == "" {
-			return "", fmt.Errorf("oauth.client_secret_env %s is empty or unset", o.ClientSecretEnv)
-		}
-		return v, nil
-	}
-	return o.ClientSecret, nil
+	return literalOrEnv(o.ClientSecret, "oauth.client_secret_env", o.ClientSecretEnv)
 }
 
 func loopbackHost(h string) bool {
