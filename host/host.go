@@ -540,6 +540,12 @@ func (h *Host) Close() error {
 			}
 		}
 	}
+	// A completion (a tool waiting on the inference backend, up to
+	// inference.timeout) would hold its call past the drain, and go on
+	// after Close returned.
+	if h.infer != nil {
+		h.infer.stop()
+	}
 	if n := h.drainCalls(closeDrainWait); n > 0 {
 		errs = append(errs, fmt.Errorf("%d call(s) still running %v after Close; their audit records are dropped", n, closeDrainWait))
 	}

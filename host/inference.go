@@ -35,6 +35,10 @@ type inferenceClient struct {
 	// in flight (inference.max_concurrent).
 	lim   *ratelimit.Limiter
 	slots chan struct{}
+	// closing is cancelled by the host's Close (stop): completions in
+	// flight or waiting for a place end at once, new ones are refused.
+	closing context.Context
+	stop    context.CancelFunc
 }
 
 const defaultInferenceTimeout = 60 * time.Second
@@ -75,7 +79,9 @@ func newInferenceClient(c config.Inference, hc *http.Client) *inferenceClient {
 		return nil
 	}
 	hc = &own
+	closing, stop := context.WithCancel(context.Background())
 	return &inferenceClient{
+		closing: closing, stop: stop,
 		url:    strings.TrimRight(c.URL, "/"),
 		model:  c.Model,
 		keyEnv: c.APIKeyEnv,
@@ -90,6 +96,12 @@ func newInferenceClient(c config.Inference, hc *http.Client) *inferenceClient {
 		lim:     newLimiter(c.Rate, "inference.rate"),
 		slots:   make(chan struct{}, orDefault(c.MaxConcurrent, config.DefaultInferenceConcurrency)),
 	}
+}
+
+// closingError is the error of a completion the host's Close stopped or
+// refused.
+func closingError() *abi.ToolError {
+	return &abi.ToolError{Code: abi.Unavailable, Message: "the host is closing: its completions are stopped"}
 }
 
 // refusedRedirect is a backend's redirect not followed: out of
@@ -227,6 +239,9 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.AsToolError(perr, abi.Cancelled).Code,
 			Message: "inference: not asked, the call has ended (" + perr.Error() + ")"}
 	}
+	if c.closing.Err() != nil {
+		return abi.CompleteResponse{}, closingError()
+	}
 	if c.lim != nil {
 		if ok, retry := c.lim.Allow(time.Now()); !ok {
 			return abi.CompleteResponse{}, rateError(retry, "inference (all tools' completions together)", c.lim)
@@ -237,6 +252,11 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 	default:
 		select {
 		case c.slots <- struct{}{}:
+		case <-c.closing.Done():
+			if c.lim != nil {
+				c.lim.Refund()
+			}
+			return abi.CompleteResponse{}, closingError()
 		case <-ctx.Done():
 			// Never sent: the request gives back its token of
 			// inference.rate, which bounds what reaches the backend.
@@ -288,6 +308,7 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 	}
 	ctx, cancel := context.WithTimeout(parent, c.timeout)
 	defer cancel()
+	defer context.AfterFunc(c.closing, cancel)() // the host's Close stops it
 	endpoint := chatEndpoint(c.url)
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(data))
 	if err != nil {
@@ -308,6 +329,11 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 	// waitErr is the error of a request stopped by a context: the call's
 	// own (its deadline, a cancel) or inference.timeout's.
 	waitErr := func(what string) *abi.ToolError {
+		if c.closing.Err() != nil && parent.Err() == nil {
+			te := closingError()
+			te.Message = "inference backend " + endpoint + ": " + what + ": " + te.Message
+			return te
+		}
 		if perr := parent.Err(); perr != nil {
 			te := abi.AsToolError(perr, abi.Cancelled)
 			return &abi.ToolError{Code: te.Code, Message: "inference backend " + endpoint + ": " + what + ": the call ended (" + perr.Error() + ")"}

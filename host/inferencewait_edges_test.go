@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -86,5 +87,59 @@ func TestInferenceWaitSpendsNoRate(t *testing.T) {
 	}
 	if _, err := te.call("alice", "complete", nil); abi.CodeOf(err) != abi.RateLimited {
 		t.Fatalf("a fifth completion past burst 4: %v; want RateLimited", err)
+	}
+}
+
+// TestCloseStopsCompletions: a tool waiting on the inference backend held
+// the host's Close for its whole drain (5 s) and went on after Close
+// returned, until inference.timeout (60 s); one waiting for a place among
+// inference.max_concurrent did too. Close stops both at once: the calls
+// end Unavailable saying the host is closing, and Close does not wait.
+func TestCloseStopsCompletions(t *testing.T) {
+	var served atomic.Int32
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		_, _ = w.Write([]byte(okAnswer))
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) })
+	te := newTestHost(t, func(c *config.Config) {
+		c.Inference.URL = srv.URL
+		c.Inference.MaxConcurrent = 1
+	})
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := te.h.Call(context.Background(), &abi.ToolCall{Caller: "alice", Tool: "complete", Deadline: time.Now().Add(60 * time.Second)})
+			errs <- err
+		}()
+	}
+	for end := time.Now().Add(30 * time.Second); served.Load() < 1; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("no completion reached the backend")
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // the second waits for the one place
+	start := time.Now()
+	if err := te.h.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Close took %v with completions in flight", d)
+	}
+	for range 2 {
+		select {
+		case err := <-errs:
+			if abi.CodeOf(err) != abi.Unavailable || !strings.Contains(err.Error(), "closing") {
+				t.Errorf("a completion in flight at Close: %v; want Unavailable, the host is closing", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a completion went on after Close")
+		}
 	}
 }
