@@ -140,6 +140,11 @@ type Limits struct {
 	// few MiB; a bigger file is a mistake or an attempt to make the host
 	// read gigabytes.
 	MaxPluginBytes int64 `yaml:"max_plugin_bytes"`
+	// MaxDecodeBytes bounds the host memory the large messages handled at
+	// once (JSON-RPC requests and MCP arguments of 64 KiB and more) may
+	// decode to, together, as estimated before decoding; one that does not
+	// fit waits (up to 10 s) for the others to be answered.
+	MaxDecodeBytes int64 `yaml:"max_decode_bytes"`
 }
 
 // Agent is a caller identity and what it may do.

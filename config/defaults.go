@@ -22,6 +22,7 @@ const (
 	DefaultMinFreeBytes    = 64 << 20
 	DefaultMaxTools        = 10_000
 	DefaultMaxPluginBytes  = 256 << 20
+	DefaultMaxDecodeBytes  = 512 << 20
 	DefaultAgentName       = "cli"
 	DefaultInferenceTimout = 60 * time.Second
 )
@@ -90,6 +91,7 @@ func Default() *Config {
 			MinFreeBytes:        DefaultMinFreeBytes,
 			MaxToolsPerProvider: DefaultMaxTools,
 			MaxPluginBytes:      DefaultMaxPluginBytes,
+			MaxDecodeBytes:      DefaultMaxDecodeBytes,
 		},
 		Agents: map[string]Agent{
 			DefaultAgentName: {Grants: []string{"ReadSpace(*)", "WriteSpace(*)", "CallTool(*)", "Inference"}},

@@ -119,6 +119,9 @@ func (c *Config) Validate() error {
 		// means none.
 		v.bad("limits.max_plugin_bytes", fmt.Sprintf("must be positive, got %d (there is no unlimited; the default is %d)", l.MaxPluginBytes, DefaultMaxPluginBytes))
 	}
+	if l.MaxDecodeBytes <= 0 {
+		v.bad("limits.max_decode_bytes", fmt.Sprintf("must be positive, got %d (there is no unlimited; the default is %d)", l.MaxDecodeBytes, DefaultMaxDecodeBytes))
+	}
 
 	for _, name := range sortedKeys(c.Agents) {
 		p := joinKey("agents", name)

@@ -82,8 +82,9 @@ type Host struct {
 	loaders map[string]abi.Loader // by extension, with the dot, lower case
 	ids     *callIDs
 	infer   *inferenceClient
-	grants  grantCache // nested-call grants
-	obs     observers  // OnCall
+	decode  *decodeBudget // limits.max_decode_bytes
+	grants  grantCache    // nested-call grants
+	obs     observers     // OnCall
 	// hints say why a tool is not registered (SetNotFoundHint).
 	hints atomic.Pointer[func(tool string) string]
 
@@ -121,6 +122,7 @@ func New(opts Options) (*Host, error) {
 		loaders: map[string]abi.Loader{},
 		ids:     newCallIDs(),
 		infer:   newInferenceClient(cfg.Inference, opts.HTTPClient),
+		decode:  newDecodeBudget(cfg.Limits.MaxDecodeBytes),
 	}
 	mode := registry.SemverWarn
 	if m := cfg.Registry.SemverCheck; m != "" {

@@ -642,10 +642,26 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
 			// Bounded in what they decode to before they are decoded:
 			// 7 MiB of [{},{},…] would take 500 MiB.
-			if budget := int64(s.maxParams) * decodeBudgetFactor; wire.CheckJSONCost(raw, budget, 0) != nil {
+			budget := int64(s.maxParams) * decodeBudgetFactor
+			var cost int64
+			over := false
+			if len(raw) < host.DecodeShareFloor {
+				over = wire.CheckJSONCost(raw, budget, 0) != nil
+			} else {
+				cost, over = wire.JSONCost(raw, budget)
+			}
+			if over {
 				return errorResult(abi.Errorf(abi.TooLarge, "arguments of %s (%d bytes) would decode to more than %d MiB of host memory (%d × limits.max_params_bytes; many small values such as empty objects)",
 					name, len(raw), budget>>20, decodeBudgetFactor)), nil
 			}
+			// Large arguments also take their share of what all the large
+			// messages being handled may decode to (limits.max_decode_bytes)
+			// until the call is answered.
+			release, err := s.h.ReserveDecode(ctx, int64(len(raw)), cost)
+			if err != nil {
+				return errorResult(abi.AsToolError(err, abi.Unavailable)), nil
+			}
+			defer release()
 			if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
 				// The go-sdk decoded them: they are JSON the host cannot
 				// take (nested too deep, a number out of range).

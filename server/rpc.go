@@ -135,10 +135,29 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	}
 	// What a message decodes to is bounded before it is decoded: 7 MiB of
 	// [{},{},…] would take 440 MiB, and a connection runs 32 at once.
-	if budget := s.cfg.MaxBodyBytes * decodeBudgetFactor; wire.CheckJSONCost(body, budget, 0) != nil {
+	budget := s.cfg.MaxBodyBytes * decodeBudgetFactor
+	tooDear := func() []byte {
 		return mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.TooLarge,
 			"invalid request: a message of %d bytes would decode to more than %d MiB of host memory (%d × server.max_body_bytes; many small values such as empty objects)",
 			len(body), budget>>20, decodeBudgetFactor)))
+	}
+	if len(body) < host.DecodeShareFloor {
+		if wire.CheckJSONCost(body, budget, 0) != nil {
+			return tooDear()
+		}
+	} else {
+		// A large message also takes its share of what all those being
+		// handled may decode to (limits.max_decode_bytes) until it is
+		// answered.
+		cost, over := wire.JSONCost(body, budget)
+		if over {
+			return tooDear()
+		}
+		release, err := s.h.ReserveDecode(ctx, int64(len(body)), cost)
+		if err != nil {
+			return mustMarshal(errorResponse(nil, jsonrpc.FromError(err)))
+		}
+		defer release()
 	}
 	if !jsonrpc.IsBatch(body) {
 		resp := s.handleOne(ctx, sess, body)

@@ -77,6 +77,15 @@ func CheckJSONCost(frame []byte, budget, perObject int64) error {
 	return nil
 }
 
+// JSONCost estimates what the JSON frame decodes to as generic values,
+// walking it; the walk stops once the estimate passes budget, and over
+// says so (CheckJSONCost's refusal). A malformed frame's estimate is what
+// was walked of it.
+func JSONCost(frame []byte, budget int64) (cost int64, over bool) {
+	cost, ok := jsonCost(frame, budget)
+	return cost, ok && cost > budget
+}
+
 // msgpackCost walks one MessagePack value (guest/go/wire's Walk, the
 // skipper the host already runs before its codec); it stops once the cost
 // passes budget. ok is false for a malformed frame.

@@ -1,0 +1,73 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
+)
+
+// decodeBudget bounds the host memory that the large messages being
+// handled at once (JSON-RPC requests, MCP arguments) may decode to:
+// limits.max_decode_bytes. Each message was bounded alone (16 or 32 ×
+// its size limit), their sum was not: 16 concurrent 4 MiB messages of
+// nested arrays on one socket took 1.09 GB of heap.
+type decodeBudget struct {
+	sem   *semaphore.Weighted
+	total int64
+	used  atomic.Int64
+}
+
+// DecodeShareFloor is the size of a message below which ReserveDecode is
+// not asked: what such a message decodes to is small, and ordinary calls
+// never wait behind large ones.
+const DecodeShareFloor = 64 << 10
+
+// decodeWait is how long a large message waits for its share of
+// limits.max_decode_bytes before it is refused.
+var decodeWait = 10 * time.Second
+
+func newDecodeBudget(total int64) *decodeBudget {
+	if total <= 0 {
+		total = config.DefaultMaxDecodeBytes
+	}
+	return &decodeBudget{sem: semaphore.NewWeighted(total), total: total}
+}
+
+// ReserveDecode takes cost bytes (what a message of size bytes is
+// estimated to decode to, internal/wire.JSONCost) of limits.max_decode_bytes
+// for as long as the message is handled: call release when its answer is
+// made. It waits while other messages hold the budget, up to 10 s or ctx's
+// end, then answers Unavailable (send it again later). A cost past the
+// whole budget takes the whole budget (the message's own limit bounds it).
+func (h *Host) ReserveDecode(ctx context.Context, size, cost int64) (release func(), err error) {
+	b := h.decode
+	if b == nil || cost <= 0 {
+		return func() {}, nil
+	}
+	cost = min(cost, b.total)
+	wctx, cancel := context.WithTimeout(ctx, decodeWait)
+	defer cancel()
+	if err := b.sem.Acquire(wctx, cost); err != nil {
+		if ctx.Err() != nil {
+			return nil, abi.AsToolError(ctx.Err(), abi.Cancelled)
+		}
+		return nil, &abi.ToolError{Code: abi.Unavailable,
+			Message: fmt.Sprintf("a message of %d bytes, estimated to decode to %d MiB, waited %s for host memory: the large messages being handled hold %d MiB of limits.max_decode_bytes (%d MiB); send it again later",
+				size, cost>>20, decodeWait, b.used.Load()>>20, b.total>>20),
+			Data: map[string]any{"limit": b.total}}
+	}
+	b.used.Add(cost)
+	var once atomic.Bool
+	return func() {
+		if once.CompareAndSwap(false, true) {
+			b.used.Add(-cost)
+			b.sem.Release(cost)
+		}
+	}, nil
+}
