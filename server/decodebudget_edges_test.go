@@ -1,10 +1,18 @@
 package server
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"io"
+	"net"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/native"
 )
 
 // TestLargeMessagesShareDecodeBudget: each message was bounded in what it
@@ -47,5 +55,57 @@ func TestLargeMessagesShareDecodeBudget(t *testing.T) {
 		}
 	case <-time.After(8 * time.Second):
 		t.Fatal("the waiting large message was not handled after the first was answered")
+	}
+}
+
+// TestDecodeBudgetRefusalHasID: a large request refused for want of
+// limits.max_decode_bytes (after its 10 s wait) is answered Unavailable
+// with its own id, so a client with several in flight knows which one to
+// send again.
+func TestDecodeBudgetRefusalHasID(t *testing.T) {
+	ts := newTestServer(t, "limits:\n  max_decode_bytes: 150000\n", false)
+	pad := strings.Repeat("x", 100_000)
+	first, cancelFirst := context.WithCancel(context.Background())
+	defer cancelFirst()
+	// A tool that holds its call until cancelled (slow ends at 10 s,
+	// with the wait).
+	started := make(chan struct{}, 1)
+	p := native.New(abi.ProviderInfo{ID: "org.test.block"})
+	p.MustRegister(abi.ToolDef{Name: "block", Parameters: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ any, _ abi.Env) (any, error) {
+			started <- struct{}{}
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+	if err := ts.h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = dial(t, ts).Call(first, "tools/call", map[string]any{"name": "block", "arguments": map[string]any{"pad": pad}, "timeout_ms": 60000}, nil)
+	}()
+	<-started
+	conn, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.WriteString(conn, `{"jsonrpc":"2.0","id":"big-7","method":"tools/call","params":{"name":"echo","arguments":{"value":"`+pad+`"}}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReaderSize(conn, 1<<20).ReadBytes('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(line, &m); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := m["error"].(map[string]any)
+	if m["id"] != "big-7" || e == nil || !strings.Contains(e["message"].(string), "limits.max_decode_bytes") {
+		t.Fatalf("answer %.300s; want an error naming limits.max_decode_bytes with id big-7", line)
+	}
+	if d, _ := e["data"].(map[string]any); d == nil || d["code"] != "Unavailable" {
+		t.Fatalf("answer %.300s; want data.code Unavailable", line)
 	}
 }

@@ -155,7 +155,14 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 		}
 		release, err := s.h.ReserveDecode(ctx, int64(len(body)), cost)
 		if err != nil {
-			return mustMarshal(errorResponse(nil, jsonrpc.FromError(err)))
+			// A single request's refusal carries its id (its members
+			// decoded as raw text: about the message's size), so that
+			// a client with several in flight knows which to send again.
+			var id json.RawMessage
+			if !jsonrpc.IsBatch(body) {
+				id, _ = requestID(body)
+			}
+			return mustMarshal(errorResponse(id, jsonrpc.FromError(err)))
 		}
 		defer release()
 	}
