@@ -193,9 +193,10 @@ func (t *oauthTransport) reauthorize(r *http.Request, resp *http.Response, gen i
 		resp.Body.Close()
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(t.ctx, 2*oauthTimeout)
-	defer cancel()
-	if err := t.handler.Authorize(ctx, r, resp); err != nil {
+	// The bridge's context, not one that ends with this request: the
+	// handler keeps it for the token source's later refreshes (each
+	// request to the authorization server is bounded by oauthTimeout).
+	if err := t.handler.Authorize(t.ctx, r, resp); err != nil {
 		return t.wrap(err)
 	}
 	t.gen++

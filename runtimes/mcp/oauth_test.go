@@ -25,6 +25,7 @@ type oauthAS struct {
 	scopes  []string // of each token request
 	revoked map[string]bool
 	secrets []string // client secrets it was sent, right or wrong
+	expires int      // the tokens' expires_in (default 3600)
 }
 
 func (a *oauthAS) valid(tok string) bool {
@@ -71,7 +72,11 @@ func (a *oauthAS) serveToken(w http.ResponseWriter, r *http.Request) {
 	tok := fmt.Sprintf("tok-%d", len(a.issued)+1)
 	a.issued = append(a.issued, tok)
 	a.scopes = append(a.scopes, r.PostForm.Get("scope"))
-	_ = json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600})
+	exp := a.expires
+	if exp == 0 {
+		exp = 3600
+	}
+	_ = json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": exp})
 }
 
 // serveMetadata serves RFC 8414 metadata of issuer at mux.
@@ -266,5 +271,31 @@ func TestOAuthConfigChecked(t *testing.T) {
 	}
 	if _, err := LoadConfig(cfg); err != nil {
 		t.Errorf("a loopback http token_url: %v", err)
+	}
+}
+
+// TestOAuthTokenRefreshedAfterExpiry: a token past its expiry is asked
+// for again before the request (the token source the discovery made keeps
+// the bridge's context: it kept the context of the request that led to
+// the discovery, which had ended, and every refresh failed "context
+// canceled").
+func TestOAuthTokenRefreshedAfterExpiry(t *testing.T) {
+	a := newAS()
+	a.expires = 1 // within oauth2's 10 s margin: expired at once
+	var refused atomic.Int32
+	u := oauthMCP(t, a, "", &refused)
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"r": {URL: u, ConnectTimeout: 10 * time.Second,
+		OAuth: &OAuth{ClientID: "aios", ClientSecret: "s3cret"}}})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	before := a.tokens()
+	for i := range 2 {
+		if _, err := call(t, rec.provider("org.aios.mcp.r"), "mcp-r-search", nil, 10*time.Second); err != nil {
+			t.Fatalf("call %d with the token expired: %v", i, err)
+		}
+	}
+	if a.tokens() < before+2 {
+		t.Fatalf("%d tokens issued over two calls after %d; want a new one each (expired)", a.tokens()-before, before)
 	}
 }
