@@ -67,6 +67,9 @@ var guestExports = []struct {
 	{exportCall, sig{[]api.ValueType{i32, i32}, []api.ValueType{i64}}, true},
 	{exportFree, sig{[]api.ValueType{i32, i32}, nil}, false},
 	{exportVersion, sig{nil, []api.ValueType{i32}}, false},
+	// A reactor's initialization (wasi-libc, Go -buildmode=c-shared):
+	// called with no arguments, its results ignored.
+	{"_initialize", sig{nil, nil}, false},
 }
 
 // hostImports are the functions of the "aios" import module.
