@@ -176,7 +176,9 @@ func (inst *instance) input(n int) (uint32, error) {
 	if inst.inPtr != 0 && inst.fFree != nil {
 		inst.stack[0], inst.stack[1] = uint64(inst.inPtr), uint64(inst.inCap)
 		if err := inst.fFree.CallWithStack(inst.ctx, inst.stack); err != nil {
-			return 0, err
+			// Named, as aios_alloc's trap is: "the guest trapped: wasm
+			// error: unreachable" read as aios_call's.
+			return 0, fmt.Errorf("aios_free(%d, %d): %w", inst.inPtr, inst.inCap, err)
 		}
 	}
 	want := max(uint32(n), 2*inst.inCap, 1024)

@@ -836,7 +836,12 @@ func (inst *wtInstance) input(n int) (uint32, error) {
 	}
 	if inst.inPtr != 0 && inst.fFree != nil {
 		if _, err := wtCall(inst.store, inst, inst.fFree, 0, int32(inst.inPtr), int32(inst.inCap)); err != nil {
-			return 0, err
+			var we *wt.Error
+			if isInterrupt(err) || (errors.As(err, &we) && func() bool { _, ok := we.ExitStatus(); return ok }()) {
+				return 0, err
+			}
+			// Named, as on wazero (instance.input).
+			return 0, fmt.Errorf("aios_free(%d, %d): %s", inst.inPtr, inst.inCap, wtTrapText(err))
 		}
 	}
 	want := max(uint32(n), 2*inst.inCap, 1024)
