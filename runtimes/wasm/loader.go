@@ -357,9 +357,14 @@ func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
 		return errors.New("the guest registers no tools: aios_register returned an empty tools list (a Go guest calls aios.Register and aios.HandleFunc in init(): a reactor's main is never run; docs/abi.md §7)")
 	}
 	seen := make(map[string]bool, len(reg.Tools))
-	for _, t := range reg.Tools {
+	for i, t := range reg.Tools {
+		// Named by index: `invalid tool name ""` said neither which
+		// tool nor that it had no name.
+		if t.Name == "" {
+			return fmt.Errorf("tools[%d] has no \"name\"", i)
+		}
 		if err := abi.ValidateToolName(t.Name); err != nil {
-			return err
+			return fmt.Errorf("tools[%d]: %w", i, err)
 		}
 		if seen[t.Name] {
 			return fmt.Errorf("tool %q is registered twice", t.Name)

@@ -59,6 +59,11 @@ func checkMembers(v any, t reflect.Type, path string) error {
 	case reflect.Slice:
 		arr, _ := v.([]any)
 		for i, e := range arr {
+			if e == nil && t.Elem().Kind() == reflect.Struct {
+				// Decoded as a zero struct: a null tool was "invalid
+				// tool name \"\"".
+				return fmt.Errorf("%s[%d] is null, want an object", path, i)
+			}
 			if err := checkMembers(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
 				return err
 			}
