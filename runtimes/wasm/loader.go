@@ -296,7 +296,7 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 		var res []uint64
 		err := inst.guard(context.Background(), exportVersion, func() (err error) { res, err = v.Call(inst.ctx); return err })
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s failed: %s", p.name, exportVersion, p.sink.failure(err.Error()))
+			return nil, fmt.Errorf("%s: %s", p.name, loadStepFailure(exportVersion+" failed", err, p.sink))
 		}
 		if got := int32(res[0]); got != ABIVersion {
 			return nil, fmt.Errorf("%s: guest speaks AIOS ABI version %d; this host speaks version %d", p.name, got, ABIVersion)
@@ -305,7 +305,7 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 	var res []uint64
 	err := inst.guard(context.Background(), exportRegister, func() (err error) { res, err = inst.mod.ExportedFunction(exportRegister).Call(inst.ctx); return err })
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s trapped: %s", p.name, exportRegister, p.sink.failure(err.Error()))
+		return nil, fmt.Errorf("%s: %s", p.name, loadStepFailure(exportRegister+" trapped", err, p.sink))
 	}
 	data, err := inst.view(res[0], "aios_register result")
 	if err != nil {

@@ -747,11 +747,10 @@ func (p *wtProvider) newInstance(ctx context.Context, dl time.Time) (_ *wtInstan
 			if serr := stopped("_initialize", err); serr != nil {
 				return nil, serr
 			}
-			why := wtTrapText(err)
 			if isInterrupt(err) {
-				why = fmt.Sprintf("did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.l.cfg.LoadTimeout)
+				return nil, fmt.Errorf("%s: %s", p.name, p.sink.failure(fmt.Sprintf("_initialize did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.l.cfg.LoadTimeout)))
 			}
-			return nil, fmt.Errorf("%s: _initialize: %s", p.name, p.sink.failure(why)) // wazero's words
+			return nil, fmt.Errorf("%s: _initialize: %s", p.name, p.sink.failure(wtTrapText(err))) // wazero's words
 		}
 	}
 	ex := inst.inst.GetExport(inst.store, exportMemory)
@@ -861,7 +860,7 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 	if f := inst.inst.GetFunc(inst.store, exportVersion); f != nil {
 		res, err := f.Call(inst.store)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s failed: %s", p.name, exportVersion, p.loadStepError(exportVersion, err))
+			return nil, fmt.Errorf("%s: %s", p.name, p.loadStepError(exportVersion+" failed", exportVersion, err))
 		}
 		if got := res.(int32); got != ABIVersion {
 			return nil, fmt.Errorf("%s: guest speaks AIOS ABI version %d; this host speaks version %d", p.name, got, ABIVersion)
@@ -869,7 +868,7 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 	}
 	res, err := inst.inst.GetFunc(inst.store, exportRegister).Call(inst.store)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s trapped: %s", p.name, exportRegister, p.loadStepError(exportRegister, err))
+		return nil, fmt.Errorf("%s: %s", p.name, p.loadStepError(exportRegister+" trapped", exportRegister, err))
 	}
 	data, err := inst.view(uint64(res.(int64)), "aios_register result")
 	if err != nil {
@@ -897,13 +896,15 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 // loadStepError is the reason a load-time guest call failed, in wazero's
 // words: one line, and naming load_timeout when the guest was interrupted
 // (wasmtime's own error is a multi-line backtrace).
-func (p *wtProvider) loadStepError(step string, err error) string {
+// what prefixes a failure other than the timeout ("aios_register
+// trapped"), which names the step once (loadTimeoutError on wazero).
+func (p *wtProvider) loadStepError(what, step string, err error) string {
 	if isInterrupt(err) {
 		return fmt.Sprintf("%s did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", step, p.l.cfg.LoadTimeout)
 	}
 	// A Go guest that panics in an export writes the panic to stderr.
 	p.out.drain()
-	return p.sink.failure(wtTrapText(err))
+	return what + ": " + p.sink.failure(wtTrapText(err))
 }
 
 // call serves one ToolCall; keep is false when the instance must go.
