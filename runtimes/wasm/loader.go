@@ -227,6 +227,8 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 		poolSize: poolSize,
 		start:    startIndex(bin),
 		retireAt: uint64(pages) * 65536 / 4 * 3,
+		pages:    pages,
+		memKey:   memoryKey(src),
 		live:     make(map[*instance]struct{}),
 		pool:     newPool[instance](poolSize, poolKey),
 		maxMsg:   l.cfg.MaxMessageBytes,

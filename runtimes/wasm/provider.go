@@ -45,6 +45,8 @@ type Provider struct {
 	poolSize int
 	maxMsg   int
 	retireAt uint64 // bytes of linear memory past which an instance is not reused (put)
+	pages    uint32 // the memory limit, in 64 KiB pages
+	memKey   string // its runtimes.wasm.providers key, for messages (memoryKey)
 
 	pool *pool[instance] // idle instances and the bound on busy ones
 

@@ -360,6 +360,7 @@ type wtProvider struct {
 	reg      *abi.ToolRegister
 	sink     *logSink
 	pages    uint32
+	memKey   string // its runtimes.wasm.providers key, for messages (memoryKey)
 	poolSize int
 	start    int64 // the module's start function (its index as written), or -1
 	// shim is a wazero-engine Provider value carrying only what the shared
@@ -405,7 +406,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	if err := checkABIWasmtime(name, m); err != nil {
 		return nil, err
 	}
-	p := &wtProvider{l: l, name: name, module: m, pages: pages, poolSize: poolSize, start: startIndex(bin),
+	p := &wtProvider{l: l, name: name, module: m, pages: pages, memKey: memoryKey(src), poolSize: poolSize, start: startIndex(bin),
 		sink: newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
 		pool: newPool[wtInstance](poolSize, poolKey)}
 	p.shim = &Provider{name: name, logger: logger, sink: p.sink, maxMsg: l.cfg.MaxMessageBytes, trace: iwire.NewTracer(logger, "")}
@@ -941,16 +942,16 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		if isInterrupt(err) {
 			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline; the guest was interrupted", call.Tool), false
 		}
-		return nil, wtCrashError(call.Tool, err), false
+		return nil, wtCrashError(call.Tool, err, inst.memoryNote()), false
 	}
 	copy(wtMemData(inst.store, inst.mem)[ptr:], enc)
 	res, err := wtCall(inst.store, inst, inst.fCall, 1, int32(ptr), int32(len(enc)))
 	if err != nil {
 		if inst.hostErr != nil {
-			return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, inst.hostErr), false
+			return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v%s", call.Tool, inst.hostErr, inst.memoryNote()), false
 		}
 		if inst.exitErr != nil {
-			return nil, wtCrashError(call.Tool, inst.exitErr), false // in wazero's words
+			return nil, wtCrashError(call.Tool, inst.exitErr, inst.memoryNote()), false // in wazero's words
 		}
 		// Interrupted while it waited in call_tool: the message names
 		// that call, in wazero's words (instance.call).
@@ -964,7 +965,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		if !time.Now().Before(dl) || isInterrupt(err) {
 			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline%s; the guest was interrupted", call.Tool, while), false
 		}
-		return nil, wtCrashError(call.Tool, err), false
+		return nil, wtCrashError(call.Tool, err, inst.memoryNote()), false
 	}
 	data, err := inst.view(uint64(res), "aios_call result")
 	if err != nil {
@@ -1009,15 +1010,25 @@ func isInterrupt(err error) bool {
 	return strings.Contains(err.Error(), "interrupt")
 }
 
-// wtCrashError turns a wasmtime trap or WASI exit into ProviderCrashed.
-func wtCrashError(tool string, err error) *abi.ToolError {
+// wtCrashError turns a wasmtime trap or WASI exit into ProviderCrashed;
+// note is the instance's memoryNote.
+func wtCrashError(tool string, err error, note string) *abi.ToolError {
 	var we *wt.Error
 	if errors.As(err, &we) {
 		if code, ok := we.ExitStatus(); ok {
-			return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory; see the host log for its stderr)", tool, code)
+			return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory; see the host log for its stderr)%s", tool, code, note)
 		}
 	}
-	return abi.Errorf(abi.ProviderCrashed, "%s: the guest trapped: %s", tool, wtTrapText(err))
+	return abi.Errorf(abi.ProviderCrashed, "%s: the guest trapped: %s%s", tool, wtTrapText(err), note)
+}
+
+// memoryNote is memoryLimitNote of the instance's memory, as on wazero
+// (instance.crashError).
+func (inst *wtInstance) memoryNote() string {
+	if inst.mem == nil {
+		return ""
+	}
+	return memoryLimitNote(uint64(len(wtMemData(inst.store, inst.mem))), inst.p.pages, inst.p.memKey)
 }
 
 // trapNames are wasmtime's trap codes in the words wazero uses.
