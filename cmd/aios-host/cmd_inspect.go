@@ -25,7 +25,8 @@ func runInspect(c *cli, args []string) int {
 	fs := c.flags("inspect", "inspect [--json] FILE", `
 Describe a plugin file. A component (Component Model binary) prints its
 WIT and each exported function's tool name with its input and return JSON
-Schema; a core module prints the tools its guest registers; a .js, .ts or
+Schema; a core module prints the tools its guest registers (loaded with
+the config's runtimes.wasm limits and timeouts, nothing granted); a .js, .ts or
 .py file is loaded with its runtime (runtimes.* of the config, unsigned)
 and prints its tools and the JSON Schemas its SDK made of their parameters
 and returns; so is a JS/TS provider folder (its index.ts or index.js and
@@ -74,7 +75,17 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		// The bytes read above: read again, a pipe (`<(…)`) gave
 		// nothing ("not a WebAssembly binary"), and a file replaced
 		// meanwhile was another module, unbounded.
-		reg, err := wasm.InspectBytes(c.ctx, pos[0], b)
+		// With the config's runtimes.wasm, as run loads it and as
+		// scripts are inspected (TestInspectModuleUsesConfig).
+		cfg, err := c.config()
+		if err != nil {
+			return c.fail(err)
+		}
+		var wcfg wasm.Config
+		if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
+			return c.fail(err)
+		}
+		reg, err := wasm.InspectBytes(c.ctx, pos[0], b, wcfg)
 		return c.printInspected(reg, err, *asJSON, "module")
 	}
 	reg, err := c.inspectScript(pos[0])

@@ -18,17 +18,24 @@ func Inspect(ctx context.Context, path string) (*abi.ToolRegister, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inspect %s: %w", path, err)
 	}
-	return InspectBytes(ctx, path, bin)
+	return InspectBytes(ctx, path, bin, Config{})
 }
 
 // InspectBytes is Inspect of the module bytes bin, read from path (which
 // names it in messages): a caller that has read the file already does not
-// read it again (a pipe, `<(…)`, gives its bytes once).
-func InspectBytes(ctx context.Context, path string, bin []byte) (*abi.ToolRegister, error) {
+// read it again (a pipe, `<(…)`, gives its bytes once). cfg is the
+// runtimes.wasm section the host would load the module with (its memory
+// limits, load and compile timeouts, per-provider entries): inspect used
+// the defaults whatever the config said, so a module refused with the
+// advice to raise memory_limit_pages was still refused once it was
+// raised. Its engine is not used (inspect runs wazero), nor its pool and
+// output settings (one instance, output discarded).
+func InspectBytes(ctx context.Context, path string, bin []byte, cfg Config) (*abi.ToolRegister, error) {
 	if err := checkHeader(path, bin); err != nil {
 		return nil, err
 	}
-	l, err := NewLoader(Options{Config: Config{Stdout: "discard", PoolSize: 1}, Logger: slog.New(slog.DiscardHandler)})
+	cfg.Stdout, cfg.PoolSize, cfg.CacheDir = "discard", 1, ""
+	l, err := NewLoader(Options{Config: cfg, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, err
 	}

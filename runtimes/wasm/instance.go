@@ -134,16 +134,16 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 // a stack overflow, running out of memory) traps it as "unreachable",
 // which alone names nothing.
 func (inst *instance) crashError(tool string, err error) *abi.ToolError {
-	why := ""
+	why := memoryLimitNote(uint64(inst.mem.Size()), inst.p.pages, inst.p.memKey)
 	if inst.panicLine != "" {
-		why = "; its stderr said: " + inst.panicLine
+		why += "; its stderr said: " + inst.panicLine
 	}
 	var exit *sys.ExitError
 	if errors.As(err, &exit) {
 		if why != "" {
 			return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d%s", tool, exit.ExitCode(), why)
 		}
-		return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory; see the host log for its stderr)", tool, exit.ExitCode())
+		return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory; see the host log for its stderr)%s", tool, exit.ExitCode(), why)
 	}
 	msg := err.Error()
 	if i := strings.IndexByte(msg, '\n'); i > 0 {
@@ -176,7 +176,9 @@ func (inst *instance) input(n int) (uint32, error) {
 	if inst.inPtr != 0 && inst.fFree != nil {
 		inst.stack[0], inst.stack[1] = uint64(inst.inPtr), uint64(inst.inCap)
 		if err := inst.fFree.CallWithStack(inst.ctx, inst.stack); err != nil {
-			return 0, err
+			// Named, as aios_alloc's trap is: "the guest trapped: wasm
+			// error: unreachable" read as aios_call's.
+			return 0, fmt.Errorf("aios_free(%d, %d): %w", inst.inPtr, inst.inCap, err)
 		}
 	}
 	want := max(uint32(n), 2*inst.inCap, 1024)

@@ -227,6 +227,8 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 		poolSize: poolSize,
 		start:    startIndex(bin),
 		retireAt: uint64(pages) * 65536 / 4 * 3,
+		pages:    pages,
+		memKey:   memoryKey(src),
 		live:     make(map[*instance]struct{}),
 		pool:     newPool[instance](poolSize, poolKey),
 		maxMsg:   l.cfg.MaxMessageBytes,
@@ -296,7 +298,7 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 		var res []uint64
 		err := inst.guard(context.Background(), exportVersion, func() (err error) { res, err = v.Call(inst.ctx); return err })
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s failed: %s", p.name, exportVersion, p.sink.failure(err.Error()))
+			return nil, fmt.Errorf("%s: %s", p.name, loadStepFailure(exportVersion+" failed", err, p.sink))
 		}
 		if got := int32(res[0]); got != ABIVersion {
 			return nil, fmt.Errorf("%s: guest speaks AIOS ABI version %d; this host speaks version %d", p.name, got, ABIVersion)
@@ -305,7 +307,7 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 	var res []uint64
 	err := inst.guard(context.Background(), exportRegister, func() (err error) { res, err = inst.mod.ExportedFunction(exportRegister).Call(inst.ctx); return err })
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s trapped: %s", p.name, exportRegister, p.sink.failure(err.Error()))
+		return nil, fmt.Errorf("%s: %s", p.name, loadStepFailure(exportRegister+" trapped", err, p.sink))
 	}
 	data, err := inst.view(res[0], "aios_register result")
 	if err != nil {
@@ -357,9 +359,14 @@ func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
 		return errors.New("the guest registers no tools: aios_register returned an empty tools list (a Go guest calls aios.Register and aios.HandleFunc in init(): a reactor's main is never run; docs/abi.md §7)")
 	}
 	seen := make(map[string]bool, len(reg.Tools))
-	for _, t := range reg.Tools {
+	for i, t := range reg.Tools {
+		// Named by index: `invalid tool name ""` said neither which
+		// tool nor that it had no name.
+		if t.Name == "" {
+			return fmt.Errorf("tools[%d] has no \"name\"", i)
+		}
 		if err := abi.ValidateToolName(t.Name); err != nil {
-			return err
+			return fmt.Errorf("tools[%d]: %w", i, err)
 		}
 		if seen[t.Name] {
 			return fmt.Errorf("tool %q is registered twice", t.Name)

@@ -10,6 +10,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/guest/go/wire"
 	"github.com/aios-host/aios-host/internal/editdist"
+	iwire "github.com/aios-host/aios-host/internal/wire"
 )
 
 // checkMembers refuses a member of the decoded message v that is not a
@@ -58,6 +59,11 @@ func checkMembers(v any, t reflect.Type, path string) error {
 	case reflect.Slice:
 		arr, _ := v.([]any)
 		for i, e := range arr {
+			if e == nil && t.Elem().Kind() == reflect.Struct {
+				// Decoded as a zero struct: a null tool was "invalid
+				// tool name \"\"".
+				return fmt.Errorf("%s[%d] is null, want an object", path, i)
+			}
 			if err := checkMembers(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
 				return err
 			}
@@ -84,11 +90,17 @@ func closestField(k string, fields map[string]reflect.Type) string {
 }
 
 // checkRegisterMembers checks the member names of a ToolRegister the
-// guest encoded with codec (checkMembers).
+// guest encoded with codec (checkMembers), and that a JSON one is Unicode
+// text: encoding/json reads an invalid byte or an escaped lone surrogate
+// as U+FFFD, so the registry's text check (abi.CheckText), which refuses a
+// MessagePack guest's invalid bytes, never saw them.
 func checkRegisterMembers(data []byte, codec abi.Codec) error {
 	var raw any
 	var err error
 	if codec == abi.JSON {
+		if err := iwire.NotUnicodeText(data); err != nil {
+			return fmt.Errorf("the ToolRegister is not Unicode text: %w", err)
+		}
 		err = json.Unmarshal(data, &raw)
 	} else {
 		raw, err = wire.Decoder{AllowBin: true}.Decode(data)

@@ -67,6 +67,9 @@ var guestExports = []struct {
 	{exportCall, sig{[]api.ValueType{i32, i32}, []api.ValueType{i64}}, true},
 	{exportFree, sig{[]api.ValueType{i32, i32}, nil}, false},
 	{exportVersion, sig{nil, []api.ValueType{i32}}, false},
+	// A reactor's initialization (wasi-libc, Go -buildmode=c-shared):
+	// called with no arguments, its results ignored.
+	{"_initialize", sig{nil, nil}, false},
 }
 
 // hostImports are the functions of the "aios" import module.
@@ -291,11 +294,31 @@ func checkMemoryMin(name string, bin []byte, pages uint32, src abi.Source) error
 	if !ok || min <= uint64(pages) {
 		return nil
 	}
-	key := src.ProviderID
-	if key == "" {
-		key = strings.TrimSuffix(filepath.Base(src.Path), filepath.Ext(src.Path))
-	}
 	size := func(p uint64) string { return fmt.Sprintf("%g MiB", float64(p)/16) }
 	return fmt.Errorf("%s: its memory starts at %d pages (%s), above the memory limit of %d pages (%s) for it: raise runtimes.wasm.providers.%s.memory_limit_pages (for it alone) or runtimes.wasm.memory_limit_pages, at most 65536 (4 GiB)",
-		name, min, size(min), pages, size(uint64(pages)), key)
+		name, min, size(min), pages, size(uint64(pages)), memoryKey(src))
+}
+
+// memoryKey is the runtimes.wasm.providers key of the provider loaded from
+// src, as messages name it: its id when the host gave one, else its file
+// stem.
+func memoryKey(src abi.Source) string {
+	if src.ProviderID != "" {
+		return src.ProviderID
+	}
+	return strings.TrimSuffix(filepath.Base(src.Path), filepath.Ext(src.Path))
+}
+
+// memoryLimitNote is added to the message of a crashed call whose
+// instance's memory (size bytes) is past three quarters of its limit
+// (pages): a guest whose memory.grow failed at the limit and that then
+// trapped, or whose allocator then returned 0, was told "wasm error:
+// unreachable" or "aios_alloc(11) returned 0", nothing of the host's limit
+// or the key that raises it. "" below that.
+func memoryLimitNote(size uint64, pages uint32, key string) string {
+	if pages == 0 || size <= uint64(pages)*65536/4*3 {
+		return ""
+	}
+	return fmt.Sprintf(" (its memory had grown to %d of its limit of %d pages, %g MiB, past which memory.grow fails: runtimes.wasm.providers.%s.memory_limit_pages, for it alone, or runtimes.wasm.memory_limit_pages raises it)",
+		size/65536, pages, float64(pages)/16, key)
 }

@@ -45,6 +45,8 @@ type Provider struct {
 	poolSize int
 	maxMsg   int
 	retireAt uint64 // bytes of linear memory past which an instance is not reused (put)
+	pages    uint32 // the memory limit, in 64 KiB pages
+	memKey   string // its runtimes.wasm.providers key, for messages (memoryKey)
 
 	pool *pool[instance] // idle instances and the bound on busy ones
 
@@ -315,7 +317,7 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 				te.Message = p.name + ": " + te.Message
 				return nil, te
 			}
-			return nil, fmt.Errorf("%s: _initialize: %s", p.name, p.sink.failure(err.Error()))
+			return nil, fmt.Errorf("%s: %s", p.name, loadStepFailure("_initialize", err, p.sink))
 		}
 	}
 	return inst, nil
@@ -358,9 +360,26 @@ func (inst *instance) guard(ctx context.Context, what string, fn func() error) e
 		if byCall || ctx.Err() != nil {
 			return abi.Errorf(abi.Timeout, "a new instance's %s ran past the call's deadline; the guest was interrupted", what)
 		}
-		return fmt.Errorf("%s did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", what, d)
+		return &loadTimeoutError{fmt.Sprintf("%s did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", what, d)}
 	}
 	return err
+}
+
+// loadTimeoutError is guard's error for a load step past load_timeout. It
+// names the step itself: its callers do not add "trapped" ("aios_register
+// trapped: aios_register did not finish …" named the step twice and told
+// a guest that ran too long as one that trapped).
+type loadTimeoutError struct{ msg string }
+
+func (e *loadTimeoutError) Error() string { return e.msg }
+
+// loadStepFailure is the reason a load step failed, after what (e.g.
+// "aios_register trapped"): err itself when it is a loadTimeoutError.
+func loadStepFailure(what string, err error, sink *logSink) string {
+	if _, ok := err.(*loadTimeoutError); ok {
+		return sink.failure(err.Error())
+	}
+	return what + ": " + sink.failure(err.Error())
 }
 
 // instance is one instantiated guest.

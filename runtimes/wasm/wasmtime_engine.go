@@ -360,6 +360,7 @@ type wtProvider struct {
 	reg      *abi.ToolRegister
 	sink     *logSink
 	pages    uint32
+	memKey   string // its runtimes.wasm.providers key, for messages (memoryKey)
 	poolSize int
 	start    int64 // the module's start function (its index as written), or -1
 	// shim is a wazero-engine Provider value carrying only what the shared
@@ -405,7 +406,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	if err := checkABIWasmtime(name, m); err != nil {
 		return nil, err
 	}
-	p := &wtProvider{l: l, name: name, module: m, pages: pages, poolSize: poolSize, start: startIndex(bin),
+	p := &wtProvider{l: l, name: name, module: m, pages: pages, memKey: memoryKey(src), poolSize: poolSize, start: startIndex(bin),
 		sink: newLogSink(logger, l.cfg.StdoutBytesPerSecond, l.cfg.Stdout == "discard"),
 		pool: newPool[wtInstance](poolSize, poolKey)}
 	p.shim = &Provider{name: name, logger: logger, sink: p.sink, maxMsg: l.cfg.MaxMessageBytes, trace: iwire.NewTracer(logger, "")}
@@ -747,11 +748,10 @@ func (p *wtProvider) newInstance(ctx context.Context, dl time.Time) (_ *wtInstan
 			if serr := stopped("_initialize", err); serr != nil {
 				return nil, serr
 			}
-			why := wtTrapText(err)
 			if isInterrupt(err) {
-				why = fmt.Sprintf("did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.l.cfg.LoadTimeout)
+				return nil, fmt.Errorf("%s: %s", p.name, p.sink.failure(fmt.Sprintf("_initialize did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.l.cfg.LoadTimeout)))
 			}
-			return nil, fmt.Errorf("%s: _initialize: %s", p.name, p.sink.failure(why)) // wazero's words
+			return nil, fmt.Errorf("%s: _initialize: %s", p.name, p.sink.failure(wtTrapText(err))) // wazero's words
 		}
 	}
 	ex := inst.inst.GetExport(inst.store, exportMemory)
@@ -836,7 +836,12 @@ func (inst *wtInstance) input(n int) (uint32, error) {
 	}
 	if inst.inPtr != 0 && inst.fFree != nil {
 		if _, err := wtCall(inst.store, inst, inst.fFree, 0, int32(inst.inPtr), int32(inst.inCap)); err != nil {
-			return 0, err
+			var we *wt.Error
+			if isInterrupt(err) || (errors.As(err, &we) && func() bool { _, ok := we.ExitStatus(); return ok }()) {
+				return 0, err
+			}
+			// Named, as on wazero (instance.input).
+			return 0, fmt.Errorf("aios_free(%d, %d): %s", inst.inPtr, inst.inCap, wtTrapText(err))
 		}
 	}
 	want := max(uint32(n), 2*inst.inCap, 1024)
@@ -856,7 +861,7 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 	if f := inst.inst.GetFunc(inst.store, exportVersion); f != nil {
 		res, err := f.Call(inst.store)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s failed: %s", p.name, exportVersion, p.loadStepError(exportVersion, err))
+			return nil, fmt.Errorf("%s: %s", p.name, p.loadStepError(exportVersion+" failed", exportVersion, err))
 		}
 		if got := res.(int32); got != ABIVersion {
 			return nil, fmt.Errorf("%s: guest speaks AIOS ABI version %d; this host speaks version %d", p.name, got, ABIVersion)
@@ -864,7 +869,7 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 	}
 	res, err := inst.inst.GetFunc(inst.store, exportRegister).Call(inst.store)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s trapped: %s", p.name, exportRegister, p.loadStepError(exportRegister, err))
+		return nil, fmt.Errorf("%s: %s", p.name, p.loadStepError(exportRegister+" trapped", exportRegister, err))
 	}
 	data, err := inst.view(uint64(res.(int64)), "aios_register result")
 	if err != nil {
@@ -892,13 +897,15 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 // loadStepError is the reason a load-time guest call failed, in wazero's
 // words: one line, and naming load_timeout when the guest was interrupted
 // (wasmtime's own error is a multi-line backtrace).
-func (p *wtProvider) loadStepError(step string, err error) string {
+// what prefixes a failure other than the timeout ("aios_register
+// trapped"), which names the step once (loadTimeoutError on wazero).
+func (p *wtProvider) loadStepError(what, step string, err error) string {
 	if isInterrupt(err) {
 		return fmt.Sprintf("%s did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", step, p.l.cfg.LoadTimeout)
 	}
 	// A Go guest that panics in an export writes the panic to stderr.
 	p.out.drain()
-	return p.sink.failure(wtTrapText(err))
+	return what + ": " + p.sink.failure(wtTrapText(err))
 }
 
 // call serves one ToolCall; keep is false when the instance must go.
@@ -935,16 +942,16 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		if isInterrupt(err) {
 			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline; the guest was interrupted", call.Tool), false
 		}
-		return nil, wtCrashError(call.Tool, err), false
+		return nil, wtCrashError(call.Tool, err, inst.memoryNote()), false
 	}
 	copy(wtMemData(inst.store, inst.mem)[ptr:], enc)
 	res, err := wtCall(inst.store, inst, inst.fCall, 1, int32(ptr), int32(len(enc)))
 	if err != nil {
 		if inst.hostErr != nil {
-			return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v", call.Tool, inst.hostErr), false
+			return nil, abi.Errorf(abi.ProviderCrashed, "%s: %v%s", call.Tool, inst.hostErr, inst.memoryNote()), false
 		}
 		if inst.exitErr != nil {
-			return nil, wtCrashError(call.Tool, inst.exitErr), false // in wazero's words
+			return nil, wtCrashError(call.Tool, inst.exitErr, inst.memoryNote()), false // in wazero's words
 		}
 		// Interrupted while it waited in call_tool: the message names
 		// that call, in wazero's words (instance.call).
@@ -958,7 +965,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		if !time.Now().Before(dl) || isInterrupt(err) {
 			return nil, abi.Errorf(abi.Timeout, "%s ran past its deadline%s; the guest was interrupted", call.Tool, while), false
 		}
-		return nil, wtCrashError(call.Tool, err), false
+		return nil, wtCrashError(call.Tool, err, inst.memoryNote()), false
 	}
 	data, err := inst.view(uint64(res), "aios_call result")
 	if err != nil {
@@ -1003,15 +1010,25 @@ func isInterrupt(err error) bool {
 	return strings.Contains(err.Error(), "interrupt")
 }
 
-// wtCrashError turns a wasmtime trap or WASI exit into ProviderCrashed.
-func wtCrashError(tool string, err error) *abi.ToolError {
+// wtCrashError turns a wasmtime trap or WASI exit into ProviderCrashed;
+// note is the instance's memoryNote.
+func wtCrashError(tool string, err error, note string) *abi.ToolError {
 	var we *wt.Error
 	if errors.As(err, &we) {
 		if code, ok := we.ExitStatus(); ok {
-			return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory; see the host log for its stderr)", tool, code)
+			return abi.Errorf(abi.ProviderCrashed, "%s: the guest exited with code %d (a Go guest exits with 2 on panic or out of memory; see the host log for its stderr)%s", tool, code, note)
 		}
 	}
-	return abi.Errorf(abi.ProviderCrashed, "%s: the guest trapped: %s", tool, wtTrapText(err))
+	return abi.Errorf(abi.ProviderCrashed, "%s: the guest trapped: %s%s", tool, wtTrapText(err), note)
+}
+
+// memoryNote is memoryLimitNote of the instance's memory, as on wazero
+// (instance.crashError).
+func (inst *wtInstance) memoryNote() string {
+	if inst.mem == nil {
+		return ""
+	}
+	return memoryLimitNote(uint64(len(wtMemData(inst.store, inst.mem))), inst.p.pages, inst.p.memKey)
 }
 
 // trapNames are wasmtime's trap codes in the words wazero uses.
