@@ -19,9 +19,17 @@ type Inspection struct {
 }
 
 // Inspect loads the component in b (name is used in errors) far enough to
-// describe it: parse, link, compile and one instantiation.
+// describe it: parse, link, compile and one instantiation, with the
+// built-in limits (InspectWith takes the config's).
 func Inspect(ctx context.Context, b []byte, name string) (*Inspection, error) {
-	p, err := New(ctx, b, name, "", Options{PoolSize: 1})
+	return InspectWith(ctx, b, name, Options{})
+}
+
+// InspectWith is Inspect with opts (its memory limits and timeouts, as
+// the host loads the component; one instance, nothing cached).
+func InspectWith(ctx context.Context, b []byte, name string, opts Options) (*Inspection, error) {
+	opts.PoolSize, opts.CacheDir = 1, ""
+	p, err := New(ctx, b, name, "", opts)
 	if err != nil {
 		return nil, err
 	}

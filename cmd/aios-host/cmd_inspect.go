@@ -53,7 +53,17 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		return c.fail(err)
 	}
 	if component.IsComponent(b) {
-		in, err := component.Inspect(c.ctx, b, pos[0])
+		// With the config's runtimes.wasm, as run loads it (on wazero,
+		// whatever its engine: TestInspectComponentUsesConfig).
+		cfg, err := c.config()
+		if err != nil {
+			return c.fail(err)
+		}
+		opts, err := wazeroComponentOptions(cfg, nil)
+		if err != nil {
+			return c.fail(err)
+		}
+		in, err := component.InspectWith(c.ctx, b, pos[0], opts)
 		if err == nil {
 			err = checkRegistrable(&abi.ToolRegister{Provider: in.Provider, Tools: in.Tools})
 		}

@@ -364,16 +364,26 @@ func wasmCoreLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
 // the providers entries' memory_limit_pages and pool_size from the core
 // modules' section (runtimes.wasm).
 func wazeroComponentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
-	var wcfg wasm.Config
-	if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
+	opts, err := wazeroComponentOptions(cfg, log)
+	if err != nil {
 		return nil, err
 	}
-	if wcfg.MemoryLimitPages > 65536 {
-		return nil, fmt.Errorf("runtimes.wasm.memory_limit_pages: %d is above 65536 (4 GiB)", wcfg.MemoryLimitPages)
+	return component.NewLoader(opts), nil
+}
+
+// wazeroComponentOptions are the component runtime's options on wazero
+// from the config (wazeroComponentLoader; inspect).
+func wazeroComponentOptions(cfg *config.Config, log *slog.Logger) (component.Options, error) {
+	var wcfg wasm.Config
+	if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
+		return component.Options{}, err
 	}
-	return component.NewLoader(component.Options{Logger: log, CacheDir: componentCacheDir(cfg), CompileTimeout: wcfg.CompileTimeout, PoolSize: wcfg.PoolSize,
+	if wcfg.MemoryLimitPages > 65536 {
+		return component.Options{}, fmt.Errorf("runtimes.wasm.memory_limit_pages: %d is above 65536 (4 GiB)", wcfg.MemoryLimitPages)
+	}
+	return component.Options{Logger: log, CacheDir: componentCacheDir(cfg), CompileTimeout: wcfg.CompileTimeout, PoolSize: wcfg.PoolSize,
 		LoadTimeout: wcfg.LoadTimeout, MemoryLimitPages: wcfg.MemoryLimitPages, RealClock: wcfg.Clock == "real", RealRandom: wcfg.Random == "real",
-		ProviderLimits: wcfg.LimitsFor}), nil
+		ProviderLimits: wcfg.LimitsFor}, nil
 }
 
 // absPath is p made absolute (p itself when that fails), for messages.
