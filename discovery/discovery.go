@@ -761,6 +761,14 @@ func (d *Discovery) eventLoop() {
 					// new folder's watches (TestExchangedFolderWatched).
 					d.watchTree(ev.Name)
 				}
+			} else if ev.Has(fsnotify.Chmod) && d.watchFailed(ev.Name) {
+				// A folder whose watch failed (one the host could not
+				// read, EACCES) had its mode changed: watch it now it
+				// may be readable, or its edits went unseen until a
+				// refresh (TestUnreadableFolderWatchedOnceReadable).
+				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+					d.watchTree(ev.Name)
+				}
 			}
 			if slices.Contains(d.roots, filepath.Dir(ev.Name)) {
 				d.trackLink(ev.Name)
@@ -1046,6 +1054,20 @@ func (d *Discovery) watchAdd(path string) error {
 	}
 	d.log.Warn("cannot watch folder"+later, "dir", path, "err", err)
 	return err
+}
+
+// watchFailed reports whether the watch of path, or of a folder below it,
+// could not be added (watchAdd).
+func (d *Discovery) watchFailed(path string) bool {
+	prefix := path + string(filepath.Separator)
+	d.notesMu.Lock()
+	defer d.notesMu.Unlock()
+	for p := range d.watchFails {
+		if p == path || strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // unwatchBelow ends the watches of path, which was removed or moved away,
