@@ -2502,7 +2502,7 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 	if a := pickArtifact(artifacts); a != "" {
 		return d.loadArtifact(ctx, a, root, old, dir)
 	}
-	return nil, fmt.Errorf("%s: several artifacts (%s) and no card naming one; add adapter.json with artifact.path, or name one tool.<ext>", dir, baseNames(artifacts))
+	return nil, fmt.Errorf("%s: several artifacts (%s) and no card naming one; add adapter.json with artifact.path, or name one tool.<ext> (or index.ts / index.js for a JS/TS provider)", dir, baseNames(artifacts))
 }
 
 // packageCards returns the card (adapter.json) and tool.aios.yaml in a
@@ -2545,7 +2545,10 @@ func (d *Discovery) packageCards(dir string) (card, yml string, err error) {
 	return card, yml, nil
 }
 
-// pickArtifact returns the folder's tool.<ext>, or its only artifact.
+// pickArtifact returns the folder's tool.<ext>, or its only artifact, or
+// else its index.ts or index.js: the entry of a JS/TS provider with its
+// modules beside it (plugins/NAME/index.ts, as docs/js.md and the JS
+// runtime's errors advise; TestIndexEntryWithModulesLoads).
 func pickArtifact(artifacts []string) string {
 	for _, a := range artifacts {
 		if strings.TrimSuffix(filepath.Base(a), filepath.Ext(a)) == "tool" {
@@ -2554,6 +2557,13 @@ func pickArtifact(artifacts []string) string {
 	}
 	if len(artifacts) == 1 {
 		return artifacts[0]
+	}
+	for _, entry := range []string{"index.ts", "index.js"} {
+		for _, a := range artifacts {
+			if filepath.Base(a) == entry {
+				return a
+			}
+		}
 	}
 	return ""
 }
