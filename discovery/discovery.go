@@ -501,6 +501,19 @@ func (d *Discovery) scanRoot(r string) []string {
 				continue
 			}
 			if !d.isDesk[r] { // a desktop folder holds caches and lists besides entries
+				if e.Type()&fs.ModeSymlink != 0 {
+					if _, err := os.Stat(p); err != nil {
+						// A link to a folder not there (yet): said as
+						// loadUnit says it, not as a file no loader
+						// takes (TestDanglingFolderLinkSaidAsSuch).
+						if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+							d.note(slog.LevelWarn, p, "dangling", "file skipped: a symlink to nothing", "file", p)
+						} else {
+							d.note(slog.LevelWarn, p, "badlink", "file skipped: its symlink cannot be followed", "file", p, "err", err)
+						}
+						continue
+					}
+				}
 				if as, ok := nearMissExt[strings.ToLower(filepath.Ext(e.Name()))]; ok {
 					// A first tool saved as words.tsx was skipped at Info,
 					// which list and call do not show.
