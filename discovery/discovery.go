@@ -514,7 +514,7 @@ func (d *Discovery) scanRoot(r string) []string {
 						continue
 					}
 				}
-				if as, ok := nearMissExt[strings.ToLower(filepath.Ext(e.Name()))]; ok {
+				if as, ok := nearMissExt[strings.ToLower(filepath.Ext(e.Name()))]; ok && !host.IsTypeDeclaration(e.Name()) {
 					// A first tool saved as words.tsx was skipped at Info,
 					// which list and call do not show.
 					d.note(slog.LevelWarn, p, "noloader", "file not loaded: no loader takes this kind of file; rename it to "+as,
