@@ -501,7 +501,20 @@ func (d *Discovery) scanRoot(r string) []string {
 				continue
 			}
 			if !d.isDesk[r] { // a desktop folder holds caches and lists besides entries
-				if as, ok := nearMissExt[strings.ToLower(filepath.Ext(e.Name()))]; ok {
+				if e.Type()&fs.ModeSymlink != 0 {
+					if _, err := os.Stat(p); err != nil {
+						// A link to a folder not there (yet): said as
+						// loadUnit says it, not as a file no loader
+						// takes (TestDanglingFolderLinkSaidAsSuch).
+						if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+							d.note(slog.LevelWarn, p, "dangling", "file skipped: a symlink to nothing", "file", p)
+						} else {
+							d.note(slog.LevelWarn, p, "badlink", "file skipped: its symlink cannot be followed", "file", p, "err", err)
+						}
+						continue
+					}
+				}
+				if as, ok := nearMissExt[strings.ToLower(filepath.Ext(e.Name()))]; ok && !host.IsTypeDeclaration(e.Name()) {
 					// A first tool saved as words.tsx was skipped at Info,
 					// which list and call do not show.
 					d.note(slog.LevelWarn, p, "noloader", "file not loaded: no loader takes this kind of file; rename it to "+as,
@@ -759,6 +772,14 @@ func (d *Discovery) eventLoop() {
 					// .pkg.new pkg) give the new one's Create before
 					// the old one's Rename, whose unwatchBelow ended the
 					// new folder's watches (TestExchangedFolderWatched).
+					d.watchTree(ev.Name)
+				}
+			} else if ev.Has(fsnotify.Chmod) && d.watchFailed(ev.Name) {
+				// A folder whose watch failed (one the host could not
+				// read, EACCES) had its mode changed: watch it now it
+				// may be readable, or its edits went unseen until a
+				// refresh (TestUnreadableFolderWatchedOnceReadable).
+				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
 					d.watchTree(ev.Name)
 				}
 			}
@@ -1046,6 +1067,20 @@ func (d *Discovery) watchAdd(path string) error {
 	}
 	d.log.Warn("cannot watch folder"+later, "dir", path, "err", err)
 	return err
+}
+
+// watchFailed reports whether the watch of path, or of a folder below it,
+// could not be added (watchAdd).
+func (d *Discovery) watchFailed(path string) bool {
+	prefix := path + string(filepath.Separator)
+	d.notesMu.Lock()
+	defer d.notesMu.Unlock()
+	for p := range d.watchFails {
+		if p == path || strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // unwatchBelow ends the watches of path, which was removed or moved away,
@@ -2480,7 +2515,7 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 	if a := pickArtifact(artifacts); a != "" {
 		return d.loadArtifact(ctx, a, root, old, dir)
 	}
-	return nil, fmt.Errorf("%s: several artifacts (%s) and no card naming one; add adapter.json with artifact.path, or name one tool.<ext>", dir, baseNames(artifacts))
+	return nil, fmt.Errorf("%s: several artifacts (%s) and no card naming one; add adapter.json with artifact.path, or name one tool.<ext> (or index.ts / index.js for a JS/TS provider)", dir, baseNames(artifacts))
 }
 
 // packageCards returns the card (adapter.json) and tool.aios.yaml in a
@@ -2523,7 +2558,10 @@ func (d *Discovery) packageCards(dir string) (card, yml string, err error) {
 	return card, yml, nil
 }
 
-// pickArtifact returns the folder's tool.<ext>, or its only artifact.
+// pickArtifact returns the folder's tool.<ext>, or its only artifact, or
+// else its index.ts or index.js: the entry of a JS/TS provider with its
+// modules beside it (plugins/NAME/index.ts, as docs/js.md and the JS
+// runtime's errors advise; TestIndexEntryWithModulesLoads).
 func pickArtifact(artifacts []string) string {
 	for _, a := range artifacts {
 		if strings.TrimSuffix(filepath.Base(a), filepath.Ext(a)) == "tool" {
@@ -2532,6 +2570,13 @@ func pickArtifact(artifacts []string) string {
 	}
 	if len(artifacts) == 1 {
 		return artifacts[0]
+	}
+	for _, entry := range []string{"index.ts", "index.js"} {
+		for _, a := range artifacts {
+			if filepath.Base(a) == entry {
+				return a
+			}
+		}
 	}
 	return ""
 }

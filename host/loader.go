@@ -47,10 +47,27 @@ func (h *Host) Extensions() []string {
 	return out
 }
 
+// IsTypeDeclaration reports whether path names a TypeScript declaration
+// file (types.d.ts beside index.ts, aios-sdk.d.ts for an editor): types,
+// no code, so no loader takes it.
+func IsTypeDeclaration(path string) bool {
+	name := strings.ToLower(filepath.Base(path))
+	for _, decl := range []string{".d.ts", ".d.mts", ".d.cts"} {
+		if len(name) > len(decl) && strings.HasSuffix(name, decl) {
+			return true
+		}
+	}
+	return false
+}
+
 // LoaderFor returns the loader for path: the one whose extension is the
-// longest suffix of the file name (so ".tool.js" can beat ".js").
+// longest suffix of the file name (so ".tool.js" can beat ".js"); a
+// TypeScript declaration file has none (IsTypeDeclaration).
 func (h *Host) LoaderFor(path string) (abi.Loader, bool) {
 	name := strings.ToLower(filepath.Base(path))
+	if IsTypeDeclaration(name) {
+		return nil, false
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var best abi.Loader

@@ -13,6 +13,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
+	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/runtimes/python"
 	"github.com/aios-host/aios-host/runtimes/wasm"
@@ -164,6 +165,9 @@ func registerJSON(reg *abi.ToolRegister, kind string) map[string]any {
 // author sees the schemas the SDK made of the shorthand. inspect read
 // .wasm files only ("not a WebAssembly binary").
 func (c *cli) inspectScript(path string) (*abi.ToolRegister, error) {
+	if host.IsTypeDeclaration(path) {
+		return nil, fmt.Errorf("%s: a TypeScript declaration file (types only, no code): the host loads none; inspect the .ts or .js file that registers the tools", path)
+	}
 	reg, err := c.inspectSource(path, "", strings.ToLower(filepath.Ext(path)))
 	if err != nil && strings.Contains(err.Error(), "leaves the provider's folder") {
 		// A file is inspected as one at the top of a plugin folder; the

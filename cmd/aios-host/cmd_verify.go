@@ -14,6 +14,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
+	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/trust"
 )
 
@@ -155,7 +156,7 @@ func (c *cli) unpinnedArtifact(dir string) string {
 	}
 	art := discovery.ArtifactIn(abs, func(name string) bool { // as host.LoaderFor matches
 		name = strings.ToLower(name)
-		return slices.ContainsFunc(pluginExtensions, func(e string) bool { return strings.HasSuffix(name, e) })
+		return !host.IsTypeDeclaration(name) && slices.ContainsFunc(pluginExtensions, func(e string) bool { return strings.HasSuffix(name, e) })
 	})
 	if art == "" {
 		return ""

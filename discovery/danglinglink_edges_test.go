@@ -1,0 +1,36 @@
+package discovery
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/aios-host/aios-host/internal/testutil"
+)
+
+// TestDanglingFolderLinkSaidAsSuch: a symlink at the top of a plugin
+// folder whose target is missing (current -> releases/v3 before v3 is
+// unpacked, or its folder removed) was said at Info as "file not loaded:
+// no loader takes this kind of file", when its name has no artifact's
+// extension: the same link was "a symlink to nothing" at Warn when an
+// event loaded it, and docs/discovery.md says dangling symlinks are said
+// at Warn. Now the scan says so too.
+func TestDanglingFolderLinkSaidAsSuch(t *testing.T) {
+	logs := &testutil.SyncBuffer{}
+	env := newEnvWith(t, "", func(dir string) {
+		writeFake(t, filepath.Join(dir, "ok.fake"), fakeSpec{ID: "org.test.ok", Version: "1.0.0", Tools: []string{"ok"}})
+		if err := os.Symlink(filepath.Join(filepath.Dir(dir), "releases", "v3"), filepath.Join(dir, "current")); err != nil {
+			t.Fatal(err)
+		}
+	}, withLogs(logs))
+	link := filepath.Join(env.dir, "current")
+	testutil.Eventually(t, "the dangling link said", func() bool {
+		return logLines(logs, "file="+link) >= 1
+	})
+	if n := logLines(logs, "level=WARN", "a symlink to nothing", "file="+link); n != 1 {
+		t.Errorf("the dangling link said %d times at Warn as a symlink to nothing, want once:\n%s", n, logs.String())
+	}
+	if n := logLines(logs, "no loader takes", "file="+link); n != 0 {
+		t.Errorf("the dangling link said to be a file no loader takes:\n%s", logs.String())
+	}
+}
