@@ -91,7 +91,8 @@ func (h *Host) MaxPluginBytes() int64 { return h.pol.maxPluginBytes }
 
 // checkPluginFile refuses, before any loader reads it, a plugin path that
 // is not a regular file or a folder (a FIFO would block the reader for
-// good, a device would never end: /dev/zero) or a file over max bytes. A
+// good, a device would never end: /dev/zero), a file over max bytes, or
+// an empty file. A
 // symlink is judged by its target. A path that cannot be stat'ed is left
 // to the loader, whose error names it.
 func checkPluginFile(path string, max int64) error {
@@ -106,6 +107,11 @@ func checkPluginFile(path string, max int64) error {
 		return fmt.Errorf("load %s: not a regular file (%s); a plugin must be a file or a folder", path, fsperm.Kind(m))
 	case fi.Size() > max:
 		return fmt.Errorf("load %s: the file is %d bytes, above the %d a plugin may have (limits.max_plugin_bytes)", path, fi.Size(), max)
+	case fi.Size() == 0:
+		// (A file being rewritten is empty for a moment: its next
+		// version is loaded when written.) The runtimes said "registers
+		// no tools", "not a WebAssembly binary".
+		return fmt.Errorf("load %s: the file is empty (0 bytes)", path)
 	}
 	return nil
 }
