@@ -87,9 +87,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 	if err != nil {
 		return nil, err
 	}
-	if !overflow {
-		defer p.bound.Release() // after the instance is back in the pool (defers run last first)
-	}
+	defer p.bound.ReleaseUnit(overflow) // after the instance is back in the pool (defers run last first)
 	wctx := context.Background()
 	inst, err := p.get(ctx, dl)
 	if err != nil {

@@ -685,9 +685,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 	if err != nil {
 		return nil, err
 	}
-	if !overflow {
-		defer p.bound.Release() // after the instance is back in the pool (defers run last first)
-	}
+	defer p.bound.ReleaseUnit(overflow) // after the instance is back in the pool (defers run last first)
 	inst, err := p.get(ctx, deadline)
 	if err != nil {
 		var te *abi.ToolError

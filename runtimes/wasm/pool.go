@@ -35,9 +35,11 @@ func newPool[T any](size int, key string) *pool[T] {
 
 // acquire takes a unit of the bound, waiting while all are busy until the
 // call's deadline or cancellation. A call that comes back into the same
-// provider from one of its own host calls (nest is in ctx) may not wait —
-// its caller holds an instance and waits for it — so it runs as an overflow
-// instance outside the bound (overflow true: the caller must not release).
+// provider from one of its own host calls (nest is in ctx) may not wait
+// for the bound alone — its caller holds an instance and waits for it — so
+// it runs as an overflow instance outside the bound, one of at most
+// max(pool_size, busy.MinExtra) (overflow true: the caller gives it back
+// with ReleaseUnit(true)).
 func (q *pool[T]) acquire(ctx context.Context, call *abi.ToolCall, nest any, providerID string) (overflow bool, err error) {
 	if q.TryAcquire() {
 		return false, nil

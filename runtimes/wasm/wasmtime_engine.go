@@ -1103,9 +1103,7 @@ func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, 
 	if inst == nil {
 		var err error
 		if inst, err = p.newInstance(ctx, callDeadline(ctx, call, p.l.cfg.DefaultDeadline)); err != nil {
-			if !overflow {
-				p.pool.Release()
-			}
+			p.pool.ReleaseUnit(overflow)
 			return nil, abi.AsToolError(err, abi.Unavailable)
 		}
 	}
@@ -1125,9 +1123,7 @@ func (p *wtProvider) put(inst *wtInstance, keep bool) {
 		inst.used.Store(true)
 	}
 	kept := keep && !p.closed.Load() && p.pool.give(inst)
-	if !overflow {
-		p.pool.Release()
-	}
+	p.pool.ReleaseUnit(overflow)
 	if !kept {
 		p.closeInstance(inst)
 		return
