@@ -128,11 +128,30 @@ func (l *limits) checkChars(n float64) {
 // original. The replacement keeps the original's name, length and property
 // attributes; like a built-in method it is not a constructor.
 func (l *limits) wrap(obj *goja.Object, name string, check func(c *goja.FunctionCall)) (goja.Value, error) {
-	orig, ok := goja.AssertFunction(obj.Get(name))
+	f, err := l.wrapped(obj.Get(name), check)
+	if f == nil || err != nil {
+		return nil, err
+	}
+	return f, obj.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
+
+// wrapSym is wrap for a method keyed by a symbol (String.prototype's
+// Symbol.iterator).
+func (l *limits) wrapSym(obj *goja.Object, sym *goja.Symbol, check func(c *goja.FunctionCall)) error {
+	f, err := l.wrapped(obj.GetSymbol(sym), check)
+	if f == nil || err != nil {
+		return err
+	}
+	return obj.DefineDataPropertySymbol(sym, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
+
+// wrapped is the replacement of the built-in fn (nil when fn is none).
+func (l *limits) wrapped(fn goja.Value, check func(c *goja.FunctionCall)) (*goja.Object, error) {
+	orig, ok := goja.AssertFunction(fn)
 	if !ok {
 		return nil, nil // not in this goja version
 	}
-	origObj := obj.Get(name).(*goja.Object)
+	origObj := fn.(*goja.Object)
 	f := l.vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		l.checkStop()
 		check(&c) // may replace an argument by its conversion (argOnce)
@@ -148,7 +167,7 @@ func (l *limits) wrap(obj *goja.Object, name string, check func(c *goja.Function
 	if err := f.DefineDataProperty("length", origObj.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
 		return nil, err
 	}
-	return f, obj.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	return f, nil
 }
 
 // installLimits puts the size checks on the worker's runtime (before the
@@ -455,9 +474,16 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 		return err
 	}
 	if values != nil {
-		return ap.DefineDataPropertySymbol(goja.SymIterator, values, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		if err := ap.DefineDataPropertySymbol(goja.SymIterator, values, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
 	}
-	return nil
+	// A string's iterator, which spread and Array.from(s) drain into an
+	// array of one element per character in one native loop: sized by the
+	// string's length as an array's by its own (a 20 million character
+	// string, which the budget allows, became gigabytes of array before
+	// the heap guard could stop it: TestStringSpreadSized).
+	return l.wrapSym(sp, goja.SymIterator, thisLength)
 }
 
 func (l *limits) checkJoin(this, sep goja.Value) (n float64) {
