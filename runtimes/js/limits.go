@@ -453,6 +453,12 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 		{vm.Get("Function").ToObject(vm).Get("prototype").ToObject(vm), "apply", func(c *goja.FunctionCall) { l.checkArgs(c, 1) }},
 		{vm.Get("Reflect").ToObject(vm), "apply", func(c *goja.FunctionCall) { l.checkArgs(c, 2) }},
 		{vm.Get("Reflect").ToObject(vm), "construct", func(c *goja.FunctionCall) { l.checkArgs(c, 1) }},
+		// JSON.parse descends one Go call per level of nesting, and a
+		// stack overflow ends the process: three million '[' ended the
+		// host (TestJSONParseDeepNestingRefused).
+		{vm.Get("JSON").ToObject(vm), "parse", func(c *goja.FunctionCall) {
+			l.checkJSONDepth(l.argOnce(c, 0, toString))
+		}},
 		// Array.from(arrayLike): sized by its length when it is not
 		// iterable (array iterators are checked above; a generator is JS).
 		{arrayCtor, "from", func(c *goja.FunctionCall) {
@@ -484,6 +490,45 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 	// string, which the budget allows, became gigabytes of array before
 	// the heap guard could stop it: TestStringSpreadSized).
 	return l.wrapSym(sp, goja.SymIterator, thisLength)
+}
+
+// maxJSONDepth is the deepest nesting of arrays and objects JSON.parse
+// is given: goja's parser recurses per level (about 330 bytes of Go stack
+// each), and a value nested deeper than 512 levels cannot cross to the
+// host anyway.
+const maxJSONDepth = 10000
+
+// checkJSONDepth throws a RangeError when JSON text v nests arrays and
+// objects deeper than maxJSONDepth (brackets in strings do not count).
+func (l *limits) checkJSONDepth(v goja.Value) {
+	s, ok := v.(goja.String)
+	if !ok || s.Length() <= maxJSONDepth {
+		return
+	}
+	text := s.String()
+	depth, inStr := 0, false
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case inStr:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '[' || c == '{':
+			if depth++; depth > maxJSONDepth {
+				e, err := l.rangeErr(nil, l.vm.ToValue(fmt.Sprintf("JSON.parse: the text nests arrays and objects more than %d levels deep (at byte %d), deeper than the sandbox parses", maxJSONDepth, i)))
+				if err != nil {
+					panic(err)
+				}
+				panic(e)
+			}
+		case c == ']' || c == '}':
+			depth = max(depth-1, 0)
+		}
+	}
 }
 
 func (l *limits) checkJoin(this, sep goja.Value) (n float64) {
