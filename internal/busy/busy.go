@@ -51,6 +51,36 @@ func (b *Bound) Extra() int { return cap(b.extra) }
 // ReleaseExtra returns a unit taken beyond the bound (Acquire's overflow).
 func (b *Bound) ReleaseExtra() { <-b.extra }
 
+// Chain is the mark a guest's host call puts on the context of the call it
+// makes (as the value of the runtime's nest key): the first call of the
+// chain that comes back into the provider from that host call and finds
+// every unit busy runs free, outside every bound (AcquireIn), so a guest
+// recursing through call_tool gets one instance per level, up to
+// limits.max_call_depth; further calls back from the same host call, which
+// only a relay of another runtime fanning out can make, take Extra units.
+type Chain struct{ taken atomic.Bool }
+
+// NewChain makes the mark of one host call.
+func NewChain() *Chain { return new(Chain) }
+
+// Take takes c's free unit; false when it is taken or c is nil.
+func (c *Chain) Take() bool { return c != nil && c.taken.CompareAndSwap(false, true) }
+
+// AcquireIn is Acquire for a call that, when reentrant, came back from the
+// host call chain marks (nil when the mark is not a Chain): a unit of the
+// bound if one is free, else chain's free unit (free true: nothing to give
+// back), else as Acquire.
+func (b *Bound) AcquireIn(ctx context.Context, deadline time.Time, reentrant bool, chain *Chain, provider, tool, setting string) (free, overflow bool, err error) {
+	if b.TryAcquire() {
+		return false, false, nil
+	}
+	if reentrant && chain.Take() {
+		return true, false, nil
+	}
+	overflow, err = b.Acquire(ctx, deadline, reentrant, provider, tool, setting)
+	return false, overflow, err
+}
+
 // ReleaseUnit returns a unit Acquire gave: beyond the bound when overflow.
 func (b *Bound) ReleaseUnit(overflow bool) {
 	if overflow {

@@ -40,11 +40,14 @@ func newPool[T any](size int, key string) *pool[T] {
 // it runs as an overflow instance outside the bound, one of at most
 // max(pool_size, busy.MinExtra) (overflow true: the caller gives it back
 // with ReleaseUnit(true)).
-func (q *pool[T]) acquire(ctx context.Context, call *abi.ToolCall, nest any, providerID string) (overflow bool, err error) {
-	if q.TryAcquire() {
-		return false, nil
-	}
-	return q.Acquire(ctx, call.Deadline, call.Depth > 0 && ctx.Value(nest) != nil, providerID, call.Tool, q.key)
+//
+// The first such call of one host call (busy.Chain) runs free of both
+// bounds (free true: no unit to give back), so a guest recursing through
+// call_tool is bounded by limits.max_call_depth alone.
+func (q *pool[T]) acquire(ctx context.Context, call *abi.ToolCall, nest any, providerID string) (free, overflow bool, err error) {
+	v := ctx.Value(nest)
+	chain, _ := v.(*busy.Chain)
+	return q.AcquireIn(ctx, call.Deadline, call.Depth > 0 && v != nil, chain, providerID, call.Tool, q.key)
 }
 
 // take removes an idle instance, the one in the lowest slot (the most

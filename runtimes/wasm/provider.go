@@ -93,7 +93,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 
 // get takes an idle instance or makes one, waiting while the pool is full.
 func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, error) {
-	overflow, err := p.pool.acquire(ctx, call, nestKey{p}, p.reg.Provider.ID)
+	free, overflow, err := p.pool.acquire(ctx, call, nestKey{p}, p.reg.Provider.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -101,11 +101,13 @@ func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, erro
 	if inst == nil {
 		var err error
 		if inst, err = p.newInstance(ctx); err != nil {
-			p.pool.ReleaseUnit(overflow)
+			if !free {
+				p.pool.ReleaseUnit(overflow)
+			}
 			return nil, abi.AsToolError(err, abi.Unavailable)
 		}
 	}
-	inst.overflow, inst.uncounted = overflow, false
+	inst.overflow, inst.uncounted = overflow, free
 	return inst, nil
 }
 
@@ -376,7 +378,7 @@ type instance struct {
 	hbuf                 []byte            // host-call response buffer
 	inPtr, inCap         uint32            // host-owned input buffer in guest memory
 	overflow             bool              // a unit beyond the pool's bound (busy.Bound.ReleaseExtra)
-	uncounted            bool              // Load's instance, until a call takes it: no unit to give back
+	uncounted            bool              // Load's instance until a call takes it, or a busy.Chain's free one: no unit to give back
 	allocating           bool              // inside the guest's aios_alloc (alloc); same goroutine
 	idleMark                               // used since the last trim pass, idle since (Provider.trim)
 	stop                 api.MutableGlobal // the $tick global, when instrumented

@@ -668,6 +668,7 @@ type wtInstance struct {
 	hostErr      error
 	exitErr      error // the guest's proc_exit inside a host call (hostCall)
 	overflow     bool
+	free         bool        // a busy.Chain's free unit: nothing to give back
 	idleMark                 // used since the last trim pass, idle since (wtProvider.trim)
 	allocating   bool        // inside the guest's aios_alloc (a host call refuses to run)
 	dl           time.Time   // the running call's (or load's) deadline, for poll_oneoff
@@ -1095,7 +1096,7 @@ func (p *wtProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 }
 
 func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, error) {
-	overflow, err := p.pool.acquire(ctx, call, nestKey{p.shim}, p.reg.Provider.ID)
+	free, overflow, err := p.pool.acquire(ctx, call, nestKey{p.shim}, p.reg.Provider.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -1103,11 +1104,13 @@ func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, 
 	if inst == nil {
 		var err error
 		if inst, err = p.newInstance(ctx, callDeadline(ctx, call, p.l.cfg.DefaultDeadline)); err != nil {
-			p.pool.ReleaseUnit(overflow)
+			if !free {
+				p.pool.ReleaseUnit(overflow)
+			}
 			return nil, abi.AsToolError(err, abi.Unavailable)
 		}
 	}
-	inst.overflow = overflow
+	inst.overflow, inst.free = overflow, free
 	return inst, nil
 }
 
@@ -1118,12 +1121,14 @@ func (p *wtProvider) put(inst *wtInstance, keep bool) {
 	if keep && inst.mem != nil && uintptr(len(wtMemData(inst.store, inst.mem))) > uintptr(p.pages)*65536/4*3 {
 		keep = false
 	}
-	overflow := inst.overflow
+	overflow, free := inst.overflow, inst.free
 	if keep {
 		inst.used.Store(true)
 	}
 	kept := keep && !p.closed.Load() && p.pool.give(inst)
-	p.pool.ReleaseUnit(overflow)
+	if !free {
+		p.pool.ReleaseUnit(overflow)
+	}
 	if !kept {
 		p.closeInstance(inst)
 		return
