@@ -13,6 +13,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component/cabi"
+	"github.com/aios-host/aios-host/internal/busy"
 	iwire "github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/wit"
 )
@@ -83,12 +84,14 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 	if dl > 0 {
 		dlTime = time.Unix(0, dl)
 	}
-	overflow, err := p.bound.Acquire(ctx, dlTime, call.Depth > 0 && ctx.Value(nestKey{p}) != nil, p.reg.Provider.ID, call.Tool, p.poolKey)
+	nv := ctx.Value(nestKey{p})
+	chain, _ := nv.(*busy.Chain)
+	free, overflow, err := p.bound.AcquireIn(ctx, dlTime, call.Depth > 0 && nv != nil, chain, p.reg.Provider.ID, call.Tool, p.poolKey)
 	if err != nil {
 		return nil, err
 	}
-	if !overflow {
-		defer p.bound.Release() // after the instance is back in the pool (defers run last first)
+	if !free {
+		defer p.bound.ReleaseUnit(overflow) // after the instance is back in the pool (defers run last first)
 	}
 	wctx := context.Background()
 	inst, err := p.get(ctx, dl)
@@ -453,7 +456,7 @@ var sdkFuncs = map[string]hostFunc{
 		if err := iwire.UnmarshalGuestJSON([]byte(a[1].(string)), &params); err != nil {
 			return errResult("call-tool: params-json: " + err.Error()), nil
 		}
-		res, err := st.env.CallTool(context.WithValue(st.ctx, nestKey{inst.p}, true), a[0].(string), "", params)
+		res, err := st.env.CallTool(context.WithValue(st.ctx, nestKey{inst.p}, busy.NewChain()), a[0].(string), "", params)
 		if inst.killed.Load() != 0 || st.ctx.Err() != nil {
 			st.awaited = fmt.Sprintf("tools.call-tool(%.64q)", a[0].(string))
 		}

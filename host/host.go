@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,21 @@ type Options struct {
 	// HTTPClient is used for inference requests (http.DefaultClient's
 	// transport with the configured timeout when nil).
 	HTTPClient *http.Client
+	// ToolNamespaces reserves tool names by prefix: a tool whose name
+	// begins with a key may be registered by the provider the key's
+	// Namespace names only (cmd reserves mcp-{server}- for each server of
+	// mcp.servers, the MCP bridge's org.aios.mcp.{server}). The longest
+	// matching key counts.
+	ToolNamespaces map[string]Namespace
+}
+
+// Namespace is the owner of reserved tool names (Options.ToolNamespaces).
+type Namespace struct {
+	// Provider is the id of the provider that may register the names.
+	Provider string
+	// Owner says whose they are, for the refusal: "MCP server x
+	// (mcp.servers.x)".
+	Owner string
 }
 
 // ProviderMeta says where a provider came from and how far it is trusted.
@@ -73,18 +89,19 @@ type ProviderMeta struct {
 
 // Host is the Tool Manager. It is safe for concurrent use.
 type Host struct {
-	cfg     *config.Config
-	log     *slog.Logger
-	reg     *registry.Registry
-	spaces  *space.Store
-	audit   *audit.Writer
-	pol     *policy
-	loaders map[string]abi.Loader // by extension, with the dot, lower case
-	ids     *callIDs
-	infer   *inferenceClient
-	decode  *decodeBudget // limits.max_decode_bytes
-	grants  grantCache    // nested-call grants
-	obs     observers     // OnCall
+	cfg        *config.Config
+	log        *slog.Logger
+	reg        *registry.Registry
+	spaces     *space.Store
+	audit      *audit.Writer
+	pol        *policy
+	loaders    map[string]abi.Loader // by extension, with the dot, lower case
+	ids        *callIDs
+	infer      *inferenceClient
+	namespaces map[string]Namespace // Options.ToolNamespaces
+	decode     *decodeBudget        // limits.max_decode_bytes
+	grants     grantCache           // nested-call grants
+	obs        observers            // OnCall
 	// hints say why a tool is not registered (SetNotFoundHint).
 	hints atomic.Pointer[func(tool string) string]
 
@@ -113,16 +130,17 @@ func New(opts Options) (*Host, error) {
 		return nil, err
 	}
 	h := &Host{
-		cfg:     cfg,
-		log:     log,
-		reg:     registry.New(),
-		spaces:  opts.Spaces,
-		audit:   opts.Audit,
-		pol:     pol,
-		loaders: map[string]abi.Loader{},
-		ids:     newCallIDs(),
-		infer:   newInferenceClient(cfg.Inference, opts.HTTPClient),
-		decode:  newDecodeBudget(cfg.Limits.MaxDecodeBytes),
+		cfg:        cfg,
+		log:        log,
+		reg:        registry.New(),
+		spaces:     opts.Spaces,
+		audit:      opts.Audit,
+		pol:        pol,
+		loaders:    map[string]abi.Loader{},
+		ids:        newCallIDs(),
+		infer:      newInferenceClient(cfg.Inference, opts.HTTPClient),
+		decode:     newDecodeBudget(cfg.Limits.MaxDecodeBytes),
+		namespaces: opts.ToolNamespaces,
 	}
 	mode := registry.SemverWarn
 	if m := cfg.Registry.SemverCheck; m != "" {
@@ -199,6 +217,9 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 	if len(reg.Tools) > h.pol.maxTools {
 		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) registers %d tools; the limit is %d (limits.max_tools_per_provider)", reg.Provider.ID, meta.Source, len(reg.Tools), h.pol.maxTools)
 	}
+	if err := h.checkNamespaces(reg, meta); err != nil {
+		return nil, nil, err
+	}
 	if h.pol.disabled(reg.Provider.ID) {
 		return nil, nil, abi.Errorf(abi.Unavailable, "provider %s (from %s) is disabled by providers.%s.disabled in the config", reg.Provider.ID, meta.Source, reg.Provider.ID)
 	}
@@ -251,6 +272,31 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 		tools = h.screenDefs(rec, tools)
 	}
 	return rec, tools, nil
+}
+
+// checkNamespaces refuses a provider registering a tool in a namespace
+// another provider owns (Options.ToolNamespaces): an unsigned plugin
+// naming a tool mcp-everything-echo took the name from the MCP bridge,
+// and its calls.
+func (h *Host) checkNamespaces(reg *abi.ToolRegister, meta ProviderMeta) error {
+	if len(h.namespaces) == 0 {
+		return nil
+	}
+	for _, def := range reg.Tools {
+		prefix := ""
+		for k := range h.namespaces {
+			if len(k) > len(prefix) && strings.HasPrefix(def.Name, k) {
+				prefix = k
+			}
+		}
+		if ns, ok := h.namespaces[prefix]; ok && prefix != "" && ns.Provider != reg.Provider.ID {
+			return &abi.ToolError{Code: abi.Conflict,
+				Message: fmt.Sprintf("provider %s (from %s) registers tool %s, but the names beginning %q are the tools of %s, served by provider %s: rename the tool",
+					reg.Provider.ID, meta.Source, def.Name, prefix, ns.Owner, ns.Provider),
+				Data: map[string]any{"tool": def.Name, "namespace": prefix, "registered_by": ns.Provider}}
+		}
+	}
+	return nil
 }
 
 // screenDefs screens what a model reads of the tools of a provider below

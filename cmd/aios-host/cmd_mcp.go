@@ -132,10 +132,11 @@ func (c *cli) startMCPBridge(ctx context.Context, h *host.Host, servers map[stri
 		Logger:  log,
 		Publish: func(ctx context.Context, p abi.Provider, source string) error {
 			// Partial: a tool whose mcp-{server}-{tool} name another
-			// provider holds (a native or plugin tool of that name; the
-			// bridge itself leaves out a tool in another server's
-			// namespace, docs/mcp.md) costs that tool, not the
-			// server's others.
+			// provider holds costs that tool, not the server's others
+			// (no other provider may register a name of the server's
+			// namespace, newHost's ToolNamespaces; the bridge itself
+			// leaves out a tool in another server's namespace,
+			// docs/mcp.md).
 			return h.ReplaceProvider(ctx, p, host.ProviderMeta{Source: "mcp:" + source, Trust: abi.Untrusted, Partial: true})
 		},
 	})

@@ -262,7 +262,19 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 		_ = aw.Close()
 		return nil, err
 	}
-	h, err := host.New(host.Options{Config: cfg, Logger: log, Loaders: loaders, Spaces: spaces, Audit: aw})
+	// The names of an MCP server's tools are its bridge provider's: a
+	// plugin could otherwise take mcp-{server}-{tool} and the calls meant
+	// for the server (host.TestMCPNamespaceReserved). A disabled server's
+	// are not (the bridge does not leave them out of the others' either).
+	namespaces := map[string]host.Namespace{}
+	for name, sc := range mcpServers {
+		if sc.Disabled {
+			continue
+		}
+		namespaces[mcpbridge.ToolName(name, "")] = host.Namespace{Provider: mcpbridge.ProviderID(name),
+			Owner: fmt.Sprintf("MCP server %s (mcp.servers.%s)", name, name)}
+	}
+	h, err := host.New(host.Options{Config: cfg, Logger: log, Loaders: loaders, Spaces: spaces, Audit: aw, ToolNamespaces: namespaces})
 	if err != nil {
 		closeLoaders(loaders)
 		_ = aw.Close()

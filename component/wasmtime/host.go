@@ -19,6 +19,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
+	"github.com/aios-host/aios-host/internal/busy"
 	iwire "github.com/aios-host/aios-host/internal/wire"
 )
 
@@ -199,7 +200,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		if err := iwire.UnmarshalGuestJSON([]byte(pj), &params); err != nil {
 			return setResult(nil, "call-tool: params-json: "+err.Error(), true)
 		}
-		res, err := st.env.CallTool(context.WithValue(st.ctx, nestKey{st.p}, true), name, "", params)
+		res, err := st.env.CallTool(context.WithValue(st.ctx, nestKey{st.p}, busy.NewChain()), name, "", params)
 		if st.ctx.Err() != nil || !st.deadline.IsZero() && !time.Now().Before(st.deadline) {
 			st.awaited = fmt.Sprintf("tools.call-tool(%.64q)", name)
 		}

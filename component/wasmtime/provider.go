@@ -681,12 +681,14 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 	if !has {
 		deadline = time.Now().Add(p.l.opts.DefaultDeadline)
 	}
-	overflow, err := p.bound.Acquire(ctx, deadline, call.Depth > 0 && ctx.Value(nestKey{p}) != nil, p.reg.Provider.ID, call.Tool, p.poolKey)
+	nv := ctx.Value(nestKey{p})
+	chain, _ := nv.(*busy.Chain)
+	free, overflow, err := p.bound.AcquireIn(ctx, deadline, call.Depth > 0 && nv != nil, chain, p.reg.Provider.ID, call.Tool, p.poolKey)
 	if err != nil {
 		return nil, err
 	}
-	if !overflow {
-		defer p.bound.Release() // after the instance is back in the pool (defers run last first)
+	if !free {
+		defer p.bound.ReleaseUnit(overflow) // after the instance is back in the pool (defers run last first)
 	}
 	inst, err := p.get(ctx, deadline)
 	if err != nil {

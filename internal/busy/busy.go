@@ -8,6 +8,7 @@ package busy
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,12 +25,69 @@ type Bound struct {
 
 	mu    sync.Mutex
 	queue []chan struct{} // calls waiting, longest first; closed when handed a unit
+
+	// extra holds a token per unit in use beyond the bound, by reentrant
+	// calls (Acquire): at most max(size, MinExtra) at once. Unbounded, a
+	// guest whose host call fans out calls back into its own provider (a
+	// JS relay's Promise.all) made an instance per call, each as large as
+	// the memory limit allows.
+	extra chan struct{}
 }
+
+// MinExtra is the least number of units a Bound lets reentrant calls take
+// beyond it at once (the JS and Python runtimes bound their runtimes and
+// workers beyond the pool the same way).
+const MinExtra = 8
 
 // New returns a bound of size (at least 1) units.
 func New(size int) *Bound {
 	size = max(size, 1)
-	return &Bound{size: int32(size)}
+	return &Bound{size: int32(size), extra: make(chan struct{}, max(size, MinExtra))}
+}
+
+// Extra is how many units reentrant calls may take beyond the bound at once.
+func (b *Bound) Extra() int { return cap(b.extra) }
+
+// ReleaseExtra returns a unit taken beyond the bound (Acquire's overflow).
+func (b *Bound) ReleaseExtra() { <-b.extra }
+
+// Chain is the mark a guest's host call puts on the context of the call it
+// makes (as the value of the runtime's nest key): the first call of the
+// chain that comes back into the provider from that host call and finds
+// every unit busy runs free, outside every bound (AcquireIn), so a guest
+// recursing through call_tool gets one instance per level, up to
+// limits.max_call_depth; further calls back from the same host call, which
+// only a relay of another runtime fanning out can make, take Extra units.
+type Chain struct{ taken atomic.Bool }
+
+// NewChain makes the mark of one host call.
+func NewChain() *Chain { return new(Chain) }
+
+// Take takes c's free unit; false when it is taken or c is nil.
+func (c *Chain) Take() bool { return c != nil && c.taken.CompareAndSwap(false, true) }
+
+// AcquireIn is Acquire for a call that, when reentrant, came back from the
+// host call chain marks (nil when the mark is not a Chain): a unit of the
+// bound if one is free, else chain's free unit (free true: nothing to give
+// back), else as Acquire.
+func (b *Bound) AcquireIn(ctx context.Context, deadline time.Time, reentrant bool, chain *Chain, provider, tool, setting string) (free, overflow bool, err error) {
+	if b.TryAcquire() {
+		return false, false, nil
+	}
+	if reentrant && chain.Take() {
+		return true, false, nil
+	}
+	overflow, err = b.Acquire(ctx, deadline, reentrant, provider, tool, setting)
+	return false, overflow, err
+}
+
+// ReleaseUnit returns a unit Acquire gave: beyond the bound when overflow.
+func (b *Bound) ReleaseUnit(overflow bool) {
+	if overflow {
+		b.ReleaseExtra()
+	} else {
+		b.Release()
+	}
 }
 
 // Size is the bound.
@@ -98,16 +156,24 @@ func (b *Bound) handOut() {
 // Acquire takes a unit, waiting while all are busy until deadline (zero:
 // none) or ctx's end; the calls waiting are served in the order they
 // came. A call that comes back into the same provider from one of its own
-// host calls (reentrant) may not wait — its caller holds a unit and waits
-// for it — so it runs outside the bound: overflow true, and the caller
-// must not Release. A wait that reaches the deadline is a Timeout naming
-// provider, tool and setting, the config key that sets the bound.
+// host calls (reentrant) may not wait for the bound alone — its caller
+// holds a unit and waits for it — so it may run outside the bound, on one
+// of Extra units beyond it: overflow true, given back with ReleaseExtra
+// (ReleaseUnit). When those are taken too it waits for either kind. A wait
+// that reaches the deadline is a Timeout naming provider, tool and
+// setting, the config key that sets the bound.
 func (b *Bound) Acquire(ctx context.Context, deadline time.Time, reentrant bool, provider, tool, setting string) (overflow bool, err error) {
 	if b.TryAcquire() {
 		return false, nil
 	}
+	var extra chan struct{} // nil: never ready
 	if reentrant {
-		return true, nil
+		select {
+		case b.extra <- struct{}{}:
+			return true, nil
+		default:
+		}
+		extra = b.extra
 	}
 	b.mu.Lock()
 	b.waiters.Add(1)
@@ -126,11 +192,17 @@ func (b *Bound) Acquire(ctx context.Context, deadline time.Time, reentrant bool,
 		defer t.Stop()
 		wait = t.C
 	}
+	beyond := ""
+	if reentrant {
+		beyond = fmt.Sprintf(", and the %d started beyond them for calls that came back into it from its own host calls,", cap(b.extra))
+	}
 	select {
 	case <-ch:
 		return false, nil
+	case extra <- struct{}{}:
+		overflow = true
 	case <-wait:
-		err = abi.Errorf(abi.Timeout, "all %d instances of %s were busy until the deadline of %s (%s)", b.size, provider, tool, setting)
+		err = abi.Errorf(abi.Timeout, "all %d instances of %s%s were busy until the deadline of %s (%s)", b.size, provider, beyond, tool, setting)
 	case <-ctx.Done():
 		// Say which call and that it waited for the pool: the
 		// context's own text ("context canceled") names neither.
@@ -139,7 +211,7 @@ func (b *Bound) Acquire(ctx context.Context, deadline time.Time, reentrant bool,
 		if te.Code == abi.Timeout {
 			what = "reached its deadline"
 		}
-		err = abi.Errorf(te.Code, "the call of %s %s while all %d instances of %s were busy (%s): %s", tool, what, b.size, provider, setting, te.Message)
+		err = abi.Errorf(te.Code, "the call of %s %s while all %d instances of %s%s were busy (%s): %s", tool, what, b.size, provider, beyond, setting, te.Message)
 	}
 	// Leave the queue; a unit handed over meanwhile goes to the next.
 	b.mu.Lock()
@@ -156,5 +228,5 @@ func (b *Bound) Acquire(ctx context.Context, deadline time.Time, reentrant bool,
 	if handed {
 		b.Release()
 	}
-	return false, err
+	return overflow, err
 }

@@ -128,11 +128,30 @@ func (l *limits) checkChars(n float64) {
 // original. The replacement keeps the original's name, length and property
 // attributes; like a built-in method it is not a constructor.
 func (l *limits) wrap(obj *goja.Object, name string, check func(c *goja.FunctionCall)) (goja.Value, error) {
-	orig, ok := goja.AssertFunction(obj.Get(name))
+	f, err := l.wrapped(obj.Get(name), check)
+	if f == nil || err != nil {
+		return nil, err
+	}
+	return f, obj.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
+
+// wrapSym is wrap for a method keyed by a symbol (String.prototype's
+// Symbol.iterator).
+func (l *limits) wrapSym(obj *goja.Object, sym *goja.Symbol, check func(c *goja.FunctionCall)) error {
+	f, err := l.wrapped(obj.GetSymbol(sym), check)
+	if f == nil || err != nil {
+		return err
+	}
+	return obj.DefineDataPropertySymbol(sym, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
+
+// wrapped is the replacement of the built-in fn (nil when fn is none).
+func (l *limits) wrapped(fn goja.Value, check func(c *goja.FunctionCall)) (*goja.Object, error) {
+	orig, ok := goja.AssertFunction(fn)
 	if !ok {
 		return nil, nil // not in this goja version
 	}
-	origObj := obj.Get(name).(*goja.Object)
+	origObj := fn.(*goja.Object)
 	f := l.vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		l.checkStop()
 		check(&c) // may replace an argument by its conversion (argOnce)
@@ -148,7 +167,7 @@ func (l *limits) wrap(obj *goja.Object, name string, check func(c *goja.Function
 	if err := f.DefineDataProperty("length", origObj.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
 		return nil, err
 	}
-	return f, obj.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	return f, nil
 }
 
 // installLimits puts the size checks on the worker's runtime (before the
@@ -434,6 +453,12 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 		{vm.Get("Function").ToObject(vm).Get("prototype").ToObject(vm), "apply", func(c *goja.FunctionCall) { l.checkArgs(c, 1) }},
 		{vm.Get("Reflect").ToObject(vm), "apply", func(c *goja.FunctionCall) { l.checkArgs(c, 2) }},
 		{vm.Get("Reflect").ToObject(vm), "construct", func(c *goja.FunctionCall) { l.checkArgs(c, 1) }},
+		// JSON.parse descends one Go call per level of nesting, and a
+		// stack overflow ends the process: three million '[' ended the
+		// host (TestJSONParseDeepNestingRefused).
+		{vm.Get("JSON").ToObject(vm), "parse", func(c *goja.FunctionCall) {
+			l.checkJSONDepth(l.argOnce(c, 0, toString))
+		}},
 		// Array.from(arrayLike): sized by its length when it is not
 		// iterable (array iterators are checked above; a generator is JS).
 		{arrayCtor, "from", func(c *goja.FunctionCall) {
@@ -455,9 +480,55 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 		return err
 	}
 	if values != nil {
-		return ap.DefineDataPropertySymbol(goja.SymIterator, values, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		if err := ap.DefineDataPropertySymbol(goja.SymIterator, values, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
 	}
-	return nil
+	// A string's iterator, which spread and Array.from(s) drain into an
+	// array of one element per character in one native loop: sized by the
+	// string's length as an array's by its own (a 20 million character
+	// string, which the budget allows, became gigabytes of array before
+	// the heap guard could stop it: TestStringSpreadSized).
+	return l.wrapSym(sp, goja.SymIterator, thisLength)
+}
+
+// maxJSONDepth is the deepest nesting of arrays and objects JSON.parse
+// is given: goja's parser recurses per level (about 330 bytes of Go stack
+// each), and a value nested deeper than 512 levels cannot cross to the
+// host anyway.
+const maxJSONDepth = 10000
+
+// checkJSONDepth throws a RangeError when JSON text v nests arrays and
+// objects deeper than maxJSONDepth (brackets in strings do not count).
+func (l *limits) checkJSONDepth(v goja.Value) {
+	s, ok := v.(goja.String)
+	if !ok || s.Length() <= maxJSONDepth {
+		return
+	}
+	text := s.String()
+	depth, inStr := 0, false
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case inStr:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '[' || c == '{':
+			if depth++; depth > maxJSONDepth {
+				e, err := l.rangeErr(nil, l.vm.ToValue(fmt.Sprintf("JSON.parse: the text nests arrays and objects more than %d levels deep (at byte %d), deeper than the sandbox parses", maxJSONDepth, i)))
+				if err != nil {
+					panic(err)
+				}
+				panic(e)
+			}
+		case c == ']' || c == '}':
+			depth = max(depth-1, 0)
+		}
+	}
 }
 
 func (l *limits) checkJoin(this, sep goja.Value) (n float64) {

@@ -13,6 +13,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/hostop"
 )
 
 // The host functions behind ctx.* and the SDK's timers. Each runs on the
@@ -76,7 +77,7 @@ func (w *worker) hostAsync(what string, op func(ctx context.Context, env abi.Env
 	}
 	s.hostOps[what]++
 	ctx := w.cs.ctx
-	go func() {
+	s.startHost(func() {
 		v, err := safeOp(ctx, env, op)
 		s.post(w, job{sess: s, run: func() error {
 			s.pending--
@@ -86,8 +87,48 @@ func (w *worker) hostAsync(what string, op func(ctx context.Context, env abi.Env
 			}
 			return resolve(conv(v))
 		}})
-	}()
+	})
 	return w.vm.ToValue(pr)
+}
+
+// startHost runs a host call of the session on a goroutine of its own, at
+// most hostop.MaxInFlight at once, as for a provider isolated in a worker
+// process: past them the call waits in the session's queue, without a
+// goroutine, and starts when one finishes (a Promise.all of 15 000
+// ctx.callTool had 15 000 nested calls in the host at once:
+// TestInProcessHostCallsInFlightBounded). What is queued when the call
+// ends never starts.
+func (s *session) startHost(run func()) {
+	s.hostMu.Lock()
+	if s.running >= hostop.MaxInFlight {
+		s.queued = append(s.queued, run)
+		s.hostMu.Unlock()
+		return
+	}
+	s.running++
+	s.hostMu.Unlock()
+	go func() {
+		for run != nil {
+			run()
+			s.hostMu.Lock()
+			run = nil
+			select {
+			case <-s.done:
+				clear(s.queued)
+				s.queued = nil
+			default:
+				if len(s.queued) > 0 {
+					run = s.queued[0]
+					s.queued[0] = nil
+					s.queued = s.queued[1:]
+				}
+			}
+			if run == nil {
+				s.running--
+			}
+			s.hostMu.Unlock()
+		}
+	}()
 }
 
 func safeOp(ctx context.Context, env abi.Env, op func(context.Context, abi.Env) (any, error)) (v any, err error) {

@@ -239,6 +239,11 @@ type session struct {
 	// hostOps counts the host calls in flight by name (ctx.spaces.write):
 	// a handler that returns while one runs did not await it.
 	hostOps map[string]int
+	// running host calls, at most hostop.MaxInFlight, and those queued
+	// past them (startHost).
+	hostMu  sync.Mutex
+	running int
+	queued  []func()
 }
 
 // warnUnawaited logs, when the handler of a call that succeeded returned

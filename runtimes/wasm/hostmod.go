@@ -11,6 +11,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/guest/go/wire"
+	"github.com/aios-host/aios-host/internal/busy"
 	iwire "github.com/aios-host/aios-host/internal/wire"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -266,7 +267,7 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 			params = map[string]any{}
 		}
 		before := inst.deadline.Load()
-		v, err := env.CallTool(context.WithValue(ctx, nestKey{p}, true), tool, version, params)
+		v, err := env.CallTool(context.WithValue(ctx, nestKey{p}, busy.NewChain()), tool, version, params)
 		if before != 0 && inst.deadline.Load() != before ||
 			before == 0 && inst.cur != nil && (ctx.Err() != nil || !inst.cur.Deadline.IsZero() && !time.Now().Before(inst.cur.Deadline)) {
 			// Interrupted (deadline, cancel) while it waited (wazero's

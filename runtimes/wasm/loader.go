@@ -241,7 +241,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 	if err != nil {
 		return nil, err
 	}
-	inst.overflow = true // not counted against the bound (discard must not release)
+	inst.uncounted = true // not counted against the bound (discard must not release)
 	reg, err := inst.register(ctx, src)
 	if err != nil {
 		p.discard(inst)
@@ -259,7 +259,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 		if inst, err = p.newInstance(ctx); err != nil {
 			return nil, err
 		}
-		inst.overflow = true
+		inst.uncounted = true
 	}
 	inst.used.Store(true)
 	p.pool.give(inst)

@@ -35,14 +35,19 @@ func newPool[T any](size int, key string) *pool[T] {
 
 // acquire takes a unit of the bound, waiting while all are busy until the
 // call's deadline or cancellation. A call that comes back into the same
-// provider from one of its own host calls (nest is in ctx) may not wait —
-// its caller holds an instance and waits for it — so it runs as an overflow
-// instance outside the bound (overflow true: the caller must not release).
-func (q *pool[T]) acquire(ctx context.Context, call *abi.ToolCall, nest any, providerID string) (overflow bool, err error) {
-	if q.TryAcquire() {
-		return false, nil
-	}
-	return q.Acquire(ctx, call.Deadline, call.Depth > 0 && ctx.Value(nest) != nil, providerID, call.Tool, q.key)
+// provider from one of its own host calls (nest is in ctx) may not wait
+// for the bound alone — its caller holds an instance and waits for it — so
+// it runs as an overflow instance outside the bound, one of at most
+// max(pool_size, busy.MinExtra) (overflow true: the caller gives it back
+// with ReleaseUnit(true)).
+//
+// The first such call of one host call (busy.Chain) runs free of both
+// bounds (free true: no unit to give back), so a guest recursing through
+// call_tool is bounded by limits.max_call_depth alone.
+func (q *pool[T]) acquire(ctx context.Context, call *abi.ToolCall, nest any, providerID string) (free, overflow bool, err error) {
+	v := ctx.Value(nest)
+	chain, _ := v.(*busy.Chain)
+	return q.AcquireIn(ctx, call.Deadline, call.Depth > 0 && v != nil, chain, providerID, call.Tool, q.key)
 }
 
 // take removes an idle instance, the one in the lowest slot (the most

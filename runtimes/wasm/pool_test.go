@@ -18,30 +18,30 @@ func TestPoolBoundTimeoutAndCancel(t *testing.T) {
 	ctx := context.Background()
 	call := &abi.ToolCall{Tool: "echo", Deadline: time.Now().Add(30 * time.Millisecond)}
 	for range 2 {
-		if over, err := q.acquire(ctx, call, poolNestKey{}, "p"); err != nil || over {
+		if _, over, err := q.acquire(ctx, call, poolNestKey{}, "p"); err != nil || over {
 			t.Fatalf("acquire within the bound = %v, %v", over, err)
 		}
 	}
-	_, err := q.acquire(ctx, call, poolNestKey{}, "p")
+	_, _, err := q.acquire(ctx, call, poolNestKey{}, "p")
 	var te *abi.ToolError
 	if !errors.As(err, &te) || te.Code != abi.Timeout {
 		t.Fatalf("acquire past the bound = %v, want Timeout", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	go func() { time.Sleep(10 * time.Millisecond); cancel() }()
-	_, err = q.acquire(cctx, &abi.ToolCall{Tool: "echo"}, poolNestKey{}, "p")
+	_, _, err = q.acquire(cctx, &abi.ToolCall{Tool: "echo"}, poolNestKey{}, "p")
 	if !errors.As(err, &te) || te.Code != abi.Cancelled {
 		t.Fatalf("acquire cancelled = %v, want Cancelled", err)
 	}
 	// A nested call into the same provider overflows instead of waiting.
 	nctx := context.WithValue(ctx, poolNestKey{}, true)
-	if over, err := q.acquire(nctx, &abi.ToolCall{Tool: "echo", Depth: 1}, poolNestKey{}, "p"); err != nil || !over {
+	if _, over, err := q.acquire(nctx, &abi.ToolCall{Tool: "echo", Depth: 1}, poolNestKey{}, "p"); err != nil || !over {
 		t.Fatalf("nested acquire on a full pool = %v, %v; want overflow", over, err)
 	}
 	// A release wakes a blocked acquire.
 	got := make(chan error, 1)
 	go func() {
-		_, err := q.acquire(ctx, &abi.ToolCall{Tool: "echo", Deadline: time.Now().Add(5 * time.Second)}, poolNestKey{}, "p")
+		_, _, err := q.acquire(ctx, &abi.ToolCall{Tool: "echo", Deadline: time.Now().Add(5 * time.Second)}, poolNestKey{}, "p")
 		got <- err
 	}()
 	time.Sleep(10 * time.Millisecond)
@@ -70,7 +70,7 @@ func TestPoolStress(t *testing.T) {
 			defer wg.Done()
 			for i := range rounds {
 				call := &abi.ToolCall{Tool: "echo", Deadline: time.Now().Add(10 * time.Second)}
-				if _, err := q.acquire(context.Background(), call, poolNestKey{}, "p"); err != nil {
+				if _, _, err := q.acquire(context.Background(), call, poolNestKey{}, "p"); err != nil {
 					t.Error(err)
 					return
 				}

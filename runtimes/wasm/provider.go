@@ -95,7 +95,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 
 // get takes an idle instance or makes one, waiting while the pool is full.
 func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, error) {
-	overflow, err := p.pool.acquire(ctx, call, nestKey{p}, p.reg.Provider.ID)
+	free, overflow, err := p.pool.acquire(ctx, call, nestKey{p}, p.reg.Provider.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -103,13 +103,13 @@ func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, erro
 	if inst == nil {
 		var err error
 		if inst, err = p.newInstance(ctx); err != nil {
-			if !overflow {
-				p.pool.Release()
+			if !free {
+				p.pool.ReleaseUnit(overflow)
 			}
 			return nil, abi.AsToolError(err, abi.Unavailable)
 		}
 	}
-	inst.overflow = overflow
+	inst.overflow, inst.uncounted = overflow, free
 	return inst, nil
 }
 
@@ -124,11 +124,11 @@ func (p *Provider) put(inst *instance) {
 	}
 	// Read overflow before the instance is published: from then on another
 	// call's get may take it and overwrite the field.
-	overflow := inst.overflow
+	overflow, uncounted := inst.overflow, inst.uncounted
 	inst.used.Store(true)
 	kept := !p.closed.Load() && p.pool.give(inst)
-	if !overflow {
-		p.pool.Release()
+	if !uncounted {
+		p.pool.ReleaseUnit(overflow)
 	}
 	if !kept {
 		p.closeInstance(inst)
@@ -141,11 +141,11 @@ func (p *Provider) put(inst *instance) {
 }
 
 // discard closes an instance that must not serve again. The instance of
-// Load was never counted against the bound (overflow is set for it).
+// Load was never counted against the bound (uncounted is set for it).
 func (p *Provider) discard(inst *instance) {
 	p.closeInstance(inst)
-	if !inst.overflow {
-		p.pool.Release()
+	if !inst.uncounted {
+		p.pool.ReleaseUnit(inst.overflow)
 	}
 }
 
@@ -393,10 +393,11 @@ type instance struct {
 	fAlloc, fCall, fFree api.Function
 	ctx                  context.Context // Background + instKey; never done
 	stack                []uint64
-	enc                  []byte // the host's encode buffer
-	hbuf                 []byte // host-call response buffer
-	inPtr, inCap         uint32 // host-owned input buffer in guest memory
-	overflow             bool
+	enc                  []byte            // the host's encode buffer
+	hbuf                 []byte            // host-call response buffer
+	inPtr, inCap         uint32            // host-owned input buffer in guest memory
+	overflow             bool              // a unit beyond the pool's bound (busy.Bound.ReleaseExtra)
+	uncounted            bool              // Load's instance until a call takes it, or a busy.Chain's free one: no unit to give back
 	allocating           bool              // inside the guest's aios_alloc (alloc); same goroutine
 	idleMark                               // used since the last trim pass, idle since (Provider.trim)
 	stop                 api.MutableGlobal // the $tick global, when instrumented

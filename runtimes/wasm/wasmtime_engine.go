@@ -669,6 +669,7 @@ type wtInstance struct {
 	hostErr      error
 	exitErr      error // the guest's proc_exit inside a host call (hostCall)
 	overflow     bool
+	free         bool        // a busy.Chain's free unit: nothing to give back
 	idleMark                 // used since the last trim pass, idle since (wtProvider.trim)
 	allocating   bool        // inside the guest's aios_alloc (a host call refuses to run)
 	dl           time.Time   // the running call's (or load's) deadline, for poll_oneoff
@@ -1112,7 +1113,7 @@ func (p *wtProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 }
 
 func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, error) {
-	overflow, err := p.pool.acquire(ctx, call, nestKey{p.shim}, p.reg.Provider.ID)
+	free, overflow, err := p.pool.acquire(ctx, call, nestKey{p.shim}, p.reg.Provider.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -1120,13 +1121,13 @@ func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, 
 	if inst == nil {
 		var err error
 		if inst, err = p.newInstance(ctx, callDeadline(ctx, call, p.l.cfg.DefaultDeadline)); err != nil {
-			if !overflow {
-				p.pool.Release()
+			if !free {
+				p.pool.ReleaseUnit(overflow)
 			}
 			return nil, abi.AsToolError(err, abi.Unavailable)
 		}
 	}
-	inst.overflow = overflow
+	inst.overflow, inst.free = overflow, free
 	return inst, nil
 }
 
@@ -1137,13 +1138,13 @@ func (p *wtProvider) put(inst *wtInstance, keep bool) {
 	if keep && inst.mem != nil && uintptr(len(wtMemData(inst.store, inst.mem))) > uintptr(p.pages)*65536/4*3 {
 		keep = false
 	}
-	overflow := inst.overflow
+	overflow, free := inst.overflow, inst.free
 	if keep {
 		inst.used.Store(true)
 	}
 	kept := keep && !p.closed.Load() && p.pool.give(inst)
-	if !overflow {
-		p.pool.Release()
+	if !free {
+		p.pool.ReleaseUnit(overflow)
 	}
 	if !kept {
 		p.closeInstance(inst)
