@@ -261,7 +261,17 @@ func (s *server) callFailed(caller, ctx context.Context, sess *mcpsdk.ClientSess
 func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call *abi.ToolCall, err error, since time.Time) error {
 	tool := call.Tool
 	if ctx.Err() != nil {
-		return abi.AsToolError(ctx.Err(), abi.Timeout) // Timeout or Cancelled
+		// Timeout or Cancelled, naming the server and the tool: the
+		// pipeline passes a Timeout on as it is, and the bare "context
+		// deadline exceeded" named neither. The go-sdk sends the server
+		// notifications/cancelled for the request.
+		te := abi.AsToolError(ctx.Err(), abi.Timeout)
+		why := "the call's deadline passed"
+		if te.Code == abi.Cancelled {
+			why = "its caller cancelled it"
+		}
+		return &abi.ToolError{Code: te.Code, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s) had not answered %s when %s (%v); the bridge sent the server notifications/cancelled",
+			s.name, s.name, tool, why, ctx.Err())}
 	}
 	if re := s.refusalFor(err, since); re != nil {
 		// A message of the server was refused before decoding (budget.go):

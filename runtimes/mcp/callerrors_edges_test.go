@@ -1,0 +1,107 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// With $AIOS_MCP_P122 set the test binary is a stdio MCP server whose
+// tools misbehave in one way each: "hang" never answers, "rpcempty"
+// answers a JSON-RPC error without a message.
+func init() {
+	if mode := os.Getenv("AIOS_MCP_P122"); mode != "" {
+		os.Exit(runP122Server(mode))
+	}
+}
+
+func p122Config(t testing.TB, mode string) ServerConfig {
+	sc := fakeConfig(t, "unused")
+	delete(sc.Env, "AIOS_MCP_FAKE")
+	sc.Env["AIOS_MCP_P122"] = mode
+	return sc
+}
+
+func runP122Server(string) int {
+	var mu sync.Mutex
+	out := bufio.NewWriter(os.Stdout)
+	send := func(v any) {
+		mu.Lock()
+		defer mu.Unlock()
+		b, _ := json.Marshal(v)
+		out.Write(b)
+		out.WriteByte('\n')
+		out.Flush()
+	}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 16<<20)
+	for in.Scan() {
+		var m fakeMsg
+		if json.Unmarshal(in.Bytes(), &m) != nil || len(m.ID) == 0 || m.Method == "" {
+			continue
+		}
+		switch m.Method {
+		case "initialize":
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"protocolVersion": "2025-06-18",
+				"capabilities": map[string]any{"tools": map[string]any{}}, "serverInfo": map[string]any{"name": "p122", "version": "1"}}})
+		case "tools/list":
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"tools": []any{
+				map[string]any{"name": "hang", "inputSchema": obj(`{"type":"object"}`)},
+				map[string]any{"name": "rpcempty", "inputSchema": obj(`{"type":"object"}`)},
+			}}})
+		case "tools/call":
+			var p struct {
+				Name string `json:"name"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			if p.Name == "rpcempty" {
+				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32000, "message": ""}})
+			}
+		default:
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "no such method"}})
+		}
+	}
+	return 0
+}
+
+// TestTimeoutNamesServerAndTool: a call of an MCP tool whose server
+// does not answer before the call's deadline, or whose caller cancels it,
+// failed with the bare "context deadline exceeded" / "context canceled"
+// (the host's pipeline passes a Timeout on as it is), naming neither the
+// server nor the tool. The error names both and says what ended the call.
+func TestTimeoutNamesServerAndTool(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"slowpoke": p122Config(t, "plain")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.slowpoke")
+	_, err = call(t, p, "mcp-slowpoke-hang", nil, 300*time.Millisecond)
+	if abi.CodeOf(err) != abi.Timeout {
+		t.Fatalf("deadline: want Timeout, got %v", err)
+	}
+	for _, want := range []string{"mcp server slowpoke", "mcp-slowpoke-hang", "deadline"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("deadline: %q does not say %q", err, want)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	c := &abi.ToolCall{ID: "t", Tool: "mcp-slowpoke-hang", Deadline: time.Now().Add(time.Minute)}
+	_, err = p.Call(ctx, c, nil)
+	if abi.CodeOf(err) != abi.Cancelled {
+		t.Fatalf("cancel: want Cancelled, got %v", err)
+	}
+	for _, want := range []string{"mcp server slowpoke", "mcp-slowpoke-hang", "cancel"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("cancel: %q does not say %q", err, want)
+		}
+	}
+}
