@@ -105,3 +105,24 @@ func TestTimeoutNamesServerAndTool(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyRPCErrorSaysCode: a server answering a call with a JSON-RPC
+// error whose message is empty failed it with "mcp server s:
+// mcp-s-rpcempty: " and nothing after: not what went wrong, nor even
+// that the server answered an error. The error gives the JSON-RPC code and
+// says the server gave no message.
+func TestEmptyRPCErrorSaysCode(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"s": p122Config(t, "plain")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = call(t, rec.provider("org.aios.mcp.s"), "mcp-s-rpcempty", nil, 10*time.Second)
+	if abi.CodeOf(err) != abi.ProviderError {
+		t.Fatalf("want ProviderError, got %v", err)
+	}
+	for _, want := range []string{"mcp server s", "mcp-s-rpcempty", "-32000", "no message"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
+}

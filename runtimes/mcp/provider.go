@@ -307,6 +307,10 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 	if errors.As(err, &we) {
 		// The server's text, bounded as an isError result's is.
 		text := cutErrorText(we.Message)
+		if strings.TrimSpace(text) == "" {
+			// "mcp server s: mcp-s-x: " and nothing after said nothing.
+			text = fmt.Sprintf("the server answered JSON-RPC error %d with no message", we.Code)
+		}
 		code := abi.ProviderError
 		switch we.Code {
 		case jsonrpc.CodeInvalidParams:
