@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -304,6 +306,9 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s) stopped reading during %s; the bridge closed the connection and is restarting it: %v", s.name, s.name, tool, err)}
 	}
 	var we *jsonrpc.Error
+	if errors.As(err, &we) && we.Code == codeRejected && we.Message == msgRejected {
+		return s.transportFailure(tool, err)
+	}
 	if errors.As(err, &we) {
 		// The server's text, bounded as an isError result's is.
 		text := cutErrorText(we.Message)
@@ -345,6 +350,46 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		return &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("mcp server %s closed the connection during %s; the bridge is reconnecting: %v", s.name, tool, err)}
 	}
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: %s: %v", s.name, tool, err)}
+}
+
+// The go-sdk's error (its internal jsonrpc2.ErrRejected) for a request
+// its HTTP transport got no JSON-RPC answer to — the server answered 500,
+// 502, 503, 504 or 429 without one, or the request did not reach it — and
+// that leaves the session up.
+const (
+	codeRejected = -32005
+	msgRejected  = "rejected by transport"
+)
+
+// transportFailure is the ToolError of a call of tool that the go-sdk's
+// HTTP transport rejected: it said only "rejected by transport", the
+// status or the network error being in the text it wrapped. It names the
+// status, or what kept the request from the server (not the URL, which
+// the error quotes whole: a query may hold a key).
+func (s *server) transportFailure(tool string, err error) *abi.ToolError {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		why := ue.Err
+		var oe *net.OpError
+		if errors.As(why, &oe) && oe.Err != nil {
+			why = oe.Err // not the address
+		}
+		return &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s): %s: the request did not reach the server: %v", s.name, s.name, tool, why)}
+	}
+	text := err.Error()
+	for _, st := range []int{http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout} {
+		if strings.HasSuffix(text, ": "+http.StatusText(st)) {
+			code := abi.Unavailable // 502, 503, 504: call again later
+			switch st {
+			case http.StatusTooManyRequests:
+				code = abi.RateLimited
+			case http.StatusInternalServerError:
+				code = abi.ProviderError
+			}
+			return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: the server answered HTTP %d %s, without a JSON-RPC answer", s.name, tool, st, http.StatusText(st))}
+		}
+	}
+	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, tool, strings.ReplaceAll(text, s.cfg.URL, s.source))}
 }
 
 // redactToken takes a URL server's bearer token out of a failed call's
