@@ -114,7 +114,9 @@ type ServerConfig struct {
 	// CapabilityRequired maps an MCP tool name (or a glob such as
 	// "write_*") to capabilities its aios tool requires of callers, on top
 	// of Network(host) for URL servers: MCP tools carry no capabilities, so
-	// the operator who imports a server says what its tools touch.
+	// the operator who imports a server says what its tools touch. The
+	// tools of its resources, templates and prompts are matched by their
+	// name after mcp-{server}- (read-…, prompt-…): "*" covers them too.
 	CapabilityRequired map[string][]string `yaml:"capability_required"`
 }
 

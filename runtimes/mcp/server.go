@@ -493,11 +493,7 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", err)
 			continue
 		}
-		for _, c := range s.cfg.requiredFor(tool.Name) {
-			if !slices.Contains(def.CapabilityRequired, c) {
-				def.CapabilityRequired = append(def.CapabilityRequired, c)
-			}
-		}
+		def.CapabilityRequired = s.required(def.CapabilityRequired, tool.Name)
 		if !t.add(def, target{tool: tool.Name, structured: def.Returns != nil}) {
 			s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", fmt.Sprintf("tool %q: duplicate name %s", tool.Name, def.Name))
 		}
@@ -530,6 +526,7 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 				s.b.log.Warn("mcp resource skipped", "server", s.name, "reason", err)
 				continue
 			}
+			def.CapabilityRequired = s.required(def.CapabilityRequired, s.localName(def.Name))
 			if !t.add(def, target{uri: res.URI}) {
 				s.b.log.Warn("mcp resource skipped", "server", s.name, "reason", fmt.Sprintf("resource %q: duplicate name %s", res.URI, def.Name))
 				continue
@@ -638,6 +635,7 @@ func importListed[T any](ctx context.Context, s *server, t *table, what, method 
 			s.b.log.Warn("mcp "+strings.TrimSuffix(what, "s")+" skipped", "server", s.name, "reason", err)
 			continue
 		}
+		def.CapabilityRequired = s.required(def.CapabilityRequired, s.localName(def.Name))
 		if !t.add(def, tg) {
 			s.b.log.Warn("mcp "+strings.TrimSuffix(what, "s")+" skipped", "server", s.name, "reason", fmt.Sprintf("%s: duplicate name %s", name, def.Name))
 			continue
@@ -706,6 +704,25 @@ func listPages[T any](ctx context.Context, method string, list func(context.Cont
 			cursor = next
 		}
 	}
+}
+
+// required is caps with the capabilities capability_required gives the
+// tool whose key is key (an MCP tool's name; for the tool of a resource,
+// template or prompt its name after mcp-{server}-: localName) added: a
+// glob "*" gates everything of the server, resources and prompts too.
+func (s *server) required(caps []string, key string) []string {
+	for _, c := range s.cfg.requiredFor(key) {
+		if !slices.Contains(caps, c) {
+			caps = append(caps, c)
+		}
+	}
+	return caps
+}
+
+// localName is an imported tool's name after mcp-{server}- (read-notes,
+// prompt-review).
+func (s *server) localName(name string) string {
+	return strings.TrimPrefix(name, "mcp-"+s.name+"-")
 }
 
 // admit checks an imported tool's definition before it is added to the
