@@ -394,6 +394,12 @@ func (m *messageReader) next() {
 		m.err = err
 		return
 	}
+	if !bytes.Contains(raw, []byte(`"jsonrpc"`)) {
+		// A JSON log line ({"level":"info",…}): the go-sdk said only
+		// `invalid message version tag ""; expected "2.0"`.
+		m.err = notJSONRPC(string(raw[:min(len(raw), 80)]), errors.New(`a JSON value without "jsonrpc"`))
+		return
+	}
 	raw, _ = structuredAsText(raw)
 	m.pending = append(raw, '\n')
 }
@@ -408,7 +414,13 @@ var errFrameLimit = errors.New("message too long")
 func notJSONError(rest io.Reader, err error) error {
 	var head [80]byte
 	n, _ := io.ReadFull(rest, head[:])
-	line, _, _ := strings.Cut(strings.TrimLeft(string(head[:n]), " \t\r\n"), "\n")
+	return notJSONRPC(string(head[:n]), err)
+}
+
+// notJSONRPC says that a stdio server wrote what is not a JSON-RPC
+// message to stdout, quoting the first line of head, its start.
+func notJSONRPC(head string, err error) error {
+	line, _, _ := strings.Cut(strings.TrimLeft(head, " \t\r\n"), "\n")
 	return fmt.Errorf("the server wrote text that is not JSON-RPC to stdout (%q): %v; an MCP stdio server writes only MCP messages there (its logs go to stderr)",
 		strings.ToValidUTF8(line, "?"), err)
 }

@@ -15,7 +15,8 @@ import (
 
 // With $AIOS_MCP_P122 set the test binary is a stdio MCP server whose
 // tools misbehave in one way each: "hang" never answers, "rpcempty"
-// answers a JSON-RPC error without a message.
+// answers a JSON-RPC error without a message, "jsonlog" writes a JSON log
+// line to stdout before its answer.
 func init() {
 	if mode := os.Getenv("AIOS_MCP_P122"); mode != "" {
 		os.Exit(runP122Server(mode))
@@ -55,12 +56,17 @@ func runP122Server(string) int {
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"tools": []any{
 				map[string]any{"name": "hang", "inputSchema": obj(`{"type":"object"}`)},
 				map[string]any{"name": "rpcempty", "inputSchema": obj(`{"type":"object"}`)},
+				map[string]any{"name": "jsonlog", "inputSchema": obj(`{"type":"object"}`)},
 			}}})
 		case "tools/call":
 			var p struct {
 				Name string `json:"name"`
 			}
 			_ = json.Unmarshal(m.Params, &p)
+			if p.Name == "jsonlog" { // a structured log line on stdout, then the answer
+				send(map[string]any{"level": "info", "msg": "handling the call"})
+				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"content": []any{}}})
+			}
 			if p.Name == "rpcempty" {
 				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32000, "message": ""}})
 			}
@@ -121,6 +127,28 @@ func TestEmptyRPCErrorSaysCode(t *testing.T) {
 		t.Fatalf("want ProviderError, got %v", err)
 	}
 	for _, want := range []string{"mcp server s", "mcp-s-rpcempty", "-32000", "no message"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
+}
+
+// TestJSONLogOnStdoutSaysSo: a stdio server writing a JSON log line
+// ({"level":"info","msg":…}) to stdout mid-session failed the call with
+// the go-sdk's `invalid message version tag ""; expected "2.0"`, where a
+// line of plain text says what the server wrote and that its logs belong
+// on stderr. A JSON value that is not a JSON-RPC message is refused the
+// same way, quoting it.
+func TestJSONLogOnStdoutSaysSo(t *testing.T) {
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"s": p122Config(t, "plain")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = call(t, rec.provider("org.aios.mcp.s"), "mcp-s-jsonlog", nil, 10*time.Second)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"mcp server s", "mcp-s-jsonlog", "not JSON-RPC", `handling the call`, "stderr"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q does not say %q", err, want)
 		}
