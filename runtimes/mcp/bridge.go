@@ -45,6 +45,11 @@ type Options struct {
 	Publish func(ctx context.Context, p abi.Provider, source string) error
 	// Logger receives connection, listing and skipped-tool messages.
 	Logger *slog.Logger
+	// MaxTools is the most tools the host takes of one provider
+	// (limits.max_tools_per_provider; 0: no bound): a server listing more
+	// has the rest left out, logged, rather than its registration refused
+	// at every listing.
+	MaxTools int
 	// HTTPClient is the base client for URL servers (http.DefaultClient's
 	// transport when nil); the bearer token is added per server.
 	HTTPClient *http.Client
@@ -53,9 +58,10 @@ type Options struct {
 // Bridge imports the tools of configured MCP servers. It is safe for
 // concurrent use.
 type Bridge struct {
-	log     *slog.Logger
-	publish func(ctx context.Context, p abi.Provider, source string) error
-	servers []*server // by name
+	log      *slog.Logger
+	publish  func(ctx context.Context, p abi.Provider, source string) error
+	servers  []*server // by name
+	maxTools int       // Options.MaxTools
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -73,7 +79,7 @@ func New(opts Options) (*Bridge, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &Bridge{log: log, publish: opts.Publish, ctx: ctx, cancel: cancel}
+	b := &Bridge{log: log, publish: opts.Publish, ctx: ctx, cancel: cancel, maxTools: opts.MaxTools}
 	names := make([]string, 0, len(opts.Servers))
 	for n := range opts.Servers {
 		names = append(names, n)

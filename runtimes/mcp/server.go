@@ -544,6 +544,18 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			return err
 		}
 	}
+	if n := len(t.reg.Tools); s.b.maxTools > 0 && n > s.b.maxTools {
+		// The host would refuse the whole registration (and the bridge,
+		// taking that for a failed connection, restart the server at
+		// every listing): the first ones listed, tools before resources,
+		// are imported.
+		for _, d := range t.reg.Tools[s.b.maxTools:] {
+			delete(t.targets, d.Name)
+		}
+		t.reg.Tools = t.reg.Tools[:s.b.maxTools]
+		s.b.log.Warn("mcp tools past limits.max_tools_per_provider not imported", "server", s.name,
+			"listed", n, "imported", s.b.maxTools, "max_tools_per_provider", s.b.maxTools)
+	}
 	old := s.prov.table.Load()
 	if old.published && reflect.DeepEqual(old.reg, t.reg) {
 		return nil
