@@ -118,7 +118,9 @@ func (b *Bridge) Start(ctx context.Context) error {
 			t.published = true
 			if err := b.publish(ctx, s.prov, s.source); err != nil {
 				b.log.Warn("mcp server not imported", "server", s.name, "err", err)
+				s.mu.Lock()
 				s.failed = err
+				s.mu.Unlock()
 				s.markReady()
 				continue
 			}
@@ -146,8 +148,8 @@ func (b *Bridge) Start(ctx context.Context) error {
 		}
 		t.Stop()
 		switch err := s.lastError(); {
-		case s.failed != nil:
-			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, s.failed))
+		case s.refused() != nil:
+			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, s.refused()))
 		case err != nil && s.session() == nil:
 			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, err))
 		case timedOut:
@@ -231,6 +233,11 @@ func (b *Bridge) NotFoundHint(tool string) string {
 	best := b.serverFor(tool)
 	if best == nil || best.session() != nil {
 		return ""
+	}
+	if best.refused() != nil {
+		// Never started: nothing will connect it.
+		return fmt.Sprintf("it would come from MCP server %s (mcp.servers.%s), whose provider %s the host refused at start (the host log says why; providers.%s.disabled, say): the server was not started and is not retried",
+			best.name, best.name, ProviderID(best.name), ProviderID(best.name))
 	}
 	why := "it has not connected yet"
 	if best.lastError() != nil {

@@ -35,7 +35,7 @@ type server struct {
 	host       string // endpoint host of a URL server, "" for stdio
 	httpClient *http.Client
 	prov       *provider
-	failed     error                        // the host refused the server's provider at Start
+	failed     error                        // the host refused the server's provider at Start (under mu: refused)
 	calls      inflight                     // the bridge's calls in flight, for sampling
 	refusal    atomic.Pointer[refusedError] // the last message refused before decoding (budget.go)
 
@@ -104,6 +104,14 @@ func (s *server) session() *mcpsdk.ClientSession {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sess
+}
+
+// refused is the host's refusal of the server's provider at Start (the
+// server is then never started), nil when it took it.
+func (s *server) refused() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failed
 }
 
 func (s *server) lastError() error {
