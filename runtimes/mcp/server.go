@@ -391,7 +391,9 @@ func (s *server) serve() (connected bool, err error) {
 	}
 	sess, err := client.Connect(cctx, ctr, &mcpsdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
-		s.warnStartFailure(tr, cmd)
+		if s.ctx.Err() == nil { // not the bridge's own stop, which killed it
+			s.warnStartFailure(tr, cmd)
+		}
 		var ae *authError
 		if errors.As(err, &ae) {
 			err = ae // not the go-sdk's and net/http's wrapping, which quotes the URL whole
