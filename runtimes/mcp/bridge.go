@@ -172,17 +172,29 @@ func (b *Bridge) Start(ctx context.Context) error {
 // Refresh re-lists every connected server now and republishes what
 // changed; disconnected servers are retried at once instead of after their
 // backoff. It is what `aios/registry.refresh` does for MCP servers.
+//
+// The servers are re-listed at once, each within its connect_timeout (as
+// the run loop's re-listings are): one that stopped answering tools/list
+// held the refresh for the caller's whole deadline, and the servers after
+// it were not re-listed.
 func (b *Bridge) Refresh(ctx context.Context) error {
-	var errs []error
-	for _, s := range b.servers {
-		if sess := s.session(); sess != nil {
-			if err := s.relist(ctx, sess); err != nil {
-				errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, err))
-			}
+	errs := make([]error, len(b.servers))
+	var wg sync.WaitGroup
+	for i, s := range b.servers {
+		sess := s.session()
+		if sess == nil {
+			s.kickReconnect()
 			continue
 		}
-		s.kickReconnect()
+		wg.Go(func() {
+			rctx, cancel := context.WithTimeout(ctx, s.cfg.ConnectTimeout)
+			defer cancel()
+			if err := s.relist(rctx, sess); err != nil {
+				errs[i] = fmt.Errorf("mcp server %s: %w", s.name, err)
+			}
+		})
 	}
+	wg.Wait()
 	return errors.Join(errs...)
 }
 

@@ -16,7 +16,8 @@ import (
 // With $AIOS_MCP_P122 set the test binary is a stdio MCP server whose
 // tools misbehave in one way each: "hang" never answers, "rpcempty"
 // answers a JSON-RPC error without a message, "jsonlog" writes a JSON log
-// line to stdout before its answer.
+// line to stdout before its answer. In mode "hanglist" it answers its
+// first tools/list only.
 func init() {
 	if mode := os.Getenv("AIOS_MCP_P122"); mode != "" {
 		os.Exit(runP122Server(mode))
@@ -30,7 +31,8 @@ func p122Config(t testing.TB, mode string) ServerConfig {
 	return sc
 }
 
-func runP122Server(string) int {
+func runP122Server(mode string) int {
+	lists := 0
 	var mu sync.Mutex
 	out := bufio.NewWriter(os.Stdout)
 	send := func(v any) {
@@ -53,6 +55,9 @@ func runP122Server(string) int {
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"protocolVersion": "2025-06-18",
 				"capabilities": map[string]any{"tools": map[string]any{}}, "serverInfo": map[string]any{"name": "p122", "version": "1"}}})
 		case "tools/list":
+			if lists++; mode == "hanglist" && lists > 1 {
+				continue // answers its first listing only
+			}
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"tools": []any{
 				map[string]any{"name": "hang", "inputSchema": obj(`{"type":"object"}`)},
 				map[string]any{"name": "rpcempty", "inputSchema": obj(`{"type":"object"}`)},
