@@ -56,6 +56,18 @@ type msgBudget struct {
 	decode   int64 // estimated host memory one message may decode to
 	// refused is told of every refusal (server.noteRefusal), may be nil.
 	refused func(*refusedError)
+	// skipped is told of each tools/list entry left out (dropBadTools),
+	// may be nil.
+	skipped func(reason string)
+}
+
+// mend is msg as the go-sdk is handed it: a result's structuredContent
+// carried as its text (structuredAsText), and the tools/list entries it
+// cannot decode left out (dropBadTools).
+func (b *msgBudget) mend(msg []byte) ([]byte, bool) {
+	msg, st := structuredAsText(msg)
+	msg, dt := dropBadTools(msg, b.skipped)
+	return msg, st || dt
 }
 
 // refusedError is a message of an MCP server that the bridge refused
@@ -400,7 +412,7 @@ func (m *messageReader) next() {
 		m.err = notJSONRPC(string(raw[:min(len(raw), 80)]), errors.New(`a JSON value without "jsonrpc"`))
 		return
 	}
-	raw, _ = structuredAsText(raw)
+	raw, _ = m.b.mend(raw)
 	m.pending = append(raw, '\n')
 }
 
@@ -568,7 +580,7 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 			r.err = err
 		default:
 			if r.err = r.b.check(buf, "a response body"); r.err == nil {
-				r.buf, _ = structuredAsText(buf)
+				r.buf, _ = r.b.mend(buf)
 				r.err = io.EOF
 			}
 		}
@@ -676,7 +688,7 @@ func (s *sseReader) dispatch() {
 		return
 	}
 	s.out, s.event = s.event, nil
-	if data, ok := structuredAsText(s.data); ok {
+	if data, ok := s.b.mend(s.data); ok {
 		s.out = withData(s.out, data)
 	}
 	s.data, s.hasData = s.data[:0], false

@@ -17,7 +17,8 @@ import (
 // tools misbehave in one way each: "hang" never answers, "rpcempty"
 // answers a JSON-RPC error without a message, "jsonlog" writes a JSON log
 // line to stdout before its answer. In mode "hanglist" it answers its
-// first tools/list only.
+// first tools/list only; in mode "badtools" its tools/list also has
+// entries the go-sdk cannot decode.
 func init() {
 	if mode := os.Getenv("AIOS_MCP_P122"); mode != "" {
 		os.Exit(runP122Server(mode))
@@ -58,11 +59,21 @@ func runP122Server(mode string) int {
 			if lists++; mode == "hanglist" && lists > 1 {
 				continue // answers its first listing only
 			}
-			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"tools": []any{
+			var bad []any
+			if mode == "badtools" {
+				deep := map[string]any{"type": "object"}
+				for range 1200 {
+					deep = map[string]any{"type": "object", "properties": map[string]any{"a": deep}}
+				}
+				bad = []any{map[string]any{"name": 5, "inputSchema": obj(`{"type":"object"}`)},
+					map[string]any{"name": "deep", "inputSchema": deep},
+					map[string]any{"name": "annotated", "inputSchema": obj(`{"type":"object"}`), "annotations": "read-only"}}
+			}
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"tools": append(bad,
 				map[string]any{"name": "hang", "inputSchema": obj(`{"type":"object"}`)},
 				map[string]any{"name": "rpcempty", "inputSchema": obj(`{"type":"object"}`)},
 				map[string]any{"name": "jsonlog", "inputSchema": obj(`{"type":"object"}`)},
-			}}})
+			)}})
 		case "tools/call":
 			var p struct {
 				Name string `json:"name"`
