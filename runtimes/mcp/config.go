@@ -22,6 +22,7 @@ import (
 const (
 	DefaultConnectTimeout = 20 * time.Second
 	DefaultReconnectMin   = 100 * time.Millisecond
+	MinConnectTimeout     = 100 * time.Millisecond // a shorter connect_timeout is refused
 	DefaultReconnectMax   = 30 * time.Second
 	DefaultMaxResources   = 100
 )
@@ -353,6 +354,12 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 	}
 	if sc.ReconnectMax == 0 {
 		sc.ReconnectMax = DefaultReconnectMax
+	}
+	if sc.ConnectTimeout < MinConnectTimeout {
+		// No server starts and answers initialize in 1ms (1m meant):
+		// every attempt timed out and the server was started again for
+		// good (TestTinyConnectTimeoutRefused).
+		return sc, fmt.Errorf("connect_timeout %s is below %s: no server would start and answer initialize within it, and it would be started again and again (leave it out, or 0, for the default %s)", sc.ConnectTimeout, MinConnectTimeout, DefaultConnectTimeout)
 	}
 	if sc.ReconnectMax < DefaultReconnectMin {
 		// The backoff fell to it after the first retry: a server that
