@@ -377,7 +377,7 @@ func (s *server) serve() (connected bool, err error) {
 	}
 	if s.cfg.Sampling {
 		copts.Capabilities.Sampling = &mcpsdk.SamplingCapabilities{}
-		copts.CreateMessageHandler = s.sample
+		copts.CreateMessageHandler = s.sampleHandler
 	}
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "aios-host", Version: Version}, copts)
 	// Start with initialize (no server/discover probe): MCP servers of
