@@ -128,8 +128,9 @@ func (c *cli) startMCPBridge(ctx context.Context, h *host.Host, servers map[stri
 		return nil
 	}
 	b, err := mcpbridge.New(mcpbridge.Options{
-		Servers: servers,
-		Logger:  log,
+		Servers:  servers,
+		Logger:   log,
+		MaxTools: h.Config().Limits.MaxToolsPerProvider,
 		Publish: func(ctx context.Context, p abi.Provider, source string) error {
 			// Partial: a tool whose mcp-{server}-{tool} name another
 			// provider holds costs that tool, not the server's others

@@ -45,6 +45,11 @@ type Options struct {
 	Publish func(ctx context.Context, p abi.Provider, source string) error
 	// Logger receives connection, listing and skipped-tool messages.
 	Logger *slog.Logger
+	// MaxTools is the most tools the host takes of one provider
+	// (limits.max_tools_per_provider; 0: no bound): a server listing more
+	// has the rest left out, logged, rather than its registration refused
+	// at every listing.
+	MaxTools int
 	// HTTPClient is the base client for URL servers (http.DefaultClient's
 	// transport when nil); the bearer token is added per server.
 	HTTPClient *http.Client
@@ -53,9 +58,10 @@ type Options struct {
 // Bridge imports the tools of configured MCP servers. It is safe for
 // concurrent use.
 type Bridge struct {
-	log     *slog.Logger
-	publish func(ctx context.Context, p abi.Provider, source string) error
-	servers []*server // by name
+	log      *slog.Logger
+	publish  func(ctx context.Context, p abi.Provider, source string) error
+	servers  []*server // by name
+	maxTools int       // Options.MaxTools
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -73,7 +79,7 @@ func New(opts Options) (*Bridge, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &Bridge{log: log, publish: opts.Publish, ctx: ctx, cancel: cancel}
+	b := &Bridge{log: log, publish: opts.Publish, ctx: ctx, cancel: cancel, maxTools: opts.MaxTools}
 	names := make([]string, 0, len(opts.Servers))
 	for n := range opts.Servers {
 		names = append(names, n)
@@ -112,7 +118,9 @@ func (b *Bridge) Start(ctx context.Context) error {
 			t.published = true
 			if err := b.publish(ctx, s.prov, s.source); err != nil {
 				b.log.Warn("mcp server not imported", "server", s.name, "err", err)
+				s.mu.Lock()
 				s.failed = err
+				s.mu.Unlock()
 				s.markReady()
 				continue
 			}
@@ -140,8 +148,8 @@ func (b *Bridge) Start(ctx context.Context) error {
 		}
 		t.Stop()
 		switch err := s.lastError(); {
-		case s.failed != nil:
-			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, s.failed))
+		case s.refused() != nil:
+			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, s.refused()))
 		case err != nil && s.session() == nil:
 			errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, err))
 		case timedOut:
@@ -164,17 +172,29 @@ func (b *Bridge) Start(ctx context.Context) error {
 // Refresh re-lists every connected server now and republishes what
 // changed; disconnected servers are retried at once instead of after their
 // backoff. It is what `aios/registry.refresh` does for MCP servers.
+//
+// The servers are re-listed at once, each within its connect_timeout (as
+// the run loop's re-listings are): one that stopped answering tools/list
+// held the refresh for the caller's whole deadline, and the servers after
+// it were not re-listed.
 func (b *Bridge) Refresh(ctx context.Context) error {
-	var errs []error
-	for _, s := range b.servers {
-		if sess := s.session(); sess != nil {
-			if err := s.relist(ctx, sess); err != nil {
-				errs = append(errs, fmt.Errorf("mcp server %s: %w", s.name, err))
-			}
+	errs := make([]error, len(b.servers))
+	var wg sync.WaitGroup
+	for i, s := range b.servers {
+		sess := s.session()
+		if sess == nil {
+			s.kickReconnect()
 			continue
 		}
-		s.kickReconnect()
+		wg.Go(func() {
+			rctx, cancel := context.WithTimeout(ctx, s.cfg.ConnectTimeout)
+			defer cancel()
+			if err := s.relist(rctx, sess); err != nil {
+				errs[i] = fmt.Errorf("mcp server %s: %w", s.name, err)
+			}
+		})
 	}
+	wg.Wait()
 	return errors.Join(errs...)
 }
 
@@ -225,6 +245,11 @@ func (b *Bridge) NotFoundHint(tool string) string {
 	best := b.serverFor(tool)
 	if best == nil || best.session() != nil {
 		return ""
+	}
+	if best.refused() != nil {
+		// Never started: nothing will connect it.
+		return fmt.Sprintf("it would come from MCP server %s (mcp.servers.%s), whose provider %s the host refused at start (the host log says why; providers.%s.disabled, say): the server was not started and is not retried",
+			best.name, best.name, ProviderID(best.name), ProviderID(best.name))
 	}
 	why := "it has not connected yet"
 	if best.lastError() != nil {
@@ -343,7 +368,8 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 // budget is the check of the server's messages (budget.go); a refusal is
 // logged and remembered for the calls it fails.
 func (s *server) budget() *msgBudget {
-	return &msgBudget{server: s.name, maxBytes: s.cfg.MaxMessageBytes, decode: s.cfg.DecodeBudget, refused: s.noteRefusal}
+	return &msgBudget{server: s.name, maxBytes: s.cfg.MaxMessageBytes, decode: s.cfg.DecodeBudget, refused: s.noteRefusal,
+		skipped: func(reason string) { s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", reason) }}
 }
 
 // noteRefusal logs a message of the server that the bridge refused before

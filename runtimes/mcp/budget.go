@@ -56,6 +56,18 @@ type msgBudget struct {
 	decode   int64 // estimated host memory one message may decode to
 	// refused is told of every refusal (server.noteRefusal), may be nil.
 	refused func(*refusedError)
+	// skipped is told of each tools/list entry left out (dropBadTools),
+	// may be nil.
+	skipped func(reason string)
+}
+
+// mend is msg as the go-sdk is handed it: a result's structuredContent
+// carried as its text (structuredAsText), and the tools/list entries it
+// cannot decode left out (dropBadTools).
+func (b *msgBudget) mend(msg []byte) ([]byte, bool) {
+	msg, st := structuredAsText(msg)
+	msg, dt := dropBadTools(msg, b.skipped)
+	return msg, st || dt
 }
 
 // refusedError is a message of an MCP server that the bridge refused
@@ -394,7 +406,13 @@ func (m *messageReader) next() {
 		m.err = err
 		return
 	}
-	raw, _ = structuredAsText(raw)
+	if !bytes.Contains(raw, []byte(`"jsonrpc"`)) {
+		// A JSON log line ({"level":"info",…}): the go-sdk said only
+		// `invalid message version tag ""; expected "2.0"`.
+		m.err = notJSONRPC(string(raw[:min(len(raw), 80)]), errors.New(`a JSON value without "jsonrpc"`))
+		return
+	}
+	raw, _ = m.b.mend(raw)
 	m.pending = append(raw, '\n')
 }
 
@@ -408,7 +426,13 @@ var errFrameLimit = errors.New("message too long")
 func notJSONError(rest io.Reader, err error) error {
 	var head [80]byte
 	n, _ := io.ReadFull(rest, head[:])
-	line, _, _ := strings.Cut(strings.TrimLeft(string(head[:n]), " \t\r\n"), "\n")
+	return notJSONRPC(string(head[:n]), err)
+}
+
+// notJSONRPC says that a stdio server wrote what is not a JSON-RPC
+// message to stdout, quoting the first line of head, its start.
+func notJSONRPC(head string, err error) error {
+	line, _, _ := strings.Cut(strings.TrimLeft(head, " \t\r\n"), "\n")
 	return fmt.Errorf("the server wrote text that is not JSON-RPC to stdout (%q): %v; an MCP stdio server writes only MCP messages there (its logs go to stderr)",
 		strings.ToValidUTF8(line, "?"), err)
 }
@@ -556,7 +580,7 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 			r.err = err
 		default:
 			if r.err = r.b.check(buf, "a response body"); r.err == nil {
-				r.buf, _ = structuredAsText(buf)
+				r.buf, _ = r.b.mend(buf)
 				r.err = io.EOF
 			}
 		}
@@ -664,7 +688,7 @@ func (s *sseReader) dispatch() {
 		return
 	}
 	s.out, s.event = s.event, nil
-	if data, ok := structuredAsText(s.data); ok {
+	if data, ok := s.b.mend(s.data); ok {
 		s.out = withData(s.out, data)
 	}
 	s.data, s.hasData = s.data[:0], false

@@ -355,6 +355,7 @@ func FuzzMessageReader(f *testing.F) {
 	f.Add([]byte("{\"a\":\n1}\n{} {}\n"))
 	f.Add([]byte("  {\"a\":\"\\\"}\"}\r\n\"x\"\n12\n"))
 	f.Add([]byte("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n"))
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n[{\"jsonrpc\":\"2.0\",\"method\":\"m\"}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const limit, decode = 256, 1 << 10
 		b := &msgBudget{server: "s", maxBytes: limit, decode: decode}
@@ -382,12 +383,15 @@ func FuzzMessageReader(f *testing.F) {
 				t.Fatalf("value %d (%d bytes) passed the check: %q", i, len(v), v)
 			}
 		}
-		// One value a line, each within the limits: everything passes.
+		// One value a line, each within the limits and naming "jsonrpc"
+		// (a value that does not, a JSON log line, is refused saying what
+		// the server wrote: TestJSONLogOnStdoutSaysSo): everything passes.
 		canonical := errors.Is(wantErr, io.EOF)
 		var lines bytes.Buffer
 		for _, v := range want {
 			var c bytes.Buffer
-			if json.Compact(&c, v) != nil || c.Len() > limit-1 || wire.CheckJSONCost(c.Bytes(), decode, typedObjectCost) != nil {
+			if json.Compact(&c, v) != nil || c.Len() > limit-1 || wire.CheckJSONCost(c.Bytes(), decode, typedObjectCost) != nil ||
+				!bytes.Contains(c.Bytes(), []byte(`"jsonrpc"`)) {
 				canonical = false
 				break
 			}

@@ -22,6 +22,7 @@ import (
 const (
 	DefaultConnectTimeout = 20 * time.Second
 	DefaultReconnectMin   = 100 * time.Millisecond
+	MinConnectTimeout     = 100 * time.Millisecond // a shorter connect_timeout is refused
 	DefaultReconnectMax   = 30 * time.Second
 	DefaultMaxResources   = 100
 )
@@ -120,7 +121,9 @@ type ServerConfig struct {
 	// CapabilityRequired maps an MCP tool name (or a glob such as
 	// "write_*") to capabilities its aios tool requires of callers, on top
 	// of Network(host) for URL servers: MCP tools carry no capabilities, so
-	// the operator who imports a server says what its tools touch.
+	// the operator who imports a server says what its tools touch. The
+	// tools of its resources, templates and prompts are matched by their
+	// name after mcp-{server}- (read-…, prompt-…): "*" covers them too.
 	CapabilityRequired map[string][]string `yaml:"capability_required"`
 }
 
@@ -365,6 +368,12 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 	}
 	if sc.ReconnectMax == 0 {
 		sc.ReconnectMax = DefaultReconnectMax
+	}
+	if sc.ConnectTimeout < MinConnectTimeout {
+		// No server starts and answers initialize in 1ms (1m meant):
+		// every attempt timed out and the server was started again for
+		// good (TestTinyConnectTimeoutRefused).
+		return sc, fmt.Errorf("connect_timeout %s is below %s: no server would start and answer initialize within it, and it would be started again and again (leave it out, or 0, for the default %s)", sc.ConnectTimeout, MinConnectTimeout, DefaultConnectTimeout)
 	}
 	if sc.ReconnectMax < DefaultReconnectMin {
 		// The backoff fell to it after the first retry: a server that

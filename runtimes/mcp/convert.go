@@ -301,6 +301,90 @@ func structuredAsText(msg []byte) ([]byte, bool) {
 	return appendMembers(nil, top), true
 }
 
+// maxToolEntryDepth bounds the nesting of one tools/list entry: the
+// go-sdk refuses a message nested deeper than 1000 levels, and an entry
+// is 3 levels down ({"result":{"tools":[entry]}}).
+const maxToolEntryDepth = 1000 - 4
+
+// dropBadTools is msg, a tools/list answer, without the entries of its
+// tools that the go-sdk cannot decode (a name that is no string,
+// annotations that are no object, nesting past its 1000 levels), each
+// told to skipped; msg itself and false when it is no such answer or has
+// none. The go-sdk failed the whole listing for one such entry, and with
+// it the server's connection.
+func dropBadTools(msg []byte, skipped func(string)) ([]byte, bool) {
+	if !bytes.Contains(msg, []byte(`"tools"`)) {
+		return msg, false
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(msg, &top) != nil || top["result"] == nil {
+		return msg, false
+	}
+	var res map[string]json.RawMessage
+	if json.Unmarshal(top["result"], &res) != nil || res["tools"] == nil {
+		return msg, false
+	}
+	var tools []json.RawMessage
+	if json.Unmarshal(res["tools"], &tools) != nil {
+		return msg, false
+	}
+	kept := make([]json.RawMessage, 0, len(tools))
+	for i, e := range tools {
+		var err error
+		if d := jsonDepth(e); d > maxToolEntryDepth {
+			err = fmt.Errorf("nested %d levels deep, past the %d the MCP client decodes", d, maxToolEntryDepth)
+		} else {
+			var t mcpsdk.Tool
+			err = json.Unmarshal(e, &t)
+		}
+		if err != nil {
+			if skipped != nil {
+				head := strings.ToValidUTF8(string(e[:min(len(e), 80)]), "?")
+				skipped(fmt.Sprintf("tools/list entry %d (%q) is not an MCP tool the client can read: %v", i, head, err))
+			}
+			continue
+		}
+		kept = append(kept, e)
+	}
+	if len(kept) == len(tools) {
+		return msg, false
+	}
+	b, err := json.Marshal(kept)
+	if err != nil {
+		return msg, false
+	}
+	res["tools"] = b
+	top["result"] = appendMembers(nil, res)
+	return appendMembers(nil, top), true
+}
+
+// jsonDepth is the deepest nesting of objects and arrays in a JSON value.
+func jsonDepth(v []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, c := range v {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
 // appendMembers appends the JSON object of members (their values as they
 // are) to b.
 func appendMembers(b []byte, members map[string]json.RawMessage) []byte {

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -261,7 +263,17 @@ func (s *server) callFailed(caller, ctx context.Context, sess *mcpsdk.ClientSess
 func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call *abi.ToolCall, err error, since time.Time) error {
 	tool := call.Tool
 	if ctx.Err() != nil {
-		return abi.AsToolError(ctx.Err(), abi.Timeout) // Timeout or Cancelled
+		// Timeout or Cancelled, naming the server and the tool: the
+		// pipeline passes a Timeout on as it is, and the bare "context
+		// deadline exceeded" named neither. The go-sdk sends the server
+		// notifications/cancelled for the request.
+		te := abi.AsToolError(ctx.Err(), abi.Timeout)
+		why := "the call's deadline passed"
+		if te.Code == abi.Cancelled {
+			why = "its caller cancelled it"
+		}
+		return &abi.ToolError{Code: te.Code, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s) had not answered %s when %s (%v); the bridge sent the server notifications/cancelled",
+			s.name, s.name, tool, why, ctx.Err())}
 	}
 	if re := s.refusalFor(err, since); re != nil {
 		// A message of the server was refused before decoding (budget.go):
@@ -294,9 +306,16 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		return &abi.ToolError{Code: abi.ProviderCrashed, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s) stopped reading during %s; the bridge closed the connection and is restarting it: %v", s.name, s.name, tool, err)}
 	}
 	var we *jsonrpc.Error
+	if errors.As(err, &we) && we.Code == codeRejected && we.Message == msgRejected {
+		return s.transportFailure(tool, err)
+	}
 	if errors.As(err, &we) {
 		// The server's text, bounded as an isError result's is.
 		text := cutErrorText(we.Message)
+		if strings.TrimSpace(text) == "" {
+			// "mcp server s: mcp-s-x: " and nothing after said nothing.
+			text = fmt.Sprintf("the server answered JSON-RPC error %d with no message", we.Code)
+		}
 		code := abi.ProviderError
 		switch we.Code {
 		case jsonrpc.CodeInvalidParams:
@@ -331,6 +350,46 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		return &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("mcp server %s closed the connection during %s; the bridge is reconnecting: %v", s.name, tool, err)}
 	}
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: %s: %v", s.name, tool, err)}
+}
+
+// The go-sdk's error (its internal jsonrpc2.ErrRejected) for a request
+// its HTTP transport got no JSON-RPC answer to — the server answered 500,
+// 502, 503, 504 or 429 without one, or the request did not reach it — and
+// that leaves the session up.
+const (
+	codeRejected = -32005
+	msgRejected  = "rejected by transport"
+)
+
+// transportFailure is the ToolError of a call of tool that the go-sdk's
+// HTTP transport rejected: it said only "rejected by transport", the
+// status or the network error being in the text it wrapped. It names the
+// status, or what kept the request from the server (not the URL, which
+// the error quotes whole: a query may hold a key).
+func (s *server) transportFailure(tool string, err error) *abi.ToolError {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		why := ue.Err
+		var oe *net.OpError
+		if errors.As(why, &oe) && oe.Err != nil {
+			why = oe.Err // not the address
+		}
+		return &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s): %s: the request did not reach the server: %v", s.name, s.name, tool, why)}
+	}
+	text := err.Error()
+	for _, st := range []int{http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout} {
+		if strings.HasSuffix(text, ": "+http.StatusText(st)) {
+			code := abi.Unavailable // 502, 503, 504: call again later
+			switch st {
+			case http.StatusTooManyRequests:
+				code = abi.RateLimited
+			case http.StatusInternalServerError:
+				code = abi.ProviderError
+			}
+			return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: the server answered HTTP %d %s, without a JSON-RPC answer", s.name, tool, st, http.StatusText(st))}
+		}
+	}
+	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, tool, strings.ReplaceAll(text, s.cfg.URL, s.source))}
 }
 
 // redactToken takes a URL server's bearer token out of a failed call's

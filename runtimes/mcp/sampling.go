@@ -3,11 +3,13 @@ package mcp
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/abi"
@@ -88,11 +90,24 @@ func (f *inflight) pick() (flight, error) {
 	return fs[0], nil
 }
 
+// sampleHandler is sample with its refusals given a JSON-RPC code: the
+// go-sdk sends a plain error with code 0, which is none of JSON-RPC's.
+// What the request itself gets wrong is -32602 (Invalid params), any
+// other refusal -32603 (Internal error), the reason its message.
+func (s *server) sampleHandler(ctx context.Context, req *mcpsdk.CreateMessageRequest) (*mcpsdk.CreateMessageResult, error) {
+	res, err := s.sample(ctx, req)
+	var we *jsonrpc.Error
+	if err != nil && !errors.As(err, &we) {
+		err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	return res, err
+}
+
 // sample answers a server's sampling/createMessage.
 func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageRequest) (*mcpsdk.CreateMessageResult, error) {
 	p := req.Params
 	if p == nil {
-		return nil, fmt.Errorf("sampling/createMessage without params")
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling/createMessage without params"}
 	}
 	fl, err := s.calls.pick()
 	if err != nil {
@@ -106,7 +121,7 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageRequest) (
 		}
 		text, ok := m.Content.(*mcpsdk.TextContent)
 		if !ok {
-			return nil, fmt.Errorf("messages[%d]: only text content can be sampled here (got %T)", i, m.Content)
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("messages[%d]: only text content can be sampled here (got %T)", i, m.Content)}
 		}
 		if len(p.Messages) > 1 {
 			fmt.Fprintf(&prompt, "%s: ", m.Role)

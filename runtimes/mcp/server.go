@@ -35,7 +35,7 @@ type server struct {
 	host       string // endpoint host of a URL server, "" for stdio
 	httpClient *http.Client
 	prov       *provider
-	failed     error                        // the host refused the server's provider at Start
+	failed     error                        // the host refused the server's provider at Start (under mu: refused)
 	calls      inflight                     // the bridge's calls in flight, for sampling
 	refusal    atomic.Pointer[refusedError] // the last message refused before decoding (budget.go)
 
@@ -104,6 +104,14 @@ func (s *server) session() *mcpsdk.ClientSession {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sess
+}
+
+// refused is the host's refusal of the server's provider at Start (the
+// server is then never started), nil when it took it.
+func (s *server) refused() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failed
 }
 
 func (s *server) lastError() error {
@@ -369,7 +377,7 @@ func (s *server) serve() (connected bool, err error) {
 	}
 	if s.cfg.Sampling {
 		copts.Capabilities.Sampling = &mcpsdk.SamplingCapabilities{}
-		copts.CreateMessageHandler = s.sample
+		copts.CreateMessageHandler = s.sampleHandler
 	}
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "aios-host", Version: Version}, copts)
 	// Start with initialize (no server/discover probe): MCP servers of
@@ -383,7 +391,9 @@ func (s *server) serve() (connected bool, err error) {
 	}
 	sess, err := client.Connect(cctx, ctr, &mcpsdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
-		s.warnStartFailure(tr, cmd)
+		if s.ctx.Err() == nil { // not the bridge's own stop, which killed it
+			s.warnStartFailure(tr, cmd)
+		}
 		var ae *authError
 		if errors.As(err, &ae) {
 			err = ae // not the go-sdk's and net/http's wrapping, which quotes the URL whole
@@ -493,11 +503,7 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 			s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", err)
 			continue
 		}
-		for _, c := range s.cfg.requiredFor(tool.Name) {
-			if !slices.Contains(def.CapabilityRequired, c) {
-				def.CapabilityRequired = append(def.CapabilityRequired, c)
-			}
-		}
+		def.CapabilityRequired = s.required(def.CapabilityRequired, tool.Name)
 		if !t.add(def, target{tool: tool.Name, structured: def.Returns != nil}) {
 			s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", fmt.Sprintf("tool %q: duplicate name %s", tool.Name, def.Name))
 		}
@@ -530,6 +536,7 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 				s.b.log.Warn("mcp resource skipped", "server", s.name, "reason", err)
 				continue
 			}
+			def.CapabilityRequired = s.required(def.CapabilityRequired, s.localName(def.Name))
 			if !t.add(def, target{uri: res.URI}) {
 				s.b.log.Warn("mcp resource skipped", "server", s.name, "reason", fmt.Sprintf("resource %q: duplicate name %s", res.URI, def.Name))
 				continue
@@ -546,6 +553,18 @@ func (s *server) relist(ctx context.Context, sess *mcpsdk.ClientSession) error {
 		if err := s.listPrompts(ctx, sess, t); err != nil {
 			return err
 		}
+	}
+	if n := len(t.reg.Tools); s.b.maxTools > 0 && n > s.b.maxTools {
+		// The host would refuse the whole registration (and the bridge,
+		// taking that for a failed connection, restart the server at
+		// every listing): the first ones listed, tools before resources,
+		// are imported.
+		for _, d := range t.reg.Tools[s.b.maxTools:] {
+			delete(t.targets, d.Name)
+		}
+		t.reg.Tools = t.reg.Tools[:s.b.maxTools]
+		s.b.log.Warn("mcp tools past limits.max_tools_per_provider not imported", "server", s.name,
+			"listed", n, "imported", s.b.maxTools, "max_tools_per_provider", s.b.maxTools)
 	}
 	old := s.prov.table.Load()
 	if old.published && reflect.DeepEqual(old.reg, t.reg) {
@@ -638,6 +657,7 @@ func importListed[T any](ctx context.Context, s *server, t *table, what, method 
 			s.b.log.Warn("mcp "+strings.TrimSuffix(what, "s")+" skipped", "server", s.name, "reason", err)
 			continue
 		}
+		def.CapabilityRequired = s.required(def.CapabilityRequired, s.localName(def.Name))
 		if !t.add(def, tg) {
 			s.b.log.Warn("mcp "+strings.TrimSuffix(what, "s")+" skipped", "server", s.name, "reason", fmt.Sprintf("%s: duplicate name %s", name, def.Name))
 			continue
@@ -706,6 +726,25 @@ func listPages[T any](ctx context.Context, method string, list func(context.Cont
 			cursor = next
 		}
 	}
+}
+
+// required is caps with the capabilities capability_required gives the
+// tool whose key is key (an MCP tool's name; for the tool of a resource,
+// template or prompt its name after mcp-{server}-: localName) added: a
+// glob "*" gates everything of the server, resources and prompts too.
+func (s *server) required(caps []string, key string) []string {
+	for _, c := range s.cfg.requiredFor(key) {
+		if !slices.Contains(caps, c) {
+			caps = append(caps, c)
+		}
+	}
+	return caps
+}
+
+// localName is an imported tool's name after mcp-{server}- (read-notes,
+// prompt-review).
+func (s *server) localName(name string) string {
+	return strings.TrimPrefix(name, "mcp-"+s.name+"-")
 }
 
 // admit checks an imported tool's definition before it is added to the
