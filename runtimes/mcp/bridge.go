@@ -102,7 +102,14 @@ func New(opts Options) (*Bridge, error) {
 // attempt is still under way when the wait ends (one that never answers
 // initialize, being shut down) is logged as a warning and returned as an
 // error too. The connection starts with initialize (ProtocolVersion).
+// After Close it publishes nothing and fails at once.
 func (b *Bridge) Start(ctx context.Context) error {
+	if b.ctx.Err() != nil {
+		// Nothing would connect the servers: publishing them would
+		// leave tools that never answer, and the wait below would last
+		// each server's connect_timeout.
+		return errors.New("mcp bridge: Start after Close: the bridge is closed")
+	}
 	b.start.Do(func() {
 		for _, s := range b.servers {
 			// Publish the server with no tools first, so that the host
