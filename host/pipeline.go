@@ -312,8 +312,9 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 		late := end.After(deadline)
 		switch {
 		case err != nil:
+			var nilTE *abi.ToolError
 			terr = abi.AsToolError(err, abi.ProviderError)
-			if terr == nil { // a nil *ToolError inside a non-nil error
+			if errors.As(err, &nilTE) && nilTE == nil { // a nil *ToolError inside a non-nil error
 				terr = &abi.ToolError{Code: abi.ProviderError, Message: "provider " + entry.Provider.Info.ID + " failed " + entry.Def.Name + " with a nil *ToolError"}
 			} else if !terr.Code.Known() {
 				// Callers switch on a closed set of codes (abi.KnownCodes):
