@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -54,5 +55,22 @@ func TestCloseEndsHTTPSessions(t *testing.T) {
 	srv.Close()
 	if after := testutil.SettleGoroutines(before, 10*time.Second); after > before {
 		t.Errorf("%d goroutines after Close, %d before the session", after, before)
+	}
+}
+
+// After Close an initialize POST to /mcp still started a session (and its
+// goroutine) that lived until mcp.http.session_timeout, every call in it
+// answered "shutting down"; /mcp now answers 503 and starts none.
+func TestNoSessionAfterClose(t *testing.T) {
+	s, base := anonHTTP(t, "")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a := post(t, base, initBody, nil)
+	if a.status != http.StatusServiceUnavailable || a.header.Get(sessionHeader) != "" {
+		t.Errorf("initialize after Close: %d, session %q; want 503 and no session", a.status, a.header.Get(sessionHeader))
+	}
+	for range s.MCP().Sessions() {
+		t.Fatal("a session exists after Close")
 	}
 }

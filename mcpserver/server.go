@@ -317,6 +317,15 @@ func (s *Server) Mount(mux interface {
 			s.posts.Add(1)
 			defer s.posts.Add(-1)
 		}
+		// After Close (counted first, so that Close's wait sees it) no
+		// session starts: one would live until its session_timeout.
+		s.callsMu.Lock()
+		closing := s.closing
+		s.callsMu.Unlock()
+		if closing {
+			http.Error(w, "the MCP server is closed", http.StatusServiceUnavailable)
+			return
+		}
 		sh.ServeHTTP(w, r)
 	})
 	mux.Handle(Path, s.checkOrigin(requireToken(s.verifier, s.metadataURL, s.cfg.HTTP.AnonymousAgent, s.fixHTTP(counted))))
