@@ -170,8 +170,12 @@ func (b *Bridge) Start(ctx context.Context) error {
 
 // Refresh re-lists every connected server now and republishes what
 // changed; disconnected servers are retried at once instead of after their
-// backoff. It is what `aios/registry.refresh` does for MCP servers.
+// backoff. It is what `aios/registry.refresh` does for MCP servers. After
+// Close it fails at once.
 func (b *Bridge) Refresh(ctx context.Context) error {
+	if b.ctx.Err() != nil {
+		return errors.New("mcp bridge: Refresh after Close: the bridge is closed")
+	}
 	var errs []error
 	for _, s := range b.servers {
 		if sess := s.session(); sess != nil {

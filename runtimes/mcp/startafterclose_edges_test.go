@@ -40,3 +40,19 @@ func TestStartAfterCloseRefused(t *testing.T) {
 		t.Errorf("Start after Close published %d providers; want none", n)
 	}
 }
+
+// Refresh after Close answered nil, as if every server had been re-listed,
+// though none is connected nor will be; it fails saying the bridge is
+// closed.
+func TestRefreshAfterCloseRefused(t *testing.T) {
+	b, _, _, err := startBridge(t, map[string]ServerConfig{"fake": fakeConfig(t, "good")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Refresh(context.Background()); err == nil || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("Refresh after Close = %v; want an error saying the bridge is closed", err)
+	}
+}
