@@ -53,10 +53,11 @@ func (e *ToolError) Error() string {
 	return string(e.Code) + ": " + e.Message
 }
 
-// Is makes errors.Is(err, &ToolError{Code: X}) match by code.
+// Is makes errors.Is(err, &ToolError{Code: X}) match by code (and by
+// message when the target has one). A nil *ToolError matches nothing.
 func (e *ToolError) Is(target error) bool {
 	t, ok := target.(*ToolError)
-	return ok && t.Code == e.Code && (t.Message == "" || t.Message == e.Message)
+	return ok && e != nil && t != nil && t.Code == e.Code && (t.Message == "" || t.Message == e.Message)
 }
 
 // Errorf builds a ToolError with a formatted message.
@@ -66,13 +67,17 @@ func Errorf(code ErrorCode, format string, args ...any) *ToolError {
 
 // AsToolError converts any error into a ToolError. A *ToolError anywhere in
 // the chain is returned as is; context deadline and cancellation become
-// Timeout and Cancelled; anything else becomes fallback with err's message.
+// Timeout and Cancelled; anything else, a nil *ToolError held in err
+// included, becomes fallback with err's message.
 func AsToolError(err error, fallback ErrorCode) *ToolError {
 	if err == nil {
 		return nil
 	}
 	var te *ToolError
 	if errors.As(err, &te) {
+		if te == nil {
+			return &ToolError{Code: fallback, Message: err.Error() + " (a nil *abi.ToolError held in an error)"}
+		}
 		return te
 	}
 	switch {

@@ -12,6 +12,11 @@ import (
 // Dispatch returns a loader for .wasm files that reads the header and hands
 // components to comp and core modules to core (the wasm runtime's loader).
 // A nil core refuses core modules, a nil comp components.
+//
+// The returned loader has no Close and does not own core and comp: close
+// them (runtimes/wasm's Loader.Close stops its watchdog goroutine) after the
+// host, keeping them, or through its Unwrap() []abi.Loader method, which
+// returns core and comp in that order.
 func Dispatch(core, comp abi.Loader) abi.Loader { return &dispatch{core: core, comp: comp} }
 
 type dispatch struct{ core, comp abi.Loader }

@@ -378,8 +378,12 @@ const DefaultInferenceConcurrency = 16
 // memory runs out.
 const MaxFileBytes = 16 << 20
 
-// Load reads and validates the configuration file at path.
+// Load reads and validates the configuration file at path. An empty path
+// is an error (Default is the configuration without a file).
 func Load(path string) (*Config, error) {
+	if path == "" {
+		return nil, errors.New("config: Load of an empty path: name a configuration file, or use config.Default() for none")
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)

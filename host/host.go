@@ -194,38 +194,48 @@ func (h *Host) Logger() *slog.Logger { return h.log }
 // record builds the registry record of p, applying the trust policy.
 func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderRecord, []abi.ToolDef, error) {
 	if p == nil {
+		if meta.Source == "" {
+			return nil, nil, &abi.ToolError{Code: abi.InvalidRequest, Message: "provider is nil"}
+		}
 		return nil, nil, &abi.ToolError{Code: abi.InvalidRequest, Message: "provider from " + meta.Source + " is nil"}
+	}
+	// from names where p came from in messages: an in-process provider
+	// added without a Source is named by its Go type ("provider from :"
+	// named nothing).
+	from := meta.Source
+	if from == "" {
+		from = fmt.Sprintf("a %T (no ProviderMeta.Source)", p)
 	}
 	reg, err := describe(p)
 	if err != nil {
-		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider from %s: %v", meta.Source, err)
+		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider from %s: %v", from, err)
 	}
 	if reg == nil {
-		return nil, nil, &abi.ToolError{Code: abi.InvalidRequest, Message: "provider from " + meta.Source + " describes no registration"}
+		return nil, nil, &abi.ToolError{Code: abi.InvalidRequest, Message: "provider from " + from + " describes no registration"}
 	}
 	if reg.Format != 0 && reg.Format != abi.FormatVersion {
-		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) speaks format version %d; this host knows %d", reg.Provider.ID, meta.Source, reg.Format, abi.FormatVersion)
+		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) speaks format version %d; this host knows %d", reg.Provider.ID, from, reg.Format, abi.FormatVersion)
 	}
 	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
-		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider from %s: %v", meta.Source, err)
+		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider from %s: %v", from, err)
 	}
 	for _, f := range []struct{ name, s string }{{"name", reg.Provider.Name}, {"version", reg.Provider.Version}, {"description", reg.Provider.Description}} {
 		if err := abi.CheckText(f.name, f.s); err != nil {
-			return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s): %v", reg.Provider.ID, meta.Source, err)
+			return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s): %v", reg.Provider.ID, from, err)
 		}
 	}
 	if len(reg.Tools) > h.pol.maxTools {
-		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) registers %d tools; the limit is %d (limits.max_tools_per_provider)", reg.Provider.ID, meta.Source, len(reg.Tools), h.pol.maxTools)
+		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) registers %d tools; the limit is %d (limits.max_tools_per_provider)", reg.Provider.ID, from, len(reg.Tools), h.pol.maxTools)
 	}
 	if err := h.checkNamespaces(reg, meta); err != nil {
 		return nil, nil, err
 	}
 	if h.pol.disabled(reg.Provider.ID) {
-		return nil, nil, abi.Errorf(abi.Unavailable, "provider %s (from %s) is disabled by providers.%s.disabled in the config", reg.Provider.ID, meta.Source, reg.Provider.ID)
+		return nil, nil, abi.Errorf(abi.Unavailable, "provider %s (from %s) is disabled by providers.%s.disabled in the config", reg.Provider.ID, from, reg.Provider.ID)
 	}
 	requested, err := abi.ParseGrants(reg.Provider.Capabilities)
 	if err != nil {
-		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) asks for a bad capability: %v", reg.Provider.ID, meta.Source, err)
+		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) asks for a bad capability: %v", reg.Provider.ID, from, err)
 	}
 	for _, c := range requested {
 		// Not refused (a provider's request is its author's, not the

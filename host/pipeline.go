@@ -312,8 +312,9 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 		late := end.After(deadline)
 		switch {
 		case err != nil:
+			var nilTE *abi.ToolError
 			terr = abi.AsToolError(err, abi.ProviderError)
-			if terr == nil { // a nil *ToolError inside a non-nil error
+			if errors.As(err, &nilTE) && nilTE == nil { // a nil *ToolError inside a non-nil error
 				terr = &abi.ToolError{Code: abi.ProviderError, Message: "provider " + entry.Provider.Info.ID + " failed " + entry.Def.Name + " with a nil *ToolError"}
 			} else if !terr.Code.Known() {
 				// Callers switch on a closed set of codes (abi.KnownCodes):
@@ -820,12 +821,15 @@ var errNoSpaces = errors.New("no Space store is configured")
 // MayCall reports whether agent may call e's tool from outside the host:
 // the capability and permission checks of the pipeline (rate limits and
 // params aside). It returns nil, or the CapabilityDenied error a call
-// would get. A server uses it to list only what a client's agent can
-// call.
+// would get (InvalidRequest for a nil e, as a failed Resolve returns).
+// A server uses it to list only what a client's agent can call.
 func (h *Host) MayCall(agent string, e *registry.Entry) error {
 	ag := h.pol.agents[agent]
 	if ag == nil {
 		return h.unknownCaller(agent)
+	}
+	if e == nil {
+		return abi.Errorf(abi.InvalidRequest, "MayCall of agent %q: no tool entry (nil *registry.Entry)", agent)
 	}
 	if terr := checkCaps(agent, ag.grants, e, false); terr != nil {
 		return terr

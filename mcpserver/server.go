@@ -249,8 +249,10 @@ func (s *Server) Hidden(agent string) []string {
 func (s *Server) StdioAgent() string { return s.cfg.Agent }
 
 // Close stops following the registry, cancels the tool calls in flight
-// and waits for them to return; later calls are refused. Sessions end with
-// their transports.
+// and waits for them to return; later calls are refused. It then ends every
+// session (a streamable-HTTP session would otherwise keep its state and a
+// goroutine until mcp.http.session_timeout; Run returns), waiting at most a
+// second: one whose client stopped reading ends when its write fails.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.unsub()
@@ -262,6 +264,21 @@ func (s *Server) Close() error {
 		s.calls.Wait()
 		for end := time.Now().Add(postsGrace); s.posts.Load() > 0 && time.Now().Before(end); {
 			time.Sleep(5 * time.Millisecond)
+		}
+		// A session's Close waits for its handlers, and one writing to a
+		// client that stopped reading waits for writeTimeout: each ends
+		// on its own goroutine, waited for at most postsGrace.
+		var wg sync.WaitGroup
+		for ss := range s.mcp.Sessions() {
+			wg.Go(func() { _ = ss.Close() })
+		}
+		ended := make(chan struct{})
+		go func() { wg.Wait(); close(ended) }()
+		t := time.NewTimer(postsGrace)
+		defer t.Stop()
+		select {
+		case <-ended:
+		case <-t.C:
 		}
 	})
 	return nil
@@ -299,6 +316,15 @@ func (s *Server) Mount(mux interface {
 		if r.Method == http.MethodPost {
 			s.posts.Add(1)
 			defer s.posts.Add(-1)
+		}
+		// After Close (counted first, so that Close's wait sees it) no
+		// session starts: one would live until its session_timeout.
+		s.callsMu.Lock()
+		closing := s.closing
+		s.callsMu.Unlock()
+		if closing {
+			http.Error(w, "the MCP server is closed", http.StatusServiceUnavailable)
+			return
 		}
 		sh.ServeHTTP(w, r)
 	})

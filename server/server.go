@@ -313,12 +313,17 @@ func (s *Server) ListenHTTP(addr string) (net.Addr, error) {
 	if err != nil {
 		return nil, fmt.Errorf("http %s: %w", addr, err)
 	}
-	s.ServeHTTPListener(ln)
+	if err := s.serveHTTP(ln); err != nil {
+		return nil, fmt.Errorf("http %s: %w", addr, err)
+	}
 	return ln.Addr(), nil
 }
 
-// ServeHTTPListener serves the HTTP endpoints on an open listener.
-func (s *Server) ServeHTTPListener(ln net.Listener) {
+// ServeHTTPListener serves the HTTP endpoints on an open listener. After
+// Close it closes ln and serves nothing, as ListenHTTP then fails.
+func (s *Server) ServeHTTPListener(ln net.Listener) { _ = s.serveHTTP(ln) }
+
+func (s *Server) serveHTTP(ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 5 * time.Second,
@@ -329,18 +334,24 @@ func (s *Server) ServeHTTPListener(ln net.Listener) {
 		BaseContext:       func(net.Listener) context.Context { return s.base },
 	}
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		ln.Close()
+		return errors.New("server closed")
+	}
 	s.https = append(s.https, srv)
 	if s.publicURL == "" {
 		s.publicURL = "http://" + ln.Addr().String()
 	}
+	s.wg.Add(1) // under mu: Close's Wait comes after it sets closed
 	s.mu.Unlock()
-	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("http server", "err", err)
 		}
 	}()
+	return nil
 }
 
 // PublicURL is the base URL written into the host card.

@@ -242,8 +242,11 @@ type procNestKey struct{ p *ProcessProvider }
 func (p *ProcessProvider) worker() (*procWorker, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed || p.rt.closed.Load() {
+	if p.closed {
 		return nil, abi.Errorf(abi.Unavailable, "provider %s is closed", p.reg.Provider.ID)
+	}
+	if p.rt.closed.Load() {
+		return nil, abi.Errorf(abi.Unavailable, "provider %s: %s", p.reg.Provider.ID, runtimeClosed)
 	}
 	if p.w != nil && p.w.alive() {
 		p.busy.Add(1)

@@ -128,8 +128,16 @@ func (p *Provider) refuse(tool string, known bool) error {
 	if !known {
 		return abi.Errorf(abi.NotFound, "provider %s has no tool %q", p.reg.Provider.ID, tool)
 	}
+	if !p.closed.Load() {
+		return abi.Errorf(abi.Unavailable, "provider %s: %s", p.reg.Provider.ID, runtimeClosed)
+	}
 	return abi.Errorf(abi.Unavailable, "provider %s is closed", p.reg.Provider.ID)
 }
+
+// runtimeClosed is why a provider whose runtime was closed (Runtime.Close,
+// or Loader.Close of its .js or .ts loader) before the provider itself
+// refuses calls: "provider … is closed" blamed a provider nobody closed.
+const runtimeClosed = "the JS runtime that loaded it is closed (Runtime.Close or Loader.Close)"
 
 // get takes an idle runtime, makes a new one while the pool has room, or
 // waits for one.

@@ -108,7 +108,14 @@ func New(opts Options) (*Bridge, error) {
 // attempt is still under way when the wait ends (one that never answers
 // initialize, being shut down) is logged as a warning and returned as an
 // error too. The connection starts with initialize (ProtocolVersion).
+// After Close it publishes nothing and fails at once.
 func (b *Bridge) Start(ctx context.Context) error {
+	if b.ctx.Err() != nil {
+		// Nothing would connect the servers: publishing them would
+		// leave tools that never answer, and the wait below would last
+		// each server's connect_timeout.
+		return errors.New("mcp bridge: Start after Close: the bridge is closed")
+	}
 	b.start.Do(func() {
 		for _, s := range b.servers {
 			// Publish the server with no tools first, so that the host
@@ -171,13 +178,17 @@ func (b *Bridge) Start(ctx context.Context) error {
 
 // Refresh re-lists every connected server now and republishes what
 // changed; disconnected servers are retried at once instead of after their
-// backoff. It is what `aios/registry.refresh` does for MCP servers.
+// backoff. It is what `aios/registry.refresh` does for MCP servers. After
+// Close it fails at once.
 //
 // The servers are re-listed at once, each within its connect_timeout (as
 // the run loop's re-listings are): one that stopped answering tools/list
 // held the refresh for the caller's whole deadline, and the servers after
 // it were not re-listed.
 func (b *Bridge) Refresh(ctx context.Context) error {
+	if b.ctx.Err() != nil {
+		return errors.New("mcp bridge: Refresh after Close: the bridge is closed")
+	}
 	errs := make([]error, len(b.servers))
 	var wg sync.WaitGroup
 	for i, s := range b.servers {

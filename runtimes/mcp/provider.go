@@ -95,7 +95,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if sess == nil && s.isStopped() {
 		// Its provider was closed (removed or replaced) while this call
 		// was being dispatched: no reconnect will come.
-		return nil, abi.Errorf(abi.Unavailable, "mcp server %s (mcp.servers.%s) was stopped: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.name)
+		return nil, abi.Errorf(abi.Unavailable, "mcp server %s (mcp.servers.%s) was stopped: %s", s.name, s.name, s.stopReason())
 	}
 	if sess == nil {
 		msg := fmt.Sprintf("mcp server %s (mcp.servers.%s) is not connected; the bridge is reconnecting", s.name, s.name)
@@ -249,11 +249,21 @@ func (s *server) noteFindings(call *abi.ToolCall, what string, fs []screen.Findi
 		"server", s.name, "tool", call.Tool, "call_id", call.ID, "in", what, "policy", string(s.cfg.policy()), "findings", screen.Summary(fs))
 }
 
+// stopReason says why a stopped server takes no more calls: its provider
+// was closed (removed or replaced: a new one takes the calls), or the whole
+// bridge was (Bridge.Close), after which its tools never answer again.
+func (s *server) stopReason() string {
+	if s.b != nil && s.b.ctx.Err() != nil {
+		return "the MCP bridge was closed; its tools stay unavailable"
+	}
+	return "the bridge closed its provider (removed or replaced); call the tool again"
+}
+
 // callFailed is callError, except for a call that the server's stop ended
 // (ctx cancelled while the caller's context goes on): Unavailable.
 func (s *server) callFailed(caller, ctx context.Context, sess *mcpsdk.ClientSession, call *abi.ToolCall, err error, since time.Time) error {
 	if errors.Is(ctx.Err(), context.Canceled) && caller.Err() == nil {
-		return abi.Errorf(abi.Unavailable, "mcp server %s (mcp.servers.%s) was stopped during %s: the bridge closed its provider (removed or replaced); call the tool again", s.name, s.name, call.Tool)
+		return abi.Errorf(abi.Unavailable, "mcp server %s (mcp.servers.%s) was stopped during %s: %s", s.name, s.name, call.Tool, s.stopReason())
 	}
 	return s.callError(ctx, sess, call, err, since)
 }

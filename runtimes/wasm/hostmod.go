@@ -232,6 +232,11 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 	if !ok {
 		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: the request is a %s, want a map", op, wire.TypeName(raw)), useJSON
 	}
+	if inst != nil && inst.cur != nil && inst.env == nil {
+		// In a call, but the provider was called without an abi.Env (an
+		// embedder calling it directly, not through a host).
+		return nil, abi.Errorf(abi.Unavailable, "aios.%s: no host services for this call (the provider was called with a nil abi.Env)", op), useJSON
+	}
 	if inst == nil || inst.env == nil {
 		return nil, abi.Errorf(abi.Unavailable, "aios.%s: host calls are only served while the guest handles aios_call", op), useJSON
 	}
