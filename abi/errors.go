@@ -65,6 +65,13 @@ func Errorf(code ErrorCode, format string, args ...any) *ToolError {
 	return &ToolError{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
+// NilCall is the error of a provider's Call given a nil *ToolCall (an
+// embedder calling a provider directly; the host never does): every
+// runtime's Call answers it instead of a nil pointer dereference.
+func NilCall(p any) *ToolError {
+	return Errorf(InvalidRequest, "%T.Call: the call is nil; a *abi.ToolCall naming the tool is required", p)
+}
+
 // AsToolError converts any error into a ToolError. A *ToolError anywhere in
 // the chain is returned as is; context deadline and cancellation become
 // Timeout and Cancelled; anything else, a nil *ToolError held in err

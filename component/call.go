@@ -59,6 +59,9 @@ var _ abi.DeadlineKeeper = (*Provider)(nil)
 
 // Call implements abi.Provider.
 func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_ any, err error) {
+	if call == nil {
+		return nil, abi.NilCall(p)
+	}
 	t, ok := p.tools[call.Tool]
 	if !ok {
 		return nil, abi.Errorf(abi.NotFound, "component %s has no tool %q", p.reg.Provider.ID, call.Tool)

@@ -102,6 +102,9 @@ func mergeTool(t abi.ToolDef, s Skill, version string) abi.ToolDef {
 
 func (p *cardProvider) Describe() *abi.ToolRegister { return p.reg }
 func (p *cardProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if call == nil {
+		return nil, abi.NilCall(p)
+	}
 	if err := p.gate.check(); err != nil {
 		return nil, err
 	}
@@ -245,6 +248,9 @@ func (g *generation) Health() (bool, string) {
 }
 
 func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if call == nil {
+		return nil, abi.NilCall(g)
+	}
 	g.mu.Lock()
 	if g.closing {
 		g.mu.Unlock()

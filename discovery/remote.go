@@ -379,6 +379,9 @@ func (p *RemoteProvider) drop(c *jsonrpc.Client) {
 // echoing the request — has it taken out of the call's error, which the
 // calling agent and the audit log see.
 func (p *RemoteProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if call == nil {
+		return nil, abi.NilCall(p)
+	}
 	if err := p.gate.check(); err != nil {
 		return nil, err
 	}

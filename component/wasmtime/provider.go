@@ -662,6 +662,9 @@ type nestKey struct{ p *Provider }
 
 // Call implements abi.Provider.
 func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_ any, err error) {
+	if call == nil {
+		return nil, abi.NilCall(p)
+	}
 	if err := p.l.enter(); err != nil {
 		return nil, err
 	}

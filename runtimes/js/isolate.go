@@ -208,6 +208,9 @@ func (p *ProcessProvider) Close() error {
 
 // Call implements abi.Provider.
 func (p *ProcessProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if call == nil {
+		return nil, abi.NilCall(p)
+	}
 	if !p.tools[call.Tool] {
 		return nil, abi.Errorf(abi.NotFound, "provider %s has no tool %q", p.reg.Provider.ID, call.Tool)
 	}

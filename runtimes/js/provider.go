@@ -85,6 +85,9 @@ func (p *Provider) Close() error {
 
 // Call implements abi.Provider.
 func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if call == nil {
+		return nil, abi.NilCall(p)
+	}
 	idx, ok := p.index[call.Tool]
 	if !ok || p.closed.Load() || p.rt.closed.Load() {
 		return nil, p.refuse(call.Tool, ok)

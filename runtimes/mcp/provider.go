@@ -70,6 +70,9 @@ func (p *provider) Close() error {
 // connection during the call answers Unavailable too; the call's deadline
 // bounds the wait for a hung server.
 func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (res any, err error) {
+	if call == nil {
+		return nil, abi.NilCall(p)
+	}
 	if p.srv.cfg.Sampling { // only then can a server ask for a completion
 		defer p.srv.calls.add(ctx, call, env)()
 	}

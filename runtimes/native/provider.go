@@ -144,6 +144,9 @@ func (t *table) lookup(name, version string) *tool {
 
 // Call implements abi.Provider.
 func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (res any, err error) {
+	if call == nil {
+		return nil, abi.NilCall(p)
+	}
 	if p.closed.Load() {
 		return nil, &abi.ToolError{Code: abi.Unavailable, Message: "provider " + p.info.ID + " is closed"}
 	}

@@ -311,6 +311,9 @@ type nestKey struct{ p *Provider }
 // Call implements abi.Provider: it runs the call on an idle worker (starting
 // one if the pool has room, else waiting for one).
 func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if call == nil {
+		return nil, abi.NilCall(p)
+	}
 	if p.network {
 		// Its tools require Network(*) of the caller (requireWholeNetwork),
 		// but an Adapter Card's capability_required replaces what a tool

@@ -70,6 +70,9 @@ type nestKey struct{ p *Provider }
 
 // Call implements abi.Provider.
 func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
+	if call == nil {
+		return nil, abi.NilCall(p)
+	}
 	if p.closed.Load() {
 		return nil, &abi.ToolError{Code: abi.Unavailable, Message: "wasm provider " + p.reg.Provider.ID + " is closed"}
 	}

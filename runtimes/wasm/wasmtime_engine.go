@@ -1088,6 +1088,9 @@ func (p *wtProvider) Describe() *abi.ToolRegister { return p.reg }
 
 // Call implements abi.Provider.
 func (p *wtProvider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_ any, err error) {
+	if call == nil {
+		return nil, abi.NilCall(p)
+	}
 	if p.closed.Load() {
 		return nil, abi.Errorf(abi.Unavailable, "wasm provider %s is closed", p.reg.Provider.ID)
 	}
