@@ -805,20 +805,26 @@ func (w *procWorker) serveHost(c *procCall, hid string, hc *abi.HostCall) {
 	}
 }
 
-// hostCallWhat names host call hc in an error: its operation, and for a
-// space_read the object and its space.
+// hostCallWhat names host call hc in an error: its operation, for a
+// space_read the object and its space, for a space_write the data's size
+// and the space.
 func hostCallWhat(hc *abi.HostCall) string {
 	if hc == nil {
 		return "host call"
 	}
-	if hc.Op == "space_read" {
-		args, _ := hc.Args.(map[string]any)
-		id, _ := args["id"].(string)
-		sp, _ := args["space"].(string)
+	args, _ := hc.Args.(map[string]any)
+	id, _ := args["id"].(string)
+	sp, _ := args["space"].(string)
+	switch hc.Op {
+	case "space_read":
 		if sp == "" {
 			return fmt.Sprintf("space_read of object %.80s", id)
 		}
 		return fmt.Sprintf("space_read of object %.80s in space %.80q", id, sp)
+	case "space_write":
+		b64, _ := args["data"].(string)
+		n := len(b64)/4*3 - (len(b64) - len(strings.TrimRight(b64, "=")))
+		return fmt.Sprintf("space_write of %d bytes to space %.80q", n, sp)
 	}
 	return hc.Op
 }
