@@ -550,7 +550,12 @@ class Worker:
         except (TypeError, ValueError) as e:
             e._aios_unsent = True  # nothing was written: the tool's error (drive)
             raise
-        self._write_frame(data)
+        try:
+            self._write_frame(data)
+        except ToolError as e:
+            # Over the frame limit: say which operation (ctx.spaces.write
+            # of 50 MiB said only "a message of 69905162 bytes").
+            raise ToolError(e.code, "%s: %s" % (_host_op_what(op), e.message), e.data) from None
         return hid
 
     @staticmethod
@@ -1413,6 +1418,19 @@ _VALUE_HINTS = (
     (("complex",), "; return its parts, [x.real, x.imag]"),
 )
 # What to do with bytes in a result, said as the JS SDK says it.
+def _host_op_what(op):
+    """Host operation op as the tool wrote it, with the space and the
+    size of a space_write, the object of a space_read."""
+    args = op.args if isinstance(op.args, dict) else {}
+    if op.op == "space_write":
+        b64 = args.get("data") or ""
+        n = len(b64) // 4 * 3 - (len(b64) - len(b64.rstrip("=")))
+        return "ctx.spaces.write of %d bytes to space %r" % (n, args.get("space"))
+    if op.op == "space_read":
+        return "ctx.spaces.read of %s" % args.get("id")
+    return {"call_tool": "ctx.call_tool", "ai_complete": "ctx.ai.complete"}.get(op.op, op.op)
+
+
 _BYTES_HINT = "; store it with ctx.spaces.write and return the ObjectId, or encode it as base64"
 
 
