@@ -87,6 +87,11 @@ type Store struct {
 	// (usageMu).
 	inflight  map[string]int64
 	recountAt map[string]time.Time
+	// recounts are the recounts of each space running now, each the
+	// bytes of the Puts of the space that finished storing during it
+	// (usageMu): its walk may have passed their folder, and they are no
+	// longer in flight either.
+	recounts map[string][]*int64
 
 	// objLocks are the objects Puts are storing or Deletes removing now,
 	// by path (objMu): a second Put or a Delete of one waits for the first.
@@ -577,13 +582,25 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 		// not wait for it; a Put of this space finished meanwhile may be
 		// missed by it, until the next count.
 		s.recountAt[space] = now.Add(recountEvery)
+		// The Puts of this space that finish during the count are
+		// added to it (the walk may have passed their folder: the
+		// space passed its quota), at the cost of counting twice those
+		// it saw, until the next count.
+		done := new(int64)
+		if s.recounts == nil {
+			s.recounts = map[string][]*int64{}
+		}
+		s.recounts[space] = append(s.recounts[space], done)
 		s.usageMu.Unlock()
-		fresh, ferr := s.spaceBytes(space)
+		fresh, ferr := countSpace(s, space)
 		s.usageMu.Lock()
+		if s.recounts[space] = slices.DeleteFunc(s.recounts[space], func(p *int64) bool { return p == done }); len(s.recounts[space]) == 0 {
+			delete(s.recounts, space)
+		}
 		s.recountAt[space] = time.Now().Add(max(recountEvery, 10*time.Since(now)))
 		used = s.usage[space]
 		if ferr == nil {
-			used = fresh + s.inflight[space]
+			used = fresh + s.inflight[space] + *done
 		}
 	}
 	if used+grow > s.maxSpace {
@@ -600,9 +617,17 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 		}
 		if !stored {
 			s.usage[space] -= grow
+		} else {
+			for _, done := range s.recounts[space] {
+				*done += grow
+			}
 		}
 	}, nil
 }
+
+// countSpace is (*Store).spaceBytes, the recount of a space whose Put
+// would pass its quota. A variable for the tests.
+var countSpace = (*Store).spaceBytes
 
 // spaceBytes adds up the sizes of space's object files.
 func (s *Store) spaceBytes(space string) (int64, error) {
