@@ -390,6 +390,10 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	// entries, and so the object, to be lost in a crash.
 	dir := filepath.Dir(p)
 	if err := fsperm.MkdirAll(dir, 0o700, syncDir); err != nil {
+		if l := s.danglingLink(dir); l != "" {
+			// mkdir(2) says "file exists" of a link to nothing.
+			return "", fmt.Errorf("space %q: store object %s: %s in the store is a link to a folder that does not exist (moved, or on a disk not mounted?): restore its target, or remove the link", space, id, l)
+		}
 		return "", s.putError(space, len(data), "", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Join(s.root, tmpDir), "put-*")
@@ -448,6 +452,30 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	stored = true
 	syncDir(dir)
 	return id, nil
+}
+
+// danglingLink is the path, relative to the store, of the first folder
+// of dir below the root that is a link to nothing, or "".
+func (s *Store) danglingLink(dir string) string {
+	rel, err := filepath.Rel(s.root, dir)
+	if err != nil {
+		return ""
+	}
+	sub := ""
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		sub = filepath.Join(sub, part)
+		p := filepath.Join(s.root, sub)
+		st, err := os.Lstat(p)
+		if err != nil {
+			return ""
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+				return filepath.ToSlash(sub)
+			}
+		}
+	}
+	return ""
 }
 
 // objectLock serializes the Puts and Deletes of one object (objMu).

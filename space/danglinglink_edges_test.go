@@ -1,0 +1,43 @@
+package space
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPutIntoDanglingSpaceLinkSaysSo: a space whose folder was moved to
+// another folder and linked back (README: a space's folder may be a link)
+// and whose target is gone (moved again, a disk not mounted) failed every
+// Put with "mkdir big: file exists", which says the opposite of what is
+// wrong. The error says the space's folder is a link to a folder that does
+// not exist, without the host's path; the fan-out folder likewise.
+func TestPutIntoDanglingSpaceLinkSaysSo(t *testing.T) {
+	root := t.TempDir()
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(t.TempDir(), "unmounted")
+	if err := os.Symlink(gone, filepath.Join(root, "big")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	_, err = s.Put("big", []byte("x"))
+	if err == nil || !strings.Contains(err.Error(), `space "big"`) || !strings.Contains(err.Error(), "big in the store is a link to a folder that does not exist") || strings.Contains(err.Error(), gone) {
+		t.Errorf("Put into a space whose folder links to nothing: %v; want it to say so, without the link's target", err)
+	}
+	// A fan-out folder linked to nothing.
+	data := []byte("y")
+	hex := ID(data)[len(IDPrefix):]
+	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(gone, filepath.Join(root, "docs", hex[:2])); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Put("docs", data)
+	if want := "docs/" + hex[:2] + " in the store is a link to a folder that does not exist"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Put under a fan-out folder linked to nothing: %v; want %q", err, want)
+	}
+}
