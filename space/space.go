@@ -767,7 +767,9 @@ func (s *Store) Size(space, id string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	st, err := os.Lstat(p)
+	// Through a link, as Get reads (Lstat called a linked object
+	// corrupt, which Get read).
+	st, err := os.Stat(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return 0, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
@@ -902,7 +904,17 @@ func (s *Store) List(space string) ([]string, error) {
 		}
 		for _, e := range ents {
 			id := IDPrefix + fan.Name() + e.Name()
-			if e.Type().IsRegular() && ValidateID(id) == nil {
+			if ValidateID(id) != nil {
+				continue
+			}
+			ok := e.Type().IsRegular()
+			if !ok && e.Type()&fs.ModeSymlink != 0 {
+				// A link to an object file (a store deduplicated by
+				// hand): Get reads through it, so it is listed.
+				st, err := os.Stat(filepath.Join(dir, fan.Name(), e.Name()))
+				ok = err == nil && st.Mode().IsRegular()
+			}
+			if ok {
 				out = append(out, id)
 			}
 		}
