@@ -41,3 +41,28 @@ func TestPutIntoDanglingSpaceLinkSaysSo(t *testing.T) {
 		t.Errorf("Put under a fan-out folder linked to nothing: %v; want %q", err, want)
 	}
 }
+
+// TestListDanglingSpaceLinkSaysSo: List of a space whose folder is a link
+// to a folder that does not exist (a disk not mounted) was an empty
+// space, and aios-host space list said 'no space "big" yet (a space is
+// made by its first object)' of a space holding objects elsewhere. It is
+// an error saying the space's folder links to nothing; a space never made
+// is still empty.
+func TestListDanglingSpaceLinkSaysSo(t *testing.T) {
+	root := t.TempDir()
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(t.TempDir(), "unmounted")
+	if err := os.Symlink(gone, filepath.Join(root, "big")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	ids, err := s.List("big")
+	if err == nil || !strings.Contains(err.Error(), `space "big"`) || !strings.Contains(err.Error(), "big in the store is a link to a folder that does not exist") || strings.Contains(err.Error(), gone) {
+		t.Errorf("List of a space whose folder links to nothing: %v %v; want an error saying so, without the link's target", ids, err)
+	}
+	if ids, err := s.List("never"); err != nil || len(ids) != 0 {
+		t.Errorf("List of a space never made: %v %v; want none, no error", ids, err)
+	}
+}

@@ -886,6 +886,11 @@ func (s *Store) List(space string) ([]string, error) {
 	fans, err := os.ReadDir(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
+			if l := s.danglingLink(dir); l != "" {
+				// Not empty: its objects are where the link
+				// pointed (a disk not mounted?).
+				return nil, fmt.Errorf("space %q: list: %s in the store is a link to a folder that does not exist (moved, or on a disk not mounted?)", space, l)
+			}
 			return nil, nil
 		}
 		return nil, fmt.Errorf("space %q: list: %w", space, s.noPath(err))
