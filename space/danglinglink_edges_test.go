@@ -1,6 +1,7 @@
 package space
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,5 +65,35 @@ func TestListDanglingSpaceLinkSaysSo(t *testing.T) {
 	}
 	if ids, err := s.List("never"); err != nil || len(ids) != 0 {
 		t.Errorf("List of a space never made: %v %v; want none, no error", ids, err)
+	}
+}
+
+// TestGetFromDanglingSpaceLinkSaysSo: Get of an object of a space whose
+// folder is a link to a folder that does not exist was ErrNotFound, so
+// a tool was told the object is not in the space, and aios-host space get
+// that it is in none, when the space's disk is not mounted. It is an
+// error saying the space's folder links to nothing; an object missing
+// from a space whose folder is there is still ErrNotFound.
+func TestGetFromDanglingSpaceLinkSaysSo(t *testing.T) {
+	root := t.TempDir()
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(t.TempDir(), "unmounted")
+	if err := os.Symlink(gone, filepath.Join(root, "big")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	id := ID([]byte("on the unmounted disk"))
+	_, err = s.Get("big", id)
+	if err == nil || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), `space "big"`) || !strings.Contains(err.Error(), id) ||
+		!strings.Contains(err.Error(), "big in the store is a link to a folder that does not exist") || strings.Contains(err.Error(), gone) {
+		t.Errorf("Get from a space whose folder links to nothing: %v; want an error saying so, naming the object, without the link's target", err)
+	}
+	if _, err := s.Put("here", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get("here", id); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Get of an object not in a space: %v; want ErrNotFound", err)
 	}
 }

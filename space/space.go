@@ -731,6 +731,11 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
+			if l := s.danglingLink(filepath.Dir(p)); l != "" {
+				// Not missing: where the link pointed (a disk not
+				// mounted?), as Put and List say.
+				return nil, fmt.Errorf("space %q: object %s: %s in the store is a link to a folder that does not exist (moved, or on a disk not mounted?)", space, id, l)
+			}
 			return nil, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
 		return nil, fmt.Errorf("space %q: object %s: %w", space, id, s.noPath(err))
