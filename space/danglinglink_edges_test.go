@@ -97,3 +97,43 @@ func TestGetFromDanglingSpaceLinkSaysSo(t *testing.T) {
 		t.Errorf("Get of an object not in a space: %v; want ErrNotFound", err)
 	}
 }
+
+// TestOpenDanglingRootLinkSaysSo: a store folder (DATA/spaces, or DATA
+// itself) that is a link to a folder that does not exist (a disk not
+// mounted) failed Open with "mkdir …/spaces: file exists", and opened
+// ForReading as a store holding nothing, so space list said of every
+// space that it was not made yet. Both say the link leads nowhere, naming
+// it; a root that does not exist is still made, or read as empty.
+func TestOpenDanglingRootLinkSaysSo(t *testing.T) {
+	data := t.TempDir()
+	gone := filepath.Join(t.TempDir(), "unmounted")
+	root := filepath.Join(data, "spaces")
+	if err := os.Symlink(gone, root); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	linkDir := filepath.Join(t.TempDir(), "data")
+	if err := os.Symlink(gone, linkDir); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{root, filepath.Join(linkDir, "spaces")} {
+		link := dir
+		if dir != root {
+			link = linkDir
+		}
+		for _, opts := range [][]Option{nil, {ForReading()}} {
+			_, err := Open(dir, opts...)
+			if err == nil || !strings.Contains(err.Error(), link+`" is a link to a folder that does not exist`) {
+				t.Errorf("Open(%s, %d options): %v; want it to say %s is a link to nothing", dir, len(opts), err, link)
+			}
+		}
+	}
+	fresh := filepath.Join(t.TempDir(), "new", "spaces")
+	if s, err := Open(fresh, ForReading()); err != nil {
+		t.Errorf("Open ForReading of a root not made: %v", err)
+	} else if names, err := s.Spaces(); err != nil || len(names) != 0 {
+		t.Errorf("Spaces of a root not made: %v %v", names, err)
+	}
+	if _, err := Open(fresh); err != nil {
+		t.Errorf("Open of a root not made: %v", err)
+	}
+}

@@ -180,6 +180,12 @@ func Open(dir string, opts ...Option) (*Store, error) {
 			return nil, fmt.Errorf("space: root %q: not a directory", abs)
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("space: root %q: %w", abs, err)
+		} else if err != nil {
+			// Not a store holding nothing: a link to nothing (a
+			// disk not mounted) holds the spaces somewhere.
+			if l := danglingAncestor(abs); l != "" {
+				return nil, danglingRootError(abs, l)
+			}
 		}
 		return s, nil
 	}
@@ -187,11 +193,39 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	// above it in theirs): the objects fsynced under it could otherwise
 	// be lost with its entry in a crash.
 	if err := fsperm.MkdirAll(filepath.Join(abs, tmpDir), 0o700, syncDir); err != nil {
+		if l := danglingAncestor(abs); l != "" {
+			return nil, danglingRootError(abs, l) // mkdir(2) said "file exists"
+		}
 		return nil, fmt.Errorf("space: create root %q: %w", abs, err)
 	}
 	s.swept = time.Now()
 	removeStaleTemps(filepath.Join(abs, tmpDir), s.swept.Add(-staleTemp))
 	return s, nil
+}
+
+// danglingAncestor is p or the folder above it nearest to it that exists
+// as a name, when that is a link to nothing, or "".
+func danglingAncestor(p string) string {
+	for q := p; ; q = filepath.Dir(q) {
+		if st, err := os.Lstat(q); err == nil {
+			if st.Mode()&fs.ModeSymlink == 0 {
+				return ""
+			}
+			if _, err := os.Stat(q); errors.Is(err, fs.ErrNotExist) {
+				return q
+			}
+			return ""
+		}
+		if filepath.Dir(q) == q {
+			return ""
+		}
+	}
+}
+
+// danglingRootError is the error of a store whose root, or a folder
+// above it, is the link to nothing l.
+func danglingRootError(root, l string) error {
+	return fmt.Errorf("space: root %q: %q is a link to a folder that does not exist (moved, or on a disk not mounted?)", root, l)
 }
 
 // sweep removes the stale temporary files again when the last sweep was
