@@ -1,9 +1,13 @@
 package python_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/runtimes/python"
 )
 
 // TestSpaceWriteOverFrameNamesSpace: ctx.spaces.write of 50 MiB (under
@@ -34,4 +38,35 @@ class BigW:
 			t.Errorf("big-write: %#v; want TooLarge naming ctx.spaces.write, the bytes, the space and the frame limit (%q missing)", got, want)
 		}
 	}
+}
+
+// TestAsyncioReadPastMemoryFails: a tool running on asyncio (it awaited
+// asyncio.sleep first) reading an object whose answer does not fit in
+// the worker's memory limit hung until its deadline (Timeout, the worker
+// killed): the MemoryError struck while the worker's event loop read the
+// answer, where asyncio only logs it, and the read's future never
+// settled. The read now fails with MemoryError at the tool's await, which
+// the call reports naming the line, at once.
+func TestAsyncioReadPastMemoryFails(t *testing.T) {
+	h := newHost(t, newRuntime(t, func(c *python.Config) { c.MemoryMB = 256 }))
+	obj, err := h.Spaces().Put("documents", bytes.Repeat([]byte{0xfe}, 100<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadTool(t, h, "bigread.py", `import asyncio
+from aios_sdk import Agent, tool
+
+@Agent(name="BigRead", capabilities=["ReadSpace(documents)"])
+class BigRead:
+    @tool(name="big-read", parameters={"id": {"type": "string"}})
+    async def big_read(self, params, ctx):
+        await asyncio.sleep(0)
+        obj = await ctx.spaces.read(params["id"], "documents")
+        return {"n": len(obj)}
+`)
+	// A deadline far past the read's time (seconds; under the race
+	// detector the host's encoding of the answer takes a minute): the
+	// call ends with the read's error, not Timeout.
+	_, err = call(h, "big-read", map[string]any{"id": obj}, 5*time.Minute)
+	wantCode(t, err, abi.ProviderError, "MemoryError in tool big-read at bigread.py:9")
 }

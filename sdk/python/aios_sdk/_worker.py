@@ -621,6 +621,7 @@ class Worker:
         if not self.rlock.acquire(blocking=False):
             return  # a thread's .wait() reads (and passes our answers on)
         envs = []
+        lost = []  # (first bytes, size) of answers too large to decode
         try:
             try:
                 chunk = os.read(self.in_fd, 65536)
@@ -630,15 +631,38 @@ class Worker:
                 _real_exit(0)  # the host is gone
             self.buf += chunk
             while True:
-                f = self._take_frame()
-                if f is None:
+                buf = self.buf
+                if len(buf) < 4:
                     break
-                envs.append(self.loads(f))
+                n = int.from_bytes(buf[:4], "big")
+                if len(buf) < 4 + n:
+                    break
+                head, taken, f = bytes(buf[4:4 + min(n, 256)]), False, None
+                try:
+                    f = self._take_frame()
+                    taken = True
+                    envs.append(self.loads(f))
+                except MemoryError:
+                    # An answer larger than the worker's memory (a
+                    # big object's ctx.spaces.read): raised here, in
+                    # the event loop's callback, asyncio only logged it
+                    # and the read waited for the call's deadline. The
+                    # frame is dropped and its read fails below.
+                    f = None
+                    if not taken:
+                        del self.buf[:4 + n]
+                    lost.append((head, n))
         finally:
             self.rlock.release()
         for env in envs:
             if env.get("kind") == "host_result":
                 self._resolve(env.get("id"), env)
+        for head, n in lost:
+            hid = _frame_id(head)
+            futs = [self.pending.pop(hid, None)] if hid is not None else [self.pending.pop(k) for k in list(self.pending)]
+            for fut in futs:
+                if fut is not None and not fut.done():
+                    fut.set_exception(MemoryError("the host's answer of %d bytes to host call %s does not fit in the worker's memory (%s)" % (n, hid, _memory_limit())))
 
     # ---- driving handlers ----------------------------------------------
 
@@ -1418,6 +1442,21 @@ _VALUE_HINTS = (
     (("complex",), "; return its parts, [x.real, x.imag]"),
 )
 # What to do with bytes in a result, said as the JS SDK says it.
+_FRAME_ID_JSON = re.compile(rb'"id"\s*:\s*"([^"\\]{1,64})"')
+
+
+def _frame_id(head):
+    """The id of the envelope whose first bytes are head (JSON or
+    MessagePack; the host writes v, kind, id first), or None."""
+    m = _FRAME_ID_JSON.search(head)
+    if m:
+        return m.group(1).decode("utf-8", "replace")
+    i = head.find(b"\xa2id")
+    if i >= 0 and i + 3 < len(head) and 0xa0 <= head[i + 3] <= 0xbf:
+        return head[i + 4:i + 4 + head[i + 3] - 0xa0].decode("utf-8", "replace")
+    return None
+
+
 def _host_op_what(op):
     """Host operation op as the tool wrote it, with the space and the
     size of a space_write, the object of a space_read."""
