@@ -137,3 +137,25 @@ func TestOpenDanglingRootLinkSaysSo(t *testing.T) {
 		t.Errorf("Open of a root not made: %v", err)
 	}
 }
+
+// TestSizeInDanglingSpaceLinkSaysSo: Size (which an MCP resources/read
+// asks before Get) of an object of a space whose folder is a link to
+// nothing was ErrNotFound, "resource not found" to the client, where Get
+// now says the link leads nowhere. Size says it too.
+func TestSizeInDanglingSpaceLinkSaysSo(t *testing.T) {
+	root := t.TempDir()
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(t.TempDir(), "unmounted"), filepath.Join(root, "big")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	id := ID([]byte("on the unmounted disk"))
+	if _, err := s.Size("big", id); err == nil || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "big in the store is a link to a folder that does not exist") {
+		t.Errorf("Size in a space whose folder links to nothing: %v; want an error saying so", err)
+	}
+	if _, err := s.Size("never", id); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Size in a space never made: %v; want ErrNotFound", err)
+	}
+}

@@ -426,7 +426,7 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	if err := fsperm.MkdirAll(dir, 0o700, syncDir); err != nil {
 		if l := s.danglingLink(dir); l != "" {
 			// mkdir(2) says "file exists" of a link to nothing.
-			return "", fmt.Errorf("space %q: store object %s: %s in the store is a link to a folder that does not exist (moved, or on a disk not mounted?): restore its target, or remove the link", space, id, l)
+			return "", fmt.Errorf("space %q: store object %s: %s: restore its target, or remove the link", space, id, linkToNothing(l))
 		}
 		return "", s.putError(space, len(data), "", err)
 	}
@@ -510,6 +510,12 @@ func (s *Store) danglingLink(dir string) string {
 		}
 	}
 	return ""
+}
+
+// linkToNothing says that l, a path relative to the store, is a link to
+// nothing (danglingLink).
+func linkToNothing(l string) string {
+	return l + " in the store is a link to a folder that does not exist (moved, or on a disk not mounted?)"
 }
 
 // objectLock serializes the Puts and Deletes of one object (objMu).
@@ -768,7 +774,7 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 			if l := s.danglingLink(filepath.Dir(p)); l != "" {
 				// Not missing: where the link pointed (a disk not
 				// mounted?), as Put and List say.
-				return nil, fmt.Errorf("space %q: object %s: %s in the store is a link to a folder that does not exist (moved, or on a disk not mounted?)", space, id, l)
+				return nil, fmt.Errorf("space %q: object %s: %s", space, id, linkToNothing(l))
 			}
 			return nil, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
@@ -811,6 +817,9 @@ func (s *Store) Size(space, id string) (int64, error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
+			if l := s.danglingLink(filepath.Dir(p)); l != "" {
+				return 0, fmt.Errorf("space %q: object %s: %s", space, id, linkToNothing(l))
+			}
 			return 0, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
 		return 0, fmt.Errorf("space %q: object %s: %w", space, id, s.noPath(err))
@@ -928,7 +937,7 @@ func (s *Store) List(space string) ([]string, error) {
 			if l := s.danglingLink(dir); l != "" {
 				// Not empty: its objects are where the link
 				// pointed (a disk not mounted?).
-				return nil, fmt.Errorf("space %q: list: %s in the store is a link to a folder that does not exist (moved, or on a disk not mounted?)", space, l)
+				return nil, fmt.Errorf("space %q: list: %s", space, linkToNothing(l))
 			}
 			return nil, nil
 		}
