@@ -70,3 +70,28 @@ class BigRead:
 	_, err = call(h, "big-read", map[string]any{"id": obj}, 5*time.Minute)
 	wantCode(t, err, abi.ProviderError, "MemoryError in tool big-read at bigread.py:9")
 }
+
+// TestReadPastMemoryNamesLine: a tool driven without asyncio reading an
+// object whose answer does not fit in the worker's memory failed
+// "MemoryError in tool big-read: out of memory", naming no line, where
+// other MemoryErrors name the tool's (TestMemoryErrorNamesLine): the
+// error was raised in the worker's reading of the answer, outside the
+// tool's code. It is raised at the tool's await, whose line is named.
+func TestReadPastMemoryNamesLine(t *testing.T) {
+	h := newHost(t, newRuntime(t, func(c *python.Config) { c.MemoryMB = 256 }))
+	obj, err := h.Spaces().Put("documents", bytes.Repeat([]byte{0xfe}, 100<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadTool(t, h, "bigsync.py", `from aios_sdk import Agent, tool
+
+@Agent(name="BigSync", capabilities=["ReadSpace(documents)"])
+class BigSync:
+    @tool(name="big-sync", parameters={"id": {"type": "string"}})
+    async def big_sync(self, params, ctx):
+        obj = await ctx.spaces.read(params["id"], "documents")
+        return {"n": len(obj)}
+`)
+	_, err = call(h, "big-sync", map[string]any{"id": obj}, 5*time.Minute)
+	wantCode(t, err, abi.ProviderError, "MemoryError in tool big-sync at bigsync.py:7")
+}

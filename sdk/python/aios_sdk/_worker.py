@@ -457,7 +457,13 @@ class Worker:
         n = int.from_bytes(buf[:4], "big")
         if len(buf) < 4 + n:
             return None
-        frame = bytes(buf[4:4 + n])
+        try:
+            frame = bytes(buf[4:4 + n])
+        except MemoryError:
+            # Dropped, so that the frames after it are read: whoever
+            # waited for it is told by the MemoryError.
+            del buf[:4 + n]
+            raise
         del buf[:4 + n]
         return frame
 
@@ -637,10 +643,9 @@ class Worker:
                 n = int.from_bytes(buf[:4], "big")
                 if len(buf) < 4 + n:
                     break
-                head, taken, f = bytes(buf[4:4 + min(n, 256)]), False, None
+                head, f = bytes(buf[4:4 + min(n, 256)]), None
                 try:
-                    f = self._take_frame()
-                    taken = True
+                    f = self._take_frame()  # drops the frame on MemoryError
                     envs.append(self.loads(f))
                 except MemoryError:
                     # An answer larger than the worker's memory (a
@@ -649,8 +654,6 @@ class Worker:
                     # and the read waited for the call's deadline. The
                     # frame is dropped and its read fails below.
                     f = None
-                    if not taken:
-                        del self.buf[:4 + n]
                     lost.append((head, n))
         finally:
             self.rlock.release()
@@ -704,6 +707,11 @@ class Worker:
                     try:
                         value = self.host_roundtrip(y)
                     except ToolError as e:
+                        exc = e
+                    except MemoryError as e:
+                        # An answer too large for the worker's memory
+                        # (a big object's ctx.spaces.read): raised at
+                        # the tool's await, whose line the call names.
                         exc = e
                     except (TypeError, ValueError) as e:
                         # Arguments that could not be sent (nothing was
