@@ -87,6 +87,11 @@ type Store struct {
 	// (usageMu).
 	inflight  map[string]int64
 	recountAt map[string]time.Time
+	// recounts are the recounts of each space running now, each the
+	// bytes of the Puts of the space that finished storing during it
+	// (usageMu): its walk may have passed their folder, and they are no
+	// longer in flight either.
+	recounts map[string][]*int64
 
 	// objLocks are the objects Puts are storing or Deletes removing now,
 	// by path (objMu): a second Put or a Delete of one waits for the first.
@@ -175,6 +180,12 @@ func Open(dir string, opts ...Option) (*Store, error) {
 			return nil, fmt.Errorf("space: root %q: not a directory", abs)
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("space: root %q: %w", abs, err)
+		} else if err != nil {
+			// Not a store holding nothing: a link to nothing (a
+			// disk not mounted) holds the spaces somewhere.
+			if l := danglingAncestor(abs); l != "" {
+				return nil, danglingRootError(abs, l)
+			}
 		}
 		return s, nil
 	}
@@ -182,11 +193,39 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	// above it in theirs): the objects fsynced under it could otherwise
 	// be lost with its entry in a crash.
 	if err := fsperm.MkdirAll(filepath.Join(abs, tmpDir), 0o700, syncDir); err != nil {
+		if l := danglingAncestor(abs); l != "" {
+			return nil, danglingRootError(abs, l) // mkdir(2) said "file exists"
+		}
 		return nil, fmt.Errorf("space: create root %q: %w", abs, err)
 	}
 	s.swept = time.Now()
 	removeStaleTemps(filepath.Join(abs, tmpDir), s.swept.Add(-staleTemp))
 	return s, nil
+}
+
+// danglingAncestor is p or the folder above it nearest to it that exists
+// as a name, when that is a link to nothing, or "".
+func danglingAncestor(p string) string {
+	for q := p; ; q = filepath.Dir(q) {
+		if st, err := os.Lstat(q); err == nil {
+			if st.Mode()&fs.ModeSymlink == 0 {
+				return ""
+			}
+			if _, err := os.Stat(q); errors.Is(err, fs.ErrNotExist) {
+				return q
+			}
+			return ""
+		}
+		if filepath.Dir(q) == q {
+			return ""
+		}
+	}
+}
+
+// danglingRootError is the error of a store whose root, or a folder
+// above it, is the link to nothing l.
+func danglingRootError(root, l string) error {
+	return fmt.Errorf("space: root %q: %q is a link to a folder that does not exist (moved, or on a disk not mounted?)", root, l)
 }
 
 // sweep removes the stale temporary files again when the last sweep was
@@ -385,6 +424,10 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	// entries, and so the object, to be lost in a crash.
 	dir := filepath.Dir(p)
 	if err := fsperm.MkdirAll(dir, 0o700, syncDir); err != nil {
+		if l := s.danglingLink(dir); l != "" {
+			// mkdir(2) says "file exists" of a link to nothing.
+			return "", fmt.Errorf("space %q: store object %s: %s: restore its target, or remove the link", space, id, linkToNothing(l))
+		}
 		return "", s.putError(space, len(data), "", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Join(s.root, tmpDir), "put-*")
@@ -443,6 +486,36 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	stored = true
 	syncDir(dir)
 	return id, nil
+}
+
+// danglingLink is the path, relative to the store, of the first folder
+// of dir below the root that is a link to nothing, or "".
+func (s *Store) danglingLink(dir string) string {
+	rel, err := filepath.Rel(s.root, dir)
+	if err != nil {
+		return ""
+	}
+	sub := ""
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		sub = filepath.Join(sub, part)
+		p := filepath.Join(s.root, sub)
+		st, err := os.Lstat(p)
+		if err != nil {
+			return ""
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+				return filepath.ToSlash(sub)
+			}
+		}
+	}
+	return ""
+}
+
+// linkToNothing says that l, a path relative to the store, is a link to
+// nothing (danglingLink).
+func linkToNothing(l string) string {
+	return l + " in the store is a link to a folder that does not exist (moved, or on a disk not mounted?)"
 }
 
 // objectLock serializes the Puts and Deletes of one object (objMu).
@@ -577,13 +650,25 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 		// not wait for it; a Put of this space finished meanwhile may be
 		// missed by it, until the next count.
 		s.recountAt[space] = now.Add(recountEvery)
+		// The Puts of this space that finish during the count are
+		// added to it (the walk may have passed their folder: the
+		// space passed its quota), at the cost of counting twice those
+		// it saw, until the next count.
+		done := new(int64)
+		if s.recounts == nil {
+			s.recounts = map[string][]*int64{}
+		}
+		s.recounts[space] = append(s.recounts[space], done)
 		s.usageMu.Unlock()
-		fresh, ferr := s.spaceBytes(space)
+		fresh, ferr := countSpace(s, space)
 		s.usageMu.Lock()
+		if s.recounts[space] = slices.DeleteFunc(s.recounts[space], func(p *int64) bool { return p == done }); len(s.recounts[space]) == 0 {
+			delete(s.recounts, space)
+		}
 		s.recountAt[space] = time.Now().Add(max(recountEvery, 10*time.Since(now)))
 		used = s.usage[space]
 		if ferr == nil {
-			used = fresh + s.inflight[space]
+			used = fresh + s.inflight[space] + *done
 		}
 	}
 	if used+grow > s.maxSpace {
@@ -600,9 +685,17 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 		}
 		if !stored {
 			s.usage[space] -= grow
+		} else {
+			for _, done := range s.recounts[space] {
+				*done += grow
+			}
 		}
 	}, nil
 }
+
+// countSpace is (*Store).spaceBytes, the recount of a space whose Put
+// would pass its quota. A variable for the tests.
+var countSpace = (*Store).spaceBytes
 
 // spaceBytes adds up the sizes of space's object files.
 func (s *Store) spaceBytes(space string) (int64, error) {
@@ -678,6 +771,11 @@ func (s *Store) Get(space, id string) ([]byte, error) {
 	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
+			if l := s.danglingLink(filepath.Dir(p)); l != "" {
+				// Not missing: where the link pointed (a disk not
+				// mounted?), as Put and List say.
+				return nil, fmt.Errorf("space %q: object %s: %s", space, id, linkToNothing(l))
+			}
 			return nil, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
 		return nil, fmt.Errorf("space %q: object %s: %w", space, id, s.noPath(err))
@@ -714,9 +812,14 @@ func (s *Store) Size(space, id string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	st, err := os.Lstat(p)
+	// Through a link, as Get reads (Lstat called a linked object
+	// corrupt, which Get read).
+	st, err := os.Stat(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
+			if l := s.danglingLink(filepath.Dir(p)); l != "" {
+				return 0, fmt.Errorf("space %q: object %s: %s", space, id, linkToNothing(l))
+			}
 			return 0, fmt.Errorf("%w: %s in space %q", ErrNotFound, id, space)
 		}
 		return 0, fmt.Errorf("space %q: object %s: %w", space, id, s.noPath(err))
@@ -831,6 +934,11 @@ func (s *Store) List(space string) ([]string, error) {
 	fans, err := os.ReadDir(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
+			if l := s.danglingLink(dir); l != "" {
+				// Not empty: its objects are where the link
+				// pointed (a disk not mounted?).
+				return nil, fmt.Errorf("space %q: list: %s", space, linkToNothing(l))
+			}
 			return nil, nil
 		}
 		return nil, fmt.Errorf("space %q: list: %w", space, s.noPath(err))
@@ -849,7 +957,17 @@ func (s *Store) List(space string) ([]string, error) {
 		}
 		for _, e := range ents {
 			id := IDPrefix + fan.Name() + e.Name()
-			if e.Type().IsRegular() && ValidateID(id) == nil {
+			if ValidateID(id) != nil {
+				continue
+			}
+			ok := e.Type().IsRegular()
+			if !ok && e.Type()&fs.ModeSymlink != 0 {
+				// A link to an object file (a store deduplicated by
+				// hand): Get reads through it, so it is listed.
+				st, err := os.Stat(filepath.Join(dir, fan.Name(), e.Name()))
+				ok = err == nil && st.Mode().IsRegular()
+			}
+			if ok {
 				out = append(out, id)
 			}
 		}

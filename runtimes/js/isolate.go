@@ -610,6 +610,14 @@ func sendFrame(mu *sync.Mutex, out io.Writer, codec abi.Codec, trace *wire.Trace
 	return err
 }
 
+// frameTooLargeError is encodeFrame's error for a message over
+// maxWorkerFrame.
+type frameTooLargeError struct{ size int }
+
+func (e *frameTooLargeError) Error() string {
+	return fmt.Sprintf("message of %d bytes exceeds the frame limit of %d", e.size, maxWorkerFrame)
+}
+
 // encodeFrame encodes msg (an *abi.Envelope gets the format version) in
 // codec as one frame of the ABI's stream transport, length included, so
 // that it goes out in one write (abi.WriteFrame writes the length and the
@@ -624,7 +632,7 @@ func encodeFrame(codec abi.Codec, msg any) ([]byte, error) {
 		return nil, err
 	}
 	if len(payload) > maxWorkerFrame {
-		return nil, fmt.Errorf("message of %d bytes exceeds the frame limit of %d", len(payload), maxWorkerFrame)
+		return nil, &frameTooLargeError{size: len(payload)}
 	}
 	frame := make([]byte, 4+len(payload))
 	binary.BigEndian.PutUint32(frame, uint32(len(payload)))
@@ -789,9 +797,42 @@ func (w *procWorker) serveHost(c *procCall, hid string, hc *abi.HostCall) {
 		res = hostop.Answer(context.Background(), nil, hid, hc, false)
 	}
 	w.hostSlots.Release()
-	if err := w.send(&abi.Envelope{Kind: abi.KindHostResult, ID: hid, Result: res}); err != nil {
+	err := w.send(&abi.Envelope{Kind: abi.KindHostResult, ID: hid, Result: res})
+	var big *frameTooLargeError
+	if errors.As(err, &big) {
+		// An answer the frame cannot carry (a space_read of an object
+		// of 48 MiB and more: base64) is the host call's TooLarge: not
+		// sent at all, the tool waited for it until its deadline.
+		te := abi.Errorf(abi.TooLarge, "%s: its answer of %d bytes is over the frame limit of %d bytes between the host and the JS worker process", hostCallWhat(hc), big.size, maxWorkerFrame)
+		err = w.send(&abi.Envelope{Kind: abi.KindHostResult, ID: hid, Result: &abi.ToolResult{CallID: res.CallID, Error: te}})
+	}
+	if err != nil {
 		w.p.logger.Debug("host_result not delivered to the JS worker", "err", err)
 	}
+}
+
+// hostCallWhat names host call hc in an error: its operation, for a
+// space_read the object and its space, for a space_write the data's size
+// and the space.
+func hostCallWhat(hc *abi.HostCall) string {
+	if hc == nil {
+		return "host call"
+	}
+	args, _ := hc.Args.(map[string]any)
+	id, _ := args["id"].(string)
+	sp, _ := args["space"].(string)
+	switch hc.Op {
+	case "space_read":
+		if sp == "" {
+			return fmt.Sprintf("space_read of object %.80s", id)
+		}
+		return fmt.Sprintf("space_read of object %.80s in space %.80q", id, sp)
+	case "space_write":
+		b64, _ := args["data"].(string)
+		n := len(b64)/4*3 - (len(b64) - len(strings.TrimRight(b64, "=")))
+		return fmt.Sprintf("space_write of %d bytes to space %.80q", n, sp)
+	}
+	return hc.Op
 }
 
 // refuseHost answers host call hid, whose reader gave up waiting for a

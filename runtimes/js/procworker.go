@@ -302,8 +302,15 @@ func (e *childEnv) host(ctx context.Context, op string, args map[string]any) (an
 		delete(e.s.waits, hid)
 		e.s.mu.Unlock()
 	}
-	if err := e.s.send(&abi.Envelope{Kind: abi.KindHostCall, ID: hid, Host: &abi.HostCall{CallID: e.id, Op: op, Args: args}}); err != nil {
+	hc := &abi.HostCall{CallID: e.id, Op: op, Args: args}
+	if err := e.s.send(&abi.Envelope{Kind: abi.KindHostCall, ID: hid, Host: hc}); err != nil {
 		forget()
+		var big *frameTooLargeError
+		if errors.As(err, &big) {
+			// A size, not a malformed argument: ctx.spaces.write of
+			// 50 MiB (base64) said InvalidParams, naming no space.
+			return nil, abi.Errorf(abi.TooLarge, "%s: its request of %d bytes is over the frame limit of %d bytes between the JS worker process and the host", hostCallWhat(hc), big.size, maxWorkerFrame)
+		}
 		return nil, abi.Errorf(abi.InvalidParams, "%s: cannot send the request to the host: %v", op, err)
 	}
 	select {

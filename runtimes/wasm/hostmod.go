@@ -167,7 +167,13 @@ func encodeAnswer(dst []byte, op string, value any, terr *abi.ToolError, useJSON
 	}
 	if len(buf) > maxMsg {
 		// In the request's codec too (it was MessagePack always).
-		tooLarge := abi.Errorf(abi.TooLarge, "%s: the answer is %d bytes, above runtimes.wasm.max_message_bytes (%d)", op, len(buf), maxMsg)
+		what := op
+		if m, ok := value.(map[string]any); ok && op == opSpaceRead {
+			// Which object: "space_read: the answer is 100000114 bytes"
+			// named neither it nor its space.
+			what = fmt.Sprintf("space_read of object %v in space %q (%v bytes)", m["id"], m["space"], m["size"])
+		}
+		tooLarge := abi.Errorf(abi.TooLarge, "%s: the answer is %d bytes, above runtimes.wasm.max_message_bytes (%d)", what, len(buf), maxMsg)
 		if useJSON {
 			buf, _ = json.Marshal(abi.ToolResult{Error: tooLarge})
 		} else {

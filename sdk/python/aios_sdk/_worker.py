@@ -457,7 +457,13 @@ class Worker:
         n = int.from_bytes(buf[:4], "big")
         if len(buf) < 4 + n:
             return None
-        frame = bytes(buf[4:4 + n])
+        try:
+            frame = bytes(buf[4:4 + n])
+        except MemoryError:
+            # Dropped, so that the frames after it are read: whoever
+            # waited for it is told by the MemoryError.
+            del buf[:4 + n]
+            raise
         del buf[:4 + n]
         return frame
 
@@ -550,7 +556,12 @@ class Worker:
         except (TypeError, ValueError) as e:
             e._aios_unsent = True  # nothing was written: the tool's error (drive)
             raise
-        self._write_frame(data)
+        try:
+            self._write_frame(data)
+        except ToolError as e:
+            # Over the frame limit: say which operation (ctx.spaces.write
+            # of 50 MiB said only "a message of 69905162 bytes").
+            raise ToolError(e.code, "%s: %s" % (_host_op_what(op), e.message), e.data) from None
         return hid
 
     @staticmethod
@@ -616,6 +627,7 @@ class Worker:
         if not self.rlock.acquire(blocking=False):
             return  # a thread's .wait() reads (and passes our answers on)
         envs = []
+        lost = []  # (first bytes, size) of answers too large to decode
         try:
             try:
                 chunk = os.read(self.in_fd, 65536)
@@ -625,15 +637,35 @@ class Worker:
                 _real_exit(0)  # the host is gone
             self.buf += chunk
             while True:
-                f = self._take_frame()
-                if f is None:
+                buf = self.buf
+                if len(buf) < 4:
                     break
-                envs.append(self.loads(f))
+                n = int.from_bytes(buf[:4], "big")
+                if len(buf) < 4 + n:
+                    break
+                head, f = bytes(buf[4:4 + min(n, 256)]), None
+                try:
+                    f = self._take_frame()  # drops the frame on MemoryError
+                    envs.append(self.loads(f))
+                except MemoryError:
+                    # An answer larger than the worker's memory (a
+                    # big object's ctx.spaces.read): raised here, in
+                    # the event loop's callback, asyncio only logged it
+                    # and the read waited for the call's deadline. The
+                    # frame is dropped and its read fails below.
+                    f = None
+                    lost.append((head, n))
         finally:
             self.rlock.release()
         for env in envs:
             if env.get("kind") == "host_result":
                 self._resolve(env.get("id"), env)
+        for head, n in lost:
+            hid = _frame_id(head)
+            futs = [self.pending.pop(hid, None)] if hid is not None else [self.pending.pop(k) for k in list(self.pending)]
+            for fut in futs:
+                if fut is not None and not fut.done():
+                    fut.set_exception(MemoryError("the host's answer of %d bytes to host call %s does not fit in the worker's memory (%s)" % (n, hid, _memory_limit())))
 
     # ---- driving handlers ----------------------------------------------
 
@@ -675,6 +707,11 @@ class Worker:
                     try:
                         value = self.host_roundtrip(y)
                     except ToolError as e:
+                        exc = e
+                    except MemoryError as e:
+                        # An answer too large for the worker's memory
+                        # (a big object's ctx.spaces.read): raised at
+                        # the tool's await, whose line the call names.
                         exc = e
                     except (TypeError, ValueError) as e:
                         # Arguments that could not be sent (nothing was
@@ -1413,6 +1450,34 @@ _VALUE_HINTS = (
     (("complex",), "; return its parts, [x.real, x.imag]"),
 )
 # What to do with bytes in a result, said as the JS SDK says it.
+_FRAME_ID_JSON = re.compile(rb'"id"\s*:\s*"([^"\\]{1,64})"')
+
+
+def _frame_id(head):
+    """The id of the envelope whose first bytes are head (JSON or
+    MessagePack; the host writes v, kind, id first), or None."""
+    m = _FRAME_ID_JSON.search(head)
+    if m:
+        return m.group(1).decode("utf-8", "replace")
+    i = head.find(b"\xa2id")
+    if i >= 0 and i + 3 < len(head) and 0xa0 <= head[i + 3] <= 0xbf:
+        return head[i + 4:i + 4 + head[i + 3] - 0xa0].decode("utf-8", "replace")
+    return None
+
+
+def _host_op_what(op):
+    """Host operation op as the tool wrote it, with the space and the
+    size of a space_write, the object of a space_read."""
+    args = op.args if isinstance(op.args, dict) else {}
+    if op.op == "space_write":
+        b64 = args.get("data") or ""
+        n = len(b64) // 4 * 3 - (len(b64) - len(b64.rstrip("=")))
+        return "ctx.spaces.write of %d bytes to space %r" % (n, args.get("space"))
+    if op.op == "space_read":
+        return "ctx.spaces.read of %s" % args.get("id")
+    return {"call_tool": "ctx.call_tool", "ai_complete": "ctx.ai.complete"}.get(op.op, op.op)
+
+
 _BYTES_HINT = "; store it with ctx.spaces.write and return the ObjectId, or encode it as base64"
 
 
