@@ -35,7 +35,7 @@ func TestNotFoundVsDeniedEveryRuntime(t *testing.T) {
 		{"no-such-tool", map[string]any{}, abi.NotFound, `tool "no-such-tool" not found`},
 		{"peer-secret", map[string]any{}, abi.CapabilityDenied, ""},
 		{"peer-echo", map[string]any{"value": 1, "x": 1}, "", ""},
-		{"peer-value", map[string]any{}, abi.InvalidParams, `params of peer-value violate its schema: at /: missing required property "value"`},
+		{"peer-value", map[string]any{}, abi.InvalidParams, `params of peer-value@1.0.0 violate its schema: at /: missing required property "value"`},
 	}
 	of := func(err error) outcome {
 		var te *abi.ToolError

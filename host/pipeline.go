@@ -638,7 +638,7 @@ func (h *Host) checkParams(params *any, e *registry.Entry) *abi.ToolError {
 	}
 	if e.Params != nil {
 		if err := e.Params.Validate(*params); err != nil {
-			return &abi.ToolError{Code: abi.InvalidParams, Message: "params of " + e.Def.Name + " violate its schema: " + err.Error() + misspeltParam(e.Def.Parameters, *params)}
+			return &abi.ToolError{Code: abi.InvalidParams, Message: "params of " + e.Def.Name + "@" + e.Def.Version + " violate its schema: " + err.Error() + misspeltParam(e.Def.Parameters, *params)}
 		}
 	}
 	return nil

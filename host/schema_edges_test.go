@@ -46,7 +46,7 @@ func TestSchemaThroughPipeline(t *testing.T) {
 	} {
 		_, err := te.call("alice", "opt", c.params)
 		var te *abi.ToolError
-		if !errors.As(err, &te) || te.Code != abi.InvalidParams || !strings.Contains(te.Message, "params of opt violate its schema: "+c.want) {
+		if !errors.As(err, &te) || te.Code != abi.InvalidParams || !strings.Contains(te.Message, "params of opt@1.0.0 violate its schema: "+c.want) {
 			t.Errorf("params %v: %v, want InvalidParams …%s…", c.params, err, c.want)
 		}
 	}
