@@ -105,7 +105,7 @@ type Host struct {
 	// hints say why a tool is not registered (SetNotFoundHint).
 	hints atomic.Pointer[func(tool string) string]
 
-	warned sync.Map     // "provider\x00tool@version" → struct{}: deprecation already logged
+	warned sync.Map     // "provider\x00tool@version" → the RegisteredAt of the definition whose deprecation was logged
 	life   sync.RWMutex // registrations (read) against Close (write)
 	mu     sync.Mutex
 	closed atomic.Bool
@@ -548,6 +548,12 @@ func (h *Host) RemoveProvider(id string) error {
 	}
 	h.noteRestored(rep.Restored)
 	h.grants.forget(rep.Replaced)
+	h.warned.Range(func(k, _ any) bool {
+		if strings.HasPrefix(k.(string), id+"\x00") {
+			h.warned.Delete(k)
+		}
+		return true
+	})
 	if old := rep.Replaced; old != nil && old.Impl != nil {
 		if err := closeProvider(old.Impl); err != nil {
 			return fmt.Errorf("close provider %s: %w", id, err)

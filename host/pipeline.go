@@ -763,8 +763,11 @@ func (h *Host) deprecation(e *registry.Entry) *abi.Deprecation {
 	}
 	// Keyed by name, not by the entry: an entry holds its provider (and
 	// its implementation), which a reload or removal must let go.
+	// Once per definition: the value is the entry's RegisteredAt, renewed
+	// when a reload changes the definition (its deprecation note too) or
+	// the version comes back, which is then logged again.
 	key := e.Provider.Info.ID + "\x00" + e.Def.Name + "@" + e.Def.Version
-	if _, seen := h.warned.LoadOrStore(key, struct{}{}); !seen {
+	if prev, seen := h.warned.Swap(key, e.RegisteredAt); !seen || !prev.(time.Time).Equal(e.RegisteredAt) {
 		h.log.Warn("deprecated tool called", "tool", e.Def.Name, "version", e.Def.Version,
 			"since", d.Since, "replacement", d.Replacement, "message", d.Message)
 	}
