@@ -912,13 +912,19 @@ func adapterRef(ev registry.Event) AdapterRef {
 	if a.Version == "" {
 		a.Version = UnversionedAdapter
 	}
-	var violations map[string]*registry.SemverViolation
+	// A violation is carried by the version registered: the one that
+	// breaks callers of the version below it (Version), or one inserted
+	// below a release that breaks its callers (Previous: t@1.1.0 between
+	// 1.0.0 and 1.2.0, "t@1.2.0 breaks callers of t@1.1.0"), as
+	// Entry.Violation and so tools/list have it.
+	var violations, below map[string]*registry.SemverViolation
 	for i := range ev.Violations {
 		if violations == nil {
-			violations = map[string]*registry.SemverViolation{}
+			violations, below = map[string]*registry.SemverViolation{}, map[string]*registry.SemverViolation{}
 		}
 		v := &ev.Violations[i]
 		violations[v.Tool+"@"+v.Version] = v
+		below[v.Tool+"@"+v.Previous] = v
 	}
 	for _, l := range []struct {
 		refs   []registry.ToolRef
@@ -927,7 +933,9 @@ func adapterRef(ev registry.Event) AdapterRef {
 		for _, r := range l.refs {
 			tr := ToolRef{Name: r.Name, Version: r.Version, Change: l.change}
 			if l.change != "removed" {
-				tr.SemverViolation = violations[r.Name+"@"+r.Version]
+				if tr.SemverViolation = violations[r.Name+"@"+r.Version]; tr.SemverViolation == nil {
+					tr.SemverViolation = below[r.Name+"@"+r.Version]
+				}
 			}
 			a.Tools = append(a.Tools, tr)
 		}
