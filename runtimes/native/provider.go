@@ -11,6 +11,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/panicstack"
+	"github.com/aios-host/aios-host/registry"
 )
 
 // Handler serves one call of a native tool. params is the call's params in
@@ -132,7 +133,9 @@ func (t *table) lookup(name, version string) *tool {
 		return nil
 	}
 	for _, tl := range list {
-		if tl.def.Version == version {
+		// A tool declared without a version is registered as the
+		// default one, which is what the host calls.
+		if v := tl.def.Version; v == version || (v == "" && version == registry.DefaultVersion) {
 			return tl
 		}
 	}
