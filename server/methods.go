@@ -549,7 +549,13 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 		}
 	}
 	if pick == nil {
-		return nil, jsonrpc.FromError(adapterNotFound(p.AdapterID, views))
+		// A tool several adapters serve: name the one serving its
+		// default version, which an unconstrained call reaches.
+		var serving string
+		if def, err := s.h.Registry().Resolve(p.AdapterID, ""); err == nil {
+			serving = def.Provider.Info.ID
+		}
+		return nil, jsonrpc.FromError(adapterNotFound(p.AdapterID, serving, views))
 	}
 	skills := infoSkills(pick)
 	st := InfoStatus{Available: pick.rec != nil, SoftwareInstalled: true, Trust: pick.sum.Trust, Kind: pick.sum.Kind, Runtime: pick.sum.Runtime}
@@ -611,16 +617,19 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 
 // adapterNotFound is info's NotFound for id, saying what was likely
 // meant: the adapter serving a tool of that name (a skill id given as
-// adapter_id), else up to 3 adapter ids close to it (editdist.Near).
-func adapterNotFound(id string, views []*adapterView) *abi.ToolError {
+// adapter_id; serving, when set, the adapter serving its default
+// version), else up to 3 adapter ids close to it (editdist.Near).
+func adapterNotFound(id, serving string, views []*adapterView) *abi.ToolError {
+	var holder string
 	for _, v := range views {
-		for _, t := range v.tools {
-			if t.Name == id {
-				te := abi.Errorf(abi.NotFound, "adapter %s not found: %s is a tool of adapter %q; pass that adapter's id as adapter_id", echo(id), echo(id), v.sum.ID)
-				te.Data = map[string]any{"adapter_id": cutEcho(id), "tool_of": v.sum.ID}
-				return te
-			}
+		if slices.ContainsFunc(v.tools, func(t abi.ToolDef) bool { return t.Name == id }) && (holder == "" || v.sum.ID == serving) {
+			holder = v.sum.ID
 		}
+	}
+	if holder != "" {
+		te := abi.Errorf(abi.NotFound, "adapter %s not found: %s is a tool of adapter %q; pass that adapter's id as adapter_id", echo(id), echo(id), holder)
+		te.Data = map[string]any{"adapter_id": cutEcho(id), "tool_of": holder}
+		return te
 	}
 	near := editdist.Near(id, func(yield func(string) bool) {
 		for _, v := range views {
