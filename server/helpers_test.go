@@ -128,10 +128,14 @@ func buildServer(t testing.TB, dir, extra string, ln net.Listener, providerID, p
 	if strings.Contains("\n"+extra, "\naudit:") {
 		auditLine = "" // extra sets it
 	}
+	readTimeout := "  read_timeout: 300ms\n"
+	if strings.Contains(extra, "  read_timeout:") {
+		readTimeout = "" // extra sets it
+	}
 	doc := "plugins: []\ndata: " + filepath.Join(dir, "data") + "\n" + auditLine +
 		"rate_limits: {global: {per_second: 1000000000, burst: 1000000000}}\n" +
 		"agents:\n  cli: {grants: ['CallTool(*)', 'ReadSpace(*)']}\n  reader: {grants: ['CallTool(*)']}\n  peer: {grants: ['CallTool(" + prefix + "*)']}\n  lister: {grants: [], methods: ['tools/list']}\n" + agents +
-		"server:\n  tokens: [{agent: peer, token: " + testToken + "}, {agent: lister, token: " + listerToken + "}]\n  read_timeout: 300ms\n" + extra
+		"server:\n  tokens: [{agent: peer, token: " + testToken + "}, {agent: lister, token: " + listerToken + "}]\n" + readTimeout + extra
 	cfg, err := config.Parse([]byte(doc), filepath.Join(dir, "config.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 // range are named; a whole number written with an exponent from 2^53 on
 // is told to be written as an integer literal.
 func TestOutOfRangeIntegerParamsNamed(t *testing.T) {
-	ts := newTestServer(t, "", false)
+	ts := newTestServer(t, "  read_timeout: 10s\n", false) // a 1 MB message: 300 ms is too short on a loaded machine
 	for _, tc := range []struct{ method, params, want string }{
 		{"tools/call", `{"name":"echo","arguments":{"value":1},"timeout_ms":18446744073709551615}`,
 			"timeout_ms: want integer, got 18446744073709551615, which is out of range (from -9223372036854775808 to 9223372036854775807)"},
