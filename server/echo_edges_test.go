@@ -16,7 +16,7 @@ import (
 // registry's) and its length, in the message and in data.details.
 func TestLongRequestValuesCutInErrors(t *testing.T) {
 	ts := newTestServer(t, "  read_timeout: 10s\n", false) // a 1 MB message: 300 ms is too short on a loaded machine
-	big := strings.Repeat("\u00ad", 1<<19) // 1 MiB of a character every escape lengthens
+	big := strings.Repeat("\u00ad", 1<<19)                 // 1 MiB of a character every escape lengthens
 	for _, tc := range []struct {
 		method, params string
 		code           float64
