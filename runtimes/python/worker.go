@@ -611,6 +611,32 @@ func (w *worker) stderrNote() string {
 	return "; stderr: " + s
 }
 
+// nativeCrashAt finds, in the stack Python's faulthandler wrote on stderr
+// as a fatal signal struck the worker, the innermost frame of a file in dir
+// (the provider's folder): "file.py:LINE", the tool's line that called into
+// the native code that crashed. "" when there is none.
+func nativeCrashAt(stderr, dir string) string {
+	i := strings.LastIndex(stderr, "Fatal Python error: ")
+	if i < 0 {
+		return ""
+	}
+	for _, ln := range strings.Split(stderr[i:], "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(ln), `File "`)
+		if !ok {
+			continue
+		}
+		file, rest, ok := strings.Cut(rest, `", line `)
+		if !ok {
+			continue
+		}
+		n, _, _ := strings.Cut(rest, " ")
+		if strings.HasPrefix(file, dir+string(filepath.Separator)) {
+			return filepath.Base(file) + ":" + n
+		}
+	}
+	return ""
+}
+
 // waitLoop reaps the worker when its process ends (by itself, killed by
 // the host, or killed from outside while idle) and records how it ended.
 func (w *worker) waitLoop() {
@@ -644,7 +670,15 @@ func (w *worker) waitLoop() {
 		// nowhere (TestExitStatus120Explained).
 		msg += " (Python's status when it cannot flush stdout or stderr as it exits: the tool closed or broke file descriptor 1 or 2, and the status it exited with, and any traceback, were lost)"
 	}
-	w.deathMsg = msg + w.stderrNote()
+	note := w.stderrNote()
+	if strings.Contains(state, "signal: ") {
+		if at := nativeCrashAt(note, w.p.dir); at != "" {
+			// TestNativeCrashNamesLine: it said only "signal:
+			// segmentation fault".
+			msg += " (native code called at " + at + " crashed: a C extension's or ctypes' fault, Python's stack is on stderr)"
+		}
+	}
+	w.deathMsg = msg + note
 	w.logBudget.Flush()
 	_ = w.in.Close()
 	if w.broker != nil {

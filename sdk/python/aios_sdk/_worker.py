@@ -2153,6 +2153,15 @@ def main():
     if w.negotiate(["msgpack", "json"] if mp is not None else ["json"]) == "msgpack":
         w.use_msgpack(mp)
     w.install_exit_note()
+    # A fatal signal (a C extension's segfault, ctypes reading address 0)
+    # dumps the Python stack on stderr, where the host finds the tool's
+    # line that called into native code; the crash said only "signal:
+    # segmentation fault" (TestNativeCrashNamesLine).
+    try:
+        import faulthandler
+        faulthandler.enable(file=2, all_threads=False)
+    except Exception:
+        pass
     if broker_fd >= 0:
         _install_net_broker(w, broker_fd)
         _explain_sockets(sys.modules["socket"], True)
