@@ -699,6 +699,7 @@ func (w *worker) waitLoop() {
 		// an alarm it set, a kill from outside. It was replaced at the
 		// next call without a word (TestIdleWorkerDeathLogged).
 		w.p.log.Warn("python worker ended while idle", "pid", w.pid, "err", w.deathMsg)
+		w.p.lostIdle(w)
 	}
 }
 
