@@ -642,6 +642,8 @@ func nativeCrashAt(stderr, dir string) string {
 func (w *worker) waitLoop() {
 	defer w.p.rt.live.Add(-1)
 	st, err := w.ps.Wait()
+	// Before the group goes: did its OOM killer end the worker?
+	oom, oomKnown := w.cg.oomKills()
 	// Children of the worker may hold its pipes: the whole tree goes.
 	w.killAll()
 	w.cg.destroy()
@@ -661,6 +663,16 @@ func (w *worker) waitLoop() {
 		if w.cpuLimit > 0 && st != nil && st.UserTime()+st.SystemTime() >= w.cpuLimit {
 			// The host knows: it was a guess (TestCPULimitKillNamed).
 			msg += fmt.Sprintf(" (its CPU limit was reached: %s of CPU, runtimes.python.cpu_seconds)", w.cpuLimit)
+		} else if oomKnown && oom > 0 {
+			// The control group says so; it was a guess, as was the
+			// next (TestKillCauseNotGuessed).
+			if mb := w.p.rt.cfg.MemoryMB; mb > 0 {
+				msg += fmt.Sprintf(" (out of memory: its tree reached runtimes.python.memory_mb (%d MiB), or the machine ran out, and the kernel's OOM killer ended it)", mb)
+			} else {
+				msg += " (out of memory: the machine ran out and the kernel's OOM killer ended it)"
+			}
+		} else if oomKnown && strings.Contains(state, "signal: killed") {
+			msg += " (a SIGKILL from outside the host: neither its memory limit nor its CPU limit was reached)"
 		} else {
 			msg += " (killed: the memory or CPU limit may have been reached)"
 		}
