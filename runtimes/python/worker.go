@@ -460,7 +460,8 @@ func (w *worker) startError(ctx context.Context, err error, timeout time.Duratio
 		return fmt.Errorf("%s: registering: %v%s", w.p.path, err, w.stderrNote())
 	}
 	state := w.waitExit()
-	return fmt.Errorf("%s: the python worker exited before registering (%s)%s", w.p.path, state, w.stderrNote())
+	note := w.stderrNote()
+	return fmt.Errorf("%s: the python worker exited before registering (%s%s)%s", w.p.path, state, w.nativeCrash(state, note), note)
 }
 
 // writeRaw writes payload as one frame.
@@ -611,6 +612,22 @@ func (w *worker) stderrNote() string {
 	return "; stderr: " + s
 }
 
+// nativeCrash is " (native code called at file.py:LINE crashed: …)" when
+// a fatal signal (state) struck the worker in native code called from the
+// tool's folder, by the stack Python wrote on stderr (its note), else "".
+// It said only "signal: segmentation fault", at a call
+// (TestNativeCrashNamesLine) or at import (TestNativeCrashAtImportNamesLine).
+func (w *worker) nativeCrash(state, stderr string) string {
+	if !strings.Contains(state, "signal: ") {
+		return ""
+	}
+	at := nativeCrashAt(stderr, w.p.dir)
+	if at == "" {
+		return ""
+	}
+	return " (native code called at " + at + " crashed: a C extension's or ctypes' fault, Python's stack is on stderr)"
+}
+
 // nativeCrashAt finds, in the stack Python's faulthandler wrote on stderr
 // as a fatal signal struck the worker, the innermost frame of a file in dir
 // (the provider's folder): "file.py:LINE", the tool's line that called into
@@ -683,14 +700,7 @@ func (w *worker) waitLoop() {
 		msg += " (Python's status when it cannot flush stdout or stderr as it exits: the tool closed or broke file descriptor 1 or 2, and the status it exited with, and any traceback, were lost)"
 	}
 	note := w.stderrNote()
-	if strings.Contains(state, "signal: ") {
-		if at := nativeCrashAt(note, w.p.dir); at != "" {
-			// TestNativeCrashNamesLine: it said only "signal:
-			// segmentation fault".
-			msg += " (native code called at " + at + " crashed: a C extension's or ctypes' fault, Python's stack is on stderr)"
-		}
-	}
-	w.deathMsg = msg + note
+	w.deathMsg = msg + w.nativeCrash(state, note) + note
 	w.logBudget.Flush()
 	_ = w.in.Close()
 	if w.broker != nil {
