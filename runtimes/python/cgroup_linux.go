@@ -523,6 +523,33 @@ func (c *cgroups) newWorker(l cgLimits) (*workerCgroup, error) {
 	return wc, nil
 }
 
+// oomKills counts the processes of the worker's tree the kernel's OOM
+// killer ended (v1 memory.oom_control, v2 memory.events: oom_kill); ok is
+// false when the group does not say (no memory controller, an old kernel).
+func (wc *workerCgroup) oomKills() (n int, ok bool) {
+	if wc == nil {
+		return 0, false
+	}
+	name := "memory.oom_control"
+	if wc.v2 {
+		name = "memory.events"
+	}
+	for _, d := range wc.dirs {
+		b, err := os.ReadFile(filepath.Join(d, name))
+		if err != nil {
+			continue
+		}
+		for _, ln := range strings.Split(string(b), "\n") {
+			if v, found := strings.CutPrefix(ln, "oom_kill "); found {
+				if k, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+					return k, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
 // add moves process pid (the worker, still at its start gate) in.
 func (wc *workerCgroup) add(pid int) error {
 	for _, d := range wc.dirs {

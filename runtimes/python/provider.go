@@ -537,6 +537,48 @@ func (p *Provider) reap() {
 	}
 }
 
+// lostIdle drops worker w, which ended while idle, from the idle workers
+// (or the spares) and replaces it now: it stayed there, counted idle by
+// PoolStats, until a call took it and found it dead, and that caller waited
+// for its replacement to start (TestIdleWorkerDeathReplaced). A worker a
+// call has taken meanwhile is that call's to discard.
+func (p *Provider) lostIdle(w *worker) {
+	p.mu.Lock()
+	found := false
+	for i, s := range p.spares {
+		if s.w == w {
+			p.spares = append(p.spares[:i], p.spares[i+1:]...)
+			found = true
+			break
+		}
+	}
+	if !found {
+		// Take out the idle workers and put back the others: the channel
+		// never holds more than it did, so putting back never blocks.
+		var back []*worker
+	drain:
+		for {
+			select {
+			case o := <-p.idle:
+				if o == w {
+					found = true
+				} else {
+					back = append(back, o)
+				}
+			default:
+				break drain
+			}
+		}
+		for _, o := range back {
+			p.idle <- o
+		}
+	}
+	p.mu.Unlock()
+	if found {
+		p.discard(w)
+	}
+}
+
 // wake lets calls waiting for a worker look again (p.mu held): a spare
 // freed, or a worker that could not be started (the pool has room again).
 func (p *Provider) wake() {

@@ -17,6 +17,7 @@ func newCgroup(spawnSpec) (*workerCgroup, error) { return nil, nil }
 func (*workerCgroup) add(int) error              { return nil }
 func (*workerCgroup) kill()                      {}
 func (*workerCgroup) destroy()                   {}
+func (*workerCgroup) oomKills() (int, bool)      { return 0, false }
 
 func removeHostFolders(time.Time) {}
 

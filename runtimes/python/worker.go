@@ -460,7 +460,8 @@ func (w *worker) startError(ctx context.Context, err error, timeout time.Duratio
 		return fmt.Errorf("%s: registering: %v%s", w.p.path, err, w.stderrNote())
 	}
 	state := w.waitExit()
-	return fmt.Errorf("%s: the python worker exited before registering (%s)%s", w.p.path, state, w.stderrNote())
+	note := w.stderrNote()
+	return fmt.Errorf("%s: the python worker exited before registering (%s%s)%s", w.p.path, state, w.nativeCrash(state, note), note)
 }
 
 // writeRaw writes payload as one frame.
@@ -611,11 +612,55 @@ func (w *worker) stderrNote() string {
 	return "; stderr: " + s
 }
 
+// nativeCrash is " (native code called at file.py:LINE crashed: …)" when
+// a fatal signal (state) struck the worker in native code called from the
+// tool's folder, by the stack Python wrote on stderr (its note), else "".
+// It said only "signal: segmentation fault", at a call
+// (TestNativeCrashNamesLine) or at import (TestNativeCrashAtImportNamesLine).
+func (w *worker) nativeCrash(state, stderr string) string {
+	if !strings.Contains(state, "signal: ") {
+		return ""
+	}
+	at := nativeCrashAt(stderr, w.p.dir)
+	if at == "" {
+		return ""
+	}
+	return " (native code called at " + at + " crashed: a C extension's or ctypes' fault, Python's stack is on stderr)"
+}
+
+// nativeCrashAt finds, in the stack Python's faulthandler wrote on stderr
+// as a fatal signal struck the worker, the innermost frame of a file in dir
+// (the provider's folder): "file.py:LINE", the tool's line that called into
+// the native code that crashed. "" when there is none.
+func nativeCrashAt(stderr, dir string) string {
+	i := strings.LastIndex(stderr, "Fatal Python error: ")
+	if i < 0 {
+		return ""
+	}
+	for _, ln := range strings.Split(stderr[i:], "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(ln), `File "`)
+		if !ok {
+			continue
+		}
+		file, rest, ok := strings.Cut(rest, `", line `)
+		if !ok {
+			continue
+		}
+		n, _, _ := strings.Cut(rest, " ")
+		if strings.HasPrefix(file, dir+string(filepath.Separator)) {
+			return filepath.Base(file) + ":" + n
+		}
+	}
+	return ""
+}
+
 // waitLoop reaps the worker when its process ends (by itself, killed by
 // the host, or killed from outside while idle) and records how it ended.
 func (w *worker) waitLoop() {
 	defer w.p.rt.live.Add(-1)
 	st, err := w.ps.Wait()
+	// Before the group goes: did its OOM killer end the worker?
+	oom, oomKnown := w.cg.oomKills()
 	// Children of the worker may hold its pipes: the whole tree goes.
 	w.killAll()
 	w.cg.destroy()
@@ -635,6 +680,16 @@ func (w *worker) waitLoop() {
 		if w.cpuLimit > 0 && st != nil && st.UserTime()+st.SystemTime() >= w.cpuLimit {
 			// The host knows: it was a guess (TestCPULimitKillNamed).
 			msg += fmt.Sprintf(" (its CPU limit was reached: %s of CPU, runtimes.python.cpu_seconds)", w.cpuLimit)
+		} else if oomKnown && oom > 0 {
+			// The control group says so; it was a guess, as was the
+			// next (TestKillCauseNotGuessed).
+			if mb := w.p.rt.cfg.MemoryMB; mb > 0 {
+				msg += fmt.Sprintf(" (out of memory: its tree reached runtimes.python.memory_mb (%d MiB), or the machine ran out, and the kernel's OOM killer ended it)", mb)
+			} else {
+				msg += " (out of memory: the machine ran out and the kernel's OOM killer ended it)"
+			}
+		} else if oomKnown && strings.Contains(state, "signal: killed") {
+			msg += " (a SIGKILL from outside the host: neither its memory limit nor its CPU limit was reached)"
 		} else {
 			msg += " (killed: the memory or CPU limit may have been reached)"
 		}
@@ -644,7 +699,8 @@ func (w *worker) waitLoop() {
 		// nowhere (TestExitStatus120Explained).
 		msg += " (Python's status when it cannot flush stdout or stderr as it exits: the tool closed or broke file descriptor 1 or 2, and the status it exited with, and any traceback, were lost)"
 	}
-	w.deathMsg = msg + w.stderrNote()
+	note := w.stderrNote()
+	w.deathMsg = msg + w.nativeCrash(state, note) + note
 	w.logBudget.Flush()
 	_ = w.in.Close()
 	if w.broker != nil {
@@ -665,6 +721,7 @@ func (w *worker) waitLoop() {
 		// an alarm it set, a kill from outside. It was replaced at the
 		// next call without a word (TestIdleWorkerDeathLogged).
 		w.p.log.Warn("python worker ended while idle", "pid", w.pid, "err", w.deathMsg)
+		w.p.lostIdle(w)
 	}
 }
 

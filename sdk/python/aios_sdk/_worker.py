@@ -779,12 +779,31 @@ class Worker:
     def _after_fork(self):
         self.forked = True
 
-    def _exit_if_forked(self):
+    def _exit_if_forked(self, exc=None):
+        """End a child a tool forked as it leaves the tool, as Python would
+        end it: exc is what it leaves with, a SystemExit's status or 1
+        with the traceback on stderr for another exception. It exited 0
+        whatever it left with, so the tool's waitpid saw success
+        (TestForkedChildExitStatusKept)."""
         if self.forked:
+            status = 0
             try:
+                if isinstance(exc, SystemExit):
+                    code = exc.code
+                    if code is None:
+                        status = 0
+                    elif isinstance(code, int):
+                        status = code & 0xff
+                    else:
+                        status = 1
+                        print(code, file=sys.stderr)
+                elif exc is not None:
+                    status = 1
+                    import traceback
+                    traceback.print_exception(type(exc), exc, exc.__traceback__)
                 sys.stderr.flush()
             finally:
-                _real_exit(0)
+                _real_exit(status)
 
     def _error(self, cid, code, message, data=None):
         """Answer call cid with an error. A failing tool must not end the
@@ -979,6 +998,9 @@ class Worker:
                 if _is_awaitable(r):
                     r = self.drive(r)
                 self.warn_unawaited(name)
+            except BaseException as e:
+                self._exit_if_forked(e)
+                raise
             finally:
                 self._exit_if_forked()
         except ToolError as e:
@@ -2153,6 +2175,15 @@ def main():
     if w.negotiate(["msgpack", "json"] if mp is not None else ["json"]) == "msgpack":
         w.use_msgpack(mp)
     w.install_exit_note()
+    # A fatal signal (a C extension's segfault, ctypes reading address 0)
+    # dumps the Python stack on stderr, where the host finds the tool's
+    # line that called into native code; the crash said only "signal:
+    # segmentation fault" (TestNativeCrashNamesLine).
+    try:
+        import faulthandler
+        faulthandler.enable(file=2, all_threads=False)
+    except Exception:
+        pass
     if broker_fd >= 0:
         _install_net_broker(w, broker_fd)
         _explain_sockets(sys.modules["socket"], True)
