@@ -667,8 +667,17 @@ func (p *Provider) recycle(w *worker) {
 // replace starts, after delay, a worker that takes over the place in live
 // of one dropped from the set. Close waits for it.
 func (p *Provider) replace(delay time.Duration) {
-	p.bg.Add(1)
+	// Under the lock, with closed: Close sets it before its bg.Wait, so
+	// a replacement either is counted before that Wait or is not started
+	// (bg.Add from zero after a Wait began was a WaitGroup misuse).
 	p.mu.Lock()
+	if p.closed {
+		p.live--
+		p.wake()
+		p.mu.Unlock()
+		return
+	}
+	p.bg.Add(1)
 	p.replacing++
 	p.mu.Unlock()
 	go func() {
