@@ -33,3 +33,21 @@ func TestAuditUnknownSubcommandNamed(t *testing.T) {
 		t.Errorf("version extra: %d, first line %q", code, first)
 	}
 }
+
+// TestSpaceWrongArgumentsNamed: `space spaces -- --data D` (a global flag
+// after "--", so an argument) said "space spaces takes no arguments, got
+// 2", and `space list a b` "got 2 argument(s)", not which: now the
+// arguments are named, as keygen and list name theirs.
+func TestSpaceWrongArgumentsNamed(t *testing.T) {
+	e := newEnv(t)
+	code, _, errs := e.run("", "space", "spaces", "--", "--data", "/elsewhere")
+	first, _, _ := strings.Cut(errs, "\n")
+	if code != exitUsage || !strings.Contains(first, `"--data" "/elsewhere"`) {
+		t.Errorf("space spaces -- --data: %d, first line %q", code, first)
+	}
+	code, _, errs = e.run("", "space", "list", "docs", "extra")
+	first, _, _ = strings.Cut(errs, "\n")
+	if code != exitUsage || !strings.Contains(first, `"docs" "extra"`) || !strings.Contains(first, "takes SPACE") {
+		t.Errorf("space list docs extra: %d, first line %q", code, first)
+	}
+}
