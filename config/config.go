@@ -23,6 +23,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -657,11 +658,24 @@ func ExpandHome(p string) string {
 	if p != "~" && !strings.HasPrefix(p, "~/") {
 		return p
 	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
+	home := homeDir()
+	if home == "" {
 		return p
 	}
 	return filepath.Join(home, strings.TrimPrefix(p, "~"))
+}
+
+// homeDir is $HOME (os.UserHomeDir), else, when it is not set (a systemd
+// service without User=, `env -i`), the user's home folder from the
+// account database, as a shell's ~ is; "" when neither gives one.
+func homeDir() string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		return home
+	}
+	if u, err := user.Current(); err == nil && filepath.IsAbs(u.HomeDir) {
+		return u.HomeDir
+	}
+	return ""
 }
 
 // expandHome replaces a leading "~/" in path settings with the home folder.

@@ -123,8 +123,9 @@ func Default() *Config {
 }
 
 // DefaultDataDir returns $AIOS_DATA, else $XDG_STATE_HOME/aios-host (when
-// it is an absolute path), else ~/.local/state/aios-host (or ./.aios-host
-// when there is no home).
+// it is an absolute path), else ~/.local/state/aios-host (the home folder
+// from the account database when HOME is not set; ./.aios-host when there
+// is no home at all).
 func DefaultDataDir() string {
 	if d := os.Getenv("AIOS_DATA"); d != "" {
 		// A "~/" that no shell expanded (a systemd Environment=, a
@@ -139,7 +140,7 @@ func DefaultDataDir() string {
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "aios-host")
 	}
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
+	if home := homeDir(); home != "" {
 		return filepath.Join(home, ".local", "state", "aios-host")
 	}
 	return ".aios-host"

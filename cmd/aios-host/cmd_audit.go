@@ -12,6 +12,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/audit"
+	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/internal/fsperm"
 	"github.com/aios-host/aios-host/trust"
 )
@@ -71,7 +72,14 @@ See docs/audit.md.`)
 	if len(pos) == 1 && pos[0] == "help" { // as `aios-host help audit`
 		return runAudit(c, []string{"--help"})
 	}
-	if len(pos) == 0 || (pos[0] != "verify" && pos[0] != "anchor" && pos[0] != "show") {
+	if len(pos) > 0 && pos[0] != "verify" && pos[0] != "anchor" && pos[0] != "show" {
+		meant := ""
+		if near := editdist.Closest(pos[0], []string{"verify", "anchor", "show"}, editdist.Limit(pos[0])); near != "" {
+			meant = fmt.Sprintf(" (did you mean %q?)", near)
+		}
+		return c.usageError(fs, "unknown audit sub-command %q%s (want verify, anchor or show)", pos[0], meant)
+	}
+	if len(pos) == 0 {
 		return c.usageError(fs, "want: audit verify [--anchor SEQ:HASH | --signed-anchor FILE --jwks FILE] [--after SEQ:HASH] [FILE...], audit anchor --key FILE [--out FILE] [FILE...], or audit show [--tool P] [--caller A] [--principal P] [--session S] [--remote ADDR] [--outcome O] [--call ID] [--since T] [--until T] [--limit N] [--json] [FILE...]")
 	}
 	if given := show.set(fs); pos[0] != "show" && len(given) > 0 {

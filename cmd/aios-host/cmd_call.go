@@ -112,6 +112,10 @@ Example:
 				}
 				return c.fail(err)
 			}
+			// A file saved with a UTF-8 byte order mark (Notepad,
+			// PowerShell's pipe): ignored, as RFC 8259 §8.1 allows
+			// and `mcp` does on its standard input.
+			raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
 		}
 	}
 	var params any

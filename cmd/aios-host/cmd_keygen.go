@@ -57,6 +57,14 @@ leaves a jwks.json that holds private.pem's public key (then run keygen
 	if err := fsperm.MkdirAll(*out, 0o700, syncDir); err != nil {
 		return c.fail(err)
 	}
+	// The folder stays locked from the look below to the last rename: two
+	// keygens at once both found no file, or interleaved their renames,
+	// leaving one's private.pem beside the other's jwks.json.
+	unlock, err := lockDir(*out)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer unlock()
 	privPath, jwksPath := filepath.Join(*out, "private.pem"), filepath.Join(*out, "jwks.json")
 	// Both paths are looked at before either file is written: a folder
 	// at jwks.json was found only after private.pem had been replaced.

@@ -46,9 +46,9 @@ func runSpace(c *cli, args []string) int {
 	}
 	if got := len(pos) - 1; got != len(names) {
 		if len(names) == 0 {
-			return c.usageError(fs, "space %s takes no arguments, got %d", pos[0], got)
+			return c.usageError(fs, "space %s takes no arguments, got %q", pos[0], pos[1:])
 		}
-		return c.usageError(fs, "space %s takes %s, got %d argument(s)", pos[0], strings.Join(names, " and "), got)
+		return c.usageError(fs, "space %s takes %s, got %d argument(s): %q", pos[0], strings.Join(names, " and "), got, pos[1:])
 	}
 	cfg, err := c.config()
 	if err != nil {

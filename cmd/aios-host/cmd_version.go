@@ -17,7 +17,7 @@ func runVersion(c *cli, args []string) int {
 		return code
 	}
 	if len(pos) > 0 {
-		return c.usageError(fs, "version takes no arguments")
+		return c.usageError(fs, "version takes no arguments, got %q", pos)
 	}
 	fmt.Fprintf(c.stdout, "aios-host %s (%s, %s/%s, abi format %d)\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH, abi.FormatVersion)
 	fmt.Fprintf(c.stdout, "wasm engines: %s\n", strings.Join(wasm.Engines(), ", "))
