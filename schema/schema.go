@@ -751,9 +751,12 @@ func formatMessage(k *kind.Format) string {
 // value as JSON but strings in single quotes ('dark blue', not the
 // ambiguous [red dark blue]; the empty string as two quotes), each cut to about
 // 64 bytes, and the first ten of a longer list (an enum of 10 000 names
-// made a message of all of them).
+// made a message of all of them). An empty enum allows nothing, and says so.
 func mustBeOneOf(vals []any) string {
 	const n = 10
+	if len(vals) == 0 {
+		return "no value is allowed (the enum is empty)"
+	}
 	parts := make([]string, 0, min(len(vals), n+1))
 	for i, v := range vals {
 		if i == n {
