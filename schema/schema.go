@@ -494,17 +494,8 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool) (verr *Validati
 	// numbers exact: the reference prints them rounded to 16 digits
 	// ("maximum: got 9.223372036854776×10¹⁸, want 9.223372036854776×10¹⁸"
 	// for 2^63 against 2^63−1).
-	switch k := best.ve.ErrorKind.(type) {
-	case *kind.Minimum:
-		msg = fmt.Sprintf("must be >= %s, got %s", ratText(k.Want), ratText(k.Got))
-	case *kind.Maximum:
-		msg = fmt.Sprintf("must be <= %s, got %s", ratText(k.Want), ratText(k.Got))
-	case *kind.ExclusiveMinimum:
-		msg = fmt.Sprintf("must be > %s, got %s", ratText(k.Want), ratText(k.Got))
-	case *kind.ExclusiveMaximum:
-		msg = fmt.Sprintf("must be < %s, got %s", ratText(k.Want), ratText(k.Got))
-	case *kind.MultipleOf:
-		msg = fmt.Sprintf("must be a multiple of %s, got %s", ratText(k.Want), ratText(k.Got))
+	if m := boundMessage(best.ve.ErrorKind); m != "" {
+		msg = m
 	}
 	ptr := ""
 	if i := strings.LastIndexByte(best.ve.SchemaURL, '#'); i >= 0 {
@@ -532,6 +523,24 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool) (verr *Validati
 		msg = mustBeOneOf(wants)
 	}
 	return &ValidationError{Path: pointer(best.ve.InstanceLocation), Message: msg}
+}
+
+// boundMessage words a failed numeric bound with both numbers exact, as
+// the fast path words it; "" for another error.
+func boundMessage(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Minimum:
+		return fmt.Sprintf("must be >= %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.Maximum:
+		return fmt.Sprintf("must be <= %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.ExclusiveMinimum:
+		return fmt.Sprintf("must be > %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.ExclusiveMaximum:
+		return fmt.Sprintf("must be < %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.MultipleOf:
+		return fmt.Sprintf("must be a multiple of %s, got %s", ratText(k.Want), ratText(k.Got))
+	}
+	return ""
 }
 
 // foldWholeValueErrors makes leaves of the errors whose causes would
@@ -901,6 +910,12 @@ func describeLeaves(ls []leaf) []string {
 				got = got[:61] + "..."
 			}
 			out = append(out, "at "+l.ptr+": "+got+" is not allowed; "+l.ve.ErrorKind.LocalizedString(p))
+			continue
+		}
+		if m := boundMessage(l.ve.ErrorKind); m != "" {
+			// The metaschema's keyword ("exclusiveMinimum: got 0, want
+			// 0" for multipleOf 0) is not one the author wrote.
+			out = append(out, "at "+l.ptr+": "+m)
 			continue
 		}
 		out = append(out, "at "+l.ptr+": "+l.ve.ErrorKind.LocalizedString(p))
