@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -97,9 +98,12 @@ func ecmaEngine(b *matchBudget, st *engineState) jsonschema.RegexpEngine {
 // read: \p{Script=Greek} and \p{sc=Greek} (and \P) become \p{Greek},
 // \p{General_Category=Letter} and \p{gc=Letter} \p{Letter}, which it
 // reads. Script_Extensions (scx) is refused, saying so: Go has no tables
-// for it, and Script instead would refuse characters it allows.
+// for it, and Script instead would refuse characters it allows. A
+// surrogate pair of escapes, \uD83D\uDE00, becomes the code point it
+// encodes, \u{1F600}, as the u flag reads it (regexp2 read two lone
+// surrogates, which no string holds).
 func propertyEscapes(p string) (string, error) {
-	if !strings.Contains(p, "=") {
+	if !strings.Contains(p, "=") && !strings.Contains(p, `\u`) {
 		return p, nil
 	}
 	var sb strings.Builder
@@ -109,6 +113,13 @@ func propertyEscapes(p string) (string, error) {
 			continue
 		}
 		c := p[i+1]
+		if c == 'u' {
+			if r, ok := surrogatePair(p[i:]); ok {
+				fmt.Fprintf(&sb, "\\u{%X}", r)
+				i += 11
+				continue
+			}
+		}
 		if (c == 'p' || c == 'P') && i+2 < len(p) && p[i+2] == '{' {
 			if j := strings.IndexByte(p[i+3:], '}'); j >= 0 {
 				body := p[i+3 : i+3+j]
@@ -128,6 +139,20 @@ func propertyEscapes(p string) (string, error) {
 		i++
 	}
 	return sb.String(), nil
+}
+
+// surrogatePair reads the code point of a lead and a trail surrogate
+// escape at the start of p (`\uD83D\uDE00`).
+func surrogatePair(p string) (rune, bool) {
+	if len(p) < 12 || p[6] != '\\' || p[7] != 'u' {
+		return 0, false
+	}
+	hi, err1 := strconv.ParseUint(p[2:6], 16, 16)
+	lo, err2 := strconv.ParseUint(p[8:12], 16, 16)
+	if err1 != nil || err2 != nil || hi < 0xD800 || hi > 0xDBFF || lo < 0xDC00 || lo > 0xDFFF {
+		return 0, false
+	}
+	return utf16.DecodeRune(rune(hi), rune(lo)), true
 }
 
 // refInst is one compilation of a schema that has patterns, with its own

@@ -113,7 +113,7 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 				where = "at " + at + ": "
 			}
 		}
-		return nil, false, fmt.Errorf("schema of %s is invalid: %s%s", name, where, describeCompileError(err, loc))
+		return nil, false, fmt.Errorf("schema of %s is invalid: %s%s", name, where, describeCompileError(err, loc, norm))
 	}
 	uniqueRec := false
 	if check {
@@ -356,9 +356,93 @@ func (v *Validator) validateRef(value any) (verr error) {
 	}
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
+		relocate(ve, nil, value)
 		return convertError(ve)
 	}
 	return &ValidationError{Message: err.Error()}
+}
+
+// relocate sets the location of each propertyNames and contentSchema
+// failure in ve's tree (parent: the location of ve's parent, inst: the
+// value validated). The reference gives such a failure its validator's
+// location slice itself, whose elements the locations of siblings
+// validated later overwrite (its length stays right): {"a": {"xyz": 1},
+// "b": {}} failed "at /b" for a's property name. The location becomes
+// the one object (string, for contentSchema) of inst that far below the
+// parent's location and holding the name, else the parent's location.
+func relocate(ve *jsonschema.ValidationError, parent []string, inst any) {
+	switch k := ve.ErrorKind.(type) {
+	case *kind.PropertyNames:
+		ve.InstanceLocation = locate(parent, len(ve.InstanceLocation), inst, func(v any) bool {
+			m, ok := v.(map[string]any)
+			if ok {
+				_, ok = m[k.Property]
+			}
+			return ok
+		})
+		return // its causes are located in the name
+	case *kind.ContentSchema:
+		ve.InstanceLocation = locate(parent, len(ve.InstanceLocation), inst, func(v any) bool {
+			_, ok := v.(string)
+			return ok
+		})
+		return // its causes are located in the decoded content
+	}
+	for _, c := range ve.Causes {
+		relocate(c, ve.InstanceLocation, inst)
+	}
+}
+
+// locate returns the location of the one value n tokens deep in inst,
+// below parent, that match accepts; parent when there is none or more
+// than one.
+func locate(parent []string, n int, inst any, match func(any) bool) []string {
+	at := slices.Clone(parent)
+	if n <= len(parent) {
+		return at
+	}
+	for _, tok := range parent {
+		switch x := inst.(type) {
+		case map[string]any:
+			inst = x[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return at
+			}
+			inst = x[i]
+		default:
+			return at
+		}
+	}
+	var found [][]string
+	var walk func(v any, path []string)
+	walk = func(v any, path []string) {
+		if len(found) > 1 {
+			return
+		}
+		if len(path) == n {
+			if match(v) {
+				found = append(found, slices.Clone(path))
+			}
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for key, e := range x {
+				walk(e, append(path, key))
+			}
+		case []any:
+			for i, e := range x {
+				walk(e, append(path, strconv.Itoa(i)))
+			}
+		}
+	}
+	walk(inst, at)
+	if len(found) == 1 {
+		return found[0]
+	}
+	return at
 }
 
 var _ error = (*ValidationError)(nil)
@@ -410,17 +494,8 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool) (verr *Validati
 	// numbers exact: the reference prints them rounded to 16 digits
 	// ("maximum: got 9.223372036854776×10¹⁸, want 9.223372036854776×10¹⁸"
 	// for 2^63 against 2^63−1).
-	switch k := best.ve.ErrorKind.(type) {
-	case *kind.Minimum:
-		msg = fmt.Sprintf("must be >= %s, got %s", ratText(k.Want), ratText(k.Got))
-	case *kind.Maximum:
-		msg = fmt.Sprintf("must be <= %s, got %s", ratText(k.Want), ratText(k.Got))
-	case *kind.ExclusiveMinimum:
-		msg = fmt.Sprintf("must be > %s, got %s", ratText(k.Want), ratText(k.Got))
-	case *kind.ExclusiveMaximum:
-		msg = fmt.Sprintf("must be < %s, got %s", ratText(k.Want), ratText(k.Got))
-	case *kind.MultipleOf:
-		msg = fmt.Sprintf("must be a multiple of %s, got %s", ratText(k.Want), ratText(k.Got))
+	if m := boundMessage(best.ve.ErrorKind); m != "" {
+		msg = m
 	}
 	ptr := ""
 	if i := strings.LastIndexByte(best.ve.SchemaURL, '#'); i >= 0 {
@@ -448,6 +523,24 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool) (verr *Validati
 		msg = mustBeOneOf(wants)
 	}
 	return &ValidationError{Path: pointer(best.ve.InstanceLocation), Message: msg}
+}
+
+// boundMessage words a failed numeric bound with both numbers exact, as
+// the fast path words it; "" for another error.
+func boundMessage(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Minimum:
+		return fmt.Sprintf("must be >= %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.Maximum:
+		return fmt.Sprintf("must be <= %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.ExclusiveMinimum:
+		return fmt.Sprintf("must be > %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.ExclusiveMaximum:
+		return fmt.Sprintf("must be < %s, got %s", ratText(k.Want), ratText(k.Got))
+	case *kind.MultipleOf:
+		return fmt.Sprintf("must be a multiple of %s, got %s", ratText(k.Want), ratText(k.Got))
+	}
+	return ""
 }
 
 // foldWholeValueErrors makes leaves of the errors whose causes would
@@ -667,9 +760,12 @@ func formatMessage(k *kind.Format) string {
 // value as JSON but strings in single quotes ('dark blue', not the
 // ambiguous [red dark blue]; the empty string as two quotes), each cut to about
 // 64 bytes, and the first ten of a longer list (an enum of 10 000 names
-// made a message of all of them).
+// made a message of all of them). An empty enum allows nothing, and says so.
 func mustBeOneOf(vals []any) string {
 	const n = 10
+	if len(vals) == 0 {
+		return "no value is allowed (the enum is empty)"
+	}
 	parts := make([]string, 0, min(len(vals), n+1))
 	for i, v := range vals {
 		if i == n {
@@ -717,11 +813,12 @@ func pointer(tokens []string) string {
 
 // describeCompileError shortens the reference's compile errors: metaschema
 // violations become "at /properties/a/type: ..." lines.
-func describeCompileError(err error, loc string) string {
+func describeCompileError(err error, loc string, doc any) string {
 	var sve *jsonschema.SchemaValidationError
 	if errors.As(err, &sve) {
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
+			relocate(ve, nil, doc)
 			foldWholeValueErrors(ve, true)
 			var ls []leaf
 			collectLeaves(ve, &ls)
@@ -813,6 +910,12 @@ func describeLeaves(ls []leaf) []string {
 				got = got[:61] + "..."
 			}
 			out = append(out, "at "+l.ptr+": "+got+" is not allowed; "+l.ve.ErrorKind.LocalizedString(p))
+			continue
+		}
+		if m := boundMessage(l.ve.ErrorKind); m != "" {
+			// The metaschema's keyword ("exclusiveMinimum: got 0, want
+			// 0" for multipleOf 0) is not one the author wrote.
+			out = append(out, "at "+l.ptr+": "+m)
 			continue
 		}
 		out = append(out, "at "+l.ptr+": "+l.ve.ErrorKind.LocalizedString(p))

@@ -2079,21 +2079,40 @@ def _load_failed(w, msg):
     _real_exit(EXIT_LOAD_FAILED)
 
 
+_DEF_INT_RANGE = "integers must be within -2**63 .. 2**64-1 (the host's int64 and uint64); write float(x) for a bound beyond them"
+
+
+def _big_int_in(d):
+    """(path, description) of the first integer outside int64 and uint64
+    in tool definition d, or None."""
+    bad = _not_json(d)
+    if bad is not None and isinstance(bad[1], str) and _is_int_note(bad[1]):
+        return bad
+    return None
+
+
 def _definition_error(w, path, provider, defs, e):
     """Which part of the register message could not be encoded (e): the
     tool at its line, and the path of the value in its definition (they
     named the file alone: an enum member among a parameter's values had
     to be searched for)."""
     for d in defs:
-        try:
-            w.dumps(d)
-        except Exception as de:
-            h = w.handlers.get(d.get("name")) if isinstance(w.handlers, dict) else None
-            at = h.at if h is not None else ("", 0)
-            found = _object_in(d)
-            return "%s%s: tool %r: its definition (the @tool arguments) is not JSON: %s%s" % (
-                path, ":%d" % at[1] if at[0] == path and at[1] else "", d.get("name"), de,
-                " (at %s)" % found[0] if found is not None else "")
+        big = _big_int_in(d)
+        if big is not None:
+            # The packer said only "Integer value out of range", and the
+            # JSON wire carried it (the host reads it as a float).
+            de, found = "%s at %s: %s" % (big[1], big[0], _DEF_INT_RANGE), None
+        else:
+            try:
+                w.dumps(d)
+                continue
+            except Exception as x:
+                de, found = x, _object_in(d)
+        h = w.handlers.get(d.get("name")) if isinstance(w.handlers, dict) else None
+        at = h.at if h is not None else ("", 0)
+        return "%s%s: tool %r: its definition (the @tool arguments) is not JSON: %s%s" % (
+            path, ":%d" % at[1] if at[0] == path and at[1] else "", d.get("name"), de,
+            " (at %s)" % found[0] if found is not None else "")
     try:
         w.dumps(provider)
     except Exception as pe:
@@ -2205,6 +2224,8 @@ def main():
     # (TestForkAtImportDoesNotRegisterTwice).
     w._exit_if_forked()
     w.handlers = handlers
+    if any(_big_int_in(d) is not None for d in defs):
+        _load_failed(w, _definition_error(w, path, provider, defs, None))
     try:
         w.write({"v": FORMAT, "kind": "register",
                  "register": {"format": FORMAT, "provider": provider, "tools": defs}})
