@@ -432,7 +432,14 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 			return nil, rpcErr.ToolError()
 		}
 		if ctx.Err() != nil {
-			return nil, abi.AsToolError(ctx.Err(), abi.Timeout)
+			// "context deadline exceeded" alone named neither the
+			// remote nor the tool.
+			te := abi.AsToolError(ctx.Err(), abi.Timeout)
+			what := "its caller cancelled the call"
+			if te.Code == abi.Timeout {
+				what = "the call's deadline passed"
+			}
+			return nil, abi.Errorf(te.Code, "remote adapter %s at %s: %s before it answered %s (%v)", p.reg.Provider.ID, p.endpoint, what, call.Tool, ctx.Err())
 		}
 		p.drop(c)
 		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)
