@@ -429,7 +429,14 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {
-			return nil, rpcErr.ToolError()
+			// The remote's message alone (`caller "peer" lacks
+			// CallTool(x)`) named neither the host that refused nor
+			// that "peer" is its agent for this host's token.
+			te := rpcErr.ToolError()
+			if strings.TrimSpace(te.Message) != "" {
+				te.Message = fmt.Sprintf("remote adapter %s at %s: %s", p.reg.Provider.ID, p.endpoint, te.Message)
+			}
+			return nil, te
 		}
 		if ctx.Err() != nil {
 			// "context deadline exceeded" alone named neither the
