@@ -363,7 +363,9 @@ func (c *Client) callHTTP(ctx context.Context, body []byte) (*Response, error) {
 		return nil, fmt.Errorf("reading response from %s: %w", c.url, err)
 	}
 	if len(data) > MaxMessageBytes {
-		return nil, fmt.Errorf("response from %s is larger than %d bytes", c.url, MaxMessageBytes)
+		// Reached, and answering too much: TooLarge, not a failure to
+		// reach it (which a retry might cure).
+		return nil, Errorf(abi.TooLarge, "the answer of %s is larger than %d bytes, the limit; not read further", c.url, MaxMessageBytes)
 	}
 	// The server's answer is untrusted: bounded in what it decodes to
 	// before it is decoded, as an MCP server's is.
