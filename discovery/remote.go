@@ -401,7 +401,7 @@ func timeoutMS(left time.Duration) int64 {
 func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env) (any, error) {
 	c, err := p.client(ctx)
 	if err != nil {
-		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)
+		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: calling %s: %v", p.reg.Provider.ID, p.endpoint, call.Tool, err)
 	}
 	params := jsonrpc.ToolsCallParams{Name: call.Tool, Arguments: abi.ForJSON(call.Params), Version: call.Version, ParentID: call.ID, Depth: call.Depth + 1}
 	if !call.Deadline.IsZero() {
@@ -422,7 +422,7 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 		// did not reach it, and goes on a new connection, once.
 		p.drop(c)
 		if c, err = p.client(ctx); err != nil {
-			return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)
+			return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: calling %s: %v", p.reg.Provider.ID, p.endpoint, call.Tool, err)
 		}
 		err = c.Call(ctx, "tools/call", params, &res)
 	}
@@ -449,11 +449,11 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 			return nil, abi.Errorf(te.Code, "remote adapter %s at %s: %s before it answered %s (%v)", p.reg.Provider.ID, p.endpoint, what, call.Tool, ctx.Err())
 		}
 		p.drop(c)
-		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)
+		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: calling %s: %v", p.reg.Provider.ID, p.endpoint, call.Tool, err)
 	}
 	v, err := abi.Normalize(res.Value)
 	if err != nil {
-		return nil, abi.Errorf(abi.ProviderError, "remote adapter %s returned a bad value: %v", p.reg.Provider.ID, err)
+		return nil, abi.Errorf(abi.ProviderError, "remote adapter %s at %s returned a bad value for %s: %v", p.reg.Provider.ID, p.endpoint, call.Tool, err)
 	}
 	return v, nil
 }

@@ -59,3 +59,28 @@ func TestRemoteDeadlineErrorNamesRemoteAndTool(t *testing.T) {
 		}
 	}
 }
+
+// A call of a remote adapter that could not be reached failed
+// "Unavailable: remote adapter X at E: Post …: connection refused",
+// naming the remote but not the tool that was called. It names the tool
+// now.
+func TestRemoteUnreachableNamesTool(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there any more
+	card, err := ParseCard([]byte(`{"adapter": {"id": "org.test.gone", "name": "Gone", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "g-add", "name": "Add", "permission_level": "low"}]}`), "adapter.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewRemoteProvider(card, url+"/rpc", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	_, err = p.Call(context.Background(), &abi.ToolCall{ID: "c", Tool: "g-add", Params: map[string]any{}, Deadline: time.Now().Add(30 * time.Second)}, nil)
+	te := abi.AsToolError(err, abi.Internal)
+	if err == nil || te.Code != abi.Unavailable || !strings.Contains(te.Message, "org.test.gone") || !strings.Contains(te.Message, "g-add") {
+		t.Fatalf("call of a remote nobody serves: %v; want Unavailable naming the remote org.test.gone and the tool g-add", err)
+	}
+}
