@@ -1,7 +1,9 @@
 package discovery
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -414,7 +416,9 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 		}
 		params.TimeoutMS = timeoutMS(left)
 	}
-	var res jsonrpc.ToolsCallResult
+	var res struct {
+		Value presentValue `json:"value"`
+	}
 	err = c.Call(ctx, "tools/call", params, &res)
 	if errors.Is(err, jsonrpc.ErrNotSent) && ctx.Err() == nil {
 		// A kept connection the remote closed meanwhile (its
@@ -451,7 +455,12 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 		p.drop(c)
 		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: calling %s: %v", p.reg.Provider.ID, p.endpoint, call.Tool, err)
 	}
-	v, err := abi.Normalize(res.Value)
+	if !res.Value.set {
+		// null, {}, an MCP-shaped {"content": …}: taken as the tool
+		// returning null, the call succeeded with nothing.
+		return nil, abi.Errorf(abi.InvalidResult, "remote adapter %s at %s answered %s with a tools/call result that has no \"value\" member", p.reg.Provider.ID, p.endpoint, call.Tool)
+	}
+	v, err := abi.Normalize(res.Value.v)
 	if err != nil {
 		return nil, abi.Errorf(abi.ProviderError, "remote adapter %s at %s returned a bad value for %s: %v", p.reg.Provider.ID, p.endpoint, call.Tool, err)
 	}
@@ -472,4 +481,18 @@ func (p *RemoteProvider) Close() error {
 		p.unix = nil
 	}
 	return nil
+}
+
+// presentValue is the value of a tools/call result, and whether the
+// result had one (a JSON null counts: the tool returned null).
+type presentValue struct {
+	v   any
+	set bool
+}
+
+func (p *presentValue) UnmarshalJSON(b []byte) error {
+	p.set = true
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	return dec.Decode(&p.v)
 }
