@@ -1828,10 +1828,16 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		return err
 	}
 	if err != nil {
+		prev, failed := d.errs[unit]
 		d.errs[unit] = err.Error()
 		level := slog.LevelError
 		if errors.Is(err, errChangedWhileLoading) {
 			level = slog.LevelInfo // an editor's save in steps: the next change loads it
+		}
+		if failed && prev == err.Error() && strings.HasPrefix(unit, "remote:") {
+			// A remote that is down fails each re-fetch (every
+			// remote_refresh) alike: said once at Error, not every time.
+			level = slog.LevelDebug
 		}
 		retrying := d.keyRetry[unit]
 		delete(d.keyRetry, unit)

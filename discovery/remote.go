@@ -1,7 +1,9 @@
 package discovery
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -401,7 +403,7 @@ func timeoutMS(left time.Duration) int64 {
 func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env) (any, error) {
 	c, err := p.client(ctx)
 	if err != nil {
-		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)
+		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: calling %s: %v", p.reg.Provider.ID, p.endpoint, call.Tool, err)
 	}
 	params := jsonrpc.ToolsCallParams{Name: call.Tool, Arguments: abi.ForJSON(call.Params), Version: call.Version, ParentID: call.ID, Depth: call.Depth + 1}
 	if !call.Deadline.IsZero() {
@@ -414,7 +416,9 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 		}
 		params.TimeoutMS = timeoutMS(left)
 	}
-	var res jsonrpc.ToolsCallResult
+	var res struct {
+		Value presentValue `json:"value"`
+	}
 	err = c.Call(ctx, "tools/call", params, &res)
 	if errors.Is(err, jsonrpc.ErrNotSent) && ctx.Err() == nil {
 		// A kept connection the remote closed meanwhile (its
@@ -422,24 +426,43 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 		// did not reach it, and goes on a new connection, once.
 		p.drop(c)
 		if c, err = p.client(ctx); err != nil {
-			return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)
+			return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: calling %s: %v", p.reg.Provider.ID, p.endpoint, call.Tool, err)
 		}
 		err = c.Call(ctx, "tools/call", params, &res)
 	}
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {
-			return nil, rpcErr.ToolError()
+			// The remote's message alone (`caller "peer" lacks
+			// CallTool(x)`) named neither the host that refused nor
+			// that "peer" is its agent for this host's token.
+			te := rpcErr.ToolError()
+			if strings.TrimSpace(te.Message) != "" {
+				te.Message = fmt.Sprintf("remote adapter %s at %s: %s", p.reg.Provider.ID, p.endpoint, te.Message)
+			}
+			return nil, te
 		}
 		if ctx.Err() != nil {
-			return nil, abi.AsToolError(ctx.Err(), abi.Timeout)
+			// "context deadline exceeded" alone named neither the
+			// remote nor the tool.
+			te := abi.AsToolError(ctx.Err(), abi.Timeout)
+			what := "its caller cancelled the call"
+			if te.Code == abi.Timeout {
+				what = "the call's deadline passed"
+			}
+			return nil, abi.Errorf(te.Code, "remote adapter %s at %s: %s before it answered %s (%v)", p.reg.Provider.ID, p.endpoint, what, call.Tool, ctx.Err())
 		}
 		p.drop(c)
-		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: %v", p.reg.Provider.ID, p.endpoint, err)
+		return nil, abi.Errorf(abi.Unavailable, "remote adapter %s at %s: calling %s: %v", p.reg.Provider.ID, p.endpoint, call.Tool, err)
 	}
-	v, err := abi.Normalize(res.Value)
+	if !res.Value.set {
+		// null, {}, an MCP-shaped {"content": …}: taken as the tool
+		// returning null, the call succeeded with nothing.
+		return nil, abi.Errorf(abi.InvalidResult, "remote adapter %s at %s answered %s with a tools/call result that has no \"value\" member", p.reg.Provider.ID, p.endpoint, call.Tool)
+	}
+	v, err := abi.Normalize(res.Value.v)
 	if err != nil {
-		return nil, abi.Errorf(abi.ProviderError, "remote adapter %s returned a bad value: %v", p.reg.Provider.ID, err)
+		return nil, abi.Errorf(abi.ProviderError, "remote adapter %s at %s returned a bad value for %s: %v", p.reg.Provider.ID, p.endpoint, call.Tool, err)
 	}
 	return v, nil
 }
@@ -458,4 +481,18 @@ func (p *RemoteProvider) Close() error {
 		p.unix = nil
 	}
 	return nil
+}
+
+// presentValue is the value of a tools/call result, and whether the
+// result had one (a JSON null counts: the tool returned null).
+type presentValue struct {
+	v   any
+	set bool
+}
+
+func (p *presentValue) UnmarshalJSON(b []byte) error {
+	p.set = true
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	return dec.Decode(&p.v)
 }

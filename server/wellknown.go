@@ -2,7 +2,9 @@ package server
 
 import (
 	"bytes"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -85,7 +87,11 @@ func (s *Server) HostCard() ([]byte, error) {
 		Skills:         []discovery.Skill{},
 		Authentication: &discovery.Authentication{Required: true, Schemes: []string{"bearer"}},
 	}
-	if base != "" {
+	// A listener on the unspecified address ([::], 0.0.0.0) with no
+	// server.public_url: no peer reaches this host there (one dialling it
+	// reaches itself), so the card names no endpoints and peers call the
+	// URL they fetched it from.
+	if u, err := url.Parse(base); base != "" && (err != nil || !net.ParseIP(u.Hostname()).IsUnspecified()) {
 		card.Endpoints = &discovery.Endpoints{RPC: base + "/rpc", HTTP: base, Health: "/health", Metrics: "/metrics"}
 	}
 	reg := s.h.Registry()

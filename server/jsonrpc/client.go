@@ -103,7 +103,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	if c.conn != nil {
 		resp, err = c.callConn(ctx, id, body)
 	} else {
-		resp, err = c.callHTTP(ctx, body)
+		resp, err = c.callHTTP(ctx, id, body)
 	}
 	if err != nil {
 		return err
@@ -344,7 +344,7 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 // ReadLine is readLine for servers.
 func ReadLine(r *bufio.Reader, max int) ([]byte, error) { return readLine(r, max) }
 
-func (c *Client) callHTTP(ctx context.Context, body []byte) (*Response, error) {
+func (c *Client) callHTTP(ctx context.Context, id string, body []byte) (*Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -363,7 +363,9 @@ func (c *Client) callHTTP(ctx context.Context, body []byte) (*Response, error) {
 		return nil, fmt.Errorf("reading response from %s: %w", c.url, err)
 	}
 	if len(data) > MaxMessageBytes {
-		return nil, fmt.Errorf("response from %s is larger than %d bytes", c.url, MaxMessageBytes)
+		// Reached, and answering too much: TooLarge, not a failure to
+		// reach it (which a retry might cure).
+		return nil, Errorf(abi.TooLarge, "the answer of %s is larger than %d bytes, the limit; not read further", c.url, MaxMessageBytes)
 	}
 	// The server's answer is untrusted: bounded in what it decodes to
 	// before it is decoded, as an MCP server's is.
@@ -373,6 +375,18 @@ func (c *Client) callHTTP(ctx context.Context, body []byte) (*Response, error) {
 	var r Response
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s answered HTTP %s with a body that is not a JSON-RPC response: %.200q", c.url, resp.Status, data)
+	}
+	// The answer must be to this request (an error with id null is a
+	// refusal of a request the server could not read; a server that gives
+	// the id back as a number still answers it).
+	if got := string(bytes.TrimSpace(r.ID)); got != strconv.Quote(id) && got != id {
+		if !(r.Error != nil && (got == "" || got == "null")) {
+			shown := string(r.ID)
+			if shown == "" {
+				shown = "none"
+			}
+			return nil, fmt.Errorf("%s answered request id %q with id %.64s: not an answer to it", c.url, id, shown)
+		}
 	}
 	return &r, nil
 }
