@@ -135,13 +135,16 @@ func TestFiredDebounceNotRearmed(t *testing.T) {
 	d.mu.Lock()
 	// Wait (holding the lock) until the timer has fired and its callback
 	// waits for the lock.
-	deadline := time.Now().Add(5 * time.Second)
+	// (30 s, and a sleep between looks: each look stops the world to
+	// dump every goroutine, and a full package run under -race on a
+	// loaded machine outlasted 5 s of back-to-back looks.)
+	deadline := time.Now().Add(30 * time.Second)
 	for !callbackWaiting() {
 		if time.Now().After(deadline) {
 			d.mu.Unlock()
 			t.Fatal("the debounce callback never waited for the lock")
 		}
-		runtime.Gosched()
+		time.Sleep(2 * time.Millisecond)
 	}
 	d.scheduleLocked("u") // the change that comes meanwhile
 	d.mu.Unlock()
