@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/aios-host/aios-host/config"
@@ -18,6 +19,7 @@ import (
 	"github.com/aios-host/aios-host/runtimes/python"
 	"github.com/aios-host/aios-host/runtimes/wasm"
 	"github.com/aios-host/aios-host/server"
+	"github.com/aios-host/aios-host/trust"
 )
 
 // configPollInterval is how often `run` looks at its --config file.
@@ -114,8 +116,18 @@ func checkSections(cfg *config.Config) error {
 	if err := server.CheckAuth(cfg); err != nil {
 		return err
 	}
-	if _, err := discovery.LoadConfig(cfg); err != nil {
+	dc, err := discovery.LoadConfig(cfg)
+	if err != nil {
 		return err
+	}
+	// Its keys as run loads them (their jwks files read; a jwks_url is not
+	// fetched here): a key file that is not there fails the restart.
+	base := ""
+	if cfg.File != "" {
+		base = filepath.Dir(cfg.File)
+	}
+	if _, err := trust.LoadKeyConfigs(dc.Keys, base, nil); err != nil {
+		return fmt.Errorf("discovery.keys: %w", err)
 	}
 	if _, err := mcpbridge.LoadConfig(cfg); err != nil {
 		return err
@@ -134,6 +146,6 @@ func checkSections(cfg *config.Config) error {
 	if err := jsCfg.Validate(); err != nil {
 		return err
 	}
-	_, err := python.ConfigFrom(cfg)
+	_, err = python.ConfigFrom(cfg)
 	return err
 }
