@@ -14,6 +14,7 @@ import (
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/internal/fsperm"
+	"github.com/aios-host/aios-host/mcpserver"
 	"github.com/aios-host/aios-host/runtimes/js"
 	mcpbridge "github.com/aios-host/aios-host/runtimes/mcp"
 	"github.com/aios-host/aios-host/runtimes/python"
@@ -97,7 +98,8 @@ func readConfigFile(path string) ([]byte, error) {
 }
 
 // checkConfigFile loads path as `run` would: the file, and the sections
-// of the server, discovery, the MCP bridge and the runtimes (decoded and
+// of the server, discovery (with its keys), mcp (the MCP server's and the
+// bridge's) and the runtimes (decoded and
 // checked, nothing started; the files they name, such as token files,
 // are read).
 func checkConfigFile(path string) error {
@@ -128,6 +130,14 @@ func checkSections(cfg *config.Config) error {
 	}
 	if _, err := trust.LoadKeyConfigs(dc.Keys, base, nil); err != nil {
 		return fmt.Errorf("discovery.keys: %w", err)
+	}
+	// The mcp section as run reads it: its agent (the default one added
+	// first), tools_list and http, then the servers of the bridge.
+	if err := mcpserver.AddDefaultAgent(cfg); err != nil {
+		return err
+	}
+	if _, err := mcpserver.LoadConfig(cfg); err != nil {
+		return err
 	}
 	if _, err := mcpbridge.LoadConfig(cfg); err != nil {
 		return err
