@@ -118,6 +118,12 @@ func checkSections(cfg *config.Config) error {
 	if err := server.CheckAuth(cfg); err != nil {
 		return err
 	}
+	// server.http as run checks it before binding it (cmd_serve.go).
+	if sc, err := server.LoadConfig(cfg); err == nil && sc.HTTP != "" {
+		if err := checkListenAddr(sc.HTTP); err != nil {
+			return fmt.Errorf("server.http: %s: %w", sc.HTTP, err)
+		}
+	}
 	dc, err := discovery.LoadConfig(cfg)
 	if err != nil {
 		return err
