@@ -87,7 +87,9 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 			base = filepath.Dir(cfg.File)
 		}
 		if keys, err = trust.LoadKeyConfigs(dc.Keys, base, nil); err != nil {
-			return c.fail(err)
+			// Said as run says it: the key path, which fail puts after
+			// the file and line.
+			return c.fail(fmt.Errorf("discovery.keys: %w", err))
 		}
 		noKeys = len(dc.Keys) == 0
 	}

@@ -8,16 +8,19 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/internal/fsperm"
+	"github.com/aios-host/aios-host/mcpserver"
 	"github.com/aios-host/aios-host/runtimes/js"
 	mcpbridge "github.com/aios-host/aios-host/runtimes/mcp"
 	"github.com/aios-host/aios-host/runtimes/python"
 	"github.com/aios-host/aios-host/runtimes/wasm"
 	"github.com/aios-host/aios-host/server"
+	"github.com/aios-host/aios-host/trust"
 )
 
 // configPollInterval is how often `run` looks at its --config file.
@@ -95,7 +98,8 @@ func readConfigFile(path string) ([]byte, error) {
 }
 
 // checkConfigFile loads path as `run` would: the file, and the sections
-// of the server, discovery, the MCP bridge and the runtimes (decoded and
+// of the server, discovery (with its keys), mcp (the MCP server's and the
+// bridge's) and the runtimes (decoded and
 // checked, nothing started; the files they name, such as token files,
 // are read).
 func checkConfigFile(path string) error {
@@ -114,7 +118,31 @@ func checkSections(cfg *config.Config) error {
 	if err := server.CheckAuth(cfg); err != nil {
 		return err
 	}
-	if _, err := discovery.LoadConfig(cfg); err != nil {
+	// server.http as run checks it before binding it (cmd_serve.go).
+	if sc, err := server.LoadConfig(cfg); err == nil && sc.HTTP != "" {
+		if err := checkListenAddr(sc.HTTP); err != nil {
+			return fmt.Errorf("server.http: %s: %w", sc.HTTP, err)
+		}
+	}
+	dc, err := discovery.LoadConfig(cfg)
+	if err != nil {
+		return err
+	}
+	// Its keys as run loads them (their jwks files read; a jwks_url is not
+	// fetched here): a key file that is not there fails the restart.
+	base := ""
+	if cfg.File != "" {
+		base = filepath.Dir(cfg.File)
+	}
+	if _, err := trust.LoadKeyConfigs(dc.Keys, base, nil); err != nil {
+		return fmt.Errorf("discovery.keys: %w", err)
+	}
+	// The mcp section as run reads it: its agent (the default one added
+	// first), tools_list and http, then the servers of the bridge.
+	if err := mcpserver.AddDefaultAgent(cfg); err != nil {
+		return err
+	}
+	if _, err := mcpserver.LoadConfig(cfg); err != nil {
 		return err
 	}
 	if _, err := mcpbridge.LoadConfig(cfg); err != nil {
@@ -134,6 +162,6 @@ func checkSections(cfg *config.Config) error {
 	if err := jsCfg.Validate(); err != nil {
 		return err
 	}
-	_, err := python.ConfigFrom(cfg)
+	_, err = python.ConfigFrom(cfg)
 	return err
 }

@@ -428,9 +428,10 @@ func (c *cli) fail(err error) int {
 }
 
 // keyPathRE matches an error that starts with a configuration key path
-// ("runtimes.js.isolation: …", "server.uids: …"), as the packages that
+// ("runtimes.js.isolation: …", "server.uids: …", a map key as the config
+// writes it: "runtimes.wasm.providers.image-resize.pool_size: …"), as the packages that
 // own a section write them after decoding it.
-var keyPathRE = regexp.MustCompile(`^([a-z_]+(?:\.[a-z0-9_]+|\[[^\]]*\])+): `)
+var keyPathRE = regexp.MustCompile(`^([a-z_]+(?:\.[A-Za-z0-9_-]+|\[[^\]]*\])+): `)
 
 // locate puts the configuration file and line in front of an error that
 // names a key path the file gives (README: a bad value stops the host

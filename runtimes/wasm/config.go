@@ -101,6 +101,11 @@ const (
 // up to memory_limit_pages of memory.
 const MaxPoolSize = 1024
 
+// providerKey is the key path of a provider's override, as the
+// configuration writes it (a dotted id quoted: providers["org.x.y"]), so
+// that an error about it is placed on its line.
+func providerKey(id string) string { return config.JoinKey("runtimes.wasm.providers", id) }
+
 // Check reports what NewLoader would refuse in c (a negative or too small
 // value), without building anything.
 func (c Config) Check() error {
@@ -139,10 +144,10 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	for id, pc := range c.Providers {
 		if pc.PoolSize < 0 {
-			return c, fmt.Errorf("runtimes.wasm.providers.%s.pool_size: %d is negative (leave it out, or 0, for the default)", id, pc.PoolSize)
+			return c, fmt.Errorf("%s.pool_size: %d is negative (leave it out, or 0, for the default)", providerKey(id), pc.PoolSize)
 		}
 		if pc.PoolSize > MaxPoolSize {
-			return c, fmt.Errorf("runtimes.wasm.providers.%s.pool_size: %d is more than %d", id, pc.PoolSize, MaxPoolSize)
+			return c, fmt.Errorf("%s.pool_size: %d is more than %d", providerKey(id), pc.PoolSize, MaxPoolSize)
 		}
 	}
 	// "~/" is the home folder, as in every path of the config (README
@@ -200,7 +205,7 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	for id, pc := range c.Providers {
 		if pc.MemoryLimitPages > 65536 {
-			return c, fmt.Errorf("runtimes.wasm.providers.%s.memory_limit_pages: %d is above 65536", id, pc.MemoryLimitPages)
+			return c, fmt.Errorf("%s.memory_limit_pages: %d is above 65536", providerKey(id), pc.MemoryLimitPages)
 		}
 	}
 	return c, nil
