@@ -658,17 +658,17 @@ func ExpandHome(p string) string {
 	if p != "~" && !strings.HasPrefix(p, "~/") {
 		return p
 	}
-	home := homeDir()
+	home := HomeDir()
 	if home == "" {
 		return p
 	}
 	return filepath.Join(home, strings.TrimPrefix(p, "~"))
 }
 
-// homeDir is $HOME (os.UserHomeDir), else, when it is not set (a systemd
+// HomeDir is $HOME (os.UserHomeDir), else, when it is not set (a systemd
 // service without User=, `env -i`), the user's home folder from the
 // account database, as a shell's ~ is; "" when neither gives one.
-func homeDir() string {
+func HomeDir() string {
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
 		return home
 	}

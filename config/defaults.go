@@ -140,7 +140,7 @@ func DefaultDataDir() string {
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "aios-host")
 	}
-	if home := homeDir(); home != "" {
+	if home := HomeDir(); home != "" {
 		return filepath.Join(home, ".local", "state", "aios-host")
 	}
 	return ".aios-host"

@@ -122,22 +122,31 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	if c.RemoteRefresh <= 0 {
 		c.RemoteRefresh = 30 * time.Second
 	}
-	home, _ := os.UserHomeDir()
+	// $HOME, else the account database's (config.HomeDir, as the
+	// config's own paths): with HOME unset the default folders were
+	// relative to the working directory.
+	home := config.HomeDir()
 	expand := func(list []string) []string {
 		out := make([]string, 0, len(list))
 		for _, p := range list {
-			if len(p) > 1 && p[:2] == "~/" && home != "" {
-				p = filepath.Join(home, p[2:])
+			if len(p) > 1 && p[:2] == "~/" {
+				p = config.ExpandHome(p)
 			}
 			out = append(out, p)
 		}
 		return out
 	}
+	userDir := func(rel string) string {
+		if home == "" {
+			return "" // no home folder: none (existing leaves it out)
+		}
+		return filepath.Join(home, rel)
+	}
 	if c.Dirs == nil {
-		c.Dirs = existing("/usr/share/aios/adapters", filepath.Join(home, ".local/share/aios/adapters"))
+		c.Dirs = existing("/usr/share/aios/adapters", userDir(".local/share/aios/adapters"))
 	}
 	if c.DesktopDirs == nil {
-		c.DesktopDirs = existing("/usr/share/applications", filepath.Join(home, ".local/share/applications"))
+		c.DesktopDirs = existing("/usr/share/applications", userDir(".local/share/applications"))
 	}
 	c.Dirs, c.DesktopDirs = expand(c.Dirs), expand(c.DesktopDirs)
 	// A key file's "~/" is the home folder too (it was taken from the

@@ -309,9 +309,10 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 					return sc, fmt.Errorf("sandbox.%s[%d]: empty path", l.key, i)
 				}
 				if p == "~" || strings.HasPrefix(p, "~/") {
-					home, err := os.UserHomeDir()
-					if err != nil {
-						return sc, fmt.Errorf("sandbox.%s[%d]: %q: %v", l.key, i, p, err)
+					// $HOME, else the account database's (config.HomeDir).
+					home := config.HomeDir()
+					if home == "" {
+						return sc, fmt.Errorf("sandbox.%s[%d]: %q: no home folder ($HOME is unset and the account has none)", l.key, i, p)
 					}
 					p = filepath.Join(home, p[1:])
 				}
