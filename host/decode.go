@@ -10,6 +10,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // decodeBudget bounds the host memory that the large messages being
@@ -23,10 +24,10 @@ type decodeBudget struct {
 	used  atomic.Int64
 }
 
-// DecodeShareFloor is the size of a message below which ReserveDecode is
-// not asked: what such a message decodes to is small, and ordinary calls
-// never wait behind large ones.
-const DecodeShareFloor = 64 << 10
+// decodeShareFloor is the size of a message below which it takes nothing
+// of limits.max_decode_bytes: what such a message decodes to is small,
+// and ordinary calls never wait behind large ones.
+const decodeShareFloor = 64 << 10
 
 // decodeWait is how long a large message waits for its share of
 // limits.max_decode_bytes before it is refused.
@@ -39,13 +40,32 @@ func newDecodeBudget(total int64) *decodeBudget {
 	return &decodeBudget{sem: semaphore.NewWeighted(total), total: total}
 }
 
-// ReserveDecode takes cost bytes (what a message of size bytes is
+// ReserveJSON bounds what the JSON message raw decodes to before it is
+// decoded: over says its estimate (internal/wire.JSONCost) passes budget,
+// the bound of one message, and nothing is taken. Else a message of 64
+// KiB or more also takes its estimate from limits.max_decode_bytes, which
+// the large messages being handled share (reserveDecode: it may wait, and
+// fail Unavailable), until release is called when its answer is made. The
+// JSON-RPC server and the MCP server call it for every message.
+func (h *Host) ReserveJSON(ctx context.Context, raw []byte, budget int64) (release func(), over bool, err error) {
+	if len(raw) < decodeShareFloor {
+		return func() {}, wire.CheckJSONCost(raw, budget, 0) != nil, nil
+	}
+	cost, over := wire.JSONCost(raw, budget)
+	if over {
+		return nil, true, nil
+	}
+	release, err = h.reserveDecode(ctx, int64(len(raw)), cost)
+	return release, false, err
+}
+
+// reserveDecode takes cost bytes (what a message of size bytes is
 // estimated to decode to, internal/wire.JSONCost) of limits.max_decode_bytes
 // for as long as the message is handled: call release when its answer is
 // made. It waits while other messages hold the budget, up to 10 s or ctx's
 // end, then answers Unavailable (send it again later). A cost past the
 // whole budget takes the whole budget (the message's own limit bounds it).
-func (h *Host) ReserveDecode(ctx context.Context, size, cost int64) (release func(), err error) {
+func (h *Host) reserveDecode(ctx context.Context, size, cost int64) (release func(), err error) {
 	b := h.decode
 	if b == nil || cost <= 0 {
 		return func() {}, nil

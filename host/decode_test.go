@@ -22,17 +22,17 @@ func TestReserveDecodeBoundsTheSum(t *testing.T) {
 	t.Cleanup(func() { decodeWait = old })
 	ctx := context.Background()
 
-	r1, err := te.h.ReserveDecode(ctx, 100<<10, 600)
+	r1, err := te.h.reserveDecode(ctx, 100<<10, 600)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = te.h.ReserveDecode(ctx, 100<<10, 600)
+	_, err = te.h.reserveDecode(ctx, 100<<10, 600)
 	if abi.CodeOf(err) != abi.Unavailable || !strings.Contains(err.Error(), "limits.max_decode_bytes") {
 		t.Fatalf("a second 600 of 1000 bytes while the first holds its share: %v; want Unavailable naming limits.max_decode_bytes", err)
 	}
 	got := make(chan error, 1)
 	go func() {
-		r, err := te.h.ReserveDecode(ctx, 100<<10, 5000) // past the budget: takes all of it
+		r, err := te.h.reserveDecode(ctx, 100<<10, 5000) // past the budget: takes all of it
 		if err == nil {
 			r()
 		}
@@ -44,13 +44,13 @@ func TestReserveDecodeBoundsTheSum(t *testing.T) {
 	if err := <-got; err != nil {
 		t.Fatalf("after the first was answered: %v", err)
 	}
-	r3, err := te.h.ReserveDecode(ctx, 100<<10, 1000)
+	r3, err := te.h.reserveDecode(ctx, 100<<10, 1000)
 	if err != nil {
 		t.Fatalf("the whole budget once the others are answered: %v", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := te.h.ReserveDecode(cctx, 100<<10, 1); abi.CodeOf(err) != abi.Cancelled {
+	if _, err := te.h.reserveDecode(cctx, 100<<10, 1); abi.CodeOf(err) != abi.Cancelled {
 		t.Fatalf("a cancelled caller waiting: %v; want Cancelled", err)
 	}
 	r3()

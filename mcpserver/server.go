@@ -27,7 +27,6 @@ import (
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/internal/origin"
-	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/registry"
 )
 
@@ -669,21 +668,14 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			// Bounded in what they decode to before they are decoded:
 			// 7 MiB of [{},{},…] would take 500 MiB.
 			budget := int64(s.maxParams) * decodeBudgetFactor
-			var cost int64
-			over := false
-			if len(raw) < host.DecodeShareFloor {
-				over = wire.CheckJSONCost(raw, budget, 0) != nil
-			} else {
-				cost, over = wire.JSONCost(raw, budget)
-			}
+			// Large arguments also take their share of what all the large
+			// messages being handled may decode to (limits.max_decode_bytes)
+			// until the call is answered.
+			release, over, err := s.h.ReserveJSON(ctx, raw, budget)
 			if over {
 				return errorResult(abi.Errorf(abi.TooLarge, "arguments of %s (%d bytes) would decode to more than %d MiB of host memory (%d × limits.max_params_bytes; many small values such as empty objects)",
 					name, len(raw), budget>>20, decodeBudgetFactor)), nil
 			}
-			// Large arguments also take their share of what all the large
-			// messages being handled may decode to (limits.max_decode_bytes)
-			// until the call is answered.
-			release, err := s.h.ReserveDecode(ctx, int64(len(raw)), cost)
 			if err != nil {
 				return errorResult(abi.AsToolError(err, abi.Unavailable)), nil
 			}

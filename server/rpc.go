@@ -141,31 +141,24 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 			"invalid request: a message of %d bytes would decode to more than %d MiB of host memory (%d × server.max_body_bytes; many small values such as empty objects)",
 			len(body), budget>>20, decodeBudgetFactor)))
 	}
-	if len(body) < host.DecodeShareFloor {
-		if wire.CheckJSONCost(body, budget, 0) != nil {
-			return tooDear()
-		}
-	} else {
-		// A large message also takes its share of what all those being
-		// handled may decode to (limits.max_decode_bytes) until it is
-		// answered.
-		cost, over := wire.JSONCost(body, budget)
-		if over {
-			return tooDear()
-		}
-		release, err := s.h.ReserveDecode(ctx, int64(len(body)), cost)
-		if err != nil {
-			// A single request's refusal carries its id (its members
-			// decoded as raw text: about the message's size), so that
-			// a client with several in flight knows which to send again.
-			var id json.RawMessage
-			if !jsonrpc.IsBatch(body) {
-				id, _ = requestID(body)
-			}
-			return mustMarshal(errorResponse(id, jsonrpc.FromError(err)))
-		}
-		defer release()
+	// A large message also takes its share of what all those being
+	// handled may decode to (limits.max_decode_bytes) until it is
+	// answered.
+	release, tooLarge, err := s.h.ReserveJSON(ctx, body, budget)
+	if tooLarge {
+		return tooDear()
 	}
+	if err != nil {
+		// A single request's refusal carries its id (its members
+		// decoded as raw text: about the message's size), so that
+		// a client with several in flight knows which to send again.
+		var id json.RawMessage
+		if !jsonrpc.IsBatch(body) {
+			id, _ = requestID(body)
+		}
+		return mustMarshal(errorResponse(id, jsonrpc.FromError(err)))
+	}
+	defer release()
 	if !jsonrpc.IsBatch(body) {
 		resp := s.handleOne(ctx, sess, body)
 		if resp == nil {
