@@ -102,10 +102,7 @@ func parseChallenge(values []string) map[string]string {
 		}
 		for _, k := range []string{"error", "error_description", "scope"} {
 			if val, ok := c.Params[k]; ok {
-				if len(val) > 200 {
-					val = strings.ToValidUTF8(val[:200], "") + "…"
-				}
-				out[k] = val
+				out[k] = cutText(val)
 			}
 		}
 		break

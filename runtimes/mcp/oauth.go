@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -66,7 +67,7 @@ func (o *OAuth) check() error {
 			continue
 		}
 		u, err := url.Parse(k.v)
-		if err != nil || u.Host == "" || (u.Scheme != "https" && !(u.Scheme == "http" && loopbackHost(u.Hostname()))) {
+		if err != nil || u.Host == "" || (u.Scheme != "https" && !(u.Scheme == "http" && origin.LoopbackHost(u.Host))) {
 			return fmt.Errorf("oauth.%s %q: want an https:// URL (http:// only to a loopback address): the client secret is sent there", k.key, k.v)
 		}
 	}
@@ -81,10 +82,6 @@ func (o *OAuth) check() error {
 // secret returns the client secret.
 func (o *OAuth) secret() (string, error) {
 	return literalOrEnv(o.ClientSecret, "oauth.client_secret_env", o.ClientSecretEnv)
-}
-
-func loopbackHost(h string) bool {
-	return h == "localhost" || h == "127.0.0.1" || h == "::1" || strings.HasPrefix(h, "127.")
 }
 
 // oauthTimeout bounds one exchange with the authorization server
@@ -326,16 +323,9 @@ func bearerChallenge(cs []oauthex.Challenge, scopes []string) string {
 }
 
 func unionScopes(a, b []string) []string {
-	out := append([]string(nil), a...)
+	out := slices.Clone(a)
 	for _, s := range b {
-		found := false
-		for _, x := range out {
-			if x == s {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
