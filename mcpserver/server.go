@@ -266,10 +266,18 @@ func (s *Server) Close() error {
 		}
 		// A session's Close waits for its handlers, and one writing to a
 		// client that stopped reading waits for writeTimeout: each ends
-		// on its own goroutine, waited for at most postsGrace.
+		// on its own goroutine, waited for at most postsGrace. Only the
+		// streamable-HTTP sessions (those with an id) are ended here: their
+		// answers were written before their POSTs ended (waited for above),
+		// but a stdio or in-memory session's answer is written after the
+		// handler returns, and the go-sdk drops every write once Close has
+		// begun, so closing one here could lose the answer of a call just
+		// cancelled; they end with their transport.
 		var wg sync.WaitGroup
 		for ss := range s.mcp.Sessions() {
-			wg.Go(func() { _ = ss.Close() })
+			if ss.ID() != "" {
+				wg.Go(func() { _ = ss.Close() })
+			}
 		}
 		ended := make(chan struct{})
 		go func() { wg.Wait(); close(ended) }()
