@@ -1,8 +1,11 @@
 package mcpserver
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -223,6 +226,14 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	}
 	if h.MaxSessions < 0 {
 		return c, bad("http.max_sessions", "%d: must be at least 1 (0 for the default, %d)", h.MaxSessions, DefaultMaxSessions)
+	}
+	// A jwks_file not there was taken, and every token then refused at
+	// its first use ("jwks_file: open …: no such file"), the cause in
+	// no log at start: said now, as a missing server.signing_key is.
+	if h.JWKSFile != "" {
+		if _, err := os.Stat(h.JWKSFile); errors.Is(err, fs.ErrNotExist) {
+			return c, fmt.Errorf("%s: mcp.http.jwks_file: %s does not exist", cfg.Where("mcp.http.jwks_file"), h.JWKSFile)
+		}
 	}
 	return c, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -56,5 +57,26 @@ func TestJWKSFileRelativeToConfig(t *testing.T) {
 				t.Errorf("jwks_file: %s (config %s): %v", path, cfgPath, err)
 			}
 		}
+	}
+}
+
+// TestJWKSFileMissingRefused: an mcp.http.jwks_file that is not there
+// was taken by LoadConfig and every token refused at its first use, the
+// cause in no log at start; LoadConfig now names the key and the path.
+func TestJWKSFileMissingRefused(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "c.yaml")
+	doc := "agents:\n  mcp:\n    grants: [\"CallTool(*)\"]\nmcp:\n  http:\n    issuer: https://auth.example.com\n    jwks_file: keys/jwks.json\n"
+	if err := os.WriteFile(cfgPath, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadConfig(cfg)
+	want := filepath.Join(dir, "keys", "jwks.json")
+	if err == nil || !strings.Contains(err.Error(), "mcp.http.jwks_file") || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("LoadConfig with a missing jwks_file: %v; want an error naming the key and %s", err, want)
 	}
 }
