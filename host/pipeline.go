@@ -329,7 +329,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 				terr = &abi.ToolError{Code: terr.Code, Data: terr.Data,
 					Message: "tool " + entry.Def.Name + " of provider " + entry.Provider.Info.ID + " failed with " + string(terr.Code) + " and gave no message"}
 			}
-			terr = canonicalErrorData(terr)
+			terr = h.boundError(canonicalErrorData(terr))
 			if late && terr.Code != abi.ProviderCrashed && terr.Code != abi.Timeout {
 				terr = h.timeoutError(entry, deadline, start)
 			}
@@ -724,6 +724,35 @@ func normalizeProviderValue(v any) (n any, err error) {
 		}
 	}()
 	return abi.Normalize(v)
+}
+
+// maxErrorMessage bounds the message of a provider's ToolError (the
+// audit record keeps less: audit.Options.MaxErrorBytes).
+const maxErrorMessage = 64 << 10
+
+// boundError bounds what a provider's error carries to the caller, as
+// checkResult bounds a result: a message past maxErrorMessage is cut,
+// saying so, and Data past limits.max_result_bytes is dropped, the
+// message saying why. te is not changed (it may be the provider's own).
+func (h *Host) boundError(te *abi.ToolError) *abi.ToolError {
+	msgLong := len(te.Message) > maxErrorMessage
+	dataBig := false
+	if te.Data != nil {
+		size, _ := measure(te.Data, h.pol.maxResult)
+		dataBig = size > h.pol.maxResult && encodedLen(te.Data) > h.pol.maxResult
+	}
+	if !msgLong && !dataBig {
+		return te
+	}
+	c := *te
+	if msgLong {
+		c.Message = clipText(c.Message, maxErrorMessage) + " (the provider's message of " + strconv.Itoa(len(te.Message)) + " bytes, cut)"
+	}
+	if dataBig {
+		c.Data = nil
+		c.Message += " (its error data, over limits.max_result_bytes (" + strconv.Itoa(h.pol.maxResult) + " bytes), dropped)"
+	}
+	return &c
 }
 
 // checkResult normalizes, bounds and validates a successful result.
