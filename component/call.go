@@ -410,6 +410,14 @@ func RememberNested(m map[string]*abi.ToolError, msg string, te *abi.ToolError) 
 	return m
 }
 
+// NoEnv is the error of a host call (what) during a call made with a nil
+// abi.Env, as the core-module, JS and Python runtimes say it; both
+// engines remember it (hostError) so that a guest passing it on fails
+// with its code.
+func NoEnv(what string) error {
+	return abi.Errorf(abi.Unavailable, "%s: no host services for this call (the provider was called with a nil abi.Env)", what)
+}
+
 // hostError is the error string handed to the guest for a host call's
 // failure (spaces.read, spaces.write, tools.call-tool), remembered so that
 // the guest returning it unchanged as its own error gives its caller the
@@ -432,7 +440,7 @@ func RememberHostError(m *map[string]*abi.ToolError, err error) string {
 var sdkFuncs = map[string]hostFunc{
 	"aios:sdk/spaces#read": func(st *callState, _ *instance, a []wit.Value) (wit.Value, error) {
 		if st.env == nil {
-			return errResult("no host environment"), nil
+			return errResult(st.hostError(NoEnv("spaces.read"))), nil
 		}
 		obj, err := st.env.SpaceRead(st.ctx, "", a[0].(string))
 		if err != nil {
@@ -442,7 +450,7 @@ var sdkFuncs = map[string]hostFunc{
 	},
 	"aios:sdk/spaces#write": func(st *callState, _ *instance, a []wit.Value) (wit.Value, error) {
 		if st.env == nil {
-			return errResult("no host environment"), nil
+			return errResult(st.hostError(NoEnv("spaces.write"))), nil
 		}
 		data, _ := a[1].([]byte)
 		obj, err := st.env.SpaceWrite(st.ctx, a[0].(string), data)
@@ -453,7 +461,7 @@ var sdkFuncs = map[string]hostFunc{
 	},
 	"aios:sdk/tools#call-tool": func(st *callState, inst *instance, a []wit.Value) (wit.Value, error) {
 		if st.env == nil {
-			return errResult("no host environment"), nil
+			return errResult(st.hostError(NoEnv("tools.call-tool"))), nil
 		}
 		var params any
 		if err := iwire.UnmarshalGuestJSON([]byte(a[1].(string)), &params); err != nil {

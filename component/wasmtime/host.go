@@ -153,7 +153,11 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		if id == hostLog {
 			return nil
 		}
-		return setResult(nil, "no host environment (host calls are served only during a tool call)", true)
+		if st == nil {
+			return setResult(nil, "no host environment (host calls are served only during a tool call)", true)
+		}
+		what := map[int]string{hostSpacesRead: "spaces.read", hostSpacesWrite: "spaces.write", hostCallTool: "tools.call-tool"}[int(id)]
+		return setResult(nil, st.hostError(component.NoEnv(what)), true)
 	}
 	switch id {
 	case hostSpacesRead:
