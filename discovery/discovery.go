@@ -268,7 +268,7 @@ func New(opts Options) (*Discovery, error) {
 	}
 	keys, err := trust.LoadKeyConfigs(cfg.Keys, base, hc)
 	if err != nil {
-		return nil, fmt.Errorf("discovery.keys: %w", err)
+		return nil, fmt.Errorf("discovery.keys%w", err)
 	}
 	lib := opts.Library
 	if lib == nil && cfg.knownAdapters() {

@@ -45,7 +45,7 @@ func TestInlineJWKWithOtherKidRefused(t *testing.T) {
 	if err == nil {
 		t.Fatal("an inline jwk whose kid is not the entry's loaded, trusting no key")
 	}
-	for _, want := range []string{"trusted key 1", `"vendor-1"`, tp} {
+	for _, want := range []string{"[0]: ", `"vendor-1"`, tp} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %s", err, want)
 		}

@@ -604,12 +604,14 @@ func (s *KeyStore) ReloadFiles() (changed bool, err error) {
 }
 
 // LoadKeyConfigs builds a store from config entries; relative file paths
-// are resolved against baseDir. Errors name the entry.
+// are resolved against baseDir. An error starts with the entry's index as
+// the config counts it, "[0]: ", to follow its key path
+// ("discovery.keys[0]: …").
 func LoadKeyConfigs(entries []KeyConfig, baseDir string, client *http.Client) (*KeyStore, error) {
 	s := NewKeyStore(client)
 	for i, e := range entries {
 		if err := s.addConfig(e, baseDir); err != nil {
-			return nil, fmt.Errorf("trusted key %d: %w", i+1, err)
+			return nil, fmt.Errorf("[%d]: %w", i, err)
 		}
 	}
 	return s, nil

@@ -89,7 +89,7 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 		if keys, err = trust.LoadKeyConfigs(dc.Keys, base, nil); err != nil {
 			// Said as run says it: the key path, which fail puts after
 			// the file and line.
-			return c.fail(fmt.Errorf("discovery.keys: %w", err))
+			return c.fail(fmt.Errorf("discovery.keys%w", err))
 		}
 		noKeys = len(dc.Keys) == 0
 	}

@@ -135,7 +135,7 @@ func checkSections(cfg *config.Config) error {
 		base = filepath.Dir(cfg.File)
 	}
 	if _, err := trust.LoadKeyConfigs(dc.Keys, base, nil); err != nil {
-		return fmt.Errorf("discovery.keys: %w", err)
+		return fmt.Errorf("discovery.keys%w", err)
 	}
 	// The mcp section as run reads it: its agent (the default one added
 	// first), tools_list and http, then the servers of the bridge.

@@ -19,7 +19,7 @@ func TestConfigCheckLoadsKeyFiles(t *testing.T) {
 	if err == nil {
 		t.Fatal("a discovery.keys entry whose jwks file is not there passed the check that run fails")
 	}
-	if want := cfg + ":2: discovery.keys"; !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "nope.jwks.json") {
+	if want := cfg + ":3: discovery.keys[0]"; !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "nope.jwks.json") {
 		t.Errorf("got %q, want it to start with %q and name the key file", err, want)
 	}
 	// A key given inline or by URL loads without reading anything.

@@ -26,7 +26,7 @@ func TestVerifyConfigKeyErrorNamesConfig(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("verify with a missing key file: exit %d, %q %q; want 1", code, out, errs)
 	}
-	for _, want := range []string{cfg + ":2: discovery.keys", filepath.Join(filepath.Dir(cfg), "keys", "nope.jwks.json")} {
+	for _, want := range []string{cfg + ":3: discovery.keys[0]", filepath.Join(filepath.Dir(cfg), "keys", "nope.jwks.json")} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("verify with a missing key file said %q; want it to name %q", errs, want)
 		}
