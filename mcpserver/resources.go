@@ -203,6 +203,11 @@ func spaceContents(uri string, data []byte) *mcpsdk.ResourceContents {
 		if c.Blob == nil {
 			c.Blob = []byte{}
 		}
+		// The sniffer calls any text UTF-8: a blob of text that is not
+		// (Latin-1, say) is of a charset unknown, not UTF-8.
+		if mt, ok := strings.CutSuffix(c.MIMEType, "; charset=utf-8"); ok && !utf8.Valid(data) {
+			c.MIMEType = mt
+		}
 	}
 	return c
 }
