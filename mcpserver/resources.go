@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/space"
 )
 
 // Space objects as MCP resources (the seed: "MCP resources map to AIOS
@@ -103,8 +105,21 @@ func parseSpaceURI(uri string) (space, id string, err error) {
 func (s *Server) listSpaceResources(agent, cursor string) (*mcpsdk.ListResourcesResult, error) {
 	after := ""
 	if cursor != "" {
+		// The URI of an object, as a page ends with: anything else is
+		// no cursor of this list (all would sort before or after it).
 		b, err := base64.RawURLEncoding.DecodeString(cursor)
-		if err != nil || !utf8.Valid(b) {
+		if err == nil {
+			var sp, id string
+			if sp, id, err = parseSpaceURI(string(b)); err == nil && spaceURI(sp, id) != string(b) {
+				err = errors.New("not as a page gives it")
+			}
+			if err == nil {
+				if err = space.ValidateSpaceName(sp); err == nil {
+					err = space.ValidateID(id)
+				}
+			}
+		}
+		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %s: pass the nextCursor of an earlier resources/list page, or no cursor for the first page", quoteCut(cursor))}
 		}
 		after = string(b)
@@ -202,6 +217,11 @@ func spaceContents(uri string, data []byte) *mcpsdk.ResourceContents {
 		c.Blob = data
 		if c.Blob == nil {
 			c.Blob = []byte{}
+		}
+		// The sniffer calls any text UTF-8: a blob of text that is not
+		// (Latin-1, say) is of a charset unknown, not UTF-8.
+		if mt, ok := strings.CutSuffix(c.MIMEType, "; charset=utf-8"); ok && !utf8.Valid(data) {
+			c.MIMEType = mt
 		}
 	}
 	return c

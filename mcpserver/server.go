@@ -89,7 +89,7 @@ type Server struct {
 	sessMu    sync.Mutex
 	sessUse   map[string]*sessionUse // HTTP sessions by id (sessions.go)
 	sessSeq   uint64
-	sessCalls map[string]map[uint64]context.CancelFunc // tools/call handlers running, by HTTP session
+	sessCalls map[string]map[uint64]context.CancelCauseFunc // tools/call handlers running, by HTTP session
 
 	levelMu   sync.Mutex
 	logLevels map[*mcpsdk.ServerSession]mcpsdk.LoggingLevel // logging/setLevel's, by session (calllog.go)
@@ -142,7 +142,7 @@ func New(opts Options) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{}, sessUse: map[string]*sessionUse{},
-		sessCalls: map[string]map[uint64]context.CancelFunc{},
+		sessCalls: map[string]map[uint64]context.CancelCauseFunc{},
 		gets:      map[string][]*getStream{}, parked: map[string][]chan bool{},
 		done: make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes, writeTimeout: DefaultWriteTimeout}
 	s.stop, s.stopAll = context.WithCancel(context.Background())
@@ -723,7 +723,7 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		}
 		call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params}
 		if req.Session != nil {
-			done, n, ok := s.sessionCall(req.Session.ID(), cancel)
+			done, n, ok := s.sessionCall(req.Session.ID(), cancelCause)
 			if !ok {
 				// Refused without running, audited and counted as any
 				// refused call.

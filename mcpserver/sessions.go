@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"sort"
 
@@ -78,7 +80,7 @@ func (s *Server) openedSession(sid, user string) {
 		u.version = negotiatedVersion(ss.InitializeParams().ProtocolVersion)
 	}
 	s.sessUse[sid] = u
-	var stop []context.CancelFunc
+	var stop []context.CancelCauseFunc
 	var mine []string
 	for id, u := range s.sessUse {
 		switch {
@@ -98,7 +100,9 @@ func (s *Server) openedSession(sid, user string) {
 	}
 	s.sessMu.Unlock()
 	for _, cancel := range stop {
-		cancel()
+		// Said in the call's answer and audit record: the client did
+		// not cancel it.
+		cancel(fmt.Errorf("the server closed its MCP session: its user opened more than mcp.http.max_sessions (%d)", s.cfg.HTTP.MaxSessions))
 	}
 	for _, ss := range evict {
 		s.log.Info("MCP session closed: its user opened more than mcp.http.max_sessions", "user", user, "session", ss.ID(), "max_sessions", s.cfg.HTTP.MaxSessions)
@@ -113,10 +117,11 @@ func (s *Server) openedSession(sid, user string) {
 // to their deadline) and the tools would run for no one.
 
 // sessionCall registers cancel as a tools/call handler of HTTP session sid
-// ("" for stdio: nothing to do) until the returned func is called. When the
-// session already runs mcp.http.max_calls_per_session calls it registers
-// nothing and returns their number and false.
-func (s *Server) sessionCall(sid string, cancel context.CancelFunc) (done func(), n int, ok bool) {
+// ("" for stdio: nothing to do) until the returned func is called; the
+// session's end cancels it with a cause saying why. When the session
+// already runs mcp.http.max_calls_per_session calls it registers nothing
+// and returns their number and false.
+func (s *Server) sessionCall(sid string, cancel context.CancelCauseFunc) (done func(), n int, ok bool) {
 	if sid == "" {
 		return func() {}, 0, true
 	}
@@ -128,7 +133,7 @@ func (s *Server) sessionCall(sid string, cancel context.CancelFunc) (done func()
 	s.sessSeq++
 	key := s.sessSeq
 	if s.sessCalls[sid] == nil {
-		s.sessCalls[sid] = map[uint64]context.CancelFunc{}
+		s.sessCalls[sid] = map[uint64]context.CancelCauseFunc{}
 	}
 	s.sessCalls[sid][key] = cancel
 	return func() {
@@ -145,8 +150,8 @@ func (s *Server) sessionCall(sid string, cancel context.CancelFunc) (done func()
 
 // takeCalls removes and returns the cancel funcs of session sid's calls
 // (sessMu held).
-func (s *Server) takeCalls(sid string) []context.CancelFunc {
-	var out []context.CancelFunc
+func (s *Server) takeCalls(sid string) []context.CancelCauseFunc {
+	var out []context.CancelCauseFunc
 	for _, c := range s.sessCalls[sid] {
 		out = append(out, c)
 	}
@@ -158,12 +163,16 @@ func (s *Server) takeCalls(sid string) []context.CancelFunc {
 // DELETE: the go-sdk refuses another user's with 403).
 func (s *Server) endSession(sid, user string) {
 	s.sessMu.Lock()
-	var stop []context.CancelFunc
+	var stop []context.CancelCauseFunc
 	if u := s.sessUse[sid]; u != nil && u.user == user {
 		stop = s.takeCalls(sid)
 	}
 	s.sessMu.Unlock()
 	for _, cancel := range stop {
-		cancel()
+		cancel(errSessionDeleted)
 	}
 }
+
+// errSessionDeleted is the cause of the calls of a session its client
+// ended (DELETE).
+var errSessionDeleted = errors.New("the MCP client ended its session (HTTP DELETE)")
