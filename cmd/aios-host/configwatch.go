@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -101,7 +102,7 @@ func readConfigFile(path string) ([]byte, error) {
 // of the server, discovery (with its keys), mcp (the MCP server's and the
 // bridge's) and the runtimes (decoded and
 // checked, nothing started; the files they name, such as token files,
-// are read).
+// are read), and audit.path (a folder there fails the restart).
 func checkConfigFile(path string) error {
 	cfg, err := config.Load(path)
 	if err != nil {
@@ -109,6 +110,18 @@ func checkConfigFile(path string) error {
 	}
 	if err := checkSections(cfg); err != nil {
 		return errors.New(locateIn(cfg, err)) // with the file and line, as run says it
+	}
+	// audit.path as run opens it (the log a host started on --data is
+	// left alone: that flag is not in the file): a folder, a device or a
+	// path beneath a file fails the restart.
+	if p := cfg.Audit.Path; p != "" && !cfg.Audit.Disabled {
+		st, err := os.Stat(p)
+		if err == nil && !st.Mode().IsRegular() {
+			err = fmt.Errorf("%s is not a regular file (%s): the audit log must be one", p, fsperm.Kind(st.Mode()))
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s:%d: audit.path: %w", cfg.File, cfg.Line("audit.path"), err)
+		}
 	}
 	return nil
 }

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestConfigCheckAuditPathNotAFile: the running host's look at its edited
+// configuration file did not look at audit.path, which run opens before it
+// loads anything and refuses when it names a folder (or a device, a FIFO):
+// an edit setting audit.path to a folder was logged as a change a restart
+// applies, and the restart then failed ("audit.path: … is not a regular
+// file (a folder)"). It is now said at once, with the file, line and key.
+func TestConfigCheckAuditPathNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, "audit:\n  max_files: 0\n  path: "+dir+"\n")
+	err := checkConfigFile(cfg)
+	if err == nil {
+		t.Fatal("audit.path naming a folder passed the check that run fails")
+	}
+	if want := cfg + ":3: audit.path: " + dir + " is not a regular file (a folder)"; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %q, want it to start with %q", err, want)
+	}
+	// Under a file, it cannot be made.
+	f := filepath.Join(dir, "f")
+	if err := os.WriteFile(f, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = checkConfigFile(writeConfig(t, "audit:\n  path: "+f+"/audit.jsonl\n"))
+	if err == nil || !strings.Contains(err.Error(), ":2: audit.path: ") {
+		t.Errorf("audit.path under a file: got %v, want it named at line 2", err)
+	}
+	// A log not there yet, or a regular file, is fine; so is a folder
+	// when the log is turned off.
+	for _, body := range []string{
+		"audit:\n  path: " + filepath.Join(dir, "new", "audit.jsonl") + "\n",
+		"audit:\n  path: " + f + "\n",
+		"audit:\n  disabled: true\n  path: " + dir + "\n",
+	} {
+		if err := checkConfigFile(writeConfig(t, body)); err != nil {
+			t.Errorf("%q: %v", body, err)
+		}
+	}
+}
