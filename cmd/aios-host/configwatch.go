@@ -102,7 +102,8 @@ func readConfigFile(path string) ([]byte, error) {
 // of the server, discovery (with its keys), mcp (the MCP server's and the
 // bridge's) and the runtimes (decoded and
 // checked, nothing started; the files they name, such as token files,
-// are read), and audit.path (a folder there fails the restart).
+// are read), and audit.path and spaces (a folder where the log should
+// be, or a file where the spaces should be, fails the restart).
 func checkConfigFile(path string) error {
 	cfg, err := config.Load(path)
 	if err != nil {
@@ -111,17 +112,35 @@ func checkConfigFile(path string) error {
 	if err := checkSections(cfg); err != nil {
 		return errors.New(locateIn(cfg, err)) // with the file and line, as run says it
 	}
-	// audit.path as run opens it (the log a host started on --data is
-	// left alone: that flag is not in the file): a folder, a device or a
-	// path beneath a file fails the restart.
-	if p := cfg.Audit.Path; p != "" && !cfg.Audit.Disabled {
-		st, err := os.Stat(p)
-		if err == nil && !st.Mode().IsRegular() {
-			err = fmt.Errorf("%s is not a regular file (%s): the audit log must be one", p, fsperm.Kind(st.Mode()))
+	// audit.path and spaces as run opens them (set in the file: --data
+	// leaves them where they say): a log that is a folder, a device, or
+	// either beneath a file fails the restart.
+	if !cfg.Audit.Disabled {
+		if err := checkPathKind(cfg, "audit.path", cfg.Audit.Path, false); err != nil {
+			return err
 		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s:%d: audit.path: %w", cfg.File, cfg.Line("audit.path"), err)
-		}
+	}
+	return checkPathKind(cfg, "spaces", cfg.Spaces, true)
+}
+
+// checkPathKind says, with the file, line and key, why the path p that
+// key sets (when it does) cannot be used: a file where a folder (dir)
+// should be or the reverse, or a path beneath a file. One not there yet
+// is made at start.
+func checkPathKind(cfg *config.Config, key, p string, dir bool) error {
+	if p == "" {
+		return nil
+	}
+	st, err := os.Stat(p)
+	switch {
+	case err != nil:
+	case dir && !st.IsDir():
+		err = fmt.Errorf("%s is not a folder (%s)", p, fsperm.Kind(st.Mode()))
+	case !dir && !st.Mode().IsRegular():
+		err = fmt.Errorf("%s is not a regular file (%s): the audit log must be one", p, fsperm.Kind(st.Mode()))
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s:%d: %s: %w", cfg.File, cfg.Line(key), key, err)
 	}
 	return nil
 }

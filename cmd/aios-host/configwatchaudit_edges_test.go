@@ -44,3 +44,24 @@ func TestConfigCheckAuditPathNotAFile(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigCheckSpacesNotAFolder: the same look left out spaces, which run
+// opens before it loads anything and refuses when it names a file (or a
+// path beneath one): the edit was logged as a change a restart applies,
+// and the restart failed. It is said at once, with the file, line and key.
+func TestConfigCheckSpacesNotAFolder(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(f, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{f, f + "/spaces"} {
+		cfg := writeConfig(t, "default_agent: cli\nspaces: "+p+"\n")
+		err := checkConfigFile(cfg)
+		if err == nil || !strings.HasPrefix(err.Error(), cfg+":2: spaces: ") {
+			t.Errorf("spaces: %s: got %v, want it named at line 2", p, err)
+		}
+	}
+	if err := checkConfigFile(writeConfig(t, "spaces: "+filepath.Join(filepath.Dir(f), "new", "spaces")+"\n")); err != nil {
+		t.Errorf("spaces not made yet: %v", err)
+	}
+}
