@@ -40,7 +40,9 @@ func watchConfigFile(ctx context.Context, path string, log *slog.Logger) {
 	if err != nil || !lastStat.Mode().IsRegular() {
 		return // a pipe (--config <(…)): read once, nothing to look at again
 	}
-	last, _ := readConfigFile(path)
+	// The file as the host read it: an edit undone is no change to apply.
+	started, _ := readConfigFile(path)
+	last := started
 	gone := false
 	t := time.NewTicker(configPollInterval)
 	defer t.Stop()
@@ -81,6 +83,10 @@ func watchConfigFile(ctx context.Context, path string, log *slog.Logger) {
 		last = data
 		if err := checkConfigFile(path); err != nil {
 			log.Error("the configuration file was edited and now does not load: the running host keeps the configuration it started with, and a restart would fail", "file", path, "err", err)
+			continue
+		}
+		if bytes.Equal(data, started) {
+			log.Info("the configuration file is back as the running host read it", "file", path)
 			continue
 		}
 		log.Warn("the configuration file changed: the running host keeps the configuration it started with; restart it to apply the change", "file", path)

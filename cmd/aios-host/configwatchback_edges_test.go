@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// lockedBuffer is a bytes.Buffer safe for a logger and a reader at once.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestConfigEditUndoneSaysSo: an operator who saved a bad edit of the
+// running host's config (logged at error) and then put the file back as
+// the host read it was told "the configuration file changed: … restart it
+// to apply the change", as the file was compared with the last version
+// seen, not with the one the host runs: a restart to apply nothing. It is
+// now said that the file is back as the running host read it.
+func TestConfigEditUndoneSaysSo(t *testing.T) {
+	old := configPollInterval
+	configPollInterval = 10 * time.Millisecond
+	t.Cleanup(func() { configPollInterval = old })
+	cfgPath := filepath.Join(t.TempDir(), "host.yaml")
+	write := func(body string) {
+		t.Helper()
+		// As editors save: a new file renamed over the old one.
+		tmp := cfgPath + ".tmp"
+		if err := os.WriteFile(tmp, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, cfgPath); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const started = "limits:\n  max_call_depth: 8\n"
+	write(started)
+	var logs lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		watchConfigFile(ctx, cfgPath, slog.New(slog.NewTextHandler(&logs, nil)))
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	waitLog := func(what string, n int) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for strings.Count(logs.String(), what) < n {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %d× %q in the log after 20 s:\n%s", n, what, logs.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	time.Sleep(5 * configPollInterval) // the watch has read the file as started
+	write("limits:\n  max_call_dept: 8\n")
+	waitLog("does not load", 1)
+	write(started)
+	waitLog("is back as the running host read it", 1)
+	// A valid edit, then undone.
+	write("limits:\n  max_call_depth: 4\n")
+	waitLog("configuration file changed", 1)
+	write(started)
+	waitLog("is back as the running host read it", 2)
+	if n := strings.Count(logs.String(), "configuration file changed"); n != 1 {
+		t.Errorf("%d change notices, want 1 (the file put back is no change to apply):\n%s", n, logs.String())
+	}
+}
