@@ -254,7 +254,8 @@ func absClean(p string) string {
 }
 
 // sameFileAs says which file out is, following links: one of the log's
-// files ("the log file F") or the key ("the key file F"); "" when none
+// files ("the log file F"), the key ("the key file F") or the jwks.json
+// beside it; "" when none
 // (or out does not exist yet).
 func sameFileAs(out string, logFiles []string, key string) string {
 	st, err := os.Stat(out)
@@ -272,6 +273,11 @@ func sameFileAs(out string, logFiles []string, key string) string {
 	}
 	if same(key) {
 		return "the key file " + key
+	}
+	// The public key keygen wrote beside it (loadSigningKey reads its kid):
+	// verify --signed-anchor --jwks needs it.
+	if jwks := filepath.Join(filepath.Dir(key), "jwks.json"); same(jwks) {
+		return "the public key set " + jwks + " beside the key file, which verify --signed-anchor --jwks needs"
 	}
 	return ""
 }
