@@ -166,6 +166,18 @@ func checkSections(cfg *config.Config) error {
 	if err != nil {
 		return err
 	}
+	// Its folders as discovery's Start takes them: one that is a file is
+	// refused (one not there yet is watched for).
+	for _, ds := range []struct {
+		key  string
+		dirs []string
+	}{{"discovery.dirs", dc.Dirs}, {"discovery.desktop_dirs", dc.DesktopDirs}} {
+		for i, p := range ds.dirs {
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				return fmt.Errorf("%s[%d]: %s is a file, not a folder: give the folder that holds it", ds.key, i, p)
+			}
+		}
+	}
 	// Its keys as run loads them (their jwks files read; a jwks_url is not
 	// fetched here): a key file that is not there fails the restart.
 	base := ""

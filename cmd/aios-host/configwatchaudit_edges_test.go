@@ -65,3 +65,25 @@ func TestConfigCheckSpacesNotAFolder(t *testing.T) {
 		t.Errorf("spaces not made yet: %v", err)
 	}
 }
+
+// TestConfigCheckDiscoveryDirsFile: the same look left out that run
+// refuses a file given as a folder of discovery.dirs or
+// discovery.desktop_dirs; the edit was logged as a change a restart
+// applies, and the restart failed. It is said at once, with the line and key.
+func TestConfigCheckDiscoveryDirsFile(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "tool.aios.yaml")
+	if err := os.WriteFile(f, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"dirs", "desktop_dirs"} {
+		cfg := writeConfig(t, "discovery:\n  "+key+":\n    - "+dir+"\n    - "+f+"\n")
+		err := checkConfigFile(cfg)
+		if err == nil || !strings.HasPrefix(err.Error(), cfg+":4: discovery."+key+"[1]: ") || !strings.Contains(err.Error(), "is a file, not a folder") {
+			t.Errorf("discovery.%s naming a file: got %v, want it named at line 4", key, err)
+		}
+	}
+	if err := checkConfigFile(writeConfig(t, "discovery:\n  dirs: ["+dir+", "+filepath.Join(dir, "not-yet")+"]\n")); err != nil {
+		t.Errorf("discovery.dirs of folders: %v", err)
+	}
+}
