@@ -34,14 +34,20 @@ var configPollInterval = 2 * time.Second
 // then fail. Polled, so that a file written in place, renamed over (as
 // editors save), removed or created again is seen alike; a change of its
 // times or mode only (touch) is none. A file that is no regular file at
-// start (a pipe: --config <(…)) is not watched.
-func watchConfigFile(ctx context.Context, path string, log *slog.Logger) {
-	lastStat, err := os.Stat(path)
-	if err != nil || !lastStat.Mode().IsRegular() {
+// start (a pipe: --config <(…)) is not watched. started is the file as
+// run read it at start (configAtStart; nil: read here): an edit made since,
+// while the plugins loaded, is a change too.
+func watchConfigFile(ctx context.Context, path string, started []byte, log *slog.Logger) {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
 		return // a pipe (--config <(…)): read once, nothing to look at again
 	}
+	if started == nil {
+		started, _ = readConfigFile(path)
+	}
 	// The file as the host read it: an edit undone is no change to apply.
-	started, _ := readConfigFile(path)
+	// Its content is compared at the first tick (no stat yet to compare).
+	var lastStat os.FileInfo
 	last := started
 	gone := false
 	t := time.NewTicker(configPollInterval)
@@ -91,6 +97,20 @@ func watchConfigFile(ctx context.Context, path string, log *slog.Logger) {
 		}
 		log.Warn("the configuration file changed: the running host keeps the configuration it started with; restart it to apply the change", "file", path)
 	}
+}
+
+// configAtStart is the content of the --config file path as run starts,
+// before it loads it, for watchConfigFile; nil for no file or one that is
+// not a regular file (a pipe is not read twice).
+func configAtStart(path string) []byte {
+	if path == "" {
+		return nil
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	data, _ := readConfigFile(path)
+	return data
 }
 
 // readConfigFile reads at most config.MaxFileBytes+1 bytes of path, a

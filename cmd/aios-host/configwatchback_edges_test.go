@@ -59,7 +59,7 @@ func TestConfigEditUndoneSaysSo(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		watchConfigFile(ctx, cfgPath, slog.New(slog.NewTextHandler(&logs, nil)))
+		watchConfigFile(ctx, cfgPath, []byte(started), slog.New(slog.NewTextHandler(&logs, nil)))
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	waitLog := func(what string, n int) {
@@ -84,5 +84,38 @@ func TestConfigEditUndoneSaysSo(t *testing.T) {
 	waitLog("is back as the running host read it", 2)
 	if n := strings.Count(logs.String(), "configuration file changed"); n != 1 {
 		t.Errorf("%d change notices, want 1 (the file put back is no change to apply):\n%s", n, logs.String())
+	}
+}
+
+// TestConfigEditWhileLoadingSaysRestart: run began to watch its config
+// file only once every plugin had loaded (14 s with the samples), and took
+// the file as it was then for the one it started with: an edit saved while
+// the plugins loaded was never said to need a restart, silently not
+// applied. The file as run read it at start is what edits are compared
+// with now.
+func TestConfigEditWhileLoadingSaysRestart(t *testing.T) {
+	old := configPollInterval
+	configPollInterval = 10 * time.Millisecond
+	t.Cleanup(func() { configPollInterval = old })
+	cfgPath := filepath.Join(t.TempDir(), "host.yaml")
+	const started = "limits:\n  max_call_depth: 8\n"
+	// Edited (in place, so its times may not show it) before the watch.
+	if err := os.WriteFile(cfgPath, []byte("limits:\n  max_call_depth: 4\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var logs lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		watchConfigFile(ctx, cfgPath, []byte(started), slog.New(slog.NewTextHandler(&logs, nil)))
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(logs.String(), "configuration file changed") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the edit made while the host loaded was not said to need a restart:\n%s", logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
