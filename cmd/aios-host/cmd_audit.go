@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -364,8 +365,16 @@ func logFiles(path string) ([]string, error) {
 	for _, r := range rotated {
 		// Not opened when it is no regular file: reading a FIFO would
 		// block until someone writes to it.
-		if st, err := os.Stat(r.Path); err == nil && !st.Mode().IsRegular() {
+		st, err := os.Stat(r.Path)
+		if err == nil && !st.Mode().IsRegular() {
 			return nil, fmt.Errorf("%s is named like a rotated file of %s but is not a regular file (%s)", r.Path, path, fsperm.Kind(st.Mode()))
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			// Listed, so there: a link whose file is not ("open …: no
+			// such file or directory" of a file ls shows).
+			if to, lerr := os.Readlink(r.Path); lerr == nil {
+				return nil, fmt.Errorf("%s, a rotated file of %s, is a link to %s, which is not there", r.Path, path, to)
+			}
 		}
 		files = append(files, r.Path)
 	}
