@@ -252,6 +252,9 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 					return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record: %d bytes of a record, then %d zero bytes, no newline: %s; the host cuts them when it next opens the log (audit.repair_tail)", len(rec), len(buf)-len(rec), zerosWhy), incomplete: true}
 				}
 			}
+			if !crashTail(buf) { // as Open says of it
+				return nil, &VerifyError{Reason: fmt.Sprintf("the last line (%d bytes, no newline) does not begin as a record does (%s): not what a crash during a write leaves, but bytes added after the last record", len(buf), clipQuote(buf)), incomplete: true}
+			}
 			return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes, no newline): a crash during a write, or the log was cut", len(buf)), incomplete: true}
 		default:
 			return nil, err

@@ -330,6 +330,8 @@ func (d *Discovery) Start(ctx context.Context) error {
 			what := "plugin folder"
 			if d.isDesk[r] {
 				what = "desktop folder (discovery.desktop_dirs)"
+			} else if d.isCards[r] {
+				what = "card folder (discovery.dirs)"
 			}
 			return fmt.Errorf("discovery: %s %s is a file, not a folder: give the folder that holds it", what, r)
 		}

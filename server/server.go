@@ -215,6 +215,11 @@ func probeSocket(path string) (stale bool, err error) {
 		return false, err
 	}
 	st, err := os.Lstat(path)
+	if errors.Is(err, syscall.ENOTDIR) {
+		// A file where a folder on the way should be: listen's MkdirAll
+		// fails, after every plugin has loaded.
+		return false, fmt.Errorf("socket %s: %w", path, err)
+	}
 	if err != nil {
 		return false, nil // nothing there (or a folder on the way missing: made at listen)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -254,7 +255,8 @@ func absClean(p string) string {
 }
 
 // sameFileAs says which file out is, following links: one of the log's
-// files ("the log file F") or the key ("the key file F"); "" when none
+// files ("the log file F"), the key ("the key file F") or the jwks.json
+// beside it; "" when none
 // (or out does not exist yet).
 func sameFileAs(out string, logFiles []string, key string) string {
 	st, err := os.Stat(out)
@@ -272,6 +274,11 @@ func sameFileAs(out string, logFiles []string, key string) string {
 	}
 	if same(key) {
 		return "the key file " + key
+	}
+	// The public key keygen wrote beside it (loadSigningKey reads its kid):
+	// verify --signed-anchor --jwks needs it.
+	if jwks := filepath.Join(filepath.Dir(key), "jwks.json"); same(jwks) {
+		return "the public key set " + jwks + " beside the key file, which verify --signed-anchor --jwks needs"
 	}
 	return ""
 }
@@ -358,8 +365,16 @@ func logFiles(path string) ([]string, error) {
 	for _, r := range rotated {
 		// Not opened when it is no regular file: reading a FIFO would
 		// block until someone writes to it.
-		if st, err := os.Stat(r.Path); err == nil && !st.Mode().IsRegular() {
+		st, err := os.Stat(r.Path)
+		if err == nil && !st.Mode().IsRegular() {
 			return nil, fmt.Errorf("%s is named like a rotated file of %s but is not a regular file (%s)", r.Path, path, fsperm.Kind(st.Mode()))
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			// Listed, so there: a link whose file is not ("open …: no
+			// such file or directory" of a file ls shows).
+			if to, lerr := os.Readlink(r.Path); lerr == nil {
+				return nil, fmt.Errorf("%s, a rotated file of %s, is a link to %s, which is not there", r.Path, path, to)
+			}
 		}
 		files = append(files, r.Path)
 	}

@@ -59,6 +59,7 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	// in it (server.sokcet) was found only by the server, after every
 	// plugin had loaded, and the socket checked before loading was the
 	// default one, not server.socket.
+	started := configAtStart(c.configFile) // what edits while it runs are compared with
 	cfg, err := c.config()
 	if err != nil {
 		return c.fail(err)
@@ -111,7 +112,7 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	if c.configFile != "" {
 		// Read at start only: an edit while the host runs is said to
 		// take a restart, or, when it would not load, why.
-		go watchConfigFile(ctx, c.configFile, log)
+		go watchConfigFile(ctx, c.configFile, started, log)
 	}
 	<-ctx.Done()
 	first := time.Now()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -33,13 +34,21 @@ var configPollInterval = 2 * time.Second
 // then fail. Polled, so that a file written in place, renamed over (as
 // editors save), removed or created again is seen alike; a change of its
 // times or mode only (touch) is none. A file that is no regular file at
-// start (a pipe: --config <(…)) is not watched.
-func watchConfigFile(ctx context.Context, path string, log *slog.Logger) {
-	lastStat, err := os.Stat(path)
-	if err != nil || !lastStat.Mode().IsRegular() {
+// start (a pipe: --config <(…)) is not watched. started is the file as
+// run read it at start (configAtStart; nil: read here): an edit made since,
+// while the plugins loaded, is a change too.
+func watchConfigFile(ctx context.Context, path string, started []byte, log *slog.Logger) {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
 		return // a pipe (--config <(…)): read once, nothing to look at again
 	}
-	last, _ := readConfigFile(path)
+	if started == nil {
+		started, _ = readConfigFile(path)
+	}
+	// The file as the host read it: an edit undone is no change to apply.
+	// Its content is compared at the first tick (no stat yet to compare).
+	var lastStat os.FileInfo
+	last := started
 	gone := false
 	t := time.NewTicker(configPollInterval)
 	defer t.Stop()
@@ -82,8 +91,26 @@ func watchConfigFile(ctx context.Context, path string, log *slog.Logger) {
 			log.Error("the configuration file was edited and now does not load: the running host keeps the configuration it started with, and a restart would fail", "file", path, "err", err)
 			continue
 		}
+		if bytes.Equal(data, started) {
+			log.Info("the configuration file is back as the running host read it", "file", path)
+			continue
+		}
 		log.Warn("the configuration file changed: the running host keeps the configuration it started with; restart it to apply the change", "file", path)
 	}
+}
+
+// configAtStart is the content of the --config file path as run starts,
+// before it loads it, for watchConfigFile; nil for no file or one that is
+// not a regular file (a pipe is not read twice).
+func configAtStart(path string) []byte {
+	if path == "" {
+		return nil
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	data, _ := readConfigFile(path)
+	return data
 }
 
 // readConfigFile reads at most config.MaxFileBytes+1 bytes of path, a
@@ -101,7 +128,8 @@ func readConfigFile(path string) ([]byte, error) {
 // of the server, discovery (with its keys), mcp (the MCP server's and the
 // bridge's) and the runtimes (decoded and
 // checked, nothing started; the files they name, such as token files,
-// are read).
+// are read), and audit.path and spaces (a folder where the log should
+// be, or a file where the spaces should be, fails the restart).
 func checkConfigFile(path string) error {
 	cfg, err := config.Load(path)
 	if err != nil {
@@ -109,6 +137,36 @@ func checkConfigFile(path string) error {
 	}
 	if err := checkSections(cfg); err != nil {
 		return errors.New(locateIn(cfg, err)) // with the file and line, as run says it
+	}
+	// audit.path and spaces as run opens them (set in the file: --data
+	// leaves them where they say): a log that is a folder, a device, or
+	// either beneath a file fails the restart.
+	if !cfg.Audit.Disabled {
+		if err := checkPathKind(cfg, "audit.path", cfg.Audit.Path, false); err != nil {
+			return err
+		}
+	}
+	return checkPathKind(cfg, "spaces", cfg.Spaces, true)
+}
+
+// checkPathKind says, with the file, line and key, why the path p that
+// key sets (when it does) cannot be used: a file where a folder (dir)
+// should be or the reverse, or a path beneath a file. One not there yet
+// is made at start.
+func checkPathKind(cfg *config.Config, key, p string, dir bool) error {
+	if p == "" {
+		return nil
+	}
+	st, err := os.Stat(p)
+	switch {
+	case err != nil:
+	case dir && !st.IsDir():
+		err = fmt.Errorf("%s is not a folder (%s)", p, fsperm.Kind(st.Mode()))
+	case !dir && !st.Mode().IsRegular():
+		err = fmt.Errorf("%s is not a regular file (%s): the audit log must be one", p, fsperm.Kind(st.Mode()))
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s:%d: %s: %w", cfg.File, cfg.Line(key), key, err)
 	}
 	return nil
 }
@@ -127,6 +185,18 @@ func checkSections(cfg *config.Config) error {
 	dc, err := discovery.LoadConfig(cfg)
 	if err != nil {
 		return err
+	}
+	// Its folders as discovery's Start takes them: one that is a file is
+	// refused (one not there yet is watched for).
+	for _, ds := range []struct {
+		key  string
+		dirs []string
+	}{{"discovery.dirs", dc.Dirs}, {"discovery.desktop_dirs", dc.DesktopDirs}} {
+		for i, p := range ds.dirs {
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				return fmt.Errorf("%s[%d]: %s is a file, not a folder: give the folder that holds it", ds.key, i, p)
+			}
+		}
 	}
 	// Its keys as run loads them (their jwks files read; a jwks_url is not
 	// fetched here): a key file that is not there fails the restart.
