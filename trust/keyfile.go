@@ -2,6 +2,7 @@ package trust
 
 import (
 	"crypto"
+	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
@@ -109,6 +110,9 @@ func ParsePrivateKeyPEM(data []byte, kid string) (SigningKey, error) {
 	}
 	signer, ok := key.(crypto.Signer)
 	if !ok {
+		if k, ok := key.(*ecdh.PrivateKey); ok { // X25519 (PKCS #8), a key-agreement key
+			return SigningKey{}, fmt.Errorf("an %s key is for key agreement and cannot sign: give an RSA (2048 bits or more), ECDSA P-256 or Ed25519 key", k.Curve())
+		}
 		return SigningKey{}, fmt.Errorf("key type %T cannot sign", key)
 	}
 	alg, err := AlgorithmFor(signer.Public())

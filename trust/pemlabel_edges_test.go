@@ -2,6 +2,7 @@ package trust
 
 import (
 	"crypto"
+	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
@@ -69,5 +70,24 @@ func TestMislabeledPEMKeySigns(t *testing.T) {
 	_, err = ParsePrivateKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{0x30, 0x03, 0x02, 0x01, 0x00}}), "")
 	if err == nil || strings.Contains(err.Error(), "Parse") || !strings.Contains(err.Error(), `"PRIVATE KEY"`) || !strings.Contains(err.Error(), "PKCS #8") {
 		t.Errorf("junk key: err = %v, want one naming the block and the encodings tried, no Go function", err)
+	}
+}
+
+// TestX25519KeySaysItCannotSign: an X25519 key (openssl genpkey
+// -algorithm x25519, a key-agreement key) given to sign was refused as
+// "key type *ecdh.PrivateKey cannot sign", a Go type the operator never
+// chose; the error names the key's algorithm and the ones that sign.
+func TestX25519KeySaysItCannotSign(t *testing.T) {
+	k, err := ecdh.X25519().GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParsePrivateKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), "")
+	if err == nil || strings.Contains(err.Error(), "*ecdh") || !strings.Contains(err.Error(), "X25519") || !strings.Contains(err.Error(), "Ed25519") {
+		t.Fatalf("err = %v, want one naming X25519 and the key types that sign, no Go type", err)
 	}
 }
