@@ -100,3 +100,65 @@ func mustSeedPayload(t *testing.T, card []byte) []byte {
 	}
 	return p
 }
+
+// TestCompactReusedKidBlamesSigningKeysValidity: VerifyCompact (a signed
+// audit anchor, audit verify --signed-anchor --jwks) reported whichever
+// refusal came last among the keys of the token's kid: with keys rotated
+// under one kid, an anchor signed with the old, expired key was "tampered
+// token or wrong key" when the new key came after it in the set, and a
+// tampered anchor was "expired" when the expired key came last. The
+// signing key's expiry is reported whatever the order, and a token no key
+// verifies is ErrTampered.
+func TestCompactReusedKidBlamesSigningKeysValidity(t *testing.T) {
+	signer, err := GenerateKey("ES256", "dup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := GenerateKey("ES256", "dup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := SignCompact([]byte(`{"seq":1}`), "aios-audit-anchor+jws", signer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, err := SignCompact([]byte(`{"seq":1}`), "aios-audit-anchor+jws", SigningKey{Key: mustKey(t).Key, KeyID: "dup"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, signerFirst := range []bool{true, false} {
+		order := []SigningKey{other, signer}
+		if signerFirst {
+			order = []SigningKey{signer, other}
+		}
+		jwks, err := MarshalJWKS(order[0].PublicJWK(), order[1].PublicJWK())
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, err := ParseJWKS(jwks, abi.Verified, "rot.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, _ := Thumbprint(signer.Key.Public())
+		for _, k := range keys {
+			if tp, _ := Thumbprint(k.JWK.Key); tp == sp {
+				k.Expires = time.Now().Add(-time.Hour)
+			}
+		}
+		if _, _, err := VerifyCompact(tok, "aios-audit-anchor+jws", keys); !errors.Is(err, ErrKeyExpired) || errors.Is(err, ErrTampered) {
+			t.Errorf("signer first %v: err = %v, want the signing key's expiry", signerFirst, err)
+		}
+		if _, _, err := VerifyCompact(forged, "aios-audit-anchor+jws", keys); !errors.Is(err, ErrTampered) {
+			t.Errorf("forged, signer first %v: err = %v, want ErrTampered", signerFirst, err)
+		}
+	}
+}
+
+func mustKey(t *testing.T) SigningKey {
+	t.Helper()
+	k, err := GenerateKey("ES256", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
