@@ -2728,7 +2728,10 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if err != nil {
 			return nil, fmt.Errorf("%s: refused: %w", desc, err)
 		}
-		if v.Trust == old.verified.Trust {
+		// Its key's validity counts too: a key given an exp since (in
+		// its jwks file) must unload the unit once it passes, and
+		// retryKeyUnits reads the expiry of the verification loaded.
+		if v.Trust == old.verified.Trust && v.KeyExpires.Equal(old.verified.KeyExpires) {
 			return nil, errUnchanged
 		}
 	}
