@@ -684,11 +684,13 @@ func (c *Card) validate() error {
 		}
 	}
 	if c.Artifact != nil {
+		// Said of the artifact member, not as trust's "malformed card
+		// signature": the card may be unsigned (a draft to sign).
 		if err := trust.ValidateArtifactPath(c.Artifact.Path); err != nil {
-			return fail("artifact.path", "%v", err)
+			return fail("artifact.path", "%s", verifyDetail(err))
 		}
 		if _, err := trust.ArtifactOf(c.Raw); err != nil {
-			return fail("artifact", "%v", err)
+			return fail("artifact", "%s", verifyDetail(err))
 		}
 	}
 	if s := c.Signature; s != nil {
@@ -821,4 +823,13 @@ func lineCol(data []byte, offset int) (line, col int) {
 	offset = min(offset, len(data))
 	line = 1 + bytes.Count(data[:offset], []byte{'\n'})
 	return line, offset - bytes.LastIndexByte(data[:offset], '\n')
+}
+
+// verifyDetail is what a *trust.VerifyError says was wrong, without its
+// sentinel's words; another error's text.
+func verifyDetail(err error) string {
+	if ve, ok := errors.AsType[*trust.VerifyError](err); ok {
+		return ve.Detail
+	}
+	return err.Error()
 }

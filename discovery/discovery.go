@@ -1849,9 +1849,16 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 				level = slog.LevelDebug // said once; tried again every remote_refresh
 			}
 		}
-		d.log.Log(context.Background(), level, d.notLoadedMsg("loaded"), "file", unit, "err", err)
+		msg := d.notLoadedMsg("loaded")
+		old := d.cands[unit]
+		gone := old != nil && errors.Is(err, errSignerGone)
+		if gone {
+			// Not "the previous version keeps serving": it goes below.
+			msg = "provider not loaded, and the version serving is unloaded"
+		}
+		d.log.Log(context.Background(), level, msg, "file", unit, "err", err)
 		d.event(ReloadEvent{Source: unit, Action: "error", Err: err})
-		if old := d.cands[unit]; old != nil && errors.Is(err, errSignerGone) {
+		if gone {
 			delete(d.cands, unit)
 			_ = d.resolve(ctx, old.id)
 			d.retryBlocked(old.id)
@@ -2730,7 +2737,10 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		if err != nil {
 			return nil, fmt.Errorf("%s: refused: %w", desc, err)
 		}
-		if v.Trust == old.verified.Trust {
+		// Its key's validity counts too: a key given an exp since (in
+		// its jwks file) must unload the unit once it passes, and
+		// retryKeyUnits reads the expiry of the verification loaded.
+		if v.Trust == old.verified.Trust && v.KeyExpires.Equal(old.verified.KeyExpires) {
 			return nil, errUnchanged
 		}
 	}

@@ -415,12 +415,7 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	// it: both are this card's value, only serialized otherwise. Tried
 	// when the canonical form does not verify.
 	var seedForm []byte
-	var firstErr error
-	for _, k := range cands {
-		if err := k.usableFor(cardAlg(hdr.Alg), "card"); err != nil {
-			firstErr = cmpErr(firstErr, err)
-			continue
-		}
+	check := func(k *Key) error {
 		err := verify(signed, k.JWK.Key)
 		if err != nil && detached {
 			if seedForm == nil {
@@ -430,6 +425,16 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 				err = nil
 			}
 		}
+		return err
+	}
+	var firstErr, signedBy error
+	for _, k := range cands {
+		if err := k.usableFor(cardAlg(hdr.Alg), "card"); err != nil {
+			signedBy = signersValidity(signedBy, err, func() error { return check(k) })
+			firstErr = cmpErr(firstErr, err)
+			continue
+		}
+		err := check(k)
 		if err != nil {
 			what := "the canonical card"
 			if detached {
@@ -444,7 +449,20 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 		}
 		return v, nil
 	}
-	return nil, firstErr
+	return nil, cmp.Or(signedBy, firstErr)
+}
+
+// signersValidity returns the refusal of a key whose signature the card
+// carries but that is not valid now (refused, usableFor's error; verify
+// checks the signature with it): with keys rotated under one kid, that
+// key's expiry or nbf is why the card is refused, not the other keys'
+// mismatch, which blames an untouched card. found is such a refusal
+// already seen, kept.
+func signersValidity(found, refused error, verify func() error) error {
+	if found == nil && errors.Is(refused, ErrKeyExpired) && verify() == nil {
+		return refused
+	}
+	return found
 }
 
 // typMediaType is the media type a JWS typ header names (RFC 7515

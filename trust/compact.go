@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -57,26 +58,33 @@ func VerifyCompact(token, typ string, keys []*Key) ([]byte, string, error) {
 	if h.KeyID == "" {
 		return nil, "", fmt.Errorf("%w: no kid in the header", ErrMalformed)
 	}
-	var last error = fmt.Errorf("%w: no key with kid %q", ErrUnknownKey, h.KeyID)
-	if held := keySummary(keys); held != "" {
-		last = fmt.Errorf("%w: no key with kid %q (%s)", ErrUnknownKey, h.KeyID, held)
-	}
+	// As for a card: the most telling refusal whatever the keys' order,
+	// and the validity of a key whose signature the token carries
+	// before the other keys' mismatch (keys rotated under one kid).
+	var firstErr, signedBy error
 	for _, k := range keys {
 		if k.JWK.KeyID != h.KeyID {
 			continue
 		}
 		if err := k.usableFor(h.Algorithm, "token"); err != nil {
-			last = err
+			signedBy = signersValidity(signedBy, err, func() error { _, err := obj.Verify(k.JWK.Key); return err })
+			firstErr = cmpErr(firstErr, err)
 			continue
 		}
 		payload, err := obj.Verify(k.JWK.Key)
 		if err != nil {
-			last = fmt.Errorf("%w: %v", errTamperedToken, err)
+			firstErr = cmpErr(firstErr, fmt.Errorf("%w: %v", errTamperedToken, err))
 			continue
 		}
 		return payload, h.KeyID, nil
 	}
-	return nil, "", last
+	if err := cmp.Or(signedBy, firstErr); err != nil {
+		return nil, "", err
+	}
+	if held := keySummary(keys); held != "" {
+		return nil, "", fmt.Errorf("%w: no key with kid %q (%s)", ErrUnknownKey, h.KeyID, held)
+	}
+	return nil, "", fmt.Errorf("%w: no key with kid %q", ErrUnknownKey, h.KeyID)
 }
 
 // tokenErr is a card error (ErrMalformed, ErrTampered) said of a compact

@@ -2,6 +2,7 @@ package trust
 
 import (
 	"crypto"
+	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
@@ -82,23 +83,36 @@ func ParsePrivateKeyPEM(data []byte, kid string) (SigningKey, error) {
 	if block.Type == "ENCRYPTED PRIVATE KEY" || strings.HasPrefix(block.Headers["Proc-Type"], "4,ENCRYPTED") {
 		return SigningKey{}, fmt.Errorf("the private key (PEM block %q) is encrypted with a passphrase: decrypt it first (openssl pkey -in FILE -out PLAIN.pem)", block.Type)
 	}
-	var key any
-	var err error
-	switch block.Type {
-	case "PRIVATE KEY":
-		key, err = x509.ParsePKCS8PrivateKey(block.Bytes)
-	case "RSA PRIVATE KEY":
-		key, err = x509.ParsePKCS1PrivateKey(block.Bytes)
-	case "EC PRIVATE KEY":
-		key, err = x509.ParseECPrivateKey(block.Bytes)
-	default:
+	parsers := map[string]func([]byte) (any, error){
+		"PRIVATE KEY":     x509.ParsePKCS8PrivateKey,
+		"RSA PRIVATE KEY": func(der []byte) (any, error) { return x509.ParsePKCS1PrivateKey(der) },
+		"EC PRIVATE KEY":  func(der []byte) (any, error) { return x509.ParseECPrivateKey(der) },
+	}
+	parse, ok := parsers[block.Type]
+	if !ok {
 		return SigningKey{}, fmt.Errorf("a %s is not a key format read here: give a PKCS #8 PRIVATE KEY (as aios-host keygen makes), a PKCS #1 RSA PRIVATE KEY or a SEC 1 EC PRIVATE KEY", block.Type)
 	}
+	key, err := parse(block.Bytes)
 	if err != nil {
-		return SigningKey{}, err
+		// A key under another of the three labels (a PKCS #1 key
+		// labelled PRIVATE KEY) is read, as openssl pkey reads it;
+		// x509's error for it advised Go callers ("use
+		// ParsePKCS1PrivateKey instead").
+		for _, other := range []string{"PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY"} {
+			if k, e := parsers[other](block.Bytes); e == nil {
+				key, err = k, nil
+				break
+			}
+		}
+	}
+	if err != nil {
+		return SigningKey{}, fmt.Errorf("PEM block %q holds no private key in PKCS #8, PKCS #1 (RSA) or SEC 1 (EC) form: %w", block.Type, err)
 	}
 	signer, ok := key.(crypto.Signer)
 	if !ok {
+		if k, ok := key.(*ecdh.PrivateKey); ok { // X25519 (PKCS #8), a key-agreement key
+			return SigningKey{}, fmt.Errorf("an %s key is for key agreement and cannot sign: give an RSA (2048 bits or more), ECDSA P-256 or Ed25519 key", k.Curve())
+		}
 		return SigningKey{}, fmt.Errorf("key type %T cannot sign", key)
 	}
 	alg, err := AlgorithmFor(signer.Public())

@@ -101,10 +101,16 @@ func ParseJWKS(data []byte, trust abi.TrustLevel, source string) ([]*Key, error)
 // parseJWKSet is ParseJWKS; skipped says which members of a set were left
 // out and why.
 func parseJWKSet(data []byte, trust abi.TrustLevel, source string) (keys []*Key, skipped []string, err error) {
+	// The shape is said in words: encoding/json's errors name Go types
+	// ("cannot unmarshal array into Go value of type struct { Keys …").
+	const shape = `want a JWKS, {"keys": [JWK, …]}, or a single JWK object`
 	var set struct {
-		Keys []json.RawMessage `json:"keys"`
+		Keys json.RawMessage `json:"keys"`
 	}
 	if err := json.Unmarshal(data, &set); err != nil {
+		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			return nil, nil, fmt.Errorf("%s: not a JWKS: the document is a JSON %s; %s", source, te.Value, shape)
+		}
 		return nil, nil, fmt.Errorf("%s: not a JWKS: %w", source, err)
 	}
 	if set.Keys == nil { // a single JWK
@@ -114,8 +120,12 @@ func parseJWKSet(data []byte, trust abi.TrustLevel, source string) (keys []*Key,
 		}
 		return []*Key{k}, nil, nil
 	}
-	keys = make([]*Key, 0, len(set.Keys))
-	for i, raw := range set.Keys {
+	var members []json.RawMessage
+	if err := json.Unmarshal(set.Keys, &members); err != nil || members == nil {
+		return nil, nil, fmt.Errorf("%s: not a JWKS: its \"keys\" is %s, not an array of JWKs; %s", source, jsonKind(set.Keys), shape)
+	}
+	keys = make([]*Key, 0, len(members))
+	for i, raw := range members {
 		k, err := parseJWK(raw, trust, source)
 		if err != nil {
 			skipped = append(skipped, fmt.Sprintf("key %d left out: %v", i, err))
@@ -124,6 +134,21 @@ func parseJWKSet(data []byte, trust abi.TrustLevel, source string) (keys []*Key,
 		keys = append(keys, k)
 	}
 	return keys, skipped, nil
+}
+
+// jsonKind names the kind of the JSON value raw ("an object", "null").
+func jsonKind(raw []byte) string {
+	switch t := strings.TrimSpace(string(raw)); {
+	case t == "null":
+		return "null"
+	case strings.HasPrefix(t, "{"):
+		return "an object"
+	case strings.HasPrefix(t, `"`):
+		return "a string"
+	case t == "true" || t == "false":
+		return "a boolean"
+	}
+	return "a number"
 }
 
 func parseJWK(raw []byte, trust abi.TrustLevel, source string) (*Key, error) {

@@ -2,6 +2,7 @@ package trust
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -235,9 +236,10 @@ func verifySeedSketch(ctx context.Context, card []byte, sig *Signature, keys Key
 	if err != nil {
 		return nil, err
 	}
-	var firstErr error
+	var firstErr, signedBy error
 	for _, k := range cands {
 		if err := k.usableFor(alg, "card"); err != nil {
+			signedBy = signersValidity(signedBy, err, func() error { return verifyBare(k.JWK.Key, alg, sum[:], raw) })
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
@@ -251,7 +253,7 @@ func verifySeedSketch(ctx context.Context, card []byte, sig *Signature, keys Key
 		}
 		return v, nil
 	}
-	return nil, firstErr
+	return nil, cmp.Or(signedBy, firstErr)
 }
 
 // decodeBareSignature decodes a bare signature.value: base64url, as the
