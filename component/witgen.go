@@ -61,6 +61,15 @@ func buildWorld(pl *plan) *wit.Resolved {
 			pkgs[pn.String()] = pk
 			res.Packages = append(res.Packages, pk)
 		}
+		// An interface both imported and exported (a middleware's) is
+		// one interface of its package, as in WIT: it was added twice,
+		// and the printed package did not parse ("duplicate item").
+		for _, old := range pk.Interfaces {
+			if old.Name == name {
+				mergeInterface(old, in)
+				return &wit.WorldItem{Name: info.name, Interface: old, ByPath: true}
+			}
+		}
 		in.Name, in.Package = name, pk
 		pk.Interfaces = append(pk.Interfaces, in)
 		return &wit.WorldItem{Name: info.name, Interface: in, ByPath: true}
@@ -73,4 +82,38 @@ func buildWorld(pl *plan) *wit.Resolved {
 	}
 	res.Packages = append(res.Packages, root)
 	return res
+}
+
+// mergeInterface adds to in the types, functions and resource members of
+// other (the same interface, imported and exported) it does not have.
+func mergeInterface(in, other *wit.Interface) {
+	types := map[string]*wit.TypeDef{}
+	for _, td := range in.Types {
+		types[td.Name] = td
+	}
+	for _, td := range other.Types {
+		old, ok := types[td.Name]
+		if !ok {
+			in.Types = append(in.Types, td)
+			continue
+		}
+		if r, o := old.Type.Resource, td.Type.Resource; old.Type.Kind == wit.KindOwn && td.Type.Kind == wit.KindOwn && r != nil && o != nil && r != o {
+			r.Methods = appendMissing(r.Methods, o.Methods)
+		}
+	}
+	in.Funcs = appendMissing(in.Funcs, other.Funcs)
+}
+
+// appendMissing appends to fs the functions of more whose names fs lacks.
+func appendMissing(fs, more []*wit.Func) []*wit.Func {
+	have := map[string]bool{}
+	for _, f := range fs {
+		have[f.Name] = true
+	}
+	for _, f := range more {
+		if !have[f.Name] {
+			fs = append(fs, f)
+		}
+	}
+	return fs
 }
