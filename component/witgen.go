@@ -21,6 +21,24 @@ func buildWorld(pl *plan) *wit.Resolved {
 	root.Worlds = []*wit.World{world}
 	res := &wit.Resolved{Root: root}
 	pkgs := map[string]*wit.Package{}
+	// defined maps the named types of imported interfaces (a resource by
+	// its *wit.Resource, another type by its *wit.Type) to where they are
+	// defined: another interface naming one of them brings it in with
+	// `use`, as WIT writes it. Each was defined again where it was named,
+	// a resource with its methods, which name the defining interface's
+	// types: the WIT did not parse ("type `stream-error` does not exist").
+	type origin struct {
+		in   *wit.Interface
+		name string
+	}
+	defined := map[any]origin{}
+	typeKey := func(t *wit.Type) any {
+		if t.Kind == wit.KindOwn && t.Resource != nil {
+			return t.Resource
+		}
+		return t
+	}
+	importing := true
 	item := func(info ifaceInfo) *wit.WorldItem {
 		if info.typ != nil {
 			return &wit.WorldItem{Name: info.typ.name, Type: &wit.TypeDef{Name: info.typ.name, Type: info.typ.t}}
@@ -31,7 +49,14 @@ func buildWorld(pl *plan) *wit.Resolved {
 		in := &wit.Interface{}
 		resources := map[string]*wit.Resource{}
 		for _, nt := range info.types {
+			if o, ok := defined[typeKey(nt.t)]; ok && o.in != in {
+				in.Types = append(in.Types, &wit.TypeDef{Name: nt.name, Type: nt.t, From: o.in, FromName: o.name})
+				continue
+			}
 			in.Types = append(in.Types, &wit.TypeDef{Name: nt.name, Type: nt.t})
+			if importing {
+				defined[typeKey(nt.t)] = origin{in, nt.name}
+			}
 			if nt.t.Kind == wit.KindOwn && nt.t.Resource != nil {
 				resources[nt.name] = nt.t.Resource
 			}
@@ -77,6 +102,7 @@ func buildWorld(pl *plan) *wit.Resolved {
 	for _, info := range pl.witImports {
 		world.Imports = append(world.Imports, item(info))
 	}
+	importing = false
 	for _, info := range pl.witExports {
 		world.Exports = append(world.Exports, item(info))
 	}
