@@ -41,7 +41,11 @@ func buildWorld(pl *plan) *wit.Resolved {
 	importing := true
 	item := func(info ifaceInfo) *wit.WorldItem {
 		if info.typ != nil {
-			return &wit.WorldItem{Name: info.typ.name, Type: &wit.TypeDef{Name: info.typ.name, Type: info.typ.t}}
+			td := &wit.TypeDef{Name: info.typ.name, Type: info.typ.t}
+			if o, ok := defined[typeKey(info.typ.t)]; ok {
+				td.From, td.FromName = o.in, o.name
+			}
+			return &wit.WorldItem{Name: info.typ.name, Type: td}
 		}
 		if info.name == "" {
 			return &wit.WorldItem{Name: info.funcs[0].Name, Func: info.funcs[0]}
