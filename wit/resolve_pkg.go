@@ -1,6 +1,7 @@
 package wit
 
 import (
+	"sort"
 	"strings"
 )
 
@@ -338,10 +339,21 @@ func (sc *scope) addUse(u *astUse) error {
 		src := tsc.names[n.name.name]
 		switch {
 		case src == nil:
-			if u.path.pkg != nil {
-				return errAt(n.name.pos, "type `%s` not defined in interface", n.name.name)
+			// Which interface was looked in and what it defines (it said
+			// "type `x` not defined in interface", or "name `x` does not
+			// exist" for one of the same package).
+			var types []string
+			for name, e := range tsc.names {
+				if e.kind == eType {
+					types = append(types, name)
+				}
 			}
-			return errAt(n.name.pos, "name `%s` does not exist", n.name.name)
+			sort.Strings(types)
+			defines := "it defines no types"
+			if len(types) > 0 {
+				defines = "its types: " + strings.Join(types, ", ")
+			}
+			return errAt(n.name.pos, "type `%s` not defined in interface %s (%s)", n.name.name, target.ID(), defines)
 		case src.kind == eExcluded:
 			return errAt(n.name.pos, "found a reference to a type which is excluded due to its feature not being activated")
 		case src.kind == eFunc:

@@ -238,11 +238,28 @@ func checkABI(name string, cm wazero.CompiledModule, bin []byte) error {
 			problems = append(problems, nonFuncImportProblem(im.Kind, im.Module, im.Name))
 		}
 	}
-	if len(problems) > 0 {
-		return fmt.Errorf("%s: not an AIOS guest module (ABI v1 needs exports memory, aios_alloc, aios_register, aios_call; see docs/abi.md): %s",
-			name, strings.Join(problems, "; "))
+	return abiProblems(name, bin, problems)
+}
+
+// abiProblems is checkABI's error (nil without problems), on either
+// engine. A module carrying a component's WIT (the custom section
+// component-type… that `jco embed`, `wasm-tools component embed` and
+// wit-bindgen write) is a component not yet made: that is said first, as
+// what it lacks of ABI v1 sent its author to docs/abi.md.
+func abiProblems(name string, bin []byte, problems []string) error {
+	if len(problems) == 0 {
+		return nil
 	}
-	return nil
+	secs, _ := instr.CustomSections(bin) // bin has been validated
+	for _, s := range secs {
+		if s == "component-type" || strings.HasPrefix(s, "component-type:") {
+			problems = append([]string{fmt.Sprintf("it is a core module carrying a component's WIT (custom section %q), not yet a component: "+
+				"make it one with `jco new FILE -o OUT.wasm` or `wasm-tools component new FILE -o OUT.wasm` (see docs/components.md)", s)}, problems...)
+			break
+		}
+	}
+	return fmt.Errorf("%s: not an AIOS guest module (ABI v1 needs exports memory, aios_alloc, aios_register, aios_call; see docs/abi.md): %s",
+		name, strings.Join(problems, "; "))
 }
 
 // startIndex is the index of bin's start function, -1 when it has none.

@@ -260,7 +260,7 @@ func wtSig(ft *wt.FuncType) sig {
 
 // checkABIWasmtime is checkABI over wasmtime's module types (same tables,
 // same messages).
-func checkABIWasmtime(name string, m *wt.Module) error {
+func checkABIWasmtime(name string, m *wt.Module, bin []byte) error {
 	var problems, missing []string
 	funcs := map[string]sig{}
 	kinds := map[string]string{}
@@ -344,11 +344,7 @@ func checkABIWasmtime(name string, m *wt.Module) error {
 		}
 	}
 	problems = append(problems, others...)
-	if len(problems) > 0 {
-		return fmt.Errorf("%s: not an AIOS guest module (ABI v1 needs exports memory, aios_alloc, aios_register, aios_call; see docs/abi.md): %s",
-			name, strings.Join(problems, "; "))
-	}
-	return nil
+	return abiProblems(name, bin, problems)
 }
 
 // wtProvider is one core module loaded on wasmtime.
@@ -403,7 +399,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	if err != nil {
 		return nil, err
 	}
-	if err := checkABIWasmtime(name, m); err != nil {
+	if err := checkABIWasmtime(name, m, bin); err != nil {
 		return nil, err
 	}
 	p := &wtProvider{l: l, name: name, module: m, pages: pages, memKey: memoryKey(src), poolSize: poolSize, start: startIndex(bin),

@@ -82,6 +82,22 @@ func Imports(bin []byte) ([]Import, error) {
 	return out, err
 }
 
+// CustomSections lists the names of the custom sections of the core
+// module bin, in order. It does not validate the module; an error says a
+// section could not be read.
+func CustomSections(bin []byte) ([]string, error) {
+	var out []string
+	err := sections(bin, func(id byte, r *wreader) bool {
+		if id == 0 {
+			if name := r.bytes(); r.err == nil {
+				out = append(out, string(name))
+			}
+		}
+		return true
+	})
+	return out, err
+}
+
 // ExportKinds maps each export of the core module bin to its kind
 // (KindFunc … KindTag). It does not validate the module; an error says its
 // export section could not be read.
