@@ -112,7 +112,20 @@ func newOAuthTransport(ctx context.Context, name string, o *OAuth, home *url.URL
 	if err != nil {
 		return nil, err
 	}
-	hc := &http.Client{Transport: base, Timeout: oauthTimeout}
+	hc := &http.Client{Transport: base, Timeout: oauthTimeout,
+		// A 307 or 308 carries the request's body, the client secret in
+		// it, to wherever it points: redirects stay within the origin
+		// the bridge was sent to (token_url, or the issuer's metadata).
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if !origin.Same(req.URL, via[0].URL) {
+				return fmt.Errorf("the authorization server at %s://%s redirected the bridge to %s://%s, another origin, where the client secret of mcp.servers.%s.oauth is not sent (set oauth.token_url or oauth.issuer to it if you trust it)",
+					via[0].URL.Scheme, via[0].URL.Host, req.URL.Scheme, req.URL.Host, name)
+			}
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			return nil
+		}}
 	t := &oauthTransport{base: base, server: name, home: home, ctx: ctx}
 	if o.TokenURL != "" {
 		t.handler = &fixedTokenURL{ctx: context.WithValue(ctx, oauth2.HTTPClient, hc),
