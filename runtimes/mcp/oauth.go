@@ -152,7 +152,9 @@ func (t *oauthTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if !origin.Same(r.URL, t.home) {
 		return t.base.RoundTrip(r)
 	}
-	gen, tok, err := t.token()
+	var gen int
+	var tok string
+	err := t.await(r.Context(), func() (err error) { gen, tok, err = t.token(); return err })
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +162,7 @@ func (t *oauthTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil || !challenged(resp) || (r.Body != nil && r.Body != http.NoBody && r.GetBody == nil) {
 		return resp, err
 	}
-	if err := t.reauthorize(r, resp, gen); err != nil {
+	if err := t.await(r.Context(), func() error { return t.reauthorize(r, resp, gen) }); err != nil {
 		return nil, err
 	}
 	r2 := r.Clone(r.Context())
@@ -169,10 +171,25 @@ func (t *oauthTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
-	if _, tok, err = t.token(); err != nil {
+	if err := t.await(r.Context(), func() (err error) { _, tok, err = t.token(); return err }); err != nil {
 		return nil, err
 	}
 	return t.base.RoundTrip(withBearer(r2, tok))
+}
+
+// await runs exchange (getting a token, which may ask the authorization
+// server) until it ends or ctx, the request's, does: the exchange keeps
+// the bridge's context and oauthTimeout (its token is kept for the next
+// request), the request does not wait past its own deadline for it.
+func (t *oauthTransport) await(ctx context.Context, exchange func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- exchange() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("the request to mcp server %s ended while the bridge waited for an OAuth token from its authorization server (mcp.servers.%s.oauth): %w", t.server, t.server, context.Cause(ctx))
+	}
 }
 
 // token returns the bearer token to send ("" before the first
