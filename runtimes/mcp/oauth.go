@@ -98,6 +98,7 @@ type oauthTransport struct {
 	server string
 	home   *url.URL
 	ctx    context.Context // the bridge's: token refreshes outlive a request
+	secret string          // blanked out of the authorization server's words
 
 	mu      sync.Mutex
 	handler auth.OAuthHandler
@@ -126,7 +127,7 @@ func newOAuthTransport(ctx context.Context, name string, o *OAuth, home *url.URL
 			}
 			return nil
 		}}
-	t := &oauthTransport{base: base, server: name, home: home, ctx: ctx}
+	t := &oauthTransport{base: base, server: name, home: home, ctx: ctx, secret: secret}
 	if o.TokenURL != "" {
 		t.handler = &fixedTokenURL{ctx: context.WithValue(ctx, oauth2.HTTPClient, hc),
 			cfg: clientcredentials.Config{ClientID: o.ClientID, ClientSecret: secret, TokenURL: o.TokenURL, Scopes: o.Scopes}}
@@ -242,7 +243,7 @@ func (t *oauthTransport) wrap(err error) error {
 			what = re.Response.Status
 		}
 		if re.ErrorDescription != "" {
-			what += ": " + cutText(re.ErrorDescription)
+			what += ": " + cutText(t.hide(re.ErrorDescription))
 		}
 		url := ""
 		if re.Response != nil && re.Response.Request != nil {
@@ -250,11 +251,23 @@ func (t *oauthTransport) wrap(err error) error {
 		}
 		return fmt.Errorf("the bridge's OAuth client credentials (mcp.servers.%s.oauth) were refused by the token endpoint%s: %s", t.server, url, what)
 	}
-	msg := err.Error()
+	msg := t.hide(err.Error())
 	if strings.Contains(msg, "does not match pre-registered credentials issuer") {
 		msg += fmt.Sprintf(" (the client secret is sent only to the authorization server of mcp.servers.%s.oauth.issuer, by default the server url's origin: set issuer, or token_url, to the one the server names if you trust it with the secret)", t.server)
 	}
 	return fmt.Errorf("the bridge could not get an OAuth token for mcp server %s (mcp.servers.%s.oauth): %s", t.server, t.server, msg)
+}
+
+// hide blanks the client secret out of s, an authorization server's
+// words (which may quote the request back), as sent or form-encoded.
+func (t *oauthTransport) hide(s string) string {
+	if t.secret == "" {
+		return s
+	}
+	for _, v := range []string{t.secret, url.QueryEscape(t.secret), url.PathEscape(t.secret)} {
+		s = strings.ReplaceAll(s, v, "[the client secret]")
+	}
+	return s
 }
 
 // cutText cuts a server's text at 200 bytes (it reaches callers).
