@@ -148,8 +148,8 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	}
 	tooDear := func() []byte {
 		return mustMarshal(errorResponse(idOf(), jsonrpc.Errorf(abi.TooLarge,
-			"invalid request: a message of %d bytes would decode to more than %d MiB of host memory (%d × server.max_body_bytes; many small values such as empty objects)",
-			len(body), budget>>20, decodeBudgetFactor)))
+			"invalid request: a message of %d bytes would decode to more than %s of host memory (%d × server.max_body_bytes; many small values such as empty objects)",
+			len(body), wire.SizeText(budget), decodeBudgetFactor)))
 	}
 	// A large message also takes its share of what all those being
 	// handled may decode to (limits.max_decode_bytes) until it is
