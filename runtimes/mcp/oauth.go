@@ -239,15 +239,18 @@ func (t *oauthTransport) wrap(err error) error {
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
 		what := re.ErrorCode
-		if what == "" && re.Response != nil {
-			what = re.Response.Status
-		}
 		if re.ErrorDescription != "" {
 			what += ": " + cutText(t.hide(re.ErrorDescription))
 		}
 		url := ""
 		if re.Response != nil && re.Response.Request != nil {
 			url = " " + displayURL(re.Response.Request.URL.String())
+		}
+		if re.ErrorCode == "" && re.Response != nil {
+			// No OAuth error: a 404 or a 502 is no refusal of the
+			// credentials, and may be no token endpoint at all.
+			return fmt.Errorf("the bridge could not get an OAuth token for mcp server %s (mcp.servers.%s.oauth): the token endpoint%s answered %s, with no OAuth error or token (is it the authorization server's token endpoint?)",
+				t.server, t.server, url, re.Response.Status)
 		}
 		return fmt.Errorf("the bridge's OAuth client credentials (mcp.servers.%s.oauth) were refused by the token endpoint%s: %s", t.server, url, what)
 	}
