@@ -78,8 +78,8 @@ func (h *Host) reserveDecode(ctx context.Context, size, cost int64) (release fun
 			return nil, abi.AsToolError(ctx.Err(), abi.Cancelled)
 		}
 		return nil, &abi.ToolError{Code: abi.Unavailable,
-			Message: fmt.Sprintf("a message of %d bytes, estimated to decode to %d MiB, waited %s for host memory: the large messages being handled hold %d MiB of limits.max_decode_bytes (%d MiB); send it again later",
-				size, cost>>20, decodeWait, b.used.Load()>>20, b.total>>20),
+			Message: fmt.Sprintf("a message of %d bytes, estimated to decode to %s, waited %s for host memory: the large messages being handled hold %s of limits.max_decode_bytes (%s); send it again later",
+				size, wire.SizeText(cost), decodeWait, wire.SizeText(b.used.Load()), wire.SizeText(b.total)),
 			Data: map[string]any{"limit": b.total}}
 	}
 	b.used.Add(cost)

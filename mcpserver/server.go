@@ -27,6 +27,7 @@ import (
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/internal/origin"
+	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/registry"
 )
 
@@ -688,8 +689,8 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			// until the call is answered.
 			release, over, err := s.h.ReserveJSON(ctx, raw, budget)
 			if over {
-				return errorResult(abi.Errorf(abi.TooLarge, "arguments of %s (%d bytes) would decode to more than %d MiB of host memory (%d × limits.max_params_bytes; many small values such as empty objects)",
-					name, len(raw), budget>>20, decodeBudgetFactor)), nil
+				return errorResult(abi.Errorf(abi.TooLarge, "arguments of %s (%d bytes) would decode to more than %s of host memory (%d × limits.max_params_bytes; many small values such as empty objects)",
+					name, len(raw), wire.SizeText(budget), decodeBudgetFactor)), nil
 			}
 			if err != nil {
 				return errorResult(abi.AsToolError(err, abi.Unavailable)), nil

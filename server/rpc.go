@@ -136,10 +136,20 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	// What a message decodes to is bounded before it is decoded: 7 MiB of
 	// [{},{},…] would take 440 MiB, and a connection runs 32 at once.
 	budget := s.cfg.MaxBodyBytes * decodeBudgetFactor
+	// A single request's refusal carries its id (its members decoded as
+	// raw text: about the message's size), so that a client with several
+	// in flight knows which one it is.
+	idOf := func() json.RawMessage {
+		var id json.RawMessage
+		if !jsonrpc.IsBatch(body) {
+			id, _ = requestID(body)
+		}
+		return id
+	}
 	tooDear := func() []byte {
-		return mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.TooLarge,
-			"invalid request: a message of %d bytes would decode to more than %d MiB of host memory (%d × server.max_body_bytes; many small values such as empty objects)",
-			len(body), budget>>20, decodeBudgetFactor)))
+		return mustMarshal(errorResponse(idOf(), jsonrpc.Errorf(abi.TooLarge,
+			"invalid request: a message of %d bytes would decode to more than %s of host memory (%d × server.max_body_bytes; many small values such as empty objects)",
+			len(body), wire.SizeText(budget), decodeBudgetFactor)))
 	}
 	// A large message also takes its share of what all those being
 	// handled may decode to (limits.max_decode_bytes) until it is
@@ -149,14 +159,7 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 		return tooDear()
 	}
 	if err != nil {
-		// A single request's refusal carries its id (its members
-		// decoded as raw text: about the message's size), so that
-		// a client with several in flight knows which to send again.
-		var id json.RawMessage
-		if !jsonrpc.IsBatch(body) {
-			id, _ = requestID(body)
-		}
-		return mustMarshal(errorResponse(id, jsonrpc.FromError(err)))
+		return mustMarshal(errorResponse(idOf(), jsonrpc.FromError(err)))
 	}
 	defer release()
 	if !jsonrpc.IsBatch(body) {

@@ -33,8 +33,20 @@ type CostError struct {
 }
 
 func (e *CostError) Error() string {
-	return fmt.Sprintf("a frame of %d bytes would decode to more than the %d MiB of host memory a frame may take (an estimate; many small values such as empty maps or nulls)",
-		e.Frame, e.Budget>>20)
+	return fmt.Sprintf("a frame of %d bytes would decode to more than the %s of host memory a frame may take (an estimate; many small values such as empty maps or nulls)",
+		e.Frame, SizeText(e.Budget))
+}
+
+// SizeText says n bytes in MiB, or in KiB or bytes below 1 MiB (a limit
+// of 150000 bytes said in whole MiB read "0 MiB").
+func SizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // maxCostPerByte bounds the estimate per byte of a frame: an empty map

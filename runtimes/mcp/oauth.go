@@ -98,6 +98,7 @@ type oauthTransport struct {
 	server string
 	home   *url.URL
 	ctx    context.Context // the bridge's: token refreshes outlive a request
+	secret string          // blanked out of the authorization server's words
 
 	mu      sync.Mutex
 	handler auth.OAuthHandler
@@ -112,8 +113,21 @@ func newOAuthTransport(ctx context.Context, name string, o *OAuth, home *url.URL
 	if err != nil {
 		return nil, err
 	}
-	hc := &http.Client{Transport: base, Timeout: oauthTimeout}
-	t := &oauthTransport{base: base, server: name, home: home, ctx: ctx}
+	hc := &http.Client{Transport: base, Timeout: oauthTimeout,
+		// A 307 or 308 carries the request's body, the client secret in
+		// it, to wherever it points: redirects stay within the origin
+		// the bridge was sent to (token_url, or the issuer's metadata).
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if !origin.Same(req.URL, via[0].URL) {
+				return fmt.Errorf("the authorization server at %s://%s redirected the bridge to %s://%s, another origin, where the client secret of mcp.servers.%s.oauth is not sent (set oauth.token_url or oauth.issuer to it if you trust it)",
+					via[0].URL.Scheme, via[0].URL.Host, req.URL.Scheme, req.URL.Host, name)
+			}
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			return nil
+		}}
+	t := &oauthTransport{base: base, server: name, home: home, ctx: ctx, secret: secret}
 	if o.TokenURL != "" {
 		t.handler = &fixedTokenURL{ctx: context.WithValue(ctx, oauth2.HTTPClient, hc),
 			cfg: clientcredentials.Config{ClientID: o.ClientID, ClientSecret: secret, TokenURL: o.TokenURL, Scopes: o.Scopes}}
@@ -139,7 +153,9 @@ func (t *oauthTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if !origin.Same(r.URL, t.home) {
 		return t.base.RoundTrip(r)
 	}
-	gen, tok, err := t.token()
+	var gen int
+	var tok string
+	err := t.await(r.Context(), func() (err error) { gen, tok, err = t.token(); return err })
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +163,7 @@ func (t *oauthTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil || !challenged(resp) || (r.Body != nil && r.Body != http.NoBody && r.GetBody == nil) {
 		return resp, err
 	}
-	if err := t.reauthorize(r, resp, gen); err != nil {
+	if err := t.await(r.Context(), func() error { return t.reauthorize(r, resp, gen) }); err != nil {
 		return nil, err
 	}
 	r2 := r.Clone(r.Context())
@@ -156,10 +172,25 @@ func (t *oauthTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
-	if _, tok, err = t.token(); err != nil {
+	if err := t.await(r.Context(), func() (err error) { _, tok, err = t.token(); return err }); err != nil {
 		return nil, err
 	}
 	return t.base.RoundTrip(withBearer(r2, tok))
+}
+
+// await runs exchange (getting a token, which may ask the authorization
+// server) until it ends or ctx, the request's, does: the exchange keeps
+// the bridge's context and oauthTimeout (its token is kept for the next
+// request), the request does not wait past its own deadline for it.
+func (t *oauthTransport) await(ctx context.Context, exchange func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- exchange() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("the request to mcp server %s ended while the bridge waited for an OAuth token from its authorization server (mcp.servers.%s.oauth): %w", t.server, t.server, context.Cause(ctx))
+	}
 }
 
 // token returns the bearer token to send ("" before the first
@@ -208,23 +239,38 @@ func (t *oauthTransport) wrap(err error) error {
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
 		what := re.ErrorCode
-		if what == "" && re.Response != nil {
-			what = re.Response.Status
-		}
 		if re.ErrorDescription != "" {
-			what += ": " + cutText(re.ErrorDescription)
+			what += ": " + cutText(t.hide(re.ErrorDescription))
 		}
 		url := ""
 		if re.Response != nil && re.Response.Request != nil {
 			url = " " + displayURL(re.Response.Request.URL.String())
 		}
+		if re.ErrorCode == "" && re.Response != nil {
+			// No OAuth error: a 404 or a 502 is no refusal of the
+			// credentials, and may be no token endpoint at all.
+			return fmt.Errorf("the bridge could not get an OAuth token for mcp server %s (mcp.servers.%s.oauth): the token endpoint%s answered %s, with no OAuth error or token (is it the authorization server's token endpoint?)",
+				t.server, t.server, url, re.Response.Status)
+		}
 		return fmt.Errorf("the bridge's OAuth client credentials (mcp.servers.%s.oauth) were refused by the token endpoint%s: %s", t.server, url, what)
 	}
-	msg := err.Error()
+	msg := t.hide(err.Error())
 	if strings.Contains(msg, "does not match pre-registered credentials issuer") {
 		msg += fmt.Sprintf(" (the client secret is sent only to the authorization server of mcp.servers.%s.oauth.issuer, by default the server url's origin: set issuer, or token_url, to the one the server names if you trust it with the secret)", t.server)
 	}
 	return fmt.Errorf("the bridge could not get an OAuth token for mcp server %s (mcp.servers.%s.oauth): %s", t.server, t.server, msg)
+}
+
+// hide blanks the client secret out of s, an authorization server's
+// words (which may quote the request back), as sent or form-encoded.
+func (t *oauthTransport) hide(s string) string {
+	if t.secret == "" {
+		return s
+	}
+	for _, v := range []string{t.secret, url.QueryEscape(t.secret), url.PathEscape(t.secret)} {
+		s = strings.ReplaceAll(s, v, "[the client secret]")
+	}
+	return s
 }
 
 // cutText cuts a server's text at 200 bytes (it reaches callers).

@@ -1,0 +1,60 @@
+package mcp
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestOAuthHungTokenEndpointKeepsDeadline: a call whose token must be
+// renewed from a token endpoint that never answers ends at the call's
+// deadline. The bridge waited for the token endpoint up to its own 30 s
+// bound whatever the call's deadline (a call given 2 s answered after
+// 30 s, the next one after 60 s, queued behind the first's renewal); now
+// the wait ends with the request, and the error says so.
+func TestOAuthHungTokenEndpointKeepsDeadline(t *testing.T) {
+	a := newAS()
+	var n atomic.Int32
+	block := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) > 1 {
+			select {
+			case <-block:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		a.serveToken(w, r)
+	})
+	as := httptest.NewServer(mux)
+	t.Cleanup(as.Close)
+	t.Cleanup(func() { close(block) }) // before as.Close
+	var refused atomic.Int32
+	u := oauthMCP(t, a, as.URL, &refused)
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"r": {URL: u, ConnectTimeout: 10 * time.Second,
+		OAuth: &OAuth{ClientID: "aios", ClientSecret: "s3cret", TokenURL: as.URL + "/token"}}})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	a.revokeAll()
+	p := rec.provider("org.aios.mcp.r")
+	for i := range 2 {
+		start := time.Now()
+		_, err := call(t, p, "mcp-r-search", nil, 2*time.Second)
+		took := time.Since(start)
+		t.Logf("call %d after %v: %v", i, took, err)
+		if err == nil {
+			t.Fatalf("call %d succeeded with the token endpoint hung", i)
+		}
+		if took > 15*time.Second {
+			t.Errorf("call %d with a 2 s deadline answered after %v: the bridge waited for the hung token endpoint past it", i, took)
+		}
+		if !strings.Contains(err.Error(), "mcp server r") {
+			t.Errorf("call %d: %v; want the server named", i, err)
+		}
+	}
+}
