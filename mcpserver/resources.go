@@ -68,7 +68,7 @@ func (s *Server) resourceMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHand
 			}}}, nil
 		case "resources/read":
 			p, ok := req.GetParams().(*mcpsdk.ReadResourceParams)
-			if ok && p != nil && strings.HasPrefix(p.URI, SpaceScheme+":") {
+			if ok && p != nil && isSpaceURI(p.URI) {
 				ss, _ := req.GetSession().(*mcpsdk.ServerSession)
 				return s.readSpaceResource(host.WithOrigin(ctx, originOf(req.GetExtra(), ss)), s.agentOfExtra(req.GetExtra()), p.URI)
 			}
@@ -77,13 +77,32 @@ func (s *Server) resourceMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHand
 	}
 }
 
+// cutSpaceScheme is uri after "aios-space:", the scheme in any case (RFC
+// 3986 3.1: schemes are case-insensitive), and whether it has it.
+func cutSpaceScheme(uri string) (string, bool) {
+	n := len(SpaceScheme)
+	if len(uri) <= n || uri[n] != ':' || !strings.EqualFold(uri[:n], SpaceScheme) {
+		return "", false
+	}
+	return uri[n+1:], true
+}
+
+// isSpaceURI says whether uri has the scheme aios-space, in any case.
+func isSpaceURI(uri string) bool {
+	_, ok := cutSpaceScheme(uri)
+	return ok
+}
+
 // spaceURI is the resource URI of object id of space.
 func spaceURI(space, id string) string { return SpaceScheme + "://" + space + "/" + id }
 
 // parseSpaceURI splits aios-space://<space>/<id>; the id may be
 // percent-encoded (sha256%3A…, as a simple {id} expansion writes it).
 func parseSpaceURI(uri string) (space, id string, err error) {
-	rest, ok := strings.CutPrefix(uri, SpaceScheme+"://")
+	rest, ok := cutSpaceScheme(uri)
+	if ok {
+		rest, ok = strings.CutPrefix(rest, "//")
+	}
 	if !ok {
 		return "", "", fmt.Errorf("resource URI %s: want %s://<space>/<object id>", quoteCut(uri), SpaceScheme)
 	}
