@@ -32,7 +32,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 )
 
 // Entry describes one finished call. Params and Result are generic values
@@ -1292,18 +1291,6 @@ func (w *Writer) failed() error {
 	w.errMu.Lock()
 	defer w.errMu.Unlock()
 	return w.err
-}
-
-// truncate cuts s to at most n bytes on a rune boundary, marking the cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…(truncated)"
 }
 
 // loadTail reads the last record of an existing log to continue its chain.

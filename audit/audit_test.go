@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/internal/testutil"
+
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 func entry(i int) Entry {
@@ -621,7 +623,7 @@ func TestWriterEncodingMatchesVerify(t *testing.T) {
 		if rec.ParamsHash != wantP || rec.ResultHash != wantR {
 			t.Errorf("line %d: params_hash %q result_hash %q; want %q %q", i+1, rec.ParamsHash, rec.ResultHash, wantP, wantR)
 		}
-		if rec.Error != truncate(e.Error, 16) {
+		if rec.Error != wire.CutText(e.Error, 16, "…(truncated)") {
 			t.Errorf("line %d: error %q", i+1, rec.Error)
 		}
 	}

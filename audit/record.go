@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/internal/jsonenc"
+
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // Record is one record of the log as verify reads it (docs/audit.md
@@ -201,11 +203,11 @@ func (w *Writer) appendEntry(b []byte, e *Entry, ph [32]byte, hasP bool, rh [32]
 // from it on.
 const maxFieldBytes = 1024
 
-// appendField appends s as a JSON string, truncated to n bytes (see
-// truncate).
+// appendField appends s as a JSON string, cut to n bytes (at a rune
+// boundary) and marked "…(truncated)".
 func appendField(b []byte, s string, n int) []byte {
 	if len(s) > n {
-		s = truncate(s, n)
+		s = wire.CutText(s, n, "…(truncated)")
 	}
 	return jsonenc.AppendString(b, s)
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // The Debian package database, read to learn the version of installed
@@ -298,7 +300,7 @@ func ParseDpkgStatus(r io.Reader, name string, fn func(DpkgStanza)) error {
 		}
 		field, value, ok := bytes.Cut(line, []byte(":"))
 		if !ok || len(field) == 0 || bytes.ContainsAny(field, " \t") {
-			return fmt.Errorf("%s:%d: line is neither \"Field: value\" nor a continuation: %q", name, n, truncate(string(line), 80))
+			return fmt.Errorf("%s:%d: line is neither \"Field: value\" nor a continuation: %q", name, n, wire.CutText(string(line), 80, "…"))
 		}
 		have = true
 		v := string(bytes.TrimSpace(value))
@@ -318,11 +320,4 @@ func ParseDpkgStatus(r io.Reader, name string, fn func(DpkgStanza)) error {
 	}
 	flush()
 	return nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -14,12 +14,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/internal/origin"
 	"github.com/aios-host/aios-host/internal/ratelimit"
+
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // inferenceClient talks to an OpenAI-compatible chat-completions endpoint:
@@ -128,14 +129,7 @@ const maxInferenceStatus = 128
 // clipText cuts s to at most n bytes without splitting a UTF-8 sequence,
 // and replaces invalid ones (a backend's body may be anything).
 func clipText(s string, n int) string {
-	if len(s) > n {
-		i := n
-		for i > 0 && !utf8.RuneStart(s[i]) {
-			i--
-		}
-		s = s[:i] + "…"
-	}
-	return strings.ToValidUTF8(s, "\uFFFD")
+	return strings.ToValidUTF8(wire.CutText(s, n, "…"), "\uFFFD")
 }
 
 type chatMessage struct {

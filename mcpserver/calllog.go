@@ -7,11 +7,12 @@ import (
 	"math"
 	"slices"
 	"sync"
-	"unicode/utf8"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/host"
+
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // Forwarding a call's log messages to the MCP client (the server declares
@@ -200,7 +201,7 @@ func logParams(e host.CallLog) *mcpsdk.LoggingMessageParams {
 	}
 	msg := e.Message
 	if len(msg) > maxLogText {
-		msg = cutText(msg, maxLogText)
+		msg = wire.CutText(msg, maxLogText, "")
 		data["truncated"] = true
 	}
 	data["message"] = msg
@@ -241,22 +242,11 @@ func logValue(v any) any {
 	return fmt.Sprint(v)
 }
 
-// cutText is s cut to at most n bytes, not inside a UTF-8 sequence.
-func cutText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
 // quoteCut is s quoted (%q), cut at 100 bytes ("…" after the quote): a
 // client's input quoted whole in an error could make the answer longer
 // than a client reads (each U+200B sent is 7 bytes quoted).
 func quoteCut(s string) string {
-	if c := cutText(s, 100); len(c) < len(s) {
+	if c := wire.CutText(s, 100, ""); len(c) < len(s) {
 		return fmt.Sprintf("%q…", c)
 	}
 	return fmt.Sprintf("%q", s)

@@ -746,7 +746,7 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			r := errorResult(te)
 			if n, over := resultLen(r, bridged); over {
 				return errorResult(abi.Errorf(abi.TooLarge, "the %s error of %s comes to %d bytes in a tools/call answer: over the 16 MiB one MCP message may hold (what clients built on the go-sdk read, and this server's stdio takes); its message begins %q",
-					te.Code, name, n, cutText(te.Message, 512))), nil
+					te.Code, name, n, wire.CutText(te.Message, 512, ""))), nil
 			}
 			return r, nil
 		}

@@ -113,3 +113,21 @@ func TestTracerFormatPerFrame(t *testing.T) {
 		}
 	}
 }
+
+func TestCutText(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"},
+		{"abcd", 3, "abc…"},
+		{"aé", 2, "a…"}, // not inside é's two bytes
+		{"éé", 3, "é…"},
+		{"日本", 0, "…"},
+	} {
+		if got := CutText(tc.s, tc.n, "…"); got != tc.want {
+			t.Errorf("CutText(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}

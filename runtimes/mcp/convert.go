@@ -14,6 +14,8 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/schema"
+
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // maxErrorText bounds the server's text in the message of a ToolError:
@@ -22,12 +24,7 @@ const maxErrorText = 4 << 10
 
 // cutErrorText cuts a server's error text to maxErrorText bytes (at a
 // character boundary), marking the cut.
-func cutErrorText(s string) string {
-	if len(s) <= maxErrorText {
-		return s
-	}
-	return strings.ToValidUTF8(s[:maxErrorText], "") + "…"
-}
+func cutErrorText(s string) string { return wire.CutText(s, maxErrorText, "…") }
 
 // ToolName is the aios name of MCP tool tool of server server.
 func ToolName(server, tool string) string { return "mcp-" + server + "-" + tool }

@@ -19,6 +19,8 @@ import (
 	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/aios-host/aios-host/internal/origin"
+
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // OAuth is a URL server's `oauth:` entry: the bridge gets its bearer token
@@ -274,12 +276,7 @@ func (t *oauthTransport) hide(s string) string {
 }
 
 // cutText cuts a server's text at 200 bytes (it reaches callers).
-func cutText(s string) string {
-	if len(s) > 200 {
-		s = strings.ToValidUTF8(s[:200], "") + "…"
-	}
-	return s
-}
+func cutText(s string) string { return wire.CutText(s, 200, "…") }
 
 // challenged says whether resp asks for (another) token: a 401, or a 403
 // insufficient_scope (MCP's step-up).
