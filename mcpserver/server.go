@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -37,6 +38,13 @@ const Version = "0.1.0"
 // MetaError is the _meta key of a failed call's result holding the
 // ToolError ({code, message, data}), for clients that want the code.
 const MetaError = "org.aios/error"
+
+// MetaDepth is the _meta key of a tools/call request that gives the
+// call's nesting at the host that forwards it (a whole number ≥ 0), as
+// JSON-RPC's tools/call depth does: an aios host's MCP bridge sends its
+// call's depth + 1, so two hosts serving tools through each other stop at
+// limits.max_call_depth instead of calling each other until the deadline.
+const MetaDepth = "org.aios/depth"
 
 // MetaDeprecation is the _meta key of a successful call's result that
 // holds the deprecation (since, message, replacement) of the tool version
@@ -635,6 +643,28 @@ func (s *Server) agentOfExtra(extra *mcpsdk.RequestExtra) string {
 	return s.cfg.Agent
 }
 
+// metaDepth is the depth a tools/call gives in _meta (MetaDepth), 0
+// when it gives none; one that is not a whole number from 0 is
+// InvalidParams saying so.
+func metaDepth(meta mcpsdk.Meta) (int, *abi.ToolError) {
+	v, ok := meta[MetaDepth]
+	if !ok || v == nil {
+		return 0, nil
+	}
+	f, ok := v.(float64)
+	if n, isNum := v.(json.Number); isNum {
+		f, ok = 0, false
+		if i, err := n.Int64(); err == nil {
+			f, ok = float64(i), true
+		}
+	}
+	if ok && f >= 0 && f <= math.MaxInt32 && f == math.Trunc(f) {
+		return int(f), nil
+	}
+	b, _ := json.Marshal(v)
+	return 0, abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number from 0 (the call's nesting at the host that forwards it), got %s", MetaDepth, cutText(string(b), 64))
+}
+
 // originOf is who, behind the agent, made a request: the principal the
 // token check put in its TokenInfo ("oauth:SUBJECT", "anonymous") and the
 // MCP session. The host writes both into the call's audit records.
@@ -721,7 +751,11 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			ctx = host.WithCallLog(ctx, fw.log)
 			defer fw.close(s.stop.Done())
 		}
-		call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params}
+		depth, terr := metaDepth(req.Params.Meta)
+		if terr != nil {
+			return errorResult(terr), nil
+		}
+		call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params, Depth: depth}
 		if req.Session != nil {
 			done, n, ok := s.sessionCall(req.Session.ID(), cancel)
 			if !ok {

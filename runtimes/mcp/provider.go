@@ -176,10 +176,16 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if args == nil {
 		args = map[string]any{}
 	}
-	r, err := sess.CallTool(ctx, &mcpsdk.CallToolParams{Name: tg.tool, Arguments: args})
+	// The call's depth + 1 goes in _meta, as a remote adapter sends its
+	// call's depth + 1 (docs/discovery.md): an aios host behind the
+	// server takes it as the depth of the call it runs, so two hosts
+	// serving tools through each other stop at limits.max_call_depth
+	// (DepthExceeded) instead of calling each other until the deadline.
+	// Other servers ignore what of _meta they do not know.
+	r, err := sess.CallTool(ctx, &mcpsdk.CallToolParams{Meta: mcpsdk.Meta{metaDepth: call.Depth + 1}, Name: tg.tool, Arguments: args})
 	if again := s.expired(ctx, sess, err); again != nil {
 		sess = again
-		r, err = sess.CallTool(ctx, &mcpsdk.CallToolParams{Name: tg.tool, Arguments: args})
+		r, err = sess.CallTool(ctx, &mcpsdk.CallToolParams{Meta: mcpsdk.Meta{metaDepth: call.Depth + 1}, Name: tg.tool, Arguments: args})
 	}
 	if err != nil {
 		return nil, s.callFailed(caller, ctx, sess, call, err, since)

@@ -1,0 +1,45 @@
+package mcp
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// TestBridgeSendsDepth: the bridge called a server's tool without saying
+// how deep its call was nested, so an aios host behind the server ran it
+// at depth 0, and two hosts serving tools through each other over MCP
+// called each other until the deadline. The bridge sends its call's
+// depth + 1 in _meta["org.aios/depth"] (mcpserver.MetaDepth), as a
+// remote adapter sends it in JSON-RPC's tools/call.
+func TestBridgeSendsDepth(t *testing.T) {
+	got := make(chan any, 1)
+	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "remote", Version: "1"}, nil)
+	s.AddTool(&mcpsdk.Tool{Name: "probe", InputSchema: map[string]any{"type": "object"}},
+		func(_ context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+			got <- req.Params.Meta[metaDepth]
+			return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: "ok"}}}, nil
+		})
+	srv := httptest.NewServer(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil))
+	t.Cleanup(srv.Close)
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"remote": {URL: srv.URL, ConnectTimeout: 5 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.remote")
+	for _, depth := range []int{0, 3} {
+		c := &abi.ToolCall{ID: "t", Tool: "mcp-remote-probe", Params: map[string]any{}, Depth: depth, Deadline: time.Now().Add(20 * time.Second)}
+		if _, err := p.Call(context.Background(), c, nil); err != nil {
+			t.Fatalf("depth %d: %v", depth, err)
+		}
+		if d := <-got; d != float64(depth+1) {
+			t.Errorf("a call at depth %d: the server got _meta[%q] = %#v; want %d", depth, metaDepth, d, depth+1)
+		}
+	}
+}
