@@ -4,8 +4,11 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/aios-host/aios-host/host"
 )
 
 // TestToolsCallMetaDepth: a tools/call that came through another aios
@@ -49,6 +52,36 @@ func TestToolsCallMetaDepth(t *testing.T) {
 	for _, bad := range []any{-1, 1.5, "2", true} {
 		if code, msg := codeOf(mcpsdk.Meta{MetaDepth: bad}); code != "InvalidParams" || !strings.Contains(msg, MetaDepth) {
 			t.Errorf("depth %#v: %s: %s; want InvalidParams naming %s", bad, code, msg, MetaDepth)
+		}
+	}
+}
+
+// TestToolsCallMetaParentID: a tools/call that came through another aios
+// host's MCP bridge was recorded with no parent, so its record could not
+// be joined to the call that made it in the other host's audit log. The
+// id given in _meta["org.aios/parent_id"] is recorded as the call's
+// parent, "client:<id>", as JSON-RPC's tools/call parent_id is: never as
+// a call of this host.
+func TestToolsCallMetaParentID(t *testing.T) {
+	h, s := newTestHost(t, "")
+	parents := make(chan string, 4)
+	defer h.OnCall(func(st host.CallStats) { parents <- st.ParentID })()
+	cs := connectInMemory(t, s, nil)
+	for _, tc := range []struct {
+		meta mcpsdk.Meta
+		want string
+	}{{mcpsdk.Meta{MetaParentID: "mxa-42"}, "client:mxa-42"}, {nil, ""}} {
+		r, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Meta: tc.meta, Name: "echo", Arguments: map[string]any{"value": 1}})
+		if err != nil || r.IsError {
+			t.Fatalf("%v: %v %+v", tc.meta, err, r)
+		}
+		select {
+		case p := <-parents:
+			if p != tc.want {
+				t.Errorf("_meta %v: the call's parent is %q; want %q", tc.meta, p, tc.want)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("no call observed")
 		}
 	}
 }

@@ -46,6 +46,13 @@ const MetaError = "org.aios/error"
 // limits.max_call_depth instead of calling each other until the deadline.
 const MetaDepth = "org.aios/depth"
 
+// MetaParentID is the _meta key of a tools/call request that gives the
+// client's own id of the call it makes it for, as JSON-RPC's tools/call
+// parent_id does: an aios host's MCP bridge sends its call's id, which the
+// audit log records as the call's parent, "client:<id>"
+// (server.ClientParentPrefix), never as a call of this host.
+const MetaParentID = "org.aios/parent_id"
+
 // MetaDeprecation is the _meta key of a successful call's result that
 // holds the deprecation (since, message, replacement) of the tool version
 // that served it.
@@ -756,6 +763,9 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			return errorResult(terr), nil
 		}
 		call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params, Depth: depth}
+		if pid, _ := req.Params.Meta[MetaParentID].(string); pid != "" {
+			call.ParentID = "client:" + pid // server.ClientParentPrefix
+		}
 		if req.Session != nil {
 			done, n, ok := s.sessionCall(req.Session.ID(), cancel)
 			if !ok {

@@ -487,6 +487,10 @@ const metaError = "org.aios/error"
 // the depth of the call it makes (mcpserver.MetaDepth).
 const metaDepth = "org.aios/depth"
 
+// metaParentID is the _meta key of a tools/call under which the bridge
+// gives the id of the call it makes (mcpserver.MetaParentID).
+const metaParentID = "org.aios/parent_id"
+
 // remoteCode is the ToolError code of a failed call: the one an aios host
 // behind the MCP server gave in _meta (so that an aios → MCP → aios round
 // trip keeps Timeout, CapabilityDenied, InvalidParams…), else

@@ -43,3 +43,31 @@ func TestBridgeSendsDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestBridgeSendsParentID: the bridge called a server's tool without its
+// call's id, so the record of the call an aios host behind the server ran
+// had no parent: the two audit logs could not be joined, where a remote
+// adapter's JSON-RPC tools/call gives its parent_id. The bridge sends its
+// call's id in _meta["org.aios/parent_id"] (mcpserver.MetaParentID).
+func TestBridgeSendsParentID(t *testing.T) {
+	got := make(chan any, 1)
+	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "remote", Version: "1"}, nil)
+	s.AddTool(&mcpsdk.Tool{Name: "probe", InputSchema: map[string]any{"type": "object"}},
+		func(_ context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+			got <- req.Params.Meta[metaParentID]
+			return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: "ok"}}}, nil
+		})
+	srv := httptest.NewServer(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, nil))
+	t.Cleanup(srv.Close)
+	_, rec, _, err := startBridge(t, map[string]ServerConfig{"remote": {URL: srv.URL, ConnectTimeout: 5 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &abi.ToolCall{ID: "mxa-42", Tool: "mcp-remote-probe", Params: map[string]any{}, Deadline: time.Now().Add(20 * time.Second)}
+	if _, err := rec.provider("org.aios.mcp.remote").Call(context.Background(), c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if id := <-got; id != "mxa-42" {
+		t.Errorf("the server got _meta[%q] = %#v; want the call's id %q", metaParentID, id, "mxa-42")
+	}
+}

@@ -181,11 +181,21 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	// server takes it as the depth of the call it runs, so two hosts
 	// serving tools through each other stop at limits.max_call_depth
 	// (DepthExceeded) instead of calling each other until the deadline.
-	// Other servers ignore what of _meta they do not know.
-	r, err := sess.CallTool(ctx, &mcpsdk.CallToolParams{Meta: mcpsdk.Meta{metaDepth: call.Depth + 1}, Name: tg.tool, Arguments: args})
+	// The call's id goes there too, as a remote adapter's parent_id: the
+	// host behind records it as its call's parent ("client:<id>"), which
+	// links the two audit logs. Other servers ignore what of _meta they
+	// do not know.
+	meta := func() mcpsdk.Meta {
+		m := mcpsdk.Meta{metaDepth: call.Depth + 1}
+		if call.ID != "" {
+			m[metaParentID] = call.ID
+		}
+		return m
+	}
+	r, err := sess.CallTool(ctx, &mcpsdk.CallToolParams{Meta: meta(), Name: tg.tool, Arguments: args})
 	if again := s.expired(ctx, sess, err); again != nil {
 		sess = again
-		r, err = sess.CallTool(ctx, &mcpsdk.CallToolParams{Meta: mcpsdk.Meta{metaDepth: call.Depth + 1}, Name: tg.tool, Arguments: args})
+		r, err = sess.CallTool(ctx, &mcpsdk.CallToolParams{Meta: meta(), Name: tg.tool, Arguments: args})
 	}
 	if err != nil {
 		return nil, s.callFailed(caller, ctx, sess, call, err, since)
