@@ -2,13 +2,16 @@ package mcpserver
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/runtimes/native"
 )
 
 // TestToolsCallMetaDepth: a tools/call that came through another aios
@@ -82,6 +85,60 @@ func TestToolsCallMetaParentID(t *testing.T) {
 			}
 		case <-time.After(30 * time.Second):
 			t.Fatal("no call observed")
+		}
+	}
+}
+
+// TestToolsCallMetaTimeout: a tools/call that came through another aios
+// host's MCP bridge ran under this host's limits.default_deadline (30 s),
+// whatever was left of the deadline of the call that made it, so a call
+// given two minutes there failed with Timeout here after 30 s. The
+// milliseconds given in _meta["org.aios/timeout_ms"] (what the bridge has
+// left of its deadline, as JSON-RPC's tools/call timeout_ms) are the
+// call's, within limits.max_deadline; a value that is not a whole number
+// above 0 is InvalidParams naming the key.
+func TestToolsCallMetaTimeout(t *testing.T) {
+	h, s := newTestHost(t, "limits: {default_deadline: 30s, max_deadline: 10m}\n")
+	p := native.New(abi.ProviderInfo{ID: "org.test.left", Runtime: abi.RuntimeNative})
+	p.MustRegister(abi.ToolDef{Name: "left", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ any, _ abi.Env) (any, error) {
+			d, _ := ctx.Deadline()
+			return time.Until(d).Milliseconds(), nil
+		})
+	if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	cs := connectInMemory(t, s, nil)
+	left := func(meta mcpsdk.Meta) (*mcpsdk.CallToolResult, int64) {
+		t.Helper()
+		r, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Meta: meta, Name: "left", Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatalf("%v: %v", meta, err)
+		}
+		if r.IsError {
+			return r, 0
+		}
+		tc, _ := r.Content[0].(*mcpsdk.TextContent)
+		ms, err := strconv.ParseInt(tc.Text, 10, 64)
+		if err != nil {
+			t.Fatalf("%v: %q", meta, tc.Text)
+		}
+		return r, ms
+	}
+	if _, ms := left(nil); ms > 30_000 || ms < 20_000 {
+		t.Errorf("no timeout given: %d ms left; want the default deadline's 30 s", ms)
+	}
+	if _, ms := left(mcpsdk.Meta{MetaTimeoutMS: 120_000}); ms <= 30_000 || ms > 120_000 {
+		t.Errorf("timeout_ms 120000: %d ms left; want up to 2 min", ms)
+	}
+	if _, ms := left(mcpsdk.Meta{MetaTimeoutMS: 3_600_000}); ms <= 30_000 || ms > 600_000 {
+		t.Errorf("timeout_ms of an hour: %d ms left; want up to limits.max_deadline's 10 min", ms)
+	}
+	for _, bad := range []any{0, -5, 1.5, "100"} {
+		r, _ := left(mcpsdk.Meta{MetaTimeoutMS: bad})
+		e, _ := r.Meta[MetaError].(map[string]any)
+		if msg, _ := e["message"].(string); !r.IsError || e["code"] != "InvalidParams" || !strings.Contains(msg, MetaTimeoutMS) {
+			t.Errorf("timeout_ms %#v: %+v; want InvalidParams naming %s", bad, e, MetaTimeoutMS)
 		}
 	}
 }

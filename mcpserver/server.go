@@ -53,6 +53,12 @@ const MetaDepth = "org.aios/depth"
 // (server.ClientParentPrefix), never as a call of this host.
 const MetaParentID = "org.aios/parent_id"
 
+// MetaTimeoutMS is the _meta key of a tools/call request that gives the
+// milliseconds the call may take (a whole number above 0), as JSON-RPC's
+// tools/call timeout_ms does: an aios host's MCP bridge sends what is left
+// of its call's deadline. The host caps it at limits.max_deadline.
+const MetaTimeoutMS = "org.aios/timeout_ms"
+
 // MetaDeprecation is the _meta key of a successful call's result that
 // holds the deprecation (since, message, replacement) of the tool version
 // that served it.
@@ -658,18 +664,32 @@ func metaDepth(meta mcpsdk.Meta) (int, *abi.ToolError) {
 	if !ok || v == nil {
 		return 0, nil
 	}
-	f, ok := v.(float64)
-	if n, isNum := v.(json.Number); isNum {
-		f, ok = 0, false
+	if n, ok := metaWhole(v); ok && n >= 0 && n <= math.MaxInt32 {
+		return int(n), nil
+	}
+	return 0, abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number from 0 (the call's nesting at the host that forwards it), got %s", MetaDepth, metaText(v))
+}
+
+// metaWhole is a _meta value that is a whole number (a JSON number
+// without a fraction, within ±2^63).
+func metaWhole(v any) (int64, bool) {
+	switch n := v.(type) {
+	case float64:
+		if n == math.Trunc(n) && n >= math.MinInt64 && n < math.MaxInt64 {
+			return int64(n), true
+		}
+	case json.Number:
 		if i, err := n.Int64(); err == nil {
-			f, ok = float64(i), true
+			return i, true
 		}
 	}
-	if ok && f >= 0 && f <= math.MaxInt32 && f == math.Trunc(f) {
-		return int(f), nil
-	}
+	return 0, false
+}
+
+// metaText is a _meta value as JSON, cut for an error message.
+func metaText(v any) string {
 	b, _ := json.Marshal(v)
-	return 0, abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number from 0 (the call's nesting at the host that forwards it), got %s", MetaDepth, cutText(string(b), 64))
+	return cutText(string(b), 64)
 }
 
 // originOf is who, behind the agent, made a request: the principal the
@@ -763,6 +783,11 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			return errorResult(terr), nil
 		}
 		call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params, Depth: depth}
+		if ms, ok := metaWhole(req.Params.Meta[MetaTimeoutMS]); ok && ms > 0 {
+			call.Deadline = time.Now().Add(time.Duration(min(ms, int64(math.MaxInt64/time.Millisecond))) * time.Millisecond)
+		} else if _, given := req.Params.Meta[MetaTimeoutMS]; given {
+			return errorResult(abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number of milliseconds above 0, got %s", MetaTimeoutMS, metaText(req.Params.Meta[MetaTimeoutMS]))), nil
+		}
 		if pid, _ := req.Params.Meta[MetaParentID].(string); pid != "" {
 			call.ParentID = "client:" + pid // server.ClientParentPrefix
 		}

@@ -190,6 +190,13 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		if call.ID != "" {
 			m[metaParentID] = call.ID
 		}
+		if !call.Deadline.IsZero() {
+			// What is left of the deadline, rounded up (as a remote
+			// adapter's timeout_ms): the host behind ran the call under
+			// its own default deadline, stopping a call given minutes
+			// here at its 30 s.
+			m[metaTimeoutMS] = max((time.Until(call.Deadline)+time.Millisecond-1)/time.Millisecond, 1)
+		}
 		return m
 	}
 	r, err := sess.CallTool(ctx, &mcpsdk.CallToolParams{Meta: meta(), Name: tg.tool, Arguments: args})
