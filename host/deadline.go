@@ -94,4 +94,14 @@ func (c *callCtx) Err() error {
 	return nil
 }
 
-func (c *callCtx) Value(key any) any { return c.parent.Value(key) }
+// callCtxKey is the key under which a call's context, and every context
+// derived from it, gives that callCtx (Env.CallTool tells a nested call
+// made under it from one made under another context).
+type callCtxKey struct{}
+
+func (c *callCtx) Value(key any) any {
+	if key == (callCtxKey{}) {
+		return c
+	}
+	return c.parent.Value(key)
+}

@@ -255,6 +255,21 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 	}
 	if ctx == nil {
 		ctx = &f.ctx
+	} else if ctx.Value(callCtxKey{}) != &f.ctx {
+		// A nested call is the call's, as a completion is (Complete): one
+		// made under a context not derived from the call's (a native
+		// tool's goroutine with context.Background()) ran on after the
+		// call had returned or its caller had cancelled it, to its
+		// deadline. It ends with the call (its deadline ends it anyway,
+		// as Timeout).
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(&f.ctx, func() {
+			if !errors.Is(f.ctx.Err(), context.DeadlineExceeded) {
+				cancel()
+			}
+		})()
 	}
 	h := f.h
 	nf := &frame{h: h, caller: f.entry.Provider.Info.ID, grants: f.nestedGrants(), maxPerm: f.maxPerm, origin: f.origin, logFn: f.callLog()}

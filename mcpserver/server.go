@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -38,6 +39,26 @@ const Version = "0.1.0"
 // MetaError is the _meta key of a failed call's result holding the
 // ToolError ({code, message, data}), for clients that want the code.
 const MetaError = "org.aios/error"
+
+// MetaDepth is the _meta key of a tools/call request that gives the
+// call's nesting at the host that forwards it (a whole number ≥ 0), as
+// JSON-RPC's tools/call depth does: an aios host's MCP bridge sends its
+// call's depth + 1, so two hosts serving tools through each other stop at
+// limits.max_call_depth instead of calling each other until the deadline.
+const MetaDepth = "org.aios/depth"
+
+// MetaParentID is the _meta key of a tools/call request that gives the
+// client's own id of the call it makes it for, as JSON-RPC's tools/call
+// parent_id does: an aios host's MCP bridge sends its call's id, which the
+// audit log records as the call's parent, "client:<id>"
+// (server.ClientParentPrefix), never as a call of this host.
+const MetaParentID = "org.aios/parent_id"
+
+// MetaTimeoutMS is the _meta key of a tools/call request that gives the
+// milliseconds the call may take (a whole number above 0), as JSON-RPC's
+// tools/call timeout_ms does: an aios host's MCP bridge sends what is left
+// of its call's deadline. The host caps it at limits.max_deadline.
+const MetaTimeoutMS = "org.aios/timeout_ms"
 
 // MetaDeprecation is the _meta key of a successful call's result that
 // holds the deprecation (since, message, replacement) of the tool version
@@ -643,6 +664,42 @@ func (s *Server) agentOfExtra(extra *mcpsdk.RequestExtra) string {
 	return s.cfg.Agent
 }
 
+// metaDepth is the depth a tools/call gives in _meta (MetaDepth), 0
+// when it gives none; one that is not a whole number from 0 is
+// InvalidParams saying so.
+func metaDepth(meta mcpsdk.Meta) (int, *abi.ToolError) {
+	v, ok := meta[MetaDepth]
+	if !ok || v == nil {
+		return 0, nil
+	}
+	if n, ok := metaWhole(v); ok && n >= 0 && n <= math.MaxInt32 {
+		return int(n), nil
+	}
+	return 0, abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number from 0 (the call's nesting at the host that forwards it), got %s", MetaDepth, metaText(v))
+}
+
+// metaWhole is a _meta value that is a whole number (a JSON number
+// without a fraction, within ±2^63).
+func metaWhole(v any) (int64, bool) {
+	switch n := v.(type) {
+	case float64:
+		if n == math.Trunc(n) && n >= math.MinInt64 && n < math.MaxInt64 {
+			return int64(n), true
+		}
+	case json.Number:
+		if i, err := n.Int64(); err == nil {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// metaText is a _meta value as JSON, cut for an error message.
+func metaText(v any) string {
+	b, _ := json.Marshal(v)
+	return cutText(string(b), 64)
+}
+
 // originOf is who, behind the agent, made a request: the principal the
 // token check put in its TokenInfo ("oauth:SUBJECT", "anonymous") and the
 // MCP session. The host writes both into the call's audit records.
@@ -729,7 +786,19 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			ctx = host.WithCallLog(ctx, fw.log)
 			defer fw.close(s.stop.Done())
 		}
-		call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params}
+		depth, terr := metaDepth(req.Params.Meta)
+		if terr != nil {
+			return errorResult(terr), nil
+		}
+		call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params, Depth: depth}
+		if ms, ok := metaWhole(req.Params.Meta[MetaTimeoutMS]); ok && ms > 0 {
+			call.Deadline = time.Now().Add(time.Duration(min(ms, int64(math.MaxInt64/time.Millisecond))) * time.Millisecond)
+		} else if _, given := req.Params.Meta[MetaTimeoutMS]; given {
+			return errorResult(abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number of milliseconds above 0, got %s", MetaTimeoutMS, metaText(req.Params.Meta[MetaTimeoutMS]))), nil
+		}
+		if pid, _ := req.Params.Meta[MetaParentID].(string); pid != "" {
+			call.ParentID = "client:" + pid // server.ClientParentPrefix
+		}
 		if req.Session != nil {
 			done, n, ok := s.sessionCall(req.Session.ID(), cancelCause)
 			if !ok {

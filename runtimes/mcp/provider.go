@@ -176,10 +176,33 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if args == nil {
 		args = map[string]any{}
 	}
-	r, err := sess.CallTool(ctx, &mcpsdk.CallToolParams{Name: tg.tool, Arguments: args})
+	// The call's depth + 1 goes in _meta, as a remote adapter sends its
+	// call's depth + 1 (docs/discovery.md): an aios host behind the
+	// server takes it as the depth of the call it runs, so two hosts
+	// serving tools through each other stop at limits.max_call_depth
+	// (DepthExceeded) instead of calling each other until the deadline.
+	// The call's id goes there too, as a remote adapter's parent_id: the
+	// host behind records it as its call's parent ("client:<id>"), which
+	// links the two audit logs. Other servers ignore what of _meta they
+	// do not know.
+	meta := func() mcpsdk.Meta {
+		m := mcpsdk.Meta{metaDepth: call.Depth + 1}
+		if call.ID != "" {
+			m[metaParentID] = call.ID
+		}
+		if !call.Deadline.IsZero() {
+			// What is left of the deadline, rounded up (as a remote
+			// adapter's timeout_ms): the host behind ran the call under
+			// its own default deadline, stopping a call given minutes
+			// here at its 30 s.
+			m[metaTimeoutMS] = max((time.Until(call.Deadline)+time.Millisecond-1)/time.Millisecond, 1)
+		}
+		return m
+	}
+	r, err := sess.CallTool(ctx, &mcpsdk.CallToolParams{Meta: meta(), Name: tg.tool, Arguments: args})
 	if again := s.expired(ctx, sess, err); again != nil {
 		sess = again
-		r, err = sess.CallTool(ctx, &mcpsdk.CallToolParams{Name: tg.tool, Arguments: args})
+		r, err = sess.CallTool(ctx, &mcpsdk.CallToolParams{Meta: meta(), Name: tg.tool, Arguments: args})
 	}
 	if err != nil {
 		return nil, s.callFailed(caller, ctx, sess, call, err, since)
