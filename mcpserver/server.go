@@ -697,7 +697,7 @@ func metaWhole(v any) (int64, bool) {
 // metaText is a _meta value as JSON, cut for an error message.
 func metaText(v any) string {
 	b, _ := json.Marshal(v)
-	return cutText(string(b), 64)
+	return wire.CutText(string(b), 64, "")
 }
 
 // originOf is who, behind the agent, made a request: the principal the
