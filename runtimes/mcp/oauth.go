@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -191,8 +192,29 @@ func (t *oauthTransport) await(ctx context.Context, exchange func() error) error
 	case err := <-done:
 		return err
 	case <-ctx.Done():
+		if w, ok := ctx.Value(tokenWaitKey{}).(*atomic.Bool); ok {
+			w.Store(true)
+		}
 		return fmt.Errorf("the request to mcp server %s ended while the bridge waited for an OAuth token from its authorization server (mcp.servers.%s.oauth): %w", t.server, t.server, context.Cause(ctx))
 	}
+}
+
+// tokenWaitKey keys, on a call's context, whether one of its requests
+// ended while await waited for a token: the go-sdk answers such a call
+// with the context's error alone, and callError said the server had not
+// answered a request that was never sent.
+type tokenWaitKey struct{}
+
+// withTokenWait is ctx noting for waitedForToken.
+func withTokenWait(ctx context.Context) context.Context {
+	return context.WithValue(ctx, tokenWaitKey{}, new(atomic.Bool))
+}
+
+// waitedForToken says whether a request of ctx (withTokenWait) ended while
+// the bridge waited for an OAuth token.
+func waitedForToken(ctx context.Context) bool {
+	w, ok := ctx.Value(tokenWaitKey{}).(*atomic.Bool)
+	return ok && w.Load()
 }
 
 // token returns the bearer token to send ("" before the first

@@ -118,6 +118,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		ctx, cancel = context.WithCancel(ctx)
 	}
 	defer cancel()
+	ctx = withTokenWait(ctx)
 	// Stopping the server (its provider closed: removed, replaced, the
 	// host closing) ends the call: its answer can no longer come, and the
 	// go-sdk's session Close waits for the calls in flight, so a stop held
@@ -307,6 +308,11 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		why := "the call's deadline passed"
 		if te.Code == abi.Cancelled {
 			why = "its caller cancelled it"
+		}
+		if waitedForToken(ctx) {
+			// The request never left: the bridge waited for a token.
+			return &abi.ToolError{Code: te.Code, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s): %s ended, when %s (%v), while the bridge waited for an OAuth token from the server's authorization server (mcp.servers.%s.oauth); the request was not sent",
+				s.name, s.name, tool, why, ctx.Err(), s.name)}
 		}
 		return &abi.ToolError{Code: te.Code, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s) had not answered %s when %s (%v); the bridge sent the server notifications/cancelled",
 			s.name, s.name, tool, why, ctx.Err())}
