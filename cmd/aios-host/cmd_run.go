@@ -74,6 +74,12 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 		return c.fail(err)
 	}
 	switch {
+	case *socket != "":
+		c.socketFrom = "flag"
+	case sc.Socket != "":
+		c.socketFrom = "config"
+	}
+	switch {
 	case *httpAddr != "":
 		c.httpFrom = "flag"
 	case sc.HTTP != "":

@@ -66,6 +66,14 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 	}
 	if noSocket == nil {
 		if err := server.CheckSocket(socket); err != nil {
+			// Said with where the path came from, as --http's and
+			// server.http's are: the config's file and line find it.
+			switch c.socketFrom {
+			case "config":
+				return nil, fmt.Errorf("server.socket: %w", err)
+			case "flag":
+				return nil, fmt.Errorf("--socket: %w", err)
+			}
 			return nil, err
 		}
 	}

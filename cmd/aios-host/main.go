@@ -95,6 +95,9 @@ type cli struct {
 	// httpFrom says where run's HTTP address came from, for its errors:
 	// "flag" (--http), "config" (server.http), or "" (a test's).
 	httpFrom string
+	// socketFrom is httpFrom for its socket path ("flag", "config" or
+	// "" for the default).
+	socketFrom string
 }
 
 // run executes one command line and returns the exit code.
