@@ -766,6 +766,30 @@ func PinArtifact(card []byte, dir, cardName string) (out []byte, pinned bool, er
 	return out, true, err
 }
 
+// UnpinArtifact is card without its artifact's sha256 and files, what
+// PinArtifact writes: a draft's placeholders there are not checked before
+// they are replaced. A card without an artifact object is returned as it
+// is.
+func UnpinArtifact(card []byte) ([]byte, error) {
+	var m any
+	if err := abi.UnmarshalJSONValue(card, &m); err != nil {
+		return nil, err
+	}
+	top, _ := m.(map[string]any)
+	art, _ := top["artifact"].(map[string]any)
+	if art == nil {
+		return card, nil
+	}
+	_, hasSum := art["sha256"]
+	_, hasFiles := art["files"]
+	if !hasSum && !hasFiles {
+		return card, nil
+	}
+	delete(art, "sha256")
+	delete(art, "files")
+	return CanonicalizeValue(top)
+}
+
 // Unpinned lists the files under dir (as PinArtifact would pin them) that
 // the pin does not cover: a signed provider's runtime refuses to load
 // them.
