@@ -135,6 +135,9 @@ func (h *Host) ReadSpaceAsChecked(ctx context.Context, agent, spaceName, id stri
 		return
 	}
 	if terr = h.checkRate(start, h.pol.agents[agent].lim, agent, nil); terr != nil {
+		// Which read was refused, as a refused call names its tool
+		// (it said only the caller's limit: found by p141).
+		terr.Message = "read of object " + id + " in space " + spaceName + ": " + terr.Message
 		return
 	}
 	// The size first: an object over the bound is refused without being
