@@ -41,3 +41,25 @@ func TestSpaceReadRateLimitNamesRead(t *testing.T) {
 		t.Errorf("data = %#v, want limit agents.reader.rate", te2.Data)
 	}
 }
+
+// TestSpaceReadCancelledNamesRead: a read outside any tool whose context
+// had ended (its MCP client gave up) was refused with the context's own
+// text alone, "context canceled", naming neither the read nor its object,
+// as a call cancelled before it started names its tool. It now says
+// which read was cancelled before it started.
+func TestSpaceReadCancelledNamesRead(t *testing.T) {
+	te := newTestHost(t, nil)
+	id, err := te.spaces.Put("source", []byte("package main"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = te.h.ReadSpaceAs(ctx, "alice", "source", id)
+	if abi.CodeOf(err) != abi.Cancelled {
+		t.Fatalf("read under an ended context: %v, want Cancelled", err)
+	}
+	if want := "read of object " + id + " in space source was cancelled before it started"; !strings.Contains(err.Error(), want) {
+		t.Errorf("cancelled read says %q, want %q", err, want)
+	}
+}
