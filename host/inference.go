@@ -236,8 +236,9 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 	if c.closing.Err() != nil {
 		return abi.CompleteResponse{}, closingError()
 	}
+	asked := time.Now()
 	if c.lim != nil {
-		if ok, retry := c.lim.Allow(time.Now()); !ok {
+		if ok, retry := c.lim.Allow(asked); !ok {
 			return abi.CompleteResponse{}, rateError(retry, "inference (all tools' completions together)", c.lim)
 		}
 	}
@@ -248,14 +249,18 @@ func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest)
 		case c.slots <- struct{}{}:
 		case <-c.closing.Done():
 			if c.lim != nil {
-				c.lim.Refund()
+				c.lim.RefundLate(asked, time.Now())
 			}
 			return abi.CompleteResponse{}, closingError()
 		case <-ctx.Done():
 			// Never sent: the request gives back its token of
-			// inference.rate, which bounds what reaches the backend.
+			// inference.rate, which bounds what reaches the backend —
+			// unless it waited past one interval of the rate, when the
+			// bucket may have refilled and been drawn on since, and the
+			// token would be one more than the rate lets through
+			// (ratelimit.RefundLate; found by p141).
 			if c.lim != nil {
-				c.lim.Refund()
+				c.lim.RefundLate(asked, time.Now())
 			}
 			code, until := abi.Timeout, "the call's deadline"
 			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {

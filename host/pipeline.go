@@ -193,6 +193,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	params := in.Params
 	var entry *registry.Entry
 	var deadline time.Time
+	deadlineBy := deadlineCaller // which setting set the deadline
 	unaudited := false
 
 	info.Tool = in.Tool
@@ -258,14 +259,16 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	deadline = in.Deadline
 	if deadline.IsZero() {
 		deadline = start.Add(h.pol.deadline)
+		deadlineBy = deadlineDefault
 	} else if limit := start.Add(h.pol.maxDeadline); deadline.After(limit) {
 		deadline = limit // limits.max_deadline
+		deadlineBy = deadlineCapped
 	}
 	if !parentDeadline.IsZero() && parentDeadline.Before(deadline) {
-		deadline = parentDeadline
+		deadline, deadlineBy = parentDeadline, deadlineCaller
 	}
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
+		deadline, deadlineBy = d, deadlineCaller
 	}
 	if err := ctx.Err(); err != nil {
 		// Say which call and that it never ran: the context's own text
@@ -337,6 +340,9 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 			terr = h.timeoutError(entry, deadline, start)
 		default:
 			terr = h.checkResult(&result, entry)
+		}
+		if terr != nil && terr.Code == abi.Timeout && deadlineBy != deadlineCaller && !end.Before(deadline) {
+			terr = h.deadlineSetting(terr, deadlineBy, in.Deadline.Sub(start))
 		}
 		info.Latency = elapsed
 	}
@@ -476,6 +482,33 @@ func CallWatched(p abi.Provider, ctx context.Context, call *abi.ToolCall, env ab
 			abandonGrace.String() + " after its deadline; the call was abandoned",
 			Data: map[string]any{"abandoned": true}}
 	}
+}
+
+// Which setting set a call's deadline: the caller (its own deadline, its
+// context's or the calling call's), limits.default_deadline (the caller
+// gave none) or limits.max_deadline (it cut a longer one).
+const (
+	deadlineCaller = iota
+	deadlineDefault
+	deadlineCapped
+)
+
+// deadlineSetting adds to the Timeout te of a call that ran out of a
+// deadline the config set (by: deadlineDefault, deadlineCapped) which
+// setting it was and its value; asked is the time the caller asked for
+// (deadlineCapped). "did not finish within its deadline" or "context
+// deadline exceeded" alone named neither: a caller that asked for an hour
+// and was cut to limits.max_deadline could not tell why (found by p141).
+// te itself is not changed (a provider may return one ToolError twice).
+func (h *Host) deadlineSetting(te *abi.ToolError, by int, asked time.Duration) *abi.ToolError {
+	out := *te
+	if by == deadlineCapped {
+		out.Message += " (its deadline: limits.max_deadline, " + h.pol.maxDeadline.String() + ", which cut the " +
+			asked.Round(time.Millisecond).String() + " its caller asked for)"
+	} else {
+		out.Message += " (its deadline: limits.default_deadline, " + h.pol.deadline.String() + ", as its caller gave none)"
+	}
+	return &out
 }
 
 func (h *Host) timeoutError(e *registry.Entry, deadline, start time.Time) *abi.ToolError {

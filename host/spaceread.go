@@ -130,11 +130,22 @@ func (h *Host) ReadSpaceAsChecked(ctx context.Context, agent, spaceName, id stri
 		terr = spaceError(verr, spaceName, id)
 		return
 	}
-	if ctx.Err() != nil {
-		terr = abi.AsToolError(ctx.Err(), abi.Cancelled)
+	if cerr := ctx.Err(); cerr != nil {
+		// Which read, and that it never ran, as for a call: the
+		// context's own text ("context canceled") named neither (found
+		// by p141).
+		what := "read of object " + id + " in space " + spaceName
+		if terr = abi.AsToolError(cerr, abi.Cancelled); terr.Code == abi.Timeout {
+			terr = &abi.ToolError{Code: abi.Timeout, Message: "deadline of the " + what + " (its caller's context) passed before it started"}
+		} else {
+			terr = withCancelCause(ctx, &abi.ToolError{Code: terr.Code, Message: what + " was cancelled before it started: " + terr.Message})
+		}
 		return
 	}
 	if terr = h.checkRate(start, h.pol.agents[agent].lim, agent, nil); terr != nil {
+		// Which read was refused, as a refused call names its tool
+		// (it said only the caller's limit: found by p141).
+		terr.Message = "read of object " + id + " in space " + spaceName + ": " + terr.Message
 		return
 	}
 	// The size first: an object over the bound is refused without being

@@ -2,7 +2,9 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -230,6 +232,16 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		if len(trimNL(line)) == 0 {
 			continue
 		}
+		msg := trimNL(line)
+		if isCancel(msg) {
+			// A cancel takes no slot: sent while the calls it would
+			// end fill every one, it waited for them to end (found by
+			// p141). It only looks up and cancels, so it runs here.
+			if out := s.handleMessage(ctx, sess, msg); out != nil {
+				_ = write(out)
+			}
+			continue
+		}
 		// While every slot is taken the loop does not read, so it
 		// would not see the peer hang up: acquire watches for that.
 		if !acquire(conn, sem) {
@@ -252,8 +264,20 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 				}
 				_ = write(out)
 			}
-		}(trimNL(line))
+		}(msg)
 	}
+}
+
+// isCancel reports whether msg is one message (not a batch) of
+// CancelMethod, which a connection handles without a slot.
+func isCancel(msg []byte) bool {
+	if !bytes.Contains(msg, []byte(CancelMethod)) {
+		return false
+	}
+	var m struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(msg, &m) == nil && m.Method == CancelMethod
 }
 
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }

@@ -113,3 +113,17 @@ func (l *Limiter) Allow(now time.Time) (ok bool, retry time.Duration) {
 func (l *Limiter) Refund() {
 	l.tat.Add(-l.interval)
 }
+
+// RefundLate gives back, at time now, the token of an Allow(at) that
+// returned true, for a call that was never served after all but left
+// later than at once (inference.rate's token of a completion that waited
+// for a place until its deadline). Within one interval of at it is
+// Refund. Later it gives nothing back: the bucket may have been full in
+// the meantime, with that token back by itself, and other calls drawn on
+// it since, so a refund then added a token the bucket never lent (at 1/s
+// with a burst of 1, two calls let through in one instant).
+func (l *Limiter) RefundLate(at, now time.Time) {
+	if units(now)-units(at) < l.interval {
+		l.Refund()
+	}
+}
