@@ -25,7 +25,7 @@ var (
 // field for a property the tool's Parameters schema requires (encoding/json
 // would drop that value, which every caller must send), or when a property's
 // schema type cannot decode into its field (integer into a string, number
-// into an int). All used to show only at call time, as the caller's
+// into an int, anything but a string into a type read with UnmarshalText). All used to show only at call time, as the caller's
 // InvalidParams, or never.
 func checkTyped(t Tool, in, out reflect.Type) {
 	if why := jsonTypeProblem(in, true, nil); why != "" {
@@ -361,6 +361,14 @@ func fieldFits(typ string, f jsonField) string {
 			return "its tag's \",string\" option wants the value as a JSON string"
 		}
 		return ""
+	}
+	if implementsAny(t, textUnmarshaler) {
+		// encoding/json calls UnmarshalText with a JSON string only:
+		// a number, boolean, array or object fails whatever t's kind.
+		switch typ {
+		case "integer", "number", "boolean", "array", "object":
+			return "its type has UnmarshalText (and no UnmarshalJSON), which encoding/json calls with a JSON string only: give the property the type \"string\", or the Go type an UnmarshalJSON"
+		}
 	}
 	switch typ {
 	case "string":
