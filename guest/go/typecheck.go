@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -35,15 +36,48 @@ func checkTyped(t Tool, in, out reflect.Type) {
 		panic(fmt.Sprintf(typeProblemFormat, t.Name, "result", out, "encoded as", why))
 	}
 	checkReturns(t, out)
-	st := in
-	for st != nil && st.Kind() == reflect.Pointer {
-		st = st.Elem()
+	checkParams(t, in, in, t.Parameters, "", "")
+}
+
+// checkParams panics, naming the tool and the property's path (its names
+// from the top of the params, an array's items as *), when schema, the
+// schema of a value HandleFunc's params type decodes into Go type typ,
+// gives a property a type the Go value that takes it cannot decode, or
+// requires a property a struct has no field for. It walks properties of
+// nested objects and the items of arrays: a mismatch there failed every
+// call as the caller's InvalidParams as one at the top did. goPath is the
+// Go selector of typ from the params type ("", "Opts.", "Items[].").
+func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPath string) {
+	top := typ == in
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
 	}
-	if st == nil || st.Kind() != reflect.Struct || implementsAny(st, jsonUnmarshaler, textUnmarshaler) {
+	if implementsAny(typ, jsonUnmarshaler, textUnmarshaler) {
 		return
 	}
-	fields := jsonFields(st)
-	if props, _ := t.Parameters["properties"].(map[string]any); props != nil {
+	if items, _ := schema["items"].(map[string]any); items != nil && (typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array) {
+		checkParams(t, in, typ.Elem(), items, path+"*/", goPath+"[].")
+		return
+	}
+	var fields []jsonField
+	switch typ.Kind() {
+	case reflect.Struct:
+		fields = jsonFields(typ)
+	case reflect.Map:
+	default:
+		return
+	}
+	// fieldOf is the field encoding/json decodes property k into: a
+	// struct's field, or a map's values.
+	fieldOf := func(k string) (jsonField, bool) {
+		if typ.Kind() == reflect.Map {
+			return jsonField{name: k, goName: goPath + "[" + strconv.Quote(k) + "]", typ: typ.Elem()}, true
+		}
+		f, ok := fieldFor(fields, k)
+		f.goName = goPath + f.goName
+		return f, ok
+	}
+	if props, _ := schema["properties"].(map[string]any); props != nil {
 		keys := make([]string, 0, len(props))
 		for k := range props {
 			keys = append(keys, k)
@@ -51,34 +85,50 @@ func checkTyped(t Tool, in, out reflect.Type) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			ps, _ := props[k].(map[string]any)
-			typ, _ := ps["type"].(string)
-			f, ok := fieldFor(fields, k)
-			if !ok || typ == "" {
+			f, ok := fieldOf(k)
+			if !ok || ps == nil {
 				continue
 			}
-			if why := fieldFits(typ, f); why != "" {
-				panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into field %s of type %v: %s",
-					t.Name, k, typ, in, f.goName, f.typ, why))
+			if pt, _ := ps["type"].(string); pt != "" {
+				if why := fieldFits(pt, f); why != "" {
+					panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
+						t.Name, path+k, pt, in, fieldName(typ, f), f.typ, why))
+				}
+			}
+			if !f.quoted {
+				checkParams(t, in, f.typ, ps, path+k+"/", f.goName+".")
 			}
 		}
 	}
-	req, _ := t.Parameters["required"].([]any)
-	if len(req) == 0 {
+	req, _ := schema["required"].([]any)
+	if typ.Kind() != reflect.Struct || len(req) == 0 {
 		return
 	}
 	var names []string
 	for _, f := range fields {
 		names = append(names, f.name)
 	}
+	sort.Strings(names)
+	if top {
+		typ = in // as the author wrote it, *In or In
+	}
 	for _, r := range req {
 		p, ok := r.(string)
 		if _, found := fieldFor(fields, p); !ok || found {
 			continue
 		}
-		sort.Strings(names)
 		panic(fmt.Sprintf("aios: tool %s: its Parameters schema requires %q, but HandleFunc's params type %v has no field for it (its JSON field names: %s): encoding/json would drop the value; tag a field `json:%q`",
-			t.Name, p, in, strings.Join(names, ", "), p))
+			t.Name, path+p, typ, strings.Join(names, ", "), p))
 	}
+}
+
+// fieldName names f, which takes a property of a value of Go type typ, in
+// checkParams's panic: "field Opts.Level", or "the values of map[string]int64".
+func fieldName(typ reflect.Type, f jsonField) string {
+	if typ.Kind() == reflect.Map {
+		return "the values of " + typ.String()
+	}
+	return "field " + f.goName
 }
 
 // checkReturns panics, naming the tool, when a typed handler's result type
