@@ -577,7 +577,9 @@ func dataGeneric(v any) (g any, err error) {
 func run(h *handler, c *Call, params []byte) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			msg := fmt.Sprint(r)
+			// Text that is not UTF-8 would have the host drop the
+			// data, the stack with it.
+			msg := strings.ToValidUTF8(fmt.Sprint(r), "\uFFFD")
 			err = &Error{Code: ProviderCrashed, Message: c.Tool + " panicked: " + msg, Data: map[string]any{"panic": msg, "stack": panicStack()}}
 		}
 	}()

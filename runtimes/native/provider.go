@@ -195,7 +195,9 @@ func convertError(ctx context.Context, err error, provider string, call *abi.Too
 // the panic value and the stack of the panicking code (runtime frames and
 // this package's own frames left out).
 func crashError(provider, toolName string, r any) *abi.ToolError {
-	msg := fmt.Sprint(r)
+	// Text that is not UTF-8 would have the host drop the data, the
+	// stack with it.
+	msg := strings.ToValidUTF8(fmt.Sprint(r), "\uFFFD")
 	stack := panicstack.Format(2, func(fn string) (skip, stop bool) { // past crashError and Call's recover
 		return strings.HasPrefix(fn, "github.com/aios-host/aios-host/runtimes/native.Typed["), // its wrapper
 			strings.HasPrefix(fn, "github.com/aios-host/aios-host/runtimes/native.(*Provider).Call")
