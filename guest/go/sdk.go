@@ -241,8 +241,9 @@ func add(t Tool, h *handler, expanded bool) {
 // its load error) when In or Out holds a type encoding/json cannot handle
 // (a channel, a function, a complex number), when In is a struct with no
 // field for a property t.Parameters requires or a property's schema type
-// cannot decode into its field (nested objects and arrays' items too), or when Out is a struct that
-// encoding/json writes without a property t.Returns requires.
+// cannot decode into its field (nested objects and arrays' items too), or
+// when Out is a struct that encoding/json writes without a property
+// t.Returns requires (at any depth) or leaves it out when empty.
 func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 	t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
 	t.Returns = schemaValue(t.Name, "Returns", t.Returns)

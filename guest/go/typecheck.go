@@ -137,40 +137,70 @@ func fieldName(typ reflect.Type, f jsonField) string {
 // decoding, is case-sensitive: Sum is written "Sum"), which fails every
 // call, or its field has omitempty or omitzero, which fails the calls whose
 // value is zero. The host holds every result to Returns (InvalidResult).
-func checkReturns(t Tool, out reflect.Type) {
-	req, _ := t.Returns["required"].([]any)
-	st := out
-	for st != nil && st.Kind() == reflect.Pointer {
-		st = st.Elem()
+func checkReturns(t Tool, out reflect.Type) { checkReturnsAt(t, out, out, t.Returns, "", "") }
+
+// checkReturnsAt is checkReturns for the value of Go type typ that schema
+// describes, at path in the result (its property names from the top, an
+// array's items as *; goPath the Go selector of typ, "Stats."): the
+// properties of nested objects and the items of arrays are held to their
+// schemas' required lists as the top level is.
+func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, goPath string) {
+	for typ != nil && typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
 	}
-	if len(req) == 0 || st == nil || st.Kind() != reflect.Struct || implementsAny(st, jsonMarshaler, textMarshaler) {
+	if typ == nil || implementsAny(typ, jsonMarshaler, textMarshaler) {
 		return
 	}
-	fields := jsonFields(st)
+	if items, _ := schema["items"].(map[string]any); items != nil && (typ.Kind() == reflect.Slice && typ.Elem().Kind() != reflect.Uint8 || typ.Kind() == reflect.Array) {
+		checkReturnsAt(t, out, typ.Elem(), items, path+"*/", goPath+"[].")
+		return
+	}
+	if typ.Kind() != reflect.Struct {
+		return
+	}
+	fields := jsonFields(typ)
+	byName := func(p string) *jsonField {
+		for i := range fields {
+			if fields[i].name == p {
+				return &fields[i]
+			}
+		}
+		return nil
+	}
+	req, _ := schema["required"].([]any)
 	for _, r := range req {
 		p, ok := r.(string)
 		if !ok {
 			continue
 		}
-		var f *jsonField
-		for i := range fields {
-			if fields[i].name == p {
-				f = &fields[i]
-				break
-			}
-		}
-		switch {
+		switch f := byName(p); {
 		case f == nil:
 			var names []string
 			for _, f := range fields {
 				names = append(names, f.name)
 			}
 			sort.Strings(names)
+			in := out
+			if path != "" {
+				in = typ
+			}
 			panic(fmt.Sprintf("aios: tool %s: its Returns schema requires %q, but HandleFunc's result type %v has no field encoding/json writes as %q (its JSON field names: %s; encoding/json writes the tag's name, else the Go name, exactly): the host would refuse every result; tag a field `json:%q`",
-				t.Name, p, out, p, strings.Join(names, ", "), p))
+				t.Name, path+p, in, p, strings.Join(names, ", "), p))
 		case f.omit == "omitzero" || f.omit == "omitempty" && omittable(f.typ):
 			panic(fmt.Sprintf("aios: tool %s: its Returns schema requires %q, but field %s of HandleFunc's result type %v has the %s option: a result whose %s is %s leaves %q out and the host refuses it; drop %s",
-				t.Name, p, f.goName, out, f.omit, f.goName, emptyOf(f.typ), p, f.omit))
+				t.Name, path+p, goPath+f.goName, out, f.omit, goPath+f.goName, emptyOf(f.typ), p, f.omit))
+		}
+	}
+	props, _ := schema["properties"].(map[string]any)
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ps, _ := props[k].(map[string]any)
+		if f := byName(k); f != nil && ps != nil && !f.quoted {
+			checkReturnsAt(t, out, f.typ, ps, path+k+"/", goPath+f.goName+".")
 		}
 	}
 }
