@@ -109,16 +109,17 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		names = append(names, f.name)
 	}
 	sort.Strings(names)
+	shown := typ
 	if top {
-		typ = in // as the author wrote it, *In or In
+		shown = in // as the author wrote it, *In or In
 	}
 	for _, r := range req {
 		p, ok := r.(string)
 		if _, found := fieldFor(fields, p); !ok || found {
 			continue
 		}
-		panic(fmt.Sprintf("aios: tool %s: its Parameters schema requires %q, but HandleFunc's params type %v has no field for it (its JSON field names: %s): encoding/json would drop the value; tag a field `json:%q`",
-			t.Name, path+p, typ, strings.Join(names, ", "), p))
+		panic(fmt.Sprintf("aios: tool %s: its Parameters schema requires %q, but HandleFunc's params type %v has no field for it (its JSON field names: %s): encoding/json would drop the value; %s",
+			t.Name, path+p, shown, strings.Join(names, ", "), fieldAdvice(typ, p)))
 	}
 }
 
@@ -184,8 +185,8 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 			if path != "" {
 				in = typ
 			}
-			panic(fmt.Sprintf("aios: tool %s: its Returns schema requires %q, but HandleFunc's result type %v has no field encoding/json writes as %q (its JSON field names: %s; encoding/json writes the tag's name, else the Go name, exactly): the host would refuse every result; tag a field `json:%q`",
-				t.Name, path+p, in, p, strings.Join(names, ", "), p))
+			panic(fmt.Sprintf("aios: tool %s: its Returns schema requires %q, but HandleFunc's result type %v has no field encoding/json writes as %q (its JSON field names: %s; encoding/json writes the tag's name, else the Go name, exactly): the host would refuse every result; %s",
+				t.Name, path+p, in, p, strings.Join(names, ", "), fieldAdvice(typ, p)))
 		case f.omit == "omitzero" || f.omit == "omitempty" && omittable(f.typ):
 			panic(fmt.Sprintf("aios: tool %s: its Returns schema requires %q, but field %s of HandleFunc's result type %v has the %s option: a result whose %s is %s leaves %q out and the host refuses it; drop %s",
 				t.Name, path+p, goPath+f.goName, out, f.omit, goPath+f.goName, emptyOf(f.typ), p, f.omit))
@@ -203,6 +204,23 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 			checkReturnsAt(t, out, f.typ, ps, path+k+"/", goPath+f.goName+".")
 		}
 	}
+}
+
+// fieldAdvice is what to do for struct typ to have a field for property
+// p: export the field meant for it when that one is unexported (its tag
+// changes nothing then), else tag a field with p.
+func fieldAdvice(typ reflect.Type, p string) string {
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		if f.IsExported() || f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == p || name == "" && strings.EqualFold(f.Name, p) {
+			return fmt.Sprintf("field %s is unexported: encoding/json neither reads nor writes it, whatever its tag; export it (%s)", f.Name, strings.ToUpper(f.Name[:1])+f.Name[1:])
+		}
+	}
+	return fmt.Sprintf("tag a field `json:%q`", p)
 }
 
 // omittable reports whether omitempty leaves a value of type t out when
