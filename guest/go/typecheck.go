@@ -36,6 +36,12 @@ func checkTyped(t Tool, in, out reflect.Type) {
 		panic(fmt.Sprintf(typeProblemFormat, t.Name, "result", out, "encoded as", why))
 	}
 	checkReturns(t, out)
+	if typ, _ := t.Parameters["type"].(string); typ != "" {
+		if why := fieldFits(typ, jsonField{typ: in}); why != "" {
+			panic(fmt.Sprintf("aios: tool %s: its params are a JSON value of type %q (its Parameters schema's), but HandleFunc's params type %v cannot take one: %s",
+				t.Name, typ, in, why))
+		}
+	}
 	checkParams(t, in, in, t.Parameters, "", "")
 }
 
