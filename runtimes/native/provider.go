@@ -176,7 +176,17 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 func convertError(ctx context.Context, err error, provider string, call *abi.ToolCall) *abi.ToolError {
 	var te *abi.ToolError
 	if errors.As(err, &te) {
-		return te
+		if te == nil || error(te) == err {
+			return te // a nil one the host names (TestNilToolErrorFromHandlerNamesTool)
+		}
+		// Wrapped (fmt.Errorf("fetching thumbnails: %w", err)): the
+		// inner code and data, the handler's words around the inner
+		// message, as the Go guest SDK sends them.
+		full, msg := err.Error(), err.Error()
+		if i := strings.LastIndex(full, te.Error()); i >= 0 {
+			msg = full[:i] + te.Message + full[i+len(te.Error()):]
+		}
+		return &abi.ToolError{Code: te.Code, Message: msg, Data: te.Data}
 	}
 	tool := call.Tool
 	if call.Version != "" {
