@@ -347,7 +347,9 @@ func schemaValue(tool, field string, s map[string]any) map[string]any {
 		}
 		return nil
 	}
-	if _, err := wire.AppendJSONValue(nil, s); err != nil {
+	if !canonical(s, 0) {
+		// Not only values the wire cannot write: a []string "required"
+		// it can, but the checks of HandleFunc read []any only.
 		g, err := jsonGeneric(s)
 		if err != nil {
 			panic(fmt.Sprintf("aios: tool %s: its %s schema is not JSON: %v", tool, field, err))
@@ -355,6 +357,36 @@ func schemaValue(tool, field string, s map[string]any) map[string]any {
 		s = g.(map[string]any)
 	}
 	return shorthand(tool, field, s)
+}
+
+// canonical reports whether v is a canonical generic value all the way
+// down (nil, bool, int64, uint64, float64 but NaN and infinities, string,
+// []any, map[string]any).
+func canonical(v any, depth int) bool {
+	if depth > wire.MaxDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case nil, bool, int64, uint64, string:
+		return true
+	case float64:
+		return !math.IsNaN(x) && !math.IsInf(x, 0)
+	case []any:
+		for _, e := range x {
+			if !canonical(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !canonical(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // shorthand applies the rule every AIOS SDK applies to a schema
