@@ -77,7 +77,7 @@ func normalize(v any, path string, depth int) (any, error) {
 	case uint32:
 		return int64(x), nil
 	case float32:
-		return normalize(float64(x), path, depth)
+		return normalize(float32Number(float64(x)), path, depth)
 	case json.Number:
 		n, ok := wire.Number(string(x))
 		if !ok {
@@ -260,7 +260,9 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 		return rv.Int(), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return normUint(rv.Uint()), nil
-	case reflect.Float32, reflect.Float64:
+	case reflect.Float32:
+		return normalize(float32Number(rv.Float()), path, depth)
+	case reflect.Float64:
 		return normalize(rv.Float(), path, depth)
 	case reflect.Slice, reflect.Array:
 		if rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
@@ -292,6 +294,18 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 		return jsonRoundTrip(v, path)
 	}
 	return nil, fmt.Errorf("%s: a Go %T is not a JSON value", path, v)
+}
+
+// float32Number is the float32 f (held in a float64) as encoding/json
+// writes it: the shortest decimal that reads back as that float32 (0.1),
+// not f's exact value (0.10000000149011612), which a float32 in a struct
+// field, written by encoding/json, is not.
+func float32Number(f float64) float64 {
+	n, err := strconv.ParseFloat(strconv.FormatFloat(f, 'g', -1, 32), 64)
+	if err != nil { // NaN and infinities: refused as they are
+		return f
+	}
+	return n
 }
 
 // jsonRoundTrip is v as encoding/json writes it, read back canonical.

@@ -240,8 +240,10 @@ func add(t Tool, h *handler, expanded bool) {
 // HandleFunc panics (in the init that calls it, which the host reports in
 // its load error) when In or Out holds a type encoding/json cannot handle
 // (a channel, a function, a complex number), when In is a struct with no
-// field for a property t.Parameters requires, or when Out is a struct that
-// encoding/json writes without a property t.Returns requires.
+// field for a property t.Parameters requires or a property's schema type
+// cannot decode into its field (nested objects and arrays' items too), or
+// when Out is a struct that encoding/json writes without a property
+// t.Returns requires (at any depth) or leaves it out when empty.
 func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 	t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
 	t.Returns = schemaValue(t.Name, "Returns", t.Returns)
@@ -345,7 +347,9 @@ func schemaValue(tool, field string, s map[string]any) map[string]any {
 		}
 		return nil
 	}
-	if _, err := wire.AppendJSONValue(nil, s); err != nil {
+	if !canonical(s, 0) {
+		// Not only values the wire cannot write: a []string "required"
+		// it can, but the checks of HandleFunc read []any only.
 		g, err := jsonGeneric(s)
 		if err != nil {
 			panic(fmt.Sprintf("aios: tool %s: its %s schema is not JSON: %v", tool, field, err))
@@ -353,6 +357,36 @@ func schemaValue(tool, field string, s map[string]any) map[string]any {
 		s = g.(map[string]any)
 	}
 	return shorthand(tool, field, s)
+}
+
+// canonical reports whether v is a canonical generic value all the way
+// down (nil, bool, int64, uint64, float64 but NaN and infinities, string,
+// []any, map[string]any).
+func canonical(v any, depth int) bool {
+	if depth > wire.MaxDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case nil, bool, int64, uint64, string:
+		return true
+	case float64:
+		return !math.IsNaN(x) && !math.IsInf(x, 0)
+	case []any:
+		for _, e := range x {
+			if !canonical(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !canonical(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // shorthand applies the rule every AIOS SDK applies to a schema
@@ -576,7 +610,9 @@ func dataGeneric(v any) (g any, err error) {
 func run(h *handler, c *Call, params []byte) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			msg := fmt.Sprint(r)
+			// Text that is not UTF-8 would have the host drop the
+			// data, the stack with it.
+			msg := strings.ToValidUTF8(fmt.Sprint(r), "\uFFFD")
 			err = &Error{Code: ProviderCrashed, Message: c.Tool + " panicked: " + msg, Data: map[string]any{"panic": msg, "stack": panicStack()}}
 		}
 	}()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -25,7 +26,7 @@ var (
 // field for a property the tool's Parameters schema requires (encoding/json
 // would drop that value, which every caller must send), or when a property's
 // schema type cannot decode into its field (integer into a string, number
-// into an int). All used to show only at call time, as the caller's
+// into an int, anything but a string into a type read with UnmarshalText). All used to show only at call time, as the caller's
 // InvalidParams, or never.
 func checkTyped(t Tool, in, out reflect.Type) {
 	if why := jsonTypeProblem(in, true, nil); why != "" {
@@ -35,15 +36,54 @@ func checkTyped(t Tool, in, out reflect.Type) {
 		panic(fmt.Sprintf(typeProblemFormat, t.Name, "result", out, "encoded as", why))
 	}
 	checkReturns(t, out)
-	st := in
-	for st != nil && st.Kind() == reflect.Pointer {
-		st = st.Elem()
+	if typ, _ := t.Parameters["type"].(string); typ != "" {
+		if why := fieldFits(typ, jsonField{typ: in}); why != "" {
+			panic(fmt.Sprintf("aios: tool %s: its params are a JSON value of type %q (its Parameters schema's), but HandleFunc's params type %v cannot take one: %s",
+				t.Name, typ, in, why))
+		}
 	}
-	if st == nil || st.Kind() != reflect.Struct || implementsAny(st, jsonUnmarshaler, textUnmarshaler) {
+	checkParams(t, in, in, t.Parameters, "", "")
+}
+
+// checkParams panics, naming the tool and the property's path (its names
+// from the top of the params, an array's items as *), when schema, the
+// schema of a value HandleFunc's params type decodes into Go type typ,
+// gives a property a type the Go value that takes it cannot decode, or
+// requires a property a struct has no field for. It walks properties of
+// nested objects and the items of arrays: a mismatch there failed every
+// call as the caller's InvalidParams as one at the top did. goPath is the
+// Go selector of typ from the params type ("", "Opts.", "Items[].").
+func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPath string) {
+	top := typ == in
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	if implementsAny(typ, jsonUnmarshaler, textUnmarshaler) {
 		return
 	}
-	fields := jsonFields(st)
-	if props, _ := t.Parameters["properties"].(map[string]any); props != nil {
+	if items, _ := schema["items"].(map[string]any); items != nil && (typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array) {
+		checkParams(t, in, typ.Elem(), items, path+"*/", goPath+"[].")
+		return
+	}
+	var fields []jsonField
+	switch typ.Kind() {
+	case reflect.Struct:
+		fields = jsonFields(typ)
+	case reflect.Map:
+	default:
+		return
+	}
+	// fieldOf is the field encoding/json decodes property k into: a
+	// struct's field, or a map's values.
+	fieldOf := func(k string) (jsonField, bool) {
+		if typ.Kind() == reflect.Map {
+			return jsonField{name: k, goName: goPath + "[" + strconv.Quote(k) + "]", typ: typ.Elem()}, true
+		}
+		f, ok := fieldFor(fields, k)
+		f.goName = goPath + f.goName
+		return f, ok
+	}
+	if props, _ := schema["properties"].(map[string]any); props != nil {
 		keys := make([]string, 0, len(props))
 		for k := range props {
 			keys = append(keys, k)
@@ -51,34 +91,51 @@ func checkTyped(t Tool, in, out reflect.Type) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			ps, _ := props[k].(map[string]any)
-			typ, _ := ps["type"].(string)
-			f, ok := fieldFor(fields, k)
-			if !ok || typ == "" {
+			f, ok := fieldOf(k)
+			if !ok || ps == nil {
 				continue
 			}
-			if why := fieldFits(typ, f); why != "" {
-				panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into field %s of type %v: %s",
-					t.Name, k, typ, in, f.goName, f.typ, why))
+			if pt, _ := ps["type"].(string); pt != "" {
+				if why := fieldFits(pt, f); why != "" {
+					panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
+						t.Name, path+k, pt, in, fieldName(typ, f), f.typ, why))
+				}
+			}
+			if !f.quoted {
+				checkParams(t, in, f.typ, ps, path+k+"/", f.goName+".")
 			}
 		}
 	}
-	req, _ := t.Parameters["required"].([]any)
-	if len(req) == 0 {
+	req, _ := schema["required"].([]any)
+	if typ.Kind() != reflect.Struct || len(req) == 0 {
 		return
 	}
 	var names []string
 	for _, f := range fields {
 		names = append(names, f.name)
 	}
+	sort.Strings(names)
+	shown := typ
+	if top {
+		shown = in // as the author wrote it, *In or In
+	}
 	for _, r := range req {
 		p, ok := r.(string)
 		if _, found := fieldFor(fields, p); !ok || found {
 			continue
 		}
-		sort.Strings(names)
-		panic(fmt.Sprintf("aios: tool %s: its Parameters schema requires %q, but HandleFunc's params type %v has no field for it (its JSON field names: %s): encoding/json would drop the value; tag a field `json:%q`",
-			t.Name, p, in, strings.Join(names, ", "), p))
+		panic(fmt.Sprintf("aios: tool %s: its Parameters schema requires %q, but HandleFunc's params type %v has no field for it (its JSON field names: %s): encoding/json would drop the value; %s",
+			t.Name, path+p, shown, strings.Join(names, ", "), fieldAdvice(typ, p)))
 	}
+}
+
+// fieldName names f, which takes a property of a value of Go type typ, in
+// checkParams's panic: "field Opts.Level", or "the values of map[string]int64".
+func fieldName(typ reflect.Type, f jsonField) string {
+	if typ.Kind() == reflect.Map {
+		return "the values of " + typ.String()
+	}
+	return "field " + f.goName
 }
 
 // checkReturns panics, naming the tool, when a typed handler's result type
@@ -87,42 +144,89 @@ func checkTyped(t Tool, in, out reflect.Type) {
 // decoding, is case-sensitive: Sum is written "Sum"), which fails every
 // call, or its field has omitempty or omitzero, which fails the calls whose
 // value is zero. The host holds every result to Returns (InvalidResult).
-func checkReturns(t Tool, out reflect.Type) {
-	req, _ := t.Returns["required"].([]any)
-	st := out
-	for st != nil && st.Kind() == reflect.Pointer {
-		st = st.Elem()
+func checkReturns(t Tool, out reflect.Type) { checkReturnsAt(t, out, out, t.Returns, "", "") }
+
+// checkReturnsAt is checkReturns for the value of Go type typ that schema
+// describes, at path in the result (its property names from the top, an
+// array's items as *; goPath the Go selector of typ, "Stats."): the
+// properties of nested objects and the items of arrays are held to their
+// schemas' required lists as the top level is.
+func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, goPath string) {
+	for typ != nil && typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
 	}
-	if len(req) == 0 || st == nil || st.Kind() != reflect.Struct || implementsAny(st, jsonMarshaler, textMarshaler) {
+	if typ == nil || implementsAny(typ, jsonMarshaler, textMarshaler) {
 		return
 	}
-	fields := jsonFields(st)
+	if items, _ := schema["items"].(map[string]any); items != nil && (typ.Kind() == reflect.Slice && typ.Elem().Kind() != reflect.Uint8 || typ.Kind() == reflect.Array) {
+		checkReturnsAt(t, out, typ.Elem(), items, path+"*/", goPath+"[].")
+		return
+	}
+	if typ.Kind() != reflect.Struct {
+		return
+	}
+	fields := jsonFields(typ)
+	byName := func(p string) *jsonField {
+		for i := range fields {
+			if fields[i].name == p {
+				return &fields[i]
+			}
+		}
+		return nil
+	}
+	req, _ := schema["required"].([]any)
 	for _, r := range req {
 		p, ok := r.(string)
 		if !ok {
 			continue
 		}
-		var f *jsonField
-		for i := range fields {
-			if fields[i].name == p {
-				f = &fields[i]
-				break
-			}
-		}
-		switch {
+		switch f := byName(p); {
 		case f == nil:
 			var names []string
 			for _, f := range fields {
 				names = append(names, f.name)
 			}
 			sort.Strings(names)
-			panic(fmt.Sprintf("aios: tool %s: its Returns schema requires %q, but HandleFunc's result type %v has no field encoding/json writes as %q (its JSON field names: %s; encoding/json writes the tag's name, else the Go name, exactly): the host would refuse every result; tag a field `json:%q`",
-				t.Name, p, out, p, strings.Join(names, ", "), p))
+			in := out
+			if path != "" {
+				in = typ
+			}
+			panic(fmt.Sprintf("aios: tool %s: its Returns schema requires %q, but HandleFunc's result type %v has no field encoding/json writes as %q (its JSON field names: %s; encoding/json writes the tag's name, else the Go name, exactly): the host would refuse every result; %s",
+				t.Name, path+p, in, p, strings.Join(names, ", "), fieldAdvice(typ, p)))
 		case f.omit == "omitzero" || f.omit == "omitempty" && omittable(f.typ):
 			panic(fmt.Sprintf("aios: tool %s: its Returns schema requires %q, but field %s of HandleFunc's result type %v has the %s option: a result whose %s is %s leaves %q out and the host refuses it; drop %s",
-				t.Name, p, f.goName, out, f.omit, f.goName, emptyOf(f.typ), p, f.omit))
+				t.Name, path+p, goPath+f.goName, out, f.omit, goPath+f.goName, emptyOf(f.typ), p, f.omit))
 		}
 	}
+	props, _ := schema["properties"].(map[string]any)
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ps, _ := props[k].(map[string]any)
+		if f := byName(k); f != nil && ps != nil && !f.quoted {
+			checkReturnsAt(t, out, f.typ, ps, path+k+"/", goPath+f.goName+".")
+		}
+	}
+}
+
+// fieldAdvice is what to do for struct typ to have a field for property
+// p: export the field meant for it when that one is unexported (its tag
+// changes nothing then), else tag a field with p.
+func fieldAdvice(typ reflect.Type, p string) string {
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		if f.IsExported() || f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == p || name == "" && strings.EqualFold(f.Name, p) {
+			return fmt.Sprintf("field %s is unexported: encoding/json neither reads nor writes it, whatever its tag; export it (%s)", f.Name, strings.ToUpper(f.Name[:1])+f.Name[1:])
+		}
+	}
+	return fmt.Sprintf("tag a field `json:%q`", p)
 }
 
 // omittable reports whether omitempty leaves a value of type t out when
@@ -361,6 +465,14 @@ func fieldFits(typ string, f jsonField) string {
 			return "its tag's \",string\" option wants the value as a JSON string"
 		}
 		return ""
+	}
+	if implementsAny(t, textUnmarshaler) {
+		// encoding/json calls UnmarshalText with a JSON string only:
+		// a number, boolean, array or object fails whatever t's kind.
+		switch typ {
+		case "integer", "number", "boolean", "array", "object":
+			return "its type has UnmarshalText (and no UnmarshalJSON), which encoding/json calls with a JSON string only: give the property the type \"string\", or the Go type an UnmarshalJSON"
+		}
 	}
 	switch typ {
 	case "string":

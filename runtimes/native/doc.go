@@ -25,7 +25,9 @@
 //
 // # Errors
 //
-// A *abi.ToolError returned by a handler passes through unchanged; a context
+// A *abi.ToolError returned by a handler passes through unchanged, and one
+// wrapped in the error it returns (fmt.Errorf("fetching: %w", err)) keeps
+// its code and data, the handler's words around its message; a context
 // deadline becomes Timeout, a cancellation Cancelled, anything else
 // ProviderError with the error's message. A panic is recovered and becomes
 // ProviderCrashed with the panic value and a short stack in Data.

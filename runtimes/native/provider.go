@@ -176,7 +176,17 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 func convertError(ctx context.Context, err error, provider string, call *abi.ToolCall) *abi.ToolError {
 	var te *abi.ToolError
 	if errors.As(err, &te) {
-		return te
+		if te == nil || error(te) == err {
+			return te // a nil one the host names (TestNilToolErrorFromHandlerNamesTool)
+		}
+		// Wrapped (fmt.Errorf("fetching thumbnails: %w", err)): the
+		// inner code and data, the handler's words around the inner
+		// message, as the Go guest SDK sends them.
+		full, msg := err.Error(), err.Error()
+		if i := strings.LastIndex(full, te.Error()); i >= 0 {
+			msg = full[:i] + te.Message + full[i+len(te.Error()):]
+		}
+		return &abi.ToolError{Code: te.Code, Message: msg, Data: te.Data}
 	}
 	tool := call.Tool
 	if call.Version != "" {
@@ -195,7 +205,9 @@ func convertError(ctx context.Context, err error, provider string, call *abi.Too
 // the panic value and the stack of the panicking code (runtime frames and
 // this package's own frames left out).
 func crashError(provider, toolName string, r any) *abi.ToolError {
-	msg := fmt.Sprint(r)
+	// Text that is not UTF-8 would have the host drop the data, the
+	// stack with it.
+	msg := strings.ToValidUTF8(fmt.Sprint(r), "\uFFFD")
 	stack := panicstack.Format(2, func(fn string) (skip, stop bool) { // past crashError and Call's recover
 		return strings.HasPrefix(fn, "github.com/aios-host/aios-host/runtimes/native.Typed["), // its wrapper
 			strings.HasPrefix(fn, "github.com/aios-host/aios-host/runtimes/native.(*Provider).Call")

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // DecodeTyped fills *dst (the params type of a Go guest's HandleFunc
@@ -227,8 +228,17 @@ func canonNumbers(v reflect.Value, depth int, floats map[string]bool) {
 		canonNumbers(v.Elem(), depth+1, floats)
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
+			switch sf := v.Type().Field(i); {
+			case sf.IsExported():
 				canonNumbers(v.Field(i), depth+1, floats)
+			case sf.Anonymous && v.CanAddr():
+				// An embedded unexported struct (or pointer to
+				// one): encoding/json set its exported fields, so
+				// their numbers are canonicalised too. Reached
+				// through an unexported field, it is read-only to
+				// reflect; the same memory, addressed anew, is not.
+				f := v.Field(i)
+				canonNumbers(reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem(), depth+1, floats)
 			}
 		}
 	case reflect.Slice, reflect.Array:
