@@ -423,7 +423,9 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	if p.linker, err = p.newLinker(); err != nil {
 		return nil, fmt.Errorf("%s: linker: %w", name, err)
 	}
-	inst, err := p.newInstance(context.Background(), time.Time{})
+	// Under the load's context, as on wazero: its cancel (SIGINT while
+	// run loads, a reload superseded) stops a start that loops.
+	inst, err := p.newInstance(ctx, time.Time{})
 	if err != nil {
 		return nil, err
 	}
@@ -441,7 +443,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 		p.closeInstance(inst)
 		p.sys.realClock.Store(clock || wantClock)
 		p.sys.realRandom.Store(random || wantRandom)
-		if inst, err = p.newInstance(context.Background(), time.Time{}); err != nil {
+		if inst, err = p.newInstance(ctx, time.Time{}); err != nil {
 			return nil, err
 		}
 	}
