@@ -157,11 +157,14 @@ func (l *WasmtimeLoader) Extensions() []string { return []string{".wasm"} }
 // Engine names the engine ("wasmtime").
 func (l *WasmtimeLoader) Engine() string { return EngineWasmtime }
 
-// Close refuses new loads and calls (Unavailable), waits for those in
-// progress to end — at most 5 s (closeDrainWait); the epoch ticker keeps
-// their deadlines meanwhile — and then stops the ticker. When calls are
-// still running after that, Close says so in its error and the ticker
-// stops only once they have ended. Close the providers loaded by l first.
+// Close refuses new loads and calls (Unavailable), stops the calls
+// running in its guests as wazero's Loader.Close does (at their next
+// epoch tick; they end Unavailable, saying the runtime is closing),
+// waits for those in progress to end — at most 5 s (closeDrainWait): a
+// guest asleep or waiting in a host call leaves only then; the epoch
+// ticker keeps their deadlines meanwhile — and then stops the ticker.
+// When calls are still running after that, Close says so in its error
+// and the ticker stops only once they have ended. Close the providers loaded by l first.
 // Close is idempotent; later calls return the first one's error.
 func (l *WasmtimeLoader) Close() error {
 	return l.drain.Close("wasm (wasmtime)", closeDrainWait, func() {
@@ -673,6 +676,7 @@ type wtInstance struct {
 	dl           time.Time   // the running call's (or load's) deadline, for poll_oneoff
 	handle       cgo.Handle  // this instance, for the epoch callback (wasmtime_epoch.go)
 	cancelled    bool        // the epoch callback stopped the guest for its caller
+	closing      bool        // the epoch callback stopped the guest's call for Loader.Close
 	fakeRand     *mrand.Rand // random_get's source without the Random grant (wasmtime_wasi.go)
 }
 
@@ -933,6 +937,9 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	inst.setDeadline(dl)
 	ptr, err := inst.input(len(enc))
 	if err != nil {
+		if inst.closing {
+			return nil, closingError(call.Tool), false
+		}
 		if inst.cancelled {
 			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
 		}
@@ -957,6 +964,9 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		while := ""
 		if inst.shim.awaited != "" {
 			while = " while it awaited " + inst.shim.awaited
+		}
+		if inst.closing {
+			return nil, closingError(call.Tool), false
 		}
 		if inst.cancelled {
 			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled%s; the guest was interrupted", call.Tool, while), false
@@ -984,6 +994,12 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		return nil, guestErr, inst.shim.keepAfter(guestErr)
 	}
 	return v, nil, true
+}
+
+// closingError is a call's error when Loader.Close stopped it, in
+// wazero's words (instance.call).
+func closingError(tool string) *abi.ToolError {
+	return abi.Errorf(abi.Unavailable, "call of %s was stopped: the wasm runtime is closing (Loader.Close)", tool)
 }
 
 // callDeadline is when call must end: its deadline or its context's,
