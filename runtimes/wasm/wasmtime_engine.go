@@ -225,7 +225,7 @@ func (l *WasmtimeLoader) compile(name string, bin []byte) (*wt.Module, error) {
 	}
 	m, err := wt.NewModule(l.engine, bin)
 	if err != nil {
-		return nil, fmt.Errorf("%s: invalid WebAssembly module: %w", name, err)
+		return nil, fmt.Errorf("%s: invalid WebAssembly module: %s", name, wtErrorText(err))
 	}
 	if path != "" {
 		if data, err := m.Serialize(); err == nil && sealed.WriteFile(path, data, key) == nil {
@@ -1095,6 +1095,27 @@ func wtTrapText(err error) string {
 		msg = msg[:i]
 	}
 	return msg
+}
+
+// wtErrorText is a wasmtime error in one line, as wazero's are: its first
+// line and the reasons under "Caused by:", without the blank lines and
+// the stack backtrace (RUST_BACKTRACE) of wasmtime's text.
+func wtErrorText(err error) string {
+	head, cause, ok := strings.Cut(err.Error(), "Caused by:")
+	first, _, _ := strings.Cut(strings.TrimSpace(head), "\n")
+	parts := []string{first}
+	if ok {
+		for _, l := range strings.Split(cause, "\n") {
+			l = strings.TrimSpace(l)
+			if strings.HasPrefix(l, "Stack backtrace") {
+				break
+			}
+			if l = strings.TrimLeft(l, "0123456789: "); l != "" {
+				parts = append(parts, l)
+			}
+		}
+	}
+	return strings.Join(parts, ": ")
 }
 
 // Describe implements abi.Provider.
