@@ -157,11 +157,14 @@ func (l *WasmtimeLoader) Extensions() []string { return []string{".wasm"} }
 // Engine names the engine ("wasmtime").
 func (l *WasmtimeLoader) Engine() string { return EngineWasmtime }
 
-// Close refuses new loads and calls (Unavailable), waits for those in
-// progress to end — at most 5 s (closeDrainWait); the epoch ticker keeps
-// their deadlines meanwhile — and then stops the ticker. When calls are
-// still running after that, Close says so in its error and the ticker
-// stops only once they have ended. Close the providers loaded by l first.
+// Close refuses new loads and calls (Unavailable), stops the calls
+// running in its guests as wazero's Loader.Close does (at their next
+// epoch tick; they end Unavailable, saying the runtime is closing),
+// waits for those in progress to end — at most 5 s (closeDrainWait): a
+// guest asleep or waiting in a host call leaves only then; the epoch
+// ticker keeps their deadlines meanwhile — and then stops the ticker.
+// When calls are still running after that, Close says so in its error
+// and the ticker stops only once they have ended. Close the providers loaded by l first.
 // Close is idempotent; later calls return the first one's error.
 func (l *WasmtimeLoader) Close() error {
 	return l.drain.Close("wasm (wasmtime)", closeDrainWait, func() {
@@ -222,7 +225,7 @@ func (l *WasmtimeLoader) compile(name string, bin []byte) (*wt.Module, error) {
 	}
 	m, err := wt.NewModule(l.engine, bin)
 	if err != nil {
-		return nil, fmt.Errorf("%s: invalid WebAssembly module: %w", name, err)
+		return nil, fmt.Errorf("%s: invalid WebAssembly module: %s", name, wtErrorText(err))
 	}
 	if path != "" {
 		if data, err := m.Serialize(); err == nil && sealed.WriteFile(path, data, key) == nil {
@@ -423,7 +426,9 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	if p.linker, err = p.newLinker(); err != nil {
 		return nil, fmt.Errorf("%s: linker: %w", name, err)
 	}
-	inst, err := p.newInstance(context.Background(), time.Time{})
+	// Under the load's context, as on wazero: its cancel (SIGINT while
+	// run loads, a reload superseded) stops a start that loops.
+	inst, err := p.newInstance(ctx, time.Time{})
 	if err != nil {
 		return nil, err
 	}
@@ -441,7 +446,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 		p.closeInstance(inst)
 		p.sys.realClock.Store(clock || wantClock)
 		p.sys.realRandom.Store(random || wantRandom)
-		if inst, err = p.newInstance(context.Background(), time.Time{}); err != nil {
+		if inst, err = p.newInstance(ctx, time.Time{}); err != nil {
 			return nil, err
 		}
 	}
@@ -671,6 +676,7 @@ type wtInstance struct {
 	dl           time.Time   // the running call's (or load's) deadline, for poll_oneoff
 	handle       cgo.Handle  // this instance, for the epoch callback (wasmtime_epoch.go)
 	cancelled    bool        // the epoch callback stopped the guest for its caller
+	closing      bool        // the epoch callback stopped the guest's call for Loader.Close
 	fakeRand     *mrand.Rand // random_get's source without the Random grant (wasmtime_wasi.go)
 }
 
@@ -931,6 +937,9 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 	inst.setDeadline(dl)
 	ptr, err := inst.input(len(enc))
 	if err != nil {
+		if inst.closing {
+			return nil, closingError(call.Tool), false
+		}
 		if inst.cancelled {
 			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled; the guest was interrupted", call.Tool), false
 		}
@@ -955,6 +964,9 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		while := ""
 		if inst.shim.awaited != "" {
 			while = " while it awaited " + inst.shim.awaited
+		}
+		if inst.closing {
+			return nil, closingError(call.Tool), false
 		}
 		if inst.cancelled {
 			return nil, abi.Errorf(abi.Cancelled, "call of %s was cancelled%s; the guest was interrupted", call.Tool, while), false
@@ -982,6 +994,12 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		return nil, guestErr, inst.shim.keepAfter(guestErr)
 	}
 	return v, nil, true
+}
+
+// closingError is a call's error when Loader.Close stopped it, in
+// wazero's words (instance.call).
+func closingError(tool string) *abi.ToolError {
+	return abi.Errorf(abi.Unavailable, "call of %s was stopped: the wasm runtime is closing (Loader.Close)", tool)
 }
 
 // callDeadline is when call must end: its deadline or its context's,
@@ -1077,6 +1095,27 @@ func wtTrapText(err error) string {
 		msg = msg[:i]
 	}
 	return msg
+}
+
+// wtErrorText is a wasmtime error in one line, as wazero's are: its first
+// line and the reasons under "Caused by:", without the blank lines and
+// the stack backtrace (RUST_BACKTRACE) of wasmtime's text.
+func wtErrorText(err error) string {
+	head, cause, ok := strings.Cut(err.Error(), "Caused by:")
+	first, _, _ := strings.Cut(strings.TrimSpace(head), "\n")
+	parts := []string{first}
+	if ok {
+		for _, l := range strings.Split(cause, "\n") {
+			l = strings.TrimSpace(l)
+			if strings.HasPrefix(l, "Stack backtrace") {
+				break
+			}
+			if l = strings.TrimLeft(l, "0123456789: "); l != "" {
+				parts = append(parts, l)
+			}
+		}
+	}
+	return strings.Join(parts, ": ")
 }
 
 // Describe implements abi.Provider.

@@ -53,6 +53,12 @@ func aiosWtEpoch(h C.uintptr_t) C.int {
 	if !ok {
 		return C.int(guestcheck.Deadline)
 	}
+	if inst.shim.cur != nil && inst.p.l.drain.closing.Load() {
+		// As wazero's Loader.Close (stopAll): a call in the guest is
+		// stopped, Unavailable (inst.call).
+		inst.closing = true
+		return C.int(guestcheck.Deadline)
+	}
 	v := guestcheck.Check(inst.shim.callCtx, inst.dl)
 	if v == guestcheck.Cancelled {
 		inst.cancelled = true
@@ -76,7 +82,7 @@ func (inst *wtInstance) watchEpochs() bool {
 // setDeadline arms the store for a guest call that must end at dl.
 func (inst *wtInstance) setDeadline(dl time.Time) {
 	inst.dl = dl
-	inst.cancelled = false
+	inst.cancelled, inst.closing = false, false
 	if inst.handle != 0 {
 		inst.store.SetEpochDeadline(1)
 		return
