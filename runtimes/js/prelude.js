@@ -257,7 +257,7 @@
     if (typeof fn !== 'function') throw new TypeError(where + ' ' + d.name + ': the handler is not a function');
     if (byName[d.name]) throw new Error('duplicate tool name "' + d.name + '" (' + where + '): every tool of a provider needs its own name');
     byName[d.name] = true;
-    tools.push({ def: d, fn: fn, self: self });
+    tools.push({ def: d, fn: fn, self: self, site: native.site() });
   }
 
   // describedBy names what described the provider (an aios.provider call or
