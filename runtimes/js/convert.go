@@ -24,7 +24,7 @@ import (
 // Values coming out of JS (results, callTool params, error data) become
 // canonical values by the rules of JSON.stringify, except that values JSON
 // cannot carry are clear errors naming their path instead of silent loss:
-// functions, a Symbol result, NaN/Infinity, Map, typed arrays, ArrayBuffer, DataView, iterators, Proxy,
+// functions, a Symbol result, NaN/Infinity, Map, typed arrays, ArrayBuffer, DataView, Error, RegExp, iterators, Proxy,
 // Promise (a missing await) and cycles. Properties whose value is undefined
 // are skipped and undefined array elements become null, as in JSON. A Date
 // becomes its ISO string (what its toJSON gives); other toJSON methods are
@@ -192,7 +192,7 @@ func (e *exporter) export(v goja.Value) (out any, skip bool, err error) {
 // never with goja's Export, which recurses through everything reachable
 // and makes a slice of an array's whole length first (a sparse array of
 // length 2^32-1 was a 64 GiB allocation, a fatal error of the process):
-// plain objects (and Error, Arguments, RegExp: JSON.stringify's own
+// plain objects (and Arguments: JSON.stringify's own
 // enumerable properties) with Keys and Get, arrays index by index after
 // their length is charged to the limit, a Set by its values. Each object
 // is converted once (memo): another reference to it reuses the result and
@@ -219,6 +219,17 @@ func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
 	}
 	kind := 0 // 1: properties, 2: array, 3: Set
 	switch cls, typ := o.ClassName(), o.ExportType(); {
+	case cls == "Error":
+		// A returned Error (catch (e) { return e; }) became {}: its name,
+		// message and stack are not own enumerable properties, so the
+		// failure was a success with nothing of why (TestErrorResultRefused).
+		name := "Error"
+		if n := o.Get("name"); n != nil && goja.IsString(n) && n.String() != "" {
+			name = clip(n.String(), 200)
+		}
+		return nil, false, e.fail(abi.InvalidResult, "an Error (%s) is not a JSON value (it would be {}, its message lost); throw it to fail the call, or return the text you need: e.message", name)
+	case cls == "RegExp":
+		return nil, false, e.fail(abi.InvalidResult, "a RegExp is not a JSON value (it would be {}); return its pattern: r.source, or String(r)")
 	case typ == typeMap && cls != "String":
 		kind = 1
 	case cls == "Array":

@@ -379,6 +379,14 @@ func describe(v goja.Value) string {
 	if goja.IsString(v) {
 		return fmt.Sprintf("%q", cutText(v.String()))
 	}
+	// A Symbol's String is its description, a BigInt's its digits: they
+	// read as an unquoted string and a number (TestThrownSymbolAndBigIntNamed).
+	if s, ok := v.(*goja.Symbol); ok {
+		return clip("Symbol("+s.String()+")", 200)
+	}
+	if goja.IsBigInt(v) {
+		return clip(v.String(), 200) + "n"
+	}
 	return clip(v.String(), 200)
 }
 

@@ -257,7 +257,7 @@
     if (typeof fn !== 'function') throw new TypeError(where + ' ' + d.name + ': the handler is not a function');
     if (byName[d.name]) throw new Error('duplicate tool name "' + d.name + '" (' + where + '): every tool of a provider needs its own name');
     byName[d.name] = true;
-    tools.push({ def: d, fn: fn, self: self });
+    tools.push({ def: d, fn: fn, self: self, site: native.site() });
   }
 
   // describedBy names what described the provider (an aios.provider call or
@@ -392,15 +392,46 @@
     };
   }
 
+  // logValue is fmt's JSON.stringify replacer: a BigInt as 7n, and the
+  // values whose JSON text is {} (a Map, a Set, a RegExp) by what they
+  // hold, so that a log line does not lose it (TestLogShowsCollectionsAndCauses).
+  var LogSet = Set, LogMap = Map, LogRegExp = RegExp; // as the prelude found them
+  function logValue(k, v) {
+    if (typeof v === 'bigint') return v.toString() + 'n';
+    if (v instanceof LogSet) return Array.from(v);
+    if (v instanceof LogMap) {
+      var o = {};
+      v.forEach(function (val, key) { o[typeof key === 'string' ? key : fmt([key])] = val; });
+      return o;
+    }
+    if (v instanceof LogRegExp) return String(v);
+    return v;
+  }
+
+  // errText is an Error as a log line shows it: its stack (file:line:col
+  // frames, without goja's program counters) and its causes after it, as
+  // node prints them: the wrapped error was lost.
+  function errText(a, depth) {
+    try {
+      var s = String(a.stack || a).replace(/(:\d+:\d+)\(\d+\)/g, '$1').replace(/\s+$/, '');
+      var c = a.cause;
+      if (c !== undefined && depth < 3) s += '\n[cause]: ' + (c instanceof Error ? errText(c, depth + 1) : fmt([c]));
+      return s;
+    } catch (e) {
+      return '[an Error that could not be read]';
+    }
+  }
+
   function fmt(args) {
     var out = [];
     for (var i = 0; i < args.length; i++) {
       var a = args[i];
       if (typeof a === 'string') { out.push(a); continue; }
       if (typeof a === 'bigint') { out.push(a + 'n'); continue; } // not "7n", quoted
-      if (a instanceof Error) { out.push(String(a.stack || a)); continue; }
+      if (a instanceof Error) { out.push(errText(a, 0)); continue; }
+      if (a instanceof LogRegExp) { out.push(String(a)); continue; }
       try {
-        var s = JSON.stringify(a, function (k, v) { return typeof v === 'bigint' ? v.toString() + 'n' : v; });
+        var s = JSON.stringify(a, logValue);
         out.push(s === undefined ? String(a) : s);
       } catch (e) {
         out.push(String(a));

@@ -347,13 +347,20 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 	for i := 0; i < n; i++ {
 		t := toolsObj.Get(fmt.Sprint(i)).(*goja.Object)
 		ex := exporter{vm: w.vm, limit: p.rt.opts.MaxResultBytes}
+		// at names the line that declared the tool, as the SDK's own
+		// checks do: a member of the wrong type named only the file
+		// (TestToolDefinitionErrorNamesLine).
+		at := ""
+		if site := t.Get("site"); site != nil && goja.IsString(site) && site.String() != "" {
+			at = " (at " + site.String() + ")"
+		}
 		dv, _, err := ex.export(t.Get("def"))
 		if err != nil {
-			return nil, fmt.Errorf("tool #%d definition: %v", i+1, err)
+			return nil, fmt.Errorf("tool #%d definition: %v%s", i+1, err, at)
 		}
 		def, err := toolDef(dv.(map[string]any))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w%s", err, at)
 		}
 		if def.Version == "" {
 			def.Version = reg.Provider.Version

@@ -219,6 +219,7 @@ func (w *worker) stop() {
 type slot struct {
 	fn   goja.Callable
 	self goja.Value
+	site string // where the tool was registered: file:line:col, or ""
 }
 
 type callState struct {
@@ -309,6 +310,11 @@ func (p *Provider) newWorker() (*worker, error) {
 		"setTimeout":   w.nativeSetTimeout,
 		"clearTimeout": w.nativeClearTimeout,
 		"inCall":       func(goja.FunctionCall) goja.Value { return w.vm.ToValue(w.inCall) },
+		// site is the provider's file:line:col that called the SDK
+		// function calling it (where a tool is registered), or "".
+		"site": func(goja.FunctionCall) goja.Value {
+			return w.vm.ToValue(firstFrame(framesString(w.vm.CaptureCallStack(0, nil))))
+		},
 	} {
 		if err := native.Set(name, fn); err != nil {
 			return nil, err
@@ -397,7 +403,7 @@ func (w *worker) bindTools(names []string) error {
 		if !ok {
 			return fmt.Errorf("tool %s: handler is not a function", names[i])
 		}
-		w.tools[i] = slot{fn: fn, self: t.Get("self")}
+		w.tools[i] = slot{fn: fn, self: t.Get("self"), site: t.Get("site").String()}
 	}
 	return nil
 }
@@ -622,7 +628,7 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 			return nil, te, discard, false
 		}
 		if pr.State() == goja.PromiseStateRejected {
-			return nil, w.errorFromValue(pr.Result(), nil), false, false
+			return nil, rejectedWhere(w.errorFromValue(pr.Result(), nil), call.Tool, t.site), false, false
 		}
 		v = pr.Result()
 	}
@@ -682,6 +688,24 @@ func interruptedWhere(err error, te *abi.ToolError, tool string) *abi.ToolError 
 		c.Message += " (at " + f + ")"
 	}
 	return &c
+}
+
+// rejectedWhere adds to te, the error of the value a handler's promise
+// was rejected with, the tool and where its handler was registered when
+// te names no line: a value that is not an Error thrown in an async
+// handler (throw 'not found') carries no stack, and the caller got
+// `uncaught "not found"` and nothing of where
+// (TestAsyncThrownValueNamesHandler).
+func rejectedWhere(te *abi.ToolError, tool, site string) *abi.ToolError {
+	if te == nil || te.Code != abi.ProviderError || strings.Contains(te.Message, " (at ") {
+		return te
+	}
+	te.Message += " (rejected by the handler of tool " + tool
+	if site != "" {
+		te.Message += ", registered at " + site
+	}
+	te.Message += "; throw an Error to have the line it was thrown at)"
+	return te
 }
 
 // maxTrackedRejections bounds the unhandled rejections a call keeps.
