@@ -1020,6 +1020,11 @@ class Worker:
                 where = self._where(e.__traceback__)
             except MemoryError:
                 where = ""
+            # The tool's frames, which the traceback keeps, hold what it
+            # allocated (a list grown to the limit): freed before the
+            # answer is packed, which failed for want of memory and ended
+            # the worker (TestMemoryErrorOfGrowingListNamesLine).
+            _clear_frames(e.__traceback__)
             e = None
             self._error(cid, "ProviderError", "MemoryError in tool %s%s: out of memory (%s)" % (
                 name, " at " + where if where else "", _memory_limit()))
@@ -1794,6 +1799,17 @@ def _describe_int(v):
     if v.bit_length() <= 256:
         return "the integer %d" % v
     return "an integer of %d bits" % v.bit_length()
+
+
+def _clear_frames(tb):
+    """Clear the locals of the frames of traceback tb (traceback.clear_frames,
+    without importing traceback); a frame still running is left as it is."""
+    while tb is not None:
+        try:
+            tb.tb_frame.clear()
+        except RuntimeError:
+            pass
+        tb = tb.tb_next
 
 
 def _memory_limit():
