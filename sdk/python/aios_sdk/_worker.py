@@ -43,6 +43,7 @@ all: where a tool connects it is told so, and what to ask for
 (_explain_sockets).
 """
 
+import builtins
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -882,6 +883,24 @@ class Worker:
         frames, _ = self._tool_frames(tb, 1)
         return "%s:%d" % frames[0][1:] if frames else ""
 
+    def _group_text(self, e, depth=0):
+        """For an exception group (an asyncio.TaskGroup's), its exceptions
+        as ": Type: message (at file.py:LINE); ...", at most
+        _MAX_GROUP_SHOWN and then how many more; "" for another exception.
+        The message was the group's alone, "unhandled errors in a TaskGroup
+        (1 sub-exception)", naming none (TestExceptionGroupNamesItsExceptions)."""
+        subs = getattr(e, "exceptions", None)
+        if not isinstance(e, _EXC_GROUP) or not isinstance(subs, tuple) or not subs:
+            return ""
+        parts = []
+        for x in subs[:_MAX_GROUP_SHOWN]:
+            where = self._where(self._tool_tb(x))
+            parts.append(_exc_text(x) + (self._group_text(x, depth + 1) if depth < 2 else "") +
+                         (" (at %s)" % where if where else ""))
+        if len(subs) > _MAX_GROUP_SHOWN:
+            parts.append("\u2026 %d more" % (len(subs) - _MAX_GROUP_SHOWN))
+        return ": " + "; ".join(parts) if depth == 0 else " [" + "; ".join(parts) + "]"
+
     def _stack(self, tb):
         """The frames of tb in the tool's folder as JS prints a stack,
         innermost first: "\n\tat func (file.py:LINE)" each, by base name (no
@@ -1038,15 +1057,7 @@ class Worker:
         except BaseException as e:  # Exception, asyncio.CancelledError, KeyboardInterrupt
             tb = self._tool_tb(e)
             where = self._where(tb)
-            try:
-                # Without a message (raise MyError(), KeyboardInterrupt) the
-                # name alone, as Python's traceback prints it: it was
-                # "MyError:  (at file.py:3)".
-                text = str(e)
-                msg = "%s: %s" % (type(e).__name__, text) if text else type(e).__name__
-            except Exception as e2:
-                msg = "%s (str() of it failed: %s: %s)" % (type(e).__name__, type(e2).__name__, e2)
-            text = _error_text(msg)
+            text = _error_text(_exc_text(e) + self._group_text(e))
             head = _cut(text, _MAX_ERROR_CHARS)
             # The text is cut before the location is added: cut after, a
             # long message lost its "(at file.py:LINE)".
@@ -1614,6 +1625,23 @@ def _first_surrogate(s):
 def _cut(s, n):
     """s, or its first n characters and how many were cut."""
     return s if len(s) <= n else "%s … (%d characters cut)" % (s[:n], len(s) - n)
+
+
+# Exception groups (Python 3.11+), and how many of a group's exceptions an
+# error names.
+_EXC_GROUP = getattr(builtins, "BaseExceptionGroup", ())
+_MAX_GROUP_SHOWN = 5
+
+
+def _exc_text(e):
+    """"Type: message" of exception e; without a message (raise MyError(),
+    KeyboardInterrupt) the name alone, as Python's traceback prints it: it
+    was "MyError:  (at file.py:3)"."""
+    try:
+        text = str(e)
+        return "%s: %s" % (type(e).__name__, text) if text else type(e).__name__
+    except Exception as e2:
+        return "%s (str() of it failed: %s: %s)" % (type(e).__name__, type(e2).__name__, e2)
 
 
 def _error_text(s):
