@@ -1062,7 +1062,7 @@ class Worker:
             # The text is cut before the location is added: cut after, a
             # long message lost its "(at file.py:LINE)".
             tail = (" (at %s)" % where if where else "") + _sandbox_note(e)
-            msg = _cut(text, _MAX_ERROR_CHARS - len(tail) - 40) + tail
+            msg = _cut(text, _MAX_ERROR_CHARS - len(_error_text(tail).encode("utf-8"))) + tail
             # data {"name", "stack"} as a JS tool's error has.
             data = {"name": type(e).__name__, "stack": head + self._stack(tb)}
             self._error(cid, "ProviderError", msg, data)
@@ -1582,8 +1582,9 @@ def _not_json(v):
     return None
 
 
-# An error message is cut at this many characters (JS: 64 KiB,
-# runtimes/js/errors.go maxErrorText); it reaches callers and the audit log.
+# An error message is cut to this many bytes of UTF-8 (JS: 64 KiB,
+# runtimes/js/errors.go maxErrorText; the host keeps as many, host.boundError);
+# it reaches callers and the audit log.
 _MAX_ERROR_CHARS = 64 << 10
 
 
@@ -1623,8 +1624,19 @@ def _first_surrogate(s):
 
 
 def _cut(s, n):
-    """s, or its first n characters and how many were cut."""
-    return s if len(s) <= n else "%s … (%d characters cut)" % (s[:n], len(s) - n)
+    """s, or its head and how many characters were cut, in at most n bytes
+    of UTF-8, the note included: the host keeps 64 KiB of a provider's
+    message (host.boundError), and a message cut at 64 Ki characters with
+    the note after them was cut there again, the note and the exception's
+    "(at file.py:LINE)" lost (TestLongErrorMessageFitsHostBound). s holds
+    no lone surrogates (_error_text)."""
+    if len(s) <= n // 4:
+        return s
+    b = s.encode("utf-8")
+    if len(b) <= n:
+        return s
+    head = b[:max(n - 40, 0)].decode("utf-8", "ignore")
+    return "%s … (%d characters cut)" % (head, len(s) - len(head))
 
 
 # Exception groups (Python 3.11+), and how many of a group's exceptions an
@@ -2116,8 +2128,7 @@ def load(path, pins=None):
 def _load_failed(w, msg):
     """Report a load error (its text as _error sends a call's) and exit."""
     msg = _error_text(msg)
-    if len(msg) > _MAX_ERROR_CHARS:
-        msg = "%s … (%d characters cut)" % (msg[:_MAX_ERROR_CHARS], len(msg) - _MAX_ERROR_CHARS)
+    msg = _cut(msg, _MAX_ERROR_CHARS)
     w.send_log("error", msg)
     sys.stderr.flush()
     _real_exit(EXIT_LOAD_FAILED)
