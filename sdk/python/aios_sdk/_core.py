@@ -383,7 +383,10 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         desc = _want_str(what + "description", description)
         if not desc and target.__doc__:
             desc = _cleandoc(target.__doc__).split("\n\n")[0]
-        d = {"name": tname, "parameters": build_parameters(parameters, required)}
+        # A str is refused, as for tags: list("name") required the
+        # properties "n", "a", "m" and "e" (TestRequiredOptionIsAListOfNames).
+        req = None if required is None else _want_strs(what + "required", required)
+        d = {"name": tname, "parameters": build_parameters(parameters, req)}
         if desc:
             d["description"] = desc
         caps = _as_list(capability_required, "@tool capability_required")
