@@ -166,6 +166,15 @@ def _want_strs(what, v):
     return out
 
 
+def _want_bool(what, v):
+    """v, a yes-or-no option: True or False. Another value was taken by
+    its truth, so mcp_exportable="false" exported the tool
+    (TestBoolOptionsTakeBools)."""
+    if not isinstance(v, bool):
+        raise TypeError("%s must be True or False, got %s %s" % (what, type(v).__name__, _shown(v)))
+    return v
+
+
 _PROVIDER_OPTIONS = ("id", "name", "capabilities", "version", "description")
 _TOOL_OPTIONS = ("name", "description", "capability_required", "parameters", "returns", "version",
                  "tags", "examples", "idempotent", "latency_class", "permission_level", "deprecated",
@@ -403,13 +412,13 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
             d["tags"] = list(tags)
         if _want_strs(what + "examples", examples):
             d["examples"] = list(examples)
-        if idempotent:
+        if _want_bool(what + "idempotent", idempotent):
             d["idempotent"] = True
         if _want_str(what + "latency_class", latency_class):
             d["latency_class"] = latency_class
         if _want_str(what + "permission_level", permission_level):
             d["permission_level"] = permission_level
-        if deprecated:
+        if _want_bool(what + "deprecated", deprecated):
             d["deprecated"] = True
         if deprecation is not None:
             # {"since", "message", "replacement"}, as the Go SDKs'
@@ -421,7 +430,7 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
                 _want_str("%sdeprecation's %s" % (what, k), deprecation.get(k))
             d["deprecation"] = deprecation
             d["deprecated"] = True
-        if mcp_exportable:
+        if _want_bool(what + "mcp_exportable", mcp_exportable):
             d["mcp_exportable"] = True
         setattr(target, TOOL_ATTR, d)
         return fn
