@@ -2009,19 +2009,25 @@ def load(path, pins=None):
         raise
     except BaseException as e:
         import traceback
-        where = path
+        where, inner = path, ""
+        prefix = folder if folder.endswith(os.sep) else folder + os.sep
         for fs in traceback.extract_tb(e.__traceback__):
             if fs.filename == path:
-                where = "%s:%d" % (path, fs.lineno)
+                where, inner = "%s:%d" % (path, fs.lineno), ""
+            elif isinstance(fs.filename, str) and fs.filename.startswith(prefix):
+                # A module of the tool's folder the file imports, where
+                # the exception was raised: it was named at the file's
+                # import line alone (TestLoadErrorInHelperModuleNamesItsLine).
+                inner = " (at %s:%d)" % (fs.filename[len(prefix):], fs.lineno)
         if isinstance(e, SystemExit):
-            raise LoadError("%s: SystemExit while loading: the tool file called sys.exit(%r); a tool file must not exit (raise an exception to fail the load)" % (where, e.code))
+            raise LoadError("%s: SystemExit while loading%s: the tool file called sys.exit(%r); a tool file must not exit (raise an exception to fail the load)" % (where, inner, e.code))
         if isinstance(e, MemoryError):
-            raise LoadError("%s: MemoryError while loading: out of memory (%s)" % (where, _memory_limit()))
+            raise LoadError("%s: MemoryError while loading%s: out of memory (%s)" % (where, inner, _memory_limit()))
         try:
             msg = str(e)
         except Exception:
             msg = "(str() of it failed)"
-        raise LoadError("%s: %s while loading%s%s" % (where, type(e).__name__, ": " + msg if msg else "", _sandbox_note(e)))
+        raise LoadError("%s: %s while loading%s%s%s" % (where, type(e).__name__, ": " + msg if msg else "", inner, _sandbox_note(e)))
 
     agents, loose_classes, imported = [], [], []
     # Tools and an @Agent class imported from modules of the tool's
