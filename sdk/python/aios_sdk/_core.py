@@ -693,9 +693,7 @@ class Context:
         lv = level.lower() if isinstance(level, str) else None
         if lv not in _LOG_LEVELS:
             raise ValueError("ctx.log: unknown level %r; use 'debug', 'info', 'warning' (or 'warn') or 'error'" % (level,))
-        msg = " ".join(str(p) for p in parts)
-        if len(msg) > _MAX_LOG_CHARS:
-            msg = "%s … (%d characters cut)" % (msg[:_MAX_LOG_CHARS], len(msg) - _MAX_LOG_CHARS)
+        msg = cut_text(" ".join(str(p) for p in parts), _MAX_LOG_CHARS)
         self._worker.send_log(lv, msg, self.call_id)
         return Done(None)
 
@@ -704,5 +702,22 @@ class Context:
 _STR_ARGS = ("id", "space", "tool", "version", "prompt", "system", "model")
 _LOG_LEVELS = {"debug", "info", "warn", "warning", "error"}
 # The host keeps 64 KiB of a log line; a longer message is cut here so that
-# its frame stays small.
+# its frame stays small (in bytes of UTF-8, with cut_text).
 _MAX_LOG_CHARS = 64 << 10
+
+
+def cut_text(s, n):
+    """s, or its head and how many characters were cut, in at most n bytes
+    of UTF-8, the note included (a lone surrogate counted as its \\udcff
+    escape, as it is sent): the host keeps 64 KiB of a provider's message
+    (host.boundError) and of a log line, and a text cut at 64 Ki characters
+    with the note after them was cut there again, the note (and an
+    exception's "(at file.py:LINE)") lost (TestLongErrorMessageFitsHostBound,
+    TestLongCtxLogSaysWhatWasCut)."""
+    if len(s) <= n // 6:
+        return s
+    b = s.encode("utf-8", "backslashreplace")
+    if len(b) <= n:
+        return s
+    head = b[:max(n - 40, 0)].decode("utf-8", "ignore")
+    return "%s \u2026 (%d characters cut)" % (head, len(s) - len(head))

@@ -1623,20 +1623,9 @@ def _first_surrogate(s):
         return e.start
 
 
-def _cut(s, n):
-    """s, or its head and how many characters were cut, in at most n bytes
-    of UTF-8, the note included: the host keeps 64 KiB of a provider's
-    message (host.boundError), and a message cut at 64 Ki characters with
-    the note after them was cut there again, the note and the exception's
-    "(at file.py:LINE)" lost (TestLongErrorMessageFitsHostBound). s holds
-    no lone surrogates (_error_text)."""
-    if len(s) <= n // 4:
-        return s
-    b = s.encode("utf-8")
-    if len(b) <= n:
-        return s
-    head = b[:max(n - 40, 0)].decode("utf-8", "ignore")
-    return "%s … (%d characters cut)" % (head, len(s) - len(head))
+# _cut(s, n): s, or its head and how many characters were cut, in at most
+# n bytes of UTF-8 (_core.cut_text).
+_cut = _core.cut_text
 
 
 # Exception groups (Python 3.11+), and how many of a group's exceptions an
