@@ -9,10 +9,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/component"
+	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/runtimes/python"
@@ -30,8 +33,8 @@ Schema; a core module prints the tools its guest registers (loaded with
 the config's runtimes.wasm limits and timeouts, nothing granted); a .js, .ts or
 .py file is loaded with its runtime (runtimes.* of the config, unsigned)
 and prints its tools and the JSON Schemas its SDK made of their parameters
-and returns; so is a JS/TS provider folder (its index.ts or index.js and
-the modules it imports).
+and returns; so is a provider folder (its index.ts or index.js, else its
+tool.<ext> or only plugin file, with the modules it imports).
 --json prints {kind, provider, wit, tools: [{name, description,
 input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 	asJSON := fs.Bool("json", false, "machine-readable output")
@@ -174,6 +177,10 @@ func (c *cli) inspectScript(path string) (*abi.ToolRegister, error) {
 		// error's own advice (plugins/NAME/index.ts) was refused the
 		// same way when inspect was given that file.
 		err = fmt.Errorf("%w\ninspect reads a file as one at the top of a plugin folder: to load a provider folder with its modules, give the folder (aios-host inspect %s)", err, filepath.Dir(path))
+	} else if err != nil && strings.Contains(err.Error(), "a tool file at the top of a plugin folder may read only itself") {
+		// A Python tool importing a module of its folder: the same
+		// (TestInspectPythonProviderFolder).
+		err = fmt.Errorf("%w\ninspect reads a file as one at the top of a plugin folder: to load a provider folder with its modules, give the folder (aios-host inspect %s)", err, filepath.Dir(path))
 	}
 	return reg, err
 }
@@ -191,7 +198,31 @@ func (c *cli) inspectFolder(dir string) (*abi.ToolRegister, error) {
 			return c.inspectSource(abs, abs, filepath.Ext(n))
 		}
 	}
-	return nil, fmt.Errorf("%s is a folder without index.ts or index.js: inspect reads a plugin file, or a JS/TS provider folder (plugins/NAME/index.ts)", dir)
+	// Its tool.<ext>, else its only plugin file, as discovery picks it:
+	// a Python provider folder (plugins/NAME/tool.py beside helpers.py)
+	// failed "a folder without index.ts or index.js", and its tool.py,
+	// inspected as a top-level file, could not import helpers
+	// (TestInspectPythonProviderFolder).
+	var files []string
+	loadable := func(name string) bool { // as host.LoaderFor matches
+		lower := strings.ToLower(name)
+		ok := !host.IsTypeDeclaration(lower) && slices.ContainsFunc(pluginExtensions, func(e string) bool { return strings.HasSuffix(lower, e) })
+		if ok {
+			files = append(files, name)
+		}
+		return ok
+	}
+	art := discovery.ArtifactIn(abs, loadable)
+	switch {
+	case art != "" && strings.EqualFold(filepath.Ext(art), ".wasm"):
+		return nil, fmt.Errorf("%s: its plugin file is %s: inspect that file", dir, filepath.Base(art))
+	case art != "":
+		return c.inspectSource(art, abs, strings.ToLower(filepath.Ext(art)))
+	case len(files) > 1:
+		sort.Strings(files)
+		return nil, fmt.Errorf("%s: several plugin files (%s) and no tool.<ext>, index.ts or index.js: inspect one of them, or name the provider's tool.<ext> as discovery requires", dir, strings.Join(files, ", "))
+	}
+	return nil, fmt.Errorf("%s is a folder without a plugin file (tool.py, index.ts or index.js): inspect reads a plugin file, or a provider folder (plugins/NAME/tool.py, plugins/NAME/index.ts)", dir)
 }
 
 // inspectSource loads path (a file, or with unit a provider folder) with

@@ -166,6 +166,15 @@ def _want_strs(what, v):
     return out
 
 
+def _want_bool(what, v):
+    """v, a yes-or-no option: True or False. Another value was taken by
+    its truth, so mcp_exportable="false" exported the tool
+    (TestBoolOptionsTakeBools)."""
+    if not isinstance(v, bool):
+        raise TypeError("%s must be True or False, got %s %s" % (what, type(v).__name__, _shown(v)))
+    return v
+
+
 _PROVIDER_OPTIONS = ("id", "name", "capabilities", "version", "description")
 _TOOL_OPTIONS = ("name", "description", "capability_required", "parameters", "returns", "version",
                  "tags", "examples", "idempotent", "latency_class", "permission_level", "deprecated",
@@ -383,7 +392,10 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         desc = _want_str(what + "description", description)
         if not desc and target.__doc__:
             desc = _cleandoc(target.__doc__).split("\n\n")[0]
-        d = {"name": tname, "parameters": build_parameters(parameters, required)}
+        # A str is refused, as for tags: list("name") required the
+        # properties "n", "a", "m" and "e" (TestRequiredOptionIsAListOfNames).
+        req = None if required is None else _want_strs(what + "required", required)
+        d = {"name": tname, "parameters": build_parameters(parameters, req)}
         if desc:
             d["description"] = desc
         caps = _as_list(capability_required, "@tool capability_required")
@@ -400,13 +412,13 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
             d["tags"] = list(tags)
         if _want_strs(what + "examples", examples):
             d["examples"] = list(examples)
-        if idempotent:
+        if _want_bool(what + "idempotent", idempotent):
             d["idempotent"] = True
         if _want_str(what + "latency_class", latency_class):
             d["latency_class"] = latency_class
         if _want_str(what + "permission_level", permission_level):
             d["permission_level"] = permission_level
-        if deprecated:
+        if _want_bool(what + "deprecated", deprecated):
             d["deprecated"] = True
         if deprecation is not None:
             # {"since", "message", "replacement"}, as the Go SDKs'
@@ -418,7 +430,7 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
                 _want_str("%sdeprecation's %s" % (what, k), deprecation.get(k))
             d["deprecation"] = deprecation
             d["deprecated"] = True
-        if mcp_exportable:
+        if _want_bool(what + "mcp_exportable", mcp_exportable):
             d["mcp_exportable"] = True
         setattr(target, TOOL_ATTR, d)
         return fn
@@ -681,9 +693,7 @@ class Context:
         lv = level.lower() if isinstance(level, str) else None
         if lv not in _LOG_LEVELS:
             raise ValueError("ctx.log: unknown level %r; use 'debug', 'info', 'warning' (or 'warn') or 'error'" % (level,))
-        msg = " ".join(str(p) for p in parts)
-        if len(msg) > _MAX_LOG_CHARS:
-            msg = "%s … (%d characters cut)" % (msg[:_MAX_LOG_CHARS], len(msg) - _MAX_LOG_CHARS)
+        msg = cut_text(" ".join(str(p) for p in parts), _MAX_LOG_CHARS)
         self._worker.send_log(lv, msg, self.call_id)
         return Done(None)
 
@@ -692,5 +702,22 @@ class Context:
 _STR_ARGS = ("id", "space", "tool", "version", "prompt", "system", "model")
 _LOG_LEVELS = {"debug", "info", "warn", "warning", "error"}
 # The host keeps 64 KiB of a log line; a longer message is cut here so that
-# its frame stays small.
+# its frame stays small (in bytes of UTF-8, with cut_text).
 _MAX_LOG_CHARS = 64 << 10
+
+
+def cut_text(s, n):
+    """s, or its head and how many characters were cut, in at most n bytes
+    of UTF-8, the note included (a lone surrogate counted as its \\udcff
+    escape, as it is sent): the host keeps 64 KiB of a provider's message
+    (host.boundError) and of a log line, and a text cut at 64 Ki characters
+    with the note after them was cut there again, the note (and an
+    exception's "(at file.py:LINE)") lost (TestLongErrorMessageFitsHostBound,
+    TestLongCtxLogSaysWhatWasCut)."""
+    if len(s) <= n // 6:
+        return s
+    b = s.encode("utf-8", "backslashreplace")
+    if len(b) <= n:
+        return s
+    head = b[:max(n - 40, 0)].decode("utf-8", "ignore")
+    return "%s \u2026 (%d characters cut)" % (head, len(s) - len(head))

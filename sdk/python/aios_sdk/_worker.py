@@ -43,6 +43,7 @@ all: where a tool connects it is told so, and what to ask for
 (_explain_sockets).
 """
 
+import builtins
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -882,6 +883,24 @@ class Worker:
         frames, _ = self._tool_frames(tb, 1)
         return "%s:%d" % frames[0][1:] if frames else ""
 
+    def _group_text(self, e, depth=0):
+        """For an exception group (an asyncio.TaskGroup's), its exceptions
+        as ": Type: message (at file.py:LINE); ...", at most
+        _MAX_GROUP_SHOWN and then how many more; "" for another exception.
+        The message was the group's alone, "unhandled errors in a TaskGroup
+        (1 sub-exception)", naming none (TestExceptionGroupNamesItsExceptions)."""
+        subs = getattr(e, "exceptions", None)
+        if not isinstance(e, _EXC_GROUP) or not isinstance(subs, tuple) or not subs:
+            return ""
+        parts = []
+        for x in subs[:_MAX_GROUP_SHOWN]:
+            where = self._where(self._tool_tb(x))
+            parts.append(_exc_text(x) + (self._group_text(x, depth + 1) if depth < 2 else "") +
+                         (" (at %s)" % where if where else ""))
+        if len(subs) > _MAX_GROUP_SHOWN:
+            parts.append("\u2026 %d more" % (len(subs) - _MAX_GROUP_SHOWN))
+        return ": " + "; ".join(parts) if depth == 0 else " [" + "; ".join(parts) + "]"
+
     def _stack(self, tb):
         """The frames of tb in the tool's folder as JS prints a stack,
         innermost first: "\n\tat func (file.py:LINE)" each, by base name (no
@@ -1020,6 +1039,11 @@ class Worker:
                 where = self._where(e.__traceback__)
             except MemoryError:
                 where = ""
+            # The tool's frames, which the traceback keeps, hold what it
+            # allocated (a list grown to the limit): freed before the
+            # answer is packed, which failed for want of memory and ended
+            # the worker (TestMemoryErrorOfGrowingListNamesLine).
+            _clear_frames(e.__traceback__)
             e = None
             self._error(cid, "ProviderError", "MemoryError in tool %s%s: out of memory (%s)" % (
                 name, " at " + where if where else "", _memory_limit()))
@@ -1033,20 +1057,12 @@ class Worker:
         except BaseException as e:  # Exception, asyncio.CancelledError, KeyboardInterrupt
             tb = self._tool_tb(e)
             where = self._where(tb)
-            try:
-                # Without a message (raise MyError(), KeyboardInterrupt) the
-                # name alone, as Python's traceback prints it: it was
-                # "MyError:  (at file.py:3)".
-                text = str(e)
-                msg = "%s: %s" % (type(e).__name__, text) if text else type(e).__name__
-            except Exception as e2:
-                msg = "%s (str() of it failed: %s: %s)" % (type(e).__name__, type(e2).__name__, e2)
-            text = _error_text(msg)
+            text = _error_text(_exc_text(e) + self._group_text(e))
             head = _cut(text, _MAX_ERROR_CHARS)
             # The text is cut before the location is added: cut after, a
             # long message lost its "(at file.py:LINE)".
             tail = (" (at %s)" % where if where else "") + _sandbox_note(e)
-            msg = _cut(text, _MAX_ERROR_CHARS - len(tail) - 40) + tail
+            msg = _cut(text, _MAX_ERROR_CHARS - len(_error_text(tail).encode("utf-8"))) + tail
             # data {"name", "stack"} as a JS tool's error has.
             data = {"name": type(e).__name__, "stack": head + self._stack(tb)}
             self._error(cid, "ProviderError", msg, data)
@@ -1566,8 +1582,9 @@ def _not_json(v):
     return None
 
 
-# An error message is cut at this many characters (JS: 64 KiB,
-# runtimes/js/errors.go maxErrorText); it reaches callers and the audit log.
+# An error message is cut to this many bytes of UTF-8 (JS: 64 KiB,
+# runtimes/js/errors.go maxErrorText; the host keeps as many, host.boundError);
+# it reaches callers and the audit log.
 _MAX_ERROR_CHARS = 64 << 10
 
 
@@ -1606,9 +1623,26 @@ def _first_surrogate(s):
         return e.start
 
 
-def _cut(s, n):
-    """s, or its first n characters and how many were cut."""
-    return s if len(s) <= n else "%s … (%d characters cut)" % (s[:n], len(s) - n)
+# _cut(s, n): s, or its head and how many characters were cut, in at most
+# n bytes of UTF-8 (_core.cut_text).
+_cut = _core.cut_text
+
+
+# Exception groups (Python 3.11+), and how many of a group's exceptions an
+# error names.
+_EXC_GROUP = getattr(builtins, "BaseExceptionGroup", ())
+_MAX_GROUP_SHOWN = 5
+
+
+def _exc_text(e):
+    """"Type: message" of exception e; without a message (raise MyError(),
+    KeyboardInterrupt) the name alone, as Python's traceback prints it: it
+    was "MyError:  (at file.py:3)"."""
+    try:
+        text = str(e)
+        return "%s: %s" % (type(e).__name__, text) if text else type(e).__name__
+    except Exception as e2:
+        return "%s (str() of it failed: %s: %s)" % (type(e).__name__, type(e2).__name__, e2)
 
 
 def _error_text(s):
@@ -1796,6 +1830,17 @@ def _describe_int(v):
     return "an integer of %d bits" % v.bit_length()
 
 
+def _clear_frames(tb):
+    """Clear the locals of the frames of traceback tb (traceback.clear_frames,
+    without importing traceback); a frame still running is left as it is."""
+    while tb is not None:
+        try:
+            tb.tb_frame.clear()
+        except RuntimeError:
+            pass
+        tb = tb.tb_next
+
+
 def _memory_limit():
     try:
         import resource
@@ -1953,19 +1998,25 @@ def load(path, pins=None):
         raise
     except BaseException as e:
         import traceback
-        where = path
+        where, inner = path, ""
+        prefix = folder if folder.endswith(os.sep) else folder + os.sep
         for fs in traceback.extract_tb(e.__traceback__):
             if fs.filename == path:
-                where = "%s:%d" % (path, fs.lineno)
+                where, inner = "%s:%d" % (path, fs.lineno), ""
+            elif isinstance(fs.filename, str) and fs.filename.startswith(prefix):
+                # A module of the tool's folder the file imports, where
+                # the exception was raised: it was named at the file's
+                # import line alone (TestLoadErrorInHelperModuleNamesItsLine).
+                inner = " (at %s:%d)" % (fs.filename[len(prefix):], fs.lineno)
         if isinstance(e, SystemExit):
-            raise LoadError("%s: SystemExit while loading: the tool file called sys.exit(%r); a tool file must not exit (raise an exception to fail the load)" % (where, e.code))
+            raise LoadError("%s: SystemExit while loading%s: the tool file called sys.exit(%r); a tool file must not exit (raise an exception to fail the load)" % (where, inner, e.code))
         if isinstance(e, MemoryError):
-            raise LoadError("%s: MemoryError while loading: out of memory (%s)" % (where, _memory_limit()))
+            raise LoadError("%s: MemoryError while loading%s: out of memory (%s)" % (where, inner, _memory_limit()))
         try:
             msg = str(e)
         except Exception:
             msg = "(str() of it failed)"
-        raise LoadError("%s: %s while loading%s%s" % (where, type(e).__name__, ": " + msg if msg else "", _sandbox_note(e)))
+        raise LoadError("%s: %s while loading%s%s%s" % (where, type(e).__name__, ": " + msg if msg else "", inner, _sandbox_note(e)))
 
     agents, loose_classes, imported = [], [], []
     # Tools and an @Agent class imported from modules of the tool's
@@ -2072,8 +2123,7 @@ def load(path, pins=None):
 def _load_failed(w, msg):
     """Report a load error (its text as _error sends a call's) and exit."""
     msg = _error_text(msg)
-    if len(msg) > _MAX_ERROR_CHARS:
-        msg = "%s … (%d characters cut)" % (msg[:_MAX_ERROR_CHARS], len(msg) - _MAX_ERROR_CHARS)
+    msg = _cut(msg, _MAX_ERROR_CHARS)
     w.send_log("error", msg)
     sys.stderr.flush()
     _real_exit(EXIT_LOAD_FAILED)
