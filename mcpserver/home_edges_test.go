@@ -19,11 +19,19 @@ func TestHomeInPathKeys(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	dir := t.TempDir()
+	abs := filepath.Join(t.TempDir(), "issuer.jwks")
 	for jwks, want := range map[string]string{
 		"~/issuer.jwks":    filepath.Join(home, "issuer.jwks"),
 		"keys/issuer.jwks": filepath.Join(dir, "keys", "issuer.jwks"),
-		"/etc/issuer.jwks": "/etc/issuer.jwks",
+		abs:                abs,
 	} {
+		// There: a jwks_file that is not is refused (TestJWKSFileMissingRefused).
+		if err := os.MkdirAll(filepath.Dir(want), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(want, []byte(`{"keys": []}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
 		file := filepath.Join(dir, "config.yaml")
 		doc := "mcp:\n  http:\n    issuer: https://auth.example.com\n    jwks_file: " + jwks + "\n"
 		if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {

@@ -88,14 +88,20 @@ func TestBridgedEmptyResourceHasBlob(t *testing.T) {
 // TestLargeToolErrorKeepsSession: a tool's error goes out with its
 // message twice (the text, and _meta's ToolError), so a tool failing with
 // a 9 MiB message made an 18 MiB answer, over the 16 MiB a go-sdk client
-// reads in one message: the client closed its session. Now such an error
-// is a TooLarge error naming the tool, its code and the size, with the
-// beginning of its message, and the session goes on.
+// reads in one message: the client closed its session. The host now cuts
+// a provider's message at 64 KiB (TestProviderErrorBounded); error data,
+// bounded by limits.max_result_bytes, can still pass 16 MiB where that
+// limit is raised: such an error is a TooLarge error naming the tool, its
+// code and the size, with the beginning of its message. The session goes
+// on after either.
 func TestLargeToolErrorKeepsSession(t *testing.T) {
-	h, s := newTestHost(t, "")
+	h, s := newTestHost(t, "limits:\n  max_result_bytes: 67108864\n")
 	p := native.New(abi.ProviderInfo{ID: "org.test.bigerr"})
 	p.MustRegister(abi.ToolDef{Name: "bigerr", MCPExportable: true, Parameters: map[string]any{"type": "object"}},
-		func(context.Context, any, abi.Env) (any, error) {
+		func(_ context.Context, params any, _ abi.Env) (any, error) {
+			if m, _ := params.(map[string]any); m["data"] == true {
+				return nil, &abi.ToolError{Code: abi.ProviderError, Message: "disk on fire", Data: map[string]any{"dump": strings.Repeat("d", 20<<20)}}
+			}
 			return nil, abi.Errorf(abi.ProviderError, "disk on fire: %s", strings.Repeat("e", 9<<20))
 		})
 	if err := h.AddProvider(context.Background(), p, host.ProviderMeta{Source: "test", Trust: abi.System}); err != nil {
@@ -103,14 +109,21 @@ func TestLargeToolErrorKeepsSession(t *testing.T) {
 	}
 	waitExported(t, s, "bigerr")
 	ctx, cs := connectStdio(t, s)
-	r, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "bigerr"})
+	r, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "bigerr", Arguments: map[string]any{}})
 	if err != nil {
-		t.Fatalf("call of a tool failing with a 9 MiB message: %v; want a TooLarge tool error", err)
+		t.Fatalf("call of a tool failing with a 9 MiB message: %v; want a tool error", err)
+	}
+	if text := r.Content[0].(*mcpsdk.TextContent).Text; !r.IsError || !strings.HasPrefix(text, "ProviderError: disk on fire") || !strings.Contains(text, "cut") || len(text) > 70<<10 {
+		t.Fatalf("result isError %v %.300q (%d bytes); want the ProviderError, its message cut", r.IsError, text, len(text))
+	}
+	r, err = cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "bigerr", Arguments: map[string]any{"data": true}})
+	if err != nil {
+		t.Fatalf("call of a tool failing with 20 MiB of error data: %v; want a TooLarge tool error", err)
 	}
 	if text := r.Content[0].(*mcpsdk.TextContent).Text; !r.IsError || !strings.HasPrefix(text, "TooLarge") || !strings.Contains(text, "ProviderError") || !strings.Contains(text, "disk on fire") || len(text) > 4096 {
 		t.Fatalf("result isError %v %.300q (%d bytes); want a short TooLarge naming the error's code and its beginning", r.IsError, text, len(text))
 	}
 	if _, err := cs.ListTools(ctx, nil); err != nil {
-		t.Fatalf("the session ended after the call: %v", err)
+		t.Fatalf("the session ended after the calls: %v", err)
 	}
 }

@@ -34,8 +34,10 @@ const maxStackLines = 12
 // maxErrorText bounds the message, name and stack of an error built from a
 // thrown value: results are bounded (MaxResultBytes, the host's
 // max_result_bytes), and an error reaches the caller and the audit log as
-// whole as a result does.
-const maxErrorText = 64 << 10
+// whole as a result does. It is below the 64 KiB the host keeps of a
+// provider's message, leaving room for the cut's note, the error's name
+// and where it was thrown, which the host's own cut would drop.
+const maxErrorText = 60 << 10
 
 // cutText cuts s to maxErrorText bytes (at a character boundary) and says
 // how much was cut.
