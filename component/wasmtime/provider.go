@@ -326,7 +326,7 @@ func (l *Loader) compile(b []byte) (*C.wasmtime_component_t, error) {
 	err := takeError(C.wasmtime_component_new(l.engine, (*C.uint8_t)(cb), C.size_t(len(b)), &c))
 	C.free(cb)
 	if err != nil {
-		return nil, errors.New(errorLine(err.Error()))
+		return nil, errors.New(wasm.WasmtimeErrorText(err.Error()))
 	}
 	if cachePath != "" {
 		var out C.wasm_byte_vec_t
@@ -853,27 +853,6 @@ func trapReason(msg string) string {
 		msg = msg[:i]
 	}
 	return msg
-}
-
-// errorLine is a wasmtime error (not a trap) in one line: its first line
-// and the reasons under "Caused by:", without the blank lines and the
-// stack backtrace (RUST_BACKTRACE) of wasmtime's text.
-func errorLine(msg string) string {
-	head, cause, ok := strings.Cut(msg, "Caused by:")
-	first, _, _ := strings.Cut(strings.TrimSpace(head), "\n")
-	parts := []string{first}
-	if ok {
-		for _, l := range strings.Split(cause, "\n") {
-			l = strings.TrimSpace(l)
-			if strings.HasPrefix(l, "Stack backtrace") {
-				break
-			}
-			if l = strings.TrimLeft(l, "0123456789: "); l != "" {
-				parts = append(parts, l)
-			}
-		}
-	}
-	return strings.Join(parts, ": ")
 }
 
 func params(t *tool, ps any) ([]wit.Value, error) {

@@ -225,7 +225,7 @@ func (l *WasmtimeLoader) compile(name string, bin []byte) (*wt.Module, error) {
 	}
 	m, err := wt.NewModule(l.engine, bin)
 	if err != nil {
-		return nil, fmt.Errorf("%s: invalid WebAssembly module: %s", name, wtErrorText(err))
+		return nil, fmt.Errorf("%s: invalid WebAssembly module: %s", name, WasmtimeErrorText(err.Error()))
 	}
 	if path != "" {
 		if data, err := m.Serialize(); err == nil && sealed.WriteFile(path, data, key) == nil {
@@ -1097,11 +1097,12 @@ func wtTrapText(err error) string {
 	return msg
 }
 
-// wtErrorText is a wasmtime error in one line, as wazero's are: its first
-// line and the reasons under "Caused by:", without the blank lines and
-// the stack backtrace (RUST_BACKTRACE) of wasmtime's text.
-func wtErrorText(err error) string {
-	head, cause, ok := strings.Cut(err.Error(), "Caused by:")
+// WasmtimeErrorText is a wasmtime error's text (not a trap's) in one
+// line, as wazero's are: its first line and the reasons under "Caused
+// by:", without the blank lines and the stack backtrace (RUST_BACKTRACE)
+// of wasmtime's text. The component engine's errors are said the same.
+func WasmtimeErrorText(msg string) string {
+	head, cause, ok := strings.Cut(msg, "Caused by:")
 	first, _, _ := strings.Cut(strings.TrimSpace(head), "\n")
 	parts := []string{first}
 	if ok {
