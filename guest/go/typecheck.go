@@ -4,7 +4,9 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,12 +86,7 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		return f, ok
 	}
 	if props, _ := schema["properties"].(map[string]any); props != nil {
-		keys := make([]string, 0, len(props))
-		for k := range props {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(props)) {
 			ps, _ := props[k].(map[string]any)
 			f, ok := fieldOf(k)
 			if !ok || ps == nil {
@@ -199,12 +196,7 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 		}
 	}
 	props, _ := schema["properties"].(map[string]any)
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(props)) {
 		ps, _ := props[k].(map[string]any)
 		if f := byName(k); f != nil && ps != nil && !f.quoted {
 			checkReturnsAt(t, out, f.typ, ps, path+k+"/", goPath+f.goName+".")
