@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -213,6 +214,12 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	_, _ = w.Write(body)
 }
 
+// authSchemes are the registered HTTP authentication schemes (IANA) a 401
+// names when a client sends one of them instead of Bearer; another word
+// before the header's space is not echoed, as it may be a secret.
+var authSchemes = []string{"Basic", "Digest", "Negotiate", "NTLM", "OAuth", "HOBA", "Mutual",
+	"SCRAM-SHA-1", "SCRAM-SHA-256", "vapid", "DPoP", "GNAP", "Concealed", "PrivateToken", "AWS4-HMAC-SHA256", "Token"}
+
 // authenticate maps the request's bearer token to an agent and the
 // token's name, or answers 401.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (agent, name string, ok bool) {
@@ -252,6 +259,15 @@ func (s *Server) authenticateHint(w http.ResponseWriter, r *http.Request, hint s
 	}
 	if h != "" {
 		msg = "invalid bearer token"
+		switch {
+		case strings.EqualFold(scheme, "Bearer") && strings.TrimSpace(tok) == "":
+			msg = `no token after Bearer in the Authorization header: send "Authorization: Bearer <token>" (see server.tokens)`
+		case !ok || !strings.EqualFold(scheme, "Bearer"):
+			msg = `the Authorization header is not "Bearer <token>" (see server.tokens)`
+			if i := slices.IndexFunc(authSchemes, func(s string) bool { return strings.EqualFold(s, scheme) }); ok && i >= 0 {
+				msg = fmt.Sprintf(`Authorization scheme %q is not Bearer: send "Authorization: Bearer <token>" (see server.tokens)`, authSchemes[i])
+			}
+		}
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="aios-host"`)
 	writeJSON(w, http.StatusUnauthorized, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.CapabilityDenied, "%s", msg))))
