@@ -260,8 +260,9 @@ type AdapterSummary struct {
 	Description string `json:"description,omitempty"`
 }
 
-// maxSearchWords bounds the distinct words of a search query: each is
-// checked against every adapter's text.
+// maxSearchWords bounds the distinct words of a search query (each is
+// checked against every adapter's text) and its distinct capabilities
+// (each checked against every adapter's card and grants).
 const maxSearchWords = 32
 
 // cardFeatures are the Adapter Card's capabilities (seed 001 §2.3), which
@@ -454,6 +455,21 @@ func (s *Server) registrySearch(params json.RawMessage) (any, *jsonrpc.Error) {
 	if len(p.terms) > maxSearchWords {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: query has more than %d distinct words (each is matched against every adapter)", maxSearchWords)
 	}
+	// A repeated capability counts once; each distinct one is checked
+	// against every adapter, so they are bounded as the query's words are.
+	// at[i] is where p.Capabilities[i] stood in the request.
+	var caps []string
+	var at []int
+	for i, c := range p.Capabilities {
+		if slices.Contains(caps, c) {
+			continue
+		}
+		if len(caps) == maxSearchWords {
+			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: capabilities has more than %d distinct entries (each is checked against every adapter)", maxSearchWords)
+		}
+		caps, at = append(caps, c), append(at, i)
+	}
+	p.Capabilities = caps
 	// A string that is neither a card feature nor a capability would
 	// match nothing: an empty answer to a mistake.
 	for i, c := range p.Capabilities {
@@ -467,7 +483,7 @@ func (s *Server) registrySearch(params json.RawMessage) (any, *jsonrpc.Error) {
 				why = cutEcho(strings.TrimPrefix(why, "capability "+strconv.Quote(strings.TrimSpace(c))+": "))
 			}
 			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: capabilities[%d] %s is neither a card feature (%s) nor a capability (%s)",
-				i, echo(c), strings.Join(cardFeatures, ", "), why)
+				at[i], echo(c), strings.Join(cardFeatures, ", "), why)
 		}
 	}
 	views := s.adapterViews()
@@ -480,7 +496,7 @@ func (s *Server) registrySearch(params json.RawMessage) (any, *jsonrpc.Error) {
 			continue
 		}
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: capabilities[%d] %s is not a card feature: did you mean %q? (card features are written in lower case: %s)",
-			i, echo(c), meant, strings.Join(cardFeatures, ", "))
+			at[i], echo(c), meant, strings.Join(cardFeatures, ", "))
 	}
 	out := []AdapterSummary{}
 	total := 0
