@@ -25,6 +25,14 @@ func TestFlowLineErrorsNameTheirOwnKeys(t *testing.T) {
 			"c.yaml:1: rate_limits.per_tool: cannot unmarshal !!int `10` into map[string]config.Rate",
 			"c.yaml:1: rate_limits.per_caller: cannot unmarshal !!int `10` into config.Rate",
 		}},
+		{"plugins: [{a: 1}, {b: 2}]\n", []string{
+			"c.yaml:1: plugins[0]: cannot unmarshal !!map into string",
+			"c.yaml:1: plugins[1]: cannot unmarshal !!map into string",
+		}},
+		{"limits: {max_call_depth: [1], max_deadline: [2]}\n", []string{
+			"c.yaml:1: limits.max_call_depth: cannot unmarshal !!seq into int",
+			"c.yaml:1: limits.max_deadline: cannot unmarshal !!seq into time.Duration",
+		}},
 		{"limits: {max_call_depth: x, max_params_bytes: x}\n", []string{
 			"c.yaml:1: limits.max_call_depth: cannot unmarshal !!str `x` into int",
 			"c.yaml:1: limits.max_params_bytes: cannot unmarshal !!str `x` into int",
