@@ -110,6 +110,7 @@ type walkVisit struct {
 type valueAt struct {
 	path string
 	n    *yaml.Node
+	typ  string // the Go type it decodes into, as yaml.v3's errors name it
 }
 
 func newWalker(file string, lines map[string]int, shared map[string]bool) *walker {
@@ -193,7 +194,7 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 		return
 	}
 	w.seen[visit] = true
-	w.values[n.Line] = append(w.values[n.Line], valueAt{path, n})
+	w.values[n.Line] = append(w.values[n.Line], valueAt{path, n, t.String()})
 	switch t.Kind() {
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
@@ -548,12 +549,13 @@ func (w *walker) typeErrors(err error) error {
 		}
 	}
 	var errs errList
+	named := map[string]bool{} // paths an error names already
 	for _, msg := range te.Errors {
 		e := &Error{File: w.file, Msg: msg}
 		if m := lineRE.FindStringSubmatch(msg); m != nil {
 			e.Line, _ = strconv.Atoi(m[1])
 			e.Msg = m[2] + typeHint(m[2])
-			match, onLine := w.valuePath(e.Line, e.Msg)
+			match, onLine := w.valuePath(e.Line, m[2], named)
 			dup := w.duplicatePath(e.Msg)
 			switch {
 			case dup != "":
@@ -562,6 +564,7 @@ func (w *walker) typeErrors(err error) error {
 				e.Path = dup
 			case match != "":
 				e.Path = match
+				named[match] = true
 			case byLine[e.Line] != "":
 				e.Path = byLine[e.Line]
 			default:
@@ -645,9 +648,19 @@ func morePrecise(p, than string) bool {
 
 // valuePath names the value on line that yaml.v3's message msg is about:
 // "cannot unmarshal !!str `deep` into int" names a value by its tag and
-// text (cut to 7 characters and "..." when longer than 10). match is the
-// path of such a value, onLine that of any value on the line.
-func (w *walker) valuePath(line int, msg string) (match, onLine string) {
+// text (cut to 7 characters and "..." when longer than 10) and the Go type
+// it goes into; of several such values on one line (a flow mapping), one
+// that no error named yet (named) is preferred, so errors alike name each
+// of their keys. match is the path of such a value, onLine that of any
+// value on the line.
+func (w *walker) valuePath(line int, msg string, named map[string]bool) (match, onLine string) {
+	better := func(p, than string) bool {
+		if than == "" || named[than] != named[p] {
+			return than == "" || named[than]
+		}
+		return morePrecise(p, than)
+	}
+	typed := ""
 	for _, v := range w.values[line] {
 		if onLine == "" || morePrecise(v.path, onLine) {
 			onLine = v.path
@@ -661,9 +674,18 @@ func (w *walker) valuePath(line int, msg string) (match, onLine string) {
 			}
 			text = " `" + val + "`"
 		}
-		if strings.HasPrefix(msg, "cannot unmarshal "+tag+text+" into ") && (match == "" || morePrecise(v.path, match)) {
+		if !strings.HasPrefix(msg, "cannot unmarshal "+tag+text+" into ") {
+			continue
+		}
+		if better(v.path, match) {
 			match = v.path
 		}
+		if msg == "cannot unmarshal "+tag+text+" into "+v.typ && better(v.path, typed) {
+			typed = v.path
+		}
+	}
+	if typed != "" {
+		match = typed
 	}
 	return match, onLine
 }
