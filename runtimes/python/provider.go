@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -813,6 +814,10 @@ type workerPins struct {
 // workers; files past it are read from disk and checked by digest.
 const maxShippedSource = 16 << 20
 
+// maxFolderModules bounds the files of a provider folder looked at for
+// its modules, as discovery's digest of a folder is bounded.
+const maxFolderModules = 10000
+
 // pinsFor returns the pins of the provider at path loaded from src.
 func pinsFor(path string, src abi.Source) (workerPins, error) {
 	wp := workerPins{Files: map[string]string{}, Sources: map[string]string{}}
@@ -835,7 +840,51 @@ func pinsFor(path string, src abi.Source) (workerPins, error) {
 		return nil
 	}
 	if src.Pinned == nil {
-		return wp, ship(path, "")
+		if err := ship(path, ""); err != nil {
+			return workerPins{}, err
+		}
+		if src.Unit != "" {
+			// A provider folder's modules are shipped as they are now,
+			// as its tool file is: a worker started later imports
+			// them, not a helpers.py being saved or edited since
+			// (TestLaterWorkerImportsLoadedHelpers). A file that
+			// cannot be read is left to the import to say.
+			dir, err := filepath.Abs(filepath.Dir(path))
+			if err != nil {
+				return workerPins{}, err
+			}
+			unit, err := filepath.Abs(src.Unit)
+			if err != nil {
+				return workerPins{}, err
+			}
+			if rel, err := filepath.Rel(unit, dir); err != nil || !filepath.IsLocal(rel) && rel != "." {
+				return wp, nil // not inside its folder: nothing of it is shipped
+			}
+			n := 0
+			_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+				if err != nil || p == dir {
+					return nil
+				}
+				name := e.Name()
+				if e.IsDir() {
+					if strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules" {
+						return filepath.SkipDir
+					}
+					return nil
+				}
+				if n++; n > maxFolderModules {
+					return filepath.SkipAll
+				}
+				if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".py") || !e.Type().IsRegular() {
+					return nil
+				}
+				if _, ok := wp.Files[p]; !ok {
+					_ = ship(p, "")
+				}
+				return nil
+			})
+		}
+		return wp, nil
 	}
 	if _, ok := src.Pinned[path]; !ok {
 		return workerPins{}, fmt.Errorf("%s is not among the files its signed card pins", path)
