@@ -108,5 +108,5 @@ func confineSandbox(rules []landlock.Rule, network bool) error {
 	if err := landlock.RestrictThread(v, rules, !network); err != nil {
 		return err
 	}
-	return seccomp.InstallThread(network)
+	return seccomp.InstallThread(network, false)
 }
