@@ -5,7 +5,9 @@
 // refused unless network is allowed, no user namespaces, no kernel
 // keyrings, no raising of
 // resource limits, no io_uring, no other
-// architecture's system calls; everything else allowed.
+// architecture's system calls, and for a worker that writes no file no
+// change of a file's mode, owner, times or extended attributes; everything
+// else allowed.
 package seccomp
 
 import (
@@ -38,8 +40,10 @@ const (
 // unshare and clone with CLONE_NEWUSER fail with EPERM and clone3 with
 // ENOSYS (no user namespaces); keyctl, add_key and request_key fail with
 // EPERM (no kernel keyrings); setrlimit, prlimit64 with a new limit and io_uring_setup fail
-// with EPERM; everything else is allowed.
-func Program(network bool) ([]unix.SockFilter, error) {
+// with EPERM; with readOnly (a worker that writes no file) the calls that
+// change a file's mode, owner, times or extended attributes fail with
+// EPERM; everything else is allowed.
+func Program(network, readOnly bool) ([]unix.SockFilter, error) {
 	var arch uint32
 	x32 := uint32(0xffffffff) // never reached on arm64
 	switch runtime.GOARCH {
@@ -81,7 +85,26 @@ func Program(network bool) ([]unix.SockFilter, error) {
 			st(bpfRetK, secRetAllow),
 		}
 	}
-	return append(append([]unix.SockFilter{
+	// With readOnly, no chmod, chown, utime or xattr calls: Landlock
+	// governs a file's contents and names only, and a worker runs as the
+	// host's user, so a worker that writes no file made one of that user
+	// anywhere world-writable (chmod 0777; fchmod of a file it may read),
+	// set its times or its extended attributes.
+	var meta []unix.SockFilter
+	if readOnly {
+		n := len(metaSyscalls)
+		for i, nr := range metaSyscalls {
+			jf := uint8(0)
+			if i == n-1 {
+				jf = 1 // past the return
+			}
+			meta = append(meta, jmp(bpfJeqK, nr, uint8(n-1-i), jf))
+		}
+		if n > 0 {
+			meta = append(meta, st(bpfRetK, eperm))
+		}
+	}
+	return append(append(append(append([]unix.SockFilter{
 		st(bpfLdWAbs, 4), // arch
 		jmp(bpfJeqK, arch, 1, 0),
 		st(bpfRetK, eperm),
@@ -106,6 +129,7 @@ func Program(network bool) ([]unix.SockFilter, error) {
 		jmp(bpfJsetK, unix.CLONE_NEWUSER, 0, 1),
 		st(bpfRetK, eperm),
 		st(bpfLdWAbs, 0), // nr again
+	}...), meta...), []unix.SockFilter{
 		// No kernel keyrings: Landlock does not cover them, and the
 		// user and session keyrings of the host's user (a Kerberos
 		// ticket cache, a passphrase systemd cached for cryptsetup) were
@@ -132,8 +156,8 @@ func Program(network bool) ([]unix.SockFilter, error) {
 // InstallThread installs the filter on the calling thread only (no
 // TSYNC); the processes it starts inherit it. no_new_privs must be set
 // already.
-func InstallThread(network bool) error {
-	prog, err := Program(network)
+func InstallThread(network, readOnly bool) error {
+	prog, err := Program(network, readOnly)
 	if err != nil {
 		return err
 	}
@@ -148,8 +172,8 @@ func InstallThread(network bool) error {
 // process (SECCOMP_FILTER_FLAG_TSYNC), for a process that confines itself
 // once it no longer needs what the filter refuses. The calling thread must
 // have no_new_privs (or the process CAP_SYS_ADMIN).
-func InstallProcess(network bool) error {
-	prog, err := Program(network)
+func InstallProcess(network, readOnly bool) error {
+	prog, err := Program(network, readOnly)
 	if err != nil {
 		return err
 	}

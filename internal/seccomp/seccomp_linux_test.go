@@ -19,20 +19,22 @@ import (
 // with a return.
 func TestProgramJumps(t *testing.T) {
 	for _, network := range []bool{false, true} {
-		prog, err := Program(network)
-		if err != nil {
-			t.Skip(err)
-		}
-		for i, ins := range prog {
-			if ins.Code&0x07 != unix.BPF_JMP { // the instruction class
-				continue
+		for _, readOnly := range []bool{false, true} {
+			prog, err := Program(network, readOnly)
+			if err != nil {
+				t.Skip(err)
 			}
-			if i+1+int(ins.Jt) >= len(prog) || i+1+int(ins.Jf) >= len(prog) {
-				t.Errorf("network=%v: instruction %d jumps past the end", network, i)
+			for i, ins := range prog {
+				if ins.Code&0x07 != unix.BPF_JMP { // the instruction class
+					continue
+				}
+				if i+1+int(ins.Jt) >= len(prog) || i+1+int(ins.Jf) >= len(prog) {
+					t.Errorf("network=%v: instruction %d jumps past the end", network, i)
+				}
 			}
-		}
-		if last := prog[len(prog)-1]; last.Code != bpfRetK {
-			t.Errorf("network=%v: the program does not end with a return", network)
+			if last := prog[len(prog)-1]; last.Code != bpfRetK {
+				t.Errorf("network=%v: the program does not end with a return", network)
+			}
 		}
 	}
 }
@@ -88,7 +90,7 @@ func seccompHelper() {
 		fmt.Println("SKIP no_new_privs:", err)
 		return
 	}
-	if err := InstallProcess(false); err != nil {
+	if err := InstallProcess(false, false); err != nil {
 		fmt.Println("SKIP install:", err)
 		return
 	}

@@ -9,7 +9,7 @@ import "errors"
 var errNotLinux = errors.New("seccomp is Linux only")
 
 // InstallThread reports that there is no seccomp here.
-func InstallThread(bool) error { return errNotLinux }
+func InstallThread(bool, bool) error { return errNotLinux }
 
 // InstallProcess reports that there is no seccomp here.
-func InstallProcess(bool) error { return errNotLinux }
+func InstallProcess(bool, bool) error { return errNotLinux }

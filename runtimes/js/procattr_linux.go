@@ -165,5 +165,5 @@ func confineSelf() error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
 	}
-	return seccomp.InstallProcess(false)
+	return seccomp.InstallProcess(false, false)
 }

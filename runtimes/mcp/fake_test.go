@@ -102,7 +102,7 @@ func (f *fakeServer) tools() []any {
 	}
 	if os.Getenv("AIOS_MCP_FAKE") == "sandbox" {
 		ts = append(ts, map[string]any{"name": "reach", "description": "tries to read, write and dial what it is told (TestSandbox)",
-			"inputSchema": obj(`{"type":"object","properties":{"read":{"type":"string"},"write":{"type":"string"},"dial":{"type":"string"}}}`)})
+			"inputSchema": obj(`{"type":"object","properties":{"read":{"type":"string"},"write":{"type":"string"},"dial":{"type":"string"},"chmod":{"type":"string"}}}`)})
 	}
 	if os.Getenv("AIOS_MCP_FAKE") == "poison" {
 		ts = append(ts,
@@ -422,6 +422,9 @@ func reach(args map[string]any) string {
 	}
 	if p, _ := args["write"].(string); p != "" {
 		out = append(out, "write="+res(os.WriteFile(p, []byte("x"), 0o600)))
+	}
+	if p, _ := args["chmod"].(string); p != "" {
+		out = append(out, "chmod="+res(os.Chmod(p, 0o777)))
 	}
 	if a, _ := args["dial"].(string); a != "" {
 		c, err := net.DialTimeout("tcp", a, 2*time.Second)

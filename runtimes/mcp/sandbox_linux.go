@@ -57,7 +57,7 @@ func startSandboxed(cmd *exec.Cmd, sb *Sandbox) error {
 		sp = &sbSpawner{jobs: make(chan sbJob)}
 		ready := make(chan error)
 		landlock.GoLocked(func() {
-			ready <- confineSandbox(rules, sb.Network)
+			ready <- confineSandbox(rules, sb.Network, len(sb.Write) == 0)
 			for j := range sp.jobs {
 				j.done <- j.cmd.Start()
 			}
@@ -93,8 +93,10 @@ func sandboxRules(cmd *exec.Cmd, sb *Sandbox) []landlock.Rule {
 	return rules
 }
 
-// confineSandbox confines the calling thread (locked to it for good).
-func confineSandbox(rules []landlock.Rule, network bool) error {
+// confineSandbox confines the calling thread (locked to it for good); a
+// server that writes no file (readOnly) may not change a file's mode,
+// owner, times or extended attributes either, which Landlock leaves alone.
+func confineSandbox(rules []landlock.Rule, network, readOnly bool) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
 	}
@@ -108,5 +110,5 @@ func confineSandbox(rules []landlock.Rule, network bool) error {
 	if err := landlock.RestrictThread(v, rules, !network); err != nil {
 		return err
 	}
-	return seccomp.InstallThread(network)
+	return seccomp.InstallThread(network, readOnly)
 }

@@ -48,7 +48,7 @@ func detectLayers() Layers {
 		defer close(done)
 		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 			l.SeccompErr = "prctl(PR_SET_NO_NEW_PRIVS): " + err.Error()
-		} else if err := seccomp.InstallThread(false); err != nil {
+		} else if err := seccomp.InstallThread(false, true); err != nil {
 			l.SeccompErr = err.Error()
 		} else {
 			l.Seccomp = true
@@ -111,7 +111,7 @@ func spawn(s spawnSpec) (*os.Process, error) {
 			}
 		}
 		if s.layers.Seccomp {
-			if err := seccomp.InstallThread(s.network); err != nil {
+			if err := seccomp.InstallThread(s.network, true); err != nil {
 				ch <- res{err: fmt.Errorf("sandbox: %v", err)}
 				return
 			}

@@ -1,0 +1,6 @@
+//go:build linux && !amd64 && !arm64
+
+package seccomp
+
+// metaSyscalls is empty where Program builds no filter.
+var metaSyscalls []uint32
