@@ -225,7 +225,11 @@ func (s *Server) toolsCall(ctx context.Context, sess *session, params json.RawMe
 		// A timeout past what a Duration holds is a long one (the host
 		// caps it at limits.max_deadline), not an overflow.
 		ms := min(p.TimeoutMS, int64(math.MaxInt64/time.Millisecond))
-		call.Deadline = time.Now().Add(time.Duration(ms) * time.Millisecond)
+		start := time.Now()
+		if read, ok := ctx.Value(readAtKey{}).(time.Time); ok {
+			start = read // a socket message that waited for a slot
+		}
+		call.Deadline = start.Add(time.Duration(ms) * time.Millisecond)
 	}
 	v, info, err := s.h.CallWithInfo(host.WithOrigin(ctx, sess.origin), call) // counted in metrics by the host's OnCall observer
 	if err != nil {

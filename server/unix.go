@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net"
 	"strconv"
 	"sync"
@@ -243,8 +244,14 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 			continue
 		}
 		// While every slot is taken the loop does not read, so it
-		// would not see the peer hang up: acquire watches for that.
-		if !acquire(conn, sem) {
+		// would not see the peer hang up: acquire watches for that, and
+		// for the timeout_ms of a call, counted from now.
+		read := time.Now()
+		if expired, ok := acquire(conn, sem, msg, read); !ok {
+			if expired != nil {
+				_ = write(expired)
+				continue
+			}
 			return // the peer hung up: its calls are cancelled
 		}
 		inflight.Add(1)
@@ -256,7 +263,7 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 				<-sem
 				inflight.Done()
 			}()
-			gate := &answerGate{Context: ctx}
+			gate := &answerGate{Context: context.WithValue(ctx, readAtKey{}, read)}
 			defer gate.open()
 			if out := s.handleMessage(gate, sess, msg); out != nil {
 				if testHookBeforeAnswer != nil {
@@ -282,31 +289,75 @@ func isCancel(msg []byte) bool {
 
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }
 
-// acquire takes a slot of sem for a message of conn. While every slot is
-// taken it looks at the peer every 200 ms, and gives up (false) when the
-// peer has hung up: a peer that sent more requests than run at once and
-// then went had its calls run on to their deadline. (When the server
-// closes, the calls are cancelled and free their slots, so the message
-// is still answered, Cancelled.)
-func acquire(conn net.Conn, sem chan struct{}) bool {
+// acquire takes a slot of sem for a message of conn, read at read. While
+// every slot is taken it looks at the peer every 200 ms, and gives up
+// (nil, false) when the peer has hung up: a peer that sent more requests
+// than run at once and then went had its calls run on to their deadline.
+// (When the server closes, the calls are cancelled and free their slots,
+// so the message is still answered, Cancelled.) A tools/call whose
+// timeout_ms runs out while it waits is not run: acquire returns its
+// Timeout answer instead of a slot (found with the leftovers of p141: it
+// waited for a slow call to end, then ran with its whole timeout again).
+func acquire(conn net.Conn, sem chan struct{}, msg []byte, read time.Time) (expired []byte, ok bool) {
 	select {
 	case sem <- struct{}{}:
-		return true
+		return nil, true
 	default:
 	}
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
+	var expiry <-chan time.Time
+	w := slotWaitOf(msg, read)
+	if !w.deadline.IsZero() {
+		t := time.NewTimer(time.Until(w.deadline))
+		defer t.Stop()
+		expiry = t.C
+	}
 	for {
 		select {
 		case sem <- struct{}{}:
-			return true
+			return nil, true
 		case <-tick.C:
 			if peerHungUp(conn) {
-				return false
+				return nil, false
 			}
+		case <-expiry:
+			return mustMarshal(errorResponse(w.id, jsonrpc.Errorf(abi.Timeout,
+				"the call of %s reached its timeout_ms (%d ms) while it waited for a free slot of its connection (a socket connection runs %d requests at once; the others were still running); it did not run",
+				w.tool, w.ms, maxConcurrentPerConn))), false
 		}
 	}
 }
+
+// slotWait is what acquire needs of a message to stop waiting for a slot
+// at its deadline: a single tools/call with an id and a timeout_ms.
+type slotWait struct {
+	deadline time.Time // zero: wait as long as it takes
+	id       json.RawMessage
+	tool     string
+	ms       int64
+}
+
+func slotWaitOf(msg []byte, read time.Time) slotWait {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Name      string `json:"name"`
+			TimeoutMS int64  `json:"timeout_ms"`
+		} `json:"params"`
+	}
+	if jsonrpc.IsBatch(msg) || json.Unmarshal(msg, &m) != nil || m.Method != "tools/call" ||
+		len(m.ID) == 0 || string(m.ID) == "null" || m.Params.TimeoutMS <= 0 || m.Params.Name == "" {
+		return slotWait{}
+	}
+	ms := min(m.Params.TimeoutMS, int64(math.MaxInt64/time.Millisecond))
+	return slotWait{deadline: read.Add(time.Duration(ms) * time.Millisecond), id: m.ID, tool: m.Params.Name, ms: ms}
+}
+
+// readAtKey marks a socket message's context with when it was read: a
+// call's timeout_ms counts from then, not from when it got a slot.
+type readAtKey struct{}
 
 // waitCalls waits for the calls in flight on a half-closed connection,
 // and then while subscribed says it holds a subscription, until ctx ends
