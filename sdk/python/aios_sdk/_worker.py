@@ -177,6 +177,8 @@ def _arity_problem(fn, tname):
     # argument", naming no line.
     kwonly = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
     kw_required = [k for k in kwonly if k not in (f.__kwdefaults__ or {})]
+    if _wants_ctx(fn) == KW_CTX:
+        kw_required = [k for k in kw_required if k != "ctx"]  # given by keyword
     skip = 1 if bound else 0
     names = code.co_varnames[skip:code.co_argcount]
     required = len(names) - len(f.__defaults__ or ())
@@ -314,7 +316,17 @@ def _wants_ctx(fn):
         return True
     if code.co_flags & 0x04:  # *args
         return True
-    return code.co_argcount - skip >= 2
+    if code.co_argcount - skip >= 2:
+        return True
+    # def t(params, *, ctx=None): ctx keyword-only, given by keyword (it
+    # was left None, and the tool failed on its first ctx.log).
+    if "ctx" in code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]:
+        return KW_CTX
+    return False
+
+
+# KW_CTX is _wants_ctx's answer for a handler whose ctx is keyword-only.
+KW_CTX = "kw"
 
 
 def _module_tool(v, name, folder):
@@ -1010,8 +1022,10 @@ class Worker:
             params = {}
         try:
             try:
-                if h.wants_ctx:
+                if h.wants_ctx is True:
                     r = h.fn(params, Context(self, call))
+                elif h.wants_ctx == KW_CTX:
+                    r = h.fn(params, ctx=Context(self, call))
                 else:
                     r = h.fn(params)
                 if _is_awaitable(r):
