@@ -358,6 +358,12 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 		if mod == nil {
 			continue
 		}
+		// A memory starting above the limit is the host's limit, named
+		// with the keys that raise it (wazero: "section memory: min 22
+		// pages (1 Mi) over limit of 2 pages", no key).
+		if err := wasm.CheckMemoryMin(fmt.Sprintf("component %s: core module of instance %d", name, k), mod, opts.MemoryLimitPages, abi.Source{Path: name, ProviderID: providerID}); err != nil {
+			return nil, err
+		}
 		err := precompile.Check(ctx, fmt.Sprintf("component %s: core module of instance %d", name, k), mod, precompile.Options{
 			CacheDir: cacheDir, CloseOnContextDone: !p.instrumented, Features: features, Timeout: opts.CompileTimeout,
 			Source: pl.modules[pl.coreInsts[k].module],

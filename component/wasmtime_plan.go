@@ -22,6 +22,11 @@ type EnginePlan struct {
 	Tools    []EngineTool
 	// Imports are the component's import names (for error messages).
 	Imports []string
+	// CoreModules are the modules of its core instances, by instance index
+	// (nil for an instance of exports): the engine checks their memories
+	// against its limit (wasm.CheckMemoryMin) with the words wazero's
+	// loader uses.
+	CoreModules [][]byte
 }
 
 // EngineTool is one tool of an EnginePlan.
@@ -61,7 +66,12 @@ func PlanForEngine(b []byte, name, providerID string) (_ *EnginePlan, err error)
 	if err := p.buildTools(cabi.NewCompiler(), providerID); err != nil {
 		return nil, fmt.Errorf("component %s: %w", name, err)
 	}
-	out := &EnginePlan{Register: p.reg, Imports: append([]string(nil), pl.imports...)}
+	out := &EnginePlan{Register: p.reg, Imports: append([]string(nil), pl.imports...), CoreModules: make([][]byte, len(pl.coreInsts))}
+	for k, ci := range pl.coreInsts {
+		if ci.module >= 0 {
+			out.CoreModules[k] = pl.modules[ci.module]
+		}
+	}
 	for _, t := range p.order {
 		out.Tools = append(out.Tools, EngineTool{Def: t.def, Interface: t.exp.iface, Func: t.exp.name, WIT: t.witFn, JSONTool: t.jsonTool})
 	}

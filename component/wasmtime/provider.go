@@ -237,6 +237,14 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 			poolSize = l.opts.PoolSize
 		}
 	}
+	for k, m := range plan.CoreModules {
+		if m == nil {
+			continue
+		}
+		if err := wasm.CheckMemoryMin(fmt.Sprintf("component %s: core module of instance %d", name, k), m, pages, src); err != nil {
+			return nil, err
+		}
+	}
 	p := &Provider{l: l, name: name, reg: plan.Register, tools: map[string]*tool{}, pool: make(chan *instance, poolSize), bound: busy.New(poolSize),
 		memoryPages: pages, poolKey: poolKey}
 	p.reg.Provider.Runtime = abi.RuntimeComponent

@@ -316,6 +316,13 @@ func checkMemoryMin(name string, bin []byte, pages uint32, src abi.Source) error
 		name, min, size(min), pages, size(uint64(pages)), memoryKey(src))
 }
 
+// CheckMemoryMin is checkMemoryMin for the component loaders: name is
+// what the error starts with (the component and its core module), src the
+// component's source (its provider id or file stem names its key).
+func CheckMemoryMin(name string, bin []byte, pages uint32, src abi.Source) error {
+	return checkMemoryMin(name, bin, pages, src)
+}
+
 // memoryKey is the runtimes.wasm.providers key of the provider loaded from
 // src, as messages name it: its id when the host gave one, else its file
 // stem.
