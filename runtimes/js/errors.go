@@ -404,7 +404,9 @@ func clip(s string, n int) string {
 // describeObject renders a thrown object that is no Error and has no
 // message: a plain object or array as its JSON (throw {status: 404,
 // reason: 'missing'} said "uncaught [object Object]"), cut as describe
-// cuts; anything else, or one JSON cannot carry, as its string.
+// cuts; anything else, or one JSON cannot carry, as a log line shows it
+// (a Map or a Set by what it holds, a cycle as "[Circular]": they said
+// "[object Map]" and "[object Object]"), else as its string.
 func (w *worker) describeObject(o *goja.Object) string {
 	if c := o.ClassName(); c == "Object" || c == "Array" {
 		ex := exporter{vm: w.vm, limit: 64 << 10}
@@ -412,6 +414,14 @@ func (w *worker) describeObject(o *goja.Object) string {
 			if b, err := json.Marshal(d); err == nil {
 				return clip(string(b), 200)
 			}
+		}
+	}
+	if w.internal == nil {
+		return describe(o)
+	}
+	if show, ok := goja.AssertFunction(w.internal.Get("show")); ok {
+		if s, err := show(goja.Undefined(), o); err == nil {
+			return clip(s.String(), 200)
 		}
 	}
 	return describe(o)

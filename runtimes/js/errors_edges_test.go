@@ -145,7 +145,7 @@ aios.registerTool({ name: 'rejected' }, async () => Promise.reject({ code: 'E_HT
 		{"obj", `uncaught {"reason":"missing","status":404} (at obj.js:2:`},
 		{"arr", `uncaught [1,"two"] (at obj.js:3:`},
 		{"big", `uncaught {"text":"xxxxxxxx`},
-		{"fn", `uncaught [object Object] (at obj.js:5:`},
+		{"fn", `uncaught {"f":"[Function: f]"} (at obj.js:5:`}, // as the log shows it (TestThrownCyclicAndCollectionsNamed)
 		{"rejected", `uncaught {"code":"E_HTTP","status":500}`},
 	}
 	for _, tc := range cases {

@@ -398,6 +398,8 @@
   var LogSet = Set, LogMap = Map, LogRegExp = RegExp; // as the prelude found them
   function logValue(k, v) {
     if (typeof v === 'bigint') return v.toString() + 'n';
+    // A method, as node shows it (JSON leaves it out: {f() {}} read {}).
+    if (typeof v === 'function' && k !== '') return '[Function: ' + (v.name || 'anonymous') + ']';
     if (v instanceof LogSet) return Array.from(v);
     if (v instanceof LogMap) {
       var o = {};
@@ -422,6 +424,25 @@
     }
   }
 
+  // stringifyLog is JSON.stringify with logValue; an object that holds
+  // itself (o.self = o), which JSON cannot carry, is shown with "[Circular]"
+  // where it meets an object it is inside of (it said "[object Object]").
+  function stringifyLog(a) {
+    try {
+      return JSON.stringify(a, logValue);
+    } catch (e) {
+      var inside = []; // the objects from the top down to the holder
+      return JSON.stringify(a, function (k, v) {
+        v = logValue(k, v);
+        if (typeof v !== 'object' || v === null) return v;
+        while (inside.length && inside[inside.length - 1] !== this) inside.pop();
+        if (inside.indexOf(v) >= 0) return '[Circular]';
+        inside.push(v);
+        return v;
+      });
+    }
+  }
+
   function fmt(args) {
     var out = [];
     for (var i = 0; i < args.length; i++) {
@@ -431,7 +452,7 @@
       if (a instanceof Error) { out.push(errText(a, 0)); continue; }
       if (a instanceof LogRegExp) { out.push(String(a)); continue; }
       try {
-        var s = JSON.stringify(a, logValue);
+        var s = stringifyLog(a);
         out.push(s === undefined ? String(a) : s);
       } catch (e) {
         out.push(String(a));
@@ -585,6 +606,9 @@
     ToolError: ToolError,
     Uint8Array: Uint8Array,
     info: function () { return info; },
+    // show: a value as a log line shows it (a thrown object JSON cannot
+    // carry, a Map or a Set: errors.go's describeObject).
+    show: function (v) { return fmt([v]); },
     pending: function () { return pending.map(function (t) { return t.key; }); },
   };
 })
