@@ -43,17 +43,23 @@ func (h *Host) ReadableSpaces(agent string) ([]string, error) {
 // ListSpaceAs lists the object ids of spaceName, sorted, for agent, who
 // needs ReadSpace(spaceName).
 func (h *Host) ListSpaceAs(agent, spaceName string) ([]string, error) {
+	return h.ListSpacePageAs(agent, spaceName, "", -1)
+}
+
+// ListSpacePageAs is ListSpaceAs for one page: at most n ids (n < 0: all)
+// that sort after after ("": from the first), read without listing the
+// objects before it (space.Store.ListAfter).
+func (h *Host) ListSpacePageAs(agent, spaceName, after string, n int) ([]string, error) {
 	if err := h.spaceGrant(agent, spaceName); err != nil {
 		return nil, err
 	}
 	if h.spaces == nil {
 		return nil, nil
 	}
-	ids, err := h.spaces.List(spaceName)
+	ids, err := h.spaces.ListAfter(spaceName, after, n)
 	if err != nil {
 		return nil, spaceError(err, spaceName, "")
 	}
-	sort.Strings(ids)
 	return ids, nil
 }
 

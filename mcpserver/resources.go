@@ -152,10 +152,16 @@ func (s *Server) listSpaceResources(agent, cursor string) (*mcpsdk.ListResources
 	// Per agent, and stale at once (Spaces change all the time).
 	res := &mcpsdk.ListResourcesResult{Cacheable: private, Resources: []*mcpsdk.Resource{}}
 	for _, sp := range spaces {
-		if prefix := spaceURI(sp, ""); after != "" && prefix < after && !strings.HasPrefix(after, prefix) {
+		prefix := spaceURI(sp, "")
+		if after != "" && prefix < after && !strings.HasPrefix(after, prefix) {
 			continue // every URI of this space sorts before the cursor
 		}
-		ids, err := s.h.ListSpaceAs(agent, sp)
+		// One more than the page has room for: whether there is a next page.
+		afterID := "" // the cursor's object when it is of this space
+		if strings.HasPrefix(after, prefix) {
+			afterID = after[len(prefix):]
+		}
+		ids, err := s.h.ListSpacePageAs(agent, sp, afterID, resourcePage-len(res.Resources)+1)
 		if err != nil {
 			return nil, toRPCError(abi.AsToolError(err, abi.Internal))
 		}

@@ -927,6 +927,15 @@ func (s *Store) Spaces() ([]string, error) {
 // List returns the ids of the objects in space, sorted. A space that does
 // not exist is empty.
 func (s *Store) List(space string) ([]string, error) {
+	return s.ListAfter(space, "", -1)
+}
+
+// ListAfter returns at most n (n < 0: all) of the ids of the objects in
+// space that sort after after ("": from the first), sorted. It reads only
+// the fan-out directories from after's on, and stops at the first that
+// fills the page: a client paging through a large space
+// (resources/list) made each page list the whole space.
+func (s *Store) ListAfter(space, after string, n int) ([]string, error) {
 	if err := ValidateSpaceName(space); err != nil {
 		return nil, err
 	}
@@ -943,10 +952,23 @@ func (s *Store) List(space string) ([]string, error) {
 		}
 		return nil, fmt.Errorf("space %q: list: %w", space, s.noPath(err))
 	}
+	// The fan-out directory of after (ids below IDPrefix+"00" start at the
+	// first, ids past IDPrefix+"ff" leave nothing).
+	fromFan := ""
+	if after != "" {
+		if rest, ok := strings.CutPrefix(after, IDPrefix); ok {
+			fromFan = rest[:min(2, len(rest))]
+		} else if after > IDPrefix {
+			return nil, nil
+		}
+	}
 	var out []string
 	for _, fan := range fans {
-		if !fan.IsDir() || len(fan.Name()) != 2 {
+		if !fan.IsDir() || len(fan.Name()) != 2 || fan.Name() < fromFan {
 			continue
+		}
+		if n >= 0 && len(out) >= n {
+			break // the page is full: later fans hold only later ids
 		}
 		ents, err := os.ReadDir(filepath.Join(dir, fan.Name()))
 		if errors.Is(err, fs.ErrNotExist) {
@@ -955,9 +977,10 @@ func (s *Store) List(space string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("space %q: list: %w", space, s.noPath(err))
 		}
+		start := len(out)
 		for _, e := range ents {
 			id := IDPrefix + fan.Name() + e.Name()
-			if ValidateID(id) != nil {
+			if id <= after || ValidateID(id) != nil {
 				continue
 			}
 			ok := e.Type().IsRegular()
@@ -971,7 +994,11 @@ func (s *Store) List(space string) ([]string, error) {
 				out = append(out, id)
 			}
 		}
+		sort.Strings(out[start:])
 	}
-	sort.Strings(out)
+	sort.Strings(out) // fan names of odd case ("AB") sort apart
+	if n >= 0 && len(out) > n {
+		out = out[:n]
+	}
 	return out, nil
 }
