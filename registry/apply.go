@@ -251,9 +251,9 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 				te.Data = map[string]any{"tool": e.Def.Name, "version": e.ver, "provider": id, "registered_by": xid}
 				return Report{}, te
 			case rec.Trust < x.Provider.Trust && !exists:
-				te := abi.Errorf(abi.Conflict, "tool %s is registered by provider %s (trust %s); provider %s (trust %s) may not add versions of it: "+
+				te := abi.Errorf(abi.Conflict, "tool %s is registered by provider %s (trust %s); provider %s (trust %s) may not add versions of it (%s@%s): "+
 					"a less trusted provider could take over its callers. Give the tool another name, or the provider more trust",
-					e.Def.Name, xid, x.Provider.Trust, id, rec.Trust)
+					e.Def.Name, xid, x.Provider.Trust, id, rec.Trust, e.Def.Name, e.ver)
 				te.Data = map[string]any{"tool": e.Def.Name, "version": e.ver, "provider": id, "trust": rec.Trust.String(),
 					"registered_by": xid, "registered_by_trust": x.Provider.Trust.String()}
 				return Report{}, te
