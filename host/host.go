@@ -429,6 +429,12 @@ func (h *Host) addOrReplace(p abi.Provider, meta ProviderMeta, replace bool) err
 	if rep.Replaced != nil || rep.Dropped != nil {
 		h.grants.forget(rep.Replaced, rep.Dropped)
 	}
+	if rep.Replaced != nil {
+		h.forgetWarned(rec.Info.ID)
+	}
+	if rep.Dropped != nil {
+		h.forgetWarned(rep.Dropped.Info.ID)
+	}
 	for _, old := range []*registry.ProviderRecord{rep.Replaced, rep.Dropped} {
 		if old != nil && old.Impl != nil && old.Impl != p {
 			if err := closeProvider(old.Impl); err != nil {
@@ -548,12 +554,7 @@ func (h *Host) RemoveProvider(id string) error {
 	}
 	h.noteRestored(rep.Restored)
 	h.grants.forget(rep.Replaced)
-	h.warned.Range(func(k, _ any) bool {
-		if strings.HasPrefix(k.(string), id+"\x00") {
-			h.warned.Delete(k)
-		}
-		return true
-	})
+	h.forgetWarned(id)
 	if old := rep.Replaced; old != nil && old.Impl != nil {
 		if err := closeProvider(old.Impl); err != nil {
 			return fmt.Errorf("close provider %s: %w", id, err)
@@ -561,6 +562,23 @@ func (h *Host) RemoveProvider(id string) error {
 	}
 	h.log.Info("provider removed", "provider", id)
 	return nil
+}
+
+// forgetWarned drops the deprecation warning records (Host.warned) of the
+// tool versions provider id no longer registers, served or shadowed: all
+// of them when it is gone (removed, or swapped for a new id), those a
+// reload withdrew.
+func (h *Host) forgetWarned(id string) {
+	keep := map[string]bool{}
+	for _, e := range append(h.reg.ProviderTools(id), h.reg.Shadowed(id)...) {
+		keep[id+"\x00"+e.Def.Name+"@"+e.Def.Version] = true
+	}
+	h.warned.Range(func(k, _ any) bool {
+		if s := k.(string); strings.HasPrefix(s, id+"\x00") && !keep[s] {
+			h.warned.Delete(k)
+		}
+		return true
+	})
 }
 
 // closeDrainWait bounds how long Close waits for the calls in flight.

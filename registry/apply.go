@@ -251,9 +251,9 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 				te.Data = map[string]any{"tool": e.Def.Name, "version": e.ver, "provider": id, "registered_by": xid}
 				return Report{}, te
 			case rec.Trust < x.Provider.Trust && !exists:
-				te := abi.Errorf(abi.Conflict, "tool %s is registered by provider %s (trust %s); provider %s (trust %s) may not add versions of it: "+
+				te := abi.Errorf(abi.Conflict, "tool %s is registered by provider %s (trust %s); provider %s (trust %s) may not add versions of it (%s@%s): "+
 					"a less trusted provider could take over its callers. Give the tool another name, or the provider more trust",
-					e.Def.Name, xid, x.Provider.Trust, id, rec.Trust)
+					e.Def.Name, xid, x.Provider.Trust, id, rec.Trust, e.Def.Name, e.ver)
 				te.Data = map[string]any{"tool": e.Def.Name, "version": e.ver, "provider": id, "trust": rec.Trust.String(),
 					"registered_by": xid, "registered_by_trust": x.Provider.Trust.String()}
 				return Report{}, te
@@ -366,6 +366,11 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 				gone[e.Def.Name] = append(gone[e.Def.Name], e)
 			}
 		}
+		type verdict struct {
+			e *Entry
+			v *SemverViolation
+		}
+		var found []verdict
 		for _, e := range fresh {
 			var versions []*Entry
 			if set := next.tools.get(e.Def.Name); set != nil {
@@ -411,8 +416,24 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 			if r.semver == SemverRefuse {
 				return Report{}, semverError(v)
 			}
-			e.Violation = v
-			violations = append(violations, *v)
+			found = append(found, verdict{e, v})
+		}
+		// A version checked with one above it that breaks its callers
+		// (an insertion below a release) carries that violation, unless
+		// the release is registered here too and found it itself: one
+		// violation, reported once, by the version that breaks.
+		own := make(map[[3]string]bool, len(found))
+		for _, f := range found {
+			if f.v.Version == f.e.ver {
+				own[[3]string{f.v.Tool, f.v.Version, f.v.Previous}] = true
+			}
+		}
+		for _, f := range found {
+			if f.v.Version != f.e.ver && own[[3]string{f.v.Tool, f.v.Version, f.v.Previous}] {
+				continue
+			}
+			f.e.Violation = f.v
+			violations = append(violations, *f.v)
 		}
 	}
 

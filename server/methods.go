@@ -946,14 +946,31 @@ func adapterRef(ev registry.Event) AdapterRef {
 	// below a release that breaks its callers (Previous: t@1.1.0 between
 	// 1.0.0 and 1.2.0, "t@1.2.0 breaks callers of t@1.1.0"), as
 	// Entry.Violation and so tools/list have it.
+	// A violation whose breaking version is in this change, and the only
+	// one of that version, is that version's (the registry reports a
+	// violation once, by the version that breaks, when both versions are
+	// registered together).
 	var violations, below map[string]*registry.SemverViolation
-	for i := range ev.Violations {
-		if violations == nil {
-			violations, below = map[string]*registry.SemverViolation{}, map[string]*registry.SemverViolation{}
+	if len(ev.Violations) > 0 {
+		violations, below = map[string]*registry.SemverViolation{}, map[string]*registry.SemverViolation{}
+	}
+	inChange := map[string]bool{}
+	for _, refs := range [][]registry.ToolRef{ev.Added, ev.Updated} {
+		for _, r := range refs {
+			inChange[r.Name+"@"+r.Version] = true
 		}
+	}
+	ofVersion := map[string]int{}
+	for i := range ev.Violations {
+		ofVersion[ev.Violations[i].Tool+"@"+ev.Violations[i].Version]++
+	}
+	for i := range ev.Violations {
 		v := &ev.Violations[i]
-		violations[v.Tool+"@"+v.Version] = v
-		below[v.Tool+"@"+v.Previous] = v
+		k := v.Tool + "@" + v.Version
+		violations[k] = v
+		if !inChange[k] || ofVersion[k] > 1 {
+			below[v.Tool+"@"+v.Previous] = v
+		}
 	}
 	for _, l := range []struct {
 		refs   []registry.ToolRef

@@ -56,3 +56,41 @@ func TestToolsChangedViolationOfInsertedVersion(t *testing.T) {
 		t.Fatalf("notification tool %+v (violation %+v), want 1.1.0 with the violation its entry carries", got, got.SemverViolation)
 	}
 }
+
+// TestToolsChangedViolationWithinOneRegistration: a provider registering
+// t@1.1.0 and t@1.2.0 together, 1.2.0 breaking callers of 1.1.0: the
+// notification gave the violation to both added tools (to 1.1.0 as if it
+// were inserted below an existing 1.2.0), where tools/list has it on 1.2.0
+// only. The notification's tools carry what their entries carry.
+func TestToolsChangedViolationWithinOneRegistration(t *testing.T) {
+	r := registry.New()
+	if err := r.SetSemverCheck(registry.SemverWarn, nil); err != nil {
+		t.Fatal(err)
+	}
+	def := func(version string, types any) abi.ToolDef {
+		return abi.ToolDef{Name: "t", Version: version, Parameters: map[string]any{"type": "object",
+			"properties": map[string]any{"a": map[string]any{"type": types}}}}
+	}
+	ch, cancel := r.Subscribe(4)
+	defer cancel()
+	rec := &registry.ProviderRecord{Info: abi.ProviderInfo{ID: "org.a", Runtime: abi.RuntimeNative}, Trust: abi.Community}
+	if err := r.Register(rec, []abi.ToolDef{def("1.1.0", []any{"string", "integer"}), def("1.2.0", "string")}); err != nil {
+		t.Fatal(err)
+	}
+	carried := map[string]*registry.SemverViolation{}
+	for _, e := range r.Versions("t") {
+		carried[e.Def.Version] = e.Violation
+	}
+	tc := changeParams(<-ch, map[string]bool{"added": true}, "sub-1")
+	if tc == nil || len(tc.Added) != 1 || len(tc.Added[0].Tools) != 2 {
+		t.Fatalf("notification: %+v", tc)
+	}
+	for _, got := range tc.Added[0].Tools {
+		if (got.SemverViolation == nil) != (carried[got.Version] == nil) {
+			t.Errorf("notification tool %s carries %+v; its entry carries %+v", got.Version, got.SemverViolation, carried[got.Version])
+		}
+	}
+	if carried["1.2.0"] == nil {
+		t.Errorf("t@1.2.0 carries no violation")
+	}
+}

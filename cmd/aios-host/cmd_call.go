@@ -51,9 +51,9 @@ Example:
 	as := nonEmptyString(fs, "as", "call as this `agent` (default: the config's default_agent, cli; not empty)")
 	asJSON := fs.Bool("json", false, "print the result (or the error) as JSON on standard output")
 	// An empty --version (a script's --version "$PIN" with PIN lost) is
-	// refused: taken as no --version, it called the newest version,
+	// refused: taken as no --version, it called the default version,
 	// which may break the script's callers.
-	version := nonEmptyString(fs, "version", "SemVer `constraint` for the tool version, e.g. ^1.2 (default: newest; not empty)")
+	version := nonEmptyString(fs, "version", "SemVer `constraint` for the tool version, e.g. ^1.2 (default: the tool's default version, the newest non-deprecated release, a pre-release only when no release qualifies; not empty)")
 	timeout := fs.Duration("timeout", 0, "deadline for the call, e.g. 5s; at least 1ms, rounded up to whole milliseconds (default: the config's limits.default_deadline)")
 	socket := nonEmptyString(fs, "socket", "call through the host running on this unix socket `path` (default: server.socket, else <data>/aios-host.sock, when a host answers there and --as is not given, else in-process)")
 	pos, code, ok := c.parse(fs, args)
