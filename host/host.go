@@ -428,6 +428,7 @@ func (h *Host) addOrReplace(p abi.Provider, meta ProviderMeta, replace bool) err
 	}
 	if rep.Replaced != nil || rep.Dropped != nil {
 		h.grants.forget(rep.Replaced, rep.Dropped)
+		h.pol.forgetToolBuckets(h.reg)
 	}
 	for _, old := range []*registry.ProviderRecord{rep.Replaced, rep.Dropped} {
 		if old != nil && old.Impl != nil && old.Impl != p {
@@ -548,6 +549,7 @@ func (h *Host) RemoveProvider(id string) error {
 	}
 	h.noteRestored(rep.Restored)
 	h.grants.forget(rep.Replaced)
+	h.pol.forgetToolBuckets(h.reg)
 	h.warned.Range(func(k, _ any) bool {
 		if strings.HasPrefix(k.(string), id+"\x00") {
 			h.warned.Delete(k)
