@@ -429,6 +429,11 @@ func (h *Host) addOrReplace(p abi.Provider, meta ProviderMeta, replace bool) err
 	if rep.Replaced != nil || rep.Dropped != nil {
 		h.grants.forget(rep.Replaced, rep.Dropped)
 		h.pol.forgetToolBuckets(h.reg)
+		for _, old := range []*registry.ProviderRecord{rep.Replaced, rep.Dropped} {
+			if old != nil {
+				h.forgetWarned(old.Info.ID)
+			}
+		}
 	}
 	for _, old := range []*registry.ProviderRecord{rep.Replaced, rep.Dropped} {
 		if old != nil && old.Impl != nil && old.Impl != p {
@@ -550,12 +555,7 @@ func (h *Host) RemoveProvider(id string) error {
 	h.noteRestored(rep.Restored)
 	h.grants.forget(rep.Replaced)
 	h.pol.forgetToolBuckets(h.reg)
-	h.warned.Range(func(k, _ any) bool {
-		if strings.HasPrefix(k.(string), id+"\x00") {
-			h.warned.Delete(k)
-		}
-		return true
-	})
+	h.forgetWarned(id)
 	if old := rep.Replaced; old != nil && old.Impl != nil {
 		if err := closeProvider(old.Impl); err != nil {
 			return fmt.Errorf("close provider %s: %w", id, err)
@@ -563,6 +563,31 @@ func (h *Host) RemoveProvider(id string) error {
 	}
 	h.log.Info("provider removed", "provider", id)
 	return nil
+}
+
+// forgetWarned forgets the deprecation warnings logged (h.warned) of the
+// tool versions provider id no longer registers: all of them once it is
+// removed, those a reload dropped (kept, they grew with each reload that
+// gave a deprecated tool a new version or name).
+func (h *Host) forgetWarned(id string) {
+	prefix := id + "\x00"
+	var served map[string]bool
+	h.warned.Range(func(k, _ any) bool {
+		key, ok := strings.CutPrefix(k.(string), prefix)
+		if !ok {
+			return true
+		}
+		if served == nil {
+			served = map[string]bool{}
+			for _, e := range h.reg.ProviderTools(id) {
+				served[e.Def.Name+"@"+e.Def.Version] = true
+			}
+		}
+		if !served[key] {
+			h.warned.Delete(k)
+		}
+		return true
+	})
 }
 
 // closeDrainWait bounds how long Close waits for the calls in flight.
