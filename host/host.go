@@ -428,12 +428,15 @@ func (h *Host) addOrReplace(p abi.Provider, meta ProviderMeta, replace bool) err
 	}
 	if rep.Replaced != nil || rep.Dropped != nil {
 		h.grants.forget(rep.Replaced, rep.Dropped)
-	}
-	if rep.Replaced != nil {
-		h.forgetWarned(rec.Info.ID)
-	}
-	if rep.Dropped != nil {
-		h.forgetWarned(rep.Dropped.Info.ID)
+		h.pol.forgetToolBuckets(h.reg)
+		for _, old := range []*registry.ProviderRecord{rep.Replaced, rep.Dropped} {
+			if old != nil {
+				h.forgetWarned(old.Info.ID)
+			}
+		}
+		if rep.Replaced != nil && rep.Replaced.Info.ID != rec.Info.ID {
+			h.forgetWarned(rec.Info.ID)
+		}
 	}
 	for _, old := range []*registry.ProviderRecord{rep.Replaced, rep.Dropped} {
 		if old != nil && old.Impl != nil && old.Impl != p {
@@ -554,6 +557,7 @@ func (h *Host) RemoveProvider(id string) error {
 	}
 	h.noteRestored(rep.Restored)
 	h.grants.forget(rep.Replaced)
+	h.pol.forgetToolBuckets(h.reg)
 	h.forgetWarned(id)
 	if old := rep.Replaced; old != nil && old.Impl != nil {
 		if err := closeProvider(old.Impl); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/internal/ratelimit"
+	"github.com/aios-host/aios-host/registry"
 )
 
 // agentPolicy is what the host knows of one configured agent.
@@ -198,6 +199,24 @@ func (p *policy) toolLimiter(tool string) *ratelimit.Limiter {
 	}
 	v, _ := p.patLims.LoadOrStore(tool, l)
 	return v.(*ratelimit.Limiter)
+}
+
+// forgetToolBuckets releases the patLims buckets of the tools reg no
+// longer registers under any version (a provider removed, or reloaded
+// without them): kept, they grew with every tool name ever called. A tool
+// reloaded under its name keeps its bucket. A call that resolved a tool
+// just before its removal may make its bucket again: the next change
+// releases it.
+func (p *policy) forgetToolBuckets(reg *registry.Registry) {
+	if len(p.toolPats) == 0 {
+		return
+	}
+	p.patLims.Range(func(k, _ any) bool {
+		if len(reg.Versions(k.(string))) == 0 {
+			p.patLims.Delete(k)
+		}
+		return true
+	})
 }
 
 // trustCap returns the most a provider at level t may hold.

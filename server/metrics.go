@@ -45,6 +45,13 @@ type Metrics struct {
 	auditFail   *prometheus.Desc
 	srv         *Server
 
+	// named are the tool label values that have series (namedMu): when
+	// a new one comes, the series of the tools the bound host no longer
+	// registers are deleted (forgetGoneTools). Calls count under RLock,
+	// so none counts into a series being deleted.
+	namedMu sync.RWMutex
+	named   map[string]bool
+
 	mu      sync.Mutex
 	bound   *host.Host // the host whose calls are observed
 	unbind  func()
@@ -54,7 +61,8 @@ type Metrics struct {
 // NewMetrics makes the metric set.
 func NewMetrics() *Metrics {
 	m := &Metrics{
-		reg: prometheus.NewRegistry(),
+		reg:   prometheus.NewRegistry(),
+		named: map[string]bool{},
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "aios_tool_calls_total",
 			Help: "Tool calls through the host's pipeline (API, CLI, MCP, nested), by tool, runtime and outcome code (OK on success)."}, []string{"tool", "runtime", "code"}),
 		nested: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "aios_tool_calls_nested_total",
@@ -142,8 +150,43 @@ func (m *Metrics) call(tool, runtime string, code abi.ErrorCode, d time.Duration
 		runtime = "none" // the lookup failed: no tool served it
 		tool = "unknown"
 	}
+	m.namedMu.RLock()
+	if m.named[tool] {
+		m.calls.WithLabelValues(tool, runtime, c).Inc()
+		m.latency.WithLabelValues(tool, runtime).Observe(d.Seconds())
+		m.namedMu.RUnlock()
+		return
+	}
+	m.namedMu.RUnlock()
+	m.namedMu.Lock()
+	defer m.namedMu.Unlock()
+	if !m.named[tool] {
+		m.forgetGoneTools()
+		m.named[tool] = true
+	}
 	m.calls.WithLabelValues(tool, runtime, c).Inc()
 	m.latency.WithLabelValues(tool, runtime).Observe(d.Seconds())
+}
+
+// forgetGoneTools deletes the series of the tools that the bound host
+// registers under no version any more (removed, or reloaded without
+// them): kept, they grew with every tool name ever called (namedMu held).
+func (m *Metrics) forgetGoneTools() {
+	m.mu.Lock()
+	h := m.bound
+	m.mu.Unlock()
+	if h == nil {
+		return
+	}
+	reg := h.Registry()
+	for tool := range m.named {
+		if tool == "unknown" || len(reg.Versions(tool)) > 0 {
+			continue
+		}
+		m.calls.DeletePartialMatch(prometheus.Labels{"tool": tool})
+		m.latency.DeletePartialMatch(prometheus.Labels{"tool": tool})
+		delete(m.named, tool)
+	}
 }
 
 // Reload records a discovery event; pass it as discovery.Options.OnReload.
