@@ -105,6 +105,13 @@ type Store struct {
 
 	// readOnly: opened ForReading; Put refuses.
 	readOnly bool
+
+	// writing are the bytes of the Puts past the min_free_bytes check
+	// and not yet finished (freeMu): the disk's free space does not show
+	// them yet, and Puts at once each took the room the others were
+	// about to use, leaving the disk below the reserve.
+	freeMu  sync.Mutex
+	writing int64
 }
 
 // recountEvery bounds how often a Put refused for the quota counts its
@@ -609,23 +616,47 @@ func (s *Store) rel(p string) string {
 }
 
 // reserve checks that n more bytes fit in space (its quota, where they
-// replace a file of replaced bytes) and on the disk (the reserve), and
-// counts them against the quota; release(false)
-// gives them back when the Put failed.
+// replace a file of replaced bytes) and on the disk (the reserve, the
+// bytes of the Puts still writing counted as written), and counts them
+// against both; release(false) gives them back when the Put failed
+// (release(true) when it stored them: they are on the disk).
 func (s *Store) reserve(space string, n, replaced int64) (release func(stored bool), err error) {
+	unwrite := func() {}
 	if s.minFree > 0 {
-		if free, ok := freeBytes(s.root); ok && free-n < s.minFree {
-			return nil, fmt.Errorf("%w: storing %d bytes in space %q would leave %d bytes free on the store's disk, below the reserve of %d (limits.min_free_bytes)", ErrFull, n, space, max(free-n, 0), s.minFree)
+		s.freeMu.Lock()
+		if free, ok := diskFree(s.root); ok && free-s.writing-n < s.minFree {
+			// The other Puts writing now count as written (they
+			// counted once each, and all passed the reserve).
+			writing := s.writing
+			s.freeMu.Unlock()
+			what := ""
+			if writing > 0 {
+				what = fmt.Sprintf(" once the %d bytes of the writes in flight are written", writing)
+			}
+			return nil, fmt.Errorf("%w: storing %d bytes in space %q would leave %d bytes free on the store's disk%s, below the reserve of %d (limits.min_free_bytes)", ErrFull, n, space, max(free-writing-n, 0), what, s.minFree)
+		}
+		s.writing += n
+		s.freeMu.Unlock()
+		unwrite = func() {
+			s.freeMu.Lock()
+			s.writing -= n
+			s.freeMu.Unlock()
 		}
 	}
 	if s.maxSpace <= 0 {
-		return func(bool) {}, nil
+		return func(bool) { unwrite() }, nil
 	}
 	// The quota counts what the space grows by: a damaged copy of the
 	// object that the Put replaces is counted already.
 	grow := max(n-replaced, 0)
 	s.usageMu.Lock()
 	defer s.usageMu.Unlock()
+	ok := false
+	defer func() {
+		if !ok {
+			unwrite()
+		}
+	}()
 	if s.usage == nil {
 		s.usage = map[string]int64{}
 	}
@@ -677,7 +708,9 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 	}
 	s.usage[space] = used + grow
 	s.inflight[space] += grow
+	ok = true
 	return func(stored bool) {
+		unwrite()
 		s.usageMu.Lock()
 		defer s.usageMu.Unlock()
 		if s.inflight[space] -= grow; s.inflight[space] <= 0 {
@@ -692,6 +725,10 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 		}
 	}, nil
 }
+
+// diskFree is freeBytes, the free space of the store's disk. A variable
+// for the tests.
+var diskFree = freeBytes
 
 // countSpace is (*Store).spaceBytes, the recount of a space whose Put
 // would pass its quota. A variable for the tests.
