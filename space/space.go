@@ -92,6 +92,9 @@ type Store struct {
 	// (usageMu): its walk may have passed their folder, and they are no
 	// longer in flight either.
 	recounts map[string][]*int64
+	// counting are the spaces being counted for the first time, each
+	// closed when its count is done (usageMu).
+	counting map[string]chan struct{}
 
 	// objLocks are the objects Puts are storing or Deletes removing now,
 	// by path (objMu): a second Put or a Delete of one waits for the first.
@@ -664,11 +667,32 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 		s.inflight, s.recountAt = map[string]int64{}, map[string]time.Time{}
 	}
 	used, known := s.usage[space]
-	if !known {
-		if used, err = s.spaceBytes(space); err != nil {
-			return nil, err
+	for counted := known; !counted; used, counted = s.usage[space] {
+		// The first count of the space, made without the lock, as the
+		// recount is: it walked a space of a million objects (at the
+		// first write after a start) while every Put of every space
+		// waited. The other Puts of the space wait for it; no Put of
+		// the space is in flight before it.
+		if c := s.counting[space]; c != nil {
+			s.usageMu.Unlock()
+			<-c
+			s.usageMu.Lock()
+			continue // counted, or that count failed: count again
 		}
-		used += s.inflight[space]
+		c := make(chan struct{})
+		if s.counting == nil {
+			s.counting = map[string]chan struct{}{}
+		}
+		s.counting[space] = c
+		s.usageMu.Unlock()
+		n, cerr := countSpace(s, space)
+		s.usageMu.Lock()
+		delete(s.counting, space)
+		close(c)
+		if cerr != nil {
+			return nil, cerr
+		}
+		s.usage[space] = n
 		s.recountAt[space] = time.Now().Add(recountEvery)
 	}
 	if now := time.Now(); used+grow > s.maxSpace && known && !now.Before(s.recountAt[space]) {
@@ -730,8 +754,9 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 // for the tests.
 var diskFree = freeBytes
 
-// countSpace is (*Store).spaceBytes, the recount of a space whose Put
-// would pass its quota. A variable for the tests.
+// countSpace is (*Store).spaceBytes, the count of a space at its first
+// Put and the recount of one whose Put would pass its quota. A variable
+// for the tests.
 var countSpace = (*Store).spaceBytes
 
 // spaceBytes adds up the sizes of space's object files.
