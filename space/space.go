@@ -763,25 +763,47 @@ var countSpace = (*Store).spaceBytes
 func (s *Store) spaceBytes(space string) (int64, error) {
 	var total int64
 	// The trailing separator makes WalkDir follow a space folder that is
-	// a link (moved to another disk): it counted as empty.
-	err := filepath.WalkDir(filepath.Join(s.root, space)+string(filepath.Separator), func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
+	// a link (moved to another disk): it counted as empty. A fan-out
+	// folder that is a link is walked too, as List lists it.
+	dir := filepath.Join(s.root, space)
+	var count func(dir string, top bool) error
+	count = func(dir string, top bool) error {
+		return filepath.WalkDir(dir+string(filepath.Separator), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
 			}
-			return err
-		}
-		if d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				total += info.Size()
+			if d.Type().IsRegular() {
+				if info, err := d.Info(); err == nil {
+					total += info.Size()
+				}
+			} else if top && len(d.Name()) == 2 && filepath.Dir(p) == dir && isDirOrLinkToDir(dir, d) && !d.IsDir() {
+				return count(p, false)
 			}
-		}
-		return nil
-	})
+			return nil
+		})
+	}
+	err := count(dir, true)
 	if err != nil {
 		return 0, fmt.Errorf("space %q: count its size: %w", space, s.noPath(err))
 	}
 	return total, nil
+}
+
+// isDirOrLinkToDir reports whether entry e of folder dir is a folder or
+// a link to one (a fan-out folder moved and linked back, which Get reads
+// through).
+func isDirOrLinkToDir(dir string, e fs.DirEntry) bool {
+	if e.IsDir() {
+		return true
+	}
+	if e.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(dir, e.Name()))
+	return err == nil && st.IsDir()
 }
 
 // overLimit is the read bound that shows an input over n bytes: n+1, or n
@@ -1007,7 +1029,7 @@ func (s *Store) List(space string) ([]string, error) {
 	}
 	var out []string
 	for _, fan := range fans {
-		if !fan.IsDir() || len(fan.Name()) != 2 {
+		if len(fan.Name()) != 2 || !isDirOrLinkToDir(dir, fan) {
 			continue
 		}
 		ents, err := os.ReadDir(filepath.Join(dir, fan.Name()))
