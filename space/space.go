@@ -92,6 +92,9 @@ type Store struct {
 	// (usageMu): its walk may have passed their folder, and they are no
 	// longer in flight either.
 	recounts map[string][]*int64
+	// counting are the spaces being counted for the first time, each
+	// closed when its count is done (usageMu).
+	counting map[string]chan struct{}
 
 	// objLocks are the objects Puts are storing or Deletes removing now,
 	// by path (objMu): a second Put or a Delete of one waits for the first.
@@ -105,6 +108,13 @@ type Store struct {
 
 	// readOnly: opened ForReading; Put refuses.
 	readOnly bool
+
+	// writing are the bytes of the Puts past the min_free_bytes check
+	// and not yet finished (freeMu): the disk's free space does not show
+	// them yet, and Puts at once each took the room the others were
+	// about to use, leaving the disk below the reserve.
+	freeMu  sync.Mutex
+	writing int64
 }
 
 // recountEvery bounds how often a Put refused for the quota counts its
@@ -609,23 +619,47 @@ func (s *Store) rel(p string) string {
 }
 
 // reserve checks that n more bytes fit in space (its quota, where they
-// replace a file of replaced bytes) and on the disk (the reserve), and
-// counts them against the quota; release(false)
-// gives them back when the Put failed.
+// replace a file of replaced bytes) and on the disk (the reserve, the
+// bytes of the Puts still writing counted as written), and counts them
+// against both; release(false) gives them back when the Put failed
+// (release(true) when it stored them: they are on the disk).
 func (s *Store) reserve(space string, n, replaced int64) (release func(stored bool), err error) {
+	unwrite := func() {}
 	if s.minFree > 0 {
-		if free, ok := freeBytes(s.root); ok && free-n < s.minFree {
-			return nil, fmt.Errorf("%w: storing %d bytes in space %q would leave %d bytes free on the store's disk, below the reserve of %d (limits.min_free_bytes)", ErrFull, n, space, max(free-n, 0), s.minFree)
+		s.freeMu.Lock()
+		if free, ok := diskFree(s.root); ok && free-s.writing-n < s.minFree {
+			// The other Puts writing now count as written (they
+			// counted once each, and all passed the reserve).
+			writing := s.writing
+			s.freeMu.Unlock()
+			what := ""
+			if writing > 0 {
+				what = fmt.Sprintf(" once the %d bytes of the writes in flight are written", writing)
+			}
+			return nil, fmt.Errorf("%w: storing %d bytes in space %q would leave %d bytes free on the store's disk%s, below the reserve of %d (limits.min_free_bytes)", ErrFull, n, space, max(free-writing-n, 0), what, s.minFree)
+		}
+		s.writing += n
+		s.freeMu.Unlock()
+		unwrite = func() {
+			s.freeMu.Lock()
+			s.writing -= n
+			s.freeMu.Unlock()
 		}
 	}
 	if s.maxSpace <= 0 {
-		return func(bool) {}, nil
+		return func(bool) { unwrite() }, nil
 	}
 	// The quota counts what the space grows by: a damaged copy of the
 	// object that the Put replaces is counted already.
 	grow := max(n-replaced, 0)
 	s.usageMu.Lock()
 	defer s.usageMu.Unlock()
+	ok := false
+	defer func() {
+		if !ok {
+			unwrite()
+		}
+	}()
 	if s.usage == nil {
 		s.usage = map[string]int64{}
 	}
@@ -633,11 +667,32 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 		s.inflight, s.recountAt = map[string]int64{}, map[string]time.Time{}
 	}
 	used, known := s.usage[space]
-	if !known {
-		if used, err = s.spaceBytes(space); err != nil {
-			return nil, err
+	for counted := known; !counted; used, counted = s.usage[space] {
+		// The first count of the space, made without the lock, as the
+		// recount is: it walked a space of a million objects (at the
+		// first write after a start) while every Put of every space
+		// waited. The other Puts of the space wait for it; no Put of
+		// the space is in flight before it.
+		if c := s.counting[space]; c != nil {
+			s.usageMu.Unlock()
+			<-c
+			s.usageMu.Lock()
+			continue // counted, or that count failed: count again
 		}
-		used += s.inflight[space]
+		c := make(chan struct{})
+		if s.counting == nil {
+			s.counting = map[string]chan struct{}{}
+		}
+		s.counting[space] = c
+		s.usageMu.Unlock()
+		n, cerr := countSpace(s, space)
+		s.usageMu.Lock()
+		delete(s.counting, space)
+		close(c)
+		if cerr != nil {
+			return nil, cerr
+		}
+		s.usage[space] = n
 		s.recountAt[space] = time.Now().Add(recountEvery)
 	}
 	if now := time.Now(); used+grow > s.maxSpace && known && !now.Before(s.recountAt[space]) {
@@ -677,7 +732,9 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 	}
 	s.usage[space] = used + grow
 	s.inflight[space] += grow
+	ok = true
 	return func(stored bool) {
+		unwrite()
 		s.usageMu.Lock()
 		defer s.usageMu.Unlock()
 		if s.inflight[space] -= grow; s.inflight[space] <= 0 {
@@ -693,33 +750,60 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 	}, nil
 }
 
-// countSpace is (*Store).spaceBytes, the recount of a space whose Put
-// would pass its quota. A variable for the tests.
+// diskFree is freeBytes, the free space of the store's disk. A variable
+// for the tests.
+var diskFree = freeBytes
+
+// countSpace is (*Store).spaceBytes, the count of a space at its first
+// Put and the recount of one whose Put would pass its quota. A variable
+// for the tests.
 var countSpace = (*Store).spaceBytes
 
 // spaceBytes adds up the sizes of space's object files.
 func (s *Store) spaceBytes(space string) (int64, error) {
 	var total int64
 	// The trailing separator makes WalkDir follow a space folder that is
-	// a link (moved to another disk): it counted as empty.
-	err := filepath.WalkDir(filepath.Join(s.root, space)+string(filepath.Separator), func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
+	// a link (moved to another disk): it counted as empty. A fan-out
+	// folder that is a link is walked too, as List lists it.
+	dir := filepath.Join(s.root, space)
+	var count func(dir string, top bool) error
+	count = func(dir string, top bool) error {
+		return filepath.WalkDir(dir+string(filepath.Separator), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
 			}
-			return err
-		}
-		if d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				total += info.Size()
+			if d.Type().IsRegular() {
+				if info, err := d.Info(); err == nil {
+					total += info.Size()
+				}
+			} else if top && len(d.Name()) == 2 && filepath.Dir(p) == dir && isDirOrLinkToDir(dir, d) && !d.IsDir() {
+				return count(p, false)
 			}
-		}
-		return nil
-	})
+			return nil
+		})
+	}
+	err := count(dir, true)
 	if err != nil {
 		return 0, fmt.Errorf("space %q: count its size: %w", space, s.noPath(err))
 	}
 	return total, nil
+}
+
+// isDirOrLinkToDir reports whether entry e of folder dir is a folder or
+// a link to one (a fan-out folder moved and linked back, which Get reads
+// through).
+func isDirOrLinkToDir(dir string, e fs.DirEntry) bool {
+	if e.IsDir() {
+		return true
+	}
+	if e.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(dir, e.Name()))
+	return err == nil && st.IsDir()
 }
 
 // overLimit is the read bound that shows an input over n bytes: n+1, or n
@@ -964,7 +1048,7 @@ func (s *Store) ListAfter(space, after string, n int) ([]string, error) {
 	}
 	var out []string
 	for _, fan := range fans {
-		if !fan.IsDir() || len(fan.Name()) != 2 || fan.Name() < fromFan {
+		if len(fan.Name()) != 2 || fan.Name() < fromFan || !isDirOrLinkToDir(dir, fan) {
 			continue
 		}
 		if n >= 0 && len(out) >= n {
