@@ -100,6 +100,7 @@ MAX_FRAME = 64 << 20
 # it runs only then.
 _INT_MIN, _INT_MAX = -(1 << 63), (1 << 64) - 1
 _maybe_big_int = re.compile(r"[0-9]{19}").search
+_maybe_big_int_bytes = re.compile(rb"[0-9]{19}").search
 _INT_RANGE = "integers must be within -2**63 .. 2**64-1 (the host's int64 and uint64; a larger one would lose precision); return str(x) (or float(x))"
 # The host refuses a value nested deeper than this (abi.Normalize and the
 # MessagePack decoder: the result itself is level 0, a value inside it
@@ -530,14 +531,22 @@ class Worker:
                 if cyc is not None:
                     raise ValueError("%s arguments: %s" % (op.op, _CYCLE % cyc)) from None
             if self.mp is None or "recursion" not in str(e):
+                _refuse_args(op)
                 raise
             if _args_too_deep(op.args):
                 raise ValueError(_TOO_DEEP_ARGS % op.op) from None
+            _refuse_args(op)
             data = _pack_iter(self.mp, env)
-            _refuse_not_json(env, data)
+        except (TypeError, OverflowError):
+            _refuse_args(op)
+            raise
         else:
             if self.mp is None and data.count(b"[") + data.count(b"{") > MAX_DEPTH and _args_too_deep(op.args):
                 raise ValueError(_TOO_DEEP_ARGS % op.op)
+            if self.mp is None and _maybe_big_int_bytes(data) is not None:
+                # json.dumps writes any int; the host would read one
+                # outside int64 and uint64 as a float, another number.
+                _refuse_args(op)
         return data
 
     def _send_host_call(self, op):
@@ -1671,6 +1680,29 @@ def _json_key(k):
     if isinstance(k, str):
         return k
     return next(iter(_loads(_dumps({k: 0}))))
+
+
+_INT_RANGE_ARGS = "integers must be within -2**63 .. 2**64-1 (the host's int64 and uint64; a larger one would lose precision); pass str(x) (or float(x))"
+
+
+def _refuse_args(op):
+    """Raise the error naming the first value in host call op's arguments
+    that JSON does not carry (bytes, NaN, an infinity, an integer outside
+    int64 and uint64), with its path in the arguments ($.params.value…),
+    alike in both formats; return when there is none. The frame's own
+    errors named the envelope's path ($.host.args.params…) over
+    MessagePack, none over JSON, and an integer beyond 64 bits was a bare
+    OverflowError over MessagePack and a float over JSON."""
+    bad = _not_json(op.args)
+    if bad is None:
+        return
+    path, what = bad
+    if isinstance(what, Exception):  # a dict key json.dumps refuses: its words
+        raise what
+    if _is_int_note(what):
+        raise ValueError("%s arguments: %s at %s: %s" % (op.op, what, path, _INT_RANGE_ARGS)) from None
+    err = ValueError if what.startswith("the float") else TypeError
+    raise err("%s arguments: %s at %s is not JSON serializable" % (op.op, what, path)) from None
 
 
 def _refuse_not_json(env, data):

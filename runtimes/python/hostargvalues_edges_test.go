@@ -1,0 +1,77 @@
+package python_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/runtimes/python"
+)
+
+const probeArgValuesSrc = `
+import math
+from aios_sdk import tool, provider, Capability
+
+provider(capabilities=[Capability.CallTool("*")])
+
+@tool
+def peer(params):
+    return params
+
+BAD = {"big": 2**64, "small": -2**63 - 1, "inf": math.inf, "nan": math.nan, "bytes": b"xy"}
+
+@tool
+def send(params):
+    v = {"a": [1, {"b": BAD[params["kind"]]}]}
+    try:
+        return {"sent": ctx_call(params, v)}
+    except (TypeError, ValueError) as e:
+        return {"refused": "%s: %s" % (type(e).__name__, e)}
+
+def ctx_call(params, v):
+    return params["__ctx"].call_tool("peer", {"value": v}).wait()
+
+@tool
+def run(params, ctx):
+    params = dict(params, __ctx=ctx)
+    return send(params)
+`
+
+// TestHostCallArgValuesNamedAlike: a ctx.call_tool argument that JSON does
+// not carry is the tool's TypeError or ValueError naming its path in the
+// arguments, in both wire formats, as a result holding it is InvalidResult
+// naming its path. An integer beyond -2**63 .. 2**64-1 was sent over JSON
+// and reached the called tool as another number, a float
+// (1.8446744073709552e+19 for 2**64), and over MessagePack was a bare
+// "OverflowError: Integer value out of range"; NaN, an infinity and bytes
+// were named at "$.host.args.params.value…" (the frame's envelope) over
+// MessagePack and with no path at all over JSON.
+func TestHostCallArgValuesNamedAlike(t *testing.T) {
+	want := map[string]string{
+		"big":   "ValueError: call_tool arguments: the integer 18446744073709551616 at $.params.value.a[1].b: integers must be within -2**63 .. 2**64-1",
+		"small": "ValueError: call_tool arguments: the integer -9223372036854775809 at $.params.value.a[1].b: integers must be within -2**63 .. 2**64-1",
+		"inf":   "ValueError: call_tool arguments: the float inf at $.params.value.a[1].b is not JSON serializable",
+		"nan":   "ValueError: call_tool arguments: the float nan at $.params.value.a[1].b is not JSON serializable",
+		"bytes": "TypeError: call_tool arguments: bytes (bytes) at $.params.value.a[1].b is not JSON serializable",
+	}
+	for _, wire := range []string{"msgpack", "json"} {
+		t.Run(wire, func(t *testing.T) {
+			rt := newRuntime(t, func(c *python.Config) { c.Wire = wire; c.PoolSize = 1 })
+			h := newHost(t, rt)
+			loadTool(t, h, "argvalues.py", probeArgValuesSrc)
+			for _, kind := range []string{"big", "small", "inf", "nan", "bytes"} {
+				got, err := call(h, "run", map[string]any{"kind": kind}, 30*time.Second)
+				if err != nil {
+					t.Errorf("%s: %v (%v)", kind, err, abi.CodeOf(err))
+					continue
+				}
+				m, _ := got.(map[string]any)
+				r, _ := m["refused"].(string)
+				if !strings.HasPrefix(r, want[kind]) {
+					t.Errorf("%s: got %v\nwant the refusal %q…", kind, got, want[kind])
+				}
+			}
+		})
+	}
+}
