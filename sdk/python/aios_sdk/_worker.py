@@ -835,10 +835,21 @@ class Worker:
         try:
             if self.mp is None and _too_deep(data):
                 raise ValueError("nested deeper than %d levels" % MAX_DEPTH)
-            self.write(env)
+            frame = self.dumps(env)
+            if self.mp is None and _maybe_big_int_bytes(frame) is not None:
+                # json.dumps writes any int; the host would read one
+                # outside int64 and uint64 as a float, another number.
+                note = _not_json_note(data)
+                if note is not None:
+                    raise ValueError(note)
+            self._write_frame(frame)
         except Exception as e:  # also the data's own methods raising (TestResultEncodingRaises)
+            # Named with its path in the data, alike in both formats (the
+            # packer's and json.dumps's own words named the frame's path,
+            # $.result.error.data…, or none).
+            note = None if isinstance(e, ToolError) or "nested deeper" in str(e) else _not_json_note(data)
             del err["data"]
-            err["message"] = "%s (its data was left out: %s)" % (message, _error_text(e)[:500])
+            err["message"] = "%s (its data was left out: %s)" % (message, note or _error_text(e)[:500])
             self.write(env)
 
     def _in_folder(self, filename):
@@ -1683,6 +1694,22 @@ def _json_key(k):
 
 
 _INT_RANGE_ARGS = "integers must be within -2**63 .. 2**64-1 (the host's int64 and uint64; a larger one would lose precision); pass str(x) (or float(x))"
+
+
+def _not_json_note(v):
+    """The first value in v that JSON does not carry (bytes, NaN, an
+    infinity, an integer outside int64 and uint64) in words, with its path
+    from v ($.a[1].b), or None."""
+    try:
+        bad = _not_json(v)
+    except Exception:  # the value's own methods raising
+        return None
+    if bad is None or isinstance(bad[1], Exception):
+        return None
+    path, what = bad
+    if _is_int_note(what):
+        return "%s at %s: %s" % (what, path, _INT_RANGE_ARGS)
+    return "%s at %s is not JSON serializable" % (what, path)
 
 
 def _refuse_args(op):
