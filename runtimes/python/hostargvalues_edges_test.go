@@ -75,3 +75,46 @@ func TestHostCallArgValuesNamedAlike(t *testing.T) {
 		})
 	}
 }
+
+const probeArgObjectsSrc = `
+import datetime
+from aios_sdk import tool, provider, Capability
+
+provider(capabilities=[Capability.CallTool("*")])
+
+@tool
+def peer(params):
+    return params
+
+@tool
+def run(params, ctx):
+    bad = {"set": {1}, "when": datetime.date(2026, 1, 2)}[params["kind"]]
+    try:
+        return {"sent": ctx.call_tool("peer", {"value": {"a": [1, {"b": bad}]}}).wait()}
+    except (TypeError, ValueError) as e:
+        return {"refused": "%s: %s" % (type(e).__name__, e)}
+`
+
+// TestHostCallArgObjectNamed: an object neither wire format carries (a
+// set, a date) in ctx.call_tool's arguments is the tool's TypeError naming
+// its path, in both formats, as it is in a result. It said json.dumps's
+// "Object of type set is not JSON serializable", naming no path.
+func TestHostCallArgObjectNamed(t *testing.T) {
+	want := map[string]string{
+		"set":  "TypeError: call_tool arguments: Object of type set is not JSON serializable (at $.params.value.a[1].b)",
+		"when": "TypeError: call_tool arguments: Object of type date is not JSON serializable (at $.params.value.a[1].b)",
+	}
+	for _, wire := range []string{"msgpack", "json"} {
+		t.Run(wire, func(t *testing.T) {
+			rt := newRuntime(t, func(c *python.Config) { c.Wire = wire; c.PoolSize = 1 })
+			h := newHost(t, rt)
+			loadTool(t, h, "argobjects.py", probeArgObjectsSrc)
+			for _, kind := range []string{"set", "when"} {
+				got, err := call(h, "run", map[string]any{"kind": kind}, 30*time.Second)
+				if m, _ := got.(map[string]any); err != nil || m["refused"] != want[kind] {
+					t.Errorf("%s: got %v, %v\nwant the refusal %q", kind, got, err, want[kind])
+				}
+			}
+		})
+	}
+}

@@ -538,7 +538,7 @@ class Worker:
             _refuse_args(op)
             data = _pack_iter(self.mp, env)
         except (TypeError, OverflowError):
-            _refuse_args(op)
+            _refuse_args(op, objects=True)
             raise
         else:
             if self.mp is None and data.count(b"[") + data.count(b"{") > MAX_DEPTH and _args_too_deep(op.args):
@@ -1712,7 +1712,7 @@ def _not_json_note(v):
     return "%s at %s is not JSON serializable" % (what, path)
 
 
-def _refuse_args(op):
+def _refuse_args(op, objects=False):
     """Raise the error naming the first value in host call op's arguments
     that JSON does not carry (bytes, NaN, an infinity, an integer outside
     int64 and uint64), with its path in the arguments ($.params.value…),
@@ -1722,7 +1722,15 @@ def _refuse_args(op):
     OverflowError over MessagePack and a float over JSON."""
     bad = _not_json(op.args)
     if bad is None:
-        return
+        # An object neither format carries (a set, a datetime, an
+        # un-awaited host call), when the encoder refused one: json.dumps
+        # named its type alone.
+        found = _object_in(op.args) if objects else None
+        if found is None:
+            return
+        if found[2]:
+            raise TypeError("%s arguments: %s at %s is not a JSON value (missing await?)" % (op.op, found[1], found[0])) from None
+        raise TypeError("%s arguments: Object of type %s is not JSON serializable (at %s)" % (op.op, found[1], found[0])) from None
     path, what = bad
     if isinstance(what, Exception):  # a dict key json.dumps refuses: its words
         raise what
