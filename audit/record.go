@@ -318,7 +318,10 @@ func (c *canonEncoder) append(b []byte, v any, depth int) ([]byte, error) {
 	case float64:
 		return appendFloat(b, x)
 	case float32:
-		return appendFloat(b, float64(x))
+		// As encoding/json writes a float32 (a struct's field): its
+		// shortest decimal, 0.1, not the float64 it widens to.
+		f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(x), 'g', -1, 32), 64)
+		return appendFloat(b, f)
 	case json.Number:
 		if i, perr := strconv.ParseInt(string(x), 10, 64); perr == nil {
 			return strconv.AppendInt(b, i, 10), nil
