@@ -40,3 +40,19 @@ func TestNotJSONNamedByPath(t *testing.T) {
 		t.Errorf("call_tool: %v", err)
 	}
 }
+
+// TestErrorDataLeftOutNamesPath: an *Error's generic Data holding a NaN
+// is left out with a note naming the value's path in the data, as the JS
+// and Python runtimes name it; the note was encoding/json's "json:
+// unsupported value: NaN", naming no path.
+func TestErrorDataLeftOutNamesPath(t *testing.T) {
+	probeTool(t, "probe-errpath", func() {
+		Handle(Tool{Name: "probe-errpath"}, func(c *Call, p any) (any, error) {
+			return nil, &Error{Code: Conflict, Message: "taken", Data: map[string]any{"a": []any{int64(1), map[string]any{"b": math.NaN()}}}}
+		})
+	})
+	_, terr := serveResult(t, "probe-errpath", nil)
+	if want := "taken (its data was left out: wire: $.a[1].b: NaN is not a JSON number)"; terr == nil || terr.Code != Conflict || terr.Data != nil || terr.Message != want {
+		t.Errorf("%+v; want Conflict, no data, %q", terr, want)
+	}
+}
