@@ -1,6 +1,7 @@
 package python_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -114,6 +115,40 @@ func TestHostCallArgObjectNamed(t *testing.T) {
 				if m, _ := got.(map[string]any); err != nil || m["refused"] != want[kind] {
 					t.Errorf("%s: got %v, %v\nwant the refusal %q", kind, got, err, want[kind])
 				}
+			}
+		})
+	}
+}
+
+const probeArgBigKeySrc = `
+from aios_sdk import tool, provider, Capability
+
+provider(capabilities=[Capability.CallTool("*")])
+
+@tool
+def peer(params):
+    return params
+
+@tool
+def run(params, ctx):
+    return ctx.call_tool("peer", {"value": {2**70: "a", -2**64: "b", 1: "c"}}).wait()
+`
+
+// TestHostCallArgBigIntKey: a dict key that is an integer beyond 64 bits
+// in ctx.call_tool's arguments becomes json.dumps's string for it in both
+// wire formats, as in a result (docs/python.md: "The same conversion
+// applies to a host call's arguments"); over MessagePack the packer's
+// bare "OverflowError: Integer value out of range" failed the call.
+func TestHostCallArgBigIntKey(t *testing.T) {
+	want := map[string]any{"value": map[string]any{"1180591620717411303424": "a", "-18446744073709551616": "b", "1": "c"}}
+	for _, wire := range []string{"msgpack", "json"} {
+		t.Run(wire, func(t *testing.T) {
+			rt := newRuntime(t, func(c *python.Config) { c.Wire = wire; c.PoolSize = 1 })
+			h := newHost(t, rt)
+			loadTool(t, h, "argbigkey.py", probeArgBigKeySrc)
+			got, err := call(h, "run", map[string]any{}, 30*time.Second)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("got %v, %v; want %v", got, err, want)
 			}
 		})
 	}

@@ -537,9 +537,14 @@ class Worker:
                 raise ValueError(_TOO_DEEP_ARGS % op.op) from None
             _refuse_args(op)
             data = _pack_iter(self.mp, env)
-        except (TypeError, OverflowError):
+        except (TypeError, OverflowError) as e:
             _refuse_args(op, objects=True)
-            raise
+            if self.mp is None or not isinstance(e, OverflowError):
+                raise
+            # A dict key that is an integer beyond 64 bits, which
+            # json.dumps writes in decimal (and the JSON format sends):
+            # packed as that string, as a result's is (_pack_deep).
+            data = _pack_iter(self.mp, env, keys=True)
         else:
             if self.mp is None and data.count(b"[") + data.count(b"{") > MAX_DEPTH and _args_too_deep(op.args):
                 raise ValueError(_TOO_DEEP_ARGS % op.op)
@@ -1752,9 +1757,10 @@ def _refuse_not_json(env, data):
             raise err("%s at %s is not JSON serializable" % (bad[1], bad[0]))
 
 
-def _pack_iter(mp, v):
+def _pack_iter(mp, v, keys=False):
     """v packed one value at a time from a stack, without the packer's
-    nesting limit (the caller has checked the depth)."""
+    nesting limit (the caller has checked the depth); with keys, every
+    dict key that is not a string as json.dumps's string for it."""
     p = mp.Packer(use_bin_type=True, autoreset=False)
     stack = [v]
     while stack:
@@ -1763,7 +1769,7 @@ def _pack_iter(mp, v):
             p.pack_map_header(len(x))
             for k, y in reversed(list(x.items())):
                 stack.append(y)
-                stack.append(k)
+                stack.append(_json_key(k) if keys and not isinstance(k, str) else k)
         elif isinstance(x, (list, tuple)):
             p.pack_array_header(len(x))
             stack.extend(reversed(x))
