@@ -56,3 +56,31 @@ func TestErrorDataValuesNamedAlike(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorDataBigIntKey: a ToolError's data with a dict key that is an
+// integer beyond 64 bits reaches the caller with json.dumps's decimal
+// string as the key in both wire formats, as a result's does; over
+// MessagePack it was left out, "(its data was left out: Integer value
+// out of range)".
+func TestErrorDataBigIntKey(t *testing.T) {
+	src := `
+from aios_sdk import tool, ToolError
+
+@tool
+def fail(params):
+    raise ToolError(ToolError.Conflict, "taken", {"k": {2**70: "a"}})
+`
+	want := map[string]any{"k": map[string]any{"1180591620717411303424": "a"}}
+	for _, wire := range []string{"msgpack", "json"} {
+		t.Run(wire, func(t *testing.T) {
+			rt := newRuntime(t, func(c *python.Config) { c.Wire = wire; c.PoolSize = 1 })
+			h := newHost(t, rt)
+			loadTool(t, h, "errkey.py", src)
+			_, err := call(h, "fail", map[string]any{}, 30*time.Second)
+			te, _ := err.(*abi.ToolError)
+			if te == nil || te.Message != "taken" || fmt.Sprint(te.Data) != fmt.Sprint(want) {
+				t.Errorf("got %#v; want Conflict \"taken\" with data %v", err, want)
+			}
+		})
+	}
+}

@@ -853,6 +853,14 @@ class Worker:
             # packer's and json.dumps's own words named the frame's path,
             # $.result.error.data…, or none).
             note = None if isinstance(e, ToolError) or "nested deeper" in str(e) else _not_json_note(data)
+            if note is None and isinstance(e, OverflowError) and self.mp is not None:
+                # A dict key that is an integer beyond 64 bits: packed as
+                # json.dumps's decimal string for it, as in a result.
+                try:
+                    self._write_frame(_pack_iter(self.mp, env, keys=True))
+                    return
+                except Exception:
+                    pass
             del err["data"]
             err["message"] = "%s (its data was left out: %s)" % (message, note or _error_text(e)[:500])
             self.write(env)
