@@ -15,7 +15,7 @@ import (
 // hold NaN or an infinity (a C or Rust guest's call_tool params) is
 // InvalidParams naming the value's path in the request, as a JS or Python
 // tool's call_tool arguments are named; it was InvalidRequest
-// "malformed request: msgpack: NaN is not a JSON number at byte 25", as
+// "malformed request: msgpack: NaN is not a JSON number at byte 29", as
 // if the guest's encoder were broken, naming no field.
 func TestHostCallNotJSONArgsNamed(t *testing.T) {
 	req := wire.AppendString(wire.AppendMapHeader(nil, 2), "tool")
