@@ -269,7 +269,8 @@ func ValueHash(v any) (string, error) {
 // CanonicalJSON encodes v canonically: object keys sorted by byte order, no
 // white space, strings escaped as in the log records (only '"', '\\' and
 // control characters; invalid UTF-8 as U+FFFD), integers in decimal, other
-// numbers as encoding/json writes float64 (so 2.0 and 2 are the same).
+// numbers as encoding/json writes float64 but a whole one within −2^63 …
+// 2^64 as its exact integer (so 2.0 and 2 are the same).
 // Values of any Go type encoding/json accepts are first brought to generic
 // form, so a struct and the equivalent map encode the same.
 func CanonicalJSON(v any) ([]byte, error) {
@@ -317,7 +318,10 @@ func (c *canonEncoder) append(b []byte, v any, depth int) ([]byte, error) {
 	case float64:
 		return appendFloat(b, x)
 	case float32:
-		return appendFloat(b, float64(x))
+		// As encoding/json writes a float32 (a struct's field): its
+		// shortest decimal, 0.1, not the float64 it widens to.
+		f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(x), 'g', -1, 32), 64)
+		return appendFloat(b, f)
 	case json.Number:
 		if i, perr := strconv.ParseInt(string(x), 10, 64); perr == nil {
 			return strconv.AppendInt(b, i, 10), nil
@@ -423,13 +427,20 @@ func sortMembers(ms []member) {
 	}
 }
 
-// appendFloat writes f as encoding/json does.
+// appendFloat writes f as encoding/json does, but a whole f from −2^63
+// up to 2^64 as its exact integer.
 func appendFloat(b []byte, f float64) ([]byte, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return b, fmt.Errorf("%v is not a JSON number", f)
 	}
-	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-		return strconv.AppendInt(b, int64(f), 10), nil
+	// A whole float within the host's integers is written as its exact
+	// integer, as that integer is (encoding/json's shortest digits of
+	// 2^60, 1152921504606847000, are another integer's).
+	if f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxUint64 {
+		if f < math.MaxInt64 {
+			return strconv.AppendInt(b, int64(f), 10), nil
+		}
+		return strconv.AppendUint(b, uint64(f), 10), nil
 	}
 	format := byte('f')
 	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {

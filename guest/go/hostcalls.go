@@ -1,6 +1,7 @@
 package aios
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/aios-host/aios-host/guest/go/wire"
@@ -61,12 +62,15 @@ func callToolRequest(tool, version string, params any) ([]byte, error) {
 	if version != "" {
 		req["version"] = version
 	}
-	b, err := wire.AppendJSONValue(nil, req)
-	if err == nil {
+	b, werr := wire.AppendJSONValue(nil, req)
+	if werr == nil {
 		return b, nil
 	}
 	g, err := jsonGeneric(params)
 	if err != nil {
+		if errors.As(werr, new(*wire.PathError)) && !errors.Is(werr, wire.ErrUnsupported) {
+			err = werr // a generic value's NaN, named by its path (encoding/json names none)
+		}
 		return nil, Errorf(InvalidParams, "call_tool %s: the params are not a JSON value: %v", tool, err)
 	}
 	req["params"] = g

@@ -586,6 +586,9 @@ func errorResult(tool string, err error) (out []byte) {
 			// nil when encoding/json refuses it too: said in the message,
 			// as the JS and Python SDKs say it (it was dropped silently).
 			if data, gerr = dataGeneric(data); gerr != nil {
+				if errors.As(jerr, new(*wire.PathError)) && !errors.Is(jerr, wire.ErrUnsupported) {
+					gerr = jerr // a generic value's NaN, named by its path (encoding/json names none)
+				}
 				msg += " (its data was left out: " + gerr.Error() + ")"
 			}
 		}

@@ -28,8 +28,8 @@ func TestResultNotJSON(t *testing.T) {
 		reg.tools = reg.tools[:len(reg.tools)-2]
 	})
 	for _, c := range []struct{ tool, want string }{
-		{"probe-bytes", "img: [1]: "},
-		{"probe-nan", "x: "},
+		{"probe-bytes", "$.img[1]: "},
+		{"probe-nan", "$.x: "},
 	} {
 		out := serve(callMsg(t, c.tool, nil))
 		// The host reads results with wire's strict decoder (no bin).

@@ -232,6 +232,14 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 		raw, err = wire.Decoder{AllowBin: op == opSpaceWrite}.Decode(req)
 	}
 	if err != nil {
+		var se *wire.SyntaxError
+		if errors.As(err, &se) && se.NotJSON {
+			// Sound MessagePack, arguments JSON cannot hold (NaN): named
+			// by their path, as a JS or Python tool's arguments are.
+			if p := notJSONAt(req, "$", 0); p != "" {
+				return nil, abi.Errorf(abi.InvalidParams, "aios.%s: the request is not a JSON value: %s at %s (byte %d)", op, se.Msg, p, se.Offset), useJSON
+			}
+		}
 		return nil, abi.Errorf(abi.InvalidRequest, "aios.%s: malformed request: %v", op, err), useJSON
 	}
 	m, ok := raw.(map[string]any)

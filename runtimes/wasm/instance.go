@@ -388,6 +388,11 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 				// Sound MessagePack, a value with no JSON form: the
 				// guest's result is wrong, its instance is not (as a
 				// JS or Python tool returning NaN).
+				if val, ok, _ := wire.MapField(data, "value"); ok {
+					if p := notJSONAt(val, "$", 0); p != "" {
+						return nil, abi.Errorf(abi.InvalidResult, "the guest's result is not a JSON value: %s at %s (byte %d of its ToolResult)", se.Msg, p, se.Offset), nil
+					}
+				}
 				return nil, abi.Errorf(abi.InvalidResult, "the guest's result is not a JSON value: %s (at byte %d of its ToolResult)", se.Msg, se.Offset), nil
 			}
 			return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed MessagePack ToolResult: %v", err)

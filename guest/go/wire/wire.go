@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // MaxDepth bounds the nesting of decoded values, as abi.Normalize does.
@@ -174,7 +175,7 @@ func appendValue(b []byte, v any, depth int, bin bool) ([]byte, error) {
 		b = AppendArrayHeader(b, len(x))
 		for i, e := range x {
 			if b, err = appendValue(b, e, depth+1, bin); err != nil {
-				return b, fmt.Errorf("[%d]: %w", i, err)
+				return b, atPath("["+strconv.Itoa(i)+"]", err)
 			}
 		}
 		return b, nil
@@ -183,7 +184,7 @@ func appendValue(b []byte, v any, depth int, bin bool) ([]byte, error) {
 		for k, e := range x {
 			b = AppendString(b, k)
 			if b, err = appendValue(b, e, depth+1, bin); err != nil {
-				return b, fmt.Errorf("%s: %w", k, err)
+				return b, atPath("."+k, err)
 			}
 		}
 		return b, nil
@@ -201,6 +202,30 @@ func appendValue(b []byte, v any, depth int, bin bool) ([]byte, error) {
 		return b, nil
 	}
 	return b, fmt.Errorf("%w: a Go %T", ErrUnsupported, v)
+}
+
+// PathError is the error of a value inside the value AppendValue or
+// AppendJSONValue was given, at Path, written as the JS and Python
+// runtimes name a value: "$.a[3].b".
+type PathError struct {
+	Path string
+	Err  error
+}
+
+func (e *PathError) Error() string {
+	return "wire: " + e.Path + ": " + strings.TrimPrefix(e.Err.Error(), "wire: ")
+}
+
+func (e *PathError) Unwrap() error { return e.Err }
+
+// atPath is err, of the value at seg (".k", "[i]") in a container, with
+// seg put before its path.
+func atPath(seg string, err error) error {
+	if pe, ok := err.(*PathError); ok {
+		pe.Path = "$" + seg + pe.Path[1:]
+		return pe
+	}
+	return &PathError{Path: "$" + seg, Err: err}
 }
 
 // Decoder options.

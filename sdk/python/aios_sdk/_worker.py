@@ -100,6 +100,7 @@ MAX_FRAME = 64 << 20
 # it runs only then.
 _INT_MIN, _INT_MAX = -(1 << 63), (1 << 64) - 1
 _maybe_big_int = re.compile(r"[0-9]{19}").search
+_maybe_big_int_bytes = re.compile(rb"[0-9]{19}").search
 _INT_RANGE = "integers must be within -2**63 .. 2**64-1 (the host's int64 and uint64; a larger one would lose precision); return str(x) (or float(x))"
 # The host refuses a value nested deeper than this (abi.Normalize and the
 # MessagePack decoder: the result itself is level 0, a value inside it
@@ -542,14 +543,27 @@ class Worker:
                 if cyc is not None:
                     raise ValueError("%s arguments: %s" % (op.op, _CYCLE % cyc)) from None
             if self.mp is None or "recursion" not in str(e):
+                _refuse_args(op)
                 raise
             if _args_too_deep(op.args):
                 raise ValueError(_TOO_DEEP_ARGS % op.op) from None
+            _refuse_args(op)
             data = _pack_iter(self.mp, env)
-            _refuse_not_json(env, data)
+        except (TypeError, OverflowError) as e:
+            _refuse_args(op, objects=True)
+            if self.mp is None or not isinstance(e, OverflowError):
+                raise
+            # A dict key that is an integer beyond 64 bits, which
+            # json.dumps writes in decimal (and the JSON format sends):
+            # packed as that string, as a result's is (_pack_deep).
+            data = _pack_iter(self.mp, env, keys=True)
         else:
             if self.mp is None and data.count(b"[") + data.count(b"{") > MAX_DEPTH and _args_too_deep(op.args):
                 raise ValueError(_TOO_DEEP_ARGS % op.op)
+            if self.mp is None and _maybe_big_int_bytes(data) is not None:
+                # json.dumps writes any int; the host would read one
+                # outside int64 and uint64 as a float, another number.
+                _refuse_args(op)
         return data
 
     def _send_host_call(self, op):
@@ -838,10 +852,29 @@ class Worker:
         try:
             if self.mp is None and _too_deep(data):
                 raise ValueError("nested deeper than %d levels" % MAX_DEPTH)
-            self.write(env)
+            frame = self.dumps(env)
+            if self.mp is None and _maybe_big_int_bytes(frame) is not None:
+                # json.dumps writes any int; the host would read one
+                # outside int64 and uint64 as a float, another number.
+                note = _not_json_note(data)
+                if note is not None:
+                    raise ValueError(note)
+            self._write_frame(frame)
         except Exception as e:  # also the data's own methods raising (TestResultEncodingRaises)
+            # Named with its path in the data, alike in both formats (the
+            # packer's and json.dumps's own words named the frame's path,
+            # $.result.error.data…, or none).
+            note = None if isinstance(e, ToolError) or "nested deeper" in str(e) else _not_json_note(data)
+            if note is None and isinstance(e, OverflowError) and self.mp is not None:
+                # A dict key that is an integer beyond 64 bits: packed as
+                # json.dumps's decimal string for it, as in a result.
+                try:
+                    self._write_frame(_pack_iter(self.mp, env, keys=True))
+                    return
+                except Exception:
+                    pass
             del err["data"]
-            err["message"] = "%s (its data was left out: %s)" % (message, _error_text(e)[:500])
+            err["message"] = "%s (its data was left out: %s)" % (message, note or _error_text(e)[:500])
             self.write(env)
 
     def _in_folder(self, filename):
@@ -1687,6 +1720,53 @@ def _json_key(k):
     return next(iter(_loads(_dumps({k: 0}))))
 
 
+_INT_RANGE_ARGS = "integers must be within -2**63 .. 2**64-1 (the host's int64 and uint64; a larger one would lose precision); pass str(x) (or float(x))"
+
+
+def _not_json_note(v):
+    """The first value in v that JSON does not carry (bytes, NaN, an
+    infinity, an integer outside int64 and uint64) in words, with its path
+    from v ($.a[1].b), or None."""
+    try:
+        bad = _not_json(v)
+    except Exception:  # the value's own methods raising
+        return None
+    if bad is None or isinstance(bad[1], Exception):
+        return None
+    path, what = bad
+    if _is_int_note(what):
+        return "%s at %s: %s" % (what, path, _INT_RANGE_ARGS)
+    return "%s at %s is not JSON serializable" % (what, path)
+
+
+def _refuse_args(op, objects=False):
+    """Raise the error naming the first value in host call op's arguments
+    that JSON does not carry (bytes, NaN, an infinity, an integer outside
+    int64 and uint64), with its path in the arguments ($.params.value…),
+    alike in both formats; return when there is none. The frame's own
+    errors named the envelope's path ($.host.args.params…) over
+    MessagePack, none over JSON, and an integer beyond 64 bits was a bare
+    OverflowError over MessagePack and a float over JSON."""
+    bad = _not_json(op.args)
+    if bad is None:
+        # An object neither format carries (a set, a datetime, an
+        # un-awaited host call), when the encoder refused one: json.dumps
+        # named its type alone.
+        found = _object_in(op.args) if objects else None
+        if found is None:
+            return
+        if found[2]:
+            raise TypeError("%s arguments: %s at %s is not a JSON value (missing await?)" % (op.op, found[1], found[0])) from None
+        raise TypeError("%s arguments: Object of type %s is not JSON serializable (at %s)" % (op.op, found[1], found[0])) from None
+    path, what = bad
+    if isinstance(what, Exception):  # a dict key json.dumps refuses: its words
+        raise what
+    if _is_int_note(what):
+        raise ValueError("%s arguments: %s at %s: %s" % (op.op, what, path, _INT_RANGE_ARGS)) from None
+    err = ValueError if what.startswith("the float") else TypeError
+    raise err("%s arguments: %s at %s is not JSON serializable" % (op.op, what, path)) from None
+
+
 def _refuse_not_json(env, data):
     """Raise json.dumps's error for what MessagePack carries and JSON does
     not (bytes, NaN) in env, packed as data."""
@@ -1699,9 +1779,10 @@ def _refuse_not_json(env, data):
             raise err("%s at %s is not JSON serializable" % (bad[1], bad[0]))
 
 
-def _pack_iter(mp, v):
+def _pack_iter(mp, v, keys=False):
     """v packed one value at a time from a stack, without the packer's
-    nesting limit (the caller has checked the depth)."""
+    nesting limit (the caller has checked the depth); with keys, every
+    dict key that is not a string as json.dumps's string for it."""
     p = mp.Packer(use_bin_type=True, autoreset=False)
     stack = [v]
     while stack:
@@ -1710,7 +1791,7 @@ def _pack_iter(mp, v):
             p.pack_map_header(len(x))
             for k, y in reversed(list(x.items())):
                 stack.append(y)
-                stack.append(k)
+                stack.append(_json_key(k) if keys and not isinstance(k, str) else k)
         elif isinstance(x, (list, tuple)):
             p.pack_array_header(len(x))
             stack.extend(reversed(x))
