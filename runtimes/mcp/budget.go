@@ -174,6 +174,17 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error)
 	if err := start(); err != nil {
 		return nil, err
 	}
+	// The session ends when the server's stdout does; a process the
+	// server started holds it open after the server exited (a helper, a
+	// wrapper script's child), and its calls then waited for their
+	// deadlines, the server never restarted. So when the server's process
+	// exits, what is left of its process group is killed: its stdout ends
+	// once what it wrote has been read.
+	go func() {
+		if awaitExit(t.cmd.Process) {
+			_ = killProcessGroup(t.cmd.Process)
+		}
+	}()
 	tr := &mcpsdk.IOTransport{
 		// Closing the connection closes stdin, not stdout (the
 		// CommandTransport's way): the server sees EOF and exits.
