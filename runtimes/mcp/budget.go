@@ -62,12 +62,14 @@ type msgBudget struct {
 }
 
 // mend is msg as the go-sdk is handed it: a result's structuredContent
-// carried as its text (structuredAsText), and the tools/list entries it
-// cannot decode left out (dropBadTools).
+// carried as its text (structuredAsText), the tools/list entries it
+// cannot decode left out (dropBadTools), and an answer without a result
+// or an error made an error answer (mendEmptyAnswer).
 func (b *msgBudget) mend(msg []byte) ([]byte, bool) {
 	msg, st := structuredAsText(msg)
 	msg, dt := dropBadTools(msg, b.skipped)
-	return msg, st || dt
+	msg, et := mendEmptyAnswer(msg)
+	return msg, st || dt || et
 }
 
 // refusedError is a message of an MCP server that the bridge refused
