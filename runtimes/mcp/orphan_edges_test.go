@@ -17,8 +17,9 @@ import (
 // The stdio server of these probes (p150): with AIOS_MCP_P150 set this
 // test binary serves the tools "echo" (answers "echo <n>", n counting the
 // process's calls), "orphan" (starts a child that inherits its stdout,
-// then exits without answering) and "noanswer" (answers with neither a
-// result nor an error).
+// then exits without answering), "noanswer" (answers with neither a
+// result nor an error) and "die" (exits). With AIOS_MCP_P150_SLOWRESTART
+// naming a file, every start but the first answers initialize 3 s late.
 func init() {
 	if os.Getenv("AIOS_MCP_P150") != "" {
 		os.Exit(runP150Server())
@@ -53,11 +54,19 @@ func runP150Server() int {
 		}
 		switch m.Method {
 		case "initialize":
+			if f := os.Getenv("AIOS_MCP_P150_SLOWRESTART"); f != "" {
+				// Every start but the first answers initialize 3 s late.
+				if _, err := os.Stat(f); err == nil {
+					time.Sleep(3 * time.Second)
+				} else {
+					_ = os.WriteFile(f, nil, 0o600)
+				}
+			}
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"protocolVersion": "2025-06-18",
 				"capabilities": map[string]any{"tools": map[string]any{}}, "serverInfo": map[string]any{"name": "p150", "version": "1"}}})
 		case "tools/list":
 			var ts []any
-			for _, n := range []string{"echo", "orphan", "noanswer"} {
+			for _, n := range []string{"echo", "orphan", "noanswer", "die"} {
 				ts = append(ts, map[string]any{"name": n, "inputSchema": obj(`{"type":"object"}`)})
 			}
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"tools": ts}})
@@ -78,6 +87,8 @@ func runP150Server() int {
 					return 2
 				}
 				os.Exit(4)
+			case "die":
+				os.Exit(3)
 			case "noanswer":
 				send(map[string]any{"jsonrpc": "2.0", "id": m.ID})
 			default:
