@@ -19,7 +19,8 @@ import (
 // process's calls), "orphan" (starts a child that inherits its stdout,
 // then exits without answering), "noanswer" (answers with neither a
 // result nor an error) and "die" (exits). With AIOS_MCP_P150_SLOWRESTART
-// naming a file, every start but the first answers initialize 3 s late.
+// naming a file, every start but the first answers initialize 3 s late;
+// with AIOS_MCP_P150_ONCE naming one, every start but the first fails.
 func init() {
 	if os.Getenv("AIOS_MCP_P150") != "" {
 		os.Exit(runP150Server())
@@ -43,6 +44,13 @@ func runP150Server() int {
 		out.Write(b)
 		out.WriteByte('\n')
 		out.Flush()
+	}
+	if f := os.Getenv("AIOS_MCP_P150_ONCE"); f != "" {
+		// Every start but the first fails.
+		if _, err := os.Stat(f); err == nil {
+			return 1
+		}
+		_ = os.WriteFile(f, nil, 0o600)
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)

@@ -108,7 +108,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if sess == nil && s.isStopped() {
 		// Its provider was closed (removed or replaced) while this call
 		// was being dispatched: no reconnect will come.
-		return nil, abi.Errorf(abi.Unavailable, "mcp server %s (mcp.servers.%s) was stopped: %s", s.name, s.name, s.stopReason())
+		return nil, abi.Errorf(abi.Unavailable, "mcp server %s (mcp.servers.%s) was stopped, so %s was not sent: %s", s.name, s.name, call.Tool, s.stopReason())
 	}
 	if sess == nil && ctx.Err() != nil {
 		// Its deadline passed (its caller cancelled it) while the server
@@ -123,7 +123,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 			s.name, s.name, why, ctx.Err(), call.Tool)}
 	}
 	if sess == nil {
-		msg := fmt.Sprintf("mcp server %s (mcp.servers.%s) is not connected; the bridge is reconnecting", s.name, s.name)
+		msg := fmt.Sprintf("mcp server %s (mcp.servers.%s) is not connected, so %s was not sent; the bridge is reconnecting", s.name, s.name, call.Tool)
 		if s.lastError() != nil {
 			// Not the error itself: it may quote the server's command
 			// line or address (as the NotFound of bridge.go).
