@@ -64,11 +64,12 @@ type msgBudget struct {
 // mend is msg as the go-sdk is handed it: a result's structuredContent
 // carried as its text (structuredAsText), the tools/list entries it
 // cannot decode left out (dropBadTools), and an answer without a result
-// or an error made an error answer (mendEmptyAnswer).
+// or an error, or with an error the go-sdk cannot decode, made an error
+// answer (mendBadAnswer).
 func (b *msgBudget) mend(msg []byte) ([]byte, bool) {
 	msg, st := structuredAsText(msg)
 	msg, dt := dropBadTools(msg, b.skipped)
-	msg, et := mendEmptyAnswer(msg)
+	msg, et := mendBadAnswer(msg)
 	return msg, st || dt || et
 }
 

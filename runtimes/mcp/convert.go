@@ -355,13 +355,15 @@ func dropBadTools(msg []byte, skipped func(string)) ([]byte, bool) {
 	return appendMembers(nil, top), true
 }
 
-// mendEmptyAnswer is msg, an answer with neither a result nor an error
-// ({"jsonrpc":"2.0","id":7}, or "error": null), made an error answer to
+// mendBadAnswer is msg, an answer with neither a result nor an error
+// ({"jsonrpc":"2.0","id":7}, or "error": null) or with an error that is
+// no JSON-RPC error object ("error": "it broke"), made an error answer to
 // its request saying so, and true; msg itself and false for any other
-// message. The go-sdk decodes the missing result as EOF, which the bridge
-// took for the connection's end: the call answered ProviderCrashed and a
-// running server was restarted.
-func mendEmptyAnswer(msg []byte) ([]byte, bool) {
+// message. The go-sdk decodes a missing result as EOF, which the bridge
+// took for the connection's end (ProviderCrashed, a running server
+// restarted), and fails to decode such an error, which ended the
+// connection and every call on it.
+func mendBadAnswer(msg []byte) ([]byte, bool) {
 	if bytes.Contains(msg, []byte(`"result"`)) || bytes.Contains(msg, []byte(`"method"`)) {
 		return msg, false
 	}
@@ -373,15 +375,24 @@ func mendEmptyAnswer(msg []byte) ([]byte, bool) {
 	if len(id) == 0 || string(id) == "null" {
 		return msg, false
 	}
+	what := "with neither a result nor an error"
 	if e := bytes.TrimSpace(top["error"]); len(e) > 0 && string(e) != "null" {
-		return msg, false
+		var we struct {
+			Code    int64  `json:"code"`
+			Message string `json:"message"`
+		}
+		if e[0] == '{' && json.Unmarshal(e, &we) == nil {
+			return msg, false
+		}
+		what = "with an error that is not a JSON-RPC error object ({\"code\": integer, \"message\": string, …}): " +
+			strings.ToValidUTF8(wire.CutText(string(e), 200, "…"), "?")
 	}
 	shown := string(id)
 	if len(shown) > 64 {
 		shown = strings.ToValidUTF8(shown[:64], "") + "…"
 	}
 	e, err := json.Marshal(map[string]any{"code": -32603,
-		"message": "the server answered request " + shown + " with neither a result nor an error (a bug in the server)"})
+		"message": "the server answered request " + shown + " " + what + " (a bug in the server)"})
 	if err != nil {
 		return msg, false
 	}

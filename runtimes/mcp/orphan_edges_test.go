@@ -18,7 +18,8 @@ import (
 // test binary serves the tools "echo" (answers "echo <n>", n counting the
 // process's calls), "orphan" (starts a child that inherits its stdout,
 // then exits without answering), "noanswer" (answers with neither a
-// result nor an error) and "die" (exits). With AIOS_MCP_P150_SLOWRESTART
+// result nor an error), "strerror" (answers with an error that is a
+// string) and "die" (exits). With AIOS_MCP_P150_SLOWRESTART
 // naming a file, every start but the first answers initialize 3 s late;
 // with AIOS_MCP_P150_ONCE naming one, every start but the first fails.
 func init() {
@@ -74,7 +75,7 @@ func runP150Server() int {
 				"capabilities": map[string]any{"tools": map[string]any{}}, "serverInfo": map[string]any{"name": "p150", "version": "1"}}})
 		case "tools/list":
 			var ts []any
-			for _, n := range []string{"echo", "orphan", "noanswer", "die"} {
+			for _, n := range []string{"echo", "orphan", "noanswer", "die", "strerror"} {
 				ts = append(ts, map[string]any{"name": n, "inputSchema": obj(`{"type":"object"}`)})
 			}
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"tools": ts}})
@@ -97,6 +98,8 @@ func runP150Server() int {
 				os.Exit(4)
 			case "die":
 				os.Exit(3)
+			case "strerror":
+				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": "it broke"})
 			case "noanswer":
 				send(map[string]any{"jsonrpc": "2.0", "id": m.ID})
 			default:
