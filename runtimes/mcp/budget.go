@@ -498,6 +498,11 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if resp.Body == http.NoBody {
 		return resp, nil
 	}
+	if r.Method == http.MethodPost && resp.StatusCode == http.StatusOK && mt != "text/event-stream" && mt != "application/json" {
+		if mended := notAnAnswer(r, resp, mt); mended != nil {
+			return mended, nil
+		}
+	}
 	if mt == "text/event-stream" {
 		resp.Body = newSSEReader(resp.Body, t.budget)
 	} else {
@@ -505,6 +510,46 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		resp.ContentLength = -1 // it may end early with an error
 	}
 	return resp, nil
+}
+
+// notAnAnswer is the JSON-RPC error answer to r, a request with an id,
+// that stands for resp, a 200 answer of Content-Type mt that is no
+// JSON-RPC answer (a proxy's HTML page, say); nil when r has no id. The
+// go-sdk failed the write of such a request without marking it a
+// transient failure, which ended the session: the call answered
+// "unsupported content type", and the next one, sent on the dead session,
+// that same error, Unavailable.
+func notAnAnswer(r *http.Request, resp *http.Response, mt string) *http.Response {
+	if r.GetBody == nil {
+		return nil
+	}
+	body, err := r.GetBody()
+	if err != nil {
+		return nil
+	}
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	err = json.NewDecoder(io.LimitReader(body, 16<<20)).Decode(&req)
+	body.Close()
+	if id := bytes.TrimSpace(req.ID); err != nil || len(id) == 0 || string(id) == "null" {
+		return nil
+	}
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+	resp.Body.Close()
+	e, err := json.Marshal(map[string]any{"code": -32603, "message": fmt.Sprintf(
+		"the server answered the request with HTTP 200 and Content-Type %q (%q), not a JSON-RPC answer (application/json or text/event-stream)",
+		mt, strings.ToValidUTF8(string(head), "?"))})
+	if err != nil {
+		return nil
+	}
+	out := *resp
+	out.Header = resp.Header.Clone()
+	out.Header.Set("Content-Type", "application/json")
+	b := appendMembers(nil, map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`), "id": bytes.TrimSpace(req.ID), "error": e})
+	out.Body = io.NopCloser(bytes.NewReader(b))
+	out.ContentLength = int64(len(b))
+	return &out
 }
 
 // Delays before the standalone stream is reopened (standaloneStream).
