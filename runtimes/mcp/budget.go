@@ -506,7 +506,11 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if mt == "text/event-stream" {
 		resp.Body = newSSEReader(resp.Body, t.budget)
 	} else {
-		resp.Body = &bodyReader{body: resp.Body, b: t.budget}
+		br := &bodyReader{body: resp.Body, b: t.budget}
+		if r.Method == http.MethodPost && resp.StatusCode == http.StatusOK && mt == "application/json" {
+			br.req = r
+		}
+		resp.Body = br
 		resp.ContentLength = -1 // it may end early with an error
 	}
 	return resp, nil
@@ -520,36 +524,48 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // "unsupported content type", and the next one, sent on the dead session,
 // that same error, Unavailable.
 func notAnAnswer(r *http.Request, resp *http.Response, mt string) *http.Response {
-	if r.GetBody == nil {
+	id := requestID(r)
+	if id == nil {
+		return nil
+	}
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+	resp.Body.Close()
+	b := errorAnswer(id, fmt.Sprintf(
+		"the server answered the request with HTTP 200 and Content-Type %q (%q), not a JSON-RPC answer (application/json or text/event-stream)",
+		mt, strings.ToValidUTF8(string(head), "?")))
+	out := *resp
+	out.Header = resp.Header.Clone()
+	out.Header.Set("Content-Type", "application/json")
+	out.Body = io.NopCloser(bytes.NewReader(b))
+	out.ContentLength = int64(len(b))
+	return &out
+}
+
+// requestID is the JSON-RPC id of r's body, nil when it has none (a
+// notification, a response) or cannot be read again.
+func requestID(r *http.Request) json.RawMessage {
+	if r == nil || r.GetBody == nil {
 		return nil
 	}
 	body, err := r.GetBody()
 	if err != nil {
 		return nil
 	}
+	defer body.Close()
 	var req struct {
 		ID json.RawMessage `json:"id"`
 	}
 	err = json.NewDecoder(io.LimitReader(body, 16<<20)).Decode(&req)
-	body.Close()
-	if id := bytes.TrimSpace(req.ID); err != nil || len(id) == 0 || string(id) == "null" {
-		return nil
+	if id := bytes.TrimSpace(req.ID); err == nil && len(id) > 0 && string(id) != "null" {
+		return id
 	}
-	head, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
-	resp.Body.Close()
-	e, err := json.Marshal(map[string]any{"code": -32603, "message": fmt.Sprintf(
-		"the server answered the request with HTTP 200 and Content-Type %q (%q), not a JSON-RPC answer (application/json or text/event-stream)",
-		mt, strings.ToValidUTF8(string(head), "?"))})
-	if err != nil {
-		return nil
-	}
-	out := *resp
-	out.Header = resp.Header.Clone()
-	out.Header.Set("Content-Type", "application/json")
-	b := appendMembers(nil, map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`), "id": bytes.TrimSpace(req.ID), "error": e})
-	out.Body = io.NopCloser(bytes.NewReader(b))
-	out.ContentLength = int64(len(b))
-	return &out
+	return nil
+}
+
+// errorAnswer is a JSON-RPC error answer (-32603, msg) to request id.
+func errorAnswer(id json.RawMessage, msg string) []byte {
+	e, _ := json.Marshal(map[string]any{"code": -32603, "message": msg})
+	return appendMembers(nil, map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`), "id": id, "error": e})
 }
 
 // Delays before the standalone stream is reopened (standaloneStream).
@@ -623,6 +639,7 @@ func (s *standaloneStream) Close() error { return s.cur.Close() }
 type bodyReader struct {
 	body io.ReadCloser
 	b    *msgBudget
+	req  *http.Request // the POST a 200 application/json body answers, else nil
 	read bool
 	buf  []byte
 	err  error
@@ -639,6 +656,15 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 			r.err = err
 		default:
 			if r.err = r.b.check(buf, "a response body"); r.err == nil {
+				if r.req != nil && (!json.Valid(buf) || !bytes.Contains(buf, []byte(`"jsonrpc"`))) {
+					// A 200 answer said to be JSON that is no JSON-RPC
+					// message (text, a web framework's {"detail": …}):
+					// the go-sdk failed to decode it and ended the session.
+					if id := requestID(r.req); id != nil {
+						buf = errorAnswer(id, fmt.Sprintf("the server answered the request with HTTP 200 and a body that is not a JSON-RPC message (%q)",
+							strings.ToValidUTF8(string(buf[:min(len(buf), 200)]), "?")))
+					}
+				}
 				r.buf, _ = r.b.mend(buf)
 				r.err = io.EOF
 			}

@@ -24,7 +24,52 @@ import (
 // fails, ProviderError naming the content type and quoting the body's
 // start, and the session goes on.
 func TestHTTPAnswerNotJSONKeepsSession(t *testing.T) {
-	var inits atomic.Int32
+	p, inits := notJSONRPCServer(t)
+	_, err := call(t, p, "mcp-h-html", nil, 10*time.Second)
+	t.Logf("html: %v", err)
+	if msg := abi.AsToolError(err, "").Message; abi.CodeOf(err) != abi.ProviderError || !strings.Contains(msg, "mcp-h-html") ||
+		!strings.Contains(msg, `"text/html"`) || !strings.Contains(msg, "502 upstream gone") {
+		t.Errorf("an HTML answer is %v, want ProviderError naming the tool, the content type and the body's start", err)
+	}
+	v, err := call(t, p, "mcp-h-echo", nil, 10*time.Second)
+	if err != nil || !strings.Contains(formatValue(v), "echoed") {
+		t.Errorf("the next call answered %s %v", formatValue(v), err)
+	}
+	if n := inits.Load(); n != 1 {
+		t.Errorf("the bridge initialized %d sessions, want 1 (no reconnect)", n)
+	}
+}
+
+// TestHTTPBodyNotJSONRPCKeepsSession: the same of a 200 application/json
+// answer whose body is no JSON-RPC message (text, or a web framework's
+// {"detail": …}): the go-sdk failed to decode it and ended the session,
+// the call answering `failed to decode response: …` and the next one,
+// sent on the dead session, Unavailable with that error (found by p150).
+// Now that call alone fails, ProviderError quoting the body's start.
+func TestHTTPBodyNotJSONRPCKeepsSession(t *testing.T) {
+	p, inits := notJSONRPCServer(t)
+	for _, tc := range []struct{ tool, quote string }{{"notjson", "Internal Server Error"}, {"rest", "worker crashed"}} {
+		_, err := call(t, p, "mcp-h-"+tc.tool, nil, 10*time.Second)
+		t.Logf("%s: %v", tc.tool, err)
+		if msg := abi.AsToolError(err, "").Message; abi.CodeOf(err) != abi.ProviderError || !strings.Contains(msg, "mcp-h-"+tc.tool) ||
+			!strings.Contains(msg, tc.quote) || !strings.Contains(msg, "not a JSON-RPC") {
+			t.Errorf("%s: %v, want ProviderError naming the tool and quoting the body", tc.tool, err)
+		}
+		v, err := call(t, p, "mcp-h-echo", nil, 10*time.Second)
+		if err != nil || !strings.Contains(formatValue(v), "echoed") {
+			t.Errorf("the call after %s answered %s %v", tc.tool, formatValue(v), err)
+		}
+	}
+	if n := inits.Load(); n != 1 {
+		t.Errorf("the bridge initialized %d sessions, want 1 (no reconnect)", n)
+	}
+}
+
+// notJSONRPCServer is a URL server whose tools html, notjson and rest
+// answer 200 with bodies that are no JSON-RPC answer, and echo answers
+// "echoed"; inits counts its sessions.
+func notJSONRPCServer(t *testing.T) (abi.Provider, *atomic.Int32) {
+	inits := &atomic.Int32{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.WriteHeader(http.StatusMethodNotAllowed)
@@ -44,10 +89,22 @@ func TestHTTPAnswerNotJSONKeepsSession(t *testing.T) {
 				"serverInfo": map[string]any{"name": "h", "version": "1"}}
 		case "tools/list":
 			result = map[string]any{"tools": []any{map[string]any{"name": "html", "inputSchema": obj(`{"type":"object"}`)},
-				map[string]any{"name": "echo", "inputSchema": obj(`{"type":"object"}`)}}}
+				map[string]any{"name": "echo", "inputSchema": obj(`{"type":"object"}`)},
+				map[string]any{"name": "notjson", "inputSchema": obj(`{"type":"object"}`)},
+				map[string]any{"name": "rest", "inputSchema": obj(`{"type":"object"}`)}}}
 		default:
 			var p struct{ Name string }
 			_ = json.Unmarshal(m.Params, &p)
+			switch p.Name {
+			case "notjson": // said to be JSON, and text
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprint(w, "Internal Server Error")
+				return
+			case "rest": // JSON, and not JSON-RPC
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprint(w, `{"detail":"worker crashed"}`)
+				return
+			}
 			if p.Name == "html" {
 				w.Header().Set("Content-Type", "text/html; charset=utf-8")
 				fmt.Fprint(w, "<html><body>502 upstream gone</body></html>")
@@ -63,18 +120,5 @@ func TestHTTPAnswerNotJSONKeepsSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := rec.provider("org.aios.mcp.h")
-	_, err = call(t, p, "mcp-h-html", nil, 10*time.Second)
-	t.Logf("html: %v", err)
-	if msg := abi.AsToolError(err, "").Message; abi.CodeOf(err) != abi.ProviderError || !strings.Contains(msg, "mcp-h-html") ||
-		!strings.Contains(msg, `"text/html"`) || !strings.Contains(msg, "502 upstream gone") {
-		t.Errorf("an HTML answer is %v, want ProviderError naming the tool, the content type and the body's start", err)
-	}
-	v, err := call(t, p, "mcp-h-echo", nil, 10*time.Second)
-	if err != nil || !strings.Contains(formatValue(v), "echoed") {
-		t.Errorf("the next call answered %s %v", formatValue(v), err)
-	}
-	if n := inits.Load(); n != 1 {
-		t.Errorf("the bridge initialized %d sessions, want 1 (no reconnect)", n)
-	}
+	return rec.provider("org.aios.mcp.h"), inits
 }
