@@ -504,7 +504,11 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 	}
 	if mt == "text/event-stream" {
-		resp.Body = newSSEReader(resp.Body, t.budget)
+		sr := newSSEReader(resp.Body, t.budget)
+		if r.Method == http.MethodPost && resp.StatusCode == http.StatusOK {
+			sr.req = r
+		}
+		resp.Body = sr
 	} else {
 		br := &bodyReader{body: resp.Body, b: t.budget}
 		if r.Method == http.MethodPost && resp.StatusCode == http.StatusOK && mt == "application/json" {
@@ -696,7 +700,9 @@ type sseReader struct {
 	event   []byte // raw bytes of the event being read
 	data    []byte // its data, joined as the go-sdk joins it
 	hasData bool
-	out     []byte // a checked event not yet read
+	evName  []byte        // its event field
+	req     *http.Request // the POST whose call's stream this is, else nil
+	out     []byte        // a checked event not yet read
 	err     error
 	lastID  string // the last event id field seen
 }
@@ -748,6 +754,8 @@ func (s *sseReader) readLine() {
 	if len(field) > 0 {
 		if name, value, ok := bytes.Cut(field, []byte{':'}); ok && string(name) == "id" {
 			s.lastID = string(bytes.TrimSpace(value))
+		} else if ok && string(name) == "event" {
+			s.evName = append(s.evName[:0], bytes.TrimSpace(value)...)
 		} else if ok && string(name) == "data" {
 			if s.hasData {
 				s.data = append(s.data, '\n')
@@ -773,10 +781,20 @@ func (s *sseReader) dispatch() {
 		return
 	}
 	s.out, s.event = s.event, nil
-	if data, ok := s.b.mend(s.data); ok {
-		s.out = withData(s.out, data)
+	data, bad := s.data, false
+	if s.req != nil && len(data) > 0 && (len(s.evName) == 0 || string(s.evName) == "message") &&
+		(!json.Valid(data) || !bytes.Contains(data, []byte(`"jsonrpc"`))) {
+		// An event of a call's stream that is no JSON-RPC message: the
+		// go-sdk failed to decode it and ended the session.
+		if id := requestID(s.req); id != nil {
+			data, bad = errorAnswer(id, fmt.Sprintf("the server sent an SSE event that is not a JSON-RPC message (%q)",
+				strings.ToValidUTF8(string(data[:min(len(data), 200)]), "?"))), true
+		}
 	}
-	s.data, s.hasData = s.data[:0], false
+	if mended, ok := s.b.mend(data); ok || bad {
+		s.out = withData(s.out, mended)
+	}
+	s.data, s.hasData, s.evName = s.data[:0], false, s.evName[:0]
 }
 
 // withData is the SSE event with its data replaced by data (its other

@@ -65,8 +65,29 @@ func TestHTTPBodyNotJSONRPCKeepsSession(t *testing.T) {
 	}
 }
 
-// notJSONRPCServer is a URL server whose tools html, notjson and rest
-// answer 200 with bodies that are no JSON-RPC answer, and echo answers
+// TestHTTPSSEEventNotJSONRPCKeepsSession: the same of an event of a
+// call's SSE stream whose data is no JSON-RPC message: the go-sdk failed
+// to decode it ("failed to decode event") and ended the session (found
+// by p150). Now that call alone fails, ProviderError quoting the data.
+func TestHTTPSSEEventNotJSONRPCKeepsSession(t *testing.T) {
+	p, inits := notJSONRPCServer(t)
+	_, err := call(t, p, "mcp-h-badsse", nil, 10*time.Second)
+	t.Logf("badsse: %v", err)
+	if msg := abi.AsToolError(err, "").Message; abi.CodeOf(err) != abi.ProviderError || !strings.Contains(msg, "mcp-h-badsse") ||
+		!strings.Contains(msg, "upstream timed out") || !strings.Contains(msg, "not a JSON-RPC") {
+		t.Errorf("badsse: %v, want ProviderError naming the tool and quoting the event", err)
+	}
+	v, err := call(t, p, "mcp-h-echo", nil, 10*time.Second)
+	if err != nil || !strings.Contains(formatValue(v), "echoed") {
+		t.Errorf("the call after answered %s %v", formatValue(v), err)
+	}
+	if n := inits.Load(); n != 1 {
+		t.Errorf("the bridge initialized %d sessions, want 1 (no reconnect)", n)
+	}
+}
+
+// notJSONRPCServer is a URL server whose tools html, notjson, rest and
+// badsse answer 200 with bodies that are no JSON-RPC answer, and echo answers
 // "echoed"; inits counts its sessions.
 func notJSONRPCServer(t *testing.T) (abi.Provider, *atomic.Int32) {
 	inits := &atomic.Int32{}
@@ -91,7 +112,8 @@ func notJSONRPCServer(t *testing.T) (abi.Provider, *atomic.Int32) {
 			result = map[string]any{"tools": []any{map[string]any{"name": "html", "inputSchema": obj(`{"type":"object"}`)},
 				map[string]any{"name": "echo", "inputSchema": obj(`{"type":"object"}`)},
 				map[string]any{"name": "notjson", "inputSchema": obj(`{"type":"object"}`)},
-				map[string]any{"name": "rest", "inputSchema": obj(`{"type":"object"}`)}}}
+				map[string]any{"name": "rest", "inputSchema": obj(`{"type":"object"}`)},
+				map[string]any{"name": "badsse", "inputSchema": obj(`{"type":"object"}`)}}}
 		default:
 			var p struct{ Name string }
 			_ = json.Unmarshal(m.Params, &p)
@@ -99,6 +121,10 @@ func notJSONRPCServer(t *testing.T) (abi.Provider, *atomic.Int32) {
 			case "notjson": // said to be JSON, and text
 				w.Header().Set("Content-Type", "application/json")
 				fmt.Fprint(w, "Internal Server Error")
+				return
+			case "badsse": // an event of the call's stream that is no JSON-RPC message
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprint(w, "event: message\ndata: upstream timed out\n\n")
 				return
 			case "rest": // JSON, and not JSON-RPC
 				w.Header().Set("Content-Type", "application/json")
