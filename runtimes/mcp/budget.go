@@ -62,12 +62,15 @@ type msgBudget struct {
 }
 
 // mend is msg as the go-sdk is handed it: a result's structuredContent
-// carried as its text (structuredAsText), and the tools/list entries it
-// cannot decode left out (dropBadTools).
+// carried as its text (structuredAsText), the tools/list entries it
+// cannot decode left out (dropBadTools), and an answer without a result
+// or an error, or with an error the go-sdk cannot decode, made an error
+// answer (mendBadAnswer).
 func (b *msgBudget) mend(msg []byte) ([]byte, bool) {
 	msg, st := structuredAsText(msg)
 	msg, dt := dropBadTools(msg, b.skipped)
-	return msg, st || dt
+	msg, et := mendBadAnswer(msg)
+	return msg, st || dt || et
 }
 
 // refusedError is a message of an MCP server that the bridge refused
@@ -174,6 +177,17 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error)
 	if err := start(); err != nil {
 		return nil, err
 	}
+	// The session ends when the server's stdout does; a process the
+	// server started holds it open after the server exited (a helper, a
+	// wrapper script's child), and its calls then waited for their
+	// deadlines, the server never restarted. So when the server's process
+	// exits, what is left of its process group is killed: its stdout ends
+	// once what it wrote has been read.
+	go func() {
+		if awaitExit(t.cmd.Process) {
+			_ = killProcessGroup(t.cmd.Process)
+		}
+	}()
 	tr := &mcpsdk.IOTransport{
 		// Closing the connection closes stdin, not stdout (the
 		// CommandTransport's way): the server sees EOF and exits.
@@ -484,13 +498,78 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if resp.Body == http.NoBody {
 		return resp, nil
 	}
+	if r.Method == http.MethodPost && resp.StatusCode == http.StatusOK && mt != "text/event-stream" && mt != "application/json" {
+		if mended := notAnAnswer(r, resp, mt); mended != nil {
+			return mended, nil
+		}
+	}
 	if mt == "text/event-stream" {
-		resp.Body = newSSEReader(resp.Body, t.budget)
+		sr := newSSEReader(resp.Body, t.budget)
+		if r.Method == http.MethodPost && resp.StatusCode == http.StatusOK {
+			sr.req = r
+		}
+		resp.Body = sr
 	} else {
-		resp.Body = &bodyReader{body: resp.Body, b: t.budget}
+		br := &bodyReader{body: resp.Body, b: t.budget}
+		if r.Method == http.MethodPost && resp.StatusCode == http.StatusOK && mt == "application/json" {
+			br.req = r
+		}
+		resp.Body = br
 		resp.ContentLength = -1 // it may end early with an error
 	}
 	return resp, nil
+}
+
+// notAnAnswer is the JSON-RPC error answer to r, a request with an id,
+// that stands for resp, a 200 answer of Content-Type mt that is no
+// JSON-RPC answer (a proxy's HTML page, say); nil when r has no id. The
+// go-sdk failed the write of such a request without marking it a
+// transient failure, which ended the session: the call answered
+// "unsupported content type", and the next one, sent on the dead session,
+// that same error, Unavailable.
+func notAnAnswer(r *http.Request, resp *http.Response, mt string) *http.Response {
+	id := requestID(r)
+	if id == nil {
+		return nil
+	}
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+	resp.Body.Close()
+	b := errorAnswer(id, fmt.Sprintf(
+		"the server answered the request with HTTP 200 and Content-Type %q (%q), not a JSON-RPC answer (application/json or text/event-stream)",
+		mt, strings.ToValidUTF8(string(head), "?")))
+	out := *resp
+	out.Header = resp.Header.Clone()
+	out.Header.Set("Content-Type", "application/json")
+	out.Body = io.NopCloser(bytes.NewReader(b))
+	out.ContentLength = int64(len(b))
+	return &out
+}
+
+// requestID is the JSON-RPC id of r's body, nil when it has none (a
+// notification, a response) or cannot be read again.
+func requestID(r *http.Request) json.RawMessage {
+	if r == nil || r.GetBody == nil {
+		return nil
+	}
+	body, err := r.GetBody()
+	if err != nil {
+		return nil
+	}
+	defer body.Close()
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	err = json.NewDecoder(io.LimitReader(body, 16<<20)).Decode(&req)
+	if id := bytes.TrimSpace(req.ID); err == nil && len(id) > 0 && string(id) != "null" {
+		return id
+	}
+	return nil
+}
+
+// errorAnswer is a JSON-RPC error answer (-32603, msg) to request id.
+func errorAnswer(id json.RawMessage, msg string) []byte {
+	e, _ := json.Marshal(map[string]any{"code": -32603, "message": msg})
+	return appendMembers(nil, map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`), "id": id, "error": e})
 }
 
 // Delays before the standalone stream is reopened (standaloneStream).
@@ -564,6 +643,7 @@ func (s *standaloneStream) Close() error { return s.cur.Close() }
 type bodyReader struct {
 	body io.ReadCloser
 	b    *msgBudget
+	req  *http.Request // the POST a 200 application/json body answers, else nil
 	read bool
 	buf  []byte
 	err  error
@@ -580,6 +660,15 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 			r.err = err
 		default:
 			if r.err = r.b.check(buf, "a response body"); r.err == nil {
+				if r.req != nil && (!json.Valid(buf) || !bytes.Contains(buf, []byte(`"jsonrpc"`))) {
+					// A 200 answer said to be JSON that is no JSON-RPC
+					// message (text, a web framework's {"detail": …}):
+					// the go-sdk failed to decode it and ended the session.
+					if id := requestID(r.req); id != nil {
+						buf = errorAnswer(id, fmt.Sprintf("the server answered the request with HTTP 200 and a body that is not a JSON-RPC message (%q)",
+							strings.ToValidUTF8(string(buf[:min(len(buf), 200)]), "?")))
+					}
+				}
 				r.buf, _ = r.b.mend(buf)
 				r.err = io.EOF
 			}
@@ -611,7 +700,9 @@ type sseReader struct {
 	event   []byte // raw bytes of the event being read
 	data    []byte // its data, joined as the go-sdk joins it
 	hasData bool
-	out     []byte // a checked event not yet read
+	evName  []byte        // its event field
+	req     *http.Request // the POST whose call's stream this is, else nil
+	out     []byte        // a checked event not yet read
 	err     error
 	lastID  string // the last event id field seen
 }
@@ -663,6 +754,8 @@ func (s *sseReader) readLine() {
 	if len(field) > 0 {
 		if name, value, ok := bytes.Cut(field, []byte{':'}); ok && string(name) == "id" {
 			s.lastID = string(bytes.TrimSpace(value))
+		} else if ok && string(name) == "event" {
+			s.evName = append(s.evName[:0], bytes.TrimSpace(value)...)
 		} else if ok && string(name) == "data" {
 			if s.hasData {
 				s.data = append(s.data, '\n')
@@ -688,10 +781,20 @@ func (s *sseReader) dispatch() {
 		return
 	}
 	s.out, s.event = s.event, nil
-	if data, ok := s.b.mend(s.data); ok {
-		s.out = withData(s.out, data)
+	data, bad := s.data, false
+	if s.req != nil && len(data) > 0 && (len(s.evName) == 0 || string(s.evName) == "message") &&
+		(!json.Valid(data) || !bytes.Contains(data, []byte(`"jsonrpc"`))) {
+		// An event of a call's stream that is no JSON-RPC message: the
+		// go-sdk failed to decode it and ended the session.
+		if id := requestID(s.req); id != nil {
+			data, bad = errorAnswer(id, fmt.Sprintf("the server sent an SSE event that is not a JSON-RPC message (%q)",
+				strings.ToValidUTF8(string(data[:min(len(data), 200)]), "?"))), true
+		}
 	}
-	s.data, s.hasData = s.data[:0], false
+	if mended, ok := s.b.mend(data); ok || bad {
+		s.out = withData(s.out, mended)
+	}
+	s.data, s.hasData, s.evName = s.data[:0], false, s.evName[:0]
 }
 
 // withData is the SSE event with its data replaced by data (its other

@@ -355,6 +355,50 @@ func dropBadTools(msg []byte, skipped func(string)) ([]byte, bool) {
 	return appendMembers(nil, top), true
 }
 
+// mendBadAnswer is msg, an answer with neither a result nor an error
+// ({"jsonrpc":"2.0","id":7}, or "error": null) or with an error that is
+// no JSON-RPC error object ("error": "it broke"), made an error answer to
+// its request saying so, and true; msg itself and false for any other
+// message. The go-sdk decodes a missing result as EOF, which the bridge
+// took for the connection's end (ProviderCrashed, a running server
+// restarted), and fails to decode such an error, which ended the
+// connection and every call on it.
+func mendBadAnswer(msg []byte) ([]byte, bool) {
+	if bytes.Contains(msg, []byte(`"result"`)) || bytes.Contains(msg, []byte(`"method"`)) {
+		return msg, false
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(msg, &top) != nil {
+		return msg, false
+	}
+	id := bytes.TrimSpace(top["id"])
+	if len(id) == 0 || string(id) == "null" {
+		return msg, false
+	}
+	what := "with neither a result nor an error"
+	if e := bytes.TrimSpace(top["error"]); len(e) > 0 && string(e) != "null" {
+		var we struct {
+			Code    int64  `json:"code"`
+			Message string `json:"message"`
+		}
+		if e[0] == '{' && json.Unmarshal(e, &we) == nil {
+			return msg, false
+		}
+		what = "with an error that is not a JSON-RPC error object ({\"code\": integer, \"message\": string, …}): " +
+			strings.ToValidUTF8(wire.CutText(string(e), 200, "…"), "?")
+	}
+	shown := string(id)
+	if len(shown) > 64 {
+		shown = strings.ToValidUTF8(shown[:64], "") + "…"
+	}
+	e, err := json.Marshal(map[string]any{"code": -32603,
+		"message": "the server answered request " + shown + " " + what + " (a bug in the server)"})
+	if err != nil {
+		return msg, false
+	}
+	return appendMembers(nil, map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`), "id": id, "error": e}), true
+}
+
 // jsonDepth is the deepest nesting of objects and arrays in a JSON value.
 func jsonDepth(v []byte) int {
 	depth, deepest := 0, 0

@@ -91,25 +91,8 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if !ok {
 		return nil, abi.Errorf(abi.NotFound, "mcp server %s no longer offers %s", s.name, call.Tool)
 	}
-	sess := s.session()
-	if sess == nil {
-		sess = s.awaitRestart(ctx)
-	}
-	if sess == nil && s.isStopped() {
-		// Its provider was closed (removed or replaced) while this call
-		// was being dispatched: no reconnect will come.
-		return nil, abi.Errorf(abi.Unavailable, "mcp server %s (mcp.servers.%s) was stopped: %s", s.name, s.name, s.stopReason())
-	}
-	if sess == nil {
-		msg := fmt.Sprintf("mcp server %s (mcp.servers.%s) is not connected; the bridge is reconnecting", s.name, s.name)
-		if s.lastError() != nil {
-			// Not the error itself: it may quote the server's command
-			// line or address (as the NotFound of bridge.go).
-			msg += " (the host log says why)"
-		}
-		s.kickReconnect()
-		return nil, &abi.ToolError{Code: abi.Unavailable, Message: msg}
-	}
+	// The call's deadline bounds the wait for a restarting server too:
+	// a call given 1 s waited for a restart taking 3 s.
 	caller := ctx
 	var cancel context.CancelFunc
 	if !call.Deadline.IsZero() {
@@ -118,6 +101,37 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		ctx, cancel = context.WithCancel(ctx)
 	}
 	defer cancel()
+	sess := s.session()
+	if sess == nil {
+		sess = s.awaitRestart(ctx)
+	}
+	if sess == nil && s.isStopped() {
+		// Its provider was closed (removed or replaced) while this call
+		// was being dispatched: no reconnect will come.
+		return nil, abi.Errorf(abi.Unavailable, "mcp server %s (mcp.servers.%s) was stopped, so %s was not sent: %s", s.name, s.name, call.Tool, s.stopReason())
+	}
+	if sess == nil && ctx.Err() != nil {
+		// Its deadline passed (its caller cancelled it) while the server
+		// was being restarted: Timeout (Cancelled), as when the server
+		// has not answered by then, not Unavailable.
+		te := abi.AsToolError(ctx.Err(), abi.Timeout)
+		why := "the call's deadline passed"
+		if te.Code == abi.Cancelled {
+			why = "its caller cancelled it"
+		}
+		return nil, &abi.ToolError{Code: te.Code, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s) was being restarted and had not come back when %s (%v); %s was not sent",
+			s.name, s.name, why, ctx.Err(), call.Tool)}
+	}
+	if sess == nil {
+		msg := fmt.Sprintf("mcp server %s (mcp.servers.%s) is not connected, so %s was not sent; the bridge is reconnecting", s.name, s.name, call.Tool)
+		if s.lastError() != nil {
+			// Not the error itself: it may quote the server's command
+			// line or address (as the NotFound of bridge.go).
+			msg += " (the host log says why)"
+		}
+		s.kickReconnect()
+		return nil, &abi.ToolError{Code: abi.Unavailable, Message: msg}
+	}
 	ctx = withTokenWait(ctx)
 	// Stopping the server (its provider closed: removed, replaced, the
 	// host closing) ends the call: its answer can no longer come, and the
