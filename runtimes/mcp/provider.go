@@ -222,7 +222,13 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if err != nil {
 		return nil, s.callFailed(caller, ctx, sess, call, err, since)
 	}
-	v, err := toolResult(s.name, tg.tool, r, tg.structured)
+	// Named as the caller called it, and as the server calls it: an
+	// isError result said "tool bigiserror", a name the caller never used.
+	name := call.Tool
+	if name != tg.tool {
+		name += " (" + tg.tool + " on the server)"
+	}
+	v, err := toolResult(s.name, name, r, tg.structured)
 	if err != nil {
 		var te *abi.ToolError
 		if errors.As(err, &te) && te.Code != abi.InvalidResult {
