@@ -85,22 +85,19 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		f.goName = goPath + f.goName
 		return f, ok
 	}
-	if props, _ := schema["properties"].(map[string]any); props != nil {
-		for _, k := range slices.Sorted(maps.Keys(props)) {
-			ps, _ := props[k].(map[string]any)
-			f, ok := fieldOf(k)
-			if !ok || ps == nil {
-				continue
-			}
-			if pt, _ := ps["type"].(string); pt != "" {
-				if why := fieldFits(pt, f); why != "" {
-					panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
-						t.Name, path+k, pt, in, fieldName(typ, f), f.typ, why))
-				}
-			}
-			if !f.quoted {
-				checkParams(t, in, f.typ, ps, path+k+"/", f.goName+".")
-			}
+	props, _ := schema["properties"].(map[string]any)
+	for _, k := range slices.Sorted(maps.Keys(props)) {
+		checkProperty(t, in, typ, fieldOf, path, k, props[k])
+	}
+	if typ.Kind() == reflect.Map {
+		// encoding/json decodes every member into a map's values, so
+		// the schemas additionalProperties and patternProperties give
+		// members apply to them too (a struct ignores a member it has
+		// no field for). Their path is "*".
+		checkProperty(t, in, typ, fieldOf, path, "*", schema["additionalProperties"])
+		pp, _ := schema["patternProperties"].(map[string]any)
+		for _, p := range slices.Sorted(maps.Keys(pp)) {
+			checkProperty(t, in, typ, fieldOf, path, "*", pp[p])
 		}
 	}
 	req, _ := schema["required"].([]any)
@@ -123,6 +120,26 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		}
 		panic(fmt.Sprintf("aios: tool %s: its Parameters schema requires %q, but HandleFunc's params type %v has no field for it (its JSON field names: %s): encoding/json would drop the value; %s",
 			t.Name, path+p, shown, strings.Join(names, ", "), fieldAdvice(typ, p)))
+	}
+}
+
+// checkProperty is checkParams's check of the schema s of property k (of
+// a value of Go type typ, whose fields fieldOf finds) against the Go
+// value that takes it; s other than a map schema is not judged.
+func checkProperty(t Tool, in, typ reflect.Type, fieldOf func(string) (jsonField, bool), path, k string, s any) {
+	ps, _ := s.(map[string]any)
+	f, ok := fieldOf(k)
+	if !ok || ps == nil {
+		return
+	}
+	if pt, _ := ps["type"].(string); pt != "" {
+		if why := fieldFits(pt, f); why != "" {
+			panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
+				t.Name, path+k, pt, in, fieldName(typ, f), f.typ, why))
+		}
+	}
+	if !f.quoted {
+		checkParams(t, in, f.typ, ps, path+k+"/", f.goName+".")
 	}
 }
 
