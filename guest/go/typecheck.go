@@ -176,6 +176,26 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 		checkReturnsAt(t, out, typ.Elem(), items, path+"*/", goPath+"[].")
 		return
 	}
+	if typ.Kind() == reflect.Map {
+		// Every member is one of the map's values: each schema a
+		// member may get applies to them.
+		props, _ := schema["properties"].(map[string]any)
+		for _, k := range slices.Sorted(maps.Keys(props)) {
+			if ps, _ := props[k].(map[string]any); ps != nil {
+				checkReturnsAt(t, out, typ.Elem(), ps, path+k+"/", goPath+"["+strconv.Quote(k)+"].")
+			}
+		}
+		if ps, _ := schema["additionalProperties"].(map[string]any); ps != nil {
+			checkReturnsAt(t, out, typ.Elem(), ps, path+"*/", goPath+"[*].")
+		}
+		pp, _ := schema["patternProperties"].(map[string]any)
+		for _, p := range slices.Sorted(maps.Keys(pp)) {
+			if ps, _ := pp[p].(map[string]any); ps != nil {
+				checkReturnsAt(t, out, typ.Elem(), ps, path+"*/", goPath+"[*].")
+			}
+		}
+		return
+	}
 	if typ.Kind() != reflect.Struct {
 		return
 	}
