@@ -108,10 +108,19 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 			return nil, false, fmt.Errorf("schema of %s is invalid: $schema %q is not a JSON Schema draft this host knows (https://json-schema.org/draft/2020-12/schema, …/2019-09/schema, http://json-schema.org/draft-07/schema#, draft-06, draft-04), and dialects are not loaded; remove $schema to use 2020-12, or name the draft the schema follows", name, le.URL)
 		}
 		where := ""
-		if le != nil {
-			if at := refTo(norm, le.URL, "", 0); at != "" {
-				where = "at " + at + ": "
-			}
+		var pe *jsonschema.JSONPointerNotFoundError
+		var ae *jsonschema.AnchorNotFoundError
+		at := ""
+		switch {
+		case le != nil:
+			at = refTo(norm, le.URL, "", 0)
+		case errors.As(err, &pe):
+			at = localRefTo(norm, pe.URL)
+		case errors.As(err, &ae):
+			at = localRefTo(norm, ae.Reference)
+		}
+		if at != "" {
+			where = "at " + at + ": "
 		}
 		return nil, false, fmt.Errorf("schema of %s is invalid: %s%s", name, where, describeCompileError(err, loc, norm))
 	}
@@ -137,34 +146,62 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 // $recursiveRef) in doc that may name document u, "" if none does; ptr
 // is doc's own pointer. A relative reference matches the end of u.
 func refTo(doc any, u, ptr string, depth int) string {
+	return refWhere(doc, func(r string) bool {
+		file, _, _ := strings.Cut(r, "#")
+		for {
+			t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(file, "../"), "./"), "/")
+			if t == file {
+				break
+			}
+			file = t
+		}
+		return file != "" && strings.HasSuffix(u, file)
+	}, ptr, depth)
+}
+
+// localRefTo returns the JSON pointer of the first reference in doc whose
+// fragment is that of URL u (a JSON pointer or an anchor the reference
+// found nowhere), "" if none is.
+func localRefTo(doc any, u string) string {
+	_, frag, ok := strings.Cut(u, "#")
+	if !ok {
+		return ""
+	}
+	unescaped := func(s string) string {
+		if t, err := url.PathUnescape(s); err == nil {
+			return t
+		}
+		return s
+	}
+	frag = unescaped(frag)
+	return refWhere(doc, func(r string) bool {
+		_, f, ok := strings.Cut(r, "#")
+		return ok && unescaped(f) == frag
+	}, "", 0)
+}
+
+// refWhere returns the JSON pointer of the first $ref, $dynamicRef or
+// $recursiveRef in doc (whose pointer is ptr) that match accepts, "" if
+// none is.
+func refWhere(doc any, match func(ref string) bool, ptr string, depth int) string {
 	if depth > 64 {
 		return ""
 	}
 	switch x := doc.(type) {
 	case map[string]any:
 		for _, kw := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
-			if r, ok := x[kw].(string); ok {
-				file, _, _ := strings.Cut(r, "#")
-				for {
-					t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(file, "../"), "./"), "/")
-					if t == file {
-						break
-					}
-					file = t
-				}
-				if file != "" && strings.HasSuffix(u, file) {
-					return ptr + "/" + kw
-				}
+			if r, ok := x[kw].(string); ok && match(r) {
+				return ptr + "/" + kw
 			}
 		}
 		for _, k := range sortedKeys(x) {
-			if at := refTo(x[k], u, ptr+"/"+strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1"), depth+1); at != "" {
+			if at := refWhere(x[k], match, ptr+"/"+strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1"), depth+1); at != "" {
 				return at
 			}
 		}
 	case []any:
 		for i, v := range x {
-			if at := refTo(v, u, ptr+"/"+strconv.Itoa(i), depth+1); at != "" {
+			if at := refWhere(v, match, ptr+"/"+strconv.Itoa(i), depth+1); at != "" {
 				return at
 			}
 		}
