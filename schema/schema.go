@@ -855,6 +855,23 @@ func describeCompileError(err error, loc string, doc any) string {
 	if errors.As(err, &sve) {
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
+			// A part of the document a $ref names outside the places
+			// schemas are ("#/x-shapes/circle") is validated by itself:
+			// its locations are relative to it.
+			ref := ""
+			if _, frag, _ := strings.Cut(sve.URL, "#"); frag != "" {
+				if f, err := url.PathUnescape(frag); err == nil {
+					frag = f
+				}
+				var part []string
+				for _, tok := range strings.Split(frag, "/")[1:] {
+					part = append(part, strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~"))
+				}
+				under(ve, part)
+				if at := localRefTo(doc, sve.URL); at != "" {
+					ref = "at " + at + ": the schema it refers to is invalid: "
+				}
+			}
 			relocate(ve, nil, doc)
 			foldWholeValueErrors(ve, true)
 			var ls []leaf
@@ -865,7 +882,7 @@ func describeCompileError(err error, loc string, doc any) string {
 			if len(leaves) > 3 {
 				leaves = append(leaves[:3], "...")
 			}
-			return strings.Join(leaves, "; ")
+			return ref + strings.Join(leaves, "; ")
 		}
 	}
 	var rxe *jsonschema.InvalidRegexError
@@ -875,6 +892,14 @@ func describeCompileError(err error, loc string, doc any) string {
 	// A document beside the schema is named as its $ref was written.
 	msg := strings.ReplaceAll(err.Error(), loc, "schema")
 	return strings.ReplaceAll(msg, `"`+schemaBase, `"`)
+}
+
+// under puts each location of ve's tree under the pointer tokens part.
+func under(ve *jsonschema.ValidationError, part []string) {
+	ve.InstanceLocation = append(slices.Clip(part), ve.InstanceLocation...)
+	for _, c := range ve.Causes {
+		under(c, part)
+	}
 }
 
 // leaf is one innermost error of a schema's validation against the
