@@ -11,7 +11,8 @@ import (
 // 'anchor in "aios-schema:///t#street" not found in schema …', naming
 // neither where the $ref is nor, for a pointer, the schema as the author
 // knows it; the error names the reference's pointer, as for a $ref to
-// another document (TestExternalRefNamesWhere).
+// another document (TestExternalRefNamesWhere). A malformed pointer
+// ("#/$defs/a~2b") was 'invalid json-pointer "schema#/$defs/a~2b"' alike.
 func TestLocalRefToNothingNamesWhere(t *testing.T) {
 	cases := []struct {
 		schema string
@@ -23,6 +24,9 @@ func TestLocalRefToNothingNamesWhere(t *testing.T) {
 			`at /properties/list/items/$ref: `},
 		{`{"properties":{"a b":{"$ref":"#/$defs/a%20c"}},"$defs":{"a b":{}}}`,
 			`at /properties/a b/$ref: `},
+		// A pointer that is no JSON pointer (~2 is no escape) likewise.
+		{`{"properties":{"a":{"$ref":"#/$defs/a~2b"}},"$defs":{"a~b":{}}}`,
+			`at /properties/a/$ref: `},
 	}
 	for _, c := range cases {
 		_, err := Compile("t@1.0.0 parameters", mustJSON(t, c.schema))

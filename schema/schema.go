@@ -110,6 +110,7 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 		where := ""
 		var pe *jsonschema.JSONPointerNotFoundError
 		var ae *jsonschema.AnchorNotFoundError
+		var ie *jsonschema.InvalidJsonPointerError
 		at := ""
 		switch {
 		case le != nil:
@@ -118,6 +119,8 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 			at = localRefTo(norm, pe.URL)
 		case errors.As(err, &ae):
 			at = localRefTo(norm, ae.Reference)
+		case errors.As(err, &ie):
+			at = localRefTo(norm, ie.URL)
 		}
 		if at != "" {
 			where = "at " + at + ": "
