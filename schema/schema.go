@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -790,11 +791,23 @@ func formatMessage(k *kind.Format) string {
 		return msg
 	}
 	reason := k.Err.Error()
-	if s, ok := k.Got.(string); ok && s != "" && strings.Contains(reason, s) || len(reason) > 120 {
+	s, _ := k.Got.(string)
+	if s != "" && strings.Contains(reason, s) || len(reason) > 120 {
 		return msg
 	}
+	// A part of the value the reason quotes ('parsing time "2024-13-01"',
+	// 'ParseAddr("zz::1")') is left out as the whole value is.
+	reason = quotedText.ReplaceAllStringFunc(reason, func(q string) string {
+		if u, err := strconv.Unquote(q); err == nil && u != "" && strings.Contains(s, u) {
+			return "…"
+		}
+		return q
+	})
 	return msg + ": " + reason
 }
+
+// quotedText matches a string quoted as %q quotes it.
+var quotedText = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
 // mustBeOneOf words an enum or const failure alike on both paths: each
 // value as JSON but strings in single quotes ('dark blue', not the
