@@ -235,10 +235,64 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 	props, _ := schema["properties"].(map[string]any)
 	for _, k := range slices.Sorted(maps.Keys(props)) {
 		ps, _ := props[k].(map[string]any)
-		if f := byName(k); f != nil && ps != nil && !f.quoted {
+		f := byName(k)
+		if f == nil || ps == nil {
+			continue
+		}
+		if pt, _ := ps["type"].(string); pt != "" {
+			if w := writtenAs(*f); w != "" && w != pt && !(w == "integer" && pt == "number") && !(w == "number" && pt == "integer") && knownType(pt) {
+				panic(fmt.Sprintf("aios: tool %s: its Returns schema gives %q the type %q, but field %s of HandleFunc's result type %v of type %v is written as a JSON %s: the host would refuse every result that has it",
+					t.Name, path+k, pt, goPath+f.goName, out, f.typ, w))
+			}
+		}
+		if !f.quoted {
 			checkReturnsAt(t, out, f.typ, ps, path+k+"/", goPath+f.goName+".")
 		}
 	}
+}
+
+// knownType reports whether typ is a JSON Schema type other than null.
+func knownType(typ string) bool {
+	switch typ {
+	case "string", "integer", "number", "boolean", "array", "object":
+		return true
+	}
+	return false
+}
+
+// writtenAs is the JSON type encoding/json writes field f of a result as,
+// when it is not null: "" when that is not sure (an interface, a type
+// that writes itself as JSON). A float is "number", though a whole one
+// may pass as an integer.
+func writtenAs(f jsonField) string {
+	t := f.typ
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Interface || implementsAny(t, jsonMarshaler) {
+		return ""
+	}
+	k := t.Kind()
+	if f.quoted && (k == reflect.Bool || k >= reflect.Int && k <= reflect.Float64 || k == reflect.String) || implementsAny(t, textMarshaler) {
+		return "string"
+	}
+	switch {
+	case k == reflect.Bool:
+		return "boolean"
+	case k >= reflect.Int && k <= reflect.Uintptr:
+		return "integer"
+	case k == reflect.Float32 || k == reflect.Float64:
+		return "number"
+	case k == reflect.String:
+		return "string"
+	case k == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !implementsAny(t.Elem(), jsonMarshaler, textMarshaler):
+		return "string"
+	case k == reflect.Slice || k == reflect.Array:
+		return "array"
+	case k == reflect.Map || k == reflect.Struct:
+		return "object"
+	}
+	return ""
 }
 
 // fieldAdvice is what to do for struct typ to have a field for property
