@@ -158,7 +158,21 @@ func fieldName(typ reflect.Type, f jsonField) string {
 // decoding, is case-sensitive: Sum is written "Sum"), which fails every
 // call, or its field has omitempty or omitzero, which fails the calls whose
 // value is zero. The host holds every result to Returns (InvalidResult).
-func checkReturns(t Tool, out reflect.Type) { checkReturnsAt(t, out, out, t.Returns, "", "") }
+func checkReturns(t Tool, out reflect.Type) {
+	if pt, _ := t.Returns["type"].(string); knownType(pt) {
+		if w := writtenAs(jsonField{typ: out}); w != "" && !fitsWritten(w, pt) {
+			panic(fmt.Sprintf("aios: tool %s: its Returns schema's type is %q, but HandleFunc's result type %v is written as a JSON %s: the host would refuse every result",
+				t.Name, pt, out, w))
+		}
+	}
+	checkReturnsAt(t, out, out, t.Returns, "", "")
+}
+
+// fitsWritten reports whether a value encoding/json writes as a JSON w
+// (writtenAs) may be of schema type typ.
+func fitsWritten(w, typ string) bool {
+	return w == typ || w == "integer" && typ == "number" || w == "number" && typ == "integer"
+}
 
 // checkReturnsAt is checkReturns for the value of Go type typ that schema
 // describes, at path in the result (its property names from the top, an
@@ -240,7 +254,7 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 			continue
 		}
 		if pt, _ := ps["type"].(string); pt != "" {
-			if w := writtenAs(*f); w != "" && w != pt && !(w == "integer" && pt == "number") && !(w == "number" && pt == "integer") && knownType(pt) {
+			if w := writtenAs(*f); w != "" && !fitsWritten(w, pt) && knownType(pt) {
 				panic(fmt.Sprintf("aios: tool %s: its Returns schema gives %q the type %q, but field %s of HandleFunc's result type %v of type %v is written as a JSON %s: the host would refuse every result that has it",
 					t.Name, path+k, pt, goPath+f.goName, out, f.typ, w))
 			}
