@@ -103,12 +103,25 @@ func ecmaEngine(b *matchBudget, st *engineState) jsonschema.RegexpEngine {
 // encodes, \u{1F600}, as the u flag reads it (regexp2 read two lone
 // surrogates, which no string holds).
 func propertyEscapes(p string) (string, error) {
-	if !strings.Contains(p, "=") && !strings.Contains(p, `\u`) {
+	if !strings.Contains(p, "=") && !strings.Contains(p, `\u`) && !strings.Contains(p, `\p{`) && !strings.Contains(p, `\P{`) {
 		return p, nil
 	}
 	var sb strings.Builder
+	inClass := false
 	for i := 0; i < len(p); i++ {
 		if p[i] != '\\' || i+1 >= len(p) {
+			// ECMA-262 classes do not nest: '[' in one is a literal,
+			// and the first ']' (even right after "[" or "[^") ends it.
+			switch {
+			case !inClass && p[i] == '[':
+				inClass = true
+				if i+1 < len(p) && p[i+1] == '^' {
+					sb.WriteByte('[')
+					i++
+				}
+			case inClass && p[i] == ']':
+				inClass = false
+			}
 			sb.WriteByte(p[i])
 			continue
 		}
@@ -123,6 +136,22 @@ func propertyEscapes(p string) (string, error) {
 		if (c == 'p' || c == 'P') && i+2 < len(p) && p[i+2] == '{' {
 			if j := strings.IndexByte(p[i+3:], '}'); j >= 0 {
 				body := p[i+3 : i+3+j]
+				if union, ok := binaryProperties[body]; ok {
+					switch {
+					case c == 'p' && inClass:
+						sb.WriteString(union)
+					case c == 'p':
+						sb.WriteString("[" + union + "]")
+					case !inClass:
+						sb.WriteString("[^" + union + "]")
+					case body == "ASCII":
+						sb.WriteString(`\u0080-\u{10FFFF}`)
+					default:
+						return "", fmt.Errorf("\\P{%s} inside a character class is not supported (it is read as a union of categories, which a class cannot negate in part); write it outside the class, (?:\\P{%s}|[…])", body, body)
+					}
+					i += 3 + j
+					continue
+				}
 				if name, value, ok := strings.Cut(body, "="); ok {
 					switch name {
 					case "Script", "sc", "General_Category", "gc":
@@ -140,6 +169,30 @@ func propertyEscapes(p string) (string, error) {
 	}
 	return sb.String(), nil
 }
+
+// binaryProperties are the binary Unicode properties of ECMA-262's u flag
+// that neither Go's unicode tables nor regexp2 have, each as the union of
+// categories and properties Unicode derives it from (DerivedCoreProperties:
+// ID_Start and ID_Continue also leave out Pattern_Syntax and
+// Pattern_White_Space, which the union does not meet), written as a
+// character class's contents.
+var binaryProperties = func() map[string]string {
+	m := map[string]string{
+		"ASCII":       `\u0000-\u007F`,
+		"Any":         `\u0000-\u{10FFFF}`,
+		"Alphabetic":  `\p{L}\p{Nl}\p{Other_Alphabetic}`,
+		"Lowercase":   `\p{Ll}\p{Other_Lowercase}`,
+		"Uppercase":   `\p{Lu}\p{Other_Uppercase}`,
+		"Cased":       `\p{Lu}\p{Ll}\p{Lt}\p{Other_Lowercase}\p{Other_Uppercase}`,
+		"Math":        `\p{Sm}\p{Other_Math}`,
+		"ID_Start":    `\p{L}\p{Nl}\p{Other_ID_Start}`,
+		"ID_Continue": `\p{L}\p{Nl}\p{Other_ID_Start}\p{Mn}\p{Mc}\p{Nd}\p{Pc}\p{Other_ID_Continue}`,
+	}
+	for alias, name := range map[string]string{"Alpha": "Alphabetic", "Lower": "Lowercase", "Upper": "Uppercase", "IDS": "ID_Start", "IDC": "ID_Continue"} {
+		m[alias] = m[name]
+	}
+	return m
+}()
 
 // surrogatePair reads the code point of a lead and a trail surrogate
 // escape at the start of p (`\uD83D\uDE00`).

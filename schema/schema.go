@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -108,10 +109,22 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 			return nil, false, fmt.Errorf("schema of %s is invalid: $schema %q is not a JSON Schema draft this host knows (https://json-schema.org/draft/2020-12/schema, …/2019-09/schema, http://json-schema.org/draft-07/schema#, draft-06, draft-04), and dialects are not loaded; remove $schema to use 2020-12, or name the draft the schema follows", name, le.URL)
 		}
 		where := ""
-		if le != nil {
-			if at := refTo(norm, le.URL, "", 0); at != "" {
-				where = "at " + at + ": "
-			}
+		var pe *jsonschema.JSONPointerNotFoundError
+		var ae *jsonschema.AnchorNotFoundError
+		var ie *jsonschema.InvalidJsonPointerError
+		at := ""
+		switch {
+		case le != nil:
+			at = refTo(norm, le.URL, "", 0)
+		case errors.As(err, &pe):
+			at = localRefTo(norm, pe.URL)
+		case errors.As(err, &ae):
+			at = localRefTo(norm, ae.Reference)
+		case errors.As(err, &ie):
+			at = localRefTo(norm, ie.URL)
+		}
+		if at != "" {
+			where = "at " + at + ": "
 		}
 		return nil, false, fmt.Errorf("schema of %s is invalid: %s%s", name, where, describeCompileError(err, loc, norm))
 	}
@@ -137,34 +150,62 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 // $recursiveRef) in doc that may name document u, "" if none does; ptr
 // is doc's own pointer. A relative reference matches the end of u.
 func refTo(doc any, u, ptr string, depth int) string {
+	return refWhere(doc, func(r string) bool {
+		file, _, _ := strings.Cut(r, "#")
+		for {
+			t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(file, "../"), "./"), "/")
+			if t == file {
+				break
+			}
+			file = t
+		}
+		return file != "" && strings.HasSuffix(u, file)
+	}, ptr, depth)
+}
+
+// localRefTo returns the JSON pointer of the first reference in doc whose
+// fragment is that of URL u (a JSON pointer or an anchor the reference
+// found nowhere), "" if none is.
+func localRefTo(doc any, u string) string {
+	_, frag, ok := strings.Cut(u, "#")
+	if !ok {
+		return ""
+	}
+	unescaped := func(s string) string {
+		if t, err := url.PathUnescape(s); err == nil {
+			return t
+		}
+		return s
+	}
+	frag = unescaped(frag)
+	return refWhere(doc, func(r string) bool {
+		_, f, ok := strings.Cut(r, "#")
+		return ok && unescaped(f) == frag
+	}, "", 0)
+}
+
+// refWhere returns the JSON pointer of the first $ref, $dynamicRef or
+// $recursiveRef in doc (whose pointer is ptr) that match accepts, "" if
+// none is.
+func refWhere(doc any, match func(ref string) bool, ptr string, depth int) string {
 	if depth > 64 {
 		return ""
 	}
 	switch x := doc.(type) {
 	case map[string]any:
 		for _, kw := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
-			if r, ok := x[kw].(string); ok {
-				file, _, _ := strings.Cut(r, "#")
-				for {
-					t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(file, "../"), "./"), "/")
-					if t == file {
-						break
-					}
-					file = t
-				}
-				if file != "" && strings.HasSuffix(u, file) {
-					return ptr + "/" + kw
-				}
+			if r, ok := x[kw].(string); ok && match(r) {
+				return ptr + "/" + kw
 			}
 		}
 		for _, k := range sortedKeys(x) {
-			if at := refTo(x[k], u, ptr+"/"+strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1"), depth+1); at != "" {
+			if at := refWhere(x[k], match, ptr+"/"+strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1"), depth+1); at != "" {
 				return at
 			}
 		}
 	case []any:
 		for i, v := range x {
-			if at := refTo(v, u, ptr+"/"+strconv.Itoa(i), depth+1); at != "" {
+			if at := refWhere(v, match, ptr+"/"+strconv.Itoa(i), depth+1); at != "" {
 				return at
 			}
 		}
@@ -750,11 +791,23 @@ func formatMessage(k *kind.Format) string {
 		return msg
 	}
 	reason := k.Err.Error()
-	if s, ok := k.Got.(string); ok && s != "" && strings.Contains(reason, s) || len(reason) > 120 {
+	s, _ := k.Got.(string)
+	if s != "" && strings.Contains(reason, s) || len(reason) > 120 {
 		return msg
 	}
+	// A part of the value the reason quotes ('parsing time "2024-13-01"',
+	// 'ParseAddr("zz::1")') is left out as the whole value is.
+	reason = quotedText.ReplaceAllStringFunc(reason, func(q string) string {
+		if u, err := strconv.Unquote(q); err == nil && u != "" && strings.Contains(s, u) {
+			return "…"
+		}
+		return q
+	})
 	return msg + ": " + reason
 }
+
+// quotedText matches a string quoted as %q quotes it.
+var quotedText = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
 // mustBeOneOf words an enum or const failure alike on both paths: each
 // value as JSON but strings in single quotes ('dark blue', not the
@@ -818,6 +871,23 @@ func describeCompileError(err error, loc string, doc any) string {
 	if errors.As(err, &sve) {
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
+			// A part of the document a $ref names outside the places
+			// schemas are ("#/x-shapes/circle") is validated by itself:
+			// its locations are relative to it.
+			ref := ""
+			if _, frag, _ := strings.Cut(sve.URL, "#"); frag != "" {
+				if f, err := url.PathUnescape(frag); err == nil {
+					frag = f
+				}
+				var part []string
+				for _, tok := range strings.Split(frag, "/")[1:] {
+					part = append(part, strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~"))
+				}
+				under(ve, part)
+				if at := localRefTo(doc, sve.URL); at != "" {
+					ref = "at " + at + ": the schema it refers to is invalid: "
+				}
+			}
 			relocate(ve, nil, doc)
 			foldWholeValueErrors(ve, true)
 			var ls []leaf
@@ -828,7 +898,7 @@ func describeCompileError(err error, loc string, doc any) string {
 			if len(leaves) > 3 {
 				leaves = append(leaves[:3], "...")
 			}
-			return strings.Join(leaves, "; ")
+			return ref + strings.Join(leaves, "; ")
 		}
 	}
 	var rxe *jsonschema.InvalidRegexError
@@ -838,6 +908,14 @@ func describeCompileError(err error, loc string, doc any) string {
 	// A document beside the schema is named as its $ref was written.
 	msg := strings.ReplaceAll(err.Error(), loc, "schema")
 	return strings.ReplaceAll(msg, `"`+schemaBase, `"`)
+}
+
+// under puts each location of ve's tree under the pointer tokens part.
+func under(ve *jsonschema.ValidationError, part []string) {
+	ve.InstanceLocation = append(slices.Clip(part), ve.InstanceLocation...)
+	for _, c := range ve.Causes {
+		under(c, part)
+	}
 }
 
 // leaf is one innermost error of a schema's validation against the

@@ -85,22 +85,19 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		f.goName = goPath + f.goName
 		return f, ok
 	}
-	if props, _ := schema["properties"].(map[string]any); props != nil {
-		for _, k := range slices.Sorted(maps.Keys(props)) {
-			ps, _ := props[k].(map[string]any)
-			f, ok := fieldOf(k)
-			if !ok || ps == nil {
-				continue
-			}
-			if pt, _ := ps["type"].(string); pt != "" {
-				if why := fieldFits(pt, f); why != "" {
-					panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
-						t.Name, path+k, pt, in, fieldName(typ, f), f.typ, why))
-				}
-			}
-			if !f.quoted {
-				checkParams(t, in, f.typ, ps, path+k+"/", f.goName+".")
-			}
+	props, _ := schema["properties"].(map[string]any)
+	for _, k := range slices.Sorted(maps.Keys(props)) {
+		checkProperty(t, in, typ, fieldOf, path, k, props[k])
+	}
+	if typ.Kind() == reflect.Map {
+		// encoding/json decodes every member into a map's values, so
+		// the schemas additionalProperties and patternProperties give
+		// members apply to them too (a struct ignores a member it has
+		// no field for). Their path is "*".
+		checkProperty(t, in, typ, fieldOf, path, "*", schema["additionalProperties"])
+		pp, _ := schema["patternProperties"].(map[string]any)
+		for _, p := range slices.Sorted(maps.Keys(pp)) {
+			checkProperty(t, in, typ, fieldOf, path, "*", pp[p])
 		}
 	}
 	req, _ := schema["required"].([]any)
@@ -126,6 +123,26 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 	}
 }
 
+// checkProperty is checkParams's check of the schema s of property k (of
+// a value of Go type typ, whose fields fieldOf finds) against the Go
+// value that takes it; s other than a map schema is not judged.
+func checkProperty(t Tool, in, typ reflect.Type, fieldOf func(string) (jsonField, bool), path, k string, s any) {
+	ps, _ := s.(map[string]any)
+	f, ok := fieldOf(k)
+	if !ok || ps == nil {
+		return
+	}
+	if pt, _ := ps["type"].(string); pt != "" {
+		if why := fieldFits(pt, f); why != "" {
+			panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
+				t.Name, path+k, pt, in, fieldName(typ, f), f.typ, why))
+		}
+	}
+	if !f.quoted {
+		checkParams(t, in, f.typ, ps, path+k+"/", f.goName+".")
+	}
+}
+
 // fieldName names f, which takes a property of a value of Go type typ, in
 // checkParams's panic: "field Opts.Level", or "the values of map[string]int64".
 func fieldName(typ reflect.Type, f jsonField) string {
@@ -141,7 +158,21 @@ func fieldName(typ reflect.Type, f jsonField) string {
 // decoding, is case-sensitive: Sum is written "Sum"), which fails every
 // call, or its field has omitempty or omitzero, which fails the calls whose
 // value is zero. The host holds every result to Returns (InvalidResult).
-func checkReturns(t Tool, out reflect.Type) { checkReturnsAt(t, out, out, t.Returns, "", "") }
+func checkReturns(t Tool, out reflect.Type) {
+	if pt, _ := t.Returns["type"].(string); knownType(pt) {
+		if w := writtenAs(jsonField{typ: out}); w != "" && !fitsWritten(w, pt) {
+			panic(fmt.Sprintf("aios: tool %s: its Returns schema's type is %q, but HandleFunc's result type %v is written as a JSON %s: the host would refuse every result",
+				t.Name, pt, out, w))
+		}
+	}
+	checkReturnsAt(t, out, out, t.Returns, "", "")
+}
+
+// fitsWritten reports whether a value encoding/json writes as a JSON w
+// (writtenAs) may be of schema type typ.
+func fitsWritten(w, typ string) bool {
+	return w == typ || w == "integer" && typ == "number" || w == "number" && typ == "integer"
+}
 
 // checkReturnsAt is checkReturns for the value of Go type typ that schema
 // describes, at path in the result (its property names from the top, an
@@ -157,6 +188,26 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 	}
 	if items, _ := schema["items"].(map[string]any); items != nil && (typ.Kind() == reflect.Slice && typ.Elem().Kind() != reflect.Uint8 || typ.Kind() == reflect.Array) {
 		checkReturnsAt(t, out, typ.Elem(), items, path+"*/", goPath+"[].")
+		return
+	}
+	if typ.Kind() == reflect.Map {
+		// Every member is one of the map's values: each schema a
+		// member may get applies to them.
+		props, _ := schema["properties"].(map[string]any)
+		for _, k := range slices.Sorted(maps.Keys(props)) {
+			if ps, _ := props[k].(map[string]any); ps != nil {
+				checkReturnsAt(t, out, typ.Elem(), ps, path+k+"/", goPath+"["+strconv.Quote(k)+"].")
+			}
+		}
+		if ps, _ := schema["additionalProperties"].(map[string]any); ps != nil {
+			checkReturnsAt(t, out, typ.Elem(), ps, path+"*/", goPath+"[*].")
+		}
+		pp, _ := schema["patternProperties"].(map[string]any)
+		for _, p := range slices.Sorted(maps.Keys(pp)) {
+			if ps, _ := pp[p].(map[string]any); ps != nil {
+				checkReturnsAt(t, out, typ.Elem(), ps, path+"*/", goPath+"[*].")
+			}
+		}
 		return
 	}
 	if typ.Kind() != reflect.Struct {
@@ -198,10 +249,64 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 	props, _ := schema["properties"].(map[string]any)
 	for _, k := range slices.Sorted(maps.Keys(props)) {
 		ps, _ := props[k].(map[string]any)
-		if f := byName(k); f != nil && ps != nil && !f.quoted {
+		f := byName(k)
+		if f == nil || ps == nil {
+			continue
+		}
+		if pt, _ := ps["type"].(string); pt != "" {
+			if w := writtenAs(*f); w != "" && !fitsWritten(w, pt) && knownType(pt) {
+				panic(fmt.Sprintf("aios: tool %s: its Returns schema gives %q the type %q, but field %s of HandleFunc's result type %v of type %v is written as a JSON %s: the host would refuse every result that has it",
+					t.Name, path+k, pt, goPath+f.goName, out, f.typ, w))
+			}
+		}
+		if !f.quoted {
 			checkReturnsAt(t, out, f.typ, ps, path+k+"/", goPath+f.goName+".")
 		}
 	}
+}
+
+// knownType reports whether typ is a JSON Schema type other than null.
+func knownType(typ string) bool {
+	switch typ {
+	case "string", "integer", "number", "boolean", "array", "object":
+		return true
+	}
+	return false
+}
+
+// writtenAs is the JSON type encoding/json writes field f of a result as,
+// when it is not null: "" when that is not sure (an interface, a type
+// that writes itself as JSON). A float is "number", though a whole one
+// may pass as an integer.
+func writtenAs(f jsonField) string {
+	t := f.typ
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Interface || implementsAny(t, jsonMarshaler) {
+		return ""
+	}
+	k := t.Kind()
+	if f.quoted && (k == reflect.Bool || k >= reflect.Int && k <= reflect.Float64 || k == reflect.String) || implementsAny(t, textMarshaler) {
+		return "string"
+	}
+	switch {
+	case k == reflect.Bool:
+		return "boolean"
+	case k >= reflect.Int && k <= reflect.Uintptr:
+		return "integer"
+	case k == reflect.Float32 || k == reflect.Float64:
+		return "number"
+	case k == reflect.String:
+		return "string"
+	case k == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !implementsAny(t.Elem(), jsonMarshaler, textMarshaler):
+		return "string"
+	case k == reflect.Slice || k == reflect.Array:
+		return "array"
+	case k == reflect.Map || k == reflect.Struct:
+		return "object"
+	}
+	return ""
 }
 
 // fieldAdvice is what to do for struct typ to have a field for property

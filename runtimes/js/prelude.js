@@ -97,7 +97,7 @@
   // SCHEMA_KEYWORDS are the JSON Schema keywords whose values are not
   // schemas; the same list as the Python, native and Go guest SDKs'.
   var SCHEMA_KEYWORDS = Object.create(null);
-  ["$ref", "$id", "$anchor", "$comment", "$dynamicRef", "enum", "const", "anyOf", "oneOf", "allOf", "prefixItems", "required", "format", "pattern", "title", "description", "default", "examples", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "dependentRequired", "nullable", "readOnly", "writeOnly", "deprecated"].forEach(function (k) { SCHEMA_KEYWORDS[k] = true; });
+  ["type", "$ref", "$id", "$anchor", "$comment", "$dynamicRef", "enum", "const", "anyOf", "oneOf", "allOf", "prefixItems", "required", "format", "pattern", "title", "description", "default", "examples", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "dependentRequired", "nullable", "readOnly", "writeOnly", "deprecated"].forEach(function (k) { SCHEMA_KEYWORDS[k] = true; });
 
   // isSchemaMap: whether v is a "properties" map of schemas (objects or
   // booleans). One holding another value ({type: 'object'}) is the schema

@@ -8,7 +8,8 @@
 //     holding another value ({"type": "object"}) is the schema of a
 //     parameter named properties, in the shorthand;
 //   - so is one with a keyword whose value is not a schema ({"enum":
-//     [...]}, {"anyOf": [...]}, {"$ref": "..."}), used as given;
+//     [...]}, {"anyOf": [...]}, {"$ref": "..."}, {"type": ["object",
+//     "null"]}), used as given;
 //   - any other map is the seed's shorthand, property name → property
 //     schema: {"type": "object", "properties", "required"}, where a
 //     property is required unless it has a "default" or "optional": true
@@ -23,9 +24,11 @@ import (
 	"sort"
 )
 
-// Keywords are the JSON Schema keywords whose values are not schemas.
+// Keywords are the JSON Schema keywords whose values are not schemas
+// ("type" too: a type that is not a string, ["object", "null"], marks a
+// whole schema as an enum does).
 var Keywords = map[string]bool{
-	"$ref": true, "$id": true, "$anchor": true, "$comment": true, "$dynamicRef": true,
+	"type": true, "$ref": true, "$id": true, "$anchor": true, "$comment": true, "$dynamicRef": true,
 	"enum": true, "const": true, "anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true,
 	"required": true, "format": true, "pattern": true, "title": true, "description": true, "default": true,
 	"examples": true, "minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,

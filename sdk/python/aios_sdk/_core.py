@@ -290,7 +290,7 @@ def _is_whole_schema(d):
 
 # JSON Schema keywords whose values are not schemas; the same list as the JS,
 # native and Go guest SDKs'.
-_SCHEMA_KEYWORDS = frozenset(['$ref', '$id', '$anchor', '$comment', '$dynamicRef', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'prefixItems', 'required', 'format', 'pattern', 'title', 'description', 'default', 'examples', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'dependentRequired', 'nullable', 'readOnly', 'writeOnly', 'deprecated'])
+_SCHEMA_KEYWORDS = frozenset(['type', '$ref', '$id', '$anchor', '$comment', '$dynamicRef', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'prefixItems', 'required', 'format', 'pattern', 'title', 'description', 'default', 'examples', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'dependentRequired', 'nullable', 'readOnly', 'writeOnly', 'deprecated'])
 
 
 def _is_keyword_schema(d):
