@@ -962,13 +962,28 @@ func errorResult(te *abi.ToolError) *mcpsdk.CallToolResult {
 	}
 }
 
+// typeList is a schema's type keyword given as a list, as strings (nil
+// when it is no list).
+func typeList(t any) []string {
+	l, _ := t.([]any)
+	out := make([]string, 0, len(l))
+	for _, x := range l {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // toMCPTool describes e as an MCP tool. structured says whether the tool
 // has an object return schema (outputSchema + structuredContent).
 func toMCPTool(e *registry.Entry) (*mcpsdk.Tool, bool, error) {
 	d := e.Def
 	in := map[string]any{"type": "object"}
 	if d.Parameters != nil {
-		if t, ok := d.Parameters["type"]; ok && t != "object" {
+		// A list holding "object" (["object", "null"]) takes the object an
+		// MCP call's arguments always are: exported as "object".
+		if t, ok := d.Parameters["type"]; ok && t != "object" && !slices.Contains(typeList(t), "object") {
 			return nil, false, fmt.Errorf("params schema has type %v; MCP tools take an object", t)
 		}
 		in = make(map[string]any, len(d.Parameters)+1)
