@@ -388,7 +388,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 		p.mu.Lock()
 		if p.closed {
 			p.mu.Unlock()
-			return nil, abi.Errorf(abi.Unavailable, "python provider %s is closed", p.reg.Provider.ID)
+			return nil, abi.Errorf(abi.Unavailable, "tool %s: python provider %s is closed (removed, replaced by a reload, or the host shutting down)", call.Tool, p.reg.Provider.ID)
 		}
 		pooled := p.live - p.extra
 		if self && pooled >= p.size && len(p.spares) > 0 {
@@ -741,6 +741,7 @@ func (p *Provider) Close() error {
 	}
 	p.closed = true
 	close(p.closing)
+	p.wake() // calls waiting for a worker see closed (TestCallWaitingForWorkerEndsAtClose)
 	if p.reaper != nil {
 		p.reaper.Stop()
 		p.reaper = nil
