@@ -445,8 +445,9 @@ func (w *worker) startError(ctx context.Context, err error, timeout time.Duratio
 		return fmt.Errorf("%s: the python worker's start was cancelled: %w", w.p.path, cerr)
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
+		at := w.importAt()
 		w.killAll()
-		return fmt.Errorf("%s: the python worker did not register within %v (a long-running import or a loop at module level?)%s", w.p.path, timeout, w.stderrNote())
+		return fmt.Errorf("%s: the python worker did not register within %v (%sa long-running import or a loop at module level?)%s", w.p.path, timeout, at, w.stderrNote())
 	}
 	var fe *abi.FrameTooLargeError
 	if errors.As(err, &fe) {
@@ -628,12 +629,44 @@ func (w *worker) nativeCrash(state, stderr string) string {
 	return " (native code called at " + at + " crashed: a C extension's or ctypes' fault, Python's stack is on stderr)"
 }
 
+// importAt asks a worker whose import outlasted the startup timeout for
+// its stack (SIGUSR2: faulthandler, registered by the SDK while the tool
+// file imports) and returns "its import was at file.py:LINE; ", the
+// innermost frame of the tool's folder, or "" when the stack names none
+// within a second (a tool blocking the signal, a stack in a library).
+// The timeout named no line (TestStartupTimeoutNamesLine).
+func (w *worker) importAt() string {
+	select {
+	case <-w.dead:
+		return ""
+	default:
+	}
+	if askStack(w.pid) != nil {
+		return ""
+	}
+	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		w.errMu.Lock()
+		at := stackAt(string(w.errTail), "(most recent call first):", w.p.dir)
+		w.errMu.Unlock()
+		if at != "" {
+			return "its import was at " + at + "; "
+		}
+	}
+	return ""
+}
+
 // nativeCrashAt finds, in the stack Python's faulthandler wrote on stderr
 // as a fatal signal struck the worker, the innermost frame of a file in dir
 // (the provider's folder): "file.py:LINE", the tool's line that called into
 // the native code that crashed. "" when there is none.
 func nativeCrashAt(stderr, dir string) string {
-	i := strings.LastIndex(stderr, "Fatal Python error: ")
+	return stackAt(stderr, "Fatal Python error: ", dir)
+}
+
+// stackAt is the innermost frame of a file in dir, "file.py:LINE", of the
+// faulthandler stack that follows the last mark in stderr, or "".
+func stackAt(stderr, mark, dir string) string {
+	i := strings.LastIndex(stderr, mark)
 	if i < 0 {
 		return ""
 	}

@@ -2356,6 +2356,10 @@ def main():
             _explain_sockets(sys.modules["socket"], False)
         else:
             sys.meta_path.insert(0, _AfterImport("socket", lambda m: _explain_sockets(m, False)))
+    # An import that outlasts the startup timeout: the host sends SIGUSR2
+    # for the stack, to name the line the import was at; it said only "did
+    # not register within 10s" (TestStartupTimeoutNamesLine).
+    stuck = _stack_on_signal()
     w.loading = True
     try:
         provider, defs, handlers = load(path, pins)
@@ -2363,6 +2367,8 @@ def main():
         w._exit_if_forked()
         _load_failed(w, str(e))
     w.loading = False
+    if stuck is not None:
+        stuck()
     # A child the tool file forked at import (os.fork() at module level)
     # went on importing: it sent a second register on the worker's pipe,
     # and every call failed as a protocol violation
@@ -2384,6 +2390,24 @@ def main():
     sys.stdout.flush()
     sys.stderr.flush()
     _real_exit(0)
+
+
+def _stack_on_signal():
+    """Has faulthandler write the stack of every thread on stderr at SIGUSR2
+    while the tool file imports; returns what undoes it, or None."""
+    try:
+        import faulthandler
+        import signal
+        faulthandler.register(signal.SIGUSR2, file=2, all_threads=True)
+    except Exception:
+        return None
+
+    def undo():
+        try:
+            faulthandler.unregister(signal.SIGUSR2)
+        except Exception:
+            pass
+    return undo
 
 
 def _drop_unflushable_std():
