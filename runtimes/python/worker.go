@@ -445,7 +445,10 @@ func (w *worker) startError(ctx context.Context, err error, timeout time.Duratio
 		return fmt.Errorf("%s: the python worker's start was cancelled: %w", w.p.path, cerr)
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		at := w.importAt()
+		at := ""
+		if l := w.stackLine(time.Second); l != "" {
+			at = "its import was at " + l + "; "
+		}
 		w.killAll()
 		return fmt.Errorf("%s: the python worker did not register within %v (%sa long-running import or a loop at module level?)%s", w.p.path, timeout, at, w.stderrNote())
 	}
@@ -629,13 +632,13 @@ func (w *worker) nativeCrash(state, stderr string) string {
 	return " (native code called at " + at + " crashed: a C extension's or ctypes' fault, Python's stack is on stderr)"
 }
 
-// importAt asks a worker whose import outlasted the startup timeout for
-// its stack (SIGUSR2: faulthandler, registered by the SDK while the tool
-// file imports) and returns "its import was at file.py:LINE; ", the
-// innermost frame of the tool's folder, or "" when the stack names none
-// within a second (a tool blocking the signal, a stack in a library).
-// The timeout named no line (TestStartupTimeoutNamesLine).
-func (w *worker) importAt() string {
+// stackLine asks a worker whose import outlasted the startup timeout, or
+// whose call its deadline, for its stack (SIGUSR2: faulthandler, registered
+// by the SDK) and returns the innermost frame of the tool's folder,
+// "file.py:LINE", or "" when the stack names none within wait (a tool
+// blocking the signal, a stack in a library). They named no line
+// (TestStartupTimeoutNamesLine, TestDeadlineNamesLine).
+func (w *worker) stackLine(wait time.Duration) string {
 	select {
 	case <-w.dead:
 		return ""
@@ -644,12 +647,12 @@ func (w *worker) importAt() string {
 	if askStack(w.pid) != nil {
 		return ""
 	}
-	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+	for end := time.Now().Add(wait); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 		w.errMu.Lock()
 		at := stackAt(string(w.errTail), "(most recent call first):", w.p.dir)
 		w.errMu.Unlock()
 		if at != "" {
-			return "its import was at " + at + "; "
+			return at
 		}
 	}
 	return ""
@@ -1197,6 +1200,13 @@ func (w *worker) interrupt(call *abi.ToolCall, cause error) *abi.ToolError {
 	if errors.Is(cause, context.Canceled) {
 		w.kill("the call was cancelled")
 		return abi.Errorf(abi.Cancelled, "tool %s: the call was cancelled%s; python worker (pid %d) killed and replaced", call.Tool, pending, w.pid)
+	}
+	if pending == "" {
+		// Where it was, asked for a moment past the deadline
+		// (TestDeadlineNamesLine).
+		if l := w.stackLine(200 * time.Millisecond); l != "" {
+			pending = " while it ran at " + l
+		}
 	}
 	w.kill("the call's deadline passed")
 	return abi.Errorf(abi.Timeout, "tool %s: the deadline passed%s; python worker (pid %d) and its process group killed and replaced", call.Tool, pending, w.pid)

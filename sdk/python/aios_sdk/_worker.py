@@ -2356,10 +2356,12 @@ def main():
             _explain_sockets(sys.modules["socket"], False)
         else:
             sys.meta_path.insert(0, _AfterImport("socket", lambda m: _explain_sockets(m, False)))
-    # An import that outlasts the startup timeout: the host sends SIGUSR2
-    # for the stack, to name the line the import was at; it said only "did
-    # not register within 10s" (TestStartupTimeoutNamesLine).
-    stuck = _stack_on_signal()
+    # An import that outlasts the startup timeout, a call its deadline: the
+    # host sends SIGUSR2 for the stack, to name the line the import or the
+    # tool was at; they said only "did not register within 10s"
+    # (TestStartupTimeoutNamesLine) and "the deadline passed"
+    # (TestDeadlineNamesLine).
+    _stack_on_signal()
     w.loading = True
     try:
         provider, defs, handlers = load(path, pins)
@@ -2367,8 +2369,6 @@ def main():
         w._exit_if_forked()
         _load_failed(w, str(e))
     w.loading = False
-    if stuck is not None:
-        stuck()
     # A child the tool file forked at import (os.fork() at module level)
     # went on importing: it sent a second register on the worker's pipe,
     # and every call failed as a protocol violation
@@ -2393,21 +2393,15 @@ def main():
 
 
 def _stack_on_signal():
-    """Has faulthandler write the stack of every thread on stderr at SIGUSR2
-    while the tool file imports; returns what undoes it, or None."""
+    """Has faulthandler write the stack of the thread the signal reaches
+    (the main thread, which imports and runs the calls, unless it blocks
+    it) on stderr at SIGUSR2."""
     try:
         import faulthandler
         import signal
-        faulthandler.register(signal.SIGUSR2, file=2, all_threads=True)
+        faulthandler.register(signal.SIGUSR2, file=2, all_threads=False)
     except Exception:
-        return None
-
-    def undo():
-        try:
-            faulthandler.unregister(signal.SIGUSR2)
-        except Exception:
-            pass
-    return undo
+        pass
 
 
 def _drop_unflushable_std():
