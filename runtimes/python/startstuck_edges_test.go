@@ -24,7 +24,7 @@ func TestStartupTimeoutNamesLine(t *testing.T) {
 	h := newHost(t, rt)
 	for _, tc := range []struct{ name, src, want string }{
 		{"sleeps.py", "import time\nfrom aios_sdk import tool\n\ntime.sleep(60)\n@tool()\ndef a(p):\n    return 1\n", "sleeps.py:4"},
-		{"loops.py", "from aios_sdk import tool\n\ndef wait():\n    while True:\n        pass\n\nwait()\n", "loops.py:4"},
+		{"loops.py", "from aios_sdk import tool\n\ndef wait():\n    while True: pass\n\nwait()\n", "loops.py:4"},
 	} {
 		_, err := h.LoadFile(context.Background(), writeTool(t, tc.name, tc.src), host.ProviderMeta{Source: tc.name, Trust: abi.System})
 		if err == nil || !strings.Contains(err.Error(), "did not register within 2s") || !strings.Contains(err.Error(), "import was at "+tc.want) {

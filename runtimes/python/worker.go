@@ -123,6 +123,7 @@ type worker struct {
 
 	errMu   sync.Mutex
 	errTail []byte
+	errSum  int64 // bytes ever added to errTail
 	errDone chan struct{}
 
 	// At most stderrLinesPerSecond stderr lines and logLinesPerSecond
@@ -587,6 +588,7 @@ func (w *worker) stderrLine(line string, cut int) {
 	w.errMu.Lock()
 	w.errTail = append(w.errTail, line...)
 	w.errTail = append(w.errTail, '\n')
+	w.errSum += int64(len(line)) + 1
 	if len(w.errTail) > stderrTail {
 		w.errTail = append(w.errTail[:0], w.errTail[len(w.errTail)-stderrTail:]...)
 	}
@@ -644,12 +646,19 @@ func (w *worker) stackLine(wait time.Duration) string {
 		return ""
 	default:
 	}
+	// Only what stderr holds after the signal: a stack the tool wrote
+	// before (faulthandler.dump_traceback) is not where it is now
+	// (TestDeadlineLineNotFromOldStack).
+	w.errMu.Lock()
+	before := w.errSum
+	w.errMu.Unlock()
 	if askStack(w.pid) != nil {
 		return ""
 	}
 	for end := time.Now().Add(wait); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 		w.errMu.Lock()
-		at := stackAt(string(w.errTail), "(most recent call first):", w.p.dir)
+		tail := w.errTail[len(w.errTail)-int(min(w.errSum-before, int64(len(w.errTail)))):]
+		at := stackAt(string(tail), "(most recent call first):", w.p.dir)
 		w.errMu.Unlock()
 		if at != "" {
 			return at
