@@ -388,7 +388,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 		p.mu.Lock()
 		if p.closed {
 			p.mu.Unlock()
-			return nil, abi.Errorf(abi.Unavailable, "python provider %s is closed", p.reg.Provider.ID)
+			return nil, p.closedError(call)
 		}
 		pooled := p.live - p.extra
 		if self && pooled >= p.size && len(p.spares) > 0 {
@@ -408,7 +408,19 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 				p.extra++
 			}
 			p.mu.Unlock()
-			w, _, err := p.startWorker(ctx)
+			// Close stops the start (a slow import) as it stops a
+			// replacement's, rather than hold the call until the import
+			// ends (TestCallStartingWorkerEndsAtClose).
+			sctx, cancel := context.WithCancel(ctx)
+			go func() {
+				select {
+				case <-p.closing:
+					cancel()
+				case <-sctx.Done():
+				}
+			}()
+			w, _, err := p.startWorker(sctx)
+			cancel()
 			if err != nil {
 				p.mu.Lock()
 				p.live--
@@ -416,7 +428,11 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 					p.extra--
 				}
 				p.wake() // a waiting call may start one now
+				closed := p.closed
 				p.mu.Unlock()
+				if closed {
+					return nil, p.closedError(call)
+				}
 				// A caller gone or out of time meanwhile is that, not a
 				// tool the host cannot serve.
 				code := abi.Unavailable
@@ -426,7 +442,10 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 				return nil, abi.Errorf(code, "tool %s: starting a python worker: %v", call.Tool, err)
 			}
 			w.extra = extra
-			return p.adopt(w)
+			if _, err := p.adopt(w); err != nil {
+				return nil, p.closedError(call)
+			}
+			return w, nil
 		}
 		freed := p.freed
 		p.mu.Unlock()
@@ -458,6 +477,11 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 			return nil, te
 		}
 	}
+}
+
+// closedError is the error of a call that finds p closed.
+func (p *Provider) closedError(call *abi.ToolCall) error {
+	return abi.Errorf(abi.Unavailable, "tool %s: python provider %s is closed (removed, replaced by a reload, or the host shutting down)", call.Tool, p.reg.Provider.ID)
 }
 
 // serves reports whether w is one of the provider's workers (registered,
@@ -741,6 +765,7 @@ func (p *Provider) Close() error {
 	}
 	p.closed = true
 	close(p.closing)
+	p.wake() // calls waiting for a worker see closed (TestCallWaitingForWorkerEndsAtClose)
 	if p.reaper != nil {
 		p.reaper.Stop()
 		p.reaper = nil

@@ -173,6 +173,9 @@ func killGroup(pid int) {
 	}
 }
 
+// askStack asks the worker for its stack (SIGUSR2: see worker.importAt).
+func askStack(pid int) error { return unix.Kill(pid, unix.SIGUSR2) }
+
 // landlockRules converts the worker's readable paths to Landlock rules.
 func landlockRules(read []roPath) []landlock.Rule {
 	rules := make([]landlock.Rule, len(read))

@@ -8,3 +8,5 @@ import "os"
 func spawn(spawnSpec) (*os.Process, error) { return nil, errNoWorkers }
 
 func killGroup(int) {}
+
+func askStack(int) error { return errNoWorkers }

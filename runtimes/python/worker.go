@@ -123,6 +123,7 @@ type worker struct {
 
 	errMu   sync.Mutex
 	errTail []byte
+	errSum  int64 // bytes ever added to errTail
 	errDone chan struct{}
 
 	// At most stderrLinesPerSecond stderr lines and logLinesPerSecond
@@ -445,8 +446,12 @@ func (w *worker) startError(ctx context.Context, err error, timeout time.Duratio
 		return fmt.Errorf("%s: the python worker's start was cancelled: %w", w.p.path, cerr)
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
+		at := ""
+		if l := w.stackLine(time.Second); l != "" {
+			at = "its import was at " + l + "; "
+		}
 		w.killAll()
-		return fmt.Errorf("%s: the python worker did not register within %v (a long-running import or a loop at module level?)%s", w.p.path, timeout, w.stderrNote())
+		return fmt.Errorf("%s: the python worker did not register within %v (%sa long-running import or a loop at module level?)%s", w.p.path, timeout, at, w.stderrNote())
 	}
 	var fe *abi.FrameTooLargeError
 	if errors.As(err, &fe) {
@@ -583,6 +588,7 @@ func (w *worker) stderrLine(line string, cut int) {
 	w.errMu.Lock()
 	w.errTail = append(w.errTail, line...)
 	w.errTail = append(w.errTail, '\n')
+	w.errSum += int64(len(line)) + 1
 	if len(w.errTail) > stderrTail {
 		w.errTail = append(w.errTail[:0], w.errTail[len(w.errTail)-stderrTail:]...)
 	}
@@ -628,12 +634,51 @@ func (w *worker) nativeCrash(state, stderr string) string {
 	return " (native code called at " + at + " crashed: a C extension's or ctypes' fault, Python's stack is on stderr)"
 }
 
+// stackLine asks a worker whose import outlasted the startup timeout, or
+// whose call its deadline, for its stack (SIGUSR2: faulthandler, registered
+// by the SDK) and returns the innermost frame of the tool's folder,
+// "file.py:LINE", or "" when the stack names none within wait (a tool
+// blocking the signal, a stack in a library). They named no line
+// (TestStartupTimeoutNamesLine, TestDeadlineNamesLine).
+func (w *worker) stackLine(wait time.Duration) string {
+	select {
+	case <-w.dead:
+		return ""
+	default:
+	}
+	// Only what stderr holds after the signal: a stack the tool wrote
+	// before (faulthandler.dump_traceback) is not where it is now
+	// (TestDeadlineLineNotFromOldStack).
+	w.errMu.Lock()
+	before := w.errSum
+	w.errMu.Unlock()
+	if askStack(w.pid) != nil {
+		return ""
+	}
+	for end := time.Now().Add(wait); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		w.errMu.Lock()
+		tail := w.errTail[len(w.errTail)-int(min(w.errSum-before, int64(len(w.errTail)))):]
+		at := stackAt(string(tail), "(most recent call first):", w.p.dir)
+		w.errMu.Unlock()
+		if at != "" {
+			return at
+		}
+	}
+	return ""
+}
+
 // nativeCrashAt finds, in the stack Python's faulthandler wrote on stderr
 // as a fatal signal struck the worker, the innermost frame of a file in dir
 // (the provider's folder): "file.py:LINE", the tool's line that called into
 // the native code that crashed. "" when there is none.
 func nativeCrashAt(stderr, dir string) string {
-	i := strings.LastIndex(stderr, "Fatal Python error: ")
+	return stackAt(stderr, "Fatal Python error: ", dir)
+}
+
+// stackAt is the innermost frame of a file in dir, "file.py:LINE", of the
+// faulthandler stack that follows the last mark in stderr, or "".
+func stackAt(stderr, mark, dir string) string {
+	i := strings.LastIndex(stderr, mark)
 	if i < 0 {
 		return ""
 	}
@@ -1164,6 +1209,13 @@ func (w *worker) interrupt(call *abi.ToolCall, cause error) *abi.ToolError {
 	if errors.Is(cause, context.Canceled) {
 		w.kill("the call was cancelled")
 		return abi.Errorf(abi.Cancelled, "tool %s: the call was cancelled%s; python worker (pid %d) killed and replaced", call.Tool, pending, w.pid)
+	}
+	if pending == "" {
+		// Where it was, asked for a moment past the deadline
+		// (TestDeadlineNamesLine).
+		if l := w.stackLine(200 * time.Millisecond); l != "" {
+			pending = " while it ran at " + l
+		}
 	}
 	w.kill("the call's deadline passed")
 	return abi.Errorf(abi.Timeout, "tool %s: the deadline passed%s; python worker (pid %d) and its process group killed and replaced", call.Tool, pending, w.pid)

@@ -2356,6 +2356,12 @@ def main():
             _explain_sockets(sys.modules["socket"], False)
         else:
             sys.meta_path.insert(0, _AfterImport("socket", lambda m: _explain_sockets(m, False)))
+    # An import that outlasts the startup timeout, a call its deadline: the
+    # host sends SIGUSR2 for the stack, to name the line the import or the
+    # tool was at; they said only "did not register within 10s"
+    # (TestStartupTimeoutNamesLine) and "the deadline passed"
+    # (TestDeadlineNamesLine).
+    _stack_on_signal()
     w.loading = True
     try:
         provider, defs, handlers = load(path, pins)
@@ -2384,6 +2390,18 @@ def main():
     sys.stdout.flush()
     sys.stderr.flush()
     _real_exit(0)
+
+
+def _stack_on_signal():
+    """Has faulthandler write the stack of the thread the signal reaches
+    (the main thread, which imports and runs the calls, unless it blocks
+    it) on stderr at SIGUSR2."""
+    try:
+        import faulthandler
+        import signal
+        faulthandler.register(signal.SIGUSR2, file=2, all_threads=False)
+    except Exception:
+        pass
 
 
 def _drop_unflushable_std():
