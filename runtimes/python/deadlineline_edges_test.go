@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/runtimes/python"
 )
 
 // A call that ran past its deadline (a CPU hog, a loop that never ends, a
@@ -16,6 +17,7 @@ import (
 // line the tool ran at, the innermost of its folder.
 func TestDeadlineNamesLine(t *testing.T) {
 	rt := newRuntime(t, nil)
+	python.SetStackWait(rt, 10*time.Second) // the stack comes at once, unless the machine is loaded
 	h := newHost(t, rt)
 	loadTool(t, h, "hogs.py", `import time
 from aios_sdk import tool

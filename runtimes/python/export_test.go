@@ -1,6 +1,9 @@
 package python
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // OfferJSONOnly makes rt's workers offer only json in their hello, as a
 // worker without the msgpack module does.
@@ -24,3 +27,7 @@ func OlderLandlock(rt *Runtime, v int) (int, error) {
 	rt.layers.Landlock = min(rt.layers.Landlock, v)
 	return rt.layers.Landlock, nil
 }
+
+// SetStackWait makes rt's calls past their deadline wait up to d for the
+// worker's stack (tests on a loaded machine; set before any call).
+func SetStackWait(rt *Runtime, d time.Duration) { rt.stackWait = d }

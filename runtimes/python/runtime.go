@@ -36,6 +36,10 @@ type Runtime struct {
 	noMsgpack bool
 	// noPIDNS starts workers without a PID namespace (tests).
 	noPIDNS bool
+	// stackWait is how long a call past its deadline waits for the
+	// worker's stack (worker.stackLine; 0: defaultStackWait): tests on a
+	// loaded machine lengthen it.
+	stackWait time.Duration
 
 	mu     sync.Mutex
 	env    *interp // nil until the first successful probe

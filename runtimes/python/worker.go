@@ -1198,6 +1198,10 @@ func (w *worker) crashed(call *abi.ToolCall) *abi.ToolError {
 	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s", call.Tool, w.deathMsg)
 }
 
+// defaultStackWait bounds how long a call past its deadline waits for the
+// worker's stack (it comes in a few milliseconds from a worker that runs).
+const defaultStackWait = 200 * time.Millisecond
+
 // killClosed is why a worker still busy after stop's grace is killed.
 const killClosed = "the provider was closed"
 
@@ -1213,7 +1217,11 @@ func (w *worker) interrupt(call *abi.ToolCall, cause error) *abi.ToolError {
 	if pending == "" {
 		// Where it was, asked for a moment past the deadline
 		// (TestDeadlineNamesLine).
-		if l := w.stackLine(200 * time.Millisecond); l != "" {
+		wait := w.p.rt.stackWait
+		if wait == 0 {
+			wait = defaultStackWait
+		}
+		if l := w.stackLine(wait); l != "" {
 			pending = " while it ran at " + l
 		}
 	}
