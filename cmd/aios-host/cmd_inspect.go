@@ -35,7 +35,8 @@ the config's runtimes.wasm limits and timeouts, nothing granted); a .js, .ts or
 and prints its tools and the JSON Schemas its SDK made of their parameters
 and returns; so is a provider folder (its index.ts or index.js, else its
 tool.<ext> or only plugin file, with the modules it imports).
---json prints {kind, provider, wit, tools: [{name, description,
+Each tool of a module or script is shown with its version.
+--json prints {kind, provider, wit, tools: [{name, version, description,
 input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 	asJSON := fs.Bool("json", false, "machine-readable output")
 	pos, code, ok := c.parse(fs, args)
@@ -158,9 +159,18 @@ func checkRegistrable(reg *abi.ToolRegister) error {
 func registerJSON(reg *abi.ToolRegister, kind string) map[string]any {
 	tools := make([]component.InspectTool, 0, len(reg.Tools))
 	for _, t := range reg.Tools {
-		tools = append(tools, component.InspectTool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters, OutputSchema: t.Returns})
+		tools = append(tools, component.InspectTool{Name: t.Name, Version: toolVersion(t), Description: t.Description, InputSchema: t.Parameters, OutputSchema: t.Returns})
 	}
 	return map[string]any{"kind": kind, "provider": reg.Provider, "tools": tools}
+}
+
+// toolVersion is the version the registry gives t: inspect showed none,
+// and a module's a@1.0.0 and a@2.0.0 were two identical "tool a".
+func toolVersion(t abi.ToolDef) string {
+	if t.Version == "" {
+		return registry.DefaultVersion
+	}
+	return t.Version
 }
 
 // inspectScript loads a file of a runtime other than WebAssembly (.js, .ts,
@@ -303,7 +313,7 @@ func printRegister(c *cli, reg *abi.ToolRegister) int {
 	var text strings.Builder
 	fmt.Fprintf(&text, "%s provider %s (runtime %s)\n\n", kind, reg.Provider.ID, reg.Provider.Runtime)
 	for _, t := range reg.Tools {
-		fmt.Fprintf(&text, "tool %s\n", t.Name)
+		fmt.Fprintf(&text, "tool %s %s\n", t.Name, toolVersion(t))
 		if t.Description != "" {
 			fmt.Fprintf(&text, "  %s\n", t.Description)
 		}
