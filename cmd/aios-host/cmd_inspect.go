@@ -100,7 +100,11 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
 			return c.fail(err)
 		}
-		reg, err := wasm.InspectBytes(c.ctx, pos[0], b, wcfg)
+		log, err := c.logger(slog.LevelWarn)
+		if err != nil {
+			return c.fail(err)
+		}
+		reg, err := wasm.InspectBytes(c.ctx, pos[0], b, wcfg, log)
 		return c.printInspected(reg, err, *asJSON, "module")
 	}
 	reg, err := c.inspectScript(pos[0])
