@@ -51,7 +51,7 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		// modules), loaded as the host loads one: it failed "is a
 		// directory" (TestInspectProviderFolder).
 		reg, err := c.inspectFolder(pos[0])
-		return c.printInspected(reg, err, *asJSON, "")
+		return c.printInspected(pos[0], reg, err, *asJSON, "")
 	}
 	b, err := readInputFile(pos[0], maxInspectBytes, "a plugin file, the default of limits.max_plugin_bytes")
 	if err != nil {
@@ -70,7 +70,7 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		}
 		in, err := component.InspectWith(c.ctx, b, pos[0], opts)
 		if err == nil {
-			err = checkRegistrable(&abi.ToolRegister{Provider: in.Provider, Tools: in.Tools})
+			err = checkRegistrable(pos[0], &abi.ToolRegister{Provider: in.Provider, Tools: in.Tools})
 		}
 		if err != nil {
 			return c.fail(err)
@@ -105,17 +105,17 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 			return c.fail(err)
 		}
 		reg, err := wasm.InspectBytes(c.ctx, pos[0], b, wcfg, log)
-		return c.printInspected(reg, err, *asJSON, "module")
+		return c.printInspected(pos[0], reg, err, *asJSON, "module")
 	}
 	reg, err := c.inspectScript(pos[0])
-	return c.printInspected(reg, err, *asJSON, "")
+	return c.printInspected(pos[0], reg, err, *asJSON, "")
 }
 
 // printInspected checks that reg could be registered and prints it, as
 // text or as inspect's JSON with kind (its runtime when "").
-func (c *cli) printInspected(reg *abi.ToolRegister, err error, asJSON bool, kind string) int {
+func (c *cli) printInspected(path string, reg *abi.ToolRegister, err error, asJSON bool, kind string) int {
 	if err == nil {
-		err = checkRegistrable(reg)
+		err = checkRegistrable(path, reg)
 	}
 	if err != nil {
 		return c.fail(err)
@@ -150,14 +150,18 @@ func printInspectJSON(c *cli, out any) int {
 // and for core modules and scripts only: a component whose aios-provider
 // section gave a tool a schema or a capability_required the host refuses
 // was printed, exit 0, and every load of it failed
-// (TestInspectComponentRegistrable).
-func checkRegistrable(reg *abi.ToolRegister) error {
+// (TestInspectComponentRegistrable). The error names path first, as
+// inspect's others do (TestInspectRegistryErrorNamesFile).
+func checkRegistrable(path string, reg *abi.ToolRegister) error {
 	err := registry.New().Register(&registry.ProviderRecord{Info: reg.Provider}, reg.Tools)
 	var te *abi.ToolError
 	if errors.As(err, &te) {
-		return errors.New(te.Message)
+		return fmt.Errorf("%s: %s", path, te.Message)
 	}
-	return err
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 func registerJSON(reg *abi.ToolRegister, kind string) map[string]any {
