@@ -94,12 +94,42 @@ func (msgpackCodec) Unmarshal(data []byte, v any) (err error) {
 	dec := msgpack.NewDecoder(bytes.NewReader(data))
 	dec.UseLooseInterfaceDecoding(true)
 	if err := dec.Decode(v); err != nil {
+		if named := msgpackMember(data, v); named != "" {
+			return fmt.Errorf("msgpack: %s: %s", named, strings.TrimPrefix(err.Error(), "msgpack: "))
+		}
 		if strings.HasPrefix(err.Error(), "msgpack: ") {
 			return err // (the decoder's own say where they come from)
 		}
 		return fmt.Errorf("msgpack: %w", err)
 	}
 	return normalizeMessage(v)
+}
+
+// msgpackMember names the member of data that has the wrong type for v,
+// as the JSON codec does ("member "tools[1].idempotent" is a string, which
+// is not what it must be (a boolean)"), or "": the decoder's own words,
+// "invalid code=a3 decoding bool", named none. It reads data as a generic
+// value and decodes that, as JSON, into a new v.
+func msgpackMember(data []byte, v any) string {
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Pointer {
+		return ""
+	}
+	var g any
+	dec := msgpack.NewDecoder(bytes.NewReader(data))
+	dec.UseLooseInterfaceDecoding(true)
+	if dec.Decode(&g) != nil {
+		return ""
+	}
+	j, err := json.Marshal(g)
+	if err != nil {
+		return ""
+	}
+	err = unmarshalUseNumber(j, reflect.New(t.Elem()).Interface())
+	if err == nil || !strings.HasPrefix(err.Error(), "json: member ") {
+		return ""
+	}
+	return strings.Replace(strings.TrimPrefix(err.Error(), "json: "), " is a JSON ", " is a ", 1)
 }
 
 // maxMessageDepth bounds the nesting of a decoded message: a value's

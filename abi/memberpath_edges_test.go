@@ -3,6 +3,8 @@ package abi
 import (
 	"strings"
 	"testing"
+
+	"github.com/vmihailenco/msgpack/v5"
 )
 
 // TestJSONWrongTypeNamesIndex: a JSON message whose member had the wrong
@@ -21,6 +23,34 @@ func TestJSONWrongTypeNamesIndex(t *testing.T) {
 		err := JSON.Unmarshal([]byte(c.in), &reg)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v; want %q", c.in, err, c.want)
+		}
+	}
+}
+
+// TestMsgPackWrongTypeNamesMember: a MessagePack message (the C and Rust
+// samples' and the Go SDK's codec) with a member of the wrong type named
+// no member at all: a guest's ToolRegister with "idempotent": "yes" was
+// refused as "msgpack: invalid code=a3 decoding bool", and a provider id
+// that is a number as "invalid code=5 decoding string/bytes length". The
+// member is named by its path, as in JSON, the decoder's words after it.
+func TestMsgPackWrongTypeNamesMember(t *testing.T) {
+	for _, c := range []struct {
+		in   map[string]any
+		want string
+	}{
+		{map[string]any{"format": 1, "tools": []any{map[string]any{"name": "a"}, map[string]any{"name": "b", "idempotent": "yes"}}},
+			`msgpack: member "tools[1].idempotent" is a string, which is not what it must be (a boolean)`},
+		{map[string]any{"format": 1, "provider": map[string]any{"id": 5}},
+			`msgpack: member "provider.id" is a number, which is not what it must be (a string)`},
+	} {
+		b, err := msgpack.Marshal(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reg ToolRegister
+		err = MsgPack.Unmarshal(b, &reg)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v: %v; want %q", c.in, err, c.want)
 		}
 	}
 }
