@@ -94,12 +94,42 @@ func (msgpackCodec) Unmarshal(data []byte, v any) (err error) {
 	dec := msgpack.NewDecoder(bytes.NewReader(data))
 	dec.UseLooseInterfaceDecoding(true)
 	if err := dec.Decode(v); err != nil {
+		if named := msgpackMember(data, v); named != "" {
+			return fmt.Errorf("msgpack: %s: %s", named, strings.TrimPrefix(err.Error(), "msgpack: "))
+		}
 		if strings.HasPrefix(err.Error(), "msgpack: ") {
 			return err // (the decoder's own say where they come from)
 		}
 		return fmt.Errorf("msgpack: %w", err)
 	}
 	return normalizeMessage(v)
+}
+
+// msgpackMember names the member of data that has the wrong type for v,
+// as the JSON codec does ("member "tools[1].idempotent" is a string, which
+// is not what it must be (a boolean)"), or "": the decoder's own words,
+// "invalid code=a3 decoding bool", named none. It reads data as a generic
+// value and decodes that, as JSON, into a new v.
+func msgpackMember(data []byte, v any) string {
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Pointer {
+		return ""
+	}
+	var g any
+	dec := msgpack.NewDecoder(bytes.NewReader(data))
+	dec.UseLooseInterfaceDecoding(true)
+	if dec.Decode(&g) != nil {
+		return ""
+	}
+	j, err := json.Marshal(g)
+	if err != nil {
+		return ""
+	}
+	err = unmarshalUseNumber(j, reflect.New(t.Elem()).Interface())
+	if err == nil || !strings.HasPrefix(err.Error(), "json: member ") {
+		return ""
+	}
+	return strings.Replace(strings.TrimPrefix(err.Error(), "json: "), " is a JSON ", " is a ", 1)
 }
 
 // maxMessageDepth bounds the nesting of a decoded message: a value's
@@ -269,7 +299,7 @@ func unmarshalUseNumber(data []byte, v any) error {
 		if errors.As(err, &te) && te.Field != "" {
 			// "cannot unmarshal number into Go struct field ToolError.error.code
 			// of type abi.ErrorCode" names Go types; say it in JSON terms.
-			return fmt.Errorf("json: member %q is a JSON %s, which is not what it must be (%s)", te.Field, te.Value, jsonKind(te.Type))
+			return fmt.Errorf("json: member %q is a JSON %s, which is not what it must be (%s)", memberPath(data, te), te.Value, jsonKind(te.Type))
 		}
 		if strings.HasPrefix(err.Error(), "json: ") {
 			return err
@@ -282,6 +312,89 @@ func unmarshalUseNumber(data []byte, v any) error {
 		return fmt.Errorf("json: trailing data after the message at byte %d: %.20q", len(data)-len(rest), rest)
 	}
 	return nil
+}
+
+// memberPath names the member of te in data with its array indexes,
+// "tools[1].idempotent": encoding/json's te.Field, "tools.idempotent",
+// leaves them out, so a guest's 12th tool was not told from its first.
+// It finds the value that ends (or, for an object or array, starts) at
+// te.Offset; te.Field when that is not the member te names.
+func memberPath(data []byte, te *json.UnmarshalTypeError) string {
+	type frame struct {
+		arr     bool
+		idx     int
+		key     string
+		wantKey bool
+	}
+	var stack []frame
+	path := func() string {
+		var b strings.Builder
+		for _, f := range stack {
+			if f.arr {
+				fmt.Fprintf(&b, "[%d]", f.idx)
+			} else {
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(f.key)
+			}
+		}
+		return b.String()
+	}
+	// The path found must be te.Field with indexes added.
+	found := func(p string) string {
+		var b strings.Builder
+		for i := 0; i < len(p); i++ {
+			if p[i] == '[' {
+				for i < len(p) && p[i] != ']' {
+					i++
+				}
+				continue
+			}
+			b.WriteByte(p[i])
+		}
+		if b.String() != te.Field {
+			return te.Field
+		}
+		return p
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return te.Field
+		}
+		n := len(stack)
+		if n > 0 && !stack[n-1].arr && stack[n-1].wantKey {
+			if k, ok := tok.(string); ok {
+				stack[n-1].key, stack[n-1].wantKey = k, false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			if dec.InputOffset() >= te.Offset {
+				return found(path())
+			}
+			stack = append(stack, frame{arr: tok == json.Delim('['), wantKey: tok == json.Delim('{')})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:n-1]
+		default:
+			if dec.InputOffset() >= te.Offset {
+				return found(path())
+			}
+		}
+		if n = len(stack); n == 0 {
+			return te.Field
+		}
+		if stack[n-1].arr {
+			stack[n-1].idx++
+		} else {
+			stack[n-1].wantKey = true
+		}
+	}
 }
 
 // ValidText is s made valid UTF-8 the way encoding/json reads a JSON

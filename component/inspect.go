@@ -70,7 +70,11 @@ func (in *Inspection) WriteText(w io.Writer) error {
 
 // InspectTool is one tool in the --json output.
 type InspectTool struct {
-	Name         string         `json:"name"`
+	Name string `json:"name"`
+	// Version is the tool's version as the registry gives it (a core
+	// module's or a script's tools; a module may serve several versions
+	// of a name).
+	Version      string         `json:"version,omitempty"`
 	Description  string         `json:"description,omitempty"`
 	InputSchema  map[string]any `json:"input_schema"`
 	OutputSchema map[string]any `json:"output_schema,omitempty"`

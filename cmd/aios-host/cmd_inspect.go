@@ -35,7 +35,8 @@ the config's runtimes.wasm limits and timeouts, nothing granted); a .js, .ts or
 and prints its tools and the JSON Schemas its SDK made of their parameters
 and returns; so is a provider folder (its index.ts or index.js, else its
 tool.<ext> or only plugin file, with the modules it imports).
---json prints {kind, provider, wit, tools: [{name, description,
+Each tool of a module or script is shown with its version.
+--json prints {kind, provider, wit, tools: [{name, version, description,
 input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 	asJSON := fs.Bool("json", false, "machine-readable output")
 	pos, code, ok := c.parse(fs, args)
@@ -50,7 +51,7 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		// modules), loaded as the host loads one: it failed "is a
 		// directory" (TestInspectProviderFolder).
 		reg, err := c.inspectFolder(pos[0])
-		return c.printInspected(reg, err, *asJSON, "")
+		return c.printInspected(pos[0], reg, err, *asJSON, "")
 	}
 	b, err := readInputFile(pos[0], maxInspectBytes, "a plugin file, the default of limits.max_plugin_bytes")
 	if err != nil {
@@ -69,7 +70,7 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		}
 		in, err := component.InspectWith(c.ctx, b, pos[0], opts)
 		if err == nil {
-			err = checkRegistrable(&abi.ToolRegister{Provider: in.Provider, Tools: in.Tools})
+			err = checkRegistrable(pos[0], &abi.ToolRegister{Provider: in.Provider, Tools: in.Tools})
 		}
 		if err != nil {
 			return c.fail(err)
@@ -99,18 +100,22 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
 			return c.fail(err)
 		}
-		reg, err := wasm.InspectBytes(c.ctx, pos[0], b, wcfg)
-		return c.printInspected(reg, err, *asJSON, "module")
+		log, err := c.logger(slog.LevelWarn)
+		if err != nil {
+			return c.fail(err)
+		}
+		reg, err := wasm.InspectBytes(c.ctx, pos[0], b, wcfg, log)
+		return c.printInspected(pos[0], reg, err, *asJSON, "module")
 	}
 	reg, err := c.inspectScript(pos[0])
-	return c.printInspected(reg, err, *asJSON, "")
+	return c.printInspected(pos[0], reg, err, *asJSON, "")
 }
 
 // printInspected checks that reg could be registered and prints it, as
 // text or as inspect's JSON with kind (its runtime when "").
-func (c *cli) printInspected(reg *abi.ToolRegister, err error, asJSON bool, kind string) int {
+func (c *cli) printInspected(path string, reg *abi.ToolRegister, err error, asJSON bool, kind string) int {
 	if err == nil {
-		err = checkRegistrable(reg)
+		err = checkRegistrable(path, reg)
 	}
 	if err != nil {
 		return c.fail(err)
@@ -145,22 +150,35 @@ func printInspectJSON(c *cli, out any) int {
 // and for core modules and scripts only: a component whose aios-provider
 // section gave a tool a schema or a capability_required the host refuses
 // was printed, exit 0, and every load of it failed
-// (TestInspectComponentRegistrable).
-func checkRegistrable(reg *abi.ToolRegister) error {
+// (TestInspectComponentRegistrable). The error names path first, as
+// inspect's others do (TestInspectRegistryErrorNamesFile).
+func checkRegistrable(path string, reg *abi.ToolRegister) error {
 	err := registry.New().Register(&registry.ProviderRecord{Info: reg.Provider}, reg.Tools)
 	var te *abi.ToolError
 	if errors.As(err, &te) {
-		return errors.New(te.Message)
+		return fmt.Errorf("%s: %s", path, te.Message)
 	}
-	return err
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 func registerJSON(reg *abi.ToolRegister, kind string) map[string]any {
 	tools := make([]component.InspectTool, 0, len(reg.Tools))
 	for _, t := range reg.Tools {
-		tools = append(tools, component.InspectTool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters, OutputSchema: t.Returns})
+		tools = append(tools, component.InspectTool{Name: t.Name, Version: toolVersion(t), Description: t.Description, InputSchema: t.Parameters, OutputSchema: t.Returns})
 	}
 	return map[string]any{"kind": kind, "provider": reg.Provider, "tools": tools}
+}
+
+// toolVersion is the version the registry gives t: inspect showed none,
+// and a module's a@1.0.0 and a@2.0.0 were two identical "tool a".
+func toolVersion(t abi.ToolDef) string {
+	if t.Version == "" {
+		return registry.DefaultVersion
+	}
+	return t.Version
 }
 
 // inspectScript loads a file of a runtime other than WebAssembly (.js, .ts,
@@ -303,7 +321,7 @@ func printRegister(c *cli, reg *abi.ToolRegister) int {
 	var text strings.Builder
 	fmt.Fprintf(&text, "%s provider %s (runtime %s)\n\n", kind, reg.Provider.ID, reg.Provider.Runtime)
 	for _, t := range reg.Tools {
-		fmt.Fprintf(&text, "tool %s\n", t.Name)
+		fmt.Fprintf(&text, "tool %s %s\n", t.Name, toolVersion(t))
 		if t.Description != "" {
 			fmt.Fprintf(&text, "  %s\n", t.Description)
 		}

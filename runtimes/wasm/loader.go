@@ -358,7 +358,9 @@ func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
 	if len(reg.Tools) == 0 {
 		return errors.New("the guest registers no tools: aios_register returned an empty tools list (a Go guest calls aios.Register and aios.HandleFunc in init(): a reactor's main is never run; docs/abi.md §7)")
 	}
-	seen := make(map[string]bool, len(reg.Tools))
+	// Several versions of a name may come from one module (the ToolCall
+	// carries the version resolved); the same name@version twice is the
+	// registry's to refuse, which knows SemVer's equalities.
 	for i, t := range reg.Tools {
 		// Named by index: `invalid tool name ""` said neither which
 		// tool nor that it had no name.
@@ -368,10 +370,6 @@ func validateRegister(reg *abi.ToolRegister, src abi.Source) error {
 		if err := abi.ValidateToolName(t.Name); err != nil {
 			return fmt.Errorf("tools[%d]: %w", i, err)
 		}
-		if seen[t.Name] {
-			return fmt.Errorf("tool %q is registered twice", t.Name)
-		}
-		seen[t.Name] = true
 		if _, err := abi.ParseGrants(t.CapabilityRequired); err != nil {
 			return fmt.Errorf("tool %s: capability_required: %w", t.Name, err)
 		}
