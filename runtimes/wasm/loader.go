@@ -248,6 +248,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, bin []byte) (abi
 		return nil, err
 	}
 	p.reg = reg
+	p.sink.tagProvider(reg.Provider.ID)
 	// A provider granted Clock or Random gets the real sources; instances
 	// made before this point used the fake ones, so start over.
 	// The grants are those the host will give it (providers.<id>.trust and

@@ -36,6 +36,16 @@ type logSink struct {
 	panicLine string
 }
 
+// tagProvider adds the provider's id to the lines logged from now on: the
+// sink is made before the guest registers (its load-time output has only
+// the file), and its output once loaded was tagged with the file alone,
+// though docs/abi.md says it is tagged with the provider.
+func (s *logSink) tagProvider(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.logger = s.logger.With("provider", id)
+}
+
 // stderrTail is how many of the last stderr lines a load error quotes,
 // each cut to stderrTailLine bytes.
 const (

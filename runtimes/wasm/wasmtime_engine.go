@@ -438,6 +438,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 		return nil, err
 	}
 	p.reg = reg
+	p.sink.tagProvider(reg.Provider.ID)
 	// As on wazero: a provider granted Clock or Random gets the real
 	// sources (its grants as the host will give them); the instance that
 	// registered ran with the fake ones, so start over.
