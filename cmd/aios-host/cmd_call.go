@@ -28,7 +28,8 @@ func runCall(c *cli, args []string) int {
 Call one tool through the whole pipeline (capability check, rate limits,
 schema validation, deadline, audit) and print its result. The params are a
 JSON object given as one argument, or read from standard input with "-"
-(at most limits.max_params_bytes); they default to {}.
+(at most limits.max_params_bytes); they default to {}. Empty or null
+params are refused (exit 2).
 
 When a host is running on the socket (--socket, else the config's
 server.socket, else the data directory's) and --as is not given, the call
@@ -138,6 +139,13 @@ Example:
 		default:
 			fmt.Fprintf(c.stderr, "aios-host: %s are not valid JSON: %v%s\n", what, err, jsonSyntaxHint(raw, err))
 		}
+		return exitUsage
+	}
+	if params == nil {
+		// A running host takes tools/call's arguments: null as none
+		// (the tool got {}), this process gave the tool null: refused
+		// alike, as empty params are (jq's null for a missing key).
+		fmt.Fprintf(c.stderr, "aios-host: %s are null: want a JSON object, e.g. {}\n", what)
 		return exitUsage
 	}
 	log, err := c.logger(slog.LevelWarn)
