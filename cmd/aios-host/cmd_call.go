@@ -157,6 +157,11 @@ Example:
 	defer stop()
 	if *as == "" {
 		if hc, err := c.dialHost(cfg, *socket); err != nil {
+			if *asJSON && errors.Is(err, errNoHost) {
+				// The error object --json promises on stdout, as
+				// for a host that does not answer (callViaSocket).
+				_ = writeJSON(c.stdout, map[string]any{"code": abi.Unavailable, "message": err.Error()}, false)
+			}
 			return c.fail(err)
 		} else if hc != nil {
 			c.noticeRunningHost(hc.path, "give --as AGENT (without --socket) or another --data to load them in this process")
