@@ -160,7 +160,7 @@ Example:
 			if *asJSON && errors.Is(err, errNoHost) {
 				// The error object --json promises on stdout, as
 				// for a host that does not answer (callViaSocket).
-				_ = writeJSON(c.stdout, map[string]any{"code": abi.Unavailable, "message": err.Error()}, false)
+				c.printUnavailable(err)
 			}
 			return c.fail(err)
 		} else if hc != nil {
@@ -225,6 +225,13 @@ Example:
 // printToolError reports a failed call: as a JSON object {code, message,
 // data} on stdout with --json, else "code: message" on stderr, escaped
 // for the terminal (the message is the tool's: termText).
+// printUnavailable writes the --json error object of a command that
+// found no host answering on its socket, or no answer from it: err is
+// also said on stderr (c.fail).
+func (c *cli) printUnavailable(err error) {
+	_ = writeJSON(c.stdout, map[string]any{"code": abi.Unavailable, "message": err.Error()}, false)
+}
+
 func (c *cli) printToolError(te *abi.ToolError, asJSON bool) int {
 	if asJSON {
 		out := map[string]any{"code": te.Code, "message": te.Message}
