@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Name rules
@@ -30,10 +31,24 @@ var (
 // ValidateToolName checks a tool name against the rule above.
 func ValidateToolName(name string) error {
 	if !toolNameRE.MatchString(name) {
+		if len(name) > maxQuotedName {
+			// Not the whole of a name that may be a file's content
+			// (`aios-host call "$NAME"`): its start, as the JS SDK
+			// quotes one, and its length.
+			cut := maxQuotedName
+			for cut > 0 && !utf8.RuneStart(name[cut]) {
+				cut--
+			}
+			return fmt.Errorf("invalid tool name %q (%d characters): use 1-128 characters from A-Z a-z 0-9 _ - . starting with a letter or digit",
+				name[:cut]+"…", utf8.RuneCountInString(name))
+		}
 		return fmt.Errorf("invalid tool name %q: use 1-128 characters from A-Z a-z 0-9 _ - . starting with a letter or digit", name)
 	}
 	return nil
 }
+
+// maxQuotedName is how much of an invalid tool name its error quotes.
+const maxQuotedName = 140
 
 // ValidateProviderID checks a provider id against the rule above.
 func ValidateProviderID(id string) error {

@@ -64,7 +64,7 @@ See docs/audit.md.`)
 	jwksFlag := nonEmptyString(fs, "jwks", "verify: the JWKS `file` (keygen's jwks.json) that checks --signed-anchor")
 	keyFlag := fs.String("key", "", "anchor: the private key `file` (PEM, from keygen)")
 	kidFlag := nonEmptyString(fs, "kid", "anchor: key `id` (default: the kid of the matching key in the jwks.json beside the key file, as keygen wrote it, else the key's RFC 7638 thumbprint)")
-	outFlag := nonEmptyString(fs, "out", "anchor: write the signed anchor to `file` instead of standard output")
+	outFlag := nonEmptyString(fs, "out", "anchor: write the signed anchor to `file` instead of standard output (\"-\": standard output)")
 	show := addShowFlags(fs)
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
@@ -176,6 +176,10 @@ See docs/audit.md.`)
 	}
 	if sub == "show" {
 		return c.auditShow(files, current, opts, show, filter)
+	}
+	if *outFlag == "-" {
+		// A script's "-" for standard output: it made a file named "-".
+		*outFlag = ""
 	}
 	if sub == "anchor" && *outFlag != "" {
 		// --out is replaced whole: naming a file of the log (a slip of

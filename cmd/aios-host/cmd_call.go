@@ -28,7 +28,8 @@ func runCall(c *cli, args []string) int {
 Call one tool through the whole pipeline (capability check, rate limits,
 schema validation, deadline, audit) and print its result. The params are a
 JSON object given as one argument, or read from standard input with "-"
-(at most limits.max_params_bytes); they default to {}.
+(at most limits.max_params_bytes); they default to {}. Empty or null
+params are refused (exit 2).
 
 When a host is running on the socket (--socket, else the config's
 server.socket, else the data directory's) and --as is not given, the call
@@ -140,6 +141,13 @@ Example:
 		}
 		return exitUsage
 	}
+	if params == nil {
+		// A running host takes tools/call's arguments: null as none
+		// (the tool got {}), this process gave the tool null: refused
+		// alike, as empty params are (jq's null for a missing key).
+		fmt.Fprintf(c.stderr, "aios-host: %s are null: want a JSON object, e.g. {}\n", what)
+		return exitUsage
+	}
 	log, err := c.logger(slog.LevelWarn)
 	if err != nil {
 		return c.usageError(fs, "%v", err)
@@ -149,6 +157,11 @@ Example:
 	defer stop()
 	if *as == "" {
 		if hc, err := c.dialHost(cfg, *socket); err != nil {
+			if *asJSON && errors.Is(err, errNoHost) {
+				// The error object --json promises on stdout, as
+				// for a host that does not answer (callViaSocket).
+				c.printUnavailable(err)
+			}
 			return c.fail(err)
 		} else if hc != nil {
 			c.noticeRunningHost(hc.path, "give --as AGENT (without --socket) or another --data to load them in this process")
@@ -212,6 +225,13 @@ Example:
 // printToolError reports a failed call: as a JSON object {code, message,
 // data} on stdout with --json, else "code: message" on stderr, escaped
 // for the terminal (the message is the tool's: termText).
+// printUnavailable writes the --json error object of a command that
+// found no host answering on its socket, or no answer from it: err is
+// also said on stderr (c.fail).
+func (c *cli) printUnavailable(err error) {
+	_ = writeJSON(c.stdout, map[string]any{"code": abi.Unavailable, "message": err.Error()}, false)
+}
+
 func (c *cli) printToolError(te *abi.ToolError, asJSON bool) int {
 	if asJSON {
 		out := map[string]any{"code": te.Code, "message": te.Message}

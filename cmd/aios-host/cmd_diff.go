@@ -64,6 +64,9 @@ load is an error.`)
 	}
 	var d *registry.ToolDiff
 	if hc, err := c.dialHost(cfg, *socket); err != nil {
+		if *asJSON && errors.Is(err, errNoHost) {
+			c.printUnavailable(err)
+		}
 		return c.fail(err)
 	} else if hc != nil {
 		c.noticeRunningHost(hc.path, "stop that host or give another --data to load them in this process")
@@ -73,6 +76,9 @@ load is an error.`)
 			var je *jsonrpc.Error
 			if errors.As(err, &je) {
 				return c.printToolError(je.ToolError(), *asJSON)
+			}
+			if *asJSON {
+				c.printUnavailable(err) // no answer, a broken connection
 			}
 			return c.fail(err)
 		}

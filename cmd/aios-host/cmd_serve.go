@@ -227,6 +227,9 @@ type hostConn struct {
 // dialHost connects to a host serving on the socket. It returns nil when
 // none answers (the command then runs in-process) unless the socket was
 // given explicitly, which makes a failure an error.
+// errNoHost is dialHost's error when no host answers on the socket.
+var errNoHost = errors.New("no host answers")
+
 func (c *cli) dialHost(cfg *config.Config, flag string) (*hostConn, error) {
 	if flag == "" {
 		// The socket is server.socket's: a section that does not load
@@ -244,7 +247,7 @@ func (c *cli) dialHost(cfg *config.Config, flag string) (*hostConn, error) {
 	if err != nil {
 		var ne *net.OpError
 		if flag != "" || !errors.As(err, &ne) {
-			return nil, fmt.Errorf("no host answers on %s: %w", path, err)
+			return nil, fmt.Errorf("%w on %s: %w", errNoHost, path, err)
 		}
 		return nil, nil
 	}

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -123,6 +124,11 @@ func (c *cli) dispatch(args []string) int {
 	fs.Usage = func() {} // printed below, once the command asked for is known
 	if help {
 		fs.SetOutput(c.stdout)
+	}
+	if name, vals := repeatedFlag(fs, args, true); name != "" && !help {
+		fmt.Fprintf(stderr, "aios-host: --%s given more than once (%s): give it once\n\n", name, strings.Join(vals, ", "))
+		c.usage(stderr)
+		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -322,6 +328,9 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) ([]string, int, bool) {
 		fs.SetOutput(c.stdout) // help is an answer, not an error
 	}
 	out := fs.Output()
+	if name, vals := repeatedFlag(fs, args, false); name != "" && !wantsHelp(args) {
+		return nil, c.usageError(fs, "--%s given more than once (%s): give it once", name, strings.Join(vals, ", ")), false
+	}
 	for {
 		// The flag package prints its own error line, then the usage:
 		// both are kept aside, and the error said as the others are.
@@ -520,6 +529,52 @@ func (c *cli) unknownCommand(name string) int {
 	sort.Strings(names)
 	fmt.Fprintf(c.stderr, "aios-host: unknown command %q%s (commands: %s)\n", name, c.meant(name), strings.Join(names, ", "))
 	return exitUsage
+}
+
+// repeatedFlag is the first flag of fs that args give more than once,
+// with the values given, or "": the flag package keeps the last value, so
+// `audit show --tool a --tool b` showed b's records alone and `verify
+// --jwks a --jwks b` looked in b alone, saying nothing. Switches (--json)
+// and the repeatable --plugins may be given again. It stops at "--", and
+// with command at the first positional argument (the command's name: what
+// follows is the command's).
+func repeatedFlag(fs *flag.FlagSet, args []string, command bool) (string, []string) {
+	seen := map[string][]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			if command {
+				break
+			}
+			continue
+		}
+		name, value, inline := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue // the flag package says it is unknown
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if !inline {
+			if i+1 >= len(args) {
+				break // the flag package says it needs a value
+			}
+			i++
+			value = args[i]
+		}
+		if _, ok := f.Value.(*stringList); ok {
+			continue
+		}
+		seen[name] = append(seen[name], strconv.Quote(value))
+		if len(seen[name]) > 1 {
+			return name, seen[name]
+		}
+	}
+	return "", nil
 }
 
 // firstPositional is the first argument before any "--" that is neither a
