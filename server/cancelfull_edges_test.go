@@ -16,20 +16,7 @@ import (
 // the slot of each held all the while), the one time it most needs to.
 // A cancel is now read and applied while every slot is taken.
 func TestCancelReachesFullConnection(t *testing.T) {
-	ts := newTestServer(t, "", false)
-	c, err := net.Dial("unix", ts.sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	var b strings.Builder
-	for i := range maxConcurrentPerConn {
-		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":"r%d","method":"tools/call","params":{"name":"slow"}}`+"\n", i)
-	}
-	if _, err := c.Write([]byte(b.String())); err != nil {
-		t.Fatal(err)
-	}
-	ts.waitSlow(t, maxConcurrentPerConn)
+	c := fillConnection(t)
 	if _, err := c.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r0"}}` + "\n")); err != nil {
 		t.Fatal(err)
 	}
@@ -41,4 +28,26 @@ func TestCancelReachesFullConnection(t *testing.T) {
 	if !strings.Contains(line, `"id":"r0"`) || !strings.Contains(line, "Cancelled") {
 		t.Fatalf("first answer %s, want r0 Cancelled", line)
 	}
+}
+
+// fillConnection connects to a new test server and takes every slot of
+// the connection with a call of slow (ids r0 … r31), running when it
+// returns.
+func fillConnection(t *testing.T) net.Conn {
+	t.Helper()
+	ts := newTestServer(t, "", false)
+	c, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	var b strings.Builder
+	for i := range maxConcurrentPerConn {
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":"r%d","method":"tools/call","params":{"name":"slow"}}`+"\n", i)
+	}
+	if _, err := c.Write([]byte(b.String())); err != nil {
+		t.Fatal(err)
+	}
+	ts.waitSlow(t, maxConcurrentPerConn)
+	return c
 }

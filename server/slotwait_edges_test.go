@@ -2,8 +2,6 @@ package server
 
 import (
 	"bufio"
-	"fmt"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -17,20 +15,7 @@ import (
 // it was read: once it runs out the call is answered Timeout, saying it
 // waited for a slot and did not run, while the others still hold theirs.
 func TestSlotWaitKeepsTimeout(t *testing.T) {
-	ts := newTestServer(t, "", false)
-	c, err := net.Dial("unix", ts.sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	var b strings.Builder
-	for i := range maxConcurrentPerConn {
-		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":"r%d","method":"tools/call","params":{"name":"slow"}}`+"\n", i)
-	}
-	if _, err := c.Write([]byte(b.String())); err != nil {
-		t.Fatal(err)
-	}
-	ts.waitSlow(t, maxConcurrentPerConn)
+	c := fillConnection(t)
 	sent := time.Now()
 	if _, err := c.Write([]byte(`{"jsonrpc":"2.0","id":"late","method":"tools/call","params":{"name":"slow","timeout_ms":300}}` + "\n")); err != nil {
 		t.Fatal(err)

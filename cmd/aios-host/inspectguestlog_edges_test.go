@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,9 +15,6 @@ import (
 // what its script writes. The guest's lines go to inspect's log (stderr),
 // at its level: an error-level aios.log is shown by default.
 func TestInspectShowsGuestLogAtLoad(t *testing.T) {
-	if _, err := exec.LookPath("wat2wasm"); err != nil {
-		t.Fatalf("wat2wasm not found: install wabt (scripts/deps.sh)")
-	}
 	const why = "probe-guest: config table missing"
 	wat := fmt.Sprintf(`(module
   (import "aios" "log" (func $log (param i32 i32 i32)))
@@ -32,14 +26,7 @@ func TestInspectShowsGuestLogAtLoad(t *testing.T) {
     (call $log (i32.const 3) (i32.const 1024) (i32.const %d))
     (i64.const %d))
   (func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`, why, len(why), uint64(2048)<<32|12)
-	dir := t.TempDir()
-	src, mod := filepath.Join(dir, "g.wat"), filepath.Join(dir, "g.wasm")
-	if err := os.WriteFile(src, []byte(wat), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("wat2wasm", src, "-o", mod).CombinedOutput(); err != nil {
-		t.Fatalf("wat2wasm: %v\n%s", err, out)
-	}
+	mod := buildWATModule(t, "g", wat)
 	e := newEnv(t)
 	code, _, errs := e.run("", "inspect", mod)
 	if code != exitFail || !strings.Contains(errs, "malformed ToolRegister") || !strings.Contains(errs, why) {

@@ -2,10 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,29 +14,8 @@ import (
 // the host would register. Each tool is shown with its version, the one
 // the registry gives it (1.0.0 when the tool names none).
 func TestInspectShowsEachToolsVersion(t *testing.T) {
-	if _, err := exec.LookPath("wat2wasm"); err != nil {
-		t.Fatalf("wat2wasm not found: install wabt (scripts/deps.sh)")
-	}
-	reg := `{"format":1,"provider":{"id":"org.probe.inspectversions"},"tools":[` +
-		`{"name":"a"},{"name":"a","version":"2.0.0"}]}`
-	var hex strings.Builder
-	for i := 0; i < len(reg); i++ {
-		fmt.Fprintf(&hex, "\\%02x", reg[i])
-	}
-	wat := fmt.Sprintf(`(module
-  (memory (export "memory") 1)
-  (data (i32.const 1024) "%s")
-  (func (export "aios_alloc") (param i32) (result i32) (i32.const 16384))
-  (func (export "aios_register") (result i64) (i64.const %d))
-  (func (export "aios_call") (param i32 i32) (result i64) (i64.const 0)))`, hex.String(), uint64(1024)<<32|uint64(len(reg)))
-	dir := t.TempDir()
-	src, mod := filepath.Join(dir, "v.wat"), filepath.Join(dir, "v.wasm")
-	if err := os.WriteFile(src, []byte(wat), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("wat2wasm", src, "-o", mod).CombinedOutput(); err != nil {
-		t.Fatalf("wat2wasm: %v\n%s", err, out)
-	}
+	mod := registerOnlyModule(t, "v", `{"format":1,"provider":{"id":"org.probe.inspectversions"},"tools":[`+
+		`{"name":"a"},{"name":"a","version":"2.0.0"}]}`)
 	e := newEnv(t)
 	code, out, errs := e.run("", "inspect", mod)
 	if code != exitOK || !strings.Contains(out, "tool a 1.0.0\n") || !strings.Contains(out, "tool a 2.0.0\n") {
