@@ -125,6 +125,13 @@ Example:
 		fmt.Fprintf(c.stderr, "aios-host: %s are empty: want a JSON object, e.g. {}\n", what)
 		return exitUsage
 	}
+	if err := wire.NotUnicodeText(raw); err != nil {
+		// encoding/json reads an invalid byte or an escaped lone
+		// surrogate as U+FFFD: the tool would get another string (a
+		// running host's socket refuses such text too).
+		fmt.Fprintf(c.stderr, "aios-host: %s cannot be taken: %v (JSON text must be Unicode)\n", what, err)
+		return exitUsage
+	}
 	if err := abi.UnmarshalJSONValue(raw, &params); err != nil {
 		// A bad value, not a bad command line: no usage text (exit 2 still).
 		var se *json.SyntaxError
