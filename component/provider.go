@@ -536,6 +536,15 @@ func (p *Provider) buildTools(comp *cabi.Compiler, providerID string) error {
 	for _, e := range p.plan.exports {
 		count[e.name]++
 	}
+	// How many functions "<interface>.<function>" would name: when two
+	// do (x:y/api and p:q/api, each with f), neither takes "api.f", which
+	// would otherwise go to whichever was exported first.
+	short := map[string]int{}
+	for _, e := range p.plan.exports {
+		if e.iface != "" && count[e.name] > 1 {
+			short[shortIface(e.iface)+"."+e.name]++
+		}
+	}
 	if providerID == "" {
 		providerID = p.meta.ID
 	}
@@ -556,7 +565,7 @@ func (p *Provider) buildTools(comp *cabi.Compiler, providerID string) error {
 		name := e.name
 		if e.iface != "" && count[e.name] > 1 {
 			name = shortIface(e.iface) + "." + e.name
-			if used[name] {
+			if short[name] > 1 {
 				name = sanitizeName(e.iface) + "." + e.name
 			}
 		}
