@@ -68,6 +68,10 @@ func (s *Server) resourceMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHand
 			}}}, nil
 		case "resources/read":
 			p, ok := req.GetParams().(*mcpsdk.ReadResourceParams)
+			if ok && p != nil && p.URI == "" {
+				// The go-sdk answered "Resource not found" of URI "".
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "resources/read needs params.uri, the URI of the resource to read (" + SpaceScheme + "://<space>/<object id>, as resources/list gives them)"}
+			}
 			if ok && p != nil && isSpaceURI(p.URI) {
 				ss, _ := req.GetSession().(*mcpsdk.ServerSession)
 				return s.readSpaceResource(host.WithOrigin(ctx, originOf(req.GetExtra(), ss)), s.agentOfExtra(req.GetExtra()), p.URI)

@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -37,5 +39,32 @@ func TestMarkupObjectReadFitsAsBlob(t *testing.T) {
 	}
 	if _, err := cs.ListTools(ctx, nil); err != nil {
 		t.Fatalf("the session ended after the read: %v", err)
+	}
+}
+
+// TestReadWithoutURISaysSo: resources/read without params.uri, or with an
+// empty one, was answered "Resource not found" with data {"uri": ""},
+// naming no missing parameter: a client with a bug in how it builds the
+// request was told the resource does not exist. Now it is -32602 saying
+// that params.uri is required and what it looks like.
+func TestReadWithoutURISaysSo(t *testing.T) {
+	_, s := newSpaceHost(t, resourcesConfig)
+	ss := newStdioSession(t, s)
+	ss.initialize("2025-06-18")
+	for i, params := range []string{`{}`, `{"uri":""}`} {
+		ss.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":%s}`, 10+i, params))
+		line := ss.mustRead()
+		var answer struct {
+			Error *struct {
+				Code    int64  `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &answer); err != nil || answer.Error == nil {
+			t.Fatalf("params %s: answer %s: %v", params, line, err)
+		}
+		if answer.Error.Code != -32602 || !strings.Contains(answer.Error.Message, "params.uri") || !strings.Contains(answer.Error.Message, "aios-space://") {
+			t.Errorf("params %s: error %d %q; want -32602 saying params.uri is missing and what it looks like", params, answer.Error.Code, answer.Error.Message)
+		}
 	}
 }
