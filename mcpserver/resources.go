@@ -68,6 +68,10 @@ func (s *Server) resourceMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHand
 			}}}, nil
 		case "resources/read":
 			p, ok := req.GetParams().(*mcpsdk.ReadResourceParams)
+			if ok && p != nil && p.URI == "" {
+				// The go-sdk answered "Resource not found" of URI "".
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "resources/read needs params.uri, the URI of the resource to read (" + SpaceScheme + "://<space>/<object id>, as resources/list gives them)"}
+			}
 			if ok && p != nil && isSpaceURI(p.URI) {
 				ss, _ := req.GetSession().(*mcpsdk.ServerSession)
 				return s.readSpaceResource(host.WithOrigin(ctx, originOf(req.GetExtra(), ss)), s.agentOfExtra(req.GetExtra()), p.URI)
@@ -193,13 +197,15 @@ func (s *Server) readSpaceResource(ctx context.Context, agent, uri string) (*mcp
 	var c *mcpsdk.ResourceContents
 	_, err = s.h.ReadSpaceAsChecked(ctx, agent, space, id, func(data []byte) *abi.ToolError {
 		c = spaceContents(uri, data)
+		if c.Blob == nil && encodedLen(c) > maxContentBytes {
+			// Its JSON text is too long ('<', '>', '&' are six bytes
+			// each: markup grows up to sixfold); as base64 it may fit.
+			c = &mcpsdk.ResourceContents{URI: uri, MIMEType: c.MIMEType, Blob: data}
+		}
 		if n := encodedLen(c); n > maxContentBytes {
-			as := "JSON text"
-			if c.Blob != nil {
-				as = "base64"
-			}
-			return &abi.ToolError{Code: abi.TooLarge, Message: fmt.Sprintf("object %s in space %s has %d bytes, %d as %s in a resources/read answer: over the 16 MiB one MCP message may hold (what clients built on the go-sdk read, and this server's stdio takes); read it with a tool or aios-host space get",
-				id, space, len(data), n, as), Data: map[string]any{"limit": int64(maxContentBytes)}}
+			// A text is sent as base64 when too long as JSON (above).
+			return &abi.ToolError{Code: abi.TooLarge, Message: fmt.Sprintf("object %s in space %s has %d bytes, %d as base64 in a resources/read answer: over the 16 MiB one MCP message may hold (what clients built on the go-sdk read, and this server's stdio takes); read it with a tool or aios-host space get",
+				id, space, len(data), n), Data: map[string]any{"limit": int64(maxContentBytes)}}
 		}
 		return nil
 	})
