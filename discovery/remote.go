@@ -303,6 +303,13 @@ func sameOriginRedirects(hc *http.Client, id string) *http.Client {
 			return fmt.Errorf("remote adapter %s redirected %s to %s://%s, another origin: refused (the host follows an adapter's redirects within the origin of its card's endpoints only; put the URL it redirects to in the card)",
 				id, from.Redacted(), req.URL.Scheme, req.URL.Host)
 		}
+		// A 301, 302 or 303 to a POST is followed as a GET without the
+		// body: the call would be lost, its answer whatever the page
+		// there says.
+		if prev := via[len(via)-1]; req.Method != prev.Method && req.Response != nil {
+			return fmt.Errorf("remote adapter %s answered %s %s with HTTP %d, a redirect to %s that is followed as a %s without the call: refused (put the URL it redirects to in the card; a 307 or 308 redirect keeps the %s)",
+				id, prev.Method, prev.URL.Redacted(), req.Response.StatusCode, req.URL.Redacted(), req.Method, prev.Method)
+		}
 		if next != nil {
 			return next(req, via)
 		}
