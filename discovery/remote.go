@@ -442,10 +442,11 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 		if errors.As(err, &rpcErr) {
 			// The remote's message alone (`caller "peer" lacks
 			// CallTool(x)`) named neither the host that refused nor
-			// that "peer" is its agent for this host's token.
+			// that "peer" is its agent for this host's token; an answer
+			// the client refused (no result, too large) named no tool.
 			te := rpcErr.ToolError()
 			if strings.TrimSpace(te.Message) != "" {
-				te.Message = fmt.Sprintf("remote adapter %s at %s: %s", p.reg.Provider.ID, p.endpoint, te.Message)
+				te.Message = fmt.Sprintf("remote adapter %s at %s: calling %s: %s", p.reg.Provider.ID, p.endpoint, call.Tool, te.Message)
 			}
 			return nil, te
 		}
