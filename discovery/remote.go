@@ -79,7 +79,10 @@ func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolve
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	// (Its own cause: a caller's deadline passing first, a refresh's
+	// minute, is not this timeout.)
+	errFetchTimeout := fmt.Errorf("%w", context.DeadlineExceeded)
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errFetchTimeout)
 	defer cancel()
 	cardURL := base.String() + WellKnownPath
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cardURL, nil)
@@ -90,7 +93,7 @@ func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolve
 	// context's "deadline exceeded": say what did not arrive in time and
 	// the setting that bounds it.
 	fetchErr := func(err error) error {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded) {
+		if context.Cause(ctx) == errFetchTimeout && errors.Is(err, errFetchTimeout) {
 			return fmt.Errorf("fetching %s: the card was not received within %s (discovery.remotes[].timeout): %w", cardURL, timeout, err)
 		}
 		return fmt.Errorf("fetching %s: %w", cardURL, err)
