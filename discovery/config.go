@@ -110,6 +110,17 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 				shown = u.Redacted()
 			}
 			return c, fmt.Errorf("%s: %s.url: %q is not an http(s) URL", cfg.Where(p+".url"), p, shown)
+		case u.User != nil:
+			// Go's client sends it as Basic auth with every request, and
+			// the URL, password and all, would be in every error. (A user
+			// name alone may be a token too: neither is shown.)
+			shown := *u
+			shown.User = url.User("xxxxx")
+			return c, fmt.Errorf("%s: %s.url: %q holds a user name or password: the host authenticates to a remote with a bearer token only; give it as token or token_env, and the url without it", cfg.Where(p+".url"), p, shown.String())
+		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+			// The card's path is appended to the url: after a query it
+			// went into the query, after a fragment it was not sent.
+			return c, fmt.Errorf("%s: %s.url: %q has a query or fragment: give the remote host's base URL (scheme, host, port and a path at most), to which %s and /rpc are appended", cfg.Where(p+".url"), p, u.Redacted(), WellKnownPath)
 		case r.Timeout < 0:
 			return c, fmt.Errorf("%s: %s.timeout: %s is negative (leave it out, or 0, for the default 5s)", cfg.Where(p+".timeout"), p, r.Timeout)
 		case r.Token != "" && r.TokenEnv != "":

@@ -1473,9 +1473,22 @@ func (d *Discovery) retryKeyUnits() {
 }
 
 func (d *Discovery) refreshRemotes(ctx context.Context) {
-	for _, rc := range d.cfg.Remotes {
+	// The cards are fetched together: one after the other, each remote
+	// that did not answer held every one after it (and the host's start)
+	// for its whole timeout. They are applied in the order of the config.
+	type fetched struct {
+		cand *candidate
+		err  error
+	}
+	got := make([]fetched, len(d.cfg.Remotes))
+	var wg sync.WaitGroup
+	for i, rc := range d.cfg.Remotes {
+		wg.Go(func() { got[i].cand, got[i].err = d.remoteCandidate(ctx, rc) })
+	}
+	wg.Wait()
+	for i, rc := range d.cfg.Remotes {
 		key := "remote:" + rc.URL
-		cand, err := d.remoteCandidate(ctx, rc)
+		cand, err := got[i].cand, got[i].err
 		d.mu.Lock()
 		old := d.cands[key]
 		d.mu.Unlock()

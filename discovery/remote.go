@@ -79,7 +79,10 @@ func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolve
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	// (Its own cause: a caller's deadline passing first, a refresh's
+	// minute, is not this timeout.)
+	errFetchTimeout := fmt.Errorf("%w", context.DeadlineExceeded)
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errFetchTimeout)
 	defer cancel()
 	cardURL := base.String() + WellKnownPath
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cardURL, nil)
@@ -90,7 +93,7 @@ func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolve
 	// context's "deadline exceeded": say what did not arrive in time and
 	// the setting that bounds it.
 	fetchErr := func(err error) error {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded) {
+		if context.Cause(ctx) == errFetchTimeout && errors.Is(err, errFetchTimeout) {
 			return fmt.Errorf("fetching %s: the card was not received within %s (discovery.remotes[].timeout): %w", cardURL, timeout, err)
 		}
 		return fmt.Errorf("fetching %s: %w", cardURL, err)
@@ -303,6 +306,13 @@ func sameOriginRedirects(hc *http.Client, id string) *http.Client {
 			return fmt.Errorf("remote adapter %s redirected %s to %s://%s, another origin: refused (the host follows an adapter's redirects within the origin of its card's endpoints only; put the URL it redirects to in the card)",
 				id, from.Redacted(), req.URL.Scheme, req.URL.Host)
 		}
+		// A 301, 302 or 303 to a POST is followed as a GET without the
+		// body: the call would be lost, its answer whatever the page
+		// there says.
+		if prev := via[len(via)-1]; req.Method != prev.Method && req.Response != nil {
+			return fmt.Errorf("remote adapter %s answered %s %s with HTTP %d, a redirect to %s that is followed as a %s without the call: refused (put the URL it redirects to in the card; a 307 or 308 redirect keeps the %s)",
+				id, prev.Method, prev.URL.Redacted(), req.Response.StatusCode, req.URL.Redacted(), req.Method, prev.Method)
+		}
 		if next != nil {
 			return next(req, via)
 		}
@@ -435,10 +445,11 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 		if errors.As(err, &rpcErr) {
 			// The remote's message alone (`caller "peer" lacks
 			// CallTool(x)`) named neither the host that refused nor
-			// that "peer" is its agent for this host's token.
+			// that "peer" is its agent for this host's token; an answer
+			// the client refused (no result, too large) named no tool.
 			te := rpcErr.ToolError()
 			if strings.TrimSpace(te.Message) != "" {
-				te.Message = fmt.Sprintf("remote adapter %s at %s: %s", p.reg.Provider.ID, p.endpoint, te.Message)
+				te.Message = fmt.Sprintf("remote adapter %s at %s: calling %s: %s", p.reg.Provider.ID, p.endpoint, call.Tool, te.Message)
 			}
 			return nil, te
 		}

@@ -71,6 +71,14 @@ func NewHTTPClient(url, token string, hc *http.Client) *Client {
 	return &Client{url: url, token: token, hc: hc}
 }
 
+// server names the server in errors: its URL, or the socket's address.
+func (c *Client) server() string {
+	if c.conn != nil {
+		return c.conn.RemoteAddr().String()
+	}
+	return c.url
+}
+
 // OnNotify sets the handler of server notifications (unix socket only). It
 // runs on the reader goroutine and must not block for long.
 func (c *Client) OnNotify(f func(method string, params json.RawMessage)) { c.notify.Store(&f) }
@@ -111,11 +119,16 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	if resp.Error != nil {
 		return resp.Error
 	}
+	if len(resp.Result) == 0 {
+		// ({"jsonrpc":"2.0","id":"1"}: decoding it failed with "EOF",
+		// which named neither the server nor what was wrong.)
+		return Errorf(abi.InvalidResult, "the answer of %s to %s has neither a \"result\" nor an \"error\" member", c.server(), method)
+	}
 	if result != nil {
 		// Untrusted text: encoding/json would read an invalid byte or an
 		// escaped lone surrogate as U+FFFD, two member names as one.
 		if err := wire.NotUnicodeText(resp.Result); err != nil {
-			return Errorf(abi.InvalidResult, "the %s result of %s: %v", method, c.url, err)
+			return Errorf(abi.InvalidResult, "the %s result of %s: %v", method, c.server(), err)
 		}
 		dec := json.NewDecoder(bytes.NewReader(resp.Result))
 		dec.UseNumber()

@@ -1,0 +1,45 @@
+package jsonrpc
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// TestAnswerWithoutResultOrErrorIsInvalidResult: an answer with neither a
+// "result" nor an "error" member ({"jsonrpc":"2.0","id":"1"}) failed with
+// "decoding tools/call result: EOF", naming neither the server nor what was
+// missing, and a remote adapter took it for a failure to reach the remote
+// (Unavailable) and dropped its connection. It is InvalidResult now, naming
+// the server and the missing members; "result": null is still a result.
+func TestAnswerWithoutResultOrErrorIsInvalidResult(t *testing.T) {
+	answer := `{"jsonrpc":"2.0","id":"1"}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, answer)
+	}))
+	defer srv.Close()
+	c := NewHTTPClient(srv.URL+"/rpc", "", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var res any
+	err := c.Call(ctx, "tools/call", nil, &res)
+	var rpcErr *Error
+	if !errors.As(err, &rpcErr) || rpcErr.ToolError().Code != abi.InvalidResult ||
+		!strings.Contains(err.Error(), srv.URL) || !strings.Contains(err.Error(), "neither") {
+		t.Fatalf("an answer without result or error: %v; want InvalidResult naming the server and what is missing", err)
+	}
+	answer = `{"jsonrpc":"2.0","id":"2","result":null}`
+	res = "unset"
+	if err := c.Call(ctx, "tools/call", nil, &res); err != nil || res != nil {
+		t.Fatalf("result null: %v, %v; want a null result", err, res)
+	}
+}
