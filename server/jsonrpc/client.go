@@ -389,6 +389,12 @@ func (c *Client) callHTTP(ctx context.Context, id string, body []byte) (*Respons
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s answered HTTP %s with a body that is not a JSON-RPC response: %.200q", c.url, resp.Status, data)
 	}
+	// A result under a failed status (a proxy's 500, a 401) is no result:
+	// it was taken as the tool's, the status ignored (found by p157). A
+	// JSON-RPC error under one is that error.
+	if (resp.StatusCode < 200 || resp.StatusCode > 299) && r.Error == nil {
+		return nil, fmt.Errorf("%s answered HTTP %s with a result; a result under a failed status is not taken", c.url, resp.Status)
+	}
 	// The answer must be to this request (an error with id null is a
 	// refusal of a request the server could not read; a server that gives
 	// the id back as a number still answers it).
