@@ -244,16 +244,20 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 		stack = framesString(ex.Stack())
 	}
 	stack = cutText(cleanStack(stack))
-	msg := name + ": " + message
+	// An Error without a message is its name alone, as String(e) and
+	// node say it: "Error: " and nothing after the colon read as a
+	// message lost (TestEmptyErrorMessageNamesErrorAlone).
+	msg := name
+	if message != "" {
+		msg += ": " + message
+	}
 	var list listedErrors
 	listed := 0
 	if depth == 0 {
 		// An AggregateError (Promise.any's, all of whose promises were
 		// rejected) said "AggregateError: " and nothing of why: its
 		// errors are named, as node prints them.
-		if list, listed = w.listErrors(o, depth); listed > 0 && message == "" {
-			msg = name
-		}
+		list, listed = w.listErrors(o, depth)
 	}
 	if message == "" && o.ClassName() != "Error" {
 		msg = "uncaught " + w.describeObject(o)
