@@ -568,7 +568,10 @@
     dirxml: clogger('info'),
     table: function (v) { native.log('info', fmt([v])); },
     trace: function () {
-      var st = String(new Error().stack || '').split('\n').slice(1).filter(function (l) { return l.indexOf('aios-sdk-prelude.js') < 0; });
+      // Frames as an error's data.stack has them (cleanStack): no
+      // bytecode offset after line:col, no empty line after the last.
+      var st = String(new Error().stack || '').split('\n').slice(1).filter(function (l) { return l !== '' && l.indexOf('aios-sdk-prelude.js') < 0; })
+        .map(function (l) { return l.replace(/(:\d+:\d+)\(\d+\)/, '$1'); });
       native.log('info', 'Trace' + (arguments.length ? ': ' + cfmt(arguments) : '') + (st.length ? '\n' + st.join('\n') : ''));
     },
     assert: function (cond) {
