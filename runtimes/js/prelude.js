@@ -395,7 +395,7 @@
   // logValue is fmt's JSON.stringify replacer: a BigInt as 7n, and the
   // values whose JSON text is {} (a Map, a Set, a RegExp) by what they
   // hold, so that a log line does not lose it (TestLogShowsCollectionsAndCauses).
-  var LogSet = Set, LogMap = Map, LogRegExp = RegExp; // as the prelude found them
+  var LogSet = Set, LogMap = Map, LogRegExp = RegExp, LogError = Error; // as the prelude found them
   function logValue(k, v) {
     if (typeof v === 'bigint') return v.toString() + 'n';
     // A method, as node shows it (JSON leaves it out: {f() {}} read {}).
@@ -407,6 +407,9 @@
       return o;
     }
     if (v instanceof LogRegExp) return String(v);
+    // An Error inside an object or array, as a top-level one is written:
+    // its JSON text is {} (TestLogShowsNestedError).
+    if (v instanceof LogError && k !== '') return errText(v, 0);
     return v;
   }
 
