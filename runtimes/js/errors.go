@@ -236,6 +236,9 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 		return te
 	}
 	name := cutText(str("name"))
+	// data.name is the value's own: a thrown plain object or array is no
+	// Error (TestThrownPlainObjectHasNoErrorName).
+	ownName := name != "" || o.ClassName() == "Error"
 	if name == "" {
 		name = "Error"
 	}
@@ -294,7 +297,10 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 			msg += fmt.Sprintf(" (the ToolError has no error code: new aios.ToolError(code, message, data) takes one of the ABI's: %s)", strings.Join(codes, ", "))
 		}
 	}
-	data := map[string]any{"name": name}
+	data := map[string]any{}
+	if ownName {
+		data["name"] = name
+	}
 	if foreignCode != "" {
 		data["code"] = foreignCode
 	}
@@ -320,7 +326,9 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 	if stack != "" {
 		data["stack"] = stack
 	}
-	te.Data = data
+	if len(data) > 0 {
+		te.Data = data
+	}
 	return te
 }
 
