@@ -236,6 +236,9 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 		return te
 	}
 	name := cutText(str("name"))
+	// data.name is the value's own: a thrown plain object or array is no
+	// Error (TestThrownPlainObjectHasNoErrorName).
+	ownName := name != "" || o.ClassName() == "Error"
 	if name == "" {
 		name = "Error"
 	}
@@ -244,16 +247,20 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 		stack = framesString(ex.Stack())
 	}
 	stack = cutText(cleanStack(stack))
-	msg := name + ": " + message
+	// An Error without a message is its name alone, as String(e) and
+	// node say it: "Error: " and nothing after the colon read as a
+	// message lost (TestEmptyErrorMessageNamesErrorAlone).
+	msg := name
+	if message != "" {
+		msg += ": " + message
+	}
 	var list listedErrors
 	listed := 0
 	if depth == 0 {
 		// An AggregateError (Promise.any's, all of whose promises were
 		// rejected) said "AggregateError: " and nothing of why: its
 		// errors are named, as node prints them.
-		if list, listed = w.listErrors(o, depth); listed > 0 && message == "" {
-			msg = name
-		}
+		list, listed = w.listErrors(o, depth)
 	}
 	if message == "" && o.ClassName() != "Error" {
 		msg = "uncaught " + w.describeObject(o)
@@ -290,7 +297,10 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 			msg += fmt.Sprintf(" (the ToolError has no error code: new aios.ToolError(code, message, data) takes one of the ABI's: %s)", strings.Join(codes, ", "))
 		}
 	}
-	data := map[string]any{"name": name}
+	data := map[string]any{}
+	if ownName {
+		data["name"] = name
+	}
 	if foreignCode != "" {
 		data["code"] = foreignCode
 	}
@@ -316,7 +326,9 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 	if stack != "" {
 		data["stack"] = stack
 	}
-	te.Data = data
+	if len(data) > 0 {
+		te.Data = data
+	}
 	return te
 }
 

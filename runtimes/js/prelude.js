@@ -395,7 +395,7 @@
   // logValue is fmt's JSON.stringify replacer: a BigInt as 7n, and the
   // values whose JSON text is {} (a Map, a Set, a RegExp) by what they
   // hold, so that a log line does not lose it (TestLogShowsCollectionsAndCauses).
-  var LogSet = Set, LogMap = Map, LogRegExp = RegExp; // as the prelude found them
+  var LogSet = Set, LogMap = Map, LogRegExp = RegExp, LogError = Error; // as the prelude found them
   function logValue(k, v) {
     if (typeof v === 'bigint') return v.toString() + 'n';
     // A method, as node shows it (JSON leaves it out: {f() {}} read {}).
@@ -407,6 +407,9 @@
       return o;
     }
     if (v instanceof LogRegExp) return String(v);
+    // An Error inside an object or array, as a top-level one is written:
+    // its JSON text is {} (TestLogShowsNestedError).
+    if (v instanceof LogError && k !== '') return errText(v, 0);
     return v;
   }
 
@@ -568,7 +571,10 @@
     dirxml: clogger('info'),
     table: function (v) { native.log('info', fmt([v])); },
     trace: function () {
-      var st = String(new Error().stack || '').split('\n').slice(1).filter(function (l) { return l.indexOf('aios-sdk-prelude.js') < 0; });
+      // Frames as an error's data.stack has them (cleanStack): no
+      // bytecode offset after line:col, no empty line after the last.
+      var st = String(new Error().stack || '').split('\n').slice(1).filter(function (l) { return l !== '' && l.indexOf('aios-sdk-prelude.js') < 0; })
+        .map(function (l) { return l.replace(/(:\d+:\d+)\(\d+\)/, '$1'); });
       native.log('info', 'Trace' + (arguments.length ? ': ' + cfmt(arguments) : '') + (st.length ? '\n' + st.join('\n') : ''));
     },
     assert: function (cond) {
