@@ -25,7 +25,7 @@ func TestLoadErrorOneLine(t *testing.T) {
 	path := sample(t, "hello")
 	_, err := l.Load(context.Background(), abi.Source{Path: path})
 	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), path) ||
-		!strings.Contains(err.Error(), "memory minimum size of 2 pages exceeds memory limits") {
+		!strings.Contains(err.Error(), "its memory starts at 2 pages") { // the host's check first (TestMemoryAboveLimitNamesKey)
 		t.Errorf("load of a component whose memory starts above the limit: %q, want one line naming the file and the reason", err)
 	}
 	// A start function that traps (its memory grows past the limit).
