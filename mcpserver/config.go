@@ -34,6 +34,10 @@ const (
 	// DefaultWriteTimeout bounds each write of an answer to a POST on
 	// /mcp: a client that reads nothing of it for that long loses it.
 	DefaultWriteTimeout = 30 * time.Second
+	// DefaultStdinDrain is how long `aios-host mcp` goes on, once its
+	// standard input has ended, answering the requests it read before
+	// (mcp.stdin_drain).
+	DefaultStdinDrain = 10 * time.Second
 	// DefaultMaxSessions is how many HTTP sessions one user may hold.
 	DefaultMaxSessions = 64
 	// DefaultMaxCallsPerSession is how many calls one HTTP session runs at
@@ -57,6 +61,7 @@ const (
 //	  export: ["pdf-*"]          # tools exported besides mcp_exportable ones (glob patterns)
 //	  resources: true            # serve the Space objects the client's agent may read as resources
 //	  tools_list: callable       # tools/list shows the tools the client's agent may call (or all exported)
+//	  stdin_drain: 10s           # after stdin ends, answer the requests read before for at most this long
 //	  http:                      # /mcp on `aios-host run --http`: an OAuth 2.1 resource server
 //	    resource: https://box.example.com/mcp        # this resource's URI (default <public url>/mcp)
 //	    audience: [https://box.example.com/mcp]      # accepted "aud" values (default [resource])
@@ -83,9 +88,13 @@ type Config struct {
 	// ToolsList says which exported tools a client's tools/list shows:
 	// "callable" (default: those its agent may call, by grants, the
 	// capabilities the tool requires and max_permission) or "all".
-	ToolsList string     `yaml:"tools_list"`
-	HTTP      HTTPConfig `yaml:"http"`
-	Servers   yaml.Node  `yaml:"servers"`
+	ToolsList string `yaml:"tools_list"`
+	// StdinDrain is how long a stdio session goes on once the client has
+	// closed its standard input, answering the requests read before; the
+	// calls still running then are cancelled. Default DefaultStdinDrain.
+	StdinDrain time.Duration `yaml:"stdin_drain"`
+	HTTP       HTTPConfig    `yaml:"http"`
+	Servers    yaml.Node     `yaml:"servers"`
 }
 
 // HTTPConfig configures /mcp.
@@ -135,6 +144,12 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	case "callable", "all":
 	default:
 		return c, fmt.Errorf("%s: mcp.tools_list: %q: want callable or all", cfg.Where("mcp.tools_list"), c.ToolsList)
+	}
+	switch {
+	case c.StdinDrain == 0:
+		c.StdinDrain = DefaultStdinDrain
+	case c.StdinDrain < 0:
+		return c, fmt.Errorf("%s: mcp.stdin_drain: %s: must not be negative (0 for the default, %s)", cfg.Where("mcp.stdin_drain"), c.StdinDrain, DefaultStdinDrain)
 	}
 	h := &c.HTTP
 	// jwks_file is a key file: "~/" is the home folder, and a relative

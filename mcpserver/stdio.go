@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -46,11 +47,30 @@ const batchesRemoved = "2025-06-18"
 // as MCP asks, unless it came in a batch (whose response array must be
 // whole). Error responses the go-sdk would send with code 0 get a standard
 // code (see fixErrorCode).
+//
+// When in ends (the client closed it: the MCP stdio shutdown), the
+// requests read before are answered first, for at most DefaultStdinDrain:
+// the go-sdk alone cancels them at once and, writing nothing once its
+// input has ended, answers none, so `printf … | aios-host mcp` printed
+// nothing. The calls still running when the drain ends are cancelled.
 func StdioTransport(in io.Reader, out io.Writer) mcpsdk.Transport {
+	return newStdioTransport(in, out, DefaultStdinDrain)
+}
+
+// Stdio is StdioTransport with the server's mcp.stdin_drain.
+func (s *Server) Stdio(in io.Reader, out io.Writer) mcpsdk.Transport {
+	drain := s.cfg.StdinDrain
+	if drain <= 0 {
+		drain = DefaultStdinDrain
+	}
+	return newStdioTransport(in, out, drain)
+}
+
+func newStdioTransport(in io.Reader, out io.Writer, drain time.Duration) mcpsdk.Transport {
 	st := newStdioState()
 	w := newLockedWriter(out)
 	return &stdioTransport{st: st, w: w,
-		io: &mcpsdk.IOTransport{Reader: &jsonLines{r: bufio.NewReaderSize(in, 64<<10), w: w, st: st}, Writer: w}}
+		io: &mcpsdk.IOTransport{Reader: &jsonLines{r: bufio.NewReaderSize(in, 64<<10), w: w, st: st, drain: drain}, Writer: w}}
 }
 
 // stdioState is what the line filter (jsonLines, the input side) and the
@@ -70,10 +90,54 @@ type stdioState struct {
 	// of the first.
 	inits     int
 	firstInit jsonrpc.ID
+	// open holds the ids of the requests passed on (alone or in a batch)
+	// whose answer has not been written (or dropped) yet; idle, while
+	// someone waits for open to empty (waitAnswered), is closed when it
+	// does.
+	open map[jsonrpc.ID]struct{}
+	idle chan struct{}
 }
 
 func newStdioState() *stdioState {
-	return &stdioState{initializing: map[jsonrpc.ID]struct{}{}, calls: map[jsonrpc.ID]bool{}, batched: map[jsonrpc.ID]struct{}{}}
+	return &stdioState{initializing: map[jsonrpc.ID]struct{}{}, calls: map[jsonrpc.ID]bool{}, batched: map[jsonrpc.ID]struct{}{},
+		open: map[jsonrpc.ID]struct{}{}}
+}
+
+// settled notes that the answer to id was written or dropped.
+func (s *stdioState) settled(id jsonrpc.ID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.open, id)
+	if len(s.open) == 0 && s.idle != nil {
+		close(s.idle)
+		s.idle = nil
+	}
+}
+
+// waitAnswered waits until every request passed on has been answered,
+// or until timeout or abort.
+func (s *stdioState) waitAnswered(timeout time.Duration, abort <-chan struct{}) {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for {
+		s.mu.Lock()
+		if len(s.open) == 0 {
+			s.mu.Unlock()
+			return
+		}
+		if s.idle == nil {
+			s.idle = make(chan struct{})
+		}
+		idle := s.idle
+		s.mu.Unlock()
+		select {
+		case <-idle:
+		case <-t.C:
+			return
+		case <-abort:
+			return
+		}
+	}
 }
 
 // received notes a message the filter passes on (outside a batch, or a
@@ -85,6 +149,9 @@ func (s *stdioState) received(msg jsonrpc.Message) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if req.IsCall() {
+		s.open[req.ID] = struct{}{}
+	}
 	switch {
 	case req.IsCall() && req.Method == "initialize":
 		if s.inits++; s.inits == 1 {
@@ -161,6 +228,7 @@ type stdioConn struct {
 
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok {
+		defer c.st.settled(resp.ID)
 		if c.st.answered(resp) {
 			return nil
 		}
@@ -249,6 +317,9 @@ type jsonLines struct {
 	w       *lockedWriter
 	st      *stdioState
 	pending []byte
+	// drain bounds how long the end of input waits for the answers to
+	// the requests read before (see StdioTransport).
+	drain time.Duration
 }
 
 func (*jsonLines) Close() error { return nil }
@@ -275,6 +346,11 @@ func (j *jsonLines) Read(p []byte) (int, error) {
 		if err != nil {
 			if len(j.pending) > 0 {
 				break
+			}
+			if errors.Is(err, io.EOF) {
+				// The go-sdk cancels the requests in flight at the
+				// end of input and writes nothing after it.
+				j.st.waitAnswered(j.drain, j.w.aborted)
 			}
 			return 0, err
 		}
@@ -523,6 +599,7 @@ func (j *jsonLines) batch(line []byte) {
 		for _, e := range elems {
 			if req, ok := e.msg.(*jsonrpc.Request); ok && req.IsCall() {
 				j.st.batched[req.ID] = struct{}{}
+				j.st.open[req.ID] = struct{}{}
 			}
 		}
 	}

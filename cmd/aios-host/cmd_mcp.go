@@ -103,7 +103,7 @@ Claude Desktop (claude_desktop_config.json):
 		log.Warn("exported tools the client's agent may not call are not listed", "agent", s.StdioAgent(), "tools", hidden,
 			"hint", "grant what they need in agents."+s.StdioAgent()+" (or set mcp.tools_list: all to list them anyway)")
 	}
-	if err := s.Run(ctx, mcpserver.StdioTransport(c.stdin, c.stdout)); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+	if err := s.Run(ctx, s.Stdio(c.stdin, c.stdout)); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return c.fail(err)
 	}
 	return exitOK
