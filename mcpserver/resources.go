@@ -120,6 +120,15 @@ func parseSpaceURI(uri string) (space, id string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("resource URI %s: %v", quoteCut(uri), err)
 	}
+	// The space is the URI's host, which is case-insensitive (RFC 3986
+	// 3.2.2), and space names are lower-case: aios-space://Docs/… names
+	// docs. ASCII letters only (strings.ToLower maps the Kelvin sign to k).
+	space = strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return r
+	}, space)
 	return space, id, nil
 }
 

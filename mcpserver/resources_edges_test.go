@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -116,4 +117,25 @@ func lastRead(t *testing.T, h *host.Host, cs *mcpsdk.ClientSession, s *Server, c
 		t.Fatal("no audit record of the read")
 	}
 	check(last)
+}
+
+// The space of an aios-space URI is its host, which RFC 3986 makes
+// case-insensitive, and space names are lower-case: a client that wrote
+// aios-space://DOCS/<id> (or normalised hosts to upper case) was refused
+// with "invalid space name". It names the space docs now.
+func TestSpaceURIHostCaseInsensitive(t *testing.T) {
+	h, s := newSpaceHost(t, resourcesConfig)
+	id, err := h.Spaces().Put("docs", []byte("hello"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, uri := range []string{"aios-space://DOCS/" + id, "AIOS-SPACE://Docs/" + id} {
+		r, err := s.readSpaceResource(context.Background(), "mcp", uri)
+		if err != nil {
+			t.Fatalf("read %s: %v", uri, err)
+		}
+		if len(r.Contents) != 1 || r.Contents[0].Text != "hello" {
+			t.Fatalf("read %s: %+v", uri, r.Contents)
+		}
+	}
 }
