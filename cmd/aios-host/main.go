@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,6 +82,10 @@ type cli struct {
 	cmds           []command
 
 	configFile string
+	// globalArgs are the arguments before the command name (global flags
+	// and their values): a command refuses one of them given again after
+	// its name, as a flag given twice on either side is.
+	globalArgs []string
 	// cfg is the configuration c.config read last (nil before), for
 	// fail to name the line of a key an error starts with.
 	cfg      *config.Config
@@ -166,6 +171,7 @@ func (c *cli) dispatch(args []string) int {
 		return exitUsage
 	}
 	rest := fs.Args()
+	c.globalArgs = args[:len(args)-len(rest)]
 	if len(rest) == 0 {
 		c.usage(stderr)
 		return exitUsage
@@ -328,7 +334,8 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) ([]string, int, bool) {
 		fs.SetOutput(c.stdout) // help is an answer, not an error
 	}
 	out := fs.Output()
-	if name, vals := repeatedFlag(fs, args, false); name != "" && !wantsHelp(args) {
+	// (`aios-host --data A list --data B` took B without a word.)
+	if name, vals := repeatedFlag(fs, append(slices.Clip(c.globalArgs), args...), false); name != "" && !wantsHelp(args) {
 		return nil, c.usageError(fs, "--%s given more than once (%s): give it once", name, strings.Join(vals, ", ")), false
 	}
 	for {

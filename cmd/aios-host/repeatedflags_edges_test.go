@@ -46,3 +46,27 @@ func TestRepeatedFlagRefused(t *testing.T) {
 		}
 	}
 }
+
+// A global flag given before the command name and again after it
+// (`aios-host --data A list --data B`, one from a wrapper script, one from
+// its caller) took the one after it without a word, where the same flag
+// twice on one side is refused. It is refused too now, naming both
+// values; --plugins (repeatable) may still be given on both sides.
+func TestGlobalFlagRepeatedAcrossCommandRefused(t *testing.T) {
+	e := newEnv(t)
+	for _, args := range [][]string{
+		{"--data", "a", "version", "--data", "b"},
+		{"--log-level=warn", "list", "--log-level", "error"},
+		{"--config", "a.yaml", "call", "analyze-complexity", "{}", "--config=b.yaml"},
+	} {
+		code, out, errs := e.bare(args...)
+		name, _, _ := strings.Cut(args[0], "=")
+		if code != exitUsage || out != "" || !strings.Contains(errs, name+" given more than once") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %.200q; want exit 2 saying %s is given more than once", args, code, out, errs, name)
+		}
+	}
+	code, _, errs := e.run("", "--plugins", e.plugins, "list", "--plugins", e.plugins)
+	if code != exitOK || strings.Contains(errs, "more than once") {
+		t.Errorf("--plugins on both sides: exit %d, stderr %.200q; want it listed", code, errs)
+	}
+}
