@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,10 +56,37 @@ var pcSuffix = regexp.MustCompile(`(:\d+:\d+)\(\d+\)`)
 func cleanStack(s string) string {
 	s = pcSuffix.ReplaceAllString(s, "$1")
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	// The frames of the bundle's own code (NAME.bundle.js: the module
+	// wrapper esbuild emits around an ES module, its helpers) name a file
+	// that exists nowhere: left out, unless they are all the stack has.
+	own := slices.DeleteFunc(slices.Clone(lines), func(l string) bool {
+		f := frameFile(l)
+		return strings.HasSuffix(f, ".bundle.js")
+	})
+	if slices.ContainsFunc(own, func(l string) bool { return frameFile(l) != "" }) {
+		lines = own
+	}
 	if len(lines) > maxStackLines {
 		lines = append(lines[:maxStackLines], fmt.Sprintf("\t... %d more frames", len(lines)-maxStackLines))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// frameFile is the file a stack line ("\tat f (file:1:2)", "\tat file:1:2")
+// names, "" for a line that is no frame or names none (native).
+func frameFile(line string) string {
+	l, ok := strings.CutPrefix(strings.TrimSpace(line), "at ")
+	if !ok {
+		return ""
+	}
+	if i := strings.LastIndexByte(l, '('); i >= 0 && strings.HasSuffix(l, ")") {
+		l = l[i+1 : len(l)-1]
+	}
+	file, _, ok := strings.Cut(l, ":")
+	if !ok {
+		return ""
+	}
+	return file
 }
 
 // firstFrame returns "file:line:col" of the first frame that has a file
