@@ -443,7 +443,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session, method string, par
 	if a, ok := s.hcfg.Agents[sess.agent]; ok && !a.MethodAllowed(method) && slices.Contains(config.RPCMethods, method) {
 		rerr := jsonrpc.Errorf(abi.CapabilityDenied, "agent %q may not use %s: it is not in agents.%s.methods", sess.agent, method, sess.agent)
 		if method == "tools/call" {
-			s.recordRefusedCall(ctx, sess, params, rerr)
+			s.recordRefusedCall(ctx, sess, params, &abi.ToolError{Code: abi.CapabilityDenied, Message: rerr.Message})
 		}
 		return nil, rerr
 	}
@@ -909,13 +909,14 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 // written (to widen the window between a request's handling and its answer).
 var testHookBeforeAnswer func()
 
-// recordRefusedCall gives a tools/call that agents.NAME.methods refused
-// its audit record (and its call observers' stats), as a front end's
-// refusal is recorded (host.Host.Refuse): the attempt of an agent kept
-// from calling tools is in the log with the agent and its principal. The
-// answer stays the methods refusal whatever the record says (an unknown
-// tool is NotFound there, not to the client).
-func (s *Server) recordRefusedCall(ctx context.Context, sess *session, params json.RawMessage, rerr *jsonrpc.Error) {
+// recordRefusedCall gives a tools/call that the server refused by a limit
+// of its own (agents.NAME.methods, a socket connection's slots) its audit
+// record (and its call observers' stats), as a front end's refusal is
+// recorded (host.Host.Refuse): the attempt of an agent kept from calling
+// tools is in the log with the agent and its principal. The answer stays
+// the server's refusal whatever the record says (an unknown tool is
+// NotFound there, not to the client).
+func (s *Server) recordRefusedCall(ctx context.Context, sess *session, params json.RawMessage, why *abi.ToolError) {
 	var p jsonrpc.ToolsCallParams
 	if json.Unmarshal(params, &p) != nil || p.Name == "" {
 		return // nothing that names a call
@@ -928,5 +929,5 @@ func (s *Server) recordRefusedCall(ctx context.Context, sess *session, params js
 	if p.ParentID != "" {
 		call.ParentID = ClientParentPrefix + p.ParentID
 	}
-	_, _ = s.h.Refuse(host.WithOrigin(ctx, sess.origin), call, &abi.ToolError{Code: abi.CapabilityDenied, Message: rerr.Message})
+	_, _ = s.h.Refuse(host.WithOrigin(ctx, sess.origin), call, why)
 }
