@@ -194,9 +194,9 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	// ran says whether the request ran: one whose answer is left out
 	// (a tools/call whose effects happened) must not be taken for one
 	// not run, which the client may simply send again.
+	notRun := fmt.Sprintf("the answers of this batch pass %d bytes (server.max_batch_answer_bytes): this request was not run; send it again on its own or in a later batch", s.cfg.MaxBatchAnswer)
 	over := func(id json.RawMessage, ran bool) []byte {
-		e := jsonrpc.Errorf(abi.TooLarge,
-			"the answers of this batch pass %d bytes (server.max_batch_answer_bytes): this request was not run; send it again on its own or in a later batch", s.cfg.MaxBatchAnswer)
+		e := jsonrpc.Errorf(abi.TooLarge, "%s", notRun)
 		if ran {
 			e = jsonrpc.Errorf(abi.TooLarge,
 				"this request ran, but its answer is left out: the answers of this batch pass %d bytes (server.max_batch_answer_bytes); what it did is done (a tools/call's effects), and sent again it runs again", s.cfg.MaxBatchAnswer)
@@ -217,6 +217,15 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 			if used.Load() > s.cfg.MaxBatchAnswer && isObject(it) {
 				if id, ok := requestID(it); ok {
 					out[i] = over(id, false)
+				}
+				// A tools/call not run is recorded as any refused
+				// call (found by p163: it had no audit record).
+				var m struct {
+					Method string          `json:"method"`
+					Params json.RawMessage `json:"params"`
+				}
+				if json.Unmarshal(it, &m) == nil && m.Method == "tools/call" {
+					s.recordRefusedCall(ctx, sess, m.Params, &abi.ToolError{Code: abi.TooLarge, Message: notRun})
 				}
 				return
 			}
