@@ -736,6 +736,10 @@ const decodeBudgetFactor = 32
 // outputSchema listed).
 func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.ToolHandler {
 	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+		// _meta timeout_ms counts from here: large arguments may wait for
+		// limits.max_decode_bytes first (found by p163: the call ran
+		// after the wait with its whole timeout again).
+		received := time.Now()
 		var params any = map[string]any{}
 		if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
 			// Bounded in what they decode to before they are decoded:
@@ -792,7 +796,7 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		}
 		call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Params: params, Depth: depth}
 		if ms, ok := metaWhole(req.Params.Meta[MetaTimeoutMS]); ok && ms > 0 {
-			call.Deadline = time.Now().Add(time.Duration(min(ms, int64(math.MaxInt64/time.Millisecond))) * time.Millisecond)
+			call.Deadline = received.Add(time.Duration(min(ms, int64(math.MaxInt64/time.Millisecond))) * time.Millisecond)
 		} else if _, given := req.Params.Meta[MetaTimeoutMS]; given {
 			return errorResult(abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number of milliseconds above 0, got %s", MetaTimeoutMS, metaText(req.Params.Meta[MetaTimeoutMS]))), nil
 		}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -343,7 +344,12 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 			jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: Content-Type %q: JSON is UTF-8; send the body in UTF-8 (charset=utf-8, or no charset)", ct))))
 		return
 	}
-	out := s.handleMessage(r.Context(), &session{agent: agent, transport: "http", origin: host.Origin{Principal: "token:" + name, Remote: r.RemoteAddr}}, body)
+	// A call's timeout_ms counts from here, not from when the call
+	// starts: a large message may wait for limits.max_decode_bytes first
+	// (up to 10 s), and ran with its whole timeout after (found by p163;
+	// the socket counts from the read: readAtKey).
+	ctx := context.WithValue(r.Context(), readAtKey{}, time.Now())
+	out := s.handleMessage(ctx, &session{agent: agent, transport: "http", origin: host.Origin{Principal: "token:" + name, Remote: r.RemoteAddr}}, body)
 	s.answerDeadline(w) // from when the answer is ready: the call may have run for minutes
 	if out == nil {
 		w.WriteHeader(http.StatusNoContent)

@@ -194,9 +194,9 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	// ran says whether the request ran: one whose answer is left out
 	// (a tools/call whose effects happened) must not be taken for one
 	// not run, which the client may simply send again.
+	notRun := fmt.Sprintf("the answers of this batch pass %d bytes (server.max_batch_answer_bytes): this request was not run; send it again on its own or in a later batch", s.cfg.MaxBatchAnswer)
 	over := func(id json.RawMessage, ran bool) []byte {
-		e := jsonrpc.Errorf(abi.TooLarge,
-			"the answers of this batch pass %d bytes (server.max_batch_answer_bytes): this request was not run; send it again on its own or in a later batch", s.cfg.MaxBatchAnswer)
+		e := jsonrpc.Errorf(abi.TooLarge, "%s", notRun)
 		if ran {
 			e = jsonrpc.Errorf(abi.TooLarge,
 				"this request ran, but its answer is left out: the answers of this batch pass %d bytes (server.max_batch_answer_bytes); what it did is done (a tools/call's effects), and sent again it runs again", s.cfg.MaxBatchAnswer)
@@ -217,6 +217,15 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 			if used.Load() > s.cfg.MaxBatchAnswer && isObject(it) {
 				if id, ok := requestID(it); ok {
 					out[i] = over(id, false)
+				}
+				// A tools/call not run is recorded as any refused
+				// call (found by p163: it had no audit record).
+				var m struct {
+					Method string          `json:"method"`
+					Params json.RawMessage `json:"params"`
+				}
+				if json.Unmarshal(it, &m) == nil && m.Method == "tools/call" {
+					s.recordRefusedCall(ctx, sess, m.Params, &abi.ToolError{Code: abi.TooLarge, Message: notRun})
 				}
 				return
 			}
@@ -443,7 +452,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session, method string, par
 	if a, ok := s.hcfg.Agents[sess.agent]; ok && !a.MethodAllowed(method) && slices.Contains(config.RPCMethods, method) {
 		rerr := jsonrpc.Errorf(abi.CapabilityDenied, "agent %q may not use %s: it is not in agents.%s.methods", sess.agent, method, sess.agent)
 		if method == "tools/call" {
-			s.recordRefusedCall(ctx, sess, params, rerr)
+			s.recordRefusedCall(ctx, sess, params, &abi.ToolError{Code: abi.CapabilityDenied, Message: rerr.Message})
 		}
 		return nil, rerr
 	}
@@ -909,13 +918,14 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 // written (to widen the window between a request's handling and its answer).
 var testHookBeforeAnswer func()
 
-// recordRefusedCall gives a tools/call that agents.NAME.methods refused
-// its audit record (and its call observers' stats), as a front end's
-// refusal is recorded (host.Host.Refuse): the attempt of an agent kept
-// from calling tools is in the log with the agent and its principal. The
-// answer stays the methods refusal whatever the record says (an unknown
-// tool is NotFound there, not to the client).
-func (s *Server) recordRefusedCall(ctx context.Context, sess *session, params json.RawMessage, rerr *jsonrpc.Error) {
+// recordRefusedCall gives a tools/call that the server refused by a limit
+// of its own (agents.NAME.methods, a socket connection's slots) its audit
+// record (and its call observers' stats), as a front end's refusal is
+// recorded (host.Host.Refuse): the attempt of an agent kept from calling
+// tools is in the log with the agent and its principal. The answer stays
+// the server's refusal whatever the record says (an unknown tool is
+// NotFound there, not to the client).
+func (s *Server) recordRefusedCall(ctx context.Context, sess *session, params json.RawMessage, why *abi.ToolError) {
 	var p jsonrpc.ToolsCallParams
 	if json.Unmarshal(params, &p) != nil || p.Name == "" {
 		return // nothing that names a call
@@ -928,5 +938,5 @@ func (s *Server) recordRefusedCall(ctx context.Context, sess *session, params js
 	if p.ParentID != "" {
 		call.ParentID = ClientParentPrefix + p.ParentID
 	}
-	_, _ = s.h.Refuse(host.WithOrigin(ctx, sess.origin), call, &abi.ToolError{Code: abi.CapabilityDenied, Message: rerr.Message})
+	_, _ = s.h.Refuse(host.WithOrigin(ctx, sess.origin), call, why)
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"net"
@@ -249,7 +250,12 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		read := time.Now()
 		if expired, ok := acquire(conn, sem, msg, read); !ok {
 			if expired != nil {
-				_ = write(expired)
+				// Refused by the connection's own limit: recorded as
+				// any refused call (found by p163: it had no audit
+				// record, and /metrics did not count it).
+				text := expired.timeoutText()
+				s.recordRefusedCall(ctx, sess, expired.params, &abi.ToolError{Code: abi.Timeout, Message: text})
+				_ = write(mustMarshal(errorResponse(expired.id, jsonrpc.Errorf(abi.Timeout, "%s", text))))
 				continue
 			}
 			return // the peer hung up: its calls are cancelled
@@ -298,7 +304,7 @@ func isEOF(err error) bool { return errors.Is(err, io.EOF) }
 // timeout_ms runs out while it waits is not run: acquire returns its
 // Timeout answer instead of a slot (found with the leftovers of p141: it
 // waited for a slow call to end, then ran with its whole timeout again).
-func acquire(conn net.Conn, sem chan struct{}, msg []byte, read time.Time) (expired []byte, ok bool) {
+func acquire(conn net.Conn, sem chan struct{}, msg []byte, read time.Time) (expired *slotWait, ok bool) {
 	select {
 	case sem <- struct{}{}:
 		return nil, true
@@ -322,11 +328,16 @@ func acquire(conn net.Conn, sem chan struct{}, msg []byte, read time.Time) (expi
 				return nil, false
 			}
 		case <-expiry:
-			return mustMarshal(errorResponse(w.id, jsonrpc.Errorf(abi.Timeout,
-				"the call of %s reached its timeout_ms (%d ms) while it waited for a free slot of its connection (a socket connection runs %d requests at once; the others were still running); it did not run",
-				w.tool, w.ms, maxConcurrentPerConn))), false
+			return &w, false
 		}
 	}
+}
+
+// timeoutText is the refusal of w's call, whose timeout_ms ran out while
+// it waited for a slot.
+func (w *slotWait) timeoutText() string {
+	return fmt.Sprintf("the call of %s reached its timeout_ms (%d ms) while it waited for a free slot of its connection (a socket connection runs %d requests at once; the others were still running); it did not run",
+		w.tool, w.ms, maxConcurrentPerConn)
 }
 
 // slotWait is what acquire needs of a message to stop waiting for a slot
@@ -336,23 +347,25 @@ type slotWait struct {
 	id       json.RawMessage
 	tool     string
 	ms       int64
+	params   json.RawMessage // the tools/call params, for its record
 }
 
 func slotWaitOf(msg []byte, read time.Time) slotWait {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
-		Params struct {
-			Name      string `json:"name"`
-			TimeoutMS int64  `json:"timeout_ms"`
-		} `json:"params"`
+		Params json.RawMessage `json:"params"`
+	}
+	var p struct {
+		Name      string `json:"name"`
+		TimeoutMS int64  `json:"timeout_ms"`
 	}
 	if jsonrpc.IsBatch(msg) || json.Unmarshal(msg, &m) != nil || m.Method != "tools/call" ||
-		len(m.ID) == 0 || string(m.ID) == "null" || m.Params.TimeoutMS <= 0 || m.Params.Name == "" {
+		len(m.ID) == 0 || string(m.ID) == "null" || json.Unmarshal(m.Params, &p) != nil || p.TimeoutMS <= 0 || p.Name == "" {
 		return slotWait{}
 	}
-	ms := min(m.Params.TimeoutMS, int64(math.MaxInt64/time.Millisecond))
-	return slotWait{deadline: read.Add(time.Duration(ms) * time.Millisecond), id: m.ID, tool: m.Params.Name, ms: ms}
+	ms := min(p.TimeoutMS, int64(math.MaxInt64/time.Millisecond))
+	return slotWait{deadline: read.Add(time.Duration(ms) * time.Millisecond), id: m.ID, tool: p.Name, ms: ms, params: m.Params}
 }
 
 // readAtKey marks a socket message's context with when it was read: a

@@ -66,8 +66,10 @@ type Provider struct {
 	// they wait in spares.
 	extra int
 	// replacing counts the workers being started (or waiting out their
-	// backoff) in place of ones that ended (replace).
-	replacing int
+	// backoff) in place of ones that ended (replace); replacingSince is
+	// when it last rose from 0.
+	replacing      int
+	replacingSince time.Time
 	// freed is closed (and replaced, by wake) when an extra worker goes or
 	// becomes spare, so that nested calls waiting for a worker look again.
 	freed chan struct{}
@@ -375,6 +377,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 	// than spareLinger ago) or starts one, kept after the call for the
 	// next such call until spareLinger passes without one.
 	self := call.Depth > 0 && (call.Caller == p.reg.Provider.ID || ctx.Value(nestKey{p}) != nil)
+	waitStart := time.Now()
 	for {
 		select {
 		case w := <-p.idle:
@@ -459,7 +462,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 		case <-ctx.Done():
 			te := abi.AsToolError(ctx.Err(), abi.Timeout)
 			p.mu.Lock()
-			replacing := p.replacing
+			replacing, since := p.replacing, p.replacingSince
 			p.mu.Unlock()
 			state := fmt.Sprintf("all %d of %s busy", p.size, p.reg.Provider.ID)
 			if self {
@@ -468,10 +471,16 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 				// (TestDeepSelfNestingSaysExtraWorkers).
 				state = fmt.Sprintf("all %d of %s busy, and the %d more it starts for nested calls of its own tools (at most max(pool_size, 8))", p.size, p.reg.Provider.ID, p.maxExtra())
 			}
-			if replacing > 0 {
+			switch waited := time.Since(waitStart); {
+			case replacing > 0 && since.Sub(waitStart) < waited/2:
 				// Not busy: a pool size would not help
 				// (TestPoolWaitSaysReplacing).
 				state = fmt.Sprintf("of the %d of %s, %d being started in place of a worker that ended (see the log), the rest busy", p.size, p.reg.Provider.ID, replacing)
+			case replacing > 0:
+				// Busy until workers ended late in the wait (killed at
+				// a deadline of their calls just before this one's):
+				// no crash to look for (TestPoolWaitBusyNotBlamedOnReplacing).
+				state += fmt.Sprintf(" for most of its wait (%d of them ended just before it gave up and are being started again)", replacing)
 			}
 			te.Message = fmt.Sprintf("tool %s: waiting for a free python worker (%s; runtimes.python.pool_size): %s", call.Tool, state, te.Message)
 			return nil, te
@@ -703,6 +712,9 @@ func (p *Provider) replace(delay time.Duration) {
 		return
 	}
 	p.bg.Add(1)
+	if p.replacing == 0 {
+		p.replacingSince = time.Now()
+	}
 	p.replacing++
 	p.mu.Unlock()
 	go func() {
