@@ -69,6 +69,9 @@ func TestSessionCapAudited(t *testing.T) {
 	if !strings.Contains(a.body, "RateLimited") || !strings.Contains(a.body, "mcp.http.max_calls_per_session") || !strings.Contains(a.body, "call of echo") {
 		t.Fatalf("second call of the session: %s", a.body)
 	}
+	if !strings.Contains(a.body, `"data":{"limit":"mcp.http.max_calls_per_session"}`) {
+		t.Fatalf("second call of the session: %s; want its error data to name the limit's key, as a rate bucket's does", a.body)
+	}
 	once.Do(func() { close(release) })
 	<-answer
 	mu.Lock()

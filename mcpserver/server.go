@@ -808,7 +808,9 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			if !ok {
 				// Refused without running, audited and counted as any
 				// refused call.
-				_, err := s.h.Refuse(ctx, call, abi.Errorf(abi.RateLimited, "call of %s: this session already runs %d calls, the limit (mcp.http.max_calls_per_session): wait for one to end, or open another session", name, n))
+				refusal := abi.Errorf(abi.RateLimited, "call of %s: this session already runs %d calls, the limit (mcp.http.max_calls_per_session): wait for one to end, or open another session", name, n)
+				refusal.Data = map[string]any{"limit": "mcp.http.max_calls_per_session"}
+				_, err := s.h.Refuse(ctx, call, refusal)
 				return errorResult(abi.AsToolError(err, abi.Internal)), nil
 			}
 			defer done()

@@ -42,6 +42,9 @@ func TestConnsPerUIDBounded(t *testing.T) {
 	if got := third(); !strings.Contains(got, "server.max_conns_per_uid") || !strings.Contains(got, `"RateLimited"`) || !strings.Contains(got, "holds 2 connections") {
 		t.Fatalf("third connection got %q, want RateLimited naming server.max_conns_per_uid", got)
 	}
+	if got := third(); !strings.Contains(got, `"details":{"limit":"server.max_conns_per_uid"}`) {
+		t.Fatalf("third connection got %q, want data.details.limit server.max_conns_per_uid", got)
+	}
 	a.Close()
 	deadline := time.Now().Add(5 * time.Second)
 	for {

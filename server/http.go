@@ -239,7 +239,7 @@ func (s *Server) authenticateHint(w http.ResponseWriter, r *http.Request, hint s
 		if left, blocked := s.badTokens.Blocked(key); blocked {
 			secs := int(left/time.Second) + 1
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			writeJSON(w, http.StatusTooManyRequests, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.RateLimited,
+			writeJSON(w, http.StatusTooManyRequests, mustMarshal(errorResponse(nil, jsonrpc.Limited("", time.Duration(secs)*time.Second,
 				"too many invalid bearer tokens from %s (%d within %v): retry in %d s", key, authlimit.DefaultFailures, authlimit.DefaultWindow, secs))))
 			return "", "", false
 		}
@@ -292,7 +292,7 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if n >= s.cfg.MaxRequestsPerToken {
-		writeJSON(w, http.StatusTooManyRequests, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.RateLimited,
+		writeJSON(w, http.StatusTooManyRequests, mustMarshal(errorResponse(nil, jsonrpc.Limited("server.max_requests_per_token", 0,
 			"token %s (agent %s) already runs %d requests, the limit (server.max_requests_per_token): wait for one to end", name, agent, n))))
 		return
 	}

@@ -100,6 +100,15 @@ func TestHTTPRequestsPerTokenBounded(t *testing.T) {
 	if code, ac := rpcCode(err); code != -32003 || ac != abi.RateLimited || !strings.Contains(err.Error(), "server.max_requests_per_token") {
 		t.Fatalf("third request of the token: %v, want RateLimited naming server.max_requests_per_token", err)
 	}
+	// Its data names the key, as the pipeline's rate refusals' data.limit
+	// does (it had none: found by p163).
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Data == nil {
+		t.Fatalf("third request of the token: %v has no data", err)
+	}
+	if d, _ := je.Data.Details.(map[string]any); d["limit"] != "server.max_requests_per_token" {
+		t.Fatalf("third request's data details %#v, want limit server.max_requests_per_token", je.Data.Details)
+	}
 	if err := dial(t, ts).Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}}, nil); err != nil {
 		t.Fatalf("a socket request meanwhile: %v", err)
 	}

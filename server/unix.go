@@ -103,7 +103,7 @@ func (s *Server) serveUnix(conn net.Conn) {
 	if n >= s.cfg.MaxConnsPerUID {
 		s.mu.Unlock()
 		_ = conn.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
-		_, _ = conn.Write(append(mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.RateLimited,
+		_, _ = conn.Write(append(mustMarshal(errorResponse(nil, jsonrpc.Limited("server.max_conns_per_uid", 0,
 			"uid %d already holds %d connections to this socket, the limit (server.max_conns_per_uid): close one, or send more requests on one connection", uid, n))), '\n'))
 		conn.Close()
 		return

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/wire"
@@ -129,6 +130,23 @@ func (e *Error) Error() string {
 // Errorf builds an error object with an abi code.
 func Errorf(c abi.ErrorCode, format string, args ...any) *Error {
 	return &Error{Code: CodeFor(c), Message: fmt.Sprintf(format, args...), Data: &ErrorData{Code: c}}
+}
+
+// Limited is the RateLimited error of a front end's own bound (a
+// connection, request or session limit, not the pipeline's buckets): its
+// data details name the config key (limit, when the bound has one) as the
+// pipeline's refusals do, with retry_after_ms when a wait is known (> 0).
+func Limited(key string, retryAfter time.Duration, format string, args ...any) *Error {
+	e := Errorf(abi.RateLimited, format, args...)
+	d := map[string]any{}
+	if key != "" {
+		d["limit"] = key
+	}
+	if retryAfter > 0 {
+		d["retry_after_ms"] = retryAfter.Milliseconds()
+	}
+	e.Data.Details = d
+	return e
 }
 
 // Protocol builds an error for a JSON-RPC level problem (parse error,
