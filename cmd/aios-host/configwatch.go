@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/aios-host/aios-host/audit"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/internal/fsperm"
@@ -144,6 +145,13 @@ func checkConfigFile(path string) error {
 	if !cfg.Audit.Disabled {
 		if err := checkPathKind(cfg, "audit.path", cfg.Audit.Path, false); err != nil {
 			return err
+		}
+		// A file there that is no audit log (its end is not a record,
+		// nor a crash's) is refused by run too.
+		if cfg.Audit.Path != "" {
+			if err := audit.CheckTail(cfg.Audit.Path); err != nil {
+				return fmt.Errorf("%s:%d: audit.path: %w", cfg.File, cfg.Line("audit.path"), err)
+			}
 		}
 	}
 	return checkPathKind(cfg, "spaces", cfg.Spaces, true)
