@@ -37,8 +37,8 @@ var configPollInterval = 2 * time.Second
 // times or mode only (touch) is none. A file that is no regular file at
 // start (a pipe: --config <(…)) is not watched. started is the file as
 // run read it at start (configAtStart; nil: read here): an edit made since,
-// while the plugins loaded, is a change too.
-func watchConfigFile(ctx context.Context, path string, started []byte, log *slog.Logger) {
+// while the plugins loaded, is a change too. dataFlag is run's --data.
+func watchConfigFile(ctx context.Context, path, dataFlag string, started []byte, log *slog.Logger) {
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
 		return // a pipe (--config <(…)): read once, nothing to look at again
@@ -88,7 +88,7 @@ func watchConfigFile(ctx context.Context, path string, started []byte, log *slog
 			continue
 		}
 		last = data
-		if err := checkConfigFile(path); err != nil {
+		if err := checkConfig(path, dataFlag); err != nil {
 			log.Error("the configuration file was edited and now does not load: the running host keeps the configuration it started with, and a restart would fail", "file", path, "err", err)
 			continue
 		}
@@ -132,6 +132,14 @@ func readConfigFile(path string) ([]byte, error) {
 // are read), and audit.path and spaces (a folder where the log should
 // be, or a file where the spaces should be, fails the restart).
 func checkConfigFile(path string) error {
+	return checkConfig(path, "")
+}
+
+// checkConfig is checkConfigFile for a host run with dataFlag as its
+// --data ("": none), which replaces the file's data: the file's data, a
+// folder where the spaces and the log are made unless spaces or
+// audit.path say otherwise, is checked only when run takes it.
+func checkConfig(path, dataFlag string) error {
 	cfg, err := config.Load(path)
 	if err != nil {
 		return err
@@ -142,19 +150,36 @@ func checkConfigFile(path string) error {
 	// audit.path and spaces as run opens them (set in the file: --data
 	// leaves them where they say): a log that is a folder, a device, or
 	// either beneath a file fails the restart.
+	// data as well, when the file sets it and run takes it: a file there
+	// (or above it) fails the restart, and so do the spaces and the log
+	// it holds when spaces and audit.path leave them there.
+	fileData := dataFlag == "" && cfg.Line("data") > 0
+	if fileData {
+		if err := checkPathKind(cfg, "data", cfg.Data, true); err != nil {
+			return err
+		}
+	}
 	if !cfg.Audit.Disabled {
-		if err := checkPathKind(cfg, "audit.path", cfg.Audit.Path, false); err != nil {
+		key, p := "audit.path", cfg.Audit.Path
+		if p == "" && fileData {
+			key, p = "data", cfg.AuditPath()
+		}
+		if err := checkPathKind(cfg, key, p, false); err != nil {
 			return err
 		}
 		// A file there that is no audit log (its end is not a record,
 		// nor a crash's) is refused by run too.
-		if cfg.Audit.Path != "" {
-			if err := audit.CheckTail(cfg.Audit.Path); err != nil {
-				return fmt.Errorf("%s:%d: audit.path: %w", cfg.File, cfg.Line("audit.path"), err)
+		if p != "" {
+			if err := audit.CheckTail(p); err != nil {
+				return fmt.Errorf("%s:%d: %s: %w", cfg.File, cfg.Line(key), key, err)
 			}
 		}
 	}
-	return checkPathKind(cfg, "spaces", cfg.Spaces, true)
+	key, p := "spaces", cfg.Spaces
+	if p == "" && fileData {
+		key, p = "data", cfg.SpacesDir()
+	}
+	return checkPathKind(cfg, key, p, true)
 }
 
 // checkPathKind says, with the file, line and key, why the path p that

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestConfigCheckDataNotAFolder: a running host's config edited so that
+// data names a file (or a path beneath one) was logged as a change a
+// restart applies, and the restart failed ("data: space: create root
+// …: not a directory"); so did a data folder whose spaces or audit.jsonl,
+// where spaces and audit.path leave them, cannot be used. The watch says
+// so at once, with the file, line and key, unless run's --data replaces
+// the file's data.
+func TestConfigCheckDataNotAFolder(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "f")
+	if err := os.WriteFile(f, []byte("hello\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeConfig(t, "limits:\n  max_call_depth: 3\ndata: "+f+"\n")
+	if err := checkConfigFile(cfg); err == nil || !strings.HasPrefix(err.Error(), cfg+":3: data: "+f+" is not a folder") {
+		t.Errorf("data naming a file: got %v, want it named at %s:3", err, cfg)
+	}
+	if err := checkConfigFile(writeConfig(t, "data: "+f+"/sub\n")); err == nil || !strings.Contains(err.Error(), ":1: data: ") {
+		t.Errorf("data beneath a file: got %v, want it named at line 1", err)
+	}
+	// With --data, run does not take the file's data.
+	if err := checkConfig(cfg, t.TempDir()); err != nil {
+		t.Errorf("data naming a file, run with --data: %v", err)
+	}
+	// The spaces and the log it holds.
+	d := t.TempDir()
+	if err := os.WriteFile(filepath.Join(d, "spaces"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkConfigFile(writeConfig(t, "data: "+d+"\n")); err == nil || !strings.Contains(err.Error(), ":1: data: "+filepath.Join(d, "spaces")+" is not a folder") {
+		t.Errorf("data whose spaces is a file: got %v", err)
+	}
+	if err := checkConfigFile(writeConfig(t, "data: "+d+"\nspaces: "+t.TempDir()+"\n")); err != nil {
+		t.Errorf("data whose spaces is a file, spaces set elsewhere: %v", err)
+	}
+	d = t.TempDir()
+	if err := os.WriteFile(filepath.Join(d, "audit.jsonl"), []byte("hello\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkConfigFile(writeConfig(t, "data: "+d+"\n")); err == nil || !strings.Contains(err.Error(), ":1: data: audit: refusing to append to "+filepath.Join(d, "audit.jsonl")) {
+		t.Errorf("data whose audit.jsonl is no audit log: got %v", err)
+	}
+	if err := checkConfigFile(writeConfig(t, "data: "+d+"\naudit:\n  disabled: true\n")); err != nil {
+		t.Errorf("data whose audit.jsonl is no audit log, the log turned off: %v", err)
+	}
+	// A data folder not there yet, or a good one, passes.
+	for _, p := range []string{filepath.Join(dir, "new"), t.TempDir()} {
+		if err := checkConfigFile(writeConfig(t, "data: "+p+"\n")); err != nil {
+			t.Errorf("data %s: %v", p, err)
+		}
+	}
+}
