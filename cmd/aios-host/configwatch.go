@@ -37,8 +37,9 @@ var configPollInterval = 2 * time.Second
 // times or mode only (touch) is none. A file that is no regular file at
 // start (a pipe: --config <(…)) is not watched. started is the file as
 // run read it at start (configAtStart; nil: read here): an edit made since,
-// while the plugins loaded, is a change too. dataFlag is run's --data.
-func watchConfigFile(ctx context.Context, path, dataFlag string, started []byte, log *slog.Logger) {
+// while the plugins loaded, is a change too. flags are run's that
+// replace keys of the file.
+func watchConfigFile(ctx context.Context, path string, flags runFlags, started []byte, log *slog.Logger) {
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
 		return // a pipe (--config <(…)): read once, nothing to look at again
@@ -88,7 +89,7 @@ func watchConfigFile(ctx context.Context, path, dataFlag string, started []byte,
 			continue
 		}
 		last = data
-		if err := checkConfig(path, dataFlag); err != nil {
+		if err := checkConfig(path, flags); err != nil {
 			log.Error("the configuration file was edited and now does not load: the running host keeps the configuration it started with, and a restart would fail", "file", path, "err", err)
 			continue
 		}
@@ -132,14 +133,20 @@ func readConfigFile(path string) ([]byte, error) {
 // are read), and audit.path and spaces (a folder where the log should
 // be, or a file where the spaces should be, fails the restart).
 func checkConfigFile(path string) error {
-	return checkConfig(path, "")
+	return checkConfig(path, runFlags{})
 }
 
-// checkConfig is checkConfigFile for a host run with dataFlag as its
-// --data ("": none), which replaces the file's data: the file's data, a
-// folder where the spaces and the log are made unless spaces or
-// audit.path say otherwise, is checked only when run takes it.
-func checkConfig(path, dataFlag string) error {
+// runFlags are the flags of run that replace keys of its config file.
+type runFlags struct {
+	data    string // --data ("": not given)
+	plugins bool   // --plugins given
+}
+
+// checkConfig is checkConfigFile for a host run with flags, which
+// replace the file's data and plugins: the file's data, a folder where
+// the spaces and the log are made unless spaces or audit.path say
+// otherwise, and its plugin folders are checked only when run takes them.
+func checkConfig(path string, flags runFlags) error {
 	cfg, err := config.Load(path)
 	if err != nil {
 		return err
@@ -147,13 +154,23 @@ func checkConfig(path, dataFlag string) error {
 	if err := checkSections(cfg); err != nil {
 		return errors.New(locateIn(cfg, err)) // with the file and line, as run says it
 	}
+	// Its plugin folders as discovery's Start takes them (as
+	// discovery.dirs below): one that is a file is refused.
+	if !flags.plugins {
+		for i, p := range cfg.Plugins {
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				key := fmt.Sprintf("plugins[%d]", i)
+				return fmt.Errorf("%s: %s: %s is a file, not a folder: give the folder that holds it", cfg.Where(key), key, p)
+			}
+		}
+	}
 	// audit.path and spaces as run opens them (set in the file: --data
 	// leaves them where they say): a log that is a folder, a device, or
 	// either beneath a file fails the restart.
 	// data as well, when the file sets it and run takes it: a file there
 	// (or above it) fails the restart, and so do the spaces and the log
 	// it holds when spaces and audit.path leave them there.
-	fileData := dataFlag == "" && cfg.Line("data") > 0
+	fileData := flags.data == "" && cfg.Line("data") > 0
 	if fileData {
 		if err := checkPathKind(cfg, "data", cfg.Data, true); err != nil {
 			return err

@@ -28,7 +28,7 @@ func TestConfigCheckDataNotAFolder(t *testing.T) {
 		t.Errorf("data beneath a file: got %v, want it named at line 1", err)
 	}
 	// With --data, run does not take the file's data.
-	if err := checkConfig(cfg, t.TempDir()); err != nil {
+	if err := checkConfig(cfg, runFlags{data: t.TempDir()}); err != nil {
 		t.Errorf("data naming a file, run with --data: %v", err)
 	}
 	// The spaces and the log it holds.
@@ -57,5 +57,29 @@ func TestConfigCheckDataNotAFolder(t *testing.T) {
 		if err := checkConfigFile(writeConfig(t, "data: "+p+"\n")); err != nil {
 			t.Errorf("data %s: %v", p, err)
 		}
+	}
+}
+
+// TestConfigCheckPluginsFile: a running host's config edited so that a
+// plugins entry names a file (the plugin itself, not its folder) was
+// logged as a change a restart applies, and the restart failed
+// ("discovery: plugin folder … is a file, not a folder"), as
+// discovery.dirs already was not. The watch says so at once, with the
+// file, line and key, unless run's --plugins replaces the file's.
+func TestConfigCheckPluginsFile(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "tool.js")
+	if err := os.WriteFile(f, []byte("//\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeConfig(t, "limits:\n  max_call_depth: 3\nplugins:\n  - "+dir+"\n  - "+f+"\n")
+	if err := checkConfigFile(cfg); err == nil || !strings.HasPrefix(err.Error(), cfg+":5: plugins[1]: "+f+" is a file, not a folder") {
+		t.Errorf("plugins naming a file: got %v, want it named at %s:5", err, cfg)
+	}
+	if err := checkConfig(cfg, runFlags{plugins: true}); err != nil {
+		t.Errorf("plugins naming a file, run with --plugins: %v", err)
+	}
+	if err := checkConfigFile(writeConfig(t, "plugins: ["+dir+", "+filepath.Join(dir, "new")+"]\n")); err != nil {
+		t.Errorf("plugin folders, one not there yet: %v", err)
 	}
 }
