@@ -140,6 +140,7 @@ func checkConfigFile(path string) error {
 type runFlags struct {
 	data    string // --data ("": not given)
 	plugins bool   // --plugins given
+	socket  bool   // --socket given
 }
 
 // checkConfig is checkConfigFile for a host run with flags, which
@@ -153,6 +154,14 @@ func checkConfig(path string, flags runFlags) error {
 	}
 	if err := checkSections(cfg); err != nil {
 		return errors.New(locateIn(cfg, err)) // with the file and line, as run says it
+	}
+	// server.socket as run probes it before it binds it: anything but a
+	// socket there (a folder, a file) is not replaced, and the restart
+	// fails. (A live socket is this host's own, or gone when it stops.)
+	if sc, err := server.LoadConfig(cfg); err == nil && sc.Socket != "" && !flags.socket {
+		if st, err := os.Lstat(sc.Socket); err == nil && st.Mode().Type() != os.ModeSocket {
+			return fmt.Errorf("%s: server.socket: %s exists and is not a socket (%s): run does not replace it (remove it, or choose another socket path)", cfg.Where("server.socket"), sc.Socket, fsperm.Kind(st.Mode()))
+		}
 	}
 	// Its plugin folders as discovery's Start takes them (as
 	// discovery.dirs below): one that is a file is refused.

@@ -83,3 +83,23 @@ func TestConfigCheckPluginsFile(t *testing.T) {
 		t.Errorf("plugin folders, one not there yet: %v", err)
 	}
 }
+
+// TestConfigCheckSocketNotASocket: a running host's config edited so that
+// server.socket names a folder or a file was logged as a change a restart
+// applies, and the restart failed ("socket /tmp: exists and is not a
+// socket (a folder): not replacing it"). The watch says so at once, with
+// the file, line and key, unless run's --socket replaces it; a path with
+// nothing there yet passes.
+func TestConfigCheckSocketNotASocket(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, "limits:\n  max_call_depth: 3\nserver:\n  socket: "+dir+"\n")
+	if err := checkConfigFile(cfg); err == nil || !strings.HasPrefix(err.Error(), cfg+":4: server.socket: "+dir+" exists and is not a socket (a folder)") {
+		t.Errorf("server.socket naming a folder: got %v, want it named at %s:4", err, cfg)
+	}
+	if err := checkConfig(cfg, runFlags{socket: true}); err != nil {
+		t.Errorf("server.socket naming a folder, run with --socket: %v", err)
+	}
+	if err := checkConfigFile(writeConfig(t, "server:\n  socket: "+filepath.Join(dir, "h.sock")+"\n")); err != nil {
+		t.Errorf("server.socket with nothing there yet: %v", err)
+	}
+}
