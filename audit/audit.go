@@ -315,7 +315,7 @@ func Open(path string, opts Options) (*Writer, error) {
 		w.free <- make([]byte, 0, writeChunk+8<<10)
 	}
 	w.notFull.L = &w.mu
-	if err := w.loadTail(); err != nil {
+	if err := w.loadTail(false); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -1293,12 +1293,33 @@ func (w *Writer) failed() error {
 	return w.err
 }
 
+// CheckTail says why Open (with RepairTail) would refuse to append to the
+// log file at path (its end not a record, nor what a crash leaves),
+// without changing the file; nil when Open would take it, or there is no
+// file there. A running host's config watch checks an edited audit.path
+// with it, as a restart would then fail. A crash's tail passes: it is
+// also what a reader sees of a write in progress, in the log of a host
+// running now.
+func CheckTail(path string) error {
+	f, err := openRegular(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := &Writer{f: f, path: path, opts: Options{RepairTail: true}}
+	return w.loadTail(true)
+}
+
 // loadTail reads the last record of an existing log to continue its chain.
 // An incomplete last line is cut (with RepairTail) only when it is what a
 // crash during a write leaves, the beginning of a record or zeros, and
 // only after the record before it checks: nothing of a file that is not
-// an intact log is changed.
-func (w *Writer) loadTail() error {
+// an intact log is changed. dry (CheckTail): nothing is changed, only
+// whether Open would refuse the file is said.
+func (w *Writer) loadTail(dry bool) error {
 	st, err := w.f.Stat()
 	if err != nil {
 		return fmt.Errorf("audit: %s: %w", w.path, err)
@@ -1348,7 +1369,7 @@ func (w *Writer) loadTail() error {
 		}
 		w.seq, w.prev = r.Seq, append(w.prev[:0], r.Hash...)
 	}
-	if cut > 0 {
+	if cut > 0 && !dry {
 		// A crash just before the newline leaves a whole record: it is
 		// kept (the record of a call that ran), when it follows the one
 		// before it (any, as the first line: it may follow a rotated

@@ -59,9 +59,9 @@ func PrunedAnchor(path string, seq uint64) (a Anchor, ok bool, err error) {
 	return a, ok, nil
 }
 
-// lastPruned returns the anchor of the newest record the Writer pruned
+// LastPruned returns the anchor of the newest record the Writer pruned
 // (the highest seq of the pruned file; ok false when there is none).
-func lastPruned(path string) (a Anchor, ok bool, err error) {
+func LastPruned(path string) (a Anchor, ok bool, err error) {
 	err = scanPruned(path, func(got Anchor) {
 		if !ok || got.Seq >= a.Seq {
 			a, ok = got, true
@@ -191,7 +191,7 @@ func (w *Writer) prune() error {
 	var done Anchor // the newest record pruned before
 	if len(files) > w.opts.MaxFiles {
 		var err error
-		if done, _, err = lastPruned(w.path); err != nil {
+		if done, _, err = LastPruned(w.path); err != nil {
 			return err
 		}
 	}

@@ -18,6 +18,7 @@ type VerifyError struct {
 	Reason string // what is wrong with it
 
 	incomplete bool // the last line has no newline (readLine)
+	added      bool // ... and does not begin as a record does
 }
 
 func (e *VerifyError) Error() string {
@@ -147,6 +148,11 @@ func verify(r io.Reader, o VerifyOptions) (int, Anchor, error) {
 			var ve *VerifyError
 			if errors.As(err, &ve) {
 				ve.Line = line
+				if ve.incomplete && !ve.added && o.named[1] != 0 {
+					// A rotated file: fsynced whole before it was
+					// renamed so, never written or repaired after.
+					ve.Reason = fmt.Sprintf("the file ends inside record %d (no newline after it), but its name says it holds records %d to %d: the host fsyncs a file whole before it renames it so, and never writes to it or repairs it after, so it was cut or damaged after its rotation", base+uint64(line), o.named[0], o.named[1])
+				}
 			}
 			line--
 			return line, last(), err
@@ -253,7 +259,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 				}
 			}
 			if !crashTail(buf) { // as Open says of it
-				return nil, &VerifyError{Reason: fmt.Sprintf("the last line (%d bytes, no newline) does not begin as a record does (%s): not what a crash during a write leaves, but bytes added after the last record", len(buf), clipQuote(buf)), incomplete: true}
+				return nil, &VerifyError{Reason: fmt.Sprintf("the last line (%d bytes, no newline) does not begin as a record does (%s): not what a crash during a write leaves, but bytes added after the last record", len(buf), clipQuote(buf)), incomplete: true, added: true}
 			}
 			return nil, &VerifyError{Reason: fmt.Sprintf("incomplete last record (%d bytes, no newline): a crash during a write, or the log was cut", len(buf)), incomplete: true}
 		default:

@@ -698,6 +698,11 @@ func yamlSyntaxError(err error, file string, data []byte) error {
 	e := &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	if m := lineRE.FindStringSubmatch(e.Msg); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
+		if yamlParserProblems[m[2]] {
+			// yaml.v3 numbers its parser's lines from 0 (its
+			// scanner's from 1): it named the line before.
+			e.Line++
+		}
 		e.Msg = "YAML syntax: " + m[2]
 		tabHint(e, data)
 		return e
@@ -717,6 +722,22 @@ func yamlSyntaxError(err error, file string, data []byte) error {
 		badByte(e, data)
 	}
 	return e
+}
+
+// yamlParserProblems are the errors of yaml.v3's parser (parserc.go), as
+// against its scanner's: their "line N" counts from 0.
+var yamlParserProblems = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"did not find expected node content":     true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected key":              true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"found duplicate %YAML directive":        true,
+	"found duplicate %TAG directive":         true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
 }
 
 // badByte gives the line of the first character yaml.v3's reader refuses

@@ -348,13 +348,23 @@ func verifyLog(files []string, current string, opts audit.VerifyOptions) ([]stri
 
 // prunedAfter returns the anchor that audit.max_files kept of the record
 // before the first of files (the log at current, as logFiles lists it)
-// when the files before it were pruned (audit.PrunedAnchor).
+// when the files before it were pruned (audit.PrunedAnchor). When it kept
+// none of that record but of an older one (the oldest file left after the
+// pruning was removed by hand), that one: verifying from it names the
+// records missing between, not a log that should start at record 1.
 func prunedAfter(current string, files []string) (audit.Anchor, bool, error) {
 	first, err := audit.FirstSeq(files[0])
 	if err != nil || first <= 1 {
 		return audit.Anchor{}, false, nil // verification says what is wrong with the file
 	}
-	return audit.PrunedAnchor(current, first-1)
+	a, ok, err := audit.PrunedAnchor(current, first-1)
+	if err != nil || ok {
+		return a, ok, err
+	}
+	if a, ok, err = audit.LastPruned(current); err != nil || !ok || a.Seq >= first {
+		return audit.Anchor{}, false, err
+	}
+	return a, true, nil
 }
 
 // logFiles lists the files of the log at path, oldest first: the files

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/aios-host/aios-host/audit"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/internal/fsperm"
@@ -36,8 +37,9 @@ var configPollInterval = 2 * time.Second
 // times or mode only (touch) is none. A file that is no regular file at
 // start (a pipe: --config <(…)) is not watched. started is the file as
 // run read it at start (configAtStart; nil: read here): an edit made since,
-// while the plugins loaded, is a change too.
-func watchConfigFile(ctx context.Context, path string, started []byte, log *slog.Logger) {
+// while the plugins loaded, is a change too. flags are run's that
+// replace keys of the file.
+func watchConfigFile(ctx context.Context, path string, flags runFlags, started []byte, log *slog.Logger) {
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
 		return // a pipe (--config <(…)): read once, nothing to look at again
@@ -87,7 +89,7 @@ func watchConfigFile(ctx context.Context, path string, started []byte, log *slog
 			continue
 		}
 		last = data
-		if err := checkConfigFile(path); err != nil {
+		if err := checkConfig(path, flags); err != nil {
 			log.Error("the configuration file was edited and now does not load: the running host keeps the configuration it started with, and a restart would fail", "file", path, "err", err)
 			continue
 		}
@@ -131,6 +133,21 @@ func readConfigFile(path string) ([]byte, error) {
 // are read), and audit.path and spaces (a folder where the log should
 // be, or a file where the spaces should be, fails the restart).
 func checkConfigFile(path string) error {
+	return checkConfig(path, runFlags{})
+}
+
+// runFlags are the flags of run that replace keys of its config file.
+type runFlags struct {
+	data    string // --data ("": not given)
+	plugins bool   // --plugins given
+	socket  bool   // --socket given
+}
+
+// checkConfig is checkConfigFile for a host run with flags, which
+// replace the file's data and plugins: the file's data, a folder where
+// the spaces and the log are made unless spaces or audit.path say
+// otherwise, and its plugin folders are checked only when run takes them.
+func checkConfig(path string, flags runFlags) error {
 	cfg, err := config.Load(path)
 	if err != nil {
 		return err
@@ -138,15 +155,57 @@ func checkConfigFile(path string) error {
 	if err := checkSections(cfg); err != nil {
 		return errors.New(locateIn(cfg, err)) // with the file and line, as run says it
 	}
+	// server.socket as run probes it before it binds it: anything but a
+	// socket there (a folder, a file) is not replaced, and the restart
+	// fails. (A live socket is this host's own, or gone when it stops.)
+	if sc, err := server.LoadConfig(cfg); err == nil && sc.Socket != "" && !flags.socket {
+		if st, err := os.Lstat(sc.Socket); err == nil && st.Mode().Type() != os.ModeSocket {
+			return fmt.Errorf("%s: server.socket: %s exists and is not a socket (%s): run does not replace it (remove it, or choose another socket path)", cfg.Where("server.socket"), sc.Socket, fsperm.Kind(st.Mode()))
+		}
+	}
+	// Its plugin folders as discovery's Start takes them (as
+	// discovery.dirs below): one that is a file is refused.
+	if !flags.plugins {
+		for i, p := range cfg.Plugins {
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				key := fmt.Sprintf("plugins[%d]", i)
+				return fmt.Errorf("%s: %s: %s is a file, not a folder: give the folder that holds it", cfg.Where(key), key, p)
+			}
+		}
+	}
 	// audit.path and spaces as run opens them (set in the file: --data
 	// leaves them where they say): a log that is a folder, a device, or
 	// either beneath a file fails the restart.
-	if !cfg.Audit.Disabled {
-		if err := checkPathKind(cfg, "audit.path", cfg.Audit.Path, false); err != nil {
+	// data as well, when the file sets it and run takes it: a file there
+	// (or above it) fails the restart, and so do the spaces and the log
+	// it holds when spaces and audit.path leave them there.
+	fileData := flags.data == "" && cfg.Line("data") > 0
+	if fileData {
+		if err := checkPathKind(cfg, "data", cfg.Data, true); err != nil {
 			return err
 		}
 	}
-	return checkPathKind(cfg, "spaces", cfg.Spaces, true)
+	if !cfg.Audit.Disabled {
+		key, p := "audit.path", cfg.Audit.Path
+		if p == "" && fileData {
+			key, p = "data", cfg.AuditPath()
+		}
+		if err := checkPathKind(cfg, key, p, false); err != nil {
+			return err
+		}
+		// A file there that is no audit log (its end is not a record,
+		// nor a crash's) is refused by run too.
+		if p != "" {
+			if err := audit.CheckTail(p); err != nil {
+				return fmt.Errorf("%s:%d: %s: %w", cfg.File, cfg.Line(key), key, err)
+			}
+		}
+	}
+	key, p := "spaces", cfg.Spaces
+	if p == "" && fileData {
+		key, p = "data", cfg.SpacesDir()
+	}
+	return checkPathKind(cfg, key, p, true)
 }
 
 // checkPathKind says, with the file, line and key, why the path p that

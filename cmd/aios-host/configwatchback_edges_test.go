@@ -59,7 +59,7 @@ func TestConfigEditUndoneSaysSo(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		watchConfigFile(ctx, cfgPath, []byte(started), slog.New(slog.NewTextHandler(&logs, nil)))
+		watchConfigFile(ctx, cfgPath, runFlags{}, []byte(started), slog.New(slog.NewTextHandler(&logs, nil)))
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	waitLog := func(what string, n int) {
@@ -108,7 +108,7 @@ func TestConfigEditWhileLoadingSaysRestart(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		watchConfigFile(ctx, cfgPath, []byte(started), slog.New(slog.NewTextHandler(&logs, nil)))
+		watchConfigFile(ctx, cfgPath, runFlags{}, []byte(started), slog.New(slog.NewTextHandler(&logs, nil)))
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	deadline := time.Now().Add(20 * time.Second)
