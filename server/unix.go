@@ -182,6 +182,38 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		s.mu.Unlock()
 	}()
 	r := bufio.NewReaderSize(conn, 64<<10)
+	// consumed counts the bytes of the stream read as lines; applied are
+	// the stream offsets of the cancels that cancelsAhead applied before
+	// their line was read, which the loop then skips.
+	var consumed int64
+	applied := map[int64]bool{}
+	// cancelsAhead applies the notifications/cancelled among the whole
+	// lines the peer sent after the message waiting for a slot, as far
+	// as the reader's buffer holds (64 KiB, hundreds of calls), without
+	// consuming them: the loop reads nothing while it waits, so a cancel
+	// behind a queued request was not read until a call ended by itself.
+	cancelsAhead := func() {
+		if n := r.Buffered(); n < r.Size() {
+			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
+			_, _ = r.Peek(n + 1) // what more the peer sent, if any
+		}
+		buf, _ := r.Peek(r.Buffered())
+		off := consumed
+		for {
+			i := bytes.IndexByte(buf, '\n')
+			if i < 0 {
+				return
+			}
+			if msg := trimNL(buf[:i]); !applied[off] && isCancel(msg) {
+				applied[off] = true
+				if out := s.handleMessage(ctx, sess, bytes.Clone(msg)); out != nil {
+					_ = write(out)
+				}
+			}
+			off += int64(i + 1)
+			buf = buf[i+1:]
+		}
+	}
 	for {
 		// Idle wait for the first byte, then the whole line within
 		// read_timeout. A connection holding a subscription is not idle:
@@ -218,6 +250,8 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		}
 		_ = conn.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
 		line, err := jsonrpc.ReadLine(r, int(s.cfg.MaxBodyBytes))
+		start := consumed
+		consumed += int64(len(line))
 		if err != nil {
 			var ne net.Error
 			switch {
@@ -231,6 +265,10 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 			return
 		}
 		if len(trimNL(line)) == 0 {
+			continue
+		}
+		if applied[start] {
+			delete(applied, start) // a cancel applied while a message waited
 			continue
 		}
 		msg := trimNL(line)
@@ -247,7 +285,7 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		// would not see the peer hang up: acquire watches for that, and
 		// for the timeout_ms of a call, counted from now.
 		read := time.Now()
-		if expired, ok := acquire(conn, sem, msg, read); !ok {
+		if expired, ok := s.acquire(ctx, conn, sess, sem, msg, read, cancelsAhead); !ok {
 			if expired != nil {
 				_ = write(expired)
 				continue
@@ -298,7 +336,10 @@ func isEOF(err error) bool { return errors.Is(err, io.EOF) }
 // timeout_ms runs out while it waits is not run: acquire returns its
 // Timeout answer instead of a slot (found with the leftovers of p141: it
 // waited for a slow call to end, then ran with its whole timeout again).
-func acquire(conn net.Conn, sem chan struct{}, msg []byte, read time.Time) (expired []byte, ok bool) {
+// At each look it applies the cancels the peer sent after the message
+// (ahead); one naming the message itself, which is in flight for its
+// client, answers it Cancelled without running it.
+func (s *Server) acquire(ctx context.Context, conn net.Conn, sess *session, sem chan struct{}, msg []byte, read time.Time, ahead func()) (expired []byte, ok bool) {
 	select {
 	case sem <- struct{}{}:
 		return nil, true
@@ -313,14 +354,48 @@ func acquire(conn net.Conn, sem chan struct{}, msg []byte, read time.Time) (expi
 		defer t.Stop()
 		expiry = t.C
 	}
+	var cancelled <-chan struct{}
+	var id json.RawMessage
+	if !jsonrpc.IsBatch(msg) && sess.inflight != nil {
+		var req bool
+		if id, req = requestID(msg); req && len(id) > 0 {
+			wctx, done := sess.inflight.track(ctx, id)
+			defer done()
+			cancelled = wctx.Done()
+		}
+	}
+	// byClient is the answer to the message when its client cancelled it
+	// (not the server closing: then it runs, and is answered Cancelled).
+	byClient := func() []byte {
+		select {
+		case <-cancelled:
+			if ctx.Err() == nil {
+				return mustMarshal(errorResponse(id, jsonrpc.Errorf(abi.Cancelled,
+					"%v while it waited for a free slot of its connection (a socket connection runs %d requests at once; the others were still running); it did not run",
+					errCancelledByClient, maxConcurrentPerConn)))
+			}
+		default:
+		}
+		return nil
+	}
 	for {
 		select {
 		case sem <- struct{}{}:
+			if a := byClient(); a != nil {
+				<-sem // (the cancel that freed the slot may have named it too)
+				return a, false
+			}
 			return nil, true
 		case <-tick.C:
 			if peerHungUp(conn) {
 				return nil, false
 			}
+			ahead()
+		case <-cancelled:
+			if a := byClient(); a != nil {
+				return a, false
+			}
+			cancelled = nil // the server closes: the message runs, answered Cancelled
 		case <-expiry:
 			return mustMarshal(errorResponse(w.id, jsonrpc.Errorf(abi.Timeout,
 				"the call of %s reached its timeout_ms (%d ms) while it waited for a free slot of its connection (a socket connection runs %d requests at once; the others were still running); it did not run",
