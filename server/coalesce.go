@@ -12,6 +12,9 @@ import (
 // written just before is seen), and any number of clients asking at once
 // cost at most two runs, not one each.
 type coalescer struct {
+	// life ends the runs when it ends (the server closing): a run does
+	// not end with its caller, but it must not outlive the server.
+	life    context.Context
 	mu      sync.Mutex
 	running bool
 	next    *coalescedRun // queued behind the running one
@@ -25,13 +28,14 @@ type coalescedRun struct {
 
 // do runs job, or joins the run queued behind the one in progress. job
 // gets a context without the caller's cancellation (its run may serve
-// others); a waiting caller whose ctx ends returns ctx's error.
+// others), ended by c.life; a waiting caller whose ctx ends returns ctx's
+// error.
 func (c *coalescer) do(ctx context.Context, job func(context.Context) (int, error)) (int, error) {
 	c.mu.Lock()
 	if !c.running {
 		c.running = true
 		c.mu.Unlock()
-		n, err := job(context.WithoutCancel(ctx))
+		n, err := c.run(context.WithoutCancel(ctx), job)
 		go c.drain(context.WithoutCancel(ctx), job)
 		return n, err
 	}
@@ -61,7 +65,19 @@ func (c *coalescer) drain(ctx context.Context, job func(context.Context) (int, e
 			return
 		}
 		c.mu.Unlock()
-		r.n, r.err = job(ctx)
+		r.n, r.err = c.run(ctx, job)
 		close(r.done)
 	}
+}
+
+// run runs job under ctx, cancelled when c.life ends (with its cause).
+func (c *coalescer) run(ctx context.Context, job func(context.Context) (int, error)) (int, error) {
+	if c.life == nil {
+		return job(ctx)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(c.life, func() { cancel(context.Cause(c.life)) })
+	defer stop()
+	return job(ctx)
 }
