@@ -294,14 +294,21 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		}
 		inflight.Add(1)
 		busy.Add(1)
+		// A single request is keyed for notifications/cancelled before
+		// the next message is read: a cancel sent right behind it was
+		// often read first, found nothing and was lost.
+		keyedCh := make(chan struct{})
+		var keyedOnce sync.Once
+		isKeyed := func() { keyedOnce.Do(func() { close(keyedCh) }) }
 		go func(msg []byte) {
 			defer func() {
+				isKeyed()
 				lastDone.Store(time.Now().UnixNano())
 				busy.Add(-1)
 				<-sem
 				inflight.Done()
 			}()
-			gate := &answerGate{Context: context.WithValue(ctx, readAtKey{}, read)}
+			gate := &answerGate{Context: context.WithValue(context.WithValue(ctx, readAtKey{}, read), keyedKey{}, isKeyed)}
 			defer gate.open()
 			if out := s.handleMessage(gate, sess, msg); out != nil {
 				if testHookBeforeAnswer != nil {
@@ -310,6 +317,9 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 				_ = write(out)
 			}
 		}(msg)
+		if !jsonrpc.IsBatch(msg) {
+			<-keyedCh
+		}
 	}
 }
 
