@@ -28,23 +28,28 @@ type coalescedRun struct {
 
 // do runs job, or joins the run queued behind the one in progress. job
 // gets a context without the caller's cancellation (its run may serve
-// others), ended by c.life; a waiting caller whose ctx ends returns ctx's
-// error.
+// others), ended by c.life; a caller whose ctx ends returns ctx's error
+// at once, the caller that started the run too (it waited for the run's
+// end), while the run goes on.
 func (c *coalescer) do(ctx context.Context, job func(context.Context) (int, error)) (int, error) {
 	c.mu.Lock()
+	var r *coalescedRun
 	if !c.running {
 		c.running = true
 		c.mu.Unlock()
-		n, err := c.run(context.WithoutCancel(ctx), job)
-		go c.drain(context.WithoutCancel(ctx), job)
-		return n, err
-	}
-	r := c.next
-	if r == nil {
 		r = &coalescedRun{done: make(chan struct{})}
-		c.next = r
+		go func() {
+			r.n, r.err = c.run(context.WithoutCancel(ctx), job)
+			close(r.done)
+			c.drain(context.WithoutCancel(ctx), job)
+		}()
+	} else {
+		if r = c.next; r == nil {
+			r = &coalescedRun{done: make(chan struct{})}
+			c.next = r
+		}
+		c.mu.Unlock()
 	}
-	c.mu.Unlock()
 	select {
 	case <-r.done:
 		return r.n, r.err
