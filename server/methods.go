@@ -798,10 +798,12 @@ func (s *Server) registryRefresh(ctx context.Context, sess *session, params json
 		}
 		return n, err
 	})
+	if ctx.Err() != nil {
+		// (the server closing ends the rescan, which says what it
+		// could not fetch: it is not the rescan asked for)
+		return nil, jsonrpc.Errorf(abi.Cancelled, "refresh: %v", context.Cause(ctx))
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, jsonrpc.Errorf(abi.Cancelled, "refresh: %v", err)
-		}
 		if errors.Is(err, discovery.ErrClosed) {
 			return nil, jsonrpc.Errorf(abi.Unavailable, "refresh: %v", err)
 		}

@@ -434,6 +434,7 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 		ctx, done = sess.inflight.track(ctx, id)
 		defer done()
 	}
+	keyed(ctx)
 	result, rerr := s.dispatch(ctx, sess, method, params)
 	if !hasID {
 		return nil
@@ -861,6 +862,19 @@ func paramsError(err error) string {
 		return "want " + want + ", got " + got
 	}
 	return field + ": want " + want + ", got " + got
+}
+
+// keyedKey finds in a socket message's context the function that tells
+// its connection the request is keyed for notifications/cancelled (or
+// needs not be), so that it reads on: a cancel read before would find
+// nothing of that id.
+type keyedKey struct{}
+
+// keyed tells ctx's connection, if it waits, that the request is keyed.
+func keyed(ctx context.Context) {
+	if f, ok := ctx.Value(keyedKey{}).(func()); ok {
+		f()
+	}
 }
 
 // answerGateKey finds a message's answer gate in its context.

@@ -136,7 +136,7 @@ func New(opts Options) (*Server, error) {
 		uids: map[uint32]string{}, conns: map[net.Conn]context.CancelCauseFunc{}, streams: map[string]int{}, uidConns: map[uint32]int{}, tokenReqs: map[string]int{}, mount: opts.Mount, refresh: opts.OnRefresh,
 		badTokens: authlimit.New(0, 0)}
 	s.base, s.stopBase = context.WithCancelCause(context.Background())
-	s.refreshes = map[string]*coalescer{"all": {}, "local": {}, "remote": {}}
+	s.refreshes = map[string]*coalescer{"all": {life: s.base}, "local": {life: s.base}, "remote": {life: s.base}}
 	m.attach(s)
 	if err := s.loadAuth(hcfg, cfg); err != nil {
 		return nil, err

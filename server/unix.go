@@ -183,6 +183,38 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		s.mu.Unlock()
 	}()
 	r := bufio.NewReaderSize(conn, 64<<10)
+	// consumed counts the bytes of the stream read as lines; applied are
+	// the stream offsets of the cancels that cancelsAhead applied before
+	// their line was read, which the loop then skips.
+	var consumed int64
+	applied := map[int64]bool{}
+	// cancelsAhead applies the notifications/cancelled among the whole
+	// lines the peer sent after the message waiting for a slot, as far
+	// as the reader's buffer holds (64 KiB, hundreds of calls), without
+	// consuming them: the loop reads nothing while it waits, so a cancel
+	// behind a queued request was not read until a call ended by itself.
+	cancelsAhead := func() {
+		if n := r.Buffered(); n < r.Size() {
+			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
+			_, _ = r.Peek(n + 1) // what more the peer sent, if any
+		}
+		buf, _ := r.Peek(r.Buffered())
+		off := consumed
+		for {
+			i := bytes.IndexByte(buf, '\n')
+			if i < 0 {
+				return
+			}
+			if msg := trimNL(buf[:i]); !applied[off] && isCancel(msg) {
+				applied[off] = true
+				if out := s.handleMessage(ctx, sess, bytes.Clone(msg)); out != nil {
+					_ = write(out)
+				}
+			}
+			off += int64(i + 1)
+			buf = buf[i+1:]
+		}
+	}
 	for {
 		// Idle wait for the first byte, then the whole line within
 		// read_timeout. A connection holding a subscription is not idle:
@@ -219,6 +251,8 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		}
 		_ = conn.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
 		line, err := jsonrpc.ReadLine(r, int(s.cfg.MaxBodyBytes))
+		start := consumed
+		consumed += int64(len(line))
 		if err != nil {
 			var ne net.Error
 			switch {
@@ -232,6 +266,10 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 			return
 		}
 		if len(trimNL(line)) == 0 {
+			continue
+		}
+		if applied[start] {
+			delete(applied, start) // a cancel applied while a message waited
 			continue
 		}
 		msg := trimNL(line)
@@ -248,28 +286,37 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		// would not see the peer hang up: acquire watches for that, and
 		// for the timeout_ms of a call, counted from now.
 		read := time.Now()
-		if expired, ok := acquire(conn, sem, msg, read); !ok {
-			if expired != nil {
-				// Refused by the connection's own limit: recorded as
+		if refused, ok := s.acquire(ctx, conn, sess, sem, msg, read, cancelsAhead); !ok {
+			if refused != nil {
+				// Refused while it waited (its timeout_ms ran out, or
+				// its client cancelled it): a tools/call is recorded as
 				// any refused call (found by p163: it had no audit
 				// record, and /metrics did not count it).
-				text := expired.timeoutText()
-				s.recordRefusedCall(ctx, sess, expired.params, &abi.ToolError{Code: abi.Timeout, Message: text})
-				_ = write(mustMarshal(errorResponse(expired.id, jsonrpc.Errorf(abi.Timeout, "%s", text))))
+				if refused.params != nil {
+					s.recordRefusedCall(ctx, sess, refused.params, refused.err)
+				}
+				_ = write(mustMarshal(errorResponse(refused.id, jsonrpc.Errorf(refused.err.Code, "%s", refused.err.Message))))
 				continue
 			}
 			return // the peer hung up: its calls are cancelled
 		}
 		inflight.Add(1)
 		busy.Add(1)
+		// A single request is keyed for notifications/cancelled before
+		// the next message is read: a cancel sent right behind it was
+		// often read first, found nothing and was lost.
+		keyedCh := make(chan struct{})
+		var keyedOnce sync.Once
+		isKeyed := func() { keyedOnce.Do(func() { close(keyedCh) }) }
 		go func(msg []byte) {
 			defer func() {
+				isKeyed()
 				lastDone.Store(time.Now().UnixNano())
 				busy.Add(-1)
 				<-sem
 				inflight.Done()
 			}()
-			gate := &answerGate{Context: context.WithValue(ctx, readAtKey{}, read)}
+			gate := &answerGate{Context: context.WithValue(context.WithValue(ctx, readAtKey{}, read), keyedKey{}, isKeyed)}
 			defer gate.open()
 			if out := s.handleMessage(gate, sess, msg); out != nil {
 				if testHookBeforeAnswer != nil {
@@ -278,6 +325,9 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 				_ = write(out)
 			}
 		}(msg)
+		if !jsonrpc.IsBatch(msg) {
+			<-keyedCh
+		}
 	}
 }
 
@@ -304,7 +354,10 @@ func isEOF(err error) bool { return errors.Is(err, io.EOF) }
 // timeout_ms runs out while it waits is not run: acquire returns its
 // Timeout answer instead of a slot (found with the leftovers of p141: it
 // waited for a slow call to end, then ran with its whole timeout again).
-func acquire(conn net.Conn, sem chan struct{}, msg []byte, read time.Time) (expired *slotWait, ok bool) {
+// At each look it applies the cancels the peer sent after the message
+// (ahead); one naming the message itself, which is in flight for its
+// client, answers it Cancelled without running it.
+func (s *Server) acquire(ctx context.Context, conn net.Conn, sess *session, sem chan struct{}, msg []byte, read time.Time, ahead func()) (refused *waitRefusal, ok bool) {
 	select {
 	case sem <- struct{}{}:
 		return nil, true
@@ -319,18 +372,74 @@ func acquire(conn net.Conn, sem chan struct{}, msg []byte, read time.Time) (expi
 		defer t.Stop()
 		expiry = t.C
 	}
+	var cancelled <-chan struct{}
+	var id json.RawMessage
+	if !jsonrpc.IsBatch(msg) && sess.inflight != nil {
+		var req bool
+		if id, req = requestID(msg); req && len(id) > 0 {
+			wctx, done := sess.inflight.track(ctx, id)
+			defer done()
+			cancelled = wctx.Done()
+		}
+	}
+	// byClient is the answer to the message when its client cancelled it
+	// (not the server closing: then it runs, and is answered Cancelled).
+	byClient := func() *waitRefusal {
+		select {
+		case <-cancelled:
+			if ctx.Err() == nil {
+				return &waitRefusal{id: id, params: toolsCallParams(msg), err: abi.Errorf(abi.Cancelled,
+					"%v while it waited for a free slot of its connection (a socket connection runs %d requests at once; the others were still running); it did not run",
+					errCancelledByClient, maxConcurrentPerConn)}
+			}
+		default:
+		}
+		return nil
+	}
 	for {
 		select {
 		case sem <- struct{}{}:
+			if a := byClient(); a != nil {
+				<-sem // (the cancel that freed the slot may have named it too)
+				return a, false
+			}
 			return nil, true
 		case <-tick.C:
 			if peerHungUp(conn) {
 				return nil, false
 			}
+			ahead()
+		case <-cancelled:
+			if a := byClient(); a != nil {
+				return a, false
+			}
+			cancelled = nil // the server closes: the message runs, answered Cancelled
 		case <-expiry:
-			return &w, false
+			return &waitRefusal{id: w.id, params: w.params, err: &abi.ToolError{Code: abi.Timeout, Message: w.timeoutText()}}, false
 		}
 	}
+}
+
+// waitRefusal is acquire's answer to a message it gave no slot: the
+// message's id, its params when it is a tools/call (to record the
+// refused call), and why.
+type waitRefusal struct {
+	id     json.RawMessage
+	params json.RawMessage
+	err    *abi.ToolError
+}
+
+// toolsCallParams is the params of msg when it is a single tools/call,
+// else nil.
+func toolsCallParams(msg []byte) json.RawMessage {
+	var m struct {
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if jsonrpc.IsBatch(msg) || json.Unmarshal(msg, &m) != nil || m.Method != "tools/call" {
+		return nil
+	}
+	return m.Params
 }
 
 // timeoutText is the refusal of w's call, whose timeout_ms ran out while

@@ -1,0 +1,43 @@
+package server
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCancelRightAfterRequestReachesIt: a socket request runs in a
+// goroutine of its own, which keyed it for notifications/cancelled only
+// once it had decoded it, while the connection read on: a cancel sent
+// right behind its request (a client giving up at once, or writing both
+// together) was often read first, found nothing of that id (cancelled: 0)
+// and was lost, the call running to its end (found by p165: 6 of 10). The
+// connection reads on only once a request is keyed, so the cancel always
+// finds it.
+func TestCancelRightAfterRequestReachesIt(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	c, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r := bufio.NewReader(c)
+	for i := range 20 {
+		msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":"c%d","method":"tools/call","params":{"name":"slow"}}`+"\n"+
+			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c%d"}}`+"\n", i, i)
+		if _, err := c.Write([]byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetReadDeadline(time.Now().Add(8 * time.Second)) // slow returns by itself after 10 s
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("request %d, cancelled right after it was sent: no answer: %v", i, err)
+		}
+		if !strings.Contains(line, fmt.Sprintf(`"id":"c%d"`, i)) || !strings.Contains(line, "Cancelled") {
+			t.Fatalf("request %d, cancelled right after it was sent: %s, want Cancelled", i, line)
+		}
+	}
+}
