@@ -79,6 +79,13 @@ func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolve
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
+	if hc.Timeout > 0 && hc.Timeout < timeout {
+		// The remote's own timeout is the bound (discovery's default
+		// client cut every fetch at its 5 s: TestRemoteTimeoutAboveClientTimeout).
+		c := *hc
+		c.Timeout = 0
+		hc = &c
+	}
 	// (Its own cause: a caller's deadline passing first, a refresh's
 	// minute, is not this timeout.)
 	errFetchTimeout := fmt.Errorf("%w", context.DeadlineExceeded)
