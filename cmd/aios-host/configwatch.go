@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"time"
 
 	"github.com/aios-host/aios-host/audit"
@@ -23,6 +24,7 @@ import (
 	"github.com/aios-host/aios-host/runtimes/wasm"
 	"github.com/aios-host/aios-host/server"
 	"github.com/aios-host/aios-host/trust"
+	"gopkg.in/yaml.v3"
 )
 
 // configPollInterval is how often `run` looks at its --config file.
@@ -97,8 +99,25 @@ func watchConfigFile(ctx context.Context, path string, flags runFlags, started [
 			log.Info("the configuration file is back as the running host read it", "file", path)
 			continue
 		}
+		if sameSettings(data, started) {
+			// A comment or the layout changed: nothing for a restart to
+			// apply (it was said to be a change to restart for).
+			log.Info("the configuration file was edited, its settings the ones the running host read (comments or layout only): nothing to apply", "file", path)
+			continue
+		}
 		log.Warn("the configuration file changed: the running host keeps the configuration it started with; restart it to apply the change", "file", path)
 	}
+}
+
+// sameSettings says whether two texts of the config file give the same
+// settings: the same YAML values, whatever their comments, layout,
+// quoting or anchors (both must parse).
+func sameSettings(a, b []byte) bool {
+	var va, vb any
+	if yaml.Unmarshal(a, &va) != nil || yaml.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
 }
 
 // configAtStart is the content of the --config file path as run starts,

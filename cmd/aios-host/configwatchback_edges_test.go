@@ -119,3 +119,54 @@ func TestConfigEditWhileLoadingSaysRestart(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestConfigCommentEditNoRestart: an edit of the running host's config
+// that changed only a comment or the indentation was logged
+// at warn as "the configuration file changed: … restart it to apply the
+// change", a restart that would apply nothing (found by p162). It is said
+// at info that the settings are the ones the host read; a real change
+// after it is still a change to restart for.
+func TestConfigCommentEditNoRestart(t *testing.T) {
+	old := configPollInterval
+	configPollInterval = 10 * time.Millisecond
+	t.Cleanup(func() { configPollInterval = old })
+	cfgPath := filepath.Join(t.TempDir(), "host.yaml")
+	write := func(body string) {
+		t.Helper()
+		tmp := cfgPath + ".tmp"
+		if err := os.WriteFile(tmp, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, cfgPath); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const started = "limits:\n  max_call_depth: 8\n"
+	write(started)
+	var logs lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		watchConfigFile(ctx, cfgPath, runFlags{}, []byte(started), slog.New(slog.NewTextHandler(&logs, nil)))
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	waitLog := func(what string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for !strings.Contains(logs.String(), what) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %q in the log after 20 s:\n%s", what, logs.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	time.Sleep(5 * configPollInterval)
+	write("# limits the operator tuned\nlimits:\n    max_call_depth:   8 # as before\n")
+	waitLog("nothing to apply")
+	if strings.Contains(logs.String(), "restart it to apply") {
+		t.Fatalf("a comment and layout edit was called a change to restart for:\n%s", logs.String())
+	}
+	write("limits:\n  max_call_depth: 9\n")
+	waitLog("restart it to apply")
+}
