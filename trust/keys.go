@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"bytes"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -143,6 +144,8 @@ func jsonKind(raw []byte) string {
 		return "null"
 	case strings.HasPrefix(t, "{"):
 		return "an object"
+	case strings.HasPrefix(t, "["):
+		return "an array"
 	case strings.HasPrefix(t, `"`):
 		return "a string"
 	case t == "true" || t == "false":
@@ -151,7 +154,45 @@ func jsonKind(raw []byte) string {
 	return "a number"
 }
 
+// jwkStringMembers are the members of a JWK that go-jose reads as
+// strings (RFC 7517 §4, RFC 7518 §6; "pub" and "priv" of RFC 9964).
+var jwkStringMembers = []string{"kty", "use", "kid", "crv", "alg", "k", "x", "y", "n", "e", "pub", "priv", "d", "p", "q", "dp", "dq", "qi", "x5u", "x5t", "x5t#S256"}
+
+// checkJWKShape says which member of a JWK has the wrong JSON type, and
+// whether the JWK is an object at all: go-jose's error for it names a Go
+// type and not the member ("json: cannot unmarshal number into Go value of
+// type string"). null is left to go-jose, which reads it as absent.
+func checkJWKShape(raw []byte) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			return fmt.Errorf("a JWK must be a JSON object, not %s", jsonKind(raw))
+		}
+		return err
+	}
+	for _, name := range jwkStringMembers {
+		if v, ok := members[name]; ok && string(v) != "null" && !bytes.HasPrefix(v, []byte(`"`)) {
+			return fmt.Errorf("member %q is %s, not a string", name, jsonKind(v))
+		}
+	}
+	if v, ok := members["x5c"]; ok && string(v) != "null" {
+		var elems []json.RawMessage
+		if json.Unmarshal(v, &elems) != nil {
+			return fmt.Errorf("member \"x5c\" is %s, not an array of strings", jsonKind(v))
+		}
+		for _, e := range elems {
+			if !bytes.HasPrefix(e, []byte(`"`)) {
+				return fmt.Errorf("member \"x5c\" is an array holding %s, not an array of strings", jsonKind(e))
+			}
+		}
+	}
+	return nil
+}
+
 func parseJWK(raw []byte, trust abi.TrustLevel, source string) (*Key, error) {
+	if err := checkJWKShape(raw); err != nil {
+		return nil, err
+	}
 	var jwk jose.JSONWebKey
 	if err := jwk.UnmarshalJSON(raw); err != nil {
 		return nil, err
