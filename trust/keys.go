@@ -702,6 +702,9 @@ func (s *KeyStore) addConfig(e KeyConfig, baseDir string) error {
 			return fmt.Errorf("expires: %w", err)
 		}
 	}
+	if !nbf.IsZero() && !exp.IsZero() && !exp.After(nbf) {
+		return fmt.Errorf("expires %s is not after not_before %s: the key would never be valid (are the two swapped?)", e.Expires, e.NotBefore)
+	}
 	n := 0
 	for _, set := range []bool{e.JWKS != "", e.JWKSURL != "", e.JWK != nil} {
 		if set {
