@@ -39,6 +39,10 @@ requires. See docs/trust.md.`)
 	if err != nil {
 		return c.fail(err)
 	}
+	if len(bytes.TrimSpace(card)) == 0 {
+		// Most likely `sign CARD > CARD`: the shell emptied it first.
+		return c.fail(fmt.Errorf("%s is empty: no Adapter Card to sign (sign CARD > CARD empties CARD before sign reads it: write the signed card to another file, then rename it)", pos[0]))
+	}
 	if err := yamlDescription(pos[0], card); err != nil {
 		return c.fail(err)
 	}
