@@ -15,6 +15,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -716,6 +717,11 @@ func (s *KeyStore) addConfig(e KeyConfig, baseDir string) error {
 	}
 	switch {
 	case e.JWKSURL != "":
+		// A file path or file:// URL here is fetched as nothing: say so
+		// now, not at each card signed by its keys.
+		if u, err := url.Parse(e.JWKSURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("jwks_url %q is not an http or https URL such as https://hub.example/.well-known/jwks.json (a key set in a file is jwks: FILE)", e.JWKSURL)
+		}
 		s.mu.Lock()
 		s.urls = append(s.urls, &jwksURL{url: e.JWKSURL, trust: trust, kid: e.KeyID, nbf: nbf, exp: exp})
 		s.mu.Unlock()
