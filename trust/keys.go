@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -106,6 +107,15 @@ func parseJWKSet(data []byte, trust abi.TrustLevel, source string) (keys []*Key,
 	// The shape is said in words: encoding/json's errors name Go types
 	// ("cannot unmarshal array into Go value of type struct { Keys …").
 	const shape = `want a JWKS, {"keys": [JWK, …]}, or a single JWK object`
+	// A PEM file (a public key, or keygen's private.pem given for its
+	// jwks.json) fails JSON at its first dash; say what it is.
+	if block, _ := pem.Decode(data); block != nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("-----BEGIN ")) {
+		hint := "give the public key as " + strings.TrimPrefix(shape, "want ")
+		if strings.Contains(block.Type, "PRIVATE") {
+			hint = "a private key must not be listed; give its public key as a JWKS (aios-host keygen writes jwks.json beside private.pem)"
+		}
+		return nil, nil, fmt.Errorf("%s: not a JWKS: the file is PEM (%q); %s", source, block.Type, hint)
+	}
 	var set struct {
 		Keys json.RawMessage `json:"keys"`
 	}
