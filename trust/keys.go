@@ -206,6 +206,22 @@ func parseJWK(raw []byte, trust abi.TrustLevel, source string) (*Key, error) {
 	}
 	var jwk jose.JSONWebKey
 	if err := jwk.UnmarshalJSON(raw); err != nil {
+		// go-jose's "unsupported key type, format, curve, or RSA
+		// modulus size" names neither: say the key's kty and curve.
+		var kc struct {
+			Kty string `json:"kty"`
+			Crv string `json:"crv"`
+		}
+		_ = json.Unmarshal(raw, &kc)
+		known := map[string][]string{"RSA": nil, "oct": nil, "EC": {"P-256", "P-384", "P-521"}, "OKP": {"Ed25519"}}
+		curves, ok := known[kc.Kty]
+		if kc.Kty != "" && (!ok || curves != nil && !slices.Contains(curves, kc.Crv)) {
+			what := fmt.Sprintf("kty %q", kc.Kty)
+			if kc.Crv != "" {
+				what += fmt.Sprintf(" on curve %q", kc.Crv)
+			}
+			return nil, fmt.Errorf("a key of %s cannot verify cards (want RSA of 2048 bits or more, EC on P-256 or OKP Ed25519)", what)
+		}
 		return nil, err
 	}
 	var times struct {
