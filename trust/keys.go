@@ -437,7 +437,25 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 	if len(out) == 0 && len(looked) > 0 {
 		// A key set fetched from a URL may list the key later (a key
 		// rotated in, a card that came before its key was published).
-		e := verr(ErrUnknownKey, "no trusted key has key id %q: not in the config's keys nor in the JWKS of %s as last fetched (a key published there later is found on a later look)", kid, strings.Join(looked, ", "))
+		// Named with the key ids each holds, as key files are; the
+		// config's keys only when there are some (verify --jwks-url
+		// has none).
+		var fetched []*Key
+		for _, u := range urls {
+			if u.kid == "" || u.kid == kid {
+				u.mu.Lock()
+				fetched = append(fetched, u.keys...)
+				u.mu.Unlock()
+			}
+		}
+		where := "in the JWKS of " + strings.Join(looked, ", ") + " as last fetched"
+		if sum := keySummary(fetched); sum != "" {
+			where += " (" + sum + ")"
+		}
+		if held != "" {
+			where = "in the config's keys (" + held + ") nor " + where
+		}
+		e := verr(ErrUnknownKey, "no trusted key has key id %q: not %s (a key published there later is found on a later look)", kid, where)
 		e.Also = ErrKeyNotPublished
 		return nil, e
 	}
