@@ -91,6 +91,9 @@ func ParsePrivateKeyPEM(data []byte, kid string) (SigningKey, error) {
 		"EC PRIVATE KEY":  func(der []byte) (any, error) { return x509.ParseECPrivateKey(der) },
 	}
 	parse, ok := parsers[block.Type]
+	if !ok && block.Type == "OPENSSH PRIVATE KEY" {
+		return SigningKey{}, errors.New("an OpenSSH private key (ssh-keygen's own format) is not read here: convert a copy of an RSA or ECDSA P-256 one to PKCS #8 with ssh-keygen -p -m PKCS8 -f COPY (it rewrites COPY), or make a signing key with aios-host keygen")
+	}
 	if !ok {
 		return SigningKey{}, fmt.Errorf("a %s is not a key format read here: give a PKCS #8 PRIVATE KEY (as aios-host keygen makes), a PKCS #1 RSA PRIVATE KEY or a SEC 1 EC PRIVATE KEY", block.Type)
 	}
