@@ -50,6 +50,17 @@ requires. See docs/trust.md.`)
 	if err != nil {
 		return c.fail(err)
 	}
+	if *kid != "" {
+		// A kid other than the one keygen's jwks.json beside the key
+		// gives it is signed as asked (it may be a hub's), but said: a
+		// verifier with that jwks.json will not find the key.
+		if tp, err := trust.Thumbprint(key.Key.Public()); err == nil {
+			if besideKid, err := kidBeside(*keyFile, tp); err == nil && besideKid != "" && besideKid != *kid {
+				fmt.Fprintf(c.stderr, "note: %s names this key %q, not %q: a card signed with --kid %q does not verify against it (leave --kid out to take its kid)\n",
+					filepath.Join(filepath.Dir(*keyFile), "jwks.json"), besideKid, *kid, *kid)
+			}
+		}
+	}
 	// What verify parses: I-JSON (valid UTF-8, no duplicate member names,
 	// numbers that fit a double), before anything re-encodes the card.
 	if _, _, err := trust.SigningPayload(card); err != nil {
