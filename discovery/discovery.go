@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/aios-host/aios-host/internal/fsperm"
 	"io/fs"
 	"log/slog"
 	"maps"
@@ -28,6 +27,8 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/fsperm"
+	"github.com/aios-host/aios-host/internal/origin"
 	"github.com/aios-host/aios-host/trust"
 )
 
@@ -269,6 +270,14 @@ func New(opts Options) (*Discovery, error) {
 	keys, err := trust.LoadKeyConfigs(cfg.Keys, base, hc)
 	if err != nil {
 		return nil, fmt.Errorf("discovery.keys%w", err)
+	}
+	for _, k := range cfg.Keys {
+		if u, err := url.Parse(k.JWKSURL); err == nil && u.Scheme == "http" && !origin.LoopbackHost(u.Host) {
+			// Taken (a key server on a container's network), but said:
+			// the keys decide which cards are served at the level.
+			log.Warn("discovery.keys jwks_url is plain http to another machine: whoever is on the network path could swap the keys and have any card they sign served at this trust level; use https unless that network is yours alone",
+				"jwks_url", k.JWKSURL, "trust", k.Trust)
+		}
 	}
 	lib := opts.Library
 	if lib == nil && cfg.knownAdapters() {

@@ -915,10 +915,16 @@ const PackageCardFolder = "aios"
 // provider folder that is itself named aios).
 func CardRoot(cardPath, artifactPath string) (root, rel string) {
 	dir := filepath.Dir(cardPath)
-	if filepath.Base(dir) != PackageCardFolder {
+	// The folder's own name, also for a card named from inside it
+	// ("adapter.json" in PKG/aios, whose folder is ".").
+	name := filepath.Base(dir)
+	if abs, err := filepath.Abs(dir); err == nil {
+		name = filepath.Base(abs)
+	}
+	if name != PackageCardFolder {
 		return dir, filepath.Base(cardPath)
 	}
-	parent := filepath.Dir(dir)
+	parent := filepath.Join(dir, "..")
 	if artifactPath != "" && ValidateArtifactPath(artifactPath) == nil {
 		inParent := exists(filepath.Join(parent, filepath.FromSlash(artifactPath)))
 		if !inParent && exists(filepath.Join(dir, filepath.FromSlash(artifactPath))) {

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"bytes"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -9,11 +10,13 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,6 +107,15 @@ func parseJWKSet(data []byte, trust abi.TrustLevel, source string) (keys []*Key,
 	// The shape is said in words: encoding/json's errors name Go types
 	// ("cannot unmarshal array into Go value of type struct { Keys …").
 	const shape = `want a JWKS, {"keys": [JWK, …]}, or a single JWK object`
+	// A PEM file (a public key, or keygen's private.pem given for its
+	// jwks.json) fails JSON at its first dash; say what it is.
+	if block, _ := pem.Decode(data); block != nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("-----BEGIN ")) {
+		hint := "give the public key as " + strings.TrimPrefix(shape, "want ")
+		if strings.Contains(block.Type, "PRIVATE") {
+			hint = "a private key must not be listed; give its public key as a JWKS (aios-host keygen writes jwks.json beside private.pem)"
+		}
+		return nil, nil, fmt.Errorf("%s: not a JWKS: the file is PEM (%q); %s", source, block.Type, hint)
+	}
 	var set struct {
 		Keys json.RawMessage `json:"keys"`
 	}
@@ -143,6 +155,8 @@ func jsonKind(raw []byte) string {
 		return "null"
 	case strings.HasPrefix(t, "{"):
 		return "an object"
+	case strings.HasPrefix(t, "["):
+		return "an array"
 	case strings.HasPrefix(t, `"`):
 		return "a string"
 	case t == "true" || t == "false":
@@ -151,9 +165,63 @@ func jsonKind(raw []byte) string {
 	return "a number"
 }
 
+// jwkStringMembers are the members of a JWK that go-jose reads as
+// strings (RFC 7517 §4, RFC 7518 §6; "pub" and "priv" of RFC 9964).
+var jwkStringMembers = []string{"kty", "use", "kid", "crv", "alg", "k", "x", "y", "n", "e", "pub", "priv", "d", "p", "q", "dp", "dq", "qi", "x5u", "x5t", "x5t#S256"}
+
+// checkJWKShape says which member of a JWK has the wrong JSON type, and
+// whether the JWK is an object at all: go-jose's error for it names a Go
+// type and not the member ("json: cannot unmarshal number into Go value of
+// type string"). null is left to go-jose, which reads it as absent.
+func checkJWKShape(raw []byte) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			return fmt.Errorf("a JWK must be a JSON object, not %s", jsonKind(raw))
+		}
+		return err
+	}
+	for _, name := range jwkStringMembers {
+		if v, ok := members[name]; ok && string(v) != "null" && !bytes.HasPrefix(v, []byte(`"`)) {
+			return fmt.Errorf("member %q is %s, not a string", name, jsonKind(v))
+		}
+	}
+	if v, ok := members["x5c"]; ok && string(v) != "null" {
+		var elems []json.RawMessage
+		if json.Unmarshal(v, &elems) != nil {
+			return fmt.Errorf("member \"x5c\" is %s, not an array of strings", jsonKind(v))
+		}
+		for _, e := range elems {
+			if !bytes.HasPrefix(e, []byte(`"`)) {
+				return fmt.Errorf("member \"x5c\" is an array holding %s, not an array of strings", jsonKind(e))
+			}
+		}
+	}
+	return nil
+}
+
 func parseJWK(raw []byte, trust abi.TrustLevel, source string) (*Key, error) {
+	if err := checkJWKShape(raw); err != nil {
+		return nil, err
+	}
 	var jwk jose.JSONWebKey
 	if err := jwk.UnmarshalJSON(raw); err != nil {
+		// go-jose's "unsupported key type, format, curve, or RSA
+		// modulus size" names neither: say the key's kty and curve.
+		var kc struct {
+			Kty string `json:"kty"`
+			Crv string `json:"crv"`
+		}
+		_ = json.Unmarshal(raw, &kc)
+		known := map[string][]string{"RSA": nil, "oct": nil, "EC": {"P-256", "P-384", "P-521"}, "OKP": {"Ed25519"}}
+		curves, ok := known[kc.Kty]
+		if kc.Kty != "" && (!ok || curves != nil && !slices.Contains(curves, kc.Crv)) {
+			what := fmt.Sprintf("kty %q", kc.Kty)
+			if kc.Crv != "" {
+				what += fmt.Sprintf(" on curve %q", kc.Crv)
+			}
+			return nil, fmt.Errorf("a key of %s cannot verify cards (want RSA of 2048 bits or more, EC on P-256 or OKP Ed25519)", what)
+		}
 		return nil, err
 	}
 	var times struct {
@@ -369,7 +437,25 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 	if len(out) == 0 && len(looked) > 0 {
 		// A key set fetched from a URL may list the key later (a key
 		// rotated in, a card that came before its key was published).
-		e := verr(ErrUnknownKey, "no trusted key has key id %q: not in the config's keys nor in the JWKS of %s as last fetched (a key published there later is found on a later look)", kid, strings.Join(looked, ", "))
+		// Named with the key ids each holds, as key files are; the
+		// config's keys only when there are some (verify --jwks-url
+		// has none).
+		var fetched []*Key
+		for _, u := range urls {
+			if u.kid == "" || u.kid == kid {
+				u.mu.Lock()
+				fetched = append(fetched, u.keys...)
+				u.mu.Unlock()
+			}
+		}
+		where := "in the JWKS of " + strings.Join(looked, ", ") + " as last fetched"
+		if sum := keySummary(fetched); sum != "" {
+			where += " (" + sum + ")"
+		}
+		if held != "" {
+			where = "in the config's keys (" + held + ") nor " + where
+		}
+		e := verr(ErrUnknownKey, "no trusted key has key id %q: not %s (a key published there later is found on a later look)", kid, where)
 		e.Also = ErrKeyNotPublished
 		return nil, e
 	}
@@ -661,6 +747,9 @@ func (s *KeyStore) addConfig(e KeyConfig, baseDir string) error {
 			return fmt.Errorf("expires: %w", err)
 		}
 	}
+	if !nbf.IsZero() && !exp.IsZero() && !exp.After(nbf) {
+		return fmt.Errorf("expires %s is not after not_before %s: the key would never be valid (are the two swapped?)", e.Expires, e.NotBefore)
+	}
 	n := 0
 	for _, set := range []bool{e.JWKS != "", e.JWKSURL != "", e.JWK != nil} {
 		if set {
@@ -672,6 +761,11 @@ func (s *KeyStore) addConfig(e KeyConfig, baseDir string) error {
 	}
 	switch {
 	case e.JWKSURL != "":
+		// A file path or file:// URL here is fetched as nothing: say so
+		// now, not at each card signed by its keys.
+		if u, err := url.Parse(e.JWKSURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("jwks_url %q is not an http or https URL such as https://hub.example/.well-known/jwks.json (a key set in a file is jwks: FILE)", e.JWKSURL)
+		}
 		s.mu.Lock()
 		s.urls = append(s.urls, &jwksURL{url: e.JWKSURL, trust: trust, kid: e.KeyID, nbf: nbf, exp: exp})
 		s.mu.Unlock()

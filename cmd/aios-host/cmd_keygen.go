@@ -210,23 +210,36 @@ func loadSigningKey(file, kid string) (trust.SigningKey, error) {
 	if kid != "" {
 		return key, nil
 	}
+	besideKid, err := kidBeside(file, key.KeyID)
+	if err != nil {
+		return trust.SigningKey{}, fmt.Errorf("key id of %s: %w (give --kid)", file, err)
+	}
+	if besideKid != "" {
+		key.KeyID = besideKid
+	}
+	return key, nil
+}
+
+// kidBeside returns the jwks.json beside the private key file and the kid
+// it gives the key of thumbprint tp ("" when there is no such file or
+// key in it).
+func kidBeside(file, tp string) (string, error) {
 	jwksPath := filepath.Join(filepath.Dir(file), "jwks.json")
 	data, err := readInputFile(jwksPath, maxKeyFileBytes, "a JWKS")
 	if errors.Is(err, os.ErrNotExist) {
-		return key, nil
+		return "", nil
 	}
 	if err != nil {
-		return trust.SigningKey{}, fmt.Errorf("key id of %s: %w (give --kid)", file, err)
+		return "", err
 	}
 	pubs, err := trust.ParseJWKS(data, abi.Verified, jwksPath)
 	if err != nil {
-		return trust.SigningKey{}, fmt.Errorf("key id of %s: %w (give --kid)", file, err)
+		return "", err
 	}
 	for _, pub := range pubs {
-		if tp, err := trust.Thumbprint(pub.JWK.Key); err == nil && tp == key.KeyID && pub.JWK.KeyID != "" {
-			key.KeyID = pub.JWK.KeyID
-			break
+		if t, err := trust.Thumbprint(pub.JWK.Key); err == nil && t == tp && pub.JWK.KeyID != "" {
+			return pub.JWK.KeyID, nil
 		}
 	}
-	return key, nil
+	return "", nil
 }

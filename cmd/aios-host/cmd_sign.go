@@ -39,12 +39,27 @@ requires. See docs/trust.md.`)
 	if err != nil {
 		return c.fail(err)
 	}
+	if len(bytes.TrimSpace(card)) == 0 {
+		// Most likely `sign CARD > CARD`: the shell emptied it first.
+		return c.fail(fmt.Errorf("%s is empty: no Adapter Card to sign (sign CARD > CARD empties CARD before sign reads it: write the signed card to another file, then rename it)", pos[0]))
+	}
 	if err := yamlDescription(pos[0], card); err != nil {
 		return c.fail(err)
 	}
 	key, err := loadSigningKey(*keyFile, *kid)
 	if err != nil {
 		return c.fail(err)
+	}
+	if *kid != "" {
+		// A kid other than the one keygen's jwks.json beside the key
+		// gives it is signed as asked (it may be a hub's), but said: a
+		// verifier with that jwks.json will not find the key.
+		if tp, err := trust.Thumbprint(key.Key.Public()); err == nil {
+			if besideKid, err := kidBeside(*keyFile, tp); err == nil && besideKid != "" && besideKid != *kid {
+				fmt.Fprintf(c.stderr, "note: %s names this key %q, not %q: a card signed with --kid %q does not verify against it (leave --kid out to take its kid)\n",
+					filepath.Join(filepath.Dir(*keyFile), "jwks.json"), besideKid, *kid, *kid)
+			}
+		}
 	}
 	// What verify parses: I-JSON (valid UTF-8, no duplicate member names,
 	// numbers that fit a double), before anything re-encodes the card.

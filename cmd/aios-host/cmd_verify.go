@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -48,6 +49,10 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 	data, err := readInputFile(pos[0], maxCardFileBytes, "an Adapter Card")
 	if err != nil {
 		return c.fail(err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		fmt.Fprintf(c.stdout, "invalid: %s is empty: no Adapter Card\n", pos[0])
+		return exitFail
 	}
 	if err := yamlDescription(pos[0], data); err != nil {
 		fmt.Fprintf(c.stdout, "invalid: %v\n", err)
