@@ -957,6 +957,8 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 				// wazero's own error says only "host function aborted
 				// the call".
 				err = fmt.Errorf("start function: %w", st.hostErr)
+			} else {
+				err = p.startTrap(k, err)
 			}
 			return fail(fmt.Errorf("core instance %d: %w", k, err))
 		}
@@ -1153,3 +1155,31 @@ func importName(iface, fun string) string {
 	}
 	return iface + "#" + fun
 }
+
+// startTrap is a core instance's failed instantiation in one line, as the
+// wasmtime engine's (TestStartTrapOneLine): wazero's text goes on with a
+// wasm stack trace, and names the start function by its index in the
+// rewritten module (one past: the rewrite adds the aios.tick import), with
+// the export of that index in the module as written, another function.
+func (p *Provider) startTrap(k int, err error) error {
+	why, _, _ := strings.Cut(err.Error(), "\n")
+	if rest, ok := strings.CutPrefix(why, "start function["); ok && p.instrumented {
+		if _, reason, ok := strings.Cut(rest, "failed: "); ok {
+			if ci := p.plan.coreInsts[k]; ci.module >= 0 {
+				if i, ok, _ := instrument.StartFunction(p.plan.modules[ci.module]); ok {
+					why = fmt.Sprintf("start function[%d] failed: %s", i, reason)
+				}
+			}
+		}
+	}
+	return &oneLineError{why, err}
+}
+
+// oneLineError says msg and wraps err.
+type oneLineError struct {
+	msg string
+	err error
+}
+
+func (e *oneLineError) Error() string { return e.msg }
+func (e *oneLineError) Unwrap() error { return e.err }

@@ -54,6 +54,19 @@ uintptr_t aios_store_data(wasmtime_context_t *c) { return (uintptr_t)wasmtime_co
 wasm_engine_t *aios_engine_new(bool fuel) {
   wasm_config_t *cfg = wasm_config_new();
   wasmtime_config_epoch_interruption_set(cfg, true);
+  // The core features the wazero component runtime has (component.New:
+  // core 2.0, extended-const, tail calls), as the core-module engine
+  // turns off (runtimes/wasm, NewWasmtimeLoader): the store's limiter does
+  // not bound a shared memory (threads), which grew past
+  // MemoryLimitPages, and the rest ran here while wazero refused them
+  // (TestComponentFeaturesAsWazero).
+  wasmtime_config_wasm_threads_set(cfg, false);
+  wasmtime_config_wasm_multi_memory_set(cfg, false);
+  wasmtime_config_wasm_memory64_set(cfg, false);
+  wasmtime_config_wasm_relaxed_simd_set(cfg, false);
+  wasmtime_config_wasm_gc_set(cfg, false);
+  wasmtime_config_wasm_function_references_set(cfg, false);
+  wasmtime_config_wasm_wide_arithmetic_set(cfg, false);
   if (fuel) wasmtime_config_consume_fuel_set(cfg, true);
   return wasm_engine_new_with_config(cfg);
 }

@@ -840,21 +840,32 @@ var trapWords = map[string]string{
 	"unaligned atomic":                              "wasm error: unaligned atomic",
 }
 
-// trapReason is the reason of a failed wasmtime call in one line: the
-// first line under "Caused by:" (the message's first line is only "error
-// while executing at wasm backtrace:"), a trap in wazero's words; else the
+// trapReason is the reason of a failed wasmtime call in one line: a trap
+// under "Caused by:" in wazero's words (the message's first line is only
+// "error while executing at wasm backtrace:"; a memory fault's trap is
+// the second cause, under "memory fault at wasm address …":
+// TestMemoryFaultInWazeroWords), else the first line there; else the
 // message's first line.
 func trapReason(msg string) string {
 	if _, cause, ok := strings.Cut(msg, "Caused by:"); ok {
+		first := ""
 		for _, l := range strings.Split(cause, "\n") {
 			l = strings.TrimLeft(strings.TrimSpace(l), "0123456789: ")
+			if strings.HasPrefix(l, "Stack backtrace") {
+				break // RUST_BACKTRACE's frames
+			}
 			if l == "" {
 				continue
 			}
 			if w, ok := trapWords[strings.TrimPrefix(l, "wasm trap: ")]; ok {
 				return w
 			}
-			return l
+			if first == "" {
+				first = l
+			}
+		}
+		if first != "" {
+			return first
 		}
 	}
 	if i := strings.IndexByte(msg, '\n'); i > 0 {

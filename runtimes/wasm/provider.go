@@ -109,6 +109,12 @@ func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, erro
 			if !free {
 				p.pool.ReleaseUnit(overflow)
 			}
+			if p.closed.Load() {
+				// Closed while the call waited for a busy instance: said
+				// as to a call after Close, not in wazero's words about
+				// the released module (TestWaiterOnClosedProviderTold).
+				return nil, &abi.ToolError{Code: abi.Unavailable, Message: "wasm provider " + p.reg.Provider.ID + " is closed"}
+			}
 			return nil, abi.AsToolError(err, abi.Unavailable)
 		}
 	}

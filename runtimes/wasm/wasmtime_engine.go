@@ -1164,6 +1164,11 @@ func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, 
 			if !free {
 				p.pool.ReleaseUnit(overflow)
 			}
+			if p.closed.Load() {
+				// As on wazero: named by its id, as to a call after
+				// Close (TestWaiterOnClosedProviderTold).
+				return nil, abi.Errorf(abi.Unavailable, "wasm provider %s is closed", p.reg.Provider.ID)
+			}
 			return nil, abi.AsToolError(err, abi.Unavailable)
 		}
 	}
