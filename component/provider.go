@@ -739,6 +739,8 @@ func (p *Provider) Close() error {
 	if !p.closed.CompareAndSwap(false, true) {
 		return nil
 	}
+	// The calls waiting for a busy instance are told now.
+	p.bound.Close(abi.Errorf(abi.Unavailable, "component %s is closed", p.reg.Provider.ID))
 	if p.calls.Load() == 0 {
 		return p.shut()
 	}

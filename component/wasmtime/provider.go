@@ -630,6 +630,8 @@ func (p *Provider) Close() error {
 	}
 	p.closed = true
 	p.mu.Unlock()
+	// The calls waiting for a busy instance are told now.
+	p.bound.Close(abi.Errorf(abi.Unavailable, "component provider %s is closed", p.reg.Provider.ID))
 	for {
 		select {
 		case inst := <-p.pool:

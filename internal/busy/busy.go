@@ -32,6 +32,13 @@ type Bound struct {
 	// JS relay's Promise.all) made an instance per call, each as large as
 	// the memory limit allows.
 	extra chan struct{}
+
+	// closed is closed by Close, which sets why first: the calls waiting
+	// for a unit are told at once, not when a busy call ends or their
+	// deadline passes.
+	closed    chan struct{}
+	closeOnce sync.Once
+	why       *abi.ToolError
 }
 
 // MinExtra is the least number of units a Bound lets reentrant calls take
@@ -42,7 +49,22 @@ const MinExtra = 8
 // New returns a bound of size (at least 1) units.
 func New(size int) *Bound {
 	size = max(size, 1)
-	return &Bound{size: int32(size), extra: make(chan struct{}, max(size, MinExtra))}
+	return &Bound{size: int32(size), extra: make(chan struct{}, max(size, MinExtra)), closed: make(chan struct{})}
+}
+
+// Close tells the calls waiting for a unit, and those that would wait
+// later, that the provider is closed: Acquire returns why (a copy) rather
+// than wait for a unit a closed provider's calls give back only as they
+// end. The units in use are given back as before. Only the first Close
+// counts.
+func (b *Bound) Close(why *abi.ToolError) {
+	if why == nil {
+		why = abi.Errorf(abi.Unavailable, "the provider is closed")
+	}
+	b.closeOnce.Do(func() {
+		b.why = why
+		close(b.closed)
+	})
 }
 
 // Extra is how many units reentrant calls may take beyond the bound at once.
@@ -201,6 +223,9 @@ func (b *Bound) Acquire(ctx context.Context, deadline time.Time, reentrant bool,
 		return false, nil
 	case extra <- struct{}{}:
 		overflow = true
+	case <-b.closed:
+		why := *b.why
+		err = &why
 	case <-wait:
 		err = abi.Errorf(abi.Timeout, "all %d instances of %s%s were busy until the deadline of %s (%s)", b.size, provider, beyond, tool, setting)
 	case <-ctx.Done():

@@ -58,3 +58,44 @@ func TestBound(t *testing.T) {
 		t.Fatal("New(0) is not a bound of 1")
 	}
 }
+
+// TestCloseTellsWaiters: the calls waiting for a unit of a closed
+// provider's bound are told it is closed at once (Close's error), and
+// later calls that would wait too; a unit handed back meanwhile is not
+// lost.
+func TestCloseTellsWaiters(t *testing.T) {
+	b := New(1)
+	if !b.TryAcquire() {
+		t.Fatal("no unit")
+	}
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := b.Acquire(context.Background(), time.Now().Add(time.Minute), false, "p", "t", "k")
+			errs <- err
+		}()
+	}
+	for deadline := time.Now().Add(10 * time.Second); b.waiters.Load() < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the calls did not wait")
+		}
+	}
+	b.Close(abi.Errorf(abi.Unavailable, "provider p is closed"))
+	for range 2 {
+		select {
+		case err := <-errs:
+			if abi.CodeOf(err) != abi.Unavailable || !strings.Contains(err.Error(), "provider p is closed") {
+				t.Fatalf("waiting call: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a waiting call was not told the provider is closed")
+		}
+	}
+	if _, err := b.Acquire(context.Background(), time.Now().Add(time.Minute), false, "p", "t", "k"); abi.CodeOf(err) != abi.Unavailable {
+		t.Fatalf("a call after Close: %v", err)
+	}
+	b.Release()
+	if b.Busy() != 0 || len(b.queue) != 0 || b.waiters.Load() != 0 {
+		t.Fatalf("after Close and Release: busy %d, queue %d, waiters %d", b.Busy(), len(b.queue), b.waiters.Load())
+	}
+}

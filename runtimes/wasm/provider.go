@@ -186,6 +186,9 @@ func (p *Provider) Close() error {
 	// The watchdog keeps watching the calls still in flight: it lets go
 	// of p with its last instance (closeRuntime). Taken off now, a busy
 	// guest ran on past its deadline, for ever if it loops.
+	// The calls waiting for a busy instance are told now
+	// (TestWaiterOnClosedProviderToldAtOnce).
+	p.pool.Close(&abi.ToolError{Code: abi.Unavailable, Message: "wasm provider " + p.reg.Provider.ID + " is closed"})
 	for _, inst := range p.pool.drain() {
 		p.closeInstance(inst)
 	}

@@ -1265,6 +1265,8 @@ func (p *wtProvider) Close() error {
 	p.l.provMu.Lock()
 	delete(p.l.provs, p)
 	p.l.provMu.Unlock()
+	// The calls waiting for a busy instance are told now.
+	p.pool.Close(abi.Errorf(abi.Unavailable, "wasm provider %s is closed", p.reg.Provider.ID))
 	for _, inst := range p.pool.drain() {
 		p.closeInstance(inst)
 	}
