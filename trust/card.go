@@ -100,13 +100,18 @@ var (
 	ErrKeyNotYetValid = errors.New("key not valid yet")
 	ErrTampered       = errors.New("signature does not match the card (tampered card or wrong key)")
 	ErrArtifact       = errors.New("artifact does not match the card's pinned digest")
+	// ErrArtifactUnreadable is a pinned file that cannot be read (not
+	// there, not a regular file): no digest was compared. Such an error
+	// is ErrArtifact too (errors.Is).
+	ErrArtifactUnreadable = errors.New("a file the card pins cannot be read")
 )
 
 // VerifyError says why a card or artifact was refused.
 type VerifyError struct {
 	Kind   error  // one of the Err* sentinels
 	Detail string // what exactly was wrong
-	// Also is a second sentinel the error matches (ErrKeyFetch), or nil.
+	// Also is a second sentinel the error matches (ErrKeyFetch; ErrArtifact
+	// for ErrArtifactUnreadable), or nil.
 	Also error
 }
 
@@ -695,7 +700,7 @@ func (a *ArtifactPin) Check(dir string) error {
 	}
 	got, err := FileSHA256(filepath.Join(dir, filepath.FromSlash(a.Path)))
 	if err != nil {
-		return verr(ErrArtifact, "artifact %q: %v", a.Path, err)
+		return unreadable("artifact %q: %v", a.Path, err)
 	}
 	if err := a.CheckDigest(got); err != nil {
 		return err
@@ -703,13 +708,22 @@ func (a *ArtifactPin) Check(dir string) error {
 	for _, p := range a.FileNames() {
 		got, err := FileSHA256(filepath.Join(dir, filepath.FromSlash(p)))
 		if err != nil {
-			return verr(ErrArtifact, "pinned file %q: %v", p, err)
+			return unreadable("pinned file %q: %v", p, err)
 		}
 		if err := a.CheckFile(p, got); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// unreadable is the error of a pinned file that cannot be read: it was
+// said to be a digest mismatch, "artifact does not match the card's pinned
+// digest: artifact \"tool.js\": open …: no such file or directory".
+func unreadable(format string, args ...any) *VerifyError {
+	e := verr(ErrArtifactUnreadable, format, args...)
+	e.Also = ErrArtifact
+	return e
 }
 
 // CheckFile compares an already computed hex digest of the pinned file p
