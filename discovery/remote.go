@@ -155,11 +155,18 @@ func FetchRemoteCard(ctx context.Context, rc RemoteConfig, keys trust.KeyResolve
 		if err == nil && (u.Scheme == "http" || u.Scheme == "https") {
 			out.Endpoint, bound = e.RPC, true
 		}
+	} else if e != nil && e.HTTP != "" {
+		// No rpc: its HTTP endpoint's /rpc, as for a plugin folder's
+		// card (endpoints.http was ignored: TestUnboundRemoteCardCapped).
+		u, err := url.Parse(e.HTTP)
+		if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			out.Endpoint, bound = strings.TrimRight(e.HTTP, "/")+"/rpc", true
+		}
 	}
 	// Calls of a card without its own endpoint go to whichever host
 	// served it: its signature cannot vouch for that host.
 	if out.Verified != nil && !bound && out.Trust > unboundCap {
-		out.Capped = fmt.Sprintf("the card, signed by a %s key, names no http(s) endpoints.rpc, so its calls go to the host that served it (%s), which its signature does not vouch for: trust %s; sign the card with its endpoints.rpc for the signer's trust", out.Trust, out.Endpoint, unboundCap)
+		out.Capped = fmt.Sprintf("the card, signed by a %s key, names no http(s) endpoints.rpc (nor, without one, an endpoints.http), so its calls go to the host that served it (%s), which its signature does not vouch for: trust %s; sign the card with its endpoints.rpc for the signer's trust", out.Trust, out.Endpoint, unboundCap)
 		out.Trust = unboundCap
 	}
 	return out, nil

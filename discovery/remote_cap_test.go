@@ -24,6 +24,11 @@ func TestUnboundRemoteCardCapped(t *testing.T) {
 	}{
 		{"unbound", "", abi.Community},
 		{"bound", `, "endpoints": {"rpc": "ENDPOINT"}`, abi.System},
+		// Bound by its endpoints.http, as a plugin folder's card is, when
+		// it gives no rpc: the calls went to <the URL it was fetched
+		// from>/rpc and the card was capped, endpoints.http ignored
+		// (found by p161).
+		{"bound by http", `, "endpoints": {"http": "BASE/"}`, abi.System},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var signed []byte
@@ -32,7 +37,7 @@ func TestUnboundRemoteCardCapped(t *testing.T) {
 			}))
 			defer srv.Close()
 			card := `{"adapter": {"id": "org.vendor.remote", "name": "R", "version": "1.0.0", "protocol_version": "0.3.0"},
-  "capabilities": {}, "skills": [{"id": "r-echo", "name": "Echo", "permission_level": "low"}]` + strings.ReplaceAll(c.endpoints, "ENDPOINT", srv.URL+"/rpc") + `}`
+  "capabilities": {}, "skills": [{"id": "r-echo", "name": "Echo", "permission_level": "low"}]` + strings.NewReplacer("ENDPOINT", srv.URL+"/rpc", "BASE", srv.URL+"/adapters/r").Replace(c.endpoints) + `}`
 			var err error
 			if signed, err = trust.SignCard([]byte(card), vendor.key); err != nil {
 				t.Fatal(err)
@@ -45,6 +50,19 @@ func TestUnboundRemoteCardCapped(t *testing.T) {
 			}
 			if p.Trust != c.want {
 				t.Fatalf("trust %s, want %s", p.Trust, c.want)
+			}
+			if c.name == "bound by http" {
+				impl := p.Impl
+				for {
+					u, ok := impl.(interface{ Unwrap() abi.Provider })
+					if !ok {
+						break
+					}
+					impl = u.Unwrap()
+				}
+				if ep, ok := impl.(interface{ Endpoint() string }); !ok || ep.Endpoint() != srv.URL+"/adapters/r/rpc" {
+					t.Fatalf("calls go to %T %v, want %s", impl, impl, srv.URL+"/adapters/r/rpc")
+				}
 			}
 			capped := strings.Count(logs.String(), "trusted less than its signer")
 			if (c.want == abi.Community) != (capped == 1) {
