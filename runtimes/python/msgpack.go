@@ -1,6 +1,7 @@
 package python
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -196,7 +197,55 @@ func decodeMsgpackFrame(frame []byte) (*abi.Envelope, error) {
 		}
 		return nil, &protocolError{fmt.Sprintf("the worker wrote an unreadable frame: %v (%s)", err, wire.Quote(frame, 64))}
 	}
+	// The decoding above reads a dict key None (a nil key) as "", where
+	// json.dumps, and so the JSON wire and results, write "null": such a
+	// frame is read with the key conversion too. A frame without the nil
+	// byte (0xc0, never part of UTF-8 text) holds no nil key.
+	if bytes.IndexByte(frame, 0xc0) >= 0 && hasNilKey(frame) {
+		if conv, ok := withPyKeys(frame); ok {
+			return conv, nil
+		}
+	}
 	return &env, nil
+}
+
+// hasNilKey reports whether a map of the MessagePack value in frame has a
+// nil key. It allocates nothing for frames nested up to 16 levels.
+func hasNilKey(frame []byte) bool {
+	type container struct {
+		isMap bool
+		left  int // items (a map's keys and values) not yet started
+		next  int // index of the next item
+	}
+	var buf [16]container
+	stack := buf[:0]
+	found := false
+	_, _ = mpw.Walk(frame, func(c byte, n int) bool {
+		for len(stack) > 0 && stack[len(stack)-1].left == 0 {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.isMap && top.next%2 == 0 && c == 0xc0 {
+				found = true
+				return false
+			}
+			top.next++
+			top.left--
+		}
+		switch {
+		case c >= 0x80 && c <= 0x8f, c == 0xde, c == 0xdf:
+			if n > 0 {
+				stack = append(stack, container{isMap: true, left: 2 * n})
+			}
+		case c >= 0x90 && c <= 0x9f, c == 0xdc, c == 0xdd:
+			if n > 0 {
+				stack = append(stack, container{left: n})
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // withPyKeys decodes frame with its dict keys converted as json.dumps
