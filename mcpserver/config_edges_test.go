@@ -39,6 +39,7 @@ func TestConfigNegativeDurationNamed(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{"mcp:\n  http:\n    session_timeout: -1m\n", "c.yaml:3: mcp.http.session_timeout: -1m0s: must not be negative"},
 		{"mcp:\n  http:\n    clock_skew: -1s\n", "c.yaml:3: mcp.http.clock_skew: -1s: must not be negative"},
+		{"mcp:\n  stdin_drain: -2s\n", "c.yaml:2: mcp.stdin_drain: -2s: must not be negative"},
 	} {
 		cfg, err := config.Parse([]byte(tc.doc), "c.yaml")
 		if err != nil {
