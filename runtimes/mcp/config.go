@@ -200,6 +200,16 @@ func ValidateServerName(name string) error {
 // ProviderID is the provider id of server name's tools.
 func ProviderID(name string) string { return "org.aios.mcp." + name }
 
+// Source is where the server's provider says it comes from (Publish's
+// source; the host records "mcp:" and it): its URL as displayURL shows it,
+// or its command line.
+func (sc ServerConfig) Source() string {
+	if sc.URL != "" {
+		return displayURL(sc.URL)
+	}
+	return strings.TrimSpace(sc.Command + " " + strings.Join(sc.Args, " "))
+}
+
 // LoadConfig decodes `mcp.servers` of cfg (strict, with line numbers), fills
 // defaults and checks every entry. Relative dirs are resolved against the
 // configuration file's folder.
