@@ -183,6 +183,8 @@ type section struct {
 	// shows). Every key of mcpserver.Config must be here, or the
 	// documented key is refused as unknown (TestSectionKeysMatchServer).
 	ToolsList yaml.Node `yaml:"tools_list"`
+	// StdinDrain is mcpserver's (aios-host mcp at the end of its stdin).
+	StdinDrain yaml.Node `yaml:"stdin_drain"`
 }
 
 var serverNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)
