@@ -103,7 +103,7 @@ func confineSandbox(rules []landlock.Rule, network, readOnly bool) error {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
 	}
 	// A host running as root would hand the server every capability it
-	// has (settimeofday, reboot, init_module, kill), which neither
+	// has (settimeofday, reboot, init_module, sethostname), which neither
 	// Landlock nor the filter covers: it starts with none, as the Python
 	// and JS workers do.
 	if err := caps.DropForExec(); err != nil {

@@ -31,8 +31,8 @@ func capsHeld() string {
 // started by a host running as root ran as root with every capability of
 // the host (CAP_SYS_TIME to set the machine's clock, CAP_SYS_BOOT to
 // reboot it, CAP_SYS_MODULE to load a module from /lib/modules, which the
-// sandbox lets it read, CAP_KILL to signal the host, CAP_SYS_ADMIN to set
-// the hostname), Landlock and the seccomp filter covering none of them,
+// sandbox lets it read, CAP_SYS_ADMIN to set the hostname), Landlock and
+// the seccomp filter covering none of them,
 // where the Python and JS workers start with none. It starts with no
 // capability now, as they do (caps.DropForExec on its spawning thread).
 func TestSandboxedServerHoldsNoCapabilities(t *testing.T) {
