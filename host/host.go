@@ -55,6 +55,11 @@ type Namespace struct {
 	// Owner says whose they are, for the refusal: "MCP server x
 	// (mcp.servers.x)".
 	Owner string
+	// Source, when set, is where Provider is loaded from
+	// (ProviderMeta.Source): a provider of that id from anywhere else is
+	// refused, since an id is whatever a file declares (a plugin naming
+	// itself org.aios.mcp.x took the names, or replaced the bridge).
+	Source string
 }
 
 // ProviderMeta says where a provider came from and how far it is trusted.
@@ -291,6 +296,15 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 func (h *Host) checkNamespaces(reg *abi.ToolRegister, meta ProviderMeta) error {
 	if len(h.namespaces) == 0 {
 		return nil
+	}
+	for prefix, ns := range h.namespaces {
+		if ns.Source != "" && ns.Provider == reg.Provider.ID && meta.Source != ns.Source {
+			return &abi.ToolError{Code: abi.Conflict,
+				// Not ns.Source: an MCP server's command line may hold a token.
+				Message: fmt.Sprintf("provider %s (from %s) has the id of the provider of %s, which no other may take (it serves the tools %s…): choose another id",
+					reg.Provider.ID, meta.Source, ns.Owner, prefix),
+				Data: map[string]any{"provider": reg.Provider.ID, "namespace": prefix}}
+		}
 	}
 	for _, def := range reg.Tools {
 		prefix := ""

@@ -165,3 +165,7 @@ func (c *cli) onRefresh(ctx context.Context, _ string) error {
 	}
 	return c.refreshMCP(ctx)
 }
+
+// mcpSource is the source the host records for server sc's bridge
+// provider (startMCPBridge's Publish), which newHost binds its id to.
+func mcpSource(sc mcpbridge.ServerConfig) string { return "mcp:" + sc.Source() }

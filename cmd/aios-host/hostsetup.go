@@ -271,8 +271,10 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 		if sc.Disabled {
 			continue
 		}
+		// Source binds the id to the bridge (startMCPBridge's source):
+		// a plugin declaring org.aios.mcp.{server} is refused.
 		namespaces[mcpbridge.ToolName(name, "")] = host.Namespace{Provider: mcpbridge.ProviderID(name),
-			Owner: fmt.Sprintf("MCP server %s (mcp.servers.%s)", name, name)}
+			Owner: fmt.Sprintf("MCP server %s (mcp.servers.%s)", name, name), Source: mcpSource(sc)}
 	}
 	h, err := host.New(host.Options{Config: cfg, Logger: log, Loaders: loaders, Spaces: spaces, Audit: aw, ToolNamespaces: namespaces})
 	if err != nil {

@@ -183,6 +183,8 @@ type section struct {
 	// shows). Every key of mcpserver.Config must be here, or the
 	// documented key is refused as unknown (TestSectionKeysMatchServer).
 	ToolsList yaml.Node `yaml:"tools_list"`
+	// StdinDrain is mcpserver's (aios-host mcp at the end of its stdin).
+	StdinDrain yaml.Node `yaml:"stdin_drain"`
 }
 
 var serverNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)
@@ -199,6 +201,16 @@ func ValidateServerName(name string) error {
 
 // ProviderID is the provider id of server name's tools.
 func ProviderID(name string) string { return "org.aios.mcp." + name }
+
+// Source is where the server's provider says it comes from (Publish's
+// source; the host records "mcp:" and it): its URL as displayURL shows it,
+// or its command line.
+func (sc ServerConfig) Source() string {
+	if sc.URL != "" {
+		return displayURL(sc.URL)
+	}
+	return strings.TrimSpace(sc.Command + " " + strings.Join(sc.Args, " "))
+}
 
 // LoadConfig decodes `mcp.servers` of cfg (strict, with line numbers), fills
 // defaults and checks every entry. Relative dirs are resolved against the

@@ -60,3 +60,19 @@ func TestSectionKeysMatchServer(t *testing.T) {
 		t.Errorf("mcp.tools_list: all: %v", err)
 	}
 }
+
+// TestStdinDrainKeyTaken: mcp.stdin_drain (README, docs/mcp.md: how long
+// aios-host mcp answers the requests read before stdin ended), a key of
+// mcpserver's added after TestSectionKeysMatchServer, was not in this
+// package's view of the section, so every command that loads a host (run,
+// list, call, mcp itself) refused a config setting it: `mcp.stdin_drain:
+// unknown key "stdin_drain"`. It is taken, as every mcpserver key.
+func TestStdinDrainKeyTaken(t *testing.T) {
+	cfg, err := config.Parse([]byte("mcp:\n  stdin_drain: 5s\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(cfg); err != nil {
+		t.Errorf("mcp.stdin_drain: 5s: %v", err)
+	}
+}

@@ -426,6 +426,9 @@ func reach(args map[string]any) string {
 	if p, _ := args["chmod"].(string); p != "" {
 		out = append(out, "chmod="+res(os.Chmod(p, 0o777)))
 	}
+	if _, ok := args["caps"]; ok {
+		out = append(out, "caps="+capsHeld())
+	}
 	if a, _ := args["dial"].(string); a != "" {
 		c, err := net.DialTimeout("tcp", a, 2*time.Second)
 		if err == nil {

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/aios-host/aios-host/internal/caps"
 	"github.com/aios-host/aios-host/internal/landlock"
 	"github.com/aios-host/aios-host/internal/seccomp"
 )
@@ -20,7 +21,8 @@ import (
 // sandboxed server is started from a thread of its own, confined once for
 // that server's sandbox and kept for the life of the process (a confined
 // thread can only be narrowed further, and a Go thread that ended would
-// take its confinement with it): no_new_privs, then Landlock (read and
+// take its confinement with it): no_new_privs, no capabilities (even
+// when the host runs as root), then Landlock (read and
 // execute beneath SandboxSystemPaths, the command, its dir and read;
 // write beneath write; with no network, no TCP bind or connect), then the
 // seccomp filter the JS and Python workers get (socket(2) and connect(2)
@@ -99,6 +101,13 @@ func sandboxRules(cmd *exec.Cmd, sb *Sandbox) []landlock.Rule {
 func confineSandbox(rules []landlock.Rule, network, readOnly bool) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
+	}
+	// A host running as root would hand the server every capability it
+	// has (settimeofday, reboot, init_module, sethostname), which neither
+	// Landlock nor the filter covers: it starts with none, as the Python
+	// and JS workers do.
+	if err := caps.DropForExec(); err != nil {
+		return fmt.Errorf("dropping capabilities: %v", err)
 	}
 	v, err := landlock.Version()
 	if err != nil {

@@ -74,11 +74,9 @@ func newServer(b *Bridge, name string, sc ServerConfig, hc *http.Client) *server
 	ctx, cancel := context.WithCancel(b.ctx)
 	s := &server{b: b, name: name, cfg: sc, httpClient: hc, ctx: ctx, cancel: cancel,
 		ready: make(chan struct{}), refresh: make(chan struct{}, 1), kick: make(chan struct{}, 1), done: make(chan struct{})}
+	s.source = sc.Source()
 	if sc.URL != "" {
-		s.source = displayURL(sc.URL)
 		s.host = sc.endpointHost()
-	} else {
-		s.source = strings.TrimSpace(sc.Command + " " + strings.Join(sc.Args, " "))
 	}
 	s.prov = &provider{srv: s}
 	s.prov.table.Store(s.emptyTable())
