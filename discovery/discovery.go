@@ -639,9 +639,21 @@ func (d *Discovery) unindexNote(path string) {
 // (it changed: if it is still not loaded, say so again), and about its
 // folder (a folder that held nothing loadable). It looks at what is noted
 // there only, not at every note: each watch event calls it.
-func (d *Discovery) forgetNotes(path string) {
+//
+// A file only written (its content changed, not its name or kind) keeps
+// what was noted of its name or kind, and its folder's: only a note of
+// its content (a card's authentication) is forgotten. The host's log sent
+// to a file in a provider folder fed itself otherwise, each line a write
+// that had the line said again (TestWrittenFileNotSaidAgain).
+func (d *Discovery) forgetNotes(path string, written bool) {
 	d.notesMu.Lock()
 	defer d.notesMu.Unlock()
+	if written {
+		if r := d.notes[path]; strings.HasPrefix(r, "auth:") || r == "unsigned" {
+			d.forgetNote(path, false)
+		}
+		return
+	}
 	d.forgetNote(path, true)
 	d.forgetNote(filepath.Dir(path), false)
 }
@@ -750,7 +762,7 @@ func (d *Discovery) eventLoop() {
 			if !ok {
 				return
 			}
-			d.forgetNotes(ev.Name)
+			d.forgetNotes(ev.Name, ev.Op == fsnotify.Write)
 			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 				d.unwatchBelow(ev.Name)
 			}
