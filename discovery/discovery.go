@@ -1861,9 +1861,13 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		if errors.Is(err, errChangedWhileLoading) {
 			level = slog.LevelInfo // an editor's save in steps: the next change loads it
 		}
-		if failed && prev == err.Error() && strings.HasPrefix(unit, "remote:") {
+		if failed && prev == err.Error() {
 			// A remote that is down fails each re-fetch (every
 			// remote_refresh) alike: said once at Error, not every time.
+			// So does a local unit loaded again for a change beside its
+			// code (the host's log in its folder: each line said was a
+			// change, which failed alike, another line;
+			// TestSameLoadErrorSaidOnce).
 			level = slog.LevelDebug
 		}
 		retrying := d.keyRetry[unit]

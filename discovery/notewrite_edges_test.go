@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,4 +73,45 @@ func TestWrittenFileNotSaidAgain(t *testing.T) {
 	if _, err := env.call("p", 1); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestSameLoadErrorSaidOnce: a provider folder whose load fails (a
+// syntax error being worked on) holding the host's log (`run >
+// plugins/mytool/host.log`) fed itself for good: each line was a write in
+// the folder, which loaded the unit again, which failed alike and said so
+// at Error, another line. The same error of a unit is said once at
+// Error, then at Debug, as a remote's that is down; another error, or the
+// unit loading, is said.
+func TestSameLoadErrorSaidOnce(t *testing.T) {
+	logs := &testutil.SyncBuffer{}
+	var logPath string
+	env := newEnvWith(t, "", func(dir string) {
+		writeFile(t, filepath.Join(dir, "p", "tool.fake"), `{"id": "org.test.p", `)
+		logPath = filepath.Join(dir, "p", "host.log")
+		writeFile(t, logPath, "")
+	}, func(o *Options) {
+		var w io.Writer = teeFile{buf: logs, path: logPath}
+		o.Logger = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	})
+	unit := "file=" + filepath.Join(env.dir, "p") + " "
+	failed := func() int { return logLines(logs, "level=ERROR", "provider not loaded", unit) }
+	if n := failed(); n != 1 {
+		t.Fatalf("p's failure said %d times at start, want once:\n%s", n, logs.String())
+	}
+	writeFile(t, logPath, "a line\n")
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		if n := failed(); n > 1 {
+			t.Fatalf("p's failure said %d times after host.log was written to, want once (each line it is said in is a write beside it):\n%s", n, logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// Another error is said.
+	writeFile(t, filepath.Join(env.dir, "p", "tool.fake"), `{"id": 7}`)
+	testutil.Eventually(t, "the new error said", func() bool { return failed() == 2 })
+	if e := env.d.Errors()[filepath.Join(env.dir, "p")]; !strings.Contains(e, "tool.fake") {
+		t.Fatalf("p's error %q does not name its file", e)
+	}
+	writeFake(t, filepath.Join(env.dir, "p", "tool.fake"), fakeSpec{ID: "org.test.p", Version: "1.0.0", Tools: []string{"p"}})
+	testutil.Eventually(t, "p loaded once mended", func() bool { _, err := env.call("p", 1); return err == nil })
 }
