@@ -2606,11 +2606,22 @@ func (d *Discovery) packageCards(dir string) (card, yml string, err error) {
 // else its index.ts or index.js: the entry of a JS/TS provider with its
 // modules beside it (plugins/NAME/index.ts, as docs/js.md and the JS
 // runtime's errors advise; TestIndexEntryWithModulesLoads).
+//
+// Two tool.<ext> (tool.ts and the tool.js tsc writes beside it, or a
+// tool.py too) are no choice: "" (the folder loaded the first by name,
+// tool.js, the edits of tool.ts never served: TestSeveralToolFilesNamed).
 func pickArtifact(artifacts []string) string {
+	tool := ""
 	for _, a := range artifacts {
 		if strings.TrimSuffix(filepath.Base(a), filepath.Ext(a)) == "tool" {
-			return a
+			if tool != "" {
+				return ""
+			}
+			tool = a
 		}
+	}
+	if tool != "" {
+		return tool
 	}
 	if len(artifacts) == 1 {
 		return artifacts[0]
