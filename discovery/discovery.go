@@ -1829,6 +1829,10 @@ func (d *Discovery) conflictingOrphan(err error) string {
 
 var errUnchanged = errors.New("unchanged")
 
+// errNoArtifact marks a card refused for naming neither an artifact nor
+// an endpoint; its text is empty, the error saying it already.
+var errNoArtifact = errors.New("")
+
 // apply installs cand as unit's description (nil: the unit is gone or
 // describes nothing). On err the old version keeps serving.
 func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err error) error {
@@ -2547,7 +2551,13 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 		d.log.Debug("tool.aios.yaml shadowed by adapter.json (card > yaml)", "folder", dir)
 	}
 	if desc != "" {
-		return d.loadDescribed(ctx, dir, root, desc, pickArtifact(artifacts), old)
+		art := pickArtifact(artifacts)
+		cand, err := d.loadDescribed(ctx, dir, root, desc, art, old)
+		if art == "" && len(artifacts) > 1 && errors.Is(err, errNoArtifact) {
+			// They are beside it, but several (TestCardBesideSeveralArtifactsNamesThem).
+			return nil, fmt.Errorf("%s: several artifacts (%s) beside the card and none named: name one in artifact.path", desc, baseNames(artifacts))
+		}
+		return cand, err
 	}
 	switch len(artifacts) {
 	case 0:
@@ -2877,7 +2887,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		p.gate = d.softwareGate(card, cand.kind, cand.trust)
 		cand.provider = p
 	default:
-		return nil, fmt.Errorf("%s: the card names neither an artifact (put one beside it) nor endpoints.rpc/http", desc)
+		return nil, fmt.Errorf("%s: the card names neither an artifact (put one beside it) nor endpoints.rpc/http%w", desc, errNoArtifact)
 	}
 	return cand, nil
 }

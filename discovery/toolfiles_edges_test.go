@@ -64,3 +64,20 @@ func TestSeveralToolFilesNamed(t *testing.T) {
 		t.Fatalf("after tool.js went: %#v, %v; want \"ts\"", v, err)
 	}
 }
+
+// TestCardBesideSeveralArtifactsNamesThem: a card without artifact.path in
+// a folder of several artifacts (tool.js and tool.ts, or a.js and b.js)
+// was refused "the card names neither an artifact (put one beside it) nor
+// endpoints.rpc/http", though they were beside it. The error names them
+// and artifact.path.
+func TestCardBesideSeveralArtifactsNamesThem(t *testing.T) {
+	env := newEnv(t, "", func(dir string) {
+		writeFile(t, filepath.Join(dir, "p", "adapter.json"), `{"adapter": {"id": "org.test.p", "name": "P", "version": "1.0.0", "protocol_version": "0.3.0"}, "capabilities": {}, "skills": []}`)
+		writeFake(t, filepath.Join(dir, "p", "a.fake"), fakeSpec{ID: "org.test.p", Version: "1.0.0", Tools: []string{"a"}})
+		writeFake(t, filepath.Join(dir, "p", "b.fake"), fakeSpec{ID: "org.test.p", Version: "1.0.0", Tools: []string{"b"}})
+	})
+	e := env.d.Errors()[filepath.Join(env.dir, "p")]
+	if !strings.Contains(e, "several artifacts (a.fake, b.fake)") || !strings.Contains(e, "artifact.path") || strings.Contains(e, "put one beside it") {
+		t.Fatalf("p's error = %q, want it to name a.fake, b.fake and artifact.path", e)
+	}
+}
