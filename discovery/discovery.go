@@ -648,9 +648,21 @@ func (d *Discovery) unindexNote(path string) {
 // (it changed: if it is still not loaded, say so again), and about its
 // folder (a folder that held nothing loadable). It looks at what is noted
 // there only, not at every note: each watch event calls it.
-func (d *Discovery) forgetNotes(path string) {
+//
+// A file only written (its content changed, not its name or kind) keeps
+// what was noted of its name or kind, and its folder's: only a note of
+// its content (a card's authentication) is forgotten. The host's log sent
+// to a file in a provider folder fed itself otherwise, each line a write
+// that had the line said again (TestWrittenFileNotSaidAgain).
+func (d *Discovery) forgetNotes(path string, written bool) {
 	d.notesMu.Lock()
 	defer d.notesMu.Unlock()
+	if written {
+		if r := d.notes[path]; strings.HasPrefix(r, "auth:") || r == "unsigned" {
+			d.forgetNote(path, false)
+		}
+		return
+	}
 	d.forgetNote(path, true)
 	d.forgetNote(filepath.Dir(path), false)
 }
@@ -759,7 +771,7 @@ func (d *Discovery) eventLoop() {
 			if !ok {
 				return
 			}
-			d.forgetNotes(ev.Name)
+			d.forgetNotes(ev.Name, ev.Op == fsnotify.Write)
 			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 				d.unwatchBelow(ev.Name)
 			}
@@ -1826,6 +1838,10 @@ func (d *Discovery) conflictingOrphan(err error) string {
 
 var errUnchanged = errors.New("unchanged")
 
+// errNoArtifact marks a card refused for naming neither an artifact nor
+// an endpoint; its text is empty, the error saying it already.
+var errNoArtifact = errors.New("")
+
 // apply installs cand as unit's description (nil: the unit is gone or
 // describes nothing). On err the old version keeps serving.
 func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err error) error {
@@ -1858,9 +1874,13 @@ func (d *Discovery) apply(ctx context.Context, unit string, cand *candidate, err
 		if errors.Is(err, errChangedWhileLoading) {
 			level = slog.LevelInfo // an editor's save in steps: the next change loads it
 		}
-		if failed && prev == err.Error() && strings.HasPrefix(unit, "remote:") {
+		if failed && prev == err.Error() {
 			// A remote that is down fails each re-fetch (every
 			// remote_refresh) alike: said once at Error, not every time.
+			// So does a local unit loaded again for a change beside its
+			// code (the host's log in its folder: each line said was a
+			// change, which failed alike, another line;
+			// TestSameLoadErrorSaidOnce).
 			level = slog.LevelDebug
 		}
 		retrying := d.keyRetry[unit]
@@ -2540,7 +2560,13 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 		d.log.Debug("tool.aios.yaml shadowed by adapter.json (card > yaml)", "folder", dir)
 	}
 	if desc != "" {
-		return d.loadDescribed(ctx, dir, root, desc, pickArtifact(artifacts), old)
+		art := pickArtifact(artifacts)
+		cand, err := d.loadDescribed(ctx, dir, root, desc, art, old)
+		if art == "" && len(artifacts) > 1 && errors.Is(err, errNoArtifact) {
+			// They are beside it, but several (TestCardBesideSeveralArtifactsNamesThem).
+			return nil, fmt.Errorf("%s: several artifacts (%s) beside the card and none named: name one in artifact.path", desc, baseNames(artifacts))
+		}
+		return cand, err
 	}
 	switch len(artifacts) {
 	case 0:
@@ -2599,11 +2625,22 @@ func (d *Discovery) packageCards(dir string) (card, yml string, err error) {
 // else its index.ts or index.js: the entry of a JS/TS provider with its
 // modules beside it (plugins/NAME/index.ts, as docs/js.md and the JS
 // runtime's errors advise; TestIndexEntryWithModulesLoads).
+//
+// Two tool.<ext> (tool.ts and the tool.js tsc writes beside it, or a
+// tool.py too) are no choice: "" (the folder loaded the first by name,
+// tool.js, the edits of tool.ts never served: TestSeveralToolFilesNamed).
 func pickArtifact(artifacts []string) string {
+	tool := ""
 	for _, a := range artifacts {
 		if strings.TrimSuffix(filepath.Base(a), filepath.Ext(a)) == "tool" {
-			return a
+			if tool != "" {
+				return ""
+			}
+			tool = a
 		}
+	}
+	if tool != "" {
+		return tool
 	}
 	if len(artifacts) == 1 {
 		return artifacts[0]
@@ -2859,7 +2896,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 		p.gate = d.softwareGate(card, cand.kind, cand.trust)
 		cand.provider = p
 	default:
-		return nil, fmt.Errorf("%s: the card names neither an artifact (put one beside it) nor endpoints.rpc/http", desc)
+		return nil, fmt.Errorf("%s: the card names neither an artifact (put one beside it) nor endpoints.rpc/http%w", desc, errNoArtifact)
 	}
 	return cand, nil
 }

@@ -424,8 +424,13 @@ func TestSkippedFilesLoggedOnce(t *testing.T) {
 	if _, err := env.call("p", 1); err != nil {
 		t.Fatal(err)
 	}
-	// A change to the file says it again (it might be what the user just fixed).
-	writeFile(t, filepath.Join(env.dir, "p", "README.md"), "more docs")
+	// A file put under the name again says it again (it might be what the
+	// user just fixed). A write alone does not: what is said of it is of
+	// its name (TestWrittenFileNotSaidAgain).
+	writeFile(t, filepath.Join(env.dir, "p", ".README.md.new"), "more docs")
+	if err := os.Rename(filepath.Join(env.dir, "p", ".README.md.new"), filepath.Join(env.dir, "p", "README.md")); err != nil {
+		t.Fatal(err)
+	}
 	testutil.Eventually(t, "said again after a change", func() bool {
 		return logLines(logs, "level=INFO", "="+filepath.Join(env.dir, "p", "README.md")) == 2
 	})

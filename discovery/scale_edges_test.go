@@ -128,8 +128,8 @@ func TestForgetNotesNotQuadratic(t *testing.T) {
 			d.note(slog.LevelInfo, filepath.Join(root, fmt.Sprintf("data%d.txt", i)), "no loader", "not loaded")
 		}
 		for i := range n {
-			d.forgetNotes(filepath.Join(root, fmt.Sprintf("data%d.txt", i)))
-			d.forgetNotes(filepath.Join(root, fmt.Sprintf("new%d.js", i)))
+			d.forgetNotes(filepath.Join(root, fmt.Sprintf("data%d.txt", i)), false)
+			d.forgetNotes(filepath.Join(root, fmt.Sprintf("new%d.js", i)), false)
 		}
 		if len(d.notes) != 0 {
 			t.Fatalf("%d notes left", len(d.notes))
@@ -149,8 +149,8 @@ func TestForgetNotesNotQuadratic(t *testing.T) {
 	for _, p := range []string{"a", "a/x", "a/sub", "a/sub/y", "a/deep/er/z", "ab", "b", "b/z"} {
 		d.note(slog.LevelInfo, filepath.Join(root, p), "r", "m")
 	}
-	d.forgetNotes(filepath.Join(root, "a"))
-	d.forgetNotes(filepath.Join(root, "b", "new"))
+	d.forgetNotes(filepath.Join(root, "a"), false)
+	d.forgetNotes(filepath.Join(root, "b", "new"), false)
 	var left []string
 	for p := range d.notes {
 		rel, _ := filepath.Rel(root, p)
@@ -160,8 +160,8 @@ func TestForgetNotesNotQuadratic(t *testing.T) {
 	if want := []string{"ab", "b/z"}; !slices.Equal(left, want) {
 		t.Fatalf("notes left %v, want %v", left, want)
 	}
-	d.forgetNotes(filepath.Join(root, "b", "z"))
-	d.forgetNotes(filepath.Join(root, "ab"))
+	d.forgetNotes(filepath.Join(root, "b", "z"), false)
+	d.forgetNotes(filepath.Join(root, "ab"), false)
 	if len(d.notes) != 0 || len(d.noteKids) != 0 {
 		t.Fatalf("after every note was forgotten: notes %v, index %v", d.notes, d.noteKids)
 	}

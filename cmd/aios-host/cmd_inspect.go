@@ -238,6 +238,15 @@ func (c *cli) inspectFolder(dir string) (*abi.ToolRegister, error) {
 		return c.inspectSource(art, abs, strings.ToLower(filepath.Ext(art)))
 	case len(files) > 1:
 		sort.Strings(files)
+		tools := 0
+		for _, f := range files {
+			if strings.TrimSuffix(f, filepath.Ext(f)) == "tool" {
+				tools++
+			}
+		}
+		if tools > 1 {
+			return nil, fmt.Errorf("%s: several plugin files (%s), more than one tool.<ext>: discovery refuses the folder; keep one tool.<ext>, or inspect one of them", dir, strings.Join(files, ", "))
+		}
 		return nil, fmt.Errorf("%s: several plugin files (%s) and no tool.<ext>, index.ts or index.js: inspect one of them, or name the provider's tool.<ext> as discovery requires", dir, strings.Join(files, ", "))
 	}
 	return nil, fmt.Errorf("%s is a folder without a plugin file (tool.py, index.ts or index.js): inspect reads a plugin file, or a provider folder (plugins/NAME/tool.py, plugins/NAME/index.ts)", dir)
