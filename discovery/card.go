@@ -233,6 +233,21 @@ func ParseCard(data []byte, name string) (*Card, error) {
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
+		// Where the text stops being JSON: a card cut short (saved half
+		// written, or being written) said only "unexpected end of JSON
+		// input" (TestTruncatedCardNamesWhere).
+		if se, ok := errors.AsType[*json.SyntaxError](err); ok {
+			// (Offset counts the byte found wrong: it is at Offset-1.)
+			line, col := lineCol(data, max(int(se.Offset)-1, 0))
+			if len(bytes.TrimSpace(data)) == 0 {
+				return fail("", "the card file is empty")
+			}
+			if se.Offset >= int64(len(data)) {
+				line, col = lineCol(data, len(data))
+				return fail("", "line %d, column %d: the card ends before its JSON does (cut short, or still being written?): %v", line, col, err)
+			}
+			return fail("", "line %d, column %d: not JSON: %v", line, col, err)
+		}
 		return fail("", "not a JSON object: %v", err)
 	}
 	// encoding/json takes the last of two members of one name and turns

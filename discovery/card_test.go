@@ -68,7 +68,7 @@ func TestParseCardRejects(t *testing.T) {
 		data []byte
 		want string
 	}{
-		{"not-json", []byte(`{"adapter":`), "not a JSON object"},
+		{"not-json", []byte(`{"adapter":`), "the card ends before its JSON does"},
 		{"array", []byte(`[]`), "not a JSON object"},
 		{"null", []byte(`null`), "not a JSON object"},
 		{"missing-adapter", mutate(t, func(m map[string]any) { delete(m, "adapter") }), "adapter: required"},

@@ -134,7 +134,7 @@ func TestHostileCardServer(t *testing.T) {
 		{"/gzip", "larger than 1048576 bytes", time.Minute},
 		{"/drip", "not received within 200ms (discovery.remotes[].timeout)", 200 * time.Millisecond},
 		{"/loop", "stopped after 10 redirects", time.Minute},
-		{"/html", "not a JSON object", time.Minute},
+		{"/html", "line 1, column 1: not JSON: invalid character '<'", time.Minute},
 	} {
 		_, err := FetchRemoteCard(context.Background(), RemoteConfig{URL: srv.URL + c.path, Timeout: c.timeout, AllowUnsigned: true}, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "1048577") {

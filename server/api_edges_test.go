@@ -210,7 +210,7 @@ func TestRefreshErrorsHidePathsOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	msg, ok := res.Result.Errors["bad.adapter.json"]
-	if len(res.Result.Errors) != 1 || !ok || !strings.Contains(msg, "not a JSON object") {
+	if len(res.Result.Errors) != 1 || !ok || !strings.Contains(msg, "line 1, column 2: not JSON: invalid character 'n'") {
 		t.Fatalf("HTTP refresh errors %v: want bad.adapter.json with its problem", res.Result.Errors)
 	}
 	if strings.Contains(string(body), dir) {
