@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/guest/go/wire"
@@ -33,7 +34,13 @@ import (
 //go:noinline
 func Typed[In, Out any](fn func(ctx context.Context, in In, env abi.Env) (Out, error)) Handler {
 	return func(ctx context.Context, params any, env abi.Env) (any, error) {
-		in, err := decodeParams[In](params)
+		tool := ""
+		if env != nil {
+			if c := env.Call(); c != nil {
+				tool = c.Tool
+			}
+		}
+		in, err := decodeParams[In](tool, params)
 		if err != nil {
 			return nil, err
 		}
@@ -50,10 +57,8 @@ func Typed[In, Out any](fn func(ctx context.Context, in In, env abi.Env) (Out, e
 			// As the host answers a plain handler's (checkResult) and
 			// the Go guest SDK a HandleFunc's.
 			what := "tool result"
-			if env != nil {
-				if c := env.Call(); c != nil {
-					what = "result of " + c.Tool
-				}
+			if tool != "" {
+				what = "result of " + tool
 			}
 			return nil, &abi.ToolError{Code: abi.InvalidResult, Message: what + " is not a JSON value: " + err.Error()}
 		}
@@ -61,18 +66,24 @@ func Typed[In, Out any](fn func(ctx context.Context, in In, env abi.Env) (Out, e
 	}
 }
 
-func decodeParams[In any](params any) (In, error) {
+// decodeParams decodes params into an In; its InvalidParams names the
+// tool (when known) and In, as a Go guest's HandleFunc does.
+func decodeParams[In any](tool string, params any) (In, error) {
 	if in, ok := params.(In); ok {
 		return in, nil // In is any, map[string]any, or exactly the params' type
 	}
 	var in In
 	if err := wire.DecodeTyped(params, &in); err != nil {
+		prefix := "params"
+		if tool != "" {
+			prefix = tool + ": params"
+		}
 		var ue *json.UnsupportedValueError
 		var ute *json.UnsupportedTypeError
 		if errors.As(err, &ue) || errors.As(err, &ute) {
-			return in, &abi.ToolError{Code: abi.InvalidParams, Message: "params cannot be encoded: " + err.Error()}
+			return in, &abi.ToolError{Code: abi.InvalidParams, Message: prefix + " cannot be encoded: " + err.Error()}
 		}
-		return in, &abi.ToolError{Code: abi.InvalidParams, Message: "params do not fit the tool's Go type: " + err.Error()}
+		return in, &abi.ToolError{Code: abi.InvalidParams, Message: fmt.Sprintf("%s do not fit the tool's Go type %T: %v", prefix, in, err)}
 	}
 	return in, nil
 }
