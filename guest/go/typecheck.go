@@ -291,6 +291,8 @@ func writtenAs(f jsonField) string {
 		return "string"
 	}
 	switch {
+	case t == reflect.TypeFor[json.Number]():
+		return "number" // the number it holds, integer or not
 	case k == reflect.Bool:
 		return "boolean"
 	case k >= reflect.Int && k <= reflect.Uintptr:
