@@ -185,7 +185,16 @@ func handlerError(ctx context.Context, err error, provider string, call *abi.Too
 			te = &abi.ToolError{Code: abi.ProviderError, Message: strings.ToValidUTF8(msg, "\uFFFD")}
 		}
 	}()
-	return convertError(ctx, err, provider, call)
+	te = convertError(ctx, err, provider, call)
+	if te != nil && te.Data != nil && !abi.IsCanonical(te.Data) {
+		// Bytes in it by encoding/json's rule, base64, as a struct's
+		// are and a Go guest's *aios.Error data is: the host drops
+		// data holding raw bytes. Neither te nor its maps are changed.
+		c := *te
+		c.Data = bytesAsJSON(abi.Copy(te.Data), 0)
+		te = &c
+	}
+	return te
 }
 
 // convertError maps a handler's error onto the ABI codes. A deadline or
