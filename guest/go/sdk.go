@@ -552,7 +552,11 @@ func serve(msg []byte) []byte {
 func errorResult(tool string, err error) (out []byte) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = wire.AppendError(reg.out[:0], ProviderError, fmt.Sprintf("%s: the handler's error (a %T): its Error method panicked: %v", tool, err, r), nil)
+			msg := fmt.Sprintf("%s: the handler's error (a %T): its Error method panicked: %v", tool, err, r)
+			if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+				msg += fmt.Sprintf(" (a nil %T returned as the error is not a nil error: return a literal nil, or declare the variable as error)", err)
+			}
+			out = wire.AppendError(reg.out[:0], ProviderError, strings.ToValidUTF8(msg, "\uFFFD"), nil)
 		}
 	}()
 	if e, ok := err.(*Error); ok && e == nil {
