@@ -552,7 +552,11 @@ func serve(msg []byte) []byte {
 func errorResult(tool string, err error) (out []byte) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = wire.AppendError(reg.out[:0], ProviderError, fmt.Sprintf("%s: the handler's error (a %T): its Error method panicked: %v", tool, err, r), nil)
+			msg := fmt.Sprintf("%s: the handler's error (a %T): its Error method panicked: %v", tool, err, r)
+			if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+				msg += fmt.Sprintf(" (a nil %T returned as the error is not a nil error: return a literal nil, or declare the variable as error)", err)
+			}
+			out = wire.AppendError(reg.out[:0], ProviderError, strings.ToValidUTF8(msg, "\uFFFD"), nil)
 		}
 	}()
 	if e, ok := err.(*Error); ok && e == nil {
@@ -621,7 +625,15 @@ func run(h *handler, c *Call, params []byte) (out []byte, err error) {
 	}()
 	out = wire.AppendString(wire.AppendMapHeader(reg.out[:0], 1), "value")
 	if h.raw != nil {
-		return h.raw(c, params, out)
+		mark := len(out)
+		res, err := h.raw(c, params, out)
+		if err == nil && (len(res) <= mark || string(res[:mark]) != string(out[:mark])) {
+			// nil, out as given, or a value not appended to out: the
+			// host got no ToolResult ("aios_call result is empty",
+			// ProviderCrashed) or one cut after "value".
+			return nil, Errorf(InvalidResult, "%s: the RawHandler's result holds no value appended to the out it was given (it returned %d bytes, out had %d): append the encoded result value to out and return that slice", c.Tool, len(res), mark)
+		}
+		return res, err
 	}
 	if c.Params, err = wire.DecodeValue(params); err != nil {
 		return nil, Errorf(InvalidParams, "%s: undecodable params: %v", c.Tool, err)

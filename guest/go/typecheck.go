@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 var (
@@ -17,6 +18,7 @@ var (
 	jsonUnmarshaler   = reflect.TypeFor[json.Unmarshaler]()
 	textMarshaler     = reflect.TypeFor[encoding.TextMarshaler]()
 	textUnmarshaler   = reflect.TypeFor[encoding.TextUnmarshaler]()
+	timeType          = reflect.TypeFor[time.Time]()
 	typeProblemFormat = "aios: tool %s: HandleFunc's %s type %v cannot be %s JSON: %s"
 )
 
@@ -283,6 +285,9 @@ func writtenAs(f jsonField) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if t == timeType {
+		return "string" // its MarshalJSON writes RFC 3339 text
+	}
 	if t.Kind() == reflect.Interface || implementsAny(t, jsonMarshaler) {
 		return ""
 	}
@@ -291,6 +296,8 @@ func writtenAs(f jsonField) string {
 		return "string"
 	}
 	switch {
+	case t == reflect.TypeFor[json.Number]():
+		return "number" // the number it holds, integer or not
 	case k == reflect.Bool:
 		return "boolean"
 	case k >= reflect.Int && k <= reflect.Uintptr:
@@ -549,6 +556,9 @@ func fieldFits(typ string, f jsonField) string {
 	t := f.typ
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if t == timeType && typ != "string" && knownType(typ) {
+		return "time.Time's UnmarshalJSON takes an RFC 3339 string only: give the property the type \"string\", or the field a number type"
 	}
 	if t.Kind() == reflect.Interface || implementsAny(t, jsonUnmarshaler) {
 		return ""

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -164,9 +165,36 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	}()
 	res, err = t.h(ctx, call.Params, env)
 	if err != nil {
-		return nil, convertError(ctx, err, p.info.ID, call)
+		return nil, handlerError(ctx, err, p.info.ID, call)
 	}
 	return res, nil
+}
+
+// handlerError is convertError of a handler's error, whose Error method
+// may panic (a nil *T of the tool's own error type returned as the error,
+// which Go does not count as a nil error): that is a ProviderError saying
+// so, as the Go guest SDK says it, not the tool's panic (ProviderCrashed
+// with the host's frames as its stack).
+func handlerError(ctx context.Context, err error, provider string, call *abi.ToolCall) (te *abi.ToolError) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprintf("tool %s of provider %s: the handler's error (a %T): its Error method panicked: %v", call.Tool, provider, err, r)
+			if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+				msg += fmt.Sprintf(" (a nil %T returned as the error is not a nil error: return a literal nil, or declare the variable as error)", err)
+			}
+			te = &abi.ToolError{Code: abi.ProviderError, Message: strings.ToValidUTF8(msg, "\uFFFD")}
+		}
+	}()
+	te = convertError(ctx, err, provider, call)
+	if te != nil && te.Data != nil && !abi.IsCanonical(te.Data) {
+		// Bytes in it by encoding/json's rule, base64, as a struct's
+		// are and a Go guest's *aios.Error data is: the host drops
+		// data holding raw bytes. Neither te nor its maps are changed.
+		c := *te
+		c.Data = bytesAsJSON(abi.Copy(te.Data), 0)
+		te = &c
+	}
+	return te
 }
 
 // convertError maps a handler's error onto the ABI codes. A deadline or

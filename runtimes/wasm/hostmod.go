@@ -100,7 +100,10 @@ func (l *Loader) hostLog(ctx context.Context, mod api.Module, stack []uint64) {
 			p.sink.log(level, msg, nil)
 			return
 		}
-		l.logger.Log(ctx, level, string(msg[:min(len(msg), maxLine)]), "guest", "log")
+		if len(msg) > maxLine {
+			msg = cutRunes(msg, maxLine)
+		}
+		l.logger.Log(ctx, level, string(msg), "guest", "log")
 		return
 	}
 	var logger *slog.Logger

@@ -119,7 +119,7 @@ func isPanicLine(l string) bool {
 
 func tailLine(b []byte) string {
 	if len(b) > stderrTailLine {
-		b = b[:stderrTailLine]
+		b = cutRunes(b, stderrTailLine)
 	}
 	return strings.ToValidUTF8(strings.TrimSpace(string(b)), "\uFFFD")
 }
@@ -298,7 +298,7 @@ func (s *logSink) emitLocked(level slog.Level, src string, line []byte, logger *
 	}
 	cut := false
 	if len(line) > maxLine {
-		line, cut = line[:maxLine], true
+		line, cut = cutRunes(line, maxLine), true
 	}
 	if !utf8.Valid(line) {
 		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
@@ -311,4 +311,19 @@ func (s *logSink) emitLocked(level slog.Level, src string, line []byte, logger *
 		return
 	}
 	logger.Log(context.Background(), level, string(line), "guest", src)
+}
+
+// cutRunes is b cut to at most n < len(b) bytes, before the UTF-8
+// character the cut at n would split (cut there, its bytes became U+FFFD,
+// a character the guest never wrote); at n when b is not UTF-8 there.
+func cutRunes(b []byte, n int) []byte {
+	for i := n; i > 0 && i > n-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if r, size := utf8.DecodeRune(b[i:]); r == utf8.RuneError && size <= 1 && i < n {
+				break // not a character's start: cut at n
+			}
+			return b[:i]
+		}
+	}
+	return b[:n]
 }

@@ -40,7 +40,11 @@ func DecodeTyped(params any, dst any) error {
 	}
 	if err := decodeJSON(b, dst); err != nil {
 		t := reflect.TypeOf(dst).Elem()
-		budget := 4096 // decodings spent naming the part; past it, err as it is
+		// Decodings spent naming the part, and the bytes of JSON they
+		// may read: a few times the params' own (each try decodes all
+		// of them, so 4096 tries of params whose many elements fail
+		// alike took minutes). Past either, err as it is.
+		budget, bytesLeft := 4096, 8*len(b)+1<<18
 		errOf := func(doc any) (msg string) {
 			if budget--; budget < 0 {
 				return ""
@@ -53,6 +57,10 @@ func DecodeTyped(params any, dst any) error {
 				}
 			}()
 			b, err := json.Marshal(doc)
+			if bytesLeft -= len(b); bytesLeft < 0 {
+				budget = -1
+				return ""
+			}
 			if err != nil {
 				return ""
 			}
