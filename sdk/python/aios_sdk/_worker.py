@@ -456,13 +456,47 @@ class Worker:
         big = len(data) > 65536
         frame = hdr if big else hdr + data
         with self.wlock:
-            for buf in ((frame, data) if big else (frame,)):
-                n = os.write(self.out_fd, buf)
-                if n < len(buf):
-                    view = memoryview(buf)[n:]
-                    while view:
-                        n = os.write(self.out_fd, view)
-                        view = view[n:]
+            try:
+                for buf in ((frame, data) if big else (frame,)):
+                    n = os.write(self.out_fd, buf)
+                    if n < len(buf):
+                        view = memoryview(buf)[n:]
+                        while view:
+                            n = os.write(self.out_fd, view)
+                            view = view[n:]
+            except OSError as e:
+                self._pipe_closed(e, "to", self.out_fd)
+                raise
+
+    def _pipe_closed(self, e, way, fd):
+        """End the worker, saying so on stderr, when e is EBADF on its pipe
+        way ("to" or "from") the host: the tool closed it (os.closerange(3,
+        ...), as daemon-style code does). The crash was the SDK's own
+        traceback, "OSError: [Errno 9] Bad file descriptor" in _write_frame,
+        naming neither the tool nor what it did
+        (TestToolClosingWorkerPipeSaysSo)."""
+        if getattr(e, "errno", None) != 9:  # EBADF
+            return
+        name = self.current_tool
+        where, f = "", sys._getframe(1)
+        while f is not None:
+            if self._in_folder(f.f_code.co_filename):
+                where = " (at %s:%d)" % (os.path.basename(f.f_code.co_filename), f.f_lineno)
+                break
+            f = f.f_back
+        who = ("tool %s" % name) if name else ("the tool file, while loading," if self.loading else "a tool")
+        line = ("%s closed the python worker's pipe %s the host (fd %d)%s, so the worker cannot go on: a tool "
+                "must close only the files it opened (os.closerange(3, ...) closes the worker's own too)\n" % (
+                    who, way, fd, where))
+        try:
+            sys.stderr.flush()
+        except Exception:
+            pass
+        try:
+            os.write(2, line.encode("utf-8", "backslashreplace"))
+        except OSError:
+            pass
+        _real_exit(EXIT_PROTOCOL)
 
     def _take_frame(self):
         buf = self.buf
@@ -497,6 +531,13 @@ class Worker:
     def _read(self, spin_ns):
         """One read of the input; with spin_ns, poll it for up to that long
         first instead of sleeping at once."""
+        try:
+            return self._read1(spin_ns)
+        except OSError as e:
+            self._pipe_closed(e, "from", self.in_fd)
+            raise
+
+    def _read1(self, spin_ns):
         fd = self.in_fd
         if self.poller is None:
             return os.read(fd, 65536)
