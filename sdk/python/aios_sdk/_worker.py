@@ -1402,6 +1402,12 @@ def _install_net_broker(w, fd):
                     raise PermissionError(13, e.message) from None
                 if e.code == "Timeout":
                     raise socket.timeout("timed out: " + e.message) from None
+                en = e.data.get("errno") if isinstance(e.data, dict) else None
+                if type(en) is int and en > 0:
+                    # OSError(errno, ...) is its subclass, as Python's own
+                    # connect raises it: ConnectionRefusedError for
+                    # ECONNREFUSED (it was a bare OSError without errno).
+                    raise OSError(en, e.message) from None
                 raise OSError(e.message) from None
             fds = array.array("i")
             _, anc, _, _ = broker.recvmsg(1, socket.CMSG_LEN(fds.itemsize))
