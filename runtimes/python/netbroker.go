@@ -152,8 +152,17 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 		// SDK raises OSError(errno, …) as Python's own connect does:
 		// ConnectionRefusedError, which a tool catches (it was a bare
 		// OSError: TestNetworkConnectRefusedIsConnectionRefusedError).
+		// A name that did not resolve is data.dns, "notfound" or "again",
+		// from which the SDK raises socket.gaierror as Python's resolver
+		// does (TestNetworkUnknownHostIsGaierror).
 		var en syscall.Errno
-		if errors.As(err, &en) {
+		var de *net.DNSError
+		switch {
+		case errors.As(err, &de) && de.IsNotFound:
+			te.Data = map[string]any{"dns": "notfound"}
+		case errors.As(err, &de):
+			te.Data = map[string]any{"dns": "again"}
+		case errors.As(err, &en):
 			te.Data = map[string]any{"errno": int64(en)}
 		}
 		return nil, nil, te

@@ -1402,7 +1402,13 @@ def _install_net_broker(w, fd):
                     raise PermissionError(13, e.message) from None
                 if e.code == "Timeout":
                     raise socket.timeout("timed out: " + e.message) from None
-                en = e.data.get("errno") if isinstance(e.data, dict) else None
+                d = e.data if isinstance(e.data, dict) else {}
+                if d.get("dns") in ("notfound", "again"):
+                    # A name that did not resolve: socket.gaierror, as
+                    # Python's resolver raises it (it was a bare OSError).
+                    raise socket.gaierror(socket.EAI_NONAME if d["dns"] == "notfound" else socket.EAI_AGAIN,
+                                          e.message) from None
+                en = d.get("errno")
                 if type(en) is int and en > 0:
                     # OSError(errno, ...) is its subclass, as Python's own
                     # connect raises it: ConnectionRefusedError for
