@@ -202,6 +202,29 @@ _NOT_A_DICT_NAME = re.compile(r"^(?:typing\.)?(int|float|str|bool|bytes|bytearra
                               r"|List|Tuple|Set|FrozenSet)(?:\[.*\])?$")
 
 
+_LITERAL_NAME = re.compile(r"^(?:typing\.|typing_extensions\.)?Literal\[.*\]$")
+_ANNOTATED_NAME = re.compile(r"^(?:typing\.|typing_extensions\.)?Annotated\[(.*)\]$")
+
+
+def _first_arg(text):
+    """The first of the comma-separated arguments in text ("int, 'x'" →
+    "int"), commas inside brackets or quotes not counting."""
+    depth, quote = 0, ""
+    for i, c in enumerate(text):
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c in "'\"":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            return text[:i].strip()
+    return text.strip()
+
+
 def _not_a_dict(a, first):
     """The name of annotation a when a dict (first: params) or a Context
     (else: ctx) can never be one, else None: a scalar or sequence type,
@@ -210,12 +233,24 @@ def _not_a_dict(a, first):
     a dict, a TypedDict, a Mapping or a Union with one of them."""
     if isinstance(a, str):
         a = a.strip()
+        # A Literal's values are never a dict nor a Context; Annotated[T,
+        # ...] is T (TestLiteralAndAnnotatedHintsSayHintsAreNotRead).
+        if _LITERAL_NAME.match(a):
+            return a
+        m = _ANNOTATED_NAME.match(a)
+        if m:
+            inner = _first_arg(m.group(1))
+            return a if inner and _not_a_dict(inner, first) else None
         # "int | None" under `from __future__ import annotations`.
         parts = [x.strip() for x in a.split("|")] if "[" not in a else [a]
         if all(x == "None" or _NOT_A_DICT_NAME.match(x) for x in parts) and any(x != "None" for x in parts):
             return a
         return None
     origin = getattr(a, "__origin__", None)
+    if getattr(origin, "_name", None) == "Literal":
+        # Literal['a', 'b']: values, none of them a dict or a Context (it
+        # loaded, and the handler was given the params dict as 'a').
+        return repr(a).replace("typing.", "")
     if getattr(origin, "_name", None) == "Union" or type(a).__name__ == "UnionType":
         # Union[int, str], Optional[int], int | None: a dict can match
         # it only if one of its members can.
