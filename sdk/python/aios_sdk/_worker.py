@@ -128,8 +128,13 @@ _SANDBOX_FILES_TEXT = ("; the sandbox lets a tool read (and run) only files of i
 
 def _sandbox_note(e):
     """_SANDBOX_FILES for a PermissionError on a file (errno EACCES with a
-    file name), else ""."""
+    file name) or tempfile's "No usable temporary directory", else ""."""
     if _SANDBOX_FILES and isinstance(e, PermissionError) and e.errno == 13 and e.filename is not None:
+        return _SANDBOX_FILES
+    # tempfile, which found no folder it may write in: it read as a
+    # machine without /tmp (TestTempfileErrorSaysSandbox).
+    if (_SANDBOX_FILES and isinstance(e, FileNotFoundError) and e.filename is None and
+            str(e.strerror).startswith("No usable temporary directory")):
         return _SANDBOX_FILES
     return ""
 
