@@ -182,6 +182,22 @@ _TOOL_OPTIONS = ("name", "description", "capability_required", "parameters", "re
 
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$")
+# What strict SemVer (the registry's semver.StrictNewVersion) certainly
+# refuses: no MAJOR.MINOR.PATCH, a leading zero, a "v" prefix. The host
+# checks the rest.
+_SEMVER = re.compile(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:[-+][0-9A-Za-z.+-]*)?$")
+
+
+def _want_version(what, v):
+    """v (a str, or empty for the default) when it can be a strict SemVer
+    version, else a ValueError naming it: checked where it is declared, so
+    that the load error names its line (the registry's named the file
+    alone: TestVersionCheckedWhereDeclared)."""
+    v = _want_str(what, v)
+    if v and not _SEMVER.match(v):
+        raise ValueError("%s %s is not a strict SemVer version (want MAJOR.MINOR.PATCH such as 1.2.0)"
+                         % (what, _shown(v)))
+    return v
 
 
 def _refuse_unknown(what, unknown, known):
@@ -226,7 +242,7 @@ class Agent:
         self.info = {
             "id": _want_str("@Agent: id", id),
             "name": _want_str("@Agent: name", name),
-            "version": _want_str("@Agent: version", version),
+            "version": _want_version("@Agent: version", version),
             "description": _want_str("@Agent: description", description),
             "capabilities": _as_list(capabilities, "@Agent capabilities"),
         }
@@ -268,6 +284,7 @@ def provider(id=None, name=None, capabilities=None, version="", description="", 
         raise RuntimeError("aios_sdk.provider(...) called twice; call it once per tool file")
     for k, v in (("id", id), ("name", name), ("version", version), ("description", description)):
         _want_str("provider: " + k, v)
+    _want_version("provider: version", version)
     _PROVIDER.append(Agent(name=name, capabilities=capabilities, id=id, version=version, description=description).info)
     try:
         _PROVIDER_LINE.append(sys._getframe(1).f_lineno)
@@ -406,7 +423,7 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
                 raise TypeError("%sreturns must be a dict (a JSON Schema or property schemas), got %s %s"
                                 % (what, type(returns).__name__, _shown(returns)))
             d["returns"] = build_parameters(returns)
-        if _want_str(what + "version", version):
+        if _want_version(what + "version", version):
             d["version"] = version
         if _want_strs(what + "tags", tags):
             d["tags"] = list(tags)
