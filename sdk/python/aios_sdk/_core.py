@@ -188,6 +188,19 @@ _TOOL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$")
 _SEMVER = re.compile(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:[-+][0-9A-Za-z.+-]*)?$")
 
 
+_PERMISSION_LEVELS = ("public", "low", "medium", "high", "critical")  # abi.Permission*
+_LATENCY_CLASSES = ("fast", "normal", "slow")  # abi.Latency*
+
+
+def _want_word(what, v, words):
+    """v (a str, or empty for the default) when it is one of words, else a
+    ValueError naming it and them."""
+    v = _want_str(what, v)
+    if v and v not in words:
+        raise ValueError("%s %s is not one of %s" % (what, _shown(v), ", ".join(words)))
+    return v
+
+
 def _want_version(what, v):
     """v (a str, or empty for the default) when it can be a strict SemVer
     version, else a ValueError naming it: checked where it is declared, so
@@ -431,9 +444,12 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
             d["examples"] = list(examples)
         if _want_bool(what + "idempotent", idempotent):
             d["idempotent"] = True
-        if _want_str(what + "latency_class", latency_class):
+        # The ABI's words, checked here so that the error names the
+        # @tool's line (the registry's named the file alone:
+        # TestLevelOptionsCheckedWhereDeclared).
+        if _want_word(what + "latency_class", latency_class, _LATENCY_CLASSES):
             d["latency_class"] = latency_class
-        if _want_str(what + "permission_level", permission_level):
+        if _want_word(what + "permission_level", permission_level, _PERMISSION_LEVELS):
             d["permission_level"] = permission_level
         if _want_bool(what + "deprecated", deprecated):
             d["deprecated"] = True
