@@ -131,6 +131,9 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 	if l := rt.Layers(); !l.Disabled && l.Landlock > 0 {
 		wp.Landlock = true
 	}
+	if l := rt.Layers(); !l.Disabled && l.Cgroup != "" && rt.cfg.MaxProcesses > 0 {
+		wp.MaxTasks = rt.cfg.MaxProcesses
+	}
 	pins, err := json.Marshal(wp)
 	if err != nil {
 		return nil, err
@@ -845,6 +848,11 @@ type workerPins struct {
 	// Landlock says the worker's files are confined (the SDK then adds
 	// what the sandbox allows to a PermissionError a tool fails with).
 	Landlock bool `json:"landlock,omitempty"`
+	// MaxTasks is the control group's bound on the worker's processes and
+	// threads (runtimes.python.max_processes), 0 when none holds: the SDK
+	// names it in the error of a fork or thread it refused
+	// (TestTaskLimitErrorsNameTheLimit).
+	MaxTasks int `json:"max_tasks,omitempty"`
 }
 
 // maxShippedSource bounds the Python source a provider keeps to hand its

@@ -126,11 +126,23 @@ _SANDBOX_FILES_TEXT = ("; the sandbox lets a tool read (and run) only files of i
                        "(docs/python.md \"Sandbox\")")
 
 
+_MAX_TASKS = 0  # the control group's pids.max, from the start gate
+
+
 def _sandbox_note(e):
     """_SANDBOX_FILES for a PermissionError on a file (errno EACCES with a
     file name) or tempfile's "No usable temporary directory", else ""."""
     if _SANDBOX_FILES and isinstance(e, PermissionError) and e.errno == 13 and e.filename is not None:
         return _SANDBOX_FILES
+    # A fork or thread the control group's pids.max refused: it said only
+    # "Resource temporarily unavailable" or "can't start new thread"
+    # (TestTaskLimitErrorsNameTheLimit). EAGAIN has other causes (a
+    # non-blocking socket), hence "if".
+    if _MAX_TASKS and ((isinstance(e, BlockingIOError) and e.errno == 11 and e.filename is None) or
+                       (type(e) is RuntimeError and str(e).startswith("can't start new thread"))):
+        return ("; %sthe worker's processes and threads together may number at most %d "
+                "(runtimes.python.max_processes; docs/python.md \"Sandbox\")" % (
+                    "if it came from starting a process: " if isinstance(e, BlockingIOError) else "", _MAX_TASKS))
     # tempfile, which found no folder it may write in: it read as a
     # machine without /tmp (TestTempfileErrorSaysSandbox).
     if (_SANDBOX_FILES and isinstance(e, FileNotFoundError) and e.filename is None and
@@ -2424,6 +2436,9 @@ def main():
             if p.get("landlock"):
                 global _SANDBOX_FILES
                 _SANDBOX_FILES = _SANDBOX_FILES_TEXT
+            if type(p.get("max_tasks")) is int and p["max_tasks"] > 0:
+                global _MAX_TASKS
+                _MAX_TASKS = p["max_tasks"]
     sys.argv = [path]
     w = Worker(in_fd, out_fd, path, spin_us)
     if "asyncio" not in sys.modules:
