@@ -127,6 +127,21 @@ _SANDBOX_FILES_TEXT = ("; the sandbox lets a tool read (and run) only files of i
 
 
 _MAX_TASKS = 0  # the control group's pids.max, from the start gate
+_SANDBOX_MULTIPROCESSING = (
+    "; multiprocessing's locks, queues and pools need POSIX semaphores in /dev/shm, which the sandbox lets "
+    "no tool create: use threads (concurrent.futures.ThreadPoolExecutor) or os.fork (docs/python.md \"Sandbox\")")
+
+
+def _raised_in_multiprocessing(e):
+    """Whether e was raised in the multiprocessing package (its innermost
+    frame)."""
+    tb = e.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    f = tb.tb_frame.f_code.co_filename.replace("\\", "/")
+    return "/multiprocessing/" in f
 
 
 def _sandbox_note(e):
@@ -134,6 +149,10 @@ def _sandbox_note(e):
     file name) or tempfile's "No usable temporary directory", else ""."""
     if _SANDBOX_FILES and isinstance(e, PermissionError) and e.errno == 13 and e.filename is not None:
         return _SANDBOX_FILES
+    if _SANDBOX_FILES and isinstance(e, PermissionError) and e.errno == 13 and _raised_in_multiprocessing(e):
+        # A SemLock (sem_open, a file in /dev/shm) refused: it named no
+        # file and no reason (TestMultiprocessingSaysSandbox).
+        return _SANDBOX_MULTIPROCESSING
     # A fork or thread the control group's pids.max refused: it said only
     # "Resource temporarily unavailable" or "can't start new thread"
     # (TestTaskLimitErrorsNameTheLimit). EAGAIN has other causes (a
