@@ -149,6 +149,11 @@ def _sandbox_note(e):
     file name) or tempfile's "No usable temporary directory", else ""."""
     if _SANDBOX_FILES and isinstance(e, PermissionError) and e.errno == 13 and e.filename is not None:
         return _SANDBOX_FILES
+    if (_SANDBOX_FILES and type(e).__name__ == "OperationalError" and type(e).__module__ == "sqlite3" and
+            str(e) in ("unable to open database file", "attempt to write a readonly database")):
+        # A database file SQLite could not create or write: it read as a
+        # broken path or a file mode (TestSQLiteFileSaysSandbox).
+        return _SANDBOX_FILES + "; keep the database in memory, sqlite3.connect(\":memory:\")"
     if _SANDBOX_FILES and isinstance(e, PermissionError) and e.errno == 13 and _raised_in_multiprocessing(e):
         # A SemLock (sem_open, a file in /dev/shm) refused: it named no
         # file and no reason (TestMultiprocessingSaysSandbox).
