@@ -332,7 +332,7 @@ def _is_keyword_schema(d):
     return any(k in _SCHEMA_KEYWORDS and not isinstance(v, dict) for k, v in d.items())
 
 
-def build_parameters(parameters, required=None):
+def build_parameters(parameters, required=None, what="@tool: "):
     """Turn @tool(parameters=...) into a JSON Schema object.
 
     parameters may be a full schema (a dict with a string "type" or
@@ -369,6 +369,13 @@ def build_parameters(parameters, required=None):
     schema = {"type": "object", "properties": props}
     if required is not None:
         req = list(required)
+        # The shorthand lists every property: a required name outside it
+        # is a slip, which made every call fail "missing property …"
+        # (TestRequiredNameNotAParameterRefused).
+        for r in req:
+            if r not in props:
+                raise ValueError("%srequired names %s, which is not one of its parameters (%s)" % (
+                    what, _shown(r), ", ".join(sorted(str(k) for k in props)) or "none"))
     elif all(isinstance(k, str) for k in req):
         # Sorted, as the Go and JS SDKs sort them: the same parameters give
         # the same schema in every runtime (seed 000 section 9.1).
@@ -425,7 +432,7 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         # A str is refused, as for tags: list("name") required the
         # properties "n", "a", "m" and "e" (TestRequiredOptionIsAListOfNames).
         req = None if required is None else _want_strs(what + "required", required)
-        d = {"name": tname, "parameters": build_parameters(parameters, req)}
+        d = {"name": tname, "parameters": build_parameters(parameters, req, what)}
         if desc:
             d["description"] = desc
         caps = _as_list(capability_required, "@tool capability_required")
