@@ -147,7 +147,25 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 		if timeout > 0 && c.ctx.Err() == nil && (ctx.Err() != nil || errors.As(err, &ne) && ne.Timeout()) {
 			return nil, nil, abi.Errorf(abi.Timeout, "net_connect %s: no connection within the timeout of %v", addr, timeout)
 		}
-		return nil, nil, abi.Errorf(abi.ProviderError, "net_connect %s: %v", addr, err)
+		te := abi.Errorf(abi.ProviderError, "net_connect %s: %v", addr, err)
+		// The dial's errno (ECONNREFUSED, EHOSTUNREACH, …), from which the
+		// SDK raises OSError(errno, …) as Python's own connect does:
+		// ConnectionRefusedError, which a tool catches (it was a bare
+		// OSError: TestNetworkConnectRefusedIsConnectionRefusedError).
+		// A name that did not resolve is data.dns, "notfound" or "again",
+		// from which the SDK raises socket.gaierror as Python's resolver
+		// does (TestNetworkUnknownHostIsGaierror).
+		var en syscall.Errno
+		var de *net.DNSError
+		switch {
+		case errors.As(err, &de) && de.IsNotFound:
+			te.Data = map[string]any{"dns": "notfound"}
+		case errors.As(err, &de):
+			te.Data = map[string]any{"dns": "again"}
+		case errors.As(err, &en):
+			te.Data = map[string]any{"errno": int64(en)}
+		}
+		return nil, nil, te
 	}
 	return conn.(*net.TCPConn), map[string]any{"host": host, "port": port, "remote": conn.RemoteAddr().String()}, nil
 }

@@ -131,6 +131,9 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 	if l := rt.Layers(); !l.Disabled && l.Landlock > 0 {
 		wp.Landlock = true
 	}
+	if l := rt.Layers(); !l.Disabled && l.Cgroup != "" && rt.cfg.MaxProcesses > 0 {
+		wp.MaxTasks = rt.cfg.MaxProcesses
+	}
 	pins, err := json.Marshal(wp)
 	if err != nil {
 		return nil, err
@@ -274,6 +277,14 @@ func (p *Provider) readPaths() []roPath {
 	for _, r := range []string{"/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache", "/dev/urandom", p.ip.sdkDir, p.readRoot} {
 		out = append(out, roPath{path: r})
 	}
+	// The machine's public data the standard library reads: without them
+	// mimetypes.guess_type raised PermissionError on /etc/mime.types,
+	// zoneinfo found no time zone, and ssl no CA certificate, so no HTTPS
+	// server could be verified (TestStdlibSystemDataReadable). The CA
+	// folders only, never /etc/ssl/private; absent paths get no rule.
+	for _, r := range systemData {
+		out = append(out, roPath{path: r})
+	}
 	if p.ip.msgpack != "" && !p.ip.msgpackOnPath {
 		// The system's msgpack package for an interpreter that does not
 		// have it on its sys.path: that folder only (under /usr/lib
@@ -281,6 +292,16 @@ func (p *Provider) readPaths() []roPath {
 		out = append(out, roPath{path: p.ip.msgpack})
 	}
 	return append(out, roPath{path: "/dev/null", write: true})
+}
+
+// systemData lists the machine's public data files and folders a worker
+// may read (see readPaths): CA certificates (Debian's /etc/ssl/certs, whose
+// hashed names link into /usr/share/ca-certificates; Fedora's
+// /etc/pki/tls/certs and /etc/pki/ca-trust/extracted), time zones
+// (/usr/share/zoneinfo, /etc/localtime) and MIME types.
+var systemData = []string{
+	"/etc/ssl/certs", "/usr/share/ca-certificates", "/etc/pki/tls/certs", "/etc/pki/ca-trust/extracted",
+	"/etc/ssl/cert.pem", "/usr/share/zoneinfo", "/etc/localtime", "/etc/mime.types",
 }
 
 // Describe implements abi.Provider.
@@ -845,6 +866,11 @@ type workerPins struct {
 	// Landlock says the worker's files are confined (the SDK then adds
 	// what the sandbox allows to a PermissionError a tool fails with).
 	Landlock bool `json:"landlock,omitempty"`
+	// MaxTasks is the control group's bound on the worker's processes and
+	// threads (runtimes.python.max_processes), 0 when none holds: the SDK
+	// names it in the error of a fork or thread it refused
+	// (TestTaskLimitErrorsNameTheLimit).
+	MaxTasks int `json:"max_tasks,omitempty"`
 }
 
 // maxShippedSource bounds the Python source a provider keeps to hand its

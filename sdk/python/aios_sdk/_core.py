@@ -182,6 +182,35 @@ _TOOL_OPTIONS = ("name", "description", "capability_required", "parameters", "re
 
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$")
+# What strict SemVer (the registry's semver.StrictNewVersion) certainly
+# refuses: no MAJOR.MINOR.PATCH, a leading zero, a "v" prefix. The host
+# checks the rest.
+_SEMVER = re.compile(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:[-+][0-9A-Za-z.+-]*)?$")
+
+
+_PERMISSION_LEVELS = ("public", "low", "medium", "high", "critical")  # abi.Permission*
+_LATENCY_CLASSES = ("fast", "normal", "slow")  # abi.Latency*
+
+
+def _want_word(what, v, words):
+    """v (a str, or empty for the default) when it is one of words, else a
+    ValueError naming it and them."""
+    v = _want_str(what, v)
+    if v and v not in words:
+        raise ValueError("%s %s is not one of %s" % (what, _shown(v), ", ".join(words)))
+    return v
+
+
+def _want_version(what, v):
+    """v (a str, or empty for the default) when it can be a strict SemVer
+    version, else a ValueError naming it: checked where it is declared, so
+    that the load error names its line (the registry's named the file
+    alone: TestVersionCheckedWhereDeclared)."""
+    v = _want_str(what, v)
+    if v and not _SEMVER.match(v):
+        raise ValueError("%s %s is not a strict SemVer version (want MAJOR.MINOR.PATCH such as 1.2.0)"
+                         % (what, _shown(v)))
+    return v
 
 
 def _refuse_unknown(what, unknown, known):
@@ -226,7 +255,7 @@ class Agent:
         self.info = {
             "id": _want_str("@Agent: id", id),
             "name": _want_str("@Agent: name", name),
-            "version": _want_str("@Agent: version", version),
+            "version": _want_version("@Agent: version", version),
             "description": _want_str("@Agent: description", description),
             "capabilities": _as_list(capabilities, "@Agent capabilities"),
         }
@@ -268,6 +297,7 @@ def provider(id=None, name=None, capabilities=None, version="", description="", 
         raise RuntimeError("aios_sdk.provider(...) called twice; call it once per tool file")
     for k, v in (("id", id), ("name", name), ("version", version), ("description", description)):
         _want_str("provider: " + k, v)
+    _want_version("provider: version", version)
     _PROVIDER.append(Agent(name=name, capabilities=capabilities, id=id, version=version, description=description).info)
     try:
         _PROVIDER_LINE.append(sys._getframe(1).f_lineno)
@@ -302,7 +332,7 @@ def _is_keyword_schema(d):
     return any(k in _SCHEMA_KEYWORDS and not isinstance(v, dict) for k, v in d.items())
 
 
-def build_parameters(parameters, required=None):
+def build_parameters(parameters, required=None, what="@tool: "):
     """Turn @tool(parameters=...) into a JSON Schema object.
 
     parameters may be a full schema (a dict with a string "type" or
@@ -339,6 +369,13 @@ def build_parameters(parameters, required=None):
     schema = {"type": "object", "properties": props}
     if required is not None:
         req = list(required)
+        # The shorthand lists every property: a required name outside it
+        # is a slip, which made every call fail "missing property …"
+        # (TestRequiredNameNotAParameterRefused).
+        for r in req:
+            if r not in props:
+                raise ValueError("%srequired names %s, which is not one of its parameters (%s)" % (
+                    what, _shown(r), ", ".join(sorted(str(k) for k in props)) or "none"))
     elif all(isinstance(k, str) for k in req):
         # Sorted, as the Go and JS SDKs sort them: the same parameters give
         # the same schema in every runtime (seed 000 section 9.1).
@@ -395,7 +432,7 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         # A str is refused, as for tags: list("name") required the
         # properties "n", "a", "m" and "e" (TestRequiredOptionIsAListOfNames).
         req = None if required is None else _want_strs(what + "required", required)
-        d = {"name": tname, "parameters": build_parameters(parameters, req)}
+        d = {"name": tname, "parameters": build_parameters(parameters, req, what)}
         if desc:
             d["description"] = desc
         caps = _as_list(capability_required, "@tool capability_required")
@@ -406,7 +443,7 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
                 raise TypeError("%sreturns must be a dict (a JSON Schema or property schemas), got %s %s"
                                 % (what, type(returns).__name__, _shown(returns)))
             d["returns"] = build_parameters(returns)
-        if _want_str(what + "version", version):
+        if _want_version(what + "version", version):
             d["version"] = version
         if _want_strs(what + "tags", tags):
             d["tags"] = list(tags)
@@ -414,9 +451,12 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
             d["examples"] = list(examples)
         if _want_bool(what + "idempotent", idempotent):
             d["idempotent"] = True
-        if _want_str(what + "latency_class", latency_class):
+        # The ABI's words, checked here so that the error names the
+        # @tool's line (the registry's named the file alone:
+        # TestLevelOptionsCheckedWhereDeclared).
+        if _want_word(what + "latency_class", latency_class, _LATENCY_CLASSES):
             d["latency_class"] = latency_class
-        if _want_str(what + "permission_level", permission_level):
+        if _want_word(what + "permission_level", permission_level, _PERMISSION_LEVELS):
             d["permission_level"] = permission_level
         if _want_bool(what + "deprecated", deprecated):
             d["deprecated"] = True

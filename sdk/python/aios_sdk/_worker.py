@@ -126,10 +126,51 @@ _SANDBOX_FILES_TEXT = ("; the sandbox lets a tool read (and run) only files of i
                        "(docs/python.md \"Sandbox\")")
 
 
+_MAX_TASKS = 0  # the control group's pids.max, from the start gate
+_SANDBOX_MULTIPROCESSING = (
+    "; multiprocessing's locks, queues and pools need POSIX semaphores in /dev/shm, which the sandbox lets "
+    "no tool create: use threads (concurrent.futures.ThreadPoolExecutor) or os.fork (docs/python.md \"Sandbox\")")
+
+
+def _raised_in_multiprocessing(e):
+    """Whether e was raised in the multiprocessing package (its innermost
+    frame)."""
+    tb = e.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    f = tb.tb_frame.f_code.co_filename.replace("\\", "/")
+    return "/multiprocessing/" in f
+
+
 def _sandbox_note(e):
     """_SANDBOX_FILES for a PermissionError on a file (errno EACCES with a
-    file name), else ""."""
+    file name) or tempfile's "No usable temporary directory", else ""."""
     if _SANDBOX_FILES and isinstance(e, PermissionError) and e.errno == 13 and e.filename is not None:
+        return _SANDBOX_FILES
+    if (_SANDBOX_FILES and type(e).__name__ == "OperationalError" and type(e).__module__ == "sqlite3" and
+            str(e) in ("unable to open database file", "attempt to write a readonly database")):
+        # A database file SQLite could not create or write: it read as a
+        # broken path or a file mode (TestSQLiteFileSaysSandbox).
+        return _SANDBOX_FILES + "; keep the database in memory, sqlite3.connect(\":memory:\")"
+    if _SANDBOX_FILES and isinstance(e, PermissionError) and e.errno == 13 and _raised_in_multiprocessing(e):
+        # A SemLock (sem_open, a file in /dev/shm) refused: it named no
+        # file and no reason (TestMultiprocessingSaysSandbox).
+        return _SANDBOX_MULTIPROCESSING
+    # A fork or thread the control group's pids.max refused: it said only
+    # "Resource temporarily unavailable" or "can't start new thread"
+    # (TestTaskLimitErrorsNameTheLimit). EAGAIN has other causes (a
+    # non-blocking socket), hence "if".
+    if _MAX_TASKS and ((isinstance(e, BlockingIOError) and e.errno == 11 and e.filename is None) or
+                       (type(e) is RuntimeError and str(e).startswith("can't start new thread"))):
+        return ("; %sthe worker's processes and threads together may number at most %d "
+                "(runtimes.python.max_processes; docs/python.md \"Sandbox\")" % (
+                    "if it came from starting a process: " if isinstance(e, BlockingIOError) else "", _MAX_TASKS))
+    # tempfile, which found no folder it may write in: it read as a
+    # machine without /tmp (TestTempfileErrorSaysSandbox).
+    if (_SANDBOX_FILES and isinstance(e, FileNotFoundError) and e.filename is None and
+            str(e.strerror).startswith("No usable temporary directory")):
         return _SANDBOX_FILES
     return ""
 
@@ -202,6 +243,29 @@ _NOT_A_DICT_NAME = re.compile(r"^(?:typing\.)?(int|float|str|bool|bytes|bytearra
                               r"|List|Tuple|Set|FrozenSet)(?:\[.*\])?$")
 
 
+_LITERAL_NAME = re.compile(r"^(?:typing\.|typing_extensions\.)?Literal\[.*\]$")
+_ANNOTATED_NAME = re.compile(r"^(?:typing\.|typing_extensions\.)?Annotated\[(.*)\]$")
+
+
+def _first_arg(text):
+    """The first of the comma-separated arguments in text ("int, 'x'" →
+    "int"), commas inside brackets or quotes not counting."""
+    depth, quote = 0, ""
+    for i, c in enumerate(text):
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c in "'\"":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            return text[:i].strip()
+    return text.strip()
+
+
 def _not_a_dict(a, first):
     """The name of annotation a when a dict (first: params) or a Context
     (else: ctx) can never be one, else None: a scalar or sequence type,
@@ -210,12 +274,24 @@ def _not_a_dict(a, first):
     a dict, a TypedDict, a Mapping or a Union with one of them."""
     if isinstance(a, str):
         a = a.strip()
+        # A Literal's values are never a dict nor a Context; Annotated[T,
+        # ...] is T (TestLiteralAndAnnotatedHintsSayHintsAreNotRead).
+        if _LITERAL_NAME.match(a):
+            return a
+        m = _ANNOTATED_NAME.match(a)
+        if m:
+            inner = _first_arg(m.group(1))
+            return a if inner and _not_a_dict(inner, first) else None
         # "int | None" under `from __future__ import annotations`.
         parts = [x.strip() for x in a.split("|")] if "[" not in a else [a]
         if all(x == "None" or _NOT_A_DICT_NAME.match(x) for x in parts) and any(x != "None" for x in parts):
             return a
         return None
     origin = getattr(a, "__origin__", None)
+    if getattr(origin, "_name", None) == "Literal":
+        # Literal['a', 'b']: values, none of them a dict or a Context (it
+        # loaded, and the handler was given the params dict as 'a').
+        return repr(a).replace("typing.", "")
     if getattr(origin, "_name", None) == "Union" or type(a).__name__ == "UnionType":
         # Union[int, str], Optional[int], int | None: a dict can match
         # it only if one of its members can.
@@ -456,13 +532,47 @@ class Worker:
         big = len(data) > 65536
         frame = hdr if big else hdr + data
         with self.wlock:
-            for buf in ((frame, data) if big else (frame,)):
-                n = os.write(self.out_fd, buf)
-                if n < len(buf):
-                    view = memoryview(buf)[n:]
-                    while view:
-                        n = os.write(self.out_fd, view)
-                        view = view[n:]
+            try:
+                for buf in ((frame, data) if big else (frame,)):
+                    n = os.write(self.out_fd, buf)
+                    if n < len(buf):
+                        view = memoryview(buf)[n:]
+                        while view:
+                            n = os.write(self.out_fd, view)
+                            view = view[n:]
+            except OSError as e:
+                self._pipe_closed(e, "to", self.out_fd)
+                raise
+
+    def _pipe_closed(self, e, way, fd):
+        """End the worker, saying so on stderr, when e is EBADF on its pipe
+        way ("to" or "from") the host: the tool closed it (os.closerange(3,
+        ...), as daemon-style code does). The crash was the SDK's own
+        traceback, "OSError: [Errno 9] Bad file descriptor" in _write_frame,
+        naming neither the tool nor what it did
+        (TestToolClosingWorkerPipeSaysSo)."""
+        if getattr(e, "errno", None) != 9:  # EBADF
+            return
+        name = self.current_tool
+        where, f = "", sys._getframe(1)
+        while f is not None:
+            if self._in_folder(f.f_code.co_filename):
+                where = " (at %s:%d)" % (os.path.basename(f.f_code.co_filename), f.f_lineno)
+                break
+            f = f.f_back
+        who = ("tool %s" % name) if name else ("the tool file, while loading," if self.loading else "a tool")
+        line = ("%s closed the python worker's pipe %s the host (fd %d)%s, so the worker cannot go on: a tool "
+                "must close only the files it opened (os.closerange(3, ...) closes the worker's own too)\n" % (
+                    who, way, fd, where))
+        try:
+            sys.stderr.flush()
+        except Exception:
+            pass
+        try:
+            os.write(2, line.encode("utf-8", "backslashreplace"))
+        except OSError:
+            pass
+        _real_exit(EXIT_PROTOCOL)
 
     def _take_frame(self):
         buf = self.buf
@@ -497,6 +607,13 @@ class Worker:
     def _read(self, spin_ns):
         """One read of the input; with spin_ns, poll it for up to that long
         first instead of sleeping at once."""
+        try:
+            return self._read1(spin_ns)
+        except OSError as e:
+            self._pipe_closed(e, "from", self.in_fd)
+            raise
+
+    def _read1(self, spin_ns):
         fd = self.in_fd
         if self.poller is None:
             return os.read(fd, 65536)
@@ -1361,6 +1478,18 @@ def _install_net_broker(w, fd):
                     raise PermissionError(13, e.message) from None
                 if e.code == "Timeout":
                     raise socket.timeout("timed out: " + e.message) from None
+                d = e.data if isinstance(e.data, dict) else {}
+                if d.get("dns") in ("notfound", "again"):
+                    # A name that did not resolve: socket.gaierror, as
+                    # Python's resolver raises it (it was a bare OSError).
+                    raise socket.gaierror(socket.EAI_NONAME if d["dns"] == "notfound" else socket.EAI_AGAIN,
+                                          e.message) from None
+                en = d.get("errno")
+                if type(en) is int and en > 0:
+                    # OSError(errno, ...) is its subclass, as Python's own
+                    # connect raises it: ConnectionRefusedError for
+                    # ECONNREFUSED (it was a bare OSError without errno).
+                    raise OSError(en, e.message) from None
                 raise OSError(e.message) from None
             fds = array.array("i")
             _, anc, _, _ = broker.recvmsg(1, socket.CMSG_LEN(fds.itemsize))
@@ -2331,6 +2460,9 @@ def main():
             if p.get("landlock"):
                 global _SANDBOX_FILES
                 _SANDBOX_FILES = _SANDBOX_FILES_TEXT
+            if type(p.get("max_tasks")) is int and p["max_tasks"] > 0:
+                global _MAX_TASKS
+                _MAX_TASKS = p["max_tasks"]
     sys.argv = [path]
     w = Worker(in_fd, out_fd, path, spin_us)
     if "asyncio" not in sys.modules:
