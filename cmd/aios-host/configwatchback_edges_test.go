@@ -37,13 +37,34 @@ func (l *lockedBuffer) String() string {
 // seen, not with the one the host runs: a restart to apply nothing. It is
 // now said that the file is back as the running host read it.
 func TestConfigEditUndoneSaysSo(t *testing.T) {
+	const started = "limits:\n  max_call_depth: 8\n"
+	write, logs := watchedConfig(t, started)
+	write("limits:\n  max_call_dept: 8\n")
+	waitLogged(t, logs, "does not load", 1)
+	write(started)
+	waitLogged(t, logs, "is back as the running host read it", 1)
+	// A valid edit, then undone.
+	write("limits:\n  max_call_depth: 4\n")
+	waitLogged(t, logs, "configuration file changed", 1)
+	write(started)
+	waitLogged(t, logs, "is back as the running host read it", 2)
+	if n := strings.Count(logs.String(), "configuration file changed"); n != 1 {
+		t.Errorf("%d change notices, want 1 (the file put back is no change to apply):\n%s", n, logs.String())
+	}
+}
+
+// watchedConfig writes started as a config file, watches it with
+// watchConfigFile (polling every 10 ms) until the test ends, and returns
+// a function writing the file as editors save it (a new file renamed over
+// the old one) and the watch's log.
+func watchedConfig(t *testing.T, started string) (write func(string), logs *lockedBuffer) {
+	t.Helper()
 	old := configPollInterval
 	configPollInterval = 10 * time.Millisecond
 	t.Cleanup(func() { configPollInterval = old })
 	cfgPath := filepath.Join(t.TempDir(), "host.yaml")
-	write := func(body string) {
+	write = func(body string) {
 		t.Helper()
-		// As editors save: a new file renamed over the old one.
 		tmp := cfgPath + ".tmp"
 		if err := os.WriteFile(tmp, []byte(body), 0o600); err != nil {
 			t.Fatal(err)
@@ -52,38 +73,28 @@ func TestConfigEditUndoneSaysSo(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const started = "limits:\n  max_call_depth: 8\n"
 	write(started)
-	var logs lockedBuffer
+	logs = &lockedBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		watchConfigFile(ctx, cfgPath, runFlags{}, []byte(started), slog.New(slog.NewTextHandler(&logs, nil)))
+		watchConfigFile(ctx, cfgPath, runFlags{}, []byte(started), slog.New(slog.NewTextHandler(logs, nil)))
 	}()
 	t.Cleanup(func() { cancel(); <-done })
-	waitLog := func(what string, n int) {
-		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for strings.Count(logs.String(), what) < n {
-			if time.Now().After(deadline) {
-				t.Fatalf("no %d× %q in the log after 20 s:\n%s", n, what, logs.String())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
 	time.Sleep(5 * configPollInterval) // the watch has read the file as started
-	write("limits:\n  max_call_dept: 8\n")
-	waitLog("does not load", 1)
-	write(started)
-	waitLog("is back as the running host read it", 1)
-	// A valid edit, then undone.
-	write("limits:\n  max_call_depth: 4\n")
-	waitLog("configuration file changed", 1)
-	write(started)
-	waitLog("is back as the running host read it", 2)
-	if n := strings.Count(logs.String(), "configuration file changed"); n != 1 {
-		t.Errorf("%d change notices, want 1 (the file put back is no change to apply):\n%s", n, logs.String())
+	return write, logs
+}
+
+// waitLogged waits up to 20 s for n lines of logs holding what.
+func waitLogged(t *testing.T, logs *lockedBuffer, what string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for strings.Count(logs.String(), what) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %d× %q in the log after 20 s:\n%s", n, what, logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -127,46 +138,12 @@ func TestConfigEditWhileLoadingSaysRestart(t *testing.T) {
 // at info that the settings are the ones the host read; a real change
 // after it is still a change to restart for.
 func TestConfigCommentEditNoRestart(t *testing.T) {
-	old := configPollInterval
-	configPollInterval = 10 * time.Millisecond
-	t.Cleanup(func() { configPollInterval = old })
-	cfgPath := filepath.Join(t.TempDir(), "host.yaml")
-	write := func(body string) {
-		t.Helper()
-		tmp := cfgPath + ".tmp"
-		if err := os.WriteFile(tmp, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(tmp, cfgPath); err != nil {
-			t.Fatal(err)
-		}
-	}
-	const started = "limits:\n  max_call_depth: 8\n"
-	write(started)
-	var logs lockedBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		watchConfigFile(ctx, cfgPath, runFlags{}, []byte(started), slog.New(slog.NewTextHandler(&logs, nil)))
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	waitLog := func(what string) {
-		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for !strings.Contains(logs.String(), what) {
-			if time.Now().After(deadline) {
-				t.Fatalf("no %q in the log after 20 s:\n%s", what, logs.String())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	time.Sleep(5 * configPollInterval)
+	write, logs := watchedConfig(t, "limits:\n  max_call_depth: 8\n")
 	write("# limits the operator tuned\nlimits:\n    max_call_depth:   8 # as before\n")
-	waitLog("nothing to apply")
+	waitLogged(t, logs, "nothing to apply", 1)
 	if strings.Contains(logs.String(), "restart it to apply") {
 		t.Fatalf("a comment and layout edit was called a change to restart for:\n%s", logs.String())
 	}
 	write("limits:\n  max_call_depth: 9\n")
-	waitLog("restart it to apply")
+	waitLogged(t, logs, "restart it to apply", 1)
 }

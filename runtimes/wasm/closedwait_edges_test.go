@@ -14,7 +14,9 @@ import (
 // instantiation", wasmtime's "wasm provider <file> is closed" (the
 // path, where a call after Close is told the provider's id). Both say now
 // what a call after Close is told: Unavailable, "wasm provider <id> is
-// closed".
+// closed". And it is told at once (p164's leftover: it was told only
+// when the busy call ended, or at its own deadline as "all 1 instances …
+// were busy"), not after the busy call, which runs on to its deadline.
 func TestWaiterOnClosedProviderTold(t *testing.T) {
 	g := newEdgeGuest(edgeReg)
 	g.call = `(loop $l (br $l)) (i64.const 0)`
@@ -24,7 +26,7 @@ func TestWaiterOnClosedProviderTold(t *testing.T) {
 			stats := p.(interface{ PoolStats() (int, int) })
 			busy := make(chan error, 1)
 			go func() {
-				_, err := call(p, newFakeEnv(p, 3), "t", map[string]any{}, 2*time.Second)
+				_, err := call(p, newFakeEnv(p, 3), "t", map[string]any{}, 8*time.Second)
 				busy <- err
 			}()
 			for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
@@ -44,12 +46,16 @@ func TestWaiterOnClosedProviderTold(t *testing.T) {
 			if err := p.Close(); err != nil {
 				t.Fatal(err)
 			}
+			select {
+			case err := <-waiter:
+				if abi.CodeOf(err) != abi.Unavailable || err.Error() != "Unavailable: wasm provider org.probe.abi is closed" {
+					t.Fatalf("the waiting call: %v, want Unavailable: wasm provider org.probe.abi is closed", err)
+				}
+			case err := <-busy:
+				t.Fatalf("the busy call ended (%v) before the waiting call was told the provider is closed", err)
+			}
 			if err := <-busy; abi.CodeOf(err) != abi.Timeout {
 				t.Fatalf("the busy call: %v, want Timeout", err)
-			}
-			err := <-waiter
-			if abi.CodeOf(err) != abi.Unavailable || err.Error() != "Unavailable: wasm provider org.probe.abi is closed" {
-				t.Fatalf("the waiting call: %v, want Unavailable: wasm provider org.probe.abi is closed", err)
 			}
 		})
 	}

@@ -187,7 +187,7 @@ func (p *Provider) Close() error {
 	// of p with its last instance (closeRuntime). Taken off now, a busy
 	// guest ran on past its deadline, for ever if it loops.
 	// The calls waiting for a busy instance are told now
-	// (TestWaiterOnClosedProviderToldAtOnce).
+	// (TestWaiterOnClosedProviderTold).
 	p.pool.Close(&abi.ToolError{Code: abi.Unavailable, Message: "wasm provider " + p.reg.Provider.ID + " is closed"})
 	for _, inst := range p.pool.drain() {
 		p.closeInstance(inst)
