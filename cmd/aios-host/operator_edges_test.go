@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -66,6 +67,12 @@ func probeChild(t *testing.T, wrapper []string, marker string, args ...string) (
 // Go's default: no shutdown, the audit records not yet written lost, the
 // socket file left behind. It now shuts down as for SIGTERM, exit 0.
 func TestRunSIGHUPShutsDown(t *testing.T) {
+	if signal.Ignored(syscall.SIGHUP) {
+		// Started under nohup (a CI run detached with it): the child
+		// inherits SIGHUP ignored, and run leaves a SIGHUP its starter
+		// ignores ignored, by design (cmd_run.go).
+		t.Skip("SIGHUP is ignored in this test process (nohup): its children inherit that, and run keeps it so")
+	}
 	e := newEnv(t)
 	sock := filepath.Join(t.TempDir(), "h.sock")
 	cmd, stderr, done := probeChild(t, nil, "aios-host serving", "run", "--plugins", e.plugins, "--data", e.data, "--socket", sock)
