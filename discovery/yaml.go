@@ -36,7 +36,8 @@ import (
 //
 // A skill takes the level of the first permissions rule that matches it;
 // with none it is "medium". A capability may also give permission_level
-// itself; a matching rule then overrides it.
+// itself; a matching rule then overrides it. A rule that sets the level of
+// no listed capability is refused: tools not listed keep their own level.
 
 type yamlFile struct {
 	Tool         yamlTool          `yaml:"tool"`
@@ -233,6 +234,7 @@ func (y *yamlFile) toCard(name string) (*Card, error) {
 			return fail(fmt.Sprintf("permissions[%d].level", i), "%q is not one of public, low, medium, high, critical", p.Level)
 		}
 	}
+	used := make([]bool, len(y.Permissions))
 	for i, s := range y.Capabilities {
 		in, err := normMap(s.InputSchema)
 		if err != nil {
@@ -248,9 +250,10 @@ func (y *yamlFile) toCard(name string) (*Card, error) {
 			sk.Name = sk.ID
 		}
 		matched := false
-		for _, p := range y.Permissions {
+		for j, p := range y.Permissions {
 			if p.Skill == "*" || abi.Glob(p.Skill, sk.ID) {
 				sk.PermissionLevel, matched = p.Level, true
+				used[j] = true
 				break
 			}
 		}
@@ -258,6 +261,24 @@ func (y *yamlFile) toCard(name string) (*Card, error) {
 			sk.PermissionLevel = abi.PermissionMedium
 		}
 		c.Skills = append(c.Skills, sk)
+	}
+	// A rule that sets the level of no listed capability does nothing: a
+	// tool the artifact offers but capabilities does not list keeps its
+	// own level, so {skill: notes.delete, level: critical} left
+	// notes.delete at medium without a word.
+	for j, p := range y.Permissions {
+		if used[j] {
+			continue
+		}
+		ids := make([]string, 0, len(c.Skills))
+		for _, sk := range c.Skills {
+			ids = append(ids, sk.ID)
+		}
+		listed := "none are listed"
+		if len(ids) > 0 {
+			listed = "listed: " + strings.Join(ids, ", ")
+		}
+		return fail(fmt.Sprintf("permissions[%d].skill", j), "%q sets the level of none of capabilities (%s; an earlier rule may match first): a level applies only to a tool listed under capabilities, so list it there", p.Skill, listed)
 	}
 	if r := y.Requirements; r != nil {
 		c.Requirements = &Requirements{Dependencies: r.Dependencies, Capabilities: r.Capabilities}

@@ -149,6 +149,9 @@ func (c Config) Validate() error {
 	if c.ProcessMemoryMiB < 0 {
 		return fmt.Errorf("runtimes.js.process_memory_mib: %d is negative", c.ProcessMemoryMiB)
 	}
+	if c.ProcessMemoryMiB > 0 && c.ProcessMemoryMiB < MinProcessMemoryMiB {
+		return fmt.Errorf("runtimes.js.process_memory_mib: %d is below %d: a worker process needs that much to start (leave it out, or 0, for the default)", c.ProcessMemoryMiB, MinProcessMemoryMiB)
+	}
 	if c.MemoryBudgetMiB < 0 {
 		return fmt.Errorf("runtimes.js.memory_budget_mib: %d is negative", c.MemoryBudgetMiB)
 	}
@@ -174,6 +177,12 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
+
+// MinProcessMemoryMiB is the least runtimes.js.process_memory_mib taken: a
+// worker (Go runtime, goja, the bundle) below about 32 MiB dies in the Go
+// runtime before it registers ("fatal error: runtime: cannot allocate
+// memory"), which the host could only report as a stack dump per provider.
+const MinProcessMemoryMiB = 64
 
 // ToOptions converts the config section into Options.
 func (c Config) ToOptions(logger *slog.Logger) Options {
