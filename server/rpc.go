@@ -153,7 +153,19 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	}
 	// A large message also takes its share of what all those being
 	// handled may decode to (limits.max_decode_bytes) until it is
-	// answered.
+	// answered. A single request that may wait for it is keyed for
+	// notifications/cancelled first, and its socket told so (found by
+	// p173: keyed only after the wait, it stopped its connection from
+	// reading anything, a cancel of it too, for up to 10 s).
+	if len(body) >= host.DecodeShareFloor && sess.inflight != nil && !jsonrpc.IsBatch(body) && !isCancel(body) {
+		if id, hasID := requestID(body); hasID && validID(id) {
+			var done func()
+			ctx, done = sess.inflight.track(ctx, id)
+			defer done()
+			ctx = context.WithValue(ctx, trackedKey{}, true)
+		}
+		keyed(ctx)
+	}
 	release, tooLarge, err := s.h.ReserveJSON(ctx, body, budget)
 	if tooLarge {
 		return tooDear()
@@ -429,7 +441,7 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 		params = nil // "params": [] passes no parameter (client libraries send it for none)
 	}
 	s.metrics.rpc(sess.transport, method)
-	if hasID && sess.inflight != nil && method != CancelMethod {
+	if tracked, _ := ctx.Value(trackedKey{}).(bool); hasID && sess.inflight != nil && method != CancelMethod && !tracked {
 		var done func()
 		ctx, done = sess.inflight.track(ctx, id)
 		defer done()
@@ -863,6 +875,11 @@ func paramsError(err error) string {
 	}
 	return field + ": want " + want + ", got " + got
 }
+
+// trackedKey marks the context of a request handleMessage keyed for
+// notifications/cancelled already (one that may wait for
+// limits.max_decode_bytes), which handleOne does not key again.
+type trackedKey struct{}
 
 // keyedKey finds in a socket message's context the function that tells
 // its connection the request is keyed for notifications/cancelled (or
