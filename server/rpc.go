@@ -168,9 +168,14 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	}
 	release, tooLarge, err := s.h.ReserveJSON(ctx, body, budget)
 	if tooLarge {
-		return tooDear()
+		out := tooDear()
+		s.recordUndecodedCall(ctx, sess, body, abi.Errorf(abi.TooLarge, "a message of %d bytes would decode to more than %s of host memory (%d × server.max_body_bytes)", len(body), wire.SizeText(budget), decodeBudgetFactor))
+		return out
 	}
 	if err != nil {
+		// A tools/call refused here is recorded as any refused call
+		// (found by p173: it had no audit record).
+		s.recordUndecodedCall(ctx, sess, body, err)
 		return mustMarshal(errorResponse(idOf(), jsonrpc.FromError(err)))
 	}
 	defer release()
@@ -965,6 +970,31 @@ func (s *Server) recordRefusedCall(ctx context.Context, sess *session, params js
 	if err != nil {
 		args = nil
 	}
+	s.refuseCall(ctx, sess, p, args, why)
+}
+
+// recordUndecodedCall records the tools/call of body, if it is one,
+// refused before it was decoded (for what it would decode to): as
+// recordRefusedCall, but its arguments are left out, not decoded.
+func (s *Server) recordUndecodedCall(ctx context.Context, sess *session, body []byte, why error) {
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Name     string `json:"name"`
+			Version  string `json:"version"`
+			ParentID string `json:"parent_id"`
+			Depth    int    `json:"depth"`
+		} `json:"params"`
+	}
+	if jsonrpc.IsBatch(body) || json.Unmarshal(body, &m) != nil || m.Method != "tools/call" || m.Params.Name == "" {
+		return
+	}
+	s.refuseCall(ctx, sess, jsonrpc.ToolsCallParams{Name: m.Params.Name, Version: m.Params.Version, ParentID: m.Params.ParentID, Depth: m.Params.Depth},
+		nil, abi.AsToolError(why, abi.Unavailable))
+}
+
+// refuseCall records the call p (arguments args) refused for why.
+func (s *Server) refuseCall(ctx context.Context, sess *session, p jsonrpc.ToolsCallParams, args any, why *abi.ToolError) {
 	call := &abi.ToolCall{Caller: sess.agent, Tool: p.Name, Version: p.Version, Params: args, Depth: max(p.Depth, 0)}
 	if p.ParentID != "" {
 		call.ParentID = ClientParentPrefix + p.ParentID
