@@ -986,7 +986,7 @@ func (s *Server) recordUndecodedCall(ctx context.Context, sess *session, body []
 			Depth    int    `json:"depth"`
 		} `json:"params"`
 	}
-	if jsonrpc.IsBatch(body) || json.Unmarshal(body, &m) != nil || m.Method != "tools/call" || m.Params.Name == "" {
+	if sess == nil || jsonrpc.IsBatch(body) || json.Unmarshal(body, &m) != nil || m.Method != "tools/call" || m.Params.Name == "" {
 		return
 	}
 	s.refuseCall(ctx, sess, jsonrpc.ToolsCallParams{Name: m.Params.Name, Version: m.Params.Version, ParentID: m.Params.ParentID, Depth: m.Params.Depth},
