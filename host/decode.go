@@ -24,10 +24,11 @@ type decodeBudget struct {
 	used  atomic.Int64
 }
 
-// decodeShareFloor is the size of a message below which it takes nothing
+// DecodeShareFloor is the size of a message below which it takes nothing
 // of limits.max_decode_bytes: what such a message decodes to is small,
-// and ordinary calls never wait behind large ones.
-const decodeShareFloor = 64 << 10
+// and ordinary calls never wait behind large ones. Only a message of this
+// size or more may wait in ReserveJSON.
+const DecodeShareFloor = 64 << 10
 
 // decodeWait is how long a large message waits for its share of
 // limits.max_decode_bytes before it is refused.
@@ -48,7 +49,7 @@ func newDecodeBudget(total int64) *decodeBudget {
 // fail Unavailable), until release is called when its answer is made. The
 // JSON-RPC server and the MCP server call it for every message.
 func (h *Host) ReserveJSON(ctx context.Context, raw []byte, budget int64) (release func(), over bool, err error) {
-	if len(raw) < decodeShareFloor {
+	if len(raw) < DecodeShareFloor {
 		return func() {}, wire.CheckJSONCost(raw, budget, 0) != nil, nil
 	}
 	cost, over := wire.JSONCost(raw, budget)
@@ -75,7 +76,8 @@ func (h *Host) reserveDecode(ctx context.Context, size, cost int64) (release fun
 	defer cancel()
 	if err := b.sem.Acquire(wctx, cost); err != nil {
 		if ctx.Err() != nil {
-			return nil, abi.AsToolError(ctx.Err(), abi.Cancelled)
+			return nil, &abi.ToolError{Code: abi.Cancelled,
+				Message: fmt.Sprintf("a message of %d bytes was cancelled while it waited for host memory (limits.max_decode_bytes): %v", size, context.Cause(ctx))}
 		}
 		return nil, &abi.ToolError{Code: abi.Unavailable,
 			Message: fmt.Sprintf("a message of %d bytes, estimated to decode to %s, waited %s for host memory: the large messages being handled hold %s of limits.max_decode_bytes (%s); send it again later",

@@ -750,11 +750,17 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 			// until the call is answered.
 			release, over, err := s.h.ReserveJSON(ctx, raw, budget)
 			if over {
-				return errorResult(abi.Errorf(abi.TooLarge, "arguments of %s (%d bytes) would decode to more than %s of host memory (%d × limits.max_params_bytes; many small values such as empty objects)",
-					name, len(raw), wire.SizeText(budget), decodeBudgetFactor)), nil
+				err = abi.Errorf(abi.TooLarge, "arguments of %s (%d bytes) would decode to more than %s of host memory (%d × limits.max_params_bytes; many small values such as empty objects)",
+					name, len(raw), wire.SizeText(budget), decodeBudgetFactor)
 			}
 			if err != nil {
-				return errorResult(abi.AsToolError(err, abi.Unavailable)), nil
+				// Recorded as any refused call, its arguments left out
+				// undecoded (found by p173: it had no audit record).
+				te := abi.AsToolError(err, abi.Unavailable)
+				depth, _ := metaDepth(req.Params.Meta)
+				call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Depth: depth}
+				_, _ = s.h.Refuse(host.WithOrigin(context.WithoutCancel(ctx), originOf(req.Extra, req.Session)), call, te)
+				return errorResult(te), nil
 			}
 			defer release()
 			if err := abi.UnmarshalJSONValue(raw, &params); err != nil {

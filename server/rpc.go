@@ -153,12 +153,29 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	}
 	// A large message also takes its share of what all those being
 	// handled may decode to (limits.max_decode_bytes) until it is
-	// answered.
+	// answered. A single request that may wait for it is keyed for
+	// notifications/cancelled first, and its socket told so (found by
+	// p173: keyed only after the wait, it stopped its connection from
+	// reading anything, a cancel of it too, for up to 10 s).
+	if len(body) >= host.DecodeShareFloor && sess.inflight != nil && !jsonrpc.IsBatch(body) && !isCancel(body) {
+		if id, hasID := requestID(body); hasID && validID(id) {
+			var done func()
+			ctx, done = sess.inflight.track(ctx, id)
+			defer done()
+			ctx = context.WithValue(ctx, trackedKey{}, true)
+		}
+		keyed(ctx)
+	}
 	release, tooLarge, err := s.h.ReserveJSON(ctx, body, budget)
 	if tooLarge {
-		return tooDear()
+		out := tooDear()
+		s.recordUndecodedCall(ctx, sess, body, abi.Errorf(abi.TooLarge, "a message of %d bytes would decode to more than %s of host memory (%d × server.max_body_bytes)", len(body), wire.SizeText(budget), decodeBudgetFactor))
+		return out
 	}
 	if err != nil {
+		// A tools/call refused here is recorded as any refused call
+		// (found by p173: it had no audit record).
+		s.recordUndecodedCall(ctx, sess, body, err)
 		return mustMarshal(errorResponse(idOf(), jsonrpc.FromError(err)))
 	}
 	defer release()
@@ -429,7 +446,7 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 		params = nil // "params": [] passes no parameter (client libraries send it for none)
 	}
 	s.metrics.rpc(sess.transport, method)
-	if hasID && sess.inflight != nil && method != CancelMethod {
+	if tracked, _ := ctx.Value(trackedKey{}).(bool); hasID && sess.inflight != nil && method != CancelMethod && !tracked {
 		var done func()
 		ctx, done = sess.inflight.track(ctx, id)
 		defer done()
@@ -864,6 +881,11 @@ func paramsError(err error) string {
 	return field + ": want " + want + ", got " + got
 }
 
+// trackedKey marks the context of a request handleMessage keyed for
+// notifications/cancelled already (one that may wait for
+// limits.max_decode_bytes), which handleOne does not key again.
+type trackedKey struct{}
+
 // keyedKey finds in a socket message's context the function that tells
 // its connection the request is keyed for notifications/cancelled (or
 // needs not be), so that it reads on: a cancel read before would find
@@ -948,6 +970,31 @@ func (s *Server) recordRefusedCall(ctx context.Context, sess *session, params js
 	if err != nil {
 		args = nil
 	}
+	s.refuseCall(ctx, sess, p, args, why)
+}
+
+// recordUndecodedCall records the tools/call of body, if it is one,
+// refused before it was decoded (for what it would decode to): as
+// recordRefusedCall, but its arguments are left out, not decoded.
+func (s *Server) recordUndecodedCall(ctx context.Context, sess *session, body []byte, why error) {
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Name     string `json:"name"`
+			Version  string `json:"version"`
+			ParentID string `json:"parent_id"`
+			Depth    int    `json:"depth"`
+		} `json:"params"`
+	}
+	if sess == nil || jsonrpc.IsBatch(body) || json.Unmarshal(body, &m) != nil || m.Method != "tools/call" || m.Params.Name == "" {
+		return
+	}
+	s.refuseCall(ctx, sess, jsonrpc.ToolsCallParams{Name: m.Params.Name, Version: m.Params.Version, ParentID: m.Params.ParentID, Depth: m.Params.Depth},
+		nil, abi.AsToolError(why, abi.Unavailable))
+}
+
+// refuseCall records the call p (arguments args) refused for why.
+func (s *Server) refuseCall(ctx context.Context, sess *session, p jsonrpc.ToolsCallParams, args any, why *abi.ToolError) {
 	call := &abi.ToolCall{Caller: sess.agent, Tool: p.Name, Version: p.Version, Params: args, Depth: max(p.Depth, 0)}
 	if p.ParentID != "" {
 		call.ParentID = ClientParentPrefix + p.ParentID
