@@ -224,7 +224,21 @@ func (s *Server) MCP() *mcpsdk.Server { return s.mcp }
 // When ctx ends (aios-host mcp on SIGINT/SIGTERM) the calls in flight are
 // cancelled: the go-sdk closes the session only once its requests have
 // finished, and gives them contexts that ctx's end does not reach.
+//
+// Run after Close, or with a nil t, returns an error at once.
 func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
+	if t == nil {
+		return errors.New("mcpserver: Run needs a transport (t is nil)")
+	}
+	s.callsMu.Lock()
+	closing := s.closing
+	s.callsMu.Unlock()
+	if closing {
+		return errors.New("mcpserver: Run after Close: the MCP server is closed")
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	return s.mcp.Run(context.WithValue(ctx, runCtxKey{}, ctx), t)
 }
 
