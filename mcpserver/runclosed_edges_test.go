@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"net"
+	"strings"
 	"testing"
 	"time"
 )
@@ -32,5 +33,21 @@ func TestRunAfterCloseOrWithoutTransportIsError(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run after Close still serving after 10 s (its transport is open)")
+	}
+}
+
+// A zero Server (declared, not made with New) panicked with a nil pointer
+// dereference in Run and Close. Now Run says it was not made with New and
+// Close is nil.
+func TestZeroServerRunIsErrorCloseIsNil(t *testing.T) {
+	var s Server
+	c1, c2 := net.Pipe()
+	defer c1.Close()
+	defer c2.Close()
+	if err := s.Run(context.Background(), s.Stdio(c1, c1)); err == nil || !strings.Contains(err.Error(), "mcpserver.New") {
+		t.Errorf("Run of a zero Server: err = %v, want one naming mcpserver.New", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("Close of a zero Server = %v, want nil", err)
 	}
 }

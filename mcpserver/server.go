@@ -225,8 +225,12 @@ func (s *Server) MCP() *mcpsdk.Server { return s.mcp }
 // cancelled: the go-sdk closes the session only once its requests have
 // finished, and gives them contexts that ctx's end does not reach.
 //
-// Run after Close, or with a nil t, returns an error at once.
+// Run after Close, with a nil t, or of a zero Server (not made with New)
+// returns an error at once.
 func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
+	if s.mcp == nil {
+		return errors.New("mcpserver: this Server was not made with mcpserver.New")
+	}
 	if t == nil {
 		return errors.New("mcpserver: Run needs a transport (t is nil)")
 	}
@@ -291,6 +295,9 @@ func (s *Server) StdioAgent() string { return s.cfg.Agent }
 // goroutine until mcp.http.session_timeout; Run returns), waiting at most a
 // second: one whose client stopped reading ends when its write fails.
 func (s *Server) Close() error {
+	if s.mcp == nil {
+		return nil // a zero Server (not made with New): nothing to close
+	}
 	s.closeOnce.Do(func() {
 		// The calls are cancelled first: the registry follower may have
 		// many changes queued (a folder reloading), each a list_changed to
