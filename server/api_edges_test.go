@@ -271,7 +271,7 @@ func TestInfoHidesPathsOverHTTP(t *testing.T) {
 	}
 	req := `{"jsonrpc":"2.0","id":1,"method":"aios/registry.info","params":{"adapter_id":"org.x.y"}}`
 	status, body := httpPost(t, ts.url+"/rpc", testToken, "application/json", req)
-	if status != 200 || !strings.Contains(string(body), `"error":"x.adapter.json: not a JSON object`) {
+	if status != 200 || !strings.Contains(string(body), `"error":"x.adapter.json: line 1, column 51: the card ends before its JSON does`) {
 		t.Fatalf("HTTP registry.info: %d %s; want the unit's problem by its file name", status, body)
 	}
 	if strings.Contains(string(body), dir) {
