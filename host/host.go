@@ -92,7 +92,8 @@ type ProviderMeta struct {
 	Replaces string
 }
 
-// Host is the Tool Manager. It is safe for concurrent use.
+// Host is the Tool Manager. It is safe for concurrent use. Make one with
+// New: the methods of a zero Host fail with Unavailable (Close returns nil).
 type Host struct {
 	cfg        *config.Config
 	log        *slog.Logger
@@ -427,6 +428,9 @@ func (h *Host) AddProvider(ctx context.Context, p abi.Provider, meta ProviderMet
 // once). Registrations and Close exclude each other (h.life): a provider
 // registered while the host closes would never be closed.
 func (h *Host) addOrReplace(p abi.Provider, meta ProviderMeta, replace bool) error {
+	if err := h.unmade(); err != nil {
+		return err
+	}
 	h.life.RLock()
 	defer h.life.RUnlock()
 	if h.closed.Load() {
@@ -563,6 +567,9 @@ func (h *Host) AuditFailing() error { return h.audit.Failing() }
 // the record the registry removed (a reload racing the removal is closed
 // by whichever of the two replaced it, once).
 func (h *Host) RemoveProvider(id string) error {
+	if err := h.unmade(); err != nil {
+		return err
+	}
 	h.life.RLock()
 	defer h.life.RUnlock()
 	rep, err := h.reg.Remove(id)
@@ -622,6 +629,9 @@ const closeDrainWait = 5 * time.Second
 // what calls still running use, see its runtime's docs) nor
 // Options.Spaces.
 func (h *Host) Close() error {
+	if h.reg == nil {
+		return nil // a zero Host: nothing to close
+	}
 	h.life.Lock()
 	done := h.closed.Swap(true)
 	h.life.Unlock()
@@ -655,6 +665,15 @@ func (h *Host) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// unmade is the error of a zero Host's methods (a Host declared, not
+// made with New), which would otherwise dereference its nil parts.
+func (h *Host) unmade() *abi.ToolError {
+	if h.reg != nil {
+		return nil
+	}
+	return &abi.ToolError{Code: abi.Unavailable, Message: "this host.Host was not made with host.New"}
 }
 
 // closeProvider closes p, turning a panic of its Close (a bug) into an

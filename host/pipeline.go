@@ -117,6 +117,9 @@ func (h *Host) Call(ctx context.Context, call *abi.ToolCall) (any, error) {
 // CallWithInfo is Call that also says what served the call (provider,
 // exact version, deprecation).
 func (h *Host) CallWithInfo(ctx context.Context, call *abi.ToolCall) (any, CallInfo, error) {
+	if err := h.unmade(); err != nil {
+		return nil, CallInfo{}, err
+	}
 	if call == nil {
 		return nil, CallInfo{}, &abi.ToolError{Code: abi.InvalidRequest, Message: "nil tool call"}
 	}
@@ -144,6 +147,9 @@ func (h *Host) CallWithInfo(ctx context.Context, call *abi.ToolCall) (any, CallI
 // observers' stats like any refused call. The error returned is a
 // *abi.ToolError (why, unless an earlier step refused the call).
 func (h *Host) Refuse(ctx context.Context, call *abi.ToolCall, why *abi.ToolError) (CallInfo, error) {
+	if err := h.unmade(); err != nil {
+		return CallInfo{}, err
+	}
 	if call == nil {
 		return CallInfo{}, &abi.ToolError{Code: abi.InvalidRequest, Message: "nil tool call"}
 	}

@@ -224,7 +224,25 @@ func (s *Server) MCP() *mcpsdk.Server { return s.mcp }
 // When ctx ends (aios-host mcp on SIGINT/SIGTERM) the calls in flight are
 // cancelled: the go-sdk closes the session only once its requests have
 // finished, and gives them contexts that ctx's end does not reach.
+//
+// Run after Close, with a nil t, or of a zero Server (not made with New)
+// returns an error at once.
 func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
+	if s.mcp == nil {
+		return errors.New("mcpserver: this Server was not made with mcpserver.New")
+	}
+	if t == nil {
+		return errors.New("mcpserver: Run needs a transport (t is nil)")
+	}
+	s.callsMu.Lock()
+	closing := s.closing
+	s.callsMu.Unlock()
+	if closing {
+		return errors.New("mcpserver: Run after Close: the MCP server is closed")
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	return s.mcp.Run(context.WithValue(ctx, runCtxKey{}, ctx), t)
 }
 
@@ -277,6 +295,9 @@ func (s *Server) StdioAgent() string { return s.cfg.Agent }
 // goroutine until mcp.http.session_timeout; Run returns), waiting at most a
 // second: one whose client stopped reading ends when its write fails.
 func (s *Server) Close() error {
+	if s.mcp == nil {
+		return nil // a zero Server (not made with New): nothing to close
+	}
 	s.closeOnce.Do(func() {
 		// The calls are cancelled first: the registry follower may have
 		// many changes queued (a folder reloading), each a list_changed to

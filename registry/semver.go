@@ -110,8 +110,11 @@ type ToolDiff struct {
 }
 
 // DiffEntries compares the schemas of two tool versions (usually of one
-// tool: from older, to newer).
+// tool: from older, to newer). It is nil when from or to is nil.
 func DiffEntries(from, to *Entry) *ToolDiff {
+	if from == nil || to == nil {
+		return nil
+	}
 	d := &ToolDiff{Tool: to.Def.Name, From: from.ver, To: to.ver,
 		FromProvider: from.Provider.Info.ID, ToProvider: to.Provider.Info.ID, Changes: []schema.Change{}}
 	for _, part := range []struct {

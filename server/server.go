@@ -326,7 +326,14 @@ func (s *Server) ListenHTTP(addr string) (net.Addr, error) {
 
 // ServeHTTPListener serves the HTTP endpoints on an open listener. After
 // Close it closes ln and serves nothing, as ListenHTTP then fails.
-func (s *Server) ServeHTTPListener(ln net.Listener) { _ = s.serveHTTP(ln) }
+// A nil ln is logged and serves nothing.
+func (s *Server) ServeHTTPListener(ln net.Listener) {
+	if ln == nil {
+		s.log.Error("ServeHTTPListener: the listener is nil; nothing is served")
+		return
+	}
+	_ = s.serveHTTP(ln)
+}
 
 func (s *Server) serveHTTP(ln net.Listener) error {
 	srv := &http.Server{

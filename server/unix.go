@@ -122,8 +122,15 @@ func (s *Server) serveUnix(conn net.Conn) {
 
 // ServeConn serves newline-delimited JSON-RPC on conn as agent until the
 // peer closes it, it idles past idle_timeout, or a message takes longer
-// than read_timeout to arrive. It closes conn.
-func (s *Server) ServeConn(conn net.Conn, agent string) { s.serveConn(conn, agent, host.Origin{}) }
+// than read_timeout to arrive. It closes conn. A nil conn is logged and
+// serves nothing.
+func (s *Server) ServeConn(conn net.Conn, agent string) {
+	if conn == nil {
+		s.log.Error("ServeConn: the connection is nil; nothing is served", "agent", agent)
+		return
+	}
+	s.serveConn(conn, agent, host.Origin{})
+}
 
 func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 	s.mu.Lock()

@@ -32,6 +32,7 @@ type table struct {
 }
 
 // Provider is a set of in-process Go tools. It implements abi.Provider.
+// A zero Provider is an empty one with no identity; New gives it one.
 // Register tools before handing the provider to the host; Register is safe
 // to call concurrently with Call, but the host only learns of tools
 // registered later when it reloads the provider.
@@ -53,6 +54,15 @@ func New(info abi.ProviderInfo) *Provider {
 	return p
 }
 
+// table returns the provider's tool table; a zero Provider (not made
+// with New) has an empty one.
+func (p *Provider) table() *table {
+	if t := p.tab.Load(); t != nil {
+		return t
+	}
+	return &table{reg: &abi.ToolRegister{Format: abi.FormatVersion, Provider: p.info}}
+}
+
 // Info returns the provider's identity.
 func (p *Provider) Info() abi.ProviderInfo { return p.info }
 
@@ -67,7 +77,7 @@ func (p *Provider) Register(def abi.ToolDef, h Handler) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	old := p.tab.Load()
+	old := p.table()
 	for _, t := range old.byName[def.Name] {
 		if t.def.Version == def.Version {
 			return fmt.Errorf("provider %s: tool %q version %q is registered twice", p.info.ID, def.Name, def.Version)
@@ -102,7 +112,7 @@ func (p *Provider) OnClose(fn func() error) {
 
 // Describe implements abi.Provider. The returned message is shared; callers
 // must not modify it.
-func (p *Provider) Describe() *abi.ToolRegister { return p.tab.Load().reg }
+func (p *Provider) Describe() *abi.ToolRegister { return p.table().reg }
 
 // Close implements abi.Provider: later calls fail with Unavailable; calls in
 // flight finish.
@@ -154,7 +164,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if p.closed.Load() {
 		return nil, &abi.ToolError{Code: abi.Unavailable, Message: "provider " + p.info.ID + " is closed"}
 	}
-	t := p.tab.Load().lookup(call.Tool, call.Version)
+	t := p.table().lookup(call.Tool, call.Version)
 	if t == nil {
 		return nil, &abi.ToolError{Code: abi.NotFound, Message: "provider " + p.info.ID + " has no tool " + strconv.Quote(call.Tool) + " version " + strconv.Quote(call.Version)}
 	}
