@@ -49,6 +49,13 @@ const maxEventStreamsPerAgent = 64
 
 // Handler returns the HTTP handler with every endpoint.
 func (s *Server) Handler() http.Handler {
+	if s.h == nil {
+		// A zero Server (not made with New): its endpoints would
+		// dereference its nil parts.
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, errUnmade.Error(), http.StatusInternalServerError)
+		})
+	}
 	mux := &routes{mux: http.NewServeMux()}
 	mux.Handle("POST /rpc", http.HandlerFunc(s.serveRPC))
 	mux.Handle("GET /events", http.HandlerFunc(s.serveEvents))

@@ -244,6 +244,9 @@ func probeSocket(path string) (stale bool, err error) {
 // a dead host is replaced; a live one is an error). The socket is 0600,
 // or 0666 when server.uids lists another user (socketMode).
 func (s *Server) ListenUnix(path string) error {
+	if s.h == nil {
+		return errUnmade
+	}
 	if path == "" {
 		path = s.cfg.Socket
 	}
@@ -311,6 +314,9 @@ func (s *Server) warnUnreachable(path string) {
 // ListenHTTP serves the HTTP endpoints on addr and returns the bound
 // address (addr may use port 0).
 func (s *Server) ListenHTTP(addr string) (net.Addr, error) {
+	if s.h == nil {
+		return nil, errUnmade
+	}
 	if addr == "" {
 		addr = s.cfg.HTTP
 	}
@@ -373,12 +379,19 @@ func (s *Server) PublicURL() string {
 	return s.publicURL
 }
 
+// errUnmade is what the methods of a zero Server (declared, not made with
+// New) answer, as a zero host.Host's and mcpserver.Server's do.
+var errUnmade = errors.New("server: this Server was not made with server.New")
+
 // closeGrace is how long Close waits for a connection's calls to answer.
 const closeGrace = 3 * time.Second
 
 // Close stops listening, answers the calls in flight (Cancelled), closes
 // connections and removes the socket file.
 func (s *Server) Close() error {
+	if s.h == nil {
+		return nil // a zero Server (not made with New): nothing to close
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
