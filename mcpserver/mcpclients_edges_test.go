@@ -235,6 +235,21 @@ func TestParkedGETsBounded(t *testing.T) {
 			t.Fatalf("GET %d: %d", i, g.StatusCode)
 		}
 		gets = append(gets, g)
+		// The GET before this one parks on its own goroutine once this
+		// one took the stream: waited for, so that they park in the
+		// order they came (two GETs opened within the same instant may
+		// park the other way round, and the older then outlives it).
+		for deadline := time.Now().Add(10 * time.Second); i > 0; time.Sleep(time.Millisecond) {
+			s.getMu.Lock()
+			n := len(s.parked[sid])
+			s.getMu.Unlock()
+			if n >= min(i, maxParkedGETs) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("GET %d: the one before it was not parked within 10 s (%d parked)", i, n)
+			}
+		}
 	}
 	// The first was parked, then ended when the sixth parked the fifth.
 	done := make(chan error, 1)
