@@ -75,6 +75,16 @@ func cleanStack(s string) string {
 // frameFile is the file a stack line ("\tat f (file:1:2)", "\tat file:1:2")
 // names, "" for a line that is no frame or names none (native).
 func frameFile(line string) string {
+	file, _, ok := strings.Cut(frameAt(line), ":")
+	if !ok {
+		return ""
+	}
+	return file
+}
+
+// frameAt is where a stack line's frame is ("file:1:2", or "native"),
+// "" for a line that is no frame.
+func frameAt(line string) string {
 	l, ok := strings.CutPrefix(strings.TrimSpace(line), "at ")
 	if !ok {
 		return ""
@@ -82,11 +92,7 @@ func frameFile(line string) string {
 	if i := strings.LastIndexByte(l, '('); i >= 0 && strings.HasSuffix(l, ")") {
 		l = l[i+1 : len(l)-1]
 	}
-	file, _, ok := strings.Cut(l, ":")
-	if !ok {
-		return ""
-	}
-	return file
+	return l
 }
 
 // firstFrame returns "file:line:col" of the first frame that has a file
@@ -99,13 +105,8 @@ func firstFrame(stack string) string {
 	// there is none.
 	helper := ""
 	for _, l := range strings.Split(stack, "\n") {
-		l = strings.TrimSpace(l)
-		if !strings.HasPrefix(l, "at ") {
+		if l = frameAt(l); l == "" {
 			continue
-		}
-		l = strings.TrimPrefix(l, "at ")
-		if i := strings.LastIndexByte(l, '('); i >= 0 && strings.HasSuffix(l, ")") {
-			l = l[i+1 : len(l)-1]
 		}
 		if l != "native" && strings.Contains(l, ":") && !strings.HasPrefix(l, "aios-sdk:") && !strings.HasPrefix(l, "aios-sdk-prelude.js:") && !strings.HasPrefix(l, "aios-limits.js:") {
 			if file, _, _ := strings.Cut(l, ":"); strings.HasSuffix(file, ".bundle.js") {
