@@ -395,7 +395,7 @@ func (s *Server) acquire(ctx context.Context, conn net.Conn, sess *session, sem 
 		select {
 		case <-cancelled:
 			if ctx.Err() == nil {
-				return &waitRefusal{id: id, params: toolsCallParams(msg), err: abi.Errorf(abi.Cancelled,
+				return &waitRefusal{id: id, params: w.params, err: abi.Errorf(abi.Cancelled,
 					"%v while it waited for a free slot of its connection (a socket connection runs %d requests at once; the others were still running); it did not run",
 					errCancelledByClient, maxConcurrentPerConn)}
 			}
@@ -436,19 +436,6 @@ type waitRefusal struct {
 	err    *abi.ToolError
 }
 
-// toolsCallParams is the params of msg when it is a single tools/call,
-// else nil.
-func toolsCallParams(msg []byte) json.RawMessage {
-	var m struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	if jsonrpc.IsBatch(msg) || json.Unmarshal(msg, &m) != nil || m.Method != "tools/call" {
-		return nil
-	}
-	return m.Params
-}
-
 // timeoutText is the refusal of w's call, whose timeout_ms ran out while
 // it waited for a slot.
 func (w *slotWait) timeoutText() string {
@@ -456,8 +443,9 @@ func (w *slotWait) timeoutText() string {
 		w.tool, w.ms, maxConcurrentPerConn)
 }
 
-// slotWait is what acquire needs of a message to stop waiting for a slot
-// at its deadline: a single tools/call with an id and a timeout_ms.
+// slotWait is what acquire needs of a message: of a single tools/call its
+// params (to record it when refused), and, given an id and a timeout_ms,
+// the deadline at which it stops waiting for a slot.
 type slotWait struct {
 	deadline time.Time // zero: wait as long as it takes
 	id       json.RawMessage
@@ -476,12 +464,16 @@ func slotWaitOf(msg []byte, read time.Time) slotWait {
 		Name      string `json:"name"`
 		TimeoutMS int64  `json:"timeout_ms"`
 	}
-	if jsonrpc.IsBatch(msg) || json.Unmarshal(msg, &m) != nil || m.Method != "tools/call" ||
-		len(m.ID) == 0 || string(m.ID) == "null" || json.Unmarshal(m.Params, &p) != nil || p.TimeoutMS <= 0 || p.Name == "" {
+	if jsonrpc.IsBatch(msg) || json.Unmarshal(msg, &m) != nil || m.Method != "tools/call" {
 		return slotWait{}
 	}
+	w := slotWait{params: m.Params} // (recorded if its client cancels it)
+	if len(m.ID) == 0 || string(m.ID) == "null" || json.Unmarshal(m.Params, &p) != nil || p.TimeoutMS <= 0 || p.Name == "" {
+		return w
+	}
 	ms := min(p.TimeoutMS, int64(math.MaxInt64/time.Millisecond))
-	return slotWait{deadline: read.Add(time.Duration(ms) * time.Millisecond), id: m.ID, tool: p.Name, ms: ms, params: m.Params}
+	w.deadline, w.id, w.tool, w.ms = read.Add(time.Duration(ms)*time.Millisecond), m.ID, p.Name, ms
+	return w
 }
 
 // readAtKey marks a socket message's context with when it was read: a
