@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"slices"
@@ -32,6 +33,13 @@ type getStream struct {
 	released chan struct{} // closed once the go-sdk has let it go
 }
 
+// parkedGET is a parked GET stream: when it came (arrival, its place
+// among the session's GETs) and how it is told to end or serve again.
+type parkedGET struct {
+	arrival uint64
+	wake    chan bool
+}
+
 // maxParkedGETs bounds the older GET streams a session keeps open; the
 // oldest ends when another is parked.
 const maxParkedGETs = 4
@@ -40,6 +48,11 @@ const maxParkedGETs = 4
 // the session's stream over from an older GET.
 func (s *Server) serveGET(w http.ResponseWriter, r *http.Request, sid string, next http.Handler) {
 	resumed := false // a parked stream served again (its header went out)
+	// Parked streams are ordered by when their GETs came, not by when they
+	// parked: a GET parks on its own goroutine once a newer one took the
+	// stream, and of two opened within an instant the newer may park
+	// first (or re-park, served again and taken over).
+	arrival := s.getArrivals.Add(1)
 	for attempt := 0; ; attempt++ {
 		ctx, cancel := context.WithCancel(r.Context())
 		g := &getStream{detach: cancel, released: make(chan struct{})}
@@ -64,7 +77,7 @@ func (s *Server) serveGET(w http.ResponseWriter, r *http.Request, sid string, ne
 		switch {
 		case cw.conflict && resumed:
 			// A newer GET took the stream meanwhile: park again.
-			if !s.park(r.Context(), sid) {
+			if !s.park(r.Context(), sid, arrival) {
 				return
 			}
 		case cw.conflict && attempt < 3:
@@ -79,7 +92,7 @@ func (s *Server) serveGET(w http.ResponseWriter, r *http.Request, sid string, ne
 			return
 		case g.detached.Load() && strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream"):
 			// (A GET the go-sdk refused meanwhile has its answer.)
-			if !s.park(r.Context(), sid) {
+			if !s.park(r.Context(), sid, arrival) {
 				return
 			}
 			resumed = true
@@ -118,9 +131,10 @@ func (s *Server) detachGETs(sid string) {
 // park holds a GET stream the go-sdk let go until its client closes it,
 // the session ends (endParked: the stream the go-sdk serves ends with it),
 // the server closes, or maxParkedGETs newer ones are parked (false), or it
-// is to serve the session's messages again (true, resumeParked). No
-// goroutine waits for the session's end: one would outlive Close.
-func (s *Server) park(ctx context.Context, sid string) bool {
+// is to serve the session's messages again (true, resumeParked). arrival
+// places it among the session's parked streams (serveGET). No goroutine
+// waits for the session's end: one would outlive Close.
+func (s *Server) park(ctx context.Context, sid string, arrival uint64) bool {
 	// Told once, under getMu, by whoever takes it off s.parked: false to
 	// end, true to serve again.
 	wake := make(chan bool, 1)
@@ -129,10 +143,13 @@ func (s *Server) park(ctx context.Context, sid string) bool {
 		s.getMu.Unlock()
 		return false
 	}
-	p := append(s.parked[sid], wake)
+	p := s.parked[sid]
+	i, _ := slices.BinarySearchFunc(p, arrival, func(g parkedGET, a uint64) int { return cmp.Compare(g.arrival, a) })
+	p = slices.Insert(p, i, parkedGET{arrival, wake})
 	if len(p) > maxParkedGETs {
-		p[0] <- false
-		p = p[1:]
+		// The oldest GET ends (this one, when all the others came later).
+		p[0].wake <- false
+		p = slices.Delete(p, 0, 1)
 	}
 	s.parked[sid] = p
 	s.getMu.Unlock()
@@ -147,7 +164,7 @@ func (s *Server) park(ctx context.Context, sid string) bool {
 		}
 	}
 	s.getMu.Lock()
-	if l := slices.DeleteFunc(s.parked[sid], func(c chan bool) bool { return c == wake }); len(l) > 0 {
+	if l := slices.DeleteFunc(s.parked[sid], func(g parkedGET) bool { return g.wake == wake }); len(l) > 0 {
 		s.parked[sid] = l
 	} else {
 		delete(s.parked, sid)
@@ -211,14 +228,14 @@ func (s *Server) endParked(sid string) {
 	if len(s.endedGETs) > maxEndedGETs {
 		s.endedGETs = slices.Delete(s.endedGETs, 0, 1)
 	}
-	for _, wake := range s.parked[sid] {
-		wake <- false
+	for _, g := range s.parked[sid] {
+		g.wake <- false
 	}
 	delete(s.parked, sid)
 }
 
-// resumeParked tells the newest parked GET stream of session sid, if any,
-// to serve its messages again.
+// resumeParked tells the newest parked GET stream of session sid (the GET
+// that came last), if any, to serve its messages again.
 func (s *Server) resumeParked(sid string) {
 	s.getMu.Lock()
 	defer s.getMu.Unlock()
@@ -226,7 +243,7 @@ func (s *Server) resumeParked(sid string) {
 	if len(p) == 0 {
 		return
 	}
-	p[len(p)-1] <- true
+	p[len(p)-1].wake <- true
 	if p = p[:len(p)-1]; len(p) > 0 {
 		s.parked[sid] = p
 	} else {

@@ -235,3 +235,61 @@ func TestSlowReaderGetsWholeResult(t *testing.T) {
 		t.Fatalf("a client reading its %d-byte result slowly but steadily got %d bytes before the server gave up", n, got)
 	}
 }
+
+// TestParkedOrderedByArrival: the parked GET streams of a session were
+// ordered by when they parked, each on its own goroutine once a newer GET
+// took the stream. Of two GETs opened within an instant the newer may park
+// first; then the older was the one served again when the stream's client
+// left, and the newer the one ended when too many were parked. They are
+// ordered by when their GETs came.
+func TestParkedOrderedByArrival(t *testing.T) {
+	_, s := newTestHost(t, "mcp:\n  http:\n    anonymous_agent: mcp\n")
+	base := newHTTPTestServer(t, s)
+	sid := initSession(t, base)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	results := make(map[uint64]chan bool)
+	// Parked newest GET first, then older ones, then the oldest of all
+	// beyond the bound.
+	arrivals := []uint64{50, 40, 30, 20, 10}
+	for i, a := range arrivals {
+		ch := make(chan bool, 1)
+		results[a] = ch
+		go func() { ch <- s.park(ctx, sid, a) }()
+		want := min(i+1, maxParkedGETs)
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+			s.getMu.Lock()
+			n := len(s.parked[sid])
+			s.getMu.Unlock()
+			if n == want && (i < maxParkedGETs || len(results[a]) == 1) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("GET %d: %d parked, want %d", a, n, want)
+			}
+		}
+	}
+	// Beyond the bound, the oldest GET ended: it came before all the
+	// others, though it parked last.
+	select {
+	case r := <-results[10]:
+		if r {
+			t.Fatal("the oldest GET was told to serve again, want ended")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the oldest GET is still parked beyond the bound")
+	}
+	// The stream's client left: the GET that came last serves again,
+	// though it parked first.
+	s.resumeParked(sid)
+	select {
+	case r := <-results[50]:
+		if !r {
+			t.Fatal("the newest GET ended, want served again")
+		}
+	case r := <-results[20]:
+		t.Fatalf("the GET that parked last (came second oldest) was told %v, want the newest served again", r)
+	case <-time.After(10 * time.Second):
+		t.Fatal("no parked GET was told to serve again")
+	}
+}

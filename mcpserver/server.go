@@ -118,8 +118,10 @@ type Server struct {
 
 	getMu     sync.Mutex
 	gets      map[string][]*getStream // GET requests the go-sdk serves, by session (getstreams.go)
-	parked    map[string][]chan bool  // older GET streams kept open, by session (park)
+	parked    map[string][]parkedGET  // older GET streams kept open, by session, oldest GET first (park)
 	endedGETs []endedGET              // the last sessions whose served GET stream the go-sdk ended (endParked)
+	// getArrivals numbers the GET requests as they come (serveGET).
+	getArrivals atomic.Uint64
 
 	unsub     func()
 	done      chan struct{}
@@ -165,7 +167,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{h: opts.Host, cfg: cfg, log: log, exported: map[string]*registry.Entry{}, httpCalls: map[httpCallKey]*httpCall{}, sessUse: map[string]*sessionUse{},
 		sessCalls: map[string]map[uint64]context.CancelCauseFunc{},
-		gets:      map[string][]*getStream{}, parked: map[string][]chan bool{},
+		gets:      map[string][]*getStream{}, parked: map[string][]parkedGET{},
 		done: make(chan struct{}), maxParams: hcfg.Limits.MaxParamsBytes, writeTimeout: DefaultWriteTimeout}
 	s.stop, s.stopAll = context.WithCancel(context.Background())
 	if s.maxParams <= 0 {
