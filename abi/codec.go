@@ -521,7 +521,7 @@ func normArgs(h *HostCall) error {
 		return err
 	}
 	for k, v := range args {
-		n, err := normalize(v, "$."+k, 0)
+		n, err := normalize(v, "$."+k, 0, nil)
 		if err != nil {
 			return err
 		}

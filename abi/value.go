@@ -34,14 +34,117 @@ import (
 // write) naming the path of the offending value. A Go value that writes
 // itself (MarshalJSON, MarshalText) is written as encoding/json writes it.
 func Normalize(v any) (any, error) {
-	return normalize(v, "$", 0)
+	return normalize(v, "$", 0, nil)
+}
+
+// ErrOverLimit is the error of NormalizeWithin for a value whose JSON is
+// longer than its limit.
+var ErrOverLimit = errors.New("its JSON is over the size limit")
+
+// NormalizeWithin is Normalize of a value whose JSON may take at most
+// limit bytes (a result under limits.max_result_bytes). It stops once the
+// part of v it has normalized takes more, counting what it has at its
+// least (a float as one digit, a string without escapes), and returns an
+// error wrapping ErrOverLimit: a value of millions of entries is refused
+// in the time of its first limit bytes, not normalized whole first. A
+// value it returns may still be over limit; only one it refuses is sure
+// to be.
+func NormalizeWithin(v any, limit int) (any, error) {
+	return normalize(v, "$", 0, &budget{left: limit})
+}
+
+// budget is what NormalizeWithin's value may still take, in bytes of JSON
+// counted at their least.
+type budget struct{ left int }
+
+// take spends n bytes of b (nil: no bound) on the value at path.
+func (b *budget) take(n int, path string) error {
+	if b == nil {
+		return nil
+	}
+	if b.left -= n; b.left < 0 {
+		return fmt.Errorf("%s: %w", path, ErrOverLimit)
+	}
+	return nil
+}
+
+// takeValue spends on canonical value v (built whole elsewhere: a struct
+// encoding/json wrote) the least its JSON takes.
+func (b *budget) takeValue(v any, path string) error {
+	if b == nil {
+		return nil
+	}
+	return b.take(leastLen(v, 0), path)
+}
+
+// leastLen is the least the JSON of canonical value v takes: its
+// punctuation, member names and strings without escapes, its integers'
+// digits, a float as one digit.
+func leastLen(v any, depth int) int {
+	switch x := v.(type) {
+	case []any:
+		n := max(1+len(x), 2)
+		if depth <= MaxDepth {
+			for _, e := range x {
+				n += leastLen(e, depth+1)
+			}
+		}
+		return n
+	case map[string]any:
+		n := max(1+len(x), 2)
+		for k, e := range x {
+			n += len(k) + 3
+			if depth <= MaxDepth {
+				n += leastLen(e, depth+1)
+			}
+		}
+		return n
+	}
+	return leastScalarLen(v)
+}
+
+// leastScalarLen is leastLen of a canonical scalar.
+func leastScalarLen(v any) int {
+	switch x := v.(type) {
+	case nil, bool:
+		return 4
+	case string:
+		return len(x) + 2
+	case int64:
+		n := 1
+		if x < 0 {
+			n++
+		}
+		for ; x >= 10 || x <= -10; x /= 10 {
+			n++
+		}
+		return n
+	case uint64:
+		return 19
+	}
+	return 1 // float64
 }
 
 // MaxDepth is the deepest a value may nest (arrays and objects) in params,
 // arguments and results: Normalize refuses deeper ones.
 const MaxDepth = 512
 
-func normalize(v any, path string, depth int) (any, error) {
+// normalize is Normalize of v at path, depth levels down, spending b (nil:
+// no bound) on what it returns.
+func normalize(v any, path string, depth int, b *budget) (any, error) {
+	n, err := normalizeOne(v, path, depth, b)
+	if err != nil || b == nil {
+		return n, err
+	}
+	switch n.(type) {
+	case []any, map[string]any: // spent on as they were built
+		return n, nil
+	}
+	return n, b.take(leastScalarLen(n), path)
+}
+
+// normalizeOne is normalize but for spending b on a scalar it returns.
+func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
 	if depth > MaxDepth {
 		return nil, fmt.Errorf("%s: value nested deeper than %d levels", path, MaxDepth)
 	}
@@ -77,7 +180,7 @@ func normalize(v any, path string, depth int) (any, error) {
 	case uint32:
 		return int64(x), nil
 	case float32:
-		return normalize(float32Number(float64(x)), path, depth)
+		return normalizeOne(float32Number(float64(x)), path, depth, b)
 	case json.Number:
 		n, ok := wire.Number(string(x))
 		if !ok {
@@ -85,8 +188,11 @@ func normalize(v any, path string, depth int) (any, error) {
 		}
 		return n, nil
 	case []any:
+		if err := b.take(max(1+len(x), 2), path); err != nil {
+			return nil, err
+		}
 		for i, e := range x {
-			n, err := normalize(e, path+"["+strconv.Itoa(i)+"]", depth+1)
+			n, err := normalize(e, path+"["+strconv.Itoa(i)+"]", depth+1, b)
 			if err != nil {
 				return nil, err
 			}
@@ -94,11 +200,17 @@ func normalize(v any, path string, depth int) (any, error) {
 		}
 		return x, nil
 	case map[string]any:
+		if err := b.take(max(1+len(x), 2), path); err != nil {
+			return nil, err
+		}
 		for k, e := range x {
 			if !ValidUTF8(k) {
 				return nil, invalidUTF8(path, "member name", k)
 			}
-			n, err := normalize(e, path+"."+k, depth+1)
+			if err := b.take(len(k)+3, path); err != nil {
+				return nil, err
+			}
+			n, err := normalize(e, path+"."+k, depth+1, b)
 			if err != nil {
 				return nil, err
 			}
@@ -115,13 +227,13 @@ func normalize(v any, path string, depth int) (any, error) {
 		if err := unmarshalUseNumber(x, &raw); err != nil {
 			return nil, fmt.Errorf("%s: a json.RawMessage that is not JSON: %v", path, err)
 		}
-		return normalize(raw, path, depth)
+		return normalizeOne(raw, path, depth, b)
 	case []byte:
 		// Bytes have no JSON form; the ABI carries them as arrays of integers
 		// only when a schema says so. Refuse rather than guess.
 		return nil, fmt.Errorf("%s: raw bytes are not a JSON value (encode as base64 string or pass an ObjectId)", path)
 	}
-	return normalizeReflect(v, path, depth)
+	return normalizeReflect(v, path, depth, b)
 }
 
 // badNumber is the error of a number text s at path that wire.Number
@@ -214,7 +326,7 @@ func normUint(u uint64) any {
 	return u
 }
 
-func normalizeReflect(v any, path string, depth int) (any, error) {
+func normalizeReflect(v any, path string, depth int, b *budget) (any, error) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer && rv.IsNil() {
 		return nil, nil
@@ -236,10 +348,13 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 		// [16]byte) or a map with integer or TextMarshaler keys: as
 		// encoding/json writes it, as a struct holding it is; by its
 		// kind it was a number, an array of bytes, or refused.
-		return jsonRoundTrip(v, path)
+		return jsonRoundTrip(v, path, b)
 	}
 	switch rv.Kind() {
 	case reflect.Map:
+		if err := b.take(max(1+rv.Len(), 2), path); err != nil {
+			return nil, err
+		}
 		out := make(map[string]any, rv.Len())
 		it := rv.MapRange()
 		for it.Next() {
@@ -247,7 +362,10 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 			if !ValidUTF8(k) {
 				return nil, invalidUTF8(path, "member name", k)
 			}
-			n, err := normalize(it.Value().Interface(), path+"."+k, depth+1)
+			if err := b.take(len(k)+3, path); err != nil {
+				return nil, err
+			}
+			n, err := normalize(it.Value().Interface(), path+"."+k, depth+1, b)
 			if err != nil {
 				return nil, err
 			}
@@ -261,17 +379,20 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return normUint(rv.Uint()), nil
 	case reflect.Float32:
-		return normalize(float32Number(rv.Float()), path, depth)
+		return normalizeOne(float32Number(rv.Float()), path, depth, b)
 	case reflect.Float64:
-		return normalize(rv.Float(), path, depth)
+		return normalizeOne(rv.Float(), path, depth, b)
 	case reflect.Slice, reflect.Array:
 		if rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
 			// A named byte slice is bytes, as []byte is.
 			return nil, fmt.Errorf("%s: raw bytes (a Go %s) are not a JSON value (encode as base64 string or pass an ObjectId)", path, rv.Type())
 		}
+		if err := b.take(max(1+rv.Len(), 2), path); err != nil {
+			return nil, err
+		}
 		out := make([]any, rv.Len())
 		for i := range out {
-			n, err := normalize(rv.Index(i).Interface(), path+"["+strconv.Itoa(i)+"]", depth+1)
+			n, err := normalize(rv.Index(i).Interface(), path+"["+strconv.Itoa(i)+"]", depth+1, b)
 			if err != nil {
 				return nil, err
 			}
@@ -282,16 +403,16 @@ func normalizeReflect(v any, path string, depth int) (any, error) {
 		if rv.IsNil() {
 			return nil, nil
 		}
-		return normalize(rv.Elem().Interface(), path, depth)
+		return normalizeOne(rv.Elem().Interface(), path, depth, b)
 	case reflect.String:
-		return normalize(rv.String(), path, depth)
+		return normalizeOne(rv.String(), path, depth, b)
 	case reflect.Bool:
 		return rv.Bool(), nil
 	case reflect.Struct:
 		// Round-trip through encoding/json so struct tags are honoured
 		// (which writes a string field's invalid UTF-8 as U+FFFD, as it
 		// does for any Go program's structs).
-		return jsonRoundTrip(v, path)
+		return jsonRoundTrip(v, path, b)
 	}
 	return nil, fmt.Errorf("%s: a Go %T is not a JSON value", path, v)
 }
@@ -308,15 +429,22 @@ func float32Number(f float64) float64 {
 	return n
 }
 
-// jsonRoundTrip is v as encoding/json writes it, read back canonical.
-func jsonRoundTrip(v any, path string) (any, error) {
-	b, err := json.Marshal(v)
+// jsonRoundTrip is v as encoding/json writes it, read back canonical,
+// spending b (nil: no bound) on an array or object it is.
+func jsonRoundTrip(v any, path string, b *budget) (any, error) {
+	text, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	var out any
-	if err := UnmarshalJSONValue(b, &out); err != nil {
+	if err := UnmarshalJSONValue(text, &out); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	switch out.(type) {
+	case []any, map[string]any:
+		if err := b.takeValue(out, path); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

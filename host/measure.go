@@ -1,8 +1,8 @@
 package host
 
 import (
-	"encoding/json"
 	"math"
+	"strconv"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/jsonenc"
@@ -81,26 +81,118 @@ func intLen(x int64) int {
 	return n
 }
 
-// encodedLen is the length of canonical value v as JSON: what a value
-// that measure puts over a size limit is checked with before it is
-// refused. measure counts 24 bytes for every float, where 0.5 takes 3, so
-// params and results of short floats well within the limit were refused
-// as larger than it. A value that cannot be encoded counts as over any
-// limit.
-func encodedLen(v any) int {
-	var c byteCounter
-	enc := json.NewEncoder(&c)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(abi.ForJSON(v)); err != nil {
-		return math.MaxInt
-	}
-	return c.n - 1 // the Encoder's newline
+// jsonOver says whether canonical value v's JSON, as the host writes it
+// (encoding/json without HTML escapes, abi.ForJSON's floats), is longer
+// than limit bytes: what a value that measure puts over a size limit is
+// checked with before it is refused. measure counts 24 bytes for every
+// float, where 0.5 takes 3, so params and results of short floats well
+// within the limit were refused as larger than it. It counts exactly and
+// stops once past limit, allocating nothing: encoding a result of
+// millions of entries whole (which encoding/json does before it writes a
+// byte, sorting every object's keys) to learn that it is over the limit
+// took seconds. A value that cannot be encoded (not canonical, nested
+// deeper than abi allows) is over any limit.
+func jsonOver(v any, limit int) bool {
+	n := 0
+	return !jsonLenWithin(v, limit, &n, 0)
 }
 
-// byteCounter is an io.Writer that counts what is written to it.
-type byteCounter struct{ n int }
+// jsonLenWithin adds the length of v's JSON to *n and says whether *n is
+// still within limit (false as soon as it is not, or v cannot be encoded).
+func jsonLenWithin(v any, limit int, n *int, depth int) bool {
+	if depth > abi.MaxDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case nil:
+		*n += 4
+	case bool:
+		*n += 5
+		if x {
+			*n--
+		}
+	case string:
+		*n += jsonStringLen(x)
+	case int64:
+		*n += intLen(x)
+	case uint64:
+		*n += uintLen(x)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+		*n += floatLen(x)
+	case []any:
+		*n += max(1+len(x), 2)
+		if *n > limit {
+			return false
+		}
+		for _, e := range x {
+			if !jsonLenWithin(e, limit, n, depth+1) {
+				return false
+			}
+		}
+	case map[string]any:
+		*n += max(1+len(x), 2)
+		if *n > limit {
+			return false
+		}
+		for k, e := range x {
+			*n += jsonStringLen(k) + 1
+			if !jsonLenWithin(e, limit, n, depth+1) {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	return *n <= limit
+}
 
-func (c *byteCounter) Write(p []byte) (int, error) {
-	c.n += len(p)
-	return len(p), nil
+// jsonStringLen is the length of s (valid UTF-8) quoted by encoding/json
+// without HTML escapes: a quote, a backslash, \b, \f, \n, \r and \t
+// take two bytes, other control characters six (\u0001), U+2028 and
+// U+2029 six (\u2028), where jsonenc.QuotedLen (the audit log's writer)
+// counts \b, \f, U+2028 and U+2029 otherwise.
+func jsonStringLen(s string) int {
+	n := jsonenc.QuotedLen(s)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\b' || c == '\f':
+			n -= 4 // six in QuotedLen, two here
+		case c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9):
+			n += 3
+			i += 2
+		}
+	}
+	return n
+}
+
+// uintLen is the number of decimal digits of x.
+func uintLen(x uint64) int {
+	n := 1
+	for ; x >= 10; x /= 10 {
+		n++
+	}
+	return n
+}
+
+// floatLen is the length of finite f as the host writes it: a whole float
+// from 2^53 to 1e21 in exponent form (abi.ForJSON), others as
+// encoding/json does (exponent form below 1e-6 and from 1e21, its
+// exponent without a leading zero).
+func floatLen(f float64) int {
+	var buf [32]byte
+	a := math.Abs(f)
+	if a >= 1<<53 && a < 1e21 && a == math.Trunc(a) {
+		return len(strconv.AppendFloat(buf[:0], f, 'e', -1, 64))
+	}
+	if a != 0 && (a < 1e-6 || a >= 1e21) {
+		b := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			return n - 1
+		}
+		return len(b)
+	}
+	return len(strconv.AppendFloat(buf[:0], f, 'f', -1, 64))
 }

@@ -338,7 +338,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 				terr = &abi.ToolError{Code: terr.Code, Data: terr.Data,
 					Message: "tool " + entry.Def.Name + " of provider " + entry.Provider.Info.ID + " failed with " + string(terr.Code) + " and gave no message"}
 			}
-			terr = h.boundError(canonicalErrorData(terr))
+			terr = h.boundError(canonicalErrorData(terr, h.pol.maxResult))
 			if late && terr.Code != abi.ProviderCrashed && terr.Code != abi.Timeout {
 				terr = h.timeoutError(entry, deadline, start)
 			}
@@ -659,21 +659,35 @@ func rateError(retry time.Duration, who string, l *ratelimit.Limiter) *abi.ToolE
 		Data: map[string]any{"retry_after_ms": ms, "limit": l.Name}}
 }
 
+// paramsTooLarge is the refusal of params of e over limits.max_params_bytes.
+func paramsTooLarge(e *registry.Entry, limit int) *abi.ToolError {
+	return &abi.ToolError{Code: abi.TooLarge, Message: "params of " + e.Def.Name + " exceed " + strconv.Itoa(limit) + " bytes (limits.max_params_bytes); pass bulk data as a Space ObjectId",
+		Data: map[string]any{"limit": int64(limit)}}
+}
+
+// resultTooLarge is the refusal of a result of e over limits.max_result_bytes.
+func resultTooLarge(e *registry.Entry, limit int) *abi.ToolError {
+	return &abi.ToolError{Code: abi.TooLarge, Message: "result of " + e.Def.Name + " exceeds " + strconv.Itoa(limit) + " bytes (limits.max_result_bytes)",
+		Data: map[string]any{"limit": int64(limit)}}
+}
+
 // checkParams brings params into canonical form, bounds their size and
 // validates them against the tool's schema.
 func (h *Host) checkParams(params *any, e *registry.Entry) *abi.ToolError {
 	size, canonical := measure(*params, h.pol.maxParams)
 	if !canonical {
-		n, err := abi.Normalize(*params)
+		n, err := abi.NormalizeWithin(*params, h.pol.maxParams)
+		if errors.Is(err, abi.ErrOverLimit) {
+			return paramsTooLarge(e, h.pol.maxParams)
+		}
 		if err != nil {
 			return &abi.ToolError{Code: abi.InvalidParams, Message: "params of " + e.Def.Name + " are not a JSON value: " + err.Error()}
 		}
 		*params = n
 		size, _ = measure(n, h.pol.maxParams)
 	}
-	if size > h.pol.maxParams && encodedLen(*params) > h.pol.maxParams {
-		return &abi.ToolError{Code: abi.TooLarge, Message: "params of " + e.Def.Name + " exceed " + strconv.Itoa(h.pol.maxParams) + " bytes (limits.max_params_bytes); pass bulk data as a Space ObjectId",
-			Data: map[string]any{"limit": int64(h.pol.maxParams)}}
+	if size > h.pol.maxParams && jsonOver(*params, h.pol.maxParams) {
+		return paramsTooLarge(e, h.pol.maxParams)
 	}
 	if e.Params != nil {
 		if err := e.Params.Validate(*params); err != nil {
@@ -732,19 +746,31 @@ func misspeltParam(schema map[string]any, params any) string {
 // name twice and a Go value with no JSON form fails the answer. Data that
 // cannot be made canonical is dropped, the reason added to the message.
 // te itself is not changed (a provider may return one ToolError twice).
-func canonicalErrorData(te *abi.ToolError) *abi.ToolError {
+// Data sure to be over limit (limits.max_result_bytes) is dropped as
+// boundError drops it, before it is normalized whole.
+func canonicalErrorData(te *abi.ToolError, limit int) *abi.ToolError {
 	if te.Data == nil || abi.IsCanonical(te.Data) {
 		return te
 	}
 	c := *te
-	n, err := normalizeProviderValue(abi.Copy(te.Data)) // not the provider's own maps
-	if err != nil {
+	n, err := normalizeProviderValue(abi.Copy(te.Data), limit) // not the provider's own maps
+	switch {
+	case errors.Is(err, abi.ErrOverLimit):
+		c.Data = nil
+		c.Message += errorDataDropped(limit)
+	case err != nil:
 		c.Data = nil
 		c.Message += " (its error data was dropped: it is not a JSON value: " + err.Error() + ")"
-	} else {
+	default:
 		c.Data = n
 	}
 	return &c
+}
+
+// errorDataDropped is what a provider's error message is followed by when
+// its data, over limits.max_result_bytes, is dropped.
+func errorDataDropped(limit int) string {
+	return " (its error data, over limits.max_result_bytes (" + strconv.Itoa(limit) + " bytes), dropped)"
 }
 
 // marshalPanic is a panic in a Go value's own MarshalJSON or MarshalText.
@@ -756,12 +782,16 @@ func (m *marshalPanic) Error() string { return "encoding it as JSON panicked: " 
 // data, a panic of a native tool's Go value in its own MarshalJSON or
 // MarshalText returned as a *marshalPanic: it ran in the host's pipeline,
 // past callProvider's recover, and unwound the caller's goroutine.
-func normalizeProviderValue(v any) (n any, err error) {
+// limit, if above 0, bounds the value's JSON (abi.NormalizeWithin).
+func normalizeProviderValue(v any, limit int) (n any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			n, err = nil, &marshalPanic{value: fmt.Sprint(r)}
 		}
 	}()
+	if limit > 0 {
+		return abi.NormalizeWithin(v, limit)
+	}
 	return abi.Normalize(v)
 }
 
@@ -778,7 +808,7 @@ func (h *Host) boundError(te *abi.ToolError) *abi.ToolError {
 	dataBig := false
 	if te.Data != nil {
 		size, _ := measure(te.Data, h.pol.maxResult)
-		dataBig = size > h.pol.maxResult && encodedLen(te.Data) > h.pol.maxResult
+		dataBig = size > h.pol.maxResult && jsonOver(te.Data, h.pol.maxResult)
 	}
 	if !msgLong && !dataBig {
 		return te
@@ -789,7 +819,7 @@ func (h *Host) boundError(te *abi.ToolError) *abi.ToolError {
 	}
 	if dataBig {
 		c.Data = nil
-		c.Message += " (its error data, over limits.max_result_bytes (" + strconv.Itoa(h.pol.maxResult) + " bytes), dropped)"
+		c.Message += errorDataDropped(h.pol.maxResult)
 	}
 	return &c
 }
@@ -798,7 +828,10 @@ func (h *Host) boundError(te *abi.ToolError) *abi.ToolError {
 func (h *Host) checkResult(result *any, e *registry.Entry) *abi.ToolError {
 	size, canonical := measure(*result, h.pol.maxResult)
 	if !canonical {
-		n, err := normalizeProviderValue(*result)
+		n, err := normalizeProviderValue(*result, h.pol.maxResult)
+		if errors.Is(err, abi.ErrOverLimit) {
+			return resultTooLarge(e, h.pol.maxResult)
+		}
 		var crash *marshalPanic
 		if errors.As(err, &crash) {
 			return &abi.ToolError{Code: abi.ProviderCrashed, Message: "result of " + e.Def.Name + ": " + err.Error(),
@@ -810,9 +843,8 @@ func (h *Host) checkResult(result *any, e *registry.Entry) *abi.ToolError {
 		*result = n
 		size, _ = measure(n, h.pol.maxResult)
 	}
-	if size > h.pol.maxResult && encodedLen(*result) > h.pol.maxResult {
-		return &abi.ToolError{Code: abi.TooLarge, Message: "result of " + e.Def.Name + " exceeds " + strconv.Itoa(h.pol.maxResult) + " bytes (limits.max_result_bytes)",
-			Data: map[string]any{"limit": int64(h.pol.maxResult)}}
+	if size > h.pol.maxResult && jsonOver(*result, h.pol.maxResult) {
+		return resultTooLarge(e, h.pol.maxResult)
 	}
 	if e.Returns != nil {
 		if err := e.Returns.Validate(*result); err != nil {
