@@ -102,6 +102,7 @@ type oauthTransport struct {
 	home   *url.URL
 	ctx    context.Context // the bridge's: token refreshes outlive a request
 	secret string          // blanked out of the authorization server's words
+	asked  *lastAsked      // the authorization server's URL the bridge asked last
 
 	mu      sync.Mutex
 	handler auth.OAuthHandler
@@ -116,7 +117,8 @@ func newOAuthTransport(ctx context.Context, name string, o *OAuth, home *url.URL
 	if err != nil {
 		return nil, err
 	}
-	hc := &http.Client{Transport: base, Timeout: oauthTimeout,
+	asked := &lastAsked{base: base}
+	hc := &http.Client{Transport: asked, Timeout: oauthTimeout,
 		// A 307 or 308 carries the request's body, the client secret in
 		// it, to wherever it points: redirects stay within the origin
 		// the bridge was sent to (token_url, or the issuer's metadata).
@@ -130,7 +132,7 @@ func newOAuthTransport(ctx context.Context, name string, o *OAuth, home *url.URL
 			}
 			return nil
 		}}
-	t := &oauthTransport{base: base, server: name, home: home, ctx: ctx, secret: secret}
+	t := &oauthTransport{base: base, server: name, home: home, ctx: ctx, secret: secret, asked: asked}
 	if o.TokenURL != "" {
 		t.handler = &fixedTokenURL{ctx: context.WithValue(ctx, oauth2.HTTPClient, hc),
 			cfg: clientcredentials.Config{ClientID: o.ClientID, ClientSecret: secret, TokenURL: o.TokenURL, Scopes: o.Scopes}}
@@ -282,7 +284,38 @@ func (t *oauthTransport) wrap(err error) error {
 	if strings.Contains(msg, "does not match pre-registered credentials issuer") {
 		msg += fmt.Sprintf(" (the client secret is sent only to the authorization server of mcp.servers.%s.oauth.issuer, by default the server url's origin: set issuer, or token_url, to the one the server names if you trust it with the secret)", t.server)
 	}
+	if u := t.asked.url(); u != "" && !strings.Contains(msg, u) {
+		// An answer the oauth2 package could not read (a token endpoint
+		// answering 200 with an HTML page: "oauth2: cannot parse json")
+		// names no URL: the operator is to learn which one answered.
+		msg += " (asking " + u + ")"
+	}
 	return fmt.Errorf("the bridge could not get an OAuth token for mcp server %s (mcp.servers.%s.oauth): %s", t.server, t.server, msg)
+}
+
+// lastAsked is the transport of the bridge's requests to an authorization
+// server (its metadata, its token endpoint): it keeps the URL of the last
+// one, which an error of the oauth2 package does not always name.
+type lastAsked struct {
+	base http.RoundTripper
+	last atomic.Pointer[string]
+}
+
+func (l *lastAsked) RoundTrip(r *http.Request) (*http.Response, error) {
+	u := displayURL(r.URL.String())
+	l.last.Store(&u)
+	return l.base.RoundTrip(r)
+}
+
+// url is the URL of the last request (shown without its query), or "".
+func (l *lastAsked) url() string {
+	if l == nil {
+		return ""
+	}
+	if u := l.last.Load(); u != nil {
+		return *u
+	}
+	return ""
 }
 
 // hide blanks the client secret out of s, an authorization server's
