@@ -478,6 +478,7 @@ class Worker:
         self.current_call = ""
         self.current_tool = ""  # the tool of current_call (install_exit_note)
         self.loading = False  # importing the tool file (install_exit_note)
+        self.logging_hooked = False  # hook_logging ran
         # The wire format: JSON until the hello exchange picks MessagePack.
         self.mp = None
         self.loads = _loads
@@ -1151,7 +1152,43 @@ class Worker:
             self.send_log("warning", "tool %s dropped %s without awaiting it: it never ran (missing await? in a plain def tool, call .wait() on it)"
                           % (name, ", ".join("ctx.%s(...)" % o for o in ours)), self.current_call)
 
+    def hook_logging(self):
+        """Once a tool's code has imported logging (not imported here: it
+        takes tens of milliseconds), a record no handler takes, the
+        logging module's "last resort" (warnings and errors of loggers
+        nobody configured), goes to the host log at its own level,
+        tagged with the call it was logged in. Written on stderr, as
+        the last resort does, it was logged at info whatever its level.
+        Handlers a tool configures (logging.basicConfig: stderr) are
+        its own: their lines are stderr lines, logged at info."""
+        logging = sys.modules.get("logging")
+        if logging is None or self.logging_hooked:
+            return
+        self.logging_hooked = True
+        worker = self
+
+        class HostLogHandler(logging.Handler):
+            def emit(self, record):
+                try:
+                    msg = self.format(record)
+                    if worker.forked:
+                        # A child the tool forked has no pipe of its own
+                        # to the host: stderr, as the last resort writes.
+                        sys.stderr.write(msg + "\n")
+                        return
+                    lv = record.levelno
+                    level = "debug" if lv < logging.INFO else "info" if lv < logging.WARNING else "warn" if lv < logging.ERROR else "error"
+                    worker.send_log(level, _core.cut_text(msg, _core._MAX_LOG_CHARS), worker.current_call)
+                except Exception:
+                    self.handleError(record)
+
+        h = HostLogHandler(logging.WARNING)
+        h.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+        logging.lastResort = h
+
     def handle_call(self, env):
+        if not self.logging_hooked and "logging" in sys.modules:
+            self.hook_logging()
         call = env.get("call") or {}
         cid = env.get("id") or call.get("id") or ""
         self.current_call = call.get("id") or cid
@@ -2509,6 +2546,7 @@ def main():
     w.handlers = handlers
     if any(_big_int_in(d) is not None for d in defs):
         _load_failed(w, _definition_error(w, path, provider, defs, None))
+    w.hook_logging()
     try:
         w.write({"v": FORMAT, "kind": "register",
                  "register": {"format": FORMAT, "provider": provider, "tools": defs}})
