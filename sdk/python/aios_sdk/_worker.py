@@ -479,6 +479,8 @@ class Worker:
         self.current_tool = ""  # the tool of current_call (install_exit_note)
         self.loading = False  # importing the tool file (install_exit_note)
         self.logging_hooked = False  # hook_logging ran
+        self.home = None  # the working directory calls start in (keep_cwd)
+        self.cwd_moved = False  # a call changed it (os.chdir, os.fchdir)
         # The wire format: JSON until the hello exchange picks MessagePack.
         self.mp = None
         self.loads = _loads
@@ -1197,6 +1199,12 @@ class Worker:
             self._handle_call(env, call, cid)
         finally:
             self.current_call = self.current_tool = ""
+            if self.cwd_moved:
+                self.cwd_moved = False
+                try:
+                    _real_chdir(self.home)
+                except (OSError, TypeError):
+                    pass
 
     def _handle_call(self, env, call, cid):
         name = call.get("tool", "")
@@ -2547,6 +2555,7 @@ def main():
     if any(_big_int_in(d) is not None for d in defs):
         _load_failed(w, _definition_error(w, path, provider, defs, None))
     w.hook_logging()
+    keep_cwd(w)
     try:
         w.write({"v": FORMAT, "kind": "register",
                  "register": {"format": FORMAT, "provider": provider, "tools": defs}})
@@ -2560,6 +2569,35 @@ def main():
     sys.stdout.flush()
     sys.stderr.flush()
     _real_exit(0)
+
+
+_real_chdir, _real_fchdir = os.chdir, os.fchdir
+
+
+def keep_cwd(w):
+    """Start every call in the working directory the tool file's import
+    left: a call's os.chdir (or os.fchdir) carried over to the worker's
+    later calls, which then found relative paths elsewhere, depending on
+    which worker of the pool served them (found by p168). os.chdir and
+    os.fchdir note that the directory moved; the call's end moves it
+    back (no system call for calls that did not move it)."""
+    try:
+        w.home = os.getcwd()
+    except OSError:  # removed under the host: nothing to go back to
+        return
+
+    def chdir(path):
+        w.cwd_moved = True
+        return _real_chdir(path)
+
+    def fchdir(fd):
+        w.cwd_moved = True
+        return _real_fchdir(fd)
+
+    for f, real in ((chdir, _real_chdir), (fchdir, _real_fchdir)):
+        f.__name__, f.__qualname__, f.__doc__ = real.__name__, real.__name__, real.__doc__
+        f.__wrapped__ = real
+    os.chdir, os.fchdir = chdir, fchdir
 
 
 def _stack_on_signal():
