@@ -1,6 +1,7 @@
 package python_test
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -45,5 +46,38 @@ def where(params):
 		if v, err := call(h, "where", map[string]any{}, 0); err != nil || v != start {
 			t.Errorf("after %s: the next call runs in %v (%v), want %v", mover, v, err, start)
 		}
+	}
+}
+
+// TestExceptionCauseInMessage: a tool raising its own error from another
+// (raise ValueError(...) from e) failed with a message naming the outer
+// exception alone: what the KeyError said, and where, was lost (found by
+// p168). The causes are named, with their lines; an exception raised
+// while another was handled, not from it, names no other.
+func TestExceptionCauseInMessage(t *testing.T) {
+	h, _ := newCapturingHost(t, nil)
+	loadTool(t, h, "cause.py", `from aios_sdk import tool
+
+@tool(name="wrapped")
+def wrapped(params):
+    try:
+        return {}["price"]
+    except KeyError as e:
+        raise ValueError("no price in the order") from e
+
+@tool(name="during")
+def during(params):
+    try:
+        return {}["price"]
+    except KeyError:
+        raise ValueError("unrelated")
+`)
+	_, err := call(h, "wrapped", map[string]any{}, 0)
+	if err == nil || !strings.Contains(err.Error(), "ValueError: no price in the order (caused by KeyError: 'price' at cause.py:6) (at cause.py:8)") {
+		t.Errorf("wrapped: %v, want the cause named with its line", err)
+	}
+	_, err = call(h, "during", map[string]any{}, 0)
+	if err == nil || strings.Contains(err.Error(), "caused by") || !strings.Contains(err.Error(), "ValueError: unrelated (at cause.py:15)") {
+		t.Errorf("during: %v, want the ValueError alone", err)
 	}
 }

@@ -1048,6 +1048,22 @@ class Worker:
         frames, _ = self._tool_frames(tb, 1)
         return "%s:%d" % frames[0][1:] if frames else ""
 
+    def _cause_text(self, e):
+        """For an exception raised from another (raise X from Y), its
+        causes as " (caused by Type: message at file.py:LINE; caused by
+        ...)", at most three; "" for another. The message named e alone,
+        so a tool wrapping a KeyError into its own error lost what the
+        KeyError said (found by p168). An exception raised while another
+        was handled (its __context__, not its cause) is not named: it may
+        be unrelated, and Python says so only in the traceback."""
+        parts, x, seen = [], e.__cause__, {id(e)}
+        while x is not None and id(x) not in seen and len(parts) < 3:
+            seen.add(id(x))
+            where = self._where(x.__traceback__)
+            parts.append("caused by " + _exc_text(x) + (" at " + where if where else ""))
+            x = x.__cause__
+        return " (" + "; ".join(parts) + ")" if parts else ""
+
     def _group_text(self, e, depth=0):
         """For an exception group (an asyncio.TaskGroup's), its exceptions
         as ": Type: message (at file.py:LINE); ...", at most
@@ -1266,7 +1282,7 @@ class Worker:
         except BaseException as e:  # Exception, asyncio.CancelledError, KeyboardInterrupt
             tb = self._tool_tb(e)
             where = self._where(tb)
-            text = _error_text(_exc_text(e) + self._group_text(e))
+            text = _error_text(_exc_text(e) + self._group_text(e) + self._cause_text(e))
             head = _cut(text, _MAX_ERROR_CHARS)
             # The text is cut before the location is added: cut after, a
             # long message lost its "(at file.py:LINE)".
