@@ -309,9 +309,10 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 		// A 401 or 403 to a POST is that request's error (auth.go).
 		var creds http.RoundTripper = &bearerTransport{base: rt, token: tok, origin: home}
 		if s.cfg.OAuth != nil {
-			if creds, err = newOAuthTransport(s.b.ctx, s.name, s.cfg.OAuth, home, rt); err != nil {
+			if s.oauth, err = newOAuthTransport(s.b.ctx, s.name, s.cfg.OAuth, home, rt); err != nil {
 				return nil, nil, err
 			}
+			creds = s.oauth
 		}
 		hc.Transport = &budgetTransport{budget: s.budget(), base: &authTransport{server: s.name, token: tok != "",
 			oauth: s.cfg.OAuth != nil, base: creds}}

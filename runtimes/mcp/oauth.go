@@ -284,13 +284,22 @@ func (t *oauthTransport) wrap(err error) error {
 	if strings.Contains(msg, "does not match pre-registered credentials issuer") {
 		msg += fmt.Sprintf(" (the client secret is sent only to the authorization server of mcp.servers.%s.oauth.issuer, by default the server url's origin: set issuer, or token_url, to the one the server names if you trust it with the secret)", t.server)
 	}
-	if u := t.asked.url(); u != "" && !strings.Contains(msg, u) {
+	if u := t.askedURL(); u != "" && !strings.Contains(msg, u) {
 		// An answer the oauth2 package could not read (a token endpoint
 		// answering 200 with an HTML page: "oauth2: cannot parse json")
 		// names no URL: the operator is to learn which one answered.
 		msg += " (asking " + u + ")"
 	}
 	return fmt.Errorf("the bridge could not get an OAuth token for mcp server %s (mcp.servers.%s.oauth): %s", t.server, t.server, msg)
+}
+
+// askedURL is the URL of the authorization server the bridge asked last
+// ("" for none, or a nil t).
+func (t *oauthTransport) askedURL() string {
+	if t == nil {
+		return ""
+	}
+	return t.asked.url()
 }
 
 // lastAsked is the transport of the bridge's requests to an authorization

@@ -60,3 +60,32 @@ func TestOAuthHungTokenEndpointKeepsDeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestOAuthHungDiscoveryAtConnectNamed: an authorization server whose
+// metadata never comes failed the connect with the go-sdk's words alone,
+// "connect to …: context deadline exceeded", naming neither OAuth nor
+// what the bridge waited for. It says the bridge waited for a token, from
+// which URL, within which setting, and that initialize was not sent.
+func TestOAuthHungDiscoveryAtConnectNamed(t *testing.T) {
+	block := make(chan struct{})
+	as := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-block:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(as.Close)
+	t.Cleanup(func() { close(block) }) // before as.Close
+	var refused atomic.Int32
+	u := oauthMCP(t, newAS(), as.URL, &refused)
+	_, _, _, err := startBridge(t, map[string]ServerConfig{"r": {URL: u, ConnectTimeout: time.Second,
+		OAuth: &OAuth{ClientID: "aios", ClientSecret: "s3cret", Issuer: as.URL}}})
+	if err == nil {
+		t.Fatal("Start succeeded with a hung authorization server")
+	}
+	for _, want := range []string{"mcp.servers.r.connect_timeout (1s)", "OAuth token", as.URL + "/.well-known/", "mcp.servers.r.oauth", "initialize was not sent"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Start: %v; want …%s…", err, want)
+		}
+	}
+}

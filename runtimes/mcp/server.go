@@ -38,6 +38,7 @@ type server struct {
 	failed     error                        // the host refused the server's provider at Start (under mu: refused)
 	calls      inflight                     // the bridge's calls in flight, for sampling
 	refusal    atomic.Pointer[refusedError] // the last message refused before decoding (budget.go)
+	oauth      *oauthTransport              // of a URL server with oauth (transport; the serve goroutine's)
 
 	ctx    context.Context // cancelled by stop
 	cancel context.CancelFunc
@@ -357,6 +358,7 @@ func (s *server) warnStartFailure(tr mcpsdk.Transport, cmd *exec.Cmd) {
 func (s *server) serve() (connected bool, err error) {
 	cctx, cancel := context.WithTimeout(s.ctx, s.cfg.ConnectTimeout)
 	defer cancel()
+	cctx = withTokenWait(cctx)
 	tr, cmd, err := s.transport()
 	if err != nil {
 		return false, err
@@ -395,6 +397,16 @@ func (s *server) serve() (connected bool, err error) {
 		var ae *authError
 		if errors.As(err, &ae) {
 			err = ae // not the go-sdk's and net/http's wrapping, which quotes the URL whole
+		}
+		if waitedForToken(cctx) && s.ctx.Err() == nil {
+			// The go-sdk says only "context deadline exceeded": initialize
+			// was never sent, the bridge was waiting for a token.
+			asked := ""
+			if u := s.oauth.askedURL(); u != "" {
+				asked = " (asking " + u + ")"
+			}
+			err = fmt.Errorf("no answer within mcp.servers.%s.connect_timeout (%v): the bridge was still waiting for an OAuth token from the server's authorization server%s (mcp.servers.%s.oauth); initialize was not sent: %w",
+				s.name, s.cfg.ConnectTimeout, asked, s.name, err)
 		}
 		return false, fmt.Errorf("connect to %s: %w", s.source, err)
 	}
