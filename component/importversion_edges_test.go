@@ -55,6 +55,8 @@ func TestImportVersionChecked(t *testing.T) {
 		{"wasi:io/streams@0.2.0", true}, {"wasi:io/streams@0.2.12", true}, {"wasi:io/streams@0.3.0", false},
 		{"wasi:io/streams@1.0.0", false}, {"aios:sdk/log@0.1.0", true}, {"aios:sdk/log@0.1.3", true},
 		{"aios:sdk/log@0.2.0", false}, {"aios:sdk/log@1.0.0", false},
+		{"wasi:io/streams@0.2.0-rc-2023-11-10", false}, {"wasi:io/streams@0.2.1+build.5", true},
+		{"wasi:io/streams@0.2.", false}, {"wasi:io/streams@0.2.x", false}, {"aios:sdk/log@0.1.0-alpha", false},
 	} {
 		fn := "[resource-drop]output-stream"
 		if strings.HasPrefix(c.iface, "aios:sdk/") {
@@ -62,6 +64,37 @@ func TestImportVersionChecked(t *testing.T) {
 		}
 		if _, ok := hostImpl(c.iface, fn, nil); ok != c.ok {
 			t.Errorf("%s %s: provided %v, want %v", c.iface, fn, ok, c.ok)
+		}
+	}
+}
+
+// TestPrereleaseImportRefused: a component built against a release
+// candidate of WASI 0.2 (wasi:cli/environment@0.2.0-rc-2023-11-10, as
+// toolchains of late 2023 wrote) loaded, its imports answered by the WASI
+// 0.2 functions, whose types a release candidate's need not share (found
+// at stop 43). It is refused at load, saying it is a pre-release and what
+// to do.
+func TestPrereleaseImportRefused(t *testing.T) {
+	name03, nameRC := "wasi:cli/environment@0.3.0", "wasi:cli/environment@0.2.0-rc-2023-11-10"
+	// The import section (id 0x0a) holds one import, named name03: its
+	// size and the name's length grow with the name.
+	from := fmt.Sprintf("0a%02x01001a%s", 31, hex.EncodeToString([]byte(name03)))
+	to := fmt.Sprintf("0a%02x0100%02x%s", 31+len(nameRC)-len(name03), len(nameRC), hex.EncodeToString([]byte(nameRC)))
+	if !strings.Contains(envVersionHex[3], from) {
+		t.Fatal("the test component's import section is not where the test expects it")
+	}
+	b, err := hex.DecodeString(strings.Replace(envVersionHex[3], from, to, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(context.Background(), b, "envrc.wasm", "", Options{CacheDir: t.TempDir()})
+	if err == nil {
+		p.Close()
+		t.Fatal("a component importing " + nameRC + " loaded")
+	}
+	for _, want := range []string{nameRC, "pre-release", "rebuild"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want …%s…", err, want)
 		}
 	}
 }

@@ -279,6 +279,9 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 			return nil, fmt.Errorf("component %s: %s: import %s %s: %w", name, lp.where, orTop(lp.fn.iface), lp.fn.fun, err)
 		}
 		impl, ok := hostImpl(lp.fn.iface, lp.fn.fun, lp.fn.wf)
+		if !ok && prerelease(lp.fn.iface) {
+			return nil, fmt.Errorf("component %s: imports %s function %q, of a pre-release version, which aios-host does not provide: it implements released versions only (WASI 0.2.x, aios:sdk 0.1.x), whose functions a release candidate's may differ from; rebuild the component with a current toolchain (wit-bindgen, cargo component, jco)", name, orTop(lp.fn.iface), lp.fn.fun)
+		}
 		if !ok {
 			return nil, fmt.Errorf("component %s: imports %s function %q, which aios-host does not provide (supported: aios:sdk@0.1.0 spaces/tools/log and the WASI 0.2 subset in docs/components.md)", name, orTop(lp.fn.iface), lp.fn.fun)
 		}
@@ -457,8 +460,10 @@ func orTop(iface string) string {
 
 // importKey drops the version of an interface name: "wasi:io/streams@0.2.3" → "wasi:io/streams".
 // Only versions the host's interfaces are compatible with are dropped: any
-// 0.2.x of WASI and 0.1.x of aios:sdk; another (wasi:io/streams@0.3.0) gives
-// ok false, an import the host does not provide.
+// released 0.2.x of WASI and 0.1.x of aios:sdk; another
+// (wasi:io/streams@0.3.0, or a release candidate,
+// wasi:io/streams@0.2.0-rc-2023-11-10, whose functions may differ) gives ok
+// false, an import the host does not provide.
 func importKey(iface, fn string) (key string, ok bool) {
 	name, ver, versioned := strings.Cut(iface, "@")
 	if versioned {
@@ -466,11 +471,21 @@ func importKey(iface, fn string) (key string, ok bool) {
 		if strings.HasPrefix(name, "aios:sdk/") {
 			want = "0.1."
 		}
-		if !strings.HasPrefix(ver, want) {
+		patch, found := strings.CutPrefix(ver, want)
+		patch, _, _ = strings.Cut(patch, "+") // build metadata: the same version
+		if !found || patch == "" || strings.Trim(patch, "0123456789") != "" {
 			return "", false
 		}
 	}
 	return name + "#" + fn, true
+}
+
+// prerelease says whether interface name iface has a pre-release version
+// (wasi:io/streams@0.2.0-rc-2023-11-10).
+func prerelease(iface string) bool {
+	_, ver, _ := strings.Cut(iface, "@")
+	ver, _, _ = strings.Cut(ver, "+")
+	return strings.Contains(ver, "-")
 }
 
 // resolveImport maps an import (module, field) of core instance k to the
