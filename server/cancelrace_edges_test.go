@@ -41,3 +41,50 @@ func TestCancelRightAfterRequestReachesIt(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelRightAfterBatchReachesIt: the requests of a batch were keyed
+// for notifications/cancelled as each started, while the connection read
+// on: a cancel sent right behind the batch was often read first, found
+// nothing and was lost (found by p165), and a member waiting for one of
+// the batch's places could not be cancelled at all. Every member is keyed
+// before the connection reads on.
+func TestCancelRightAfterBatchReachesIt(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	c, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r := bufio.NewReader(c)
+	for i := range 10 {
+		// Nine slow calls: the ninth waits for one of the batch's eight
+		// places; both it and the first are cancelled.
+		var members []string
+		for j := range 9 {
+			members = append(members, fmt.Sprintf(`{"jsonrpc":"2.0","id":"b%d-%d","method":"tools/call","params":{"name":"slow"}}`, i, j))
+		}
+		msg := "[" + strings.Join(members, ",") + "]\n"
+		for _, j := range []int{0, 8} {
+			msg += fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b%d-%d"}}`+"\n", i, j)
+		}
+		for j := 1; j < 8; j++ {
+			msg += fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b%d-%d"}}`+"\n", i, j)
+		}
+		if _, err := c.Write([]byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetReadDeadline(time.Now().Add(8 * time.Second)) // slow returns by itself after 10 s
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("batch %d, cancelled right after it was sent: no answer: %v", i, err)
+		}
+		for j := range 9 {
+			if !strings.Contains(line, fmt.Sprintf(`"id":"b%d-%d"`, i, j)) {
+				t.Fatalf("batch %d: member %d not answered: %s", i, j, line)
+			}
+		}
+		if n := strings.Count(line, "Cancelled"); n < 9 {
+			t.Fatalf("batch %d, every member cancelled right after it was sent: %d answered Cancelled: %s", i, n, line)
+		}
+	}
+}

@@ -166,6 +166,12 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 		}
 		keyed(ctx)
 	}
+	if len(body) >= host.DecodeShareFloor && jsonrpc.IsBatch(body) {
+		// A large batch's members are keyed once it is decoded, after
+		// the wait for limits.max_decode_bytes: its connection reads on
+		// meanwhile (a cancel of a member read then finds nothing).
+		keyed(ctx)
+	}
 	release, tooLarge, err := s.h.ReserveJSON(ctx, body, budget)
 	if tooLarge {
 		out := tooDear()
@@ -206,6 +212,22 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	// allocated. Once the bytes answered pass the bound, the requests not
 	// started yet are not run, and an answer that passes it is replaced:
 	// each of those is a TooLarge error with its id.
+	// Every request of the batch is keyed for notifications/cancelled
+	// before any runs, and its socket told so: keyed as each started, a
+	// cancel sent right behind the batch was often read first, found
+	// nothing and was lost (found by p165), and a member waiting for
+	// one of the batch's maxParallelBatch places could not be cancelled.
+	ctxs := make([]context.Context, len(items))
+	if sess.inflight != nil {
+		for i, it := range items {
+			if id, hasID := requestID(it); hasID && validID(id) && !isCancel(it) {
+				mctx, done := sess.inflight.track(ctx, id)
+				defer done()
+				ctxs[i] = context.WithValue(mctx, trackedKey{}, true)
+			}
+		}
+	}
+	keyed(ctx)
 	out := make([][]byte, len(items))
 	var used atomic.Int64
 	// ran says whether the request ran: one whose answer is left out
@@ -246,7 +268,11 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 				}
 				return
 			}
-			r := s.handleOne(ctx, sess, it)
+			mctx := ctx
+			if ctxs[i] != nil {
+				mctx = ctxs[i]
+			}
+			r := s.handleOne(mctx, sess, it)
 			if r == nil {
 				return
 			}

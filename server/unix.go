@@ -309,9 +309,10 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 		}
 		inflight.Add(1)
 		busy.Add(1)
-		// A single request is keyed for notifications/cancelled before
-		// the next message is read: a cancel sent right behind it was
-		// often read first, found nothing and was lost.
+		// A request (a batch's requests) is keyed for
+		// notifications/cancelled before the next message is read: a
+		// cancel sent right behind it was often read first, found
+		// nothing and was lost.
 		keyedCh := make(chan struct{})
 		var keyedOnce sync.Once
 		isKeyed := func() { keyedOnce.Do(func() { close(keyedCh) }) }
@@ -332,9 +333,7 @@ func (s *Server) serveConn(conn net.Conn, agent string, origin host.Origin) {
 				_ = write(out)
 			}
 		}(msg)
-		if !jsonrpc.IsBatch(msg) {
-			<-keyedCh
-		}
+		<-keyedCh
 	}
 }
 
