@@ -227,6 +227,19 @@ func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
 		if err := unmarshalUseNumber(x, &raw); err != nil {
 			return nil, fmt.Errorf("%s: a json.RawMessage that is not JSON: %v", path, err)
 		}
+		// encoding/json read an invalid byte and an escaped lone
+		// surrogate as U+FFFD, text changed and two member names made
+		// one without a word, where the same Go string is refused.
+		if !utf8.Valid(x) {
+			i := 0
+			for r, n := utf8.DecodeRune(x); r != utf8.RuneError || n != 1; r, n = utf8.DecodeRune(x[i:]) {
+				i += n
+			}
+			return nil, fmt.Errorf("%s: a json.RawMessage that is not Unicode text: byte 0x%02x at offset %d is not UTF-8", path, x[i], i)
+		}
+		if i := wire.LoneSurrogate(x); i >= 0 {
+			return nil, fmt.Errorf("%s: a json.RawMessage that is not Unicode text: it holds %s at offset %d, half of a UTF-16 surrogate pair without its other half, which has no UTF-8 form", path, x[i:i+6], i)
+		}
 		return normalizeOne(raw, path, depth, b)
 	case []byte:
 		// Bytes have no JSON form; the ABI carries them as arrays of integers
