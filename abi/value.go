@@ -183,6 +183,11 @@ func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
 		return normalizeOne(float32Number(float64(x)), path, depth, b)
 	case json.Number:
 		n, ok := wire.Number(string(x))
+		if f, isFloat := n.(float64); ok && isFloat && (math.IsNaN(f) || !json.Valid([]byte(x))) {
+			// strconv.ParseFloat reads more than JSON's numbers:
+			// "NaN" (a NaN in the value), "1_0", "+1", ".5", "0x1p4".
+			ok = false
+		}
 		if !ok {
 			return nil, badNumber(path, string(x))
 		}
