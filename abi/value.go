@@ -361,7 +361,16 @@ func normalizeReflect(v any, path string, depth int, b *budget) (any, error) {
 			}
 		}
 	}
-	if mj || mt || rv.Kind() == reflect.Map && rv.Type().Key().Kind() != reflect.String {
+	// A map with integer keys (not TextMarshalers) is walked as a map
+	// with string keys, each key in decimal as encoding/json writes it:
+	// through encoding/json its whole floats from 2^53 up became other
+	// integers and its invalid UTF-8 U+FFFD.
+	intKeys := false
+	if rv.Kind() == reflect.Map && !mj && !mt {
+		k := rv.Type().Key()
+		intKeys = k.Kind() != reflect.String && !k.Implements(reflect.TypeFor[encoding.TextMarshaler]())
+	}
+	if mj || mt || rv.Kind() == reflect.Map && rv.Type().Key().Kind() != reflect.String && !intKeys {
 		// A value that writes itself (an enum's MarshalText, a UUID's
 		// [16]byte) or a map with integer or TextMarshaler keys: as
 		// encoding/json writes it, as a struct holding it is; by its
@@ -376,7 +385,15 @@ func normalizeReflect(v any, path string, depth int, b *budget) (any, error) {
 		out := make(map[string]any, rv.Len())
 		it := rv.MapRange()
 		for it.Next() {
-			k := it.Key().String()
+			var k string
+			switch key := it.Key(); {
+			case !intKeys:
+				k = key.String()
+			case key.CanInt():
+				k = strconv.FormatInt(key.Int(), 10)
+			default:
+				k = strconv.FormatUint(key.Uint(), 10)
+			}
 			if !ValidUTF8(k) {
 				return nil, invalidUTF8(path, "member name", k)
 			}
