@@ -183,6 +183,11 @@ func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
 		return normalizeOne(float32Number(float64(x)), path, depth, b)
 	case json.Number:
 		n, ok := wire.Number(string(x))
+		if f, isFloat := n.(float64); ok && isFloat && (math.IsNaN(f) || !json.Valid([]byte(x))) {
+			// strconv.ParseFloat reads more than JSON's numbers:
+			// "NaN" (a NaN in the value), "1_0", "+1", ".5", "0x1p4".
+			ok = false
+		}
 		if !ok {
 			return nil, badNumber(path, string(x))
 		}
@@ -226,6 +231,19 @@ func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
 		var raw any
 		if err := unmarshalUseNumber(x, &raw); err != nil {
 			return nil, fmt.Errorf("%s: a json.RawMessage that is not JSON: %v", path, err)
+		}
+		// encoding/json read an invalid byte and an escaped lone
+		// surrogate as U+FFFD, text changed and two member names made
+		// one without a word, where the same Go string is refused.
+		if !utf8.Valid(x) {
+			i := 0
+			for r, n := utf8.DecodeRune(x); r != utf8.RuneError || n != 1; r, n = utf8.DecodeRune(x[i:]) {
+				i += n
+			}
+			return nil, fmt.Errorf("%s: a json.RawMessage that is not Unicode text: byte 0x%02x at offset %d is not UTF-8", path, x[i], i)
+		}
+		if i := wire.LoneSurrogate(x); i >= 0 {
+			return nil, fmt.Errorf("%s: a json.RawMessage that is not Unicode text: it holds %s at offset %d, half of a UTF-16 surrogate pair without its other half, which has no UTF-8 form", path, x[i:i+6], i)
 		}
 		return normalizeOne(raw, path, depth, b)
 	case []byte:
@@ -343,7 +361,16 @@ func normalizeReflect(v any, path string, depth int, b *budget) (any, error) {
 			}
 		}
 	}
-	if mj || mt || rv.Kind() == reflect.Map && rv.Type().Key().Kind() != reflect.String {
+	// A map with integer keys (not TextMarshalers) is walked as a map
+	// with string keys, each key in decimal as encoding/json writes it:
+	// through encoding/json its whole floats from 2^53 up became other
+	// integers and its invalid UTF-8 U+FFFD.
+	intKeys := false
+	if rv.Kind() == reflect.Map && !mj && !mt {
+		k := rv.Type().Key()
+		intKeys = k.Kind() != reflect.String && !k.Implements(reflect.TypeFor[encoding.TextMarshaler]())
+	}
+	if mj || mt || rv.Kind() == reflect.Map && rv.Type().Key().Kind() != reflect.String && !intKeys {
 		// A value that writes itself (an enum's MarshalText, a UUID's
 		// [16]byte) or a map with integer or TextMarshaler keys: as
 		// encoding/json writes it, as a struct holding it is; by its
@@ -358,7 +385,15 @@ func normalizeReflect(v any, path string, depth int, b *budget) (any, error) {
 		out := make(map[string]any, rv.Len())
 		it := rv.MapRange()
 		for it.Next() {
-			k := it.Key().String()
+			var k string
+			switch key := it.Key(); {
+			case !intKeys:
+				k = key.String()
+			case key.CanInt():
+				k = strconv.FormatInt(key.Int(), 10)
+			default:
+				k = strconv.FormatUint(key.Uint(), 10)
+			}
 			if !ValidUTF8(k) {
 				return nil, invalidUTF8(path, "member name", k)
 			}

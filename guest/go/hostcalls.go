@@ -56,7 +56,8 @@ func (c *Call) CallToolVersion(tool, version string, params any) (any, error) {
 // callToolRequest encodes a call_tool request. params may be any value
 // encoding/json takes (a struct, typed maps and slices), converted by its
 // rules as HandleFunc converts results ([]byte becomes base64: bytes are
-// not a JSON value).
+// not a JSON value); the generic values of a map[string]any or []any are
+// kept as they are (jsonValue: a float from 2^53 up stays that float).
 func callToolRequest(tool, version string, params any) ([]byte, error) {
 	req := map[string]any{"tool": tool, "params": params}
 	if version != "" {
@@ -66,7 +67,7 @@ func callToolRequest(tool, version string, params any) ([]byte, error) {
 	if werr == nil {
 		return b, nil
 	}
-	g, err := jsonGeneric(params)
+	g, err := jsonValue(params, 0)
 	if err != nil {
 		if errors.As(werr, new(*wire.PathError)) && !errors.Is(werr, wire.ErrUnsupported) {
 			err = werr // a generic value's NaN, named by its path (encoding/json names none)

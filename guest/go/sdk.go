@@ -600,16 +600,18 @@ func errorResult(tool string, err error) (out []byte) {
 	return wire.AppendError(reg.out[:0], code, msg, data)
 }
 
-// dataGeneric is jsonGeneric of an error's data, a panic in a Go value's
-// own MarshalJSON or MarshalText an error: errorResult's recover took it
-// for the error's Error method panicking, its code and message lost.
+// dataGeneric is jsonValue of an error's data (its generic values kept,
+// the Go values in it converted by encoding/json's rules), a panic in a Go
+// value's own MarshalJSON or MarshalText an error: errorResult's recover
+// took it for the error's Error method panicking, its code and message
+// lost.
 func dataGeneric(v any) (g any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			g, err = nil, fmt.Errorf("encoding it as JSON panicked: %v", r)
 		}
 	}()
-	return jsonGeneric(v)
+	return jsonValue(v, 0)
 }
 
 // run calls h and encodes its result, turning a panic into ProviderCrashed

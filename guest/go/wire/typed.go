@@ -32,8 +32,11 @@ import (
 // of a type mismatch only, not the one whose ",string" tag, time.Time or
 // base64 []byte refused a string.
 func DecodeTyped(params any, dst any) error {
-	var floats map[string]bool
-	v := exactWholeFloats(params, 0, &floats)
+	floats := &wholeFloats{}
+	v := exactWholeFloats(params, 0, floats)
+	if floats.clash() {
+		v = floats.tellApart(params, reflect.TypeOf(dst).Elem())
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -133,29 +136,131 @@ func failingPart(v any, wrap func(any) any, errOf func(any) string, want string,
 // pointerToken escapes a JSON pointer token (RFC 6901).
 var pointerToken = strings.NewReplacer("~", "~0", "/", "~1")
 
+// wholeFloats notes the literals exactWholeFloats wrote for floats, so
+// that canonNumbers makes a float64 of them again where they land in a
+// generic value. A float and an integer of one value (2^60.0 and 2^60)
+// would be one literal, the integer taken for a float: tellApart writes
+// such a float, where it lands in a generic value, as a literal of its own.
+type wholeFloats struct {
+	lits map[string]float64 // literal written → the float it stands for
+	ints map[string]bool    // literals of the params' integers from 2^53 up in magnitude
+	// clashing holds the literals of both a float and an integer;
+	// exactWholeFloats writes each such float as a mark (markLit).
+	clashing map[string]bool
+	marks    map[string]string // mark → the float's own literal
+	found    map[string]bool   // marks canonNumbers met in a generic value
+}
+
+// clash says whether a float and an integer of the params share a literal.
+func (w *wholeFloats) clash() bool {
+	for lit := range w.lits {
+		if w.ints[lit] {
+			return true
+		}
+	}
+	return false
+}
+
+// markLit is a literal no number exactWholeFloats writes can have (31
+// digits: its floats are below 1e21 and integers within 64 bits).
+func markLit(i int) string { return fmt.Sprintf("1%030d", i) }
+
+// tellApart is the params to decode when a float and an integer share a
+// literal: each such float is written as a mark where that lands in a
+// generic value of t (a decoding into a t of its own finds which: an
+// integer field given a mark is a type error, which encoding/json
+// reports once it has decoded the rest), as its integer literal elsewhere
+// (an integer or float field takes it exactly).
+func (w *wholeFloats) tellApart(params any, t reflect.Type) any {
+	w.clashing = make(map[string]bool)
+	for lit := range w.lits {
+		if w.ints[lit] {
+			w.clashing[lit] = true
+		}
+	}
+	w.lits, w.marks, w.found = nil, map[string]string{}, map[string]bool{}
+	v := exactWholeFloats(params, 0, w)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	probe := reflect.New(t)
+	_ = decodeJSON(b, probe.Interface())
+	canonNumbers(probe, 0, w)
+	unmark(v, w, 0)
+	return v
+}
+
+// unmark writes the marks of v that canonNumbers did not find in a
+// generic value as the literals of their floats. The containers holding
+// a mark are exactWholeFloats's copies.
+func unmark(v any, w *wholeFloats, depth int) {
+	if depth > 600 {
+		return
+	}
+	switch x := v.(type) {
+	case []any:
+		for i, e := range x {
+			if n, ok := e.(json.Number); ok && w.marks[string(n)] != "" && !w.found[string(n)] {
+				x[i] = json.Number(w.marks[string(n)])
+			} else {
+				unmark(e, w, depth+1)
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if n, ok := e.(json.Number); ok && w.marks[string(n)] != "" && !w.found[string(n)] {
+				x[k] = json.Number(w.marks[string(n)])
+			} else {
+				unmark(e, w, depth+1)
+			}
+		}
+	}
+}
+
 // exactWholeFloats returns generic v with every float64 whole and from
 // 2^53 up in magnitude replaced by its exact integer literal (a copy of
 // the maps and slices holding one; v itself is not changed), and notes
-// the literals in *floats: in a generic value of dst they are floats
-// again.
-func exactWholeFloats(v any, depth int, floats *map[string]bool) any {
+// the literals in w: in a generic value of dst they are floats again. It
+// notes the literals of integers from 2^53 up in w too, and writes a
+// float whose literal is one of w.clashing as a mark.
+func exactWholeFloats(v any, depth int, w *wholeFloats) any {
 	if depth > 600 {
 		return v
 	}
 	switch x := v.(type) {
+	case int64:
+		if x >= 1<<53 || x <= -(1<<53) {
+			if w.ints == nil {
+				w.ints = map[string]bool{}
+			}
+			w.ints[strconv.FormatInt(x, 10)] = true
+		}
+	case uint64:
+		if x >= 1<<53 {
+			if w.ints == nil {
+				w.ints = map[string]bool{}
+			}
+			w.ints[strconv.FormatUint(x, 10)] = true
+		}
 	case float64:
 		if a := math.Abs(x); a >= 1<<53 && a < 1e21 && a == math.Trunc(a) {
 			lit := strconv.FormatFloat(x, 'f', 0, 64)
-			if *floats == nil {
-				*floats = map[string]bool{}
+			if w.clashing[lit] {
+				mark := markLit(len(w.marks))
+				w.marks[mark] = lit
+				lit = mark
 			}
-			(*floats)[lit] = true
+			if w.lits == nil {
+				w.lits = map[string]float64{}
+			}
+			w.lits[lit] = x
 			return json.Number(lit)
 		}
 	case []any:
 		var out []any
 		for i, e := range x {
-			if n := exactWholeFloats(e, depth+1, floats); out != nil || !same(n, e) {
+			if n := exactWholeFloats(e, depth+1, w); out != nil || !same(n, e) {
 				if out == nil {
 					out = append(make([]any, 0, len(x)), x[:i]...)
 				}
@@ -168,7 +273,7 @@ func exactWholeFloats(v any, depth int, floats *map[string]bool) any {
 	case map[string]any:
 		var out map[string]any
 		for k, e := range x {
-			if n := exactWholeFloats(e, depth+1, floats); !same(n, e) {
+			if n := exactWholeFloats(e, depth+1, w); !same(n, e) {
 				if out == nil {
 					out = make(map[string]any, len(x))
 					for k2, e2 := range x {
@@ -206,7 +311,7 @@ var (
 // left in an interface value inside v by its canonical number (a float64
 // for a literal of floats). Values of types with their own UnmarshalJSON
 // are left as they made themselves.
-func canonNumbers(v reflect.Value, depth int, floats map[string]bool) {
+func canonNumbers(v reflect.Value, depth int, floats *wholeFloats) {
 	if depth > 600 || !v.IsValid() {
 		return
 	}
@@ -265,7 +370,7 @@ func canonNumbers(v reflect.Value, depth int, floats map[string]bool) {
 }
 
 // canonGeneric is canonNumbers for a generic []any or map[string]any.
-func canonGeneric(v any, depth int, floats map[string]bool) {
+func canonGeneric(v any, depth int, floats *wholeFloats) {
 	if depth > 600 {
 		return
 	}
@@ -281,7 +386,7 @@ func canonGeneric(v any, depth int, floats map[string]bool) {
 	}
 }
 
-func canonElem(e any, depth int, floats map[string]bool) any {
+func canonElem(e any, depth int, floats *wholeFloats) any {
 	switch y := e.(type) {
 	case json.Number:
 		if n, ok := number(string(y), floats); ok {
@@ -294,11 +399,14 @@ func canonElem(e any, depth int, floats map[string]bool) any {
 }
 
 // number is the canonical number of literal s: a float64 when s is one
-// of the literals exactWholeFloats wrote for floats.
-func number(s string, floats map[string]bool) (any, bool) {
-	if floats[s] {
-		f, err := strconv.ParseFloat(s, 64)
-		return f, err == nil
+// of the literals exactWholeFloats wrote for floats (a mark is noted as
+// found).
+func number(s string, floats *wholeFloats) (any, bool) {
+	if f, ok := floats.lits[s]; ok {
+		if floats.marks[s] != "" {
+			floats.found[s] = true
+		}
+		return f, true
 	}
 	return Number(s)
 }
