@@ -169,8 +169,8 @@ func (b *Bridge) Start(ctx context.Context) error {
 			}
 			b.log.Warn("mcp server did not finish "+what+" within connect_timeout; still trying in the background",
 				"server", s.name, "source", s.source, "connect_timeout", s.cfg.ConnectTimeout)
-			errs = append(errs, fmt.Errorf("mcp server %s (%s): did not finish %s within connect_timeout (%v); still trying in the background",
-				s.name, s.source, what, s.cfg.ConnectTimeout))
+			errs = append(errs, fmt.Errorf("mcp server %s (%s): did not finish %s within connect_timeout (%v)%s; still trying in the background",
+				s.name, s.source, what, s.cfg.ConnectTimeout, s.oauth.Load().tokenWait()))
 		}
 	}
 	return errors.Join(errs...)
@@ -309,10 +309,12 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 		// A 401 or 403 to a POST is that request's error (auth.go).
 		var creds http.RoundTripper = &bearerTransport{base: rt, token: tok, origin: home}
 		if s.cfg.OAuth != nil {
-			if s.oauth, err = newOAuthTransport(s.b.ctx, s.name, s.cfg.OAuth, home, rt); err != nil {
+			ot, err := newOAuthTransport(s.b.ctx, s.name, s.cfg.OAuth, home, rt)
+			if err != nil {
 				return nil, nil, err
 			}
-			creds = s.oauth
+			s.oauth.Store(ot)
+			creds = ot
 		}
 		hc.Transport = &budgetTransport{budget: s.budget(), base: &authTransport{server: s.name, token: tok != "",
 			oauth: s.cfg.OAuth != nil, base: creds}}

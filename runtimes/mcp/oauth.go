@@ -103,6 +103,8 @@ type oauthTransport struct {
 	ctx    context.Context // the bridge's: token refreshes outlive a request
 	secret string          // blanked out of the authorization server's words
 	asked  *lastAsked      // the authorization server's URL the bridge asked last
+	// waiting counts the token exchanges under way (await).
+	waiting atomic.Int32
 
 	mu      sync.Mutex
 	handler auth.OAuthHandler
@@ -189,7 +191,11 @@ func (t *oauthTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // request), the request does not wait past its own deadline for it.
 func (t *oauthTransport) await(ctx context.Context, exchange func() error) error {
 	done := make(chan error, 1)
-	go func() { done <- exchange() }()
+	t.waiting.Add(1)
+	go func() {
+		defer t.waiting.Add(-1)
+		done <- exchange()
+	}()
 	select {
 	case err := <-done:
 		return err
@@ -291,6 +297,20 @@ func (t *oauthTransport) wrap(err error) error {
 		msg += " (asking " + u + ")"
 	}
 	return fmt.Errorf("the bridge could not get an OAuth token for mcp server %s (mcp.servers.%s.oauth): %s", t.server, t.server, msg)
+}
+
+// tokenWait is what a connect that has not finished is waiting for when
+// it waits for an OAuth token (", waiting for an OAuth token from …"),
+// else "" (also for a nil t).
+func (t *oauthTransport) tokenWait() string {
+	if t == nil || t.waiting.Load() == 0 {
+		return ""
+	}
+	asked := ""
+	if u := t.askedURL(); u != "" {
+		asked = " (asking " + u + ")"
+	}
+	return fmt.Sprintf(": the bridge is waiting for an OAuth token from the server's authorization server%s (mcp.servers.%s.oauth)", asked, t.server)
 }
 
 // askedURL is the URL of the authorization server the bridge asked last

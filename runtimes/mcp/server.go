@@ -38,7 +38,7 @@ type server struct {
 	failed     error                        // the host refused the server's provider at Start (under mu: refused)
 	calls      inflight                     // the bridge's calls in flight, for sampling
 	refusal    atomic.Pointer[refusedError] // the last message refused before decoding (budget.go)
-	oauth      *oauthTransport              // of a URL server with oauth (transport; the serve goroutine's)
+	oauth      atomic.Pointer[oauthTransport] // of a URL server with oauth (set by transport)
 
 	ctx    context.Context // cancelled by stop
 	cancel context.CancelFunc
@@ -402,7 +402,7 @@ func (s *server) serve() (connected bool, err error) {
 			// The go-sdk says only "context deadline exceeded": initialize
 			// was never sent, the bridge was waiting for a token.
 			asked := ""
-			if u := s.oauth.askedURL(); u != "" {
+			if u := s.oauth.Load().askedURL(); u != "" {
 				asked = " (asking " + u + ")"
 			}
 			err = fmt.Errorf("no answer within mcp.servers.%s.connect_timeout (%v): the bridge was still waiting for an OAuth token from the server's authorization server%s (mcp.servers.%s.oauth); initialize was not sent: %w",
