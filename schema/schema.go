@@ -717,10 +717,19 @@ func hasConst(ve *jsonschema.ValidationError) bool {
 	return false
 }
 
-// leafRank orders errors at one depth: constants (a variant's tag) say
-// least, then enums and types, then everything else.
+// leafRank orders errors at one depth: unevaluatedProperties or
+// unevaluatedItems refusing a member or item say least (a member that
+// failed the schema of a $ref or allOf branch declaring it is
+// unevaluated too, as that branch's annotations are dropped: its own
+// error says what is wrong), then constants (a variant's tag), then
+// enums and types, then everything else.
 func leafRank(ve *jsonschema.ValidationError) int {
 	switch ve.ErrorKind.(type) {
+	case *kind.FalseSchema:
+		_, frag, _ := strings.Cut(ve.SchemaURL, "#")
+		if kw, _ := lastKeyword(frag); kw == "unevaluatedProperties" || kw == "unevaluatedItems" {
+			return -1
+		}
 	case *kind.Const:
 		return 0
 	case *kind.Enum, *kind.Type:
