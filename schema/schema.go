@@ -65,6 +65,9 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s: %v", name, err)
 	}
+	if n := countSubschemas(norm, 0, 0); n > maxSubschemas {
+		return nil, fmt.Errorf("schema of %s is invalid: it has more than %d subschemas (properties, items, $defs, allOf branches, … each count), and compiling takes time that grows with the square of their number (200 000 took half an hour); split the tool, or describe uniform members with additionalProperties or patternProperties", name, maxSubschemas)
+	}
 	loc := schemaBase + url.PathEscape(name)
 	if name == "" {
 		loc = schemaBase + "unnamed"
@@ -1059,6 +1062,52 @@ var (
 		"propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "allOf", "anyOf", "oneOf", "prefixItems"}
 	subschemaMapKeywords = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
 )
+
+// maxSubschemas bounds the subschemas of one schema: the reference
+// looks each one up in a list of those queued before it, so compiling
+// takes time that grows with the square of their number (10 000: some
+// seconds; 40 000: a minute). An anyOf of 3000 object branches, each with
+// a property, has 6001 (TestCostOfWideUnionLinear).
+const maxSubschemas = 10_000
+
+// countSubschemas returns n plus the number of subschemas of schema s,
+// itself included, counted until it passes maxSubschemas.
+func countSubschemas(s any, n, depth int) int {
+	switch s.(type) {
+	case map[string]any, bool:
+	default:
+		return n
+	}
+	n++
+	obj, ok := s.(map[string]any)
+	if !ok || depth > 512 {
+		return n
+	}
+	for _, k := range subschemaKeywords {
+		switch x := obj[k].(type) {
+		case map[string]any, bool:
+			n = countSubschemas(x, n, depth+1)
+		case []any:
+			for _, e := range x {
+				if n > maxSubschemas {
+					return n
+				}
+				n = countSubschemas(e, n, depth+1)
+			}
+		}
+	}
+	for _, k := range subschemaMapKeywords {
+		if m, ok := obj[k].(map[string]any); ok {
+			for _, e := range m {
+				if n > maxSubschemas {
+					return n
+				}
+				n = countSubschemas(e, n, depth+1)
+			}
+		}
+	}
+	return n
+}
 
 // clampCounts replaces, in schema s and its subschemas, a count beyond
 // int64 by the largest int64: a bound no value reaches either way, so the
