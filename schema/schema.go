@@ -550,6 +550,12 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool) (verr *Validati
 		msg = falseMessage(ptr, best.ve.InstanceLocation)
 	case *kind.Not:
 		msg = "value must not match the schema at " + ptr + "/not"
+	case *kind.OneOf:
+		if k := best.ve.ErrorKind.(*kind.OneOf); len(k.Subschemas) >= 2 {
+			// The reference's "'oneOf' failed, subschemas 0, 1
+			// matched" named neither the oneOf nor the rule.
+			msg = fmt.Sprintf("value matches both %s/oneOf/%d and %s/oneOf/%d of the oneOf at %s/oneOf; it must match exactly one", ptr, k.Subschemas[0], ptr, k.Subschemas[1], ptr)
+		}
 	}
 	defer func() { verr.Message += conditionNote(ptr) }()
 	switch k := best.ve.ErrorKind.(type) {
