@@ -66,7 +66,7 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 		return nil, fmt.Errorf("schema of %s: %v", name, err)
 	}
 	if n := countSubschemas(norm, 0, 0); n > maxSubschemas {
-		return nil, fmt.Errorf("schema of %s is invalid: it has more than %d subschemas (properties, items, $defs, allOf branches, … each count), and compiling takes time that grows with the square of their number (200 000 took half an hour); split the tool, or describe uniform members with additionalProperties or patternProperties", name, maxSubschemas)
+		return nil, fmt.Errorf("schema of %s is invalid: it has more than %d subschemas (properties, items, $defs, allOf branches, … each count), and compiling takes time that grows with the square of their number (200 000 took over ten minutes); split the tool, or describe uniform members with additionalProperties or patternProperties", name, maxSubschemas)
 	}
 	loc := schemaBase + url.PathEscape(name)
 	if name == "" {

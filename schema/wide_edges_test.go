@@ -11,7 +11,7 @@ import (
 // looks each subschema up in a list of those already queued, so its time
 // grows with the square of their number: a parameters schema of 200 000
 // properties (a generated one) held a Python provider's load, and the
-// registry, for some twenty-five minutes (40 000 took a minute). A schema
+// registry, for over ten minutes (40 000 took a minute). A schema
 // of more than maxSubschemas subschemas (here 50 000, which took
 // minutes) is refused at once, naming the bound; one at the bound is
 // not.
