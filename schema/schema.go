@@ -65,6 +65,9 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s: %v", name, err)
 	}
+	if n := countSubschemas(norm, 0, 0); n > maxSubschemas {
+		return nil, fmt.Errorf("schema of %s is invalid: it has more than %d subschemas (properties, items, $defs, allOf branches, … each count), and compiling takes time that grows with the square of their number (200 000 took over ten minutes); split the tool, or describe uniform members with additionalProperties or patternProperties", name, maxSubschemas)
+	}
 	loc := schemaBase + url.PathEscape(name)
 	if name == "" {
 		loc = schemaBase + "unnamed"
@@ -547,6 +550,12 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool) (verr *Validati
 		msg = falseMessage(ptr, best.ve.InstanceLocation)
 	case *kind.Not:
 		msg = "value must not match the schema at " + ptr + "/not"
+	case *kind.OneOf:
+		if k := best.ve.ErrorKind.(*kind.OneOf); len(k.Subschemas) >= 2 {
+			// The reference's "'oneOf' failed, subschemas 0, 1
+			// matched" named neither the oneOf nor the rule.
+			msg = fmt.Sprintf("value matches both %s/oneOf/%d and %s/oneOf/%d of the oneOf at %s/oneOf; it must match exactly one", ptr, k.Subschemas[0], ptr, k.Subschemas[1], ptr)
+		}
 	}
 	defer func() { verr.Message += conditionNote(ptr) }()
 	switch k := best.ve.ErrorKind.(type) {
@@ -717,10 +726,19 @@ func hasConst(ve *jsonschema.ValidationError) bool {
 	return false
 }
 
-// leafRank orders errors at one depth: constants (a variant's tag) say
-// least, then enums and types, then everything else.
+// leafRank orders errors at one depth: unevaluatedProperties or
+// unevaluatedItems refusing a member or item say least (a member that
+// failed the schema of a $ref or allOf branch declaring it is
+// unevaluated too, as that branch's annotations are dropped: its own
+// error says what is wrong), then constants (a variant's tag), then
+// enums and types, then everything else.
 func leafRank(ve *jsonschema.ValidationError) int {
 	switch ve.ErrorKind.(type) {
+	case *kind.FalseSchema:
+		_, frag, _ := strings.Cut(ve.SchemaURL, "#")
+		if kw, _ := lastKeyword(frag); kw == "unevaluatedProperties" || kw == "unevaluatedItems" {
+			return -1
+		}
 	case *kind.Const:
 		return 0
 	case *kind.Enum, *kind.Type:
@@ -1050,6 +1068,52 @@ var (
 		"propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "allOf", "anyOf", "oneOf", "prefixItems"}
 	subschemaMapKeywords = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
 )
+
+// maxSubschemas bounds the subschemas of one schema: the reference
+// looks each one up in a list of those queued before it, so compiling
+// takes time that grows with the square of their number (10 000: some
+// seconds; 40 000: a minute). An anyOf of 3000 object branches, each with
+// a property, has 6001 (TestCostOfWideUnionLinear).
+const maxSubschemas = 10_000
+
+// countSubschemas returns n plus the number of subschemas of schema s,
+// itself included, counted until it passes maxSubschemas.
+func countSubschemas(s any, n, depth int) int {
+	switch s.(type) {
+	case map[string]any, bool:
+	default:
+		return n
+	}
+	n++
+	obj, ok := s.(map[string]any)
+	if !ok || depth > 512 {
+		return n
+	}
+	for _, k := range subschemaKeywords {
+		switch x := obj[k].(type) {
+		case map[string]any, bool:
+			n = countSubschemas(x, n, depth+1)
+		case []any:
+			for _, e := range x {
+				if n > maxSubschemas {
+					return n
+				}
+				n = countSubschemas(e, n, depth+1)
+			}
+		}
+	}
+	for _, k := range subschemaMapKeywords {
+		if m, ok := obj[k].(map[string]any); ok {
+			for _, e := range m {
+				if n > maxSubschemas {
+					return n
+				}
+				n = countSubschemas(e, n, depth+1)
+			}
+		}
+	}
+	return n
+}
 
 // clampCounts replaces, in schema s and its subschemas, a count beyond
 // int64 by the largest int64: a bound no value reaches either way, so the
