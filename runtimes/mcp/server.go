@@ -35,9 +35,9 @@ type server struct {
 	host       string // endpoint host of a URL server, "" for stdio
 	httpClient *http.Client
 	prov       *provider
-	failed     error                        // the host refused the server's provider at Start (under mu: refused)
-	calls      inflight                     // the bridge's calls in flight, for sampling
-	refusal    atomic.Pointer[refusedError] // the last message refused before decoding (budget.go)
+	failed     error                          // the host refused the server's provider at Start (under mu: refused)
+	calls      inflight                       // the bridge's calls in flight, for sampling
+	refusal    atomic.Pointer[refusedError]   // the last message refused before decoding (budget.go)
 	oauth      atomic.Pointer[oauthTransport] // of a URL server with oauth (set by transport)
 
 	ctx    context.Context // cancelled by stop
