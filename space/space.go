@@ -943,7 +943,9 @@ func (s *Store) Delete(space, id string) error {
 	// (TestOneObjectPutGetDeleteConcurrently).
 	unlock := s.lockObject(p)
 	var size int64
-	if st, err := os.Lstat(p); err == nil {
+	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
+		// Only a regular file is counted (spaceBytes): a link's or a
+		// folder's own size taken off let the space pass its quota.
 		size = st.Size()
 	}
 	err = os.Remove(p)
