@@ -986,8 +986,12 @@ func (s *Store) Delete(space, id string) error {
 	// fan-out folder, or, when that was emptied and removed too, the
 	// space's folder that held it (syncing the removed folder synced
 	// nothing, and a crash could bring the object back).
+	// A fan-out folder that is a link (moved and linked back) is left:
+	// os.Remove unlinks a link whatever its folder holds, and the other
+	// objects in it were gone from the space
+	// (TestDeleteInLinkedFanOutFolderKeepsTheRest).
 	fan := filepath.Dir(p)
-	if os.Remove(fan) == nil { // fails harmlessly when not empty
+	if st, err := os.Lstat(fan); err == nil && st.IsDir() && os.Remove(fan) == nil { // fails harmlessly when not empty
 		syncDir(filepath.Dir(fan))
 	} else {
 		syncDir(fan)
