@@ -95,6 +95,10 @@ type Store struct {
 	// counting are the spaces being counted for the first time, each
 	// closed when its count is done (usageMu).
 	counting map[string]chan struct{}
+	// counts are how many times each space's usage was set from a count
+	// of the disk (usageMu): a Delete whose space was counted after it
+	// began gives nothing back, the count has seen the removal.
+	counts map[string]uint64
 
 	// objLocks are the objects Puts are storing or Deletes removing now,
 	// by path (objMu): a second Put or a Delete of one waits for the first.
@@ -664,7 +668,7 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 		s.usage = map[string]int64{}
 	}
 	if s.inflight == nil {
-		s.inflight, s.recountAt = map[string]int64{}, map[string]time.Time{}
+		s.inflight, s.recountAt, s.counts = map[string]int64{}, map[string]time.Time{}, map[string]uint64{}
 	}
 	used, known := s.usage[space]
 	for counted := known; !counted; used, counted = s.usage[space] {
@@ -693,6 +697,7 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 			return nil, cerr
 		}
 		s.usage[space] = n
+		s.counts[space]++
 		s.recountAt[space] = time.Now().Add(recountEvery)
 	}
 	if now := time.Now(); used+grow > s.maxSpace && known && !now.Before(s.recountAt[space]) {
@@ -724,6 +729,7 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 		used = s.usage[space]
 		if ferr == nil {
 			used = fresh + s.inflight[space] + *done
+			s.counts[space]++
 		}
 	}
 	if used+grow > s.maxSpace {
@@ -749,6 +755,10 @@ func (s *Store) reserve(space string, n, replaced int64) (release func(stored bo
 		}
 	}, nil
 }
+
+// removeObject is os.Remove, Delete's removal of an object file. A
+// variable for the tests.
+var removeObject = os.Remove
 
 // diskFree is freeBytes, the free space of the store's disk. A variable
 // for the tests.
@@ -942,11 +952,22 @@ func (s *Store) Delete(space, id string) error {
 	// stayed counted against the quota after it was gone
 	// (TestOneObjectPutGetDeleteConcurrently).
 	unlock := s.lockObject(p)
+	// A count of the space made between the removal and the usage taken
+	// down below sees the object gone: taking its size off again let the
+	// space pass its quota (TestDeleteDuringRecountKeepsQuota).
+	var counts uint64
+	if s.maxSpace > 0 {
+		s.usageMu.Lock()
+		counts = s.counts[space]
+		s.usageMu.Unlock()
+	}
 	var size int64
-	if st, err := os.Lstat(p); err == nil {
+	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
+		// Only a regular file is counted (spaceBytes): a link's or a
+		// folder's own size taken off let the space pass its quota.
 		size = st.Size()
 	}
-	err = os.Remove(p)
+	err = removeObject(p)
 	unlock()
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -956,7 +977,7 @@ func (s *Store) Delete(space, id string) error {
 	}
 	if s.maxSpace > 0 {
 		s.usageMu.Lock()
-		if used, ok := s.usage[space]; ok {
+		if used, ok := s.usage[space]; ok && s.counts[space] == counts {
 			s.usage[space] = max(used-size, 0)
 		}
 		s.usageMu.Unlock()
@@ -965,8 +986,12 @@ func (s *Store) Delete(space, id string) error {
 	// fan-out folder, or, when that was emptied and removed too, the
 	// space's folder that held it (syncing the removed folder synced
 	// nothing, and a crash could bring the object back).
+	// A fan-out folder that is a link (moved and linked back) is left:
+	// os.Remove unlinks a link whatever its folder holds, and the other
+	// objects in it were gone from the space
+	// (TestDeleteInLinkedFanOutFolderKeepsTheRest).
 	fan := filepath.Dir(p)
-	if os.Remove(fan) == nil { // fails harmlessly when not empty
+	if st, err := os.Lstat(fan); err == nil && st.IsDir() && os.Remove(fan) == nil { // fails harmlessly when not empty
 		syncDir(filepath.Dir(fan))
 	} else {
 		syncDir(fan)

@@ -1,12 +1,14 @@
 package wasm
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
@@ -218,7 +220,15 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 	}
 	useJSON = codec == abi.JSON
 	if len(req) > p.maxMsg {
-		return nil, abi.Errorf(abi.TooLarge, "aios.%s: request of %d bytes is above runtimes.wasm.max_message_bytes (%d)", op, len(req), p.maxMsg), useJSON
+		what := "aios." + op
+		if op == opSpaceWrite {
+			// Which write: "request of 73400340 bytes" named neither
+			// the space nor the object's size.
+			if space, size := writeRequestOf(req, useJSON); space != "" {
+				what = fmt.Sprintf("aios.space_write of %d bytes to space %.80q", size, space)
+			}
+		}
+		return nil, abi.Errorf(abi.TooLarge, "%s: request of %d bytes is above runtimes.wasm.max_message_bytes (%d)", what, len(req), p.maxMsg), useJSON
 	}
 	if err := iwire.CheckCost(req, codec.Name(), iwire.DecodeBudget); err != nil {
 		return nil, abi.Errorf(abi.TooLarge, "aios.%s: request: %v", op, err), useJSON
@@ -392,4 +402,63 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 		return map[string]any{"text": resp.Text, "model": resp.Model}, nil, useJSON
 	}
 	return nil, abi.Errorf(abi.Internal, "aios.%s: unknown host call", op), useJSON
+}
+
+// writeRequestOf is the space a space_write request names and the size of
+// its data, read without decoding the request (it is over the message
+// bound): "" when it names no space or its data cannot be told.
+func writeRequestOf(req []byte, useJSON bool) (space string, size int64) {
+	if !useJSON {
+		v, ok, err := wire.MapField(req, "space")
+		if !ok || err != nil {
+			return "", 0
+		}
+		if space, err = wire.ReadString(v); err != nil {
+			return "", 0
+		}
+		d, ok, err := wire.MapField(req, "data")
+		if !ok || err != nil {
+			return "", 0
+		}
+		// A bin (MapField checked its length) is not copied to be measured.
+		if len(d) > 0 && d[0] >= 0xc4 && d[0] <= 0xc6 {
+			return space, int64(len(d) - 1 - 1<<(d[0]-0xc4))
+		}
+		if str, err := wire.StringBytes(d); err == nil {
+			return space, int64(len(str))
+		}
+		return "", 0
+	}
+	dec := json.NewDecoder(bytes.NewReader(req))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", 0
+	}
+	size = -1
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return "", 0
+		}
+		if key != "space" && key != "data" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return "", 0
+			}
+			continue
+		}
+		t, err := dec.Token()
+		s, ok := t.(string)
+		if err != nil || !ok {
+			return "", 0
+		}
+		if key == "space" {
+			space = s
+		} else if len(s)%4 == 0 { // base64, "=" padded
+			size = int64(len(s)/4*3 - (len(s) - len(strings.TrimRight(s, "="))))
+		}
+	}
+	if size < 0 {
+		return "", 0
+	}
+	return space, size
 }
