@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,9 +86,13 @@ func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
 	c, err := r.cons.get(constraint)
 	if err != nil {
 		shown := clipConstraint(constraint)
-		msg := err.Error()
-		if len(constraint) > maxShownConstraint {
-			msg = "longer than a constraint can be"
+		// The parser's reason (an improper range, too many || groups),
+		// clipped as it may quote the constraint; "too long" only for one
+		// past the parser's limit, which a constraint of 129 to 512 bytes
+		// with a typo was told.
+		msg := clipConstraint(err.Error())
+		if errors.Is(err, semver.ErrConstraintTooLong) {
+			msg = fmt.Sprintf("longer than a constraint can be (at most %d bytes)", semver.MaxConstraintLen)
 		}
 		te := abi.Errorf(abi.InvalidParams, "invalid version constraint %q for tool %s: %s (want e.g. 1.2.3, ^1.2, ~1.4, >=1.0, <2.0)", shown, name, msg)
 		te.Data = map[string]any{"tool": name, "constraint": shown}
