@@ -199,6 +199,18 @@
     return prev[b.length];
   }
 
+  // What strict SemVer (the registry's semver.StrictNewVersion) certainly
+  // refuses: no MAJOR.MINOR.PATCH, a leading zero, a "v" prefix; checked
+  // here so that the error names the line declaring the version, as the
+  // Python SDK's does (a provider's version, which its tools declaring none
+  // take, was blamed on a tool by the registry, naming the file alone).
+  function checkVersion(v, where) {
+    if (v !== '' && !/^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:[-+][0-9A-Za-z.+-]*)?$/.test(v)) {
+      throw new TypeError(where + ': version ' + JSON.stringify(v.length > 140 ? v.slice(0, 140) + '…' : v) +
+        ' is not a strict SemVer version (want MAJOR.MINOR.PATCH such as 1.2.0)');
+    }
+  }
+
   function normDef(def, where) {
     if (def === null || typeof def !== 'object') throw new TypeError(where + ': the tool definition must be an object');
     if (typeof def.name !== 'string' || def.name === '') throw new TypeError(where + ': the tool definition needs a string name');
@@ -219,6 +231,7 @@
     // returns validates results the same way in both).
     if (def.returns !== undefined && def.returns !== null) out.returns = toSchema(def.returns, where + ' ' + def.name, 'returns');
     pick(def, out, 'version', 'version');
+    if (typeof out.version === 'string') checkVersion(out.version, where + ' ' + def.name);
     pick(def, out, 'tags', 'tags');
     pick(def, out, 'examples', 'examples');
     pick(def, out, 'idempotent', 'idempotent');
@@ -295,6 +308,7 @@
         throw new TypeError(where + ': option ' + k + ' must be a string, got ' +
           (Array.isArray(opts[k]) ? 'an array' : (/^[aeiou]/.test(typeof opts[k]) ? 'an ' : 'a ') + typeof opts[k]));
       }
+      if (k === 'version') checkVersion(opts[k], where);
       info[k] = opts[k];
     });
     info.capabilities = caps;
