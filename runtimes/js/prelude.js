@@ -211,6 +211,18 @@
     }
   }
 
+  // checkWord refuses a string member (either spelling) of def that is not
+  // one of words (abi.Permission*, abi.Latency*).
+  function checkWord(def, camel, snake, words, where) {
+    [camel, snake].forEach(function (k) {
+      var v = def[k];
+      if (typeof v === 'string' && v !== '' && words.indexOf(v) < 0) {
+        throw new TypeError(where + ' ' + def.name + ': ' + k + ' ' + JSON.stringify(v.length > 140 ? v.slice(0, 140) + '…' : v) +
+          ' is not one of ' + words.join(', '));
+      }
+    });
+  }
+
   function normDef(def, where) {
     if (def === null || typeof def !== 'object') throw new TypeError(where + ': the tool definition must be an object');
     if (typeof def.name !== 'string' || def.name === '') throw new TypeError(where + ': the tool definition needs a string name');
@@ -246,6 +258,10 @@
     pick(def, out, 'latency_class', 'latency_class');
     pick(def, out, 'permissionLevel', 'permission_level');
     pick(def, out, 'permission_level', 'permission_level');
+    // Checked here, as the Python SDK does, so that the error names the
+    // declaring line (the registry's named the file alone); '' is the default.
+    checkWord(def, 'permissionLevel', 'permission_level', ['public', 'low', 'medium', 'high', 'critical'], where);
+    checkWord(def, 'latencyClass', 'latency_class', ['fast', 'normal', 'slow'], where);
     pick(def, out, 'mcpExportable', 'mcp_exportable');
     pick(def, out, 'mcp_exportable', 'mcp_exportable');
     var caps = capList(def.capabilityRequired !== undefined ? def.capabilityRequired : def.capability_required, where + ' ' + def.name);
