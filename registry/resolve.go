@@ -3,6 +3,8 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -125,9 +127,38 @@ func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
 	for i, e := range set.versions {
 		avail[i] = e.ver
 	}
-	te := abi.Errorf(abi.NotFound, "no version of tool %s matches %q (available: %s)", name, constraint, strings.Join(avail, ", "))
-	te.Data = map[string]any{"tool": name, "constraint": constraint, "available": avail}
+	msg := fmt.Sprintf("no version of tool %s matches %q (available: %s)", name, constraint, strings.Join(avail, ", "))
+	data := map[string]any{"tool": name, "constraint": constraint, "available": avail}
+	if sh := shadowedMatching(s, name, c); len(sh) > 0 {
+		// A loaded provider offers them: say why they are not served.
+		msg += "; " + strings.Join(sh, ", ") + " shadowed: registered but not served, as a more trusted provider (or the one registered first) serves the name (docs/registry.md)"
+		data["shadowed"] = sh
+	}
+	te := abi.Errorf(abi.NotFound, "%s", msg)
+	te.Data = data
 	return nil, te
+}
+
+// shadowedMatching is, as "name@version (provider)", the shadowed versions
+// of name (registered, not served) that c matches.
+func shadowedMatching(s *snapshot, name string, c *semver.Constraints) []string {
+	ids := s.shadowIdx.get(name)
+	if ids == nil {
+		return nil
+	}
+	var out []string
+	for _, id := range slices.Sorted(maps.Keys(*ids)) {
+		ps := s.providers.get(id)
+		if ps == nil || ps.declared == nil {
+			continue
+		}
+		for _, e := range ps.declared {
+			if e.Def.Name == name && !slices.Contains(ps.entries, e) && c.Check(e.Version) {
+				out = append(out, name+"@"+e.ver+" ("+id+")")
+			}
+		}
+	}
+	return out
 }
 
 // maxShownConstraint bounds how much of a constraint an error repeats: a
