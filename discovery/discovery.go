@@ -2244,7 +2244,7 @@ func (d *Discovery) warnMixedTrust(id string, win *candidate) {
 		return
 	}
 	if len(levels) < 2 {
-		d.log.Warn("several descriptions claim one provider id; one serves (card > yaml > desktop, then the first path), the others are shadowed: give each its own id",
+		d.log.Warn("several descriptions claim one provider id; one serves (card > yaml > desktop, then the higher adapter version, then the first path), the others are shadowed: give each its own id",
 			"provider", id, "serving", win.key, "trust", d.servedTrust(win).String(), "claims", claims)
 		return
 	}

@@ -246,9 +246,13 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 				if src := x.Provider.Source; src != "" {
 					from = " (from " + src + ")"
 				}
+				if x.ver != e.ver {
+					// 1.0.0+b after 1.0.0+a: name the one registered.
+					from += " as " + e.Def.Name + "@" + x.ver + " (build metadata does not make another version)"
+				}
 				te := abi.Errorf(abi.Conflict, "tool %s@%s from provider %s conflicts with the same tool version already registered by provider %s%s: give one of them another name or version",
 					e.Def.Name, e.ver, id, xid, from)
-				te.Data = map[string]any{"tool": e.Def.Name, "version": e.ver, "provider": id, "registered_by": xid}
+				te.Data = map[string]any{"tool": e.Def.Name, "version": e.ver, "provider": id, "registered_by": xid, "registered_version": x.ver}
 				return Report{}, te
 			case rec.Trust < x.Provider.Trust && !exists:
 				te := abi.Errorf(abi.Conflict, "tool %s is registered by provider %s (trust %s); provider %s (trust %s) may not add versions of it (%s@%s): "+

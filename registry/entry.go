@@ -267,17 +267,21 @@ func newEntries(p *ProviderRecord, tools []abi.ToolDef) ([]*Entry, error) {
 		return nil, invalid("%v", err)
 	}
 	out := make([]*Entry, 0, len(tools))
-	seen := make(map[string]bool, len(tools))
+	seen := make(map[string]*Entry, len(tools))
 	for _, def := range tools {
 		e, err := newEntry(p, def)
 		if err != nil {
 			return nil, err
 		}
 		key := e.key()
-		if seen[key] {
+		if o := seen[key]; o != nil {
+			if o.ver != e.ver {
+				return nil, invalid("provider %s registers tool %s twice: %s@%s and %s@%s are one version (build metadata does not make another version)",
+					p.Info.ID, key, e.Def.Name, o.ver, e.Def.Name, e.ver)
+			}
 			return nil, invalid("provider %s registers tool %s twice", p.Info.ID, key)
 		}
-		seen[key] = true
+		seen[key] = e
 		out = append(out, e)
 	}
 	slices.SortFunc(out, compareEntries)

@@ -1,6 +1,10 @@
 package registry
 
 import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,9 +88,13 @@ func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
 	c, err := r.cons.get(constraint)
 	if err != nil {
 		shown := clipConstraint(constraint)
-		msg := err.Error()
-		if len(constraint) > maxShownConstraint {
-			msg = "longer than a constraint can be"
+		// The parser's reason (an improper range, too many || groups),
+		// clipped as it may quote the constraint; "too long" only for one
+		// past the parser's limit, which a constraint of 129 to 512 bytes
+		// with a typo was told.
+		msg := clipConstraint(err.Error())
+		if errors.Is(err, semver.ErrConstraintTooLong) {
+			msg = fmt.Sprintf("longer than a constraint can be (at most %d bytes)", semver.MaxConstraintLen)
 		}
 		te := abi.Errorf(abi.InvalidParams, "invalid version constraint %q for tool %s: %s (want e.g. 1.2.3, ^1.2, ~1.4, >=1.0, <2.0)", shown, name, msg)
 		te.Data = map[string]any{"tool": name, "constraint": shown}
@@ -119,9 +127,38 @@ func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
 	for i, e := range set.versions {
 		avail[i] = e.ver
 	}
-	te := abi.Errorf(abi.NotFound, "no version of tool %s matches %q (available: %s)", name, constraint, strings.Join(avail, ", "))
-	te.Data = map[string]any{"tool": name, "constraint": constraint, "available": avail}
+	msg := fmt.Sprintf("no version of tool %s matches %q (available: %s)", name, constraint, strings.Join(avail, ", "))
+	data := map[string]any{"tool": name, "constraint": constraint, "available": avail}
+	if sh := shadowedMatching(s, name, c); len(sh) > 0 {
+		// A loaded provider offers them: say why they are not served.
+		msg += "; " + strings.Join(sh, ", ") + " shadowed: registered but not served, as a more trusted provider (or the one registered first) serves the name (docs/registry.md)"
+		data["shadowed"] = sh
+	}
+	te := abi.Errorf(abi.NotFound, "%s", msg)
+	te.Data = data
 	return nil, te
+}
+
+// shadowedMatching is, as "name@version (provider)", the shadowed versions
+// of name (registered, not served) that c matches.
+func shadowedMatching(s *snapshot, name string, c *semver.Constraints) []string {
+	ids := s.shadowIdx.get(name)
+	if ids == nil {
+		return nil
+	}
+	var out []string
+	for _, id := range slices.Sorted(maps.Keys(*ids)) {
+		ps := s.providers.get(id)
+		if ps == nil || ps.declared == nil {
+			continue
+		}
+		for _, e := range ps.declared {
+			if e.Def.Name == name && !slices.Contains(ps.entries, e) && c.Check(e.Version) {
+				out = append(out, name+"@"+e.ver+" ("+id+")")
+			}
+		}
+	}
+	return out
 }
 
 // maxShownConstraint bounds how much of a constraint an error repeats: a

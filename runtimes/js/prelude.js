@@ -199,6 +199,30 @@
     return prev[b.length];
   }
 
+  // What strict SemVer (the registry's semver.StrictNewVersion) certainly
+  // refuses: no MAJOR.MINOR.PATCH, a leading zero, a "v" prefix; checked
+  // here so that the error names the line declaring the version, as the
+  // Python SDK's does (a provider's version, which its tools declaring none
+  // take, was blamed on a tool by the registry, naming the file alone).
+  function checkVersion(v, where) {
+    if (v !== '' && !/^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:[-+][0-9A-Za-z.+-]*)?$/.test(v)) {
+      throw new TypeError(where + ': version ' + JSON.stringify(v.length > 140 ? v.slice(0, 140) + '…' : v) +
+        ' is not a strict SemVer version (want MAJOR.MINOR.PATCH such as 1.2.0)');
+    }
+  }
+
+  // checkWord refuses a string member (either spelling) of def that is not
+  // one of words (abi.Permission*, abi.Latency*).
+  function checkWord(def, camel, snake, words, where) {
+    [camel, snake].forEach(function (k) {
+      var v = def[k];
+      if (typeof v === 'string' && v !== '' && words.indexOf(v) < 0) {
+        throw new TypeError(where + ' ' + def.name + ': ' + k + ' ' + JSON.stringify(v.length > 140 ? v.slice(0, 140) + '…' : v) +
+          ' is not one of ' + words.join(', '));
+      }
+    });
+  }
+
   function normDef(def, where) {
     if (def === null || typeof def !== 'object') throw new TypeError(where + ': the tool definition must be an object');
     if (typeof def.name !== 'string' || def.name === '') throw new TypeError(where + ': the tool definition needs a string name');
@@ -219,6 +243,7 @@
     // returns validates results the same way in both).
     if (def.returns !== undefined && def.returns !== null) out.returns = toSchema(def.returns, where + ' ' + def.name, 'returns');
     pick(def, out, 'version', 'version');
+    if (typeof out.version === 'string') checkVersion(out.version, where + ' ' + def.name);
     pick(def, out, 'tags', 'tags');
     pick(def, out, 'examples', 'examples');
     pick(def, out, 'idempotent', 'idempotent');
@@ -233,6 +258,10 @@
     pick(def, out, 'latency_class', 'latency_class');
     pick(def, out, 'permissionLevel', 'permission_level');
     pick(def, out, 'permission_level', 'permission_level');
+    // Checked here, as the Python SDK does, so that the error names the
+    // declaring line (the registry's named the file alone); '' is the default.
+    checkWord(def, 'permissionLevel', 'permission_level', ['public', 'low', 'medium', 'high', 'critical'], where);
+    checkWord(def, 'latencyClass', 'latency_class', ['fast', 'normal', 'slow'], where);
     pick(def, out, 'mcpExportable', 'mcp_exportable');
     pick(def, out, 'mcp_exportable', 'mcp_exportable');
     var caps = capList(def.capabilityRequired !== undefined ? def.capabilityRequired : def.capability_required, where + ' ' + def.name);
@@ -295,6 +324,7 @@
         throw new TypeError(where + ': option ' + k + ' must be a string, got ' +
           (Array.isArray(opts[k]) ? 'an array' : (/^[aeiou]/.test(typeof opts[k]) ? 'an ' : 'a ') + typeof opts[k]));
       }
+      if (k === 'version') checkVersion(opts[k], where);
       info[k] = opts[k];
     });
     info.capabilities = caps;
