@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf16"
 
@@ -227,10 +228,26 @@ type refPool struct {
 	free chan *refInst
 	// compile makes another instance (the schema compiled once already).
 	compile func() (*refInst, error)
+	// slow is set for a schema whose compilation took slowCompile or
+	// more: a validation finding no idle instance waits for one once
+	// maxSlowInsts exist, rather than compile another (a schema of
+	// thousands of subschemas takes seconds: each concurrent call spent
+	// them before its provider ran, found by p177).
+	slow bool
+	mu   sync.Mutex
+	made int // instances in free or in use
 }
 
-func newRefPool(compile func() (*refInst, error)) *refPool {
-	return &refPool{free: make(chan *refInst, 8), compile: compile}
+// slowCompile is the compilation time from which a schema's validations
+// share its instances rather than compile more (a validation takes
+// microseconds to milliseconds).
+const slowCompile = 20 * time.Millisecond
+
+// maxSlowInsts is how many instances a slow schema has at most.
+const maxSlowInsts = 2
+
+func newRefPool(compile func() (*refInst, error), slow bool) *refPool {
+	return &refPool{free: make(chan *refInst, 8), compile: compile, slow: slow}
 }
 
 func (p *refPool) get() (*refInst, error) {
@@ -238,15 +255,34 @@ func (p *refPool) get() (*refInst, error) {
 	case x := <-p.free:
 		return x, nil
 	default:
-		return p.compile()
 	}
+	p.mu.Lock()
+	if p.slow && p.made >= maxSlowInsts {
+		p.mu.Unlock()
+		return <-p.free, nil // each validation is bounded (patternTimeout)
+	}
+	p.made++
+	p.mu.Unlock()
+	x, err := p.compile()
+	if err != nil {
+		p.drop()
+	}
+	return x, err
 }
 
 func (p *refPool) put(x *refInst) {
 	select {
 	case p.free <- x:
 	default: // more concurrent validations than kept instances
+		p.drop()
 	}
+}
+
+// drop forgets an instance not given back (its validation panicked).
+func (p *refPool) drop() {
+	p.mu.Lock()
+	p.made--
+	p.mu.Unlock()
 }
 
 // timedOutError describes a validation whose patterns ran out of time, at

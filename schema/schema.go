@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
@@ -72,10 +73,12 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 	if name == "" {
 		loc = schemaBase + "unnamed"
 	}
+	start := time.Now()
 	inst, patterns, err := compileRef(name, loc, norm, true)
 	if err != nil {
 		return nil, err
 	}
+	took := time.Since(start)
 	v.ref = inst.sch
 	v.fast = buildFast(inst.sch)
 	v.uniqueRec = inst.uniqueRec
@@ -85,7 +88,8 @@ func Compile(name string, doc map[string]any) (*Validator, error) {
 		v.insts = newRefPool(func() (*refInst, error) {
 			i, _, err := compileRef(name, loc, norm, false)
 			return i, err
-		})
+		}, took >= slowCompile)
+		v.insts.made = 1
 		v.insts.put(inst)
 	}
 	return v, nil
@@ -386,6 +390,7 @@ func (v *Validator) validateRef(value any) (verr error) {
 			if r := recover(); r != nil {
 				pt, ok := r.(patternTimedOut)
 				if !ok {
+					v.insts.drop() // in an unknown state: not given back
 					panic(r)
 				}
 				verr = timedOutError(value, pt)
