@@ -1057,6 +1057,10 @@ class Worker:
         was handled (its __context__, not its cause) is not named: it may
         be unrelated, and Python says so only in the traceback."""
         parts, x, seen = [], e.__cause__, {id(e)}
+        if isinstance(e, RuntimeError) and isinstance(x, (StopIteration, StopAsyncIteration)):
+            # Python's own conversion (PEP 479), which the message says:
+            # "coroutine raised StopIteration".
+            x = None
         while x is not None and id(x) not in seen and len(parts) < 3:
             seen.add(id(x))
             where = self._where(x.__traceback__)
