@@ -1,12 +1,14 @@
 package python_test
 
 import (
-	"fmt"
+	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/runtimes/python"
 )
 
@@ -62,10 +64,17 @@ func TestCallWaitingForWorkerEndsAtClose(t *testing.T) {
 func TestCallStartingWorkerEndsAtClose(t *testing.T) {
 	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 2; c.StartupTimeout = 60 * time.Second })
 	h := newHost(t, rt)
-	// Workers started from 2 s after the load on import for 60 s.
-	after := float64(time.Now().Add(2*time.Second).UnixNano()) / 1e9
-	p := loadTool(t, h, "slowstart.py", fmt.Sprintf("import time\nfrom aios_sdk import tool\nif time.time() > %f:\n    time.sleep(60)\n@tool(name='slow')\ndef slow(p):\n    time.sleep(p.get('s', 0))\n    return 1\n", after))
-	time.Sleep(time.Until(time.Unix(0, int64(after*1e9))) + 200*time.Millisecond)
+	// Workers started once the test has set the file's time back (after
+	// the load: not a time window, which a loaded machine's load missed)
+	// import for 60 s.
+	path := writeTool(t, "slowstart.py", "import os, time\nfrom aios_sdk import tool\nif os.stat(__file__).st_mtime < 1e6:\n    time.sleep(60)\n@tool(name='slow')\ndef slow(p):\n    time.sleep(p.get('s', 0))\n    return 1\n")
+	p, err := h.LoadFile(context.Background(), path, host.ProviderMeta{Source: "slowstart.py", Trust: abi.System})
+	if err != nil {
+		t.Fatalf("loading slowstart.py: %v", err)
+	}
+	if err := os.Chtimes(path, time.Unix(1000, 0), time.Unix(1000, 0)); err != nil {
+		t.Fatal(err)
+	}
 	running := make(chan error, 1)
 	go func() {
 		_, err := call(h, "slow", map[string]any{"s": 30}, 120*time.Second)
