@@ -15,7 +15,7 @@ import (
 // as the run loop's are, and the error names the server.
 func TestRefreshBoundedPerServer(t *testing.T) {
 	hung := p122Config(t, "hanglist")
-	hung.ConnectTimeout = 2 * time.Second
+	hung.ConnectTimeout = 5 * time.Second // (its start outlasted 2 s under a CI run's load)
 	b, _, _, err := startBridge(t, map[string]ServerConfig{"a": hung, "b": fakeConfig(t, "good")})
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +28,7 @@ func TestRefreshBoundedPerServer(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "mcp server a") {
 		t.Errorf("Refresh: %v; want an error naming server a", err)
 	}
-	if took > 15*time.Second {
-		t.Errorf("Refresh took %v: held by server a's unanswered tools/list past its connect_timeout (2s)", took)
+	if took > 20*time.Second {
+		t.Errorf("Refresh took %v: held by server a's unanswered tools/list past its connect_timeout (5s)", took)
 	}
 }
