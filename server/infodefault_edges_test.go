@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -37,5 +38,48 @@ func TestInfoToolNameNamesDefaultsAdapter(t *testing.T) {
 	}
 	if !strings.Contains(je.Message, `is a tool of adapter "org.test.zzz"`) {
 		t.Errorf("info greet: %q, want the adapter serving greet's default, org.test.zzz", je.Message)
+	}
+}
+
+// TestInfoNamesShadowedSkills: aios/registry.info listed an adapter's
+// served skills only: a tool version it registers that a more trusted
+// provider's shadows (the same greet@1.0.0 from a System provider) was
+// nowhere, as if the adapter did not offer it (found by p174). info lists
+// it under shadowed_skills, naming the provider that shadows it.
+func TestInfoNamesShadowedSkills(t *testing.T) {
+	ts := newTestServer(t, "", false)
+	ctx := context.Background()
+	low := greetProvider("org.test.low", "1.0.0")
+	low.MustRegister(abi.ToolDef{Name: "other", Version: "1.0.0"}, func(context.Context, any, abi.Env) (any, error) { return 1, nil })
+	if err := ts.h.AddProvider(ctx, low, host.ProviderMeta{Trust: abi.Community}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.h.AddProvider(ctx, greetProvider("org.test.high", "1.0.0"), host.ProviderMeta{Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, ts)
+	var res struct {
+		Skills []struct {
+			ID string `json:"id"`
+		} `json:"skills"`
+		Shadowed []ShadowedSkill `json:"shadowed_skills"`
+	}
+	if err := c.Call(ctx, "aios/registry.info", map[string]any{"adapter_id": "org.test.low"}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skills) != 1 || res.Skills[0].ID != "other" {
+		t.Errorf("skills = %+v, want other alone (greet is shadowed)", res.Skills)
+	}
+	want := []ShadowedSkill{{ID: "greet", Version: "1.0.0", ShadowedBy: "org.test.high"}}
+	if fmt.Sprint(res.Shadowed) != fmt.Sprint(want) {
+		t.Errorf("shadowed_skills = %+v, want %+v", res.Shadowed, want)
+	}
+	// The provider serving it has none.
+	var high map[string]any
+	if err := c.Call(ctx, "aios/registry.info", map[string]any{"adapter_id": "org.test.high"}, &high); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := high["shadowed_skills"]; ok {
+		t.Errorf("org.test.high: shadowed_skills %v, want none", high["shadowed_skills"])
 	}
 }

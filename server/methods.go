@@ -618,6 +618,11 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 	ad := pick.card.Adapter
 	ad.Version = pick.sum.Version
 	res := map[string]any{"adapter": ad, "capabilities": pick.card.Capabilities, "skills": skills, "status": st}
+	if pick.rec != nil {
+		if sh := s.shadowedSkills(pick.sum.ID); len(sh) > 0 {
+			res["shadowed_skills"] = sh
+		}
+	}
 	if c := pick.card; c != nil {
 		if c.Endpoints != nil {
 			res["endpoints"] = c.Endpoints
@@ -633,6 +638,41 @@ func (s *Server) registryInfo(sess *session, params json.RawMessage) (any, *json
 		}
 	}
 	return res, nil
+}
+
+// ShadowedSkill is a tool version an adapter registers that is not served,
+// and the provider whose tool shadows it (shadowed_by: the one serving the
+// same version, else the tool's default version; a more trusted provider
+// holds the tool). info listed the adapter's served skills only, saying
+// nothing of these (found by p174).
+type ShadowedSkill struct {
+	ID         string `json:"id"`
+	Version    string `json:"version"`
+	ShadowedBy string `json:"shadowed_by,omitempty"`
+}
+
+// shadowedSkills are the shadowed tool versions of provider id, sorted.
+func (s *Server) shadowedSkills(id string) []ShadowedSkill {
+	reg := s.h.Registry()
+	var out []ShadowedSkill
+	for _, e := range reg.Shadowed(id) {
+		sk := ShadowedSkill{ID: e.Def.Name, Version: e.Def.Version}
+		served, err := reg.Resolve(e.Def.Name, e.Def.Version)
+		if err != nil {
+			served, err = reg.Resolve(e.Def.Name, "")
+		}
+		if err == nil && served.Provider.Info.ID != id {
+			sk.ShadowedBy = served.Provider.Info.ID
+		}
+		out = append(out, sk)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].ID != out[j].ID {
+			return out[i].ID < out[j].ID
+		}
+		return out[i].Version < out[j].Version
+	})
+	return out
 }
 
 // adapterNotFound is info's NotFound for id, saying what was likely
