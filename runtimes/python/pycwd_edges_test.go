@@ -81,3 +81,40 @@ def during(params):
 		t.Errorf("during: %v, want the ValueError alone", err)
 	}
 }
+
+// TestSpaceArgumentsTyped: ctx.spaces.write(None, data) failed "empty
+// space name", naming neither the argument nor its type (the wire reads
+// null as ""; found by p175). A space or object id that is not a str is a
+// TypeError saying so; read's space=None still means every space.
+func TestSpaceArgumentsTyped(t *testing.T) {
+	h, _ := newCapturingHost(t, nil)
+	loadTool(t, h, "spacetypes.py", `from aios_sdk import tool
+
+@tool(name="bad")
+def bad(params, ctx):
+    out = []
+    for f in (lambda: ctx.spaces.write(None, b"x"), lambda: ctx.spaces.write(3, b"x"),
+              lambda: ctx.spaces.read(None), lambda: ctx.spaces.read("id", space=5)):
+        try:
+            f()
+            out.append("no error")
+        except TypeError as e:
+            out.append(str(e))
+    return out
+`)
+	v, err := call(h, "bad", map[string]any{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := v.([]any)
+	want := []string{"the space must be a str naming it, got NoneType", "the space must be a str naming it, got int",
+		"the object id must be a str (an ObjectId), got NoneType", "the space must be a str, got int"}
+	if len(got) != len(want) {
+		t.Fatalf("got %v", v)
+	}
+	for i, w := range want {
+		if s, _ := got[i].(string); !strings.Contains(s, w) {
+			t.Errorf("case %d: %q, want …%s…", i, got[i], w)
+		}
+	}
+}
