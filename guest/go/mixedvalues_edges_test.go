@@ -1,6 +1,7 @@
 package aios
 
 import (
+	"math"
 	"reflect"
 	"testing"
 	"time"
@@ -40,5 +41,46 @@ func TestGenericFloatsBesideGoValuesKept(t *testing.T) {
 	_, terr := serveResult(t, "probe-mixed-data", nil)
 	if terr == nil || terr.Code != NotFound || terr.Message != "m" || !reflect.DeepEqual(terr.Data, want) {
 		t.Errorf("error data: %#v\n want data %#v", terr, want)
+	}
+}
+
+// TestTypedFloatCollectionsExact: a typed result that is a Go slice or map
+// of floats ([]float64, map[int]float64, map[string]Celsius) went whole
+// through encoding/json, which writes a whole float from 2^53 up as the
+// integer of its shortest digits: 2^60 arrived as 1152921504606847000,
+// another number, where a native tool's map[int]float64 keeps it (found by
+// p176). They are walked: the floats kept, integer keys in decimal.
+func TestTypedFloatCollectionsExact(t *testing.T) {
+	type Celsius float64
+	type result struct {
+		Floats []float64
+		ByID   map[int]float64
+		Named  map[string]Celsius
+		Tags   []string
+		Empty  []float64
+	}
+	r := result{Floats: []float64{1 << 60, 0.5}, ByID: map[int]float64{7: 1 << 62}, Named: map[string]Celsius{"x": 1 << 55}, Tags: []string{"a"}}
+	cases := []struct {
+		v    any
+		want any
+	}{
+		{r.Floats, []any{float64(1 << 60), 0.5}},
+		{r.ByID, map[string]any{"7": float64(1 << 62)}},
+		{r.Named, map[string]any{"x": float64(1 << 55)}},
+		{&r.Floats, []any{float64(1 << 60), 0.5}},
+		{r.Tags, []any{"a"}},
+		{r.Empty, nil},
+		{[]byte("hi"), "aGk="},
+		{map[uint8]bool{3: true}, map[string]any{"3": true}},
+		{[2]int32{1, -2}, []any{int64(1), int64(-2)}},
+	}
+	for _, c := range cases {
+		got, err := toGeneric("t", c.v)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%#v: %#v %v, want %#v", c.v, got, err, c.want)
+		}
+	}
+	if _, err := toGeneric("t", []float64{math.NaN()}); err == nil {
+		t.Error("a NaN in a []float64 was taken")
 	}
 }

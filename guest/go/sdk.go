@@ -1,6 +1,7 @@
 package aios
 
 import (
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -275,7 +277,7 @@ func toGeneric(tool string, v any) (any, error) {
 	case nil, bool, int64, uint64, float64, string, []any, map[string]any:
 		return v, nil
 	}
-	g, err := jsonGeneric(v)
+	g, err := jsonValue(v, 0)
 	if err != nil {
 		return nil, Errorf(InvalidResult, "%s: the result is not a JSON value: %v", tool, err)
 	}
@@ -319,7 +321,111 @@ func jsonValue(v any, depth int) (any, error) {
 		}
 		return out, nil
 	}
+	if n, ok, err := jsonReflect(v, depth); ok {
+		return n, err
+	}
 	return jsonGeneric(v)
+}
+
+var textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+
+// jsonReflect is jsonValue of a Go map (string or integer keys), slice,
+// array, pointer or named number, bool or string that writes no JSON of
+// its own (ok false for another): walked, not written whole by
+// encoding/json, which wrote a whole float from 2^53 up as the integer of
+// its shortest digits (2^60 as 1152921504606847000, another number), so
+// that a typed result of []float64 or map[int]float64 arrived changed,
+// where a native tool's keeps it (found by p176). Keys are written as
+// encoding/json writes them (an integer in decimal).
+func jsonReflect(v any, depth int) (any, bool, error) {
+	if _, ok := v.(json.Marshaler); ok {
+		return nil, false, nil
+	}
+	if _, ok := v.(encoding.TextMarshaler); ok {
+		return nil, false, nil
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Bool:
+		return rv.Bool(), true, nil
+	case reflect.String:
+		return rv.String(), true, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int(), true, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		u := rv.Uint()
+		if u > math.MaxInt64 {
+			return u, true, nil
+		}
+		return int64(u), true, nil
+	case reflect.Float64:
+		f := rv.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, true, fmt.Errorf("json: unsupported value: %v", f)
+		}
+		return f, true, nil
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return nil, true, nil
+		}
+		n, err := jsonValue(rv.Elem().Interface(), depth)
+		return n, true, err
+	case reflect.Map:
+		kt := rv.Type().Key()
+		if kt.Implements(textMarshalerType) || reflect.PointerTo(kt).Implements(textMarshalerType) {
+			return nil, false, nil
+		}
+		switch kt.Kind() {
+		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		default:
+			return nil, false, nil // refused by encoding/json, in its words
+		}
+		if rv.IsNil() {
+			return nil, true, nil
+		}
+		if depth+1 > wire.MaxDepth {
+			return nil, true, fmt.Errorf("value nested deeper than %d levels", wire.MaxDepth)
+		}
+		out := make(map[string]any, rv.Len())
+		for it := rv.MapRange(); it.Next(); {
+			var k string
+			switch key := it.Key(); key.Kind() {
+			case reflect.String:
+				k = key.String()
+			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+				k = strconv.FormatInt(key.Int(), 10)
+			default:
+				k = strconv.FormatUint(key.Uint(), 10)
+			}
+			n, err := jsonValue(it.Value().Interface(), depth+1)
+			if err != nil {
+				return nil, true, fmt.Errorf("%s: %w", k, err)
+			}
+			out[k] = n
+		}
+		return out, true, nil
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
+			return nil, false, nil // bytes: base64, as encoding/json writes them
+		}
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return nil, true, nil
+		}
+		if depth+1 > wire.MaxDepth {
+			return nil, true, fmt.Errorf("value nested deeper than %d levels", wire.MaxDepth)
+		}
+		out := make([]any, rv.Len())
+		for i := range out {
+			n, err := jsonValue(rv.Index(i).Interface(), depth+1)
+			if err != nil {
+				return nil, true, fmt.Errorf("[%d]: %w", i, err)
+			}
+			out[i] = n
+		}
+		return out, true, nil
+	}
+	return nil, false, nil
 }
 
 // jsonGeneric is v as encoding/json writes it, read back as a canonical
