@@ -18,13 +18,7 @@ import (
 // connection reads on only once a request is keyed, so the cancel always
 // finds it.
 func TestCancelRightAfterRequestReachesIt(t *testing.T) {
-	ts := newTestServer(t, "", false)
-	c, err := net.Dial("unix", ts.sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	r := bufio.NewReader(c)
+	c, r := rawUnixConn(t)
 	for i := range 20 {
 		msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":"c%d","method":"tools/call","params":{"name":"slow"}}`+"\n"+
 			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c%d"}}`+"\n", i, i)
@@ -49,13 +43,7 @@ func TestCancelRightAfterRequestReachesIt(t *testing.T) {
 // the batch's places could not be cancelled at all. Every member is keyed
 // before the connection reads on.
 func TestCancelRightAfterBatchReachesIt(t *testing.T) {
-	ts := newTestServer(t, "", false)
-	c, err := net.Dial("unix", ts.sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	r := bufio.NewReader(c)
+	c, r := rawUnixConn(t)
 	for i := range 10 {
 		// Nine slow calls: the ninth waits for one of the batch's eight
 		// places; both it and the first are cancelled.
@@ -87,4 +75,16 @@ func TestCancelRightAfterBatchReachesIt(t *testing.T) {
 			t.Fatalf("batch %d, every member cancelled right after it was sent: %d answered Cancelled: %s", i, n, line)
 		}
 	}
+}
+
+// rawUnixConn is a socket connection to a test server, and its reader.
+func rawUnixConn(t *testing.T) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	ts := newTestServer(t, "", false)
+	c, err := net.Dial("unix", ts.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, bufio.NewReader(c)
 }
