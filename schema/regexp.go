@@ -256,13 +256,22 @@ func (p *refPool) get() (*refInst, error) {
 		return x, nil
 	default:
 	}
-	p.mu.Lock()
-	if p.slow && p.made >= maxSlowInsts {
+	for {
+		p.mu.Lock()
+		if !p.slow || p.made < maxSlowInsts {
+			p.made++
+			p.mu.Unlock()
+			break
+		}
 		p.mu.Unlock()
-		return <-p.free, nil // each validation is bounded (patternTimeout)
+		// Each validation is bounded (patternTimeout); an instance
+		// dropped meanwhile (its validation panicked) is made again.
+		select {
+		case x := <-p.free:
+			return x, nil
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	p.made++
-	p.mu.Unlock()
 	x, err := p.compile()
 	if err != nil {
 		p.drop()

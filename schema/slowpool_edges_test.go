@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestSlowSchemaInstancesShared: a schema with patterns keeps compiled
@@ -56,5 +57,29 @@ func TestSlowSchemaInstancesShared(t *testing.T) {
 		if !slow && made < 1 {
 			t.Errorf("a quick schema: %d instances", made)
 		}
+	}
+}
+
+// TestSlowPoolDroppedInstanceMadeAgain: a validation waiting for one of a
+// slow schema's instances, when the one it waits for is dropped (its
+// validation panicked), gets a new one rather than wait for ever.
+func TestSlowPoolDroppedInstanceMadeAgain(t *testing.T) {
+	var compiles atomic.Int32
+	p := newRefPool(func() (*refInst, error) { compiles.Add(1); return &refInst{}, nil }, true)
+	a, _ := p.get()
+	_, _ = p.get()
+	if a == nil || compiles.Load() != maxSlowInsts {
+		t.Fatalf("%d compiled for %d validations", compiles.Load(), maxSlowInsts)
+	}
+	got := make(chan *refInst, 1)
+	go func() { x, _ := p.get(); got <- x }()
+	p.drop() // a's validation panicked
+	select {
+	case x := <-got:
+		if x == nil || compiles.Load() != maxSlowInsts+1 {
+			t.Errorf("got %v after %d compilations", x, compiles.Load())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a validation waited for an instance that was dropped")
 	}
 }
