@@ -314,48 +314,57 @@ func jsonNotText(b []byte) string {
 // names match exactly (encoding/json's struct decoding matched them
 // case-insensitively: {"Value": 5} was 5 in JSON and null in MessagePack),
 // and the value and the error's data are each a value of their own, nested
-// at most as deep as a value may be.
-func jsonResultMap(data []byte) (map[string]any, error) {
+// at most as deep as a value may be. Error data that is not Unicode text
+// is left out, dropped saying why (the error's code and message kept, as
+// the pipeline drops a MessagePack guest's): encoding/json read it as
+// U+FFFD, two member names one.
+func jsonResultMap(data []byte) (m map[string]any, dropped string, err error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	m := make(map[string]any, 2)
+	m = make(map[string]any, 2)
 	if raw, ok := top["value"]; ok {
 		if what := jsonNotText(raw); what != "" {
-			return nil, &notTextError{what}
+			return nil, "", &notTextError{what}
 		}
 		var v any
 		if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
-			return nil, fmt.Errorf("value: %v", err)
+			return nil, "", fmt.Errorf("value: %v", err)
 		}
 		m["value"] = v
 	}
 	raw, ok := top["error"]
 	if !ok {
-		return m, nil
+		return m, "", nil
 	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &members); err != nil || members == nil {
 		var v any
 		if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
-			return nil, fmt.Errorf("error: %v", err)
+			return nil, "", fmt.Errorf("error: %v", err)
 		}
 		m["error"] = v // null, or not a map: ParseResult says which
-		return m, nil
+		return m, "", nil
 	}
 	em := make(map[string]any, 3)
 	for _, k := range []string{"code", "message", "data"} {
 		if raw, ok := members[k]; ok {
+			if k == "data" {
+				if what := jsonNotText(raw); what != "" {
+					dropped = "its data " + what
+					continue
+				}
+			}
 			var v any
 			if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
-				return nil, fmt.Errorf("error.%s: %v", k, err)
+				return nil, "", fmt.Errorf("error.%s: %v", k, err)
 			}
 			em[k] = v
 		}
 	}
 	m["error"] = em
-	return m, nil
+	return m, dropped, nil
 }
 
 // decodeResult decodes a ToolResult in either codec. guestErr is the error
@@ -369,8 +378,9 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 		return nil, nil, abi.Errorf(abi.TooLarge, "the guest's result: %v", err)
 	}
 	var raw any
+	dropped := ""
 	if codec == abi.JSON {
-		if raw, err = jsonResultMap(data); err != nil {
+		if raw, dropped, err = jsonResultMap(data); err != nil {
 			if nt, ok := err.(*notTextError); ok {
 				// As a MessagePack str that is not UTF-8: the result is
 				// wrong, the instance is not.
@@ -406,7 +416,11 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 		// In MessagePack the code and message are bytes the guest chose;
 		// read them as the JSON codec does (U+FFFD for a byte that is
 		// not UTF-8).
-		return nil, &abi.ToolError{Code: abi.ErrorCode(abi.ValidText(werr.Code)), Message: abi.ValidText(werr.Message), Data: werr.Data}, nil
+		msg := abi.ValidText(werr.Message)
+		if dropped != "" {
+			msg += " (its error data was dropped: it is not a JSON value: " + dropped + ")"
+		}
+		return nil, &abi.ToolError{Code: abi.ErrorCode(abi.ValidText(werr.Code)), Message: msg, Data: werr.Data}, nil
 	}
 	return v, nil, nil
 }

@@ -1,0 +1,44 @@
+package wasm
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// TestJSONErrorDataNotUnicodeDropped: a JSON guest's error whose data held
+// an invalid UTF-8 byte or an escaped lone surrogate ("\ud800") reached the
+// caller with U+FFFD in its place, without a word (encoding/json's
+// reading), where the same guest's value is refused naming the byte and a
+// MessagePack guest's data is dropped by the pipeline, the reason added to
+// the message (docs/abi.md §2: error data that is not Unicode text is
+// dropped, the reason added). Now the data is dropped here, the guest's
+// code and message kept, the message saying why; the instance is kept.
+func TestJSONErrorDataNotUnicodeDropped(t *testing.T) {
+	for _, c := range []struct{ name, result, why string }{
+		{"byte", "{\"error\":{\"code\":\"NotFound\",\"message\":\"no such user\",\"data\":\"a\xffb\"}}", "byte 0xff"},
+		{"surrogate", `{"error":{"code":"NotFound","message":"no such user","data":{"k":["\ud800"]}}}`, `\ud800`},
+		{"name", `{"error":{"code":"NotFound","message":"no such user","data":{"\udc00":1,"\udc01":2}}}`, `\udc00`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := newEdgeGuest(edgeReg)
+			g.call = fmt.Sprintf("(i64.const %d)", g.seg(c.result))
+			p := edgeLoad(t, edgeEngines[0], Config{PoolSize: 1}, g.wat())
+			env := newFakeEnv(p, 3)
+			for i := range 2 {
+				_, err := call(p, env, "t", map[string]any{}, 5*time.Second)
+				te, ok := err.(*abi.ToolError)
+				if !ok || te.Code != abi.NotFound || te.Data != nil ||
+					!strings.HasPrefix(te.Message, "no such user") || !strings.Contains(te.Message, "data was dropped") || !strings.Contains(te.Message, c.why) {
+					t.Fatalf("call %d: %#v; want NotFound without data, its message saying the data was dropped and why (%s)", i, err, c.why)
+				}
+			}
+			if n := p.(*Provider).Instances(); n != 1 {
+				t.Fatalf("%d instances after two calls; want the one kept", n)
+			}
+		})
+	}
+}
