@@ -289,7 +289,8 @@ func knownGuestCode(e *abi.ToolError) *abi.ToolError {
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("%s (the guest's error code %q is not one of the ABI's)", e.Message, e.Code), Data: e.Data}
 }
 
-// notTextError is a JSON result value that is not Unicode text.
+// notTextError is a JSON result value that is not Unicode text, or
+// holds a number the host cannot hold.
 type notTextError struct{ what string }
 
 func (e *notTextError) Error() string { return "value " + e.what }
@@ -330,7 +331,10 @@ func jsonResultMap(data []byte) (m map[string]any, dropped string, err error) {
 		}
 		var v any
 		if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
-			return nil, "", fmt.Errorf("value: %v", err)
+			// Well-formed (data was read above): a value the host cannot
+			// hold, a number beyond a float64's range, as NaN in
+			// MessagePack: the result is wrong, the instance is not.
+			return nil, "", &notTextError{"at " + err.Error()}
 		}
 		m["value"] = v
 	}
@@ -350,14 +354,18 @@ func jsonResultMap(data []byte) (m map[string]any, dropped string, err error) {
 	em := make(map[string]any, 3)
 	for _, k := range []string{"code", "message", "data"} {
 		if raw, ok := members[k]; ok {
+			var v any
 			if k == "data" {
 				if what := jsonNotText(raw); what != "" {
 					dropped = "its data " + what
 					continue
 				}
-			}
-			var v any
-			if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
+				if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
+					// Well-formed: a number beyond a float64's range.
+					dropped = "its data at " + err.Error()
+					continue
+				}
+			} else if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
 				return nil, "", fmt.Errorf("error.%s: %v", k, err)
 			}
 			em[k] = v

@@ -42,3 +42,46 @@ func TestJSONErrorDataNotUnicodeDropped(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONResultNumberBeyondFloatIsInvalidResult: a JSON guest's result
+// whose value held a number beyond a float64's range (1e400, well-formed
+// JSON) was a ProviderError "the guest returned a malformed JSON
+// ToolResult" and its instance discarded, where a value with no JSON form
+// (NaN in MessagePack, a string that is not UTF-8) is the guest's
+// InvalidResult and its instance kept (docs/abi.md §5); such a number in
+// an error's data lost the guest's whole error, its code and message, for
+// that ProviderError. Now the value is InvalidResult naming the number's
+// path, and error data holding one is dropped saying why, the guest's code
+// and message kept; the instance is kept either way.
+func TestJSONResultNumberBeyondFloatIsInvalidResult(t *testing.T) {
+	for _, c := range []struct {
+		name, result string
+		code         abi.ErrorCode
+		want         []string
+	}{
+		{"value", `{"value":{"a":[1,1e400]}}`, abi.InvalidResult, []string{"not a JSON value", "$.a[1]", "1e400"}},
+		{"data", `{"error":{"code":"NotFound","message":"no such user","data":{"n":-1e400}}}`, abi.NotFound, []string{"no such user", "data was dropped", "$.n", "-1e400"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := newEdgeGuest(edgeReg)
+			g.call = fmt.Sprintf("(i64.const %d)", g.seg(c.result))
+			p := edgeLoad(t, edgeEngines[0], Config{PoolSize: 1}, g.wat())
+			env := newFakeEnv(p, 3)
+			for i := range 2 {
+				_, err := call(p, env, "t", map[string]any{}, 5*time.Second)
+				te, ok := err.(*abi.ToolError)
+				if !ok || te.Code != c.code || te.Data != nil {
+					t.Fatalf("call %d: %#v; want %s without data", i, err, c.code)
+				}
+				for _, w := range c.want {
+					if !strings.Contains(te.Message, w) {
+						t.Fatalf("call %d: %q does not say %q", i, te.Message, w)
+					}
+				}
+			}
+			if n := p.(*Provider).Instances(); n != 1 {
+				t.Fatalf("%d instances after two calls; want the one kept", n)
+			}
+		})
+	}
+}
