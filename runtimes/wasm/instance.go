@@ -277,6 +277,43 @@ func (inst *instance) encodeCall(call *abi.ToolCall, dst []byte) ([]byte, *abi.T
 	return b, nil
 }
 
+// errorWithoutData reads the error of MessagePack ToolResult data whose
+// data holds a value JSON cannot hold (NaN, an infinity, bin): its members
+// but data, and why the data is dropped; nil when the error's data holds
+// no such value or its other members do not decode.
+func errorWithoutData(data []byte) (map[string]any, string) {
+	ev, ok, _ := wire.MapField(data, "error")
+	if !ok {
+		return nil, ""
+	}
+	dv, ok, _ := wire.MapField(ev, "data")
+	if !ok {
+		return nil, ""
+	}
+	p := notJSONAt(dv, "$", 0)
+	if p == "" {
+		return nil, ""
+	}
+	why := "its data at " + p
+	if _, err := wire.DecodeValue(dv); err != nil {
+		var se *wire.SyntaxError
+		if errors.As(err, &se) {
+			why = fmt.Sprintf("its data at %s: %s", p, se.Msg)
+		}
+	}
+	em := make(map[string]any, 2)
+	for _, k := range []string{"code", "message"} {
+		if b, ok, _ := wire.MapField(ev, k); ok {
+			v, err := wire.DecodeValue(b)
+			if err != nil {
+				return nil, ""
+			}
+			em[k] = v
+		}
+	}
+	return em, why
+}
+
 // knownGuestCode keeps a guest's error code when it is one of abi's
 // (docs/abi.md §2, ToolResult) and otherwise makes the error a
 // ProviderError naming the code, as the JS and MCP runtimes do: callers
@@ -411,11 +448,19 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 						return nil, abi.Errorf(abi.InvalidResult, "the guest's result is not a JSON value: %s at %s (byte %d of its ToolResult)", se.Msg, p, se.Offset), nil
 					}
 				}
+				if em, why := errorWithoutData(data); em != nil {
+					// The error's data: dropped saying why, the guest's
+					// code and message kept (they were lost for this
+					// InvalidResult), as a JSON guest's.
+					raw, dropped = map[string]any{"error": em}, why
+					goto parse
+				}
 				return nil, abi.Errorf(abi.InvalidResult, "the guest's result is not a JSON value: %s (at byte %d of its ToolResult)", se.Msg, se.Offset), nil
 			}
 			return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed MessagePack ToolResult: %v", err)
 		}
 	}
+parse:
 	v, werr, err := wire.ParseResult(raw)
 	if err != nil {
 		return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed ToolResult: %v", err)

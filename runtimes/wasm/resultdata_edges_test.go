@@ -85,3 +85,38 @@ func TestJSONResultNumberBeyondFloatIsInvalidResult(t *testing.T) {
 		})
 	}
 }
+
+// TestMessagePackErrorDataNotJSONDropped: a MessagePack guest's error
+// whose data held a value JSON cannot hold (NaN, an infinity, bin) was
+// replaced whole by the host's InvalidResult "NaN is not a JSON number (at
+// byte 46 of its ToolResult)": the guest's code and message were lost and
+// the value named by no path. As a JSON guest's error data that is not a
+// JSON value, and as the pipeline drops a native tool's, the data is
+// dropped, the guest's code and message kept, the message naming the
+// value's path; the instance is kept.
+func TestMessagePackErrorDataNotJSONDropped(t *testing.T) {
+	nan := "\xcb\x7f\xf8\x00\x00\x00\x00\x00\x00"
+	for _, c := range []struct{ name, data, why string }{
+		{"nan", "\x81\xa1n" + nan, "NaN"},
+		{"bin", "\x81\xa1b\x92\x01\xc4\x01\x00", "$.b[1]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := "\x81\xa5error\x83\xa4code\xa8NotFound\xa7message\xacno such user\xa4data" + c.data
+			g := newEdgeGuest(edgeReg)
+			g.call = fmt.Sprintf("(i64.const %d)", g.seg(res))
+			p := edgeLoad(t, edgeEngines[0], Config{PoolSize: 1}, g.wat())
+			env := newFakeEnv(p, 3)
+			for i := range 2 {
+				_, err := call(p, env, "t", map[string]any{}, 5*time.Second)
+				te, ok := err.(*abi.ToolError)
+				if !ok || te.Code != abi.NotFound || te.Data != nil || !strings.HasPrefix(te.Message, "no such user") ||
+					!strings.Contains(te.Message, "data was dropped") || !strings.Contains(te.Message, c.why) {
+					t.Fatalf("call %d: %#v; want NotFound without data, its message saying the data was dropped and why (%s)", i, err, c.why)
+				}
+			}
+			if n := p.(*Provider).Instances(); n != 1 {
+				t.Fatalf("%d instances after two calls; want the one kept", n)
+			}
+		})
+	}
+}
