@@ -464,9 +464,17 @@ func normalizeMessage(v any) error {
 			validText(p)
 		}
 	case *ToolRegister:
+		// Which tool and schema: the path alone ("$.properties.x") read
+		// as one from the message's root.
 		for i := range m.Tools {
-			normMap(m.Tools[i].Parameters)
-			normMap(m.Tools[i].Returns)
+			for _, s := range []struct {
+				name   string
+				schema map[string]any
+			}{{"parameters", m.Tools[i].Parameters}, {"returns", m.Tools[i].Returns}} {
+				if normMap(s.schema); err != nil {
+					return fmt.Errorf("tools[%d] (%.64q) %s: %w", i, m.Tools[i].Name, s.name, err)
+				}
+			}
 		}
 	case *ToolDef:
 		normMap(m.Parameters)

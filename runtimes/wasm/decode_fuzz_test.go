@@ -2,6 +2,7 @@ package wasm
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/aios-host/aios-host/abi"
@@ -50,12 +51,18 @@ func FuzzDecodeResult(f *testing.F) {
 		if err != nil || c != abi.JSON {
 			return
 		}
-		raw, err := jsonResultMap(data)
+		raw, dropped, err := jsonResultMap(data)
 		if _, notText := err.(*notTextError); notText && guestErr != nil && guestErr.Code == abi.InvalidResult {
 			return // a value that is not Unicode text: the guest's InvalidResult
 		}
 		if err != nil {
 			t.Fatalf("decodeResult accepted %q, jsonResultMap refuses it: %v", data, err)
+		}
+		if dropped != "" {
+			if guestErr == nil || guestErr.Data != nil || !strings.Contains(guestErr.Message, dropped) {
+				t.Fatalf("JSON %q: error data that is not Unicode text (%s) not dropped saying so: %+v", data, dropped, guestErr)
+			}
+			return // the message says why: a MessagePack guest's is dropped by the pipeline
 		}
 		mp, err := wire.AppendValue(nil, raw)
 		if err != nil {

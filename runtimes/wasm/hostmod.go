@@ -240,7 +240,12 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 		if terr := jsonNotText(req); terr != "" {
 			return nil, abi.Errorf(abi.InvalidParams, "aios.%s: the request %s", op, terr), useJSON
 		}
-		err = abi.UnmarshalJSONValue(req, &raw)
+		if err = abi.UnmarshalJSONValue(req, &raw); err != nil && json.Valid(req) {
+			// Well-formed: arguments the host cannot hold (a number
+			// beyond a float64's range), named by their path, as
+			// MessagePack's NaN below; it was "malformed request".
+			return nil, abi.Errorf(abi.InvalidParams, "aios.%s: the request is not a JSON value the host can hold: %v", op, err), useJSON
+		}
 	} else {
 		raw, err = wire.Decoder{AllowBin: op == opSpaceWrite}.Decode(req)
 	}

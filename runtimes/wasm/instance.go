@@ -277,6 +277,43 @@ func (inst *instance) encodeCall(call *abi.ToolCall, dst []byte) ([]byte, *abi.T
 	return b, nil
 }
 
+// errorWithoutData reads the error of MessagePack ToolResult data whose
+// data holds a value JSON cannot hold (NaN, an infinity, bin): its members
+// but data, and why the data is dropped; nil when the error's data holds
+// no such value or its other members do not decode.
+func errorWithoutData(data []byte) (map[string]any, string) {
+	ev, ok, _ := wire.MapField(data, "error")
+	if !ok {
+		return nil, ""
+	}
+	dv, ok, _ := wire.MapField(ev, "data")
+	if !ok {
+		return nil, ""
+	}
+	p := notJSONAt(dv, "$", 0)
+	if p == "" {
+		return nil, ""
+	}
+	why := "its data at " + p
+	if _, err := wire.DecodeValue(dv); err != nil {
+		var se *wire.SyntaxError
+		if errors.As(err, &se) {
+			why = fmt.Sprintf("its data at %s: %s", p, se.Msg)
+		}
+	}
+	em := make(map[string]any, 2)
+	for _, k := range []string{"code", "message"} {
+		if b, ok, _ := wire.MapField(ev, k); ok {
+			v, err := wire.DecodeValue(b)
+			if err != nil {
+				return nil, ""
+			}
+			em[k] = v
+		}
+	}
+	return em, why
+}
+
 // knownGuestCode keeps a guest's error code when it is one of abi's
 // (docs/abi.md §2, ToolResult) and otherwise makes the error a
 // ProviderError naming the code, as the JS and MCP runtimes do: callers
@@ -289,7 +326,8 @@ func knownGuestCode(e *abi.ToolError) *abi.ToolError {
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("%s (the guest's error code %q is not one of the ABI's)", e.Message, e.Code), Data: e.Data}
 }
 
-// notTextError is a JSON result value that is not Unicode text.
+// notTextError is a JSON result value that is not Unicode text, or
+// holds a number the host cannot hold.
 type notTextError struct{ what string }
 
 func (e *notTextError) Error() string { return "value " + e.what }
@@ -314,48 +352,64 @@ func jsonNotText(b []byte) string {
 // names match exactly (encoding/json's struct decoding matched them
 // case-insensitively: {"Value": 5} was 5 in JSON and null in MessagePack),
 // and the value and the error's data are each a value of their own, nested
-// at most as deep as a value may be.
-func jsonResultMap(data []byte) (map[string]any, error) {
+// at most as deep as a value may be. Error data that is not Unicode text
+// is left out, dropped saying why (the error's code and message kept, as
+// the pipeline drops a MessagePack guest's): encoding/json read it as
+// U+FFFD, two member names one.
+func jsonResultMap(data []byte) (m map[string]any, dropped string, err error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	m := make(map[string]any, 2)
+	m = make(map[string]any, 2)
 	if raw, ok := top["value"]; ok {
 		if what := jsonNotText(raw); what != "" {
-			return nil, &notTextError{what}
+			return nil, "", &notTextError{what}
 		}
 		var v any
 		if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
-			return nil, fmt.Errorf("value: %v", err)
+			// Well-formed (data was read above): a value the host cannot
+			// hold, a number beyond a float64's range, as NaN in
+			// MessagePack: the result is wrong, the instance is not.
+			return nil, "", &notTextError{"at " + err.Error()}
 		}
 		m["value"] = v
 	}
 	raw, ok := top["error"]
 	if !ok {
-		return m, nil
+		return m, "", nil
 	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &members); err != nil || members == nil {
 		var v any
 		if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
-			return nil, fmt.Errorf("error: %v", err)
+			return nil, "", fmt.Errorf("error: %v", err)
 		}
 		m["error"] = v // null, or not a map: ParseResult says which
-		return m, nil
+		return m, "", nil
 	}
 	em := make(map[string]any, 3)
 	for _, k := range []string{"code", "message", "data"} {
 		if raw, ok := members[k]; ok {
 			var v any
-			if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
-				return nil, fmt.Errorf("error.%s: %v", k, err)
+			if k == "data" {
+				if what := jsonNotText(raw); what != "" {
+					dropped = "its data " + what
+					continue
+				}
+				if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
+					// Well-formed: a number beyond a float64's range.
+					dropped = "its data at " + err.Error()
+					continue
+				}
+			} else if err := abi.UnmarshalJSONValue(raw, &v); err != nil {
+				return nil, "", fmt.Errorf("error.%s: %v", k, err)
 			}
 			em[k] = v
 		}
 	}
 	m["error"] = em
-	return m, nil
+	return m, dropped, nil
 }
 
 // decodeResult decodes a ToolResult in either codec. guestErr is the error
@@ -369,8 +423,9 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 		return nil, nil, abi.Errorf(abi.TooLarge, "the guest's result: %v", err)
 	}
 	var raw any
+	dropped := ""
 	if codec == abi.JSON {
-		if raw, err = jsonResultMap(data); err != nil {
+		if raw, dropped, err = jsonResultMap(data); err != nil {
 			if nt, ok := err.(*notTextError); ok {
 				// As a MessagePack str that is not UTF-8: the result is
 				// wrong, the instance is not.
@@ -393,11 +448,19 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 						return nil, abi.Errorf(abi.InvalidResult, "the guest's result is not a JSON value: %s at %s (byte %d of its ToolResult)", se.Msg, p, se.Offset), nil
 					}
 				}
+				if em, why := errorWithoutData(data); em != nil {
+					// The error's data: dropped saying why, the guest's
+					// code and message kept (they were lost for this
+					// InvalidResult), as a JSON guest's.
+					raw, dropped = map[string]any{"error": em}, why
+					goto parse
+				}
 				return nil, abi.Errorf(abi.InvalidResult, "the guest's result is not a JSON value: %s (at byte %d of its ToolResult)", se.Msg, se.Offset), nil
 			}
 			return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed MessagePack ToolResult: %v", err)
 		}
 	}
+parse:
 	v, werr, err := wire.ParseResult(raw)
 	if err != nil {
 		return nil, nil, abi.Errorf(abi.ProviderError, "the guest returned a malformed ToolResult: %v", err)
@@ -406,7 +469,11 @@ func decodeResult(data []byte) (v any, guestErr, protoErr *abi.ToolError) {
 		// In MessagePack the code and message are bytes the guest chose;
 		// read them as the JSON codec does (U+FFFD for a byte that is
 		// not UTF-8).
-		return nil, &abi.ToolError{Code: abi.ErrorCode(abi.ValidText(werr.Code)), Message: abi.ValidText(werr.Message), Data: werr.Data}, nil
+		msg := abi.ValidText(werr.Message)
+		if dropped != "" {
+			msg += " (its error data was dropped: it is not a JSON value: " + dropped + ")"
+		}
+		return nil, &abi.ToolError{Code: abi.ErrorCode(abi.ValidText(werr.Code)), Message: msg, Data: werr.Data}, nil
 	}
 	return v, nil, nil
 }
