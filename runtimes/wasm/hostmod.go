@@ -121,7 +121,7 @@ func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n
 	if (inst != nil && inst.allocating) || ctx.Value(allocKey{}) != nil {
 		// Answering would run aios_alloc inside aios_alloc (docs/abi.md:
 		// the allocator may not make host calls).
-		panic(fmt.Errorf("aios.%s called from inside aios_alloc: the guest's allocator may not make host calls", op))
+		panic(fmt.Errorf("aios.%s called from inside aios_alloc or aios_free: the guest's allocator may not make host calls", op))
 	}
 	if inst == nil {
 		// A start function: answered Unavailable, in the request's codec

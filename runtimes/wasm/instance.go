@@ -175,7 +175,13 @@ func (inst *instance) input(n int) (uint32, error) {
 	}
 	if inst.inPtr != 0 && inst.fFree != nil {
 		inst.stack[0], inst.stack[1] = uint64(inst.inPtr), uint64(inst.inCap)
-		if err := inst.fFree.CallWithStack(inst.ctx, inst.stack); err != nil {
+		// Refused host calls, as aios_alloc's: served, one ran with the
+		// call's grants before aios_call, and its answer's aios_alloc
+		// ran inside aios_free (found by p181).
+		inst.allocating = true
+		err := inst.fFree.CallWithStack(inst.ctx, inst.stack)
+		inst.allocating = false
+		if err != nil {
 			// Named, as aios_alloc's trap is: "the guest trapped: wasm
 			// error: unreachable" read as aios_call's.
 			return 0, fmt.Errorf("aios_free(%d, %d): %w", inst.inPtr, inst.inCap, err)

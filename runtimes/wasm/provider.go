@@ -410,7 +410,7 @@ type instance struct {
 	inPtr, inCap         uint32            // host-owned input buffer in guest memory
 	overflow             bool              // a unit beyond the pool's bound (busy.Bound.ReleaseExtra)
 	uncounted            bool              // Load's instance until a call takes it, or a busy.Chain's free one: no unit to give back
-	allocating           bool              // inside the guest's aios_alloc (alloc); same goroutine
+	allocating           bool              // inside the guest's aios_alloc or aios_free (alloc, input); same goroutine
 	idleMark                               // used since the last trim pass, idle since (Provider.trim)
 	stop                 api.MutableGlobal // the $tick global, when instrumented
 

@@ -566,7 +566,7 @@ func (p *wtProvider) hostCall(c *wt.Caller, op string, ptr, n uint32) (ret []wt.
 	if inst != nil && inst.allocating {
 		// As on wazero (instance.alloc): answering would run aios_alloc
 		// inside aios_alloc, recursing until the stack overflows.
-		return nil, wt.NewTrap(fmt.Sprintf("aios.%s called from inside aios_alloc: the guest's allocator may not make host calls", op))
+		return nil, wt.NewTrap(fmt.Sprintf("aios.%s called from inside aios_alloc or aios_free: the guest's allocator may not make host calls", op))
 	}
 	var shim *instance
 	if inst != nil && inst.shim.env != nil {
@@ -673,7 +673,7 @@ type wtInstance struct {
 	overflow     bool
 	free         bool        // a busy.Chain's free unit: nothing to give back
 	idleMark                 // used since the last trim pass, idle since (wtProvider.trim)
-	allocating   bool        // inside the guest's aios_alloc (a host call refuses to run)
+	allocating   bool        // inside the guest's aios_alloc or aios_free (a host call refuses to run)
 	dl           time.Time   // the running call's (or load's) deadline, for poll_oneoff
 	handle       cgo.Handle  // this instance, for the epoch callback (wasmtime_epoch.go)
 	cancelled    bool        // the epoch callback stopped the guest for its caller
@@ -839,7 +839,10 @@ func (inst *wtInstance) input(n int) (uint32, error) {
 		return inst.inPtr, nil
 	}
 	if inst.inPtr != 0 && inst.fFree != nil {
-		if _, err := wtCall(inst.store, inst, inst.fFree, 0, int32(inst.inPtr), int32(inst.inCap)); err != nil {
+		inst.allocating = true // host calls refused, as on wazero (instance.input)
+		_, err := wtCall(inst.store, inst, inst.fFree, 0, int32(inst.inPtr), int32(inst.inCap))
+		inst.allocating = false
+		if err != nil {
 			var we *wt.Error
 			if isInterrupt(err) || (errors.As(err, &we) && func() bool { _, ok := we.ExitStatus(); return ok }()) {
 				return 0, err
