@@ -78,6 +78,11 @@ type InspectTool struct {
 	Description  string         `json:"description,omitempty"`
 	InputSchema  map[string]any `json:"input_schema"`
 	OutputSchema map[string]any `json:"output_schema,omitempty"`
+	// What the tool declares of its callers (a core module's or a
+	// script's): the capabilities a caller must hold, and its levels.
+	CapabilityRequired []string `json:"capability_required,omitempty"`
+	PermissionLevel    string   `json:"permission_level,omitempty"`
+	LatencyClass       string   `json:"latency_class,omitempty"`
 }
 
 // JSON is the machine-readable form: provider, WIT and each tool's name and

@@ -80,3 +80,31 @@ aios.registerTool({ name: 'b', parameters: { type: 'object', properties: { name:
 		t.Fatalf("inspect bad.js: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestInspectShowsWhatToolsRequire: inspect showed neither the grants a
+// provider asks for nor what its tools require of their callers
+// (capability_required) and their levels, so an author could not check
+// with it what the host would demand (found by p181). The text and --json
+// show them.
+func TestInspectShowsWhatToolsRequire(t *testing.T) {
+	e := newEnv(t)
+	js := filepath.Join(t.TempDir(), "docs.js")
+	if err := os.WriteFile(js, []byte(`aios.provider({ id: 'org.example.docs', capabilities: ['ReadSpace(documents)'] });
+aios.registerTool({ name: 'summarize', capabilityRequired: ['ReadSpace(documents)'], permissionLevel: 'high', latencyClass: 'slow' },
+  async (params, ctx) => ({ ok: true }));
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := e.run("", "inspect", js)
+	for _, want := range []string{"requests: ReadSpace(documents)", "callers need: ReadSpace(documents)", "permission level high, latency class slow"} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("inspect docs.js: exit %d, want …%s…; stdout %q, stderr %q", code, want, out, errs)
+		}
+	}
+	code, out, errs = e.run("", "inspect", js, "--json")
+	for _, want := range []string{`"capability_required": [`, `"permission_level": "high"`, `"latency_class": "slow"`, `"capabilities": [`} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("inspect --json docs.js: exit %d, want …%s…; stdout %q, stderr %q", code, want, out, errs)
+		}
+	}
+}

@@ -167,7 +167,8 @@ func checkRegistrable(path string, reg *abi.ToolRegister) error {
 func registerJSON(reg *abi.ToolRegister, kind string) map[string]any {
 	tools := make([]component.InspectTool, 0, len(reg.Tools))
 	for _, t := range reg.Tools {
-		tools = append(tools, component.InspectTool{Name: t.Name, Version: toolVersion(t), Description: t.Description, InputSchema: t.Parameters, OutputSchema: t.Returns})
+		tools = append(tools, component.InspectTool{Name: t.Name, Version: toolVersion(t), Description: t.Description, InputSchema: t.Parameters, OutputSchema: t.Returns,
+			CapabilityRequired: t.CapabilityRequired, PermissionLevel: t.PermissionLevel, LatencyClass: t.LatencyClass})
 	}
 	return map[string]any{"kind": kind, "provider": reg.Provider, "tools": tools}
 }
@@ -328,11 +329,23 @@ func printRegister(c *cli, reg *abi.ToolRegister) int {
 		kind = reg.Provider.Runtime
 	}
 	var text strings.Builder
-	fmt.Fprintf(&text, "%s provider %s (runtime %s)\n\n", kind, reg.Provider.ID, reg.Provider.Runtime)
+	fmt.Fprintf(&text, "%s provider %s (runtime %s)\n", kind, reg.Provider.ID, reg.Provider.Runtime)
+	if len(reg.Provider.Capabilities) > 0 {
+		// What the host is asked to grant it (a guest author could not
+		// see with inspect what the host would be asked for).
+		fmt.Fprintf(&text, "  requests: %s\n", strings.Join(reg.Provider.Capabilities, ", "))
+	}
+	text.WriteString("\n")
 	for _, t := range reg.Tools {
 		fmt.Fprintf(&text, "tool %s %s\n", t.Name, toolVersion(t))
 		if t.Description != "" {
 			fmt.Fprintf(&text, "  %s\n", t.Description)
+		}
+		if len(t.CapabilityRequired) > 0 {
+			fmt.Fprintf(&text, "  callers need: %s\n", strings.Join(t.CapabilityRequired, ", "))
+		}
+		if t.PermissionLevel != "" || t.LatencyClass != "" {
+			fmt.Fprintf(&text, "  permission level %s, latency class %s\n", orText(t.PermissionLevel, "medium"), orText(t.LatencyClass, "normal"))
 		}
 		b, err := json.MarshalIndent(t.Parameters, "  ", "  ")
 		if err != nil {
@@ -351,4 +364,12 @@ func printRegister(c *cli, reg *abi.ToolRegister) int {
 	}
 	io.WriteString(c.stdout, termText(text.String()))
 	return exitOK
+}
+
+// orText is s, or def when s is empty (a level the registry defaults).
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
