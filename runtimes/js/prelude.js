@@ -176,6 +176,8 @@
   var defKeys = ['name', 'description', 'parameters', 'returns', 'version', 'tags', 'examples',
     'idempotent', 'deprecated', 'latencyClass', 'latency_class', 'permissionLevel', 'permission_level',
     'mcpExportable', 'mcp_exportable', 'capabilityRequired', 'capability_required', 'deprecation'];
+  // deprecationKeys are a deprecation note's members (abi.Deprecation).
+  var deprecationKeys = ['since', 'message', 'replacement'];
 
   function closest(k, keys) {
     var lk = k.toLowerCase(), best = '', bestD = 3;
@@ -226,6 +228,17 @@
     // {since, message, replacement}, as the Go SDKs' Deprecation: the host
     // returns it to callers (docs/registry.md); present, it sets deprecated.
     if (def.deprecation !== undefined && def.deprecation !== null) {
+      // Its members are checked as the definition's: a misspelt one
+      // (replacment) was dropped, and callers were told the tool is
+      // deprecated with nothing of what replaces it.
+      if (typeof def.deprecation === 'object' && !Array.isArray(def.deprecation)) {
+        Object.keys(def.deprecation).forEach(function (k) {
+          if (deprecationKeys.indexOf(k) >= 0) return;
+          var near = k.length <= 64 ? closest(k, deprecationKeys) : '';
+          throw new TypeError(where + ' ' + def.name + ': unknown member "' + k + '" in deprecation' +
+            (near ? ' (did you mean ' + near + '?)' : '') + '; known: ' + deprecationKeys.join(', '));
+        });
+      }
       out.deprecation = def.deprecation;
       out.deprecated = true;
     }
