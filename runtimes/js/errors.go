@@ -66,8 +66,24 @@ func cleanStack(s string) string {
 	if slices.ContainsFunc(own, func(l string) bool { return frameFile(l) != "" }) {
 		lines = own
 	}
+	// A stack framesString already cut ends in its "... N more frames":
+	// counted with the frames cut here, not as one of them.
+	more := 0
+	if n := len(lines); n > 0 {
+		if t, ok := strings.CutPrefix(lines[n-1], "\t... "); ok {
+			if t, ok = strings.CutSuffix(t, " more frames"); ok {
+				if m, err := strconv.Atoi(t); err == nil {
+					more, lines = m, lines[:n-1]
+				}
+			}
+		}
+	}
 	if len(lines) > maxStackLines {
-		lines = append(lines[:maxStackLines], fmt.Sprintf("\t... %d more frames", len(lines)-maxStackLines))
+		more += len(lines) - maxStackLines
+		lines = lines[:maxStackLines]
+	}
+	if more > 0 {
+		lines = append(lines, fmt.Sprintf("\t... %d more frames", more))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -214,7 +230,10 @@ func withThrowSite(te *abi.ToolError, ex *goja.Exception) {
 	if ex == nil {
 		return
 	}
-	if st := framesString(ex.Stack()); st != "" {
+	// cleanStack: the bundle's own frames (its module wrapper) name a file
+	// that exists nowhere, as they are left out of an Error's stack
+	// (TestThrownValueStackLeavesOutBundle).
+	if st := cleanStack(framesString(ex.Stack())); st != "" {
 		te.Data = map[string]any{"stack": st}
 		if f := firstFrame(st); f != "" {
 			te.Message += " (at " + f + ")"
