@@ -59,9 +59,15 @@ func cleanStack(s string) string {
 	// The frames of the bundle's own code (NAME.bundle.js: the module
 	// wrapper esbuild emits around an ES module, its helpers) name a file
 	// that exists nowhere: left out, unless they are all the stack has.
+	// So do the host's own (the Go functions behind ctx and the size
+	// checks, limits.js and the SDK prelude): "at
+	// github.com/aios-host/…(*limits).checkCtor-fm (native)", "at F
+	// (aios-limits.js:25:45)" came before the provider's line
+	// (TestErrorStackLeavesOutHostFrames).
 	own := slices.DeleteFunc(slices.Clone(lines), func(l string) bool {
 		f := frameFile(l)
-		return strings.HasSuffix(f, ".bundle.js")
+		return strings.HasSuffix(f, ".bundle.js") || f == "aios-limits.js" || f == "aios-sdk-prelude.js" || f == "aios-sdk" ||
+			(strings.HasPrefix(l, "\tat github.com/aios-host/") && strings.HasSuffix(l, "(native)"))
 	})
 	if slices.ContainsFunc(own, func(l string) bool { return frameFile(l) != "" }) {
 		lines = own
