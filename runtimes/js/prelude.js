@@ -606,8 +606,13 @@
     value: Object.freeze(consoleObj),
     enumerable: false, writable: true, configurable: true,
   });
-  globalThis.setTimeout = native.setTimeout;
-  globalThis.clearTimeout = native.clearTimeout;
+  // Named as in node and browsers: their names were the Go methods'
+  // ("github.com/aios-host/…(*worker).nativeSetTimeout-fm"), shown by
+  // setTimeout.name and String(setTimeout) (TestTimerFunctionsNamed).
+  ['setTimeout', 'clearTimeout'].forEach(function (n) {
+    defineProperty(native[n], 'name', { value: n, writable: false, enumerable: false, configurable: true });
+    globalThis[n] = native[n];
+  });
   // A callback that is not a function is a TypeError, as in browsers and
   // node and as setTimeout's: Promise.prototype.then ignored it, so
   // queueMicrotask(work()) ran nothing without a word.
