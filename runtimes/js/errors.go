@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -322,12 +323,24 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 	// A code that is not the ABI's (node's err.code = 'ENOENT', a
 	// library's own) was dropped without a word: the message names it
 	// unless its text already does, and data.code keeps it.
-	var foreignCode string
-	if code := str("code"); code != "" && name != "ToolError" {
-		code = clip(code, 200)
-		foreignCode = code
-		if !strings.Contains(message, code) {
-			msg += fmt.Sprintf(" (code %q)", code)
+	// A number (an HTTP status, errno) is kept a number: it became the
+	// string "404" (TestForeignNumericErrorCodeKept).
+	var foreignCode any
+	if cv := o.Get("code"); cv != nil && !goja.IsUndefined(cv) && !goja.IsNull(cv) && name != "ToolError" {
+		if code := clip(cv.String(), 200); code != "" {
+			foreignCode = code
+			shown := strconv.Quote(code)
+			switch n := cv.Export().(type) {
+			case int64:
+				foreignCode, shown = n, code
+			case float64:
+				if !math.IsNaN(n) && !math.IsInf(n, 0) {
+					foreignCode, shown = n, code
+				}
+			}
+			if !strings.Contains(message, code) {
+				msg += " (code " + shown + ")"
+			}
 		}
 	}
 	if f := firstFrame(stack); f != "" {
@@ -355,7 +368,7 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 	if ownName {
 		data["name"] = name
 	}
-	if foreignCode != "" {
+	if foreignCode != nil {
 		data["code"] = foreignCode
 	}
 	if depth < maxCauseDepth {
