@@ -268,9 +268,14 @@
     notInCall(where);
     var d = normDef(def, where);
     if (typeof fn !== 'function') throw new TypeError(where + ' ' + d.name + ': the handler is not a function');
-    if (byName[d.name]) throw new Error('duplicate tool name "' + d.name + '" (' + where + '): every tool of a provider needs its own name');
-    byName[d.name] = true;
-    tools.push({ def: d, fn: fn, self: self, site: native.site() });
+    var site = native.site();
+    // The first declaration's line is named too: only the second's was.
+    if (byName[d.name]) {
+      throw new Error('duplicate tool name "' + d.name + '" (' + where + '): every tool of a provider needs its own name' +
+        (byName[d.name] !== true ? '; the first is declared at ' + byName[d.name] : ''));
+    }
+    byName[d.name] = site || true;
+    tools.push({ def: d, fn: fn, self: self, site: site });
   }
 
   // describedBy names what described the provider (an aios.provider call or
