@@ -303,7 +303,9 @@
         (near ? ' (did you mean ' + near + '?)' : '') + '; known: ' + providerKeys.join(', '));
     });
     var caps = capList(opts.capabilities, where);
-    info = {};
+    // site: the line describing the provider, named by the host's checks
+    // of its id, version and capabilities (TestProviderOptionErrorsNameLine).
+    info = { site: native.site() };
     ['id', 'name', 'version', 'description'].forEach(function (k) {
       if (opts[k] === undefined || opts[k] === null) return;
       // String(...) made a description of { text: '…' } "[object Object]"

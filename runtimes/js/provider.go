@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/Masterminds/semver/v3"
 	"github.com/dop251/goja"
 
 	"github.com/aios-host/aios-host/abi"
@@ -325,8 +326,19 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 		Runtime:     runtime,
 		Description: str("description"),
 	}
+	// infoAt names the line of aios.provider(...) or @Agent: the checks
+	// below named the file alone, and a provider version that is not
+	// SemVer was refused as the version of the first tool, which declared
+	// none (TestProviderOptionErrorsNameLine).
+	infoAt := ""
+	if s := str("site"); s != "" {
+		infoAt = " (at " + s + ")"
+	}
 	if reg.Provider.ID == "" {
 		reg.Provider.ID = str("id")
+		if err := abi.ValidateProviderID(reg.Provider.ID); err != nil && reg.Provider.ID != "" {
+			return nil, fmt.Errorf("%w%s", err, infoAt)
+		}
 	}
 	if reg.Provider.ID == "" {
 		reg.Provider.ID = src.LocalID()
@@ -334,11 +346,16 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
 		return nil, err
 	}
+	if v := reg.Provider.Version; v != "" {
+		if _, err := semver.StrictNewVersion(v); err != nil {
+			return nil, fmt.Errorf("provider version %q is not a strict SemVer version (want MAJOR.MINOR.PATCH such as 1.2.0; a tool without a version of its own takes it): %v%s", v, err, infoAt)
+		}
+	}
 	if caps, ok := info["capabilities"].([]any); ok {
 		for _, c := range caps {
 			s, _ := c.(string)
 			if _, err := abi.ParseCapability(s); err != nil {
-				return nil, fmt.Errorf("provider capabilities: %v", err)
+				return nil, fmt.Errorf("provider capabilities: %v%s", err, infoAt)
 			}
 			reg.Provider.Capabilities = append(reg.Provider.Capabilities, s)
 		}
