@@ -381,6 +381,10 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 		}
 		if def.Version == "" {
 			def.Version = reg.Provider.Version
+		} else if _, err := semver.StrictNewVersion(def.Version); err != nil {
+			// The registry's refusal named the file alone; the Python SDK
+			// names the line (TestToolVersionCheckedWhereDeclared).
+			return nil, fmt.Errorf("tool %s: version %q is not a strict SemVer version (want MAJOR.MINOR.PATCH such as 1.2.0): %v%s", def.Name, def.Version, err, at)
 		}
 		reg.Tools = append(reg.Tools, def)
 		p.index[def.Name] = i

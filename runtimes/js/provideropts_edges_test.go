@@ -38,3 +38,20 @@ func TestProviderOptionErrorsNameLine(t *testing.T) {
 		t.Fatalf("tool version %q, want the provider's 2.1.0", v)
 	}
 }
+
+// TestToolVersionCheckedWhereDeclared: a tool's own version that is not
+// strict SemVer (version: '1.0') was refused by the registry naming the
+// file alone ("provider local.t, tool t: version "1.0" is not a strict
+// SemVer version"), where the Python SDK names the line; the line of the
+// declaration is named now.
+func TestToolVersionCheckedWhereDeclared(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	path := writeSource(t, "tv.js", "\naios.registerTool({ name: 't', version: '1.0' }, () => 1);\n")
+	_, err := rt.load(context.Background(), abi.Source{Path: path}, runtimeOf(path))
+	if err == nil {
+		t.Fatal("loaded, want the version refused")
+	}
+	if msg := err.Error(); !strings.Contains(msg, `tool t: version "1.0" is not a strict SemVer version`) || !strings.Contains(msg, "(at tv.js:2:") {
+		t.Fatalf("%q, want the version refused at tv.js:2", msg)
+	}
+}
