@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/editdist"
 )
 
 //go:embed sdk_module.js
@@ -95,6 +97,13 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 		AbsWorkingDir:  dir,
 		Outdir:         dir,
 		Plugins:        []api.Plugin{sdkPlugin(dir, alone)},
+		// goja cannot parse import(): one of a literal path is bundled
+		// either way, but import(m) of a computed name was left as it was
+		// and the whole file failed "goja cannot compile the bundle:
+		// SyntaxError: f.js.bundle.js: … Unexpected reserved word". esbuild
+		// lowers it to a require that fails when it runs, naming the name
+		// and the provider's line (TestDynamicImportOfComputedName).
+		Supported: map[string]bool{"dynamic-import": false},
 	}
 	if ext := filepath.Ext(entry); ext != strings.ToLower(ext) {
 		// The host takes Words.JS as a .js file (extensions match in any
@@ -187,6 +196,38 @@ func buildHint(text string) string {
 	return ""
 }
 
+// sdkExports are the names the module 'aios-sdk' exports (sdk_module.js),
+// and sdkTypes the types aios-sdk.d.ts declares in it, which a .js file
+// cannot import.
+var (
+	sdkExports      = []string{"Agent", "tool", "Capability", "registerTool", "provider", "ToolError", "default"}
+	sdkTypes        = []string{"AgentContext", "ToolDefinition", "AgentOptions"}
+	sdkNoExportText = regexp.MustCompile(`^No matching export in "aios-sdk:aios-sdk" for import "(.*)"$`)
+)
+
+// sdkExportText rewrites esbuild's words for an import of a name 'aios-sdk'
+// does not export, which showed the plugin's namespace ("aios-sdk:aios-sdk")
+// as if it were a file and nothing of what the module exports
+// (TestSDKImportOfMissingExportNamed); other messages are returned as they are.
+func sdkExportText(text string) string {
+	m := sdkNoExportText.FindStringSubmatch(text)
+	if m == nil {
+		return text
+	}
+	name := m[1]
+	var why string
+	switch {
+	case slices.Contains(sdkTypes, name):
+		why = " (" + name + " is a type of aios-sdk.d.ts: import it in a .ts file, with import type)"
+	default:
+		if near := editdist.Closest(name, sdkExports, editdist.Limit(name)); near != "" && near != "default" {
+			why = " (did you mean " + near + "?)"
+		}
+	}
+	return fmt.Sprintf("'aios-sdk' has no export %q%s; it exports %s and a default (the aios object)", name, why,
+		strings.Join(sdkExports[:len(sdkExports)-1], ", "))
+}
+
 // buildError renders esbuild's messages as "file:line:col: text" lines with
 // the original (pre-transpile) position; esbuild columns are 0-based.
 func buildError(dir string, msgs []api.Message) error {
@@ -206,7 +247,7 @@ func buildError(dir string, msgs []api.Message) error {
 					file = filepath.Join(dir, file)
 				}
 			}
-			fmt.Fprintf(&b, "%s:%d:%d: %s%s", file, l.Line, l.Column+1, m.Text, buildHint(m.Text))
+			fmt.Fprintf(&b, "%s:%d:%d: %s%s", file, l.Line, l.Column+1, sdkExportText(m.Text), buildHint(m.Text))
 			if t := strings.TrimSpace(l.LineText); t != "" && len(t) < 200 {
 				fmt.Fprintf(&b, "\n    %s", t)
 			}

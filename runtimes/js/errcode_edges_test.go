@@ -43,3 +43,28 @@ aios.registerTool({ name: 'abi' }, () => {
 	_, err = call(t, p, newFakeEnv(), "abi", map[string]any{}, 5*time.Second)
 	wantCode(t, err, abi.NotFound)
 }
+
+// TestForeignNumericErrorCodeKept: an error whose code is a number (an
+// HTTP status, e.code = 404) kept it as the string "404" in data.code, and
+// the message said (code "404"), another type than the one thrown. It is
+// the number 404 in both now; a string code stays a string.
+func TestForeignNumericErrorCodeKept(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "num.js", `
+aios.registerTool({ name: 'http' }, () => { const e = new Error('upstream refused'); e.code = 404; throw e; });
+aios.registerTool({ name: 'plain' }, () => { throw { message: 'bad', code: 1.5 }; });
+`)
+	_, err := call(t, p, newFakeEnv(), "http", map[string]any{}, 5*time.Second)
+	te := wantCode(t, err, abi.ProviderError)
+	if !strings.Contains(te.Message, "Error: upstream refused (code 404)") {
+		t.Errorf("message %q, want (code 404)", te.Message)
+	}
+	if d, _ := te.Data.(map[string]any); d["code"] != int64(404) {
+		t.Errorf("data.code %#v, want the number 404", d["code"])
+	}
+	_, err = call(t, p, newFakeEnv(), "plain", map[string]any{}, 5*time.Second)
+	te = wantCode(t, err, abi.ProviderError)
+	if d, _ := te.Data.(map[string]any); d["code"] != 1.5 {
+		t.Errorf("data.code %#v (message %q), want the number 1.5", d["code"], te.Message)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -59,15 +60,37 @@ func cleanStack(s string) string {
 	// The frames of the bundle's own code (NAME.bundle.js: the module
 	// wrapper esbuild emits around an ES module, its helpers) name a file
 	// that exists nowhere: left out, unless they are all the stack has.
+	// So do the host's own (the Go functions behind ctx and the size
+	// checks, limits.js and the SDK prelude): "at
+	// github.com/aios-host/…(*limits).checkCtor-fm (native)", "at F
+	// (aios-limits.js:25:45)" came before the provider's line
+	// (TestErrorStackLeavesOutHostFrames).
 	own := slices.DeleteFunc(slices.Clone(lines), func(l string) bool {
 		f := frameFile(l)
-		return strings.HasSuffix(f, ".bundle.js")
+		return strings.HasSuffix(f, ".bundle.js") || f == "aios-limits.js" || f == "aios-sdk-prelude.js" || f == "aios-sdk" ||
+			(strings.HasPrefix(l, "\tat github.com/aios-host/") && strings.HasSuffix(l, "(native)"))
 	})
 	if slices.ContainsFunc(own, func(l string) bool { return frameFile(l) != "" }) {
 		lines = own
 	}
+	// A stack framesString already cut ends in its "... N more frames":
+	// counted with the frames cut here, not as one of them.
+	more := 0
+	if n := len(lines); n > 0 {
+		if t, ok := strings.CutPrefix(lines[n-1], "\t... "); ok {
+			if t, ok = strings.CutSuffix(t, " more frames"); ok {
+				if m, err := strconv.Atoi(t); err == nil {
+					more, lines = m, lines[:n-1]
+				}
+			}
+		}
+	}
 	if len(lines) > maxStackLines {
-		lines = append(lines[:maxStackLines], fmt.Sprintf("\t... %d more frames", len(lines)-maxStackLines))
+		more += len(lines) - maxStackLines
+		lines = lines[:maxStackLines]
+	}
+	if more > 0 {
+		lines = append(lines, fmt.Sprintf("\t... %d more frames", more))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -214,7 +237,10 @@ func withThrowSite(te *abi.ToolError, ex *goja.Exception) {
 	if ex == nil {
 		return
 	}
-	if st := framesString(ex.Stack()); st != "" {
+	// cleanStack: the bundle's own frames (its module wrapper) name a file
+	// that exists nowhere, as they are left out of an Error's stack
+	// (TestThrownValueStackLeavesOutBundle).
+	if st := cleanStack(framesString(ex.Stack())); st != "" {
 		te.Data = map[string]any{"stack": st}
 		if f := firstFrame(st); f != "" {
 			te.Message += " (at " + f + ")"
@@ -297,12 +323,24 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 	// A code that is not the ABI's (node's err.code = 'ENOENT', a
 	// library's own) was dropped without a word: the message names it
 	// unless its text already does, and data.code keeps it.
-	var foreignCode string
-	if code := str("code"); code != "" && name != "ToolError" {
-		code = clip(code, 200)
-		foreignCode = code
-		if !strings.Contains(message, code) {
-			msg += fmt.Sprintf(" (code %q)", code)
+	// A number (an HTTP status, errno) is kept a number: it became the
+	// string "404" (TestForeignNumericErrorCodeKept).
+	var foreignCode any
+	if cv := o.Get("code"); cv != nil && !goja.IsUndefined(cv) && !goja.IsNull(cv) && name != "ToolError" {
+		if code := clip(cv.String(), 200); code != "" {
+			foreignCode = code
+			shown := strconv.Quote(code)
+			switch n := cv.Export().(type) {
+			case int64:
+				foreignCode, shown = n, code
+			case float64:
+				if !math.IsNaN(n) && !math.IsInf(n, 0) {
+					foreignCode, shown = n, code
+				}
+			}
+			if !strings.Contains(message, code) {
+				msg += " (code " + shown + ")"
+			}
 		}
 	}
 	if f := firstFrame(stack); f != "" {
@@ -330,7 +368,7 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 	if ownName {
 		data["name"] = name
 	}
-	if foreignCode != "" {
+	if foreignCode != nil {
 		data["code"] = foreignCode
 	}
 	if depth < maxCauseDepth {

@@ -176,6 +176,8 @@
   var defKeys = ['name', 'description', 'parameters', 'returns', 'version', 'tags', 'examples',
     'idempotent', 'deprecated', 'latencyClass', 'latency_class', 'permissionLevel', 'permission_level',
     'mcpExportable', 'mcp_exportable', 'capabilityRequired', 'capability_required', 'deprecation'];
+  // deprecationKeys are a deprecation note's members (abi.Deprecation).
+  var deprecationKeys = ['since', 'message', 'replacement'];
 
   function closest(k, keys) {
     var lk = k.toLowerCase(), best = '', bestD = 3;
@@ -251,6 +253,17 @@
     // {since, message, replacement}, as the Go SDKs' Deprecation: the host
     // returns it to callers (docs/registry.md); present, it sets deprecated.
     if (def.deprecation !== undefined && def.deprecation !== null) {
+      // Its members are checked as the definition's: a misspelt one
+      // (replacment) was dropped, and callers were told the tool is
+      // deprecated with nothing of what replaces it.
+      if (typeof def.deprecation === 'object' && !Array.isArray(def.deprecation)) {
+        Object.keys(def.deprecation).forEach(function (k) {
+          if (deprecationKeys.indexOf(k) >= 0) return;
+          var near = k.length <= 64 ? closest(k, deprecationKeys) : '';
+          throw new TypeError(where + ' ' + def.name + ': unknown member "' + k + '" in deprecation' +
+            (near ? ' (did you mean ' + near + '?)' : '') + '; known: ' + deprecationKeys.join(', '));
+        });
+      }
       out.deprecation = def.deprecation;
       out.deprecated = true;
     }
@@ -284,9 +297,14 @@
     notInCall(where);
     var d = normDef(def, where);
     if (typeof fn !== 'function') throw new TypeError(where + ' ' + d.name + ': the handler is not a function');
-    if (byName[d.name]) throw new Error('duplicate tool name "' + d.name + '" (' + where + '): every tool of a provider needs its own name');
-    byName[d.name] = true;
-    tools.push({ def: d, fn: fn, self: self, site: native.site() });
+    var site = native.site();
+    // The first declaration's line is named too: only the second's was.
+    if (byName[d.name]) {
+      throw new Error('duplicate tool name "' + d.name + '" (' + where + '): every tool of a provider needs its own name' +
+        (byName[d.name] !== true ? '; the first is declared at ' + byName[d.name] : ''));
+    }
+    byName[d.name] = site || true;
+    tools.push({ def: d, fn: fn, self: self, site: site });
   }
 
   // describedBy names what described the provider (an aios.provider call or
@@ -314,7 +332,9 @@
         (near ? ' (did you mean ' + near + '?)' : '') + '; known: ' + providerKeys.join(', '));
     });
     var caps = capList(opts.capabilities, where);
-    info = {};
+    // site: the line describing the provider, named by the host's checks
+    // of its id, version and capabilities (TestProviderOptionErrorsNameLine).
+    info = { site: native.site() };
     ['id', 'name', 'version', 'description'].forEach(function (k) {
       if (opts[k] === undefined || opts[k] === null) return;
       // String(...) made a description of { text: '…' } "[object Object]"
@@ -623,8 +643,13 @@
     value: Object.freeze(consoleObj),
     enumerable: false, writable: true, configurable: true,
   });
-  globalThis.setTimeout = native.setTimeout;
-  globalThis.clearTimeout = native.clearTimeout;
+  // Named as in node and browsers: their names were the Go methods'
+  // ("github.com/aios-host/…(*worker).nativeSetTimeout-fm"), shown by
+  // setTimeout.name and String(setTimeout) (TestTimerFunctionsNamed).
+  ['setTimeout', 'clearTimeout'].forEach(function (n) {
+    defineProperty(native[n], 'name', { value: n, writable: false, enumerable: false, configurable: true });
+    globalThis[n] = native[n];
+  });
   // A callback that is not a function is a TypeError, as in browsers and
   // node and as setTimeout's: Promise.prototype.then ignored it, so
   // queueMicrotask(work()) ran nothing without a word.

@@ -325,8 +325,19 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 		Runtime:     runtime,
 		Description: str("description"),
 	}
+	// infoAt names the line of aios.provider(...) or @Agent: the checks
+	// below named the file alone (TestProviderOptionErrorsNameLine). (Its
+	// version, and a tool's, the SDK checks where they are declared:
+	// TestVersionCheckedWhereDeclared.)
+	infoAt := ""
+	if s := str("site"); s != "" {
+		infoAt = " (at " + s + ")"
+	}
 	if reg.Provider.ID == "" {
 		reg.Provider.ID = str("id")
+		if err := abi.ValidateProviderID(reg.Provider.ID); err != nil && reg.Provider.ID != "" {
+			return nil, fmt.Errorf("%w%s", err, infoAt)
+		}
 	}
 	if reg.Provider.ID == "" {
 		reg.Provider.ID = src.LocalID()
@@ -338,7 +349,7 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 		for _, c := range caps {
 			s, _ := c.(string)
 			if _, err := abi.ParseCapability(s); err != nil {
-				return nil, fmt.Errorf("provider capabilities: %v", err)
+				return nil, fmt.Errorf("provider capabilities: %v%s", err, infoAt)
 			}
 			reg.Provider.Capabilities = append(reg.Provider.Capabilities, s)
 		}

@@ -8,26 +8,50 @@ import (
 	"github.com/aios-host/aios-host/abi"
 )
 
-// TestProviderOptionTypesChecked: aios.provider({ description: { text:
-// '…' } }) (or @Agent's) loaded with the description "[object Object]",
-// and a version of 2 as "2", without a word: the SDK ran String(...) over
-// them. A provider option that is not a string is now a TypeError naming
-// the option, what it got and the line; strings load as before.
-func TestProviderOptionTypesChecked(t *testing.T) {
+// TestProviderOptionErrorsNameLine: the provider's options (aios.provider
+// or @Agent) were checked by the host after the top-level code ran, and
+// their errors named the file alone: an invalid id or capability said
+// nothing of the line, and a version that is not SemVer ('v1') was
+// refused as "tool x: version "v1" is not a strict SemVer version", the
+// version of a tool that declared none (tools take the provider's). Each
+// names the line describing the provider now, and the version is called
+// the provider's (the SDK's check, TestVersionCheckedWhereDeclared).
+func TestProviderOptionErrorsNameLine(t *testing.T) {
 	rt := newRuntime(t, Options{})
-	for name, c := range map[string]struct{ opts, want string }{
-		"desc.js": {"{ id: 'org.test.desc', description: { text: 'x' } }", "option description must be a string, got an object"},
-		"ver.js":  {"{ id: 'org.test.ver', version: 2 }", "option version must be a string, got a number"},
-		"name.js": {"{ id: 'org.test.name', name: ['A'] }", "option name must be a string, got an array"},
+	for _, c := range []struct{ file, src, want string }{
+		{"id.js", "aios.provider({ id: 'Bad Id!' });\naios.registerTool({ name: 'x' }, () => 1);\n", `invalid provider id "Bad Id!"`},
+		{"ver.js", "aios.provider({ id: 'org.example.ver', version: 'v1' });\naios.registerTool({ name: 'x' }, () => 1);\n", `aios.provider(...): version "v1" is not a strict SemVer version`},
+		{"caps.js", "aios.provider({ id: 'org.example.caps', capabilities: ['ReadSpace()'] });\naios.registerTool({ name: 'x' }, () => 1);\n", `ReadSpace needs an argument`},
 	} {
-		path := writeSource(t, name, "aios.provider("+c.opts+");\naios.registerTool({ name: 'a' }, () => 1);\n")
-		_, err := rt.load(context.Background(), abi.Source{Path: path}, abi.RuntimeJS)
-		if err == nil || !strings.Contains(err.Error(), "TypeError: aios.provider(...): "+c.want) || !strings.Contains(err.Error(), "(at "+name+":1:") {
-			t.Errorf("%s: %v\nwant %q at line 1", name, err, c.want)
+		path := writeSource(t, c.file, c.src)
+		_, err := rt.load(context.Background(), abi.Source{Path: path}, runtimeOf(path))
+		if err == nil {
+			t.Fatalf("%s loaded, want an error", c.file)
+		}
+		if msg := err.Error(); !strings.Contains(msg, c.want) || !strings.Contains(msg, "(at "+c.file+":1:") {
+			t.Errorf("%s: %q, want %s at %s:1", c.file, msg, c.want, c.file)
 		}
 	}
-	p := loadSource(t, rt, "ok.js", "aios.provider({ id: 'org.test.ok', name: 'Ok', version: '1.2.3', description: 'fine' });\naios.registerTool({ name: 'a' }, () => 1);\n")
-	if got := p.Describe().Provider; got.Name != "Ok" || got.Version != "1.2.3" || got.Description != "fine" {
-		t.Errorf("provider %+v", got)
+	// A valid version is still taken by the tools without one.
+	p := loadSource(t, rt, "ok.ts", "import { Agent, tool } from 'aios-sdk';\n@Agent({ id: 'org.example.ok', version: '2.1.0' })\nclass C { @tool() t() { return 1; } }\n")
+	if v := p.Describe().Tools[0].Version; v != "2.1.0" {
+		t.Fatalf("tool version %q, want the provider's 2.1.0", v)
+	}
+}
+
+// TestToolVersionCheckedWhereDeclared: a tool's own version that is not
+// strict SemVer (version: '1.0') was refused by the registry naming the
+// file alone ("provider local.t, tool t: version "1.0" is not a strict
+// SemVer version"), where the Python SDK names the line; the line of the
+// declaration is named now.
+func TestToolVersionCheckedWhereDeclared(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	path := writeSource(t, "tv.js", "\naios.registerTool({ name: 't', version: '1.0' }, () => 1);\n")
+	_, err := rt.load(context.Background(), abi.Source{Path: path}, runtimeOf(path))
+	if err == nil {
+		t.Fatal("loaded, want the version refused")
+	}
+	if msg := err.Error(); !strings.Contains(msg, `t: version "1.0" is not a strict SemVer version`) || !strings.Contains(msg, "(at tv.js:2:") {
+		t.Fatalf("%q, want the version refused at tv.js:2", msg)
 	}
 }

@@ -628,7 +628,11 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 			return nil, te, discard, false
 		}
 		if pr.State() == goja.PromiseStateRejected {
-			return nil, rejectedWhere(w.errorFromValue(pr.Result(), nil), call.Tool, t.site), false, false
+			te := w.errorFromValue(pr.Result(), nil)
+			if !w.isError(pr.Result()) {
+				te = rejectedWhere(te, call.Tool, t.site)
+			}
+			return nil, te, false, false
 		}
 		v = pr.Result()
 	}
@@ -688,6 +692,22 @@ func interruptedWhere(err error, te *abi.ToolError, tool string) *abi.ToolError 
 		c.Message += " (at " + f + ")"
 	}
 	return &c
+}
+
+// isError reports whether v is an Error object (a ToolError too): the
+// value a handler's promise was rejected with names its own line, or is
+// a ToolError whose code and message are the error; rejectedWhere's note
+// ("throw an Error to have the line") is for other values only
+// (TestRejectedWithToolErrorNotBlamedAsValue). Reading a revoked Proxy's
+// class throws: not an Error.
+func (w *worker) isError(v goja.Value) bool {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return false
+	}
+	is := false
+	_ = w.vm.Try(func() { is = o.ClassName() == "Error" })
+	return is
 }
 
 // rejectedWhere adds to te, the error of the value a handler's promise
