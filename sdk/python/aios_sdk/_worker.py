@@ -205,8 +205,8 @@ def _no_room_for_thread():
             if e.errno != 12:  # ENOMEM
                 return ""
         return ("; the worker's memory limit (%d MiB, runtimes.python.memory_mb) has no room for another "
-                "thread: each reserves address space for its stack (%d MiB) and its memory allocator's "
-                "arena (up to 64 MiB); raise memory_mb or start fewer threads" % (soft >> 20, max(size >> 20, 1)))
+                "thread: each reserves %d MiB of address space for its stack; raise memory_mb or start "
+                "fewer threads" % (soft >> 20, max(size >> 20, 1)))
     except Exception:
         return ""
 
