@@ -431,45 +431,34 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 			if extra {
 				p.extra++
 			}
+			// Counted before Close's Wait, as a replacement is (closed
+			// is false under this lock).
+			p.bg.Add(1)
 			p.mu.Unlock()
-			// Close stops the start (a slow import) as it stops a
-			// replacement's, rather than hold the call until the import
-			// ends (TestCallStartingWorkerEndsAtClose).
-			sctx, cancel := context.WithCancel(ctx)
-			go func() {
+			started := p.grow(extra)
+			for {
 				select {
-				case <-p.closing:
-					cancel()
-				case <-sctx.Done():
+				case r := <-started:
+					if r.err != nil {
+						return nil, p.startFailed(ctx, call, r.err)
+					}
+					return r.w, nil
+				case w := <-p.idle:
+					// A worker freed before the new one started
+					// (a slow import): the call takes it, and the
+					// new one joins the pool when it has started
+					// (TestCallTakesWorkerFreedWhilePoolGrows).
+					if !w.alive() {
+						p.discard(w)
+						continue
+					}
+					go p.keepStarted(started)
+					return w, nil
+				case <-ctx.Done():
+					go p.keepStarted(started)
+					return nil, abi.Errorf(abi.CodeOf(ctxEnded(ctx)), "tool %s: starting a python worker: the call ended while it started (%v); it joins the pool when it has", call.Tool, ctx.Err())
 				}
-			}()
-			w, _, err := p.startWorker(sctx)
-			cancel()
-			if err != nil {
-				p.mu.Lock()
-				p.live--
-				if extra {
-					p.extra--
-				}
-				p.wake() // a waiting call may start one now
-				closed := p.closed
-				p.mu.Unlock()
-				if closed {
-					return nil, p.closedError(call)
-				}
-				// A caller gone or out of time meanwhile is that, not a
-				// tool the host cannot serve.
-				code := abi.Unavailable
-				if cerr := ctxEnded(ctx); cerr != nil {
-					code = abi.CodeOf(cerr)
-				}
-				return nil, abi.Errorf(code, "tool %s: starting a python worker: %v", call.Tool, err)
 			}
-			w.extra = extra
-			if _, err := p.adopt(w); err != nil {
-				return nil, p.closedError(call)
-			}
-			return w, nil
 		}
 		freed := p.freed
 		p.mu.Unlock()
@@ -507,6 +496,81 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 			return nil, te
 		}
 	}
+}
+
+// started is the end of a worker's start by grow.
+type started struct {
+	w   *worker
+	err error
+}
+
+// grow starts a worker for the pool (p.live and p.bg counted by the
+// caller, with p.extra when extra), not bound to the call that asked for
+// it: a call that takes a worker freed meanwhile leaves the start going on
+// (keepStarted), where the start was cut short with the call and the pool
+// never grew past a busy worker when its import outlasted the calls'
+// deadlines. Close stops the start (a slow import) as it stops a
+// replacement's (TestCallStartingWorkerEndsAtClose).
+func (p *Provider) grow(extra bool) <-chan started {
+	out := make(chan started, 1)
+	go func() {
+		defer p.bg.Done()
+		sctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			select {
+			case <-p.closing:
+				cancel()
+			case <-sctx.Done():
+			}
+		}()
+		w, _, err := p.startWorker(sctx)
+		if err != nil {
+			p.mu.Lock()
+			p.live--
+			if extra {
+				p.extra--
+			}
+			p.wake() // a waiting call may start one now
+			p.mu.Unlock()
+			out <- started{err: err}
+			return
+		}
+		w.extra = extra
+		if _, err := p.adopt(w); err != nil {
+			out <- started{err: errClosed}
+			return
+		}
+		out <- started{w: w}
+	}()
+	return out
+}
+
+// keepStarted puts the worker grow is starting, once started, in the pool
+// (a spare when extra) for the next call; its failure is logged.
+func (p *Provider) keepStarted(ch <-chan started) {
+	r := <-ch
+	if r.err != nil {
+		if r.err != errClosed && !p.isClosed() {
+			p.log.Error("python worker not started", "provider", p.reg.Provider.ID, "err", r.err)
+		}
+		return
+	}
+	p.release(r.w)
+}
+
+// startFailed is the error of a call whose worker could not be started.
+func (p *Provider) startFailed(ctx context.Context, call *abi.ToolCall, err error) error {
+	if err == errClosed || p.isClosed() {
+		return p.closedError(call)
+	}
+	// A caller gone or out of time meanwhile is that, not a tool the host
+	// cannot serve.
+	code := abi.Unavailable
+	if cerr := ctxEnded(ctx); cerr != nil {
+		code = abi.CodeOf(cerr)
+	}
+	return abi.Errorf(code, "tool %s: starting a python worker: %v", call.Tool, err)
 }
 
 // closedError is the error of a call that finds p closed.
