@@ -1,6 +1,7 @@
 package python_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -55,5 +56,49 @@ def nap(params):
 			idle, busy := ps.PoolStats()
 			t.Fatalf("the pool did not grow to its second worker: idle %d busy %d", idle, busy)
 		}
+	}
+}
+
+// A worker started for the pool after the call that asked for it took
+// another (TestCallTakesWorkerFreedWhilePoolGrows) serves no call while it
+// imports: PoolStats (the aios_provider_pool metric) counts it neither idle
+// nor busy, as a replacement being started.
+func TestPoolStatsStartingWorkerNotBusy(t *testing.T) {
+	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 2; c.StartupTimeout = 60 * time.Second })
+	h := newHost(t, rt)
+	// Workers started from 3 s after the load import for 30 s.
+	after := time.Now().Add(3 * time.Second)
+	p := loadTool(t, h, "slowimport.py", fmt.Sprintf(`import time
+from aios_sdk import tool
+
+if time.time() > %f:
+    time.sleep(30)
+
+@tool
+def nap(params):
+    time.sleep(params["s"])
+    return {"ok": True}
+`, float64(after.UnixNano())/1e9))
+	ps, _ := host.PoolStatsOf(p)
+	time.Sleep(time.Until(after) + 200*time.Millisecond)
+	first := make(chan error, 1)
+	go func() { _, err := call(h, "nap", map[string]any{"s": 0.2}, 30*time.Second); first <- err }()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, b := ps.PoolStats(); b == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first call never took the worker")
+		}
+	}
+	if _, err := call(h, "nap", map[string]any{"s": 0}, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	// No call runs; the second worker imports for 30 s.
+	if idle, busy := ps.PoolStats(); idle != 1 || busy != 0 {
+		t.Errorf("no call runs, a worker imports for the pool: idle %d busy %d, want 1 and 0", idle, busy)
 	}
 }

@@ -70,6 +70,9 @@ type Provider struct {
 	// when it last rose from 0.
 	replacing      int
 	replacingSince time.Time
+	// starting counts the workers grow is starting for the pool: no call
+	// runs on them yet.
+	starting int
 	// freed is closed (and replaced, by wake) when an extra worker goes or
 	// becomes spare, so that nested calls waiting for a worker look again.
 	freed chan struct{}
@@ -116,7 +119,7 @@ func (p *Provider) PoolStats() (idle, busy int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	idle = len(p.idle) + len(p.spares)
-	return idle, max(p.live-idle-p.replacing, 0)
+	return idle, max(p.live-idle-p.replacing-p.starting, 0)
 }
 
 func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src abi.Source) (*Provider, error) {
@@ -428,6 +431,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 		extra := pooled >= p.size && self && p.extra < p.maxExtra()
 		if pooled < p.size || extra {
 			p.live++
+			p.starting++
 			if extra {
 				p.extra++
 			}
@@ -525,6 +529,9 @@ func (p *Provider) grow(extra bool) <-chan started {
 			}
 		}()
 		w, _, err := p.startWorker(sctx)
+		p.mu.Lock()
+		p.starting--
+		p.mu.Unlock()
 		if err != nil {
 			p.mu.Lock()
 			p.live--
