@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/runtimes/python"
 )
@@ -101,4 +102,46 @@ def nap(params):
 	if idle, busy := ps.PoolStats(); idle != 1 || busy != 0 {
 		t.Errorf("no call runs, a worker imports for the pool: idle %d busy %d, want 1 and 0", idle, busy)
 	}
+}
+
+// A call that waited for a worker while the pool's last one was still
+// importing (a slow tool file) failed "waiting for a free python worker
+// (all 2 of … busy; runtimes.python.pool_size)", as if every worker served
+// a call and a larger pool would help. It says how many are still starting.
+func TestPoolWaitSaysStarting(t *testing.T) {
+	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 2; c.StartupTimeout = 60 * time.Second })
+	h := newHost(t, rt)
+	// Workers started from 3 s after the load import for 30 s.
+	after := time.Now().Add(3 * time.Second)
+	p := loadTool(t, h, "slowimport.py", fmt.Sprintf(`import time
+from aios_sdk import tool
+
+if time.time() > %f:
+    time.sleep(30)
+
+@tool
+def nap(params):
+    time.sleep(params["s"])
+    return {"ok": True}
+`, float64(after.UnixNano())/1e9))
+	ps, _ := host.PoolStatsOf(p)
+	time.Sleep(time.Until(after) + 200*time.Millisecond)
+	first := make(chan error, 1)
+	go func() { _, err := call(h, "nap", map[string]any{"s": 30}, 60*time.Second); first <- err }()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, b := ps.PoolStats(); b == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first call never took the worker")
+		}
+	}
+	second := make(chan error, 1)
+	go func() { _, err := call(h, "nap", map[string]any{"s": 0}, 2*time.Second); second <- err }() // starts the second worker
+	time.Sleep(500 * time.Millisecond)
+	_, err := call(h, "nap", map[string]any{"s": 0}, time.Second)
+	wantCode(t, err, abi.Timeout, "waiting for a free python worker", "1 of them still starting, importing slowimport.py")
+	<-second
+	_ = p.Close()
+	<-first
 }

@@ -476,7 +476,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 		case <-ctx.Done():
 			te := abi.AsToolError(ctx.Err(), abi.Timeout)
 			p.mu.Lock()
-			replacing, since := p.replacing, p.replacingSince
+			replacing, since, starting := p.replacing, p.replacingSince, p.starting
 			p.mu.Unlock()
 			state := fmt.Sprintf("all %d of %s busy", p.size, p.reg.Provider.ID)
 			if self {
@@ -495,6 +495,11 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 				// a deadline of their calls just before this one's):
 				// no crash to look for (TestPoolWaitBusyNotBlamedOnReplacing).
 				state += fmt.Sprintf(" for most of its wait (%d of them ended just before it gave up and are being started again)", replacing)
+			}
+			if starting > 0 {
+				// Not all serving calls: a slow import, which a larger
+				// pool would not help (TestPoolWaitSaysStarting).
+				state += fmt.Sprintf("; %d of them still starting, importing %s (runtimes.python.startup_timeout %v)", starting, filepath.Base(p.path), p.rt.cfg.StartupTimeout)
 			}
 			te.Message = fmt.Sprintf("tool %s: waiting for a free python worker (%s; runtimes.python.pool_size): %s", call.Tool, state, te.Message)
 			return nil, te
