@@ -70,6 +70,9 @@ type Provider struct {
 	// when it last rose from 0.
 	replacing      int
 	replacingSince time.Time
+	// starting counts the workers grow is starting for the pool: no call
+	// runs on them yet.
+	starting int
 	// freed is closed (and replaced, by wake) when an extra worker goes or
 	// becomes spare, so that nested calls waiting for a worker look again.
 	freed chan struct{}
@@ -116,7 +119,7 @@ func (p *Provider) PoolStats() (idle, busy int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	idle = len(p.idle) + len(p.spares)
-	return idle, max(p.live-idle-p.replacing, 0)
+	return idle, max(p.live-idle-p.replacing-p.starting, 0)
 }
 
 func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src abi.Source) (*Provider, error) {
@@ -428,48 +431,38 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 		extra := pooled >= p.size && self && p.extra < p.maxExtra()
 		if pooled < p.size || extra {
 			p.live++
+			p.starting++
 			if extra {
 				p.extra++
 			}
+			// Counted before Close's Wait, as a replacement is (closed
+			// is false under this lock).
+			p.bg.Add(1)
 			p.mu.Unlock()
-			// Close stops the start (a slow import) as it stops a
-			// replacement's, rather than hold the call until the import
-			// ends (TestCallStartingWorkerEndsAtClose).
-			sctx, cancel := context.WithCancel(ctx)
-			go func() {
+			started := p.grow(extra)
+			for {
 				select {
-				case <-p.closing:
-					cancel()
-				case <-sctx.Done():
+				case r := <-started:
+					if r.err != nil {
+						return nil, p.startFailed(ctx, call, r.err)
+					}
+					return r.w, nil
+				case w := <-p.idle:
+					// A worker freed before the new one started
+					// (a slow import): the call takes it, and the
+					// new one joins the pool when it has started
+					// (TestCallTakesWorkerFreedWhilePoolGrows).
+					if !w.alive() {
+						p.discard(w)
+						continue
+					}
+					go p.keepStarted(started)
+					return w, nil
+				case <-ctx.Done():
+					go p.keepStarted(started)
+					return nil, abi.Errorf(abi.CodeOf(ctxEnded(ctx)), "tool %s: starting a python worker: the call ended while it started (%v); it joins the pool when it has", call.Tool, ctx.Err())
 				}
-			}()
-			w, _, err := p.startWorker(sctx)
-			cancel()
-			if err != nil {
-				p.mu.Lock()
-				p.live--
-				if extra {
-					p.extra--
-				}
-				p.wake() // a waiting call may start one now
-				closed := p.closed
-				p.mu.Unlock()
-				if closed {
-					return nil, p.closedError(call)
-				}
-				// A caller gone or out of time meanwhile is that, not a
-				// tool the host cannot serve.
-				code := abi.Unavailable
-				if cerr := ctxEnded(ctx); cerr != nil {
-					code = abi.CodeOf(cerr)
-				}
-				return nil, abi.Errorf(code, "tool %s: starting a python worker: %v", call.Tool, err)
 			}
-			w.extra = extra
-			if _, err := p.adopt(w); err != nil {
-				return nil, p.closedError(call)
-			}
-			return w, nil
 		}
 		freed := p.freed
 		p.mu.Unlock()
@@ -483,7 +476,7 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 		case <-ctx.Done():
 			te := abi.AsToolError(ctx.Err(), abi.Timeout)
 			p.mu.Lock()
-			replacing, since := p.replacing, p.replacingSince
+			replacing, since, starting := p.replacing, p.replacingSince, p.starting
 			p.mu.Unlock()
 			state := fmt.Sprintf("all %d of %s busy", p.size, p.reg.Provider.ID)
 			if self {
@@ -503,10 +496,93 @@ func (p *Provider) acquire(ctx context.Context, call *abi.ToolCall) (*worker, er
 				// no crash to look for (TestPoolWaitBusyNotBlamedOnReplacing).
 				state += fmt.Sprintf(" for most of its wait (%d of them ended just before it gave up and are being started again)", replacing)
 			}
+			if starting > 0 {
+				// Not all serving calls: a slow import, which a larger
+				// pool would not help (TestPoolWaitSaysStarting).
+				state += fmt.Sprintf("; %d of them still starting, importing %s (runtimes.python.startup_timeout %v)", starting, filepath.Base(p.path), p.rt.cfg.StartupTimeout)
+			}
 			te.Message = fmt.Sprintf("tool %s: waiting for a free python worker (%s; runtimes.python.pool_size): %s", call.Tool, state, te.Message)
 			return nil, te
 		}
 	}
+}
+
+// started is the end of a worker's start by grow.
+type started struct {
+	w   *worker
+	err error
+}
+
+// grow starts a worker for the pool (p.live and p.bg counted by the
+// caller, with p.extra when extra), not bound to the call that asked for
+// it: a call that takes a worker freed meanwhile leaves the start going on
+// (keepStarted), where the start was cut short with the call and the pool
+// never grew past a busy worker when its import outlasted the calls'
+// deadlines. Close stops the start (a slow import) as it stops a
+// replacement's (TestCallStartingWorkerEndsAtClose).
+func (p *Provider) grow(extra bool) <-chan started {
+	out := make(chan started, 1)
+	go func() {
+		defer p.bg.Done()
+		sctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			select {
+			case <-p.closing:
+				cancel()
+			case <-sctx.Done():
+			}
+		}()
+		w, _, err := p.startWorker(sctx)
+		p.mu.Lock()
+		p.starting--
+		p.mu.Unlock()
+		if err != nil {
+			p.mu.Lock()
+			p.live--
+			if extra {
+				p.extra--
+			}
+			p.wake() // a waiting call may start one now
+			p.mu.Unlock()
+			out <- started{err: err}
+			return
+		}
+		w.extra = extra
+		if _, err := p.adopt(w); err != nil {
+			out <- started{err: errClosed}
+			return
+		}
+		out <- started{w: w}
+	}()
+	return out
+}
+
+// keepStarted puts the worker grow is starting, once started, in the pool
+// (a spare when extra) for the next call; its failure is logged.
+func (p *Provider) keepStarted(ch <-chan started) {
+	r := <-ch
+	if r.err != nil {
+		if r.err != errClosed && !p.isClosed() {
+			p.log.Error("python worker not started", "provider", p.reg.Provider.ID, "err", r.err)
+		}
+		return
+	}
+	p.release(r.w)
+}
+
+// startFailed is the error of a call whose worker could not be started.
+func (p *Provider) startFailed(ctx context.Context, call *abi.ToolCall, err error) error {
+	if err == errClosed || p.isClosed() {
+		return p.closedError(call)
+	}
+	// A caller gone or out of time meanwhile is that, not a tool the host
+	// cannot serve.
+	code := abi.Unavailable
+	if cerr := ctxEnded(ctx); cerr != nil {
+		code = abi.CodeOf(cerr)
+	}
+	return abi.Errorf(code, "tool %s: starting a python worker: %v", call.Tool, err)
 }
 
 // closedError is the error of a call that finds p closed.

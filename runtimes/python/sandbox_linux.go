@@ -173,8 +173,13 @@ func killGroup(pid int) {
 	}
 }
 
-// askStack asks the worker for its stack (SIGUSR2: see worker.importAt).
-func askStack(pid int) error { return unix.Kill(pid, unix.SIGUSR2) }
+// askStack asks the worker for its stack (SIGUSR2: see worker.importAt),
+// the stack of its main thread, which imports and runs the calls: a
+// signal to the process reaches another thread when the main thread
+// blocks it, and faulthandler wrote that thread's stack, naming its line
+// for the call's (TestDeadlineLineNotFromAnotherThread). Sent to the
+// thread, it waits there while blocked and no stack comes.
+func askStack(pid int) error { return unix.Tgkill(pid, pid, unix.SIGUSR2) }
 
 // landlockRules converts the worker's readable paths to Landlock rules.
 func landlockRules(read []roPath) []landlock.Rule {

@@ -168,9 +168,9 @@ func TestSandbox(t *testing.T) {
 		env := v.(map[string]any)["env"].([]any)
 		for _, k := range env {
 			switch k {
-			case "PATH", "LANG", "LC_ALL", "HOME", "LC_CTYPE":
+			case "PATH", "LANG", "LC_ALL", "HOME", "LC_CTYPE", "MALLOC_ARENA_MAX":
 			default:
-				t.Errorf("worker environment has %v (want only PATH, LANG, LC_ALL, HOME)", k)
+				t.Errorf("worker environment has %v (want only PATH, LANG, LC_ALL, HOME, MALLOC_ARENA_MAX)", k)
 			}
 		}
 	})

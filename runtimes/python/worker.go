@@ -240,8 +240,12 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 
 	cfg := p.rt.cfg
 	spec := spawnSpec{
-		argv:        p.argv(),
-		env:         []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=/nonexistent"},
+		argv: p.argv(),
+		// MALLOC_ARENA_MAX: glibc gives each thread that allocates an
+		// arena reserving 64 MiB of address space, which RLIMIT_AS
+		// (memory_mb) counts: under 512 MiB a tool started about a dozen
+		// threads (TestThreadsNotBoundByMallocArenas).
+		env:         []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=/nonexistent", "MALLOC_ARENA_MAX=2"},
 		dir:         p.dir,
 		files:       childFiles,
 		read:        p.readPaths(),

@@ -158,6 +158,15 @@ def _sandbox_note(e):
         # A SemLock (sem_open, a file in /dev/shm) refused: it named no
         # file and no reason (TestMultiprocessingSaysSandbox).
         return _SANDBOX_MULTIPROCESSING
+    # A thread whose stack the address space (RLIMIT_AS, memory_mb) has no
+    # room for: it was said as the task limit, a dozen threads in
+    # (TestThreadStartPastMemoryNamesMemoryLimit).
+    if type(e) is RuntimeError and str(e).startswith("can't start new thread"):
+        note = getattr(e, "_aios_thread_note", None)
+        if note is None:
+            note = _no_room_for_thread()
+        if note:
+            return note
     # A fork or thread the control group's pids.max refused: it said only
     # "Resource temporarily unavailable" or "can't start new thread"
     # (TestTaskLimitErrorsNameTheLimit). EAGAIN has other causes (a
@@ -173,6 +182,59 @@ def _sandbox_note(e):
             str(e.strerror).startswith("No usable temporary directory")):
         return _SANDBOX_FILES
     return ""
+
+
+def _no_room_for_thread():
+    """The note for "can't start new thread" when the worker's address space
+    (RLIMIT_AS) has no room for another thread's stack, else ""."""
+    try:
+        import mmap
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return ""
+        size = threading.stack_size()
+        if not size:
+            size, _ = resource.getrlimit(resource.RLIMIT_STACK)
+            if size == resource.RLIM_INFINITY or size <= 0:
+                size = 8 << 20
+        try:
+            mmap.mmap(-1, size).close()
+            return ""
+        except OSError as e:
+            if e.errno != 12:  # ENOMEM
+                return ""
+        return ("; the worker's memory limit (%d MiB, runtimes.python.memory_mb) has no room for another "
+                "thread: each reserves %d MiB of address space for its stack; raise memory_mb or start "
+                "fewer threads" % (soft >> 20, max(size >> 20, 1)))
+    except Exception:
+        return ""
+
+
+def _watch_thread_starts():
+    """Wraps threading's start of a thread so that a "can't start new
+    thread" records at once whether the address space had room for a
+    stack: by the time the tool's exception is reported, its other threads
+    may have ended and freed theirs."""
+    name = "_start_joinable_thread" if hasattr(threading, "_start_joinable_thread") else "_start_new_thread"
+    start = getattr(threading, name, None)
+    if start is None:
+        return
+
+    def watched(*args, **kwargs):
+        try:
+            return start(*args, **kwargs)
+        except RuntimeError as e:
+            if str(e).startswith("can't start new thread"):
+                try:
+                    e._aios_thread_note = _no_room_for_thread()
+                except Exception:
+                    pass
+            raise
+    setattr(threading, name, watched)
+
+
+_watch_thread_starts()
 
 
 class Handler:
