@@ -69,7 +69,7 @@ type msgBudget struct {
 // request it answers when the transport says which (the POST whose answer
 // it is), else nil. It becomes that request's answer — the server's error
 // as it gave it, or, for a result or an error that is no JSON-RPC error
-// object, an error saying the id was missing —; without a request it is
+// object, an error saying how the id was given —; without a request it is
 // dropped (nil) and logged, as an answer to no request is. The go-sdk
 // alone ended the connection at it.
 func (b *msgBudget) withoutID(top map[string]json.RawMessage, msg []byte, reqID func() json.RawMessage) []byte {
@@ -79,8 +79,8 @@ func (b *msgBudget) withoutID(top map[string]json.RawMessage, msg []byte, reqID 
 	}
 	if id == nil {
 		if b.dropped != nil {
-			b.dropped(fmt.Sprintf("the server sent an answer without an id (%q), which names no request of the bridge's: JSON-RPC answers so a message the server could not read; the bridge sent none such, so it is dropped",
-				strings.ToValidUTF8(wire.CutText(string(msg), 300, "…"), "?")))
+			b.dropped(fmt.Sprintf("the server sent an answer %s (%q), which names no request of the bridge's (JSON-RPC answers a message the server could not read with an id null), so it is dropped",
+				idWords(top), strings.ToValidUTF8(wire.CutText(string(msg), 300, "…"), "?")))
 		}
 		return nil
 	}
@@ -96,7 +96,7 @@ func (b *msgBudget) withoutID(top map[string]json.RawMessage, msg []byte, reqID 
 	if len(shown) > 64 {
 		shown = strings.ToValidUTF8(shown[:64], "") + "…"
 	}
-	return errorAnswer(id, "the server answered request "+shown+" without its id (JSON-RPC answers must carry the request's id; a bug in the server)")
+	return errorAnswer(id, "the server answered request "+shown+" "+idWords(top)+" (JSON-RPC answers must carry the request's id; a bug in the server)")
 }
 
 // mend is msg as the go-sdk is handed it: a result's structuredContent

@@ -412,14 +412,22 @@ func FuzzMessageReader(f *testing.F) {
 }
 
 // fuzzAnswerWithoutID says whether v is a JSON-RPC answer (a result or
-// an error, no method) whose id is null or missing.
+// an error, no method) whose id is null, missing, or neither a string nor
+// a number.
 func fuzzAnswerWithoutID(v []byte) bool {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(v, &m) != nil || m["jsonrpc"] == nil || m["method"] != nil || m["result"] == nil && m["error"] == nil {
 		return false
 	}
-	id := bytes.TrimSpace(m["id"])
-	return len(id) == 0 || string(id) == "null"
+	var id any
+	if json.Unmarshal(m["id"], &id) != nil {
+		return true
+	}
+	switch id.(type) {
+	case string, float64:
+		return false
+	}
+	return true
 }
 
 // sseData is the data of each event of an SSE stream as the go-sdk's

@@ -120,7 +120,7 @@ func TestStdioAnswerWithoutIDKeepsSession(t *testing.T) {
 			t.Fatalf("after %s the call answered %s, want %q (the same process: no restart)", line, got, want)
 		}
 	}
-	if l := logs.String(); !strings.Contains(l, "Parse error: the frobnicated line") || !strings.Contains(l, "without an id") {
+	if l := logs.String(); !strings.Contains(l, "Parse error: the frobnicated line") || !strings.Contains(l, "without its id") {
 		t.Errorf("the log does not say what was dropped:\n%s", l)
 	}
 }
@@ -194,5 +194,77 @@ func TestHTTPAnswerWithoutIDIsTheRequests(t *testing.T) {
 				t.Errorf("the bridge initialized %d sessions, want 1 (no reconnect)", n)
 			}
 		})
+	}
+}
+
+// TestAnswerUnderObjectIDKeepsSession: an answer whose id is neither a
+// string nor a number ({"id":{"a":1}}, an array, true) cannot name a
+// request. The go-sdk failed to decode it and ended the connection: every
+// call in flight answered ProviderError "parse error", as if the server
+// had answered it so, and the server was restarted (found by p180). It is
+// taken as an answer without an id: over stdio logged and dropped, the
+// session going on; over HTTP the POST's request's answer, saying what
+// the id was.
+func TestAnswerUnderObjectIDKeepsSession(t *testing.T) {
+	_, rec, logs, err := startBridge(t, map[string]ServerConfig{"p": p180Config(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.p")
+	v, err := call(t, p, "mcp-p-echo", nil, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, pid, _ := strings.Cut(formatValue(v), " pid ")
+	pid, _, _ = strings.Cut(pid, `"`)
+	for i, line := range []string{
+		`{"jsonrpc":"2.0","id":{"a":1},"result":{}}`,
+		`{"jsonrpc":"2.0","id":[7],"error":{"code":-32600,"message":"Invalid Request"}}`,
+		`{"jsonrpc":"2.0","id":true,"result":{}}`,
+	} {
+		v, err := call(t, p, "mcp-p-stray", map[string]any{"line": line}, 10*time.Second)
+		if err != nil {
+			t.Fatalf("a call during which the server wrote %s: %v", line, err)
+		}
+		if got, want := formatValue(v), fmt.Sprintf("echo %d pid %s", i+2, pid); !strings.Contains(got, want) {
+			t.Fatalf("after %s the call answered %s, want %q (the same process: no restart)", line, got, want)
+		}
+	}
+	if l := logs.String(); !strings.Contains(l, "neither a string nor a number") {
+		t.Errorf("the log does not say what was dropped:\n%s", l)
+	}
+
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var m fakeMsg
+		if err := json.NewDecoder(r.Body).Decode(&m); err != nil || len(m.ID) == 0 {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Mcp-Session-Id", "s1")
+		w.Header().Set("Content-Type", "application/json")
+		switch m.Method {
+		case "initialize":
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"h","version":"1"}}}`)
+		case "tools/list":
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"tools":[{"name":"objid","inputSchema":{"type":"object"}}]}}`)
+		default:
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":{"n":`+string(m.ID)+`},"result":{"content":[]}}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	_, rec, _, err = startBridge(t, map[string]ServerConfig{"h": {URL: srv.URL + "/mcp", ConnectTimeout: 5 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		_, err = call(t, rec.provider("org.aios.mcp.h"), "mcp-h-objid", nil, 10*time.Second)
+		t.Logf("objid: %v", err)
+		if abi.CodeOf(err) != abi.ProviderError || !strings.Contains(err.Error(), `under the id {"n":`) || !strings.Contains(err.Error(), "mcp-h-objid") {
+			t.Errorf("a call answered under an object id: %v; want ProviderError naming the tool and the id", err)
+		}
 	}
 }
