@@ -129,7 +129,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 			// line or address (as the NotFound of bridge.go).
 			msg += " (the host log says why)"
 		}
-		s.kickReconnect()
+		s.kickFromCall()
 		return nil, &abi.ToolError{Code: abi.Unavailable, Message: msg}
 	}
 	ctx = withTokenWait(ctx)
