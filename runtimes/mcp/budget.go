@@ -417,7 +417,7 @@ type messageReader struct {
 }
 
 func newMessageReader(r io.Reader, b *msgBudget) *messageReader {
-	lim := &frameLimiter{r: r, max: int64(b.maxBytes)}
+	lim := &frameLimiter{r: &bomReader{br: bufio.NewReader(r)}, max: int64(b.maxBytes)}
 	return &messageReader{b: b, lim: lim, dec: json.NewDecoder(lim)}
 }
 
@@ -475,6 +475,26 @@ func (m *messageReader) next() {
 }
 
 var errFrameLimit = errors.New("message too long")
+
+// bomReader is a server's stdout without the UTF-8 byte order mark it
+// may start with (a server writing through .NET's Encoding.UTF8 or
+// Python's utf-8-sig): RFC 8259 lets a reader ignore it, as the host's
+// own MCP server does a client's; it failed every connection, "not
+// JSON-RPC … invalid character 'ï'".
+type bomReader struct {
+	br      *bufio.Reader
+	checked bool
+}
+
+func (b *bomReader) Read(p []byte) (int, error) {
+	if !b.checked {
+		b.checked = true
+		if head, err := b.br.Peek(3); err == nil && string(head) == "\xef\xbb\xbf" {
+			_, _ = b.br.Discard(3)
+		}
+	}
+	return b.br.Read(p)
+}
 
 // notJSONError says that a stdio server wrote text that is not JSON to
 // stdout, quoting the start of it (from rest, what the decoder had not

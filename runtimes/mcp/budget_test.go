@@ -356,6 +356,7 @@ func FuzzMessageReader(f *testing.F) {
 	f.Add([]byte("  {\"a\":\"\\\"}\"}\r\n\"x\"\n12\n"))
 	f.Add([]byte("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n"))
 	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n[{\"jsonrpc\":\"2.0\",\"method\":\"m\"}]\n"))
+	f.Add([]byte("\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const limit, decode = 256, 1 << 10
 		b := &msgBudget{server: "s", maxBytes: limit, decode: decode}
@@ -364,7 +365,8 @@ func FuzzMessageReader(f *testing.F) {
 		// go-sdk's rule depends on what its decoder has buffered).
 		// An answer without an id is dropped (TestStdioAnswerWithoutIDKeepsSession).
 		var want [][]byte
-		dec := json.NewDecoder(bytes.NewReader(data))
+		// A byte order mark at the start is skipped (TestStdioServerBOMAccepted).
+		dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
 		var wantErr error
 		for {
 			var raw json.RawMessage

@@ -21,6 +21,8 @@ import (
 // test binary serves the tools "echo" (answers "echo <n> pid <pid>", n
 // counting the process's calls) and "stray", which first writes the line
 // of its argument "line" to stdout as it is, then answers as echo does.
+// With AIOS_MCP_P180_BOM set its stdout starts with a UTF-8 byte order
+// mark.
 func init() {
 	if os.Getenv("AIOS_MCP_P180") != "" {
 		os.Exit(runP180Server())
@@ -37,6 +39,9 @@ func p180Config(t testing.TB) ServerConfig {
 func runP180Server() int {
 	var mu sync.Mutex
 	out := bufio.NewWriter(os.Stdout)
+	if os.Getenv("AIOS_MCP_P180_BOM") != "" {
+		out.WriteString("\uFEFF") // as .NET's Encoding.UTF8 starts a stream
+	}
 	write := func(b []byte) {
 		mu.Lock()
 		defer mu.Unlock()
