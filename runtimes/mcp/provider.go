@@ -392,14 +392,15 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		switch we.Code {
 		case jsonrpc.CodeInvalidParams:
 			code = abi.InvalidParams
-			if strings.HasPrefix(strings.ToLower(we.Message), "unknown tool") {
+			if lower := strings.ToLower(we.Message); strings.HasPrefix(lower, "unknown tool") || strings.HasPrefix(lower, "unknown prompt") {
 				// MCP answers a call of a tool the server does not have
 				// with -32602 ("Unknown tool: x" in the spec, the
 				// go-sdk's `unknown tool "x"`): the tool is gone since
 				// the bridge listed it. NotFound, as a tool that does
 				// not exist is in every runtime, not InvalidParams,
 				// which blames the caller's params; and the list is read
-				// again.
+				// again. So is a prompt the server no longer has
+				// (prompts/get: the go-sdk's `unknown prompt "x"`).
 				s.onListChanged()
 				return &abi.ToolError{Code: abi.NotFound, Message: fmt.Sprintf("mcp server %s no longer offers %s (it answered: %s); the bridge lists its tools again", s.name, call.Tool, s.screenErrorText(call, text))}
 			}
