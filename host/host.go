@@ -258,7 +258,16 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 			"bound_to", bound, "hint", "providers."+reg.Provider.ID+".source names where the provider this level vouches for is loaded from")
 	}
 	rec := &registry.ProviderRecord{Info: reg.Provider, Trust: trust, Grants: grants, Impl: p, Source: meta.Source}
-	if dropped := missing(requested, grants); len(dropped) > 0 {
+	dropped := missing(requested, grants)
+	if reg.Provider.Runtime == abi.RuntimeMCP {
+		// The MCP bridge's Network(host) says where a URL server's tools
+		// reach, which their callers need; the bridge's own connection
+		// needs no grant (README), so Untrusted's cap dropping it is no
+		// news, and the hint (sign a card, vouch for a folder or the id)
+		// sent the operator to raise an untrusted server's trust level.
+		dropped = slices.DeleteFunc(dropped, func(c string) bool { return strings.HasPrefix(c, abi.CapNetwork+"(") })
+	}
+	if len(dropped) > 0 {
 		h.log.Warn("provider capabilities reduced by trust policy",
 			"provider", reg.Provider.ID, "trust", trust.String(), "dropped", dropped,
 			"hint", h.pol.whyDropped(reg.Provider.ID, trust, dropped))

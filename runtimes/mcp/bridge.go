@@ -383,7 +383,8 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 // logged and remembered for the calls it fails.
 func (s *server) budget() *msgBudget {
 	return &msgBudget{server: s.name, maxBytes: s.cfg.MaxMessageBytes, decode: s.cfg.DecodeBudget, refused: s.noteRefusal,
-		skipped: func(reason string) { s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", reason) }}
+		skipped: func(reason string) { s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", reason) },
+		dropped: func(reason string) { s.b.log.Warn("mcp server message dropped", "server", s.name, "reason", reason) }}
 }
 
 // noteRefusal logs a message of the server that the bridge refused before

@@ -59,6 +59,44 @@ type msgBudget struct {
 	// skipped is told of each tools/list entry left out (dropBadTools),
 	// may be nil.
 	skipped func(reason string)
+	// dropped is told of each answer without an id that no request could
+	// be found for (withoutID), may be nil.
+	dropped func(reason string)
+}
+
+// withoutID is what the go-sdk is handed for msg, an answer without an id
+// (answerWithoutID gave its members, top): reqID gives the id of the
+// request it answers when the transport says which (the POST whose answer
+// it is), else nil. It becomes that request's answer — the server's error
+// as it gave it, or, for a result or an error that is no JSON-RPC error
+// object, an error saying how the id was given —; without a request it is
+// dropped (nil) and logged, as an answer to no request is. The go-sdk
+// alone ended the connection at it.
+func (b *msgBudget) withoutID(top map[string]json.RawMessage, msg []byte, reqID func() json.RawMessage) []byte {
+	var id json.RawMessage
+	if reqID != nil {
+		id = reqID()
+	}
+	if id == nil {
+		if b.dropped != nil {
+			b.dropped(fmt.Sprintf("the server sent an answer %s (%q), which names no request of the bridge's (JSON-RPC answers a message the server could not read with an id null), so it is dropped",
+				idWords(top), strings.ToValidUTF8(wire.CutText(string(msg), 300, "…"), "?")))
+		}
+		return nil
+	}
+	var we struct {
+		Code    *int64  `json:"code"`
+		Message *string `json:"message"`
+	}
+	if e := bytes.TrimSpace(top["error"]); len(e) > 0 && e[0] == '{' && json.Unmarshal(e, &we) == nil && we.Code != nil && we.Message != nil {
+		top["id"] = id
+		return appendMembers(nil, top)
+	}
+	shown := string(id)
+	if len(shown) > 64 {
+		shown = strings.ToValidUTF8(shown[:64], "") + "…"
+	}
+	return errorAnswer(id, "the server answered request "+shown+" "+idWords(top)+" (JSON-RPC answers must carry the request's id; a bug in the server)")
 }
 
 // mend is msg as the go-sdk is handed it: a result's structuredContent
@@ -379,7 +417,7 @@ type messageReader struct {
 }
 
 func newMessageReader(r io.Reader, b *msgBudget) *messageReader {
-	lim := &frameLimiter{r: r, max: int64(b.maxBytes)}
+	lim := &frameLimiter{r: &bomReader{br: bufio.NewReader(r)}, max: int64(b.maxBytes)}
 	return &messageReader{b: b, lim: lim, dec: json.NewDecoder(lim)}
 }
 
@@ -426,11 +464,37 @@ func (m *messageReader) next() {
 		m.err = notJSONRPC(string(raw[:min(len(raw), 80)]), errors.New(`a JSON value without "jsonrpc"`))
 		return
 	}
+	if top, ok := answerWithoutID(raw); ok {
+		// The bridge cannot tell which request it answers: dropped, logged.
+		if raw = m.b.withoutID(top, raw, nil); raw == nil {
+			return
+		}
+	}
 	raw, _ = m.b.mend(raw)
 	m.pending = append(raw, '\n')
 }
 
 var errFrameLimit = errors.New("message too long")
+
+// bomReader is a server's stdout without the UTF-8 byte order mark it
+// may start with (a server writing through .NET's Encoding.UTF8 or
+// Python's utf-8-sig): RFC 8259 lets a reader ignore it, as the host's
+// own MCP server does a client's; it failed every connection, "not
+// JSON-RPC … invalid character 'ï'".
+type bomReader struct {
+	br      *bufio.Reader
+	checked bool
+}
+
+func (b *bomReader) Read(p []byte) (int, error) {
+	if !b.checked {
+		b.checked = true
+		if head, err := b.br.Peek(3); err == nil && string(head) == "\xef\xbb\xbf" {
+			_, _ = b.br.Discard(3)
+		}
+	}
+	return b.br.Read(p)
+}
 
 // notJSONError says that a stdio server wrote text that is not JSON to
 // stdout, quoting the start of it (from rest, what the decoder had not
@@ -669,6 +733,10 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 							strings.ToValidUTF8(string(buf[:min(len(buf), 200)]), "?")))
 					}
 				}
+				if top, ok := answerWithoutID(buf); ok && r.req != nil {
+					// The answer to this POST's request, without its id.
+					buf = r.b.withoutID(top, buf, func() json.RawMessage { return requestID(r.req) })
+				}
 				r.buf, _ = r.b.mend(buf)
 				r.err = io.EOF
 			}
@@ -789,6 +857,21 @@ func (s *sseReader) dispatch() {
 		if id := requestID(s.req); id != nil {
 			data, bad = errorAnswer(id, fmt.Sprintf("the server sent an SSE event that is not a JSON-RPC message (%q)",
 				strings.ToValidUTF8(string(data[:min(len(data), 200)]), "?"))), true
+		}
+	}
+	if !bad && len(data) > 0 && (len(s.evName) == 0 || string(s.evName) == "message") {
+		if top, ok := answerWithoutID(data); ok {
+			// On a POST's stream, the answer to its request without its
+			// id; elsewhere (the standalone stream) dropped, logged.
+			var reqID func() json.RawMessage
+			if s.req != nil {
+				reqID = func() json.RawMessage { return requestID(s.req) }
+			}
+			if data, bad = s.b.withoutID(top, data, reqID), true; data == nil {
+				s.out = nil
+				s.data, s.hasData, s.evName = s.data[:0], false, s.evName[:0]
+				return
+			}
 		}
 	}
 	if mended, ok := s.b.mend(data); ok || bad {

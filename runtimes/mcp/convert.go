@@ -399,6 +399,48 @@ func mendBadAnswer(msg []byte) ([]byte, bool) {
 	return appendMembers(nil, map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`), "id": id, "error": e}), true
 }
 
+// answerWithoutID is msg's members when msg is a JSON-RPC answer (a
+// result or an error, no method) without an id — its id null or missing,
+// or of a type no id has —, and true; nil and false for
+// any other message. JSON-RPC answers a message the server could not
+// read (a parse error, an invalid request) with an error whose id is
+// null; an answer without one otherwise is a bug in the server. The
+// go-sdk takes either for an invalid message and ends the connection:
+// every call in flight answered "invalid request" (as if the server had
+// refused it) and the server was restarted. A large result is read only
+// when it has no "id" at all (a scan of each large result to tell a null
+// id would cost as much as its decoding).
+func answerWithoutID(msg []byte) (map[string]json.RawMessage, bool) {
+	if len(msg) > 64<<10 && bytes.Contains(msg, []byte(`"id"`)) {
+		return nil, false
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(msg, &top) != nil {
+		return nil, false
+	}
+	_, isRequest := top["method"]
+	_, result := top["result"]
+	_, failed := top["error"]
+	if isRequest || top["jsonrpc"] == nil || !result && !failed {
+		return nil, false
+	}
+	if id := bytes.TrimSpace(top["id"]); len(id) > 0 && string(id) != "null" && (id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9') {
+		return nil, false // a string or a number
+	}
+	// No id, null, or one that is neither a string nor a number (an
+	// object, an array, a boolean: the go-sdk's "parse error").
+	return top, true
+}
+
+// idWords says how an answer without an id (answerWithoutID) gave it.
+func idWords(top map[string]json.RawMessage) string {
+	id := bytes.TrimSpace(top["id"])
+	if len(id) == 0 || string(id) == "null" {
+		return "without its id"
+	}
+	return "under the id " + strings.ToValidUTF8(wire.CutText(string(id), 64, "…"), "?") + ", which is neither a string nor a number"
+}
+
 // jsonDepth is the deepest nesting of objects and arrays in a JSON value.
 func jsonDepth(v []byte) int {
 	depth, deepest := 0, 0

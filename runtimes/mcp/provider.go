@@ -129,7 +129,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 			// line or address (as the NotFound of bridge.go).
 			msg += " (the host log says why)"
 		}
-		s.kickReconnect()
+		s.kickFromCall()
 		return nil, &abi.ToolError{Code: abi.Unavailable, Message: msg}
 	}
 	ctx = withTokenWait(ctx)
@@ -155,6 +155,16 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 			r, err = sess.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: uri})
 		}
 		if err != nil {
+			var we *jsonrpc.Error
+			if ctx.Err() == nil && errors.As(err, &we) && (we.Code == codeResourceNotFound ||
+				we.Code == jsonrpc.CodeInvalidParams && strings.Contains(strings.ToLower(we.Message), "not found")) {
+				// MCP's "resource not found": -32602 since SEP-2164
+				// (the go-sdk from 1.7), -32002 before. A read tool of a
+				// listed resource takes no params, so InvalidParams
+				// blamed a caller that sent {}.
+				return nil, &abi.ToolError{Code: abi.NotFound, Message: fmt.Sprintf("mcp server %s: %s: %s",
+					s.name, call.Tool, s.screenErrorText(call, fmt.Sprintf("resource %s not found (the server answered: %s)", uri, cutErrorText(we.Message))))}
+			}
 			return nil, s.callFailed(caller, ctx, sess, call, err, since)
 		}
 		v, err := resourceResult(r)
@@ -382,20 +392,21 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		switch we.Code {
 		case jsonrpc.CodeInvalidParams:
 			code = abi.InvalidParams
-			if strings.HasPrefix(strings.ToLower(we.Message), "unknown tool") {
+			if lower := strings.ToLower(we.Message); strings.HasPrefix(lower, "unknown tool") || strings.HasPrefix(lower, "unknown prompt") {
 				// MCP answers a call of a tool the server does not have
 				// with -32602 ("Unknown tool: x" in the spec, the
 				// go-sdk's `unknown tool "x"`): the tool is gone since
 				// the bridge listed it. NotFound, as a tool that does
 				// not exist is in every runtime, not InvalidParams,
 				// which blames the caller's params; and the list is read
-				// again.
+				// again. So is a prompt the server no longer has
+				// (prompts/get: the go-sdk's `unknown prompt "x"`).
 				s.onListChanged()
 				return &abi.ToolError{Code: abi.NotFound, Message: fmt.Sprintf("mcp server %s no longer offers %s (it answered: %s); the bridge lists its tools again", s.name, call.Tool, s.screenErrorText(call, text))}
 			}
 		case jsonrpc.CodeMethodNotFound:
 			code = abi.NotFound
-		case -32002: // resources/read: resource not found (before SEP-2164 made it -32602)
+		case codeResourceNotFound:
 			code = abi.NotFound
 		}
 		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, call.Tool, s.screenErrorText(call, text))}
@@ -413,6 +424,10 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 	}
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: %s: %v", s.name, tool, err)}
 }
+
+// codeResourceNotFound is MCP's "resource not found" of resources/read
+// before SEP-2164 made it -32602 (Invalid params).
+const codeResourceNotFound = -32002
 
 // The go-sdk's error (its internal jsonrpc2.ErrRejected) for a request
 // its HTTP transport got no JSON-RPC answer to — the server answered 500,

@@ -47,6 +47,7 @@ type server struct {
 	readyOnce sync.Once
 	refresh   chan struct{} // list-changed notifications, coalesced
 	kick      chan struct{} // retry now instead of after the backoff
+	attempted atomic.Int64  // when the last connection attempt began (UnixNano)
 
 	mu      sync.Mutex
 	sess    *mcpsdk.ClientSession
@@ -266,6 +267,17 @@ func (s *server) kickReconnect() {
 	}
 }
 
+// kickFromCall asks for a retry now for a call that found the server not
+// connected, unless the last attempt began less than restartUptime ago: a
+// caller calling again and again (an agent retrying on Unavailable) had a
+// server that fails at once started as fast as it failed, past the
+// backoff that keeps a crashing server from being started in a loop.
+func (s *server) kickFromCall() {
+	if time.Since(time.Unix(0, s.attempted.Load())) >= restartUptime {
+		s.kickReconnect()
+	}
+}
+
 func (s *server) onListChanged() {
 	select {
 	case s.refresh <- struct{}{}:
@@ -289,6 +301,7 @@ func (s *server) run() {
 	backoff := DefaultReconnectMin
 	for s.ctx.Err() == nil {
 		began := time.Now()
+		s.attempted.Store(began.UnixNano())
 		connected, err := s.serve()
 		// A session that was up and dropped (a stdio server that crashed,
 		// say) is restarted at once, and calls meanwhile wait for it; a
