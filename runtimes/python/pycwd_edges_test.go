@@ -1,8 +1,12 @@
 package python_test
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/host"
 )
 
 // TestChdirDoesNotCarryOver: a call's os.chdir carried over to the
@@ -116,5 +120,24 @@ def bad(params, ctx):
 		if s, _ := got[i].(string); !strings.Contains(s, w) {
 			t.Errorf("case %d: %q, want …%s…", i, got[i], w)
 		}
+	}
+}
+
+// TestDeprecationMisspeltMemberRefused: @tool(deprecation={"since": …,
+// "replacment": …}) loaded, the misspelt member kept and ignored: callers
+// were told the tool is deprecated and nothing of what replaces it (found
+// by p179; the JS SDK refuses it). It fails the load naming the member
+// meant.
+func TestDeprecationMisspeltMemberRefused(t *testing.T) {
+	rt := newRuntime(t, nil)
+	h := newHost(t, rt)
+	_, err := h.LoadFile(context.Background(), writeTool(t, "dep.py", `from aios_sdk import tool
+
+@tool(deprecation={"since": "1.0.0", "replacment": "new"})
+def old(params):
+    return 1
+`), host.ProviderMeta{Source: "dep.py", Trust: abi.System})
+	if err == nil || !strings.Contains(err.Error(), `unknown option 'replacment' (did you mean replacement?)`) {
+		t.Errorf("a deprecation with a misspelt member: %v, want the load refused naming replacement", err)
 	}
 }

@@ -466,6 +466,12 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
             if not isinstance(deprecation, dict):
                 raise TypeError("@tool %s: deprecation must be a dict with since, message and replacement, got %r"
                                 % (tname, deprecation))
+            # A misspelt member (replacment) was kept and ignored: callers
+            # were told the tool is deprecated and nothing of what
+            # replaces it (found by p179, as in the JS SDK).
+            _refuse_unknown("@tool %s: deprecation" % tname,
+                            [k for k in deprecation if k not in ("since", "message", "replacement")],
+                            ("since", "message", "replacement"))
             for k in ("since", "message", "replacement"):
                 _want_str("%sdeprecation's %s" % (what, k), deprecation.get(k))
             d["deprecation"] = deprecation
