@@ -35,6 +35,10 @@ def fcd(params):
 @tool(name="where")
 def where(params):
     return os.getcwd()
+
+@tool(name="fdok")
+def fdok(params):
+    return os.chdir in os.supports_fd
 `)
 	start, err := call(h, "where", map[string]any{}, 0)
 	if err != nil {
@@ -42,6 +46,10 @@ def where(params):
 	}
 	if start == "/" {
 		t.Skip("the worker starts in /: the test cannot tell a move")
+	}
+	// Code asking whether os.chdir takes a descriptor is still told so.
+	if v, err := call(h, "fdok", map[string]any{}, 0); err != nil || v != true {
+		t.Errorf("os.chdir in os.supports_fd: %v %v, want True", v, err)
 	}
 	for _, mover := range []string{"cd", "fcd"} {
 		if v, err := call(h, mover, map[string]any{}, 0); err != nil || v == start {

@@ -2679,6 +2679,12 @@ def keep_cwd(w):
     for f, real in ((chdir, _real_chdir), (fchdir, _real_fchdir)):
         f.__name__, f.__qualname__, f.__doc__ = real.__name__, real.__name__, real.__doc__
         f.__wrapped__ = real
+        # os.supports_fd holds os.chdir (it takes a descriptor): code that
+        # asks (os.chdir in os.supports_fd) gets the same answer.
+        for group in ("supports_fd", "supports_dir_fd", "supports_follow_symlinks", "supports_effective_ids"):
+            s = getattr(os, group, None)
+            if isinstance(s, set) and real in s:
+                s.add(f)
     os.chdir, os.fchdir = chdir, fchdir
 
 
