@@ -297,7 +297,10 @@ func toRPCError(te *abi.ToolError) error {
 	if te.Code == abi.InvalidParams {
 		code = jsonrpc.CodeInvalidParams
 	}
-	data := fmt.Appendf(nil, `{%q:{"code":%q,"message":%q}}`, MetaError, te.Code, te.Message)
+	// encoding/json, not %q: Go's \x01 and \xe9 are no JSON escapes, and
+	// an answer whose data is no JSON could not be sent, which ended the
+	// session (TestRefusedReadErrorDataIsJSON).
+	data, _ := json.Marshal(map[string]any{MetaError: map[string]string{"code": string(te.Code), "message": te.Message}})
 	return &jsonrpc.Error{Code: code, Message: string(te.Code) + ": " + te.Message, Data: data}
 }
 
