@@ -47,3 +47,22 @@ func TestResourceNotFoundSaysWhich(t *testing.T) {
 		}
 	}
 }
+
+// TestNotFoundURIWithControlCharKeepsSession: resources/read of a URI
+// holding a control character (file:///a\u0001b, or U+007F) ended the
+// stdio session: the go-sdk's "Resource not found" writes the URI into its
+// data with Go's %q, whose \x01 is no JSON escape, so the answer could not
+// be encoded ("marshaling message: … invalid character 'x' in string
+// escape code") and the session ended with it. Now the data is JSON: the
+// client gets the error with the URI in data, and the session goes on.
+func TestNotFoundURIWithControlCharKeepsSession(t *testing.T) {
+	_, s := newSpaceHost(t, resourcesConfig)
+	ss := newStdioSession(t, s)
+	ss.initialize("2025-06-18")
+	ss.send(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///a\u0001b\u007f"}}`)
+	l := ss.mustRead()
+	if !strings.Contains(l, `"id":1`) || !strings.Contains(l, `"code":-32602`) || !strings.Contains(l, `"data":{"uri":"file:///a\u0001b`+"\x7f"+`"}`) {
+		t.Errorf("read of a URI with control characters: %s, want -32602 with the URI in data", l)
+	}
+	ss.ping(2)
+}

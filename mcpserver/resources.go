@@ -235,13 +235,13 @@ func (s *Server) readSpaceResource(ctx context.Context, agent, uri string) (*mcp
 
 // resourceNotFound is the go-sdk's "Resource not found" error of uri
 // (its code, and the URI in data), its message saying why: the go-sdk's
-// alone named neither the URI nor what was missing.
+// alone named neither the URI nor what was missing. Its data is written
+// by encoding/json: the go-sdk's uses %q, whose \x01 is no JSON escape,
+// and an answer that could not be encoded ended the session
+// (TestNotFoundURIWithControlCharKeepsSession).
 func resourceNotFound(uri, why string) error {
-	err := mcpsdk.ResourceNotFoundError(uri)
-	if we, ok := err.(*jsonrpc.Error); ok {
-		we.Message += ": " + why
-	}
-	return err
+	data, _ := json.Marshal(map[string]string{"uri": uri})
+	return &jsonrpc.Error{Code: mcpsdk.CodeResourceNotFound, Message: "Resource not found: " + why, Data: data}
 }
 
 // maxContentBytes bounds the encoded text or blob of a resources/read
