@@ -27,7 +27,8 @@ import (
 // %q, whose \x01 and \xe9 are no JSON escapes, so the answer could not be
 // encoded and the session went down with it. Now the data is JSON, the
 // client gets the -32000 error with the ToolError in data, and the session
-// goes on.
+// goes on. So for a malformed id holding a control character, which any
+// client could send: the refusal quotes it raw.
 func TestRefusedReadErrorDataIsJSON(t *testing.T) {
 	var full atomic.Bool
 	h, s := newTestHostWith(t, resourcesConfig, func(o *host.Options) {
@@ -55,6 +56,12 @@ func TestRefusedReadErrorDataIsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cs := connectStdio(t, s)
+	// The commonest such message: the client's own malformed id, which
+	// the refusal quotes raw ("object \x01 in space docs: …").
+	_, err = cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: "aios-space://docs/%01"})
+	if we := (*jsonrpc.Error)(nil); !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams || !json.Valid(we.Data) {
+		t.Fatalf("read of an id holding U+0001: %v, want -32602 with JSON data (the session lost?)", err)
+	}
 	uri := "aios-space://docs/" + id
 	full.Store(true)
 	// The audit log fails at the first record written after: from then
